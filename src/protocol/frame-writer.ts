@@ -1,0 +1,157 @@
+/**
+ * Frame encoding (RFC 6455 §5.2). Writes any frame, including invalid ones on purpose:
+ * reserved opcodes, RSV bits, fragmented or oversized control frames are all the fuzzer's business.
+ */
+
+/** What to put on the wire; only `opcode` is required. */
+export interface FrameSpec {
+  opcode: number;
+  payload?: Uint8Array;
+  /** Default true. */
+  fin?: boolean;
+  /** RSV1-3 as a number 0-7 (4 = RSV1), default 0. */
+  rsv?: number;
+  /** 4 bytes; when set the frame is masked with it. */
+  mask?: Uint8Array | null;
+  /** Repeat the payload pattern to exactly this many bytes. */
+  payloadLen?: number | null;
+}
+
+const EMPTY = Buffer.alloc(0);
+
+/** Below this many bytes the plain byte loop beats setting up a Uint32Array view. */
+const WORD_MASK_THRESHOLD = 32;
+
+/** The pattern repeated then cut to `length` bytes (Buffer.fill repeats natively, no per-byte work in JS). */
+export function repeatPayload(pattern: Uint8Array, length: number): Buffer {
+  checkLength(length);
+  if (length === 0) return Buffer.alloc(0);
+  if (pattern.length === 0) throw new RangeError('repeatPayload: empty pattern cannot fill a non-empty payload');
+  const out = Buffer.allocUnsafe(length);
+  out.fill(pattern);
+  return out;
+}
+
+/** Frame header bytes: FIN/RSV/opcode, MASK bit and minimal 7/16/64-bit length, then the mask key when given. */
+export function encodeFrameHeader(
+  opcode: number,
+  fin: boolean,
+  rsv: number,
+  length: number,
+  mask: Uint8Array | null,
+): Buffer {
+  checkLength(length);
+  checkMask(mask);
+  const out = Buffer.allocUnsafe(headerSize(length, mask !== null));
+  writeHeader(out, opcode, fin, rsv, length, mask);
+  return out;
+}
+
+/** Header + payload (repeated to payloadLen when given), masked when a mask is given; the input payload is never modified. */
+export function encodeFrame(spec: FrameSpec): Buffer {
+  const pattern = spec.payload ?? EMPTY;
+  const mask = spec.mask ?? null;
+  const payloadLen = spec.payloadLen ?? null;
+  const length = payloadLen === null ? pattern.length : payloadLen;
+  checkLength(length);
+  checkMask(mask);
+  if (payloadLen !== null && length > 0 && pattern.length === 0) {
+    throw new RangeError('encodeFrame: empty payload pattern cannot fill payloadLen > 0');
+  }
+  const headerLen = headerSize(length, mask !== null);
+  // One allocation for the whole frame: header, then payload copied (or repeated) straight in.
+  const out = Buffer.allocUnsafe(headerLen + length);
+  writeHeader(out, spec.opcode, spec.fin ?? true, spec.rsv ?? 0, length, mask);
+  if (length > 0) {
+    if (payloadLen === null) out.set(pattern, headerLen);
+    else out.fill(pattern, headerLen);
+    if (mask !== null) maskInPlace(out.subarray(headerLen), mask);
+  }
+  return out;
+}
+
+/**
+ * XOR `data` in place with mask[(offset + i) % 4] (RFC 6455 §5.3); masking and unmasking are the same.
+ * `offset` is how many payload bytes of the frame came before `data` (chunked unmasking).
+ */
+export function maskInPlace(data: Uint8Array, mask: Uint8Array, offset = 0): void {
+  if (mask.length !== 4) throw new RangeError(`mask must be 4 bytes, got ${mask.length}`);
+  const n = data.length;
+  if (n === 0) return;
+  // `& 3` is exact for any integer offset up to 2^53 (ToInt32 keeps the low 32 bits).
+  const o = offset & 3;
+  let i = 0;
+  if (n >= WORD_MASK_THRESHOLD) {
+    // Bytes up to a 4-aligned address, then whole 32-bit words, then the tail.
+    const head = (4 - (data.byteOffset & 3)) & 3;
+    for (; i < head; i++) data[i] = data[i]! ^ mask[(o + i) & 3]!;
+    const words = (n - i) >>> 2;
+    // The mask rotated to start at this position, read as a word in platform byte order
+    // (the same order the data words are read in, so the XOR is bytewise on any endianness).
+    const rotated = new Uint8Array(4);
+    for (let j = 0; j < 4; j++) rotated[j] = mask[(o + i + j) & 3]!;
+    const word = new Uint32Array(rotated.buffer)[0]!;
+    const view = new Uint32Array(data.buffer, data.byteOffset + i, words);
+    for (let w = 0; w < words; w++) view[w] = view[w]! ^ word;
+    i += words << 2;
+  }
+  for (; i < n; i++) data[i] = data[i]! ^ mask[(o + i) & 3]!;
+}
+
+/** A Close frame body: 2-byte big-endian code then the reason bytes; empty when code is null/undefined (§5.5.1). */
+export function closePayload(code?: number | null, reason?: Uint8Array | null): Buffer {
+  if (code === null || code === undefined) return Buffer.alloc(0);
+  if (!Number.isInteger(code) || code < 0 || code > 0xffff) {
+    throw new RangeError(`close code must be an integer 0-65535, got ${code}`);
+  }
+  const r = reason ?? EMPTY;
+  const out = Buffer.allocUnsafe(2 + r.length);
+  out.writeUInt16BE(code, 0);
+  out.set(r, 2);
+  return out;
+}
+
+function headerSize(length: number, masked: boolean): number {
+  const ext = length < 126 ? 0 : length < 0x10000 ? 2 : 8;
+  return 2 + ext + (masked ? 4 : 0);
+}
+
+function writeHeader(
+  out: Buffer,
+  opcode: number,
+  fin: boolean,
+  rsv: number,
+  length: number,
+  mask: Uint8Array | null,
+): void {
+  // byte0 = FIN<<7 | RSV<<4 | opcode; out-of-range values wrap rather than bleed into other bits.
+  out[0] = (fin ? 0x80 : 0) | ((rsv & 7) << 4) | (opcode & 0x0f);
+  const maskBit = mask !== null ? 0x80 : 0;
+  let pos: number;
+  // "the minimal number of bytes MUST be used to encode the length" (§5.2)
+  if (length < 126) {
+    out[1] = maskBit | length;
+    pos = 2;
+  } else if (length < 0x10000) {
+    out[1] = maskBit | 126;
+    out.writeUInt16BE(length, 2);
+    pos = 4;
+  } else {
+    out[1] = maskBit | 127;
+    // Two 32-bit halves: lengths are < 2^53 so the high half fits in 21 bits.
+    out.writeUInt32BE(Math.floor(length / 0x100000000), 2);
+    out.writeUInt32BE(length >>> 0, 6);
+    pos = 10;
+  }
+  if (mask !== null) out.set(mask, pos);
+}
+
+function checkLength(length: number): void {
+  if (!Number.isSafeInteger(length) || length < 0) {
+    throw new RangeError(`payload length must be a non-negative safe integer, got ${length}`);
+  }
+}
+
+function checkMask(mask: Uint8Array | null): void {
+  if (mask !== null && mask.length !== 4) throw new RangeError(`mask must be 4 bytes, got ${mask.length}`);
+}
