@@ -1,0 +1,129 @@
+/**
+ * JSON reports: Autobahn's per-case file and index.json (byte-compatible), and wsgate's own summary for CI.
+ */
+import { caseReportBase } from './files.js';
+import type { CaseResult, GateRun, IndexEntry } from './model.js';
+import { pythonJson } from './pyjson.js';
+
+// Autobahn's per-case keys (39 in its real output); anything else a caller attached to the object stays out of the file.
+const CASE_KEYS = [
+  'agent',
+  'behavior',
+  'behaviorClose',
+  'case',
+  'closedByMe',
+  'createStats',
+  'createWirelog',
+  'description',
+  'droppedByMe',
+  'duration',
+  'expectation',
+  'expected',
+  'expectedClose',
+  'failedByMe',
+  'httpRequest',
+  'httpResponse',
+  'id',
+  'isServer',
+  'localCloseCode',
+  'localCloseReason',
+  'received',
+  'remoteCloseCode',
+  'remoteCloseReason',
+  'reportCompressionRatio',
+  'reportTime',
+  'result',
+  'resultClose',
+  'rxFrameStats',
+  'rxOctetStats',
+  'started',
+  'trafficStats',
+  'txFrameStats',
+  'txOctetStats',
+  'wasClean',
+  'wasCloseHandshakeTimeout',
+  'wasNotCleanReason',
+  'wasOpenHandshakeTimeout',
+  'wasServerConnectionDropTimeout',
+  'wirelog',
+] as const satisfies readonly (keyof CaseResult)[];
+
+// Compile-time guard: a key added to CaseResult but not listed above fails the build here.
+const allKeysListed: [Exclude<keyof CaseResult, (typeof CASE_KEYS)[number]>] extends [never] ? true : never = true;
+void allKeysListed;
+
+/** The per-case JSON report, as Autobahn writes it (the 41 keys, sorted, 3-space indent, ASCII). */
+export function caseReportJson(result: CaseResult): string {
+  const picked: Record<string, unknown> = {};
+  for (const key of CASE_KEYS) picked[key] = result[key];
+  return pythonJson(picked);
+}
+
+/** Autobahn's index.json: `{agent: {caseId: {behavior, behaviorClose, duration, remoteCloseCode, reportfile}}}`. */
+export function indexJson(results: ReadonlyMap<string, ReadonlyMap<string, CaseResult>>): string {
+  const index: Record<string, Record<string, IndexEntry>> = {};
+  for (const [agent, cases] of results) {
+    const perAgent: Record<string, IndexEntry> = {};
+    for (const [caseId, r] of cases) {
+      perAgent[caseId] = {
+        behavior: r.behavior,
+        behaviorClose: r.behaviorClose,
+        duration: r.duration,
+        remoteCloseCode: r.remoteCloseCode,
+        reportfile: `${caseReportBase(agent, caseId)}.json`,
+      };
+    }
+    index[agent] = perAgent;
+  }
+  return pythonJson(index);
+}
+
+/** wsgate's JSON summary of a gate run, for CI scripts (2-space JSON, ends with a newline). */
+export function summaryJson(run: GateRun): string {
+  const count = (pred: (c: GateRun['cases'][number]) => boolean): number => run.cases.filter(pred).length;
+  const failed = count((c) => c.status === 'failed');
+  const errors = count((c) => c.status === 'error');
+  const summary = {
+    agent: run.agent,
+    startedAt: run.startedAt,
+    durationMs: run.durationMs,
+    strict: run.strict,
+    interrupted: run.interrupted,
+    counts: {
+      total: run.cases.length,
+      passed: count((c) => c.status === 'passed'),
+      failed,
+      skipped: count((c) => c.status === 'skipped'),
+      errors,
+      nonStrict: count((c) => c.result?.behavior === 'NON-STRICT'),
+      informational: count(
+        (c) => c.result?.behavior === 'INFORMATIONAL' || c.result?.behaviorClose === 'INFORMATIONAL',
+      ),
+    },
+    // An interrupted run did not check every selected case, so it cannot pass the gate.
+    result: failed > 0 || errors > 0 || run.interrupted !== null ? 'failed' : 'passed',
+    cases: run.cases.map((c) => ({
+      index: c.index,
+      id: c.id,
+      status: c.status,
+      behavior: c.result?.behavior ?? null,
+      behaviorClose: c.result?.behaviorClose ?? null,
+      remoteCloseCode: c.result?.remoteCloseCode ?? null,
+      duration: c.result?.duration ?? null,
+      timeMs: c.timeMs,
+      reason: c.reason,
+      warnings: c.warnings,
+      reportfile: c.reportBase === null ? null : `${c.reportBase}.json`,
+      client:
+        c.client === null
+          ? null
+          : {
+              exitCode: c.client.exitCode,
+              signal: c.client.signal,
+              timedOut: c.client.timedOut,
+              spawnError: c.client.spawnError,
+            },
+    })),
+  };
+  return JSON.stringify(summary, null, 2) + '\n';
+}

@@ -1,0 +1,190 @@
+/**
+ * The report model: the single source of truth every renderer (JSON, HTML, JUnit, console) reads.
+ * Field names are Autobahn|Testsuite's, so tools that read its per-case reports keep working.
+ */
+
+/** Autobahn's outcome strings for `behavior` (what the peer did). */
+export const Behavior = {
+  Ok: 'OK',
+  NonStrict: 'NON-STRICT',
+  Failed: 'FAILED',
+  Informational: 'INFORMATIONAL',
+  Unimplemented: 'UNIMPLEMENTED',
+} as const;
+
+/** Autobahn's outcome strings for `behaviorClose` (how the connection ended). */
+export const CloseBehavior = {
+  Ok: 'OK',
+  Failed: 'FAILED',
+  Unclean: 'UNCLEAN',
+  WrongCode: 'WRONG CODE',
+  FailedByClient: 'FAILED BY CLIENT',
+  Informational: 'INFORMATIONAL',
+} as const;
+
+/** Any of the eight verdict strings (both axes together). */
+export type Verdict =
+  | (typeof Behavior)[keyof typeof Behavior]
+  | (typeof CloseBehavior)[keyof typeof CloseBehavior];
+
+/** An observed or expected event, as written in reports (payloads already cut/encoded as Autobahn does). */
+export type ReportEvent =
+  | readonly ['message', string, boolean]
+  | readonly ['ping', string]
+  | readonly ['pong', string]
+  | readonly ['timeout', string];
+
+/** Expected event lists keyed by the outcome they produce ("OK", "NON-STRICT"). */
+export type ExpectedEvents = Partial<Record<'OK' | 'NON-STRICT', ReportEvent[]>>;
+
+/** What the case expects of the closing handshake (Autobahn's `expectedClose`). */
+export interface ExpectedClose {
+  closedByMe: boolean;
+  closeCode: number[];
+  requireClean: boolean;
+  closedByWrongEndpointIsFatal?: boolean;
+}
+
+/**
+ * One wire log entry, as Autobahn serialises it in the per-case JSON (`wirelog`).
+ * RO/TO: octets received/sent ([length, hex (cut)], sync); RF/TF: frames; KL/KLE, TI/TIE, CT/CTE: timers;
+ * WLM: wire log switched on/off.
+ */
+export type WirelogEntry =
+  | readonly ['RO', readonly [number, string]]
+  | readonly ['TO', readonly [number, string], boolean]
+  | readonly ['RF', readonly [number, string], number, boolean, number, boolean, string | null]
+  | readonly [
+      'TF',
+      readonly [number, string],
+      number,
+      boolean,
+      number,
+      string | null,
+      number | null,
+      number | null,
+      boolean,
+    ]
+  | readonly ['KL', number]
+  | readonly ['KLE']
+  | readonly ['TI', number]
+  | readonly ['TIE']
+  | readonly ['CT', number, string | null]
+  | readonly ['CTE', string | null]
+  | readonly ['WLM', boolean];
+
+/** Compression statistics of a permessage-deflate case (null elsewhere). */
+export type TrafficStats = Record<string, number | null>;
+
+/**
+ * The result of one case for one agent: exactly the 41 keys of Autobahn's per-case JSON.
+ * Counts in the *Stats maps are keyed by opcode / chunk size as decimal strings.
+ */
+export interface CaseResult {
+  agent: string;
+  behavior: string;
+  behaviorClose: string;
+  case: number;
+  closedByMe: boolean;
+  createStats: boolean;
+  createWirelog: boolean;
+  description: string;
+  droppedByMe: boolean;
+  duration: number;
+  expectation: string;
+  expected: ExpectedEvents;
+  expectedClose: ExpectedClose;
+  failedByMe: boolean;
+  httpRequest: string;
+  httpResponse: string;
+  id: string;
+  isServer: boolean;
+  localCloseCode: number | null;
+  localCloseReason: string | null;
+  received: ReportEvent[];
+  remoteCloseCode: number | null;
+  remoteCloseReason: string | null;
+  reportCompressionRatio: boolean;
+  reportTime: boolean;
+  result: string;
+  resultClose: string;
+  rxFrameStats: Record<string, number>;
+  rxOctetStats: Record<string, number>;
+  started: string;
+  trafficStats: TrafficStats | null;
+  txFrameStats: Record<string, number>;
+  txOctetStats: Record<string, number>;
+  wasClean: boolean;
+  wasCloseHandshakeTimeout: boolean;
+  wasNotCleanReason: string | null;
+  wasOpenHandshakeTimeout: boolean;
+  wasServerConnectionDropTimeout: boolean;
+  wirelog: WirelogEntry[];
+}
+
+/** One row of `index.json` (Autobahn's five keys). */
+export interface IndexEntry {
+  behavior: string;
+  behaviorClose: string;
+  duration: number;
+  remoteCloseCode: number | null;
+  reportfile: string;
+}
+
+/** A case as the catalogue lists it (for index.html's full case table and descriptions). */
+export interface CaseInfo {
+  id: string;
+  category: string;
+  subcategory: string;
+  description: string;
+  expectation: string;
+}
+
+/** What the gate concluded for one case (both verdict axes, the client process, and the rule applied). */
+export type GateStatus = 'passed' | 'failed' | 'skipped' | 'error';
+
+/** The client process of one case (per-case mode) as the gate saw it. Output is bounded. */
+export interface ClientRun {
+  command: string;
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  /** Set when the command could not be started at all (e.g. not found). */
+  spawnError: string | null;
+  /** Last bytes of stdout/stderr, bounded. */
+  output: string;
+  outputTruncated: boolean;
+}
+
+/** One selected case's outcome in a gate run. */
+export interface GateCase {
+  /** 1-based index into the selected case list (the `/runCase?case=N` index). */
+  index: number;
+  id: string;
+  category: string;
+  subcategory: string;
+  description: string;
+  status: GateStatus;
+  /** One line: why the case failed, was skipped or warned (empty on a plain pass). */
+  reason: string;
+  /** Non-fatal remarks (NON-STRICT outcome, client exit status, lingering process). */
+  warnings: string[];
+  /** Wall time of the case in ms as the gate measured it (handshake to TCP close, or to timeout). */
+  timeMs: number;
+  /** The server's report, when the client connected and the case ran. */
+  result: CaseResult | null;
+  client: ClientRun | null;
+  /** Path of the per-case JSON/HTML report relative to the output directory (without extension). */
+  reportBase: string | null;
+}
+
+/** A whole gate run: what the JUnit, JSON summary and console renderers read. */
+export interface GateRun {
+  agent: string;
+  startedAt: string;
+  durationMs: number;
+  strict: boolean;
+  cases: GateCase[];
+  /** Set when the run was interrupted (signal) or aborted: the remaining cases are 'skipped'. */
+  interrupted: string | null;
+}

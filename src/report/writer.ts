@@ -1,0 +1,53 @@
+/**
+ * Writes Autobahn's report set into an output directory: per-case JSON and HTML, then index.json
+ * and index.html, each file atomically and never outside the directory.
+ */
+import { mkdir } from 'node:fs/promises';
+import { caseReportBase, resolveInside, writeFileAtomic } from './files.js';
+import { caseReportHtml, indexHtml } from './html.js';
+import { caseReportJson, indexJson } from './json.js';
+import type { CaseInfo, CaseResult } from './model.js';
+
+// Enough writes in flight to hide fsync latency, few enough to stay far from file-descriptor limits.
+const CONCURRENCY = 16;
+
+async function runBounded(tasks: readonly (() => Promise<void>)[], limit: number): Promise<void> {
+  let next = 0;
+  let failure: { err: unknown } | null = null;
+  const worker = async (): Promise<void> => {
+    while (failure === null && next < tasks.length) {
+      const task = tasks[next++];
+      if (task === undefined) break;
+      try {
+        await task();
+      } catch (err) {
+        failure ??= { err };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker));
+  if (failure !== null) throw (failure as { err: unknown }).err;
+}
+
+/** Writes every per-case `.json`/`.html`, then `index.json` and `index.html`, into outdir (created if needed). */
+export async function writeReports(
+  outdir: string,
+  results: ReadonlyMap<string, ReadonlyMap<string, CaseResult>>,
+  catalogue: readonly CaseInfo[],
+  meta: { generatedAt: string; toolVersion: string },
+): Promise<void> {
+  await mkdir(outdir, { recursive: true });
+  const tasks: (() => Promise<void>)[] = [];
+  for (const [agent, cases] of results) {
+    for (const [caseId, result] of cases) {
+      const base = caseReportBase(agent, caseId);
+      // Rendering happens inside the task, so only the files in flight are held in memory.
+      tasks.push(() => writeFileAtomic(resolveInside(outdir, `${base}.json`), caseReportJson(result)));
+      tasks.push(() => writeFileAtomic(resolveInside(outdir, `${base}.html`), caseReportHtml(result)));
+    }
+  }
+  await runBounded(tasks, CONCURRENCY);
+  // The indexes come last: whoever sees them can follow every link.
+  await writeFileAtomic(resolveInside(outdir, 'index.json'), indexJson(results));
+  await writeFileAtomic(resolveInside(outdir, 'index.html'), indexHtml(results, catalogue, meta));
+}

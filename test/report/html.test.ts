@@ -1,0 +1,265 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { caseReportHtml, indexHtml } from '../../src/report/html.js';
+import type { CaseInfo, CaseResult } from '../../src/report/model.js';
+import { elementById, referenceResult, textContent } from './helpers.js';
+
+const XSS = '<script>alert(1)</script>';
+
+function rowsOf(tableHtml: string): string[][] {
+  return [...tableHtml.matchAll(/<tr[^>]*>([\s\S]*?)<\/tr>/g)].map((m) =>
+    [...(m[1] ?? '').matchAll(/<t[dh][^>]*>([\s\S]*?)<\/t[dh]>/g)].map((c) => textContent(c[1] ?? '')),
+  );
+}
+
+test('caseReportHtml: title line text', () => {
+  const html = caseReportHtml(referenceResult('6.9.2'));
+  assert.equal(textContent(elementById(html, 'case_title')), 'seedpeer - Case 6.9.2 : Pass - 14 ms @ 2026-11-21T23:27:12.563Z');
+  assert.match(html, /<p id="case_title" class="case_title case_ok">/);
+  const outcomes: [string, string][] = [
+    ['NON-STRICT', 'Non-Strict'],
+    ['INFORMATIONAL', 'Informational'],
+    ['FAILED', 'Fail'],
+    ['UNIMPLEMENTED', 'Fail'],
+  ];
+  for (const [behavior, word] of outcomes) {
+    const r = { ...referenceResult('6.9.2'), behavior };
+    assert.match(textContent(elementById(caseReportHtml(r), 'case_title')), new RegExp(` : ${word} - 14 ms @ `));
+  }
+});
+
+test('caseReportHtml: sections in order, with description, outcome and closing', () => {
+  const html = caseReportHtml(referenceResult('6.9.2'));
+  const ids = ['case_title', 'case_description', 'case_expectation', 'case_outcome', 'case_closing_behavior', 'opening_handshake', 'connection_state', 'rx_octet_stats', 'tx_octet_stats', 'rx_frame_stats', 'tx_frame_stats', 'wirelog'];
+  const positions = ids.map((id) => html.indexOf(`id="${id}"`));
+  assert.ok(positions.every((p) => p > 0), `missing: ${ids.filter((_, i) => (positions[i] ?? -1) < 0).join(',')}`);
+  assert.deepEqual([...positions].sort((a, b) => a - b), positions);
+  assert.match(elementById(html, 'case_description'), /in one fragment\.<br><br>Payload: 0xdfbf/);
+  assert.match(elementById(html, 'case_outcome'), /Actual events match at least one expected\./);
+  assert.equal(textContent(elementById(html, 'case_expected')), "{'OK': [['message', '\u07ff', False]]}");
+  assert.equal(textContent(elementById(html, 'case_observed')), "[['message', '\u07ff', False]]");
+  assert.equal(textContent(elementById(html, 'case_closing_behavior')), 'Case Closing BehaviorConnection was properly closed (OK)');
+  assert.match(textContent(elementById(html, 'http_request')), /^GET \/runCase\?case=1&agent=seedpeer HTTP\/1\.1\nHost: 127\.0\.0\.1:9231\n/);
+  assert.match(textContent(elementById(html, 'http_response')), /Sec-WebSocket-Accept: xodQy4YkXpGCBAuV387XdCv2Kaw=$/);
+});
+
+test('caseReportHtml: Expected/Observed cut at 1000 characters', () => {
+  const r = referenceResult('6.9.2');
+  r.received = [['message', 'x'.repeat(2000), false]];
+  const observed = textContent(elementById(caseReportHtml(r), 'case_observed'));
+  assert.equal(observed.length, 1000);
+  assert.ok(observed.endsWith('xxx ...'));
+});
+
+test('caseReportHtml: every connection-state key and value', () => {
+  const rows = rowsOf(elementById(caseReportHtml(referenceResult('6.9.2')), 'connection_state'));
+  assert.deepEqual(rows[0], ['Key', 'Value', 'Description']);
+  const values = Object.fromEntries(rows.slice(1).map((r) => [r[0], r[1]]));
+  assert.deepEqual(values, {
+    isServer: 'True',
+    closedByMe: 'True',
+    failedByMe: 'False',
+    droppedByMe: 'True',
+    wasClean: 'True',
+    wasNotCleanReason: 'None',
+    wasServerConnectionDropTimeout: 'False',
+    wasOpenHandshakeTimeout: 'False',
+    wasCloseHandshakeTimeout: 'False',
+    localCloseCode: '1000',
+    localCloseReason: 'None',
+    remoteCloseCode: 'None',
+    remoteCloseReason: 'None',
+  });
+  assert.ok(rows.slice(1).every((r) => (r[2] ?? '').length > 10), 'each key has a description');
+});
+
+test('caseReportHtml: chop-size and opcode tables with totals', () => {
+  const html = caseReportHtml(referenceResult('6.9.2'));
+  assert.deepEqual(rowsOf(elementById(html, 'rx_octet_stats')), [
+    ['Chop Size', 'Count', 'Octets'],
+    ['6', '1', '6'],
+    ['8', '1', '8'],
+    ['182', '1', '182'],
+    ['Total', '3', '196'],
+  ]);
+  assert.deepEqual(rowsOf(elementById(html, 'tx_octet_stats')).at(-1), ['Total', '3', '216']);
+  assert.deepEqual(rowsOf(elementById(html, 'rx_frame_stats')), [['Opcode', 'Count'], ['1', '1'], ['8', '1'], ['Total', '2']]);
+  assert.deepEqual(rowsOf(elementById(html, 'tx_frame_stats')).at(-1), ['Total', '2']);
+  assert.match(textContent(elementById(html, 'rx_octet_stats_title')), /^Octets Received by Chop Size$/);
+  // Numeric order, not string order.
+  const r = referenceResult('6.9.2');
+  r.txOctetStats = { '100': 2, '9': 1, '10': 3 };
+  assert.deepEqual(rowsOf(elementById(caseReportHtml(r), 'tx_octet_stats')).slice(1).map((row) => row[0]), ['9', '10', '100', 'Total']);
+});
+
+function wirelogText(html: string): string[] {
+  return [...elementById(html, 'wirelog').matchAll(/<pre class="[^"]*">([\s\S]*?)<\/pre>/g)].map((m) => textContent(m[1] ?? ''));
+}
+
+test('caseReportHtml: wire log lines of 6.9.2', () => {
+  const lines = wirelogText(caseReportHtml(referenceResult('6.9.2')));
+  assert.deepEqual(lines, [
+    '000 RX OCTETS: 474554202f72756e436173653f636173653d31266167656e743d736565647065657220485454502f312e310d0a486f73743a',
+    '               203132372e302e302e313a393233 ...',
+    '001 TX OCTETS: 485454502f312e312031303120537769746368696e672050726f746f636f6c730d0a5365727665723a204175746f6261686e',
+    '               5465737453756974652f32352e31 ...',
+    '002 TX FRAME : OPCODE=1, FIN=True, RSV=0, PAYLOAD-LEN=2, MASK=None, PAYLOAD-REPEAT-LEN=None, CHOPSIZE=None, SYNC=False',
+    '               \u07ff',
+    '003 TX OCTETS: 8102dfbf',
+    '004 FAIL CONNECTION AFTER 0.500000 sec',
+    '005 RX OCTETS: 81825874b14787cb',
+    '006 RX FRAME : OPCODE=1, FIN=True, RSV=0, PAYLOAD-LEN=2, MASKED=True, MASK=5874b147',
+    '               \u07ff',
+    '007 TX FRAME : OPCODE=8, FIN=True, RSV=0, PAYLOAD-LEN=2, MASK=None, PAYLOAD-REPEAT-LEN=None, CHOPSIZE=None, SYNC=False',
+    '               0x03e8',
+    '008 TX OCTETS: 880203e8',
+    '009 RX OCTETS: 8880a915503b',
+    '010 RX FRAME : OPCODE=8, FIN=True, RSV=0, PAYLOAD-LEN=0, MASKED=True, MASK=a915503b',
+    '011 TCP DROPPED BY ME',
+  ]);
+});
+
+test('caseReportHtml: timer and marker entries, and TCP DROPPED BY PEER', () => {
+  const r: CaseResult = {
+    ...referenceResult('6.12.7'),
+    droppedByMe: false,
+    wirelog: [
+      ['KL', 0.5],
+      ['KLE'],
+      ['TI', 1],
+      ['TIE'],
+      ['CT', 1, 'A'],
+      ['CTE', 'A'],
+      ['WLM', false],
+      ['WLM', true],
+      ['TF', [3, 'abc'], 2, false, 1, 'aabbccdd', 1024, 7, true],
+      ['TO', [4, 'ab'.repeat(130)], true],
+    ],
+  };
+  const lines = wirelogText(caseReportHtml(r));
+  assert.deepEqual(lines, [
+    '000 FAIL CONNECTION AFTER 0.500000 sec',
+    '001 FAILING CONNECTION',
+    '002 CLOSE CONNECTION AFTER 1.000000 sec',
+    '003 CLOSING CONNECTION',
+    '004 DELAY 1.000000 sec for TAG A',
+    '005 DELAY TIMEOUT on TAG A',
+    '006 WIRELOG DISABLED',
+    '007 WIRELOG ENABLED',
+    '008 TX FRAME : OPCODE=2, FIN=False, RSV=1, PAYLOAD-LEN=3, MASK=aabbccdd, PAYLOAD-REPEAT-LEN=1024, CHOPSIZE=7, SYNC=True',
+    '               abc',
+    `009 TX OCTETS: ${'ab'.repeat(50)}`,
+    `               ${'ab'.repeat(50)}`,
+    `               ${'ab'.repeat(30)}`,
+    '010 TCP DROPPED BY PEER',
+  ]);
+});
+
+test('caseReportHtml: peer-controlled text is escaped everywhere', () => {
+  const r: CaseResult = {
+    ...referenceResult('6.9.2'),
+    agent: XSS,
+    remoteCloseReason: XSS,
+    wasNotCleanReason: `${XSS}"'&`,
+    httpRequest: `GET /runCase?case=1&agent=${XSS} HTTP/1.1\r\nX-Evil: ${XSS}\r\n\r\n`,
+    httpResponse: XSS,
+    description: `Payload ${XSS}<br><img src=x onerror=alert(1)>`,
+    expectation: XSS,
+    result: XSS,
+    resultClose: XSS,
+    started: XSS,
+    received: [['message', XSS, false]],
+    wirelog: [['RF', [30, XSS], 1, true, 0, true, XSS], ['TO', [3, XSS], false]],
+    rxOctetStats: { [XSS]: 1 },
+  };
+  const html = caseReportHtml(r);
+  assert.doesNotMatch(html, /<script/i);
+  assert.doesNotMatch(html, /<img/i);
+  assert.match(html, /Payload &lt;script&gt;alert\(1\)&lt;\/script&gt;<br>&lt;img/);
+  assert.equal(textContent(elementById(html, 'case_title')).startsWith(`${XSS} - Case 6.9.2`), true);
+  const idx = indexHtml(
+    new Map([[XSS, new Map([['6.9.2', r]])]]),
+    [{ id: '6.9.2', category: XSS, subcategory: XSS, description: XSS, expectation: XSS }],
+    { generatedAt: XSS, toolVersion: XSS },
+  );
+  assert.doesNotMatch(idx, /<script/i);
+});
+
+test('caseReportHtml: control characters become visible, never raw', () => {
+  const r = { ...referenceResult('6.9.2'), remoteCloseReason: 'a\u0000b\u001bc\u0085d' };
+  const html = caseReportHtml(r);
+  assert.doesNotMatch(html, /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/);
+  assert.match(html, /a\\x00b\\x1bc\\x85d/);
+});
+
+const CATALOGUE: CaseInfo[] = [
+  { id: '1.1.1', category: 'Framing', subcategory: 'Text Messages', description: 'Send text message with payload 0.', expectation: 'Receive echo\'ed text message (with empty payload).<br>Clean close with normal code.' },
+  { id: '1.1.2', category: 'Framing', subcategory: 'Text Messages', description: 'Send text message with payload of length 125.', expectation: 'Echo.' },
+  { id: '1.2.1', category: 'Framing', subcategory: 'Binary Messages', description: 'Send binary message with payload 0.', expectation: 'Echo.' },
+  { id: '2.1', category: 'Pings/Pongs', subcategory: '', description: 'Send ping without payload.', expectation: 'Pong.' },
+  { id: '2.2', category: 'Pings/Pongs', subcategory: '', description: 'Send ping with small text payload.', expectation: 'Pong.' },
+  { id: '6.9.2', category: 'UTF-8 Handling', subcategory: 'Last possible sequence of a certain length', description: 'x', expectation: 'y' },
+];
+
+function results(): Map<string, Map<string, CaseResult>> {
+  const base = referenceResult('6.9.2');
+  const mk = (agent: string, id: string, over: Partial<CaseResult> = {}): [string, CaseResult] => [id, { ...base, agent, id, ...over }];
+  return new Map([
+    [
+      'zeta',
+      new Map([
+        mk('zeta', '1.1.1', { reportTime: true, duration: 42 }),
+        mk('zeta', '1.1.2', { behavior: 'NON-STRICT', behaviorClose: 'WRONG CODE', remoteCloseCode: 1002 }),
+        mk('zeta', '1.2.1', { behavior: 'FAILED', behaviorClose: 'UNCLEAN' }),
+        mk('zeta', '2.1', { behavior: 'UNIMPLEMENTED' }),
+        mk('zeta', '2.2', { behavior: 'INFORMATIONAL', behaviorClose: 'INFORMATIONAL', remoteCloseCode: 1000 }),
+      ]),
+    ],
+    ['My Agent', new Map([mk('My Agent', '1.1.1', { behaviorClose: 'FAILED' })])],
+  ]);
+}
+
+test('indexHtml: agent columns sorted, category and subcategory rows', () => {
+  const html = indexHtml(results(), CATALOGUE, { generatedAt: '2026-11-21T23:30:00.000Z', toolVersion: '0.1.0' });
+  const table = elementById(html, 'agent_case_results');
+  const rows = rowsOf(table);
+  assert.deepEqual(rows[0], ['1 Framing', 'My Agent', 'zeta']);
+  assert.deepEqual(rows[1], ['1.1 Text Messages']);
+  assert.equal(rows[2]?.[0], 'Case 1.1.1');
+  assert.deepEqual(rows[4], ['1 Framing', 'My Agent', 'zeta']);
+  assert.deepEqual(rows[5], ['1.2 Binary Messages']);
+  // Groups without subcategories get the category row only.
+  assert.deepEqual(rows[7], ['2 Pings/Pongs', 'My Agent', 'zeta']);
+  assert.equal(rows[8]?.[0], 'Case 2.1');
+  assert.match(html, /Summary report generated on 2026-11-21T23:30:00\.000Z by wsgate v0\.1\.0/);
+});
+
+test('indexHtml: behavior and close cells per outcome, Missing and Unimplemented', () => {
+  const html = indexHtml(results(), CATALOGUE, { generatedAt: 't', toolVersion: 'v' });
+  const row = (id: string): string => {
+    const m = new RegExp(`<tr class="agent_case_result_row" data-case="${id.replaceAll('.', '\\.')}">([\\s\\S]*?)</tr>`).exec(html);
+    assert.ok(m, `row ${id}`);
+    return m[1] ?? '';
+  };
+  // My Agent (first column) has only 1.1.1, with a failed closing.
+  assert.match(row('1.1.1'), /<td class="case_ok"><a href="my_agent_[0-9a-f]{8}_case_1_1_1\.html">Pass<\/a><\/td><td class="close case_failed"><span class="close_code">Fail<\/span><\/td>/);
+  assert.match(row('1.1.1'), /<td class="case_ok"><a href="zeta_case_1_1_1\.html">Pass<\/a><br><span class="case_duration">42 ms<\/span><\/td><td class="close case_ok"><span class="close_code">None<\/span><\/td>/);
+  assert.match(row('1.1.2'), /<td class="case_missing" colspan="2">Missing<\/td>/);
+  assert.match(row('1.1.2'), /case_non_strict"><a href="zeta_case_1_1_2\.html">Non-Strict<\/a><\/td><td class="close case_non_strict"><span class="close_code">1002</);
+  assert.match(row('1.2.1'), /class="case_failed"><a [^>]*>Fail<\/a><\/td><td class="close case_failed"><span class="close_code">Unclean</);
+  assert.match(row('2.1'), /<td class="case_unimplemented" colspan="2">Unimplemented<\/td>/);
+  assert.match(row('2.2'), />Info<\/a><\/td><td class="close case_info"><span class="close_code">1000</);
+  assert.equal((row('6.9.2').match(/>Missing</g) ?? []).length, 2);
+});
+
+test('indexHtml: descriptions of all catalogue cases, with anchors and line breaks', () => {
+  const html = indexHtml(results(), CATALOGUE, { generatedAt: 't', toolVersion: 'v' });
+  for (const c of CATALOGUE) {
+    const anchor = `case_desc_${c.id.replaceAll('.', '_')}`;
+    assert.match(html, new RegExp(`<a href="#${anchor}">Case ${c.id.replaceAll('.', '\\.')}</a>`));
+    assert.ok(html.includes(`<section class="case_desc_block" id="${anchor}">`), anchor);
+  }
+  assert.ok(html.includes('Receive echo&#39;ed text message (with empty payload).<br>Clean close with normal code.'));
+  assert.match(html, /id="legend"[\s\S]*Missing/);
+  assert.doesNotMatch(html, /<script|<link|src=|@import|url\(/i);
+});
