@@ -1,0 +1,26 @@
+/** The catalogue: every case wsgate knows, in Autobahn's order, each id once. */
+import { utf8Cases } from './s06-utf8.js';
+import type { CatalogueCase } from './types.js';
+
+/** Compares dotted ids as integer tuples ("6.9.2" < "6.12.7" < "10.1.1"). */
+export function compareIds(a: string, b: string): number {
+  const pa = a.split('.').map(Number);
+  const pb = b.split('.').map(Number);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const d = (pa[i] ?? -1) - (pb[i] ?? -1);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+/** Builds a catalogue from case lists: sorted by id, duplicates refused. */
+export function buildCatalogue(...groups: ReadonlyArray<readonly CatalogueCase[]>): readonly CatalogueCase[] {
+  const all = groups.flat().sort((a, b) => compareIds(a.id, b.id));
+  for (let i = 1; i < all.length; i++) {
+    if (all[i - 1]?.id === all[i]?.id) throw new Error(`case ${all[i]?.id ?? ''} is declared twice`);
+  }
+  return Object.freeze(all);
+}
+
+/** Every registered case, in Autobahn's order. */
+export const catalogue: readonly CatalogueCase[] = buildCatalogue(utf8Cases);

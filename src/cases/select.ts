@@ -1,0 +1,46 @@
+/**
+ * Case selection with Autobahn's pattern rules: an entry with `*` is a regular expression anchored at
+ * the start only (`.` literal, `*` any run), so "1*" matches 1.x, 10.x, 12.x and 13.x while "1.*"
+ * matches only 1.x; an entry without `*` is an exact id. Unlike Autobahn, an exact id that names no
+ * case is an error instead of a crash at run time.
+ */
+import { compareIds } from './registry.js';
+import type { CatalogueCase } from './types.js';
+
+/** A selection pattern that matches nothing the user could have meant. */
+export class SelectionError extends Error {}
+
+function matcher(pattern: string): (id: string) => boolean {
+  if (!pattern.includes('*')) return (id) => id === pattern;
+  const source = pattern.replace(/[.+?^${}()|[\]\\]/g, (c) => `\\${c}`).replace(/\*/g, '.*');
+  const re = new RegExp(`^${source}`);
+  return (id) => re.test(id);
+}
+
+function resolve(patterns: readonly string[], ids: readonly string[], known: ReadonlySet<string>): Set<string> {
+  const out = new Set<string>();
+  for (const raw of patterns) {
+    const pattern = raw.trim();
+    if (pattern === '') continue;
+    if (!/^[0-9.*]+$/.test(pattern)) throw new SelectionError(`bad case pattern ${JSON.stringify(pattern)}`);
+    if (!pattern.includes('*') && !known.has(pattern)) {
+      throw new SelectionError(`no case has the id ${JSON.stringify(pattern)}`);
+    }
+    const match = matcher(pattern);
+    for (const id of ids) if (match(id)) out.add(id);
+  }
+  return out;
+}
+
+/** Selected cases in Autobahn's order: included minus excluded. */
+export function selectCases(
+  catalogue: readonly CatalogueCase[],
+  include: readonly string[],
+  exclude: readonly string[] = [],
+): CatalogueCase[] {
+  const ids = catalogue.map((c) => c.id);
+  const known = new Set(ids);
+  const inc = resolve(include.length === 0 ? ['*'] : include, ids, known);
+  const exc = resolve(exclude, ids, known);
+  return catalogue.filter((c) => inc.has(c.id) && !exc.has(c.id)).sort((a, b) => compareIds(a.id, b.id));
+}

@@ -1,0 +1,192 @@
+/**
+ * Runs one case on one connection: gives the case its CaseContext, records the peer's events,
+ * starts the closing handshake once the expected events are in, and builds the case report when the
+ * TCP connection is gone.
+ */
+import { Opcode } from '../protocol/constants.js';
+import type { CaseResult } from '../report/model.js';
+import type { CaseContext, CatalogueCase, PeerEvent, TxFrame } from '../cases/types.js';
+import { toBuffer } from '../util/bytes.js';
+import { judge, matchesAllExpected } from './judge.js';
+import { SessionState, type Session, type SessionHandler } from './session.js';
+import { reportEvent } from './wire-log.js';
+
+/** Who is running the case, and where to send the result. */
+export interface RunCaseInfo {
+  agent: string;
+  /** 1-based index into the selected case list, as the client asked for it. */
+  index: number;
+  /** ISO timestamp of the upgrade request (Autobahn's `started`). */
+  started: string;
+  onResult(result: CaseResult): void;
+}
+
+/** ISO 8601 UTC with milliseconds and Z, as Autobahn's utcnow(). */
+export function utcNow(): string {
+  return new Date().toISOString();
+}
+
+/** The SessionHandler that plays one case. */
+export class CaseRunner implements SessionHandler, CaseContext {
+  private readonly received: PeerEvent[] = [];
+  private startedAt = 0;
+
+  constructor(
+    private readonly session: Session,
+    private readonly def: CatalogueCase,
+    private readonly info: RunCaseInfo,
+  ) {}
+
+  // ---- SessionHandler ----
+
+  onOpen(): void {
+    this.startedAt = performance.now();
+    this.def.run(this);
+  }
+
+  onMessage(data: Buffer, binary: boolean): void {
+    this.received.push({ kind: 'message', data, binary });
+    this.finishWhenDone();
+  }
+
+  onPong(data: Buffer): void {
+    this.received.push({ kind: 'pong', data });
+    this.finishWhenDone();
+  }
+
+  onConnectionLost(): void {
+    const duration = Math.round(performance.now() - this.startedAt);
+    const s = this.session;
+    const verdict = judge(this.def.expect, this.def.close, this.received, {
+      connectionWasOpen: s.connectionWasOpen,
+      closedByMe: s.closedByMe,
+      droppedByMe: s.droppedByMe,
+      wasClean: s.wasClean,
+      remoteCloseCode: s.remoteCloseCode,
+      isServer: true,
+    });
+    const expected: CaseResult['expected'] = {};
+    for (const [k, list] of Object.entries(this.def.expect)) {
+      if (list !== undefined) expected[k as 'OK' | 'NON-STRICT'] = list.map(reportEvent);
+    }
+    this.info.onResult({
+      agent: this.info.agent,
+      behavior: verdict.behavior,
+      behaviorClose: verdict.behaviorClose,
+      case: this.info.index,
+      closedByMe: s.closedByMe,
+      createStats: true,
+      createWirelog: s.wire.enabled,
+      description: this.def.description,
+      droppedByMe: s.droppedByMe,
+      duration,
+      expectation: this.def.expectation,
+      expected,
+      expectedClose: { ...this.def.close },
+      failedByMe: s.failedByMe,
+      httpRequest: s.httpRequest,
+      httpResponse: s.httpResponse,
+      id: this.def.id,
+      isServer: true,
+      localCloseCode: s.localCloseCode,
+      localCloseReason: s.localCloseReason,
+      received: this.received.map(reportEvent),
+      remoteCloseCode: s.remoteCloseCode,
+      remoteCloseReason: s.remoteCloseReason,
+      reportCompressionRatio: false,
+      reportTime: false,
+      result: verdict.result,
+      resultClose: verdict.resultClose,
+      rxFrameStats: s.wire.rxFrameStats,
+      rxOctetStats: s.wire.rxOctetStats,
+      started: this.info.started,
+      trafficStats: null,
+      txFrameStats: s.wire.txFrameStats,
+      txOctetStats: s.wire.txOctetStats,
+      wasClean: s.wasClean,
+      wasCloseHandshakeTimeout: s.wasCloseHandshakeTimeout,
+      wasNotCleanReason: s.wasNotCleanReason,
+      wasOpenHandshakeTimeout: s.wasOpenHandshakeTimeout,
+      wasServerConnectionDropTimeout: false,
+      wirelog: s.wire.entries,
+    });
+  }
+
+  /** Autobahn: once the events equal every expected list, a "closed by me" case starts the close. */
+  private finishWhenDone(): void {
+    if (!matchesAllExpected(this.def.expect, this.received)) return;
+    if (this.def.close.closedByMe && this.def.suppressClose !== true) {
+      this.session.sendClose(this.def.close.closeCode[0] ?? null);
+    }
+  }
+
+  // ---- CaseContext ----
+
+  get isOpen(): boolean {
+    return this.session.state === SessionState.Open;
+  }
+
+  sendFrame(frame: TxFrame): void {
+    this.session.sendFrame(frame);
+  }
+
+  sendMessage(payload: Uint8Array | string, options: { binary?: boolean; fragmentSize?: number; sync?: boolean } = {}): void {
+    const data = toBuffer(payload);
+    const opcode = options.binary === true ? Opcode.Binary : Opcode.Text;
+    const size = options.fragmentSize ?? 0;
+    const sync = options.sync ?? false;
+    if (size <= 0 || data.length <= size) {
+      this.session.sendFrame({ opcode, payload: data, sync });
+      return;
+    }
+    for (let i = 0; i < data.length; i += size) {
+      const last = i + size >= data.length;
+      this.session.sendFrame({
+        opcode: i === 0 ? opcode : Opcode.Continuation,
+        payload: data.subarray(i, Math.min(i + size, data.length)),
+        fin: last,
+        sync,
+      });
+    }
+  }
+
+  sendPing(payload: Uint8Array | string = ''): void {
+    if (this.session.state !== SessionState.Open) return;
+    this.session.sendFrame({ opcode: Opcode.Ping, payload });
+  }
+
+  sendClose(code: number | null = null, reason: string | null = null): void {
+    this.session.sendClose(code, reason);
+  }
+
+  killAfter(seconds: number): void {
+    this.session.wire.killAfter(seconds);
+    this.session.after(seconds * 1000, () => {
+      if (this.session.state === SessionState.Closed) return;
+      this.session.wire.killFired();
+      this.session.failConnection();
+    });
+  }
+
+  closeAfter(seconds: number): void {
+    this.session.wire.closeAfter(seconds);
+    this.session.after(seconds * 1000, () => {
+      if (this.session.state === SessionState.Closed) return;
+      this.session.wire.closeFired();
+      this.session.sendClose();
+    });
+  }
+
+  continueLater(seconds: number, fn: () => void, tag: string | null = null): void {
+    this.session.wire.continueLater(seconds, tag);
+    this.session.after(seconds * 1000, () => {
+      if (this.session.state === SessionState.Closed) return;
+      this.session.wire.continueFired(tag);
+      fn();
+    });
+  }
+
+  record(event: PeerEvent): void {
+    this.received.push(event);
+  }
+}

@@ -1,0 +1,323 @@
+/**
+ * The fuzzing server: Autobahn's endpoints on one port, so existing client drivers work unchanged.
+ *
+ *   /getCaseCount                     the number of selected cases, as a text message
+ *   /getCaseInfo?case=N               {"id", "description"} of the N-th selected case
+ *   /getCaseStatus?case=N&agent=A     {"behavior"} once A has a result for it (bounded wait)
+ *   /runCase?case=N&agent=A           plays the N-th selected case (1-based)
+ *   /updateReports?agent=A            writes the reports (all agents), then closes
+ *   /stopServer                       asks the owner to shut the server down
+ *
+ * `casetuple=<id>` may stand for `case=N` as in Autobahn. Unlike Autobahn, a request that lacks a
+ * parameter, names an unknown case or path, or carries an unusable agent gets a clear HTTP error and
+ * records nothing; a Host header naming another port is accepted (port mapping).
+ */
+import { EventEmitter } from 'node:events';
+import net from 'node:net';
+import type { Logger } from 'pino';
+import type { CaseResult } from '../report/model.js';
+import type { CatalogueCase } from '../cases/types.js';
+import type { UpgradeRequest } from '../protocol/handshake.js';
+import { CaseRunner, utcNow } from './case-runner.js';
+import { Session, SessionState, type ConnectDecision, type SessionHandler, type SessionOptions } from './session.js';
+
+/** Settings of a fuzzing server. */
+export interface FuzzingServerOptions {
+  host: string;
+  /** 0 picks a free port. */
+  port: number;
+  /** The selected cases in order: `case=N` is cases[N-1]. */
+  cases: readonly CatalogueCase[];
+  session: SessionOptions;
+  /** How long /getCaseStatus waits for a result before answering "MISSING". */
+  statusWaitMs: number;
+  /** Writes the reports; called by /updateReports. */
+  writeReports: () => Promise<void>;
+  logger: Logger;
+}
+
+/** A run of a case in progress or finished, keyed by agent and index. */
+export interface CaseRunEvent {
+  agent: string;
+  index: number;
+  id: string;
+  peer: string;
+}
+
+/** The longest agent name accepted: it names report files and table columns. */
+export const MAX_AGENT_LENGTH = 256;
+
+/** Thrown when the server cannot listen (port in use, bad address). */
+export class ListenError extends Error {}
+
+/** Events: 'caseStarted' (CaseRunEvent), 'caseFinished' (CaseRunEvent, CaseResult), 'stopRequested', 'reportsUpdated'. */
+export class FuzzingServer extends EventEmitter {
+  /** Results by agent, then case id: the content of index.json. */
+  readonly results = new Map<string, Map<string, CaseResult>>();
+  private readonly server: net.Server;
+  private readonly sockets = new Set<net.Socket>();
+  private readonly sessions = new Set<Session>();
+  private readonly running = new Map<string, number>();
+  private readonly statusWaiters = new Map<string, Array<(result: CaseResult | null) => void>>();
+  private reportChain: Promise<void> = Promise.resolve();
+  private boundPort = 0;
+
+  constructor(private readonly options: FuzzingServerOptions) {
+    super();
+    this.server = net.createServer({ noDelay: true }, (socket) => {
+      this.accept(socket);
+    });
+  }
+
+  /** Starts listening; resolves with the bound port. */
+  async listen(): Promise<number> {
+    await new Promise<void>((resolve, reject) => {
+      const onError = (err: NodeJS.ErrnoException): void => {
+        const where = `${this.options.host}:${this.options.port}`;
+        if (err.code === 'EADDRINUSE') reject(new ListenError(`port ${this.options.port} is already in use on ${this.options.host}`));
+        else if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND') reject(new ListenError(`cannot listen on ${where}: address not available`));
+        else if (err.code === 'EACCES') reject(new ListenError(`cannot listen on ${where}: permission denied`));
+        else reject(new ListenError(`cannot listen on ${where}: ${err.message}`));
+      };
+      this.server.once('error', onError);
+      this.server.listen(this.options.port, this.options.host, () => {
+        this.server.off('error', onError);
+        resolve();
+      });
+    });
+    const address = this.server.address();
+    this.boundPort = typeof address === 'object' && address !== null ? address.port : this.options.port;
+    return this.boundPort;
+  }
+
+  /** The port the server listens on. */
+  get port(): number {
+    return this.boundPort;
+  }
+
+  /** Stops listening and drops every connection. */
+  async close(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy();
+    await new Promise<void>((resolve) => {
+      this.server.close(() => resolve());
+    });
+    for (const list of this.statusWaiters.values()) for (const w of list) w(null);
+    this.statusWaiters.clear();
+  }
+
+  /** Number of connections still in the opening handshake. */
+  get pendingHandshakes(): number {
+    let n = 0;
+    for (const s of this.sessions) if (s.state === SessionState.Connecting) n++;
+    return n;
+  }
+
+  /** Whether agent is running the case at index right now. */
+  isRunning(agent: string, index: number): boolean {
+    return (this.running.get(runKey(agent, index)) ?? 0) > 0;
+  }
+
+  /** Drops the connections running agent's case at index (the gate's timeout). */
+  abortRun(agent: string, index: number): void {
+    for (const s of this.sessions) {
+      const h = s.request;
+      if (h === null) continue;
+      if (h.path === '/runCase' && h.query.get('agent') === agent && parseIndex(h.query.get('case')) === index) {
+        s.dropConnection(true);
+      }
+    }
+  }
+
+  /** Writes the reports, one write at a time. */
+  updateReports(): Promise<void> {
+    const next = this.reportChain.then(() => this.options.writeReports());
+    this.reportChain = next.catch(() => undefined);
+    return next;
+  }
+
+  private accept(socket: net.Socket): void {
+    this.sockets.add(socket);
+    const session = new Session(socket, this.options.session, (request, s) => this.route(request, s));
+    this.sessions.add(session);
+    socket.on('close', () => {
+      this.sockets.delete(socket);
+      this.sessions.delete(session);
+    });
+  }
+
+  private route(request: UpgradeRequest, session: Session): ConnectDecision {
+    const q = request.query;
+    const path = request.path;
+    const agents = q.getAll('agent');
+    if (agents.length > 1) return reject(400, 'more than one agent parameter');
+    const agent = agents[0];
+    if (agent !== undefined) {
+      const problem = agentProblem(agent);
+      if (problem !== null) return reject(400, problem);
+    }
+    let index: number | null = null;
+    const cases = q.getAll('case');
+    const tuples = q.getAll('casetuple');
+    if (cases.length > 1 || tuples.length > 1) return reject(400, 'more than one case parameter');
+    if (tuples[0] !== undefined) {
+      const at = this.options.cases.findIndex((c) => c.id === tuples[0]?.trim());
+      if (at < 0) return reject(404, `no selected case has the id ${JSON.stringify(tuples[0])}`);
+      index = at + 1;
+    }
+    if (cases[0] !== undefined) {
+      index = parseIndex(cases[0]);
+      if (index === null) return reject(400, `case must be a whole number, got ${JSON.stringify(cases[0])}`);
+    }
+    if (index !== null && (index < 1 || index > this.options.cases.length)) {
+      return reject(404, `case ${index} not found: ${this.options.cases.length} cases are selected (1..${this.options.cases.length})`);
+    }
+    const def = index === null ? undefined : this.options.cases[index - 1];
+
+    switch (path) {
+      case '/runCase': {
+        if (def === undefined || index === null) return reject(400, 'runCase needs a case parameter (case=N)');
+        if (agent === undefined) return reject(400, 'runCase needs an agent parameter (agent=NAME)');
+        const key = runKey(agent, index);
+        const peer = `tcp4:${session.socket.remoteAddress ?? '?'}:${session.socket.remotePort ?? 0}`;
+        const event: CaseRunEvent = { agent, index, id: def.id, peer };
+        this.running.set(key, (this.running.get(key) ?? 0) + 1);
+        const runner = new CaseRunner(session, def, {
+          agent,
+          index,
+          started: utcNow(),
+          onResult: (result) => {
+            this.running.set(key, (this.running.get(key) ?? 1) - 1);
+            this.record(result);
+            this.emit('caseFinished', event, result);
+          },
+        });
+        this.emit('caseStarted', event);
+        return { kind: 'accept', handler: runner };
+      }
+      case '/getCaseCount':
+        return this.accepted(session, (s) => {
+          s.sendFrame({ opcode: 1, payload: JSON.stringify(this.options.cases.length) });
+          s.sendClose();
+        });
+      case '/getCaseInfo':
+        if (def === undefined) return reject(400, 'getCaseInfo needs a case parameter (case=N)');
+        return this.accepted(session, (s) => {
+          s.sendFrame({ opcode: 1, payload: JSON.stringify({ id: def.id, description: prettyDescription(def.description) }) });
+          s.sendClose();
+        });
+      case '/getCaseStatus': {
+        if (def === undefined) return reject(400, 'getCaseStatus needs a case parameter (case=N)');
+        if (agent === undefined) return reject(400, 'getCaseStatus needs an agent parameter (agent=NAME)');
+        return this.accepted(session, (s) => {
+          this.whenResult(agent, def.id, (result) => {
+            if (s.state !== SessionState.Open) return;
+            s.sendFrame({ opcode: 1, payload: JSON.stringify({ behavior: result?.behavior ?? 'MISSING' }) });
+            s.sendClose();
+          });
+        });
+      }
+      case '/updateReports':
+        if (agent === undefined) return reject(400, 'updateReports needs an agent parameter (agent=NAME)');
+        return this.accepted(session, (s) => {
+          const shutdown = /^(true|yes)$/i.test(q.get('shutdownOnComplete') ?? '');
+          this.updateReports().then(
+            () => {
+              this.emit('reportsUpdated');
+              s.sendClose();
+              if (shutdown) this.emit('stopRequested', 'shutdownOnComplete');
+            },
+            (err: unknown) => {
+              this.options.logger.error({ err }, 'writing the reports failed');
+              s.sendClose(1011, 'writing the reports failed');
+            },
+          );
+        });
+      case '/stopServer':
+        return this.accepted(session, (s) => {
+          s.sendClose();
+          this.emit('stopRequested', 'stopServer');
+        });
+      default:
+        return reject(404, `unknown path ${JSON.stringify(path.slice(0, 100))}: use /runCase, /getCaseCount, /getCaseInfo, /getCaseStatus or /updateReports`);
+    }
+  }
+
+  /** A connection that runs `onOpen` and otherwise ignores what the peer sends. */
+  private accepted(session: Session, onOpen: (s: Session) => void): ConnectDecision {
+    const handler: SessionHandler = {
+      onOpen: () => onOpen(session),
+      onMessage: () => undefined,
+      onPong: () => undefined,
+      onConnectionLost: () => undefined,
+    };
+    return { kind: 'accept', handler };
+  }
+
+  private record(result: CaseResult): void {
+    let byCase = this.results.get(result.agent);
+    if (byCase === undefined) {
+      byCase = new Map();
+      this.results.set(result.agent, byCase);
+    }
+    byCase.set(result.id, result);
+    const key = `${result.agent}\u0000${result.id}`;
+    const waiters = this.statusWaiters.get(key);
+    if (waiters !== undefined) {
+      this.statusWaiters.delete(key);
+      for (const w of waiters) w(result);
+    }
+  }
+
+  /** Calls back with agent's result for the case, waiting at most statusWaitMs for it (then null). */
+  private whenResult(agent: string, id: string, callback: (result: CaseResult | null) => void): void {
+    const existing = this.results.get(agent)?.get(id);
+    if (existing !== undefined) {
+      callback(existing);
+      return;
+    }
+    const key = `${agent}\u0000${id}`;
+    let done = false;
+    const once = (result: CaseResult | null): void => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      callback(result);
+    };
+    const timer = setTimeout(() => {
+      const list = this.statusWaiters.get(key);
+      if (list) this.statusWaiters.set(key, list.filter((w) => w !== once));
+      once(null);
+    }, this.options.statusWaitMs);
+    const list = this.statusWaiters.get(key) ?? [];
+    list.push(once);
+    this.statusWaiters.set(key, list);
+  }
+}
+
+function reject(status: number, reason: string): ConnectDecision {
+  return { kind: 'reject', status, reason };
+}
+
+function runKey(agent: string, index: number): string {
+  return `${agent}\u0000${index}`;
+}
+
+function parseIndex(value: string | null | undefined): number | null {
+  if (value === null || value === undefined || !/^\s*\d{1,9}\s*$/.test(value)) return null;
+  return Number(value.trim());
+}
+
+/** Why an agent name is refused, or null. */
+export function agentProblem(agent: string): string | null {
+  if (agent.trim() === '') return 'agent must not be empty';
+  if (agent.length > MAX_AGENT_LENGTH) return `agent name longer than ${MAX_AGENT_LENGTH} characters`;
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(agent)) return 'agent name contains control characters';
+  return null;
+}
+
+/** Autobahn's getCaseInfo description: cut at the first tag, whitespace collapsed. */
+function prettyDescription(description: string): string {
+  const cut = description.indexOf('<');
+  return (cut >= 0 ? description.slice(0, cut) : description).replace(/\s+/g, ' ').trim();
+}

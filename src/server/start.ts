@@ -1,0 +1,55 @@
+/** Builds a fuzzing server from resolved options: the one place both `run` and `serve` start it. */
+import type { Logger } from 'pino';
+import { catalogue } from '../cases/registry.js';
+import type { CatalogueCase } from '../cases/types.js';
+import type { CaseInfo } from '../report/model.js';
+import { writeReports } from '../report/writer.js';
+import { SERVER_HEADER, VERSION } from '../version.js';
+import { FuzzingServer } from './fuzzing-server.js';
+import type { SessionOptions } from './session.js';
+
+/** Autobahn's engine defaults (autobahn-python 0.10.9, as the fuzzingserver sets them). */
+export const defaultSessionOptions: SessionOptions = {
+  openHandshakeTimeoutMs: 5000,
+  closeHandshakeTimeoutMs: 1000,
+  failByDrop: false,
+  maxMessagePayload: 64 * 1024 * 1024,
+  maxHeadBytes: 16 * 1024,
+  serverHeader: SERVER_HEADER,
+  poweredBy: `wsgate/${VERSION} (Node.js ${process.versions.node})`,
+};
+
+/** The catalogue as index.html lists it. */
+export function catalogueInfo(): CaseInfo[] {
+  return catalogue.map((c) => ({
+    id: c.id,
+    category: c.category,
+    subcategory: c.subcategory,
+    description: c.description,
+    expectation: c.expectation,
+  }));
+}
+
+/** A server for the selected cases that writes its reports into outdir. */
+export function createServer(options: {
+  host: string;
+  port: number;
+  outdir: string;
+  cases: readonly CatalogueCase[];
+  statusWaitMs: number;
+  logger: Logger;
+  session?: Partial<SessionOptions>;
+}): FuzzingServer {
+  const info = catalogueInfo();
+  const server: FuzzingServer = new FuzzingServer({
+    host: options.host,
+    port: options.port,
+    cases: options.cases,
+    session: { ...defaultSessionOptions, ...options.session },
+    statusWaitMs: options.statusWaitMs,
+    logger: options.logger,
+    writeReports: () =>
+      writeReports(options.outdir, server.results, info, { generatedAt: new Date().toISOString(), toolVersion: VERSION }),
+  });
+  return server;
+}

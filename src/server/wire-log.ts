@@ -1,0 +1,156 @@
+/**
+ * The frame log and wire statistics of one connection, in the shapes of Autobahn's per-case JSON
+ * (`wirelog`, `rxOctetStats`, `txOctetStats`, `rxFrameStats`, `txFrameStats`).
+ */
+import type { ReportEvent, WirelogEntry } from '../report/model.js';
+import type { PeerEvent } from '../cases/types.js';
+
+/** How many payload bytes a log entry keeps; longer data is cut and marked with " ...". */
+const LOG_BYTES = 64;
+const ELLIPSIS = ' ...';
+const strictDecoder = new TextDecoder('utf-8', { fatal: true });
+
+/** Hex of the first 64 bytes, with " ..." when the data is longer than 60 bytes (Autobahn's rule). */
+export function binLogData(data: Uint8Array): string {
+  if (data.length > LOG_BYTES - ELLIPSIS.length) {
+    return Buffer.from(data.buffer, data.byteOffset, Math.min(data.length, LOG_BYTES)).toString('hex') + ELLIPSIS;
+  }
+  return Buffer.from(data.buffer, data.byteOffset, data.length).toString('hex');
+}
+
+/** The data as text when its first 64 bytes are valid UTF-8, else "0x" + hex (Autobahn's rule). */
+export function asciiLogData(data: Uint8Array): string {
+  const cut = data.length > LOG_BYTES - ELLIPSIS.length;
+  const head = cut ? data.subarray(0, LOG_BYTES) : data;
+  try {
+    return strictDecoder.decode(head) + (cut ? ELLIPSIS : '');
+  } catch {
+    return `0x${binLogData(data)}`;
+  }
+}
+
+/** An observed or expected event as reports show it. */
+export function reportEvent(event: PeerEvent): ReportEvent {
+  switch (event.kind) {
+    case 'message':
+      return ['message', asciiLogData(event.data), event.binary];
+    case 'pong':
+      return ['pong', asciiLogData(event.data)];
+    case 'timeout':
+      return ['timeout', event.tag];
+  }
+}
+
+function bump(map: Record<string, number>, key: number): void {
+  const k = String(key);
+  map[k] = (map[k] ?? 0) + 1;
+}
+
+/** Header fields of a frame for the log. */
+export interface LoggedFrame {
+  opcode: number;
+  fin: boolean;
+  rsv: number;
+}
+
+/** Collects the frame log and the wire statistics of one connection. */
+export class WireLog {
+  readonly entries: WirelogEntry[] = [];
+  readonly rxOctetStats: Record<string, number> = {};
+  readonly txOctetStats: Record<string, number> = {};
+  readonly rxFrameStats: Record<string, number> = {};
+  readonly txFrameStats: Record<string, number> = {};
+  /** Whether entries are recorded (bulk transfers switch it off). Statistics are always kept. */
+  enabled = true;
+  /** Upper bound on entries, so a hostile peer cannot grow the log without limit. */
+  private readonly maxEntries: number;
+
+  constructor(maxEntries = 20_000) {
+    this.maxEntries = maxEntries;
+  }
+
+  private push(entry: WirelogEntry): void {
+    if (this.enabled && this.entries.length < this.maxEntries) this.entries.push(entry);
+  }
+
+  /** Switches entry recording, logging the change as Autobahn does ("WLM"). */
+  setEnabled(enabled: boolean): void {
+    if (enabled === this.enabled) return;
+    this.enabled = enabled;
+    if (this.entries.length < this.maxEntries) this.entries.push(['WLM', enabled]);
+  }
+
+  rxOctets(data: Uint8Array): void {
+    bump(this.rxOctetStats, data.length);
+    if (this.enabled) this.push(['RO', [data.length, binLogData(data)]]);
+  }
+
+  txOctets(data: Uint8Array, sync: boolean): void {
+    bump(this.txOctetStats, data.length);
+    if (this.enabled) this.push(['TO', [data.length, binLogData(data)], sync]);
+  }
+
+  /** A received frame; `payloadHead` holds at least its first 64 payload bytes. */
+  rxFrame(frame: LoggedFrame, length: number, payloadHead: Buffer, mask: Buffer | null): void {
+    bump(this.rxFrameStats, frame.opcode);
+    if (!this.enabled) return;
+    const shown = payloadHead.length > length ? payloadHead.subarray(0, length) : payloadHead;
+    // The logged length is the frame's; the text is cut from the head exactly as from the whole payload.
+    const text = length > shown.length ? asciiLogDataOfHead(shown, length) : asciiLogData(shown);
+    this.push(['RF', [length, text], frame.opcode, frame.fin, frame.rsv, mask !== null, mask ? mask.toString('hex') : null]);
+  }
+
+  /** A sent frame: `payload` is the pattern given (not repeated), as Autobahn logs it. */
+  txFrame(
+    frame: LoggedFrame,
+    payload: Buffer,
+    mask: Uint8Array | null,
+    repeatLength: number | null,
+    chopSize: number | null,
+    sync: boolean,
+  ): void {
+    bump(this.txFrameStats, frame.opcode);
+    this.push([
+      'TF',
+      [payload.length, asciiLogData(payload)],
+      frame.opcode,
+      frame.fin,
+      frame.rsv,
+      mask ? Buffer.from(mask).toString('hex') : null,
+      repeatLength,
+      chopSize,
+      sync,
+    ]);
+  }
+
+  killAfter(seconds: number): void {
+    this.push(['KL', seconds]);
+  }
+  killFired(): void {
+    this.push(['KLE']);
+  }
+  closeAfter(seconds: number): void {
+    this.push(['TI', seconds]);
+  }
+  closeFired(): void {
+    this.push(['TIE']);
+  }
+  continueLater(seconds: number, tag: string | null): void {
+    this.push(['CT', seconds, tag]);
+  }
+  continueFired(tag: string | null): void {
+    this.push(['CTE', tag]);
+  }
+}
+
+/** asciiLogData for a payload of which only the first bytes were kept (always more than 60 bytes long). */
+function asciiLogDataOfHead(head: Buffer, fullLength: number): string {
+  // Only the first 64 bytes matter for the rule; a long payload always gets the ellipsis.
+  if (fullLength <= LOG_BYTES - ELLIPSIS.length) return asciiLogData(head);
+  const first = head.subarray(0, LOG_BYTES);
+  try {
+    return strictDecoder.decode(first) + ELLIPSIS;
+  } catch {
+    return `0x${first.toString('hex')}${ELLIPSIS}`;
+  }
+}

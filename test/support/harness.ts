@@ -1,0 +1,80 @@
+/** Shared test plumbing: an in-process fuzzing server on a free port, and fixture clients as processes. */
+import { execFile } from 'node:child_process';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { pino } from 'pino';
+import { catalogue } from '../../src/cases/registry.js';
+import { selectCases } from '../../src/cases/select.js';
+import type { CaseResult } from '../../src/report/model.js';
+import type { FuzzingServer } from '../../src/server/fuzzing-server.js';
+import { createServer } from '../../src/server/start.js';
+
+/** Absolute path of a compiled fixture client. */
+export function fixture(name: string): string {
+  return fileURLToPath(new URL(`../fixtures/clients/${name}.js`, import.meta.url));
+}
+
+/** The bundled reference client (ws). */
+export const REFERENCE_CLIENT = fileURLToPath(new URL('../../src/clients/reference-client.js', import.meta.url));
+
+/** The compiled CLI. */
+export const CLI = fileURLToPath(new URL('../../src/cli.js', import.meta.url));
+
+/** A fresh temporary directory. */
+export function tempDir(prefix = 'wsgate-test-'): Promise<string> {
+  return mkdtemp(path.join(tmpdir(), prefix));
+}
+
+/** A running server for the given case patterns, with its reports in a temp dir. */
+export async function startServer(patterns: string[] = []): Promise<{ server: FuzzingServer; base: string; outdir: string }> {
+  const outdir = await tempDir();
+  const server = createServer({
+    host: '127.0.0.1',
+    port: 0,
+    outdir,
+    cases: selectCases(catalogue, patterns),
+    statusWaitMs: 2000,
+    logger: pino({ level: 'silent' }),
+  });
+  await server.listen();
+  return { server, base: `ws://127.0.0.1:${server.port}`, outdir };
+}
+
+/** Runs a compiled fixture (or any script) with node and the given arguments; resolves on exit. */
+export function runNode(script: string, args: string[], timeoutMs = 20_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [script, ...args], { timeout: timeoutMs }, (err, stdout, stderr) => {
+      const code = err === null ? 0 : typeof err.code === 'number' ? err.code : null;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** Waits for agent's result of a case id. */
+export function resultOf(server: FuzzingServer, agent: string, id: string, timeoutMs = 10_000): Promise<CaseResult> {
+  const existing = server.results.get(agent)?.get(id);
+  if (existing) return Promise.resolve(existing);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no result for ${agent} ${id}`)), timeoutMs);
+    const listener = (_e: unknown, r: CaseResult): void => {
+      if (r.agent === agent && r.id === id) {
+        clearTimeout(timer);
+        server.off('caseFinished', listener);
+        resolve(r);
+      }
+    };
+    server.on('caseFinished', listener);
+  });
+}
+
+/** Runs the wsgate CLI to completion. */
+export function runCli(args: string[], timeoutMs = 60_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return runNode(CLI, args, timeoutMs);
+}
+
+/** A client command running a fixture with node; {url} is appended unless the extra args say otherwise. */
+export function fixtureCommand(name: string, extra = '{url}'): string {
+  return `'${process.execPath}' '${fixture(name)}' ${extra}`;
+}
