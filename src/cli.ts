@@ -1,0 +1,24 @@
+#!/usr/bin/env node
+/** The wsgate executable: signals become an AbortSignal, main's status becomes the exit status. */
+import { main } from './main.js';
+
+const controller = new AbortController();
+let signals = 0;
+for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(sig, () => {
+    signals += 1;
+    // A second signal means "now": leave at once with the conventional status.
+    if (signals > 1) process.exit(sig === 'SIGTERM' ? 143 : 130);
+    controller.abort(sig);
+  });
+}
+
+const status = await main(process.argv.slice(2), {
+  stdout: process.stdout,
+  stderr: process.stderr,
+  signal: controller.signal,
+  isTty: process.stdout.isTTY,
+});
+process.exitCode = status;
+// Anything still pending (a stuck socket, a timer) must not keep a finished run alive.
+setTimeout(() => process.exit(status), 2000).unref();

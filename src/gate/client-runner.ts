@@ -1,0 +1,131 @@
+/**
+ * Runs the user's client command: placeholders substituted and shell-quoted, the same values in the
+ * environment, its own process group (so a timeout kills its children too), output kept bounded.
+ */
+import { execa } from 'execa';
+import type { ClientRun } from '../report/model.js';
+
+/** Values a client command can use as {url}, {case} and {agent}, and as WSGATE_* variables. */
+export interface ClientValues {
+  url: string;
+  case: string;
+  agent: string;
+}
+
+/** How much of the client's output a report keeps (the last bytes). */
+export const OUTPUT_LIMIT = 16 * 1024;
+
+/** POSIX shell single-quoting: safe for any string, including quotes, spaces, `&` and `?`. */
+export function shellQuote(value: string): string {
+  return `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The command with {url}, {case} and {agent} replaced by shell-quoted values. */
+export function expandCommand(command: string, values: ClientValues): string {
+  return command.replace(/\{(url|case|agent)\}/g, (_, key: keyof ClientValues) => shellQuote(values[key]));
+}
+
+/** A started client process. */
+export interface ClientProcess {
+  /** Settles when the process has exited (or could not start). Never rejects. */
+  readonly exited: Promise<void>;
+  /** Whether the process has exited. */
+  readonly hasExited: boolean;
+  /** Kills the whole process group (SIGKILL), also after the leader exited: no orphan survives. */
+  killGroup(): void;
+  /** The run as the report shows it; `timedOut` is set by the caller. */
+  snapshot(timedOut: boolean): ClientRun;
+}
+
+/** Keeps the last `limit` bytes written to it. */
+class TailBuffer {
+  private chunks: Buffer[] = [];
+  private size = 0;
+  truncated = false;
+  constructor(private readonly limit: number) {}
+  push(chunk: Buffer): void {
+    this.chunks.push(chunk);
+    this.size += chunk.length;
+    while (this.size > this.limit && this.chunks.length > 1) {
+      const first = this.chunks.shift() as Buffer;
+      this.size -= first.length;
+      this.truncated = true;
+    }
+    if (this.size > this.limit) {
+      const only = this.chunks[0] as Buffer;
+      this.chunks = [only.subarray(only.length - this.limit)];
+      this.size = this.limit;
+      this.truncated = true;
+    }
+  }
+  text(): string {
+    return Buffer.concat(this.chunks).toString('utf8');
+  }
+}
+
+/** Starts the command in a shell, in a process group of its own. */
+export function startClient(command: string, values: ClientValues, extraEnv: Record<string, string> = {}): ClientProcess {
+  const expanded = expandCommand(command, values);
+  const output = new TailBuffer(OUTPUT_LIMIT);
+  let exitCode: number | null = null;
+  let signal: string | null = null;
+  let spawnError: string | null = null;
+  let hasExited = false;
+
+  const child = execa(expanded, {
+    shell: true,
+    detached: true,
+    stdin: 'ignore',
+    buffer: false,
+    reject: false,
+    env: { ...extraEnv, WSGATE_URL: values.url, WSGATE_CASE: values.case, WSGATE_AGENT: values.agent },
+  });
+  child.stdout?.on('data', (chunk: Buffer) => output.push(chunk));
+  child.stderr?.on('data', (chunk: Buffer) => output.push(chunk));
+  const pid = child.pid;
+
+  const exited = child.then(
+    (result) => {
+      hasExited = true;
+      exitCode = result.exitCode ?? null;
+      signal = result.signal ?? null;
+      if (result.failed && exitCode === null && signal === null) spawnError = firstLine(result.message ?? 'the command failed to start');
+    },
+    (err: unknown) => {
+      hasExited = true;
+      spawnError = firstLine(err instanceof Error ? err.message : String(err));
+    },
+  );
+
+  const killGroup = (): void => {
+    if (pid === undefined) return;
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      // ESRCH: the group is already gone.
+    }
+  };
+
+  return {
+    exited,
+    get hasExited() {
+      return hasExited;
+    },
+    killGroup,
+    snapshot(timedOut) {
+      return {
+        command: expanded,
+        exitCode,
+        signal,
+        timedOut,
+        spawnError,
+        output: output.text(),
+        outputTruncated: output.truncated,
+      };
+    },
+  };
+}
+
+function firstLine(text: string): string {
+  return (text.split('\n').find((l) => l.trim() !== '') ?? text).trim().slice(0, 300);
+}

@@ -1,0 +1,340 @@
+/**
+ * The gate: starts the fuzzing server, runs the client for every selected case (or once, when the
+ * client loops over the cases itself), applies the gate rule, writes the reports and returns the exit
+ * status. It never parses frames and never computes a verdict: the server does.
+ */
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Logger } from 'pino';
+import { catalogue } from '../cases/registry.js';
+import { selectCases, SelectionError } from '../cases/select.js';
+import type { CatalogueCase } from '../cases/types.js';
+import type { RunConfig } from '../config/schema.js';
+import { caseReportBase, writeFileAtomic } from '../report/files.js';
+import { summaryJson } from '../report/json.js';
+import { junitXml } from '../report/junit.js';
+import type { CaseResult, ClientRun, GateCase, GateRun } from '../report/model.js';
+import { ListenError, type CaseRunEvent, type FuzzingServer } from '../server/fuzzing-server.js';
+import { createServer } from '../server/start.js';
+import { startClient, shellQuote, type ClientProcess } from './client-runner.js';
+import { ExitCode, UsageError } from './exit-codes.js';
+import { Progress } from './progress.js';
+import { reasonWithoutResult, ruleForResult } from './rule.js';
+
+/** How long a client may linger after its case ended before its process group is killed. */
+const EXIT_GRACE_MS = 2000;
+/** How long to wait for a connection after the client exited (its TCP close may still be in flight). */
+const SETTLE_MS = 300;
+
+/** Where the gate writes its human output, and how it is stopped early. */
+export interface GateIo {
+  out: NodeJS.WritableStream;
+  logger: Logger;
+  /** Aborted on SIGINT/SIGTERM: no new case starts, the running client is killed. */
+  signal?: AbortSignal;
+  isTty: boolean;
+}
+
+/** The command of the bundled reference client (the `ws` package, echoing everything). */
+export function referenceClientCommand(): string {
+  const script = fileURLToPath(new URL('../clients/reference-client.js', import.meta.url));
+  return `${shellQuote(process.execPath)} ${shellQuote(script)} {url}`;
+}
+
+/** Runs the gate; returns the exit status. Throws UsageError for bad configuration. */
+export async function runGate(config: RunConfig, io: GateIo): Promise<number> {
+  let cases: CatalogueCase[];
+  try {
+    cases = selectCases(catalogue, config.cases, config.excludeCases);
+  } catch (err) {
+    if (err instanceof SelectionError) throw new UsageError(err.message);
+    throw err;
+  }
+  if (cases.length === 0) throw new UsageError('no case is selected: check --cases and --exclude-cases');
+  try {
+    await mkdir(config.outdir, { recursive: true });
+  } catch (err) {
+    throw new UsageError(`cannot create the report directory ${config.outdir}: ${(err as Error).message}`);
+  }
+
+  const command = config.client ?? referenceClientCommand();
+  const server = createServer({
+    host: config.host,
+    port: config.port,
+    outdir: config.outdir,
+    cases,
+    statusWaitMs: config.caseTimeout * 1000,
+    logger: io.logger,
+  });
+  try {
+    await server.listen();
+  } catch (err) {
+    if (err instanceof ListenError) throw new UsageError(err.message);
+    throw err;
+  }
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  const baseUrl = `ws://${host}:${server.port}`;
+  const progress = new Progress(io.out, io.isTty, cases.length);
+  progress.header(`wsgate: ${cases.length} case${cases.length === 1 ? '' : 's'} against ${config.client === null ? 'the bundled ws client' : JSON.stringify(command)} on ${baseUrl}`);
+
+  const startedAt = new Date();
+  const t0 = performance.now();
+  let gateCases: GateCase[];
+  let interrupted: string | null = null;
+  try {
+    if (config.clientLoops) {
+      gateCases = await runLooping(server, cases, command, baseUrl, config, io, progress);
+    } else {
+      gateCases = [];
+      for (const [i, def] of cases.entries()) {
+        if (io.signal?.aborted === true) break;
+        const gc = await runOneCase(server, def, i + 1, command, baseUrl, config, io.signal);
+        gateCases.push(gc);
+        progress.caseDone(gc);
+      }
+    }
+    if (io.signal?.aborted === true) {
+      interrupted = String(io.signal.reason ?? 'interrupted');
+      const done = new Set(gateCases.map((c) => c.index));
+      for (const [i, def] of cases.entries()) {
+        if (!done.has(i + 1)) gateCases.push(notRun(def, i + 1, `not run: the run was interrupted (${interrupted})`));
+      }
+      gateCases.sort((a, b) => a.index - b.index);
+    }
+  } finally {
+    await server.updateReports().catch((err: unknown) => {
+      io.logger.error({ err }, 'writing the case reports failed');
+    });
+    await server.close();
+  }
+
+  const run: GateRun = {
+    agent: config.agent,
+    startedAt: startedAt.toISOString(),
+    durationMs: Math.round(performance.now() - t0),
+    strict: config.strict,
+    cases: gateCases,
+    interrupted,
+  };
+  await mkdir(path.dirname(config.junit), { recursive: true });
+  await mkdir(path.dirname(config.json), { recursive: true });
+  await writeFileAtomic(config.junit, junitXml(run));
+  await writeFileAtomic(config.json, summaryJson(run));
+  progress.summary(run, { outdir: config.outdir, junit: config.junit, json: config.json });
+
+  if (interrupted !== null) return ExitCode.Failure;
+  return gateCases.some((c) => c.status === 'failed' || c.status === 'error') ? ExitCode.Failure : ExitCode.Pass;
+}
+
+function caseUrl(baseUrl: string, index: number, agent: string): string {
+  return `${baseUrl}/runCase?case=${index}&agent=${encodeURIComponent(agent)}`;
+}
+
+/** Waits for the first of: a result for (agent, index), or the deadline. */
+function waitForResult(server: FuzzingServer, agent: string, index: number): { promise: Promise<CaseResult>; cancel: () => void } {
+  let cancel = (): void => undefined;
+  const promise = new Promise<CaseResult>((resolve) => {
+    const listener = (event: CaseRunEvent, result: CaseResult): void => {
+      if (event.agent === agent && event.index === index) {
+        server.off('caseFinished', listener);
+        resolve(result);
+      }
+    };
+    server.on('caseFinished', listener);
+    cancel = () => server.off('caseFinished', listener);
+  });
+  return { promise, cancel };
+}
+
+function delay(ms: number, signal?: AbortSignal): Promise<'timeout'> {
+  return new Promise((resolve) => {
+    const t = setTimeout(() => resolve('timeout'), ms);
+    signal?.addEventListener('abort', () => {
+      clearTimeout(t);
+      resolve('timeout');
+    }, { once: true });
+  });
+}
+
+/** Runs one case in per-case mode: one client process, one connection. */
+async function runOneCase(
+  server: FuzzingServer,
+  def: CatalogueCase,
+  index: number,
+  command: string,
+  baseUrl: string,
+  config: RunConfig,
+  signal: AbortSignal | undefined,
+): Promise<GateCase> {
+  const agent = config.agent;
+  const t0 = performance.now();
+  const deadline = t0 + config.caseTimeout * 1000;
+  let sawConnection = false;
+  const onStart = (event: CaseRunEvent): void => {
+    if (event.agent === agent && event.index === index) sawConnection = true;
+  };
+  server.on('caseStarted', onStart);
+  const waiter = waitForResult(server, agent, index);
+  let result: CaseResult | null = null;
+  void waiter.promise.then((r) => {
+    result = r;
+  });
+  const client: ClientProcess = startClient(command, { url: caseUrl(baseUrl, index, agent), case: def.id, agent });
+  let timedOut = false;
+  const warnings: string[] = [];
+  const abort = new AbortController();
+  const onAbort = (): void => abort.abort();
+  signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    const remaining = (): number => Math.max(0, deadline - performance.now());
+    const first = await Promise.race([
+      waiter.promise.then(() => 'result' as const),
+      client.exited.then(() => 'exit' as const),
+      delay(remaining(), abort.signal),
+    ]);
+    if (first === 'exit') {
+      // The client is gone; its connection may still be closing, or may never have been made.
+      while (result === null && performance.now() < deadline) {
+        const busy = server.isRunning(agent, index) || server.pendingHandshakes > 0;
+        const step = await Promise.race([waiter.promise.then(() => 'result' as const), delay(busy ? Math.min(remaining(), 50) : SETTLE_MS, abort.signal)]);
+        if (step === 'result' || (!busy && !server.isRunning(agent, index) && server.pendingHandshakes === 0)) break;
+      }
+    } else if (first === 'timeout') {
+      timedOut = signal?.aborted !== true;
+      client.killGroup();
+      if (server.isRunning(agent, index)) {
+        server.abortRun(agent, index);
+        await Promise.race([waiter.promise, delay(2000)]);
+      }
+    }
+    if (!client.hasExited) {
+      const exit = await Promise.race([client.exited.then(() => 'exit' as const), delay(result === null ? 0 : EXIT_GRACE_MS, abort.signal)]);
+      if (exit !== 'exit') {
+        if (result !== null) warnings.push(`the client was still running ${EXIT_GRACE_MS / 1000} s after its case ended; its process group was killed`);
+        client.killGroup();
+        await Promise.race([client.exited, delay(1000)]);
+      }
+    }
+  } finally {
+    // Grandchildren may outlive the client's shell: the group goes in any case.
+    client.killGroup();
+    signal?.removeEventListener('abort', onAbort);
+    server.off('caseStarted', onStart);
+    waiter.cancel();
+  }
+
+  const clientRun = client.snapshot(timedOut);
+  return conclude(def, index, result, clientRun, sawConnection, config, warnings, performance.now() - t0);
+}
+
+function conclude(
+  def: CatalogueCase,
+  index: number,
+  result: CaseResult | null,
+  clientRun: ClientRun | null,
+  sawConnection: boolean,
+  config: RunConfig,
+  extraWarnings: string[],
+  timeMs: number,
+): GateCase {
+  const base = {
+    index,
+    id: def.id,
+    category: def.category,
+    subcategory: def.subcategory,
+    description: def.description,
+    timeMs: Math.round(timeMs),
+    client: clientRun,
+  };
+  if (result === null) {
+    const reason = reasonWithoutResult(clientRun, config.caseTimeout, sawConnection);
+    return { ...base, status: 'failed', reason, warnings: extraWarnings, result: null, reportBase: null };
+  }
+  const verdict = ruleForResult(result, config.strict);
+  const warnings = [...verdict.warnings, ...extraWarnings];
+  if (clientRun !== null && clientRun.exitCode !== null && clientRun.exitCode !== 0 && !clientRun.timedOut) {
+    warnings.push(`the client exited with status ${clientRun.exitCode}`);
+  }
+  return {
+    ...base,
+    status: verdict.status,
+    reason: verdict.reason,
+    warnings,
+    result,
+    reportBase: caseReportBase(result.agent, result.id),
+  };
+}
+
+function notRun(def: CatalogueCase, index: number, reason: string): GateCase {
+  return {
+    index,
+    id: def.id,
+    category: def.category,
+    subcategory: def.subcategory,
+    description: def.description,
+    status: 'skipped',
+    reason,
+    warnings: [],
+    timeMs: 0,
+    result: null,
+    client: null,
+    reportBase: null,
+  };
+}
+
+/** Runs the command once; it drives every case itself (Autobahn style) via /getCaseCount and /runCase. */
+async function runLooping(
+  server: FuzzingServer,
+  cases: readonly CatalogueCase[],
+  command: string,
+  baseUrl: string,
+  config: RunConfig,
+  io: GateIo,
+  progress: Progress,
+): Promise<GateCase[]> {
+  const seen: CaseRunEvent[] = [];
+  const onStart = (event: CaseRunEvent): void => {
+    seen.push(event);
+  };
+  const onFinish = (event: CaseRunEvent, result: CaseResult): void => {
+    progress.caseFinished(event.index, result);
+  };
+  server.on('caseStarted', onStart);
+  server.on('caseFinished', onFinish);
+  const client = startClient(command, { url: baseUrl, case: '', agent: config.agent });
+  const budgetMs = config.caseTimeout * 1000 * cases.length;
+  const abort = new AbortController();
+  io.signal?.addEventListener('abort', () => abort.abort(), { once: true });
+  let timedOut = false;
+  try {
+    const first = await Promise.race([client.exited.then(() => 'exit' as const), delay(budgetMs, abort.signal)]);
+    if (first !== 'exit') {
+      timedOut = io.signal?.aborted !== true;
+      client.killGroup();
+      await Promise.race([client.exited, delay(1000)]);
+    }
+    // Let the last connection's close reach the server.
+    const settleUntil = performance.now() + 2000;
+    while (performance.now() < settleUntil && seen.some((e) => server.isRunning(e.agent, e.index))) await delay(20);
+  } finally {
+    client.killGroup();
+    server.off('caseStarted', onStart);
+    server.off('caseFinished', onFinish);
+  }
+  const clientRun = client.snapshot(timedOut);
+  // The client names itself; prefer the configured agent, else the only agent that ran cases.
+  const agents = [...server.results.keys()];
+  const agent = server.results.has(config.agent) ? config.agent : agents.length === 1 ? (agents[0] as string) : config.agent;
+  const results = server.results.get(agent) ?? new Map<string, CaseResult>();
+  return cases.map((def, i) => {
+    const result = results.get(def.id) ?? null;
+    if (result === null) {
+      const why = clientRun.spawnError !== null || (seen.length === 0 && clientRun.exitCode !== 0)
+        ? reasonWithoutResult(clientRun, config.caseTimeout * cases.length, false)
+        : `the client did not run this case (agent ${JSON.stringify(agent)})`;
+      return { ...conclude(def, i + 1, null, clientRun, false, config, [], 0), reason: why };
+    }
+    return conclude(def, i + 1, result, null, true, config, [], result.duration);
+  });
+}

@@ -1,0 +1,62 @@
+/** Human output of a gate run: one line per case, then a summary. */
+import type { CaseResult, GateCase, GateRun } from '../report/model.js';
+
+const OUTCOME_WORD: Readonly<Record<string, string>> = {
+  OK: 'Pass',
+  'NON-STRICT': 'Non-Strict',
+  INFORMATIONAL: 'Info',
+  UNIMPLEMENTED: 'Unimplemented',
+};
+
+/** Writes progress lines; colours only on a terminal. */
+export class Progress {
+  private readonly width: number;
+  constructor(
+    private readonly out: NodeJS.WritableStream,
+    private readonly tty: boolean,
+    private readonly total: number,
+  ) {
+    this.width = String(total).length;
+  }
+
+  private colour(code: number, text: string): string {
+    return this.tty ? `\u001b[${code}m${text}\u001b[0m` : text;
+  }
+
+  header(line: string): void {
+    this.out.write(`${line}\n`);
+  }
+
+  /** A case of a per-case run is done. */
+  caseDone(c: GateCase): void {
+    const mark =
+      c.status === 'passed'
+        ? this.colour(32, c.warnings.length > 0 ? 'warn' : 'pass')
+        : c.status === 'skipped'
+          ? this.colour(33, 'skip')
+          : this.colour(31, 'FAIL');
+    const verdicts = c.result ? `${c.result.behavior}/${c.result.behaviorClose}` : 'no result';
+    const duration = c.result ? `${c.result.duration} ms` : `${c.timeMs} ms`;
+    const why = c.reason !== '' ? `  ${c.reason}` : c.warnings.length > 0 ? `  ${c.warnings.join('; ')}` : '';
+    this.out.write(`[${String(c.index).padStart(this.width)}/${this.total}] ${mark} ${c.id.padEnd(8)} ${verdicts.padEnd(24)} ${duration.padStart(8)}${why}\n`);
+  }
+
+  /** A case of a looping client finished (the gate rule is applied at the end). */
+  caseFinished(index: number, r: CaseResult): void {
+    const word = OUTCOME_WORD[r.behavior] ?? 'Fail';
+    this.out.write(`[${String(index).padStart(this.width)}/${this.total}] ${r.id.padEnd(8)} ${`${word} ${r.behavior}/${r.behaviorClose}`.padEnd(30)} ${`${r.duration} ms`.padStart(8)}\n`);
+  }
+
+  summary(run: GateRun, files: { outdir: string; junit: string; json: string }): void {
+    const count = (s: string): number => run.cases.filter((c) => c.status === s).length;
+    const failed = count('failed') + count('error');
+    const warned = run.cases.filter((c) => c.status === 'passed' && c.warnings.length > 0).length;
+    const line = `${run.cases.length} cases: ${count('passed')} passed${warned > 0 ? ` (${warned} with warnings)` : ''}, ${failed} failed, ${count('skipped')} skipped in ${(run.durationMs / 1000).toFixed(1)} s`;
+    this.out.write(`\n${failed > 0 || run.interrupted !== null ? this.colour(31, line) : this.colour(32, line)}\n`);
+    for (const c of run.cases.filter((x) => x.status === 'failed' || x.status === 'error').slice(0, 20)) {
+      this.out.write(`  ${this.colour(31, 'FAIL')} ${c.id}: ${c.reason}\n`);
+    }
+    if (run.interrupted !== null) this.out.write(`  interrupted: ${run.interrupted}\n`);
+    this.out.write(`reports: ${files.outdir}/index.html\njunit:   ${files.junit}\nsummary: ${files.json}\n`);
+  }
+}

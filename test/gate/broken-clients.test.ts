@@ -1,0 +1,113 @@
+/**
+ * The gate end to end, as a process, against deliberately broken clients (each wrong in one way):
+ * each gets the verdict Autobahn would give, a JUnit failure with a readable reason, and exit 1.
+ */
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import { fixtureCommand, runCli, tempDir } from '../support/harness.js';
+
+interface SummaryCase {
+  id: string;
+  status: string;
+  behavior: string | null;
+  behaviorClose: string | null;
+  reason: string;
+  warnings: string[];
+  client: { exitCode: number | null; timedOut: boolean } | null;
+}
+
+async function gate(client: string, extra: string[] = []): Promise<{ code: number | null; stdout: string; stderr: string; cases: Map<string, SummaryCase>; junit: string; outdir: string }> {
+  const outdir = await tempDir();
+  const res = await runCli(['run', '--client', client, '--url', 'ws://127.0.0.1:0', '--outdir', outdir, ...extra]);
+  const summary = JSON.parse(await readFile(path.join(outdir, 'summary.json'), 'utf8')) as { cases: SummaryCase[] };
+  const junit = await readFile(path.join(outdir, 'junit.xml'), 'utf8');
+  return { ...res, cases: new Map(summary.cases.map((c) => [c.id, c])), junit, outdir };
+}
+
+function verdicts(c: SummaryCase | undefined): string {
+  return `${c?.behavior ?? '-'}/${c?.behaviorClose ?? '-'}`;
+}
+
+/** The <testcase> element of a case id, with its body. */
+function junitCase(junit: string, id: string): string {
+  const at = junit.indexOf(`name="${id} `);
+  assert.ok(at >= 0, `no testcase for ${id}`);
+  return junit.slice(at, junit.indexOf('</testcase>', at));
+}
+
+describe('the gate with broken clients', { concurrency: true }, () => {
+  test('a client that echoes invalid UTF-8 fails 6.12.7 (the server had to fail the connection)', async () => {
+    const r = await gate(fixtureCommand('echo-invalid'));
+    assert.equal(r.code, 1, r.stderr);
+    assert.equal(r.cases.get('6.9.2')?.status, 'passed');
+    const c = r.cases.get('6.12.7');
+    assert.equal(c?.status, 'failed');
+    assert.equal(verdicts(c), 'FAILED/FAILED');
+    assert.match(c?.reason ?? '', /closing FAILED: The connection was failed by the wrong endpoint/);
+    assert.match(junitCase(r.junit, '6.12.7'), /<failure [^>]*type="FAILED\/FAILED"/);
+    assert.match(r.stdout, /FAIL 6\.12\.7/);
+  });
+
+  test('a client that never closes gets UNCLEAN and FAILED', async () => {
+    const r = await gate(fixtureCommand('never-close'));
+    assert.equal(r.code, 1);
+    const echo = r.cases.get('6.9.2');
+    assert.equal(verdicts(echo), 'OK/UNCLEAN');
+    assert.match(echo?.reason ?? '', /closing UNCLEAN: The spec requires the connection to be failed cleanly here/);
+    assert.equal(verdicts(r.cases.get('6.12.7')), 'FAILED/FAILED');
+    assert.match(junitCase(r.junit, '6.9.2'), /<failure [^>]*type="OK\/UNCLEAN"/);
+  });
+
+  test('a client that drops TCP without a close frame fails the echo case', async () => {
+    const r = await gate(fixtureCommand('drop-tcp'));
+    assert.equal(r.code, 1);
+    assert.equal(verdicts(r.cases.get('6.9.2')), 'FAILED/FAILED');
+    // Dropping TCP is one way to fail a connection: 6.12.7 passes.
+    assert.equal(verdicts(r.cases.get('6.12.7')), 'OK/OK');
+    const report = JSON.parse(await readFile(path.join(r.outdir, 'index.json'), 'utf8')) as Record<string, Record<string, { reportfile: string }>>;
+    const file = report.client?.['6.9.2']?.reportfile ?? '';
+    const detail = JSON.parse(await readFile(path.join(r.outdir, file), 'utf8')) as { wasNotCleanReason: string; wasClean: boolean };
+    assert.equal(detail.wasClean, false);
+    assert.equal(detail.wasNotCleanReason, 'peer dropped the TCP connection without previous WebSocket closing handshake');
+  });
+
+  test('a client that never connects is killed at the case timeout', async () => {
+    const r = await gate(fixtureCommand('never-connect'), ['--case-timeout', '1.5']);
+    assert.equal(r.code, 1);
+    for (const id of ['6.9.2', '6.12.7']) {
+      const c = r.cases.get(id);
+      assert.equal(c?.status, 'failed');
+      assert.equal(c?.behavior, null);
+      assert.equal(c?.client?.timedOut, true);
+      assert.equal(c?.reason, 'the client did not connect within 1.5 s; it was killed');
+      assert.match(junitCase(r.junit, id), /<failure [^>]*message="the client did not connect within 1.5 s; it was killed"/);
+    }
+  });
+
+  test('a client that crashes mid-case fails the echo case and its exit status is reported', async () => {
+    const r = await gate(fixtureCommand('crash'));
+    assert.equal(r.code, 1);
+    const c = r.cases.get('6.9.2');
+    assert.equal(verdicts(c), 'FAILED/FAILED');
+    assert.equal(c?.client?.exitCode, 1);
+    assert.ok(r.cases.get('6.12.7')?.warnings.includes('the client exited with status 1'));
+    assert.match(junitCase(r.junit, '6.9.2'), /deliberate crash of a test client/);
+  });
+
+  test('a command that does not exist fails every case with a clear reason', async () => {
+    const r = await gate('/nonexistent/wsgate-no-such-client {url}', ['--cases', '6.9.2']);
+    assert.equal(r.code, 1);
+    assert.equal(r.cases.get('6.9.2')?.reason, 'the client exited with status 127 (command not found?) before it connected');
+  });
+
+  test('placeholders are shell-quoted: an agent with spaces, quotes and & reaches the client intact', async () => {
+    const agent = `it's "my" client & co`;
+    const r = await gate(`${fixtureCommand('spec-peer')} && test "$WSGATE_AGENT" = {agent} && test "$WSGATE_CASE" = {case}`, ['--agent', agent]);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.equal(r.cases.get('6.9.2')?.status, 'passed');
+    const index = JSON.parse(await readFile(path.join(r.outdir, 'index.json'), 'utf8')) as Record<string, unknown>;
+    assert.deepEqual(Object.keys(index), [agent]);
+  });
+});

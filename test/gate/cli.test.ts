@@ -1,0 +1,73 @@
+/** The CLI contract: exit statuses and one-line reasons for usage errors, the embedded default, list. */
+import assert from 'node:assert/strict';
+import { access, readFile } from 'node:fs/promises';
+import net from 'node:net';
+import path from 'node:path';
+import { test } from 'node:test';
+import { runCli, tempDir } from '../support/harness.js';
+
+test('run with no --client plays every case against the bundled ws client: exit 0, all reports written', async () => {
+  const outdir = await tempDir();
+  const res = await runCli(['run', '--url', 'ws://127.0.0.1:0', '--outdir', outdir]);
+  assert.equal(res.code, 0, res.stdout + res.stderr);
+  assert.match(res.stdout, /2 cases: 2 passed, 0 failed, 0 skipped/);
+  for (const f of ['index.json', 'index.html', 'junit.xml', 'summary.json']) await access(path.join(outdir, f));
+  const junit = await readFile(path.join(outdir, 'junit.xml'), 'utf8');
+  assert.match(junit, /<testsuites [^>]*tests="2" failures="0"/);
+});
+
+const usageCases: Array<[string[], RegExp]> = [
+  [['run', '--no-such-flag'], /Unknown argument/i],
+  [['run', '--url', 'http://127.0.0.1:9001'], /--url must start with ws:\/\//],
+  [['run', '--url', 'not a url'], /is not a URL/],
+  [['run', '--cases', '99.9.9'], /no case has the id "99\.9\.9"/],
+  [['run', '--cases', 'abc'], /bad case pattern "abc"/],
+  [['run', '--case-timeout', '-1'], /--case-timeout must be a positive number/],
+  [['run', '--client', '   '], /the client command is empty/],
+  [['run', '--client-loops'], /--client-loops needs --client/],
+  [['list', '--exclude-cases', '*'], /^$/],
+  [[], /name a command/],
+];
+
+for (const [args, message] of usageCases) {
+  test(`usage error: wsgate ${args.join(' ')}`, async () => {
+    const res = await runCli([...args, ...(args[0] === 'run' ? ['--url-placeholder-guard'] : [])].filter((a) => a !== '--url-placeholder-guard'));
+    if (args[0] === 'list') {
+      assert.equal(res.code, 0);
+      assert.equal(res.stdout, '');
+      return;
+    }
+    assert.equal(res.code, 2, res.stdout + res.stderr);
+    assert.match(res.stderr.trim().split('\n').pop() ?? '', message);
+    assert.match(res.stderr, /^wsgate: /m);
+  });
+}
+
+test('a busy port is a usage error (exit 2), not a hang', async () => {
+  const blocker = net.createServer();
+  await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+  const port = (blocker.address() as net.AddressInfo).port;
+  try {
+    const res = await runCli(['run', '--url', `ws://127.0.0.1:${port}`, '--outdir', await tempDir()], 20_000);
+    assert.equal(res.code, 2);
+    assert.equal(res.stderr, `wsgate: port ${port} is already in use on 127.0.0.1\n`);
+  } finally {
+    blocker.close();
+  }
+});
+
+test('list prints index, id and description without opening a socket', async () => {
+  const res = await runCli(['list']);
+  assert.equal(res.code, 0);
+  assert.equal(res.stdout, '1  6.9.2     A text message whose payload is valid UTF-8, in one frame. Payload: 0xdfbf\n2  6.12.7    A text message whose payload is not valid UTF-8, in one frame. Payload: 0x80bf80bf80bf\n');
+  const filtered = await runCli(['list', '--cases', '6.12.*']);
+  assert.equal(filtered.stdout.split('\n')[0], '1  6.12.7    A text message whose payload is not valid UTF-8, in one frame. Payload: 0x80bf80bf80bf');
+});
+
+test('--help works for every command', async () => {
+  for (const cmd of ['run', 'serve', 'list']) {
+    const res = await runCli([cmd, '--help']);
+    assert.equal(res.code, 0);
+    assert.match(res.stdout, new RegExp(`wsgate ${cmd}`));
+  }
+});
