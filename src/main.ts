@@ -22,9 +22,9 @@ export interface MainIo {
   isTty?: boolean;
 }
 
-function makeLogger(level: string, io: MainIo): Logger {
+/** pino on stderr (stdout carries the human progress lines). */
+function makeLogger(level: string): Logger {
   return pino({ level, base: null }, pino.destination({ dest: 2, sync: true }));
-  void io;
 }
 
 function serverOptions<T>(y: Argv<T>) {
@@ -86,7 +86,7 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
           junit: a.junit ?? null,
           json: a.json ?? null,
         });
-        const logger = makeLogger(config.logLevel, io);
+        const logger = makeLogger(config.logLevel);
         const gateIo = { out: io.stdout, logger, isTty: io.isTty ?? false, ...(io.signal ? { signal: io.signal } : {}) };
         status = await runGate(config, gateIo);
         status = exitForSignal(io.signal) ?? status;
@@ -104,7 +104,7 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
           excludeCases: a['exclude-cases'],
           logLevel: a['log-level'],
         });
-        status = await serve(config, io, makeLogger(config.logLevel, io));
+        status = await serve(config, io, makeLogger(config.logLevel));
       },
     )
     .command(

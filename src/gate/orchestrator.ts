@@ -90,8 +90,11 @@ export async function runGate(config: RunConfig, io: GateIo): Promise<number> {
       for (const [i, def] of cases.entries()) {
         if (io.signal?.aborted === true) break;
         const gc = await runOneCase(server, def, i + 1, command, baseUrl, config, io.signal);
+        // A case cut short by a signal has no verdict: it is reported as not run, like the rest.
+        if (isAborted(io.signal) && gc.result === null) break;
         gateCases.push(gc);
         progress.caseDone(gc);
+        io.logger.info({ case: gc.id, index: gc.index, status: gc.status, reason: gc.reason, ms: gc.timeMs }, 'case done');
       }
     }
     if (io.signal?.aborted === true) {
@@ -125,6 +128,11 @@ export async function runGate(config: RunConfig, io: GateIo): Promise<number> {
 
   if (interrupted !== null) return ExitCode.Failure;
   return gateCases.some((c) => c.status === 'failed' || c.status === 'error') ? ExitCode.Failure : ExitCode.Pass;
+}
+
+/** Whether a stop was requested (a function, so TypeScript does not narrow it between awaits). */
+function isAborted(signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true;
 }
 
 function caseUrl(baseUrl: string, index: number, agent: string): string {

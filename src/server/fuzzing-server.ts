@@ -186,7 +186,9 @@ export class FuzzingServer extends EventEmitter {
           index,
           started: utcNow(),
           onResult: (result) => {
-            this.running.set(key, (this.running.get(key) ?? 1) - 1);
+            const left = (this.running.get(key) ?? 1) - 1;
+            if (left > 0) this.running.set(key, left);
+            else this.running.delete(key);
             this.record(result);
             this.emit('caseFinished', event, result);
           },

@@ -25,18 +25,12 @@ const usageCases: Array<[string[], RegExp]> = [
   [['run', '--case-timeout', '-1'], /--case-timeout must be a positive number/],
   [['run', '--client', '   '], /the client command is empty/],
   [['run', '--client-loops'], /--client-loops needs --client/],
-  [['list', '--exclude-cases', '*'], /^$/],
   [[], /name a command/],
 ];
 
 for (const [args, message] of usageCases) {
   test(`usage error: wsgate ${args.join(' ')}`, async () => {
-    const res = await runCli([...args, ...(args[0] === 'run' ? ['--url-placeholder-guard'] : [])].filter((a) => a !== '--url-placeholder-guard'));
-    if (args[0] === 'list') {
-      assert.equal(res.code, 0);
-      assert.equal(res.stdout, '');
-      return;
-    }
+    const res = await runCli(args);
     assert.equal(res.code, 2, res.stdout + res.stderr);
     assert.match(res.stderr.trim().split('\n').pop() ?? '', message);
     assert.match(res.stderr, /^wsgate: /m);
@@ -70,4 +64,28 @@ test('--help works for every command', async () => {
     assert.equal(res.code, 0);
     assert.match(res.stdout, new RegExp(`wsgate ${cmd}`));
   }
+});
+
+test('SIGINT mid-run: the client group is killed, reports are written, cases are marked not run, exit 130', async () => {
+  const { spawn } = await import('node:child_process');
+  const { CLI, fixtureCommand } = await import('../support/harness.js');
+  const outdir = await tempDir();
+  const marker = `wsgate-sigint-${process.pid}`;
+  const child = spawn(process.execPath, [CLI, 'run', '--client', `${fixtureCommand('never-connect')} ${marker}`, '--url', 'ws://127.0.0.1:0', '--outdir', outdir, '--case-timeout', '60'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  await new Promise((r) => setTimeout(r, 1500));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  child.kill('SIGINT');
+  assert.equal(await exited, 130, out);
+  const summary = JSON.parse(await readFile(path.join(outdir, 'summary.json'), 'utf8')) as { interrupted: string; result: string; cases: Array<{ status: string; reason: string }> };
+  assert.equal(summary.interrupted, 'SIGINT');
+  assert.equal(summary.result, 'failed');
+  for (const c of summary.cases) assert.deepEqual([c.status, c.reason], ['skipped', 'not run: the run was interrupted (SIGINT)']);
+  const junit = await readFile(path.join(outdir, 'junit.xml'), 'utf8');
+  assert.equal((junit.match(/<skipped/g) ?? []).length, 2);
+  // No client process survives: the marker argument is on no command line any more.
+  const { execFileSync } = await import('node:child_process');
+  const ps = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' });
+  assert.ok(!ps.includes(marker), 'a client process outlived the run');
 });

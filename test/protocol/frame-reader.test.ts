@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { FrameReader } from '../../src/protocol/frame-reader.js';
 import type { FrameHeader, FrameReaderOptions, FrameSink } from '../../src/protocol/frame-reader.js';
 import { encodeFrame } from '../../src/protocol/frame-writer.js';
+import { chop } from '../support/chop.js';
 
 type Event =
   | ['violation', number, string]
@@ -64,18 +65,6 @@ function violations(events: Event[]): Array<[number, string]> {
   return events.flatMap((e) => (e[0] === 'violation' ? [[e[1], e[2]] as [number, string]] : []));
 }
 
-/** Split a buffer at the given cut points (any order, duplicates and out-of-range ignored). */
-function chop(data: Buffer, cuts: number[]): Buffer[] {
-  const points = [...new Set(cuts.map((c) => c % (data.length + 1)))].sort((a, b) => a - b);
-  const out: Buffer[] = [];
-  let prev = 0;
-  for (const p of points) {
-    out.push(data.subarray(prev, p));
-    prev = p;
-  }
-  out.push(data.subarray(prev));
-  return out;
-}
 
 function bytewise(data: Buffer): Buffer[] {
   return Array.from(data, (b) => Buffer.from([b]));

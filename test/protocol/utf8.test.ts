@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { Utf8Validator, isValidUtf8 } from '../../src/protocol/utf8.js';
 import type { Utf8State } from '../../src/protocol/utf8.js';
+import { chop } from '../support/chop.js';
 
 function validateWhole(bytes: Uint8Array): Utf8State {
   return new Utf8Validator().validate(bytes);
@@ -38,17 +39,6 @@ function decoderFirstBad(bytes: Uint8Array): number {
   return -1;
 }
 
-function chop(data: Uint8Array, cuts: number[]): Uint8Array[] {
-  const points = [...new Set(cuts.map((c) => c % (data.length + 1)))].sort((a, b) => a - b);
-  const out: Uint8Array[] = [];
-  let prev = 0;
-  for (const p of points) {
-    out.push(data.subarray(prev, p));
-    prev = p;
-  }
-  out.push(data.subarray(prev));
-  return out;
-}
 
 const b = (...bytes: number[]): Buffer => Buffer.from(bytes);
 
