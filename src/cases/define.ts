@@ -2,7 +2,7 @@
 import type { ExpectedClose } from '../report/model.js';
 import { categoryNames, subcategoryNames } from './categories.js';
 import { toBuffer } from '../util/bytes.js';
-import type { CaseDef, CatalogueCase, PeerEvent } from './types.js';
+import type { CaseDef, CatalogueCase, Judgement, PeerEvent } from './types.js';
 
 const ID_PATTERN = /^\d+(\.\d+)+$/;
 
@@ -45,4 +45,15 @@ export function failedByPeer(codes: number[], options: { fatal?: boolean } = {})
 /** Bytes from a hex string ("ce ba" or "ceba"). */
 export function hex(text: string): Buffer {
   return Buffer.from(text.replace(/\s+/g, ''), 'hex');
+}
+
+/** The timeout event a case records itself when a delay ran out with the connection still open. */
+export function timeout(tag: string): PeerEvent {
+  return { kind: 'timeout', tag };
+}
+
+/** Autobahn's 7.x rule: a wrong close code also fails the outcome, with the closing reason as result. */
+export function wrongCodeFails(verdict: Judgement): Judgement {
+  if (verdict.behaviorClose !== 'WRONG CODE') return verdict;
+  return { ...verdict, behavior: 'FAILED', result: verdict.resultClose };
 }

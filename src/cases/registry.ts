@@ -1,5 +1,12 @@
 /** The catalogue: every case wsgate knows, in Autobahn's order, each id once. */
+import { framingCases } from './s01-framing.js';
+import { pingCases } from './s02-pings.js';
+import { reservedBitCases } from './s03-reserved-bits.js';
+import { opcodeCases } from './s04-opcodes.js';
+import { fragmentationCases } from './s05-fragmentation.js';
 import { utf8Cases } from './s06-utf8.js';
+import { closeCases } from './s07-close.js';
+import { miscCases } from './s10-misc.js';
 import type { CatalogueCase } from './types.js';
 
 /** Compares dotted ids as integer tuples ("6.9.2" < "6.12.7" < "10.1.1"). */
@@ -23,4 +30,13 @@ export function buildCatalogue(...groups: ReadonlyArray<readonly CatalogueCase[]
 }
 
 /** Every registered case, in Autobahn's order. */
-export const catalogue: readonly CatalogueCase[] = buildCatalogue(utf8Cases);
+export const catalogue: readonly CatalogueCase[] = buildCatalogue(
+  framingCases,
+  pingCases,
+  reservedBitCases,
+  opcodeCases,
+  fragmentationCases,
+  utf8Cases,
+  closeCases,
+  miscCases,
+);

@@ -38,6 +38,13 @@ export interface CaseContext {
   sendPing(payload?: Uint8Array | string): void;
   /** Starts the closing handshake (code and reason optional, as Autobahn's sendClose). */
   sendClose(code?: number | null, reason?: string | null): void;
+  /**
+   * Sends a close frame with any code and reason bytes, unchecked (Autobahn's sendCloseFrame), and
+   * moves to closing like any close we start. A Buffer reason is reported in hex (it may be invalid UTF-8).
+   */
+  sendCloseFrame(code?: number | null, reason?: string | Buffer | null): void;
+  /** Writes raw bytes (a bare frame header, part of a payload) with no TX FRAME log entry. */
+  sendRaw(data: Uint8Array, options?: { sync?: boolean }): void;
   /** Fails the connection after the delay if it is still not closed ("FAIL CONNECTION AFTER"). */
   killAfter(seconds: number): void;
   /** Sends an empty close after the delay if still not closed ("CLOSE CONNECTION AFTER"). */
@@ -66,6 +73,27 @@ export interface CaseDef {
   readonly suppressClose?: boolean;
   /** Runs when the connection opens. */
   run(t: CaseContext): void;
+  /**
+   * Adjusts the verdicts after Autobahn's common judging, for the cases whose Autobahn class does so
+   * (7.x: a wrong close code fails the outcome; 7.1.6 and 7.13.x are informational; 10.1.1 checks the
+   * frames it sent).
+   */
+  adjust?(verdict: Judgement, facts: AdjustFacts): Judgement;
+}
+
+/** Both verdicts with their explanations (see server/judge.ts). */
+export interface Judgement {
+  behavior: string;
+  result: string;
+  behaviorClose: string;
+  resultClose: string;
+}
+
+/** What a case's `adjust` may look at besides the verdicts. */
+export interface AdjustFacts {
+  connectionWasOpen: boolean;
+  /** Frames the server sent, by opcode. */
+  txFrameStats: Readonly<Record<string, number>>;
 }
 
 /** A registered case with its place in the catalogue. */

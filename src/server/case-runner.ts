@@ -57,7 +57,7 @@ export class CaseRunner implements SessionHandler, CaseContext {
   onConnectionLost(): void {
     const duration = Math.round(performance.now() - this.startedAt);
     const s = this.session;
-    const verdict = judge(this.def.expect, this.def.close, this.received, {
+    const common = judge(this.def.expect, this.def.close, this.received, {
       connectionWasOpen: s.connectionWasOpen,
       closedByMe: s.closedByMe,
       droppedByMe: s.droppedByMe,
@@ -65,6 +65,9 @@ export class CaseRunner implements SessionHandler, CaseContext {
       remoteCloseCode: s.remoteCloseCode,
       isServer: true,
     });
+    const verdict = this.def.adjust
+      ? this.def.adjust(common, { connectionWasOpen: s.connectionWasOpen, txFrameStats: s.wire.txFrameStats })
+      : common;
     const expected: CaseResult['expected'] = {};
     for (const [k, list] of Object.entries(this.def.expect)) {
       if (list !== undefined) expected[k as 'OK' | 'NON-STRICT'] = list.map(reportEvent);
@@ -157,6 +160,15 @@ export class CaseRunner implements SessionHandler, CaseContext {
 
   sendClose(code: number | null = null, reason: string | null = null): void {
     this.session.sendClose(code, reason);
+  }
+
+  sendCloseFrame(code: number | null = null, reason: string | Buffer | null = null): void {
+    this.session.sendCloseFrame(code, reason, false);
+  }
+
+  sendRaw(data: Uint8Array, options: { sync?: boolean } = {}): void {
+    if (this.session.isClosed()) return;
+    this.session.sendData(toBuffer(data), options.sync ?? false);
   }
 
   killAfter(seconds: number): void {

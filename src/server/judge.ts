@@ -5,7 +5,9 @@
  */
 import type { ExpectedClose } from '../report/model.js';
 import { Behavior, CloseBehavior } from '../report/model.js';
-import type { ExpectedEventLists, PeerEvent } from '../cases/types.js';
+import type { ExpectedEventLists, Judgement, PeerEvent } from '../cases/types.js';
+
+export type { Judgement };
 
 /** The facts about a finished connection that verdicts depend on. */
 export interface ConnectionFacts {
@@ -17,13 +19,6 @@ export interface ConnectionFacts {
   isServer: boolean;
 }
 
-/** Both verdicts with their explanations. */
-export interface Judgement {
-  behavior: string;
-  result: string;
-  behaviorClose: string;
-  resultClose: string;
-}
 
 /** Two events are equal when kind, payload bytes and flags are. */
 export function sameEvent(a: PeerEvent, b: PeerEvent): boolean {
