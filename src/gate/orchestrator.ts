@@ -14,7 +14,7 @@ import type { RunConfig } from '../config/schema.js';
 import { caseReportBase, writeFileAtomic } from '../report/files.js';
 import { summaryJson } from '../report/json.js';
 import { junitXml } from '../report/junit.js';
-import type { CaseResult, ClientRun, GateCase, GateRun } from '../report/model.js';
+import type { CaseResult, ClientRun, GateCase, GateRun, RunResources } from '../report/model.js';
 import { ListenError, type CaseRunEvent, type FuzzingServer } from '../server/fuzzing-server.js';
 import { createServer } from '../server/start.js';
 import { startClient, shellQuote, type ClientProcess } from './client-runner.js';
@@ -80,6 +80,7 @@ export async function runGate(config: RunConfig, io: GateIo): Promise<number> {
 
   const startedAt = new Date();
   const t0 = performance.now();
+  const usage0 = process.cpuUsage();
   let gateCases: GateCase[];
   let interrupted: string | null = null;
   try {
@@ -119,6 +120,7 @@ export async function runGate(config: RunConfig, io: GateIo): Promise<number> {
     strict: config.strict,
     cases: gateCases,
     interrupted,
+    resources: resourcesSince(usage0),
   };
   await mkdir(path.dirname(config.junit), { recursive: true });
   await mkdir(path.dirname(config.json), { recursive: true });
@@ -128,6 +130,16 @@ export async function runGate(config: RunConfig, io: GateIo): Promise<number> {
 
   if (interrupted !== null) return ExitCode.Failure;
   return gateCases.some((c) => c.status === 'failed' || c.status === 'error') ? ExitCode.Failure : ExitCode.Pass;
+}
+
+/** CPU time since `start` and the peak RSS of this process. */
+function resourcesSince(start: NodeJS.CpuUsage): RunResources {
+  const cpu = process.cpuUsage(start);
+  return {
+    cpuUserMs: Math.round(cpu.user / 1000),
+    cpuSystemMs: Math.round(cpu.system / 1000),
+    maxRssKiB: process.resourceUsage().maxRSS,
+  };
 }
 
 /** Whether a stop was requested (a function, so TypeScript does not narrow it between awaits). */
@@ -155,14 +167,31 @@ function waitForResult(server: FuzzingServer, agent: string, index: number): { p
   return { promise, cancel };
 }
 
-function delay(ms: number, signal?: AbortSignal): Promise<'timeout'> {
-  return new Promise((resolve) => {
-    const t = setTimeout(() => resolve('timeout'), ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(t);
-      resolve('timeout');
-    }, { once: true });
+/**
+ * Resolves with p's value, or with 'timeout' after ms or when signal aborts. The timer and the abort
+ * listener never outlive the race (a pending timer per case would keep a finished run alive).
+ */
+async function raceTimeout<T>(p: Promise<T>, ms: number, signal?: AbortSignal): Promise<T | 'timeout'> {
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  const expiry = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), ms);
+    if (signal !== undefined) {
+      onAbort = () => resolve('timeout');
+      if (signal.aborted) onAbort();
+      else signal.addEventListener('abort', onAbort, { once: true });
+    }
   });
+  try {
+    return await Promise.race([p, expiry]);
+  } finally {
+    clearTimeout(timer);
+    if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /** Runs one case in per-case mode: one client process, one connection. */
@@ -196,16 +225,16 @@ async function runOneCase(
   signal?.addEventListener('abort', onAbort, { once: true });
   try {
     const remaining = (): number => Math.max(0, deadline - performance.now());
-    const first = await Promise.race([
-      waiter.promise.then(() => 'result' as const),
-      client.exited.then(() => 'exit' as const),
-      delay(remaining(), abort.signal),
-    ]);
+    const first = await raceTimeout(
+      Promise.race([waiter.promise.then(() => 'result' as const), client.exited.then(() => 'exit' as const)]),
+      remaining(),
+      abort.signal,
+    );
     if (first === 'exit') {
       // The client is gone; its connection may still be closing, or may never have been made.
       while (result === null && performance.now() < deadline) {
         const busy = server.isRunning(agent, index) || server.pendingHandshakes > 0;
-        const step = await Promise.race([waiter.promise.then(() => 'result' as const), delay(busy ? Math.min(remaining(), 50) : SETTLE_MS, abort.signal)]);
+        const step = await raceTimeout(waiter.promise.then(() => 'result' as const), busy ? Math.min(remaining(), 50) : SETTLE_MS, abort.signal);
         if (step === 'result' || (!busy && !server.isRunning(agent, index) && server.pendingHandshakes === 0)) break;
       }
     } else if (first === 'timeout') {
@@ -213,15 +242,15 @@ async function runOneCase(
       client.killGroup();
       if (server.isRunning(agent, index)) {
         server.abortRun(agent, index);
-        await Promise.race([waiter.promise, delay(2000)]);
+        await raceTimeout(waiter.promise, 2000);
       }
     }
     if (!client.hasExited) {
-      const exit = await Promise.race([client.exited.then(() => 'exit' as const), delay(result === null ? 0 : EXIT_GRACE_MS, abort.signal)]);
+      const exit = await raceTimeout(client.exited.then(() => 'exit' as const), result === null ? 0 : EXIT_GRACE_MS, abort.signal);
       if (exit !== 'exit') {
         if (result !== null) warnings.push(`the client was still running ${EXIT_GRACE_MS / 1000} s after its case ended; its process group was killed`);
         client.killGroup();
-        await Promise.race([client.exited, delay(1000)]);
+        await raceTimeout(client.exited, 1000);
       }
     }
   } finally {
@@ -316,15 +345,15 @@ async function runLooping(
   io.signal?.addEventListener('abort', () => abort.abort(), { once: true });
   let timedOut = false;
   try {
-    const first = await Promise.race([client.exited.then(() => 'exit' as const), delay(budgetMs, abort.signal)]);
+    const first = await raceTimeout(client.exited.then(() => 'exit' as const), budgetMs, abort.signal);
     if (first !== 'exit') {
       timedOut = io.signal?.aborted !== true;
       client.killGroup();
-      await Promise.race([client.exited, delay(1000)]);
+      await raceTimeout(client.exited, 1000);
     }
     // Let the last connection's close reach the server.
     const settleUntil = performance.now() + 2000;
-    while (performance.now() < settleUntil && seen.some((e) => server.isRunning(e.agent, e.index))) await delay(20);
+    while (performance.now() < settleUntil && seen.some((e) => server.isRunning(e.agent, e.index))) await sleep(20);
   } finally {
     client.killGroup();
     server.off('caseStarted', onStart);

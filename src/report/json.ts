@@ -89,6 +89,7 @@ export function summaryJson(run: GateRun): string {
     durationMs: run.durationMs,
     strict: run.strict,
     interrupted: run.interrupted,
+    resources: run.resources,
     counts: {
       total: run.cases.length,
       passed: count((c) => c.status === 'passed'),

@@ -187,4 +187,13 @@ export interface GateRun {
   cases: GateCase[];
   /** Set when the run was interrupted (signal) or aborted: the remaining cases are 'skipped'. */
   interrupted: string | null;
+  /** wsgate's own resource use over the run (its client processes not included). */
+  resources: RunResources | null;
+}
+
+/** CPU time and peak memory of the wsgate process. */
+export interface RunResources {
+  cpuUserMs: number;
+  cpuSystemMs: number;
+  maxRssKiB: number;
 }

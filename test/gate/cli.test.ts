@@ -89,3 +89,11 @@ test('SIGINT mid-run: the client group is killed, reports are written, cases are
   const ps = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' });
   assert.ok(!ps.includes(marker), 'a client process outlived the run');
 });
+
+test('a finished run leaves no timer, socket or process keeping the event loop alive', async () => {
+  const { runNode } = await import('../support/harness.js');
+  const { fileURLToPath } = await import('node:url');
+  const script = fileURLToPath(new URL('../fixtures/leftover-resources.js', import.meta.url));
+  const res = await runNode(script, [await tempDir()]);
+  assert.deepEqual(JSON.parse(res.stdout), { code: 0, left: [] });
+});
