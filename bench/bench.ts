@@ -1,10 +1,12 @@
 /**
  * `npm run bench`: runs the catalogue group by group against a client (default: the bundled ws
- * client) through the real CLI, and prints per group the wall time, cases per second, wsgate's own
- * CPU time and peak RSS, and whether every verdict equals the original Autobahn's for ws
+ * client) through the real CLI, in both modes: a client process per case (the gate's default) and
+ * one client process that loops over the cases (`--client-loops`, Autobahn's way). It prints per
+ * group the wall time and cases per second of each mode, wsgate's own CPU time and peak RSS, and
+ * whether every verdict equals the original Autobahn's for ws
  * (../shared/reference/autobahn-verdicts-ws.json). Performance goals live here, never in tests.
  *
- *   node dist/bench/bench.js [--groups 1,2,6] [--client CMD] [--agent NAME]
+ *   node dist/bench/bench.js [--groups 1,2,6] [--client CMD] [--loop-client CMD] [--agent NAME]
  */
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -35,6 +37,7 @@ const { values } = parseArgs({
   options: {
     groups: { type: 'string' },
     client: { type: 'string' },
+    'loop-client': { type: 'string' },
     agent: { type: 'string' },
   },
 });
@@ -51,74 +54,98 @@ function run(args: string[]): Promise<number> {
   });
 }
 
-interface Row {
-  group: string;
-  cases: number;
+interface ModeResult {
   wallS: number;
   cpuS: number;
   rssMiB: number;
   failed: number;
+  cases: number;
   mismatches: string[];
+}
+
+interface Row {
+  group: string;
+  perCase: ModeResult;
+  loop: ModeResult | null;
   originalS: number | null;
 }
 
-const rows: Row[] = [];
-const base = await mkdtemp(path.join(os.tmpdir(), 'wsgate-bench-'));
-for (const group of groups) {
-  const outdir = path.join(base, `group-${group}`);
+/** Runs one group in one mode and reads its summary. */
+async function runMode(group: string, outdir: string, loop: boolean): Promise<ModeResult | null> {
   const args = ['run', '--url', 'ws://127.0.0.1:0', '--outdir', outdir, '--cases', `${group}.*`];
-  if (values.client !== undefined) args.push('--client', values.client);
+  const client = loop ? values['loop-client'] ?? (values.client === undefined ? undefined : null) : values.client;
+  if (client === null) return null; // a custom per-case client without a looping variant
+  if (client !== undefined) args.push('--client', client);
+  if (loop) args.push('--client-loops');
   if (values.agent !== undefined) args.push('--agent', values.agent);
   const t0 = performance.now();
   const code = await run(args);
   const wallS = (performance.now() - t0) / 1000;
   if (code !== 0 && code !== 1) {
-    process.stderr.write(`group ${group}: wsgate exited with ${code}\n`);
-    continue;
+    process.stderr.write(`group ${group}${loop ? ' (looping)' : ''}: wsgate exited with ${code}\n`);
+    return null;
   }
   const summary = JSON.parse(await readFile(path.join(outdir, 'summary.json'), 'utf8')) as Summary;
   const mismatches: string[] = [];
-  let originalMs: number | null = null;
   if (reference !== null) {
-    originalMs = 0;
     for (const c of summary.cases) {
       const ref = reference.cases[c.id];
-      if (ref === undefined) continue;
-      originalMs += ref.duration;
-      if (REFERENCE_EXCEPTIONS.has(c.id)) continue;
+      if (ref === undefined || REFERENCE_EXCEPTIONS.has(c.id)) continue;
       if (ref.behavior !== c.behavior || ref.behaviorClose !== c.behaviorClose || ref.remoteCloseCode !== c.remoteCloseCode) {
-        mismatches.push(`${c.id}: ${c.behavior}/${c.behaviorClose}/${c.remoteCloseCode} (original ${ref.behavior}/${ref.behaviorClose}/${ref.remoteCloseCode})`);
+        mismatches.push(`${c.id}${loop ? ' (looping)' : ''}: ${c.behavior}/${c.behaviorClose}/${c.remoteCloseCode} (original ${ref.behavior}/${ref.behaviorClose}/${ref.remoteCloseCode})`);
       }
     }
   }
   const r = summary.resources;
-  rows.push({
-    group,
-    cases: summary.counts.total,
+  return {
     wallS,
     cpuS: r ? (r.cpuUserMs + r.cpuSystemMs) / 1000 : NaN,
     rssMiB: r ? r.maxRssKiB / 1024 : NaN,
     failed: summary.counts.failed,
+    cases: summary.counts.total,
     mismatches,
-    originalS: originalMs === null ? null : originalMs / 1000,
-  });
+  };
+}
+
+const rows: Row[] = [];
+const base = await mkdtemp(path.join(os.tmpdir(), 'wsgate-bench-'));
+for (const group of groups) {
+  const perCase = await runMode(group, path.join(base, `group-${group}`), false);
+  if (perCase === null) continue;
+  const loop = await runMode(group, path.join(base, `group-${group}-loop`), true);
+  let originalS: number | null = null;
+  if (reference !== null) {
+    originalS = 0;
+    for (const c of catalogue) if (c.id.split('.')[0] === group) originalS += (reference.cases[c.id]?.duration ?? 0) / 1000;
+  }
+  rows.push({ group, perCase, loop, originalS });
 }
 
 const fmt = (n: number, d = 1): string => (Number.isFinite(n) ? n.toFixed(d) : '-');
 const lines = [
   `wsgate bench: ${values.client ?? 'bundled ws client'} on ${os.cpus().length}x ${os.cpus()[0]?.model ?? '?'}, Node ${process.version}`,
   '',
-  '| group | cases | wall s | cases/s | wsgate CPU s | peak RSS MiB | failed | verdicts = original | original case time s |',
-  '|---|---:|---:|---:|---:|---:|---:|---|---:|',
+  '| group | cases | per-case wall s | cases/s | looping wall s | cases/s | wsgate CPU s (looping) | peak RSS MiB | failed | verdicts = original | original case time s |',
+  '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|',
 ];
+const same = (r: Row): string =>
+  reference === null ? 'n/a' : r.perCase.mismatches.length + (r.loop?.mismatches.length ?? 0) === 0 ? 'yes' : 'NO';
 for (const r of rows) {
-  const same = reference === null ? 'n/a' : r.mismatches.length === 0 ? 'yes' : `NO (${r.mismatches.length})`;
-  lines.push(`| ${r.group} | ${r.cases} | ${fmt(r.wallS, 2)} | ${fmt(r.cases / r.wallS)} | ${fmt(r.cpuS, 2)} | ${fmt(r.rssMiB)} | ${r.failed} | ${same} | ${r.originalS === null ? '-' : fmt(r.originalS, 2)} |`);
+  const p = r.perCase;
+  const l = r.loop;
+  lines.push(
+    `| ${r.group} | ${p.cases} | ${fmt(p.wallS, 2)} | ${fmt(p.cases / p.wallS)} | ${l ? fmt(l.wallS, 2) : '-'} | ${l ? fmt(l.cases / l.wallS) : '-'} | ${l ? fmt(l.cpuS, 2) : '-'} | ${fmt(Math.max(p.rssMiB, l?.rssMiB ?? 0))} | ${p.failed} | ${same(r)} | ${r.originalS === null ? '-' : fmt(r.originalS, 2)} |`,
+  );
 }
-const total = rows.reduce((a, r) => ({ cases: a.cases + r.cases, wall: a.wall + r.wallS, cpu: a.cpu + r.cpuS, orig: a.orig + (r.originalS ?? 0) }), { cases: 0, wall: 0, cpu: 0, orig: 0 });
-lines.push(`| **all** | ${total.cases} | ${fmt(total.wall, 2)} | ${fmt(total.cases / total.wall)} | ${fmt(total.cpu, 2)} | ${fmt(Math.max(...rows.map((r) => r.rssMiB)))} | ${rows.reduce((a, r) => a + r.failed, 0)} | ${reference === null ? 'n/a' : rows.every((r) => r.mismatches.length === 0) ? 'yes' : 'NO'} | ${reference === null ? '-' : fmt(total.orig, 2)} |`);
+const sum = (f: (r: Row) => number): number => rows.reduce((a, r) => a + f(r), 0);
+const cases = sum((r) => r.perCase.cases);
+const perWall = sum((r) => r.perCase.wallS);
+const loopWall = sum((r) => r.loop?.wallS ?? 0);
+lines.push(
+  `| **all** | ${cases} | ${fmt(perWall, 2)} | ${fmt(cases / perWall)} | ${fmt(loopWall, 2)} | ${fmt(cases / loopWall)} | ${fmt(sum((r) => r.loop?.cpuS ?? 0), 2)} | ${fmt(Math.max(...rows.map((r) => Math.max(r.perCase.rssMiB, r.loop?.rssMiB ?? 0))))} | ${sum((r) => r.perCase.failed)} | ${reference === null ? 'n/a' : rows.every((r) => same(r) === 'yes') ? 'yes' : 'NO'} | ${reference === null ? '-' : fmt(sum((r) => r.originalS ?? 0), 2)} |`,
+);
 process.stdout.write(`${lines.join('\n')}\n`);
-const all = rows.flatMap((r) => r.mismatches);
+const all = rows.flatMap((r) => [...r.perCase.mismatches, ...(r.loop?.mismatches ?? [])]);
 if (all.length > 0) process.stdout.write(`\nVerdicts that differ from the original Autobahn's for ws:\n${all.map((m) => `  ${m}`).join('\n')}\n`);
 process.stdout.write(`\nreports: ${base}\n`);
 process.exitCode = all.length > 0 ? 1 : 0;

@@ -2,6 +2,11 @@
 /** The wsgate executable: signals become an AbortSignal, main's status becomes the exit status. */
 import { main } from './main.js';
 
+// A closed pipe on stdout (`wsgate list | head`) ends the output, not the process with a stack trace.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+});
+
 const controller = new AbortController();
 let signals = 0;
 for (const sig of ['SIGINT', 'SIGTERM'] as const) {

@@ -63,7 +63,7 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
       (y) =>
         serverOptions(y)
           .option('client', { type: 'string', describe: 'Client command, run in a shell once per case; {url}, {case}, {agent} are replaced (shell-quoted) and set as WSGATE_URL, WSGATE_CASE, WSGATE_AGENT. Default: the bundled ws client' })
-          .option('client-loops', { type: 'boolean', default: false, describe: 'Run the client once; it drives every case itself (/getCaseCount, /runCase, /updateReports)' })
+          .option('client-loops', { type: 'boolean', default: false, describe: 'Run the client once with the base URL; it drives every case itself (/getCaseCount, /runCase, /updateReports). The bundled client can do this too' })
           .option('agent', { type: 'string', describe: 'Agent name in the reports (default: client, or wsgate-reference-ws for the bundled client)' })
           .option('case-timeout', { type: 'number', default: 30, describe: 'Seconds a case may take before the client is killed' })
           .option('strict', { type: 'boolean', default: false, describe: 'NON-STRICT outcomes fail too' })

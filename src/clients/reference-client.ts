@@ -4,15 +4,12 @@
  * binary as binary), with permessage-deflate offered. It is what `wsgate run` plays against when no
  * --client is given, so the gate shows a full run on any machine.
  *
- * Usage: reference-client.js [URL]   (default: $WSGATE_URL)
+ *   reference-client.js URL            one case: URL is a /runCase URL (default: $WSGATE_URL)
+ *   reference-client.js BASE [AGENT]   a base URL (no path): loops over every case itself, as
+ *                                      Autobahn's client drivers do (/getCaseCount, /runCase,
+ *                                      /updateReports); AGENT defaults to $WSGATE_AGENT
  */
 import WebSocket from 'ws';
-
-const url = process.argv[2] ?? process.env.WSGATE_URL;
-if (url === undefined || url === '') {
-  process.stderr.write('reference-client: no URL (give it as the first argument or in WSGATE_URL)\n');
-  process.exit(2);
-}
 
 // ws accepts `clientMaxWindowBits: true` (offer the parameter with no value) and `maxFragments`
 // (ws >= 8.23), which its type definitions do not list yet.
@@ -22,13 +19,37 @@ const options = {
   maxPayload: 64 * 1024 * 1024,
   maxFragments: 0,
 } as unknown as WebSocket.ClientOptions;
-const ws = new WebSocket(url, options);
 
-ws.on('message', (data: Buffer, isBinary: boolean) => {
-  ws.send(data, { binary: isBinary });
-});
-// A failed connection is an expected outcome of many cases: it is not an error of this process.
-ws.on('error', () => undefined);
-ws.on('close', () => {
-  process.exitCode = 0;
-});
+/** Connects, echoes every message, resolves when the connection is closed. */
+function echo(url: string, onText?: (text: string) => void): Promise<void> {
+  return new Promise((resolve) => {
+    const ws = new WebSocket(url, options);
+    ws.on('message', (data: Buffer, isBinary: boolean) => {
+      if (onText !== undefined) onText(data.toString('utf8'));
+      else ws.send(data, { binary: isBinary });
+    });
+    // A failed connection is an expected outcome of many cases: it is not an error of this process.
+    ws.on('error', () => undefined);
+    ws.on('close', () => resolve());
+  });
+}
+
+const url = process.argv[2] ?? process.env.WSGATE_URL;
+if (url === undefined || url === '') {
+  process.stderr.write('reference-client: no URL (give it as the first argument or in WSGATE_URL)\n');
+  process.exit(2);
+}
+
+const parsed = new URL(url);
+if (parsed.pathname === '/' || parsed.pathname === '') {
+  const base = url.replace(/\/+$/, '');
+  const agent = encodeURIComponent(process.argv[3] ?? process.env.WSGATE_AGENT ?? 'wsgate-reference-ws');
+  let count = 0;
+  await echo(`${base}/getCaseCount`, (text) => {
+    count = Number(text);
+  });
+  for (let i = 1; i <= count; i++) await echo(`${base}/runCase?case=${i}&agent=${agent}`);
+  await echo(`${base}/updateReports?agent=${agent}`);
+} else {
+  await echo(url);
+}

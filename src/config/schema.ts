@@ -96,7 +96,6 @@ export function resolveRunConfig(input: Record<string, unknown>): RunConfig {
   const agent = o.agent ?? (o.client === null ? 'wsgate-reference-ws' : 'client');
   const problem = agentProblem(agent);
   if (problem !== null) throw new UsageError(`--agent: ${problem}`);
-  if (o.clientLoops && o.client === null) throw new UsageError('--client-loops needs --client');
   const outdir = path.resolve(o.outdir);
   return {
     client: o.client,

@@ -134,6 +134,7 @@ export class CaseRunner implements SessionHandler, CaseContext {
   }
 
   sendMessage(payload: Uint8Array | string, options: { binary?: boolean; fragmentSize?: number; sync?: boolean } = {}): void {
+    if (this.session.state !== SessionState.Open) return;
     const data = toBuffer(payload);
     const opcode = options.binary === true ? Opcode.Binary : Opcode.Text;
     const size = options.fragmentSize ?? 0;
@@ -142,14 +143,17 @@ export class CaseRunner implements SessionHandler, CaseContext {
       this.session.sendFrame({ opcode, payload: data, sync });
       return;
     }
-    for (let i = 0; i < data.length; i += size) {
-      const last = i + size >= data.length;
+    // As autobahn-python does: the last frame is the first that would reach past the end, so a
+    // length that is a multiple of the fragment size ends with an empty final continuation frame.
+    for (let i = 0; ; i += size) {
+      const done = i + size > data.length;
       this.session.sendFrame({
         opcode: i === 0 ? opcode : Opcode.Continuation,
         payload: data.subarray(i, Math.min(i + size, data.length)),
-        fin: last,
+        fin: done,
         sync,
       });
+      if (done) break;
     }
   }
 

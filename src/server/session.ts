@@ -389,7 +389,9 @@ export class Session implements FrameSink {
   sendCloseFrame(code: number | null, reason: string | Buffer | null, isReply: boolean): void {
     if (this.state !== SessionState.Open) return;
     const reasonBytes = reason === null ? null : typeof reason === 'string' ? Buffer.from(reason, 'utf8') : reason;
-    this.sendFrame({ opcode: Opcode.Close, payload: closePayload(code, reasonBytes) });
+    // Like Autobahn, a reason without a code is sent as it is (7.3.2's one-byte close payload).
+    const payload = code === null ? (reasonBytes ?? Buffer.alloc(0)) : closePayload(code, reasonBytes);
+    this.sendFrame({ opcode: Opcode.Close, payload });
     this.state = SessionState.Closing;
     this.closedByMe = !isReply;
     this.localCloseCode = code;

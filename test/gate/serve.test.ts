@@ -11,7 +11,7 @@ import { CLI, fixture, fixtureCommand, runCli, runNode, tempDir } from '../suppo
 
 test('an Autobahn client driver runs unchanged against wsgate serve', async () => {
   const outdir = await tempDir();
-  const child = spawn(process.execPath, [CLI, 'serve', '--url', 'ws://127.0.0.1:0', '--outdir', outdir], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, 'serve', '--url', 'ws://127.0.0.1:0', '--outdir', outdir, '--cases', '6.9.2', '6.12.7'], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   const port = await new Promise<number>((resolve, reject) => {
     child.stdout.on('data', (d: Buffer) => {
@@ -36,7 +36,7 @@ test('an Autobahn client driver runs unchanged against wsgate serve', async () =
 
 test('run --client-loops: the driver runs every case itself and the gate judges them', async () => {
   const outdir = await tempDir();
-  const res = await runCli(['run', '--client', fixtureCommand('autobahn-driver', '{url} looping'), '--client-loops', '--agent', 'looping', '--url', 'ws://127.0.0.1:0', '--outdir', outdir]);
+  const res = await runCli(['run', '--client', fixtureCommand('autobahn-driver', '{url} looping'), '--client-loops', '--agent', 'looping', '--url', 'ws://127.0.0.1:0', '--outdir', outdir, '--cases', '6.9.2', '6.12.7']);
   assert.equal(res.code, 0, res.stdout + res.stderr);
   const summary = JSON.parse(await readFile(path.join(outdir, 'summary.json'), 'utf8')) as { cases: Array<{ id: string; status: string }> };
   assert.deepEqual(summary.cases.map((c) => [c.id, c.status]), [['6.9.2', 'passed'], ['6.12.7', 'passed']]);
@@ -44,7 +44,7 @@ test('run --client-loops: the driver runs every case itself and the gate judges 
 
 test('run --client-loops with a driver that runs nothing fails every case', async () => {
   const outdir = await tempDir();
-  const res = await runCli(['run', '--client', 'true', '--client-loops', '--url', 'ws://127.0.0.1:0', '--outdir', outdir]);
+  const res = await runCli(['run', '--client', 'true', '--client-loops', '--url', 'ws://127.0.0.1:0', '--outdir', outdir, '--cases', '6.9.2', '6.12.7']);
   assert.equal(res.code, 1);
   const summary = JSON.parse(await readFile(path.join(outdir, 'summary.json'), 'utf8')) as { cases: Array<{ status: string; reason: string }> };
   for (const c of summary.cases) {

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import WebSocket from 'ws';
 import type { FuzzingServer } from '../../src/server/fuzzing-server.js';
-import { REFERENCE_CLIENT, resultOf, runNode, startServer } from '../support/harness.js';
+import { REFERENCE_CLIENT, SPEC_CASES, resultOf, runNode, startServer } from '../support/harness.js';
 
 /** Sends raw bytes, returns everything the server sent until it closed the connection. */
 function rawExchange(port: number, bytes: string | Buffer): Promise<string> {
@@ -46,7 +46,7 @@ describe('endpoints and bad input', () => {
   let base: string;
   let outdir: string;
   before(async () => {
-    ({ server, base, outdir } = await startServer());
+    ({ server, base, outdir } = await startServer(SPEC_CASES));
   });
   after(() => server.close());
 

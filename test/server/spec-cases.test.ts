@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { CaseResult } from '../../src/report/model.js';
 import type { FuzzingServer } from '../../src/server/fuzzing-server.js';
-import { REFERENCE_CLIENT, fixture, resultOf, runNode, startServer } from '../support/harness.js';
+import { REFERENCE_CLIENT, SPEC_CASES, fixture, resultOf, runNode, startServer } from '../support/harness.js';
 
 /** The connection-state values of a passing report (spec §2.2), without the remote close fields. */
 function assertConnectionState(r: CaseResult, closedByMe: boolean): void {
@@ -32,7 +32,7 @@ describe('the spec peer', () => {
   let server: FuzzingServer;
   let base: string;
   before(async () => {
-    ({ server, base } = await startServer());
+    ({ server, base } = await startServer(SPEC_CASES));
   });
   after(() => server.close());
 
@@ -101,7 +101,7 @@ describe('the ws package as client', () => {
   let server: FuzzingServer;
   let base: string;
   before(async () => {
-    ({ server, base } = await startServer());
+    ({ server, base } = await startServer(SPEC_CASES));
   });
   after(() => server.close());
 

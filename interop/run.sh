@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Runs wsgate's catalogue against other WebSocket client implementations and prints one line per
+# client. Node.js clients come from the devDependencies (npm ci); Python clients from Debian's
+# packages (python3-websockets, python3-websocket), installed here when missing (needs root/apt).
+#
+#   interop/run.sh [CASE-PATTERN...]        default: every implemented case
+# Reports: reports/interop/<client>/ (index.html, junit.xml, summary.json, per-case reports).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+[ -f dist/src/cli.js ] || npm run build >/dev/null
+PY=/usr/bin/python3   # Debian's interpreter: it sees Debian's python3-* packages
+if ! $PY -c 'import websockets, websocket' 2>/dev/null; then
+  apt-get install -y -qq python3-websockets python3-websocket >/dev/null 2>&1 || echo "interop: could not install the Python clients (apt-get); they will fail to start" >&2
+fi
+cases=("$@")
+[ ${#cases[@]} -gt 0 ] || cases=('*')
+clients=(
+  "websocket-node|node interop/clients/websocket-node.cjs {url}"
+  "faye-websocket|node interop/clients/faye-websocket.cjs {url}"
+  "undici|node interop/clients/undici.mjs {url}"
+  "python-websockets|$PY interop/clients/python-websockets.py {url}"
+  "python-websocket-client|$PY interop/clients/python-websocket-client.py {url}"
+)
+mkdir -p reports/interop
+printf '%-24s %s\n' client result
+for entry in "${clients[@]}"; do
+  name=${entry%%|*}
+  cmd=${entry#*|}
+  out=reports/interop/$name
+  node dist/src/cli.js run --client "$cmd" --agent "$name" --url ws://127.0.0.1:0 --outdir "$out" --cases "${cases[@]}" --case-timeout 20 >"$out.log" 2>&1
+  status=$?
+  printf '%-24s exit %d: %s\n' "$name" "$status" "$(grep -E '^[0-9]+ cases:' "$out.log" | tail -1)"
+done

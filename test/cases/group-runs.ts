@@ -1,0 +1,101 @@
+/**
+ * Plumbing shared by the tests of groups 1-5 and 10: a server for one group, its cases run by a client
+ * process each (several at a time), and the verdicts the original Autobahn gave the ws client.
+ */
+import { readFileSync } from 'node:fs';
+import { catalogue } from '../../src/cases/registry.js';
+import { selectCases } from '../../src/cases/select.js';
+import type { CaseResult, WirelogEntry } from '../../src/report/model.js';
+import type { FuzzingServer } from '../../src/server/fuzzing-server.js';
+import { resultOf, runNode, startServer } from '../support/harness.js';
+
+/** The three values a reference verdict has. */
+export interface Verdict {
+  behavior: string;
+  behaviorClose: string;
+  remoteCloseCode: number | null;
+}
+
+/** Autobahn 25.10.1's verdicts for ws 8.23.0 (shared/reference/autobahn-verdicts-ws.json). */
+const wsVerdicts = (
+  JSON.parse(readFileSync(new URL('../../../../shared/reference/autobahn-verdicts-ws.json', import.meta.url), 'utf8')) as {
+    cases: Record<string, Verdict>;
+  }
+).cases;
+
+/** The reference verdict of a case. */
+export function wsVerdict(id: string): Verdict {
+  const v = wsVerdicts[id];
+  if (v === undefined) throw new Error(`no reference verdict for ${id}`);
+  return { behavior: v.behavior, behaviorClose: v.behaviorClose, remoteCloseCode: v.remoteCloseCode };
+}
+
+/** The same three values of a result. */
+export function verdictOf(r: CaseResult): Verdict {
+  return { behavior: r.behavior, behaviorClose: r.behaviorClose, remoteCloseCode: r.remoteCloseCode };
+}
+
+/** A server selecting one group's cases, and a way to run them. */
+export interface GroupServer {
+  server: FuzzingServer;
+  /** The selected ids, in /runCase order. */
+  ids: string[];
+  /** Runs the given cases (default: all) with a client script, `batch` processes at a time. */
+  run(script: string, agent: string, ids?: readonly string[], batch?: number): Promise<Map<string, CaseResult>>;
+  close(): Promise<void>;
+}
+
+/** Starts a server for the cases the patterns select. */
+export async function startGroup(patterns: string[]): Promise<GroupServer> {
+  const { server, base } = await startServer(patterns);
+  // Every case waiting for its result listens for 'caseFinished'.
+  server.setMaxListeners(100);
+  const ids = selectCases(catalogue, patterns).map((c) => c.id);
+  const runOne = async (script: string, agent: string, id: string): Promise<CaseResult> => {
+    const index = ids.indexOf(id) + 1;
+    if (index === 0) throw new Error(`case ${id} is not selected`);
+    const pending = resultOf(server, agent, id, 20_000);
+    await runNode(script, [`${base}/runCase?case=${index}&agent=${encodeURIComponent(agent)}`]);
+    return pending;
+  };
+  return {
+    server,
+    ids,
+    async run(script, agent, which = ids, batch = 8) {
+      const out = new Map<string, CaseResult>();
+      for (let i = 0; i < which.length; i += batch) {
+        const part = which.slice(i, i + batch);
+        const results = await Promise.all(part.map((id) => runOne(script, agent, id)));
+        for (const r of results) out.set(r.id, r);
+      }
+      return out;
+    },
+    close: () => server.close(),
+  };
+}
+
+/** The result of a case, which must be there. */
+export function get(results: ReadonlyMap<string, CaseResult>, id: string): CaseResult {
+  const r = results.get(id);
+  if (r === undefined) throw new Error(`no result for ${id}`);
+  return r;
+}
+
+/** Wire log entries of one kind ('TF', 'KL', ...). */
+export function entries(r: CaseResult, kind: WirelogEntry[0]): WirelogEntry[] {
+  return r.wirelog.filter((e) => e[0] === kind);
+}
+
+/** Wire log kinds in order, without octet entries (how TCP cut the bytes is not the case's business). */
+export function frameKinds(r: CaseResult): string[] {
+  return r.wirelog.filter((e) => e[0] !== 'RO' && e[0] !== 'TO').map((e) => e[0]);
+}
+
+/** A TX FRAME entry as Autobahn logs it; the payload is the logged text. */
+export function tf(
+  payload: readonly [number, string],
+  opcode: number,
+  options: { fin?: boolean; rsv?: number; chopSize?: number | null; sync?: boolean } = {},
+): WirelogEntry {
+  return ['TF', payload, opcode, options.fin ?? true, options.rsv ?? 0, null, null, options.chopSize ?? null, options.sync ?? false];
+}
