@@ -20,6 +20,7 @@ clients=(
   "undici|node interop/clients/undici.mjs {url}"
   "python-websockets|$PY interop/clients/python-websockets.py {url}"
   "python-websocket-client|$PY interop/clients/python-websocket-client.py {url}"
+  "python-websocket-client-mapped|$PY interop/clients/python-websocket-client-mapped.py {url}"
 )
 mkdir -p reports/interop
 printf '%-24s %s\n' client result
