@@ -16,10 +16,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { catalogue } from '../src/cases/registry.js';
+import { codecThroughput } from './codec.js';
 
 interface Summary {
   durationMs: number;
-  resources: { cpuUserMs: number; cpuSystemMs: number; maxRssKiB: number } | null;
+  resources: { cpuUserMs: number; cpuSystemMs: number; maxRssKiB: number; clientCpuMs: number | null } | null;
   counts: { total: number; passed: number; failed: number; skipped: number };
   cases: Array<{ id: string; behavior: string | null; behaviorClose: string | null; remoteCloseCode: number | null }>;
 }
@@ -57,6 +58,7 @@ function run(args: string[]): Promise<number> {
 interface ModeResult {
   wallS: number;
   cpuS: number;
+  clientCpuS: number;
   rssMiB: number;
   failed: number;
   cases: number;
@@ -100,6 +102,7 @@ async function runMode(group: string, outdir: string, loop: boolean): Promise<Mo
   return {
     wallS,
     cpuS: r ? (r.cpuUserMs + r.cpuSystemMs) / 1000 : NaN,
+    clientCpuS: r?.clientCpuMs != null ? r.clientCpuMs / 1000 : NaN,
     rssMiB: r ? r.maxRssKiB / 1024 : NaN,
     failed: summary.counts.failed,
     cases: summary.counts.total,
@@ -122,11 +125,13 @@ for (const group of groups) {
 }
 
 const fmt = (n: number, d = 1): string => (Number.isFinite(n) ? n.toFixed(d) : '-');
+/** wsgate's share of the CPU time both sides used. */
+const share = (ours: number, theirs: number): string => (Number.isFinite(ours) && Number.isFinite(theirs) && ours + theirs > 0 ? `${((100 * ours) / (ours + theirs)).toFixed(0)} %` : '-');
 const lines = [
   `wsgate bench: ${values.client ?? 'bundled ws client'} on ${os.cpus().length}x ${os.cpus()[0]?.model ?? '?'}, Node ${process.version}`,
   '',
-  '| group | cases | per-case wall s | cases/s | looping wall s | cases/s | wsgate CPU s (looping) | peak RSS MiB | failed | verdicts = original | original case time s |',
-  '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|',
+  '| group | cases | per-case wall s | cases/s | looping wall s | cases/s | wsgate CPU s | client CPU s | wsgate share of CPU | peak RSS MiB | failed | verdicts = original | original case time s |',
+  '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|',
 ];
 const same = (r: Row): string =>
   reference === null ? 'n/a' : r.perCase.mismatches.length + (r.loop?.mismatches.length ?? 0) === 0 ? 'yes' : 'NO';
@@ -134,18 +139,22 @@ for (const r of rows) {
   const p = r.perCase;
   const l = r.loop;
   lines.push(
-    `| ${r.group} | ${p.cases} | ${fmt(p.wallS, 2)} | ${fmt(p.cases / p.wallS)} | ${l ? fmt(l.wallS, 2) : '-'} | ${l ? fmt(l.cases / l.wallS) : '-'} | ${l ? fmt(l.cpuS, 2) : '-'} | ${fmt(Math.max(p.rssMiB, l?.rssMiB ?? 0))} | ${p.failed} | ${same(r)} | ${r.originalS === null ? '-' : fmt(r.originalS, 2)} |`,
+    `| ${r.group} | ${p.cases} | ${fmt(p.wallS, 2)} | ${fmt(p.cases / p.wallS)} | ${l ? fmt(l.wallS, 2) : '-'} | ${l ? fmt(l.cases / l.wallS) : '-'} | ${l ? fmt(l.cpuS, 2) : '-'} | ${l ? fmt(l.clientCpuS, 2) : '-'} | ${l ? share(l.cpuS, l.clientCpuS) : '-'} | ${fmt(Math.max(p.rssMiB, l?.rssMiB ?? 0))} | ${p.failed} | ${same(r)} | ${r.originalS === null ? '-' : fmt(r.originalS, 2)} |`,
   );
 }
 const sum = (f: (r: Row) => number): number => rows.reduce((a, r) => a + f(r), 0);
 const cases = sum((r) => r.perCase.cases);
 const perWall = sum((r) => r.perCase.wallS);
 const loopWall = sum((r) => r.loop?.wallS ?? 0);
+const loopCpu = sum((r) => r.loop?.cpuS ?? 0);
+const loopClientCpu = sum((r) => r.loop?.clientCpuS ?? 0);
 lines.push(
-  `| **all** | ${cases} | ${fmt(perWall, 2)} | ${fmt(cases / perWall)} | ${fmt(loopWall, 2)} | ${fmt(cases / loopWall)} | ${fmt(sum((r) => r.loop?.cpuS ?? 0), 2)} | ${fmt(Math.max(...rows.map((r) => Math.max(r.perCase.rssMiB, r.loop?.rssMiB ?? 0))))} | ${sum((r) => r.perCase.failed)} | ${reference === null ? 'n/a' : rows.every((r) => same(r) === 'yes') ? 'yes' : 'NO'} | ${reference === null ? '-' : fmt(sum((r) => r.originalS ?? 0), 2)} |`,
+  `| **all** | ${cases} | ${fmt(perWall, 2)} | ${fmt(cases / perWall)} | ${fmt(loopWall, 2)} | ${fmt(cases / loopWall)} | ${fmt(loopCpu, 2)} | ${fmt(loopClientCpu, 2)} | ${share(loopCpu, loopClientCpu)} | ${fmt(Math.max(...rows.map((r) => Math.max(r.perCase.rssMiB, r.loop?.rssMiB ?? 0))))} | ${sum((r) => r.perCase.failed)} | ${reference === null ? 'n/a' : rows.every((r) => same(r) === 'yes') ? 'yes' : 'NO'} | ${reference === null ? '-' : fmt(sum((r) => r.originalS ?? 0), 2)} |`,
 );
 process.stdout.write(`${lines.join('\n')}\n`);
 const all = rows.flatMap((r) => [...r.perCase.mismatches, ...(r.loop?.mismatches ?? [])]);
 if (all.length > 0) process.stdout.write(`\nVerdicts that differ from the original Autobahn's for ws:\n${all.map((m) => `  ${m}`).join('\n')}\n`);
+const codec = codecThroughput();
+process.stdout.write(`\n| hot path | MB/s |\n|---|---:|\n${codec.map(([name, rate]) => `| ${name} | ${rate.toFixed(0)} |`).join('\n')}\n`);
 process.stdout.write(`\nreports: ${base}\n`);
 process.exitCode = all.length > 0 ? 1 : 0;

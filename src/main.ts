@@ -65,7 +65,7 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
           .option('client', { type: 'string', describe: 'Client command, run in a shell once per case; {url}, {case}, {agent} are replaced (shell-quoted) and set as WSGATE_URL, WSGATE_CASE, WSGATE_AGENT. Default: the bundled ws client' })
           .option('client-loops', { type: 'boolean', default: false, describe: 'Run the client once with the base URL; it drives every case itself (/getCaseCount, /runCase, /updateReports). The bundled client can do this too' })
           .option('agent', { type: 'string', describe: 'Agent name in the reports (default: client, or wsgate-reference-ws for the bundled client)' })
-          .option('case-timeout', { type: 'number', default: 30, describe: 'Seconds a case may take before the client is killed' })
+          .option('case-timeout', { type: 'number', describe: 'Seconds a case may take before the client is killed (default: 30, or longer for cases whose own timers wait longer, e.g. group 9)' })
           .option('strict', { type: 'boolean', default: false, describe: 'NON-STRICT outcomes fail too' })
           .option('junit', { type: 'string', describe: 'JUnit XML file (default: OUTDIR/junit.xml)' })
           .option('json', { type: 'string', describe: 'JSON summary file (default: OUTDIR/summary.json)' })
@@ -81,7 +81,7 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
           client: a.client ?? null,
           clientLoops: a['client-loops'],
           agent: a.agent ?? null,
-          caseTimeout: a['case-timeout'],
+          caseTimeout: a['case-timeout'] ?? null,
           strict: a.strict,
           junit: a.junit ?? null,
           json: a.json ?? null,

@@ -13,6 +13,15 @@ export const categoryNames: Readonly<Record<string, string>> = {
   '13': 'WebSocket Compression (different parameters)',
 };
 
+/**
+ * The 13.x names: the JSON data, then Autobahn's client offers and server accept rule as Python
+ * lists of (requestNoContextTakeover, requestMaxWindowBits); the two lists are the same in every 13.x.
+ */
+function deflateParams(tuples: string): string {
+  const what = '(requestNoContextTakeover, requestMaxWindowBits)';
+  return `Large JSON data file (utf8, 194056 bytes) - client offers ${what}: ${tuples} / server accept ${what}: ${tuples}`;
+}
+
 /** Subcategory names, where Autobahn gives one (groups 2, 3 and 5 have none). */
 export const subcategoryNames: Readonly<Record<string, string>> = {
   '1.1': 'Text Messages',
@@ -57,4 +66,16 @@ export const subcategoryNames: Readonly<Record<string, string>> = {
   '9.7': 'Text Message Roundtrip Time (fixed number, increasing size)',
   '9.8': 'Binary Message Roundtrip Time (fixed number, increasing size)',
   '10.1': 'Auto-Fragmentation',
+  '12.1': 'Large JSON data file (utf8, 194056 bytes)',
+  '12.2': 'Lena Picture, Bitmap 512x512 bw (binary, 263222 bytes)',
+  '12.3': "Human readable text, Goethe's Faust I (German) (binary, 222218 bytes)",
+  '12.4': 'Large HTML file (utf8, 263647 bytes)',
+  '12.5': 'A larger PDF (binary, 1042328 bytes)',
+  '13.1': deflateParams('[(False, 0)]'),
+  '13.2': deflateParams('[(True, 0)]'),
+  '13.3': deflateParams('[(False, 9)]'),
+  '13.4': deflateParams('[(False, 15)]'),
+  '13.5': deflateParams('[(True, 9)]'),
+  '13.6': deflateParams('[(True, 15)]'),
+  '13.7': deflateParams('[(True, 9), (True, 0), (False, 0)]'),
 };

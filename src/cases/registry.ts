@@ -6,7 +6,10 @@ import { opcodeCases } from './s04-opcodes.js';
 import { fragmentationCases } from './s05-fragmentation.js';
 import { utf8Cases } from './s06-utf8.js';
 import { closeCases } from './s07-close.js';
+import { limitsCases } from './s09-limits.js';
 import { miscCases } from './s10-misc.js';
+import { deflatePayloadCases } from './s12-deflate-payloads.js';
+import { deflateParamCases } from './s13-deflate-params.js';
 import type { CatalogueCase } from './types.js';
 
 /** Compares dotted ids as integer tuples ("6.9.2" < "6.12.7" < "10.1.1"). */
@@ -38,5 +41,8 @@ export const catalogue: readonly CatalogueCase[] = buildCatalogue(
   fragmentationCases,
   utf8Cases,
   closeCases,
+  limitsCases,
   miscCases,
+  deflatePayloadCases,
+  deflateParamCases,
 );

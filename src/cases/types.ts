@@ -2,7 +2,9 @@
  * What a case is: data (id, texts, expected events, expected closing) plus a short script that
  * drives the connection through a CaseContext. A case never touches a socket.
  */
+import type { DeflateAccept, DeflateOffer } from '../protocol/deflate.js';
 import type { ExpectedClose } from '../report/model.js';
+import type { PreparedMessage } from '../server/session.js';
 
 /** An event the peer produced, with its full payload (reports cut it; verdicts compare all of it). */
 export type PeerEvent =
@@ -55,6 +57,27 @@ export interface CaseContext {
   record(event: PeerEvent): void;
   /** True while the WebSocket connection is open (not closing, not closed). */
   readonly isOpen: boolean;
+  /** Whether permessage-deflate was negotiated on this connection (groups 12 and 13). */
+  readonly deflateActive: boolean;
+  /**
+   * Sets the outcome the case decides itself (Autobahn's cases that judge the echoes they receive:
+   * groups 9, 12, 13). Expected event lists, if any, are still checked afterwards.
+   */
+  setOutcome(behavior: string, result: string): void;
+  /**
+   * Switches the frame log on or off: logged as a "WIRELOG ENABLED/DISABLED" entry (Autobahn's
+   * enableWirelog), or silently with `{ silent: true }` (Autobahn's `createWirelog = ...`).
+   */
+  setWirelog(enabled: boolean, options?: { silent?: boolean }): void;
+  /** Puts the connection's traffic statistics (octets, frames, compression ratios) into the report. */
+  captureTrafficStats(): void;
+  /**
+   * Compresses and frames a message now, to send later with sendPrepared: a case that waits for an
+   * echo prepares its next message meanwhile. Prepared messages must be sent in preparation order.
+   */
+  prepareMessage(payload: Uint8Array | string, options?: { binary?: boolean; fragmentSize?: number }): PreparedMessage;
+  /** Sends a message made by prepareMessage (only while open). */
+  sendPrepared(message: PreparedMessage): void;
 }
 
 /** A case as declared: data plus its script. */
@@ -71,6 +94,25 @@ export interface CaseDef {
   readonly close: ExpectedClose;
   /** Do not start the closing handshake automatically when the expected events are in. */
   readonly suppressClose?: boolean;
+  /** Autobahn's reportTime: the summary shows the case's duration (groups 9, 12, 13). */
+  readonly reportTime?: boolean;
+  /** Autobahn's reportCompressionRatio: the summary shows compression ratios (groups 12, 13). */
+  readonly reportCompressionRatio?: boolean;
+  /**
+   * The longest the case may take by its own timers, in seconds (Autobahn's WAITSECS plus the closing
+   * handshake). The gate waits at least this long for the case before it kills the client.
+   */
+  readonly maxSeconds?: number;
+  /**
+   * How the server answers the client's permessage-deflate offers (groups 12, 13): the accepted
+   * offer, or null to decline. Without it every offer is declined, as Autobahn does outside 12/13.
+   */
+  readonly deflate?: (offers: readonly DeflateOffer[]) => DeflateAccept | null;
+  /**
+   * Handles a message from the peer instead of recording it as an event (Autobahn's cases that
+   * override onMessage: groups 9, 12, 13).
+   */
+  onMessage?(t: CaseContext, data: Buffer, binary: boolean): void;
   /** Runs when the connection opens. */
   run(t: CaseContext): void;
   /**

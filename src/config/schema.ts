@@ -41,7 +41,7 @@ export const runSchema = serverSchema.extend({
   client: z.string().trim().min(1, 'the client command is empty').nullable().default(null),
   clientLoops: z.boolean().default(false),
   agent: z.string().nullable().default(null),
-  caseTimeout: z.number().positive('--case-timeout must be a positive number of seconds').max(86_400).default(30),
+  caseTimeout: z.number().positive('--case-timeout must be a positive number of seconds').max(86_400).nullable().default(null),
   strict: z.boolean().default(false),
   junit: z.string().nullable().default(null),
   json: z.string().nullable().default(null),
@@ -57,7 +57,8 @@ export interface RunConfig {
   outdir: string;
   cases: string[];
   excludeCases: string[];
-  caseTimeout: number;
+  /** Seconds a case may take before its client is killed; null: 30, or the case's own longest wait if longer. */
+  caseTimeout: number | null;
   strict: boolean;
   junit: string;
   json: string;

@@ -3,6 +3,7 @@
  * client loops over the cases itself), applies the gate rule, writes the reports and returns the exit
  * status. It never parses frames and never computes a verdict: the server does.
  */
+import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +22,15 @@ import { startClient, shellQuote, type ClientProcess } from './client-runner.js'
 import { ExitCode, UsageError } from './exit-codes.js';
 import { Progress } from './progress.js';
 import { reasonWithoutResult, ruleForResult } from './rule.js';
+
+/** Seconds a case may take when --case-timeout is not given (unless its own timers need longer). */
+const DEFAULT_CASE_TIMEOUT = 30;
+
+/** The effective per-case timeout: --case-timeout as given, else 30 s or the case's own longest wait plus 5 s. */
+export function caseTimeoutFor(def: CatalogueCase, config: RunConfig): number {
+  if (config.caseTimeout !== null) return config.caseTimeout;
+  return Math.max(DEFAULT_CASE_TIMEOUT, (def.maxSeconds ?? 0) + 5);
+}
 
 /** How long a client may linger after its case ended before its process group is killed. */
 const EXIT_GRACE_MS = 2000;
@@ -64,7 +74,7 @@ export async function runGate(config: RunConfig, io: GateIo): Promise<number> {
     port: config.port,
     outdir: config.outdir,
     cases,
-    statusWaitMs: config.caseTimeout * 1000,
+    statusWaitMs: (config.caseTimeout ?? DEFAULT_CASE_TIMEOUT) * 1000,
     logger: io.logger,
   });
   try {
@@ -81,6 +91,7 @@ export async function runGate(config: RunConfig, io: GateIo): Promise<number> {
   const startedAt = new Date();
   const t0 = performance.now();
   const usage0 = process.cpuUsage();
+  const clientCpu0 = childrenCpuMs();
   let gateCases: GateCase[];
   let interrupted: string | null = null;
   try {
@@ -120,7 +131,7 @@ export async function runGate(config: RunConfig, io: GateIo): Promise<number> {
     strict: config.strict,
     cases: gateCases,
     interrupted,
-    resources: resourcesSince(usage0),
+    resources: resourcesSince(usage0, clientCpu0),
   };
   await mkdir(path.dirname(config.junit), { recursive: true });
   await mkdir(path.dirname(config.json), { recursive: true });
@@ -132,13 +143,31 @@ export async function runGate(config: RunConfig, io: GateIo): Promise<number> {
   return gateCases.some((c) => c.status === 'failed' || c.status === 'error') ? ExitCode.Failure : ExitCode.Pass;
 }
 
-/** CPU time since `start` and the peak RSS of this process. */
-function resourcesSince(start: NodeJS.CpuUsage): RunResources {
+/**
+ * CPU time of the terminated, waited-for children of this process (Linux: cutime + cstime of
+ * /proc/self/stat, in ms; a client's own children count once the client reaped them), or null.
+ */
+function childrenCpuMs(): number | null {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    // Fields after the command name (which may hold spaces): state is field 3, cutime 16, cstime 17.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[13]) + Number(fields[14]);
+    return Number.isFinite(ticks) ? ticks * 10 : null; // USER_HZ is 100 on Linux
+  } catch {
+    return null;
+  }
+}
+
+/** CPU time since `start`, the peak RSS of this process, and its clients' CPU time since `clientStart`. */
+function resourcesSince(start: NodeJS.CpuUsage, clientStart: number | null): RunResources {
   const cpu = process.cpuUsage(start);
+  const clients = childrenCpuMs();
   return {
     cpuUserMs: Math.round(cpu.user / 1000),
     cpuSystemMs: Math.round(cpu.system / 1000),
     maxRssKiB: process.resourceUsage().maxRSS,
+    clientCpuMs: clients === null || clientStart === null ? null : clients - clientStart,
   };
 }
 
@@ -206,7 +235,8 @@ async function runOneCase(
 ): Promise<GateCase> {
   const agent = config.agent;
   const t0 = performance.now();
-  const deadline = t0 + config.caseTimeout * 1000;
+  const timeoutS = caseTimeoutFor(def, config);
+  const deadline = t0 + timeoutS * 1000;
   let sawConnection = false;
   const onStart = (event: CaseRunEvent): void => {
     if (event.agent === agent && event.index === index) sawConnection = true;
@@ -285,7 +315,7 @@ function conclude(
     client: clientRun,
   };
   if (result === null) {
-    const reason = reasonWithoutResult(clientRun, config.caseTimeout, sawConnection);
+    const reason = reasonWithoutResult(clientRun, caseTimeoutFor(def, config), sawConnection);
     return { ...base, status: 'failed', reason, warnings: extraWarnings, result: null, reportBase: null };
   }
   const verdict = ruleForResult(result, config.strict);
@@ -340,7 +370,8 @@ async function runLooping(
   server.on('caseStarted', onStart);
   server.on('caseFinished', onFinish);
   const client = startClient(command, { url: baseUrl, case: '', agent: config.agent });
-  const budgetMs = config.caseTimeout * 1000 * cases.length;
+  const budgetS = cases.reduce((sum, c) => sum + caseTimeoutFor(c, config), 0);
+  const budgetMs = budgetS * 1000;
   const abort = new AbortController();
   io.signal?.addEventListener('abort', () => abort.abort(), { once: true });
   let timedOut = false;
@@ -368,7 +399,7 @@ async function runLooping(
     const result = results.get(def.id) ?? null;
     if (result === null) {
       const why = clientRun.spawnError !== null || (seen.length === 0 && clientRun.exitCode !== 0)
-        ? reasonWithoutResult(clientRun, config.caseTimeout * cases.length, false)
+        ? reasonWithoutResult(clientRun, budgetS, false)
         : `the client did not run this case (agent ${JSON.stringify(agent)})`;
       return { ...conclude(def, i + 1, null, clientRun, false, config, [], 0), reason: why };
     }

@@ -196,4 +196,6 @@ export interface RunResources {
   cpuUserMs: number;
   cpuSystemMs: number;
   maxRssKiB: number;
+  /** CPU time of the client processes (and their children) over the run; null where the OS does not tell. */
+  clientCpuMs: number | null;
 }

@@ -8,7 +8,7 @@ import type { CaseResult } from '../report/model.js';
 import type { CaseContext, CatalogueCase, PeerEvent, TxFrame } from '../cases/types.js';
 import { toBuffer } from '../util/bytes.js';
 import { judge, matchesAllExpected } from './judge.js';
-import { SessionState, type Session, type SessionHandler } from './session.js';
+import { SessionState, type PreparedMessage, type Session, type SessionHandler } from './session.js';
 import { reportEvent } from './wire-log.js';
 
 /** Who is running the case, and where to send the result. */
@@ -30,6 +30,9 @@ export function utcNow(): string {
 export class CaseRunner implements SessionHandler, CaseContext {
   private readonly received: PeerEvent[] = [];
   private startedAt = 0;
+  /** The outcome before expected events are checked: Autobahn's Case defaults, or what the case set. */
+  private outcome = { behavior: 'FAILED', result: 'Actual events differ from any expected.' };
+  private trafficStats: CaseResult['trafficStats'] = null;
 
   constructor(
     private readonly session: Session,
@@ -45,6 +48,10 @@ export class CaseRunner implements SessionHandler, CaseContext {
   }
 
   onMessage(data: Buffer, binary: boolean): void {
+    if (this.def.onMessage !== undefined) {
+      this.def.onMessage(this, data, binary);
+      return;
+    }
     this.received.push({ kind: 'message', data, binary });
     this.finishWhenDone();
   }
@@ -57,7 +64,7 @@ export class CaseRunner implements SessionHandler, CaseContext {
   onConnectionLost(): void {
     const duration = Math.round(performance.now() - this.startedAt);
     const s = this.session;
-    const common = judge(this.def.expect, this.def.close, this.received, {
+    const common = judge(this.def.expect, this.def.close, this.received, this.outcome, {
       connectionWasOpen: s.connectionWasOpen,
       closedByMe: s.closedByMe,
       droppedByMe: s.droppedByMe,
@@ -96,14 +103,14 @@ export class CaseRunner implements SessionHandler, CaseContext {
       received: this.received.map(reportEvent),
       remoteCloseCode: s.remoteCloseCode,
       remoteCloseReason: s.remoteCloseReason,
-      reportCompressionRatio: false,
-      reportTime: false,
+      reportCompressionRatio: this.def.reportCompressionRatio ?? false,
+      reportTime: this.def.reportTime ?? false,
       result: verdict.result,
       resultClose: verdict.resultClose,
       rxFrameStats: s.wire.rxFrameStats,
       rxOctetStats: s.wire.rxOctetStats,
       started: this.info.started,
-      trafficStats: null,
+      trafficStats: this.trafficStats,
       txFrameStats: s.wire.txFrameStats,
       txOctetStats: s.wire.txOctetStats,
       wasClean: s.wasClean,
@@ -134,27 +141,7 @@ export class CaseRunner implements SessionHandler, CaseContext {
   }
 
   sendMessage(payload: Uint8Array | string, options: { binary?: boolean; fragmentSize?: number; sync?: boolean } = {}): void {
-    if (this.session.state !== SessionState.Open) return;
-    const data = toBuffer(payload);
-    const opcode = options.binary === true ? Opcode.Binary : Opcode.Text;
-    const size = options.fragmentSize ?? 0;
-    const sync = options.sync ?? false;
-    if (size <= 0 || data.length <= size) {
-      this.session.sendFrame({ opcode, payload: data, sync });
-      return;
-    }
-    // As autobahn-python does: the last frame is the first that would reach past the end, so a
-    // length that is a multiple of the fragment size ends with an empty final continuation frame.
-    for (let i = 0; ; i += size) {
-      const done = i + size > data.length;
-      this.session.sendFrame({
-        opcode: i === 0 ? opcode : Opcode.Continuation,
-        payload: data.subarray(i, Math.min(i + size, data.length)),
-        fin: done,
-        sync,
-      });
-      if (done) break;
-    }
+    this.session.sendMessage(toBuffer(payload), options.binary ?? false, options.fragmentSize ?? 0, options.sync ?? false);
   }
 
   sendPing(payload: Uint8Array | string = ''): void {
@@ -204,5 +191,30 @@ export class CaseRunner implements SessionHandler, CaseContext {
 
   record(event: PeerEvent): void {
     this.received.push(event);
+  }
+
+  prepareMessage(payload: Uint8Array | string, options: { binary?: boolean; fragmentSize?: number } = {}): PreparedMessage {
+    return this.session.prepareMessage(toBuffer(payload), options.binary ?? false, options.fragmentSize ?? 0);
+  }
+
+  sendPrepared(message: PreparedMessage): void {
+    this.session.sendPrepared(message);
+  }
+
+  get deflateActive(): boolean {
+    return this.session.deflate !== null;
+  }
+
+  setOutcome(behavior: string, result: string): void {
+    this.outcome = { behavior, result };
+  }
+
+  setWirelog(enabled: boolean, options: { silent?: boolean } = {}): void {
+    if (options.silent === true) this.session.wire.enabled = enabled;
+    else this.session.wire.setEnabled(enabled);
+  }
+
+  captureTrafficStats(): void {
+    this.trafficStats = this.session.traffic.snapshot();
   }
 }

@@ -17,7 +17,8 @@ import net from 'node:net';
 import type { Logger } from 'pino';
 import type { CaseResult } from '../report/model.js';
 import type { CatalogueCase } from '../cases/types.js';
-import type { UpgradeRequest } from '../protocol/handshake.js';
+import { PerMessageDeflate, acceptExtensionString, parseDeflateOffers } from '../protocol/deflate.js';
+import { parseExtensionsHeader, type UpgradeRequest } from '../protocol/handshake.js';
 import { CaseRunner, utcNow } from './case-runner.js';
 import { Session, SessionState, type ConnectDecision, type SessionHandler, type SessionOptions } from './session.js';
 
@@ -172,6 +173,10 @@ export class FuzzingServer extends EventEmitter {
       return reject(404, `case ${index} not found: ${this.options.cases.length} cases are selected (1..${this.options.cases.length})`);
     }
     const def = index === null ? undefined : this.options.cases[index - 1];
+    // Offers are parsed for every request, as Autobahn does: a malformed one is refused with 400.
+    const extensionHeaders = request.headers.get('sec-websocket-extensions') ?? [];
+    const offers = parseDeflateOffers(parseExtensionsHeader(extensionHeaders.join(', ')));
+    if (!offers.ok) return reject(400, offers.reason);
 
     switch (path) {
       case '/runCase': {
@@ -194,7 +199,17 @@ export class FuzzingServer extends EventEmitter {
           },
         });
         this.emit('caseStarted', event);
-        return { kind: 'accept', handler: runner };
+        const accept = def.deflate?.(offers.offers) ?? null;
+        if (accept === null) return { kind: 'accept', handler: runner };
+        return {
+          kind: 'accept',
+          handler: runner,
+          extensions: acceptExtensionString(accept),
+          deflate: new PerMessageDeflate(accept, {
+            level: this.options.session.deflateLevel,
+            maxMessageSize: this.options.session.maxMessagePayload,
+          }),
+        };
       }
       case '/getCaseCount':
         return this.accepted(session, (s) => {

@@ -9,8 +9,9 @@
  */
 import type { Socket } from 'node:net';
 import { CloseCode, Opcode, isControlOpcode, isValidCloseCode } from '../protocol/constants.js';
+import { DeflateError, type PerMessageDeflate } from '../protocol/deflate.js';
 import { FrameReader, type FrameHeader, type FrameSink } from '../protocol/frame-reader.js';
-import { closePayload, encodeFrame } from '../protocol/frame-writer.js';
+import { closePayload, encodeFrameHeader, maskInPlace, repeatPayload } from '../protocol/frame-writer.js';
 import {
   buildHttpError,
   buildSwitchingProtocols,
@@ -22,6 +23,7 @@ import {
 import { Utf8Validator, isValidUtf8 } from '../protocol/utf8.js';
 import type { TxFrame } from '../cases/types.js';
 import { toBuffer } from '../util/bytes.js';
+import { TrafficCounters } from './traffic.js';
 import { WireLog } from './wire-log.js';
 
 /** Engine settings (Autobahn's protocol options that matter in server mode). */
@@ -34,6 +36,8 @@ export interface SessionOptions {
   failByDrop: boolean;
   /** Largest message (and frame) payload accepted from the peer; more is refused with 1009. */
   maxMessagePayload: number;
+  /** zlib level of wsgate's own compressed messages (verdicts do not depend on it). */
+  deflateLevel: number;
   /** Largest upgrade request head; a longer one gets 431. */
   maxHeadBytes: number;
   serverHeader: string;
@@ -51,7 +55,7 @@ export interface SessionHandler {
 
 /** The router's answer to a complete, valid upgrade request. */
 export type ConnectDecision =
-  | { kind: 'accept'; handler: SessionHandler; extensions?: string | null }
+  | { kind: 'accept'; handler: SessionHandler; extensions?: string | null; deflate?: PerMessageDeflate | null }
   | { kind: 'reject'; status: number; reason: string };
 
 /** Picks what a connection does from its upgrade request. */
@@ -61,8 +65,27 @@ export type Router = (request: UpgradeRequest, session: Session) => ConnectDecis
 export const SessionState = { Connecting: 0, Open: 1, Closing: 2, Closed: 3 } as const;
 type SessionStateValue = (typeof SessionState)[keyof typeof SessionState];
 
+/** A message compressed ahead of sending (see Session.prepareMessage). */
+export interface PreparedMessage {
+  readonly opcode: number;
+  /** The payload as it goes on the wire (compressed when permessage-deflate is on). */
+  readonly data: Buffer;
+  readonly compressed: boolean;
+  readonly fragmentSize: number;
+  readonly sync: boolean;
+  /** Payload bytes before compression. */
+  readonly appLength: number;
+}
+
+/** Writes up to this size are gathered into a staging buffer (see write()). */
+const SMALL_WRITE = 1024;
+const STAGING_SIZE = 16 * 1024;
+
+/** Single-frame messages from this size on are assembled in a buffer allocated up front. */
+const PREALLOCATE_FROM = 64 * 1024;
+
 interface QueuedWrite {
-  data: Buffer;
+  parts: Buffer[];
   sync: boolean;
 }
 
@@ -70,6 +93,9 @@ interface QueuedWrite {
 export class Session implements FrameSink {
   state: SessionStateValue = SessionState.Connecting;
   readonly wire = new WireLog();
+  readonly traffic = new TrafficCounters();
+  /** permessage-deflate of this connection, when negotiated. */
+  deflate: PerMessageDeflate | null = null;
 
   // Closing bookkeeping (the connection-state table of a case report).
   closedByMe = false;
@@ -102,8 +128,15 @@ export class Session implements FrameSink {
   private insideMessage = false;
   private messageBinary = false;
   private messageChunks: Buffer[] = [];
+  /**
+   * A single-frame uncompressed message of known size is assembled in one buffer allocated at its
+   * frame header, instead of a list of chunks joined at the end: a 16 MiB echo then costs 16 MiB, not 32.
+   */
+  private messageBuffer: Buffer | null = null;
+  private messageFill = 0;
   private messageLength = 0;
   private validateUtf8 = false;
+  private messageCompressed = false;
   private readonly utf8 = new Utf8Validator();
   private utf8EndsOnCodePoint = true;
   private controlChunks: Buffer[] = [];
@@ -164,7 +197,9 @@ export class Session implements FrameSink {
   private onData(chunk: Buffer): void {
     if (this.state === SessionState.Closed) return;
     this.wire.rxOctets(chunk);
+    if (this.state === SessionState.Open) this.traffic.incomingOctetsWireLevel += chunk.length;
     if (this.state === SessionState.Connecting) {
+      this.traffic.preopenIncomingOctetsWireLevel += chunk.length;
       this.readHandshake(chunk);
       return;
     }
@@ -203,6 +238,14 @@ export class Session implements FrameSink {
       return;
     }
     this.handler = decision.handler;
+    this.deflate = decision.deflate ?? null;
+    if (this.deflate !== null) {
+      this.reader = new FrameReader({
+        requireMask: true,
+        compressionNegotiated: true,
+        maxFramePayload: this.options.maxMessagePayload,
+      });
+    }
     const response = buildSwitchingProtocols(computeAccept(verdict.request.key), {
       server: this.options.serverHeader,
       poweredBy: this.options.poweredBy,
@@ -251,6 +294,15 @@ export class Session implements FrameSink {
       this.validateUtf8 = header.opcode === Opcode.Text;
       this.utf8EndsOnCodePoint = true;
       if (this.validateUtf8) this.utf8.reset();
+      // RFC 7692 §6: RSV1 on the first frame marks a compressed message.
+      this.messageCompressed = this.deflate !== null && header.rsv === 4;
+      if (this.messageCompressed) this.deflate?.startMessage();
+      this.messageBuffer = null;
+      this.messageFill = 0;
+      const limit = this.options.maxMessagePayload;
+      if (header.fin && !this.messageCompressed && header.length >= PREALLOCATE_FROM && (limit === 0 || header.length <= limit)) {
+        this.messageBuffer = Buffer.allocUnsafe(header.length);
+      }
     }
     this.messageLength += header.length;
     if (!this.failedByMe && this.options.maxMessagePayload > 0 && this.messageLength > this.options.maxMessagePayload) {
@@ -270,8 +322,34 @@ export class Session implements FrameSink {
       this.controlChunks.push(chunk);
       return;
     }
-    if (this.validateUtf8 && chunk.length > 0) {
-      const state = this.utf8.validate(chunk);
+    if (this.state === SessionState.Open) this.traffic.incomingOctetsWebSocketLevel += chunk.length;
+    let data = chunk;
+    if (this.messageCompressed) {
+      const inflated = this.inflate(() => this.deflate?.push(chunk) ?? chunk);
+      if (inflated === null) return;
+      data = inflated;
+    }
+    this.acceptMessageData(data);
+  }
+
+  /** Runs a decompression step; a DeflateError fails the connection (1007 bad data, 1009 too big). */
+  private inflate(step: () => Buffer): Buffer | null {
+    try {
+      return step();
+    } catch (err) {
+      if (!(err instanceof DeflateError)) throw err;
+      this.messageCompressed = false;
+      this.failConnection(err.code, err.message);
+      this.afterCallback();
+      return null;
+    }
+  }
+
+  /** Application-level payload of the current message: UTF-8 checked as it arrives, then kept. */
+  private acceptMessageData(data: Buffer): void {
+    if (this.state === SessionState.Open) this.traffic.incomingOctetsAppLevel += data.length;
+    if (this.validateUtf8 && data.length > 0) {
+      const state = this.utf8.validate(data);
       this.utf8EndsOnCodePoint = state.endsOnCodePoint;
       if (!state.valid) {
         this.invalidPayload(`encountered invalid UTF-8 while processing text message at payload octet index ${state.index}`);
@@ -280,9 +358,10 @@ export class Session implements FrameSink {
         return;
       }
     }
-    if (!this.failedByMe) this.messageChunks.push(chunk);
+    if (this.failedByMe) return;
+    if (this.messageBuffer !== null) this.messageFill += data.copy(this.messageBuffer, this.messageFill);
+    else this.messageChunks.push(data);
   }
-
 
   onFrameEnd(header: FrameHeader): void {
     const head = this.frameHead.length === 1 ? (this.frameHead[0] as Buffer) : Buffer.concat(this.frameHead);
@@ -294,8 +373,17 @@ export class Session implements FrameSink {
       this.afterCallback();
       return;
     }
+    if (this.state === SessionState.Open) this.traffic.incomingWebSocketFrames += 1;
     if (!header.fin) return;
     this.insideMessage = false;
+    if (this.messageCompressed) {
+      this.messageCompressed = false;
+      const tail = this.inflate(() => this.deflate?.endMessage() ?? Buffer.alloc(0));
+      if (tail === null) return;
+      if (tail.length > 0) this.acceptMessageData(tail);
+      if (this.isClosed()) return;
+    }
+    if (this.state === SessionState.Open) this.traffic.incomingWebSocketMessages += 1;
     if (this.validateUtf8 && !this.utf8EndsOnCodePoint) {
       this.invalidPayload(
         `UTF-8 text message payload ended within Unicode code point at payload octet index ${this.messageLength}`,
@@ -305,8 +393,10 @@ export class Session implements FrameSink {
     }
     if (!this.failedByMe) {
       const chunks = this.messageChunks;
+      const whole = this.messageBuffer;
       this.messageChunks = [];
-      const data = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
+      this.messageBuffer = null;
+      const data = whole !== null ? whole.subarray(0, this.messageFill) : chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
       this.handler?.onMessage(data, this.messageBinary);
     }
     this.afterCallback();
@@ -429,6 +519,7 @@ export class Session implements FrameSink {
     this.droppedByMe = true;
     this.state = SessionState.Closed;
     this.reader.stop();
+    this.flushStaging();
     if (abort) {
       this.socket.destroy();
     } else {
@@ -450,6 +541,9 @@ export class Session implements FrameSink {
     this.timers.clear();
     this.clearCloseHandshakeTimer();
     this.queue.length = 0;
+    this.messageChunks = [];
+    this.messageBuffer = null;
+    this.deflate?.close();
     if (!this.wasClean && !this.droppedByMe && this.wasNotCleanReason === null) {
       this.wasNotCleanReason = 'peer dropped the TCP connection without previous WebSocket closing handshake';
     }
@@ -466,11 +560,69 @@ export class Session implements FrameSink {
     const rsv = frame.rsv ?? 0;
     const mask = frame.mask ?? null;
     const payloadLen = frame.payloadLen ?? null;
-    const raw = encodeFrame({ opcode: frame.opcode, payload: pattern, fin, rsv, mask, payloadLen });
     const chopSize = frame.chopSize ?? null;
     const sync = frame.sync ?? false;
+    let body = payloadLen === null ? pattern : repeatPayload(pattern, payloadLen);
+    if (mask !== null && body.length > 0) {
+      // Never mask the caller's buffer in place.
+      body = body === pattern ? Buffer.from(body) : body;
+      maskInPlace(body, mask);
+    }
+    const header = encodeFrameHeader(frame.opcode, fin, rsv, body.length, mask);
+    if (frame.opcode <= Opcode.Binary) this.traffic.outgoingWebSocketFrames += 1;
     this.wire.txFrame({ opcode: frame.opcode, fin, rsv }, pattern, mask, payloadLen, chopSize, sync);
-    this.sendData(raw, sync, chopSize);
+    this.sendParts([header, body], sync, chopSize);
+  }
+
+  /**
+   * Sends a message as a well-behaved endpoint does (Autobahn's sendMessage): compressed when
+   * permessage-deflate is on (RSV1 on the first frame only), split into frames of fragmentSize.
+   * A length that is a multiple of the fragment size ends with an empty final frame, as there.
+   */
+  sendMessage(payload: Buffer, binary: boolean, fragmentSize = 0, sync = false): void {
+    if (this.state !== SessionState.Open) return;
+    this.sendPrepared(this.prepareMessage(payload, binary, fragmentSize, sync));
+  }
+
+  /**
+   * Compresses and frames a message without sending it, so a case can do that work while it waits
+   * for the peer (the compression context follows preparation order: send them in that order).
+   */
+  prepareMessage(payload: Buffer, binary: boolean, fragmentSize = 0, sync = false): PreparedMessage {
+    const data = this.deflate === null ? payload : this.deflate.compress(payload);
+    return {
+      opcode: binary ? Opcode.Binary : Opcode.Text,
+      data,
+      compressed: this.deflate !== null,
+      fragmentSize,
+      sync,
+      appLength: payload.length,
+    };
+  }
+
+  /** Sends a prepared message (only while open); its frames are made one by one as they go out. */
+  sendPrepared(message: PreparedMessage): void {
+    if (this.state !== SessionState.Open) return;
+    const { opcode, data, fragmentSize, sync } = message;
+    const rsv = message.compressed ? 4 : 0;
+    this.traffic.outgoingWebSocketMessages += 1;
+    this.traffic.outgoingOctetsAppLevel += message.appLength;
+    this.traffic.outgoingOctetsWebSocketLevel += data.length;
+    if (fragmentSize <= 0 || data.length <= fragmentSize) {
+      this.sendFrame({ opcode, payload: data, sync, rsv });
+      return;
+    }
+    for (let i = 0; ; i += fragmentSize) {
+      const done = i + fragmentSize > data.length;
+      this.sendFrame({
+        opcode: i === 0 ? opcode : Opcode.Continuation,
+        payload: data.subarray(i, Math.min(i + fragmentSize, data.length)),
+        fin: done,
+        rsv: i === 0 ? rsv : 0,
+        sync,
+      });
+      if (done) break;
+    }
   }
 
   /**
@@ -478,24 +630,71 @@ export class Session implements FrameSink {
    * one flushed (chopped frames, sync frames, and anything sent while the queue is not empty).
    */
   sendData(data: Buffer, sync = false, chopSize: number | null = null): void {
+    this.sendParts([data], sync, chopSize);
+  }
+
+  /** sendData for a write made of several buffers (a frame header and its payload, not copied together). */
+  private sendParts(parts: Buffer[], sync: boolean, chopSize: number | null): void {
     if (chopSize !== null && chopSize > 0) {
+      const data = parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts);
       for (let i = 0; i < data.length; i += chopSize) {
-        this.queue.push({ data: data.subarray(i, Math.min(i + chopSize, data.length)), sync: true });
+        this.queue.push({ parts: [data.subarray(i, Math.min(i + chopSize, data.length))], sync: true });
       }
-      if (data.length === 0) this.queue.push({ data, sync: true });
+      if (data.length === 0) this.queue.push({ parts: [data], sync: true });
       this.drain();
     } else if (sync || this.queue.length > 0) {
-      this.queue.push({ data, sync });
+      this.queue.push({ parts, sync });
       this.drain();
     } else {
-      this.write(data, false);
+      this.write(parts, false);
     }
   }
 
-  private write(data: Buffer, sync: boolean, done?: () => void): void {
-    this.wire.txOctets(data, sync);
-    if (done) this.socket.write(data, () => done());
-    else this.socket.write(data);
+  /** One logical write (one TX OCTETS entry), its buffers handed to the socket without copying. */
+  private write(parts: Buffer[], sync: boolean, done?: () => void): void {
+    let length = 0;
+    for (const p of parts) length += p.length;
+    this.wire.txOctets(parts.length === 1 ? (parts[0] as Buffer) : headOf(parts, length), sync, length);
+    if (this.state === SessionState.Open) this.traffic.outgoingOctetsWireLevel += length;
+    else if (this.state === SessionState.Connecting) this.traffic.preopenOutgoingOctetsWireLevel += length;
+    // Small writes made in one turn of the event loop are copied into one buffer and leave together,
+    // as a reactor's buffered transport sends them (a message in 65536 fragments is then 64 socket
+    // writes, not 131072). Each still counts and is logged as its own write above.
+    if (done === undefined && length <= SMALL_WRITE) {
+      if (this.staging === null || this.stagingUsed + length > this.staging.length) {
+        this.flushStaging();
+        this.staging = Buffer.allocUnsafe(STAGING_SIZE);
+      }
+      for (const p of parts) this.stagingUsed += p.copy(this.staging, this.stagingUsed);
+      if (!this.flushScheduled) {
+        this.flushScheduled = true;
+        process.nextTick(() => {
+          this.flushScheduled = false;
+          this.flushStaging();
+        });
+      }
+      return;
+    }
+    this.flushStaging();
+    for (let i = 0; i < parts.length; i++) {
+      const last = i === parts.length - 1;
+      if (last && done) this.socket.write(parts[i] as Buffer, () => done());
+      else this.socket.write(parts[i] as Buffer);
+    }
+  }
+
+  private staging: Buffer | null = null;
+  private stagingUsed = 0;
+  private flushScheduled = false;
+
+  /** Hands the small writes gathered so far to the socket (before anything written after them). */
+  private flushStaging(): void {
+    if (this.staging === null || this.stagingUsed === 0) return;
+    const data = this.staging.subarray(0, this.stagingUsed);
+    // The socket owns that memory until it is written: the next small write starts a new buffer.
+    this.staging = null;
+    this.stagingUsed = 0;
+    if (!this.socket.destroyed) this.socket.write(data);
   }
 
   private drain(): void {
@@ -513,9 +712,20 @@ export class Session implements FrameSink {
         this.draining = false;
         return;
       }
-      this.write(item.data, item.sync, () => setImmediate(next));
+      this.write(item.parts, item.sync, () => setImmediate(next));
     };
     next();
   }
 }
 
+
+/** The first 64 bytes of a write made of several buffers: all the frame log keeps of it. */
+function headOf(parts: Buffer[], length: number): Buffer {
+  const head = Buffer.allocUnsafe(Math.min(64, length));
+  let at = 0;
+  for (const p of parts) {
+    if (at >= head.length) break;
+    at += p.copy(head, at, 0, Math.min(p.length, head.length - at));
+  }
+  return head;
+}

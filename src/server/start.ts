@@ -14,6 +14,7 @@ export const defaultSessionOptions: SessionOptions = {
   closeHandshakeTimeoutMs: 1000,
   failByDrop: false,
   maxMessagePayload: 64 * 1024 * 1024,
+  deflateLevel: 1,
   maxHeadBytes: 16 * 1024,
   serverHeader: SERVER_HEADER,
   poweredBy: `wsgate/${VERSION} (Node.js ${process.versions.node})`,

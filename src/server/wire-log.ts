@@ -73,6 +73,11 @@ export class WireLog {
     if (this.enabled && this.entries.length < this.maxEntries) this.entries.push(entry);
   }
 
+  /** Timer entries are logged even while the log is off, as Autobahn appends them unconditionally. */
+  private pushAlways(entry: WirelogEntry): void {
+    if (this.entries.length < this.maxEntries) this.entries.push(entry);
+  }
+
   /** Switches entry recording, logging the change as Autobahn does ("WLM"). */
   setEnabled(enabled: boolean): void {
     if (enabled === this.enabled) return;
@@ -85,9 +90,10 @@ export class WireLog {
     if (this.enabled) this.push(['RO', [data.length, binLogData(data)]]);
   }
 
-  txOctets(data: Uint8Array, sync: boolean): void {
-    bump(this.txOctetStats, data.length);
-    if (this.enabled) this.push(['TO', [data.length, binLogData(data)], sync]);
+  /** Sent octets: `data` holds the write or at least its first 64 bytes, `length` its full size. */
+  txOctets(data: Uint8Array, sync: boolean, length = data.length): void {
+    bump(this.txOctetStats, length);
+    if (this.enabled) this.push(['TO', [length, binLogDataOfHead(data, length)], sync]);
   }
 
   /** A received frame; `payloadHead` holds at least its first 64 payload bytes. */
@@ -110,6 +116,8 @@ export class WireLog {
     sync: boolean,
   ): void {
     bump(this.txFrameStats, frame.opcode);
+    // Building the entry decodes the payload: skip it while the log is off (bulk transfers).
+    if (!this.enabled) return;
     this.push([
       'TF',
       [payload.length, asciiLogData(payload)],
@@ -124,23 +132,29 @@ export class WireLog {
   }
 
   killAfter(seconds: number): void {
-    this.push(['KL', seconds]);
+    this.pushAlways(['KL', seconds]);
   }
   killFired(): void {
-    this.push(['KLE']);
+    this.pushAlways(['KLE']);
   }
   closeAfter(seconds: number): void {
-    this.push(['TI', seconds]);
+    this.pushAlways(['TI', seconds]);
   }
   closeFired(): void {
-    this.push(['TIE']);
+    this.pushAlways(['TIE']);
   }
   continueLater(seconds: number, tag: string | null): void {
-    this.push(['CT', seconds, tag]);
+    this.pushAlways(['CT', seconds, tag]);
   }
   continueFired(tag: string | null): void {
-    this.push(['CTE', tag]);
+    this.pushAlways(['CTE', tag]);
   }
+}
+
+/** binLogData for data of which only the first bytes were kept. */
+function binLogDataOfHead(head: Uint8Array, fullLength: number): string {
+  const hex = Buffer.from(head.buffer, head.byteOffset, Math.min(head.length, LOG_BYTES)).toString('hex');
+  return fullLength > LOG_BYTES - ELLIPSIS.length ? hex + ELLIPSIS : hex;
 }
 
 /** asciiLogData for a payload of which only the first bytes were kept (always more than 60 bytes long). */

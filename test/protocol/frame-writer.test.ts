@@ -168,3 +168,15 @@ test('property: maskInPlace equals the byte-by-byte definition at any alignment 
     { numRuns: 300 },
   );
 });
+
+test('maskInPlace on large buffers (the native path when bufferutil is present) equals bytewise XOR at every offset', () => {
+  const mask = Buffer.from([0x9a, 0x01, 0xfe, 0x42]);
+  const data = Buffer.alloc(5000);
+  for (let i = 0; i < data.length; i++) data[i] = (i * 7 + 3) & 0xff;
+  for (const offset of [0, 1, 2, 3, 4097]) {
+    const got = Buffer.from(data);
+    maskInPlace(got, mask, offset);
+    const want = Buffer.from(data.map((b, i) => b ^ (mask[(offset + i) % 4] as number)));
+    assert.ok(got.equals(want), `offset ${offset}`);
+  }
+});

@@ -69,7 +69,7 @@ export function sampleRun(): GateRun {
     durationMs: 1234,
     strict: false,
     interrupted: null,
-    resources: { cpuUserMs: 120, cpuSystemMs: 30, maxRssKiB: 65536 },
+    resources: { cpuUserMs: 120, cpuSystemMs: 30, maxRssKiB: 65536, clientCpuMs: 900 },
     cases: [
       gateCase({ index: 1, id: '6.9.2', result: pass, reportBase: 'my_agent_1_0_x_case_6_9_2' }),
       gateCase({

@@ -1,0 +1,209 @@
+/**
+ * Group 12: permessage-deflate with different payloads. Each case sends 1000 messages, one at a time,
+ * cut one after another from a document (JSON, a bitmap, prose, HTML, a PDF: see data/deflate-corpus.ts),
+ * compressed, and checks every echo's type, length and SHA-1 before sending the next. Group 13 runs
+ * the same cases with the JSON document under other negotiation rules.
+ *
+ * RFC 7692 §7.2.1: "An endpoint uses the following algorithm to compress a message. 1. Compress all
+ * the octets of the payload of the message using DEFLATE." §7.2.2: "An endpoint uses the following
+ * algorithm to decompress a message. 1. Append 4 octets of 0x00 0x00 0xff 0xff to the tail end of the
+ * payload of the message. 2. Decompress the resulting data using DEFLATE." The echo checks both ways.
+ */
+import { createHash } from 'node:crypto';
+import { CloseCode } from '../protocol/constants.js';
+import { Behavior } from '../report/model.js';
+import { corpusFile } from './data/deflate-corpus.js';
+import {
+  acceptFirstOffer,
+  acceptOffer,
+  messageSizeRows,
+  payloadSubgroups,
+  type DeflateRequest,
+  type MessageSizeRow,
+  type TestData,
+} from './data/deflate-cases.js';
+import { closedByMe, defineCase } from './define.js';
+import type { PreparedMessage } from '../server/session.js';
+import type { CaseContext, CatalogueCase } from './types.js';
+
+/** The sliding window over a document that gives the messages of a case (Autobahn's sendOne). */
+class MessageWindow {
+  private readonly bytes: Buffer;
+  private readonly offsets: Int32Array | null;
+  /** Size of the document in the window's units: code points for text, bytes for binary. */
+  readonly units: number;
+
+  constructor(
+    data: TestData,
+    private readonly length: number,
+  ) {
+    const file = corpusFile(data.corpus);
+    this.bytes = file.bytes;
+    // Text is cut on code points (so a message never splits one), binary data on bytes.
+    this.offsets = data.binary ? null : file.codePointOffsets;
+    this.units = this.offsets === null ? this.bytes.length : this.offsets.length - 1;
+  }
+
+  private byteAt(unit: number): number {
+    return this.offsets === null ? unit : (this.offsets[unit] as number);
+  }
+
+  /** The message that starts at unit `from`, wrapping around at the end; no copy unless it wraps. */
+  message(from: number): Buffer {
+    const to = (from + this.length) % this.units;
+    if (to > from) return this.bytes.subarray(this.byteAt(from), this.byteAt(to));
+    return Buffer.concat([this.bytes.subarray(this.byteAt(from)), this.bytes.subarray(0, this.byteAt(to))]);
+  }
+
+  /** Where the message after the one at `from` starts. */
+  next(from: number): number {
+    return (from + this.length) % this.units;
+  }
+}
+
+/** A message cut from the document, and the same compressed and framed, ready to go. */
+interface NextMessage {
+  payload: Buffer;
+  prepared: PreparedMessage;
+}
+
+/** What one connection of a case has done so far. */
+interface EchoState {
+  window: MessageWindow;
+  /** Start of the next message in the document. */
+  position: number;
+  /** Messages sent. */
+  sent: number;
+  /** The last message sent: the echo must equal it. */
+  expected: Buffer;
+  /** The message after it, compressed while the echo is on its way (null after the last one). */
+  next: NextMessage | null;
+}
+
+/** Per connection: several clients may run the same case at once. */
+const states = new WeakMap<CaseContext, EchoState>();
+
+/** Autobahn prints Python booleans. */
+const py = (b: boolean): string => (b ? 'True' : 'False');
+const sha1 = (data: Buffer): string => createHash('sha1').update(data).digest('hex');
+
+/** Code points of valid UTF-8 (bytes that do not continue a sequence); lenient on anything else. */
+function codePoints(data: Buffer): number {
+  let n = 0;
+  for (let i = 0; i < data.length; i++) if (((data[i] as number) & 0xc0) !== 0x80) n++;
+  return n;
+}
+
+/** Frame splitting of the compressed payload, in words. */
+function framing(row: MessageSizeRow): string {
+  return row.fragmentSize === 0
+    ? 'each message in a single frame'
+    : `the compressed payload of each message split into frames of at most ${row.fragmentSize} bytes`;
+}
+
+/** A case that echoes deflate-compressed messages: the shape of every case of groups 12 and 13. */
+export function deflateEchoCase(spec: {
+  id: string;
+  data: TestData;
+  row: MessageSizeRow;
+  /** The server's accept rule (Autobahn's SERVER_ACCEPT). */
+  accept: readonly DeflateRequest[];
+  /** How the description words the negotiation. */
+  negotiation: string;
+}): CatalogueCase {
+  const { data, row } = spec;
+  const unit = data.binary ? 'bytes' : 'code points';
+  let window: MessageWindow | null = null;
+
+  /** Cuts the next message and compresses it (Autobahn's sendOne, without the sending). */
+  const prepare = (t: CaseContext, s: EchoState): NextMessage => {
+    const payload = s.window.message(s.position);
+    s.position = s.window.next(s.position);
+    return { payload, prepared: t.prepareMessage(payload, { binary: data.binary, fragmentSize: row.fragmentSize }) };
+  };
+
+  /**
+   * Sends the prepared message, then prepares the one after it, so that its compression overlaps
+   * the round trip. Messages are compressed in sending order, so the bytes on the wire are the same
+   * as with sendMessage.
+   */
+  const sendNext = (t: CaseContext, s: EchoState): void => {
+    const m = s.next ?? prepare(t, s);
+    s.expected = m.payload;
+    t.sendPrepared(m.prepared);
+    s.sent += 1;
+    s.next = s.sent < row.count ? prepare(t, s) : null;
+  };
+
+  /** Autobahn ends the case the same way whatever the outcome: frame log back on, close 1000. */
+  const finish = (t: CaseContext, behavior: string, result: string): void => {
+    t.setOutcome(behavior, result);
+    t.setWirelog(true);
+    t.sendClose(CloseCode.Normal);
+  };
+
+  return defineCase({
+    id: spec.id,
+    description:
+      `${row.count} ${data.binary ? 'binary' : 'text'} messages of ${row.length} ${unit} each, cut in turn from ` +
+      `${data.what}, wrapping around at its end; sent compressed with permessage-deflate, ${framing(row)}. ` +
+      `The next message leaves only when the previous one has come back.<br>${spec.negotiation}`,
+    expectation:
+      `The client echoes every message unchanged (same type, same ${unit}) and all ${row.count} within ` +
+      `${row.waitSeconds} seconds, then answers the server's close (1000) cleanly. Without permessage-deflate ` +
+      'negotiated the case is UNIMPLEMENTED.',
+    expect: {},
+    close: closedByMe([CloseCode.Normal]),
+    reportTime: true,
+    reportCompressionRatio: true,
+    maxSeconds: row.waitSeconds + 2,
+    deflate: (offers) => acceptOffer(spec.accept, offers),
+    run(t) {
+      // Autobahn's enableWirelog(False): the bulk transfer stays out of the frame log.
+      t.setWirelog(false);
+      if (!t.deflateActive) {
+        t.setOutcome(Behavior.Unimplemented, 'Actual events differ from any expected.');
+        t.sendClose(CloseCode.Normal);
+        return;
+      }
+      t.setOutcome(Behavior.Failed, `Case did not finish within ${row.waitSeconds} seconds.`);
+      t.closeAfter(row.waitSeconds);
+      window ??= new MessageWindow(data, row.length);
+      const s: EchoState = { window, position: 0, sent: 0, expected: Buffer.alloc(0), next: null };
+      states.set(t, s);
+      sendNext(t, s);
+    },
+    onMessage(t, received, binary) {
+      const s = states.get(t);
+      if (s === undefined) return;
+      // Equal bytes are equal SHA-1s: the hashes are computed only to report a difference.
+      if (binary === data.binary && received.equals(s.expected)) {
+        if (s.sent < row.count) {
+          sendNext(t, s);
+        } else {
+          t.captureTrafficStats();
+          finish(t, Behavior.Ok, "Ok, received all echo'ed messages in time.");
+        }
+        return;
+      }
+      const length = data.binary ? received.length : codePoints(received);
+      const result =
+        binary !== data.binary
+          ? `Echo'ed message type differs from what I sent (got binary ${py(binary)}, expected binary ${py(data.binary)}).`
+          : length !== row.length
+            ? `Echo'ed message length differs from what I sent (got length ${length}, expected length ${row.length}).`
+            : `Echo'ed message contents differs from what I sent (got SHA1 ${sha1(received)}, expected SHA1 ${sha1(s.expected)}).`;
+      finish(t, Behavior.Failed, result);
+    },
+  });
+}
+
+const NEGOTIATION_12 =
+  "Negotiation: the server accepts the client's first permessage-deflate offer, asking nothing of the client's compressor.";
+
+/** 5 documents × 18 message sizes. */
+export const deflatePayloadCases: readonly CatalogueCase[] = payloadSubgroups.flatMap(({ subgroup, data }) =>
+  messageSizeRows.map((row) =>
+    deflateEchoCase({ id: `${subgroup}.${row.row}`, data, row, accept: acceptFirstOffer, negotiation: NEGOTIATION_12 }),
+  ),
+);
