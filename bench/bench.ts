@@ -6,7 +6,7 @@
  * whether every verdict equals the original Autobahn's for ws
  * (../shared/reference/autobahn-verdicts-ws.json). Performance goals live here, never in tests.
  *
- *   node dist/bench/bench.js [--groups 1,2,6] [--client CMD] [--loop-client CMD] [--agent NAME]
+ *   node dist/bench/bench.js [--groups 1,2,6] [--modes per-case,loop] [--client CMD] [--loop-client CMD] [--agent NAME]
  */
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -39,6 +39,7 @@ const { values } = parseArgs({
     groups: { type: 'string' },
     client: { type: 'string' },
     'loop-client': { type: 'string' },
+    modes: { type: 'string' },
     agent: { type: 'string' },
   },
 });
@@ -110,12 +111,13 @@ async function runMode(group: string, outdir: string, loop: boolean): Promise<Mo
   };
 }
 
+const modes = new Set((values.modes ?? 'per-case,loop').split(',').map((m) => m.trim()));
 const rows: Row[] = [];
 const base = await mkdtemp(path.join(os.tmpdir(), 'wsgate-bench-'));
 for (const group of groups) {
-  const perCase = await runMode(group, path.join(base, `group-${group}`), false);
+  const loop = modes.has('loop') ? await runMode(group, path.join(base, `group-${group}-loop`), true) : null;
+  const perCase = modes.has('per-case') ? await runMode(group, path.join(base, `group-${group}`), false) : loop;
   if (perCase === null) continue;
-  const loop = await runMode(group, path.join(base, `group-${group}-loop`), true);
   let originalS: number | null = null;
   if (reference !== null) {
     originalS = 0;
@@ -133,13 +135,15 @@ const lines = [
   '| group | cases | per-case wall s | cases/s | looping wall s | cases/s | wsgate CPU s | client CPU s | wsgate share of CPU | peak RSS MiB | failed | verdicts = original | original case time s |',
   '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|',
 ];
+/** Whether the per-case mode ran (else its columns are empty). */
+const pc = modes.has('per-case');
 const same = (r: Row): string =>
   reference === null ? 'n/a' : r.perCase.mismatches.length + (r.loop?.mismatches.length ?? 0) === 0 ? 'yes' : 'NO';
 for (const r of rows) {
   const p = r.perCase;
   const l = r.loop;
   lines.push(
-    `| ${r.group} | ${p.cases} | ${fmt(p.wallS, 2)} | ${fmt(p.cases / p.wallS)} | ${l ? fmt(l.wallS, 2) : '-'} | ${l ? fmt(l.cases / l.wallS) : '-'} | ${l ? fmt(l.cpuS, 2) : '-'} | ${l ? fmt(l.clientCpuS, 2) : '-'} | ${l ? share(l.cpuS, l.clientCpuS) : '-'} | ${fmt(Math.max(p.rssMiB, l?.rssMiB ?? 0))} | ${p.failed} | ${same(r)} | ${r.originalS === null ? '-' : fmt(r.originalS, 2)} |`,
+    `| ${r.group} | ${p.cases} | ${pc ? fmt(p.wallS, 2) : '-'} | ${pc ? fmt(p.cases / p.wallS) : '-'} | ${l ? fmt(l.wallS, 2) : '-'} | ${l ? fmt(l.cases / l.wallS) : '-'} | ${l ? fmt(l.cpuS, 2) : '-'} | ${l ? fmt(l.clientCpuS, 2) : '-'} | ${l ? share(l.cpuS, l.clientCpuS) : '-'} | ${fmt(Math.max(p.rssMiB, l?.rssMiB ?? 0))} | ${p.failed} | ${same(r)} | ${r.originalS === null ? '-' : fmt(r.originalS, 2)} |`,
   );
 }
 const sum = (f: (r: Row) => number): number => rows.reduce((a, r) => a + f(r), 0);
@@ -149,7 +153,7 @@ const loopWall = sum((r) => r.loop?.wallS ?? 0);
 const loopCpu = sum((r) => r.loop?.cpuS ?? 0);
 const loopClientCpu = sum((r) => r.loop?.clientCpuS ?? 0);
 lines.push(
-  `| **all** | ${cases} | ${fmt(perWall, 2)} | ${fmt(cases / perWall)} | ${fmt(loopWall, 2)} | ${fmt(cases / loopWall)} | ${fmt(loopCpu, 2)} | ${fmt(loopClientCpu, 2)} | ${share(loopCpu, loopClientCpu)} | ${fmt(Math.max(...rows.map((r) => Math.max(r.perCase.rssMiB, r.loop?.rssMiB ?? 0))))} | ${sum((r) => r.perCase.failed)} | ${reference === null ? 'n/a' : rows.every((r) => same(r) === 'yes') ? 'yes' : 'NO'} | ${reference === null ? '-' : fmt(sum((r) => r.originalS ?? 0), 2)} |`,
+  `| **all** | ${cases} | ${pc ? fmt(perWall, 2) : '-'} | ${pc ? fmt(cases / perWall) : '-'} | ${fmt(loopWall, 2)} | ${fmt(cases / loopWall)} | ${fmt(loopCpu, 2)} | ${fmt(loopClientCpu, 2)} | ${share(loopCpu, loopClientCpu)} | ${fmt(Math.max(...rows.map((r) => Math.max(r.perCase.rssMiB, r.loop?.rssMiB ?? 0))))} | ${sum((r) => r.perCase.failed)} | ${reference === null ? 'n/a' : rows.every((r) => same(r) === 'yes') ? 'yes' : 'NO'} | ${reference === null ? '-' : fmt(sum((r) => r.originalS ?? 0), 2)} |`,
 );
 process.stdout.write(`${lines.join('\n')}\n`);
 const all = rows.flatMap((r) => [...r.perCase.mismatches, ...(r.loop?.mismatches ?? [])]);

@@ -94,6 +94,9 @@ export class Session implements FrameSink {
   state: SessionStateValue = SessionState.Connecting;
   readonly wire = new WireLog();
   readonly traffic = new TrafficCounters();
+  /** Bytes received and sent on this connection, handshake included. */
+  bytesIn = 0;
+  bytesOut = 0;
   /** permessage-deflate of this connection, when negotiated. */
   deflate: PerMessageDeflate | null = null;
 
@@ -197,6 +200,7 @@ export class Session implements FrameSink {
   private onData(chunk: Buffer): void {
     if (this.state === SessionState.Closed) return;
     this.wire.rxOctets(chunk);
+    this.bytesIn += chunk.length;
     if (this.state === SessionState.Open) this.traffic.incomingOctetsWireLevel += chunk.length;
     if (this.state === SessionState.Connecting) {
       this.traffic.preopenIncomingOctetsWireLevel += chunk.length;
@@ -654,6 +658,7 @@ export class Session implements FrameSink {
   private write(parts: Buffer[], sync: boolean, done?: () => void): void {
     let length = 0;
     for (const p of parts) length += p.length;
+    this.bytesOut += length;
     this.wire.txOctets(parts.length === 1 ? (parts[0] as Buffer) : headOf(parts, length), sync, length);
     if (this.state === SessionState.Open) this.traffic.outgoingOctetsWireLevel += length;
     else if (this.state === SessionState.Connecting) this.traffic.preopenOutgoingOctetsWireLevel += length;
