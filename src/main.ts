@@ -62,7 +62,7 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
       'Start the server, run the client for every selected case, write JUnit/JSON/HTML reports; exit 1 on any failure',
       (y) =>
         serverOptions(y)
-          .option('client', { type: 'string', describe: 'Client command, run in a shell once per case; {url}, {case}, {agent} are replaced (shell-quoted) and set as WSGATE_URL, WSGATE_CASE, WSGATE_AGENT. Default: the bundled ws client' })
+          .option('client', { type: 'string', describe: 'Client command, run in a shell once per case; {url}, {case}, {agent} are replaced (shell-quoted) and set as WSGATE_URL, WSGATE_CASE, WSGATE_AGENT. Default: the bundled ws client, which loops over the cases itself' })
           .option('client-loops', { type: 'boolean', default: false, describe: 'Run the client once with the base URL; it drives every case itself (/getCaseCount, /runCase, /updateReports). The bundled client can do this too' })
           .option('agent', { type: 'string', describe: 'Agent name in the reports (default: client, or wsgate-reference-ws for the bundled client)' })
           .option('case-timeout', { type: 'number', describe: 'Seconds a case may take before the client is killed (default: 30, or longer for cases whose own timers wait longer, e.g. group 9)' })

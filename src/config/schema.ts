@@ -100,7 +100,8 @@ export function resolveRunConfig(input: Record<string, unknown>): RunConfig {
   const outdir = path.resolve(o.outdir);
   return {
     client: o.client,
-    clientLoops: o.clientLoops,
+    // The bundled client drives the cases itself: one process instead of one per case.
+    clientLoops: o.clientLoops || o.client === null,
     agent,
     host,
     port,
