@@ -14,7 +14,6 @@ import type { CatalogueCase } from '../cases/types.js';
 import type { RunConfig } from '../config/schema.js';
 import { caseReportBase, writeFileAtomic } from '../report/files.js';
 import { summaryJson } from '../report/json.js';
-import { junitXml } from '../report/junit.js';
 import type { CaseResult, ClientRun, GateCase, GateRun, RunResources } from '../report/model.js';
 import { ListenError, type CaseRunEvent, type FuzzingServer } from '../server/fuzzing-server.js';
 import { createServer } from '../server/start.js';
@@ -135,6 +134,8 @@ export async function runGate(config: RunConfig, io: GateIo): Promise<number> {
   };
   await mkdir(path.dirname(config.junit), { recursive: true });
   await mkdir(path.dirname(config.json), { recursive: true });
+  // Loaded only now: the JUnit builder is not needed (nor kept in memory) while cases run.
+  const { junitXml } = await import('../report/junit.js');
   await writeFileAtomic(config.junit, junitXml(run));
   await writeFileAtomic(config.json, summaryJson(run));
   progress.summary(run, { outdir: config.outdir, junit: config.junit, json: config.json });

@@ -3,7 +3,6 @@ import type { Logger } from 'pino';
 import { catalogue } from '../cases/registry.js';
 import type { CatalogueCase } from '../cases/types.js';
 import type { CaseInfo } from '../report/model.js';
-import { writeReports } from '../report/writer.js';
 import { SERVER_HEADER, VERSION } from '../version.js';
 import { FuzzingServer } from './fuzzing-server.js';
 import type { SessionOptions } from './session.js';
@@ -49,8 +48,11 @@ export function createServer(options: {
     session: { ...defaultSessionOptions, ...options.session },
     statusWaitMs: options.statusWaitMs,
     logger: options.logger,
-    writeReports: () =>
-      writeReports(options.outdir, server.results, info, { generatedAt: new Date().toISOString(), toolVersion: VERSION }),
+    // The HTML and JSON renderers are loaded on the first report write, not while cases run.
+    writeReports: async () => {
+      const { writeReports } = await import('../report/writer.js');
+      await writeReports(options.outdir, server.results, info, { generatedAt: new Date().toISOString(), toolVersion: VERSION });
+    },
   });
   return server;
 }
