@@ -10,7 +10,7 @@ import { CloseCode, Opcode } from '../protocol/constants.js';
 import { Behavior, CloseBehavior, type ExpectedClose } from '../report/model.js';
 import { invalidCloseCodes, undefinedCloseCodes, validCloseCodes } from './data/close-codes.js';
 import { closedByMe, defineCase, hex, message, wrongCodeFails } from './define.js';
-import type { CatalogueCase, Judgement } from './types.js';
+import type { CaseContext, CatalogueCase, Judgement } from './types.js';
 
 /** Every case of the group fails the connection when it is still not closed a second after opening. */
 const FAIL_AFTER = 1;
@@ -27,6 +27,33 @@ function informational(result: (verdict: Judgement) => string): (verdict: Judgem
     behavior: Behavior.Informational,
     behaviorClose: CloseBehavior.Informational,
     result: result(verdict),
+  });
+}
+
+/**
+ * Most cases of the group: the fuzzer sends a close (and maybe more) first; the peer must answer it
+ * and send nothing else. A wrong close code also fails the outcome (Autobahn's 7.x override).
+ */
+function closeFirst(def: {
+  id: string;
+  description: string;
+  expectation: string;
+  /** Default: the peer answers with 1000 or no code, cleanly. */
+  close?: ExpectedClose;
+  send(t: CaseContext): void;
+}): CatalogueCase {
+  return defineCase({
+    id: def.id,
+    description: def.description,
+    expectation: def.expectation,
+    expect: { OK: [] },
+    close: def.close ?? closedByMe([CloseCode.Normal]),
+    suppressClose: true,
+    adjust: wrongCodeFails,
+    run(t) {
+      def.send(t);
+      t.killAfter(FAIL_AFTER);
+    },
   });
 }
 
@@ -50,62 +77,42 @@ const basicCases: CatalogueCase[] = [
       t.killAfter(FAIL_AFTER);
     },
   }),
-  defineCase({
+  closeFirst({
     id: '7.1.2',
     description: 'A close frame with code 1000, then a second, empty close frame.',
     expectation: 'The client answers the first close with code 1000 (or no code) and ignores the second.',
-    expect: { OK: [] },
-    close: closedByMe([CloseCode.Normal]),
-    suppressClose: true,
-    adjust: wrongCodeFails,
-    run(t) {
+    send(t) {
       t.sendClose(CloseCode.Normal);
       t.sendFrame({ opcode: Opcode.Close });
-      t.killAfter(FAIL_AFTER);
     },
   }),
-  defineCase({
+  closeFirst({
     id: '7.1.3',
     description: 'A close frame with code 1000, then an empty ping.',
     expectation: 'The client answers the close with code 1000 (or no code) and sends no pong.',
-    expect: { OK: [] },
-    close: closedByMe([CloseCode.Normal]),
-    suppressClose: true,
-    adjust: wrongCodeFails,
-    run(t) {
+    send(t) {
       t.sendClose(CloseCode.Normal);
       t.sendFrame({ opcode: Opcode.Ping });
-      t.killAfter(FAIL_AFTER);
     },
   }),
-  defineCase({
+  closeFirst({
     id: '7.1.4',
     description: 'A close frame with code 1000, then a text message "Hello World!".',
     expectation: 'The client answers the close with code 1000 (or no code) and does not echo the message.',
-    expect: { OK: [] },
-    close: closedByMe([CloseCode.Normal]),
-    suppressClose: true,
-    adjust: wrongCodeFails,
-    run(t) {
+    send(t) {
       t.sendClose(CloseCode.Normal);
       t.sendFrame({ opcode: Opcode.Text, payload: 'Hello World!' });
-      t.killAfter(FAIL_AFTER);
     },
   }),
-  defineCase({
+  closeFirst({
     id: '7.1.5',
     description:
       'The first fragment "fragment1" of a text message, a close frame with code 1000, then the last fragment "fragment2".',
     expectation: 'The client answers the close with code 1000 (or no code) and echoes nothing.',
-    expect: { OK: [] },
-    close: closedByMe([CloseCode.Normal]),
-    suppressClose: true,
-    adjust: wrongCodeFails,
-    run(t) {
+    send(t) {
       t.sendFrame({ opcode: Opcode.Text, payload: 'fragment1', fin: false });
       t.sendClose(CloseCode.Normal);
       t.sendFrame({ opcode: Opcode.Continuation, payload: 'fragment2', fin: true });
-      t.killAfter(FAIL_AFTER);
     },
   }),
   defineCase({
@@ -146,84 +153,56 @@ const basicCases: CatalogueCase[] = [
 // have a payload length of 125 bytes or less". A 1-byte body or a 126-byte one is a protocol error.
 
 const lengthCases: CatalogueCase[] = [
-  defineCase({
+  closeFirst({
     id: '7.3.1',
     description: 'A close frame with an empty payload: no code, no reason.',
     expectation: 'The client answers the close with code 1000 or no code.',
-    expect: { OK: [] },
-    close: closedByMe([CloseCode.Normal]),
-    suppressClose: true,
-    adjust: wrongCodeFails,
-    run(t) {
+    send(t) {
       t.sendCloseFrame(); // 0x88 0x00
-      t.killAfter(FAIL_AFTER);
     },
   }),
-  defineCase({
+  closeFirst({
     id: '7.3.2',
     description: 'A close frame with a 1-byte payload, "a": too short to hold a close code.',
     expectation: 'The client answers with a close frame with code 1002 (or no code), or drops TCP.',
-    expect: { OK: [] },
     close: refusedClose([CloseCode.ProtocolError]),
-    suppressClose: true,
-    adjust: wrongCodeFails,
-    run(t) {
+    send(t) {
       t.sendCloseFrame(null, 'a'); // 0x88 0x01 0x61
-      t.killAfter(FAIL_AFTER);
     },
   }),
-  defineCase({
+  closeFirst({
     id: '7.3.3',
     description: 'A close frame with a 2-byte payload: code 1000 and no reason.',
     expectation: 'The client answers the close with code 1000 (or no code).',
-    expect: { OK: [] },
-    close: closedByMe([CloseCode.Normal]),
-    suppressClose: true,
-    adjust: wrongCodeFails,
-    run(t) {
+    send(t) {
       t.sendClose(CloseCode.Normal); // 0x88 0x02 0x03 0xe8
-      t.killAfter(FAIL_AFTER);
     },
   }),
-  defineCase({
+  closeFirst({
     id: '7.3.4',
     description: 'A close frame with code 1000 and the reason "Hello World!".',
     expectation: 'The client answers the close with code 1000 (or no code).',
-    expect: { OK: [] },
-    close: closedByMe([CloseCode.Normal]),
-    suppressClose: true,
-    adjust: wrongCodeFails,
-    run(t) {
+    send(t) {
       t.sendClose(CloseCode.Normal, 'Hello World!');
-      t.killAfter(FAIL_AFTER);
     },
   }),
-  defineCase({
+  closeFirst({
     id: '7.3.5',
     description: 'A close frame with code 1000 and a reason of 123 "*": the largest close payload (125 bytes).',
     expectation: 'The client answers the close with code 1000 (or no code).',
-    expect: { OK: [] },
-    close: closedByMe([CloseCode.Normal]),
-    suppressClose: true,
-    adjust: wrongCodeFails,
-    run(t) {
+    send(t) {
       t.sendClose(CloseCode.Normal, '*'.repeat(123));
-      t.killAfter(FAIL_AFTER);
     },
   }),
-  defineCase({
+  closeFirst({
     id: '7.3.6',
     description:
       'A close frame with code 1000 and a reason of 124 "*": a 126-byte payload, one byte more than a control frame may carry.',
     expectation: 'The client answers with a close frame with code 1002 (or no code), or drops TCP.',
-    expect: { OK: [] },
     close: refusedClose([CloseCode.ProtocolError]),
-    suppressClose: true,
-    adjust: wrongCodeFails,
-    run(t) {
+    send(t) {
       // Unchecked on purpose: sendClose would cut the reason to fit. 0x88 0x7e 0x00 0x7e: length 126.
       t.sendCloseFrame(CloseCode.Normal, '*'.repeat(124));
-      t.killAfter(FAIL_AFTER);
     },
   }),
 ];
@@ -238,18 +217,14 @@ const lengthCases: CatalogueCase[] = [
 const INVALID_REASON = hex('cebae1bdb9cf83cebcceb5 eda080 656469746564');
 
 const payloadValueCases: CatalogueCase[] = [
-  defineCase({
+  closeFirst({
     id: '7.5.1',
     description: `A close frame with code 1000 and a reason that is not valid UTF-8.<br><br>Reason: 0x${INVALID_REASON.toString('hex')}`,
     expectation: 'The client answers with a close frame with code 1002 or 1007 (or no code), or drops TCP.',
-    expect: { OK: [] },
     close: refusedClose([CloseCode.ProtocolError, CloseCode.InvalidPayload]),
-    suppressClose: true,
-    adjust: wrongCodeFails,
-    run(t) {
+    send(t) {
       // A Buffer reason: the report shows localCloseReason in hex, as Autobahn does for this case.
       t.sendCloseFrame(CloseCode.Normal, INVALID_REASON);
-      t.killAfter(FAIL_AFTER);
     },
   }),
 ];
