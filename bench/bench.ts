@@ -1,12 +1,14 @@
 /**
  * `npm run bench`: runs the catalogue group by group against a client (default: the bundled ws
- * client) through the real CLI, in both modes: a client process per case (the gate's default) and
- * one client process that loops over the cases (`--client-loops`, Autobahn's way). It prints per
- * group the wall time and cases per second of each mode, wsgate's own CPU time and peak RSS, and
- * whether every verdict equals the original Autobahn's for ws
- * (../shared/reference/autobahn-verdicts-ws.json). Performance goals live here, never in tests.
+ * client, which loops over the cases itself) through the real CLI, once with `--jobs 1` and once
+ * with the default number of jobs, each group in a fresh wsgate process; then, when every group is
+ * selected, the whole selection in one process (the peak RSS over the whole catalogue). It prints
+ * per group the wall time, cases per second, wsgate's own CPU time, its clients' CPU time and
+ * wsgate's peak RSS, whether the verdicts of both runs are the same, and whether they equal the
+ * original Autobahn's for ws (../shared/reference/autobahn-verdicts-ws.json). Performance goals
+ * live here, never in tests.
  *
- *   node dist/bench/bench.js [--groups 1,2,6] [--modes per-case,loop] [--client CMD] [--loop-client CMD] [--agent NAME]
+ *   node dist/bench/bench.js [--groups 1,2,6] [--jobs N] [--no-whole] [--client CMD] [--agent NAME]
  */
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -16,6 +18,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { catalogue } from '../src/cases/registry.js';
+import { defaultJobs } from '../src/gate/schedule.js';
 import { codecThroughput } from './codec.js';
 
 interface Summary {
@@ -35,11 +38,12 @@ const REFERENCE = fileURLToPath(new URL('../../../shared/reference/autobahn-verd
 const REFERENCE_EXCEPTIONS = new Set(['9.3.1', '9.3.2', '9.4.1', '9.4.2']);
 
 const { values } = parseArgs({
+  allowNegative: true,
   options: {
     groups: { type: 'string' },
     client: { type: 'string' },
-    'loop-client': { type: 'string' },
-    modes: { type: 'string' },
+    jobs: { type: 'string' },
+    whole: { type: 'boolean', default: true },
     agent: { type: 'string' },
   },
 });
@@ -48,55 +52,49 @@ const available = [...new Set(catalogue.map((c) => c.id.split('.')[0] ?? ''))];
 const groups = values.groups ? values.groups.split(',').map((g) => g.trim()) : available;
 const reference: Reference | null = values.client === undefined && existsSync(REFERENCE) ? (JSON.parse(readFileSync(REFERENCE, 'utf8')) as Reference) : null;
 
+/** The V8 flag wsgate's launchers pass (see src/cli.ts): the bench measures what users run. */
+const NODE_FLAGS = ['--max-semi-space-size=4'];
+
 function run(args: string[]): Promise<number> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { maxBuffer: 64 * 1024 * 1024 }, (err) => {
+    execFile(process.execPath, [...NODE_FLAGS, CLI, ...args], { maxBuffer: 64 * 1024 * 1024 }, (err) => {
       resolve(err === null ? 0 : typeof err.code === 'number' ? err.code : -1);
     });
   });
 }
 
-interface ModeResult {
+interface RunResult {
   wallS: number;
   cpuS: number;
   clientCpuS: number;
   rssMiB: number;
   failed: number;
   cases: number;
+  verdicts: Map<string, string>;
   mismatches: string[];
 }
 
-interface Row {
-  group: string;
-  perCase: ModeResult;
-  loop: ModeResult | null;
-  originalS: number | null;
-}
-
-/** Runs one group in one mode and reads its summary. */
-async function runMode(group: string, outdir: string, loop: boolean): Promise<ModeResult | null> {
-  const args = ['run', '--url', 'ws://127.0.0.1:0', '--outdir', outdir, '--cases', `${group}.*`];
-  const client = loop ? values['loop-client'] ?? (values.client === undefined ? undefined : null) : values.client;
-  if (client === null) return null; // a custom per-case client without a looping variant
-  if (client !== undefined) args.push('--client', client);
-  if (loop) args.push('--client-loops');
+/** Runs the cases matching `patterns` with `jobs` and reads the summary. */
+async function runOnce(patterns: string[], outdir: string, jobs: number): Promise<RunResult | null> {
+  const args = ['run', '--url', 'ws://127.0.0.1:0', '--outdir', outdir, '--jobs', String(jobs), '--cases', ...patterns];
+  if (values.client !== undefined) args.push('--client', values.client);
   if (values.agent !== undefined) args.push('--agent', values.agent);
   const t0 = performance.now();
   const code = await run(args);
   const wallS = (performance.now() - t0) / 1000;
   if (code !== 0 && code !== 1) {
-    process.stderr.write(`group ${group}${loop ? ' (looping)' : ''}: wsgate exited with ${code}\n`);
+    process.stderr.write(`${patterns.join(' ')} with --jobs ${jobs}: wsgate exited with ${code}\n`);
     return null;
   }
   const summary = JSON.parse(await readFile(path.join(outdir, 'summary.json'), 'utf8')) as Summary;
   const mismatches: string[] = [];
-  if (reference !== null) {
-    for (const c of summary.cases) {
-      const ref = reference.cases[c.id];
-      if (ref === undefined || REFERENCE_EXCEPTIONS.has(c.id)) continue;
-      if (ref.behavior !== c.behavior || ref.behaviorClose !== c.behaviorClose || ref.remoteCloseCode !== c.remoteCloseCode) {
-        mismatches.push(`${c.id}${loop ? ' (looping)' : ''}: ${c.behavior}/${c.behaviorClose}/${c.remoteCloseCode} (original ${ref.behavior}/${ref.behaviorClose}/${ref.remoteCloseCode})`);
-      }
+  const verdicts = new Map<string, string>();
+  for (const c of summary.cases) {
+    verdicts.set(c.id, `${c.behavior}/${c.behaviorClose}/${c.remoteCloseCode}`);
+    const ref = reference?.cases[c.id];
+    if (ref === undefined || REFERENCE_EXCEPTIONS.has(c.id)) continue;
+    if (ref.behavior !== c.behavior || ref.behaviorClose !== c.behaviorClose || ref.remoteCloseCode !== c.remoteCloseCode) {
+      mismatches.push(`${c.id} (--jobs ${jobs}): ${c.behavior}/${c.behaviorClose}/${c.remoteCloseCode} (original ${ref.behavior}/${ref.behaviorClose}/${ref.remoteCloseCode})`);
     }
   }
   const r = summary.resources;
@@ -107,58 +105,86 @@ async function runMode(group: string, outdir: string, loop: boolean): Promise<Mo
     rssMiB: r ? r.maxRssKiB / 1024 : NaN,
     failed: summary.counts.failed,
     cases: summary.counts.total,
+    verdicts,
     mismatches,
   };
 }
 
-const modes = new Set((values.modes ?? 'per-case,loop').split(',').map((m) => m.trim()));
+/** Case ids whose verdicts differ between two runs. */
+function differences(a: RunResult, b: RunResult): string[] {
+  const ids = new Set([...a.verdicts.keys(), ...b.verdicts.keys()]);
+  return [...ids].filter((id) => a.verdicts.get(id) !== b.verdicts.get(id)).map((id) => `${id}: ${a.verdicts.get(id) ?? 'missing'} vs ${b.verdicts.get(id) ?? 'missing'}`);
+}
+
+interface Row {
+  group: string;
+  one: RunResult;
+  many: RunResult;
+  originalS: number | null;
+}
+
+const jobs = values.jobs !== undefined ? Number(values.jobs) : defaultJobs();
 const rows: Row[] = [];
 const base = await mkdtemp(path.join(os.tmpdir(), 'wsgate-bench-'));
 for (const group of groups) {
-  const loop = modes.has('loop') ? await runMode(group, path.join(base, `group-${group}-loop`), true) : null;
-  const perCase = modes.has('per-case') ? await runMode(group, path.join(base, `group-${group}`), false) : loop;
-  if (perCase === null) continue;
+  const one = await runOnce([`${group}.*`], path.join(base, `group-${group}-jobs-1`), 1);
+  const many = await runOnce([`${group}.*`], path.join(base, `group-${group}-jobs-${jobs}`), jobs);
+  if (one === null || many === null) continue;
   let originalS: number | null = null;
   if (reference !== null) {
     originalS = 0;
     for (const c of catalogue) if (c.id.split('.')[0] === group) originalS += (reference.cases[c.id]?.duration ?? 0) / 1000;
   }
-  rows.push({ group, perCase, loop, originalS });
+  rows.push({ group, one, many, originalS });
 }
+const whole = values.whole === true && values.groups === undefined ? await runOnce(['*'], path.join(base, `whole-jobs-${jobs}`), jobs) : null;
 
 const fmt = (n: number, d = 1): string => (Number.isFinite(n) ? n.toFixed(d) : '-');
-/** wsgate's share of the CPU time both sides used. */
-const share = (ours: number, theirs: number): string => (Number.isFinite(ours) && Number.isFinite(theirs) && ours + theirs > 0 ? `${((100 * ours) / (ours + theirs)).toFixed(0)} %` : '-');
 const lines = [
-  `wsgate bench: ${values.client ?? 'bundled ws client'} on ${os.cpus().length}x ${os.cpus()[0]?.model ?? '?'}, Node ${process.version}`,
+  `wsgate bench: ${values.client ?? 'bundled ws client'} on ${os.cpus().length}x ${os.cpus()[0]?.model ?? '?'}, Node ${process.version}; jobs ${jobs}`,
   '',
-  '| group | cases | per-case wall s | cases/s | looping wall s | cases/s | wsgate CPU s | client CPU s | wsgate share of CPU | peak RSS MiB | failed | verdicts = original | original case time s |',
-  '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|',
+  `| group | cases | jobs 1 wall s | cases/s | wsgate CPU s | client CPU s | peak RSS MiB | jobs ${jobs} wall s | cases/s | wsgate CPU s | client CPU s | peak RSS MiB | speed-up | failed | verdicts jobs 1 = jobs ${jobs} | verdicts = original | original case time s |`,
+  '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---:|',
 ];
-/** Whether the per-case mode ran (else its columns are empty). */
-const pc = modes.has('per-case');
-const same = (r: Row): string =>
-  reference === null ? 'n/a' : r.perCase.mismatches.length + (r.loop?.mismatches.length ?? 0) === 0 ? 'yes' : 'NO';
+const cells = (r: RunResult): string => `${fmt(r.wallS, 2)} | ${fmt(r.cases / r.wallS)} | ${fmt(r.cpuS, 2)} | ${fmt(r.clientCpuS, 2)} | ${fmt(r.rssMiB)}`;
+const sameOriginal = (r: Row): string => (reference === null ? 'n/a' : r.one.mismatches.length + r.many.mismatches.length === 0 ? 'yes' : 'NO');
 for (const r of rows) {
-  const p = r.perCase;
-  const l = r.loop;
   lines.push(
-    `| ${r.group} | ${p.cases} | ${pc ? fmt(p.wallS, 2) : '-'} | ${pc ? fmt(p.cases / p.wallS) : '-'} | ${l ? fmt(l.wallS, 2) : '-'} | ${l ? fmt(l.cases / l.wallS) : '-'} | ${l ? fmt(l.cpuS, 2) : '-'} | ${l ? fmt(l.clientCpuS, 2) : '-'} | ${l ? share(l.cpuS, l.clientCpuS) : '-'} | ${fmt(Math.max(p.rssMiB, l?.rssMiB ?? 0))} | ${p.failed} | ${same(r)} | ${r.originalS === null ? '-' : fmt(r.originalS, 2)} |`,
+    `| ${r.group} | ${r.one.cases} | ${cells(r.one)} | ${cells(r.many)} | ${fmt(r.one.wallS / r.many.wallS, 2)} | ${r.one.failed} | ${differences(r.one, r.many).length === 0 ? 'yes' : 'NO'} | ${sameOriginal(r)} | ${r.originalS === null ? '-' : fmt(r.originalS, 2)} |`,
   );
 }
-const sum = (f: (r: Row) => number): number => rows.reduce((a, r) => a + f(r), 0);
-const cases = sum((r) => r.perCase.cases);
-const perWall = sum((r) => r.perCase.wallS);
-const loopWall = sum((r) => r.loop?.wallS ?? 0);
-const loopCpu = sum((r) => r.loop?.cpuS ?? 0);
-const loopClientCpu = sum((r) => r.loop?.clientCpuS ?? 0);
-lines.push(
-  `| **all** | ${cases} | ${pc ? fmt(perWall, 2) : '-'} | ${pc ? fmt(cases / perWall) : '-'} | ${fmt(loopWall, 2)} | ${fmt(cases / loopWall)} | ${fmt(loopCpu, 2)} | ${fmt(loopClientCpu, 2)} | ${share(loopCpu, loopClientCpu)} | ${fmt(Math.max(...rows.map((r) => Math.max(r.perCase.rssMiB, r.loop?.rssMiB ?? 0))))} | ${sum((r) => r.perCase.failed)} | ${reference === null ? 'n/a' : rows.every((r) => same(r) === 'yes') ? 'yes' : 'NO'} | ${reference === null ? '-' : fmt(sum((r) => r.originalS ?? 0), 2)} |`,
-);
+const total = (pick: (r: Row) => RunResult): RunResult => ({
+  wallS: rows.reduce((a, r) => a + pick(r).wallS, 0),
+  cpuS: rows.reduce((a, r) => a + pick(r).cpuS, 0),
+  clientCpuS: rows.reduce((a, r) => a + pick(r).clientCpuS, 0),
+  rssMiB: Math.max(...rows.map((r) => pick(r).rssMiB)),
+  failed: rows.reduce((a, r) => a + pick(r).failed, 0),
+  cases: rows.reduce((a, r) => a + pick(r).cases, 0),
+  verdicts: new Map(rows.flatMap((r) => [...pick(r).verdicts])),
+  mismatches: rows.flatMap((r) => pick(r).mismatches),
+});
+if (rows.length > 0) {
+  const one = total((r) => r.one);
+  const many = total((r) => r.many);
+  lines.push(
+    `| **all groups** | ${one.cases} | ${cells(one)} | ${cells(many)} | ${fmt(one.wallS / many.wallS, 2)} | ${one.failed} | ${differences(one, many).length === 0 ? 'yes' : 'NO'} | ${reference === null ? 'n/a' : one.mismatches.length + many.mismatches.length === 0 ? 'yes' : 'NO'} | ${reference === null ? '-' : fmt(rows.reduce((a, r) => a + (r.originalS ?? 0), 0), 2)} |`,
+  );
+}
 process.stdout.write(`${lines.join('\n')}\n`);
-const all = rows.flatMap((r) => [...r.perCase.mismatches, ...(r.loop?.mismatches ?? [])]);
-if (all.length > 0) process.stdout.write(`\nVerdicts that differ from the original Autobahn's for ws:\n${all.map((m) => `  ${m}`).join('\n')}\n`);
+const problems = rows.flatMap((r) => [...r.one.mismatches, ...r.many.mismatches, ...differences(r.one, r.many).map((d) => `jobs 1 vs ${jobs}: ${d}`)]);
+if (whole !== null) {
+  const sumOne = rows.reduce((a, r) => a + r.one.wallS, 0);
+  process.stdout.write(
+    `\nWhole selection in one wsgate process, --jobs ${jobs}: ${whole.cases} cases in ${fmt(whole.wallS, 1)} s (${fmt(whole.cases / whole.wallS)} cases/s; ` +
+      `${fmt(sumOne / whole.wallS, 2)}x the groups one by one with --jobs 1), wsgate CPU ${fmt(whole.cpuS, 1)} s, client CPU ${fmt(whole.clientCpuS, 1)} s ` +
+      `(wsgate ${fmt((100 * whole.cpuS) / whole.clientCpuS, 0)} % of the client's), peak RSS ${fmt(whole.rssMiB)} MiB, ${whole.failed} failed, ` +
+      `verdicts = original: ${reference === null ? 'n/a' : whole.mismatches.length === 0 ? 'yes' : 'NO'}\n`,
+  );
+  problems.push(...whole.mismatches);
+  if (rows.length > 0) problems.push(...differences(total((r) => r.one), whole).map((d) => `groups with --jobs 1 vs whole: ${d}`));
+}
+if (problems.length > 0) process.stdout.write(`\nVerdicts that differ:\n${problems.map((m) => `  ${m}`).join('\n')}\n`);
 const codec = codecThroughput();
 process.stdout.write(`\n| hot path | MB/s |\n|---|---:|\n${codec.map(([name, rate]) => `| ${name} | ${rate.toFixed(0)} |`).join('\n')}\n`);
 process.stdout.write(`\nreports: ${base}\n`);
-process.exitCode = all.length > 0 ? 1 : 0;
+process.exitCode = problems.length > 0 ? 1 : 0;

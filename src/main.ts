@@ -2,6 +2,7 @@
  * The command line: yargs wiring for `run`, `serve` and `list`. `main` returns an exit status and never
  * exits the process, so it can be tested without one.
  */
+import path from 'node:path';
 import { pino, type Logger } from 'pino';
 import yargs, { type Argv } from 'yargs';
 import { catalogue } from './cases/registry.js';
@@ -9,6 +10,7 @@ import { selectCases, SelectionError } from './cases/select.js';
 import { resolveRunConfig, resolveServeConfig } from './config/schema.js';
 import { ExitCode, UsageError } from './gate/exit-codes.js';
 import { runGate } from './gate/orchestrator.js';
+import { shardCases } from './gate/schedule.js';
 import { ListenError } from './server/fuzzing-server.js';
 import { createServer } from './server/start.js';
 import { VERSION } from './version.js';
@@ -33,7 +35,8 @@ function serverOptions<T>(y: Argv<T>) {
     .option('outdir', { type: 'string', describe: 'Report directory (index.json, index.html, per-case reports)', default: './reports/clients' })
     .option('cases', { type: 'string', array: true, describe: "Case id patterns to run, Autobahn's rules ('6.*', '6.9.2'); default all", default: [] as string[] })
     .option('exclude-cases', { type: 'string', array: true, describe: 'Case id patterns to leave out', default: [] as string[] })
-    .option('log-level', { type: 'string', describe: 'pino log level on stderr (fatal, error, warn, info, debug, trace, silent)', default: 'warn' });
+    .option('log-level', { type: 'string', describe: 'pino log level on stderr (fatal, error, warn, info, debug, trace, silent)', default: 'warn' })
+    .option('shard', { type: 'string', describe: 'Run only the K-th of N slices of the selected cases, balanced by expected duration (K/N, e.g. 2/4); join the shards with `wsgate merge`' });
 }
 
 function exitForSignal(signal: AbortSignal | undefined): number | null {
@@ -69,6 +72,7 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
           .option('strict', { type: 'boolean', default: false, describe: 'NON-STRICT outcomes fail too' })
           .option('junit', { type: 'string', describe: 'JUnit XML file (default: OUTDIR/junit.xml)' })
           .option('json', { type: 'string', describe: 'JSON summary file (default: OUTDIR/summary.json)' })
+          .option('jobs', { type: 'number', describe: 'Cases run at once, each on its own connection (and client process, per case); group 9 always runs alone. Default: one per core, at most 8' })
           .example('$0 run', 'run every case against the bundled ws client')
           .example('$0 run --client "node my-client.js {url}" --cases "6.*"', 'run group 6 against your client'),
       async (a) => {
@@ -85,6 +89,8 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
           strict: a.strict,
           junit: a.junit ?? null,
           json: a.json ?? null,
+          jobs: a.jobs ?? null,
+          shard: a.shard ?? null,
         });
         const logger = makeLogger(config.logLevel);
         const gateIo = { out: io.stdout, logger, isTty: io.isTty ?? false, ...(io.signal ? { signal: io.signal } : {}) };
@@ -103,8 +109,35 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
           cases: a.cases,
           excludeCases: a['exclude-cases'],
           logLevel: a['log-level'],
+          shard: a.shard ?? null,
         });
         status = await serve(config, io, makeLogger(config.logLevel));
+      },
+    )
+    .command(
+      'merge <dirs..>',
+      "Join the output directories of several runs (the shards of a CI matrix) into one report set and one exit status",
+      (y) =>
+        y
+          .positional('dirs', { type: 'string', array: true, describe: 'Output directories of wsgate runs (each with summary.json)' })
+          .option('outdir', { type: 'string', describe: 'Directory for the merged reports', demandOption: true })
+          .option('junit', { type: 'string', describe: 'JUnit XML file (default: OUTDIR/junit.xml)' })
+          .option('json', { type: 'string', describe: 'JSON summary file (default: OUTDIR/summary.json)' })
+          .example('$0 merge shard-1 shard-2 shard-3 --outdir merged', 'one report and one exit status for three shards'),
+      async (a) => {
+        const outdir = path.resolve(a.outdir);
+        const inputs = (a.dirs ?? []).map((d) => path.resolve(String(d)));
+        if (inputs.includes(outdir)) throw new UsageError('merge: --outdir must not be one of the inputs');
+        const { mergeRuns } = await import('./gate/merge.js');
+        status = await mergeRuns(
+          {
+            inputs,
+            outdir,
+            junit: path.resolve(a.junit ?? path.join(outdir, 'junit.xml')),
+            json: path.resolve(a.json ?? path.join(outdir, 'summary.json')),
+          },
+          io.stdout,
+        );
       },
     )
     .command(
@@ -123,7 +156,7 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
         }
       },
     )
-    .demandCommand(1, 'name a command: run, serve or list (see --help)')
+    .demandCommand(1, 'name a command: run, serve, merge or list (see --help)')
     .help();
 
   try {
@@ -161,7 +194,8 @@ function plain(description: string): string {
 
 /** `wsgate serve`: the server until SIGINT/SIGTERM, /stopServer or /updateReports?shutdownOnComplete=true. */
 async function serve(config: ReturnType<typeof resolveServeConfig>, io: MainIo, logger: Logger): Promise<number> {
-  const cases = selectOrUsage(config.cases, config.excludeCases);
+  const selected = selectOrUsage(config.cases, config.excludeCases);
+  const cases = config.shard === null ? selected : shardCases(selected, config.shard);
   if (cases.length === 0) throw new UsageError('no case is selected: check --cases and --exclude-cases');
   const server = createServer({ host: config.host, port: config.port, outdir: config.outdir, cases, statusWaitMs: 60_000, logger });
   try {

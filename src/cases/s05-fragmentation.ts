@@ -58,6 +58,7 @@ function twoFragments(id: string, delivery: DeliveryMode): CatalogueCase {
     expectation: 'The client echoes the message "fragment1fragment2", then answers the fuzzer\'s close (1000) cleanly.',
     expect: { OK: [message('fragment1fragment2')] },
     close: closedByMe(),
+    cost: 1.05,
     run(t) {
       send(t, [[TEXT, false, 'fragment1'], [CONT, true, 'fragment2']], delivery);
       t.closeAfter(1);

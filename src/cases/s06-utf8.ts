@@ -176,6 +176,7 @@ function failFastCase(id: string, delivery: Delivery, cuts: [number, number]): C
       'Failing it only when the whole message is in is accepted as NON-STRICT.',
     expect: { OK: [timeout('A')], 'NON-STRICT': [timeout('A'), timeout('B')] },
     close: failedByPeer([CloseCode.InvalidPayload], { fatal: true }),
+    cost: 2 * PART_DELAY + 0.05,
     run(t) {
       if (delivery === 'chops') {
         // Autobahn's beginMessage() + beginMessageFrame(21): 0x01 0x15, text without FIN, 21 bytes, no mask.

@@ -49,6 +49,11 @@ function kindOf(binary: boolean): string {
  * The outcome so far, per connection: Autobahn sets `behavior` only when an echo is right, and
  * replaces `result` on every echo, so a later wrong echo keeps an earlier OK with the newer text.
  */
+/** Rough loopback throughput of a prompt client, for the scheduling estimate (`cost`) only. */
+const LOOPBACK_BYTES_PER_SECOND = 200e6;
+/** Rough time of one small-message round trip, for the same estimate. */
+const ROUND_TRIP_SECONDS = 0.0002;
+
 const behaviors = new WeakMap<CaseContext, string>();
 
 function setResult(t: CaseContext, result: string, behavior?: string): void {
@@ -87,6 +92,8 @@ function bigMessageCase(m: BigMessage): CatalogueCase {
     close: closedByMe([CloseCode.Normal]),
     reportTime: true,
     maxSeconds: m.waitSecs + 2,
+    runsAlone: true,
+    cost: 0.1 + (2 * m.length) / LOOPBACK_BYTES_PER_SECOND,
     run(t) {
       // The frame log stays silent about the bulk transfer (no WLM entry, as Autobahn's createWirelog).
       t.setWirelog(false, { silent: true });
@@ -205,6 +212,8 @@ function roundTripCase(id: string, row: RoundTripRow, binary: boolean): Catalogu
     close: closedByMe([CloseCode.Normal]),
     reportTime: true,
     maxSeconds: row.waitSecs + 2,
+    runsAlone: true,
+    cost: 0.1 + row.count * (ROUND_TRIP_SECONDS + (2 * row.length) / LOOPBACK_BYTES_PER_SECOND),
     run(t) {
       // Logged as a WLM entry (Autobahn's enableWirelog).
       t.setWirelog(false);

@@ -157,6 +157,7 @@ export function deflateEchoCase(spec: {
     reportTime: true,
     reportCompressionRatio: true,
     maxSeconds: row.waitSeconds + 2,
+    cost: 0.1 + row.count * (0.0002 + row.length / (data.corpus === 'bitmap' || data.corpus === 'pdf' ? 4e6 : 20e6)),
     deflate: (offers) => acceptOffer(spec.accept, offers),
     run(t) {
       // Autobahn's enableWirelog(False): the bulk transfer stays out of the frame log.

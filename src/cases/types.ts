@@ -104,6 +104,16 @@ export interface CaseDef {
    */
   readonly maxSeconds?: number;
   /**
+   * The case must not overlap any other case when the gate runs cases concurrently (--jobs): its
+   * duration is the measurement (group 9 times the client's throughput and round trips).
+   */
+  readonly runsAlone?: boolean;
+  /**
+   * What the case is expected to take against a prompt client, in seconds (its built-in pauses and
+   * the bytes it moves); the gate balances shards and schedules long cases first by it. Default 0.05.
+   */
+  readonly cost?: number;
+  /**
    * How the server answers the client's permessage-deflate offers (groups 12, 13): the accepted
    * offer, or null to decline. Without it every offer is declined, as Autobahn does outside 12/13.
    */

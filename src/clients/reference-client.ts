@@ -14,7 +14,9 @@ import WebSocket from 'ws';
 // ws accepts `clientMaxWindowBits: true` (offer the parameter with no value) and `maxFragments`
 // (ws >= 8.23), which its type definitions do not list yet.
 const options = {
-  perMessageDeflate: { clientMaxWindowBits: true },
+  // zlib level 1 for its own messages, as wsgate uses for its: the echo of 1000 messages per case
+  // is then bound by the echo, not by compression (ws defaults to zlib level 6).
+  perMessageDeflate: { clientMaxWindowBits: true, zlibDeflateOptions: { level: 1 } },
   // Autobahn's 9.x cases send messages up to 16 MiB in up to 65536 fragments.
   maxPayload: 64 * 1024 * 1024,
   maxFragments: 0,
@@ -34,6 +36,31 @@ function echo(url: string, onText?: (text: string) => void): Promise<void> {
   });
 }
 
+/**
+ * WSGATE_JOBS > 1 (set by `wsgate run --jobs N` for this client only): up to N cases at once, in
+ * the gate's order and under its rule (src/gate/schedule.ts: group 9 alone, long cases first). The
+ * case ids come from /getCaseInfo, so the rule holds for any selection the server was given.
+ */
+async function runConcurrently(base: string, agent: string, count: number, jobs: number): Promise<void> {
+  const [{ catalogue }, { runOrder, runPool }] = await Promise.all([import('../cases/registry.js'), import('../gate/schedule.js')]);
+  const byId = new Map(catalogue.map((c) => [c.id, c]));
+  const cases: { id: string; runsAlone?: boolean; cost?: number }[] = [];
+  for (let i = 1; i <= count; i++) {
+    let id = '';
+    await echo(`${base}/getCaseInfo?case=${i}`, (text) => {
+      id = (JSON.parse(text) as { id: string }).id;
+    });
+    cases.push(byId.get(id) ?? { id, runsAlone: false });
+  }
+  await runPool(
+    runOrder(cases, jobs),
+    jobs,
+    (i) => cases[i]?.runsAlone === true,
+    () => false,
+    (i) => echo(`${base}/runCase?case=${i + 1}&agent=${agent}`),
+  );
+}
+
 const url = process.argv[2] ?? process.env.WSGATE_URL;
 if (url === undefined || url === '') {
   process.stderr.write('reference-client: no URL (give it as the first argument or in WSGATE_URL)\n');
@@ -48,7 +75,12 @@ if (parsed.pathname === '/' || parsed.pathname === '') {
   await echo(`${base}/getCaseCount`, (text) => {
     count = Number(text);
   });
-  for (let i = 1; i <= count; i++) await echo(`${base}/runCase?case=${i}&agent=${agent}`);
+  const jobs = Math.max(1, Math.floor(Number(process.env.WSGATE_JOBS ?? '1')) || 1);
+  if (jobs === 1) {
+    for (let i = 1; i <= count; i++) await echo(`${base}/runCase?case=${i}&agent=${agent}`);
+  } else {
+    await runConcurrently(base, agent, count, jobs);
+  }
   await echo(`${base}/updateReports?agent=${agent}`);
 } else {
   await echo(url);

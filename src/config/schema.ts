@@ -6,6 +6,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { UsageError } from '../gate/exit-codes.js';
 import { agentProblem } from '../server/fuzzing-server.js';
+import { defaultJobs, parseShard, type Shard } from '../gate/schedule.js';
 
 /** Parses `ws://HOST:PORT` (port 0: any free port). */
 export function parseListenUrl(url: string): { host: string; port: number } {
@@ -34,6 +35,7 @@ export const serverSchema = z.object({
   cases: patterns,
   excludeCases: patterns,
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
+  shard: z.string().nullable().default(null),
 });
 
 /** Options of `wsgate run`. */
@@ -45,6 +47,7 @@ export const runSchema = serverSchema.extend({
   strict: z.boolean().default(false),
   junit: z.string().nullable().default(null),
   json: z.string().nullable().default(null),
+  jobs: z.number().int('--jobs must be a whole number').min(1, '--jobs must be at least 1').max(64, '--jobs must be at most 64').nullable().default(null),
 });
 
 /** A resolved `wsgate run` configuration. */
@@ -63,6 +66,10 @@ export interface RunConfig {
   junit: string;
   json: string;
   logLevel: string;
+  /** Cases run at once (group 9 always alone). */
+  jobs: number;
+  /** Only this slice of the selected cases (--shard K/N), or null for all. */
+  shard: Shard | null;
 }
 
 /** A resolved `wsgate serve` configuration. */
@@ -73,6 +80,7 @@ export interface ServeConfig {
   cases: string[];
   excludeCases: string[];
   logLevel: string;
+  shard: Shard | null;
 }
 
 /** Splits "6.*,7.1.1" style lists given to repeated flags. */
@@ -88,6 +96,13 @@ function parseWith<T extends z.ZodType>(schema: T, input: unknown): z.infer<T> {
     throw new UsageError(`${where}${issue?.message ?? 'invalid options'}`);
   }
   return parsed.data;
+}
+
+function resolveShard(text: string | null): Shard | null {
+  if (text === null) return null;
+  const shard = parseShard(text);
+  if (typeof shard === 'string') throw new UsageError(shard);
+  return shard;
 }
 
 /** Validates and resolves the options of `wsgate run`. */
@@ -113,6 +128,8 @@ export function resolveRunConfig(input: Record<string, unknown>): RunConfig {
     junit: path.resolve(o.junit ?? path.join(outdir, 'junit.xml')),
     json: path.resolve(o.json ?? path.join(outdir, 'summary.json')),
     logLevel: o.logLevel,
+    jobs: o.jobs ?? defaultJobs(),
+    shard: resolveShard(o.shard),
   };
 }
 
@@ -127,5 +144,6 @@ export function resolveServeConfig(input: Record<string, unknown>): ServeConfig 
     cases: splitPatterns(o.cases),
     excludeCases: splitPatterns(o.excludeCases),
     logLevel: o.logLevel,
+    shard: resolveShard(o.shard),
   };
 }

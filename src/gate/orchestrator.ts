@@ -21,6 +21,7 @@ import { startClient, shellQuote, type ClientProcess } from './client-runner.js'
 import { ExitCode, UsageError } from './exit-codes.js';
 import { Progress } from './progress.js';
 import { reasonWithoutResult, ruleForResult } from './rule.js';
+import { runOrder, runPool, shardCases } from './schedule.js';
 
 /** Seconds a case may take when --case-timeout is not given (unless its own timers need longer). */
 const DEFAULT_CASE_TIMEOUT = 30;
@@ -61,6 +62,10 @@ export async function runGate(config: RunConfig, io: GateIo): Promise<number> {
     throw err;
   }
   if (cases.length === 0) throw new UsageError('no case is selected: check --cases and --exclude-cases');
+  // A shard may come out empty (more shards than cases): it runs nothing and passes, so a CI
+  // matrix sized for the whole catalogue still works on a narrow selection.
+  const selected = cases.length;
+  if (config.shard !== null) cases = shardCases(cases, config.shard);
   try {
     await mkdir(config.outdir, { recursive: true });
   } catch (err) {
@@ -85,7 +90,8 @@ export async function runGate(config: RunConfig, io: GateIo): Promise<number> {
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const baseUrl = `ws://${host}:${server.port}`;
   const progress = new Progress(io.out, io.isTty, cases.length);
-  progress.header(`wsgate: ${cases.length} case${cases.length === 1 ? '' : 's'} against ${config.client === null ? 'the bundled ws client' : JSON.stringify(command)} on ${baseUrl}`);
+  const shardNote = config.shard === null ? '' : ` (shard ${config.shard.index}/${config.shard.count} of ${selected} selected)`;
+  progress.header(`wsgate: ${cases.length} case${cases.length === 1 ? '' : 's'}${shardNote}${config.jobs > 1 ? `, up to ${config.jobs} at once,` : ''} against ${config.client === null ? 'the bundled ws client' : JSON.stringify(command)} on ${baseUrl}`);
 
   const startedAt = new Date();
   const t0 = performance.now();
@@ -98,15 +104,23 @@ export async function runGate(config: RunConfig, io: GateIo): Promise<number> {
       gateCases = await runLooping(server, cases, command, baseUrl, config, io, progress);
     } else {
       gateCases = [];
-      for (const [i, def] of cases.entries()) {
-        if (io.signal?.aborted === true) break;
-        const gc = await runOneCase(server, def, i + 1, command, baseUrl, config, io.signal);
-        // A case cut short by a signal has no verdict: it is reported as not run, like the rest.
-        if (isAborted(io.signal) && gc.result === null) break;
-        gateCases.push(gc);
-        progress.caseDone(gc);
-        io.logger.info({ case: gc.id, index: gc.index, status: gc.status, reason: gc.reason, ms: gc.timeMs }, 'case done');
-      }
+      const done: GateCase[] = gateCases;
+      await runPool(
+        runOrder(cases, config.jobs),
+        config.jobs,
+        (i) => cases[i]?.runsAlone === true,
+        () => isAborted(io.signal),
+        async (i) => {
+          const def = cases[i] as CatalogueCase;
+          const gc = await runOneCase(server, def, i + 1, command, baseUrl, config, io.signal);
+          // A case cut short by a signal has no verdict: it is reported as not run, like the rest.
+          if (isAborted(io.signal) && gc.result === null) return;
+          done.push(gc);
+          progress.caseDone(gc);
+          io.logger.info({ case: gc.id, index: gc.index, status: gc.status, reason: gc.reason, ms: gc.timeMs }, 'case done');
+        },
+      );
+      gateCases.sort((a, b) => a.index - b.index);
     }
     if (io.signal?.aborted === true) {
       interrupted = String(io.signal.reason ?? 'interrupted');
@@ -131,6 +145,7 @@ export async function runGate(config: RunConfig, io: GateIo): Promise<number> {
     cases: gateCases,
     interrupted,
     resources: resourcesSince(usage0, clientCpu0),
+    shard: config.shard,
   };
   await mkdir(path.dirname(config.junit), { recursive: true });
   await mkdir(path.dirname(config.json), { recursive: true });
@@ -370,7 +385,10 @@ async function runLooping(
   };
   server.on('caseStarted', onStart);
   server.on('caseFinished', onFinish);
-  const client = startClient(command, { url: baseUrl, case: '', agent: config.agent });
+  // The bundled client runs up to --jobs cases at once itself (group 9 alone); other looping clients
+  // run their cases one after another, as Autobahn's drivers do.
+  const env = config.client === null ? { WSGATE_JOBS: String(config.jobs) } : {};
+  const client = startClient(command, { url: baseUrl, case: '', agent: config.agent }, env);
   const budgetS = cases.reduce((sum, c) => sum + caseTimeoutFor(c, config), 0);
   const budgetMs = budgetS * 1000;
   const abort = new AbortController();

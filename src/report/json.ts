@@ -89,6 +89,7 @@ export function summaryJson(run: GateRun): string {
     durationMs: run.durationMs,
     strict: run.strict,
     interrupted: run.interrupted,
+    shard: run.shard ?? null,
     resources: run.resources,
     counts: {
       total: run.cases.length,
@@ -123,6 +124,9 @@ export function summaryJson(run: GateRun): string {
               signal: c.client.signal,
               timedOut: c.client.timedOut,
               spawnError: c.client.spawnError,
+              command: c.client.command,
+              output: c.client.output,
+              outputTruncated: c.client.outputTruncated,
             },
     })),
   };

@@ -189,6 +189,8 @@ export interface GateRun {
   interrupted: string | null;
   /** wsgate's own resource use over the run (its client processes not included). */
   resources: RunResources | null;
+  /** The slice of the selection this run covered (--shard K/N); absent or null: all of it. */
+  shard?: { index: number; count: number } | null;
 }
 
 /** CPU time and peak memory of the wsgate process. */

@@ -1,0 +1,200 @@
+/**
+ * `wsgate merge DIR... --outdir DIR`: joins the output directories of several runs (the shards of a
+ * CI matrix) into one report set, as if one run had covered every case: index.json/index.html and
+ * the per-case reports, one JUnit file, one summary, one exit status. It re-judges nothing: each
+ * shard's gate statuses are taken as they were written, its per-case reports are read back.
+ */
+import { mkdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import { catalogue } from '../cases/registry.js';
+import { resolveInside, writeFileAtomic } from '../report/files.js';
+import { summaryJson } from '../report/json.js';
+import type { CaseResult, GateCase, GateRun } from '../report/model.js';
+import { writeReports } from '../report/writer.js';
+import { catalogueInfo } from '../server/start.js';
+import { VERSION } from '../version.js';
+import { ExitCode, UsageError } from './exit-codes.js';
+
+/** The parts of a run's summary.json that merging reads (other keys are allowed and ignored). */
+const summarySchema = z.object({
+  agent: z.string(),
+  startedAt: z.string(),
+  durationMs: z.number(),
+  strict: z.boolean(),
+  interrupted: z.string().nullable(),
+  shard: z.object({ index: z.number().int(), count: z.number().int() }).nullable().optional(),
+  resources: z
+    .object({ cpuUserMs: z.number(), cpuSystemMs: z.number(), maxRssKiB: z.number(), clientCpuMs: z.number().nullable() })
+    .nullable(),
+  cases: z.array(
+    z.object({
+      id: z.string(),
+      status: z.enum(['passed', 'failed', 'skipped', 'error']),
+      timeMs: z.number(),
+      reason: z.string(),
+      warnings: z.array(z.string()),
+      reportfile: z.string().nullable(),
+      client: z
+        .object({
+          exitCode: z.number().nullable(),
+          signal: z.string().nullable(),
+          timedOut: z.boolean(),
+          spawnError: z.string().nullable(),
+          command: z.string().default(''),
+          output: z.string().default(''),
+          outputTruncated: z.boolean().default(false),
+        })
+        .nullable(),
+    }),
+  ),
+});
+
+type Summary = z.infer<typeof summarySchema>;
+
+/** What to merge and where to write it. */
+export interface MergeOptions {
+  inputs: string[];
+  outdir: string;
+  junit: string;
+  json: string;
+}
+
+async function readSummary(dir: string): Promise<Summary> {
+  const file = path.join(dir, 'summary.json');
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    throw new UsageError(`${dir}: no summary.json (is it the --outdir of a wsgate run?)`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(`${file}: not valid JSON (${(err as Error).message})`);
+  }
+  const parsed = summarySchema.safeParse(data);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new UsageError(`${file}: ${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'not a wsgate summary'}`);
+  }
+  return parsed.data;
+}
+
+async function readCaseResult(dir: string, reportfile: string): Promise<CaseResult> {
+  try {
+    // A summary names its reports relative to its directory; one pointing outside it is refused.
+    return JSON.parse(await readFile(resolveInside(dir, reportfile), 'utf8')) as CaseResult;
+  } catch (err) {
+    throw new UsageError(`${path.join(dir, reportfile)}: cannot read the case report (${(err as Error).message.split('\n')[0] ?? ''})`);
+  }
+}
+
+/** Checks that shards of one N are all present, once each. */
+function checkShards(inputs: readonly string[], summaries: readonly Summary[]): void {
+  const shards = summaries.map((s) => s.shard ?? null);
+  if (shards.every((s) => s === null)) return;
+  if (shards.some((s) => s === null)) throw new UsageError('some inputs are shards and some are not: merge the shards of one run');
+  const count = (shards[0] as { count: number }).count;
+  const seen = new Map<number, string>();
+  for (const [i, s] of shards.entries()) {
+    if (s === null) continue;
+    if (s.count !== count) throw new UsageError(`${inputs[i] ?? ''} is shard ${s.index}/${s.count}, the others are of ${count}`);
+    const other = seen.get(s.index);
+    if (other !== undefined) throw new UsageError(`shard ${s.index}/${count} is given twice: ${other} and ${inputs[i] ?? ''}`);
+    seen.set(s.index, inputs[i] ?? '');
+  }
+  const missing = Array.from({ length: count }, (_, k) => k + 1).filter((k) => !seen.has(k));
+  if (missing.length > 0) throw new UsageError(`shard${missing.length > 1 ? 's' : ''} ${missing.map((k) => `${k}/${count}`).join(', ')} missing`);
+}
+
+/** Merges the runs; returns the exit status the merged run would have had. Throws UsageError on bad input. */
+export async function mergeRuns(options: MergeOptions, out: NodeJS.WritableStream): Promise<number> {
+  if (options.inputs.length === 0) throw new UsageError('merge: name at least one run directory');
+  const summaries = await Promise.all(options.inputs.map(readSummary));
+  const agent = (summaries[0] as Summary).agent;
+  for (const [i, s] of summaries.entries()) {
+    if (s.agent !== agent) throw new UsageError(`${options.inputs[i] ?? ''}: agent ${JSON.stringify(s.agent)}, the first input's is ${JSON.stringify(agent)}`);
+  }
+  checkShards(options.inputs, summaries);
+
+  const order = new Map(catalogue.map((c, i) => [c.id, { i, def: c }]));
+  const owner = new Map<string, string>();
+  const results = new Map<string, CaseResult>();
+  const merged: GateCase[] = [];
+  for (const [n, s] of summaries.entries()) {
+    const dir = options.inputs[n] as string;
+    for (const c of s.cases) {
+      const entry = order.get(c.id);
+      if (entry === undefined) throw new UsageError(`${dir}: case ${JSON.stringify(c.id)} is not in wsgate ${VERSION}'s catalogue`);
+      const before = owner.get(c.id);
+      if (before !== undefined) throw new UsageError(`case ${c.id} is in both ${before} and ${dir}`);
+      owner.set(c.id, dir);
+      const result = c.reportfile === null ? null : await readCaseResult(dir, c.reportfile);
+      if (result !== null) results.set(c.id, result);
+      merged.push({
+        index: 0,
+        id: c.id,
+        category: entry.def.category,
+        subcategory: entry.def.subcategory,
+        description: entry.def.description,
+        status: c.status,
+        reason: c.reason,
+        warnings: c.warnings,
+        timeMs: c.timeMs,
+        result,
+        client: c.client,
+        reportBase: c.reportfile === null ? null : c.reportfile.replace(/\.json$/, ''),
+      });
+    }
+  }
+  // Catalogue order, numbered as one run of these cases would number them.
+  merged.sort((a, b) => (order.get(a.id)?.i ?? 0) - (order.get(b.id)?.i ?? 0));
+  merged.forEach((c, i) => {
+    c.index = i + 1;
+  });
+
+  const interrupted = summaries.map((s, i) => (s.interrupted === null ? null : `${options.inputs[i] ?? ''}: ${s.interrupted}`)).filter((x) => x !== null);
+  const resources = summaries.every((s) => s.resources !== null)
+    ? {
+        cpuUserMs: summaries.reduce((t, s) => t + (s.resources?.cpuUserMs ?? 0), 0),
+        cpuSystemMs: summaries.reduce((t, s) => t + (s.resources?.cpuSystemMs ?? 0), 0),
+        maxRssKiB: Math.max(...summaries.map((s) => s.resources?.maxRssKiB ?? 0)),
+        clientCpuMs: summaries.every((s) => s.resources?.clientCpuMs != null)
+          ? summaries.reduce((t, s) => t + (s.resources?.clientCpuMs ?? 0), 0)
+          : null,
+      }
+    : null;
+  const run: GateRun = {
+    agent,
+    startedAt: summaries.map((s) => s.startedAt).sort()[0] ?? new Date().toISOString(),
+    // The shards ran side by side: the merged run took as long as the longest.
+    durationMs: Math.max(...summaries.map((s) => s.durationMs)),
+    strict: summaries.some((s) => s.strict),
+    cases: merged,
+    interrupted: interrupted.length > 0 ? interrupted.join('; ') : null,
+    resources,
+    shard: null,
+  };
+
+  await mkdir(options.outdir, { recursive: true });
+  await writeReports(options.outdir, new Map([[agent, results]]), catalogueInfo(), {
+    generatedAt: new Date().toISOString(),
+    toolVersion: VERSION,
+  });
+  await mkdir(path.dirname(options.junit), { recursive: true });
+  await mkdir(path.dirname(options.json), { recursive: true });
+  const { junitXml } = await import('../report/junit.js');
+  await writeFileAtomic(options.junit, junitXml(run));
+  await writeFileAtomic(options.json, summaryJson(run));
+
+  const failed = merged.filter((c) => c.status === 'failed' || c.status === 'error').length;
+  const count = (st: string): number => merged.filter((c) => c.status === st).length;
+  out.write(
+    `merged ${summaries.length} run${summaries.length === 1 ? '' : 's'}: ${merged.length} cases: ${count('passed')} passed, ${failed} failed, ${count('skipped')} skipped\n` +
+      `reports: ${options.outdir}/index.html\njunit:   ${options.junit}\nsummary: ${options.json}\n`,
+  );
+  if (run.interrupted !== null) return ExitCode.Failure;
+  return failed > 0 ? ExitCode.Failure : ExitCode.Pass;
+}

@@ -1,0 +1,114 @@
+/**
+ * Which cases may run at the same time, in what order, and how a selection is cut into shards.
+ *
+ * The rule: every case may overlap every other, except the cases marked `runsAlone` (group 9),
+ * whose duration is the measurement. A case's verdict depends only on its own connection; the
+ * timers that decide verdicts elsewhere (0.5-2 s fail and close timers) are hundreds of times a
+ * prompt client's reaction time, and the number of jobs defaults to the number of cores, so
+ * overlapping cases do not starve each other. The equality of verdicts and frame logs between
+ * --jobs 1 and --jobs 8 is checked by test/gate/jobs.test.ts and, on the whole catalogue, by the bench.
+ */
+import os from 'node:os';
+import type { CatalogueCase } from '../cases/types.js';
+
+/** Estimated seconds of a case (its declared `cost`, else 0.05 s). */
+export function caseCost(def: Pick<CatalogueCase, 'cost'>): number {
+  return def.cost ?? 0.05;
+}
+
+/** --jobs when not given: one case per core, at most 8. */
+export function defaultJobs(): number {
+  const cores = typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
+  return Math.max(1, Math.min(8, cores));
+}
+
+/** A shard: the K-th (1-based) of N slices. */
+export interface Shard {
+  index: number;
+  count: number;
+}
+
+/** Parses "K/N" (1 <= K <= N <= 1000); null with a reason on anything else. */
+export function parseShard(text: string): Shard | string {
+  const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
+  if (m === null) return `--shard takes K/N (e.g. 2/4), got ${JSON.stringify(text)}`;
+  const index = Number(m[1]);
+  const count = Number(m[2]);
+  if (count < 1 || count > 1000) return `--shard: N must be 1..1000, got ${count}`;
+  if (index < 1 || index > count) return `--shard: K must be 1..${count}, got ${index}`;
+  return { index, count };
+}
+
+/**
+ * The cases of one shard, in catalogue order. Deterministic and balanced by expected duration:
+ * longest case first, each to the shard with the least expected time so far (ties: the lower
+ * shard), the classic LPT rule, within 4/3 of the best possible balance.
+ */
+export function shardCases<T extends Pick<CatalogueCase, 'id' | 'cost'>>(cases: readonly T[], shard: Shard): T[] {
+  const order = cases.map((c, i) => ({ c, i, cost: caseCost(c) }));
+  // Stable: equal costs keep catalogue order, so the split never depends on sort internals.
+  order.sort((a, b) => b.cost - a.cost || a.i - b.i);
+  const load = new Array<number>(shard.count).fill(0);
+  const owner = new Array<number>(cases.length);
+  for (const { i, cost } of order) {
+    let best = 0;
+    for (let s = 1; s < shard.count; s++) if ((load[s] as number) < (load[best] as number) - 1e-9) best = s;
+    load[best] = (load[best] as number) + cost;
+    owner[i] = best;
+  }
+  return cases.filter((_, i) => owner[i] === shard.index - 1);
+}
+
+/**
+ * The order in which a concurrent run starts its cases: the cases that run alone first (in
+ * catalogue order, each on its own), then the rest longest first, so the long cases do not
+ * end up last on one job while the others sit idle. With one job it is the catalogue order.
+ */
+export function runOrder<T extends Pick<CatalogueCase, 'runsAlone' | 'cost'>>(cases: readonly T[], jobs: number): number[] {
+  const indices = cases.map((_, i) => i);
+  if (jobs <= 1) return indices;
+  const alone = indices.filter((i) => cases[i]?.runsAlone === true);
+  const rest = indices.filter((i) => cases[i]?.runsAlone !== true);
+  rest.sort((a, b) => caseCost(cases[b] as T) - caseCost(cases[a] as T) || a - b);
+  return [...alone, ...rest];
+}
+
+/**
+ * Runs `task` for the items in `order` with at most `jobs` at once; an item whose `alone(i)` is
+ * true starts only when nothing else runs, and nothing starts beside it. Stops starting new items
+ * once `stop()` is true or a task failed. Resolves when every started task has settled; rejects
+ * with the first task's error, if any.
+ */
+export async function runPool(
+  order: readonly number[],
+  jobs: number,
+  alone: (i: number) => boolean,
+  stop: () => boolean,
+  task: (i: number) => Promise<void>,
+): Promise<void> {
+  const queue = [...order];
+  const running = new Set<Promise<void>>();
+  let exclusive = false;
+  let failure: { err: unknown } | null = null;
+  while (queue.length > 0 && failure === null && !stop()) {
+    const next = queue[0] as number;
+    const needsAlone = alone(next);
+    if (exclusive || running.size >= jobs || (needsAlone && running.size > 0)) {
+      await Promise.race(running);
+      continue;
+    }
+    queue.shift();
+    exclusive = needsAlone;
+    const p: Promise<void> = task(next)
+      .catch((err: unknown) => {
+        failure ??= { err };
+      })
+      .finally(() => {
+        running.delete(p);
+        if (needsAlone) exclusive = false;
+      });
+    running.add(p);
+  }
+  await Promise.all(running);
+  if (failure !== null) throw (failure as { err: unknown }).err;
+}
