@@ -36,6 +36,8 @@ export function caseTimeoutFor(def: CatalogueCase, config: RunConfig): number {
 const EXIT_GRACE_MS = 2000;
 /** How long to wait for a connection after the client exited (its TCP close may still be in flight). */
 const SETTLE_MS = 300;
+/** How long an exited client's handshake may still be on its way (other jobs' handshakes look alike). */
+const HANDSHAKE_SETTLE_MS = 1000;
 
 /** Where the gate writes its human output, and how it is stopped early. */
 export interface GateIo {
@@ -277,9 +279,14 @@ async function runOneCase(
       abort.signal,
     );
     if (first === 'exit') {
-      // The client is gone; its connection may still be closing, or may never have been made.
+      // The client is gone; its connection may still be closing, or may never have been made. A
+      // handshake in flight may be its own, but with other jobs running it may be theirs: that
+      // hope lasts HANDSHAKE_SETTLE_MS, while a case that is really running has until the deadline.
+      const settleUntil = Math.min(deadline, performance.now() + HANDSHAKE_SETTLE_MS);
       while (result === null && performance.now() < deadline) {
-        const busy = server.isRunning(agent, index) || server.pendingHandshakes > 0;
+        const running = server.isRunning(agent, index);
+        if (!running && performance.now() >= settleUntil) break;
+        const busy = running || server.pendingHandshakes > 0;
         const step = await raceTimeout(waiter.promise.then(() => 'result' as const), busy ? Math.min(remaining(), 50) : SETTLE_MS, abort.signal);
         if (step === 'result' || (!busy && !server.isRunning(agent, index) && server.pendingHandshakes === 0)) break;
       }

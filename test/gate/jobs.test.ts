@@ -106,4 +106,19 @@ describe('--jobs', () => {
     // proves the overlap without a tight timing bound.
     assert.ok(wallMs < 6 * 2000, `took ${wallMs.toFixed(0)} ms`);
   });
+
+  test('clients that exit at once, eight at a time: each case fails with the exit status, none waits for its timeout', async () => {
+    const outdir = await tempDir();
+    const ids = ['1.1.1', '1.1.2', '1.1.3', '1.1.4', '1.1.5', '1.1.6', '1.1.7', '1.1.8', '2.1', '2.2', '2.3', '2.4'];
+    const res = await runCli(['run', '--client', 'exit 3', '--url', 'ws://127.0.0.1:0', '--outdir', outdir, '--jobs', '8', '--cases', ...ids], 60_000);
+    assert.equal(res.code, 1);
+    const summary = JSON.parse(await readFile(path.join(outdir, 'summary.json'), 'utf8')) as Summary;
+    assert.deepEqual(summary.cases.map((c) => c.id), ids);
+    for (const c of summary.cases) {
+      assert.equal(c.status, 'failed', c.id);
+      assert.match(c.reason, /exited with status 3 before it connected/, c.id);
+      // The default timeout is 30 s: a case that waited for it was held up by the other jobs' handshakes.
+      assert.ok(c.timeMs < 10_000, `${c.id} took ${c.timeMs} ms`);
+    }
+  });
 });
