@@ -88,6 +88,8 @@ export function summaryJson(run: GateRun): string {
     startedAt: run.startedAt,
     durationMs: run.durationMs,
     strict: run.strict,
+    failOn: run.failOn ?? null,
+    baseline: run.baselineFile ?? null,
     interrupted: run.interrupted,
     resources: run.resources,
     counts: {
@@ -96,6 +98,8 @@ export function summaryJson(run: GateRun): string {
       failed,
       skipped: count((c) => c.status === 'skipped'),
       errors,
+      accepted: count((c) => c.baseline?.state === 'accepted'),
+      baselinePassing: count((c) => c.baseline?.state === 'passing'),
       nonStrict: count((c) => c.result?.behavior === 'NON-STRICT'),
       informational: count(
         (c) => c.result?.behavior === 'INFORMATIONAL' || c.result?.behaviorClose === 'INFORMATIONAL',
@@ -114,6 +118,7 @@ export function summaryJson(run: GateRun): string {
       timeMs: c.timeMs,
       reason: c.reason,
       warnings: c.warnings,
+      baseline: c.baseline ?? null,
       reportfile: c.reportBase === null ? null : `${c.reportBase}.json`,
       client:
         c.client === null
