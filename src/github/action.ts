@@ -1,0 +1,122 @@
+#!/usr/bin/env node
+/**
+ * The GitHub Action's entry (action.yml runs it on the runner): reads the action's inputs from the
+ * `INPUT_<NAME>` variables (name upper-cased, hyphens kept: `INPUT_CLIENT-COMMAND`), turns them into
+ * `wsgate run` arguments and runs main(). Done here rather than in bash, so no input is ever parsed
+ * by a shell (a client command full of quotes arrives as one argument).
+ */
+import { Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { ExitCode, UsageError } from '../gate/exit-codes.js';
+import { main } from '../main.js';
+import { escapeData } from '../report/github.js';
+
+/** How an input becomes arguments. */
+type InputKind = 'string' | 'patterns' | 'verdicts' | 'boolean' | 'directory';
+
+/** The action's inputs (action.yml declares exactly these) and the `wsgate run` flag each sets. */
+export const ACTION_INPUTS: Readonly<Record<string, { flag: string | null; kind: InputKind }>> = {
+  'client-command': { flag: '--client', kind: 'string' },
+  'client-loops': { flag: '--client-loops', kind: 'boolean' },
+  agent: { flag: '--agent', kind: 'string' },
+  cases: { flag: '--cases', kind: 'patterns' },
+  'exclude-cases': { flag: '--exclude-cases', kind: 'patterns' },
+  'config-file': { flag: '--spec', kind: 'string' },
+  'reports-directory': { flag: '--outdir', kind: 'string' },
+  'fail-on': { flag: '--fail-on', kind: 'verdicts' },
+  strict: { flag: '--strict', kind: 'boolean' },
+  baseline: { flag: '--baseline', kind: 'string' },
+  'write-baseline': { flag: '--write-baseline', kind: 'string' },
+  'case-timeout': { flag: '--case-timeout', kind: 'string' },
+  url: { flag: '--url', kind: 'string' },
+  'log-level': { flag: '--log-level', kind: 'string' },
+  // Not a flag: the directory the client command and relative paths start from.
+  'working-directory': { flag: null, kind: 'directory' },
+};
+
+/** The variable GitHub (and action.yml's step) uses for an input, as @actions/core reads it. */
+export function inputVariable(name: string): string {
+  return `INPUT_${name.replace(/ /g, '_').toUpperCase()}`;
+}
+
+function input(env: NodeJS.ProcessEnv, name: string): string {
+  return (env[inputVariable(name)] ?? '').trim();
+}
+
+/** YAML 1.2 core booleans, as @actions/core's getBooleanInput accepts them. */
+function booleanInput(name: string, value: string): boolean {
+  if (['true', 'True', 'TRUE'].includes(value)) return true;
+  if (['false', 'False', 'FALSE'].includes(value)) return false;
+  throw new UsageError(`input ${name}: must be true or false, got ${JSON.stringify(value)}`);
+}
+
+/** The `wsgate run` arguments and the working directory the inputs in `env` ask for. */
+export function actionArguments(env: NodeJS.ProcessEnv): { argv: string[]; cwd: string | null } {
+  // The action always writes the summary, annotations and outputs, whatever GITHUB_ACTIONS says.
+  const argv = ['run', '--github'];
+  let cwd: string | null = null;
+  for (const [name, { flag, kind }] of Object.entries(ACTION_INPUTS)) {
+    const value = input(env, name);
+    if (value === '') continue;
+    switch (kind) {
+      case 'directory':
+        cwd = value;
+        break;
+      case 'boolean':
+        if (booleanInput(name, value) && flag !== null) argv.push(flag);
+        break;
+      case 'patterns':
+        // Patterns never hold spaces: any mix of commas, spaces and newlines separates them.
+        for (const p of value.split(/[\s,]+/).filter((x) => x !== '')) argv.push(`${flag}=${p}`);
+        break;
+      case 'verdicts':
+        // Verdicts do hold spaces ("WRONG CODE"): commas and newlines separate them.
+        for (const v of value.split(/[\n,]+/).map((x) => x.trim()).filter((x) => x !== '')) argv.push(`${flag}=${v}`);
+        break;
+      case 'string':
+        argv.push(`${flag}=${value}`);
+        break;
+    }
+  }
+  return { argv, cwd };
+}
+
+/** Runs the action with the inputs in `env`; resolves with the exit status. */
+export async function runAction(env: NodeJS.ProcessEnv, io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream; signal?: AbortSignal }): Promise<number> {
+  let args: { argv: string[]; cwd: string | null };
+  try {
+    args = actionArguments(env);
+    if (args.cwd !== null) process.chdir(args.cwd);
+  } catch (err) {
+    const message = err instanceof UsageError ? err.message : `input working-directory: ${(err as Error).message}`;
+    io.stderr.write(`wsgate: ${message}\n`);
+    io.stdout.write(`::error title=wsgate::${escapeData(message)}\n`);
+    return ExitCode.Usage;
+  }
+  // Usage errors and faults also become an annotation, so the reason shows on the run's page.
+  let lastError = '';
+  const stderr = new Writable({
+    write(chunk: Buffer | string, _encoding, callback) {
+      const text = chunk.toString();
+      const last = text.trimEnd().split('\n').pop() ?? '';
+      if (last.startsWith('wsgate: ') && !last.startsWith('wsgate: warning:')) lastError = last.slice('wsgate: '.length);
+      io.stderr.write(text, callback);
+    },
+  });
+  const status = await main(args.argv, { ...io, stderr, isTty: false, env });
+  if ((status === ExitCode.Usage || status === ExitCode.Internal) && lastError !== '') {
+    io.stdout.write(`::error title=wsgate::${escapeData(lastError)}\n`);
+  }
+  return status;
+}
+
+// Run only as a program, not when a test imports the module.
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const controller = new AbortController();
+  for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(sig, () => controller.abort(sig));
+  }
+  const status = await runAction(process.env, { stdout: process.stdout, stderr: process.stderr, signal: controller.signal });
+  process.exitCode = status;
+  setTimeout(() => process.exit(status), 2000).unref();
+}
