@@ -2,6 +2,7 @@
  * The command line: yargs wiring for `run`, `serve` and `list`. `main` returns an exit status and never
  * exits the process, so it can be tested without one.
  */
+import path from 'node:path';
 import { pino, type Logger } from 'pino';
 import yargs, { type Argv } from 'yargs';
 import { catalogue } from './cases/registry.js';
@@ -9,6 +10,7 @@ import { selectCases, SelectionError } from './cases/select.js';
 import { resolveRunConfig, resolveServeConfig } from './config/schema.js';
 import { agentCaseExcluder, loadSpec, type SpecSettings } from './config/spec.js';
 import { ExitCode, UsageError } from './gate/exit-codes.js';
+import { failingVerdicts } from './gate/rule.js';
 import { runGate } from './gate/orchestrator.js';
 import { ListenError } from './server/fuzzing-server.js';
 import { createServer } from './server/start.js';
@@ -124,6 +126,45 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
       },
     )
     .command(
+      'judge',
+      'Apply the gate to existing reports (index.json and per-case JSON of wsgate serve or Autobahn): JUnit, summary, exit 1 on any failure',
+      (y) =>
+        y
+          .option('outdir', { type: 'string', default: './reports/clients', describe: 'Report directory holding index.json' })
+          .option('agent', { type: 'string', describe: 'Agent to judge (default: the only agent in index.json)' })
+          .option('cases', { type: 'string', array: true, default: [] as string[], describe: 'Case id patterns that must have results (default: the cases index.json holds)' })
+          .option('exclude-cases', { type: 'string', array: true, default: [] as string[], describe: 'Case id patterns to leave out' })
+          .option('strict', { type: 'boolean', default: false, describe: 'NON-STRICT outcomes fail too' })
+          .option('fail-on', { type: 'string', array: true, describe: 'Verdicts that fail a case (as for run)' })
+          .option('baseline', { type: 'string', describe: 'Baseline file of accepted non-OK cases' })
+          .option('write-baseline', { type: 'string', describe: 'Write the failing cases to a baseline file' })
+          .option('github', { type: 'boolean', describe: 'GitHub Actions job summary, annotations and step outputs (default: when GITHUB_ACTIONS=true)' })
+          .option('junit', { type: 'string', describe: 'JUnit XML file (default: OUTDIR/junit.xml)' })
+          .option('json', { type: 'string', describe: 'JSON summary file (default: OUTDIR/summary.json)' })
+          .example('$0 judge --outdir reports/clients --agent my-client', 'fail the build on the reports a server wrote'),
+      async (a) => {
+        const split = (v: readonly string[]): string[] => v.flatMap((x) => x.split(',')).map((x) => x.trim()).filter((x) => x !== '');
+        const outdir = path.resolve(a.outdir);
+        const { judgeReports } = await import('./gate/judge-reports.js');
+        status = await judgeReports(
+          {
+            outdir,
+            agent: a.agent ?? null,
+            cases: split(a.cases),
+            excludeCases: split(a['exclude-cases']),
+            failOn: [...failingVerdicts(a['fail-on'] === undefined ? null : split(a['fail-on']), a.strict)],
+            strict: a.strict,
+            baseline: a.baseline === undefined ? null : path.resolve(a.baseline),
+            writeBaseline: a['write-baseline'] === undefined ? null : path.resolve(a['write-baseline']),
+            github: a.github ?? null,
+            junit: path.resolve(a.junit ?? path.join(outdir, 'junit.xml')),
+            json: path.resolve(a.json ?? path.join(outdir, 'summary.json')),
+          },
+          { out: io.stdout, logger: makeLogger('warn'), isTty: io.isTty ?? false, env },
+        );
+      },
+    )
+    .command(
       'list',
       'Print the selected cases (index, id, description) without opening a socket',
       (y) =>
@@ -139,7 +180,7 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
         }
       },
     )
-    .demandCommand(1, 'name a command: run, serve or list (see --help)')
+    .demandCommand(1, 'name a command: run, serve, judge or list (see --help)')
     .help();
 
   try {

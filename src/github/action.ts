@@ -14,24 +14,29 @@ import { escapeData } from '../report/github.js';
 /** How an input becomes arguments. */
 type InputKind = 'string' | 'patterns' | 'verdicts' | 'boolean' | 'directory';
 
-/** The action's inputs (action.yml declares exactly these) and the `wsgate run` flag each sets. */
-export const ACTION_INPUTS: Readonly<Record<string, { flag: string | null; kind: InputKind }>> = {
-  'client-command': { flag: '--client', kind: 'string' },
-  'client-loops': { flag: '--client-loops', kind: 'boolean' },
-  agent: { flag: '--agent', kind: 'string' },
-  cases: { flag: '--cases', kind: 'patterns' },
-  'exclude-cases': { flag: '--exclude-cases', kind: 'patterns' },
-  'config-file': { flag: '--spec', kind: 'string' },
-  'reports-directory': { flag: '--outdir', kind: 'string' },
-  'fail-on': { flag: '--fail-on', kind: 'verdicts' },
-  strict: { flag: '--strict', kind: 'boolean' },
-  baseline: { flag: '--baseline', kind: 'string' },
-  'write-baseline': { flag: '--write-baseline', kind: 'string' },
-  'case-timeout': { flag: '--case-timeout', kind: 'string' },
-  url: { flag: '--url', kind: 'string' },
-  'log-level': { flag: '--log-level', kind: 'string' },
+/**
+ * The action's inputs (action.yml declares exactly these), the flag each sets, and whether it applies
+ * when judging existing reports (`judge-reports`) rather than running a client.
+ */
+export const ACTION_INPUTS: Readonly<Record<string, { flag: string | null; kind: InputKind; judge: boolean }>> = {
+  'client-command': { flag: '--client', kind: 'string', judge: false },
+  'client-loops': { flag: '--client-loops', kind: 'boolean', judge: false },
+  agent: { flag: '--agent', kind: 'string', judge: true },
+  cases: { flag: '--cases', kind: 'patterns', judge: true },
+  'exclude-cases': { flag: '--exclude-cases', kind: 'patterns', judge: true },
+  'config-file': { flag: '--spec', kind: 'string', judge: false },
+  'reports-directory': { flag: '--outdir', kind: 'string', judge: false },
+  'fail-on': { flag: '--fail-on', kind: 'verdicts', judge: true },
+  strict: { flag: '--strict', kind: 'boolean', judge: true },
+  baseline: { flag: '--baseline', kind: 'string', judge: true },
+  'write-baseline': { flag: '--write-baseline', kind: 'string', judge: true },
+  'case-timeout': { flag: '--case-timeout', kind: 'string', judge: false },
+  url: { flag: '--url', kind: 'string', judge: false },
+  'log-level': { flag: '--log-level', kind: 'string', judge: false },
+  // `wsgate judge --outdir DIR` instead of `wsgate run`: the reports of a server that ran elsewhere.
+  'judge-reports': { flag: '--outdir', kind: 'string', judge: true },
   // Not a flag: the directory the client command and relative paths start from.
-  'working-directory': { flag: null, kind: 'directory' },
+  'working-directory': { flag: null, kind: 'directory', judge: true },
 };
 
 /** The variable GitHub (and action.yml's step) uses for an input, as @actions/core reads it. */
@@ -52,12 +57,18 @@ function booleanInput(name: string, value: string): boolean {
 
 /** The `wsgate run` arguments and the working directory the inputs in `env` ask for. */
 export function actionArguments(env: NodeJS.ProcessEnv): { argv: string[]; cwd: string | null } {
+  const judging = input(env, 'judge-reports') !== '';
   // The action always writes the summary, annotations and outputs, whatever GITHUB_ACTIONS says.
-  const argv = ['run', '--github'];
+  const argv = [judging ? 'judge' : 'run', '--github'];
   let cwd: string | null = null;
-  for (const [name, { flag, kind }] of Object.entries(ACTION_INPUTS)) {
+  for (const [name, { flag, kind, judge }] of Object.entries(ACTION_INPUTS)) {
     const value = input(env, name);
     if (value === '') continue;
+    if (judging && !judge) {
+      // A boolean left at its default "false" is no conflict.
+      if (kind === 'boolean' && !booleanInput(name, value)) continue;
+      throw new UsageError(`input ${name} does not apply with judge-reports (the reports exist already; nothing is run)`);
+    }
     switch (kind) {
       case 'directory':
         cwd = value;

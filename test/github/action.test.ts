@@ -15,7 +15,7 @@ import { ACTION_INPUTS, actionArguments, inputVariable } from '../../src/github/
 import { runOutputs } from '../../src/github/publish.js';
 import { sampleRun } from '../report/helpers.js';
 import { runFile, type ProcessResult } from '../support/cli-env.js';
-import { fixtureCommand, tempDir } from '../support/harness.js';
+import { fixtureCommand, runCli, tempDir } from '../support/harness.js';
 
 /** The repository root: action.yml's directory, which holds dist/ (tests run from dist/test/github/). */
 const ACTION_PATH = fileURLToPath(new URL('../../../', import.meta.url));
@@ -94,6 +94,11 @@ describe('inputs to arguments', () => {
       '--case-timeout=12.5',
     ]);
     assert.equal(cwd, 'client');
+  });
+
+  test('judge-reports judges instead of running; run-only inputs are refused with it', () => {
+    assert.deepEqual(actionArguments(env({ 'judge-reports': 'reports/clients', agent: 'lib', strict: 'false', 'client-loops': 'false' })).argv, ['judge', '--github', '--agent=lib', '--outdir=reports/clients']);
+    assert.throws(() => actionArguments(env({ 'judge-reports': 'r', 'client-command': 'x' })), /input client-command does not apply with judge-reports/);
   });
 
   test('a boolean input that is not true or false is refused', () => {
@@ -195,6 +200,17 @@ describe('the action end to end', { concurrency: true }, () => {
     assert.equal(res.code, 0, res.stdout + res.stderr);
     assert.deepEqual([outputs.result, outputs.accepted, outputs.skipped], ['pass', '1', '1']);
     assert.match(summary, /### Accepted failures \(baseline, 1\)[\s\S]*\| 6\.12\.7 \| FAILED \/ FAILED \| validation lands in v2 \|/);
+  });
+
+  test('the service-container pattern: judge-reports on reports a server wrote elsewhere', async () => {
+    const reports = await tempDir();
+    const served = await runCli(['run', '--client', fixtureCommand('echo-invalid'), '--agent', 'lib', '--url', 'ws://127.0.0.1:0', '--outdir', reports, '--cases', '6.9.2', '6.12.7']);
+    assert.equal(served.code, 1);
+    const { res, summary, outputs } = await runAction({ 'judge-reports': reports, agent: 'lib' });
+    assert.equal(res.code, 1, res.stdout + res.stderr);
+    assert.deepEqual([outputs.result, outputs.failed, outputs.total, outputs['reports-directory']], ['fail', '1', '2', reports]);
+    assert.match(res.stdout, /^::error title=wsgate 6\.12\.7%3A FAILED \/ FAILED::/m);
+    assert.match(summary, /\| 6\.12\.7 \| FAILED \/ FAILED \|/);
   });
 
   test('a bad input: exit 2, an error annotation with the reason, no case run', async () => {
