@@ -4,7 +4,7 @@
  * It is the judging step of setups where the server ran elsewhere (a CI service container), and it
  * replaces the hand-written index.json scripts projects use today. Nothing is run; no socket opened.
  */
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { catalogue } from '../cases/registry.js';
 import { selectCases, SelectionError } from '../cases/select.js';
@@ -122,6 +122,7 @@ export async function judgeReports(config: JudgeConfig, io: GateIo): Promise<num
     ...(baseline !== null ? { baselineFile: baseline.file } : {}),
   };
   const { junitXml } = await import('../report/junit.js');
+  for (const f of [config.junit, config.json, config.writeBaseline]) if (f !== null) await mkdir(path.dirname(f), { recursive: true });
   await writeFileAtomic(config.junit, junitXml(run));
   await writeFileAtomic(config.json, summaryJson(run));
   if (config.writeBaseline !== null) await writeFileAtomic(config.writeBaseline, baselineFromRun(run));

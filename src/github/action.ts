@@ -5,6 +5,7 @@
  * `wsgate run` arguments and runs main(). Done here rather than in bash, so no input is ever parsed
  * by a shell (a client command full of quotes arrives as one argument).
  */
+import path from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { ExitCode, UsageError } from '../gate/exit-codes.js';
@@ -25,7 +26,8 @@ export const ACTION_INPUTS: Readonly<Record<string, { flag: string | null; kind:
   cases: { flag: '--cases', kind: 'patterns', judge: true },
   'exclude-cases': { flag: '--exclude-cases', kind: 'patterns', judge: true },
   'config-file': { flag: '--spec', kind: 'string', judge: false },
-  'reports-directory': { flag: '--outdir', kind: 'string', judge: false },
+  // With judge-reports: where judge writes junit.xml and summary.json (the judged directory may not be writable).
+  'reports-directory': { flag: '--outdir', kind: 'string', judge: true },
   'fail-on': { flag: '--fail-on', kind: 'verdicts', judge: true },
   strict: { flag: '--strict', kind: 'boolean', judge: true },
   baseline: { flag: '--baseline', kind: 'string', judge: true },
@@ -85,7 +87,8 @@ export function actionArguments(env: NodeJS.ProcessEnv): { argv: string[]; cwd: 
         for (const v of value.split(/[\n,]+/).map((x) => x.trim()).filter((x) => x !== '')) argv.push(`${flag}=${v}`);
         break;
       case 'string':
-        argv.push(`${flag}=${value}`);
+        if (judging && name === 'reports-directory') argv.push(`--junit=${path.join(value, 'junit.xml')}`, `--json=${path.join(value, 'summary.json')}`);
+        else argv.push(`${flag}=${value}`);
         break;
     }
   }

@@ -206,9 +206,12 @@ describe('the action end to end', { concurrency: true }, () => {
     const reports = await tempDir();
     const served = await runCli(['run', '--client', fixtureCommand('echo-invalid'), '--agent', 'lib', '--url', 'ws://127.0.0.1:0', '--outdir', reports, '--cases', '6.9.2', '6.12.7']);
     assert.equal(served.code, 1);
-    const { res, summary, outputs } = await runAction({ 'judge-reports': reports, agent: 'lib' });
+    const { res, summary, outputs, workspace } = await runAction({ 'judge-reports': reports, agent: 'lib', 'reports-directory': 'judged' });
     assert.equal(res.code, 1, res.stdout + res.stderr);
     assert.deepEqual([outputs.result, outputs.failed, outputs.total, outputs['reports-directory']], ['fail', '1', '2', reports]);
+    // The JUnit and summary go where reports-directory says (the judged directory may belong to the service's user).
+    assert.equal(outputs['junit-report'], path.join(workspace, 'judged', 'junit.xml'));
+    await readFile(path.join(workspace, 'judged', 'summary.json'));
     assert.match(res.stdout, /^::error title=wsgate 6\.12\.7%3A FAILED \/ FAILED::/m);
     assert.match(summary, /\| 6\.12\.7 \| FAILED \/ FAILED \|/);
   });
