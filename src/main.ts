@@ -8,7 +8,9 @@ import yargs, { type Argv } from 'yargs';
 import { catalogue } from './cases/registry.js';
 import { selectCases, SelectionError } from './cases/select.js';
 import { resolveRunConfig, resolveServeConfig } from './config/schema.js';
+import { agentCaseExcluder, loadSpec, type SpecSettings } from './config/spec.js';
 import { ExitCode, UsageError } from './gate/exit-codes.js';
+import { failingVerdicts } from './gate/rule.js';
 import { runGate } from './gate/orchestrator.js';
 import { shardCases } from './gate/schedule.js';
 import { ListenError } from './server/fuzzing-server.js';
@@ -22,6 +24,8 @@ export interface MainIo {
   /** Aborted with reason 'SIGINT' or 'SIGTERM' to stop a run or a server. */
   signal?: AbortSignal;
   isTty?: boolean;
+  /** The environment (WSGATE_LISTEN_HOST, GitHub Actions variables); process.env when absent. */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** pino on stderr (stdout carries the human progress lines). */
@@ -31,10 +35,12 @@ function makeLogger(level: string): Logger {
 
 function serverOptions<T>(y: Argv<T>) {
   return y
-    .option('url', { type: 'string', describe: 'Where the fuzzing server listens (ws://HOST:PORT; port 0 picks a free one)', default: 'ws://127.0.0.1:9001' })
-    .option('outdir', { type: 'string', describe: 'Report directory (index.json, index.html, per-case reports)', default: './reports/clients' })
-    .option('cases', { type: 'string', array: true, describe: "Case id patterns to run, Autobahn's rules ('6.*', '6.9.2'); default all", default: [] as string[] })
-    .option('exclude-cases', { type: 'string', array: true, describe: 'Case id patterns to leave out', default: [] as string[] })
+    // No yargs defaults here: a flag left out falls back to the spec file, then to the schema's default.
+    .option('spec', { type: 'string', describe: "Autobahn fuzzingserver.json spec file (url, outdir, cases, exclude-cases, exclude-agent-cases, options); flags override it" })
+    .option('url', { type: 'string', describe: 'Where the fuzzing server listens (ws://HOST:PORT; port 0 picks a free one; env WSGATE_LISTEN_HOST overrides the host bound) [default: ws://127.0.0.1:9001]' })
+    .option('outdir', { type: 'string', describe: 'Report directory (index.json, index.html, per-case reports) [default: ./reports/clients]' })
+    .option('cases', { type: 'string', array: true, describe: "Case id patterns to run, Autobahn's rules ('6.*', '6.9.2'); default all" })
+    .option('exclude-cases', { type: 'string', array: true, describe: 'Case id patterns to leave out' })
     .option('log-level', { type: 'string', describe: 'pino log level on stderr (fatal, error, warn, info, debug, trace, silent)', default: 'warn' })
     .option('shard', { type: 'string', describe: 'Run only the K-th of N slices of the selected cases, balanced by expected duration (K/N, e.g. 2/4); join the shards with `wsgate merge`' });
 }
@@ -47,6 +53,7 @@ function exitForSignal(signal: AbortSignal | undefined): number | null {
 /** Parses argv (without node and script) and runs the command; resolves with the exit status. */
 export async function main(argv: readonly string[], io: MainIo): Promise<number> {
   let status: number = ExitCode.Pass;
+  const env = io.env ?? process.env;
   const write = (text: string): void => {
     io.stdout.write(text);
   };
@@ -69,13 +76,18 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
           .option('client-loops', { type: 'boolean', default: false, describe: 'Run the client once with the base URL; it drives every case itself (/getCaseCount, /runCase, /updateReports). The bundled client can do this too' })
           .option('agent', { type: 'string', describe: 'Agent name in the reports (default: client, or wsgate-reference-ws for the bundled client)' })
           .option('case-timeout', { type: 'number', describe: 'Seconds a case may take before the client is killed (default: 30, or longer for cases whose own timers wait longer, e.g. group 9)' })
-          .option('strict', { type: 'boolean', default: false, describe: 'NON-STRICT outcomes fail too' })
+          .option('strict', { type: 'boolean', default: false, describe: 'NON-STRICT outcomes fail too (adds NON-STRICT to --fail-on)' })
+          .option('fail-on', { type: 'string', array: true, describe: "Verdicts that fail a case, on either axis (replaces the default FAILED, 'WRONG CODE', UNCLEAN, 'FAILED BY CLIENT'; also NON-STRICT, INFORMATIONAL, UNIMPLEMENTED)" })
+          .option('baseline', { type: 'string', describe: 'Baseline file of accepted non-OK cases, each with a reason: they do not fail the build' })
+          .option('write-baseline', { type: 'string', describe: "Write this run's failing cases to a baseline file (a starting point; edit the reasons)" })
+          .option('github', { type: 'boolean', describe: 'GitHub Actions job summary, annotations and step outputs (default: when GITHUB_ACTIONS=true)' })
           .option('junit', { type: 'string', describe: 'JUnit XML file (default: OUTDIR/junit.xml)' })
           .option('json', { type: 'string', describe: 'JSON summary file (default: OUTDIR/summary.json)' })
           .option('jobs', { type: 'number', describe: 'Cases run at once, each on its own connection (and client process, per case); group 9 always runs alone. Default: one per core, at most 8' })
           .example('$0 run', 'run every case against the bundled ws client')
           .example('$0 run --client "node my-client.js {url}" --cases "6.*"', 'run group 6 against your client'),
       async (a) => {
+        const spec = readSpec(a.spec, io);
         const config = resolveRunConfig({
           url: a.url,
           outdir: a.outdir,
@@ -87,13 +99,17 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
           agent: a.agent ?? null,
           caseTimeout: a['case-timeout'] ?? null,
           strict: a.strict,
+          failOn: a['fail-on'] ?? null,
+          baseline: a.baseline ?? null,
+          writeBaseline: a['write-baseline'] ?? null,
+          github: a.github ?? null,
           junit: a.junit ?? null,
           json: a.json ?? null,
           jobs: a.jobs ?? null,
           shard: a.shard ?? null,
-        });
+        }, { env, spec });
         const logger = makeLogger(config.logLevel);
-        const gateIo = { out: io.stdout, logger, isTty: io.isTty ?? false, ...(io.signal ? { signal: io.signal } : {}) };
+        const gateIo = { out: io.stdout, logger, isTty: io.isTty ?? false, env, ...(io.signal ? { signal: io.signal } : {}) };
         status = await runGate(config, gateIo);
         status = exitForSignal(io.signal) ?? status;
       },
@@ -103,6 +119,7 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
       'Run the fuzzing server alone, for clients that loop over the cases themselves; reports are written on /updateReports and on shutdown',
       (y) => serverOptions(y),
       async (a) => {
+        const spec = readSpec(a.spec, io);
         const config = resolveServeConfig({
           url: a.url,
           outdir: a.outdir,
@@ -110,7 +127,7 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
           excludeCases: a['exclude-cases'],
           logLevel: a['log-level'],
           shard: a.shard ?? null,
-        });
+        }, { env, spec });
         status = await serve(config, io, makeLogger(config.logLevel));
       },
     )
@@ -141,6 +158,45 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
       },
     )
     .command(
+      'judge',
+      'Apply the gate to existing reports (index.json and per-case JSON of wsgate serve or Autobahn): JUnit, summary, exit 1 on any failure',
+      (y) =>
+        y
+          .option('outdir', { type: 'string', default: './reports/clients', describe: 'Report directory holding index.json' })
+          .option('agent', { type: 'string', describe: 'Agent to judge (default: the only agent in index.json)' })
+          .option('cases', { type: 'string', array: true, default: [] as string[], describe: 'Case id patterns that must have results (default: the cases index.json holds)' })
+          .option('exclude-cases', { type: 'string', array: true, default: [] as string[], describe: 'Case id patterns to leave out' })
+          .option('strict', { type: 'boolean', default: false, describe: 'NON-STRICT outcomes fail too' })
+          .option('fail-on', { type: 'string', array: true, describe: 'Verdicts that fail a case (as for run)' })
+          .option('baseline', { type: 'string', describe: 'Baseline file of accepted non-OK cases' })
+          .option('write-baseline', { type: 'string', describe: 'Write the failing cases to a baseline file' })
+          .option('github', { type: 'boolean', describe: 'GitHub Actions job summary, annotations and step outputs (default: when GITHUB_ACTIONS=true)' })
+          .option('junit', { type: 'string', describe: 'JUnit XML file (default: OUTDIR/junit.xml)' })
+          .option('json', { type: 'string', describe: 'JSON summary file (default: OUTDIR/summary.json)' })
+          .example('$0 judge --outdir reports/clients --agent my-client', 'fail the build on the reports a server wrote'),
+      async (a) => {
+        const split = (v: readonly string[]): string[] => v.flatMap((x) => x.split(',')).map((x) => x.trim()).filter((x) => x !== '');
+        const outdir = path.resolve(a.outdir);
+        const { judgeReports } = await import('./gate/judge-reports.js');
+        status = await judgeReports(
+          {
+            outdir,
+            agent: a.agent ?? null,
+            cases: split(a.cases),
+            excludeCases: split(a['exclude-cases']),
+            failOn: [...failingVerdicts(a['fail-on'] === undefined ? null : split(a['fail-on']), a.strict)],
+            strict: a.strict,
+            baseline: a.baseline === undefined ? null : path.resolve(a.baseline),
+            writeBaseline: a['write-baseline'] === undefined ? null : path.resolve(a['write-baseline']),
+            github: a.github ?? null,
+            junit: path.resolve(a.junit ?? path.join(outdir, 'junit.xml')),
+            json: path.resolve(a.json ?? path.join(outdir, 'summary.json')),
+          },
+          { out: io.stdout, logger: makeLogger('warn'), isTty: io.isTty ?? false, env },
+        );
+      },
+    )
+    .command(
       'list',
       'Print the selected cases (index, id, description) without opening a socket',
       (y) =>
@@ -156,7 +212,7 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
         }
       },
     )
-    .demandCommand(1, 'name a command: run, serve, merge or list (see --help)')
+    .demandCommand(1, 'name a command: run, serve, judge, merge or list (see --help)')
     .help();
 
   try {
@@ -178,6 +234,14 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
   }
 }
 
+/** Loads --spec FILE (null without one) and prints its warnings (keys wsgate does not honour) on stderr. */
+function readSpec(file: string | undefined, io: MainIo): SpecSettings | null {
+  if (file === undefined) return null;
+  const spec = loadSpec(file);
+  for (const w of spec.warnings) io.stderr.write(`wsgate: warning: ${file}: ${w}\n`);
+  return spec;
+}
+
 function selectOrUsage(include: string[], exclude: string[]) {
   try {
     return selectCases(catalogue, include, exclude);
@@ -197,7 +261,17 @@ async function serve(config: ReturnType<typeof resolveServeConfig>, io: MainIo, 
   const selected = selectOrUsage(config.cases, config.excludeCases);
   const cases = config.shard === null ? selected : shardCases(selected, config.shard);
   if (cases.length === 0) throw new UsageError('no case is selected: check --cases and --exclude-cases');
-  const server = createServer({ host: config.host, port: config.port, outdir: config.outdir, cases, statusWaitMs: 60_000, logger });
+  const server = createServer({
+    host: config.listenHost,
+    port: config.port,
+    outdir: config.outdir,
+    cases,
+    statusWaitMs: 60_000,
+    logger,
+    session: config.session,
+    // Per connecting agent, as Autobahn does: the case is closed at once and records no result.
+    skipCase: agentCaseExcluder(config.excludeAgentCases),
+  });
   try {
     await server.listen();
   } catch (err) {
@@ -211,6 +285,9 @@ async function serve(config: ReturnType<typeof resolveServeConfig>, io: MainIo, 
   out.write(`Cases = [${cases.map((c) => `'${c.id}'`).join(', ')}]\n`);
   server.on('caseStarted', (e: { id: string; agent: string; peer: string }) => {
     out.write(`Running test case ID ${e.id} for agent ${JSON.stringify(e.agent)} from peer ${e.peer}\n`);
+  });
+  server.on('caseSkipped', (e: { id: string; agent: string }) => {
+    out.write(`Skipping test case ID ${e.id} for agent ${JSON.stringify(e.agent)} by test configuration (exclude-agent-cases)\n`);
   });
   server.on('reportsUpdated', () => {
     out.write(`Reports written to ${config.outdir}\n`);

@@ -1,12 +1,15 @@
 /**
- * Configuration of the gate and the server, validated with zod. Flags are the only source for now;
- * the schema is where a spec file and the environment will be merged (flags > env > file).
+ * Configuration of the gate and the server, validated with zod. Sources, highest first: flags, the
+ * environment (WSGATE_LISTEN_HOST), an Autobahn spec file (--spec, see spec.ts), then the defaults.
  */
 import path from 'node:path';
 import { z } from 'zod';
 import { UsageError } from '../gate/exit-codes.js';
+import { failingVerdicts } from '../gate/rule.js';
 import { agentProblem } from '../server/fuzzing-server.js';
 import { defaultJobs, parseShard, type Shard } from '../gate/schedule.js';
+import type { SessionOptions } from '../server/session.js';
+import type { SpecSettings } from './spec.js';
 
 /** Parses `ws://HOST:PORT` (port 0: any free port). */
 export function parseListenUrl(url: string): { host: string; port: number } {
@@ -45,13 +48,35 @@ export const runSchema = serverSchema.extend({
   agent: z.string().nullable().default(null),
   caseTimeout: z.number().positive('--case-timeout must be a positive number of seconds').max(86_400).nullable().default(null),
   strict: z.boolean().default(false),
+  failOn: z.array(z.string()).nullable().default(null),
+  baseline: z.string().min(1).nullable().default(null),
+  writeBaseline: z.string().min(1).nullable().default(null),
+  github: z.boolean().nullable().default(null),
   junit: z.string().nullable().default(null),
   json: z.string().nullable().default(null),
   jobs: z.number().int('--jobs must be a whole number').min(1, '--jobs must be at least 1').max(64, '--jobs must be at most 64').nullable().default(null),
 });
 
+/** Where settings come from besides the flags: the environment and a loaded spec file. */
+export interface ConfigSources {
+  env?: NodeJS.ProcessEnv;
+  spec?: SpecSettings | null;
+}
+
+/** Settings a spec file and the environment add to both commands. */
+export interface ServerExtras {
+  /** The address the server binds to: WSGATE_LISTEN_HOST, else the url's host. */
+  listenHost: string;
+  /** exclude-agent-cases of the spec file ({} without one). */
+  excludeAgentCases: Record<string, string[]>;
+  /** Session options set by the spec file's `options`. */
+  session: Partial<SessionOptions>;
+  /** The spec file named by --spec, or null. */
+  specFile: string | null;
+}
+
 /** A resolved `wsgate run` configuration. */
-export interface RunConfig {
+export interface RunConfig extends ServerExtras {
   client: string | null;
   clientLoops: boolean;
   agent: string;
@@ -63,6 +88,14 @@ export interface RunConfig {
   /** Seconds a case may take before its client is killed; null: 30, or the case's own longest wait if longer. */
   caseTimeout: number | null;
   strict: boolean;
+  /** The verdicts that fail a case (--fail-on, plus NON-STRICT with --strict). */
+  failOn: string[];
+  /** --baseline FILE, or null. */
+  baseline: string | null;
+  /** --write-baseline FILE, or null. */
+  writeBaseline: string | null;
+  /** GitHub Actions output (summary, annotations, outputs): null follows the environment. */
+  github: boolean | null;
   junit: string;
   json: string;
   logLevel: string;
@@ -73,7 +106,7 @@ export interface RunConfig {
 }
 
 /** A resolved `wsgate serve` configuration. */
-export interface ServeConfig {
+export interface ServeConfig extends ServerExtras {
   host: string;
   port: number;
   outdir: string;
@@ -105,14 +138,56 @@ function resolveShard(text: string | null): Shard | null {
   return shard;
 }
 
-/** Validates and resolves the options of `wsgate run`. */
-export function resolveRunConfig(input: Record<string, unknown>): RunConfig {
-  const o = parseWith(runSchema, input);
+/** Drops the keys a flag did not set (undefined), so a lower source can fill them. */
+function given(input: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
+}
+
+/** Fills the server options the flags left unset from the spec file (flags > file). */
+function withSpec(input: Record<string, unknown>, spec: SpecSettings | null | undefined): Record<string, unknown> {
+  const flags = given(input);
+  if (!spec) return flags;
+  const fromFile: Record<string, unknown> = {};
+  if (spec.url !== undefined) fromFile.url = spec.url;
+  if (spec.outdir !== undefined) fromFile.outdir = spec.outdir;
+  if (spec.cases !== undefined) fromFile.cases = spec.cases;
+  if (spec.excludeCases !== undefined) fromFile.excludeCases = spec.excludeCases;
+  // An empty pattern list from a repeatable flag means "not given".
+  for (const key of ['cases', 'excludeCases']) {
+    if (Array.isArray(flags[key]) && (flags[key] as unknown[]).length === 0) delete flags[key];
+  }
+  return { ...fromFile, ...flags };
+}
+
+/** The address to bind: WSGATE_LISTEN_HOST (e.g. 0.0.0.0 in a container) overrides the url's host, keeping its port. */
+function listenHostFor(urlHost: string, env: NodeJS.ProcessEnv | undefined): string {
+  const override = env?.WSGATE_LISTEN_HOST;
+  if (override === undefined || override === '') return urlHost;
+  const host = override.trim().replace(/^\[(.*)\]$/, '$1');
+  if (host === '' || /[\s/]/.test(host)) throw new UsageError(`WSGATE_LISTEN_HOST must be a host name or address, got ${JSON.stringify(override)}`);
+  return host;
+}
+
+function extras(urlHost: string, sources: ConfigSources): ServerExtras {
+  const spec = sources.spec ?? null;
+  return {
+    listenHost: listenHostFor(urlHost, sources.env),
+    excludeAgentCases: spec?.excludeAgentCases ?? {},
+    session: spec?.session ?? {},
+    specFile: spec?.file ?? null,
+  };
+}
+
+/** Validates and resolves the options of `wsgate run` (flags > env > spec file > defaults). */
+export function resolveRunConfig(input: Record<string, unknown>, sources: ConfigSources = {}): RunConfig {
+  const o = parseWith(runSchema, withSpec(input, sources.spec));
   const { host, port } = parseListenUrl(o.url);
   const agent = o.agent ?? (o.client === null ? 'wsgate-reference-ws' : 'client');
   const problem = agentProblem(agent);
   if (problem !== null) throw new UsageError(`--agent: ${problem}`);
+  // Relative paths (flags and the spec file's outdir alike) resolve against the working directory, as in Autobahn.
   const outdir = path.resolve(o.outdir);
+  const failOn = [...failingVerdicts(o.failOn === null ? null : splitPatterns(o.failOn), o.strict)];
   return {
     client: o.client,
     // The bundled client drives the cases itself: one process instead of one per case.
@@ -125,17 +200,22 @@ export function resolveRunConfig(input: Record<string, unknown>): RunConfig {
     excludeCases: splitPatterns(o.excludeCases),
     caseTimeout: o.caseTimeout,
     strict: o.strict,
+    failOn,
+    baseline: o.baseline === null ? null : path.resolve(o.baseline),
+    writeBaseline: o.writeBaseline === null ? null : path.resolve(o.writeBaseline),
+    github: o.github,
     junit: path.resolve(o.junit ?? path.join(outdir, 'junit.xml')),
     json: path.resolve(o.json ?? path.join(outdir, 'summary.json')),
     logLevel: o.logLevel,
     jobs: o.jobs ?? defaultJobs(),
     shard: resolveShard(o.shard),
+    ...extras(host, sources),
   };
 }
 
-/** Validates and resolves the options of `wsgate serve`. */
-export function resolveServeConfig(input: Record<string, unknown>): ServeConfig {
-  const o = parseWith(serverSchema, input);
+/** Validates and resolves the options of `wsgate serve` (flags > env > spec file > defaults). */
+export function resolveServeConfig(input: Record<string, unknown>, sources: ConfigSources = {}): ServeConfig {
+  const o = parseWith(serverSchema, withSpec(input, sources.spec));
   const { host, port } = parseListenUrl(o.url);
   return {
     host,
@@ -145,5 +225,6 @@ export function resolveServeConfig(input: Record<string, unknown>): ServeConfig 
     excludeCases: splitPatterns(o.excludeCases),
     logLevel: o.logLevel,
     shard: resolveShard(o.shard),
+    ...extras(host, sources),
   };
 }

@@ -22,6 +22,8 @@ const summarySchema = z.object({
   startedAt: z.string(),
   durationMs: z.number(),
   strict: z.boolean(),
+  failOn: z.array(z.string()).nullable().optional(),
+  baseline: z.string().nullable().optional(),
   interrupted: z.string().nullable(),
   shard: z.object({ index: z.number().int(), count: z.number().int() }).nullable().optional(),
   resources: z
@@ -35,6 +37,10 @@ const summarySchema = z.object({
       reason: z.string(),
       warnings: z.array(z.string()),
       reportfile: z.string().nullable(),
+      baseline: z
+        .object({ state: z.enum(['accepted', 'passing']), pattern: z.string(), reason: z.string(), failure: z.string().nullable() })
+        .nullable()
+        .optional(),
       client: z
         .object({
           exitCode: z.number().nullable(),
@@ -146,6 +152,7 @@ export async function mergeRuns(options: MergeOptions, out: NodeJS.WritableStrea
         result,
         client: c.client,
         reportBase: c.reportfile === null ? null : c.reportfile.replace(/\.json$/, ''),
+        ...(c.baseline != null ? { baseline: c.baseline } : {}),
       });
     }
   }
@@ -176,6 +183,8 @@ export async function mergeRuns(options: MergeOptions, out: NodeJS.WritableStrea
     interrupted: interrupted.length > 0 ? interrupted.join('; ') : null,
     resources,
     shard: null,
+    ...(summaries[0]?.failOn != null ? { failOn: summaries[0].failOn } : {}),
+    ...(summaries[0]?.baseline != null ? { baselineFile: summaries[0].baseline } : {}),
   };
 
   await mkdir(options.outdir, { recursive: true });

@@ -12,11 +12,13 @@ import { catalogue } from '../cases/registry.js';
 import { selectCases, SelectionError } from '../cases/select.js';
 import type { CatalogueCase } from '../cases/types.js';
 import type { RunConfig } from '../config/schema.js';
+import { agentCaseExcluder } from '../config/spec.js';
 import { caseReportBase, writeFileAtomic } from '../report/files.js';
 import { summaryJson } from '../report/json.js';
 import type { CaseResult, ClientRun, GateCase, GateRun, RunResources } from '../report/model.js';
 import { ListenError, type CaseRunEvent, type FuzzingServer } from '../server/fuzzing-server.js';
 import { createServer } from '../server/start.js';
+import { applyBaseline, baselineFromRun, loadBaseline, type Baseline } from './baseline.js';
 import { startClient, shellQuote, type ClientProcess } from './client-runner.js';
 import { ExitCode, UsageError } from './exit-codes.js';
 import { Progress } from './progress.js';
@@ -46,6 +48,8 @@ export interface GateIo {
   /** Aborted on SIGINT/SIGTERM: no new case starts, the running client is killed. */
   signal?: AbortSignal;
   isTty: boolean;
+  /** The environment (GitHub Actions variables); process.env when absent. */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** The command of the bundled reference client (the `ws` package, echoing everything). */
@@ -68,6 +72,9 @@ export async function runGate(config: RunConfig, io: GateIo): Promise<number> {
   // matrix sized for the whole catalogue still works on a narrow selection.
   const selected = cases.length;
   if (config.shard !== null) cases = shardCases(cases, config.shard);
+  // Read before any case runs: a bad baseline is a usage error (exit 2), not a late surprise.
+  const baseline: Baseline | null = config.baseline === null ? null : loadBaseline(config.baseline);
+  const excluded = agentCaseExcluder(config.excludeAgentCases);
   try {
     await mkdir(config.outdir, { recursive: true });
   } catch (err) {
@@ -76,12 +83,15 @@ export async function runGate(config: RunConfig, io: GateIo): Promise<number> {
 
   const command = config.client ?? referenceClientCommand();
   const server = createServer({
-    host: config.host,
+    // WSGATE_LISTEN_HOST may bind elsewhere (0.0.0.0 in a container); clients are still told the url's host.
+    host: config.listenHost,
     port: config.port,
     outdir: config.outdir,
     cases,
     statusWaitMs: (config.caseTimeout ?? DEFAULT_CASE_TIMEOUT) * 1000,
     logger: io.logger,
+    session: config.session,
+    skipCase: excluded,
   });
   try {
     await server.listen();
@@ -114,7 +124,15 @@ export async function runGate(config: RunConfig, io: GateIo): Promise<number> {
         () => isAborted(io.signal),
         async (i) => {
           const def = cases[i] as CatalogueCase;
-          const gc = await runOneCase(server, def, i + 1, command, baseUrl, config, io.signal);
+          if (excluded(config.agent, def.id)) {
+            const gc = notRun(def, i + 1, excludedReason(config));
+            done.push(gc);
+            progress.caseDone(gc);
+            return;
+          }
+          const ran = await runOneCase(server, def, i + 1, command, baseUrl, config, io.signal);
+          // Applied per case too, so the progress line already says "accepted" instead of FAIL.
+          const gc = baseline === null ? ran : (applyBaseline([ran], config.agent, baseline)[0] ?? ran);
           // A case cut short by a signal has no verdict: it is reported as not run, like the rest.
           if (isAborted(io.signal) && gc.result === null) return;
           done.push(gc);
@@ -144,10 +162,12 @@ export async function runGate(config: RunConfig, io: GateIo): Promise<number> {
     startedAt: startedAt.toISOString(),
     durationMs: Math.round(performance.now() - t0),
     strict: config.strict,
-    cases: gateCases,
+    cases: baseline === null ? gateCases : applyBaseline(gateCases, config.agent, baseline),
     interrupted,
     resources: resourcesSince(usage0, clientCpu0),
     shard: config.shard,
+    failOn: config.failOn,
+    ...(baseline !== null ? { baselineFile: baseline.file } : {}),
   };
   await mkdir(path.dirname(config.junit), { recursive: true });
   await mkdir(path.dirname(config.json), { recursive: true });
@@ -155,10 +175,24 @@ export async function runGate(config: RunConfig, io: GateIo): Promise<number> {
   const { junitXml } = await import('../report/junit.js');
   await writeFileAtomic(config.junit, junitXml(run));
   await writeFileAtomic(config.json, summaryJson(run));
+  if (config.writeBaseline !== null) {
+    await mkdir(path.dirname(config.writeBaseline), { recursive: true });
+    await writeFileAtomic(config.writeBaseline, baselineFromRun(run));
+  }
   progress.summary(run, { outdir: config.outdir, junit: config.junit, json: config.json });
+  if (config.writeBaseline !== null) io.out.write(`baseline: ${config.writeBaseline} (edit each reason to say why the failure is accepted)\n`);
 
-  if (interrupted !== null) return ExitCode.Failure;
-  return gateCases.some((c) => c.status === 'failed' || c.status === 'error') ? ExitCode.Failure : ExitCode.Pass;
+  const status = interrupted !== null || run.cases.some((c) => c.status === 'failed' || c.status === 'error') ? ExitCode.Failure : ExitCode.Pass;
+  const env = io.env ?? process.env;
+  if (config.github ?? env.GITHUB_ACTIONS === 'true') {
+    const { publishToGithub } = await import('../github/publish.js');
+    await publishToGithub(run, { outdir: config.outdir, junit: config.junit, json: config.json }, env, io.out);
+  }
+  return status;
+}
+
+function excludedReason(config: RunConfig): string {
+  return `excluded for agent ${JSON.stringify(config.agent)} by exclude-agent-cases${config.specFile === null ? '' : ` in ${config.specFile}`}`;
 }
 
 /**
@@ -341,7 +375,7 @@ function conclude(
     const reason = reasonWithoutResult(clientRun, caseTimeoutFor(def, config), sawConnection);
     return { ...base, status: 'failed', reason, warnings: extraWarnings, result: null, reportBase: null };
   }
-  const verdict = ruleForResult(result, config.strict);
+  const verdict = ruleForResult(result, new Set(config.failOn));
   const warnings = [...verdict.warnings, ...extraWarnings];
   if (clientRun !== null && clientRun.exitCode !== null && clientRun.exitCode !== 0 && !clientRun.timedOut) {
     warnings.push(`the client exited with status ${clientRun.exitCode}`);
@@ -417,12 +451,15 @@ async function runLooping(
     server.off('caseFinished', onFinish);
   }
   const clientRun = client.snapshot(timedOut);
+  const excluded = agentCaseExcluder(config.excludeAgentCases);
   // The client names itself; prefer the configured agent, else the only agent that ran cases.
   const agents = [...server.results.keys()];
   const agent = server.results.has(config.agent) ? config.agent : agents.length === 1 ? (agents[0] as string) : config.agent;
   const results = server.results.get(agent) ?? new Map<string, CaseResult>();
   return cases.map((def, i) => {
     const result = results.get(def.id) ?? null;
+    // As in Autobahn, the server closed these at once and recorded nothing.
+    if (result === null && excluded(agent, def.id)) return notRun(def, i + 1, excludedReason(config));
     if (result === null) {
       const why = clientRun.spawnError !== null || (seen.length === 0 && clientRun.exitCode !== 0)
         ? reasonWithoutResult(clientRun, budgetS, false)

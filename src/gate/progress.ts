@@ -29,8 +29,9 @@ export class Progress {
 
   /** A case of a per-case run is done. */
   caseDone(c: GateCase): void {
-    const mark =
-      c.status === 'passed'
+    const mark = c.baseline?.state === 'accepted'
+      ? this.colour(33, 'acc ')
+      : c.status === 'passed'
         ? this.colour(32, c.warnings.length > 0 ? 'warn' : 'pass')
         : c.status === 'skipped'
           ? this.colour(33, 'skip')
@@ -51,11 +52,18 @@ export class Progress {
     const count = (s: string): number => run.cases.filter((c) => c.status === s).length;
     const failed = count('failed') + count('error');
     const warned = run.cases.filter((c) => c.status === 'passed' && c.warnings.length > 0).length;
-    const line = `${run.cases.length} cases: ${count('passed')} passed${warned > 0 ? ` (${warned} with warnings)` : ''}, ${failed} failed, ${count('skipped')} skipped in ${(run.durationMs / 1000).toFixed(1)} s`;
+    const accepted = run.cases.filter((c) => c.baseline?.state === 'accepted');
+    const acceptedText = accepted.length > 0 ? ` (${accepted.length} accepted by the baseline)` : '';
+    const line = `${run.cases.length} cases: ${count('passed')} passed${warned > 0 ? ` (${warned} with warnings)` : ''}, ${failed} failed, ${count('skipped')} skipped${acceptedText} in ${(run.durationMs / 1000).toFixed(1)} s`;
     this.out.write(`\n${failed > 0 || run.interrupted !== null ? this.colour(31, line) : this.colour(32, line)}\n`);
     for (const c of run.cases.filter((x) => x.status === 'failed' || x.status === 'error').slice(0, 20)) {
       this.out.write(`  ${this.colour(31, 'FAIL')} ${c.id}: ${c.reason}\n`);
     }
+    for (const c of accepted.slice(0, 20)) {
+      this.out.write(`  ${this.colour(33, 'accepted failure')} ${c.id}: ${c.baseline?.failure ?? ''} (baseline: ${c.baseline?.reason ?? ''})\n`);
+    }
+    const removable = run.cases.filter((c) => c.baseline?.state === 'passing').map((c) => c.id);
+    if (removable.length > 0) this.out.write(`  baseline: ${removable.join(', ')} pass${removable.length === 1 ? 'es' : ''} now: can be removed from the baseline\n`);
     if (run.interrupted !== null) this.out.write(`  interrupted: ${run.interrupted}\n`);
     this.out.write(`reports: ${files.outdir}/index.html\njunit:   ${files.junit}\nsummary: ${files.json}\n`);
   }

@@ -3,9 +3,33 @@
  * hand-written CI scripts apply to Autobahn's index.json today.
  */
 import type { CaseResult, ClientRun, GateStatus } from '../report/model.js';
+import { UsageError } from './exit-codes.js';
 
-/** Verdict strings that fail a case on either axis. */
+/** Autobahn's eight verdict strings (both axes), in the order `--help` lists them. */
+export const VERDICTS = ['OK', 'NON-STRICT', 'FAILED', 'WRONG CODE', 'UNCLEAN', 'FAILED BY CLIENT', 'INFORMATIONAL', 'UNIMPLEMENTED'] as const;
+
+/** Verdict strings that fail a case on either axis by default (the de-facto rule of projects' CI scripts). */
 export const FAILING_VERDICTS: ReadonlySet<string> = new Set(['FAILED', 'WRONG CODE', 'UNCLEAN', 'FAILED BY CLIENT']);
+
+/**
+ * The verdicts that fail the build: `failOn` (default FAILING_VERDICTS), plus NON-STRICT with `strict`.
+ * INFORMATIONAL is never added by `strict`: Autobahn gives it to cases with no right answer (e.g. 7.1.6),
+ * so only an explicit `--fail-on INFORMATIONAL` fails on it. Throws UsageError naming an unknown verdict.
+ * Names are matched case-insensitively, and `_`/`-` may stand for the space ("wrong_code").
+ */
+export function failingVerdicts(failOn: readonly string[] | null, strict: boolean): ReadonlySet<string> {
+  const out = new Set<string>(failOn === null || failOn.length === 0 ? FAILING_VERDICTS : []);
+  for (const raw of failOn ?? []) {
+    const name = raw.trim().toUpperCase().replace(/[_-]+/g, ' ').replace(/\s+/g, ' ');
+    if (!(VERDICTS as readonly string[]).includes(name)) {
+      throw new UsageError(`--fail-on: unknown verdict ${JSON.stringify(raw)} (one of: ${VERDICTS.join(', ')})`);
+    }
+    if (name === 'OK') throw new UsageError('--fail-on: OK cannot fail the build');
+    out.add(name);
+  }
+  if (strict) out.add('NON-STRICT');
+  return out;
+}
 
 /** The gate's conclusion for one case. */
 export interface GateVerdict {
@@ -14,21 +38,24 @@ export interface GateVerdict {
   warnings: string[];
 }
 
-/** Applies the rule to a case that produced a result. `strict` makes NON-STRICT fail. */
-export function ruleForResult(result: CaseResult, strict: boolean): GateVerdict {
+/**
+ * Applies the rule to a case that produced a result. `policy` is the set of failing verdicts, or a
+ * boolean for the default set (true: with NON-STRICT, i.e. --strict). UNIMPLEMENTED skips the case
+ * unless it is in the set; NON-STRICT and INFORMATIONAL outcomes that do not fail are warnings.
+ */
+export function ruleForResult(result: CaseResult, policy: boolean | ReadonlySet<string>): GateVerdict {
+  const failing = typeof policy === 'boolean' ? failingVerdicts(null, policy) : policy;
   const warnings: string[] = [];
   const { behavior, behaviorClose } = result;
-  if (behavior === 'UNIMPLEMENTED') {
+  if (behavior === 'UNIMPLEMENTED' && !failing.has('UNIMPLEMENTED')) {
     return { status: 'skipped', reason: `unimplemented: ${result.result}`, warnings };
   }
   const failures: string[] = [];
-  if (FAILING_VERDICTS.has(behavior)) failures.push(`outcome ${behavior}: ${result.result}`);
-  if (FAILING_VERDICTS.has(behaviorClose)) failures.push(`closing ${behaviorClose}: ${result.resultClose}`);
-  if (behavior === 'NON-STRICT') {
-    const text = `outcome NON-STRICT: ${result.result}`;
-    if (strict) failures.push(`${text} (--strict)`);
-    else warnings.push(text);
-  }
+  // A verdict outside the default rule says which option made it fail.
+  const flag = (v: string): string => (FAILING_VERDICTS.has(v) ? '' : v === 'NON-STRICT' ? ' (--strict)' : ' (--fail-on)');
+  if (failing.has(behavior)) failures.push(`outcome ${behavior}: ${result.result}${flag(behavior)}`);
+  else if (behavior === 'NON-STRICT') warnings.push(`outcome NON-STRICT: ${result.result}`);
+  if (failing.has(behaviorClose)) failures.push(`closing ${behaviorClose}: ${result.resultClose}${flag(behaviorClose)}`);
   if (failures.length > 0) return { status: 'failed', reason: failures.join('; '), warnings };
   return { status: 'passed', reason: '', warnings };
 }

@@ -88,6 +88,8 @@ export function summaryJson(run: GateRun): string {
     startedAt: run.startedAt,
     durationMs: run.durationMs,
     strict: run.strict,
+    failOn: run.failOn ?? null,
+    baseline: run.baselineFile ?? null,
     interrupted: run.interrupted,
     shard: run.shard ?? null,
     resources: run.resources,
@@ -97,6 +99,8 @@ export function summaryJson(run: GateRun): string {
       failed,
       skipped: count((c) => c.status === 'skipped'),
       errors,
+      accepted: count((c) => c.baseline?.state === 'accepted'),
+      baselinePassing: count((c) => c.baseline?.state === 'passing'),
       nonStrict: count((c) => c.result?.behavior === 'NON-STRICT'),
       informational: count(
         (c) => c.result?.behavior === 'INFORMATIONAL' || c.result?.behaviorClose === 'INFORMATIONAL',
@@ -115,6 +119,7 @@ export function summaryJson(run: GateRun): string {
       timeMs: c.timeMs,
       reason: c.reason,
       warnings: c.warnings,
+      baseline: c.baseline ?? null,
       reportfile: c.reportBase === null ? null : `${c.reportBase}.json`,
       client:
         c.client === null

@@ -176,6 +176,19 @@ export interface GateCase {
   client: ClientRun | null;
   /** Path of the per-case JSON/HTML report relative to the output directory (without extension). */
   reportBase: string | null;
+  /** Set when a baseline file names the case (see gate/baseline.ts). */
+  baseline?: BaselineMark;
+}
+
+/** What the baseline did to a case: accepted its failure, or named a case that passes now. */
+export interface BaselineMark {
+  state: 'accepted' | 'passing';
+  /** The baseline's case pattern that matched. */
+  pattern: string;
+  /** The baseline's reason for accepting the case. */
+  reason: string;
+  /** The failure the baseline accepted (null when the case passes). */
+  failure: string | null;
 }
 
 /** A whole gate run: what the JUnit, JSON summary and console renderers read. */
@@ -191,6 +204,10 @@ export interface GateRun {
   resources: RunResources | null;
   /** The slice of the selection this run covered (--shard K/N); absent or null: all of it. */
   shard?: { index: number; count: number } | null;
+  /** The verdicts that failed a case in this run (absent: the default rule, plus NON-STRICT when strict). */
+  failOn?: string[];
+  /** The baseline file applied, if any. */
+  baselineFile?: string;
 }
 
 /** CPU time and peak memory of the wsgate process. */

@@ -36,6 +36,11 @@ export interface FuzzingServerOptions {
   /** Writes the reports; called by /updateReports. */
   writeReports: () => Promise<void>;
   logger: Logger;
+  /**
+   * The spec's exclude-agent-cases: true leaves the case out for that agent. As in Autobahn, /runCase
+   * then completes the handshake, closes at once and records no result ('caseSkipped' is emitted).
+   */
+  skipCase?: (agent: string, id: string) => boolean;
 }
 
 /** A run of a case in progress or finished, keyed by agent and index. */
@@ -52,7 +57,7 @@ export const MAX_AGENT_LENGTH = 256;
 /** Thrown when the server cannot listen (port in use, bad address). */
 export class ListenError extends Error {}
 
-/** Events: 'caseStarted' (CaseRunEvent), 'caseFinished' (CaseRunEvent, CaseResult), 'stopRequested', 'reportsUpdated'. */
+/** Events: 'caseStarted' (CaseRunEvent), 'caseFinished' (CaseRunEvent, CaseResult), 'caseSkipped' (CaseRunEvent), 'stopRequested', 'reportsUpdated'. */
 export class FuzzingServer extends EventEmitter {
   /** Results by agent, then case id: the content of index.json. */
   readonly results = new Map<string, Map<string, CaseResult>>();
@@ -186,6 +191,12 @@ export class FuzzingServer extends EventEmitter {
         const key = runKey(agent, index);
         const peer = `tcp4:${session.socket.remoteAddress ?? '?'}:${session.socket.remotePort ?? 0}`;
         const event: CaseRunEvent = { agent, index, id: def.id, peer };
+        if (this.options.skipCase?.(agent, def.id) === true) {
+          return this.accepted(session, (s) => {
+            this.emit('caseSkipped', event);
+            s.sendClose();
+          });
+        }
         this.running.set(key, (this.running.get(key) ?? 0) + 1);
         const runner = new CaseRunner(session, def, {
           agent,

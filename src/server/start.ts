@@ -39,6 +39,8 @@ export function createServer(options: {
   statusWaitMs: number;
   logger: Logger;
   session?: Partial<SessionOptions>;
+  /** exclude-agent-cases: true leaves case `id` out for `agent`. */
+  skipCase?: (agent: string, id: string) => boolean;
 }): FuzzingServer {
   const info = catalogueInfo();
   const server: FuzzingServer = new FuzzingServer({
@@ -48,6 +50,7 @@ export function createServer(options: {
     session: { ...defaultSessionOptions, ...options.session },
     statusWaitMs: options.statusWaitMs,
     logger: options.logger,
+    ...(options.skipCase ? { skipCase: options.skipCase } : {}),
     // The HTML and JSON renderers are loaded on the first report write, not while cases run.
     writeReports: async () => {
       const { writeReports } = await import('../report/writer.js');

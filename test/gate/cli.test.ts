@@ -60,7 +60,7 @@ test('list prints index, id and description without opening a socket', async () 
 });
 
 test('--help works for every command', async () => {
-  for (const cmd of ['run', 'serve', 'list']) {
+  for (const cmd of ['run', 'serve', 'judge', 'list']) {
     const res = await runCli([cmd, '--help']);
     assert.equal(res.code, 0);
     assert.match(res.stdout, new RegExp(`wsgate ${cmd}`));

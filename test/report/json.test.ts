@@ -53,7 +53,7 @@ test('summaryJson counts, result and per-case fields', () => {
     cases: Record<string, unknown>[];
   };
   assert.equal(s.agent, 'My Agent/1.0');
-  assert.deepEqual(s.counts, { total: 4, passed: 1, failed: 1, skipped: 1, errors: 1, nonStrict: 0, informational: 0 });
+  assert.deepEqual(s.counts, { total: 4, passed: 1, failed: 1, skipped: 1, errors: 1, accepted: 0, baselinePassing: 0, nonStrict: 0, informational: 0 });
   assert.equal(s.result, 'failed');
   assert.deepEqual(s.cases[1], {
     index: 2,
@@ -66,6 +66,7 @@ test('summaryJson counts, result and per-case fields', () => {
     timeMs: 14,
     reason: 'behavior FAILED: the peer echoed invalid UTF-8',
     warnings: [],
+    baseline: null,
     reportfile: 'my_agent_1_0_x_case_6_12_7.json',
     client: { exitCode: 1, signal: null, timedOut: false, spawnError: null },
   });

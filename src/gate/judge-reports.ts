@@ -1,0 +1,139 @@
+/**
+ * `wsgate judge`: applies the gate (verdicts to fail on, baseline) to reports that already exist,
+ * Autobahn's `index.json` and per-case JSON files, written by `wsgate serve` or by Autobahn itself.
+ * It is the judging step of setups where the server ran elsewhere (a CI service container), and it
+ * replaces the hand-written index.json scripts projects use today. Nothing is run; no socket opened.
+ */
+import { mkdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { catalogue } from '../cases/registry.js';
+import { selectCases, SelectionError } from '../cases/select.js';
+import { resolveInside, writeFileAtomic } from '../report/files.js';
+import { summaryJson } from '../report/json.js';
+import type { CaseResult, GateCase, GateRun } from '../report/model.js';
+import { applyBaseline, baselineFromRun, loadBaseline } from './baseline.js';
+import { ExitCode, UsageError } from './exit-codes.js';
+import type { GateIo } from './orchestrator.js';
+import { Progress } from './progress.js';
+import { ruleForResult } from './rule.js';
+
+/** What `wsgate judge` needs. */
+export interface JudgeConfig {
+  /** The report directory holding index.json. */
+  outdir: string;
+  /** The agent to judge; null: the only agent in index.json. */
+  agent: string | null;
+  /** Case patterns that must have results; empty: the cases index.json holds for the agent. */
+  cases: string[];
+  excludeCases: string[];
+  failOn: string[];
+  strict: boolean;
+  baseline: string | null;
+  writeBaseline: string | null;
+  github: boolean | null;
+  junit: string;
+  json: string;
+}
+
+type IndexFile = Record<string, Record<string, { behavior?: unknown; reportfile?: unknown }>>;
+
+async function readJson(file: string, what: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new UsageError(`${file}: cannot read ${what}: ${code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(`${file}: ${what} is not valid JSON: ${(err as Error).message.split('\n')[0] ?? ''}`);
+  }
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Judges the reports in config.outdir; returns the exit status. */
+export async function judgeReports(config: JudgeConfig, io: GateIo): Promise<number> {
+  const indexFile = path.join(config.outdir, 'index.json');
+  const index = await readJson(indexFile, 'the report index (write it with /updateReports first)');
+  if (!isObject(index) || !Object.values(index).every(isObject)) throw new UsageError(`${indexFile}: not an Autobahn index.json ({agent: {case: {...}}})`);
+  const agents = Object.keys(index);
+  let agent: string;
+  if (config.agent !== null) {
+    if (!(config.agent in index)) throw new UsageError(`${indexFile}: no results for agent ${JSON.stringify(config.agent)} (agents: ${agents.map((a) => JSON.stringify(a)).join(', ') || 'none'})`);
+    agent = config.agent;
+  } else if (agents.length === 1 && agents[0] !== undefined) {
+    agent = agents[0];
+  } else {
+    throw new UsageError(`${indexFile}: ${agents.length === 0 ? 'holds no results' : `holds several agents (${agents.map((a) => JSON.stringify(a)).join(', ')}): name one with --agent`}`);
+  }
+  const results = (index as IndexFile)[agent] ?? {};
+  const baseline = config.baseline === null ? null : loadBaseline(config.baseline);
+
+  let selected;
+  try {
+    selected =
+      config.cases.length > 0 || config.excludeCases.length > 0
+        ? selectCases(catalogue, config.cases, config.excludeCases)
+        : selectCases(catalogue, Object.keys(results).filter((id) => catalogue.some((c) => c.id === id)));
+  } catch (err) {
+    if (err instanceof SelectionError) throw new UsageError(err.message);
+    throw err;
+  }
+  if (selected.length === 0) throw new UsageError(`${indexFile}: no case to judge for agent ${JSON.stringify(agent)}`);
+
+  const failing = new Set(config.failOn);
+  const cases: GateCase[] = [];
+  for (const [i, def] of selected.entries()) {
+    const base = { index: i + 1, id: def.id, category: def.category, subcategory: def.subcategory, description: def.description, client: null, warnings: [] };
+    const entry = results[def.id];
+    if (entry === undefined) {
+      cases.push({ ...base, status: 'failed', reason: 'no result in index.json: the client did not run this case', timeMs: 0, result: null, reportBase: null });
+      continue;
+    }
+    if (typeof entry.reportfile !== 'string') throw new UsageError(`${indexFile}: case ${def.id} has no "reportfile"`);
+    let file: string;
+    try {
+      file = resolveInside(config.outdir, entry.reportfile);
+    } catch (err) {
+      throw new UsageError(`${indexFile}: case ${def.id}: ${(err as Error).message}`);
+    }
+    const result = (await readJson(file, `the report of case ${def.id}`)) as CaseResult;
+    if (!isObject(result) || typeof result.behavior !== 'string' || typeof result.behaviorClose !== 'string') {
+      throw new UsageError(`${file}: not an Autobahn case report (no behavior/behaviorClose)`);
+    }
+    const verdict = ruleForResult(result, failing);
+    cases.push({ ...base, status: verdict.status, reason: verdict.reason, warnings: verdict.warnings, timeMs: Number(result.duration) || 0, result, reportBase: entry.reportfile.replace(/\.json$/, '') });
+  }
+
+  const run: GateRun = {
+    agent,
+    startedAt: new Date().toISOString(),
+    durationMs: 0,
+    strict: config.strict,
+    cases: baseline === null ? cases : applyBaseline(cases, agent, baseline),
+    interrupted: null,
+    resources: null,
+    failOn: config.failOn,
+    ...(baseline !== null ? { baselineFile: baseline.file } : {}),
+  };
+  const { junitXml } = await import('../report/junit.js');
+  for (const f of [config.junit, config.json, config.writeBaseline]) if (f !== null) await mkdir(path.dirname(f), { recursive: true });
+  await writeFileAtomic(config.junit, junitXml(run));
+  await writeFileAtomic(config.json, summaryJson(run));
+  if (config.writeBaseline !== null) await writeFileAtomic(config.writeBaseline, baselineFromRun(run));
+  const progress = new Progress(io.out, io.isTty, run.cases.length);
+  progress.header(`wsgate: judging ${run.cases.length} case${run.cases.length === 1 ? '' : 's'} of agent ${JSON.stringify(agent)} in ${indexFile}`);
+  for (const c of run.cases) if (c.status !== 'passed' || c.baseline !== undefined) progress.caseDone(c);
+  progress.summary(run, { outdir: config.outdir, junit: config.junit, json: config.json });
+  const env = io.env ?? process.env;
+  if (config.github ?? env.GITHUB_ACTIONS === 'true') {
+    const { publishToGithub } = await import('../github/publish.js');
+    await publishToGithub(run, { outdir: config.outdir, junit: config.junit, json: config.json }, env, io.out);
+  }
+  return run.cases.some((c) => c.status === 'failed' || c.status === 'error') ? ExitCode.Failure : ExitCode.Pass;
+}

@@ -1,0 +1,86 @@
+/**
+ * `wsgate judge`: the gate applied to reports a server already wrote (index.json + per-case JSON),
+ * with the same rule, baseline and reports as `run`; bad or missing reports are usage errors.
+ */
+import assert from 'node:assert/strict';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { before, describe, test } from 'node:test';
+import { fixtureCommand, runCli, tempDir } from '../support/harness.js';
+
+interface Summary {
+  agent: string;
+  result: string;
+  counts: { passed: number; failed: number; skipped: number; accepted: number };
+  cases: Array<{ id: string; status: string; reason: string; behavior: string | null }>;
+}
+
+describe('judge', { concurrency: true }, () => {
+  let outdir = '';
+  const agent = 'echo invalid/1.0';
+  before(async () => {
+    outdir = await tempDir();
+    // echo-invalid: 6.9.2 passes, 6.12.7 is FAILED/FAILED.
+    const res = await runCli(['run', '--client', fixtureCommand('echo-invalid'), '--agent', agent, '--url', 'ws://127.0.0.1:0', '--outdir', outdir, '--cases', '6.9.2', '6.12.7']);
+    assert.equal(res.code, 1, res.stdout + res.stderr);
+  });
+
+  async function judge(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string; summary: Summary }> {
+    const out = await tempDir();
+    const json = path.join(out, 'summary.json');
+    const res = await runCli(['judge', '--outdir', outdir, '--json', json, '--junit', path.join(out, 'junit.xml'), ...args]);
+    const summary = JSON.parse(await readFile(json, 'utf8').catch(() => '{}')) as Summary;
+    return { ...res, summary };
+  }
+
+  test('the reports of a run: the same verdicts and exit 1; the agent is the only one in index.json', async () => {
+    const r = await judge([]);
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.equal(r.summary.agent, agent);
+    assert.deepEqual(r.summary.cases.map((c) => [c.id, c.status, c.behavior]), [['6.9.2', 'passed', 'OK'], ['6.12.7', 'failed', 'FAILED']]);
+    assert.match(r.summary.cases[1]?.reason ?? '', /^outcome FAILED: .*; closing FAILED: The connection was failed by the wrong endpoint$/);
+    assert.match(r.stdout, /judging 2 cases of agent "echo invalid\/1\.0"/);
+  });
+
+  test('with a baseline the failure is accepted: exit 0', async () => {
+    const dir = await tempDir();
+    const file = path.join(dir, 'baseline.json');
+    await writeFile(file, JSON.stringify({ version: 1, cases: { '6.12.7': { reason: 'known' } } }));
+    const r = await judge(['--baseline', file]);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.equal(r.summary.counts.accepted, 1);
+  });
+
+  test('--fail-on applies: with only WRONG CODE nothing fails', async () => {
+    const r = await judge(['--fail-on', 'WRONG CODE']);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+  });
+
+  test('a selected case without a result fails', async () => {
+    const r = await judge(['--cases', '6.9.2', '6.12.7', '7.1.1']);
+    assert.equal(r.code, 1);
+    assert.deepEqual(r.summary.cases[2], { ...r.summary.cases[2], id: '7.1.1', status: 'failed', reason: 'no result in index.json: the client did not run this case' });
+  });
+
+  test('usage errors: no index.json, several agents, an unknown agent', async () => {
+    const empty = await tempDir();
+    const none = await runCli(['judge', '--outdir', empty]);
+    assert.equal(none.code, 2);
+    assert.equal(none.stderr, `wsgate: ${path.join(empty, 'index.json')}: cannot read the report index (write it with /updateReports first): no such file\n`);
+    await writeFile(path.join(empty, 'index.json'), JSON.stringify({ a: {}, b: {} }));
+    const several = await runCli(['judge', '--outdir', empty]);
+    assert.equal(several.code, 2);
+    assert.equal(several.stderr, `wsgate: ${path.join(empty, 'index.json')}: holds several agents ("a", "b"): name one with --agent\n`);
+    const unknown = await runCli(['judge', '--outdir', empty, '--agent', 'c']);
+    assert.equal(unknown.code, 2);
+    assert.equal(unknown.stderr, `wsgate: ${path.join(empty, 'index.json')}: no results for agent "c" (agents: "a", "b")\n`);
+  });
+
+  test('a report file outside the directory is refused', async () => {
+    const dir = await tempDir();
+    await writeFile(path.join(dir, 'index.json'), JSON.stringify({ a: { '6.9.2': { behavior: 'OK', behaviorClose: 'OK', reportfile: '../../etc/passwd' } } }));
+    const res = await runCli(['judge', '--outdir', dir]);
+    assert.equal(res.code, 2);
+    assert.match(res.stderr, /^wsgate: .*index\.json: case 6\.9\.2: file name escapes the output directory: "\.\.\/\.\.\/etc\/passwd"\n$/);
+  });
+});

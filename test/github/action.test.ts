@@ -1,0 +1,228 @@
+/**
+ * The GitHub Action: action.yml declares exactly the inputs the entry reads and the outputs it
+ * writes, and its composite steps, run as the runner runs them (bash -eo pipefail, the step's env
+ * with the `${{ }}` expressions filled in, GITHUB_STEP_SUMMARY / GITHUB_OUTPUT / GITHUB_ACTIONS set),
+ * give a summary, outputs, annotations and the exit status for a passing and a failing client.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+import { ACTION_INPUTS, actionArguments, inputVariable } from '../../src/github/action.js';
+import { runOutputs } from '../../src/github/publish.js';
+import { sampleRun } from '../report/helpers.js';
+import { runFile, type ProcessResult } from '../support/cli-env.js';
+import { fixtureCommand, runCli, tempDir } from '../support/harness.js';
+
+/** The repository root: action.yml's directory, which holds dist/ (tests run from dist/test/github/). */
+const ACTION_PATH = fileURLToPath(new URL('../../../', import.meta.url));
+
+interface ActionYaml {
+  runs: { using: string; steps: Array<{ name: string; id?: string; shell: string; run: string; env?: Record<string, string>; 'working-directory'?: string }> };
+  inputs: Record<string, { description: string; required: boolean; default: string }>;
+  outputs: Record<string, { description: string; value: string }>;
+}
+
+const action = parse(readFileSync(path.join(ACTION_PATH, 'action.yml'), 'utf8')) as ActionYaml;
+
+describe('action.yml', () => {
+  test('is a composite action whose inputs are exactly the ones the entry reads, all kebab-case', () => {
+    assert.equal(action.runs.using, 'composite');
+    assert.deepEqual(Object.keys(action.inputs).sort(), Object.keys(ACTION_INPUTS).sort());
+    for (const [name, spec] of Object.entries(action.inputs)) {
+      assert.match(name, /^[a-z]+(-[a-z]+)*$/);
+      assert.equal(typeof spec.description, 'string');
+      assert.equal(spec.required, false);
+    }
+  });
+
+  test('the run step passes every input under the name the entry reads, and nothing else', () => {
+    const step = action.runs.steps.find((s) => s.id === 'wsgate');
+    assert.ok(step?.env);
+    const inputs = Object.entries(step.env).filter(([k]) => k.startsWith('INPUT_'));
+    assert.deepEqual(
+      inputs.sort(),
+      Object.keys(ACTION_INPUTS)
+        .map((name) => [inputVariable(name), `\${{ inputs.${name} }}`])
+        .sort(),
+    );
+    // No input is spliced into a shell script: expressions appear only in env values.
+    for (const s of action.runs.steps) assert.doesNotMatch(s.run, /\$\{\{/);
+  });
+
+  test('the outputs are exactly the ones wsgate writes', () => {
+    const names = Object.keys(runOutputs(sampleRun(), { outdir: '/r', junit: '/r/j.xml', json: '/r/s.json' }));
+    assert.deepEqual(Object.keys(action.outputs).sort(), [...names].sort());
+    for (const [name, o] of Object.entries(action.outputs)) assert.equal(o.value, `\${{ steps.wsgate.outputs.${name} }}`);
+  });
+});
+
+describe('inputs to arguments', () => {
+  const env = (inputs: Record<string, string>): NodeJS.ProcessEnv => Object.fromEntries(Object.entries(inputs).map(([k, v]) => [inputVariable(k), v]));
+
+  test('empty inputs give a plain run with GitHub output', () => {
+    assert.deepEqual(actionArguments(env({ strict: 'false', 'client-loops': 'false', agent: '' })), { argv: ['run', '--github'], cwd: null });
+  });
+
+  test('each kind of input', () => {
+    const { argv, cwd } = actionArguments(
+      env({
+        'client-command': `python3 client.py --name "it's" {url}`,
+        cases: '1.* 6.9.2,\n7.1.1',
+        'fail-on': 'FAILED, WRONG CODE\nNON-STRICT',
+        strict: 'True',
+        'config-file': 'autobahn/fuzzingserver.json',
+        'case-timeout': '12.5',
+        'working-directory': 'client',
+      }),
+    );
+    assert.deepEqual(argv, [
+      'run',
+      '--github',
+      `--client=python3 client.py --name "it's" {url}`,
+      '--cases=1.*',
+      '--cases=6.9.2',
+      '--cases=7.1.1',
+      '--spec=autobahn/fuzzingserver.json',
+      '--fail-on=FAILED',
+      '--fail-on=WRONG CODE',
+      '--fail-on=NON-STRICT',
+      '--strict',
+      '--case-timeout=12.5',
+    ]);
+    assert.equal(cwd, 'client');
+  });
+
+  test('judge-reports judges instead of running; run-only inputs are refused with it', () => {
+    assert.deepEqual(actionArguments(env({ 'judge-reports': 'reports/clients', agent: 'lib', strict: 'false', 'client-loops': 'false' })).argv, ['judge', '--github', '--agent=lib', '--outdir=reports/clients']);
+    assert.throws(() => actionArguments(env({ 'judge-reports': 'r', 'client-command': 'x' })), /input client-command does not apply with judge-reports/);
+  });
+
+  test('a boolean input that is not true or false is refused', () => {
+    assert.throws(() => actionArguments(env({ strict: 'yes' })), /input strict: must be true or false, got "yes"/);
+  });
+});
+
+/** Fills a step's `${{ inputs.X }}` and `${{ github.action_path }}` as the runner would. */
+function expand(value: string, inputs: Record<string, string>): string {
+  return value.replace(/\$\{\{\s*([\w.-]+)\s*\}\}/g, (_m, expr: string) => {
+    if (expr === 'github.action_path') return ACTION_PATH;
+    const name = expr.replace(/^inputs\./, '');
+    const input = action.inputs[name];
+    assert.ok(input !== undefined, `unknown expression ${expr}`);
+    return inputs[name] ?? input.default;
+  });
+}
+
+/** Runs the composite action's steps in order, as the runner does; stops at the first failing step. */
+async function runAction(inputs: Record<string, string>): Promise<{ res: ProcessResult; summary: string; outputs: Record<string, string>; workspace: string }> {
+  const workspace = await tempDir('wsgate-action-');
+  const summaryFile = path.join(workspace, '..', `${path.basename(workspace)}-summary.md`);
+  const outputFile = path.join(workspace, '..', `${path.basename(workspace)}-output.txt`);
+  await writeFile(summaryFile, '');
+  await writeFile(outputFile, '');
+  const github = { GITHUB_ACTIONS: 'true', CI: 'true', GITHUB_WORKSPACE: workspace, GITHUB_STEP_SUMMARY: summaryFile, GITHUB_OUTPUT: outputFile, GITHUB_ACTION_PATH: ACTION_PATH };
+  let res: ProcessResult = { code: 0, stdout: '', stderr: '' };
+  for (const step of action.runs.steps) {
+    assert.equal(step.shell, 'bash');
+    const script = path.join(workspace, '..', `${path.basename(workspace)}-step.sh`);
+    await writeFile(script, step.run);
+    const env = Object.fromEntries(Object.entries(step.env ?? {}).map(([k, v]) => [k, expand(v, inputs)]));
+    const cwd = step['working-directory'] === undefined ? workspace : expand(step['working-directory'], inputs);
+    // The runner's bash: `bash --noprofile --norc -eo pipefail {0}`.
+    const r = await runFile('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], { env: { ...github, ...env }, cwd, timeoutMs: 90_000 });
+    res = { code: r.code, stdout: res.stdout + r.stdout, stderr: res.stderr + r.stderr };
+    if (r.code !== 0) break;
+  }
+  const outputs: Record<string, string> = {};
+  const lines = (await readFile(outputFile, 'utf8')).split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const m = /^([\w-]+)<<(.+)$/.exec(lines[i] ?? '');
+    if (m === null) continue;
+    const value: string[] = [];
+    for (i++; i < lines.length && lines[i] !== m[2]; i++) value.push(lines[i] ?? '');
+    outputs[m[1] ?? ''] = value.join('\n');
+  }
+  return { res, summary: await readFile(summaryFile, 'utf8'), outputs, workspace };
+}
+
+describe('the action end to end', { concurrency: true }, () => {
+  test('a passing client: exit 0, result=pass, counts and report paths, a summary with the group table', async () => {
+    const { res, summary, outputs, workspace } = await runAction({ cases: '1.1.1 1.1.2', url: 'ws://127.0.0.1:0', 'reports-directory': 'reports' });
+    assert.equal(res.code, 0, res.stdout + res.stderr);
+    const reports = path.join(workspace, 'reports');
+    assert.deepEqual(outputs, {
+      result: 'pass',
+      passed: '2',
+      failed: '0',
+      skipped: '0',
+      total: '2',
+      accepted: '0',
+      'reports-directory': reports,
+      'junit-report': path.join(reports, 'junit.xml'),
+      'json-report': path.join(reports, 'summary.json'),
+      'html-report': path.join(reports, 'index.html'),
+    });
+    assert.match(summary, /^## ✅ wsgate: wsgate-reference-ws passed\n\n\*\*2 cases: 2 passed, 0 failed, 0 skipped\*\*/);
+    assert.match(summary, /<details><summary>1 Framing: 2\/2 passed<\/summary>\n\n\| Case \| Status \| Verdicts \| Duration \| Reason \|\n\| --- \| --- \| --- \| ---: \| --- \|\n\| 1\.1\.1 \| ✅ pass \| OK \/ OK \|/);
+    assert.doesNotMatch(res.stdout, /^::error/m);
+    await readFile(path.join(reports, 'junit.xml'));
+  });
+
+  test('a failing client with a quoted command and agent: exit 1, annotations, failing rows, result=fail', async () => {
+    const agent = `it's a "client" & co`;
+    const { res, summary, outputs } = await runAction({
+      'client-command': fixtureCommand('echo-invalid'),
+      agent,
+      cases: '6.9.2,6.12.7',
+      url: 'ws://127.0.0.1:0',
+      'reports-directory': 'out',
+    });
+    assert.equal(res.code, 1, res.stdout + res.stderr);
+    assert.equal(outputs.result, 'fail');
+    assert.equal(outputs.failed, '1');
+    assert.equal(outputs.passed, '1');
+    const errors = res.stdout.split('\n').filter((l) => l.startsWith('::error '));
+    assert.equal(errors.length, 1);
+    assert.match(errors[0] ?? '', /^::error title=wsgate 6\.12\.7%3A FAILED \/ FAILED::Case 6\.12\.7 .* failed for agent it's a "client" & co: outcome FAILED: .*closing FAILED: The connection was failed by the wrong endpoint%0AReport: /);
+    assert.match(summary, /^## ❌ wsgate: it's a "client" &amp; co failed/);
+    assert.match(summary, /### Failing cases \(1\)\n\n\| Case \| Verdicts \| Reason \|\n\| --- \| --- \| --- \|\n\| 6\.12\.7 \| FAILED \/ FAILED \| outcome FAILED: Actual events match at least one expected\.; closing FAILED: The connection was failed by the wrong endpoint \|/);
+  });
+
+  test('a baseline through the action: the failure is accepted, exit 0, noted in the summary', async () => {
+    const dir = await tempDir();
+    const baseline = path.join(dir, 'baseline.json');
+    await writeFile(baseline, JSON.stringify({ version: 1, cases: { '6.12.7': { reason: 'validation lands in v2' } } }));
+    const { res, summary, outputs } = await runAction({ 'client-command': fixtureCommand('echo-invalid'), cases: '6.9.2 6.12.7', url: 'ws://127.0.0.1:0', baseline, 'reports-directory': 'out' });
+    assert.equal(res.code, 0, res.stdout + res.stderr);
+    assert.deepEqual([outputs.result, outputs.accepted, outputs.skipped], ['pass', '1', '1']);
+    assert.match(summary, /### Accepted failures \(baseline, 1\)[\s\S]*\| 6\.12\.7 \| FAILED \/ FAILED \| validation lands in v2 \|/);
+  });
+
+  test('the service-container pattern: judge-reports on reports a server wrote elsewhere', async () => {
+    const reports = await tempDir();
+    const served = await runCli(['run', '--client', fixtureCommand('echo-invalid'), '--agent', 'lib', '--url', 'ws://127.0.0.1:0', '--outdir', reports, '--cases', '6.9.2', '6.12.7']);
+    assert.equal(served.code, 1);
+    const { res, summary, outputs, workspace } = await runAction({ 'judge-reports': reports, agent: 'lib', 'reports-directory': 'judged' });
+    assert.equal(res.code, 1, res.stdout + res.stderr);
+    assert.deepEqual([outputs.result, outputs.failed, outputs.total, outputs['reports-directory']], ['fail', '1', '2', reports]);
+    // The JUnit and summary go where reports-directory says (the judged directory may belong to the service's user).
+    assert.equal(outputs['junit-report'], path.join(workspace, 'judged', 'junit.xml'));
+    await readFile(path.join(workspace, 'judged', 'summary.json'));
+    assert.match(res.stdout, /^::error title=wsgate 6\.12\.7%3A FAILED \/ FAILED::/m);
+    assert.match(summary, /\| 6\.12\.7 \| FAILED \/ FAILED \|/);
+  });
+
+  test('a bad input: exit 2, an error annotation with the reason, no case run', async () => {
+    const bad = await runAction({ 'fail-on': 'FAILED, BOGUS', cases: '1.1.1', url: 'ws://127.0.0.1:0' });
+    assert.equal(bad.res.code, 2);
+    assert.match(bad.res.stdout, /^::error title=wsgate::--fail-on: unknown verdict "BOGUS" \(one of: /m);
+    assert.deepEqual(bad.outputs, {});
+    const notBool = await runAction({ strict: 'yes' });
+    assert.equal(notBool.res.code, 2);
+    assert.match(notBool.res.stdout, /^::error title=wsgate::input strict: must be true or false, got "yes"$/m);
+  });
+});

@@ -1,0 +1,184 @@
+/**
+ * GitHub renderings: workflow-command escaping (properties), annotation limits, the job summary's
+ * content, cell escaping and size limit, and the heredoc form of $GITHUB_OUTPUT.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import fc from 'fast-check';
+import { annotations, escapeData, escapeProperty, jobSummary, outputLines, runCounts, SUMMARY_LIMIT_BYTES } from '../../src/report/github.js';
+import type { GateCase, GateRun } from '../../src/report/model.js';
+import { gateCase, referenceResult, sampleRun } from './helpers.js';
+
+/** GitHub's unescaping of a property (the runner's ActionCommand parser, in reverse order of escaping). */
+function unescapeProperty(s: string): string {
+  return s.replaceAll('%0D', '\r').replaceAll('%0A', '\n').replaceAll('%3A', ':').replaceAll('%2C', ',').replaceAll('%25', '%');
+}
+
+function unescapeData(s: string): string {
+  return s.replaceAll('%0D', '\r').replaceAll('%0A', '\n').replaceAll('%25', '%');
+}
+
+const paths = { outdir: '/w/reports', junit: '/w/reports/junit.xml', json: '/w/reports/summary.json' };
+
+function failing(n: number): GateRun {
+  const cases: GateCase[] = [];
+  for (let i = 1; i <= n; i++) {
+    cases.push(gateCase({ index: i, id: `6.4.${i}`, status: 'failed', reason: `reason ${i}: a, b: c %`, result: { ...referenceResult('6.12.7'), behavior: 'FAILED' } }));
+  }
+  return { ...sampleRun(), cases };
+}
+
+describe('workflow-command escaping', () => {
+  test('the table of escapes', () => {
+    assert.equal(escapeData('100% done\r\nnext: a, b'), '100%25 done%0D%0Anext: a, b');
+    assert.equal(escapeProperty('100% done\r\nnext: a, b'), '100%25 done%0D%0Anext%3A a%2C b');
+    assert.equal(escapeProperty('%0A'), '%250A');
+  });
+
+  test('escaped text has no line break, a property no ":" or ","; unescaping gives the text back', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (s) => {
+        const data = escapeData(s);
+        const prop = escapeProperty(s);
+        assert.ok(!/[\r\n]/.test(data));
+        assert.ok(!/[\r\n:,]/.test(prop));
+        assert.equal(unescapeData(data), s);
+        assert.equal(unescapeProperty(prop), s);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe('annotations', () => {
+  test('one ::error per failing case, with escaped title and message', () => {
+    const lines = annotations(sampleRun());
+    // sampleRun has one failed and one error case.
+    assert.equal(lines.length, 2);
+    assert.match(lines[0] ?? '', /^::error title=wsgate 6\.12\.7%3A FAILED \/ OK::Case 6\.12\.7 \(.*\) failed for agent My Agent\/1\.0: behavior FAILED: the peer echoed invalid UTF-8%0AReport: my_agent_1_0_x_case_6_12_7\.html$/);
+    assert.match(lines[1] ?? '', /^::error title=wsgate 1\.1\.2%3A no result::/);
+  });
+
+  test('at most 10 errors, then one notice with the rest', () => {
+    for (const n of [0, 1, 9, 10, 11, 25]) {
+      const lines = annotations(failing(n));
+      const errors = lines.filter((l) => l.startsWith('::error '));
+      assert.equal(errors.length, Math.min(n, 10));
+      const more = lines.filter((l) => l.startsWith('::notice '));
+      if (n > 10) {
+        assert.equal(more.length, 1);
+        assert.match(more[0] ?? '', new RegExp(`::and ${n - 10} more failing cases?: 6\\.4\\.11`));
+      } else {
+        assert.equal(more.length, 0);
+      }
+      // Every line is one workflow command.
+      for (const l of lines) assert.ok(!l.includes('\n'));
+    }
+  });
+
+  test('any reason stays one command line (property test)', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), fc.string({ unit: 'binary' }), (reason, agent) => {
+        const run = { ...failing(1), agent };
+        const c = run.cases[0];
+        if (c !== undefined) c.reason = reason;
+        for (const l of annotations(run)) {
+          assert.ok(!/[\r\n]/.test(l));
+          const title = /^::error title=([^:]*)::/.exec(l);
+          assert.ok(title !== null, l);
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe('job summary', () => {
+  test('totals, failing cases with reasons, a table per group', () => {
+    const md = jobSummary(sampleRun(), paths);
+    assert.match(md, /^## ❌ wsgate: My Agent\/1\.0 failed\n/);
+    assert.match(md, /\*\*4 cases: 1 passed, 2 failed, 1 skipped\*\*/);
+    assert.match(md, /### Failing cases \(2\)\n\n\| Case \| Verdicts \| Reason \|\n\| --- \| --- \| --- \|\n\| 6\.12\.7 \| FAILED \/ OK \| behavior FAILED: the peer echoed invalid UTF-8 \|\n\| 1\.1\.2 \| no result \| wsgate: internal error in the session \|/);
+    assert.match(md, /<details open><summary>6 UTF-8 Handling: 1\/2 passed, 1 failed<\/summary>/);
+    assert.match(md, /<details open><summary>1 Framing: 0\/2 passed, 1 failed<\/summary>/);
+    assert.match(md, /\| 6\.9\.2 \| ✅ pass \| OK \/ OK \|/);
+    assert.match(md, /`\/w\/reports\/index\.html`/);
+  });
+
+  test('a passing run says so and opens no group', () => {
+    const run = { ...sampleRun(), cases: [gateCase({ id: '6.9.2', result: referenceResult('6.9.2') })] };
+    const md = jobSummary(run, paths);
+    assert.match(md, /^## ✅ wsgate: My Agent\/1\.0 passed/);
+    assert.doesNotMatch(md, /Failing cases/);
+    assert.doesNotMatch(md, /<details open>/);
+  });
+
+  test('baseline notes: accepted failures with both reasons, removable entries', () => {
+    const run = sampleRun();
+    run.cases.push(
+      gateCase({ id: '7.1.1', status: 'skipped', reason: 'accepted', baseline: { state: 'accepted', pattern: '7.*', reason: 'known: close codes', failure: 'closing WRONG CODE: x' } }),
+      gateCase({ id: '7.1.2', status: 'passed', baseline: { state: 'passing', pattern: '7.*', reason: 'known: close codes', failure: null } }),
+    );
+    const md = jobSummary(run, paths);
+    assert.match(md, /1 accepted by the baseline, 1 baselined but passing/);
+    assert.match(md, /### Accepted failures \(baseline, 1\)[\s\S]*\| 7\.1\.1 \| no result \| known: close codes \| closing WRONG CODE: x \|/);
+    assert.match(md, /### Can be removed from the baseline \(1\)\n\n- 7\.1\.2 passes now \(baseline entry `7\.\*`: known: close codes\)/);
+    assert.match(md, /\| 7\.1\.1 \| ⚠️ accepted \|/);
+  });
+
+  test('cells cannot break the table or inject HTML', () => {
+    const run = failing(1);
+    const c = run.cases[0];
+    if (c !== undefined) c.reason = 'a | b <script>alert(1)</script>\nnext & line';
+    const md = jobSummary(run, paths);
+    assert.match(md, /\| a \\\| b &lt;script&gt;alert\(1\)&lt;\/script&gt; next &amp; line \|/);
+    assert.doesNotMatch(md, /<script>/);
+  });
+
+  test('cut under the size limit with a note, and every group still closed', () => {
+    const big = failing(517);
+    for (const c of big.cases) c.reason = 'x'.repeat(280);
+    const full = jobSummary(big, paths);
+    assert.ok(Buffer.byteLength(full) < SUMMARY_LIMIT_BYTES);
+    assert.doesNotMatch(full, /The summary was cut/);
+    for (const limit of [2000, 20_000, 100_000]) {
+      const md = jobSummary(big, paths, limit);
+      assert.ok(Buffer.byteLength(md) <= limit, `${Buffer.byteLength(md)} > ${limit}`);
+      assert.match(md, /The summary was cut to stay under GitHub's \d+ KiB limit/);
+      assert.equal((md.match(/<details/g) ?? []).length, (md.match(/<\/details>/g) ?? []).length);
+    }
+  });
+
+  test('runCounts agrees with the summary line', () => {
+    const k = runCounts(sampleRun());
+    assert.deepEqual(k, { total: 4, passed: 1, failed: 2, skipped: 1, accepted: 0, baselinePassing: 0, result: 'fail' });
+  });
+});
+
+describe('$GITHUB_OUTPUT', () => {
+  /** The runner's reading of the file (name<<DELIM ... DELIM). */
+  function parseOutputs(text: string): Record<string, string> {
+    const out: Record<string, string> = {};
+    const lines = text.split('\n');
+    for (let i = 0; i < lines.length; i++) {
+      const m = /^([^<=]+)<<(.+)$/.exec(lines[i] ?? '');
+      if (m === null) continue;
+      const value: string[] = [];
+      for (i++; i < lines.length && lines[i] !== m[2]; i++) value.push(lines[i] ?? '');
+      out[m[1] ?? ''] = value.join('\n');
+    }
+    return out;
+  }
+
+  test('every value in the heredoc form, read back unchanged, even one holding the delimiter', () => {
+    fc.assert(
+      fc.property(fc.dictionary(fc.stringMatching(/^[a-z][a-z-]{0,10}$/), fc.string()), (values) => {
+        assert.deepEqual(parseOutputs(outputLines(values)), { ...values });
+      }),
+      { numRuns: 200 },
+    );
+    let n = 0;
+    const text = outputLines({ tricky: 'a\nDELIM\nb' }, () => (n++ === 0 ? 'DELIM' : `D${n}`));
+    assert.deepEqual(parseOutputs(text), { tricky: 'a\nDELIM\nb' });
+  });
+});
