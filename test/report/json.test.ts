@@ -68,7 +68,7 @@ test('summaryJson counts, result and per-case fields', () => {
     warnings: [],
     baseline: null,
     reportfile: 'my_agent_1_0_x_case_6_12_7.json',
-    client: { exitCode: 1, signal: null, timedOut: false, spawnError: null },
+    client: { exitCode: 1, signal: null, timedOut: false, spawnError: null, command: 'node client.js', output: 'boom\x07 ]]> done', outputTruncated: false },
   });
   assert.equal(s.cases[2]?.['reportfile'], null);
   assert.equal(s.cases[2]?.['client'], null);
