@@ -4,7 +4,7 @@
  */
 import { pino, type Logger } from 'pino';
 import yargs, { type Argv } from 'yargs';
-import { catalogue } from './cases/registry.js';
+import { catalogueFor } from './cases/registry.js';
 import { selectCases, SelectionError } from './cases/select.js';
 import { resolveRunConfig, resolveServeConfig } from './config/schema.js';
 import { ExitCode, UsageError } from './gate/exit-codes.js';
@@ -33,8 +33,16 @@ function serverOptions<T>(y: Argv<T>) {
     .option('outdir', { type: 'string', describe: 'Report directory (index.json, index.html, per-case reports)', default: './reports/clients' })
     .option('cases', { type: 'string', array: true, describe: "Case id patterns to run, Autobahn's rules ('6.*', '6.9.2'); default all", default: [] as string[] })
     .option('exclude-cases', { type: 'string', array: true, describe: 'Case id patterns to leave out', default: [] as string[] })
-    .option('log-level', { type: 'string', describe: 'pino log level on stderr (fatal, error, warn, info, debug, trace, silent)', default: 'warn' });
+    .option('log-level', { type: 'string', describe: 'pino log level on stderr (fatal, error, warn, info, debug, trace, silent)', default: 'warn' })
+    .option('extended', extendedOption);
 }
+
+/** `--extended`: wsgate's own group 14 after Autobahn's 517 cases (whose ids and indices stay as they are). */
+const extendedOption = {
+  type: 'boolean',
+  default: false,
+  describe: "Also select wsgate's own cases (group 14: opening handshake and extension negotiation) after Autobahn's 517",
+} as const;
 
 function exitForSignal(signal: AbortSignal | undefined): number | null {
   if (signal?.aborted !== true) return null;
@@ -85,6 +93,7 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
           strict: a.strict,
           junit: a.junit ?? null,
           json: a.json ?? null,
+          extended: a.extended,
         });
         const logger = makeLogger(config.logLevel);
         const gateIo = { out: io.stdout, logger, isTty: io.isTty ?? false, ...(io.signal ? { signal: io.signal } : {}) };
@@ -103,6 +112,7 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
           cases: a.cases,
           excludeCases: a['exclude-cases'],
           logLevel: a['log-level'],
+          extended: a.extended,
         });
         status = await serve(config, io, makeLogger(config.logLevel));
       },
@@ -113,10 +123,11 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
       (y) =>
         y
           .option('cases', { type: 'string', array: true, default: [] as string[], describe: 'Case id patterns' })
-          .option('exclude-cases', { type: 'string', array: true, default: [] as string[], describe: 'Case id patterns to leave out' }),
+          .option('exclude-cases', { type: 'string', array: true, default: [] as string[], describe: 'Case id patterns to leave out' })
+          .option('extended', extendedOption),
       (a) => {
         const split = (v: readonly string[]): string[] => v.flatMap((x) => x.split(',')).filter((x) => x.trim() !== '');
-        const cases = selectOrUsage(split(a.cases), split(a['exclude-cases']));
+        const cases = selectOrUsage(split(a.cases), split(a['exclude-cases']), a.extended);
         const width = String(cases.length).length;
         for (const [i, c] of cases.entries()) {
           write(`${String(i + 1).padStart(width)}  ${c.id.padEnd(8)}  ${plain(c.description)}\n`);
@@ -145,9 +156,9 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
   }
 }
 
-function selectOrUsage(include: string[], exclude: string[]) {
+function selectOrUsage(include: string[], exclude: string[], extended: boolean) {
   try {
-    return selectCases(catalogue, include, exclude);
+    return selectCases(catalogueFor(extended), include, exclude);
   } catch (err) {
     if (err instanceof SelectionError) throw new UsageError(err.message);
     throw err;
@@ -161,9 +172,9 @@ function plain(description: string): string {
 
 /** `wsgate serve`: the server until SIGINT/SIGTERM, /stopServer or /updateReports?shutdownOnComplete=true. */
 async function serve(config: ReturnType<typeof resolveServeConfig>, io: MainIo, logger: Logger): Promise<number> {
-  const cases = selectOrUsage(config.cases, config.excludeCases);
+  const cases = selectOrUsage(config.cases, config.excludeCases, config.extended);
   if (cases.length === 0) throw new UsageError('no case is selected: check --cases and --exclude-cases');
-  const server = createServer({ host: config.host, port: config.port, outdir: config.outdir, cases, statusWaitMs: 60_000, logger });
+  const server = createServer({ host: config.host, port: config.port, outdir: config.outdir, cases, statusWaitMs: 60_000, logger, extended: config.extended });
   try {
     await server.listen();
   } catch (err) {

@@ -34,6 +34,8 @@ export const serverSchema = z.object({
   cases: patterns,
   excludeCases: patterns,
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
+  /** Adds wsgate's own group 14 after Autobahn's 517 cases (a spec file's `"extended": true`). */
+  extended: z.boolean().default(false),
 });
 
 /** Options of `wsgate run`. */
@@ -63,6 +65,8 @@ export interface RunConfig {
   junit: string;
   json: string;
   logLevel: string;
+  /** Select from Autobahn's cases plus wsgate's own (group 14). */
+  extended: boolean;
 }
 
 /** A resolved `wsgate serve` configuration. */
@@ -73,6 +77,8 @@ export interface ServeConfig {
   cases: string[];
   excludeCases: string[];
   logLevel: string;
+  /** Select from Autobahn's cases plus wsgate's own (group 14). */
+  extended: boolean;
 }
 
 /** Splits "6.*,7.1.1" style lists given to repeated flags. */
@@ -113,6 +119,7 @@ export function resolveRunConfig(input: Record<string, unknown>): RunConfig {
     junit: path.resolve(o.junit ?? path.join(outdir, 'junit.xml')),
     json: path.resolve(o.json ?? path.join(outdir, 'summary.json')),
     logLevel: o.logLevel,
+    extended: o.extended,
   };
 }
 
@@ -127,5 +134,6 @@ export function resolveServeConfig(input: Record<string, unknown>): ServeConfig 
     cases: splitPatterns(o.cases),
     excludeCases: splitPatterns(o.excludeCases),
     logLevel: o.logLevel,
+    extended: o.extended,
   };
 }
