@@ -362,24 +362,41 @@ const acceptCases: CatalogueCase[] = [
     delivery: 'separate',
     response: (info) => head(SWITCHING, ['uPGRADE: WebSocket', 'CONNECTION: UPGRADE', `sec-websocket-accept: ${info.accept}`]),
   }),
-  // RFC 7230 §3.2: "header-field = field-name ":" OWS field-value OWS"; RFC 6455 §4.1 compares the
-  // Sec-WebSocket-Accept value "ignoring any leading and trailing whitespace".
+  // RFC 7230 §3.2: "header-field = field-name ":" OWS field-value OWS" with §3.2.3 "OWS = *( SP /
+  // HTAB )"; RFC 6455 §4.1 compares the Sec-WebSocket-Accept value "ignoring any leading and trailing
+  // whitespace".
   mustAccept({
     id: '14.4.4',
-    description: 'A valid 101 response with spaces and tabs around every header value (and none after the colon of one). (RFC 7230 §3.2, RFC 6455 §4.1)',
-    expectation: 'RFC 7230 §3.2: optional whitespace surrounds a field value; RFC 6455 §4.1 ignores leading and trailing whitespace of Sec-WebSocket-Accept.',
+    description: 'A valid 101 response with no space after one colon and runs of spaces around the other values: "Upgrade:websocket", "Connection:   Upgrade  ", "Sec-WebSocket-Accept:   ...  ". (RFC 7230 §3.2, RFC 6455 §4.1)',
+    expectation: 'RFC 7230 §3.2: optional whitespace (spaces or tabs) surrounds a field value; RFC 6455 §4.1 ignores leading and trailing whitespace of Sec-WebSocket-Accept.',
     delivery: 'separate',
-    response: (info) => head(SWITCHING, ['Upgrade:websocket', 'Connection: \t Upgrade \t ', `Sec-WebSocket-Accept:   ${info.accept}\t`]),
+    response: (info) => head(SWITCHING, ['Upgrade:websocket', 'Connection:   Upgrade  ', `Sec-WebSocket-Accept:   ${info.accept}  `]),
+  }),
+  mustAccept({
+    id: '14.4.5',
+    description: 'A valid 101 response with a horizontal tab before and after every header value: "Upgrade:\twebsocket\t", "Connection:\tUpgrade\t", "Sec-WebSocket-Accept:\t...\t". (RFC 7230 §3.2, RFC 6455 §4.1)',
+    expectation: 'RFC 7230 §3.2.3: "OWS = *( SP / HTAB )"; a tab is whitespace like a space.',
+    delivery: 'separate',
+    response: (info) => head(SWITCHING, ['Upgrade:\twebsocket\t', 'Connection:\tUpgrade\t', `Sec-WebSocket-Accept:\t${info.accept}\t`]),
   }),
   // RFC 7230 §6.1: "Connection = 1#connection-option"; RFC 6455 §4.1 asks for "a token" matching
   // "Upgrade" in the field, not for the whole value.
   mustAccept({
-    id: '14.4.5',
-    description: 'A valid 101 response with "Connection: keep-alive, Upgrade", an unknown header field and another reason phrase ("HTTP/1.1 101 Web Socket Protocol Handshake"). (RFC 7230 §6.1, §3.1.2, RFC 6455 §4.1)',
-    expectation: 'RFC 7230 §6.1: Connection is a list; RFC 6455 §4.1 asks for a token "Upgrade" in it. The reason phrase and unknown fields carry no meaning for the handshake.',
+    id: '14.4.6',
+    description: 'A valid 101 response with "Connection: keep-alive, Upgrade". (RFC 7230 §6.1, RFC 6455 §4.1)',
+    expectation: 'RFC 7230 §6.1: Connection is a list; RFC 6455 §4.1 asks for a token "Upgrade" in it.',
+    delivery: 'separate',
+    response: (info) => head(SWITCHING, ['Upgrade: websocket', 'Connection: keep-alive, Upgrade', `Sec-WebSocket-Accept: ${info.accept}`]),
+  }),
+  // RFC 7230 §3.1.2: "A client SHOULD ignore the reason-phrase content." §3.2.1: "A proxy MUST forward
+  // unrecognized header fields"; a recipient ignores the ones it does not know.
+  mustAccept({
+    id: '14.4.7',
+    description: 'A valid 101 response with another reason phrase ("HTTP/1.1 101 Web Socket Protocol Handshake", as old servers sent it) and an unknown header field first. (RFC 7230 §3.1.2, RFC 6455 §4.1)',
+    expectation: 'RFC 7230 §3.1.2: "A client SHOULD ignore the reason-phrase content"; unknown header fields carry no meaning for the handshake.',
     delivery: 'separate',
     response: (info) =>
-      head('HTTP/1.1 101 Web Socket Protocol Handshake', ['X-Wsgate-Note: extra field', 'Upgrade: websocket', 'Connection: keep-alive, Upgrade', `Sec-WebSocket-Accept: ${info.accept}`]),
+      head('HTTP/1.1 101 Web Socket Protocol Handshake', ['X-Wsgate-Note: extra field', 'Upgrade: websocket', 'Connection: Upgrade', `Sec-WebSocket-Accept: ${info.accept}`]),
   }),
 ];
 
