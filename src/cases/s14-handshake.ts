@@ -203,6 +203,11 @@ const HELLO_BFINAL = hex('f3 48 cd c9 c9 07 00');
  */
 const EMPTY_BLOCK = hex('00');
 
+/** Upper case to lower and back: base64 compared case-insensitively would still match. */
+function swapCase(text: string): string {
+  return text.replace(/[A-Za-z]/g, (c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase()));
+}
+
 /** SHA-1 of the key without the GUID: the classic wrong Sec-WebSocket-Accept. */
 function acceptWithoutGuid(info: HandshakeRequestInfo): string {
   return createHash('sha1').update(info.request.key, 'latin1').digest('base64');
@@ -227,6 +232,12 @@ const statusAndHeaderCases: CatalogueCase[] = [
     description: 'A 101 response without a Sec-WebSocket-Accept header field, then a text message. (RFC 6455 §4.1)',
     expectation: 'RFC 6455 §4.1: a response that lacks a Sec-WebSocket-Accept header field means the client MUST _Fail the WebSocket Connection_.',
     lines: () => ['Upgrade: websocket', 'Connection: Upgrade'],
+  }),
+  mustRefuse({
+    id: '14.1.8',
+    description: 'A 101 response whose Sec-WebSocket-Accept is the right value with the letter case of every letter swapped, then a text message. (RFC 6455 §4.1, RFC 4648 §4)',
+    expectation: 'RFC 6455 §4.1: the value must be the base64-encoded SHA-1; base64 letters are case-sensitive (RFC 4648 §4), so this is another value and the client MUST _Fail the WebSocket Connection_.',
+    lines: (info) => ['Upgrade: websocket', 'Connection: Upgrade', `Sec-WebSocket-Accept: ${swapCase(info.accept)}`],
   }),
   // RFC 6455 §4.1: "If the status code received from the server is not 101, the client handles the
   // response per HTTP [RFC2616] procedures." §4.2.2: "Any status code other than 101 indicates that

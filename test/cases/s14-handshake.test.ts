@@ -27,8 +27,8 @@ const autobahnIds = readFileSync(TSV, 'utf8')
   .map((line) => line.split('\t')[1]);
 
 const GROUP = extendedCatalogue.filter((c) => c.id.startsWith('14.')).map((c) => c.id);
-/** The cases that check Sec-WebSocket-Accept (wrong, missing). */
-const ACCEPT_CASES = ['14.1.1', '14.1.2'];
+/** The cases that check Sec-WebSocket-Accept (wrong, missing, wrong letter case). */
+const ACCEPT_CASES = ['14.1.1', '14.1.2', '14.1.8'];
 /** The case that needs a client offering no extension. */
 const NO_OFFER_CASE = '14.2.3';
 
@@ -51,7 +51,7 @@ describe('the catalogue with and without --extended', () => {
     const ids = extendedCatalogue.map((c) => c.id);
     assert.deepEqual(ids.slice(0, 517), autobahnIds);
     assert.deepEqual(ids.slice(517), GROUP);
-    assert.equal(GROUP.length, 27);
+    assert.equal(GROUP.length, 28);
     assert.deepEqual(GROUP.slice(0, 3), ['14.1.1', '14.1.2', '14.1.3']);
     // Autobahn's patterns: "1*" now reaches 14.x too, "1.*" does not.
     assert.ok(selectCases(extendedCatalogue, ['1*']).some((c) => c.id === '14.1.1'));
@@ -73,7 +73,7 @@ describe('the catalogue with and without --extended', () => {
     assert.throws(() => resolveRunConfig({ extended: 'yes' }), /--extended/);
   });
 
-  test('wsgate list: 517 lines; with --extended 544, group 14 with its RFC references', async () => {
+  test('wsgate list: 517 lines; with --extended 545, group 14 with its RFC references', async () => {
     const plain = await runCli(['list']);
     assert.equal(plain.code, 0);
     const lines = plain.stdout.trim().split('\n');
@@ -82,11 +82,11 @@ describe('the catalogue with and without --extended', () => {
     const extended = await runCli(['list', '--extended', '--cases', '14.*']);
     assert.equal(extended.code, 0, extended.stderr);
     const group = extended.stdout.trim().split('\n');
-    assert.equal(group.length, 27);
+    assert.equal(group.length, 28);
     assert.match(group[0] ?? '', /^\s*1\s+14\.1\.1\s+A 101 response whose Sec-WebSocket-Accept .*\(RFC 6455 §4\.1\)$/);
     const all = await runCli(['list', '--extended']);
     const allLines = all.stdout.trim().split('\n');
-    assert.equal(allLines.length, 544);
+    assert.equal(allLines.length, 545);
     assert.match(allLines[517] ?? '', /^518\s+14\.1\.1\s/);
     assert.match(allLines[516] ?? '', /^517\s+13\.7\.18\s/);
   });
@@ -218,9 +218,10 @@ describe('group 14 against clients of our own', () => {
 });
 
 describe('reports mark group 14 as wsgate\'s own', () => {
-  test('summary.json origin, JUnit classname and property, the HTML matrix', async () => {
+  test('summary.json origin, JUnit classname and property, the HTML matrix; the bundled client moves on after a refused handshake', async () => {
     const outdir = await tempDir();
-    const res = await runCli(['run', '--extended', '--cases', '1.1.1', '14.1.2', '--outdir', outdir, '--url', 'ws://127.0.0.1:0']);
+    // The bundled client loops over the cases itself: after refusing 14.1.2 it must go on to 14.4.1.
+    const res = await runCli(['run', '--extended', '--cases', '1.1.1', '14.1.2', '14.4.1', '--outdir', outdir, '--url', 'ws://127.0.0.1:0']);
     assert.equal(res.code, 0, res.stderr + res.stdout);
     const summary = JSON.parse(await readFile(path.join(outdir, 'summary.json'), 'utf8')) as {
       cases: Array<{ id: string; index: number; origin: string; status: string }>;
@@ -230,6 +231,7 @@ describe('reports mark group 14 as wsgate\'s own', () => {
       [
         [1, '1.1.1', 'autobahn', 'passed'],
         [2, '14.1.2', 'wsgate', 'passed'],
+        [3, '14.4.1', 'wsgate', 'passed'],
       ],
     );
     const junit = await readFile(path.join(outdir, 'junit.xml'), 'utf8');
