@@ -11,6 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 import { CloseCode, Opcode } from '../protocol/constants.js';
+import type { DeflateOffer } from '../protocol/deflate.js';
 import { Behavior, CloseBehavior, type ExpectedClose } from '../report/model.js';
 import { acceptFirstOffer, acceptOffer } from './data/deflate-cases.js';
 import { closedByMe, defineCase, hex, message, wrongCodeFails } from './define.js';
@@ -43,6 +44,9 @@ const SWITCHING = 'HTTP/1.1 101 Switching Protocols';
 function upgradeLines(info: HandshakeRequestInfo): string[] {
   return ['Upgrade: websocket', 'Connection: Upgrade', `Sec-WebSocket-Accept: ${info.accept}`];
 }
+
+/** The offer "permessage-deflate" with no parameter, for a response that accepts one never made. */
+const PLAIN_OFFER: DeflateOffer = { acceptNoContextTakeover: true, acceptMaxWindowBits: false, requestNoContextTakeover: false, requestMaxWindowBits: 0 };
 
 /** What a case needs of the client's offers before its response means anything. */
 type Needs = 'deflate-offer' | 'no-deflate-offer' | null;
@@ -84,7 +88,7 @@ function mustRefuse(def: {
   statusLine?: string;
   /** The response's header lines, exactly as sent. */
   lines(info: HandshakeRequestInfo): string[];
-  /** permessage-deflate the server keeps after the response, to read a compressed echo. */
+  /** The server reads what follows with permessage-deflate on (the response accepted it). */
   deflate?: boolean;
 }): CatalogueCase {
   const needs = def.needs ?? null;
@@ -104,11 +108,10 @@ function mustRefuse(def: {
     handshake(info) {
       if (!needsMet(needs, info)) return null;
       const response = head(statusLine, def.lines(info));
-      const offer = info.deflateOffers[0];
-      if (def.deflate === true && offer !== undefined) {
-        return { head: response, delivery: 'together', deflate: { offer, requestNoContextTakeover: false, requestMaxWindowBits: 0 } };
-      }
-      return { head: response, delivery: 'together' };
+      if (def.deflate !== true) return { head: response, delivery: 'together' };
+      // Should the client take the response, its echo may come compressed: read it as such.
+      const offer = info.deflateOffers[0] ?? PLAIN_OFFER;
+      return { head: response, delivery: 'together', deflate: { offer, requestNoContextTakeover: false, requestMaxWindowBits: 0 } };
     },
     run(t) {
       if (!t.scriptedHandshake) {
@@ -311,6 +314,7 @@ const negotiationCases: CatalogueCase[] = [
     description: 'A valid 101 response that accepts permessage-deflate although the client offered no extension, then a text message. (RFC 6455 §4.1, RFC 7692 §5)',
     expectation: 'RFC 6455 §4.1: an extension in the response that the client did not request means the client MUST _Fail the WebSocket Connection_.',
     needs: 'no-deflate-offer',
+    deflate: true,
     lines: (info) => [...upgradeLines(info), 'Sec-WebSocket-Extensions: permessage-deflate'],
   }),
 ];
