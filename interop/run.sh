@@ -3,8 +3,11 @@
 # client. Node.js clients come from the devDependencies (npm ci); Python clients from Debian's
 # packages (python3-websockets, python3-websocket), installed here when missing (needs root/apt).
 #
-#   interop/run.sh [CASE-PATTERN...]        default: every case outside the permessage-deflate
-#                                          groups 12 and 13 (add '12.*' '13.*' for those: ~15 min a client)
+#   interop/run.sh [--extended] [CASE-PATTERN...]
+#                                          default: every case outside the permessage-deflate
+#                                          groups 12 and 13 (add '12.*' '13.*' for those: ~15 min a client);
+#                                          --extended adds wsgate's own group 14 to what patterns can
+#                                          select (interop/run.sh --extended '14.*': group 14 alone)
 # Reports: reports/interop/<client>/ (index.html, junit.xml, summary.json, per-case reports).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -13,7 +16,11 @@ PY=/usr/bin/python3   # Debian's interpreter: it sees Debian's python3-* package
 if ! $PY -c 'import websockets, websocket' 2>/dev/null; then
   apt-get install -y -qq python3-websockets python3-websocket >/dev/null 2>&1 || echo "interop: could not install the Python clients (apt-get); they will fail to start" >&2
 fi
-cases=("$@")
+extended=()
+cases=()
+for arg in "$@"; do
+  if [ "$arg" = --extended ]; then extended=(--extended); else cases+=("$arg"); fi
+done
 [ ${#cases[@]} -gt 0 ] || cases=('1.*' '2.*' '3.*' '4.*' '5.*' '6.*' '7.*' '9.*' '10.*')
 clients=(
   "websocket-node|node interop/clients/websocket-node.cjs {url}"
@@ -29,7 +36,7 @@ for entry in "${clients[@]}"; do
   name=${entry%%|*}
   cmd=${entry#*|}
   out=reports/interop/$name
-  node dist/src/cli.js run --client "$cmd" --agent "$name" --url ws://127.0.0.1:0 --outdir "$out" --cases "${cases[@]}" --case-timeout 20 >"$out.log" 2>&1
+  node dist/src/cli.js run --client "$cmd" --agent "$name" --url ws://127.0.0.1:0 --outdir "$out" --cases "${cases[@]}" "${extended[@]}" --case-timeout 20 >"$out.log" 2>&1
   status=$?
   printf '%-24s exit %d: %s\n' "$name" "$status" "$(grep -E '^[0-9]+ cases:' "$out.log" | tail -1)"
 done

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { pino, type Logger } from 'pino';
 import yargs, { type Argv } from 'yargs';
-import { catalogue } from './cases/registry.js';
+import { catalogueFor } from './cases/registry.js';
 import { selectCases, SelectionError } from './cases/select.js';
 import { resolveRunConfig, resolveServeConfig } from './config/schema.js';
 import { agentCaseExcluder, loadSpec, type SpecSettings } from './config/spec.js';
@@ -42,8 +42,16 @@ function serverOptions<T>(y: Argv<T>) {
     .option('cases', { type: 'string', array: true, describe: "Case id patterns to run, Autobahn's rules ('6.*', '6.9.2'); default all" })
     .option('exclude-cases', { type: 'string', array: true, describe: 'Case id patterns to leave out' })
     .option('log-level', { type: 'string', describe: 'pino log level on stderr (fatal, error, warn, info, debug, trace, silent)', default: 'warn' })
-    .option('shard', { type: 'string', describe: 'Run only the K-th of N slices of the selected cases, balanced by expected duration (K/N, e.g. 2/4); join the shards with `wsgate merge`' });
+    .option('shard', { type: 'string', describe: 'Run only the K-th of N slices of the selected cases, balanced by expected duration (K/N, e.g. 2/4); join the shards with `wsgate merge`' })
+    .option('extended', extendedOption);
 }
+
+/** `--extended`: wsgate's own group 14 after Autobahn's 517 cases (whose ids and indices stay as they are). */
+// No yargs default: left out, it falls back to a spec file's "extended", then to false.
+const extendedOption = {
+  type: 'boolean',
+  describe: "Also select wsgate's own cases (group 14: opening handshake and extension negotiation) after Autobahn's 517",
+} as const;
 
 function exitForSignal(signal: AbortSignal | undefined): number | null {
   if (signal?.aborted !== true) return null;
@@ -107,6 +115,7 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
           json: a.json ?? null,
           jobs: a.jobs ?? null,
           shard: a.shard ?? null,
+          extended: a.extended,
         }, { env, spec });
         const logger = makeLogger(config.logLevel);
         const gateIo = { out: io.stdout, logger, isTty: io.isTty ?? false, env, ...(io.signal ? { signal: io.signal } : {}) };
@@ -127,6 +136,7 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
           excludeCases: a['exclude-cases'],
           logLevel: a['log-level'],
           shard: a.shard ?? null,
+          extended: a.extended,
         }, { env, spec });
         status = await serve(config, io, makeLogger(config.logLevel));
       },
@@ -202,10 +212,11 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
       (y) =>
         y
           .option('cases', { type: 'string', array: true, default: [] as string[], describe: 'Case id patterns' })
-          .option('exclude-cases', { type: 'string', array: true, default: [] as string[], describe: 'Case id patterns to leave out' }),
+          .option('exclude-cases', { type: 'string', array: true, default: [] as string[], describe: 'Case id patterns to leave out' })
+          .option('extended', extendedOption),
       (a) => {
         const split = (v: readonly string[]): string[] => v.flatMap((x) => x.split(',')).filter((x) => x.trim() !== '');
-        const cases = selectOrUsage(split(a.cases), split(a['exclude-cases']));
+        const cases = selectOrUsage(split(a.cases), split(a['exclude-cases']), a.extended === true);
         const width = String(cases.length).length;
         for (const [i, c] of cases.entries()) {
           write(`${String(i + 1).padStart(width)}  ${c.id.padEnd(8)}  ${plain(c.description)}\n`);
@@ -242,9 +253,9 @@ function readSpec(file: string | undefined, io: MainIo): SpecSettings | null {
   return spec;
 }
 
-function selectOrUsage(include: string[], exclude: string[]) {
+function selectOrUsage(include: string[], exclude: string[], extended: boolean) {
   try {
-    return selectCases(catalogue, include, exclude);
+    return selectCases(catalogueFor(extended), include, exclude);
   } catch (err) {
     if (err instanceof SelectionError) throw new UsageError(err.message);
     throw err;
@@ -258,7 +269,7 @@ function plain(description: string): string {
 
 /** `wsgate serve`: the server until SIGINT/SIGTERM, /stopServer or /updateReports?shutdownOnComplete=true. */
 async function serve(config: ReturnType<typeof resolveServeConfig>, io: MainIo, logger: Logger): Promise<number> {
-  const selected = selectOrUsage(config.cases, config.excludeCases);
+  const selected = selectOrUsage(config.cases, config.excludeCases, config.extended);
   const cases = config.shard === null ? selected : shardCases(selected, config.shard);
   if (cases.length === 0) throw new UsageError('no case is selected: check --cases and --exclude-cases');
   const server = createServer({
@@ -271,6 +282,7 @@ async function serve(config: ReturnType<typeof resolveServeConfig>, io: MainIo, 
     session: config.session,
     // Per connecting agent, as Autobahn does: the case is closed at once and records no result.
     skipCase: agentCaseExcluder(config.excludeAgentCases),
+    extended: config.extended,
   });
   try {
     await server.listen();

@@ -11,7 +11,17 @@ export const categoryNames: Readonly<Record<string, string>> = {
   '10': 'Misc',
   '12': 'WebSocket Compression (different payloads)',
   '13': 'WebSocket Compression (different parameters)',
+  // wsgate's own (not in Autobahn|Testsuite): selected with --extended only.
+  '14': 'Opening Handshake and Extension Negotiation',
 };
+
+/** Groups wsgate adds to Autobahn's catalogue; reports mark their cases as wsgate's own. */
+export const WSGATE_GROUPS: ReadonlySet<string> = new Set(['14']);
+
+/** Whether a case is wsgate's own rather than Autobahn|Testsuite's (by its group number). */
+export function isWsgateCase(id: string): boolean {
+  return WSGATE_GROUPS.has(id.split('.')[0] ?? '');
+}
 
 /**
  * The 13.x names: the JSON data, then Autobahn's client offers and server accept rule as Python
@@ -78,4 +88,10 @@ export const subcategoryNames: Readonly<Record<string, string>> = {
   '13.5': deflateParams('[(True, 9)]'),
   '13.6': deflateParams('[(True, 15)]'),
   '13.7': deflateParams('[(True, 9), (True, 0), (False, 0)]'),
+  '14.1': 'Responses to refuse: status line and required header fields (RFC 6455 §4.1)',
+  '14.2': 'Responses to refuse: extensions and subprotocols not offered (RFC 6455 §4.1)',
+  '14.3': 'Responses to refuse: permessage-deflate parameters (RFC 7692 §7.1)',
+  '14.4': 'Responses to accept: delivery, letter case, whitespace, lists (RFC 6455 §4.1, RFC 7230 §3.2)',
+  '14.5': 'Compressed messages to inflate (RFC 7692 §7.2.2, §7.2.3)',
+  '14.6': 'Close reasons at the edges (RFC 6455 §5.5.1, §8.1)',
 };

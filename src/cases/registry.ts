@@ -10,6 +10,7 @@ import { limitsCases } from './s09-limits.js';
 import { miscCases } from './s10-misc.js';
 import { deflatePayloadCases } from './s12-deflate-payloads.js';
 import { deflateParamCases } from './s13-deflate-params.js';
+import { handshakeCases } from './s14-handshake.js';
 import type { CatalogueCase } from './types.js';
 
 /** Compares dotted ids as integer tuples ("6.9.2" < "6.12.7" < "10.1.1"). */
@@ -32,7 +33,7 @@ export function buildCatalogue(...groups: ReadonlyArray<readonly CatalogueCase[]
   return Object.freeze(all);
 }
 
-/** Every registered case, in Autobahn's order. */
+/** Autobahn's 517 cases, in Autobahn's order: the default selection (indices as Autobahn's). */
 export const catalogue: readonly CatalogueCase[] = buildCatalogue(
   framingCases,
   pingCases,
@@ -46,3 +47,11 @@ export const catalogue: readonly CatalogueCase[] = buildCatalogue(
   deflatePayloadCases,
   deflateParamCases,
 );
+
+/** Autobahn's cases followed by wsgate's own (group 14): the `--extended` selection. */
+export const extendedCatalogue: readonly CatalogueCase[] = buildCatalogue(catalogue, handshakeCases);
+
+/** The catalogue a run selects from: Autobahn's alone, or with wsgate's own groups (`extended`). */
+export function catalogueFor(extended: boolean): readonly CatalogueCase[] {
+  return extended ? extendedCatalogue : catalogue;
+}

@@ -3,6 +3,7 @@
  * drives the connection through a CaseContext. A case never touches a socket.
  */
 import type { DeflateAccept, DeflateOffer } from '../protocol/deflate.js';
+import type { UpgradeRequest } from '../protocol/handshake.js';
 import type { ExpectedClose } from '../report/model.js';
 import type { PreparedMessage } from '../server/session.js';
 
@@ -78,6 +79,38 @@ export interface CaseContext {
   prepareMessage(payload: Uint8Array | string, options?: { binary?: boolean; fragmentSize?: number }): PreparedMessage;
   /** Sends a message made by prepareMessage (only while open). */
   sendPrepared(message: PreparedMessage): void;
+  /** Whether the case's `handshake` hook answered the upgrade request (false: the normal 101 went out). */
+  readonly scriptedHandshake: boolean;
+  /**
+   * Drops TCP now, with no close frame (a client that rightly refused a scripted handshake response
+   * may keep an HTTP connection open: it gets no WebSocket frame from us).
+   */
+  dropConnection(): void;
+}
+
+/** What a case that scripts the opening handshake sees of the client's upgrade request. */
+export interface HandshakeRequestInfo {
+  readonly request: UpgradeRequest;
+  /** Sec-WebSocket-Accept for the client's key: the value a correct response carries. */
+  readonly accept: string;
+  /** The client's permessage-deflate offers, in its order (empty when it offered none). */
+  readonly deflateOffers: readonly DeflateOffer[];
+}
+
+/**
+ * How the server's upgrade response leaves (group 14): `together` in one TCP write with the frames
+ * the case sends first; `separate` in a write of its own, frames only after it was flushed;
+ * `bytewise` one octet per write, each after the previous one flushed.
+ */
+export type HandshakeDelivery = 'together' | 'separate' | 'bytewise';
+
+/** A case's own answer to the upgrade request: any status line, headers and delivery. */
+export interface ScriptedHandshake {
+  /** The response head exactly as sent (status line, header lines, empty line), as latin1 text. */
+  readonly head: string;
+  readonly delivery: HandshakeDelivery;
+  /** permessage-deflate the server uses after this response (the offer it answered), if any. */
+  readonly deflate?: DeflateAccept;
 }
 
 /** A case as declared: data plus its script. */
@@ -119,6 +152,12 @@ export interface CaseDef {
    */
   readonly deflate?: (offers: readonly DeflateOffer[]) => DeflateAccept | null;
   /**
+   * Answers the upgrade request with a response of the case's own (group 14, wsgate's opening
+   * handshake cases), or null for the normal 101. Without the hook the normal 101 goes out, as for
+   * every Autobahn case; `deflate` is not consulted when the hook returns a response.
+   */
+  readonly handshake?: (info: HandshakeRequestInfo) => ScriptedHandshake | null;
+  /**
    * Handles a message from the peer instead of recording it as an event (Autobahn's cases that
    * override onMessage: groups 9, 12, 13).
    */
@@ -146,6 +185,8 @@ export interface AdjustFacts {
   connectionWasOpen: boolean;
   /** Frames the server sent, by opcode. */
   txFrameStats: Readonly<Record<string, number>>;
+  /** Whether the case's `handshake` hook answered the upgrade request (group 14; absent: no). */
+  scriptedHandshake?: boolean;
 }
 
 /** A registered case with its place in the catalogue. */

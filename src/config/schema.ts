@@ -39,6 +39,8 @@ export const serverSchema = z.object({
   excludeCases: patterns,
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
   shard: z.string().nullable().default(null),
+  /** Adds wsgate's own group 14 after Autobahn's 517 cases (a spec file's `"extended": true`). */
+  extended: z.boolean().default(false),
 });
 
 /** Options of `wsgate run`. */
@@ -103,6 +105,8 @@ export interface RunConfig extends ServerExtras {
   jobs: number;
   /** Only this slice of the selected cases (--shard K/N), or null for all. */
   shard: Shard | null;
+  /** Select from Autobahn's cases plus wsgate's own (group 14). */
+  extended: boolean;
 }
 
 /** A resolved `wsgate serve` configuration. */
@@ -114,6 +118,8 @@ export interface ServeConfig extends ServerExtras {
   excludeCases: string[];
   logLevel: string;
   shard: Shard | null;
+  /** Select from Autobahn's cases plus wsgate's own (group 14). */
+  extended: boolean;
 }
 
 /** Splits "6.*,7.1.1" style lists given to repeated flags. */
@@ -152,6 +158,7 @@ function withSpec(input: Record<string, unknown>, spec: SpecSettings | null | un
   if (spec.outdir !== undefined) fromFile.outdir = spec.outdir;
   if (spec.cases !== undefined) fromFile.cases = spec.cases;
   if (spec.excludeCases !== undefined) fromFile.excludeCases = spec.excludeCases;
+  if (spec.extended !== undefined) fromFile.extended = spec.extended;
   // An empty pattern list from a repeatable flag means "not given".
   for (const key of ['cases', 'excludeCases']) {
     if (Array.isArray(flags[key]) && (flags[key] as unknown[]).length === 0) delete flags[key];
@@ -210,6 +217,7 @@ export function resolveRunConfig(input: Record<string, unknown>, sources: Config
     jobs: o.jobs ?? defaultJobs(),
     shard: resolveShard(o.shard),
     ...extras(host, sources),
+    extended: o.extended,
   };
 }
 
@@ -226,5 +234,6 @@ export function resolveServeConfig(input: Record<string, unknown>, sources: Conf
     logLevel: o.logLevel,
     shard: resolveShard(o.shard),
     ...extras(host, sources),
+    extended: o.extended,
   };
 }

@@ -7,7 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
-import { catalogue } from '../cases/registry.js';
+import { catalogueFor } from '../cases/registry.js';
+import type { CatalogueCase } from '../cases/types.js';
 import { selectCases, SelectionError } from '../cases/select.js';
 import { UsageError } from '../gate/exit-codes.js';
 import { parseListenUrl } from './schema.js';
@@ -103,6 +104,8 @@ export const SPEC_KEYS = {
   webport: { schema: z.number().int(), phrase: 'a whole number' },
   key: { schema: z.string(), phrase: 'a string (a file)' },
   cert: { schema: z.string(), phrase: 'a string (a file)' },
+  // wsgate's own key: its group 14 after Autobahn's cases (as --extended).
+  extended: { schema: z.boolean(), phrase: 'true or false' },
 } as const satisfies Record<string, { schema: z.ZodType; phrase: string }>;
 
 type SpecKey = keyof typeof SPEC_KEYS;
@@ -124,6 +127,7 @@ export interface SpecSettings {
   outdir?: string;
   cases?: string[];
   excludeCases?: string[];
+  extended?: boolean;
   excludeAgentCases: Record<string, string[]>;
   /** Session options the file's `options` set (the ones wsgate honours). */
   session: Partial<SessionOptions>;
@@ -164,9 +168,9 @@ export function validateSpec(file: string, value: unknown): SpecFile {
 }
 
 /** Checks case patterns the way the selection will use them, naming the file and key on error. */
-function checkPatterns(file: string, key: string, patterns: readonly string[]): void {
+function checkPatterns(file: string, key: string, patterns: readonly string[], cases: readonly CatalogueCase[]): void {
   try {
-    selectCases(catalogue, patterns);
+    selectCases(cases, patterns);
   } catch (err) {
     if (err instanceof SelectionError) throw specError(file, `"${key}": ${err.message}`);
     throw err;
@@ -203,8 +207,9 @@ export function specSettings(file: string, spec: SpecFile): SpecSettings {
       throw err;
     }
   }
-  if (spec.cases) checkPatterns(file, 'cases', spec.cases);
-  if (spec['exclude-cases']) checkPatterns(file, 'exclude-cases', spec['exclude-cases']);
+  const cases = catalogueFor(spec.extended === true);
+  if (spec.cases) checkPatterns(file, 'cases', spec.cases, cases);
+  if (spec['exclude-cases']) checkPatterns(file, 'exclude-cases', spec['exclude-cases'], cases);
   const excludeAgentCases = spec['exclude-agent-cases'] ?? {};
   for (const [agent, patterns] of Object.entries(excludeAgentCases)) {
     for (const p of patterns) {
@@ -229,6 +234,7 @@ export function specSettings(file: string, spec: SpecFile): SpecSettings {
     ...(spec.outdir !== undefined ? { outdir: spec.outdir } : {}),
     ...(spec.cases !== undefined ? { cases: spec.cases } : {}),
     ...(spec['exclude-cases'] !== undefined ? { excludeCases: spec['exclude-cases'] } : {}),
+    ...(spec.extended !== undefined ? { extended: spec.extended } : {}),
     excludeAgentCases,
     session,
     warnings,

@@ -7,7 +7,8 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { catalogue } from '../cases/registry.js';
+import { isWsgateCase } from '../cases/categories.js';
+import { catalogueFor } from '../cases/registry.js';
 import { resolveInside, writeFileAtomic } from '../report/files.js';
 import { summaryJson } from '../report/json.js';
 import type { CaseResult, GateCase, GateRun } from '../report/model.js';
@@ -125,7 +126,8 @@ export async function mergeRuns(options: MergeOptions, out: NodeJS.WritableStrea
   }
   checkShards(options.inputs, summaries);
 
-  const order = new Map(catalogue.map((c, i) => [c.id, { i, def: c }]));
+  // wsgate's own cases (--extended) may be among them: look ids up in the extended catalogue.
+  const order = new Map(catalogueFor(true).map((c, i) => [c.id, { i, def: c }]));
   const owner = new Map<string, string>();
   const results = new Map<string, CaseResult>();
   const merged: GateCase[] = [];
@@ -188,7 +190,7 @@ export async function mergeRuns(options: MergeOptions, out: NodeJS.WritableStrea
   };
 
   await mkdir(options.outdir, { recursive: true });
-  await writeReports(options.outdir, new Map([[agent, results]]), catalogueInfo(), {
+  await writeReports(options.outdir, new Map([[agent, results]]), catalogueInfo(merged.some((c) => isWsgateCase(c.id))), {
     generatedAt: new Date().toISOString(),
     toolVersion: VERSION,
   });

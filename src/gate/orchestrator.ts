@@ -8,7 +8,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
-import { catalogue } from '../cases/registry.js';
+import { catalogueFor } from '../cases/registry.js';
 import { selectCases, SelectionError } from '../cases/select.js';
 import type { CatalogueCase } from '../cases/types.js';
 import type { RunConfig } from '../config/schema.js';
@@ -62,7 +62,7 @@ export function referenceClientCommand(): string {
 export async function runGate(config: RunConfig, io: GateIo): Promise<number> {
   let cases: CatalogueCase[];
   try {
-    cases = selectCases(catalogue, config.cases, config.excludeCases);
+    cases = selectCases(catalogueFor(config.extended), config.cases, config.excludeCases);
   } catch (err) {
     if (err instanceof SelectionError) throw new UsageError(err.message);
     throw err;
@@ -92,6 +92,7 @@ export async function runGate(config: RunConfig, io: GateIo): Promise<number> {
     logger: io.logger,
     session: config.session,
     skipCase: excluded,
+    extended: config.extended,
   });
   try {
     await server.listen();

@@ -2,6 +2,7 @@
  * HTML reports: the per-case page and the index matrix, self-contained (inline CSS, no scripts, no
  * external resources). Every peer-supplied string is escaped; descriptions keep only their `<br>`.
  */
+import { isWsgateCase } from '../cases/categories.js';
 import { escapeHtml as esc, htmlFragment } from './escape.js';
 import { caseReportBase } from './files.js';
 import type { CaseInfo, CaseResult } from './model.js';
@@ -246,8 +247,12 @@ ${log}
 function categoryLabel(id: string, category: string): string {
   const group = id.split('.')[0] ?? '';
   // Tolerate catalogues that already number their categories ("1 Framing").
-  return category.startsWith(`${group} `) ? category : `${group} ${category || 'Misc'}`;
+  const label = category.startsWith(`${group} `) ? category : `${group} ${category || 'Misc'}`;
+  return isWsgateCase(id) ? `${label} ${WSGATE_MARK}` : label;
 }
+
+/** How the matrix marks the groups wsgate adds to Autobahn's catalogue. */
+const WSGATE_MARK = "[wsgate's own, not in Autobahn|Testsuite]";
 
 function subcategoryLabel(id: string, subcategory: string): string | null {
   if (subcategory === '') return null;
@@ -352,7 +357,7 @@ export function indexHtml(
     const anchor = `case_desc_${c.id.replaceAll('.', '_')}`;
     const cells = agents.map((agent) => resultCells(agent, c.id, results.get(agent)?.get(c.id))).join('');
     rows.push(
-      `<tr class="agent_case_result_row" data-case="${esc(c.id)}"><td class="case"><a href="#${esc(anchor)}">Case ${esc(c.id)}</a></td>${cells}</tr>`,
+      `<tr class="agent_case_result_row${isWsgateCase(c.id) ? ' wsgate_own' : ''}" data-case="${esc(c.id)}"><td class="case"><a href="#${esc(anchor)}">Case ${esc(c.id)}</a></td>${cells}</tr>`,
     );
   }
 

@@ -1,6 +1,7 @@
 /**
  * JSON reports: Autobahn's per-case file and index.json (byte-compatible), and wsgate's own summary for CI.
  */
+import { isWsgateCase } from '../cases/categories.js';
 import { caseReportBase } from './files.js';
 import type { CaseResult, GateRun, IndexEntry } from './model.js';
 import { pythonJson } from './pyjson.js';
@@ -111,6 +112,8 @@ export function summaryJson(run: GateRun): string {
     cases: run.cases.map((c) => ({
       index: c.index,
       id: c.id,
+      // "wsgate" for wsgate's own cases (group 14, --extended), "autobahn" for Autobahn|Testsuite's.
+      origin: isWsgateCase(c.id) ? 'wsgate' : 'autobahn',
       status: c.status,
       behavior: c.result?.behavior ?? null,
       behaviorClose: c.result?.behaviorClose ?? null,

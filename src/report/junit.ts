@@ -3,6 +3,7 @@
  * failure/skipped/error, and a bounded frame log (hex/ASCII only) in <system-out>.
  */
 import { createRequire } from 'node:module';
+import { isWsgateCase } from '../cases/categories.js';
 import { fragmentToText } from './escape.js';
 import type { GateCase, GateRun } from './model.js';
 import { pyJsonString } from './pyjson.js';
@@ -184,11 +185,15 @@ export function junitXml(run: GateRun): string {
     suite.time(seconds(cases.reduce((sum, c) => sum + c.timeMs, 0)));
     suite.property('strict', String(run.strict));
     if (run.interrupted !== null) suite.property('interrupted', run.interrupted);
-    const className = `${agentSlug}.${slug(label, 'misc')}`;
+    // wsgate's own groups (not in Autobahn|Testsuite) say so in the classname and a property.
+    const own = cases[0] !== undefined && isWsgateCase(cases[0].id);
+    if (own) suite.property('origin', 'wsgate');
+    const className = `${agentSlug}.${slug(label, 'misc')}${own ? '_wsgate' : ''}`;
 
     for (const c of cases) {
       const tc = suite.testCase().className(className).name(testName(c)).time(seconds(c.timeMs));
       tc.property('status', c.status);
+      if (own) tc.property('origin', 'wsgate');
       if (c.result !== null) {
         tc.property('behavior', c.result.behavior);
         tc.property('behaviorClose', c.result.behaviorClose);

@@ -73,7 +73,7 @@ export class CaseRunner implements SessionHandler, CaseContext {
       isServer: true,
     });
     const verdict = this.def.adjust
-      ? this.def.adjust(common, { connectionWasOpen: s.connectionWasOpen, txFrameStats: s.wire.txFrameStats })
+      ? this.def.adjust(common, { connectionWasOpen: s.connectionWasOpen, txFrameStats: s.wire.txFrameStats, scriptedHandshake: s.scriptedHandshake })
       : common;
     const expected: CaseResult['expected'] = {};
     for (const [k, list] of Object.entries(this.def.expect)) {
@@ -199,6 +199,14 @@ export class CaseRunner implements SessionHandler, CaseContext {
 
   sendPrepared(message: PreparedMessage): void {
     this.session.sendPrepared(message);
+  }
+
+  get scriptedHandshake(): boolean {
+    return this.session.scriptedHandshake;
+  }
+
+  dropConnection(): void {
+    this.session.dropConnection(true);
   }
 
   get deflateActive(): boolean {

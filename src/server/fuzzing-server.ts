@@ -17,8 +17,8 @@ import net from 'node:net';
 import type { Logger } from 'pino';
 import type { CaseResult } from '../report/model.js';
 import type { CatalogueCase } from '../cases/types.js';
-import { PerMessageDeflate, acceptExtensionString, parseDeflateOffers } from '../protocol/deflate.js';
-import { parseExtensionsHeader, type UpgradeRequest } from '../protocol/handshake.js';
+import { PerMessageDeflate, acceptExtensionString, parseDeflateOffers, type DeflateAccept } from '../protocol/deflate.js';
+import { computeAccept, parseExtensionsHeader, type UpgradeRequest } from '../protocol/handshake.js';
 import { RELEASE_THRESHOLD, releaseMemorySoon } from '../util/memory.js';
 import { CaseRunner, utcNow } from './case-runner.js';
 import { Session, SessionState, type ConnectDecision, type SessionHandler, type SessionOptions } from './session.js';
@@ -212,16 +212,19 @@ export class FuzzingServer extends EventEmitter {
           },
         });
         this.emit('caseStarted', event);
+        // Group 14 answers with a response of its own; every other case gets the normal 101.
+        const script = def.handshake?.({ request, accept: computeAccept(request.key), deflateOffers: offers.offers }) ?? null;
+        if (script !== null) {
+          const deflate = script.deflate === undefined ? null : this.perMessageDeflate(script.deflate);
+          return { kind: 'accept', handler: runner, script: { head: script.head, delivery: script.delivery }, deflate };
+        }
         const accept = def.deflate?.(offers.offers) ?? null;
         if (accept === null) return { kind: 'accept', handler: runner };
         return {
           kind: 'accept',
           handler: runner,
           extensions: acceptExtensionString(accept),
-          deflate: new PerMessageDeflate(accept, {
-            level: this.options.session.deflateLevel,
-            maxMessageSize: this.options.session.maxMessagePayload,
-          }),
+          deflate: this.perMessageDeflate(accept),
         };
       }
       case '/getCaseCount':
@@ -270,6 +273,13 @@ export class FuzzingServer extends EventEmitter {
       default:
         return reject(404, `unknown path ${JSON.stringify(path.slice(0, 100))}: use /runCase, /getCaseCount, /getCaseInfo, /getCaseStatus or /updateReports`);
     }
+  }
+
+  private perMessageDeflate(accept: DeflateAccept): PerMessageDeflate {
+    return new PerMessageDeflate(accept, {
+      level: this.options.session.deflateLevel,
+      maxMessageSize: this.options.session.maxMessagePayload,
+    });
   }
 
   /** A connection that runs `onOpen` and otherwise ignores what the peer sends. */

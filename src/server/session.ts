@@ -21,7 +21,7 @@ import {
   type UpgradeRequest,
 } from '../protocol/handshake.js';
 import { Utf8Validator, isValidUtf8 } from '../protocol/utf8.js';
-import type { TxFrame } from '../cases/types.js';
+import type { HandshakeDelivery, TxFrame } from '../cases/types.js';
 import { toBuffer } from '../util/bytes.js';
 import { TrafficCounters } from './traffic.js';
 import { WireLog } from './wire-log.js';
@@ -53,9 +53,22 @@ export interface SessionHandler {
   onConnectionLost(): void;
 }
 
+/** A response head a case wrote itself, sent instead of the normal 101 (see CaseDef.handshake). */
+export interface ScriptedResponse {
+  head: string;
+  delivery: HandshakeDelivery;
+}
+
 /** The router's answer to a complete, valid upgrade request. */
 export type ConnectDecision =
-  | { kind: 'accept'; handler: SessionHandler; extensions?: string | null; deflate?: PerMessageDeflate | null }
+  | {
+      kind: 'accept';
+      handler: SessionHandler;
+      extensions?: string | null;
+      deflate?: PerMessageDeflate | null;
+      /** Sent instead of the normal 101; the session then counts as open, whatever the head says. */
+      script?: ScriptedResponse | null;
+    }
   | { kind: 'reject'; status: number; reason: string };
 
 /** Picks what a connection does from its upgrade request. */
@@ -117,6 +130,8 @@ export class Session implements FrameSink {
   httpRequest = '?';
   httpResponse = '?';
   request: UpgradeRequest | null = null;
+  /** Whether a case's own response head answered the upgrade request (group 14). */
+  scriptedHandshake = false;
 
   private handler: SessionHandler | null = null;
   private head: Buffer[] = [];
@@ -250,17 +265,57 @@ export class Session implements FrameSink {
         maxFramePayload: this.options.maxMessagePayload,
       });
     }
-    const response = buildSwitchingProtocols(computeAccept(verdict.request.key), {
-      server: this.options.serverHeader,
-      poweredBy: this.options.poweredBy,
-      extensions: decision.extensions ?? null,
-    });
-    this.sendData(Buffer.from(response, 'latin1'));
-    this.httpResponse = response;
-    this.state = SessionState.Open;
-    this.connectionWasOpen = true;
-    this.handler.onOpen();
+    const script = decision.script ?? null;
+    if (script !== null) {
+      this.sendScriptedResponse(script, this.handler);
+    } else {
+      const response = buildSwitchingProtocols(computeAccept(verdict.request.key), {
+        server: this.options.serverHeader,
+        poweredBy: this.options.poweredBy,
+        extensions: decision.extensions ?? null,
+      });
+      this.sendData(Buffer.from(response, 'latin1'));
+      this.httpResponse = response;
+      this.state = SessionState.Open;
+      this.connectionWasOpen = true;
+      this.handler.onOpen();
+    }
     if (rest.length > 0 && !this.isClosed()) this.reader.push(rest, this);
+  }
+
+  /**
+   * Sends a case's own response head (group 14) and opens the session whatever it says: from here
+   * on the case judges what the client does with it, so whatever the client sends is read as frames.
+   */
+  private sendScriptedResponse(script: ScriptedResponse, handler: SessionHandler): void {
+    const head = Buffer.from(script.head, 'latin1');
+    this.httpResponse = script.head;
+    this.scriptedHandshake = true;
+    const open = (): void => {
+      this.state = SessionState.Open;
+      this.connectionWasOpen = true;
+      handler.onOpen();
+    };
+    switch (script.delivery) {
+      case 'together':
+        // Corked, the head and the frames onOpen sends leave in one write (one TCP segment when small).
+        this.socket.cork();
+        this.sendData(head);
+        open();
+        process.nextTick(() => {
+          this.flushStaging();
+          this.socket.uncork();
+        });
+        break;
+      case 'separate':
+        this.sendData(head, true);
+        open();
+        break;
+      case 'bytewise':
+        this.sendData(head, true, 1);
+        open();
+        break;
+    }
   }
 
   /** Answers a bad upgrade request with an HTTP error and drops the connection. */

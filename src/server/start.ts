@@ -1,6 +1,6 @@
 /** Builds a fuzzing server from resolved options: the one place both `run` and `serve` start it. */
 import type { Logger } from 'pino';
-import { catalogue } from '../cases/registry.js';
+import { catalogueFor } from '../cases/registry.js';
 import type { CatalogueCase } from '../cases/types.js';
 import type { CaseInfo } from '../report/model.js';
 import { SERVER_HEADER, VERSION } from '../version.js';
@@ -19,9 +19,9 @@ export const defaultSessionOptions: SessionOptions = {
   poweredBy: `wsgate/${VERSION} (Node.js ${process.versions.node})`,
 };
 
-/** The catalogue as index.html lists it. */
-export function catalogueInfo(): CaseInfo[] {
-  return catalogue.map((c) => ({
+/** The catalogue as index.html lists it (with wsgate's own groups when `extended`). */
+export function catalogueInfo(extended = false): CaseInfo[] {
+  return catalogueFor(extended).map((c) => ({
     id: c.id,
     category: c.category,
     subcategory: c.subcategory,
@@ -41,8 +41,10 @@ export function createServer(options: {
   session?: Partial<SessionOptions>;
   /** exclude-agent-cases: true leaves case `id` out for `agent`. */
   skipCase?: (agent: string, id: string) => boolean;
+  /** index.html lists wsgate's own groups too. */
+  extended?: boolean;
 }): FuzzingServer {
-  const info = catalogueInfo();
+  const info = catalogueInfo(options.extended ?? false);
   const server: FuzzingServer = new FuzzingServer({
     host: options.host,
     port: options.port,

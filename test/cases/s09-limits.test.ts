@@ -134,6 +134,10 @@ class Recorder implements CaseContext {
   readonly calls: Call[] = [];
   readonly isOpen = true;
   readonly deflateActive = false;
+  readonly scriptedHandshake = false;
+  dropConnection(): void {
+    throw new Error('group 9 never drops the connection itself');
+  }
   sendFrame(frame: TxFrame): void {
     this.calls.push({ kind: 'sendFrame', frame });
   }

@@ -210,7 +210,11 @@ class FakeContext implements CaseContext {
   /** Messages prepared (sent or not). */
   prepared = 0;
   isOpen = true;
+  readonly scriptedHandshake = false;
   constructor(readonly deflateActive: boolean) {}
+  dropConnection(): void {
+    throw new Error('groups 12 and 13 never drop the connection themselves');
+  }
   sendFrame(): void {
     throw new Error('not used by groups 12/13');
   }

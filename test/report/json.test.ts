@@ -58,6 +58,7 @@ test('summaryJson counts, result and per-case fields', () => {
   assert.deepEqual(s.cases[1], {
     index: 2,
     id: '6.12.7',
+    origin: 'autobahn',
     status: 'failed',
     behavior: 'FAILED',
     behaviorClose: 'OK',
