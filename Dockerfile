@@ -16,7 +16,7 @@ FROM ${BASE_IMAGE} AS build
 WORKDIR /src
 # The lock file first, so that the dependency layer is reused while only the sources change.
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund
+RUN npm ci --no-audit --no-fund --no-update-notifier
 COPY tsconfig.json ./
 COPY src ./src
 COPY test ./test
@@ -24,7 +24,7 @@ COPY test ./test
 # frame codec, UTF-8 validator or deflate framing stops the build here. The whole suite runs in CI.
 RUN npm run build \
  && node --test dist/test/protocol/*.test.js \
- && npm prune --omit=dev --no-audit --no-fund
+ && npm prune --omit=dev --no-audit --no-fund --no-update-notifier
 
 # ---- runtime: Node, tini, the compiled CLI and its production dependencies ----
 FROM ${BASE_IMAGE}

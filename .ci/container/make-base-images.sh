@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Makes local stand-ins for the base images the Dockerfile names, because CI machines reach no
 # container registry (only Debian's mirror and the npm registry):
-#   docker.io/library/debian:bookworm-slim   a minbase Debian 12 made by mmdebstrap
+#   docker.io/library/debian:bookworm-slim   a minbase Debian 12 made by mmdebstrap from the apt mirror
 #   docker.io/library/node:24-bookworm-slim  that, plus Node 24 (the npm registry's node-linux-<arch>
 #                                            package, the same binary as nodejs.org's), npm, and a
 #                                            `node` user with uid 1000, as the official image has
 # Existing images are kept; REBUILD=1 makes them again. ~1 minute on 2 cores.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
-# shellcheck source=podman-env.sh
+# shellcheck source-path=SCRIPTDIR source=podman-env.sh
 . "$HERE/podman-env.sh"
 
 NODE_MAJOR=${NODE_MAJOR:-24}
@@ -32,16 +32,12 @@ SECURITY_MIRROR=${SECURITY_MIRROR:-http://deb.debian.org/debian-security}
 if ! podman image exists "$DEBIAN_TAG"; then
   echo "--- $DEBIAN_TAG from $MIRROR (mmdebstrap)"
   # Slim as the official image is: no manual pages, translations or docs (copyright files kept).
-  # ca-certificates and this machine's extra CAs are added because the npm registry may only be
-  # reachable through a TLS-intercepting proxy whose CA lives in /usr/local/share/ca-certificates;
-  # the real image needs neither (Node carries its own CA list).
-  mmdebstrap --quiet --variant=minbase --include=ca-certificates \
+  # dpkg's fsyncs are skipped: the tree becomes a tarball at once.
+  mmdebstrap --quiet --variant=minbase --dpkgopt=force-unsafe-io \
     --dpkgopt='path-exclude=/usr/share/man/*' \
     --dpkgopt='path-exclude=/usr/share/locale/*' \
     --dpkgopt='path-exclude=/usr/share/doc/*' \
     --dpkgopt='path-include=/usr/share/doc/*/copyright' \
-    --customize-hook='cp /usr/local/share/ca-certificates/*.crt "$1/usr/local/share/ca-certificates/" 2>/dev/null || true' \
-    --customize-hook='chroot "$1" update-ca-certificates >/dev/null' \
     bookworm "$work/debian.tar" \
     "deb $MIRROR bookworm main" "deb $MIRROR bookworm-updates main" "deb $SECURITY_MIRROR bookworm-security main"
   podman import --quiet --change 'CMD ["bash"]' "$work/debian.tar" "$DEBIAN_TAG" >/dev/null
@@ -64,6 +60,15 @@ if ! podman image exists "$NODE_TAG"; then
   tar -xzf "$ctx"/npm-*.tgz -C "$ctx/npm" --strip-components=1
   rm -f "$ctx"/*.tgz
   node_version=$("$ctx/node/bin/node" -p process.versions.node)
+  # The npm registry may only be reachable through a TLS-intercepting proxy whose CA this machine
+  # trusts in /usr/local/share/ca-certificates: Node inside the image trusts it too (on top of its
+  # own CA list, as in the official image, which has no ca-certificates package).
+  extra_ca=
+  if compgen -G '/usr/local/share/ca-certificates/*.crt' >/dev/null; then
+    cat /usr/local/share/ca-certificates/*.crt >"$ctx/extra-ca.pem"
+    extra_ca='COPY extra-ca.pem /usr/local/share/ca-certificates/extra-ca.pem
+ENV NODE_EXTRA_CA_CERTS=/usr/local/share/ca-certificates/extra-ca.pem'
+  fi
   cat >"$ctx/Containerfile" <<EOC
 FROM $DEBIAN_TAG
 COPY node/bin/node /usr/local/bin/node
@@ -75,7 +80,8 @@ RUN ln -s node /usr/local/bin/nodejs \\
  && groupadd --gid 1000 node \\
  && useradd --uid 1000 --gid node --shell /bin/bash --create-home node \\
  && node --version && npm --version
-ENV NODE_VERSION=$node_version NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt
+ENV NODE_VERSION=$node_version
+$extra_ca
 CMD ["node"]
 EOC
   podman build --quiet --network=host --pull=never -t "$NODE_TAG" "$ctx" >/dev/null

@@ -19,7 +19,7 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 HERE=$ROOT/.ci/container
 cd "$ROOT"
-# shellcheck source=podman-env.sh
+# shellcheck source-path=SCRIPTDIR source=podman-env.sh
 . "$HERE/podman-env.sh"
 
 IMAGE=${WSGATE_IMAGE:-localhost/wsgate:ci}
@@ -48,7 +48,7 @@ trap 'echo "container smoke: FAILED: line $LINENO: $BASH_COMMAND" >&2' ERR
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-step() { printf '\n--- %s\n' "$*"; }
+step() { printf '\n--- [%d s] %s\n' "$SECONDS" "$*"; }
 fail() {
   echo "container smoke: FAILED: $*" >&2
   exit 1
@@ -67,8 +67,9 @@ stop_container() {
   podman stop -t 10 "$1" >/dev/null
   echo "$(podman inspect "$1" --format '{{.State.ExitCode}}') $((SECONDS - started))"
 }
-[ -f dist/src/clients/reference-client.js ] && [ -d node_modules/ws ] ||
+if [ ! -f dist/src/clients/reference-client.js ] || [ ! -d node_modules/ws ]; then
   fail 'run npm ci && npm run build first (the serve check drives the container with dist/src/clients/reference-client.js)'
+fi
 version=$(node -p 'require("./package.json").version')
 
 step 'lint: dockerfile-utils (any finding fails)'
@@ -133,12 +134,14 @@ step 'run + SIGTERM: a client that hangs, then podman stop (exit 143)'
 dir=$(reports_dir term)
 podman run -d --name "$PREFIX-term" "${NO_NET[@]}" -v "$dir:/reports" "$IMAGE" \
   run --client 'sleep 300' --agent hangs --cases '1.1.1' '1.1.2' >/dev/null
-# Wait until wsgate has started the client: then the signal has a process group to reach.
-for _ in $(seq 100); do
-  podman top "$PREFIX-term" args 2>/dev/null | grep -q 'sleep 300' && break
-  sleep 0.1
+# Wait until wsgate has started the client: then the signal has a process group to reach. (The
+# client is the process whose whole command line is `sleep 300`; wsgate's own contains it too.)
+client_started() { podman top "$PREFIX-term" args 2>/dev/null | grep -E '^sleep 300 *$' >/dev/null; }
+deadline=$((SECONDS + 30))
+until client_started; do
+  [ "$SECONDS" -lt "$deadline" ] || fail 'the client did not start in the container within 30 s'
+  sleep 0.2
 done
-podman top "$PREFIX-term" args | grep -q 'sleep 300' || fail 'the client never started in the container'
 read -r status seconds < <(stop_container "$PREFIX-term")
 echo "run stopped by SIGTERM: exit $status after ${seconds} s"
 [ "$status" = 143 ] || { podman logs "$PREFIX-term" | tail -n 20; fail "run exited with $status on SIGTERM, expected 143"; }
@@ -171,8 +174,8 @@ EOF
   echo "drop-in server stopped by SIGTERM: exit $status after ${seconds} s"
   [ "$status" = 0 ] || { podman logs "$PREFIX-dropin" | tail -n 20; fail "the drop-in server exited with $status, expected 0"; }
 else
-  echo 'NOT RUN: this build of wsgate has no `serve --spec` yet'
+  echo 'NOT RUN: this build of wsgate has no "serve --spec" yet'
 fi
 
 echo
-echo "container smoke: all checks passed ($IMAGE, wsgate $version)"
+echo "container smoke: all checks passed in $SECONDS s ($IMAGE, wsgate $version)"
