@@ -58,7 +58,8 @@ if ! podman image exists "$NODE_TAG"; then
   mkdir "$ctx/node" "$ctx/npm"
   tar -xzf "$ctx"/node-linux-"$arch"-*.tgz -C "$ctx/node" --strip-components=1
   tar -xzf "$ctx"/npm-*.tgz -C "$ctx/npm" --strip-components=1
-  rm -f "$ctx"/*.tgz
+  # The C headers (include/, 67 MB) are left out: nothing here builds native addons.
+  rm -rf "$ctx"/*.tgz "$ctx/node/include"
   node_version=$("$ctx/node/bin/node" -p process.versions.node)
   # The npm registry may only be reachable through a TLS-intercepting proxy whose CA this machine
   # trusts in /usr/local/share/ca-certificates: Node inside the image trusts it too (on top of its
@@ -72,7 +73,6 @@ ENV NODE_EXTRA_CA_CERTS=/usr/local/share/ca-certificates/extra-ca.pem'
   cat >"$ctx/Containerfile" <<EOC
 FROM $DEBIAN_TAG
 COPY node/bin/node /usr/local/bin/node
-COPY node/include /usr/local/include
 COPY npm /usr/local/lib/node_modules/npm
 RUN ln -s node /usr/local/bin/nodejs \\
  && ln -s ../lib/node_modules/npm/bin/npm-cli.js /usr/local/bin/npm \\
