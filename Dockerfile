@@ -2,7 +2,7 @@
 #
 #   docker build -t wsgate .
 #   docker run -v "$PWD/config:/config" -v "$PWD/reports:/reports" -p 9001:9001 wsgate
-#   docker run --network=host wsgate run --client "my-client {url}"
+#   docker run -v "$PWD/reports:/reports" wsgate run --cases '1.*'
 #
 # Classic Dockerfile syntax only (no BuildKit-only features), so plain `docker build` and
 # `podman build` both take it. The base is a build argument so that a pinned digest or a

@@ -5,7 +5,8 @@
 #   3. metadata      labels, user, volumes, port; `--version` through the entrypoint
 #   4. run           `run` on the embedded default client inside the container: exit 0, reports in a
 #                    mounted directory, written by the container's user (uid 1000)
-#   5. failing run   a client that never connects: exit 1 passes through tini, reports still written
+#   5. failing run   a client that never connects (host network, another uid): exit 1 passes
+#                    through tini, reports still written
 #   6. serve         `serve` in a detached container (host network, 127.0.0.1 only), driven by the
 #                    bundled client on the host; SIGTERM (`podman stop`) ends it with 0, promptly
 #   7. run + SIGTERM `podman stop` during a run: 143 passes through, the reports say interrupted
@@ -108,11 +109,12 @@ podman run --rm --name "$PREFIX-run" "${NO_NET[@]}" -v "$dir:/reports" "$IMAGE" 
 check run-reports "$dir/clients" "$RUN_TOTAL" "$RUN_TOTAL" 0
 check owner "$dir/clients" 1000
 
-step 'failing run: a client that never connects (exit 1, as another user)'
+step 'failing run: a client that never connects (exit 1; host network, as another user)'
 dir=$(reports_dir fail 4321)
 status=0
-podman run --rm --name "$PREFIX-fail" "${NO_NET[@]}" --user 4321:4321 -v "$dir:/reports" "$IMAGE" \
-  run --client false --agent never-connects --cases '1.1.1' '1.1.2' | tail -n 4 || status=$?
+# The README's --client line; the client is /bin/false, which exits before it connects.
+podman run --rm --name "$PREFIX-fail" "${HOST_NET[@]}" --user 4321:4321 -v "$dir:/reports" "$IMAGE" \
+  run --url ws://127.0.0.1:0 --client false --agent never-connects --cases '1.1.1' '1.1.2' | tail -n 4 || status=$?
 [ "$status" = 1 ] || fail "a failing client gave exit $status, expected 1"
 check run-reports "$dir/clients" 2 0 2
 
