@@ -1,0 +1,131 @@
+#!/usr/bin/env node
+// Host-side helpers of smoke.sh (plain Node, no dependencies): a free port, waiting for a port, and
+// the checks on the reports a container wrote into a mounted directory. Any mismatch prints one
+// line per problem on stderr and exits 1.
+//
+//   check.mjs free-port
+//   check.mjs wait-port PORT SECONDS
+//   check.mjs run-reports DIR TOTAL PASSED FAILED [INTERRUPTED]
+//   check.mjs serve-reports DIR AGENT TOTAL
+//   check.mjs owner DIR UID
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+
+const [command, ...args] = process.argv.slice(2);
+const problems = [];
+const expect = (ok, message) => {
+  if (!ok) problems.push(message);
+};
+const readJson = (file) => JSON.parse(readFileSync(file, 'utf8'));
+
+// The verdicts that fail the build under the default rule (README, "What fails the build").
+const FAILING = new Set(['FAILED', 'WRONG CODE', 'UNCLEAN', 'FAILED BY CLIENT']);
+
+/** The files every report directory must hold, and the per-agent entries of index.json. */
+function checkCommon(dir, total) {
+  for (const name of ['index.json', 'index.html']) expect(existsSync(path.join(dir, name)), `${dir}/${name} is missing`);
+  if (!existsSync(path.join(dir, 'index.json'))) return {};
+  const index = readJson(path.join(dir, 'index.json'));
+  for (const [agent, cases] of Object.entries(index)) {
+    expect(Object.keys(cases).length === total, `index.json: agent ${agent} has ${Object.keys(cases).length} cases, expected ${total}`);
+    for (const [id, c] of Object.entries(cases)) {
+      const file = path.join(dir, c.reportfile ?? '');
+      expect(c.reportfile !== undefined && existsSync(file), `index.json: case ${id} of ${agent} has no report file`);
+    }
+  }
+  return index;
+}
+
+function runReports(dir, total, passed, failed, interrupted) {
+  for (const name of ['junit.xml', 'summary.json']) expect(existsSync(path.join(dir, name)), `${dir}/${name} is missing`);
+  checkCommon(dir, total);
+  if (problems.length > 0) return;
+  const summary = readJson(path.join(dir, 'summary.json'));
+  const { counts } = summary;
+  expect(counts.total === total, `summary.json: total ${counts.total}, expected ${total}`);
+  expect(counts.passed === passed, `summary.json: passed ${counts.passed}, expected ${passed}`);
+  expect(counts.failed === failed, `summary.json: failed ${counts.failed}, expected ${failed}`);
+  expect(counts.errors === 0, `summary.json: errors ${counts.errors}, expected 0`);
+  const result = failed === 0 && !interrupted ? 'passed' : 'failed';
+  expect(summary.result === result, `summary.json: result ${summary.result}, expected ${result}`);
+  expect((summary.interrupted !== null) === interrupted, `summary.json: interrupted ${summary.interrupted}, expected ${interrupted ? 'a signal' : 'null'}`);
+  // The <testsuites> element carries the run's totals.
+  const junit = readFileSync(path.join(dir, 'junit.xml'), 'utf8');
+  const head = /<testsuites\b[^>]*>/.exec(junit)?.[0] ?? '';
+  const attr = (name) => Number(new RegExp(`\\b${name}="(\\d+)"`).exec(head)?.[1] ?? NaN);
+  expect(attr('tests') === total, `junit.xml: tests=${attr('tests')}, expected ${total}`);
+  expect(attr('errors') === 0, `junit.xml: errors=${attr('errors')}, expected 0`);
+  expect(attr('failures') === counts.failed, `junit.xml: failures=${attr('failures')}, summary.json says ${counts.failed}`);
+  expect((junit.match(/<testcase\b/g) ?? []).length === total, `junit.xml: ${(junit.match(/<testcase\b/g) ?? []).length} testcases, expected ${total}`);
+}
+
+function serveReports(dir, agent, total) {
+  const index = checkCommon(dir, total);
+  if (problems.length > 0) return;
+  expect(Object.keys(index).length === 1 && agent in index, `index.json: agents ${JSON.stringify(Object.keys(index))}, expected ["${agent}"]`);
+  for (const [id, c] of Object.entries(index[agent] ?? {})) {
+    expect(!FAILING.has(c.behavior) && !FAILING.has(c.behaviorClose), `index.json: case ${id} is ${c.behavior}/${c.behaviorClose}`);
+  }
+}
+
+/** Resolves when something accepts connections on 127.0.0.1:port. */
+function probe(port) {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+switch (command) {
+  case 'free-port': {
+    // Ask the kernel for a free port, release it, and make sure nothing answers on it.
+    const server = net.createServer();
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address();
+    await new Promise((resolve) => server.close(resolve));
+    if (await probe(port)) problems.push(`port ${port} is in use`);
+    else process.stdout.write(`${port}\n`);
+    break;
+  }
+  case 'wait-port': {
+    const [port, seconds] = args.map(Number);
+    const deadline = Date.now() + seconds * 1000;
+    while (!(await probe(port))) {
+      if (Date.now() > deadline) {
+        problems.push(`nothing listens on 127.0.0.1:${port} after ${seconds} s`);
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    break;
+  }
+  case 'run-reports': {
+    const [dir, total, passed, failed, interrupted] = args;
+    runReports(dir, Number(total), Number(passed), Number(failed), interrupted === 'interrupted');
+    break;
+  }
+  case 'serve-reports': {
+    const [dir, agent, total] = args;
+    serveReports(dir, agent, Number(total));
+    break;
+  }
+  case 'owner': {
+    // Every file in DIR belongs to UID: the container's user wrote them.
+    const [dir, uid] = args;
+    for (const name of readdirSync(dir)) {
+      const st = statSync(path.join(dir, name));
+      expect(st.uid === Number(uid), `${dir}/${name} belongs to uid ${st.uid}, expected ${uid}`);
+    }
+    break;
+  }
+  default:
+    problems.push(`unknown command ${command}`);
+}
+
+for (const p of problems) process.stderr.write(`check: ${p}\n`);
+process.exitCode = problems.length > 0 ? 1 : 0;

@@ -1,0 +1,183 @@
+#!/usr/bin/env bash
+# Builds the top-level Dockerfile with rootful podman and runs the image the ways the README shows:
+#   1. lint          dockerfile-utils has nothing to say about the Dockerfile
+#   2. build         the real Dockerfile, from the local base images (make-base-images.sh)
+#   3. metadata      labels, user, volumes, port; `--version` through the entrypoint
+#   4. run           `run` on the embedded default client inside the container: exit 0, reports in a
+#                    mounted directory, written by the container's user (uid 1000)
+#   5. failing run   a client that never connects (host network, another uid): exit 1 passes
+#                    through tini, reports still written
+#   6. serve         `serve` in a detached container (host network, 127.0.0.1 only), driven by the
+#                    bundled client on the host; SIGTERM (`podman stop`) ends it with 0, promptly
+#   7. run + SIGTERM `podman stop` during a run: 143 passes through, the reports say interrupted
+#   8. drop-in       Autobahn's `docker run -v …:/config -v …:/reports -p 9001:9001 IMAGE` line, with a
+#                    fuzzingserver.json in /config (once `serve --spec` exists in the image)
+# The `run` checks use groups 1-4, 7 and 10 (82 cases, a few seconds): the whole default catalogue
+# takes about 13 minutes on 2 cores, too long for every CI run, and exercises nothing more of the image.
+# Run as root from anywhere; the host needs Node and the repository's node_modules and dist (npm ci
+# and npm test, as .ci/run does first). Every container is removed on every path out.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+HERE=$ROOT/.ci/container
+cd "$ROOT"
+# shellcheck source-path=SCRIPTDIR source=podman-env.sh
+. "$HERE/podman-env.sh"
+
+IMAGE=${WSGATE_IMAGE:-localhost/wsgate:ci}
+PREFIX=wsgate-smoke-$$
+RUN_CASES=('1.*' '2.*' '3.*' '4.*' '7.*' '10.*')
+RUN_TOTAL=82   # 16 + 11 + 7 + 10 + 37 + 1
+work=$(mktemp -d)
+# No pulls (no registry here). On the host network WSGATE_LISTEN_HOST is pinned to loopback: the
+# image's 0.0.0.0 would be every interface of the machine. With --network=none the container has
+# its own loopback only, and the image's defaults (url ws://127.0.0.1:9001) are used unchanged.
+NO_NET=(--pull=never --network=none)
+HOST_NET=(--pull=never --network=host -e WSGATE_LISTEN_HOST=127.0.0.1)
+
+cleanup() {
+  local ids
+  ids=$(podman ps -aq --filter "name=^$PREFIX-" 2>/dev/null || true)
+  if [ -n "$ids" ]; then
+    # shellcheck disable=SC2086
+    podman rm -f -t 0 $ids >/dev/null 2>&1 || true
+  fi
+  rm -rf "$work"
+  podman_env_cleanup
+}
+trap cleanup EXIT
+trap 'echo "container smoke: FAILED: line $LINENO: $BASH_COMMAND" >&2' ERR
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+step() { printf '\n--- [%d s] %s\n' "$SECONDS" "$*"; }
+fail() {
+  echo "container smoke: FAILED: $*" >&2
+  exit 1
+}
+check() { node "$HERE/check.mjs" "$@" || fail "check $1 ${2:-}"; }
+# A report directory the container's user may write into (a bind mount keeps the host's owner).
+reports_dir() {
+  mkdir -p "$work/$1"
+  chown "${2:-1000}:${2:-1000}" "$work/$1"
+  echo "$work/$1"
+}
+# Stops a detached container with SIGTERM and prints "<exit status> <seconds>"; podman sends
+# SIGKILL after 10 s, which shows as 137.
+stop_container() {
+  local started=$SECONDS
+  podman stop -t 10 "$1" >/dev/null
+  echo "$(podman inspect "$1" --format '{{.State.ExitCode}}') $((SECONDS - started))"
+}
+if [ ! -f dist/src/clients/reference-client.js ] || [ ! -d node_modules/ws ]; then
+  fail 'run npm ci && npm run build first (the serve check drives the container with dist/src/clients/reference-client.js)'
+fi
+version=$(node -p 'require("./package.json").version')
+
+step 'lint: dockerfile-utils (any finding fails)'
+lint=$(npx --yes dockerfile-utils@0.16.3 lint Dockerfile) || fail "dockerfile-utils: $lint"
+[ -z "$lint" ] || fail "dockerfile-utils: $lint"
+echo 'no findings'
+
+step 'base images'
+bash "$HERE/make-base-images.sh"
+
+step "build $IMAGE"
+started=$SECONDS
+if ! podman build --network=host --pull=never -t "$IMAGE" . >"$work/build.log" 2>&1; then
+  cat "$work/build.log"
+  fail 'podman build'
+fi
+tests=$(grep -E '^(# |ℹ )(tests|pass|fail) ' "$work/build.log" | tr '\n' ' ' || true)
+echo "protocol tests in the build stage: ${tests:-cached}; built in $((SECONDS - started)) s, $(podman image inspect "$IMAGE" --format '{{.Size}}' | awk '{printf "%.0f MB", $1 / 1e6}')"
+
+step 'metadata: labels, user, volumes, port, entrypoint'
+meta=$(podman image inspect "$IMAGE" --format '{{index .Config.Labels "org.opencontainers.image.version"}}|{{index .Config.Labels "org.opencontainers.image.title"}}|{{.Config.User}}|{{json .Config.Volumes}}|{{json .Config.ExposedPorts}}')
+echo "$meta"
+[ "$meta" = "$version|wsgate|node|{\"/config\":{},\"/reports\":{}}|{\"9001/tcp\":{}}" ] ||
+  fail "image metadata (expected version $version from package.json, user node, /config and /reports, 9001/tcp)"
+got=$(podman run --rm "${NO_NET[@]}" "$IMAGE" --version)
+[ "$got" = "$version" ] || fail "wsgate --version in the image says '$got', package.json $version"
+
+step "run: the embedded default client on ${RUN_CASES[*]} (exit 0, reports in /reports)"
+dir=$(reports_dir run)
+# The README's line: the server and the bundled client meet on the container's own loopback.
+status=0
+podman run --rm --name "$PREFIX-run" "${NO_NET[@]}" -v "$dir:/reports" "$IMAGE" \
+  run --cases "${RUN_CASES[@]}" | tail -n 4 || status=$?
+[ "$status" = 0 ] || fail "run exited with $status, expected 0"
+# No --outdir given: ./reports/clients from the working directory / lands in the volume.
+check run-reports "$dir/clients" "$RUN_TOTAL" "$RUN_TOTAL" 0
+check owner "$dir/clients" 1000
+
+step 'failing run: a client that never connects (exit 1; host network, as another user)'
+dir=$(reports_dir fail 4321)
+status=0
+# The README's --client line; the client is /bin/false, which exits before it connects.
+podman run --rm --name "$PREFIX-fail" "${HOST_NET[@]}" --user 4321:4321 -v "$dir:/reports" "$IMAGE" \
+  run --url ws://127.0.0.1:0 --client false --agent never-connects --cases '1.1.1' '1.1.2' | tail -n 4 || status=$?
+[ "$status" = 1 ] || fail "a failing client gave exit $status, expected 1"
+check run-reports "$dir/clients" 2 0 2
+
+step 'serve: the fuzzing server in a container, a client on the host (127.0.0.1 only)'
+dir=$(reports_dir serve)
+port=$(node "$HERE/check.mjs" free-port) || fail 'no free port'
+podman run -d --name "$PREFIX-serve" "${HOST_NET[@]}" -v "$dir:/reports" "$IMAGE" \
+  serve --url "ws://127.0.0.1:$port" --cases "${RUN_CASES[@]}" >/dev/null
+check wait-port "$port" 30
+# The bundled client, given a base URL, loops over /getCaseCount, every /runCase and /updateReports.
+timeout 120 node dist/src/clients/reference-client.js "ws://127.0.0.1:$port" host-client || fail 'the host client did not finish'
+check serve-reports "$dir/clients" host-client "$RUN_TOTAL"
+read -r status seconds < <(stop_container "$PREFIX-serve")
+echo "serve stopped by SIGTERM: exit $status after ${seconds} s"
+[ "$status" = 0 ] || { podman logs "$PREFIX-serve" | tail -n 20; fail "serve exited with $status on SIGTERM, expected 0"; }
+[ "$seconds" -lt 5 ] || fail "serve took $seconds s to stop on SIGTERM"
+
+step 'run + SIGTERM: a client that hangs, then podman stop (exit 143)'
+dir=$(reports_dir term)
+podman run -d --name "$PREFIX-term" "${NO_NET[@]}" -v "$dir:/reports" "$IMAGE" \
+  run --client 'sleep 300' --agent hangs --cases '1.1.1' '1.1.2' >/dev/null
+# Wait until wsgate has started the client: then the signal has a process group to reach. (The
+# client is the process whose whole command line is `sleep 300`; wsgate's own contains it too.)
+client_started() { podman top "$PREFIX-term" args 2>/dev/null | grep -E '^sleep 300 *$' >/dev/null; }
+deadline=$((SECONDS + 30))
+until client_started; do
+  [ "$SECONDS" -lt "$deadline" ] || fail 'the client did not start in the container within 30 s'
+  sleep 0.2
+done
+read -r status seconds < <(stop_container "$PREFIX-term")
+echo "run stopped by SIGTERM: exit $status after ${seconds} s"
+[ "$status" = 143 ] || { podman logs "$PREFIX-term" | tail -n 20; fail "run exited with $status on SIGTERM, expected 143"; }
+[ "$seconds" -lt 5 ] || fail "run took $seconds s to stop on SIGTERM"
+check run-reports "$dir/clients" 2 0 0 interrupted
+
+step "drop-in: docker run -v config:/config -v reports:/reports -p 9001:9001 IMAGE"
+if podman run --rm "${NO_NET[@]}" "$IMAGE" serve --help | grep -q -- '--spec'; then
+  dir=$(reports_dir dropin)
+  mkdir -p "$work/config"
+  # Autobahn's own example spec, reduced to a few cases; outdir is relative to the working dir.
+  cat >"$work/config/fuzzingserver.json" <<'EOF'
+{
+  "url": "ws://127.0.0.1:9001",
+  "outdir": "./reports/clients",
+  "cases": ["1.1.*", "2.1"],
+  "exclude-cases": [],
+  "exclude-agent-cases": {}
+}
+EOF
+  port=$(node "$HERE/check.mjs" free-port) || fail 'no free port'
+  # The image's own CMD and WSGATE_LISTEN_HOST (0.0.0.0): the port is published on the host's
+  # loopback only.
+  podman run -d --name "$PREFIX-dropin" --pull=never -v "$work/config:/config:ro" -v "$dir:/reports" \
+    -p "127.0.0.1:$port:9001" "$IMAGE" >/dev/null
+  check wait-port "$port" 30
+  timeout 60 node dist/src/clients/reference-client.js "ws://127.0.0.1:$port" dropin-client || fail 'the drop-in client did not finish'
+  check serve-reports "$dir/clients" dropin-client 9
+  read -r status seconds < <(stop_container "$PREFIX-dropin")
+  echo "drop-in server stopped by SIGTERM: exit $status after ${seconds} s"
+  [ "$status" = 0 ] || { podman logs "$PREFIX-dropin" | tail -n 20; fail "the drop-in server exited with $status, expected 0"; }
+else
+  echo 'NOT RUN: this build of wsgate has no "serve --spec" yet'
+fi
+
+echo
+echo "container smoke: all checks passed in $SECONDS s ($IMAGE, wsgate $version)"
