@@ -64,6 +64,7 @@ LABEL org.opencontainers.image.title="wsgate" \
       org.opencontainers.image.source="${WSGATE_SOURCE}" \
       org.opencontainers.image.licenses="MIT" \
       org.opencontainers.image.version="${WSGATE_VERSION}"
-ENTRYPOINT ["tini", "-g", "--", "node", "/opt/wsgate/dist/src/cli.js"]
+# --max-semi-space-size=4: the same V8 setting as the wsgate executable (src/cli.ts): a smaller peak RSS.
+ENTRYPOINT ["tini", "-g", "--", "node", "--max-semi-space-size=4", "/opt/wsgate/dist/src/cli.js"]
 # The Autobahn drop-in: the fuzzing server on :9001 configured by /config/fuzzingserver.json.
 CMD ["serve", "--spec", "/config/fuzzingserver.json"]

@@ -11,7 +11,7 @@
 #                    bundled client on the host; SIGTERM (`podman stop`) ends it with 0, promptly
 #   7. run + SIGTERM `podman stop` during a run: 143 passes through, the reports say interrupted
 #   8. drop-in       Autobahn's `docker run -v …:/config -v …:/reports -p 9001:9001 IMAGE` line, with a
-#                    fuzzingserver.json in /config (once `serve --spec` exists in the image)
+#                    fuzzingserver.json in /config
 # The `run` checks use groups 1-4, 7 and 10 (82 cases, a few seconds): the whole default catalogue
 # takes about 13 minutes on 2 cores, too long for every CI run, and exercises nothing more of the image.
 # Run as root from anywhere; the host needs Node and the repository's node_modules and dist (npm ci
@@ -151,33 +151,29 @@ echo "run stopped by SIGTERM: exit $status after ${seconds} s"
 check run-reports "$dir/clients" 2 0 0 interrupted
 
 step "drop-in: docker run -v config:/config -v reports:/reports -p 9001:9001 IMAGE"
-if podman run --rm "${NO_NET[@]}" "$IMAGE" serve --help | grep -q -- '--spec'; then
-  dir=$(reports_dir dropin)
-  mkdir -p "$work/config"
-  # Autobahn's own example spec, reduced to a few cases; outdir is relative to the working dir.
-  cat >"$work/config/fuzzingserver.json" <<'EOF'
+dir=$(reports_dir dropin)
+mkdir -p "$work/config"
+# Autobahn's own example spec, reduced to a few cases; outdir is relative to the working dir.
+cat >"$work/config/fuzzingserver.json" <<'EOF'
 {
-  "url": "ws://127.0.0.1:9001",
-  "outdir": "./reports/clients",
-  "cases": ["1.1.*", "2.1"],
-  "exclude-cases": [],
-  "exclude-agent-cases": {}
+"url": "ws://127.0.0.1:9001",
+"outdir": "./reports/clients",
+"cases": ["1.1.*", "2.1"],
+"exclude-cases": [],
+"exclude-agent-cases": {}
 }
 EOF
-  port=$(node "$HERE/check.mjs" free-port) || fail 'no free port'
-  # The image's own CMD and WSGATE_LISTEN_HOST (0.0.0.0): the port is published on the host's
-  # loopback only.
-  podman run -d --name "$PREFIX-dropin" --pull=never -v "$work/config:/config:ro" -v "$dir:/reports" \
-    -p "127.0.0.1:$port:9001" "$IMAGE" >/dev/null
-  check wait-port "$port" 30
-  timeout 60 node dist/src/clients/reference-client.js "ws://127.0.0.1:$port" dropin-client || fail 'the drop-in client did not finish'
-  check serve-reports "$dir/clients" dropin-client 9
-  read -r status seconds < <(stop_container "$PREFIX-dropin")
-  echo "drop-in server stopped by SIGTERM: exit $status after ${seconds} s"
-  [ "$status" = 0 ] || { podman logs "$PREFIX-dropin" | tail -n 20; fail "the drop-in server exited with $status, expected 0"; }
-else
-  echo 'NOT RUN: this build of wsgate has no "serve --spec" yet'
-fi
+port=$(node "$HERE/check.mjs" free-port) || fail 'no free port'
+# The image's own CMD and WSGATE_LISTEN_HOST (0.0.0.0): the port is published on the host's
+# loopback only.
+podman run -d --name "$PREFIX-dropin" --pull=never -v "$work/config:/config:ro" -v "$dir:/reports" \
+  -p "127.0.0.1:$port:9001" "$IMAGE" >/dev/null
+check wait-port "$port" 30
+timeout 60 node dist/src/clients/reference-client.js "ws://127.0.0.1:$port" dropin-client || fail 'the drop-in client did not finish'
+check serve-reports "$dir/clients" dropin-client 9
+read -r status seconds < <(stop_container "$PREFIX-dropin")
+echo "drop-in server stopped by SIGTERM: exit $status after ${seconds} s"
+[ "$status" = 0 ] || { podman logs "$PREFIX-dropin" | tail -n 20; fail "the drop-in server exited with $status, expected 0"; }
 
 echo
 echo "container smoke: all checks passed in $SECONDS s ($IMAGE, wsgate $version)"
