@@ -75,8 +75,15 @@ test('SIGINT mid-run: the client group is killed, reports are written, cases are
   const child = spawn(process.execPath, [CLI, 'run', '--client', `${fixtureCommand('never-connect')} ${marker}`, '--url', 'ws://127.0.0.1:0', '--outdir', outdir, '--case-timeout', '60', '--cases', '6.9.2', '6.12.7'], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  await new Promise((r) => setTimeout(r, 1500));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  // Signal only once the run is under way (signal handlers installed, header printed) and the client
+  // is running: a fixed delay is too short on a loaded machine.
+  const { execFileSync: ps0 } = await import('node:child_process');
+  const until = Date.now() + 30_000;
+  while (Date.now() < until && !(out.includes('wsgate: ') && ps0('ps', ['-eo', 'args'], { encoding: 'utf8' }).includes(marker))) {
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.ok(out.includes('wsgate: '), `the run did not start: ${out}`);
   child.kill('SIGINT');
   assert.equal(await exited, 130, out);
   const summary = JSON.parse(await readFile(path.join(outdir, 'summary.json'), 'utf8')) as { interrupted: string; result: string; cases: Array<{ status: string; reason: string }> };
