@@ -31,8 +31,10 @@ export function caseTimeoutFor(def: CatalogueCase, config: RunConfig): number {
   return Math.max(DEFAULT_CASE_TIMEOUT, (def.maxSeconds ?? 0) + 5);
 }
 
-/** How long a client may linger after its case ended before its process group is killed. */
+/** How long a client may linger after its case ended before its process group is stopped. */
 const EXIT_GRACE_MS = 2000;
+/** How long a client's process group has between SIGTERM and SIGKILL. */
+const TERM_GRACE_MS = 1000;
 /** How long to wait for a connection after the client exited (its TCP close may still be in flight). */
 const SETTLE_MS = 300;
 
@@ -270,7 +272,9 @@ async function runOneCase(
       }
     } else if (first === 'timeout') {
       timedOut = signal?.aborted !== true;
-      client.killGroup();
+      // A timed-out client gets SIGTERM and a grace; an interrupted run kills at once.
+      if (timedOut && (await client.stop(TERM_GRACE_MS)) === 'killed') warnings.push(`the client ignored SIGTERM for ${TERM_GRACE_MS / 1000} s; its process group was killed with SIGKILL`);
+      else client.killGroup();
       if (server.isRunning(agent, index)) {
         server.abortRun(agent, index);
         await raceTimeout(waiter.promise, 2000);
@@ -279,8 +283,16 @@ async function runOneCase(
     if (!client.hasExited) {
       const exit = await raceTimeout(client.exited.then(() => 'exit' as const), result === null ? 0 : EXIT_GRACE_MS, abort.signal);
       if (exit !== 'exit') {
-        if (result !== null) warnings.push(`the client was still running ${EXIT_GRACE_MS / 1000} s after its case ended; its process group was killed`);
-        client.killGroup();
+        let how: 'terminated' | 'killed' = 'killed';
+        if (isAborted(signal)) client.killGroup();
+        else how = await client.stop(TERM_GRACE_MS);
+        if (result !== null) {
+          warnings.push(
+            how === 'killed'
+              ? `the client was still running ${EXIT_GRACE_MS / 1000} s after its case ended and ignored SIGTERM; its process group was killed with SIGKILL`
+              : `the client was still running ${EXIT_GRACE_MS / 1000} s after its case ended; its process group was stopped with SIGTERM`,
+          );
+        }
         await raceTimeout(client.exited, 1000);
       }
     }
@@ -380,7 +392,8 @@ async function runLooping(
     const first = await raceTimeout(client.exited.then(() => 'exit' as const), budgetMs, abort.signal);
     if (first !== 'exit') {
       timedOut = io.signal?.aborted !== true;
-      client.killGroup();
+      if (timedOut) await client.stop(TERM_GRACE_MS);
+      else client.killGroup();
       await raceTimeout(client.exited, 1000);
     }
     // Let the last connection's close reach the server.
