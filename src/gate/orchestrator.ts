@@ -95,16 +95,25 @@ export async function runGate(config: RunConfig, io: GateIo): Promise<number> {
   const clientCpu0 = childrenCpuMs();
   let gateCases: GateCase[];
   let interrupted: string | null = null;
+  // A case that ends after SIGINT/SIGTERM was cut short by it (its client was killed on purpose): it
+  // has no verdict and is reported as not run, so its result is dropped before the reports are written.
+  const dropCut = (_event: CaseRunEvent, result: CaseResult): void => {
+    if (isAborted(io.signal)) server.results.get(result.agent)?.delete(result.id);
+  };
+  server.on('caseFinished', dropCut);
+  const verdictKept = (gc: GateCase): boolean => gc.result !== null && server.results.get(gc.result.agent)?.get(gc.id) === gc.result;
   try {
     if (config.clientLoops) {
       gateCases = await runLooping(server, cases, command, baseUrl, config, io, progress);
+      // Interrupted: only the cases finished before the signal keep their verdict; the rest are not run (below).
+      if (isAborted(io.signal)) gateCases = gateCases.filter(verdictKept);
     } else {
       gateCases = [];
       for (const [i, def] of cases.entries()) {
         if (io.signal?.aborted === true) break;
         const gc = await runOneCase(server, def, i + 1, command, baseUrl, config, io.signal);
         // A case cut short by a signal has no verdict: it is reported as not run, like the rest.
-        if (isAborted(io.signal) && gc.result === null) break;
+        if (isAborted(io.signal) && !verdictKept(gc)) break;
         gateCases.push(gc);
         progress.caseDone(gc);
         io.logger.info({ case: gc.id, index: gc.index, status: gc.status, reason: gc.reason, ms: gc.timeMs }, 'case done');
@@ -119,6 +128,7 @@ export async function runGate(config: RunConfig, io: GateIo): Promise<number> {
       gateCases.sort((a, b) => a.index - b.index);
     }
   } finally {
+    server.off('caseFinished', dropCut);
     await server.updateReports().catch((err: unknown) => {
       io.logger.error({ err }, 'writing the case reports failed');
     });
@@ -378,7 +388,8 @@ async function runLooping(
     seen.push(event);
   };
   const onFinish = (event: CaseRunEvent, result: CaseResult): void => {
-    progress.caseFinished(event.index, result);
+    // After a signal a finishing case was cut short: it is reported as not run, not printed as a verdict.
+    if (!isAborted(io.signal)) progress.caseFinished(event.index, result);
   };
   server.on('caseStarted', onStart);
   server.on('caseFinished', onFinish);
