@@ -9,6 +9,7 @@ import { selectCases, SelectionError } from './cases/select.js';
 import { resolveRunConfig, resolveServeConfig } from './config/schema.js';
 import { ExitCode, UsageError } from './gate/exit-codes.js';
 import { runGate } from './gate/orchestrator.js';
+import { checkWritableDirectory } from './report/files.js';
 import { ListenError } from './server/fuzzing-server.js';
 import { createServer } from './server/start.js';
 import { VERSION } from './version.js';
@@ -29,11 +30,11 @@ function makeLogger(level: string): Logger {
 
 function serverOptions<T>(y: Argv<T>) {
   return y
-    .option('url', { type: 'string', describe: 'Where the fuzzing server listens (ws://HOST:PORT; port 0 picks a free one)', default: 'ws://127.0.0.1:9001' })
-    .option('outdir', { type: 'string', describe: 'Report directory (index.json, index.html, per-case reports)', default: './reports/clients' })
-    .option('cases', { type: 'string', array: true, describe: "Case id patterns to run, Autobahn's rules ('6.*', '6.9.2'); default all", default: [] as string[] })
-    .option('exclude-cases', { type: 'string', array: true, describe: 'Case id patterns to leave out', default: [] as string[] })
-    .option('log-level', { type: 'string', describe: 'pino log level on stderr (fatal, error, warn, info, debug, trace, silent)', default: 'warn' });
+    .option('url', { type: 'string', requiresArg: true, describe: 'Where the fuzzing server listens (ws://HOST:PORT; port 0 picks a free one)', default: 'ws://127.0.0.1:9001' })
+    .option('outdir', { type: 'string', requiresArg: true, describe: 'Report directory (index.json, index.html, per-case reports)', default: './reports/clients' })
+    .option('cases', { type: 'string', array: true, requiresArg: true, describe: "Case id patterns to run, Autobahn's rules ('6.*', '6.9.2'); default all", default: [] as string[] })
+    .option('exclude-cases', { type: 'string', array: true, requiresArg: true, describe: 'Case id patterns to leave out', default: [] as string[] })
+    .option('log-level', { type: 'string', requiresArg: true, describe: 'pino log level on stderr (fatal, error, warn, info, debug, trace, silent)', default: 'warn' });
 }
 
 function exitForSignal(signal: AbortSignal | undefined): number | null {
@@ -55,6 +56,8 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
     .exitProcess(false)
     .wrap(Math.min(110, process.stdout.columns || 100))
     .fail((msg: string | undefined, err: Error | undefined) => {
+      // yargs' own validation errors (a flag without its value, ...) are usage errors too.
+      if (err?.name === 'YError') throw new UsageError(err.message);
       throw err ?? new UsageError(msg ?? 'invalid arguments');
     })
     .command(
@@ -62,13 +65,13 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
       'Start the server, run the client for every selected case, write JUnit/JSON/HTML reports; exit 1 on any failure',
       (y) =>
         serverOptions(y)
-          .option('client', { type: 'string', describe: 'Client command, run in a shell once per case; {url}, {case}, {agent} are replaced (shell-quoted) and set as WSGATE_URL, WSGATE_CASE, WSGATE_AGENT. Default: the bundled ws client, which loops over the cases itself' })
+          .option('client', { type: 'string', requiresArg: true, describe: 'Client command, run in a shell once per case; {url}, {case}, {agent} are replaced (shell-quoted) and set as WSGATE_URL, WSGATE_CASE, WSGATE_AGENT. Default: the bundled ws client, which loops over the cases itself' })
           .option('client-loops', { type: 'boolean', default: false, describe: 'Run the client once with the base URL; it drives every case itself (/getCaseCount, /runCase, /updateReports). The bundled client can do this too' })
-          .option('agent', { type: 'string', describe: 'Agent name in the reports (default: client, or wsgate-reference-ws for the bundled client)' })
-          .option('case-timeout', { type: 'number', describe: 'Seconds a case may take before the client is killed (default: 30, or longer for cases whose own timers wait longer, e.g. group 9)' })
+          .option('agent', { type: 'string', requiresArg: true, describe: 'Agent name in the reports (default: client, or wsgate-reference-ws for the bundled client)' })
+          .option('case-timeout', { type: 'number', requiresArg: true, describe: 'Seconds a case may take before the client is killed (default: 30, or longer for cases whose own timers wait longer, e.g. group 9)' })
           .option('strict', { type: 'boolean', default: false, describe: 'NON-STRICT outcomes fail too' })
-          .option('junit', { type: 'string', describe: 'JUnit XML file (default: OUTDIR/junit.xml)' })
-          .option('json', { type: 'string', describe: 'JSON summary file (default: OUTDIR/summary.json)' })
+          .option('junit', { type: 'string', requiresArg: true, describe: 'JUnit XML file (default: OUTDIR/junit.xml)' })
+          .option('json', { type: 'string', requiresArg: true, describe: 'JSON summary file (default: OUTDIR/summary.json)' })
           .example('$0 run', 'run every case against the bundled ws client')
           .example('$0 run --client "node my-client.js {url}" --cases "6.*"', 'run group 6 against your client'),
       async (a) => {
@@ -112,8 +115,8 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
       'Print the selected cases (index, id, description) without opening a socket',
       (y) =>
         y
-          .option('cases', { type: 'string', array: true, default: [] as string[], describe: 'Case id patterns' })
-          .option('exclude-cases', { type: 'string', array: true, default: [] as string[], describe: 'Case id patterns to leave out' }),
+          .option('cases', { type: 'string', array: true, requiresArg: true, default: [] as string[], describe: 'Case id patterns' })
+          .option('exclude-cases', { type: 'string', array: true, requiresArg: true, default: [] as string[], describe: 'Case id patterns to leave out' }),
       (a) => {
         const split = (v: readonly string[]): string[] => v.flatMap((x) => x.split(',')).filter((x) => x.trim() !== '');
         const cases = selectOrUsage(split(a.cases), split(a['exclude-cases']));
@@ -163,6 +166,11 @@ function plain(description: string): string {
 async function serve(config: ReturnType<typeof resolveServeConfig>, io: MainIo, logger: Logger): Promise<number> {
   const cases = selectOrUsage(config.cases, config.excludeCases);
   if (cases.length === 0) throw new UsageError('no case is selected: check --cases and --exclude-cases');
+  try {
+    await checkWritableDirectory(config.outdir);
+  } catch (err) {
+    throw new UsageError(`cannot write to the report directory ${config.outdir}: ${(err as Error).message}`);
+  }
   const server = createServer({ host: config.host, port: config.port, outdir: config.outdir, cases, statusWaitMs: 60_000, logger });
   try {
     await server.listen();

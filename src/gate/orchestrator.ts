@@ -4,7 +4,7 @@
  * status. It never parses frames and never computes a verdict: the server does.
  */
 import { readFileSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
@@ -12,7 +12,7 @@ import { catalogue } from '../cases/registry.js';
 import { selectCases, SelectionError } from '../cases/select.js';
 import type { CatalogueCase } from '../cases/types.js';
 import type { RunConfig } from '../config/schema.js';
-import { caseReportBase, writeFileAtomic } from '../report/files.js';
+import { caseReportBase, checkWritableDirectory, makeDirectory, writeFileAtomic } from '../report/files.js';
 import { summaryJson } from '../report/json.js';
 import type { CaseResult, ClientRun, GateCase, GateRun, RunResources } from '../report/model.js';
 import { ListenError, type CaseRunEvent, type FuzzingServer } from '../server/fuzzing-server.js';
@@ -63,10 +63,17 @@ export async function runGate(config: RunConfig, io: GateIo): Promise<number> {
     throw err;
   }
   if (cases.length === 0) throw new UsageError('no case is selected: check --cases and --exclude-cases');
-  try {
-    await mkdir(config.outdir, { recursive: true });
-  } catch (err) {
-    throw new UsageError(`cannot create the report directory ${config.outdir}: ${(err as Error).message}`);
+  // Every place a report goes is checked before any case runs: a run must not end in an unwritable path.
+  for (const [what, dir] of [['the report directory', config.outdir], ['the --junit directory', path.dirname(config.junit)], ['the --json directory', path.dirname(config.json)]] as const) {
+    try {
+      await checkWritableDirectory(dir);
+    } catch (err) {
+      throw new UsageError(`cannot write to ${what} ${dir}: ${(err as Error).message}`);
+    }
+  }
+  for (const [flag, file] of [['--junit', config.junit], ['--json', config.json]] as const) {
+    const isDir = await stat(file).then((s) => s.isDirectory(), () => false);
+    if (isDir) throw new UsageError(`${flag} ${file} is a directory; give a file name`);
   }
 
   const command = config.client ?? referenceClientCommand();
@@ -144,8 +151,8 @@ export async function runGate(config: RunConfig, io: GateIo): Promise<number> {
     interrupted,
     resources: resourcesSince(usage0, clientCpu0),
   };
-  await mkdir(path.dirname(config.junit), { recursive: true });
-  await mkdir(path.dirname(config.json), { recursive: true });
+  await makeDirectory(path.dirname(config.junit));
+  await makeDirectory(path.dirname(config.json));
   // Loaded only now: the JUnit builder is not needed (nor kept in memory) while cases run.
   const { junitXml } = await import('../report/junit.js');
   await writeFileAtomic(config.junit, junitXml(run));
