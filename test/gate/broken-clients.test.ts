@@ -102,6 +102,9 @@ describe('the gate with broken clients', { concurrency: true }, () => {
     const r = await gate('/nonexistent/wsgate-no-such-client {url}', ['--exclude-cases', '6.12.7']);
     assert.equal(r.code, 1);
     assert.equal(r.cases.get('6.9.2')?.reason, 'the client exited with status 127 (command not found?) before it connected');
+    assert.equal(r.cases.get('6.9.2')?.client?.exitCode, 127);
+    assert.match(junitCase(r.junit, '6.9.2'), /<failure [^>]*message="the client exited with status 127 \(command not found\?\) before it connected" type="CLIENT"/);
+    assert.match(junitCase(r.junit, '6.9.2'), /Client output:\n.*not found/);
   });
 
   test('placeholders are shell-quoted: an agent with spaces, quotes and & reaches the client intact', async () => {
