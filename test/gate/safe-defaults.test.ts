@@ -119,9 +119,10 @@ const HOSTILE_AGENTS = [
 
 describe('agent names and case ids never become paths outside the report directory', () => {
   test('hostile agent names over /runCase: every file written is inside the report directory', async () => {
-    const srv = await startChildServer(['1.1.1']);
+    // The report directory sits alone in a sandbox, so anything written beside it shows.
+    const sandbox = await tempDir();
+    const srv = await startChildServer(['1.1.1'], path.join(sandbox, 'reports'));
     try {
-      const sandbox = path.dirname(srv.outdir);
       const before = readdirSync(sandbox).sort();
       for (const agent of HOSTILE_AGENTS) assert.equal(await playAs(srv.port, agent), 'closed', agent);
       // Control characters and over-long names are refused (400) and record nothing.
@@ -137,6 +138,7 @@ describe('agent names and case ids never become paths outside the report directo
       const index = JSON.parse(await readFile(path.join(srv.outdir, 'index.json'), 'utf8')) as Record<string, unknown>;
       assert.deepEqual(Object.keys(index).sort(), [...HOSTILE_AGENTS].sort());
       assert.ok(!existsSync('/tmp/escaped-absolute.json') && !existsSync('/tmp/escaped-absolute'));
+      assert.deepEqual(before, ['reports']);
     } finally {
       await srv.stop();
     }

@@ -33,9 +33,9 @@ function statusField(pid: number, field: string): number {
   return Number(m[1]);
 }
 
-/** Starts `wsgate serve --url ws://127.0.0.1:0 --cases ...` and resolves once it listens. */
-export async function startChildServer(cases: string[]): Promise<ChildServer> {
-  const outdir = await tempDir('wsgate-child-');
+/** Starts `wsgate serve --url ws://127.0.0.1:0 --cases ...` and resolves once it listens (reports in outdir, default a fresh temp dir). */
+export async function startChildServer(cases: string[], outdir?: string): Promise<ChildServer> {
+  outdir ??= await tempDir('wsgate-child-');
   const child = spawn(process.execPath, [CLI, 'serve', '--url', 'ws://127.0.0.1:0', '--outdir', outdir, '--cases', ...cases], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
