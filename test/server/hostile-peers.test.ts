@@ -11,11 +11,13 @@ import { after, before, describe, test, type TestContext } from 'node:test';
 import WebSocket from 'ws';
 import { startChildServer, type ChildServer } from '../support/child-server.js';
 
-// Selected in catalogue order: case=1 is 1.1.1 (an empty text message to echo), case=2 is 6.9.2,
-// case=3 is 9.2.4 (a 4 MiB binary message to echo within 10 s).
-const CASES = ['1.1.1', '6.9.2', '9.2.4'];
+// Selected in catalogue order: case=1 is 1.1.1 (an empty text message to echo), case=2 is 1.1.6 (a
+// 65535-byte text message to echo within 10 s), case=3 is 6.9.2, case=4 is 9.2.4 (a 4 MiB binary
+// message to echo within 10 s).
+const CASES = ['1.1.1', '1.1.6', '6.9.2', '9.2.4'];
 const ECHO_CASE = 1;
-const BIG_CASE = 3;
+const SLOW_ECHO_CASE = 2;
+const BIG_CASE = 4;
 /** The server's default message and frame limit (SessionOptions.maxMessagePayload). */
 const LIMIT = 64 * 1024 * 1024;
 const MiB = 1024 * 1024;
@@ -309,6 +311,25 @@ describe('hostile peers against wsgate serve (child process)', { concurrency: fa
     t.diagnostic(`1 GiB in fragments: the peer wrote ${(written / MiB).toFixed(0)} MiB before the drop`);
     checkServer(t, '1 GiB in fragments');
     assert.equal(await normalCase('after-gib-fragments'), 'OK');
+  });
+
+  test('a peer that floods a case with 32 MiB messages: what no expected list can match is not kept, memory bounded', async (t) => {
+    srv.resetPeak();
+    const peer = await opened(srv.port, `/runCase?case=${SLOW_ECHO_CASE}&agent=flooder`);
+    // Each message is legal (under the 64 MiB limit); the case waits 10 s for its one echo.
+    const message = Buffer.concat([header(2, true, BigInt(32 * MiB), Buffer.alloc(4)), Buffer.alloc(32 * MiB)]);
+    let sent = 0;
+    const t0 = performance.now();
+    while (!peer.socket.destroyed && performance.now() - t0 < 4000) {
+      await pump(peer.socket, message, message.length);
+      sent++;
+    }
+    peer.socket.destroy();
+    t.diagnostic(`flood: ${sent} messages of 32 MiB (${sent * 32} MiB) in ${Math.round(performance.now() - t0)} ms`);
+    assert.ok(sent > 8, `only ${sent} messages went out`);
+    checkServer(t, 'flood of messages');
+    assert.equal(await caseStatus('flooder', SLOW_ECHO_CASE), 'FAILED');
+    assert.equal(await normalCase('after-flood'), 'OK');
   });
 
   test('500 connections opened at once and left idle: served beside, all dropped by the handshake timeout', async (t) => {
