@@ -13,6 +13,7 @@ import { ExitCode, UsageError } from './gate/exit-codes.js';
 import { failingVerdicts } from './gate/rule.js';
 import { runGate } from './gate/orchestrator.js';
 import { shardCases } from './gate/schedule.js';
+import { checkWritableDirectory } from './report/files.js';
 import { ListenError } from './server/fuzzing-server.js';
 import { createServer } from './server/start.js';
 import { VERSION } from './version.js';
@@ -36,13 +37,13 @@ function makeLogger(level: string): Logger {
 function serverOptions<T>(y: Argv<T>) {
   return y
     // No yargs defaults here: a flag left out falls back to the spec file, then to the schema's default.
-    .option('spec', { type: 'string', describe: "Autobahn fuzzingserver.json spec file (url, outdir, cases, exclude-cases, exclude-agent-cases, options); flags override it" })
-    .option('url', { type: 'string', describe: 'Where the fuzzing server listens (ws://HOST:PORT; port 0 picks a free one; env WSGATE_LISTEN_HOST overrides the host bound) [default: ws://127.0.0.1:9001]' })
-    .option('outdir', { type: 'string', describe: 'Report directory (index.json, index.html, per-case reports) [default: ./reports/clients]' })
-    .option('cases', { type: 'string', array: true, describe: "Case id patterns to run, Autobahn's rules ('6.*', '6.9.2'); default all" })
-    .option('exclude-cases', { type: 'string', array: true, describe: 'Case id patterns to leave out' })
-    .option('log-level', { type: 'string', describe: 'pino log level on stderr (fatal, error, warn, info, debug, trace, silent)', default: 'warn' })
-    .option('shard', { type: 'string', describe: 'Run only the K-th of N slices of the selected cases, balanced by expected duration (K/N, e.g. 2/4); join the shards with `wsgate merge`' })
+    .option('spec', { type: 'string', requiresArg: true, describe: "Autobahn fuzzingserver.json spec file (url, outdir, cases, exclude-cases, exclude-agent-cases, options); flags override it" })
+    .option('url', { type: 'string', requiresArg: true, describe: 'Where the fuzzing server listens (ws://HOST:PORT; port 0 picks a free one; env WSGATE_LISTEN_HOST overrides the host bound) [default: ws://127.0.0.1:9001]' })
+    .option('outdir', { type: 'string', requiresArg: true, describe: 'Report directory (index.json, index.html, per-case reports) [default: ./reports/clients]' })
+    .option('cases', { type: 'string', array: true, requiresArg: true, describe: "Case id patterns to run, Autobahn's rules ('6.*', '6.9.2'); default all" })
+    .option('exclude-cases', { type: 'string', array: true, requiresArg: true, describe: 'Case id patterns to leave out' })
+    .option('log-level', { type: 'string', requiresArg: true, describe: 'pino log level on stderr (fatal, error, warn, info, debug, trace, silent)', default: 'warn' })
+    .option('shard', { type: 'string', requiresArg: true, describe: 'Run only the K-th of N slices of the selected cases, balanced by expected duration (K/N, e.g. 2/4); join the shards with `wsgate merge`' })
     .option('extended', extendedOption);
 }
 
@@ -73,6 +74,8 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
     .exitProcess(false)
     .wrap(Math.min(110, process.stdout.columns || 100))
     .fail((msg: string | undefined, err: Error | undefined) => {
+      // yargs' own validation errors (a flag without its value, ...) are usage errors too.
+      if (err?.name === 'YError') throw new UsageError(err.message);
       throw err ?? new UsageError(msg ?? 'invalid arguments');
     })
     .command(
@@ -80,18 +83,18 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
       'Start the server, run the client for every selected case, write JUnit/JSON/HTML reports; exit 1 on any failure',
       (y) =>
         serverOptions(y)
-          .option('client', { type: 'string', describe: 'Client command, run in a shell once per case; {url}, {case}, {agent} are replaced (shell-quoted) and set as WSGATE_URL, WSGATE_CASE, WSGATE_AGENT. Default: the bundled ws client, which loops over the cases itself' })
+          .option('client', { type: 'string', requiresArg: true, describe: 'Client command, run in a shell once per case; {url}, {case}, {agent} are replaced (shell-quoted) and set as WSGATE_URL, WSGATE_CASE, WSGATE_AGENT. Default: the bundled ws client, which loops over the cases itself' })
           .option('client-loops', { type: 'boolean', default: false, describe: 'Run the client once with the base URL; it drives every case itself (/getCaseCount, /runCase, /updateReports). The bundled client can do this too' })
-          .option('agent', { type: 'string', describe: 'Agent name in the reports (default: client, or wsgate-reference-ws for the bundled client)' })
-          .option('case-timeout', { type: 'number', describe: 'Seconds a case may take before the client is killed (default: 30, or longer for cases whose own timers wait longer, e.g. group 9)' })
+          .option('agent', { type: 'string', requiresArg: true, describe: 'Agent name in the reports (default: client, or wsgate-reference-ws for the bundled client)' })
+          .option('case-timeout', { type: 'number', requiresArg: true, describe: 'Seconds a case may take before the client is killed (default: 30, or longer for cases whose own timers wait longer, e.g. group 9)' })
           .option('strict', { type: 'boolean', default: false, describe: 'NON-STRICT outcomes fail too (adds NON-STRICT to --fail-on)' })
-          .option('fail-on', { type: 'string', array: true, describe: "Verdicts that fail a case, on either axis (replaces the default FAILED, 'WRONG CODE', UNCLEAN, 'FAILED BY CLIENT'; also NON-STRICT, INFORMATIONAL, UNIMPLEMENTED)" })
-          .option('baseline', { type: 'string', describe: 'Baseline file of accepted non-OK cases, each with a reason: they do not fail the build' })
-          .option('write-baseline', { type: 'string', describe: "Write this run's failing cases to a baseline file (a starting point; edit the reasons)" })
+          .option('fail-on', { type: 'string', array: true, requiresArg: true, describe: "Verdicts that fail a case, on either axis (replaces the default FAILED, 'WRONG CODE', UNCLEAN, 'FAILED BY CLIENT'; also NON-STRICT, INFORMATIONAL, UNIMPLEMENTED)" })
+          .option('baseline', { type: 'string', requiresArg: true, describe: 'Baseline file of accepted non-OK cases, each with a reason: they do not fail the build' })
+          .option('write-baseline', { type: 'string', requiresArg: true, describe: "Write this run's failing cases to a baseline file (a starting point; edit the reasons)" })
           .option('github', { type: 'boolean', describe: 'GitHub Actions job summary, annotations and step outputs (default: when GITHUB_ACTIONS=true)' })
-          .option('junit', { type: 'string', describe: 'JUnit XML file (default: OUTDIR/junit.xml)' })
-          .option('json', { type: 'string', describe: 'JSON summary file (default: OUTDIR/summary.json)' })
-          .option('jobs', { type: 'number', describe: 'Cases run at once, each on its own connection (and client process, per case); group 9 always runs alone. Default: one per core, at most 8' })
+          .option('junit', { type: 'string', requiresArg: true, describe: 'JUnit XML file (default: OUTDIR/junit.xml)' })
+          .option('json', { type: 'string', requiresArg: true, describe: 'JSON summary file (default: OUTDIR/summary.json)' })
+          .option('jobs', { type: 'number', requiresArg: true, describe: 'Cases run at once, each on its own connection (and client process, per case); group 9 always runs alone. Default: one per core, at most 8' })
           .example('$0 run', 'run every case against the bundled ws client')
           .example('$0 run --client "node my-client.js {url}" --cases "6.*"', 'run group 6 against your client'),
       async (a) => {
@@ -211,8 +214,8 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
       'Print the selected cases (index, id, description) without opening a socket',
       (y) =>
         y
-          .option('cases', { type: 'string', array: true, default: [] as string[], describe: 'Case id patterns' })
-          .option('exclude-cases', { type: 'string', array: true, default: [] as string[], describe: 'Case id patterns to leave out' })
+          .option('cases', { type: 'string', array: true, requiresArg: true, default: [] as string[], describe: 'Case id patterns' })
+          .option('exclude-cases', { type: 'string', array: true, requiresArg: true, default: [] as string[], describe: 'Case id patterns to leave out' })
           .option('extended', extendedOption),
       (a) => {
         const split = (v: readonly string[]): string[] => v.flatMap((x) => x.split(',')).filter((x) => x.trim() !== '');
@@ -272,6 +275,11 @@ async function serve(config: ReturnType<typeof resolveServeConfig>, io: MainIo, 
   const selected = selectOrUsage(config.cases, config.excludeCases, config.extended);
   const cases = config.shard === null ? selected : shardCases(selected, config.shard);
   if (cases.length === 0) throw new UsageError('no case is selected: check --cases and --exclude-cases');
+  try {
+    await checkWritableDirectory(config.outdir);
+  } catch (err) {
+    throw new UsageError(`cannot write to the report directory ${config.outdir}: ${(err as Error).message}`);
+  }
   const server = createServer({
     host: config.listenHost,
     port: config.port,

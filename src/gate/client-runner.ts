@@ -2,6 +2,7 @@
  * Runs the user's client command: placeholders substituted and shell-quoted, the same values in the
  * environment, its own process group (so a timeout kills its children too), output kept bounded.
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import { execa } from 'execa';
 import type { ClientRun } from '../report/model.js';
 
@@ -33,6 +34,11 @@ export interface ClientProcess {
   readonly hasExited: boolean;
   /** Kills the whole process group (SIGKILL), also after the leader exited: no orphan survives. */
   killGroup(): void;
+  /**
+   * SIGTERM to the whole group, then SIGKILL if any member is still alive after graceMs (a client
+   * may flush its output on SIGTERM; one that ignores it is killed anyway). 'killed' when SIGKILL was needed.
+   */
+  stop(graceMs: number): Promise<'terminated' | 'killed'>;
   /** The run as the report shows it; `timedOut` is set by the caller. */
   snapshot(timedOut: boolean): ClientRun;
 }
@@ -106,12 +112,30 @@ export function startClient(command: string, values: ClientValues, extraEnv: Rec
     }
   };
 
+  const stop = async (graceMs: number): Promise<'terminated' | 'killed'> => {
+    if (pid === undefined) return 'terminated';
+    try {
+      process.kill(-pid, 'SIGTERM');
+    } catch {
+      return 'terminated';
+    }
+    const deadline = performance.now() + graceMs;
+    while (performance.now() < deadline) {
+      if (!groupAlive(pid)) return 'terminated';
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    if (!groupAlive(pid)) return 'terminated';
+    killGroup();
+    return 'killed';
+  };
+
   return {
     exited,
     get hasExited() {
       return hasExited;
     },
     killGroup,
+    stop,
     snapshot(timedOut) {
       return {
         command: expanded,
@@ -124,6 +148,37 @@ export function startClient(command: string, values: ClientValues, extraEnv: Rec
       };
     },
   };
+}
+
+/**
+ * Whether any process of group pgid is still running. kill(-pgid, 0) also counts zombies (a member
+ * that exited but was not reaped yet, or was re-parented to a PID 1 that never reaps), so on Linux the
+ * answer comes from /proc: a member whose state is not Z.
+ */
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return true;
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // After "(comm)": state, ppid, pgrp.
+      const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(pgrp) === pgid && state !== 'Z') return true;
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return false;
 }
 
 function firstLine(text: string): string {

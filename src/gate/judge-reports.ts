@@ -4,11 +4,11 @@
  * It is the judging step of setups where the server ran elsewhere (a CI service container), and it
  * replaces the hand-written index.json scripts projects use today. Nothing is run; no socket opened.
  */
-import { mkdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { catalogue } from '../cases/registry.js';
 import { selectCases, SelectionError } from '../cases/select.js';
-import { resolveInside, writeFileAtomic } from '../report/files.js';
+import { makeDirectory, resolveInside, writeFileAtomic } from '../report/files.js';
 import { summaryJson } from '../report/json.js';
 import type { CaseResult, GateCase, GateRun } from '../report/model.js';
 import { applyBaseline, baselineFromRun, loadBaseline } from './baseline.js';
@@ -122,7 +122,7 @@ export async function judgeReports(config: JudgeConfig, io: GateIo): Promise<num
     ...(baseline !== null ? { baselineFile: baseline.file } : {}),
   };
   const { junitXml } = await import('../report/junit.js');
-  for (const f of [config.junit, config.json, config.writeBaseline]) if (f !== null) await mkdir(path.dirname(f), { recursive: true });
+  for (const f of [config.junit, config.json, config.writeBaseline]) if (f !== null) await makeDirectory(path.dirname(f));
   await writeFileAtomic(config.junit, junitXml(run));
   await writeFileAtomic(config.json, summaryJson(run));
   if (config.writeBaseline !== null) await writeFileAtomic(config.writeBaseline, baselineFromRun(run));

@@ -4,12 +4,12 @@
  * the per-case reports, one JUnit file, one summary, one exit status. It re-judges nothing: each
  * shard's gate statuses are taken as they were written, its per-case reports are read back.
  */
-import { mkdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { isWsgateCase } from '../cases/categories.js';
 import { catalogueFor } from '../cases/registry.js';
-import { resolveInside, writeFileAtomic } from '../report/files.js';
+import { checkWritableDirectory, makeDirectory, resolveInside, writeFileAtomic } from '../report/files.js';
 import { summaryJson } from '../report/json.js';
 import type { CaseResult, GateCase, GateRun } from '../report/model.js';
 import { writeReports } from '../report/writer.js';
@@ -119,6 +119,13 @@ function checkShards(inputs: readonly string[], summaries: readonly Summary[]): 
 /** Merges the runs; returns the exit status the merged run would have had. Throws UsageError on bad input. */
 export async function mergeRuns(options: MergeOptions, out: NodeJS.WritableStream): Promise<number> {
   if (options.inputs.length === 0) throw new UsageError('merge: name at least one run directory');
+  for (const [what, dir] of [['--outdir', options.outdir], ['the --junit directory', path.dirname(options.junit)], ['the --json directory', path.dirname(options.json)]] as const) {
+    try {
+      await checkWritableDirectory(dir);
+    } catch (err) {
+      throw new UsageError(`merge: cannot write to ${what} ${dir}: ${(err as Error).message}`);
+    }
+  }
   const summaries = await Promise.all(options.inputs.map(readSummary));
   const agent = (summaries[0] as Summary).agent;
   for (const [i, s] of summaries.entries()) {
@@ -189,13 +196,13 @@ export async function mergeRuns(options: MergeOptions, out: NodeJS.WritableStrea
     ...(summaries[0]?.baseline != null ? { baselineFile: summaries[0].baseline } : {}),
   };
 
-  await mkdir(options.outdir, { recursive: true });
+  await makeDirectory(options.outdir);
   await writeReports(options.outdir, new Map([[agent, results]]), catalogueInfo(merged.some((c) => isWsgateCase(c.id))), {
     generatedAt: new Date().toISOString(),
     toolVersion: VERSION,
   });
-  await mkdir(path.dirname(options.junit), { recursive: true });
-  await mkdir(path.dirname(options.json), { recursive: true });
+  await makeDirectory(path.dirname(options.junit));
+  await makeDirectory(path.dirname(options.json));
   const { junitXml } = await import('../report/junit.js');
   await writeFileAtomic(options.junit, junitXml(run));
   await writeFileAtomic(options.json, summaryJson(run));

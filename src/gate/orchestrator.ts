@@ -4,7 +4,7 @@
  * status. It never parses frames and never computes a verdict: the server does.
  */
 import { readFileSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
@@ -13,7 +13,7 @@ import { selectCases, SelectionError } from '../cases/select.js';
 import type { CatalogueCase } from '../cases/types.js';
 import type { RunConfig } from '../config/schema.js';
 import { agentCaseExcluder } from '../config/spec.js';
-import { caseReportBase, writeFileAtomic } from '../report/files.js';
+import { caseReportBase, checkWritableDirectory, makeDirectory, writeFileAtomic } from '../report/files.js';
 import { summaryJson } from '../report/json.js';
 import type { CaseResult, ClientRun, GateCase, GateRun, RunResources } from '../report/model.js';
 import { ListenError, type CaseRunEvent, type FuzzingServer } from '../server/fuzzing-server.js';
@@ -34,8 +34,10 @@ export function caseTimeoutFor(def: CatalogueCase, config: RunConfig): number {
   return Math.max(DEFAULT_CASE_TIMEOUT, (def.maxSeconds ?? 0) + 5);
 }
 
-/** How long a client may linger after its case ended before its process group is killed. */
+/** How long a client may linger after its case ended before its process group is stopped. */
 const EXIT_GRACE_MS = 2000;
+/** How long a client's process group has between SIGTERM and SIGKILL. */
+const TERM_GRACE_MS = 1000;
 /** How long to wait for a connection after the client exited (its TCP close may still be in flight). */
 const SETTLE_MS = 300;
 /** How long an exited client's handshake may still be on its way (other jobs' handshakes look alike). */
@@ -75,10 +77,17 @@ export async function runGate(config: RunConfig, io: GateIo): Promise<number> {
   // Read before any case runs: a bad baseline is a usage error (exit 2), not a late surprise.
   const baseline: Baseline | null = config.baseline === null ? null : loadBaseline(config.baseline);
   const excluded = agentCaseExcluder(config.excludeAgentCases);
-  try {
-    await mkdir(config.outdir, { recursive: true });
-  } catch (err) {
-    throw new UsageError(`cannot create the report directory ${config.outdir}: ${(err as Error).message}`);
+  // Every place a report goes is checked before any case runs: a run must not end in an unwritable path.
+  for (const [what, dir] of [['the report directory', config.outdir], ['the --junit directory', path.dirname(config.junit)], ['the --json directory', path.dirname(config.json)]] as const) {
+    try {
+      await checkWritableDirectory(dir);
+    } catch (err) {
+      throw new UsageError(`cannot write to ${what} ${dir}: ${(err as Error).message}`);
+    }
+  }
+  for (const [flag, file] of [['--junit', config.junit], ['--json', config.json]] as const) {
+    const isDir = await stat(file).then((s) => s.isDirectory(), () => false);
+    if (isDir) throw new UsageError(`${flag} ${file} is a directory; give a file name`);
   }
 
   const command = config.client ?? referenceClientCommand();
@@ -112,9 +121,18 @@ export async function runGate(config: RunConfig, io: GateIo): Promise<number> {
   const clientCpu0 = childrenCpuMs();
   let gateCases: GateCase[];
   let interrupted: string | null = null;
+  // A case that ends after SIGINT/SIGTERM was cut short by it (its client was killed on purpose): it
+  // has no verdict and is reported as not run, so its result is dropped before the reports are written.
+  const dropCut = (_event: CaseRunEvent, result: CaseResult): void => {
+    if (isAborted(io.signal)) server.results.get(result.agent)?.delete(result.id);
+  };
+  server.on('caseFinished', dropCut);
+  const verdictKept = (gc: GateCase): boolean => gc.result !== null && server.results.get(gc.result.agent)?.get(gc.id) === gc.result;
   try {
     if (config.clientLoops) {
       gateCases = await runLooping(server, cases, command, baseUrl, config, io, progress);
+      // Interrupted: only the cases finished before the signal keep their verdict; the rest are not run (below).
+      if (isAborted(io.signal)) gateCases = gateCases.filter(verdictKept);
     } else {
       gateCases = [];
       const done: GateCase[] = gateCases;
@@ -135,7 +153,7 @@ export async function runGate(config: RunConfig, io: GateIo): Promise<number> {
           // Applied per case too, so the progress line already says "accepted" instead of FAIL.
           const gc = baseline === null ? ran : (applyBaseline([ran], config.agent, baseline)[0] ?? ran);
           // A case cut short by a signal has no verdict: it is reported as not run, like the rest.
-          if (isAborted(io.signal) && gc.result === null) return;
+          if (isAborted(io.signal) && !verdictKept(gc)) return;
           done.push(gc);
           progress.caseDone(gc);
           io.logger.info({ case: gc.id, index: gc.index, status: gc.status, reason: gc.reason, ms: gc.timeMs }, 'case done');
@@ -152,6 +170,7 @@ export async function runGate(config: RunConfig, io: GateIo): Promise<number> {
       gateCases.sort((a, b) => a.index - b.index);
     }
   } finally {
+    server.off('caseFinished', dropCut);
     await server.updateReports().catch((err: unknown) => {
       io.logger.error({ err }, 'writing the case reports failed');
     });
@@ -170,14 +189,14 @@ export async function runGate(config: RunConfig, io: GateIo): Promise<number> {
     failOn: config.failOn,
     ...(baseline !== null ? { baselineFile: baseline.file } : {}),
   };
-  await mkdir(path.dirname(config.junit), { recursive: true });
-  await mkdir(path.dirname(config.json), { recursive: true });
+  await makeDirectory(path.dirname(config.junit));
+  await makeDirectory(path.dirname(config.json));
   // Loaded only now: the JUnit builder is not needed (nor kept in memory) while cases run.
   const { junitXml } = await import('../report/junit.js');
   await writeFileAtomic(config.junit, junitXml(run));
   await writeFileAtomic(config.json, summaryJson(run));
   if (config.writeBaseline !== null) {
-    await mkdir(path.dirname(config.writeBaseline), { recursive: true });
+    await makeDirectory(path.dirname(config.writeBaseline));
     await writeFileAtomic(config.writeBaseline, baselineFromRun(run));
   }
   progress.summary(run, { outdir: config.outdir, junit: config.junit, json: config.json });
@@ -327,7 +346,9 @@ async function runOneCase(
       }
     } else if (first === 'timeout') {
       timedOut = signal?.aborted !== true;
-      client.killGroup();
+      // A timed-out client gets SIGTERM and a grace; an interrupted run kills at once.
+      if (timedOut && (await client.stop(TERM_GRACE_MS)) === 'killed') warnings.push(`the client ignored SIGTERM for ${TERM_GRACE_MS / 1000} s; its process group was killed with SIGKILL`);
+      else client.killGroup();
       if (server.isRunning(agent, index)) {
         server.abortRun(agent, index);
         await raceTimeout(waiter.promise, 2000);
@@ -336,8 +357,16 @@ async function runOneCase(
     if (!client.hasExited) {
       const exit = await raceTimeout(client.exited.then(() => 'exit' as const), result === null ? 0 : EXIT_GRACE_MS, abort.signal);
       if (exit !== 'exit') {
-        if (result !== null) warnings.push(`the client was still running ${EXIT_GRACE_MS / 1000} s after its case ended; its process group was killed`);
-        client.killGroup();
+        let how: 'terminated' | 'killed' = 'killed';
+        if (isAborted(signal)) client.killGroup();
+        else how = await client.stop(TERM_GRACE_MS);
+        if (result !== null) {
+          warnings.push(
+            how === 'killed'
+              ? `the client was still running ${EXIT_GRACE_MS / 1000} s after its case ended and ignored SIGTERM; its process group was killed with SIGKILL`
+              : `the client was still running ${EXIT_GRACE_MS / 1000} s after its case ended; its process group was stopped with SIGTERM`,
+          );
+        }
         await raceTimeout(client.exited, 1000);
       }
     }
@@ -423,7 +452,8 @@ async function runLooping(
     seen.push(event);
   };
   const onFinish = (event: CaseRunEvent, result: CaseResult): void => {
-    progress.caseFinished(event.index, result);
+    // After a signal a finishing case was cut short: it is reported as not run, not printed as a verdict.
+    if (!isAborted(io.signal)) progress.caseFinished(event.index, result);
   };
   server.on('caseStarted', onStart);
   server.on('caseFinished', onFinish);
@@ -440,7 +470,8 @@ async function runLooping(
     const first = await raceTimeout(client.exited.then(() => 'exit' as const), budgetMs, abort.signal);
     if (first !== 'exit') {
       timedOut = io.signal?.aborted !== true;
-      client.killGroup();
+      if (timedOut) await client.stop(TERM_GRACE_MS);
+      else client.killGroup();
       await raceTimeout(client.exited, 1000);
     }
     // Let the last connection's close reach the server.

@@ -3,7 +3,7 @@
  * atomic replacement, and a guard that keeps every report inside the output directory.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { open, rename, unlink } from 'node:fs/promises';
+import { mkdir, open, rename, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 
 const MAX_AGENT_FILE_CHARS = 48;
@@ -76,4 +76,46 @@ export function resolveInside(dir: string, name: string): string {
     throw new Error(`file name escapes the output directory: ${JSON.stringify(name)}`);
   }
   return joined;
+}
+
+/**
+ * `mkdir -p` that fails instead of hanging: on Node 20.20 `mkdir(dir, { recursive: true })` never
+ * settles (and spins a CPU) when a parent is a regular file or the filesystem refuses new entries
+ * (/proc). This walks up to the nearest existing directory, then creates each missing level with a
+ * plain mkdir, whose errors are the usual ENOTDIR / ENOENT / EACCES.
+ */
+export async function makeDirectory(dir: string): Promise<void> {
+  const missing: string[] = [];
+  let at = path.resolve(dir);
+  for (;;) {
+    let isDir: boolean;
+    try {
+      isDir = (await stat(at)).isDirectory();
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      missing.push(at);
+      const parent = path.dirname(at);
+      if (parent === at) break;
+      at = parent;
+      continue;
+    }
+    if (!isDir) throw Object.assign(new Error(`ENOTDIR: not a directory: ${at}`), { code: 'ENOTDIR' });
+    break;
+  }
+  for (const d of missing.reverse()) {
+    try {
+      await mkdir(d);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+  }
+}
+
+/** Creates dir if needed and checks that a file can be created in it (a probe file, removed at once). */
+export async function checkWritableDirectory(dir: string): Promise<void> {
+  await makeDirectory(dir);
+  const probe = path.join(dir, `.wsgate-probe-${process.pid}-${randomBytes(4).toString('hex')}`);
+  const handle = await open(probe, 'wx', 0o644);
+  await handle.close();
+  await unlink(probe);
 }

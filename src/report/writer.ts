@@ -2,8 +2,7 @@
  * Writes Autobahn's report set into an output directory: per-case JSON and HTML, then index.json
  * and index.html, each file atomically and never outside the directory.
  */
-import { mkdir } from 'node:fs/promises';
-import { caseReportBase, resolveInside, writeFileAtomic } from './files.js';
+import { caseReportBase, makeDirectory, resolveInside, writeFileAtomic } from './files.js';
 import { caseReportHtml, indexHtml } from './html.js';
 import { caseReportJson, indexJson } from './json.js';
 import type { CaseInfo, CaseResult } from './model.js';
@@ -36,7 +35,7 @@ export async function writeReports(
   catalogue: readonly CaseInfo[],
   meta: { generatedAt: string; toolVersion: string },
 ): Promise<void> {
-  await mkdir(outdir, { recursive: true });
+  await makeDirectory(outdir);
   const tasks: (() => Promise<void>)[] = [];
   for (const [agent, cases] of results) {
     for (const [caseId, result] of cases) {

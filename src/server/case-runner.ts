@@ -11,6 +11,9 @@ import { judge, matchesAllExpected } from './judge.js';
 import { SessionState, type PreparedMessage, type Session, type SessionHandler } from './session.js';
 import { reportEvent } from './wire-log.js';
 
+/** Payload bytes a report shows of a received event (wire-log.ts: asciiLogData / binLogData). */
+const REPORTED_BYTES = 64;
+
 /** Who is running the case, and where to send the result. */
 export interface RunCaseInfo {
   agent: string;
@@ -52,13 +55,26 @@ export class CaseRunner implements SessionHandler, CaseContext {
       this.def.onMessage(this, data, binary);
       return;
     }
-    this.received.push({ kind: 'message', data, binary });
+    this.received.push({ kind: 'message', data: this.kept(data), binary });
     this.finishWhenDone();
   }
 
   onPong(data: Buffer): void {
-    this.received.push({ kind: 'pong', data });
+    this.received.push({ kind: 'pong', data: this.kept(data) });
     this.finishWhenDone();
+  }
+
+  /**
+   * What is kept of the payload of the next received event. Expected lists are compared whole, so an
+   * event past the longest one can match no list any more, and reports show an event's first 64 bytes
+   * only (reportEvent): beyond that point only those are kept. A peer that floods a case with
+   * messages (each up to the 64 MiB limit) then cannot pin them all in memory until the case's timer.
+   */
+  private kept(data: Buffer): Buffer {
+    if (data.length <= REPORTED_BYTES) return data;
+    const longestExpected = Math.max(0, ...Object.values(this.def.expect).map((list) => list?.length ?? 0));
+    if (this.received.length < longestExpected) return data;
+    return Buffer.from(data.subarray(0, REPORTED_BYTES));
   }
 
   onConnectionLost(): void {

@@ -3,6 +3,8 @@
  * each gets the verdict Autobahn would give, a JUnit failure with a readable reason, and exit 1.
  */
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, test } from 'node:test';
@@ -100,6 +102,9 @@ describe('the gate with broken clients', { concurrency: true }, () => {
     const r = await gate('/nonexistent/wsgate-no-such-client {url}', ['--exclude-cases', '6.12.7']);
     assert.equal(r.code, 1);
     assert.equal(r.cases.get('6.9.2')?.reason, 'the client exited with status 127 (command not found?) before it connected');
+    assert.equal(r.cases.get('6.9.2')?.client?.exitCode, 127);
+    assert.match(junitCase(r.junit, '6.9.2'), /<failure [^>]*message="the client exited with status 127 \(command not found\?\) before it connected" type="CLIENT"/);
+    assert.match(junitCase(r.junit, '6.9.2'), /Client output:\n.*not found/);
   });
 
   test('placeholders are shell-quoted: an agent with spaces, quotes and & reaches the client intact', async () => {
@@ -109,5 +114,71 @@ describe('the gate with broken clients', { concurrency: true }, () => {
     assert.equal(r.cases.get('6.9.2')?.status, 'passed');
     const index = JSON.parse(await readFile(path.join(r.outdir, 'index.json'), 'utf8')) as Record<string, unknown>;
     assert.deepEqual(Object.keys(index), [agent]);
+  });
+
+  test('a client that exits at once (status 0, no connection) fails every case with that reason', async () => {
+    const r = await gate(fixtureCommand('exits-at-once'));
+    assert.equal(r.code, 1);
+    for (const id of ['6.9.2', '6.12.7']) {
+      const c = r.cases.get(id);
+      assert.deepEqual([c?.status, c?.reason, c?.client?.exitCode], ['failed', 'the client exited with status 0 before it connected', 0]);
+      assert.match(junitCase(r.junit, id), /<failure [^>]*message="the client exited with status 0 before it connected" type="CLIENT"/);
+    }
+  });
+
+  test('a client that exits non-zero after passing: the case passes with a warning, the run passes', async () => {
+    const r = await gate(fixtureCommand('exit-status-after-pass'));
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    for (const id of ['6.9.2', '6.12.7']) {
+      const c = r.cases.get(id);
+      assert.equal(c?.status, 'passed');
+      assert.equal(c?.client?.exitCode, 3);
+      assert.deepEqual(c?.warnings, ['the client exited with status 3']);
+      const tc = junitCase(r.junit, id);
+      assert.doesNotMatch(tc, /<failure/);
+      assert.match(tc, /<property name="warning" value="the client exited with status 3"\/>/);
+      assert.match(tc, /<system-err><!\[CDATA\[warning: the client exited with status 3\]\]><\/system-err>/);
+    }
+  });
+
+  test('a client that leaves a child behind: the process group is killed, no orphan is left', async () => {
+    const dir = await tempDir();
+    const r = await gate(fixtureCommand('forks-orphan', `{url} '${dir}/'{case}.pid`));
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    for (const id of ['6.9.2', '6.12.7']) {
+      assert.equal(r.cases.get(id)?.status, 'passed');
+      const pid = Number(readFileSync(path.join(dir, `${id}.pid`), 'utf8'));
+      assert.ok(pid > 0);
+      // Gone from the process table, or a zombie no one reaped (dead either way).
+      const stat = `/proc/${pid}/stat`;
+      const state = existsSync(stat) ? readFileSync(stat, 'utf8').split(') ')[1]?.[0] : 'gone';
+      assert.ok(state === 'gone' || state === 'Z', `the client's child ${pid} is still running (state ${state})`);
+    }
+  });
+
+  test('a client that ignores SIGTERM and never exits is killed with SIGKILL after a grace; nothing is left', async () => {
+    const marker = `wsgate-ignores-sigterm-${process.pid}`;
+    const r = await gate(fixtureCommand('ignores-sigterm', `{url} ${marker}`), ['--exclude-cases', '6.12.7']);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    const c = r.cases.get('6.9.2');
+    assert.equal(c?.status, 'passed');
+    assert.deepEqual(c?.warnings, ['the client was still running 2 s after its case ended and ignored SIGTERM; its process group was killed with SIGKILL']);
+    const tc = junitCase(r.junit, '6.9.2');
+    assert.match(tc, /Client output:\nignores-sigterm: SIGTERM ignored/);
+    assert.ok(!execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' }).includes(marker), 'a client process outlived the run');
+  });
+
+  test('a client that prints 32 MiB: the case passes, its output is kept bounded (the last part) in the report', async () => {
+    const r = await gate(fixtureCommand('floods-stdout'), ['--exclude-cases', '6.12.7']);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    const c = r.cases.get('6.9.2');
+    assert.equal(c?.status, 'passed');
+    assert.equal(c?.client?.exitCode, 0);
+    const tc = junitCase(r.junit, '6.9.2');
+    assert.match(tc, /Client output \(last part only\):\n/);
+    assert.match(tc, /floods-stdout: printed 33554432 bytes\n/);
+    assert.ok(Buffer.byteLength(r.junit) < 64 * 1024, `junit.xml is ${Buffer.byteLength(r.junit)} bytes`);
+    // The console output is the gate's own: the client's flood does not reach it.
+    assert.ok(r.stdout.length < 4096, `the gate printed ${r.stdout.length} bytes`);
   });
 });
