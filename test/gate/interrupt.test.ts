@@ -83,7 +83,7 @@ for (const [signal, status] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
 test('SIGTERM while a looping client (the bundled one) is mid-case: that case and the rest are not run, not failed', async () => {
   const outdir = await tempDir();
   // 6.4.x keep the connection about a second each (the server's timers), so the signal lands mid-case.
-  const child = spawn(process.execPath, [CLI, 'run', '--url', 'ws://127.0.0.1:0', '--outdir', outdir, '--cases', '1.1.1', '6.4.1', '6.4.2', '6.4.3'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, 'run', '--url', 'ws://127.0.0.1:0', '--outdir', outdir, '--jobs', '1', '--cases', '1.1.1', '6.4.1', '6.4.2', '6.4.3'], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   await new Promise<void>((resolve, reject) => {
