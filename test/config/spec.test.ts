@@ -11,9 +11,8 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import WebSocket from 'ws';
 import { agentCaseExcluder, loadSpec, validateSpec } from '../../src/config/spec.js';
-import { UsageError } from '../../src/gate/exit-codes.js';
 import { runCliWith } from '../support/cli-env.js';
-import { CLI, fixtureCommand, tempDir } from '../support/harness.js';
+import { CLI, fixtureCommand, tempDir, usageMessage } from '../support/harness.js';
 
 async function specFile(content: unknown, name = 'fuzzingserver.json'): Promise<{ dir: string; file: string }> {
   const dir = await tempDir();
@@ -22,15 +21,6 @@ async function specFile(content: unknown, name = 'fuzzingserver.json'): Promise<
   return { dir, file };
 }
 
-function usageMessage(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (err) {
-    assert.ok(err instanceof UsageError, String(err));
-    return err.message;
-  }
-  assert.fail('no error');
-}
 
 describe('spec file validation', () => {
   const cases: Array<[string, unknown, string]> = [

@@ -8,19 +8,9 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { applyBaseline, baselineFromRun, parseBaseline } from '../../src/gate/baseline.js';
-import { UsageError } from '../../src/gate/exit-codes.js';
 import { gateCase, sampleRun } from '../report/helpers.js';
-import { fixtureCommand, runCli, tempDir } from '../support/harness.js';
+import { fixtureCommand, runCli, tempDir, usageMessage } from '../support/harness.js';
 
-function usageMessage(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (err) {
-    assert.ok(err instanceof UsageError, String(err));
-    return err.message;
-  }
-  assert.fail('no error');
-}
 
 describe('baseline file validation', () => {
   const table: Array<[string, unknown, string]> = [

@@ -1,4 +1,5 @@
 /** Shared test plumbing: an in-process fuzzing server on a free port, and fixture clients as processes. */
+import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -7,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { catalogue } from '../../src/cases/registry.js';
 import { selectCases } from '../../src/cases/select.js';
+import { UsageError } from '../../src/gate/exit-codes.js';
 import type { CaseResult } from '../../src/report/model.js';
 import type { FuzzingServer } from '../../src/server/fuzzing-server.js';
 import { createServer } from '../../src/server/start.js';
@@ -80,4 +82,15 @@ export function runCli(args: string[], timeoutMs = 60_000): Promise<{ code: numb
 /** A client command running a fixture with node; {url} is appended unless the extra args say otherwise. */
 export function fixtureCommand(name: string, extra = '{url}'): string {
   return `'${process.execPath}' '${fixture(name)}' ${extra}`;
+}
+
+/** The message of the UsageError fn throws (fails the test if it throws nothing or something else). */
+export function usageMessage(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (err) {
+    assert.ok(err instanceof UsageError, String(err));
+    return err.message;
+  }
+  assert.fail('no error');
 }
