@@ -59,6 +59,10 @@ tr.stats_total td { font-weight: 700; background: #f1f3f6; }
 `;
 
 const CSS_INDEX = `
+/* The filter needs no script: #failing becomes the URL's target and hides every row without a failure. */
+main:has(#failing:target) tr.agent_case_result_row:not(.has_failure),
+main:has(#failing:target) tr.case_subcategory_row { display: none; }
+.filters { margin: 8px 0; }
 #intro { color: var(--muted); }
 #agent_case_results { margin-top: 12px; }
 #agent_case_results td, #agent_case_results th { padding: 3px 8px; white-space: nowrap; }
@@ -289,6 +293,13 @@ function ratio(v: number | null | undefined): string {
   return typeof v === 'number' && Number.isFinite(v) ? v.toFixed(3) : '-';
 }
 
+/** Whether a result fails on either axis as the index colours it (a red cell). */
+function isFailing(r: CaseResult | undefined): boolean {
+  if (r === undefined || r.behavior === 'UNIMPLEMENTED') return false;
+  const behaviorFails = (INDEX_BEHAVIOR[r.behavior]?.cls ?? 'case_failed') === 'case_failed';
+  return behaviorFails || INDEX_CLOSE_WITH_CODE[r.behaviorClose] === undefined;
+}
+
 function resultCells(agent: string, caseId: string, r: CaseResult | undefined): string {
   if (r === undefined) return '<td class="case_missing" colspan="2">Missing</td>';
   if (r.behavior === 'UNIMPLEMENTED') return '<td class="case_unimplemented" colspan="2">Unimplemented</td>';
@@ -342,6 +353,7 @@ export function indexHtml(
   const rows: string[] = [];
   let lastCategory: string | null = null;
   let lastSub: string | null = null;
+  let failingCases = 0;
   for (const c of catalogue) {
     const cat = categoryLabel(c.id, c.category);
     const sub = subcategoryLabel(c.id, c.subcategory);
@@ -356,8 +368,10 @@ export function indexHtml(
     }
     const anchor = `case_desc_${c.id.replaceAll('.', '_')}`;
     const cells = agents.map((agent) => resultCells(agent, c.id, results.get(agent)?.get(c.id))).join('');
+    const failing = agents.some((agent) => isFailing(results.get(agent)?.get(c.id)));
+    if (failing) failingCases += 1;
     rows.push(
-      `<tr class="agent_case_result_row${isWsgateCase(c.id) ? ' wsgate_own' : ''}" data-case="${esc(c.id)}"><td class="case"><a href="#${esc(anchor)}">Case ${esc(c.id)}</a></td>${cells}</tr>`,
+      `<tr class="agent_case_result_row${isWsgateCase(c.id) ? ' wsgate_own' : ''}${failing ? ' has_failure' : ''}" data-case="${esc(c.id)}"><td class="case"><a href="#${esc(anchor)}">Case ${esc(c.id)}</a></td>${cells}</tr>`,
     );
   }
 
@@ -389,6 +403,7 @@ export function indexHtml(
 ${summaryRows}
 </table>
 <h2>Results</h2>
+<p class="filters" id="failing">${failingCases} case${failingCases === 1 ? '' : 's'} with a failure. Show: <a href="#failing">failing cases only</a> &middot; <a href="#top">all cases</a></p>
 <table id="agent_case_results">
 ${rows.join('\n')}
 </table>

@@ -237,7 +237,7 @@ test('indexHtml: agent columns sorted, category and subcategory rows', () => {
 test('indexHtml: behavior and close cells per outcome, Missing and Unimplemented', () => {
   const html = indexHtml(results(), CATALOGUE, { generatedAt: 't', toolVersion: 'v' });
   const row = (id: string): string => {
-    const m = new RegExp(`<tr class="agent_case_result_row" data-case="${id.replaceAll('.', '\\.')}">([\\s\\S]*?)</tr>`).exec(html);
+    const m = new RegExp(`<tr class="agent_case_result_row[^"]*" data-case="${id.replaceAll('.', '\\.')}">([\\s\\S]*?)</tr>`).exec(html);
     assert.ok(m, `row ${id}`);
     return m[1] ?? '';
   };
@@ -250,6 +250,17 @@ test('indexHtml: behavior and close cells per outcome, Missing and Unimplemented
   assert.match(row('2.1'), /<td class="case_unimplemented" colspan="2">Unimplemented<\/td>/);
   assert.match(row('2.2'), />Info<\/a><\/td><td class="close case_info"><span class="close_code">1000</);
   assert.equal((row('6.9.2').match(/>Missing</g) ?? []).length, 2);
+});
+
+test('indexHtml: rows with a failure on either axis carry has_failure, the script-free filter hides the others', () => {
+  const html = indexHtml(results(), CATALOGUE, { generatedAt: 't', toolVersion: 'v' });
+  const failing = [...html.matchAll(/<tr class="agent_case_result_row[^"]*\bhas_failure\b[^"]*" data-case="([^"]+)"/g)].map((m) => m[1]);
+  // 1.1.1: My Agent's closing FAILED; 1.2.1: zeta's outcome FAILED and UNCLEAN. Non-Strict, Info,
+  // Unimplemented and Missing are not failures.
+  assert.deepEqual(failing, ['1.1.1', '1.2.1']);
+  assert.match(html, /<p class="filters" id="failing">2 cases with a failure\. Show: <a href="#failing">failing cases only<\/a>/);
+  assert.match(html, /main:has\(#failing:target\) tr\.agent_case_result_row:not\(\.has_failure\)/);
+  assert.doesNotMatch(html, /<script/);
 });
 
 test('indexHtml: descriptions of all catalogue cases, with anchors and line breaks', () => {
