@@ -17,7 +17,7 @@ import { parseDeflateOffers } from '../src/protocol/deflate.js';
 import type { FrameReaderOptions } from '../src/protocol/frame-reader.js';
 import { closePayload, encodeFrame } from '../src/protocol/frame-writer.js';
 import { parseExtensionsHeader, parseUpgradeRequest } from '../src/protocol/handshake.js';
-import { checkFrameStream, checkInflate, checkUtf8Splits, deflateAccept, type Problems } from '../test/support/codec-oracle.js';
+import { checkFrameStream, checkInflate, checkUtf8Splits, deflateAccept, lengthFieldHeader, type Problems } from '../test/support/codec-oracle.js';
 
 function arg(name: string, fallback: string): string {
   const at = process.argv.indexOf(`--${name}`);
@@ -114,19 +114,11 @@ function payload(): Buffer {
 /** A header with any first byte and a length from LENGTHS in a 7-, 16- or 64-bit field (minimal or not), then a few bytes. */
 function craftedHeader(mask: Buffer): Buffer {
   const length = pick(LENGTHS);
-  const field = pick([7, 16, 64]);
-  const m = rand() < 0.9 ? 0x80 : 0;
-  let head: Buffer;
+  const field = pick([7, 16, 64] as const);
+  const masked = rand() < 0.9;
   const b0 = rand() < 0.8 ? pick([0x81, 0x82, 0x01, 0x02, 0x88, 0x89, 0x8a, 0xc1]) : int(256);
-  if (field === 7) head = Buffer.from([b0, m | Number(length & 0x7fn)]);
-  else if (field === 16) {
-    head = Buffer.from([b0, m | 126, 0, 0]);
-    head.writeUInt16BE(Number(length & 0xffffn), 2);
-  } else {
-    head = Buffer.from([b0, m | 127, 0, 0, 0, 0, 0, 0, 0, 0]);
-    head.writeBigUInt64BE(length, 2);
-  }
-  return Buffer.concat([head, m === 0 ? Buffer.alloc(0) : mask, bytes(int(20))]);
+  const head = lengthFieldHeader(b0, masked, length, field);
+  return Buffer.concat([head, masked ? mask : Buffer.alloc(0), bytes(int(20))]);
 }
 
 /** A legal client stream: messages in fragments with pings between, then a close. */

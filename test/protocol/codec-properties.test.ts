@@ -12,7 +12,7 @@ import fc from 'fast-check';
 import type { FrameReaderOptions } from '../../src/protocol/frame-reader.js';
 import { closePayload, encodeFrame } from '../../src/protocol/frame-writer.js';
 import { chop } from '../support/chop.js';
-import { checkFrameStream, checkInflate, checkUtf8Splits, deflateAccept, oracle, readStrict } from '../support/codec-oracle.js';
+import { checkFrameStream, checkInflate, checkUtf8Splits, deflateAccept, lengthFieldHeader, oracle, readStrict } from '../support/codec-oracle.js';
 
 const STRICT: FrameReaderOptions = { requireMask: true, compressionNegotiated: false, maxFramePayload: 64 * 1024 * 1024 };
 
@@ -122,16 +122,7 @@ const headerArb = fc
     fc.uint8Array({ maxLength: 300 }),
   )
   .map(([b0, masked, length, field, mask, payload]) => {
-    const m = masked ? 0x80 : 0;
-    let head: Buffer;
-    if (field === 7) head = Buffer.from([b0, m | Number(length & 0x7fn)]);
-    else if (field === 16) {
-      head = Buffer.from([b0, m | 126, 0, 0]);
-      head.writeUInt16BE(Number(length & 0xffffn), 2);
-    } else {
-      head = Buffer.from([b0, m | 127, 0, 0, 0, 0, 0, 0, 0, 0]);
-      head.writeBigUInt64BE(length, 2);
-    }
+    const head = lengthFieldHeader(b0, masked, length, field);
     return Buffer.concat([head, masked ? Buffer.from(mask) : Buffer.alloc(0), Buffer.from(payload)]);
   });
 

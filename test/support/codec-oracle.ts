@@ -248,3 +248,21 @@ export function checkInflate(messages: readonly (readonly Uint8Array[])[], accep
   }
   return { problems, produced, error: error?.code ?? null };
 }
+
+/**
+ * A frame header (no mask key) whose length sits in the field the caller picks, 7, 16 or 64 bits,
+ * whatever the length: non-minimal and overflowing encodings on purpose (the 7- and 16-bit fields
+ * keep only the low bits).
+ */
+export function lengthFieldHeader(b0: number, masked: boolean, length: bigint, field: 7 | 16 | 64): Buffer {
+  const m = masked ? 0x80 : 0;
+  if (field === 7) return Buffer.from([b0, m | Number(length & 0x7fn)]);
+  if (field === 16) {
+    const head = Buffer.from([b0, m | 126, 0, 0]);
+    head.writeUInt16BE(Number(length & 0xffffn), 2);
+    return head;
+  }
+  const head = Buffer.from([b0, m | 127, 0, 0, 0, 0, 0, 0, 0, 0]);
+  head.writeBigUInt64BE(length, 2);
+  return head;
+}
