@@ -62,9 +62,13 @@ describe('group 4: reserved opcodes', () => {
       assert.deepEqual(r.expected, { OK: [['message', 'Hello, world!', false]], 'NON-STRICT': [] }, id);
       assert.deepEqual(r.received, r.expected.OK, id);
     }
-    // 4.1.5 and 4.2.5 write 15 + 15 + 2 bytes one at a time.
-    assert.equal(get(ws, '4.1.5').txOctetStats['1'], 32);
-    assert.equal(get(ws, '4.2.5').txOctetStats['1'], 32);
+    // 4.1.5 and 4.2.5 write 15 + 15 + 2 bytes one at a time. ws may fail the connection as soon as
+    // the reserved opcode's first two bytes are in (after 17), and the writes then stop wherever
+    // the server noticed the close: at least 17 single-byte writes, at most 32.
+    for (const id of ['4.1.5', '4.2.5']) {
+      const single = get(ws, id).txOctetStats['1'] ?? 0;
+      assert.ok(single >= 17 && single <= 32, `${id}: ${single} single-byte writes`);
+    }
   });
 
   test('the echo peer of the fixtures (its one fault is RSV) passes every case, failing with 1002', () => {
