@@ -64,7 +64,9 @@ LABEL org.opencontainers.image.title="wsgate" \
       org.opencontainers.image.source="${WSGATE_SOURCE}" \
       org.opencontainers.image.licenses="MIT" \
       org.opencontainers.image.version="${WSGATE_VERSION}"
-# --max-semi-space-size=4: the same V8 setting as the wsgate executable (src/cli.ts): a smaller peak RSS.
-ENTRYPOINT ["tini", "-g", "--", "node", "--max-semi-space-size=4", "/opt/wsgate/dist/src/cli.js"]
+# The same settings as the wsgate executable's shebang (src/cli.ts): a 4 MiB V8 semi-space and fixed
+# glibc malloc settings for wsgate's process only (clients it starts do not get them: util/launch-env.ts).
+ENTRYPOINT ["tini", "-g", "--", "env", "WSGATE_MALLOC_TUNING=1", "MALLOC_ARENA_MAX=2", "MALLOC_MMAP_THRESHOLD_=131072", \
+            "node", "--max-semi-space-size=4", "/opt/wsgate/dist/src/cli.js"]
 # The Autobahn drop-in: the fuzzing server on :9001 configured by /config/fuzzingserver.json.
 CMD ["serve", "--spec", "/config/fuzzingserver.json"]

@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { catalogue } from '../src/cases/registry.js';
 import { defaultJobs } from '../src/gate/schedule.js';
+import { MALLOC_TUNING, TUNING_MARKER } from '../src/util/launch-env.js';
 import { codecThroughput } from './codec.js';
 
 interface Summary {
@@ -52,12 +53,13 @@ const available = [...new Set(catalogue.map((c) => c.id.split('.')[0] ?? ''))];
 const groups = values.groups ? values.groups.split(',').map((g) => g.trim()) : available;
 const reference: Reference | null = values.client === undefined && existsSync(REFERENCE) ? (JSON.parse(readFileSync(REFERENCE, 'utf8')) as Reference) : null;
 
-/** The V8 flag wsgate's launchers pass (see src/cli.ts): the bench measures what users run. */
+/** The V8 flag and malloc settings wsgate's launchers pass (see src/cli.ts): the bench measures what users run. */
 const NODE_FLAGS = ['--max-semi-space-size=4'];
+const LAUNCH_ENV = { ...process.env, [TUNING_MARKER]: '1', ...MALLOC_TUNING };
 
 function run(args: string[]): Promise<number> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [...NODE_FLAGS, CLI, ...args], { maxBuffer: 64 * 1024 * 1024 }, (err) => {
+    execFile(process.execPath, [...NODE_FLAGS, CLI, ...args], { maxBuffer: 64 * 1024 * 1024, env: LAUNCH_ENV }, (err) => {
       resolve(err === null ? 0 : typeof err.code === 'number' ? err.code : -1);
     });
   });

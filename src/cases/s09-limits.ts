@@ -101,10 +101,11 @@ function bigMessageCase(m: BigMessage): CatalogueCase {
       m.send(t);
       t.closeAfter(m.waitSecs);
     },
-    onMessage(t, data, binary) {
+    messageLengthOnly: true,
+    onMessage(t, _data, binary, length) {
       if (binary !== m.binary) setResult(t, m.wrongType);
-      else if (data.length !== m.length) setResult(t, `Expected ${kind} message with payload of length ${m.length}, but got ${data.length}.`);
-      else setResult(t, `Received ${kind} message of length ${data.length}.`, Behavior.Ok);
+      else if (length !== m.length) setResult(t, `Expected ${kind} message with payload of length ${m.length}, but got ${length}.`);
+      else setResult(t, `Received ${kind} message of length ${length}.`, Behavior.Ok);
       t.setWirelog(true, { silent: true });
       t.sendClose(CloseCode.Normal);
     },
@@ -222,11 +223,12 @@ function roundTripCase(id: string, row: RoundTripRow, binary: boolean): Catalogu
       sentCounts.set(t, 0);
       sendOne(t);
     },
-    onMessage(t, data, isBinary) {
-      if (isBinary !== binary || data.length !== row.length) {
+    messageLengthOnly: true,
+    onMessage(t, _data, isBinary, length) {
+      if (isBinary !== binary || length !== row.length) {
         // Python prints the flag as True/False.
         const flag = isBinary ? 'True' : 'False';
-        finish(t, Behavior.Failed, `Echo'ed message type or length differs from what I sent (got binary = ${flag}, payload length = ${data.length}).`);
+        finish(t, Behavior.Failed, `Echo'ed message type or length differs from what I sent (got binary = ${flag}, payload length = ${length}).`);
       } else if ((sentCounts.get(t) ?? 0) < row.count) {
         sendOne(t);
       } else {

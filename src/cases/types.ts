@@ -161,7 +161,12 @@ export interface CaseDef {
    * Handles a message from the peer instead of recording it as an event (Autobahn's cases that
    * override onMessage: groups 9, 12, 13).
    */
-  onMessage?(t: CaseContext, data: Buffer, binary: boolean): void;
+  onMessage?(t: CaseContext, data: Buffer, binary: boolean, length: number): void;
+  /**
+   * onMessage gets each message's type and length only (`data` empty): for cases that check nothing
+   * else (group 9), so a 16 MiB echo is validated as it arrives but never held.
+   */
+  readonly messageLengthOnly?: boolean;
   /** Runs when the connection opens. */
   run(t: CaseContext): void;
   /**

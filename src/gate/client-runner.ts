@@ -5,6 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { execa } from 'execa';
 import type { ClientRun } from '../report/model.js';
+import { clientEnvironment } from '../util/launch-env.js';
 
 /** Values a client command can use as {url}, {case} and {agent}, and as WSGATE_* variables. */
 export interface ClientValues {
@@ -84,7 +85,9 @@ export function startClient(command: string, values: ClientValues, extraEnv: Rec
     stdin: 'ignore',
     buffer: false,
     reject: false,
-    env: { ...extraEnv, WSGATE_URL: values.url, WSGATE_CASE: values.case, WSGATE_AGENT: values.agent },
+    // wsgate's own environment minus the malloc settings its launcher made for wsgate alone.
+    extendEnv: false,
+    env: { ...clientEnvironment(process.env), ...extraEnv, WSGATE_URL: values.url, WSGATE_CASE: values.case, WSGATE_AGENT: values.agent },
   });
   child.stdout?.on('data', (chunk: Buffer) => output.push(chunk));
   child.stderr?.on('data', (chunk: Buffer) => output.push(chunk));

@@ -38,6 +38,11 @@ export interface FrameReaderOptions {
   compressionNegotiated: boolean;
   /** A frame announcing more than this many payload bytes is refused with 1009 and the reader stops (0 = no limit). */
   maxFramePayload: number;
+  /**
+   * Unmask payload bytes where they are, in the pushed chunk, instead of in a copy: for a caller that
+   * owns its chunks and is done with their masked bytes once pushed (a socket's reads). Default false.
+   */
+  unmaskInPlace?: boolean;
 }
 
 const EMPTY = Buffer.alloc(0);
@@ -58,6 +63,7 @@ export class FrameReader {
   private readonly requireMask: boolean;
   private readonly compression: boolean;
   private readonly maxFramePayload: number;
+  private readonly unmaskInPlace: boolean;
 
   private state: ReadState = ReadState.Header;
   private isStopped = false;
@@ -83,6 +89,7 @@ export class FrameReader {
     this.requireMask = options.requireMask;
     this.compression = options.compressionNegotiated;
     this.maxFramePayload = options.maxFramePayload;
+    this.unmaskInPlace = options.unmaskInPlace ?? false;
   }
 
   /** True once stop() was called (by the caller, a sink callback or the reader itself). */
@@ -106,8 +113,9 @@ export class FrameReader {
   }
 
   /**
-   * Feed the next bytes from the peer. The chunk is never modified; onFrameData gets a fresh buffer
-   * for masked frames and a view into `chunk` for unmasked ones.
+   * Feed the next bytes from the peer. onFrameData gets views into `chunk`; masked payload is
+   * unmasked in a fresh buffer, or in `chunk` itself with unmaskInPlace (the chunk is otherwise
+   * never modified).
    */
   push(chunk: Buffer, sink: FrameSink): void {
     const n = chunk.length;
@@ -135,8 +143,10 @@ export class FrameReader {
         const take = Math.min(this.remaining, n - pos);
         let data = chunk.subarray(pos, pos + take);
         pos += take;
-        if (frame.mask !== null) {
-          // Copy then unmask the copy: the caller's chunk stays intact (e.g. for wire logs).
+        if (frame.mask !== null && this.unmaskInPlace) {
+          maskInPlace(data, frame.mask, this.delivered);
+        } else if (frame.mask !== null) {
+          // Copy then unmask the copy: the caller's chunk stays intact.
           const copy = Buffer.allocUnsafe(take);
           if (take < SMALL_UNMASK) {
             // Small payloads: unmask while copying, one pass, no view set-up.

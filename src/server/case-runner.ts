@@ -50,9 +50,13 @@ export class CaseRunner implements SessionHandler, CaseContext {
     this.def.run(this);
   }
 
-  onMessage(data: Buffer, binary: boolean): void {
+  get messageLengthOnly(): boolean {
+    return this.def.messageLengthOnly === true;
+  }
+
+  onMessage(data: Buffer, binary: boolean, length: number): void {
     if (this.def.onMessage !== undefined) {
-      this.def.onMessage(this, data, binary);
+      this.def.onMessage(this, data, binary, length);
       return;
     }
     this.received.push({ kind: 'message', data: this.kept(data), binary });

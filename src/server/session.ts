@@ -47,7 +47,10 @@ export interface SessionOptions {
 /** What a connection does once open. */
 export interface SessionHandler {
   onOpen(): void;
-  onMessage(data: Buffer, binary: boolean): void;
+  /** A whole message: its payload, or an empty buffer when messageLengthOnly (`length` is its size either way). */
+  onMessage(data: Buffer, binary: boolean, length: number): void;
+  /** Messages are delivered as type and length only: their payload is validated but not kept. */
+  readonly messageLengthOnly?: boolean;
   onPong(data: Buffer): void;
   /** The TCP connection is gone; all bookkeeping on the session is final. */
   onConnectionLost(): void;
@@ -91,6 +94,8 @@ export interface PreparedMessage {
 }
 
 /** Writes up to this size are gathered into a staging buffer (see write()). */
+/** What a length-only handler gets as a message's data. */
+const EMPTY = Buffer.alloc(0);
 const SMALL_WRITE = 1024;
 const STAGING_SIZE = 16 * 1024;
 
@@ -100,7 +105,17 @@ const PREALLOCATE_FROM = 64 * 1024;
 interface QueuedWrite {
   parts: Buffer[];
   sync: boolean;
+  /**
+   * The payload after `parts`: `length` bytes of `pattern` repeated, made a block at a time as the
+   * socket takes them (the write is logged and counted once, as one write, before it starts).
+   */
+  repeat?: { pattern: Buffer; length: number };
 }
+
+/** A repeated-pattern payload at least this long is streamed from one reused block, not built whole. */
+const STREAM_FROM = 1024 * 1024;
+/** Size of that block (rounded down to whole patterns, so consecutive blocks continue the pattern). */
+const STREAM_BLOCK = 256 * 1024;
 
 /** A connection's state, frame log and closing bookkeeping. */
 export class Session implements FrameSink {
@@ -153,6 +168,8 @@ export class Session implements FrameSink {
   private messageBuffer: Buffer | null = null;
   private messageFill = 0;
   private messageLength = 0;
+  /** The handler takes type and length only: payload bytes are counted (messageFill), not kept. */
+  private discardMessageData = false;
   private validateUtf8 = false;
   private messageCompressed = false;
   private readonly utf8 = new Utf8Validator();
@@ -171,6 +188,8 @@ export class Session implements FrameSink {
       requireMask: true,
       compressionNegotiated: false,
       maxFramePayload: options.maxMessagePayload,
+      // Socket reads are ours and logged before they are parsed: no copy per read to unmask.
+      unmaskInPlace: true,
     });
     socket.setNoDelay(true);
     socket.on('data', (chunk: Buffer) => {
@@ -263,6 +282,7 @@ export class Session implements FrameSink {
         requireMask: true,
         compressionNegotiated: true,
         maxFramePayload: this.options.maxMessagePayload,
+        unmaskInPlace: true,
       });
     }
     const script = decision.script ?? null;
@@ -358,8 +378,9 @@ export class Session implements FrameSink {
       if (this.messageCompressed) this.deflate?.startMessage();
       this.messageBuffer = null;
       this.messageFill = 0;
+      this.discardMessageData = this.handler?.messageLengthOnly === true;
       const limit = this.options.maxMessagePayload;
-      if (header.fin && !this.messageCompressed && header.length >= PREALLOCATE_FROM && (limit === 0 || header.length <= limit)) {
+      if (!this.discardMessageData && header.fin && !this.messageCompressed && header.length >= PREALLOCATE_FROM && (limit === 0 || header.length <= limit)) {
         this.messageBuffer = Buffer.allocUnsafe(header.length);
       }
     }
@@ -418,7 +439,8 @@ export class Session implements FrameSink {
       }
     }
     if (this.failedByMe) return;
-    if (this.messageBuffer !== null) this.messageFill += data.copy(this.messageBuffer, this.messageFill);
+    if (this.discardMessageData) this.messageFill += data.length;
+    else if (this.messageBuffer !== null) this.messageFill += data.copy(this.messageBuffer, this.messageFill);
     else this.messageChunks.push(data);
   }
 
@@ -455,8 +477,12 @@ export class Session implements FrameSink {
       const whole = this.messageBuffer;
       this.messageChunks = [];
       this.messageBuffer = null;
-      const data = whole !== null ? whole.subarray(0, this.messageFill) : chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
-      this.handler?.onMessage(data, this.messageBinary);
+      if (this.discardMessageData) {
+        this.handler?.onMessage(EMPTY, this.messageBinary, this.messageFill);
+      } else {
+        const data = whole !== null ? whole.subarray(0, this.messageFill) : chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
+        this.handler?.onMessage(data, this.messageBinary, data.length);
+      }
     }
     this.afterCallback();
   }
@@ -583,7 +609,8 @@ export class Session implements FrameSink {
       this.socket.destroy();
     } else {
       this.socket.once('finish', () => this.socket.destroy());
-      this.socket.end();
+      if (this.streaming) this.endWhenStreamed = true;
+      else this.socket.end();
       // A peer that never reads could keep the flush pending forever.
       this.after(this.options.closeHandshakeTimeoutMs + 1000, () => this.socket.destroy());
     }
@@ -621,6 +648,15 @@ export class Session implements FrameSink {
     const payloadLen = frame.payloadLen ?? null;
     const chopSize = frame.chopSize ?? null;
     const sync = frame.sync ?? false;
+    if (payloadLen !== null && payloadLen >= STREAM_FROM && mask === null && chopSize === null && !sync && pattern.length > 0 && pattern.length <= STREAM_BLOCK) {
+      // A 16 MiB frame of a repeated pattern (group 9) costs one block, not 16 MiB held by the socket.
+      const header = encodeFrameHeader(frame.opcode, fin, rsv, payloadLen, null);
+      if (frame.opcode <= Opcode.Binary) this.traffic.outgoingWebSocketFrames += 1;
+      this.wire.txFrame({ opcode: frame.opcode, fin, rsv }, pattern, null, payloadLen, null, false);
+      this.queue.push({ parts: [header], sync: false, repeat: { pattern, length: payloadLen } });
+      this.drain();
+      return;
+    }
     let body = payloadLen === null ? pattern : repeatPayload(pattern, payloadLen);
     if (mask !== null && body.length > 0) {
       // Never mask the caller's buffer in place.
@@ -701,7 +737,7 @@ export class Session implements FrameSink {
       }
       if (data.length === 0) this.queue.push({ parts: [data], sync: true });
       this.drain();
-    } else if (sync || this.queue.length > 0) {
+    } else if (sync || this.queue.length > 0 || this.streaming) {
       this.queue.push({ parts, sync });
       this.drain();
     } else {
@@ -743,6 +779,9 @@ export class Session implements FrameSink {
     }
   }
 
+  /** A repeated-pattern write is under way (writeRepeated); a drop then ends the socket after it. */
+  private streaming = false;
+  private endWhenStreamed = false;
   private staging: Buffer | null = null;
   private stagingUsed = 0;
   private flushScheduled = false;
@@ -772,9 +811,43 @@ export class Session implements FrameSink {
         this.draining = false;
         return;
       }
-      this.write(item.parts, item.sync, () => setImmediate(next));
+      if (item.repeat !== undefined) this.writeRepeated(item.parts, item.repeat, () => setImmediate(next));
+      else this.write(item.parts, item.sync, () => setImmediate(next));
     };
     next();
+  }
+
+  /**
+   * One logical write of `parts` then a repeated pattern: logged and counted as one write, handed to
+   * the socket a block at a time, each block reused once the socket has flushed the previous one.
+   */
+  private writeRepeated(parts: Buffer[], repeat: { pattern: Buffer; length: number }, done: () => void): void {
+    let headLength = 0;
+    for (const p of parts) headLength += p.length;
+    const length = headLength + repeat.length;
+    this.bytesOut += length;
+    const head = Buffer.concat([...parts, repeatPayload(repeat.pattern, Math.min(repeat.length, 64))]);
+    this.wire.txOctets(head, false, length);
+    if (this.state === SessionState.Open) this.traffic.outgoingOctetsWireLevel += length;
+    this.flushStaging();
+    for (const p of parts) this.socket.write(p);
+    const block = repeatPayload(repeat.pattern, Math.min(repeat.length, STREAM_BLOCK - (STREAM_BLOCK % repeat.pattern.length)));
+    let left = repeat.length;
+    this.streaming = true;
+    // Like bytes already in a reactor's transport buffer, the rest still goes out if the connection
+    // is dropped meanwhile (dropConnection ends the socket once it is written), unless it is aborted.
+    const more = (err?: Error | null): void => {
+      if (err || this.socket.destroyed || left === 0) {
+        this.streaming = false;
+        if (this.endWhenStreamed) this.socket.end();
+        done();
+        return;
+      }
+      const n = Math.min(left, block.length);
+      left -= n;
+      this.socket.write(n === block.length ? block : block.subarray(0, n), more);
+    };
+    more();
   }
 }
 

@@ -273,7 +273,7 @@ class FakeContext implements CaseContext {
 
 /** Plays a well-behaved client: echoes n messages. */
 function echo(c: CatalogueCase, t: FakeContext, n: number): void {
-  for (let i = 0; i < n; i++) c.onMessage?.(t, t.last.data, t.last.binary);
+  for (let i = 0; i < n; i++) c.onMessage?.(t, t.last.data, t.last.binary, t.last.data.length);
 }
 
 describe('judging the echoes (no sockets)', () => {
@@ -340,7 +340,7 @@ describe('judging the echoes (no sockets)', () => {
       c.run(t);
       echo(c, t, 5);
       const m = mutate(t.last);
-      c.onMessage?.(t, m.data, m.binary);
+      c.onMessage?.(t, m.data, m.binary, m.data.length);
       assert.deepEqual(t.log.slice(-2), ['wirelog true', 'close 1000']);
       assert.equal(t.sent.length, 6);
       return t.outcome;

@@ -498,6 +498,35 @@ test('property: any split of the byte stream gives the same frames, payloads and
   );
 });
 
+test('property: unmaskInPlace gives the same events at any split, unmasking only the payload bytes of the pushed chunks', () => {
+  fc.assert(
+    fc.property(
+      fc.array(frameArb, { minLength: 1, maxLength: 5 }),
+      fc.array(fc.nat(), { maxLength: 30 }),
+      fc.constantFrom(SERVER, DEFLATE, LAX),
+      (frames, cuts, options) => {
+        const stream = Buffer.concat(frames.map(encode));
+        const copied = chop(Buffer.from(stream), cuts);
+        const inPlace = chop(Buffer.from(stream), cuts);
+        const byCopy = run(options, ...copied).events;
+        const byInPlace = run({ ...options, unmaskInPlace: true }, ...inPlace).events;
+        assert.deepEqual(merged(byInPlace), merged(byCopy));
+        // Copying leaves the chunks as they were; in place, the stream reads as if every frame were
+        // sent unmasked (mask bit and key still there): headers untouched, payloads in the clear.
+        assert.ok(Buffer.concat(copied).equals(stream));
+        const clear = Buffer.concat(
+          frames.map((f) => {
+            const masked = encode(f);
+            return Buffer.concat([masked.subarray(0, masked.length - f.payload.length), f.payload]);
+          }),
+        );
+        if (!run(options, stream).reader.stopped) assert.ok(Buffer.concat(inPlace).equals(clear));
+      },
+    ),
+    { numRuns: 200 },
+  );
+});
+
 test('property: valid masked messages with interleaved control frames read back without violations', () => {
   const messageArb = fc.record({
     opcode: fc.constantFrom(1, 2),
