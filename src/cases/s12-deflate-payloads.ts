@@ -146,7 +146,8 @@ export function deflateEchoCase(spec: {
     id: spec.id,
     description:
       `${row.count} ${data.binary ? 'binary' : 'text'} messages of ${row.length} ${unit} each, cut in turn from ` +
-      `${data.what}, wrapping around at its end; sent compressed with permessage-deflate, ${framing(row)}. ` +
+      `${data.what}, wrapping around at its end; sent compressed with permessage-deflate` +
+      `${data.literalsOnly === true ? ' (coded as Huffman literals: LZ77 finds nothing in its noise)' : ''}, ${framing(row)}. ` +
       `The next message leaves only when the previous one has come back.<br>${spec.negotiation}`,
     expectation:
       `The client echoes every message unchanged (same type, same ${unit}) and all ${row.count} within ` +
@@ -159,6 +160,7 @@ export function deflateEchoCase(spec: {
     maxSeconds: row.waitSeconds + 2,
     cost: 0.1 + row.count * (0.0002 + row.length / (data.corpus === 'bitmap' || data.corpus === 'pdf' ? 4e6 : 20e6)),
     deflate: (offers) => acceptOffer(spec.accept, offers),
+    deflateLiteralsOnly: data.literalsOnly === true,
     run(t) {
       // Autobahn's enableWirelog(False): the bulk transfer stays out of the frame log.
       t.setWirelog(false);

@@ -152,6 +152,11 @@ export interface CaseDef {
    */
   readonly deflate?: (offers: readonly DeflateOffer[]) => DeflateAccept | null;
   /**
+   * wsgate codes its compressed messages as Huffman literals only (no LZ77 search): for payloads LZ77
+   * cannot shrink (12.2's noisy bitmap), where the search is most of wsgate's CPU and gains nothing.
+   */
+  readonly deflateLiteralsOnly?: boolean;
+  /**
    * Answers the upgrade request with a response of the case's own (group 14, wsgate's opening
    * handshake cases), or null for the normal 101. Without the hook the normal 101 goes out, as for
    * every Autobahn case; `deflate` is not consulted when the hook returns a response.

@@ -48,6 +48,11 @@ export interface DeflateOptions {
   level: number;
   /** Largest decompressed message accepted; more is a DeflateError with code 1009 (0 = no limit). */
   maxMessageSize: number;
+  /**
+   * Code wsgate's messages as Huffman literals only (zlib's Z_HUFFMAN_ONLY), no LZ77 back-references:
+   * for payloads LZ77 cannot shrink, where searching for matches costs most of the CPU for nothing.
+   */
+  literalsOnly?: boolean;
 }
 
 const EXTENSION_NAME = 'permessage-deflate';
@@ -336,7 +341,7 @@ export class PerMessageDeflate {
         level: options.level,
         memLevel: 8,
         windowBits: serverWindow === WindowBits.min ? WindowBits.min + 1 : serverWindow,
-        strategy: serverWindow === WindowBits.min ? zlib.constants.Z_HUFFMAN_ONLY : zlib.constants.Z_DEFAULT_STRATEGY,
+        strategy: serverWindow === WindowBits.min || options.literalsOnly === true ? zlib.constants.Z_HUFFMAN_ONLY : zlib.constants.Z_DEFAULT_STRATEGY,
       }),
     );
     // Autobahn's startDecompressMessage: zlib.decompressobj(-client_max_window_bits).

@@ -215,7 +215,7 @@ export class FuzzingServer extends EventEmitter {
         // Group 14 answers with a response of its own; every other case gets the normal 101.
         const script = def.handshake?.({ request, accept: computeAccept(request.key), deflateOffers: offers.offers }) ?? null;
         if (script !== null) {
-          const deflate = script.deflate === undefined ? null : this.perMessageDeflate(script.deflate);
+          const deflate = script.deflate === undefined ? null : this.perMessageDeflate(script.deflate, def);
           return { kind: 'accept', handler: runner, script: { head: script.head, delivery: script.delivery }, deflate };
         }
         const accept = def.deflate?.(offers.offers) ?? null;
@@ -224,7 +224,7 @@ export class FuzzingServer extends EventEmitter {
           kind: 'accept',
           handler: runner,
           extensions: acceptExtensionString(accept),
-          deflate: this.perMessageDeflate(accept),
+          deflate: this.perMessageDeflate(accept, def),
         };
       }
       case '/getCaseCount':
@@ -275,10 +275,11 @@ export class FuzzingServer extends EventEmitter {
     }
   }
 
-  private perMessageDeflate(accept: DeflateAccept): PerMessageDeflate {
+  private perMessageDeflate(accept: DeflateAccept, def: CatalogueCase): PerMessageDeflate {
     return new PerMessageDeflate(accept, {
       level: this.options.session.deflateLevel,
       maxMessageSize: this.options.session.maxMessagePayload,
+      literalsOnly: def.deflateLiteralsOnly === true,
     });
   }
 

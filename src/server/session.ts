@@ -21,6 +21,7 @@ import {
   type UpgradeRequest,
 } from '../protocol/handshake.js';
 import { Utf8Validator, isValidUtf8 } from '../protocol/utf8.js';
+import { RELEASE_THRESHOLD, releaseMemorySoon } from '../util/memory.js';
 import type { HandshakeDelivery, TxFrame } from '../cases/types.js';
 import { toBuffer } from '../util/bytes.js';
 import { TrafficCounters } from './traffic.js';
@@ -482,6 +483,9 @@ export class Session implements FrameSink {
       } else {
         const data = whole !== null ? whole.subarray(0, this.messageFill) : chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
         this.handler?.onMessage(data, this.messageBinary, data.length);
+        // A big message is usually garbage once handled; V8 would collect it only after several more
+        // (a peer flooding 32 MiB messages then pins hundreds of MiB): collect now.
+        if (data.length >= RELEASE_THRESHOLD) releaseMemorySoon();
       }
     }
     this.afterCallback();

@@ -17,6 +17,8 @@ import {
 } from '../../src/protocol/deflate.js';
 import type { DeflateAccept, DeflateOffer } from '../../src/protocol/deflate.js';
 import { parseExtensionsHeader } from '../../src/protocol/handshake.js';
+import { payloadSubgroups } from '../../src/cases/data/deflate-cases.js';
+import { corpusFile } from '../../src/cases/data/deflate-corpus.js';
 import { chop } from '../support/chop.js';
 
 const TAIL = Buffer.from([0x00, 0x00, 0xff, 0xff]);
@@ -578,6 +580,38 @@ describe('compressor', () => {
       });
     }
   }
+
+  test('literalsOnly: Huffman literals, no back-reference even in a stream full of repeats; default coding has them', () => {
+    const messages = mixedMessages(8, 6000, 15);
+    const distances = (literalsOnly: boolean): { maxDistance: number; size: number } => {
+      const pmd = new PerMessageDeflate(makeAccept(), { level: 1, maxMessageSize: 0, literalsOnly });
+      const stream = Buffer.concat(messages.map((m) => Buffer.concat([pmd.compress(m), TAIL])));
+      pmd.close();
+      const checked = inflateChecked(stream);
+      assert.deepEqual(checked.output, Buffer.concat(messages));
+      return { maxDistance: checked.maxDistance, size: stream.length };
+    };
+    const literal = distances(true);
+    const lz77 = distances(false);
+    assert.equal(literal.maxDistance, 0);
+    assert.ok(lz77.maxDistance > 0);
+    assert.ok(literal.size > lz77.size, `literals only ${literal.size} bytes, LZ77 ${lz77.size}`);
+  });
+
+  test('12.2 (the noisy bitmap) is coded literals only and compresses within 1 % of level-1 LZ77; the other documents keep LZ77', () => {
+    const literal = payloadSubgroups.filter((g) => g.data.literalsOnly === true).map((g) => g.subgroup);
+    assert.deepEqual(literal, ['12.2']);
+    const bitmap = corpusFile('bitmap').bytes;
+    const size = (literalsOnly: boolean): number => {
+      const pmd = new PerMessageDeflate(makeAccept(), { level: 1, maxMessageSize: 0, literalsOnly });
+      let n = 0;
+      for (let at = 0; at + 16384 <= bitmap.length; at += 16384) n += pmd.compress(bitmap.subarray(at, at + 16384)).length;
+      pmd.close();
+      return n;
+    };
+    const ratio = size(true) / size(false);
+    assert.ok(ratio < 1.01, `literals only / LZ77 = ${ratio.toFixed(4)}`);
+  });
 
   test('the checker sees a window-15 stream break a 512-byte window', () => {
     const stream = Buffer.concat([zlib.deflateRawSync(Buffer.concat(mixedMessages(3, 6000, 1)), { finishFlush: zlib.constants.Z_SYNC_FLUSH })]);
