@@ -127,6 +127,8 @@ function slowFragmentsWithPings(id: string, delivery: DeliveryMode): CatalogueCa
       'then echoes the whole message, then answers the fuzzer\'s close (1000) cleanly.',
     expect: { OK: [pong('pongme 1!'), pong('pongme 2!'), message(fragments.join(''))] },
     close: closedByMe(),
+    cost: 1.05,
+    idle: true,
     run(t) {
       send(t, [[TEXT, false, 'fragment1'], [CONT, false, 'fragment2'], [PING, true, 'pongme 1!']], delivery);
       t.continueLater(1, () => {

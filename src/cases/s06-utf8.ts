@@ -177,6 +177,7 @@ function failFastCase(id: string, delivery: Delivery, cuts: [number, number]): C
     expect: { OK: [timeout('A')], 'NON-STRICT': [timeout('A'), timeout('B')] },
     close: failedByPeer([CloseCode.InvalidPayload], { fatal: true }),
     cost: 2 * PART_DELAY + 0.05,
+    idle: true,
     run(t) {
       if (delivery === 'chops') {
         // Autobahn's beginMessage() + beginMessageFrame(21): 0x01 0x15, text without FIN, 21 bytes, no mask.

@@ -142,6 +142,12 @@ export interface CaseDef {
    */
   readonly runsAlone?: boolean;
   /**
+   * The case spends its time waiting on its own pauses (Autobahn's sleeps between parts: 5.19,
+   * 5.20, 6.4.x), not working: when cases run concurrently it runs beside the others without taking
+   * one of the --jobs slots (never beside a `runsAlone` case; with --jobs 1 nothing overlaps).
+   */
+  readonly idle?: boolean;
+  /**
    * What the case is expected to take against a prompt client, in seconds (its built-in pauses and
    * the bytes it moves); the gate balances shards and schedules long cases first by it. Default 0.05.
    */

@@ -44,20 +44,27 @@ function echo(url: string, onText?: (text: string) => void): Promise<void> {
 async function runConcurrently(base: string, agent: string, count: number, jobs: number): Promise<void> {
   const [{ catalogue }, { runOrder, runPool }] = await Promise.all([import('../cases/registry.js'), import('../gate/schedule.js')]);
   const byId = new Map(catalogue.map((c) => [c.id, c]));
-  const cases: { id: string; runsAlone?: boolean; cost?: number }[] = [];
-  for (let i = 1; i <= count; i++) {
-    let id = '';
-    await echo(`${base}/getCaseInfo?case=${i}`, (text) => {
-      id = (JSON.parse(text) as { id: string }).id;
-    });
-    cases.push(byId.get(id) ?? { id, runsAlone: false });
-  }
+  const cases: { id: string; runsAlone?: boolean; idle?: boolean; cost?: number }[] = [];
+  // The lookups are short requests: eight at a time (one at a time cost ~1 s for 300 cases).
+  const ids: string[] = new Array<string>(count).fill('');
+  await runPool(
+    ids.map((_, i) => i),
+    8,
+    () => false,
+    () => false,
+    (i) =>
+      echo(`${base}/getCaseInfo?case=${i + 1}`, (text) => {
+        ids[i] = (JSON.parse(text) as { id: string }).id;
+      }),
+  );
+  for (const id of ids) cases.push(byId.get(id) ?? { id, runsAlone: false });
   await runPool(
     runOrder(cases, jobs),
     jobs,
     (i) => cases[i]?.runsAlone === true,
     () => false,
     (i) => echo(`${base}/runCase?case=${i + 1}&agent=${agent}`),
+    (i) => cases[i]?.idle === true,
   );
 }
 

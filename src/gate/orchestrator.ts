@@ -125,7 +125,7 @@ export async function runGate(config: RunConfig, io: GateIo): Promise<number> {
   // A case that ends after SIGINT/SIGTERM was cut short by it (its client was killed on purpose): it
   // has no verdict and is reported as not run, so its result is dropped before the reports are written.
   const dropCut = (_event: CaseRunEvent, result: CaseResult): void => {
-    if (isAborted(io.signal)) server.results.get(result.agent)?.delete(result.id);
+    if (isAborted(io.signal)) server.forgetResult(result.agent, result.id);
   };
   server.on('caseFinished', dropCut);
   const verdictKept = (gc: GateCase): boolean => gc.result !== null && server.results.get(gc.result.agent)?.get(gc.id) === gc.result;
@@ -159,6 +159,7 @@ export async function runGate(config: RunConfig, io: GateIo): Promise<number> {
           progress.caseDone(gc);
           io.logger.info({ case: gc.id, index: gc.index, status: gc.status, reason: gc.reason, ms: gc.timeMs }, 'case done');
         },
+        (i) => cases[i]?.idle === true,
       );
       gateCases.sort((a, b) => a.index - b.index);
     }
@@ -172,7 +173,8 @@ export async function runGate(config: RunConfig, io: GateIo): Promise<number> {
     }
   } finally {
     server.off('caseFinished', dropCut);
-    await server.updateReports().catch((err: unknown) => {
+    // Skipped when the client's own /updateReports already wrote every result (Autobahn's drivers end so).
+    await server.updateReports({ onlyIfChanged: true }).catch((err: unknown) => {
       io.logger.error({ err }, 'writing the case reports failed');
     });
     await server.close();

@@ -2,7 +2,9 @@
  * Which cases may run at the same time, in what order, and how a selection is cut into shards.
  *
  * The rule: every case may overlap every other, except the cases marked `runsAlone` (group 9),
- * whose duration is the measurement. A case's verdict depends only on its own connection; the
+ * whose duration is the measurement. --jobs N bounds the cases that work at once; the cases marked
+ * `idle` (their time is their own pauses: 5.19, 5.20, 6.4.x) run beside them without taking a slot,
+ * except with --jobs 1, where nothing overlaps. A case's verdict depends only on its own connection; the
  * timers that decide verdicts elsewhere (0.5-2 s fail and close timers) are hundreds of times a
  * prompt client's reaction time, and the number of jobs defaults to the number of cores, so
  * overlapping cases do not starve each other. The equality of verdicts and frame logs between
@@ -74,10 +76,11 @@ export function runOrder<T extends Pick<CatalogueCase, 'runsAlone' | 'cost'>>(ca
 }
 
 /**
- * Runs `task` for the items in `order` with at most `jobs` at once; an item whose `alone(i)` is
- * true starts only when nothing else runs, and nothing starts beside it. Stops starting new items
- * once `stop()` is true or a task failed. Resolves when every started task has settled; rejects
- * with the first task's error, if any.
+ * Runs `task` for the items in `order` with at most `jobs` working at once; an item whose `alone(i)`
+ * is true starts only when nothing else runs, and nothing starts beside it. With more than one job,
+ * an item whose `idle(i)` is true does not count toward `jobs` (it still waits for an `alone` item
+ * to finish). Stops starting new items once `stop()` is true or a task failed. Resolves when every
+ * started task has settled; rejects with the first task's error, if any.
  */
 export async function runPool(
   order: readonly number[],
@@ -85,26 +88,31 @@ export async function runPool(
   alone: (i: number) => boolean,
   stop: () => boolean,
   task: (i: number) => Promise<void>,
+  idle: (i: number) => boolean = () => false,
 ): Promise<void> {
   const queue = [...order];
   const running = new Set<Promise<void>>();
+  let working = 0;
   let exclusive = false;
   let failure: { err: unknown } | null = null;
   while (queue.length > 0 && failure === null && !stop()) {
     const next = queue[0] as number;
     const needsAlone = alone(next);
-    if (exclusive || running.size >= jobs || (needsAlone && running.size > 0)) {
+    const takesSlot = jobs <= 1 || needsAlone || !idle(next);
+    if (exclusive || (needsAlone && running.size > 0) || (jobs <= 1 && running.size > 0) || (takesSlot && working >= jobs)) {
       await Promise.race(running);
       continue;
     }
     queue.shift();
     exclusive = needsAlone;
+    if (takesSlot) working += 1;
     const p: Promise<void> = task(next)
       .catch((err: unknown) => {
         failure ??= { err };
       })
       .finally(() => {
         running.delete(p);
+        if (takesSlot) working -= 1;
         if (needsAlone) exclusive = false;
       });
     running.add(p);

@@ -135,11 +135,32 @@ export class FuzzingServer extends EventEmitter {
     }
   }
 
-  /** Writes the reports, one write at a time. */
-  updateReports(): Promise<void> {
-    const next = this.reportChain.then(() => this.options.writeReports());
+  /** Results were recorded or forgotten since the reports were last written (or never written). */
+  private resultsChanged = true;
+
+  /**
+   * Writes the reports, one write at a time. With onlyIfChanged, a write is skipped when no result
+   * changed since the last one: a client driver that ends with /updateReports (as Autobahn's do)
+   * then does not have the gate write the same thousand files again.
+   */
+  updateReports(options: { onlyIfChanged?: boolean } = {}): Promise<void> {
+    const next = this.reportChain.then(async () => {
+      if (options.onlyIfChanged === true && !this.resultsChanged) return;
+      this.resultsChanged = false;
+      try {
+        await this.options.writeReports();
+      } catch (err) {
+        this.resultsChanged = true;
+        throw err;
+      }
+    });
     this.reportChain = next.catch(() => undefined);
     return next;
+  }
+
+  /** Drops a recorded result (a case cut short by an interruption has no verdict). */
+  forgetResult(agent: string, id: string): void {
+    if (this.results.get(agent)?.delete(id) === true) this.resultsChanged = true;
   }
 
   private accept(socket: net.Socket): void {
@@ -301,6 +322,7 @@ export class FuzzingServer extends EventEmitter {
       this.results.set(result.agent, byCase);
     }
     byCase.set(result.id, result);
+    this.resultsChanged = true;
     const key = `${result.agent}\u0000${result.id}`;
     const waiters = this.statusWaiters.get(key);
     if (waiters !== undefined) {

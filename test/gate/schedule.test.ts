@@ -109,6 +109,54 @@ describe('runPool', () => {
       }),
     );
   });
+  test('idle items run beside `jobs` working ones without a slot, never beside one that runs alone; with one job nothing overlaps', async () => {
+    const kind = fc.constantFrom('work', 'idle', 'alone');
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(kind, fc.integer({ min: 0, max: 3 })), { maxLength: 30 }), fc.integer({ min: 1, max: 5 }), async (items, jobs) => {
+        let working = 0;
+        let all = 0;
+        let aloneRunning = false;
+        let peakWorking = 0;
+        let peakAll = 0;
+        await runPool(
+          items.map((_, i) => i),
+          jobs,
+          (i) => items[i]?.[0] === 'alone',
+          () => false,
+          async (i) => {
+            const [k, ticks] = items[i] as [string, number];
+            assert.ok(!aloneRunning, 'something started beside a case that runs alone');
+            if (k === 'alone') assert.equal(all, 0, 'a case that runs alone started beside others');
+            all++;
+            if (k !== 'idle') working++;
+            aloneRunning = k === 'alone';
+            peakWorking = Math.max(peakWorking, working);
+            peakAll = Math.max(peakAll, all);
+            for (let t = 0; t < ticks; t++) await tick();
+            all--;
+            if (k !== 'idle') working--;
+            if (k === 'alone') aloneRunning = false;
+          },
+          (i) => items[i]?.[0] === 'idle',
+        );
+        if (jobs === 1) assert.ok(peakAll <= 1, 'with one job nothing overlaps, idle or not');
+        else assert.ok(peakWorking <= jobs);
+      }),
+    );
+    // Two jobs, two working items of 3 ticks and four idle ones: all six run at once.
+    let concurrent = 0;
+    let peak = 0;
+    await runPool([0, 1, 2, 3, 4, 5], 2, () => false, () => false, async () => {
+      concurrent++;
+      peak = Math.max(peak, concurrent);
+      for (let t = 0; t < 3; t++) await tick();
+      concurrent--;
+    }, (i) => i >= 2);
+    assert.equal(peak, 6);
+  });
+  test('the idle cases are exactly those whose time is their own pauses: 5.19, 5.20, 6.4.1-6.4.4', () => {
+    assert.deepEqual(catalogue.filter((c) => c.idle === true).map((c) => c.id), ['5.19', '5.20', '6.4.1', '6.4.2', '6.4.3', '6.4.4']);
+  });
   test('stops starting items once asked to, and rethrows a task error after the others settle', async () => {
     const started: number[] = [];
     await runPool([0, 1, 2, 3], 1, () => false, () => started.length >= 2, async (i) => {
