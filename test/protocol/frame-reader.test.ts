@@ -481,12 +481,17 @@ test('property: encode → read round-trips any frame (header fields and payload
   );
 });
 
+/** A stream of frames, where to cut it, and the reader's options: what the split properties draw. */
+const splitStream = [
+  fc.array(frameArb, { minLength: 1, maxLength: 5 }),
+  fc.array(fc.nat(), { maxLength: 30 }),
+  fc.constantFrom(SERVER, DEFLATE, LAX),
+] as const;
+
 test('property: any split of the byte stream gives the same frames, payloads and violations', () => {
   fc.assert(
     fc.property(
-      fc.array(frameArb, { minLength: 1, maxLength: 5 }),
-      fc.array(fc.nat(), { maxLength: 30 }),
-      fc.constantFrom(SERVER, DEFLATE, LAX),
+      ...splitStream,
       (frames, cuts, options) => {
         const stream = Buffer.concat(frames.map(encode));
         const whole = run(options, stream).events;
@@ -501,9 +506,7 @@ test('property: any split of the byte stream gives the same frames, payloads and
 test('property: unmaskInPlace gives the same events at any split, unmasking only the payload bytes of the pushed chunks', () => {
   fc.assert(
     fc.property(
-      fc.array(frameArb, { minLength: 1, maxLength: 5 }),
-      fc.array(fc.nat(), { maxLength: 30 }),
-      fc.constantFrom(SERVER, DEFLATE, LAX),
+      ...splitStream,
       (frames, cuts, options) => {
         const stream = Buffer.concat(frames.map(encode));
         const copied = chop(Buffer.from(stream), cuts);
