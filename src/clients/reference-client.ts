@@ -44,7 +44,6 @@ function echo(url: string, onText?: (text: string) => void): Promise<void> {
 async function runConcurrently(base: string, agent: string, count: number, jobs: number): Promise<void> {
   const [{ catalogue }, { runOrder, runPool }] = await Promise.all([import('../cases/registry.js'), import('../gate/schedule.js')]);
   const byId = new Map(catalogue.map((c) => [c.id, c]));
-  const cases: { id: string; runsAlone?: boolean; idle?: boolean; cost?: number }[] = [];
   // The lookups are short requests: eight at a time (one at a time cost ~1 s for 300 cases).
   const ids: string[] = new Array<string>(count).fill('');
   await runPool(
@@ -57,7 +56,7 @@ async function runConcurrently(base: string, agent: string, count: number, jobs:
         ids[i] = (JSON.parse(text) as { id: string }).id;
       }),
   );
-  for (const id of ids) cases.push(byId.get(id) ?? { id, runsAlone: false });
+  const cases: { id: string; runsAlone?: boolean; idle?: boolean; cost?: number }[] = ids.map((id) => byId.get(id) ?? { id, runsAlone: false });
   await runPool(
     runOrder(cases, jobs),
     jobs,

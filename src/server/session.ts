@@ -94,9 +94,9 @@ export interface PreparedMessage {
   readonly appLength: number;
 }
 
-/** Writes up to this size are gathered into a staging buffer (see write()). */
 /** What a length-only handler gets as a message's data. */
 const EMPTY = Buffer.alloc(0);
+/** Writes up to this size are gathered into a staging buffer (see write()). */
 const SMALL_WRITE = 1024;
 const STAGING_SIZE = 16 * 1024;
 
