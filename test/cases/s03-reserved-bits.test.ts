@@ -55,8 +55,12 @@ describe('group 3: reserved bits', () => {
       assert.deepEqual(r.expected, { OK: [['message', 'Hello, world!', false]], 'NON-STRICT': [] }, id);
       assert.deepEqual(r.received, r.expected.OK, id);
     }
-    // Octet-wise: three frames of 15, 15 and 2 bytes, one byte per write.
-    assert.equal(get(ws, '3.4').txOctetStats['1'], 32);
+    // Octet-wise: three frames of 15, 15 and 2 bytes, one byte per write. ws fails the connection at
+    // the first octet of the second frame (RSV1), and the writes stop once the closing handshake is
+    // done, as Autobahn's chops do: how many went before depends on the machine's pace (at least the
+    // first frame and that octet, at most all 32).
+    const octets = get(ws, '3.4').txOctetStats['1'] ?? 0;
+    assert.ok(octets >= 16 && octets <= 32, `${octets} one-octet writes`);
   });
 
   test('a client that ignores RSV bits echoes what it should refuse: FAILED, and our kill timer closes', () => {
