@@ -2,7 +2,7 @@
  * What a case is: data (id, texts, expected events, expected closing) plus a short script that
  * drives the connection through a CaseContext. A case never touches a socket.
  */
-import type { DeflateAccept, DeflateOffer } from '../protocol/deflate.js';
+import type { DeflateAccept, DeflateOffer, DocumentChunks } from '../protocol/deflate.js';
 import type { UpgradeRequest } from '../protocol/handshake.js';
 import type { ExpectedClose } from '../report/model.js';
 import type { PreparedMessage } from '../server/session.js';
@@ -77,7 +77,13 @@ export interface CaseContext {
    * echo prepares its next message meanwhile. Prepared messages must be sent in preparation order.
    */
   prepareMessage(payload: Uint8Array | string, options?: { binary?: boolean; fragmentSize?: number }): PreparedMessage;
-  /** Sends a message made by prepareMessage (only while open). */
+  /**
+   * prepareMessage for bytes [start, start + length) of `document`, wrapping around at its end, on a
+   * connection that sends the document as consecutive cuts from byte 0 (each cut starts where the
+   * previous one ended): compressed from chunks made once per run (see DocumentChunks).
+   */
+  prepareCut(document: DocumentChunks, start: number, length: number, options?: { binary?: boolean; fragmentSize?: number }): PreparedMessage;
+  /** Sends a message made by prepareMessage or prepareCut (only while open). */
   sendPrepared(message: PreparedMessage): void;
   /** Whether the case's `handshake` hook answered the upgrade request (false: the normal 101 went out). */
   readonly scriptedHandshake: boolean;
@@ -178,6 +184,12 @@ export interface CaseDef {
    * else (group 9), so a 16 MiB echo is validated as it arrives but never held.
    */
   readonly messageLengthOnly?: boolean;
+  /**
+   * onMessage reads `data` during the call and keeps nothing of it: the connection may then inflate
+   * the next message into the same memory (groups 12 and 13, a thousand echoes of up to 128 KiB
+   * each, which would otherwise be as many fresh buffers for the collector).
+   */
+  readonly transientMessages?: boolean;
   /** Runs when the connection opens. */
   run(t: CaseContext): void;
   /**

@@ -296,6 +296,107 @@ class SyncZlib {
   }
 }
 
+/** zlib parameters of a compressor. */
+interface DeflateSettings {
+  level: number;
+  windowBits: number;
+  strategy: number;
+}
+
+/** A raw deflate stream with these parameters (memLevel 8, as zlib's default and Python's). */
+function newDeflater(settings: DeflateSettings): SyncZlib {
+  return new SyncZlib(zlib.createDeflateRaw({ chunkSize: zlib.constants.Z_MIN_CHUNK, memLevel: 8, ...settings }));
+}
+
+/**
+ * Deflates input[inOff, inOff + inLen) with Z_SYNC_FLUSH into `out` (a bigger buffer when it fills)
+ * and returns the output, which ends with the flush's empty stored block (00 00 ff ff).
+ */
+function syncFlush(deflater: SyncZlib, input: Buffer, inOff: number, inLen: number, out: Buffer): Buffer {
+  let used = 0;
+  for (;;) {
+    // §7.2.1: "Compress all the octets of the payload of the message using DEFLATE." and
+    // "If the resulting data does not end with an empty DEFLATE block with no compression (the
+    // "BTYPE" bits are set to 00), append an empty DEFLATE block" — that is what Z_SYNC_FLUSH does.
+    const failure = deflater.write(zlib.constants.Z_SYNC_FLUSH, input, inOff, inLen, out, used, out.length - used);
+    if (failure !== null) throw new Error(`permessage-deflate: deflate failed: ${failure}`);
+    const availOut = deflater.availOut;
+    const availIn = deflater.availIn;
+    used = out.length - availOut;
+    inOff += inLen - availIn;
+    inLen = availIn;
+    if (availOut !== 0) break;
+    const bigger = Buffer.allocUnsafe(out.length * 2);
+    out.copy(bigger, 0, 0, used);
+    out = bigger;
+  }
+  if (used < TAIL.length || out.readUInt32BE(used - TAIL.length) !== 0x0000ffff) {
+    throw new Error('permessage-deflate: sync flush did not end with 00 00 ff ff');
+  }
+  return out.subarray(0, used);
+}
+
+/**
+ * A document that connections send as consecutive cuts (groups 12 and 13 send 1000 messages cut in
+ * turn from one document, wrapping around at its end), compressed ahead in chunks of `chunkSize`
+ * bytes at fixed offsets, once per set of zlib parameters, and shared by every connection.
+ *
+ * Why this is valid deflate for the peer: a connection that keeps its compression context sends the
+ * document's bytes in order from byte 0, so the peer's LZ77 window always ends with the document's
+ * bytes just before the ones arriving (after its end, with the document's end, and its start again).
+ * The chunks are made by one compressor reading the document once, with a sync flush after each
+ * (byte-aligned, nothing pending): a chunk refers back only into the document before it, at most a
+ * window's distance away, which the peer then holds at the same distance in every pass. A message's
+ * partial chunks at its two ends are coded from an empty window, without references.
+ *
+ * Why: compressing the same document over and over was most of wsgate's CPU time in groups 12 and
+ * 13 (the PDF deflates at about 30 MB/s); a cut of 128 KiB now costs copies and two small pieces.
+ */
+export class DocumentChunks {
+  private readonly built = new Map<string, readonly Buffer[]>();
+
+  constructor(
+    readonly bytes: Buffer,
+    readonly chunkSize = 8192,
+  ) {
+    if (bytes.length === 0) throw new RangeError('DocumentChunks: an empty document');
+    if (!Number.isInteger(chunkSize) || chunkSize < 1) throw new RangeError(`DocumentChunks: chunk size ${chunkSize}`);
+  }
+
+  /** Bytes [start, start + length) of the document, wrapping around at its end: one view, or two when it wraps. */
+  views(start: number, length: number): Buffer[] {
+    const end = start + length;
+    if (end <= this.bytes.length) return [this.bytes.subarray(start, end)];
+    return [this.bytes.subarray(start), this.bytes.subarray(0, end - this.bytes.length)];
+  }
+
+  /** The same bytes in one buffer (a copy only when they wrap). */
+  cut(start: number, length: number): Buffer {
+    const views = this.views(start, length);
+    return views.length === 1 ? (views[0] as Buffer) : Buffer.concat(views, length);
+  }
+
+  /** The chunks for these zlib parameters, each ending with its sync flush's 00 00 ff ff; made on first use. */
+  chunksFor(settings: DeflateSettings): readonly Buffer[] {
+    const key = `${settings.level}/${settings.windowBits}/${settings.strategy}`;
+    let chunks = this.built.get(key);
+    if (chunks === undefined) {
+      const deflater = newDeflater(settings);
+      const out = Buffer.allocUnsafe(this.chunkSize + (this.chunkSize >>> 3) + 64);
+      const list: Buffer[] = [];
+      try {
+        for (let at = 0; at < this.bytes.length; at += this.chunkSize) {
+          list.push(Buffer.from(syncFlush(deflater, this.bytes, at, Math.min(this.chunkSize, this.bytes.length - at), out)));
+        }
+      } finally {
+        deflater.close();
+      }
+      this.built.set(key, (chunks = list));
+    }
+    return chunks;
+  }
+}
+
 /** permessage-deflate for one connection (server side), synchronous. */
 export class PerMessageDeflate {
   private readonly deflater: SyncZlib;
@@ -306,13 +407,20 @@ export class PerMessageDeflate {
   private readonly decompressReset: boolean;
   private readonly maxMessageSize: number;
 
+  /** zlib parameters of the compressor (a document's chunks are made with the same). */
+  private readonly deflateSettings: DeflateSettings;
   /** The compressor's output buffer, reused for messages up to CompressScratch.max. */
   private scratch: Buffer = EMPTY;
+  /** The document being sent as consecutive cuts (compressCut), and where its next cut starts. */
+  private cutDocument: DocumentChunks | null = null;
+  private cutNext = 0;
 
   // Decompressor output: chunks are filled front to back and handed out as subarrays.
   private chunk: Buffer = EMPTY;
   private chunkUsed = 0;
   private inMessage = false;
+  /** The current message is inflated over earlier output (startMessage(true)). */
+  private reuseOutput = false;
   private messageSize = 0;
   /** After a DeflateError, every later call throws it again (the connection is being failed). */
   private error: DeflateError | null = null;
@@ -335,15 +443,12 @@ export class PerMessageDeflate {
     // = 250 today, but that is an implementation detail). Huffman-only coding emits literals only,
     // no back-references at all, so it is valid for any window and still compresses text (to about
     // half for JSON); the LZ77 context is then never used either. Level 0 gives stored blocks.
-    this.deflater = new SyncZlib(
-      zlib.createDeflateRaw({
-        chunkSize: zlib.constants.Z_MIN_CHUNK,
-        level: options.level,
-        memLevel: 8,
-        windowBits: serverWindow === WindowBits.min ? WindowBits.min + 1 : serverWindow,
-        strategy: serverWindow === WindowBits.min || options.literalsOnly === true ? zlib.constants.Z_HUFFMAN_ONLY : zlib.constants.Z_DEFAULT_STRATEGY,
-      }),
-    );
+    this.deflateSettings = {
+      level: options.level,
+      windowBits: serverWindow === WindowBits.min ? WindowBits.min + 1 : serverWindow,
+      strategy: serverWindow === WindowBits.min || options.literalsOnly === true ? zlib.constants.Z_HUFFMAN_ONLY : zlib.constants.Z_DEFAULT_STRATEGY,
+    };
+    this.deflater = newDeflater(this.deflateSettings);
     // Autobahn's startDecompressMessage: zlib.decompressobj(-client_max_window_bits).
     this.inflater = new SyncZlib(
       zlib.createInflateRaw({
@@ -359,51 +464,93 @@ export class PerMessageDeflate {
     // are the removed tail, decodes to nothing. (zlib emits nothing at all for an empty input after
     // an earlier sync flush; skipping zlib leaves the context unchanged.)
     if (message.length === 0) return Buffer.from([0x00]);
-    // Enough for zlib's worst case (stored blocks) plus the flush; grown below if ever too small.
-    // Up to 1 MiB the connection's scratch buffer is reused.
-    const bound = message.length + (message.length >>> 3) + 64;
-    if (bound <= CompressScratch.max && this.scratch.length < bound) this.scratch = Buffer.allocUnsafe(Math.max(bound, CompressScratch.min));
-    let out = bound <= CompressScratch.max ? this.scratch : Buffer.allocUnsafe(bound);
-    let used = 0;
-    let inOff = 0;
-    let inLen = message.length;
-    for (;;) {
-      // §7.2.1: "Compress all the octets of the payload of the message using DEFLATE." and
-      // "If the resulting data does not end with an empty DEFLATE block with no compression (the
-      // "BTYPE" bits are set to 00), append an empty DEFLATE block" — that is what Z_SYNC_FLUSH does.
-      const failure = this.deflater.write(zlib.constants.Z_SYNC_FLUSH, message, inOff, inLen, out, used, out.length - used);
-      if (failure !== null) throw new Error(`permessage-deflate: deflate failed: ${failure}`);
-      const availOut = this.deflater.availOut;
-      const availIn = this.deflater.availIn;
-      used = out.length - availOut;
-      inOff += inLen - availIn;
-      inLen = availIn;
-      if (availOut !== 0) break;
-      const bigger = Buffer.allocUnsafe(out.length * 2);
-      out.copy(bigger, 0, 0, used);
-      out = bigger;
+    if (this.cutDocument !== null) {
+      // After cuts the compressor's window holds only the last piece it coded, not what the peer
+      // has: start from an empty one (valid whatever the peer holds), and go on from there.
+      this.cutDocument = null;
+      this.deflater.reset();
     }
-    // §7.2.1: "Remove 4 octets (that are 0x00 0x00 0xff 0xff) from the tail end."
-    if (used < TAIL.length || out.readUInt32BE(used - TAIL.length) !== 0x0000ffff) {
-      throw new Error('permessage-deflate: sync flush did not end with 00 00 ff ff');
-    }
+    const out = this.deflate(message, 0, message.length);
     // §7.2.1: "If the "agreed parameters" contain the "server_no_context_takeover" extension
     // parameter, the server MUST start compressing each new message with an empty LZ77 sliding
     // window." (Autobahn: a new compressobj per message.)
     if (this.compressReset) this.deflater.reset();
     // One copy of the compressed bytes (a fraction of the message, usually): the result holds no
     // oversized buffer alive however long the caller queues it.
-    const result = Buffer.allocUnsafe(used - TAIL.length);
-    out.copy(result, 0, 0, result.length);
-    return result;
+    // §7.2.1: "Remove 4 octets (that are 0x00 0x00 0xff 0xff) from the tail end."
+    return Buffer.from(out.subarray(0, out.length - TAIL.length));
   }
 
-  /** Starts a compressed message from the peer. */
-  startMessage(): void {
+  /**
+   * Compresses the message that is bytes [start, start + length) of `document.bytes`, wrapping
+   * around at its end, for a connection that sends the document as consecutive cuts: the first
+   * cut starts at byte 0 and each next one where the previous ended. The result is what compress()
+   * of the same bytes would give in meaning (the peer inflates the same message), made mostly of the
+   * document's chunks compressed once (see DocumentChunks): each whole chunk the message covers is
+   * copied, and only the pieces of chunks at its two ends are compressed now, each from an empty
+   * window. A compressor that must forget between messages (server_no_context_takeover) compresses
+   * the message as compress() does.
+   */
+  compressCut(document: DocumentChunks, start: number, length: number): Buffer {
+    const size = document.bytes.length;
+    if (!Number.isInteger(start) || !Number.isInteger(length) || start < 0 || start >= size || length < 0 || length > size) {
+      throw new RangeError(`permessage-deflate: cut [${start}, +${length}) outside a document of ${size} bytes`);
+    }
+    if (this.compressReset) return this.compress(document.cut(start, length));
+    if (this.cutDocument !== document) {
+      if (start !== 0) throw new RangeError('permessage-deflate: the first cut of a document starts at byte 0');
+      this.cutDocument = document;
+    } else if (start !== this.cutNext) {
+      throw new RangeError(`permessage-deflate: cut at byte ${start}, the previous one ended at ${this.cutNext}`);
+    }
+    if (length === 0) return Buffer.from([0x00]);
+    const chunks = document.chunksFor(this.deflateSettings);
+    const parts: Buffer[] = [];
+    let total = 0;
+    let at = start;
+    let left = length;
+    while (left > 0) {
+      const k = Math.floor(at / document.chunkSize);
+      const chunkStart = k * document.chunkSize;
+      const chunkEnd = Math.min(chunkStart + document.chunkSize, size);
+      const end = Math.min(chunkEnd, at + left);
+      let part: Buffer;
+      if (at === chunkStart && end === chunkEnd) {
+        part = chunks[k] as Buffer;
+      } else {
+        this.deflater.reset();
+        part = Buffer.from(this.deflate(document.bytes, at, end - at));
+      }
+      parts.push(part);
+      total += part.length;
+      left -= end - at;
+      at = end === size ? 0 : end;
+    }
+    this.cutNext = at;
+    // Every part ends with its sync flush (00 00 ff ff); only the message's last one is removed.
+    return Buffer.concat(parts, total).subarray(0, total - TAIL.length);
+  }
+
+  /** One Z_SYNC_FLUSH deflate of input[inOff, inOff + inLen): the output, tail included (in `scratch` up to 1 MiB). */
+  private deflate(input: Buffer, inOff: number, inLen: number): Buffer {
+    // Enough for zlib's worst case (stored blocks) plus the flush; grown by syncFlush if ever too
+    // small. Up to 1 MiB the connection's scratch buffer is reused.
+    const bound = inLen + (inLen >>> 3) + 64;
+    if (bound <= CompressScratch.max && this.scratch.length < bound) this.scratch = Buffer.allocUnsafe(Math.max(bound, CompressScratch.min));
+    return syncFlush(this.deflater, input, inOff, inLen, bound <= CompressScratch.max ? this.scratch : Buffer.allocUnsafe(bound));
+  }
+
+  /**
+   * Starts a compressed message from the peer. With `reuseOutput` the output of earlier messages is
+   * no longer read by anyone, and this one is inflated over it.
+   */
+  startMessage(reuseOutput = false): void {
     if (this.error !== null) throw this.error;
     if (this.inMessage) throw new Error('permessage-deflate: startMessage() inside a message');
     this.inMessage = true;
     this.messageSize = 0;
+    this.reuseOutput = reuseOutput;
+    if (reuseOutput) this.chunkUsed = 0;
   }
 
   /** Inflates a piece of the current message; throws DeflateError (1007 on invalid data, 1009 over maxMessageSize counted over the whole message). */
@@ -458,7 +605,9 @@ export class PerMessageDeflate {
       // Each call gets its whole room in one piece: a shorter one would add a call boundary.
       if (this.chunk.length - this.chunkUsed < room) {
         if (this.chunkUsed > pieceStart) pieces.push(this.chunk.subarray(pieceStart, this.chunkUsed));
-        const size = Math.max(room, Math.min(Math.max(wanted, InflateChunk.min), InflateChunk.max, allowed + 1));
+        let size = Math.max(room, Math.min(Math.max(wanted, InflateChunk.min), InflateChunk.max, allowed + 1));
+        // Reused output grows until one chunk holds a whole message: then nothing more is allocated.
+        if (this.reuseOutput) size = Math.max(size, Math.min(this.chunk.length * 2, InflateChunk.max));
         this.chunk = Buffer.allocUnsafe(size);
         this.chunkUsed = 0;
         pieceStart = 0;

@@ -4,6 +4,7 @@
  * TCP connection is gone.
  */
 import { Opcode } from '../protocol/constants.js';
+import type { DocumentChunks } from '../protocol/deflate.js';
 import type { CaseResult } from '../report/model.js';
 import type { CaseContext, CatalogueCase, PeerEvent, TxFrame } from '../cases/types.js';
 import { toBuffer } from '../util/bytes.js';
@@ -52,6 +53,10 @@ export class CaseRunner implements SessionHandler, CaseContext {
 
   get messageLengthOnly(): boolean {
     return this.def.messageLengthOnly === true;
+  }
+
+  get transientMessages(): boolean {
+    return this.def.transientMessages === true;
   }
 
   onMessage(data: Buffer, binary: boolean, length: number): void {
@@ -215,6 +220,10 @@ export class CaseRunner implements SessionHandler, CaseContext {
 
   prepareMessage(payload: Uint8Array | string, options: { binary?: boolean; fragmentSize?: number } = {}): PreparedMessage {
     return this.session.prepareMessage(toBuffer(payload), options.binary ?? false, options.fragmentSize ?? 0);
+  }
+
+  prepareCut(document: DocumentChunks, start: number, length: number, options: { binary?: boolean; fragmentSize?: number } = {}): PreparedMessage {
+    return this.session.prepareCut(document, start, length, options.binary ?? false, options.fragmentSize ?? 0);
   }
 
   sendPrepared(message: PreparedMessage): void {

@@ -9,7 +9,7 @@
  */
 import type { Socket } from 'node:net';
 import { CloseCode, Opcode, isControlOpcode, isValidCloseCode } from '../protocol/constants.js';
-import { DeflateError, type PerMessageDeflate } from '../protocol/deflate.js';
+import { DeflateError, type DocumentChunks, type PerMessageDeflate } from '../protocol/deflate.js';
 import { FrameReader, type FrameHeader, type FrameSink } from '../protocol/frame-reader.js';
 import { closePayload, encodeFrameHeader, maskInPlace, repeatPayload } from '../protocol/frame-writer.js';
 import {
@@ -52,6 +52,8 @@ export interface SessionHandler {
   onMessage(data: Buffer, binary: boolean, length: number): void;
   /** Messages are delivered as type and length only: their payload is validated but not kept. */
   readonly messageLengthOnly?: boolean;
+  /** onMessage keeps nothing of the data it gets: the next message may reuse its memory. */
+  readonly transientMessages?: boolean;
   onPong(data: Buffer): void;
   /** The TCP connection is gone; all bookkeeping on the session is final. */
   onConnectionLost(): void;
@@ -99,6 +101,7 @@ const EMPTY = Buffer.alloc(0);
 /** Writes up to this size are gathered into a staging buffer (see write()). */
 const SMALL_WRITE = 1024;
 const STAGING_SIZE = 16 * 1024;
+const FIRST_STAGING_SIZE = 2 * 1024;
 
 /** Single-frame messages from this size on are assembled in a buffer allocated up front. */
 const PREALLOCATE_FROM = 64 * 1024;
@@ -376,7 +379,7 @@ export class Session implements FrameSink {
       if (this.validateUtf8) this.utf8.reset();
       // RFC 7692 §6: RSV1 on the first frame marks a compressed message.
       this.messageCompressed = this.deflate !== null && header.rsv === 4;
-      if (this.messageCompressed) this.deflate?.startMessage();
+      if (this.messageCompressed) this.deflate?.startMessage(this.handler?.transientMessages === true);
       this.messageBuffer = null;
       this.messageFill = 0;
       this.discardMessageData = this.handler?.messageLengthOnly === true;
@@ -442,7 +445,16 @@ export class Session implements FrameSink {
     if (this.failedByMe) return;
     if (this.discardMessageData) this.messageFill += data.length;
     else if (this.messageBuffer !== null) this.messageFill += data.copy(this.messageBuffer, this.messageFill);
-    else this.messageChunks.push(data);
+    else {
+      // Inflated pieces of one message usually lie back to back in one buffer: keep them as one
+      // view, so the whole message needs no copy at its end.
+      const last = this.messageChunks.at(-1);
+      if (last !== undefined && last.buffer === data.buffer && last.byteOffset + last.length === data.byteOffset) {
+        this.messageChunks[this.messageChunks.length - 1] = Buffer.from(last.buffer, last.byteOffset, last.length + data.length);
+      } else {
+        this.messageChunks.push(data);
+      }
+    }
   }
 
   onFrameEnd(header: FrameHeader): void {
@@ -699,6 +711,22 @@ export class Session implements FrameSink {
     };
   }
 
+  /**
+   * prepareMessage for bytes [start, start + length) of a document sent as consecutive cuts from
+   * byte 0 (groups 12 and 13): compressed mostly from the document's precompressed chunks.
+   */
+  prepareCut(document: DocumentChunks, start: number, length: number, binary: boolean, fragmentSize = 0): PreparedMessage {
+    const data = this.deflate === null ? document.cut(start, length) : this.deflate.compressCut(document, start, length);
+    return {
+      opcode: binary ? Opcode.Binary : Opcode.Text,
+      data,
+      compressed: this.deflate !== null,
+      fragmentSize,
+      sync: false,
+      appLength: length,
+    };
+  }
+
   /** Sends a prepared message (only while open); its frames are made one by one as they go out. */
   sendPrepared(message: PreparedMessage): void {
     if (this.state !== SessionState.Open) return;
@@ -762,8 +790,11 @@ export class Session implements FrameSink {
     // writes, not 131072). Each still counts and is logged as its own write above.
     if (done === undefined && length <= SMALL_WRITE) {
       if (this.staging === null || this.stagingUsed + length > this.staging.length) {
+        // A turn's first buffer is small (a slice of Node's shared pool: most turns write a frame or
+        // two); a turn that fills it gets bigger ones.
+        const size = this.staging === null ? FIRST_STAGING_SIZE : STAGING_SIZE;
         this.flushStaging();
-        this.staging = Buffer.allocUnsafe(STAGING_SIZE);
+        this.staging = Buffer.allocUnsafe(size);
       }
       for (const p of parts) this.stagingUsed += p.copy(this.staging, this.stagingUsed);
       if (!this.flushScheduled) {
@@ -776,11 +807,14 @@ export class Session implements FrameSink {
       return;
     }
     this.flushStaging();
+    // A frame's header and payload leave in one writev, not one system call each.
+    if (parts.length > 1) this.socket.cork();
     for (let i = 0; i < parts.length; i++) {
       const last = i === parts.length - 1;
       if (last && done) this.socket.write(parts[i] as Buffer, () => done());
       else this.socket.write(parts[i] as Buffer);
     }
+    if (parts.length > 1) this.socket.uncork();
   }
 
   /** A repeated-pattern write is under way (writeRepeated); a drop then ends the socket after it. */

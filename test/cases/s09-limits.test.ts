@@ -182,6 +182,9 @@ class Recorder implements CaseContext {
   prepareMessage(): never {
     throw new Error('unexpected prepareMessage');
   }
+  prepareCut(): never {
+    throw new Error('unexpected prepareCut');
+  }
   sendPrepared(): void {
     throw new Error('unexpected sendPrepared');
   }

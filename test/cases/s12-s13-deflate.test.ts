@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import zlib from 'node:zlib';
-import type { DeflateOffer } from '../../src/protocol/deflate.js';
+import type { DeflateOffer, DocumentChunks } from '../../src/protocol/deflate.js';
 import { CORPUS_BYTES, HTML_CODE_POINTS, corpusFile, type CorpusKind } from '../../src/cases/data/deflate-corpus.js';
 import { acceptRules, messageSizeRows, pyTuples } from '../../src/cases/data/deflate-cases.js';
 import { catalogue } from '../../src/cases/registry.js';
@@ -226,6 +226,12 @@ class FakeContext implements CaseContext {
     this.prepared += 1;
     return { opcode: options.binary === true ? 2 : 1, data, compressed: false, fragmentSize: options.fragmentSize ?? 0, sync: false, appLength: data.length };
   }
+  /** Document cuts prepared (prepareCut): first byte and length, in order. */
+  readonly cuts: Array<{ start: number; length: number }> = [];
+  prepareCut(document: DocumentChunks, start: number, length: number, options: { binary?: boolean; fragmentSize?: number } = {}): PreparedMessage {
+    this.cuts.push({ start, length });
+    return this.prepareMessage(document.cut(start, length), options);
+  }
   sendPrepared(m: PreparedMessage): void {
     this.sent.push({ data: m.data, binary: m.opcode === 2, fragmentSize: m.fragmentSize });
   }
@@ -325,6 +331,27 @@ describe('judging the echoes (no sockets)', () => {
     assert.equal(Buffer.concat(t.sent.map((m) => m.data)).length, html.bytes.length + (offsets[wrapEnd] ?? 0));
     echo(c, t, 1);
     assert.ok(t.last.data.equals(html.bytes.subarray(offsets[wrapEnd], offsets[wrapEnd + 131072])));
+  });
+
+  test('messages of 32768 units and more are document cuts, contiguous from byte 0; shorter ones are not', () => {
+    for (const row of messageSizeRows) {
+      const t = new FakeContext(true);
+      const c = caseById(`12.4.${row.row}`);
+      c.run(t);
+      echo(c, t, 5);
+      if (row.length < 32768) {
+        assert.deepEqual(t.cuts, [], `12.4.${row.row}`);
+        continue;
+      }
+      // Six messages sent and the seventh prepared, each starting where the last ended.
+      assert.equal(t.cuts.length, 7, `12.4.${row.row}`);
+      let at = 0;
+      for (const [i, cut] of t.cuts.entries()) {
+        assert.equal(cut.start, at % corpusFile('html').bytes.length, `12.4.${row.row} cut ${i}`);
+        at += cut.length;
+      }
+      assert.match(c.description, /from 8 KiB chunks of the document deflated once per run/);
+    }
   });
 
   test('13.x sends the JSON document, fragmented as its row says', () => {

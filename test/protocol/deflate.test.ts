@@ -12,6 +12,7 @@ import fc from 'fast-check';
 import {
   acceptExtensionString,
   DeflateError,
+  DocumentChunks,
   parseDeflateOffers,
   PerMessageDeflate,
 } from '../../src/protocol/deflate.js';
@@ -621,6 +622,110 @@ describe('compressor', () => {
 
 // ---------------------------------------------------------------------------------------------
 
+/** Sends `count` consecutive cuts of `length` bytes of the document (from byte 0) through compressCut. */
+function sendCuts(pmd: PerMessageDeflate, document: DocumentChunks, length: number, count: number): { cuts: Buffer[]; compressed: Buffer[] } {
+  const cuts: Buffer[] = [];
+  const compressed: Buffer[] = [];
+  let at = 0;
+  for (let i = 0; i < count; i++) {
+    cuts.push(document.cut(at, length));
+    compressed.push(pmd.compressCut(document, at, length));
+    at = (at + length) % document.bytes.length;
+  }
+  return { cuts, compressed };
+}
+
+describe('compressCut (a document sent as consecutive cuts, from chunks compressed once)', () => {
+  test('any document, chunk size, cut length, window and level: the peer inflates exactly the cuts, within its window', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 9 }),
+        fc.integer({ min: 300, max: 12000 }),
+        fc.integer({ min: 64, max: 9000 }),
+        fc.integer({ min: 1, max: 20000 }),
+        fc.integer({ min: 8, max: 15 }),
+        fc.constantFrom(1, 6),
+        fc.boolean(),
+        (seed, messageSize, chunkSize, length, w, level, literalsOnly) => {
+          const bytes = Buffer.concat(mixedMessages(4, messageSize, seed));
+          const document = new DocumentChunks(bytes, chunkSize);
+          const cutLength = Math.min(length, bytes.length);
+          // Three passes over the document and a bit.
+          const count = Math.max(2, Math.ceil((3.2 * bytes.length) / cutLength));
+          const sender = new PerMessageDeflate(makeAccept({ requestMaxWindowBits: w === 15 ? 0 : w }), { level, maxMessageSize: 0, literalsOnly });
+          const { cuts, compressed } = sendCuts(sender, document, cutLength, Math.min(count, 400));
+          sender.close();
+          // The peer: one inflater for the connection, with the window the server announced.
+          const stream = Buffer.concat(compressed.flatMap((c) => [c, TAIL]));
+          const checked = inflateChecked(stream);
+          assert.deepEqual(checked.output, Buffer.concat(cuts));
+          assert.ok(checked.maxDistance <= 2 ** w, `distance ${checked.maxDistance} > ${2 ** w}`);
+          if (w === 8 || literalsOnly) assert.equal(checked.maxDistance, 0);
+          // And message by message, through the same zlib calls a receiver makes.
+          const receiver = new PerMessageDeflate(makeAccept({}, false, w), { level: 1, maxMessageSize: 0 });
+          compressed.forEach((c, i) => assert.deepEqual(inflateMessage(receiver, c), cuts[i], `message ${i}`));
+          receiver.close();
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  test('back-references reach into earlier messages, and the size stays within 12 % of compressing each message', () => {
+    const json = corpusFile('json').bytes;
+    const document = new DocumentChunks(json);
+    const cutPmd = new PerMessageDeflate(makeAccept(), { level: 1, maxMessageSize: 0 });
+    const { cuts, compressed } = sendCuts(cutPmd, document, 131072, 12);
+    cutPmd.close();
+    const plainPmd = new PerMessageDeflate(makeAccept(), { level: 1, maxMessageSize: 0 });
+    const plainSize = cuts.reduce((n, c) => n + plainPmd.compress(c).length, 0);
+    plainPmd.close();
+    const cutSize = compressed.reduce((n, c) => n + c.length, 0);
+    assert.ok(cutSize < plainSize * 1.12, `cuts ${cutSize} bytes, one by one ${plainSize}`);
+    // A message of the second pass inflated on its own, without the earlier ones, fails: it refers
+    // back into what the peer received before it.
+    assert.throws(() => zlib.inflateRawSync(Buffer.concat([compressed[3]!, TAIL]), { finishFlush: zlib.constants.Z_SYNC_FLUSH }), /invalid distance too far back/);
+    const receiver = new PerMessageDeflate(makeAccept(), { level: 1, maxMessageSize: 0 });
+    compressed.forEach((c, i) => assert.deepEqual(inflateMessage(receiver, c), cuts[i]));
+    receiver.close();
+  });
+
+  test('server_no_context_takeover: every cut inflates alone, as compress() makes it', () => {
+    const document = new DocumentChunks(Buffer.concat(mixedMessages(3, 20000, 3)), 4096);
+    const pmd = new PerMessageDeflate(makeAccept({ requestNoContextTakeover: true }), { level: 1, maxMessageSize: 0 });
+    const { cuts, compressed } = sendCuts(pmd, document, 25000, 6);
+    pmd.close();
+    compressed.forEach((c, i) => assert.deepEqual(zlib.inflateRawSync(Buffer.concat([c, TAIL]), { finishFlush: zlib.constants.Z_SYNC_FLUSH }), cuts[i]));
+  });
+
+  test('cuts must start at byte 0 and follow each other; compress() in between starts afresh, and stays valid', () => {
+    const bytes = Buffer.concat(mixedMessages(2, 10000, 5));
+    const document = new DocumentChunks(bytes, 1024);
+    const pmd = new PerMessageDeflate(makeAccept(), { level: 1, maxMessageSize: 0 });
+    assert.throws(() => pmd.compressCut(document, 5, 100), /first cut of a document starts at byte 0/);
+    assert.throws(() => pmd.compressCut(document, 0, bytes.length + 1), RangeError);
+    const sent: Buffer[] = [];
+    const wire: Buffer[] = [];
+    const send = (plain: Buffer, compressed: Buffer): void => {
+      sent.push(plain);
+      wire.push(compressed, TAIL);
+    };
+    send(document.cut(0, 5000), pmd.compressCut(document, 0, 5000));
+    assert.throws(() => pmd.compressCut(document, 6000, 100), /cut at byte 6000, the previous one ended at 5000/);
+    send(document.cut(5000, 19000), pmd.compressCut(document, 5000, 19000));
+    const other = Buffer.from('a message of its own between cuts; '.repeat(40));
+    send(other, pmd.compress(other));
+    send(other, pmd.compress(other));
+    assert.throws(() => pmd.compressCut(document, 4000, 100), /first cut of a document starts at byte 0/);
+    send(document.cut(0, 3000), pmd.compressCut(document, 0, 3000));
+    send(Buffer.alloc(0), pmd.compressCut(document, 3000, 0));
+    pmd.close();
+    assert.deepEqual(inflateChecked(Buffer.concat(wire)).output, Buffer.concat(sent));
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+
 describe('decompressor', () => {
   test('invalid deflate data is 1007, also when only the appended tail reveals it', () => {
     const bad: Array<[string, Buffer[]]> = [
@@ -742,6 +847,30 @@ describe('decompressor', () => {
       kept.push(pieces);
     }
     kept.forEach((pieces, i) => assert.deepEqual(Buffer.concat(pieces), messages[i]));
+    a.close();
+    b.close();
+  });
+
+  test('startMessage(true): each message is inflated over the last one, in one buffer that stops growing', () => {
+    const messages = mixedMessages(40, 100_000, 17);
+    const a = new PerMessageDeflate(makeAccept(), { level: 1, maxMessageSize: 0 });
+    const b = new PerMessageDeflate(makeAccept(), { level: 1, maxMessageSize: 0 });
+    const memory = new Set<ArrayBufferLike>();
+    messages.forEach((m, i) => {
+      b.startMessage(true);
+      const pieces = chop(a.compress(m), [3000, 9000]).map((p) => b.push(p));
+      pieces.push(b.endMessage());
+      const whole = Buffer.concat(pieces);
+      assert.deepEqual(whole, m, `message ${i}`);
+      // Back-to-back pieces of one buffer (what the session joins into one view, without a copy).
+      const used = pieces.filter((p) => p.length > 0);
+      for (let k = 1; k < used.length; k++) {
+        if (i >= 10) assert.equal(used[k]!.byteOffset, used[k - 1]!.byteOffset + used[k - 1]!.length, `message ${i} piece ${k}`);
+      }
+      if (i >= 10) for (const p of used) memory.add(p.buffer);
+    });
+    // After a few messages every one lands in the same memory.
+    assert.equal(memory.size, 1);
     a.close();
     b.close();
   });
