@@ -19,7 +19,7 @@ import type { CaseResult } from '../report/model.js';
 import type { CatalogueCase } from '../cases/types.js';
 import { PerMessageDeflate, acceptExtensionString, parseDeflateOffers, type DeflateAccept } from '../protocol/deflate.js';
 import { computeAccept, parseExtensionsHeader, type UpgradeRequest } from '../protocol/handshake.js';
-import { RELEASE_THRESHOLD, releaseMemorySoon } from '../util/memory.js';
+import { noteCaseTraffic } from '../util/memory.js';
 import { CaseRunner, utcNow } from './case-runner.js';
 import { Session, SessionState, type ConnectDecision, type SessionHandler, type SessionOptions } from './session.js';
 
@@ -228,7 +228,7 @@ export class FuzzingServer extends EventEmitter {
             if (left > 0) this.running.set(key, left);
             else this.running.delete(key);
             this.record(result);
-            if (session.bytesIn + session.bytesOut >= RELEASE_THRESHOLD) releaseMemorySoon();
+            noteCaseTraffic(session.bytesIn + session.bytesOut);
             this.emit('caseFinished', event, result);
           },
         });

@@ -158,7 +158,12 @@ export class Session implements FrameSink {
   private reader: FrameReader;
   private readonly timers = new Set<NodeJS.Timeout>();
   private closeHandshakeTimer: NodeJS.Timeout | null = null;
-  private readonly queue: QueuedWrite[] = [];
+  /**
+   * Writes waiting their turn, from queueHead on. Taken by moving the head, not by shift(): a chopped
+   * 1 MiB message is 16384 entries, and shift() on an array that big copies all the rest each time.
+   */
+  private readonly queue: Array<QueuedWrite | undefined> = [];
+  private queueHead = 0;
   private draining = false;
 
   // Incoming message assembly (see onFrameBegin/Data/End).
@@ -642,7 +647,7 @@ export class Session implements FrameSink {
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
     this.clearCloseHandshakeTimer();
-    this.queue.length = 0;
+    this.clearQueue();
     this.messageChunks = [];
     this.messageBuffer = null;
     this.deflate?.close();
@@ -769,7 +774,7 @@ export class Session implements FrameSink {
       }
       if (data.length === 0) this.queue.push({ parts: [data], sync: true });
       this.drain();
-    } else if (sync || this.queue.length > 0 || this.streaming) {
+    } else if (sync || this.queue.length > this.queueHead || this.streaming) {
       this.queue.push({ parts, sync });
       this.drain();
     } else {
@@ -834,18 +839,25 @@ export class Session implements FrameSink {
     if (!this.socket.destroyed) this.socket.write(data);
   }
 
+  private clearQueue(): void {
+    this.queue.length = 0;
+    this.queueHead = 0;
+  }
+
   private drain(): void {
     if (this.draining) return;
     this.draining = true;
     const next = (): void => {
-      const item = this.queue.shift();
+      const item = this.queue[this.queueHead];
+      if (item !== undefined) this.queue[this.queueHead++] = undefined;
+      if (this.queueHead === this.queue.length) this.clearQueue();
       if (item === undefined || this.socket.destroyed) {
         this.draining = false;
         return;
       }
       // Autobahn writes queued pieces only while the connection is not closed.
       if (this.state === SessionState.Closed) {
-        this.queue.length = 0;
+        this.clearQueue();
         this.draining = false;
         return;
       }
