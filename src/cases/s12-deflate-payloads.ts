@@ -30,12 +30,15 @@ import type { CaseContext, CatalogueCase } from './types.js';
 /** Each document, with its chunks compressed once per run (see DocumentChunks). */
 const documents = new Map<TestData['corpus'], DocumentChunks>();
 
+/** Size of the pieces a document is deflated in, once per run. */
+const CHUNK_SIZE = 8192;
+
 /**
  * Messages of at least this many units (four chunks) are compressed from the document's chunks:
  * 94 % of the bytes of a subgroup, where compressing cost most. Shorter ones are compressed one by
  * one as they go (a chunk-sized piece would be coded on its own, without references).
  */
-const CUT_FROM = 4 * 8192;
+const CUT_FROM = 4 * CHUNK_SIZE;
 
 /** The sliding window over a document that gives the messages of a case (Autobahn's sendOne). */
 class MessageWindow {
@@ -50,7 +53,7 @@ class MessageWindow {
   ) {
     const file = corpusFile(data.corpus);
     let document = documents.get(data.corpus);
-    if (document === undefined) documents.set(data.corpus, (document = new DocumentChunks(file.bytes)));
+    if (document === undefined) documents.set(data.corpus, (document = new DocumentChunks(file.bytes, CHUNK_SIZE)));
     this.document = document;
     // Text is cut on code points (so a message never splits one), binary data on bytes.
     this.offsets = data.binary ? null : file.codePointOffsets;
@@ -181,7 +184,7 @@ export function deflateEchoCase(spec: {
       `${row.count} ${data.binary ? 'binary' : 'text'} messages of ${row.length} ${unit} each, cut in turn from ` +
       `${data.what}, wrapping around at its end; sent compressed with permessage-deflate` +
       `${data.literalsOnly === true ? ' (coded as Huffman literals: LZ77 finds nothing in its noise)' : ''}` +
-      `${fromChunks ? ' from 8 KiB chunks of the document deflated once per run, whose back-references reach into earlier messages' : ''}, ${framing(row)}. ` +
+      `${fromChunks ? ` from ${CHUNK_SIZE / 1024} KiB chunks of the document deflated once per run, whose back-references reach into earlier messages` : ''}, ${framing(row)}. ` +
       `The next message leaves only when the previous one has come back.<br>${spec.negotiation}`,
     expectation:
       `The client echoes every message unchanged (same type, same ${unit}) and all ${row.count} within ` +
