@@ -705,15 +705,7 @@ export class Session implements FrameSink {
    * for the peer (the compression context follows preparation order: send them in that order).
    */
   prepareMessage(payload: Buffer, binary: boolean, fragmentSize = 0, sync = false): PreparedMessage {
-    const data = this.deflate === null ? payload : this.deflate.compress(payload);
-    return {
-      opcode: binary ? Opcode.Binary : Opcode.Text,
-      data,
-      compressed: this.deflate !== null,
-      fragmentSize,
-      sync,
-      appLength: payload.length,
-    };
+    return this.prepared(this.deflate === null ? payload : this.deflate.compress(payload), binary, fragmentSize, sync, payload.length);
   }
 
   /**
@@ -722,14 +714,12 @@ export class Session implements FrameSink {
    */
   prepareCut(document: DocumentChunks, start: number, length: number, binary: boolean, fragmentSize = 0): PreparedMessage {
     const data = this.deflate === null ? document.cut(start, length) : this.deflate.compressCut(document, start, length);
-    return {
-      opcode: binary ? Opcode.Binary : Opcode.Text,
-      data,
-      compressed: this.deflate !== null,
-      fragmentSize,
-      sync: false,
-      appLength: length,
-    };
+    return this.prepared(data, binary, fragmentSize, false, length);
+  }
+
+  /** A prepared message of wire payload `data` (compressed iff permessage-deflate is on) and appLength bytes. */
+  private prepared(data: Buffer, binary: boolean, fragmentSize: number, sync: boolean, appLength: number): PreparedMessage {
+    return { opcode: binary ? Opcode.Binary : Opcode.Text, data, compressed: this.deflate !== null, fragmentSize, sync, appLength };
   }
 
   /** Sends a prepared message (only while open); its frames are made one by one as they go out. */
