@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs wsgate's catalogue against other WebSocket client implementations and prints one line per
 # client. Node.js clients come from the devDependencies (npm ci); Python clients from Debian's
-# packages (python3-websockets, python3-websocket), installed here when missing (needs root/apt).
+# packages (python3-websockets, -aiohttp, -tornado, -websocket), installed here when missing
+# (.ci/install-python-clients.sh: needs root/apt).
 #
 #   interop/run.sh [--extended] [CASE-PATTERN...]
 #                                          default: every case outside the permessage-deflate
@@ -13,9 +14,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 [ -f dist/src/cli.js ] || npm run build >/dev/null
 PY=/usr/bin/python3   # Debian's interpreter: it sees Debian's python3-* packages
-if ! $PY -c 'import websockets, websocket' 2>/dev/null; then
-  apt-get install -y -qq python3-websockets python3-websocket >/dev/null 2>&1 || echo "interop: could not install the Python clients (apt-get); they will fail to start" >&2
-fi
+.ci/install-python-clients.sh >/dev/null 2>&1 || echo "interop: could not install the Python clients (apt-get); they will fail to start" >&2
 extended=()
 cases=()
 for arg in "$@"; do
@@ -26,7 +25,10 @@ clients=(
   "websocket-node|node interop/clients/websocket-node.cjs {url}"
   "faye-websocket|node interop/clients/faye-websocket.cjs {url}"
   "undici|node interop/clients/undici.mjs {url}"
+  "node-websocket|node --experimental-websocket --no-warnings interop/clients/node-websocket.mjs {url}"
   "python-websockets|$PY interop/clients/python-websockets.py {url}"
+  "python-aiohttp|$PY interop/clients/python-aiohttp.py {url}"
+  "python-tornado|$PY interop/clients/python-tornado.py {url}"
   "python-websocket-client|$PY interop/clients/python-websocket-client.py {url}"
   "python-websocket-client-mapped|$PY interop/clients/python-websocket-client-mapped.py {url}"
 )

@@ -406,6 +406,8 @@ export class PerMessageDeflate {
   /** Our client_no_context_takeover: reset our decompressor after every message. */
   private readonly decompressReset: boolean;
   private readonly maxMessageSize: number;
+  /** The peer's window as negotiated (client_max_window_bits, 15 when not limited). */
+  private readonly inflateWindowBits: number;
 
   /** zlib parameters of the compressor (a document's chunks are made with the same). */
   private readonly deflateSettings: DeflateSettings;
@@ -450,12 +452,8 @@ export class PerMessageDeflate {
     };
     this.deflater = newDeflater(this.deflateSettings);
     // Autobahn's startDecompressMessage: zlib.decompressobj(-client_max_window_bits).
-    this.inflater = new SyncZlib(
-      zlib.createInflateRaw({
-        chunkSize: zlib.constants.Z_MIN_CHUNK,
-        windowBits: accept.requestMaxWindowBits || WindowBits.default,
-      }),
-    );
+    this.inflateWindowBits = accept.requestMaxWindowBits || WindowBits.default;
+    this.inflater = new SyncZlib(zlib.createInflateRaw({ chunkSize: zlib.constants.Z_MIN_CHUNK, windowBits: this.inflateWindowBits }));
   }
 
   /** Compresses one whole message as RFC 7692 §7.2.1 says (sync flush, the trailing 00 00 ff ff removed). */
@@ -614,7 +612,7 @@ export class PerMessageDeflate {
         wanted = size * 2;
       }
       const failure = this.inflater.write(zlib.constants.Z_SYNC_FLUSH, data, inOff, inLen, this.chunk, this.chunkUsed, room);
-      if (failure !== null) return this.fail(CloseCode.InvalidPayload, `invalid compressed data: ${failure}`);
+      if (failure !== null) return this.fail(CloseCode.InvalidPayload, this.describeInflateFailure(failure));
       const availOut = this.inflater.availOut;
       const availIn = this.inflater.availIn;
       const n = room - availOut;
@@ -631,6 +629,17 @@ export class PerMessageDeflate {
     if (this.chunkUsed > pieceStart) pieces.push(this.chunk.subarray(pieceStart, this.chunkUsed));
     if (pieces.length <= 1) return pieces[0] ?? EMPTY;
     return Buffer.concat(pieces, produced);
+  }
+
+  /** zlib's message, and what it means where the cause is the peer's window (RFC 7692 §7.1.2.2). */
+  private describeInflateFailure(failure: string): string {
+    if (!/too far back/.test(failure)) return `invalid compressed data (zlib: ${failure})`;
+    const bytes = 1 << this.inflateWindowBits;
+    const limit =
+      this.inflateWindowBits < WindowBits.default
+        ? `the ${bytes}-byte window negotiated with client_max_window_bits=${this.inflateWindowBits}`
+        : `the ${bytes}-byte window of permessage-deflate`;
+    return `a back-reference reaches further back than ${limit} (zlib: ${failure})`;
   }
 
   /** Records and throws a DeflateError; the output of the failed message is dropped. */

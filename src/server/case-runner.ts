@@ -97,9 +97,13 @@ export class CaseRunner implements SessionHandler, CaseContext {
       remoteCloseCode: s.remoteCloseCode,
       isServer: true,
     });
-    const verdict = this.def.adjust
+    const adjusted = this.def.adjust
       ? this.def.adjust(common, { connectionWasOpen: s.connectionWasOpen, txFrameStats: s.wire.txFrameStats, scriptedHandshake: s.scriptedHandshake })
       : common;
+    // Where the original's handler raised and the socket closed behind it, its result still reads as
+    // if nothing had happened ("Case did not finish within 480 seconds."): say what did.
+    const result = s.droppedOnError !== null && adjusted.behavior === 'FAILED' ? `Dropped the connection without a close frame: ${s.droppedOnError}.` : adjusted.result;
+    const verdict = { ...adjusted, result };
     const expected: CaseResult['expected'] = {};
     for (const [k, list] of Object.entries(this.def.expect)) {
       if (list !== undefined) expected[k as 'OK' | 'NON-STRICT'] = list.map(reportEvent);

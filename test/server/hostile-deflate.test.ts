@@ -1,6 +1,7 @@
 /**
- * Hostile permessage-deflate input against the live server (real loopback sockets): each gets the
- * close code the RFCs call for, a report that says why, and the server keeps serving.
+ * Hostile permessage-deflate input against the live server (real loopback sockets): each gets what
+ * the original gives it (a close code, or for data zlib cannot inflate a TCP drop), a report that
+ * says why, and the server keeps serving.
  */
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
@@ -9,7 +10,17 @@ import { after, before, describe, test } from 'node:test';
 import zlib from 'node:zlib';
 import type { FuzzingServer } from '../../src/server/fuzzing-server.js';
 import { clientFrame } from '../fixtures/clients/raw-peer.js';
-import { REFERENCE_CLIENT, resultOf, runNode, startServer } from '../support/harness.js';
+import type { CaseResult } from '../../src/report/model.js';
+import { entries } from '../cases/group-runs.js';
+import { REFERENCE_CLIENT, fixture, resultOf, runNode, startServer } from '../support/harness.js';
+
+/** Runs the wide-window fixture on one selected case (1.1.1, 12.1.1, 13.3.1 are indices 1-3). */
+async function runGroupCase(port: number, id: string, agent: string, flags: string[]): Promise<CaseResult> {
+  const index = ['1.1.1', '12.1.1', '13.3.1'].indexOf(id) + 1;
+  const pending = resultOf(server, agent, id, 30_000);
+  await runNode(fixture('wide-window-deflate'), [`ws://127.0.0.1:${port}/runCase?case=${index}&agent=${agent}`, ...flags], 30_000);
+  return pending;
+}
 
 /** A raw client: handshake (optionally offering permessage-deflate), then the test drives it. */
 function connect(port: number, target: string, offerDeflate: boolean): Promise<{ socket: net.Socket; closeCode: Promise<number | null> }> {
@@ -77,10 +88,11 @@ async function bomb(size: number): Promise<Buffer> {
   return all.subarray(0, all.length - 4);
 }
 
+let server: FuzzingServer;
+
 describe('hostile permessage-deflate input', () => {
-  let server: FuzzingServer;
   before(async () => {
-    ({ server } = await startServer(['1.1.1', '12.1.1']));
+    ({ server } = await startServer(['1.1.1', '12.1.1', '13.3.1']));
   });
   after(() => server.close());
 
@@ -101,13 +113,35 @@ describe('hostile permessage-deflate input', () => {
     assert.ok(grown < 160, `RSS grew by ${grown} MiB`);
   });
 
-  test('an invalid deflate stream is refused with 1007', async () => {
+  test('an invalid deflate stream drops TCP without a close frame (as the original), and the report says why', async () => {
     const { socket, closeCode } = await connect(server.port, '/runCase?case=2&agent=garbage', true);
     const pending = resultOf(server, 'garbage', '12.1.1');
     // 0xff 0xff ...: block type 3 is reserved, no inflater accepts it.
     socket.write(frameWithRsv(2, Buffer.alloc(32, 0xff), true, 4));
-    assert.equal(await closeCode, 1007);
-    assert.equal((await pending).localCloseCode, 1007);
+    // autobahn-python's zlib.error escapes its handler and Twisted closes the socket: no close frame.
+    assert.equal(await closeCode, null);
+    const r = await pending;
+    assert.deepEqual([r.behavior, r.behaviorClose, r.remoteCloseCode, r.localCloseCode], ['FAILED', 'FAILED', null, null]);
+    assert.deepEqual([r.closedByMe, r.droppedByMe, r.failedByMe, r.wasClean], [false, true, true, false]);
+    assert.equal(r.resultClose, 'The connection was failed by the wrong endpoint');
+    assert.match(r.result, /^Dropped the connection without a close frame: the client's compressed binary message 1 could not be inflated: invalid compressed data \(zlib: invalid block type\)\.$/);
+    assert.match(r.wasNotCleanReason ?? '', /I dropped the TCP connection without a close frame: .*invalid block type/);
+    assert.ok(!entries(r, 'TF').some((e) => e[2] === 8), 'no close frame sent');
+  });
+
+  // RFC 7692 §7.1.2.2: a client that received client_max_window_bits "MUST NOT use an LZ77 sliding
+  // window longer than" that. 13.3.1 answers client_max_window_bits=9 (a 512-byte window).
+  test('a client that compresses with a larger window than negotiated: FAILED/FAILED, no close code, the cause named', async () => {
+    const wide = await runGroupCase(server.port, '13.3.1', 'wide-window', []);
+    assert.deepEqual([wide.behavior, wide.behaviorClose, wide.remoteCloseCode, wide.localCloseCode, wide.closedByMe], ['FAILED', 'FAILED', null, null, false]);
+    assert.match(
+      wide.result,
+      /^Dropped the connection without a close frame: the client's compressed text message \d+ could not be inflated: a back-reference reaches further back than the 512-byte window negotiated with client_max_window_bits=9 \(zlib: invalid distance too far back\)\.$/,
+    );
+    assert.match(wide.httpResponse, /client_max_window_bits=9/);
+    // The same client honouring the window passes: the fixture is wrong in that one way only.
+    const honest = await runGroupCase(server.port, '13.3.1', 'honest-window', ['--honour']);
+    assert.deepEqual([honest.behavior, honest.behaviorClose, honest.remoteCloseCode], ['OK', 'OK', 1000]);
   });
 
   test('RSV1 on a continuation frame is a protocol error (1002)', async () => {

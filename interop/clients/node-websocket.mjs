@@ -1,0 +1,7 @@
+// Echo client on Node.js's own WebSocket (globalThis.WebSocket; Node 20 needs --experimental-websocket).
+const url = process.argv[2] ?? process.env.WSGATE_URL;
+const ws = new WebSocket(url);
+ws.binaryType = 'arraybuffer';
+ws.onmessage = (event) => ws.send(event.data);
+ws.onerror = () => {};
+ws.onclose = () => process.exit(0);
