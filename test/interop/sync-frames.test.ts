@@ -1,0 +1,43 @@
+/**
+ * Write pacing against real clients. autobahn-python writes a case's queued frames one reactor turn
+ * apart, the first two in one write with the 101 (session.ts drain()): a client that reads ahead then
+ * has 3.3's second frame (RSV = 3) in hand before its application echoes the first message, and fails
+ * the connection first. Under the original, Debian's Python asyncio clients (websockets 10.4,
+ * aiohttp 3.8) get NON-STRICT on 3.3 every time; clients that echo from inside their frame handler
+ * (every Node.js client, Python's blocking websocket-client) get OK. Group 3 and every other case that
+ * writes each frame to TCP on its own (5.4, 5.7, 5.10, 5.13, 5.20), against both kinds.
+ */
+import assert from 'node:assert/strict';
+import { before, describe, test } from 'node:test';
+import { assertPythonClients, pair, runClient, type InteropClient } from './clients.js';
+
+const CASES = ['3.1', '3.2', '3.3', '3.4', '3.5', '3.6', '3.7', '5.4', '5.7', '5.10', '5.13', '5.20'];
+/** A valid message, then an invalid frame at once: which verdict depends on timing, under the original too. */
+const RACES = new Set(['3.2', '3.4']);
+
+describe('sync frames: Python asyncio clients get the original verdicts', () => {
+  before(assertPythonClients);
+
+  for (const client of ['python-websockets', 'python-aiohttp'] as const) {
+    test(`${client}: 3.3 NON-STRICT (the second frame came with the first), the other cases OK`, async () => {
+      const { index } = await runClient(client, CASES, ['--jobs', '2']);
+      assert.equal(pair(index, '3.3'), 'NON-STRICT/OK');
+      for (const id of CASES) {
+        if (id === '3.3') continue;
+        if (RACES.has(id)) assert.match(pair(index, id), /^(OK|NON-STRICT)\/OK$/, id);
+        else assert.equal(pair(index, id), 'OK/OK', id);
+      }
+    });
+  }
+});
+
+describe('sync frames: clients that echo from their frame handler keep OK', () => {
+  const clients: (InteropClient | null)[] = [null, 'websocket-node', 'faye-websocket', 'undici', 'node-websocket', 'python-websocket-client-mapped'];
+  for (const client of clients) {
+    test(`${client ?? 'ws (bundled)'}: every case OK/OK`, async () => {
+      if (client === 'python-websocket-client-mapped') assertPythonClients();
+      const { index } = await runClient(client, CASES, ['--jobs', '2']);
+      for (const id of CASES) assert.equal(pair(index, id), 'OK/OK', `${client ?? 'ws'} ${id}`);
+    });
+  }
+});
