@@ -15,6 +15,13 @@ import { reportEvent } from './wire-log.js';
 /** Payload bytes a report shows of a received event (wire-log.ts: asciiLogData / binLogData). */
 const REPORTED_BYTES = 64;
 
+/**
+ * Received events a case records, from the first. The longest expected list of the catalogue has 10
+ * (2.10), so past this no list can match any more and the verdict is decided: a flooding peer's
+ * further events are counted, and the report says how many were left out (Autobahn records them all).
+ */
+export const MAX_RECORDED_EVENTS = 1000;
+
 /** Who is running the case, and where to send the result. */
 export interface RunCaseInfo {
   agent: string;
@@ -33,6 +40,8 @@ export function utcNow(): string {
 /** The SessionHandler that plays one case. */
 export class CaseRunner implements SessionHandler, CaseContext {
   private readonly received: PeerEvent[] = [];
+  /** Events received past MAX_RECORDED_EVENTS. */
+  private unrecorded = 0;
   private startedAt = 0;
   /** The outcome before expected events are checked: Autobahn's Case defaults, or what the case set. */
   private outcome = { behavior: 'FAILED', result: 'Actual events differ from any expected.' };
@@ -64,12 +73,20 @@ export class CaseRunner implements SessionHandler, CaseContext {
       this.def.onMessage(this, data, binary, length);
       return;
     }
-    this.received.push({ kind: 'message', data: this.kept(data), binary });
-    this.finishWhenDone();
+    this.recordPeerEvent({ kind: 'message', data: this.kept(data), binary });
   }
 
   onPong(data: Buffer): void {
-    this.received.push({ kind: 'pong', data: this.kept(data) });
+    this.recordPeerEvent({ kind: 'pong', data: this.kept(data) });
+  }
+
+  /** A message or pong from the peer; past MAX_RECORDED_EVENTS only counted. */
+  private recordPeerEvent(event: PeerEvent): void {
+    if (this.received.length >= MAX_RECORDED_EVENTS) {
+      this.unrecorded += 1;
+      return;
+    }
+    this.received.push(event);
     this.finishWhenDone();
   }
 
@@ -102,7 +119,10 @@ export class CaseRunner implements SessionHandler, CaseContext {
       : common;
     // Where the original's handler raised and the socket closed behind it, its result still reads as
     // if nothing had happened ("Case did not finish within 480 seconds."): say what did.
-    const result = s.droppedOnError !== null && adjusted.behavior === 'FAILED' ? `Dropped the connection without a close frame: ${s.droppedOnError}.` : adjusted.result;
+    let result = s.droppedOnError !== null && adjusted.behavior === 'FAILED' ? `Dropped the connection without a close frame: ${s.droppedOnError}.` : adjusted.result;
+    if (this.unrecorded > 0) {
+      result += ` The first ${MAX_RECORDED_EVENTS} events received are recorded; ${this.unrecorded} more were received and not recorded.`;
+    }
     const verdict = { ...adjusted, result };
     const expected: CaseResult['expected'] = {};
     for (const [k, list] of Object.entries(this.def.expect)) {
