@@ -114,7 +114,9 @@ export async function runGate(config: RunConfig, io: GateIo): Promise<number> {
   const baseUrl = `ws://${host}:${server.port}`;
   const progress = new Progress(io.out, io.isTty, cases.length);
   const shardNote = config.shard === null ? '' : ` (shard ${config.shard.index}/${config.shard.count} of ${selected} selected)`;
-  progress.header(`wsgate: ${cases.length} case${cases.length === 1 ? '' : 's'}${shardNote}${config.jobs > 1 ? `, up to ${config.jobs} at once,` : ''} against ${config.client === null ? 'the bundled ws client' : JSON.stringify(command)} on ${baseUrl}`);
+  // A client of the user's that loops over the cases runs them one after another (the bundled one runs --jobs at once).
+  const atOnce = config.clientLoops && config.client !== null ? 1 : config.jobs;
+  progress.header(`wsgate: ${cases.length} case${cases.length === 1 ? '' : 's'}${shardNote}${atOnce > 1 ? `, up to ${atOnce} at once,` : ', one at a time,'} against ${config.client === null ? 'the bundled ws client' : JSON.stringify(command)} on ${baseUrl}`);
 
   const startedAt = new Date();
   const t0 = performance.now();

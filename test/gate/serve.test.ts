@@ -36,8 +36,11 @@ test('an Autobahn client driver runs unchanged against wsgate serve', async () =
 
 test('run --client-loops: the driver runs every case itself and the gate judges them', async () => {
   const outdir = await tempDir();
-  const res = await runCli(['run', '--client', fixtureCommand('autobahn-driver', '{url} looping'), '--client-loops', '--agent', 'looping', '--url', 'ws://127.0.0.1:0', '--outdir', outdir, '--cases', '6.9.2', '6.12.7']);
+  const res = await runCli(['run', '--client', fixtureCommand('autobahn-driver', '{url} looping'), '--client-loops', '--agent', 'looping', '--url', 'ws://127.0.0.1:0', '--outdir', outdir, '--cases', '6.9.2', '6.12.7', '--jobs', '2']);
   assert.equal(res.code, 0, res.stdout + res.stderr);
+  // A looping client runs its cases one after another, whatever --jobs says; the header says so.
+  assert.match(res.stdout, /^wsgate: 2 cases, one at a time, against /m);
+  assert.doesNotMatch(res.stdout, /at once/);
   const summary = JSON.parse(await readFile(path.join(outdir, 'summary.json'), 'utf8')) as { cases: Array<{ id: string; status: string }> };
   assert.deepEqual(summary.cases.map((c) => [c.id, c.status]), [['6.9.2', 'passed'], ['6.12.7', 'passed']]);
 });
