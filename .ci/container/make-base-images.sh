@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Makes local stand-ins for the base images the Dockerfile names, because CI machines reach no
-# container registry (only Debian's mirror and the npm registry):
+# container registry (only Debian's mirror and the npm registry, as this machine's apt and npm name them):
 #   docker.io/library/debian:bookworm-slim   a minbase Debian 12 made by mmdebstrap from the apt mirror
 #   docker.io/library/node:24-bookworm-slim  that, plus Node 24 (the npm registry's node-linux-<arch>
-#                                            package, the same binary as nodejs.org's), npm, and a
+#                                            package, the official Node.js build), npm, and a
 #                                            `node` user with uid 1000, as the official image has
 # Existing images are kept; REBUILD=1 makes them again. ~1 minute on 2 cores.
 set -euo pipefail
@@ -22,12 +22,14 @@ trap cleanup EXIT
 
 if [ "${REBUILD:-}" = 1 ]; then podman rmi -f "$NODE_TAG" "$DEBIAN_TAG" >/dev/null 2>&1 || true; fi
 
-# The mirrors this machine's apt uses (deb822 sources), unless given.
-mirror_of() { awk -v want="$1" '/^URIs:/ { sec = ($2 ~ /security/); if ((want == "security") == sec) { print $2; exit } }' /etc/apt/sources.list.d/*.sources 2>/dev/null || true; }
-MIRROR=${MIRROR:-$(mirror_of main)}
-SECURITY_MIRROR=${SECURITY_MIRROR:-$(mirror_of security)}
-MIRROR=${MIRROR:-http://deb.debian.org/debian}
-SECURITY_MIRROR=${SECURITY_MIRROR:-http://deb.debian.org/debian-security}
+# The mirrors this machine's apt uses, unless given; none configured stops here with one line.
+if [ -z "${MIRROR:-}" ]; then
+  mirrors=$("$HERE/apt-mirrors.sh") || exit 2
+  MIRROR=$(sed -n 's/^MIRROR=//p' <<<"$mirrors")
+  SECURITY_MIRROR=${SECURITY_MIRROR:-$(sed -n 's/^SECURITY_MIRROR=//p' <<<"$mirrors")}
+fi
+sources=("deb $MIRROR bookworm main" "deb $MIRROR bookworm-updates main")
+[ -z "${SECURITY_MIRROR:-}" ] || sources+=("deb $SECURITY_MIRROR bookworm-security main")
 
 if ! podman image exists "$DEBIAN_TAG"; then
   echo "--- $DEBIAN_TAG from $MIRROR (mmdebstrap)"
@@ -38,8 +40,7 @@ if ! podman image exists "$DEBIAN_TAG"; then
     --dpkgopt='path-exclude=/usr/share/locale/*' \
     --dpkgopt='path-exclude=/usr/share/doc/*' \
     --dpkgopt='path-include=/usr/share/doc/*/copyright' \
-    bookworm "$work/debian.tar" \
-    "deb $MIRROR bookworm main" "deb $MIRROR bookworm-updates main" "deb $SECURITY_MIRROR bookworm-security main"
+    bookworm "$work/debian.tar" "${sources[@]}"
   podman import --quiet --change 'CMD ["bash"]' "$work/debian.tar" "$DEBIAN_TAG" >/dev/null
   rm -f "$work/debian.tar"
 fi
