@@ -13,7 +13,7 @@ import { selectCases, SelectionError } from '../cases/select.js';
 import type { CatalogueCase } from '../cases/types.js';
 import type { RunConfig } from '../config/schema.js';
 import { agentCaseExcluder } from '../config/spec.js';
-import { caseReportBase, checkWritableDirectory, makeDirectory, writeFileAtomic } from '../report/files.js';
+import { agentFileBase, agentFilePrefixes, caseReportBase, checkWritableDirectory, makeDirectory, writeFileAtomic } from '../report/files.js';
 import { summaryJson } from '../report/json.js';
 import type { CaseResult, ClientRun, GateCase, GateRun, RunResources } from '../report/model.js';
 import { ListenError, type CaseRunEvent, type FuzzingServer } from '../server/fuzzing-server.js';
@@ -180,6 +180,13 @@ export async function runGate(config: RunConfig, io: GateIo): Promise<number> {
       io.logger.error({ err }, 'writing the case reports failed');
     });
     await server.close();
+  }
+  // The report files' names depend on every agent the server saw (two agents cleaning to one name
+  // are told apart): JUnit and the summary point at the files as written.
+  const { prefixes } = agentFilePrefixes(server.results.keys());
+  for (const gc of gateCases) {
+    const prefix = gc.result === null ? undefined : prefixes.get(gc.result.agent);
+    if (prefix !== undefined) gc.reportBase = caseReportBase(prefix, gc.id);
   }
 
   const run: GateRun = {
@@ -424,7 +431,7 @@ function conclude(
     reason: verdict.reason,
     warnings,
     result,
-    reportBase: caseReportBase(result.agent, result.id),
+    reportBase: caseReportBase(agentFileBase(result.agent), result.id),
   };
 }
 

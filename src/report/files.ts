@@ -1,12 +1,17 @@
 /**
- * Report file names and safe writes: Autobahn's agent-name cleaning, a collision-free file prefix,
- * atomic replacement, and a guard that keeps every report inside the output directory.
+ * Report file names and safe writes: Autobahn's agent-name cleaning and file names (a suffix only
+ * where two agents of one directory would collide), atomic replacement, and a guard that keeps
+ * every report inside the output directory.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, open, rename, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 
-const MAX_AGENT_FILE_CHARS = 48;
+/**
+ * Longest agent part of a report file name. Autobahn has no limit; a file name has 255 bytes, and the
+ * longest case suffix ("_case_13_7_18.html") takes 18 of them.
+ */
+const MAX_AGENT_FILE_CHARS = 200;
 const CASE_ID = /^\d+(?:\.\d+)*$/;
 
 function isAsciiLowerAlnum(byte: number): boolean {
@@ -28,25 +33,73 @@ export function cleanForFilename(agent: string): string {
   return s.trim().replaceAll(' ', '_');
 }
 
+function hash8(agent: string, length = 8): string {
+  return createHash('sha256').update(agent, 'utf8').digest('hex').slice(0, length);
+}
+
 /**
- * A safe file prefix for an agent: Autobahn's cleaned name when that is the agent itself, otherwise
- * the cleaned name cut to 48 characters plus "_" and 8 hex digits of sha256(agent), so agents never share files.
+ * Autobahn's file prefix for an agent, its cleaned name (`ws-8.23.0` → `ws_8_23_0`), so scripts
+ * that open `<agent>_case_1_1_1.json` find it; a name cleaning to more than 200 characters (Autobahn
+ * could not write it) is cut, with 8 hex digits of sha256(agent) after it.
  */
 export function agentFileBase(agent: string): string {
   const cleaned = cleanForFilename(agent);
-  const cut = cleaned.slice(0, MAX_AGENT_FILE_CHARS);
-  // A plain name that already ends like a hash suffix gets one too: hashed and plain names then never meet.
-  const lossless =
-    cleaned === agent && cut.length > 0 && cut.length === cleaned.length && !/_[0-9a-f]{8}$/.test(cleaned);
-  if (lossless) return cut;
-  const hash = createHash('sha256').update(agent, 'utf8').digest('hex').slice(0, 8);
-  return `${cut}_${hash}`;
+  if (cleaned.length <= MAX_AGENT_FILE_CHARS) return cleaned;
+  return `${cleaned.slice(0, MAX_AGENT_FILE_CHARS - 9)}_${hash8(agent)}`;
 }
 
-/** `<agentFileBase>_case_<id with . → _>`, the name of a per-case report without extension. */
-export function caseReportBase(agent: string, caseId: string): string {
+/** Agents of one report directory whose names clean to the same prefix, and what each got. */
+export interface AgentFileCollision {
+  base: string;
+  /** Agent → prefix; the first keeps `base`. */
+  prefixes: ReadonlyArray<readonly [string, string]>;
+}
+
+/**
+ * The file prefixes of every agent of one report directory: Autobahn's (agentFileBase), except where
+ * two agents would share files (`a-b` and `a.b` both clean to `a_b`). Then the agent whose name is
+ * the prefix itself, or else the first in code-unit order, keeps it; each other gets "_" and 8 hex
+ * digits of sha256(agent) after it (more digits if that is taken). The same agents give the same
+ * prefixes in any order, so every renderer of the directory agrees.
+ */
+export function agentFilePrefixes(agents: Iterable<string>): { prefixes: Map<string, string>; collisions: AgentFileCollision[] } {
+  const byBase = new Map<string, string[]>();
+  for (const agent of new Set(agents)) {
+    const base = agentFileBase(agent);
+    const group = byBase.get(base);
+    if (group === undefined) byBase.set(base, [agent]);
+    else group.push(agent);
+  }
+  const prefixes = new Map<string, string>();
+  const taken = new Set(byBase.keys());
+  const collisions: AgentFileCollision[] = [];
+  for (const [base, group] of byBase) {
+    group.sort((a, b) => Number(b === base) - Number(a === base) || (a < b ? -1 : a > b ? 1 : 0));
+    prefixes.set(group[0] as string, base);
+    if (group.length === 1) continue;
+    const assigned: [string, string][] = [[group[0] as string, base]];
+    for (const agent of group.slice(1)) {
+      let prefix = `${base}_${hash8(agent)}`;
+      for (let n = 9; taken.has(prefix); n++) prefix = `${base}_${hash8(agent, n)}`;
+      taken.add(prefix);
+      prefixes.set(agent, prefix);
+      assigned.push([agent, prefix]);
+    }
+    collisions.push({ base, prefixes: assigned });
+  }
+  return { prefixes, collisions };
+}
+
+/** One line for stderr about agents that would have shared report files. */
+export function collisionNotice(c: AgentFileCollision): string {
+  const names = c.prefixes.map(([agent, prefix]) => `${JSON.stringify(agent)} → ${prefix}_case_*`).join(', ');
+  return `wsgate: agents ${names} clean to the same report file name ${JSON.stringify(c.base)}: the later ones get a suffix`;
+}
+
+/** `<agent prefix>_case_<id with . → _>`, the name of a per-case report without extension. */
+export function caseReportBase(agentPrefix: string, caseId: string): string {
   if (!CASE_ID.test(caseId)) throw new Error(`invalid case id for a file name: ${JSON.stringify(caseId)}`);
-  return `${agentFileBase(agent)}_case_${caseId.replaceAll('.', '_')}`;
+  return `${agentPrefix}_case_${caseId.replaceAll('.', '_')}`;
 }
 
 /** Writes a file through a temp file in the same directory, fsync and rename, so readers never see half a report. */

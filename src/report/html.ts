@@ -4,7 +4,7 @@
  */
 import { isWsgateCase } from '../cases/categories.js';
 import { escapeHtml as esc, htmlFragment } from './escape.js';
-import { caseReportBase } from './files.js';
+import { agentFilePrefixes, caseReportBase } from './files.js';
 import type { CaseInfo, CaseResult } from './model.js';
 import { limitString, pyRepr, pyStr } from './python-repr.js';
 import { wirelogLines } from './wirelog.js';
@@ -300,7 +300,7 @@ function isFailing(r: CaseResult | undefined): boolean {
   return behaviorFails || INDEX_CLOSE_WITH_CODE[r.behaviorClose] === undefined;
 }
 
-function resultCells(agent: string, caseId: string, r: CaseResult | undefined): string {
+function resultCells(agentPrefix: string, caseId: string, r: CaseResult | undefined): string {
   if (r === undefined) return '<td class="case_missing" colspan="2">Missing</td>';
   if (r.behavior === 'UNIMPLEMENTED') return '<td class="case_unimplemented" colspan="2">Unimplemented</td>';
   const b = INDEX_BEHAVIOR[r.behavior] ?? { cls: 'case_failed', text: 'Fail' };
@@ -315,7 +315,7 @@ function resultCells(agent: string, caseId: string, r: CaseResult | undefined): 
   if (r.reportCompressionRatio && r.trafficStats !== null) {
     detail += ` [${ratio(r.trafficStats['incomingCompressionRatio'])}/${ratio(r.trafficStats['outgoingCompressionRatio'])}]`;
   }
-  const href = `${caseReportBase(agent, caseId)}.html`;
+  const href = `${caseReportBase(agentPrefix, caseId)}.html`;
   const extra = detail === '' ? '' : `<br><span class="case_duration">${esc(detail.trim())}</span>`;
   return (
     `<td class="${b.cls}"><a href="${esc(href)}">${b.text}</a>${extra}</td>` +
@@ -328,6 +328,7 @@ export function indexHtml(
   results: ReadonlyMap<string, ReadonlyMap<string, CaseResult>>,
   catalogue: readonly CaseInfo[],
   meta: { generatedAt: string; toolVersion: string },
+  prefixes: ReadonlyMap<string, string> = agentFilePrefixes(results.keys()).prefixes,
 ): string {
   const agents = [...results.keys()].sort(compareCodePoints);
   const columns = agents.length * 2 + 1;
@@ -367,7 +368,7 @@ export function indexHtml(
       lastSub = sub;
     }
     const anchor = `case_desc_${c.id.replaceAll('.', '_')}`;
-    const cells = agents.map((agent) => resultCells(agent, c.id, results.get(agent)?.get(c.id))).join('');
+    const cells = agents.map((agent) => resultCells(prefixes.get(agent) ?? '', c.id, results.get(agent)?.get(c.id))).join('');
     const failing = agents.some((agent) => isFailing(results.get(agent)?.get(c.id)));
     if (failing) failingCases += 1;
     rows.push(

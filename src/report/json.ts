@@ -2,7 +2,7 @@
  * JSON reports: Autobahn's per-case file and index.json (byte-compatible), and wsgate's own summary for CI.
  */
 import { isWsgateCase } from '../cases/categories.js';
-import { caseReportBase } from './files.js';
+import { agentFilePrefixes, caseReportBase } from './files.js';
 import type { CaseResult, GateRun, IndexEntry } from './model.js';
 import { pythonJson } from './pyjson.js';
 
@@ -61,7 +61,10 @@ export function caseReportJson(result: CaseResult): string {
 }
 
 /** Autobahn's index.json: `{agent: {caseId: {behavior, behaviorClose, duration, remoteCloseCode, reportfile}}}`. */
-export function indexJson(results: ReadonlyMap<string, ReadonlyMap<string, CaseResult>>): string {
+export function indexJson(
+  results: ReadonlyMap<string, ReadonlyMap<string, CaseResult>>,
+  prefixes: ReadonlyMap<string, string> = agentFilePrefixes(results.keys()).prefixes,
+): string {
   const index: Record<string, Record<string, IndexEntry>> = {};
   for (const [agent, cases] of results) {
     const perAgent: Record<string, IndexEntry> = {};
@@ -71,7 +74,7 @@ export function indexJson(results: ReadonlyMap<string, ReadonlyMap<string, CaseR
         behaviorClose: r.behaviorClose,
         duration: r.duration,
         remoteCloseCode: r.remoteCloseCode,
-        reportfile: `${caseReportBase(agent, caseId)}.json`,
+        reportfile: `${caseReportBase(prefixes.get(agent) ?? '', caseId)}.json`,
       };
     }
     index[agent] = perAgent;

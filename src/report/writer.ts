@@ -2,7 +2,7 @@
  * Writes Autobahn's report set into an output directory: per-case JSON and HTML, then index.json
  * and index.html, each file atomically and never outside the directory.
  */
-import { caseReportBase, makeDirectory, resolveInside, writeFileAtomic } from './files.js';
+import { agentFilePrefixes, caseReportBase, makeDirectory, resolveInside, writeFileAtomic, type AgentFileCollision } from './files.js';
 import { caseReportHtml, indexHtml } from './html.js';
 import { caseReportJson, indexJson } from './json.js';
 import type { CaseInfo, CaseResult } from './model.js';
@@ -32,19 +32,23 @@ async function runBounded(tasks: readonly (() => Promise<void>)[], limit: number
   if (failure !== null) throw (failure as { err: unknown }).err;
 }
 
-/** Writes every per-case `.json`/`.html`, then `index.json` and `index.html`, into outdir (created if needed). */
+/**
+ * Writes every per-case `.json`/`.html`, then `index.json` and `index.html`, into outdir (created if
+ * needed). Returns the agents whose file names had to be told apart (see agentFilePrefixes).
+ */
 export async function writeReports(
   outdir: string,
   results: ReadonlyMap<string, ReadonlyMap<string, CaseResult>>,
   catalogue: readonly CaseInfo[],
   meta: { generatedAt: string; toolVersion: string },
-): Promise<void> {
+): Promise<AgentFileCollision[]> {
   releaseMemoryNow();
   await makeDirectory(outdir);
+  const { prefixes, collisions } = agentFilePrefixes(results.keys());
   const tasks: (() => Promise<void>)[] = [];
   for (const [agent, cases] of results) {
     for (const [caseId, result] of cases) {
-      const base = caseReportBase(agent, caseId);
+      const base = caseReportBase(prefixes.get(agent) ?? '', caseId);
       // Rendering happens inside the task, so only the files in flight are held in memory.
       tasks.push(() => writeFileAtomic(resolveInside(outdir, `${base}.json`), caseReportJson(result)));
       tasks.push(() => writeFileAtomic(resolveInside(outdir, `${base}.html`), caseReportHtml(result)));
@@ -52,6 +56,7 @@ export async function writeReports(
   }
   await runBounded(tasks, CONCURRENCY);
   // The indexes come last: whoever sees them can follow every link.
-  await writeFileAtomic(resolveInside(outdir, 'index.json'), indexJson(results));
-  await writeFileAtomic(resolveInside(outdir, 'index.html'), indexHtml(results, catalogue, meta));
+  await writeFileAtomic(resolveInside(outdir, 'index.json'), indexJson(results, prefixes));
+  await writeFileAtomic(resolveInside(outdir, 'index.html'), indexHtml(results, catalogue, meta, prefixes));
+  return collisions;
 }

@@ -45,6 +45,7 @@ export function createServer(options: {
   extended?: boolean;
 }): FuzzingServer {
   const info = catalogueInfo(options.extended ?? false);
+  const told = new Set<string>();
   const server: FuzzingServer = new FuzzingServer({
     host: options.host,
     port: options.port,
@@ -55,8 +56,15 @@ export function createServer(options: {
     ...(options.skipCase ? { skipCase: options.skipCase } : {}),
     // The HTML and JSON renderers are loaded on the first report write, not while cases run.
     writeReports: async () => {
-      const { writeReports } = await import('../report/writer.js');
-      await writeReports(options.outdir, server.results, info, { generatedAt: new Date().toISOString(), toolVersion: VERSION });
+      const [{ writeReports }, { collisionNotice }] = await Promise.all([import('../report/writer.js'), import('../report/files.js')]);
+      const collisions = await writeReports(options.outdir, server.results, info, { generatedAt: new Date().toISOString(), toolVersion: VERSION });
+      // Said once per set of colliding agents, however often the reports are rewritten.
+      for (const c of collisions) {
+        const line = collisionNotice(c);
+        if (told.has(line)) continue;
+        told.add(line);
+        process.stderr.write(`${line}\n`);
+      }
     },
   });
   return server;

@@ -28,7 +28,7 @@ test('writeReports writes per-case JSON/HTML and the indexes, nothing else', asy
     for (const f of ['seedpeer_case_6_9_2.json', 'seedpeer_case_6_9_2.html', 'seedpeer_case_6_12_7.json', 'seedpeer_case_6_12_7.html']) {
       assert.ok(files.includes(f), f);
     }
-    assert.equal(files.filter((f) => /^evil_[0-9a-f]{8}_case_6_9_2\.(json|html)$/.test(f)).length, 2);
+    assert.equal(files.filter((f) => /^evil_case_6_9_2\.(json|html)$/.test(f)).length, 2);
     assert.equal(files.some((f) => f.startsWith('.wsgate-tmp-')), false);
     assert.deepEqual(await readdir(root), ['nested']);
     assert.equal(await readFile(path.join(outdir, 'seedpeer_case_6_12_7.json'), 'utf8'), referenceText('6.12.7'));
