@@ -64,10 +64,16 @@ main:has(#failing:target) tr.agent_case_result_row:not(.has_failure),
 main:has(#failing:target) tr.case_subcategory_row { display: none; }
 .filters { margin: 8px 0; }
 #intro { color: var(--muted); }
-#agent_case_results { margin-top: 12px; }
+#agent_case_results { margin-top: 8px; }
 #agent_case_results td, #agent_case_results th { padding: 3px 8px; white-space: nowrap; }
+/* Titles wrap inside the width the case ids and verdicts give the table, and never widen it (a
+   13.x subcategory title is longer than a screen): their text has no width of its own. */
+#agent_case_results .title { display: block; width: 0; min-width: 100%; white-space: normal; overflow-wrap: anywhere; }
+#agent_case_results th.case_category { min-width: 11em; }
+#agent_case_results th.agent { white-space: normal; overflow-wrap: anywhere; min-width: 7em; max-width: 16em; }
 tr.case_category_row th { background: #20252d; color: #f1f3f6; position: sticky; top: 0; }
 tr.case_subcategory_row td { background: #e4e8ee; font-weight: 600; }
+.chips span { display: inline-block; padding: 1px 8px; margin: 2px 4px 2px 0; border-radius: 4px; font-size: .9em; }
 td.case a { color: inherit; }
 td.case_ok a, td.case_non_strict a, td.case_failed a, td.case_info a { color: inherit; font-weight: 600; }
 .case_duration { font-size: .85em; color: var(--muted); }
@@ -360,9 +366,9 @@ export function indexHtml(
     const sub = subcategoryLabel(c.id, c.subcategory);
     // The agent header repeats at every subcategory, so the columns stay readable in a long table.
     if (cat !== lastCategory || sub !== lastSub) {
-      rows.push(`<tr class="case_category_row"><th class="case_category">${esc(cat)}</th>${agentHeads}</tr>`);
+      rows.push(`<tr class="case_category_row"><th class="case_category"><span class="title">${esc(cat)}</span></th>${agentHeads}</tr>`);
       if (sub !== null) {
-        rows.push(`<tr class="case_subcategory_row"><td class="case_subcategory" colspan="${columns}">${esc(sub)}</td></tr>`);
+        rows.push(`<tr class="case_subcategory_row"><td class="case_subcategory" colspan="${columns}"><span class="title">${esc(sub)}</span></td></tr>`);
       }
       lastCategory = cat;
       lastSub = sub;
@@ -389,6 +395,17 @@ export function indexHtml(
 <main>
 <h1>Summary</h1>
 <p id="intro">Summary report generated on ${esc(meta.generatedAt)} by wsgate v${esc(meta.toolVersion)} (Autobahn|Testsuite cases and verdicts).</p>
+<table id="agent_summary">
+<tr><th>Agent</th><th>Pass</th><th>Non-Strict</th><th>Fail</th><th>Info</th><th>Unimplemented</th><th>Missing</th></tr>
+${summaryRows}
+</table>
+<h2>Results</h2>
+<p class="filters" id="failing">${failingCases} case${failingCases === 1 ? '' : 's'} with a failure. Show: <a href="#failing">failing cases only</a> &middot; <a href="#top">all cases</a></p>
+<p class="chips"><span class="case_ok">Pass</span><span class="case_non_strict">Non-Strict</span><span class="case_failed">Fail</span><span class="case_info">Info</span><span class="case_unimplemented">Unimplemented</span><span class="case_missing">Missing</span> <a href="#legend">what they mean</a></p>
+<table id="agent_case_results">
+${rows.join('\n')}
+</table>
+<h2>Legend</h2>
 <table id="legend">
 <tr><td class="case_ok">Pass</td><td>The case ran and the peer behaved as required.</td></tr>
 <tr><td class="case_non_strict">Non-Strict</td><td>The case ran and passed, but the peer did not follow a SHOULD or a canonical behaviour; still conformant.</td></tr>
@@ -397,16 +414,6 @@ export function indexHtml(
 <tr><td class="case_unimplemented">Unimplemented</td><td>The case is not implemented for this peer.</td></tr>
 <tr><td class="case_missing">Missing</td><td>No result: the case was not selected, was excluded, or the peer never ran it.</td></tr>
 <tr><td>Close column</td><td>The peer's close code (None: no code) when the closing was acceptable; &ldquo;Unclean&rdquo; or &ldquo;Fail&rdquo; otherwise.</td></tr>
-</table>
-<h2>Agents</h2>
-<table id="agent_summary">
-<tr><th>Agent</th><th>Pass</th><th>Non-Strict</th><th>Fail</th><th>Info</th><th>Unimplemented</th><th>Missing</th></tr>
-${summaryRows}
-</table>
-<h2>Results</h2>
-<p class="filters" id="failing">${failingCases} case${failingCases === 1 ? '' : 's'} with a failure. Show: <a href="#failing">failing cases only</a> &middot; <a href="#top">all cases</a></p>
-<table id="agent_case_results">
-${rows.join('\n')}
 </table>
 <h2>Case Descriptions</h2>
 <div id="test_case_descriptions">
