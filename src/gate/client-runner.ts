@@ -1,7 +1,10 @@
 /**
  * Runs the user's client command: placeholders substituted and shell-quoted, the same values in the
  * environment, its own process group (so a timeout kills its children too), output kept bounded.
+ * Descendants that leave the group (setsid, a daemon's double fork) are found by a token in their
+ * environment and ended with it.
  */
+import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { execa } from 'execa';
 import type { ClientRun } from '../report/model.js';
@@ -33,7 +36,10 @@ export interface ClientProcess {
   readonly exited: Promise<void>;
   /** Whether the process has exited. */
   readonly hasExited: boolean;
-  /** Kills the whole process group (SIGKILL), also after the leader exited: no orphan survives. */
+  /**
+   * Kills the whole process group (SIGKILL), also after the leader exited, and every descendant that
+   * left the group (setsid, daemons): no orphan survives.
+   */
   killGroup(): void;
   /**
    * SIGTERM to the whole group, then SIGKILL if any member is still alive after graceMs (a client
@@ -70,6 +76,13 @@ class TailBuffer {
   }
 }
 
+/**
+ * The variable that marks every process a client command starts: children inherit it whatever
+ * process group or session they move to, so a setsid'd or daemonized descendant is still found
+ * (on Linux, in /proc/PID/environ). A descendant that clears its environment is not.
+ */
+export const CLIENT_TOKEN_VARIABLE = 'WSGATE_CLIENT_TOKEN';
+
 /** Starts the command in a shell, in a process group of its own. */
 export function startClient(command: string, values: ClientValues, extraEnv: Record<string, string> = {}): ClientProcess {
   const expanded = expandCommand(command, values);
@@ -78,6 +91,7 @@ export function startClient(command: string, values: ClientValues, extraEnv: Rec
   let signal: string | null = null;
   let spawnError: string | null = null;
   let hasExited = false;
+  const token = randomBytes(12).toString('hex');
 
   const child = execa(expanded, {
     shell: true,
@@ -87,7 +101,14 @@ export function startClient(command: string, values: ClientValues, extraEnv: Rec
     reject: false,
     // wsgate's own environment minus the malloc settings its launcher made for wsgate alone.
     extendEnv: false,
-    env: { ...clientEnvironment(process.env), ...extraEnv, WSGATE_URL: values.url, WSGATE_CASE: values.case, WSGATE_AGENT: values.agent },
+    env: {
+      ...clientEnvironment(process.env),
+      ...extraEnv,
+      WSGATE_URL: values.url,
+      WSGATE_CASE: values.case,
+      WSGATE_AGENT: values.agent,
+      [CLIENT_TOKEN_VARIABLE]: token,
+    },
   });
   child.stdout?.on('data', (chunk: Buffer) => output.push(chunk));
   child.stderr?.on('data', (chunk: Buffer) => output.push(chunk));
@@ -106,28 +127,35 @@ export function startClient(command: string, values: ClientValues, extraEnv: Rec
     },
   );
 
-  const killGroup = (): void => {
+  /** Sends `sig` to the group and to every live process carrying this client's token. */
+  const signalAll = (sig: NodeJS.Signals): void => {
     if (pid === undefined) return;
     try {
-      process.kill(-pid, 'SIGKILL');
+      process.kill(-pid, sig);
     } catch {
       // ESRCH: the group is already gone.
     }
+    for (const p of marked(token)) {
+      try {
+        process.kill(p, sig);
+      } catch {
+        // It ended meanwhile.
+      }
+    }
   };
+  const alive = (): boolean => pid !== undefined && (groupAlive(pid) || marked(token).length > 0);
+
+  const killGroup = (): void => signalAll('SIGKILL');
 
   const stop = async (graceMs: number): Promise<'terminated' | 'killed'> => {
-    if (pid === undefined) return 'terminated';
-    try {
-      process.kill(-pid, 'SIGTERM');
-    } catch {
-      return 'terminated';
-    }
+    if (pid === undefined || !alive()) return 'terminated';
+    signalAll('SIGTERM');
     const deadline = performance.now() + graceMs;
     while (performance.now() < deadline) {
-      if (!groupAlive(pid)) return 'terminated';
+      if (!alive()) return 'terminated';
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
-    if (!groupAlive(pid)) return 'terminated';
+    if (!alive()) return 'terminated';
     killGroup();
     return 'killed';
   };
@@ -151,6 +179,34 @@ export function startClient(command: string, values: ClientValues, extraEnv: Rec
       };
     },
   };
+}
+
+/**
+ * Live processes (not zombies, not this one) whose environment holds the client token; empty where
+ * there is no /proc. A process of another user cannot be read, and is not one of ours.
+ */
+function marked(token: string): number[] {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  const needle = Buffer.from(`${CLIENT_TOKEN_VARIABLE}=${token}\0`);
+  const found: number[] = [];
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      const environ = readFileSync(`/proc/${entry}/environ`);
+      const at = environ.indexOf(needle);
+      if (at < 0 || (at > 0 && environ[at - 1] !== 0)) continue;
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z') found.push(Number(entry));
+    } catch {
+      // Ended while we looked, or not ours to read.
+    }
+  }
+  return found;
 }
 
 /**

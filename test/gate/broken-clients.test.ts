@@ -156,6 +156,22 @@ describe('the gate with broken clients', { concurrency: true }, () => {
     }
   });
 
+  for (const mode of ['setsid', 'daemon'] as const) {
+    test(`a client that leaves a process outside its process group (${mode}): found by its environment and ended`, async () => {
+      const dir = await tempDir();
+      const r = await gate(fixtureCommand('escapes-group', `{url} '${dir}/'{case}.pid ${mode}`));
+      assert.equal(r.code, 0, r.stdout + r.stderr);
+      for (const id of ['6.9.2', '6.12.7']) {
+        assert.equal(r.cases.get(id)?.status, 'passed');
+        const pid = Number(readFileSync(path.join(dir, `${id}.pid`), 'utf8'));
+        assert.ok(pid > 0);
+        const stat = `/proc/${pid}/stat`;
+        const state = existsSync(stat) ? readFileSync(stat, 'utf8').split(') ')[1]?.[0] : 'gone';
+        assert.ok(state === 'gone' || state === 'Z', `the ${mode} process ${pid} of case ${id} is still running (state ${state})`);
+      }
+    });
+  }
+
   test('a client that ignores SIGTERM and never exits is killed with SIGKILL after a grace; nothing is left', async () => {
     const marker = `wsgate-ignores-sigterm-${process.pid}`;
     const r = await gate(fixtureCommand('ignores-sigterm', `{url} ${marker}`), ['--exclude-cases', '6.12.7']);
