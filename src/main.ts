@@ -179,6 +179,7 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
           .option('agent', { type: 'string', describe: 'Agent to judge (default: the only agent in index.json)' })
           .option('cases', { type: 'string', array: true, default: [] as string[], describe: 'Case id patterns that must have results (default: the cases index.json holds)' })
           .option('exclude-cases', { type: 'string', array: true, default: [] as string[], describe: 'Case id patterns to leave out' })
+          .option('extended', extendedOption)
           .option('strict', { type: 'boolean', default: false, describe: 'NON-STRICT outcomes fail too' })
           .option('fail-on', { type: 'string', array: true, describe: 'Verdicts that fail a case (as for run)' })
           .option('baseline', { type: 'string', describe: 'Baseline file of accepted non-OK cases' })
@@ -197,6 +198,7 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
             agent: a.agent ?? null,
             cases: split(a.cases),
             excludeCases: split(a['exclude-cases']),
+            extended: a.extended === true,
             failOn: [...failingVerdicts(a['fail-on'] === undefined ? null : split(a['fail-on']), a.strict)],
             strict: a.strict,
             baseline: a.baseline === undefined ? null : path.resolve(a.baseline),

@@ -4,6 +4,7 @@
  * matches only 1.x; an entry without `*` is an exact id. Unlike Autobahn, an exact id that names no
  * case is an error instead of a crash at run time.
  */
+import { isWsgateCase } from './categories.js';
 import { compareIds } from './registry.js';
 import type { CatalogueCase } from './types.js';
 
@@ -24,7 +25,11 @@ function resolve(patterns: readonly string[], ids: readonly string[], known: Rea
     if (pattern === '') continue;
     if (!/^[0-9.*]+$/.test(pattern)) throw new SelectionError(`bad case pattern ${JSON.stringify(pattern)}`);
     if (!pattern.includes('*') && !known.has(pattern)) {
-      throw new SelectionError(`no case has the id ${JSON.stringify(pattern)}`);
+      throw new SelectionError(
+        isWsgateCase(pattern)
+          ? `${JSON.stringify(pattern)} is one of wsgate's own cases (group 14): add --extended`
+          : `no case has the id ${JSON.stringify(pattern)}`,
+      );
     }
     const match = matcher(pattern);
     for (const id of ids) if (match(id)) out.add(id);

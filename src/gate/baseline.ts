@@ -13,7 +13,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { catalogue } from '../cases/registry.js';
+import { catalogueFor } from '../cases/registry.js';
 import { selectCases, SelectionError } from '../cases/select.js';
 import type { BaselineMark, GateCase, GateRun } from '../report/model.js';
 import { UsageError } from './exit-codes.js';
@@ -36,7 +36,7 @@ export interface BaselineEntry {
   pattern: string;
   reason: string;
   agents: string[] | null;
-  /** The ids (of the whole catalogue) the pattern names. */
+  /** The ids (of the whole catalogue, group 14 included) the pattern names. */
   ids: ReadonlySet<string>;
 }
 
@@ -83,7 +83,8 @@ export function parseBaseline(file: string, value: unknown): Baseline {
     if (pattern.trim() === '') throw fail(file, '"cases": an empty case pattern');
     let ids: Set<string>;
     try {
-      ids = new Set(selectCases(catalogue, [pattern]).map((c) => c.id));
+      // Against every case wsgate has, group 14 included: a baseline may hold a case of an --extended run.
+      ids = new Set(selectCases(catalogueFor(true), [pattern]).map((c) => c.id));
     } catch (err) {
       if (err instanceof SelectionError) throw fail(file, `"cases": ${err.message}`);
       throw err;

@@ -6,7 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { catalogue } from '../cases/registry.js';
+import { catalogueFor } from '../cases/registry.js';
 import { selectCases, SelectionError } from '../cases/select.js';
 import { makeDirectory, resolveInside, writeFileAtomic } from '../report/files.js';
 import { summaryJson } from '../report/json.js';
@@ -25,6 +25,8 @@ export interface JudgeConfig {
   agent: string | null;
   /** Case patterns that must have results; empty: the cases index.json holds for the agent. */
   cases: string[];
+  /** Patterns may name wsgate's own group 14 (as --extended does for run, serve and list). */
+  extended: boolean;
   excludeCases: string[];
   failOn: string[];
   strict: boolean;
@@ -76,10 +78,12 @@ export async function judgeReports(config: JudgeConfig, io: GateIo): Promise<num
 
   let selected;
   try {
+    // Without patterns, every case the index holds that wsgate knows, group 14 included (as merge does).
+    const everything = catalogueFor(true);
     selected =
       config.cases.length > 0 || config.excludeCases.length > 0
-        ? selectCases(catalogue, config.cases, config.excludeCases)
-        : selectCases(catalogue, Object.keys(results).filter((id) => catalogue.some((c) => c.id === id)));
+        ? selectCases(catalogueFor(config.extended), config.cases, config.excludeCases)
+        : selectCases(everything, Object.keys(results).filter((id) => everything.some((c) => c.id === id)));
   } catch (err) {
     if (err instanceof SelectionError) throw new UsageError(err.message);
     throw err;

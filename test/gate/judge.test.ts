@@ -84,3 +84,56 @@ describe('judge', { concurrency: true }, () => {
     assert.match(res.stderr, /^wsgate: .*index\.json: case 6\.9\.2: file name escapes the output directory: "\.\.\/\.\.\/etc\/passwd"\n$/);
   });
 });
+
+// judge, baseline files and run see one catalogue: wsgate's own group 14 (--extended) included.
+describe('judge and baselines on a group-14 run', () => {
+  let outdir = '';
+  let runStatus: number | null = null;
+  before(async () => {
+    outdir = await tempDir();
+    // The bundled ws client: 14.4.5 fails (README), 14.2.3 is UNIMPLEMENTED, the rest pass.
+    const res = await runCli(['run', '--extended', '--url', 'ws://127.0.0.1:0', '--outdir', outdir, '--cases', '14.*'], 120_000);
+    runStatus = res.code;
+  });
+
+  async function judge(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string; summary: Summary }> {
+    const out = await tempDir();
+    const json = path.join(out, 'summary.json');
+    const res = await runCli(['judge', '--outdir', outdir, '--json', json, '--junit', path.join(out, 'junit.xml'), ...args]);
+    const summary = JSON.parse(await readFile(json, 'utf8').catch(() => '{}')) as Summary;
+    return { ...res, summary };
+  }
+
+  test('judge --extended --cases 14.*: the 28 cases with the run verdicts, 14.4.5 failing, exit 1 as the run', async () => {
+    assert.equal(runStatus, 1);
+    const r = await judge(['--extended', '--cases', '14.*']);
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.equal(r.summary.cases.length, 28);
+    assert.deepEqual(r.summary.cases.filter((c) => c.status === 'failed').map((c) => c.id), ['14.4.5']);
+    assert.equal(r.summary.cases.find((c) => c.id === '14.2.3')?.status, 'skipped');
+  });
+
+  test('judge with no --cases judges the group-14 results the index holds, not 517 missing cases', async () => {
+    const r = await judge([]);
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.equal(r.summary.cases.length, 28);
+    assert.ok(r.summary.cases.every((c) => c.id.startsWith('14.')));
+  });
+
+  test('a baseline holding 14.4.5 is accepted, by judge and by run', async () => {
+    const file = path.join(await tempDir(), 'baseline.json');
+    await writeFile(file, JSON.stringify({ version: 1, cases: { '14.4.5': { reason: "Node's HTTP parser misses Upgrade between tabs" } } }));
+    const judged = await judge(['--extended', '--cases', '14.*', '--baseline', file]);
+    assert.equal(judged.code, 0, judged.stdout + judged.stderr);
+    assert.equal(judged.summary.counts.accepted, 1);
+    const out = await tempDir();
+    const ran = await runCli(['run', '--extended', '--url', 'ws://127.0.0.1:0', '--outdir', out, '--cases', '14.4.5', '--baseline', file]);
+    assert.equal(ran.code, 0, ran.stdout + ran.stderr);
+  });
+
+  test('a group-14 id without --extended: exit 2 and the way out', async () => {
+    const r = await judge(['--cases', '14.1.1']);
+    assert.equal(r.code, 2);
+    assert.equal(r.stderr, 'wsgate: "14.1.1" is one of wsgate\'s own cases (group 14): add --extended\n');
+  });
+});
