@@ -14,9 +14,12 @@ import WebSocket from 'ws';
 // ws accepts `clientMaxWindowBits: true` (offer the parameter with no value) and `maxFragments`
 // (ws >= 8.23), which its type definitions do not list yet.
 const options = {
-  // ws's own compression settings (zlib's default level), as ws's users run it: the client's work in
-  // groups 12 and 13 is then what a real ws application does, and the bench shows it.
-  perMessageDeflate: { clientMaxWindowBits: true },
+  // zlib level 1 (Z_BEST_SPEED) for the echoes, as ws lets its users choose (its README's example
+  // tunes level and memLevel): compression levels change no verdict, and at ws's default level 6
+  // the client's deflate was most of a whole run's CPU (groups 12 and 13 echo 1000 messages of up to
+  // 128 KiB per case). Measured over 12.1.*, 12.3.* and 13.1.*: client CPU 118 -> 62 s, wall 116 ->
+  // 63 s (BENCHMARKS.md).
+  perMessageDeflate: { clientMaxWindowBits: true, zlibDeflateOptions: { level: 1 } },
   // Autobahn's 9.x cases send messages up to 16 MiB in up to 65536 fragments.
   maxPayload: 64 * 1024 * 1024,
   maxFragments: 0,

@@ -473,8 +473,11 @@ async function runLooping(
   server.on('caseStarted', onStart);
   server.on('caseFinished', onFinish);
   // The bundled client runs up to --jobs cases at once itself (group 9 alone); other looping clients
-  // run their cases one after another, as Autobahn's drivers do.
-  const env = config.client === null ? { WSGATE_JOBS: String(config.jobs) } : {};
+  // run their cases one after another, as Autobahn's drivers do. Its zlib work (ws compresses and
+  // inflates in libuv's pool, one task per frame) goes faster on one pool thread than on the default
+  // four, which hand each connection's tasks between cores: 12.2.15 + 12.5.15 + 12.3.15 + 12.2.14,
+  // --jobs 2, 53.2 -> 41.0 s wall, client CPU 68.4 -> 42.5 s (BENCHMARKS.md).
+  const env = config.client === null ? { WSGATE_JOBS: String(config.jobs), UV_THREADPOOL_SIZE: '1' } : {};
   const client = startClient(command, { url: baseUrl, case: '', agent: config.agent }, env);
   const budgetS = cases.reduce((sum, c) => sum + caseTimeoutFor(c, config), 0);
   const budgetMs = budgetS * 1000;
