@@ -1,6 +1,6 @@
 /** Helpers to declare cases and their expectations in a few lines. */
-import type { ExpectedClose } from '../report/model.js';
-import { categoryNames, subcategoryNames } from './categories.js';
+import type { ExpectedClose } from '../model/report.js';
+import { categoryNames, isWsgateCase, subcategoryNames } from './categories.js';
 import { toBuffer } from '../util/bytes.js';
 import type { CaseDef, CatalogueCase, Judgement, PeerEvent } from './types.js';
 
@@ -14,7 +14,7 @@ export function defineCase(def: CaseDef): CatalogueCase {
   if (category === undefined) throw new Error(`case ${def.id}: no category ${parts[0] ?? ''}`);
   // Ids with three parts have a subcategory ("6.9" of "6.9.2"); two-part ids ("2.5") have none.
   const subcategory = parts.length > 2 ? (subcategoryNames[`${parts[0] ?? ''}.${parts[1] ?? ''}`] ?? '') : '';
-  return { ...def, category, subcategory };
+  return { ...def, category, subcategory, origin: isWsgateCase(def.id) ? 'wsgate' : 'autobahn' };
 }
 
 /** A message event: what the peer must echo. */

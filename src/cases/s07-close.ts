@@ -7,7 +7,8 @@
  * endpoint typically echos the status code it received.)"
  */
 import { CloseCode, Opcode } from '../protocol/constants.js';
-import { Behavior, CloseBehavior, type ExpectedClose } from '../report/model.js';
+import type { ExpectedClose } from '../model/report.js';
+import { Behavior, CloseBehavior } from '../model/verdicts.js';
 import { invalidCloseCodes, undefinedCloseCodes, validCloseCodes } from './data/close-codes.js';
 import { closedByMe, defineCase, hex, message, wrongCodeFails } from './define.js';
 import type { CaseContext, CatalogueCase, Judgement } from './types.js';

@@ -11,7 +11,7 @@
  * exceeding those limits."
  */
 import { CloseCode, Opcode } from '../protocol/constants.js';
-import { Behavior } from '../report/model.js';
+import { Behavior, type OutcomeVerdict } from '../model/verdicts.js';
 import {
   BINARY_PATTERN,
   CHOPPED_LENGTH,
@@ -54,9 +54,9 @@ const LOOPBACK_BYTES_PER_SECOND = 200e6;
 /** Rough time of one small-message round trip, for the same estimate. */
 const ROUND_TRIP_SECONDS = 0.0002;
 
-const behaviors = new WeakMap<CaseContext, string>();
+const behaviors = new WeakMap<CaseContext, OutcomeVerdict>();
 
-function setResult(t: CaseContext, result: string, behavior?: string): void {
+function setResult(t: CaseContext, result: string, behavior?: OutcomeVerdict): void {
   const b = behavior ?? behaviors.get(t) ?? Behavior.Failed;
   behaviors.set(t, b);
   t.setOutcome(b, result);
@@ -194,7 +194,7 @@ function roundTripCase(id: string, row: RoundTripRow, binary: boolean): Catalogu
     );
     sentCounts.set(t, (sentCounts.get(t) ?? 0) + 1);
   };
-  const finish = (t: CaseContext, behavior: string, result: string): void => {
+  const finish = (t: CaseContext, behavior: OutcomeVerdict, result: string): void => {
     setResult(t, result, behavior);
     t.setWirelog(true);
     t.sendClose(CloseCode.Normal);

@@ -7,7 +7,7 @@
  * terminated by a single frame with the FIN bit set and an opcode of 0."
  */
 import { Opcode } from '../protocol/constants.js';
-import { Behavior } from '../report/model.js';
+import { Behavior } from '../model/verdicts.js';
 import { closedByMe, defineCase, message } from './define.js';
 import type { CatalogueCase } from './types.js';
 

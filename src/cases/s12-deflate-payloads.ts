@@ -12,7 +12,7 @@
 import { createHash } from 'node:crypto';
 import { CloseCode } from '../protocol/constants.js';
 import { DocumentChunks } from '../protocol/deflate.js';
-import { Behavior } from '../report/model.js';
+import { Behavior, type OutcomeVerdict } from '../model/verdicts.js';
 import { corpusFile } from './data/deflate-corpus.js';
 import {
   acceptFirstOffer,
@@ -24,8 +24,7 @@ import {
   type TestData,
 } from './data/deflate-cases.js';
 import { closedByMe, defineCase } from './define.js';
-import type { PreparedMessage } from '../server/session.js';
-import type { CaseContext, CatalogueCase } from './types.js';
+import type { CaseContext, CatalogueCase, PreparedMessage } from './types.js';
 
 /** Each document, with its chunks compressed once per run (see DocumentChunks). */
 const documents = new Map<TestData['corpus'], DocumentChunks>();
@@ -172,7 +171,7 @@ export function deflateEchoCase(spec: {
   };
 
   /** Autobahn ends the case the same way whatever the outcome: frame log back on, close 1000. */
-  const finish = (t: CaseContext, behavior: string, result: string): void => {
+  const finish = (t: CaseContext, behavior: OutcomeVerdict, result: string): void => {
     t.setOutcome(behavior, result);
     t.setWirelog(true);
     t.sendClose(CloseCode.Normal);

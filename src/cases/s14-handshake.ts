@@ -12,7 +12,8 @@
 import { createHash } from 'node:crypto';
 import { CloseCode, Opcode } from '../protocol/constants.js';
 import type { DeflateOffer } from '../protocol/deflate.js';
-import { Behavior, CloseBehavior, type ExpectedClose } from '../report/model.js';
+import type { ExpectedClose } from '../model/report.js';
+import { Behavior, CloseBehavior } from '../model/verdicts.js';
 import { acceptFirstOffer, acceptOffer } from './data/deflate-cases.js';
 import { closedByMe, defineCase, hex, message, wrongCodeFails } from './define.js';
 import type { AdjustFacts, CaseContext, CatalogueCase, HandshakeDelivery, HandshakeRequestInfo, Judgement, TxFrame } from './types.js';

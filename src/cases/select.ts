@@ -4,17 +4,18 @@
  * matches only 1.x; an entry without `*` is an exact id. Unlike Autobahn, an exact id that names no
  * case is an error instead of a crash at run time.
  */
+import { UsageError } from '../errors.js';
+import { wildcard } from '../util/patterns.js';
 import { isWsgateCase } from './categories.js';
 import { compareIds } from './registry.js';
 import type { CatalogueCase } from './types.js';
 
 /** A selection pattern that matches nothing the user could have meant. */
-export class SelectionError extends Error {}
+export class SelectionError extends UsageError {}
 
 function matcher(pattern: string): (id: string) => boolean {
   if (!pattern.includes('*')) return (id) => id === pattern;
-  const source = pattern.replace(/[.+?^${}()|[\]\\]/g, (c) => `\\${c}`).replace(/\*/g, '.*');
-  const re = new RegExp(`^${source}`);
+  const re = wildcard(pattern, { prefix: true });
   return (id) => re.test(id);
 }
 

@@ -4,8 +4,8 @@
  */
 import type { DeflateAccept, DeflateOffer, DocumentChunks } from '../protocol/deflate.js';
 import type { UpgradeRequest } from '../protocol/handshake.js';
-import type { ExpectedClose } from '../report/model.js';
-import type { PreparedMessage } from '../server/session.js';
+import type { CaseOrigin, ExpectedClose } from '../model/report.js';
+import type { CloseVerdict, OutcomeVerdict } from '../model/verdicts.js';
 
 /** An event the peer produced, with its full payload (reports cut it; verdicts compare all of it). */
 export type PeerEvent =
@@ -29,6 +29,18 @@ export interface TxFrame {
   chopSize?: number | null;
   /** Write the frame as a TCP write of its own, after everything before it flushed. */
   sync?: boolean;
+}
+
+/** A message compressed and framed ahead of sending (CaseContext.prepareMessage, prepareCut). */
+export interface PreparedMessage {
+  readonly opcode: number;
+  /** The payload as it goes on the wire (compressed when permessage-deflate is on). */
+  readonly data: Buffer;
+  readonly compressed: boolean;
+  readonly fragmentSize: number;
+  readonly sync: boolean;
+  /** Payload bytes before compression. */
+  readonly appLength: number;
 }
 
 /** The only API a case sees while it runs. */
@@ -64,7 +76,7 @@ export interface CaseContext {
    * Sets the outcome the case decides itself (Autobahn's cases that judge the echoes they receive:
    * groups 9, 12, 13). Expected event lists, if any, are still checked afterwards.
    */
-  setOutcome(behavior: string, result: string): void;
+  setOutcome(behavior: OutcomeVerdict, result: string): void;
   /**
    * Switches the frame log on or off: logged as a "WIRELOG ENABLED/DISABLED" entry (Autobahn's
    * enableWirelog), or silently with `{ silent: true }` (Autobahn's `createWirelog = ...`).
@@ -200,11 +212,11 @@ export interface CaseDef {
   adjust?(verdict: Judgement, facts: AdjustFacts): Judgement;
 }
 
-/** Both verdicts with their explanations (see server/judge.ts). */
+/** Both verdicts with their explanations (see server/verdict.ts). */
 export interface Judgement {
-  behavior: string;
+  behavior: OutcomeVerdict;
   result: string;
-  behaviorClose: string;
+  behaviorClose: CloseVerdict;
   resultClose: string;
 }
 
@@ -221,4 +233,5 @@ export interface AdjustFacts {
 export interface CatalogueCase extends CaseDef {
   readonly category: string;
   readonly subcategory: string;
+  readonly origin: CaseOrigin;
 }

@@ -4,30 +4,14 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
-import { UsageError } from '../gate/exit-codes.js';
-import { failingVerdicts } from '../gate/rule.js';
-import { agentProblem } from '../server/fuzzing-server.js';
-import { defaultJobs, parseShard, type Shard } from '../gate/schedule.js';
-import type { SessionOptions } from '../server/session.js';
+import { UsageError } from '../errors.js';
+import { failingVerdicts } from '../model/verdicts.js';
+import { agentProblem } from '../server/route-target.js';
+import { defaultJobs, parseShard, type Shard } from './parallel.js';
+import { parseListenUrl } from './url.js';
+import type { ServerSessionOptions } from '../server/upgrade.js';
 import type { SpecSettings } from './spec.js';
-
-/** Parses `ws://HOST:PORT` (port 0: any free port). */
-export function parseListenUrl(url: string): { host: string; port: number } {
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch {
-    throw new UsageError(`--url ${JSON.stringify(url)} is not a URL; use ws://HOST:PORT`);
-  }
-  if (u.protocol === 'wss:') throw new UsageError('--url: wss:// (TLS) is not supported yet; use ws://');
-  if (u.protocol !== 'ws:') throw new UsageError(`--url must start with ws://, got ${JSON.stringify(url)}`);
-  if ((u.pathname !== '/' && u.pathname !== '') || u.search !== '' || u.hash !== '') {
-    throw new UsageError(`--url takes no path or query, got ${JSON.stringify(url)}`);
-  }
-  const host = u.hostname.replace(/^\[(.*)\]$/, '$1');
-  const port = u.port === '' ? 80 : Number(u.port);
-  return { host, port };
-}
+import { splitList } from '../util/patterns.js';
 
 const patterns = z.array(z.string()).default([]);
 
@@ -72,7 +56,7 @@ export interface ServerExtras {
   /** exclude-agent-cases of the spec file ({} without one). */
   excludeAgentCases: Record<string, string[]>;
   /** Session options set by the spec file's `options`. */
-  session: Partial<SessionOptions>;
+  session: Partial<ServerSessionOptions>;
   /** The spec file named by --spec, or null. */
   specFile: string | null;
 }
@@ -122,10 +106,6 @@ export interface ServeConfig extends ServerExtras {
   extended: boolean;
 }
 
-/** Splits "6.*,7.1.1" style lists given to repeated flags. */
-function splitPatterns(values: readonly string[]): string[] {
-  return values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
-}
 
 function parseWith<T extends z.ZodType>(schema: T, input: unknown): z.infer<T> {
   const parsed = schema.safeParse(input);
@@ -194,7 +174,7 @@ export function resolveRunConfig(input: Record<string, unknown>, sources: Config
   if (problem !== null) throw new UsageError(`--agent: ${problem}`);
   // Relative paths (flags and the spec file's outdir alike) resolve against the working directory, as in Autobahn.
   const outdir = path.resolve(o.outdir);
-  const failOn = [...failingVerdicts(o.failOn === null ? null : splitPatterns(o.failOn), o.strict)];
+  const failOn = [...failingVerdicts(o.failOn === null ? null : splitList(o.failOn), o.strict)];
   return {
     client: o.client,
     // The bundled client drives the cases itself: one process instead of one per case.
@@ -203,8 +183,8 @@ export function resolveRunConfig(input: Record<string, unknown>, sources: Config
     host,
     port,
     outdir,
-    cases: splitPatterns(o.cases),
-    excludeCases: splitPatterns(o.excludeCases),
+    cases: splitList(o.cases),
+    excludeCases: splitList(o.excludeCases),
     caseTimeout: o.caseTimeout,
     strict: o.strict,
     failOn,
@@ -229,8 +209,8 @@ export function resolveServeConfig(input: Record<string, unknown>, sources: Conf
     host,
     port,
     outdir: path.resolve(o.outdir),
-    cases: splitPatterns(o.cases),
-    excludeCases: splitPatterns(o.excludeCases),
+    cases: splitList(o.cases),
+    excludeCases: splitList(o.excludeCases),
     logLevel: o.logLevel,
     shard: resolveShard(o.shard),
     ...extras(host, sources),

@@ -10,9 +10,10 @@ import { z } from 'zod';
 import { catalogueFor } from '../cases/registry.js';
 import type { CatalogueCase } from '../cases/types.js';
 import { selectCases, SelectionError } from '../cases/select.js';
-import { UsageError } from '../gate/exit-codes.js';
-import { parseListenUrl } from './schema.js';
-import type { SessionOptions } from '../server/session.js';
+import { UsageError } from '../errors.js';
+import { parseListenUrl } from './url.js';
+import type { ServerSessionOptions } from '../server/upgrade.js';
+import { wildcard } from '../util/patterns.js';
 
 /** One `options` key: its JSON type, Autobahn's value in the fuzzing server, and how wsgate honours it. */
 interface OptionSpec {
@@ -22,7 +23,7 @@ interface OptionSpec {
   /** The value the fuzzing server runs with when the key is absent. */
   autobahnDefault: unknown;
   /** Sets the session option when wsgate honours the key; absent: a value other than the default is warned about. */
-  apply?: (value: never, session: Partial<SessionOptions>) => void;
+  apply?: (value: never, session: Partial<ServerSessionOptions>) => void;
 }
 
 const bool = { schema: z.boolean(), phrase: 'a boolean' } as const;
@@ -130,7 +131,7 @@ export interface SpecSettings {
   extended?: boolean;
   excludeAgentCases: Record<string, string[]>;
   /** Session options the file's `options` set (the ones wsgate honours). */
-  session: Partial<SessionOptions>;
+  session: Partial<ServerSessionOptions>;
   warnings: string[];
 }
 
@@ -216,7 +217,7 @@ export function specSettings(file: string, spec: SpecFile): SpecSettings {
       if (!/^[0-9.*]+$/.test(p)) throw specError(file, `"exclude-agent-cases": bad case pattern ${JSON.stringify(p)} for agent ${JSON.stringify(agent)}`);
     }
   }
-  const session: Partial<SessionOptions> = {};
+  const session: Partial<ServerSessionOptions> = {};
   for (const [key, value] of Object.entries(spec.options ?? {})) {
     const option = AUTOBAHN_OPTIONS[key];
     if (option === undefined || value === undefined) continue;
@@ -242,14 +243,10 @@ export function specSettings(file: string, spec: SpecFile): SpecSettings {
 }
 
 /** Autobahn's exclude-agent-cases pattern: anchored at both ends, `*` any run, everything else literal. */
-function wildcard(pattern: string): RegExp {
-  const source = pattern.replace(/[.+?^${}()|[\]\\]/g, (c) => `\\${c}`).replace(/\*/g, '.*');
-  return new RegExp(`^${source}$`);
-}
 
 /** A predicate telling whether `exclude-agent-cases` leaves case `id` out for `agent`. */
 export function agentCaseExcluder(rules: Readonly<Record<string, readonly string[]>>): (agent: string, id: string) => boolean {
-  const compiled = Object.entries(rules).map(([agent, cases]) => ({ agent: wildcard(agent), cases: cases.map(wildcard) }));
+  const compiled = Object.entries(rules).map(([agent, cases]) => ({ agent: wildcard(agent), cases: cases.map((c) => wildcard(c)) }));
   if (compiled.length === 0) return () => false;
   return (agent, id) => compiled.some((r) => r.agent.test(agent) && r.cases.some((c) => c.test(id)));
 }

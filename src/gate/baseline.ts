@@ -15,8 +15,9 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { catalogueFor } from '../cases/registry.js';
 import { selectCases, SelectionError } from '../cases/select.js';
-import type { BaselineMark, GateCase, GateRun } from '../report/model.js';
-import { UsageError } from './exit-codes.js';
+import type { BaselineMark, GateCase, GateRun } from '../model/report.js';
+import { UsageError } from '../errors.js';
+import { wildcard } from '../util/patterns.js';
 
 /** The one format version written and read. */
 export const BASELINE_VERSION = 1;
@@ -48,10 +49,6 @@ export interface Baseline {
 
 function fail(file: string, message: string): UsageError {
   return new UsageError(`${file}: ${message}`);
-}
-
-function wildcard(pattern: string): RegExp {
-  return new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, (c) => `\\${c}`).replace(/\*/g, '.*')}$`);
 }
 
 /** Validates a parsed baseline; throws one UsageError naming the key. */

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { execa } from 'execa';
-import type { ClientRun } from '../report/model.js';
+import type { ClientRun } from '../model/report.js';
 import { clientEnvironment } from '../util/launch-env.js';
 
 /** Values a client command can use as {url}, {case} and {agent}, and as WSGATE_* variables. */

@@ -7,15 +7,15 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { catalogueFor } from '../cases/registry.js';
-import { selectCases, SelectionError } from '../cases/select.js';
-import { makeDirectory, resolveInside, writeFileAtomic } from '../report/files.js';
-import { summaryJson } from '../report/json.js';
-import type { CaseResult, GateCase, GateRun } from '../report/model.js';
-import { applyBaseline, baselineFromRun, loadBaseline } from './baseline.js';
-import { ExitCode, UsageError } from './exit-codes.js';
+import { selectCases } from '../cases/select.js';
+import { resolveInside } from '../report/files.js';
+import type { CaseResult, GateCase, GateRun } from '../model/report.js';
+import { applyBaseline, loadBaseline } from './baseline.js';
+import { UsageError } from '../errors.js';
+import { finishRun } from './finish-run.js';
 import type { GateIo } from './orchestrator.js';
 import { Progress } from './progress.js';
-import { ruleForResult } from './rule.js';
+import { caseFields, ruleForResult } from './rule.js';
 
 /** What `wsgate judge` needs. */
 export interface JudgeConfig {
@@ -76,24 +76,18 @@ export async function judgeReports(config: JudgeConfig, io: GateIo): Promise<num
   const results = (index as IndexFile)[agent] ?? {};
   const baseline = config.baseline === null ? null : loadBaseline(config.baseline);
 
-  let selected;
-  try {
-    // Without patterns, every case the index holds that wsgate knows, group 14 included (as merge does).
-    const everything = catalogueFor(true);
-    selected =
-      config.cases.length > 0 || config.excludeCases.length > 0
-        ? selectCases(catalogueFor(config.extended), config.cases, config.excludeCases)
-        : selectCases(everything, Object.keys(results).filter((id) => everything.some((c) => c.id === id)));
-  } catch (err) {
-    if (err instanceof SelectionError) throw new UsageError(err.message);
-    throw err;
-  }
+  // Without patterns, every case the index holds that wsgate knows, group 14 included (as merge does).
+  const everything = catalogueFor(true);
+  const selected =
+    config.cases.length > 0 || config.excludeCases.length > 0
+      ? selectCases(catalogueFor(config.extended), config.cases, config.excludeCases)
+      : selectCases(everything, Object.keys(results).filter((id) => everything.some((c) => c.id === id)));
   if (selected.length === 0) throw new UsageError(`${indexFile}: no case to judge for agent ${JSON.stringify(agent)}`);
 
   const failing = new Set(config.failOn);
   const cases: GateCase[] = [];
   for (const [i, def] of selected.entries()) {
-    const base = { index: i + 1, id: def.id, category: def.category, subcategory: def.subcategory, description: def.description, client: null, warnings: [] };
+    const base = { index: i + 1, ...caseFields(def), client: null, warnings: [] };
     const entry = results[def.id];
     if (entry === undefined) {
       cases.push({ ...base, status: 'failed', reason: 'no result in index.json: the client did not run this case', timeMs: 0, result: null, reportBase: null });
@@ -125,19 +119,15 @@ export async function judgeReports(config: JudgeConfig, io: GateIo): Promise<num
     failOn: config.failOn,
     ...(baseline !== null ? { baselineFile: baseline.file } : {}),
   };
-  const { junitXml } = await import('../report/junit.js');
-  for (const f of [config.junit, config.json, config.writeBaseline]) if (f !== null) await makeDirectory(path.dirname(f));
-  await writeFileAtomic(config.junit, junitXml(run));
-  await writeFileAtomic(config.json, summaryJson(run));
-  if (config.writeBaseline !== null) await writeFileAtomic(config.writeBaseline, baselineFromRun(run));
-  const progress = new Progress(io.out, io.isTty, run.cases.length);
-  progress.header(`wsgate: judging ${run.cases.length} case${run.cases.length === 1 ? '' : 's'} of agent ${JSON.stringify(agent)} in ${indexFile}`);
-  for (const c of run.cases) if (c.status !== 'passed' || c.baseline !== undefined) progress.caseDone(c);
-  progress.summary(run, { outdir: config.outdir, junit: config.junit, json: config.json });
-  const env = io.env ?? process.env;
-  if (config.github ?? env.GITHUB_ACTIONS === 'true') {
-    const { publishToGithub } = await import('../github/publish.js');
-    await publishToGithub(run, { outdir: config.outdir, junit: config.junit, json: config.json }, env, io.out);
-  }
-  return run.cases.some((c) => c.status === 'failed' || c.status === 'error') ? ExitCode.Failure : ExitCode.Pass;
+  return finishRun(run, config, {
+    tell: (r) => {
+      const progress = new Progress(io.out, io.isTty, r.cases.length);
+      progress.header(`wsgate: judging ${r.cases.length} case${r.cases.length === 1 ? '' : 's'} of agent ${JSON.stringify(agent)} in ${indexFile}`);
+      for (const c of r.cases) if (c.status !== 'passed' || c.baseline !== undefined) progress.caseDone(c);
+      progress.summary(r, { outdir: config.outdir, junit: config.junit, json: config.json });
+    },
+    github: config.github,
+    env: io.env ?? process.env,
+    out: io.out,
+  });
 }

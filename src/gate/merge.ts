@@ -9,13 +9,14 @@ import path from 'node:path';
 import { z } from 'zod';
 import { isWsgateCase } from '../cases/categories.js';
 import { catalogueFor } from '../cases/registry.js';
-import { checkWritableDirectory, makeDirectory, resolveInside, writeFileAtomic } from '../report/files.js';
-import { summaryJson } from '../report/json.js';
-import type { CaseResult, GateCase, GateRun } from '../report/model.js';
+import { checkWritableDirectory, makeDirectory, resolveInside } from '../report/files.js';
+import type { CaseResult, GateCase, GateRun } from '../model/report.js';
 import { writeReports } from '../report/writer.js';
-import { catalogueInfo } from '../server/start.js';
+import { catalogueInfo } from './start-server.js';
 import { VERSION } from '../version.js';
-import { ExitCode, UsageError } from './exit-codes.js';
+import { UsageError } from '../errors.js';
+import { finishRun } from './finish-run.js';
+import { caseFields } from './rule.js';
 
 /** The parts of a run's summary.json that merging reads (other keys are allowed and ignored). */
 const summarySchema = z.object({
@@ -33,7 +34,7 @@ const summarySchema = z.object({
   cases: z.array(
     z.object({
       id: z.string(),
-      status: z.enum(['passed', 'failed', 'skipped', 'error']),
+      status: z.enum(['passed', 'failed', 'skipped']),
       timeMs: z.number(),
       reason: z.string(),
       warnings: z.array(z.string()),
@@ -65,6 +66,9 @@ export interface MergeOptions {
   outdir: string;
   junit: string;
   json: string;
+  /** --github, or null: inside GitHub Actions only. */
+  github: boolean | null;
+  env: NodeJS.ProcessEnv;
 }
 
 async function readSummary(dir: string): Promise<Summary> {
@@ -150,10 +154,7 @@ export async function mergeRuns(options: MergeOptions, out: NodeJS.WritableStrea
       if (result !== null) results.set(c.id, result);
       merged.push({
         index: 0,
-        id: c.id,
-        category: entry.def.category,
-        subcategory: entry.def.subcategory,
-        description: entry.def.description,
+        ...caseFields(entry.def),
         status: c.status,
         reason: c.reason,
         warnings: c.warnings,
@@ -201,18 +202,15 @@ export async function mergeRuns(options: MergeOptions, out: NodeJS.WritableStrea
     generatedAt: new Date().toISOString(),
     toolVersion: VERSION,
   });
-  await makeDirectory(path.dirname(options.junit));
-  await makeDirectory(path.dirname(options.json));
-  const { junitXml } = await import('../report/junit.js');
-  await writeFileAtomic(options.junit, junitXml(run));
-  await writeFileAtomic(options.json, summaryJson(run));
-
-  const failed = merged.filter((c) => c.status === 'failed' || c.status === 'error').length;
   const count = (st: string): number => merged.filter((c) => c.status === st).length;
-  out.write(
-    `merged ${summaries.length} run${summaries.length === 1 ? '' : 's'}: ${merged.length} cases: ${count('passed')} passed, ${failed} failed, ${count('skipped')} skipped\n` +
-      `reports: ${options.outdir}/index.html\njunit:   ${options.junit}\nsummary: ${options.json}\n`,
-  );
-  if (run.interrupted !== null) return ExitCode.Failure;
-  return failed > 0 ? ExitCode.Failure : ExitCode.Pass;
+  return finishRun(run, { ...options, writeBaseline: null }, {
+    tell: () =>
+      out.write(
+        `merged ${summaries.length} run${summaries.length === 1 ? '' : 's'}: ${merged.length} cases: ${count('passed')} passed, ${count('failed')} failed, ${count('skipped')} skipped\n` +
+          `reports: ${options.outdir}/index.html\njunit:   ${options.junit}\nsummary: ${options.json}\n`,
+      ),
+    github: options.github,
+    env: options.env,
+    out,
+  });
 }

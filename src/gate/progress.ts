@@ -1,5 +1,5 @@
 /** Human output of a gate run: one line per case, then a summary. */
-import type { CaseResult, GateCase, GateRun } from '../report/model.js';
+import type { CaseResult, GateCase, GateRun } from '../model/report.js';
 
 const OUTCOME_WORD: Readonly<Record<string, string>> = {
   OK: 'Pass',
@@ -50,13 +50,13 @@ export class Progress {
 
   summary(run: GateRun, files: { outdir: string; junit: string; json: string }): void {
     const count = (s: string): number => run.cases.filter((c) => c.status === s).length;
-    const failed = count('failed') + count('error');
+    const failed = count('failed');
     const warned = run.cases.filter((c) => c.status === 'passed' && c.warnings.length > 0).length;
     const accepted = run.cases.filter((c) => c.baseline?.state === 'accepted');
     const acceptedText = accepted.length > 0 ? ` (${accepted.length} accepted by the baseline)` : '';
     const line = `${run.cases.length} cases: ${count('passed')} passed${warned > 0 ? ` (${warned} with warnings)` : ''}, ${failed} failed, ${count('skipped')} skipped${acceptedText} in ${(run.durationMs / 1000).toFixed(1)} s`;
     this.out.write(`\n${failed > 0 || run.interrupted !== null ? this.colour(31, line) : this.colour(32, line)}\n`);
-    for (const c of run.cases.filter((x) => x.status === 'failed' || x.status === 'error').slice(0, 20)) {
+    for (const c of run.cases.filter((x) => x.status === 'failed').slice(0, 20)) {
       this.out.write(`  ${this.colour(31, 'FAIL')} ${c.id}: ${c.reason}\n`);
     }
     for (const c of accepted.slice(0, 20)) {

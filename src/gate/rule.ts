@@ -2,33 +2,13 @@
  * The gate rule: how two Autobahn verdicts become pass, fail or skip. It is the rule projects'
  * hand-written CI scripts apply to Autobahn's index.json today.
  */
-import type { CaseResult, ClientRun, GateStatus } from '../report/model.js';
-import { UsageError } from './exit-codes.js';
+import type { CatalogueCase } from '../cases/types.js';
+import type { CaseResult, ClientRun, GateCase, GateStatus } from '../model/report.js';
+import { FAILING_VERDICTS, failingVerdicts } from '../model/verdicts.js';
 
-/** Autobahn's eight verdict strings (both axes), in the order `--help` lists them. */
-export const VERDICTS = ['OK', 'NON-STRICT', 'FAILED', 'WRONG CODE', 'UNCLEAN', 'FAILED BY CLIENT', 'INFORMATIONAL', 'UNIMPLEMENTED'] as const;
-
-/** Verdict strings that fail a case on either axis by default (the de-facto rule of projects' CI scripts). */
-export const FAILING_VERDICTS: ReadonlySet<string> = new Set(['FAILED', 'WRONG CODE', 'UNCLEAN', 'FAILED BY CLIENT']);
-
-/**
- * The verdicts that fail the build: `failOn` (default FAILING_VERDICTS), plus NON-STRICT with `strict`.
- * INFORMATIONAL is never added by `strict`: Autobahn gives it to cases with no right answer (e.g. 7.1.6),
- * so only an explicit `--fail-on INFORMATIONAL` fails on it. Throws UsageError naming an unknown verdict.
- * Names are matched case-insensitively, and `_`/`-` may stand for the space ("wrong_code").
- */
-export function failingVerdicts(failOn: readonly string[] | null, strict: boolean): ReadonlySet<string> {
-  const out = new Set<string>(failOn === null || failOn.length === 0 ? FAILING_VERDICTS : []);
-  for (const raw of failOn ?? []) {
-    const name = raw.trim().toUpperCase().replace(/[_-]+/g, ' ').replace(/\s+/g, ' ');
-    if (!(VERDICTS as readonly string[]).includes(name)) {
-      throw new UsageError(`--fail-on: unknown verdict ${JSON.stringify(raw)} (one of: ${VERDICTS.join(', ')})`);
-    }
-    if (name === 'OK') throw new UsageError('--fail-on: OK cannot fail the build');
-    out.add(name);
-  }
-  if (strict) out.add('NON-STRICT');
-  return out;
+/** The fields of a gate case that come from its declaration. */
+export function caseFields(def: CatalogueCase): Pick<GateCase, 'id' | 'category' | 'subcategory' | 'origin' | 'description'> {
+  return { id: def.id, category: def.category, subcategory: def.subcategory, origin: def.origin, description: def.description };
 }
 
 /** The gate's conclusion for one case. */

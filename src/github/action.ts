@@ -8,7 +8,7 @@
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { ExitCode, UsageError } from '../gate/exit-codes.js';
+import { ExitCode, UsageError } from '../errors.js';
 import { main } from '../main.js';
 import { escapeData } from '../report/github.js';
 

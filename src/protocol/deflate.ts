@@ -20,6 +20,7 @@
 
 import zlib from 'node:zlib';
 import { CloseCode } from './constants.js';
+import { EMPTY } from '../util/bytes.js';
 
 /** A client's permessage-deflate offer, parsed as autobahn-python 0.10.9 does. */
 export interface DeflateOffer {
@@ -85,7 +86,6 @@ const CompressScratch = { min: 16 * 1024, max: 1024 * 1024 } as const;
 
 /** §7.2.1: the sync flush's empty stored block ends with these 4 octets, removed by the sender and appended back by the receiver (§7.2.2). */
 const TAIL = Buffer.from([0x00, 0x00, 0xff, 0xff]);
-const EMPTY = Buffer.alloc(0);
 
 /** Python 2's int() on a str: optional whitespace and sign around ASCII digits; int(True) is 1. */
 function pythonInt(value: string | true): bigint | null {

@@ -6,6 +6,8 @@
  * or over the payload limit), where the reader stops itself.
  */
 
+import { CloseCode, Opcode, isControlOpcode } from './constants.js';
+import { EMPTY } from '../util/bytes.js';
 import { maskInPlace } from './frame-writer.js';
 
 /** A frame's header as read off the wire. */
@@ -45,9 +47,8 @@ export interface FrameReaderOptions {
   unmaskInPlace?: boolean;
 }
 
-const EMPTY = Buffer.alloc(0);
-const PROTOCOL_ERROR = 1002;
-const MESSAGE_TOO_BIG = 1009;
+const PROTOCOL_ERROR = CloseCode.ProtocolError;
+const MESSAGE_TOO_BIG = CloseCode.MessageTooBig;
 /** The longest header: 2 + 8 (64-bit length) + 4 (mask). */
 const MAX_HEADER = 14;
 /** RSV1, the permessage-deflate "compressed" bit, as a value of the 3-bit RSV field. */
@@ -202,31 +203,31 @@ export class FrameReader {
     if (this.requireMask && !masked) {
       if (this.violation(sink, PROTOCOL_ERROR, 'unmasked client-to-server frame')) return;
     }
-    if (opcode > 7) {
+    if (isControlOpcode(opcode)) {
       // "Control frames themselves MUST NOT be fragmented." (§5.4)
       if (!fin && this.violation(sink, PROTOCOL_ERROR, 'fragmented control frame')) return;
       // "All control frames MUST have a payload length of 125 bytes or less" (§5.5)
       if (len7 > 125 && this.violation(sink, PROTOCOL_ERROR, 'control frame with payload length > 125 octets')) {
         return;
       }
-      if (opcode !== 8 && opcode !== 9 && opcode !== 10) {
+      if (opcode !== Opcode.Close && opcode !== Opcode.Ping && opcode !== Opcode.Pong) {
         if (this.violation(sink, PROTOCOL_ERROR, `control frame using reserved opcode ${opcode}`)) return;
       }
       // A Close body, if any, starts with a 2-byte status code (§5.5.1), so 1 byte is malformed.
-      if (opcode === 8 && len7 === 1) {
+      if (opcode === Opcode.Close && len7 === 1) {
         if (this.violation(sink, PROTOCOL_ERROR, 'received close control frame with payload len 1')) return;
       }
       // RFC 7692 §6.1: "An endpoint MUST NOT set the 'Per-Message Compressed' bit of control frames"
       if (compressed && this.violation(sink, PROTOCOL_ERROR, 'received compressed control frame')) return;
     } else {
-      if (opcode !== 0 && opcode !== 1 && opcode !== 2) {
+      if (opcode !== Opcode.Continuation && opcode !== Opcode.Text && opcode !== Opcode.Binary) {
         if (this.violation(sink, PROTOCOL_ERROR, `data frame using reserved opcode ${opcode}`)) return;
       }
-      if (!this.inMessage && opcode === 0) {
+      if (!this.inMessage && opcode === Opcode.Continuation) {
         const reason = 'received continuation data frame outside fragmented message';
         if (this.violation(sink, PROTOCOL_ERROR, reason)) return;
       }
-      if (this.inMessage && opcode !== 0) {
+      if (this.inMessage && opcode !== Opcode.Continuation) {
         const reason = 'received non-continuation data frame while inside fragmented message';
         if (this.violation(sink, PROTOCOL_ERROR, reason)) return;
       }

@@ -3,6 +3,7 @@
  * reserved opcodes, RSV bits, fragmented or oversized control frames are all the fuzzer's business.
  */
 import { createRequire } from 'node:module';
+import { EMPTY, toBuffer } from '../util/bytes.js';
 
 /**
  * The optional native masker of the `bufferutil` package (an optionalDependency, as ws uses it):
@@ -20,10 +21,6 @@ const nativeUnmask: ((data: Buffer, mask: Buffer) => void) | null = (() => {
 /** Below this many bytes the call into native code costs more than it saves. */
 const NATIVE_THRESHOLD = 1024;
 
-function toNodeBuffer(data: Uint8Array): Buffer {
-  return Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-}
-
 /** What to put on the wire; only `opcode` is required. */
 export interface FrameSpec {
   opcode: number;
@@ -37,8 +34,6 @@ export interface FrameSpec {
   /** Repeat the payload pattern to exactly this many bytes. */
   payloadLen?: number | null;
 }
-
-const EMPTY = Buffer.alloc(0);
 
 /** Below this many bytes the plain byte loop beats setting up a Uint32Array view. */
 const WORD_MASK_THRESHOLD = 32;
@@ -103,7 +98,7 @@ export function maskInPlace(data: Uint8Array, mask: Uint8Array, offset = 0): voi
   const o = offset & 3;
   if (nativeUnmask !== null && n >= NATIVE_THRESHOLD) {
     const rotated = o === 0 ? mask : Uint8Array.of(mask[o]!, mask[(o + 1) & 3]!, mask[(o + 2) & 3]!, mask[(o + 3) & 3]!);
-    nativeUnmask(toNodeBuffer(data), toNodeBuffer(rotated));
+    nativeUnmask(toBuffer(data), toBuffer(rotated));
     return;
   }
   let i = 0;

@@ -4,7 +4,7 @@
  * https://docs.github.com/actions/using-workflows/workflow-commands-for-github-actions
  */
 import { randomUUID } from 'node:crypto';
-import type { GateCase, GateRun } from './model.js';
+import type { GateCase, GateRun } from '../model/report.js';
 
 /** GitHub's limit on one step's job summary: 1 MiB ("the maximum size is 1MiB"). */
 export const SUMMARY_LIMIT_BYTES = 1024 * 1024;
@@ -38,7 +38,7 @@ export interface RunCounts {
 /** The counts of a run; `result` is 'fail' on any failure or error, or when the run was interrupted. */
 export function runCounts(run: GateRun): RunCounts {
   const n = (pred: (c: GateCase) => boolean): number => run.cases.filter(pred).length;
-  const failed = n((c) => c.status === 'failed' || c.status === 'error');
+  const failed = n((c) => c.status === 'failed');
   return {
     total: run.cases.length,
     passed: n((c) => c.status === 'passed'),
@@ -51,7 +51,7 @@ export function runCounts(run: GateRun): RunCounts {
 }
 
 function isFailing(c: GateCase): boolean {
-  return c.status === 'failed' || c.status === 'error';
+  return c.status === 'failed';
 }
 
 function verdicts(c: GateCase): string {
@@ -119,14 +119,19 @@ function statusWord(c: GateCase): string {
 
 /** The Markdown sections of the summary, in order; each is a list of lines. */
 function sections(run: GateRun, paths: ReportPaths): string[][] {
+  return [headSection(run, paths), ...baselineSections(run), ...groupSections(run)];
+}
+
+/** The totals, the fail rule, the report paths, and the failing cases. */
+function headSection(run: GateRun, paths: ReportPaths): string[] {
   const k = runCounts(run);
-  const out: string[][] = [];
   const mark = k.result === 'pass' ? '✅' : '❌';
   const extra = [
     k.accepted > 0 ? `, ${k.accepted} accepted by the baseline` : '',
     k.baselinePassing > 0 ? `, ${k.baselinePassing} baselined but passing` : '',
   ].join('');
-  out.push([
+  const failing = run.cases.filter(isFailing);
+  return [
     `## ${mark} wsgate: ${cell(run.agent, 120)} ${k.result === 'pass' ? 'passed' : 'failed'}`,
     '',
     `**${k.total} cases: ${k.passed} passed, ${k.failed} failed, ${k.skipped} skipped${extra}** in ${(run.durationMs / 1000).toFixed(1)} s`,
@@ -135,18 +140,15 @@ function sections(run: GateRun, paths: ReportPaths): string[][] {
     ...(run.interrupted !== null ? ['', `Interrupted (${cell(run.interrupted)}): the cases not run count as not checked, so the run fails.`] : []),
     '',
     `Reports: \`${cell(paths.outdir, 200)}/index.html\`, JUnit \`${cell(paths.junit, 200)}\`, summary \`${cell(paths.json, 200)}\``,
-  ]);
-  const failing = run.cases.filter(isFailing);
-  if (failing.length > 0) {
-    out.push([
-      '',
-      `### Failing cases (${failing.length})`,
-      '',
-      '| Case | Verdicts | Reason |',
-      '| --- | --- | --- |',
-      ...failing.map((c) => `| ${c.id} | ${cell(verdicts(c))} | ${cell(c.reason)} |`),
-    ]);
-  }
+    ...(failing.length === 0
+      ? []
+      : ['', `### Failing cases (${failing.length})`, '', '| Case | Verdicts | Reason |', '| --- | --- | --- |', ...failing.map((c) => `| ${c.id} | ${cell(verdicts(c))} | ${cell(c.reason)} |`)]),
+  ];
+}
+
+/** The failures a baseline accepts, and the baseline entries that now pass. */
+function baselineSections(run: GateRun): string[][] {
+  const out: string[][] = [];
   const accepted = run.cases.filter((c) => c.baseline?.state === 'accepted');
   if (accepted.length > 0) {
     out.push([
@@ -169,6 +171,11 @@ function sections(run: GateRun, paths: ReportPaths): string[][] {
       ...passing.map((c) => `- ${c.id} passes now (baseline entry \`${cell(c.baseline?.pattern ?? '', 40)}\`: ${cell(c.baseline?.reason ?? '')})`),
     ]);
   }
+  return out;
+}
+
+/** A folding table per case group (open when it holds a failure). */
+function groupSections(run: GateRun): string[][] {
   const groups = new Map<string, GateCase[]>();
   for (const c of run.cases) {
     const g = groupOf(c);
@@ -176,7 +183,7 @@ function sections(run: GateRun, paths: ReportPaths): string[][] {
     if (list === undefined) groups.set(g, [c]);
     else list.push(c);
   }
-  out.push(['', '### Cases by group']);
+  const out: string[][] = [['', '### Cases by group']];
   for (const [group, cases] of groups) {
     const bad = cases.filter(isFailing).length;
     const ok = cases.filter((c) => c.status === 'passed').length;

@@ -1,9 +1,8 @@
 /**
  * JSON reports: Autobahn's per-case file and index.json (byte-compatible), and wsgate's own summary for CI.
  */
-import { isWsgateCase } from '../cases/categories.js';
 import { agentFilePrefixes, caseReportBase } from './files.js';
-import type { CaseResult, GateRun, IndexEntry } from './model.js';
+import type { CaseResult, GateCase, GateRun, IndexEntry } from '../model/report.js';
 import { pythonJson } from './pyjson.js';
 
 // Autobahn's per-case keys (39 in its real output); anything else a caller attached to the object stays out of the file.
@@ -84,9 +83,8 @@ export function indexJson(
 
 /** wsgate's JSON summary of a gate run, for CI scripts (2-space JSON, ends with a newline). */
 export function summaryJson(run: GateRun): string {
-  const count = (pred: (c: GateRun['cases'][number]) => boolean): number => run.cases.filter(pred).length;
+  const count = (pred: (c: GateCase) => boolean): number => run.cases.filter(pred).length;
   const failed = count((c) => c.status === 'failed');
-  const errors = count((c) => c.status === 'error');
   const summary = {
     agent: run.agent,
     startedAt: run.startedAt,
@@ -102,7 +100,9 @@ export function summaryJson(run: GateRun): string {
       passed: count((c) => c.status === 'passed'),
       failed,
       skipped: count((c) => c.status === 'skipped'),
-      errors,
+      // Kept in the summary's shape for scripts that read it: a fault of wsgate itself ends the whole
+      // run with exit status 3, never one case, so no case is counted here.
+      errors: 0,
       accepted: count((c) => c.baseline?.state === 'accepted'),
       baselinePassing: count((c) => c.baseline?.state === 'passing'),
       nonStrict: count((c) => c.result?.behavior === 'NON-STRICT'),
@@ -111,35 +111,40 @@ export function summaryJson(run: GateRun): string {
       ),
     },
     // An interrupted run did not check every selected case, so it cannot pass the gate.
-    result: failed > 0 || errors > 0 || run.interrupted !== null ? 'failed' : 'passed',
-    cases: run.cases.map((c) => ({
-      index: c.index,
-      id: c.id,
-      // "wsgate" for wsgate's own cases (group 14, --extended), "autobahn" for Autobahn|Testsuite's.
-      origin: isWsgateCase(c.id) ? 'wsgate' : 'autobahn',
-      status: c.status,
-      behavior: c.result?.behavior ?? null,
-      behaviorClose: c.result?.behaviorClose ?? null,
-      remoteCloseCode: c.result?.remoteCloseCode ?? null,
-      duration: c.result?.duration ?? null,
-      timeMs: c.timeMs,
-      reason: c.reason,
-      warnings: c.warnings,
-      baseline: c.baseline ?? null,
-      reportfile: c.reportBase === null ? null : `${c.reportBase}.json`,
-      client:
-        c.client === null
-          ? null
-          : {
-              exitCode: c.client.exitCode,
-              signal: c.client.signal,
-              timedOut: c.client.timedOut,
-              spawnError: c.client.spawnError,
-              command: c.client.command,
-              output: c.client.output,
-              outputTruncated: c.client.outputTruncated,
-            },
-    })),
+    result: failed > 0 || run.interrupted !== null ? 'failed' : 'passed',
+    cases: run.cases.map(caseSummary),
   };
   return JSON.stringify(summary, null, 2) + '\n';
+}
+
+/** One case of the summary: its verdicts, the gate's reason, its report file and client process. */
+function caseSummary(c: GateCase): Record<string, unknown> {
+  return {
+    index: c.index,
+    id: c.id,
+    // "wsgate" for wsgate's own cases (group 14, --extended), "autobahn" for Autobahn|Testsuite's.
+    origin: c.origin,
+    status: c.status,
+    behavior: c.result?.behavior ?? null,
+    behaviorClose: c.result?.behaviorClose ?? null,
+    remoteCloseCode: c.result?.remoteCloseCode ?? null,
+    duration: c.result?.duration ?? null,
+    timeMs: c.timeMs,
+    reason: c.reason,
+    warnings: c.warnings,
+    baseline: c.baseline ?? null,
+    reportfile: c.reportBase === null ? null : `${c.reportBase}.json`,
+    client:
+      c.client === null
+        ? null
+        : {
+            exitCode: c.client.exitCode,
+            signal: c.client.signal,
+            timedOut: c.client.timedOut,
+            spawnError: c.client.spawnError,
+            command: c.client.command,
+            output: c.client.output,
+            outputTruncated: c.client.outputTruncated,
+          },
+  };
 }

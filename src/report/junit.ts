@@ -3,9 +3,8 @@
  * failure/skipped/error, and a bounded frame log (hex/ASCII only) in <system-out>.
  */
 import { createRequire } from 'node:module';
-import { isWsgateCase } from '../cases/categories.js';
 import { fragmentToText } from './escape.js';
-import type { GateCase, GateRun } from './model.js';
+import type { GateCase, GateRun } from '../model/report.js';
 import { pyJsonString } from './pyjson.js';
 import { limitString, pyRepr, pyStr } from './python-repr.js';
 import { wirelogLines } from './wirelog.js';
@@ -24,7 +23,6 @@ interface JunitCase {
   time(seconds: number): JunitCase;
   failure(message?: string, type?: string): JunitCase;
   stacktrace(text?: string): JunitCase;
-  error(message?: string, type?: string, content?: string): JunitCase;
   skipped(): JunitCase;
   standardOutput(text?: string): JunitCase;
   standardError(text?: string): JunitCase;
@@ -171,7 +169,6 @@ export function junitXml(run: GateRun): string {
   const builder = junitBuilder.newBuilder();
   builder.name(`wsgate ${visible(run.agent)}`);
   const agentSlug = slug(run.agent, 'agent');
-
   const groups = new Map<string, GateCase[]>();
   for (const c of run.cases) {
     const label = categoryLabel(c);
@@ -179,60 +176,52 @@ export function junitXml(run: GateRun): string {
     if (list === undefined) groups.set(label, [c]);
     else list.push(c);
   }
-
   for (const [label, cases] of groups) {
     const suite = builder.testSuite().name(`${visible(run.agent)} · ${visible(label)}`).timestamp(run.startedAt);
     suite.time(seconds(cases.reduce((sum, c) => sum + c.timeMs, 0)));
     suite.property('strict', String(run.strict));
     if (run.interrupted !== null) suite.property('interrupted', run.interrupted);
     // wsgate's own groups (not in Autobahn|Testsuite) say so in the classname and a property.
-    const own = cases[0] !== undefined && isWsgateCase(cases[0].id);
+    const own = cases[0]?.origin === 'wsgate';
     if (own) suite.property('origin', 'wsgate');
     const className = `${agentSlug}.${slug(label, 'misc')}${own ? '_wsgate' : ''}`;
-
-    for (const c of cases) {
-      const tc = suite.testCase().className(className).name(testName(c)).time(seconds(c.timeMs));
-      tc.property('status', c.status);
-      if (own) tc.property('origin', 'wsgate');
-      if (c.result !== null) {
-        tc.property('behavior', c.result.behavior);
-        tc.property('behaviorClose', c.result.behaviorClose);
-        tc.property('remoteCloseCode', pyStr(c.result.remoteCloseCode));
-      }
-      if (c.reportBase !== null) tc.property('report', `${c.reportBase}.html`);
-      for (const w of c.warnings) tc.property('warning', oneLine(w));
-
-      switch (c.status) {
-        case 'failed': {
-          const type = c.result === null ? 'CLIENT' : `${c.result.behavior}/${c.result.behaviorClose}`;
-          tc.failure(oneLine(c.reason || type), type).stacktrace(cdataSafe(failureBody(c)));
-          break;
-        }
-        case 'skipped': {
-          const message = oneLine(c.reason || 'skipped');
-          tc.skipped();
-          // The builder writes a bare <skipped/>; CI tools show its message attribute, so add it as it is built.
-          const build = tc.build.bind(tc);
-          tc.build = (parent?: XmlElement): XmlElement => {
-            const el = build(parent);
-            for (const child of el.children ?? []) if (child.name === 'skipped') child.att('message', message);
-            return el;
-          };
-          break;
-        }
-        case 'error':
-          tc.error(oneLine(c.reason || 'wsgate internal error'), 'wsgate', cdataSafe(failureBody(c)));
-          break;
-        case 'passed':
-          break;
-      }
-
-      const out = [frameLog(c), clientText(c), clientOutput(c)]
-        .filter((s) => s !== '')
-        .join('\n\n');
-      if (out !== '') tc.standardOutput(cdataSafe(out));
-      if (c.warnings.length > 0) tc.standardError(cdataSafe(c.warnings.map((w) => `warning: ${w}`).join('\n')));
-    }
+    for (const c of cases) addTestCase(suite.testCase().className(className), c, own);
   }
   return builder.build();
+}
+
+/** One case as a testcase: properties, failure or skipped, the frame log and client output. */
+function addTestCase(tc: JunitCase, c: GateCase, own: boolean): void {
+  tc.name(testName(c)).time(seconds(c.timeMs));
+  tc.property('status', c.status);
+  if (own) tc.property('origin', 'wsgate');
+  if (c.result !== null) {
+    tc.property('behavior', c.result.behavior);
+    tc.property('behaviorClose', c.result.behaviorClose);
+    tc.property('remoteCloseCode', pyStr(c.result.remoteCloseCode));
+  }
+  if (c.reportBase !== null) tc.property('report', `${c.reportBase}.html`);
+  for (const w of c.warnings) tc.property('warning', oneLine(w));
+  if (c.status === 'failed') {
+    const type = c.result === null ? 'CLIENT' : `${c.result.behavior}/${c.result.behaviorClose}`;
+    tc.failure(oneLine(c.reason || type), type).stacktrace(cdataSafe(failureBody(c)));
+  } else if (c.status === 'skipped') {
+    skipWithMessage(tc, oneLine(c.reason || 'skipped'));
+  }
+  const out = [frameLog(c), clientText(c), clientOutput(c)]
+    .filter((s) => s !== '')
+    .join('\n\n');
+  if (out !== '') tc.standardOutput(cdataSafe(out));
+  if (c.warnings.length > 0) tc.standardError(cdataSafe(c.warnings.map((w) => `warning: ${w}`).join('\n')));
+}
+
+/** <skipped message="...">: the builder writes a bare <skipped/>, and CI tools show the message attribute. */
+function skipWithMessage(tc: JunitCase, message: string): void {
+  tc.skipped();
+  const build = tc.build.bind(tc);
+  tc.build = (parent?: XmlElement): XmlElement => {
+    const el = build(parent);
+    for (const child of el.children ?? []) if (child.name === 'skipped') child.att('message', message);
+    return el;
+  };
 }

@@ -85,3 +85,8 @@ export function limitString(s: string, limit = 1000, indicator = ' ...'): string
   if (cps.length > limit - indicator.length) return cps.slice(0, limit - indicator.length).join('') + indicator;
   return s;
 }
+
+/** Python's "%d" of a number (it truncates). */
+export function pyInt(n: number): string {
+  return Number.isFinite(n) ? String(Math.trunc(n)) : String(n);
+}

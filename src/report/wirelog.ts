@@ -2,7 +2,7 @@
  * The wire log as numbered text lines, the way Autobahn's per-case HTML prints it; shared by the
  * HTML page and the JUnit `<system-out>`.
  */
-import type { CaseResult, WirelogEntry } from './model.js';
+import type { CaseResult, WirelogEntry } from '../model/report.js';
 import { pyStr } from './python-repr.js';
 
 /** One printed line: a CSS class (Autobahn's names) and the text. */
@@ -93,77 +93,72 @@ export function wirelogLines(
   result: Pick<CaseResult, 'wirelog' | 'droppedByMe'>,
   payload: (s: string) => string = (s) => s,
 ): WirelogLine[] {
-  const out: WirelogLine[] = [];
-  let i = 0;
-  const num = (): string => String(i).padStart(3, '0');
   // Reports read back from older files may lack the log entirely.
-  for (const entry of (result.wirelog as readonly WirelogEntry[] | undefined) ?? []) {
-    switch (entry[0]) {
-      case 'RO':
-      case 'TO': {
-        const cls = entry[0] === 'RO' ? 'wirelog_rx_octets' : entry[2] ? 'wirelog_tx_octets_sync' : 'wirelog_tx_octets';
-        const prefix = entry[0] === 'RO' ? 'RX OCTETS' : 'TX OCTETS';
-        const lines = textWrap(String(entry[1][1]));
-        // Autobahn prints nothing for empty data (a gap in the numbering); an empty line keeps the count readable.
-        out.push({ cls, text: `${num()} ${prefix}: ${lines[0] ?? ''}` });
-        for (const l of lines.slice(1)) out.push({ cls, text: CONTINUATION + l });
-        break;
-      }
-      case 'RF': {
-        const [, [len, data], opcode, fin, rsv, masked, mask] = entry;
-        const cls = 'wirelog_rx_frame';
-        // The mask is printed as logged (Autobahn hex-encodes the hex string a second time; we do not).
-        out.push({
-          cls,
-          text: `${num()} RX FRAME : OPCODE=${pyStr(opcode)}, FIN=${pyStr(fin)}, RSV=${pyStr(rsv)}, PAYLOAD-LEN=${pyStr(len)}, MASKED=${pyStr(masked)}, MASK=${pyStr(mask)}`,
-        });
-        for (const l of textWrap(payload(String(data)))) out.push({ cls, text: CONTINUATION + l });
-        break;
-      }
-      case 'TF': {
-        const [, [len, data], opcode, fin, rsv, mask, repeatLen, chopsize, sync] = entry;
-        const cls = sync || chopsize !== null ? 'wirelog_tx_frame_sync' : 'wirelog_tx_frame';
-        out.push({
-          cls,
-          text: `${num()} TX FRAME : OPCODE=${pyStr(opcode)}, FIN=${pyStr(fin)}, RSV=${pyStr(rsv)}, PAYLOAD-LEN=${pyStr(len)}, MASK=${pyStr(mask)}, PAYLOAD-REPEAT-LEN=${pyStr(repeatLen)}, CHOPSIZE=${pyStr(chopsize)}, SYNC=${pyStr(sync)}`,
-        });
-        for (const l of textWrap(payload(String(data)))) out.push({ cls, text: CONTINUATION + l });
-        break;
-      }
-      case 'KL':
-        out.push({ cls: 'wirelog_kill_after', text: `${num()} FAIL CONNECTION AFTER ${seconds(entry[1])} sec` });
-        break;
-      case 'KLE':
-        out.push({ cls: 'wirelog_kill_after', text: `${num()} FAILING CONNECTION` });
-        break;
-      case 'TI':
-        out.push({ cls: 'wirelog_kill_after', text: `${num()} CLOSE CONNECTION AFTER ${seconds(entry[1])} sec` });
-        break;
-      case 'TIE':
-        out.push({ cls: 'wirelog_kill_after', text: `${num()} CLOSING CONNECTION` });
-        break;
-      case 'CT':
-        out.push({ cls: 'wirelog_delay', text: `${num()} DELAY ${seconds(entry[1])} sec for TAG ${pyStr(entry[2])}` });
-        break;
-      case 'CTE':
-        out.push({ cls: 'wirelog_delay', text: `${num()} DELAY TIMEOUT on TAG ${pyStr(entry[1])}` });
-        break;
-      case 'WLM':
-        out.push({ cls: 'wirelog_delay', text: `${num()} WIRELOG ${entry[1] ? 'ENABLED' : 'DISABLED'}` });
-        break;
-      default: {
-        // Reports read back from disk may hold kinds this version does not know: show them raw.
-        const unknown: readonly unknown[] = entry;
-        out.push({ cls: 'wirelog_unknown', text: `${num()} ${JSON.stringify(unknown)}` });
-        break;
-      }
-    }
-    i += 1;
-  }
+  const entries = (result.wirelog as readonly WirelogEntry[] | undefined) ?? [];
+  const out: WirelogLine[] = [];
+  entries.forEach((entry, i) => out.push(...entryLines(entry, String(i).padStart(3, '0'), payload)));
+  const num = String(entries.length).padStart(3, '0');
   out.push(
     result.droppedByMe
-      ? { cls: 'wirelog_tcp_closed_by_me', text: `${num()} TCP DROPPED BY ME` }
-      : { cls: 'wirelog_tcp_closed_by_peer', text: `${num()} TCP DROPPED BY PEER` },
+      ? { cls: 'wirelog_tcp_closed_by_me', text: `${num} TCP DROPPED BY ME` }
+      : { cls: 'wirelog_tcp_closed_by_peer', text: `${num} TCP DROPPED BY PEER` },
   );
   return out;
+}
+
+/** The lines of one log entry, numbered `num`. */
+function entryLines(entry: WirelogEntry, num: string, payload: (s: string) => string): WirelogLine[] {
+  switch (entry[0]) {
+    case 'RO':
+    case 'TO': {
+      const cls = entry[0] === 'RO' ? 'wirelog_rx_octets' : entry[2] ? 'wirelog_tx_octets_sync' : 'wirelog_tx_octets';
+      const prefix = entry[0] === 'RO' ? 'RX OCTETS' : 'TX OCTETS';
+      const lines = textWrap(String(entry[1][1]));
+      // Autobahn prints nothing for empty data (a gap in the numbering); an empty line keeps the count readable.
+      return [{ cls, text: `${num} ${prefix}: ${lines[0] ?? ''}` }, ...lines.slice(1).map((l) => ({ cls, text: CONTINUATION + l }))];
+    }
+    case 'RF': {
+      const [, [len, data], opcode, fin, rsv, masked, mask] = entry;
+      // The mask is printed as logged (Autobahn hex-encodes the hex string a second time; we do not).
+      const head = `${num} RX FRAME : OPCODE=${pyStr(opcode)}, FIN=${pyStr(fin)}, RSV=${pyStr(rsv)}, PAYLOAD-LEN=${pyStr(len)}, MASKED=${pyStr(masked)}, MASK=${pyStr(mask)}`;
+      return frameLines('wirelog_rx_frame', head, payload(String(data)));
+    }
+    case 'TF': {
+      const [, [len, data], opcode, fin, rsv, mask, repeatLen, chopsize, sync] = entry;
+      const head = `${num} TX FRAME : OPCODE=${pyStr(opcode)}, FIN=${pyStr(fin)}, RSV=${pyStr(rsv)}, PAYLOAD-LEN=${pyStr(len)}, MASK=${pyStr(mask)}, PAYLOAD-REPEAT-LEN=${pyStr(repeatLen)}, CHOPSIZE=${pyStr(chopsize)}, SYNC=${pyStr(sync)}`;
+      return frameLines(sync || chopsize !== null ? 'wirelog_tx_frame_sync' : 'wirelog_tx_frame', head, payload(String(data)));
+    }
+    default:
+      return [markerLine(entry, num)];
+  }
+}
+
+/** A frame's head line and its payload's wrapped lines. */
+function frameLines(cls: string, head: string, data: string): WirelogLine[] {
+  return [{ cls, text: head }, ...textWrap(data).map((l) => ({ cls, text: CONTINUATION + l }))];
+}
+
+/** The one line of a timer, delay or wire-log switch entry. */
+function markerLine(entry: WirelogEntry, num: string): WirelogLine {
+  switch (entry[0]) {
+    case 'KL':
+      return { cls: 'wirelog_kill_after', text: `${num} FAIL CONNECTION AFTER ${seconds(entry[1])} sec` };
+    case 'KLE':
+      return { cls: 'wirelog_kill_after', text: `${num} FAILING CONNECTION` };
+    case 'TI':
+      return { cls: 'wirelog_kill_after', text: `${num} CLOSE CONNECTION AFTER ${seconds(entry[1])} sec` };
+    case 'TIE':
+      return { cls: 'wirelog_kill_after', text: `${num} CLOSING CONNECTION` };
+    case 'CT':
+      return { cls: 'wirelog_delay', text: `${num} DELAY ${seconds(entry[1])} sec for TAG ${pyStr(entry[2])}` };
+    case 'CTE':
+      return { cls: 'wirelog_delay', text: `${num} DELAY TIMEOUT on TAG ${pyStr(entry[1])}` };
+    case 'WLM':
+      return { cls: 'wirelog_delay', text: `${num} WIRELOG ${entry[1] ? 'ENABLED' : 'DISABLED'}` };
+    default: {
+      // Reports read back from disk may hold kinds this version does not know: show them raw.
+      const unknown: readonly unknown[] = entry;
+      return { cls: 'wirelog_unknown', text: `${num} ${JSON.stringify(unknown)}` };
+    }
+  }
 }

@@ -3,9 +3,10 @@
  * and index.html, each file atomically and never outside the directory.
  */
 import { agentFilePrefixes, caseReportBase, makeDirectory, resolveInside, writeFileAtomic, type AgentFileCollision } from './files.js';
-import { caseReportHtml, indexHtml } from './html.js';
+import { caseReportHtml } from './html-case.js';
+import { indexHtml } from './html-index.js';
 import { caseReportJson, indexJson } from './json.js';
-import type { CaseInfo, CaseResult } from './model.js';
+import type { CaseInfo, CaseResult } from '../model/report.js';
 import { releaseMemoryNow } from '../util/memory.js';
 
 // Enough writes in flight to hide fsync latency, few enough to stay far from file-descriptor limits.

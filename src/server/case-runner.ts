@@ -5,12 +5,14 @@
  */
 import { Opcode } from '../protocol/constants.js';
 import type { DocumentChunks } from '../protocol/deflate.js';
-import type { CaseResult } from '../report/model.js';
-import type { CaseContext, CatalogueCase, PeerEvent, TxFrame } from '../cases/types.js';
+import type { CaseResult } from '../model/report.js';
+import { Behavior, type OutcomeVerdict } from '../model/verdicts.js';
+import type { CaseContext, CatalogueCase, PeerEvent, PreparedMessage, TxFrame } from '../cases/types.js';
 import { toBuffer } from '../util/bytes.js';
-import { judge, matchesAllExpected } from './judge.js';
-import { SessionState, type PreparedMessage, type Session, type SessionHandler } from './session.js';
-import { reportEvent } from './wire-log.js';
+import { judgeCase, matchesAllExpected } from './verdict.js';
+import type { Connection, ConnectionHandler } from '../core/connection.js';
+import { ConnectionState } from '../core/state.js';
+import { reportEvent } from '../core/wire-recorder.js';
 
 /** Payload bytes a report shows of a received event (wire-log.ts: asciiLogData / binLogData). */
 const REPORTED_BYTES = 64;
@@ -37,23 +39,23 @@ export function utcNow(): string {
   return new Date().toISOString();
 }
 
-/** The SessionHandler that plays one case. */
-export class CaseRunner implements SessionHandler, CaseContext {
+/** The ConnectionHandler that plays one case. */
+export class CaseRunner implements ConnectionHandler, CaseContext {
   private readonly received: PeerEvent[] = [];
   /** Events received past MAX_RECORDED_EVENTS. */
   private unrecorded = 0;
   private startedAt = 0;
   /** The outcome before expected events are checked: Autobahn's Case defaults, or what the case set. */
-  private outcome = { behavior: 'FAILED', result: 'Actual events differ from any expected.' };
+  private outcome: { behavior: OutcomeVerdict; result: string } = { behavior: Behavior.Failed, result: 'Actual events differ from any expected.' };
   private trafficStats: CaseResult['trafficStats'] = null;
 
   constructor(
-    private readonly session: Session,
+    private readonly session: Connection,
     private readonly def: CatalogueCase,
     private readonly info: RunCaseInfo,
   ) {}
 
-  // ---- SessionHandler ----
+  // ---- ConnectionHandler ----
 
   onOpen(): void {
     this.startedAt = performance.now();
@@ -106,7 +108,7 @@ export class CaseRunner implements SessionHandler, CaseContext {
   onConnectionLost(): void {
     const duration = Math.round(performance.now() - this.startedAt);
     const s = this.session;
-    const common = judge(this.def.expect, this.def.close, this.received, this.outcome, {
+    const common = judgeCase(this.def.expect, this.def.close, this.received, this.outcome, {
       connectionWasOpen: s.connectionWasOpen,
       closedByMe: s.closedByMe,
       droppedByMe: s.droppedByMe,
@@ -182,20 +184,20 @@ export class CaseRunner implements SessionHandler, CaseContext {
   // ---- CaseContext ----
 
   get isOpen(): boolean {
-    return this.session.state === SessionState.Open;
+    return this.session.state === ConnectionState.Open;
   }
 
   sendFrame(frame: TxFrame): void {
-    this.session.sendFrame(frame);
+    this.session.sender.sendFrame(frame);
   }
 
   sendMessage(payload: Uint8Array | string, options: { binary?: boolean; fragmentSize?: number; sync?: boolean } = {}): void {
-    this.session.sendMessage(toBuffer(payload), options.binary ?? false, options.fragmentSize ?? 0, options.sync ?? false);
+    this.session.sender.sendMessage(toBuffer(payload), options.binary ?? false, options.fragmentSize ?? 0, options.sync ?? false);
   }
 
   sendPing(payload: Uint8Array | string = ''): void {
-    if (this.session.state !== SessionState.Open) return;
-    this.session.sendFrame({ opcode: Opcode.Ping, payload });
+    if (this.session.state !== ConnectionState.Open) return;
+    this.session.sender.sendFrame({ opcode: Opcode.Ping, payload });
   }
 
   sendClose(code: number | null = null, reason: string | null = null): void {
@@ -203,18 +205,18 @@ export class CaseRunner implements SessionHandler, CaseContext {
   }
 
   sendCloseFrame(code: number | null = null, reason: string | Buffer | null = null): void {
-    this.session.sendCloseFrame(code, reason, false);
+    this.session.sendCloseFrame(code, reason);
   }
 
   sendRaw(data: Uint8Array, options: { sync?: boolean } = {}): void {
     if (this.session.isClosed()) return;
-    this.session.sendData(toBuffer(data), options.sync ?? false);
+    this.session.sender.sendData(toBuffer(data), options.sync ?? false);
   }
 
   killAfter(seconds: number): void {
     this.session.wire.killAfter(seconds);
     this.session.after(seconds * 1000, () => {
-      if (this.session.state === SessionState.Closed) return;
+      if (this.session.state === ConnectionState.Closed) return;
       this.session.wire.killFired();
       this.session.failConnection();
     });
@@ -223,7 +225,7 @@ export class CaseRunner implements SessionHandler, CaseContext {
   closeAfter(seconds: number): void {
     this.session.wire.closeAfter(seconds);
     this.session.after(seconds * 1000, () => {
-      if (this.session.state === SessionState.Closed) return;
+      if (this.session.state === ConnectionState.Closed) return;
       this.session.wire.closeFired();
       this.session.sendClose();
     });
@@ -232,7 +234,7 @@ export class CaseRunner implements SessionHandler, CaseContext {
   continueLater(seconds: number, fn: () => void, tag: string | null = null): void {
     this.session.wire.continueLater(seconds, tag);
     this.session.after(seconds * 1000, () => {
-      if (this.session.state === SessionState.Closed) return;
+      if (this.session.state === ConnectionState.Closed) return;
       this.session.wire.continueFired(tag);
       fn();
     });
@@ -243,15 +245,15 @@ export class CaseRunner implements SessionHandler, CaseContext {
   }
 
   prepareMessage(payload: Uint8Array | string, options: { binary?: boolean; fragmentSize?: number } = {}): PreparedMessage {
-    return this.session.prepareMessage(toBuffer(payload), options.binary ?? false, options.fragmentSize ?? 0);
+    return this.session.sender.prepareMessage(toBuffer(payload), options.binary ?? false, options.fragmentSize ?? 0);
   }
 
   prepareCut(document: DocumentChunks, start: number, length: number, options: { binary?: boolean; fragmentSize?: number } = {}): PreparedMessage {
-    return this.session.prepareCut(document, start, length, options.binary ?? false, options.fragmentSize ?? 0);
+    return this.session.sender.prepareCut(document, start, length, options.binary ?? false, options.fragmentSize ?? 0);
   }
 
   sendPrepared(message: PreparedMessage): void {
-    this.session.sendPrepared(message);
+    this.session.sender.sendPrepared(message);
   }
 
   get scriptedHandshake(): boolean {
@@ -259,14 +261,14 @@ export class CaseRunner implements SessionHandler, CaseContext {
   }
 
   dropConnection(): void {
-    this.session.dropConnection(true);
+    this.session.dropConnection('abort');
   }
 
   get deflateActive(): boolean {
     return this.session.deflate !== null;
   }
 
-  setOutcome(behavior: string, result: string): void {
+  setOutcome(behavior: OutcomeVerdict, result: string): void {
     this.outcome = { behavior, result };
   }
 

@@ -15,13 +15,18 @@
 import { EventEmitter } from 'node:events';
 import net from 'node:net';
 import type { Logger } from 'pino';
-import type { CaseResult } from '../report/model.js';
+import { UsageError } from '../errors.js';
+import type { CaseResult } from '../model/report.js';
 import type { CatalogueCase } from '../cases/types.js';
-import { PerMessageDeflate, acceptExtensionString, parseDeflateOffers, type DeflateAccept } from '../protocol/deflate.js';
-import { computeAccept, parseExtensionsHeader, type UpgradeRequest } from '../protocol/handshake.js';
+import { Opcode } from '../protocol/constants.js';
+import { PerMessageDeflate, acceptExtensionString, type DeflateAccept, type DeflateOffer } from '../protocol/deflate.js';
+import { computeAccept, type UpgradeRequest } from '../protocol/handshake.js';
 import { noteCaseTraffic } from '../util/memory.js';
 import { CaseRunner, utcNow } from './case-runner.js';
-import { Session, SessionState, type ConnectDecision, type SessionHandler, type SessionOptions } from './session.js';
+import type { Connection, ConnectionHandler } from '../core/connection.js';
+import { ConnectionState } from '../core/state.js';
+import { parseIndex, parseTarget, reject } from './route-target.js';
+import { ServerUpgrade, type ConnectDecision, type ServerSessionOptions } from './upgrade.js';
 
 /** Settings of a fuzzing server. */
 export interface FuzzingServerOptions {
@@ -30,7 +35,7 @@ export interface FuzzingServerOptions {
   port: number;
   /** The selected cases in order: `case=N` is cases[N-1]. */
   cases: readonly CatalogueCase[];
-  session: SessionOptions;
+  session: ServerSessionOptions;
   /** How long /getCaseStatus waits for a result before answering "MISSING". */
   statusWaitMs: number;
   /** Writes the reports; called by /updateReports. */
@@ -51,11 +56,8 @@ export interface CaseRunEvent {
   peer: string;
 }
 
-/** The longest agent name accepted: it names report files and table columns. */
-export const MAX_AGENT_LENGTH = 256;
-
 /** Thrown when the server cannot listen (port in use, bad address). */
-export class ListenError extends Error {}
+export class ListenError extends UsageError {}
 
 /** Events: 'caseStarted' (CaseRunEvent), 'caseFinished' (CaseRunEvent, CaseResult), 'caseSkipped' (CaseRunEvent), 'stopRequested', 'reportsUpdated'. */
 export class FuzzingServer extends EventEmitter {
@@ -63,7 +65,7 @@ export class FuzzingServer extends EventEmitter {
   readonly results = new Map<string, Map<string, CaseResult>>();
   private readonly server: net.Server;
   private readonly sockets = new Set<net.Socket>();
-  private readonly sessions = new Set<Session>();
+  private readonly sessions = new Set<ServerUpgrade>();
   private readonly running = new Map<string, number>();
   private readonly statusWaiters = new Map<string, Array<(result: CaseResult | null) => void>>();
   private reportChain: Promise<void> = Promise.resolve();
@@ -115,7 +117,7 @@ export class FuzzingServer extends EventEmitter {
   /** Number of connections still in the opening handshake. */
   get pendingHandshakes(): number {
     let n = 0;
-    for (const s of this.sessions) if (s.state === SessionState.Connecting) n++;
+    for (const s of this.sessions) if (s.connection.state === ConnectionState.Connecting) n++;
     return n;
   }
 
@@ -130,7 +132,7 @@ export class FuzzingServer extends EventEmitter {
       const h = s.request;
       if (h === null) continue;
       if (h.path === '/runCase' && h.query.get('agent') === agent && parseIndex(h.query.get('case')) === index) {
-        s.dropConnection(true);
+        s.connection.dropConnection('abort');
       }
     }
   }
@@ -165,7 +167,7 @@ export class FuzzingServer extends EventEmitter {
 
   private accept(socket: net.Socket): void {
     this.sockets.add(socket);
-    const session = new Session(socket, this.options.session, (request, s) => this.route(request, s));
+    const session = new ServerUpgrade(socket, this.options.session, (request, s) => this.route(request, s));
     this.sessions.add(session);
     socket.on('close', () => {
       this.sockets.delete(socket);
@@ -173,90 +175,24 @@ export class FuzzingServer extends EventEmitter {
     });
   }
 
-  private route(request: UpgradeRequest, session: Session): ConnectDecision {
-    const q = request.query;
-    const path = request.path;
-    const agents = q.getAll('agent');
-    if (agents.length > 1) return reject(400, 'more than one agent parameter');
-    const agent = agents[0];
-    if (agent !== undefined) {
-      const problem = agentProblem(agent);
-      if (problem !== null) return reject(400, problem);
-    }
-    let index: number | null = null;
-    const cases = q.getAll('case');
-    const tuples = q.getAll('casetuple');
-    if (cases.length > 1 || tuples.length > 1) return reject(400, 'more than one case parameter');
-    if (tuples[0] !== undefined) {
-      const at = this.options.cases.findIndex((c) => c.id === tuples[0]?.trim());
-      if (at < 0) return reject(404, `no selected case has the id ${JSON.stringify(tuples[0])}`);
-      index = at + 1;
-    }
-    if (cases[0] !== undefined) {
-      index = parseIndex(cases[0]);
-      if (index === null) return reject(400, `case must be a whole number, got ${JSON.stringify(cases[0])}`);
-    }
-    if (index !== null && (index < 1 || index > this.options.cases.length)) {
-      return reject(404, `case ${index} not found: ${this.options.cases.length} cases are selected (1..${this.options.cases.length})`);
-    }
-    const def = index === null ? undefined : this.options.cases[index - 1];
-    // Offers are parsed for every request, as Autobahn does: a malformed one is refused with 400.
-    const extensionHeaders = request.headers.get('sec-websocket-extensions') ?? [];
-    const offers = parseDeflateOffers(parseExtensionsHeader(extensionHeaders.join(', ')));
-    if (!offers.ok) return reject(400, offers.reason);
-
-    switch (path) {
-      case '/runCase': {
+  private route(request: UpgradeRequest, session: Connection): ConnectDecision {
+    const target = parseTarget(request, this.options.cases);
+    if ('kind' in target) return target;
+    const { agent, index, def } = target;
+    switch (request.path) {
+      case '/runCase':
         if (def === undefined || index === null) return reject(400, 'runCase needs a case parameter (case=N)');
         if (agent === undefined) return reject(400, 'runCase needs an agent parameter (agent=NAME)');
-        const key = runKey(agent, index);
-        const peer = `tcp4:${session.socket.remoteAddress ?? '?'}:${session.socket.remotePort ?? 0}`;
-        const event: CaseRunEvent = { agent, index, id: def.id, peer };
-        if (this.options.skipCase?.(agent, def.id) === true) {
-          return this.accepted(session, (s) => {
-            this.emit('caseSkipped', event);
-            s.sendClose();
-          });
-        }
-        this.running.set(key, (this.running.get(key) ?? 0) + 1);
-        const runner = new CaseRunner(session, def, {
-          agent,
-          index,
-          started: utcNow(),
-          onResult: (result) => {
-            const left = (this.running.get(key) ?? 1) - 1;
-            if (left > 0) this.running.set(key, left);
-            else this.running.delete(key);
-            this.record(result);
-            noteCaseTraffic(session.bytesIn + session.bytesOut);
-            this.emit('caseFinished', event, result);
-          },
-        });
-        this.emit('caseStarted', event);
-        // Group 14 answers with a response of its own; every other case gets the normal 101.
-        const script = def.handshake?.({ request, accept: computeAccept(request.key), deflateOffers: offers.offers }) ?? null;
-        if (script !== null) {
-          const deflate = script.deflate === undefined ? null : this.perMessageDeflate(script.deflate, def);
-          return { kind: 'accept', handler: runner, script: { head: script.head, delivery: script.delivery }, deflate };
-        }
-        const accept = def.deflate?.(offers.offers) ?? null;
-        if (accept === null) return { kind: 'accept', handler: runner };
-        return {
-          kind: 'accept',
-          handler: runner,
-          extensions: acceptExtensionString(accept),
-          deflate: this.perMessageDeflate(accept, def),
-        };
-      }
+        return this.runCase(request, session, agent, index, def, target.offers);
       case '/getCaseCount':
         return this.accepted(session, (s) => {
-          s.sendFrame({ opcode: 1, payload: JSON.stringify(this.options.cases.length) });
+          s.sender.sendFrame({ opcode: Opcode.Text, payload: JSON.stringify(this.options.cases.length) });
           s.sendClose();
         });
       case '/getCaseInfo':
         if (def === undefined) return reject(400, 'getCaseInfo needs a case parameter (case=N)');
         return this.accepted(session, (s) => {
-          s.sendFrame({ opcode: 1, payload: JSON.stringify({ id: def.id, description: prettyDescription(def.description) }) });
+          s.sender.sendFrame({ opcode: Opcode.Text, payload: JSON.stringify({ id: def.id, description: prettyDescription(def.description) }) });
           s.sendClose();
         });
       case '/getCaseStatus': {
@@ -264,8 +200,8 @@ export class FuzzingServer extends EventEmitter {
         if (agent === undefined) return reject(400, 'getCaseStatus needs an agent parameter (agent=NAME)');
         return this.accepted(session, (s) => {
           this.whenResult(agent, def.id, (result) => {
-            if (s.state !== SessionState.Open) return;
-            s.sendFrame({ opcode: 1, payload: JSON.stringify({ behavior: result?.behavior ?? 'MISSING' }) });
+            if (s.state !== ConnectionState.Open) return;
+            s.sender.sendFrame({ opcode: Opcode.Text, payload: JSON.stringify({ behavior: result?.behavior ?? 'MISSING' }) });
             s.sendClose();
           });
         });
@@ -273,7 +209,7 @@ export class FuzzingServer extends EventEmitter {
       case '/updateReports':
         if (agent === undefined) return reject(400, 'updateReports needs an agent parameter (agent=NAME)');
         return this.accepted(session, (s) => {
-          const shutdown = /^(true|yes)$/i.test(q.get('shutdownOnComplete') ?? '');
+          const shutdown = /^(true|yes)$/i.test(request.query.get('shutdownOnComplete') ?? '');
           this.updateReports().then(
             () => {
               this.emit('reportsUpdated');
@@ -292,8 +228,45 @@ export class FuzzingServer extends EventEmitter {
           this.emit('stopRequested', 'stopServer');
         });
       default:
-        return reject(404, `unknown path ${JSON.stringify(path.slice(0, 100))}: use /runCase, /getCaseCount, /getCaseInfo, /getCaseStatus or /updateReports`);
+        return reject(404, `unknown path ${JSON.stringify(request.path.slice(0, 100))}: use /runCase, /getCaseCount, /getCaseInfo, /getCaseStatus or /updateReports`);
     }
+  }
+
+  /** /runCase: the case's runner takes the connection (or, excluded for the agent, it is closed at once). */
+  private runCase(request: UpgradeRequest, session: Connection, agent: string, index: number, def: CatalogueCase, offers: readonly DeflateOffer[]): ConnectDecision {
+    const key = runKey(agent, index);
+    const peer = `tcp4:${session.socket.remoteAddress ?? '?'}:${session.socket.remotePort ?? 0}`;
+    const event: CaseRunEvent = { agent, index, id: def.id, peer };
+    if (this.options.skipCase?.(agent, def.id) === true) {
+      return this.accepted(session, (s) => {
+        this.emit('caseSkipped', event);
+        s.sendClose();
+      });
+    }
+    this.running.set(key, (this.running.get(key) ?? 0) + 1);
+    const runner = new CaseRunner(session, def, {
+      agent,
+      index,
+      started: utcNow(),
+      onResult: (result) => {
+        const left = (this.running.get(key) ?? 1) - 1;
+        if (left > 0) this.running.set(key, left);
+        else this.running.delete(key);
+        this.record(result);
+        noteCaseTraffic(session.bytesIn + session.bytesOut);
+        this.emit('caseFinished', event, result);
+      },
+    });
+    this.emit('caseStarted', event);
+    // Group 14 answers with a response of its own; every other case gets the normal 101.
+    const script = def.handshake?.({ request, accept: computeAccept(request.key), deflateOffers: offers }) ?? null;
+    if (script !== null) {
+      const deflate = script.deflate === undefined ? null : this.perMessageDeflate(script.deflate, def);
+      return { kind: 'accept', handler: runner, script: { head: script.head, delivery: script.delivery }, deflate };
+    }
+    const accept = def.deflate?.(offers) ?? null;
+    if (accept === null) return { kind: 'accept', handler: runner };
+    return { kind: 'accept', handler: runner, extensions: acceptExtensionString(accept), deflate: this.perMessageDeflate(accept, def) };
   }
 
   private perMessageDeflate(accept: DeflateAccept, def: CatalogueCase): PerMessageDeflate {
@@ -305,8 +278,8 @@ export class FuzzingServer extends EventEmitter {
   }
 
   /** A connection that runs `onOpen` and otherwise ignores what the peer sends. */
-  private accepted(session: Session, onOpen: (s: Session) => void): ConnectDecision {
-    const handler: SessionHandler = {
+  private accepted(session: Connection, onOpen: (s: Connection) => void): ConnectDecision {
+    const handler: ConnectionHandler = {
       onOpen: () => onOpen(session),
       onMessage: () => undefined,
       onPong: () => undefined,
@@ -357,26 +330,8 @@ export class FuzzingServer extends EventEmitter {
   }
 }
 
-function reject(status: number, reason: string): ConnectDecision {
-  return { kind: 'reject', status, reason };
-}
-
 function runKey(agent: string, index: number): string {
   return `${agent}\u0000${index}`;
-}
-
-function parseIndex(value: string | null | undefined): number | null {
-  if (value === null || value === undefined || !/^\s*\d{1,9}\s*$/.test(value)) return null;
-  return Number(value.trim());
-}
-
-/** Why an agent name is refused, or null. */
-export function agentProblem(agent: string): string | null {
-  if (agent.trim() === '') return 'agent must not be empty';
-  if (agent.length > MAX_AGENT_LENGTH) return `agent name longer than ${MAX_AGENT_LENGTH} characters`;
-  // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f]/.test(agent)) return 'agent name contains control characters';
-  return null;
 }
 
 /** Autobahn's getCaseInfo description: cut at the first tag, whitespace collapsed. */

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { catalogue } from '../../src/cases/registry.js';
 import { selectCases } from '../../src/cases/select.js';
-import type { CaseResult, WirelogEntry } from '../../src/report/model.js';
+import type { CaseResult, WirelogEntry } from '../../src/model/report.js';
 import type { FuzzingServer } from '../../src/server/fuzzing-server.js';
 import { resultOf, runNode, startServer } from '../support/harness.js';
 

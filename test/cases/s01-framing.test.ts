@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { framingSizes } from '../../src/cases/data/framing-sizes.js';
-import type { CaseResult } from '../../src/report/model.js';
+import type { CaseResult } from '../../src/model/report.js';
 import { REFERENCE_CLIENT } from '../support/harness.js';
 import { entries, get, startGroup, tf, verdictOf, wsVerdict, type GroupServer } from './group-runs.js';
 

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { CaseResult } from '../../src/report/model.js';
+import type { CaseResult } from '../../src/model/report.js';
 import { REFERENCE_CLIENT, fixture } from '../support/harness.js';
 import { entries, get, startGroup, tf, verdictOf, wsVerdict, type GroupServer } from './group-runs.js';
 

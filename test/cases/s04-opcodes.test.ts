@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { reservedOpcodeCases } from '../../src/cases/data/reserved-opcodes.js';
-import type { CaseResult } from '../../src/report/model.js';
+import type { CaseResult } from '../../src/model/report.js';
 import { REFERENCE_CLIENT, fixture } from '../support/harness.js';
 import { entries, get, startGroup, tf, verdictOf, wsVerdict, type GroupServer } from './group-runs.js';
 

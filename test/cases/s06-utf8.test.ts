@@ -14,7 +14,7 @@ import { utf8Vectors } from '../../src/cases/data/utf8-vectors.js';
 import { utf8Cases } from '../../src/cases/s06-utf8.js';
 import { selectCases } from '../../src/cases/select.js';
 import { Utf8Validator } from '../../src/protocol/utf8.js';
-import type { CaseResult } from '../../src/report/model.js';
+import type { CaseResult } from '../../src/model/report.js';
 import type { FuzzingServer } from '../../src/server/fuzzing-server.js';
 import { clientFrame } from '../fixtures/clients/raw-peer.js';
 import { REFERENCE_CLIENT, fixture, resultOf, runNode, startServer } from '../support/harness.js';

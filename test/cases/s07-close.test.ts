@@ -11,7 +11,7 @@ import { closeCases } from '../../src/cases/s07-close.js';
 import { selectCases } from '../../src/cases/select.js';
 import { invalidCloseCodes, undefinedCloseCodes, validCloseCodes } from '../../src/cases/data/close-codes.js';
 import { ruleForResult } from '../../src/gate/rule.js';
-import type { CaseResult, WirelogEntry } from '../../src/report/model.js';
+import type { CaseResult, WirelogEntry } from '../../src/model/report.js';
 import type { FuzzingServer } from '../../src/server/fuzzing-server.js';
 import { REFERENCE_CLIENT, fixture, resultOf, runNode, startServer } from '../support/harness.js';
 

@@ -11,7 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import { catalogue } from '../../src/cases/registry.js';
 import { limitsCases } from '../../src/cases/s09-limits.js';
 import type { CaseContext, CatalogueCase, PeerEvent, TxFrame } from '../../src/cases/types.js';
-import type { CaseResult } from '../../src/report/model.js';
+import type { CaseResult } from '../../src/model/report.js';
 import type { FuzzingServer } from '../../src/server/fuzzing-server.js';
 import { REFERENCE_CLIENT, fixture, resultOf, runNode, startServer } from '../support/harness.js';
 import { entries, frameKinds, get, verdictOf, wsVerdict } from './group-runs.js';

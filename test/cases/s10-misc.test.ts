@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { miscCases } from '../../src/cases/s10-misc.js';
 import type { Judgement } from '../../src/cases/types.js';
-import type { CaseResult } from '../../src/report/model.js';
+import type { CaseResult } from '../../src/model/report.js';
 import { REFERENCE_CLIENT } from '../support/harness.js';
 import { entries, get, startGroup, tf, verdictOf, wsVerdict, type GroupServer } from './group-runs.js';
 

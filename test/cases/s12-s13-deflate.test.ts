@@ -19,9 +19,9 @@ import { selectCases } from '../../src/cases/select.js';
 import { deflatePayloadCases } from '../../src/cases/s12-deflate-payloads.js';
 import { deflateParamCases } from '../../src/cases/s13-deflate-params.js';
 import type { CaseContext, CatalogueCase } from '../../src/cases/types.js';
-import type { CaseResult } from '../../src/report/model.js';
+import type { CaseResult } from '../../src/model/report.js';
 import type { FuzzingServer } from '../../src/server/fuzzing-server.js';
-import type { PreparedMessage } from '../../src/server/session.js';
+import type { PreparedMessage } from '../../src/cases/types.js';
 import { REFERENCE_CLIENT, fixture, resultOf, runNode, startServer } from '../support/harness.js';
 import { entries, frameKinds, verdictOf, wsVerdict } from './group-runs.js';
 

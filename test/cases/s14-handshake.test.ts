@@ -14,9 +14,9 @@ import { pino } from 'pino';
 import { catalogue, catalogueFor, extendedCatalogue } from '../../src/cases/registry.js';
 import { selectCases } from '../../src/cases/select.js';
 import { resolveRunConfig, resolveServeConfig } from '../../src/config/schema.js';
-import type { CaseResult } from '../../src/report/model.js';
+import type { CaseResult } from '../../src/model/report.js';
 import type { FuzzingServer } from '../../src/server/fuzzing-server.js';
-import { createServer } from '../../src/server/start.js';
+import { createServer } from '../../src/gate/start-server.js';
 import { REFERENCE_CLIENT, fixture, resultOf, runCli, runNode, tempDir } from '../support/harness.js';
 
 const TSV = new URL('../../../../shared/reference/autobahn-case-ids.tsv', import.meta.url);

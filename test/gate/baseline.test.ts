@@ -51,8 +51,10 @@ describe('applyBaseline', () => {
     assert.equal(accepted?.status, 'skipped');
     assert.deepEqual(accepted?.baseline, { state: 'accepted', pattern: '6.12.*', reason: 'echoes invalid UTF-8 until v2', failure: 'behavior FAILED: the peer echoed invalid UTF-8' });
     assert.equal(accepted?.reason, 'accepted failure (baseline: echoes invalid UTF-8 until v2): behavior FAILED: the peer echoed invalid UTF-8');
-    // 6.9.2's entry is for other agents only; 1.1.1 (skipped) and 1.1.2 (a wsgate error) are not failures to accept.
-    for (const id of ['6.9.2', '1.1.1', '1.1.2']) assert.deepEqual(out.find((c) => c.id === id), run.cases.find((c) => c.id === id));
+    // A case that failed without a result (the client never connected) is a failure like another.
+    assert.equal(out.find((c) => c.id === '1.1.2')?.reason, 'accepted failure (baseline: never mind): the client did not connect within 30 s; it was killed');
+    // 6.9.2's entry is for other agents only; 1.1.1 (skipped) is not a failure to accept.
+    for (const id of ['6.9.2', '1.1.1']) assert.deepEqual(out.find((c) => c.id === id), run.cases.find((c) => c.id === id));
   });
 
   test('a passing case it names stays passed with a note; applying twice changes nothing', () => {
@@ -70,10 +72,10 @@ describe('applyBaseline', () => {
     const text = baselineFromRun(accepted);
     assert.deepEqual(JSON.parse(text), {
       version: 1,
-      cases: { '6.12.7': { reason: 'echoes invalid UTF-8 until v2' }, '7.1.1': { reason: 'closing FAILED: x' } },
+      cases: { '1.1.2': { reason: 'never mind' }, '6.12.7': { reason: 'echoes invalid UTF-8 until v2' }, '7.1.1': { reason: 'closing FAILED: x' } },
     });
     // What it writes loads again.
-    assert.equal(parseBaseline('w.json', JSON.parse(text)).entries.length, 2);
+    assert.equal(parseBaseline('w.json', JSON.parse(text)).entries.length, 3);
   });
 });
 

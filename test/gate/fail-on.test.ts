@@ -6,13 +6,14 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { UsageError } from '../../src/gate/exit-codes.js';
-import { failingVerdicts, ruleForResult, VERDICTS } from '../../src/gate/rule.js';
-import type { CaseResult } from '../../src/report/model.js';
+import { UsageError } from '../../src/errors.js';
+import { ruleForResult } from '../../src/gate/rule.js';
+import { failingVerdicts, VERDICTS, type CloseVerdict, type OutcomeVerdict } from '../../src/model/verdicts.js';
+import type { CaseResult } from '../../src/model/report.js';
 import { referenceResult } from '../report/helpers.js';
 import { fixtureCommand, runCli, tempDir } from '../support/harness.js';
 
-function result(behavior: string, behaviorClose: string): CaseResult {
+function result(behavior: OutcomeVerdict, behaviorClose: CloseVerdict): CaseResult {
   return { ...referenceResult('6.9.2'), behavior, behaviorClose, result: `the outcome text`, resultClose: 'the closing text' };
 }
 
@@ -35,7 +36,7 @@ describe('failingVerdicts', () => {
 });
 
 describe('ruleForResult with a verdict set', () => {
-  const table: Array<[string, string, string[], string]> = [
+  const table: Array<[OutcomeVerdict, CloseVerdict, string[], string]> = [
     ['OK', 'OK', ['FAILED'], 'passed'],
     ['FAILED', 'OK', ['FAILED'], 'failed'],
     ['OK', 'UNCLEAN', ['FAILED'], 'passed'],

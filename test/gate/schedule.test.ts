@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { catalogue } from '../../src/cases/registry.js';
-import { caseCost, parseShard, runOrder, runPool, shardCases } from '../../src/gate/schedule.js';
+import { parseShard } from '../../src/config/parallel.js';
+import { caseCost, runOrder, runPool, shardCases } from '../../src/gate/schedule.js';
 
 describe('parseShard', () => {
   test('reads K/N', () => {

@@ -12,7 +12,7 @@ import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { ACTION_INPUTS, actionArguments, inputVariable } from '../../src/github/action.js';
-import { runOutputs } from '../../src/github/publish.js';
+import { runOutputs } from '../../src/report/github-publish.js';
 import { sampleRun } from '../report/helpers.js';
 import { runFile, type ProcessResult } from '../support/cli-env.js';
 import { fixtureCommand, runCli, tempDir } from '../support/harness.js';

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { annotations, escapeData, escapeProperty, jobSummary, outputLines, runCounts, SUMMARY_LIMIT_BYTES } from '../../src/report/github.js';
-import type { GateCase, GateRun } from '../../src/report/model.js';
+import type { GateCase, GateRun } from '../../src/model/report.js';
 import { gateCase, referenceResult, sampleRun } from './helpers.js';
 
 /** GitHub's unescaping of a property (the runner's ActionCommand parser, in reverse order of escaping). */
@@ -53,7 +53,7 @@ describe('workflow-command escaping', () => {
 describe('annotations', () => {
   test('one ::error per failing case, with escaped title and message', () => {
     const lines = annotations(sampleRun());
-    // sampleRun has one failed and one error case.
+    // sampleRun has two failed cases: one with verdicts, one without a result.
     assert.equal(lines.length, 2);
     assert.match(lines[0] ?? '', /^::error title=wsgate 6\.12\.7%3A FAILED \/ OK::Case 6\.12\.7 \(.*\) failed for agent My Agent\/1\.0: behavior FAILED: the peer echoed invalid UTF-8%0AReport: my_agent_1_0_x_case_6_12_7\.html$/);
     assert.match(lines[1] ?? '', /^::error title=wsgate 1\.1\.2%3A no result::/);
@@ -98,7 +98,7 @@ describe('job summary', () => {
     const md = jobSummary(sampleRun(), paths);
     assert.match(md, /^## ❌ wsgate: My Agent\/1\.0 failed\n/);
     assert.match(md, /\*\*4 cases: 1 passed, 2 failed, 1 skipped\*\*/);
-    assert.match(md, /### Failing cases \(2\)\n\n\| Case \| Verdicts \| Reason \|\n\| --- \| --- \| --- \|\n\| 6\.12\.7 \| FAILED \/ OK \| behavior FAILED: the peer echoed invalid UTF-8 \|\n\| 1\.1\.2 \| no result \| wsgate: internal error in the session \|/);
+    assert.match(md, /### Failing cases \(2\)\n\n\| Case \| Verdicts \| Reason \|\n\| --- \| --- \| --- \|\n\| 6\.12\.7 \| FAILED \/ OK \| behavior FAILED: the peer echoed invalid UTF-8 \|\n\| 1\.1\.2 \| no result \| the client did not connect within 30 s; it was killed \|/);
     assert.match(md, /<details open><summary>6 UTF-8 Handling: 1\/2 passed, 1 failed<\/summary>/);
     assert.match(md, /<details open><summary>1 Framing: 0\/2 passed, 1 failed<\/summary>/);
     assert.match(md, /\| 6\.9\.2 \| ✅ pass \| OK \/ OK \|/);

@@ -1,6 +1,6 @@
 /** Shared fixtures for the report tests: the reference reports, a gate run, and small HTML/XML readers. */
 import { readFileSync } from 'node:fs';
-import type { CaseResult, GateCase, GateRun } from '../../src/report/model.js';
+import type { CaseResult, GateCase, GateRun } from '../../src/model/report.js';
 
 // The original's reports are reference data beside the repository (../shared/reference, which CI
 // has too), not copied into it. Tests run from dist/test/report/.
@@ -40,6 +40,7 @@ export function elementById(html: string, id: string): string {
 export function gateCase(over: Partial<GateCase> & Pick<GateCase, 'id'>): GateCase {
   return {
     index: 1,
+    origin: 'autobahn',
     category: 'UTF-8 Handling',
     subcategory: 'Last possible sequence of a certain length',
     description: 'Send a text message with payload which is valid UTF-8 in one fragment.<br><br>Payload: 0xdfbf',
@@ -106,8 +107,8 @@ export function sampleRun(): GateRun {
         category: 'Framing',
         subcategory: 'Text Messages',
         description: 'Send text message message with payload of length 125.',
-        status: 'error',
-        reason: 'wsgate: internal error in the session',
+        status: 'failed',
+        reason: 'the client did not connect within 30 s; it was killed',
         warnings: ['client exited with status 3'],
         timeMs: 2.5,
       }),

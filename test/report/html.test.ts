@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { caseReportHtml, indexHtml } from '../../src/report/html.js';
-import type { CaseInfo, CaseResult } from '../../src/report/model.js';
+import { caseReportHtml } from '../../src/report/html-case.js';
+import { indexHtml } from '../../src/report/html-index.js';
+import type { CaseInfo, CaseResult } from '../../src/model/report.js';
+import type { OutcomeVerdict } from '../../src/model/verdicts.js';
 import { elementById, referenceResult, textContent } from './helpers.js';
 
 const XSS = '<script>alert(1)</script>';
@@ -16,7 +18,7 @@ test('caseReportHtml: title line text', () => {
   const html = caseReportHtml(referenceResult('6.9.2'));
   assert.equal(textContent(elementById(html, 'case_title')), 'seedpeer - Case 6.9.2 : Pass - 14 ms @ 2026-11-21T23:27:12.563Z');
   assert.match(html, /<p id="case_title" class="case_title case_ok">/);
-  const outcomes: [string, string][] = [
+  const outcomes: [OutcomeVerdict, string][] = [
     ['NON-STRICT', 'Non-Strict'],
     ['INFORMATIONAL', 'Informational'],
     ['FAILED', 'Fail'],
@@ -179,7 +181,7 @@ test('caseReportHtml: peer-controlled text is escaped everywhere', () => {
   assert.equal(textContent(elementById(html, 'case_title')).startsWith(`${XSS} - Case 6.9.2`), true);
   const idx = indexHtml(
     new Map([[XSS, new Map([['6.9.2', r]])]]),
-    [{ id: '6.9.2', category: XSS, subcategory: XSS, description: XSS, expectation: XSS }],
+    [{ id: '6.9.2', origin: 'autobahn', category: XSS, subcategory: XSS, description: XSS, expectation: XSS }],
     { generatedAt: XSS, toolVersion: XSS },
   );
   assert.doesNotMatch(idx, /<script/i);
@@ -193,12 +195,12 @@ test('caseReportHtml: control characters become visible, never raw', () => {
 });
 
 const CATALOGUE: CaseInfo[] = [
-  { id: '1.1.1', category: 'Framing', subcategory: 'Text Messages', description: 'Send text message with payload 0.', expectation: 'Receive echo\'ed text message (with empty payload).<br>Clean close with normal code.' },
-  { id: '1.1.2', category: 'Framing', subcategory: 'Text Messages', description: 'Send text message with payload of length 125.', expectation: 'Echo.' },
-  { id: '1.2.1', category: 'Framing', subcategory: 'Binary Messages', description: 'Send binary message with payload 0.', expectation: 'Echo.' },
-  { id: '2.1', category: 'Pings/Pongs', subcategory: '', description: 'Send ping without payload.', expectation: 'Pong.' },
-  { id: '2.2', category: 'Pings/Pongs', subcategory: '', description: 'Send ping with small text payload.', expectation: 'Pong.' },
-  { id: '6.9.2', category: 'UTF-8 Handling', subcategory: 'Last possible sequence of a certain length', description: 'x', expectation: 'y' },
+  { id: '1.1.1', origin: 'autobahn', category: 'Framing', subcategory: 'Text Messages', description: 'Send text message with payload 0.', expectation: 'Receive echo\'ed text message (with empty payload).<br>Clean close with normal code.' },
+  { id: '1.1.2', origin: 'autobahn', category: 'Framing', subcategory: 'Text Messages', description: 'Send text message with payload of length 125.', expectation: 'Echo.' },
+  { id: '1.2.1', origin: 'autobahn', category: 'Framing', subcategory: 'Binary Messages', description: 'Send binary message with payload 0.', expectation: 'Echo.' },
+  { id: '2.1', origin: 'autobahn', category: 'Pings/Pongs', subcategory: '', description: 'Send ping without payload.', expectation: 'Pong.' },
+  { id: '2.2', origin: 'autobahn', category: 'Pings/Pongs', subcategory: '', description: 'Send ping with small text payload.', expectation: 'Pong.' },
+  { id: '6.9.2', origin: 'autobahn', category: 'UTF-8 Handling', subcategory: 'Last possible sequence of a certain length', description: 'x', expectation: 'y' },
 ];
 
 function results(): Map<string, Map<string, CaseResult>> {

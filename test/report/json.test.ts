@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { caseReportJson, indexJson, summaryJson } from '../../src/report/json.js';
-import type { CaseResult } from '../../src/report/model.js';
+import type { CaseResult } from '../../src/model/report.js';
 import { referenceResult, referenceText, sampleRun } from './helpers.js';
 
 test('caseReportJson reproduces both reference reports exactly', () => {
@@ -53,7 +53,7 @@ test('summaryJson counts, result and per-case fields', () => {
     cases: Record<string, unknown>[];
   };
   assert.equal(s.agent, 'My Agent/1.0');
-  assert.deepEqual(s.counts, { total: 4, passed: 1, failed: 1, skipped: 1, errors: 1, accepted: 0, baselinePassing: 0, nonStrict: 0, informational: 0 });
+  assert.deepEqual(s.counts, { total: 4, passed: 1, failed: 2, skipped: 1, errors: 0, accepted: 0, baselinePassing: 0, nonStrict: 0, informational: 0 });
   assert.equal(s.result, 'failed');
   assert.deepEqual(s.cases[1], {
     index: 2,

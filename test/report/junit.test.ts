@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { junitXml } from '../../src/report/junit.js';
-import type { GateRun, WirelogEntry } from '../../src/report/model.js';
+import type { GateRun, WirelogEntry } from '../../src/model/report.js';
 import { checkWellFormedXml, gateCase, referenceResult, sampleRun } from './helpers.js';
 
 function testcases(xml: string): { attrs: Record<string, string>; body: string }[] {
@@ -16,9 +16,9 @@ test('junitXml is well-formed, one suite per group, one testcase per case', () =
   const names = checkWellFormedXml(xml);
   assert.equal(names.filter((n) => n === 'testcase').length, 4);
   assert.equal(names.filter((n) => n === 'testsuite').length, 2);
-  assert.match(xml, /<testsuites name="wsgate My Agent\/1\.0" tests="4" failures="1" errors="1" skipped="1">/);
+  assert.match(xml, /<testsuites name="wsgate My Agent\/1\.0" tests="4" failures="2" errors="0" skipped="1">/);
   assert.match(xml, /<testsuite name="My Agent\/1\.0 · 6 UTF-8 Handling"[^>]* time="0\.028" tests="2" failures="1" errors="0" skipped="0">/);
-  assert.match(xml, /<testsuite name="My Agent\/1\.0 · 1 Framing"[^>]* tests="2" failures="0" errors="1" skipped="1">/);
+  assert.match(xml, /<testsuite name="My Agent\/1\.0 · 1 Framing"[^>]* tests="2" failures="1" errors="0" skipped="1">/);
 });
 
 test('junitXml: names start with the case id; classname has one dot; time everywhere', () => {
@@ -76,10 +76,11 @@ test('junitXml: a case that never connected fails with type CLIENT', () => {
   assert.match(c?.body ?? '', /could not start: ENOENT/);
 });
 
-test('junitXml: skipped carries its reason; error only for wsgate faults; warnings in system-err', () => {
+test('junitXml: skipped carries its reason; a case without a result is a failure of type CLIENT; warnings in system-err', () => {
   const cases = testcases(junitXml(sampleRun()));
   assert.match(cases[2]?.body ?? '', /<skipped message="run interrupted by SIGINT"\/>/);
-  assert.match(cases[3]?.body ?? '', /<error message="wsgate: internal error in the session" type="wsgate">/);
+  assert.match(cases[3]?.body ?? '', /<failure message="the client did not connect within 30 s; it was killed" type="CLIENT">/);
+  assert.doesNotMatch(junitXml(sampleRun()), /<error\b/);
   assert.match(cases[3]?.body ?? '', /<system-err>\s*<!\[CDATA\[warning: client exited with status 3\]\]>/);
   assert.match(cases[3]?.body ?? '', /<property name="warning" value="client exited with status 3"\/>/);
   assert.doesNotMatch(cases[0]?.body ?? '', /<failure|<error|<skipped/);
@@ -123,7 +124,7 @@ test('junitXml: hostile agent and reasons stay well-formed', () => {
   // Inside CDATA "<script" is inert text; outside it, it must never appear.
   assert.doesNotMatch(xml.replace(/<!\[CDATA\[[\s\S]*?\]\]>/g, ''), /<script/);
   // The NUL the builder would drop silently is shown as an escape.
-  assert.match(xml, /<error message="&lt;script>&quot;&amp;'\\x00\]\]>" type="wsgate">/);
+  assert.match(xml, /<failure message="&lt;script>&quot;&amp;'\\x00\]\]>" type="CLIENT">/);
   assert.match(xml, /<testsuites name="wsgate &lt;a href=&quot;x&quot;>&amp;\\x01\]\]>"/);
   for (const c of testcases(xml)) assert.match(c.attrs['classname'] ?? '', /^a_href_x\.[a-z0-9_]+$/);
 });

@@ -3,13 +3,13 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import type { CaseInfo, CaseResult } from '../../src/report/model.js';
+import type { CaseInfo, CaseResult } from '../../src/model/report.js';
 import { writeReports } from '../../src/report/writer.js';
 import { referenceResult, referenceText } from './helpers.js';
 
 const CATALOGUE: CaseInfo[] = [
-  { id: '6.9.2', category: 'UTF-8 Handling', subcategory: 'Last possible sequence of a certain length', description: 'd', expectation: 'e' },
-  { id: '6.12.7', category: 'UTF-8 Handling', subcategory: 'Unexpected continuation bytes', description: 'd', expectation: 'e' },
+  { id: '6.9.2', origin: 'autobahn', category: 'UTF-8 Handling', subcategory: 'Last possible sequence of a certain length', description: 'd', expectation: 'e' },
+  { id: '6.12.7', origin: 'autobahn', category: 'UTF-8 Handling', subcategory: 'Unexpected continuation bytes', description: 'd', expectation: 'e' },
 ];
 
 test('writeReports writes per-case JSON/HTML and the indexes, nothing else', async () => {

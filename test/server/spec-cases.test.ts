@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { CaseResult } from '../../src/report/model.js';
+import type { CaseResult } from '../../src/model/report.js';
 import type { FuzzingServer } from '../../src/server/fuzzing-server.js';
 import { REFERENCE_CLIENT, SPEC_CASES, fixture, resultOf, runNode, startServer } from '../support/harness.js';
 

@@ -8,10 +8,10 @@ import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { catalogue } from '../../src/cases/registry.js';
 import { selectCases } from '../../src/cases/select.js';
-import { UsageError } from '../../src/gate/exit-codes.js';
-import type { CaseResult } from '../../src/report/model.js';
+import { UsageError } from '../../src/errors.js';
+import type { CaseResult } from '../../src/model/report.js';
 import type { FuzzingServer } from '../../src/server/fuzzing-server.js';
-import { createServer } from '../../src/server/start.js';
+import { createServer } from '../../src/gate/start-server.js';
 
 /** The two cases of the spec (case-reports.md): engine tests pin their selection to these. */
 export const SPEC_CASES = ['6.9.2', '6.12.7'];

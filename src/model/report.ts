@@ -2,30 +2,10 @@
  * The report model: the single source of truth every renderer (JSON, HTML, JUnit, console) reads.
  * Field names are Autobahn|Testsuite's, so tools that read its per-case reports keep working.
  */
+import type { CloseVerdict, OutcomeVerdict } from './verdicts.js';
 
-/** Autobahn's outcome strings for `behavior` (what the peer did). */
-export const Behavior = {
-  Ok: 'OK',
-  NonStrict: 'NON-STRICT',
-  Failed: 'FAILED',
-  Informational: 'INFORMATIONAL',
-  Unimplemented: 'UNIMPLEMENTED',
-} as const;
-
-/** Autobahn's outcome strings for `behaviorClose` (how the connection ended). */
-export const CloseBehavior = {
-  Ok: 'OK',
-  Failed: 'FAILED',
-  Unclean: 'UNCLEAN',
-  WrongCode: 'WRONG CODE',
-  FailedByClient: 'FAILED BY CLIENT',
-  Informational: 'INFORMATIONAL',
-} as const;
-
-/** Any of the eight verdict strings (both axes together). */
-export type Verdict =
-  | (typeof Behavior)[keyof typeof Behavior]
-  | (typeof CloseBehavior)[keyof typeof CloseBehavior];
+/** Whose case it is: Autobahn|Testsuite's, or wsgate's own (group 14, --extended). */
+export type CaseOrigin = 'autobahn' | 'wsgate';
 
 /** An observed or expected event, as written in reports (payloads already cut/encoded as Autobahn does). */
 export type ReportEvent =
@@ -82,8 +62,8 @@ export type TrafficStats = Record<string, number | null>;
  */
 export interface CaseResult {
   agent: string;
-  behavior: string;
-  behaviorClose: string;
+  behavior: OutcomeVerdict;
+  behaviorClose: CloseVerdict;
   case: number;
   closedByMe: boolean;
   createStats: boolean;
@@ -136,12 +116,13 @@ export interface CaseInfo {
   id: string;
   category: string;
   subcategory: string;
+  origin: CaseOrigin;
   description: string;
   expectation: string;
 }
 
 /** What the gate concluded for one case (both verdict axes, the client process, and the rule applied). */
-export type GateStatus = 'passed' | 'failed' | 'skipped' | 'error';
+export type GateStatus = 'passed' | 'failed' | 'skipped';
 
 /** The client process of one case (per-case mode) as the gate saw it. Output is bounded. */
 export interface ClientRun {
@@ -163,6 +144,7 @@ export interface GateCase {
   id: string;
   category: string;
   subcategory: string;
+  origin: CaseOrigin;
   description: string;
   status: GateStatus;
   /** One line: why the case failed, was skipped or warned (empty on a plain pass). */

@@ -2,7 +2,7 @@
  * The frame log and wire statistics of one connection, in the shapes of Autobahn's per-case JSON
  * (`wirelog`, `rxOctetStats`, `txOctetStats`, `rxFrameStats`, `txFrameStats`).
  */
-import type { ReportEvent, WirelogEntry } from '../report/model.js';
+import type { ReportEvent, WirelogEntry } from '../model/report.js';
 import type { PeerEvent } from '../cases/types.js';
 
 /** How many payload bytes a log entry keeps; longer data is cut and marked with " ...". */

@@ -3,8 +3,8 @@
  * case expected and what the connection did. Two axes: `behavior` (the events) and `behaviorClose`
  * (the closing handshake).
  */
-import type { ExpectedClose } from '../report/model.js';
-import { Behavior, CloseBehavior } from '../report/model.js';
+import type { ExpectedClose } from '../model/report.js';
+import { Behavior, CloseBehavior, type CloseVerdict, type OutcomeVerdict } from '../model/verdicts.js';
 import type { ExpectedEventLists, Judgement, PeerEvent } from '../cases/types.js';
 
 export type { Judgement };
@@ -44,11 +44,11 @@ export function matchesAllExpected(expected: ExpectedEventLists, received: reado
 }
 
 /** Computes both verdicts. */
-export function judge(
+export function judgeCase(
   expected: ExpectedEventLists,
   expectedClose: ExpectedClose,
   received: readonly PeerEvent[],
-  initial: { behavior: string; result: string },
+  initial: { behavior: OutcomeVerdict; result: string },
   facts: ConnectionFacts,
 ): Judgement {
   // Autobahn starts from FAILED (or what the case itself decided) and lets a matching list override it.
@@ -56,13 +56,13 @@ export function judge(
   let result = initial.result;
   for (const [outcome, list] of Object.entries(expected)) {
     if (list !== undefined && sameEvents(received, list)) {
-      behavior = outcome;
+      behavior = outcome as 'OK' | 'NON-STRICT';
       result = 'Actual events match at least one expected.';
       break;
     }
   }
 
-  let behaviorClose: string;
+  let behaviorClose: CloseVerdict;
   let resultClose: string;
   if (!facts.connectionWasOpen) {
     behaviorClose = CloseBehavior.Failed;

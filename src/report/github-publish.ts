@@ -5,9 +5,9 @@
  */
 import { appendFile } from 'node:fs/promises';
 import path from 'node:path';
-import { UsageError } from '../gate/exit-codes.js';
-import type { GateRun } from '../report/model.js';
-import { annotations, jobSummary, outputLines, runCounts, type ReportPaths } from '../report/github.js';
+import { UsageError } from '../errors.js';
+import type { GateRun } from '../model/report.js';
+import { annotations, jobSummary, outputLines, runCounts, type ReportPaths } from './github.js';
 
 /** The step outputs of a run (names as action.yml declares them). */
 export function runOutputs(run: GateRun, paths: ReportPaths): Record<string, string> {

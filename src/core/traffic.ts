@@ -3,7 +3,7 @@
  * wire, WebSocket (payload, compressed) and application (uncompressed) level, data frames and
  * messages, each way. Groups 12 and 13 report them; their ratios are the compression ratios.
  */
-import type { TrafficStats } from '../report/model.js';
+import type { TrafficStats } from '../model/report.js';
 
 /** Counters of one connection. Control frames and the handshake count only at wire level. */
 export class TrafficCounters {

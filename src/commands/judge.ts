@@ -1,0 +1,49 @@
+/** `wsgate judge`: the gate applied to reports already written (by `wsgate serve` or Autobahn). */
+import path from 'node:path';
+import type { Argv } from 'yargs';
+import { failingVerdicts } from '../model/verdicts.js';
+import { splitList } from '../util/patterns.js';
+import { extendedOption, githubOption, makeLogger, type CommandContext } from './shared.js';
+
+export function judgeCommand<T>(y: Argv<T>, { io, env, setStatus }: CommandContext): Argv<T> {
+  return y.command(
+    'judge',
+    'Apply the gate to existing reports (index.json and per-case JSON of wsgate serve or Autobahn): JUnit, summary, exit 1 on any failure',
+    (y) =>
+      y
+        .option('outdir', { type: 'string', default: './reports/clients', describe: 'Report directory holding index.json' })
+        .option('agent', { type: 'string', describe: 'Agent to judge (default: the only agent in index.json)' })
+        .option('cases', { type: 'string', array: true, default: [] as string[], describe: 'Case id patterns that must have results (default: the cases index.json holds)' })
+        .option('exclude-cases', { type: 'string', array: true, default: [] as string[], describe: 'Case id patterns to leave out' })
+        .option('extended', extendedOption)
+        .option('strict', { type: 'boolean', default: false, describe: 'NON-STRICT outcomes fail too' })
+        .option('fail-on', { type: 'string', array: true, describe: 'Verdicts that fail a case (as for run)' })
+        .option('baseline', { type: 'string', describe: 'Baseline file of accepted non-OK cases' })
+        .option('write-baseline', { type: 'string', describe: 'Write the failing cases to a baseline file' })
+        .option('github', githubOption)
+        .option('junit', { type: 'string', describe: 'JUnit XML file (default: OUTDIR/junit.xml)' })
+        .option('json', { type: 'string', describe: 'JSON summary file (default: OUTDIR/summary.json)' })
+        .example('$0 judge --outdir reports/clients --agent my-client', 'fail the build on the reports a server wrote'),
+    async (a) => {
+      const outdir = path.resolve(a.outdir);
+      const { judgeReports } = await import('../gate/judge-reports.js');
+      setStatus(await judgeReports(
+        {
+          outdir,
+          agent: a.agent ?? null,
+          cases: splitList(a.cases),
+          excludeCases: splitList(a['exclude-cases']),
+          extended: a.extended === true,
+          failOn: [...failingVerdicts(a['fail-on'] === undefined ? null : splitList(a['fail-on']), a.strict)],
+          strict: a.strict,
+          baseline: a.baseline === undefined ? null : path.resolve(a.baseline),
+          writeBaseline: a['write-baseline'] === undefined ? null : path.resolve(a['write-baseline']),
+          github: a.github ?? null,
+          junit: path.resolve(a.junit ?? path.join(outdir, 'junit.xml')),
+          json: path.resolve(a.json ?? path.join(outdir, 'summary.json')),
+        },
+        { out: io.stdout, logger: makeLogger('warn'), isTty: io.isTty ?? false, env },
+      ));
+    },
+  );
+}

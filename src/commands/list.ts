@@ -1,0 +1,26 @@
+/** `wsgate list`: the selected cases, without opening a socket. */
+import type { Argv } from 'yargs';
+import { catalogueFor } from '../cases/registry.js';
+import { selectCases } from '../cases/select.js';
+import { fragmentToText } from '../report/escape.js';
+import { splitList } from '../util/patterns.js';
+import { extendedOption, type CommandContext } from './shared.js';
+
+export function listCommand<T>(y: Argv<T>, { io, env, setStatus }: CommandContext): Argv<T> {
+  return y.command(
+    'list',
+    'Print the selected cases (index, id, description) without opening a socket',
+    (y) =>
+      y
+        .option('cases', { type: 'string', array: true, requiresArg: true, default: [] as string[], describe: 'Case id patterns' })
+        .option('exclude-cases', { type: 'string', array: true, requiresArg: true, default: [] as string[], describe: 'Case id patterns to leave out' })
+        .option('extended', extendedOption),
+    (a) => {
+      const cases = selectCases(catalogueFor(a.extended === true), splitList(a.cases), splitList(a['exclude-cases']));
+      const width = String(cases.length).length;
+      for (const [i, c] of cases.entries()) {
+        io.stdout.write(`${String(i + 1).padStart(width)}  ${c.id.padEnd(8)}  ${fragmentToText(c.description).replace(/\s+/g, ' ').trim()}\n`);
+      }
+    },
+  );
+}

@@ -1,0 +1,56 @@
+/** `wsgate run`: the server, the client for every selected case, the reports and the exit status. */
+import type { Argv } from 'yargs';
+import { resolveRunConfig } from '../config/schema.js';
+import { runGate } from '../gate/orchestrator.js';
+import { exitForSignal, makeLogger, readSpec, serverOptions, githubOption, type CommandContext } from './shared.js';
+
+export function runCommand<T>(y: Argv<T>, { io, env, setStatus }: CommandContext): Argv<T> {
+  return y.command(
+    'run',
+    'Start the server, run the client for every selected case, write JUnit/JSON/HTML reports; exit 1 on any failure',
+    (y) =>
+      serverOptions(y)
+        .option('client', { type: 'string', requiresArg: true, describe: 'Client command, run in a shell once per case; {url}, {case}, {agent} are replaced (shell-quoted) and set as WSGATE_URL, WSGATE_CASE, WSGATE_AGENT. Default: the bundled ws client, which loops over the cases itself' })
+        .option('client-loops', { type: 'boolean', default: false, describe: 'Run the client once with the base URL; it drives every case itself (/getCaseCount, /runCase, /updateReports). The bundled client can do this too' })
+        .option('agent', { type: 'string', requiresArg: true, describe: 'Agent name in the reports (default: client, or wsgate-reference-ws for the bundled client)' })
+        .option('case-timeout', { type: 'number', requiresArg: true, describe: 'Seconds a case may take before the client is killed (default: 30, or longer for cases whose own timers wait longer, e.g. group 9)' })
+        .option('strict', { type: 'boolean', default: false, describe: 'NON-STRICT outcomes fail too (adds NON-STRICT to --fail-on)' })
+        .option('fail-on', { type: 'string', array: true, requiresArg: true, describe: "Verdicts that fail a case, on either axis (replaces the default FAILED, 'WRONG CODE', UNCLEAN, 'FAILED BY CLIENT'; also NON-STRICT, INFORMATIONAL, UNIMPLEMENTED)" })
+        .option('baseline', { type: 'string', requiresArg: true, describe: 'Baseline file of accepted non-OK cases, each with a reason: they do not fail the build' })
+        .option('write-baseline', { type: 'string', requiresArg: true, describe: "Write this run's failing cases to a baseline file (a starting point; edit the reasons)" })
+        .option('github', githubOption)
+        .option('junit', { type: 'string', requiresArg: true, describe: 'JUnit XML file (default: OUTDIR/junit.xml)' })
+        .option('json', { type: 'string', requiresArg: true, describe: 'JSON summary file (default: OUTDIR/summary.json)' })
+        .option('jobs', { type: 'number', requiresArg: true, describe: 'Cases run at once, each on its own connection (and client process, per case); group 9 always runs alone. Default: one per core, at most 8' })
+        .example('$0 run', 'run every case against the bundled ws client')
+        .example('$0 run --client "node my-client.js {url}" --cases "6.*"', 'run group 6 against your client'),
+    async (a) => {
+      const spec = readSpec(a.spec, io);
+      const config = resolveRunConfig({
+        url: a.url,
+        outdir: a.outdir,
+        cases: a.cases,
+        excludeCases: a['exclude-cases'],
+        logLevel: a['log-level'],
+        client: a.client ?? null,
+        clientLoops: a['client-loops'],
+        agent: a.agent ?? null,
+        caseTimeout: a['case-timeout'] ?? null,
+        strict: a.strict,
+        failOn: a['fail-on'] ?? null,
+        baseline: a.baseline ?? null,
+        writeBaseline: a['write-baseline'] ?? null,
+        github: a.github ?? null,
+        junit: a.junit ?? null,
+        json: a.json ?? null,
+        jobs: a.jobs ?? null,
+        shard: a.shard ?? null,
+        extended: a.extended,
+      }, { env, spec });
+      const logger = makeLogger(config.logLevel);
+      const gateIo = { out: io.stdout, logger, isTty: io.isTty ?? false, env, ...(io.signal ? { signal: io.signal } : {}) };
+      const status = await runGate(config, gateIo);
+      setStatus(exitForSignal(io.signal) ?? status);
+    },
+  );
+}

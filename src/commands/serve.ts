@@ -1,0 +1,70 @@
+/** `wsgate serve`: the fuzzing server alone, for clients that loop over the cases themselves. */
+import type { Logger } from 'pino';
+import type { Argv } from 'yargs';
+import { resolveServeConfig } from '../config/schema.js';
+import { ExitCode, UsageError } from '../errors.js';
+import { listenForCases, selectForRun } from '../gate/start-server.js';
+import { checkWritableDirectory } from '../report/files.js';
+import { VERSION } from '../version.js';
+import { makeLogger, readSpec, serverOptions, type CommandContext, type MainIo } from './shared.js';
+
+export function serveCommand<T>(y: Argv<T>, { io, env, setStatus }: CommandContext): Argv<T> {
+  return y.command(
+    'serve',
+    'Run the fuzzing server alone, for clients that loop over the cases themselves; reports are written on /updateReports and on shutdown',
+    (y) =>
+      serverOptions(y),
+    async (a) => {
+      const spec = readSpec(a.spec, io);
+      const config = resolveServeConfig({
+        url: a.url,
+        outdir: a.outdir,
+        cases: a.cases,
+        excludeCases: a['exclude-cases'],
+        logLevel: a['log-level'],
+        shard: a.shard ?? null,
+        extended: a.extended,
+      }, { env, spec });
+      setStatus(await serve(config, io, makeLogger(config.logLevel)));
+    },
+  );
+}
+
+/** `wsgate serve`: the server until SIGINT/SIGTERM, /stopServer or /updateReports?shutdownOnComplete=true. */
+async function serve(config: ReturnType<typeof resolveServeConfig>, io: MainIo, logger: Logger): Promise<number> {
+  const { cases } = selectForRun(config);
+  if (cases.length === 0) throw new UsageError('no case is selected: check --cases and --exclude-cases');
+  try {
+    await checkWritableDirectory(config.outdir);
+  } catch (err) {
+    throw new UsageError(`cannot write to the report directory ${config.outdir}: ${(err as Error).message}`);
+  }
+  const server = await listenForCases(config, cases, { logger, statusWaitMs: 60_000 });
+  const out = io.stdout;
+  // The first two lines match what scripts wait for in Autobahn's output.
+  out.write(`wsgate ${VERSION} Fuzzing Server (Port ${server.port})\n`);
+  out.write(`Ok, will run ${cases.length} test cases for any clients connecting\n`);
+  out.write(`Cases = [${cases.map((c) => `'${c.id}'`).join(', ')}]\n`);
+  server.on('caseStarted', (e: { id: string; agent: string; peer: string }) => {
+    out.write(`Running test case ID ${e.id} for agent ${JSON.stringify(e.agent)} from peer ${e.peer}\n`);
+  });
+  server.on('caseSkipped', (e: { id: string; agent: string }) => {
+    out.write(`Skipping test case ID ${e.id} for agent ${JSON.stringify(e.agent)} by test configuration (exclude-agent-cases)\n`);
+  });
+  server.on('reportsUpdated', () => {
+    out.write(`Reports written to ${config.outdir}\n`);
+  });
+  const reason = await new Promise<string>((resolve) => {
+    server.once('stopRequested', (why: string) => resolve(why));
+    if (io.signal?.aborted === true) resolve(String(io.signal.reason));
+    io.signal?.addEventListener('abort', () => resolve(String(io.signal?.reason)), { once: true });
+  });
+  out.write(`Shutting down (${reason})\n`);
+  try {
+    await server.updateReports();
+  } finally {
+    await server.close();
+  }
+  // Stopping a server is its normal end (docker stop sends SIGTERM): 0, unlike an interrupted run.
+  return ExitCode.Pass;
+}

@@ -1,0 +1,66 @@
+/** What every command shares: where it reads and writes, the server options, the spec file, the logger. */
+import { pino, type Logger } from 'pino';
+import type { Argv } from 'yargs';
+import { loadSpec, type SpecSettings } from '../config/spec.js';
+import { ExitCode } from '../errors.js';
+
+/** Where main reads and writes. */
+export interface MainIo {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  /** Aborted with reason 'SIGINT' or 'SIGTERM' to stop a run or a server. */
+  signal?: AbortSignal;
+  isTty?: boolean;
+  /** The environment (WSGATE_LISTEN_HOST, GitHub Actions variables); process.env when absent. */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** What a command gets from main: the io, the environment, and where its exit status goes. */
+export interface CommandContext {
+  io: MainIo;
+  env: NodeJS.ProcessEnv;
+  setStatus(status: number): void;
+}
+
+/** pino on stderr (stdout carries the human progress lines). */
+export function makeLogger(level: string): Logger {
+  return pino({ level, base: null }, pino.destination({ dest: 2, sync: true }));
+}
+
+/** The options of the commands that start a server (run, serve). */
+export function serverOptions<T>(y: Argv<T>) {
+  return y
+    // No yargs defaults here: a flag left out falls back to the spec file, then to the schema's default.
+    .option('spec', { type: 'string', requiresArg: true, describe: "Autobahn fuzzingserver.json spec file (url, outdir, cases, exclude-cases, exclude-agent-cases, options); flags override it" })
+    .option('url', { type: 'string', requiresArg: true, describe: 'Where the fuzzing server listens (ws://HOST:PORT; port 0 picks a free one; env WSGATE_LISTEN_HOST overrides the host bound) [default: ws://127.0.0.1:9001]' })
+    .option('outdir', { type: 'string', requiresArg: true, describe: 'Report directory (index.json, index.html, per-case reports) [default: ./reports/clients]' })
+    .option('cases', { type: 'string', array: true, requiresArg: true, describe: "Case id patterns to run, Autobahn's rules ('6.*', '6.9.2'); default all" })
+    .option('exclude-cases', { type: 'string', array: true, requiresArg: true, describe: 'Case id patterns to leave out' })
+    .option('log-level', { type: 'string', requiresArg: true, describe: 'pino log level on stderr (fatal, error, warn, info, debug, trace, silent)', default: 'warn' })
+    .option('shard', { type: 'string', requiresArg: true, describe: 'Run only the K-th of N slices of the selected cases, balanced by expected duration (K/N, e.g. 2/4); join the shards with `wsgate merge`' })
+    .option('extended', extendedOption);
+}
+
+/** `--extended`: wsgate's own group 14 after Autobahn's 517 cases (whose ids and indices stay as they are). */
+// No yargs default: left out, it falls back to a spec file's "extended", then to false.
+export const extendedOption = {
+  type: 'boolean',
+  describe: "Also select wsgate's own cases (group 14: opening handshake and extension negotiation) after Autobahn's 517",
+} as const;
+
+/** `--github` of run, judge and merge. */
+export const githubOption = { type: 'boolean', describe: 'GitHub Actions job summary, annotations and step outputs (default: when GITHUB_ACTIONS=true)' } as const;
+
+/** The exit status of a run stopped by SIGINT/SIGTERM (130/143), or null when it was not. */
+export function exitForSignal(signal: AbortSignal | undefined): number | null {
+  if (signal?.aborted !== true) return null;
+  return signal.reason === 'SIGTERM' ? ExitCode.Terminated : ExitCode.Interrupted;
+}
+
+export /** Loads --spec FILE (null without one) and prints its warnings (keys wsgate does not honour) on stderr. */
+function readSpec(file: string | undefined, io: MainIo): SpecSettings | null {
+  if (file === undefined) return null;
+  const spec = loadSpec(file);
+  for (const w of spec.warnings) io.stderr.write(`wsgate: warning: ${file}: ${w}\n`);
+  return spec;
+}

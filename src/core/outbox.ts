@@ -1,0 +1,255 @@
+/**
+ * A connection's outgoing bytes: direct writes, the queue that paces chopped and sync pieces as the
+ * original's reactor does, the staging buffer that gathers small writes of one loop turn, and the
+ * streaming of long repeated payloads. Every logical write is logged (TX OCTETS) and counted once,
+ * whatever number of system calls it takes.
+ */
+import type { Socket } from 'node:net';
+import { repeatPayload } from '../protocol/frame-writer.js';
+import { ConnectionState, type ConnectionStateValue } from './state.js';
+import type { TrafficCounters } from './traffic.js';
+import type { WireLog } from './wire-recorder.js';
+
+/** What the outbox reads of its connection. */
+export interface OutboxOwner {
+  readonly socket: Socket;
+  readonly wire: WireLog;
+  readonly traffic: TrafficCounters;
+  /** Counted here: every byte handed to the socket. */
+  bytesOut: number;
+  /** Open or connecting (which traffic counter a write goes to), closed (the queue stops). */
+  readonly state: ConnectionStateValue;
+  /** The peer's bytes are being handled (Twisted's doRead): see drain(). */
+  readonly reading: boolean;
+}
+
+/** Writes up to this size are gathered into a staging buffer (see write()). */
+const SMALL_WRITE = 1024;
+const STAGING_SIZE = 16 * 1024;
+const FIRST_STAGING_SIZE = 2 * 1024;
+
+/** A repeated-pattern payload at least this long is streamed from one reused block, not built whole. */
+export const STREAM_FROM = 1024 * 1024;
+/** Size of that block (rounded down to whole patterns, so consecutive blocks continue the pattern). */
+export const STREAM_BLOCK = 256 * 1024;
+
+interface QueuedWrite {
+  parts: Buffer[];
+  sync: boolean;
+  /**
+   * The payload after `parts`: `length` bytes of `pattern` repeated, made a block at a time as the
+   * socket takes them (the write is logged and counted once, as one write, before it starts).
+   */
+  repeat?: { pattern: Buffer; length: number };
+}
+
+/** The write side of one connection. */
+export class Outbox {
+  /**
+   * Writes waiting their turn, from queueHead on. Taken by moving the head, not by shift(): a chopped
+   * 1 MiB message is 16384 entries, and shift() on an array that big copies all the rest each time.
+   */
+  private readonly queue: Array<QueuedWrite | undefined> = [];
+  private queueHead = 0;
+  private draining = false;
+  /** A repeated-pattern write is under way (writeRepeated); ending the socket then waits for it. */
+  private streaming = false;
+  private endWhenStreamed = false;
+  private staging: Buffer | null = null;
+  private stagingUsed = 0;
+  private flushScheduled = false;
+
+  constructor(private readonly owner: OutboxOwner) {}
+
+  /**
+   * Writes bytes: directly, or through the queue that writes one piece per turn (chopped pieces,
+   * sync writes, and anything sent while the queue is not empty). Several parts (a frame header and
+   * its payload) are one write, not copied together.
+   */
+  send(parts: Buffer[], sync: boolean, chopSize: number | null): void {
+    if (chopSize !== null && chopSize > 0) {
+      const data = parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts);
+      for (let i = 0; i < data.length; i += chopSize) {
+        this.queue.push({ parts: [data.subarray(i, Math.min(i + chopSize, data.length))], sync: true });
+      }
+      if (data.length === 0) this.queue.push({ parts: [data], sync: true });
+      this.drain();
+    } else if (sync || this.queue.length > this.queueHead || this.streaming) {
+      this.queue.push({ parts, sync });
+      this.drain();
+    } else {
+      this.write(parts, false);
+    }
+  }
+
+  /** Queues `parts` followed by `length` bytes of `pattern` repeated, streamed from one block. */
+  sendRepeated(parts: Buffer[], pattern: Buffer, length: number): void {
+    this.queue.push({ parts, sync: false, repeat: { pattern, length } });
+    this.drain();
+  }
+
+  /** A write of its own, now: never gathered with later small writes. */
+  writeNow(parts: Buffer[]): void {
+    this.write(parts, true, true);
+  }
+
+  /** Ends the socket once everything handed to it (a stream under way included) is written. */
+  end(): void {
+    if (this.streaming) this.endWhenStreamed = true;
+    else this.owner.socket.end();
+  }
+
+  /** Forgets the queued writes (the connection is gone). */
+  clear(): void {
+    this.queue.length = 0;
+    this.queueHead = 0;
+  }
+
+  /**
+   * One logical write (one TX OCTETS entry), its buffers handed to the socket without copying. A
+   * queued piece (`ownWrite`) is never gathered with later small writes, but leaves in one system
+   * call with those gathered before it, as in a reactor's transport buffer (the 101 response and a
+   * case's first sync frame reach the peer together, as Autobahn's do).
+   */
+  private write(parts: Buffer[], sync: boolean, ownWrite = false): void {
+    const { owner } = this;
+    let length = 0;
+    for (const p of parts) length += p.length;
+    owner.bytesOut += length;
+    owner.wire.txOctets(parts.length === 1 ? (parts[0] as Buffer) : headOf(parts, length), sync, length);
+    if (owner.state === ConnectionState.Open) owner.traffic.outgoingOctetsWireLevel += length;
+    else if (owner.state === ConnectionState.Connecting) owner.traffic.preopenOutgoingOctetsWireLevel += length;
+    // Small writes made in one turn of the event loop are copied into one buffer and leave together,
+    // as a reactor's buffered transport sends them (a message in 65536 fragments is then 64 socket
+    // writes, not 131072). Each still counts and is logged as its own write above.
+    if (!ownWrite && length <= SMALL_WRITE) {
+      if (this.staging === null || this.stagingUsed + length > this.staging.length) {
+        // A turn's first buffer is small (a slice of Node's shared pool: most turns write a frame or
+        // two); a turn that fills it gets bigger ones.
+        const size = this.staging === null ? FIRST_STAGING_SIZE : STAGING_SIZE;
+        this.flushStaging();
+        this.staging = Buffer.allocUnsafe(size);
+      }
+      for (const p of parts) this.stagingUsed += p.copy(this.staging, this.stagingUsed);
+      if (!this.flushScheduled) {
+        this.flushScheduled = true;
+        process.nextTick(() => {
+          this.flushScheduled = false;
+          this.flushStaging();
+        });
+      }
+      return;
+    }
+    // What was gathered before, and a frame's header and payload, leave in one writev.
+    const cork = parts.length > 1 || this.stagingUsed > 0;
+    if (cork) owner.socket.cork();
+    this.flushStaging();
+    for (const p of parts) owner.socket.write(p);
+    if (cork) owner.socket.uncork();
+  }
+
+  /** Hands the small writes gathered so far to the socket (before anything written after them). */
+  flushStaging(): void {
+    if (this.staging === null || this.stagingUsed === 0) return;
+    const data = this.staging.subarray(0, this.stagingUsed);
+    // The socket owns that memory until it is written: the next small write starts a new buffer.
+    this.staging = null;
+    this.stagingUsed = 0;
+    if (!this.owner.socket.destroyed) this.owner.socket.write(data);
+  }
+
+  /**
+   * Writes the queued pieces as autobahn-python 0.10.9 on Twisted does. Its transport.write only
+   * buffers (bytes leave at the reactor's next poll); _send writes the first queued piece at once and
+   * each next one after re-entering the reactor (callLater(_QUEUED_WRITE_DELAY = 10 µs)): at the next
+   * iteration's timed calls, which run before that iteration's poll. So a burst started while
+   * handling the peer's bytes (a case's onOpen, right after the 101) leaves its first two pieces in
+   * one write with everything written before them, and every later piece one reactor turn after the
+   * one before, without waiting for it to be flushed. A turn of Node's loop stands for a reactor
+   * turn. This decides verdicts: 3.3's second frame must already be there when a client that reads
+   * ahead handles the first (NON-STRICT for asyncio clients, as under the original); bench/pacing.ts
+   * measures it.
+   */
+  private drain(): void {
+    if (this.draining) return;
+    this.draining = true;
+    const { socket } = this.owner;
+    // Held back (corked) until the second piece has joined it.
+    let holding = this.owner.reading;
+    if (holding) socket.cork();
+    const release = (): void => {
+      if (!holding) return;
+      holding = false;
+      socket.uncork();
+    };
+    let written = 0;
+    const next = (): void => {
+      const item = this.queue[this.queueHead];
+      if (item !== undefined) this.queue[this.queueHead++] = undefined;
+      if (this.queueHead === this.queue.length) this.clear();
+      if (item === undefined || socket.destroyed || this.owner.state === ConnectionState.Closed) {
+        // Autobahn writes queued pieces only while the connection is not closed.
+        this.clear();
+        release();
+        this.draining = false;
+        return;
+      }
+      if (item.repeat !== undefined) {
+        release();
+        this.writeRepeated(item.parts, item.repeat, () => setImmediate(next));
+        return;
+      }
+      this.write(item.parts, item.sync, true);
+      written += 1;
+      if (written > 1) release();
+      setImmediate(next);
+    };
+    next();
+  }
+
+  /**
+   * One logical write of `parts` then a repeated pattern: logged and counted as one write, handed to
+   * the socket a block at a time, each block reused once the socket has flushed the previous one.
+   */
+  private writeRepeated(parts: Buffer[], repeat: { pattern: Buffer; length: number }, done: () => void): void {
+    const { owner } = this;
+    const { socket } = owner;
+    let headLength = 0;
+    for (const p of parts) headLength += p.length;
+    const length = headLength + repeat.length;
+    owner.bytesOut += length;
+    const head = Buffer.concat([...parts, repeatPayload(repeat.pattern, Math.min(repeat.length, 64))]);
+    owner.wire.txOctets(head, false, length);
+    if (owner.state === ConnectionState.Open) owner.traffic.outgoingOctetsWireLevel += length;
+    this.flushStaging();
+    for (const p of parts) socket.write(p);
+    const block = repeatPayload(repeat.pattern, Math.min(repeat.length, STREAM_BLOCK - (STREAM_BLOCK % repeat.pattern.length)));
+    let left = repeat.length;
+    this.streaming = true;
+    // Like bytes already in a reactor's transport buffer, the rest still goes out if the connection
+    // is dropped meanwhile (dropConnection ends the socket once it is written), unless it is aborted.
+    const more = (err?: Error | null): void => {
+      if (err || socket.destroyed || left === 0) {
+        this.streaming = false;
+        if (this.endWhenStreamed) socket.end();
+        done();
+        return;
+      }
+      const n = Math.min(left, block.length);
+      left -= n;
+      socket.write(n === block.length ? block : block.subarray(0, n), more);
+    };
+    more();
+  }
+}
+
+/** The first 64 bytes of a write made of several buffers: all the frame log keeps of it. */
+function headOf(parts: Buffer[], length: number): Buffer {
+  const head = Buffer.allocUnsafe(Math.min(64, length));
+  let at = 0;
+  for (const p of parts) {
+    if (at >= head.length) break;
+    at += p.copy(head, at, 0, Math.min(p.length, head.length - at));
+  }
+  return head;
+}

@@ -1,0 +1,122 @@
+/**
+ * Frames and messages out, as the case asks for them: any frame exactly as specified (invalid ones
+ * on purpose), or a message as a well-behaved endpoint sends it (compressed when permessage-deflate
+ * is on, fragmented). Each frame is logged (TX FRAME), counted, then handed to the outbox.
+ */
+import type { PreparedMessage, TxFrame } from '../cases/types.js';
+import { Opcode } from '../protocol/constants.js';
+import type { DocumentChunks, PerMessageDeflate } from '../protocol/deflate.js';
+import { encodeFrameHeader, maskInPlace, repeatPayload } from '../protocol/frame-writer.js';
+import { EMPTY, toBuffer } from '../util/bytes.js';
+import { STREAM_BLOCK, STREAM_FROM, type Outbox } from './outbox.js';
+import { ConnectionState, type ConnectionStateValue } from './state.js';
+import type { TrafficCounters } from './traffic.js';
+import type { WireLog } from './wire-recorder.js';
+
+/** What the sender reads of its connection. */
+export interface SenderOwner {
+  readonly state: ConnectionStateValue;
+  readonly deflate: PerMessageDeflate | null;
+  readonly wire: WireLog;
+  readonly traffic: TrafficCounters;
+  readonly outbox: Outbox;
+}
+
+/** The send side of one connection. */
+export class Sender {
+  constructor(private readonly owner: SenderOwner) {}
+
+
+  /** Sends one frame exactly as specified, logging it first (TX FRAME), then its octets. */
+  sendFrame(frame: TxFrame): void {
+    if (this.owner.state === ConnectionState.Closed) return;
+    const pattern = frame.payload === undefined ? EMPTY : toBuffer(frame.payload);
+    const fin = frame.fin ?? true;
+    const rsv = frame.rsv ?? 0;
+    const mask = frame.mask ?? null;
+    const payloadLen = frame.payloadLen ?? null;
+    const chopSize = frame.chopSize ?? null;
+    const sync = frame.sync ?? false;
+    if (frame.opcode <= Opcode.Binary) this.owner.traffic.outgoingWebSocketFrames += 1;
+    if (payloadLen !== null && payloadLen >= STREAM_FROM && mask === null && chopSize === null && !sync && pattern.length > 0 && pattern.length <= STREAM_BLOCK) {
+      // A 16 MiB frame of a repeated pattern (group 9) costs one block, not 16 MiB held by the socket.
+      this.owner.wire.txFrame({ opcode: frame.opcode, fin, rsv }, pattern, null, payloadLen, null, false);
+      this.owner.outbox.sendRepeated([encodeFrameHeader(frame.opcode, fin, rsv, payloadLen, null)], pattern, payloadLen);
+      return;
+    }
+    let body = payloadLen === null ? pattern : repeatPayload(pattern, payloadLen);
+    if (mask !== null && body.length > 0) {
+      // Never mask the caller's buffer in place.
+      body = body === pattern ? Buffer.from(body) : body;
+      maskInPlace(body, mask);
+    }
+    const header = encodeFrameHeader(frame.opcode, fin, rsv, body.length, mask);
+    this.owner.wire.txFrame({ opcode: frame.opcode, fin, rsv }, pattern, mask, payloadLen, chopSize, sync);
+    this.owner.outbox.send([header, body], sync, chopSize);
+  }
+
+  /**
+   * Sends a message as a well-behaved endpoint does (Autobahn's sendMessage): compressed when
+   * permessage-deflate is on (RSV1 on the first frame only), split into frames of fragmentSize.
+   * A length that is a multiple of the fragment size ends with an empty final frame, as there.
+   */
+  sendMessage(payload: Buffer, binary: boolean, fragmentSize = 0, sync = false): void {
+    if (this.owner.state !== ConnectionState.Open) return;
+    this.sendPrepared(this.prepareMessage(payload, binary, fragmentSize, sync));
+  }
+
+  /**
+   * Compresses and frames a message without sending it, so a case can do that work while it waits
+   * for the peer (the compression context follows preparation order: send them in that order).
+   */
+  prepareMessage(payload: Buffer, binary: boolean, fragmentSize = 0, sync = false): PreparedMessage {
+    return this.prepared(this.owner.deflate === null ? payload : this.owner.deflate.compress(payload), binary, fragmentSize, sync, payload.length);
+  }
+
+  /**
+   * prepareMessage for bytes [start, start + length) of a document sent as consecutive cuts from
+   * byte 0 (groups 12 and 13): compressed mostly from the document's precompressed chunks.
+   */
+  prepareCut(document: DocumentChunks, start: number, length: number, binary: boolean, fragmentSize = 0): PreparedMessage {
+    const data = this.owner.deflate === null ? document.cut(start, length) : this.owner.deflate.compressCut(document, start, length);
+    return this.prepared(data, binary, fragmentSize, false, length);
+  }
+
+  /** A prepared message of wire payload `data` (compressed iff permessage-deflate is on) and appLength bytes. */
+  private prepared(data: Buffer, binary: boolean, fragmentSize: number, sync: boolean, appLength: number): PreparedMessage {
+    return { opcode: binary ? Opcode.Binary : Opcode.Text, data, compressed: this.owner.deflate !== null, fragmentSize, sync, appLength };
+  }
+
+  /** Sends a prepared message (only while open); its frames are made one by one as they go out. */
+  sendPrepared(message: PreparedMessage): void {
+    if (this.owner.state !== ConnectionState.Open) return;
+    const { opcode, data, fragmentSize, sync } = message;
+    const rsv = message.compressed ? 4 : 0;
+    this.owner.traffic.outgoingWebSocketMessages += 1;
+    this.owner.traffic.outgoingOctetsAppLevel += message.appLength;
+    this.owner.traffic.outgoingOctetsWebSocketLevel += data.length;
+    if (fragmentSize <= 0 || data.length <= fragmentSize) {
+      this.sendFrame({ opcode, payload: data, sync, rsv });
+      return;
+    }
+    for (let i = 0; ; i += fragmentSize) {
+      const done = i + fragmentSize > data.length;
+      this.sendFrame({
+        opcode: i === 0 ? opcode : Opcode.Continuation,
+        payload: data.subarray(i, Math.min(i + fragmentSize, data.length)),
+        fin: done,
+        rsv: i === 0 ? rsv : 0,
+        sync,
+      });
+      if (done) break;
+    }
+  }
+
+  /**
+   * Writes raw bytes: directly, or through the queue that writes one piece per turn (chopped writes,
+   * sync writes, and anything sent while the queue is not empty).
+   */
+  sendData(data: Buffer, sync = false, chopSize: number | null = null): void {
+    this.owner.outbox.send([data], sync, chopSize);
+  }
+}

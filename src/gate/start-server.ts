@@ -1,0 +1,126 @@
+/**
+ * Selecting the cases and starting the fuzzing server for them: the one way `run` and `serve` (and
+ * the tests) do it. The server writes its reports through the report writer, loaded on first use.
+ */
+import type { Logger } from 'pino';
+import { catalogueFor } from '../cases/registry.js';
+import { selectCases } from '../cases/select.js';
+import type { CatalogueCase } from '../cases/types.js';
+import type { Shard } from '../config/parallel.js';
+import { UsageError } from '../errors.js';
+import type { CaseInfo } from '../model/report.js';
+import { FuzzingServer } from '../server/fuzzing-server.js';
+import type { ServerSessionOptions } from '../server/upgrade.js';
+import { SERVER_HEADER, VERSION } from '../version.js';
+import { shardCases } from './schedule.js';
+import { agentCaseExcluder } from '../config/spec.js';
+
+/** Autobahn's engine defaults (autobahn-python 0.10.9, as the fuzzingserver sets them). */
+export const defaultSessionOptions: ServerSessionOptions = {
+  openHandshakeTimeoutMs: 5000,
+  closeHandshakeTimeoutMs: 1000,
+  failByDrop: false,
+  maxMessagePayload: 64 * 1024 * 1024,
+  deflateLevel: 1,
+  maxHeadBytes: 16 * 1024,
+  serverHeader: SERVER_HEADER,
+  poweredBy: `wsgate/${VERSION} (Node.js ${process.versions.node})`,
+};
+
+/** The catalogue as index.html lists it (with wsgate's own groups when `extended`). */
+export function catalogueInfo(extended = false): CaseInfo[] {
+  return catalogueFor(extended).map((c) => ({
+    id: c.id,
+    category: c.category,
+    subcategory: c.subcategory,
+    origin: c.origin,
+    description: c.description,
+    expectation: c.expectation,
+  }));
+}
+
+/** A server for the selected cases that writes its reports into outdir. */
+export function createServer(options: {
+  host: string;
+  port: number;
+  outdir: string;
+  cases: readonly CatalogueCase[];
+  statusWaitMs: number;
+  logger: Logger;
+  session?: Partial<ServerSessionOptions>;
+  /** exclude-agent-cases: true leaves case `id` out for `agent`. */
+  skipCase?: (agent: string, id: string) => boolean;
+  /** index.html lists wsgate's own groups too. */
+  extended?: boolean;
+}): FuzzingServer {
+  const info = catalogueInfo(options.extended ?? false);
+  const told = new Set<string>();
+  const server: FuzzingServer = new FuzzingServer({
+    host: options.host,
+    port: options.port,
+    cases: options.cases,
+    session: { ...defaultSessionOptions, ...options.session },
+    statusWaitMs: options.statusWaitMs,
+    logger: options.logger,
+    ...(options.skipCase ? { skipCase: options.skipCase } : {}),
+    // The HTML and JSON renderers are loaded on the first report write, not while cases run.
+    writeReports: async () => {
+      const [{ writeReports }, { collisionNotice }] = await Promise.all([import('../report/writer.js'), import('../report/files.js')]);
+      const collisions = await writeReports(options.outdir, server.results, info, { generatedAt: new Date().toISOString(), toolVersion: VERSION });
+      // Said once per set of colliding agents, however often the reports are rewritten.
+      for (const c of collisions) {
+        const line = collisionNotice(c);
+        if (told.has(line)) continue;
+        told.add(line);
+        process.stderr.write(`${line}\n`);
+      }
+    },
+  });
+  return server;
+}
+
+/** What selects a run's cases (flags and spec file, resolved). */
+export interface CaseSelection {
+  cases: string[];
+  excludeCases: string[];
+  extended: boolean;
+  shard: Shard | null;
+}
+
+/**
+ * The selected cases, then this shard's slice of them. An empty selection is a usage error; an
+ * empty shard (more shards than cases) is not: it runs nothing and passes.
+ */
+export function selectForRun(config: CaseSelection): { cases: CatalogueCase[]; selected: number } {
+  const all = selectCases(catalogueFor(config.extended), config.cases, config.excludeCases);
+  if (all.length === 0) throw new UsageError('no case is selected: check --cases and --exclude-cases');
+  return { cases: config.shard === null ? all : shardCases(all, config.shard), selected: all.length };
+}
+
+/** Where and how the server listens (resolved options of `run` and `serve`). */
+export interface ServerSettings extends CaseSelection {
+  listenHost: string;
+  port: number;
+  outdir: string;
+  session: Partial<ServerSessionOptions>;
+  excludeAgentCases: Record<string, string[]>;
+}
+
+/** A server for `cases`, listening (a port in use or an unusable address is a UsageError). */
+export async function listenForCases(config: ServerSettings, cases: readonly CatalogueCase[], options: { logger: Logger; statusWaitMs: number }): Promise<FuzzingServer> {
+  const server = createServer({
+    // WSGATE_LISTEN_HOST may bind elsewhere (0.0.0.0 in a container); clients are still told the url's host.
+    host: config.listenHost,
+    port: config.port,
+    outdir: config.outdir,
+    cases,
+    statusWaitMs: options.statusWaitMs,
+    logger: options.logger,
+    session: config.session,
+    // Per connecting agent, as Autobahn does: the case is closed at once and records no result.
+    skipCase: agentCaseExcluder(config.excludeAgentCases),
+    extended: config.extended,
+  });
+  await server.listen();
+  return server;
+}

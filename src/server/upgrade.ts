@@ -1,0 +1,148 @@
+/**
+ * The server's side of the opening handshake (RFC 6455 §4.2): reads the client's upgrade request,
+ * lets the router pick what the connection does, and answers with the 101 response, a case's own
+ * response head (group 14), or an HTTP error.
+ */
+import type { Socket } from 'node:net';
+import type { HandshakeDelivery } from '../cases/types.js';
+import { Connection, type ConnectionHandler, type ConnectionOptions, type OpeningHandshake } from '../core/connection.js';
+import type { PerMessageDeflate } from '../protocol/deflate.js';
+import { buildHttpError, buildSwitchingProtocols, computeAccept, findHeadEnd, parseUpgradeRequest, type UpgradeRequest } from '../protocol/handshake.js';
+
+/** The server's settings of a connection: the engine's, the upgrade's, and its own zlib level. */
+export interface ServerSessionOptions extends ConnectionOptions {
+  /** zlib level of wsgate's own compressed messages (verdicts do not depend on it). */
+  deflateLevel: number;
+  /** Largest upgrade request head; a longer one gets 431. */
+  maxHeadBytes: number;
+  serverHeader: string;
+  poweredBy: string;
+}
+
+/** A response head a case wrote itself, sent instead of the normal 101 (see CaseDef.handshake). */
+export interface ScriptedResponse {
+  head: string;
+  delivery: HandshakeDelivery;
+}
+
+/** The router's answer to a complete, valid upgrade request. */
+export type ConnectDecision =
+  | {
+      kind: 'accept';
+      handler: ConnectionHandler;
+      extensions?: string | null;
+      deflate?: PerMessageDeflate | null;
+      /** Sent instead of the normal 101; the connection then counts as open, whatever the head says. */
+      script?: ScriptedResponse | null;
+    }
+  | { kind: 'reject'; status: number; reason: string };
+
+/** Picks what a connection does from its upgrade request. */
+export type Router = (request: UpgradeRequest, connection: Connection) => ConnectDecision;
+
+/** One accepted TCP connection: the WebSocket connection and the server's opening handshake on it. */
+export class ServerUpgrade implements OpeningHandshake {
+  readonly connection: Connection;
+  /** The client's upgrade request, once complete and valid. */
+  request: UpgradeRequest | null = null;
+  private head: Buffer[] = [];
+  private headBytes = 0;
+
+  constructor(
+    socket: Socket,
+    private readonly options: ServerSessionOptions,
+    private readonly router: Router,
+  ) {
+    this.connection = new Connection(socket, options, true);
+    this.connection.startHandshake(this);
+  }
+
+  onData(chunk: Buffer): void {
+    const { maxHeadBytes } = this.options;
+    this.head.push(chunk);
+    this.headBytes += chunk.length;
+    const data = this.head.length === 1 ? chunk : Buffer.concat(this.head);
+    this.head = [data];
+    const end = findHeadEnd(data);
+    if (end < 0 ? this.headBytes > maxHeadBytes : end > maxHeadBytes) {
+      this.fail(431, `request head larger than ${maxHeadBytes} bytes`);
+      return;
+    }
+    if (end < 0) return;
+    const headBytes = data.subarray(0, end);
+    this.head = [];
+    this.connection.httpRequest = headBytes.toString('latin1');
+    const verdict = parseUpgradeRequest(headBytes);
+    if (!verdict.ok) {
+      this.fail(verdict.status, verdict.reason, verdict.headers);
+      return;
+    }
+    this.request = verdict.request;
+    const decision = this.router(verdict.request, this.connection);
+    if (decision.kind === 'reject') {
+      this.fail(decision.status, decision.reason);
+      return;
+    }
+    this.respond(decision, verdict.request);
+    this.connection.readFrames(data.subarray(end));
+  }
+
+  /** The 101 response (or the case's own head), and the connection opens. */
+  private respond(decision: Extract<ConnectDecision, { kind: 'accept' }>, request: UpgradeRequest): void {
+    const conn = this.connection;
+    conn.accept(decision.handler, decision.deflate ?? null);
+    const script = decision.script ?? null;
+    if (script !== null) {
+      this.sendScriptedResponse(script);
+      return;
+    }
+    const response = buildSwitchingProtocols(computeAccept(request.key), {
+      server: this.options.serverHeader,
+      poweredBy: this.options.poweredBy,
+      extensions: decision.extensions ?? null,
+    });
+    conn.sender.sendData(Buffer.from(response, 'latin1'));
+    conn.httpResponse = response;
+    conn.open();
+  }
+
+  /**
+   * Sends a case's own response head (group 14) and opens the connection whatever it says: from here
+   * on the case judges what the client does with it, so whatever the client sends is read as frames.
+   */
+  private sendScriptedResponse(script: ScriptedResponse): void {
+    const conn = this.connection;
+    const head = Buffer.from(script.head, 'latin1');
+    conn.httpResponse = script.head;
+    conn.scriptedHandshake = true;
+    switch (script.delivery) {
+      case 'together':
+        // Corked, the head and the frames onOpen sends leave in one write (one TCP segment when small).
+        conn.socket.cork();
+        conn.sender.sendData(head);
+        conn.open();
+        process.nextTick(() => {
+          conn.outbox.flushStaging();
+          conn.socket.uncork();
+        });
+        break;
+      case 'separate':
+        // A write of its own, now (not a queued burst, whose first pieces leave together).
+        conn.outbox.writeNow([head]);
+        conn.open();
+        break;
+      case 'bytewise':
+        conn.sender.sendData(head, true, 1);
+        conn.open();
+        break;
+    }
+  }
+
+  /** Answers a bad upgrade request with an HTTP error and drops the connection. */
+  private fail(status: number, reason: string, headers?: Array<[string, string]>): void {
+    this.connection.wasNotCleanReason = reason;
+    this.head = [];
+    this.connection.sender.sendData(Buffer.from(buildHttpError(status, reason, headers), 'utf8'));
+    this.connection.dropConnection('after-flush');
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * The source's layers, written once: a file imports only from its own layer or the ones below it,
+ * and no chain of imports (type-only ones included) comes back to where it started. Data flows one
+ * way: config → selected cases → connections → results → reports → exit status.
+ */
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const SRC = fileURLToPath(new URL('../../../src/', import.meta.url));
+
+/** Bottom first. A path prefix ending in "/" is a folder; otherwise a file. */
+export const LAYERS: readonly (readonly string[])[] = [
+  ['util/', 'version.ts', 'errors.ts'], // no wsgate imports beyond each other
+  ['protocol/', 'model/'], // pure protocol code; the report model and the verdicts
+  ['cases/'], // the case contract and the catalogue (data and scripts)
+  ['core/'], // the role-neutral connection: receive, send, close, record
+  ['server/'], // the fuzzing server: upgrade, routes, running a case, judging it
+  ['report/'], // renderers and publishing (JSON, HTML, JUnit, GitHub)
+  ['config/'], // options, spec files, URLs
+  ['gate/'], // runs: clients, schedule, judge, merge, baseline, finishing a run
+  ['main.ts', 'cli.ts', 'commands/', 'github/', 'clients/'], // entry points
+];
+
+function layerOf(file: string): number {
+  const i = LAYERS.findIndex((layer) => layer.some((prefix) => (prefix.endsWith('/') ? file.startsWith(prefix) : file === prefix)));
+  if (i < 0) throw new Error(`${file} is in no layer: add it to LAYERS`);
+  return i;
+}
+
+function sourceFiles(dir = SRC): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const full = path.join(dir, e.name);
+    if (e.isDirectory()) return sourceFiles(full);
+    return e.name.endsWith('.ts') ? [path.relative(SRC, full).split(path.sep).join('/')] : [];
+  });
+}
+
+/** The src files a file imports (static, type-only and dynamic imports alike). */
+export function importsOf(file: string): string[] {
+  const text = readFileSync(path.join(SRC, file), 'utf8');
+  const out: string[] = [];
+  for (const m of text.matchAll(/(?:from\s+|import\s*\(\s*|import\s+)'(\.{1,2}\/[^']+)'/g)) {
+    const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), m[1] ?? '')).replace(/\.js$/, '.ts');
+    out.push(target);
+  }
+  return out;
+}
+
+const files = sourceFiles();
+const graph = new Map(files.map((f) => [f, importsOf(f)]));
+
+test('every source file is in a layer, and every import points to its own layer or one below', () => {
+  const upward: string[] = [];
+  for (const [file, targets] of graph) {
+    for (const target of targets) {
+      assert.ok(graph.has(target), `${file} imports ${target}, which does not exist`);
+      if (layerOf(target) > layerOf(file)) upward.push(`${file} -> ${target}`);
+    }
+  }
+  assert.deepEqual(upward, []);
+});
+
+test('no import circle', () => {
+  const state = new Map<string, 'open' | 'done'>();
+  const circles: string[] = [];
+  const visit = (file: string, trail: string[]): void => {
+    if (state.get(file) === 'done') return;
+    if (state.get(file) === 'open') {
+      circles.push([...trail.slice(trail.indexOf(file)), file].join(' -> '));
+      return;
+    }
+    state.set(file, 'open');
+    for (const target of graph.get(file) ?? []) visit(target, [...trail, file]);
+    state.set(file, 'done');
+  };
+  for (const file of files) visit(file, []);
+  assert.deepEqual(circles, []);
+});
+
+test('the checker sees an upward import and a circle when there is one', () => {
+  // The rule itself, on a made-up pair: report/ importing gate/ is upward; a -> b -> a is a circle.
+  assert.ok(layerOf('gate/orchestrator.ts') > layerOf('report/html.ts'));
+  assert.ok(layerOf('cases/types.ts') < layerOf('core/connection.ts'));
+  assert.deepEqual(importsOf('core/state.ts'), []);
+  assert.ok(importsOf('core/connection.ts').includes('core/outbox.ts'));
+});
