@@ -3,7 +3,8 @@
  * through the frame reader, and validating its UTF-8. Printed by `npm run bench` as a table.
  */
 import { FrameReader, type FrameSink } from '../src/protocol/frame-reader.js';
-import { encodeFrame, maskInPlace } from '../src/protocol/frame-writer.js';
+import { maskInPlace } from '../src/protocol/frame-writer.js';
+import { encodeFrame } from '../test/support/frame-encoder.js';
 import { Utf8Validator } from '../src/protocol/utf8.js';
 
 const SIZE = 16 * 1024 * 1024;

@@ -13,9 +13,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { parseDeflateOffers } from '../src/protocol/deflate.js';
+import { parseDeflateOffers } from '../src/protocol/deflate-params.js';
 import type { FrameReaderOptions } from '../src/protocol/frame-reader.js';
-import { closePayload, encodeFrame } from '../src/protocol/frame-writer.js';
+import { closePayload } from '../src/protocol/frame-writer.js';
+import { encodeFrame } from '../test/support/frame-encoder.js';
 import { parseExtensionsHeader, parseUpgradeRequest } from '../src/protocol/handshake.js';
 import { checkFrameStream, checkInflate, checkUtf8Splits, deflateAccept, lengthFieldHeader, type Problems } from '../test/support/codec-oracle.js';
 

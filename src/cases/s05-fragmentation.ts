@@ -58,7 +58,7 @@ function twoFragments(id: string, delivery: DeliveryMode): CatalogueCase {
     expectation: 'The client echoes the message "fragment1fragment2", then answers the fuzzer\'s close (1000) cleanly.',
     expect: { OK: [message('fragment1fragment2')] },
     close: closedByMe(),
-    cost: 1.05,
+    schedule: { cost: 1.05 },
     run(t) {
       send(t, [[TEXT, false, 'fragment1'], [CONT, true, 'fragment2']], delivery);
       t.closeAfter(1);
@@ -127,8 +127,7 @@ function slowFragmentsWithPings(id: string, delivery: DeliveryMode): CatalogueCa
       'then echoes the whole message, then answers the fuzzer\'s close (1000) cleanly.',
     expect: { OK: [pong('pongme 1!'), pong('pongme 2!'), message(fragments.join(''))] },
     close: closedByMe(),
-    cost: 1.05,
-    idle: true,
+    schedule: { cost: 1.05, idle: true },
     run(t) {
       send(t, [[TEXT, false, 'fragment1'], [CONT, false, 'fragment2'], [PING, true, 'pongme 1!']], delivery);
       t.continueLater(1, () => {

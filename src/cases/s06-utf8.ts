@@ -144,6 +144,17 @@ const UP_TO_INVALID_BYTE: [number, number] = [12, 13];
 /** How the three parts travel: as three frames of one message, or as three TCP writes of one frame. */
 type Delivery = 'frames' | 'chops';
 
+/** One part of a fail-fast message: a frame of its own, or a piece of the one frame's payload. */
+function sendFailFastPart(t: CaseContext, delivery: Delivery, part: Buffer, i: 0 | 1 | 2): void {
+  if (delivery === 'chops') {
+    t.sendRaw(part);
+    // Autobahn's endMessage(): the message ends with an empty continuation frame with FIN.
+    if (i === 2) t.sendFrame({ opcode: Opcode.Continuation, payload: '', fin: true });
+  } else {
+    t.sendFrame({ opcode: i === 0 ? Opcode.Text : Opcode.Continuation, payload: part, fin: i === 2 });
+  }
+}
+
 function failFastCase(id: string, delivery: Delivery, cuts: [number, number]): CatalogueCase {
   const parts = [
     BEYOND_UNICODE.subarray(0, cuts[0]),
@@ -155,16 +166,7 @@ function failFastCase(id: string, delivery: Delivery, cuts: [number, number]): C
     delivery === 'frames'
       ? 'in three frames (a text frame and two continuation frames)'
       : 'in one text frame without FIN whose payload is written to TCP in three pieces, then an empty final continuation frame';
-  const sendPart = (t: CaseContext, i: 0 | 1 | 2): void => {
-    const part = parts[i];
-    if (delivery === 'chops') {
-      t.sendRaw(part);
-      // Autobahn's endMessage(): the message ends with an empty continuation frame with FIN.
-      if (i === 2) t.sendFrame({ opcode: Opcode.Continuation, payload: '', fin: true });
-    } else {
-      t.sendFrame({ opcode: i === 0 ? Opcode.Text : Opcode.Continuation, payload: part, fin: i === 2 });
-    }
-  };
+  const sendPart = (t: CaseContext, i: 0 | 1 | 2): void => sendFailFastPart(t, delivery, parts[i], i);
   return defineCase({
     id,
     description:
@@ -176,8 +178,7 @@ function failFastCase(id: string, delivery: Delivery, cuts: [number, number]): C
       'Failing it only when the whole message is in is accepted as NON-STRICT.',
     expect: { OK: [timeout('A')], 'NON-STRICT': [timeout('A'), timeout('B')] },
     close: failedByPeer([CloseCode.InvalidPayload], { fatal: true }),
-    cost: 2 * PART_DELAY + 0.05,
-    idle: true,
+    schedule: { cost: 2 * PART_DELAY + 0.05, idle: true },
     run(t) {
       if (delivery === 'chops') {
         // Autobahn's beginMessage() + beginMessageFrame(21): 0x01 0x15, text without FIN, 21 bytes, no mask.

@@ -91,9 +91,7 @@ function bigMessageCase(m: BigMessage): CatalogueCase {
     expect: {},
     close: closedByMe([CloseCode.Normal]),
     reportTime: true,
-    maxSeconds: m.waitSecs + 2,
-    runsAlone: true,
-    cost: 0.1 + (2 * m.length) / LOOPBACK_BYTES_PER_SECOND,
+    schedule: { maxSeconds: m.waitSecs + 2, runsAlone: true, cost: 0.1 + (2 * m.length) / LOOPBACK_BYTES_PER_SECOND },
     run(t) {
       // The frame log stays silent about the bulk transfer (no WLM entry, as Autobahn's createWirelog).
       t.setWirelog(false, { silent: true });
@@ -212,9 +210,7 @@ function roundTripCase(id: string, row: RoundTripRow, binary: boolean): Catalogu
     expect: {},
     close: closedByMe([CloseCode.Normal]),
     reportTime: true,
-    maxSeconds: row.waitSecs + 2,
-    runsAlone: true,
-    cost: 0.1 + row.count * (ROUND_TRIP_SECONDS + (2 * row.length) / LOOPBACK_BYTES_PER_SECOND),
+    schedule: { maxSeconds: row.waitSecs + 2, runsAlone: true, cost: 0.1 + row.count * (ROUND_TRIP_SECONDS + (2 * row.length) / LOOPBACK_BYTES_PER_SECOND) },
     run(t) {
       // Logged as a WLM entry (Autobahn's enableWirelog).
       t.setWirelog(false);

@@ -11,7 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 import { CloseCode } from '../protocol/constants.js';
-import { DocumentChunks } from '../protocol/deflate.js';
+import { DocumentChunks } from '../protocol/deflate-document.js';
 import { Behavior, type OutcomeVerdict } from '../model/verdicts.js';
 import { corpusFile } from './data/deflate-corpus.js';
 import {
@@ -142,101 +142,127 @@ export function deflateEchoCase(spec: {
   negotiation: string;
 }): CatalogueCase {
   const { data, row } = spec;
+  const echo = new EchoRun(data, row);
+  return defineCase({
+    id: spec.id,
+    ...echoTexts(data, row, spec.negotiation),
+    expect: {},
+    close: closedByMe([CloseCode.Normal]),
+    reportTime: true,
+    reportCompressionRatio: true,
+    schedule: {
+      maxSeconds: row.waitSeconds + 2,
+      cost: 0.1 + row.count * (0.0002 + row.length / (data.corpus === 'bitmap' || data.corpus === 'pdf' ? 4e6 : 20e6)),
+    },
+    deflate: (offers) => acceptOffer(spec.accept, offers),
+    deflateLiteralsOnly: data.literalsOnly === true,
+    // An echo is compared with what was sent, then dropped (a difference is reported by its SHA-1).
+    transientMessages: true,
+    run: (t) => echo.start(t),
+    onMessage: (t, received, binary) => echo.onEcho(t, received, binary),
+  });
+}
+
+/** The case's description and expectation. */
+function echoTexts(data: TestData, row: MessageSizeRow, negotiation: string): { description: string; expectation: string } {
   const unit = data.binary ? 'bytes' : 'code points';
-  let window: MessageWindow | null = null;
   const fromChunks = row.length >= CUT_FROM;
+  return {
+    description:
+      `${row.count} ${data.binary ? 'binary' : 'text'} messages of ${row.length} ${unit} each, cut in turn from ` +
+      `${data.what}, wrapping around at its end; sent compressed with permessage-deflate` +
+      `${data.literalsOnly === true ? ' (coded as Huffman literals: LZ77 finds nothing in its noise)' : ''}` +
+      `${fromChunks ? ` from ${CHUNK_SIZE / 1024} KiB chunks of the document deflated once per run, whose back-references reach into earlier messages` : ''}, ${framing(row)}. ` +
+      `The next message leaves only when the previous one has come back.<br>${negotiation}`,
+    expectation:
+      `The client echoes every message unchanged (same type, same ${unit}) and all ${row.count} within ` +
+      `${row.waitSeconds} seconds, then answers the server's close (1000) cleanly. Without permessage-deflate ` +
+      'negotiated the case is UNIMPLEMENTED.',
+  };
+}
+
+/** Autobahn's echo loop of one 12.x/13.x case: send, wait for the echo, compare, send the next. */
+class EchoRun {
+  private window: MessageWindow | null = null;
+  private readonly fromChunks: boolean;
+
+  constructor(
+    private readonly data: TestData,
+    private readonly row: MessageSizeRow,
+  ) {
+    this.fromChunks = row.length >= CUT_FROM;
+  }
+
+  start(t: CaseContext): void {
+    // Autobahn's enableWirelog(False): the bulk transfer stays out of the frame log.
+    t.setWirelog(false);
+    if (!t.deflateActive) {
+      t.setOutcome(Behavior.Unimplemented, 'Actual events differ from any expected.');
+      t.sendClose(CloseCode.Normal);
+      return;
+    }
+    t.setOutcome(Behavior.Failed, `Case did not finish within ${this.row.waitSeconds} seconds.`);
+    t.closeAfter(this.row.waitSeconds);
+    this.window ??= new MessageWindow(this.data, this.row.length);
+    const s: EchoState = { window: this.window, position: 0, sent: 0, expected: [], next: null };
+    states.set(t, s);
+    this.sendNext(t, s);
+  }
+
+  onEcho(t: CaseContext, received: Buffer, binary: boolean): void {
+    const { data, row } = this;
+    const s = states.get(t);
+    if (s === undefined) return;
+    // Equal bytes are equal SHA-1s: the hashes are computed only to report a difference.
+    if (binary === data.binary && equalsParts(received, s.expected)) {
+      if (s.sent < row.count) {
+        this.sendNext(t, s);
+      } else {
+        t.captureTrafficStats();
+        finish(t, Behavior.Ok, "Ok, received all echo'ed messages in time.");
+      }
+      return;
+    }
+    const length = data.binary ? received.length : codePoints(received);
+    const result =
+      binary !== data.binary
+        ? `Echo'ed message type differs from what I sent (got binary ${py(binary)}, expected binary ${py(data.binary)}).`
+        : length !== row.length
+          ? `Echo'ed message length differs from what I sent (got length ${length}, expected length ${row.length}).`
+          : `Echo'ed message contents differs from what I sent (got SHA1 ${sha1(received)}, expected SHA1 ${sha1(...s.expected)}).`;
+    finish(t, Behavior.Failed, result);
+  }
 
   /** Cuts the next message and compresses it (Autobahn's sendOne, without the sending). */
-  const prepare = (t: CaseContext, s: EchoState): NextMessage => {
+  private prepare(t: CaseContext, s: EchoState): NextMessage {
     const { start, length } = s.window.range(s.position);
     s.position = s.window.next(s.position);
-    const options = { binary: data.binary, fragmentSize: row.fragmentSize };
+    const options = { binary: this.data.binary, fragmentSize: this.row.fragmentSize };
     return {
       payload: s.window.document.views(start, length),
-      prepared: fromChunks ? t.prepareCut(s.window.document, start, length, options) : t.prepareMessage(s.window.document.cut(start, length), options),
+      prepared: this.fromChunks ? t.prepareCut(s.window.document, start, length, options) : t.prepareMessage(s.window.document.cut(start, length), options),
     };
-  };
+  }
 
   /**
    * Sends the prepared message, then prepares the one after it, so that its compression overlaps
    * the round trip. Messages are compressed in sending order, so the bytes on the wire are the same
    * as with sendMessage.
    */
-  const sendNext = (t: CaseContext, s: EchoState): void => {
-    const m = s.next ?? prepare(t, s);
+  private sendNext(t: CaseContext, s: EchoState): void {
+    const m = s.next ?? this.prepare(t, s);
     s.expected = m.payload;
     t.sendPrepared(m.prepared);
     s.sent += 1;
-    s.next = s.sent < row.count ? prepare(t, s) : null;
-  };
+    s.next = s.sent < this.row.count ? this.prepare(t, s) : null;
+  }
+}
 
-  /** Autobahn ends the case the same way whatever the outcome: frame log back on, close 1000. */
-  const finish = (t: CaseContext, behavior: OutcomeVerdict, result: string): void => {
-    t.setOutcome(behavior, result);
-    t.setWirelog(true);
-    t.sendClose(CloseCode.Normal);
-  };
-
-  return defineCase({
-    id: spec.id,
-    description:
-      `${row.count} ${data.binary ? 'binary' : 'text'} messages of ${row.length} ${unit} each, cut in turn from ` +
-      `${data.what}, wrapping around at its end; sent compressed with permessage-deflate` +
-      `${data.literalsOnly === true ? ' (coded as Huffman literals: LZ77 finds nothing in its noise)' : ''}` +
-      `${fromChunks ? ` from ${CHUNK_SIZE / 1024} KiB chunks of the document deflated once per run, whose back-references reach into earlier messages` : ''}, ${framing(row)}. ` +
-      `The next message leaves only when the previous one has come back.<br>${spec.negotiation}`,
-    expectation:
-      `The client echoes every message unchanged (same type, same ${unit}) and all ${row.count} within ` +
-      `${row.waitSeconds} seconds, then answers the server's close (1000) cleanly. Without permessage-deflate ` +
-      'negotiated the case is UNIMPLEMENTED.',
-    expect: {},
-    close: closedByMe([CloseCode.Normal]),
-    reportTime: true,
-    reportCompressionRatio: true,
-    maxSeconds: row.waitSeconds + 2,
-    cost: 0.1 + row.count * (0.0002 + row.length / (data.corpus === 'bitmap' || data.corpus === 'pdf' ? 4e6 : 20e6)),
-    deflate: (offers) => acceptOffer(spec.accept, offers),
-    deflateLiteralsOnly: data.literalsOnly === true,
-    // An echo is compared with what was sent, then dropped (a difference is reported by its SHA-1).
-    transientMessages: true,
-    run(t) {
-      // Autobahn's enableWirelog(False): the bulk transfer stays out of the frame log.
-      t.setWirelog(false);
-      if (!t.deflateActive) {
-        t.setOutcome(Behavior.Unimplemented, 'Actual events differ from any expected.');
-        t.sendClose(CloseCode.Normal);
-        return;
-      }
-      t.setOutcome(Behavior.Failed, `Case did not finish within ${row.waitSeconds} seconds.`);
-      t.closeAfter(row.waitSeconds);
-      window ??= new MessageWindow(data, row.length);
-      const s: EchoState = { window, position: 0, sent: 0, expected: [], next: null };
-      states.set(t, s);
-      sendNext(t, s);
-    },
-    onMessage(t, received, binary) {
-      const s = states.get(t);
-      if (s === undefined) return;
-      // Equal bytes are equal SHA-1s: the hashes are computed only to report a difference.
-      if (binary === data.binary && equalsParts(received, s.expected)) {
-        if (s.sent < row.count) {
-          sendNext(t, s);
-        } else {
-          t.captureTrafficStats();
-          finish(t, Behavior.Ok, "Ok, received all echo'ed messages in time.");
-        }
-        return;
-      }
-      const length = data.binary ? received.length : codePoints(received);
-      const result =
-        binary !== data.binary
-          ? `Echo'ed message type differs from what I sent (got binary ${py(binary)}, expected binary ${py(data.binary)}).`
-          : length !== row.length
-            ? `Echo'ed message length differs from what I sent (got length ${length}, expected length ${row.length}).`
-            : `Echo'ed message contents differs from what I sent (got SHA1 ${sha1(received)}, expected SHA1 ${sha1(...s.expected)}).`;
-      finish(t, Behavior.Failed, result);
-    },
-  });
+/** Autobahn ends the case the same way whatever the outcome: frame log back on, close 1000. */
+function finish(t: CaseContext, behavior: OutcomeVerdict, result: string): void {
+  t.setOutcome(behavior, result);
+  t.setWirelog(true);
+  t.sendClose(CloseCode.Normal);
 }
 
 const NEGOTIATION_12 =

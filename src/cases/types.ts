@@ -2,7 +2,8 @@
  * What a case is: data (id, texts, expected events, expected closing) plus a short script that
  * drives the connection through a CaseContext. A case never touches a socket.
  */
-import type { DeflateAccept, DeflateOffer, DocumentChunks } from '../protocol/deflate.js';
+import type { DeflateAccept, DeflateOffer } from '../protocol/deflate-params.js';
+import type { DocumentChunks } from '../protocol/deflate-document.js';
 import type { UpgradeRequest } from '../protocol/handshake.js';
 import type { CaseOrigin, ExpectedClose } from '../model/report.js';
 import type { CloseVerdict, OutcomeVerdict } from '../model/verdicts.js';
@@ -131,24 +132,8 @@ export interface ScriptedHandshake {
   readonly deflate?: DeflateAccept;
 }
 
-/** A case as declared: data plus its script. */
-export interface CaseDef {
-  /** Autobahn's id, explicit ("6.12.7"), never derived from position. */
-  readonly id: string;
-  /** What the server sends (may hold `<br>` line breaks, as Autobahn's descriptions do). */
-  readonly description: string;
-  /** What the peer must do. */
-  readonly expectation: string;
-  /** Acceptable event lists. */
-  readonly expect: ExpectedEventLists;
-  /** What the closing handshake must look like. */
-  readonly close: ExpectedClose;
-  /** Do not start the closing handshake automatically when the expected events are in. */
-  readonly suppressClose?: boolean;
-  /** Autobahn's reportTime: the summary shows the case's duration (groups 9, 12, 13). */
-  readonly reportTime?: boolean;
-  /** Autobahn's reportCompressionRatio: the summary shows compression ratios (groups 12, 13). */
-  readonly reportCompressionRatio?: boolean;
+/** How the gate schedules a case (all optional: a short case that may overlap any other). */
+export interface CaseSchedule {
   /**
    * The longest the case may take by its own timers, in seconds (Autobahn's WAITSECS plus the closing
    * handshake). The gate waits at least this long for the case before it kills the client.
@@ -170,6 +155,28 @@ export interface CaseDef {
    * the bytes it moves); the gate balances shards and schedules long cases first by it. Default 0.05.
    */
   readonly cost?: number;
+}
+
+/** A case as declared: data plus its script. */
+export interface CaseDef {
+  /** Autobahn's id, explicit ("6.12.7"), never derived from position. */
+  readonly id: string;
+  /** What the server sends (may hold `<br>` line breaks, as Autobahn's descriptions do). */
+  readonly description: string;
+  /** What the peer must do. */
+  readonly expectation: string;
+  /** Acceptable event lists. */
+  readonly expect: ExpectedEventLists;
+  /** What the closing handshake must look like. */
+  readonly close: ExpectedClose;
+  /** Do not start the closing handshake automatically when the expected events are in. */
+  readonly suppressClose?: boolean;
+  /** Autobahn's reportTime: the summary shows the case's duration (groups 9, 12, 13). */
+  readonly reportTime?: boolean;
+  /** Autobahn's reportCompressionRatio: the summary shows compression ratios (groups 12, 13). */
+  readonly reportCompressionRatio?: boolean;
+  /** How the gate schedules the case: its time limit, whether it runs alone or idle, its expected cost. */
+  readonly schedule?: CaseSchedule;
   /**
    * How the server answers the client's permessage-deflate offers (groups 12, 13): the accepted
    * offer, or null to decline. Without it every offer is declined, as Autobahn does outside 12/13.

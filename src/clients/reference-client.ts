@@ -10,6 +10,7 @@
  *                                      /updateReports); AGENT defaults to $WSGATE_AGENT
  */
 import WebSocket from 'ws';
+import type { CatalogueCase } from '../cases/types.js';
 
 // ws accepts `clientMaxWindowBits: true` (offer the parameter with no value) and `maxFragments`
 // (ws >= 8.23), which its type definitions do not list yet.
@@ -59,14 +60,14 @@ async function runConcurrently(base: string, agent: string, count: number, jobs:
         ids[i] = (JSON.parse(text) as { id: string }).id;
       }),
   );
-  const cases: { id: string; runsAlone?: boolean; idle?: boolean; cost?: number }[] = ids.map((id) => byId.get(id) ?? { id, runsAlone: false });
+  const cases: Array<Pick<CatalogueCase, 'id' | 'schedule'>> = ids.map((id) => byId.get(id) ?? { id });
   await runPool(
     runOrder(cases, jobs),
     jobs,
-    (i) => cases[i]?.runsAlone === true,
+    (i) => cases[i]?.schedule?.runsAlone === true,
     () => false,
     (i) => echo(`${base}/runCase?case=${i + 1}&agent=${agent}`),
-    (i) => cases[i]?.idle === true,
+    (i) => cases[i]?.schedule?.idle === true,
   );
 }
 

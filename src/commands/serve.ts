@@ -3,8 +3,8 @@ import type { Logger } from 'pino';
 import type { Argv } from 'yargs';
 import { resolveServeConfig } from '../config/schema.js';
 import { ExitCode, UsageError } from '../errors.js';
+import { checkDirectories } from '../gate/finish-run.js';
 import { listenForCases, selectForRun } from '../gate/start-server.js';
-import { checkWritableDirectory } from '../report/files.js';
 import { VERSION } from '../version.js';
 import { makeLogger, readSpec, serverOptions, type CommandContext, type MainIo } from './shared.js';
 
@@ -34,11 +34,7 @@ export function serveCommand<T>(y: Argv<T>, { io, env, setStatus }: CommandConte
 async function serve(config: ReturnType<typeof resolveServeConfig>, io: MainIo, logger: Logger): Promise<number> {
   const { cases } = selectForRun(config);
   if (cases.length === 0) throw new UsageError('no case is selected: check --cases and --exclude-cases');
-  try {
-    await checkWritableDirectory(config.outdir);
-  } catch (err) {
-    throw new UsageError(`cannot write to the report directory ${config.outdir}: ${(err as Error).message}`);
-  }
+  await checkDirectories([['the report directory', config.outdir]]);
   const server = await listenForCases(config, cases, { logger, statusWaitMs: 60_000 });
   const out = io.stdout;
   // The first two lines match what scripts wait for in Autobahn's output.

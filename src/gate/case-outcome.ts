@@ -11,7 +11,7 @@ export const DEFAULT_CASE_TIMEOUT = 30;
 /** The effective per-case timeout: --case-timeout as given, else 30 s or the case's own longest wait plus 5 s. */
 export function caseTimeoutFor(def: CatalogueCase, config: RunConfig): number {
   if (config.caseTimeout !== null) return config.caseTimeout;
-  return Math.max(DEFAULT_CASE_TIMEOUT, (def.maxSeconds ?? 0) + 5);
+  return Math.max(DEFAULT_CASE_TIMEOUT, (def.schedule?.maxSeconds ?? 0) + 5);
 }
 
 /** Why a case the spec file leaves out for the agent was not run. */

@@ -87,12 +87,7 @@ export const CLIENT_TOKEN_VARIABLE = 'WSGATE_CLIENT_TOKEN';
 export function startClient(command: string, values: ClientValues, extraEnv: Record<string, string> = {}): ClientProcess {
   const expanded = expandCommand(command, values);
   const output = new TailBuffer(OUTPUT_LIMIT);
-  let exitCode: number | null = null;
-  let signal: string | null = null;
-  let spawnError: string | null = null;
-  let hasExited = false;
   const token = randomBytes(12).toString('hex');
-
   const child = execa(expanded, {
     shell: true,
     detached: true,
@@ -112,22 +107,39 @@ export function startClient(command: string, values: ClientValues, extraEnv: Rec
   });
   child.stdout?.on('data', (chunk: Buffer) => output.push(chunk));
   child.stderr?.on('data', (chunk: Buffer) => output.push(chunk));
-  const pid = child.pid;
-
+  const end = { hasExited: false, exitCode: null as number | null, signal: null as string | null, spawnError: null as string | null };
   const exited = child.then(
     (result) => {
-      hasExited = true;
-      exitCode = result.exitCode ?? null;
-      signal = result.signal ?? null;
-      if (result.failed && exitCode === null && signal === null) spawnError = firstLine(result.message ?? 'the command failed to start');
+      end.hasExited = true;
+      end.exitCode = result.exitCode ?? null;
+      end.signal = result.signal ?? null;
+      if (result.failed && end.exitCode === null && end.signal === null) end.spawnError = firstLine(result.message ?? 'the command failed to start');
     },
     (err: unknown) => {
-      hasExited = true;
-      spawnError = firstLine(err instanceof Error ? err.message : String(err));
+      end.hasExited = true;
+      end.spawnError = firstLine(err instanceof Error ? err.message : String(err));
     },
   );
+  const { killGroup, stop } = processTree(child.pid, token);
+  return {
+    exited,
+    get hasExited() {
+      return end.hasExited;
+    },
+    killGroup,
+    stop,
+    snapshot(timedOut) {
+      const { exitCode, signal, spawnError } = end;
+      return { command: expanded, exitCode, signal, timedOut, spawnError, output: output.text(), outputTruncated: output.truncated };
+    },
+  };
+}
 
-  /** Sends `sig` to the group and to every live process carrying this client's token. */
+/**
+ * Signalling a client's whole process tree: its process group, and every live process that carries
+ * its token (descendants that left the group). `stop` is SIGTERM, a grace, then SIGKILL.
+ */
+function processTree(pid: number | undefined, token: string): { killGroup: () => void; stop: (graceMs: number) => Promise<'terminated' | 'killed'> } {
   const signalAll = (sig: NodeJS.Signals): void => {
     if (pid === undefined) return;
     try {
@@ -144,9 +156,7 @@ export function startClient(command: string, values: ClientValues, extraEnv: Rec
     }
   };
   const alive = (): boolean => pid !== undefined && (groupAlive(pid) || marked(token).length > 0);
-
   const killGroup = (): void => signalAll('SIGKILL');
-
   const stop = async (graceMs: number): Promise<'terminated' | 'killed'> => {
     if (pid === undefined || !alive()) return 'terminated';
     signalAll('SIGTERM');
@@ -159,26 +169,7 @@ export function startClient(command: string, values: ClientValues, extraEnv: Rec
     killGroup();
     return 'killed';
   };
-
-  return {
-    exited,
-    get hasExited() {
-      return hasExited;
-    },
-    killGroup,
-    stop,
-    snapshot(timedOut) {
-      return {
-        command: expanded,
-        exitCode,
-        signal,
-        timedOut,
-        spawnError,
-        output: output.text(),
-        outputTruncated: output.truncated,
-      };
-    },
-  };
+  return { killGroup, stop };
 }
 
 /**

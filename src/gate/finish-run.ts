@@ -4,9 +4,9 @@
  * summary and annotations inside Actions, and the exit status.
  */
 import path from 'node:path';
-import { ExitCode } from '../errors.js';
+import { ExitCode, UsageError } from '../errors.js';
 import type { GateRun } from '../model/report.js';
-import { makeDirectory, writeFileAtomic } from '../report/files.js';
+import { checkWritableDirectory, makeDirectory, writeFileAtomic } from '../report/files.js';
 import { summaryJson } from '../report/json.js';
 import { releaseMemoryNow } from '../util/memory.js';
 import { baselineFromRun } from './baseline.js';
@@ -29,6 +29,17 @@ export interface FinishOptions {
   github: boolean | null;
   env: NodeJS.ProcessEnv;
   out: NodeJS.WritableStream;
+}
+
+/** Checks, before any work, that each directory a report goes to can be written: a UsageError naming the first that cannot. */
+export async function checkDirectories(dirs: ReadonlyArray<readonly [what: string, dir: string]>, prefix = ''): Promise<void> {
+  for (const [what, dir] of dirs) {
+    try {
+      await checkWritableDirectory(dir);
+    } catch (err) {
+      throw new UsageError(`${prefix}cannot write to ${what} ${dir}: ${(err as Error).message}`);
+    }
+  }
 }
 
 /** 1 when any case failed or the run was interrupted, else 0. */

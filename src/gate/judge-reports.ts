@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { catalogueFor } from '../cases/registry.js';
 import { selectCases } from '../cases/select.js';
+import type { CatalogueCase } from '../cases/types.js';
 import { resolveInside } from '../report/files.js';
 import type { CaseResult, GateCase, GateRun } from '../model/report.js';
 import { applyBaseline, loadBaseline } from './baseline.js';
@@ -63,19 +64,9 @@ export async function judgeReports(config: JudgeConfig, io: GateIo): Promise<num
   const indexFile = path.join(config.outdir, 'index.json');
   const index = await readJson(indexFile, 'the report index (write it with /updateReports first)');
   if (!isObject(index) || !Object.values(index).every(isObject)) throw new UsageError(`${indexFile}: not an Autobahn index.json ({agent: {case: {...}}})`);
-  const agents = Object.keys(index);
-  let agent: string;
-  if (config.agent !== null) {
-    if (!(config.agent in index)) throw new UsageError(`${indexFile}: no results for agent ${JSON.stringify(config.agent)} (agents: ${agents.map((a) => JSON.stringify(a)).join(', ') || 'none'})`);
-    agent = config.agent;
-  } else if (agents.length === 1 && agents[0] !== undefined) {
-    agent = agents[0];
-  } else {
-    throw new UsageError(`${indexFile}: ${agents.length === 0 ? 'holds no results' : `holds several agents (${agents.map((a) => JSON.stringify(a)).join(', ')}): name one with --agent`}`);
-  }
+  const agent = agentToJudge(index, config.agent, indexFile);
   const results = (index as IndexFile)[agent] ?? {};
   const baseline = config.baseline === null ? null : loadBaseline(config.baseline);
-
   // Without patterns, every case the index holds that wsgate knows, group 14 included (as merge does).
   const everything = catalogueFor(true);
   const selected =
@@ -83,31 +74,9 @@ export async function judgeReports(config: JudgeConfig, io: GateIo): Promise<num
       ? selectCases(catalogueFor(config.extended), config.cases, config.excludeCases)
       : selectCases(everything, Object.keys(results).filter((id) => everything.some((c) => c.id === id)));
   if (selected.length === 0) throw new UsageError(`${indexFile}: no case to judge for agent ${JSON.stringify(agent)}`);
-
   const failing = new Set(config.failOn);
   const cases: GateCase[] = [];
-  for (const [i, def] of selected.entries()) {
-    const base = { index: i + 1, ...caseFields(def), client: null, warnings: [] };
-    const entry = results[def.id];
-    if (entry === undefined) {
-      cases.push({ ...base, status: 'failed', reason: 'no result in index.json: the client did not run this case', timeMs: 0, result: null, reportBase: null });
-      continue;
-    }
-    if (typeof entry.reportfile !== 'string') throw new UsageError(`${indexFile}: case ${def.id} has no "reportfile"`);
-    let file: string;
-    try {
-      file = resolveInside(config.outdir, entry.reportfile);
-    } catch (err) {
-      throw new UsageError(`${indexFile}: case ${def.id}: ${(err as Error).message}`);
-    }
-    const result = (await readJson(file, `the report of case ${def.id}`)) as CaseResult;
-    if (!isObject(result) || typeof result.behavior !== 'string' || typeof result.behaviorClose !== 'string') {
-      throw new UsageError(`${file}: not an Autobahn case report (no behavior/behaviorClose)`);
-    }
-    const verdict = ruleForResult(result, failing);
-    cases.push({ ...base, status: verdict.status, reason: verdict.reason, warnings: verdict.warnings, timeMs: Number(result.duration) || 0, result, reportBase: entry.reportfile.replace(/\.json$/, '') });
-  }
-
+  for (const [i, def] of selected.entries()) cases.push(await judgeOne(def, i + 1, results[def.id], failing, config.outdir, indexFile));
   const run: GateRun = {
     agent,
     startedAt: new Date().toISOString(),
@@ -130,4 +99,41 @@ export async function judgeReports(config: JudgeConfig, io: GateIo): Promise<num
     env: io.env ?? process.env,
     out: io.out,
   });
+}
+
+/** The agent named, or the only one the index holds. */
+function agentToJudge(index: Record<string, unknown>, named: string | null, indexFile: string): string {
+  const agents = Object.keys(index);
+  if (named !== null) {
+    if (!(named in index)) throw new UsageError(`${indexFile}: no results for agent ${JSON.stringify(named)} (agents: ${agents.map((a) => JSON.stringify(a)).join(', ') || 'none'})`);
+    return named;
+  }
+  if (agents.length === 1 && agents[0] !== undefined) return agents[0];
+  throw new UsageError(`${indexFile}: ${agents.length === 0 ? 'holds no results' : `holds several agents (${agents.map((a) => JSON.stringify(a)).join(', ')}): name one with --agent`}`);
+}
+
+/** One case: its report read (inside the report directory) and the gate rule applied. */
+async function judgeOne(
+  def: CatalogueCase,
+  index: number,
+  entry: IndexFile[string][string] | undefined,
+  failing: ReadonlySet<string>,
+  outdir: string,
+  indexFile: string,
+): Promise<GateCase> {
+  const base = { index, ...caseFields(def), client: null, warnings: [] };
+  if (entry === undefined) return { ...base, status: 'failed', reason: 'no result in index.json: the client did not run this case', timeMs: 0, result: null, reportBase: null };
+  if (typeof entry.reportfile !== 'string') throw new UsageError(`${indexFile}: case ${def.id} has no "reportfile"`);
+  let file: string;
+  try {
+    file = resolveInside(outdir, entry.reportfile);
+  } catch (err) {
+    throw new UsageError(`${indexFile}: case ${def.id}: ${(err as Error).message}`);
+  }
+  const result = (await readJson(file, `the report of case ${def.id}`)) as CaseResult;
+  if (!isObject(result) || typeof result.behavior !== 'string' || typeof result.behaviorClose !== 'string') {
+    throw new UsageError(`${file}: not an Autobahn case report (no behavior/behaviorClose)`);
+  }
+  const verdict = ruleForResult(result, failing);
+  return { ...base, status: verdict.status, reason: verdict.reason, warnings: verdict.warnings, timeMs: Number(result.duration) || 0, result, reportBase: entry.reportfile.replace(/\.json$/, '') };
 }

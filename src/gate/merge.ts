@@ -9,13 +9,13 @@ import path from 'node:path';
 import { z } from 'zod';
 import { isWsgateCase } from '../cases/categories.js';
 import { catalogueFor } from '../cases/registry.js';
-import { checkWritableDirectory, makeDirectory, resolveInside } from '../report/files.js';
+import { makeDirectory, resolveInside } from '../report/files.js';
 import type { CaseResult, GateCase, GateRun } from '../model/report.js';
 import { writeReports } from '../report/writer.js';
 import { catalogueInfo } from './start-server.js';
 import { VERSION } from '../version.js';
 import { UsageError } from '../errors.js';
-import { finishRun } from './finish-run.js';
+import { checkDirectories, finishRun } from './finish-run.js';
 import { caseFields } from './rule.js';
 
 /** The parts of a run's summary.json that merging reads (other keys are allowed and ignored). */
@@ -123,27 +123,42 @@ function checkShards(inputs: readonly string[], summaries: readonly Summary[]): 
 /** Merges the runs; returns the exit status the merged run would have had. Throws UsageError on bad input. */
 export async function mergeRuns(options: MergeOptions, out: NodeJS.WritableStream): Promise<number> {
   if (options.inputs.length === 0) throw new UsageError('merge: name at least one run directory');
-  for (const [what, dir] of [['--outdir', options.outdir], ['the --junit directory', path.dirname(options.junit)], ['the --json directory', path.dirname(options.json)]] as const) {
-    try {
-      await checkWritableDirectory(dir);
-    } catch (err) {
-      throw new UsageError(`merge: cannot write to ${what} ${dir}: ${(err as Error).message}`);
-    }
-  }
+  await checkDirectories([['--outdir', options.outdir], ['the --junit directory', path.dirname(options.junit)], ['the --json directory', path.dirname(options.json)]], 'merge: ');
   const summaries = await Promise.all(options.inputs.map(readSummary));
   const agent = (summaries[0] as Summary).agent;
   for (const [i, s] of summaries.entries()) {
     if (s.agent !== agent) throw new UsageError(`${options.inputs[i] ?? ''}: agent ${JSON.stringify(s.agent)}, the first input's is ${JSON.stringify(agent)}`);
   }
   checkShards(options.inputs, summaries);
+  const { merged, results } = await mergeCases(summaries, options.inputs);
+  const run = mergedRun(agent, summaries, merged, options.inputs);
+  await makeDirectory(options.outdir);
+  await writeReports(options.outdir, new Map([[agent, results]]), catalogueInfo(merged.some((c) => isWsgateCase(c.id))), {
+    generatedAt: new Date().toISOString(),
+    toolVersion: VERSION,
+  });
+  const count = (st: string): number => merged.filter((c) => c.status === st).length;
+  return finishRun(run, { ...options, writeBaseline: null }, {
+    tell: () =>
+      out.write(
+        `merged ${summaries.length} run${summaries.length === 1 ? '' : 's'}: ${merged.length} cases: ${count('passed')} passed, ${count('failed')} failed, ${count('skipped')} skipped\n` +
+          `reports: ${options.outdir}/index.html\njunit:   ${options.junit}\nsummary: ${options.json}\n`,
+      ),
+    github: options.github,
+    env: options.env,
+    out,
+  });
+}
 
+/** Every case of every run, each once, in catalogue order and numbered as one run would number them. */
+async function mergeCases(summaries: readonly Summary[], inputs: readonly string[]): Promise<{ merged: GateCase[]; results: Map<string, CaseResult> }> {
   // wsgate's own cases (--extended) may be among them: look ids up in the extended catalogue.
   const order = new Map(catalogueFor(true).map((c, i) => [c.id, { i, def: c }]));
   const owner = new Map<string, string>();
   const results = new Map<string, CaseResult>();
   const merged: GateCase[] = [];
   for (const [n, s] of summaries.entries()) {
-    const dir = options.inputs[n] as string;
+    const dir = inputs[n] as string;
     for (const c of s.cases) {
       const entry = order.get(c.id);
       if (entry === undefined) throw new UsageError(`${dir}: case ${JSON.stringify(c.id)} is not in wsgate ${VERSION}'s catalogue`);
@@ -166,27 +181,27 @@ export async function mergeRuns(options: MergeOptions, out: NodeJS.WritableStrea
       });
     }
   }
-  // Catalogue order, numbered as one run of these cases would number them.
   merged.sort((a, b) => (order.get(a.id)?.i ?? 0) - (order.get(b.id)?.i ?? 0));
   merged.forEach((c, i) => {
     c.index = i + 1;
   });
+  return { merged, results };
+}
 
-  const interrupted = summaries.map((s, i) => (s.interrupted === null ? null : `${options.inputs[i] ?? ''}: ${s.interrupted}`)).filter((x) => x !== null);
+/** The merged run: the earliest start, the longest duration (shards run side by side), summed CPU. */
+function mergedRun(agent: string, summaries: readonly Summary[], merged: GateCase[], inputs: readonly string[]): GateRun {
+  const interrupted = summaries.map((s, i) => (s.interrupted === null ? null : `${inputs[i] ?? ''}: ${s.interrupted}`)).filter((x) => x !== null);
   const resources = summaries.every((s) => s.resources !== null)
     ? {
         cpuUserMs: summaries.reduce((t, s) => t + (s.resources?.cpuUserMs ?? 0), 0),
         cpuSystemMs: summaries.reduce((t, s) => t + (s.resources?.cpuSystemMs ?? 0), 0),
         maxRssKiB: Math.max(...summaries.map((s) => s.resources?.maxRssKiB ?? 0)),
-        clientCpuMs: summaries.every((s) => s.resources?.clientCpuMs != null)
-          ? summaries.reduce((t, s) => t + (s.resources?.clientCpuMs ?? 0), 0)
-          : null,
+        clientCpuMs: summaries.every((s) => s.resources?.clientCpuMs != null) ? summaries.reduce((t, s) => t + (s.resources?.clientCpuMs ?? 0), 0) : null,
       }
     : null;
-  const run: GateRun = {
+  return {
     agent,
     startedAt: summaries.map((s) => s.startedAt).sort()[0] ?? new Date().toISOString(),
-    // The shards ran side by side: the merged run took as long as the longest.
     durationMs: Math.max(...summaries.map((s) => s.durationMs)),
     strict: summaries.some((s) => s.strict),
     cases: merged,
@@ -196,21 +211,4 @@ export async function mergeRuns(options: MergeOptions, out: NodeJS.WritableStrea
     ...(summaries[0]?.failOn != null ? { failOn: summaries[0].failOn } : {}),
     ...(summaries[0]?.baseline != null ? { baselineFile: summaries[0].baseline } : {}),
   };
-
-  await makeDirectory(options.outdir);
-  await writeReports(options.outdir, new Map([[agent, results]]), catalogueInfo(merged.some((c) => isWsgateCase(c.id))), {
-    generatedAt: new Date().toISOString(),
-    toolVersion: VERSION,
-  });
-  const count = (st: string): number => merged.filter((c) => c.status === st).length;
-  return finishRun(run, { ...options, writeBaseline: null }, {
-    tell: () =>
-      out.write(
-        `merged ${summaries.length} run${summaries.length === 1 ? '' : 's'}: ${merged.length} cases: ${count('passed')} passed, ${count('failed')} failed, ${count('skipped')} skipped\n` +
-          `reports: ${options.outdir}/index.html\njunit:   ${options.junit}\nsummary: ${options.json}\n`,
-      ),
-    github: options.github,
-    env: options.env,
-    out,
-  });
 }

@@ -13,12 +13,12 @@ import type { RunConfig } from '../config/schema.js';
 import { agentCaseExcluder } from '../config/spec.js';
 import { UsageError } from '../errors.js';
 import type { CaseResult, GateCase, GateRun, RunResources } from '../model/report.js';
-import { agentFilePrefixes, caseReportBase, checkWritableDirectory } from '../report/files.js';
+import { agentFilePrefixes, caseReportBase } from '../report/files.js';
 import type { CaseRunEvent, FuzzingServer } from '../server/fuzzing-server.js';
 import { applyBaseline, loadBaseline, type Baseline } from './baseline.js';
 import { DEFAULT_CASE_TIMEOUT, excludedReason, notRun } from './case-outcome.js';
 import { shellQuote } from './client-runner.js';
-import { finishRun } from './finish-run.js';
+import { checkDirectories, finishRun } from './finish-run.js';
 import { runLooping } from './looping.js';
 import { runOneCase } from './per-case.js';
 import { Progress } from './progress.js';
@@ -92,13 +92,7 @@ export async function runGate(config: RunConfig, io: GateIo): Promise<number> {
 
 /** Every place a report goes is checked before any case runs: a run must not end in an unwritable path. */
 async function checkOutputs(config: RunConfig): Promise<void> {
-  for (const [what, dir] of [['the report directory', config.outdir], ['the --junit directory', path.dirname(config.junit)], ['the --json directory', path.dirname(config.json)]] as const) {
-    try {
-      await checkWritableDirectory(dir);
-    } catch (err) {
-      throw new UsageError(`cannot write to ${what} ${dir}: ${(err as Error).message}`);
-    }
-  }
+  await checkDirectories([['the report directory', config.outdir], ['the --junit directory', path.dirname(config.junit)], ['the --json directory', path.dirname(config.json)]]);
   for (const [flag, file] of [['--junit', config.junit], ['--json', config.json]] as const) {
     const isDir = await stat(file).then((s) => s.isDirectory(), () => false);
     if (isDir) throw new UsageError(`${flag} ${file} is a directory; give a file name`);
@@ -175,7 +169,7 @@ async function runEachCase(r: CaseRun): Promise<GateCase[]> {
   await runPool(
     runOrder(cases, config.jobs),
     config.jobs,
-    (i) => cases[i]?.runsAlone === true,
+    (i) => cases[i]?.schedule?.runsAlone === true,
     () => isAborted(io.signal),
     async (i) => {
       const def = cases[i] as CatalogueCase;
@@ -194,7 +188,7 @@ async function runEachCase(r: CaseRun): Promise<GateCase[]> {
       r.progress.caseDone(gc);
       io.logger.info({ case: gc.id, index: gc.index, status: gc.status, reason: gc.reason, ms: gc.timeMs }, 'case done');
     },
-    (i) => cases[i]?.idle === true,
+    (i) => cases[i]?.schedule?.idle === true,
   );
   return done;
 }

@@ -4,7 +4,7 @@
  */
 import type { CatalogueCase } from '../cases/types.js';
 import type { CaseResult, ClientRun, GateCase, GateStatus } from '../model/report.js';
-import { FAILING_VERDICTS, failingVerdicts } from '../model/verdicts.js';
+import { FAILING_VERDICTS } from '../model/verdicts.js';
 
 /** The fields of a gate case that come from its declaration. */
 export function caseFields(def: CatalogueCase): Pick<GateCase, 'id' | 'category' | 'subcategory' | 'origin' | 'description'> {
@@ -19,12 +19,11 @@ export interface GateVerdict {
 }
 
 /**
- * Applies the rule to a case that produced a result. `policy` is the set of failing verdicts, or a
- * boolean for the default set (true: with NON-STRICT, i.e. --strict). UNIMPLEMENTED skips the case
- * unless it is in the set; NON-STRICT and INFORMATIONAL outcomes that do not fail are warnings.
+ * Applies the rule to a case that produced a result: `failing` is the set of verdicts that fail it
+ * (failingVerdicts). UNIMPLEMENTED skips the case unless it is in the set; NON-STRICT and
+ * INFORMATIONAL outcomes that do not fail are warnings.
  */
-export function ruleForResult(result: CaseResult, policy: boolean | ReadonlySet<string>): GateVerdict {
-  const failing = typeof policy === 'boolean' ? failingVerdicts(null, policy) : policy;
+export function ruleForResult(result: CaseResult, failing: ReadonlySet<string>): GateVerdict {
   const warnings: string[] = [];
   const { behavior, behaviorClose } = result;
   if (behavior === 'UNIMPLEMENTED' && !failing.has('UNIMPLEMENTED')) {

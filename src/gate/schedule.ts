@@ -14,8 +14,8 @@ import type { CatalogueCase } from '../cases/types.js';
 import type { Shard } from '../config/parallel.js';
 
 /** Estimated seconds of a case (its declared `cost`, else 0.05 s). */
-export function caseCost(def: Pick<CatalogueCase, 'cost'>): number {
-  return def.cost ?? 0.05;
+export function caseCost(def: Pick<CatalogueCase, 'schedule'>): number {
+  return def.schedule?.cost ?? 0.05;
 }
 
 /**
@@ -23,7 +23,7 @@ export function caseCost(def: Pick<CatalogueCase, 'cost'>): number {
  * longest case first, each to the shard with the least expected time so far (ties: the lower
  * shard), the classic LPT rule, within 4/3 of the best possible balance.
  */
-export function shardCases<T extends Pick<CatalogueCase, 'id' | 'cost'>>(cases: readonly T[], shard: Shard): T[] {
+export function shardCases<T extends Pick<CatalogueCase, 'id' | 'schedule'>>(cases: readonly T[], shard: Shard): T[] {
   const order = cases.map((c, i) => ({ c, i, cost: caseCost(c) }));
   // Stable: equal costs keep catalogue order, so the split never depends on sort internals.
   order.sort((a, b) => b.cost - a.cost || a.i - b.i);
@@ -43,11 +43,11 @@ export function shardCases<T extends Pick<CatalogueCase, 'id' | 'cost'>>(cases: 
  * catalogue order, each on its own), then the rest longest first, so the long cases do not
  * end up last on one job while the others sit idle. With one job it is the catalogue order.
  */
-export function runOrder<T extends Pick<CatalogueCase, 'runsAlone' | 'cost'>>(cases: readonly T[], jobs: number): number[] {
+export function runOrder<T extends Pick<CatalogueCase, 'schedule'>>(cases: readonly T[], jobs: number): number[] {
   const indices = cases.map((_, i) => i);
   if (jobs <= 1) return indices;
-  const alone = indices.filter((i) => cases[i]?.runsAlone === true);
-  const rest = indices.filter((i) => cases[i]?.runsAlone !== true);
+  const alone = indices.filter((i) => cases[i]?.schedule?.runsAlone === true);
+  const rest = indices.filter((i) => cases[i]?.schedule?.runsAlone !== true);
   rest.sort((a, b) => caseCost(cases[b] as T) - caseCost(cases[a] as T) || a - b);
   return [...alone, ...rest];
 }

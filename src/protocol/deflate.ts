@@ -1,8 +1,7 @@
 /**
- * permessage-deflate (RFC 7692), server side: offer parsing, the response string and a synchronous
- * compressor/decompressor per connection. Negotiation mirrors autobahn-python 0.10.9's
- * compress_deflate.py (PerMessageDeflateOffer.parse, PerMessageDeflateOfferAccept,
- * PerMessageDeflate.createFromOfferAccept); pure, no sockets.
+ * permessage-deflate (RFC 7692), server side: a synchronous compressor/decompressor per connection,
+ * set up from the accepted offer as autobahn-python 0.10.9's PerMessageDeflate.createFromOfferAccept
+ * does (negotiation: deflate-params.ts); pure, no sockets.
  *
  * Which side uses what (createFromOfferAccept with isServer=True):
  * - our compressor: window = the client's server_max_window_bits (15 when absent), context reset per
@@ -21,27 +20,9 @@
 import zlib from 'node:zlib';
 import { CloseCode } from './constants.js';
 import { EMPTY } from '../util/bytes.js';
-
-/** A client's permessage-deflate offer, parsed as autobahn-python 0.10.9 does. */
-export interface DeflateOffer {
-  /** Autobahn: always true (the client can always be asked for client_no_context_takeover). */
-  acceptNoContextTakeover: boolean;
-  /** client_max_window_bits present (with or without a value): the server may set it. */
-  acceptMaxWindowBits: boolean;
-  /** server_no_context_takeover requested by the client. */
-  requestNoContextTakeover: boolean;
-  /** server_max_window_bits=N requested by the client (8-15), or 0. */
-  requestMaxWindowBits: number;
-}
-
-/** How the server accepts an offer (Autobahn's PerMessageDeflateOfferAccept). */
-export interface DeflateAccept {
-  offer: DeflateOffer;
-  /** Ask the client not to keep its compression context (client_no_context_takeover in the response). */
-  requestNoContextTakeover: boolean;
-  /** Ask the client for this compression window (client_max_window_bits=N in the response), or 0. */
-  requestMaxWindowBits: number;
-}
+import { WindowBits, checkAccept, type DeflateAccept } from './deflate-params.js';
+import type { DocumentChunks } from './deflate-document.js';
+import { SyncZlib, TAIL, newDeflater, syncFlush, type DeflateSettings } from './sync-zlib.js';
 
 /** Compression settings of one connection, server side. */
 export interface DeflateOptions {
@@ -55,19 +36,6 @@ export interface DeflateOptions {
    */
   literalsOnly?: boolean;
 }
-
-const EXTENSION_NAME = 'permessage-deflate';
-
-/** The four extension parameters of RFC 7692 §7.1. */
-const Param = {
-  serverNoContextTakeover: 'server_no_context_takeover',
-  clientNoContextTakeover: 'client_no_context_takeover',
-  serverMaxWindowBits: 'server_max_window_bits',
-  clientMaxWindowBits: 'client_max_window_bits',
-} as const;
-
-/** LZ77 window sizes: "a decimal integer value without leading zeroes between 8 to 15, inclusive" (§7.1.2.1). */
-const WindowBits = { min: 8, max: 15, default: 15 } as const;
 
 /** Output sizes of the decompressor (bytes). */
 const InflateChunk = {
@@ -84,129 +52,6 @@ const InflateChunk = {
 /** The compressor's reusable output buffer (bytes): allocated at least this big, and kept up to max. */
 const CompressScratch = { min: 16 * 1024, max: 1024 * 1024 } as const;
 
-/** §7.2.1: the sync flush's empty stored block ends with these 4 octets, removed by the sender and appended back by the receiver (§7.2.2). */
-const TAIL = Buffer.from([0x00, 0x00, 0xff, 0xff]);
-
-/** Python 2's int() on a str: optional whitespace and sign around ASCII digits; int(True) is 1. */
-function pythonInt(value: string | true): bigint | null {
-  if (value === true) return 1n;
-  const m = /^[ \t\n\r\v\f]*([+-]?[0-9]+)[ \t\n\r\v\f]*$/.exec(value);
-  return m === null ? null : BigInt(m[1]!);
-}
-
-/** A window value Autobahn accepts (WINDOW_SIZE_PERMISSIBLE_VALUES = 8..15). */
-function isWindowBits(value: bigint | number): boolean {
-  return value >= WindowBits.min && value <= WindowBits.max;
-}
-
-/** Python's "%s" of a parameter value: a bare parameter is True. */
-function show(value: string | true | bigint): string {
-  return value === true ? 'True' : String(value);
-}
-
-/** Parses one permessage-deflate offer (PerMessageDeflateOffer.parse): the offer, or Autobahn's reason. */
-function parseOffer(params: ReadonlyArray<[string, string | true]>): DeflateOffer | string {
-  // Autobahn groups the values by name first (a dict of lists), then checks each name once.
-  const byName = new Map<string, Array<string | true>>();
-  for (const [rawName, value] of params) {
-    const name = rawName.toLowerCase();
-    const values = byName.get(name);
-    if (values === undefined) byName.set(name, [value]);
-    else values.push(value);
-  }
-  const offer: DeflateOffer = {
-    acceptNoContextTakeover: true,
-    acceptMaxWindowBits: false,
-    requestNoContextTakeover: false,
-    requestMaxWindowBits: 0,
-  };
-  const illegalValue = (value: string | true | bigint, name: string): string =>
-    `illegal extension parameter value '${show(value)}' for parameter '${name}' of extension '${EXTENSION_NAME}'`;
-  for (const [name, values] of byName) {
-    if (values.length > 1) return `multiple occurrence of extension parameter '${name}' for extension '${EXTENSION_NAME}'`;
-    const value = values[0]!;
-    switch (name) {
-      case Param.clientMaxWindowBits: {
-        // "This parameter has no value or a decimal integer value ... between 8 to 15" (§7.1.2.2);
-        // Autobahn only notes that the server may set it, the value itself is a hint.
-        if (value !== true) {
-          const bits = pythonInt(value);
-          if (bits === null) return illegalValue(value, name);
-          if (!isWindowBits(bits)) return illegalValue(bits, name);
-        }
-        offer.acceptMaxWindowBits = true;
-        break;
-      }
-      case Param.clientNoContextTakeover:
-        if (value !== true) return illegalValue(value, name);
-        offer.acceptNoContextTakeover = true;
-        break;
-      case Param.serverMaxWindowBits: {
-        // A bare server_max_window_bits is int(True) == 1 for Autobahn: refused as '1'.
-        const bits = pythonInt(value);
-        if (bits === null) return illegalValue(value, name);
-        if (!isWindowBits(bits)) return illegalValue(bits, name);
-        offer.requestMaxWindowBits = Number(bits);
-        break;
-      }
-      case Param.serverNoContextTakeover:
-        if (value !== true) return illegalValue(value, name);
-        offer.requestNoContextTakeover = true;
-        break;
-      default:
-        return `illegal extension parameter '${name}' for extension '${EXTENSION_NAME}'`;
-    }
-  }
-  return offer;
-}
-
-/** Parses the permessage-deflate entries of a Sec-WebSocket-Extensions header (others ignored). */
-export function parseDeflateOffers(
-  extensions: ReadonlyArray<{ name: string; params: ReadonlyArray<[string, string | true]> }>,
-): { ok: true; offers: DeflateOffer[] } | { ok: false; reason: string } {
-  // Any bad offer fails the whole handshake, as in Autobahn's succeedHandshake. When several
-  // parameters are bad, the first in header order is reported (Autobahn's is Python 2 dict order).
-  const offers: DeflateOffer[] = [];
-  for (const extension of extensions) {
-    if (extension.name.toLowerCase() !== EXTENSION_NAME) continue;
-    const parsed = parseOffer(extension.params);
-    if (typeof parsed === 'string') return { ok: false, reason: parsed };
-    offers.push(parsed);
-  }
-  return { ok: true, offers };
-}
-
-/** Throws where Autobahn's PerMessageDeflateOffer / PerMessageDeflateOfferAccept constructors would. */
-function checkAccept(accept: DeflateAccept): void {
-  const { offer } = accept;
-  if (offer.requestMaxWindowBits !== 0 && !isWindowBits(offer.requestMaxWindowBits)) {
-    throw new Error(`invalid value ${offer.requestMaxWindowBits} for requestMaxWindowBits - permissible values 8-15`);
-  }
-  if (accept.requestNoContextTakeover && !offer.acceptNoContextTakeover) {
-    throw new Error('invalid value true for requestNoContextTakeover - feature unsupported by client');
-  }
-  if (accept.requestMaxWindowBits !== 0 && !isWindowBits(accept.requestMaxWindowBits)) {
-    throw new Error(`invalid value ${accept.requestMaxWindowBits} for requestMaxWindowBits - permissible values 8-15`);
-  }
-  if (accept.requestMaxWindowBits !== 0 && !offer.acceptMaxWindowBits) {
-    throw new Error(`invalid value ${accept.requestMaxWindowBits} for requestMaxWindowBits - feature unsupported by client`);
-  }
-}
-
-/** The response's extension string, in Autobahn's parameter order. */
-export function acceptExtensionString(accept: DeflateAccept): string {
-  checkAccept(accept);
-  // PerMessageDeflateOfferAccept.getExtensionString: the client's server_* requests are echoed (a
-  // server accepts them by including them in the response, §7.1.1.1 / §7.1.2.1), then what we ask
-  // of the client.
-  let s = EXTENSION_NAME;
-  if (accept.offer.requestNoContextTakeover) s += `; ${Param.serverNoContextTakeover}`;
-  if (accept.offer.requestMaxWindowBits !== 0) s += `; ${Param.serverMaxWindowBits}=${accept.offer.requestMaxWindowBits}`;
-  if (accept.requestNoContextTakeover) s += `; ${Param.clientNoContextTakeover}`;
-  if (accept.requestMaxWindowBits !== 0) s += `; ${Param.clientMaxWindowBits}=${accept.requestMaxWindowBits}`;
-  return s;
-}
-
 /** A failure of the peer's compressed data: the close code to fail the connection with, and why. */
 export class DeflateError extends Error {
   /** 1007 invalid data, 1009 too big. */
@@ -216,184 +61,6 @@ export class DeflateError extends Error {
     super(message);
     this.name = 'DeflateError';
     this.code = code;
-  }
-}
-
-/** The native handle behind a node:zlib stream (internal, not in @types/node). */
-interface ZlibHandle {
-  writeSync(flush: number, input: Uint8Array, inOff: number, inLen: number, out: Uint8Array, outOff: number, outLen: number): void;
-  reset(): void;
-  onerror: (message: string, errno: number, code?: string) => void;
-}
-
-/**
- * A raw deflate/inflate stream driven synchronously, keeping its LZ77 window between calls.
- *
- * Node has no public synchronous streaming zlib: zlib.*Sync() build a stream per call, and the
- * stream's `_processChunk(chunk, flush)` (what they use) closes the native handle after one call
- * (processChunkSync ends with _close(self)), which loses the context. So this does
- * what processChunkSync does inside, without the close: `handle.writeSync(flush, in, inOff, inLen,
- * out, outOff, outLen)` runs zlib on the calling thread and leaves avail_out / avail_in in the
- * stream's `_writeState` (a Uint32Array(2)); an error calls `handle.onerror(message, errno, code)`
- * synchronously, replaced here so that it neither destroys the stream nor emits 'error' later.
- * Same internals in Node 20.20 (run) and in lib/zlib.js of Node's main branch, the 24+ line (read:
- * Zlib(), ZlibBase(), processChunkSync()); the constructor refuses to run if they are missing.
- */
-class SyncZlib {
-  private readonly stream: zlib.DeflateRaw | zlib.InflateRaw;
-  private readonly handle: ZlibHandle;
-  private readonly writeState: Uint32Array;
-  private failure: string | null = null;
-  private closed = false;
-
-  constructor(stream: zlib.DeflateRaw | zlib.InflateRaw) {
-    const internals = stream as unknown as { _handle?: ZlibHandle | null; _writeState?: unknown };
-    const handle = internals._handle;
-    const writeState = internals._writeState;
-    if (handle == null || typeof handle.writeSync !== 'function' || !(writeState instanceof Uint32Array) || writeState.length < 2) {
-      throw new Error('node:zlib internals (_handle.writeSync, _writeState) not found: this Node.js version is not supported');
-    }
-    this.stream = stream;
-    this.handle = handle;
-    this.writeState = writeState;
-    handle.onerror = (message: string) => {
-      this.failure = message;
-    };
-  }
-
-  /** avail_out after the last write: 0 means the output space was filled and zlib may have more. */
-  get availOut(): number {
-    return this.writeState[0]!;
-  }
-
-  /** avail_in after the last write: input not consumed (only after the end of a stream, or a full output). */
-  get availIn(): number {
-    return this.writeState[1]!;
-  }
-
-  /** One zlib deflate()/inflate() call; returns zlib's error message, or null. */
-  write(flush: number, input: Uint8Array, inOff: number, inLen: number, out: Uint8Array, outOff: number, outLen: number): string | null {
-    // A write after close() would hit a native CHECK and abort the process.
-    if (this.closed) throw new Error('permessage-deflate: zlib stream used after close()');
-    this.handle.writeSync(flush, input, inOff, inLen, out, outOff, outLen);
-    const failure = this.failure;
-    this.failure = null;
-    return failure;
-  }
-
-  /** deflateReset() / inflateReset(): a fresh LZ77 window, same parameters. */
-  reset(): void {
-    if (this.closed) return;
-    this.handle.reset();
-    this.failure = null;
-  }
-
-  /** Frees the native stream; idempotent. */
-  close(): void {
-    if (this.closed) return;
-    this.closed = true;
-    this.stream.close();
-  }
-}
-
-/** zlib parameters of a compressor. */
-interface DeflateSettings {
-  level: number;
-  windowBits: number;
-  strategy: number;
-}
-
-/** A raw deflate stream with these parameters (memLevel 8, as zlib's default and Python's). */
-function newDeflater(settings: DeflateSettings): SyncZlib {
-  return new SyncZlib(zlib.createDeflateRaw({ chunkSize: zlib.constants.Z_MIN_CHUNK, memLevel: 8, ...settings }));
-}
-
-/**
- * Deflates input[inOff, inOff + inLen) with Z_SYNC_FLUSH into `out` (a bigger buffer when it fills)
- * and returns the output, which ends with the flush's empty stored block (00 00 ff ff).
- */
-function syncFlush(deflater: SyncZlib, input: Buffer, inOff: number, inLen: number, out: Buffer): Buffer {
-  let used = 0;
-  for (;;) {
-    // §7.2.1: "Compress all the octets of the payload of the message using DEFLATE." and
-    // "If the resulting data does not end with an empty DEFLATE block with no compression (the
-    // "BTYPE" bits are set to 00), append an empty DEFLATE block" — that is what Z_SYNC_FLUSH does.
-    const failure = deflater.write(zlib.constants.Z_SYNC_FLUSH, input, inOff, inLen, out, used, out.length - used);
-    if (failure !== null) throw new Error(`permessage-deflate: deflate failed: ${failure}`);
-    const availOut = deflater.availOut;
-    const availIn = deflater.availIn;
-    used = out.length - availOut;
-    inOff += inLen - availIn;
-    inLen = availIn;
-    if (availOut !== 0) break;
-    const bigger = Buffer.allocUnsafe(out.length * 2);
-    out.copy(bigger, 0, 0, used);
-    out = bigger;
-  }
-  if (used < TAIL.length || out.readUInt32BE(used - TAIL.length) !== 0x0000ffff) {
-    throw new Error('permessage-deflate: sync flush did not end with 00 00 ff ff');
-  }
-  return out.subarray(0, used);
-}
-
-/**
- * A document that connections send as consecutive cuts (groups 12 and 13 send 1000 messages cut in
- * turn from one document, wrapping around at its end), compressed ahead in chunks of `chunkSize`
- * bytes at fixed offsets, once per set of zlib parameters, and shared by every connection.
- *
- * Why this is valid deflate for the peer: a connection that keeps its compression context sends the
- * document's bytes in order from byte 0, so the peer's LZ77 window always ends with the document's
- * bytes just before the ones arriving (after its end, with the document's end, and its start again).
- * The chunks are made by one compressor reading the document once, with a sync flush after each
- * (byte-aligned, nothing pending): a chunk refers back only into the document before it, at most a
- * window's distance away, which the peer then holds at the same distance in every pass. A message's
- * partial chunks at its two ends are coded from an empty window, without references.
- *
- * Why: compressing the same document over and over was most of wsgate's CPU time in groups 12 and
- * 13 (the PDF deflates at about 30 MB/s); a cut of 128 KiB now costs copies and two small pieces.
- */
-export class DocumentChunks {
-  private readonly built = new Map<string, readonly Buffer[]>();
-
-  constructor(
-    readonly bytes: Buffer,
-    readonly chunkSize = 8192,
-  ) {
-    if (bytes.length === 0) throw new RangeError('DocumentChunks: an empty document');
-    if (!Number.isInteger(chunkSize) || chunkSize < 1) throw new RangeError(`DocumentChunks: chunk size ${chunkSize}`);
-  }
-
-  /** Bytes [start, start + length) of the document, wrapping around at its end: one view, or two when it wraps. */
-  views(start: number, length: number): Buffer[] {
-    const end = start + length;
-    if (end <= this.bytes.length) return [this.bytes.subarray(start, end)];
-    return [this.bytes.subarray(start), this.bytes.subarray(0, end - this.bytes.length)];
-  }
-
-  /** The same bytes in one buffer (a copy only when they wrap). */
-  cut(start: number, length: number): Buffer {
-    const views = this.views(start, length);
-    return views.length === 1 ? (views[0] as Buffer) : Buffer.concat(views, length);
-  }
-
-  /** The chunks for these zlib parameters, each ending with its sync flush's 00 00 ff ff; made on first use. */
-  chunksFor(settings: DeflateSettings): readonly Buffer[] {
-    const key = `${settings.level}/${settings.windowBits}/${settings.strategy}`;
-    let chunks = this.built.get(key);
-    if (chunks === undefined) {
-      const deflater = newDeflater(settings);
-      const out = Buffer.allocUnsafe(this.chunkSize + (this.chunkSize >>> 3) + 64);
-      const list: Buffer[] = [];
-      try {
-        for (let at = 0; at < this.bytes.length; at += this.chunkSize) {
-          list.push(Buffer.from(syncFlush(deflater, this.bytes, at, Math.min(this.chunkSize, this.bytes.length - at), out)));
-        }
-      } finally {
-        deflater.close();
-      }
-      this.built.set(key, (chunks = list));
-    }
-    return chunks;
   }
 }
 

@@ -238,46 +238,45 @@ export class FrameReader {
     }
   }
 
+  /**
+   * The payload length of the buffered header (7, 16 or 64 bits, minimal encoding checked) and where
+   * the mask starts; null when a violation stopped the reader.
+   */
+  private payloadLength(sink: FrameSink): { length: number; pos: number; overLimit: boolean } | null {
+    const head = this.head;
+    if (this.len7 === 126) {
+      const length = head.readUInt16BE(2);
+      if (length < 126 && this.violation(sink, PROTOCOL_ERROR, 'invalid data frame length (not using minimal length encoding)')) return null;
+      return { length, pos: 4, overLimit: false };
+    }
+    if (this.len7 !== 127) return { length: this.len7, pos: 2, overLimit: false };
+    // Two 32-bit halves: exact up to 2^53, and the top bit tells >= 2^63.
+    const hi = head.readUInt32BE(2);
+    const lo = head.readUInt32BE(6);
+    if (hi >= 0x80000000) {
+      // "the most significant bit MUST be 0" (§5.2); nothing sensible can follow.
+      this.violation(sink, PROTOCOL_ERROR, 'invalid data frame length (>2^63)');
+      this.stop();
+      return null;
+    }
+    const length = hi * 0x100000000 + lo;
+    if (length < 0x10000 && this.violation(sink, PROTOCOL_ERROR, 'invalid data frame length (not using minimal length encoding)')) return null;
+    // Beyond Number.MAX_SAFE_INTEGER: over any limit.
+    return { length, pos: 10, overLimit: hi > 0x1fffff };
+  }
+
   /** The whole header is buffered: read length and mask, fire onFrameBegin. Returns false when stopped. */
   private beginFrame(sink: FrameSink): boolean {
-    const head = this.head;
-    let length: number;
-    let pos = 2;
-    let overLimit = false;
-    if (this.len7 === 126) {
-      length = head.readUInt16BE(2);
-      pos = 4;
-      if (length < 126) {
-        const reason = 'invalid data frame length (not using minimal length encoding)';
-        if (this.violation(sink, PROTOCOL_ERROR, reason)) return false;
-      }
-    } else if (this.len7 === 127) {
-      // Two 32-bit halves: exact up to 2^53, and the top bit tells >= 2^63.
-      const hi = head.readUInt32BE(2);
-      const lo = head.readUInt32BE(6);
-      pos = 10;
-      if (hi >= 0x80000000) {
-        // "the most significant bit MUST be 0" (§5.2); nothing sensible can follow.
-        this.violation(sink, PROTOCOL_ERROR, 'invalid data frame length (>2^63)');
-        this.stop();
-        return false;
-      }
-      length = hi * 0x100000000 + lo;
-      if (hi > 0x1fffff) overLimit = true; // beyond Number.MAX_SAFE_INTEGER: over any limit
-      if (length < 0x10000) {
-        const reason = 'invalid data frame length (not using minimal length encoding)';
-        if (this.violation(sink, PROTOCOL_ERROR, reason)) return false;
-      }
-    } else {
-      length = this.len7;
-    }
+    const read = this.payloadLength(sink);
+    if (read === null) return false;
+    const { length, pos, overLimit } = read;
     const limit = this.maxFramePayload > 0 ? this.maxFramePayload : Number.MAX_SAFE_INTEGER;
     if (overLimit || length > limit) {
       this.violation(sink, MESSAGE_TOO_BIG, `frame exceeds payload limit of ${limit} octets`);
       this.stop();
       return false;
     }
-    const mask = this.masked ? Buffer.from(head.subarray(pos, pos + 4)) : null;
+    const mask = this.masked ? Buffer.from(this.head.subarray(pos, pos + 4)) : null;
     const frame: FrameHeader = {
       opcode: this.opcode,
       fin: this.fin,

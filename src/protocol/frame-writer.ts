@@ -21,20 +21,6 @@ const nativeUnmask: ((data: Buffer, mask: Buffer) => void) | null = (() => {
 /** Below this many bytes the call into native code costs more than it saves. */
 const NATIVE_THRESHOLD = 1024;
 
-/** What to put on the wire; only `opcode` is required. */
-export interface FrameSpec {
-  opcode: number;
-  payload?: Uint8Array;
-  /** Default true. */
-  fin?: boolean;
-  /** RSV1-3 as a number 0-7 (4 = RSV1), default 0. */
-  rsv?: number;
-  /** 4 bytes; when set the frame is masked with it. */
-  mask?: Uint8Array | null;
-  /** Repeat the payload pattern to exactly this many bytes. */
-  payloadLen?: number | null;
-}
-
 /** Below this many bytes the plain byte loop beats setting up a Uint32Array view. */
 const WORD_MASK_THRESHOLD = 32;
 
@@ -60,29 +46,6 @@ export function encodeFrameHeader(
   checkMask(mask);
   const out = Buffer.allocUnsafe(headerSize(length, mask !== null));
   writeHeader(out, opcode, fin, rsv, length, mask);
-  return out;
-}
-
-/** Header + payload (repeated to payloadLen when given), masked when a mask is given; the input payload is never modified. */
-export function encodeFrame(spec: FrameSpec): Buffer {
-  const pattern = spec.payload ?? EMPTY;
-  const mask = spec.mask ?? null;
-  const payloadLen = spec.payloadLen ?? null;
-  const length = payloadLen === null ? pattern.length : payloadLen;
-  checkLength(length);
-  checkMask(mask);
-  if (payloadLen !== null && length > 0 && pattern.length === 0) {
-    throw new RangeError('encodeFrame: empty payload pattern cannot fill payloadLen > 0');
-  }
-  const headerLen = headerSize(length, mask !== null);
-  // One allocation for the whole frame: header, then payload copied (or repeated) straight in.
-  const out = Buffer.allocUnsafe(headerLen + length);
-  writeHeader(out, spec.opcode, spec.fin ?? true, spec.rsv ?? 0, length, mask);
-  if (length > 0) {
-    if (payloadLen === null) out.set(pattern, headerLen);
-    else out.fill(pattern, headerLen);
-    if (mask !== null) maskInPlace(out.subarray(headerLen), mask);
-  }
   return out;
 }
 

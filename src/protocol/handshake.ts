@@ -64,8 +64,23 @@ function parse(head: Buffer): HandshakeVerdict {
   const lines = raw.split('\r\n');
   // The head ends with CRLFCRLF, leaving two empty strings at the end of the split.
   while (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
+  const line = parseRequestLine(lines[0] ?? '');
+  if (!Array.isArray(line)) return line;
+  const [method, target] = line;
+  const headers = parseHeaders(lines.slice(1));
+  if (!(headers instanceof Map)) return headers;
+  const checked = checkUpgradeHeaders(headers);
+  if ('ok' in checked) return checked;
+  const q = target.indexOf('?');
+  const path = q < 0 ? target : target.slice(0, q);
+  const query = new URLSearchParams(q < 0 ? '' : target.slice(q + 1));
+  return { ok: true, request: { method, target, path, query, headers, key: checked.key, version: checked.version, raw } };
+}
 
-  const requestLine = lines[0] ?? '';
+type Refusal = Extract<HandshakeVerdict, { ok: false }>;
+
+/** "GET /target HTTP/1.1", checked: method, version, target (absolute path, no fragment). */
+function parseRequestLine(requestLine: string): [method: string, target: string] | Refusal {
   const parts = requestLine.trim().split(/[ \t]+/);
   if (parts.length !== 3 || parts[0] === '' || /[\r\n]/.test(requestLine)) {
     return fail(400, `Bad HTTP request status line ${show(requestLine)}`);
@@ -78,10 +93,13 @@ function parse(head: Buffer): HandshakeVerdict {
   if (!target.startsWith('/')) return fail(400, `HTTP request target must start with "/": ${show(target)}`);
   // "Fragment identifiers are meaningless in the context of WebSocket URIs and MUST NOT be used" (§3)
   if (target.includes('#')) return fail(400, `HTTP requested resource contains a fragment identifier ${show(target)}`);
+  return [method, target];
+}
 
+/** The header lines as lower-cased names to values (in order), or the refusal of a malformed line. */
+function parseHeaders(lines: readonly string[]): Map<string, string[]> | Refusal {
   const headers = new Map<string, string[]>();
-  for (let l = 1; l < lines.length; l++) {
-    const line = lines[l]!;
+  for (const line of lines) {
     // obs-fold: "A server MUST reject any received request message that contains whitespace
     // between a header field-name and colon" / obs-fold is rejected likewise (RFC 7230 §3.2.4).
     if (line.startsWith(' ') || line.startsWith('\t')) return fail(400, `HTTP header line folding not allowed ${show(line)}`);
@@ -96,13 +114,16 @@ function parse(head: Buffer): HandshakeVerdict {
     if (values === undefined) headers.set(key, [value]);
     else values.push(value);
   }
+  return headers;
+}
 
+/** §4.2.1's header fields of an opening handshake: Host, Upgrade, Connection, version, key, extensions. */
+function checkUpgradeHeaders(headers: ReadonlyMap<string, string[]>): { key: string; version: string } | Refusal {
   const host = headers.get('host');
   if (host === undefined) return fail(400, 'HTTP Host header missing in opening handshake request');
   if (host.length > 1) return fail(400, 'HTTP Host header appears more than once in opening handshake request');
   // The Host port is deliberately NOT compared with the listening port: behind Docker port mapping
   // or a proxy the client rightly names a port the server does not listen on.
-
   const upgrade = headers.get('upgrade');
   if (upgrade === undefined) {
     return fail(426, 'HTTP Upgrade header missing: this is a WebSocket endpoint', [['Upgrade', 'websocket']]);
@@ -115,7 +136,6 @@ function parse(head: Buffer): HandshakeVerdict {
   if (!hasToken(connection, 'upgrade')) {
     return fail(400, `HTTP Connection headers do not include 'upgrade' value (case-insensitive): ${show(connection.join(', '))}`);
   }
-
   const versions = headers.get('sec-websocket-version');
   if (versions !== undefined && versions.length > 1) {
     return fail(400, 'HTTP Sec-WebSocket-Version header appears more than once in opening handshake request');
@@ -126,7 +146,6 @@ function parse(head: Buffer): HandshakeVerdict {
     const what = version === undefined ? 'HTTP Sec-WebSocket-Version header missing' : `WebSocket version ${show(version)} not supported`;
     return fail(426, `${what} (supported versions: 13)`, [['Sec-WebSocket-Version', '13']]);
   }
-
   const keys = headers.get('sec-websocket-key');
   if (keys === undefined) return fail(400, 'HTTP Sec-WebSocket-Key header missing');
   if (keys.length > 1) return fail(400, 'HTTP Sec-WebSocket-Key header appears more than once in opening handshake request');
@@ -134,19 +153,11 @@ function parse(head: Buffer): HandshakeVerdict {
   if (!KEY_16_BYTES.test(key)) {
     return fail(400, `bad Sec-WebSocket-Key (must be 16 bytes in base64: 24 characters ending "=="): ${show(key)}`);
   }
-
   const extensions = headers.get('sec-websocket-extensions');
   if (extensions !== undefined && extensions.length > 1) {
     return fail(400, 'HTTP Sec-WebSocket-Extensions header appears more than once in opening handshake request');
   }
-
-  const q = target.indexOf('?');
-  const path = q < 0 ? target : target.slice(0, q);
-  const query = new URLSearchParams(q < 0 ? '' : target.slice(q + 1));
-  return {
-    ok: true,
-    request: { method, target, path, query, headers, key, version, raw },
-  };
+  return { key, version };
 }
 
 /** True when any comma-separated element of any of the values equals `token` case-insensitively. */
@@ -159,7 +170,7 @@ function hasToken(values: string[], token: string): boolean {
   return false;
 }
 
-function fail(status: number, reason: string, headers?: Array<[string, string]>): HandshakeVerdict {
+function fail(status: number, reason: string, headers?: Array<[string, string]>): Refusal {
   return headers === undefined ? { ok: false, status, reason } : { ok: false, status, reason, headers };
 }
 

@@ -4,10 +4,10 @@
  * TCP connection is gone.
  */
 import { Opcode } from '../protocol/constants.js';
-import type { DocumentChunks } from '../protocol/deflate.js';
+import type { DocumentChunks } from '../protocol/deflate-document.js';
 import type { CaseResult } from '../model/report.js';
 import { Behavior, type OutcomeVerdict } from '../model/verdicts.js';
-import type { CaseContext, CatalogueCase, PeerEvent, PreparedMessage, TxFrame } from '../cases/types.js';
+import type { CaseContext, CatalogueCase, Judgement, PeerEvent, PreparedMessage, TxFrame } from '../cases/types.js';
 import { toBuffer } from '../util/bytes.js';
 import { judgeCase, matchesAllExpected } from './verdict.js';
 import type { Connection, ConnectionHandler } from '../core/connection.js';
@@ -107,6 +107,11 @@ export class CaseRunner implements ConnectionHandler, CaseContext {
 
   onConnectionLost(): void {
     const duration = Math.round(performance.now() - this.startedAt);
+    this.info.onResult(this.report(this.verdict(), duration));
+  }
+
+  /** Both verdicts: Autobahn's common judging, the case's own adjustment, and what the result says. */
+  private verdict(): Judgement {
     const s = this.session;
     const common = judgeCase(this.def.expect, this.def.close, this.received, this.outcome, {
       connectionWasOpen: s.connectionWasOpen,
@@ -125,12 +130,17 @@ export class CaseRunner implements ConnectionHandler, CaseContext {
     if (this.unrecorded > 0) {
       result += ` The first ${MAX_RECORDED_EVENTS} events received are recorded; ${this.unrecorded} more were received and not recorded.`;
     }
-    const verdict = { ...adjusted, result };
+    return { ...adjusted, result };
+  }
+
+  /** The case report, in Autobahn's fields. */
+  private report(verdict: Judgement, duration: number): CaseResult {
+    const s = this.session;
     const expected: CaseResult['expected'] = {};
     for (const [k, list] of Object.entries(this.def.expect)) {
       if (list !== undefined) expected[k as 'OK' | 'NON-STRICT'] = list.map(reportEvent);
     }
-    this.info.onResult({
+    return {
       agent: this.info.agent,
       behavior: verdict.behavior,
       behaviorClose: verdict.behaviorClose,
@@ -170,7 +180,7 @@ export class CaseRunner implements ConnectionHandler, CaseContext {
       wasOpenHandshakeTimeout: s.wasOpenHandshakeTimeout,
       wasServerConnectionDropTimeout: false,
       wirelog: s.wire.entries,
-    });
+    };
   }
 
   /** Autobahn: once the events equal every expected list, a "closed by me" case starts the close. */

@@ -11,7 +11,8 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import zlib from 'node:zlib';
-import type { DeflateOffer, DocumentChunks } from '../../src/protocol/deflate.js';
+import type { DeflateOffer } from '../../src/protocol/deflate-params.js';
+import type { DocumentChunks } from '../../src/protocol/deflate-document.js';
 import { CORPUS_BYTES, HTML_CODE_POINTS, corpusFile, type CorpusKind } from '../../src/cases/data/deflate-corpus.js';
 import { acceptRules, messageSizeRows, pyTuples } from '../../src/cases/data/deflate-cases.js';
 import { catalogue } from '../../src/cases/registry.js';
@@ -155,7 +156,7 @@ describe('the catalogue of groups 12 and 13', () => {
       assert.ok(row !== undefined, c.id);
       assert.equal(c.reportTime, true);
       assert.equal(c.reportCompressionRatio, true);
-      assert.equal(c.maxSeconds, row.waitSeconds + 2, c.id);
+      assert.equal(c.schedule?.maxSeconds, row.waitSeconds + 2, c.id);
       assert.deepEqual(c.close, { closedByMe: true, closeCode: [1000], requireClean: true });
       assert.deepEqual(c.expect, {});
     }

@@ -25,7 +25,7 @@ describe('shardCases', () => {
   test('the shards partition the selection, each in catalogue order, the same way every time', () => {
     fc.assert(
       fc.property(costs, fc.integer({ min: 1, max: 9 }), (cs, n) => {
-        const cases = cs.map((cost, i) => ({ id: `c${i}`, cost }));
+        const cases = cs.map((cost, i) => ({ id: `c${i}`, schedule: { cost } }));
         const shards = Array.from({ length: n }, (_, k) => shardCases(cases, { index: k + 1, count: n }));
         const all = shards.flat().map((c) => c.id).sort();
         assert.deepEqual(all, cases.map((c) => c.id).sort());
@@ -40,7 +40,7 @@ describe('shardCases', () => {
   test('no shard is longer than the mean plus the longest case (the greedy bound)', () => {
     fc.assert(
       fc.property(costs, fc.integer({ min: 1, max: 9 }), (cs, n) => {
-        const cases = cs.map((cost, i) => ({ id: `c${i}`, cost }));
+        const cases = cs.map((cost, i) => ({ id: `c${i}`, schedule: { cost } }));
         const total = cs.reduce((a, b) => a + b, 0);
         const longest = Math.max(0, ...cs);
         for (let k = 1; k <= n; k++) {
@@ -67,14 +67,14 @@ describe('runOrder', () => {
   test('several jobs: the cases that run alone first, then the rest longest first, each case once', () => {
     const order = runOrder(catalogue, 4);
     assert.deepEqual([...order].sort((a, b) => a - b), catalogue.map((_, i) => i));
-    const alone = order.filter((i) => catalogue[i]?.runsAlone === true);
+    const alone = order.filter((i) => catalogue[i]?.schedule?.runsAlone === true);
     assert.ok(alone.length > 0);
     assert.deepEqual(order.slice(0, alone.length), alone);
     const rest = order.slice(alone.length).map((i) => caseCost(catalogue[i] as (typeof catalogue)[number]));
     assert.deepEqual(rest, [...rest].sort((a, b) => b - a));
   });
   test('group 9 and only group 9 runs alone', () => {
-    for (const c of catalogue) assert.equal(c.runsAlone === true, c.id.startsWith('9.'), c.id);
+    for (const c of catalogue) assert.equal(c.schedule?.runsAlone === true, c.id.startsWith('9.'), c.id);
   });
 });
 
@@ -156,7 +156,7 @@ describe('runPool', () => {
     assert.equal(peak, 6);
   });
   test('the idle cases are exactly those whose time is their own pauses: 5.19, 5.20, 6.4.1-6.4.4', () => {
-    assert.deepEqual(catalogue.filter((c) => c.idle === true).map((c) => c.id), ['5.19', '5.20', '6.4.1', '6.4.2', '6.4.3', '6.4.4']);
+    assert.deepEqual(catalogue.filter((c) => c.schedule?.idle === true).map((c) => c.id), ['5.19', '5.20', '6.4.1', '6.4.2', '6.4.3', '6.4.4']);
   });
   test('stops starting items once asked to, and rethrows a task error after the others settle', async () => {
     const started: number[] = [];

@@ -10,7 +10,8 @@ import { describe, test } from 'node:test';
 import zlib from 'node:zlib';
 import fc from 'fast-check';
 import type { FrameReaderOptions } from '../../src/protocol/frame-reader.js';
-import { closePayload, encodeFrame } from '../../src/protocol/frame-writer.js';
+import { closePayload } from '../../src/protocol/frame-writer.js';
+import { encodeFrame } from '../support/frame-encoder.js';
 import { chop } from '../support/chop.js';
 import { checkFrameStream, checkInflate, checkUtf8Splits, deflateAccept, lengthFieldHeader, oracle, readStrict } from '../support/codec-oracle.js';
 

@@ -9,14 +9,9 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import fc from 'fast-check';
-import {
-  acceptExtensionString,
-  DeflateError,
-  DocumentChunks,
-  parseDeflateOffers,
-  PerMessageDeflate,
-} from '../../src/protocol/deflate.js';
-import type { DeflateAccept, DeflateOffer } from '../../src/protocol/deflate.js';
+import { DocumentChunks } from '../../src/protocol/deflate-document.js';
+import { DeflateError, PerMessageDeflate } from '../../src/protocol/deflate.js';
+import { acceptExtensionString, parseDeflateOffers, type DeflateAccept, type DeflateOffer } from '../../src/protocol/deflate-params.js';
 import { parseExtensionsHeader } from '../../src/protocol/handshake.js';
 import { payloadSubgroups } from '../../src/cases/data/deflate-cases.js';
 import { corpusFile } from '../../src/cases/data/deflate-corpus.js';

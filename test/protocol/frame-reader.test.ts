@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { FrameReader } from '../../src/protocol/frame-reader.js';
 import type { FrameHeader, FrameReaderOptions, FrameSink } from '../../src/protocol/frame-reader.js';
-import { encodeFrame } from '../../src/protocol/frame-writer.js';
+import { encodeFrame } from '../support/frame-encoder.js';
 import { chop } from '../support/chop.js';
 
 type Event =

@@ -1,13 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import {
-  closePayload,
-  encodeFrame,
-  encodeFrameHeader,
-  maskInPlace,
-  repeatPayload,
-} from '../../src/protocol/frame-writer.js';
+import { closePayload, encodeFrameHeader, maskInPlace, repeatPayload } from '../../src/protocol/frame-writer.js';
+import { encodeFrame } from '../support/frame-encoder.js';
 
 const MASK = Buffer.from([0x37, 0xfa, 0x21, 0x3d]);
 const hello = Buffer.from('Hello');

@@ -1,0 +1,59 @@
+/**
+ * Sizes a newcomer can read: no source file over 400 lines and no function over 60 lines, data
+ * tables aside (cases/data/: vectors, corpora, generated documents). Functions are found with
+ * TypeScript's own parser (declarations, methods, arrow functions, function expressions).
+ */
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+
+const SRC = fileURLToPath(new URL('../../../src/', import.meta.url));
+const MAX_FILE_LINES = 400;
+const MAX_FUNCTION_LINES = 60;
+const DATA = 'cases/data/';
+
+function sourceFiles(dir = SRC): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const full = path.join(dir, e.name);
+    if (e.isDirectory()) return sourceFiles(full);
+    return e.name.endsWith('.ts') ? [path.relative(SRC, full).split(path.sep).join('/')] : [];
+  });
+}
+
+/** "file:line name (N lines)" for every function of `text` longer than `max` lines. */
+export function longFunctions(file: string, text: string, max: number): string[] {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const out: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isFunctionLike(node) && 'body' in node && node.body !== undefined) {
+      const first = source.getLineAndCharacterOfPosition(node.getStart(source)).line;
+      const last = source.getLineAndCharacterOfPosition(node.getEnd()).line;
+      const named = 'name' in node && node.name !== undefined ? node.name : ts.isVariableDeclaration(node.parent) ? node.parent.name : undefined;
+      const name = named === undefined ? '(anonymous)' : named.getText(source);
+      if (last - first + 1 > max) out.push(`${file}:${first + 1} ${name} (${last - first + 1} lines)`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return out;
+}
+
+const files = sourceFiles().filter((f) => !f.startsWith(DATA));
+
+test(`no source file over ${MAX_FILE_LINES} lines (${DATA} aside)`, () => {
+  const long = files.map((f) => [f, readFileSync(path.join(SRC, f), 'utf8').split('\n').length] as const).filter(([, n]) => n > MAX_FILE_LINES);
+  assert.deepEqual(long.map(([f, n]) => `${f} (${n} lines)`), []);
+});
+
+test(`no function over ${MAX_FUNCTION_LINES} lines (${DATA} aside)`, () => {
+  assert.deepEqual(files.flatMap((f) => longFunctions(f, readFileSync(path.join(SRC, f), 'utf8'), MAX_FUNCTION_LINES)), []);
+});
+
+test('the function check finds a long function, nested ones included', () => {
+  const body = Array.from({ length: 5 }, (_, i) => `  const x${i} = ${i};`).join('\n');
+  const text = `function outer() {\n  const inner = () => {\n${body}\n  };\n}\nclass C { m() {\n${body}\n} }\n`;
+  assert.deepEqual(longFunctions('t.ts', text, 6), ['t.ts:1 outer (9 lines)', 't.ts:2 inner (7 lines)', 't.ts:10 m (7 lines)']);
+});
