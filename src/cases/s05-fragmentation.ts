@@ -128,16 +128,11 @@ function slowFragmentsWithPings(id: string, delivery: DeliveryMode): CatalogueCa
     expect: { OK: [pong('pongme 1!'), pong('pongme 2!'), message(fragments.join(''))] },
     close: closedByMe(),
     schedule: { cost: 1.05, idle: true },
-    run(t) {
+    async run(t) {
       send(t, [[TEXT, false, 'fragment1'], [CONT, false, 'fragment2'], [PING, true, 'pongme 1!']], delivery);
-      t.continueLater(1, () => {
-        send(
-          t,
-          [[CONT, false, 'fragment3'], [CONT, false, 'fragment4'], [PING, true, 'pongme 2!'], [CONT, true, 'fragment5']],
-          delivery,
-        );
-        t.closeAfter(1);
-      });
+      await t.pause(1);
+      send(t, [[CONT, false, 'fragment3'], [CONT, false, 'fragment4'], [PING, true, 'pongme 2!'], [CONT, true, 'fragment5']], delivery);
+      t.closeAfter(1);
     },
   });
 }

@@ -179,32 +179,22 @@ function failFastCase(id: string, delivery: Delivery, cuts: [number, number]): C
     expect: { OK: [timeout('A')], 'NON-STRICT': [timeout('A'), timeout('B')] },
     close: failedByPeer([CloseCode.InvalidPayload], { fatal: true }),
     schedule: { cost: 2 * PART_DELAY + 0.05, idle: true },
-    run(t) {
+    async run(t) {
       if (delivery === 'chops') {
         // Autobahn's beginMessage() + beginMessageFrame(21): 0x01 0x15, text without FIN, 21 bytes, no mask.
         t.sendRaw(encodeFrameHeader(Opcode.Text, false, 0, BEYOND_UNICODE.length, null));
       }
       sendPart(t, 0);
       // Each pause records its tag only if the client still keeps the connection open.
-      t.continueLater(
-        PART_DELAY,
-        () => {
-          if (!t.isOpen) return;
-          t.record(timeout('A'));
-          sendPart(t, 1);
-          t.continueLater(
-            PART_DELAY,
-            () => {
-              if (!t.isOpen) return;
-              t.record(timeout('B'));
-              sendPart(t, 2);
-              t.killAfter(FAIL_AFTER);
-            },
-            'B',
-          );
-        },
-        'A',
-      );
+      await t.pause(PART_DELAY, 'A');
+      if (!t.isOpen) return;
+      t.record(timeout('A'));
+      sendPart(t, 1);
+      await t.pause(PART_DELAY, 'B');
+      if (!t.isOpen) return;
+      t.record(timeout('B'));
+      sendPart(t, 2);
+      t.killAfter(FAIL_AFTER);
     },
   });
 }

@@ -67,6 +67,11 @@ export interface CaseContext {
   closeAfter(seconds: number): void;
   /** Runs fn after the delay unless the connection is closed by then ("DELAY ... for TAG"). */
   continueLater(seconds: number, fn: () => void, tag?: string | null): void;
+  /**
+   * continueLater as a promise, for an async `run`: `await t.pause(1, 'A')` resolves after the delay
+   * with the same frame-log entries, and never when the connection is closed first.
+   */
+  pause(seconds: number, tag?: string | null): Promise<void>;
   /** Appends an event of the case's own (e.g. a timeout tag) to the observed list. */
   record(event: PeerEvent): void;
   /** True while the WebSocket connection is open (not closing, not closed). */
@@ -209,8 +214,8 @@ export interface CaseDef {
    * each, which would otherwise be as many fresh buffers for the collector).
    */
   readonly transientMessages?: boolean;
-  /** Runs when the connection opens. */
-  run(t: CaseContext): void;
+  /** Runs when the connection opens (an async run may await t.pause between its steps). */
+  run(t: CaseContext): void | Promise<void>;
   /**
    * Adjusts the verdicts after Autobahn's common judging, for the cases whose Autobahn class does so
    * (7.x: a wrong close code fails the outcome; 7.1.6 and 7.13.x are informational; 10.1.1 checks the

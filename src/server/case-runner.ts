@@ -59,7 +59,15 @@ export class CaseRunner implements ConnectionHandler, CaseContext {
 
   onOpen(): void {
     this.startedAt = performance.now();
-    this.def.run(this);
+    const running = this.def.run(this);
+    // A fault in an async run surfaces as a synchronous one would: an uncaught exception.
+    if (running instanceof Promise) {
+      running.catch((err: unknown) =>
+        process.nextTick(() => {
+          throw err;
+        }),
+      );
+    }
   }
 
   get messageLengthOnly(): boolean {
@@ -248,6 +256,10 @@ export class CaseRunner implements ConnectionHandler, CaseContext {
       this.session.wire.continueFired(tag);
       fn();
     });
+  }
+
+  pause(seconds: number, tag: string | null = null): Promise<void> {
+    return new Promise((resolve) => this.continueLater(seconds, resolve, tag));
   }
 
   record(event: PeerEvent): void {

@@ -167,6 +167,9 @@ class Recorder implements CaseContext {
   continueLater(): void {
     throw new Error('unexpected continueLater');
   }
+  pause(): Promise<void> {
+    throw new Error('unexpected pause');
+  }
   record(_event: PeerEvent): void {
     throw new Error('unexpected record');
   }

@@ -258,6 +258,9 @@ class FakeContext implements CaseContext {
   continueLater(): void {
     throw new Error('not used by groups 12/13');
   }
+  pause(): Promise<void> {
+    throw new Error('not used by groups 12/13');
+  }
   record(): void {
     throw new Error('not used by groups 12/13');
   }
