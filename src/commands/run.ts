@@ -2,7 +2,7 @@
 import type { Argv } from 'yargs';
 import { resolveRunConfig } from '../config/schema.js';
 import { runGate } from '../gate/orchestrator.js';
-import { exitForSignal, makeLogger, readSpec, serverOptions, githubOption, type CommandContext } from './shared.js';
+import { exitForSignal, githubOption, makeLogger, readSpec, serverFlags, serverOptions, type CommandContext } from './shared.js';
 
 export function runCommand<T>(y: Argv<T>, { io, env, setStatus }: CommandContext): Argv<T> {
   return y.command(
@@ -27,11 +27,7 @@ export function runCommand<T>(y: Argv<T>, { io, env, setStatus }: CommandContext
     async (a) => {
       const spec = readSpec(a.spec, io);
       const config = resolveRunConfig({
-        url: a.url,
-        outdir: a.outdir,
-        cases: a.cases,
-        excludeCases: a['exclude-cases'],
-        logLevel: a['log-level'],
+        ...serverFlags(a),
         client: a.client ?? null,
         clientLoops: a['client-loops'],
         agent: a.agent ?? null,
@@ -44,8 +40,6 @@ export function runCommand<T>(y: Argv<T>, { io, env, setStatus }: CommandContext
         junit: a.junit ?? null,
         json: a.json ?? null,
         jobs: a.jobs ?? null,
-        shard: a.shard ?? null,
-        extended: a.extended,
       }, { env, spec });
       const logger = makeLogger(config.logLevel);
       const gateIo = { out: io.stdout, logger, isTty: io.isTty ?? false, env, ...(io.signal ? { signal: io.signal } : {}) };

@@ -6,7 +6,7 @@ import { ExitCode, UsageError } from '../errors.js';
 import { checkDirectories } from '../gate/finish-run.js';
 import { listenForCases, selectForRun } from '../gate/start-server.js';
 import { VERSION } from '../version.js';
-import { makeLogger, readSpec, serverOptions, type CommandContext, type MainIo } from './shared.js';
+import { makeLogger, readSpec, serverFlags, serverOptions, type CommandContext, type MainIo } from './shared.js';
 
 export function serveCommand<T>(y: Argv<T>, { io, env, setStatus }: CommandContext): Argv<T> {
   return y.command(
@@ -16,15 +16,7 @@ export function serveCommand<T>(y: Argv<T>, { io, env, setStatus }: CommandConte
       serverOptions(y),
     async (a) => {
       const spec = readSpec(a.spec, io);
-      const config = resolveServeConfig({
-        url: a.url,
-        outdir: a.outdir,
-        cases: a.cases,
-        excludeCases: a['exclude-cases'],
-        logLevel: a['log-level'],
-        shard: a.shard ?? null,
-        extended: a.extended,
-      }, { env, spec });
+      const config = resolveServeConfig(serverFlags(a), { env, spec });
       setStatus(await serve(config, io, makeLogger(config.logLevel)));
     },
   );

@@ -27,6 +27,19 @@ export function makeLogger(level: string): Logger {
   return pino({ level, base: null }, pino.destination({ dest: 2, sync: true }));
 }
 
+/** The parsed server options (see serverOptions), as the config resolvers take them. */
+export function serverFlags(a: {
+  url?: string | undefined;
+  outdir?: string | undefined;
+  cases?: string[] | undefined;
+  'exclude-cases'?: string[] | undefined;
+  'log-level': string;
+  shard?: string | undefined;
+  extended?: boolean | undefined;
+}) {
+  return { url: a.url, outdir: a.outdir, cases: a.cases, excludeCases: a['exclude-cases'], logLevel: a['log-level'], shard: a.shard ?? null, extended: a.extended };
+}
+
 /** The options of the commands that start a server (run, serve). */
 export function serverOptions<T>(y: Argv<T>) {
   return y

@@ -14,7 +14,7 @@ import type { Connection, ConnectionHandler } from '../core/connection.js';
 import { ConnectionState } from '../core/state.js';
 import { reportEvent } from '../core/wire-recorder.js';
 
-/** Payload bytes a report shows of a received event (wire-log.ts: asciiLogData / binLogData). */
+/** Payload bytes a report shows of a received event (core/wire-recorder.ts: asciiLogData / binLogData). */
 const REPORTED_BYTES = 64;
 
 /**

@@ -1,6 +1,6 @@
 /**
  * Write pacing against real clients. autobahn-python writes a case's queued frames one reactor turn
- * apart, the first two in one write with the 101 (session.ts drain()): a client that reads ahead then
+ * apart, the first two in one write with the 101 (core/outbox.ts drain()): a client that reads ahead then
  * has 3.3's second frame (RSV = 3) in hand before its application echoes the first message, and fails
  * the connection first. Under the original, Debian's Python asyncio clients (websockets 10.4,
  * aiohttp 3.8) get NON-STRICT on 3.3 every time; clients that echo from inside their frame handler
