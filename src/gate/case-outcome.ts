@@ -9,15 +9,18 @@ import { caseFields, reasonWithoutResult, ruleForResult } from './rule.js';
 export const DEFAULT_CASE_TIMEOUT = 30;
 
 /** The effective per-case timeout: --case-timeout as given, else 30 s or the case's own longest wait plus 5 s. */
-export function caseTimeoutFor(def: CatalogueCase, config: RunConfig): number {
+export function caseTimeoutFor(def: CatalogueCase, config: Pick<RunConfig, 'caseTimeout'>): number {
   if (config.caseTimeout !== null) return config.caseTimeout;
   return Math.max(DEFAULT_CASE_TIMEOUT, (def.schedule?.maxSeconds ?? 0) + 5);
 }
 
 /** Why a case the spec file leaves out for the agent was not run. */
-export function excludedReason(config: RunConfig): string {
+export function excludedReason(config: Pick<RunConfig, 'agent' | 'specFile'>): string {
   return `excluded for agent ${JSON.stringify(config.agent)} by exclude-agent-cases${config.specFile === null ? '' : ` in ${config.specFile}`}`;
 }
+
+/** What concluding a case reads of the run's configuration. */
+export type OutcomeConfig = Pick<RunConfig, 'caseTimeout' | 'failOn'>;
 
 /** The gate case of a case that ran (or whose client failed before it could). */
 export function conclude(
@@ -26,7 +29,7 @@ export function conclude(
   result: CaseResult | null,
   clientRun: ClientRun | null,
   sawConnection: boolean,
-  config: RunConfig,
+  config: OutcomeConfig,
   extraWarnings: string[],
   timeMs: number,
 ): GateCase {

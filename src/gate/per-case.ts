@@ -7,7 +7,7 @@ import type { CatalogueCase } from '../cases/types.js';
 import type { RunConfig } from '../config/schema.js';
 import type { CaseResult, GateCase } from '../model/report.js';
 import type { CaseRunEvent, FuzzingServer } from '../server/fuzzing-server.js';
-import { caseTimeoutFor, conclude } from './case-outcome.js';
+import { caseTimeoutFor, conclude, type OutcomeConfig } from './case-outcome.js';
 import { startClient, type ClientProcess } from './client-runner.js';
 import { EXIT_GRACE_MS, HANDSHAKE_SETTLE_MS, SETTLE_MS, TERM_GRACE_MS, caseUrl, isAborted, raceTimeout, waitForResult } from './waiting.js';
 
@@ -40,7 +40,7 @@ export async function runOneCase(
   index: number,
   command: string,
   baseUrl: string,
-  config: RunConfig,
+  config: OutcomeConfig & Pick<RunConfig, 'agent'>,
   signal: AbortSignal | undefined,
 ): Promise<GateCase> {
   const agent = config.agent;
