@@ -15,7 +15,7 @@ import { CLI, tempDir } from '../support/harness.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const CACHE = path.join(ROOT, 'node_modules', '.cache', 'wsgate-node-versions');
-const CODEC_TESTS = fileURLToPath(new URL('./deflate.test.js', import.meta.url));
+const CODEC_TESTS = fileURLToPath(new URL('../protocol/deflate.test.js', import.meta.url));
 
 /** Every kind of 12.x/13.x case: sizes, fragmentation, the five documents, offers and accepts, window sizes. */
 const DEFLATE_SELECTION = ['12.1.1', '12.1.11', '12.2.5', '12.3.10', '12.4.16', '12.5.17', '13.1.1', '13.2.7', '13.3.11', '13.4.4', '13.5.12', '13.6.9', '13.7.3'];
