@@ -9,36 +9,8 @@
  *                                      Autobahn's client drivers do (/getCaseCount, /runCase,
  *                                      /updateReports); AGENT defaults to $WSGATE_AGENT
  */
-import WebSocket from 'ws';
 import type { CatalogueCase } from '../cases/types.js';
-
-// ws accepts `clientMaxWindowBits: true` (offer the parameter with no value) and `maxFragments`
-// (ws >= 8.23), which its type definitions do not list yet.
-const options = {
-  // zlib level 1 (Z_BEST_SPEED) for the echoes, as ws lets its users choose (its README's example
-  // tunes level and memLevel): compression levels change no verdict, and at ws's default level 6
-  // the client's deflate was most of a whole run's CPU (groups 12 and 13 echo 1000 messages of up to
-  // 128 KiB per case). Measured over 12.1.*, 12.3.* and 13.1.*: client CPU 118 -> 62 s, wall 116 ->
-  // 63 s (BENCHMARKS.md).
-  perMessageDeflate: { clientMaxWindowBits: true, zlibDeflateOptions: { level: 1 } },
-  // Autobahn's 9.x cases send messages up to 16 MiB in up to 65536 fragments.
-  maxPayload: 64 * 1024 * 1024,
-  maxFragments: 0,
-} as unknown as WebSocket.ClientOptions;
-
-/** Connects, echoes every message, resolves when the connection is closed. */
-function echo(url: string, onText?: (text: string) => void): Promise<void> {
-  return new Promise((resolve) => {
-    const ws = new WebSocket(url, options);
-    ws.on('message', (data: Buffer, isBinary: boolean) => {
-      if (onText !== undefined) onText(data.toString('utf8'));
-      else ws.send(data, { binary: isBinary });
-    });
-    // A failed connection is an expected outcome of many cases: it is not an error of this process.
-    ws.on('error', () => undefined);
-    ws.on('close', () => resolve());
-  });
-}
+import { echo } from './ws-echo.js';
 
 /**
  * WSGATE_JOBS > 1 (set by `wsgate run --jobs N` for this client only): up to N cases at once, in

@@ -1,0 +1,31 @@
+/** The bundled client's one connection: ws, echoing every message back unchanged. */
+import WebSocket from 'ws';
+
+// ws accepts `clientMaxWindowBits: true` (offer the parameter with no value) and `maxFragments`
+// (ws >= 8.23), which its type definitions do not list yet.
+/** The bundled client's ws options. */
+export const WS_ECHO_OPTIONS = {
+  // zlib level 1 (Z_BEST_SPEED) for the echoes, as ws lets its users choose (its README's example
+  // tunes level and memLevel): compression levels change no verdict, and at ws's default level 6
+  // the client's deflate was most of a whole run's CPU (groups 12 and 13 echo 1000 messages of up to
+  // 128 KiB per case). Measured over 12.1.*, 12.3.* and 13.1.*: client CPU 118 -> 62 s, wall 116 ->
+  // 63 s (BENCHMARKS.md).
+  perMessageDeflate: { clientMaxWindowBits: true, zlibDeflateOptions: { level: 1 } },
+  // Autobahn's 9.x cases send messages up to 16 MiB in up to 65536 fragments.
+  maxPayload: 64 * 1024 * 1024,
+  maxFragments: 0,
+} as unknown as WebSocket.ClientOptions;
+
+/** Connects, echoes every message (or hands text to onText), resolves when the connection is closed. */
+export function echo(url: string, onText?: (text: string) => void, options: WebSocket.ClientOptions = WS_ECHO_OPTIONS): Promise<void> {
+  return new Promise((resolve) => {
+    const ws = new WebSocket(url, options);
+    ws.on('message', (data: Buffer, isBinary: boolean) => {
+      if (onText !== undefined) onText(data.toString('utf8'));
+      else ws.send(data, { binary: isBinary });
+    });
+    // A failed connection is an expected outcome of many cases: it is not an error of this process.
+    ws.on('error', () => undefined);
+    ws.on('close', () => resolve());
+  });
+}
