@@ -97,7 +97,7 @@ function parseRequestLine(requestLine: string): [method: string, target: string]
 }
 
 /** The header lines as lower-cased names to values (in order), or the refusal of a malformed line. */
-function parseHeaders(lines: readonly string[]): Map<string, string[]> | Refusal {
+export function parseHeaders(lines: readonly string[]): Map<string, string[]> | Refusal {
   const headers = new Map<string, string[]>();
   for (const line of lines) {
     // obs-fold: "A server MUST reject any received request message that contains whitespace
@@ -161,7 +161,7 @@ function checkUpgradeHeaders(headers: ReadonlyMap<string, string[]>): { key: str
 }
 
 /** True when any comma-separated element of any of the values equals `token` case-insensitively. */
-function hasToken(values: string[], token: string): boolean {
+export function hasToken(values: string[], token: string): boolean {
   for (const v of values) {
     for (const element of v.split(',')) {
       if (element.trim().toLowerCase() === token) return true;
@@ -175,7 +175,7 @@ function fail(status: number, reason: string, headers?: Array<[string, string]>)
 }
 
 /** A client value quoted for a one-line reason: JSON-escaped (no raw control characters) and cut. */
-function show(value: string): string {
+export function show(value: string): string {
   const cut = value.length > SHOW_MAX ? `${value.slice(0, SHOW_MAX)}...` : value;
   return JSON.stringify(cut);
 }
