@@ -1,8 +1,9 @@
 /**
  * One WebSocket connection (RFC 6455) with the fuzzer's powers, whichever side it is on: it may send
  * any frame, in chops, and it keeps the closing bookkeeping Autobahn's engine (autobahn-python
- * 0.10.9) keeps, because the verdicts are computed from it. What it knows of its role: whether the
- * peer masks its frames, and that this side drops TCP when a closing handshake completes.
+ * 0.10.9) keeps, because the verdicts are computed from it. What it knows of its role is its
+ * ConnectionSide: who masks frames (a client masks its own and refuses masked ones). Dropping TCP
+ * when a closing handshake completes is the server's rule; the client's waits for the server role.
  *
  * Life cycle: connecting (the opening handshake, done by a role's OpeningHandshake) → open → closing
  * (a close frame was sent) → closed (TCP dropped by either side). Receiving is the MessageAssembler's
@@ -41,6 +42,13 @@ export interface ConnectionHandler extends MessageHandler {
   /** The TCP connection is gone; all bookkeeping on the connection is final. */
   onConnectionLost(): void;
 }
+
+/**
+ * Which end of the connection this is, as far as framing goes (RFC 6455 §5.1, §5.3): a server
+ * requires masked frames and sends its own unmasked; a client refuses masked frames and masks each
+ * of its own with a fresh key (`newMask`: random, or seeded for a reproducible run).
+ */
+export type ConnectionSide = { readonly role: 'server' } | { readonly role: 'client'; readonly newMask: () => Uint8Array };
 
 /** A role's opening handshake: it gets the connection's bytes until it calls `open`. */
 export interface OpeningHandshake {
@@ -98,8 +106,7 @@ export class Connection implements AssemblerOwner, OutboxOwner {
   constructor(
     readonly socket: Socket,
     private readonly options: ConnectionOptions,
-    /** RFC 6455 §5.1: a server requires masked frames from its client; a client refuses them. */
-    private readonly peerMasks: boolean,
+    private readonly side: ConnectionSide,
   ) {
     this.outbox = new Outbox(this);
     this.sender = new Sender(this);
@@ -124,6 +131,11 @@ export class Connection implements AssemblerOwner, OutboxOwner {
       this.wasOpenHandshakeTimeout = true;
       this.dropConnection('abort');
     });
+  }
+
+  /** A fresh masking key for each frame this side sends (a client), or null (a server). */
+  get newMask(): (() => Uint8Array) | null {
+    return this.side.role === 'client' ? this.side.newMask : null;
   }
 
   get maxMessagePayload(): number {
@@ -156,7 +168,8 @@ export class Connection implements AssemblerOwner, OutboxOwner {
 
   private newReader(compressionNegotiated: boolean): FrameReader {
     return new FrameReader({
-      requireMask: this.peerMasks,
+      requireMask: this.side.role === 'server',
+      refuseMask: this.side.role === 'client',
       compressionNegotiated,
       maxFramePayload: this.options.maxMessagePayload,
       // Socket reads are ours and logged before they are parsed: no copy per read to unmask.

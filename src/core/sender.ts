@@ -21,6 +21,8 @@ export interface SenderOwner {
   readonly wire: WireLog;
   readonly traffic: TrafficCounters;
   readonly outbox: Outbox;
+  /** A client's fresh masking key per frame; null on a server (its frames go unmasked unless a case masks them). */
+  readonly newMask: (() => Uint8Array) | null;
 }
 
 /** The send side of one connection. */
@@ -34,7 +36,8 @@ export class Sender {
     const pattern = frame.payload === undefined ? EMPTY : toBuffer(frame.payload);
     const fin = frame.fin ?? true;
     const rsv = frame.rsv ?? 0;
-    const mask = frame.mask ?? null;
+    // As autobahn-python's sendFrame: a client masks every frame with a fresh key.
+    const mask = frame.mask ?? this.owner.newMask?.() ?? null;
     const payloadLen = frame.payloadLen ?? null;
     const chopSize = frame.chopSize ?? null;
     const sync = frame.sync ?? false;

@@ -36,6 +36,8 @@ export interface FrameSink {
 export interface FrameReaderOptions {
   /** A server requires masked client frames (§5.1). */
   requireMask: boolean;
+  /** A client refuses masked server frames (§5.1: "A client MUST close a connection if it detects a masked frame"). */
+  refuseMask?: boolean;
   /** permessage-deflate negotiated: RSV1 (rsv value 4) allowed on the first frame of a data message. */
   compressionNegotiated: boolean;
   /** A frame announcing more than this many payload bytes is refused with 1009 and the reader stops (0 = no limit). */
@@ -62,6 +64,7 @@ type ReadState = (typeof ReadState)[keyof typeof ReadState];
 /** Incremental frame parser: push() chunks in, callbacks come out. */
 export class FrameReader {
   private readonly requireMask: boolean;
+  private readonly refuseMask: boolean;
   private readonly compression: boolean;
   private readonly maxFramePayload: number;
   private readonly unmaskInPlace: boolean;
@@ -88,6 +91,7 @@ export class FrameReader {
 
   constructor(options: FrameReaderOptions) {
     this.requireMask = options.requireMask;
+    this.refuseMask = options.refuseMask ?? false;
     this.compression = options.compressionNegotiated;
     this.maxFramePayload = options.maxFramePayload;
     this.unmaskInPlace = options.unmaskInPlace ?? false;
@@ -203,38 +207,48 @@ export class FrameReader {
     if (this.requireMask && !masked) {
       if (this.violation(sink, PROTOCOL_ERROR, 'unmasked client-to-server frame')) return;
     }
-    if (isControlOpcode(opcode)) {
-      // "Control frames themselves MUST NOT be fragmented." (§5.4)
-      if (!fin && this.violation(sink, PROTOCOL_ERROR, 'fragmented control frame')) return;
-      // "All control frames MUST have a payload length of 125 bytes or less" (§5.5)
-      if (len7 > 125 && this.violation(sink, PROTOCOL_ERROR, 'control frame with payload length > 125 octets')) {
-        return;
-      }
-      if (opcode !== Opcode.Close && opcode !== Opcode.Ping && opcode !== Opcode.Pong) {
-        if (this.violation(sink, PROTOCOL_ERROR, `control frame using reserved opcode ${opcode}`)) return;
-      }
-      // A Close body, if any, starts with a 2-byte status code (§5.5.1), so 1 byte is malformed.
-      if (opcode === Opcode.Close && len7 === 1) {
-        if (this.violation(sink, PROTOCOL_ERROR, 'received close control frame with payload len 1')) return;
-      }
-      // RFC 7692 §6.1: "An endpoint MUST NOT set the 'Per-Message Compressed' bit of control frames"
-      if (compressed && this.violation(sink, PROTOCOL_ERROR, 'received compressed control frame')) return;
-    } else {
-      if (opcode !== Opcode.Continuation && opcode !== Opcode.Text && opcode !== Opcode.Binary) {
-        if (this.violation(sink, PROTOCOL_ERROR, `data frame using reserved opcode ${opcode}`)) return;
-      }
-      if (!this.inMessage && opcode === Opcode.Continuation) {
-        const reason = 'received continuation data frame outside fragmented message';
-        if (this.violation(sink, PROTOCOL_ERROR, reason)) return;
-      }
-      if (this.inMessage && opcode !== Opcode.Continuation) {
-        const reason = 'received non-continuation data frame while inside fragmented message';
-        if (this.violation(sink, PROTOCOL_ERROR, reason)) return;
-      }
-      // RFC 7692 §6.1: the compressed bit is only set on the first frame of a message.
-      if (compressed && this.inMessage) {
-        this.violation(sink, PROTOCOL_ERROR, 'received continuation data frame with compress bit set');
-      }
+    if (this.refuseMask && masked) {
+      if (this.violation(sink, PROTOCOL_ERROR, 'masked server-to-client frame')) return;
+    }
+    if (isControlOpcode(opcode)) this.checkControlFrame(sink, opcode, fin, len7, compressed);
+    else this.checkDataFrame(sink, opcode, compressed);
+  }
+
+  /** §5.4, §5.5 and RFC 7692 §6.1 for a control frame. */
+  private checkControlFrame(sink: FrameSink, opcode: number, fin: boolean, len7: number, compressed: boolean): void {
+    // "Control frames themselves MUST NOT be fragmented." (§5.4)
+    if (!fin && this.violation(sink, PROTOCOL_ERROR, 'fragmented control frame')) return;
+    // "All control frames MUST have a payload length of 125 bytes or less" (§5.5)
+    if (len7 > 125 && this.violation(sink, PROTOCOL_ERROR, 'control frame with payload length > 125 octets')) {
+      return;
+    }
+    if (opcode !== Opcode.Close && opcode !== Opcode.Ping && opcode !== Opcode.Pong) {
+      if (this.violation(sink, PROTOCOL_ERROR, `control frame using reserved opcode ${opcode}`)) return;
+    }
+    // A Close body, if any, starts with a 2-byte status code (§5.5.1), so 1 byte is malformed.
+    if (opcode === Opcode.Close && len7 === 1) {
+      if (this.violation(sink, PROTOCOL_ERROR, 'received close control frame with payload len 1')) return;
+    }
+    // RFC 7692 §6.1: "An endpoint MUST NOT set the 'Per-Message Compressed' bit of control frames"
+    if (compressed && this.violation(sink, PROTOCOL_ERROR, 'received compressed control frame')) return;
+  }
+
+  /** Reserved opcodes, continuation order and RFC 7692 §6.1 for a data frame. */
+  private checkDataFrame(sink: FrameSink, opcode: number, compressed: boolean): void {
+    if (opcode !== Opcode.Continuation && opcode !== Opcode.Text && opcode !== Opcode.Binary) {
+      if (this.violation(sink, PROTOCOL_ERROR, `data frame using reserved opcode ${opcode}`)) return;
+    }
+    if (!this.inMessage && opcode === Opcode.Continuation) {
+      const reason = 'received continuation data frame outside fragmented message';
+      if (this.violation(sink, PROTOCOL_ERROR, reason)) return;
+    }
+    if (this.inMessage && opcode !== Opcode.Continuation) {
+      const reason = 'received non-continuation data frame while inside fragmented message';
+      if (this.violation(sink, PROTOCOL_ERROR, reason)) return;
+    }
+    // RFC 7692 §6.1: the compressed bit is only set on the first frame of a message.
+    if (compressed && this.inMessage) {
+      this.violation(sink, PROTOCOL_ERROR, 'received continuation data frame with compress bit set');
     }
   }
 

@@ -53,7 +53,7 @@ export class ServerUpgrade implements OpeningHandshake {
     private readonly options: ServerSessionOptions,
     private readonly router: Router,
   ) {
-    this.connection = new Connection(socket, options, true);
+    this.connection = new Connection(socket, options, { role: 'server' });
     this.connection.startHandshake(this);
   }
 

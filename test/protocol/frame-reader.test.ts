@@ -230,6 +230,13 @@ const violationCases: ViolationCase[] = [
     expected: [[1002, 'unmasked client-to-server frame']],
   },
   {
+    name: 'masked server frame, read by a client',
+    options: { requireMask: false, refuseMask: true, compressionNegotiated: false, maxFramePayload: 0 },
+    // 0x81 0x80 + mask: FIN, text, MASK, length 0
+    frame: Buffer.from([0x81, 0x80, ...M]),
+    expected: [[1002, 'masked server-to-client frame']],
+  },
+  {
     name: 'fragmented control frame',
     options: SERVER,
     // 0x09 0x80 + mask: no FIN, ping, MASK, length 0
