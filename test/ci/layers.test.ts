@@ -17,7 +17,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['protocol/', 'model/'], // pure protocol code; the report model and the verdicts
   ['cases/'], // the case contract and the catalogue (data and scripts)
   ['core/'], // the role-neutral connection: receive, send, close, record
-  ['server/'], // the fuzzing server: upgrade, routes, running a case, judging it
+  ['server/', 'fuzzing-client/'], // the two roles: the fuzzing server (upgrade, routes, running and judging a case), the fuzzing client
   ['report/'], // renderers and publishing (JSON, HTML, JUnit, GitHub)
   ['config/'], // options, spec files, URLs
   ['gate/'], // runs: clients, schedule, judge, merge, baseline, finishing a run

@@ -1,0 +1,80 @@
+/**
+ * The client's side of the opening handshake on a connection (RFC 6455 §4.1): writes the upgrade
+ * request, reads the server's response, checks it, and opens the connection or drops it with the
+ * reason. The fuzzing client (the server-under-test role) plays each case on a connection opened so.
+ */
+import type { Socket } from 'node:net';
+import { Connection, type ConnectionHandler, type ConnectionOptions, type OpeningHandshake } from '../core/connection.js';
+import { buildUpgradeRequest, checkUpgradeResponse, type UpgradeRequestSpec, type UpgradeResponse } from '../protocol/client-handshake.js';
+import type { PerMessageDeflate } from '../protocol/deflate.js';
+import { findHeadEnd } from '../protocol/handshake.js';
+
+/** The client's settings of a connection. */
+export interface ClientSessionOptions extends ConnectionOptions {
+  /** Largest response head read; a longer one fails the handshake. */
+  maxHeadBytes: number;
+}
+
+/** What to do with an accepted response: the handler that plays on, and permessage-deflate if any. */
+export type ResponseDecision = { handler: ConnectionHandler; deflate: PerMessageDeflate | null } | { refuse: string };
+
+/** One TCP connection to the server under test: the WebSocket connection and the client's handshake on it. */
+export class ClientUpgrade implements OpeningHandshake {
+  readonly connection: Connection;
+  /** Why the handshake failed (the server's response refused), or null. */
+  failure: string | null = null;
+  private head: Buffer[] = [];
+  private headBytes = 0;
+
+  constructor(
+    socket: Socket,
+    private readonly options: ClientSessionOptions,
+    private readonly request: UpgradeRequestSpec,
+    newMask: () => Uint8Array,
+    private readonly decide: (response: Extract<UpgradeResponse, { ok: true }>) => ResponseDecision,
+  ) {
+    this.connection = new Connection(socket, options, { role: 'client', newMask });
+    this.connection.startHandshake(this);
+    const head = buildUpgradeRequest(request);
+    this.connection.httpRequest = head;
+    this.connection.sender.sendData(Buffer.from(head, 'latin1'));
+  }
+
+  onData(chunk: Buffer): void {
+    const { maxHeadBytes } = this.options;
+    this.head.push(chunk);
+    this.headBytes += chunk.length;
+    const data = this.head.length === 1 ? chunk : Buffer.concat(this.head);
+    this.head = [data];
+    const end = findHeadEnd(data);
+    if (end < 0 ? this.headBytes > maxHeadBytes : end > maxHeadBytes) {
+      this.fail(`response head larger than ${maxHeadBytes} bytes`);
+      return;
+    }
+    if (end < 0) return;
+    this.head = [];
+    const conn = this.connection;
+    conn.httpResponse = data.toString('latin1', 0, end);
+    const response = checkUpgradeResponse(data.subarray(0, end), this.request.key);
+    if (!response.ok) {
+      this.fail(response.reason);
+      return;
+    }
+    const decision = this.decide(response);
+    if ('refuse' in decision) {
+      this.fail(decision.refuse);
+      return;
+    }
+    conn.accept(decision.handler, decision.deflate);
+    conn.open();
+    conn.readFrames(data.subarray(end));
+  }
+
+  /** _Fail the WebSocket Connection_ before it opened: drop TCP, keep the reason. */
+  private fail(reason: string): void {
+    this.failure = reason;
+    this.head = [];
+    this.connection.wasNotCleanReason = reason;
+    this.connection.dropConnection('abort');
+  }
+}
