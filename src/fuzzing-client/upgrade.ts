@@ -7,7 +7,7 @@ import type { Socket } from 'node:net';
 import { Connection, type ConnectionHandler, type ConnectionOptions, type OpeningHandshake } from '../core/connection.js';
 import { buildUpgradeRequest, checkUpgradeResponse, type UpgradeRequestSpec, type UpgradeResponse } from '../protocol/client-handshake.js';
 import type { PerMessageDeflate } from '../protocol/deflate.js';
-import { findHeadEnd } from '../protocol/handshake.js';
+import { HeadReader } from '../protocol/handshake.js';
 
 /** The client's settings of a connection. */
 export interface ClientSessionOptions extends ConnectionOptions {
@@ -23,8 +23,7 @@ export class ClientUpgrade implements OpeningHandshake {
   readonly connection: Connection;
   /** Why the handshake failed (the server's response refused), or null. */
   failure: string | null = null;
-  private head: Buffer[] = [];
-  private headBytes = 0;
+  private readonly reader: HeadReader;
 
   constructor(
     socket: Socket,
@@ -33,6 +32,7 @@ export class ClientUpgrade implements OpeningHandshake {
     newMask: () => Uint8Array,
     private readonly decide: (response: Extract<UpgradeResponse, { ok: true }>) => ResponseDecision,
   ) {
+    this.reader = new HeadReader(options.maxHeadBytes);
     this.connection = new Connection(socket, options, { role: 'client', newMask });
     this.connection.startHandshake(this);
     const head = buildUpgradeRequest(request);
@@ -41,21 +41,15 @@ export class ClientUpgrade implements OpeningHandshake {
   }
 
   onData(chunk: Buffer): void {
-    const { maxHeadBytes } = this.options;
-    this.head.push(chunk);
-    this.headBytes += chunk.length;
-    const data = this.head.length === 1 ? chunk : Buffer.concat(this.head);
-    this.head = [data];
-    const end = findHeadEnd(data);
-    if (end < 0 ? this.headBytes > maxHeadBytes : end > maxHeadBytes) {
-      this.fail(`response head larger than ${maxHeadBytes} bytes`);
+    const read = this.reader.push(chunk);
+    if (read === 'more') return;
+    if (read === 'too-big') {
+      this.fail(`response head larger than ${this.options.maxHeadBytes} bytes`);
       return;
     }
-    if (end < 0) return;
-    this.head = [];
     const conn = this.connection;
-    conn.httpResponse = data.toString('latin1', 0, end);
-    const response = checkUpgradeResponse(data.subarray(0, end), this.request.key);
+    conn.httpResponse = read.head.toString('latin1');
+    const response = checkUpgradeResponse(read.head, this.request.key);
     if (!response.ok) {
       this.fail(response.reason);
       return;
@@ -67,13 +61,12 @@ export class ClientUpgrade implements OpeningHandshake {
     }
     conn.accept(decision.handler, decision.deflate);
     conn.open();
-    conn.readFrames(data.subarray(end));
+    conn.readFrames(read.rest);
   }
 
   /** _Fail the WebSocket Connection_ before it opened: drop TCP, keep the reason. */
   private fail(reason: string): void {
     this.failure = reason;
-    this.head = [];
     this.connection.wasNotCleanReason = reason;
     this.connection.dropConnection('abort');
   }

@@ -41,6 +41,30 @@ export function findHeadEnd(data: Buffer): number {
 }
 
 /** RFC 7230 §3.2.6 token characters. */
+/** Gathers an HTTP head from a byte stream, up to a size limit (either side of the opening handshake). */
+export class HeadReader {
+  private chunks: Buffer[] = [];
+  private bytes = 0;
+
+  constructor(private readonly maxBytes: number) {}
+
+  /** 'more' until the empty line arrives; then the head (through it) and the bytes after it; 'too-big' past the limit. */
+  push(chunk: Buffer): { head: Buffer; rest: Buffer } | 'more' | 'too-big' {
+    this.chunks.push(chunk);
+    this.bytes += chunk.length;
+    const data = this.chunks.length === 1 ? chunk : Buffer.concat(this.chunks);
+    this.chunks = [data];
+    const end = findHeadEnd(data);
+    if (end < 0 ? this.bytes > this.maxBytes : end > this.maxBytes) {
+      this.chunks = [];
+      return 'too-big';
+    }
+    if (end < 0) return 'more';
+    this.chunks = [];
+    return { head: data.subarray(0, end), rest: data.subarray(end) };
+  }
+}
+
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** 16 bytes in base64 are 22 significant characters and "==" (§4.1: "randomly selected 16-byte value"). */
 const KEY_16_BYTES = /^[A-Za-z0-9+/]{22}==$/;

@@ -7,7 +7,7 @@ import type { Socket } from 'node:net';
 import type { HandshakeDelivery } from '../cases/types.js';
 import { Connection, type ConnectionHandler, type ConnectionOptions, type OpeningHandshake } from '../core/connection.js';
 import type { PerMessageDeflate } from '../protocol/deflate.js';
-import { buildHttpError, buildSwitchingProtocols, computeAccept, findHeadEnd, parseUpgradeRequest, type UpgradeRequest } from '../protocol/handshake.js';
+import { buildHttpError, buildSwitchingProtocols, computeAccept, HeadReader, parseUpgradeRequest, type UpgradeRequest } from '../protocol/handshake.js';
 
 /** The server's settings of a connection: the engine's, the upgrade's, and its own zlib level. */
 export interface ServerSessionOptions extends ConnectionOptions {
@@ -45,32 +45,26 @@ export class ServerUpgrade implements OpeningHandshake {
   readonly connection: Connection;
   /** The client's upgrade request, once complete and valid. */
   request: UpgradeRequest | null = null;
-  private head: Buffer[] = [];
-  private headBytes = 0;
+  private readonly reader: HeadReader;
 
   constructor(
     socket: Socket,
     private readonly options: ServerSessionOptions,
     private readonly router: Router,
   ) {
+    this.reader = new HeadReader(options.maxHeadBytes);
     this.connection = new Connection(socket, options, { role: 'server' });
     this.connection.startHandshake(this);
   }
 
   onData(chunk: Buffer): void {
-    const { maxHeadBytes } = this.options;
-    this.head.push(chunk);
-    this.headBytes += chunk.length;
-    const data = this.head.length === 1 ? chunk : Buffer.concat(this.head);
-    this.head = [data];
-    const end = findHeadEnd(data);
-    if (end < 0 ? this.headBytes > maxHeadBytes : end > maxHeadBytes) {
-      this.fail(431, `request head larger than ${maxHeadBytes} bytes`);
+    const read = this.reader.push(chunk);
+    if (read === 'more') return;
+    if (read === 'too-big') {
+      this.fail(431, `request head larger than ${this.options.maxHeadBytes} bytes`);
       return;
     }
-    if (end < 0) return;
-    const headBytes = data.subarray(0, end);
-    this.head = [];
+    const headBytes = read.head;
     this.connection.httpRequest = headBytes.toString('latin1');
     const verdict = parseUpgradeRequest(headBytes);
     if (!verdict.ok) {
@@ -84,7 +78,7 @@ export class ServerUpgrade implements OpeningHandshake {
       return;
     }
     this.respond(decision, verdict.request);
-    this.connection.readFrames(data.subarray(end));
+    this.connection.readFrames(read.rest);
   }
 
   /** The 101 response (or the case's own head), and the connection opens. */
@@ -141,7 +135,6 @@ export class ServerUpgrade implements OpeningHandshake {
   /** Answers a bad upgrade request with an HTTP error and drops the connection. */
   private fail(status: number, reason: string, headers?: Array<[string, string]>): void {
     this.connection.wasNotCleanReason = reason;
-    this.head = [];
     this.connection.sender.sendData(Buffer.from(buildHttpError(status, reason, headers), 'utf8'));
     this.connection.dropConnection('after-flush');
   }
