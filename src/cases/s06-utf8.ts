@@ -8,7 +8,6 @@
  * stream is not, in fact, a valid UTF-8 stream, that endpoint MUST _Fail the WebSocket Connection_."
  */
 import { CloseCode, Opcode } from '../protocol/constants.js';
-import { encodeFrameHeader } from '../protocol/frame-writer.js';
 import { utf8Vectors } from './data/utf8-vectors.js';
 import { closedByMe, defineCase, failedByPeer, hex, message, timeout } from './define.js';
 import type { CaseContext, CatalogueCase } from './types.js';
@@ -145,9 +144,9 @@ const UP_TO_INVALID_BYTE: [number, number] = [12, 13];
 type Delivery = 'frames' | 'chops';
 
 /** One part of a fail-fast message: a frame of its own, or a piece of the one frame's payload. */
-function sendFailFastPart(t: CaseContext, delivery: Delivery, part: Buffer, i: 0 | 1 | 2): void {
+function sendFailFastPart(t: CaseContext, delivery: Delivery, part: Buffer, i: 0 | 1 | 2, piece: ((part: Uint8Array) => void) | null): void {
   if (delivery === 'chops') {
-    t.sendRaw(part);
+    piece?.(part);
     // Autobahn's endMessage(): the message ends with an empty continuation frame with FIN.
     if (i === 2) t.sendFrame({ opcode: Opcode.Continuation, payload: '', fin: true });
   } else {
@@ -166,7 +165,8 @@ function failFastCase(id: string, delivery: Delivery, cuts: [number, number]): C
     delivery === 'frames'
       ? 'in three frames (a text frame and two continuation frames)'
       : 'in one text frame without FIN whose payload is written to TCP in three pieces, then an empty final continuation frame';
-  const sendPart = (t: CaseContext, i: 0 | 1 | 2): void => sendFailFastPart(t, delivery, parts[i], i);
+  let piece: ((part: Uint8Array) => void) | null = null;
+  const sendPart = (t: CaseContext, i: 0 | 1 | 2): void => sendFailFastPart(t, delivery, parts[i], i, piece);
   return defineCase({
     id,
     description:
@@ -181,8 +181,8 @@ function failFastCase(id: string, delivery: Delivery, cuts: [number, number]): C
     schedule: { cost: 2 * PART_DELAY + 0.05, idle: true },
     async run(t) {
       if (delivery === 'chops') {
-        // Autobahn's beginMessage() + beginMessageFrame(21): 0x01 0x15, text without FIN, 21 bytes, no mask.
-        t.sendRaw(encodeFrameHeader(Opcode.Text, false, 0, BEYOND_UNICODE.length, null));
+        // Autobahn's beginMessage() + beginMessageFrame(21): a text frame without FIN, 21 bytes.
+        piece = t.beginFrame(Opcode.Text, false, BEYOND_UNICODE.length);
       }
       sendPart(t, 0);
       // Each pause records its tag only if the client still keeps the connection open.

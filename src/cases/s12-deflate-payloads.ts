@@ -155,6 +155,8 @@ export function deflateEchoCase(spec: {
       cost: 0.1 + row.count * (0.0002 + row.length / (data.corpus === 'bitmap' || data.corpus === 'pdf' ? 4e6 : 20e6)),
     },
     deflate: (offers) => acceptOffer(spec.accept, offers),
+    // As a client, wsgate offers what it accepts as a server (Autobahn's CLIENT_OFFERS mirror SERVER_ACCEPT).
+    deflateOffers: spec.accept.map((r) => ({ requestNoContextTakeover: r.noContextTakeover, requestMaxWindowBits: r.maxWindowBits })),
     deflateLiteralsOnly: data.literalsOnly === true,
     // An echo is compared with what was sent, then dropped (a difference is reported by its SHA-1).
     transientMessages: true,

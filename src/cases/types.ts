@@ -2,7 +2,7 @@
  * What a case is: data (id, texts, expected events, expected closing) plus a short script that
  * drives the connection through a CaseContext. A case never touches a socket.
  */
-import type { DeflateAccept, DeflateOffer } from '../protocol/deflate-params.js';
+import type { DeflateAccept, DeflateClientOffer, DeflateOffer } from '../protocol/deflate-params.js';
 import type { DocumentChunks } from '../protocol/deflate-document.js';
 import type { UpgradeRequest } from '../protocol/handshake.js';
 import type { CaseOrigin, ExpectedClose } from '../model/report.js';
@@ -61,6 +61,12 @@ export interface CaseContext {
   sendCloseFrame(code?: number | null, reason?: string | Buffer | null): void;
   /** Writes raw bytes (a bare frame header, part of a payload) with no TX FRAME log entry. */
   sendRaw(data: Uint8Array, options?: { sync?: boolean }): void;
+  /**
+   * Writes a frame header for a payload of `length` bytes (masked as a client), with no TX FRAME log
+   * entry (Autobahn's beginMessageFrame); the function returned writes the payload in pieces, each at
+   * once (sendMessageFrameData).
+   */
+  beginFrame(opcode: number, fin: boolean, length: number): (piece: Uint8Array) => void;
   /** Fails the connection after the delay if it is still not closed ("FAIL CONNECTION AFTER"). */
   killAfter(seconds: number): void;
   /** Sends an empty close after the delay if still not closed ("CLOSE CONNECTION AFTER"). */
@@ -188,6 +194,12 @@ export interface CaseDef {
    */
   readonly deflate?: (offers: readonly DeflateOffer[]) => DeflateAccept | null;
   /**
+   * The permessage-deflate offers wsgate makes when it is the client (the server-under-test role:
+   * Autobahn's CLIENT_OFFERS, groups 12 and 13), in order; without them it offers none. Any answer
+   * the server gives is taken, as Autobahn's fuzzing client does.
+   */
+  readonly deflateOffers?: readonly DeflateClientOffer[];
+  /**
    * wsgate codes its compressed messages as Huffman literals only (no LZ77 search): for payloads LZ77
    * cannot shrink (12.2's noisy bitmap), where the search is most of wsgate's CPU and gains nothing.
    */
@@ -224,7 +236,7 @@ export interface CaseDef {
   adjust?(verdict: Judgement, facts: AdjustFacts): Judgement;
 }
 
-/** Both verdicts with their explanations (see server/verdict.ts). */
+/** Both verdicts with their explanations (see play/verdict.ts). */
 export interface Judgement {
   behavior: OutcomeVerdict;
   result: string;

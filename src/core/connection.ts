@@ -2,8 +2,9 @@
  * One WebSocket connection (RFC 6455) with the fuzzer's powers, whichever side it is on: it may send
  * any frame, in chops, and it keeps the closing bookkeeping Autobahn's engine (autobahn-python
  * 0.10.9) keeps, because the verdicts are computed from it. What it knows of its role is its
- * ConnectionSide: who masks frames (a client masks its own and refuses masked ones). Dropping TCP
- * when a closing handshake completes is the server's rule; the client's waits for the server role.
+ * ConnectionSide: who masks frames (a client masks its own and refuses masked ones), and who drops
+ * TCP when the closing handshake is done (the server at once; a client waits for the server to, and
+ * drops it itself only after serverDropTimeoutMs, which makes the close unclean).
  *
  * Life cycle: connecting (the opening handshake, done by a role's OpeningHandshake) → open → closing
  * (a close frame was sent) → closed (TCP dropped by either side). Receiving is the MessageAssembler's
@@ -16,44 +17,15 @@ import { FrameReader } from '../protocol/frame-reader.js';
 import { closePayload } from '../protocol/frame-writer.js';
 import { isValidUtf8 } from '../protocol/utf8.js';
 import { EMPTY } from '../util/bytes.js';
-import { MessageAssembler, type AssemblerOwner, type MessageHandler } from './message-assembler.js';
+import type { ConnectionHandler, ConnectionOptions, ConnectionSide, OpeningHandshake } from './connection-types.js';
+import { MessageAssembler, type AssemblerOwner } from './message-assembler.js';
 import { Outbox, type OutboxOwner } from './outbox.js';
 import { Sender } from './sender.js';
 import { ConnectionState, type ConnectionStateValue } from './state.js';
 import { TrafficCounters } from './traffic.js';
 import { WireLog } from './wire-recorder.js';
 
-/** Engine settings (Autobahn's protocol options that matter to the verdicts). */
-export interface ConnectionOptions {
-  /** Drop the connection when the opening handshake is not complete within this time. */
-  openHandshakeTimeoutMs: number;
-  /** Drop the connection when the peer does not answer our close frame within this time. */
-  closeHandshakeTimeoutMs: number;
-  /** Fail connections by dropping TCP instead of sending a close frame (Autobahn forces false). */
-  failByDrop: boolean;
-  /** Largest message (and frame) payload accepted from the peer; more is refused with 1009. */
-  maxMessagePayload: number;
-}
-
-/** What a connection does once open. */
-export interface ConnectionHandler extends MessageHandler {
-  onOpen(): void;
-  onPong(data: Buffer): void;
-  /** The TCP connection is gone; all bookkeeping on the connection is final. */
-  onConnectionLost(): void;
-}
-
-/**
- * Which end of the connection this is, as far as framing goes (RFC 6455 §5.1, §5.3): a server
- * requires masked frames and sends its own unmasked; a client refuses masked frames and masks each
- * of its own with a fresh key (`newMask`: random, or seeded for a reproducible run).
- */
-export type ConnectionSide = { readonly role: 'server' } | { readonly role: 'client'; readonly newMask: () => Uint8Array };
-
-/** A role's opening handshake: it gets the connection's bytes until it calls `open`. */
-export interface OpeningHandshake {
-  onData(chunk: Buffer): void;
-}
+export type { ConnectionHandler, ConnectionOptions, ConnectionSide, OpeningHandshake } from './connection-types.js';
 
 /** A connection's state, frame log and closing bookkeeping. */
 export class Connection implements AssemblerOwner, OutboxOwner {
@@ -77,6 +49,8 @@ export class Connection implements AssemblerOwner, OutboxOwner {
   wasNotCleanReason: string | null = null;
   wasOpenHandshakeTimeout = false;
   wasCloseHandshakeTimeout = false;
+  /** A client's: the server did not drop TCP in time after the closing handshake. */
+  wasServerConnectionDropTimeout = false;
   localCloseCode: number | null = null;
   localCloseReason: string | null = null;
   remoteCloseCode: number | null = null;
@@ -131,6 +105,11 @@ export class Connection implements AssemblerOwner, OutboxOwner {
       this.wasOpenHandshakeTimeout = true;
       this.dropConnection('abort');
     });
+  }
+
+  /** True on the server's side of the connection (Autobahn's isServer). */
+  get isServer(): boolean {
+    return this.side.role === 'server';
   }
 
   /** A fresh masking key for each frame this side sends (a client), or null (a server). */
@@ -250,16 +229,32 @@ export class Connection implements AssemblerOwner, OutboxOwner {
       this.remoteCloseReason = reason.toString('utf8');
     }
     if (this.state === ConnectionState.Closing) {
-      // The peer's answer to our close: the handshake is complete, and a server drops TCP at once.
+      // The peer's answer to our close: the handshake is complete. A server drops TCP at once; a
+      // client waits for the server to (RFC 6455 §7.1.1: "the server SHOULD close it first").
       this.clearCloseHandshakeTimer();
       this.wasClean = true;
-      this.dropConnection('abort');
+      if (this.side.role === 'server') this.dropConnection('abort');
+      else this.awaitServerDrop(this.side.serverDropTimeoutMs);
     } else if (this.state === ConnectionState.Open) {
       // The peer starts the closing handshake: answer with 1000 (Autobahn does not echo the code).
+      // A server then drops TCP; a client leaves that to the server (autobahn-python sets no timer
+      // here: a server that never drops TCP is ended by the case's own time limit).
       this.wasClean = true;
       this.answerClose();
-      this.dropConnection('after-flush');
+      if (this.side.role === 'server') this.dropConnection('after-flush');
     }
+  }
+
+  /** A client after the closing handshake: the server should drop TCP; if it does not in time, we do, uncleanly. */
+  private awaitServerDrop(timeoutMs: number): void {
+    if (timeoutMs <= 0) return;
+    this.after(timeoutMs, () => {
+      if (this.state === ConnectionState.Closed) return;
+      this.wasClean = false;
+      this.wasNotCleanReason = 'server did not drop TCP connection (in time)';
+      this.wasServerConnectionDropTimeout = true;
+      this.dropConnection('abort');
+    });
   }
 
   // ---- failing and closing ----

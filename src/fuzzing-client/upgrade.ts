@@ -13,10 +13,12 @@ import { HeadReader } from '../protocol/handshake.js';
 export interface ClientSessionOptions extends ConnectionOptions {
   /** Largest response head read; a longer one fails the handshake. */
   maxHeadBytes: number;
+  /** After the closing handshake, how long the server has to drop TCP (autobahn-python: 1 s). */
+  serverDropTimeoutMs: number;
 }
 
-/** What to do with an accepted response: the handler that plays on, and permessage-deflate if any. */
-export type ResponseDecision = { handler: ConnectionHandler; deflate: PerMessageDeflate | null } | { refuse: string };
+/** What to do with a response that passed §4.1's checks: open with permessage-deflate or not, or fail. */
+export type ResponseDecision = { deflate: PerMessageDeflate | null } | { refuse: string };
 
 /** One TCP connection to the server under test: the WebSocket connection and the client's handshake on it. */
 export class ClientUpgrade implements OpeningHandshake {
@@ -24,16 +26,21 @@ export class ClientUpgrade implements OpeningHandshake {
   /** Why the handshake failed (the server's response refused), or null. */
   failure: string | null = null;
   private readonly reader: HeadReader;
+  private readonly handler: ConnectionHandler;
 
   constructor(
     socket: Socket,
     private readonly options: ClientSessionOptions,
     private readonly request: UpgradeRequestSpec,
     newMask: () => Uint8Array,
+    /** The handler of the connection, from the start: it hears of a connection that never opens too. */
+    makeHandler: (connection: Connection) => ConnectionHandler,
     private readonly decide: (response: Extract<UpgradeResponse, { ok: true }>) => ResponseDecision,
   ) {
     this.reader = new HeadReader(options.maxHeadBytes);
-    this.connection = new Connection(socket, options, { role: 'client', newMask });
+    this.connection = new Connection(socket, options, { role: 'client', newMask, serverDropTimeoutMs: options.serverDropTimeoutMs });
+    this.handler = makeHandler(this.connection);
+    this.connection.handler = this.handler;
     this.connection.startHandshake(this);
     const head = buildUpgradeRequest(request);
     this.connection.httpRequest = head;
@@ -59,7 +66,7 @@ export class ClientUpgrade implements OpeningHandshake {
       this.fail(decision.refuse);
       return;
     }
-    conn.accept(decision.handler, decision.deflate);
+    conn.accept(this.handler, decision.deflate);
     conn.open();
     conn.readFrames(read.rest);
   }

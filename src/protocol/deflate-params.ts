@@ -1,7 +1,9 @@
 /**
- * permessage-deflate negotiation (RFC 7692 §7): the client's offers parsed and the server's answer
- * written, as autobahn-python 0.10.9's compress_deflate.py does (PerMessageDeflateOffer.parse,
- * PerMessageDeflateOfferAccept). Pure.
+ * permessage-deflate negotiation (RFC 7692 §7), both sides, as autobahn-python 0.10.9's
+ * compress_deflate.py does: a server parses the client's offers and writes its answer
+ * (PerMessageDeflateOffer.parse, PerMessageDeflateOfferAccept); a client writes its offers and parses
+ * the server's answer (PerMessageDeflateOffer.getExtensionString, PerMessageDeflateResponse.parse).
+ * Either way the result is a DeflateAgreement for the connection's compressor. Pure.
  */
 
 /** A client's permessage-deflate offer, parsed as autobahn-python 0.10.9 does. */
@@ -156,4 +158,112 @@ export function acceptExtensionString(accept: DeflateAccept): string {
   if (accept.requestNoContextTakeover) s += `; ${Param.clientNoContextTakeover}`;
   if (accept.requestMaxWindowBits !== 0) s += `; ${Param.clientMaxWindowBits}=${accept.requestMaxWindowBits}`;
   return s;
+}
+
+/**
+ * What a connection's compressor and decompressor use, from its own side: our compressor's window
+ * and context rule, and the peer's (our decompressor's).
+ */
+export interface DeflateAgreement {
+  /** Start each message we send with an empty LZ77 window (the peer asked for it). */
+  compressNoContextTakeover: boolean;
+  /** Our compressor's window (8-15). */
+  compressWindowBits: number;
+  /** The peer starts each message with an empty window: our decompressor may too. */
+  decompressNoContextTakeover: boolean;
+  /** The peer's window (8-15). */
+  decompressWindowBits: number;
+  /** The parameter that set the peer's window, as named in failure reasons. */
+  decompressWindowParam: string;
+}
+
+/** A server's agreement from the offer it accepted (createFromOfferAccept with isServer=True). */
+export function serverAgreement(accept: DeflateAccept): DeflateAgreement {
+  checkAccept(accept);
+  return {
+    compressNoContextTakeover: accept.offer.requestNoContextTakeover,
+    compressWindowBits: accept.offer.requestMaxWindowBits || WindowBits.default,
+    decompressNoContextTakeover: accept.requestNoContextTakeover,
+    decompressWindowBits: accept.requestMaxWindowBits || WindowBits.default,
+    decompressWindowParam: Param.clientMaxWindowBits,
+  };
+}
+
+/**
+ * One offer a client makes, as autobahn-python's PerMessageDeflateOffer (the client side): it always
+ * allows the server both client parameters, and may ask for the server's.
+ */
+export interface DeflateClientOffer {
+  /** Ask the server not to keep its compression context (server_no_context_takeover). */
+  requestNoContextTakeover: boolean;
+  /** Ask the server for this window (server_max_window_bits=N), or 0. */
+  requestMaxWindowBits: number;
+}
+
+/** An offer's extension string, in Autobahn's parameter order (getExtensionString). */
+export function offerExtensionString(offer: DeflateClientOffer): string {
+  let s = `${EXTENSION_NAME}; ${Param.clientNoContextTakeover}; ${Param.clientMaxWindowBits}`;
+  if (offer.requestNoContextTakeover) s += `; ${Param.serverNoContextTakeover}`;
+  if (offer.requestMaxWindowBits !== 0) s += `; ${Param.serverMaxWindowBits}=${offer.requestMaxWindowBits}`;
+  return s;
+}
+
+/** The server's permessage-deflate answer, parsed (PerMessageDeflateResponse; 0: no window given). */
+export interface DeflateResponse {
+  clientMaxWindowBits: number;
+  clientNoContextTakeover: boolean;
+  serverMaxWindowBits: number;
+  serverNoContextTakeover: boolean;
+}
+
+/**
+ * Parses the server's permessage-deflate parameters (PerMessageDeflateResponse.parse): the response,
+ * or Autobahn's reason for failing the handshake. Like Autobahn, it does not check the answer
+ * against the offers made.
+ */
+export function parseDeflateResponse(params: ReadonlyArray<[string, string | true]>): DeflateResponse | string {
+  const response: DeflateResponse = { clientMaxWindowBits: 0, clientNoContextTakeover: false, serverMaxWindowBits: 0, serverNoContextTakeover: false };
+  const seen = new Set<string>();
+  for (const [rawName, value] of params) {
+    const name = rawName.toLowerCase();
+    if (seen.has(name)) return `multiple occurrence of extension parameter '${name}' for extension '${EXTENSION_NAME}'`;
+    seen.add(name);
+    const illegal = (v: string | true | bigint): string => `illegal extension parameter value '${show(v)}' for parameter '${name}' of extension '${EXTENSION_NAME}'`;
+    switch (name) {
+      case Param.clientMaxWindowBits:
+      case Param.serverMaxWindowBits: {
+        const bits = pythonInt(value);
+        if (bits === null) return illegal(value);
+        if (!isWindowBits(bits)) return illegal(bits);
+        if (name === Param.clientMaxWindowBits) response.clientMaxWindowBits = Number(bits);
+        else response.serverMaxWindowBits = Number(bits);
+        break;
+      }
+      case Param.clientNoContextTakeover:
+      case Param.serverNoContextTakeover:
+        if (value !== true) return illegal(value);
+        if (name === Param.clientNoContextTakeover) response.clientNoContextTakeover = true;
+        else response.serverNoContextTakeover = true;
+        break;
+      default:
+        return `illegal extension parameter '${name}' for extension '${EXTENSION_NAME}'`;
+    }
+  }
+  return response;
+}
+
+/** A client's agreement from the server's answer (createFromResponseAccept with isServer=False). */
+export function clientAgreement(response: DeflateResponse): DeflateAgreement {
+  return {
+    compressNoContextTakeover: response.clientNoContextTakeover,
+    compressWindowBits: response.clientMaxWindowBits || WindowBits.default,
+    decompressNoContextTakeover: response.serverNoContextTakeover,
+    decompressWindowBits: response.serverMaxWindowBits || WindowBits.default,
+    decompressWindowParam: Param.serverMaxWindowBits,
+  };
+}
+
+/** Whether an extension name is permessage-deflate's. */
+export function isDeflateExtension(name: string): boolean {
+  return name.toLowerCase() === EXTENSION_NAME;
 }

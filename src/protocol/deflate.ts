@@ -1,9 +1,11 @@
 /**
- * permessage-deflate (RFC 7692), server side: a synchronous compressor/decompressor per connection,
- * set up from the accepted offer as autobahn-python 0.10.9's PerMessageDeflate.createFromOfferAccept
- * does (negotiation: deflate-params.ts); pure, no sockets.
+ * permessage-deflate (RFC 7692): a synchronous compressor/decompressor per connection, set up from
+ * what the handshake agreed (deflate-params.ts: a server's accepted offer, as autobahn-python
+ * 0.10.9's PerMessageDeflate.createFromOfferAccept, or a client's accepted response, as its
+ * createFromResponseAccept); pure, no sockets.
  *
- * Which side uses what (createFromOfferAccept with isServer=True):
+ * Which side uses what, for a server (a client's is the mirror: its compressor follows the
+ * client_* parameters of the response, its decompressor the server_* ones):
  * - our compressor: window = the client's server_max_window_bits (15 when absent), context reset per
  *   message iff the client sent server_no_context_takeover;
  * - our decompressor: window = the client_max_window_bits we sent (15 when absent), context reset per
@@ -20,7 +22,7 @@
 import zlib from 'node:zlib';
 import { CloseCode } from './constants.js';
 import { EMPTY } from '../util/bytes.js';
-import { WindowBits, checkAccept, type DeflateAccept } from './deflate-params.js';
+import { WindowBits, type DeflateAgreement } from './deflate-params.js';
 import type { DocumentChunks } from './deflate-document.js';
 import { SyncZlib, TAIL, newDeflater, syncFlush, type DeflateSettings } from './sync-zlib.js';
 
@@ -64,17 +66,19 @@ export class DeflateError extends Error {
   }
 }
 
-/** permessage-deflate for one connection (server side), synchronous. */
+/** permessage-deflate for one connection (either side), synchronous. */
 export class PerMessageDeflate {
   private readonly deflater: SyncZlib;
   private readonly inflater: SyncZlib;
-  /** The client's server_no_context_takeover: reset our compressor after every message. */
+  /** Reset our compressor after every message (the peer asked us not to keep context). */
   private readonly compressReset: boolean;
-  /** Our client_no_context_takeover: reset our decompressor after every message. */
+  /** Reset our decompressor after every message (the peer does not keep context). */
   private readonly decompressReset: boolean;
   private readonly maxMessageSize: number;
-  /** The peer's window as negotiated (client_max_window_bits, 15 when not limited). */
+  /** The peer's window as negotiated (15 when not limited). */
   private readonly inflateWindowBits: number;
+  /** The parameter that set the peer's window (client_max_window_bits for a server), for failures. */
+  private readonly inflateWindowParam: string;
 
   /** zlib parameters of the compressor (a document's chunks are made with the same). */
   private readonly deflateSettings: DeflateSettings;
@@ -94,8 +98,7 @@ export class PerMessageDeflate {
   /** After a DeflateError, every later call throws it again (the connection is being failed). */
   private error: DeflateError | null = null;
 
-  constructor(accept: DeflateAccept, options: DeflateOptions) {
-    checkAccept(accept);
+  constructor(agreement: DeflateAgreement, options: DeflateOptions) {
     if (!Number.isInteger(options.level) || options.level < -1 || options.level > 9) {
       throw new RangeError(`permessage-deflate: level must be an integer -1..9, not ${options.level}`);
     }
@@ -103,10 +106,10 @@ export class PerMessageDeflate {
       throw new RangeError(`permessage-deflate: maxMessageSize must be >= 0, not ${options.maxMessageSize}`);
     }
     this.maxMessageSize = options.maxMessageSize === 0 ? Number.MAX_SAFE_INTEGER : options.maxMessageSize;
-    this.compressReset = accept.offer.requestNoContextTakeover;
-    this.decompressReset = accept.requestNoContextTakeover;
+    this.compressReset = agreement.compressNoContextTakeover;
+    this.decompressReset = agreement.decompressNoContextTakeover;
 
-    const serverWindow = accept.offer.requestMaxWindowBits || WindowBits.default;
+    const ownWindow = agreement.compressWindowBits;
     // Window 8: zlib refuses a raw deflate window of 8 and Node's DeflateRaw silently makes it 9,
     // whose back-references could reach past the 256 bytes the client keeps (zlib stops at 512 - 262
     // = 250 today, but that is an implementation detail). Huffman-only coding emits literals only,
@@ -114,12 +117,13 @@ export class PerMessageDeflate {
     // half for JSON); the LZ77 context is then never used either. Level 0 gives stored blocks.
     this.deflateSettings = {
       level: options.level,
-      windowBits: serverWindow === WindowBits.min ? WindowBits.min + 1 : serverWindow,
-      strategy: serverWindow === WindowBits.min || options.literalsOnly === true ? zlib.constants.Z_HUFFMAN_ONLY : zlib.constants.Z_DEFAULT_STRATEGY,
+      windowBits: ownWindow === WindowBits.min ? WindowBits.min + 1 : ownWindow,
+      strategy: ownWindow === WindowBits.min || options.literalsOnly === true ? zlib.constants.Z_HUFFMAN_ONLY : zlib.constants.Z_DEFAULT_STRATEGY,
     };
     this.deflater = newDeflater(this.deflateSettings);
-    // Autobahn's startDecompressMessage: zlib.decompressobj(-client_max_window_bits).
-    this.inflateWindowBits = accept.requestMaxWindowBits || WindowBits.default;
+    // Autobahn's startDecompressMessage: zlib.decompressobj(-client_max_window_bits) for a server.
+    this.inflateWindowBits = agreement.decompressWindowBits;
+    this.inflateWindowParam = agreement.decompressWindowParam;
     this.inflater = new SyncZlib(zlib.createInflateRaw({ chunkSize: zlib.constants.Z_MIN_CHUNK, windowBits: this.inflateWindowBits }));
   }
 
@@ -304,7 +308,7 @@ export class PerMessageDeflate {
     const bytes = 1 << this.inflateWindowBits;
     const limit =
       this.inflateWindowBits < WindowBits.default
-        ? `the ${bytes}-byte window negotiated with client_max_window_bits=${this.inflateWindowBits}`
+        ? `the ${bytes}-byte window negotiated with ${this.inflateWindowParam}=${this.inflateWindowBits}`
         : `the ${bytes}-byte window of permessage-deflate`;
     return `a back-reference reaches further back than ${limit} (zlib: ${failure})`;
   }

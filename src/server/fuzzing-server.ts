@@ -19,11 +19,11 @@ import { UsageError } from '../errors.js';
 import type { CaseResult } from '../model/report.js';
 import type { CatalogueCase } from '../cases/types.js';
 import { Opcode } from '../protocol/constants.js';
-import { acceptExtensionString, type DeflateAccept, type DeflateOffer } from '../protocol/deflate-params.js';
+import { acceptExtensionString, serverAgreement, type DeflateAccept, type DeflateOffer } from '../protocol/deflate-params.js';
 import { PerMessageDeflate } from '../protocol/deflate.js';
 import { computeAccept, type UpgradeRequest } from '../protocol/handshake.js';
 import { noteCaseTraffic } from '../util/memory.js';
-import { CaseRunner, utcNow } from './case-runner.js';
+import { CaseRunner, utcNow } from '../play/case-runner.js';
 import type { Connection, ConnectionHandler } from '../core/connection.js';
 import { ConnectionState } from '../core/state.js';
 import { parseIndex, parseTarget, reject } from './route-target.js';
@@ -271,7 +271,7 @@ export class FuzzingServer extends EventEmitter {
   }
 
   private perMessageDeflate(accept: DeflateAccept, def: CatalogueCase): PerMessageDeflate {
-    return new PerMessageDeflate(accept, {
+    return new PerMessageDeflate(serverAgreement(accept), {
       level: this.options.session.deflateLevel,
       maxMessageSize: this.options.session.maxMessagePayload,
       literalsOnly: def.deflateLiteralsOnly === true,

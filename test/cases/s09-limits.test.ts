@@ -155,6 +155,10 @@ class Recorder implements CaseContext {
   sendCloseFrame(): void {
     throw new Error('unexpected sendCloseFrame');
   }
+  beginFrame(): never {
+    throw new Error('unexpected beginFrame');
+  }
+
   sendRaw(): void {
     throw new Error('unexpected sendRaw');
   }

@@ -249,6 +249,9 @@ class FakeContext implements CaseContext {
   sendRaw(): void {
     throw new Error('not used by groups 12/13');
   }
+  beginFrame(): never {
+    throw new Error('not used by groups 12/13');
+  }
   killAfter(s: number): void {
     this.log.push(`killAfter ${s}`);
   }

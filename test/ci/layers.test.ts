@@ -17,7 +17,8 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['protocol/', 'model/'], // pure protocol code; the report model and the verdicts
   ['cases/'], // the case contract and the catalogue (data and scripts)
   ['core/'], // the role-neutral connection: receive, send, close, record
-  ['server/', 'fuzzing-client/'], // the two roles: the fuzzing server (upgrade, routes, running and judging a case), the fuzzing client
+  ['play/'], // playing one case on a connection, either side: the case runner and the verdict
+  ['server/', 'fuzzing-client/'], // the two roles: the fuzzing server (upgrade, routes), the fuzzing client (upgrade, connecting per case)
   ['report/'], // renderers and publishing (JSON, HTML, JUnit, GitHub)
   ['config/'], // options, spec files, URLs
   ['gate/'], // runs: clients, schedule, judge, merge, baseline, finishing a run

@@ -29,7 +29,7 @@ async function pair(masks: Uint8Array[]): Promise<{ conn: Connection; far: net.S
   });
   const messages: string[] = [];
   let next = 0;
-  const conn = new Connection(socket, OPTIONS, { role: 'client', newMask: () => masks[next++ % masks.length] as Uint8Array });
+  const conn = new Connection(socket, OPTIONS, { role: 'client', newMask: () => masks[next++ % masks.length] as Uint8Array, serverDropTimeoutMs: 1000 });
   const handler: ConnectionHandler = {
     onOpen: () => undefined,
     onMessage: (data) => messages.push(data.toString('utf8')),

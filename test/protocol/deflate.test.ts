@@ -11,7 +11,7 @@ import zlib from 'node:zlib';
 import fc from 'fast-check';
 import { DocumentChunks } from '../../src/protocol/deflate-document.js';
 import { DeflateError, PerMessageDeflate } from '../../src/protocol/deflate.js';
-import { acceptExtensionString, parseDeflateOffers, type DeflateAccept, type DeflateOffer } from '../../src/protocol/deflate-params.js';
+import { acceptExtensionString, parseDeflateOffers, serverAgreement, type DeflateAccept, type DeflateOffer } from '../../src/protocol/deflate-params.js';
 import { parseExtensionsHeader } from '../../src/protocol/handshake.js';
 import { payloadSubgroups } from '../../src/cases/data/deflate-cases.js';
 import { corpusFile } from '../../src/cases/data/deflate-corpus.js';
@@ -281,7 +281,7 @@ function negotiate(
   const accept: DeflateAccept = { offer, requestNoContextTakeover, requestMaxWindowBits };
   const response = acceptExtensionString(accept);
   ws.accept(wsExtension.parse(response)['permessage-deflate']!);
-  return { ws, ours: new PerMessageDeflate(accept, { level, maxMessageSize: 64 * MiB }), response };
+  return { ws, ours: new PerMessageDeflate(serverAgreement(accept), { level, maxMessageSize: 64 * MiB }), response };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -291,7 +291,7 @@ describe('decompression limits', () => {
   test('a 1 GiB bomb stops at maxMessageSize (16 MiB) with 1009, quickly, in bounded memory', () => {
     // Deflate cannot beat about 1032:1, so 1 GiB of zeros is about 1 MiB compressed: one 1 MiB
     // piece that starts the stream, then a 1 MiB piece that only references the window, repeated.
-    const maker = new PerMessageDeflate(makeAccept(), { level: 9, maxMessageSize: 0 });
+    const maker = new PerMessageDeflate(serverAgreement(makeAccept()), { level: 9, maxMessageSize: 0 });
     const zeros = Buffer.alloc(MiB);
     const head = Buffer.concat([maker.compress(zeros), TAIL]);
     const repeat = Buffer.concat([maker.compress(zeros), TAIL]);
@@ -299,7 +299,7 @@ describe('decompression limits', () => {
     const bomb = Buffer.concat([head, ...Array<Buffer>(1023).fill(repeat)]);
     assert.ok(bomb.length < 1.5 * MiB, `bomb is ${bomb.length} bytes`);
 
-    const pmd = new PerMessageDeflate(makeAccept(), { level: 6, maxMessageSize: 16 * MiB });
+    const pmd = new PerMessageDeflate(serverAgreement(makeAccept()), { level: 6, maxMessageSize: 16 * MiB });
     const before = process.memoryUsage();
     const maxRssBefore = process.resourceUsage().maxRSS * 1024;
     const t0 = performance.now();
@@ -324,10 +324,10 @@ describe('decompression limits', () => {
   });
 
   test('the bomb in one push() also stops at the limit', () => {
-    const maker = new PerMessageDeflate(makeAccept(), { level: 9, maxMessageSize: 0 });
+    const maker = new PerMessageDeflate(serverAgreement(makeAccept()), { level: 9, maxMessageSize: 0 });
     const first = maker.compress(Buffer.alloc(4 * MiB));
     maker.close();
-    const pmd = new PerMessageDeflate(makeAccept(), { level: 6, maxMessageSize: MiB });
+    const pmd = new PerMessageDeflate(serverAgreement(makeAccept()), { level: 6, maxMessageSize: MiB });
     pmd.startMessage();
     assert.equal(deflateErrorOf(() => pmd.push(first)).code, 1009);
     pmd.close();
@@ -335,14 +335,14 @@ describe('decompression limits', () => {
 
   test('maxMessageSize is counted over the whole message, across push() and endMessage()', () => {
     const msg = mixedMessages(1, 100_000, 3)[0]!;
-    const maker = new PerMessageDeflate(makeAccept({ requestNoContextTakeover: true }), { level: 6, maxMessageSize: 0 });
+    const maker = new PerMessageDeflate(serverAgreement(makeAccept({ requestNoContextTakeover: true })), { level: 6, maxMessageSize: 0 });
     const compressed = maker.compress(msg);
     const pieces = chop(compressed, [1000, 5000, 9000, 20000]);
     // Exactly the limit: fine.
-    const exact = new PerMessageDeflate(makeAccept(), { level: 6, maxMessageSize: 100_000 });
+    const exact = new PerMessageDeflate(serverAgreement(makeAccept()), { level: 6, maxMessageSize: 100_000 });
     assert.deepEqual(inflateMessage(exact, compressed, pieces), msg);
     // One byte less: 1009 somewhere along the pieces, never more than the limit handed out.
-    const short = new PerMessageDeflate(makeAccept(), { level: 6, maxMessageSize: 99_999 });
+    const short = new PerMessageDeflate(serverAgreement(makeAccept()), { level: 6, maxMessageSize: 99_999 });
     short.startMessage();
     let delivered = 0;
     const err = deflateErrorOf(() => {
@@ -352,14 +352,14 @@ describe('decompression limits', () => {
     assert.equal(err.code, 1009);
     assert.ok(delivered <= 99_999);
     // 0 = no limit.
-    const unlimited = new PerMessageDeflate(makeAccept(), { level: 6, maxMessageSize: 0 });
+    const unlimited = new PerMessageDeflate(serverAgreement(makeAccept()), { level: 6, maxMessageSize: 0 });
     assert.deepEqual(inflateMessage(unlimited, compressed), msg);
     for (const p of [maker, exact, short, unlimited]) p.close();
   });
 
   test('the limit applies per message, not per connection', () => {
-    const maker = new PerMessageDeflate(makeAccept(), { level: 6, maxMessageSize: 0 });
-    const pmd = new PerMessageDeflate(makeAccept(), { level: 6, maxMessageSize: 1000 });
+    const maker = new PerMessageDeflate(serverAgreement(makeAccept()), { level: 6, maxMessageSize: 0 });
+    const pmd = new PerMessageDeflate(serverAgreement(makeAccept()), { level: 6, maxMessageSize: 1000 });
     for (let i = 0; i < 50; i++) {
       const msg = Buffer.alloc(1000, i);
       assert.deepEqual(inflateMessage(pmd, maker.compress(msg)), msg);
@@ -470,7 +470,7 @@ describe('acceptExtensionString (PerMessageDeflateOfferAccept.getExtensionString
     assert.throws(() => acceptExtensionString(makeAccept({}, false, 16)), /permissible values/);
     assert.throws(() => acceptExtensionString(makeAccept({}, false, 7)), /permissible values/);
     assert.throws(() => acceptExtensionString(makeAccept({ requestMaxWindowBits: 3 })), /permissible values/);
-    assert.throws(() => new PerMessageDeflate({ offer: PLAIN_OFFER, requestNoContextTakeover: false, requestMaxWindowBits: 9 }, { level: 6, maxMessageSize: 0 }), /feature unsupported by client/);
+    assert.throws(() => new PerMessageDeflate(serverAgreement({ offer: PLAIN_OFFER, requestNoContextTakeover: false, requestMaxWindowBits: 9 }), { level: 6, maxMessageSize: 0 }), /feature unsupported by client/);
   });
 });
 
@@ -479,12 +479,12 @@ describe('acceptExtensionString (PerMessageDeflateOfferAccept.getExtensionString
 describe('compressor', () => {
   test('context takeover: a repeated message compresses far smaller; with server_no_context_takeover it does not', () => {
     const msg = mixedMessages(1, 8000, 11)[0]!;
-    const keep = new PerMessageDeflate(makeAccept(), { level: 6, maxMessageSize: 0 });
+    const keep = new PerMessageDeflate(serverAgreement(makeAccept()), { level: 6, maxMessageSize: 0 });
     const first = keep.compress(msg).length;
     const second = keep.compress(msg).length;
     assert.ok(second * 10 < first, `first ${first}, second ${second}`);
 
-    const reset = new PerMessageDeflate(makeAccept({ requestNoContextTakeover: true }), { level: 6, maxMessageSize: 0 });
+    const reset = new PerMessageDeflate(serverAgreement(makeAccept({ requestNoContextTakeover: true })), { level: 6, maxMessageSize: 0 });
     const a = reset.compress(msg);
     const b = reset.compress(msg);
     assert.deepEqual(a, b);
@@ -494,7 +494,7 @@ describe('compressor', () => {
   });
 
   test('output is a raw deflate stream: with 00 00 ff ff appended zlib inflates it', () => {
-    const pmd = new PerMessageDeflate(makeAccept({ requestNoContextTakeover: true }), { level: 6, maxMessageSize: 0 });
+    const pmd = new PerMessageDeflate(serverAgreement(makeAccept({ requestNoContextTakeover: true })), { level: 6, maxMessageSize: 0 });
     for (const msg of mixedMessages(5, 3000, 5)) {
       const c = pmd.compress(msg);
       assert.notDeepEqual(c.subarray(-4), TAIL);
@@ -504,8 +504,8 @@ describe('compressor', () => {
   });
 
   test('an empty message is the single octet 0x00 (§7.2.3.6), also after other messages', () => {
-    const pmd = new PerMessageDeflate(makeAccept(), { level: 6, maxMessageSize: 0 });
-    const peer = new PerMessageDeflate(makeAccept(), { level: 6, maxMessageSize: 0 });
+    const pmd = new PerMessageDeflate(serverAgreement(makeAccept()), { level: 6, maxMessageSize: 0 });
+    const peer = new PerMessageDeflate(serverAgreement(makeAccept()), { level: 6, maxMessageSize: 0 });
     for (const msg of [Buffer.alloc(0), Buffer.from('Hello'), Buffer.alloc(0), Buffer.from('Hello')]) {
       const c = pmd.compress(msg);
       if (msg.length === 0) assert.deepEqual(c, Buffer.from([0x00]));
@@ -516,7 +516,7 @@ describe('compressor', () => {
   });
 
   test('the §7.2.3.1 example: "Hello" decompresses from f2 48 cd c9 c9 07 00', () => {
-    const pmd = new PerMessageDeflate(makeAccept(), { level: 6, maxMessageSize: 0 });
+    const pmd = new PerMessageDeflate(serverAgreement(makeAccept()), { level: 6, maxMessageSize: 0 });
     assert.equal(inflateMessage(pmd, Buffer.from('f248cdc9c90700', 'hex')).toString(), 'Hello');
     // §7.2.3.2: the same message again with context takeover is f2 00 11 00 00.
     assert.equal(inflateMessage(pmd, Buffer.from('f200110000', 'hex')).toString(), 'Hello');
@@ -525,8 +525,8 @@ describe('compressor', () => {
 
   for (const level of [0, 1, 6, 9]) {
     test(`level ${level} round-trips`, () => {
-      const a = new PerMessageDeflate(makeAccept(), { level, maxMessageSize: 0 });
-      const b = new PerMessageDeflate(makeAccept(), { level, maxMessageSize: 0 });
+      const a = new PerMessageDeflate(serverAgreement(makeAccept()), { level, maxMessageSize: 0 });
+      const b = new PerMessageDeflate(serverAgreement(makeAccept()), { level, maxMessageSize: 0 });
       for (const msg of mixedMessages(4, 20_000, level + 1)) assert.deepEqual(inflateMessage(b, a.compress(msg)), msg);
       a.close();
       b.close();
@@ -537,8 +537,8 @@ describe('compressor', () => {
     const rnd = prng(99);
     const msg = Buffer.alloc(3 * MiB);
     for (let i = 0; i < msg.length; i++) msg[i] = rnd() & 0xff;
-    const a = new PerMessageDeflate(makeAccept(), { level: 6, maxMessageSize: 0 });
-    const b = new PerMessageDeflate(makeAccept(), { level: 6, maxMessageSize: 0 });
+    const a = new PerMessageDeflate(serverAgreement(makeAccept()), { level: 6, maxMessageSize: 0 });
+    const b = new PerMessageDeflate(serverAgreement(makeAccept()), { level: 6, maxMessageSize: 0 });
     const c = a.compress(msg);
     assert.ok(c.length >= msg.length);
     assert.deepEqual(inflateMessage(b, c), msg);
@@ -550,7 +550,7 @@ describe('compressor', () => {
     for (const takeover of [true, false]) {
       test(`server_max_window_bits=${w}, ${takeover ? 'context takeover' : 'server_no_context_takeover'}: no back-reference beyond ${2 ** w} bytes`, () => {
         const messages = mixedMessages(12, 6000, w);
-        const pmd = new PerMessageDeflate(makeAccept({ requestMaxWindowBits: w, requestNoContextTakeover: !takeover }), { level: 9, maxMessageSize: 0 });
+        const pmd = new PerMessageDeflate(serverAgreement(makeAccept({ requestMaxWindowBits: w, requestNoContextTakeover: !takeover })), { level: 9, maxMessageSize: 0 });
         const compressed = messages.map((m) => Buffer.concat([pmd.compress(m), TAIL]));
         pmd.close();
         let maxDistance = 0;
@@ -580,7 +580,7 @@ describe('compressor', () => {
   test('literalsOnly: Huffman literals, no back-reference even in a stream full of repeats; default coding has them', () => {
     const messages = mixedMessages(8, 6000, 15);
     const distances = (literalsOnly: boolean): { maxDistance: number; size: number } => {
-      const pmd = new PerMessageDeflate(makeAccept(), { level: 1, maxMessageSize: 0, literalsOnly });
+      const pmd = new PerMessageDeflate(serverAgreement(makeAccept()), { level: 1, maxMessageSize: 0, literalsOnly });
       const stream = Buffer.concat(messages.map((m) => Buffer.concat([pmd.compress(m), TAIL])));
       pmd.close();
       const checked = inflateChecked(stream);
@@ -599,7 +599,7 @@ describe('compressor', () => {
     assert.deepEqual(literal, ['12.2']);
     const bitmap = corpusFile('bitmap').bytes;
     const size = (literalsOnly: boolean): number => {
-      const pmd = new PerMessageDeflate(makeAccept(), { level: 1, maxMessageSize: 0, literalsOnly });
+      const pmd = new PerMessageDeflate(serverAgreement(makeAccept()), { level: 1, maxMessageSize: 0, literalsOnly });
       let n = 0;
       for (let at = 0; at + 16384 <= bitmap.length; at += 16384) n += pmd.compress(bitmap.subarray(at, at + 16384)).length;
       pmd.close();
@@ -647,7 +647,7 @@ describe('compressCut (a document sent as consecutive cuts, from chunks compress
           const cutLength = Math.min(length, bytes.length);
           // Three passes over the document and a bit.
           const count = Math.max(2, Math.ceil((3.2 * bytes.length) / cutLength));
-          const sender = new PerMessageDeflate(makeAccept({ requestMaxWindowBits: w === 15 ? 0 : w }), { level, maxMessageSize: 0, literalsOnly });
+          const sender = new PerMessageDeflate(serverAgreement(makeAccept({ requestMaxWindowBits: w === 15 ? 0 : w })), { level, maxMessageSize: 0, literalsOnly });
           const { cuts, compressed } = sendCuts(sender, document, cutLength, Math.min(count, 400));
           sender.close();
           // The peer: one inflater for the connection, with the window the server announced.
@@ -657,7 +657,7 @@ describe('compressCut (a document sent as consecutive cuts, from chunks compress
           assert.ok(checked.maxDistance <= 2 ** w, `distance ${checked.maxDistance} > ${2 ** w}`);
           if (w === 8 || literalsOnly) assert.equal(checked.maxDistance, 0);
           // And message by message, through the same zlib calls a receiver makes.
-          const receiver = new PerMessageDeflate(makeAccept({}, false, w), { level: 1, maxMessageSize: 0 });
+          const receiver = new PerMessageDeflate(serverAgreement(makeAccept({}, false, w)), { level: 1, maxMessageSize: 0 });
           compressed.forEach((c, i) => assert.deepEqual(inflateMessage(receiver, c), cuts[i], `message ${i}`));
           receiver.close();
         },
@@ -669,10 +669,10 @@ describe('compressCut (a document sent as consecutive cuts, from chunks compress
   test('back-references reach into earlier messages, and the size stays within 12 % of compressing each message', () => {
     const json = corpusFile('json').bytes;
     const document = new DocumentChunks(json);
-    const cutPmd = new PerMessageDeflate(makeAccept(), { level: 1, maxMessageSize: 0 });
+    const cutPmd = new PerMessageDeflate(serverAgreement(makeAccept()), { level: 1, maxMessageSize: 0 });
     const { cuts, compressed } = sendCuts(cutPmd, document, 131072, 12);
     cutPmd.close();
-    const plainPmd = new PerMessageDeflate(makeAccept(), { level: 1, maxMessageSize: 0 });
+    const plainPmd = new PerMessageDeflate(serverAgreement(makeAccept()), { level: 1, maxMessageSize: 0 });
     const plainSize = cuts.reduce((n, c) => n + plainPmd.compress(c).length, 0);
     plainPmd.close();
     const cutSize = compressed.reduce((n, c) => n + c.length, 0);
@@ -680,14 +680,14 @@ describe('compressCut (a document sent as consecutive cuts, from chunks compress
     // A message of the second pass inflated on its own, without the earlier ones, fails: it refers
     // back into what the peer received before it.
     assert.throws(() => zlib.inflateRawSync(Buffer.concat([compressed[3]!, TAIL]), { finishFlush: zlib.constants.Z_SYNC_FLUSH }), /invalid distance too far back/);
-    const receiver = new PerMessageDeflate(makeAccept(), { level: 1, maxMessageSize: 0 });
+    const receiver = new PerMessageDeflate(serverAgreement(makeAccept()), { level: 1, maxMessageSize: 0 });
     compressed.forEach((c, i) => assert.deepEqual(inflateMessage(receiver, c), cuts[i]));
     receiver.close();
   });
 
   test('server_no_context_takeover: every cut inflates alone, as compress() makes it', () => {
     const document = new DocumentChunks(Buffer.concat(mixedMessages(3, 20000, 3)), 4096);
-    const pmd = new PerMessageDeflate(makeAccept({ requestNoContextTakeover: true }), { level: 1, maxMessageSize: 0 });
+    const pmd = new PerMessageDeflate(serverAgreement(makeAccept({ requestNoContextTakeover: true })), { level: 1, maxMessageSize: 0 });
     const { cuts, compressed } = sendCuts(pmd, document, 25000, 6);
     pmd.close();
     compressed.forEach((c, i) => assert.deepEqual(zlib.inflateRawSync(Buffer.concat([c, TAIL]), { finishFlush: zlib.constants.Z_SYNC_FLUSH }), cuts[i]));
@@ -696,7 +696,7 @@ describe('compressCut (a document sent as consecutive cuts, from chunks compress
   test('cuts must start at byte 0 and follow each other; compress() in between starts afresh, and stays valid', () => {
     const bytes = Buffer.concat(mixedMessages(2, 10000, 5));
     const document = new DocumentChunks(bytes, 1024);
-    const pmd = new PerMessageDeflate(makeAccept(), { level: 1, maxMessageSize: 0 });
+    const pmd = new PerMessageDeflate(serverAgreement(makeAccept()), { level: 1, maxMessageSize: 0 });
     assert.throws(() => pmd.compressCut(document, 5, 100), /first cut of a document starts at byte 0/);
     assert.throws(() => pmd.compressCut(document, 0, bytes.length + 1), RangeError);
     const sent: Buffer[] = [];
@@ -729,7 +729,7 @@ describe('decompressor', () => {
       ['reference before the start of the stream', [Buffer.from([0x02, 0x02, 0x00])]],
     ];
     for (const [name, pieces] of bad) {
-      const pmd = new PerMessageDeflate(makeAccept(), { level: 6, maxMessageSize: 0 });
+      const pmd = new PerMessageDeflate(serverAgreement(makeAccept()), { level: 6, maxMessageSize: 0 });
       const err = deflateErrorOf(() => inflateMessage(pmd, Buffer.alloc(0), pieces));
       assert.equal(err.code, 1007, name);
       assert.equal(err.name, 'DeflateError');
@@ -738,7 +738,7 @@ describe('decompressor', () => {
     }
     // 00 then 12: a stored block whose LEN (12 00) only the appended 00 00 ff ff completes, and
     // whose NLEN (ff ff) is then wrong.
-    const pmd = new PerMessageDeflate(makeAccept(), { level: 6, maxMessageSize: 0 });
+    const pmd = new PerMessageDeflate(serverAgreement(makeAccept()), { level: 6, maxMessageSize: 0 });
     pmd.startMessage();
     assert.equal(pmd.push(Buffer.from([0x00, 0x12])).length, 0);
     const err = deflateErrorOf(() => pmd.endMessage());
@@ -750,15 +750,15 @@ describe('decompressor', () => {
   test('keeps the client context across messages, resets it per message when client_no_context_takeover was sent', () => {
     const messages = mixedMessages(6, 4000, 21);
     // A client that keeps its context (its server-side twin compresses exactly like one).
-    const client = new PerMessageDeflate(makeAccept(), { level: 6, maxMessageSize: 0 });
+    const client = new PerMessageDeflate(serverAgreement(makeAccept()), { level: 6, maxMessageSize: 0 });
     const compressed = messages.map((m) => client.compress(m));
     client.close();
-    const keeps = new PerMessageDeflate(makeAccept({}, false), { level: 6, maxMessageSize: 0 });
+    const keeps = new PerMessageDeflate(serverAgreement(makeAccept({}, false)), { level: 6, maxMessageSize: 0 });
     compressed.forEach((c, i) => assert.deepEqual(inflateMessage(keeps, c), messages[i]));
     keeps.close();
     // We asked for client_no_context_takeover: the client's second message refers to the first,
     // which our reset window no longer has.
-    const resets = new PerMessageDeflate(makeAccept({}, true), { level: 6, maxMessageSize: 0 });
+    const resets = new PerMessageDeflate(serverAgreement(makeAccept({}, true)), { level: 6, maxMessageSize: 0 });
     assert.deepEqual(inflateMessage(resets, compressed[0]!), messages[0]);
     assert.equal(deflateErrorOf(() => inflateMessage(resets, compressed[1]!)).code, 1007);
     resets.close();
@@ -767,36 +767,36 @@ describe('decompressor', () => {
   test('inflates with the client_max_window_bits it asked for, as Autobahn and ws do: a client ignoring it is 1007', () => {
     const messages = mixedMessages(2, 6000, 4);
     // A client that compresses with window 15 although we asked for 9 (its twin on our side compresses like it).
-    const rogue = new PerMessageDeflate(makeAccept(), { level: 6, maxMessageSize: 0 });
+    const rogue = new PerMessageDeflate(serverAgreement(makeAccept()), { level: 6, maxMessageSize: 0 });
     const rogueFirst = rogue.compress(messages[0]!);
     const rogueAgain = rogue.compress(messages[0]!); // refers to the first message, far more than 512 bytes back
     rogue.close();
-    const honest = new PerMessageDeflate(makeAccept({ requestMaxWindowBits: 9 }), { level: 6, maxMessageSize: 0 });
+    const honest = new PerMessageDeflate(serverAgreement(makeAccept({ requestMaxWindowBits: 9 })), { level: 6, maxMessageSize: 0 });
     const honestFirst = honest.compress(messages[0]!);
     const honestAgain = honest.compress(messages[0]!);
     honest.close();
 
     // Asked for nothing or for 15: the window-15 client is fine.
     for (const requested of [0, 15]) {
-      const pmd = new PerMessageDeflate(makeAccept({}, false, requested), { level: 6, maxMessageSize: 0 });
+      const pmd = new PerMessageDeflate(serverAgreement(makeAccept({}, false, requested)), { level: 6, maxMessageSize: 0 });
       assert.deepEqual(inflateMessage(pmd, rogueFirst), messages[0]);
       assert.deepEqual(inflateMessage(pmd, rogueAgain), messages[0]);
       pmd.close();
     }
     // Asked for 9: the honest client is fine, the rogue one fails where it reaches into the earlier message.
-    const strict = new PerMessageDeflate(makeAccept({}, false, 9), { level: 6, maxMessageSize: 0 });
+    const strict = new PerMessageDeflate(serverAgreement(makeAccept({}, false, 9)), { level: 6, maxMessageSize: 0 });
     assert.deepEqual(inflateMessage(strict, honestFirst), messages[0]);
     assert.deepEqual(inflateMessage(strict, honestAgain), messages[0]);
     strict.close();
-    const strict2 = new PerMessageDeflate(makeAccept({}, false, 9), { level: 6, maxMessageSize: 0 });
+    const strict2 = new PerMessageDeflate(serverAgreement(makeAccept({}, false, 9)), { level: 6, maxMessageSize: 0 });
     // Within one message and one 32 KiB inflate() call zlib itself does not check the window (as in Autobahn).
     assert.deepEqual(inflateMessage(strict2, rogueFirst), messages[0]);
     assert.equal(deflateErrorOf(() => inflateMessage(strict2, rogueAgain)).code, 1007);
     strict2.close();
     // A large message: its references cross the 32 KiB call boundaries.
     const big = Buffer.concat(mixedMessages(20, 5000, 6));
-    const bigRogue = new PerMessageDeflate(makeAccept(), { level: 6, maxMessageSize: 0 });
-    const strict3 = new PerMessageDeflate(makeAccept({}, false, 9), { level: 6, maxMessageSize: 0 });
+    const bigRogue = new PerMessageDeflate(serverAgreement(makeAccept()), { level: 6, maxMessageSize: 0 });
+    const strict3 = new PerMessageDeflate(serverAgreement(makeAccept({}, false, 9)), { level: 6, maxMessageSize: 0 });
     assert.equal(deflateErrorOf(() => inflateMessage(strict3, bigRogue.compress(big))).code, 1007);
     bigRogue.close();
     strict3.close();
@@ -805,11 +805,11 @@ describe('decompressor', () => {
   test('a message ending with a BFINAL block: the rest of the stream is ignored until a reset, like zlib.decompressobj', () => {
     const hello = zlib.deflateRawSync(Buffer.from('Hello'));
     const world = zlib.deflateRawSync(Buffer.from('world'));
-    const keeps = new PerMessageDeflate(makeAccept(), { level: 6, maxMessageSize: 0 });
+    const keeps = new PerMessageDeflate(serverAgreement(makeAccept()), { level: 6, maxMessageSize: 0 });
     assert.equal(inflateMessage(keeps, hello).toString(), 'Hello');
     assert.equal(inflateMessage(keeps, world).toString(), '');
     keeps.close();
-    const resets = new PerMessageDeflate(makeAccept({}, true), { level: 6, maxMessageSize: 0 });
+    const resets = new PerMessageDeflate(serverAgreement(makeAccept({}, true)), { level: 6, maxMessageSize: 0 });
     assert.equal(inflateMessage(resets, hello).toString(), 'Hello');
     assert.equal(inflateMessage(resets, world).toString(), 'world');
     resets.close();
@@ -817,9 +817,9 @@ describe('decompressor', () => {
 
   test('one byte per push() (chopsize=1) gives the same message', () => {
     const msg = mixedMessages(1, 30_000, 8)[0]!;
-    const a = new PerMessageDeflate(makeAccept(), { level: 6, maxMessageSize: 0 });
+    const a = new PerMessageDeflate(serverAgreement(makeAccept()), { level: 6, maxMessageSize: 0 });
     const c = a.compress(msg);
-    const b = new PerMessageDeflate(makeAccept(), { level: 6, maxMessageSize: 0 });
+    const b = new PerMessageDeflate(serverAgreement(makeAccept()), { level: 6, maxMessageSize: 0 });
     const pieces = Array.from({ length: c.length }, (_, i) => c.subarray(i, i + 1));
     assert.deepEqual(inflateMessage(b, c, pieces), msg);
     // Empty pieces (empty continuation frames) change nothing.
@@ -831,8 +831,8 @@ describe('decompressor', () => {
 
   test('returned pieces stay intact while later messages are inflated', () => {
     const messages = mixedMessages(30, 700, 13);
-    const a = new PerMessageDeflate(makeAccept(), { level: 6, maxMessageSize: 0 });
-    const b = new PerMessageDeflate(makeAccept(), { level: 6, maxMessageSize: 0 });
+    const a = new PerMessageDeflate(serverAgreement(makeAccept()), { level: 6, maxMessageSize: 0 });
+    const b = new PerMessageDeflate(serverAgreement(makeAccept()), { level: 6, maxMessageSize: 0 });
     const kept: Buffer[][] = [];
     for (const m of messages) {
       const c = a.compress(m);
@@ -848,8 +848,8 @@ describe('decompressor', () => {
 
   test('startMessage(true): each message is inflated over the last one, in one buffer that stops growing', () => {
     const messages = mixedMessages(40, 100_000, 17);
-    const a = new PerMessageDeflate(makeAccept(), { level: 1, maxMessageSize: 0 });
-    const b = new PerMessageDeflate(makeAccept(), { level: 1, maxMessageSize: 0 });
+    const a = new PerMessageDeflate(serverAgreement(makeAccept()), { level: 1, maxMessageSize: 0 });
+    const b = new PerMessageDeflate(serverAgreement(makeAccept()), { level: 1, maxMessageSize: 0 });
     const memory = new Set<ArrayBufferLike>();
     messages.forEach((m, i) => {
       b.startMessage(true);
@@ -871,7 +871,7 @@ describe('decompressor', () => {
   });
 
   test('API misuse throws plain errors; close() is idempotent and later use throws instead of crashing', () => {
-    const pmd = new PerMessageDeflate(makeAccept(), { level: 6, maxMessageSize: 0 });
+    const pmd = new PerMessageDeflate(serverAgreement(makeAccept()), { level: 6, maxMessageSize: 0 });
     assert.throws(() => pmd.push(Buffer.from([1])), /outside a message/);
     assert.throws(() => pmd.endMessage(), /outside a message/);
     pmd.startMessage();
@@ -880,8 +880,8 @@ describe('decompressor', () => {
     pmd.close();
     assert.throws(() => pmd.compress(Buffer.from('x')), /after close/);
     assert.throws(() => pmd.push(Buffer.from([0x00])), /after close/);
-    assert.throws(() => new PerMessageDeflate(makeAccept(), { level: 10, maxMessageSize: 0 }), RangeError);
-    assert.throws(() => new PerMessageDeflate(makeAccept(), { level: 6, maxMessageSize: -1 }), RangeError);
+    assert.throws(() => new PerMessageDeflate(serverAgreement(makeAccept()), { level: 10, maxMessageSize: 0 }), RangeError);
+    assert.throws(() => new PerMessageDeflate(serverAgreement(makeAccept()), { level: 6, maxMessageSize: -1 }), RangeError);
   });
 });
 

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { catalogue } from '../../src/cases/registry.js';
-import { MAX_RECORDED_EVENTS } from '../../src/server/case-runner.js';
+import { MAX_RECORDED_EVENTS } from '../../src/play/case-runner.js';
 import type { FuzzingServer } from '../../src/server/fuzzing-server.js';
 import { runPeer } from '../fixtures/clients/raw-peer.js';
 import { resultOf, startServer } from '../support/harness.js';

@@ -4,7 +4,7 @@
  * src/protocol/frame-reader.ts), and runners that drive the real incremental decoders the way a
  * strict endpoint does (stop at the first error) and check the invariants every input must keep.
  */
-import type { DeflateAccept } from '../../src/protocol/deflate-params.js';
+import { serverAgreement, type DeflateAccept } from '../../src/protocol/deflate-params.js';
 import { DeflateError, PerMessageDeflate } from '../../src/protocol/deflate.js';
 import { FrameReader, type FrameReaderOptions } from '../../src/protocol/frame-reader.js';
 import { Utf8Validator } from '../../src/protocol/utf8.js';
@@ -218,7 +218,7 @@ export function checkInflate(messages: readonly (readonly Uint8Array[])[], accep
   let produced = 0;
   let error: DeflateError | null = null;
   try {
-    pmd = new PerMessageDeflate(accept, { level: 1, maxMessageSize: limit });
+    pmd = new PerMessageDeflate(serverAgreement(accept), { level: 1, maxMessageSize: limit });
     for (const pieces of messages) {
       let size = 0;
       try {

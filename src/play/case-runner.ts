@@ -4,6 +4,7 @@
  * TCP connection is gone.
  */
 import { Opcode } from '../protocol/constants.js';
+import { encodeFrameHeader, maskInPlace } from '../protocol/frame-writer.js';
 import type { DocumentChunks } from '../protocol/deflate-document.js';
 import type { CaseResult } from '../model/report.js';
 import { Behavior, type OutcomeVerdict } from '../model/verdicts.js';
@@ -27,9 +28,12 @@ export const MAX_RECORDED_EVENTS = 1000;
 /** Who is running the case, and where to send the result. */
 export interface RunCaseInfo {
   agent: string;
-  /** 1-based index into the selected case list, as the client asked for it. */
+  /**
+   * Autobahn's `case`: as a server, the 1-based index into the selected case list the client asked
+   * for; as a client, the case's place in the whole catalogue.
+   */
   index: number;
-  /** ISO timestamp of the upgrade request (Autobahn's `started`). */
+  /** ISO timestamp of the upgrade request, or of the TCP connection for a client (Autobahn's `started`). */
   started: string;
   onResult(result: CaseResult): void;
 }
@@ -127,7 +131,7 @@ export class CaseRunner implements ConnectionHandler, CaseContext {
       droppedByMe: s.droppedByMe,
       wasClean: s.wasClean,
       remoteCloseCode: s.remoteCloseCode,
-      isServer: true,
+      isServer: s.isServer,
     });
     const adjusted = this.def.adjust
       ? this.def.adjust(common, { connectionWasOpen: s.connectionWasOpen, txFrameStats: s.wire.txFrameStats, scriptedHandshake: s.scriptedHandshake })
@@ -166,7 +170,7 @@ export class CaseRunner implements ConnectionHandler, CaseContext {
       httpRequest: s.httpRequest,
       httpResponse: s.httpResponse,
       id: this.def.id,
-      isServer: true,
+      isServer: s.isServer,
       localCloseCode: s.localCloseCode,
       localCloseReason: s.localCloseReason,
       received: this.received.map(reportEvent),
@@ -186,7 +190,7 @@ export class CaseRunner implements ConnectionHandler, CaseContext {
       wasCloseHandshakeTimeout: s.wasCloseHandshakeTimeout,
       wasNotCleanReason: s.wasNotCleanReason,
       wasOpenHandshakeTimeout: s.wasOpenHandshakeTimeout,
-      wasServerConnectionDropTimeout: false,
+      wasServerConnectionDropTimeout: s.wasServerConnectionDropTimeout,
       wirelog: s.wire.entries,
     };
   }
@@ -229,6 +233,22 @@ export class CaseRunner implements ConnectionHandler, CaseContext {
   sendRaw(data: Uint8Array, options: { sync?: boolean } = {}): void {
     if (this.session.isClosed()) return;
     this.session.sender.sendData(toBuffer(data), options.sync ?? false);
+  }
+
+  beginFrame(opcode: number, fin: boolean, length: number): (piece: Uint8Array) => void {
+    const mask = this.session.newMask?.() ?? null;
+    this.sendRaw(encodeFrameHeader(opcode, fin, 0, length, mask));
+    let offset = 0;
+    return (piece) => {
+      if (mask === null) {
+        this.sendRaw(piece);
+        return;
+      }
+      const masked = Buffer.from(piece);
+      maskInPlace(masked, mask, offset);
+      offset += masked.length;
+      this.sendRaw(masked);
+    };
   }
 
   killAfter(seconds: number): void {

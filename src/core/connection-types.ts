@@ -1,0 +1,48 @@
+/**
+ * What a connection is configured with and talks to: its settings, its handler, its side, and the
+ * role's opening handshake (core/connection.ts).
+ */
+import type { MessageHandler } from './message-assembler.js';
+
+/** Engine settings (Autobahn's protocol options that matter to the verdicts). */
+export interface ConnectionOptions {
+  /** Drop the connection when the opening handshake is not complete within this time. */
+  openHandshakeTimeoutMs: number;
+  /** Drop the connection when the peer does not answer our close frame within this time. */
+  closeHandshakeTimeoutMs: number;
+  /** Fail connections by dropping TCP instead of sending a close frame (Autobahn forces false). */
+  failByDrop: boolean;
+  /** Largest message (and frame) payload accepted from the peer; more is refused with 1009. */
+  maxMessagePayload: number;
+}
+
+/** What a connection does once open. */
+export interface ConnectionHandler extends MessageHandler {
+  onOpen(): void;
+  onPong(data: Buffer): void;
+  /** The TCP connection is gone; all bookkeeping on the connection is final. */
+  onConnectionLost(): void;
+}
+
+/**
+ * Which end of the connection this is, as far as framing goes (RFC 6455 §5.1, §5.3): a server
+ * requires masked frames and sends its own unmasked; a client refuses masked frames and masks each
+ * of its own with a fresh key (`newMask`: random, or seeded for a reproducible run).
+ */
+export type ConnectionSide =
+  | { readonly role: 'server' }
+  | {
+      readonly role: 'client';
+      readonly newMask: () => Uint8Array;
+      /**
+       * How long a client waits, after the closing handshake, for the server to drop TCP before it
+       * drops it itself (autobahn-python's serverConnectionDropTimeout, 1 s).
+       */
+      readonly serverDropTimeoutMs: number;
+    };
+
+/** A role's opening handshake: it gets the connection's bytes until it calls `open`. */
+export interface OpeningHandshake {
+  onData(chunk: Buffer): void;
+}
+

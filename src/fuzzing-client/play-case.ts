@@ -1,0 +1,142 @@
+/**
+ * The fuzzing client's part of one case (Autobahn's FuzzingClientFactory.buildProtocol and its
+ * connection): one TCP connection to the server under test, the client's opening handshake with the
+ * case's permessage-deflate offers, the case played from the client's side, and the case report when
+ * the connection is gone. A server that cannot be reached gives no report but the reason.
+ */
+import net from 'node:net';
+import type { CatalogueCase } from '../cases/types.js';
+import type { Connection } from '../core/connection.js';
+import type { CaseResult } from '../model/report.js';
+import { CaseRunner, utcNow } from '../play/case-runner.js';
+import { newClientKey, type UpgradeResponse } from '../protocol/client-handshake.js';
+import { clientAgreement, isDeflateExtension, offerExtensionString, parseDeflateResponse } from '../protocol/deflate-params.js';
+import { PerMessageDeflate } from '../protocol/deflate.js';
+import { parseExtensionsHeader } from '../protocol/handshake.js';
+import { ClientUpgrade, type ClientSessionOptions, type ResponseDecision } from './upgrade.js';
+
+/** Where the server under test listens, and what the upgrade request names. */
+export interface ServerTarget {
+  host: string;
+  port: number;
+  /** The request target: path and query. */
+  resource: string;
+}
+
+/** The fuzzing client's settings (shared by every case of a run). */
+export interface PlaySettings {
+  session: ClientSessionOptions;
+  /** zlib level of wsgate's compressed messages. */
+  deflateLevel: number;
+  /** A fresh 4-byte masking key per frame. */
+  newMask: () => Uint8Array;
+  /** n random bytes (the Sec-WebSocket-Key). */
+  randomBytes: (n: number) => Buffer;
+  userAgent: string;
+}
+
+/** What one case came to. */
+export interface PlayOutcome {
+  /** The case report, or null when no TCP connection was made. */
+  result: CaseResult | null;
+  /** Why there is no report (the connection failed), or null. */
+  error: string | null;
+  /** The server's Server response header, when it answered. */
+  serverHeader: string | null;
+  /** wsgate ended the case at its time limit (the connection was still up). */
+  timedOut: boolean;
+}
+
+/** Plays one case against the server; never rejects. */
+export function playCase(
+  target: ServerTarget,
+  def: CatalogueCase,
+  info: { agent: string; index: number; limitMs: number },
+  settings: PlaySettings,
+): Promise<PlayOutcome> {
+  return new Promise((resolve) => {
+    let upgrade: ClientUpgrade | null = null;
+    let serverHeader: string | null = null;
+    let timedOut = false;
+    let limit: NodeJS.Timeout | null = null;
+    const socket = net.connect({ host: target.host, port: target.port });
+    const onConnectError = (err: NodeJS.ErrnoException): void => {
+      resolve({ result: null, error: `could not connect to ${hostPort(target)}: ${err.code ?? err.message}`, serverHeader: null, timedOut: false });
+    };
+    socket.once('error', onConnectError);
+    socket.once('connect', () => {
+      socket.off('error', onConnectError);
+      const started = utcNow();
+      const offers = def.deflateOffers ?? [];
+      upgrade = new ClientUpgrade(
+        socket,
+        settings.session,
+        {
+          host: hostPort(target),
+          target: target.resource,
+          key: newClientKey(settings.randomBytes),
+          extensions: offers.length === 0 ? null : offers.map(offerExtensionString).join(', '),
+          headers: [
+            ['User-Agent', settings.userAgent],
+            ['Pragma', 'no-cache'],
+            ['Cache-Control', 'no-cache'],
+          ],
+        },
+        settings.newMask,
+        (connection: Connection) =>
+          new CaseRunner(connection, def, {
+            agent: info.agent,
+            index: info.index,
+            started,
+            onResult: (result) => {
+              if (limit !== null) clearTimeout(limit);
+              resolve({ result, error: null, serverHeader, timedOut });
+            },
+          }),
+        (response) => {
+          serverHeader = response.headers.get('server')?.[0] ?? null;
+          return deflateDecision(response, offers.length > 0, def, settings);
+        },
+      );
+      const connection = upgrade.connection;
+      limit = setTimeout(() => {
+        if (connection.isClosed()) return;
+        timedOut = true;
+        connection.wasNotCleanReason ??= `wsgate dropped the connection: the case did not end within ${info.limitMs / 1000} s`;
+        connection.dropConnection('abort');
+      }, info.limitMs);
+    });
+  });
+}
+
+/**
+ * What the client makes of the server's Sec-WebSocket-Extensions (autobahn-python 0.10.9's
+ * processHandshake): permessage-deflate on the server's terms when offered, and the handshake failed
+ * with Autobahn's reason for anything else.
+ */
+function deflateDecision(response: Extract<UpgradeResponse, { ok: true }>, offered: boolean, def: CatalogueCase, settings: PlaySettings): ResponseDecision {
+  if (response.extensions === null) return { deflate: null };
+  let deflate: PerMessageDeflate | null = null;
+  const refuse = (reason: string): ResponseDecision => {
+    deflate?.close();
+    return { refuse: reason };
+  };
+  for (const { name, params } of parseExtensionsHeader(response.extensions)) {
+    if (!isDeflateExtension(name)) return refuse(`server wants to use extension '${name}' we did not request, haven't implemented or did not enable`);
+    if (deflate !== null) return refuse('multiple occurrence of a permessage-compress extension');
+    const parsed = parseDeflateResponse(params);
+    if (typeof parsed === 'string') return refuse(parsed);
+    if (!offered) return refuse('WebSocket permessage-compress extension response from server denied by client');
+    deflate = new PerMessageDeflate(clientAgreement(parsed), {
+      level: settings.deflateLevel,
+      maxMessageSize: settings.session.maxMessagePayload,
+      literalsOnly: def.deflateLiteralsOnly === true,
+    });
+  }
+  return { deflate };
+}
+
+/** host:port as the Host header and messages give it (an IPv6 address in brackets). */
+export function hostPort(target: Pick<ServerTarget, 'host' | 'port'>): string {
+  return `${target.host.includes(':') ? `[${target.host}]` : target.host}:${target.port}`;
+}
