@@ -51,7 +51,12 @@ export const catalogue: readonly CatalogueCase[] = buildCatalogue(
 /** Autobahn's cases followed by wsgate's own (group 14): the `--extended` selection. */
 export const extendedCatalogue: readonly CatalogueCase[] = buildCatalogue(catalogue, handshakeCases);
 
-/** The catalogue a run selects from: Autobahn's alone, or with wsgate's own groups (`extended`). */
-export function catalogueFor(extended: boolean): readonly CatalogueCase[] {
+/**
+ * The catalogue a run selects from: Autobahn's alone, or with wsgate's own groups (`extended`).
+ * wsgate's group 14 scripts the server's handshake response, so it tests clients only: a server
+ * under test (`under` 'server') gets Autobahn's cases.
+ */
+export function catalogueFor(extended: boolean, under: 'client' | 'server' = 'client'): readonly CatalogueCase[] {
+  if (under === 'server') return catalogue;
   return extended ? extendedCatalogue : catalogue;
 }

@@ -2,17 +2,24 @@
 import type { Argv } from 'yargs';
 import { resolveRunConfig } from '../config/schema.js';
 import { runGate } from '../gate/orchestrator.js';
+import { runServerGate } from '../gate/server-gate.js';
 import { exitForSignal, githubOption, makeLogger, readSpec, serverFlags, serverOptions, type CommandContext } from './shared.js';
 
 export function runCommand<T>(y: Argv<T>, { io, env, setStatus }: CommandContext): Argv<T> {
   return y.command(
     'run',
-    'Start the server, run the client for every selected case, write JUnit/JSON/HTML reports; exit 1 on any failure',
+    'Test a client (start the fuzzing server, run the client for every selected case) or a server (--role server, --server-url: connect to it once per case); write JUnit/JSON/HTML reports; exit 1 on any failure',
     (y) =>
       serverOptions(y)
         .option('client', { type: 'string', requiresArg: true, describe: 'Client command, run in a shell once per case; {url}, {case}, {agent} are replaced (shell-quoted) and set as WSGATE_URL, WSGATE_CASE, WSGATE_AGENT. Default: the bundled ws client, which loops over the cases itself' })
         .option('client-loops', { type: 'boolean', default: false, describe: 'Run the client once with the base URL; it drives every case itself (/getCaseCount, /runCase, /updateReports). The bundled client can do this too' })
-        .option('agent', { type: 'string', requiresArg: true, describe: 'Agent name in the reports (default: client, or wsgate-reference-ws for the bundled client)' })
+        .option('agent', { type: 'string', requiresArg: true, describe: "Agent name in the reports (default: client, or wsgate-reference-ws for the bundled client or server; a server under test is named by its Server header, else its host:port)" })
+        .option('role', { type: 'string', choices: ['client', 'server'], requiresArg: true, describe: 'The side under test: client (default) or server; --role server alone tests the bundled ws server' })
+        .option('server-url', { type: 'string', requiresArg: true, describe: 'Test the WebSocket server at ws://HOST:PORT[/path]: wsgate connects to it once per case (port 0 with --server: a free port)' })
+        .option('server', { type: 'string', requiresArg: true, describe: 'Command that starts the server under test, run in a shell; {port} and WSGATE_PORT give it the port. Stopped (its process tree) at the end' })
+        .option('restart-server', { type: 'boolean', default: false, describe: 'Start the --server command again when it dies, before the next case (else the remaining cases fail)' })
+        .option('server-start-timeout', { type: 'number', requiresArg: true, describe: 'Seconds to wait for the server under test to accept connections (default: 30)' })
+        .option('seed', { type: 'number', requiresArg: true, describe: 'Server role: masking keys and handshake keys from this seed (a reproducible run), instead of random ones' })
         .option('case-timeout', { type: 'number', requiresArg: true, describe: 'Seconds a case may take before the client is killed (default: 30, or longer for cases whose own timers wait longer, e.g. group 9)' })
         .option('strict', { type: 'boolean', default: false, describe: 'NON-STRICT outcomes fail too (adds NON-STRICT to --fail-on)' })
         .option('fail-on', { type: 'string', array: true, requiresArg: true, describe: "Verdicts that fail a case, on either axis (replaces the default FAILED, 'WRONG CODE', UNCLEAN, 'FAILED BY CLIENT'; also NON-STRICT, INFORMATIONAL, UNIMPLEMENTED)" })
@@ -23,7 +30,9 @@ export function runCommand<T>(y: Argv<T>, { io, env, setStatus }: CommandContext
         .option('json', { type: 'string', requiresArg: true, describe: 'JSON summary file (default: OUTDIR/summary.json)' })
         .option('jobs', { type: 'number', requiresArg: true, describe: 'Cases run at once, each on its own connection (and client process, per case); group 9 always runs alone. Default: one per core, at most 8' })
         .example('$0 run', 'run every case against the bundled ws client')
-        .example('$0 run --client "node my-client.js {url}" --cases "6.*"', 'run group 6 against your client'),
+        .example('$0 run --client "node my-client.js {url}" --cases "6.*"', 'run group 6 against your client')
+        .example('$0 run --server "node my-server.js {port}"', 'run every case against your server')
+        .example('$0 run --server-url ws://127.0.0.1:9001', 'run every case against a server running elsewhere'),
     async (a) => {
       const spec = readSpec(a.spec, io);
       const config = resolveRunConfig({
@@ -40,10 +49,16 @@ export function runCommand<T>(y: Argv<T>, { io, env, setStatus }: CommandContext
         junit: a.junit ?? null,
         json: a.json ?? null,
         jobs: a.jobs ?? null,
+        role: a.role ?? null,
+        serverUrl: a['server-url'] ?? null,
+        server: a.server ?? null,
+        restartServer: a['restart-server'],
+        serverStartTimeout: a['server-start-timeout'] ?? null,
+        seed: a.seed ?? null,
       }, { env, spec });
       const logger = makeLogger(config.logLevel);
       const gateIo = { out: io.stdout, logger, isTty: io.isTty ?? false, env, ...(io.signal ? { signal: io.signal } : {}) };
-      const status = await runGate(config, gateIo);
+      const status = config.role === 'server' ? await runServerGate(config, gateIo) : await runGate(config, gateIo);
       setStatus(exitForSignal(io.signal) ?? status);
     },
   );

@@ -18,7 +18,8 @@ const patterns = z.array(z.string()).default([]);
 /** Options shared by the commands that start a server. */
 export const serverSchema = z.object({
   url: z.string().default('ws://127.0.0.1:9001'),
-  outdir: z.string().min(1).default('./reports/clients'),
+  /** Default: ./reports/clients (./reports/servers when servers are tested). */
+  outdir: z.string().min(1).nullable().default(null),
   cases: patterns,
   excludeCases: patterns,
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
@@ -41,7 +42,31 @@ export const runSchema = serverSchema.extend({
   junit: z.string().nullable().default(null),
   json: z.string().nullable().default(null),
   jobs: z.number().int('--jobs must be a whole number').min(1, '--jobs must be at least 1').max(64, '--jobs must be at most 64').nullable().default(null),
+  /** Which side is under test: the client (wsgate is the fuzzing server) or the server (wsgate is the fuzzing client). */
+  role: z.enum(['client', 'server']).nullable().default(null),
+  serverUrl: z.string().trim().min(1, '--server-url is empty').nullable().default(null),
+  server: z.string().trim().min(1, 'the server command is empty').nullable().default(null),
+  restartServer: z.boolean().default(false),
+  serverStartTimeout: z.number().positive('--server-start-timeout must be a positive number of seconds').max(3600).nullable().default(null),
+  seed: z.number().int('--seed must be a whole number').min(0, '--seed must be at least 0').max(2 ** 32 - 1, '--seed must be below 2^32').nullable().default(null),
 });
+
+/** The server under test, when servers are tested (--role server, --server-url, --server). */
+export interface ServerUnderTest {
+  /** The URL the cases connect to (port filled in when the flag gave 0). */
+  url: string;
+  host: string;
+  /** 0: a free port, chosen when the gate starts the command. */
+  port: number;
+  /** Request target: path and query. */
+  resource: string;
+  /** The command that starts it (the bundled ws server by default), or null when it runs elsewhere. */
+  command: string | null;
+  /** Start the command again when it died, before the next case. */
+  restart: boolean;
+  /** Seconds to wait for it to accept TCP connections. */
+  startTimeout: number;
+}
 
 /** Where settings come from besides the flags: the environment and a loaded spec file. */
 export interface ConfigSources {
@@ -91,6 +116,14 @@ export interface RunConfig extends ServerExtras {
   shard: Shard | null;
   /** Select from Autobahn's cases plus wsgate's own (group 14). */
   extended: boolean;
+  /** The side under test. */
+  role: 'client' | 'server';
+  /** The server under test (role server), or null. */
+  server: ServerUnderTest | null;
+  /** The agent was not given: name it after the server's Server header, or its host and port (role server). */
+  agentFromServer: boolean;
+  /** --seed: masks and keys from this seed (role server), or null for random ones. */
+  seed: number | null;
 }
 
 /** A resolved `wsgate serve` configuration. */
@@ -169,11 +202,12 @@ function extras(urlHost: string, sources: ConfigSources): ServerExtras {
 export function resolveRunConfig(input: Record<string, unknown>, sources: ConfigSources = {}): RunConfig {
   const o = parseWith(runSchema, withSpec(input, sources.spec));
   const { host, port } = parseListenUrl(o.url);
+  const server = serverUnderTest(o);
   const agent = o.agent ?? (o.client === null ? 'wsgate-reference-ws' : 'client');
   const problem = agentProblem(agent);
   if (problem !== null) throw new UsageError(`--agent: ${problem}`);
   // Relative paths (flags and the spec file's outdir alike) resolve against the working directory, as in Autobahn.
-  const outdir = path.resolve(o.outdir);
+  const outdir = path.resolve(o.outdir ?? (server === null ? './reports/clients' : './reports/servers'));
   const failOn = [...failingVerdicts(o.failOn === null ? null : splitList(o.failOn), o.strict)];
   return {
     client: o.client,
@@ -198,7 +232,57 @@ export function resolveRunConfig(input: Record<string, unknown>, sources: Config
     shard: resolveShard(o.shard),
     ...extras(host, sources),
     extended: o.extended,
+    role: server === null ? 'client' : 'server',
+    server,
+    // The bundled server sends no Server header and listens on a free port: it has a name of its own.
+    agentFromServer: server !== null && o.agent === null && server.command !== REFERENCE_SERVER_COMMAND,
+    seed: o.seed,
   };
+}
+
+/** Seconds the gate waits for a server under test to accept connections when not told. */
+export const DEFAULT_SERVER_START_TIMEOUT = 30;
+
+/** The server under test from the flags, or null when clients are tested; contradictions are UsageErrors. */
+function serverUnderTest(o: z.infer<typeof runSchema>): ServerUnderTest | null {
+  const serverFlag = o.serverUrl !== null ? '--server-url' : o.server !== null ? '--server' : o.restartServer ? '--restart-server' : null;
+  if (o.role === 'client' && serverFlag !== null) throw new UsageError(`${serverFlag} tests a server: it does not go with --role client`);
+  if (o.role !== 'server' && serverFlag === null) {
+    if (o.seed !== null) throw new UsageError('--seed applies when servers are tested (--role server, --server-url)');
+    return null;
+  }
+  if (o.client !== null) throw new UsageError('--client tests a client: it does not go with --role server, --server-url or --server');
+  if (o.clientLoops) throw new UsageError('--client-loops tests a client: it does not go with --role server, --server-url or --server');
+  if (o.restartServer && o.server === null && o.serverUrl !== null) throw new UsageError('--restart-server needs --server CMD (wsgate can only restart a server it started)');
+  const embedded = o.server === null && o.serverUrl === null;
+  const target = parseServerUrl(o.serverUrl ?? 'ws://127.0.0.1:0');
+  if (target.port === 0 && o.server === null && !embedded) throw new UsageError('--server-url: port 0 needs --server CMD (a free port is chosen for the server wsgate starts)');
+  return {
+    ...target,
+    command: o.server ?? (embedded ? REFERENCE_SERVER_COMMAND : null),
+    restart: o.restartServer,
+    startTimeout: o.serverStartTimeout ?? DEFAULT_SERVER_START_TIMEOUT,
+  };
+}
+
+/** Stands for the bundled reference server (ws's WebSocketServer), resolved by the gate. */
+export const REFERENCE_SERVER_COMMAND = '{reference-server}';
+
+/** ws://HOST[:PORT][/path][?query] of a server under test. */
+export function parseServerUrl(text: string): Omit<ServerUnderTest, 'command' | 'restart' | 'startTimeout'> {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new UsageError(`--server-url: not a URL: ${JSON.stringify(text)} (expected ws://HOST:PORT[/path])`);
+  }
+  if (url.protocol === 'wss:') throw new UsageError('--server-url: wss:// is not supported yet; use ws://');
+  if (url.protocol !== 'ws:') throw new UsageError(`--server-url: the scheme must be ws://, got ${url.protocol}//`);
+  if (url.username !== '' || url.password !== '') throw new UsageError('--server-url: user information is not supported');
+  if (url.hash !== '') throw new UsageError('--server-url: a fragment (#...) is not allowed in a WebSocket URL (RFC 6455 §3)');
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  const port = url.port === '' ? 80 : Number(url.port);
+  return { url: url.href, host, port, resource: `${url.pathname === '' ? '/' : url.pathname}${url.search}` };
 }
 
 /** Validates and resolves the options of `wsgate serve` (flags > env > spec file > defaults). */
@@ -208,7 +292,7 @@ export function resolveServeConfig(input: Record<string, unknown>, sources: Conf
   return {
     host,
     port,
-    outdir: path.resolve(o.outdir),
+    outdir: path.resolve(o.outdir ?? './reports/clients'),
     cases: splitList(o.cases),
     excludeCases: splitList(o.excludeCases),
     logLevel: o.logLevel,

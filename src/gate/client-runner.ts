@@ -27,7 +27,12 @@ export function shellQuote(value: string): string {
 
 /** The command with {url}, {case} and {agent} replaced by shell-quoted values. */
 export function expandCommand(command: string, values: ClientValues): string {
-  return command.replace(/\{(url|case|agent)\}/g, (_, key: keyof ClientValues) => shellQuote(values[key]));
+  return expandPlaceholders(command, { ...values });
+}
+
+/** The command with every {name} of `values` replaced by its shell-quoted value; other braces stay. */
+export function expandPlaceholders(command: string, values: Readonly<Record<string, string>>): string {
+  return command.replace(/\{([a-z]+)\}/g, (whole, key: string) => (Object.hasOwn(values, key) ? shellQuote(values[key] as string) : whole));
 }
 
 /** A started client process. */
@@ -36,6 +41,11 @@ export interface ClientProcess {
   readonly exited: Promise<void>;
   /** Whether the process has exited. */
   readonly hasExited: boolean;
+  /**
+   * CPU time (ms) the live processes of its tree have used so far (Linux /proc; 0 elsewhere): for a
+   * server under test, read before it is stopped, since its shell may not reap it.
+   */
+  treeCpuMs(): number;
   /**
    * Kills the whole process group (SIGKILL), also after the leader exited, and every descendant that
    * left the group (setsid, daemons): no orphan survives.
@@ -85,7 +95,14 @@ export const CLIENT_TOKEN_VARIABLE = 'WSGATE_CLIENT_TOKEN';
 
 /** Starts the command in a shell, in a process group of its own. */
 export function startClient(command: string, values: ClientValues, extraEnv: Record<string, string> = {}): ClientProcess {
-  const expanded = expandCommand(command, values);
+  return startCommand(expandCommand(command, values), { ...extraEnv, WSGATE_URL: values.url, WSGATE_CASE: values.case, WSGATE_AGENT: values.agent });
+}
+
+/**
+ * Starts an expanded command line in a shell, in a process group of its own, with wsgate's
+ * environment plus `env` (a client under test, or a server under test: gate/server-process.ts).
+ */
+export function startCommand(expanded: string, env: Record<string, string>): ClientProcess {
   const output = new TailBuffer(OUTPUT_LIMIT);
   const token = randomBytes(12).toString('hex');
   const child = execa(expanded, {
@@ -98,10 +115,7 @@ export function startClient(command: string, values: ClientValues, extraEnv: Rec
     extendEnv: false,
     env: {
       ...clientEnvironment(process.env),
-      ...extraEnv,
-      WSGATE_URL: values.url,
-      WSGATE_CASE: values.case,
-      WSGATE_AGENT: values.agent,
+      ...env,
       [CLIENT_TOKEN_VARIABLE]: token,
     },
   });
@@ -126,6 +140,7 @@ export function startClient(command: string, values: ClientValues, extraEnv: Rec
     get hasExited() {
       return end.hasExited;
     },
+    treeCpuMs: () => treeCpuMs(child.pid, token),
     killGroup,
     stop,
     snapshot(timedOut) {
@@ -198,6 +213,31 @@ function marked(token: string): number[] {
     }
   }
   return found;
+}
+
+/** utime + stime (ms) of the live members of group pgid and of the processes carrying the token. */
+function treeCpuMs(pgid: number | undefined, token: string): number {
+  if (pgid === undefined) return 0;
+  const pids = new Set(marked(token));
+  let entries: string[] = [];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return 0;
+  }
+  let ticks = 0;
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const fields = readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+      // After "(comm) ": state, ppid, pgrp, ... utime is field 14, stime 15 (of the whole line).
+      if (Number(fields[2]) !== pgid && !pids.has(Number(entry))) continue;
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // Ended while we looked.
+    }
+  }
+  return ticks * 10; // USER_HZ is 100 on Linux
 }
 
 /**

@@ -3,22 +3,20 @@
  * client loops over the cases itself), applies the gate rule, writes the reports and returns the exit
  * status. It never parses frames and never computes a verdict: the server does.
  */
-import { readFileSync } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Logger } from 'pino';
 import type { CatalogueCase } from '../cases/types.js';
 import type { RunConfig } from '../config/schema.js';
 import { agentCaseExcluder } from '../config/spec.js';
-import { UsageError } from '../errors.js';
-import type { CaseResult, GateCase, GateRun, RunResources } from '../model/report.js';
+import type { CaseResult, GateCase, GateRun } from '../model/report.js';
 import { agentFilePrefixes, caseReportBase } from '../report/files.js';
 import type { CaseRunEvent, FuzzingServer } from '../server/fuzzing-server.js';
 import { applyBaseline, loadBaseline, type Baseline } from './baseline.js';
 import { DEFAULT_CASE_TIMEOUT, excludedReason, notRun } from './case-outcome.js';
 import { shellQuote } from './client-runner.js';
-import { checkDirectories, finishRun } from './finish-run.js';
+import { finishRun } from './finish-run.js';
+import { checkOutputs, childrenCpuMs, resourcesSince, type GateIo } from './run-common.js';
+
+export type { GateIo } from './run-common.js';
 import { runLooping } from './looping.js';
 import { runOneCase } from './per-case.js';
 import { Progress } from './progress.js';
@@ -26,16 +24,6 @@ import { runOrder, runPool } from './schedule.js';
 import { listenForCases, selectForRun } from './start-server.js';
 import { isAborted } from './waiting.js';
 
-/** Where the gate writes its human output, and how it is stopped early. */
-export interface GateIo {
-  out: NodeJS.WritableStream;
-  logger: Logger;
-  /** Aborted on SIGINT/SIGTERM: no new case starts, the running client is killed. */
-  signal?: AbortSignal;
-  isTty: boolean;
-  /** The environment (GitHub Actions variables); process.env when absent. */
-  env?: NodeJS.ProcessEnv;
-}
 
 /** The command of the bundled reference client (the `ws` package, echoing everything). */
 export function referenceClientCommand(): string {
@@ -88,15 +76,6 @@ export async function runGate(config: RunConfig, io: GateIo): Promise<number> {
     env: io.env ?? process.env,
     out: io.out,
   });
-}
-
-/** Every place a report goes is checked before any case runs: a run must not end in an unwritable path. */
-async function checkOutputs(config: RunConfig): Promise<void> {
-  await checkDirectories([['the report directory', config.outdir], ['the --junit directory', path.dirname(config.junit)], ['the --json directory', path.dirname(config.json)]]);
-  for (const [flag, file] of [['--junit', config.junit], ['--json', config.json]] as const) {
-    const isDir = await stat(file).then((s) => s.isDirectory(), () => false);
-    if (isDir) throw new UsageError(`${flag} ${file} is a directory; give a file name`);
-  }
 }
 
 /** The run's first line: how many cases, how many at once, against what, where. */
@@ -192,32 +171,3 @@ async function runEachCase(r: CaseRun): Promise<GateCase[]> {
   );
   return done;
 }
-
-/**
- * CPU time of the terminated, waited-for children of this process (Linux: cutime + cstime of
- * /proc/self/stat, in ms; a client's own children count once the client reaped them), or null.
- */
-function childrenCpuMs(): number | null {
-  try {
-    const stat = readFileSync('/proc/self/stat', 'utf8');
-    // Fields after the command name (which may hold spaces): state is field 3, cutime 16, cstime 17.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const ticks = Number(fields[13]) + Number(fields[14]);
-    return Number.isFinite(ticks) ? ticks * 10 : null; // USER_HZ is 100 on Linux
-  } catch {
-    return null;
-  }
-}
-
-/** CPU time since `start`, the peak RSS of this process, and its clients' CPU time since `clientStart`. */
-function resourcesSince(start: NodeJS.CpuUsage, clientStart: number | null): RunResources {
-  const cpu = process.cpuUsage(start);
-  const clients = childrenCpuMs();
-  return {
-    cpuUserMs: Math.round(cpu.user / 1000),
-    cpuSystemMs: Math.round(cpu.system / 1000),
-    maxRssKiB: process.resourceUsage().maxRSS,
-    clientCpuMs: clients === null || clientStart === null ? null : clients - clientStart,
-  };
-}
-

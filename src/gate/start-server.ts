@@ -28,8 +28,8 @@ export const defaultSessionOptions: ServerSessionOptions = {
 };
 
 /** The catalogue as index.html lists it (with wsgate's own groups when `extended`). */
-export function catalogueInfo(extended = false): CaseInfo[] {
-  return catalogueFor(extended).map((c) => ({
+export function catalogueInfo(extended = false, under: 'client' | 'server' = 'client'): CaseInfo[] {
+  return catalogueFor(extended, under).map((c) => ({
     id: c.id,
     category: c.category,
     subcategory: c.subcategory,
@@ -85,6 +85,8 @@ export interface CaseSelection {
   excludeCases: string[];
   extended: boolean;
   shard: Shard | null;
+  /** The side under test (absent: the client). */
+  role?: 'client' | 'server';
 }
 
 /**
@@ -92,7 +94,7 @@ export interface CaseSelection {
  * empty shard (more shards than cases) is not: it runs nothing and passes.
  */
 export function selectForRun(config: CaseSelection): { cases: CatalogueCase[]; selected: number } {
-  const all = selectCases(catalogueFor(config.extended), config.cases, config.excludeCases);
+  const all = selectCases(catalogueFor(config.extended, config.role), config.cases, config.excludeCases);
   if (all.length === 0) throw new UsageError('no case is selected: check --cases and --exclude-cases');
   return { cases: config.shard === null ? all : shardCases(all, config.shard), selected: all.length };
 }

@@ -190,6 +190,8 @@ export interface GateRun {
   failOn?: string[];
   /** The baseline file applied, if any. */
   baselineFile?: string;
+  /** The side under test (absent: the client; wsgate was the fuzzing server). */
+  role?: 'client' | 'server';
 }
 
 /** CPU time and peak memory of the wsgate process. */
@@ -197,6 +199,9 @@ export interface RunResources {
   cpuUserMs: number;
   cpuSystemMs: number;
   maxRssKiB: number;
-  /** CPU time of the client processes (and their children) over the run; null where the OS does not tell. */
+  /**
+   * CPU time of the processes under test over the run: the client processes (and their children),
+   * or the server wsgate started; null where the OS does not tell.
+   */
   clientCpuMs: number | null;
 }

@@ -87,6 +87,8 @@ export function summaryJson(run: GateRun): string {
   const failed = count((c) => c.status === 'failed');
   const summary = {
     agent: run.agent,
+    // The side under test: 'client' (wsgate was the fuzzing server) or 'server' (the fuzzing client).
+    role: run.role ?? 'client',
     startedAt: run.startedAt,
     durationMs: run.durationMs,
     strict: run.strict,

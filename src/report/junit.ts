@@ -150,7 +150,8 @@ function failureBody(c: GateCase): string {
       `remoteCloseCode: ${pyStr(r.remoteCloseCode)}, remoteCloseReason: ${pyRepr(r.remoteCloseReason)}, wasClean: ${pyStr(r.wasClean)}, wasNotCleanReason: ${pyStr(r.wasNotCleanReason)}`,
     );
   } else if (c.status === 'failed') {
-    lines.push('No result: the client never completed a WebSocket connection for this case.');
+    // A server under test has no client process: the reason says why there is no result.
+    lines.push(c.client === null && c.reason !== '' ? `No result: ${c.reason}` : 'No result: the client never completed a WebSocket connection for this case.');
   } else {
     lines.push('No case result was recorded.');
   }

@@ -1,0 +1,39 @@
+/**
+ * Asks the server under test its name before the cases run: one opening handshake, whose response's
+ * Server header names the agent in the reports (as Autobahn's fuzzing client names a server that
+ * has no `agent` in the spec file). The connection is dropped as soon as the response head is in.
+ */
+import { randomBytes } from 'node:crypto';
+import net from 'node:net';
+import { buildUpgradeRequest, newClientKey } from '../protocol/client-handshake.js';
+import { HeadReader, parseHeaders } from '../protocol/handshake.js';
+import type { ServerTarget } from './play-case.js';
+import { hostPort } from './play-case.js';
+
+/** The server's Server header (trimmed, at most 100 characters), or null (none, no answer within timeoutMs). */
+export function probeServerHeader(target: ServerTarget, timeoutMs = 5000): Promise<string | null> {
+  return new Promise((resolve) => {
+    const reader = new HeadReader(16 * 1024);
+    const socket = net.connect({ host: target.host, port: target.port });
+    const done = (name: string | null): void => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(name);
+    };
+    const timer = setTimeout(() => done(null), timeoutMs);
+    socket.on('error', () => done(null));
+    socket.on('close', () => done(null));
+    socket.once('connect', () => {
+      socket.write(buildUpgradeRequest({ host: hostPort(target), target: target.resource, key: newClientKey(randomBytes) }), 'latin1');
+    });
+    socket.on('data', (chunk: Buffer) => {
+      const read = reader.push(chunk);
+      if (read === 'more') return;
+      if (read === 'too-big') return done(null);
+      const lines = read.head.toString('latin1').split('\r\n').slice(1).filter((l) => l !== '');
+      const headers = parseHeaders(lines);
+      const server = headers instanceof Map ? headers.get('server')?.[0]?.trim() : undefined;
+      done(server === undefined || server === '' ? null : server.slice(0, 100));
+    });
+  });
+}

@@ -1,0 +1,224 @@
+/**
+ * The gate for servers (`wsgate run --role server | --server-url URL | --server CMD`): wsgate is the
+ * fuzzing client. It starts the server under test (or waits for one running elsewhere), connects to it
+ * once per selected case, up to --jobs at once (group 9 alone), writes Autobahn's report set for
+ * servers, applies the gate rule and returns the exit status. The server is stopped at the end and on
+ * SIGINT/SIGTERM, its whole process tree; one that dies mid-run fails the remaining cases with that
+ * reason, or is started again with --restart-server.
+ */
+import { fileURLToPath } from 'node:url';
+import { catalogueFor } from '../cases/registry.js';
+import type { CatalogueCase } from '../cases/types.js';
+import { REFERENCE_SERVER_COMMAND, type RunConfig, type ServerUnderTest } from '../config/schema.js';
+import { agentCaseExcluder } from '../config/spec.js';
+import { UsageError } from '../errors.js';
+import { playCase, type PlaySettings, type ServerTarget } from '../fuzzing-client/play-case.js';
+import { probeServerHeader } from '../fuzzing-client/probe.js';
+import { seededBytes, systemBytes } from '../fuzzing-client/randomness.js';
+import type { CaseResult, GateCase, GateRun } from '../model/report.js';
+import { writeReports } from '../report/writer.js';
+import { collisionNotice } from '../report/files.js';
+import { VERSION } from '../version.js';
+import { applyBaseline, loadBaseline, type Baseline } from './baseline.js';
+import { caseTimeoutFor, conclude, excludedReason, notRun } from './case-outcome.js';
+import { shellQuote } from './client-runner.js';
+import { finishRun } from './finish-run.js';
+import { Progress } from './progress.js';
+import { freePort, ServerProcess, waitForListen } from './server-process.js';
+import { caseFields } from './rule.js';
+import { checkOutputs, resourcesSince, type GateIo } from './run-common.js';
+import { runOrder, runPool } from './schedule.js';
+import { catalogueInfo, defaultSessionOptions, selectForRun } from './start-server.js';
+import { isAborted } from './waiting.js';
+
+/** The command of the bundled reference server (ws's WebSocketServer, echoing everything). */
+export function referenceServerCommand(): string {
+  const script = fileURLToPath(new URL('../clients/reference-server.js', import.meta.url));
+  return `${shellQuote(process.execPath)} ${shellQuote(script)} {port}`;
+}
+
+/** What the cases of one server need while they run. */
+interface ServerRun {
+  config: RunConfig;
+  io: GateIo;
+  target: ServerTarget;
+  agent: string;
+  process: ServerProcess | null;
+  progress: Progress;
+  baseline: Baseline | null;
+  results: Map<string, CaseResult>;
+  /** Places of the cases in the whole catalogue (Autobahn's `case` field as a fuzzing client). */
+  globalIndex: Map<string, number>;
+  /** Why the remaining cases cannot run (the server died and is not restarted), or null. */
+  gone: string | null;
+}
+
+/** Runs the gate against a server; returns the exit status. Throws UsageError for bad configuration. */
+export async function runServerGate(config: RunConfig, io: GateIo): Promise<number> {
+  const sut = config.server as ServerUnderTest;
+  const { cases, selected } = selectForRun({ ...config, role: 'server' });
+  const baseline: Baseline | null = config.baseline === null ? null : loadBaseline(config.baseline);
+  await checkOutputs(config);
+  const port = sut.port === 0 ? await freePort(sut.host) : sut.port;
+  const target: ServerTarget = { host: sut.host, port, resource: sut.resource };
+  const command = sut.command === REFERENCE_SERVER_COMMAND ? referenceServerCommand() : sut.command;
+  const startedAt = new Date();
+  const t0 = performance.now();
+  const usage0 = process.cpuUsage();
+  const serverProcess = command === null ? null : await ServerProcess.launch(command, sut.host, port, sut.startTimeout * 1000, io.signal);
+  const warnings: string[] = [];
+  let gateCases: GateCase[] = [];
+  const results = new Map<string, CaseResult>();
+  let agent = config.agent;
+  // The server's CPU is read from /proc while it lives (a process its shell does not reap is never counted as a child).
+  const sampler = setInterval(() => serverProcess?.sampleCpu(), 2000);
+  try {
+    if (serverProcess === null) await awaitRemoteServer(target, sut, io.signal);
+    if (config.agentFromServer) agent = (await probeServerHeader(target)) ?? `${target.host}:${target.port}`;
+    const progress = new Progress(io.out, io.isTty, cases.length);
+    progress.header(headerLine(config, cases.length, selected, command, target, agent));
+    const globalIndex = new Map(catalogueFor(config.extended, 'server').map((c, i) => [c.id, i + 1]));
+    const run: ServerRun = { config, io, target, agent, process: serverProcess, progress, baseline, results, globalIndex, gone: null };
+    gateCases = await runCases(run, cases);
+  } finally {
+    clearInterval(sampler);
+    const stopWarning = await serverProcess?.stop();
+    if (stopWarning) warnings.push(stopWarning);
+  }
+  await writeServerReports(config, agent, results);
+  for (const w of warnings) io.out.write(`wsgate: warning: ${w}\n`);
+  const gateRun: GateRun = {
+    agent,
+    startedAt: startedAt.toISOString(),
+    durationMs: Math.round(performance.now() - t0),
+    strict: config.strict,
+    cases: baseline === null ? gateCases : applyBaseline(gateCases, agent, baseline),
+    interrupted: io.signal?.aborted === true ? String(io.signal.reason ?? 'interrupted') : null,
+    resources: { ...resourcesSince(usage0, null), clientCpuMs: serverProcess?.cpuMs() ?? null },
+    shard: config.shard,
+    failOn: config.failOn,
+    role: 'server',
+    ...(baseline !== null ? { baselineFile: baseline.file } : {}),
+  };
+  return finishRun(gateRun, config, {
+    tell: (r) => progress(io, gateRun.cases.length).summary(r, { outdir: config.outdir, junit: config.junit, json: config.json }),
+    github: config.github,
+    env: io.env ?? process.env,
+    out: io.out,
+  });
+}
+
+function progress(io: GateIo, total: number): Progress {
+  return new Progress(io.out, io.isTty, total);
+}
+
+/** A server running elsewhere: waited for until it accepts TCP connections. */
+async function awaitRemoteServer(target: ServerTarget, sut: ServerUnderTest, signal: AbortSignal | undefined): Promise<void> {
+  const why = await waitForListen(target.host, target.port, sut.startTimeout * 1000, null, signal);
+  if (why === 'timeout') throw new UsageError(`nothing accepts connections at ${target.host}:${target.port} (${sut.url}); waited ${sut.startTimeout} s`);
+}
+
+/** The run's first line: how many cases, how many at once, against what. */
+function headerLine(config: RunConfig, count: number, selected: number, command: string | null, target: ServerTarget, agent: string): string {
+  const shardNote = config.shard === null ? '' : ` (shard ${config.shard.index}/${config.shard.count} of ${selected} selected)`;
+  const what = config.server?.command === REFERENCE_SERVER_COMMAND ? "the bundled ws server" : command === null ? 'the server' : JSON.stringify(command);
+  const url = `ws://${target.host.includes(':') ? `[${target.host}]` : target.host}:${target.port}${target.resource}`;
+  return `wsgate: ${count} case${count === 1 ? '' : 's'}${shardNote}${config.jobs > 1 ? `, up to ${config.jobs} at once,` : ', one at a time,'} against ${what} at ${url} (agent ${JSON.stringify(agent)})`;
+}
+
+/** Every selected case, in the schedule's order; cases not run because of a signal are reported as such. */
+async function runCases(run: ServerRun, cases: CatalogueCase[]): Promise<GateCase[]> {
+  const { config, io } = run;
+  const excluded = agentCaseExcluder(config.excludeAgentCases);
+  const done: GateCase[] = [];
+  await runPool(
+    runOrder(cases, config.jobs),
+    config.jobs,
+    (i) => cases[i]?.schedule?.runsAlone === true,
+    () => isAborted(io.signal),
+    async (i) => {
+      const def = cases[i] as CatalogueCase;
+      const gc = excluded(run.agent, def.id) ? notRun(def, i + 1, excludedReason({ ...config, agent: run.agent })) : await runOne(run, def, i + 1);
+      // A case cut short by a signal has no verdict: it is reported as not run, like the rest.
+      if (isAborted(io.signal) && gc.status !== 'skipped') {
+        run.results.delete(def.id);
+        return;
+      }
+      const shown = run.baseline === null ? gc : (applyBaseline([gc], run.agent, run.baseline)[0] ?? gc);
+      done.push(shown);
+      run.progress.caseDone(shown);
+      io.logger.info({ case: gc.id, index: gc.index, status: gc.status, reason: gc.reason, ms: gc.timeMs }, 'case done');
+    },
+    (i) => cases[i]?.schedule?.idle === true,
+  );
+  if (io.signal?.aborted === true) {
+    const why = `not run: the run was interrupted (${String(io.signal.reason ?? 'interrupted')})`;
+    const ran = new Set(done.map((c) => c.index));
+    for (const [i, def] of cases.entries()) if (!ran.has(i + 1)) done.push(notRun(def, i + 1, why));
+  }
+  return done.sort((a, b) => a.index - b.index);
+}
+
+/** One case: the server checked (restarted if asked), one connection, the gate's conclusion. */
+async function runOne(run: ServerRun, def: CatalogueCase, index: number): Promise<GateCase> {
+  const t0 = performance.now();
+  const failed = (reason: string): GateCase => ({ index, ...caseFields(def), status: 'failed', reason, warnings: [], timeMs: Math.round(performance.now() - t0), result: null, client: null, reportBase: null });
+  const down = await serverDown(run);
+  if (down !== null) return failed(down);
+  const seed = run.config.seed;
+  const bytes = seed === null ? systemBytes() : seededBytes(seed, def.id);
+  const settings: PlaySettings = {
+    session: { ...defaultSessionOptions, ...run.config.session, serverDropTimeoutMs: 1000 },
+    deflateLevel: defaultSessionOptions.deflateLevel,
+    newMask: () => bytes(4),
+    randomBytes: bytes,
+    userAgent: `wsgate/${VERSION}`,
+  };
+  const limitMs = caseTimeoutFor(def, run.config) * 1000;
+  const outcome = await playCase(run.target, def, { agent: run.agent, index: run.globalIndex.get(def.id) ?? index, limitMs }, settings);
+  if (outcome.result === null) {
+    // The server may have died meanwhile: say so rather than "connection refused".
+    return failed((await serverDown(run)) ?? outcome.error ?? 'no result');
+  }
+  run.results.set(def.id, outcome.result);
+  const warnings = outcome.timedOut ? [`the case did not end within ${limitMs / 1000} s; wsgate dropped the connection`] : [];
+  const gc = conclude(def, index, outcome.result, null, true, run.config, warnings, performance.now() - t0);
+  // A server that died during the case: the reason says so (the verdicts alone would not tell why).
+  if (gc.status === 'failed' && run.process !== null && (await run.process.exitsWithin(DIED_GRACE_MS))) {
+    gc.reason += `; the server under test ${run.process.describeExit()} during the case`;
+  }
+  return gc;
+}
+
+/** How long a failed case waits to see whether the server process is exiting. */
+const DIED_GRACE_MS = 200;
+
+/**
+ * Null while the server can take the next case. A server wsgate started that has exited is started
+ * again with --restart-server; otherwise it stays down and every later case fails with the reason.
+ */
+async function serverDown(run: ServerRun): Promise<string | null> {
+  const proc = run.process;
+  if (run.gone !== null) return run.gone;
+  if (proc === null || !proc.hasExited) return null;
+  const how = `the server under test ${proc.describeExit()} (last output: ${proc.lastOutput()})`;
+  if (run.config.server?.restart !== true || isAborted(run.io.signal)) {
+    run.gone = `${how}; not restarted (--restart-server restarts it)`;
+    return run.gone;
+  }
+  try {
+    await proc.restart(run.target.host, run.target.port, (run.config.server?.startTimeout ?? 30) * 1000, run.io.signal);
+    run.io.out.write(`wsgate: ${how}; restarted it (start ${proc.starts})\n`);
+    return null;
+  } catch (err) {
+    run.gone = `${how}; restarting it failed: ${err instanceof Error ? err.message : String(err)}`;
+    return run.gone;
+  }
+}
+
+/** Autobahn's report set for the server under test (reports/servers by default). */
+async function writeServerReports(config: RunConfig, agent: string, results: Map<string, CaseResult>): Promise<void> {
+  const byAgent = new Map([[agent, results]]);
+  const collisions = await writeReports(config.outdir, byAgent, catalogueInfo(config.extended, 'server'), { generatedAt: new Date().toISOString(), toolVersion: VERSION });
+  for (const c of collisions) process.stderr.write(`${collisionNotice(c)}\n`);
+}

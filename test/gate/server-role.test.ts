@@ -1,0 +1,186 @@
+/**
+ * The gate for servers end to end, as a process: wsgate is the fuzzing client. The bundled ws
+ * server passes; servers each wrong in one way get the verdicts Autobahn's fuzzing client would give
+ * and exit 1; server commands that never listen or exit at start are one-line errors (exit 2); one
+ * that dies mid-run fails the remaining cases (or is restarted); one that ignores SIGTERM is killed.
+ */
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, test } from 'node:test';
+import { WebSocketServer } from 'ws';
+import { runCliWith } from '../support/cli-env.js';
+import { tempDir } from '../support/harness.js';
+
+const BROKEN = fileURLToPath(new URL('../fixtures/servers/broken-server.js', import.meta.url));
+
+function brokenServer(mode: string): string {
+  return `'${process.execPath}' '${BROKEN}' ${mode} {port}`;
+}
+
+interface SummaryCase {
+  id: string;
+  status: string;
+  behavior: string | null;
+  behaviorClose: string | null;
+  reason: string;
+  warnings: string[];
+}
+
+async function gate(args: string[], cwd?: string): Promise<{ code: number | null; stdout: string; stderr: string; cases: Map<string, SummaryCase>; outdir: string }> {
+  const dir = cwd ?? (await tempDir());
+  const res = await runCliWith(['run', ...args], { cwd: dir, timeoutMs: 90_000 });
+  const outdir = path.join(dir, 'reports', 'servers');
+  let cases = new Map<string, SummaryCase>();
+  if (res.code === 0 || res.code === 1) {
+    const summary = JSON.parse(await readFile(path.join(outdir, 'summary.json'), 'utf8')) as { cases: SummaryCase[] };
+    cases = new Map(summary.cases.map((c) => [c.id, c]));
+  }
+  return { ...res, cases, outdir };
+}
+
+function verdicts(c: SummaryCase | undefined): string {
+  return `${c?.behavior ?? '-'}/${c?.behaviorClose ?? '-'}`;
+}
+
+test("the embedded default: --role server runs the bundled ws server, reports in ./reports/servers as Autobahn's fuzzing client writes them", async () => {
+  const res = await gate(['--role', 'server', '--cases', '1.1.1', '2.5', '6.3.1', '7.1.1', '12.1.1', '--jobs', '2']);
+  assert.equal(res.code, 0, res.stdout + res.stderr);
+  assert.match(res.stdout, /against the bundled ws server at ws:\/\/127\.0\.0\.1:\d+\//);
+  assert.deepEqual([...res.cases.values()].map((c) => `${c.id} ${c.status} ${verdicts(c)}`), [
+    '1.1.1 passed OK/OK',
+    '2.5 passed OK/OK',
+    '6.3.1 passed OK/OK',
+    '7.1.1 passed OK/OK',
+    '12.1.1 passed OK/OK',
+  ]);
+  const index = JSON.parse(await readFile(path.join(res.outdir, 'index.json'), 'utf8')) as Record<string, Record<string, { reportfile: string }>>;
+  assert.deepEqual(Object.keys(index), ['wsgate-reference-ws']);
+  const report = JSON.parse(await readFile(path.join(res.outdir, index['wsgate-reference-ws']?.['12.1.1']?.reportfile ?? ''), 'utf8')) as Record<string, unknown>;
+  assert.equal(report.isServer, false);
+  // Autobahn's fuzzing client numbers a case by its place in the whole catalogue.
+  assert.equal(report.case, 302);
+  assert.match(String(report.httpRequest), /^GET \/ HTTP\/1\.1\r\n[^]*Sec-WebSocket-Extensions: permessage-deflate; client_no_context_takeover; client_max_window_bits\r\n/);
+  assert.match(String(report.httpResponse), /Sec-WebSocket-Extensions: permessage-deflate/);
+  assert.equal(report.wasServerConnectionDropTimeout, false);
+});
+
+describe('servers wrong in one way get the original fuzzing client\'s verdicts and exit 1', () => {
+  const cases = ['--cases', '1.1.1', '6.3.1', '--agent', 'broken'];
+
+  test("no echo: the outcome fails; the case's timer closes with 1001, which ws echoes: WRONG CODE", async () => {
+    const res = await gate(['--server', brokenServer('no-echo'), ...cases]);
+    assert.equal(res.code, 1);
+    assert.equal(verdicts(res.cases.get('1.1.1')), 'FAILED/WRONG CODE');
+  });
+
+  test('a wrong Sec-WebSocket-Accept: the handshake is failed, and the reason says so', async () => {
+    const res = await gate(['--server', brokenServer('wrong-accept'), ...cases]);
+    assert.equal(res.code, 1);
+    assert.equal(verdicts(res.cases.get('1.1.1')), 'FAILED/FAILED');
+    const report = JSON.parse(await readFile(path.join(res.outdir, 'broken_case_1_1_1.json'), 'utf8')) as { wasNotCleanReason: string; resultClose: string };
+    assert.match(report.wasNotCleanReason, /Sec-WebSocket-Accept is "AAAAAAAAAAAAAAAAAAAAAAAAAAA="/);
+    assert.equal(report.resultClose, 'The WebSocket opening handshake was never completed!');
+  });
+
+  test('accepts invalid UTF-8: 6.3.1 fails (the server echoes what it must refuse), 1.1.1 passes', async () => {
+    const res = await gate(['--server', brokenServer('no-utf8-check'), ...cases]);
+    assert.equal(res.code, 1);
+    assert.equal(verdicts(res.cases.get('1.1.1')), 'OK/OK');
+    assert.equal(res.cases.get('6.3.1')?.behavior, 'FAILED');
+  });
+
+  test('drops TCP at once: FAILED on both axes', async () => {
+    const res = await gate(['--server', brokenServer('drops-at-once'), ...cases]);
+    assert.equal(res.code, 1);
+    assert.equal(verdicts(res.cases.get('1.1.1')), 'FAILED/FAILED');
+  });
+
+  test('never closes: the echo is right, the close is UNCLEAN (no answer to our close within the timeout)', async () => {
+    const res = await gate(['--server', brokenServer('never-closes'), ...cases]);
+    assert.equal(res.code, 1);
+    assert.equal(verdicts(res.cases.get('1.1.1')), 'OK/UNCLEAN');
+  });
+
+  test('keeps TCP open after the closing handshake: wsgate drops it (FAILED BY CLIENT), or after 1 s uncleanly', async () => {
+    const res = await gate(['--server', brokenServer('keeps-tcp'), '--cases', '1.1.1', '2.1', '--agent', 'broken']);
+    assert.equal(res.code, 1);
+    // 1.1.1's own timer (fail after 1 s) fires first and drops the closing connection, as in Autobahn.
+    assert.equal(verdicts(res.cases.get('1.1.1')), 'OK/FAILED BY CLIENT');
+    // 2.1 has no such timer: the server gets its second to drop TCP, then wsgate does, uncleanly.
+    assert.equal(verdicts(res.cases.get('2.1')), 'OK/UNCLEAN');
+    const report = JSON.parse(await readFile(path.join(res.outdir, 'broken_case_2_1.json'), 'utf8')) as Record<string, unknown>;
+    assert.equal(report.wasServerConnectionDropTimeout, true);
+    assert.equal(report.wasNotCleanReason, 'server did not drop TCP connection (in time)');
+    assert.equal(report.droppedByMe, true);
+  });
+});
+
+describe('server commands that misbehave', () => {
+  test('one that never listens: a one-line error naming it, exit 2, within the start timeout', async () => {
+    const t0 = performance.now();
+    const res = await gate(['--server', brokenServer('never-listens'), '--server-start-timeout', '1', '--cases', '1.1.1']);
+    assert.equal(res.code, 2);
+    assert.match(res.stderr, /the server command did not accept connections on 127\.0\.0\.1:\d+ within 1 s/);
+    assert.equal(res.stderr.trim().split('\n').length, 1, res.stderr);
+    assert.ok(performance.now() - t0 < 15_000);
+  });
+
+  test('one that exits at start: its status and last output, exit 2', async () => {
+    const res = await gate(['--server', brokenServer('exits-at-start'), '--cases', '1.1.1']);
+    assert.equal(res.code, 2);
+    assert.match(res.stderr, /the server command exited with status 3 before it accepted connections on 127\.0\.0\.1:\d+: broken-server: cannot open the configuration file/);
+  });
+
+  test('one that dies mid-run: the case it died in fails, then the rest (or, with --restart-server, they run on a new one)', async () => {
+    const cases = ['--cases', '1.1.1', '1.1.2', '1.1.3', '1.1.4', '1.1.5', '--jobs', '1', '--agent', 'dies'];
+    const died = await gate(['--server', brokenServer('dies-at-3'), ...cases]);
+    assert.equal(died.code, 1);
+    assert.deepEqual([...died.cases.values()].map((c) => c.status), ['passed', 'passed', 'failed', 'failed', 'failed']);
+    assert.match(died.cases.get('1.1.3')?.reason ?? '', /; the server under test exited with status 7 during the case$/);
+    assert.match(died.cases.get('1.1.4')?.reason ?? '', /^the server under test exited with status 7 .*not restarted/);
+    const restarted = await gate(['--server', brokenServer('dies-at-3'), '--restart-server', ...cases]);
+    assert.equal(restarted.code, 1);
+    // The new process counts its connections afresh: 1.1.4 and 1.1.5 are its first two.
+    assert.deepEqual([...restarted.cases.values()].map((c) => c.status), ['passed', 'passed', 'failed', 'passed', 'passed']);
+    assert.match(restarted.stdout, /exited with status 7 .*restarted it \(start 2\)/);
+  });
+
+  test('one that ignores SIGTERM: killed at the end with a warning, nothing left listening', async () => {
+    const res = await gate(['--server', brokenServer('ignores-sigterm'), '--cases', '1.1.1']);
+    assert.equal(res.code, 0);
+    assert.match(res.stdout, /the server ignored SIGTERM for 1 s; its process group was killed with SIGKILL/);
+    const port = Number(/at ws:\/\/127\.0\.0\.1:(\d+)\//.exec(res.stdout)?.[1]);
+    const refused = await new Promise<boolean>((resolve) => {
+      const s = net.connect(port, '127.0.0.1');
+      s.once('connect', () => (s.destroy(), resolve(false)));
+      s.once('error', () => resolve(true));
+    });
+    assert.equal(refused, true, 'the server still listens');
+  });
+});
+
+test('--server-url: a server running elsewhere, named by its Server header; --seed makes the bytes on the wire repeat', async () => {
+  const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+  wss.on('headers', (headers: string[]) => headers.push('Server: test-server/1.0'));
+  wss.on('connection', (ws) => ws.on('message', (d, b) => ws.send(d as Buffer, { binary: b })));
+  await new Promise<void>((resolve) => wss.once('listening', () => resolve()));
+  const { port } = wss.address() as net.AddressInfo;
+  try {
+    const runs = [];
+    for (let i = 0; i < 2; i++) {
+      const res = await gate(['--server-url', `ws://127.0.0.1:${port}/echo?x=1`, '--cases', '1.1.2', '--seed', '7']);
+      assert.equal(res.code, 0, res.stdout + res.stderr);
+      runs.push(JSON.parse(await readFile(path.join(res.outdir, 'test_server_1_0_case_1_1_2.json'), 'utf8')) as { httpRequest: string; wirelog: unknown[][]; agent: string });
+    }
+    assert.equal(runs[0]?.agent, 'test-server/1.0');
+    assert.match(runs[0]?.httpRequest ?? '', /^GET \/echo\?x=1 HTTP\/1\.1\r\n/);
+    assert.equal(runs[0]?.httpRequest, runs[1]?.httpRequest);
+    const sent = (r: { wirelog: unknown[][] } | undefined): unknown[] => (r?.wirelog ?? []).filter((e) => e[0] === 'TO' || e[0] === 'TF');
+    assert.deepEqual(sent(runs[0]), sent(runs[1]));
+  } finally {
+    await new Promise<void>((resolve) => wss.close(() => resolve()));
+  }
+});
