@@ -9,9 +9,12 @@
  * live here, never in tests.
  *
  *   node dist/bench/bench.js [--groups 1,2,6] [--jobs N] [--no-whole] [--whole-only] [--client CMD] [--agent NAME]
+ *                            [--no-server-role] [--server-only]
  *
  * `--whole-only` skips the group by group runs: the whole catalogue in one process, with the default
  * jobs (or --jobs), and its verdicts against the original's (about 4 minutes instead of 30).
+ * Then the server role: the whole catalogue against the bundled ws server (`run --role server`),
+ * with wsgate's and the server's CPU time (`--no-server-role` leaves it out, `--server-only` runs it alone).
  */
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -50,11 +53,14 @@ const { values } = parseArgs({
     whole: { type: 'boolean', default: true },
     'whole-only': { type: 'boolean', default: false },
     agent: { type: 'string' },
+    'server-role': { type: 'boolean', default: true },
+    'server-only': { type: 'boolean', default: false },
   },
 });
+const serverOnly = values['server-only'] === true;
 
 const available = [...new Set(catalogue.map((c) => c.id.split('.')[0] ?? ''))];
-const groups = values['whole-only'] === true ? [] : values.groups ? values.groups.split(',').map((g) => g.trim()) : available;
+const groups = values['whole-only'] === true || serverOnly ? [] : values.groups ? values.groups.split(',').map((g) => g.trim()) : available;
 const reference: Reference | null = values.client === undefined && existsSync(REFERENCE) ? (JSON.parse(readFileSync(REFERENCE, 'utf8')) as Reference) : null;
 
 /** The V8 flag and malloc settings wsgate's launchers pass (see src/cli.ts): the bench measures what users run. */
@@ -81,10 +87,12 @@ interface RunResult {
 }
 
 /** Runs the cases matching `patterns` with `jobs` and reads the summary. */
-async function runOnce(patterns: string[], outdir: string, jobs: number): Promise<RunResult | null> {
-  const args = ['run', '--url', 'ws://127.0.0.1:0', '--outdir', outdir, '--jobs', String(jobs), '--cases', ...patterns];
-  if (values.client !== undefined) args.push('--client', values.client);
-  if (values.agent !== undefined) args.push('--agent', values.agent);
+async function runOnce(patterns: string[], outdir: string, jobs: number, role: 'client' | 'server' = 'client'): Promise<RunResult | null> {
+  const args = ['run', '--outdir', outdir, '--jobs', String(jobs), '--cases', ...patterns];
+  if (role === 'server') args.push('--role', 'server');
+  else args.push('--url', 'ws://127.0.0.1:0');
+  if (values.client !== undefined && role === 'client') args.push('--client', values.client);
+  if (values.agent !== undefined && role === 'client') args.push('--agent', values.agent);
   const t0 = performance.now();
   const code = await run(args);
   const wallS = (performance.now() - t0) / 1000;
@@ -97,7 +105,8 @@ async function runOnce(patterns: string[], outdir: string, jobs: number): Promis
   const verdicts = new Map<string, string>();
   for (const c of summary.cases) {
     verdicts.set(c.id, `${c.behavior}/${c.behaviorClose}/${c.remoteCloseCode}`);
-    const ref = reference?.cases[c.id];
+    // The original's verdicts are the ws client's: the server role has no reference here.
+    const ref = role === 'server' ? undefined : reference?.cases[c.id];
     if (ref === undefined || REFERENCE_EXCEPTIONS.has(c.id)) continue;
     if (ref.behavior !== c.behavior || ref.behaviorClose !== c.behaviorClose || ref.remoteCloseCode !== c.remoteCloseCode) {
       mismatches.push(`${c.id} (--jobs ${jobs}): ${c.behavior}/${c.behaviorClose}/${c.remoteCloseCode} (original ${ref.behavior}/${ref.behaviorClose}/${ref.remoteCloseCode})`);
@@ -143,7 +152,8 @@ for (const group of groups) {
   }
   rows.push({ group, one, many, originalS });
 }
-const whole = values.whole === true && values.groups === undefined ? await runOnce(['*'], path.join(base, `whole-jobs-${jobs}`), jobs) : null;
+const whole = values.whole === true && values.groups === undefined && !serverOnly ? await runOnce(['*'], path.join(base, `whole-jobs-${jobs}`), jobs) : null;
+const serverRole = values['server-role'] === true && values.groups === undefined ? await runOnce(['*'], path.join(base, `server-role-jobs-${jobs}`), jobs, 'server') : null;
 
 const fmt = (n: number, d = 1): string => (Number.isFinite(n) ? n.toFixed(d) : '-');
 const lines = [
@@ -193,6 +203,15 @@ if (whole !== null) {
   );
   problems.push(...whole.mismatches);
   if (rows.length > 0) problems.push(...differences(total((r) => r.one), whole).map((d) => `groups with --jobs 1 vs whole: ${d}`));
+}
+if (serverRole !== null) {
+  const notOk = [...serverRole.verdicts].filter(([, v]) => !v.startsWith('OK/OK/')).map(([id, v]) => `${id} ${v.split('/').slice(0, 2).join('/')}`);
+  process.stdout.write(
+    `\n| server role: whole catalogue against the bundled ws server, --jobs ${jobs} | cases | wall s | cases/s | wsgate CPU s | server CPU s | peak RSS MiB | failed |\n|---|---:|---:|---:|---:|---:|---:|---:|\n` +
+      `| one wsgate process (the fuzzing client) | ${serverRole.cases} | ${cells(serverRole)} | ${serverRole.failed} |\n` +
+      `\nServer role, not OK/OK: ${notOk.length === 0 ? 'none' : notOk.join(', ')}\n`,
+  );
+  if (serverRole.failed > 0) problems.push(`server role: ${serverRole.failed} cases failed against the bundled ws server`);
 }
 if (problems.length > 0) process.stdout.write(`\nVerdicts that differ:\n${problems.map((m) => `  ${m}`).join('\n')}\n`);
 const codec = codecThroughput();

@@ -9,8 +9,8 @@ import type { CatalogueCase } from '../cases/types.js';
 import type { Connection } from '../core/connection.js';
 import type { CaseResult } from '../model/report.js';
 import { CaseRunner, utcNow } from '../play/case-runner.js';
-import { newClientKey, type UpgradeResponse } from '../protocol/client-handshake.js';
-import { clientAgreement, isDeflateExtension, offerExtensionString, parseDeflateResponse } from '../protocol/deflate-params.js';
+import { newClientKey, type UpgradeRequestSpec, type UpgradeResponse } from '../protocol/client-handshake.js';
+import { clientAgreement, isDeflateExtension, offerExtensionString, parseDeflateResponse, type DeflateClientOffer } from '../protocol/deflate-params.js';
 import { PerMessageDeflate } from '../protocol/deflate.js';
 import { parseExtensionsHeader } from '../protocol/handshake.js';
 import { ClientUpgrade, type ClientSessionOptions, type ResponseDecision } from './upgrade.js';
@@ -51,7 +51,7 @@ export interface PlayOutcome {
 export function playCase(
   target: ServerTarget,
   def: CatalogueCase,
-  info: { agent: string; index: number; limitMs: number },
+  info: { agent: string; index: number; limitMs: number; signal?: AbortSignal },
   settings: PlaySettings,
 ): Promise<PlayOutcome> {
   return new Promise((resolve) => {
@@ -59,6 +59,7 @@ export function playCase(
     let serverHeader: string | null = null;
     let timedOut = false;
     let limit: NodeJS.Timeout | null = null;
+    let stopListening = (): void => undefined;
     const socket = net.connect({ host: target.host, port: target.port });
     const onConnectError = (err: NodeJS.ErrnoException): void => {
       resolve({ result: null, error: `could not connect to ${hostPort(target)}: ${err.code ?? err.message}`, serverHeader: null, timedOut: false });
@@ -71,17 +72,7 @@ export function playCase(
       upgrade = new ClientUpgrade(
         socket,
         settings.session,
-        {
-          host: hostPort(target),
-          target: target.resource,
-          key: newClientKey(settings.randomBytes),
-          extensions: offers.length === 0 ? null : offers.map(offerExtensionString).join(', '),
-          headers: [
-            ['User-Agent', settings.userAgent],
-            ['Pragma', 'no-cache'],
-            ['Cache-Control', 'no-cache'],
-          ],
-        },
+        upgradeRequest(target, offers, settings),
         settings.newMask,
         (connection: Connection) =>
           new CaseRunner(connection, def, {
@@ -90,6 +81,7 @@ export function playCase(
             started,
             onResult: (result) => {
               if (limit !== null) clearTimeout(limit);
+              stopListening();
               resolve({ result, error: null, serverHeader, timedOut });
             },
           }),
@@ -99,6 +91,10 @@ export function playCase(
         },
       );
       const connection = upgrade.connection;
+      // An interrupted run ends its cases at once (their results are dropped as cut short).
+      const onAbort = (): void => connection.dropConnection('abort');
+      info.signal?.addEventListener('abort', onAbort, { once: true });
+      stopListening = () => info.signal?.removeEventListener('abort', onAbort);
       limit = setTimeout(() => {
         if (connection.isClosed()) return;
         timedOut = true;
@@ -107,6 +103,21 @@ export function playCase(
       }, info.limitMs);
     });
   });
+}
+
+/** The upgrade request of a case (autobahn-python's client headers, wsgate's User-Agent). */
+function upgradeRequest(target: ServerTarget, offers: readonly DeflateClientOffer[], settings: PlaySettings): UpgradeRequestSpec {
+  return {
+    host: hostPort(target),
+    target: target.resource,
+    key: newClientKey(settings.randomBytes),
+    extensions: offers.length === 0 ? null : offers.map(offerExtensionString).join(', '),
+    headers: [
+      ['User-Agent', settings.userAgent],
+      ['Pragma', 'no-cache'],
+      ['Cache-Control', 'no-cache'],
+    ],
+  };
 }
 
 /**

@@ -175,7 +175,9 @@ async function runOne(run: ServerRun, def: CatalogueCase, index: number): Promis
     userAgent: `wsgate/${VERSION}`,
   };
   const limitMs = caseTimeoutFor(def, run.config) * 1000;
-  const outcome = await playCase(run.target, def, { agent: run.agent, index: run.globalIndex.get(def.id) ?? index, limitMs }, settings);
+  const { io } = run;
+  const { signal } = io;
+  const outcome = await playCase(run.target, def, { agent: run.agent, index: run.globalIndex.get(def.id) ?? index, limitMs, ...(signal ? { signal } : {}) }, settings);
   if (outcome.result === null) {
     // The server may have died meanwhile: say so rather than "connection refused".
     return failed((await serverDown(run)) ?? outcome.error ?? 'no result');
@@ -202,13 +204,15 @@ async function serverDown(run: ServerRun): Promise<string | null> {
   if (run.gone !== null) return run.gone;
   if (proc === null || !proc.hasExited) return null;
   const how = `the server under test ${proc.describeExit()} (last output: ${proc.lastOutput()})`;
-  if (run.config.server?.restart !== true || isAborted(run.io.signal)) {
+  const { io } = run;
+  const { signal, out } = io;
+  if (run.config.server?.restart !== true || isAborted(signal)) {
     run.gone = `${how}; not restarted (--restart-server restarts it)`;
     return run.gone;
   }
   try {
-    await proc.restart(run.target.host, run.target.port, (run.config.server?.startTimeout ?? 30) * 1000, run.io.signal);
-    run.io.out.write(`wsgate: ${how}; restarted it (start ${proc.starts})\n`);
+    await proc.restart(run.target.host, run.target.port, (run.config.server?.startTimeout ?? 30) * 1000, signal);
+    out.write(`wsgate: ${how}; restarted it (start ${proc.starts})\n`);
     return null;
   } catch (err) {
     run.gone = `${how}; restarting it failed: ${err instanceof Error ? err.message : String(err)}`;

@@ -34,6 +34,11 @@ export const ACTION_INPUTS: Readonly<Record<string, { flag: string | null; kind:
   'write-baseline': { flag: '--write-baseline', kind: 'string', judge: true },
   'case-timeout': { flag: '--case-timeout', kind: 'string', judge: false },
   url: { flag: '--url', kind: 'string', judge: false },
+  // The server role: a server started by the action (server-command) or running elsewhere (server-url).
+  role: { flag: '--role', kind: 'string', judge: false },
+  'server-command': { flag: '--server', kind: 'string', judge: false },
+  'server-url': { flag: '--server-url', kind: 'string', judge: false },
+  'restart-server': { flag: '--restart-server', kind: 'boolean', judge: false },
   'log-level': { flag: '--log-level', kind: 'string', judge: false },
   // `wsgate judge --outdir DIR` instead of `wsgate run`: the reports of a server that ran elsewhere.
   'judge-reports': { flag: '--outdir', kind: 'string', judge: true },

@@ -5,6 +5,7 @@
  * that dies mid-run fails the remaining cases (or is restarted); one that ignores SIGTERM is killed.
  */
 import assert from 'node:assert/strict';
+import { execFileSync, spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
@@ -12,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
 import { WebSocketServer } from 'ws';
 import { runCliWith } from '../support/cli-env.js';
-import { tempDir } from '../support/harness.js';
+import { CLI, tempDir } from '../support/harness.js';
 
 const BROKEN = fileURLToPath(new URL('../fixtures/servers/broken-server.js', import.meta.url));
 
@@ -183,4 +184,28 @@ test('--server-url: a server running elsewhere, named by its Server header; --se
   } finally {
     await new Promise<void>((resolve) => wss.close(() => resolve()));
   }
+});
+
+test('SIGTERM mid-case: the running case and the rest are not run, the server process tree is gone, exit 143', async () => {
+  const dir = await tempDir();
+  const marker = `wsgate-server-interrupt-${process.pid}`;
+  // 6.4.x hold the connection about two seconds each (their pauses), so the signal lands mid-case.
+  const server = `exec '${process.execPath}' '${BROKEN}' ignores-sigterm {port} ${marker}`;
+  const child = spawn(process.execPath, [CLI, 'run', '--server', server, '--agent', 'srv', '--jobs', '1', '--cases', '1.1.1', '6.4.1', '6.4.2'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (/\[1\/3\] pass 1\.1\.1/.test(out)) resolve();
+    });
+    void exited.then(() => reject(new Error(`the run ended before the signal: ${out}`)));
+  });
+  await new Promise((r) => setTimeout(r, 500));
+  child.kill('SIGTERM');
+  assert.equal(await exited, 143, out);
+  const summary = JSON.parse(await readFile(path.join(dir, 'reports', 'servers', 'summary.json'), 'utf8')) as { cases: SummaryCase[] };
+  assert.deepEqual(summary.cases.map((c) => [c.id, c.status]), [['1.1.1', 'passed'], ['6.4.1', 'skipped'], ['6.4.2', 'skipped']]);
+  const ps = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' });
+  assert.ok(!ps.includes(marker), 'the server process outlived the run');
 });

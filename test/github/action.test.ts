@@ -172,6 +172,18 @@ describe('the action end to end', { concurrency: true }, () => {
     await readFile(path.join(reports, 'junit.xml'));
   });
 
+  test('a server under test: server-command with {port}; a server that accepts invalid UTF-8 fails, reports in reports/servers', async () => {
+    const broken = fileURLToPath(new URL('../fixtures/servers/broken-server.js', import.meta.url));
+    const { res, summary, outputs, workspace } = await runAction({ cases: '1.1.1 6.3.1', 'server-command': `'${process.execPath}' '${broken}' no-utf8-check {port}`, agent: 'lenient-server' });
+    assert.equal(res.code, 1, res.stdout + res.stderr);
+    assert.equal(outputs.result, 'fail');
+    assert.equal(outputs.passed, '1');
+    assert.equal(outputs.failed, '1');
+    assert.equal(outputs['reports-directory'], path.join(workspace, 'reports', 'servers'));
+    assert.match(summary, /wsgate: lenient-server failed/);
+    assert.match(res.stdout, /^::error .*6\.3\.1/m);
+  });
+
   test('a failing client with a quoted command and agent: exit 1, annotations, failing rows, result=fail', async () => {
     const agent = `it's a "client" & co`;
     const { res, summary, outputs } = await runAction({

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Runs wsgate's catalogue against other WebSocket server implementations (the server role) and
+# prints one line per server. Node.js servers come from the dependencies (npm ci); Python servers
+# from Debian's packages (python3-websockets), installed here when missing
+# (.ci/install-python-clients.sh: needs root/apt).
+#
+#   interop/run-servers.sh [CASE-PATTERN...]     default: the whole catalogue
+# Reports: reports/interop-servers/<server>/ (index.html, junit.xml, summary.json, per-case reports).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+[ -f dist/src/cli.js ] || npm run build >/dev/null
+PY=/usr/bin/python3   # Debian's interpreter: it sees Debian's python3-* packages
+.ci/install-python-clients.sh >/dev/null 2>&1 || echo "interop: could not install the Python packages (apt-get); their servers will fail to start" >&2
+cases=("$@")
+[ ${#cases[@]} -gt 0 ] || cases=('*')
+servers=(
+  "ws-bundled|"
+  "ws-default|node interop/servers/ws-default.mjs {port}"
+  "python-websockets|$PY interop/servers/python-websockets.py {port}"
+)
+mkdir -p reports/interop-servers
+printf '%-24s %s\n' server result
+for entry in "${servers[@]}"; do
+  name=${entry%%|*}
+  cmd=${entry#*|}
+  out=reports/interop-servers/$name
+  if [ -z "$cmd" ]; then args=(--role server); else args=(--server "$cmd"); fi
+  node dist/src/cli.js run "${args[@]}" --agent "$name" --outdir "$out" --cases "${cases[@]}" >"$out.log" 2>&1
+  status=$?
+  printf '%-24s exit %d: %s\n' "$name" "$status" "$(grep -E '^[0-9]+ cases:' "$out.log" | tail -1)"
+done
