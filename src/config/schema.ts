@@ -172,11 +172,18 @@ function withSpec(input: Record<string, unknown>, spec: SpecSettings | null | un
   if (spec.cases !== undefined) fromFile.cases = spec.cases;
   if (spec.excludeCases !== undefined) fromFile.excludeCases = spec.excludeCases;
   if (spec.extended !== undefined) fromFile.extended = spec.extended;
+
   // An empty pattern list from a repeatable flag means "not given".
   for (const key of ['cases', 'excludeCases']) {
     if (Array.isArray(flags[key]) && (flags[key] as unknown[]).length === 0) delete flags[key];
   }
-  return { ...fromFile, ...flags };
+  const merged: Record<string, unknown> = { ...fromFile, ...flags };
+  // fuzzingclient.json: its server is the server under test (--server starts it) unless --server-url names another.
+  if (spec.server !== undefined && merged.serverUrl == null) {
+    merged.serverUrl = spec.server.url;
+    if (merged.agent == null && spec.server.agent !== null) merged.agent = spec.server.agent;
+  }
+  return merged;
 }
 
 /** The address to bind: WSGATE_LISTEN_HOST (e.g. 0.0.0.0 in a container) overrides the url's host, keeping its port. */

@@ -107,6 +107,22 @@ export const SPEC_KEYS = {
   cert: { schema: z.string(), phrase: 'a string (a file)' },
   // wsgate's own key: its group 14 after Autobahn's cases (as --extended).
   extended: { schema: z.boolean(), phrase: 'true or false' },
+  // fuzzingclient.json: the servers under test (wsgate is then the fuzzing client).
+  servers: {
+    schema: z
+      .array(
+        z.strictObject({
+          agent: z.string().min(1).optional(),
+          url: z.string(),
+          options: z.record(z.string(), z.unknown()).optional(),
+          hostname: z.string().optional(),
+          origin: z.string().optional(),
+          protocols: stringArray.optional(),
+        }),
+      )
+      .min(1),
+    phrase: 'a non-empty array of {"agent", "url", "options"} objects',
+  },
 } as const satisfies Record<string, { schema: z.ZodType; phrase: string }>;
 
 type SpecKey = keyof typeof SPEC_KEYS;
@@ -130,6 +146,8 @@ export interface SpecSettings {
   excludeCases?: string[];
   extended?: boolean;
   excludeAgentCases: Record<string, string[]>;
+  /** fuzzingclient.json's server under test (wsgate tests servers), or absent. */
+  server?: { url: string; agent: string | null };
   /** Session options the file's `options` set (the ones wsgate honours). */
   session: Partial<ServerSessionOptions>;
   warnings: string[];
@@ -226,6 +244,15 @@ export function specSettings(file: string, spec: SpecFile): SpecSettings {
       warnings.push(`options.${key} = ${JSON.stringify(value)} is not honoured: wsgate runs as Autobahn's fuzzing server does by default`);
     }
   }
+  if (spec.servers !== undefined) {
+    if (spec.url !== undefined) throw specError(file, '"servers" (fuzzingclient.json) and "url" (fuzzingserver.json) do not go together');
+    if (spec.servers.length > 1) {
+      throw specError(file, `"servers" lists ${spec.servers.length} servers; wsgate tests one per run for now: run it once per server (--server-url and --agent, or one spec file each)`);
+    }
+    for (const key of ['hostname', 'origin', 'protocols', 'options'] as const) {
+      if (spec.servers[0]?.[key] !== undefined) warnings.push(`servers[0].${key} is not honoured: wsgate's fuzzing client runs with Autobahn's defaults`);
+    }
+  }
   if (spec.key !== undefined || spec.cert !== undefined) {
     warnings.push('"key"/"cert" are ignored: wsgate serves ws:// only (no TLS)');
   }
@@ -236,6 +263,7 @@ export function specSettings(file: string, spec: SpecFile): SpecSettings {
     ...(spec.cases !== undefined ? { cases: spec.cases } : {}),
     ...(spec['exclude-cases'] !== undefined ? { excludeCases: spec['exclude-cases'] } : {}),
     ...(spec.extended !== undefined ? { extended: spec.extended } : {}),
+    ...(spec.servers?.[0] !== undefined ? { server: { url: spec.servers[0].url, agent: spec.servers[0].agent ?? null } } : {}),
     excludeAgentCases,
     session,
     warnings,

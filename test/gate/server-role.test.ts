@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -208,4 +208,26 @@ test('SIGTERM mid-case: the running case and the rest are not run, the server pr
   assert.deepEqual(summary.cases.map((c) => [c.id, c.status]), [['1.1.1', 'passed'], ['6.4.1', 'skipped'], ['6.4.2', 'skipped']]);
   const ps = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' });
   assert.ok(!ps.includes(marker), 'the server process outlived the run');
+});
+
+test("--spec fuzzingclient.json: Autobahn's file unchanged (outdir, servers[0].agent and url, cases); several servers are refused for now", async () => {
+  const dir = await tempDir();
+  const port = await new Promise<number>((resolve) => {
+    const probe = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+  const spec = path.join(dir, 'fuzzingclient.json');
+  await writeFile(spec, JSON.stringify({ outdir: './reports/fc', servers: [{ agent: 'AutobahnServer', url: `ws://127.0.0.1:${port}` }], cases: ['1.1.1', '2.*'], 'exclude-cases': ['2.1*'], 'exclude-agent-cases': {} }));
+  const res = await runCliWith(['run', '--spec', spec, '--server', brokenServer('no-utf8-check')], { cwd: dir, timeoutMs: 60_000 });
+  assert.equal(res.code, 0, res.stdout + res.stderr);
+  assert.match(res.stdout, new RegExp(`at ws://127\\.0\\.0\\.1:${port}/ \\(agent "AutobahnServer"\\)`));
+  const index = JSON.parse(await readFile(path.join(dir, 'reports', 'fc', 'index.json'), 'utf8')) as Record<string, Record<string, unknown>>;
+  assert.deepEqual(Object.keys(index.AutobahnServer ?? {}), ['1.1.1', '2.2', '2.3', '2.4', '2.5', '2.6', '2.7', '2.8', '2.9']);
+
+  await writeFile(spec, JSON.stringify({ servers: [{ url: 'ws://127.0.0.1:9001' }, { url: 'ws://127.0.0.1:9002' }], cases: ['*'] }));
+  const two = await runCliWith(['run', '--spec', spec], { cwd: dir });
+  assert.equal(two.code, 2);
+  assert.match(two.stderr, /"servers" lists 2 servers; wsgate tests one per run for now/);
 });
