@@ -6,6 +6,8 @@
 #   4. run           `run` on the embedded default client inside the container: exit 0, reports in a
 #                    mounted directory, written by the container's user (uid 1000)
 #   5. failing run   a client that never connects (host network, another uid): exit 1 passes
+#   5b. server role  `run --role server` (the bundled ws server in the container) and `run --server-url`
+#                    against a ws server on the host: exit 0, reports in /reports/servers
 #                    through tini, reports still written
 #   6. serve         `serve` in a detached container (host network, 127.0.0.1 only), driven by the
 #                    bundled client on the host; SIGTERM (`podman stop`) ends it with 0, promptly
@@ -117,6 +119,24 @@ podman run --rm --name "$PREFIX-fail" "${HOST_NET[@]}" --user 4321:4321 -v "$dir
   run --url ws://127.0.0.1:0 --client false --agent never-connects --cases '1.1.1' '1.1.2' | tail -n 4 || status=$?
 [ "$status" = 1 ] || fail "a failing client gave exit $status, expected 1"
 check run-reports "$dir/clients" 2 0 2
+
+step "server role: the bundled ws server inside the container, then a server on the host by --server-url"
+dir=$(reports_dir server-role)
+status=0
+podman run --rm --name "$PREFIX-srole" "${NO_NET[@]}" -v "$dir:/reports" "$IMAGE" \
+  run --role server --cases "${RUN_CASES[@]}" | tail -n 4 || status=$?
+[ "$status" = 0 ] || fail "run --role server exited with $status, expected 0"
+check run-reports "$dir/servers" "$RUN_TOTAL" "$RUN_TOTAL" 0
+dir=$(reports_dir server-url)
+port=$(node "$HERE/check.mjs" free-port) || fail 'no free port'
+node dist/src/clients/reference-server.js "$port" &
+host_server=$!
+status=0
+podman run --rm --name "$PREFIX-surl" "${HOST_NET[@]}" -v "$dir:/reports" "$IMAGE" \
+  run --server-url "ws://127.0.0.1:$port" --agent host-server --cases "${RUN_CASES[@]}" | tail -n 4 || status=$?
+kill "$host_server" 2>/dev/null || true
+[ "$status" = 0 ] || fail "run --server-url exited with $status, expected 0"
+check run-reports "$dir/servers" "$RUN_TOTAL" "$RUN_TOTAL" 0
 
 step 'serve: the fuzzing server in a container, a client on the host (127.0.0.1 only)'
 dir=$(reports_dir serve)

@@ -13,10 +13,12 @@ export const categoryNames: Readonly<Record<string, string>> = {
   '13': 'WebSocket Compression (different parameters)',
   // wsgate's own (not in Autobahn|Testsuite): selected with --extended only.
   '14': 'Opening Handshake and Extension Negotiation',
+  // The same subjects from the other side: a server under test (--role server --extended).
+  '15': 'Opening Handshake and Framing (server under test)',
 };
 
 /** Groups wsgate adds to Autobahn's catalogue; reports mark their cases as wsgate's own. */
-export const WSGATE_GROUPS: ReadonlySet<string> = new Set(['14']);
+export const WSGATE_GROUPS: ReadonlySet<string> = new Set(['14', '15']);
 
 /** Whether a case is wsgate's own rather than Autobahn|Testsuite's (by its group number). */
 export function isWsgateCase(id: string): boolean {
@@ -34,6 +36,9 @@ function deflateParams(tuples: string): string {
 
 /** Subcategory names, where Autobahn gives one (groups 2, 3 and 5 have none). */
 export const subcategoryNames: Readonly<Record<string, string>> = {
+  '15.1': 'Upgrade requests the server must refuse',
+  '15.2': 'permessage-deflate offers the server must decline',
+  '15.3': 'Frames the server must refuse',
   '1.1': 'Text Messages',
   '1.2': 'Binary Messages',
   '4.1': 'Non-control Opcodes',

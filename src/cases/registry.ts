@@ -11,6 +11,7 @@ import { miscCases } from './s10-misc.js';
 import { deflatePayloadCases } from './s12-deflate-payloads.js';
 import { deflateParamCases } from './s13-deflate-params.js';
 import { handshakeCases } from './s14-handshake.js';
+import { serverHandshakeCases } from './s15-server-handshake.js';
 import type { CatalogueCase } from './types.js';
 
 /** Compares dotted ids as integer tuples ("6.9.2" < "6.12.7" < "10.1.1"). */
@@ -53,10 +54,13 @@ export const extendedCatalogue: readonly CatalogueCase[] = buildCatalogue(catalo
 
 /**
  * The catalogue a run selects from: Autobahn's alone, or with wsgate's own groups (`extended`).
- * wsgate's group 14 scripts the server's handshake response, so it tests clients only: a server
- * under test (`under` 'server') gets Autobahn's cases.
+ * wsgate's group 14 scripts the server's handshake response, so it tests clients only; a server
+ * under test (`under` 'server') gets group 15 instead (its refusals, from the client's side).
  */
 export function catalogueFor(extended: boolean, under: 'client' | 'server' = 'client'): readonly CatalogueCase[] {
-  if (under === 'server') return catalogue;
+  if (under === 'server') return extended ? serverExtendedCatalogue : catalogue;
   return extended ? extendedCatalogue : catalogue;
 }
+
+/** Autobahn's cases followed by wsgate's group 15: the `--extended` selection for a server under test. */
+export const serverExtendedCatalogue: readonly CatalogueCase[] = buildCatalogue(catalogue, serverHandshakeCases);

@@ -4,6 +4,7 @@
  */
 import type { DeflateAccept, DeflateClientOffer, DeflateOffer } from '../protocol/deflate-params.js';
 import type { DocumentChunks } from '../protocol/deflate-document.js';
+import type { UpgradeRequestSpec } from '../protocol/client-handshake.js';
 import type { UpgradeRequest } from '../protocol/handshake.js';
 import type { CaseOrigin, ExpectedClose } from '../model/report.js';
 import type { CloseVerdict, OutcomeVerdict } from '../model/verdicts.js';
@@ -30,6 +31,8 @@ export interface TxFrame {
   chopSize?: number | null;
   /** Write the frame as a TCP write of its own, after everything before it flushed. */
   sync?: boolean;
+  /** As a client, send this frame unmasked (a client masks every frame otherwise). */
+  unmasked?: boolean;
 }
 
 /** A message compressed and framed ahead of sending (CaseContext.prepareMessage, prepareCut). */
@@ -211,6 +214,11 @@ export interface CaseDef {
    */
   readonly handshake?: (info: HandshakeRequestInfo) => ScriptedHandshake | null;
   /**
+   * The upgrade request head wsgate sends as a client instead of its normal one (group 15, a server
+   * under test), built from the normal request's parts; it may break a rule on purpose.
+   */
+  readonly upgradeRequest?: (normal: UpgradeRequestSpec) => string;
+  /**
    * Handles a message from the peer instead of recording it as an event (Autobahn's cases that
    * override onMessage: groups 9, 12, 13).
    */
@@ -251,6 +259,8 @@ export interface AdjustFacts {
   txFrameStats: Readonly<Record<string, number>>;
   /** Whether the case's `handshake` hook answered the upgrade request (group 14; absent: no). */
   scriptedHandshake?: boolean;
+  /** The peer's handshake response head as received ('?' when none), for a client (group 15). */
+  httpResponse?: string;
 }
 
 /** A registered case with its place in the catalogue. */

@@ -37,7 +37,7 @@ export class Sender {
     const fin = frame.fin ?? true;
     const rsv = frame.rsv ?? 0;
     // As autobahn-python's sendFrame: a client masks every frame with a fresh key.
-    const mask = frame.mask ?? this.owner.newMask?.() ?? null;
+    const mask = frame.unmasked === true ? null : (frame.mask ?? this.owner.newMask?.() ?? null);
     const payloadLen = frame.payloadLen ?? null;
     const chopSize = frame.chopSize ?? null;
     const sync = frame.sync ?? false;

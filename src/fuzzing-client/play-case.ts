@@ -69,10 +69,11 @@ export function playCase(
       socket.off('error', onConnectError);
       const started = utcNow();
       const offers = def.deflateOffers ?? [];
+      const request = upgradeRequest(target, offers, settings);
       upgrade = new ClientUpgrade(
         socket,
         settings.session,
-        upgradeRequest(target, offers, settings),
+        request,
         settings.newMask,
         (connection: Connection) =>
           new CaseRunner(connection, def, {
@@ -87,8 +88,9 @@ export function playCase(
           }),
         (response) => {
           serverHeader = response.headers.get('server')?.[0] ?? null;
-          return deflateDecision(response, offers.length > 0, def, settings);
+          return deflateDecision(response, offers.length > 0 || def.upgradeRequest !== undefined, def, settings);
         },
+        def.upgradeRequest?.(request) ?? null,
       );
       const connection = upgrade.connection;
       // An interrupted run ends its cases at once (their results are dropped as cut short).

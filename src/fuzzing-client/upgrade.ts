@@ -36,13 +36,15 @@ export class ClientUpgrade implements OpeningHandshake {
     /** The handler of the connection, from the start: it hears of a connection that never opens too. */
     makeHandler: (connection: Connection) => ConnectionHandler,
     private readonly decide: (response: Extract<UpgradeResponse, { ok: true }>) => ResponseDecision,
+    /** A request head of the case's own (group 15), sent instead of the one `request` describes. */
+    requestHead: string | null = null,
   ) {
     this.reader = new HeadReader(options.maxHeadBytes);
     this.connection = new Connection(socket, options, { role: 'client', newMask, serverDropTimeoutMs: options.serverDropTimeoutMs });
     this.handler = makeHandler(this.connection);
     this.connection.handler = this.handler;
     this.connection.startHandshake(this);
-    const head = buildUpgradeRequest(request);
+    const head = requestHead ?? buildUpgradeRequest(request);
     this.connection.httpRequest = head;
     this.connection.sender.sendData(Buffer.from(head, 'latin1'));
   }

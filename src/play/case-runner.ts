@@ -48,7 +48,8 @@ export class CaseRunner implements ConnectionHandler, CaseContext {
   private readonly received: PeerEvent[] = [];
   /** Events received past MAX_RECORDED_EVENTS. */
   private unrecorded = 0;
-  private startedAt = 0;
+  /** When the case started: at open, or (a connection that never opened) when the runner was made. */
+  private startedAt = performance.now();
   /** The outcome before expected events are checked: Autobahn's Case defaults, or what the case set. */
   private outcome: { behavior: OutcomeVerdict; result: string } = { behavior: Behavior.Failed, result: 'Actual events differ from any expected.' };
   private trafficStats: CaseResult['trafficStats'] = null;
@@ -134,7 +135,7 @@ export class CaseRunner implements ConnectionHandler, CaseContext {
       isServer: s.isServer,
     });
     const adjusted = this.def.adjust
-      ? this.def.adjust(common, { connectionWasOpen: s.connectionWasOpen, txFrameStats: s.wire.txFrameStats, scriptedHandshake: s.scriptedHandshake })
+      ? this.def.adjust(common, { connectionWasOpen: s.connectionWasOpen, txFrameStats: s.wire.txFrameStats, scriptedHandshake: s.scriptedHandshake, httpResponse: s.httpResponse })
       : common;
     // Where the original's handler raised and the socket closed behind it, its result still reads as
     // if nothing had happened ("Case did not finish within 480 seconds."): say what did.

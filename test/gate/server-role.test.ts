@@ -231,3 +231,19 @@ test("--spec fuzzingclient.json: Autobahn's file unchanged (outdir, servers[0].a
   assert.equal(two.code, 2);
   assert.match(two.stderr, /"servers" lists 2 servers; wsgate tests one per run for now/);
 });
+
+test('--extended for servers: group 15 (refusals RFC 6455 and RFC 7692 make a MUST); a server that accepts an unmasked frame fails 15.3.1', async () => {
+  const good = await gate(['--role', 'server', '--extended', '--cases', '15.*']);
+  assert.equal(good.code, 0, good.stdout);
+  assert.deepEqual([...good.cases.keys()], ['15.1.1', '15.1.2', '15.1.3', '15.1.4', '15.1.5', '15.1.6', '15.2.1', '15.2.2', '15.2.3', '15.3.1']);
+  // ws refuses the bad requests with 400 (426 with Sec-WebSocket-Version for the wrong version) and fails the handshake on bad offers.
+  assert.equal(good.cases.get('15.1.1')?.behavior, 'OK');
+  assert.equal(good.cases.get('15.2.1')?.behavior, 'NON-STRICT');
+  assert.equal(verdicts(good.cases.get('15.3.1')), 'OK/OK');
+  const lenient = await gate(['--server', brokenServer('accepts-unmasked'), '--extended', '--cases', '15.1.*', '15.3.1', '--agent', 'lenient']);
+  assert.equal(lenient.code, 1);
+  assert.equal(lenient.cases.get('15.3.1')?.behavior, 'FAILED');
+  // The raw server answers 101 to anything: every request it must refuse fails.
+  for (const id of ['15.1.1', '15.1.2', '15.1.3', '15.1.4', '15.1.5', '15.1.6']) assert.equal(lenient.cases.get(id)?.behavior, 'FAILED', id);
+  assert.match(lenient.cases.get('15.1.1')?.reason ?? '', /accepted a request it must refuse/);
+});
