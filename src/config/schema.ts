@@ -8,7 +8,7 @@ import { UsageError } from '../errors.js';
 import { failingVerdicts } from '../model/verdicts.js';
 import { agentProblem } from '../server/route-target.js';
 import { defaultJobs, parseShard, type Shard } from './parallel.js';
-import { parseListenUrl } from './url.js';
+import { parseListenUrl, parseServerUrl } from './url.js';
 import type { ServerSessionOptions } from '../server/upgrade.js';
 import type { SpecSettings } from './spec.js';
 import { splitList } from '../util/patterns.js';
@@ -53,6 +53,8 @@ export const runSchema = serverSchema.extend({
 
 /** The server under test, when servers are tested (--role server, --server-url, --server). */
 export interface ServerUnderTest {
+  /** Its agent name from a spec file's `servers` entry, or null (then --agent, the Server header, or host:port). */
+  agent: string | null;
   /** The URL the cases connect to (port filled in when the flag gave 0). */
   url: string;
   host: string;
@@ -118,8 +120,10 @@ export interface RunConfig extends ServerExtras {
   extended: boolean;
   /** The side under test. */
   role: 'client' | 'server';
-  /** The server under test (role server), or null. */
+  /** The server under test (role server), or null; the first of `servers`. */
   server: ServerUnderTest | null;
+  /** Every server under test, tested one after another (a fuzzingclient.json may list several). */
+  servers: ServerUnderTest[];
   /** The agent was not given: name it after the server's Server header, or its host and port (role server). */
   agentFromServer: boolean;
   /** --seed: masks and keys from this seed (role server), or null for random ones. */
@@ -181,7 +185,6 @@ function withSpec(input: Record<string, unknown>, spec: SpecSettings | null | un
   // fuzzingclient.json: its server is the server under test (--server starts it) unless --server-url names another.
   if (spec.server !== undefined && merged.serverUrl == null) {
     merged.serverUrl = spec.server.url;
-    if (merged.agent == null && spec.server.agent !== null) merged.agent = spec.server.agent;
   }
   return merged;
 }
@@ -210,6 +213,9 @@ export function resolveRunConfig(input: Record<string, unknown>, sources: Config
   const o = parseWith(runSchema, withSpec(input, sources.spec));
   const { host, port } = parseListenUrl(o.url);
   const server = serverUnderTest(o);
+  // A fuzzingclient.json's server is named by its own "agent" (over --agent only when the flag is absent).
+  const specServer = sources.spec?.servers?.[0];
+  if (server !== null && specServer !== undefined && o.serverUrl === specServer.url && o.agent === null) server.agent = specServer.agent;
   const agent = o.agent ?? (o.client === null ? 'wsgate-reference-ws' : 'client');
   const problem = agentProblem(agent);
   if (problem !== null) throw new UsageError(`--agent: ${problem}`);
@@ -241,6 +247,7 @@ export function resolveRunConfig(input: Record<string, unknown>, sources: Config
     extended: o.extended,
     role: server === null ? 'client' : 'server',
     server,
+    servers: server === null ? [] : [server, ...moreServers(o, server, sources.spec)],
     // The bundled server sends no Server header and listens on a free port: it has a name of its own.
     agentFromServer: server !== null && o.agent === null && server.command !== REFERENCE_SERVER_COMMAND,
     seed: o.seed,
@@ -266,31 +273,29 @@ function serverUnderTest(o: z.infer<typeof runSchema>): ServerUnderTest | null {
   if (target.port === 0 && o.server === null && !embedded) throw new UsageError('--server-url: port 0 needs --server CMD (a free port is chosen for the server wsgate starts)');
   return {
     ...target,
+    agent: null,
     command: o.server ?? (embedded ? REFERENCE_SERVER_COMMAND : null),
     restart: o.restartServer,
     startTimeout: o.serverStartTimeout ?? DEFAULT_SERVER_START_TIMEOUT,
   };
 }
 
+/**
+ * The servers a fuzzingclient.json lists after its first, each with its own agent (only when the
+ * file's servers are the ones tested: not with --server-url, and not with --server, which starts one).
+ */
+function moreServers(o: z.infer<typeof runSchema>, first: ServerUnderTest, spec: SpecSettings | null | undefined): ServerUnderTest[] {
+  const listed = spec?.servers ?? [];
+  if (listed.length < 2 || o.serverUrl !== listed[0]?.url) return [];
+  if (o.server !== null) throw new UsageError(`--server starts one server, but ${spec?.file ?? 'the spec file'} lists ${listed.length}: give each its own run, or start them yourself`);
+  const agents = listed.map((s) => s.agent).filter((a): a is string => a !== null);
+  const twice = agents.find((a, i) => agents.indexOf(a) !== i);
+  if (twice !== undefined) throw new UsageError(`${spec?.file ?? 'the spec file'}: two servers are named ${JSON.stringify(twice)}; each needs its own agent`);
+  return listed.slice(1).map((s) => ({ ...first, ...parseServerUrl(s.url), agent: s.agent, command: null }));
+}
+
 /** Stands for the bundled reference server (ws's WebSocketServer), resolved by the gate. */
 export const REFERENCE_SERVER_COMMAND = '{reference-server}';
-
-/** ws://HOST[:PORT][/path][?query] of a server under test. */
-export function parseServerUrl(text: string): Omit<ServerUnderTest, 'command' | 'restart' | 'startTimeout'> {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new UsageError(`--server-url: not a URL: ${JSON.stringify(text)} (expected ws://HOST:PORT[/path])`);
-  }
-  if (url.protocol === 'wss:') throw new UsageError('--server-url: wss:// is not supported yet; use ws://');
-  if (url.protocol !== 'ws:') throw new UsageError(`--server-url: the scheme must be ws://, got ${url.protocol}//`);
-  if (url.username !== '' || url.password !== '') throw new UsageError('--server-url: user information is not supported');
-  if (url.hash !== '') throw new UsageError('--server-url: a fragment (#...) is not allowed in a WebSocket URL (RFC 6455 §3)');
-  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-  const port = url.port === '' ? 80 : Number(url.port);
-  return { url: url.href, host, port, resource: `${url.pathname === '' ? '/' : url.pathname}${url.search}` };
-}
 
 /** Validates and resolves the options of `wsgate serve` (flags > env > spec file > defaults). */
 export function resolveServeConfig(input: Record<string, unknown>, sources: ConfigSources = {}): ServeConfig {

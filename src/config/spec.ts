@@ -11,7 +11,7 @@ import { catalogueFor } from '../cases/registry.js';
 import type { CatalogueCase } from '../cases/types.js';
 import { selectCases, SelectionError } from '../cases/select.js';
 import { UsageError } from '../errors.js';
-import { parseListenUrl } from './url.js';
+import { parseListenUrl, parseServerUrl } from './url.js';
 import type { ServerSessionOptions } from '../server/upgrade.js';
 import { wildcard } from '../util/patterns.js';
 
@@ -146,8 +146,10 @@ export interface SpecSettings {
   excludeCases?: string[];
   extended?: boolean;
   excludeAgentCases: Record<string, string[]>;
-  /** fuzzingclient.json's server under test (wsgate tests servers), or absent. */
+  /** fuzzingclient.json's first server under test (wsgate tests servers), or absent. */
   server?: { url: string; agent: string | null };
+  /** fuzzingclient.json's servers, in order (absent without `servers`). */
+  servers?: Array<{ url: string; agent: string | null }>;
   /** Session options the file's `options` set (the ones wsgate honours). */
   session: Partial<ServerSessionOptions>;
   warnings: string[];
@@ -246,11 +248,16 @@ export function specSettings(file: string, spec: SpecFile): SpecSettings {
   }
   if (spec.servers !== undefined) {
     if (spec.url !== undefined) throw specError(file, '"servers" (fuzzingclient.json) and "url" (fuzzingserver.json) do not go together');
-    if (spec.servers.length > 1) {
-      throw specError(file, `"servers" lists ${spec.servers.length} servers; wsgate tests one per run for now: run it once per server (--server-url and --agent, or one spec file each)`);
-    }
-    for (const key of ['hostname', 'origin', 'protocols', 'options'] as const) {
-      if (spec.servers[0]?.[key] !== undefined) warnings.push(`servers[0].${key} is not honoured: wsgate's fuzzing client runs with Autobahn's defaults`);
+    for (const [i, server] of spec.servers.entries()) {
+      try {
+        parseServerUrl(server.url);
+      } catch (err) {
+        if (err instanceof UsageError) throw specError(file, `"servers[${i}].url": ${err.message.replace(/^--server-url:? /, '')}`);
+        throw err;
+      }
+      for (const key of ['hostname', 'origin', 'protocols', 'options'] as const) {
+        if (server[key] !== undefined) warnings.push(`servers[${i}].${key} is not honoured: wsgate's fuzzing client runs with Autobahn's defaults`);
+      }
     }
   }
   if (spec.key !== undefined || spec.cert !== undefined) {
@@ -264,6 +271,7 @@ export function specSettings(file: string, spec: SpecFile): SpecSettings {
     ...(spec['exclude-cases'] !== undefined ? { excludeCases: spec['exclude-cases'] } : {}),
     ...(spec.extended !== undefined ? { extended: spec.extended } : {}),
     ...(spec.servers?.[0] !== undefined ? { server: { url: spec.servers[0].url, agent: spec.servers[0].agent ?? null } } : {}),
+    ...(spec.servers !== undefined ? { servers: spec.servers.map((s) => ({ url: s.url, agent: s.agent ?? null })) } : {}),
     excludeAgentCases,
     session,
     warnings,

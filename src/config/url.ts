@@ -18,3 +18,28 @@ export function parseListenUrl(url: string): { host: string; port: number } {
   const port = u.port === '' ? 80 : Number(u.port);
   return { host, port };
 }
+
+/** Where a server under test is: its URL, host, port and request target (path and query). */
+export interface ServerUrl {
+  url: string;
+  host: string;
+  port: number;
+  resource: string;
+}
+
+/** ws://HOST[:PORT][/path][?query] of a server under test. */
+export function parseServerUrl(text: string): ServerUrl {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new UsageError(`--server-url: not a URL: ${JSON.stringify(text)} (expected ws://HOST:PORT[/path])`);
+  }
+  if (url.protocol === 'wss:') throw new UsageError('--server-url: wss:// is not supported yet; use ws://');
+  if (url.protocol !== 'ws:') throw new UsageError(`--server-url: the scheme must be ws://, got ${url.protocol}//`);
+  if (url.username !== '' || url.password !== '') throw new UsageError('--server-url: user information is not supported');
+  if (url.hash !== '') throw new UsageError('--server-url: a fragment (#...) is not allowed in a WebSocket URL (RFC 6455 §3)');
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  const port = url.port === '' ? 80 : Number(url.port);
+  return { url: url.href, host, port, resource: `${url.pathname === '' ? '/' : url.pathname}${url.search}` };
+}

@@ -1,5 +1,5 @@
 /** Human output of a gate run: one line per case, then a summary. */
-import type { CaseResult, GateCase, GateRun } from '../model/report.js';
+import { caseLabel, type CaseResult, type GateCase, type GateRun } from '../model/report.js';
 
 const OUTCOME_WORD: Readonly<Record<string, string>> = {
   OK: 'Pass',
@@ -39,7 +39,7 @@ export class Progress {
     const verdicts = c.result ? `${c.result.behavior}/${c.result.behaviorClose}` : 'no result';
     const duration = c.result ? `${c.result.duration} ms` : `${c.timeMs} ms`;
     const why = c.reason !== '' ? `  ${c.reason}` : c.warnings.length > 0 ? `  ${c.warnings.join('; ')}` : '';
-    this.out.write(`[${String(c.index).padStart(this.width)}/${this.total}] ${mark} ${c.id.padEnd(8)} ${verdicts.padEnd(24)} ${duration.padStart(8)}${why}\n`);
+    this.out.write(`[${String(c.index).padStart(this.width)}/${this.total}] ${mark} ${caseLabel(c).padEnd(8)} ${verdicts.padEnd(24)} ${duration.padStart(8)}${why}\n`);
   }
 
   /** A case of a looping client finished (the gate rule is applied at the end). */
@@ -57,7 +57,7 @@ export class Progress {
     const line = `${run.cases.length} cases: ${count('passed')} passed${warned > 0 ? ` (${warned} with warnings)` : ''}, ${failed} failed, ${count('skipped')} skipped${acceptedText} in ${(run.durationMs / 1000).toFixed(1)} s`;
     this.out.write(`\n${failed > 0 || run.interrupted !== null ? this.colour(31, line) : this.colour(32, line)}\n`);
     for (const c of run.cases.filter((x) => x.status === 'failed').slice(0, 20)) {
-      this.out.write(`  ${this.colour(31, 'FAIL')} ${c.id}: ${c.reason}\n`);
+      this.out.write(`  ${this.colour(31, 'FAIL')} ${caseLabel(c)}: ${c.reason}\n`);
     }
     for (const c of accepted.slice(0, 20)) {
       this.out.write(`  ${this.colour(33, 'accepted failure')} ${c.id}: ${c.baseline?.failure ?? ''} (baseline: ${c.baseline?.reason ?? ''})\n`);

@@ -51,50 +51,37 @@ interface ServerRun {
   globalIndex: Map<string, number>;
   /** Why the remaining cases cannot run (the server died and is not restarted), or null. */
   gone: string | null;
+  /** The run tests several servers: each case names its agent. */
+  several: boolean;
 }
 
-/** Runs the gate against a server; returns the exit status. Throws UsageError for bad configuration. */
+/** Runs the gate against the server(s) under test; returns the exit status. Throws UsageError for bad configuration. */
 export async function runServerGate(config: RunConfig, io: GateIo): Promise<number> {
-  const sut = config.server as ServerUnderTest;
   const { cases, selected } = selectForRun({ ...config, role: 'server' });
   const baseline: Baseline | null = config.baseline === null ? null : loadBaseline(config.baseline);
   await checkOutputs(config);
-  const port = sut.port === 0 ? await freePort(sut.host) : sut.port;
-  const target: ServerTarget = { host: sut.host, port, resource: sut.resource };
-  const command = sut.command === REFERENCE_SERVER_COMMAND ? referenceServerCommand() : sut.command;
   const startedAt = new Date();
   const t0 = performance.now();
   const usage0 = process.cpuUsage();
-  const serverProcess = command === null ? null : await ServerProcess.launch(command, sut.host, port, sut.startTimeout * 1000, io.signal);
-  const warnings: string[] = [];
-  let gateCases: GateCase[] = [];
-  const results = new Map<string, CaseResult>();
-  let agent = config.agent;
-  // The server's CPU is read from /proc while it lives (a process its shell does not reap is never counted as a child).
-  const sampler = setInterval(() => serverProcess?.sampleCpu(), 2000);
-  try {
-    if (serverProcess === null) await awaitRemoteServer(target, sut, io.signal);
-    if (config.agentFromServer) agent = (await probeServerHeader(target)) ?? `${target.host}:${target.port}`;
-    const progress = new Progress(io.out, io.isTty, cases.length);
-    progress.header(headerLine(config, cases.length, selected, command, target, agent));
-    const globalIndex = new Map(catalogueFor(config.extended, 'server').map((c, i) => [c.id, i + 1]));
-    const run: ServerRun = { config, io, target, agent, process: serverProcess, progress, baseline, results, globalIndex, gone: null };
-    gateCases = await runCases(run, cases);
-  } finally {
-    clearInterval(sampler);
-    const stopWarning = await serverProcess?.stop();
-    if (stopWarning) warnings.push(stopWarning);
+  const tested: TestedServer[] = [];
+  // Several servers (a fuzzingclient.json listing more than one) run one after another, each its own agent.
+  for (const sut of config.servers) {
+    if (isAborted(io.signal)) break;
+    tested.push(await testServer(config, io, sut, { cases, selected, baseline, several: config.servers.length > 1, taken: new Set(tested.map((t) => t.agent)) }));
   }
-  await writeServerReports(config, agent, results);
-  for (const w of warnings) io.out.write(`wsgate: warning: ${w}\n`);
+  const byAgent = new Map(tested.map((t) => [t.agent, t.results]));
+  const collisions = await writeReports(config.outdir, byAgent, catalogueInfo(config.extended, 'server'), { generatedAt: new Date().toISOString(), toolVersion: VERSION });
+  for (const c of collisions) process.stderr.write(`${collisionNotice(c)}\n`);
+  for (const w of tested.flatMap((t) => t.warnings)) io.out.write(`wsgate: warning: ${w}\n`);
+  const cpu = tested.map((t) => t.serverCpuMs).filter((ms): ms is number => ms !== null);
   const gateRun: GateRun = {
-    agent,
+    agent: tested.map((t) => t.agent).join(', ') || config.agent,
     startedAt: startedAt.toISOString(),
     durationMs: Math.round(performance.now() - t0),
     strict: config.strict,
-    cases: baseline === null ? gateCases : applyBaseline(gateCases, agent, baseline),
+    cases: tested.flatMap((t) => t.gateCases),
     interrupted: io.signal?.aborted === true ? String(io.signal.reason ?? 'interrupted') : null,
-    resources: { ...resourcesSince(usage0, null), clientCpuMs: serverProcess?.cpuMs() ?? null },
+    resources: { ...resourcesSince(usage0, null), clientCpuMs: cpu.length === 0 ? null : cpu.reduce((a, b) => a + b, 0) },
     shard: config.shard,
     failOn: config.failOn,
     role: 'server',
@@ -108,6 +95,50 @@ export async function runServerGate(config: RunConfig, io: GateIo): Promise<numb
   });
 }
 
+/** What testing one server gave. */
+interface TestedServer {
+  agent: string;
+  gateCases: GateCase[];
+  results: Map<string, CaseResult>;
+  warnings: string[];
+  /** CPU time of the server process wsgate started, or null. */
+  serverCpuMs: number | null;
+}
+
+/** One server: started (or waited for), named, every selected case, stopped. */
+async function testServer(
+  config: RunConfig,
+  io: GateIo,
+  sut: ServerUnderTest,
+  run: { cases: CatalogueCase[]; selected: number; baseline: Baseline | null; several: boolean; taken: ReadonlySet<string> },
+): Promise<TestedServer> {
+  const port = sut.port === 0 ? await freePort(sut.host) : sut.port;
+  const target: ServerTarget = { host: sut.host, port, resource: sut.resource };
+  const command = sut.command === REFERENCE_SERVER_COMMAND ? referenceServerCommand() : sut.command;
+  const serverProcess = command === null ? null : await ServerProcess.launch(command, sut.host, port, sut.startTimeout * 1000, io.signal);
+  const tested: TestedServer = { agent: sut.agent ?? config.agent, gateCases: [], results: new Map(), warnings: [], serverCpuMs: null };
+  // The server's CPU is read from /proc while it lives (a process its shell does not reap is never counted as a child).
+  const sampler = setInterval(() => serverProcess?.sampleCpu(), 2000);
+  try {
+    if (serverProcess === null) await awaitRemoteServer(target, sut, io.signal);
+    if (sut.agent === null && config.agentFromServer) tested.agent = (await probeServerHeader(target)) ?? `${target.host}:${target.port}`;
+    // Two servers of one run that name themselves alike are told apart by their address.
+    if (run.taken.has(tested.agent)) tested.agent = `${tested.agent} (${target.host}:${target.port})`;
+    const progress = new Progress(io.out, io.isTty, run.cases.length);
+    progress.header(headerLine(config, run.cases.length, run.selected, command, target, tested.agent, sut));
+    const globalIndex = new Map(catalogueFor(config.extended, 'server').map((c, i) => [c.id, i + 1]));
+    const state: ServerRun = { config, io, target, agent: tested.agent, process: serverProcess, progress, baseline: run.baseline, results: tested.results, globalIndex, gone: null, several: run.several };
+    const gateCases = await runCases(state, run.cases);
+    tested.gateCases = run.baseline === null ? gateCases : applyBaseline(gateCases, tested.agent, run.baseline);
+  } finally {
+    clearInterval(sampler);
+    const stopWarning = await serverProcess?.stop();
+    if (stopWarning) tested.warnings.push(stopWarning);
+    tested.serverCpuMs = serverProcess?.cpuMs() ?? null;
+  }
+  return tested;
+}
+
 function progress(io: GateIo, total: number): Progress {
   return new Progress(io.out, io.isTty, total);
 }
@@ -119,9 +150,9 @@ async function awaitRemoteServer(target: ServerTarget, sut: ServerUnderTest, sig
 }
 
 /** The run's first line: how many cases, how many at once, against what. */
-function headerLine(config: RunConfig, count: number, selected: number, command: string | null, target: ServerTarget, agent: string): string {
+function headerLine(config: RunConfig, count: number, selected: number, command: string | null, target: ServerTarget, agent: string, sut: ServerUnderTest): string {
   const shardNote = config.shard === null ? '' : ` (shard ${config.shard.index}/${config.shard.count} of ${selected} selected)`;
-  const what = config.server?.command === REFERENCE_SERVER_COMMAND ? "the bundled ws server" : command === null ? 'the server' : JSON.stringify(command);
+  const what = sut.command === REFERENCE_SERVER_COMMAND ? 'the bundled ws server' : command === null ? 'the server' : JSON.stringify(command);
   const url = `ws://${target.host.includes(':') ? `[${target.host}]` : target.host}:${target.port}${target.resource}`;
   return `wsgate: ${count} case${count === 1 ? '' : 's'}${shardNote}${config.jobs > 1 ? `, up to ${config.jobs} at once,` : ', one at a time,'} against ${what} at ${url} (agent ${JSON.stringify(agent)})`;
 }
@@ -144,6 +175,7 @@ async function runCases(run: ServerRun, cases: CatalogueCase[]): Promise<GateCas
         run.results.delete(def.id);
         return;
       }
+      if (run.several) gc.agent = run.agent;
       const shown = run.baseline === null ? gc : (applyBaseline([gc], run.agent, run.baseline)[0] ?? gc);
       done.push(shown);
       run.progress.caseDone(shown);
@@ -154,7 +186,7 @@ async function runCases(run: ServerRun, cases: CatalogueCase[]): Promise<GateCas
   if (io.signal?.aborted === true) {
     const why = `not run: the run was interrupted (${String(io.signal.reason ?? 'interrupted')})`;
     const ran = new Set(done.map((c) => c.index));
-    for (const [i, def] of cases.entries()) if (!ran.has(i + 1)) done.push(notRun(def, i + 1, why));
+    for (const [i, def] of cases.entries()) if (!ran.has(i + 1)) done.push({ ...notRun(def, i + 1, why), ...(run.several ? { agent: run.agent } : {}) });
   }
   return done.sort((a, b) => a.index - b.index);
 }
@@ -218,11 +250,4 @@ async function serverDown(run: ServerRun): Promise<string | null> {
     run.gone = `${how}; restarting it failed: ${err instanceof Error ? err.message : String(err)}`;
     return run.gone;
   }
-}
-
-/** Autobahn's report set for the server under test (reports/servers by default). */
-async function writeServerReports(config: RunConfig, agent: string, results: Map<string, CaseResult>): Promise<void> {
-  const byAgent = new Map([[agent, results]]);
-  const collisions = await writeReports(config.outdir, byAgent, catalogueInfo(config.extended, 'server'), { generatedAt: new Date().toISOString(), toolVersion: VERSION });
-  for (const c of collisions) process.stderr.write(`${collisionNotice(c)}\n`);
 }

@@ -142,6 +142,8 @@ export interface GateCase {
   /** 1-based index into the selected case list (the `/runCase?case=N` index). */
   index: number;
   id: string;
+  /** The agent, when a run tests several (servers of one fuzzingclient.json); absent: the run's agent. */
+  agent?: string;
   category: string;
   subcategory: string;
   origin: CaseOrigin;
@@ -204,4 +206,9 @@ export interface RunResources {
    * or the server wsgate started; null where the OS does not tell.
    */
   clientCpuMs: number | null;
+}
+
+/** How a case is named in output: its id, after its agent when a run tests several. */
+export function caseLabel(c: Pick<GateCase, 'id' | 'agent'>): string {
+  return c.agent === undefined ? c.id : `${c.agent} ${c.id}`;
 }

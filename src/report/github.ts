@@ -4,7 +4,7 @@
  * https://docs.github.com/actions/using-workflows/workflow-commands-for-github-actions
  */
 import { randomUUID } from 'node:crypto';
-import type { GateCase, GateRun } from '../model/report.js';
+import { caseLabel, type GateCase, type GateRun } from '../model/report.js';
 
 /** GitHub's limit on one step's job summary: 1 MiB ("the maximum size is 1MiB"). */
 export const SUMMARY_LIMIT_BYTES = 1024 * 1024;
@@ -76,12 +76,12 @@ function cell(s: string, max = 300): string {
 export function annotations(run: GateRun, max = MAX_ERROR_ANNOTATIONS): string[] {
   const failing = run.cases.filter(isFailing);
   const out = failing.slice(0, max).map((c) => {
-    const title = `wsgate ${c.id}: ${verdicts(c)}`;
+    const title = `wsgate ${caseLabel(c)}: ${verdicts(c)}`;
     const report = c.reportBase === null ? '' : `\nReport: ${c.reportBase}.html`;
-    return `::error title=${escapeProperty(title)}::${escapeData(`Case ${c.id} (${line(c.description, 200)}) failed for agent ${run.agent}: ${c.reason}${report}`)}`;
+    return `::error title=${escapeProperty(title)}::${escapeData(`Case ${c.id} (${line(c.description, 200)}) failed for agent ${c.agent ?? run.agent}: ${c.reason}${report}`)}`;
   });
   if (failing.length > max) {
-    const rest = failing.slice(max).map((c) => c.id);
+    const rest = failing.slice(max).map((c) => caseLabel(c));
     const shown = rest.slice(0, 50).join(', ') + (rest.length > 50 ? ', …' : '');
     out.push(`::notice title=${escapeProperty('wsgate: more failing cases')}::${escapeData(`and ${rest.length} more failing case${rest.length === 1 ? '' : 's'}: ${shown} (see the job summary and junit.xml)`)}`);
   }
@@ -142,7 +142,7 @@ function headSection(run: GateRun, paths: ReportPaths): string[] {
     `Reports: \`${cell(paths.outdir, 200)}/index.html\`, JUnit \`${cell(paths.junit, 200)}\`, summary \`${cell(paths.json, 200)}\``,
     ...(failing.length === 0
       ? []
-      : ['', `### Failing cases (${failing.length})`, '', '| Case | Verdicts | Reason |', '| --- | --- | --- |', ...failing.map((c) => `| ${c.id} | ${cell(verdicts(c))} | ${cell(c.reason)} |`)]),
+      : ['', `### Failing cases (${failing.length})`, '', '| Case | Verdicts | Reason |', '| --- | --- | --- |', ...failing.map((c) => `| ${cell(caseLabel(c))} | ${cell(verdicts(c))} | ${cell(c.reason)} |`)]),
   ];
 }
 
@@ -194,7 +194,7 @@ function groupSections(run: GateRun): string[][] {
       '',
       '| Case | Status | Verdicts | Duration | Reason |',
       '| --- | --- | --- | ---: | --- |',
-      ...cases.map((c) => `| ${c.id} | ${statusWord(c)} | ${cell(verdicts(c))} | ${c.result === null ? '' : `${c.result.duration} ms`} | ${cell(c.reason || c.warnings.join('; '), 200)} |`),
+      ...cases.map((c) => `| ${cell(caseLabel(c))} | ${statusWord(c)} | ${cell(verdicts(c))} | ${c.result === null ? '' : `${c.result.duration} ms`} | ${cell(c.reason || c.warnings.join('; '), 200)} |`),
       '',
       '</details>',
     ]);

@@ -124,6 +124,8 @@ function caseSummary(c: GateCase): Record<string, unknown> {
   return {
     index: c.index,
     id: c.id,
+    // Only when the run tested several servers: whose case it is.
+    ...(c.agent !== undefined ? { agent: c.agent } : {}),
     // "wsgate" for wsgate's own cases (group 14, --extended), "autobahn" for Autobahn|Testsuite's.
     origin: c.origin,
     status: c.status,

@@ -169,16 +169,19 @@ function seconds(ms: number): number {
 export function junitXml(run: GateRun): string {
   const builder = junitBuilder.newBuilder();
   builder.name(`wsgate ${visible(run.agent)}`);
-  const agentSlug = slug(run.agent, 'agent');
-  const groups = new Map<string, GateCase[]>();
+  // One suite per case group, and per agent when a run tests several servers.
+  const groups = new Map<string, { agent: string; label: string; cases: GateCase[] }>();
   for (const c of run.cases) {
+    const agent = c.agent ?? run.agent;
     const label = categoryLabel(c);
-    const list = groups.get(label);
-    if (list === undefined) groups.set(label, [c]);
-    else list.push(c);
+    const key = `${agent}\u0000${label}`;
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, { agent, label, cases: [c] });
+    else group.cases.push(c);
   }
-  for (const [label, cases] of groups) {
-    const suite = builder.testSuite().name(`${visible(run.agent)} · ${visible(label)}`).timestamp(run.startedAt);
+  for (const { agent, label, cases } of groups.values()) {
+    const agentSlug = slug(agent, 'agent');
+    const suite = builder.testSuite().name(`${visible(agent)} · ${visible(label)}`).timestamp(run.startedAt);
     suite.time(seconds(cases.reduce((sum, c) => sum + c.timeMs, 0)));
     suite.property('strict', String(run.strict));
     if (run.interrupted !== null) suite.property('interrupted', run.interrupted);

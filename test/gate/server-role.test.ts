@@ -210,7 +210,7 @@ test('SIGTERM mid-case: the running case and the rest are not run, the server pr
   assert.ok(!ps.includes(marker), 'the server process outlived the run');
 });
 
-test("--spec fuzzingclient.json: Autobahn's file unchanged (outdir, servers[0].agent and url, cases); several servers are refused for now", async () => {
+test("--spec fuzzingclient.json: Autobahn's file unchanged (outdir, servers[0].agent and url, cases)", async () => {
   const dir = await tempDir();
   const port = await new Promise<number>((resolve) => {
     const probe = net.createServer().listen(0, '127.0.0.1', () => {
@@ -225,11 +225,6 @@ test("--spec fuzzingclient.json: Autobahn's file unchanged (outdir, servers[0].a
   assert.match(res.stdout, new RegExp(`at ws://127\\.0\\.0\\.1:${port}/ \\(agent "AutobahnServer"\\)`));
   const index = JSON.parse(await readFile(path.join(dir, 'reports', 'fc', 'index.json'), 'utf8')) as Record<string, Record<string, unknown>>;
   assert.deepEqual(Object.keys(index.AutobahnServer ?? {}), ['1.1.1', '2.2', '2.3', '2.4', '2.5', '2.6', '2.7', '2.8', '2.9']);
-
-  await writeFile(spec, JSON.stringify({ servers: [{ url: 'ws://127.0.0.1:9001' }, { url: 'ws://127.0.0.1:9002' }], cases: ['*'] }));
-  const two = await runCliWith(['run', '--spec', spec], { cwd: dir });
-  assert.equal(two.code, 2);
-  assert.match(two.stderr, /"servers" lists 2 servers; wsgate tests one per run for now/);
 });
 
 test('--extended for servers: group 15 (refusals RFC 6455 and RFC 7692 make a MUST); a server that accepts an unmasked frame fails 15.3.1', async () => {
@@ -246,4 +241,39 @@ test('--extended for servers: group 15 (refusals RFC 6455 and RFC 7692 make a MU
   // The raw server answers 101 to anything: every request it must refuse fails.
   for (const id of ['15.1.1', '15.1.2', '15.1.3', '15.1.4', '15.1.5', '15.1.6']) assert.equal(lenient.cases.get(id)?.behavior, 'FAILED', id);
   assert.match(lenient.cases.get('15.1.1')?.reason ?? '', /accepted a request it must refuse/);
+});
+
+test('a fuzzingclient.json with two servers: each tested in turn under its own agent, one report directory, JUnit suites per agent', async () => {
+  const servers: WebSocketServer[] = [];
+  const ports: number[] = [];
+  for (const skipUTF8Validation of [false, true]) {
+    const wss = new WebSocketServer({ host: '127.0.0.1', port: 0, skipUTF8Validation });
+    wss.on('connection', (ws) => {
+      ws.on('message', (d, b) => ws.send(d as Buffer, { binary: b }));
+      ws.on('error', () => undefined);
+    });
+    await new Promise<void>((resolve) => wss.once('listening', () => resolve()));
+    servers.push(wss);
+    ports.push((wss.address() as net.AddressInfo).port);
+  }
+  try {
+    const dir = await tempDir();
+    const spec = path.join(dir, 'fuzzingclient.json');
+    await writeFile(spec, JSON.stringify({ servers: ports.map((p, i) => ({ agent: ['strict', 'lenient'][i], url: `ws://127.0.0.1:${p}` })), cases: ['1.1.1', '6.3.1'] }));
+    const res = await gate(['--spec', spec], dir);
+    assert.equal(res.code, 1, res.stdout + res.stderr);
+    const summary = JSON.parse(await readFile(path.join(res.outdir, 'summary.json'), 'utf8')) as { agent: string; cases: Array<SummaryCase & { agent: string }> };
+    assert.equal(summary.agent, 'strict, lenient');
+    assert.deepEqual(summary.cases.map((c) => `${c.agent} ${c.id} ${c.status}`), ['strict 1.1.1 passed', 'strict 6.3.1 passed', 'lenient 1.1.1 passed', 'lenient 6.3.1 failed']);
+    const index = JSON.parse(await readFile(path.join(res.outdir, 'index.json'), 'utf8')) as Record<string, unknown>;
+    assert.deepEqual(Object.keys(index).sort(), ['lenient', 'strict']);
+    const junit = await readFile(path.join(res.outdir, 'junit.xml'), 'utf8');
+    assert.match(junit, /<testsuite name="strict · 6 UTF-8 Handling"/);
+    assert.match(junit, /<testsuite name="lenient · 6 UTF-8 Handling"[^>]* failures="1"/);
+    const started = await runCliWith(['run', '--spec', spec, '--server', 'true'], { cwd: dir });
+    assert.equal(started.code, 2);
+    assert.match(started.stderr, /--server starts one server, but .* lists 2/);
+  } finally {
+    for (const wss of servers) await new Promise<void>((resolve) => wss.close(() => resolve()));
+  }
 });
