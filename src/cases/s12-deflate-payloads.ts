@@ -148,6 +148,7 @@ export function deflateEchoCase(spec: {
     ...echoTexts(data, row, spec.negotiation),
     expect: {},
     close: closedByMe([CloseCode.Normal]),
+    closeExpectationAtStart: true,
     reportTime: true,
     reportCompressionRatio: true,
     schedule: {

@@ -183,6 +183,12 @@ export interface CaseDef {
   readonly expect: ExpectedEventLists;
   /** What the closing handshake must look like. */
   readonly close: ExpectedClose;
+  /**
+   * The case's closing expectation holds from the start, not only once the connection opened
+   * (Autobahn's 12.x/13.x set expectedClose in init, the others in onOpen): reported even when the
+   * connection never opened.
+   */
+  readonly closeExpectationAtStart?: boolean;
   /** Do not start the closing handshake automatically when the expected events are in. */
   readonly suppressClose?: boolean;
   /** Autobahn's reportTime: the summary shows the case's duration (groups 9, 12, 13). */

@@ -174,8 +174,10 @@ export class MessageAssembler implements FrameSink {
       const state = this.utf8.validate(data);
       this.utf8EndsOnCodePoint = state.endsOnCodePoint;
       if (!state.valid) {
+        // The validator stays invalid for the rest of the message: as in autobahn-python 0.10.9, the
+        // message's next data (or its end, which checks it ended on a code point) fails the connection
+        // again, and that second failure, while closing, drops TCP without waiting for the peer's close.
         owner.failConnection(CloseCode.InvalidPayload, `encountered invalid UTF-8 while processing text message at payload octet index ${state.index}`);
-        this.validateUtf8 = false;
         this.afterCallback();
         return;
       }

@@ -73,7 +73,8 @@ export interface CaseResult {
   duration: number;
   expectation: string;
   expected: ExpectedEvents;
-  expectedClose: ExpectedClose;
+  /** Empty when the connection never opened (Autobahn's cases set it when they start). */
+  expectedClose: ExpectedClose | Record<string, never>;
   failedByMe: boolean;
   httpRequest: string;
   httpResponse: string;

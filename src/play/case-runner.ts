@@ -126,7 +126,7 @@ export class CaseRunner implements ConnectionHandler, CaseContext {
   /** Both verdicts: Autobahn's common judging, the case's own adjustment, and what the result says. */
   private verdict(): Judgement {
     const s = this.session;
-    const common = judgeCase(this.def.expect, this.def.close, this.received, this.outcome, {
+    const common = judgeCase(this.expectedLists(), this.def.close, this.received, this.outcome, {
       connectionWasOpen: s.connectionWasOpen,
       closedByMe: s.closedByMe,
       droppedByMe: s.droppedByMe,
@@ -146,11 +146,19 @@ export class CaseRunner implements ConnectionHandler, CaseContext {
     return { ...adjusted, result };
   }
 
+  /**
+   * The expected event lists as Autobahn has them when the connection is lost: its cases set them in
+   * onOpen, so a connection that never opened expects nothing (no list matches: FAILED).
+   */
+  private expectedLists(): CatalogueCase['expect'] {
+    return this.session.connectionWasOpen ? this.def.expect : {};
+  }
+
   /** The case report, in Autobahn's fields. */
   private report(verdict: Judgement, duration: number): CaseResult {
     const s = this.session;
     const expected: CaseResult['expected'] = {};
-    for (const [k, list] of Object.entries(this.def.expect)) {
+    for (const [k, list] of Object.entries(this.expectedLists())) {
       if (list !== undefined) expected[k as 'OK' | 'NON-STRICT'] = list.map(reportEvent);
     }
     return {
@@ -166,7 +174,8 @@ export class CaseRunner implements ConnectionHandler, CaseContext {
       duration,
       expectation: this.def.expectation,
       expected,
-      expectedClose: { ...this.def.close },
+      // Set by Autobahn's cases when they start (onOpen), except groups 12/13's (init): see expectedLists.
+      expectedClose: s.connectionWasOpen || this.def.closeExpectationAtStart === true ? { ...this.def.close } : {},
       failedByMe: s.failedByMe,
       httpRequest: s.httpRequest,
       httpResponse: s.httpResponse,

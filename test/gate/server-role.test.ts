@@ -81,9 +81,12 @@ describe('servers wrong in one way get the original fuzzing client\'s verdicts a
     const res = await gate(['--server', brokenServer('wrong-accept'), ...cases]);
     assert.equal(res.code, 1);
     assert.equal(verdicts(res.cases.get('1.1.1')), 'FAILED/FAILED');
-    const report = JSON.parse(await readFile(path.join(res.outdir, 'broken_case_1_1_1.json'), 'utf8')) as { wasNotCleanReason: string; resultClose: string };
+    const report = JSON.parse(await readFile(path.join(res.outdir, 'broken_case_1_1_1.json'), 'utf8')) as { wasNotCleanReason: string; resultClose: string; expected: unknown; expectedClose: unknown };
     assert.match(report.wasNotCleanReason, /Sec-WebSocket-Accept is "AAAAAAAAAAAAAAAAAAAAAAAAAAA="/);
     assert.equal(report.resultClose, 'The WebSocket opening handshake was never completed!');
+    // Autobahn's cases set their expectations when the connection opens: one that never opened expects nothing.
+    assert.deepEqual([report.expected, report.expectedClose], [{}, {}]);
+    assert.equal(verdicts(res.cases.get('6.3.1')), 'FAILED/FAILED');
   });
 
   test('accepts invalid UTF-8: 6.3.1 fails (the server echoes what it must refuse), 1.1.1 passes', async () => {
@@ -91,6 +94,10 @@ describe('servers wrong in one way get the original fuzzing client\'s verdicts a
     assert.equal(res.code, 1);
     assert.equal(verdicts(res.cases.get('1.1.1')), 'OK/OK');
     assert.equal(res.cases.get('6.3.1')?.behavior, 'FAILED');
+    // wsgate fails the connection (1007) on the echo, and the message's end fails it again: as in
+    // autobahn-python, that second failure drops TCP without waiting for the server's close.
+    const report = JSON.parse(await readFile(path.join(res.outdir, 'broken_case_6_3_1.json'), 'utf8')) as Record<string, unknown>;
+    assert.deepEqual([report.localCloseCode, report.remoteCloseCode, report.droppedByMe, report.wasClean], [1007, null, true, false]);
   });
 
   test('drops TCP at once: FAILED on both axes', async () => {
