@@ -18,7 +18,7 @@ import { echo } from './ws-echo.js';
  * case ids come from /getCaseInfo, so the rule holds for any selection the server was given.
  */
 async function runConcurrently(base: string, agent: string, count: number, jobs: number): Promise<void> {
-  const [{ catalogue }, { runOrder, runPool }] = await Promise.all([import('../cases/registry.js'), import('../gate/schedule.js')]);
+  const [{ catalogue }, { runCasesScheduled, runPool }] = await Promise.all([import('../cases/registry.js'), import('../gate/schedule.js')]);
   const byId = new Map(catalogue.map((c) => [c.id, c]));
   // The lookups are short requests: eight at a time (one at a time cost ~1 s for 300 cases).
   const ids: string[] = new Array<string>(count).fill('');
@@ -33,13 +33,11 @@ async function runConcurrently(base: string, agent: string, count: number, jobs:
       }),
   );
   const cases: Array<Pick<CatalogueCase, 'id' | 'schedule'>> = ids.map((id) => byId.get(id) ?? { id });
-  await runPool(
-    runOrder(cases, jobs),
+  await runCasesScheduled(
+    cases,
     jobs,
-    (i) => cases[i]?.schedule?.runsAlone === true,
     () => false,
     (i) => echo(`${base}/runCase?case=${i + 1}&agent=${agent}`),
-    (i) => cases[i]?.schedule?.idle === true,
   );
 }
 

@@ -20,7 +20,7 @@ export type { GateIo } from './run-common.js';
 import { runLooping } from './looping.js';
 import { runOneCase } from './per-case.js';
 import { Progress } from './progress.js';
-import { runOrder, runPool } from './schedule.js';
+import { runCasesScheduled } from './schedule.js';
 import { listenForCases, selectForRun } from './start-server.js';
 import { isAborted } from './waiting.js';
 
@@ -145,10 +145,9 @@ async function runEachCase(r: CaseRun): Promise<GateCase[]> {
   const { cases, config, io } = r;
   const excluded = agentCaseExcluder(config.excludeAgentCases);
   const done: GateCase[] = [];
-  await runPool(
-    runOrder(cases, config.jobs),
+  await runCasesScheduled(
+    cases,
     config.jobs,
-    (i) => cases[i]?.schedule?.runsAlone === true,
     () => isAborted(io.signal),
     async (i) => {
       const def = cases[i] as CatalogueCase;
@@ -167,7 +166,6 @@ async function runEachCase(r: CaseRun): Promise<GateCase[]> {
       r.progress.caseDone(gc);
       io.logger.info({ case: gc.id, index: gc.index, status: gc.status, reason: gc.reason, ms: gc.timeMs }, 'case done');
     },
-    (i) => cases[i]?.schedule?.idle === true,
   );
   return done;
 }

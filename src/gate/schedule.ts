@@ -97,3 +97,23 @@ export async function runPool(
   await Promise.all(running);
   if (failure !== null) throw (failure as { err: unknown }).err;
 }
+
+/**
+ * Runs `task` for every case under the catalogue's rule: up to `jobs` at once in runOrder's order,
+ * `runsAlone` cases (group 9) alone, `idle` cases beside the others; none starts once `stopped()`.
+ */
+export function runCasesScheduled<T extends Pick<CatalogueCase, 'schedule'>>(
+  cases: readonly T[],
+  jobs: number,
+  stopped: () => boolean,
+  task: (i: number) => Promise<void>,
+): Promise<void> {
+  return runPool(
+    runOrder(cases, jobs),
+    jobs,
+    (i) => cases[i]?.schedule?.runsAlone === true,
+    stopped,
+    task,
+    (i) => cases[i]?.schedule?.idle === true,
+  );
+}

@@ -27,7 +27,7 @@ import { Progress } from './progress.js';
 import { freePort, ServerProcess, waitForListen } from './server-process.js';
 import { caseFields } from './rule.js';
 import { checkOutputs, resourcesSince, type GateIo } from './run-common.js';
-import { runOrder, runPool } from './schedule.js';
+import { runCasesScheduled } from './schedule.js';
 import { catalogueInfo, defaultSessionOptions, selectForRun } from './start-server.js';
 import { isAborted } from './waiting.js';
 
@@ -162,10 +162,9 @@ async function runCases(run: ServerRun, cases: CatalogueCase[]): Promise<GateCas
   const { config, io } = run;
   const excluded = agentCaseExcluder(config.excludeAgentCases);
   const done: GateCase[] = [];
-  await runPool(
-    runOrder(cases, config.jobs),
+  await runCasesScheduled(
+    cases,
     config.jobs,
-    (i) => cases[i]?.schedule?.runsAlone === true,
     () => isAborted(io.signal),
     async (i) => {
       const def = cases[i] as CatalogueCase;
@@ -181,7 +180,6 @@ async function runCases(run: ServerRun, cases: CatalogueCase[]): Promise<GateCas
       run.progress.caseDone(shown);
       io.logger.info({ case: gc.id, index: gc.index, status: gc.status, reason: gc.reason, ms: gc.timeMs }, 'case done');
     },
-    (i) => cases[i]?.schedule?.idle === true,
   );
   if (io.signal?.aborted === true) {
     const why = `not run: the run was interrupted (${String(io.signal.reason ?? 'interrupted')})`;
