@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { runCli, tempDir } from '../support/harness.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const PYTHON = '/usr/bin/python3';
+export const PYTHON = '/usr/bin/python3';
 
 /** Client name → command (the bundled ws client is `run` without --client). */
 export const INTEROP_CLIENTS = {
