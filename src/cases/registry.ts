@@ -64,3 +64,6 @@ export function catalogueFor(extended: boolean, under: 'client' | 'server' = 'cl
 
 /** Autobahn's cases followed by wsgate's group 15: the `--extended` selection for a server under test. */
 export const serverExtendedCatalogue: readonly CatalogueCase[] = buildCatalogue(catalogue, serverHandshakeCases);
+
+/** Every case wsgate knows, both roles' own groups included (14 and 15): what judging reports may meet. */
+export const everyCase: readonly CatalogueCase[] = buildCatalogue(catalogue, handshakeCases, serverHandshakeCases);

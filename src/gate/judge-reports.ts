@@ -6,7 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { catalogueFor } from '../cases/registry.js';
+import { catalogue, everyCase } from '../cases/registry.js';
 import { selectCases } from '../cases/select.js';
 import type { CatalogueCase } from '../cases/types.js';
 import { resolveInside } from '../report/files.js';
@@ -67,11 +67,11 @@ export async function judgeReports(config: JudgeConfig, io: GateIo): Promise<num
   const agent = agentToJudge(index, config.agent, indexFile);
   const results = (index as IndexFile)[agent] ?? {};
   const baseline = config.baseline === null ? null : loadBaseline(config.baseline);
-  // Without patterns, every case the index holds that wsgate knows, group 14 included (as merge does).
-  const everything = catalogueFor(true);
+  // Without patterns, every case the index holds that wsgate knows, its own groups included (as merge does).
+  const everything = everyCase;
   const selected =
     config.cases.length > 0 || config.excludeCases.length > 0
-      ? selectCases(catalogueFor(config.extended), config.cases, config.excludeCases)
+      ? selectCases(config.extended ? everyCase : catalogue, config.cases, config.excludeCases)
       : selectCases(everything, Object.keys(results).filter((id) => everything.some((c) => c.id === id)));
   if (selected.length === 0) throw new UsageError(`${indexFile}: no case to judge for agent ${JSON.stringify(agent)}`);
   const failing = new Set(config.failOn);
@@ -86,6 +86,8 @@ export async function judgeReports(config: JudgeConfig, io: GateIo): Promise<num
     interrupted: null,
     resources: null,
     failOn: config.failOn,
+    // Reports of a fuzzing client (isServer false) judge a server.
+    ...(cases.some((c) => c.result?.isServer === false) ? { role: 'server' as const } : {}),
     ...(baseline !== null ? { baselineFile: baseline.file } : {}),
   };
   return finishRun(run, config, {

@@ -21,6 +21,8 @@ import { caseFields } from './rule.js';
 /** The parts of a run's summary.json that merging reads (other keys are allowed and ignored). */
 const summarySchema = z.object({
   agent: z.string(),
+  // Absent in summaries of wsgate before the server role: the client.
+  role: z.enum(['client', 'server']).default('client'),
   startedAt: z.string(),
   durationMs: z.number(),
   strict: z.boolean(),
@@ -129,11 +131,15 @@ export async function mergeRuns(options: MergeOptions, out: NodeJS.WritableStrea
   for (const [i, s] of summaries.entries()) {
     if (s.agent !== agent) throw new UsageError(`${options.inputs[i] ?? ''}: agent ${JSON.stringify(s.agent)}, the first input's is ${JSON.stringify(agent)}`);
   }
+  const role = (summaries[0] as Summary).role;
+  for (const [i, s] of summaries.entries()) {
+    if (s.role !== role) throw new UsageError(`${options.inputs[i] ?? ''}: a run of the ${s.role} role, the first input's is of the ${role} role`);
+  }
   checkShards(options.inputs, summaries);
-  const { merged, results } = await mergeCases(summaries, options.inputs);
-  const run = mergedRun(agent, summaries, merged, options.inputs);
+  const { merged, results } = await mergeCases(summaries, options.inputs, role);
+  const run = { ...mergedRun(agent, summaries, merged, options.inputs), ...(role === 'server' ? { role } : {}) };
   await makeDirectory(options.outdir);
-  await writeReports(options.outdir, new Map([[agent, results]]), catalogueInfo(merged.some((c) => isWsgateCase(c.id))), {
+  await writeReports(options.outdir, new Map([[agent, results]]), catalogueInfo(merged.some((c) => isWsgateCase(c.id)), role), {
     generatedAt: new Date().toISOString(),
     toolVersion: VERSION,
   });
@@ -151,9 +157,9 @@ export async function mergeRuns(options: MergeOptions, out: NodeJS.WritableStrea
 }
 
 /** Every case of every run, each once, in catalogue order and numbered as one run would number them. */
-async function mergeCases(summaries: readonly Summary[], inputs: readonly string[]): Promise<{ merged: GateCase[]; results: Map<string, CaseResult> }> {
-  // wsgate's own cases (--extended) may be among them: look ids up in the extended catalogue.
-  const order = new Map(catalogueFor(true).map((c, i) => [c.id, { i, def: c }]));
+async function mergeCases(summaries: readonly Summary[], inputs: readonly string[], role: 'client' | 'server'): Promise<{ merged: GateCase[]; results: Map<string, CaseResult> }> {
+  // wsgate's own cases (--extended) may be among them: look ids up in the role's extended catalogue.
+  const order = new Map(catalogueFor(true, role).map((c, i) => [c.id, { i, def: c }]));
   const owner = new Map<string, string>();
   const results = new Map<string, CaseResult>();
   const merged: GateCase[] = [];

@@ -284,3 +284,21 @@ test('a fuzzingclient.json with two servers: each tested in turn under its own a
     for (const wss of servers) await new Promise<void>((resolve) => wss.close(() => resolve()));
   }
 });
+
+test('shards of a server run merge into one, and judge reads server reports (group 15 included)', async () => {
+  const dir = await tempDir();
+  const cases = ['--role', 'server', '--extended', '--cases', '1.1.*', '15.1.*'];
+  for (const k of [1, 2]) {
+    const res = await runCliWith(['run', ...cases, '--shard', `${k}/2`, '--outdir', `shard-${k}`], { cwd: dir, timeoutMs: 60_000 });
+    assert.equal(res.code, 0, res.stdout + res.stderr);
+  }
+  const merged = await runCliWith(['merge', 'shard-1', 'shard-2', '--outdir', 'merged'], { cwd: dir });
+  assert.equal(merged.code, 0, merged.stdout + merged.stderr);
+  const summary = JSON.parse(await readFile(path.join(dir, 'merged', 'summary.json'), 'utf8')) as { role: string; cases: SummaryCase[] };
+  assert.equal(summary.role, 'server');
+  assert.equal(summary.cases.length, 14);
+  const judged = await runCliWith(['judge', '--outdir', 'merged', '--json', 'judged.json', '--junit', 'judged.xml'], { cwd: dir });
+  assert.equal(judged.code, 0, judged.stdout + judged.stderr);
+  const verdict = JSON.parse(await readFile(path.join(dir, 'judged.json'), 'utf8')) as { role: string; cases: SummaryCase[] };
+  assert.deepEqual([verdict.role, verdict.cases.length, verdict.cases.at(-1)?.id], ['server', 14, '15.1.6']);
+});
