@@ -53,11 +53,12 @@ function headerMatches(httpResponse: string | undefined, name: string, value: Re
   });
 }
 
-const judged = (behavior: Judgement['behavior'], result: string): Judgement => ({
+/** Both verdicts of a refusal case: the outcome as judged, the close by whether the server established the connection. */
+const judged = (behavior: Judgement['behavior'], result: string, established = behavior === Behavior.Failed): Judgement => ({
   behavior,
   result,
-  behaviorClose: behavior === Behavior.Failed ? CloseBehavior.Failed : CloseBehavior.Ok,
-  resultClose: behavior === Behavior.Failed ? 'The server took the connection as established.' : 'The server did not establish the connection.',
+  behaviorClose: established ? CloseBehavior.Failed : CloseBehavior.Ok,
+  resultClose: established ? 'The server took the connection as established.' : 'The server did not establish the connection.',
 });
 
 /**
@@ -87,7 +88,7 @@ function mustRefuse(spec: {
       if (status === 101) return judged(Behavior.Failed, 'The server answered 101 Switching Protocols: it accepted a request it must refuse.');
       if (status === null) return judged(Behavior.NonStrict, 'The server closed the connection without an HTTP response (RFC 6455 §4.2.1 asks for an error status, such as 400).');
       const problem = spec.check?.(facts) ?? null;
-      if (problem !== null) return judged(Behavior.Failed, `The server refused with HTTP ${status}, but ${problem}.`);
+      if (problem !== null) return judged(Behavior.Failed, `The server refused with HTTP ${status}, but ${problem}.`, false);
       return judged(Behavior.Ok, `The server refused with HTTP ${status}.`);
     },
   });

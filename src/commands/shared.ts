@@ -58,7 +58,7 @@ export function serverOptions<T>(y: Argv<T>) {
 // No yargs default: left out, it falls back to a spec file's "extended", then to false.
 export const extendedOption = {
   type: 'boolean',
-  describe: "Also select wsgate's own cases (group 14: opening handshake and extension negotiation) after Autobahn's 517",
+  describe: "Also select wsgate's own cases after Autobahn's 517: group 14 for a client (opening handshake, extension negotiation), group 15 for a server (what it must refuse)",
 } as const;
 
 /** `--github` of run, judge and merge. */
