@@ -35,13 +35,13 @@ const CASE_FAIL = { cls: 'case_failed', text: 'Fail' } as const;
 
 // The 13 connection-state keys, in Autobahn's order, with what each one tells a reader.
 const CONNECTION_STATE = [
-  ['isServer', 'True when the test server is the server and the peer under test is the client.'],
+  ['isServer', 'True when wsgate is the server and the peer under test the client; False when wsgate is the client testing a server.'],
   ['closedByMe', 'True when the test server sent the first close frame (started the closing handshake).'],
   ['failedByMe', 'True when the test server failed the connection over a protocol error, by close frame or by dropping TCP.'],
   ['droppedByMe', 'True when the test server dropped the TCP connection.'],
   ['wasClean', 'True when close frames went both ways and then the TCP connection was dropped.'],
   ['wasNotCleanReason', 'Why the connection did not close cleanly, when wasClean is False.'],
-  ['wasServerConnectionDropTimeout', 'Client role only: the server should have dropped TCP but did not in time.'],
+  ['wasServerConnectionDropTimeout', 'When wsgate is the client: the server should have dropped TCP after the closing handshake but did not in time.'],
   ['wasOpenHandshakeTimeout', 'The peer did not finish the opening handshake in time.'],
   ['wasCloseHandshakeTimeout', 'The test server started the closing handshake and the peer did not answer in time.'],
   ['localCloseCode', 'The close code the test server sent, if any.'],

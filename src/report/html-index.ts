@@ -118,7 +118,9 @@ export function indexHtml(
 ): string {
   const agents = [...results.keys()].sort(compareCodePoints);
   const matrix = resultRows(results, catalogue, agents, prefixes);
-  const body = `<header class="bar" id="top">wsgate &middot; WebSocket client conformance report</header>
+  // Results of the fuzzing client (isServer false) are a server's.
+  const side = [...results.values()].some((byCase) => [...byCase.values()].some((r) => !r.isServer)) ? 'server' : 'client';
+  const body = `<header class="bar" id="top">wsgate &middot; WebSocket ${side} conformance report</header>
 <main>
 <h1>Summary</h1>
 <p id="intro">Summary report generated on ${esc(meta.generatedAt)} by wsgate v${esc(meta.toolVersion)} (Autobahn|Testsuite cases and verdicts).</p>
