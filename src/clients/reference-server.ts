@@ -5,7 +5,11 @@
  * `wsgate run --role server` plays against when neither --server nor --server-url is given.
  *
  *   reference-server.js [PORT]   listens on PORT (default: $WSGATE_PORT) at $WSGATE_HOST (127.0.0.1)
+ *
+ * With WSGATE_CERT_FILE and WSGATE_KEY_FILE (what `run --role server --tls` sets), it serves wss://.
  */
+import { readFileSync } from 'node:fs';
+import https from 'node:https';
 import { WebSocketServer, type ServerOptions } from 'ws';
 
 /** ws's server options for the catalogue (the bundled client's, server side). */
@@ -23,7 +27,21 @@ if (!Number.isInteger(port) || port <= 0 || port > 65535) {
   process.stderr.write('reference-server: no port (give it as the first argument or in WSGATE_PORT)\n');
   process.exit(2);
 }
-const wss = new WebSocketServer({ ...WS_SERVER_OPTIONS, host: process.env.WSGATE_HOST ?? '127.0.0.1', port });
+const host = process.env.WSGATE_HOST ?? '127.0.0.1';
+const certFile = process.env.WSGATE_CERT_FILE;
+const keyFile = process.env.WSGATE_KEY_FILE;
+let wss: WebSocketServer;
+if (certFile !== undefined && keyFile !== undefined) {
+  const secure = https.createServer({ cert: readFileSync(certFile), key: readFileSync(keyFile) });
+  wss = new WebSocketServer({ ...WS_SERVER_OPTIONS, server: secure });
+  secure.on('error', (err) => {
+    process.stderr.write(`reference-server: ${err.message}\n`);
+    process.exit(1);
+  });
+  secure.listen(port, host);
+} else {
+  wss = new WebSocketServer({ ...WS_SERVER_OPTIONS, host, port });
+}
 wss.on('connection', (ws) => {
   ws.on('message', (data, isBinary) => ws.send(data as Buffer, { binary: isBinary }));
   // A failed connection is an expected outcome of many cases: it is not an error of this process.

@@ -4,7 +4,9 @@ import type { Argv } from 'yargs';
 import { resolveServeConfig } from '../config/schema.js';
 import { ExitCode, UsageError } from '../errors.js';
 import { checkDirectories } from '../gate/finish-run.js';
-import { listenForCases, selectForRun } from '../gate/start-server.js';
+import { listenForCases, selectForRun, serverBaseUrl } from '../gate/start-server.js';
+import { prepareTls } from '../gate/tls-setup.js';
+import type { TlsFailure } from '../server/fuzzing-server.js';
 import { VERSION } from '../version.js';
 import { makeLogger, readSpec, serverFlags, serverOptions, type CommandContext, type MainIo } from './shared.js';
 
@@ -27,11 +29,17 @@ async function serve(config: ReturnType<typeof resolveServeConfig>, io: MainIo, 
   const { cases } = selectForRun(config);
   if (cases.length === 0) throw new UsageError('no case is selected: check --cases and --exclude-cases');
   await checkDirectories([['the report directory', config.outdir]]);
-  const server = await listenForCases(config, cases, { logger, statusWaitMs: 60_000 });
+  const secure = config.tls === null ? null : await prepareTls(config.tls, { hosts: [config.host], outdir: config.outdir, serverFiles: false, needCertificate: true });
+  const server = await listenForCases(config, cases, { logger, statusWaitMs: 60_000, certificate: secure });
   const out = io.stdout;
   // The first two lines match what scripts wait for in Autobahn's output.
   out.write(`wsgate ${VERSION} Fuzzing Server (Port ${server.port})\n`);
   out.write(`Ok, will run ${cases.length} test cases for any clients connecting\n`);
+  if (secure !== null) {
+    out.write(`Serving ${serverBaseUrl(config.host, server.port, true)} (TLS)\n`);
+    if (secure.caFile !== null) out.write(`CA certificate: ${secure.caFile} (give it to the client: NODE_EXTRA_CA_CERTS, SSL_CERT_FILE)\n`);
+    server.on('tlsError', (f: TlsFailure) => out.write(`${f.reason} (peer ${f.peer})\n`));
+  }
   out.write(`Cases = [${cases.map((c) => `'${c.id}'`).join(', ')}]\n`);
   server.on('caseStarted', (e: { id: string; agent: string; peer: string }) => {
     out.write(`Running test case ID ${e.id} for agent ${JSON.stringify(e.agent)} from peer ${e.peer}\n`);

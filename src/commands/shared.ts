@@ -36,8 +36,24 @@ export function serverFlags(a: {
   'log-level': string;
   shard?: string | undefined;
   extended?: boolean | undefined;
+  tls?: boolean | undefined;
+  cert?: string | undefined;
+  key?: string | undefined;
+  ca?: string | undefined;
 }) {
-  return { url: a.url, outdir: a.outdir, cases: a.cases, excludeCases: a['exclude-cases'], logLevel: a['log-level'], shard: a.shard ?? null, extended: a.extended };
+  return {
+    url: a.url,
+    outdir: a.outdir,
+    cases: a.cases,
+    excludeCases: a['exclude-cases'],
+    logLevel: a['log-level'],
+    shard: a.shard ?? null,
+    extended: a.extended,
+    tls: a.tls,
+    cert: a.cert,
+    key: a.key,
+    ca: a.ca,
+  };
 }
 
 /** The options of the commands that start a server (run, serve). */
@@ -51,7 +67,11 @@ export function serverOptions<T>(y: Argv<T>) {
     .option('exclude-cases', { type: 'string', array: true, requiresArg: true, describe: 'Case id patterns to leave out' })
     .option('log-level', { type: 'string', requiresArg: true, describe: 'pino log level on stderr (fatal, error, warn, info, debug, trace, silent)', default: 'warn' })
     .option('shard', { type: 'string', requiresArg: true, describe: 'Run only the K-th of N slices of the selected cases, balanced by expected duration (K/N, e.g. 2/4); join the shards with `wsgate merge`' })
-    .option('extended', extendedOption);
+    .option('extended', extendedOption)
+    .option('tls', { type: 'boolean', describe: 'wss://: serve TLS (a client under test) or connect over TLS (a server under test). Without --cert, wsgate makes a throwaway CA and certificate and writes the CA to OUTDIR/ca.pem' })
+    .option('cert', { type: 'string', requiresArg: true, describe: "TLS: your server certificate (PEM, chain) instead of a generated one; implies --tls (a spec file's \"cert\")" })
+    .option('key', { type: 'string', requiresArg: true, describe: "TLS: the private key of --cert (PEM) (a spec file's \"key\")" })
+    .option('ca', { type: 'string', requiresArg: true, describe: 'TLS: a CA certificate (PEM). Client under test: handed to it (the CA of your --cert). Server under test: trusted when verifying its certificate' });
 }
 
 /** `--extended`: wsgate's own group 14 after Autobahn's 517 cases (whose ids and indices stay as they are). */

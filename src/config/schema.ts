@@ -26,6 +26,11 @@ export const serverSchema = z.object({
   shard: z.string().nullable().default(null),
   /** Adds wsgate's own group 14 after Autobahn's 517 cases (a spec file's `"extended": true`). */
   extended: z.boolean().default(false),
+  /** wss://: serve (client role) or connect (server role) over TLS. */
+  tls: z.boolean().default(false),
+  cert: z.string().trim().min(1, 'the certificate file name is empty').nullable().default(null),
+  key: z.string().trim().min(1, 'the key file name is empty').nullable().default(null),
+  ca: z.string().trim().min(1, 'the CA file name is empty').nullable().default(null),
 });
 
 /** Options of `wsgate run`. */
@@ -48,6 +53,7 @@ export const runSchema = serverSchema.extend({
   server: z.string().trim().min(1, 'the server command is empty').nullable().default(null),
   restartServer: z.boolean().default(false),
   serverStartTimeout: z.number().positive('--server-start-timeout must be a positive number of seconds').max(3600).nullable().default(null),
+  insecure: z.boolean().default(false),
   seed: z.number().int('--seed must be a whole number').min(0, '--seed must be at least 0').max(2 ** 32 - 1, '--seed must be below 2^32').nullable().default(null),
 });
 
@@ -86,6 +92,22 @@ export interface ServerExtras {
   session: Partial<ServerSessionOptions>;
   /** The spec file named by --spec, or null. */
   specFile: string | null;
+  /** wss:// (TLS), or null for ws://. */
+  tls: TlsConfig | null;
+}
+
+/** A run over TLS: whose certificate, which CA, whether to verify. */
+export interface TlsConfig {
+  /** The user's certificate (chain) and key files (absolute), or null: wsgate makes a throwaway CA and certificate. */
+  cert: string | null;
+  key: string | null;
+  /**
+   * A CA certificate file (absolute), or null. Client role: handed to the client command (it signed
+   * --cert). Server role: trusted when verifying the server under test (else Node's roots).
+   */
+  ca: string | null;
+  /** Server role: the server's certificate is not verified. */
+  insecure: boolean;
 }
 
 /** A resolved `wsgate run` configuration. */
@@ -176,6 +198,9 @@ function withSpec(input: Record<string, unknown>, spec: SpecSettings | null | un
   if (spec.cases !== undefined) fromFile.cases = spec.cases;
   if (spec.excludeCases !== undefined) fromFile.excludeCases = spec.excludeCases;
   if (spec.extended !== undefined) fromFile.extended = spec.extended;
+  // fuzzingserver.json's TLS keys (with a wss:// url), as Autobahn reads them.
+  if (spec.cert !== undefined) fromFile.cert = spec.cert;
+  if (spec.key !== undefined) fromFile.key = spec.key;
 
   // An empty pattern list from a repeatable flag means "not given".
   for (const key of ['cases', 'excludeCases']) {
@@ -198,21 +223,47 @@ function listenHostFor(urlHost: string, env: NodeJS.ProcessEnv | undefined): str
   return host;
 }
 
-function extras(urlHost: string, sources: ConfigSources): ServerExtras {
+function extras(urlHost: string, sources: ConfigSources, tls: TlsConfig | null): ServerExtras {
   const spec = sources.spec ?? null;
   return {
     listenHost: listenHostFor(urlHost, sources.env),
     excludeAgentCases: spec?.excludeAgentCases ?? {},
     session: spec?.session ?? {},
     specFile: spec?.file ?? null,
+    tls,
   };
+}
+
+type TlsFlags = Pick<z.infer<typeof runSchema>, 'tls' | 'cert' | 'key' | 'ca'> & { insecure?: boolean };
+
+/**
+ * TLS from the flags, or null. `secure`: the URL said wss://. --tls, wss:// and --cert/--key each
+ * turn TLS on; the other TLS flags without it are usage errors.
+ */
+function resolveTls(o: TlsFlags, secure: boolean, role: 'client' | 'server', startsServer: boolean): TlsConfig | null {
+  if ((o.cert === null) !== (o.key === null)) throw new UsageError(o.cert === null ? '--key needs --cert (the certificate it goes with)' : '--cert needs --key (its private key)');
+  const on = o.tls || secure || o.cert !== null;
+  const insecure = o.insecure ?? false;
+  if (!on) {
+    if (o.ca !== null) throw new UsageError('--ca applies to wss:// (add --tls)');
+    if (insecure) throw new UsageError('--insecure applies to wss:// (add --tls, or give a wss:// URL)');
+    return null;
+  }
+  if (role === 'client' && insecure) throw new UsageError('--insecure applies when servers are tested: a client checks the certificate itself');
+  if (role === 'server' && !startsServer && o.cert !== null) throw new UsageError('--cert/--key are for a server wsgate starts (--server, --role server); a server at --server-url has its own');
+  if (insecure && o.ca !== null) throw new UsageError('--insecure skips verification: it does not go with --ca');
+  const abs = (f: string | null): string | null => (f === null ? null : path.resolve(f));
+  return { cert: abs(o.cert), key: abs(o.key), ca: abs(o.ca), insecure };
 }
 
 /** Validates and resolves the options of `wsgate run` (flags > env > spec file > defaults). */
 export function resolveRunConfig(input: Record<string, unknown>, sources: ConfigSources = {}): RunConfig {
   const o = parseWith(runSchema, withSpec(input, sources.spec));
-  const { host, port } = parseListenUrl(o.url);
+  const { host, port, secure } = parseListenUrl(o.url);
   const server = serverUnderTest(o);
+  const anyWss = server !== null && [server.url, ...(sources.spec?.servers ?? []).map((s) => s.url)].some((u) => u.startsWith('wss:'));
+  const tls = resolveTls(o, server === null ? secure : anyWss, server === null ? 'client' : 'server', server?.command != null);
+  if (server !== null && o.tls) secureUrl(server);
   // A fuzzingclient.json's server is named by its own "agent" (over --agent only when the flag is absent).
   const specServer = sources.spec?.servers?.[0];
   if (server !== null && specServer !== undefined && o.serverUrl === specServer.url && o.agent === null) server.agent = specServer.agent;
@@ -243,11 +294,11 @@ export function resolveRunConfig(input: Record<string, unknown>, sources: Config
     logLevel: o.logLevel,
     jobs: o.jobs ?? defaultJobs(),
     shard: resolveShard(o.shard),
-    ...extras(host, sources),
+    ...extras(host, sources, tls),
     extended: o.extended,
     role: server === null ? 'client' : 'server',
     server,
-    servers: server === null ? [] : [server, ...moreServers(o, server, sources.spec)],
+    servers: server === null ? [] : [server, ...moreServers(o, server, sources.spec, o.tls)],
     // The bundled server sends no Server header and listens on a free port: it has a name of its own.
     agentFromServer: server !== null && o.agent === null && server.command !== REFERENCE_SERVER_COMMAND,
     seed: o.seed,
@@ -284,14 +335,22 @@ function serverUnderTest(o: z.infer<typeof runSchema>): ServerUnderTest | null {
  * The servers a fuzzingclient.json lists after its first, each with its own agent (only when the
  * file's servers are the ones tested: not with --server-url, and not with --server, which starts one).
  */
-function moreServers(o: z.infer<typeof runSchema>, first: ServerUnderTest, spec: SpecSettings | null | undefined): ServerUnderTest[] {
+function moreServers(o: z.infer<typeof runSchema>, first: ServerUnderTest, spec: SpecSettings | null | undefined, tls: boolean): ServerUnderTest[] {
   const listed = spec?.servers ?? [];
   if (listed.length < 2 || o.serverUrl !== listed[0]?.url) return [];
   if (o.server !== null) throw new UsageError(`--server starts one server, but ${spec?.file ?? 'the spec file'} lists ${listed.length}: give each its own run, or start them yourself`);
   const agents = listed.map((s) => s.agent).filter((a): a is string => a !== null);
   const twice = agents.find((a, i) => agents.indexOf(a) !== i);
   if (twice !== undefined) throw new UsageError(`${spec?.file ?? 'the spec file'}: two servers are named ${JSON.stringify(twice)}; each needs its own agent`);
-  return listed.slice(1).map((s) => ({ ...first, ...parseServerUrl(s.url), agent: s.agent, command: null }));
+  const more = listed.slice(1).map((s) => ({ ...first, ...parseServerUrl(s.url), agent: s.agent, command: null }));
+  // --tls makes every listed server's URL wss://; without it, each server's own scheme says.
+  if (tls) for (const s of more) secureUrl(s);
+  return more;
+}
+
+/** The server's URL with the wss:// scheme (--tls over a ws:// URL). */
+function secureUrl(server: ServerUnderTest): void {
+  if (server.url.startsWith('ws:')) server.url = `wss:${server.url.slice(3)}`;
 }
 
 /** Stands for the bundled reference server (ws's WebSocketServer), resolved by the gate. */
@@ -300,7 +359,8 @@ export const REFERENCE_SERVER_COMMAND = '{reference-server}';
 /** Validates and resolves the options of `wsgate serve` (flags > env > spec file > defaults). */
 export function resolveServeConfig(input: Record<string, unknown>, sources: ConfigSources = {}): ServeConfig {
   const o = parseWith(serverSchema, withSpec(input, sources.spec));
-  const { host, port } = parseListenUrl(o.url);
+  const { host, port, secure } = parseListenUrl(o.url);
+  const tls = resolveTls(o, secure, 'client', false);
   return {
     host,
     port,
@@ -309,7 +369,7 @@ export function resolveServeConfig(input: Record<string, unknown>, sources: Conf
     excludeCases: splitList(o.excludeCases),
     logLevel: o.logLevel,
     shard: resolveShard(o.shard),
-    ...extras(host, sources),
+    ...extras(host, sources, tls),
     extended: o.extended,
   };
 }

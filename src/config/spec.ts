@@ -145,6 +145,9 @@ export interface SpecSettings {
   cases?: string[];
   excludeCases?: string[];
   extended?: boolean;
+  /** fuzzingserver.json's server certificate and key files (wss://). */
+  cert?: string;
+  key?: string;
   excludeAgentCases: Record<string, string[]>;
   /** fuzzingclient.json's first server under test (wsgate tests servers), or absent. */
   server?: { url: string; agent: string | null };
@@ -260,9 +263,7 @@ export function specSettings(file: string, spec: SpecFile): SpecSettings {
       }
     }
   }
-  if (spec.key !== undefined || spec.cert !== undefined) {
-    warnings.push('"key"/"cert" are ignored: wsgate serves ws:// only (no TLS)');
-  }
+  if ((spec.key === undefined) !== (spec.cert === undefined)) throw specError(file, '"key" and "cert" go together (the server certificate and its private key)');
   return {
     file,
     ...(spec.url !== undefined ? { url: spec.url } : {}),
@@ -270,6 +271,8 @@ export function specSettings(file: string, spec: SpecFile): SpecSettings {
     ...(spec.cases !== undefined ? { cases: spec.cases } : {}),
     ...(spec['exclude-cases'] !== undefined ? { excludeCases: spec['exclude-cases'] } : {}),
     ...(spec.extended !== undefined ? { extended: spec.extended } : {}),
+    ...(spec.cert !== undefined ? { cert: spec.cert } : {}),
+    ...(spec.key !== undefined ? { key: spec.key } : {}),
     ...(spec.servers?.[0] !== undefined ? { server: { url: spec.servers[0].url, agent: spec.servers[0].agent ?? null } } : {}),
     ...(spec.servers !== undefined ? { servers: spec.servers.map((s) => ({ url: s.url, agent: s.agent ?? null })) } : {}),
     excludeAgentCases,

@@ -5,6 +5,7 @@
  * the connection is gone. A server that cannot be reached gives no report but the reason.
  */
 import net from 'node:net';
+import tls from 'node:tls';
 import type { CatalogueCase } from '../cases/types.js';
 import type { Connection } from '../core/connection.js';
 import type { CaseResult } from '../model/report.js';
@@ -14,6 +15,7 @@ import { clientAgreement, isDeflateExtension, offerExtensionString, parseDeflate
 import { PerMessageDeflate } from '../protocol/deflate.js';
 import { parseExtensionsHeader } from '../protocol/handshake.js';
 import { ClientUpgrade, type ClientSessionOptions, type ResponseDecision } from './upgrade.js';
+import { describeServerTlsError, tlsInfo } from '../tls/describe.js';
 
 /** Where the server under test listens, and what the upgrade request names. */
 export interface ServerTarget {
@@ -21,6 +23,55 @@ export interface ServerTarget {
   port: number;
   /** The request target: path and query. */
   resource: string;
+  /** wss://: how the server's certificate is checked; null for ws://. */
+  tls?: ClientTls | null;
+}
+
+/** How the fuzzing client checks a wss:// server's certificate. */
+export interface ClientTls {
+  /** CA certificates to trust (PEM), or null for Node's roots. */
+  ca: string | null;
+  /** Do not verify the certificate at all (--insecure). */
+  insecure: boolean;
+}
+
+/**
+ * A TCP (ws://) or TLS (wss://) connection to the server; `ready` once it can carry the opening
+ * handshake, `failed` with a one-line reason (naming TLS for a TLS failure) if it cannot.
+ */
+export function connectTo(target: ServerTarget, ready: (socket: net.Socket) => void, failed: (reason: string) => void): net.Socket {
+  const secure = target.tls ?? null;
+  if (secure === null) {
+    const socket = net.connect({ host: target.host, port: target.port });
+    const onError = (err: NodeJS.ErrnoException): void => failed(`could not connect to ${hostPort(target)}: ${err.code ?? err.message}`);
+    socket.once('error', onError);
+    socket.once('connect', () => {
+      socket.off('error', onError);
+      ready(socket);
+    });
+    return socket;
+  }
+  let tcpUp = false;
+  const socket = tls.connect({
+    host: target.host,
+    port: target.port,
+    // SNI carries names only (RFC 6066 §3); an address is checked against the certificate's IP names.
+    ...(net.isIP(target.host) === 0 ? { servername: target.host } : {}),
+    ...(secure.ca !== null ? { ca: secure.ca } : {}),
+    rejectUnauthorized: !secure.insecure,
+  });
+  socket.once('connect', () => (tcpUp = true));
+  const onError = (err: NodeJS.ErrnoException): void => {
+    socket.on('error', () => undefined);
+    socket.destroy();
+    failed(tcpUp ? describeServerTlsError(err) : `could not connect to ${hostPort(target)}: ${err.code ?? err.message}`);
+  };
+  socket.once('error', onError);
+  socket.once('secureConnect', () => {
+    socket.off('error', onError);
+    ready(socket);
+  });
+  return socket;
 }
 
 /** The fuzzing client's settings (shared by every case of a run). */
@@ -55,56 +106,66 @@ export function playCase(
   settings: PlaySettings,
 ): Promise<PlayOutcome> {
   return new Promise((resolve) => {
-    let upgrade: ClientUpgrade | null = null;
-    let serverHeader: string | null = null;
-    let timedOut = false;
-    let limit: NodeJS.Timeout | null = null;
-    let stopListening = (): void => undefined;
-    const socket = net.connect({ host: target.host, port: target.port });
-    const onConnectError = (err: NodeJS.ErrnoException): void => {
-      resolve({ result: null, error: `could not connect to ${hostPort(target)}: ${err.code ?? err.message}`, serverHeader: null, timedOut: false });
-    };
-    socket.once('error', onConnectError);
-    socket.once('connect', () => {
-      socket.off('error', onConnectError);
-      const started = utcNow();
-      const offers = def.deflateOffers ?? [];
-      const request = upgradeRequest(target, offers, settings);
-      upgrade = new ClientUpgrade(
-        socket,
-        settings.session,
-        request,
-        settings.newMask,
-        (connection: Connection) =>
-          new CaseRunner(connection, def, {
-            agent: info.agent,
-            index: info.index,
-            started,
-            onResult: (result) => {
-              if (limit !== null) clearTimeout(limit);
-              stopListening();
-              resolve({ result, error: null, serverHeader, timedOut });
-            },
-          }),
-        (response) => {
-          serverHeader = response.headers.get('server')?.[0] ?? null;
-          return deflateDecision(response, offers.length > 0 || def.upgradeRequest !== undefined, def, settings);
-        },
-        def.upgradeRequest?.(request) ?? null,
-      );
-      const connection = upgrade.connection;
-      // An interrupted run ends its cases at once (their results are dropped as cut short).
-      const onAbort = (): void => connection.dropConnection('abort');
-      info.signal?.addEventListener('abort', onAbort, { once: true });
-      stopListening = () => info.signal?.removeEventListener('abort', onAbort);
-      limit = setTimeout(() => {
-        if (connection.isClosed()) return;
-        timedOut = true;
-        connection.wasNotCleanReason ??= `wsgate dropped the connection: the case did not end within ${info.limitMs / 1000} s`;
-        connection.dropConnection('abort');
-      }, info.limitMs);
-    });
+    connectTo(
+      target,
+      (socket) => playOnSocket(socket, target, def, info, settings, resolve),
+      (reason) => resolve({ result: null, error: reason, serverHeader: null, timedOut: false }),
+    );
   });
+}
+
+/** The case on a connected socket: the opening handshake, the case, its time limit, the result. */
+function playOnSocket(
+  socket: net.Socket,
+  target: ServerTarget,
+  def: CatalogueCase,
+  info: { agent: string; index: number; limitMs: number; signal?: AbortSignal },
+  settings: PlaySettings,
+  resolve: (outcome: PlayOutcome) => void,
+): void {
+  let serverHeader: string | null = null;
+  let timedOut = false;
+  let limit: NodeJS.Timeout | null = null;
+  let stopListening = (): void => undefined;
+  // Read now: a closed TLS socket no longer tells its cipher.
+  const secure = tlsInfo(socket);
+  const started = utcNow();
+  const offers = def.deflateOffers ?? [];
+  const request = upgradeRequest(target, offers, settings);
+  const upgrade = new ClientUpgrade(
+    socket,
+    settings.session,
+    request,
+    settings.newMask,
+    (connection: Connection) =>
+      new CaseRunner(connection, def, {
+        agent: info.agent,
+        index: info.index,
+        started,
+        onResult: (result) => {
+          if (limit !== null) clearTimeout(limit);
+          stopListening();
+          if (secure !== null) result.tls = secure;
+          resolve({ result, error: null, serverHeader, timedOut });
+        },
+      }),
+    (response) => {
+      serverHeader = response.headers.get('server')?.[0] ?? null;
+      return deflateDecision(response, offers.length > 0 || def.upgradeRequest !== undefined, def, settings);
+    },
+    def.upgradeRequest?.(request) ?? null,
+  );
+  const connection = upgrade.connection;
+  // An interrupted run ends its cases at once (their results are dropped as cut short).
+  const onAbort = (): void => connection.dropConnection('abort');
+  info.signal?.addEventListener('abort', onAbort, { once: true });
+  stopListening = () => info.signal?.removeEventListener('abort', onAbort);
+  limit = setTimeout(() => {
+    if (connection.isClosed()) return;
+    timedOut = true;
+    connection.wasNotCleanReason ??= `wsgate dropped the connection: the case did not end within ${info.limitMs / 1000} s`;
+    connection.dropConnection('abort');
+  }, info.limitMs);
 }
 
 /** The upgrade request of a case (autobahn-python's client headers, wsgate's User-Agent). */

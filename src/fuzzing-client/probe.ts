@@ -8,25 +8,20 @@ import net from 'node:net';
 import { buildUpgradeRequest, newClientKey } from '../protocol/client-handshake.js';
 import { HeadReader, parseHeaders } from '../protocol/handshake.js';
 import type { ServerTarget } from './play-case.js';
-import { hostPort } from './play-case.js';
+import { connectTo, hostPort } from './play-case.js';
 
 /** The server's Server header (trimmed, at most 100 characters), or null (none, no answer within timeoutMs). */
 export function probeServerHeader(target: ServerTarget, timeoutMs = 5000): Promise<string | null> {
   return new Promise((resolve) => {
     const reader = new HeadReader(16 * 1024);
-    const socket = net.connect({ host: target.host, port: target.port });
+    let socket: net.Socket | null = null;
     const done = (name: string | null): void => {
       clearTimeout(timer);
-      socket.destroy();
+      socket?.destroy();
       resolve(name);
     };
     const timer = setTimeout(() => done(null), timeoutMs);
-    socket.on('error', () => done(null));
-    socket.on('close', () => done(null));
-    socket.once('connect', () => {
-      socket.write(buildUpgradeRequest({ host: hostPort(target), target: target.resource, key: newClientKey(randomBytes) }), 'latin1');
-    });
-    socket.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer): void => {
       const read = reader.push(chunk);
       if (read === 'more') return;
       if (read === 'too-big') return done(null);
@@ -34,6 +29,17 @@ export function probeServerHeader(target: ServerTarget, timeoutMs = 5000): Promi
       const headers = parseHeaders(lines);
       const server = headers instanceof Map ? headers.get('server')?.[0]?.trim() : undefined;
       done(server === undefined || server === '' ? null : server.slice(0, 100));
-    });
+    };
+    socket = connectTo(
+      target,
+      (ready) => {
+        ready.on('close', () => done(null));
+        ready.on('data', onData);
+        ready.write(buildUpgradeRequest({ host: hostPort(target), target: target.resource, key: newClientKey(randomBytes) }), 'latin1');
+      },
+      () => done(null),
+    );
+    // After a failure was told: later errors of the dropped socket are nobody's concern.
+    socket.on('error', () => undefined);
   });
 }

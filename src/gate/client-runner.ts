@@ -9,12 +9,15 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { execa } from 'execa';
 import type { ClientRun } from '../model/report.js';
 import { clientEnvironment } from '../util/launch-env.js';
+import { caEnvironment } from './tls-setup.js';
 
-/** Values a client command can use as {url}, {case} and {agent}, and as WSGATE_* variables. */
+/** Values a client command can use as {url}, {case}, {agent} and {ca}, and as WSGATE_* variables. */
 export interface ClientValues {
   url: string;
   case: string;
   agent: string;
+  /** Over TLS: the CA certificate file the client should trust (also in NODE_EXTRA_CA_CERTS, SSL_CERT_FILE, WSGATE_CA_FILE). */
+  ca?: string;
 }
 
 /** How much of the client's output a report keeps (the last bytes). */
@@ -95,7 +98,7 @@ export const CLIENT_TOKEN_VARIABLE = 'WSGATE_CLIENT_TOKEN';
 
 /** Starts the command in a shell, in a process group of its own. */
 export function startClient(command: string, values: ClientValues, extraEnv: Record<string, string> = {}): ClientProcess {
-  return startCommand(expandCommand(command, values), { ...extraEnv, WSGATE_URL: values.url, WSGATE_CASE: values.case, WSGATE_AGENT: values.agent });
+  return startCommand(expandCommand(command, values), { ...extraEnv, ...caEnvironment(values.ca ?? null), WSGATE_URL: values.url, WSGATE_CASE: values.case, WSGATE_AGENT: values.agent });
 }
 
 /**

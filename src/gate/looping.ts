@@ -9,7 +9,7 @@ import { agentCaseExcluder } from '../config/spec.js';
 import type { CaseResult, ClientRun, GateCase } from '../model/report.js';
 import type { CaseRunEvent, FuzzingServer } from '../server/fuzzing-server.js';
 import { caseTimeoutFor, conclude, excludedReason, notRun } from './case-outcome.js';
-import { startClient } from './client-runner.js';
+import { startClient, type ClientValues } from './client-runner.js';
 import type { Progress } from './progress.js';
 import { reasonWithoutResult } from './rule.js';
 import { TERM_GRACE_MS, isAborted, raceTimeout, sleep } from './waiting.js';
@@ -23,7 +23,9 @@ export async function runLooping(
   config: RunConfig,
   signal: AbortSignal | undefined,
   progress: Progress,
+  ca: string | null = null,
 ): Promise<GateCase[]> {
+  const t0 = performance.now();
   const seen: CaseRunEvent[] = [];
   const onStart = (event: CaseRunEvent): void => {
     seen.push(event);
@@ -37,19 +39,23 @@ export async function runLooping(
   const budgetS = cases.reduce((sum, c) => sum + caseTimeoutFor(c, config), 0);
   let clientRun: ClientRun;
   try {
-    clientRun = await driveClient(server, command, baseUrl, config, signal, budgetS * 1000, seen);
+    clientRun = await driveClient(server, command, { url: baseUrl, case: '', agent: config.agent, ...(ca !== null ? { ca } : {}) }, config, signal, budgetS * 1000, seen);
   } finally {
     server.off('caseStarted', onStart);
     server.off('caseFinished', onFinish);
   }
-  return loopingResults(server, cases, config, clientRun, seen.length > 0, budgetS);
+  const gateCases = loopingResults(server, cases, config, clientRun, seen.length > 0, budgetS);
+  // Over TLS, a client that never got through the TLS handshake: every case it did not run says so first.
+  const tlsFailure = server.tlsFailureSince(t0);
+  if (tlsFailure !== null) for (const gc of gateCases) if (gc.result === null && gc.status === 'failed') gc.reason = `${tlsFailure}; ${gc.reason}`;
+  return gateCases;
 }
 
 /** Starts the client once, waits for it within the budget, and lets the last connection settle. */
 async function driveClient(
   server: FuzzingServer,
   command: string,
-  baseUrl: string,
+  values: ClientValues,
   config: RunConfig,
   signal: AbortSignal | undefined,
   budgetMs: number,
@@ -61,7 +67,7 @@ async function driveClient(
   // four, which hand each connection's tasks between cores: 12.2.15 + 12.5.15 + 12.3.15 + 12.2.14,
   // --jobs 2, 53.2 -> 41.0 s wall, client CPU 68.4 -> 42.5 s (BENCHMARKS.md).
   const env = config.client === null ? { WSGATE_JOBS: String(config.jobs), UV_THREADPOOL_SIZE: '1' } : {};
-  const client = startClient(command, { url: baseUrl, case: '', agent: config.agent }, env);
+  const client = startClient(command, values, env);
   const abort = new AbortController();
   signal?.addEventListener('abort', () => abort.abort(), { once: true });
   let timedOut = false;

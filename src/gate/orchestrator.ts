@@ -21,7 +21,9 @@ import { runLooping } from './looping.js';
 import { runOneCase } from './per-case.js';
 import { Progress } from './progress.js';
 import { runCasesScheduled } from './schedule.js';
-import { listenForCases, selectForRun } from './start-server.js';
+import { listenForCases, selectForRun, serverBaseUrl } from './start-server.js';
+import { prepareTls } from './tls-setup.js';
+import { UsageError } from '../errors.js';
 import { isAborted } from './waiting.js';
 
 
@@ -40,17 +42,19 @@ export async function runGate(config: RunConfig, io: GateIo): Promise<number> {
   const baseline: Baseline | null = config.baseline === null ? null : loadBaseline(config.baseline);
   await checkOutputs(config);
   const command = config.client ?? referenceClientCommand();
-  const server = await listenForCases(config, cases, { logger: io.logger, statusWaitMs: (config.caseTimeout ?? DEFAULT_CASE_TIMEOUT) * 1000 });
-  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  const baseUrl = `ws://${host}:${server.port}`;
+  const secure = config.tls === null ? null : await prepareTls(config.tls, { hosts: [config.host], outdir: config.outdir, serverFiles: false, needCertificate: true });
+  if (command.includes('{ca}') && secure?.caFile == null) throw new UsageError('the client command uses {ca}, but there is no CA to give it: add --tls (wsgate makes one), or --ca FILE with your --cert');
+  const server = await listenForCases(config, cases, { logger: io.logger, statusWaitMs: (config.caseTimeout ?? DEFAULT_CASE_TIMEOUT) * 1000, certificate: secure });
+  const baseUrl = serverBaseUrl(config.host, server.port, secure !== null);
   const progress = new Progress(io.out, io.isTty, cases.length);
   progress.header(headerLine(config, cases.length, selected, command, baseUrl));
+  if (secure?.caFile != null) io.out.write(`wsgate: TLS: the client is given the CA ${secure.caFile} (NODE_EXTRA_CA_CERTS, SSL_CERT_FILE, WSGATE_CA_FILE, {ca})\n`);
 
   const startedAt = new Date();
   const t0 = performance.now();
   const usage0 = process.cpuUsage();
   const clientCpu0 = childrenCpuMs();
-  const gateCases = await runCases({ server, cases, command, baseUrl, config, io, progress, baseline });
+  const gateCases = await runCases({ server, cases, command, baseUrl, config, io, progress, baseline, ca: secure?.caFile ?? null });
   // The report files' names depend on every agent the server saw (two agents cleaning to one name
   // are told apart): JUnit and the summary point at the files as written.
   const { prefixes } = agentFilePrefixes(server.results.keys());
@@ -69,6 +73,7 @@ export async function runGate(config: RunConfig, io: GateIo): Promise<number> {
     shard: config.shard,
     failOn: config.failOn,
     ...(baseline !== null ? { baselineFile: baseline.file } : {}),
+    ...(secure !== null ? { tls: secure.summary } : {}),
   };
   return finishRun(run, config, {
     tell: (r) => progress.summary(r, { outdir: config.outdir, junit: config.junit, json: config.json }),
@@ -96,6 +101,8 @@ interface CaseRun {
   io: GateIo;
   progress: Progress;
   baseline: Baseline | null;
+  /** Over TLS: the CA file handed to the client, or null. */
+  ca: string | null;
 }
 
 /**
@@ -113,7 +120,7 @@ async function runCases(r: CaseRun): Promise<GateCase[]> {
   try {
     let gateCases: GateCase[];
     if (r.config.clientLoops) {
-      gateCases = await runLooping(server, r.cases, r.command, r.baseUrl, r.config, io.signal, r.progress);
+      gateCases = await runLooping(server, r.cases, r.command, r.baseUrl, r.config, io.signal, r.progress, r.ca);
       // Interrupted: only the cases finished before the signal keep their verdict; the rest are not run (below).
       if (isAborted(io.signal)) gateCases = gateCases.filter((gc) => verdictKept(server, gc));
     } else {
@@ -157,7 +164,7 @@ async function runEachCase(r: CaseRun): Promise<GateCase[]> {
         r.progress.caseDone(gc);
         return;
       }
-      const ran = await runOneCase(r.server, def, i + 1, r.command, r.baseUrl, config, io.signal);
+      const ran = await runOneCase(r.server, def, i + 1, r.command, { baseUrl: r.baseUrl, ca: r.ca }, config, io.signal);
       // Applied per case too, so the progress line already says "accepted" instead of FAIL.
       const gc = r.baseline === null ? ran : (applyBaseline([ran], config.agent, r.baseline)[0] ?? ran);
       // A case cut short by a signal has no verdict: it is reported as not run, like the rest.

@@ -39,7 +39,7 @@ export async function runOneCase(
   def: CatalogueCase,
   index: number,
   command: string,
-  baseUrl: string,
+  where: { baseUrl: string; ca: string | null },
   config: OutcomeConfig & Pick<RunConfig, 'agent'>,
   signal: AbortSignal | undefined,
 ): Promise<GateCase> {
@@ -47,7 +47,7 @@ export async function runOneCase(
   const t0 = performance.now();
   const deadline = t0 + caseTimeoutFor(def, config) * 1000;
   const watch = watchCase(server, agent, index);
-  const client = startClient(command, { url: caseUrl(baseUrl, index, agent), case: def.id, agent });
+  const client = startClient(command, { url: caseUrl(where.baseUrl, index, agent), case: def.id, agent, ...(where.ca !== null ? { ca: where.ca } : {}) });
   const warnings: string[] = [];
   const abort = new AbortController();
   const onAbort = (): void => abort.abort();
@@ -63,7 +63,11 @@ export async function runOneCase(
     signal?.removeEventListener('abort', onAbort);
     watch.dispose();
   }
-  return conclude(def, index, watch.result(), client.snapshot(timedOut), watch.sawConnection(), config, warnings, performance.now() - t0);
+  const gc = conclude(def, index, watch.result(), client.snapshot(timedOut), watch.sawConnection(), config, warnings, performance.now() - t0);
+  // Over TLS, a client that never got through the TLS handshake: that is the reason, before what its process did.
+  const tlsFailure = gc.result === null ? server.tlsFailureSince(t0) : null;
+  if (tlsFailure !== null) gc.reason = `${tlsFailure}; ${gc.reason}`;
+  return gc;
 }
 
 function watchCase(server: FuzzingServer, agent: string, index: number): CaseWatch {

@@ -30,6 +30,7 @@ import { checkOutputs, resourcesSince, type GateIo } from './run-common.js';
 import { runCasesScheduled } from './schedule.js';
 import { catalogueInfo, defaultSessionOptions, selectForRun } from './start-server.js';
 import { isAborted } from './waiting.js';
+import { prepareTls, type TlsSetup } from './tls-setup.js';
 
 /** The command of the bundled reference server (ws's WebSocketServer, echoing everything). */
 export function referenceServerCommand(): string {
@@ -64,10 +65,17 @@ export async function runServerGate(config: RunConfig, io: GateIo): Promise<numb
   const t0 = performance.now();
   const usage0 = process.cpuUsage();
   const tested: TestedServer[] = [];
-  // Several servers (a fuzzingclient.json listing more than one) run one after another, each its own agent.
-  for (const sut of config.servers) {
-    if (isAborted(io.signal)) break;
-    tested.push(await testServer(config, io, sut, { cases, selected, baseline, several: config.servers.length > 1, taken: new Set(tested.map((t) => t.agent)) }));
+  // A server wsgate starts gets a certificate from a throwaway CA (files in a private temporary directory) unless --cert gives one.
+  const starts = config.servers.some((s) => s.command !== null);
+  const secure = config.tls === null ? null : await prepareTls(config.tls, { hosts: config.servers.map((s) => s.host), outdir: config.outdir, serverFiles: true, needCertificate: starts });
+  try {
+    // Several servers (a fuzzingclient.json listing more than one) run one after another, each its own agent.
+    for (const sut of config.servers) {
+      if (isAborted(io.signal)) break;
+      tested.push(await testServer(config, io, sut, { cases, selected, baseline, several: config.servers.length > 1, taken: new Set(tested.map((t) => t.agent)), secure }));
+    }
+  } finally {
+    secure?.dispose();
   }
   const byAgent = new Map(tested.map((t) => [t.agent, t.results]));
   const collisions = await writeReports(config.outdir, byAgent, catalogueInfo(config.extended, 'server'), { generatedAt: new Date().toISOString(), toolVersion: VERSION });
@@ -86,6 +94,7 @@ export async function runServerGate(config: RunConfig, io: GateIo): Promise<numb
     failOn: config.failOn,
     role: 'server',
     ...(baseline !== null ? { baselineFile: baseline.file } : {}),
+    ...(secure !== null ? { tls: secure.summary } : {}),
   };
   return finishRun(gateRun, config, {
     tell: (r) => progress(io, gateRun.cases.length).summary(r, { outdir: config.outdir, junit: config.junit, json: config.json }),
@@ -110,12 +119,14 @@ async function testServer(
   config: RunConfig,
   io: GateIo,
   sut: ServerUnderTest,
-  run: { cases: CatalogueCase[]; selected: number; baseline: Baseline | null; several: boolean; taken: ReadonlySet<string> },
+  run: { cases: CatalogueCase[]; selected: number; baseline: Baseline | null; several: boolean; taken: ReadonlySet<string>; secure: TlsSetup | null },
 ): Promise<TestedServer> {
   const port = sut.port === 0 ? await freePort(sut.host) : sut.port;
-  const target: ServerTarget = { host: sut.host, port, resource: sut.resource };
+  const { secure } = run;
+  const overTls = secure !== null && sut.url.startsWith('wss:');
+  const target: ServerTarget = { host: sut.host, port, resource: sut.resource, tls: overTls ? { ca: secure.caPem, insecure: secure.summary.insecure } : null };
   const command = sut.command === REFERENCE_SERVER_COMMAND ? referenceServerCommand() : sut.command;
-  const serverProcess = command === null ? null : await ServerProcess.launch(command, sut.host, port, sut.startTimeout * 1000, io.signal);
+  const serverProcess = command === null ? null : await ServerProcess.launch(command, sut.host, port, sut.startTimeout * 1000, io.signal, overTls ? certificateFiles(secure) : {});
   const tested: TestedServer = { agent: sut.agent ?? config.agent, gateCases: [], results: new Map(), warnings: [], serverCpuMs: null };
   // The server's CPU is read from /proc while it lives (a process its shell does not reap is never counted as a child).
   const sampler = setInterval(() => serverProcess?.sampleCpu(), 2000);
@@ -139,6 +150,12 @@ async function testServer(
   return tested;
 }
 
+/** What a server command is told of its certificate: {cert} and {key}, WSGATE_CERT_FILE and WSGATE_KEY_FILE. */
+function certificateFiles(secure: TlsSetup): Record<string, string> {
+  if (secure.certFile === null || secure.keyFile === null) return {};
+  return { cert: secure.certFile, key: secure.keyFile };
+}
+
 function progress(io: GateIo, total: number): Progress {
   return new Progress(io.out, io.isTty, total);
 }
@@ -153,7 +170,7 @@ async function awaitRemoteServer(target: ServerTarget, sut: ServerUnderTest, sig
 function headerLine(config: RunConfig, count: number, selected: number, command: string | null, target: ServerTarget, agent: string, sut: ServerUnderTest): string {
   const shardNote = config.shard === null ? '' : ` (shard ${config.shard.index}/${config.shard.count} of ${selected} selected)`;
   const what = sut.command === REFERENCE_SERVER_COMMAND ? 'the bundled ws server' : command === null ? 'the server' : JSON.stringify(command);
-  const url = `ws://${target.host.includes(':') ? `[${target.host}]` : target.host}:${target.port}${target.resource}`;
+  const url = `${target.tls ? 'wss' : 'ws'}://${target.host.includes(':') ? `[${target.host}]` : target.host}:${target.port}${target.resource}`;
   return `wsgate: ${count} case${count === 1 ? '' : 's'}${shardNote}${config.jobs > 1 ? `, up to ${config.jobs} at once,` : ', one at a time,'} against ${what} at ${url} (agent ${JSON.stringify(agent)})`;
 }
 

@@ -90,9 +90,13 @@ export class ServerProcess {
    * Starts the command and waits until it listens on host:port. A command that exits first or never
    * listens in time is a UsageError naming it, with its last output (it is stopped first).
    */
-  static async launch(command: string, host: string, port: number, timeoutMs: number, signal?: AbortSignal): Promise<ServerProcess> {
-    const expanded = expandPlaceholders(command, { port: String(port) });
-    const env = { WSGATE_PORT: String(port), WSGATE_HOST: host };
+  static async launch(command: string, host: string, port: number, timeoutMs: number, signal?: AbortSignal, certificate: { cert?: string; key?: string } = {}): Promise<ServerProcess> {
+    const expanded = expandPlaceholders(command, { port: String(port), ...certificate });
+    const env: Record<string, string> = { WSGATE_PORT: String(port), WSGATE_HOST: host };
+    if (certificate.cert !== undefined && certificate.key !== undefined) {
+      env.WSGATE_CERT_FILE = certificate.cert;
+      env.WSGATE_KEY_FILE = certificate.key;
+    }
     const server = new ServerProcess(expanded, env, startCommand(expanded, env));
     await server.waitUntilListening(host, port, timeoutMs, signal);
     return server;

@@ -52,6 +52,8 @@ export function createServer(options: {
   skipCase?: (agent: string, id: string) => boolean;
   /** index.html lists wsgate's own groups too. */
   extended?: boolean;
+  /** Serve wss:// with this certificate and key (PEM). */
+  certificate?: { cert: string; key: string } | null;
 }): FuzzingServer {
   const info = catalogueInfo(options.extended ?? false);
   const told = new Set<string>();
@@ -63,6 +65,7 @@ export function createServer(options: {
     statusWaitMs: options.statusWaitMs,
     logger: options.logger,
     ...(options.skipCase ? { skipCase: options.skipCase } : {}),
+    tls: options.certificate ?? null,
     // The HTML and JSON renderers are loaded on the first report write, not while cases run.
     writeReports: async () => {
       const [{ writeReports }, { collisionNotice }] = await Promise.all([import('../report/writer.js'), import('../report/files.js')]);
@@ -99,6 +102,11 @@ export function selectForRun(config: CaseSelection): { cases: CatalogueCase[]; s
   return { cases: config.shard === null ? all : shardCases(all, config.shard), selected: all.length };
 }
 
+/** The fuzzing server's base URL as clients are told it (ws:// or wss://, the url's host, the bound port). */
+export function serverBaseUrl(host: string, port: number, secure: boolean): string {
+  return `${secure ? 'wss' : 'ws'}://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
 /** Where and how the server listens (resolved options of `run` and `serve`). */
 export interface ServerSettings extends CaseSelection {
   listenHost: string;
@@ -109,7 +117,11 @@ export interface ServerSettings extends CaseSelection {
 }
 
 /** A server for `cases`, listening (a port in use or an unusable address is a UsageError). */
-export async function listenForCases(config: ServerSettings, cases: readonly CatalogueCase[], options: { logger: Logger; statusWaitMs: number }): Promise<FuzzingServer> {
+export async function listenForCases(
+  config: ServerSettings,
+  cases: readonly CatalogueCase[],
+  options: { logger: Logger; statusWaitMs: number; certificate?: { cert: string; key: string } | null },
+): Promise<FuzzingServer> {
   const server = createServer({
     // WSGATE_LISTEN_HOST may bind elsewhere (0.0.0.0 in a container); clients are still told the url's host.
     host: config.listenHost,
@@ -122,6 +134,7 @@ export async function listenForCases(config: ServerSettings, cases: readonly Cat
     // Per connecting agent, as Autobahn does: the case is closed at once and records no result.
     skipCase: agentCaseExcluder(config.excludeAgentCases),
     extended: config.extended,
+    certificate: options.certificate ?? null,
   });
   await server.listen();
   return server;

@@ -101,6 +101,14 @@ export interface CaseResult {
   wasOpenHandshakeTimeout: boolean;
   wasServerConnectionDropTimeout: boolean;
   wirelog: WirelogEntry[];
+  /** wsgate's own, beside Autobahn's keys: the TLS connection of the case (absent over plain TCP). */
+  tls?: TlsInfo;
+}
+
+/** The TLS version and cipher suite (its IANA name) a case's connection agreed on. */
+export interface TlsInfo {
+  version: string;
+  cipher: string;
 }
 
 /** One row of `index.json` (Autobahn's five keys). */
@@ -195,6 +203,18 @@ export interface GateRun {
   baselineFile?: string;
   /** The side under test (absent: the client; wsgate was the fuzzing server). */
   role?: 'client' | 'server';
+  /** Set when the run was over TLS (wss://). */
+  tls?: RunTls;
+}
+
+/** How a run used TLS. */
+export interface RunTls {
+  /** The CA certificate handed to the client or trusted for the server (a path), or null (the system's roots, or none). */
+  caFile: string | null;
+  /** wsgate made a throwaway CA and server certificate for this run. */
+  generated: boolean;
+  /** The server role skipped certificate verification (--insecure). */
+  insecure: boolean;
 }
 
 /** CPU time and peak memory of the wsgate process. */

@@ -153,8 +153,10 @@ function connectionSections(result: CaseResult): string {
     ([key, desc]) =>
       `<tr class="stats_row" data-key="${key}"><td class="key">${key}</td><td class="value">${esc(pyStr(result[key]))}</td><td class="desc">${esc(desc)}</td></tr>`,
   ).join('\n');
+  // wsgate's own row: the TLS version and cipher suite, over wss:// only.
+  const tls = result.tls === undefined ? '' : `<p id="tls_connection">Over TLS: ${esc(result.tls.version)}, cipher suite ${esc(result.tls.cipher)}.</p>\n`;
   return `<section id="opening_handshake"><h2>Opening Handshake</h2>
-<h3>Request</h3>
+${tls}<h3>Request</h3>
 <pre id="http_request" class="http_dump">${esc(handshakeText(result.httpRequest))}</pre>
 <h3>Response</h3>
 <pre id="http_response" class="http_dump">${esc(handshakeText(result.httpResponse))}</pre>

@@ -124,7 +124,7 @@ export function indexHtml(
 <main>
 <h1>Summary</h1>
 <p id="intro">Summary report generated on ${esc(meta.generatedAt)} by wsgate v${esc(meta.toolVersion)} (Autobahn|Testsuite cases and verdicts).</p>
-<table id="agent_summary">
+${tlsNote(results)}<table id="agent_summary">
 <tr><th>Agent</th><th>Pass</th><th>Non-Strict</th><th>Fail</th><th>Info</th><th>Unimplemented</th><th>Missing</th></tr>
 ${summaryRows(results, catalogue, agents)}
 </table>
@@ -150,6 +150,14 @@ ${descriptions(catalogue)}
 </div>
 </main>`;
   return page('wsgate report', CSS_INDEX, body);
+}
+
+/** Over TLS, a line saying so, with the versions and cipher suites the connections agreed on; else nothing. */
+function tlsNote(results: ReadonlyMap<string, ReadonlyMap<string, CaseResult>>): string {
+  const seen = new Set<string>();
+  for (const byCase of results.values()) for (const r of byCase.values()) if (r.tls !== undefined) seen.add(`${r.tls.version} with ${r.tls.cipher}`);
+  if (seen.size === 0) return '';
+  return `<p id="tls">Over TLS (wss://): ${[...seen].sort(compareCodePoints).map(esc).join('; ')}.</p>\n`;
 }
 
 /** One row per agent: how many cases passed, failed, ... or are missing. */

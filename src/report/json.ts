@@ -48,14 +48,18 @@ const CASE_KEYS = [
   'wirelog',
 ] as const satisfies readonly (keyof CaseResult)[];
 
-// Compile-time guard: a key added to CaseResult but not listed above fails the build here.
-const allKeysListed: [Exclude<keyof CaseResult, (typeof CASE_KEYS)[number]>] extends [never] ? true : never = true;
+// Compile-time guard: a key added to CaseResult but not listed above (or as wsgate's own) fails the build here.
+const allKeysListed: [Exclude<keyof CaseResult, (typeof CASE_KEYS)[number] | 'tls'>] extends [never] ? true : never = true;
 void allKeysListed;
 
-/** The per-case JSON report, as Autobahn writes it (the 41 keys, sorted, 3-space indent, ASCII). */
+/**
+ * The per-case JSON report, as Autobahn writes it (its keys, sorted, 3-space indent, ASCII); over
+ * TLS, wsgate's own `tls` key joins them in sorted place (Autobahn's keys keep their values).
+ */
 export function caseReportJson(result: CaseResult): string {
   const picked: Record<string, unknown> = {};
   for (const key of CASE_KEYS) picked[key] = result[key];
+  if (result.tls !== undefined) picked.tls = { cipher: result.tls.cipher, version: result.tls.version };
   return pythonJson(picked);
 }
 
@@ -89,6 +93,8 @@ export function summaryJson(run: GateRun): string {
     agent: run.agent,
     // The side under test: 'client' (wsgate was the fuzzing server) or 'server' (the fuzzing client).
     role: run.role ?? 'client',
+    // Only over TLS: the CA handed over or trusted, whether wsgate made it, whether verification was skipped.
+    ...(run.tls !== undefined ? { tls: run.tls } : {}),
     startedAt: run.startedAt,
     durationMs: run.durationMs,
     strict: run.strict,
@@ -133,6 +139,7 @@ function caseSummary(c: GateCase): Record<string, unknown> {
     behaviorClose: c.result?.behaviorClose ?? null,
     remoteCloseCode: c.result?.remoteCloseCode ?? null,
     duration: c.result?.duration ?? null,
+    ...(c.result?.tls !== undefined ? { tls: c.result.tls } : {}),
     timeMs: c.timeMs,
     reason: c.reason,
     warnings: c.warnings,

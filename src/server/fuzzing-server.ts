@@ -28,6 +28,8 @@ import type { Connection, ConnectionHandler } from '../core/connection.js';
 import { ConnectionState } from '../core/state.js';
 import { parseIndex, parseTarget, reject } from './route-target.js';
 import { ServerUpgrade, type ConnectDecision, type ServerSessionOptions } from './upgrade.js';
+import { tlsInfo } from '../tls/describe.js';
+import { createListener } from './listener.js';
 
 /** Settings of a fuzzing server. */
 export interface FuzzingServerOptions {
@@ -47,6 +49,15 @@ export interface FuzzingServerOptions {
    * then completes the handshake, closes at once and records no result ('caseSkipped' is emitted).
    */
   skipCase?: (agent: string, id: string) => boolean;
+  /** Serve wss://: the server certificate (chain) and its private key, PEM. */
+  tls?: { cert: string; key: string } | null;
+}
+
+/** A client whose TLS handshake failed ('tlsError'): who, when (performance.now()), and why in one line. */
+export interface TlsFailure {
+  peer: string;
+  at: number;
+  reason: string;
 }
 
 /** A run of a case in progress or finished, keyed by agent and index. */
@@ -60,11 +71,13 @@ export interface CaseRunEvent {
 /** Thrown when the server cannot listen (port in use, bad address). */
 export class ListenError extends UsageError {}
 
-/** Events: 'caseStarted' (CaseRunEvent), 'caseFinished' (CaseRunEvent, CaseResult), 'caseSkipped' (CaseRunEvent), 'stopRequested', 'reportsUpdated'. */
+/** Events: 'caseStarted' (CaseRunEvent), 'caseFinished' (CaseRunEvent, CaseResult), 'caseSkipped' (CaseRunEvent), 'stopRequested', 'reportsUpdated', 'tlsError' (TlsFailure). */
 export class FuzzingServer extends EventEmitter {
   /** Results by agent, then case id: the content of index.json. */
   readonly results = new Map<string, Map<string, CaseResult>>();
   private readonly server: net.Server;
+  /** The last client TLS handshake that failed, or null. */
+  lastTlsFailure: TlsFailure | null = null;
   private readonly sockets = new Set<net.Socket>();
   private readonly sessions = new Set<ServerUpgrade>();
   private readonly running = new Map<string, number>();
@@ -74,9 +87,30 @@ export class FuzzingServer extends EventEmitter {
 
   constructor(private readonly options: FuzzingServerOptions) {
     super();
-    this.server = net.createServer({ noDelay: true }, (socket) => {
-      this.accept(socket);
+    this.server = createListener(options.tls ?? null, options.session.openHandshakeTimeoutMs, {
+      accept: (socket) => this.accept(socket),
+      track: (socket) => this.track(socket),
+      tlsFailed: (socket, reason) => this.noteTlsFailure(socket, reason),
     });
+  }
+
+  /** The reason of a client TLS handshake that failed at or after `since` (performance.now()), or null. */
+  tlsFailureSince(since: number): string | null {
+    const f = this.lastTlsFailure;
+    return f !== null && f.at >= since ? f.reason : null;
+  }
+
+  private noteTlsFailure(socket: net.Socket, reason: string): void {
+    const failure: TlsFailure = { peer: `tcp4:${socket.remoteAddress ?? '?'}:${socket.remotePort ?? 0}`, at: performance.now(), reason };
+    this.lastTlsFailure = failure;
+    this.options.logger.info({ peer: failure.peer }, reason);
+    this.emit('tlsError', failure);
+  }
+
+  /** A connection still in its TLS handshake is dropped, like every other, when the server closes. */
+  private track(socket: net.Socket): void {
+    this.sockets.add(socket);
+    socket.on('close', () => this.sockets.delete(socket));
   }
 
   /** Starts listening; resolves with the bound port. */
@@ -167,13 +201,10 @@ export class FuzzingServer extends EventEmitter {
   }
 
   private accept(socket: net.Socket): void {
-    this.sockets.add(socket);
+    this.track(socket);
     const session = new ServerUpgrade(socket, this.options.session, (request, s) => this.route(request, s));
     this.sessions.add(session);
-    socket.on('close', () => {
-      this.sockets.delete(socket);
-      this.sessions.delete(session);
-    });
+    socket.on('close', () => this.sessions.delete(session));
   }
 
   private route(request: UpgradeRequest, session: Connection): ConnectDecision {
@@ -245,11 +276,14 @@ export class FuzzingServer extends EventEmitter {
       });
     }
     this.running.set(key, (this.running.get(key) ?? 0) + 1);
+    // Read now: a closed TLS socket no longer tells its cipher.
+    const secure = tlsInfo(session.socket);
     const runner = new CaseRunner(session, def, {
       agent,
       index,
       started: utcNow(),
       onResult: (result) => {
+        if (secure !== null) result.tls = secure;
         const left = (this.running.get(key) ?? 1) - 1;
         if (left > 0) this.running.set(key, left);
         else this.running.delete(key);

@@ -13,7 +13,7 @@ const SRC = fileURLToPath(new URL('../../../src/', import.meta.url));
 
 /** Bottom first. A path prefix ending in "/" is a folder; otherwise a file. */
 export const LAYERS: readonly (readonly string[])[] = [
-  ['util/', 'version.ts', 'errors.ts'], // no wsgate imports beyond each other
+  ['util/', 'tls/', 'version.ts', 'errors.ts'], // no wsgate imports beyond each other; tls/: certificates and TLS in words
   ['protocol/', 'model/'], // pure protocol code; the report model and the verdicts
   ['cases/'], // the case contract and the catalogue (data and scripts)
   ['core/'], // the role-neutral connection: receive, send, close, record

@@ -58,9 +58,12 @@ describe('spec file validation', () => {
     assert.equal(usageMessage(() => loadSpec(bad.file)), `${bad.file}: "exclude-cases": bad case pattern "abc"`);
   });
 
-  test('a wss:// url is refused with the key named', async () => {
-    const { file } = await specFile({ url: 'wss://127.0.0.1:9001' });
-    assert.equal(usageMessage(() => loadSpec(file)), `${file}: "url": wss:// (TLS) is not supported yet; use ws://`);
+  test('a wss:// url with key and cert is read as TLS with those files; key without cert is refused', async () => {
+    const { file } = await specFile({ url: 'wss://127.0.0.1:9001', key: 'server.key', cert: 'server.crt' });
+    const spec = loadSpec(file);
+    assert.deepEqual([spec.url, spec.key, spec.cert, spec.warnings], ['wss://127.0.0.1:9001', 'server.key', 'server.crt', []]);
+    const half = await specFile({ url: 'wss://127.0.0.1:9001', key: 'server.key' });
+    assert.equal(usageMessage(() => loadSpec(half.file)), `${half.file}: "key" and "cert" go together (the server certificate and its private key)`);
   });
 
   test("the keys of Autobahn's example spec are accepted; options wsgate does not honour are warned about", async () => {
