@@ -9,12 +9,15 @@
  * live here, never in tests.
  *
  *   node dist/bench/bench.js [--groups 1,2,6] [--jobs N] [--no-whole] [--whole-only] [--client CMD] [--agent NAME]
- *                            [--no-server-role] [--server-only]
+ *                            [--no-server-role] [--server-only] [--no-tls] [--tls-only]
  *
  * `--whole-only` skips the group by group runs: the whole catalogue in one process, with the default
  * jobs (or --jobs), and its verdicts against the original's (about 4 minutes instead of 30).
  * Then the server role: the whole catalogue against the bundled ws server (`run --role server`),
  * with wsgate's and the server's CPU time (`--no-server-role` leaves it out, `--server-only` runs it alone).
+ * Last, TLS (`--no-tls` leaves it out, `--tls-only` runs it alone): in both roles, the 301 cases
+ * outside groups 12 and 13 over ws:// and over wss:// (a throwaway CA), then the whole catalogue over
+ * wss://; the TLS cost is the wall and CPU time wss:// adds, and the verdicts must not change.
  */
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -55,9 +58,12 @@ const { values } = parseArgs({
     agent: { type: 'string' },
     'server-role': { type: 'boolean', default: true },
     'server-only': { type: 'boolean', default: false },
+    tls: { type: 'boolean', default: true },
+    'tls-only': { type: 'boolean', default: false },
   },
 });
-const serverOnly = values['server-only'] === true;
+const tlsOnly = values['tls-only'] === true;
+const serverOnly = values['server-only'] === true || tlsOnly;
 
 const available = [...new Set(catalogue.map((c) => c.id.split('.')[0] ?? ''))];
 const groups = values['whole-only'] === true || serverOnly ? [] : values.groups ? values.groups.split(',').map((g) => g.trim()) : available;
@@ -75,6 +81,45 @@ function run(args: string[]): Promise<number> {
   });
 }
 
+/** The groups outside permessage-deflate (12, 13): the 301 cases the TLS comparison runs both ways. */
+const NOT_DEFLATE = ['1.*', '2.*', '3.*', '4.*', '5.*', '6.*', '7.*', '9.*', '10.*'];
+
+/** Both roles over ws:// and wss:// (301 cases), then the whole catalogue over wss://: the table, and what differs. */
+async function tlsSection(base: string, jobs: number): Promise<string[]> {
+  const problems: string[] = [];
+  const rows: string[] = [];
+  for (const role of ['client', 'server'] as const) {
+    const plain = await runOnce(NOT_DEFLATE, path.join(base, `tls-${role}-301-plain`), jobs, role);
+    const secure = await runOnce(NOT_DEFLATE, path.join(base, `tls-${role}-301-tls`), jobs, role, true);
+    const whole = await runOnce(['*'], path.join(base, `tls-${role}-whole-tls`), jobs, role, true);
+    if (plain === null || secure === null || whole === null) {
+      problems.push(`TLS (${role} role): a run did not finish`);
+      continue;
+    }
+    const same = differences(plain, secure);
+    problems.push(...same.map((d) => `${role} role, ws:// vs wss://: ${d}`), ...whole.mismatches.map((m) => `${role} role, whole over wss://: ${m}`));
+    const cost = (a: RunResult, b: RunResult): string => `+${fmtN(b.wallS - a.wallS, 1)} s wall (${fmtN((100 * (b.wallS - a.wallS)) / a.wallS, 0)} %), +${fmtN(b.cpuS - a.cpuS, 1)} s wsgate CPU`;
+    const peer = role === 'client' ? 'bundled ws client' : 'bundled ws server';
+    rows.push(
+      `| ${role} role (${peer}), 301 cases, ws:// | ${plain.cases} | ${tlsCells(plain)} | ${plain.failed} | |`,
+      `| ${role} role (${peer}), 301 cases, wss:// | ${secure.cases} | ${tlsCells(secure)} | ${secure.failed} | ${same.length === 0 ? 'same verdicts' : `${same.length} differ`}; TLS cost ${cost(plain, secure)} |`,
+      `| ${role} role (${peer}), whole catalogue, wss:// | ${whole.cases} | ${tlsCells(whole)} | ${whole.failed} | ${role === 'client' ? `verdicts = original: ${reference === null ? 'n/a' : whole.mismatches.length === 0 ? 'yes' : 'NO'}` : `${whole.failed} failed`} |`,
+    );
+  }
+  process.stdout.write(
+    `\n| TLS, --jobs ${jobs} | cases | wall s | cases/s | wsgate CPU s | peer CPU s | peak RSS MiB | failed | compared |\n|---|---:|---:|---:|---:|---:|---:|---:|---|\n${rows.join('\n')}\n`,
+  );
+  return problems;
+}
+
+function fmtN(n: number, d = 1): string {
+  return Number.isFinite(n) ? n.toFixed(d) : '-';
+}
+
+function tlsCells(r: RunResult): string {
+  return `${fmtN(r.wallS, 1)} | ${fmtN(r.cases / r.wallS)} | ${fmtN(r.cpuS, 1)} | ${fmtN(r.clientCpuS, 1)} | ${fmtN(r.rssMiB)}`;
+}
+
 interface RunResult {
   wallS: number;
   cpuS: number;
@@ -87,8 +132,8 @@ interface RunResult {
 }
 
 /** Runs the cases matching `patterns` with `jobs` and reads the summary. */
-async function runOnce(patterns: string[], outdir: string, jobs: number, role: 'client' | 'server' = 'client'): Promise<RunResult | null> {
-  const args = ['run', '--outdir', outdir, '--jobs', String(jobs), '--cases', ...patterns];
+async function runOnce(patterns: string[], outdir: string, jobs: number, role: 'client' | 'server' = 'client', tls = false): Promise<RunResult | null> {
+  const args = ['run', '--outdir', outdir, '--jobs', String(jobs), '--cases', ...patterns, ...(tls ? ['--tls'] : [])];
   if (role === 'server') args.push('--role', 'server');
   else args.push('--url', 'ws://127.0.0.1:0');
   if (values.client !== undefined && role === 'client') args.push('--client', values.client);
@@ -153,7 +198,7 @@ for (const group of groups) {
   rows.push({ group, one, many, originalS });
 }
 const whole = values.whole === true && values.groups === undefined && !serverOnly ? await runOnce(['*'], path.join(base, `whole-jobs-${jobs}`), jobs) : null;
-const serverRole = values['server-role'] === true && values.groups === undefined ? await runOnce(['*'], path.join(base, `server-role-jobs-${jobs}`), jobs, 'server') : null;
+const serverRole = values['server-role'] === true && values.groups === undefined && !tlsOnly ? await runOnce(['*'], path.join(base, `server-role-jobs-${jobs}`), jobs, 'server') : null;
 
 const fmt = (n: number, d = 1): string => (Number.isFinite(n) ? n.toFixed(d) : '-');
 const lines = [
@@ -213,6 +258,7 @@ if (serverRole !== null) {
   );
   if (serverRole.failed > 0) problems.push(`server role: ${serverRole.failed} cases failed against the bundled ws server`);
 }
+if ((values.tls === true || tlsOnly) && values.groups === undefined) problems.push(...(await tlsSection(base, jobs)));
 if (problems.length > 0) process.stdout.write(`\nVerdicts that differ:\n${problems.map((m) => `  ${m}`).join('\n')}\n`);
 const codec = codecThroughput();
 process.stdout.write(`\n| hot path | MB/s |\n|---|---:|\n${codec.map(([name, rate]) => `| ${name} | ${rate.toFixed(0)} |`).join('\n')}\n`);
