@@ -8,6 +8,8 @@
 //   check.mjs run-reports DIR TOTAL PASSED FAILED [INTERRUPTED]
 //   check.mjs serve-reports DIR AGENT TOTAL
 //   check.mjs owner DIR UID
+//   check.mjs tls-reports DIR
+import { X509Certificate } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -112,6 +114,17 @@ switch (command) {
   case 'serve-reports': {
     const [dir, agent, total] = args;
     serveReports(dir, agent, Number(total));
+    break;
+  }
+  case 'tls-reports': {
+    // A run over TLS: ca.pem is a CA certificate, no file holds a private key, every case recorded TLS.
+    const [dir] = args;
+    const ca = new X509Certificate(readFileSync(path.join(dir, 'ca.pem')));
+    expect(ca.ca, `${dir}/ca.pem is not a CA certificate`);
+    for (const name of readdirSync(dir)) expect(!/PRIVATE KEY/.test(readFileSync(path.join(dir, name), 'latin1')), `${dir}/${name} holds a private key`);
+    const summary = readJson(path.join(dir, 'summary.json'));
+    expect(summary.tls?.generated === true, `${dir}/summary.json: tls.generated is not true`);
+    for (const c of summary.cases) expect(/^TLSv1\.[23]$/.test(c.tls?.version ?? ''), `${dir}: case ${c.id} has no TLS version`);
     break;
   }
   case 'owner': {

@@ -7,6 +7,7 @@
 #                    mounted directory, written by the container's user (uid 1000)
 #   5. failing run   a client that never connects (host network, another uid): exit 1 passes
 #   5b. server role  `run --role server` (the bundled ws server in the container) and `run --server-url`
+#   5c. TLS          `run --tls`, `run --role server --tls` (ca.pem in /reports, no key), `serve --tls` + a host client
 #                    against a ws server on the host: exit 0, reports in /reports/servers
 #                    through tini, reports still written
 #   6. serve         `serve` in a detached container (host network, 127.0.0.1 only), driven by the
@@ -137,6 +138,27 @@ podman run --rm --name "$PREFIX-surl" "${HOST_NET[@]}" -v "$dir:/reports" "$IMAG
 kill "$host_server" 2>/dev/null || true
 [ "$status" = 0 ] || fail "run --server-url exited with $status, expected 0"
 check run-reports "$dir/servers" "$RUN_TOTAL" "$RUN_TOTAL" 0
+
+step 'TLS: run --tls and run --role server --tls in the container (the CA lands in /reports, no key); serve --tls for a host client'
+dir=$(reports_dir tls)
+status=0
+podman run --rm --name "$PREFIX-tls" "${NO_NET[@]}" -v "$dir:/reports" "$IMAGE" \
+  run --tls --cases "${RUN_CASES[@]}" | tail -n 4 || status=$?
+[ "$status" = 0 ] || fail "run --tls exited with $status, expected 0"
+check run-reports "$dir/clients" "$RUN_TOTAL" "$RUN_TOTAL" 0
+check tls-reports "$dir/clients"
+status=0
+podman run --rm --name "$PREFIX-stls" "${NO_NET[@]}" -v "$dir:/reports" "$IMAGE" \
+  run --role server --tls --cases "${RUN_CASES[@]}" | tail -n 4 || status=$?
+[ "$status" = 0 ] || fail "run --role server --tls exited with $status, expected 0"
+check tls-reports "$dir/servers"
+port=$(node "$HERE/check.mjs" free-port) || fail 'no free port'
+podman run -d --name "$PREFIX-serve-tls" "${HOST_NET[@]}" -v "$dir:/reports" "$IMAGE" \
+  serve --tls --url "wss://127.0.0.1:$port" --outdir /reports/served --cases "${RUN_CASES[@]}" >/dev/null
+check wait-port "$port" 30
+NODE_EXTRA_CA_CERTS="$dir/served/ca.pem" timeout 120 node dist/src/clients/reference-client.js "wss://127.0.0.1:$port" host-tls-client || fail 'the host client did not finish over wss://'
+check serve-reports "$dir/served" host-tls-client "$RUN_TOTAL"
+stop_container "$PREFIX-serve-tls" >/dev/null
 
 step 'serve: the fuzzing server in a container, a client on the host (127.0.0.1 only)'
 dir=$(reports_dir serve)

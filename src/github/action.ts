@@ -39,6 +39,11 @@ export const ACTION_INPUTS: Readonly<Record<string, { flag: string | null; kind:
   'server-command': { flag: '--server', kind: 'string', judge: false },
   'server-url': { flag: '--server-url', kind: 'string', judge: false },
   'restart-server': { flag: '--restart-server', kind: 'boolean', judge: false },
+  tls: { flag: '--tls', kind: 'boolean', judge: false },
+  cert: { flag: '--cert', kind: 'string', judge: false },
+  key: { flag: '--key', kind: 'string', judge: false },
+  ca: { flag: '--ca', kind: 'string', judge: false },
+  insecure: { flag: '--insecure', kind: 'boolean', judge: false },
   'log-level': { flag: '--log-level', kind: 'string', judge: false },
   // `wsgate judge --outdir DIR` instead of `wsgate run`: the reports of a server that ran elsewhere.
   'judge-reports': { flag: '--outdir', kind: 'string', judge: true },

@@ -184,6 +184,18 @@ describe('the action end to end', { concurrency: true }, () => {
     assert.match(res.stdout, /^::error .*6\.3\.1/m);
   });
 
+  test('tls: the bundled client over wss://, the CA in the reports directory; a server over wss:// with role server', async () => {
+    const client = await runAction({ cases: '1.1.1 2.1', tls: 'true', url: 'ws://127.0.0.1:0' });
+    assert.equal(client.res.code, 0, client.res.stdout + client.res.stderr);
+    assert.equal(client.outputs.passed, '2');
+    const ca = await readFile(path.join(client.outputs['reports-directory'] ?? '', 'ca.pem'), 'utf8');
+    assert.match(ca, /^-----BEGIN CERTIFICATE-----\n/);
+    assert.match(client.res.stdout, /on wss:\/\/127\.0\.0\.1:\d+/);
+    const server = await runAction({ cases: '1.1.1', role: 'server', tls: 'true' });
+    assert.equal(server.res.code, 0, server.res.stdout + server.res.stderr);
+    assert.match(server.res.stdout, /against the bundled ws server at wss:\/\//);
+  });
+
   test('a failing client with a quoted command and agent: exit 1, annotations, failing rows, result=fail', async () => {
     const agent = `it's a "client" & co`;
     const { res, summary, outputs } = await runAction({
