@@ -23,6 +23,8 @@ const summarySchema = z.object({
   agent: z.string(),
   // Absent in summaries of wsgate before the server role: the client.
   role: z.enum(['client', 'server']).default('client'),
+  // Present when the run was over TLS.
+  tls: z.object({ caFile: z.string().nullable(), generated: z.boolean(), insecure: z.boolean() }).optional(),
   startedAt: z.string(),
   durationMs: z.number(),
   strict: z.boolean(),
@@ -137,7 +139,7 @@ export async function mergeRuns(options: MergeOptions, out: NodeJS.WritableStrea
   }
   checkShards(options.inputs, summaries);
   const { merged, results } = await mergeCases(summaries, options.inputs, role);
-  const run = { ...mergedRun(agent, summaries, merged, options.inputs), ...(role === 'server' ? { role } : {}) };
+  const run = { ...mergedRun(agent, summaries, merged, options.inputs), ...(role === 'server' ? { role } : {}), ...mergedTls(summaries) };
   await makeDirectory(options.outdir);
   await writeReports(options.outdir, new Map([[agent, results]]), catalogueInfo(merged.some((c) => isWsgateCase(c.id)), role), {
     generatedAt: new Date().toISOString(),
@@ -154,6 +156,14 @@ export async function mergeRuns(options: MergeOptions, out: NodeJS.WritableStrea
     env: options.env,
     out,
   });
+}
+
+/** Over TLS: the runs' TLS settings (a CA file only when every run names the same one: shards made their own). */
+function mergedTls(summaries: readonly Summary[]): { tls?: NonNullable<Summary['tls']> } {
+  const first = summaries.find((s) => s.tls !== undefined)?.tls;
+  if (first === undefined) return {};
+  const sameCa = summaries.every((s) => s.tls?.caFile === first.caFile);
+  return { tls: { ...first, caFile: sameCa ? first.caFile : null, insecure: summaries.some((s) => s.tls?.insecure === true) } };
 }
 
 /** Every case of every run, each once, in catalogue order and numbered as one run would number them. */

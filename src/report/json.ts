@@ -139,7 +139,7 @@ function caseSummary(c: GateCase): Record<string, unknown> {
     behaviorClose: c.result?.behaviorClose ?? null,
     remoteCloseCode: c.result?.remoteCloseCode ?? null,
     duration: c.result?.duration ?? null,
-    ...(c.result?.tls !== undefined ? { tls: c.result.tls } : {}),
+    ...(c.result?.tls !== undefined ? { tls: { version: c.result.tls.version, cipher: c.result.tls.cipher } } : {}),
     timeMs: c.timeMs,
     reason: c.reason,
     warnings: c.warnings,

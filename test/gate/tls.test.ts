@@ -88,6 +88,21 @@ describe('client role over wss://', () => {
     assert.deepEqual(await readdir(res.tmp), [], 'the run left files in TMPDIR');
   });
 
+  test('shards over TLS merge into one report set that still says TLS', async () => {
+    const dir = await tempDir();
+    for (const k of [1, 2]) {
+      const res = await runCliWith(['run', '--tls', '--cases', '1.1.1', '1.1.2', '--shard', `${k}/2`, '--outdir', path.join(dir, `s${k}`)], { timeoutMs: 60_000 });
+      assert.equal(res.code, 0, res.stdout + res.stderr);
+    }
+    const merged = await runCliWith(['merge', path.join(dir, 's1'), path.join(dir, 's2'), '--outdir', path.join(dir, 'all')], { timeoutMs: 60_000 });
+    assert.equal(merged.code, 0, merged.stdout + merged.stderr);
+    const summary = JSON.parse(await readFile(path.join(dir, 'all', 'summary.json'), 'utf8')) as Summary;
+    // Each shard made its own CA: the merged run names none.
+    assert.deepEqual(summary.tls, { caFile: null, generated: true, insecure: false });
+    assert.deepEqual(summary.cases.map((c) => Object.keys(c.tls ?? {})), [['version', 'cipher'], ['version', 'cipher']]);
+    assert.match(await readFile(path.join(dir, 'all', 'index.html'), 'utf8'), /<p id="tls">Over TLS/);
+  });
+
   test('the generated certificate names the URL host and the loopback names, and chains to ca.pem', async () => {
     const pki = await generatePki(['ws.example.test']);
     const leaf = new X509Certificate(pki.cert);
