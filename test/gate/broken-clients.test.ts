@@ -10,15 +10,7 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { fixtureCommand, runCli, tempDir } from '../support/harness.js';
 
-interface SummaryCase {
-  id: string;
-  status: string;
-  behavior: string | null;
-  behaviorClose: string | null;
-  reason: string;
-  warnings: string[];
-  client: { exitCode: number | null; timedOut: boolean } | null;
-}
+import type { SummaryCase } from '../support/cli-env.js';
 
 async function gate(client: string, extra: string[] = []): Promise<{ code: number | null; stdout: string; stderr: string; cases: Map<string, SummaryCase>; junit: string; outdir: string }> {
   const outdir = await tempDir();

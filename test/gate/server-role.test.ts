@@ -5,29 +5,20 @@
  * that dies mid-run fails the remaining cases (or is restarted); one that ignores SIGTERM is killed.
  */
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
 import { WebSocketServer } from 'ws';
-import { runCliWith } from '../support/cli-env.js';
-import { CLI, tempDir } from '../support/harness.js';
+import { runCliWith, startCliUntil, type SummaryCase } from '../support/cli-env.js';
+import { tempDir } from '../support/harness.js';
 
 const BROKEN = fileURLToPath(new URL('../fixtures/servers/broken-server.js', import.meta.url));
 
 function brokenServer(mode: string): string {
   return `'${process.execPath}' '${BROKEN}' ${mode} {port}`;
-}
-
-interface SummaryCase {
-  id: string;
-  status: string;
-  behavior: string | null;
-  behaviorClose: string | null;
-  reason: string;
-  warnings: string[];
 }
 
 async function gate(args: string[], cwd?: string): Promise<{ code: number | null; stdout: string; stderr: string; cases: Map<string, SummaryCase>; outdir: string }> {
@@ -198,19 +189,10 @@ test('SIGTERM mid-case: the running case and the rest are not run, the server pr
   const marker = `wsgate-server-interrupt-${process.pid}`;
   // 6.4.x hold the connection about two seconds each (their pauses), so the signal lands mid-case.
   const server = `exec '${process.execPath}' '${BROKEN}' ignores-sigterm {port} ${marker}`;
-  const child = spawn(process.execPath, [CLI, 'run', '--server', server, '--agent', 'srv', '--jobs', '1', '--cases', '1.1.1', '6.4.1', '6.4.2'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  await new Promise<void>((resolve, reject) => {
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (/\[1\/3\] pass 1\.1\.1/.test(out)) resolve();
-    });
-    void exited.then(() => reject(new Error(`the run ended before the signal: ${out}`)));
-  });
+  const run = await startCliUntil(['run', '--server', server, '--agent', 'srv', '--jobs', '1', '--cases', '1.1.1', '6.4.1', '6.4.2'], /\[1\/3\] pass 1\.1\.1/, { cwd: dir });
   await new Promise((r) => setTimeout(r, 500));
-  child.kill('SIGTERM');
-  assert.equal(await exited, 143, out);
+  run.child.kill('SIGTERM');
+  assert.equal(await run.exited, 143, run.output());
   const summary = JSON.parse(await readFile(path.join(dir, 'reports', 'servers', 'summary.json'), 'utf8')) as { cases: SummaryCase[] };
   assert.deepEqual(summary.cases.map((c) => [c.id, c.status]), [['1.1.1', 'passed'], ['6.4.1', 'skipped'], ['6.4.2', 'skipped']]);
   const ps = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' });

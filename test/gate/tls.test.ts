@@ -8,7 +8,7 @@
  * the temporary directory with a server's key is gone at exit, also after SIGTERM.
  */
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
@@ -19,17 +19,8 @@ import tls from 'node:tls';
 import { describe, test } from 'node:test';
 import { WebSocketServer } from 'ws';
 import { generatePki } from '../../src/tls/certificates.js';
-import { runCliWith } from '../support/cli-env.js';
-import { CLI, REFERENCE_CLIENT, tempDir } from '../support/harness.js';
-
-interface SummaryCase {
-  id: string;
-  status: string;
-  behavior: string | null;
-  behaviorClose: string | null;
-  reason: string;
-  tls?: { version: string; cipher: string };
-}
+import { runCliWith, startCliUntil, type SummaryCase } from '../support/cli-env.js';
+import { REFERENCE_CLIENT, tempDir } from '../support/harness.js';
 
 interface Summary {
   tls?: { caFile: string | null; generated: boolean; insecure: boolean };
@@ -163,26 +154,18 @@ describe('client role over wss://', () => {
 
   test('serve --tls: prints the wss:// URL and the CA, and a client trusting it runs a case', async () => {
     const dir = await tempDir();
-    const child = spawn(process.execPath, [CLI, 'serve', '--tls', '--url', 'ws://127.0.0.1:0', '--outdir', dir, '--cases', '1.1.1'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
+    const served = await startCliUntil(['serve', '--tls', '--url', 'ws://127.0.0.1:0', '--outdir', dir, '--cases', '1.1.1'], /CA certificate: \S+ /);
     try {
-      const [url, ca] = await new Promise<[string, string]>((resolve, reject) => {
-        child.stdout.on('data', (d: Buffer) => {
-          out += d.toString();
-          const u = /Serving (wss:\/\/\S+) \(TLS\)/.exec(out);
-          const c = /CA certificate: (\S+)/.exec(out);
-          if (u?.[1] !== undefined && c?.[1] !== undefined) resolve([u[1], c[1]]);
-        });
-        child.on('exit', () => reject(new Error(out)));
-      });
+      const url = /Serving (wss:\/\/\S+) \(TLS\)/.exec(served.output())?.[1] ?? '';
+      const ca = /CA certificate: (\S+)/.exec(served.output())?.[1] ?? '';
       assert.equal(ca, path.join(dir, 'ca.pem'));
       const client = spawnSync(process.execPath, [REFERENCE_CLIENT, url], { env: { ...process.env, NODE_EXTRA_CA_CERTS: ca }, timeout: 20_000 });
       assert.equal(client.status, 0, String(client.stderr));
       // The server's lines were held while spawnSync blocked this loop: let them in.
-      for (let i = 0; i < 50 && !/Running test case ID 1\.1\.1/.test(out); i++) await new Promise((r) => setTimeout(r, 20));
-      assert.match(out, /Running test case ID 1\.1\.1/);
+      for (let i = 0; i < 50 && !/Running test case ID 1\.1\.1/.test(served.output()); i++) await new Promise((r) => setTimeout(r, 20));
+      assert.match(served.output(), /Running test case ID 1\.1\.1/);
     } finally {
-      child.kill('SIGTERM');
+      served.child.kill('SIGTERM');
     }
   });
 });
@@ -265,38 +248,19 @@ describe('server role over wss://', () => {
     const dir = await tempDir();
     const tmp = path.join(dir, 'tmp');
     await mkdir(tmp);
-    const child = spawn(process.execPath, [CLI, 'run', '--role', 'server', '--tls', '--jobs', '1', '--outdir', path.join(dir, 'out'), '--cases', '1.1.1', '6.4.1', '6.4.2'], {
-      env: { ...process.env, TMPDIR: tmp },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    await new Promise<void>((resolve, reject) => {
-      child.stdout.on('data', (d: Buffer) => {
-        out += d.toString();
-        if (/\[1\/3\] pass 1\.1\.1/.test(out)) resolve();
-      });
-      void exited.then(() => reject(new Error(`the run ended before the signal: ${out}`)));
-    });
+    const run = await startCliUntil(['run', '--role', 'server', '--tls', '--jobs', '1', '--outdir', path.join(dir, 'out'), '--cases', '1.1.1', '6.4.1', '6.4.2'], /\[1\/3\] pass 1\.1\.1/, { env: { TMPDIR: tmp } });
     assert.equal((await readdir(tmp)).length, 1, 'no temporary directory while the server runs');
-    child.kill('SIGTERM');
-    assert.equal(await exited, 143, out);
+    run.child.kill('SIGTERM');
+    assert.equal(await run.exited, 143, run.output());
     assert.deepEqual(await readdir(tmp), []);
   });
 });
 
 test('the TLS socket the client role serves presents the chain a client can verify against ca.pem alone', async () => {
   const dir = await tempDir();
-  const child = spawn(process.execPath, [CLI, 'serve', '--tls', '--url', 'ws://127.0.0.1:0', '--outdir', dir, '--cases', '1.1.1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const served = await startCliUntil(['serve', '--tls', '--url', 'ws://127.0.0.1:0', '--outdir', dir, '--cases', '1.1.1'], /CA certificate: \S+ /);
   try {
-    let out = '';
-    const port = await new Promise<number>((resolve) => {
-      child.stdout.on('data', (d: Buffer) => {
-        out += d.toString();
-        const m = /Serving wss:\/\/127\.0\.0\.1:(\d+)/.exec(out);
-        if (m !== null && /CA certificate/.test(out)) resolve(Number(m[1]));
-      });
-    });
+    const port = Number(/Serving wss:\/\/127\.0\.0\.1:(\d+)/.exec(served.output())?.[1]);
     const ca = await readFile(path.join(dir, 'ca.pem'), 'utf8');
     for (const servername of ['localhost', undefined]) {
       const authorized = await new Promise<boolean>((resolve, reject) => {
@@ -309,6 +273,6 @@ test('the TLS socket the client role serves presents the chain a client can veri
       assert.equal(authorized, true, `servername ${servername ?? '(none: the IP)'}`);
     }
   } finally {
-    child.kill('SIGTERM');
+    served.child.kill('SIGTERM');
   }
 });
