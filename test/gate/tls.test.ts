@@ -152,6 +152,21 @@ describe('client role over wss://', () => {
     assert.equal(existsSync(path.join(res.outdir, 'ca.pem')), false);
   });
 
+  test("a fuzzingserver.json with a wss:// url, key and cert (Autobahn's TLS keys) serves that certificate", async () => {
+    const dir = await tempDir();
+    const pki = await generatePki(['127.0.0.1']);
+    await writeFile(path.join(dir, 'server.crt'), pki.cert);
+    await writeFile(path.join(dir, 'server.key'), pki.key);
+    await writeFile(path.join(dir, 'ca.crt'), pki.caCert);
+    await writeFile(path.join(dir, 'fuzzingserver.json'), JSON.stringify({ url: 'wss://127.0.0.1:0', key: 'server.key', cert: 'server.crt', outdir: './out', cases: ['1.1.1'] }));
+    const client = `'${process.execPath}' '${REFERENCE_CLIENT}' {url}`;
+    const res = await runCliWith(['run', '--spec', 'fuzzingserver.json', '--client', client], { cwd: dir, env: { NODE_EXTRA_CA_CERTS: path.join(dir, 'ca.crt') }, timeoutMs: 60_000 });
+    assert.equal(res.code, 0, res.stdout + res.stderr);
+    assert.match(res.stdout, /on wss:\/\/127\.0\.0\.1:\d+/);
+    const summary = JSON.parse(await readFile(path.join(dir, 'out', 'summary.json'), 'utf8')) as Summary;
+    assert.deepEqual(summary.tls, { caFile: null, generated: false, insecure: false });
+  });
+
   test('serve --tls: prints the wss:// URL and the CA, and a client trusting it runs a case', async () => {
     const dir = await tempDir();
     const served = await startCliUntil(['serve', '--tls', '--url', 'ws://127.0.0.1:0', '--outdir', dir, '--cases', '1.1.1'], /CA certificate: \S+ /);
