@@ -250,6 +250,7 @@ function resolveTls(o: TlsFlags, secure: boolean, role: 'client' | 'server', sta
     return null;
   }
   if (role === 'client' && insecure) throw new UsageError('--insecure applies when servers are tested: a client checks the certificate itself');
+  if (role === 'client' && o.ca !== null && o.cert === null) throw new UsageError('--ca names the CA of your --cert; without --cert, wsgate makes a CA and hands that to the client');
   if (role === 'server' && !startsServer && o.cert !== null) throw new UsageError('--cert/--key are for a server wsgate starts (--server, --role server); a server at --server-url has its own');
   if (insecure && o.ca !== null) throw new UsageError('--insecure skips verification: it does not go with --ca');
   const abs = (f: string | null): string | null => (f === null ? null : path.resolve(f));

@@ -37,6 +37,7 @@ const rows: Array<[string, () => string[], RegExp]> = [
   ['--cert and --key that are not PEM', () => ['run', '--cert', aFile, '--key', aFile], /^wsgate: --cert .*a-file \/ --key .*a-file: not a usable certificate and private key/],
   ['--ca without TLS', () => ['run', '--ca', aFile], /^wsgate: --ca applies to wss:\/\/ \(add --tls\)$/],
   ['--ca that is not a certificate', () => ['run', '--tls', '--ca', aFile, '--cert', aFile, '--key', aFile], /^wsgate: --ca .*a-file: no PEM certificate in it$/],
+  ['--ca for a client without --cert', () => ['run', '--tls', '--ca', aFile], /^wsgate: --ca names the CA of your --cert; without --cert, wsgate makes a CA/],
   ['--insecure without TLS', () => ['run', '--role', 'server', '--insecure'], /^wsgate: --insecure applies to wss:\/\//],
   ['--insecure for a client under test', () => ['run', '--tls', '--insecure'], /^wsgate: --insecure applies when servers are tested/],
   ['--cert for a server at --server-url', () => ['run', '--server-url', 'wss://127.0.0.1:1', '--cert', aFile, '--key', aFile], /^wsgate: --cert\/--key are for a server wsgate starts/],
