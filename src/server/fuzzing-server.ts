@@ -77,7 +77,7 @@ export class FuzzingServer extends EventEmitter {
   readonly results = new Map<string, Map<string, CaseResult>>();
   private readonly server: net.Server;
   /** The last client TLS handshake that failed, or null. */
-  lastTlsFailure: TlsFailure | null = null;
+  private lastTlsFailure: TlsFailure | null = null;
   private readonly sockets = new Set<net.Socket>();
   private readonly sessions = new Set<ServerUpgrade>();
   private readonly running = new Map<string, number>();

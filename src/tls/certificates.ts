@@ -16,7 +16,7 @@ export interface GeneratedPki {
 }
 
 /** The names every generated server certificate carries, beside the run's own host. */
-export const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '::1'] as const;
+const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '::1'] as const;
 
 const ALGORITHM = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
 const HOUR_MS = 3600_000;
