@@ -2,7 +2,7 @@
  * JUnit XML for CI: one <testsuite> per case group, one <testcase> per selected case, verdicts as
  * failure/skipped/error, and a bounded frame log (hex/ASCII only) in <system-out>.
  */
-import { createRequire } from 'node:module';
+import junitReportBuilder from 'junit-report-builder';
 import { fragmentToText } from './escape.js';
 import type { GateCase, GateRun } from '../model/report.js';
 import { pyJsonString } from './pyjson.js';
@@ -16,7 +16,7 @@ interface XmlElement {
   att(name: string, value: string): XmlElement;
 }
 
-/** The parts of junit-report-builder 5 used here; its typings claim an ESM default export it lacks under require. */
+/** The parts of junit-report-builder 5 used here (its own typings do not declare the xmlbuilder elements). */
 interface JunitCase {
   className(name: string): JunitCase;
   name(name: string): JunitCase;
@@ -46,7 +46,7 @@ interface JunitBuilder {
 }
 
 // Loaded once; every junitXml call takes a fresh builder from it, so runs never share state.
-const junitBuilder = createRequire(import.meta.url)('junit-report-builder') as JunitBuilder;
+const junitBuilder = junitReportBuilder as unknown as JunitBuilder;
 
 const MAX_LOG_LINES = 64;
 const MAX_LOG_BYTES = 8 * 1024;
