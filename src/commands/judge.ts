@@ -1,8 +1,5 @@
 /** `wsgate judge`: the gate applied to reports already written (by `wsgate serve` or Autobahn). */
-import path from 'node:path';
 import type { Argv } from 'yargs';
-import { failingVerdicts } from '../model/verdicts.js';
-import { splitList } from '../util/patterns.js';
 import { extendedOption, githubOption, makeLogger, type CommandContext } from './shared.js';
 
 export function judgeCommand<T>(y: Argv<T>, { io, env, setStatus }: CommandContext): Argv<T> {
@@ -25,23 +22,22 @@ export function judgeCommand<T>(y: Argv<T>, { io, env, setStatus }: CommandConte
         .option('json', { type: 'string', describe: 'JSON summary file (default: OUTDIR/summary.json)' })
         .example('$0 judge --outdir reports/clients --agent my-client', 'fail the build on the reports a server wrote'),
     async (a) => {
-      const outdir = path.resolve(a.outdir);
-      const { judgeReports } = await import('../gate/judge-reports.js');
+      const { judgeConfig, judgeReports } = await import('../gate/judge-reports.js');
       setStatus(await judgeReports(
-        {
-          outdir,
-          agent: a.agent ?? null,
-          cases: splitList(a.cases),
-          excludeCases: splitList(a['exclude-cases']),
-          extended: a.extended === true,
-          failOn: [...failingVerdicts(a['fail-on'] === undefined ? null : splitList(a['fail-on']), a.strict)],
+        judgeConfig({
+          outdir: a.outdir,
+          agent: a.agent,
+          cases: a.cases,
+          excludeCases: a['exclude-cases'],
+          extended: a.extended,
+          failOn: a['fail-on'],
           strict: a.strict,
-          baseline: a.baseline === undefined ? null : path.resolve(a.baseline),
-          writeBaseline: a['write-baseline'] === undefined ? null : path.resolve(a['write-baseline']),
+          baseline: a.baseline,
+          writeBaseline: a['write-baseline'],
           github: a.github ?? null,
-          junit: path.resolve(a.junit ?? path.join(outdir, 'junit.xml')),
-          json: path.resolve(a.json ?? path.join(outdir, 'summary.json')),
-        },
+          junit: a.junit,
+          json: a.json,
+        }),
         { out: io.stdout, logger: makeLogger('warn'), isTty: io.isTty ?? false, env },
       ));
     },

@@ -1,7 +1,5 @@
 /** `wsgate merge`: the shards of a CI matrix joined into one report set and one exit status. */
-import path from 'node:path';
 import type { Argv } from 'yargs';
-import { UsageError } from '../errors.js';
 import { githubOption, type CommandContext } from './shared.js';
 
 export function mergeCommand<T>(y: Argv<T>, { io, env, setStatus }: CommandContext): Argv<T> {
@@ -17,19 +15,9 @@ export function mergeCommand<T>(y: Argv<T>, { io, env, setStatus }: CommandConte
         .option('github', githubOption)
         .example('$0 merge shard-1 shard-2 shard-3 --outdir merged', 'one report and one exit status for three shards'),
     async (a) => {
-      const outdir = path.resolve(a.outdir);
-      const inputs = (a.dirs ?? []).map((d) => path.resolve(String(d)));
-      if (inputs.includes(outdir)) throw new UsageError('merge: --outdir must not be one of the inputs');
-      const { mergeRuns } = await import('../gate/merge.js');
+      const { mergeConfig, mergeRuns } = await import('../gate/merge.js');
       setStatus(await mergeRuns(
-        {
-          inputs,
-          outdir,
-          junit: path.resolve(a.junit ?? path.join(outdir, 'junit.xml')),
-          json: path.resolve(a.json ?? path.join(outdir, 'summary.json')),
-          github: a.github ?? null,
-          env,
-        },
+        mergeConfig({ inputs: (a.dirs ?? []).map(String), outdir: a.outdir, junit: a.junit, json: a.json, github: a.github ?? null }, env),
         io.stdout,
       ));
     },

@@ -2,10 +2,8 @@
 import type { Logger } from 'pino';
 import type { Argv } from 'yargs';
 import { resolveServeConfig } from '../config/schema.js';
-import { ExitCode, UsageError } from '../errors.js';
-import { checkDirectories } from '../gate/finish-run.js';
-import { listenForCases, selectForRun, serverBaseUrl } from '../gate/start-server.js';
-import { prepareTls } from '../gate/tls-setup.js';
+import { ExitCode } from '../errors.js';
+import { serverBaseUrl, startCaseServer } from '../gate/start-server.js';
 import type { TlsFailure } from '../server/fuzzing-server.js';
 import { VERSION } from '../version.js';
 import { makeLogger, readSpec, serverFlags, serverOptions, type CommandContext, type MainIo } from './shared.js';
@@ -26,11 +24,7 @@ export function serveCommand<T>(y: Argv<T>, { io, env, setStatus }: CommandConte
 
 /** `wsgate serve`: the server until SIGINT/SIGTERM, /stopServer or /updateReports?shutdownOnComplete=true. */
 async function serve(config: ReturnType<typeof resolveServeConfig>, io: MainIo, logger: Logger): Promise<number> {
-  const { cases } = selectForRun(config);
-  if (cases.length === 0) throw new UsageError('no case is selected: check --cases and --exclude-cases');
-  await checkDirectories([['the report directory', config.outdir]]);
-  const secure = config.tls === null ? null : await prepareTls(config.tls, { hosts: [config.host], outdir: config.outdir, serverFiles: false, needCertificate: true });
-  const server = await listenForCases(config, cases, { logger, statusWaitMs: 60_000, certificate: secure });
+  const { server, cases, secure } = await startCaseServer(config, logger);
   const out = io.stdout;
   // The first two lines match what scripts wait for in Autobahn's output.
   out.write(`wsgate ${VERSION} Fuzzing Server (Port ${server.port})\n`);

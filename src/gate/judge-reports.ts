@@ -15,6 +15,8 @@ import { applyBaseline, loadBaseline } from './baseline.js';
 import { UsageError } from '../errors.js';
 import { finishRun } from './finish-run.js';
 import type { GateIo } from './orchestrator.js';
+import { failingVerdicts } from '../model/verdicts.js';
+import { splitList } from '../util/patterns.js';
 import { Progress } from './progress.js';
 import { caseFields, ruleForResult } from './rule.js';
 
@@ -36,6 +38,43 @@ export interface JudgeConfig {
   github: boolean | null;
   junit: string;
   json: string;
+}
+
+/** What `judge` is given (the command's flags, the API's options): paths relative to the working directory. */
+export interface JudgeInput {
+  /** Default: ./reports/clients. */
+  outdir?: string | undefined;
+  agent?: string | undefined;
+  cases?: readonly string[] | undefined;
+  excludeCases?: readonly string[] | undefined;
+  extended?: boolean | undefined;
+  strict?: boolean | undefined;
+  failOn?: readonly string[] | undefined;
+  baseline?: string | undefined;
+  writeBaseline?: string | undefined;
+  github?: boolean | null | undefined;
+  junit?: string | undefined;
+  json?: string | undefined;
+}
+
+/** The judge's settings from its input: absolute paths, the verdicts that fail, the defaults. */
+export function judgeConfig(input: JudgeInput): JudgeConfig {
+  const outdir = path.resolve(input.outdir ?? './reports/clients');
+  const strict = input.strict ?? false;
+  return {
+    outdir,
+    agent: input.agent ?? null,
+    cases: splitList(input.cases ?? []),
+    excludeCases: splitList(input.excludeCases ?? []),
+    extended: input.extended === true,
+    failOn: [...failingVerdicts(input.failOn === undefined ? null : splitList(input.failOn), strict)],
+    strict,
+    baseline: input.baseline === undefined ? null : path.resolve(input.baseline),
+    writeBaseline: input.writeBaseline === undefined ? null : path.resolve(input.writeBaseline),
+    github: input.github ?? null,
+    junit: path.resolve(input.junit ?? path.join(outdir, 'junit.xml')),
+    json: path.resolve(input.json ?? path.join(outdir, 'summary.json')),
+  };
 }
 
 type IndexFile = Record<string, Record<string, { behavior?: unknown; reportfile?: unknown }>>;

@@ -65,6 +65,29 @@ const summarySchema = z.object({
 type Summary = z.infer<typeof summarySchema>;
 
 /** What to merge and where to write it. */
+/** What `merge` is given (the command's flags, the API's options): paths relative to the working directory. */
+export interface MergeInput {
+  /** The run directories to join, each with summary.json. */
+  inputs: readonly string[];
+  outdir: string;
+  junit?: string | undefined;
+  json?: string | undefined;
+  github?: boolean | null | undefined;
+}
+
+/** The merge's settings from its input: absolute paths and the default JUnit and summary files. */
+export function mergeConfig(input: MergeInput, env: NodeJS.ProcessEnv): MergeOptions {
+  const outdir = path.resolve(input.outdir);
+  return {
+    inputs: input.inputs.map((d) => path.resolve(d)),
+    outdir,
+    junit: path.resolve(input.junit ?? path.join(outdir, 'junit.xml')),
+    json: path.resolve(input.json ?? path.join(outdir, 'summary.json')),
+    github: input.github ?? null,
+    env,
+  };
+}
+
 export interface MergeOptions {
   inputs: string[];
   outdir: string;
@@ -127,6 +150,7 @@ function checkShards(inputs: readonly string[], summaries: readonly Summary[]): 
 /** Merges the runs; returns the exit status the merged run would have had. Throws UsageError on bad input. */
 export async function mergeRuns(options: MergeOptions, out: NodeJS.WritableStream): Promise<number> {
   if (options.inputs.length === 0) throw new UsageError('merge: name at least one run directory');
+  if (options.inputs.includes(options.outdir)) throw new UsageError('merge: --outdir must not be one of the inputs');
   await checkDirectories([['--outdir', options.outdir], ['the --junit directory', path.dirname(options.junit)], ['the --json directory', path.dirname(options.json)]], 'merge: ');
   const summaries = await Promise.all(options.inputs.map(readSummary));
   const agent = (summaries[0] as Summary).agent;

@@ -7,12 +7,15 @@ import { catalogueFor } from '../cases/registry.js';
 import { selectCases } from '../cases/select.js';
 import type { CatalogueCase } from '../cases/types.js';
 import type { Shard } from '../config/parallel.js';
+import type { ServeConfig } from '../config/schema.js';
 import { UsageError } from '../errors.js';
 import type { CaseInfo } from '../model/report.js';
 import { FuzzingServer } from '../server/fuzzing-server.js';
 import type { ServerSessionOptions } from '../server/upgrade.js';
 import { SERVER_HEADER, VERSION } from '../version.js';
+import { checkDirectories } from './finish-run.js';
 import { shardCases } from './schedule.js';
+import { prepareTls, type TlsSetup } from './tls-setup.js';
 import { agentCaseExcluder } from '../config/spec.js';
 
 /** Autobahn's engine defaults (autobahn-python 0.10.9, as the fuzzingserver sets them). */
@@ -138,4 +141,20 @@ export async function listenForCases(
   });
   await server.listen();
   return server;
+}
+
+/**
+ * The fuzzing server of `wsgate serve` and of the API's startServer: the selected cases, the
+ * report directory checked, TLS made ready (a generated CA written to the report directory).
+ */
+export async function startCaseServer(
+  config: ServeConfig,
+  logger: Logger,
+): Promise<{ server: FuzzingServer; cases: CatalogueCase[]; secure: TlsSetup | null }> {
+  const { cases } = selectForRun(config);
+  if (cases.length === 0) throw new UsageError('no case is selected: check --cases and --exclude-cases');
+  await checkDirectories([['the report directory', config.outdir]]);
+  const secure = config.tls === null ? null : await prepareTls(config.tls, { hosts: [config.host], outdir: config.outdir, serverFiles: false, needCertificate: true });
+  const server = await listenForCases(config, cases, { logger, statusWaitMs: 60_000, certificate: secure });
+  return { server, cases, secure };
 }

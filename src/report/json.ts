@@ -3,6 +3,7 @@
  */
 import { agentFilePrefixes, caseReportBase } from './files.js';
 import type { CaseResult, GateCase, GateRun, IndexEntry } from '../model/report.js';
+import type { CaseSummary, RunSummary } from '../model/summary.js';
 import { pythonJson } from './pyjson.js';
 
 // Autobahn's per-case keys (39 in its real output); anything else a caller attached to the object stays out of the file.
@@ -87,9 +88,14 @@ export function indexJson(
 
 /** wsgate's JSON summary of a gate run, for CI scripts (2-space JSON, ends with a newline). */
 export function summaryJson(run: GateRun): string {
+  return JSON.stringify(runSummary(run), null, 2) + '\n';
+}
+
+/** The summary of a gate run (summary.json's content). */
+export function runSummary(run: GateRun): RunSummary {
   const count = (pred: (c: GateCase) => boolean): number => run.cases.filter(pred).length;
   const failed = count((c) => c.status === 'failed');
-  const summary = {
+  return {
     agent: run.agent,
     // The side under test: 'client' (wsgate was the fuzzing server) or 'server' (the fuzzing client).
     role: run.role ?? 'client',
@@ -122,11 +128,10 @@ export function summaryJson(run: GateRun): string {
     result: failed > 0 || run.interrupted !== null ? 'failed' : 'passed',
     cases: run.cases.map(caseSummary),
   };
-  return JSON.stringify(summary, null, 2) + '\n';
 }
 
 /** One case of the summary: its verdicts, the gate's reason, its report file and client process. */
-function caseSummary(c: GateCase): Record<string, unknown> {
+function caseSummary(c: GateCase): CaseSummary {
   return {
     index: c.index,
     id: c.id,

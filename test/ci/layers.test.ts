@@ -22,7 +22,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['report/'], // renderers and publishing (JSON, HTML, JUnit, GitHub)
   ['config/'], // options, spec files, URLs
   ['gate/'], // runs: clients, schedule, judge, merge, baseline, finishing a run
-  ['main.ts', 'cli.ts', 'commands/', 'github/', 'clients/'], // entry points
+  ['main.ts', 'cli.ts', 'api.ts', 'commands/', 'github/', 'clients/'], // entry points
 ];
 
 function layerOf(file: string): number {

@@ -3,18 +3,17 @@
  * `_handle.writeSync`, Node's internals, not its API). The rest of the suite runs it on the Node
  * that runs the tests (20 here); this file runs the codec's tests and a selection of groups 12 and 13
  * against the bundled ws client on Node 22 and 24 too, installed as the `node` package from the npm
- * registry the machine's npm is configured with (cached under node_modules/.cache).
+ * registry the machine's npm is configured with (test/support/node-versions.ts).
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { CLI, tempDir } from '../support/harness.js';
+import { nodeBinary } from '../support/node-versions.js';
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const CACHE = path.join(ROOT, 'node_modules', '.cache', 'wsgate-node-versions');
 const CODEC_TESTS = fileURLToPath(new URL('../protocol/deflate.test.js', import.meta.url));
 
 /** Every kind of 12.x/13.x case: sizes, fragmentation, the five documents, offers and accepts, window sizes. */
@@ -27,17 +26,6 @@ function run(file: string, args: string[], timeoutMs: number): Promise<{ code: n
       resolve({ code, out: `${stdout}${stderr}` });
     });
   });
-}
-
-/** The node binary of `major` (installed once with npm, then reused). */
-async function nodeBinary(major: string): Promise<string> {
-  const prefix = path.join(CACHE, `node${major}`);
-  const bin = path.join(prefix, 'node_modules', '.bin', 'node');
-  if (!existsSync(bin)) {
-    const r = await run('npm', ['install', '--prefix', prefix, '--no-save', '--no-audit', '--no-fund', '--no-package-lock', `node@${major}`], 180_000);
-    assert.equal(r.code, 0, `npm install node@${major} failed:\n${r.out}`);
-  }
-  return bin;
 }
 
 for (const major of ['22', '24']) {

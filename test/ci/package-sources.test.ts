@@ -90,7 +90,9 @@ test('no tracked file names a package registry or mirror host (every host named 
   const files = execFileSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' }).split('\0').filter((f) => f !== '');
   assert.ok(files.length > 100, 'not a checkout');
   const found = new Map<string, string>();
-  for (const file of files) {
+  // action/dist/ is generated (.ci/action-bundle.mjs; CI checks it equals a fresh build of src/):
+  // the hosts in it are its vendors' own words (lodash's error text, licence texts), not sources.
+  for (const file of files.filter((f) => !f.startsWith('action/dist/'))) {
     const text = await readFile(path.join(ROOT, file), 'utf8').catch(() => '');
     if (text.includes('\0')) continue;
     // Hosts in URLs, and bare domain names (a registry is often written without a scheme).

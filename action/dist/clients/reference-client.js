@@ -1,0 +1,7030 @@
+#!/usr/bin/env node
+import { createRequire as __wsgateCreateRequire } from 'node:module';
+const require = __wsgateCreateRequire(import.meta.url);
+var __create = Object.create;
+var __defProp = Object.defineProperty;
+var __getOwnPropDesc = Object.getOwnPropertyDescriptor;
+var __getOwnPropNames = Object.getOwnPropertyNames;
+var __getProtoOf = Object.getPrototypeOf;
+var __hasOwnProp = Object.prototype.hasOwnProperty;
+var __require = /* @__PURE__ */ ((x) => typeof require !== "undefined" ? require : typeof Proxy !== "undefined" ? new Proxy(x, {
+  get: (a, b) => (typeof require !== "undefined" ? require : a)[b]
+}) : x)(function(x) {
+  if (typeof require !== "undefined") return require.apply(this, arguments);
+  throw Error('Dynamic require of "' + x + '" is not supported');
+});
+var __esm = (fn, res, err) => function __init() {
+  if (err) throw err[0];
+  try {
+    return fn && (res = (0, fn[__getOwnPropNames(fn)[0]])(fn = 0)), res;
+  } catch (e) {
+    throw err = [e], e;
+  }
+};
+var __commonJS = (cb, mod) => function __require2() {
+  try {
+    return mod || (0, cb[__getOwnPropNames(cb)[0]])((mod = { exports: {} }).exports, mod), mod.exports;
+  } catch (e) {
+    throw mod = 0, e;
+  }
+};
+var __export = (target, all) => {
+  for (var name in all)
+    __defProp(target, name, { get: all[name], enumerable: true });
+};
+var __copyProps = (to, from, except, desc) => {
+  if (from && typeof from === "object" || typeof from === "function") {
+    for (let key of __getOwnPropNames(from))
+      if (!__hasOwnProp.call(to, key) && key !== except)
+        __defProp(to, key, { get: () => from[key], enumerable: !(desc = __getOwnPropDesc(from, key)) || desc.enumerable });
+  }
+  return to;
+};
+var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__getProtoOf(mod)) : {}, __copyProps(
+  // If the importer is in node compatibility mode or this is not an ESM
+  // file that has been converted to a CommonJS file using a Babel-
+  // compatible transform (i.e. "__esModule" has not been set), then set
+  // "default" to the CommonJS "module.exports" for node compatibility.
+  isNodeMode || !mod || !mod.__esModule ? __defProp(target, "default", { value: mod, enumerable: true }) : target,
+  mod
+));
+
+// node_modules/ws/lib/constants.js
+var require_constants = __commonJS({
+  "node_modules/ws/lib/constants.js"(exports, module) {
+    "use strict";
+    var BINARY_TYPES = ["nodebuffer", "arraybuffer", "fragments"];
+    var hasBlob = typeof Blob !== "undefined";
+    if (hasBlob) BINARY_TYPES.push("blob");
+    module.exports = {
+      BINARY_TYPES,
+      CLOSE_TIMEOUT: 3e4,
+      EMPTY_BUFFER: Buffer.alloc(0),
+      GUID: "258EAFA5-E914-47DA-95CA-C5AB0DC85B11",
+      hasBlob,
+      kForOnEventAttribute: /* @__PURE__ */ Symbol("kIsForOnEventAttribute"),
+      kListener: /* @__PURE__ */ Symbol("kListener"),
+      kStatusCode: /* @__PURE__ */ Symbol("status-code"),
+      kWebSocket: /* @__PURE__ */ Symbol("websocket"),
+      NOOP: () => {
+      }
+    };
+  }
+});
+
+// node_modules/ws/lib/buffer-util.js
+var require_buffer_util = __commonJS({
+  "node_modules/ws/lib/buffer-util.js"(exports, module) {
+    "use strict";
+    var { websocketMask, websocketUnmask } = __require("http");
+    var { EMPTY_BUFFER } = require_constants();
+    var FastBuffer = Buffer[Symbol.species];
+    function concat(list, totalLength) {
+      if (list.length === 0) return EMPTY_BUFFER;
+      if (list.length === 1) return list[0];
+      const target = Buffer.allocUnsafe(totalLength);
+      let offset = 0;
+      for (let i = 0; i < list.length; i++) {
+        const buf = list[i];
+        target.set(buf, offset);
+        offset += buf.length;
+      }
+      if (offset < totalLength) {
+        return new FastBuffer(target.buffer, target.byteOffset, offset);
+      }
+      return target;
+    }
+    function _mask(source, mask, output, offset, length) {
+      for (let i = 0; i < length; i++) {
+        output[offset + i] = source[i] ^ mask[i & 3];
+      }
+    }
+    function _unmask(buffer, mask) {
+      for (let i = 0; i < buffer.length; i++) {
+        buffer[i] ^= mask[i & 3];
+      }
+    }
+    function toArrayBuffer(buf) {
+      if (buf.length === buf.buffer.byteLength) {
+        return buf.buffer;
+      }
+      return buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.length);
+    }
+    function toBuffer2(data) {
+      toBuffer2.readOnly = true;
+      if (Buffer.isBuffer(data)) return data;
+      let buf;
+      if (data instanceof ArrayBuffer) {
+        buf = new FastBuffer(data);
+      } else if (ArrayBuffer.isView(data)) {
+        buf = new FastBuffer(data.buffer, data.byteOffset, data.byteLength);
+      } else {
+        buf = Buffer.from(data);
+        toBuffer2.readOnly = false;
+      }
+      return buf;
+    }
+    module.exports = {
+      concat,
+      mask: _mask,
+      toArrayBuffer,
+      toBuffer: toBuffer2,
+      unmask: _unmask
+    };
+    if (websocketMask) {
+      module.exports.mask = function(source, mask, output, offset, length) {
+        if (length < 24) _mask(source, mask, output, offset, length);
+        else websocketMask(source, mask, output, offset, length);
+      };
+      module.exports.unmask = function(buffer, mask) {
+        if (buffer.length < 24) _unmask(buffer, mask);
+        else websocketUnmask(buffer, mask);
+      };
+    } else if (!process.env.WS_NO_BUFFER_UTIL) {
+      try {
+        const bufferUtil = __require("bufferutil");
+        module.exports.mask = function(source, mask, output, offset, length) {
+          if (length < 48) _mask(source, mask, output, offset, length);
+          else bufferUtil.mask(source, mask, output, offset, length);
+        };
+        module.exports.unmask = function(buffer, mask) {
+          if (buffer.length < 32) _unmask(buffer, mask);
+          else bufferUtil.unmask(buffer, mask);
+        };
+      } catch (e) {
+      }
+    }
+  }
+});
+
+// node_modules/ws/lib/limiter.js
+var require_limiter = __commonJS({
+  "node_modules/ws/lib/limiter.js"(exports, module) {
+    "use strict";
+    var kDone = /* @__PURE__ */ Symbol("kDone");
+    var kRun = /* @__PURE__ */ Symbol("kRun");
+    var Limiter = class {
+      /**
+       * Creates a new `Limiter`.
+       *
+       * @param {Number} [concurrency=Infinity] The maximum number of jobs allowed
+       *     to run concurrently
+       */
+      constructor(concurrency) {
+        this[kDone] = () => {
+          this.pending--;
+          this[kRun]();
+        };
+        this.concurrency = concurrency || Infinity;
+        this.jobs = [];
+        this.pending = 0;
+      }
+      /**
+       * Adds a job to the queue.
+       *
+       * @param {Function} job The job to run
+       * @public
+       */
+      add(job) {
+        this.jobs.push(job);
+        this[kRun]();
+      }
+      /**
+       * Removes a job from the queue and runs it if possible.
+       *
+       * @private
+       */
+      [kRun]() {
+        if (this.pending === this.concurrency) return;
+        if (this.jobs.length) {
+          const job = this.jobs.shift();
+          this.pending++;
+          job(this[kDone]);
+        }
+      }
+    };
+    module.exports = Limiter;
+  }
+});
+
+// node_modules/ws/lib/permessage-deflate.js
+var require_permessage_deflate = __commonJS({
+  "node_modules/ws/lib/permessage-deflate.js"(exports, module) {
+    "use strict";
+    var zlib2 = __require("zlib");
+    var bufferUtil = require_buffer_util();
+    var Limiter = require_limiter();
+    var { kStatusCode } = require_constants();
+    var FastBuffer = Buffer[Symbol.species];
+    var TRAILER = Buffer.from([0, 0, 255, 255]);
+    var kPerMessageDeflate = /* @__PURE__ */ Symbol("permessage-deflate");
+    var kTotalLength = /* @__PURE__ */ Symbol("total-length");
+    var kCallback = /* @__PURE__ */ Symbol("callback");
+    var kBuffers = /* @__PURE__ */ Symbol("buffers");
+    var kError = /* @__PURE__ */ Symbol("error");
+    var zlibLimiter;
+    var PerMessageDeflate2 = class {
+      /**
+       * Creates a PerMessageDeflate instance.
+       *
+       * @param {Object} [options] Configuration options
+       * @param {(Boolean|Number)} [options.clientMaxWindowBits] Advertise support
+       *     for, or request, a custom client window size
+       * @param {Boolean} [options.clientNoContextTakeover=false] Advertise/
+       *     acknowledge disabling of client context takeover
+       * @param {Number} [options.concurrencyLimit=10] The number of concurrent
+       *     calls to zlib
+       * @param {Boolean} [options.isServer=false] Create the instance in either
+       *     server or client mode
+       * @param {Number} [options.maxPayload=0] The maximum allowed message length
+       * @param {(Boolean|Number)} [options.serverMaxWindowBits] Request/confirm the
+       *     use of a custom server window size
+       * @param {Boolean} [options.serverNoContextTakeover=false] Request/accept
+       *     disabling of server context takeover
+       * @param {Number} [options.threshold=1024] Size (in bytes) below which
+       *     messages should not be compressed if context takeover is disabled
+       * @param {Object} [options.zlibDeflateOptions] Options to pass to zlib on
+       *     deflate
+       * @param {Object} [options.zlibInflateOptions] Options to pass to zlib on
+       *     inflate
+       */
+      constructor(options) {
+        this._options = options || {};
+        this._threshold = this._options.threshold !== void 0 ? this._options.threshold : 1024;
+        this._maxPayload = this._options.maxPayload | 0;
+        this._isServer = !!this._options.isServer;
+        this._deflate = null;
+        this._inflate = null;
+        this.params = null;
+        if (!zlibLimiter) {
+          const concurrency = this._options.concurrencyLimit !== void 0 ? this._options.concurrencyLimit : 10;
+          zlibLimiter = new Limiter(concurrency);
+        }
+      }
+      /**
+       * @type {String}
+       */
+      static get extensionName() {
+        return "permessage-deflate";
+      }
+      /**
+       * Create an extension negotiation offer.
+       *
+       * @return {Object} Extension parameters
+       * @public
+       */
+      offer() {
+        const params = {};
+        if (this._options.serverNoContextTakeover) {
+          params.server_no_context_takeover = true;
+        }
+        if (this._options.clientNoContextTakeover) {
+          params.client_no_context_takeover = true;
+        }
+        if (this._options.serverMaxWindowBits) {
+          params.server_max_window_bits = this._options.serverMaxWindowBits;
+        }
+        if (this._options.clientMaxWindowBits) {
+          params.client_max_window_bits = this._options.clientMaxWindowBits;
+        } else if (this._options.clientMaxWindowBits == null) {
+          params.client_max_window_bits = true;
+        }
+        return params;
+      }
+      /**
+       * Accept an extension negotiation offer/response.
+       *
+       * @param {Array} configurations The extension negotiation offers/reponse
+       * @return {Object} Accepted configuration
+       * @public
+       */
+      accept(configurations) {
+        configurations = this.normalizeParams(configurations);
+        this.params = this._isServer ? this.acceptAsServer(configurations) : this.acceptAsClient(configurations);
+        return this.params;
+      }
+      /**
+       * Releases all resources used by the extension.
+       *
+       * @public
+       */
+      cleanup() {
+        if (this._inflate) {
+          this._inflate.close();
+          this._inflate = null;
+        }
+        if (this._deflate) {
+          const callback = this._deflate[kCallback];
+          this._deflate.close();
+          this._deflate = null;
+          if (callback) {
+            callback(
+              new Error(
+                "The deflate stream was closed while data was being processed"
+              )
+            );
+          }
+        }
+      }
+      /**
+       *  Accept an extension negotiation offer.
+       *
+       * @param {Array} offers The extension negotiation offers
+       * @return {Object} Accepted configuration
+       * @private
+       */
+      acceptAsServer(offers) {
+        const opts = this._options;
+        const accepted = offers.find((params) => {
+          if (opts.serverNoContextTakeover === false && params.server_no_context_takeover || params.server_max_window_bits && (opts.serverMaxWindowBits === false || typeof opts.serverMaxWindowBits === "number" && opts.serverMaxWindowBits > params.server_max_window_bits) || typeof opts.clientMaxWindowBits === "number" && (typeof params.client_max_window_bits === "number" ? opts.clientMaxWindowBits > params.client_max_window_bits : !params.client_max_window_bits)) {
+            return false;
+          }
+          return true;
+        });
+        if (!accepted) {
+          throw new Error("None of the extension offers can be accepted");
+        }
+        if (opts.serverNoContextTakeover) {
+          accepted.server_no_context_takeover = true;
+        }
+        if (opts.clientNoContextTakeover) {
+          accepted.client_no_context_takeover = true;
+        }
+        if (typeof opts.serverMaxWindowBits === "number") {
+          accepted.server_max_window_bits = opts.serverMaxWindowBits;
+        }
+        if (typeof opts.clientMaxWindowBits === "number") {
+          accepted.client_max_window_bits = opts.clientMaxWindowBits;
+        } else if (accepted.client_max_window_bits === true || opts.clientMaxWindowBits === false) {
+          delete accepted.client_max_window_bits;
+        }
+        return accepted;
+      }
+      /**
+       * Accept the extension negotiation response.
+       *
+       * @param {Array} response The extension negotiation response
+       * @return {Object} Accepted configuration
+       * @private
+       */
+      acceptAsClient(response) {
+        const params = response[0];
+        if (this._options.clientNoContextTakeover === false && params.client_no_context_takeover) {
+          throw new Error('Unexpected parameter "client_no_context_takeover"');
+        }
+        if (!params.client_max_window_bits) {
+          if (typeof this._options.clientMaxWindowBits === "number") {
+            params.client_max_window_bits = this._options.clientMaxWindowBits;
+          }
+        } else if (this._options.clientMaxWindowBits === false || typeof this._options.clientMaxWindowBits === "number" && params.client_max_window_bits > this._options.clientMaxWindowBits) {
+          throw new Error(
+            'Unexpected or invalid parameter "client_max_window_bits"'
+          );
+        }
+        return params;
+      }
+      /**
+       * Normalize parameters.
+       *
+       * @param {Array} configurations The extension negotiation offers/reponse
+       * @return {Array} The offers/response with normalized parameters
+       * @private
+       */
+      normalizeParams(configurations) {
+        configurations.forEach((params) => {
+          Object.keys(params).forEach((key) => {
+            let value = params[key];
+            if (value.length > 1) {
+              throw new Error(`Parameter "${key}" must have only a single value`);
+            }
+            value = value[0];
+            if (key === "client_max_window_bits") {
+              if (value !== true) {
+                const num = +value;
+                if (!Number.isInteger(num) || num < 8 || num > 15) {
+                  throw new TypeError(
+                    `Invalid value for parameter "${key}": ${value}`
+                  );
+                }
+                value = num;
+              } else if (!this._isServer) {
+                throw new TypeError(
+                  `Invalid value for parameter "${key}": ${value}`
+                );
+              }
+            } else if (key === "server_max_window_bits") {
+              const num = +value;
+              if (!Number.isInteger(num) || num < 8 || num > 15) {
+                throw new TypeError(
+                  `Invalid value for parameter "${key}": ${value}`
+                );
+              }
+              value = num;
+            } else if (key === "client_no_context_takeover" || key === "server_no_context_takeover") {
+              if (value !== true) {
+                throw new TypeError(
+                  `Invalid value for parameter "${key}": ${value}`
+                );
+              }
+            } else {
+              throw new Error(`Unknown parameter "${key}"`);
+            }
+            params[key] = value;
+          });
+        });
+        return configurations;
+      }
+      /**
+       * Decompress data. Concurrency limited.
+       *
+       * @param {Buffer} data Compressed data
+       * @param {Boolean} fin Specifies whether or not this is the last fragment
+       * @param {Function} callback Callback
+       * @public
+       */
+      decompress(data, fin, callback) {
+        zlibLimiter.add((done) => {
+          this._decompress(data, fin, (err, result) => {
+            done();
+            callback(err, result);
+          });
+        });
+      }
+      /**
+       * Compress data. Concurrency limited.
+       *
+       * @param {(Buffer|String)} data Data to compress
+       * @param {Boolean} fin Specifies whether or not this is the last fragment
+       * @param {Function} callback Callback
+       * @public
+       */
+      compress(data, fin, callback) {
+        zlibLimiter.add((done) => {
+          this._compress(data, fin, (err, result) => {
+            done();
+            callback(err, result);
+          });
+        });
+      }
+      /**
+       * Decompress data.
+       *
+       * @param {Buffer} data Compressed data
+       * @param {Boolean} fin Specifies whether or not this is the last fragment
+       * @param {Function} callback Callback
+       * @private
+       */
+      _decompress(data, fin, callback) {
+        const endpoint = this._isServer ? "client" : "server";
+        if (!this._inflate) {
+          const key = `${endpoint}_max_window_bits`;
+          const windowBits = typeof this.params[key] !== "number" ? zlib2.Z_DEFAULT_WINDOWBITS : this.params[key];
+          this._inflate = zlib2.createInflateRaw({
+            ...this._options.zlibInflateOptions,
+            windowBits
+          });
+          this._inflate[kPerMessageDeflate] = this;
+          this._inflate[kTotalLength] = 0;
+          this._inflate[kBuffers] = [];
+          this._inflate.on("error", inflateOnError);
+          this._inflate.on("data", inflateOnData);
+        }
+        this._inflate[kCallback] = callback;
+        this._inflate.write(data);
+        if (fin) this._inflate.write(TRAILER);
+        this._inflate.flush(() => {
+          const err = this._inflate[kError];
+          if (err) {
+            this._inflate.close();
+            this._inflate = null;
+            callback(err);
+            return;
+          }
+          const data2 = bufferUtil.concat(
+            this._inflate[kBuffers],
+            this._inflate[kTotalLength]
+          );
+          if (this._inflate._readableState.endEmitted) {
+            this._inflate.close();
+            this._inflate = null;
+          } else {
+            this._inflate[kTotalLength] = 0;
+            this._inflate[kBuffers] = [];
+            if (fin && this.params[`${endpoint}_no_context_takeover`]) {
+              this._inflate.reset();
+            }
+          }
+          callback(null, data2);
+        });
+      }
+      /**
+       * Compress data.
+       *
+       * @param {(Buffer|String)} data Data to compress
+       * @param {Boolean} fin Specifies whether or not this is the last fragment
+       * @param {Function} callback Callback
+       * @private
+       */
+      _compress(data, fin, callback) {
+        const endpoint = this._isServer ? "server" : "client";
+        if (!this._deflate) {
+          const key = `${endpoint}_max_window_bits`;
+          const windowBits = typeof this.params[key] !== "number" ? zlib2.Z_DEFAULT_WINDOWBITS : this.params[key];
+          this._deflate = zlib2.createDeflateRaw({
+            ...this._options.zlibDeflateOptions,
+            windowBits
+          });
+          this._deflate[kTotalLength] = 0;
+          this._deflate[kBuffers] = [];
+          this._deflate.on("data", deflateOnData);
+        }
+        this._deflate[kCallback] = callback;
+        this._deflate.write(data);
+        this._deflate.flush(zlib2.Z_SYNC_FLUSH, () => {
+          if (!this._deflate) {
+            return;
+          }
+          let data2 = bufferUtil.concat(
+            this._deflate[kBuffers],
+            this._deflate[kTotalLength]
+          );
+          if (fin) {
+            data2 = new FastBuffer(data2.buffer, data2.byteOffset, data2.length - 4);
+          }
+          this._deflate[kCallback] = null;
+          this._deflate[kTotalLength] = 0;
+          this._deflate[kBuffers] = [];
+          if (fin && this.params[`${endpoint}_no_context_takeover`]) {
+            this._deflate.reset();
+          }
+          callback(null, data2);
+        });
+      }
+    };
+    module.exports = PerMessageDeflate2;
+    function deflateOnData(chunk) {
+      this[kBuffers].push(chunk);
+      this[kTotalLength] += chunk.length;
+    }
+    function inflateOnData(chunk) {
+      this[kTotalLength] += chunk.length;
+      if (this[kPerMessageDeflate]._maxPayload < 1 || this[kTotalLength] <= this[kPerMessageDeflate]._maxPayload) {
+        this[kBuffers].push(chunk);
+        return;
+      }
+      this[kError] = new RangeError("Max payload size exceeded");
+      this[kError].code = "WS_ERR_UNSUPPORTED_MESSAGE_LENGTH";
+      this[kError][kStatusCode] = 1009;
+      this.removeListener("data", inflateOnData);
+      this.reset();
+    }
+    function inflateOnError(err) {
+      this[kPerMessageDeflate]._inflate = null;
+      if (this[kError]) {
+        this[kCallback](this[kError]);
+        return;
+      }
+      err[kStatusCode] = 1007;
+      this[kCallback](err);
+    }
+  }
+});
+
+// node_modules/ws/lib/validation.js
+var require_validation = __commonJS({
+  "node_modules/ws/lib/validation.js"(exports, module) {
+    "use strict";
+    var { isUtf8 } = __require("buffer");
+    var { hasBlob } = require_constants();
+    var tokenChars = [
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      // 0 - 15
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      // 16 - 31
+      0,
+      1,
+      0,
+      1,
+      1,
+      1,
+      1,
+      1,
+      0,
+      0,
+      1,
+      1,
+      0,
+      1,
+      1,
+      0,
+      // 32 - 47
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      // 48 - 63
+      0,
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      // 64 - 79
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      0,
+      0,
+      0,
+      1,
+      1,
+      // 80 - 95
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      // 96 - 111
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      0,
+      1,
+      0,
+      1,
+      0
+      // 112 - 127
+    ];
+    function isValidStatusCode(code) {
+      return code >= 1e3 && code <= 1014 && code !== 1004 && code !== 1005 && code !== 1006 || code >= 3e3 && code <= 4999;
+    }
+    function _isValidUTF8(buf) {
+      const len = buf.length;
+      let i = 0;
+      while (i < len) {
+        if ((buf[i] & 128) === 0) {
+          i++;
+        } else if ((buf[i] & 224) === 192) {
+          if (i + 1 === len || (buf[i + 1] & 192) !== 128 || (buf[i] & 254) === 192) {
+            return false;
+          }
+          i += 2;
+        } else if ((buf[i] & 240) === 224) {
+          if (i + 2 >= len || (buf[i + 1] & 192) !== 128 || (buf[i + 2] & 192) !== 128 || buf[i] === 224 && (buf[i + 1] & 224) === 128 || // Overlong
+          buf[i] === 237 && (buf[i + 1] & 224) === 160) {
+            return false;
+          }
+          i += 3;
+        } else if ((buf[i] & 248) === 240) {
+          if (i + 3 >= len || (buf[i + 1] & 192) !== 128 || (buf[i + 2] & 192) !== 128 || (buf[i + 3] & 192) !== 128 || buf[i] === 240 && (buf[i + 1] & 240) === 128 || // Overlong
+          buf[i] === 244 && buf[i + 1] > 143 || buf[i] > 244) {
+            return false;
+          }
+          i += 4;
+        } else {
+          return false;
+        }
+      }
+      return true;
+    }
+    function isBlob(value) {
+      return hasBlob && typeof value === "object" && typeof value.arrayBuffer === "function" && typeof value.type === "string" && typeof value.stream === "function" && (value[Symbol.toStringTag] === "Blob" || value[Symbol.toStringTag] === "File");
+    }
+    module.exports = {
+      isBlob,
+      isValidStatusCode,
+      isValidUTF8: _isValidUTF8,
+      tokenChars
+    };
+    if (isUtf8) {
+      module.exports.isValidUTF8 = function(buf) {
+        return buf.length < 24 ? _isValidUTF8(buf) : isUtf8(buf);
+      };
+    } else if (!process.env.WS_NO_UTF_8_VALIDATE) {
+      try {
+        const isValidUTF8 = __require("utf-8-validate");
+        module.exports.isValidUTF8 = function(buf) {
+          return buf.length < 32 ? _isValidUTF8(buf) : isValidUTF8(buf);
+        };
+      } catch (e) {
+      }
+    }
+  }
+});
+
+// node_modules/ws/lib/receiver.js
+var require_receiver = __commonJS({
+  "node_modules/ws/lib/receiver.js"(exports, module) {
+    "use strict";
+    var { Writable } = __require("stream");
+    var PerMessageDeflate2 = require_permessage_deflate();
+    var {
+      BINARY_TYPES,
+      EMPTY_BUFFER,
+      kStatusCode,
+      kWebSocket
+    } = require_constants();
+    var { concat, toArrayBuffer, unmask } = require_buffer_util();
+    var { isValidStatusCode, isValidUTF8 } = require_validation();
+    var FastBuffer = Buffer[Symbol.species];
+    var GET_INFO = 0;
+    var GET_PAYLOAD_LENGTH_16 = 1;
+    var GET_PAYLOAD_LENGTH_64 = 2;
+    var GET_MASK = 3;
+    var GET_DATA = 4;
+    var INFLATING = 5;
+    var DEFER_EVENT = 6;
+    var Receiver2 = class extends Writable {
+      /**
+       * Creates a Receiver instance.
+       *
+       * @param {Object} [options] Options object
+       * @param {Boolean} [options.allowSynchronousEvents=true] Specifies whether
+       *     any of the `'message'`, `'ping'`, and `'pong'` events can be emitted
+       *     multiple times in the same tick
+       * @param {String} [options.binaryType=nodebuffer] The type for binary data
+       * @param {Object} [options.extensions] An object containing the negotiated
+       *     extensions
+       * @param {Boolean} [options.isServer=false] Specifies whether to operate in
+       *     client or server mode
+       * @param {Number} [options.maxBufferedChunks=0] The maximum number of
+       *     buffered data chunks
+       * @param {Number} [options.maxFragments=0] The maximum number of message
+       *     fragments
+       * @param {Number} [options.maxPayload=0] The maximum allowed message length
+       * @param {Boolean} [options.skipUTF8Validation=false] Specifies whether or
+       *     not to skip UTF-8 validation for text and close messages
+       */
+      constructor(options = {}) {
+        super();
+        this._allowSynchronousEvents = options.allowSynchronousEvents !== void 0 ? options.allowSynchronousEvents : true;
+        this._binaryType = options.binaryType || BINARY_TYPES[0];
+        this._extensions = options.extensions || {};
+        this._isServer = !!options.isServer;
+        this._maxBufferedChunks = options.maxBufferedChunks | 0;
+        this._maxFragments = options.maxFragments | 0;
+        this._maxPayload = options.maxPayload | 0;
+        this._skipUTF8Validation = !!options.skipUTF8Validation;
+        this[kWebSocket] = void 0;
+        this._bufferedBytes = 0;
+        this._buffers = [];
+        this._compressed = false;
+        this._payloadLength = 0;
+        this._mask = void 0;
+        this._fragmented = 0;
+        this._masked = false;
+        this._fin = false;
+        this._opcode = 0;
+        this._totalPayloadLength = 0;
+        this._messageLength = 0;
+        this._numFragments = 0;
+        this._fragments = [];
+        this._errored = false;
+        this._loop = false;
+        this._state = GET_INFO;
+      }
+      /**
+       * Implements `Writable.prototype._write()`.
+       *
+       * @param {Buffer} chunk The chunk of data to write
+       * @param {String} encoding The character encoding of `chunk`
+       * @param {Function} cb Callback
+       * @private
+       */
+      _write(chunk, encoding, cb) {
+        if (this._opcode === 8 && this._state == GET_INFO) return cb();
+        if (this._maxBufferedChunks > 0 && this._buffers.length >= this._maxBufferedChunks) {
+          cb(
+            this.createError(
+              RangeError,
+              "Too many buffered chunks",
+              false,
+              1008,
+              "WS_ERR_TOO_MANY_BUFFERED_PARTS"
+            )
+          );
+          return;
+        }
+        this._bufferedBytes += chunk.length;
+        this._buffers.push(chunk);
+        this.startLoop(cb);
+      }
+      /**
+       * Consumes `n` bytes from the buffered data.
+       *
+       * @param {Number} n The number of bytes to consume
+       * @return {Buffer} The consumed bytes
+       * @private
+       */
+      consume(n) {
+        this._bufferedBytes -= n;
+        if (n === this._buffers[0].length) return this._buffers.shift();
+        if (n < this._buffers[0].length) {
+          const buf = this._buffers[0];
+          this._buffers[0] = new FastBuffer(
+            buf.buffer,
+            buf.byteOffset + n,
+            buf.length - n
+          );
+          return new FastBuffer(buf.buffer, buf.byteOffset, n);
+        }
+        const dst = Buffer.allocUnsafe(n);
+        do {
+          const buf = this._buffers[0];
+          const offset = dst.length - n;
+          if (n >= buf.length) {
+            dst.set(this._buffers.shift(), offset);
+          } else {
+            dst.set(new Uint8Array(buf.buffer, buf.byteOffset, n), offset);
+            this._buffers[0] = new FastBuffer(
+              buf.buffer,
+              buf.byteOffset + n,
+              buf.length - n
+            );
+          }
+          n -= buf.length;
+        } while (n > 0);
+        return dst;
+      }
+      /**
+       * Starts the parsing loop.
+       *
+       * @param {Function} cb Callback
+       * @private
+       */
+      startLoop(cb) {
+        this._loop = true;
+        do {
+          switch (this._state) {
+            case GET_INFO:
+              this.getInfo(cb);
+              break;
+            case GET_PAYLOAD_LENGTH_16:
+              this.getPayloadLength16(cb);
+              break;
+            case GET_PAYLOAD_LENGTH_64:
+              this.getPayloadLength64(cb);
+              break;
+            case GET_MASK:
+              this.getMask();
+              break;
+            case GET_DATA:
+              this.getData(cb);
+              break;
+            case INFLATING:
+            case DEFER_EVENT:
+              this._loop = false;
+              return;
+          }
+        } while (this._loop);
+        if (!this._errored) cb();
+      }
+      /**
+       * Reads the first two bytes of a frame.
+       *
+       * @param {Function} cb Callback
+       * @private
+       */
+      getInfo(cb) {
+        if (this._bufferedBytes < 2) {
+          this._loop = false;
+          return;
+        }
+        const buf = this.consume(2);
+        if ((buf[0] & 48) !== 0) {
+          const error = this.createError(
+            RangeError,
+            "RSV2 and RSV3 must be clear",
+            true,
+            1002,
+            "WS_ERR_UNEXPECTED_RSV_2_3"
+          );
+          cb(error);
+          return;
+        }
+        const compressed = (buf[0] & 64) === 64;
+        if (compressed && !this._extensions[PerMessageDeflate2.extensionName]) {
+          const error = this.createError(
+            RangeError,
+            "RSV1 must be clear",
+            true,
+            1002,
+            "WS_ERR_UNEXPECTED_RSV_1"
+          );
+          cb(error);
+          return;
+        }
+        this._fin = (buf[0] & 128) === 128;
+        this._opcode = buf[0] & 15;
+        this._payloadLength = buf[1] & 127;
+        if (this._opcode === 0) {
+          if (compressed) {
+            const error = this.createError(
+              RangeError,
+              "RSV1 must be clear",
+              true,
+              1002,
+              "WS_ERR_UNEXPECTED_RSV_1"
+            );
+            cb(error);
+            return;
+          }
+          if (!this._fragmented) {
+            const error = this.createError(
+              RangeError,
+              "invalid opcode 0",
+              true,
+              1002,
+              "WS_ERR_INVALID_OPCODE"
+            );
+            cb(error);
+            return;
+          }
+          this._opcode = this._fragmented;
+        } else if (this._opcode === 1 || this._opcode === 2) {
+          if (this._fragmented) {
+            const error = this.createError(
+              RangeError,
+              `invalid opcode ${this._opcode}`,
+              true,
+              1002,
+              "WS_ERR_INVALID_OPCODE"
+            );
+            cb(error);
+            return;
+          }
+          this._compressed = compressed;
+        } else if (this._opcode > 7 && this._opcode < 11) {
+          if (!this._fin) {
+            const error = this.createError(
+              RangeError,
+              "FIN must be set",
+              true,
+              1002,
+              "WS_ERR_EXPECTED_FIN"
+            );
+            cb(error);
+            return;
+          }
+          if (compressed) {
+            const error = this.createError(
+              RangeError,
+              "RSV1 must be clear",
+              true,
+              1002,
+              "WS_ERR_UNEXPECTED_RSV_1"
+            );
+            cb(error);
+            return;
+          }
+          if (this._payloadLength > 125 || this._opcode === 8 && this._payloadLength === 1) {
+            const error = this.createError(
+              RangeError,
+              `invalid payload length ${this._payloadLength}`,
+              true,
+              1002,
+              "WS_ERR_INVALID_CONTROL_PAYLOAD_LENGTH"
+            );
+            cb(error);
+            return;
+          }
+        } else {
+          const error = this.createError(
+            RangeError,
+            `invalid opcode ${this._opcode}`,
+            true,
+            1002,
+            "WS_ERR_INVALID_OPCODE"
+          );
+          cb(error);
+          return;
+        }
+        if (!this._fin && !this._fragmented) this._fragmented = this._opcode;
+        this._masked = (buf[1] & 128) === 128;
+        if (this._isServer) {
+          if (!this._masked) {
+            const error = this.createError(
+              RangeError,
+              "MASK must be set",
+              true,
+              1002,
+              "WS_ERR_EXPECTED_MASK"
+            );
+            cb(error);
+            return;
+          }
+        } else if (this._masked) {
+          const error = this.createError(
+            RangeError,
+            "MASK must be clear",
+            true,
+            1002,
+            "WS_ERR_UNEXPECTED_MASK"
+          );
+          cb(error);
+          return;
+        }
+        if (this._payloadLength === 126) this._state = GET_PAYLOAD_LENGTH_16;
+        else if (this._payloadLength === 127) this._state = GET_PAYLOAD_LENGTH_64;
+        else this.haveLength(cb);
+      }
+      /**
+       * Gets extended payload length (7+16).
+       *
+       * @param {Function} cb Callback
+       * @private
+       */
+      getPayloadLength16(cb) {
+        if (this._bufferedBytes < 2) {
+          this._loop = false;
+          return;
+        }
+        this._payloadLength = this.consume(2).readUInt16BE(0);
+        this.haveLength(cb);
+      }
+      /**
+       * Gets extended payload length (7+64).
+       *
+       * @param {Function} cb Callback
+       * @private
+       */
+      getPayloadLength64(cb) {
+        if (this._bufferedBytes < 8) {
+          this._loop = false;
+          return;
+        }
+        const buf = this.consume(8);
+        const num = buf.readUInt32BE(0);
+        if (num > Math.pow(2, 53 - 32) - 1) {
+          const error = this.createError(
+            RangeError,
+            "Unsupported WebSocket frame: payload length > 2^53 - 1",
+            false,
+            1009,
+            "WS_ERR_UNSUPPORTED_DATA_PAYLOAD_LENGTH"
+          );
+          cb(error);
+          return;
+        }
+        this._payloadLength = num * Math.pow(2, 32) + buf.readUInt32BE(4);
+        this.haveLength(cb);
+      }
+      /**
+       * Payload length has been read.
+       *
+       * @param {Function} cb Callback
+       * @private
+       */
+      haveLength(cb) {
+        if (this._payloadLength && this._opcode < 8) {
+          this._totalPayloadLength += this._payloadLength;
+          if (this._totalPayloadLength > this._maxPayload && this._maxPayload > 0) {
+            const error = this.createError(
+              RangeError,
+              "Max payload size exceeded",
+              false,
+              1009,
+              "WS_ERR_UNSUPPORTED_MESSAGE_LENGTH"
+            );
+            cb(error);
+            return;
+          }
+        }
+        if (this._masked) this._state = GET_MASK;
+        else this._state = GET_DATA;
+      }
+      /**
+       * Reads mask bytes.
+       *
+       * @private
+       */
+      getMask() {
+        if (this._bufferedBytes < 4) {
+          this._loop = false;
+          return;
+        }
+        this._mask = this.consume(4);
+        this._state = GET_DATA;
+      }
+      /**
+       * Reads data bytes.
+       *
+       * @param {Function} cb Callback
+       * @private
+       */
+      getData(cb) {
+        let data = EMPTY_BUFFER;
+        if (this._payloadLength) {
+          if (this._bufferedBytes < this._payloadLength) {
+            this._loop = false;
+            return;
+          }
+          data = this.consume(this._payloadLength);
+          if (this._masked && (this._mask[0] | this._mask[1] | this._mask[2] | this._mask[3]) !== 0) {
+            unmask(data, this._mask);
+          }
+        }
+        this._mask = void 0;
+        if (this._opcode > 7) {
+          this.controlMessage(data, cb);
+          return;
+        }
+        if (this._maxFragments > 0 && ++this._numFragments > this._maxFragments) {
+          const error = this.createError(
+            RangeError,
+            "Too many message fragments",
+            false,
+            1008,
+            "WS_ERR_TOO_MANY_BUFFERED_PARTS"
+          );
+          cb(error);
+          return;
+        }
+        if (this._compressed) {
+          this._state = INFLATING;
+          this.decompress(data, cb);
+          return;
+        }
+        if (data.length) {
+          this._messageLength = this._totalPayloadLength;
+          this._fragments.push(data);
+        }
+        this.dataMessage(cb);
+      }
+      /**
+       * Decompresses data.
+       *
+       * @param {Buffer} data Compressed data
+       * @param {Function} cb Callback
+       * @private
+       */
+      decompress(data, cb) {
+        const perMessageDeflate = this._extensions[PerMessageDeflate2.extensionName];
+        perMessageDeflate.decompress(data, this._fin, (err, buf) => {
+          if (err) return cb(err);
+          if (buf.length) {
+            this._messageLength += buf.length;
+            if (this._messageLength > this._maxPayload && this._maxPayload > 0) {
+              const error = this.createError(
+                RangeError,
+                "Max payload size exceeded",
+                false,
+                1009,
+                "WS_ERR_UNSUPPORTED_MESSAGE_LENGTH"
+              );
+              cb(error);
+              return;
+            }
+            this._fragments.push(buf);
+          }
+          this.dataMessage(cb);
+          if (this._state === GET_INFO) this.startLoop(cb);
+        });
+      }
+      /**
+       * Handles a data message.
+       *
+       * @param {Function} cb Callback
+       * @private
+       */
+      dataMessage(cb) {
+        if (!this._fin) {
+          this._state = GET_INFO;
+          return;
+        }
+        const messageLength = this._messageLength;
+        const fragments = this._fragments;
+        this._totalPayloadLength = 0;
+        this._messageLength = 0;
+        this._fragmented = 0;
+        this._numFragments = 0;
+        this._fragments = [];
+        if (this._opcode === 2) {
+          let data;
+          if (this._binaryType === "nodebuffer") {
+            data = concat(fragments, messageLength);
+          } else if (this._binaryType === "arraybuffer") {
+            data = toArrayBuffer(concat(fragments, messageLength));
+          } else if (this._binaryType === "blob") {
+            data = new Blob(fragments);
+          } else {
+            data = fragments;
+          }
+          if (this._allowSynchronousEvents) {
+            this.emit("message", data, true);
+            this._state = GET_INFO;
+          } else {
+            this._state = DEFER_EVENT;
+            setImmediate(() => {
+              this.emit("message", data, true);
+              this._state = GET_INFO;
+              this.startLoop(cb);
+            });
+          }
+        } else {
+          const buf = concat(fragments, messageLength);
+          if (!this._skipUTF8Validation && !isValidUTF8(buf)) {
+            const error = this.createError(
+              Error,
+              "invalid UTF-8 sequence",
+              true,
+              1007,
+              "WS_ERR_INVALID_UTF8"
+            );
+            cb(error);
+            return;
+          }
+          if (this._state === INFLATING || this._allowSynchronousEvents) {
+            this.emit("message", buf, false);
+            this._state = GET_INFO;
+          } else {
+            this._state = DEFER_EVENT;
+            setImmediate(() => {
+              this.emit("message", buf, false);
+              this._state = GET_INFO;
+              this.startLoop(cb);
+            });
+          }
+        }
+      }
+      /**
+       * Handles a control message.
+       *
+       * @param {Buffer} data Data to handle
+       * @return {(Error|RangeError|undefined)} A possible error
+       * @private
+       */
+      controlMessage(data, cb) {
+        if (this._opcode === 8) {
+          if (data.length === 0) {
+            this._loop = false;
+            this.emit("conclude", 1005, EMPTY_BUFFER);
+            this.end();
+          } else {
+            const code = data.readUInt16BE(0);
+            if (!isValidStatusCode(code)) {
+              const error = this.createError(
+                RangeError,
+                `invalid status code ${code}`,
+                true,
+                1002,
+                "WS_ERR_INVALID_CLOSE_CODE"
+              );
+              cb(error);
+              return;
+            }
+            const buf = new FastBuffer(
+              data.buffer,
+              data.byteOffset + 2,
+              data.length - 2
+            );
+            if (!this._skipUTF8Validation && !isValidUTF8(buf)) {
+              const error = this.createError(
+                Error,
+                "invalid UTF-8 sequence",
+                true,
+                1007,
+                "WS_ERR_INVALID_UTF8"
+              );
+              cb(error);
+              return;
+            }
+            this._loop = false;
+            this.emit("conclude", code, buf);
+            this.end();
+          }
+          this._state = GET_INFO;
+          return;
+        }
+        if (this._allowSynchronousEvents) {
+          this.emit(this._opcode === 9 ? "ping" : "pong", data);
+          this._state = GET_INFO;
+        } else {
+          this._state = DEFER_EVENT;
+          setImmediate(() => {
+            this.emit(this._opcode === 9 ? "ping" : "pong", data);
+            this._state = GET_INFO;
+            this.startLoop(cb);
+          });
+        }
+      }
+      /**
+       * Builds an error object.
+       *
+       * @param {function(new:Error|RangeError)} ErrorCtor The error constructor
+       * @param {String} message The error message
+       * @param {Boolean} prefix Specifies whether or not to add a default prefix to
+       *     `message`
+       * @param {Number} statusCode The status code
+       * @param {String} errorCode The exposed error code
+       * @return {(Error|RangeError)} The error
+       * @private
+       */
+      createError(ErrorCtor, message2, prefix, statusCode, errorCode) {
+        this._loop = false;
+        this._errored = true;
+        const err = new ErrorCtor(
+          prefix ? `Invalid WebSocket frame: ${message2}` : message2
+        );
+        Error.captureStackTrace(err, this.createError);
+        err.code = errorCode;
+        err[kStatusCode] = statusCode;
+        return err;
+      }
+    };
+    module.exports = Receiver2;
+  }
+});
+
+// node_modules/ws/lib/sender.js
+var require_sender = __commonJS({
+  "node_modules/ws/lib/sender.js"(exports, module) {
+    "use strict";
+    var { Duplex } = __require("stream");
+    var { randomFillSync } = __require("crypto");
+    var {
+      types: { isUint8Array }
+    } = __require("util");
+    var PerMessageDeflate2 = require_permessage_deflate();
+    var { EMPTY_BUFFER, kWebSocket, NOOP } = require_constants();
+    var { isBlob, isValidStatusCode } = require_validation();
+    var { mask: applyMask, toBuffer: toBuffer2 } = require_buffer_util();
+    var kByteLength = /* @__PURE__ */ Symbol("kByteLength");
+    var maskBuffer = Buffer.alloc(4);
+    var RANDOM_POOL_SIZE = 8 * 1024;
+    var randomPool;
+    var randomPoolPointer = RANDOM_POOL_SIZE;
+    var DEFAULT = 0;
+    var DEFLATING = 1;
+    var GET_BLOB_DATA = 2;
+    var Sender2 = class _Sender {
+      /**
+       * Creates a Sender instance.
+       *
+       * @param {Duplex} socket The connection socket
+       * @param {Object} [extensions] An object containing the negotiated extensions
+       * @param {Function} [generateMask] The function used to generate the masking
+       *     key
+       */
+      constructor(socket, extensions, generateMask) {
+        this._extensions = extensions || {};
+        if (generateMask) {
+          this._generateMask = generateMask;
+          this._maskBuffer = Buffer.alloc(4);
+        }
+        this._socket = socket;
+        this._firstFragment = true;
+        this._compress = false;
+        this._bufferedBytes = 0;
+        this._queue = [];
+        this._state = DEFAULT;
+        this.onerror = NOOP;
+        this[kWebSocket] = void 0;
+      }
+      /**
+       * Frames a piece of data according to the HyBi WebSocket protocol.
+       *
+       * @param {(Buffer|String)} data The data to frame
+       * @param {Object} options Options object
+       * @param {Boolean} [options.fin=false] Specifies whether or not to set the
+       *     FIN bit
+       * @param {Function} [options.generateMask] The function used to generate the
+       *     masking key
+       * @param {Boolean} [options.mask=false] Specifies whether or not to mask
+       *     `data`
+       * @param {Buffer} [options.maskBuffer] The buffer used to store the masking
+       *     key
+       * @param {Number} options.opcode The opcode
+       * @param {Boolean} [options.readOnly=false] Specifies whether `data` can be
+       *     modified
+       * @param {Boolean} [options.rsv1=false] Specifies whether or not to set the
+       *     RSV1 bit
+       * @return {(Buffer|String)[]} The framed data
+       * @public
+       */
+      static frame(data, options) {
+        let mask;
+        let merge = false;
+        let offset = 2;
+        let skipMasking = false;
+        if (options.mask) {
+          mask = options.maskBuffer || maskBuffer;
+          if (options.generateMask) {
+            options.generateMask(mask);
+          } else {
+            if (randomPoolPointer === RANDOM_POOL_SIZE) {
+              if (randomPool === void 0) {
+                randomPool = Buffer.alloc(RANDOM_POOL_SIZE);
+              }
+              randomFillSync(randomPool, 0, RANDOM_POOL_SIZE);
+              randomPoolPointer = 0;
+            }
+            mask[0] = randomPool[randomPoolPointer++];
+            mask[1] = randomPool[randomPoolPointer++];
+            mask[2] = randomPool[randomPoolPointer++];
+            mask[3] = randomPool[randomPoolPointer++];
+          }
+          skipMasking = (mask[0] | mask[1] | mask[2] | mask[3]) === 0;
+          offset = 6;
+        }
+        let dataLength;
+        if (typeof data === "string") {
+          if ((!options.mask || skipMasking) && options[kByteLength] !== void 0) {
+            dataLength = options[kByteLength];
+          } else {
+            data = Buffer.from(data);
+            dataLength = data.length;
+          }
+        } else {
+          dataLength = data.length;
+          merge = options.mask && options.readOnly && !skipMasking;
+        }
+        let payloadLength = dataLength;
+        if (dataLength >= 65536) {
+          offset += 8;
+          payloadLength = 127;
+        } else if (dataLength > 125) {
+          offset += 2;
+          payloadLength = 126;
+        }
+        const target = Buffer.allocUnsafe(merge ? dataLength + offset : offset);
+        target[0] = options.fin ? options.opcode | 128 : options.opcode;
+        if (options.rsv1) target[0] |= 64;
+        target[1] = payloadLength;
+        if (payloadLength === 126) {
+          target.writeUInt16BE(dataLength, 2);
+        } else if (payloadLength === 127) {
+          target[2] = target[3] = 0;
+          target.writeUIntBE(dataLength, 4, 6);
+        }
+        if (!options.mask) {
+          return dataLength ? [target, data] : [target];
+        }
+        target[1] |= 128;
+        target[offset - 4] = mask[0];
+        target[offset - 3] = mask[1];
+        target[offset - 2] = mask[2];
+        target[offset - 1] = mask[3];
+        if (!dataLength) return [target];
+        if (skipMasking) return [target, data];
+        if (merge) {
+          applyMask(data, mask, target, offset, dataLength);
+          return [target];
+        }
+        applyMask(data, mask, data, 0, dataLength);
+        return [target, data];
+      }
+      /**
+       * Sends a close message to the other peer.
+       *
+       * @param {Number} [code] The status code component of the body
+       * @param {(String|Buffer)} [data] The message component of the body
+       * @param {Boolean} [mask=false] Specifies whether or not to mask the message
+       * @param {Function} [cb] Callback
+       * @public
+       */
+      close(code, data, mask, cb) {
+        let buf;
+        if (code === void 0) {
+          buf = EMPTY_BUFFER;
+        } else if (typeof code !== "number" || !isValidStatusCode(code)) {
+          throw new TypeError("First argument must be a valid error code number");
+        } else if (data === void 0 || !data.length) {
+          buf = Buffer.allocUnsafe(2);
+          buf.writeUInt16BE(code, 0);
+        } else {
+          const length = Buffer.byteLength(data);
+          if (length > 123) {
+            throw new RangeError("The message must not be greater than 123 bytes");
+          }
+          buf = Buffer.allocUnsafe(2 + length);
+          buf.writeUInt16BE(code, 0);
+          if (typeof data === "string") {
+            buf.write(data, 2);
+          } else if (isUint8Array(data)) {
+            buf.set(data, 2);
+          } else {
+            throw new TypeError("Second argument must be a string or a Uint8Array");
+          }
+        }
+        const options = {
+          [kByteLength]: buf.length,
+          fin: true,
+          generateMask: this._generateMask,
+          mask,
+          maskBuffer: this._maskBuffer,
+          opcode: 8,
+          readOnly: false,
+          rsv1: false
+        };
+        if (this._state !== DEFAULT) {
+          this.enqueue([this.dispatch, buf, false, options, cb]);
+        } else {
+          this.sendFrame(_Sender.frame(buf, options), cb);
+        }
+      }
+      /**
+       * Sends a ping message to the other peer.
+       *
+       * @param {*} data The message to send
+       * @param {Boolean} [mask=false] Specifies whether or not to mask `data`
+       * @param {Function} [cb] Callback
+       * @public
+       */
+      ping(data, mask, cb) {
+        let byteLength;
+        let readOnly;
+        if (typeof data === "string") {
+          byteLength = Buffer.byteLength(data);
+          readOnly = false;
+        } else if (isBlob(data)) {
+          byteLength = data.size;
+          readOnly = false;
+        } else {
+          data = toBuffer2(data);
+          byteLength = data.length;
+          readOnly = toBuffer2.readOnly;
+        }
+        if (byteLength > 125) {
+          throw new RangeError("The data size must not be greater than 125 bytes");
+        }
+        const options = {
+          [kByteLength]: byteLength,
+          fin: true,
+          generateMask: this._generateMask,
+          mask,
+          maskBuffer: this._maskBuffer,
+          opcode: 9,
+          readOnly,
+          rsv1: false
+        };
+        if (isBlob(data)) {
+          if (this._state !== DEFAULT) {
+            this.enqueue([this.getBlobData, data, false, options, cb]);
+          } else {
+            this.getBlobData(data, false, options, cb);
+          }
+        } else if (this._state !== DEFAULT) {
+          this.enqueue([this.dispatch, data, false, options, cb]);
+        } else {
+          this.sendFrame(_Sender.frame(data, options), cb);
+        }
+      }
+      /**
+       * Sends a pong message to the other peer.
+       *
+       * @param {*} data The message to send
+       * @param {Boolean} [mask=false] Specifies whether or not to mask `data`
+       * @param {Function} [cb] Callback
+       * @public
+       */
+      pong(data, mask, cb) {
+        let byteLength;
+        let readOnly;
+        if (typeof data === "string") {
+          byteLength = Buffer.byteLength(data);
+          readOnly = false;
+        } else if (isBlob(data)) {
+          byteLength = data.size;
+          readOnly = false;
+        } else {
+          data = toBuffer2(data);
+          byteLength = data.length;
+          readOnly = toBuffer2.readOnly;
+        }
+        if (byteLength > 125) {
+          throw new RangeError("The data size must not be greater than 125 bytes");
+        }
+        const options = {
+          [kByteLength]: byteLength,
+          fin: true,
+          generateMask: this._generateMask,
+          mask,
+          maskBuffer: this._maskBuffer,
+          opcode: 10,
+          readOnly,
+          rsv1: false
+        };
+        if (isBlob(data)) {
+          if (this._state !== DEFAULT) {
+            this.enqueue([this.getBlobData, data, false, options, cb]);
+          } else {
+            this.getBlobData(data, false, options, cb);
+          }
+        } else if (this._state !== DEFAULT) {
+          this.enqueue([this.dispatch, data, false, options, cb]);
+        } else {
+          this.sendFrame(_Sender.frame(data, options), cb);
+        }
+      }
+      /**
+       * Sends a data message to the other peer.
+       *
+       * @param {*} data The message to send
+       * @param {Object} options Options object
+       * @param {Boolean} [options.binary=false] Specifies whether `data` is binary
+       *     or text
+       * @param {Boolean} [options.compress=false] Specifies whether or not to
+       *     compress `data`
+       * @param {Boolean} [options.fin=false] Specifies whether the fragment is the
+       *     last one
+       * @param {Boolean} [options.mask=false] Specifies whether or not to mask
+       *     `data`
+       * @param {Function} [cb] Callback
+       * @public
+       */
+      send(data, options, cb) {
+        const perMessageDeflate = this._extensions[PerMessageDeflate2.extensionName];
+        let opcode = options.binary ? 2 : 1;
+        let rsv1 = options.compress;
+        let byteLength;
+        let readOnly;
+        if (typeof data === "string") {
+          byteLength = Buffer.byteLength(data);
+          readOnly = false;
+        } else if (isBlob(data)) {
+          byteLength = data.size;
+          readOnly = false;
+        } else {
+          data = toBuffer2(data);
+          byteLength = data.length;
+          readOnly = toBuffer2.readOnly;
+        }
+        if (this._firstFragment) {
+          this._firstFragment = false;
+          if (rsv1 && perMessageDeflate && perMessageDeflate.params[perMessageDeflate._isServer ? "server_no_context_takeover" : "client_no_context_takeover"]) {
+            rsv1 = byteLength >= perMessageDeflate._threshold;
+          }
+          this._compress = rsv1;
+        } else {
+          rsv1 = false;
+          opcode = 0;
+        }
+        if (options.fin) this._firstFragment = true;
+        const opts = {
+          [kByteLength]: byteLength,
+          fin: options.fin,
+          generateMask: this._generateMask,
+          mask: options.mask,
+          maskBuffer: this._maskBuffer,
+          opcode,
+          readOnly,
+          rsv1
+        };
+        if (isBlob(data)) {
+          if (this._state !== DEFAULT) {
+            this.enqueue([this.getBlobData, data, this._compress, opts, cb]);
+          } else {
+            this.getBlobData(data, this._compress, opts, cb);
+          }
+        } else if (this._state !== DEFAULT) {
+          this.enqueue([this.dispatch, data, this._compress, opts, cb]);
+        } else {
+          this.dispatch(data, this._compress, opts, cb);
+        }
+      }
+      /**
+       * Gets the contents of a blob as binary data.
+       *
+       * @param {Blob} blob The blob
+       * @param {Boolean} [compress=false] Specifies whether or not to compress
+       *     the data
+       * @param {Object} options Options object
+       * @param {Boolean} [options.fin=false] Specifies whether or not to set the
+       *     FIN bit
+       * @param {Function} [options.generateMask] The function used to generate the
+       *     masking key
+       * @param {Boolean} [options.mask=false] Specifies whether or not to mask
+       *     `data`
+       * @param {Buffer} [options.maskBuffer] The buffer used to store the masking
+       *     key
+       * @param {Number} options.opcode The opcode
+       * @param {Boolean} [options.readOnly=false] Specifies whether `data` can be
+       *     modified
+       * @param {Boolean} [options.rsv1=false] Specifies whether or not to set the
+       *     RSV1 bit
+       * @param {Function} [cb] Callback
+       * @private
+       */
+      getBlobData(blob, compress, options, cb) {
+        this._bufferedBytes += options[kByteLength];
+        this._state = GET_BLOB_DATA;
+        blob.arrayBuffer().then((arrayBuffer) => {
+          if (this._socket.destroyed) {
+            const err = new Error(
+              "The socket was closed while the blob was being read"
+            );
+            process.nextTick(callCallbacks, this, err, cb);
+            return;
+          }
+          this._bufferedBytes -= options[kByteLength];
+          const data = toBuffer2(arrayBuffer);
+          if (!compress) {
+            this._state = DEFAULT;
+            this.sendFrame(_Sender.frame(data, options), cb);
+            this.dequeue();
+          } else {
+            this.dispatch(data, compress, options, cb);
+          }
+        }).catch((err) => {
+          process.nextTick(onError, this, err, cb);
+        });
+      }
+      /**
+       * Dispatches a message.
+       *
+       * @param {(Buffer|String)} data The message to send
+       * @param {Boolean} [compress=false] Specifies whether or not to compress
+       *     `data`
+       * @param {Object} options Options object
+       * @param {Boolean} [options.fin=false] Specifies whether or not to set the
+       *     FIN bit
+       * @param {Function} [options.generateMask] The function used to generate the
+       *     masking key
+       * @param {Boolean} [options.mask=false] Specifies whether or not to mask
+       *     `data`
+       * @param {Buffer} [options.maskBuffer] The buffer used to store the masking
+       *     key
+       * @param {Number} options.opcode The opcode
+       * @param {Boolean} [options.readOnly=false] Specifies whether `data` can be
+       *     modified
+       * @param {Boolean} [options.rsv1=false] Specifies whether or not to set the
+       *     RSV1 bit
+       * @param {Function} [cb] Callback
+       * @private
+       */
+      dispatch(data, compress, options, cb) {
+        if (!compress) {
+          this.sendFrame(_Sender.frame(data, options), cb);
+          return;
+        }
+        const perMessageDeflate = this._extensions[PerMessageDeflate2.extensionName];
+        this._bufferedBytes += options[kByteLength];
+        this._state = DEFLATING;
+        perMessageDeflate.compress(data, options.fin, (_, buf) => {
+          if (this._socket.destroyed) {
+            const err = new Error(
+              "The socket was closed while data was being compressed"
+            );
+            callCallbacks(this, err, cb);
+            return;
+          }
+          this._bufferedBytes -= options[kByteLength];
+          this._state = DEFAULT;
+          options.readOnly = false;
+          this.sendFrame(_Sender.frame(buf, options), cb);
+          this.dequeue();
+        });
+      }
+      /**
+       * Executes queued send operations.
+       *
+       * @private
+       */
+      dequeue() {
+        while (this._state === DEFAULT && this._queue.length) {
+          const params = this._queue.shift();
+          this._bufferedBytes -= params[3][kByteLength];
+          Reflect.apply(params[0], this, params.slice(1));
+        }
+      }
+      /**
+       * Enqueues a send operation.
+       *
+       * @param {Array} params Send operation parameters.
+       * @private
+       */
+      enqueue(params) {
+        this._bufferedBytes += params[3][kByteLength];
+        this._queue.push(params);
+      }
+      /**
+       * Sends a frame.
+       *
+       * @param {(Buffer | String)[]} list The frame to send
+       * @param {Function} [cb] Callback
+       * @private
+       */
+      sendFrame(list, cb) {
+        if (list.length === 2) {
+          this._socket.cork();
+          this._socket.write(list[0]);
+          this._socket.write(list[1], cb);
+          this._socket.uncork();
+        } else {
+          this._socket.write(list[0], cb);
+        }
+      }
+    };
+    module.exports = Sender2;
+    function callCallbacks(sender, err, cb) {
+      if (typeof cb === "function") cb(err);
+      for (let i = 0; i < sender._queue.length; i++) {
+        const params = sender._queue[i];
+        const callback = params[params.length - 1];
+        if (typeof callback === "function") callback(err);
+      }
+    }
+    function onError(sender, err, cb) {
+      callCallbacks(sender, err, cb);
+      sender.onerror(err);
+    }
+  }
+});
+
+// node_modules/ws/lib/event-target.js
+var require_event_target = __commonJS({
+  "node_modules/ws/lib/event-target.js"(exports, module) {
+    "use strict";
+    var { kForOnEventAttribute, kListener } = require_constants();
+    var kCode = /* @__PURE__ */ Symbol("kCode");
+    var kData = /* @__PURE__ */ Symbol("kData");
+    var kError = /* @__PURE__ */ Symbol("kError");
+    var kMessage = /* @__PURE__ */ Symbol("kMessage");
+    var kReason = /* @__PURE__ */ Symbol("kReason");
+    var kTarget = /* @__PURE__ */ Symbol("kTarget");
+    var kType = /* @__PURE__ */ Symbol("kType");
+    var kWasClean = /* @__PURE__ */ Symbol("kWasClean");
+    var Event = class {
+      /**
+       * Create a new `Event`.
+       *
+       * @param {String} type The name of the event
+       * @throws {TypeError} If the `type` argument is not specified
+       */
+      constructor(type) {
+        this[kTarget] = null;
+        this[kType] = type;
+      }
+      /**
+       * @type {*}
+       */
+      get target() {
+        return this[kTarget];
+      }
+      /**
+       * @type {String}
+       */
+      get type() {
+        return this[kType];
+      }
+    };
+    Object.defineProperty(Event.prototype, "target", { enumerable: true });
+    Object.defineProperty(Event.prototype, "type", { enumerable: true });
+    var CloseEvent = class extends Event {
+      /**
+       * Create a new `CloseEvent`.
+       *
+       * @param {String} type The name of the event
+       * @param {Object} [options] A dictionary object that allows for setting
+       *     attributes via object members of the same name
+       * @param {Number} [options.code=0] The status code explaining why the
+       *     connection was closed
+       * @param {String} [options.reason=''] A human-readable string explaining why
+       *     the connection was closed
+       * @param {Boolean} [options.wasClean=false] Indicates whether or not the
+       *     connection was cleanly closed
+       */
+      constructor(type, options = {}) {
+        super(type);
+        this[kCode] = options.code === void 0 ? 0 : options.code;
+        this[kReason] = options.reason === void 0 ? "" : options.reason;
+        this[kWasClean] = options.wasClean === void 0 ? false : options.wasClean;
+      }
+      /**
+       * @type {Number}
+       */
+      get code() {
+        return this[kCode];
+      }
+      /**
+       * @type {String}
+       */
+      get reason() {
+        return this[kReason];
+      }
+      /**
+       * @type {Boolean}
+       */
+      get wasClean() {
+        return this[kWasClean];
+      }
+    };
+    Object.defineProperty(CloseEvent.prototype, "code", { enumerable: true });
+    Object.defineProperty(CloseEvent.prototype, "reason", { enumerable: true });
+    Object.defineProperty(CloseEvent.prototype, "wasClean", { enumerable: true });
+    var ErrorEvent = class extends Event {
+      /**
+       * Create a new `ErrorEvent`.
+       *
+       * @param {String} type The name of the event
+       * @param {Object} [options] A dictionary object that allows for setting
+       *     attributes via object members of the same name
+       * @param {*} [options.error=null] The error that generated this event
+       * @param {String} [options.message=''] The error message
+       */
+      constructor(type, options = {}) {
+        super(type);
+        this[kError] = options.error === void 0 ? null : options.error;
+        this[kMessage] = options.message === void 0 ? "" : options.message;
+      }
+      /**
+       * @type {*}
+       */
+      get error() {
+        return this[kError];
+      }
+      /**
+       * @type {String}
+       */
+      get message() {
+        return this[kMessage];
+      }
+    };
+    Object.defineProperty(ErrorEvent.prototype, "error", { enumerable: true });
+    Object.defineProperty(ErrorEvent.prototype, "message", { enumerable: true });
+    var MessageEvent = class extends Event {
+      /**
+       * Create a new `MessageEvent`.
+       *
+       * @param {String} type The name of the event
+       * @param {Object} [options] A dictionary object that allows for setting
+       *     attributes via object members of the same name
+       * @param {*} [options.data=null] The message content
+       */
+      constructor(type, options = {}) {
+        super(type);
+        this[kData] = options.data === void 0 ? null : options.data;
+      }
+      /**
+       * @type {*}
+       */
+      get data() {
+        return this[kData];
+      }
+    };
+    Object.defineProperty(MessageEvent.prototype, "data", { enumerable: true });
+    var EventTarget = {
+      /**
+       * Register an event listener.
+       *
+       * @param {String} type A string representing the event type to listen for
+       * @param {(Function|Object)} handler The listener to add
+       * @param {Object} [options] An options object specifies characteristics about
+       *     the event listener
+       * @param {Boolean} [options.once=false] A `Boolean` indicating that the
+       *     listener should be invoked at most once after being added. If `true`,
+       *     the listener would be automatically removed when invoked.
+       * @public
+       */
+      addEventListener(type, handler, options = {}) {
+        for (const listener of this.listeners(type)) {
+          if (!options[kForOnEventAttribute] && listener[kListener] === handler && !listener[kForOnEventAttribute]) {
+            return;
+          }
+        }
+        let wrapper;
+        if (type === "message") {
+          wrapper = function onMessage(data, isBinary) {
+            const event = new MessageEvent("message", {
+              data: isBinary ? data : data.toString()
+            });
+            event[kTarget] = this;
+            callListener(handler, this, event);
+          };
+        } else if (type === "close") {
+          wrapper = function onClose(code, message2) {
+            const event = new CloseEvent("close", {
+              code,
+              reason: message2.toString(),
+              wasClean: this._closeFrameReceived && this._closeFrameSent
+            });
+            event[kTarget] = this;
+            callListener(handler, this, event);
+          };
+        } else if (type === "error") {
+          wrapper = function onError(error) {
+            const event = new ErrorEvent("error", {
+              error,
+              message: error.message
+            });
+            event[kTarget] = this;
+            callListener(handler, this, event);
+          };
+        } else if (type === "open") {
+          wrapper = function onOpen() {
+            const event = new Event("open");
+            event[kTarget] = this;
+            callListener(handler, this, event);
+          };
+        } else {
+          return;
+        }
+        wrapper[kForOnEventAttribute] = !!options[kForOnEventAttribute];
+        wrapper[kListener] = handler;
+        if (options.once) {
+          this.once(type, wrapper);
+        } else {
+          this.on(type, wrapper);
+        }
+      },
+      /**
+       * Remove an event listener.
+       *
+       * @param {String} type A string representing the event type to remove
+       * @param {(Function|Object)} handler The listener to remove
+       * @public
+       */
+      removeEventListener(type, handler) {
+        for (const listener of this.listeners(type)) {
+          if (listener[kListener] === handler && !listener[kForOnEventAttribute]) {
+            this.removeListener(type, listener);
+            break;
+          }
+        }
+      }
+    };
+    module.exports = {
+      CloseEvent,
+      ErrorEvent,
+      Event,
+      EventTarget,
+      MessageEvent
+    };
+    function callListener(listener, thisArg, event) {
+      if (typeof listener === "object" && listener.handleEvent) {
+        listener.handleEvent.call(listener, event);
+      } else {
+        listener.call(thisArg, event);
+      }
+    }
+  }
+});
+
+// node_modules/ws/lib/extension.js
+var require_extension = __commonJS({
+  "node_modules/ws/lib/extension.js"(exports, module) {
+    "use strict";
+    var { tokenChars } = require_validation();
+    function push(dest, name, elem) {
+      if (dest[name] === void 0) dest[name] = [elem];
+      else dest[name].push(elem);
+    }
+    function parse(header) {
+      const offers = /* @__PURE__ */ Object.create(null);
+      let params = /* @__PURE__ */ Object.create(null);
+      let mustUnescape = false;
+      let isEscaping = false;
+      let inQuotes = false;
+      let extensionName;
+      let paramName;
+      let start = -1;
+      let code = -1;
+      let end = -1;
+      let i = 0;
+      for (; i < header.length; i++) {
+        code = header.charCodeAt(i);
+        if (extensionName === void 0) {
+          if (end === -1 && tokenChars[code] === 1) {
+            if (start === -1) start = i;
+          } else if (i !== 0 && (code === 32 || code === 9)) {
+            if (end === -1 && start !== -1) end = i;
+          } else if (code === 59 || code === 44) {
+            if (start === -1) {
+              throw new SyntaxError(`Unexpected character at index ${i}`);
+            }
+            if (end === -1) end = i;
+            const name = header.slice(start, end);
+            if (code === 44) {
+              push(offers, name, params);
+              params = /* @__PURE__ */ Object.create(null);
+            } else {
+              extensionName = name;
+            }
+            start = end = -1;
+          } else {
+            throw new SyntaxError(`Unexpected character at index ${i}`);
+          }
+        } else if (paramName === void 0) {
+          if (end === -1 && tokenChars[code] === 1) {
+            if (start === -1) start = i;
+          } else if (code === 32 || code === 9) {
+            if (end === -1 && start !== -1) end = i;
+          } else if (code === 59 || code === 44) {
+            if (start === -1) {
+              throw new SyntaxError(`Unexpected character at index ${i}`);
+            }
+            if (end === -1) end = i;
+            push(params, header.slice(start, end), true);
+            if (code === 44) {
+              push(offers, extensionName, params);
+              params = /* @__PURE__ */ Object.create(null);
+              extensionName = void 0;
+            }
+            start = end = -1;
+          } else if (code === 61 && start !== -1 && end === -1) {
+            paramName = header.slice(start, i);
+            start = end = -1;
+          } else {
+            throw new SyntaxError(`Unexpected character at index ${i}`);
+          }
+        } else {
+          if (isEscaping) {
+            if (tokenChars[code] !== 1) {
+              throw new SyntaxError(`Unexpected character at index ${i}`);
+            }
+            if (start === -1) start = i;
+            else if (!mustUnescape) mustUnescape = true;
+            isEscaping = false;
+          } else if (inQuotes) {
+            if (tokenChars[code] === 1) {
+              if (start === -1) start = i;
+            } else if (code === 34 && start !== -1) {
+              inQuotes = false;
+              end = i;
+            } else if (code === 92) {
+              isEscaping = true;
+            } else {
+              throw new SyntaxError(`Unexpected character at index ${i}`);
+            }
+          } else if (code === 34 && header.charCodeAt(i - 1) === 61) {
+            inQuotes = true;
+          } else if (end === -1 && tokenChars[code] === 1) {
+            if (start === -1) start = i;
+          } else if (start !== -1 && (code === 32 || code === 9)) {
+            if (end === -1) end = i;
+          } else if (code === 59 || code === 44) {
+            if (start === -1) {
+              throw new SyntaxError(`Unexpected character at index ${i}`);
+            }
+            if (end === -1) end = i;
+            let value = header.slice(start, end);
+            if (mustUnescape) {
+              value = value.replace(/\\/g, "");
+              mustUnescape = false;
+            }
+            push(params, paramName, value);
+            if (code === 44) {
+              push(offers, extensionName, params);
+              params = /* @__PURE__ */ Object.create(null);
+              extensionName = void 0;
+            }
+            paramName = void 0;
+            start = end = -1;
+          } else {
+            throw new SyntaxError(`Unexpected character at index ${i}`);
+          }
+        }
+      }
+      if (start === -1 || inQuotes || code === 32 || code === 9) {
+        throw new SyntaxError("Unexpected end of input");
+      }
+      if (end === -1) end = i;
+      const token = header.slice(start, end);
+      if (extensionName === void 0) {
+        push(offers, token, params);
+      } else {
+        if (paramName === void 0) {
+          push(params, token, true);
+        } else if (mustUnescape) {
+          push(params, paramName, token.replace(/\\/g, ""));
+        } else {
+          push(params, paramName, token);
+        }
+        push(offers, extensionName, params);
+      }
+      return offers;
+    }
+    function format(extensions) {
+      return Object.keys(extensions).map((extension2) => {
+        let configurations = extensions[extension2];
+        if (!Array.isArray(configurations)) configurations = [configurations];
+        return configurations.map((params) => {
+          return [extension2].concat(
+            Object.keys(params).map((k) => {
+              let values = params[k];
+              if (!Array.isArray(values)) values = [values];
+              return values.map((v) => v === true ? k : `${k}=${v}`).join("; ");
+            })
+          ).join("; ");
+        }).join(", ");
+      }).join(", ");
+    }
+    module.exports = { format, parse };
+  }
+});
+
+// node_modules/ws/lib/websocket.js
+var require_websocket = __commonJS({
+  "node_modules/ws/lib/websocket.js"(exports, module) {
+    "use strict";
+    var EventEmitter = __require("events");
+    var https = __require("https");
+    var http = __require("http");
+    var net = __require("net");
+    var querystring = __require("querystring");
+    var tls = __require("tls");
+    var { randomBytes, createHash: createHash3 } = __require("crypto");
+    var { Duplex, Readable } = __require("stream");
+    var { URL: URL2 } = __require("url");
+    var PerMessageDeflate2 = require_permessage_deflate();
+    var Receiver2 = require_receiver();
+    var Sender2 = require_sender();
+    var { isBlob } = require_validation();
+    var {
+      BINARY_TYPES,
+      CLOSE_TIMEOUT,
+      EMPTY_BUFFER,
+      GUID,
+      kForOnEventAttribute,
+      kListener,
+      kStatusCode,
+      kWebSocket,
+      NOOP
+    } = require_constants();
+    var {
+      EventTarget: { addEventListener, removeEventListener }
+    } = require_event_target();
+    var { format, parse } = require_extension();
+    var { toBuffer: toBuffer2 } = require_buffer_util();
+    var kAborted = /* @__PURE__ */ Symbol("kAborted");
+    var protocolVersions = [8, 13];
+    var readyStates = ["CONNECTING", "OPEN", "CLOSING", "CLOSED"];
+    var subprotocolRegex = /^[!#$%&'*+\-.0-9A-Z^_`|a-z~]+$/;
+    var WebSocket2 = class _WebSocket extends EventEmitter {
+      /**
+       * Create a new `WebSocket`.
+       *
+       * @param {(String|URL)} address The URL to which to connect
+       * @param {(String|String[])} [protocols] The subprotocols
+       * @param {Object} [options] Connection options
+       */
+      constructor(address, protocols, options) {
+        super();
+        this._binaryType = BINARY_TYPES[0];
+        this._closeCode = 1006;
+        this._closeFrameReceived = false;
+        this._closeFrameSent = false;
+        this._closeMessage = EMPTY_BUFFER;
+        this._closeTimer = null;
+        this._errorEmitted = false;
+        this._extensions = {};
+        this._paused = false;
+        this._protocol = "";
+        this._readyState = _WebSocket.CONNECTING;
+        this._receiver = null;
+        this._sender = null;
+        this._socket = null;
+        if (address !== null) {
+          this._bufferedAmount = 0;
+          this._isServer = false;
+          this._redirects = 0;
+          if (protocols === void 0) {
+            if (!options || options.protocols === void 0) {
+              protocols = [];
+            } else if (Array.isArray(options.protocols)) {
+              protocols = options.protocols;
+            } else {
+              protocols = [options.protocols];
+            }
+          } else if (!Array.isArray(protocols)) {
+            if (typeof protocols === "object" && protocols !== null) {
+              options = protocols;
+              if (options.protocols === void 0) {
+                protocols = [];
+              } else if (Array.isArray(options.protocols)) {
+                protocols = options.protocols;
+              } else {
+                protocols = [options.protocols];
+              }
+            } else {
+              protocols = [protocols];
+            }
+          }
+          options = initAsClient(this, address, protocols, options);
+        } else {
+          this._isServer = true;
+        }
+        if (options.autoPong) {
+          this._autoPong = true;
+          this._autoPongComplete = () => autoPongComplete(this);
+          this._pendingAutoPongs = 0;
+          this._maxPendingAutoPongs = options.maxPendingAutoPongs | 0;
+        }
+        this._closeTimeout = options.closeTimeout;
+      }
+      /**
+       * For historical reasons, the custom "nodebuffer" type is used by the default
+       * instead of "blob".
+       *
+       * @type {String}
+       */
+      get binaryType() {
+        return this._binaryType;
+      }
+      set binaryType(type) {
+        if (!BINARY_TYPES.includes(type)) return;
+        this._binaryType = type;
+        if (this._receiver) this._receiver._binaryType = type;
+      }
+      /**
+       * @type {Number}
+       */
+      get bufferedAmount() {
+        if (!this._socket) return this._bufferedAmount;
+        return this._socket._writableState.length + this._sender._bufferedBytes;
+      }
+      /**
+       * @type {String}
+       */
+      get extensions() {
+        return Object.keys(this._extensions).join();
+      }
+      /**
+       * @type {Boolean}
+       */
+      get isPaused() {
+        return this._paused;
+      }
+      /**
+       * @type {Function}
+       */
+      /* istanbul ignore next */
+      get onclose() {
+        return null;
+      }
+      /**
+       * @type {Function}
+       */
+      /* istanbul ignore next */
+      get onerror() {
+        return null;
+      }
+      /**
+       * @type {Function}
+       */
+      /* istanbul ignore next */
+      get onopen() {
+        return null;
+      }
+      /**
+       * @type {Function}
+       */
+      /* istanbul ignore next */
+      get onmessage() {
+        return null;
+      }
+      /**
+       * @type {String}
+       */
+      get protocol() {
+        return this._protocol;
+      }
+      /**
+       * @type {Number}
+       */
+      get readyState() {
+        return this._readyState;
+      }
+      /**
+       * @type {String}
+       */
+      get url() {
+        return this._url;
+      }
+      /**
+       * Set up the socket and the internal resources.
+       *
+       * @param {Duplex} socket The network socket between the server and client
+       * @param {Buffer} head The first packet of the upgraded stream
+       * @param {Object} options Options object
+       * @param {Boolean} [options.allowSynchronousEvents=false] Specifies whether
+       *     any of the `'message'`, `'ping'`, and `'pong'` events can be emitted
+       *     multiple times in the same tick
+       * @param {Function} [options.generateMask] The function used to generate the
+       *     masking key
+       * @param {Number} [options.maxBufferedChunks=0] The maximum number of
+       *     buffered data chunks
+       * @param {Number} [options.maxFragments=0] The maximum number of message
+       *     fragments
+       * @param {Number} [options.maxPayload=0] The maximum allowed message size
+       * @param {Boolean} [options.skipUTF8Validation=false] Specifies whether or
+       *     not to skip UTF-8 validation for text and close messages
+       * @private
+       */
+      setSocket(socket, head2, options) {
+        const receiver = new Receiver2({
+          allowSynchronousEvents: options.allowSynchronousEvents,
+          binaryType: this.binaryType,
+          extensions: this._extensions,
+          isServer: this._isServer,
+          maxBufferedChunks: options.maxBufferedChunks,
+          maxFragments: options.maxFragments,
+          maxPayload: options.maxPayload,
+          skipUTF8Validation: options.skipUTF8Validation
+        });
+        const sender = new Sender2(socket, this._extensions, options.generateMask);
+        this._receiver = receiver;
+        this._sender = sender;
+        this._socket = socket;
+        receiver[kWebSocket] = this;
+        sender[kWebSocket] = this;
+        socket[kWebSocket] = this;
+        receiver.on("conclude", receiverOnConclude);
+        receiver.on("drain", receiverOnDrain);
+        receiver.on("error", receiverOnError);
+        receiver.on("message", receiverOnMessage);
+        receiver.on("ping", receiverOnPing);
+        receiver.on("pong", receiverOnPong);
+        sender.onerror = senderOnError;
+        if (socket.setTimeout) socket.setTimeout(0);
+        if (socket.setNoDelay) socket.setNoDelay();
+        if (head2.length > 0) socket.unshift(head2);
+        socket.on("close", socketOnClose);
+        socket.on("data", socketOnData);
+        socket.on("end", socketOnEnd);
+        socket.on("error", socketOnError);
+        this._readyState = _WebSocket.OPEN;
+        this.emit("open");
+      }
+      /**
+       * Emit the `'close'` event.
+       *
+       * @private
+       */
+      emitClose() {
+        if (!this._socket) {
+          this._readyState = _WebSocket.CLOSED;
+          this.emit("close", this._closeCode, this._closeMessage);
+          return;
+        }
+        if (this._extensions[PerMessageDeflate2.extensionName]) {
+          this._extensions[PerMessageDeflate2.extensionName].cleanup();
+        }
+        this._receiver.removeAllListeners();
+        this._readyState = _WebSocket.CLOSED;
+        this.emit("close", this._closeCode, this._closeMessage);
+      }
+      /**
+       * Start a closing handshake.
+       *
+       *          +----------+   +-----------+   +----------+
+       *     - - -|ws.close()|-->|close frame|-->|ws.close()|- - -
+       *    |     +----------+   +-----------+   +----------+     |
+       *          +----------+   +-----------+         |
+       * CLOSING  |ws.close()|<--|close frame|<--+-----+       CLOSING
+       *          +----------+   +-----------+   |
+       *    |           |                        |   +---+        |
+       *                +------------------------+-->|fin| - - - -
+       *    |         +---+                      |   +---+
+       *     - - - - -|fin|<---------------------+
+       *              +---+
+       *
+       * @param {Number} [code] Status code explaining why the connection is closing
+       * @param {(String|Buffer)} [data] The reason why the connection is
+       *     closing
+       * @public
+       */
+      close(code, data) {
+        if (this.readyState === _WebSocket.CLOSED) return;
+        if (this.readyState === _WebSocket.CONNECTING) {
+          const msg = "WebSocket was closed before the connection was established";
+          abortHandshake(this, this._req, msg);
+          return;
+        }
+        if (this.readyState === _WebSocket.CLOSING) {
+          if (this._closeFrameSent && (this._closeFrameReceived || this._receiver._writableState.errorEmitted)) {
+            this._socket.end();
+          }
+          return;
+        }
+        this._sender.close(code, data, !this._isServer, (err) => {
+          if (err) return;
+          this._closeFrameSent = true;
+          if (this._closeFrameReceived || this._receiver._writableState.errorEmitted) {
+            this._socket.end();
+          }
+        });
+        this._readyState = _WebSocket.CLOSING;
+        setCloseTimer(this);
+      }
+      /**
+       * Pause the socket.
+       *
+       * @public
+       */
+      pause() {
+        if (this.readyState === _WebSocket.CONNECTING || this.readyState === _WebSocket.CLOSED) {
+          return;
+        }
+        this._paused = true;
+        this._socket.pause();
+      }
+      /**
+       * Send a ping.
+       *
+       * @param {*} [data] The data to send
+       * @param {Boolean} [mask] Indicates whether or not to mask `data`
+       * @param {Function} [cb] Callback which is executed when the ping is sent
+       * @public
+       */
+      ping(data, mask, cb) {
+        if (this.readyState === _WebSocket.CONNECTING) {
+          throw new Error("WebSocket is not open: readyState 0 (CONNECTING)");
+        }
+        if (typeof data === "function") {
+          cb = data;
+          data = mask = void 0;
+        } else if (typeof mask === "function") {
+          cb = mask;
+          mask = void 0;
+        }
+        if (typeof data === "number") data = data.toString();
+        if (this.readyState !== _WebSocket.OPEN) {
+          sendAfterClose(this, data, cb);
+          return;
+        }
+        if (mask === void 0) mask = !this._isServer;
+        this._sender.ping(data || EMPTY_BUFFER, mask, cb);
+      }
+      /**
+       * Send a pong.
+       *
+       * @param {*} [data] The data to send
+       * @param {Boolean} [mask] Indicates whether or not to mask `data`
+       * @param {Function} [cb] Callback which is executed when the pong is sent
+       * @public
+       */
+      pong(data, mask, cb) {
+        if (this.readyState === _WebSocket.CONNECTING) {
+          throw new Error("WebSocket is not open: readyState 0 (CONNECTING)");
+        }
+        if (typeof data === "function") {
+          cb = data;
+          data = mask = void 0;
+        } else if (typeof mask === "function") {
+          cb = mask;
+          mask = void 0;
+        }
+        if (typeof data === "number") data = data.toString();
+        if (this.readyState !== _WebSocket.OPEN) {
+          sendAfterClose(this, data, cb);
+          return;
+        }
+        if (mask === void 0) mask = !this._isServer;
+        this._sender.pong(data || EMPTY_BUFFER, mask, cb);
+      }
+      /**
+       * Resume the socket.
+       *
+       * @public
+       */
+      resume() {
+        if (this.readyState === _WebSocket.CONNECTING || this.readyState === _WebSocket.CLOSED) {
+          return;
+        }
+        this._paused = false;
+        if (!this._receiver._writableState.needDrain) this._socket.resume();
+      }
+      /**
+       * Send a data message.
+       *
+       * @param {*} data The message to send
+       * @param {Object} [options] Options object
+       * @param {Boolean} [options.binary] Specifies whether `data` is binary or
+       *     text
+       * @param {Boolean} [options.compress] Specifies whether or not to compress
+       *     `data`
+       * @param {Boolean} [options.fin=true] Specifies whether the fragment is the
+       *     last one
+       * @param {Boolean} [options.mask] Specifies whether or not to mask `data`
+       * @param {Function} [cb] Callback which is executed when data is written out
+       * @public
+       */
+      send(data, options, cb) {
+        if (this.readyState === _WebSocket.CONNECTING) {
+          throw new Error("WebSocket is not open: readyState 0 (CONNECTING)");
+        }
+        if (typeof options === "function") {
+          cb = options;
+          options = {};
+        }
+        if (typeof data === "number") data = data.toString();
+        if (this.readyState !== _WebSocket.OPEN) {
+          sendAfterClose(this, data, cb);
+          return;
+        }
+        const opts = {
+          binary: typeof data !== "string",
+          mask: !this._isServer,
+          compress: true,
+          fin: true,
+          ...options
+        };
+        if (!this._extensions[PerMessageDeflate2.extensionName]) {
+          opts.compress = false;
+        }
+        this._sender.send(data || EMPTY_BUFFER, opts, cb);
+      }
+      /**
+       * Forcibly close the connection.
+       *
+       * @public
+       */
+      terminate() {
+        if (this.readyState === _WebSocket.CLOSED) return;
+        if (this.readyState === _WebSocket.CONNECTING) {
+          const msg = "WebSocket was closed before the connection was established";
+          abortHandshake(this, this._req, msg);
+          return;
+        }
+        if (this._socket) {
+          this._readyState = _WebSocket.CLOSING;
+          this._socket.destroy();
+        }
+      }
+    };
+    Object.defineProperty(WebSocket2, "CONNECTING", {
+      enumerable: true,
+      value: readyStates.indexOf("CONNECTING")
+    });
+    Object.defineProperty(WebSocket2.prototype, "CONNECTING", {
+      enumerable: true,
+      value: readyStates.indexOf("CONNECTING")
+    });
+    Object.defineProperty(WebSocket2, "OPEN", {
+      enumerable: true,
+      value: readyStates.indexOf("OPEN")
+    });
+    Object.defineProperty(WebSocket2.prototype, "OPEN", {
+      enumerable: true,
+      value: readyStates.indexOf("OPEN")
+    });
+    Object.defineProperty(WebSocket2, "CLOSING", {
+      enumerable: true,
+      value: readyStates.indexOf("CLOSING")
+    });
+    Object.defineProperty(WebSocket2.prototype, "CLOSING", {
+      enumerable: true,
+      value: readyStates.indexOf("CLOSING")
+    });
+    Object.defineProperty(WebSocket2, "CLOSED", {
+      enumerable: true,
+      value: readyStates.indexOf("CLOSED")
+    });
+    Object.defineProperty(WebSocket2.prototype, "CLOSED", {
+      enumerable: true,
+      value: readyStates.indexOf("CLOSED")
+    });
+    [
+      "binaryType",
+      "bufferedAmount",
+      "extensions",
+      "isPaused",
+      "protocol",
+      "readyState",
+      "url"
+    ].forEach((property) => {
+      Object.defineProperty(WebSocket2.prototype, property, { enumerable: true });
+    });
+    ["open", "error", "close", "message"].forEach((method) => {
+      Object.defineProperty(WebSocket2.prototype, `on${method}`, {
+        enumerable: true,
+        get() {
+          for (const listener of this.listeners(method)) {
+            if (listener[kForOnEventAttribute]) return listener[kListener];
+          }
+          return null;
+        },
+        set(handler) {
+          for (const listener of this.listeners(method)) {
+            if (listener[kForOnEventAttribute]) {
+              this.removeListener(method, listener);
+              break;
+            }
+          }
+          if (typeof handler !== "function") return;
+          this.addEventListener(method, handler, {
+            [kForOnEventAttribute]: true
+          });
+        }
+      });
+    });
+    WebSocket2.prototype.addEventListener = addEventListener;
+    WebSocket2.prototype.removeEventListener = removeEventListener;
+    module.exports = WebSocket2;
+    function initAsClient(websocket, address, protocols, options) {
+      const opts = {
+        allowSynchronousEvents: true,
+        autoPong: true,
+        closeTimeout: CLOSE_TIMEOUT,
+        protocolVersion: protocolVersions[1],
+        maxBufferedChunks: 256 * 1024,
+        maxFragments: 16 * 1024,
+        maxPayload: 100 * 1024 * 1024,
+        maxPendingAutoPongs: 60,
+        skipUTF8Validation: false,
+        perMessageDeflate: true,
+        followRedirects: false,
+        maxRedirects: 10,
+        ...options,
+        socketPath: void 0,
+        hostname: void 0,
+        protocol: void 0,
+        protocols: void 0,
+        timeout: void 0,
+        method: "GET",
+        host: void 0,
+        path: void 0,
+        port: void 0
+      };
+      if (!protocolVersions.includes(opts.protocolVersion)) {
+        throw new RangeError(
+          `Unsupported protocol version: ${opts.protocolVersion} (supported versions: ${protocolVersions.join(", ")})`
+        );
+      }
+      let parsedUrl;
+      if (address instanceof URL2) {
+        parsedUrl = address;
+      } else {
+        try {
+          parsedUrl = new URL2(address);
+        } catch {
+          throw new SyntaxError(`Invalid URL: ${address}`);
+        }
+      }
+      if (parsedUrl.protocol === "http:" || parsedUrl.protocol === "https:") {
+        parsedUrl = new URL2(parsedUrl);
+        parsedUrl.protocol = parsedUrl.protocol === "http:" ? "ws:" : "wss:";
+      }
+      websocket._url = parsedUrl.href;
+      const isSecure = parsedUrl.protocol === "wss:";
+      const isIpcUrl = parsedUrl.protocol === "ws+unix:";
+      let invalidUrlMessage;
+      if (parsedUrl.protocol !== "ws:" && !isSecure && !isIpcUrl) {
+        invalidUrlMessage = `The URL's protocol must be one of "ws:", "wss:", "http:", "https:", or "ws+unix:"`;
+      } else if (isIpcUrl && !parsedUrl.pathname) {
+        invalidUrlMessage = "The URL's pathname is empty";
+      } else if (parsedUrl.hash) {
+        invalidUrlMessage = "The URL contains a fragment identifier";
+      }
+      if (invalidUrlMessage) {
+        const err = new SyntaxError(invalidUrlMessage);
+        if (websocket._redirects === 0) {
+          throw err;
+        } else {
+          emitErrorAndClose(websocket, err);
+          return;
+        }
+      }
+      const defaultPort = isSecure ? 443 : 80;
+      const key = randomBytes(16).toString("base64");
+      const request = isSecure ? https.request : http.request;
+      const protocolSet = /* @__PURE__ */ new Set();
+      let perMessageDeflate;
+      opts.createConnection = opts.createConnection || (isSecure ? tlsConnect : netConnect);
+      opts.defaultPort = opts.defaultPort || defaultPort;
+      opts.port = parsedUrl.port || defaultPort;
+      opts.host = parsedUrl.hostname.startsWith("[") ? parsedUrl.hostname.slice(1, -1) : parsedUrl.hostname;
+      opts.headers = {
+        ...opts.headers,
+        "Sec-WebSocket-Version": opts.protocolVersion,
+        "Sec-WebSocket-Key": key,
+        Connection: "Upgrade",
+        Upgrade: "websocket"
+      };
+      opts.path = parsedUrl.pathname + parsedUrl.search;
+      opts.timeout = opts.handshakeTimeout;
+      if (opts.perMessageDeflate) {
+        perMessageDeflate = new PerMessageDeflate2({
+          ...opts.perMessageDeflate,
+          isServer: false,
+          maxPayload: opts.maxPayload
+        });
+        opts.headers["Sec-WebSocket-Extensions"] = format({
+          [PerMessageDeflate2.extensionName]: perMessageDeflate.offer()
+        });
+      }
+      if (protocols.length) {
+        for (const protocol of protocols) {
+          if (typeof protocol !== "string" || !subprotocolRegex.test(protocol) || protocolSet.has(protocol)) {
+            throw new SyntaxError(
+              "An invalid or duplicated subprotocol was specified"
+            );
+          }
+          protocolSet.add(protocol);
+        }
+        opts.headers["Sec-WebSocket-Protocol"] = protocols.join(",");
+      }
+      if (opts.origin) {
+        if (opts.protocolVersion < 13) {
+          opts.headers["Sec-WebSocket-Origin"] = opts.origin;
+        } else {
+          opts.headers.Origin = opts.origin;
+        }
+      }
+      if (parsedUrl.username || parsedUrl.password) {
+        const username = querystring.unescape(parsedUrl.username);
+        const password = querystring.unescape(parsedUrl.password);
+        opts.auth = `${username}:${password}`;
+      }
+      if (isIpcUrl) {
+        const i = opts.path.indexOf(":");
+        if (i === -1) {
+          opts.socketPath = opts.path;
+          opts.path = "";
+        } else {
+          opts.socketPath = opts.path.slice(0, i);
+          opts.path = opts.path.slice(i + 1);
+        }
+      }
+      let req;
+      if (opts.followRedirects) {
+        if (websocket._redirects === 0) {
+          websocket._originalIpc = isIpcUrl;
+          websocket._originalSecure = isSecure;
+          websocket._originalHostOrSocketPath = isIpcUrl ? opts.socketPath : parsedUrl.host;
+          const headers = options && options.headers;
+          options = { ...options, headers: {} };
+          if (headers) {
+            for (const [key2, value] of Object.entries(headers)) {
+              options.headers[key2.toLowerCase()] = value;
+            }
+          }
+        } else if (websocket.listenerCount("redirect") === 0) {
+          const isSameHost = isIpcUrl ? websocket._originalIpc ? opts.socketPath === websocket._originalHostOrSocketPath : false : websocket._originalIpc ? false : parsedUrl.host === websocket._originalHostOrSocketPath;
+          if (!isSameHost || websocket._originalSecure && !isSecure) {
+            delete opts.headers.authorization;
+            delete opts.headers.cookie;
+            if (!isSameHost) delete opts.headers.host;
+            opts.auth = void 0;
+          }
+        }
+        if (opts.auth && !options.headers.authorization) {
+          options.headers.authorization = "Basic " + Buffer.from(opts.auth).toString("base64");
+        }
+        req = websocket._req = request(opts);
+        if (websocket._redirects) {
+          websocket.emit("redirect", websocket.url, req);
+        }
+      } else {
+        req = websocket._req = request(opts);
+      }
+      if (opts.timeout) {
+        req.on("timeout", () => {
+          abortHandshake(websocket, req, "Opening handshake has timed out");
+        });
+      }
+      req.on("error", (err) => {
+        if (req === null || req[kAborted]) return;
+        req = websocket._req = null;
+        emitErrorAndClose(websocket, err);
+      });
+      req.on("response", (res) => {
+        const location = res.headers.location;
+        const statusCode = res.statusCode;
+        if (location && opts.followRedirects && statusCode >= 300 && statusCode < 400) {
+          if (++websocket._redirects > opts.maxRedirects) {
+            abortHandshake(websocket, req, "Maximum redirects exceeded");
+            return;
+          }
+          req.abort();
+          let addr;
+          try {
+            addr = new URL2(location, address);
+          } catch (e) {
+            const err = new SyntaxError(`Invalid URL: ${location}`);
+            emitErrorAndClose(websocket, err);
+            return;
+          }
+          initAsClient(websocket, addr, protocols, options);
+        } else if (!websocket.emit("unexpected-response", req, res)) {
+          abortHandshake(
+            websocket,
+            req,
+            `Unexpected server response: ${res.statusCode}`
+          );
+        }
+      });
+      req.on("upgrade", (res, socket, head2) => {
+        websocket.emit("upgrade", res);
+        if (websocket.readyState !== WebSocket2.CONNECTING) return;
+        req = websocket._req = null;
+        const upgrade = res.headers.upgrade;
+        if (upgrade === void 0 || upgrade.toLowerCase() !== "websocket") {
+          abortHandshake(websocket, socket, "Invalid Upgrade header");
+          return;
+        }
+        const digest = createHash3("sha1").update(key + GUID).digest("base64");
+        if (res.headers["sec-websocket-accept"] !== digest) {
+          abortHandshake(websocket, socket, "Invalid Sec-WebSocket-Accept header");
+          return;
+        }
+        const serverProt = res.headers["sec-websocket-protocol"];
+        let protError;
+        if (serverProt !== void 0) {
+          if (!protocolSet.size) {
+            protError = "Server sent a subprotocol but none was requested";
+          } else if (!protocolSet.has(serverProt)) {
+            protError = "Server sent an invalid subprotocol";
+          }
+        } else if (protocolSet.size) {
+          protError = "Server sent no subprotocol";
+        }
+        if (protError) {
+          abortHandshake(websocket, socket, protError);
+          return;
+        }
+        if (serverProt) websocket._protocol = serverProt;
+        const secWebSocketExtensions = res.headers["sec-websocket-extensions"];
+        if (secWebSocketExtensions !== void 0) {
+          if (!perMessageDeflate) {
+            const message2 = "Server sent a Sec-WebSocket-Extensions header but no extension was requested";
+            abortHandshake(websocket, socket, message2);
+            return;
+          }
+          let extensions;
+          try {
+            extensions = parse(secWebSocketExtensions);
+          } catch (err) {
+            const message2 = "Invalid Sec-WebSocket-Extensions header";
+            abortHandshake(websocket, socket, message2);
+            return;
+          }
+          const extensionNames = Object.keys(extensions);
+          if (extensionNames.length !== 1 || extensionNames[0] !== PerMessageDeflate2.extensionName) {
+            const message2 = "Server indicated an extension that was not requested";
+            abortHandshake(websocket, socket, message2);
+            return;
+          }
+          try {
+            perMessageDeflate.accept(extensions[PerMessageDeflate2.extensionName]);
+          } catch (err) {
+            const message2 = "Invalid Sec-WebSocket-Extensions header";
+            abortHandshake(websocket, socket, message2);
+            return;
+          }
+          websocket._extensions[PerMessageDeflate2.extensionName] = perMessageDeflate;
+        }
+        websocket.setSocket(socket, head2, {
+          allowSynchronousEvents: opts.allowSynchronousEvents,
+          generateMask: opts.generateMask,
+          maxBufferedChunks: opts.maxBufferedChunks,
+          maxFragments: opts.maxFragments,
+          maxPayload: opts.maxPayload,
+          skipUTF8Validation: opts.skipUTF8Validation
+        });
+      });
+      if (opts.finishRequest) {
+        opts.finishRequest(req, websocket);
+      } else {
+        req.end();
+      }
+      return opts;
+    }
+    function emitErrorAndClose(websocket, err) {
+      websocket._readyState = WebSocket2.CLOSING;
+      websocket._errorEmitted = true;
+      websocket.emit("error", err);
+      websocket.emitClose();
+    }
+    function netConnect(options) {
+      options.path = options.socketPath;
+      return net.connect(options);
+    }
+    function tlsConnect(options) {
+      options.path = void 0;
+      if (!options.servername && options.servername !== "") {
+        options.servername = net.isIP(options.host) ? "" : options.host;
+      }
+      return tls.connect(options);
+    }
+    function abortHandshake(websocket, stream, message2) {
+      websocket._readyState = WebSocket2.CLOSING;
+      const err = new Error(message2);
+      Error.captureStackTrace(err, abortHandshake);
+      if (stream.setHeader) {
+        stream[kAborted] = true;
+        stream.abort();
+        if (stream.socket && !stream.socket.destroyed) {
+          stream.socket.destroy();
+        }
+        process.nextTick(emitErrorAndClose, websocket, err);
+      } else {
+        stream.destroy(err);
+        stream.once("error", websocket.emit.bind(websocket, "error"));
+        stream.once("close", websocket.emitClose.bind(websocket));
+      }
+    }
+    function sendAfterClose(websocket, data, cb) {
+      if (data) {
+        const length = isBlob(data) ? data.size : toBuffer2(data).length;
+        if (websocket._socket) websocket._sender._bufferedBytes += length;
+        else websocket._bufferedAmount += length;
+      }
+      if (cb) {
+        const err = new Error(
+          `WebSocket is not open: readyState ${websocket.readyState} (${readyStates[websocket.readyState]})`
+        );
+        process.nextTick(cb, err);
+      }
+    }
+    function receiverOnConclude(code, reason) {
+      const websocket = this[kWebSocket];
+      websocket._closeFrameReceived = true;
+      websocket._closeCode = code;
+      if (reason.length === 0) {
+        websocket._closeMessage = EMPTY_BUFFER;
+      } else {
+        websocket._closeMessage = Buffer.allocUnsafeSlow(reason.length);
+        websocket._closeMessage.set(reason);
+      }
+      if (websocket._socket[kWebSocket] === void 0) return;
+      websocket._socket.removeListener("data", socketOnData);
+      process.nextTick(resume, websocket._socket);
+      if (code === 1005) websocket.close();
+      else websocket.close(code, reason);
+    }
+    function receiverOnDrain() {
+      const websocket = this[kWebSocket];
+      if (!websocket.isPaused) websocket._socket.resume();
+    }
+    function receiverOnError(err) {
+      const websocket = this[kWebSocket];
+      if (websocket._socket[kWebSocket] !== void 0) {
+        websocket._socket.removeListener("data", socketOnData);
+        process.nextTick(resume, websocket._socket);
+        websocket.close(err[kStatusCode]);
+      }
+      if (!websocket._errorEmitted) {
+        websocket._errorEmitted = true;
+        websocket.emit("error", err);
+      }
+    }
+    function receiverOnFinish() {
+      this[kWebSocket].emitClose();
+    }
+    function receiverOnMessage(data, isBinary) {
+      this[kWebSocket].emit("message", data, isBinary);
+    }
+    function receiverOnPing(data) {
+      const websocket = this[kWebSocket];
+      if (websocket._autoPong && websocket.readyState === WebSocket2.OPEN) {
+        if (websocket._maxPendingAutoPongs > 0 && websocket._pendingAutoPongs >= websocket._maxPendingAutoPongs) {
+          websocket.terminate();
+        } else {
+          websocket._pendingAutoPongs++;
+          websocket.pong(data, !this._isServer, websocket._autoPongComplete);
+        }
+      }
+      websocket.emit("ping", data);
+    }
+    function autoPongComplete(websocket) {
+      websocket._pendingAutoPongs--;
+    }
+    function receiverOnPong(data) {
+      this[kWebSocket].emit("pong", data);
+    }
+    function resume(stream) {
+      stream.resume();
+    }
+    function senderOnError(err) {
+      const websocket = this[kWebSocket];
+      if (websocket.readyState === WebSocket2.CLOSED) return;
+      if (websocket.readyState === WebSocket2.OPEN) {
+        websocket._readyState = WebSocket2.CLOSING;
+        setCloseTimer(websocket);
+      }
+      this._socket.end();
+      if (!websocket._errorEmitted) {
+        websocket._errorEmitted = true;
+        websocket.emit("error", err);
+      }
+    }
+    function setCloseTimer(websocket) {
+      websocket._closeTimer = setTimeout(
+        websocket._socket.destroy.bind(websocket._socket),
+        websocket._closeTimeout
+      );
+    }
+    function socketOnClose() {
+      const websocket = this[kWebSocket];
+      this.removeListener("close", socketOnClose);
+      this.removeListener("data", socketOnData);
+      this.removeListener("end", socketOnEnd);
+      websocket._readyState = WebSocket2.CLOSING;
+      if (!this._readableState.endEmitted && !websocket._closeFrameReceived && !websocket._receiver._writableState.errorEmitted && this._readableState.length !== 0) {
+        const chunk = this.read(this._readableState.length);
+        websocket._receiver.write(chunk);
+      }
+      websocket._receiver.end();
+      this[kWebSocket] = void 0;
+      clearTimeout(websocket._closeTimer);
+      if (websocket._receiver._writableState.finished || websocket._receiver._writableState.errorEmitted) {
+        websocket.emitClose();
+      } else {
+        websocket._receiver.on("error", receiverOnFinish);
+        websocket._receiver.on("finish", receiverOnFinish);
+      }
+    }
+    function socketOnData(chunk) {
+      if (!this[kWebSocket]._receiver.write(chunk)) {
+        this.pause();
+      }
+    }
+    function socketOnEnd() {
+      const websocket = this[kWebSocket];
+      websocket._readyState = WebSocket2.CLOSING;
+      websocket._receiver.end();
+      this.end();
+    }
+    function socketOnError() {
+      const websocket = this[kWebSocket];
+      this.removeListener("error", socketOnError);
+      this.on("error", NOOP);
+      if (websocket) {
+        websocket._readyState = WebSocket2.CLOSING;
+        this.destroy();
+      }
+    }
+  }
+});
+
+// node_modules/ws/lib/stream.js
+var require_stream = __commonJS({
+  "node_modules/ws/lib/stream.js"(exports, module) {
+    "use strict";
+    var WebSocket2 = require_websocket();
+    var { Duplex } = __require("stream");
+    function emitClose(stream) {
+      stream.emit("close");
+    }
+    function duplexOnEnd() {
+      if (!this.destroyed && this._writableState.finished) {
+        this.destroy();
+      }
+    }
+    function duplexOnError(err) {
+      this.removeListener("error", duplexOnError);
+      this.destroy();
+      if (this.listenerCount("error") === 0) {
+        this.emit("error", err);
+      }
+    }
+    function createWebSocketStream2(ws, options) {
+      let terminateOnDestroy = true;
+      const duplex = new Duplex({
+        ...options,
+        autoDestroy: false,
+        emitClose: false,
+        objectMode: false,
+        writableObjectMode: false
+      });
+      ws.on("message", function message2(msg, isBinary) {
+        const data = !isBinary && duplex._readableState.objectMode ? msg.toString() : msg;
+        if (!duplex.push(data)) ws.pause();
+      });
+      ws.once("error", function error(err) {
+        if (duplex.destroyed) return;
+        terminateOnDestroy = false;
+        duplex.destroy(err);
+      });
+      ws.once("close", function close() {
+        if (duplex.destroyed) return;
+        duplex.push(null);
+      });
+      duplex._destroy = function(err, callback) {
+        if (ws.readyState === ws.CLOSED) {
+          callback(err);
+          process.nextTick(emitClose, duplex);
+          return;
+        }
+        let called = false;
+        ws.once("error", function error(err2) {
+          called = true;
+          callback(err2);
+        });
+        ws.once("close", function close() {
+          if (!called) callback(err);
+          process.nextTick(emitClose, duplex);
+        });
+        if (terminateOnDestroy) ws.terminate();
+      };
+      duplex._final = function(callback) {
+        if (ws.readyState === ws.CONNECTING) {
+          ws.once("open", function open() {
+            duplex._final(callback);
+          });
+          return;
+        }
+        if (ws._socket === null) return;
+        if (ws._socket._writableState.finished) {
+          callback();
+          if (duplex._readableState.endEmitted) duplex.destroy();
+        } else {
+          ws._socket.once("finish", function finish2() {
+            callback();
+          });
+          ws.close();
+        }
+      };
+      duplex._read = function() {
+        if (ws.isPaused) ws.resume();
+      };
+      duplex._write = function(chunk, encoding, callback) {
+        if (ws.readyState === ws.CONNECTING) {
+          ws.once("open", function open() {
+            duplex._write(chunk, encoding, callback);
+          });
+          return;
+        }
+        ws.send(chunk, callback);
+      };
+      duplex.on("end", duplexOnEnd);
+      duplex.on("error", duplexOnError);
+      return duplex;
+    }
+    module.exports = createWebSocketStream2;
+  }
+});
+
+// node_modules/ws/lib/subprotocol.js
+var require_subprotocol = __commonJS({
+  "node_modules/ws/lib/subprotocol.js"(exports, module) {
+    "use strict";
+    var { tokenChars } = require_validation();
+    function parse(header) {
+      const protocols = /* @__PURE__ */ new Set();
+      let start = -1;
+      let end = -1;
+      let i = 0;
+      for (i; i < header.length; i++) {
+        const code = header.charCodeAt(i);
+        if (end === -1 && tokenChars[code] === 1) {
+          if (start === -1) start = i;
+        } else if (i !== 0 && (code === 32 || code === 9)) {
+          if (end === -1 && start !== -1) end = i;
+        } else if (code === 44) {
+          if (start === -1) {
+            throw new SyntaxError(`Unexpected character at index ${i}`);
+          }
+          if (end === -1) end = i;
+          const protocol2 = header.slice(start, end);
+          if (protocols.has(protocol2)) {
+            throw new SyntaxError(`The "${protocol2}" subprotocol is duplicated`);
+          }
+          protocols.add(protocol2);
+          start = end = -1;
+        } else {
+          throw new SyntaxError(`Unexpected character at index ${i}`);
+        }
+      }
+      if (start === -1 || end !== -1) {
+        throw new SyntaxError("Unexpected end of input");
+      }
+      const protocol = header.slice(start, i);
+      if (protocols.has(protocol)) {
+        throw new SyntaxError(`The "${protocol}" subprotocol is duplicated`);
+      }
+      protocols.add(protocol);
+      return protocols;
+    }
+    module.exports = { parse };
+  }
+});
+
+// node_modules/ws/lib/websocket-server.js
+var require_websocket_server = __commonJS({
+  "node_modules/ws/lib/websocket-server.js"(exports, module) {
+    "use strict";
+    var EventEmitter = __require("events");
+    var http = __require("http");
+    var { Duplex } = __require("stream");
+    var { createHash: createHash3 } = __require("crypto");
+    var extension2 = require_extension();
+    var PerMessageDeflate2 = require_permessage_deflate();
+    var subprotocol2 = require_subprotocol();
+    var WebSocket2 = require_websocket();
+    var { CLOSE_TIMEOUT, GUID, kWebSocket } = require_constants();
+    var keyRegex = /^[+/0-9A-Za-z]{22}==$/;
+    var RUNNING = 0;
+    var CLOSING = 1;
+    var CLOSED = 2;
+    var WebSocketServer2 = class extends EventEmitter {
+      /**
+       * Create a `WebSocketServer` instance.
+       *
+       * @param {Object} options Configuration options
+       * @param {Boolean} [options.allowSynchronousEvents=true] Specifies whether
+       *     any of the `'message'`, `'ping'`, and `'pong'` events can be emitted
+       *     multiple times in the same tick
+       * @param {Boolean} [options.autoPong=true] Specifies whether or not to
+       *     automatically send a pong in response to a ping
+       * @param {Number} [options.backlog=511] The maximum length of the queue of
+       *     pending connections
+       * @param {Boolean} [options.clientTracking=true] Specifies whether or not to
+       *     track clients
+       * @param {Number} [options.closeTimeout=30000] Duration in milliseconds to
+       *     wait for the closing handshake to finish after `websocket.close()` is
+       *     called
+       * @param {Function} [options.handleProtocols] A hook to handle protocols
+       * @param {String} [options.host] The hostname where to bind the server
+       * @param {Number} [options.maxBufferedChunks=262144] The maximum number of
+       *     buffered data chunks
+       * @param {Number} [options.maxFragments=16384] The maximum number of message
+       *     fragments
+       * @param {Number} [options.maxPayload=104857600] The maximum allowed message
+       *     size
+       * @param {Number} [options.maxPendingAutoPongs=60] The maximum number of
+       *     pending automatic pongs
+       * @param {Boolean} [options.noServer=false] Enable no server mode
+       * @param {String} [options.path] Accept only connections matching this path
+       * @param {(Boolean|Object)} [options.perMessageDeflate=false] Enable/disable
+       *     permessage-deflate
+       * @param {Number} [options.port] The port where to bind the server
+       * @param {(http.Server|https.Server)} [options.server] A pre-created HTTP/S
+       *     server to use
+       * @param {Boolean} [options.skipUTF8Validation=false] Specifies whether or
+       *     not to skip UTF-8 validation for text and close messages
+       * @param {Function} [options.verifyClient] A hook to reject connections
+       * @param {Function} [options.WebSocket=WebSocket] Specifies the `WebSocket`
+       *     class to use. It must be the `WebSocket` class or class that extends it
+       * @param {Function} [callback] A listener for the `listening` event
+       */
+      constructor(options, callback) {
+        super();
+        options = {
+          allowSynchronousEvents: true,
+          autoPong: true,
+          maxBufferedChunks: 256 * 1024,
+          maxFragments: 16 * 1024,
+          maxPayload: 100 * 1024 * 1024,
+          maxPendingAutoPongs: 60,
+          skipUTF8Validation: false,
+          perMessageDeflate: false,
+          handleProtocols: null,
+          clientTracking: true,
+          closeTimeout: CLOSE_TIMEOUT,
+          verifyClient: null,
+          noServer: false,
+          backlog: null,
+          // use default (511 as implemented in net.js)
+          server: null,
+          host: null,
+          path: null,
+          port: null,
+          WebSocket: WebSocket2,
+          ...options
+        };
+        if (options.port == null && !options.server && !options.noServer || options.port != null && (options.server || options.noServer) || options.server && options.noServer) {
+          throw new TypeError(
+            'One and only one of the "port", "server", or "noServer" options must be specified'
+          );
+        }
+        if (options.port != null) {
+          this._server = http.createServer((req, res) => {
+            const body = http.STATUS_CODES[426];
+            res.writeHead(426, {
+              "Content-Length": body.length,
+              "Content-Type": "text/plain"
+            });
+            res.end(body);
+          });
+          this._server.listen(
+            options.port,
+            options.host,
+            options.backlog,
+            callback
+          );
+        } else if (options.server) {
+          this._server = options.server;
+        }
+        if (this._server) {
+          const emitConnection = this.emit.bind(this, "connection");
+          this._removeListeners = addListeners(this._server, {
+            listening: this.emit.bind(this, "listening"),
+            error: this.emit.bind(this, "error"),
+            upgrade: (req, socket, head2) => {
+              this.handleUpgrade(req, socket, head2, emitConnection);
+            }
+          });
+        }
+        if (options.perMessageDeflate === true) options.perMessageDeflate = {};
+        if (options.clientTracking) {
+          this.clients = /* @__PURE__ */ new Set();
+          this._shouldEmitClose = false;
+        }
+        this.options = options;
+        this._state = RUNNING;
+      }
+      /**
+       * Returns the bound address, the address family name, and port of the server
+       * as reported by the operating system if listening on an IP socket.
+       * If the server is listening on a pipe or UNIX domain socket, the name is
+       * returned as a string.
+       *
+       * @return {(Object|String|null)} The address of the server
+       * @public
+       */
+      address() {
+        if (this.options.noServer) {
+          throw new Error('The server is operating in "noServer" mode');
+        }
+        if (!this._server) return null;
+        return this._server.address();
+      }
+      /**
+       * Stop the server from accepting new connections and emit the `'close'` event
+       * when all existing connections are closed.
+       *
+       * @param {Function} [cb] A one-time listener for the `'close'` event
+       * @public
+       */
+      close(cb) {
+        if (this._state === CLOSED) {
+          if (cb) {
+            this.once("close", () => {
+              cb(new Error("The server is not running"));
+            });
+          }
+          process.nextTick(emitClose, this);
+          return;
+        }
+        if (cb) this.once("close", cb);
+        if (this._state === CLOSING) return;
+        this._state = CLOSING;
+        if (this.options.noServer || this.options.server) {
+          if (this._server) {
+            this._removeListeners();
+            this._removeListeners = this._server = null;
+          }
+          if (this.clients) {
+            if (!this.clients.size) {
+              process.nextTick(emitClose, this);
+            } else {
+              this._shouldEmitClose = true;
+            }
+          } else {
+            process.nextTick(emitClose, this);
+          }
+        } else {
+          const server = this._server;
+          this._removeListeners();
+          this._removeListeners = this._server = null;
+          server.close(() => {
+            emitClose(this);
+          });
+        }
+      }
+      /**
+       * See if a given request should be handled by this server instance.
+       *
+       * @param {http.IncomingMessage} req Request object to inspect
+       * @return {Boolean} `true` if the request is valid, else `false`
+       * @public
+       */
+      shouldHandle(req) {
+        if (this.options.path) {
+          const index = req.url.indexOf("?");
+          const pathname = index !== -1 ? req.url.slice(0, index) : req.url;
+          if (pathname !== this.options.path) return false;
+        }
+        return true;
+      }
+      /**
+       * Handle a HTTP Upgrade request.
+       *
+       * @param {http.IncomingMessage} req The request object
+       * @param {Duplex} socket The network socket between the server and client
+       * @param {Buffer} head The first packet of the upgraded stream
+       * @param {Function} cb Callback
+       * @public
+       */
+      handleUpgrade(req, socket, head2, cb) {
+        socket.on("error", socketOnError);
+        const key = req.headers["sec-websocket-key"];
+        const upgrade = req.headers.upgrade;
+        const version = +req.headers["sec-websocket-version"];
+        if (req.method !== "GET") {
+          const message2 = "Invalid HTTP method";
+          abortHandshakeOrEmitwsClientError(this, req, socket, 405, message2);
+          return;
+        }
+        if (upgrade === void 0 || upgrade.toLowerCase() !== "websocket") {
+          const message2 = "Invalid Upgrade header";
+          abortHandshakeOrEmitwsClientError(this, req, socket, 400, message2);
+          return;
+        }
+        if (key === void 0 || !keyRegex.test(key)) {
+          const message2 = "Missing or invalid Sec-WebSocket-Key header";
+          abortHandshakeOrEmitwsClientError(this, req, socket, 400, message2);
+          return;
+        }
+        if (version !== 13 && version !== 8) {
+          const message2 = "Missing or invalid Sec-WebSocket-Version header";
+          abortHandshakeOrEmitwsClientError(this, req, socket, 400, message2, {
+            "Sec-WebSocket-Version": "13, 8"
+          });
+          return;
+        }
+        if (!this.shouldHandle(req)) {
+          abortHandshake(socket, 400);
+          return;
+        }
+        const secWebSocketProtocol = req.headers["sec-websocket-protocol"];
+        let protocols = /* @__PURE__ */ new Set();
+        if (secWebSocketProtocol !== void 0) {
+          try {
+            protocols = subprotocol2.parse(secWebSocketProtocol);
+          } catch (err) {
+            const message2 = "Invalid Sec-WebSocket-Protocol header";
+            abortHandshakeOrEmitwsClientError(this, req, socket, 400, message2);
+            return;
+          }
+        }
+        const secWebSocketExtensions = req.headers["sec-websocket-extensions"];
+        const extensions = {};
+        if (this.options.perMessageDeflate && secWebSocketExtensions !== void 0) {
+          const perMessageDeflate = new PerMessageDeflate2({
+            ...this.options.perMessageDeflate,
+            isServer: true,
+            maxPayload: this.options.maxPayload
+          });
+          try {
+            const offers = extension2.parse(secWebSocketExtensions);
+            if (offers[PerMessageDeflate2.extensionName]) {
+              perMessageDeflate.accept(offers[PerMessageDeflate2.extensionName]);
+              extensions[PerMessageDeflate2.extensionName] = perMessageDeflate;
+            }
+          } catch (err) {
+            const message2 = "Invalid or unacceptable Sec-WebSocket-Extensions header";
+            abortHandshakeOrEmitwsClientError(this, req, socket, 400, message2);
+            return;
+          }
+        }
+        if (this.options.verifyClient) {
+          const info = {
+            origin: req.headers[`${version === 8 ? "sec-websocket-origin" : "origin"}`],
+            secure: !!(req.socket.authorized || req.socket.encrypted),
+            req
+          };
+          if (this.options.verifyClient.length === 2) {
+            this.options.verifyClient(info, (verified, code, message2, headers) => {
+              if (!verified) {
+                return abortHandshake(socket, code || 401, message2, headers);
+              }
+              this.completeUpgrade(
+                extensions,
+                key,
+                protocols,
+                req,
+                socket,
+                head2,
+                cb
+              );
+            });
+            return;
+          }
+          if (!this.options.verifyClient(info)) return abortHandshake(socket, 401);
+        }
+        this.completeUpgrade(extensions, key, protocols, req, socket, head2, cb);
+      }
+      /**
+       * Upgrade the connection to WebSocket.
+       *
+       * @param {Object} extensions The accepted extensions
+       * @param {String} key The value of the `Sec-WebSocket-Key` header
+       * @param {Set} protocols The subprotocols
+       * @param {http.IncomingMessage} req The request object
+       * @param {Duplex} socket The network socket between the server and client
+       * @param {Buffer} head The first packet of the upgraded stream
+       * @param {Function} cb Callback
+       * @throws {Error} If called more than once with the same socket
+       * @private
+       */
+      completeUpgrade(extensions, key, protocols, req, socket, head2, cb) {
+        if (!socket.readable || !socket.writable) return socket.destroy();
+        if (socket[kWebSocket]) {
+          throw new Error(
+            "server.handleUpgrade() was called more than once with the same socket, possibly due to a misconfiguration"
+          );
+        }
+        if (this._state > RUNNING) return abortHandshake(socket, 503);
+        const digest = createHash3("sha1").update(key + GUID).digest("base64");
+        const headers = [
+          "HTTP/1.1 101 Switching Protocols",
+          "Upgrade: websocket",
+          "Connection: Upgrade",
+          `Sec-WebSocket-Accept: ${digest}`
+        ];
+        const ws = new this.options.WebSocket(null, void 0, this.options);
+        if (protocols.size) {
+          const protocol = this.options.handleProtocols ? this.options.handleProtocols(protocols, req) : protocols.values().next().value;
+          if (protocol) {
+            headers.push(`Sec-WebSocket-Protocol: ${protocol}`);
+            ws._protocol = protocol;
+          }
+        }
+        if (extensions[PerMessageDeflate2.extensionName]) {
+          const params = extensions[PerMessageDeflate2.extensionName].params;
+          const value = extension2.format({
+            [PerMessageDeflate2.extensionName]: [params]
+          });
+          headers.push(`Sec-WebSocket-Extensions: ${value}`);
+          ws._extensions = extensions;
+        }
+        this.emit("headers", headers, req);
+        socket.write(headers.concat("\r\n").join("\r\n"));
+        socket.removeListener("error", socketOnError);
+        ws.setSocket(socket, head2, {
+          allowSynchronousEvents: this.options.allowSynchronousEvents,
+          maxBufferedChunks: this.options.maxBufferedChunks,
+          maxFragments: this.options.maxFragments,
+          maxPayload: this.options.maxPayload,
+          skipUTF8Validation: this.options.skipUTF8Validation
+        });
+        if (this.clients) {
+          this.clients.add(ws);
+          ws.on("close", () => {
+            this.clients.delete(ws);
+            if (this._shouldEmitClose && !this.clients.size) {
+              process.nextTick(emitClose, this);
+            }
+          });
+        }
+        cb(ws, req);
+      }
+    };
+    module.exports = WebSocketServer2;
+    function addListeners(server, map) {
+      for (const event of Object.keys(map)) server.on(event, map[event]);
+      return function removeListeners() {
+        for (const event of Object.keys(map)) {
+          server.removeListener(event, map[event]);
+        }
+      };
+    }
+    function emitClose(server) {
+      server._state = CLOSED;
+      server.emit("close");
+    }
+    function socketOnError() {
+      this.destroy();
+    }
+    function abortHandshake(socket, code, message2, headers) {
+      message2 = message2 || http.STATUS_CODES[code];
+      headers = {
+        Connection: "close",
+        "Content-Type": "text/html",
+        "Content-Length": Buffer.byteLength(message2),
+        ...headers
+      };
+      socket.once("finish", socket.destroy);
+      socket.end(
+        `HTTP/1.1 ${code} ${http.STATUS_CODES[code]}\r
+` + Object.keys(headers).map((h) => `${h}: ${headers[h]}`).join("\r\n") + "\r\n\r\n" + message2
+      );
+    }
+    function abortHandshakeOrEmitwsClientError(server, req, socket, code, message2, headers) {
+      if (server.listenerCount("wsClientError")) {
+        const err = new Error(message2);
+        Error.captureStackTrace(err, abortHandshakeOrEmitwsClientError);
+        server.emit("wsClientError", err, socket, req);
+      } else {
+        abortHandshake(socket, code, message2, headers);
+      }
+    }
+  }
+});
+
+// src/protocol/constants.ts
+var Opcode, CloseCode;
+var init_constants = __esm({
+  "src/protocol/constants.ts"() {
+    "use strict";
+    Opcode = {
+      Continuation: 0,
+      Text: 1,
+      Binary: 2,
+      Close: 8,
+      Ping: 9,
+      Pong: 10
+    };
+    CloseCode = {
+      Normal: 1e3,
+      GoingAway: 1001,
+      ProtocolError: 1002,
+      UnsupportedData: 1003,
+      NoStatus: 1005,
+      Abnormal: 1006,
+      InvalidPayload: 1007,
+      PolicyViolation: 1008,
+      MessageTooBig: 1009,
+      MandatoryExtension: 1010,
+      InternalError: 1011
+    };
+  }
+});
+
+// src/cases/data/framing-sizes.ts
+var framingSizes;
+var init_framing_sizes = __esm({
+  "src/cases/data/framing-sizes.ts"() {
+    "use strict";
+    framingSizes = [
+      // 7-bit length field: 0 and its largest value, 125.
+      { textId: "1.1.1", binaryId: "1.2.1", length: 0, chopSize: null, killAfter: 1 },
+      { textId: "1.1.2", binaryId: "1.2.2", length: 125, chopSize: null, killAfter: 1 },
+      // 126 switches to the 16-bit extended length (0x7e + 2 bytes).
+      { textId: "1.1.3", binaryId: "1.2.3", length: 126, chopSize: null, killAfter: 1 },
+      { textId: "1.1.4", binaryId: "1.2.4", length: 127, chopSize: null, killAfter: 1 },
+      { textId: "1.1.5", binaryId: "1.2.5", length: 128, chopSize: null, killAfter: 1 },
+      // The largest 16-bit length, then the first 64-bit one (0x7f + 8 bytes).
+      { textId: "1.1.6", binaryId: "1.2.6", length: 65535, chopSize: null, killAfter: 10 },
+      { textId: "1.1.7", binaryId: "1.2.7", length: 65536, chopSize: null, killAfter: 10 },
+      // The same 64 KiB frame written 997 bytes at a time: its 65546 bytes (10 of header) go out as 65
+      // writes of 997 bytes and one of 741.
+      { textId: "1.1.8", binaryId: "1.2.8", length: 65536, chopSize: 997, killAfter: 10 }
+    ];
+  }
+});
+
+// src/cases/categories.ts
+function isWsgateCase(id) {
+  return WSGATE_GROUPS.has(id.split(".")[0] ?? "");
+}
+function deflateParams(tuples) {
+  const what = "(requestNoContextTakeover, requestMaxWindowBits)";
+  return `Large JSON data file (utf8, 194056 bytes) - client offers ${what}: ${tuples} / server accept ${what}: ${tuples}`;
+}
+var categoryNames, WSGATE_GROUPS, subcategoryNames;
+var init_categories = __esm({
+  "src/cases/categories.ts"() {
+    "use strict";
+    categoryNames = {
+      "1": "Framing",
+      "2": "Pings/Pongs",
+      "3": "Reserved Bits",
+      "4": "Opcodes",
+      "5": "Fragmentation",
+      "6": "UTF-8 Handling",
+      "7": "Close Handling",
+      "9": "Limits/Performance",
+      "10": "Misc",
+      "12": "WebSocket Compression (different payloads)",
+      "13": "WebSocket Compression (different parameters)",
+      // wsgate's own (not in Autobahn|Testsuite): selected with --extended only.
+      "14": "Opening Handshake and Extension Negotiation",
+      // The same subjects from the other side: a server under test (--role server --extended).
+      "15": "Opening Handshake and Framing (server under test)"
+    };
+    WSGATE_GROUPS = /* @__PURE__ */ new Set(["14", "15"]);
+    subcategoryNames = {
+      "15.1": "Upgrade requests the server must refuse",
+      "15.2": "permessage-deflate offers the server must decline",
+      "15.3": "Frames the server must refuse",
+      "1.1": "Text Messages",
+      "1.2": "Binary Messages",
+      "4.1": "Non-control Opcodes",
+      "4.2": "Control Opcodes",
+      "6.1": "Valid UTF-8 with zero payload fragments",
+      "6.2": "Valid UTF-8 unfragmented, fragmented on code-points and within code-points",
+      "6.3": "Invalid UTF-8 differently fragmented",
+      "6.4": "Fail-fast on invalid UTF-8",
+      "6.5": "Some valid UTF-8 sequences",
+      "6.6": "All prefixes of a valid UTF-8 string that contains multi-byte code points",
+      "6.7": "First possible sequence of a certain length",
+      "6.8": "First possible sequence length 5/6 (invalid codepoints)",
+      "6.9": "Last possible sequence of a certain length",
+      "6.10": "Last possible sequence length 4/5/6 (invalid codepoints)",
+      "6.11": "Other boundary conditions",
+      "6.12": "Unexpected continuation bytes",
+      "6.13": "Lonely start characters",
+      "6.14": "Sequences with last continuation byte missing",
+      "6.15": "Concatenation of incomplete sequences",
+      "6.16": "Impossible bytes",
+      "6.17": "Examples of an overlong ASCII character",
+      "6.18": "Maximum overlong sequences",
+      "6.19": "Overlong representation of the NUL character",
+      "6.20": "Single UTF-16 surrogates",
+      "6.21": "Paired UTF-16 surrogates",
+      "6.22": "Non-character code points (valid UTF-8)",
+      "6.23": "Unicode specials (i.e. replacement char)",
+      "7.1": "Basic close behavior (fuzzer initiated)",
+      "7.3": "Close frame structure: payload length (fuzzer initiated)",
+      "7.5": "Close frame structure: payload value (fuzzer initiated)",
+      "7.7": "Close frame structure: valid close codes (fuzzer initiated)",
+      "7.9": "Close frame structure: invalid close codes (fuzzer initiated)",
+      "7.13": "Informational close information (fuzzer initiated)",
+      "9.1": "Text Message (increasing size)",
+      "9.2": "Binary Message (increasing size)",
+      "9.3": "Fragmented Text Message (fixed size, increasing fragment size)",
+      "9.4": "Fragmented Binary Message (fixed size, increasing fragment size)",
+      "9.5": "Text Message (fixed size, increasing chop size)",
+      "9.6": "Binary Text Message (fixed size, increasing chop size)",
+      "9.7": "Text Message Roundtrip Time (fixed number, increasing size)",
+      "9.8": "Binary Message Roundtrip Time (fixed number, increasing size)",
+      "10.1": "Auto-Fragmentation",
+      "12.1": "Large JSON data file (utf8, 194056 bytes)",
+      "12.2": "Lena Picture, Bitmap 512x512 bw (binary, 263222 bytes)",
+      "12.3": "Human readable text, Goethe's Faust I (German) (binary, 222218 bytes)",
+      "12.4": "Large HTML file (utf8, 263647 bytes)",
+      "12.5": "A larger PDF (binary, 1042328 bytes)",
+      "13.1": deflateParams("[(False, 0)]"),
+      "13.2": deflateParams("[(True, 0)]"),
+      "13.3": deflateParams("[(False, 9)]"),
+      "13.4": deflateParams("[(False, 15)]"),
+      "13.5": deflateParams("[(True, 9)]"),
+      "13.6": deflateParams("[(True, 15)]"),
+      "13.7": deflateParams("[(True, 9), (True, 0), (False, 0)]"),
+      "14.1": "Responses to refuse: status line and required header fields (RFC 6455 \xA74.1)",
+      "14.2": "Responses to refuse: extensions and subprotocols not offered (RFC 6455 \xA74.1)",
+      "14.3": "Responses to refuse: permessage-deflate parameters (RFC 7692 \xA77.1)",
+      "14.4": "Responses to accept: delivery, letter case, whitespace, lists (RFC 6455 \xA74.1, RFC 7230 \xA73.2)",
+      "14.5": "Compressed messages to inflate (RFC 7692 \xA77.2.2, \xA77.2.3)",
+      "14.6": "Close reasons at the edges (RFC 6455 \xA75.5.1, \xA78.1)"
+    };
+  }
+});
+
+// src/util/bytes.ts
+function toBuffer(data) {
+  if (typeof data === "string") return Buffer.from(data, "utf8");
+  return Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+}
+var EMPTY;
+var init_bytes = __esm({
+  "src/util/bytes.ts"() {
+    "use strict";
+    EMPTY = Buffer.alloc(0);
+  }
+});
+
+// src/cases/define.ts
+function defineCase(def) {
+  if (!ID_PATTERN.test(def.id)) throw new Error(`case id ${JSON.stringify(def.id)} is not a dotted number`);
+  const parts = def.id.split(".");
+  const category = categoryNames[parts[0] ?? ""];
+  if (category === void 0) throw new Error(`case ${def.id}: no category ${parts[0] ?? ""}`);
+  const subcategory = parts.length > 2 ? subcategoryNames[`${parts[0] ?? ""}.${parts[1] ?? ""}`] ?? "" : "";
+  return { ...def, category, subcategory, origin: isWsgateCase(def.id) ? "wsgate" : "autobahn" };
+}
+function message(data, binary = false) {
+  return { kind: "message", data: toBuffer(data), binary };
+}
+function pong(data = "") {
+  return { kind: "pong", data: toBuffer(data) };
+}
+function closedByMe(codes = [1e3]) {
+  return { closedByMe: true, closeCode: codes, requireClean: true };
+}
+function failedByPeer(codes, options = {}) {
+  const close = { closedByMe: false, closeCode: codes, requireClean: false };
+  if (options.fatal === true) close.closedByWrongEndpointIsFatal = true;
+  return close;
+}
+function hex(text) {
+  return Buffer.from(text.replace(/\s+/g, ""), "hex");
+}
+function timeout(tag) {
+  return { kind: "timeout", tag };
+}
+function wrongCodeFails(verdict) {
+  if (verdict.behaviorClose !== "WRONG CODE") return verdict;
+  return { ...verdict, behavior: "FAILED", result: verdict.resultClose };
+}
+var ID_PATTERN;
+var init_define = __esm({
+  "src/cases/define.ts"() {
+    "use strict";
+    init_categories();
+    init_bytes();
+    ID_PATTERN = /^\d+(\.\d+)+$/;
+  }
+});
+
+// src/cases/s01-framing.ts
+function sizeCase(id, size, binary) {
+  const payload2 = binary ? Buffer.alloc(size.length, 254) : "*".repeat(size.length);
+  const kind = binary ? "binary" : "text";
+  const content = binary ? "the byte 0xfe" : '"*"';
+  const chopped = size.chopSize === null ? "" : `, written to TCP in chops of ${size.chopSize} bytes`;
+  return defineCase({
+    id,
+    description: size.length === 0 ? `A ${kind} message with an empty payload, in one frame.` : `A ${kind} message of ${size.length} bytes (${content} repeated), in one frame${chopped}.`,
+    expectation: `The client echoes the ${kind} message back unchanged, then answers the fuzzer's close (1000) cleanly.`,
+    expect: { OK: [message(payload2, binary)] },
+    close: closedByMe(),
+    run(t) {
+      t.sendFrame({ opcode: binary ? Opcode.Binary : Opcode.Text, payload: payload2, chopSize: size.chopSize });
+      t.killAfter(size.killAfter);
+    }
+  });
+}
+var framingCases;
+var init_s01_framing = __esm({
+  "src/cases/s01-framing.ts"() {
+    "use strict";
+    init_constants();
+    init_framing_sizes();
+    init_define();
+    framingCases = [
+      ...framingSizes.map((s) => sizeCase(s.textId, s, false)),
+      ...framingSizes.map((s) => sizeCase(s.binaryId, s, true))
+    ];
+  }
+});
+
+// src/cases/s02-pings.ts
+function pingCase(id, description, payload2, options = {}) {
+  return defineCase({
+    id,
+    description,
+    expectation: "The client answers with a pong carrying the same payload, then answers the fuzzer's close (1000) cleanly.",
+    expect: { OK: [pong(payload2)] },
+    close: closedByMe(),
+    run(t) {
+      t.sendFrame({ opcode: Opcode.Ping, payload: payload2, chopSize: options.chopSize ?? null });
+      t.closeAfter(options.closeAfter ?? 1);
+    }
+  });
+}
+function unsolicitedPongCase(id, description, payload2) {
+  return defineCase({
+    id,
+    description,
+    expectation: "The client sends nothing in reply to the pong and answers the close (1000) cleanly.",
+    expect: { OK: [] },
+    close: closedByMe(),
+    run(t) {
+      t.sendFrame({ opcode: Opcode.Pong, payload: payload2 });
+      t.sendClose(CloseCode.Normal);
+      t.closeAfter(1);
+    }
+  });
+}
+function tenPingsCase(id, description, chopSize) {
+  const payloads = Array.from({ length: 10 }, (_, i) => `payload-${i}`);
+  return defineCase({
+    id,
+    description,
+    expectation: "The client answers every ping with a pong carrying its payload, in order, then answers the fuzzer's close (1000) cleanly. (The RFC allows a peer to answer only the latest of several pings; this case expects all ten pongs all the same.)",
+    expect: { OK: payloads.map((p) => pong(p)) },
+    close: closedByMe(),
+    run(t) {
+      for (const payload2 of payloads) t.sendFrame({ opcode: Opcode.Ping, payload: payload2, chopSize });
+      t.closeAfter(3);
+    }
+  });
+}
+var pingCases;
+var init_s02_pings = __esm({
+  "src/cases/s02-pings.ts"() {
+    "use strict";
+    init_constants();
+    init_define();
+    pingCases = [
+      pingCase("2.1", "A ping with an empty payload.", ""),
+      pingCase("2.2", 'A ping with the text payload "Hello, world!".', "Hello, world!"),
+      // 0x00 0xff 0xfe 0xfd 0xfc 0xfb 0x00 0xff: not UTF-8, which a ping payload need not be.
+      pingCase("2.3", "A ping with the 8-byte binary payload 0x00fffefdfcfb00ff (not UTF-8).", hex("00 ff fe fd fc fb 00 ff")),
+      pingCase("2.4", "A ping with a payload of 125 bytes (0xfe repeated), the most a control frame may carry.", Buffer.alloc(125, 254)),
+      defineCase({
+        id: "2.5",
+        description: "A ping with a payload of 126 bytes (0xfe repeated), one more than a control frame may carry.",
+        expectation: "The client fails the connection at once (1002, protocol error) and sends no pong.",
+        expect: { OK: [] },
+        close: failedByPeer([CloseCode.ProtocolError]),
+        run(t) {
+          t.sendFrame({ opcode: Opcode.Ping, payload: Buffer.alloc(126, 254) });
+          t.killAfter(1);
+        }
+      }),
+      pingCase(
+        "2.6",
+        "A ping with a payload of 125 bytes (0xfe repeated), written to TCP one byte at a time.",
+        Buffer.alloc(125, 254),
+        { chopSize: 1, closeAfter: 2 }
+      ),
+      unsolicitedPongCase("2.7", "An unsolicited pong with an empty payload, then a close (1000).", ""),
+      unsolicitedPongCase("2.8", 'An unsolicited pong with the payload "unsolicited pong payload", then a close (1000).', "unsolicited pong payload"),
+      defineCase({
+        id: "2.9",
+        description: 'An unsolicited pong with the payload "unsolicited pong payload", then a ping with the payload "ping payload".',
+        expectation: `The client ignores the pong, answers the ping with a pong carrying "ping payload", then answers the fuzzer's close (1000) cleanly.`,
+        expect: { OK: [pong("ping payload")] },
+        close: closedByMe(),
+        run(t) {
+          t.sendFrame({ opcode: Opcode.Pong, payload: "unsolicited pong payload" });
+          t.sendFrame({ opcode: Opcode.Ping, payload: "ping payload" });
+          t.closeAfter(1);
+        }
+      }),
+      tenPingsCase("2.10", 'Ten pings in a row, with the payloads "payload-0" to "payload-9".', null),
+      tenPingsCase("2.11", 'Ten pings in a row, with the payloads "payload-0" to "payload-9", written to TCP one byte at a time.', 1)
+    ];
+  }
+});
+
+// src/cases/data/delivery.ts
+function deliveryPhrase(delivery) {
+  if (delivery === Delivery.perOctet) return "written to TCP one byte at a time";
+  if (delivery === Delivery.perFrame) return "each frame written to TCP on its own";
+  return "all written to TCP at once";
+}
+var Delivery;
+var init_delivery = __esm({
+  "src/cases/data/delivery.ts"() {
+    "use strict";
+    Delivery = {
+      /** Every frame written at once: they usually reach the peer in one TCP segment ("one chop"). */
+      together: {},
+      /** Each frame a TCP write of its own, after the previous one flushed ("frame-wise chops"). */
+      perFrame: { sync: true },
+      /** Every byte a TCP write of its own ("octet-wise chops"). */
+      perOctet: { chopSize: 1 }
+    };
+  }
+});
+
+// src/cases/s03-reserved-bits.ts
+function rsvFrameCase(id, description, frame) {
+  return defineCase({
+    id,
+    description,
+    expectation: "The client fails the connection at once (1002, protocol error): no extension was negotiated that gives the RSV bits a meaning.",
+    expect: { OK: [] },
+    close: FAIL_1002,
+    run(t) {
+      t.sendFrame(frame);
+      t.killAfter(1);
+    }
+  });
+}
+function afterEchoCase(id, rsv, delivery) {
+  return defineCase({
+    id,
+    description: `A text message "${HELLO}", then the same message with RSV = ${rsv}, then a ping with an empty payload, ${deliveryPhrase(delivery)}.`,
+    expectation: "The client echoes the first message, then fails the connection (1002, protocol error) on the frame with RSV bits set, and sends no pong.",
+    expect: { OK: [message(HELLO)], "NON-STRICT": [] },
+    close: FAIL_1002,
+    run(t) {
+      t.sendFrame({ opcode: Opcode.Text, payload: HELLO, ...delivery });
+      t.sendFrame({ opcode: Opcode.Text, payload: HELLO, rsv, ...delivery });
+      t.sendFrame({ opcode: Opcode.Ping, ...delivery });
+      t.killAfter(1);
+    }
+  });
+}
+var HELLO, FAIL_1002, reservedBitCases;
+var init_s03_reserved_bits = __esm({
+  "src/cases/s03-reserved-bits.ts"() {
+    "use strict";
+    init_constants();
+    init_delivery();
+    init_define();
+    HELLO = "Hello, world!";
+    FAIL_1002 = failedByPeer([CloseCode.ProtocolError]);
+    reservedBitCases = [
+      rsvFrameCase("3.1", `A text message "${HELLO}" with RSV = 1 (RSV3 set).`, { opcode: Opcode.Text, payload: HELLO, rsv: 1 }),
+      afterEchoCase("3.2", 2, Delivery.together),
+      afterEchoCase("3.3", 3, Delivery.perFrame),
+      afterEchoCase("3.4", 4, Delivery.perOctet),
+      rsvFrameCase("3.5", "A binary message 0x00fffefdfcfb00ff with RSV = 5 (RSV1 and RSV3 set).", {
+        opcode: Opcode.Binary,
+        payload: hex("00 ff fe fd fc fb 00 ff"),
+        rsv: 5
+      }),
+      // Autobahn's own description of 3.6 says "Ping", but the frame it sends is a binary message.
+      rsvFrameCase("3.6", `A binary message "${HELLO}" with RSV = 6 (RSV1 and RSV2 set).`, {
+        opcode: Opcode.Binary,
+        payload: HELLO,
+        rsv: 6
+      }),
+      rsvFrameCase("3.7", "A close frame with an empty payload and RSV = 7 (all three bits set).", { opcode: Opcode.Close, rsv: 7 })
+    ];
+  }
+});
+
+// src/cases/data/reserved-opcodes.ts
+var reservedOpcodeCases;
+var init_reserved_opcodes = __esm({
+  "src/cases/data/reserved-opcodes.ts"() {
+    "use strict";
+    init_delivery();
+    reservedOpcodeCases = [
+      { id: "4.1.1", opcode: 3, payload: "", betweenMessageAndPing: false, delivery: Delivery.together },
+      { id: "4.1.2", opcode: 4, payload: "reserved opcode payload", betweenMessageAndPing: false, delivery: Delivery.together },
+      { id: "4.1.3", opcode: 5, payload: "", betweenMessageAndPing: true, delivery: Delivery.together },
+      { id: "4.1.4", opcode: 6, payload: "Hello, world!", betweenMessageAndPing: true, delivery: Delivery.together },
+      { id: "4.1.5", opcode: 7, payload: "Hello, world!", betweenMessageAndPing: true, delivery: Delivery.perOctet },
+      { id: "4.2.1", opcode: 11, payload: "", betweenMessageAndPing: false, delivery: Delivery.together },
+      { id: "4.2.2", opcode: 12, payload: "reserved opcode payload", betweenMessageAndPing: false, delivery: Delivery.together },
+      { id: "4.2.3", opcode: 13, payload: "", betweenMessageAndPing: true, delivery: Delivery.together },
+      { id: "4.2.4", opcode: 14, payload: "Hello, world!", betweenMessageAndPing: true, delivery: Delivery.together },
+      { id: "4.2.5", opcode: 15, payload: "Hello, world!", betweenMessageAndPing: true, delivery: Delivery.perOctet }
+    ];
+  }
+});
+
+// src/cases/s04-opcodes.ts
+function opcodeCase(c) {
+  const kind = c.opcode < 8 ? "non-control" : "control";
+  const frame = `a frame with the reserved ${kind} opcode ${c.opcode} and ${c.payload === "" ? "an empty payload" : `the payload "${c.payload}"`}`;
+  return defineCase({
+    id: c.id,
+    description: c.betweenMessageAndPing ? `A text message "${HELLO2}", then ${frame}, then a ping with an empty payload, ${deliveryPhrase(c.delivery)}.` : `${frame.charAt(0).toUpperCase()}${frame.slice(1)}.`,
+    expectation: c.betweenMessageAndPing ? "The client echoes the text message, then fails the connection (1002, protocol error) on the reserved opcode, and sends no pong." : "The client fails the connection at once (1002, protocol error) on the reserved opcode.",
+    // A peer that fails before echoing the first message (it read all frames first) is NON-STRICT.
+    expect: c.betweenMessageAndPing ? { OK: [message(HELLO2)], "NON-STRICT": [] } : { OK: [] },
+    close: failedByPeer([CloseCode.ProtocolError]),
+    run(t) {
+      if (c.betweenMessageAndPing) t.sendFrame({ opcode: Opcode.Text, payload: HELLO2, ...c.delivery });
+      t.sendFrame({ opcode: c.opcode, payload: c.payload, ...c.delivery });
+      if (c.betweenMessageAndPing) t.sendFrame({ opcode: Opcode.Ping, ...c.delivery });
+      t.killAfter(1);
+    }
+  });
+}
+var HELLO2, opcodeCases;
+var init_s04_opcodes = __esm({
+  "src/cases/s04-opcodes.ts"() {
+    "use strict";
+    init_constants();
+    init_delivery();
+    init_reserved_opcodes();
+    init_define();
+    HELLO2 = "Hello, world!";
+    opcodeCases = reservedOpcodeCases.map(opcodeCase);
+  }
+});
+
+// src/cases/s05-fragmentation.ts
+function send(t, frames, delivery) {
+  for (const [opcode, fin, payload2] of frames) t.sendFrame({ opcode, fin, payload: payload2, ...delivery });
+}
+function failCase(id, description, frames, delivery, why) {
+  return defineCase({
+    id,
+    description,
+    expectation: `The client fails the connection at once (1002, protocol error), since ${why}, and echoes nothing.`,
+    expect: { OK: [] },
+    close: failedByPeer([CloseCode.ProtocolError]),
+    run(t) {
+      send(t, frames, delivery);
+      t.killAfter(1);
+    }
+  });
+}
+function fragmentedControl(id, opcode, name) {
+  return failCase(
+    id,
+    `A ${name} split into two fragments: a ${name} frame "fragment1" with FIN clear, then a continuation frame "fragment2".`,
+    [
+      [opcode, false, "fragment1"],
+      [CONT, true, "fragment2"]
+    ],
+    Delivery.together,
+    "control frames must not be fragmented"
+  );
+}
+function twoFragments(id, delivery) {
+  return defineCase({
+    id,
+    description: `A text message in two fragments, "fragment1" (FIN clear) and a continuation "fragment2", ${deliveryPhrase(delivery)}.`,
+    expectation: `The client echoes the message "fragment1fragment2", then answers the fuzzer's close (1000) cleanly.`,
+    expect: { OK: [message("fragment1fragment2")] },
+    close: closedByMe(),
+    schedule: { cost: 1.05 },
+    run(t) {
+      send(t, [[TEXT, false, "fragment1"], [CONT, true, "fragment2"]], delivery);
+      t.closeAfter(1);
+    }
+  });
+}
+function pingBetweenFragments(id, delivery) {
+  return defineCase({
+    id,
+    description: `A text message in two fragments, "fragment1" and "fragment2", with a ping "ping payload" between them, ${deliveryPhrase(delivery)}.`,
+    expectation: `The client answers the ping with a pong "ping payload" first, then echoes the message "fragment1fragment2", then answers the fuzzer's close (1000) cleanly.`,
+    expect: { OK: [pong("ping payload"), message("fragment1fragment2")] },
+    close: closedByMe(),
+    run(t) {
+      send(t, [[TEXT, false, "fragment1"], [PING, true, "ping payload"], [CONT, true, "fragment2"]], delivery);
+      t.closeAfter(1);
+    }
+  });
+}
+function orphanContinuation(id, fin, delivery) {
+  return failCase(
+    id,
+    `A continuation frame "non-continuation payload" with FIN ${fin ? "set" : "clear"} while no message is open, then a text message "Hello, world!", ${deliveryPhrase(delivery)}.`,
+    [
+      [CONT, fin, "non-continuation payload"],
+      [TEXT, true, "Hello, world!"]
+    ],
+    delivery,
+    "there is no message to continue"
+  );
+}
+function orphanThenMessageTwice(id, fin) {
+  const round = [
+    [CONT, fin, "fragment1"],
+    [TEXT, false, "fragment2"],
+    [CONT, true, "fragment3"]
+  ];
+  return failCase(
+    id,
+    `Twice: a continuation frame "fragment1" with FIN ${fin ? "set" : "clear"} while no message is open, then a text message in two fragments, "fragment2" and "fragment3".`,
+    [...round, ...round],
+    Delivery.together,
+    "the first frame has no message to continue"
+  );
+}
+function slowFragmentsWithPings(id, delivery) {
+  const fragments = ["fragment1", "fragment2", "fragment3", "fragment4", "fragment5"];
+  return defineCase({
+    id,
+    description: 'A text message in five fragments "fragment1" to "fragment5": the first two and a ping "pongme 1!", then one second later the next two, a ping "pongme 2!" and the last fragment. Everything is valid.' + (delivery === Delivery.perFrame ? " Each frame is written to TCP on its own." : ""),
+    expectation: "The client answers the first ping before the message is complete, then the second, each pong carrying its ping's payload, then echoes the whole message, then answers the fuzzer's close (1000) cleanly.",
+    expect: { OK: [pong("pongme 1!"), pong("pongme 2!"), message(fragments.join(""))] },
+    close: closedByMe(),
+    schedule: { cost: 1.05, idle: true },
+    async run(t) {
+      send(t, [[TEXT, false, "fragment1"], [CONT, false, "fragment2"], [PING, true, "pongme 1!"]], delivery);
+      await t.pause(1);
+      send(t, [[CONT, false, "fragment3"], [CONT, false, "fragment4"], [PING, true, "pongme 2!"], [CONT, true, "fragment5"]], delivery);
+      t.closeAfter(1);
+    }
+  });
+}
+var CONT, TEXT, PING, PONG, fragmentationCases;
+var init_s05_fragmentation = __esm({
+  "src/cases/s05-fragmentation.ts"() {
+    "use strict";
+    init_constants();
+    init_delivery();
+    init_define();
+    ({ Continuation: CONT, Text: TEXT, Ping: PING, Pong: PONG } = Opcode);
+    fragmentationCases = [
+      fragmentedControl("5.1", PING, "ping"),
+      fragmentedControl("5.2", PONG, "pong"),
+      twoFragments("5.3", Delivery.together),
+      twoFragments("5.4", Delivery.perFrame),
+      twoFragments("5.5", Delivery.perOctet),
+      pingBetweenFragments("5.6", Delivery.together),
+      pingBetweenFragments("5.7", Delivery.perFrame),
+      pingBetweenFragments("5.8", Delivery.perOctet),
+      orphanContinuation("5.9", true, Delivery.together),
+      orphanContinuation("5.10", true, Delivery.perFrame),
+      orphanContinuation("5.11", true, Delivery.perOctet),
+      orphanContinuation("5.12", false, Delivery.together),
+      orphanContinuation("5.13", false, Delivery.perFrame),
+      orphanContinuation("5.14", false, Delivery.perOctet),
+      defineCase({
+        id: "5.15",
+        description: 'A text message in two fragments, "fragment1" and "fragment2", then a continuation frame "fragment3" with FIN clear while no message is open, then a text message "fragment4", all written to TCP at once.',
+        expectation: 'The client echoes the message "fragment1fragment2", then fails the connection (1002, protocol error), since there is no message to continue.',
+        // A peer that fails before echoing the valid message (it read all frames first) is NON-STRICT.
+        expect: { OK: [message("fragment1fragment2")], "NON-STRICT": [] },
+        close: failedByPeer([CloseCode.ProtocolError]),
+        run(t) {
+          send(
+            t,
+            [[TEXT, false, "fragment1"], [CONT, true, "fragment2"], [CONT, false, "fragment3"], [TEXT, true, "fragment4"]],
+            Delivery.together
+          );
+          t.killAfter(1);
+        }
+      }),
+      orphanThenMessageTwice("5.16", false),
+      orphanThenMessageTwice("5.17", true),
+      failCase(
+        "5.18",
+        'A text message in two fragments whose second frame is a text frame again: "fragment1" (text, FIN clear), then "fragment2" (text, FIN set).',
+        [
+          [TEXT, false, "fragment1"],
+          [TEXT, true, "fragment2"]
+        ],
+        Delivery.together,
+        "every frame after the first of a message must be a continuation frame"
+      ),
+      slowFragmentsWithPings("5.19", Delivery.together),
+      slowFragmentsWithPings("5.20", Delivery.perFrame)
+    ];
+  }
+});
+
+// src/cases/data/utf8-vectors.ts
+var utf8Vectors;
+var init_utf8_vectors = __esm({
+  "src/cases/data/utf8-vectors.ts"() {
+    "use strict";
+    utf8Vectors = [
+      // 6.5, some valid text: 'hello' + U+0024 / U+00A2 / U+20AC / U+24B62 (1 to 4 bytes) + 'world', then
+      // 'κόσμε' (ce ba | e1 bd b9 | cf 83 | ce bc | ce b5), the Greek word of Kuhn's file.
+      { id: "6.5.1", hex: "68656c6c6f24776f726c64", valid: true },
+      { id: "6.5.2", hex: "68656c6c6fc2a2776f726c64", valid: true },
+      { id: "6.5.3", hex: "68656c6c6fe282ac776f726c64", valid: true },
+      { id: "6.5.4", hex: "68656c6c6ff0a4ada2776f726c64", valid: true },
+      { id: "6.5.5", hex: "cebae1bdb9cf83cebcceb5", valid: true },
+      // 6.6, every prefix of 'κόσμε', 1 to 11 bytes. Autobahn marks each with its incremental validator
+      // (valid and ending on a code point boundary), which holds for the prefixes that end after a whole
+      // code point: 2, 5, 7, 9 and 11 bytes. The others end inside a sequence: an incomplete message.
+      { id: "6.6.1", hex: "ce", valid: false },
+      { id: "6.6.2", hex: "ceba", valid: true },
+      { id: "6.6.3", hex: "cebae1", valid: false },
+      { id: "6.6.4", hex: "cebae1bd", valid: false },
+      { id: "6.6.5", hex: "cebae1bdb9", valid: true },
+      { id: "6.6.6", hex: "cebae1bdb9cf", valid: false },
+      { id: "6.6.7", hex: "cebae1bdb9cf83", valid: true },
+      { id: "6.6.8", hex: "cebae1bdb9cf83ce", valid: false },
+      { id: "6.6.9", hex: "cebae1bdb9cf83cebc", valid: true },
+      { id: "6.6.10", hex: "cebae1bdb9cf83cebcce", valid: false },
+      { id: "6.6.11", hex: "cebae1bdb9cf83cebcceb5", valid: true },
+      // 6.7, the first code point of each length: U+0000, U+0080, U+0800, U+10000.
+      { id: "6.7.1", hex: "00", valid: true },
+      { id: "6.7.2", hex: "c280", valid: true },
+      { id: "6.7.3", hex: "e0a080", valid: true },
+      { id: "6.7.4", hex: "f0908080", valid: true },
+      // 6.8, the first five- and six-byte sequences of the old 31-bit scheme (U+200000, U+4000000): beyond
+      // U+10FFFF, and 0xf8-0xfd are never valid lead bytes (RFC 3629).
+      { id: "6.8.1", hex: "f888808080", valid: false },
+      { id: "6.8.2", hex: "fc8480808080", valid: false },
+      // 6.9, the last code point of each length: U+007F, U+07FF, U+FFFF, U+10FFFF.
+      { id: "6.9.1", hex: "7f", valid: true },
+      { id: "6.9.2", hex: "dfbf", valid: true },
+      { id: "6.9.3", hex: "efbfbf", valid: true },
+      { id: "6.9.4", hex: "f48fbfbf", valid: true },
+      // 6.10, the last four-, five- and six-byte sequences of the old scheme (U+1FFFFF, U+3FFFFFF,
+      // U+7FFFFFFF): beyond U+10FFFF.
+      { id: "6.10.1", hex: "f7bfbfbf", valid: false },
+      { id: "6.10.2", hex: "fbbfbfbfbf", valid: false },
+      { id: "6.10.3", hex: "fdbfbfbfbfbf", valid: false },
+      // 6.11, other boundaries: U+D7FF (just below the surrogates), U+E000 (just above), U+FFFD, U+10FFFF,
+      // and 0xf4 0x90 0x80 0x80, U+110000, the first code point too large.
+      { id: "6.11.1", hex: "ed9fbf", valid: true },
+      { id: "6.11.2", hex: "ee8080", valid: true },
+      { id: "6.11.3", hex: "efbfbd", valid: true },
+      { id: "6.11.4", hex: "f48fbfbf", valid: true },
+      { id: "6.11.5", hex: "f4908080", valid: false },
+      // 6.12, continuation bytes (0x80-0xbf) with no lead byte. 6.12.8 is 0x80 to 0xbe in order (Autobahn's
+      // range stops before 0xbf).
+      { id: "6.12.1", hex: "80", valid: false },
+      { id: "6.12.2", hex: "bf", valid: false },
+      { id: "6.12.3", hex: "80bf", valid: false },
+      { id: "6.12.4", hex: "80bf80", valid: false },
+      { id: "6.12.5", hex: "80bf80bf", valid: false },
+      { id: "6.12.6", hex: "80bf80bf80", valid: false },
+      { id: "6.12.7", hex: "80bf80bf80bf", valid: false },
+      { id: "6.12.8", hex: "808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9fa0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbe", valid: false },
+      // 6.13, lead bytes each followed by a space (0x20) instead of their continuation bytes: 0xc0-0xde,
+      // 0xe0-0xee, 0xf0-0xf6, 0xf8-0xfa and 0xfc (each of Autobahn's ranges stops one byte early).
+      { id: "6.13.1", hex: "c020c120c220c320c420c520c620c720c820c920ca20cb20cc20cd20ce20cf20d020d120d220d320d420d520d620d720d820d920da20db20dc20dd20de20", valid: false },
+      { id: "6.13.2", hex: "e020e120e220e320e420e520e620e720e820e920ea20eb20ec20ed20ee20", valid: false },
+      { id: "6.13.3", hex: "f020f120f220f320f420f520f620", valid: false },
+      { id: "6.13.4", hex: "f820f920fa20", valid: false },
+      { id: "6.13.5", hex: "fc20", valid: false },
+      // 6.14, sequences of 2 to 6 bytes with the last continuation byte missing: first those of U+0000
+      // (0xc0, 0xe0 0x80, ...), then those of the largest value of each length (0xdf, 0xef 0xbf, ...).
+      { id: "6.14.1", hex: "c0", valid: false },
+      { id: "6.14.2", hex: "e080", valid: false },
+      { id: "6.14.3", hex: "f08080", valid: false },
+      { id: "6.14.4", hex: "f8808080", valid: false },
+      { id: "6.14.5", hex: "fc80808080", valid: false },
+      { id: "6.14.6", hex: "df", valid: false },
+      { id: "6.14.7", hex: "efbf", valid: false },
+      { id: "6.14.8", hex: "f7bfbf", valid: false },
+      { id: "6.14.9", hex: "fbbfbfbf", valid: false },
+      { id: "6.14.10", hex: "fdbfbfbfbf", valid: false },
+      // 6.15, the ten truncated sequences of 6.14 one after the other.
+      { id: "6.15.1", hex: "c0e080f08080f8808080fc80808080dfefbff7bfbffbbfbfbffdbfbfbfbf", valid: false },
+      // 6.16, 0xfe and 0xff, which never occur in UTF-8.
+      { id: "6.16.1", hex: "fe", valid: false },
+      { id: "6.16.2", hex: "ff", valid: false },
+      { id: "6.16.3", hex: "fefeffff", valid: false },
+      // 6.17, '/' (U+002F) in overlong forms of 2 to 6 bytes: a shortest form is required (RFC 3629 §3).
+      { id: "6.17.1", hex: "c0af", valid: false },
+      { id: "6.17.2", hex: "e080af", valid: false },
+      { id: "6.17.3", hex: "f08080af", valid: false },
+      { id: "6.17.4", hex: "f8808080af", valid: false },
+      { id: "6.17.5", hex: "fc80808080af", valid: false },
+      // 6.18, the largest overlong of each length: U+007F in 2 bytes, U+07FF in 3, U+FFFF in 4, U+1FFFFF in
+      // 5, U+3FFFFFF in 6.
+      { id: "6.18.1", hex: "c1bf", valid: false },
+      { id: "6.18.2", hex: "e09fbf", valid: false },
+      { id: "6.18.3", hex: "f08fbfbf", valid: false },
+      { id: "6.18.4", hex: "f887bfbfbf", valid: false },
+      { id: "6.18.5", hex: "fc83bfbfbfbf", valid: false },
+      // 6.19, NUL (U+0000) in overlong forms of 2 to 6 bytes.
+      { id: "6.19.1", hex: "c080", valid: false },
+      { id: "6.19.2", hex: "e08080", valid: false },
+      { id: "6.19.3", hex: "f0808080", valid: false },
+      { id: "6.19.4", hex: "f880808080", valid: false },
+      { id: "6.19.5", hex: "fc8080808080", valid: false },
+      // 6.20, single UTF-16 surrogates, which UTF-8 must not encode (RFC 3629 §3): U+D800, U+DB7F, U+DB80,
+      // U+DBFF, U+DC00, U+DF80, U+DFFF (0xed followed by 0xa0-0xbf).
+      { id: "6.20.1", hex: "eda080", valid: false },
+      { id: "6.20.2", hex: "edadbf", valid: false },
+      { id: "6.20.3", hex: "edae80", valid: false },
+      { id: "6.20.4", hex: "edafbf", valid: false },
+      { id: "6.20.5", hex: "edb080", valid: false },
+      { id: "6.20.6", hex: "edbe80", valid: false },
+      { id: "6.20.7", hex: "edbfbf", valid: false },
+      // 6.21, high + low surrogate pairs encoded as two three-byte sequences (CESU-8 style): U+D800, U+DB7F,
+      // U+DB80, U+DBFF each followed by U+DC00 and by U+DFFF.
+      { id: "6.21.1", hex: "eda080edb080", valid: false },
+      { id: "6.21.2", hex: "eda080edbfbf", valid: false },
+      { id: "6.21.3", hex: "edadbfedb080", valid: false },
+      { id: "6.21.4", hex: "edadbfedbfbf", valid: false },
+      { id: "6.21.5", hex: "edae80edb080", valid: false },
+      { id: "6.21.6", hex: "edae80edbfbf", valid: false },
+      { id: "6.21.7", hex: "edafbfedb080", valid: false },
+      { id: "6.21.8", hex: "edafbfedbfbf", valid: false },
+      // 6.22, non-characters, which are valid UTF-8: U+FFFE, U+FFFF, then U+nFFFE and U+nFFFF of planes 1 to
+      // 16 (lead 0xf0-0xf4, second byte 0x8f/0x9f/0xaf/0xbf; 0xf0 0x8f would be overlong, 0xf4 above 0x8f
+      // beyond U+10FFFF, so Autobahn leaves those out).
+      { id: "6.22.1", hex: "efbfbe", valid: true },
+      { id: "6.22.2", hex: "efbfbf", valid: true },
+      { id: "6.22.3", hex: "f09fbfbe", valid: true },
+      { id: "6.22.4", hex: "f09fbfbf", valid: true },
+      { id: "6.22.5", hex: "f0afbfbe", valid: true },
+      { id: "6.22.6", hex: "f0afbfbf", valid: true },
+      { id: "6.22.7", hex: "f0bfbfbe", valid: true },
+      { id: "6.22.8", hex: "f0bfbfbf", valid: true },
+      { id: "6.22.9", hex: "f18fbfbe", valid: true },
+      { id: "6.22.10", hex: "f18fbfbf", valid: true },
+      { id: "6.22.11", hex: "f19fbfbe", valid: true },
+      { id: "6.22.12", hex: "f19fbfbf", valid: true },
+      { id: "6.22.13", hex: "f1afbfbe", valid: true },
+      { id: "6.22.14", hex: "f1afbfbf", valid: true },
+      { id: "6.22.15", hex: "f1bfbfbe", valid: true },
+      { id: "6.22.16", hex: "f1bfbfbf", valid: true },
+      { id: "6.22.17", hex: "f28fbfbe", valid: true },
+      { id: "6.22.18", hex: "f28fbfbf", valid: true },
+      { id: "6.22.19", hex: "f29fbfbe", valid: true },
+      { id: "6.22.20", hex: "f29fbfbf", valid: true },
+      { id: "6.22.21", hex: "f2afbfbe", valid: true },
+      { id: "6.22.22", hex: "f2afbfbf", valid: true },
+      { id: "6.22.23", hex: "f2bfbfbe", valid: true },
+      { id: "6.22.24", hex: "f2bfbfbf", valid: true },
+      { id: "6.22.25", hex: "f38fbfbe", valid: true },
+      { id: "6.22.26", hex: "f38fbfbf", valid: true },
+      { id: "6.22.27", hex: "f39fbfbe", valid: true },
+      { id: "6.22.28", hex: "f39fbfbf", valid: true },
+      { id: "6.22.29", hex: "f3afbfbe", valid: true },
+      { id: "6.22.30", hex: "f3afbfbf", valid: true },
+      { id: "6.22.31", hex: "f3bfbfbe", valid: true },
+      { id: "6.22.32", hex: "f3bfbfbf", valid: true },
+      { id: "6.22.33", hex: "f48fbfbe", valid: true },
+      { id: "6.22.34", hex: "f48fbfbf", valid: true },
+      // 6.23, the Specials block U+FFF9 to U+FFFF (U+FFFD is the replacement character): valid UTF-8.
+      { id: "6.23.1", hex: "efbfb9", valid: true },
+      { id: "6.23.2", hex: "efbfba", valid: true },
+      { id: "6.23.3", hex: "efbfbb", valid: true },
+      { id: "6.23.4", hex: "efbfbc", valid: true },
+      { id: "6.23.5", hex: "efbfbd", valid: true },
+      { id: "6.23.6", hex: "efbfbe", valid: true },
+      { id: "6.23.7", hex: "efbfbf", valid: true }
+    ];
+  }
+});
+
+// src/cases/s06-utf8.ts
+function echoCase(id, description, echoed, run) {
+  return defineCase({
+    id,
+    description,
+    expectation: "The client echoes the message back unchanged.",
+    expect: { OK: [message(echoed)] },
+    close: closedByMe(),
+    run(t) {
+      run(t);
+      t.closeAfter(CLOSE_AFTER);
+    }
+  });
+}
+function invalidCase(id, framing2, fragmentSize) {
+  return defineCase({
+    id,
+    description: `A text message that is not valid UTF-8 (it holds U+D800, a surrogate), ${framing2}.<br><br>Payload: 0x${WITH_SURROGATE.toString("hex")}`,
+    expectation: "The client fails the connection at once, since the payload is not valid UTF-8, and echoes nothing.",
+    expect: { OK: [] },
+    close: failedByPeer([CloseCode.InvalidPayload], { fatal: true }),
+    run(t) {
+      t.sendMessage(WITH_SURROGATE, fragmentSize === null ? {} : { fragmentSize });
+      t.killAfter(FAIL_AFTER);
+    }
+  });
+}
+function sendFailFastPart(t, delivery, part, i, piece) {
+  if (delivery === "chops") {
+    piece?.(part);
+    if (i === 2) t.sendFrame({ opcode: Opcode.Continuation, payload: "", fin: true });
+  } else {
+    t.sendFrame({ opcode: i === 0 ? Opcode.Text : Opcode.Continuation, payload: part, fin: i === 2 });
+  }
+}
+function failFastCase(id, delivery, cuts) {
+  const parts = [
+    BEYOND_UNICODE.subarray(0, cuts[0]),
+    BEYOND_UNICODE.subarray(cuts[0], cuts[1]),
+    BEYOND_UNICODE.subarray(cuts[1])
+  ];
+  const partsText = parts.map((p, i) => `Part ${i + 1}: 0x${p.toString("hex")}`).join("<br>");
+  const how = delivery === "frames" ? "in three frames (a text frame and two continuation frames)" : "in one text frame without FIN whose payload is written to TCP in three pieces, then an empty final continuation frame";
+  let piece = null;
+  const sendPart = (t, i) => sendFailFastPart(t, delivery, parts[i], i, piece);
+  return defineCase({
+    id,
+    description: `A text message that is not valid UTF-8 (it holds 0xf4 0x90 0x80 0x80, U+110000, beyond Unicode), sent ${how}, with a pause of a second after the first part and after the second. The second part makes the payload invalid.<br><br>${partsText}`,
+    expectation: "The client accepts the first part and fails the connection as soon as the second part arrives (fail fast). Failing it only when the whole message is in is accepted as NON-STRICT.",
+    expect: { OK: [timeout("A")], "NON-STRICT": [timeout("A"), timeout("B")] },
+    close: failedByPeer([CloseCode.InvalidPayload], { fatal: true }),
+    schedule: { cost: 2 * PART_DELAY + 0.05, idle: true },
+    async run(t) {
+      if (delivery === "chops") {
+        piece = t.beginFrame(Opcode.Text, false, BEYOND_UNICODE.length);
+      }
+      sendPart(t, 0);
+      await t.pause(PART_DELAY, "A");
+      if (!t.isOpen) return;
+      t.record(timeout("A"));
+      sendPart(t, 1);
+      await t.pause(PART_DELAY, "B");
+      if (!t.isOpen) return;
+      t.record(timeout("B"));
+      sendPart(t, 2);
+      t.killAfter(FAIL_AFTER);
+    }
+  });
+}
+var VECTOR_FAIL_AFTER, CLOSE_AFTER, FAIL_AFTER, PART_DELAY, KOSME, HELLO3, emptyCases, validCases, WITH_SURROGATE, invalidCases, BEYOND_UNICODE, WHOLE_SEQUENCE, UP_TO_INVALID_BYTE, failFastCases, vectorCases, utf8Cases;
+var init_s06_utf8 = __esm({
+  "src/cases/s06-utf8.ts"() {
+    "use strict";
+    init_constants();
+    init_utf8_vectors();
+    init_define();
+    VECTOR_FAIL_AFTER = 0.5;
+    CLOSE_AFTER = 1;
+    FAIL_AFTER = 1;
+    PART_DELAY = 1;
+    KOSME = hex("ce ba e1 bd b9 cf 83 ce bc ce b5");
+    HELLO3 = "Hello-\xB5@\xDF\xF6\xE4\xFC\xE0\xE1-UTF-8!!";
+    emptyCases = [
+      echoCase("6.1.1", "A text message with an empty payload, in one frame.", "", (t) => {
+        t.sendFrame({ opcode: Opcode.Text, payload: "" });
+      }),
+      echoCase("6.1.2", "A text message in three frames, each with an empty payload.", "", (t) => {
+        t.sendFrame({ opcode: Opcode.Text, payload: "", fin: false });
+        t.sendFrame({ opcode: Opcode.Continuation, payload: "", fin: false });
+        t.sendFrame({ opcode: Opcode.Continuation, payload: "", fin: true });
+      }),
+      echoCase(
+        "6.1.3",
+        'A text message in three frames: the first and the last empty, the middle one "middle frame payload".',
+        "middle frame payload",
+        (t) => {
+          t.sendFrame({ opcode: Opcode.Text, payload: "", fin: false });
+          t.sendFrame({ opcode: Opcode.Continuation, payload: "middle frame payload", fin: false });
+          t.sendFrame({ opcode: Opcode.Continuation, payload: "", fin: true });
+        }
+      )
+    ];
+    validCases = [
+      echoCase(
+        "6.2.1",
+        `A valid UTF-8 text message in one frame.<br><br>Payload: ${HELLO3}<br>0x${Buffer.from(HELLO3).toString("hex")}`,
+        HELLO3,
+        (t) => {
+          t.sendMessage(HELLO3);
+        }
+      ),
+      // The split falls after "ä", the 15th byte: a code point boundary.
+      echoCase(
+        "6.2.2",
+        `A valid UTF-8 text message in two frames, split between two code points.<br><br>Frame 1: Hello-\xB5@\xDF\xF6\xE4<br>0x${Buffer.from("Hello-\xB5@\xDF\xF6\xE4").toString("hex")}<br>Frame 2: \xFC\xE0\xE1-UTF-8!!<br>0x${Buffer.from("\xFC\xE0\xE1-UTF-8!!").toString("hex")}`,
+        HELLO3,
+        (t) => {
+          t.sendFrame({ opcode: Opcode.Text, payload: "Hello-\xB5@\xDF\xF6\xE4", fin: false });
+          t.sendFrame({ opcode: Opcode.Continuation, payload: "\xFC\xE0\xE1-UTF-8!!", fin: true });
+        }
+      ),
+      echoCase(
+        "6.2.3",
+        `A valid UTF-8 text message in frames of one byte each, so that frames end inside code points.<br><br>Payload: ${HELLO3}<br>0x${Buffer.from(HELLO3).toString("hex")}`,
+        HELLO3,
+        (t) => {
+          t.sendMessage(HELLO3, { fragmentSize: 1 });
+        }
+      ),
+      echoCase(
+        "6.2.4",
+        `A valid UTF-8 text message of multi-byte code points only, in frames of one byte each.<br><br>Payload: ${KOSME.toString("utf8")}<br>0x${KOSME.toString("hex")}`,
+        KOSME,
+        (t) => {
+          t.sendMessage(KOSME, { fragmentSize: 1 });
+        }
+      )
+    ];
+    WITH_SURROGATE = Buffer.concat([KOSME, hex("ed a0 80"), Buffer.from("edited")]);
+    invalidCases = [
+      invalidCase("6.3.1", "in one frame", null),
+      invalidCase("6.3.2", "in frames of one byte each", 1)
+    ];
+    BEYOND_UNICODE = Buffer.concat([KOSME, hex("f4 90 80 80"), Buffer.from("edited")]);
+    WHOLE_SEQUENCE = [11, 15];
+    UP_TO_INVALID_BYTE = [12, 13];
+    failFastCases = [
+      failFastCase("6.4.1", "frames", WHOLE_SEQUENCE),
+      failFastCase("6.4.2", "frames", UP_TO_INVALID_BYTE),
+      failFastCase("6.4.3", "chops", WHOLE_SEQUENCE),
+      failFastCase("6.4.4", "chops", UP_TO_INVALID_BYTE)
+    ];
+    vectorCases = utf8Vectors.map((v) => {
+      const payload2 = hex(v.hex);
+      return defineCase({
+        id: v.id,
+        description: `A text message whose payload is ${v.valid ? "" : "not "}valid UTF-8, in one frame.<br><br>Payload: 0x${v.hex}`,
+        expectation: v.valid ? "The client echoes the message back unchanged." : "The client fails the connection at once, since the payload is not valid UTF-8, and echoes nothing.",
+        expect: { OK: v.valid ? [message(payload2)] : [] },
+        close: v.valid ? closedByMe() : failedByPeer([CloseCode.InvalidPayload], { fatal: true }),
+        run(t) {
+          t.sendFrame({ opcode: Opcode.Text, payload: payload2 });
+          t.killAfter(VECTOR_FAIL_AFTER);
+        }
+      });
+    });
+    utf8Cases = [
+      ...emptyCases,
+      ...validCases,
+      ...invalidCases,
+      ...failFastCases,
+      ...vectorCases
+    ];
+  }
+});
+
+// src/errors.ts
+var init_errors = __esm({
+  "src/errors.ts"() {
+    "use strict";
+  }
+});
+
+// src/model/verdicts.ts
+var Behavior, CloseBehavior;
+var init_verdicts = __esm({
+  "src/model/verdicts.ts"() {
+    "use strict";
+    init_errors();
+    Behavior = {
+      Ok: "OK",
+      NonStrict: "NON-STRICT",
+      Failed: "FAILED",
+      Informational: "INFORMATIONAL",
+      Unimplemented: "UNIMPLEMENTED"
+    };
+    CloseBehavior = {
+      Ok: "OK",
+      Failed: "FAILED",
+      Unclean: "UNCLEAN",
+      WrongCode: "WRONG CODE",
+      FailedByClient: "FAILED BY CLIENT",
+      Informational: "INFORMATIONAL"
+    };
+  }
+});
+
+// src/cases/data/close-codes.ts
+var validCloseCodes, invalidCloseCodes, undefinedCloseCodes;
+var init_close_codes = __esm({
+  "src/cases/data/close-codes.ts"() {
+    "use strict";
+    validCloseCodes = [
+      { id: "7.7.1", code: 1e3 },
+      { id: "7.7.2", code: 1001 },
+      { id: "7.7.3", code: 1002 },
+      { id: "7.7.4", code: 1003 },
+      { id: "7.7.5", code: 1007 },
+      { id: "7.7.6", code: 1008 },
+      { id: "7.7.7", code: 1009 },
+      { id: "7.7.8", code: 1010 },
+      { id: "7.7.9", code: 1011 },
+      { id: "7.7.10", code: 3e3 },
+      { id: "7.7.11", code: 3999 },
+      { id: "7.7.12", code: 4e3 },
+      { id: "7.7.13", code: 4999 }
+    ];
+    invalidCloseCodes = [
+      { id: "7.9.1", code: 0 },
+      { id: "7.9.2", code: 999 },
+      { id: "7.9.3", code: 1004 },
+      { id: "7.9.4", code: 1005 },
+      { id: "7.9.5", code: 1006 },
+      { id: "7.9.6", code: 1016 },
+      { id: "7.9.7", code: 1100 },
+      { id: "7.9.8", code: 2e3 },
+      { id: "7.9.9", code: 2999 }
+    ];
+    undefinedCloseCodes = [
+      { id: "7.13.1", code: 5e3 },
+      { id: "7.13.2", code: 65535 }
+    ];
+  }
+});
+
+// src/cases/s07-close.ts
+function refusedClose(codes) {
+  return { closedByMe: true, closeCode: codes, requireClean: false };
+}
+function informational(result) {
+  return (verdict) => ({
+    ...verdict,
+    behavior: Behavior.Informational,
+    behaviorClose: CloseBehavior.Informational,
+    result: result(verdict)
+  });
+}
+function closeFirst(def) {
+  return defineCase({
+    id: def.id,
+    description: def.description,
+    expectation: def.expectation,
+    expect: { OK: [] },
+    close: def.close ?? closedByMe([CloseCode.Normal]),
+    suppressClose: true,
+    adjust: wrongCodeFails,
+    run(t) {
+      def.send(t);
+      t.killAfter(FAIL_AFTER2);
+    }
+  });
+}
+var FAIL_AFTER2, basicCases, lengthCases, INVALID_REASON, payloadValueCases, validCodeCases, invalidCodeCases, undefinedCodeCases, closeCases;
+var init_s07_close = __esm({
+  "src/cases/s07-close.ts"() {
+    "use strict";
+    init_constants();
+    init_verdicts();
+    init_close_codes();
+    init_define();
+    FAIL_AFTER2 = 1;
+    basicCases = [
+      defineCase({
+        id: "7.1.1",
+        description: 'A text message "Hello World!"; once it is echoed, a close frame with code 1000.',
+        expectation: "The client echoes the message, then answers the close with code 1000 (or no code).",
+        expect: { OK: [message("Hello World!")] },
+        close: closedByMe([CloseCode.Normal]),
+        adjust: wrongCodeFails,
+        run(t) {
+          t.sendFrame({ opcode: Opcode.Text, payload: "Hello World!" });
+          t.killAfter(FAIL_AFTER2);
+        }
+      }),
+      closeFirst({
+        id: "7.1.2",
+        description: "A close frame with code 1000, then a second, empty close frame.",
+        expectation: "The client answers the first close with code 1000 (or no code) and ignores the second.",
+        send(t) {
+          t.sendClose(CloseCode.Normal);
+          t.sendFrame({ opcode: Opcode.Close });
+        }
+      }),
+      closeFirst({
+        id: "7.1.3",
+        description: "A close frame with code 1000, then an empty ping.",
+        expectation: "The client answers the close with code 1000 (or no code) and sends no pong.",
+        send(t) {
+          t.sendClose(CloseCode.Normal);
+          t.sendFrame({ opcode: Opcode.Ping });
+        }
+      }),
+      closeFirst({
+        id: "7.1.4",
+        description: 'A close frame with code 1000, then a text message "Hello World!".',
+        expectation: "The client answers the close with code 1000 (or no code) and does not echo the message.",
+        send(t) {
+          t.sendClose(CloseCode.Normal);
+          t.sendFrame({ opcode: Opcode.Text, payload: "Hello World!" });
+        }
+      }),
+      closeFirst({
+        id: "7.1.5",
+        description: 'The first fragment "fragment1" of a text message, a close frame with code 1000, then the last fragment "fragment2".',
+        expectation: "The client answers the close with code 1000 (or no code) and echoes nothing.",
+        send(t) {
+          t.sendFrame({ opcode: Opcode.Text, payload: "fragment1", fin: false });
+          t.sendClose(CloseCode.Normal);
+          t.sendFrame({ opcode: Opcode.Continuation, payload: "fragment2", fin: true });
+        }
+      }),
+      defineCase({
+        id: "7.1.6",
+        description: 'Back to back: a 256 KiB text message (the pattern "BAsd7&jh23" repeated), a text message "Hello World!", a close frame with code 1000 and an empty ping.',
+        expectation: 'Informational only. Whether the client echoes "Hello World!" before it answers the close depends on how it processes its input: a client that handles the close before it has finished writing the large echo may send back part of the messages or none of them.',
+        // OK: the close was handled after the small message; NON-STRICT: before it. Only the result text
+        // tells them apart, since both axes become INFORMATIONAL.
+        expect: { OK: [message("Hello World!")], "NON-STRICT": [] },
+        close: closedByMe([CloseCode.Normal]),
+        suppressClose: true,
+        adjust: informational(
+          (v) => v.behavior === Behavior.Ok ? "Text message was processed before close." : v.behavior === Behavior.NonStrict ? "Close was processed before text message could be returned." : v.result
+        ),
+        run(t) {
+          t.sendFrame({ opcode: Opcode.Text, payload: "BAsd7&jh23", payloadLen: 256 * 1024 });
+          t.sendFrame({ opcode: Opcode.Text, payload: "Hello World!" });
+          t.sendClose(CloseCode.Normal);
+          t.sendFrame({ opcode: Opcode.Ping });
+          t.killAfter(FAIL_AFTER2);
+        }
+      })
+    ];
+    lengthCases = [
+      closeFirst({
+        id: "7.3.1",
+        description: "A close frame with an empty payload: no code, no reason.",
+        expectation: "The client answers the close with code 1000 or no code.",
+        send(t) {
+          t.sendCloseFrame();
+        }
+      }),
+      closeFirst({
+        id: "7.3.2",
+        description: 'A close frame with a 1-byte payload, "a": too short to hold a close code.',
+        expectation: "The client answers with a close frame with code 1002 (or no code), or drops TCP.",
+        close: refusedClose([CloseCode.ProtocolError]),
+        send(t) {
+          t.sendCloseFrame(null, "a");
+        }
+      }),
+      closeFirst({
+        id: "7.3.3",
+        description: "A close frame with a 2-byte payload: code 1000 and no reason.",
+        expectation: "The client answers the close with code 1000 (or no code).",
+        send(t) {
+          t.sendClose(CloseCode.Normal);
+        }
+      }),
+      closeFirst({
+        id: "7.3.4",
+        description: 'A close frame with code 1000 and the reason "Hello World!".',
+        expectation: "The client answers the close with code 1000 (or no code).",
+        send(t) {
+          t.sendClose(CloseCode.Normal, "Hello World!");
+        }
+      }),
+      closeFirst({
+        id: "7.3.5",
+        description: 'A close frame with code 1000 and a reason of 123 "*": the largest close payload (125 bytes).',
+        expectation: "The client answers the close with code 1000 (or no code).",
+        send(t) {
+          t.sendClose(CloseCode.Normal, "*".repeat(123));
+        }
+      }),
+      closeFirst({
+        id: "7.3.6",
+        description: 'A close frame with code 1000 and a reason of 124 "*": a 126-byte payload, one byte more than a control frame may carry.',
+        expectation: "The client answers with a close frame with code 1002 (or no code), or drops TCP.",
+        close: refusedClose([CloseCode.ProtocolError]),
+        send(t) {
+          t.sendCloseFrame(CloseCode.Normal, "*".repeat(124));
+        }
+      })
+    ];
+    INVALID_REASON = hex("cebae1bdb9cf83cebcceb5 eda080 656469746564");
+    payloadValueCases = [
+      closeFirst({
+        id: "7.5.1",
+        description: `A close frame with code 1000 and a reason that is not valid UTF-8.<br><br>Reason: 0x${INVALID_REASON.toString("hex")}`,
+        expectation: "The client answers with a close frame with code 1002 or 1007 (or no code), or drops TCP.",
+        close: refusedClose([CloseCode.ProtocolError, CloseCode.InvalidPayload]),
+        send(t) {
+          t.sendCloseFrame(CloseCode.Normal, INVALID_REASON);
+        }
+      })
+    ];
+    validCodeCases = validCloseCodes.map(
+      ({ id, code }) => defineCase({
+        id,
+        description: `A close frame with the valid code ${code} and no reason.`,
+        expectation: `The client answers the close with code 1000, code ${code} or no code.`,
+        expect: { OK: [] },
+        close: closedByMe([CloseCode.Normal, code]),
+        adjust: wrongCodeFails,
+        run(t) {
+          t.sendCloseFrame(code);
+          t.killAfter(FAIL_AFTER2);
+        }
+      })
+    );
+    invalidCodeCases = invalidCloseCodes.map(
+      ({ id, code }) => defineCase({
+        id,
+        description: `A close frame with the invalid code ${code} and no reason.`,
+        expectation: "The client answers with a close frame with code 1002 (or no code), or drops TCP.",
+        expect: { OK: [] },
+        close: refusedClose([CloseCode.ProtocolError]),
+        adjust: wrongCodeFails,
+        run(t) {
+          t.sendCloseFrame(code);
+          t.killAfter(FAIL_AFTER2);
+        }
+      })
+    );
+    undefinedCodeCases = undefinedCloseCodes.map(
+      ({ id, code }) => defineCase({
+        id,
+        description: `A close frame with the code ${code}, outside the range RFC 6455 defines (0-4999), and no reason.`,
+        expectation: "Informational only: the specification does not say what the client should do.",
+        expect: { OK: [] },
+        close: refusedClose([CloseCode.Normal, code, CloseCode.ProtocolError]),
+        suppressClose: true,
+        adjust: informational(() => "Actual events are undefined by the spec."),
+        run(t) {
+          t.sendCloseFrame(code);
+          t.killAfter(FAIL_AFTER2);
+        }
+      })
+    );
+    closeCases = [
+      ...basicCases,
+      ...lengthCases,
+      ...payloadValueCases,
+      ...validCodeCases,
+      ...invalidCodeCases,
+      ...undefinedCodeCases
+    ];
+  }
+});
+
+// src/cases/data/limits.ts
+var KiB, MiB, TEXT_PATTERN, BINARY_PATTERN, textSizes, binarySizes, FRAGMENTED_LENGTH, FRAGMENTED_WAITSECS, textFragmentSizes, binaryFragmentSizes, CHOPPED_LENGTH, CHOPPED_WAITSECS, textChopSizes, binaryChopSizes, roundTrips;
+var init_limits = __esm({
+  "src/cases/data/limits.ts"() {
+    "use strict";
+    KiB = 1024;
+    MiB = 1024 * KiB;
+    TEXT_PATTERN = "BAsd7&jh23";
+    BINARY_PATTERN = Uint8Array.of(0, 254, 35, 250, 240);
+    textSizes = [
+      { id: "9.1.1", length: 64 * KiB, waitSecs: 10 },
+      { id: "9.1.2", length: 256 * KiB, waitSecs: 10 },
+      { id: "9.1.3", length: 1 * MiB, waitSecs: 100 },
+      { id: "9.1.4", length: 4 * MiB, waitSecs: 100 },
+      { id: "9.1.5", length: 8 * MiB, waitSecs: 100 },
+      { id: "9.1.6", length: 16 * MiB, waitSecs: 100 }
+    ];
+    binarySizes = [
+      { id: "9.2.1", length: 64 * KiB, waitSecs: 10 },
+      { id: "9.2.2", length: 256 * KiB, waitSecs: 10 },
+      { id: "9.2.3", length: 1 * MiB, waitSecs: 10 },
+      { id: "9.2.4", length: 4 * MiB, waitSecs: 10 },
+      { id: "9.2.5", length: 8 * MiB, waitSecs: 100 },
+      { id: "9.2.6", length: 16 * MiB, waitSecs: 100 }
+    ];
+    FRAGMENTED_LENGTH = 4 * MiB;
+    FRAGMENTED_WAITSECS = 100;
+    textFragmentSizes = [
+      { id: "9.3.1", fragmentSize: 64, fill: 42 },
+      { id: "9.3.2", fragmentSize: 256, fill: 42 },
+      { id: "9.3.3", fragmentSize: 1 * KiB, fill: 42 },
+      { id: "9.3.4", fragmentSize: 4 * KiB, fill: 42 },
+      { id: "9.3.5", fragmentSize: 16 * KiB, fill: 42 },
+      { id: "9.3.6", fragmentSize: 64 * KiB, fill: 42 },
+      { id: "9.3.7", fragmentSize: 256 * KiB, fill: 42 },
+      { id: "9.3.8", fragmentSize: 1 * MiB, fill: 42 },
+      { id: "9.3.9", fragmentSize: 4 * MiB, fill: 42 }
+    ];
+    binaryFragmentSizes = [
+      { id: "9.4.1", fragmentSize: 64, fill: 254 },
+      { id: "9.4.2", fragmentSize: 256, fill: 42 },
+      { id: "9.4.3", fragmentSize: 1 * KiB, fill: 42 },
+      { id: "9.4.4", fragmentSize: 4 * KiB, fill: 42 },
+      { id: "9.4.5", fragmentSize: 16 * KiB, fill: 42 },
+      { id: "9.4.6", fragmentSize: 64 * KiB, fill: 42 },
+      { id: "9.4.7", fragmentSize: 256 * KiB, fill: 42 },
+      { id: "9.4.8", fragmentSize: 1 * MiB, fill: 42 },
+      { id: "9.4.9", fragmentSize: 4 * MiB, fill: 42 }
+    ];
+    CHOPPED_LENGTH = 1 * MiB;
+    CHOPPED_WAITSECS = 1e3;
+    textChopSizes = [
+      { id: "9.5.1", chopSize: 64 },
+      { id: "9.5.2", chopSize: 128 },
+      { id: "9.5.3", chopSize: 256 },
+      { id: "9.5.4", chopSize: 512 },
+      { id: "9.5.5", chopSize: 1024 },
+      { id: "9.5.6", chopSize: 2048 }
+    ];
+    binaryChopSizes = [
+      { id: "9.6.1", chopSize: 64 },
+      { id: "9.6.2", chopSize: 128 },
+      { id: "9.6.3", chopSize: 256 },
+      { id: "9.6.4", chopSize: 512 },
+      { id: "9.6.5", chopSize: 1024 },
+      { id: "9.6.6", chopSize: 2048 }
+    ];
+    roundTrips = [
+      { textId: "9.7.1", binaryId: "9.8.1", length: 0, count: 1e3, waitSecs: 60 },
+      { textId: "9.7.2", binaryId: "9.8.2", length: 16, count: 1e3, waitSecs: 60 },
+      { textId: "9.7.3", binaryId: "9.8.3", length: 64, count: 1e3, waitSecs: 60 },
+      { textId: "9.7.4", binaryId: "9.8.4", length: 256, count: 1e3, waitSecs: 120 },
+      { textId: "9.7.5", binaryId: "9.8.5", length: 1024, count: 1e3, waitSecs: 240 },
+      { textId: "9.7.6", binaryId: "9.8.6", length: 4096, count: 1e3, waitSecs: 480 }
+    ];
+  }
+});
+
+// src/cases/s09-limits.ts
+function sizeName(bytes) {
+  if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
+  if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KiB`;
+  return `${bytes} bytes`;
+}
+function kindOf(binary) {
+  return binary ? "binary" : "text";
+}
+function setResult(t, result, behavior) {
+  const b = behavior ?? behaviors.get(t) ?? Behavior.Failed;
+  behaviors.set(t, b);
+  t.setOutcome(b, result);
+}
+function wrongTypeText(binary) {
+  return binary ? "Expected binary message with payload, but got text." : "Expected text message with payload, but got binary.";
+}
+function bigMessageCase(m) {
+  const kind = kindOf(m.binary);
+  return defineCase({
+    id: m.id,
+    description: m.description,
+    expectation: `The client echoes a ${kind} message of ${m.length} bytes within ${m.waitSecs} s (only type and length are checked), then answers the fuzzer's close (1000) cleanly.`,
+    expect: {},
+    close: closedByMe([CloseCode.Normal]),
+    reportTime: true,
+    schedule: { maxSeconds: m.waitSecs + 2, runsAlone: true, cost: 0.1 + 2 * m.length / LOOPBACK_BYTES_PER_SECOND },
+    run(t) {
+      t.setWirelog(false, { silent: true });
+      setResult(t, `Did not receive message within ${m.waitSecs} seconds.`, Behavior.Failed);
+      m.send(t);
+      t.closeAfter(m.waitSecs);
+    },
+    messageLengthOnly: true,
+    onMessage(t, _data, binary, length) {
+      if (binary !== m.binary) setResult(t, m.wrongType);
+      else if (length !== m.length) setResult(t, `Expected ${kind} message with payload of length ${m.length}, but got ${length}.`);
+      else setResult(t, `Received ${kind} message of length ${length}.`, Behavior.Ok);
+      t.setWirelog(true, { silent: true });
+      t.sendClose(CloseCode.Normal);
+    }
+  });
+}
+function sizeCases() {
+  const family = (binary) => (row) => bigMessageCase({
+    id: row.id,
+    binary,
+    length: row.length,
+    waitSecs: row.waitSecs,
+    description: binary ? `A binary message of ${sizeName(row.length)} (${row.length} bytes: 00 fe 23 fa f0 repeated), in one frame.` : `A text message of ${sizeName(row.length)} (${row.length} bytes: "${TEXT_PATTERN}" repeated), in one frame.`,
+    wrongType: wrongTypeText(binary),
+    send: (t) => t.sendFrame({
+      opcode: binary ? Opcode.Binary : Opcode.Text,
+      payload: binary ? BINARY_PATTERN : TEXT_PATTERN,
+      payloadLen: row.length
+    })
+  });
+  return [...textSizes.map(family(false)), ...binarySizes.map(family(true))];
+}
+function fragmentCases() {
+  const family = (binary) => (row) => {
+    const frames = Math.floor(FRAGMENTED_LENGTH / row.fragmentSize) + 1;
+    const split = row.fragmentSize >= FRAGMENTED_LENGTH ? "in one frame (the fragment size is the whole message)" : `in frames of ${sizeName(row.fragmentSize)}: ${frames - 1} full frames and an empty final frame`;
+    return bigMessageCase({
+      id: row.id,
+      binary,
+      length: FRAGMENTED_LENGTH,
+      waitSecs: FRAGMENTED_WAITSECS,
+      description: `A ${kindOf(binary)} message of 4 MiB (${row.fill === 42 ? '"*"' : `the byte 0x${row.fill.toString(16)}`} repeated), ${split}.`,
+      // Autobahn's 9.4.x report a text echo as "got binary".
+      wrongType: binary ? "Expected binary message with payload, but got binary." : wrongTypeText(false),
+      send: (t) => t.sendMessage(Buffer.alloc(FRAGMENTED_LENGTH, row.fill), { binary, fragmentSize: row.fragmentSize })
+    });
+  };
+  return [...textFragmentSizes.map(family(false)), ...binaryFragmentSizes.map(family(true))];
+}
+function chopCases() {
+  const family = (binary) => (row) => bigMessageCase({
+    id: row.id,
+    binary,
+    length: CHOPPED_LENGTH,
+    waitSecs: CHOPPED_WAITSECS,
+    description: `A ${kindOf(binary)} message of 1 MiB (${binary ? "00 fe 23 fa f0" : `"${TEXT_PATTERN}"`} repeated) in one frame, written to TCP in chops of ${row.chopSize} bytes, each after the previous one was flushed.`,
+    wrongType: wrongTypeText(binary),
+    send: (t) => t.sendFrame({
+      opcode: binary ? Opcode.Binary : Opcode.Text,
+      payload: binary ? BINARY_PATTERN : TEXT_PATTERN,
+      payloadLen: CHOPPED_LENGTH,
+      chopSize: row.chopSize
+    })
+  });
+  return [...textChopSizes.map(family(false)), ...binaryChopSizes.map(family(true))];
+}
+function roundTripCase(id, row, binary) {
+  const kind = kindOf(binary);
+  const sendOne = (t) => {
+    t.sendFrame(
+      binary ? { opcode: Opcode.Binary, payload: Uint8Array.of(254), payloadLen: row.length } : { opcode: Opcode.Text, payload: "*", payloadLen: row.length }
+    );
+    sentCounts.set(t, (sentCounts.get(t) ?? 0) + 1);
+  };
+  const finish2 = (t, behavior, result) => {
+    setResult(t, result, behavior);
+    t.setWirelog(true);
+    t.sendClose(CloseCode.Normal);
+  };
+  const messages = row.length === 0 ? `${row.count} empty ${kind} messages` : `${row.count} ${kind} messages of ${row.length} bytes (${binary ? "the byte 0xfe" : '"*"'} repeated)`;
+  return defineCase({
+    id,
+    description: `${messages}, one at a time: each is sent once the previous one came back, to measure the round trip time.`,
+    expectation: `The client echoes every ${kind} message with its length, all ${row.count} within ${row.waitSecs} s, then answers the fuzzer's close (1000) cleanly.`,
+    expect: {},
+    close: closedByMe([CloseCode.Normal]),
+    reportTime: true,
+    schedule: { maxSeconds: row.waitSecs + 2, runsAlone: true, cost: 0.1 + row.count * (ROUND_TRIP_SECONDS + 2 * row.length / LOOPBACK_BYTES_PER_SECOND) },
+    run(t) {
+      t.setWirelog(false);
+      setResult(t, `Case did not finish within ${row.waitSecs} seconds.`, Behavior.Failed);
+      t.closeAfter(row.waitSecs);
+      sentCounts.set(t, 0);
+      sendOne(t);
+    },
+    messageLengthOnly: true,
+    onMessage(t, _data, isBinary, length) {
+      if (isBinary !== binary || length !== row.length) {
+        const flag = isBinary ? "True" : "False";
+        finish2(t, Behavior.Failed, `Echo'ed message type or length differs from what I sent (got binary = ${flag}, payload length = ${length}).`);
+      } else if ((sentCounts.get(t) ?? 0) < row.count) {
+        sendOne(t);
+      } else {
+        finish2(t, Behavior.Ok, "Ok, received all echo'ed messages in time.");
+      }
+    }
+  });
+}
+var LOOPBACK_BYTES_PER_SECOND, ROUND_TRIP_SECONDS, behaviors, sentCounts, limitsCases;
+var init_s09_limits = __esm({
+  "src/cases/s09-limits.ts"() {
+    "use strict";
+    init_constants();
+    init_verdicts();
+    init_limits();
+    init_define();
+    LOOPBACK_BYTES_PER_SECOND = 2e8;
+    ROUND_TRIP_SECONDS = 2e-4;
+    behaviors = /* @__PURE__ */ new WeakMap();
+    sentCounts = /* @__PURE__ */ new WeakMap();
+    limitsCases = [
+      ...sizeCases(),
+      ...fragmentCases(),
+      ...chopCases(),
+      ...roundTrips.map((row) => roundTripCase(row.textId, row, false)),
+      ...roundTrips.map((row) => roundTripCase(row.binaryId, row, true))
+    ];
+  }
+});
+
+// src/cases/s10-misc.ts
+function pyDict(counts) {
+  return `{${[Opcode.Continuation, Opcode.Text].map((op) => `${op}: ${counts[op] ?? 0}`).join(", ")}}`;
+}
+var LENGTH, FRAGMENT_SIZE, EXPECTED_TX_FRAMES, payload, miscCases;
+var init_s10_misc = __esm({
+  "src/cases/s10-misc.ts"() {
+    "use strict";
+    init_constants();
+    init_verdicts();
+    init_define();
+    LENGTH = 65536;
+    FRAGMENT_SIZE = 1300;
+    EXPECTED_TX_FRAMES = { [Opcode.Continuation]: 50, [Opcode.Text]: 1 };
+    payload = "*".repeat(LENGTH);
+    miscCases = [
+      defineCase({
+        id: "10.1.1",
+        description: `A text message of ${LENGTH} bytes ("*" repeated), fragmented by the fuzzer into frames of at most ${FRAGMENT_SIZE} bytes.`,
+        expectation: "The client echoes the message back unchanged, then answers the fuzzer's close (1000) cleanly. The fuzzer also checks that it sent one text frame and 50 continuation frames.",
+        expect: { OK: [message(payload)] },
+        close: closedByMe(),
+        run(t) {
+          t.sendMessage(payload, { fragmentSize: FRAGMENT_SIZE });
+          t.killAfter(10);
+        },
+        adjust(verdict, facts) {
+          if (!facts.connectionWasOpen) return { ...verdict, behavior: Behavior.Failed, result: "WebSocket connection was never open" };
+          const sent = {
+            [Opcode.Continuation]: facts.txFrameStats[String(Opcode.Continuation)],
+            [Opcode.Text]: facts.txFrameStats[String(Opcode.Text)]
+          };
+          if (sent[Opcode.Continuation] === EXPECTED_TX_FRAMES[Opcode.Continuation] && sent[Opcode.Text] === EXPECTED_TX_FRAMES[Opcode.Text]) {
+            return verdict;
+          }
+          return {
+            ...verdict,
+            behavior: Behavior.Failed,
+            result: `Frames transmitted ${pyDict(sent)} does not match what we expected ${pyDict(EXPECTED_TX_FRAMES)}.`
+          };
+        }
+      })
+    ];
+  }
+});
+
+// src/protocol/sync-zlib.ts
+import zlib from "node:zlib";
+function newDeflater(settings) {
+  return new SyncZlib(zlib.createDeflateRaw({ chunkSize: zlib.constants.Z_MIN_CHUNK, memLevel: 8, ...settings }));
+}
+function syncFlush(deflater, input, inOff, inLen, out) {
+  let used = 0;
+  for (; ; ) {
+    const failure = deflater.write(zlib.constants.Z_SYNC_FLUSH, input, inOff, inLen, out, used, out.length - used);
+    if (failure !== null) throw new Error(`permessage-deflate: deflate failed: ${failure}`);
+    const availOut = deflater.availOut;
+    const availIn = deflater.availIn;
+    used = out.length - availOut;
+    inOff += inLen - availIn;
+    inLen = availIn;
+    if (availOut !== 0) break;
+    const bigger = Buffer.allocUnsafe(out.length * 2);
+    out.copy(bigger, 0, 0, used);
+    out = bigger;
+  }
+  if (used < TAIL.length || out.readUInt32BE(used - TAIL.length) !== 65535) {
+    throw new Error("permessage-deflate: sync flush did not end with 00 00 ff ff");
+  }
+  return out.subarray(0, used);
+}
+var TAIL, SyncZlib;
+var init_sync_zlib = __esm({
+  "src/protocol/sync-zlib.ts"() {
+    "use strict";
+    TAIL = Buffer.from([0, 0, 255, 255]);
+    SyncZlib = class {
+      stream;
+      handle;
+      writeState;
+      failure = null;
+      closed = false;
+      constructor(stream) {
+        const internals = stream;
+        const handle = internals._handle;
+        const writeState = internals._writeState;
+        if (handle == null || typeof handle.writeSync !== "function" || !(writeState instanceof Uint32Array) || writeState.length < 2) {
+          throw new Error("node:zlib internals (_handle.writeSync, _writeState) not found: this Node.js version is not supported");
+        }
+        this.stream = stream;
+        this.handle = handle;
+        this.writeState = writeState;
+        handle.onerror = (message2) => {
+          this.failure = message2;
+        };
+      }
+      /** avail_out after the last write: 0 means the output space was filled and zlib may have more. */
+      get availOut() {
+        return this.writeState[0];
+      }
+      /** avail_in after the last write: input not consumed (only after the end of a stream, or a full output). */
+      get availIn() {
+        return this.writeState[1];
+      }
+      /** One zlib deflate()/inflate() call; returns zlib's error message, or null. */
+      write(flush, input, inOff, inLen, out, outOff, outLen) {
+        if (this.closed) throw new Error("permessage-deflate: zlib stream used after close()");
+        this.handle.writeSync(flush, input, inOff, inLen, out, outOff, outLen);
+        const failure = this.failure;
+        this.failure = null;
+        return failure;
+      }
+      /** deflateReset() / inflateReset(): a fresh LZ77 window, same parameters. */
+      reset() {
+        if (this.closed) return;
+        this.handle.reset();
+        this.failure = null;
+      }
+      /** Frees the native stream; idempotent. */
+      close() {
+        if (this.closed) return;
+        this.closed = true;
+        this.stream.close();
+      }
+    };
+  }
+});
+
+// src/protocol/deflate-document.ts
+var DocumentChunks;
+var init_deflate_document = __esm({
+  "src/protocol/deflate-document.ts"() {
+    "use strict";
+    init_sync_zlib();
+    DocumentChunks = class {
+      constructor(bytes, chunkSize = 8192) {
+        this.bytes = bytes;
+        this.chunkSize = chunkSize;
+        if (bytes.length === 0) throw new RangeError("DocumentChunks: an empty document");
+        if (!Number.isInteger(chunkSize) || chunkSize < 1) throw new RangeError(`DocumentChunks: chunk size ${chunkSize}`);
+      }
+      bytes;
+      chunkSize;
+      built = /* @__PURE__ */ new Map();
+      /** Bytes [start, start + length) of the document, wrapping around at its end: one view, or two when it wraps. */
+      views(start, length) {
+        const end = start + length;
+        if (end <= this.bytes.length) return [this.bytes.subarray(start, end)];
+        return [this.bytes.subarray(start), this.bytes.subarray(0, end - this.bytes.length)];
+      }
+      /** The same bytes in one buffer (a copy only when they wrap). */
+      cut(start, length) {
+        const views = this.views(start, length);
+        return views.length === 1 ? views[0] : Buffer.concat(views, length);
+      }
+      /** The chunks for these zlib parameters, each ending with its sync flush's 00 00 ff ff; made on first use. */
+      chunksFor(settings) {
+        const key = `${settings.level}/${settings.windowBits}/${settings.strategy}`;
+        let chunks = this.built.get(key);
+        if (chunks === void 0) {
+          const deflater = newDeflater(settings);
+          const out = Buffer.allocUnsafe(this.chunkSize + (this.chunkSize >>> 3) + 64);
+          const list = [];
+          try {
+            for (let at = 0; at < this.bytes.length; at += this.chunkSize) {
+              list.push(Buffer.from(syncFlush(deflater, this.bytes, at, Math.min(this.chunkSize, this.bytes.length - at), out)));
+            }
+          } finally {
+            deflater.close();
+          }
+          this.built.set(key, chunks = list);
+        }
+        return chunks;
+      }
+    };
+  }
+});
+
+// src/cases/data/deflate-corpus.ts
+import { endianness } from "node:os";
+function mulberry32(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = a + 1831565813 >>> 0;
+    let t = a;
+    t = Math.imul(t ^ t >>> 15, t | 1);
+    t ^= t + Math.imul(t ^ t >>> 7, t | 61);
+    return (t ^ t >>> 14) >>> 0;
+  };
+}
+function asciiFiller(rng, words, n) {
+  let out = "";
+  while (out.length < n) out += (out.length === 0 ? "" : " ") + rng.zipf(words);
+  return out.slice(0, n);
+}
+function exact(kind, data) {
+  if (data.length !== CORPUS_BYTES[kind]) {
+    throw new Error(`corpus ${kind}: generated ${data.length} bytes instead of ${CORPUS_BYTES[kind]}`);
+  }
+  return data;
+}
+function makeJson() {
+  const target = CORPUS_BYTES.json;
+  const rng = new Rng(1246973774);
+  const out = new TextBuilder();
+  out.add('{\n   "source": "wsgate synthetic corpus",\n   "station": "Nordhafen weather mast",\n   "readings": [\n');
+  const tail = (note) => `
+   ],
+   "note": "${note}"
+}
+`;
+  const reserve = Buffer.byteLength(tail(""), "utf8");
+  for (let seq = 1; ; seq++) {
+    const sensor = rng.pick(SENSORS);
+    const minute = seq * 5;
+    const time = `2024-03-${String(1 + Math.floor(minute / 1440)).padStart(2, "0")}T${String(Math.floor(minute / 60) % 24).padStart(2, "0")}:${String(minute % 60).padStart(2, "0")}:00Z`;
+    const record = `${seq === 1 ? "" : ",\n"}      {
+         "seq": ${seq},
+         "time": "${time}",
+         "sensor": "${sensor}",
+         "site": "${rng.pick(SITES)}",
+         "value": ${(rng.int(2e3) / 10).toFixed(1)},
+         "unit": "${UNITS[sensor] ?? ""}",
+         "status": "${rng.pick(STATUSES)}"
+      }`;
+    if (!out.fits(record, target - reserve)) break;
+    out.add(record);
+  }
+  out.add(tail(asciiFiller(rng, NOTE_WORDS, target - reserve - out.bytes)));
+  return exact("json", out.toBuffer());
+}
+function makeBitmap() {
+  const size = 512;
+  const headerBytes = 14 + 40 + 256 * 4;
+  const out = Buffer.alloc(headerBytes + size * size);
+  out.write("BM", 0, "latin1");
+  out.writeUInt32LE(out.length, 2);
+  out.writeUInt32LE(headerBytes, 10);
+  out.writeUInt32LE(40, 14);
+  out.writeInt32LE(size, 18);
+  out.writeInt32LE(size, 22);
+  out.writeUInt16LE(1, 26);
+  out.writeUInt16LE(8, 28);
+  out.writeUInt32LE(0, 30);
+  out.writeUInt32LE(size * size, 34);
+  out.writeInt32LE(2835, 38);
+  out.writeInt32LE(2835, 42);
+  out.writeUInt32LE(256, 46);
+  for (let i = 0; i < 256; i++) out.writeUInt32LE(i * 65793, 54 + i * 4);
+  const rng = new Rng(1112363057);
+  const noise = new Uint8Array(size * size);
+  rng.fill(noise);
+  const waveX = Float64Array.from({ length: size }, (_, x) => 45 * Math.sin(x / 37));
+  const waveY = Float64Array.from({ length: size }, (_, y) => Math.cos(y / 53));
+  const diagonal = Float64Array.from({ length: 3 * size }, (_, d) => 30 * Math.sin(d / 91));
+  let at = headerBytes;
+  for (let y = 0; y < size; y++) {
+    for (let x = 0; x < size; x++) {
+      const dx = x - 300;
+      const dy = y - 230;
+      const disc = dx * dx + dy * dy < 120 * 120 ? 40 : 0;
+      const smooth = 110 + waveX[x] * waveY[y] + diagonal[x + 2 * y] + disc;
+      const n = noise[y * size + x] % 24 - 12;
+      out[at++] = Math.max(0, Math.min(255, Math.round(smooth + n)));
+    }
+  }
+  return exact("bitmap", out);
+}
+function makeProse() {
+  const target = CORPUS_BYTES.prose;
+  const rng = new Rng(1178686803);
+  const out = new TextBuilder();
+  out.add("\uFEFFDas Spiel vom Nebelhain\r\n\r\nEin erfundenes St\xFCck in Versen (wsgate-Testtext)\r\n\r\n");
+  const inventedWord = () => {
+    let word = "";
+    for (let i = 1 + rng.int(3); i >= 0; i--) word += rng.zipf(PROSE_SYLLABLES);
+    return rng.int(3) === 0 ? word.charAt(0).toUpperCase() + word.slice(1) : word;
+  };
+  const line = () => {
+    const n = 4 + rng.int(5);
+    const words = [];
+    for (let i = 0; i < n; i++) words.push(rng.int(2) === 0 ? rng.zipf(PROSE_SMALL_WORDS) : inventedWord());
+    const first = words[0] ?? "";
+    words[0] = first.charAt(0).toUpperCase() + first.slice(1);
+    return `  ${words.join(" ")}${rng.pick(PUNCTUATION)}\r
+`;
+  };
+  for (let scene = 1; ; scene++) {
+    let block = `\r
+${rng.pick(SPEAKERS)}.\r
+`;
+    if (scene % 9 === 0) block = `\r
+\r
+SZENE ${scene / 9}\r
+(${rng.pick(SPEAKERS)} tritt auf.)\r
+${block}`;
+    const lines = 2 + rng.int(9);
+    for (let i = 0; i < lines; i++) block += line();
+    if (!out.fits(block, target - 200)) break;
+    out.add(block);
+  }
+  out.add(asciiFiller(rng, ["und", "so", "nun", "ach", "still", "fern"], target - out.bytes - 2) + "\r\n");
+  return exact("prose", out.toBuffer());
+}
+function makeHtml() {
+  const target = CORPUS_BYTES.html;
+  const rng = new Rng(1213484364);
+  const out = new TextBuilder();
+  out.add(
+    '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>wsgate synthetic report</title>\n<style>\nbody { font-family: sans-serif; margin: 2em; }\ntable { border-collapse: collapse; }\ntd { padding: 2px 8px; border-bottom: 1px solid #ddd; }\ntd.passed { color: #060; }\ntd.failed { color: #a00; }\ntd.skipped { color: #888; }\n</style>\n</head>\n<body>\n<h1>Synthetic test report</h1>\n<table>\n<tr><th>Run</th><th>Site</th><th>Result</th><th>Time</th></tr>\n'
+  );
+  const tail = (filler) => `</table>
+<p class="footer">${filler}</p>
+</body>
+</html>
+`;
+  const reserve = Buffer.byteLength(tail(""), "utf8");
+  let wide = 0;
+  for (let row = 1; ; row++) {
+    const city = row % 120 === 0 && wide < WIDE_NAMES.length ? WIDE_NAMES[wide++] : rng.pick(CITIES);
+    const result = rng.pick(RESULTS);
+    const text = `<tr class="${row % 2 === 0 ? "even" : "odd"}"><td class="run">R-${String(row).padStart(5, "0")}</td><td class="site">${city}</td><td class="${result}">${result}</td><td class="time">${rng.int(900)} ms</td></tr>
+`;
+    if (!out.fits(text, target - reserve - 40)) break;
+    out.add(text);
+  }
+  if (wide !== WIDE_NAMES.length) throw new Error("corpus html: not every multi-byte name was placed");
+  out.add(tail(asciiFiller(rng, ["report", "generated", "by", "wsgate", "for", "testing"], target - reserve - out.bytes)));
+  return exact("html", out.toBuffer());
+}
+function adler32(data) {
+  let a = 1;
+  let b = 0;
+  for (let i = 0; i < data.length; ) {
+    const end = Math.min(i + 3800, data.length);
+    for (; i < end; i++) {
+      a += data[i];
+      b += a;
+    }
+    a %= 65521;
+    b %= 65521;
+  }
+  return (b << 16 | a) >>> 0;
+}
+function storedZlib(rng, length) {
+  const blocks = Math.max(1, Math.ceil(length / 65535));
+  const out = Buffer.alloc(2 + blocks * 5 + length + 4);
+  const raw = new Uint8Array(length);
+  rng.fill(raw);
+  out[0] = 120;
+  out[1] = 1;
+  let at = 2;
+  for (let i = 0; i < blocks; i++) {
+    const n = Math.min(65535, length - i * 65535);
+    out[at] = i === blocks - 1 ? 1 : 0;
+    out.writeUInt16LE(n, at + 1);
+    out.writeUInt16LE(~n & 65535, at + 3);
+    out.set(raw.subarray(i * 65535, i * 65535 + n), at + 5);
+    at += 5 + n;
+  }
+  out.writeUInt32BE(adler32(raw), at);
+  return out;
+}
+function makePdf() {
+  const target = CORPUS_BYTES.pdf;
+  const rng = new Rng(1346651697);
+  const parts = [];
+  let length = 0;
+  const offsets = [];
+  const push = (b) => {
+    parts.push(b);
+    length += b.length;
+  };
+  const object = (body) => {
+    offsets.push(length);
+    push(Buffer.from(`${offsets.length} 0 obj
+`, "latin1"));
+    for (const b of body) push(b);
+    push(Buffer.from("\nendobj\n", "latin1"));
+  };
+  push(Buffer.from("%PDF-1.4\n%\xE2\xE3\xCF\xD3\n", "latin1"));
+  object([Buffer.from("<< /Type /Catalog /Pages 2 0 R >>", "latin1")]);
+  object([Buffer.from("<< /Type /Pages >>", "latin1")]);
+  const reserve = 4096;
+  for (let page = 1; ; page++) {
+    let text = "BT\n/F1 10 Tf\n";
+    const lines = 60 + rng.int(40);
+    for (let i = 0; i < lines; i++) {
+      let words = "";
+      for (let w = 0; w < 10; w++) words += `${rng.zipf(PDF_WORDS)} `;
+      text += `72 ${760 - i * 12} Td (${words.trimEnd()}) Tj
+`;
+    }
+    text += "ET";
+    const image = storedZlib(rng, 12e3 + rng.int(2e4));
+    const need = text.length + image.length + 200;
+    if (length + need > target - reserve) break;
+    object([Buffer.from(`<< /Length ${text.length} >>
+stream
+${text}
+endstream`, "latin1")]);
+    object([
+      Buffer.from(`<< /Type /XObject /Subtype /Image /Width 256 /Height 128 /BitsPerComponent 8 /ColorSpace /DeviceGray /Filter /FlateDecode /Length ${image.length} >>
+stream
+`, "latin1"),
+      image,
+      Buffer.from("\nendstream", "latin1")
+    ]);
+  }
+  const xref = (start) => {
+    let s = `xref
+0 ${offsets.length + 1}
+0000000000 65535 f 
+`;
+    for (const o of offsets) s += `${String(o).padStart(10, "0")} 00000 n 
+`;
+    s += `trailer
+<< /Size ${offsets.length + 1} /Root 1 0 R >>
+startxref
+${start}
+%%EOF
+`;
+    return Buffer.from(s, "latin1");
+  };
+  const xrefLength = xref(target - xref(length).length).length;
+  const fill = target - length - xrefLength;
+  let comment = "";
+  while (comment.length < fill) {
+    const line = `% ${asciiFiller(rng, PDF_WORDS, 70)}
+`;
+    comment += line;
+  }
+  comment = comment.slice(0, fill - 1) + "\n";
+  push(Buffer.from(comment, "latin1"));
+  push(xref(length));
+  return exact("pdf", Buffer.concat(parts));
+}
+function codePointOffsets(bytes) {
+  let count = 0;
+  for (let i = 0; i < bytes.length; i++) if ((bytes[i] & 192) !== 128) count++;
+  const offsets = new Int32Array(count + 1);
+  let k = 0;
+  for (let i = 0; i < bytes.length; i++) if ((bytes[i] & 192) !== 128) offsets[k++] = i;
+  offsets[k] = bytes.length;
+  return offsets;
+}
+function corpusFile(kind) {
+  let file = cache.get(kind);
+  if (file === void 0) {
+    const bytes = makers[kind]();
+    file = { kind, bytes, codePointOffsets: SLICED_AS_TEXT.has(kind) ? codePointOffsets(bytes) : null };
+    cache.set(kind, file);
+  }
+  return file;
+}
+var CORPUS_BYTES, LITTLE_ENDIAN, Rng, TextBuilder, SENSORS, UNITS, SITES, STATUSES, NOTE_WORDS, PROSE_SMALL_WORDS, PROSE_SYLLABLES, SPEAKERS, PUNCTUATION, CITIES, WIDE_NAMES, RESULTS, PDF_WORDS, makers, SLICED_AS_TEXT, cache;
+var init_deflate_corpus = __esm({
+  "src/cases/data/deflate-corpus.ts"() {
+    "use strict";
+    CORPUS_BYTES = {
+      json: 194056,
+      bitmap: 263222,
+      prose: 222218,
+      html: 263647,
+      pdf: 1042328
+    };
+    LITTLE_ENDIAN = endianness() === "LE";
+    Rng = class {
+      next;
+      constructor(seed) {
+        this.next = mulberry32(seed);
+      }
+      /** An integer in [0, n). */
+      int(n) {
+        return this.next() % n;
+      }
+      /** A float in [0, 1). */
+      float() {
+        return this.next() / 4294967296;
+      }
+      /** A uniformly chosen element. */
+      pick(items) {
+        return items[this.int(items.length)];
+      }
+      /** An element chosen with a Zipf-like bias towards the front of the list (as words in text are). */
+      zipf(items) {
+        const u = this.float();
+        return items[Math.floor(items.length * u * u)];
+      }
+      /** Fills a buffer with random bytes (four per draw, least significant byte first). */
+      fill(out) {
+        let i = 0;
+        if (LITTLE_ENDIAN && out.byteOffset % 4 === 0) {
+          const words = new Uint32Array(out.buffer, out.byteOffset, out.length >>> 2);
+          for (; i < words.length; i++) words[i] = this.next();
+          i *= 4;
+        }
+        for (; i + 4 <= out.length; ) {
+          const v = this.next();
+          out[i++] = v & 255;
+          out[i++] = v >>> 8 & 255;
+          out[i++] = v >>> 16 & 255;
+          out[i++] = v >>> 24;
+        }
+        if (i < out.length) {
+          const v = this.next();
+          for (let shift = 0; i < out.length; shift += 8) out[i++] = v >>> shift & 255;
+        }
+      }
+    };
+    TextBuilder = class {
+      parts = [];
+      bytes = 0;
+      add(text) {
+        this.parts.push(text);
+        this.bytes += Buffer.byteLength(text, "utf8");
+      }
+      fits(text, limit) {
+        return this.bytes + Buffer.byteLength(text, "utf8") <= limit;
+      }
+      toBuffer() {
+        return Buffer.from(this.parts.join(""), "utf8");
+      }
+    };
+    SENSORS = ["temperature", "humidity", "pressure", "wind-speed", "wind-direction", "rain", "radiation", "dew-point"];
+    UNITS = {
+      temperature: "degC",
+      humidity: "percent",
+      pressure: "hPa",
+      "wind-speed": "m/s",
+      "wind-direction": "deg",
+      rain: "mm",
+      radiation: "W/m2",
+      "dew-point": "degC"
+    };
+    SITES = ["roof-north", "roof-south", "mast-a", "mast-b", "courtyard", "garden"];
+    STATUSES = ["ok", "ok", "ok", "ok", "ok", "ok", "ok", "stale", "calibrating", "out-of-range"];
+    NOTE_WORDS = ["sensor", "reading", "value", "checked", "station", "interval", "average", "noted", "the", "of", "and"];
+    PROSE_SMALL_WORDS = [
+      "und",
+      "der",
+      "die",
+      "das",
+      "ich",
+      "nicht",
+      "du",
+      "zu",
+      "mit",
+      "ein",
+      "in",
+      "es",
+      "mir",
+      "so",
+      "wie",
+      "sich",
+      "den",
+      "auf",
+      "ist",
+      "was",
+      "noch",
+      "doch",
+      "mich",
+      "dem",
+      "nur",
+      "wer",
+      "dich",
+      "sein",
+      "nun",
+      "schon",
+      "hier",
+      "wohl",
+      "gar",
+      "dort",
+      "auch",
+      "ach",
+      "\xFCber",
+      "f\xFCr",
+      "durch",
+      "vor",
+      "hinter",
+      "sch\xF6n"
+    ];
+    PROSE_SYLLABLES = [
+      "ber",
+      "gen",
+      "wal",
+      "ster",
+      "lich",
+      "keit",
+      "hau",
+      "mon",
+      "tr\xE4",
+      "r\xF6",
+      "schl",
+      "acht",
+      "ung",
+      "feld",
+      "brun",
+      "dor",
+      "gl\xFC",
+      "wen",
+      "ka",
+      "mer",
+      "nel",
+      "sin",
+      "tal",
+      "grau",
+      "k\xFC",
+      "fen",
+      "lau",
+      "e\xDF",
+      "hei",
+      "mu",
+      "rin",
+      "zau",
+      "bern",
+      "w\xF6",
+      "gel",
+      "stra",
+      "hen",
+      "lo",
+      "quel",
+      "d\xFC",
+      "sam",
+      "ten",
+      "vo",
+      "frei"
+    ];
+    SPEAKERS = ["DER WANDERER", "DIE KR\xC4UTERFRAU", "DER SCHREIBER", "CHOR DER NEBEL", "DER T\xDCRMER", "MARGA", "DER GAUKLER"];
+    PUNCTUATION = [",", ",", ".", ".", ";", "!", "?", ":"];
+    CITIES = ["Aachen", "Bergen", "Lyon", "Porto", "Gent", "Turin", "Leeds", "Basel", "Brno", "Graz", "Split", "Tartu"];
+    WIDE_NAMES = [
+      "Z\xFCrich",
+      // ü: +1
+      "Malm\xF6",
+      // ö: +1
+      "Krak\xF3w",
+      // ó: +1
+      "S\xE3o Paulo",
+      // ã: +1
+      "Besan\xE7on",
+      // ç: +1
+      "\xDE\xF3rsh\xF6fn",
+      // Þ ó ö: +3
+      "\u0395\u03BB\u03BB\u03AC\u03B4\u03B1",
+      // six Greek letters: +6
+      "\u6771\u4EAC",
+      // two CJK ideographs of 3 bytes: +4
+      "R\u012Bga \u2014 Tallinn",
+      // ī +1, em dash +2: +3
+      "K\xF6ln \u{1F642}",
+      // ö +1, an emoji of 4 bytes: +4
+      "\u20AC Zone"
+      // euro sign: +2
+    ];
+    RESULTS = ["passed", "passed", "passed", "passed", "passed", "failed", "skipped"];
+    PDF_WORDS = ["the", "of", "and", "model", "data", "system", "results", "we", "in", "is", "for", "figure", "method", "value", "table", "analysis", "section", "shows"];
+    makers = {
+      json: makeJson,
+      bitmap: makeBitmap,
+      prose: makeProse,
+      html: makeHtml,
+      pdf: makePdf
+    };
+    SLICED_AS_TEXT = /* @__PURE__ */ new Set(["json", "html"]);
+    cache = /* @__PURE__ */ new Map();
+  }
+});
+
+// src/cases/data/deflate-cases.ts
+function acceptOffer(requests, offers) {
+  for (const request of requests) {
+    for (const offer of offers) {
+      if (request.noContextTakeover && !offer.acceptNoContextTakeover) continue;
+      if (request.maxWindowBits !== 0 && !offer.acceptMaxWindowBits) continue;
+      return { offer, requestNoContextTakeover: request.noContextTakeover, requestMaxWindowBits: request.maxWindowBits };
+    }
+  }
+  return null;
+}
+var messageSizeRows, payloadSubgroups, paramTestData, plain, noContext, bits9, bits15, noContextBits9, noContextBits15, acceptRules, acceptFirstOffer;
+var init_deflate_cases = __esm({
+  "src/cases/data/deflate-cases.ts"() {
+    "use strict";
+    messageSizeRows = [
+      { row: "1", length: 16, count: 1e3, waitSeconds: 60, fragmentSize: 0 },
+      { row: "2", length: 64, count: 1e3, waitSeconds: 60, fragmentSize: 0 },
+      { row: "3", length: 256, count: 1e3, waitSeconds: 120, fragmentSize: 0 },
+      { row: "4", length: 1024, count: 1e3, waitSeconds: 240, fragmentSize: 0 },
+      { row: "5", length: 4096, count: 1e3, waitSeconds: 480, fragmentSize: 0 },
+      { row: "6", length: 8192, count: 1e3, waitSeconds: 480, fragmentSize: 0 },
+      { row: "7", length: 16384, count: 1e3, waitSeconds: 480, fragmentSize: 0 },
+      { row: "8", length: 32768, count: 1e3, waitSeconds: 480, fragmentSize: 0 },
+      { row: "9", length: 65536, count: 1e3, waitSeconds: 480, fragmentSize: 0 },
+      { row: "10", length: 131072, count: 1e3, waitSeconds: 480, fragmentSize: 0 },
+      { row: "11", length: 8192, count: 1e3, waitSeconds: 480, fragmentSize: 256 },
+      { row: "12", length: 16384, count: 1e3, waitSeconds: 480, fragmentSize: 256 },
+      { row: "13", length: 32768, count: 1e3, waitSeconds: 480, fragmentSize: 256 },
+      { row: "14", length: 65536, count: 1e3, waitSeconds: 480, fragmentSize: 256 },
+      { row: "15", length: 131072, count: 1e3, waitSeconds: 480, fragmentSize: 256 },
+      { row: "16", length: 131072, count: 1e3, waitSeconds: 480, fragmentSize: 1024 },
+      { row: "17", length: 131072, count: 1e3, waitSeconds: 480, fragmentSize: 4096 },
+      { row: "18", length: 131072, count: 1e3, waitSeconds: 480, fragmentSize: 32768 }
+    ];
+    payloadSubgroups = [
+      { subgroup: "12.1", data: { corpus: "json", binary: false, what: "a 194056-byte JSON document" } },
+      { subgroup: "12.2", data: { corpus: "bitmap", binary: true, what: "a 263222-byte 512\xD7512 grayscale bitmap", literalsOnly: true } },
+      { subgroup: "12.3", data: { corpus: "prose", binary: true, what: "a 222218-byte German verse text (UTF-8, sent as binary)" } },
+      { subgroup: "12.4", data: { corpus: "html", binary: false, what: "a 263647-byte HTML page (263620 code points)" } },
+      { subgroup: "12.5", data: { corpus: "pdf", binary: true, what: "a 1042328-byte PDF document" } }
+    ];
+    paramTestData = payloadSubgroups[0]?.data ?? { corpus: "json", binary: false, what: "" };
+    plain = { noContextTakeover: false, maxWindowBits: 0 };
+    noContext = { noContextTakeover: true, maxWindowBits: 0 };
+    bits9 = { noContextTakeover: false, maxWindowBits: 9 };
+    bits15 = { noContextTakeover: false, maxWindowBits: 15 };
+    noContextBits9 = { noContextTakeover: true, maxWindowBits: 9 };
+    noContextBits15 = { noContextTakeover: true, maxWindowBits: 15 };
+    acceptRules = [
+      { subgroup: "13.1", requests: [plain] },
+      { subgroup: "13.2", requests: [noContext] },
+      { subgroup: "13.3", requests: [bits9] },
+      { subgroup: "13.4", requests: [bits15] },
+      { subgroup: "13.5", requests: [noContextBits9] },
+      { subgroup: "13.6", requests: [noContextBits15] },
+      { subgroup: "13.7", requests: [noContextBits9, noContext, plain] }
+    ];
+    acceptFirstOffer = [plain];
+  }
+});
+
+// src/cases/s12-deflate-payloads.ts
+import { createHash } from "node:crypto";
+function equalsParts(data, parts) {
+  let at = 0;
+  for (const p of parts) {
+    if (at + p.length > data.length || !data.subarray(at, at + p.length).equals(p)) return false;
+    at += p.length;
+  }
+  return at === data.length;
+}
+function codePoints(data) {
+  let n = 0;
+  for (let i = 0; i < data.length; i++) if ((data[i] & 192) !== 128) n++;
+  return n;
+}
+function framing(row) {
+  return row.fragmentSize === 0 ? "each message in a single frame" : `the compressed payload of each message split into frames of at most ${row.fragmentSize} bytes`;
+}
+function deflateEchoCase(spec) {
+  const { data, row } = spec;
+  const echo2 = new EchoRun(data, row);
+  return defineCase({
+    id: spec.id,
+    ...echoTexts(data, row, spec.negotiation),
+    expect: {},
+    close: closedByMe([CloseCode.Normal]),
+    closeExpectationAtStart: true,
+    reportTime: true,
+    reportCompressionRatio: true,
+    schedule: {
+      maxSeconds: row.waitSeconds + 2,
+      cost: 0.1 + row.count * (2e-4 + row.length / (data.corpus === "bitmap" || data.corpus === "pdf" ? 4e6 : 2e7))
+    },
+    deflate: (offers) => acceptOffer(spec.accept, offers),
+    // As a client, wsgate offers what it accepts as a server (Autobahn's CLIENT_OFFERS mirror SERVER_ACCEPT).
+    deflateOffers: spec.accept.map((r) => ({ requestNoContextTakeover: r.noContextTakeover, requestMaxWindowBits: r.maxWindowBits })),
+    deflateLiteralsOnly: data.literalsOnly === true,
+    // An echo is compared with what was sent, then dropped (a difference is reported by its SHA-1).
+    transientMessages: true,
+    run: (t) => echo2.start(t),
+    onMessage: (t, received, binary) => echo2.onEcho(t, received, binary)
+  });
+}
+function echoTexts(data, row, negotiation2) {
+  const unit = data.binary ? "bytes" : "code points";
+  const fromChunks = row.length >= CUT_FROM;
+  return {
+    description: `${row.count} ${data.binary ? "binary" : "text"} messages of ${row.length} ${unit} each, cut in turn from ${data.what}, wrapping around at its end; sent compressed with permessage-deflate${data.literalsOnly === true ? " (coded as Huffman literals: LZ77 finds nothing in its noise)" : ""}${fromChunks ? ` from ${CHUNK_SIZE / 1024} KiB chunks of the document deflated once per run, whose back-references reach into earlier messages` : ""}, ${framing(row)}. The next message leaves only when the previous one has come back.<br>${negotiation2}`,
+    expectation: `The client echoes every message unchanged (same type, same ${unit}) and all ${row.count} within ${row.waitSeconds} seconds, then answers the server's close (1000) cleanly. Without permessage-deflate negotiated the case is UNIMPLEMENTED.`
+  };
+}
+function finish(t, behavior, result) {
+  t.setOutcome(behavior, result);
+  t.setWirelog(true);
+  t.sendClose(CloseCode.Normal);
+}
+var documents, CHUNK_SIZE, CUT_FROM, MessageWindow, states, py, sha1, EchoRun, NEGOTIATION_12, deflatePayloadCases;
+var init_s12_deflate_payloads = __esm({
+  "src/cases/s12-deflate-payloads.ts"() {
+    "use strict";
+    init_constants();
+    init_deflate_document();
+    init_verdicts();
+    init_deflate_corpus();
+    init_deflate_cases();
+    init_define();
+    documents = /* @__PURE__ */ new Map();
+    CHUNK_SIZE = 8192;
+    CUT_FROM = 4 * CHUNK_SIZE;
+    MessageWindow = class {
+      constructor(data, length) {
+        this.length = length;
+        const file = corpusFile(data.corpus);
+        let document = documents.get(data.corpus);
+        if (document === void 0) documents.set(data.corpus, document = new DocumentChunks(file.bytes, CHUNK_SIZE));
+        this.document = document;
+        this.offsets = data.binary ? null : file.codePointOffsets;
+        this.units = this.offsets === null ? file.bytes.length : this.offsets.length - 1;
+      }
+      length;
+      document;
+      offsets;
+      /** Size of the document in the window's units: code points for text, bytes for binary. */
+      units;
+      byteAt(unit) {
+        return this.offsets === null ? unit : this.offsets[unit];
+      }
+      /** The bytes of the message that starts at unit `from`, wrapping around at the end: first byte and length. */
+      range(from) {
+        const start = this.byteAt(from);
+        const end = this.byteAt((from + this.length) % this.units);
+        return { start, length: end > start ? end - start : end + this.document.bytes.length - start };
+      }
+      /** Where the message after the one at `from` starts. */
+      next(from) {
+        return (from + this.length) % this.units;
+      }
+    };
+    states = /* @__PURE__ */ new WeakMap();
+    py = (b) => b ? "True" : "False";
+    sha1 = (...parts) => {
+      const hash = createHash("sha1");
+      for (const p of parts) hash.update(p);
+      return hash.digest("hex");
+    };
+    EchoRun = class {
+      constructor(data, row) {
+        this.data = data;
+        this.row = row;
+        this.fromChunks = row.length >= CUT_FROM;
+      }
+      data;
+      row;
+      window = null;
+      fromChunks;
+      start(t) {
+        t.setWirelog(false);
+        if (!t.deflateActive) {
+          t.setOutcome(Behavior.Unimplemented, "Actual events differ from any expected.");
+          t.sendClose(CloseCode.Normal);
+          return;
+        }
+        t.setOutcome(Behavior.Failed, `Case did not finish within ${this.row.waitSeconds} seconds.`);
+        t.closeAfter(this.row.waitSeconds);
+        this.window ??= new MessageWindow(this.data, this.row.length);
+        const s = { window: this.window, position: 0, sent: 0, expected: [], next: null };
+        states.set(t, s);
+        this.sendNext(t, s);
+      }
+      onEcho(t, received, binary) {
+        const { data, row } = this;
+        const s = states.get(t);
+        if (s === void 0) return;
+        if (binary === data.binary && equalsParts(received, s.expected)) {
+          if (s.sent < row.count) {
+            this.sendNext(t, s);
+          } else {
+            t.captureTrafficStats();
+            finish(t, Behavior.Ok, "Ok, received all echo'ed messages in time.");
+          }
+          return;
+        }
+        const length = data.binary ? received.length : codePoints(received);
+        const result = binary !== data.binary ? `Echo'ed message type differs from what I sent (got binary ${py(binary)}, expected binary ${py(data.binary)}).` : length !== row.length ? `Echo'ed message length differs from what I sent (got length ${length}, expected length ${row.length}).` : `Echo'ed message contents differs from what I sent (got SHA1 ${sha1(received)}, expected SHA1 ${sha1(...s.expected)}).`;
+        finish(t, Behavior.Failed, result);
+      }
+      /** Cuts the next message and compresses it (Autobahn's sendOne, without the sending). */
+      prepare(t, s) {
+        const { start, length } = s.window.range(s.position);
+        s.position = s.window.next(s.position);
+        const options = { binary: this.data.binary, fragmentSize: this.row.fragmentSize };
+        return {
+          payload: s.window.document.views(start, length),
+          prepared: this.fromChunks ? t.prepareCut(s.window.document, start, length, options) : t.prepareMessage(s.window.document.cut(start, length), options)
+        };
+      }
+      /**
+       * Sends the prepared message, then prepares the one after it, so that its compression overlaps
+       * the round trip. Messages are compressed in sending order, so the bytes on the wire are the same
+       * as with sendMessage.
+       */
+      sendNext(t, s) {
+        const m = s.next ?? this.prepare(t, s);
+        s.expected = m.payload;
+        t.sendPrepared(m.prepared);
+        s.sent += 1;
+        s.next = s.sent < this.row.count ? this.prepare(t, s) : null;
+      }
+    };
+    NEGOTIATION_12 = "Negotiation: the server accepts the client's first permessage-deflate offer, asking nothing of the client's compressor.";
+    deflatePayloadCases = payloadSubgroups.flatMap(
+      ({ subgroup, data }) => messageSizeRows.map(
+        (row) => deflateEchoCase({ id: `${subgroup}.${row.row}`, data, row, accept: acceptFirstOffer, negotiation: NEGOTIATION_12 })
+      )
+    );
+  }
+});
+
+// src/cases/s13-deflate-params.ts
+function asked(r) {
+  const params = [
+    ...r.noContextTakeover ? ["client_no_context_takeover"] : [],
+    ...r.maxWindowBits !== 0 ? [`client_max_window_bits=${r.maxWindowBits}`] : []
+  ];
+  return params.length === 0 ? "nothing" : params.join(" and ");
+}
+function negotiation(requests) {
+  const tries = requests.map(
+    (r) => r.noContextTakeover || r.maxWindowBits !== 0 ? `the first offer that allows ${asked(r)}, asking for ${r.noContextTakeover && r.maxWindowBits !== 0 ? "both" : "it"}` : "the client's first offer, asking nothing"
+  );
+  const rule = tries.length === 1 ? `accepts ${tries[0] ?? ""}` : `accepts, trying in turn: ${tries.join("; then ")}`;
+  return `Negotiation: the server ${rule}. When no offer fits, the server declines permessage-deflate.`;
+}
+var deflateParamCases;
+var init_s13_deflate_params = __esm({
+  "src/cases/s13-deflate-params.ts"() {
+    "use strict";
+    init_deflate_cases();
+    init_s12_deflate_payloads();
+    deflateParamCases = acceptRules.flatMap(
+      ({ subgroup, requests }) => messageSizeRows.map(
+        (row) => deflateEchoCase({ id: `${subgroup}.${row.row}`, data: paramTestData, row, accept: requests, negotiation: negotiation(requests) })
+      )
+    );
+  }
+});
+
+// src/cases/handshake-scripts.ts
+import { createHash as createHash2 } from "node:crypto";
+function head(statusLine, lines) {
+  return [statusLine, ...lines].map((l) => `${l}\r
+`).join("") + "\r\n";
+}
+function upgradeLines(info) {
+  return ["Upgrade: websocket", "Connection: Upgrade", `Sec-WebSocket-Accept: ${info.accept}`];
+}
+function needsMet(needs, info) {
+  if (needs === "deflate-offer") return info.deflateOffers.length > 0;
+  if (needs === "no-deflate-offer") return info.deflateOffers.length === 0;
+  return true;
+}
+function unimplementedUnlessScripted(needs) {
+  return (verdict, facts) => {
+    if (facts.scriptedHandshake === true) return verdict;
+    return {
+      behavior: Behavior.Unimplemented,
+      result: needsText(needs),
+      behaviorClose: CloseBehavior.Ok,
+      resultClose: "Not judged: the case does not apply to this client."
+    };
+  };
+}
+function mustRefuse(def) {
+  const needs = def.needs ?? null;
+  const statusLine = def.statusLine ?? SWITCHING;
+  const switching = statusLine === SWITCHING;
+  return defineCase({
+    id: def.id,
+    description: def.description,
+    expectation: `${def.expectation} The client fails the connection: it closes TCP without sending any data frame (a close frame first is tolerated, with any code), and never echoes the text message the server sends right after the response.${needs === null ? "" : ` ${needsText(needs)}`}`,
+    expect: { OK: [] },
+    close: refused,
+    suppressClose: true,
+    adjust: unimplementedUnlessScripted(needs),
+    handshake(info) {
+      if (!needsMet(needs, info)) return null;
+      const response = head(statusLine, def.lines(info));
+      if (def.deflate !== true) return { head: response, delivery: "together" };
+      const offer = info.deflateOffers[0] ?? PLAIN_OFFER;
+      return { head: response, delivery: "together", deflate: { offer, requestNoContextTakeover: false, requestMaxWindowBits: 0 } };
+    },
+    run(t) {
+      if (!t.scriptedHandshake) {
+        unimplemented(t, needsText(needs));
+        return;
+      }
+      t.sendFrame({ opcode: Opcode.Text, payload: PROBE });
+      if (switching) t.killAfter(REFUSE_WAIT);
+      else t.continueLater(REFUSE_WAIT, () => t.dropConnection(), "client-kept-http-connection");
+    }
+  });
+}
+function needsText(needs) {
+  if (needs === "deflate-offer") return "Without a permessage-deflate offer from the client the case is UNIMPLEMENTED.";
+  if (needs === "no-deflate-offer") return "When the client offers permessage-deflate the case is UNIMPLEMENTED.";
+  return "";
+}
+function unimplemented(t, why) {
+  t.setOutcome(Behavior.Unimplemented, why);
+  t.sendClose(CloseCode.Normal);
+}
+function mustAccept(def) {
+  const binary = Buffer.from("wsgate binary \0\xFF", "latin1");
+  return defineCase({
+    id: def.id,
+    description: def.description,
+    expectation: `${def.expectation} The client takes the connection as established and echoes a text and a binary message, then answers the close (1000) cleanly.`,
+    expect: { OK: [message(PROBE), message(binary, true)] },
+    close: closedByMe([CloseCode.Normal]),
+    adjust: wrongCodeFails,
+    handshake: (info) => ({ head: def.response(info), delivery: def.delivery }),
+    run(t) {
+      t.sendFrame({ opcode: Opcode.Text, payload: PROBE });
+      t.sendFrame({ opcode: Opcode.Binary, payload: binary });
+      t.killAfter(ECHO_WAIT);
+    }
+  });
+}
+function mustInflate(def) {
+  return defineCase({
+    id: def.id,
+    description: `${def.description} Negotiation: the server accepts the client's first permessage-deflate offer, asking nothing. (${def.rfc})`,
+    expectation: `${def.expectation} Without permessage-deflate negotiated the case is UNIMPLEMENTED.`,
+    expect: { OK: def.echoes.map((e) => message(e)) },
+    close: closedByMe([CloseCode.Normal]),
+    adjust: wrongCodeFails,
+    deflate: (offers) => acceptOffer(acceptFirstOffer, offers),
+    run(t) {
+      if (!t.deflateActive) {
+        unimplemented(t, "permessage-deflate was not negotiated (the client offered none).");
+        return;
+      }
+      for (const frame of def.frames) t.sendFrame(frame);
+      t.killAfter(ECHO_WAIT);
+    }
+  });
+}
+function swapCase(text) {
+  return text.replace(/[A-Za-z]/g, (c) => c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase());
+}
+function acceptWithoutGuid(info) {
+  return createHash2("sha1").update(info.request.key, "latin1").digest("base64");
+}
+var PROBE, REFUSE_WAIT, ECHO_WAIT, ANY_CLOSE_CODE, refused, SWITCHING, PLAIN_OFFER;
+var init_handshake_scripts = __esm({
+  "src/cases/handshake-scripts.ts"() {
+    "use strict";
+    init_constants();
+    init_verdicts();
+    init_deflate_cases();
+    init_define();
+    PROBE = "Hello, wsgate";
+    REFUSE_WAIT = 2;
+    ECHO_WAIT = 5;
+    ANY_CLOSE_CODE = [1e3, 1001, 1002, 1003, 1007, 1008, 1009, 1010, 1011];
+    refused = { closedByMe: false, closeCode: ANY_CLOSE_CODE, requireClean: false };
+    SWITCHING = "HTTP/1.1 101 Switching Protocols";
+    PLAIN_OFFER = { acceptNoContextTakeover: true, acceptMaxWindowBits: false, requestNoContextTakeover: false, requestMaxWindowBits: 0 };
+  }
+});
+
+// src/cases/s14-messages.ts
+var RSV1, HELLO_SYNC_FLUSHED, HELLO4, HELLO_BFINAL, EMPTY_BLOCK, inflateCases, REASON_123, REASON_CUT, closeReasonCases;
+var init_s14_messages = __esm({
+  "src/cases/s14-messages.ts"() {
+    "use strict";
+    init_constants();
+    init_define();
+    init_handshake_scripts();
+    RSV1 = 4;
+    HELLO_SYNC_FLUSHED = hex("f2 48 cd c9 c9 07 00 00 00 ff ff");
+    HELLO4 = hex("f2 48 cd c9 c9 07 00");
+    HELLO_BFINAL = hex("f3 48 cd c9 c9 07 00");
+    EMPTY_BLOCK = hex("00");
+    inflateCases = [
+      // RFC 7692 §7.2.3.6 (Generating an Empty Fragment): a sender that has flushed what it compressed
+      // (the flush's empty stored block kept, as it is not the end of the message yet) and then meets the
+      // end of the message sends a final fragment holding the octet 0x00; with the appended 00 00 ff ff it
+      // is one more empty stored block.
+      mustInflate({
+        id: "14.5.1",
+        rfc: "RFC 7692 \xA77.2.2, \xA77.2.3.6",
+        description: 'A compressed text message "Hello" in two frames: the data of a sync flush with its empty stored block kept (f2 48 cd c9 c9 07 00 00 00 ff ff), then a final continuation frame whose payload is the single octet 00; then a second compressed "Hello" (f2 48 cd c9 c9 07 00).',
+        expectation: 'RFC 7692 \xA77.2.3.6: the final octet 00 and the appended 00 00 ff ff make one more empty stored block. The client echoes "Hello" twice.',
+        frames: [
+          { opcode: Opcode.Text, rsv: RSV1, payload: HELLO_SYNC_FLUSHED, fin: false },
+          { opcode: Opcode.Continuation, payload: EMPTY_BLOCK },
+          { opcode: Opcode.Text, rsv: RSV1, payload: HELLO4 }
+        ],
+        echoes: ["Hello", "Hello"]
+      }),
+      // RFC 6455 §5.4: "A fragmented message consists of a single frame with the FIN bit clear and an
+      // opcode other than 0, followed by zero or more frames with the FIN bit clear and the opcode set to
+      // 0, and terminated by a single frame with the FIN bit set and an opcode of 0." Nothing bounds a
+      // fragment's payload from below.
+      mustInflate({
+        id: "14.5.2",
+        rfc: "RFC 6455 \xA75.4, RFC 7692 \xA77.2.2",
+        description: 'A compressed text message "Hello" in two frames: all the compressed data first (f2 48 cd c9 c9 07 00), then a final continuation frame with an empty payload.',
+        expectation: 'The 00 00 ff ff appended at the end of the message completes the data. The client echoes "Hello".',
+        frames: [
+          { opcode: Opcode.Text, rsv: RSV1, payload: HELLO4, fin: false },
+          { opcode: Opcode.Continuation, payload: "" }
+        ],
+        echoes: ["Hello"]
+      }),
+      mustInflate({
+        id: "14.5.3",
+        rfc: "RFC 7692 \xA77.2.2, \xA77.2.3.6",
+        description: 'An empty text message compressed (payload 00: with the appended 00 00 ff ff, an empty stored block), then a compressed "Hello".',
+        expectation: 'The first message inflates to nothing. The client echoes an empty text message, then "Hello".',
+        frames: [
+          { opcode: Opcode.Text, rsv: RSV1, payload: EMPTY_BLOCK },
+          { opcode: Opcode.Text, rsv: RSV1, payload: HELLO4 }
+        ],
+        echoes: ["", "Hello"]
+      }),
+      // RFC 7692 §7.2.3.4: "On platforms on which the flush method using an empty DEFLATE block with no
+      // compression is not available, implementors can choose to flush data using DEFLATE blocks with
+      // "BFINAL" set to 1."
+      mustInflate({
+        id: "14.5.4",
+        rfc: "RFC 7692 \xA77.2.3.4",
+        description: 'A compressed text message "Hello" whose only DEFLATE block has BFINAL set (f3 48 cd c9 c9 07 00, as a Z_FINISH flush ends it).',
+        expectation: 'RFC 7692 \xA77.2.3.4: a sender may flush with a block that has BFINAL set; the client inflates it (the 00 00 ff ff appended after the end of the stream is ignored) and echoes "Hello".',
+        frames: [{ opcode: Opcode.Text, rsv: RSV1, payload: HELLO_BFINAL }],
+        echoes: ["Hello"]
+      })
+    ];
+    REASON_123 = "\u20AC".repeat(41);
+    REASON_CUT = Buffer.from("Hello \u20AC", "utf8").subarray(0, -1);
+    closeReasonCases = [
+      // RFC 6455 §5.5: "All control frames MUST have a payload length of 125 bytes or less"; §5.5.1: the
+      // body is a 2-byte status code followed by UTF-8 data, so a reason has at most 123 octets.
+      defineCase({
+        id: "14.6.1",
+        description: "A close frame with code 1000 and a 123-octet reason made of 41 three-octet UTF-8 characters (U+20AC): the longest a close reason can be. (RFC 6455 \xA75.5, \xA75.5.1)",
+        expectation: "RFC 6455 \xA75.5.1: the client answers the close with 1000 (or no code) and closes cleanly.",
+        expect: { OK: [] },
+        close: closedByMe([CloseCode.Normal]),
+        suppressClose: true,
+        adjust: wrongCodeFails,
+        run(t) {
+          t.sendCloseFrame(CloseCode.Normal, REASON_123);
+          t.killAfter(REFUSE_WAIT);
+        }
+      }),
+      // RFC 6455 §5.5.1: "the data ... is not guaranteed to be human readable" but "MUST be UTF-8", and §8.1:
+      // "When an endpoint is to interpret a byte stream as UTF-8 but finds that the byte stream is not, in
+      // fact, a valid UTF-8 stream, that endpoint MUST _Fail the WebSocket Connection_."
+      defineCase({
+        id: "14.6.2",
+        description: 'A close frame with code 1000 whose reason ends in the middle of a UTF-8 sequence ("Hello " then e2 82, the first two octets of U+20AC). (RFC 6455 \xA75.5.1, \xA78.1)',
+        expectation: "RFC 6455 \xA78.1: the reason is not valid UTF-8, so the client fails the connection: it answers with 1007 (or no code), or drops TCP.",
+        expect: { OK: [] },
+        close: { closedByMe: true, closeCode: [CloseCode.InvalidPayload], requireClean: false },
+        suppressClose: true,
+        adjust: wrongCodeFails,
+        run(t) {
+          t.sendCloseFrame(CloseCode.Normal, REASON_CUT);
+          t.killAfter(REFUSE_WAIT);
+        }
+      })
+    ];
+  }
+});
+
+// src/cases/s14-handshake.ts
+function deflateResponse(id, params, what, rule) {
+  return mustRefuse({
+    id,
+    description: `A valid 101 response accepting permessage-deflate with ${what}: "Sec-WebSocket-Extensions: permessage-deflate; ${params}", then an uncompressed text message. (RFC 7692 \xA77.1)`,
+    expectation: `RFC 7692 \xA77.1: a response that contains ${rule} means the client MUST _Fail the WebSocket Connection_.`,
+    needs: "deflate-offer",
+    deflate: true,
+    lines: (info) => [...upgradeLines(info), `Sec-WebSocket-Extensions: permessage-deflate; ${params}`]
+  });
+}
+var statusAndHeaderCases, negotiationCases, deflateParamCases2, acceptCases, handshakeCases;
+var init_s14_handshake = __esm({
+  "src/cases/s14-handshake.ts"() {
+    "use strict";
+    init_handshake_scripts();
+    init_s14_messages();
+    statusAndHeaderCases = [
+      // RFC 6455 §4.1: "If the response lacks a |Sec-WebSocket-Accept| header field or the
+      // |Sec-WebSocket-Accept| contains a value other than the base64-encoded SHA-1 of the concatenation
+      // of the |Sec-WebSocket-Key| (as a string, not base64-decoded) with the string
+      // "258EAFA5-E914-47DA-95CA-C5AB0DC85B11" but ignoring any leading and trailing whitespace, the
+      // client MUST _Fail the WebSocket Connection_."
+      mustRefuse({
+        id: "14.1.1",
+        description: "A 101 response whose Sec-WebSocket-Accept is the base64 SHA-1 of the key alone (the GUID left out), then a text message. (RFC 6455 \xA74.1)",
+        expectation: "RFC 6455 \xA74.1: a Sec-WebSocket-Accept other than base64(SHA-1(key + GUID)) means the client MUST _Fail the WebSocket Connection_.",
+        lines: (info) => ["Upgrade: websocket", "Connection: Upgrade", `Sec-WebSocket-Accept: ${acceptWithoutGuid(info)}`]
+      }),
+      mustRefuse({
+        id: "14.1.2",
+        description: "A 101 response without a Sec-WebSocket-Accept header field, then a text message. (RFC 6455 \xA74.1)",
+        expectation: "RFC 6455 \xA74.1: a response that lacks a Sec-WebSocket-Accept header field means the client MUST _Fail the WebSocket Connection_.",
+        lines: () => ["Upgrade: websocket", "Connection: Upgrade"]
+      }),
+      mustRefuse({
+        id: "14.1.8",
+        description: "A 101 response whose Sec-WebSocket-Accept is the right value with the letter case of every letter swapped, then a text message. (RFC 6455 \xA74.1, RFC 4648 \xA74)",
+        expectation: "RFC 6455 \xA74.1: the value must be the base64-encoded SHA-1; base64 letters are case-sensitive (RFC 4648 \xA74), so this is another value and the client MUST _Fail the WebSocket Connection_.",
+        lines: (info) => ["Upgrade: websocket", "Connection: Upgrade", `Sec-WebSocket-Accept: ${swapCase(info.accept)}`]
+      }),
+      // RFC 6455 §4.1: "If the status code received from the server is not 101, the client handles the
+      // response per HTTP [RFC2616] procedures." §4.2.2: "Any status code other than 101 indicates that
+      // the WebSocket handshake has not completed and that the semantics of HTTP still apply."
+      mustRefuse({
+        id: "14.1.3",
+        description: "A 200 OK response that otherwise carries every upgrade header field (Upgrade, Connection, a correct Sec-WebSocket-Accept), then a text message as its body. (RFC 6455 \xA74.1, \xA74.2.2)",
+        expectation: "RFC 6455 \xA74.1: a status other than 101 is handled per HTTP; the WebSocket handshake has not completed.",
+        statusLine: "HTTP/1.1 200 OK",
+        lines: upgradeLines
+      }),
+      mustRefuse({
+        id: "14.1.4",
+        description: "A 301 Moved Permanently response whose Location is the URL just requested, then a text message. (RFC 6455 \xA74.1)",
+        expectation: 'RFC 6455 \xA74.1: "the server might redirect the client using a 3xx status code (but clients are not required to follow them)". A client that follows it meets the same answer and must give up in the end.',
+        statusLine: "HTTP/1.1 301 Moved Permanently",
+        lines: (info) => [`Location: ws://${info.request.headers.get("host")?.[0] ?? "127.0.0.1"}${info.request.target}`, "Content-Length: 0"]
+      }),
+      mustRefuse({
+        id: "14.1.5",
+        description: "A 403 Forbidden response (with Content-Length: 0), then a text message. (RFC 6455 \xA74.1)",
+        expectation: "RFC 6455 \xA74.1: a status other than 101 is handled per HTTP; the WebSocket handshake has not completed.",
+        statusLine: "HTTP/1.1 403 Forbidden",
+        lines: () => ["Content-Length: 0"]
+      }),
+      // RFC 6455 §4.1: "If the response lacks an |Upgrade| header field or the |Upgrade| header field
+      // contains a value that is not an ASCII case-insensitive match for the value "websocket", the
+      // client MUST _Fail the WebSocket Connection_."
+      mustRefuse({
+        id: "14.1.6",
+        description: "A 101 response without an Upgrade header field (Connection and a correct Sec-WebSocket-Accept present), then a text message. (RFC 6455 \xA74.1)",
+        expectation: "RFC 6455 \xA74.1: a response that lacks an Upgrade header field means the client MUST _Fail the WebSocket Connection_.",
+        lines: (info) => ["Connection: Upgrade", `Sec-WebSocket-Accept: ${info.accept}`]
+      }),
+      // RFC 6455 §4.1: "If the response lacks a |Connection| header field or the |Connection| header
+      // field doesn't contain a token that is an ASCII case-insensitive match for the value "Upgrade",
+      // the client MUST _Fail the WebSocket Connection_."
+      mustRefuse({
+        id: "14.1.7",
+        description: 'A 101 response with "Connection: keep-alive" (no Upgrade token), then a text message. (RFC 6455 \xA74.1)',
+        expectation: 'RFC 6455 \xA74.1: a Connection header field without the token "Upgrade" means the client MUST _Fail the WebSocket Connection_.',
+        lines: (info) => ["Upgrade: websocket", "Connection: keep-alive", `Sec-WebSocket-Accept: ${info.accept}`]
+      })
+    ];
+    negotiationCases = [
+      // RFC 6455 §4.1: "If the response includes a |Sec-WebSocket-Extensions| header field and this
+      // header field indicates the use of an extension that was not present in the client's handshake
+      // (the server has indicated an extension not requested by the client), the client MUST _Fail the
+      // WebSocket Connection_."
+      mustRefuse({
+        id: "14.2.1",
+        description: 'A valid 101 response that also says "Sec-WebSocket-Extensions: x-wsgate-not-offered", then a text message. (RFC 6455 \xA74.1)',
+        expectation: "RFC 6455 \xA74.1: an extension in the response that the client did not request means the client MUST _Fail the WebSocket Connection_.",
+        lines: (info) => [...upgradeLines(info), "Sec-WebSocket-Extensions: x-wsgate-not-offered"]
+      }),
+      // RFC 6455 §4.1: "If the response includes a |Sec-WebSocket-Protocol| header field and this header
+      // field indicates the use of a subprotocol that was not present in the client's handshake (the
+      // server has indicated a subprotocol not requested by the client), the client MUST _Fail the
+      // WebSocket Connection_."
+      mustRefuse({
+        id: "14.2.2",
+        description: 'A valid 101 response that also says "Sec-WebSocket-Protocol: x-wsgate-not-offered", then a text message. (RFC 6455 \xA74.1)',
+        expectation: "RFC 6455 \xA74.1: a subprotocol in the response that the client did not request means the client MUST _Fail the WebSocket Connection_.",
+        lines: (info) => [...upgradeLines(info), "Sec-WebSocket-Protocol: x-wsgate-not-offered"]
+      }),
+      mustRefuse({
+        id: "14.2.3",
+        description: "A valid 101 response that accepts permessage-deflate although the client offered no extension, then a text message. (RFC 6455 \xA74.1, RFC 7692 \xA75)",
+        expectation: "RFC 6455 \xA74.1: an extension in the response that the client did not request means the client MUST _Fail the WebSocket Connection_.",
+        needs: "no-deflate-offer",
+        deflate: true,
+        lines: (info) => [...upgradeLines(info), "Sec-WebSocket-Extensions: permessage-deflate"]
+      })
+    ];
+    deflateParamCases2 = [
+      deflateResponse("14.3.1", "x-wsgate-not-offered", "a parameter the client did not offer", "an extension parameter not defined for use in a response"),
+      // RFC 7692 §7.1.2.1: the value of server_max_window_bits is a decimal integer from 8 to 15.
+      deflateResponse("14.3.2", "server_max_window_bits=7", "server_max_window_bits out of range", "an extension parameter with an invalid value (server_max_window_bits must be 8 to 15)"),
+      deflateResponse("14.3.3", "client_max_window_bits=16", "client_max_window_bits out of range", "an extension parameter with an invalid value (client_max_window_bits must be 8 to 15)"),
+      deflateResponse("14.3.4", "server_no_context_takeover; server_no_context_takeover", "a parameter given twice", "multiple extension parameters with the same name")
+    ];
+    acceptCases = [
+      // RFC 6455 §4.2.2: "At this point, the server may begin sending (and receiving) data." A client
+      // reads the frames that follow the response in the same TCP segment.
+      mustAccept({
+        id: "14.4.1",
+        description: "A valid 101 response and two messages (text, binary) in one TCP write. (RFC 6455 \xA74.2.2)",
+        expectation: 'RFC 6455 \xA74.2.2: once the response is sent "the server may begin sending (and receiving) data"; frames in the segment of the response are data of the connection.',
+        delivery: "together",
+        response: (info) => head(SWITCHING, upgradeLines(info))
+      }),
+      // RFC 6455 §4.1: "The client MUST validate the server's response as follows" — on the response as a
+      // byte stream, wherever TCP cuts it.
+      mustAccept({
+        id: "14.4.2",
+        description: "A valid 101 response written one octet per TCP write, each after the previous one was flushed; then two messages. (RFC 6455 \xA74.1)",
+        expectation: "RFC 6455 \xA74.1: the client validates the response, wherever TCP cuts it.",
+        delivery: "bytewise",
+        response: (info) => head(SWITCHING, upgradeLines(info))
+      }),
+      // RFC 6455 §4.1: "an ASCII case-insensitive match for the value "websocket"" / "a token that is an
+      // ASCII case-insensitive match for the value "Upgrade""; RFC 7230 §3.2: "Each header field consists
+      // of a case-insensitive field name followed by a colon".
+      mustAccept({
+        id: "14.4.3",
+        description: 'A valid 101 response with header names and tokens in unusual letter case: "uPGRADE: WebSocket", "CONNECTION: UPGRADE", "sec-websocket-accept: ...". (RFC 6455 \xA74.1, RFC 7230 \xA73.2)',
+        expectation: "RFC 6455 \xA74.1 matches Upgrade and Connection tokens ASCII case-insensitively; RFC 7230 \xA73.2 field names are case-insensitive.",
+        delivery: "separate",
+        response: (info) => head(SWITCHING, ["uPGRADE: WebSocket", "CONNECTION: UPGRADE", `sec-websocket-accept: ${info.accept}`])
+      }),
+      // RFC 7230 §3.2: "header-field = field-name ":" OWS field-value OWS" with §3.2.3 "OWS = *( SP /
+      // HTAB )"; RFC 6455 §4.1 compares the Sec-WebSocket-Accept value "ignoring any leading and trailing
+      // whitespace".
+      mustAccept({
+        id: "14.4.4",
+        description: 'A valid 101 response with no space after one colon and runs of spaces around the other values: "Upgrade:websocket", "Connection:   Upgrade  ", "Sec-WebSocket-Accept:   ...  ". (RFC 7230 \xA73.2, RFC 6455 \xA74.1)',
+        expectation: "RFC 7230 \xA73.2: optional whitespace (spaces or tabs) surrounds a field value; RFC 6455 \xA74.1 ignores leading and trailing whitespace of Sec-WebSocket-Accept.",
+        delivery: "separate",
+        response: (info) => head(SWITCHING, ["Upgrade:websocket", "Connection:   Upgrade  ", `Sec-WebSocket-Accept:   ${info.accept}  `])
+      }),
+      mustAccept({
+        id: "14.4.5",
+        description: 'A valid 101 response with a horizontal tab before and after every header value: "Upgrade:	websocket	", "Connection:	Upgrade	", "Sec-WebSocket-Accept:	...	". (RFC 7230 \xA73.2, RFC 6455 \xA74.1)',
+        expectation: 'RFC 7230 \xA73.2.3: "OWS = *( SP / HTAB )"; a tab is whitespace like a space.',
+        delivery: "separate",
+        response: (info) => head(SWITCHING, ["Upgrade:	websocket	", "Connection:	Upgrade	", `Sec-WebSocket-Accept:	${info.accept}	`])
+      }),
+      // RFC 7230 §6.1: "Connection = 1#connection-option"; RFC 6455 §4.1 asks for "a token" matching
+      // "Upgrade" in the field, not for the whole value.
+      mustAccept({
+        id: "14.4.6",
+        description: 'A valid 101 response with "Connection: keep-alive, Upgrade". (RFC 7230 \xA76.1, RFC 6455 \xA74.1)',
+        expectation: 'RFC 7230 \xA76.1: Connection is a list; RFC 6455 \xA74.1 asks for a token "Upgrade" in it.',
+        delivery: "separate",
+        response: (info) => head(SWITCHING, ["Upgrade: websocket", "Connection: keep-alive, Upgrade", `Sec-WebSocket-Accept: ${info.accept}`])
+      }),
+      // RFC 7230 §3.1.2: "A client SHOULD ignore the reason-phrase content." §3.2.1: "A proxy MUST forward
+      // unrecognized header fields"; a recipient ignores the ones it does not know.
+      mustAccept({
+        id: "14.4.7",
+        description: 'A valid 101 response with another reason phrase ("HTTP/1.1 101 Web Socket Protocol Handshake", as old servers sent it) and an unknown header field first. (RFC 7230 \xA73.1.2, RFC 6455 \xA74.1)',
+        expectation: 'RFC 7230 \xA73.1.2: "A client SHOULD ignore the reason-phrase content"; unknown header fields carry no meaning for the handshake.',
+        delivery: "separate",
+        response: (info) => head("HTTP/1.1 101 Web Socket Protocol Handshake", ["X-Wsgate-Note: extra field", "Upgrade: websocket", "Connection: Upgrade", `Sec-WebSocket-Accept: ${info.accept}`])
+      })
+    ];
+    handshakeCases = [
+      ...statusAndHeaderCases,
+      ...negotiationCases,
+      ...deflateParamCases2,
+      ...acceptCases,
+      ...inflateCases,
+      ...closeReasonCases
+    ];
+  }
+});
+
+// src/cases/s15-server-handshake.ts
+function changedRequest(normal, change) {
+  const lines = [
+    ["Host", normal.host],
+    ["Upgrade", "websocket"],
+    ["Connection", "Upgrade"],
+    ["Sec-WebSocket-Key", normal.key],
+    ["Sec-WebSocket-Version", "13"],
+    ...(normal.headers ?? []).map(([n, v]) => [n, v])
+  ];
+  const changes = change.headers ?? {};
+  const out = [`${change.method ?? "GET"} ${normal.target} HTTP/1.1`];
+  for (const [name, value] of lines) {
+    if (!(name in changes)) out.push(`${name}: ${value}`);
+    else if (changes[name] !== null) out.push(`${name}: ${changes[name] ?? ""}`);
+  }
+  for (const [name, value] of Object.entries(changes)) {
+    if (value !== null && !lines.some(([n]) => n === name)) out.push(`${name}: ${value}`);
+  }
+  return `${out.join("\r\n")}\r
+\r
+`;
+}
+function statusOf(httpResponse) {
+  const m = /^HTTP\/\d\.\d (\d{3})/.exec(httpResponse ?? "");
+  return m === null ? null : Number(m[1]);
+}
+function headerMatches(httpResponse, name, value) {
+  return (httpResponse ?? "").split("\r\n").some((line) => {
+    const colon = line.indexOf(":");
+    return colon > 0 && line.slice(0, colon).trim().toLowerCase() === name && value.test(line.slice(colon + 1).trim());
+  });
+}
+function mustRefuse2(spec) {
+  return defineCase({
+    id: spec.id,
+    description: spec.description,
+    expectation: spec.expectation,
+    expect: {},
+    close: failedByPeer([CloseCode.ProtocolError]),
+    schedule: { maxSeconds: 6 },
+    upgradeRequest: (normal) => changedRequest(normal, spec.change),
+    // Opened (only possible where wsgate's own checks of the 101 passed): leave at once.
+    run: (t) => t.sendClose(CloseCode.Normal),
+    adjust: (_verdict, facts) => {
+      const status = statusOf(facts.httpResponse);
+      if (status === 101) return judged(Behavior.Failed, "The server answered 101 Switching Protocols: it accepted a request it must refuse.");
+      if (status === null) return judged(Behavior.NonStrict, "The server closed the connection without an HTTP response (RFC 6455 \xA74.2.1 asks for an error status, such as 400).");
+      const problem = spec.check?.(facts) ?? null;
+      if (problem !== null) return judged(Behavior.Failed, `The server refused with HTTP ${status}, but ${problem}.`, false);
+      return judged(Behavior.Ok, `The server refused with HTTP ${status}.`);
+    }
+  });
+}
+function mustDecline(id, offer, what) {
+  return defineCase({
+    id,
+    description: `An upgrade request offering "${offer}" (${what}), then a text message once open. (RFC 7692 \xA77)`,
+    expectation: `RFC 7692 \xA77: the server MUST decline an offer with ${what}: it answers without permessage-deflate (and echoes the message), or refuses the handshake (NON-STRICT).`,
+    expect: {},
+    close: failedByPeer([CloseCode.Normal]),
+    schedule: { maxSeconds: 6 },
+    upgradeRequest: (normal) => changedRequest(normal, { headers: { "Sec-WebSocket-Extensions": offer } }),
+    run: (t) => {
+      if (t.deflateActive) t.setOutcome(Behavior.Failed, "The server accepted the offer (its response names permessage-deflate).");
+      else t.setOutcome(Behavior.Ok, "The server declined the offer (its response has no permessage-deflate).");
+      t.sendClose(CloseCode.Normal);
+    },
+    adjust: (verdict, facts) => {
+      const status = statusOf(facts.httpResponse);
+      if (status === 101 && !facts.connectionWasOpen) {
+        return judged(Behavior.Failed, "The server accepted the offer (its response names permessage-deflate).");
+      }
+      if (status !== 101) return judged(Behavior.NonStrict, status === null ? "The server closed the connection without a response instead of declining the offer." : `The server refused the handshake (HTTP ${status}) instead of declining the offer.`);
+      return { ...verdict, behaviorClose: CloseBehavior.Ok, resultClose: "Connection was properly closed" };
+    }
+  });
+}
+var judged, refusedRequests, declinedOffers, unmaskedFrame, serverHandshakeCases;
+var init_s15_server_handshake = __esm({
+  "src/cases/s15-server-handshake.ts"() {
+    "use strict";
+    init_constants();
+    init_verdicts();
+    init_define();
+    judged = (behavior, result, established = behavior === Behavior.Failed) => ({
+      behavior,
+      result,
+      behaviorClose: established ? CloseBehavior.Failed : CloseBehavior.Ok,
+      resultClose: established ? "The server took the connection as established." : "The server did not establish the connection."
+    });
+    refusedRequests = [
+      // RFC 6455 §4.4: "If this version does not match a version understood by the server, the server
+      // MUST abort the WebSocket handshake described in Section 4 and instead send an appropriate HTTP
+      // error code (such as 426 Upgrade Required) and a |Sec-WebSocket-Version| header field indicating
+      // the version(s) the server is capable of understanding."
+      mustRefuse2({
+        id: "15.1.1",
+        description: "An upgrade request with Sec-WebSocket-Version: 12. (RFC 6455 \xA74.4)",
+        expectation: "RFC 6455 \xA74.4: for a version it does not understand the server MUST abort the handshake and send an HTTP error code (such as 426 Upgrade Required) and a Sec-WebSocket-Version header field naming the versions it understands (13).",
+        change: { headers: { "Sec-WebSocket-Version": "12" } },
+        check: (facts) => headerMatches(facts.httpResponse, "sec-websocket-version", /(^|[\s,])13($|[\s,])/) ? null : "the response has no Sec-WebSocket-Version header field naming 13 (RFC 6455 \xA74.4)"
+      }),
+      // RFC 6455 §4.2.1: "If the server, while reading the handshake, finds that the client did not send
+      // a handshake that matches the description below [...], the server MUST stop processing the
+      // client's handshake and return an HTTP response with an appropriate error code (such as 400 Bad
+      // Request)." Item 5: "A |Sec-WebSocket-Key| header field with a base64-encoded [...] value that,
+      // when decoded, is 16 bytes in length."
+      mustRefuse2({
+        id: "15.1.2",
+        description: "An upgrade request without a Sec-WebSocket-Key header field. (RFC 6455 \xA74.2.1)",
+        expectation: "RFC 6455 \xA74.2.1 item 5: a request without Sec-WebSocket-Key does not match the handshake, so the server MUST return an HTTP error (such as 400 Bad Request).",
+        change: { headers: { "Sec-WebSocket-Key": null } }
+      }),
+      mustRefuse2({
+        id: "15.1.3",
+        description: 'An upgrade request whose Sec-WebSocket-Key decodes to 8 bytes, not 16 ("AAAAAAAAAAA="). (RFC 6455 \xA74.2.1)',
+        expectation: "RFC 6455 \xA74.2.1 item 5: the key must decode to 16 bytes; otherwise the server MUST return an HTTP error (such as 400 Bad Request).",
+        change: { headers: { "Sec-WebSocket-Key": "AAAAAAAAAAA=" } }
+      }),
+      // Item 6: "A |Sec-WebSocket-Version| header field, with a value of 13."
+      mustRefuse2({
+        id: "15.1.4",
+        description: "An upgrade request without a Sec-WebSocket-Version header field. (RFC 6455 \xA74.2.1)",
+        expectation: "RFC 6455 \xA74.2.1 item 6: a request without Sec-WebSocket-Version: 13 does not match the handshake, so the server MUST return an HTTP error.",
+        change: { headers: { "Sec-WebSocket-Version": null } }
+      }),
+      // Item 3: "An |Upgrade| header field containing the value "websocket", treated as an ASCII
+      // case-insensitive value."
+      mustRefuse2({
+        id: "15.1.5",
+        description: 'An upgrade request whose Upgrade header field is "h2c" instead of "websocket". (RFC 6455 \xA74.2.1)',
+        expectation: "RFC 6455 \xA74.2.1 item 3: without Upgrade: websocket the request does not match the handshake, so the server MUST return an HTTP error (or answer it as plain HTTP, never with a WebSocket 101).",
+        change: { headers: { Upgrade: "h2c" } }
+      }),
+      // Item 1: "An HTTP/1.1 or higher GET request".
+      mustRefuse2({
+        id: "15.1.6",
+        description: "An upgrade request with the method POST instead of GET. (RFC 6455 \xA74.2.1)",
+        expectation: "RFC 6455 \xA74.2.1 item 1: the opening handshake is a GET request; a POST does not match it, so the server MUST return an HTTP error.",
+        change: { method: "POST", headers: { "Content-Length": "0" } }
+      })
+    ];
+    declinedOffers = [
+      mustDecline("15.2.1", "permessage-deflate; no_such_parameter", "an extension parameter not defined for use in an offer"),
+      mustDecline("15.2.2", "permessage-deflate; server_max_window_bits=7", "an extension parameter with an invalid value (window bits 7, below 8)"),
+      mustDecline("15.2.3", "permessage-deflate; server_no_context_takeover; server_no_context_takeover", "two extension parameters with the same name")
+    ];
+    unmaskedFrame = defineCase({
+      id: "15.3.1",
+      description: 'A text message "Hello, world!" in one frame that is not masked. (RFC 6455 \xA75.1)',
+      expectation: "RFC 6455 \xA75.1: the server MUST close the connection upon receiving a frame that is not masked (it MAY send a close frame with 1002 first); it does not echo the message.",
+      expect: { OK: [] },
+      close: failedByPeer([CloseCode.ProtocolError]),
+      schedule: { maxSeconds: 3 },
+      run: (t) => {
+        t.sendFrame({ opcode: Opcode.Text, payload: "Hello, world!", unmasked: true });
+        t.killAfter(1);
+      }
+    });
+    serverHandshakeCases = [...refusedRequests, ...declinedOffers, unmaskedFrame];
+  }
+});
+
+// src/cases/registry.ts
+var registry_exports = {};
+__export(registry_exports, {
+  buildCatalogue: () => buildCatalogue,
+  catalogue: () => catalogue,
+  catalogueFor: () => catalogueFor,
+  compareIds: () => compareIds,
+  everyCase: () => everyCase,
+  extendedCatalogue: () => extendedCatalogue,
+  serverExtendedCatalogue: () => serverExtendedCatalogue
+});
+function compareIds(a, b) {
+  const pa = a.split(".").map(Number);
+  const pb = b.split(".").map(Number);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const d = (pa[i] ?? -1) - (pb[i] ?? -1);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+function buildCatalogue(...groups) {
+  const all = groups.flat().sort((a, b) => compareIds(a.id, b.id));
+  for (let i = 1; i < all.length; i++) {
+    if (all[i - 1]?.id === all[i]?.id) throw new Error(`case ${all[i]?.id ?? ""} is declared twice`);
+  }
+  return Object.freeze(all);
+}
+function catalogueFor(extended, under = "client") {
+  if (under === "server") return extended ? serverExtendedCatalogue : catalogue;
+  return extended ? extendedCatalogue : catalogue;
+}
+var catalogue, extendedCatalogue, serverExtendedCatalogue, everyCase;
+var init_registry = __esm({
+  "src/cases/registry.ts"() {
+    "use strict";
+    init_s01_framing();
+    init_s02_pings();
+    init_s03_reserved_bits();
+    init_s04_opcodes();
+    init_s05_fragmentation();
+    init_s06_utf8();
+    init_s07_close();
+    init_s09_limits();
+    init_s10_misc();
+    init_s12_deflate_payloads();
+    init_s13_deflate_params();
+    init_s14_handshake();
+    init_s15_server_handshake();
+    catalogue = buildCatalogue(
+      framingCases,
+      pingCases,
+      reservedBitCases,
+      opcodeCases,
+      fragmentationCases,
+      utf8Cases,
+      closeCases,
+      limitsCases,
+      miscCases,
+      deflatePayloadCases,
+      deflateParamCases
+    );
+    extendedCatalogue = buildCatalogue(catalogue, handshakeCases);
+    serverExtendedCatalogue = buildCatalogue(catalogue, serverHandshakeCases);
+    everyCase = buildCatalogue(catalogue, handshakeCases, serverHandshakeCases);
+  }
+});
+
+// src/gate/schedule.ts
+var schedule_exports = {};
+__export(schedule_exports, {
+  caseCost: () => caseCost,
+  runCasesScheduled: () => runCasesScheduled,
+  runOrder: () => runOrder,
+  runPool: () => runPool,
+  shardCases: () => shardCases
+});
+function caseCost(def) {
+  return def.schedule?.cost ?? 0.05;
+}
+function shardCases(cases, shard) {
+  const order = cases.map((c, i) => ({ c, i, cost: caseCost(c) }));
+  order.sort((a, b) => b.cost - a.cost || a.i - b.i);
+  const load = new Array(shard.count).fill(0);
+  const owner = new Array(cases.length);
+  for (const { i, cost } of order) {
+    let best = 0;
+    for (let s = 1; s < shard.count; s++) if (load[s] < load[best] - 1e-9) best = s;
+    load[best] = load[best] + cost;
+    owner[i] = best;
+  }
+  return cases.filter((_, i) => owner[i] === shard.index - 1);
+}
+function runOrder(cases, jobs) {
+  const indices = cases.map((_, i) => i);
+  if (jobs <= 1) return indices;
+  const alone = indices.filter((i) => cases[i]?.schedule?.runsAlone === true);
+  const rest = indices.filter((i) => cases[i]?.schedule?.runsAlone !== true);
+  rest.sort((a, b) => caseCost(cases[b]) - caseCost(cases[a]) || a - b);
+  return [...alone, ...rest];
+}
+async function runPool(order, jobs, alone, stop, task, idle = () => false) {
+  const queue = [...order];
+  const running = /* @__PURE__ */ new Set();
+  let working = 0;
+  let exclusive = false;
+  let failure = null;
+  while (queue.length > 0 && failure === null && !stop()) {
+    const next = queue[0];
+    const needsAlone = alone(next);
+    const takesSlot = jobs <= 1 || needsAlone || !idle(next);
+    if (exclusive || needsAlone && running.size > 0 || jobs <= 1 && running.size > 0 || takesSlot && working >= jobs) {
+      await Promise.race(running);
+      continue;
+    }
+    queue.shift();
+    exclusive = needsAlone;
+    if (takesSlot) working += 1;
+    const p = task(next).catch((err) => {
+      failure ??= { err };
+    }).finally(() => {
+      running.delete(p);
+      if (takesSlot) working -= 1;
+      if (needsAlone) exclusive = false;
+    });
+    running.add(p);
+  }
+  await Promise.all(running);
+  if (failure !== null) throw failure.err;
+}
+function runCasesScheduled(cases, jobs, stopped, task) {
+  return runPool(
+    runOrder(cases, jobs),
+    jobs,
+    (i) => cases[i]?.schedule?.runsAlone === true,
+    stopped,
+    task,
+    (i) => cases[i]?.schedule?.idle === true
+  );
+}
+var init_schedule = __esm({
+  "src/gate/schedule.ts"() {
+    "use strict";
+  }
+});
+
+// node_modules/ws/wrapper.mjs
+var import_stream = __toESM(require_stream(), 1);
+var import_extension = __toESM(require_extension(), 1);
+var import_permessage_deflate = __toESM(require_permessage_deflate(), 1);
+var import_receiver = __toESM(require_receiver(), 1);
+var import_sender = __toESM(require_sender(), 1);
+var import_subprotocol = __toESM(require_subprotocol(), 1);
+var import_websocket = __toESM(require_websocket(), 1);
+var import_websocket_server = __toESM(require_websocket_server(), 1);
+var wrapper_default = import_websocket.default;
+
+// src/clients/ws-echo.ts
+var WS_ECHO_OPTIONS = {
+  // zlib level 1 (Z_BEST_SPEED) for the echoes, as ws lets its users choose (its README's example
+  // tunes level and memLevel): compression levels change no verdict, and at ws's default level 6
+  // the client's deflate was most of a whole run's CPU (groups 12 and 13 echo 1000 messages of up to
+  // 128 KiB per case). Measured over 12.1.*, 12.3.* and 13.1.*: client CPU 118 -> 62 s, wall 116 ->
+  // 63 s (BENCHMARKS.md).
+  perMessageDeflate: { clientMaxWindowBits: true, zlibDeflateOptions: { level: 1 } },
+  // Autobahn's 9.x cases send messages up to 16 MiB in up to 65536 fragments.
+  maxPayload: 64 * 1024 * 1024,
+  maxFragments: 0
+};
+function echo(url2, onText, options = WS_ECHO_OPTIONS) {
+  return new Promise((resolve) => {
+    const ws = new wrapper_default(url2, options);
+    ws.on("message", (data, isBinary) => {
+      if (onText !== void 0) onText(data.toString("utf8"));
+      else ws.send(data, { binary: isBinary });
+    });
+    ws.on("error", () => void 0);
+    ws.on("close", () => resolve());
+  });
+}
+
+// src/clients/reference-client.ts
+async function runConcurrently(base, agent, count, jobs) {
+  const [{ catalogue: catalogue2 }, { runCasesScheduled: runCasesScheduled2, runPool: runPool2 }] = await Promise.all([Promise.resolve().then(() => (init_registry(), registry_exports)), Promise.resolve().then(() => (init_schedule(), schedule_exports))]);
+  const byId = new Map(catalogue2.map((c) => [c.id, c]));
+  const ids = new Array(count).fill("");
+  await runPool2(
+    ids.map((_, i) => i),
+    8,
+    () => false,
+    () => false,
+    (i) => echo(`${base}/getCaseInfo?case=${i + 1}`, (text) => {
+      ids[i] = JSON.parse(text).id;
+    })
+  );
+  const cases = ids.map((id) => byId.get(id) ?? { id });
+  await runCasesScheduled2(
+    cases,
+    jobs,
+    () => false,
+    (i) => echo(`${base}/runCase?case=${i + 1}&agent=${agent}`)
+  );
+}
+var url = process.argv[2] ?? process.env.WSGATE_URL;
+if (url === void 0 || url === "") {
+  process.stderr.write("reference-client: no URL (give it as the first argument or in WSGATE_URL)\n");
+  process.exit(2);
+}
+var parsed = new URL(url);
+if (parsed.pathname === "/" || parsed.pathname === "") {
+  const base = url.replace(/\/+$/, "");
+  const agent = encodeURIComponent(process.argv[3] ?? process.env.WSGATE_AGENT ?? "wsgate-reference-ws");
+  let count = 0;
+  await echo(`${base}/getCaseCount`, (text) => {
+    count = Number(text);
+  });
+  const jobs = Math.max(1, Math.floor(Number(process.env.WSGATE_JOBS ?? "1")) || 1);
+  if (jobs === 1) {
+    for (let i = 1; i <= count; i++) await echo(`${base}/runCase?case=${i}&agent=${agent}`);
+  } else {
+    await runConcurrently(base, agent, count, jobs);
+  }
+  await echo(`${base}/updateReports?agent=${agent}`);
+} else {
+  await echo(url);
+}
