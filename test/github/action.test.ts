@@ -5,28 +5,17 @@
  * give a summary, outputs, annotations and the exit status for a passing and a failing client.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { parse } from 'yaml';
 import { ACTION_INPUTS, actionArguments, inputVariable } from '../../src/github/action.js';
 import { runOutputs } from '../../src/report/github-publish.js';
 import { sampleRun } from '../report/helpers.js';
-import { runFile, type ProcessResult } from '../support/cli-env.js';
+import { readAction, runAction } from '../support/action-runner.js';
 import { fixtureCommand, runCli, tempDir } from '../support/harness.js';
 
-/** The repository root: action.yml's directory, which holds dist/ (tests run from dist/test/github/). */
-const ACTION_PATH = fileURLToPath(new URL('../../../', import.meta.url));
-
-interface ActionYaml {
-  runs: { using: string; steps: Array<{ name: string; id?: string; shell: string; run: string; env?: Record<string, string>; 'working-directory'?: string }> };
-  inputs: Record<string, { description: string; required: boolean; default: string }>;
-  outputs: Record<string, { description: string; value: string }>;
-}
-
-const action = parse(readFileSync(path.join(ACTION_PATH, 'action.yml'), 'utf8')) as ActionYaml;
+const action = readAction();
 
 describe('action.yml', () => {
   test('is a composite action whose inputs are exactly the ones the entry reads, all kebab-case', () => {
@@ -105,49 +94,6 @@ describe('inputs to arguments', () => {
     assert.throws(() => actionArguments(env({ strict: 'yes' })), /input strict: must be true or false, got "yes"/);
   });
 });
-
-/** Fills a step's `${{ inputs.X }}` and `${{ github.action_path }}` as the runner would. */
-function expand(value: string, inputs: Record<string, string>): string {
-  return value.replace(/\$\{\{\s*([\w.-]+)\s*\}\}/g, (_m, expr: string) => {
-    if (expr === 'github.action_path') return ACTION_PATH;
-    const name = expr.replace(/^inputs\./, '');
-    const input = action.inputs[name];
-    assert.ok(input !== undefined, `unknown expression ${expr}`);
-    return inputs[name] ?? input.default;
-  });
-}
-
-/** Runs the composite action's steps in order, as the runner does; stops at the first failing step. */
-async function runAction(inputs: Record<string, string>): Promise<{ res: ProcessResult; summary: string; outputs: Record<string, string>; workspace: string }> {
-  const workspace = await tempDir('wsgate-action-');
-  const summaryFile = path.join(workspace, '..', `${path.basename(workspace)}-summary.md`);
-  const outputFile = path.join(workspace, '..', `${path.basename(workspace)}-output.txt`);
-  await writeFile(summaryFile, '');
-  await writeFile(outputFile, '');
-  const github = { GITHUB_ACTIONS: 'true', CI: 'true', GITHUB_WORKSPACE: workspace, GITHUB_STEP_SUMMARY: summaryFile, GITHUB_OUTPUT: outputFile, GITHUB_ACTION_PATH: ACTION_PATH };
-  let res: ProcessResult = { code: 0, stdout: '', stderr: '' };
-  for (const step of action.runs.steps) {
-    assert.equal(step.shell, 'bash');
-    const script = path.join(workspace, '..', `${path.basename(workspace)}-step.sh`);
-    await writeFile(script, step.run);
-    const env = Object.fromEntries(Object.entries(step.env ?? {}).map(([k, v]) => [k, expand(v, inputs)]));
-    const cwd = step['working-directory'] === undefined ? workspace : expand(step['working-directory'], inputs);
-    // The runner's bash: `bash --noprofile --norc -eo pipefail {0}`.
-    const r = await runFile('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], { env: { ...github, ...env }, cwd, timeoutMs: 90_000 });
-    res = { code: r.code, stdout: res.stdout + r.stdout, stderr: res.stderr + r.stderr };
-    if (r.code !== 0) break;
-  }
-  const outputs: Record<string, string> = {};
-  const lines = (await readFile(outputFile, 'utf8')).split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const m = /^([\w-]+)<<(.+)$/.exec(lines[i] ?? '');
-    if (m === null) continue;
-    const value: string[] = [];
-    for (i++; i < lines.length && lines[i] !== m[2]; i++) value.push(lines[i] ?? '');
-    outputs[m[1] ?? ''] = value.join('\n');
-  }
-  return { res, summary: await readFile(summaryFile, 'utf8'), outputs, workspace };
-}
 
 describe('the action end to end', { concurrency: true }, () => {
   test('a passing client: exit 0, result=pass, counts and report paths, a summary with the group table', async () => {
