@@ -9,7 +9,8 @@
 //   --root DIR                            the repository to work on (default: this script's)
 //
 // The layout mirrors tsc's dist/src/: github/action.js, and clients/reference-client.js and
-// clients/reference-server.js, which the gate starts by a path relative to its own module.
+// clients/reference-server.js, which the gate starts by a path relative to its own module. The
+// inputs: src/, package.json (the version), tsconfig.json (esbuild reads its strictness) and node_modules.
 // The version is compiled in (src/version.ts reads package.json otherwise). Third-party licences
 // go to action/dist/licenses.txt. Exit 0 done, 1 stale (--check), 2 usage error.
 import { createHash } from 'node:crypto';
@@ -58,6 +59,8 @@ async function bundle(outdir) {
     // Node's built-in modules: an ES module bundle needs a real require for them.
     banner: { js: "import { createRequire as __wsgateCreateRequire } from 'node:module';\nconst require = __wsgateCreateRequire(import.meta.url);" },
     legalComments: 'none',
+    // Paths in the bundle's comments stay node_modules/..., wherever node_modules really is.
+    preserveSymlinks: true,
     metafile: true,
     logLevel: 'error',
   });

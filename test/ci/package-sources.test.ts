@@ -82,6 +82,8 @@ const ALLOWED_HOSTS = new Set([
   'www.patreon.com',
   'feross.org',
   'docker.io',
+  // GitHub's container registry: where release.yml publishes the image (ghcr.io/OWNER/wsgate).
+  'ghcr.io',
   'localhost',
   '127.0.0.1',
 ]);
