@@ -3,20 +3,44 @@
 #   docker build -t wsgate .
 #   docker run -v "$PWD/config:/config" -v "$PWD/reports:/reports" -p 9001:9001 wsgate
 #   docker run -v "$PWD/reports:/reports" wsgate run --cases '1.*'
+#   docker buildx build --platform linux/amd64,linux/arm64 -t wsgate .    # both architectures
 #
-# Classic Dockerfile syntax only (no BuildKit-only features), so plain `docker build` and
-# `podman build` both take it. The base is a build argument so that a pinned digest or a
-# mirror can be swapped in: --build-arg BASE_IMAGE=node:24-bookworm-slim@sha256:...
-# Debian slim, not Alpine: users' client binaries are linked against glibc, and client
-# commands run in /bin/sh.
-ARG BASE_IMAGE=node:24-bookworm-slim
+# No BuildKit-only instructions (no RUN --mount, no heredocs), so `docker build` (BuildKit, the default
+# since Docker 23) and `podman build` both take it. Debian slim, not Alpine: users' client binaries
+# are linked against glibc, and client commands run in /bin/sh.
+#
+# Multi-platform: the build stage runs on the builder's own platform (FROM --platform=$BUILDPLATFORM)
+# and makes plain JavaScript; only the runtime stage, for the target platform, runs anything else
+# (apt-get, emulated on a foreign builder). node_modules holds no native code that must match: the
+# optional bufferutil addon is prebuilt for some platforms only and falls back to JavaScript elsewhere.
+# BuildKit sets BUILDPLATFORM itself. podman 4.3 (buildah 1.28) does not expand it in FROM, so there
+# the build stage is emulated too unless --build-arg BUILDPLATFORM=linux/<the machine's arch> is given
+# (.ci/container/multiarch.sh does); and buildah 1.28 keeps a FROM --platform for the stages after it,
+# which is why the runtime stage's base comes first and the final stage starts FROM runtime.
+#
+# The base image, pinned to the digest of the official node:24-bookworm-slim multi-platform index
+# (linux/amd64, linux/arm64/v8, linux/ppc64le). A build argument, so that a mirror or a local image
+# can be swapped in: --build-arg BASE_IMAGE=node:24-bookworm-slim (what the CI scripts build from).
+ARG BASE_IMAGE=node:24-bookworm-slim@sha256:a9f5f7c91a432850b2a8a7797adf5eadb6c733ceed61167806cee7ea7fbc29df
 
-# ---- build: install, compile, test, then keep only the runtime dependencies ----
-FROM ${BASE_IMAGE} AS build
+# ---- runtime base (the target platform): Node and tini ----
+FROM ${BASE_IMAGE} AS runtime
+# tini as PID 1: with -g it forwards SIGTERM/SIGINT to wsgate's whole process group (a bare
+# `node` as PID 1 ignores SIGTERM unless it handles it), and it reaps orphaned client processes.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends tini \
+ && apt-get clean \
+ && rm -rf /var/lib/apt/lists/*
+
+# ---- build (the builder's platform): install, compile, test, then keep only the runtime dependencies ----
+FROM --platform=$BUILDPLATFORM ${BASE_IMAGE} AS build
 WORKDIR /src
 # The lock file first, so that the dependency layer is reused while only the sources change.
+# --ignore-scripts: no package's install script is needed to compile and test, and bufferutil's would
+# compile its addon (python3, make, g++, none in the image) on a platform it has no prebuilt one for,
+# such as linux/arm64; at run time it loads its prebuilt addon or its JavaScript fallback.
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund --no-update-notifier
+RUN npm ci --ignore-scripts --no-audit --no-fund --no-update-notifier
 COPY tsconfig.json ./
 COPY src ./src
 COPY test ./test
@@ -26,15 +50,8 @@ RUN npm run build \
  && node --test dist/test/protocol/*.test.js \
  && npm prune --omit=dev --no-audit --no-fund --no-update-notifier
 
-# ---- runtime: Node, tini, the compiled CLI and its production dependencies ----
-FROM ${BASE_IMAGE}
-# tini as PID 1: with -g it forwards SIGTERM/SIGINT to wsgate's whole process group (a bare
-# `node` as PID 1 ignores SIGTERM unless it handles it), and it reaps orphaned client processes.
-RUN apt-get update \
- && apt-get install -y --no-install-recommends tini \
- && apt-get clean \
- && rm -rf /var/lib/apt/lists/*
-
+# ---- the image: the runtime base, the compiled CLI and its production dependencies ----
+FROM runtime
 COPY --from=build /src/package.json /opt/wsgate/package.json
 COPY --from=build /src/node_modules /opt/wsgate/node_modules
 COPY --from=build /src/dist/src /opt/wsgate/dist/src
@@ -55,15 +72,20 @@ WORKDIR /
 VOLUME ["/config", "/reports"]
 EXPOSE 9001
 
-# The package version and the repository the image is built from (kept equal to package.json:
-# .ci/container/smoke.sh checks it).
+# The package version, the repository and the commit the image is built from (OCI annotations). The
+# version is kept equal to package.json's (test/ci/image.test.ts); the revision is given by the build:
+# `git rev-parse HEAD` in .ci/container/*.sh, the workflow's commit in a release build, empty otherwise.
+# No creation time here, so that the same commit builds the same image; a release build may add one
+# with --label org.opencontainers.image.created=....
 ARG WSGATE_VERSION=0.1.0
 ARG WSGATE_SOURCE=https://github.com/wsgate/wsgate
+ARG WSGATE_REVISION=
 LABEL org.opencontainers.image.title="wsgate" \
       org.opencontainers.image.description="WebSocket client conformance gate: Autobahn|Testsuite's fuzzing server and case catalogue, with JUnit/JSON/HTML reports and CI exit statuses" \
       org.opencontainers.image.source="${WSGATE_SOURCE}" \
       org.opencontainers.image.licenses="MIT" \
-      org.opencontainers.image.version="${WSGATE_VERSION}"
+      org.opencontainers.image.version="${WSGATE_VERSION}" \
+      org.opencontainers.image.revision="${WSGATE_REVISION}"
 # The same settings as the wsgate executable's shebang (src/cli.ts): a 4 MiB V8 semi-space and fixed
 # glibc malloc settings for wsgate's process only (clients it starts do not get them: util/launch-env.ts).
 ENTRYPOINT ["tini", "-g", "--", "env", "WSGATE_MALLOC_TUNING=1", "MALLOC_ARENA_MAX=2", "MALLOC_MMAP_THRESHOLD_=131072", \

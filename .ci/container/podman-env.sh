@@ -1,7 +1,7 @@
 # shellcheck shell=bash
-# Sourced by make-base-images.sh and smoke.sh: rootful podman from Debian, configured for CI machines
-# that have neither a Docker engine nor a reachable container registry (only Debian's mirror and the
-# npm registry). Sets CONTAINERS_CONF; call podman_env_cleanup when done.
+# Sourced by make-base-images.sh, smoke.sh and multiarch.sh: rootful podman from Debian, configured for
+# CI machines that have neither a Docker engine nor a reachable container registry (only Debian's
+# mirror and the npm registry). Sets CONTAINERS_CONF; call podman_env_cleanup when done.
 
 if [ "$(id -u)" != 0 ]; then
   echo 'container smoke: needs root (rootful podman builds and runs the image)' >&2
