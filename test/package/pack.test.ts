@@ -111,7 +111,11 @@ describe('the npm package', () => {
 
   test("the types: a consumer's TypeScript compiles against the .d.ts, and a wrong option is a type error", async () => {
     const tsc = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-    const flags = ['--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2023', '--types', 'node', '--typeRoots', path.join(ROOT, 'node_modules', '@types')];
+    // A consumer's own tsconfig.json (a tsconfig.json in a folder above would otherwise be in the way).
+    const project = (file: string) => JSON.stringify({
+      compilerOptions: { noEmit: true, strict: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2023', types: ['node'], typeRoots: [path.join(ROOT, 'node_modules', '@types')] },
+      files: [file],
+    });
     await writeFile(path.join(app, 'good.ts'), [
       "import { judge, merge, run, startServer, type RunResult, type WsgateServer } from 'wsgate';",
       "const result: RunResult = await run({ client: 'node client.js {url}', cases: ['1.*'], failOn: ['FAILED'] });",
@@ -123,10 +127,12 @@ describe('the npm package', () => {
       'export { failed };',
       '',
     ].join('\n'));
-    const good = await runFile(process.execPath, [tsc, ...flags, 'good.ts'], { cwd: app });
+    await writeFile(path.join(app, 'tsconfig.good.json'), project('good.ts'));
+    const good = await runFile(process.execPath, [tsc, '-p', 'tsconfig.good.json'], { cwd: app });
     assert.equal(good.code, 0, good.stdout + good.stderr);
     await writeFile(path.join(app, 'bad.ts'), "import { run } from 'wsgate';\nawait run({ cases: 5, clientCommand: 'x' });\nexport {};\n");
-    const bad = await runFile(process.execPath, [tsc, ...flags, 'bad.ts'], { cwd: app });
+    await writeFile(path.join(app, 'tsconfig.bad.json'), project('bad.ts'));
+    const bad = await runFile(process.execPath, [tsc, '-p', 'tsconfig.bad.json'], { cwd: app });
     assert.notEqual(bad.code, 0);
     assert.match(bad.stdout, /bad\.ts\(2,\d+\): error TS2/);
   });
