@@ -40,16 +40,9 @@ cleanup() {
   podman_env_cleanup
 }
 trap cleanup EXIT
-trap 'echo "multiarch: FAILED: line $LINENO: $BASH_COMMAND" >&2' ERR
-trap 'exit 130' INT
-trap 'exit 143' TERM
-
-step() { printf '\n--- [%d s] %s\n' "$SECONDS" "$*"; }
-fail() {
-  echo "multiarch: FAILED: $*" >&2
-  exit 1
-}
-check() { node "$HERE/check.mjs" "$@" || fail "check $1 ${2:-}"; }
+SCRIPT_NAME='multiarch'
+# shellcheck source-path=SCRIPTDIR source=steps.sh
+. "$HERE/steps.sh"
 version=$(node -p 'require("./package.json").version')
 declare -A built
 

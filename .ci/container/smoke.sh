@@ -97,16 +97,9 @@ cleanup() {
   podman_env_cleanup
 }
 trap cleanup EXIT
-trap 'echo "container smoke: FAILED: line $LINENO: $BASH_COMMAND" >&2' ERR
-trap 'exit 130' INT
-trap 'exit 143' TERM
-
-step() { printf '\n--- [%d s] %s\n' "$SECONDS" "$*"; }
-fail() {
-  echo "container smoke: FAILED: $*" >&2
-  exit 1
-}
-check() { node "$HERE/check.mjs" "$@" || fail "check $1 ${2:-}"; }
+SCRIPT_NAME='container smoke'
+# shellcheck source-path=SCRIPTDIR source=steps.sh
+. "$HERE/steps.sh"
 # A report directory the container's user may write into (a bind mount keeps the host's owner).
 reports_dir() {
   mkdir -p "$work/$1"
