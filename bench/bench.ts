@@ -5,7 +5,7 @@
  * selected, the whole selection in one process (the peak RSS over the whole catalogue). It prints
  * per group the wall time, cases per second, wsgate's own CPU time, its clients' CPU time and
  * wsgate's peak RSS, whether the verdicts of both runs are the same, and whether they equal the
- * original Autobahn's for ws (../shared/reference/autobahn-verdicts-ws.json). Performance goals
+ * original Autobahn's for ws (test/fixtures/autobahn/autobahn-verdicts-ws.json). Performance goals
  * live here, never in tests.
  *
  *   node dist/bench/bench.js [--groups 1,2,6] [--jobs N] [--no-whole] [--whole-only] [--client CMD] [--agent NAME]
@@ -20,7 +20,6 @@
  * wss://; the TLS cost is the wall and CPU time wss:// adds, and the verdicts must not change.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -30,6 +29,7 @@ import { catalogue } from '../src/cases/registry.js';
 import { defaultJobs } from '../src/config/parallel.js';
 import { MALLOC_TUNING, TUNING_MARKER } from '../src/util/launch-env.js';
 import { codecThroughput } from './codec.js';
+import { referenceVerdictsWs, WS_REFERENCE_EXCEPTIONS, type ReferenceVerdict } from '../test/support/autobahn-reference.js';
 
 interface Summary {
   durationMs: number;
@@ -38,14 +38,7 @@ interface Summary {
   cases: Array<{ id: string; behavior: string | null; behaviorClose: string | null; remoteCloseCode: number | null }>;
 }
 
-interface Reference {
-  cases: Record<string, { behavior: string; behaviorClose: string; remoteCloseCode: number | null; duration: number }>;
-}
-
 const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
-const REFERENCE = fileURLToPath(new URL('../../../shared/reference/autobahn-verdicts-ws.json', import.meta.url));
-/** ws's default maxFragments (16384) fails these under the original; the bundled client lifts it. */
-const REFERENCE_EXCEPTIONS = new Set(['9.3.1', '9.3.2', '9.4.1', '9.4.2']);
 
 const { values } = parseArgs({
   allowNegative: true,
@@ -67,7 +60,8 @@ const serverOnly = values['server-only'] === true || tlsOnly;
 
 const available = [...new Set(catalogue.map((c) => c.id.split('.')[0] ?? ''))];
 const groups = values['whole-only'] === true || serverOnly ? [] : values.groups ? values.groups.split(',').map((g) => g.trim()) : available;
-const reference: Reference | null = values.client === undefined && existsSync(REFERENCE) ? (JSON.parse(readFileSync(REFERENCE, 'utf8')) as Reference) : null;
+// The original's verdicts are for the bundled ws client; another client has no reference.
+const reference: { cases: Record<string, ReferenceVerdict> } | null = values.client === undefined ? { cases: referenceVerdictsWs() } : null;
 
 /** The V8 flag and malloc settings wsgate's launchers pass (see src/cli.ts): the bench measures what users run. */
 const NODE_FLAGS = ['--max-semi-space-size=4'];
@@ -152,7 +146,7 @@ async function runOnce(patterns: string[], outdir: string, jobs: number, role: '
     verdicts.set(c.id, `${c.behavior}/${c.behaviorClose}/${c.remoteCloseCode}`);
     // The original's verdicts are the ws client's: the server role has no reference here.
     const ref = role === 'server' ? undefined : reference?.cases[c.id];
-    if (ref === undefined || REFERENCE_EXCEPTIONS.has(c.id)) continue;
+    if (ref === undefined || WS_REFERENCE_EXCEPTIONS.has(c.id)) continue;
     if (ref.behavior !== c.behavior || ref.behaviorClose !== c.behaviorClose || ref.remoteCloseCode !== c.remoteCloseCode) {
       mismatches.push(`${c.id} (--jobs ${jobs}): ${c.behavior}/${c.behaviorClose}/${c.remoteCloseCode} (original ${ref.behavior}/${ref.behaviorClose}/${ref.remoteCloseCode})`);
     }

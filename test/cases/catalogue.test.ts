@@ -1,22 +1,14 @@
 /**
- * The catalogue against Autobahn's own list (../shared/reference/autobahn-case-ids.tsv): the same ids
+ * The catalogue against Autobahn's own list (test/fixtures/autobahn/autobahn-case-ids.tsv): the same ids
  * in the same order with the same category and subcategory, for every group wsgate implements.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { catalogue } from '../../src/cases/registry.js';
 import { selectCases } from '../../src/cases/select.js';
+import { referenceCaseRows } from '../support/autobahn-reference.js';
 
-const TSV = new URL('../../../../shared/reference/autobahn-case-ids.tsv', import.meta.url);
-const rows = readFileSync(TSV, 'utf8')
-  .trim()
-  .split('\n')
-  .slice(1)
-  .map((line) => {
-    const [index, id, category, subcategory] = line.split('\t');
-    return { index: Number(index), id: id ?? '', category: category ?? '', subcategory: subcategory ?? '' };
-  });
+const rows = referenceCaseRows();
 
 /** The groups this catalogue claims to implement completely. */
 const IMPLEMENTED = new Set(['1', '2', '3', '4', '5', '6', '7', '9', '10', '12', '13']);

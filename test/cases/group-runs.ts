@@ -2,12 +2,12 @@
  * Plumbing shared by the tests of groups 1-5 and 10: a server for one group, its cases run by a client
  * process each (several at a time), and the verdicts the original Autobahn gave the ws client.
  */
-import { readFileSync } from 'node:fs';
 import { catalogue } from '../../src/cases/registry.js';
 import { selectCases } from '../../src/cases/select.js';
 import type { CaseResult, WirelogEntry } from '../../src/model/report.js';
 import type { FuzzingServer } from '../../src/server/fuzzing-server.js';
 import { resultOf, runNode, startServer } from '../support/harness.js';
+import { referenceVerdictsWs } from '../support/autobahn-reference.js';
 
 /** The three values a reference verdict has. */
 export interface Verdict {
@@ -16,12 +16,8 @@ export interface Verdict {
   remoteCloseCode: number | null;
 }
 
-/** Autobahn 25.10.1's verdicts for ws 8.23.0 (shared/reference/autobahn-verdicts-ws.json). */
-const wsVerdicts = (
-  JSON.parse(readFileSync(new URL('../../../../shared/reference/autobahn-verdicts-ws.json', import.meta.url), 'utf8')) as {
-    cases: Record<string, Verdict>;
-  }
-).cases;
+/** Autobahn 25.10.1's verdicts for ws 8.23.0 (test/fixtures/autobahn/autobahn-verdicts-ws.json). */
+const wsVerdicts = referenceVerdictsWs();
 
 /** The reference verdict of a case. */
 export function wsVerdict(id: string): Verdict {

@@ -5,7 +5,6 @@
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import { TextDecoder } from 'node:util';
 import { after, before, describe, test } from 'node:test';
@@ -17,28 +16,18 @@ import { Utf8Validator } from '../../src/protocol/utf8.js';
 import type { CaseResult } from '../../src/model/report.js';
 import type { FuzzingServer } from '../../src/server/fuzzing-server.js';
 import { clientFrame } from '../fixtures/clients/raw-peer.js';
+import { referenceCaseRows, referenceVerdictsWs, type ReferenceVerdict as FullVerdict } from '../support/autobahn-reference.js';
 import { REFERENCE_CLIENT, fixture, resultOf, runNode, startServer } from '../support/harness.js';
 
-const SHARED = new URL('../../../../shared/reference/', import.meta.url);
-
 /** Autobahn's case ids of group 6, in its order (from the reference list). */
-const referenceIds = readFileSync(new URL('autobahn-case-ids.tsv', SHARED), 'utf8')
-  .trim()
-  .split('\n')
-  .slice(1)
-  .map((line) => line.split('\t')[1] ?? '')
+const referenceIds = referenceCaseRows()
+  .map((r) => r.id)
   .filter((id) => id.startsWith('6.'));
 
-interface ReferenceVerdict {
-  behavior: string;
-  behaviorClose: string;
-  remoteCloseCode: number | null;
-}
+type ReferenceVerdict = Pick<FullVerdict, 'behavior' | 'behaviorClose' | 'remoteCloseCode'>;
 
 /** The verdicts the original Autobahn gave the ws client. */
-const wsVerdicts = (
-  JSON.parse(readFileSync(new URL('autobahn-verdicts-ws.json', SHARED), 'utf8')) as { cases: Record<string, ReferenceVerdict> }
-).cases;
+const wsVerdicts = referenceVerdictsWs();
 
 /** The cases of group 6 as a server selecting '6.*' numbers them (1-based /runCase index). */
 const group6 = selectCases(catalogue, ['6.*']);

@@ -4,7 +4,6 @@
  * one never answers a close) with the verdicts Autobahn gives them.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { catalogue } from '../../src/cases/registry.js';
 import { closeCases } from '../../src/cases/s07-close.js';
@@ -15,16 +14,9 @@ import { failingVerdicts } from '../../src/model/verdicts.js';
 import type { CaseResult, WirelogEntry } from '../../src/model/report.js';
 import type { FuzzingServer } from '../../src/server/fuzzing-server.js';
 import { REFERENCE_CLIENT, fixture, resultOf, runNode, startServer } from '../support/harness.js';
+import { referenceVerdictsWs } from '../support/autobahn-reference.js';
 
-interface ReferenceVerdict {
-  behavior: string;
-  behaviorClose: string;
-  remoteCloseCode: number | null;
-}
-
-const REFERENCE = JSON.parse(
-  readFileSync(new URL('../../../../shared/reference/autobahn-verdicts-ws.json', import.meta.url), 'utf8'),
-) as { cases: Record<string, ReferenceVerdict> };
+const REFERENCE = { cases: referenceVerdictsWs() };
 
 const IDS = closeCases.map((c) => c.id);
 

@@ -8,7 +8,6 @@
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import zlib from 'node:zlib';
 import type { DeflateOffer } from '../../src/protocol/deflate-params.js';
@@ -25,6 +24,7 @@ import type { FuzzingServer } from '../../src/server/fuzzing-server.js';
 import type { PreparedMessage } from '../../src/cases/types.js';
 import { REFERENCE_CLIENT, fixture, resultOf, runNode, startServer } from '../support/harness.js';
 import { entries, frameKinds, verdictOf, wsVerdict } from './group-runs.js';
+import { referenceCaseRows } from '../support/autobahn-reference.js';
 
 const KINDS: readonly CorpusKind[] = ['json', 'bitmap', 'prose', 'html', 'pdf'];
 const sha256 = (b: Buffer): string => createHash('sha256').update(b).digest('hex');
@@ -124,13 +124,9 @@ describe('the generated corpus', () => {
 // ---------------------------------------------------------------------------------------------------
 
 describe('the catalogue of groups 12 and 13', () => {
-  const TSV = new URL('../../../../shared/reference/autobahn-case-ids.tsv', import.meta.url);
-  const rows = readFileSync(TSV, 'utf8')
-    .trim()
-    .split('\n')
-    .slice(1)
-    .map((line) => line.split('\t'))
-    .filter((r) => /^1[23]\./.test(r[1] ?? ''));
+  const rows = referenceCaseRows()
+    .filter((r) => /^1[23]\./.test(r.id))
+    .map((r) => [String(r.index), r.id, r.category, r.subcategory]);
 
   test("216 cases with Autobahn's ids, order, categories and subcategories", () => {
     assert.equal(rows.length, 216);

@@ -6,7 +6,6 @@
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -18,13 +17,9 @@ import type { CaseResult } from '../../src/model/report.js';
 import type { FuzzingServer } from '../../src/server/fuzzing-server.js';
 import { createServer } from '../../src/gate/start-server.js';
 import { REFERENCE_CLIENT, fixture, resultOf, runCli, runNode, tempDir } from '../support/harness.js';
+import { referenceCaseRows } from '../support/autobahn-reference.js';
 
-const TSV = new URL('../../../../shared/reference/autobahn-case-ids.tsv', import.meta.url);
-const autobahnIds = readFileSync(TSV, 'utf8')
-  .trim()
-  .split('\n')
-  .slice(1)
-  .map((line) => line.split('\t')[1]);
+const autobahnIds = referenceCaseRows().map((r) => r.id);
 
 const GROUP = extendedCatalogue.filter((c) => c.id.startsWith('14.')).map((c) => c.id);
 /** The cases that check Sec-WebSocket-Accept (wrong, missing, wrong letter case). */

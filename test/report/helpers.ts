@@ -1,15 +1,9 @@
 /** Shared fixtures for the report tests: the reference reports, a gate run, and small HTML/XML readers. */
-import { readFileSync } from 'node:fs';
 import type { CaseResult, GateCase, GateRun } from '../../src/model/report.js';
-
-// The original's reports are reference data beside the repository (../shared/reference, which CI
-// has too), not copied into it. Tests run from dist/test/report/.
-const FIXTURES = new URL('../../../../shared/reference/', import.meta.url);
+import { referenceReportText } from '../support/autobahn-reference.js';
 
 /** The reference per-case JSON report's exact text (as Autobahn wrote it). */
-export function referenceText(id: '6.9.2' | '6.12.7'): string {
-  return readFileSync(new URL(`autobahn-report-${id}.json`, FIXTURES), 'utf8');
-}
+export const referenceText = referenceReportText;
 
 /** The reference report parsed into the model (a fresh copy each call). */
 export function referenceResult(id: '6.9.2' | '6.12.7'): CaseResult {
