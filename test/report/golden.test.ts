@@ -1,8 +1,10 @@
 /**
- * Every report byte, pinned: a fixed selection across all groups (and group 14) against a ws client
- * with a fixed masking key, one case at a time; each report file, with what differs between any two
- * runs taken out (test/support/normalise-reports.ts), must hash to what
- * test/fixtures/golden/report-digests.json holds. Engine and renderer refactors must keep them; a
+ * Every report byte, pinned, in both roles: a fixed selection across all groups (and group 14)
+ * against a ws client with a fixed masking key, and the same selection (with group 15) against the
+ * bundled ws server with wsgate's masks and keys from a fixed seed, one case at a time; each report
+ * file, with what differs between any two runs taken out (test/support/normalise-reports.ts), must
+ * hash to what test/fixtures/golden/report-digests.json (client role) and
+ * report-digests-server.json (server role) hold. Engine and renderer refactors must keep them; a
  * deliberate change of a report regenerates the file (WSGATE_UPDATE_GOLDEN=1 npm test) and says why
  * in its commit.
  */
@@ -14,6 +16,7 @@ import { reportDigests } from '../support/normalise-reports.js';
 import { fixtureCommand, runCli, tempDir } from '../support/harness.js';
 
 const GOLDEN = fileURLToPath(new URL('../../../test/fixtures/golden/report-digests.json', import.meta.url));
+const GOLDEN_SERVER = fileURLToPath(new URL('../../../test/fixtures/golden/report-digests-server.json', import.meta.url));
 
 /** Two or more cases of every group, chosen among those whose frames do not depend on timing. */
 const SELECTION = [
@@ -23,6 +26,16 @@ const SELECTION = [
   ...['14.1.1', '14.1.5', '14.2.1', '14.3.2', '14.4.3', '14.4.5', '14.5.1', '14.6.2'],
 ];
 
+/** The digests of a run's reports against the golden file (rewritten first when WSGATE_UPDATE_GOLDEN=1). */
+function assertGolden(file: string, outdir: string, expectedFiles: number): void {
+  const digests = reportDigests(outdir);
+  assert.equal(Object.keys(digests).length, expectedFiles, Object.keys(digests).join(' '));
+  if (process.env.WSGATE_UPDATE_GOLDEN === '1') writeFileSync(file, `${JSON.stringify(digests, null, 2)}\n`);
+  const golden = JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
+  const changed = Object.keys({ ...golden, ...digests }).filter((name) => golden[name] !== digests[name]);
+  assert.deepEqual(changed, [], `report files whose bytes changed (reports kept in ${outdir})`);
+}
+
 test('a fixed selection gives the same report bytes as when the golden digests were taken', async () => {
   const outdir = await tempDir();
   const res = await runCli(
@@ -31,10 +44,15 @@ test('a fixed selection gives the same report bytes as when the golden digests w
   );
   // ws fails 14.4.5 (a tab around header values), as the README says: exit 1, every report written.
   assert.equal(res.code, 1, res.stdout + res.stderr);
-  const digests = reportDigests(outdir);
-  assert.equal(Object.keys(digests).length, 2 * SELECTION.length + 4, Object.keys(digests).join(' '));
-  if (process.env.WSGATE_UPDATE_GOLDEN === '1') writeFileSync(GOLDEN, `${JSON.stringify(digests, null, 2)}\n`);
-  const golden = JSON.parse(readFileSync(GOLDEN, 'utf8')) as Record<string, string>;
-  const changed = Object.keys({ ...golden, ...digests }).filter((name) => golden[name] !== digests[name]);
-  assert.deepEqual(changed, [], `report files whose bytes changed (reports kept in ${outdir})`);
+  assertGolden(GOLDEN, outdir, 2 * SELECTION.length + 4);
+});
+
+/** The server role's selection: the client role's without group 14, with group 15 (a server's own). */
+const SERVER_SELECTION = [...SELECTION.filter((id) => !id.startsWith('14.')), '15.1.1', '15.2.1', '15.3.1'];
+
+test('the server role: a fixed selection and seed give the same report bytes as when the golden digests were taken', async () => {
+  const outdir = await tempDir();
+  const res = await runCli(['run', '--role', 'server', '--extended', '--seed', '7', '--jobs', '1', '--outdir', outdir, '--cases', ...SERVER_SELECTION], 120_000);
+  assert.equal(res.code, 0, res.stdout + res.stderr);
+  assertGolden(GOLDEN_SERVER, outdir, 2 * SERVER_SELECTION.length + 4);
 });
