@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { judge, merge, run, startServer, UsageError, VERSION, type RunResult } from '../../src/api.js';
-import { fixture, REFERENCE_CLIENT, runNode, tempDir } from '../support/harness.js';
+import { fixture, LIVE_RUNS_AT_ONCE, REFERENCE_CLIENT, runNode, tempDir } from '../support/harness.js';
 
 const LOOPBACK = 'ws://127.0.0.1:0';
 
@@ -18,7 +18,7 @@ function summaryOf(result: RunResult): unknown {
   return summary;
 }
 
-describe('the programmatic API', { concurrency: true }, () => {
+describe('the programmatic API', { concurrency: LIVE_RUNS_AT_ONCE }, () => {
   test('run: the bundled client on group 1.1 passes; the result is summary.json plus the exit decision', async () => {
     const outdir = await tempDir('wsgate-api-');
     const lines: string[] = [];

@@ -12,7 +12,7 @@ import { describe, test } from 'node:test';
 import WebSocket from 'ws';
 import { agentCaseExcluder, loadSpec, validateSpec } from '../../src/config/spec.js';
 import { runCliWith } from '../support/cli-env.js';
-import { CLI, fixtureCommand, tempDir, usageMessage } from '../support/harness.js';
+import { CLI, fixtureCommand, LIVE_RUNS_AT_ONCE, tempDir, usageMessage } from '../support/harness.js';
 
 async function specFile(content: unknown, name = 'fuzzingserver.json'): Promise<{ dir: string; file: string }> {
   const dir = await tempDir();
@@ -120,7 +120,7 @@ describe('exclude-agent-cases matching (Autobahn: anchored at both ends, * any r
   }
 });
 
-describe('spec files on the command line', { concurrency: true }, () => {
+describe('spec files on the command line', { concurrency: LIVE_RUNS_AT_ONCE }, () => {
   test('a bad spec file: exit 2 and one line naming the key and the file, before any case runs', async () => {
     const { dir } = await specFile({ cases: ['1.1.1'], 'exclude-cases': '1.1.2' });
     for (const command of ['run', 'serve']) {

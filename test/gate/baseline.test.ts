@@ -9,7 +9,7 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { applyBaseline, baselineFromRun, parseBaseline } from '../../src/gate/baseline.js';
 import { gateCase, sampleRun } from '../report/helpers.js';
-import { fixtureCommand, runCli, tempDir, usageMessage } from '../support/harness.js';
+import { fixtureCommand, LIVE_RUNS_AT_ONCE, runCli, tempDir, usageMessage } from '../support/harness.js';
 
 
 describe('baseline file validation', () => {
@@ -98,7 +98,7 @@ async function gate(baseline: unknown, extra: string[] = []): Promise<{ code: nu
   return { ...res, summary, junit: await readFile(path.join(outdir, 'junit.xml'), 'utf8'), dir };
 }
 
-describe('baselines end to end', { concurrency: true }, () => {
+describe('baselines end to end', { concurrency: LIVE_RUNS_AT_ONCE }, () => {
   test('the failing case baselined: exit 0, reported as an accepted failure in console, JSON and JUnit', async () => {
     const r = await gate({ version: 1, cases: { '6.12.7': { reason: 'we echo before validating; fix in v2' } } });
     assert.equal(r.code, 0, r.stdout + r.stderr);

@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { fixtureCommand, runCli, tempDir } from '../support/harness.js';
+import { fixtureCommand, LIVE_RUNS_AT_ONCE, runCli, tempDir } from '../support/harness.js';
 
 import type { SummaryCase } from '../support/cli-env.js';
 
@@ -31,7 +31,7 @@ function junitCase(junit: string, id: string): string {
   return junit.slice(at, junit.indexOf('</testcase>', at));
 }
 
-describe('the gate with broken clients', { concurrency: true }, () => {
+describe('the gate with broken clients', { concurrency: LIVE_RUNS_AT_ONCE }, () => {
   test('a client that echoes invalid UTF-8 fails 6.12.7 (the server had to fail the connection)', async () => {
     const r = await gate(fixtureCommand('echo-invalid'));
     assert.equal(r.code, 1, r.stderr);

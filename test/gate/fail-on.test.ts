@@ -11,7 +11,7 @@ import { ruleForResult } from '../../src/gate/rule.js';
 import { failingVerdicts, VERDICTS, type CloseVerdict, type OutcomeVerdict } from '../../src/model/verdicts.js';
 import type { CaseResult } from '../../src/model/report.js';
 import { referenceResult } from '../report/helpers.js';
-import { fixtureCommand, runCli, tempDir } from '../support/harness.js';
+import { fixtureCommand, LIVE_RUNS_AT_ONCE, runCli, tempDir } from '../support/harness.js';
 
 function result(behavior: OutcomeVerdict, behaviorClose: CloseVerdict): CaseResult {
   return { ...referenceResult('6.9.2'), behavior, behaviorClose, result: `the outcome text`, resultClose: 'the closing text' };
@@ -75,7 +75,7 @@ async function gate(client: string, cases: string[], extra: string[]): Promise<{
   return { code: res.code, stderr: res.stderr, summary: text === null ? null : (JSON.parse(text) as Summary) };
 }
 
-describe('--fail-on end to end', { concurrency: true }, () => {
+describe('--fail-on end to end', { concurrency: LIVE_RUNS_AT_ONCE }, () => {
   test('a bad verdict name: exit 2 naming it, before any case runs', async () => {
     const r = await gate(fixtureCommand('spec-peer'), ['6.9.2'], ['--fail-on', 'FAILED,WRONGCODE']);
     assert.equal(r.code, 2);

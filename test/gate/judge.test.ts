@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
-import { fixtureCommand, runCli, tempDir } from '../support/harness.js';
+import { fixtureCommand, LIVE_RUNS_AT_ONCE, runCli, tempDir } from '../support/harness.js';
 
 interface Summary {
   agent: string;
@@ -15,7 +15,7 @@ interface Summary {
   cases: Array<{ id: string; status: string; reason: string; behavior: string | null }>;
 }
 
-describe('judge', { concurrency: true }, () => {
+describe('judge', { concurrency: LIVE_RUNS_AT_ONCE }, () => {
   let outdir = '';
   const agent = 'echo invalid/1.0';
   before(async () => {

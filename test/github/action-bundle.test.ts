@@ -10,7 +10,7 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { readAction, REPO_ROOT, runAction } from '../support/action-runner.js';
 import { runCliWith, runFile } from '../support/cli-env.js';
-import { tempDir } from '../support/harness.js';
+import { LIVE_RUNS_AT_ONCE, tempDir } from '../support/harness.js';
 
 const BUNDLER = path.join(REPO_ROOT, '.ci', 'action-bundle.mjs');
 
@@ -26,7 +26,7 @@ async function sourceCopy(): Promise<string> {
   return root;
 }
 
-describe('the action bundle', { concurrency: true }, () => {
+describe('the action bundle', { concurrency: LIVE_RUNS_AT_ONCE }, () => {
   test('the committed action/dist/ is what src/ builds', async () => {
     const r = await bundler(['--check']);
     assert.equal(r.code, 0, r.stderr);

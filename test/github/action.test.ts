@@ -13,7 +13,7 @@ import { ACTION_INPUTS, actionArguments, inputVariable } from '../../src/github/
 import { runOutputs } from '../../src/report/github-publish.js';
 import { sampleRun } from '../report/helpers.js';
 import { readAction, runAction } from '../support/action-runner.js';
-import { fixtureCommand, runCli, tempDir } from '../support/harness.js';
+import { fixtureCommand, LIVE_RUNS_AT_ONCE, runCli, tempDir } from '../support/harness.js';
 
 const action = readAction();
 
@@ -95,7 +95,7 @@ describe('inputs to arguments', () => {
   });
 });
 
-describe('the action end to end', { concurrency: true }, () => {
+describe('the action end to end', { concurrency: LIVE_RUNS_AT_ONCE }, () => {
   test('a passing client: exit 0, result=pass, counts and report paths, a summary with the group table', async () => {
     const { res, summary, outputs, workspace } = await runAction({ cases: '1.1.1 1.1.2', url: 'ws://127.0.0.1:0', 'reports-directory': 'reports' });
     assert.equal(res.code, 0, res.stdout + res.stderr);

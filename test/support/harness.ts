@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
@@ -12,6 +12,15 @@ import { UsageError } from '../../src/errors.js';
 import type { CaseResult } from '../../src/model/report.js';
 import type { FuzzingServer } from '../../src/server/fuzzing-server.js';
 import { createServer } from '../../src/gate/start-server.js';
+
+/**
+ * How many gate runs against live peers a describe block starts at once. Each run is a wsgate
+ * process and a client process whose verdicts hang on the case's own timers (the 1 s close handshake
+ * timeout decides whether 6.9.2 closed cleanly), and npm test runs two test files at once: on a
+ * busy 2-core machine, 14 runs at once starved a client past that second (6.9.2 came out
+ * OK/UNCLEAN). Half a run per core, at least one: on 2 cores the runs of a block go one by one.
+ */
+export const LIVE_RUNS_AT_ONCE = Math.max(1, Math.floor(availableParallelism() / 2));
 
 /** The two cases of the spec (case-reports.md): engine tests pin their selection to these. */
 export const SPEC_CASES = ['6.9.2', '6.12.7'];
@@ -50,9 +59,11 @@ export async function startServer(patterns: string[] = []): Promise<{ server: Fu
 /** Runs a compiled fixture (or any script) with node and the given arguments; resolves on exit. */
 export function runNode(script: string, args: string[], timeoutMs = 20_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [script, ...args], { timeout: timeoutMs }, (err, stdout, stderr) => {
+    execFile(process.execPath, [script, ...args], { timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
       const code = err === null ? 0 : typeof err.code === 'number' ? err.code : null;
-      resolve({ code, stdout, stderr });
+      // No status: say why (killed at the test's own timeout, by a signal, or output past maxBuffer), so a failing assertion shows it.
+      const why = err !== null && code === null ? `\n[runNode: no exit status: ${err.killed ? `killed after ${timeoutMs} ms` : ''} ${err.signal ?? ''} ${String(err.code ?? err.message)}]` : '';
+      resolve({ code, stdout, stderr: stderr + why });
     });
   });
 }
