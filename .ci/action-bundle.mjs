@@ -8,8 +8,8 @@
 //                                         with the committed one: exit 1 and the files that differ
 //   --root DIR                            the repository to work on (default: this script's)
 //
-// The layout mirrors tsc's dist/src/: github/action.js, and clients/reference-client.js and
-// clients/reference-server.js, which the gate starts by a path relative to its own module. The
+// The layout mirrors tsc's dist/src/: github/action.js, and bundled/reference-client.js and
+// bundled/reference-server.js, which the gate starts by a path relative to its own module. The
 // inputs: src/, package.json (the version), tsconfig.json (esbuild reads its strictness) and node_modules.
 // The version is compiled in (src/version.ts reads package.json otherwise). Third-party licences
 // go to action/dist/licenses.txt. Exit 0 done, 1 stale (--check), 2 usage error.
@@ -36,7 +36,7 @@ const { build } = await import('esbuild').catch(() => {
   process.exit(2);
 });
 
-const ENTRIES = ['src/github/action.ts', 'src/clients/reference-client.ts', 'src/clients/reference-server.ts'];
+const ENTRIES = ['src/github/action.ts', 'src/bundled/reference-client.ts', 'src/bundled/reference-server.ts'];
 const OUT = path.join(root, 'action', 'dist');
 
 /** Builds the bundle into `outdir`; returns the files written, relative to it. */

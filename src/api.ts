@@ -16,14 +16,15 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { Logger } from 'pino';
 import { makeLogger } from './commands/shared.js';
-import { resolveRunConfig, resolveServeConfig } from './config/schema.js';
+import { resolveRunConfig } from './config/run-config.js';
+import { resolveServeConfig } from './config/schema.js';
 import { loadSpec, type SpecSettings } from './config/spec.js';
 import { UsageError } from './errors.js';
-import { judgeConfig, judgeReports, type JudgeInput } from './gate/judge-reports.js';
-import { mergeConfig, mergeRuns } from './gate/merge.js';
-import { runGate } from './gate/orchestrator.js';
-import { runServerGate } from './gate/server-gate.js';
-import { serverBaseUrl, startCaseServer } from './gate/start-server.js';
+import { judgeConfig, judgeReports, type JudgeInput } from './outputs/judge.js';
+import { mergeConfig, mergeRuns } from './outputs/merge.js';
+import { runGate } from './run/run.js';
+import { serverBaseUrl } from './drivers/case-server.js';
+import { startCaseServer } from './run/serve.js';
 import type { RunSummary } from './model/summary.js';
 import { readFile } from 'node:fs/promises';
 
@@ -169,7 +170,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
     { env, spec: readSpec(spec, output) },
   );
   const io = { out: output ?? discard(), logger: logger(config.logLevel), isTty: false, env, ...(signal ? { signal } : {}) };
-  const status = config.role === 'server' ? await runServerGate(config, io) : await runGate(config, io);
+  const status = await runGate(config, io);
   return result(status, config);
 }
 

@@ -119,8 +119,8 @@ container_commands() {
   # shellcheck disable=SC2016
   "$ENGINE" exec "$1" sh -c 'for f in /proc/[0-9]*/cmdline; do tr "\0" " " <"$f" 2>/dev/null; echo; done'
 }
-if [ ! -f dist/src/clients/reference-client.js ] || [ ! -d node_modules/ws ]; then
-  fail 'run npm ci && npm run build first (the serve check drives the container with dist/src/clients/reference-client.js)'
+if [ ! -f dist/src/bundled/reference-client.js ] || [ ! -d node_modules/ws ]; then
+  fail 'run npm ci && npm run build first (the serve check drives the container with dist/src/bundled/reference-client.js)'
 fi
 version=$(node -p 'require("./package.json").version')
 
@@ -182,7 +182,7 @@ status=0
 check run-reports "$dir/servers" "$RUN_TOTAL" "$RUN_TOTAL" 0
 dir=$(reports_dir server-url)
 port=$(node "$HERE/check.mjs" free-port) || fail 'no free port'
-node dist/src/clients/reference-server.js "$port" &
+node dist/src/bundled/reference-server.js "$port" &
 host_server=$!
 status=0
 "$ENGINE" run --rm --name "$PREFIX-surl" "${HOST_NET[@]}" -v "$dir:/reports" "$IMAGE" \
@@ -208,7 +208,7 @@ port=$(node "$HERE/check.mjs" free-port) || fail 'no free port'
 "$ENGINE" run -d --name "$PREFIX-serve-tls" "${HOST_NET[@]}" -v "$dir:/reports" "$IMAGE" \
   serve --tls --url "wss://127.0.0.1:$port" --outdir /reports/served --cases "${RUN_CASES[@]}" >/dev/null
 check wait-port "$port" 30
-NODE_EXTRA_CA_CERTS="$dir/served/ca.pem" timeout 120 node dist/src/clients/reference-client.js "wss://127.0.0.1:$port" host-tls-client || fail 'the host client did not finish over wss://'
+NODE_EXTRA_CA_CERTS="$dir/served/ca.pem" timeout 120 node dist/src/bundled/reference-client.js "wss://127.0.0.1:$port" host-tls-client || fail 'the host client did not finish over wss://'
 check serve-reports "$dir/served" host-tls-client "$RUN_TOTAL"
 stop_container "$PREFIX-serve-tls" >/dev/null
 
@@ -219,7 +219,7 @@ port=$(node "$HERE/check.mjs" free-port) || fail 'no free port'
   serve --url "ws://127.0.0.1:$port" --cases "${RUN_CASES[@]}" >/dev/null
 check wait-port "$port" 30
 # The bundled client, given a base URL, loops over /getCaseCount, every /runCase and /updateReports.
-timeout 120 node dist/src/clients/reference-client.js "ws://127.0.0.1:$port" host-client || fail 'the host client did not finish'
+timeout 120 node dist/src/bundled/reference-client.js "ws://127.0.0.1:$port" host-client || fail 'the host client did not finish'
 check serve-reports "$dir/clients" host-client "$RUN_TOTAL"
 read -r status seconds < <(stop_container "$PREFIX-serve")
 echo "serve stopped by SIGTERM: exit $status after ${seconds} s"
@@ -263,7 +263,7 @@ port=$(node "$HERE/check.mjs" free-port) || fail 'no free port'
 "$ENGINE" run -d --name "$PREFIX-dropin" "${PULL[@]}" -v "$work/config:/config:ro" -v "$dir:/reports" \
   -p "127.0.0.1:$port:9001" "$IMAGE" >/dev/null
 check wait-port "$port" 30
-timeout 60 node dist/src/clients/reference-client.js "ws://127.0.0.1:$port" dropin-client || fail 'the drop-in client did not finish'
+timeout 60 node dist/src/bundled/reference-client.js "ws://127.0.0.1:$port" dropin-client || fail 'the drop-in client did not finish'
 check serve-reports "$dir/clients" dropin-client 9
 read -r status seconds < <(stop_container "$PREFIX-dropin")
 echo "drop-in server stopped by SIGTERM: exit $status after ${seconds} s"

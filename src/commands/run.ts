@@ -1,8 +1,7 @@
 /** `wsgate run`: the server, the client for every selected case, the reports and the exit status. */
 import type { Argv } from 'yargs';
-import { resolveRunConfig } from '../config/schema.js';
-import { runGate } from '../gate/orchestrator.js';
-import { runServerGate } from '../gate/server-gate.js';
+import { resolveRunConfig } from '../config/run-config.js';
+import { runGate } from '../run/run.js';
 import { exitForSignal, githubOption, makeLogger, readSpec, serverFlags, serverOptions, type CommandContext } from './shared.js';
 
 export function runCommand<T>(y: Argv<T>, { io, env, setStatus }: CommandContext): Argv<T> {
@@ -36,7 +35,7 @@ export function runCommand<T>(y: Argv<T>, { io, env, setStatus }: CommandContext
       }, { env, spec });
       const logger = makeLogger(config.logLevel);
       const gateIo = { out: io.stdout, logger, isTty: io.isTty ?? false, env, ...(io.signal ? { signal: io.signal } : {}) };
-      const status = config.role === 'server' ? await runServerGate(config, gateIo) : await runGate(config, gateIo);
+      const status = await runGate(config, gateIo);
       setStatus(exitForSignal(io.signal) ?? status);
     },
   );

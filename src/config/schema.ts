@@ -5,10 +5,8 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { UsageError } from '../errors.js';
-import { failingVerdicts } from '../model/verdicts.js';
-import { agentProblem } from '../server/route-target.js';
-import { defaultJobs, parseShard, type Shard } from './parallel.js';
-import { parseListenUrl, parseServerUrl } from './url.js';
+import { parseShard, type Shard } from './parallel.js';
+import { parseListenUrl } from './url.js';
 import type { ServerSessionOptions } from '../server/upgrade.js';
 import type { SpecSettings } from './spec.js';
 import { splitList } from '../util/patterns.js';
@@ -57,35 +55,14 @@ export const runSchema = serverSchema.extend({
   seed: z.number().int('--seed must be a whole number').min(0, '--seed must be at least 0').max(2 ** 32 - 1, '--seed must be below 2^32').nullable().default(null),
 });
 
-/** The server under test, when servers are tested (--role server, --server-url, --server). */
-export interface ServerUnderTest {
-  /** Its agent name from a spec file's `servers` entry, or null (then --agent, the Server header, or host:port). */
-  agent: string | null;
-  /** The URL the cases connect to (port filled in when the flag gave 0). */
-  url: string;
-  host: string;
-  /** 0: a free port, chosen when the gate starts the command. */
-  port: number;
-  /** Request target: path and query. */
-  resource: string;
-  /** The command that starts it (the bundled ws server by default), or null when it runs elsewhere. */
-  command: string | null;
-  /** Start the command again when it died, before the next case. */
-  restart: boolean;
-  /** Seconds to wait for it to accept TCP connections. */
-  startTimeout: number;
-}
-
 /** Where settings come from besides the flags: the environment and a loaded spec file. */
 export interface ConfigSources {
   env?: NodeJS.ProcessEnv;
   spec?: SpecSettings | null;
 }
 
-/** Settings a spec file and the environment add to both commands. */
-export interface ServerExtras {
-  /** The address the server binds to: WSGATE_LISTEN_HOST, else the url's host. */
-  listenHost: string;
+/** Settings a spec file adds to every command that plays cases. */
+export interface SpecExtras {
   /** exclude-agent-cases of the spec file ({} without one). */
   excludeAgentCases: Record<string, string[]>;
   /** Session options set by the spec file's `options`. */
@@ -94,6 +71,15 @@ export interface ServerExtras {
   specFile: string | null;
   /** wss:// (TLS), or null for ws://. */
   tls: TlsConfig | null;
+}
+
+/** Where a fuzzing server listens (run's client role, serve). */
+export interface ListenSettings {
+  /** The url's host, as clients are told it. */
+  host: string;
+  port: number;
+  /** The address the server binds to: WSGATE_LISTEN_HOST, else the url's host. */
+  listenHost: string;
 }
 
 /** A run over TLS: whose certificate, which CA, whether to verify. */
@@ -110,52 +96,8 @@ export interface TlsConfig {
   insecure: boolean;
 }
 
-/** A resolved `wsgate run` configuration. */
-export interface RunConfig extends ServerExtras {
-  client: string | null;
-  clientLoops: boolean;
-  agent: string;
-  host: string;
-  port: number;
-  outdir: string;
-  cases: string[];
-  excludeCases: string[];
-  /** Seconds a case may take before its client is killed; null: 30, or the case's own longest wait if longer. */
-  caseTimeout: number | null;
-  strict: boolean;
-  /** The verdicts that fail a case (--fail-on, plus NON-STRICT with --strict). */
-  failOn: string[];
-  /** --baseline FILE, or null. */
-  baseline: string | null;
-  /** --write-baseline FILE, or null. */
-  writeBaseline: string | null;
-  /** GitHub Actions output (summary, annotations, outputs): null follows the environment. */
-  github: boolean | null;
-  junit: string;
-  json: string;
-  logLevel: string;
-  /** Cases run at once (group 9 always alone). */
-  jobs: number;
-  /** Only this slice of the selected cases (--shard K/N), or null for all. */
-  shard: Shard | null;
-  /** Select from Autobahn's cases plus wsgate's own (group 14). */
-  extended: boolean;
-  /** The side under test. */
-  role: 'client' | 'server';
-  /** The server under test (role server), or null; the first of `servers`. */
-  server: ServerUnderTest | null;
-  /** Every server under test, tested one after another (a fuzzingclient.json may list several). */
-  servers: ServerUnderTest[];
-  /** The agent was not given: name it after the server's Server header, or its host and port (role server). */
-  agentFromServer: boolean;
-  /** --seed: masks and keys from this seed (role server), or null for random ones. */
-  seed: number | null;
-}
-
 /** A resolved `wsgate serve` configuration. */
-export interface ServeConfig extends ServerExtras {
-  host: string;
-  port: number;
+export interface ServeConfig extends SpecExtras, ListenSettings {
   outdir: string;
   cases: string[];
   excludeCases: string[];
@@ -166,7 +108,7 @@ export interface ServeConfig extends ServerExtras {
 }
 
 
-function parseWith<T extends z.ZodType>(schema: T, input: unknown): z.infer<T> {
+export function parseWith<T extends z.ZodType>(schema: T, input: unknown): z.infer<T> {
   const parsed = schema.safeParse(input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -176,7 +118,7 @@ function parseWith<T extends z.ZodType>(schema: T, input: unknown): z.infer<T> {
   return parsed.data;
 }
 
-function resolveShard(text: string | null): Shard | null {
+export function resolveShard(text: string | null): Shard | null {
   if (text === null) return null;
   const shard = parseShard(text);
   if (typeof shard === 'string') throw new UsageError(shard);
@@ -189,7 +131,7 @@ function given(input: Record<string, unknown>): Record<string, unknown> {
 }
 
 /** Fills the server options the flags left unset from the spec file (flags > file). */
-function withSpec(input: Record<string, unknown>, spec: SpecSettings | null | undefined): Record<string, unknown> {
+export function withSpec(input: Record<string, unknown>, spec: SpecSettings | null | undefined): Record<string, unknown> {
   const flags = given(input);
   if (!spec) return flags;
   const fromFile: Record<string, unknown> = {};
@@ -215,7 +157,7 @@ function withSpec(input: Record<string, unknown>, spec: SpecSettings | null | un
 }
 
 /** The address to bind: WSGATE_LISTEN_HOST (e.g. 0.0.0.0 in a container) overrides the url's host, keeping its port. */
-function listenHostFor(urlHost: string, env: NodeJS.ProcessEnv | undefined): string {
+export function listenHostFor(urlHost: string, env: NodeJS.ProcessEnv | undefined): string {
   const override = env?.WSGATE_LISTEN_HOST;
   if (override === undefined || override === '') return urlHost;
   const host = override.trim().replace(/^\[(.*)\]$/, '$1');
@@ -223,24 +165,24 @@ function listenHostFor(urlHost: string, env: NodeJS.ProcessEnv | undefined): str
   return host;
 }
 
-function extras(urlHost: string, sources: ConfigSources, tls: TlsConfig | null): ServerExtras {
+/** What the spec file adds (exclusions, session options, its name) and the TLS settings. */
+export function specExtras(sources: ConfigSources, tls: TlsConfig | null): SpecExtras {
   const spec = sources.spec ?? null;
-  return {
-    listenHost: listenHostFor(urlHost, sources.env),
-    excludeAgentCases: spec?.excludeAgentCases ?? {},
-    session: spec?.session ?? {},
-    specFile: spec?.file ?? null,
-    tls,
-  };
+  return { excludeAgentCases: spec?.excludeAgentCases ?? {}, session: spec?.session ?? {}, specFile: spec?.file ?? null, tls };
 }
 
-type TlsFlags = Pick<z.infer<typeof runSchema>, 'tls' | 'cert' | 'key' | 'ca'> & { insecure?: boolean };
+/** Where a fuzzing server listens: the url's host and port, the address bound. */
+export function listenSettings(host: string, port: number, env: NodeJS.ProcessEnv | undefined): ListenSettings {
+  return { host, port, listenHost: listenHostFor(host, env) };
+}
+
+export type TlsFlags = Pick<z.infer<typeof runSchema>, 'tls' | 'cert' | 'key' | 'ca'> & { insecure?: boolean };
 
 /**
  * TLS from the flags, or null. `secure`: the URL said wss://. --tls, wss:// and --cert/--key each
  * turn TLS on; the other TLS flags without it are usage errors.
  */
-function resolveTls(o: TlsFlags, secure: boolean, role: 'client' | 'server', startsServer: boolean): TlsConfig | null {
+export function resolveTls(o: TlsFlags, secure: boolean, role: 'client' | 'server', startsServer: boolean): TlsConfig | null {
   if ((o.cert === null) !== (o.key === null)) throw new UsageError(o.cert === null ? '--key needs --cert (the certificate it goes with)' : '--cert needs --key (its private key)');
   const on = o.tls || secure || o.cert !== null;
   const insecure = o.insecure ?? false;
@@ -257,120 +199,19 @@ function resolveTls(o: TlsFlags, secure: boolean, role: 'client' | 'server', sta
   return { cert: abs(o.cert), key: abs(o.key), ca: abs(o.ca), insecure };
 }
 
-/** Validates and resolves the options of `wsgate run` (flags > env > spec file > defaults). */
-export function resolveRunConfig(input: Record<string, unknown>, sources: ConfigSources = {}): RunConfig {
-  const o = parseWith(runSchema, withSpec(input, sources.spec));
-  const { host, port, secure } = parseListenUrl(o.url);
-  const server = serverUnderTest(o);
-  const anyWss = server !== null && [server.url, ...(sources.spec?.servers ?? []).map((s) => s.url)].some((u) => u.startsWith('wss:'));
-  const tls = resolveTls(o, server === null ? secure : anyWss, server === null ? 'client' : 'server', server?.command != null);
-  if (server !== null && o.tls) secureUrl(server);
-  // A fuzzingclient.json's server is named by its own "agent" (over --agent only when the flag is absent).
-  const specServer = sources.spec?.servers?.[0];
-  if (server !== null && specServer !== undefined && o.serverUrl === specServer.url && o.agent === null) server.agent = specServer.agent;
-  const agent = o.agent ?? (o.client === null ? 'wsgate-reference-ws' : 'client');
-  const problem = agentProblem(agent);
-  if (problem !== null) throw new UsageError(`--agent: ${problem}`);
-  // Relative paths (flags and the spec file's outdir alike) resolve against the working directory, as in Autobahn.
-  const outdir = path.resolve(o.outdir ?? (server === null ? './reports/clients' : './reports/servers'));
-  const failOn = [...failingVerdicts(o.failOn === null ? null : splitList(o.failOn), o.strict)];
-  return {
-    client: o.client,
-    // The bundled client drives the cases itself: one process instead of one per case.
-    clientLoops: o.clientLoops || o.client === null,
-    agent,
-    host,
-    port,
-    outdir,
-    cases: splitList(o.cases),
-    excludeCases: splitList(o.excludeCases),
-    caseTimeout: o.caseTimeout,
-    strict: o.strict,
-    failOn,
-    baseline: o.baseline === null ? null : path.resolve(o.baseline),
-    writeBaseline: o.writeBaseline === null ? null : path.resolve(o.writeBaseline),
-    github: o.github,
-    junit: path.resolve(o.junit ?? path.join(outdir, 'junit.xml')),
-    json: path.resolve(o.json ?? path.join(outdir, 'summary.json')),
-    logLevel: o.logLevel,
-    jobs: o.jobs ?? defaultJobs(),
-    shard: resolveShard(o.shard),
-    ...extras(host, sources, tls),
-    extended: o.extended,
-    role: server === null ? 'client' : 'server',
-    server,
-    servers: server === null ? [] : [server, ...moreServers(o, server, sources.spec, o.tls)],
-    // The bundled server sends no Server header and listens on a free port: it has a name of its own.
-    agentFromServer: server !== null && o.agent === null && server.command !== REFERENCE_SERVER_COMMAND,
-    seed: o.seed,
-  };
-}
-
-/** Seconds the gate waits for a server under test to accept connections when not told. */
-export const DEFAULT_SERVER_START_TIMEOUT = 30;
-
-/** The server under test from the flags, or null when clients are tested; contradictions are UsageErrors. */
-function serverUnderTest(o: z.infer<typeof runSchema>): ServerUnderTest | null {
-  const serverFlag = o.serverUrl !== null ? '--server-url' : o.server !== null ? '--server' : o.restartServer ? '--restart-server' : null;
-  if (o.role === 'client' && serverFlag !== null) throw new UsageError(`${serverFlag} tests a server: it does not go with --role client`);
-  if (o.role !== 'server' && serverFlag === null) {
-    if (o.seed !== null) throw new UsageError('--seed applies when servers are tested (--role server, --server-url)');
-    return null;
-  }
-  if (o.client !== null) throw new UsageError('--client tests a client: it does not go with --role server, --server-url or --server');
-  if (o.clientLoops) throw new UsageError('--client-loops tests a client: it does not go with --role server, --server-url or --server');
-  if (o.restartServer && o.server === null && o.serverUrl !== null) throw new UsageError('--restart-server needs --server CMD (wsgate can only restart a server it started)');
-  const embedded = o.server === null && o.serverUrl === null;
-  const target = parseServerUrl(o.serverUrl ?? 'ws://127.0.0.1:0');
-  if (target.port === 0 && o.server === null && !embedded) throw new UsageError('--server-url: port 0 needs --server CMD (a free port is chosen for the server wsgate starts)');
-  return {
-    ...target,
-    agent: null,
-    command: o.server ?? (embedded ? REFERENCE_SERVER_COMMAND : null),
-    restart: o.restartServer,
-    startTimeout: o.serverStartTimeout ?? DEFAULT_SERVER_START_TIMEOUT,
-  };
-}
-
-/**
- * The servers a fuzzingclient.json lists after its first, each with its own agent (only when the
- * file's servers are the ones tested: not with --server-url, and not with --server, which starts one).
- */
-function moreServers(o: z.infer<typeof runSchema>, first: ServerUnderTest, spec: SpecSettings | null | undefined, tls: boolean): ServerUnderTest[] {
-  const listed = spec?.servers ?? [];
-  if (listed.length < 2 || o.serverUrl !== listed[0]?.url) return [];
-  if (o.server !== null) throw new UsageError(`--server starts one server, but ${spec?.file ?? 'the spec file'} lists ${listed.length}: give each its own run, or start them yourself`);
-  const agents = listed.map((s) => s.agent).filter((a): a is string => a !== null);
-  const twice = agents.find((a, i) => agents.indexOf(a) !== i);
-  if (twice !== undefined) throw new UsageError(`${spec?.file ?? 'the spec file'}: two servers are named ${JSON.stringify(twice)}; each needs its own agent`);
-  const more = listed.slice(1).map((s) => ({ ...first, ...parseServerUrl(s.url), agent: s.agent, command: null }));
-  // --tls makes every listed server's URL wss://; without it, each server's own scheme says.
-  if (tls) for (const s of more) secureUrl(s);
-  return more;
-}
-
-/** The server's URL with the wss:// scheme (--tls over a ws:// URL). */
-function secureUrl(server: ServerUnderTest): void {
-  if (server.url.startsWith('ws:')) server.url = `wss:${server.url.slice(3)}`;
-}
-
-/** Stands for the bundled reference server (ws's WebSocketServer), resolved by the gate. */
-export const REFERENCE_SERVER_COMMAND = '{reference-server}';
-
 /** Validates and resolves the options of `wsgate serve` (flags > env > spec file > defaults). */
 export function resolveServeConfig(input: Record<string, unknown>, sources: ConfigSources = {}): ServeConfig {
   const o = parseWith(serverSchema, withSpec(input, sources.spec));
   const { host, port, secure } = parseListenUrl(o.url);
   const tls = resolveTls(o, secure, 'client', false);
   return {
-    host,
-    port,
+    ...listenSettings(host, port, sources.env),
     outdir: path.resolve(o.outdir ?? './reports/clients'),
     cases: splitList(o.cases),
     excludeCases: splitList(o.excludeCases),
     logLevel: o.logLevel,
     shard: resolveShard(o.shard),
-    ...extras(host, sources, tls),
+    ...specExtras(sources, tls),
     extended: o.extended,
   };
 }

@@ -16,6 +16,7 @@ import { PerMessageDeflate } from '../protocol/deflate.js';
 import { parseExtensionsHeader } from '../protocol/handshake.js';
 import { ClientUpgrade, type ClientSessionOptions, type ResponseDecision } from './upgrade.js';
 import { describeServerTlsError, tlsInfo } from '../tls/describe.js';
+import { hostPort } from '../util/host-port.js';
 
 /** Where the server under test listens, and what the upgrade request names. */
 export interface ServerTarget {
@@ -43,7 +44,7 @@ export function connectTo(target: ServerTarget, ready: (socket: net.Socket) => v
   const secure = target.tls ?? null;
   if (secure === null) {
     const socket = net.connect({ host: target.host, port: target.port });
-    const onError = (err: NodeJS.ErrnoException): void => failed(`could not connect to ${hostPort(target)}: ${err.code ?? err.message}`);
+    const onError = (err: NodeJS.ErrnoException): void => failed(`could not connect to ${targetHostPort(target)}: ${err.code ?? err.message}`);
     socket.once('error', onError);
     socket.once('connect', () => {
       socket.off('error', onError);
@@ -64,7 +65,7 @@ export function connectTo(target: ServerTarget, ready: (socket: net.Socket) => v
   const onError = (err: NodeJS.ErrnoException): void => {
     socket.on('error', () => undefined);
     socket.destroy();
-    failed(tcpUp ? describeServerTlsError(err) : `could not connect to ${hostPort(target)}: ${err.code ?? err.message}`);
+    failed(tcpUp ? describeServerTlsError(err) : `could not connect to ${targetHostPort(target)}: ${err.code ?? err.message}`);
   };
   socket.once('error', onError);
   socket.once('secureConnect', () => {
@@ -171,7 +172,7 @@ function playOnSocket(
 /** The upgrade request of a case (autobahn-python's client headers, wsgate's User-Agent). */
 function upgradeRequest(target: ServerTarget, offers: readonly DeflateClientOffer[], settings: PlaySettings): UpgradeRequestSpec {
   return {
-    host: hostPort(target),
+    host: targetHostPort(target),
     target: target.resource,
     key: newClientKey(settings.randomBytes),
     extensions: offers.length === 0 ? null : offers.map(offerExtensionString).join(', '),
@@ -211,6 +212,6 @@ function deflateDecision(response: Extract<UpgradeResponse, { ok: true }>, offer
 }
 
 /** host:port as the Host header and messages give it (an IPv6 address in brackets). */
-export function hostPort(target: Pick<ServerTarget, 'host' | 'port'>): string {
-  return `${target.host.includes(':') ? `[${target.host}]` : target.host}:${target.port}`;
+export function targetHostPort(target: Pick<ServerTarget, 'host' | 'port'>): string {
+  return hostPort(target.host, target.port);
 }

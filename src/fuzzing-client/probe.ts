@@ -8,7 +8,7 @@ import net from 'node:net';
 import { buildUpgradeRequest, newClientKey } from '../protocol/client-handshake.js';
 import { HeadReader, parseHeaders } from '../protocol/handshake.js';
 import type { ServerTarget } from './play-case.js';
-import { connectTo, hostPort } from './play-case.js';
+import { connectTo, targetHostPort } from './play-case.js';
 
 /** The server's Server header (trimmed, at most 100 characters), or null (none, no answer within timeoutMs). */
 export function probeServerHeader(target: ServerTarget, timeoutMs = 5000): Promise<string | null> {
@@ -35,7 +35,7 @@ export function probeServerHeader(target: ServerTarget, timeoutMs = 5000): Promi
       (ready) => {
         ready.on('close', () => done(null));
         ready.on('data', onData);
-        ready.write(buildUpgradeRequest({ host: hostPort(target), target: target.resource, key: newClientKey(randomBytes) }), 'latin1');
+        ready.write(buildUpgradeRequest({ host: targetHostPort(target), target: target.resource, key: newClientKey(randomBytes) }), 'latin1');
       },
       () => done(null),
     );

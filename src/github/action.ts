@@ -10,7 +10,7 @@ import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { ExitCode, UsageError } from '../errors.js';
 import { main } from '../main.js';
-import { escapeData } from '../report/github.js';
+import { escapeData } from '../report/github/markdown.js';
 
 /** How an input becomes arguments. */
 type InputKind = 'string' | 'patterns' | 'verdicts' | 'boolean' | 'directory';

@@ -169,7 +169,7 @@ export interface GateCase {
   client: ClientRun | null;
   /** Path of the per-case JSON/HTML report relative to the output directory (without extension). */
   reportBase: string | null;
-  /** Set when a baseline file names the case (see gate/baseline.ts). */
+  /** Set when a baseline file names the case (see policy/baseline.ts). */
   baseline?: BaselineMark;
 }
 

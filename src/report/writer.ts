@@ -3,8 +3,8 @@
  * and index.html, each file atomically and never outside the directory.
  */
 import { agentFilePrefixes, caseReportBase, makeDirectory, resolveInside, writeFileAtomic, type AgentFileCollision } from './files.js';
-import { caseReportHtml } from './html-case.js';
-import { indexHtml } from './html-index.js';
+import { caseReportHtml } from './html/case.js';
+import { indexHtml } from './html/index.js';
 import { caseReportJson, indexJson } from './json.js';
 import type { CaseInfo, CaseResult } from '../model/report.js';
 import { releaseMemoryNow } from '../util/memory.js';

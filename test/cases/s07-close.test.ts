@@ -9,7 +9,7 @@ import { catalogue } from '../../src/cases/registry.js';
 import { closeCases } from '../../src/cases/s07-close.js';
 import { selectCases } from '../../src/cases/select.js';
 import { invalidCloseCodes, undefinedCloseCodes, validCloseCodes } from '../../src/cases/data/close-codes.js';
-import { ruleForResult } from '../../src/gate/rule.js';
+import { ruleForResult } from '../../src/policy/rule.js';
 import { failingVerdicts } from '../../src/model/verdicts.js';
 import type { CaseResult, WirelogEntry } from '../../src/model/report.js';
 import type { FuzzingServer } from '../../src/server/fuzzing-server.js';

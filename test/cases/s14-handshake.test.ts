@@ -12,10 +12,11 @@ import { after, before, describe, test } from 'node:test';
 import { pino } from 'pino';
 import { catalogue, catalogueFor, extendedCatalogue } from '../../src/cases/registry.js';
 import { selectCases } from '../../src/cases/select.js';
-import { resolveRunConfig, resolveServeConfig } from '../../src/config/schema.js';
+import { resolveRunConfig } from '../../src/config/run-config.js';
+import { resolveServeConfig } from '../../src/config/schema.js';
 import type { CaseResult } from '../../src/model/report.js';
 import type { FuzzingServer } from '../../src/server/fuzzing-server.js';
-import { createServer } from '../../src/gate/start-server.js';
+import { createServer } from '../../src/drivers/case-server.js';
 import { REFERENCE_CLIENT, fixture, resultOf, runCli, runNode, tempDir } from '../support/harness.js';
 import { referenceCaseRows } from '../support/autobahn-reference.js';
 

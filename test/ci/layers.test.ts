@@ -13,16 +13,18 @@ const SRC = fileURLToPath(new URL('../../../src/', import.meta.url));
 
 /** Bottom first. A path prefix ending in "/" is a folder; otherwise a file. */
 export const LAYERS: readonly (readonly string[])[] = [
-  ['util/', 'tls/', 'version.ts', 'errors.ts'], // no wsgate imports beyond each other; tls/: certificates and TLS in words
-  ['protocol/', 'model/'], // pure protocol code; the report model and the verdicts
+  ['util/', 'tls/certificates.ts', 'tls/describe.ts', 'version.ts', 'errors.ts'], // no wsgate imports beyond each other; TLS certificates and TLS in words
+  ['protocol/', 'model/'], // pure protocol code and Autobahn's protocol defaults; the report model and the verdicts
   ['cases/'], // the case contract and the catalogue (data and scripts)
   ['core/'], // the role-neutral connection: receive, send, close, record
   ['play/'], // playing one case on a connection, either side: the case runner and the verdict
   ['server/', 'fuzzing-client/'], // the two roles: the fuzzing server (upgrade, routes), the fuzzing client (upgrade, connecting per case)
   ['report/'], // renderers and publishing (JSON, HTML, JUnit, GitHub)
-  ['config/'], // options, spec files, URLs
-  ['gate/'], // runs: clients, schedule, judge, merge, baseline, finishing a run
-  ['main.ts', 'cli.ts', 'api.ts', 'commands/', 'github/', 'clients/'], // entry points
+  ['config/'], // options of every command by role, spec files, URLs, JSON files read and validated
+  ['policy/', 'processes/', 'tls/setup.ts'], // verdict policy (gate rule, baseline, case limits, outcome); child processes; a run's certificates
+  ['drivers/'], // the role drivers: the client under test (per-case or looping) and the server under test
+  ['run/', 'outputs/'], // the one run skeleton (schedule, progress); what ends a run: finish, judge, merge
+  ['main.ts', 'cli.ts', 'api.ts', 'commands/', 'github/', 'bundled/'], // entry points; the bundled ws client and ws server
 ];
 
 function layerOf(file: string): number {
@@ -82,8 +84,9 @@ test('no import circle', () => {
 });
 
 test('the checker sees an upward import and a circle when there is one', () => {
-  // The rule itself, on a made-up pair: report/ importing gate/ is upward; a -> b -> a is a circle.
-  assert.ok(layerOf('gate/orchestrator.ts') > layerOf('report/html-index.ts'));
+  // The rule itself, on a made-up pair: report/ importing run/ is upward; a -> b -> a is a circle.
+  assert.ok(layerOf('run/run.ts') > layerOf('report/html/index.ts'));
+  assert.ok(layerOf('tls/setup.ts') > layerOf('config/schema.ts') && layerOf('tls/certificates.ts') < layerOf('config/schema.ts'));
   assert.ok(layerOf('cases/types.ts') < layerOf('core/connection.ts'));
   assert.deepEqual(importsOf('core/state.ts'), []);
   assert.ok(importsOf('core/connection.ts').includes('core/outbox.ts'));

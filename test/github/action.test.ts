@@ -10,7 +10,7 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { ACTION_INPUTS, actionArguments, inputVariable } from '../../src/github/action.js';
-import { runOutputs } from '../../src/report/github-publish.js';
+import { runOutputs } from '../../src/report/github/publish.js';
 import { sampleRun } from '../report/helpers.js';
 import { readAction, runAction } from '../support/action-runner.js';
 import { fixtureCommand, LIVE_RUNS_AT_ONCE, runCli, tempDir } from '../support/harness.js';

@@ -58,7 +58,7 @@ describe('the npm package', () => {
   test('holds the built JavaScript and its types, the README, LICENSE and package.json, nothing else', (t) => {
     const files = pack.files.map((f) => f.path).sort();
     for (const f of files) assert.match(f, /^(README\.md|LICENSE|package\.json|dist\/src\/.+\.(js|d\.ts))$/, f);
-    for (const f of ['LICENSE', 'README.md', 'package.json', 'dist/src/cli.js', 'dist/src/api.js', 'dist/src/api.d.ts', 'dist/src/clients/reference-client.js']) {
+    for (const f of ['LICENSE', 'README.md', 'package.json', 'dist/src/cli.js', 'dist/src/api.js', 'dist/src/api.d.ts', 'dist/src/bundled/reference-client.js']) {
       assert.ok(files.includes(f), `${f} is in the tarball`);
     }
     assert.ok(pack.size < 400 * 1024, `tarball ${pack.size} bytes`);

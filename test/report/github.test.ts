@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { annotations, escapeData, escapeProperty, jobSummary, outputLines, runCounts, SUMMARY_LIMIT_BYTES } from '../../src/report/github.js';
+import { annotations, escapeData, escapeProperty, jobSummary, outputLines, runCounts, SUMMARY_LIMIT_BYTES } from '../../src/report/github/markdown.js';
 import type { GateCase, GateRun } from '../../src/model/report.js';
 import { gateCase, referenceResult, sampleRun } from './helpers.js';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { caseReportHtml } from '../../src/report/html-case.js';
-import { indexHtml } from '../../src/report/html-index.js';
+import { caseReportHtml } from '../../src/report/html/case.js';
+import { indexHtml } from '../../src/report/html/index.js';
 import type { CaseInfo, CaseResult } from '../../src/model/report.js';
 import type { OutcomeVerdict } from '../../src/model/verdicts.js';
 import { elementById, referenceResult, textContent } from './helpers.js';

@@ -11,7 +11,7 @@ import { selectCases } from '../../src/cases/select.js';
 import { UsageError } from '../../src/errors.js';
 import type { CaseResult } from '../../src/model/report.js';
 import type { FuzzingServer } from '../../src/server/fuzzing-server.js';
-import { createServer } from '../../src/gate/start-server.js';
+import { createServer } from '../../src/drivers/case-server.js';
 
 /**
  * How many gate runs against live peers a describe block starts at once. Each run is a wsgate
@@ -31,7 +31,7 @@ export function fixture(name: string): string {
 }
 
 /** The bundled reference client (ws). */
-export const REFERENCE_CLIENT = fileURLToPath(new URL('../../src/clients/reference-client.js', import.meta.url));
+export const REFERENCE_CLIENT = fileURLToPath(new URL('../../src/bundled/reference-client.js', import.meta.url));
 
 /** The compiled CLI. */
 export const CLI = fileURLToPath(new URL('../../src/cli.js', import.meta.url));

@@ -1,0 +1,54 @@
+#!/usr/bin/env node
+/**
+ * The bundled reference server: the `ws` package's WebSocketServer, echoing every message back
+ * unchanged (text as text, binary as binary), with permessage-deflate enabled. It is what
+ * `wsgate run --role server` plays against when neither --server nor --server-url is given.
+ *
+ *   reference-server.js [PORT]   listens on PORT (default: $WSGATE_PORT) at $WSGATE_HOST (127.0.0.1)
+ *
+ * With WSGATE_CERT_FILE and WSGATE_KEY_FILE (what `run --role server --tls` sets), it serves wss://.
+ */
+import { readFileSync } from 'node:fs';
+import https from 'node:https';
+import { WebSocketServer, type ServerOptions } from 'ws';
+
+/** ws's server options for the catalogue (the bundled client's, server side). */
+export const WS_SERVER_OPTIONS = {
+  // zlib level 1 for the echoes, as the bundled client (bundled/ws-echo.ts): no verdict depends on it.
+  perMessageDeflate: { zlibDeflateOptions: { level: 1 } },
+  // Autobahn's 9.x cases send messages up to 16 MiB in up to 65536 fragments (ws's server allows
+  // 16384 fragments by default, which fails 9.3.1, 9.3.2, 9.4.1 and 9.4.2).
+  maxPayload: 64 * 1024 * 1024,
+  maxFragments: 0,
+} as unknown as ServerOptions;
+
+const port = Number(process.argv[2] ?? process.env.WSGATE_PORT);
+if (!Number.isInteger(port) || port <= 0 || port > 65535) {
+  process.stderr.write('reference-server: no port (give it as the first argument or in WSGATE_PORT)\n');
+  process.exit(2);
+}
+const host = process.env.WSGATE_HOST ?? '127.0.0.1';
+const certFile = process.env.WSGATE_CERT_FILE;
+const keyFile = process.env.WSGATE_KEY_FILE;
+let wss: WebSocketServer;
+if (certFile !== undefined && keyFile !== undefined) {
+  const secure = https.createServer({ cert: readFileSync(certFile), key: readFileSync(keyFile) });
+  wss = new WebSocketServer({ ...WS_SERVER_OPTIONS, server: secure });
+  secure.on('error', (err) => {
+    process.stderr.write(`reference-server: ${err.message}\n`);
+    process.exit(1);
+  });
+  secure.listen(port, host);
+} else {
+  wss = new WebSocketServer({ ...WS_SERVER_OPTIONS, host, port });
+}
+wss.on('connection', (ws) => {
+  ws.on('message', (data, isBinary) => ws.send(data as Buffer, { binary: isBinary }));
+  // A failed connection is an expected outcome of many cases: it is not an error of this process.
+  ws.on('error', () => undefined);
+});
+wss.on('error', (err) => {
+  process.stderr.write(`reference-server: ${err.message}\n`);
+  process.exit(1);
+});
+for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => process.exit(0));

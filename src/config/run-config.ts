@@ -1,0 +1,213 @@
+/**
+ * A resolved `wsgate run`, by role: what only the client role has (the client command, where the
+ * fuzzing server listens) is absent from the server role's type, and what only the server role has
+ * (the servers under test, the seed) from the client role's. Sources, highest first: flags, the
+ * environment (WSGATE_LISTEN_HOST), an Autobahn spec file, the defaults.
+ */
+import path from 'node:path';
+import type { z } from 'zod';
+import { UsageError } from '../errors.js';
+import { failingVerdicts } from '../model/verdicts.js';
+import { agentProblem } from '../server/route-target.js';
+import { splitList } from '../util/patterns.js';
+import { defaultJobs, type Shard } from './parallel.js';
+import {
+  listenSettings,
+  parseWith,
+  resolveShard,
+  resolveTls,
+  runSchema,
+  specExtras,
+  withSpec,
+  type ConfigSources,
+  type ListenSettings,
+  type SpecExtras,
+} from './schema.js';
+import type { SpecSettings } from './spec.js';
+import { parseListenUrl, parseServerUrl } from './url.js';
+
+/** What a run has whichever side is under test. */
+export interface RunSettings extends SpecExtras {
+  /** The agent name of the reports (a server under test may be renamed by its Server header). */
+  agent: string;
+  outdir: string;
+  cases: string[];
+  excludeCases: string[];
+  /** Seconds a case may take; null: 30, or the case's own longest wait if longer. */
+  caseTimeout: number | null;
+  strict: boolean;
+  /** The verdicts that fail a case (--fail-on, plus NON-STRICT with --strict). */
+  failOn: string[];
+  /** --baseline FILE, or null. */
+  baseline: string | null;
+  /** --write-baseline FILE, or null. */
+  writeBaseline: string | null;
+  /** GitHub Actions output (summary, annotations, outputs): null follows the environment. */
+  github: boolean | null;
+  junit: string;
+  json: string;
+  logLevel: string;
+  /** Cases run at once (group 9 always alone). */
+  jobs: number;
+  /** Only this slice of the selected cases (--shard K/N), or null for all. */
+  shard: Shard | null;
+  /** Select from Autobahn's cases plus wsgate's own (group 14 or 15). */
+  extended: boolean;
+}
+
+/** `wsgate run` testing a client: wsgate is the fuzzing server. */
+export interface ClientRunConfig extends RunSettings, ListenSettings {
+  role: 'client';
+  /** The client command, or null for the bundled ws client. */
+  client: string | null;
+  /** The client drives every case itself (/getCaseCount, /runCase, /updateReports). */
+  clientLoops: boolean;
+}
+
+/** `wsgate run` testing servers: wsgate is the fuzzing client. */
+export interface ServerRunConfig extends RunSettings {
+  role: 'server';
+  /** Every server under test, tested one after another (a fuzzingclient.json may list several). */
+  servers: ServerUnderTest[];
+  /** The agent was not given: name it after the server's Server header, or its host and port. */
+  agentFromServer: boolean;
+  /** --seed: masks and keys from this seed, or null for random ones. */
+  seed: number | null;
+}
+
+export type RunConfig = ClientRunConfig | ServerRunConfig;
+
+/** A server under test. */
+export interface ServerUnderTest {
+  /** Its agent name from a spec file's `servers` entry, or null (then --agent, the Server header, or host:port). */
+  agent: string | null;
+  /** The URL the cases connect to (port filled in when the flag gave 0). */
+  url: string;
+  host: string;
+  /** 0: a free port, chosen when the gate starts the command. */
+  port: number;
+  /** Request target: path and query. */
+  resource: string;
+  /** The command that starts it (the bundled ws server by default), or null when it runs elsewhere. */
+  command: string | null;
+  /** Start the command again when it died, before the next case. */
+  restart: boolean;
+  /** Seconds to wait for it to accept TCP connections. */
+  startTimeout: number;
+}
+
+/** Stands for the bundled reference server (ws's WebSocketServer), resolved by the server role's driver. */
+export const REFERENCE_SERVER_COMMAND = '{reference-server}';
+
+/** Seconds the gate waits for a server under test to accept connections when not told. */
+export const DEFAULT_SERVER_START_TIMEOUT = 30;
+
+type RunOptions = z.infer<typeof runSchema>;
+
+/** Validates and resolves the options of `wsgate run` (flags > env > spec file > defaults). */
+export function resolveRunConfig(input: Record<string, unknown>, sources: ConfigSources = {}): RunConfig {
+  const o = parseWith(runSchema, withSpec(input, sources.spec));
+  const server = serverUnderTest(o);
+  if (server === null) return clientRunConfig(o, sources);
+  const anyWss = [server.url, ...(sources.spec?.servers ?? []).map((s) => s.url)].some((u) => u.startsWith('wss:'));
+  const tls = resolveTls(o, anyWss, 'server', server.command !== null);
+  if (o.tls) secureUrl(server);
+  // A fuzzingclient.json's server is named by its own "agent" (over --agent only when the flag is absent).
+  const specServer = sources.spec?.servers?.[0];
+  if (specServer !== undefined && o.serverUrl === specServer.url && o.agent === null) server.agent = specServer.agent;
+  return {
+    role: 'server',
+    ...runSettings(o, sources, tls, './reports/servers', 'wsgate-reference-ws'),
+    servers: [server, ...moreServers(o, server, sources.spec, o.tls)],
+    // The bundled server sends no Server header and listens on a free port: it has a name of its own.
+    agentFromServer: o.agent === null && server.command !== REFERENCE_SERVER_COMMAND,
+    seed: o.seed,
+  };
+}
+
+function clientRunConfig(o: RunOptions, sources: ConfigSources): ClientRunConfig {
+  const { host, port, secure } = parseListenUrl(o.url);
+  const tls = resolveTls(o, secure, 'client', false);
+  return {
+    role: 'client',
+    ...runSettings(o, sources, tls, './reports/clients', o.client === null ? 'wsgate-reference-ws' : 'client'),
+    ...listenSettings(host, port, sources.env),
+    client: o.client,
+    // The bundled client drives the cases itself: one process instead of one per case.
+    clientLoops: o.clientLoops || o.client === null,
+  };
+}
+
+/** The settings both roles resolve alike. */
+function runSettings(o: RunOptions, sources: ConfigSources, tls: SpecExtras['tls'], defaultOutdir: string, defaultAgent: string): RunSettings {
+  const agent = o.agent ?? defaultAgent;
+  const problem = agentProblem(agent);
+  if (problem !== null) throw new UsageError(`--agent: ${problem}`);
+  // Relative paths (flags and the spec file's outdir alike) resolve against the working directory, as in Autobahn.
+  const outdir = path.resolve(o.outdir ?? defaultOutdir);
+  return {
+    agent,
+    outdir,
+    cases: splitList(o.cases),
+    excludeCases: splitList(o.excludeCases),
+    caseTimeout: o.caseTimeout,
+    strict: o.strict,
+    failOn: [...failingVerdicts(o.failOn === null ? null : splitList(o.failOn), o.strict)],
+    baseline: o.baseline === null ? null : path.resolve(o.baseline),
+    writeBaseline: o.writeBaseline === null ? null : path.resolve(o.writeBaseline),
+    github: o.github,
+    junit: path.resolve(o.junit ?? path.join(outdir, 'junit.xml')),
+    json: path.resolve(o.json ?? path.join(outdir, 'summary.json')),
+    logLevel: o.logLevel,
+    jobs: o.jobs ?? defaultJobs(),
+    shard: resolveShard(o.shard),
+    extended: o.extended,
+    ...specExtras(sources, tls),
+  };
+}
+
+/** The server under test from the flags, or null when clients are tested; contradictions are UsageErrors. */
+function serverUnderTest(o: RunOptions): ServerUnderTest | null {
+  const serverFlag = o.serverUrl !== null ? '--server-url' : o.server !== null ? '--server' : o.restartServer ? '--restart-server' : null;
+  if (o.role === 'client' && serverFlag !== null) throw new UsageError(`${serverFlag} tests a server: it does not go with --role client`);
+  if (o.role !== 'server' && serverFlag === null) {
+    if (o.seed !== null) throw new UsageError('--seed applies when servers are tested (--role server, --server-url)');
+    return null;
+  }
+  if (o.client !== null) throw new UsageError('--client tests a client: it does not go with --role server, --server-url or --server');
+  if (o.clientLoops) throw new UsageError('--client-loops tests a client: it does not go with --role server, --server-url or --server');
+  if (o.restartServer && o.server === null && o.serverUrl !== null) throw new UsageError('--restart-server needs --server CMD (wsgate can only restart a server it started)');
+  const embedded = o.server === null && o.serverUrl === null;
+  const target = parseServerUrl(o.serverUrl ?? 'ws://127.0.0.1:0');
+  if (target.port === 0 && o.server === null && !embedded) throw new UsageError('--server-url: port 0 needs --server CMD (a free port is chosen for the server wsgate starts)');
+  return {
+    ...target,
+    agent: null,
+    command: o.server ?? (embedded ? REFERENCE_SERVER_COMMAND : null),
+    restart: o.restartServer,
+    startTimeout: o.serverStartTimeout ?? DEFAULT_SERVER_START_TIMEOUT,
+  };
+}
+
+/**
+ * The servers a fuzzingclient.json lists after its first, each with its own agent (only when the
+ * file's servers are the ones tested: not with --server-url, and not with --server, which starts one).
+ */
+function moreServers(o: RunOptions, first: ServerUnderTest, spec: SpecSettings | null | undefined, tls: boolean): ServerUnderTest[] {
+  const listed = spec?.servers ?? [];
+  if (listed.length < 2 || o.serverUrl !== listed[0]?.url) return [];
+  if (o.server !== null) throw new UsageError(`--server starts one server, but ${spec?.file ?? 'the spec file'} lists ${listed.length}: give each its own run, or start them yourself`);
+  const agents = listed.map((s) => s.agent).filter((a): a is string => a !== null);
+  const twice = agents.find((a, i) => agents.indexOf(a) !== i);
+  if (twice !== undefined) throw new UsageError(`${spec?.file ?? 'the spec file'}: two servers are named ${JSON.stringify(twice)}; each needs its own agent`);
+  // Only the first server can be one wsgate starts: the others run elsewhere, never restarted.
+  const more = listed.slice(1).map((s) => ({ ...first, ...parseServerUrl(s.url), agent: s.agent, command: null, restart: false }));
+  // --tls makes every listed server's URL wss://; without it, each server's own scheme says.
+  if (tls) for (const s of more) secureUrl(s);
+  return more;
+}
+
+/** The server's URL with the wss:// scheme (--tls over a ws:// URL). */
+function secureUrl(server: ServerUnderTest): void {
+  if (server.url.startsWith('ws:')) server.url = `wss:${server.url.slice(3)}`;
+}

@@ -1,0 +1,119 @@
+/**
+ * Selecting the cases and starting the fuzzing server for them: the one way `run` and `serve` (and
+ * the tests) do it. The server writes its reports through the report writer, loaded on first use.
+ */
+import type { Logger } from 'pino';
+import { catalogueFor } from '../cases/registry.js';
+import type { CatalogueCase } from '../cases/types.js';
+import type { ListenSettings, SpecExtras } from '../config/schema.js';
+import type { CaseInfo } from '../model/report.js';
+import { FuzzingServer } from '../server/fuzzing-server.js';
+import type { ServerSessionOptions } from '../server/upgrade.js';
+import { AUTOBAHN_DEFAULTS } from '../protocol/autobahn-defaults.js';
+import { SERVER_HEADER, VERSION } from '../version.js';
+import { agentCaseExcluder } from '../config/spec.js';
+import { hostPort } from '../util/host-port.js';
+
+/** The fuzzing server's session options: Autobahn's defaults, and wsgate's name in its response. */
+export const defaultSessionOptions: ServerSessionOptions = {
+  openHandshakeTimeoutMs: AUTOBAHN_DEFAULTS.openHandshakeTimeoutMs,
+  closeHandshakeTimeoutMs: AUTOBAHN_DEFAULTS.closeHandshakeTimeoutMs,
+  failByDrop: AUTOBAHN_DEFAULTS.failByDrop,
+  maxMessagePayload: AUTOBAHN_DEFAULTS.maxMessagePayload,
+  deflateLevel: AUTOBAHN_DEFAULTS.deflateLevel,
+  maxHeadBytes: AUTOBAHN_DEFAULTS.maxHeadBytes,
+  serverHeader: SERVER_HEADER,
+  poweredBy: `wsgate/${VERSION} (Node.js ${process.versions.node})`,
+};
+
+/** The catalogue as index.html lists it (with wsgate's own groups when `extended`). */
+export function catalogueInfo(extended = false, under: 'client' | 'server' = 'client'): CaseInfo[] {
+  return catalogueFor(extended, under).map((c) => ({
+    id: c.id,
+    category: c.category,
+    subcategory: c.subcategory,
+    origin: c.origin,
+    description: c.description,
+    expectation: c.expectation,
+  }));
+}
+
+/** A server for the selected cases that writes its reports into outdir. */
+export function createServer(options: {
+  host: string;
+  port: number;
+  outdir: string;
+  cases: readonly CatalogueCase[];
+  statusWaitMs: number;
+  logger: Logger;
+  session?: Partial<ServerSessionOptions>;
+  /** exclude-agent-cases: true leaves case `id` out for `agent`. */
+  skipCase?: (agent: string, id: string) => boolean;
+  /** index.html lists wsgate's own groups too. */
+  extended?: boolean;
+  /** Serve wss:// with this certificate and key (PEM). */
+  certificate?: { cert: string; key: string } | null;
+}): FuzzingServer {
+  const info = catalogueInfo(options.extended ?? false);
+  const told = new Set<string>();
+  const server: FuzzingServer = new FuzzingServer({
+    host: options.host,
+    port: options.port,
+    cases: options.cases,
+    session: { ...defaultSessionOptions, ...options.session },
+    statusWaitMs: options.statusWaitMs,
+    logger: options.logger,
+    ...(options.skipCase ? { skipCase: options.skipCase } : {}),
+    tls: options.certificate ?? null,
+    // The HTML and JSON renderers are loaded on the first report write, not while cases run.
+    writeReports: async () => {
+      const [{ writeReports }, { collisionNotice }] = await Promise.all([import('../report/writer.js'), import('../report/files.js')]);
+      const collisions = await writeReports(options.outdir, server.results, info, { generatedAt: new Date().toISOString(), toolVersion: VERSION });
+      // Said once per set of colliding agents, however often the reports are rewritten.
+      for (const c of collisions) {
+        const line = collisionNotice(c);
+        if (told.has(line)) continue;
+        told.add(line);
+        process.stderr.write(`${line}\n`);
+      }
+    },
+  });
+  return server;
+}
+
+/** The fuzzing server's base URL as clients are told it (ws:// or wss://, the url's host, the bound port). */
+export function serverBaseUrl(host: string, port: number, secure: boolean): string {
+  return `${secure ? 'wss' : 'ws'}://${hostPort(host, port)}`;
+}
+
+/** Where and how the server listens (resolved options of `run` and `serve`). */
+export interface ServerSettings extends Pick<ListenSettings, 'listenHost' | 'port'>, Pick<SpecExtras, 'session' | 'excludeAgentCases'> {
+  outdir: string;
+  /** index.html lists wsgate's own groups too. */
+  extended: boolean;
+}
+
+/** A server for `cases`, listening (a port in use or an unusable address is a UsageError). */
+export async function listenForCases(
+  config: ServerSettings,
+  cases: readonly CatalogueCase[],
+  options: { logger: Logger; statusWaitMs: number; certificate?: { cert: string; key: string } | null },
+): Promise<FuzzingServer> {
+  const server = createServer({
+    // WSGATE_LISTEN_HOST may bind elsewhere (0.0.0.0 in a container); clients are still told the url's host.
+    host: config.listenHost,
+    port: config.port,
+    outdir: config.outdir,
+    cases,
+    statusWaitMs: options.statusWaitMs,
+    logger: options.logger,
+    session: config.session,
+    // Per connecting agent, as Autobahn does: the case is closed at once and records no result.
+    skipCase: agentCaseExcluder(config.excludeAgentCases),
+    extended: config.extended,
+    certificate: options.certificate ?? null,
+  });
+  await server.listen();
+  return server;
+}
+

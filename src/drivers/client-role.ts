@@ -1,0 +1,89 @@
+/**
+ * The client under test: wsgate is the fuzzing server. Its one peer is the client command (or the
+ * bundled ws client), run once per case, or once for all cases when it drives them itself. It never
+ * parses frames and never computes a verdict: the server does.
+ */
+import { fileURLToPath } from 'node:url';
+import type { CatalogueCase } from '../cases/types.js';
+import type { ClientRunConfig } from '../config/run-config.js';
+import { UsageError } from '../errors.js';
+import type { CaseResult, GateCase } from '../model/report.js';
+import { DEFAULT_CASE_TIMEOUT } from '../policy/case-limits.js';
+import { childrenCpuMs, shellQuote } from '../processes/client-process.js';
+import { isAborted } from '../processes/waiting.js';
+import type { CaseRunEvent, FuzzingServer } from '../server/fuzzing-server.js';
+import { listenForCases, serverBaseUrl } from './case-server.js';
+import type { CasePlay, Peer, PeerContext, RoleDriver } from './driver.js';
+import { runLooping } from './looping.js';
+import { runOneCase } from './per-case.js';
+
+/** The command of the bundled reference client (the `ws` package, echoing everything). */
+export function referenceClientCommand(): string {
+  const script = fileURLToPath(new URL('../bundled/reference-client.js', import.meta.url));
+  return `${shellQuote(process.execPath)} ${shellQuote(script)} {url}`;
+}
+
+/** The client role's driver: one fuzzing server, one client command. */
+export function clientRoleDriver(config: ClientRunConfig): RoleDriver {
+  const command = config.client ?? referenceClientCommand();
+  let server: FuzzingServer | null = null;
+  let clientCpu0: number | null = null;
+  return {
+    tlsNeeds: { hosts: [config.host], serverFiles: false, needCertificate: true },
+    peerCount: 1,
+    async startPeer(_n, context) {
+      if (command.includes('{ca}') && context.secure?.caFile == null) throw new UsageError('the client command uses {ca}, but there is no CA to give it: add --tls (wsgate makes one), or --ca FILE with your --cert');
+      server = await listenForCases(config, context.cases, { logger: context.io.logger, statusWaitMs: (config.caseTimeout ?? DEFAULT_CASE_TIMEOUT) * 1000, certificate: context.secure });
+      clientCpu0 = childrenCpuMs();
+      return clientPeer(config, command, server, context);
+    },
+    writeReports: async () => [...(server?.results.keys() ?? [])],
+    peerCpuMs: () => {
+      const now = childrenCpuMs();
+      return now === null || clientCpu0 === null ? null : now - clientCpu0;
+    },
+    recordRole: {},
+  };
+}
+
+/** The client command against the fuzzing server, listening. */
+function clientPeer(config: ClientRunConfig, command: string, server: FuzzingServer, context: PeerContext): Peer {
+  const { io } = context;
+  const baseUrl = serverBaseUrl(config.host, server.port, context.secure !== null);
+  const ca = context.secure?.caFile ?? null;
+  if (ca !== null) io.out.write(`wsgate: TLS: the client is given the CA ${ca} (NODE_EXTRA_CA_CERTS, SSL_CERT_FILE, WSGATE_CA_FILE, {ca})\n`);
+  // A case that ends after SIGINT/SIGTERM was cut short by it (its client was killed on purpose): it
+  // has no verdict and is reported as not run, so its result is dropped before the reports are written.
+  const dropCut = (_event: CaseRunEvent, result: CaseResult): void => {
+    if (isAborted(io.signal)) server.forgetResult(result.agent, result.id);
+  };
+  server.on('caseFinished', dropCut);
+  const kept = (gc: GateCase): boolean => gc.result !== null && server.results.get(gc.result.agent)?.get(gc.id) === gc.result;
+  const where = { baseUrl, ca };
+  const play: CasePlay = config.clientLoops
+    ? { kind: 'self', playAll: (settle) => runLooping(server, context.cases, command, where, config, io.signal, settle) }
+    : {
+        kind: 'each',
+        playCase: async (def: CatalogueCase, index: number) => {
+          const gc = await runOneCase(server, def, index, command, where, config, io.signal);
+          // A case cut short by a signal has no verdict: it is reported as not run, like the rest.
+          return isAborted(io.signal) && !kept(gc) ? null : gc;
+        },
+      };
+  return {
+    agent: config.agent,
+    against: `${config.client === null ? 'the bundled ws client' : JSON.stringify(command)} on ${baseUrl}`,
+    // A client of the user's that loops over the cases runs them one after another (the bundled one runs --jobs at once).
+    atOnce: config.clientLoops && config.client !== null ? 1 : config.jobs,
+    play,
+    async stop() {
+      server.off('caseFinished', dropCut);
+      // Skipped when the client's own /updateReports already wrote every result (Autobahn's drivers end so).
+      await server.updateReports({ onlyIfChanged: true }).catch((err: unknown) => {
+        io.logger.error({ err }, 'writing the case reports failed');
+      });
+      await server.close();
+      return null;
+    },
+  };
+}

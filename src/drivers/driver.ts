@@ -1,0 +1,71 @@
+/**
+ * The contract between the one run skeleton (run/run.ts) and a role: the skeleton selects the
+ * cases, loads the baseline, prepares TLS, schedules, reports progress, applies the gate rule and the
+ * baseline once per case and finishes the run; a driver only starts the peer under test, plays a case
+ * against it (or lets a peer that drives the cases itself play them), and stops it. A new way of
+ * reaching a peer is a new driver, not a new run.
+ */
+import type { Logger } from 'pino';
+import type { CatalogueCase } from '../cases/types.js';
+import type { GateCase } from '../model/report.js';
+import type { TlsSetup } from '../tls/setup.js';
+
+/** Where a run writes its human output, and how it is stopped early. */
+export interface GateIo {
+  out: NodeJS.WritableStream;
+  logger: Logger;
+  /** Aborted on SIGINT/SIGTERM: no new case starts, the running peer is stopped. */
+  signal?: AbortSignal;
+  isTty: boolean;
+  /** The environment (GitHub Actions variables); process.env when absent. */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** What the skeleton hands a driver when it starts a peer. */
+export interface PeerContext {
+  /** The selected cases (this shard's), in catalogue order: index i + 1 is a case's place in the run. */
+  cases: readonly CatalogueCase[];
+  io: GateIo;
+  /** The run's certificates over wss://, or null. */
+  secure: TlsSetup | null;
+  /** Agents of the peers tested before this one in the same run. */
+  taken: ReadonlySet<string>;
+}
+
+/**
+ * How a peer's cases are played: one by one, scheduled by the skeleton (`playCase` resolves null for
+ * a case cut short by the run's signal: it has no verdict and is reported as not run), or by the peer
+ * itself (a looping client), which hands over each case as it is concluded.
+ */
+export type CasePlay =
+  | { readonly kind: 'each'; playCase(def: CatalogueCase, index: number): Promise<GateCase | null> }
+  | { readonly kind: 'self'; playAll(settle: (gc: GateCase) => void): Promise<void> };
+
+/** A started peer under test. */
+export interface Peer {
+  /** The agent its results are recorded under. */
+  readonly agent: string;
+  /** The run's first line after "wsgate: N cases, …": against what, where. */
+  readonly against: string;
+  /** How many cases it plays at once. */
+  readonly atOnce: number;
+  readonly play: CasePlay;
+  /** Stops the peer (its process tree, its connections); a warning to print, or null. */
+  stop(): Promise<string | null>;
+}
+
+/** A role: the peers it tests, one after another, and what only it knows of the run. */
+export interface RoleDriver {
+  /** What TLS needs of this role: the names to certify, whether a server's files are written. */
+  readonly tlsNeeds: { hosts: string[]; serverFiles: boolean; needCertificate: boolean };
+  /** How many peers it tests (a fuzzingclient.json may list several servers). */
+  readonly peerCount: number;
+  /** Starts peer `n` (0-based); it is stopped before the next one starts. */
+  startPeer(n: number, context: PeerContext): Promise<Peer>;
+  /** Writes every peer's case reports once all have stopped; the agents written. */
+  writeReports(): Promise<string[]>;
+  /** The peers' processes' CPU over the run, in ms, or null when unknown. */
+  peerCpuMs(): number | null;
+  /** The run record's own fields for this role (summary.json names a server role; the client role is the default). */
+  readonly recordRole: { role?: 'server' };
+}

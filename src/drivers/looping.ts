@@ -1,0 +1,126 @@
+/**
+ * Looping mode: the client command runs once with the base URL and drives every case itself
+ * (/getCaseCount, /runCase, /updateReports), as Autobahn's client drivers do; the gate watches the
+ * server, bounds the whole run by the sum of the case timeouts, and concludes each case as it finishes.
+ */
+import type { CatalogueCase } from '../cases/types.js';
+import type { ClientRunConfig } from '../config/run-config.js';
+import { agentCaseExcluder } from '../config/spec.js';
+import type { CaseResult, ClientRun, GateCase } from '../model/report.js';
+import type { CaseRunEvent, FuzzingServer } from '../server/fuzzing-server.js';
+import { caseTimeoutFor } from '../policy/case-limits.js';
+import { conclude, excludedReason, notRun } from '../policy/case-outcome.js';
+import { startClient, type ClientValues } from '../processes/client-process.js';
+import { reasonWithoutResult } from '../policy/rule.js';
+import { TERM_GRACE_MS, isAborted, raceTimeout, sleep } from '../processes/waiting.js';
+
+/**
+ * Runs the command once; it drives every case itself (Autobahn style) via /getCaseCount and /runCase.
+ * Each case is handed to `settle` as it finishes; the cases it never ran, once the client is done.
+ */
+export async function runLooping(
+  server: FuzzingServer,
+  cases: readonly CatalogueCase[],
+  command: string,
+  where: { baseUrl: string; ca: string | null },
+  config: ClientRunConfig,
+  signal: AbortSignal | undefined,
+  settle: (gc: GateCase) => void,
+): Promise<void> {
+  const t0 = performance.now();
+  const seen: CaseRunEvent[] = [];
+  const onStart = (event: CaseRunEvent): void => {
+    seen.push(event);
+  };
+  const onFinish = (event: CaseRunEvent, result: CaseResult): void => {
+    // After a signal a finishing case was cut short: it is reported as not run, not as a verdict.
+    const def = cases[event.index - 1];
+    if (!isAborted(signal) && def !== undefined && event.agent === resultAgent(server, config)) {
+      settle(conclude(def, event.index, result, null, true, config, [], result.duration));
+    }
+  };
+  server.on('caseStarted', onStart);
+  server.on('caseFinished', onFinish);
+  const budgetS = cases.reduce((sum, c) => sum + caseTimeoutFor(c, config), 0);
+  let clientRun: ClientRun;
+  try {
+    const values = { url: where.baseUrl, case: '', agent: config.agent, ...(where.ca !== null ? { ca: where.ca } : {}) };
+    clientRun = await driveClient(server, command, values, config, signal, budgetS * 1000, seen);
+  } finally {
+    server.off('caseStarted', onStart);
+    server.off('caseFinished', onFinish);
+  }
+  // Interrupted: only the cases finished before the signal keep their verdict; the run reports the rest as not run.
+  if (isAborted(signal)) return;
+  // Over TLS, a client that never got through the TLS handshake: every case it did not run says so first.
+  const tlsFailure = server.tlsFailureSince(t0);
+  for (const gc of loopingResults(server, cases, config, clientRun, seen.length > 0, budgetS)) {
+    if (tlsFailure !== null && gc.result === null && gc.status === 'failed') gc.reason = `${tlsFailure}; ${gc.reason}`;
+    settle(gc);
+  }
+}
+
+/**
+ * The agent whose results are the client's: the client names itself, so the configured agent when it
+ * ran cases, else the only agent that did (with several agents and none configured, none).
+ */
+function resultAgent(server: FuzzingServer, config: ClientRunConfig): string {
+  const agents = [...server.results.keys()];
+  return server.results.has(config.agent) ? config.agent : agents.length === 1 ? (agents[0] as string) : config.agent;
+}
+
+/** Starts the client once, waits for it within the budget, and lets the last connection settle. */
+async function driveClient(
+  server: FuzzingServer,
+  command: string,
+  values: ClientValues,
+  config: ClientRunConfig,
+  signal: AbortSignal | undefined,
+  budgetMs: number,
+  seen: readonly CaseRunEvent[],
+): Promise<ClientRun> {
+  // The bundled client runs up to --jobs cases at once itself (group 9 alone); other looping clients
+  // run their cases one after another, as Autobahn's drivers do. Its zlib work (ws compresses and
+  // inflates in libuv's pool, one task per frame) goes faster on one pool thread than on the default
+  // four, which hand each connection's tasks between cores: 12.2.15 + 12.5.15 + 12.3.15 + 12.2.14,
+  // --jobs 2, 53.2 -> 41.0 s wall, client CPU 68.4 -> 42.5 s (BENCHMARKS.md).
+  const env = config.client === null ? { WSGATE_JOBS: String(config.jobs), UV_THREADPOOL_SIZE: '1' } : {};
+  const client = startClient(command, values, env);
+  const abort = new AbortController();
+  signal?.addEventListener('abort', () => abort.abort(), { once: true });
+  let timedOut = false;
+  try {
+    const first = await raceTimeout(client.exited.then(() => 'exit' as const), budgetMs, abort.signal);
+    if (first !== 'exit') {
+      timedOut = signal?.aborted !== true;
+      if (timedOut) await client.stop(TERM_GRACE_MS);
+      else client.killGroup();
+      await raceTimeout(client.exited, 1000);
+    }
+    // Let the last connection's close reach the server.
+    const settleUntil = performance.now() + 2000;
+    while (performance.now() < settleUntil && seen.some((e) => server.isRunning(e.agent, e.index))) await sleep(20);
+  } finally {
+    client.killGroup();
+  }
+  return client.snapshot(timedOut);
+}
+
+/** The gate cases of a looping run, from the results the server holds for the client's agent. */
+function loopingResults(server: FuzzingServer, cases: readonly CatalogueCase[], config: ClientRunConfig, clientRun: ClientRun, sawAny: boolean, budgetS: number): GateCase[] {
+  const excluded = agentCaseExcluder(config.excludeAgentCases);
+  const agent = resultAgent(server, config);
+  const results = server.results.get(agent) ?? new Map<string, CaseResult>();
+  return cases.map((def, i) => {
+    const result = results.get(def.id) ?? null;
+    // As in Autobahn, the server closed these at once and recorded nothing.
+    if (result === null && excluded(agent, def.id)) return notRun(def, i + 1, excludedReason(config.agent, config.specFile));
+    if (result === null) {
+      const why = clientRun.spawnError !== null || (!sawAny && clientRun.exitCode !== 0)
+        ? reasonWithoutResult(clientRun, budgetS, false)
+        : `the client did not run this case (agent ${JSON.stringify(agent)})`;
+      return { ...conclude(def, i + 1, null, clientRun, false, config, [], 0), reason: why };
+    }
+    return conclude(def, i + 1, result, null, true, config, [], result.duration);
+  });
+}

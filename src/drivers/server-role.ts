@@ -1,0 +1,194 @@
+/**
+ * The server under test: wsgate is the fuzzing client. Each peer is a server (started by its
+ * command, or running elsewhere at its URL), connected to once per case; one that dies mid-run fails
+ * the remaining cases with that reason, or is started again with --restart-server. It is stopped at
+ * the end and on SIGINT/SIGTERM, its whole process tree. Several servers (a fuzzingclient.json listing
+ * more than one) are tested one after another, each its own agent.
+ */
+import { fileURLToPath } from 'node:url';
+import { catalogueFor } from '../cases/registry.js';
+import type { CatalogueCase } from '../cases/types.js';
+import { REFERENCE_SERVER_COMMAND, type ServerRunConfig, type ServerUnderTest } from '../config/run-config.js';
+import { UsageError } from '../errors.js';
+import { playCase, type PlaySettings, type ServerTarget } from '../fuzzing-client/play-case.js';
+import { probeServerHeader } from '../fuzzing-client/probe.js';
+import { seededBytes, systemBytes } from '../fuzzing-client/randomness.js';
+import type { CaseResult, GateCase } from '../model/report.js';
+import { caseTimeoutFor } from '../policy/case-limits.js';
+import { conclude } from '../policy/case-outcome.js';
+import { caseFields } from '../policy/rule.js';
+import { shellQuote } from '../processes/client-process.js';
+import { freePort, ServerProcess, waitForListen } from '../processes/server-process.js';
+import { isAborted } from '../processes/waiting.js';
+import { AUTOBAHN_DEFAULTS } from '../protocol/autobahn-defaults.js';
+import { collisionNotice } from '../report/files.js';
+import { writeReports } from '../report/writer.js';
+import type { TlsSetup } from '../tls/setup.js';
+import { hostPort } from '../util/host-port.js';
+import { VERSION } from '../version.js';
+import { catalogueInfo } from './case-server.js';
+import type { Peer, PeerContext, RoleDriver } from './driver.js';
+
+/** The command of the bundled reference server (ws's WebSocketServer, echoing everything). */
+export function referenceServerCommand(): string {
+  const script = fileURLToPath(new URL('../bundled/reference-server.js', import.meta.url));
+  return `${shellQuote(process.execPath)} ${shellQuote(script)} {port}`;
+}
+
+/** The server role's driver: the servers under test, one after another. */
+export function serverRoleDriver(config: ServerRunConfig): RoleDriver {
+  const results = new Map<string, Map<string, CaseResult>>();
+  const cpu: number[] = [];
+  return {
+    // A server wsgate starts gets a certificate from a throwaway CA (files in a private temporary directory) unless --cert gives one.
+    tlsNeeds: { hosts: config.servers.map((s) => s.host), serverFiles: true, needCertificate: config.servers.some((s) => s.command !== null) },
+    peerCount: config.servers.length,
+    async startPeer(n, context) {
+      const peer = await startServerPeer(config, config.servers[n] as ServerUnderTest, context, cpu);
+      results.set(peer.agent, peer.results);
+      return peer;
+    },
+    async writeReports() {
+      const collisions = await writeReports(config.outdir, results, catalogueInfo(config.extended, 'server'), { generatedAt: new Date().toISOString(), toolVersion: VERSION });
+      for (const c of collisions) process.stderr.write(`${collisionNotice(c)}\n`);
+      return [...results.keys()];
+    },
+    peerCpuMs: () => (cpu.length === 0 ? null : cpu.reduce((a, b) => a + b, 0)),
+    recordRole: { role: 'server' },
+  };
+}
+
+/** One server: started (or waited for), named; the skeleton plays its cases, then it is stopped (its CPU time added to `cpu`). */
+async function startServerPeer(config: ServerRunConfig, sut: ServerUnderTest, context: PeerContext, cpu: number[]): Promise<Peer & { results: Map<string, CaseResult> }> {
+  const { secure, io } = context;
+  const port = sut.port === 0 ? await freePort(sut.host) : sut.port;
+  const overTls = secure !== null && sut.url.startsWith('wss:');
+  const target: ServerTarget = { host: sut.host, port, resource: sut.resource, tls: overTls ? { ca: secure.caPem, insecure: secure.summary.insecure } : null };
+  const command = sut.command === REFERENCE_SERVER_COMMAND ? referenceServerCommand() : sut.command;
+  const proc = command === null ? null : await ServerProcess.launch(command, sut.host, port, sut.startTimeout * 1000, io.signal, overTls ? certificateFiles(secure) : {});
+  // The server's CPU is read from /proc while it lives (a process its shell does not reap is never counted as a child).
+  const sampler = setInterval(() => proc?.sampleCpu(), 2000);
+  const stop = async (): Promise<string | null> => {
+    clearInterval(sampler);
+    const warning = (await proc?.stop()) ?? null;
+    if (proc !== null) cpu.push(proc.cpuMs());
+    return warning || null;
+  };
+  try {
+    if (proc === null) await awaitRemoteServer(target, sut, io.signal);
+    const agent = await agentOf(config, sut, target, context.taken);
+    const globalIndex = new Map(catalogueFor(config.extended, 'server').map((c, i) => [c.id, i + 1]));
+    const state: ServerState = { config, sut, target, agent, process: proc, results: new Map(), globalIndex, signal: io.signal, out: io.out, gone: null };
+    const what = sut.command === REFERENCE_SERVER_COMMAND ? 'the bundled ws server' : command === null ? 'the server' : JSON.stringify(command);
+    const url = `${target.tls ? 'wss' : 'ws'}://${hostPort(target.host, target.port)}${target.resource}`;
+    return {
+      agent,
+      against: `${what} at ${url} (agent ${JSON.stringify(agent)})`,
+      atOnce: config.jobs,
+      play: { kind: 'each', playCase: (def, index) => playOne(state, def, index) },
+      results: state.results,
+      stop,
+    };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
+/** The agent of a server: its spec entry's or --agent, else its Server header or host:port; told apart from those before it. */
+async function agentOf(config: ServerRunConfig, sut: ServerUnderTest, target: ServerTarget, taken: ReadonlySet<string>): Promise<string> {
+  let agent = sut.agent ?? config.agent;
+  if (sut.agent === null && config.agentFromServer) agent = (await probeServerHeader(target)) ?? hostPort(target.host, target.port);
+  // Two servers of one run that name themselves alike are told apart by their address.
+  return taken.has(agent) ? `${agent} (${hostPort(target.host, target.port)})` : agent;
+}
+
+/** What a server command is told of its certificate: {cert} and {key}, WSGATE_CERT_FILE and WSGATE_KEY_FILE. */
+function certificateFiles(secure: TlsSetup): Record<string, string> {
+  if (secure.certFile === null || secure.keyFile === null) return {};
+  return { cert: secure.certFile, key: secure.keyFile };
+}
+
+/** A server running elsewhere: waited for until it accepts TCP connections. */
+async function awaitRemoteServer(target: ServerTarget, sut: ServerUnderTest, signal: AbortSignal | undefined): Promise<void> {
+  const why = await waitForListen(target.host, target.port, sut.startTimeout * 1000, null, signal);
+  if (why === 'timeout') throw new UsageError(`nothing accepts connections at ${target.host}:${target.port} (${sut.url}); waited ${sut.startTimeout} s`);
+}
+
+/** What the cases of one server share while they run. */
+interface ServerState {
+  config: ServerRunConfig;
+  sut: ServerUnderTest;
+  target: ServerTarget;
+  agent: string;
+  process: ServerProcess | null;
+  results: Map<string, CaseResult>;
+  /** Places of the cases in the whole catalogue (Autobahn's `case` field as a fuzzing client). */
+  globalIndex: ReadonlyMap<string, number>;
+  signal: AbortSignal | undefined;
+  out: NodeJS.WritableStream;
+  /** Why the remaining cases cannot run (the server died and is not restarted), or null. */
+  gone: string | null;
+}
+
+/** One case: the server checked (restarted if asked), one connection, the gate's conclusion; null when cut short by a signal. */
+async function playOne(state: ServerState, def: CatalogueCase, index: number): Promise<GateCase | null> {
+  const t0 = performance.now();
+  const failed = (reason: string): GateCase => ({ index, ...caseFields(def), status: 'failed', reason, warnings: [], timeMs: Math.round(performance.now() - t0), result: null, client: null, reportBase: null });
+  const down = await serverDown(state);
+  if (down !== null) return isAborted(state.signal) ? null : failed(down);
+  const limitMs = caseTimeoutFor(def, state.config) * 1000;
+  const { signal } = state;
+  const outcome = await playCase(state.target, def, { agent: state.agent, index: state.globalIndex.get(def.id) ?? index, limitMs, ...(signal ? { signal } : {}) }, playSettings(state.config, def));
+  // A case cut short by a signal has no verdict: it is reported as not run, like the rest.
+  if (isAborted(signal)) return null;
+  // The server may have died meanwhile: say so rather than "connection refused".
+  if (outcome.result === null) return failed((await serverDown(state)) ?? outcome.error ?? 'no result');
+  state.results.set(def.id, outcome.result);
+  const warnings = outcome.timedOut ? [`the case did not end within ${limitMs / 1000} s; wsgate dropped the connection`] : [];
+  const gc = conclude(def, index, outcome.result, null, true, state.config, warnings, performance.now() - t0);
+  // A server that died during the case: the reason says so (the verdicts alone would not tell why).
+  if (gc.status === 'failed' && state.process !== null && (await state.process.exitsWithin(DIED_GRACE_MS))) {
+    gc.reason += `; the server under test ${state.process.describeExit()} during the case`;
+  }
+  return gc;
+}
+
+/** The fuzzing client's settings for one case: Autobahn's timers and limits, the spec file's options, masks and keys (seeded per case). */
+function playSettings(config: ServerRunConfig, def: CatalogueCase): PlaySettings {
+  const bytes = config.seed === null ? systemBytes() : seededBytes(config.seed, def.id);
+  return {
+    session: { ...AUTOBAHN_DEFAULTS, ...config.session, serverDropTimeoutMs: AUTOBAHN_DEFAULTS.serverDropTimeoutMs },
+    deflateLevel: AUTOBAHN_DEFAULTS.deflateLevel,
+    newMask: () => bytes(4),
+    randomBytes: bytes,
+    userAgent: `wsgate/${VERSION}`,
+  };
+}
+
+/** How long a failed case waits to see whether the server process is exiting. */
+const DIED_GRACE_MS = 200;
+
+/**
+ * Null while the server can take the next case. A server wsgate started that has exited is started
+ * again when its --restart-server says so, within its own start timeout; otherwise it stays down and
+ * every later case fails with the reason.
+ */
+async function serverDown(state: ServerState): Promise<string | null> {
+  const proc = state.process;
+  if (state.gone !== null) return state.gone;
+  if (proc === null || !proc.hasExited) return null;
+  const how = `the server under test ${proc.describeExit()} (last output: ${proc.lastOutput()})`;
+  if (!state.sut.restart || isAborted(state.signal)) {
+    state.gone = `${how}; not restarted (--restart-server restarts it)`;
+    return state.gone;
+  }
+  try {
+    await proc.restart(state.target.host, state.target.port, state.sut.startTimeout * 1000, state.signal);
+    state.out.write(`wsgate: ${how}; restarted it (start ${proc.starts})\n`);
+    return null;
+  } catch (err) {
+    state.gone = `${how}; restarting it failed: ${err instanceof Error ? err.message : String(err)}`;
+    return state.gone;
+  }
+}

@@ -1,0 +1,255 @@
+/**
+ * `wsgate merge DIR... --outdir DIR`: joins the output directories of several runs (the shards of a
+ * CI matrix) into one report set, as if one run had covered every case: index.json/index.html and
+ * the per-case reports, one JUnit file, one summary, one exit status. It re-judges nothing: each
+ * shard's gate statuses are taken as they were written, its per-case reports are read back.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import { isWsgateCase } from '../cases/categories.js';
+import { catalogueFor } from '../cases/registry.js';
+import { makeDirectory, resolveInside } from '../report/files.js';
+import type { CaseResult, GateCase, GateRun } from '../model/report.js';
+import { writeReports } from '../report/writer.js';
+import { catalogueInfo } from '../drivers/case-server.js';
+import { VERSION } from '../version.js';
+import { UsageError } from '../errors.js';
+import { checkDirectories } from '../run/resources.js';
+import { finishRun } from './finish-run.js';
+import { caseFields } from '../policy/rule.js';
+
+/** The parts of a run's summary.json that merging reads (other keys are allowed and ignored). */
+const summarySchema = z.object({
+  agent: z.string(),
+  // Absent in summaries of wsgate before the server role: the client.
+  role: z.enum(['client', 'server']).default('client'),
+  // Present when the run was over TLS.
+  tls: z.object({ caFile: z.string().nullable(), generated: z.boolean(), insecure: z.boolean() }).optional(),
+  startedAt: z.string(),
+  durationMs: z.number(),
+  strict: z.boolean(),
+  failOn: z.array(z.string()).nullable().optional(),
+  baseline: z.string().nullable().optional(),
+  interrupted: z.string().nullable(),
+  shard: z.object({ index: z.number().int(), count: z.number().int() }).nullable().optional(),
+  resources: z
+    .object({ cpuUserMs: z.number(), cpuSystemMs: z.number(), maxRssKiB: z.number(), clientCpuMs: z.number().nullable() })
+    .nullable(),
+  cases: z.array(
+    z.object({
+      id: z.string(),
+      status: z.enum(['passed', 'failed', 'skipped']),
+      timeMs: z.number(),
+      reason: z.string(),
+      warnings: z.array(z.string()),
+      reportfile: z.string().nullable(),
+      baseline: z
+        .object({ state: z.enum(['accepted', 'passing']), pattern: z.string(), reason: z.string(), failure: z.string().nullable() })
+        .nullable()
+        .optional(),
+      client: z
+        .object({
+          exitCode: z.number().nullable(),
+          signal: z.string().nullable(),
+          timedOut: z.boolean(),
+          spawnError: z.string().nullable(),
+          command: z.string().default(''),
+          output: z.string().default(''),
+          outputTruncated: z.boolean().default(false),
+        })
+        .nullable(),
+    }),
+  ),
+});
+
+type Summary = z.infer<typeof summarySchema>;
+
+/** What to merge and where to write it. */
+/** What `merge` is given (the command's flags, the API's options): paths relative to the working directory. */
+export interface MergeInput {
+  /** The run directories to join, each with summary.json. */
+  inputs: readonly string[];
+  outdir: string;
+  junit?: string | undefined;
+  json?: string | undefined;
+  github?: boolean | null | undefined;
+}
+
+/** The merge's settings from its input: absolute paths and the default JUnit and summary files. */
+export function mergeConfig(input: MergeInput, env: NodeJS.ProcessEnv): MergeOptions {
+  const outdir = path.resolve(input.outdir);
+  return {
+    inputs: input.inputs.map((d) => path.resolve(d)),
+    outdir,
+    junit: path.resolve(input.junit ?? path.join(outdir, 'junit.xml')),
+    json: path.resolve(input.json ?? path.join(outdir, 'summary.json')),
+    github: input.github ?? null,
+    env,
+  };
+}
+
+export interface MergeOptions {
+  inputs: string[];
+  outdir: string;
+  junit: string;
+  json: string;
+  /** --github, or null: inside GitHub Actions only. */
+  github: boolean | null;
+  env: NodeJS.ProcessEnv;
+}
+
+async function readSummary(dir: string): Promise<Summary> {
+  const file = path.join(dir, 'summary.json');
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    throw new UsageError(`${dir}: no summary.json (is it the --outdir of a wsgate run?)`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(`${file}: not valid JSON (${(err as Error).message})`);
+  }
+  const parsed = summarySchema.safeParse(data);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new UsageError(`${file}: ${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'not a wsgate summary'}`);
+  }
+  return parsed.data;
+}
+
+async function readCaseResult(dir: string, reportfile: string): Promise<CaseResult> {
+  try {
+    // A summary names its reports relative to its directory; one pointing outside it is refused.
+    return JSON.parse(await readFile(resolveInside(dir, reportfile), 'utf8')) as CaseResult;
+  } catch (err) {
+    throw new UsageError(`${path.join(dir, reportfile)}: cannot read the case report (${(err as Error).message.split('\n')[0] ?? ''})`);
+  }
+}
+
+/** Checks that shards of one N are all present, once each. */
+function checkShards(inputs: readonly string[], summaries: readonly Summary[]): void {
+  const shards = summaries.map((s) => s.shard ?? null);
+  if (shards.every((s) => s === null)) return;
+  if (shards.some((s) => s === null)) throw new UsageError('some inputs are shards and some are not: merge the shards of one run');
+  const count = (shards[0] as { count: number }).count;
+  const seen = new Map<number, string>();
+  for (const [i, s] of shards.entries()) {
+    if (s === null) continue;
+    if (s.count !== count) throw new UsageError(`${inputs[i] ?? ''} is shard ${s.index}/${s.count}, the others are of ${count}`);
+    const other = seen.get(s.index);
+    if (other !== undefined) throw new UsageError(`shard ${s.index}/${count} is given twice: ${other} and ${inputs[i] ?? ''}`);
+    seen.set(s.index, inputs[i] ?? '');
+  }
+  const missing = Array.from({ length: count }, (_, k) => k + 1).filter((k) => !seen.has(k));
+  if (missing.length > 0) throw new UsageError(`shard${missing.length > 1 ? 's' : ''} ${missing.map((k) => `${k}/${count}`).join(', ')} missing`);
+}
+
+/** Merges the runs; returns the exit status the merged run would have had. Throws UsageError on bad input. */
+export async function mergeRuns(options: MergeOptions, out: NodeJS.WritableStream): Promise<number> {
+  if (options.inputs.length === 0) throw new UsageError('merge: name at least one run directory');
+  if (options.inputs.includes(options.outdir)) throw new UsageError('merge: --outdir must not be one of the inputs');
+  await checkDirectories([['--outdir', options.outdir], ['the --junit directory', path.dirname(options.junit)], ['the --json directory', path.dirname(options.json)]], 'merge: ');
+  const summaries = await Promise.all(options.inputs.map(readSummary));
+  const agent = (summaries[0] as Summary).agent;
+  for (const [i, s] of summaries.entries()) {
+    if (s.agent !== agent) throw new UsageError(`${options.inputs[i] ?? ''}: agent ${JSON.stringify(s.agent)}, the first input's is ${JSON.stringify(agent)}`);
+  }
+  const role = (summaries[0] as Summary).role;
+  for (const [i, s] of summaries.entries()) {
+    if (s.role !== role) throw new UsageError(`${options.inputs[i] ?? ''}: a run of the ${s.role} role, the first input's is of the ${role} role`);
+  }
+  checkShards(options.inputs, summaries);
+  const { merged, results } = await mergeCases(summaries, options.inputs, role);
+  const run = { ...mergedRun(agent, summaries, merged, options.inputs), ...(role === 'server' ? { role } : {}), ...mergedTls(summaries) };
+  await makeDirectory(options.outdir);
+  await writeReports(options.outdir, new Map([[agent, results]]), catalogueInfo(merged.some((c) => isWsgateCase(c.id)), role), {
+    generatedAt: new Date().toISOString(),
+    toolVersion: VERSION,
+  });
+  const count = (st: string): number => merged.filter((c) => c.status === st).length;
+  return finishRun(run, { ...options, writeBaseline: null }, {
+    tell: () =>
+      out.write(
+        `merged ${summaries.length} run${summaries.length === 1 ? '' : 's'}: ${merged.length} cases: ${count('passed')} passed, ${count('failed')} failed, ${count('skipped')} skipped\n` +
+          `reports: ${options.outdir}/index.html\njunit:   ${options.junit}\nsummary: ${options.json}\n`,
+      ),
+    github: options.github,
+    env: options.env,
+    out,
+  });
+}
+
+/** Over TLS: the runs' TLS settings (a CA file only when every run names the same one: shards made their own). */
+function mergedTls(summaries: readonly Summary[]): { tls?: NonNullable<Summary['tls']> } {
+  const first = summaries.find((s) => s.tls !== undefined)?.tls;
+  if (first === undefined) return {};
+  const sameCa = summaries.every((s) => s.tls?.caFile === first.caFile);
+  return { tls: { ...first, caFile: sameCa ? first.caFile : null, insecure: summaries.some((s) => s.tls?.insecure === true) } };
+}
+
+/** Every case of every run, each once, in catalogue order and numbered as one run would number them. */
+async function mergeCases(summaries: readonly Summary[], inputs: readonly string[], role: 'client' | 'server'): Promise<{ merged: GateCase[]; results: Map<string, CaseResult> }> {
+  // wsgate's own cases (--extended) may be among them: look ids up in the role's extended catalogue.
+  const order = new Map(catalogueFor(true, role).map((c, i) => [c.id, { i, def: c }]));
+  const owner = new Map<string, string>();
+  const results = new Map<string, CaseResult>();
+  const merged: GateCase[] = [];
+  for (const [n, s] of summaries.entries()) {
+    const dir = inputs[n] as string;
+    for (const c of s.cases) {
+      const entry = order.get(c.id);
+      if (entry === undefined) throw new UsageError(`${dir}: case ${JSON.stringify(c.id)} is not in wsgate ${VERSION}'s catalogue`);
+      const before = owner.get(c.id);
+      if (before !== undefined) throw new UsageError(`case ${c.id} is in both ${before} and ${dir}`);
+      owner.set(c.id, dir);
+      const result = c.reportfile === null ? null : await readCaseResult(dir, c.reportfile);
+      if (result !== null) results.set(c.id, result);
+      merged.push({
+        index: 0,
+        ...caseFields(entry.def),
+        status: c.status,
+        reason: c.reason,
+        warnings: c.warnings,
+        timeMs: c.timeMs,
+        result,
+        client: c.client,
+        reportBase: c.reportfile === null ? null : c.reportfile.replace(/\.json$/, ''),
+        ...(c.baseline != null ? { baseline: c.baseline } : {}),
+      });
+    }
+  }
+  merged.sort((a, b) => (order.get(a.id)?.i ?? 0) - (order.get(b.id)?.i ?? 0));
+  merged.forEach((c, i) => {
+    c.index = i + 1;
+  });
+  return { merged, results };
+}
+
+/** The merged run: the earliest start, the longest duration (shards run side by side), summed CPU. */
+function mergedRun(agent: string, summaries: readonly Summary[], merged: GateCase[], inputs: readonly string[]): GateRun {
+  const interrupted = summaries.map((s, i) => (s.interrupted === null ? null : `${inputs[i] ?? ''}: ${s.interrupted}`)).filter((x) => x !== null);
+  const resources = summaries.every((s) => s.resources !== null)
+    ? {
+        cpuUserMs: summaries.reduce((t, s) => t + (s.resources?.cpuUserMs ?? 0), 0),
+        cpuSystemMs: summaries.reduce((t, s) => t + (s.resources?.cpuSystemMs ?? 0), 0),
+        maxRssKiB: Math.max(...summaries.map((s) => s.resources?.maxRssKiB ?? 0)),
+        clientCpuMs: summaries.every((s) => s.resources?.clientCpuMs != null) ? summaries.reduce((t, s) => t + (s.resources?.clientCpuMs ?? 0), 0) : null,
+      }
+    : null;
+  return {
+    agent,
+    startedAt: summaries.map((s) => s.startedAt).sort()[0] ?? new Date().toISOString(),
+    durationMs: Math.max(...summaries.map((s) => s.durationMs)),
+    strict: summaries.some((s) => s.strict),
+    cases: merged,
+    interrupted: interrupted.length > 0 ? interrupted.join('; ') : null,
+    resources,
+    shard: null,
+    ...(summaries[0]?.failOn != null ? { failOn: summaries[0].failOn } : {}),
+    ...(summaries[0]?.baseline != null ? { baselineFile: summaries[0].baseline } : {}),
+  };
+}

@@ -1,0 +1,154 @@
+/**
+ * The baseline file (`--baseline FILE`): non-OK cases a project accepts for now, each with a reason.
+ * A baselined case that fails does not fail the build; one that passes now is reported so the
+ * baseline can shrink; any other failure fails as before. `--write-baseline` writes the current
+ * failures as a starting point.
+ *
+ *   { "version": 1,
+ *     "cases": { "6.4.1": { "reason": "fails fast only at frame end" },
+ *                "12.*":  { "reason": "no deflate yet", "agents": ["my-client*"] } } }
+ *
+ * Keys are case patterns with Autobahn's rules (an exact id, or `*` patterns as in --cases);
+ * `agents` (optional) limits an entry to agents matching one of its patterns (`*` any run, anchored).
+ */
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { catalogueFor } from '../cases/registry.js';
+import { selectCases, SelectionError } from '../cases/select.js';
+import type { BaselineMark, GateCase, GateRun } from '../model/report.js';
+import { UsageError } from '../errors.js';
+import { wildcard } from '../util/patterns.js';
+
+/** The one format version written and read. */
+export const BASELINE_VERSION = 1;
+
+const entrySchema = z.strictObject({
+  reason: z.string().trim().min(1),
+  agents: z.array(z.string().min(1)).optional(),
+});
+
+const baselineSchema = z.strictObject({
+  version: z.literal(BASELINE_VERSION),
+  cases: z.record(z.string(), entrySchema),
+});
+
+/** One accepted pattern. */
+export interface BaselineEntry {
+  pattern: string;
+  reason: string;
+  agents: string[] | null;
+  /** The ids (of the whole catalogue, group 14 included) the pattern names. */
+  ids: ReadonlySet<string>;
+}
+
+/** A loaded baseline. */
+export interface Baseline {
+  file: string;
+  entries: BaselineEntry[];
+}
+
+function fail(file: string, message: string): UsageError {
+  return new UsageError(`${file}: ${message}`);
+}
+
+/** Validates a parsed baseline; throws one UsageError naming the key. */
+export function parseBaseline(file: string, value: unknown): Baseline {
+  const parsed = baselineSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const at = issue?.path.map(String) ?? [];
+    let message: string;
+    if (issue?.code === 'unrecognized_keys') {
+      message = `unknown key "${[...at, issue.keys[0] ?? ''].join('.')}" (a baseline has "version" and "cases"; an entry has "reason" and "agents")`;
+    } else if (at.length === 0) {
+      message = 'a baseline must be a JSON object {"version": 1, "cases": {...}}';
+    } else if (at[0] === 'version') {
+      message = `"version" must be ${BASELINE_VERSION}`;
+    } else if (at.length === 1) {
+      message = '"cases" must be an object mapping case patterns to {"reason": "..."}';
+    } else if (at.length === 2) {
+      message = `"cases.${at[1] ?? ''}" must be an object {"reason": "...", "agents": [...]}`;
+    } else if (at[2] === 'reason') {
+      message = `"cases.${at[1] ?? ''}.reason" must be a non-empty string: say why the case is accepted`;
+    } else {
+      message = `"cases.${at[1] ?? ''}.agents" must be an array of non-empty strings (agent patterns)`;
+    }
+    throw fail(file, message);
+  }
+  const entries: BaselineEntry[] = [];
+  for (const [pattern, entry] of Object.entries(parsed.data.cases)) {
+    if (pattern.trim() === '') throw fail(file, '"cases": an empty case pattern');
+    let ids: Set<string>;
+    try {
+      // Against every case wsgate has, group 14 included: a baseline may hold a case of an --extended run.
+      ids = new Set(selectCases(catalogueFor(true), [pattern]).map((c) => c.id));
+    } catch (err) {
+      if (err instanceof SelectionError) throw fail(file, `"cases": ${err.message}`);
+      throw err;
+    }
+    entries.push({ pattern, reason: entry.reason.trim(), agents: entry.agents ?? null, ids });
+  }
+  return { file, entries };
+}
+
+/** Reads and validates a baseline file; throws UsageError (exit 2) with one line on any problem. */
+export function loadBaseline(file: string): Baseline {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw fail(file, `cannot read the baseline: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (err as Error).message}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw fail(file, `not valid JSON: ${(err as Error).message.split('\n')[0] ?? ''}`);
+  }
+  return parseBaseline(file, json);
+}
+
+/** The first entry that accepts case `id` for `agent`, or null. */
+export function baselineEntryFor(baseline: Baseline, agent: string, id: string): BaselineEntry | null {
+  for (const e of baseline.entries) {
+    if (!e.ids.has(id)) continue;
+    if (e.agents === null || e.agents.some((a) => wildcard(a).test(agent))) return e;
+  }
+  return null;
+}
+
+/**
+ * Applies the baseline to a run's cases: a failed case it names becomes 'skipped' with
+ * baseline.state 'accepted' (the failure kept in baseline.failure); a passed case it names keeps
+ * passing with baseline.state 'passing' and a warning. Other cases are returned unchanged.
+ */
+export function applyBaseline(cases: readonly GateCase[], agent: string, baseline: Baseline): GateCase[] {
+  return cases.map((c) => {
+    const entry = baselineEntryFor(baseline, agent, c.id);
+    if (entry === null) return c;
+    if (c.status === 'failed') {
+      const mark: BaselineMark = { state: 'accepted', pattern: entry.pattern, reason: entry.reason, failure: c.reason };
+      return { ...c, status: 'skipped', reason: `accepted failure (baseline: ${entry.reason}): ${c.reason}`, baseline: mark };
+    }
+    if (c.status === 'passed') {
+      const mark: BaselineMark = { state: 'passing', pattern: entry.pattern, reason: entry.reason, failure: null };
+      const note = `passes now: can be removed from the baseline (${JSON.stringify(entry.pattern)} in ${baseline.file})`;
+      return { ...c, warnings: [...c.warnings, note], baseline: mark };
+    }
+    return c;
+  });
+}
+
+/**
+ * A baseline accepting every case that fails in `run` (accepted ones included), for `--write-baseline`.
+ * The reason is the failure as observed: edit it to say why the failure is accepted.
+ */
+export function baselineFromRun(run: GateRun): string {
+  const cases: Record<string, { reason: string }> = {};
+  for (const c of run.cases) {
+    if (c.status === 'failed') cases[c.id] = { reason: c.reason };
+    else if (c.baseline?.state === 'accepted') cases[c.id] = { reason: c.baseline.reason };
+  }
+  return `${JSON.stringify({ version: BASELINE_VERSION, cases }, null, 2)}\n`;
+}

@@ -1,0 +1,295 @@
+/**
+ * Runs the user's client command: placeholders substituted and shell-quoted, the same values in the
+ * environment, its own process group (so a timeout kills its children too), output kept bounded.
+ * Descendants that leave the group (setsid, a daemon's double fork) are found by a token in their
+ * environment and ended with it.
+ */
+import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { execa } from 'execa';
+import type { ClientRun } from '../model/report.js';
+import { clientEnvironment } from '../util/launch-env.js';
+import { caEnvironment } from '../tls/setup.js';
+
+/** Values a client command can use as {url}, {case}, {agent} and {ca}, and as WSGATE_* variables. */
+export interface ClientValues {
+  url: string;
+  case: string;
+  agent: string;
+  /** Over TLS: the CA certificate file the client should trust (also in NODE_EXTRA_CA_CERTS, SSL_CERT_FILE, WSGATE_CA_FILE). */
+  ca?: string;
+}
+
+/** How much of the client's output a report keeps (the last bytes). */
+export const OUTPUT_LIMIT = 16 * 1024;
+
+/** POSIX shell single-quoting: safe for any string, including quotes, spaces, `&` and `?`. */
+export function shellQuote(value: string): string {
+  return `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The command with {url}, {case} and {agent} replaced by shell-quoted values. */
+export function expandCommand(command: string, values: ClientValues): string {
+  return expandPlaceholders(command, { ...values });
+}
+
+/** The command with every {name} of `values` replaced by its shell-quoted value; other braces stay. */
+export function expandPlaceholders(command: string, values: Readonly<Record<string, string>>): string {
+  return command.replace(/\{([a-z]+)\}/g, (whole, key: string) => (Object.hasOwn(values, key) ? shellQuote(values[key] as string) : whole));
+}
+
+/** A started client process. */
+export interface ClientProcess {
+  /** Settles when the process has exited (or could not start). Never rejects. */
+  readonly exited: Promise<void>;
+  /** Whether the process has exited. */
+  readonly hasExited: boolean;
+  /**
+   * CPU time (ms) the live processes of its tree have used so far (Linux /proc; 0 elsewhere): for a
+   * server under test, read before it is stopped, since its shell may not reap it.
+   */
+  treeCpuMs(): number;
+  /**
+   * Kills the whole process group (SIGKILL), also after the leader exited, and every descendant that
+   * left the group (setsid, daemons): no orphan survives.
+   */
+  killGroup(): void;
+  /**
+   * SIGTERM to the whole group, then SIGKILL if any member is still alive after graceMs (a client
+   * may flush its output on SIGTERM; one that ignores it is killed anyway). 'killed' when SIGKILL was needed.
+   */
+  stop(graceMs: number): Promise<'terminated' | 'killed'>;
+  /** The run as the report shows it; `timedOut` is set by the caller. */
+  snapshot(timedOut: boolean): ClientRun;
+}
+
+/** Keeps the last `limit` bytes written to it. */
+class TailBuffer {
+  private chunks: Buffer[] = [];
+  private size = 0;
+  truncated = false;
+  constructor(private readonly limit: number) {}
+  push(chunk: Buffer): void {
+    this.chunks.push(chunk);
+    this.size += chunk.length;
+    while (this.size > this.limit && this.chunks.length > 1) {
+      const first = this.chunks.shift() as Buffer;
+      this.size -= first.length;
+      this.truncated = true;
+    }
+    if (this.size > this.limit) {
+      const only = this.chunks[0] as Buffer;
+      this.chunks = [only.subarray(only.length - this.limit)];
+      this.size = this.limit;
+      this.truncated = true;
+    }
+  }
+  text(): string {
+    return Buffer.concat(this.chunks).toString('utf8');
+  }
+}
+
+/**
+ * The variable that marks every process a client command starts: children inherit it whatever
+ * process group or session they move to, so a setsid'd or daemonized descendant is still found
+ * (on Linux, in /proc/PID/environ). A descendant that clears its environment is not.
+ */
+export const CLIENT_TOKEN_VARIABLE = 'WSGATE_CLIENT_TOKEN';
+
+/** Starts the command in a shell, in a process group of its own. */
+export function startClient(command: string, values: ClientValues, extraEnv: Record<string, string> = {}): ClientProcess {
+  return startCommand(expandCommand(command, values), { ...extraEnv, ...caEnvironment(values.ca ?? null), WSGATE_URL: values.url, WSGATE_CASE: values.case, WSGATE_AGENT: values.agent });
+}
+
+/**
+ * Starts an expanded command line in a shell, in a process group of its own, with wsgate's
+ * environment plus `env` (a client under test, or a server under test: processes/server-process.ts).
+ */
+export function startCommand(expanded: string, env: Record<string, string>): ClientProcess {
+  const output = new TailBuffer(OUTPUT_LIMIT);
+  const token = randomBytes(12).toString('hex');
+  const child = execa(expanded, {
+    shell: true,
+    detached: true,
+    stdin: 'ignore',
+    buffer: false,
+    reject: false,
+    // wsgate's own environment minus the malloc settings its launcher made for wsgate alone.
+    extendEnv: false,
+    env: {
+      ...clientEnvironment(process.env),
+      ...env,
+      [CLIENT_TOKEN_VARIABLE]: token,
+    },
+  });
+  child.stdout?.on('data', (chunk: Buffer) => output.push(chunk));
+  child.stderr?.on('data', (chunk: Buffer) => output.push(chunk));
+  const end = { hasExited: false, exitCode: null as number | null, signal: null as string | null, spawnError: null as string | null };
+  const exited = child.then(
+    (result) => {
+      end.hasExited = true;
+      end.exitCode = result.exitCode ?? null;
+      end.signal = result.signal ?? null;
+      if (result.failed && end.exitCode === null && end.signal === null) end.spawnError = firstLine(result.message ?? 'the command failed to start');
+    },
+    (err: unknown) => {
+      end.hasExited = true;
+      end.spawnError = firstLine(err instanceof Error ? err.message : String(err));
+    },
+  );
+  const { killGroup, stop } = processTree(child.pid, token);
+  return {
+    exited,
+    get hasExited() {
+      return end.hasExited;
+    },
+    treeCpuMs: () => treeCpuMs(child.pid, token),
+    killGroup,
+    stop,
+    snapshot(timedOut) {
+      const { exitCode, signal, spawnError } = end;
+      return { command: expanded, exitCode, signal, timedOut, spawnError, output: output.text(), outputTruncated: output.truncated };
+    },
+  };
+}
+
+/**
+ * Signalling a client's whole process tree: its process group, and every live process that carries
+ * its token (descendants that left the group). `stop` is SIGTERM, a grace, then SIGKILL.
+ */
+function processTree(pid: number | undefined, token: string): { killGroup: () => void; stop: (graceMs: number) => Promise<'terminated' | 'killed'> } {
+  const signalAll = (sig: NodeJS.Signals): void => {
+    if (pid === undefined) return;
+    try {
+      process.kill(-pid, sig);
+    } catch {
+      // ESRCH: the group is already gone.
+    }
+    for (const p of marked(token)) {
+      try {
+        process.kill(p, sig);
+      } catch {
+        // It ended meanwhile.
+      }
+    }
+  };
+  const alive = (): boolean => pid !== undefined && (groupAlive(pid) || marked(token).length > 0);
+  const killGroup = (): void => signalAll('SIGKILL');
+  const stop = async (graceMs: number): Promise<'terminated' | 'killed'> => {
+    if (pid === undefined || !alive()) return 'terminated';
+    signalAll('SIGTERM');
+    const deadline = performance.now() + graceMs;
+    while (performance.now() < deadline) {
+      if (!alive()) return 'terminated';
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    if (!alive()) return 'terminated';
+    killGroup();
+    return 'killed';
+  };
+  return { killGroup, stop };
+}
+
+/**
+ * Live processes (not zombies, not this one) whose environment holds the client token; empty where
+ * there is no /proc. A process of another user cannot be read, and is not one of ours.
+ */
+function marked(token: string): number[] {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  const needle = Buffer.from(`${CLIENT_TOKEN_VARIABLE}=${token}\0`);
+  const found: number[] = [];
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      const environ = readFileSync(`/proc/${entry}/environ`);
+      const at = environ.indexOf(needle);
+      if (at < 0 || (at > 0 && environ[at - 1] !== 0)) continue;
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z') found.push(Number(entry));
+    } catch {
+      // Ended while we looked, or not ours to read.
+    }
+  }
+  return found;
+}
+
+/** utime + stime (ms) of the live members of group pgid and of the processes carrying the token. */
+function treeCpuMs(pgid: number | undefined, token: string): number {
+  if (pgid === undefined) return 0;
+  const pids = new Set(marked(token));
+  let entries: string[] = [];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return 0;
+  }
+  let ticks = 0;
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const fields = readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+      // After "(comm) ": state, ppid, pgrp, ... utime is field 14, stime 15 (of the whole line).
+      if (Number(fields[2]) !== pgid && !pids.has(Number(entry))) continue;
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // Ended while we looked.
+    }
+  }
+  return ticks * 10; // USER_HZ is 100 on Linux
+}
+
+/**
+ * Whether any process of group pgid is still running. kill(-pgid, 0) also counts zombies (a member
+ * that exited but was not reaped yet, or was re-parented to a PID 1 that never reaps), so on Linux the
+ * answer comes from /proc: a member whose state is not Z.
+ */
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return true;
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // After "(comm)": state, ppid, pgrp.
+      const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(pgrp) === pgid && state !== 'Z') return true;
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return false;
+}
+
+function firstLine(text: string): string {
+  return (text.split('\n').find((l) => l.trim() !== '') ?? text).trim().slice(0, 300);
+}
+
+/**
+ * CPU time of the terminated, waited-for children of this process (Linux: cutime + cstime of
+ * /proc/self/stat, in ms; a client's own children count once the client reaped them), or null.
+ */
+export function childrenCpuMs(): number | null {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    // Fields after the command name (which may hold spaces): state is field 3, cutime 16, cstime 17.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[13]) + Number(fields[14]);
+    return Number.isFinite(ticks) ? ticks * 10 : null; // USER_HZ is 100 on Linux
+  } catch {
+    return null;
+  }
+}

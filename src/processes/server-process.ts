@@ -1,0 +1,178 @@
+/**
+ * The server under test as a process of the gate (`wsgate run --server CMD`): started in a shell
+ * with its port as {port} and WSGATE_PORT, waited for until it accepts TCP connections, watched
+ * while cases run, restarted on request, and stopped with its whole process tree at the end or on
+ * a signal. A server that runs elsewhere (--server-url alone) is only waited for.
+ */
+import net from 'node:net';
+import { UsageError } from '../errors.js';
+import { expandPlaceholders, startCommand, type ClientProcess } from './client-process.js';
+import { TERM_GRACE_MS } from './waiting.js';
+
+/** How often a port is tried while waiting for the server to listen. */
+const POLL_MS = 50;
+
+/** Lines of the server's own output quoted when it never listened. */
+const QUOTED_LINES = 3;
+
+/** A free TCP port on host (the kernel's choice), for a URL that gives port 0. */
+export function freePort(host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, host, () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** Whether host:port accepts a TCP connection now. */
+function accepts(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host, port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/**
+ * Waits until host:port accepts TCP connections, for at most timeoutMs. Resolves null when it does,
+ * else why not ('exited' when `process` ended first, 'timeout', 'aborted').
+ */
+export async function waitForListen(
+  host: string,
+  port: number,
+  timeoutMs: number,
+  process: ClientProcess | null,
+  signal?: AbortSignal,
+): Promise<null | 'exited' | 'timeout' | 'aborted'> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    if (signal?.aborted === true) return 'aborted';
+    if (await accepts(host, port)) return null;
+    if (process?.hasExited === true) return 'exited';
+    if (performance.now() >= deadline) return 'timeout';
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
+
+/** The last few non-empty lines of a process's output, on one line. */
+function lastLines(output: string): string {
+  const lines = output
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
+  return lines.length === 0 ? '(no output)' : lines.slice(-QUOTED_LINES).join(' | ').slice(0, 400);
+}
+
+/** A server process the gate started, and how to start it again. */
+export class ServerProcess {
+  private current: ClientProcess;
+  /** How often it was started (1 after launch). */
+  starts = 1;
+  /** CPU of the processes of earlier starts (as last read). */
+  private earlierCpuMs = 0;
+  private lastCpuMs = 0;
+
+  private constructor(
+    private readonly expanded: string,
+    private readonly env: Record<string, string>,
+    first: ClientProcess,
+  ) {
+    this.current = first;
+  }
+
+  /**
+   * Starts the command and waits until it listens on host:port. A command that exits first or never
+   * listens in time is a UsageError naming it, with its last output (it is stopped first).
+   */
+  static async launch(command: string, host: string, port: number, timeoutMs: number, signal?: AbortSignal, certificate: { cert?: string; key?: string } = {}): Promise<ServerProcess> {
+    const expanded = expandPlaceholders(command, { port: String(port), ...certificate });
+    const env: Record<string, string> = { WSGATE_PORT: String(port), WSGATE_HOST: host };
+    if (certificate.cert !== undefined && certificate.key !== undefined) {
+      env.WSGATE_CERT_FILE = certificate.cert;
+      env.WSGATE_KEY_FILE = certificate.key;
+    }
+    const server = new ServerProcess(expanded, env, startCommand(expanded, env));
+    await server.waitUntilListening(host, port, timeoutMs, signal);
+    return server;
+  }
+
+  /** CPU time (ms) of the server processes over every start (read while they lived: call sampleCpu). */
+  cpuMs(): number {
+    return this.earlierCpuMs + this.lastCpuMs;
+  }
+
+  /** Reads the CPU time of the live server processes (a process that died unread is not counted). */
+  sampleCpu(): void {
+    const now = this.current.treeCpuMs();
+    if (now > this.lastCpuMs) this.lastCpuMs = now;
+  }
+
+  /** Whether the process has exited (the server died). */
+  get hasExited(): boolean {
+    return this.current.hasExited;
+  }
+
+  /** Whether the process exits within ms (true at once when it already has). */
+  async exitsWithin(ms: number): Promise<boolean> {
+    if (this.current.hasExited) return true;
+    let timer: NodeJS.Timeout | undefined;
+    const exited = await Promise.race([this.current.exited.then(() => true), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)))]);
+    clearTimeout(timer);
+    return exited;
+  }
+
+  /** How the process ended, in words ("exited with status 1", "was killed by SIGKILL"). */
+  describeExit(): string {
+    const run = this.current.snapshot(false);
+    if (run.spawnError !== null) return `could not start: ${run.spawnError}`;
+    if (run.signal !== null) return `was killed by ${run.signal}`;
+    return `exited with status ${run.exitCode ?? '?'}`;
+  }
+
+  /** The server's last output, on one line. */
+  lastOutput(): string {
+    return lastLines(this.current.snapshot(false).output);
+  }
+
+  /** Starts the command again after it died, and waits until it listens. */
+  async restart(host: string, port: number, timeoutMs: number, signal?: AbortSignal): Promise<void> {
+    this.earlierCpuMs += this.lastCpuMs;
+    this.lastCpuMs = 0;
+    this.current.killGroup();
+    this.current = startCommand(this.expanded, this.env);
+    this.starts += 1;
+    await this.waitUntilListening(host, port, timeoutMs, signal);
+  }
+
+  private async waitUntilListening(host: string, port: number, timeoutMs: number, signal?: AbortSignal): Promise<void> {
+    const why = await waitForListen(host, port, timeoutMs, this.current, signal);
+    if (why === null || why === 'aborted') return;
+    if (why === 'exited') {
+      await this.current.exited;
+      throw new UsageError(`the server command ${this.describeExit()} before it accepted connections on ${host}:${port}: ${this.lastOutput()} (command: ${this.expanded})`);
+    }
+    await this.stop();
+    throw new UsageError(`the server command did not accept connections on ${host}:${port} within ${timeoutMs / 1000} s: ${this.lastOutput()} (command: ${this.expanded})`);
+  }
+
+  /**
+   * Stops the whole process tree: SIGTERM, then SIGKILL after a grace. Returns a warning when
+   * SIGKILL was needed.
+   */
+  async stop(): Promise<string | null> {
+    this.sampleCpu();
+    if (this.current.hasExited) {
+      this.current.killGroup();
+      return null;
+    }
+    const how = await this.current.stop(TERM_GRACE_MS);
+    this.current.killGroup();
+    return how === 'killed' ? `the server ignored SIGTERM for ${TERM_GRACE_MS / 1000} s; its process group was killed with SIGKILL` : null;
+  }
+}

@@ -1,0 +1,137 @@
+/**
+ * One run of the gate, whichever side is under test: the cases selected, the baseline loaded, TLS
+ * prepared, each peer started by the role's driver, the cases scheduled (jobs, group 9 alone,
+ * shards), each case settled once (exclusion, the gate rule's conclusion, the baseline, its progress
+ * line), the run record built and the run finished (reports, JUnit, summary, GitHub, exit status).
+ */
+import type { CatalogueCase } from '../cases/types.js';
+import type { RunConfig } from '../config/run-config.js';
+import { agentCaseExcluder } from '../config/spec.js';
+import { clientRoleDriver } from '../drivers/client-role.js';
+import type { GateIo, Peer, RoleDriver } from '../drivers/driver.js';
+import { runCasesScheduled, selectForRun } from './schedule.js';
+import { serverRoleDriver } from '../drivers/server-role.js';
+import type { GateCase, GateRun } from '../model/report.js';
+import { finishRun } from '../outputs/finish-run.js';
+import { applyBaseline, loadBaseline, type Baseline } from '../policy/baseline.js';
+import { excludedReason, notRun } from '../policy/case-outcome.js';
+import { isAborted } from '../processes/waiting.js';
+import { agentFilePrefixes, caseReportBase } from '../report/files.js';
+import { prepareTls, type TlsSetup } from '../tls/setup.js';
+import { Progress } from './progress.js';
+import { checkOutputs, startMeter } from './resources.js';
+
+export type { GateIo } from '../drivers/driver.js';
+
+/** Runs the gate; returns the exit status. Throws UsageError for bad configuration. */
+export async function runGate(config: RunConfig, io: GateIo): Promise<number> {
+  // A shard may come out empty (more shards than cases): it runs nothing and passes.
+  const { cases, selected } = selectForRun(config);
+  // Read before any case runs: a bad baseline is a usage error (exit 2), not a late surprise.
+  const baseline = config.baseline === null ? null : loadBaseline(config.baseline);
+  await checkOutputs(config);
+  const driver: RoleDriver = config.role === 'server' ? serverRoleDriver(config) : clientRoleDriver(config);
+  const secure = config.tls === null ? null : await prepareTls(config.tls, { ...driver.tlsNeeds, outdir: config.outdir });
+  const meter = startMeter();
+  const progress = new Progress(io.out, io.isTty, cases.length);
+  const settings: PeerRunSettings = { config, io, cases, selected, baseline, progress, several: driver.peerCount > 1 };
+  const tested: Array<{ agent: string; cases: GateCase[] }> = [];
+  try {
+    for (let n = 0; n < driver.peerCount && !isAborted(io.signal); n++) {
+      const peer = await driver.startPeer(n, { cases, io, secure, taken: new Set(tested.map((t) => t.agent)) });
+      tested.push({ agent: peer.agent, cases: await runPeer(peer, settings) });
+    }
+  } finally {
+    secure?.dispose();
+  }
+  const run: GateRun = {
+    agent: tested.map((t) => t.agent).join(', ') || config.agent,
+    startedAt: meter.startedAt,
+    durationMs: meter.elapsedMs(),
+    strict: config.strict,
+    cases: withReportFiles(tested.flatMap((t) => t.cases), await driver.writeReports()),
+    interrupted: io.signal?.aborted === true ? String(io.signal.reason ?? 'interrupted') : null,
+    resources: meter.resources(driver.peerCpuMs()),
+    shard: config.shard,
+    failOn: config.failOn,
+    ...driver.recordRole,
+    ...(baseline !== null ? { baselineFile: baseline.file } : {}),
+    ...tlsRecord(secure),
+  };
+  return finishRun(run, config, {
+    tell: (r) => progress.summary(r, { outdir: config.outdir, junit: config.junit, json: config.json }),
+    github: config.github,
+    env: io.env ?? process.env,
+    out: io.out,
+  });
+}
+
+function tlsRecord(secure: TlsSetup | null): Pick<GateRun, 'tls'> {
+  return secure === null ? {} : { tls: secure.summary };
+}
+
+/** What playing one peer's cases needs of the run. */
+interface PeerRunSettings {
+  config: RunConfig;
+  io: GateIo;
+  cases: readonly CatalogueCase[];
+  selected: number;
+  baseline: Baseline | null;
+  progress: Progress;
+  /** The run tests several peers: each case names its agent. */
+  several: boolean;
+}
+
+/** Every case against one peer, then the peer stopped; cases a signal kept from running are reported as not run. */
+async function runPeer(peer: Peer, s: PeerRunSettings): Promise<GateCase[]> {
+  const { config, io, cases } = s;
+  s.progress.header(headerLine(config, cases.length, s.selected, peer));
+  const done = new Map<number, GateCase>();
+  const settle = (played: GateCase): void => {
+    if (done.has(played.index)) return;
+    const gc = s.baseline === null ? played : (applyBaseline([played], peer.agent, s.baseline)[0] ?? played);
+    if (s.several) gc.agent = peer.agent;
+    done.set(gc.index, gc);
+    s.progress.caseDone(gc);
+    io.logger.info({ case: gc.id, index: gc.index, status: gc.status, reason: gc.reason, ms: gc.timeMs }, 'case done');
+  };
+  const excluded = agentCaseExcluder(config.excludeAgentCases);
+  try {
+    if (peer.play.kind === 'self') await peer.play.playAll(settle);
+    else {
+      const { playCase } = peer.play;
+      await runCasesScheduled(cases, config.jobs, () => isAborted(io.signal), async (i) => {
+        const def = cases[i] as CatalogueCase;
+        const gc = excluded(peer.agent, def.id) ? notRun(def, i + 1, excludedReason(peer.agent, config.specFile)) : await playCase(def, i + 1);
+        if (gc !== null) settle(gc);
+      });
+    }
+  } finally {
+    const warning = await peer.stop();
+    if (warning !== null) io.out.write(`wsgate: warning: ${warning}\n`);
+  }
+  if (io.signal?.aborted === true) {
+    const why = `not run: the run was interrupted (${String(io.signal.reason ?? 'interrupted')})`;
+    for (const [i, def] of cases.entries()) if (!done.has(i + 1)) done.set(i + 1, { ...notRun(def, i + 1, why), ...(s.several ? { agent: peer.agent } : {}) });
+  }
+  return [...done.values()].sort((a, b) => a.index - b.index);
+}
+
+/** The run's first line: how many cases, how many at once, against what. */
+function headerLine(config: RunConfig, count: number, selected: number, peer: Peer): string {
+  const shardNote = config.shard === null ? '' : ` (shard ${config.shard.index}/${config.shard.count} of ${selected} selected)`;
+  return `wsgate: ${count} case${count === 1 ? '' : 's'}${shardNote}${peer.atOnce > 1 ? `, up to ${peer.atOnce} at once,` : ', one at a time,'} against ${peer.against}`;
+}
+
+/**
+ * Each case's report file as written: two agents whose names clean to the same file name are told
+ * apart by the writer, so the names depend on every agent written.
+ */
+function withReportFiles(cases: GateCase[], agents: readonly string[]): GateCase[] {
+  const { prefixes } = agentFilePrefixes(agents);
+  for (const gc of cases) {
+    const prefix = gc.result === null ? undefined : prefixes.get(gc.result.agent);
+    if (prefix !== undefined) gc.reportBase = caseReportBase(prefix, gc.id);
+  }
+  return cases;
+}

@@ -1,0 +1,27 @@
+/**
+ * The fuzzing server of `wsgate serve` and of the API's startServer: the selected cases, the report
+ * directory checked, TLS made ready (a generated CA written to the report directory).
+ */
+import type { Logger } from 'pino';
+import { UsageError } from '../errors.js';
+import type { CatalogueCase } from '../cases/types.js';
+import type { ServeConfig } from '../config/schema.js';
+import { listenForCases } from '../drivers/case-server.js';
+import type { FuzzingServer } from '../server/fuzzing-server.js';
+import { prepareTls, type TlsSetup } from '../tls/setup.js';
+import { checkDirectories } from './resources.js';
+import { selectForRun } from './schedule.js';
+
+/** Selects the cases, checks the report directory, prepares TLS and starts the server listening. */
+export async function startCaseServer(
+  config: ServeConfig,
+  logger: Logger,
+): Promise<{ server: FuzzingServer; cases: CatalogueCase[]; secure: TlsSetup | null }> {
+  const { cases } = selectForRun(config);
+  // An empty shard serves nothing: not a server worth starting.
+  if (cases.length === 0) throw new UsageError('no case is selected: check --cases and --exclude-cases');
+  await checkDirectories([['the report directory', config.outdir]]);
+  const secure = config.tls === null ? null : await prepareTls(config.tls, { hosts: [config.host], outdir: config.outdir, serverFiles: false, needCertificate: true });
+  const server = await listenForCases(config, cases, { logger, statusWaitMs: 60_000, certificate: secure });
+  return { server, cases, secure };
+}

@@ -1,0 +1,110 @@
+/**
+ * SIGINT and SIGTERM to a real `wsgate run` process in the middle of a run: no new case starts, the
+ * client's process group is killed, the finished cases are reported, the rest are marked not run
+ * (JUnit <skipped> with the reason), the exit status is 130 / 143, and the report directory holds
+ * only complete files (no temporary file; every JSON file parses).
+ */
+import assert from 'node:assert/strict';
+import { execFileSync, spawn } from 'node:child_process';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { test } from 'node:test';
+import { CLI, fixture, tempDir } from '../support/harness.js';
+
+interface Summary {
+  interrupted: string | null;
+  result: string;
+  cases: Array<{ id: string; status: string; reason: string; behavior: string | null }>;
+}
+
+/** Every file under dir, relative paths. */
+async function listFiles(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const e of await readdir(dir, { withFileTypes: true, recursive: true })) {
+    if (e.isFile()) out.push(path.relative(dir, path.join(e.parentPath, e.name)));
+  }
+  return out.sort();
+}
+
+for (const [signal, status] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+  test(`${signal} after two of three cases: reports for the two, the third not run, no client left, exit ${status}`, async () => {
+    const outdir = await tempDir();
+    const marker = `wsgate-interrupt-${signal}-${process.pid}`;
+    const node = `'${process.execPath}'`;
+    // A correct peer for the first two cases; for the third a client that never connects (it would run
+    // into the 60 s timeout). The marker names the client processes in the process table.
+    const client = `if [ "$WSGATE_CASE" = 6.12.7 ]; then exec ${node} '${fixture('never-connect')}' ${marker}; else exec ${node} '${fixture('spec-peer')}' {url} ${marker}; fi`;
+    const child = spawn(process.execPath, [CLI, 'run', '--client', client, '--url', 'ws://127.0.0.1:0', '--outdir', outdir, '--case-timeout', '60', '--cases', '1.1.1', '6.9.2', '6.12.7'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+        if (/\[2\/3\] pass 6\.9\.2/.test(out)) resolve();
+      });
+      void exited.then(() => reject(new Error(`the run ended before the signal: ${out}${err}`)));
+    });
+    // Let the third case's client start, then interrupt.
+    await new Promise((r) => setTimeout(r, 500));
+    child.kill(signal);
+    assert.equal(await exited, status, out + err);
+    assert.match(out, /interrupted|not run/i);
+
+    const summary = JSON.parse(await readFile(path.join(outdir, 'summary.json'), 'utf8')) as Summary;
+    assert.equal(summary.interrupted, signal);
+    assert.equal(summary.result, 'failed');
+    assert.deepEqual(
+      summary.cases.map((c) => [c.id, c.status, c.behavior]),
+      [['1.1.1', 'passed', 'OK'], ['6.9.2', 'passed', 'OK'], ['6.12.7', 'skipped', null]],
+    );
+    assert.equal(summary.cases[2]?.reason, `not run: the run was interrupted (${signal})`);
+    const junit = await readFile(path.join(outdir, 'junit.xml'), 'utf8');
+    assert.equal((junit.match(/<skipped /g) ?? []).length, 1);
+    assert.match(junit, new RegExp(`<skipped message="not run: the run was interrupted \\(${signal}\\)"/>`));
+
+    // The finished cases have their Autobahn reports; the interrupted one has none.
+    const files = await listFiles(outdir);
+    assert.deepEqual(files, [
+      'client_case_1_1_1.html', 'client_case_1_1_1.json', 'client_case_6_9_2.html', 'client_case_6_9_2.json',
+      'index.html', 'index.json', 'junit.xml', 'summary.json',
+    ]);
+    const index = JSON.parse(await readFile(path.join(outdir, 'index.json'), 'utf8')) as Record<string, Record<string, unknown>>;
+    assert.deepEqual(Object.keys(index.client ?? {}), ['1.1.1', '6.9.2']);
+    // Atomic writes: every JSON file is whole.
+    for (const f of files.filter((f) => f.endsWith('.json'))) JSON.parse(await readFile(path.join(outdir, f), 'utf8'));
+
+    const ps = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' });
+    assert.ok(!ps.includes(marker), 'a client process outlived the run');
+  });
+}
+
+test('SIGTERM while a looping client (the bundled one) is mid-case: that case and the rest are not run, not failed', async () => {
+  const outdir = await tempDir();
+  // 6.4.x keep the connection about a second each (the server's timers), so the signal lands mid-case.
+  const child = spawn(process.execPath, [CLI, 'run', '--url', 'ws://127.0.0.1:0', '--outdir', outdir, '--jobs', '1', '--cases', '1.1.1', '6.4.1', '6.4.2', '6.4.3'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (/\[2\/4\] \S+ +6\.4\.1 /.test(out)) resolve();
+    });
+    void exited.then(() => reject(new Error(`the run ended before the signal: ${out}`)));
+  });
+  await new Promise((r) => setTimeout(r, 300));
+  child.kill('SIGTERM');
+  assert.equal(await exited, 143, out);
+  assert.doesNotMatch(out, /\[3\/4\]/, 'the case cut short was printed with a verdict');
+  const summary = JSON.parse(await readFile(path.join(outdir, 'summary.json'), 'utf8')) as Summary;
+  assert.deepEqual(
+    summary.cases.map((c) => [c.id, c.status]),
+    [['1.1.1', 'passed'], ['6.4.1', 'passed'], ['6.4.2', 'skipped'], ['6.4.3', 'skipped']],
+  );
+  const index = JSON.parse(await readFile(path.join(outdir, 'index.json'), 'utf8')) as Record<string, Record<string, unknown>>;
+  assert.deepEqual(Object.keys(index['wsgate-reference-ws'] ?? {}), ['1.1.1', '6.4.1']);
+  const files = await listFiles(outdir);
+  assert.ok(files.every((f) => !f.startsWith('.wsgate-tmp-')), files.join(' '));
+  for (const f of files.filter((f) => f.endsWith('.json'))) JSON.parse(await readFile(path.join(outdir, f), 'utf8'));
+});
