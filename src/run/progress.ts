@@ -1,12 +1,5 @@
 /** Human output of a gate run: one line per case, then a summary. */
-import { caseLabel, type CaseResult, type GateCase, type GateRun } from '../model/report.js';
-
-const OUTCOME_WORD: Readonly<Record<string, string>> = {
-  OK: 'Pass',
-  'NON-STRICT': 'Non-Strict',
-  INFORMATIONAL: 'Info',
-  UNIMPLEMENTED: 'Unimplemented',
-};
+import { caseLabel, type GateCase, type GateRun } from '../model/report.js';
 
 /** Writes progress lines; colours only on a terminal. */
 export class Progress {
@@ -27,7 +20,7 @@ export class Progress {
     this.out.write(`${line}\n`);
   }
 
-  /** A case of a per-case run is done. */
+  /** A case is settled (either role, however it was played). */
   caseDone(c: GateCase): void {
     const mark = c.baseline?.state === 'accepted'
       ? this.colour(33, 'acc ')
@@ -40,12 +33,6 @@ export class Progress {
     const duration = c.result ? `${c.result.duration} ms` : `${c.timeMs} ms`;
     const why = c.reason !== '' ? `  ${c.reason}` : c.warnings.length > 0 ? `  ${c.warnings.join('; ')}` : '';
     this.out.write(`[${String(c.index).padStart(this.width)}/${this.total}] ${mark} ${caseLabel(c).padEnd(8)} ${verdicts.padEnd(24)} ${duration.padStart(8)}${why}\n`);
-  }
-
-  /** A case of a looping client finished (the gate rule is applied at the end). */
-  caseFinished(index: number, r: CaseResult): void {
-    const word = OUTCOME_WORD[r.behavior] ?? 'Fail';
-    this.out.write(`[${String(index).padStart(this.width)}/${this.total}] ${r.id.padEnd(8)} ${`${word} ${r.behavior}/${r.behaviorClose}`.padEnd(30)} ${`${r.duration} ms`.padStart(8)}\n`);
   }
 
   summary(run: GateRun, files: { outdir: string; junit: string; json: string }): void {

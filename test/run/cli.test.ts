@@ -67,6 +67,13 @@ test('--help works for every command', async () => {
   }
 });
 
+test('the top-level --help names both roles', async () => {
+  const res = await runCli(['--help']);
+  assert.equal(res.code, 0);
+  assert.match(res.stdout, /for clients and servers/);
+  assert.match(res.stdout, /against a client \(wsgate is the fuzzing server\) or a server/);
+});
+
 test('SIGINT mid-run: the client group is killed, reports are written, cases are marked not run, exit 130', async () => {
   const { spawn } = await import('node:child_process');
   const { CLI, fixtureCommand } = await import('../support/harness.js');

@@ -370,8 +370,8 @@ var require_req = __commonJS({
       if (req.originalUrl) {
         _req.url = req.originalUrl;
       } else {
-        const path15 = req.path;
-        _req.url = typeof path15 === "string" ? path15 : req.url ? req.url.path || req.url : void 0;
+        const path16 = req.path;
+        _req.url = typeof path16 === "string" ? path16 : req.url ? req.url.path || req.url : void 0;
       }
       if (req.query) {
         _req.query = req.query;
@@ -541,14 +541,14 @@ var require_redact = __commonJS({
       }
       return obj;
     }
-    function parsePath(path15) {
+    function parsePath(path16) {
       const parts = [];
       let current = "";
       let inBrackets = false;
       let inQuotes = false;
       let quoteChar = "";
-      for (let i2 = 0; i2 < path15.length; i2++) {
-        const char = path15[i2];
+      for (let i2 = 0; i2 < path16.length; i2++) {
+        const char = path16[i2];
         if (!inBrackets && char === ".") {
           if (current) {
             parts.push(current);
@@ -679,10 +679,10 @@ var require_redact = __commonJS({
       return current;
     }
     function redactPaths(obj, paths, censor, remove = false) {
-      for (const path15 of paths) {
-        const parts = parsePath(path15);
+      for (const path16 of paths) {
+        const parts = parsePath(path16);
         if (parts.includes("*")) {
-          redactWildcardPath(obj, parts, censor, path15, remove);
+          redactWildcardPath(obj, parts, censor, path16, remove);
         } else {
           if (remove) {
             removeKey(obj, parts);
@@ -767,8 +767,8 @@ var require_redact = __commonJS({
           }
         } else {
           if (afterWildcard.includes("*")) {
-            const wrappedCensor = typeof censor === "function" ? (value, path15) => {
-              const fullPath = [...pathArray.slice(0, pathLength), ...path15];
+            const wrappedCensor = typeof censor === "function" ? (value, path16) => {
+              const fullPath = [...pathArray.slice(0, pathLength), ...path16];
               return censor(value, fullPath);
             } : censor;
             redactWildcardPath(current, afterWildcard, wrappedCensor, originalPath, remove);
@@ -803,8 +803,8 @@ var require_redact = __commonJS({
         return null;
       }
       const pathStructure = /* @__PURE__ */ new Map();
-      for (const path15 of pathsToClone) {
-        const parts = parsePath(path15);
+      for (const path16 of pathsToClone) {
+        const parts = parsePath(path16);
         let current = pathStructure;
         for (let i2 = 0; i2 < parts.length; i2++) {
           const part = parts[i2];
@@ -856,24 +856,24 @@ var require_redact = __commonJS({
       }
       return cloneSelectively(obj, pathStructure);
     }
-    function validatePath(path15) {
-      if (typeof path15 !== "string") {
+    function validatePath(path16) {
+      if (typeof path16 !== "string") {
         throw new Error("Paths must be (non-empty) strings");
       }
-      if (path15 === "") {
+      if (path16 === "") {
         throw new Error("Invalid redaction path ()");
       }
-      if (path15.includes("..")) {
-        throw new Error(`Invalid redaction path (${path15})`);
+      if (path16.includes("..")) {
+        throw new Error(`Invalid redaction path (${path16})`);
       }
-      if (path15.includes(",")) {
-        throw new Error(`Invalid redaction path (${path15})`);
+      if (path16.includes(",")) {
+        throw new Error(`Invalid redaction path (${path16})`);
       }
       let bracketCount = 0;
       let inQuotes = false;
       let quoteChar = "";
-      for (let i2 = 0; i2 < path15.length; i2++) {
-        const char = path15[i2];
+      for (let i2 = 0; i2 < path16.length; i2++) {
+        const char = path16[i2];
         if ((char === '"' || char === "'") && bracketCount > 0) {
           if (!inQuotes) {
             inQuotes = true;
@@ -887,20 +887,20 @@ var require_redact = __commonJS({
         } else if (char === "]" && !inQuotes) {
           bracketCount--;
           if (bracketCount < 0) {
-            throw new Error(`Invalid redaction path (${path15})`);
+            throw new Error(`Invalid redaction path (${path16})`);
           }
         }
       }
       if (bracketCount !== 0) {
-        throw new Error(`Invalid redaction path (${path15})`);
+        throw new Error(`Invalid redaction path (${path16})`);
       }
     }
     function validatePaths(paths) {
       if (!Array.isArray(paths)) {
         throw new TypeError("paths must be an array");
       }
-      for (const path15 of paths) {
-        validatePath(path15);
+      for (const path16 of paths) {
+        validatePath(path16);
       }
     }
     function slowRedact(options = {}) {
@@ -1070,8 +1070,8 @@ var require_redaction = __commonJS({
         if (shape[k] === null) {
           o2[k] = (value) => topCensor(value, [k]);
         } else {
-          const wrappedCensor = typeof censor === "function" ? (value, path15) => {
-            return censor(value, [k, ...path15]);
+          const wrappedCensor = typeof censor === "function" ? (value, path16) => {
+            return censor(value, [k, ...path16]);
           } : censor;
           o2[k] = Redact({
             paths: shape[k],
@@ -1292,7 +1292,7 @@ var require_sonic_boom = __commonJS({
     var fs = __require("fs");
     var EventEmitter3 = __require("events");
     var inherits = __require("util").inherits;
-    var path15 = __require("path");
+    var path16 = __require("path");
     var sleep2 = require_atomic_sleep();
     var assert2 = __require("assert");
     var BUSY_WRITE_TIMEOUT = 100;
@@ -1346,7 +1346,7 @@ var require_sonic_boom = __commonJS({
       const mode = sonic.mode;
       if (sonic.sync) {
         try {
-          if (sonic.mkdir) fs.mkdirSync(path15.dirname(file2), { recursive: true });
+          if (sonic.mkdir) fs.mkdirSync(path16.dirname(file2), { recursive: true });
           const fd = fs.openSync(file2, flags, mode);
           fileOpened(null, fd);
         } catch (err) {
@@ -1354,7 +1354,7 @@ var require_sonic_boom = __commonJS({
           throw err;
         }
       } else if (sonic.mkdir) {
-        fs.mkdir(path15.dirname(file2), { recursive: true }, (err) => {
+        fs.mkdir(path16.dirname(file2), { recursive: true }, (err) => {
           if (err) return fileOpened(err);
           fs.open(file2, flags, mode, fileOpened);
         });
@@ -2749,15 +2749,15 @@ var require_transport = __commonJS({
       if (!unquoted) {
         return false;
       }
-      let path15 = unquoted;
-      if (path15.startsWith("file://")) {
+      let path16 = unquoted;
+      if (path16.startsWith("file://")) {
         try {
-          path15 = fileURLToPath7(path15);
+          path16 = fileURLToPath7(path16);
         } catch {
           return false;
         }
       }
-      return isAbsolute(path15) && !existsSync(path15);
+      return isAbsolute(path16) && !existsSync(path16);
     }
     function stripQuotes2(value) {
       const first = value[0];
@@ -4910,10 +4910,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path15) {
-  if (!path15)
+function getElementAtPath(obj, path16) {
+  if (!path16)
     return obj;
-  return path15.reduce((acc, key) => acc?.[key], obj);
+  return path16.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -5172,11 +5172,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path15, issues) {
+function prefixIssues(path16, issues) {
   return issues.map((iss) => {
     var _a4;
     (_a4 = iss).path ?? (_a4.path = []);
-    iss.path.unshift(path15);
+    iss.path.unshift(path16);
     return iss;
   });
 }
@@ -5709,16 +5709,16 @@ function flattenError(error62, mapper = (issue2) => issue2.message) {
 }
 function formatError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error63, path15 = []) => {
+  const processError = (error63, path16 = []) => {
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path15, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path16, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path15, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path16, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path15, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path16, ...issue2.path]);
       } else {
-        const fullpath = [...path15, ...issue2.path];
+        const fullpath = [...path16, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -5757,17 +5757,17 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error62, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error63, path15 = []) => {
+  const processError = (error63, path16 = []) => {
     var _a4;
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path15, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path16, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path15, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path16, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path15, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path16, ...issue2.path]);
       } else {
-        const fullpath = [...path15, ...issue2.path];
+        const fullpath = [...path16, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -5806,8 +5806,8 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path15 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path15) {
+  const path16 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path16) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -23839,13 +23839,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path15 = ref.slice(1).split("/").filter(Boolean);
-  if (path15.length === 0) {
+  const path16 = ref.slice(1).split("/").filter(Boolean);
+  if (path16.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path15[0] === defsKey) {
-    const key = path15[1] === void 0 ? void 0 : decodeJSONPointerSegment(path15[1]);
+  if (path16[0] === defsKey) {
+    const key = path16[1] === void 0 ? void 0 : decodeJSONPointerSegment(path16[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -28293,13 +28293,13 @@ var init_url = __esm({
 // src/config/spec.ts
 import { readFileSync as readFileSync4 } from "node:fs";
 import { isDeepStrictEqual } from "node:util";
-function describe3(path15) {
-  const [top2, sub] = path15.map(String);
+function describe3(path16) {
+  const [top2, sub] = path16.map(String);
   if (top2 === "options" && sub !== void 0 && sub in AUTOBAHN_OPTIONS) {
     return { key: `options.${sub}`, phrase: AUTOBAHN_OPTIONS[sub]?.phrase ?? "" };
   }
   if (top2 !== void 0 && top2 in SPEC_KEYS) return { key: top2, phrase: SPEC_KEYS[top2].phrase };
-  return { key: path15.map(String).join("."), phrase: "valid" };
+  return { key: path16.map(String).join("."), phrase: "valid" };
 }
 function specError(file2, message2) {
   return new UsageError(`${file2}: ${message2}`);
@@ -28648,7 +28648,7 @@ var init_files = __esm({
   }
 });
 
-// src/gate/baseline.ts
+// src/policy/baseline.ts
 import { readFileSync as readFileSync5 } from "node:fs";
 function fail(file2, message2) {
   return new UsageError(`${file2}: ${message2}`);
@@ -28715,7 +28715,6 @@ function baselineEntryFor(baseline, agent, id) {
 }
 function applyBaseline(cases, agent, baseline) {
   return cases.map((c3) => {
-    if (c3.baseline !== void 0) return c3;
     const entry = baselineEntryFor(baseline, agent, c3.id);
     if (entry === null) return c3;
     if (c3.status === "failed") {
@@ -28741,7 +28740,7 @@ function baselineFromRun(run) {
 }
 var BASELINE_VERSION, entrySchema, baselineSchema;
 var init_baseline = __esm({
-  "src/gate/baseline.ts"() {
+  "src/policy/baseline.ts"() {
     "use strict";
     init_zod();
     init_registry();
@@ -30275,13 +30274,13 @@ var require_dist = __commonJS({
     })(semver$1, semver$1.exports);
     var semverExports = semver$1.exports;
     var fs = require$$0;
-    var path15 = require$$1;
+    var path16 = require$$1;
     var { promisify: promisify3 } = require$$2;
     var semver = semverExports;
     var useNativeRecursiveOption = semver.satisfies(process.version, ">=10.12.0");
     var checkPath = (pth) => {
       if (process.platform === "win32") {
-        const pathHasInvalidWinCharacters = /[<>:"|?*]/.test(pth.replace(path15.parse(pth).root, ""));
+        const pathHasInvalidWinCharacters = /[<>:"|?*]/.test(pth.replace(path16.parse(pth).root, ""));
         if (pathHasInvalidWinCharacters) {
           const error62 = new Error(`Path contains invalid characters: ${pth}`);
           error62.code = "EINVAL";
@@ -30313,7 +30312,7 @@ var require_dist = __commonJS({
       const mkdir2 = promisify3(options.fs.mkdir);
       const stat3 = promisify3(options.fs.stat);
       if (useNativeRecursiveOption && options.fs.mkdir === fs.mkdir) {
-        const pth = path15.resolve(input3);
+        const pth = path16.resolve(input3);
         await mkdir2(pth, {
           mode: options.mode,
           recursive: true
@@ -30329,13 +30328,13 @@ var require_dist = __commonJS({
             throw error62;
           }
           if (error62.code === "ENOENT") {
-            if (path15.dirname(pth) === pth) {
+            if (path16.dirname(pth) === pth) {
               throw permissionError(pth);
             }
             if (error62.message.includes("null bytes")) {
               throw error62;
             }
-            await make(path15.dirname(pth));
+            await make(path16.dirname(pth));
             return make(pth);
           }
           try {
@@ -30349,14 +30348,14 @@ var require_dist = __commonJS({
           return pth;
         }
       };
-      return make(path15.resolve(input3));
+      return make(path16.resolve(input3));
     };
     makeDir$2.exports = makeDir;
     makeDir$2.exports.sync = (input3, options) => {
       checkPath(input3);
       options = processOptions(options);
       if (useNativeRecursiveOption && options.fs.mkdirSync === fs.mkdirSync) {
-        const pth = path15.resolve(input3);
+        const pth = path16.resolve(input3);
         fs.mkdirSync(pth, {
           mode: options.mode,
           recursive: true
@@ -30371,13 +30370,13 @@ var require_dist = __commonJS({
             throw error62;
           }
           if (error62.code === "ENOENT") {
-            if (path15.dirname(pth) === pth) {
+            if (path16.dirname(pth) === pth) {
               throw permissionError(pth);
             }
             if (error62.message.includes("null bytes")) {
               throw error62;
             }
-            make(path15.dirname(pth));
+            make(path16.dirname(pth));
             return make(pth);
           }
           try {
@@ -30390,7 +30389,7 @@ var require_dist = __commonJS({
         }
         return pth;
       };
-      return make(path15.resolve(input3));
+      return make(path16.resolve(input3));
     };
     var makeDirExports = makeDir$2.exports;
     var makeDir$1 = /* @__PURE__ */ getDefaultExportFromCjs(makeDirExports);
@@ -31724,11 +31723,11 @@ var require_dist = __commonJS({
               return isFunction2(object2[key]);
             });
           }
-          function baseGet(object2, path16) {
-            path16 = castPath(path16, object2);
-            var index2 = 0, length = path16.length;
+          function baseGet(object2, path17) {
+            path17 = castPath(path17, object2);
+            var index2 = 0, length = path17.length;
             while (object2 != null && index2 < length) {
-              object2 = object2[toKey(path16[index2++])];
+              object2 = object2[toKey(path17[index2++])];
             }
             return index2 && index2 == length ? object2 : undefined$1;
           }
@@ -31792,10 +31791,10 @@ var require_dist = __commonJS({
             });
             return accumulator;
           }
-          function baseInvoke(object2, path16, args) {
-            path16 = castPath(path16, object2);
-            object2 = parent(object2, path16);
-            var func = object2 == null ? object2 : object2[toKey(last(path16))];
+          function baseInvoke(object2, path17, args) {
+            path17 = castPath(path17, object2);
+            object2 = parent(object2, path17);
+            var func = object2 == null ? object2 : object2[toKey(last(path17))];
             return func == null ? undefined$1 : apply(func, object2, args);
           }
           function baseIsArguments(value) {
@@ -31951,13 +31950,13 @@ var require_dist = __commonJS({
               return object2 === source || baseIsMatch(object2, source, matchData);
             };
           }
-          function baseMatchesProperty(path16, srcValue) {
-            if (isKey(path16) && isStrictComparable(srcValue)) {
-              return matchesStrictComparable(toKey(path16), srcValue);
+          function baseMatchesProperty(path17, srcValue) {
+            if (isKey(path17) && isStrictComparable(srcValue)) {
+              return matchesStrictComparable(toKey(path17), srcValue);
             }
             return function(object2) {
-              var objValue = get(object2, path16);
-              return objValue === undefined$1 && objValue === srcValue ? hasIn(object2, path16) : baseIsEqual(srcValue, objValue, COMPARE_PARTIAL_FLAG | COMPARE_UNORDERED_FLAG);
+              var objValue = get(object2, path17);
+              return objValue === undefined$1 && objValue === srcValue ? hasIn(object2, path17) : baseIsEqual(srcValue, objValue, COMPARE_PARTIAL_FLAG | COMPARE_UNORDERED_FLAG);
             };
           }
           function baseMerge(object2, source, srcIndex, customizer, stack) {
@@ -32054,23 +32053,23 @@ var require_dist = __commonJS({
             });
           }
           function basePick(object2, paths) {
-            return basePickBy(object2, paths, function(value, path16) {
-              return hasIn(object2, path16);
+            return basePickBy(object2, paths, function(value, path17) {
+              return hasIn(object2, path17);
             });
           }
           function basePickBy(object2, paths, predicate) {
             var index2 = -1, length = paths.length, result2 = {};
             while (++index2 < length) {
-              var path16 = paths[index2], value = baseGet(object2, path16);
-              if (predicate(value, path16)) {
-                baseSet(result2, castPath(path16, object2), value);
+              var path17 = paths[index2], value = baseGet(object2, path17);
+              if (predicate(value, path17)) {
+                baseSet(result2, castPath(path17, object2), value);
               }
             }
             return result2;
           }
-          function basePropertyDeep(path16) {
+          function basePropertyDeep(path17) {
             return function(object2) {
-              return baseGet(object2, path16);
+              return baseGet(object2, path17);
             };
           }
           function basePullAll(array2, values2, iteratee2, comparator) {
@@ -32144,14 +32143,14 @@ var require_dist = __commonJS({
             var array2 = values(collection);
             return shuffleSelf(array2, baseClamp(n2, 0, array2.length));
           }
-          function baseSet(object2, path16, value, customizer) {
+          function baseSet(object2, path17, value, customizer) {
             if (!isObject4(object2)) {
               return object2;
             }
-            path16 = castPath(path16, object2);
-            var index2 = -1, length = path16.length, lastIndex = length - 1, nested = object2;
+            path17 = castPath(path17, object2);
+            var index2 = -1, length = path17.length, lastIndex = length - 1, nested = object2;
             while (nested != null && ++index2 < length) {
-              var key = toKey(path16[index2]), newValue = value;
+              var key = toKey(path17[index2]), newValue = value;
               if (key === "__proto__" || key === "constructor" || key === "prototype") {
                 return object2;
               }
@@ -32159,7 +32158,7 @@ var require_dist = __commonJS({
                 var objValue = nested[key];
                 newValue = customizer ? customizer(objValue, key, nested) : undefined$1;
                 if (newValue === undefined$1) {
-                  newValue = isObject4(objValue) ? objValue : isIndex(path16[index2 + 1]) ? [] : {};
+                  newValue = isObject4(objValue) ? objValue : isIndex(path17[index2 + 1]) ? [] : {};
                 }
               }
               assignValue(nested, key, newValue);
@@ -32325,14 +32324,14 @@ var require_dist = __commonJS({
               }
             return result2;
           }
-          function baseUnset(object2, path16) {
-            path16 = castPath(path16, object2);
-            var index2 = -1, length = path16.length;
+          function baseUnset(object2, path17) {
+            path17 = castPath(path17, object2);
+            var index2 = -1, length = path17.length;
             if (!length) {
               return true;
             }
             while (++index2 < length) {
-              var key = toKey(path16[index2]);
+              var key = toKey(path17[index2]);
               if (key === "__proto__" && !hasOwnProperty.call(object2, "__proto__")) {
                 return false;
               }
@@ -32340,11 +32339,11 @@ var require_dist = __commonJS({
                 return false;
               }
             }
-            var obj = parent(object2, path16);
-            return obj == null || delete obj[toKey(last(path16))];
+            var obj = parent(object2, path17);
+            return obj == null || delete obj[toKey(last(path17))];
           }
-          function baseUpdate(object2, path16, updater, customizer) {
-            return baseSet(object2, path16, updater(baseGet(object2, path16)), customizer);
+          function baseUpdate(object2, path17, updater, customizer) {
+            return baseSet(object2, path17, updater(baseGet(object2, path17)), customizer);
           }
           function baseWhile(array2, predicate, isDrop, fromRight) {
             var length = array2.length, index2 = fromRight ? length : -1;
@@ -33227,11 +33226,11 @@ var require_dist = __commonJS({
             var match = source.match(reWrapDetails);
             return match ? match[1].split(reSplitDetails) : [];
           }
-          function hasPath(object2, path16, hasFunc) {
-            path16 = castPath(path16, object2);
-            var index2 = -1, length = path16.length, result2 = false;
+          function hasPath(object2, path17, hasFunc) {
+            path17 = castPath(path17, object2);
+            var index2 = -1, length = path17.length, result2 = false;
             while (++index2 < length) {
-              var key = toKey(path16[index2]);
+              var key = toKey(path17[index2]);
               if (!(result2 = object2 != null && hasFunc(object2, key))) {
                 break;
               }
@@ -33433,8 +33432,8 @@ var require_dist = __commonJS({
               return apply(func, this, otherArgs);
             };
           }
-          function parent(object2, path16) {
-            return path16.length < 2 ? object2 : baseGet(object2, baseSlice(path16, 0, -1));
+          function parent(object2, path17) {
+            return path17.length < 2 ? object2 : baseGet(object2, baseSlice(path17, 0, -1));
           }
           function reorder(array2, indexes) {
             var arrLength = array2.length, length = nativeMin(indexes.length, arrLength), oldArray = copyArray(array2);
@@ -34069,10 +34068,10 @@ var require_dist = __commonJS({
             }
             return isString(collection) ? fromIndex <= length && collection.indexOf(value, fromIndex) > -1 : !!length && baseIndexOf(collection, value, fromIndex) > -1;
           }
-          var invokeMap = baseRest(function(collection, path16, args) {
-            var index2 = -1, isFunc = typeof path16 == "function", result2 = isArrayLike(collection) ? Array2(collection.length) : [];
+          var invokeMap = baseRest(function(collection, path17, args) {
+            var index2 = -1, isFunc = typeof path17 == "function", result2 = isArrayLike(collection) ? Array2(collection.length) : [];
             baseEach(collection, function(value) {
-              result2[++index2] = isFunc ? apply(path16, value, args) : baseInvoke(value, path16, args);
+              result2[++index2] = isFunc ? apply(path17, value, args) : baseInvoke(value, path17, args);
             });
             return result2;
           });
@@ -34724,15 +34723,15 @@ var require_dist = __commonJS({
           function functionsIn(object2) {
             return object2 == null ? [] : baseFunctions(object2, keysIn(object2));
           }
-          function get(object2, path16, defaultValue) {
-            var result2 = object2 == null ? undefined$1 : baseGet(object2, path16);
+          function get(object2, path17, defaultValue) {
+            var result2 = object2 == null ? undefined$1 : baseGet(object2, path17);
             return result2 === undefined$1 ? defaultValue : result2;
           }
-          function has(object2, path16) {
-            return object2 != null && hasPath(object2, path16, baseHas);
+          function has(object2, path17) {
+            return object2 != null && hasPath(object2, path17, baseHas);
           }
-          function hasIn(object2, path16) {
-            return object2 != null && hasPath(object2, path16, baseHasIn);
+          function hasIn(object2, path17) {
+            return object2 != null && hasPath(object2, path17, baseHasIn);
           }
           var invert = createInverter(function(result2, value, key) {
             if (value != null && typeof value.toString != "function") {
@@ -34785,10 +34784,10 @@ var require_dist = __commonJS({
               return result2;
             }
             var isDeep = false;
-            paths = arrayMap(paths, function(path16) {
-              path16 = castPath(path16, object2);
-              isDeep || (isDeep = path16.length > 1);
-              return path16;
+            paths = arrayMap(paths, function(path17) {
+              path17 = castPath(path17, object2);
+              isDeep || (isDeep = path17.length > 1);
+              return path17;
             });
             copyObject(object2, getAllKeysIn(object2), result2);
             if (isDeep) {
@@ -34814,19 +34813,19 @@ var require_dist = __commonJS({
               return [prop];
             });
             predicate = getIteratee(predicate);
-            return basePickBy(object2, props, function(value, path16) {
-              return predicate(value, path16[0]);
+            return basePickBy(object2, props, function(value, path17) {
+              return predicate(value, path17[0]);
             });
           }
-          function result(object2, path16, defaultValue) {
-            path16 = castPath(path16, object2);
-            var index2 = -1, length = path16.length;
+          function result(object2, path17, defaultValue) {
+            path17 = castPath(path17, object2);
+            var index2 = -1, length = path17.length;
             if (!length) {
               length = 1;
               object2 = undefined$1;
             }
             while (++index2 < length) {
-              var value = object2 == null ? undefined$1 : object2[toKey(path16[index2])];
+              var value = object2 == null ? undefined$1 : object2[toKey(path17[index2])];
               if (value === undefined$1) {
                 index2 = length;
                 value = defaultValue;
@@ -34835,12 +34834,12 @@ var require_dist = __commonJS({
             }
             return object2;
           }
-          function set2(object2, path16, value) {
-            return object2 == null ? object2 : baseSet(object2, path16, value);
+          function set2(object2, path17, value) {
+            return object2 == null ? object2 : baseSet(object2, path17, value);
           }
-          function setWith(object2, path16, value, customizer) {
+          function setWith(object2, path17, value, customizer) {
             customizer = typeof customizer == "function" ? customizer : undefined$1;
-            return object2 == null ? object2 : baseSet(object2, path16, value, customizer);
+            return object2 == null ? object2 : baseSet(object2, path17, value, customizer);
           }
           var toPairs = createToPairs(keys);
           var toPairsIn = createToPairs(keysIn);
@@ -34862,15 +34861,15 @@ var require_dist = __commonJS({
             });
             return accumulator;
           }
-          function unset(object2, path16) {
-            return object2 == null ? true : baseUnset(object2, path16);
+          function unset(object2, path17) {
+            return object2 == null ? true : baseUnset(object2, path17);
           }
-          function update(object2, path16, updater) {
-            return object2 == null ? object2 : baseUpdate(object2, path16, castFunction(updater));
+          function update(object2, path17, updater) {
+            return object2 == null ? object2 : baseUpdate(object2, path17, castFunction(updater));
           }
-          function updateWith(object2, path16, updater, customizer) {
+          function updateWith(object2, path17, updater, customizer) {
             customizer = typeof customizer == "function" ? customizer : undefined$1;
-            return object2 == null ? object2 : baseUpdate(object2, path16, castFunction(updater), customizer);
+            return object2 == null ? object2 : baseUpdate(object2, path17, castFunction(updater), customizer);
           }
           function values(object2) {
             return object2 == null ? [] : baseValues(object2, keys(object2));
@@ -35256,17 +35255,17 @@ var require_dist = __commonJS({
           function matches(source) {
             return baseMatches(baseClone(source, CLONE_DEEP_FLAG));
           }
-          function matchesProperty(path16, srcValue) {
-            return baseMatchesProperty(path16, baseClone(srcValue, CLONE_DEEP_FLAG));
+          function matchesProperty(path17, srcValue) {
+            return baseMatchesProperty(path17, baseClone(srcValue, CLONE_DEEP_FLAG));
           }
-          var method = baseRest(function(path16, args) {
+          var method = baseRest(function(path17, args) {
             return function(object2) {
-              return baseInvoke(object2, path16, args);
+              return baseInvoke(object2, path17, args);
             };
           });
           var methodOf = baseRest(function(object2, args) {
-            return function(path16) {
-              return baseInvoke(object2, path16, args);
+            return function(path17) {
+              return baseInvoke(object2, path17, args);
             };
           });
           function mixin3(object2, source, options) {
@@ -35313,12 +35312,12 @@ var require_dist = __commonJS({
           var over = createOver(arrayMap);
           var overEvery = createOver(arrayEvery);
           var overSome = createOver(arraySome);
-          function property(path16) {
-            return isKey(path16) ? baseProperty(toKey(path16)) : basePropertyDeep(path16);
+          function property(path17) {
+            return isKey(path17) ? baseProperty(toKey(path17)) : basePropertyDeep(path17);
           }
           function propertyOf(object2) {
-            return function(path16) {
-              return object2 == null ? undefined$1 : baseGet(object2, path16);
+            return function(path17) {
+              return object2 == null ? undefined$1 : baseGet(object2, path17);
             };
           }
           var range = createRange();
@@ -35771,12 +35770,12 @@ var require_dist = __commonJS({
           LazyWrapper.prototype.findLast = function(predicate) {
             return this.reverse().find(predicate);
           };
-          LazyWrapper.prototype.invokeMap = baseRest(function(path16, args) {
-            if (typeof path16 == "function") {
+          LazyWrapper.prototype.invokeMap = baseRest(function(path17, args) {
+            if (typeof path17 == "function") {
               return new LazyWrapper(this);
             }
             return this.map(function(value) {
-              return baseInvoke(value, path16, args);
+              return baseInvoke(value, path17, args);
             });
           });
           LazyWrapper.prototype.reject = function(predicate) {
@@ -40435,8 +40434,8 @@ var require_dist = __commonJS({
        * @param path
        * @returns this
        */
-      errorAttachment(path16) {
-        this._errorAttachment = path16;
+      errorAttachment(path17) {
+        this._errorAttachment = path17;
         return this;
       }
       /**
@@ -40831,7 +40830,7 @@ var init_report = __esm({
   }
 });
 
-// src/report/github.ts
+// src/report/github/markdown.ts
 import { randomUUID } from "node:crypto";
 function escapeData(s) {
   return s.replaceAll("%", "%25").replaceAll("\r", "%0D").replaceAll("\n", "%0A");
@@ -41006,8 +41005,8 @@ ${d}
   return out;
 }
 var SUMMARY_LIMIT_BYTES, MAX_ERROR_ANNOTATIONS, STATUS_WORD;
-var init_github = __esm({
-  "src/report/github.ts"() {
+var init_markdown = __esm({
+  "src/report/github/markdown.ts"() {
     "use strict";
     init_report();
     SUMMARY_LIMIT_BYTES = 1024 * 1024;
@@ -41021,9 +41020,9 @@ var init_github = __esm({
   }
 });
 
-// src/report/github-publish.ts
-var github_publish_exports = {};
-__export(github_publish_exports, {
+// src/report/github/publish.ts
+var publish_exports = {};
+__export(publish_exports, {
   publishToGithub: () => publishToGithub,
   runOutputs: () => runOutputs
 });
@@ -41059,25 +41058,16 @@ async function append(variable, file2, text) {
     throw new UsageError(`cannot write ${variable} (${file2}): ${err.message}`);
   }
 }
-var init_github_publish = __esm({
-  "src/report/github-publish.ts"() {
+var init_publish = __esm({
+  "src/report/github/publish.ts"() {
     "use strict";
     init_errors();
-    init_github();
+    init_markdown();
   }
 });
 
-// src/gate/finish-run.ts
+// src/outputs/finish-run.ts
 import path3 from "node:path";
-async function checkDirectories(dirs, prefix = "") {
-  for (const [what, dir] of dirs) {
-    try {
-      await checkWritableDirectory(dir);
-    } catch (err) {
-      throw new UsageError(`${prefix}cannot write to ${what} ${dir}: ${err.message}`);
-    }
-  }
-}
 function exitStatusOf(run) {
   return run.interrupted !== null || run.cases.some((c3) => c3.status === "failed") ? ExitCode.Failure : ExitCode.Pass;
 }
@@ -41093,13 +41083,13 @@ async function finishRun(run, outputs, options) {
   if (outputs.writeBaseline !== null) options.out.write(`baseline: ${outputs.writeBaseline} (edit each reason to say why the failure is accepted)
 `);
   if (options.github ?? options.env.GITHUB_ACTIONS === "true") {
-    const { publishToGithub: publishToGithub2 } = await Promise.resolve().then(() => (init_github_publish(), github_publish_exports));
+    const { publishToGithub: publishToGithub2 } = await Promise.resolve().then(() => (init_publish(), publish_exports));
     await publishToGithub2(run, { outdir: outputs.outdir, junit: outputs.junit, json: outputs.json }, options.env, options.out);
   }
   return exitStatusOf(run);
 }
 var init_finish_run = __esm({
-  "src/gate/finish-run.ts"() {
+  "src/outputs/finish-run.ts"() {
     "use strict";
     init_errors();
     init_files();
@@ -41109,18 +41099,12 @@ var init_finish_run = __esm({
   }
 });
 
-// src/gate/progress.ts
-var OUTCOME_WORD, Progress;
+// src/run/progress.ts
+var Progress;
 var init_progress = __esm({
-  "src/gate/progress.ts"() {
+  "src/run/progress.ts"() {
     "use strict";
     init_report();
-    OUTCOME_WORD = {
-      OK: "Pass",
-      "NON-STRICT": "Non-Strict",
-      INFORMATIONAL: "Info",
-      UNIMPLEMENTED: "Unimplemented"
-    };
     Progress = class {
       constructor(out, tty3, total) {
         this.out = out;
@@ -41139,19 +41123,13 @@ var init_progress = __esm({
         this.out.write(`${line2}
 `);
       }
-      /** A case of a per-case run is done. */
+      /** A case is settled (either role, however it was played). */
       caseDone(c3) {
         const mark = c3.baseline?.state === "accepted" ? this.colour(33, "acc ") : c3.status === "passed" ? this.colour(32, c3.warnings.length > 0 ? "warn" : "pass") : c3.status === "skipped" ? this.colour(33, "skip") : this.colour(31, "FAIL");
         const verdicts2 = c3.result ? `${c3.result.behavior}/${c3.result.behaviorClose}` : "no result";
         const duration3 = c3.result ? `${c3.result.duration} ms` : `${c3.timeMs} ms`;
         const why = c3.reason !== "" ? `  ${c3.reason}` : c3.warnings.length > 0 ? `  ${c3.warnings.join("; ")}` : "";
         this.out.write(`[${String(c3.index).padStart(this.width)}/${this.total}] ${mark} ${caseLabel(c3).padEnd(8)} ${verdicts2.padEnd(24)} ${duration3.padStart(8)}${why}
-`);
-      }
-      /** A case of a looping client finished (the gate rule is applied at the end). */
-      caseFinished(index, r) {
-        const word = OUTCOME_WORD[r.behavior] ?? "Fail";
-        this.out.write(`[${String(index).padStart(this.width)}/${this.total}] ${r.id.padEnd(8)} ${`${word} ${r.behavior}/${r.behaviorClose}`.padEnd(30)} ${`${r.duration} ms`.padStart(8)}
 `);
       }
       summary(run, files) {
@@ -41186,7 +41164,7 @@ summary: ${files.json}
   }
 });
 
-// src/gate/rule.ts
+// src/policy/rule.ts
 function caseFields(def) {
   return { id: def.id, category: def.category, subcategory: def.subcategory, origin: def.origin, description: def.description };
 }
@@ -41216,15 +41194,15 @@ function reasonWithoutResult(client, timeoutSeconds, sawHandshake) {
   return `the client ${how}${hint} before it connected`;
 }
 var init_rule = __esm({
-  "src/gate/rule.ts"() {
+  "src/policy/rule.ts"() {
     "use strict";
     init_verdicts();
   }
 });
 
-// src/gate/judge-reports.ts
-var judge_reports_exports = {};
-__export(judge_reports_exports, {
+// src/outputs/judge.ts
+var judge_exports = {};
+__export(judge_exports, {
   judgeConfig: () => judgeConfig,
   judgeReports: () => judgeReports
 });
@@ -41293,10 +41271,10 @@ async function judgeReports(config2, io) {
   };
   return finishRun(run, config2, {
     tell: (r) => {
-      const progress2 = new Progress(io.out, io.isTty, r.cases.length);
-      progress2.header(`wsgate: judging ${r.cases.length} case${r.cases.length === 1 ? "" : "s"} of agent ${JSON.stringify(agent)} in ${indexFile}`);
-      for (const c3 of r.cases) if (c3.status !== "passed" || c3.baseline !== void 0) progress2.caseDone(c3);
-      progress2.summary(r, { outdir: config2.outdir, junit: config2.junit, json: config2.json });
+      const progress = new Progress(io.out, io.isTty, r.cases.length);
+      progress.header(`wsgate: judging ${r.cases.length} case${r.cases.length === 1 ? "" : "s"} of agent ${JSON.stringify(agent)} in ${indexFile}`);
+      for (const c3 of r.cases) if (c3.status !== "passed" || c3.baseline !== void 0) progress.caseDone(c3);
+      progress.summary(r, { outdir: config2.outdir, junit: config2.junit, json: config2.json });
     },
     github: config2.github,
     env: io.env ?? process.env,
@@ -41329,8 +41307,8 @@ async function judgeOne(def, index, entry, failing, outdir, indexFile) {
   const verdict = ruleForResult(result, failing);
   return { ...base, status: verdict.status, reason: verdict.reason, warnings: verdict.warnings, timeMs: Number(result.duration) || 0, result, reportBase: entry.reportfile.replace(/\.json$/, "") };
 }
-var init_judge_reports = __esm({
-  "src/gate/judge-reports.ts"() {
+var init_judge = __esm({
+  "src/outputs/judge.ts"() {
     "use strict";
     init_registry();
     init_select();
@@ -41345,7 +41323,7 @@ var init_judge_reports = __esm({
   }
 });
 
-// src/report/html-page.ts
+// src/report/html/page.ts
 function page(title, css, body) {
   return `<!DOCTYPE html>
 <html lang="en">
@@ -41362,8 +41340,8 @@ ${body}
 `;
 }
 var CSS_COMMON;
-var init_html_page = __esm({
-  "src/report/html-page.ts"() {
+var init_page = __esm({
+  "src/report/html/page.ts"() {
     "use strict";
     init_escape();
     CSS_COMMON = `
@@ -41396,7 +41374,7 @@ pre { margin: 0; font: 12.5px/1.4 ui-monospace, SFMono-Regular, Menlo, Consolas,
   }
 });
 
-// src/report/html-case.ts
+// src/report/html/case.ts
 function statEntries(stats) {
   return Object.entries(stats ?? {}).map(([k, v]) => [Number(k), k, Number(v)]).sort((a2, b) => Number.isNaN(a2[0]) ? 1 : Number.isNaN(b[0]) ? -1 : a2[0] - b[0]);
 }
@@ -41507,11 +41485,11 @@ ${opcodeTable("tx_frame_stats", "Frames Transmitted by Opcode", result.txFrameSt
 ${trafficTable(result.trafficStats)}`;
 }
 var CSS_CASE, CASE_OUTCOME, CASE_FAIL, CONNECTION_STATE;
-var init_html_case = __esm({
-  "src/report/html-case.ts"() {
+var init_case = __esm({
+  "src/report/html/case.ts"() {
     "use strict";
     init_escape();
-    init_html_page();
+    init_page();
     init_python_repr();
     init_wirelog();
     CSS_CASE = `
@@ -41558,7 +41536,7 @@ tr.stats_total td { font-weight: 700; background: #f1f3f6; }
   }
 });
 
-// src/report/html-index.ts
+// src/report/html/index.ts
 function categoryLabel2({ id, category, origin }) {
   const group = id.split(".")[0] ?? "";
   const label = category.startsWith(`${group} `) ? category : `${group} ${category || "Misc"}`;
@@ -41695,12 +41673,12 @@ function descriptions(catalogue2) {
   }).join("\n");
 }
 var CSS_INDEX, WSGATE_MARK, INDEX_BEHAVIOR, INDEX_CLOSE_WITH_CODE;
-var init_html_index = __esm({
-  "src/report/html-index.ts"() {
+var init_html = __esm({
+  "src/report/html/index.ts"() {
     "use strict";
     init_escape();
     init_files();
-    init_html_page();
+    init_page();
     init_python_repr();
     CSS_INDEX = `
 /* The filter needs no script: #failing becomes the URL's target and hides every row without a failure. */
@@ -41791,8 +41769,8 @@ var init_writer = __esm({
   "src/report/writer.ts"() {
     "use strict";
     init_files();
-    init_html_case();
-    init_html_index();
+    init_case();
+    init_html();
     init_json();
     init_memory();
     CONCURRENCY = 8;
@@ -42240,9 +42218,9 @@ function parse3(head2) {
   const checked = checkUpgradeHeaders(headers);
   if ("ok" in checked) return checked;
   const q = target.indexOf("?");
-  const path15 = q < 0 ? target : target.slice(0, q);
+  const path16 = q < 0 ? target : target.slice(0, q);
   const query = new URLSearchParams(q < 0 ? "" : target.slice(q + 1));
-  return { ok: true, request: { method, target, path: path15, query, headers, key: checked.key, version: checked.version, raw } };
+  return { ok: true, request: { method, target, path: path16, query, headers, key: checked.key, version: checked.version, raw } };
 }
 function parseRequestLine(requestLine) {
   const parts = requestLine.trim().split(/[ \t]+/);
@@ -44968,6 +44946,30 @@ var init_fuzzing_server = __esm({
   }
 });
 
+// src/protocol/autobahn-defaults.ts
+var AUTOBAHN_DEFAULTS;
+var init_autobahn_defaults = __esm({
+  "src/protocol/autobahn-defaults.ts"() {
+    "use strict";
+    AUTOBAHN_DEFAULTS = {
+      /** Drop a connection whose opening handshake is not complete by then. */
+      openHandshakeTimeoutMs: 5e3,
+      /** Drop a connection whose peer does not answer our close frame by then. */
+      closeHandshakeTimeoutMs: 1e3,
+      /** Fail connections with a close frame, never by dropping TCP (the fuzzers force it). */
+      failByDrop: false,
+      /** Largest message (and frame) payload accepted; more is refused with 1009. */
+      maxMessagePayload: 64 * 1024 * 1024,
+      /** A client waits this long after the closing handshake for the server to drop TCP (serverConnectionDropTimeout). */
+      serverDropTimeoutMs: 1e3,
+      /** zlib level of the fuzzer's own compressed messages (no verdict depends on it). */
+      deflateLevel: 1,
+      /** Largest opening handshake head read; a longer one gets 431. */
+      maxHeadBytes: 16 * 1024
+    };
+  }
+});
+
 // src/version.ts
 var VERSION, SERVER_HEADER;
 var init_version = __esm({
@@ -44978,73 +44980,845 @@ var init_version = __esm({
   }
 });
 
-// src/gate/schedule.ts
-function caseCost(def) {
-  return def.schedule?.cost ?? 0.05;
+// src/util/host-port.ts
+function hostPort(host, port) {
+  return `${host.includes(":") ? `[${host}]` : host}:${port}`;
 }
-function shardCases(cases, shard) {
-  const order = cases.map((c3, i2) => ({ c: c3, i: i2, cost: caseCost(c3) }));
-  order.sort((a2, b) => b.cost - a2.cost || a2.i - b.i);
-  const load2 = new Array(shard.count).fill(0);
-  const owner = new Array(cases.length);
-  for (const { i: i2, cost } of order) {
-    let best = 0;
-    for (let s = 1; s < shard.count; s++) if (load2[s] < load2[best] - 1e-9) best = s;
-    load2[best] = load2[best] + cost;
-    owner[i2] = best;
-  }
-  return cases.filter((_, i2) => owner[i2] === shard.index - 1);
-}
-function runOrder(cases, jobs) {
-  const indices = cases.map((_, i2) => i2);
-  if (jobs <= 1) return indices;
-  const alone = indices.filter((i2) => cases[i2]?.schedule?.runsAlone === true);
-  const rest = indices.filter((i2) => cases[i2]?.schedule?.runsAlone !== true);
-  rest.sort((a2, b) => caseCost(cases[b]) - caseCost(cases[a2]) || a2 - b);
-  return [...alone, ...rest];
-}
-async function runPool(order, jobs, alone, stop, task, idle = () => false) {
-  const queue = [...order];
-  const running = /* @__PURE__ */ new Set();
-  let working = 0;
-  let exclusive = false;
-  let failure2 = null;
-  while (queue.length > 0 && failure2 === null && !stop()) {
-    const next = queue[0];
-    const needsAlone = alone(next);
-    const takesSlot = jobs <= 1 || needsAlone || !idle(next);
-    if (exclusive || needsAlone && running.size > 0 || jobs <= 1 && running.size > 0 || takesSlot && working >= jobs) {
-      await Promise.race(running);
-      continue;
-    }
-    queue.shift();
-    exclusive = needsAlone;
-    if (takesSlot) working += 1;
-    const p = task(next).catch((err) => {
-      failure2 ??= { err };
-    }).finally(() => {
-      running.delete(p);
-      if (takesSlot) working -= 1;
-      if (needsAlone) exclusive = false;
-    });
-    running.add(p);
-  }
-  await Promise.all(running);
-  if (failure2 !== null) throw failure2.err;
-}
-function runCasesScheduled(cases, jobs, stopped, task) {
-  return runPool(
-    runOrder(cases, jobs),
-    jobs,
-    (i2) => cases[i2]?.schedule?.runsAlone === true,
-    stopped,
-    task,
-    (i2) => cases[i2]?.schedule?.idle === true
-  );
-}
-var init_schedule = __esm({
-  "src/gate/schedule.ts"() {
+var init_host_port = __esm({
+  "src/util/host-port.ts"() {
     "use strict";
+  }
+});
+
+// src/drivers/case-server.ts
+function catalogueInfo(extended2 = false, under = "client") {
+  return catalogueFor(extended2, under).map((c3) => ({
+    id: c3.id,
+    category: c3.category,
+    subcategory: c3.subcategory,
+    origin: c3.origin,
+    description: c3.description,
+    expectation: c3.expectation
+  }));
+}
+function createServer(options) {
+  const info = catalogueInfo(options.extended ?? false);
+  const told = /* @__PURE__ */ new Set();
+  const server = new FuzzingServer({
+    host: options.host,
+    port: options.port,
+    cases: options.cases,
+    session: { ...defaultSessionOptions, ...options.session },
+    statusWaitMs: options.statusWaitMs,
+    logger: options.logger,
+    ...options.skipCase ? { skipCase: options.skipCase } : {},
+    tls: options.certificate ?? null,
+    // The HTML and JSON renderers are loaded on the first report write, not while cases run.
+    writeReports: async () => {
+      const [{ writeReports: writeReports2 }, { collisionNotice: collisionNotice2 }] = await Promise.all([Promise.resolve().then(() => (init_writer(), writer_exports)), Promise.resolve().then(() => (init_files(), files_exports))]);
+      const collisions = await writeReports2(options.outdir, server.results, info, { generatedAt: (/* @__PURE__ */ new Date()).toISOString(), toolVersion: VERSION });
+      for (const c3 of collisions) {
+        const line2 = collisionNotice2(c3);
+        if (told.has(line2)) continue;
+        told.add(line2);
+        process.stderr.write(`${line2}
+`);
+      }
+    }
+  });
+  return server;
+}
+function serverBaseUrl(host, port, secure) {
+  return `${secure ? "wss" : "ws"}://${hostPort(host, port)}`;
+}
+async function listenForCases(config2, cases, options) {
+  const server = createServer({
+    // WSGATE_LISTEN_HOST may bind elsewhere (0.0.0.0 in a container); clients are still told the url's host.
+    host: config2.listenHost,
+    port: config2.port,
+    outdir: config2.outdir,
+    cases,
+    statusWaitMs: options.statusWaitMs,
+    logger: options.logger,
+    session: config2.session,
+    // Per connecting agent, as Autobahn does: the case is closed at once and records no result.
+    skipCase: agentCaseExcluder(config2.excludeAgentCases),
+    extended: config2.extended,
+    certificate: options.certificate ?? null
+  });
+  await server.listen();
+  return server;
+}
+var defaultSessionOptions;
+var init_case_server = __esm({
+  "src/drivers/case-server.ts"() {
+    "use strict";
+    init_registry();
+    init_fuzzing_server();
+    init_autobahn_defaults();
+    init_version();
+    init_spec();
+    init_host_port();
+    defaultSessionOptions = {
+      openHandshakeTimeoutMs: AUTOBAHN_DEFAULTS.openHandshakeTimeoutMs,
+      closeHandshakeTimeoutMs: AUTOBAHN_DEFAULTS.closeHandshakeTimeoutMs,
+      failByDrop: AUTOBAHN_DEFAULTS.failByDrop,
+      maxMessagePayload: AUTOBAHN_DEFAULTS.maxMessagePayload,
+      deflateLevel: AUTOBAHN_DEFAULTS.deflateLevel,
+      maxHeadBytes: AUTOBAHN_DEFAULTS.maxHeadBytes,
+      serverHeader: SERVER_HEADER,
+      poweredBy: `wsgate/${VERSION} (Node.js ${process.versions.node})`
+    };
+  }
+});
+
+// src/run/resources.ts
+import { stat as stat2 } from "node:fs/promises";
+import path5 from "node:path";
+async function checkDirectories(dirs, prefix = "") {
+  for (const [what, dir] of dirs) {
+    try {
+      await checkWritableDirectory(dir);
+    } catch (err) {
+      throw new UsageError(`${prefix}cannot write to ${what} ${dir}: ${err.message}`);
+    }
+  }
+}
+async function checkOutputs(config2) {
+  await checkDirectories([["the report directory", config2.outdir], ["the --junit directory", path5.dirname(config2.junit)], ["the --json directory", path5.dirname(config2.json)]]);
+  for (const [flag, file2] of [["--junit", config2.junit], ["--json", config2.json]]) {
+    const isDir = await stat2(file2).then((s) => s.isDirectory(), () => false);
+    if (isDir) throw new UsageError(`${flag} ${file2} is a directory; give a file name`);
+  }
+}
+function startMeter() {
+  const startedAt = (/* @__PURE__ */ new Date()).toISOString();
+  const t0 = performance.now();
+  const usage0 = process.cpuUsage();
+  return {
+    startedAt,
+    elapsedMs: () => Math.round(performance.now() - t0),
+    resources: (peerCpuMs) => {
+      const cpu = process.cpuUsage(usage0);
+      return { cpuUserMs: Math.round(cpu.user / 1e3), cpuSystemMs: Math.round(cpu.system / 1e3), maxRssKiB: process.resourceUsage().maxRSS, clientCpuMs: peerCpuMs };
+    }
+  };
+}
+var init_resources = __esm({
+  "src/run/resources.ts"() {
+    "use strict";
+    init_errors();
+    init_files();
+  }
+});
+
+// src/outputs/merge.ts
+var merge_exports = {};
+__export(merge_exports, {
+  mergeConfig: () => mergeConfig,
+  mergeRuns: () => mergeRuns
+});
+import { readFile as readFile2 } from "node:fs/promises";
+import path6 from "node:path";
+function mergeConfig(input3, env2) {
+  const outdir = path6.resolve(input3.outdir);
+  return {
+    inputs: input3.inputs.map((d) => path6.resolve(d)),
+    outdir,
+    junit: path6.resolve(input3.junit ?? path6.join(outdir, "junit.xml")),
+    json: path6.resolve(input3.json ?? path6.join(outdir, "summary.json")),
+    github: input3.github ?? null,
+    env: env2
+  };
+}
+async function readSummary(dir) {
+  const file2 = path6.join(dir, "summary.json");
+  let text;
+  try {
+    text = await readFile2(file2, "utf8");
+  } catch {
+    throw new UsageError(`${dir}: no summary.json (is it the --outdir of a wsgate run?)`);
+  }
+  let data;
+  try {
+    data = JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(`${file2}: not valid JSON (${err.message})`);
+  }
+  const parsed = summarySchema.safeParse(data);
+  if (!parsed.success) {
+    const issue2 = parsed.error.issues[0];
+    throw new UsageError(`${file2}: ${issue2?.path.join(".") ?? ""}: ${issue2?.message ?? "not a wsgate summary"}`);
+  }
+  return parsed.data;
+}
+async function readCaseResult(dir, reportfile) {
+  try {
+    return JSON.parse(await readFile2(resolveInside(dir, reportfile), "utf8"));
+  } catch (err) {
+    throw new UsageError(`${path6.join(dir, reportfile)}: cannot read the case report (${err.message.split("\n")[0] ?? ""})`);
+  }
+}
+function checkShards(inputs, summaries) {
+  const shards = summaries.map((s) => s.shard ?? null);
+  if (shards.every((s) => s === null)) return;
+  if (shards.some((s) => s === null)) throw new UsageError("some inputs are shards and some are not: merge the shards of one run");
+  const count3 = shards[0].count;
+  const seen = /* @__PURE__ */ new Map();
+  for (const [i2, s] of shards.entries()) {
+    if (s === null) continue;
+    if (s.count !== count3) throw new UsageError(`${inputs[i2] ?? ""} is shard ${s.index}/${s.count}, the others are of ${count3}`);
+    const other = seen.get(s.index);
+    if (other !== void 0) throw new UsageError(`shard ${s.index}/${count3} is given twice: ${other} and ${inputs[i2] ?? ""}`);
+    seen.set(s.index, inputs[i2] ?? "");
+  }
+  const missing = Array.from({ length: count3 }, (_, k) => k + 1).filter((k) => !seen.has(k));
+  if (missing.length > 0) throw new UsageError(`shard${missing.length > 1 ? "s" : ""} ${missing.map((k) => `${k}/${count3}`).join(", ")} missing`);
+}
+async function mergeRuns(options, out) {
+  if (options.inputs.length === 0) throw new UsageError("merge: name at least one run directory");
+  if (options.inputs.includes(options.outdir)) throw new UsageError("merge: --outdir must not be one of the inputs");
+  await checkDirectories([["--outdir", options.outdir], ["the --junit directory", path6.dirname(options.junit)], ["the --json directory", path6.dirname(options.json)]], "merge: ");
+  const summaries = await Promise.all(options.inputs.map(readSummary));
+  const agent = summaries[0].agent;
+  for (const [i2, s] of summaries.entries()) {
+    if (s.agent !== agent) throw new UsageError(`${options.inputs[i2] ?? ""}: agent ${JSON.stringify(s.agent)}, the first input's is ${JSON.stringify(agent)}`);
+  }
+  const role = summaries[0].role;
+  for (const [i2, s] of summaries.entries()) {
+    if (s.role !== role) throw new UsageError(`${options.inputs[i2] ?? ""}: a run of the ${s.role} role, the first input's is of the ${role} role`);
+  }
+  checkShards(options.inputs, summaries);
+  const { merged, results } = await mergeCases(summaries, options.inputs, role);
+  const run = { ...mergedRun(agent, summaries, merged, options.inputs), ...role === "server" ? { role } : {}, ...mergedTls(summaries) };
+  await makeDirectory(options.outdir);
+  await writeReports(options.outdir, /* @__PURE__ */ new Map([[agent, results]]), catalogueInfo(merged.some((c3) => isWsgateCase(c3.id)), role), {
+    generatedAt: (/* @__PURE__ */ new Date()).toISOString(),
+    toolVersion: VERSION
+  });
+  const count3 = (st) => merged.filter((c3) => c3.status === st).length;
+  return finishRun(run, { ...options, writeBaseline: null }, {
+    tell: () => out.write(
+      `merged ${summaries.length} run${summaries.length === 1 ? "" : "s"}: ${merged.length} cases: ${count3("passed")} passed, ${count3("failed")} failed, ${count3("skipped")} skipped
+reports: ${options.outdir}/index.html
+junit:   ${options.junit}
+summary: ${options.json}
+`
+    ),
+    github: options.github,
+    env: options.env,
+    out
+  });
+}
+function mergedTls(summaries) {
+  const first = summaries.find((s) => s.tls !== void 0)?.tls;
+  if (first === void 0) return {};
+  const sameCa = summaries.every((s) => s.tls?.caFile === first.caFile);
+  return { tls: { ...first, caFile: sameCa ? first.caFile : null, insecure: summaries.some((s) => s.tls?.insecure === true) } };
+}
+async function mergeCases(summaries, inputs, role) {
+  const order = new Map(catalogueFor(true, role).map((c3, i2) => [c3.id, { i: i2, def: c3 }]));
+  const owner = /* @__PURE__ */ new Map();
+  const results = /* @__PURE__ */ new Map();
+  const merged = [];
+  for (const [n2, s] of summaries.entries()) {
+    const dir = inputs[n2];
+    for (const c3 of s.cases) {
+      const entry = order.get(c3.id);
+      if (entry === void 0) throw new UsageError(`${dir}: case ${JSON.stringify(c3.id)} is not in wsgate ${VERSION}'s catalogue`);
+      const before = owner.get(c3.id);
+      if (before !== void 0) throw new UsageError(`case ${c3.id} is in both ${before} and ${dir}`);
+      owner.set(c3.id, dir);
+      const result = c3.reportfile === null ? null : await readCaseResult(dir, c3.reportfile);
+      if (result !== null) results.set(c3.id, result);
+      merged.push({
+        index: 0,
+        ...caseFields(entry.def),
+        status: c3.status,
+        reason: c3.reason,
+        warnings: c3.warnings,
+        timeMs: c3.timeMs,
+        result,
+        client: c3.client,
+        reportBase: c3.reportfile === null ? null : c3.reportfile.replace(/\.json$/, ""),
+        ...c3.baseline != null ? { baseline: c3.baseline } : {}
+      });
+    }
+  }
+  merged.sort((a2, b) => (order.get(a2.id)?.i ?? 0) - (order.get(b.id)?.i ?? 0));
+  merged.forEach((c3, i2) => {
+    c3.index = i2 + 1;
+  });
+  return { merged, results };
+}
+function mergedRun(agent, summaries, merged, inputs) {
+  const interrupted = summaries.map((s, i2) => s.interrupted === null ? null : `${inputs[i2] ?? ""}: ${s.interrupted}`).filter((x) => x !== null);
+  const resources = summaries.every((s) => s.resources !== null) ? {
+    cpuUserMs: summaries.reduce((t, s) => t + (s.resources?.cpuUserMs ?? 0), 0),
+    cpuSystemMs: summaries.reduce((t, s) => t + (s.resources?.cpuSystemMs ?? 0), 0),
+    maxRssKiB: Math.max(...summaries.map((s) => s.resources?.maxRssKiB ?? 0)),
+    clientCpuMs: summaries.every((s) => s.resources?.clientCpuMs != null) ? summaries.reduce((t, s) => t + (s.resources?.clientCpuMs ?? 0), 0) : null
+  } : null;
+  return {
+    agent,
+    startedAt: summaries.map((s) => s.startedAt).sort()[0] ?? (/* @__PURE__ */ new Date()).toISOString(),
+    durationMs: Math.max(...summaries.map((s) => s.durationMs)),
+    strict: summaries.some((s) => s.strict),
+    cases: merged,
+    interrupted: interrupted.length > 0 ? interrupted.join("; ") : null,
+    resources,
+    shard: null,
+    ...summaries[0]?.failOn != null ? { failOn: summaries[0].failOn } : {},
+    ...summaries[0]?.baseline != null ? { baselineFile: summaries[0].baseline } : {}
+  };
+}
+var summarySchema;
+var init_merge = __esm({
+  "src/outputs/merge.ts"() {
+    "use strict";
+    init_zod();
+    init_categories();
+    init_registry();
+    init_files();
+    init_writer();
+    init_case_server();
+    init_version();
+    init_errors();
+    init_resources();
+    init_finish_run();
+    init_rule();
+    summarySchema = external_exports.object({
+      agent: external_exports.string(),
+      // Absent in summaries of wsgate before the server role: the client.
+      role: external_exports.enum(["client", "server"]).default("client"),
+      // Present when the run was over TLS.
+      tls: external_exports.object({ caFile: external_exports.string().nullable(), generated: external_exports.boolean(), insecure: external_exports.boolean() }).optional(),
+      startedAt: external_exports.string(),
+      durationMs: external_exports.number(),
+      strict: external_exports.boolean(),
+      failOn: external_exports.array(external_exports.string()).nullable().optional(),
+      baseline: external_exports.string().nullable().optional(),
+      interrupted: external_exports.string().nullable(),
+      shard: external_exports.object({ index: external_exports.number().int(), count: external_exports.number().int() }).nullable().optional(),
+      resources: external_exports.object({ cpuUserMs: external_exports.number(), cpuSystemMs: external_exports.number(), maxRssKiB: external_exports.number(), clientCpuMs: external_exports.number().nullable() }).nullable(),
+      cases: external_exports.array(
+        external_exports.object({
+          id: external_exports.string(),
+          status: external_exports.enum(["passed", "failed", "skipped"]),
+          timeMs: external_exports.number(),
+          reason: external_exports.string(),
+          warnings: external_exports.array(external_exports.string()),
+          reportfile: external_exports.string().nullable(),
+          baseline: external_exports.object({ state: external_exports.enum(["accepted", "passing"]), pattern: external_exports.string(), reason: external_exports.string(), failure: external_exports.string().nullable() }).nullable().optional(),
+          client: external_exports.object({
+            exitCode: external_exports.number().nullable(),
+            signal: external_exports.string().nullable(),
+            timedOut: external_exports.boolean(),
+            spawnError: external_exports.string().nullable(),
+            command: external_exports.string().default(""),
+            output: external_exports.string().default(""),
+            outputTruncated: external_exports.boolean().default(false)
+          }).nullable()
+        })
+      )
+    });
+  }
+});
+
+// node_modules/isexe/windows.js
+var require_windows = __commonJS({
+  "node_modules/isexe/windows.js"(exports, module) {
+    module.exports = isexe;
+    isexe.sync = sync;
+    var fs = __require("fs");
+    function checkPathExt(path16, options) {
+      var pathext = options.pathExt !== void 0 ? options.pathExt : process.env.PATHEXT;
+      if (!pathext) {
+        return true;
+      }
+      pathext = pathext.split(";");
+      if (pathext.indexOf("") !== -1) {
+        return true;
+      }
+      for (var i2 = 0; i2 < pathext.length; i2++) {
+        var p = pathext[i2].toLowerCase();
+        if (p && path16.substr(-p.length).toLowerCase() === p) {
+          return true;
+        }
+      }
+      return false;
+    }
+    function checkStat(stat3, path16, options) {
+      if (!stat3.isSymbolicLink() && !stat3.isFile()) {
+        return false;
+      }
+      return checkPathExt(path16, options);
+    }
+    function isexe(path16, options, cb) {
+      fs.stat(path16, function(er, stat3) {
+        cb(er, er ? false : checkStat(stat3, path16, options));
+      });
+    }
+    function sync(path16, options) {
+      return checkStat(fs.statSync(path16), path16, options);
+    }
+  }
+});
+
+// node_modules/isexe/mode.js
+var require_mode = __commonJS({
+  "node_modules/isexe/mode.js"(exports, module) {
+    module.exports = isexe;
+    isexe.sync = sync;
+    var fs = __require("fs");
+    function isexe(path16, options, cb) {
+      fs.stat(path16, function(er, stat3) {
+        cb(er, er ? false : checkStat(stat3, options));
+      });
+    }
+    function sync(path16, options) {
+      return checkStat(fs.statSync(path16), options);
+    }
+    function checkStat(stat3, options) {
+      return stat3.isFile() && checkMode(stat3, options);
+    }
+    function checkMode(stat3, options) {
+      var mod = stat3.mode;
+      var uid = stat3.uid;
+      var gid = stat3.gid;
+      var myUid = options.uid !== void 0 ? options.uid : process.getuid && process.getuid();
+      var myGid = options.gid !== void 0 ? options.gid : process.getgid && process.getgid();
+      var u2 = parseInt("100", 8);
+      var g = parseInt("010", 8);
+      var o2 = parseInt("001", 8);
+      var ug = u2 | g;
+      var ret = mod & o2 || mod & g && gid === myGid || mod & u2 && uid === myUid || mod & ug && myUid === 0;
+      return ret;
+    }
+  }
+});
+
+// node_modules/isexe/index.js
+var require_isexe = __commonJS({
+  "node_modules/isexe/index.js"(exports, module) {
+    var fs = __require("fs");
+    var core;
+    if (process.platform === "win32" || global.TESTING_WINDOWS) {
+      core = require_windows();
+    } else {
+      core = require_mode();
+    }
+    module.exports = isexe;
+    isexe.sync = sync;
+    function isexe(path16, options, cb) {
+      if (typeof options === "function") {
+        cb = options;
+        options = {};
+      }
+      if (!cb) {
+        if (typeof Promise !== "function") {
+          throw new TypeError("callback not provided");
+        }
+        return new Promise(function(resolve6, reject2) {
+          isexe(path16, options || {}, function(er, is) {
+            if (er) {
+              reject2(er);
+            } else {
+              resolve6(is);
+            }
+          });
+        });
+      }
+      core(path16, options || {}, function(er, is) {
+        if (er) {
+          if (er.code === "EACCES" || options && options.ignoreErrors) {
+            er = null;
+            is = false;
+          }
+        }
+        cb(er, is);
+      });
+    }
+    function sync(path16, options) {
+      try {
+        return core.sync(path16, options || {});
+      } catch (er) {
+        if (options && options.ignoreErrors || er.code === "EACCES") {
+          return false;
+        } else {
+          throw er;
+        }
+      }
+    }
+  }
+});
+
+// node_modules/which/which.js
+var require_which = __commonJS({
+  "node_modules/which/which.js"(exports, module) {
+    var isWindows = process.platform === "win32" || process.env.OSTYPE === "cygwin" || process.env.OSTYPE === "msys";
+    var path16 = __require("path");
+    var COLON = isWindows ? ";" : ":";
+    var isexe = require_isexe();
+    var getNotFoundError = (cmd) => Object.assign(new Error(`not found: ${cmd}`), { code: "ENOENT" });
+    var getPathInfo = (cmd, opt) => {
+      const colon = opt.colon || COLON;
+      const pathEnv = cmd.match(/\//) || isWindows && cmd.match(/\\/) ? [""] : [
+        // windows always checks the cwd first
+        ...isWindows ? [process.cwd()] : [],
+        ...(opt.path || process.env.PATH || /* istanbul ignore next: very unusual */
+        "").split(colon)
+      ];
+      const pathExtExe = isWindows ? opt.pathExt || process.env.PATHEXT || ".EXE;.CMD;.BAT;.COM" : "";
+      const pathExt = isWindows ? pathExtExe.split(colon) : [""];
+      if (isWindows) {
+        if (cmd.indexOf(".") !== -1 && pathExt[0] !== "")
+          pathExt.unshift("");
+      }
+      return {
+        pathEnv,
+        pathExt,
+        pathExtExe
+      };
+    };
+    var which = (cmd, opt, cb) => {
+      if (typeof opt === "function") {
+        cb = opt;
+        opt = {};
+      }
+      if (!opt)
+        opt = {};
+      const { pathEnv, pathExt, pathExtExe } = getPathInfo(cmd, opt);
+      const found = [];
+      const step = (i2) => new Promise((resolve6, reject2) => {
+        if (i2 === pathEnv.length)
+          return opt.all && found.length ? resolve6(found) : reject2(getNotFoundError(cmd));
+        const ppRaw = pathEnv[i2];
+        const pathPart = /^".*"$/.test(ppRaw) ? ppRaw.slice(1, -1) : ppRaw;
+        const pCmd = path16.join(pathPart, cmd);
+        const p = !pathPart && /^\.[\\\/]/.test(cmd) ? cmd.slice(0, 2) + pCmd : pCmd;
+        resolve6(subStep(p, i2, 0));
+      });
+      const subStep = (p, i2, ii) => new Promise((resolve6, reject2) => {
+        if (ii === pathExt.length)
+          return resolve6(step(i2 + 1));
+        const ext = pathExt[ii];
+        isexe(p + ext, { pathExt: pathExtExe }, (er, is) => {
+          if (!er && is) {
+            if (opt.all)
+              found.push(p + ext);
+            else
+              return resolve6(p + ext);
+          }
+          return resolve6(subStep(p, i2, ii + 1));
+        });
+      });
+      return cb ? step(0).then((res) => cb(null, res), cb) : step(0);
+    };
+    var whichSync = (cmd, opt) => {
+      opt = opt || {};
+      const { pathEnv, pathExt, pathExtExe } = getPathInfo(cmd, opt);
+      const found = [];
+      for (let i2 = 0; i2 < pathEnv.length; i2++) {
+        const ppRaw = pathEnv[i2];
+        const pathPart = /^".*"$/.test(ppRaw) ? ppRaw.slice(1, -1) : ppRaw;
+        const pCmd = path16.join(pathPart, cmd);
+        const p = !pathPart && /^\.[\\\/]/.test(cmd) ? cmd.slice(0, 2) + pCmd : pCmd;
+        for (let j = 0; j < pathExt.length; j++) {
+          const cur = p + pathExt[j];
+          try {
+            const is = isexe.sync(cur, { pathExt: pathExtExe });
+            if (is) {
+              if (opt.all)
+                found.push(cur);
+              else
+                return cur;
+            }
+          } catch (ex) {
+          }
+        }
+      }
+      if (opt.all && found.length)
+        return found;
+      if (opt.nothrow)
+        return null;
+      throw getNotFoundError(cmd);
+    };
+    module.exports = which;
+    which.sync = whichSync;
+  }
+});
+
+// node_modules/path-key/index.js
+var require_path_key = __commonJS({
+  "node_modules/path-key/index.js"(exports, module) {
+    "use strict";
+    var pathKey2 = (options = {}) => {
+      const environment = options.env || process.env;
+      const platform2 = options.platform || process.platform;
+      if (platform2 !== "win32") {
+        return "PATH";
+      }
+      return Object.keys(environment).reverse().find((key) => key.toUpperCase() === "PATH") || "Path";
+    };
+    module.exports = pathKey2;
+    module.exports.default = pathKey2;
+  }
+});
+
+// node_modules/cross-spawn/lib/util/resolveCommand.js
+var require_resolveCommand = __commonJS({
+  "node_modules/cross-spawn/lib/util/resolveCommand.js"(exports, module) {
+    "use strict";
+    var path16 = __require("path");
+    var which = require_which();
+    var getPathKey = require_path_key();
+    function resolveCommandAttempt(parsed, withoutPathExt) {
+      const env2 = parsed.options.env || process.env;
+      const cwd = process.cwd();
+      const hasCustomCwd = parsed.options.cwd != null;
+      const shouldSwitchCwd = hasCustomCwd && process.chdir !== void 0 && !process.chdir.disabled;
+      if (shouldSwitchCwd) {
+        try {
+          process.chdir(parsed.options.cwd);
+        } catch (err) {
+        }
+      }
+      let resolved;
+      try {
+        resolved = which.sync(parsed.command, {
+          path: env2[getPathKey({ env: env2 })],
+          pathExt: withoutPathExt ? path16.delimiter : void 0
+        });
+      } catch (e) {
+      } finally {
+        if (shouldSwitchCwd) {
+          process.chdir(cwd);
+        }
+      }
+      if (resolved) {
+        resolved = path16.resolve(hasCustomCwd ? parsed.options.cwd : "", resolved);
+      }
+      return resolved;
+    }
+    function resolveCommand(parsed) {
+      return resolveCommandAttempt(parsed) || resolveCommandAttempt(parsed, true);
+    }
+    module.exports = resolveCommand;
+  }
+});
+
+// node_modules/cross-spawn/lib/util/escape.js
+var require_escape = __commonJS({
+  "node_modules/cross-spawn/lib/util/escape.js"(exports, module) {
+    "use strict";
+    var metaCharsRegExp = /([()\][%!^"`<>&|;, *?])/g;
+    function escapeCommand(arg) {
+      arg = arg.replace(metaCharsRegExp, "^$1");
+      return arg;
+    }
+    function escapeArgument(arg, doubleEscapeMetaChars) {
+      arg = `${arg}`;
+      arg = arg.replace(/(?=(\\+?)?)\1"/g, '$1$1\\"');
+      arg = arg.replace(/(?=(\\+?)?)\1$/, "$1$1");
+      arg = `"${arg}"`;
+      arg = arg.replace(metaCharsRegExp, "^$1");
+      if (doubleEscapeMetaChars) {
+        arg = arg.replace(metaCharsRegExp, "^$1");
+      }
+      return arg;
+    }
+    module.exports.command = escapeCommand;
+    module.exports.argument = escapeArgument;
+  }
+});
+
+// node_modules/shebang-regex/index.js
+var require_shebang_regex = __commonJS({
+  "node_modules/shebang-regex/index.js"(exports, module) {
+    "use strict";
+    module.exports = /^#!(.*)/;
+  }
+});
+
+// node_modules/shebang-command/index.js
+var require_shebang_command = __commonJS({
+  "node_modules/shebang-command/index.js"(exports, module) {
+    "use strict";
+    var shebangRegex = require_shebang_regex();
+    module.exports = (string4 = "") => {
+      const match = string4.match(shebangRegex);
+      if (!match) {
+        return null;
+      }
+      const [path16, argument] = match[0].replace(/#! ?/, "").split(" ");
+      const binary = path16.split("/").pop();
+      if (binary === "env") {
+        return argument;
+      }
+      return argument ? `${binary} ${argument}` : binary;
+    };
+  }
+});
+
+// node_modules/cross-spawn/lib/util/readShebang.js
+var require_readShebang = __commonJS({
+  "node_modules/cross-spawn/lib/util/readShebang.js"(exports, module) {
+    "use strict";
+    var fs = __require("fs");
+    var shebangCommand = require_shebang_command();
+    function readShebang(command2) {
+      const size = 150;
+      const buffer = Buffer.alloc(size);
+      let fd;
+      try {
+        fd = fs.openSync(command2, "r");
+        fs.readSync(fd, buffer, 0, size, 0);
+        fs.closeSync(fd);
+      } catch (e) {
+      }
+      return shebangCommand(buffer.toString());
+    }
+    module.exports = readShebang;
+  }
+});
+
+// node_modules/cross-spawn/lib/parse.js
+var require_parse = __commonJS({
+  "node_modules/cross-spawn/lib/parse.js"(exports, module) {
+    "use strict";
+    var path16 = __require("path");
+    var resolveCommand = require_resolveCommand();
+    var escape3 = require_escape();
+    var readShebang = require_readShebang();
+    var isWin = process.platform === "win32";
+    var isExecutableRegExp = /\.(?:com|exe)$/i;
+    var isCmdShimRegExp = /node_modules[\\/].bin[\\/][^\\/]+\.cmd$/i;
+    function detectShebang(parsed) {
+      parsed.file = resolveCommand(parsed);
+      const shebang = parsed.file && readShebang(parsed.file);
+      if (shebang) {
+        parsed.args.unshift(parsed.file);
+        parsed.command = shebang;
+        return resolveCommand(parsed);
+      }
+      return parsed.file;
+    }
+    function parseNonShell(parsed) {
+      if (!isWin) {
+        return parsed;
+      }
+      const commandFile = detectShebang(parsed);
+      const needsShell = !isExecutableRegExp.test(commandFile);
+      if (parsed.options.forceShell || needsShell) {
+        const needsDoubleEscapeMetaChars = isCmdShimRegExp.test(commandFile);
+        parsed.command = path16.normalize(parsed.command);
+        parsed.command = escape3.command(parsed.command);
+        parsed.args = parsed.args.map((arg) => escape3.argument(arg, needsDoubleEscapeMetaChars));
+        const shellCommand = [parsed.command].concat(parsed.args).join(" ");
+        parsed.args = ["/d", "/s", "/c", `"${shellCommand}"`];
+        parsed.command = process.env.comspec || "cmd.exe";
+        parsed.options.windowsVerbatimArguments = true;
+      }
+      return parsed;
+    }
+    function parse4(command2, args, options) {
+      if (args && !Array.isArray(args)) {
+        options = args;
+        args = null;
+      }
+      args = args ? args.slice(0) : [];
+      options = Object.assign({}, options);
+      const parsed = {
+        command: command2,
+        args,
+        options,
+        file: void 0,
+        original: {
+          command: command2,
+          args
+        }
+      };
+      return options.shell ? parsed : parseNonShell(parsed);
+    }
+    module.exports = parse4;
+  }
+});
+
+// node_modules/cross-spawn/lib/enoent.js
+var require_enoent = __commonJS({
+  "node_modules/cross-spawn/lib/enoent.js"(exports, module) {
+    "use strict";
+    var isWin = process.platform === "win32";
+    function notFoundError(original, syscall) {
+      return Object.assign(new Error(`${syscall} ${original.command} ENOENT`), {
+        code: "ENOENT",
+        errno: "ENOENT",
+        syscall: `${syscall} ${original.command}`,
+        path: original.command,
+        spawnargs: original.args
+      });
+    }
+    function hookChildProcess(cp, parsed) {
+      if (!isWin) {
+        return;
+      }
+      const originalEmit = cp.emit;
+      cp.emit = function(name, arg1) {
+        if (name === "exit") {
+          const err = verifyENOENT(arg1, parsed);
+          if (err) {
+            return originalEmit.call(cp, "error", err);
+          }
+        }
+        return originalEmit.apply(cp, arguments);
+      };
+    }
+    function verifyENOENT(status, parsed) {
+      if (isWin && status === 1 && !parsed.file) {
+        return notFoundError(parsed.original, "spawn");
+      }
+      return null;
+    }
+    function verifyENOENTSync(status, parsed) {
+      if (isWin && status === 1 && !parsed.file) {
+        return notFoundError(parsed.original, "spawnSync");
+      }
+      return null;
+    }
+    module.exports = {
+      hookChildProcess,
+      verifyENOENT,
+      verifyENOENTSync,
+      notFoundError
+    };
+  }
+});
+
+// node_modules/cross-spawn/index.js
+var require_cross_spawn = __commonJS({
+  "node_modules/cross-spawn/index.js"(exports, module) {
+    "use strict";
+    var cp = __require("child_process");
+    var parse4 = require_parse();
+    var enoent = require_enoent();
+    function spawn2(command2, args, options) {
+      const parsed = parse4(command2, args, options);
+      const spawned = cp.spawn(parsed.command, parsed.args, parsed.options);
+      enoent.hookChildProcess(spawned, parsed);
+      return spawned;
+    }
+    function spawnSync2(command2, args, options) {
+      const parsed = parse4(command2, args, options);
+      const result = cp.spawnSync(parsed.command, parsed.args, parsed.options);
+      result.error = result.error || enoent.verifyENOENTSync(result.status, parsed);
+      return result;
+    }
+    module.exports = spawn2;
+    module.exports.spawn = spawn2;
+    module.exports.sync = spawnSync2;
+    module.exports._parse = parse4;
+    module.exports._enoent = enoent;
   }
 });
 
@@ -46562,22 +47336,22 @@ function __disposeResources(env2) {
   }
   return next();
 }
-function __rewriteRelativeImportExtension(path15, preserveJsx, extraExtensions, ignoreCase) {
-  if (typeof path15 === "string" && /^\.\.?\//.test(path15)) {
+function __rewriteRelativeImportExtension(path16, preserveJsx, extraExtensions, ignoreCase) {
+  if (typeof path16 === "string" && /^\.\.?\//.test(path16)) {
     if (extraExtensions) {
       for (var extension in extraExtensions) {
-        var suffix = path15.slice(-extension.length);
+        var suffix = path16.slice(-extension.length);
         if (suffix === extension || ignoreCase && suffix.toLowerCase() === extension.toLowerCase()) {
           var output2 = extraExtensions[extension];
-          return output2 === extension ? path15 : path15.slice(0, -extension.length) + output2;
+          return output2 === extension ? path16 : path16.slice(0, -extension.length) + output2;
         }
       }
     }
-    return path15.replace(/\.(tsx)$|((?:\.d)?)((?:\.[^./]+?)?)\.([cm]?)ts$/i, function(m, tsx, d, ext, cm) {
+    return path16.replace(/\.(tsx)$|((?:\.d)?)((?:\.[^./]+?)?)\.([cm]?)ts$/i, function(m, tsx, d, ext, cm) {
       return tsx ? preserveJsx ? ".jsx" : ".js" : d && (!ext || !cm) ? m : d + ext + "." + cm.toLowerCase() + "js";
     });
   }
-  return path15;
+  return path16;
 }
 var extendStatics, __assign, __createBinding, __setModuleDefault, ownKeys, _SuppressedError, tslib_es6_default;
 var init_tslib_es6 = __esm({
@@ -59390,14 +60164,14 @@ var require_dependency_container = __commonJS({
           provider = providerOrConstructor;
         }
         if (providers_1.isTokenProvider(provider)) {
-          const path15 = [token];
+          const path16 = [token];
           let tokenProvider = provider;
           while (tokenProvider != null) {
             const currentToken = tokenProvider.useToken;
-            if (path15.includes(currentToken)) {
-              throw new Error(`Token registration cycle detected! ${[...path15, currentToken].join(" -> ")}`);
+            if (path16.includes(currentToken)) {
+              throw new Error(`Token registration cycle detected! ${[...path16, currentToken].join(" -> ")}`);
             }
-            path15.push(currentToken);
+            path16.push(currentToken);
             const registration = this._registry.get(currentToken);
             if (registration && providers_1.isTokenProvider(registration.provider)) {
               tokenProvider = registration.provider;
@@ -64591,960 +65365,9 @@ var require_x509_cjs = __commonJS({
   }
 });
 
-// src/tls/certificates.ts
-import { isIP } from "node:net";
-import { webcrypto } from "node:crypto";
-async function generatePki(hosts, options = {}) {
-  await Promise.resolve().then(() => __toESM(require_Reflect(), 1));
-  const x509 = await Promise.resolve().then(() => __toESM(require_x509_cjs(), 1));
-  x509.cryptoProvider.set(webcrypto);
-  const subtle = webcrypto.subtle;
-  const notBefore = new Date(Date.now() - HOUR_MS);
-  const notAfter = new Date(Date.now() + 7 * 24 * HOUR_MS);
-  const stamp = (/* @__PURE__ */ new Date()).toISOString().replace(/\.\d+Z$/, "Z");
-  const caKeys = await subtle.generateKey(ALGORITHM, false, ["sign", "verify"]);
-  const ca = await x509.X509CertificateGenerator.createSelfSigned({
-    serialNumber: serial(),
-    name: `CN=wsgate throwaway CA ${stamp}, O=wsgate`,
-    notBefore,
-    notAfter,
-    keys: caKeys,
-    signingAlgorithm: ALGORITHM,
-    extensions: [
-      new x509.BasicConstraintsExtension(true, 0, true),
-      new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true),
-      await x509.SubjectKeyIdentifierExtension.create(caKeys.publicKey)
-    ]
-  });
-  const names = [.../* @__PURE__ */ new Set([...hosts.filter((h2) => h2 !== "" && h2 !== "0.0.0.0" && h2 !== "::"), ...options.loopback === false ? [] : LOOPBACK_NAMES])];
-  const serverKeys = await subtle.generateKey(ALGORITHM, true, ["sign", "verify"]);
-  const leaf = await x509.X509CertificateGenerator.create({
-    serialNumber: serial(),
-    subject: `CN=${names[0] ?? "localhost"}, O=wsgate`,
-    issuer: ca.subject,
-    notBefore,
-    notAfter,
-    publicKey: serverKeys.publicKey,
-    signingKey: caKeys.privateKey,
-    signingAlgorithm: ALGORITHM,
-    extensions: [
-      new x509.BasicConstraintsExtension(false, void 0, true),
-      new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
-      new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth], false),
-      new x509.SubjectAlternativeNameExtension(names.map((n2) => isIP(n2) === 0 ? { type: "dns", value: n2 } : { type: "ip", value: n2 }), false),
-      await x509.AuthorityKeyIdentifierExtension.create(ca, false),
-      await x509.SubjectKeyIdentifierExtension.create(serverKeys.publicKey)
-    ]
-  });
-  const pkcs8 = Buffer.from(await subtle.exportKey("pkcs8", serverKeys.privateKey));
-  return { caCert: ca.toString("pem"), cert: leaf.toString("pem"), key: pem("PRIVATE KEY", pkcs8) };
-}
-function serial() {
-  const bytes = webcrypto.getRandomValues(new Uint8Array(16));
-  bytes[0] = (bytes[0] ?? 0) & 127 | 1;
-  return Buffer.from(bytes).toString("hex");
-}
-function pem(label, der) {
-  const lines = der.toString("base64").match(/.{1,64}/g) ?? [];
-  return `-----BEGIN ${label}-----
-${lines.join("\n")}
------END ${label}-----
-`;
-}
-var LOOPBACK_NAMES, ALGORITHM, HOUR_MS;
-var init_certificates = __esm({
-  "src/tls/certificates.ts"() {
-    "use strict";
-    LOOPBACK_NAMES = ["localhost", "127.0.0.1", "::1"];
-    ALGORITHM = { name: "ECDSA", namedCurve: "P-256", hash: "SHA-256" };
-    HOUR_MS = 36e5;
-  }
-});
-
-// src/gate/tls-setup.ts
-import { readFileSync as readFileSync6, rmSync } from "node:fs";
-import { mkdtemp, writeFile as writeFile2 } from "node:fs/promises";
-import os from "node:os";
-import path5 from "node:path";
-import tls3 from "node:tls";
-function readPem(flag, file2) {
-  try {
-    return readFileSync6(file2, "utf8");
-  } catch (err) {
-    throw new UsageError(`${flag} ${file2}: cannot read it (${err.code ?? String(err)})`);
-  }
-}
-function checkPair(cert, key, config2) {
-  try {
-    tls3.createSecureContext({ cert, key });
-  } catch (err) {
-    throw new UsageError(`--cert ${config2.cert} / --key ${config2.key}: not a usable certificate and private key (${err.message.split("\n")[0]})`);
-  }
-}
-async function prepareTls(config2, options) {
-  const caPem = config2.ca === null ? null : readPem("--ca", config2.ca);
-  if (caPem !== null && !caPem.includes("-----BEGIN CERTIFICATE-----")) throw new UsageError(`--ca ${config2.ca}: no PEM certificate in it`);
-  const summary = { caFile: config2.ca, generated: false, insecure: config2.insecure };
-  const none = () => void 0;
-  if (config2.cert !== null && config2.key !== null) {
-    const cert = readPem("--cert", config2.cert);
-    const key = readPem("--key", config2.key);
-    checkPair(cert, key, config2);
-    return { cert, key, certFile: config2.cert, keyFile: config2.key, caFile: config2.ca, caPem, summary, dispose: none };
-  }
-  if (!options.needCertificate) return { cert: "", key: "", certFile: null, keyFile: null, caFile: config2.ca, caPem, summary, dispose: none };
-  const pki = await generatePki(options.hosts);
-  await makeDirectory(options.outdir);
-  const caFile = path5.join(options.outdir, CA_FILE_NAME);
-  await writeFileAtomic(caFile, pki.caCert);
-  const generated = { caFile, generated: true, insecure: config2.insecure };
-  if (!options.serverFiles) return { cert: pki.cert, key: pki.key, certFile: null, keyFile: null, caFile, caPem: pki.caCert, summary: generated, dispose: none };
-  const dir = await mkdtemp(path5.join(os.tmpdir(), "wsgate-tls-"));
-  const remove = () => rmSync(dir, { recursive: true, force: true });
-  process.once("exit", remove);
-  const certFile = path5.join(dir, "server-cert.pem");
-  const keyFile = path5.join(dir, "server-key.pem");
-  await writeFile2(certFile, pki.cert, { mode: 384 });
-  await writeFile2(keyFile, pki.key, { mode: 384 });
-  return {
-    cert: pki.cert,
-    key: pki.key,
-    certFile,
-    keyFile,
-    caFile,
-    caPem: pki.caCert,
-    summary: generated,
-    dispose: () => {
-      process.off("exit", remove);
-      remove();
-    }
-  };
-}
-function caEnvironment(caFile) {
-  if (caFile === null) return {};
-  return { NODE_EXTRA_CA_CERTS: caFile, SSL_CERT_FILE: caFile, WSGATE_CA_FILE: caFile };
-}
-var CA_FILE_NAME;
-var init_tls_setup = __esm({
-  "src/gate/tls-setup.ts"() {
-    "use strict";
-    init_errors();
-    init_files();
-    init_certificates();
-    CA_FILE_NAME = "ca.pem";
-  }
-});
-
-// src/gate/start-server.ts
-function catalogueInfo(extended2 = false, under = "client") {
-  return catalogueFor(extended2, under).map((c3) => ({
-    id: c3.id,
-    category: c3.category,
-    subcategory: c3.subcategory,
-    origin: c3.origin,
-    description: c3.description,
-    expectation: c3.expectation
-  }));
-}
-function createServer(options) {
-  const info = catalogueInfo(options.extended ?? false);
-  const told = /* @__PURE__ */ new Set();
-  const server = new FuzzingServer({
-    host: options.host,
-    port: options.port,
-    cases: options.cases,
-    session: { ...defaultSessionOptions, ...options.session },
-    statusWaitMs: options.statusWaitMs,
-    logger: options.logger,
-    ...options.skipCase ? { skipCase: options.skipCase } : {},
-    tls: options.certificate ?? null,
-    // The HTML and JSON renderers are loaded on the first report write, not while cases run.
-    writeReports: async () => {
-      const [{ writeReports: writeReports2 }, { collisionNotice: collisionNotice2 }] = await Promise.all([Promise.resolve().then(() => (init_writer(), writer_exports)), Promise.resolve().then(() => (init_files(), files_exports))]);
-      const collisions = await writeReports2(options.outdir, server.results, info, { generatedAt: (/* @__PURE__ */ new Date()).toISOString(), toolVersion: VERSION });
-      for (const c3 of collisions) {
-        const line2 = collisionNotice2(c3);
-        if (told.has(line2)) continue;
-        told.add(line2);
-        process.stderr.write(`${line2}
-`);
-      }
-    }
-  });
-  return server;
-}
-function selectForRun(config2) {
-  const all = selectCases(catalogueFor(config2.extended, config2.role), config2.cases, config2.excludeCases);
-  if (all.length === 0) throw new UsageError("no case is selected: check --cases and --exclude-cases");
-  return { cases: config2.shard === null ? all : shardCases(all, config2.shard), selected: all.length };
-}
-function serverBaseUrl(host, port, secure) {
-  return `${secure ? "wss" : "ws"}://${host.includes(":") ? `[${host}]` : host}:${port}`;
-}
-async function listenForCases(config2, cases, options) {
-  const server = createServer({
-    // WSGATE_LISTEN_HOST may bind elsewhere (0.0.0.0 in a container); clients are still told the url's host.
-    host: config2.listenHost,
-    port: config2.port,
-    outdir: config2.outdir,
-    cases,
-    statusWaitMs: options.statusWaitMs,
-    logger: options.logger,
-    session: config2.session,
-    // Per connecting agent, as Autobahn does: the case is closed at once and records no result.
-    skipCase: agentCaseExcluder(config2.excludeAgentCases),
-    extended: config2.extended,
-    certificate: options.certificate ?? null
-  });
-  await server.listen();
-  return server;
-}
-async function startCaseServer(config2, logger) {
-  const { cases } = selectForRun(config2);
-  if (cases.length === 0) throw new UsageError("no case is selected: check --cases and --exclude-cases");
-  await checkDirectories([["the report directory", config2.outdir]]);
-  const secure = config2.tls === null ? null : await prepareTls(config2.tls, { hosts: [config2.host], outdir: config2.outdir, serverFiles: false, needCertificate: true });
-  const server = await listenForCases(config2, cases, { logger, statusWaitMs: 6e4, certificate: secure });
-  return { server, cases, secure };
-}
-var defaultSessionOptions;
-var init_start_server = __esm({
-  "src/gate/start-server.ts"() {
-    "use strict";
-    init_registry();
-    init_select();
-    init_errors();
-    init_fuzzing_server();
-    init_version();
-    init_finish_run();
-    init_schedule();
-    init_tls_setup();
-    init_spec();
-    defaultSessionOptions = {
-      openHandshakeTimeoutMs: 5e3,
-      closeHandshakeTimeoutMs: 1e3,
-      failByDrop: false,
-      maxMessagePayload: 64 * 1024 * 1024,
-      deflateLevel: 1,
-      maxHeadBytes: 16 * 1024,
-      serverHeader: SERVER_HEADER,
-      poweredBy: `wsgate/${VERSION} (Node.js ${process.versions.node})`
-    };
-  }
-});
-
-// src/gate/merge.ts
-var merge_exports = {};
-__export(merge_exports, {
-  mergeConfig: () => mergeConfig,
-  mergeRuns: () => mergeRuns
-});
-import { readFile as readFile2 } from "node:fs/promises";
-import path6 from "node:path";
-function mergeConfig(input3, env2) {
-  const outdir = path6.resolve(input3.outdir);
-  return {
-    inputs: input3.inputs.map((d) => path6.resolve(d)),
-    outdir,
-    junit: path6.resolve(input3.junit ?? path6.join(outdir, "junit.xml")),
-    json: path6.resolve(input3.json ?? path6.join(outdir, "summary.json")),
-    github: input3.github ?? null,
-    env: env2
-  };
-}
-async function readSummary(dir) {
-  const file2 = path6.join(dir, "summary.json");
-  let text;
-  try {
-    text = await readFile2(file2, "utf8");
-  } catch {
-    throw new UsageError(`${dir}: no summary.json (is it the --outdir of a wsgate run?)`);
-  }
-  let data;
-  try {
-    data = JSON.parse(text);
-  } catch (err) {
-    throw new UsageError(`${file2}: not valid JSON (${err.message})`);
-  }
-  const parsed = summarySchema.safeParse(data);
-  if (!parsed.success) {
-    const issue2 = parsed.error.issues[0];
-    throw new UsageError(`${file2}: ${issue2?.path.join(".") ?? ""}: ${issue2?.message ?? "not a wsgate summary"}`);
-  }
-  return parsed.data;
-}
-async function readCaseResult(dir, reportfile) {
-  try {
-    return JSON.parse(await readFile2(resolveInside(dir, reportfile), "utf8"));
-  } catch (err) {
-    throw new UsageError(`${path6.join(dir, reportfile)}: cannot read the case report (${err.message.split("\n")[0] ?? ""})`);
-  }
-}
-function checkShards(inputs, summaries) {
-  const shards = summaries.map((s) => s.shard ?? null);
-  if (shards.every((s) => s === null)) return;
-  if (shards.some((s) => s === null)) throw new UsageError("some inputs are shards and some are not: merge the shards of one run");
-  const count3 = shards[0].count;
-  const seen = /* @__PURE__ */ new Map();
-  for (const [i2, s] of shards.entries()) {
-    if (s === null) continue;
-    if (s.count !== count3) throw new UsageError(`${inputs[i2] ?? ""} is shard ${s.index}/${s.count}, the others are of ${count3}`);
-    const other = seen.get(s.index);
-    if (other !== void 0) throw new UsageError(`shard ${s.index}/${count3} is given twice: ${other} and ${inputs[i2] ?? ""}`);
-    seen.set(s.index, inputs[i2] ?? "");
-  }
-  const missing = Array.from({ length: count3 }, (_, k) => k + 1).filter((k) => !seen.has(k));
-  if (missing.length > 0) throw new UsageError(`shard${missing.length > 1 ? "s" : ""} ${missing.map((k) => `${k}/${count3}`).join(", ")} missing`);
-}
-async function mergeRuns(options, out) {
-  if (options.inputs.length === 0) throw new UsageError("merge: name at least one run directory");
-  if (options.inputs.includes(options.outdir)) throw new UsageError("merge: --outdir must not be one of the inputs");
-  await checkDirectories([["--outdir", options.outdir], ["the --junit directory", path6.dirname(options.junit)], ["the --json directory", path6.dirname(options.json)]], "merge: ");
-  const summaries = await Promise.all(options.inputs.map(readSummary));
-  const agent = summaries[0].agent;
-  for (const [i2, s] of summaries.entries()) {
-    if (s.agent !== agent) throw new UsageError(`${options.inputs[i2] ?? ""}: agent ${JSON.stringify(s.agent)}, the first input's is ${JSON.stringify(agent)}`);
-  }
-  const role = summaries[0].role;
-  for (const [i2, s] of summaries.entries()) {
-    if (s.role !== role) throw new UsageError(`${options.inputs[i2] ?? ""}: a run of the ${s.role} role, the first input's is of the ${role} role`);
-  }
-  checkShards(options.inputs, summaries);
-  const { merged, results } = await mergeCases(summaries, options.inputs, role);
-  const run = { ...mergedRun(agent, summaries, merged, options.inputs), ...role === "server" ? { role } : {}, ...mergedTls(summaries) };
-  await makeDirectory(options.outdir);
-  await writeReports(options.outdir, /* @__PURE__ */ new Map([[agent, results]]), catalogueInfo(merged.some((c3) => isWsgateCase(c3.id)), role), {
-    generatedAt: (/* @__PURE__ */ new Date()).toISOString(),
-    toolVersion: VERSION
-  });
-  const count3 = (st) => merged.filter((c3) => c3.status === st).length;
-  return finishRun(run, { ...options, writeBaseline: null }, {
-    tell: () => out.write(
-      `merged ${summaries.length} run${summaries.length === 1 ? "" : "s"}: ${merged.length} cases: ${count3("passed")} passed, ${count3("failed")} failed, ${count3("skipped")} skipped
-reports: ${options.outdir}/index.html
-junit:   ${options.junit}
-summary: ${options.json}
-`
-    ),
-    github: options.github,
-    env: options.env,
-    out
-  });
-}
-function mergedTls(summaries) {
-  const first = summaries.find((s) => s.tls !== void 0)?.tls;
-  if (first === void 0) return {};
-  const sameCa = summaries.every((s) => s.tls?.caFile === first.caFile);
-  return { tls: { ...first, caFile: sameCa ? first.caFile : null, insecure: summaries.some((s) => s.tls?.insecure === true) } };
-}
-async function mergeCases(summaries, inputs, role) {
-  const order = new Map(catalogueFor(true, role).map((c3, i2) => [c3.id, { i: i2, def: c3 }]));
-  const owner = /* @__PURE__ */ new Map();
-  const results = /* @__PURE__ */ new Map();
-  const merged = [];
-  for (const [n2, s] of summaries.entries()) {
-    const dir = inputs[n2];
-    for (const c3 of s.cases) {
-      const entry = order.get(c3.id);
-      if (entry === void 0) throw new UsageError(`${dir}: case ${JSON.stringify(c3.id)} is not in wsgate ${VERSION}'s catalogue`);
-      const before = owner.get(c3.id);
-      if (before !== void 0) throw new UsageError(`case ${c3.id} is in both ${before} and ${dir}`);
-      owner.set(c3.id, dir);
-      const result = c3.reportfile === null ? null : await readCaseResult(dir, c3.reportfile);
-      if (result !== null) results.set(c3.id, result);
-      merged.push({
-        index: 0,
-        ...caseFields(entry.def),
-        status: c3.status,
-        reason: c3.reason,
-        warnings: c3.warnings,
-        timeMs: c3.timeMs,
-        result,
-        client: c3.client,
-        reportBase: c3.reportfile === null ? null : c3.reportfile.replace(/\.json$/, ""),
-        ...c3.baseline != null ? { baseline: c3.baseline } : {}
-      });
-    }
-  }
-  merged.sort((a2, b) => (order.get(a2.id)?.i ?? 0) - (order.get(b.id)?.i ?? 0));
-  merged.forEach((c3, i2) => {
-    c3.index = i2 + 1;
-  });
-  return { merged, results };
-}
-function mergedRun(agent, summaries, merged, inputs) {
-  const interrupted = summaries.map((s, i2) => s.interrupted === null ? null : `${inputs[i2] ?? ""}: ${s.interrupted}`).filter((x) => x !== null);
-  const resources = summaries.every((s) => s.resources !== null) ? {
-    cpuUserMs: summaries.reduce((t, s) => t + (s.resources?.cpuUserMs ?? 0), 0),
-    cpuSystemMs: summaries.reduce((t, s) => t + (s.resources?.cpuSystemMs ?? 0), 0),
-    maxRssKiB: Math.max(...summaries.map((s) => s.resources?.maxRssKiB ?? 0)),
-    clientCpuMs: summaries.every((s) => s.resources?.clientCpuMs != null) ? summaries.reduce((t, s) => t + (s.resources?.clientCpuMs ?? 0), 0) : null
-  } : null;
-  return {
-    agent,
-    startedAt: summaries.map((s) => s.startedAt).sort()[0] ?? (/* @__PURE__ */ new Date()).toISOString(),
-    durationMs: Math.max(...summaries.map((s) => s.durationMs)),
-    strict: summaries.some((s) => s.strict),
-    cases: merged,
-    interrupted: interrupted.length > 0 ? interrupted.join("; ") : null,
-    resources,
-    shard: null,
-    ...summaries[0]?.failOn != null ? { failOn: summaries[0].failOn } : {},
-    ...summaries[0]?.baseline != null ? { baselineFile: summaries[0].baseline } : {}
-  };
-}
-var summarySchema;
-var init_merge = __esm({
-  "src/gate/merge.ts"() {
-    "use strict";
-    init_zod();
-    init_categories();
-    init_registry();
-    init_files();
-    init_writer();
-    init_start_server();
-    init_version();
-    init_errors();
-    init_finish_run();
-    init_rule();
-    summarySchema = external_exports.object({
-      agent: external_exports.string(),
-      // Absent in summaries of wsgate before the server role: the client.
-      role: external_exports.enum(["client", "server"]).default("client"),
-      // Present when the run was over TLS.
-      tls: external_exports.object({ caFile: external_exports.string().nullable(), generated: external_exports.boolean(), insecure: external_exports.boolean() }).optional(),
-      startedAt: external_exports.string(),
-      durationMs: external_exports.number(),
-      strict: external_exports.boolean(),
-      failOn: external_exports.array(external_exports.string()).nullable().optional(),
-      baseline: external_exports.string().nullable().optional(),
-      interrupted: external_exports.string().nullable(),
-      shard: external_exports.object({ index: external_exports.number().int(), count: external_exports.number().int() }).nullable().optional(),
-      resources: external_exports.object({ cpuUserMs: external_exports.number(), cpuSystemMs: external_exports.number(), maxRssKiB: external_exports.number(), clientCpuMs: external_exports.number().nullable() }).nullable(),
-      cases: external_exports.array(
-        external_exports.object({
-          id: external_exports.string(),
-          status: external_exports.enum(["passed", "failed", "skipped"]),
-          timeMs: external_exports.number(),
-          reason: external_exports.string(),
-          warnings: external_exports.array(external_exports.string()),
-          reportfile: external_exports.string().nullable(),
-          baseline: external_exports.object({ state: external_exports.enum(["accepted", "passing"]), pattern: external_exports.string(), reason: external_exports.string(), failure: external_exports.string().nullable() }).nullable().optional(),
-          client: external_exports.object({
-            exitCode: external_exports.number().nullable(),
-            signal: external_exports.string().nullable(),
-            timedOut: external_exports.boolean(),
-            spawnError: external_exports.string().nullable(),
-            command: external_exports.string().default(""),
-            output: external_exports.string().default(""),
-            outputTruncated: external_exports.boolean().default(false)
-          }).nullable()
-        })
-      )
-    });
-  }
-});
-
-// node_modules/isexe/windows.js
-var require_windows = __commonJS({
-  "node_modules/isexe/windows.js"(exports, module) {
-    module.exports = isexe;
-    isexe.sync = sync;
-    var fs = __require("fs");
-    function checkPathExt(path15, options) {
-      var pathext = options.pathExt !== void 0 ? options.pathExt : process.env.PATHEXT;
-      if (!pathext) {
-        return true;
-      }
-      pathext = pathext.split(";");
-      if (pathext.indexOf("") !== -1) {
-        return true;
-      }
-      for (var i2 = 0; i2 < pathext.length; i2++) {
-        var p = pathext[i2].toLowerCase();
-        if (p && path15.substr(-p.length).toLowerCase() === p) {
-          return true;
-        }
-      }
-      return false;
-    }
-    function checkStat(stat3, path15, options) {
-      if (!stat3.isSymbolicLink() && !stat3.isFile()) {
-        return false;
-      }
-      return checkPathExt(path15, options);
-    }
-    function isexe(path15, options, cb) {
-      fs.stat(path15, function(er, stat3) {
-        cb(er, er ? false : checkStat(stat3, path15, options));
-      });
-    }
-    function sync(path15, options) {
-      return checkStat(fs.statSync(path15), path15, options);
-    }
-  }
-});
-
-// node_modules/isexe/mode.js
-var require_mode = __commonJS({
-  "node_modules/isexe/mode.js"(exports, module) {
-    module.exports = isexe;
-    isexe.sync = sync;
-    var fs = __require("fs");
-    function isexe(path15, options, cb) {
-      fs.stat(path15, function(er, stat3) {
-        cb(er, er ? false : checkStat(stat3, options));
-      });
-    }
-    function sync(path15, options) {
-      return checkStat(fs.statSync(path15), options);
-    }
-    function checkStat(stat3, options) {
-      return stat3.isFile() && checkMode(stat3, options);
-    }
-    function checkMode(stat3, options) {
-      var mod = stat3.mode;
-      var uid = stat3.uid;
-      var gid = stat3.gid;
-      var myUid = options.uid !== void 0 ? options.uid : process.getuid && process.getuid();
-      var myGid = options.gid !== void 0 ? options.gid : process.getgid && process.getgid();
-      var u2 = parseInt("100", 8);
-      var g = parseInt("010", 8);
-      var o2 = parseInt("001", 8);
-      var ug = u2 | g;
-      var ret = mod & o2 || mod & g && gid === myGid || mod & u2 && uid === myUid || mod & ug && myUid === 0;
-      return ret;
-    }
-  }
-});
-
-// node_modules/isexe/index.js
-var require_isexe = __commonJS({
-  "node_modules/isexe/index.js"(exports, module) {
-    var fs = __require("fs");
-    var core;
-    if (process.platform === "win32" || global.TESTING_WINDOWS) {
-      core = require_windows();
-    } else {
-      core = require_mode();
-    }
-    module.exports = isexe;
-    isexe.sync = sync;
-    function isexe(path15, options, cb) {
-      if (typeof options === "function") {
-        cb = options;
-        options = {};
-      }
-      if (!cb) {
-        if (typeof Promise !== "function") {
-          throw new TypeError("callback not provided");
-        }
-        return new Promise(function(resolve6, reject2) {
-          isexe(path15, options || {}, function(er, is) {
-            if (er) {
-              reject2(er);
-            } else {
-              resolve6(is);
-            }
-          });
-        });
-      }
-      core(path15, options || {}, function(er, is) {
-        if (er) {
-          if (er.code === "EACCES" || options && options.ignoreErrors) {
-            er = null;
-            is = false;
-          }
-        }
-        cb(er, is);
-      });
-    }
-    function sync(path15, options) {
-      try {
-        return core.sync(path15, options || {});
-      } catch (er) {
-        if (options && options.ignoreErrors || er.code === "EACCES") {
-          return false;
-        } else {
-          throw er;
-        }
-      }
-    }
-  }
-});
-
-// node_modules/which/which.js
-var require_which = __commonJS({
-  "node_modules/which/which.js"(exports, module) {
-    var isWindows = process.platform === "win32" || process.env.OSTYPE === "cygwin" || process.env.OSTYPE === "msys";
-    var path15 = __require("path");
-    var COLON = isWindows ? ";" : ":";
-    var isexe = require_isexe();
-    var getNotFoundError = (cmd) => Object.assign(new Error(`not found: ${cmd}`), { code: "ENOENT" });
-    var getPathInfo = (cmd, opt) => {
-      const colon = opt.colon || COLON;
-      const pathEnv = cmd.match(/\//) || isWindows && cmd.match(/\\/) ? [""] : [
-        // windows always checks the cwd first
-        ...isWindows ? [process.cwd()] : [],
-        ...(opt.path || process.env.PATH || /* istanbul ignore next: very unusual */
-        "").split(colon)
-      ];
-      const pathExtExe = isWindows ? opt.pathExt || process.env.PATHEXT || ".EXE;.CMD;.BAT;.COM" : "";
-      const pathExt = isWindows ? pathExtExe.split(colon) : [""];
-      if (isWindows) {
-        if (cmd.indexOf(".") !== -1 && pathExt[0] !== "")
-          pathExt.unshift("");
-      }
-      return {
-        pathEnv,
-        pathExt,
-        pathExtExe
-      };
-    };
-    var which = (cmd, opt, cb) => {
-      if (typeof opt === "function") {
-        cb = opt;
-        opt = {};
-      }
-      if (!opt)
-        opt = {};
-      const { pathEnv, pathExt, pathExtExe } = getPathInfo(cmd, opt);
-      const found = [];
-      const step = (i2) => new Promise((resolve6, reject2) => {
-        if (i2 === pathEnv.length)
-          return opt.all && found.length ? resolve6(found) : reject2(getNotFoundError(cmd));
-        const ppRaw = pathEnv[i2];
-        const pathPart = /^".*"$/.test(ppRaw) ? ppRaw.slice(1, -1) : ppRaw;
-        const pCmd = path15.join(pathPart, cmd);
-        const p = !pathPart && /^\.[\\\/]/.test(cmd) ? cmd.slice(0, 2) + pCmd : pCmd;
-        resolve6(subStep(p, i2, 0));
-      });
-      const subStep = (p, i2, ii) => new Promise((resolve6, reject2) => {
-        if (ii === pathExt.length)
-          return resolve6(step(i2 + 1));
-        const ext = pathExt[ii];
-        isexe(p + ext, { pathExt: pathExtExe }, (er, is) => {
-          if (!er && is) {
-            if (opt.all)
-              found.push(p + ext);
-            else
-              return resolve6(p + ext);
-          }
-          return resolve6(subStep(p, i2, ii + 1));
-        });
-      });
-      return cb ? step(0).then((res) => cb(null, res), cb) : step(0);
-    };
-    var whichSync = (cmd, opt) => {
-      opt = opt || {};
-      const { pathEnv, pathExt, pathExtExe } = getPathInfo(cmd, opt);
-      const found = [];
-      for (let i2 = 0; i2 < pathEnv.length; i2++) {
-        const ppRaw = pathEnv[i2];
-        const pathPart = /^".*"$/.test(ppRaw) ? ppRaw.slice(1, -1) : ppRaw;
-        const pCmd = path15.join(pathPart, cmd);
-        const p = !pathPart && /^\.[\\\/]/.test(cmd) ? cmd.slice(0, 2) + pCmd : pCmd;
-        for (let j = 0; j < pathExt.length; j++) {
-          const cur = p + pathExt[j];
-          try {
-            const is = isexe.sync(cur, { pathExt: pathExtExe });
-            if (is) {
-              if (opt.all)
-                found.push(cur);
-              else
-                return cur;
-            }
-          } catch (ex) {
-          }
-        }
-      }
-      if (opt.all && found.length)
-        return found;
-      if (opt.nothrow)
-        return null;
-      throw getNotFoundError(cmd);
-    };
-    module.exports = which;
-    which.sync = whichSync;
-  }
-});
-
-// node_modules/path-key/index.js
-var require_path_key = __commonJS({
-  "node_modules/path-key/index.js"(exports, module) {
-    "use strict";
-    var pathKey2 = (options = {}) => {
-      const environment = options.env || process.env;
-      const platform2 = options.platform || process.platform;
-      if (platform2 !== "win32") {
-        return "PATH";
-      }
-      return Object.keys(environment).reverse().find((key) => key.toUpperCase() === "PATH") || "Path";
-    };
-    module.exports = pathKey2;
-    module.exports.default = pathKey2;
-  }
-});
-
-// node_modules/cross-spawn/lib/util/resolveCommand.js
-var require_resolveCommand = __commonJS({
-  "node_modules/cross-spawn/lib/util/resolveCommand.js"(exports, module) {
-    "use strict";
-    var path15 = __require("path");
-    var which = require_which();
-    var getPathKey = require_path_key();
-    function resolveCommandAttempt(parsed, withoutPathExt) {
-      const env2 = parsed.options.env || process.env;
-      const cwd = process.cwd();
-      const hasCustomCwd = parsed.options.cwd != null;
-      const shouldSwitchCwd = hasCustomCwd && process.chdir !== void 0 && !process.chdir.disabled;
-      if (shouldSwitchCwd) {
-        try {
-          process.chdir(parsed.options.cwd);
-        } catch (err) {
-        }
-      }
-      let resolved;
-      try {
-        resolved = which.sync(parsed.command, {
-          path: env2[getPathKey({ env: env2 })],
-          pathExt: withoutPathExt ? path15.delimiter : void 0
-        });
-      } catch (e) {
-      } finally {
-        if (shouldSwitchCwd) {
-          process.chdir(cwd);
-        }
-      }
-      if (resolved) {
-        resolved = path15.resolve(hasCustomCwd ? parsed.options.cwd : "", resolved);
-      }
-      return resolved;
-    }
-    function resolveCommand(parsed) {
-      return resolveCommandAttempt(parsed) || resolveCommandAttempt(parsed, true);
-    }
-    module.exports = resolveCommand;
-  }
-});
-
-// node_modules/cross-spawn/lib/util/escape.js
-var require_escape = __commonJS({
-  "node_modules/cross-spawn/lib/util/escape.js"(exports, module) {
-    "use strict";
-    var metaCharsRegExp = /([()\][%!^"`<>&|;, *?])/g;
-    function escapeCommand(arg) {
-      arg = arg.replace(metaCharsRegExp, "^$1");
-      return arg;
-    }
-    function escapeArgument(arg, doubleEscapeMetaChars) {
-      arg = `${arg}`;
-      arg = arg.replace(/(?=(\\+?)?)\1"/g, '$1$1\\"');
-      arg = arg.replace(/(?=(\\+?)?)\1$/, "$1$1");
-      arg = `"${arg}"`;
-      arg = arg.replace(metaCharsRegExp, "^$1");
-      if (doubleEscapeMetaChars) {
-        arg = arg.replace(metaCharsRegExp, "^$1");
-      }
-      return arg;
-    }
-    module.exports.command = escapeCommand;
-    module.exports.argument = escapeArgument;
-  }
-});
-
-// node_modules/shebang-regex/index.js
-var require_shebang_regex = __commonJS({
-  "node_modules/shebang-regex/index.js"(exports, module) {
-    "use strict";
-    module.exports = /^#!(.*)/;
-  }
-});
-
-// node_modules/shebang-command/index.js
-var require_shebang_command = __commonJS({
-  "node_modules/shebang-command/index.js"(exports, module) {
-    "use strict";
-    var shebangRegex = require_shebang_regex();
-    module.exports = (string4 = "") => {
-      const match = string4.match(shebangRegex);
-      if (!match) {
-        return null;
-      }
-      const [path15, argument] = match[0].replace(/#! ?/, "").split(" ");
-      const binary = path15.split("/").pop();
-      if (binary === "env") {
-        return argument;
-      }
-      return argument ? `${binary} ${argument}` : binary;
-    };
-  }
-});
-
-// node_modules/cross-spawn/lib/util/readShebang.js
-var require_readShebang = __commonJS({
-  "node_modules/cross-spawn/lib/util/readShebang.js"(exports, module) {
-    "use strict";
-    var fs = __require("fs");
-    var shebangCommand = require_shebang_command();
-    function readShebang(command2) {
-      const size = 150;
-      const buffer = Buffer.alloc(size);
-      let fd;
-      try {
-        fd = fs.openSync(command2, "r");
-        fs.readSync(fd, buffer, 0, size, 0);
-        fs.closeSync(fd);
-      } catch (e) {
-      }
-      return shebangCommand(buffer.toString());
-    }
-    module.exports = readShebang;
-  }
-});
-
-// node_modules/cross-spawn/lib/parse.js
-var require_parse = __commonJS({
-  "node_modules/cross-spawn/lib/parse.js"(exports, module) {
-    "use strict";
-    var path15 = __require("path");
-    var resolveCommand = require_resolveCommand();
-    var escape3 = require_escape();
-    var readShebang = require_readShebang();
-    var isWin = process.platform === "win32";
-    var isExecutableRegExp = /\.(?:com|exe)$/i;
-    var isCmdShimRegExp = /node_modules[\\/].bin[\\/][^\\/]+\.cmd$/i;
-    function detectShebang(parsed) {
-      parsed.file = resolveCommand(parsed);
-      const shebang = parsed.file && readShebang(parsed.file);
-      if (shebang) {
-        parsed.args.unshift(parsed.file);
-        parsed.command = shebang;
-        return resolveCommand(parsed);
-      }
-      return parsed.file;
-    }
-    function parseNonShell(parsed) {
-      if (!isWin) {
-        return parsed;
-      }
-      const commandFile = detectShebang(parsed);
-      const needsShell = !isExecutableRegExp.test(commandFile);
-      if (parsed.options.forceShell || needsShell) {
-        const needsDoubleEscapeMetaChars = isCmdShimRegExp.test(commandFile);
-        parsed.command = path15.normalize(parsed.command);
-        parsed.command = escape3.command(parsed.command);
-        parsed.args = parsed.args.map((arg) => escape3.argument(arg, needsDoubleEscapeMetaChars));
-        const shellCommand = [parsed.command].concat(parsed.args).join(" ");
-        parsed.args = ["/d", "/s", "/c", `"${shellCommand}"`];
-        parsed.command = process.env.comspec || "cmd.exe";
-        parsed.options.windowsVerbatimArguments = true;
-      }
-      return parsed;
-    }
-    function parse4(command2, args, options) {
-      if (args && !Array.isArray(args)) {
-        options = args;
-        args = null;
-      }
-      args = args ? args.slice(0) : [];
-      options = Object.assign({}, options);
-      const parsed = {
-        command: command2,
-        args,
-        options,
-        file: void 0,
-        original: {
-          command: command2,
-          args
-        }
-      };
-      return options.shell ? parsed : parseNonShell(parsed);
-    }
-    module.exports = parse4;
-  }
-});
-
-// node_modules/cross-spawn/lib/enoent.js
-var require_enoent = __commonJS({
-  "node_modules/cross-spawn/lib/enoent.js"(exports, module) {
-    "use strict";
-    var isWin = process.platform === "win32";
-    function notFoundError(original, syscall) {
-      return Object.assign(new Error(`${syscall} ${original.command} ENOENT`), {
-        code: "ENOENT",
-        errno: "ENOENT",
-        syscall: `${syscall} ${original.command}`,
-        path: original.command,
-        spawnargs: original.args
-      });
-    }
-    function hookChildProcess(cp, parsed) {
-      if (!isWin) {
-        return;
-      }
-      const originalEmit = cp.emit;
-      cp.emit = function(name, arg1) {
-        if (name === "exit") {
-          const err = verifyENOENT(arg1, parsed);
-          if (err) {
-            return originalEmit.call(cp, "error", err);
-          }
-        }
-        return originalEmit.apply(cp, arguments);
-      };
-    }
-    function verifyENOENT(status, parsed) {
-      if (isWin && status === 1 && !parsed.file) {
-        return notFoundError(parsed.original, "spawn");
-      }
-      return null;
-    }
-    function verifyENOENTSync(status, parsed) {
-      if (isWin && status === 1 && !parsed.file) {
-        return notFoundError(parsed.original, "spawnSync");
-      }
-      return null;
-    }
-    module.exports = {
-      hookChildProcess,
-      verifyENOENT,
-      verifyENOENTSync,
-      notFoundError
-    };
-  }
-});
-
-// node_modules/cross-spawn/index.js
-var require_cross_spawn = __commonJS({
-  "node_modules/cross-spawn/index.js"(exports, module) {
-    "use strict";
-    var cp = __require("child_process");
-    var parse4 = require_parse();
-    var enoent = require_enoent();
-    function spawn2(command2, args, options) {
-      const parsed = parse4(command2, args, options);
-      const spawned = cp.spawn(parsed.command, parsed.args, parsed.options);
-      enoent.hookChildProcess(spawned, parsed);
-      return spawned;
-    }
-    function spawnSync2(command2, args, options) {
-      const parsed = parse4(command2, args, options);
-      const result = cp.spawnSync(parsed.command, parsed.args, parsed.options);
-      result.error = result.error || enoent.verifyENOENTSync(result.status, parsed);
-      return result;
-    }
-    module.exports = spawn2;
-    module.exports.spawn = spawn2;
-    module.exports.sync = spawnSync2;
-    module.exports._parse = parse4;
-    module.exports._enoent = enoent;
-  }
-});
-
 // src/github/action.ts
 init_errors();
-import path14 from "node:path";
+import path15 from "node:path";
 import { Writable as Writable4 } from "node:stream";
 import { fileURLToPath as fileURLToPath6 } from "node:url";
 
@@ -67348,11 +67171,11 @@ var parser = new YargsParser({
   format,
   normalize,
   resolve: resolve2,
-  require: (path15) => {
+  require: (path16) => {
     if (typeof require2 !== "undefined") {
-      return require2(path15);
-    } else if (path15.match(/\.json$/)) {
-      return JSON.parse(readFileSync(path15, "utf8"));
+      return require2(path16);
+    } else if (path16.match(/\.json$/)) {
+      return JSON.parse(readFileSync(path16, "utf8"));
     } else {
       throw Error("only .json config files are supported in ESM");
     }
@@ -71150,7 +70973,7 @@ function judgeCommand(y, { io, env: env2, setStatus }) {
     "Apply the gate to existing reports (index.json and per-case JSON of wsgate serve or Autobahn): JUnit, summary, exit 1 on any failure",
     (y2) => y2.option("outdir", { type: "string", default: "./reports/clients", describe: "Report directory holding index.json" }).option("agent", { type: "string", describe: "Agent to judge (default: the only agent in index.json)" }).option("cases", { type: "string", array: true, default: [], describe: "Case id patterns that must have results (default: the cases index.json holds)" }).option("exclude-cases", { type: "string", array: true, default: [], describe: "Case id patterns to leave out" }).option("extended", extendedOption).option("strict", { type: "boolean", default: false, describe: "NON-STRICT outcomes fail too" }).option("fail-on", { type: "string", array: true, describe: "Verdicts that fail a case (as for run)" }).option("baseline", { type: "string", describe: "Baseline file of accepted non-OK cases" }).option("write-baseline", { type: "string", describe: "Write the failing cases to a baseline file" }).option("github", githubOption).option("junit", { type: "string", describe: "JUnit XML file (default: OUTDIR/junit.xml)" }).option("json", { type: "string", describe: "JSON summary file (default: OUTDIR/summary.json)" }).example("$0 judge --outdir reports/clients --agent my-client", "fail the build on the reports a server wrote"),
     async (a2) => {
-      const { judgeConfig: judgeConfig2, judgeReports: judgeReports2 } = await Promise.resolve().then(() => (init_judge_reports(), judge_reports_exports));
+      const { judgeConfig: judgeConfig2, judgeReports: judgeReports2 } = await Promise.resolve().then(() => (init_judge(), judge_exports));
       setStatus(await judgeReports2(
         judgeConfig2({
           outdir: a2.outdir,
@@ -71209,17 +71032,17 @@ function mergeCommand(y, { io, env: env2, setStatus }) {
   );
 }
 
-// src/config/schema.ts
-init_zod();
+// src/config/run-config.ts
 init_errors();
 init_verdicts();
 init_route_target();
-import path7 from "node:path";
+init_patterns();
+import path8 from "node:path";
 
 // src/config/parallel.ts
-import os2 from "node:os";
+import os from "node:os";
 function defaultJobs() {
-  const cores = typeof os2.availableParallelism === "function" ? os2.availableParallelism() : os2.cpus().length;
+  const cores = typeof os.availableParallelism === "function" ? os.availableParallelism() : os.cpus().length;
   return Math.max(1, Math.min(8, cores));
 }
 function parseShard(text) {
@@ -71233,6 +71056,9 @@ function parseShard(text) {
 }
 
 // src/config/schema.ts
+init_zod();
+init_errors();
+import path7 from "node:path";
 init_url();
 init_patterns();
 var patterns = external_exports.array(external_exports.string()).default([]);
@@ -71319,15 +71145,12 @@ function listenHostFor(urlHost, env2) {
   if (host === "" || /[\s/]/.test(host)) throw new UsageError(`WSGATE_LISTEN_HOST must be a host name or address, got ${JSON.stringify(override)}`);
   return host;
 }
-function extras(urlHost, sources, tls5) {
+function specExtras(sources, tls5) {
   const spec = sources.spec ?? null;
-  return {
-    listenHost: listenHostFor(urlHost, sources.env),
-    excludeAgentCases: spec?.excludeAgentCases ?? {},
-    session: spec?.session ?? {},
-    specFile: spec?.file ?? null,
-    tls: tls5
-  };
+  return { excludeAgentCases: spec?.excludeAgentCases ?? {}, session: spec?.session ?? {}, specFile: spec?.file ?? null, tls: tls5 };
+}
+function listenSettings(host, port, env2) {
+  return { host, port, listenHost: listenHostFor(host, env2) };
 }
 function resolveTls(o2, secure, role, startsServer) {
   if (o2.cert === null !== (o2.key === null)) throw new UsageError(o2.cert === null ? "--key needs --cert (the certificate it goes with)" : "--cert needs --key (its private key)");
@@ -71345,52 +71168,81 @@ function resolveTls(o2, secure, role, startsServer) {
   const abs = (f) => f === null ? null : path7.resolve(f);
   return { cert: abs(o2.cert), key: abs(o2.key), ca: abs(o2.ca), insecure };
 }
+function resolveServeConfig(input3, sources = {}) {
+  const o2 = parseWith(serverSchema, withSpec(input3, sources.spec));
+  const { host, port, secure } = parseListenUrl(o2.url);
+  const tls5 = resolveTls(o2, secure, "client", false);
+  return {
+    ...listenSettings(host, port, sources.env),
+    outdir: path7.resolve(o2.outdir ?? "./reports/clients"),
+    cases: splitList(o2.cases),
+    excludeCases: splitList(o2.excludeCases),
+    logLevel: o2.logLevel,
+    shard: resolveShard(o2.shard),
+    ...specExtras(sources, tls5),
+    extended: o2.extended
+  };
+}
+
+// src/config/run-config.ts
+init_url();
+var REFERENCE_SERVER_COMMAND = "{reference-server}";
+var DEFAULT_SERVER_START_TIMEOUT = 30;
 function resolveRunConfig(input3, sources = {}) {
   const o2 = parseWith(runSchema, withSpec(input3, sources.spec));
-  const { host, port, secure } = parseListenUrl(o2.url);
   const server = serverUnderTest(o2);
-  const anyWss = server !== null && [server.url, ...(sources.spec?.servers ?? []).map((s) => s.url)].some((u2) => u2.startsWith("wss:"));
-  const tls5 = resolveTls(o2, server === null ? secure : anyWss, server === null ? "client" : "server", server?.command != null);
-  if (server !== null && o2.tls) secureUrl(server);
+  if (server === null) return clientRunConfig(o2, sources);
+  const anyWss = [server.url, ...(sources.spec?.servers ?? []).map((s) => s.url)].some((u2) => u2.startsWith("wss:"));
+  const tls5 = resolveTls(o2, anyWss, "server", server.command !== null);
+  if (o2.tls) secureUrl(server);
   const specServer = sources.spec?.servers?.[0];
-  if (server !== null && specServer !== void 0 && o2.serverUrl === specServer.url && o2.agent === null) server.agent = specServer.agent;
-  const agent = o2.agent ?? (o2.client === null ? "wsgate-reference-ws" : "client");
-  const problem = agentProblem(agent);
-  if (problem !== null) throw new UsageError(`--agent: ${problem}`);
-  const outdir = path7.resolve(o2.outdir ?? (server === null ? "./reports/clients" : "./reports/servers"));
-  const failOn = [...failingVerdicts(o2.failOn === null ? null : splitList(o2.failOn), o2.strict)];
+  if (specServer !== void 0 && o2.serverUrl === specServer.url && o2.agent === null) server.agent = specServer.agent;
   return {
+    role: "server",
+    ...runSettings(o2, sources, tls5, "./reports/servers", "wsgate-reference-ws"),
+    servers: [server, ...moreServers(o2, server, sources.spec, o2.tls)],
+    // The bundled server sends no Server header and listens on a free port: it has a name of its own.
+    agentFromServer: o2.agent === null && server.command !== REFERENCE_SERVER_COMMAND,
+    seed: o2.seed
+  };
+}
+function clientRunConfig(o2, sources) {
+  const { host, port, secure } = parseListenUrl(o2.url);
+  const tls5 = resolveTls(o2, secure, "client", false);
+  return {
+    role: "client",
+    ...runSettings(o2, sources, tls5, "./reports/clients", o2.client === null ? "wsgate-reference-ws" : "client"),
+    ...listenSettings(host, port, sources.env),
     client: o2.client,
     // The bundled client drives the cases itself: one process instead of one per case.
-    clientLoops: o2.clientLoops || o2.client === null,
+    clientLoops: o2.clientLoops || o2.client === null
+  };
+}
+function runSettings(o2, sources, tls5, defaultOutdir, defaultAgent) {
+  const agent = o2.agent ?? defaultAgent;
+  const problem = agentProblem(agent);
+  if (problem !== null) throw new UsageError(`--agent: ${problem}`);
+  const outdir = path8.resolve(o2.outdir ?? defaultOutdir);
+  return {
     agent,
-    host,
-    port,
     outdir,
     cases: splitList(o2.cases),
     excludeCases: splitList(o2.excludeCases),
     caseTimeout: o2.caseTimeout,
     strict: o2.strict,
-    failOn,
-    baseline: o2.baseline === null ? null : path7.resolve(o2.baseline),
-    writeBaseline: o2.writeBaseline === null ? null : path7.resolve(o2.writeBaseline),
+    failOn: [...failingVerdicts(o2.failOn === null ? null : splitList(o2.failOn), o2.strict)],
+    baseline: o2.baseline === null ? null : path8.resolve(o2.baseline),
+    writeBaseline: o2.writeBaseline === null ? null : path8.resolve(o2.writeBaseline),
     github: o2.github,
-    junit: path7.resolve(o2.junit ?? path7.join(outdir, "junit.xml")),
-    json: path7.resolve(o2.json ?? path7.join(outdir, "summary.json")),
+    junit: path8.resolve(o2.junit ?? path8.join(outdir, "junit.xml")),
+    json: path8.resolve(o2.json ?? path8.join(outdir, "summary.json")),
     logLevel: o2.logLevel,
     jobs: o2.jobs ?? defaultJobs(),
     shard: resolveShard(o2.shard),
-    ...extras(host, sources, tls5),
     extended: o2.extended,
-    role: server === null ? "client" : "server",
-    server,
-    servers: server === null ? [] : [server, ...moreServers(o2, server, sources.spec, o2.tls)],
-    // The bundled server sends no Server header and listens on a free port: it has a name of its own.
-    agentFromServer: server !== null && o2.agent === null && server.command !== REFERENCE_SERVER_COMMAND,
-    seed: o2.seed
+    ...specExtras(sources, tls5)
   };
 }
-var DEFAULT_SERVER_START_TIMEOUT = 30;
 function serverUnderTest(o2) {
   const serverFlag = o2.serverUrl !== null ? "--server-url" : o2.server !== null ? "--server" : o2.restartServer ? "--restart-server" : null;
   if (o2.role === "client" && serverFlag !== null) throw new UsageError(`${serverFlag} tests a server: it does not go with --role client`);
@@ -71419,88 +71271,29 @@ function moreServers(o2, first, spec, tls5) {
   const agents = listed.map((s) => s.agent).filter((a2) => a2 !== null);
   const twice = agents.find((a2, i2) => agents.indexOf(a2) !== i2);
   if (twice !== void 0) throw new UsageError(`${spec?.file ?? "the spec file"}: two servers are named ${JSON.stringify(twice)}; each needs its own agent`);
-  const more = listed.slice(1).map((s) => ({ ...first, ...parseServerUrl(s.url), agent: s.agent, command: null }));
+  const more = listed.slice(1).map((s) => ({ ...first, ...parseServerUrl(s.url), agent: s.agent, command: null, restart: false }));
   if (tls5) for (const s of more) secureUrl(s);
   return more;
 }
 function secureUrl(server) {
   if (server.url.startsWith("ws:")) server.url = `wss:${server.url.slice(3)}`;
 }
-var REFERENCE_SERVER_COMMAND = "{reference-server}";
-function resolveServeConfig(input3, sources = {}) {
-  const o2 = parseWith(serverSchema, withSpec(input3, sources.spec));
-  const { host, port, secure } = parseListenUrl(o2.url);
-  const tls5 = resolveTls(o2, secure, "client", false);
-  return {
-    host,
-    port,
-    outdir: path7.resolve(o2.outdir ?? "./reports/clients"),
-    cases: splitList(o2.cases),
-    excludeCases: splitList(o2.excludeCases),
-    logLevel: o2.logLevel,
-    shard: resolveShard(o2.shard),
-    ...extras(host, sources, tls5),
-    extended: o2.extended
-  };
-}
 
-// src/gate/orchestrator.ts
+// src/run/run.ts
 init_spec();
-init_files();
-init_baseline();
+
+// src/drivers/client-role.ts
+init_errors();
 import { fileURLToPath as fileURLToPath4 } from "node:url";
 
-// src/gate/case-outcome.ts
-init_files();
-init_rule();
+// src/policy/case-limits.ts
 var DEFAULT_CASE_TIMEOUT = 30;
 function caseTimeoutFor(def, config2) {
   if (config2.caseTimeout !== null) return config2.caseTimeout;
   return Math.max(DEFAULT_CASE_TIMEOUT, (def.schedule?.maxSeconds ?? 0) + 5);
 }
-function excludedReason(config2) {
-  return `excluded for agent ${JSON.stringify(config2.agent)} by exclude-agent-cases${config2.specFile === null ? "" : ` in ${config2.specFile}`}`;
-}
-function conclude(def, index, result, clientRun, sawConnection, config2, extraWarnings, timeMs) {
-  const base = {
-    index,
-    ...caseFields(def),
-    timeMs: Math.round(timeMs),
-    client: clientRun
-  };
-  if (result === null) {
-    const reason = reasonWithoutResult(clientRun, caseTimeoutFor(def, config2), sawConnection);
-    return { ...base, status: "failed", reason, warnings: extraWarnings, result: null, reportBase: null };
-  }
-  const verdict = ruleForResult(result, new Set(config2.failOn));
-  const warnings = [...verdict.warnings, ...extraWarnings];
-  if (clientRun !== null && clientRun.exitCode !== null && clientRun.exitCode !== 0 && !clientRun.timedOut) {
-    warnings.push(`the client exited with status ${clientRun.exitCode}`);
-  }
-  return {
-    ...base,
-    status: verdict.status,
-    reason: verdict.reason,
-    warnings,
-    result,
-    reportBase: caseReportBase(agentFileBase(result.agent), result.id)
-  };
-}
-function notRun(def, index, reason) {
-  return {
-    index,
-    ...caseFields(def),
-    status: "skipped",
-    reason,
-    warnings: [],
-    timeMs: 0,
-    result: null,
-    client: null,
-    reportBase: null
-  };
-}
 
-// src/gate/client-runner.ts
+// src/processes/client-process.ts
 import { randomBytes as randomBytes2 } from "node:crypto";
 import { readdirSync as readdirSync3, readFileSync as readFileSync9 } from "node:fs";
 
@@ -72369,12 +72162,12 @@ var handleCommand = (filePath, rawArguments, rawOptions) => {
 
 // node_modules/execa/lib/arguments/options.js
 var import_cross_spawn = __toESM(require_cross_spawn(), 1);
-import path12 from "node:path";
+import path13 from "node:path";
 import process6 from "node:process";
 
 // node_modules/npm-run-path/index.js
 import process4 from "node:process";
-import path9 from "node:path";
+import path10 from "node:path";
 
 // node_modules/npm-run-path/node_modules/path-key/index.js
 function pathKey(options = {}) {
@@ -72391,7 +72184,7 @@ function pathKey(options = {}) {
 // node_modules/unicorn-magic/node.js
 import { promisify } from "node:util";
 import { execFile as execFileCallback, execFileSync as execFileSyncOriginal } from "node:child_process";
-import path8 from "node:path";
+import path9 from "node:path";
 import { fileURLToPath as fileURLToPath3 } from "node:url";
 var execFileOriginal = promisify(execFileCallback);
 function toPath(urlOrPath) {
@@ -72400,12 +72193,12 @@ function toPath(urlOrPath) {
 function traversePathUp(startPath) {
   return {
     *[Symbol.iterator]() {
-      let currentPath = path8.resolve(toPath(startPath));
+      let currentPath = path9.resolve(toPath(startPath));
       let previousPath;
       while (previousPath !== currentPath) {
         yield currentPath;
         previousPath = currentPath;
-        currentPath = path8.resolve(currentPath, "..");
+        currentPath = path9.resolve(currentPath, "..");
       }
     }
   };
@@ -72420,27 +72213,27 @@ var npmRunPath = ({
   execPath: execPath2 = process4.execPath,
   addExecPath = true
 } = {}) => {
-  const cwdPath = path9.resolve(toPath(cwd));
+  const cwdPath = path10.resolve(toPath(cwd));
   const result = [];
-  const pathParts = pathOption.split(path9.delimiter);
+  const pathParts = pathOption.split(path10.delimiter);
   if (preferLocal) {
     applyPreferLocal(result, pathParts, cwdPath);
   }
   if (addExecPath) {
     applyExecPath(result, pathParts, execPath2, cwdPath);
   }
-  return pathOption === "" || pathOption === path9.delimiter ? `${result.join(path9.delimiter)}${pathOption}` : [...result, pathOption].join(path9.delimiter);
+  return pathOption === "" || pathOption === path10.delimiter ? `${result.join(path10.delimiter)}${pathOption}` : [...result, pathOption].join(path10.delimiter);
 };
 var applyPreferLocal = (result, pathParts, cwdPath) => {
   for (const directory of traversePathUp(cwdPath)) {
-    const pathPart = path9.join(directory, "node_modules/.bin");
+    const pathPart = path10.join(directory, "node_modules/.bin");
     if (!pathParts.includes(pathPart)) {
       result.push(pathPart);
     }
   }
 };
 var applyExecPath = (result, pathParts, execPath2, cwdPath) => {
-  const pathPart = path9.resolve(cwdPath, toPath(execPath2), "..");
+  const pathPart = path10.resolve(cwdPath, toPath(execPath2), "..");
   if (!pathParts.includes(pathPart)) {
     result.push(pathPart);
   }
@@ -73595,7 +73388,7 @@ var killAfterTimeout = async (subprocess, timeout2, context, { signal }) => {
 
 // node_modules/execa/lib/methods/node.js
 import { execPath, execArgv } from "node:process";
-import path10 from "node:path";
+import path11 from "node:path";
 var mapNode = ({ options }) => {
   if (options.node === false) {
     throw new TypeError('The "node" option cannot be false with `execaNode()`.');
@@ -73614,7 +73407,7 @@ var handleNodeOption = (file2, commandArguments, {
     throw new TypeError('The "execPath" option has been removed. Please use the "nodePath" option instead.');
   }
   const normalizedNodePath = safeNormalizeFileUrl(nodePath, 'The "nodePath" option');
-  const resolvedNodePath = path10.resolve(cwd, normalizedNodePath);
+  const resolvedNodePath = path11.resolve(cwd, normalizedNodePath);
   const newOptions = {
     ...options,
     nodePath: resolvedNodePath,
@@ -73624,7 +73417,7 @@ var handleNodeOption = (file2, commandArguments, {
   if (!shouldHandleNode) {
     return [file2, commandArguments, newOptions];
   }
-  if (path10.basename(file2, ".exe") === "node") {
+  if (path11.basename(file2, ".exe") === "node") {
     throw new TypeError('When the "node" option is true, the first argument does not need to be "node".');
   }
   return [
@@ -73714,11 +73507,11 @@ var serializeEncoding = (encoding) => typeof encoding === "string" ? `"${encodin
 
 // node_modules/execa/lib/arguments/cwd.js
 import { statSync as statSync3 } from "node:fs";
-import path11 from "node:path";
+import path12 from "node:path";
 import process5 from "node:process";
 var normalizeCwd = (cwd = getDefaultCwd()) => {
   const cwdString = safeNormalizeFileUrl(cwd, 'The "cwd" option');
-  return path11.resolve(cwdString);
+  return path12.resolve(cwdString);
 };
 var getDefaultCwd = () => {
   try {
@@ -73765,7 +73558,7 @@ var normalizeOptions = (filePath, rawArguments, rawOptions) => {
   options.killSignal = normalizeKillSignal(options.killSignal);
   options.forceKillAfterDelay = normalizeForceKillAfterDelay(options.forceKillAfterDelay);
   options.lines = options.lines.map((lines, fdNumber) => lines && !BINARY_ENCODINGS.has(options.encoding) && options.buffer[fdNumber]);
-  if (process6.platform === "win32" && path12.basename(file2, ".exe") === "cmd") {
+  if (process6.platform === "win32" && path13.basename(file2, ".exe") === "cmd") {
     commandArguments.unshift("/q");
   }
   return { file: file2, commandArguments, options };
@@ -74741,7 +74534,7 @@ var handleResult = (result, verboseInfo, { reject: reject2 }) => {
 };
 
 // node_modules/execa/lib/stdio/handle-sync.js
-import { readFileSync as readFileSync8 } from "node:fs";
+import { readFileSync as readFileSync7 } from "node:fs";
 
 // node_modules/execa/lib/stdio/type.js
 var getStdioItemType = (value, optionName) => {
@@ -75071,7 +74864,7 @@ var normalizeStdioSync = (stdioArray, buffer, verboseInfo) => stdioArray.map((st
 var isOutputPipeOnly = (stdioOption) => stdioOption === "pipe" || Array.isArray(stdioOption) && stdioOption.every((item) => item === "pipe");
 
 // node_modules/execa/lib/stdio/native.js
-import { readFileSync as readFileSync7 } from "node:fs";
+import { readFileSync as readFileSync6 } from "node:fs";
 import tty2 from "node:tty";
 var handleNativeStream = ({ stdioItem, stdioItem: { type }, isStdioArray, fdNumber, direction, isSync }) => {
   if (!isStdioArray || type !== "native") {
@@ -75105,7 +74898,7 @@ var getTargetFd = ({ value, optionName, fdNumber, direction }) => {
   if (tty2.isatty(targetFdNumber)) {
     throw new TypeError(`The \`${optionName}: ${serializeOptionValue(value)}\` option is invalid: it cannot be a TTY with synchronous methods.`);
   }
-  return { type: "uint8Array", value: bufferToUint8Array(readFileSync7(targetFdNumber)), optionName };
+  return { type: "uint8Array", value: bufferToUint8Array(readFileSync6(targetFdNumber)), optionName };
 };
 var getTargetFdNumber = (value, fdNumber) => {
   if (value === "inherit") {
@@ -75438,8 +75231,8 @@ var addProperties = {
 var addPropertiesSync = {
   input: {
     ...addProperties,
-    fileUrl: ({ value }) => ({ contents: [bufferToUint8Array(readFileSync8(value))] }),
-    filePath: ({ value: { file: file2 } }) => ({ contents: [bufferToUint8Array(readFileSync8(file2))] }),
+    fileUrl: ({ value }) => ({ contents: [bufferToUint8Array(readFileSync7(value))] }),
+    filePath: ({ value: { file: file2 } }) => ({ contents: [bufferToUint8Array(readFileSync7(file2))] }),
     fileNumber: forbiddenIfSync,
     iterable: ({ value }) => ({ contents: [...value] }),
     string: ({ value }) => ({ contents: [value] }),
@@ -75906,13 +75699,13 @@ var logOutputSync = ({ serializedResult, fdNumber, state, verboseInfo, encoding,
   }
 };
 var writeToFiles = (serializedResult, stdioItems, outputFiles) => {
-  for (const { path: path15, append: append2 } of stdioItems.filter(({ type }) => FILE_TYPES.has(type))) {
-    const pathString = typeof path15 === "string" ? path15 : path15.toString();
+  for (const { path: path16, append: append2 } of stdioItems.filter(({ type }) => FILE_TYPES.has(type))) {
+    const pathString = typeof path16 === "string" ? path16 : path16.toString();
     if (append2 || outputFiles.has(pathString)) {
-      appendFileSync(path15, serializedResult);
+      appendFileSync(path16, serializedResult);
     } else {
       outputFiles.add(pathString);
-      writeFileSync(path15, serializedResult);
+      writeFileSync(path16, serializedResult);
     }
   }
 };
@@ -78322,8 +78115,140 @@ function clientEnvironment(env2) {
   return out;
 }
 
-// src/gate/client-runner.ts
-init_tls_setup();
+// src/tls/setup.ts
+init_errors();
+init_files();
+import { readFileSync as readFileSync8, rmSync } from "node:fs";
+import { mkdtemp, writeFile as writeFile2 } from "node:fs/promises";
+import os2 from "node:os";
+import path14 from "node:path";
+import tls3 from "node:tls";
+
+// src/tls/certificates.ts
+import { isIP } from "node:net";
+import { webcrypto } from "node:crypto";
+var LOOPBACK_NAMES = ["localhost", "127.0.0.1", "::1"];
+var ALGORITHM = { name: "ECDSA", namedCurve: "P-256", hash: "SHA-256" };
+var HOUR_MS = 36e5;
+async function generatePki(hosts, options = {}) {
+  await Promise.resolve().then(() => __toESM(require_Reflect(), 1));
+  const x509 = await Promise.resolve().then(() => __toESM(require_x509_cjs(), 1));
+  x509.cryptoProvider.set(webcrypto);
+  const subtle = webcrypto.subtle;
+  const notBefore = new Date(Date.now() - HOUR_MS);
+  const notAfter = new Date(Date.now() + 7 * 24 * HOUR_MS);
+  const stamp = (/* @__PURE__ */ new Date()).toISOString().replace(/\.\d+Z$/, "Z");
+  const caKeys = await subtle.generateKey(ALGORITHM, false, ["sign", "verify"]);
+  const ca = await x509.X509CertificateGenerator.createSelfSigned({
+    serialNumber: serial(),
+    name: `CN=wsgate throwaway CA ${stamp}, O=wsgate`,
+    notBefore,
+    notAfter,
+    keys: caKeys,
+    signingAlgorithm: ALGORITHM,
+    extensions: [
+      new x509.BasicConstraintsExtension(true, 0, true),
+      new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true),
+      await x509.SubjectKeyIdentifierExtension.create(caKeys.publicKey)
+    ]
+  });
+  const names = [.../* @__PURE__ */ new Set([...hosts.filter((h2) => h2 !== "" && h2 !== "0.0.0.0" && h2 !== "::"), ...options.loopback === false ? [] : LOOPBACK_NAMES])];
+  const serverKeys = await subtle.generateKey(ALGORITHM, true, ["sign", "verify"]);
+  const leaf = await x509.X509CertificateGenerator.create({
+    serialNumber: serial(),
+    subject: `CN=${names[0] ?? "localhost"}, O=wsgate`,
+    issuer: ca.subject,
+    notBefore,
+    notAfter,
+    publicKey: serverKeys.publicKey,
+    signingKey: caKeys.privateKey,
+    signingAlgorithm: ALGORITHM,
+    extensions: [
+      new x509.BasicConstraintsExtension(false, void 0, true),
+      new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
+      new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth], false),
+      new x509.SubjectAlternativeNameExtension(names.map((n2) => isIP(n2) === 0 ? { type: "dns", value: n2 } : { type: "ip", value: n2 }), false),
+      await x509.AuthorityKeyIdentifierExtension.create(ca, false),
+      await x509.SubjectKeyIdentifierExtension.create(serverKeys.publicKey)
+    ]
+  });
+  const pkcs8 = Buffer.from(await subtle.exportKey("pkcs8", serverKeys.privateKey));
+  return { caCert: ca.toString("pem"), cert: leaf.toString("pem"), key: pem("PRIVATE KEY", pkcs8) };
+}
+function serial() {
+  const bytes = webcrypto.getRandomValues(new Uint8Array(16));
+  bytes[0] = (bytes[0] ?? 0) & 127 | 1;
+  return Buffer.from(bytes).toString("hex");
+}
+function pem(label, der) {
+  const lines = der.toString("base64").match(/.{1,64}/g) ?? [];
+  return `-----BEGIN ${label}-----
+${lines.join("\n")}
+-----END ${label}-----
+`;
+}
+
+// src/tls/setup.ts
+var CA_FILE_NAME = "ca.pem";
+function readPem(flag, file2) {
+  try {
+    return readFileSync8(file2, "utf8");
+  } catch (err) {
+    throw new UsageError(`${flag} ${file2}: cannot read it (${err.code ?? String(err)})`);
+  }
+}
+function checkPair(cert, key, config2) {
+  try {
+    tls3.createSecureContext({ cert, key });
+  } catch (err) {
+    throw new UsageError(`--cert ${config2.cert} / --key ${config2.key}: not a usable certificate and private key (${err.message.split("\n")[0]})`);
+  }
+}
+async function prepareTls(config2, options) {
+  const caPem = config2.ca === null ? null : readPem("--ca", config2.ca);
+  if (caPem !== null && !caPem.includes("-----BEGIN CERTIFICATE-----")) throw new UsageError(`--ca ${config2.ca}: no PEM certificate in it`);
+  const summary = { caFile: config2.ca, generated: false, insecure: config2.insecure };
+  const none = () => void 0;
+  if (config2.cert !== null && config2.key !== null) {
+    const cert = readPem("--cert", config2.cert);
+    const key = readPem("--key", config2.key);
+    checkPair(cert, key, config2);
+    return { cert, key, certFile: config2.cert, keyFile: config2.key, caFile: config2.ca, caPem, summary, dispose: none };
+  }
+  if (!options.needCertificate) return { cert: "", key: "", certFile: null, keyFile: null, caFile: config2.ca, caPem, summary, dispose: none };
+  const pki = await generatePki(options.hosts);
+  await makeDirectory(options.outdir);
+  const caFile = path14.join(options.outdir, CA_FILE_NAME);
+  await writeFileAtomic(caFile, pki.caCert);
+  const generated = { caFile, generated: true, insecure: config2.insecure };
+  if (!options.serverFiles) return { cert: pki.cert, key: pki.key, certFile: null, keyFile: null, caFile, caPem: pki.caCert, summary: generated, dispose: none };
+  const dir = await mkdtemp(path14.join(os2.tmpdir(), "wsgate-tls-"));
+  const remove = () => rmSync(dir, { recursive: true, force: true });
+  process.once("exit", remove);
+  const certFile = path14.join(dir, "server-cert.pem");
+  const keyFile = path14.join(dir, "server-key.pem");
+  await writeFile2(certFile, pki.cert, { mode: 384 });
+  await writeFile2(keyFile, pki.key, { mode: 384 });
+  return {
+    cert: pki.cert,
+    key: pki.key,
+    certFile,
+    keyFile,
+    caFile,
+    caPem: pki.caCert,
+    summary: generated,
+    dispose: () => {
+      process.off("exit", remove);
+      remove();
+    }
+  };
+}
+function caEnvironment(caFile) {
+  if (caFile === null) return {};
+  return { NODE_EXTRA_CA_CERTS: caFile, SSL_CERT_FILE: caFile, WSGATE_CA_FILE: caFile };
+}
+
+// src/processes/client-process.ts
 var OUTPUT_LIMIT = 16 * 1024;
 function shellQuote(value) {
   return `'${value.replace(/'/g, `'\\''`)}'`;
@@ -78511,26 +78436,9 @@ function groupAlive(pgid) {
 function firstLine(text) {
   return (text.split("\n").find((l) => l.trim() !== "") ?? text).trim().slice(0, 300);
 }
-
-// src/gate/orchestrator.ts
-init_finish_run();
-
-// src/gate/run-common.ts
-init_errors();
-init_finish_run();
-import { readFileSync as readFileSync10 } from "node:fs";
-import { stat as stat2 } from "node:fs/promises";
-import path13 from "node:path";
-async function checkOutputs(config2) {
-  await checkDirectories([["the report directory", config2.outdir], ["the --junit directory", path13.dirname(config2.junit)], ["the --json directory", path13.dirname(config2.json)]]);
-  for (const [flag, file2] of [["--junit", config2.junit], ["--json", config2.json]]) {
-    const isDir = await stat2(file2).then((s) => s.isDirectory(), () => false);
-    if (isDir) throw new UsageError(`${flag} ${file2} is a directory; give a file name`);
-  }
-}
 function childrenCpuMs() {
   try {
-    const stat3 = readFileSync10("/proc/self/stat", "utf8");
+    const stat3 = readFileSync9("/proc/self/stat", "utf8");
     const fields = stat3.slice(stat3.lastIndexOf(")") + 2).split(" ");
     const ticks = Number(fields[13]) + Number(fields[14]);
     return Number.isFinite(ticks) ? ticks * 10 : null;
@@ -78538,22 +78446,8 @@ function childrenCpuMs() {
     return null;
   }
 }
-function resourcesSince(start, clientStart) {
-  const cpu = process.cpuUsage(start);
-  const clients = childrenCpuMs();
-  return {
-    cpuUserMs: Math.round(cpu.user / 1e3),
-    cpuSystemMs: Math.round(cpu.system / 1e3),
-    maxRssKiB: process.resourceUsage().maxRSS,
-    clientCpuMs: clients === null || clientStart === null ? null : clients - clientStart
-  };
-}
 
-// src/gate/looping.ts
-init_spec();
-init_rule();
-
-// src/gate/waiting.ts
+// src/processes/waiting.ts
 var EXIT_GRACE_MS = 2e3;
 var TERM_GRACE_MS = 1e3;
 var SETTLE_MS = 300;
@@ -78600,32 +78494,92 @@ function sleep(ms) {
   return new Promise((resolve6) => setTimeout(resolve6, ms));
 }
 
-// src/gate/looping.ts
-async function runLooping(server, cases, command2, baseUrl, config2, signal, progress2, ca = null) {
+// src/drivers/client-role.ts
+init_case_server();
+
+// src/drivers/looping.ts
+init_spec();
+
+// src/policy/case-outcome.ts
+init_files();
+init_rule();
+function excludedReason(agent, specFile) {
+  return `excluded for agent ${JSON.stringify(agent)} by exclude-agent-cases${specFile === null ? "" : ` in ${specFile}`}`;
+}
+function conclude(def, index, result, clientRun, sawConnection, config2, extraWarnings, timeMs) {
+  const base = {
+    index,
+    ...caseFields(def),
+    timeMs: Math.round(timeMs),
+    client: clientRun
+  };
+  if (result === null) {
+    const reason = reasonWithoutResult(clientRun, caseTimeoutFor(def, config2), sawConnection);
+    return { ...base, status: "failed", reason, warnings: extraWarnings, result: null, reportBase: null };
+  }
+  const verdict = ruleForResult(result, new Set(config2.failOn));
+  const warnings = [...verdict.warnings, ...extraWarnings];
+  if (clientRun !== null && clientRun.exitCode !== null && clientRun.exitCode !== 0 && !clientRun.timedOut) {
+    warnings.push(`the client exited with status ${clientRun.exitCode}`);
+  }
+  return {
+    ...base,
+    status: verdict.status,
+    reason: verdict.reason,
+    warnings,
+    result,
+    reportBase: caseReportBase(agentFileBase(result.agent), result.id)
+  };
+}
+function notRun(def, index, reason) {
+  return {
+    index,
+    ...caseFields(def),
+    status: "skipped",
+    reason,
+    warnings: [],
+    timeMs: 0,
+    result: null,
+    client: null,
+    reportBase: null
+  };
+}
+
+// src/drivers/looping.ts
+init_rule();
+async function runLooping(server, cases, command2, where, config2, signal, settle2) {
   const t0 = performance.now();
   const seen = [];
   const onStart = (event) => {
     seen.push(event);
   };
   const onFinish = (event, result) => {
-    if (!isAborted(signal)) progress2.caseFinished(event.index, result);
+    const def = cases[event.index - 1];
+    if (!isAborted(signal) && def !== void 0 && event.agent === resultAgent(server, config2)) {
+      settle2(conclude(def, event.index, result, null, true, config2, [], result.duration));
+    }
   };
   server.on("caseStarted", onStart);
   server.on("caseFinished", onFinish);
   const budgetS = cases.reduce((sum, c3) => sum + caseTimeoutFor(c3, config2), 0);
   let clientRun;
   try {
-    clientRun = await driveClient(server, command2, { url: baseUrl, case: "", agent: config2.agent, ...ca !== null ? { ca } : {} }, config2, signal, budgetS * 1e3, seen);
+    const values = { url: where.baseUrl, case: "", agent: config2.agent, ...where.ca !== null ? { ca: where.ca } : {} };
+    clientRun = await driveClient(server, command2, values, config2, signal, budgetS * 1e3, seen);
   } finally {
     server.off("caseStarted", onStart);
     server.off("caseFinished", onFinish);
   }
-  const gateCases = loopingResults(server, cases, config2, clientRun, seen.length > 0, budgetS);
+  if (isAborted(signal)) return;
   const tlsFailure = server.tlsFailureSince(t0);
-  if (tlsFailure !== null) {
-    for (const gc of gateCases) if (gc.result === null && gc.status === "failed") gc.reason = `${tlsFailure}; ${gc.reason}`;
+  for (const gc of loopingResults(server, cases, config2, clientRun, seen.length > 0, budgetS)) {
+    if (tlsFailure !== null && gc.result === null && gc.status === "failed") gc.reason = `${tlsFailure}; ${gc.reason}`;
+    settle2(gc);
   }
-  return gateCases;
+}
+function resultAgent(server, config2) {
+  const agents = [...server.results.keys()];
+  return server.results.has(config2.agent) ? config2.agent : agents.length === 1 ? agents[0] : config2.agent;
 }
 async function driveClient(server, command2, values, config2, signal, budgetMs, seen) {
   const env2 = config2.client === null ? { WSGATE_JOBS: String(config2.jobs), UV_THREADPOOL_SIZE: "1" } : {};
@@ -78650,12 +78604,11 @@ async function driveClient(server, command2, values, config2, signal, budgetMs, 
 }
 function loopingResults(server, cases, config2, clientRun, sawAny, budgetS) {
   const excluded = agentCaseExcluder(config2.excludeAgentCases);
-  const agents = [...server.results.keys()];
-  const agent = server.results.has(config2.agent) ? config2.agent : agents.length === 1 ? agents[0] : config2.agent;
+  const agent = resultAgent(server, config2);
   const results = server.results.get(agent) ?? /* @__PURE__ */ new Map();
   return cases.map((def, i2) => {
     const result = results.get(def.id) ?? null;
-    if (result === null && excluded(agent, def.id)) return notRun(def, i2 + 1, excludedReason(config2));
+    if (result === null && excluded(agent, def.id)) return notRun(def, i2 + 1, excludedReason(config2.agent, config2.specFile));
     if (result === null) {
       const why = clientRun.spawnError !== null || !sawAny && clientRun.exitCode !== 0 ? reasonWithoutResult(clientRun, budgetS, false) : `the client did not run this case (agent ${JSON.stringify(agent)})`;
       return { ...conclude(def, i2 + 1, null, clientRun, false, config2, [], 0), reason: why };
@@ -78664,7 +78617,7 @@ function loopingResults(server, cases, config2, clientRun, sawAny, budgetS) {
   });
 }
 
-// src/gate/per-case.ts
+// src/drivers/per-case.ts
 async function runOneCase(server, def, index, command2, where, config2, signal) {
   const agent = config2.agent;
   const t0 = performance.now();
@@ -78759,126 +78712,144 @@ async function stopLingeringClient(run) {
   await raceTimeout(client.exited, 1e3);
 }
 
-// src/gate/orchestrator.ts
-init_progress();
-init_schedule();
-init_start_server();
-init_tls_setup();
-init_errors();
+// src/drivers/client-role.ts
 function referenceClientCommand() {
-  const script = fileURLToPath4(new URL("../clients/reference-client.js", import.meta.url));
+  const script = fileURLToPath4(new URL("../bundled/reference-client.js", import.meta.url));
   return `${shellQuote(process.execPath)} ${shellQuote(script)} {url}`;
 }
-async function runGate(config2, io) {
-  const { cases, selected } = selectForRun(config2);
-  const baseline = config2.baseline === null ? null : loadBaseline(config2.baseline);
-  await checkOutputs(config2);
+function clientRoleDriver(config2) {
   const command2 = config2.client ?? referenceClientCommand();
-  const secure = config2.tls === null ? null : await prepareTls(config2.tls, { hosts: [config2.host], outdir: config2.outdir, serverFiles: false, needCertificate: true });
-  if (command2.includes("{ca}") && secure?.caFile == null) throw new UsageError("the client command uses {ca}, but there is no CA to give it: add --tls (wsgate makes one), or --ca FILE with your --cert");
-  const server = await listenForCases(config2, cases, { logger: io.logger, statusWaitMs: (config2.caseTimeout ?? DEFAULT_CASE_TIMEOUT) * 1e3, certificate: secure });
-  const baseUrl = serverBaseUrl(config2.host, server.port, secure !== null);
-  const progress2 = new Progress(io.out, io.isTty, cases.length);
-  progress2.header(headerLine(config2, cases.length, selected, command2, baseUrl));
-  if (secure?.caFile != null) io.out.write(`wsgate: TLS: the client is given the CA ${secure.caFile} (NODE_EXTRA_CA_CERTS, SSL_CERT_FILE, WSGATE_CA_FILE, {ca})
-`);
-  const startedAt = /* @__PURE__ */ new Date();
-  const t0 = performance.now();
-  const usage0 = process.cpuUsage();
-  const clientCpu0 = childrenCpuMs();
-  const gateCases = await runCases({ server, cases, command: command2, baseUrl, config: config2, io, progress: progress2, baseline, ca: secure?.caFile ?? null });
-  const { prefixes } = agentFilePrefixes(server.results.keys());
-  for (const gc of gateCases) {
-    const prefix = gc.result === null ? void 0 : prefixes.get(gc.result.agent);
-    if (prefix !== void 0) gc.reportBase = caseReportBase(prefix, gc.id);
-  }
-  const run = {
-    agent: config2.agent,
-    startedAt: startedAt.toISOString(),
-    durationMs: Math.round(performance.now() - t0),
-    strict: config2.strict,
-    cases: baseline === null ? gateCases : applyBaseline(gateCases, config2.agent, baseline),
-    interrupted: io.signal?.aborted === true ? String(io.signal.reason ?? "interrupted") : null,
-    resources: resourcesSince(usage0, clientCpu0),
-    shard: config2.shard,
-    failOn: config2.failOn,
-    ...baseline !== null ? { baselineFile: baseline.file } : {},
-    ...secure !== null ? { tls: secure.summary } : {}
+  let server = null;
+  let clientCpu0 = null;
+  return {
+    tlsNeeds: { hosts: [config2.host], serverFiles: false, needCertificate: true },
+    peerCount: 1,
+    async startPeer(_n, context) {
+      if (command2.includes("{ca}") && context.secure?.caFile == null) throw new UsageError("the client command uses {ca}, but there is no CA to give it: add --tls (wsgate makes one), or --ca FILE with your --cert");
+      server = await listenForCases(config2, context.cases, { logger: context.io.logger, statusWaitMs: (config2.caseTimeout ?? DEFAULT_CASE_TIMEOUT) * 1e3, certificate: context.secure });
+      clientCpu0 = childrenCpuMs();
+      return clientPeer(config2, command2, server, context);
+    },
+    writeReports: async () => [...server?.results.keys() ?? []],
+    peerCpuMs: () => {
+      const now = childrenCpuMs();
+      return now === null || clientCpu0 === null ? null : now - clientCpu0;
+    },
+    recordRole: {}
   };
-  return finishRun(run, config2, {
-    tell: (r) => progress2.summary(r, { outdir: config2.outdir, junit: config2.junit, json: config2.json }),
-    github: config2.github,
-    env: io.env ?? process.env,
-    out: io.out
-  });
 }
-function headerLine(config2, count3, selected, command2, baseUrl) {
-  const shardNote = config2.shard === null ? "" : ` (shard ${config2.shard.index}/${config2.shard.count} of ${selected} selected)`;
-  const atOnce = config2.clientLoops && config2.client !== null ? 1 : config2.jobs;
-  return `wsgate: ${count3} case${count3 === 1 ? "" : "s"}${shardNote}${atOnce > 1 ? `, up to ${atOnce} at once,` : ", one at a time,"} against ${config2.client === null ? "the bundled ws client" : JSON.stringify(command2)} on ${baseUrl}`;
-}
-async function runCases(r) {
-  const { server, io } = r;
+function clientPeer(config2, command2, server, context) {
+  const { io } = context;
+  const baseUrl = serverBaseUrl(config2.host, server.port, context.secure !== null);
+  const ca = context.secure?.caFile ?? null;
+  if (ca !== null) io.out.write(`wsgate: TLS: the client is given the CA ${ca} (NODE_EXTRA_CA_CERTS, SSL_CERT_FILE, WSGATE_CA_FILE, {ca})
+`);
   const dropCut = (_event, result) => {
     if (isAborted(io.signal)) server.forgetResult(result.agent, result.id);
   };
   server.on("caseFinished", dropCut);
-  try {
-    let gateCases;
-    if (r.config.clientLoops) {
-      gateCases = await runLooping(server, r.cases, r.command, r.baseUrl, r.config, io.signal, r.progress, r.ca);
-      if (isAborted(io.signal)) gateCases = gateCases.filter((gc) => verdictKept(server, gc));
-    } else {
-      gateCases = await runEachCase(r);
+  const kept = (gc) => gc.result !== null && server.results.get(gc.result.agent)?.get(gc.id) === gc.result;
+  const where = { baseUrl, ca };
+  const play = config2.clientLoops ? { kind: "self", playAll: (settle2) => runLooping(server, context.cases, command2, where, config2, io.signal, settle2) } : {
+    kind: "each",
+    playCase: async (def, index) => {
+      const gc = await runOneCase(server, def, index, command2, where, config2, io.signal);
+      return isAborted(io.signal) && !kept(gc) ? null : gc;
     }
-    if (io.signal?.aborted === true) {
-      const why = `not run: the run was interrupted (${String(io.signal.reason ?? "interrupted")})`;
-      const done = new Set(gateCases.map((c3) => c3.index));
-      for (const [i2, def] of r.cases.entries()) if (!done.has(i2 + 1)) gateCases.push(notRun(def, i2 + 1, why));
+  };
+  return {
+    agent: config2.agent,
+    against: `${config2.client === null ? "the bundled ws client" : JSON.stringify(command2)} on ${baseUrl}`,
+    // A client of the user's that loops over the cases runs them one after another (the bundled one runs --jobs at once).
+    atOnce: config2.clientLoops && config2.client !== null ? 1 : config2.jobs,
+    play,
+    async stop() {
+      server.off("caseFinished", dropCut);
+      await server.updateReports({ onlyIfChanged: true }).catch((err) => {
+        io.logger.error({ err }, "writing the case reports failed");
+      });
+      await server.close();
+      return null;
     }
-    return gateCases.sort((a2, b) => a2.index - b.index);
-  } finally {
-    server.off("caseFinished", dropCut);
-    await server.updateReports({ onlyIfChanged: true }).catch((err) => {
-      io.logger.error({ err }, "writing the case reports failed");
-    });
-    await server.close();
-  }
-}
-function verdictKept(server, gc) {
-  return gc.result !== null && server.results.get(gc.result.agent)?.get(gc.id) === gc.result;
-}
-async function runEachCase(r) {
-  const { cases, config: config2, io } = r;
-  const excluded = agentCaseExcluder(config2.excludeAgentCases);
-  const done = [];
-  await runCasesScheduled(
-    cases,
-    config2.jobs,
-    () => isAborted(io.signal),
-    async (i2) => {
-      const def = cases[i2];
-      if (excluded(config2.agent, def.id)) {
-        const gc2 = notRun(def, i2 + 1, excludedReason(config2));
-        done.push(gc2);
-        r.progress.caseDone(gc2);
-        return;
-      }
-      const ran = await runOneCase(r.server, def, i2 + 1, r.command, { baseUrl: r.baseUrl, ca: r.ca }, config2, io.signal);
-      const gc = r.baseline === null ? ran : applyBaseline([ran], config2.agent, r.baseline)[0] ?? ran;
-      if (isAborted(io.signal) && !verdictKept(r.server, gc)) return;
-      done.push(gc);
-      r.progress.caseDone(gc);
-      io.logger.info({ case: gc.id, index: gc.index, status: gc.status, reason: gc.reason, ms: gc.timeMs }, "case done");
-    }
-  );
-  return done;
+  };
 }
 
-// src/gate/server-gate.ts
+// src/run/schedule.ts
+init_registry();
+init_select();
+init_errors();
+function caseCost(def) {
+  return def.schedule?.cost ?? 0.05;
+}
+function shardCases(cases, shard) {
+  const order = cases.map((c3, i2) => ({ c: c3, i: i2, cost: caseCost(c3) }));
+  order.sort((a2, b) => b.cost - a2.cost || a2.i - b.i);
+  const load2 = new Array(shard.count).fill(0);
+  const owner = new Array(cases.length);
+  for (const { i: i2, cost } of order) {
+    let best = 0;
+    for (let s = 1; s < shard.count; s++) if (load2[s] < load2[best] - 1e-9) best = s;
+    load2[best] = load2[best] + cost;
+    owner[i2] = best;
+  }
+  return cases.filter((_, i2) => owner[i2] === shard.index - 1);
+}
+function runOrder(cases, jobs) {
+  const indices = cases.map((_, i2) => i2);
+  if (jobs <= 1) return indices;
+  const alone = indices.filter((i2) => cases[i2]?.schedule?.runsAlone === true);
+  const rest = indices.filter((i2) => cases[i2]?.schedule?.runsAlone !== true);
+  rest.sort((a2, b) => caseCost(cases[b]) - caseCost(cases[a2]) || a2 - b);
+  return [...alone, ...rest];
+}
+async function runPool(order, jobs, alone, stop, task, idle = () => false) {
+  const queue = [...order];
+  const running = /* @__PURE__ */ new Set();
+  let working = 0;
+  let exclusive = false;
+  let failure2 = null;
+  while (queue.length > 0 && failure2 === null && !stop()) {
+    const next = queue[0];
+    const needsAlone = alone(next);
+    const takesSlot = jobs <= 1 || needsAlone || !idle(next);
+    if (exclusive || needsAlone && running.size > 0 || jobs <= 1 && running.size > 0 || takesSlot && working >= jobs) {
+      await Promise.race(running);
+      continue;
+    }
+    queue.shift();
+    exclusive = needsAlone;
+    if (takesSlot) working += 1;
+    const p = task(next).catch((err) => {
+      failure2 ??= { err };
+    }).finally(() => {
+      running.delete(p);
+      if (takesSlot) working -= 1;
+      if (needsAlone) exclusive = false;
+    });
+    running.add(p);
+  }
+  await Promise.all(running);
+  if (failure2 !== null) throw failure2.err;
+}
+function runCasesScheduled(cases, jobs, stopped, task) {
+  return runPool(
+    runOrder(cases, jobs),
+    jobs,
+    (i2) => cases[i2]?.schedule?.runsAlone === true,
+    stopped,
+    task,
+    (i2) => cases[i2]?.schedule?.idle === true
+  );
+}
+function selectForRun(config2) {
+  const all = selectCases(catalogueFor(config2.extended, config2.role), config2.cases, config2.excludeCases);
+  if (all.length === 0) throw new UsageError("no case is selected: check --cases and --exclude-cases");
+  return { cases: config2.shard === null ? all : shardCases(all, config2.shard), selected: all.length };
+}
+
+// src/drivers/server-role.ts
 init_registry();
 import { fileURLToPath as fileURLToPath5 } from "node:url";
-init_spec();
 init_errors();
 
 // src/fuzzing-client/play-case.ts
@@ -78997,11 +78968,12 @@ var ClientUpgrade = class {
 
 // src/fuzzing-client/play-case.ts
 init_describe();
+init_host_port();
 function connectTo(target, ready, failed) {
   const secure = target.tls ?? null;
   if (secure === null) {
     const socket2 = net2.connect({ host: target.host, port: target.port });
-    const onError2 = (err) => failed(`could not connect to ${hostPort(target)}: ${err.code ?? err.message}`);
+    const onError2 = (err) => failed(`could not connect to ${targetHostPort(target)}: ${err.code ?? err.message}`);
     socket2.once("error", onError2);
     socket2.once("connect", () => {
       socket2.off("error", onError2);
@@ -79022,7 +78994,7 @@ function connectTo(target, ready, failed) {
   const onError = (err) => {
     socket.on("error", () => void 0);
     socket.destroy();
-    failed(tcpUp ? describeServerTlsError(err) : `could not connect to ${hostPort(target)}: ${err.code ?? err.message}`);
+    failed(tcpUp ? describeServerTlsError(err) : `could not connect to ${targetHostPort(target)}: ${err.code ?? err.message}`);
   };
   socket.once("error", onError);
   socket.once("secureConnect", () => {
@@ -79084,7 +79056,7 @@ function playOnSocket(socket, target, def, info, settings, resolve6) {
 }
 function upgradeRequest(target, offers, settings) {
   return {
-    host: hostPort(target),
+    host: targetHostPort(target),
     target: target.resource,
     key: newClientKey(settings.randomBytes),
     extensions: offers.length === 0 ? null : offers.map(offerExtensionString).join(", "),
@@ -79116,8 +79088,8 @@ function deflateDecision(response, offered, def, settings) {
   }
   return { deflate };
 }
-function hostPort(target) {
-  return `${target.host.includes(":") ? `[${target.host}]` : target.host}:${target.port}`;
+function targetHostPort(target) {
+  return hostPort(target.host, target.port);
 }
 
 // src/fuzzing-client/probe.ts
@@ -79147,7 +79119,7 @@ function probeServerHeader(target, timeoutMs = 5e3) {
       (ready) => {
         ready.on("close", () => done(null));
         ready.on("data", onData);
-        ready.write(buildUpgradeRequest({ host: hostPort(target), target: target.resource, key: newClientKey(randomBytes3) }), "latin1");
+        ready.write(buildUpgradeRequest({ host: targetHostPort(target), target: target.resource, key: newClientKey(randomBytes3) }), "latin1");
       },
       () => done(null)
     );
@@ -79191,15 +79163,10 @@ function seededBytes(seed, caseId) {
   };
 }
 
-// src/gate/server-gate.ts
-init_writer();
-init_files();
-init_version();
-init_baseline();
-init_finish_run();
-init_progress();
+// src/drivers/server-role.ts
+init_rule();
 
-// src/gate/server-process.ts
+// src/processes/server-process.ts
 init_errors();
 import net3 from "node:net";
 var POLL_MS = 50;
@@ -79334,184 +79301,228 @@ var ServerProcess = class _ServerProcess {
   }
 };
 
-// src/gate/server-gate.ts
-init_rule();
-init_schedule();
-init_start_server();
-init_tls_setup();
+// src/drivers/server-role.ts
+init_autobahn_defaults();
+init_files();
+init_writer();
+init_host_port();
+init_version();
+init_case_server();
 function referenceServerCommand() {
-  const script = fileURLToPath5(new URL("../clients/reference-server.js", import.meta.url));
+  const script = fileURLToPath5(new URL("../bundled/reference-server.js", import.meta.url));
   return `${shellQuote(process.execPath)} ${shellQuote(script)} {port}`;
 }
-async function runServerGate(config2, io) {
-  const { cases, selected } = selectForRun({ ...config2, role: "server" });
-  const baseline = config2.baseline === null ? null : loadBaseline(config2.baseline);
-  await checkOutputs(config2);
-  const startedAt = /* @__PURE__ */ new Date();
-  const t0 = performance.now();
-  const usage0 = process.cpuUsage();
-  const tested = [];
-  const starts = config2.servers.some((s) => s.command !== null);
-  const secure = config2.tls === null ? null : await prepareTls(config2.tls, { hosts: config2.servers.map((s) => s.host), outdir: config2.outdir, serverFiles: true, needCertificate: starts });
-  try {
-    for (const sut of config2.servers) {
-      if (isAborted(io.signal)) break;
-      tested.push(await testServer(config2, io, sut, { cases, selected, baseline, several: config2.servers.length > 1, taken: new Set(tested.map((t) => t.agent)), secure }));
-    }
-  } finally {
-    secure?.dispose();
-  }
-  const byAgent = new Map(tested.map((t) => [t.agent, t.results]));
-  const collisions = await writeReports(config2.outdir, byAgent, catalogueInfo(config2.extended, "server"), { generatedAt: (/* @__PURE__ */ new Date()).toISOString(), toolVersion: VERSION });
-  for (const c3 of collisions) process.stderr.write(`${collisionNotice(c3)}
+function serverRoleDriver(config2) {
+  const results = /* @__PURE__ */ new Map();
+  const cpu = [];
+  return {
+    // A server wsgate starts gets a certificate from a throwaway CA (files in a private temporary directory) unless --cert gives one.
+    tlsNeeds: { hosts: config2.servers.map((s) => s.host), serverFiles: true, needCertificate: config2.servers.some((s) => s.command !== null) },
+    peerCount: config2.servers.length,
+    async startPeer(n2, context) {
+      const peer = await startServerPeer(config2, config2.servers[n2], context, cpu);
+      results.set(peer.agent, peer.results);
+      return peer;
+    },
+    async writeReports() {
+      const collisions = await writeReports(config2.outdir, results, catalogueInfo(config2.extended, "server"), { generatedAt: (/* @__PURE__ */ new Date()).toISOString(), toolVersion: VERSION });
+      for (const c3 of collisions) process.stderr.write(`${collisionNotice(c3)}
 `);
-  for (const w of tested.flatMap((t) => t.warnings)) io.out.write(`wsgate: warning: ${w}
-`);
-  const cpu = tested.map((t) => t.serverCpuMs).filter((ms) => ms !== null);
-  const gateRun = {
-    agent: tested.map((t) => t.agent).join(", ") || config2.agent,
-    startedAt: startedAt.toISOString(),
-    durationMs: Math.round(performance.now() - t0),
-    strict: config2.strict,
-    cases: tested.flatMap((t) => t.gateCases),
-    interrupted: io.signal?.aborted === true ? String(io.signal.reason ?? "interrupted") : null,
-    resources: { ...resourcesSince(usage0, null), clientCpuMs: cpu.length === 0 ? null : cpu.reduce((a2, b) => a2 + b, 0) },
-    shard: config2.shard,
-    failOn: config2.failOn,
-    role: "server",
-    ...baseline !== null ? { baselineFile: baseline.file } : {},
-    ...secure !== null ? { tls: secure.summary } : {}
+      return [...results.keys()];
+    },
+    peerCpuMs: () => cpu.length === 0 ? null : cpu.reduce((a2, b) => a2 + b, 0),
+    recordRole: { role: "server" }
   };
-  return finishRun(gateRun, config2, {
-    tell: (r) => progress(io, gateRun.cases.length).summary(r, { outdir: config2.outdir, junit: config2.junit, json: config2.json }),
-    github: config2.github,
-    env: io.env ?? process.env,
-    out: io.out
-  });
 }
-async function testServer(config2, io, sut, run) {
+async function startServerPeer(config2, sut, context, cpu) {
+  const { secure, io } = context;
   const port = sut.port === 0 ? await freePort(sut.host) : sut.port;
-  const { secure } = run;
   const overTls = secure !== null && sut.url.startsWith("wss:");
   const target = { host: sut.host, port, resource: sut.resource, tls: overTls ? { ca: secure.caPem, insecure: secure.summary.insecure } : null };
   const command2 = sut.command === REFERENCE_SERVER_COMMAND ? referenceServerCommand() : sut.command;
-  const serverProcess = command2 === null ? null : await ServerProcess.launch(command2, sut.host, port, sut.startTimeout * 1e3, io.signal, overTls ? certificateFiles(secure) : {});
-  const tested = { agent: sut.agent ?? config2.agent, gateCases: [], results: /* @__PURE__ */ new Map(), warnings: [], serverCpuMs: null };
-  const sampler = setInterval(() => serverProcess?.sampleCpu(), 2e3);
-  try {
-    if (serverProcess === null) await awaitRemoteServer(target, sut, io.signal);
-    if (sut.agent === null && config2.agentFromServer) tested.agent = await probeServerHeader(target) ?? `${target.host}:${target.port}`;
-    if (run.taken.has(tested.agent)) tested.agent = `${tested.agent} (${target.host}:${target.port})`;
-    const progress2 = new Progress(io.out, io.isTty, run.cases.length);
-    progress2.header(headerLine2(config2, run.cases.length, run.selected, command2, target, tested.agent, sut));
-    const globalIndex = new Map(catalogueFor(config2.extended, "server").map((c3, i2) => [c3.id, i2 + 1]));
-    const state = { config: config2, io, target, agent: tested.agent, process: serverProcess, progress: progress2, baseline: run.baseline, results: tested.results, globalIndex, gone: null, several: run.several };
-    const gateCases = await runCases2(state, run.cases);
-    tested.gateCases = run.baseline === null ? gateCases : applyBaseline(gateCases, tested.agent, run.baseline);
-  } finally {
+  const proc = command2 === null ? null : await ServerProcess.launch(command2, sut.host, port, sut.startTimeout * 1e3, io.signal, overTls ? certificateFiles(secure) : {});
+  const sampler = setInterval(() => proc?.sampleCpu(), 2e3);
+  const stop = async () => {
     clearInterval(sampler);
-    const stopWarning = await serverProcess?.stop();
-    if (stopWarning) tested.warnings.push(stopWarning);
-    tested.serverCpuMs = serverProcess?.cpuMs() ?? null;
+    const warning = await proc?.stop() ?? null;
+    if (proc !== null) cpu.push(proc.cpuMs());
+    return warning || null;
+  };
+  try {
+    if (proc === null) await awaitRemoteServer(target, sut, io.signal);
+    const agent = await agentOf(config2, sut, target, context.taken);
+    const globalIndex = new Map(catalogueFor(config2.extended, "server").map((c3, i2) => [c3.id, i2 + 1]));
+    const state = { config: config2, sut, target, agent, process: proc, results: /* @__PURE__ */ new Map(), globalIndex, signal: io.signal, out: io.out, gone: null };
+    const what = sut.command === REFERENCE_SERVER_COMMAND ? "the bundled ws server" : command2 === null ? "the server" : JSON.stringify(command2);
+    const url2 = `${target.tls ? "wss" : "ws"}://${hostPort(target.host, target.port)}${target.resource}`;
+    return {
+      agent,
+      against: `${what} at ${url2} (agent ${JSON.stringify(agent)})`,
+      atOnce: config2.jobs,
+      play: { kind: "each", playCase: (def, index) => playOne(state, def, index) },
+      results: state.results,
+      stop
+    };
+  } catch (err) {
+    await stop();
+    throw err;
   }
-  return tested;
+}
+async function agentOf(config2, sut, target, taken) {
+  let agent = sut.agent ?? config2.agent;
+  if (sut.agent === null && config2.agentFromServer) agent = await probeServerHeader(target) ?? hostPort(target.host, target.port);
+  return taken.has(agent) ? `${agent} (${hostPort(target.host, target.port)})` : agent;
 }
 function certificateFiles(secure) {
   if (secure.certFile === null || secure.keyFile === null) return {};
   return { cert: secure.certFile, key: secure.keyFile };
 }
-function progress(io, total) {
-  return new Progress(io.out, io.isTty, total);
-}
 async function awaitRemoteServer(target, sut, signal) {
   const why = await waitForListen(target.host, target.port, sut.startTimeout * 1e3, null, signal);
   if (why === "timeout") throw new UsageError(`nothing accepts connections at ${target.host}:${target.port} (${sut.url}); waited ${sut.startTimeout} s`);
 }
-function headerLine2(config2, count3, selected, command2, target, agent, sut) {
-  const shardNote = config2.shard === null ? "" : ` (shard ${config2.shard.index}/${config2.shard.count} of ${selected} selected)`;
-  const what = sut.command === REFERENCE_SERVER_COMMAND ? "the bundled ws server" : command2 === null ? "the server" : JSON.stringify(command2);
-  const url2 = `${target.tls ? "wss" : "ws"}://${target.host.includes(":") ? `[${target.host}]` : target.host}:${target.port}${target.resource}`;
-  return `wsgate: ${count3} case${count3 === 1 ? "" : "s"}${shardNote}${config2.jobs > 1 ? `, up to ${config2.jobs} at once,` : ", one at a time,"} against ${what} at ${url2} (agent ${JSON.stringify(agent)})`;
-}
-async function runCases2(run, cases) {
-  const { config: config2, io } = run;
-  const excluded = agentCaseExcluder(config2.excludeAgentCases);
-  const done = [];
-  await runCasesScheduled(
-    cases,
-    config2.jobs,
-    () => isAborted(io.signal),
-    async (i2) => {
-      const def = cases[i2];
-      const gc = excluded(run.agent, def.id) ? notRun(def, i2 + 1, excludedReason({ ...config2, agent: run.agent })) : await runOne(run, def, i2 + 1);
-      if (isAborted(io.signal) && gc.status !== "skipped") {
-        run.results.delete(def.id);
-        return;
-      }
-      if (run.several) gc.agent = run.agent;
-      const shown = run.baseline === null ? gc : applyBaseline([gc], run.agent, run.baseline)[0] ?? gc;
-      done.push(shown);
-      run.progress.caseDone(shown);
-      io.logger.info({ case: gc.id, index: gc.index, status: gc.status, reason: gc.reason, ms: gc.timeMs }, "case done");
-    }
-  );
-  if (io.signal?.aborted === true) {
-    const why = `not run: the run was interrupted (${String(io.signal.reason ?? "interrupted")})`;
-    const ran = new Set(done.map((c3) => c3.index));
-    for (const [i2, def] of cases.entries()) if (!ran.has(i2 + 1)) done.push({ ...notRun(def, i2 + 1, why), ...run.several ? { agent: run.agent } : {} });
-  }
-  return done.sort((a2, b) => a2.index - b.index);
-}
-async function runOne(run, def, index) {
+async function playOne(state, def, index) {
   const t0 = performance.now();
   const failed = (reason) => ({ index, ...caseFields(def), status: "failed", reason, warnings: [], timeMs: Math.round(performance.now() - t0), result: null, client: null, reportBase: null });
-  const down = await serverDown(run);
-  if (down !== null) return failed(down);
-  const seed = run.config.seed;
-  const bytes = seed === null ? systemBytes() : seededBytes(seed, def.id);
-  const settings = {
-    session: { ...defaultSessionOptions, ...run.config.session, serverDropTimeoutMs: 1e3 },
-    deflateLevel: defaultSessionOptions.deflateLevel,
+  const down = await serverDown(state);
+  if (down !== null) return isAborted(state.signal) ? null : failed(down);
+  const limitMs = caseTimeoutFor(def, state.config) * 1e3;
+  const { signal } = state;
+  const outcome = await playCase(state.target, def, { agent: state.agent, index: state.globalIndex.get(def.id) ?? index, limitMs, ...signal ? { signal } : {} }, playSettings(state.config, def));
+  if (isAborted(signal)) return null;
+  if (outcome.result === null) return failed(await serverDown(state) ?? outcome.error ?? "no result");
+  state.results.set(def.id, outcome.result);
+  const warnings = outcome.timedOut ? [`the case did not end within ${limitMs / 1e3} s; wsgate dropped the connection`] : [];
+  const gc = conclude(def, index, outcome.result, null, true, state.config, warnings, performance.now() - t0);
+  if (gc.status === "failed" && state.process !== null && await state.process.exitsWithin(DIED_GRACE_MS)) {
+    gc.reason += `; the server under test ${state.process.describeExit()} during the case`;
+  }
+  return gc;
+}
+function playSettings(config2, def) {
+  const bytes = config2.seed === null ? systemBytes() : seededBytes(config2.seed, def.id);
+  return {
+    session: { ...AUTOBAHN_DEFAULTS, ...config2.session, serverDropTimeoutMs: AUTOBAHN_DEFAULTS.serverDropTimeoutMs },
+    deflateLevel: AUTOBAHN_DEFAULTS.deflateLevel,
     newMask: () => bytes(4),
     randomBytes: bytes,
     userAgent: `wsgate/${VERSION}`
   };
-  const limitMs = caseTimeoutFor(def, run.config) * 1e3;
-  const { io } = run;
-  const { signal } = io;
-  const outcome = await playCase(run.target, def, { agent: run.agent, index: run.globalIndex.get(def.id) ?? index, limitMs, ...signal ? { signal } : {} }, settings);
-  if (outcome.result === null) {
-    return failed(await serverDown(run) ?? outcome.error ?? "no result");
-  }
-  run.results.set(def.id, outcome.result);
-  const warnings = outcome.timedOut ? [`the case did not end within ${limitMs / 1e3} s; wsgate dropped the connection`] : [];
-  const gc = conclude(def, index, outcome.result, null, true, run.config, warnings, performance.now() - t0);
-  if (gc.status === "failed" && run.process !== null && await run.process.exitsWithin(DIED_GRACE_MS)) {
-    gc.reason += `; the server under test ${run.process.describeExit()} during the case`;
-  }
-  return gc;
 }
 var DIED_GRACE_MS = 200;
-async function serverDown(run) {
-  const proc = run.process;
-  if (run.gone !== null) return run.gone;
+async function serverDown(state) {
+  const proc = state.process;
+  if (state.gone !== null) return state.gone;
   if (proc === null || !proc.hasExited) return null;
   const how = `the server under test ${proc.describeExit()} (last output: ${proc.lastOutput()})`;
-  const { io } = run;
-  const { signal, out } = io;
-  if (run.config.server?.restart !== true || isAborted(signal)) {
-    run.gone = `${how}; not restarted (--restart-server restarts it)`;
-    return run.gone;
+  if (!state.sut.restart || isAborted(state.signal)) {
+    state.gone = `${how}; not restarted (--restart-server restarts it)`;
+    return state.gone;
   }
   try {
-    await proc.restart(run.target.host, run.target.port, (run.config.server?.startTimeout ?? 30) * 1e3, signal);
-    out.write(`wsgate: ${how}; restarted it (start ${proc.starts})
+    await proc.restart(state.target.host, state.target.port, state.sut.startTimeout * 1e3, state.signal);
+    state.out.write(`wsgate: ${how}; restarted it (start ${proc.starts})
 `);
     return null;
   } catch (err) {
-    run.gone = `${how}; restarting it failed: ${err instanceof Error ? err.message : String(err)}`;
-    return run.gone;
+    state.gone = `${how}; restarting it failed: ${err instanceof Error ? err.message : String(err)}`;
+    return state.gone;
   }
+}
+
+// src/run/run.ts
+init_finish_run();
+init_baseline();
+init_files();
+init_progress();
+init_resources();
+async function runGate(config2, io) {
+  const { cases, selected } = selectForRun(config2);
+  const baseline = config2.baseline === null ? null : loadBaseline(config2.baseline);
+  await checkOutputs(config2);
+  const driver = config2.role === "server" ? serverRoleDriver(config2) : clientRoleDriver(config2);
+  const secure = config2.tls === null ? null : await prepareTls(config2.tls, { ...driver.tlsNeeds, outdir: config2.outdir });
+  const meter = startMeter();
+  const progress = new Progress(io.out, io.isTty, cases.length);
+  const settings = { config: config2, io, cases, selected, baseline, progress, several: driver.peerCount > 1 };
+  const tested = [];
+  try {
+    for (let n2 = 0; n2 < driver.peerCount && !isAborted(io.signal); n2++) {
+      const peer = await driver.startPeer(n2, { cases, io, secure, taken: new Set(tested.map((t) => t.agent)) });
+      tested.push({ agent: peer.agent, cases: await runPeer(peer, settings) });
+    }
+  } finally {
+    secure?.dispose();
+  }
+  const run = {
+    agent: tested.map((t) => t.agent).join(", ") || config2.agent,
+    startedAt: meter.startedAt,
+    durationMs: meter.elapsedMs(),
+    strict: config2.strict,
+    cases: withReportFiles(tested.flatMap((t) => t.cases), await driver.writeReports()),
+    interrupted: io.signal?.aborted === true ? String(io.signal.reason ?? "interrupted") : null,
+    resources: meter.resources(driver.peerCpuMs()),
+    shard: config2.shard,
+    failOn: config2.failOn,
+    ...driver.recordRole,
+    ...baseline !== null ? { baselineFile: baseline.file } : {},
+    ...tlsRecord(secure)
+  };
+  return finishRun(run, config2, {
+    tell: (r) => progress.summary(r, { outdir: config2.outdir, junit: config2.junit, json: config2.json }),
+    github: config2.github,
+    env: io.env ?? process.env,
+    out: io.out
+  });
+}
+function tlsRecord(secure) {
+  return secure === null ? {} : { tls: secure.summary };
+}
+async function runPeer(peer, s) {
+  const { config: config2, io, cases } = s;
+  s.progress.header(headerLine(config2, cases.length, s.selected, peer));
+  const done = /* @__PURE__ */ new Map();
+  const settle2 = (played) => {
+    if (done.has(played.index)) return;
+    const gc = s.baseline === null ? played : applyBaseline([played], peer.agent, s.baseline)[0] ?? played;
+    if (s.several) gc.agent = peer.agent;
+    done.set(gc.index, gc);
+    s.progress.caseDone(gc);
+    io.logger.info({ case: gc.id, index: gc.index, status: gc.status, reason: gc.reason, ms: gc.timeMs }, "case done");
+  };
+  const excluded = agentCaseExcluder(config2.excludeAgentCases);
+  try {
+    if (peer.play.kind === "self") await peer.play.playAll(settle2);
+    else {
+      const { playCase: playCase2 } = peer.play;
+      await runCasesScheduled(cases, config2.jobs, () => isAborted(io.signal), async (i2) => {
+        const def = cases[i2];
+        const gc = excluded(peer.agent, def.id) ? notRun(def, i2 + 1, excludedReason(peer.agent, config2.specFile)) : await playCase2(def, i2 + 1);
+        if (gc !== null) settle2(gc);
+      });
+    }
+  } finally {
+    const warning = await peer.stop();
+    if (warning !== null) io.out.write(`wsgate: warning: ${warning}
+`);
+  }
+  if (io.signal?.aborted === true) {
+    const why = `not run: the run was interrupted (${String(io.signal.reason ?? "interrupted")})`;
+    for (const [i2, def] of cases.entries()) if (!done.has(i2 + 1)) done.set(i2 + 1, { ...notRun(def, i2 + 1, why), ...s.several ? { agent: peer.agent } : {} });
+  }
+  return [...done.values()].sort((a2, b) => a2.index - b.index);
+}
+function headerLine(config2, count3, selected, peer) {
+  const shardNote = config2.shard === null ? "" : ` (shard ${config2.shard.index}/${config2.shard.count} of ${selected} selected)`;
+  return `wsgate: ${count3} case${count3 === 1 ? "" : "s"}${shardNote}${peer.atOnce > 1 ? `, up to ${peer.atOnce} at once,` : ", one at a time,"} against ${peer.against}`;
+}
+function withReportFiles(cases, agents) {
+  const { prefixes } = agentFilePrefixes(agents);
+  for (const gc of cases) {
+    const prefix = gc.result === null ? void 0 : prefixes.get(gc.result.agent);
+    if (prefix !== void 0) gc.reportBase = caseReportBase(prefix, gc.id);
+  }
+  return cases;
 }
 
 // src/commands/run.ts
@@ -79546,7 +79557,7 @@ function runCommand(y, { io, env: env2, setStatus }) {
       }, { env: env2, spec });
       const logger = makeLogger(config2.logLevel);
       const gateIo = { out: io.stdout, logger, isTty: io.isTty ?? false, env: env2, ...io.signal ? { signal: io.signal } : {} };
-      const status = config2.role === "server" ? await runServerGate(config2, gateIo) : await runGate(config2, gateIo);
+      const status = await runGate(config2, gateIo);
       setStatus(exitForSignal(io.signal) ?? status);
     }
   );
@@ -79557,7 +79568,22 @@ function runOptions(y) {
 
 // src/commands/serve.ts
 init_errors();
-init_start_server();
+init_case_server();
+
+// src/run/serve.ts
+init_errors();
+init_case_server();
+init_resources();
+async function startCaseServer(config2, logger) {
+  const { cases } = selectForRun(config2);
+  if (cases.length === 0) throw new UsageError("no case is selected: check --cases and --exclude-cases");
+  await checkDirectories([["the report directory", config2.outdir]]);
+  const secure = config2.tls === null ? null : await prepareTls(config2.tls, { hosts: [config2.host], outdir: config2.outdir, serverFiles: false, needCertificate: true });
+  const server = await listenForCases(config2, cases, { logger, statusWaitMs: 6e4, certificate: secure });
+  return { server, cases, secure };
+}
+
+// src/commands/serve.ts
 init_version();
 function serveCommand(y, { io, env: env2, setStatus }) {
   return y.command(
@@ -79621,7 +79647,7 @@ init_version();
 async function main(argv, io) {
   let status = ExitCode.Pass;
   const context = { io, env: io.env ?? process.env, setStatus: (s) => status = s };
-  let parser2 = yargs_default([...argv]).scriptName("wsgate").usage("$0 <command> [options]\n\nWebSocket client conformance gate: plays the Autobahn|Testsuite case catalogue against a client and fails the build on any violation.").version(VERSION).strict().exitProcess(false).wrap(Math.min(110, process.stdout.columns || 100)).fail((msg, err) => {
+  let parser2 = yargs_default([...argv]).scriptName("wsgate").usage("$0 <command> [options]\n\nWebSocket conformance gate for clients and servers: plays the Autobahn|Testsuite case catalogue against a client (wsgate is the fuzzing server) or a server (--role server, --server-url, --server: wsgate is the fuzzing client) and fails the build on any violation.").version(VERSION).strict().exitProcess(false).wrap(Math.min(110, process.stdout.columns || 100)).fail((msg, err) => {
     if (err?.name === "YError") throw new UsageError(err.message);
     throw err ?? new UsageError(msg ?? "invalid arguments");
   });
@@ -79654,7 +79680,7 @@ function reportError(err, io) {
 }
 
 // src/github/action.ts
-init_github();
+init_markdown();
 var ACTION_INPUTS = {
   "client-command": { flag: "--client", kind: "string", judge: false },
   "client-loops": { flag: "--client-loops", kind: "boolean", judge: false },
@@ -79722,7 +79748,7 @@ function actionArguments(env2) {
         for (const v of value.split(/[\n,]+/).map((x) => x.trim()).filter((x) => x !== "")) argv.push(`${flag}=${v}`);
         break;
       case "string":
-        if (judging && name === "reports-directory") argv.push(`--junit=${path14.join(value, "junit.xml")}`, `--json=${path14.join(value, "summary.json")}`);
+        if (judging && name === "reports-directory") argv.push(`--junit=${path15.join(value, "junit.xml")}`, `--json=${path15.join(value, "summary.json")}`);
         else argv.push(`${flag}=${value}`);
         break;
     }

@@ -3764,7 +3764,7 @@ var require_websocket_server = __commonJS({
   }
 });
 
-// src/clients/reference-server.ts
+// src/bundled/reference-server.ts
 import { readFileSync } from "node:fs";
 import https from "node:https";
 
@@ -3778,9 +3778,9 @@ var import_subprotocol = __toESM(require_subprotocol(), 1);
 var import_websocket = __toESM(require_websocket(), 1);
 var import_websocket_server = __toESM(require_websocket_server(), 1);
 
-// src/clients/reference-server.ts
+// src/bundled/reference-server.ts
 var WS_SERVER_OPTIONS = {
-  // zlib level 1 for the echoes, as the bundled client (clients/ws-echo.ts): no verdict depends on it.
+  // zlib level 1 for the echoes, as the bundled client (bundled/ws-echo.ts): no verdict depends on it.
   perMessageDeflate: { zlibDeflateOptions: { level: 1 } },
   // Autobahn's 9.x cases send messages up to 16 MiB in up to 65536 fragments (ws's server allows
   // 16384 fragments by default, which fails 9.3.1, 9.3.2, 9.4.1 and 9.4.2).

@@ -4746,9 +4746,12 @@ var init_s06_utf8 = __esm({
 });
 
 // src/errors.ts
+var UsageError;
 var init_errors = __esm({
   "src/errors.ts"() {
     "use strict";
+    UsageError = class extends Error {
+    };
   }
 });
 
@@ -6870,13 +6873,67 @@ var init_registry = __esm({
   }
 });
 
-// src/gate/schedule.ts
+// src/util/patterns.ts
+function wildcard(pattern, options = {}) {
+  const source = pattern.replace(/[.+?^${}()|[\]\\]/g, (c) => `\\${c}`).replace(/\*/g, ".*");
+  return new RegExp(options.prefix === true ? `^${source}` : `^${source}$`);
+}
+var init_patterns = __esm({
+  "src/util/patterns.ts"() {
+    "use strict";
+  }
+});
+
+// src/cases/select.ts
+function matcher(pattern) {
+  if (!pattern.includes("*")) return (id) => id === pattern;
+  const re = wildcard(pattern, { prefix: true });
+  return (id) => re.test(id);
+}
+function resolve(patterns, ids, known) {
+  const out = /* @__PURE__ */ new Set();
+  for (const raw of patterns) {
+    const pattern = raw.trim();
+    if (pattern === "") continue;
+    if (!/^[0-9.*]+$/.test(pattern)) throw new SelectionError(`bad case pattern ${JSON.stringify(pattern)}`);
+    if (!pattern.includes("*") && !known.has(pattern)) {
+      throw new SelectionError(
+        isWsgateCase(pattern) ? `${JSON.stringify(pattern)} is one of wsgate's own cases (group 14): add --extended` : `no case has the id ${JSON.stringify(pattern)}`
+      );
+    }
+    const match = matcher(pattern);
+    for (const id of ids) if (match(id)) out.add(id);
+  }
+  return out;
+}
+function selectCases(catalogue2, include, exclude = []) {
+  const ids = catalogue2.map((c) => c.id);
+  const known = new Set(ids);
+  const inc = resolve(include.length === 0 ? ["*"] : include, ids, known);
+  const exc = resolve(exclude, ids, known);
+  return catalogue2.filter((c) => inc.has(c.id) && !exc.has(c.id)).sort((a, b) => compareIds(a.id, b.id));
+}
+var SelectionError;
+var init_select = __esm({
+  "src/cases/select.ts"() {
+    "use strict";
+    init_errors();
+    init_patterns();
+    init_categories();
+    init_registry();
+    SelectionError = class extends UsageError {
+    };
+  }
+});
+
+// src/run/schedule.ts
 var schedule_exports = {};
 __export(schedule_exports, {
   caseCost: () => caseCost,
   runCasesScheduled: () => runCasesScheduled,
   runOrder: () => runOrder,
   runPool: () => runPool,
+  selectForRun: () => selectForRun,
   shardCases: () => shardCases
 });
 function caseCost(def) {
@@ -6942,9 +6999,17 @@ function runCasesScheduled(cases, jobs, stopped, task) {
     (i) => cases[i]?.schedule?.idle === true
   );
 }
+function selectForRun(config) {
+  const all = selectCases(catalogueFor(config.extended, config.role), config.cases, config.excludeCases);
+  if (all.length === 0) throw new UsageError("no case is selected: check --cases and --exclude-cases");
+  return { cases: config.shard === null ? all : shardCases(all, config.shard), selected: all.length };
+}
 var init_schedule = __esm({
-  "src/gate/schedule.ts"() {
+  "src/run/schedule.ts"() {
     "use strict";
+    init_registry();
+    init_select();
+    init_errors();
   }
 });
 
@@ -6959,7 +7024,7 @@ var import_websocket = __toESM(require_websocket(), 1);
 var import_websocket_server = __toESM(require_websocket_server(), 1);
 var wrapper_default = import_websocket.default;
 
-// src/clients/ws-echo.ts
+// src/bundled/ws-echo.ts
 var WS_ECHO_OPTIONS = {
   // zlib level 1 (Z_BEST_SPEED) for the echoes, as ws lets its users choose (its README's example
   // tunes level and memLevel): compression levels change no verdict, and at ws's default level 6
@@ -6972,18 +7037,18 @@ var WS_ECHO_OPTIONS = {
   maxFragments: 0
 };
 function echo(url2, onText, options = WS_ECHO_OPTIONS) {
-  return new Promise((resolve) => {
+  return new Promise((resolve2) => {
     const ws = new wrapper_default(url2, options);
     ws.on("message", (data, isBinary) => {
       if (onText !== void 0) onText(data.toString("utf8"));
       else ws.send(data, { binary: isBinary });
     });
     ws.on("error", () => void 0);
-    ws.on("close", () => resolve());
+    ws.on("close", () => resolve2());
   });
 }
 
-// src/clients/reference-client.ts
+// src/bundled/reference-client.ts
 async function runConcurrently(base, agent, count, jobs) {
   const [{ catalogue: catalogue2 }, { runCasesScheduled: runCasesScheduled2, runPool: runPool2 }] = await Promise.all([Promise.resolve().then(() => (init_registry(), registry_exports)), Promise.resolve().then(() => (init_schedule(), schedule_exports))]);
   const byId = new Map(catalogue2.map((c) => [c.id, c]));
