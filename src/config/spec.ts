@@ -4,7 +4,6 @@
  * The keys are the ones Autobahn's fuzzing server reads (autobahntestsuite/fuzzing.py, wstest.py);
  * `options` holds autobahn-python 0.10.9's server protocol options (`setProtocolOptions`).
  */
-import { readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
 import { catalogueFor } from '../cases/registry.js';
@@ -14,6 +13,7 @@ import { UsageError } from '../errors.js';
 import { parseListenUrl, parseServerUrl } from './url.js';
 import type { ServerSessionOptions } from '../server/upgrade.js';
 import { wildcard } from '../util/patterns.js';
+import { readJsonFile } from './json-file.js';
 
 /** One `options` key: its JSON type, Autobahn's value in the fuzzing server, and how wsgate honours it. */
 interface OptionSpec {
@@ -203,21 +203,7 @@ function checkPatterns(file: string, key: string, patterns: readonly string[], c
 
 /** Reads, parses and validates a spec file; throws UsageError (exit 2) with one line on any problem. */
 export function loadSpec(file: string): SpecSettings {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : code === 'EACCES' ? 'permission denied' : (err as Error).message;
-    throw specError(file, `cannot read the spec file: ${why}`);
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (err) {
-    throw specError(file, `not valid JSON: ${(err as Error).message.split('\n')[0] ?? ''}`);
-  }
-  return specSettings(file, validateSpec(file, json));
+  return specSettings(file, readJsonFile(file, 'the spec file', (json) => validateSpec(file, json)));
 }
 
 /** Turns a validated spec into settings: checks patterns, applies honoured options, collects warnings. */

@@ -4,7 +4,6 @@
  * It is the judging step of setups where the server ran elsewhere (a CI service container), and it
  * replaces the hand-written index.json scripts projects use today. Nothing is run; no socket opened.
  */
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { catalogue, everyCase } from '../cases/registry.js';
 import { selectCases } from '../cases/select.js';
@@ -15,84 +14,12 @@ import { applyBaseline, loadBaseline } from '../policy/baseline.js';
 import { UsageError } from '../errors.js';
 import { finishRun } from './finish-run.js';
 import type { GateIo } from '../drivers/driver.js';
-import { failingVerdicts } from '../model/verdicts.js';
-import { splitList } from '../util/patterns.js';
 import { Progress } from '../run/progress.js';
 import { caseFields, ruleForResult } from '../policy/rule.js';
-
-/** What `wsgate judge` needs. */
-export interface JudgeConfig {
-  /** The report directory holding index.json. */
-  outdir: string;
-  /** The agent to judge; null: the only agent in index.json. */
-  agent: string | null;
-  /** Case patterns that must have results; empty: the cases index.json holds for the agent. */
-  cases: string[];
-  /** Patterns may name wsgate's own group 14 (as --extended does for run, serve and list). */
-  extended: boolean;
-  excludeCases: string[];
-  failOn: string[];
-  strict: boolean;
-  baseline: string | null;
-  writeBaseline: string | null;
-  github: boolean | null;
-  junit: string;
-  json: string;
-}
-
-/** What `judge` is given (the command's flags, the API's options): paths relative to the working directory. */
-export interface JudgeInput {
-  /** Default: ./reports/clients. */
-  outdir?: string | undefined;
-  agent?: string | undefined;
-  cases?: readonly string[] | undefined;
-  excludeCases?: readonly string[] | undefined;
-  extended?: boolean | undefined;
-  strict?: boolean | undefined;
-  failOn?: readonly string[] | undefined;
-  baseline?: string | undefined;
-  writeBaseline?: string | undefined;
-  github?: boolean | null | undefined;
-  junit?: string | undefined;
-  json?: string | undefined;
-}
-
-/** The judge's settings from its input: absolute paths, the verdicts that fail, the defaults. */
-export function judgeConfig(input: JudgeInput): JudgeConfig {
-  const outdir = path.resolve(input.outdir ?? './reports/clients');
-  const strict = input.strict ?? false;
-  return {
-    outdir,
-    agent: input.agent ?? null,
-    cases: splitList(input.cases ?? []),
-    excludeCases: splitList(input.excludeCases ?? []),
-    extended: input.extended === true,
-    failOn: [...failingVerdicts(input.failOn === undefined ? null : splitList(input.failOn), strict)],
-    strict,
-    baseline: input.baseline === undefined ? null : path.resolve(input.baseline),
-    writeBaseline: input.writeBaseline === undefined ? null : path.resolve(input.writeBaseline),
-    github: input.github ?? null,
-    junit: path.resolve(input.junit ?? path.join(outdir, 'junit.xml')),
-    json: path.resolve(input.json ?? path.join(outdir, 'summary.json')),
-  };
-}
+import { readJsonFile } from '../config/json-file.js';
+import type { JudgeConfig } from '../config/judge-merge.js';
 
 type IndexFile = Record<string, Record<string, { behavior?: unknown; reportfile?: unknown }>>;
-
-async function readJson(file: string, what: string): Promise<unknown> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new UsageError(`${file}: cannot read ${what}: ${code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
-  }
-  try {
-    return JSON.parse(text);
-  } catch (err) {
-    throw new UsageError(`${file}: ${what} is not valid JSON: ${(err as Error).message.split('\n')[0] ?? ''}`);
-  }
-}
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -101,7 +28,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
 /** Judges the reports in config.outdir; returns the exit status. */
 export async function judgeReports(config: JudgeConfig, io: GateIo): Promise<number> {
   const indexFile = path.join(config.outdir, 'index.json');
-  const index = await readJson(indexFile, 'the report index (write it with /updateReports first)');
+  const index = readJsonFile(indexFile, 'the report index (write it with /updateReports first)', (v) => v);
   if (!isObject(index) || !Object.values(index).every(isObject)) throw new UsageError(`${indexFile}: not an Autobahn index.json ({agent: {case: {...}}})`);
   const agent = agentToJudge(index, config.agent, indexFile);
   const results = (index as IndexFile)[agent] ?? {};
@@ -171,7 +98,7 @@ async function judgeOne(
   } catch (err) {
     throw new UsageError(`${indexFile}: case ${def.id}: ${(err as Error).message}`);
   }
-  const result = (await readJson(file, `the report of case ${def.id}`)) as CaseResult;
+  const result = readJsonFile(file, `the report of case ${def.id}`, (v) => v as CaseResult);
   if (!isObject(result) || typeof result.behavior !== 'string' || typeof result.behaviorClose !== 'string') {
     throw new UsageError(`${file}: not an Autobahn case report (no behavior/behaviorClose)`);
   }

@@ -4,6 +4,7 @@
  * the per-case reports, one JUnit file, one summary, one exit status. It re-judges nothing: each
  * shard's gate statuses are taken as they were written, its per-case reports are read back.
  */
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
@@ -18,6 +19,8 @@ import { UsageError } from '../errors.js';
 import { checkDirectories } from '../run/resources.js';
 import { finishRun } from './finish-run.js';
 import { caseFields } from '../policy/rule.js';
+import { readJsonFile, zodValidator } from '../config/json-file.js';
+import type { MergeOptions } from '../config/judge-merge.js';
 
 /** The parts of a run's summary.json that merging reads (other keys are allowed and ignored). */
 const summarySchema = z.object({
@@ -65,60 +68,10 @@ const summarySchema = z.object({
 
 type Summary = z.infer<typeof summarySchema>;
 
-/** What to merge and where to write it. */
-/** What `merge` is given (the command's flags, the API's options): paths relative to the working directory. */
-export interface MergeInput {
-  /** The run directories to join, each with summary.json. */
-  inputs: readonly string[];
-  outdir: string;
-  junit?: string | undefined;
-  json?: string | undefined;
-  github?: boolean | null | undefined;
-}
-
-/** The merge's settings from its input: absolute paths and the default JUnit and summary files. */
-export function mergeConfig(input: MergeInput, env: NodeJS.ProcessEnv): MergeOptions {
-  const outdir = path.resolve(input.outdir);
-  return {
-    inputs: input.inputs.map((d) => path.resolve(d)),
-    outdir,
-    junit: path.resolve(input.junit ?? path.join(outdir, 'junit.xml')),
-    json: path.resolve(input.json ?? path.join(outdir, 'summary.json')),
-    github: input.github ?? null,
-    env,
-  };
-}
-
-export interface MergeOptions {
-  inputs: string[];
-  outdir: string;
-  junit: string;
-  json: string;
-  /** --github, or null: inside GitHub Actions only. */
-  github: boolean | null;
-  env: NodeJS.ProcessEnv;
-}
-
-async function readSummary(dir: string): Promise<Summary> {
+function readSummary(dir: string): Summary {
   const file = path.join(dir, 'summary.json');
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch {
-    throw new UsageError(`${dir}: no summary.json (is it the --outdir of a wsgate run?)`);
-  }
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (err) {
-    throw new UsageError(`${file}: not valid JSON (${(err as Error).message})`);
-  }
-  const parsed = summarySchema.safeParse(data);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new UsageError(`${file}: ${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'not a wsgate summary'}`);
-  }
-  return parsed.data;
+  if (!existsSync(file)) throw new UsageError(`${dir}: no summary.json (is it the --outdir of a wsgate run?)`);
+  return readJsonFile(file, 'the run summary', zodValidator(file, summarySchema));
 }
 
 async function readCaseResult(dir: string, reportfile: string): Promise<CaseResult> {

@@ -11,13 +11,13 @@
  * Keys are case patterns with Autobahn's rules (an exact id, or `*` patterns as in --cases);
  * `agents` (optional) limits an entry to agents matching one of its patterns (`*` any run, anchored).
  */
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { catalogueFor } from '../cases/registry.js';
 import { selectCases, SelectionError } from '../cases/select.js';
 import type { BaselineMark, GateCase, GateRun } from '../model/report.js';
 import { UsageError } from '../errors.js';
 import { wildcard } from '../util/patterns.js';
+import { readJsonFile } from '../config/json-file.js';
 
 /** The one format version written and read. */
 export const BASELINE_VERSION = 1;
@@ -93,20 +93,7 @@ export function parseBaseline(file: string, value: unknown): Baseline {
 
 /** Reads and validates a baseline file; throws UsageError (exit 2) with one line on any problem. */
 export function loadBaseline(file: string): Baseline {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw fail(file, `cannot read the baseline: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (err as Error).message}`);
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (err) {
-    throw fail(file, `not valid JSON: ${(err as Error).message.split('\n')[0] ?? ''}`);
-  }
-  return parseBaseline(file, json);
+  return readJsonFile(file, 'the baseline', (json) => parseBaseline(file, json));
 }
 
 /** The first entry that accepts case `id` for `agent`, or null. */
