@@ -6,7 +6,7 @@ import { catalogue } from '../../src/cases/registry.js';
 import { selectCases } from '../../src/cases/select.js';
 import type { CaseResult, WirelogEntry } from '../../src/model/report.js';
 import type { FuzzingServer } from '../../src/server/fuzzing-server.js';
-import { resultOf, runNode, startServer } from '../support/harness.js';
+import { CLIENTS_AT_ONCE, resultOf, runNode, startServer } from '../support/harness.js';
 import { referenceVerdictsWs } from '../support/autobahn-reference.js';
 
 /** The three values a reference verdict has. */
@@ -57,7 +57,7 @@ export async function startGroup(patterns: string[]): Promise<GroupServer> {
   return {
     server,
     ids,
-    async run(script, agent, which = ids, batch = 8) {
+    async run(script, agent, which = ids, batch = CLIENTS_AT_ONCE) {
       const out = new Map<string, CaseResult>();
       for (let i = 0; i < which.length; i += batch) {
         const part = which.slice(i, i + batch);

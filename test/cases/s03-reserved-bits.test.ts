@@ -16,7 +16,8 @@ describe('group 3: reserved bits', () => {
   let acceptsRsv: Map<string, CaseResult>;
   before(async () => {
     g = await startGroup(['3.*']);
-    [ws, acceptsRsv] = await Promise.all([g.run(REFERENCE_CLIENT, 'ws'), g.run(fixture('accepts-rsv'), 'accepts-rsv')]);
+    ws = await g.run(REFERENCE_CLIENT, 'ws');
+    acceptsRsv = await g.run(fixture('accepts-rsv'), 'accepts-rsv');
   });
   after(() => g.close());
 

@@ -17,7 +17,8 @@ describe('group 4: reserved opcodes', () => {
   let echoPeer: Map<string, CaseResult>;
   before(async () => {
     g = await startGroup(['4.*']);
-    [ws, echoPeer] = await Promise.all([g.run(REFERENCE_CLIENT, 'ws'), g.run(fixture('accepts-rsv'), 'accepts-rsv')]);
+    ws = await g.run(REFERENCE_CLIENT, 'ws');
+    echoPeer = await g.run(fixture('accepts-rsv'), 'accepts-rsv');
   });
   after(() => g.close());
 

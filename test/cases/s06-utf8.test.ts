@@ -17,7 +17,7 @@ import type { CaseResult } from '../../src/model/report.js';
 import type { FuzzingServer } from '../../src/server/fuzzing-server.js';
 import { clientFrame } from '../fixtures/clients/raw-peer.js';
 import { referenceCaseRows, referenceVerdictsWs, type ReferenceVerdict as FullVerdict } from '../support/autobahn-reference.js';
-import { REFERENCE_CLIENT, fixture, resultOf, runNode, startServer } from '../support/harness.js';
+import { CLIENTS_AT_ONCE, fixture, REFERENCE_CLIENT, resultOf, runNode, startServer } from '../support/harness.js';
 
 /** Autobahn's case ids of group 6, in its order (from the reference list). */
 const referenceIds = referenceCaseRows()
@@ -197,7 +197,7 @@ describe('ws (the reference client) on all 145 cases', () => {
   const results = new Map<string, CaseResult>();
   before(async () => {
     ({ server, base } = await startServer(['6.*']));
-    const all = await inBatches(slowFirst(GROUP6_IDS), 10, (id) => runWith(server, base, REFERENCE_CLIENT, 'ws', id));
+    const all = await inBatches(slowFirst(GROUP6_IDS), CLIENTS_AT_ONCE, (id) => runWith(server, base, REFERENCE_CLIENT, 'ws', id));
     for (const r of all) results.set(r.id, r);
   });
   after(() => server.close());
@@ -345,7 +345,7 @@ describe('late-utf8 (checks UTF-8 only when a message is complete)', () => {
   const results = new Map<string, CaseResult>();
   before(async () => {
     ({ server, base } = await startServer(['6.*']));
-    const all = await inBatches(slowFirst(LATE_IDS), 10, (id) => runWith(server, base, fixture('late-utf8'), 'late', id));
+    const all = await inBatches(slowFirst(LATE_IDS), CLIENTS_AT_ONCE, (id) => runWith(server, base, fixture('late-utf8'), 'late', id));
     for (const r of all) results.set(r.id, r);
   });
   after(() => server.close());
@@ -385,7 +385,7 @@ describe('echo-invalid (echoes text without checking UTF-8)', () => {
 
   test('invalid vectors: FAILED / FAILED (the echo is invalid UTF-8, so wsgate fails the connection itself)', async () => {
     const ids = ['6.3.1', '6.6.1', '6.8.1', '6.11.5', '6.12.7', '6.14.10', '6.18.3', '6.20.1', '6.21.8'];
-    const results = await inBatches(ids, 10, (id) => runWith(server, base, fixture('echo-invalid'), 'echo-invalid', id));
+    const results = await inBatches(ids, CLIENTS_AT_ONCE, (id) => runWith(server, base, fixture('echo-invalid'), 'echo-invalid', id));
     for (const r of results) {
       assert.deepEqual(verdictOf(r), { behavior: 'FAILED', behaviorClose: 'FAILED', remoteCloseCode: null }, r.id);
       assert.equal(r.resultClose, 'The connection was failed by the wrong endpoint', r.id);
@@ -509,7 +509,7 @@ describe('a fail-fast client', () => {
 
   test('6.4.1-6.4.4: OK, failed right after the second part (frame or chop); 6.3.x and vectors OK', async () => {
     const ids = ['6.4.1', '6.4.2', '6.4.3', '6.4.4', '6.3.1', '6.3.2', '6.2.3', '6.6.4', '6.9.2', '6.20.7'];
-    const results = await inBatches(ids, 10, async (id) => {
+    const results = await inBatches(ids, CLIENTS_AT_ONCE, async (id) => {
       const agent = `failfast-${id}`;
       const pending = resultOf(server, agent, id, 15_000);
       await runFailFastClient(`${base}/runCase?case=${indexOf(id)}&agent=${agent}`);

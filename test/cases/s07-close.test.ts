@@ -13,7 +13,7 @@ import { ruleForResult } from '../../src/policy/rule.js';
 import { failingVerdicts } from '../../src/model/verdicts.js';
 import type { CaseResult, WirelogEntry } from '../../src/model/report.js';
 import type { FuzzingServer } from '../../src/server/fuzzing-server.js';
-import { REFERENCE_CLIENT, fixture, resultOf, runNode, startServer } from '../support/harness.js';
+import { CLIENTS_AT_ONCE, fixture, REFERENCE_CLIENT, resultOf, runNode, startServer } from '../support/harness.js';
 import { referenceVerdictsWs } from '../support/autobahn-reference.js';
 
 const REFERENCE = { cases: referenceVerdictsWs() };
@@ -37,7 +37,7 @@ async function runAll(
   ids: readonly string[],
 ): Promise<Map<string, CaseResult>> {
   const results = new Map<string, CaseResult>();
-  const BATCH = 8;
+  const BATCH = CLIENTS_AT_ONCE;
   for (let i = 0; i < ids.length; i += BATCH) {
     await Promise.all(
       ids.slice(i, i + BATCH).map(async (id) => {

@@ -17,7 +17,7 @@ import { resolveServeConfig } from '../../src/config/schema.js';
 import type { CaseResult } from '../../src/model/report.js';
 import type { FuzzingServer } from '../../src/server/fuzzing-server.js';
 import { createServer } from '../../src/drivers/case-server.js';
-import { REFERENCE_CLIENT, fixture, resultOf, runCli, runNode, tempDir } from '../support/harness.js';
+import { CLIENTS_AT_ONCE, fixture, REFERENCE_CLIENT, resultOf, runCli, runNode, tempDir } from '../support/harness.js';
 import { referenceCaseRows } from '../support/autobahn-reference.js';
 
 const autobahnIds = referenceCaseRows().map((r) => r.id);
@@ -115,8 +115,8 @@ async function startGroup14(): Promise<{
     server,
     async run(script, agent, ids, extra = []) {
       const out = new Map<string, CaseResult>();
-      for (let i = 0; i < ids.length; i += 6) {
-        const part = await Promise.all(ids.slice(i, i + 6).map((id) => runOne(script, agent, id, extra)));
+      for (let i = 0; i < ids.length; i += CLIENTS_AT_ONCE) {
+        const part = await Promise.all(ids.slice(i, i + CLIENTS_AT_ONCE).map((id) => runOne(script, agent, id, extra)));
         for (const r of part) out.set(r.id, r);
       }
       return out;

@@ -82,7 +82,7 @@ describe('client role over wss://', () => {
   test('shards over TLS merge into one report set that still says TLS', async () => {
     const dir = await tempDir();
     for (const k of [1, 2]) {
-      const res = await runCliWith(['run', '--tls', '--cases', '1.1.1', '1.1.2', '--shard', `${k}/2`, '--outdir', path.join(dir, `s${k}`)], { timeoutMs: 60_000 });
+      const res = await runCliWith(['run', '--tls', '--url', 'ws://127.0.0.1:0', '--cases', '1.1.1', '1.1.2', '--shard', `${k}/2`, '--outdir', path.join(dir, `s${k}`)], { timeoutMs: 60_000 });
       assert.equal(res.code, 0, res.stdout + res.stderr);
     }
     const merged = await runCliWith(['merge', path.join(dir, 's1'), path.join(dir, 's2'), '--outdir', path.join(dir, 'all')], { timeoutMs: 60_000 });
@@ -109,7 +109,7 @@ describe('client role over wss://', () => {
 
   test("{ca}, WSGATE_CA_FILE, SSL_CERT_FILE and NODE_EXTRA_CA_CERTS all name ca.pem", async () => {
     const check = `[ "$WSGATE_CA_FILE" = {ca} ] && [ "$SSL_CERT_FILE" = {ca} ] && [ "$NODE_EXTRA_CA_CERTS" = {ca} ] && grep -q 'BEGIN CERTIFICATE' {ca} && exec '${process.execPath}' '${REFERENCE_CLIENT}' {url}`;
-    const res = await gate(['--tls', '--client', check, '--cases', '1.1.1', '2.1']);
+    const res = await gate(['--tls', '--client', check, '--cases', '1.1.1', '2.1', '--url', 'ws://127.0.0.1:0']);
     assert.equal(res.code, 0, res.stdout + res.stderr);
     assert.deepEqual(statuses(res.summary), ['1.1.1 passed', '2.1 passed']);
   });
@@ -124,7 +124,7 @@ describe('client role over wss://', () => {
   test('a client that does not trust the CA: every case fails naming TLS, exit 1, at once', async () => {
     const t0 = performance.now();
     const client = `env -u NODE_EXTRA_CA_CERTS '${process.execPath}' '${REFERENCE_CLIENT}' {url}`;
-    const res = await gate(['--tls', '--client', client, '--cases', '1.1.1', '1.1.2', '2.1']);
+    const res = await gate(['--tls', '--client', client, '--cases', '1.1.1', '1.1.2', '2.1', '--url', 'ws://127.0.0.1:0']);
     assert.equal(res.code, 1, res.stdout + res.stderr);
     assert.ok(performance.now() - t0 < 20_000, 'it waited for a timeout');
     for (const c of res.summary?.cases ?? []) {
@@ -135,7 +135,7 @@ describe('client role over wss://', () => {
 
   test('a client that speaks plain TCP to the wss:// server: the reason says so', async () => {
     const plain = `'${process.execPath}' -e "const s=require('net').connect(+process.env.WSGATE_URL.split(':')[2].split('/')[0],'127.0.0.1',()=>s.write('GET / HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n'));s.on('data',()=>{});s.on('error',()=>{});s.on('close',()=>process.exit(1))"`;
-    const res = await gate(['--tls', '--client', plain, '--cases', '1.1.1']);
+    const res = await gate(['--tls', '--client', plain, '--cases', '1.1.1', '--url', 'ws://127.0.0.1:0']);
     assert.equal(res.code, 1, res.stdout + res.stderr);
     assert.match(res.summary?.cases[0]?.reason ?? '', /^TLS handshake failed: the client spoke plain TCP to a wss:\/\/ server/);
   });
@@ -146,7 +146,7 @@ describe('client role over wss://', () => {
     await writeFile(path.join(dir, 'cert.pem'), pki.cert);
     await writeFile(path.join(dir, 'key.pem'), pki.key);
     await writeFile(path.join(dir, 'my-ca.pem'), pki.caCert);
-    const res = await gate(['--cert', path.join(dir, 'cert.pem'), '--key', path.join(dir, 'key.pem'), '--ca', path.join(dir, 'my-ca.pem'), '--cases', '1.1.1', '2.1']);
+    const res = await gate(['--cert', path.join(dir, 'cert.pem'), '--key', path.join(dir, 'key.pem'), '--ca', path.join(dir, 'my-ca.pem'), '--cases', '1.1.1', '2.1', '--url', 'ws://127.0.0.1:0']);
     assert.equal(res.code, 0, res.stdout + res.stderr);
     assert.deepEqual(res.summary?.tls, { caFile: path.join(dir, 'my-ca.pem'), generated: false, insecure: false });
     assert.equal(existsSync(path.join(res.outdir, 'ca.pem')), false);

@@ -22,6 +22,14 @@ import { createServer } from '../../src/drivers/case-server.js';
  */
 export const LIVE_RUNS_AT_ONCE = Math.max(1, Math.floor(availableParallelism() / 2));
 
+/**
+ * How many client processes (one per case) a test runs at once against an in-process fuzzing server:
+ * one per core. The case's own timers decide the verdict (a 1 s close timer, a 2 s kill timer), and a
+ * freshly started client that does not get the CPU in time fails the case: ten at once, beside
+ * another test file and a CPU-bound process on 2 cores, turned ws's OK into FAILED on group 6.
+ */
+export const CLIENTS_AT_ONCE = Math.max(1, availableParallelism());
+
 /** The two cases of the spec (case-reports.md): engine tests pin their selection to these. */
 export const SPEC_CASES = ['6.9.2', '6.12.7'];
 
