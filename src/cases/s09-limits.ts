@@ -45,15 +45,15 @@ function kindOf(binary: boolean): string {
   return binary ? 'binary' : 'text';
 }
 
-/**
- * The outcome so far, per connection: Autobahn sets `behavior` only when an echo is right, and
- * replaces `result` on every echo, so a later wrong echo keeps an earlier OK with the newer text.
- */
 /** Rough loopback throughput of a prompt client, for the scheduling estimate (`cost`) only. */
 const LOOPBACK_BYTES_PER_SECOND = 200e6;
 /** Rough time of one small-message round trip, for the same estimate. */
 const ROUND_TRIP_SECONDS = 0.0002;
 
+/**
+ * The outcome so far, per connection: Autobahn sets `behavior` only when an echo is right, and
+ * replaces `result` on every echo, so a later wrong echo keeps an earlier OK with the newer text.
+ */
 const behaviors = new WeakMap<CaseContext, OutcomeVerdict>();
 
 function setResult(t: CaseContext, result: string, behavior?: OutcomeVerdict): void {

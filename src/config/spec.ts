@@ -267,9 +267,10 @@ export function specSettings(file: string, spec: SpecFile): SpecSettings {
   };
 }
 
-/** Autobahn's exclude-agent-cases pattern: anchored at both ends, `*` any run, everything else literal. */
-
-/** A predicate telling whether `exclude-agent-cases` leaves case `id` out for `agent`. */
+/**
+ * A predicate telling whether `exclude-agent-cases` leaves case `id` out for `agent` (Autobahn's
+ * patterns: anchored at both ends, `*` any run, everything else literal).
+ */
 export function agentCaseExcluder(rules: Readonly<Record<string, readonly string[]>>): (agent: string, id: string) => boolean {
   const compiled = Object.entries(rules).map(([agent, cases]) => ({ agent: wildcard(agent), cases: cases.map((c) => wildcard(c)) }));
   if (compiled.length === 0) return () => false;

@@ -40,7 +40,6 @@ export function findHeadEnd(data: Buffer): number {
   return i < 0 ? -1 : i + 4;
 }
 
-/** RFC 7230 §3.2.6 token characters. */
 /** Gathers an HTTP head from a byte stream, up to a size limit (either side of the opening handshake). */
 export class HeadReader {
   private chunks: Buffer[] = [];
@@ -65,6 +64,7 @@ export class HeadReader {
   }
 }
 
+/** RFC 7230 §3.2.6 token characters. */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** 16 bytes in base64 are 22 significant characters and "==" (§4.1: "randomly selected 16-byte value"). */
 const KEY_16_BYTES = /^[A-Za-z0-9+/]{22}==$/;

@@ -21,7 +21,6 @@ import { prepareTls, type TlsSetup } from '../tls/setup.js';
 import { Progress } from './progress.js';
 import { checkOutputs, startMeter } from './resources.js';
 
-export type { GateIo } from '../drivers/driver.js';
 
 /** Runs the gate; returns the exit status. Throws UsageError for bad configuration. */
 export async function runGate(config: RunConfig, io: GateIo): Promise<number> {

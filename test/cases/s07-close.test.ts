@@ -20,11 +20,6 @@ const REFERENCE = { cases: referenceVerdictsWs() };
 
 const IDS = closeCases.map((c) => c.id);
 
-/**
- * Session.sendCloseFrame builds its payload with closePayload(), which drops a reason given without a
- * code, so 7.3.2 sends an empty close instead of the 1-byte "a" (Autobahn's sendCloseFrame sends the
- * reason bytes alone). These tests pass once the engine is fixed; until then they are TODO.
- */
 /** The 1-based /runCase index of each id on a server that selects group 7 only. */
 const INDEX = new Map(selectCases(catalogue, ['7.*']).map((c, i) => [c.id, i + 1]));
 

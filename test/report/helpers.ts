@@ -2,12 +2,10 @@
 import type { CaseResult, GateCase, GateRun } from '../../src/model/report.js';
 import { referenceReportText } from '../support/autobahn-reference.js';
 
-/** The reference per-case JSON report's exact text (as Autobahn wrote it). */
-export const referenceText = referenceReportText;
 
 /** The reference report parsed into the model (a fresh copy each call). */
 export function referenceResult(id: '6.9.2' | '6.12.7'): CaseResult {
-  return JSON.parse(referenceText(id)) as CaseResult;
+  return JSON.parse(referenceReportText(id)) as CaseResult;
 }
 
 /** Text content of an HTML fragment: tags dropped, the entities the renderers emit decoded. */

@@ -2,18 +2,19 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { caseReportJson, indexJson, summaryJson } from '../../src/report/json.js';
 import type { CaseResult } from '../../src/model/report.js';
-import { referenceResult, referenceText, sampleRun } from './helpers.js';
+import { referenceReportText } from '../support/autobahn-reference.js';
+import { referenceResult, sampleRun } from './helpers.js';
 
 test('caseReportJson reproduces both reference reports exactly', () => {
   for (const id of ['6.9.2', '6.12.7'] as const) {
-    assert.equal(caseReportJson(referenceResult(id)), referenceText(id));
+    assert.equal(caseReportJson(referenceResult(id)), referenceReportText(id));
   }
 });
 
 test('caseReportJson writes only the Autobahn keys', () => {
   const extra = { ...referenceResult('6.9.2'), gateStatus: 'passed', clientOutput: 'x' } as CaseResult;
   const out = JSON.parse(caseReportJson(extra)) as Record<string, unknown>;
-  assert.deepEqual(Object.keys(out), Object.keys(JSON.parse(referenceText('6.9.2')) as object));
+  assert.deepEqual(Object.keys(out), Object.keys(JSON.parse(referenceReportText('6.9.2')) as object));
   assert.equal(Object.keys(out).length, 39);
 });
 

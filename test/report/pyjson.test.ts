@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { pythonJson } from '../../src/report/pyjson.js';
-import { referenceText } from './helpers.js';
+import { referenceReportText } from '../support/autobahn-reference.js';
 
 for (const id of ['6.9.2', '6.12.7'] as const) {
   test(`pythonJson reproduces Autobahn's ${id} report byte for byte`, () => {
-    const text = referenceText(id);
+    const text = referenceReportText(id);
     // Autobahn writes json.dumps() output with no trailing newline.
     assert.equal(text.endsWith('}'), true);
     assert.equal(pythonJson(JSON.parse(text)), text);

@@ -5,7 +5,8 @@ import path from 'node:path';
 import { test } from 'node:test';
 import type { CaseInfo, CaseResult } from '../../src/model/report.js';
 import { writeReports } from '../../src/report/writer.js';
-import { referenceResult, referenceText } from './helpers.js';
+import { referenceReportText } from '../support/autobahn-reference.js';
+import { referenceResult } from './helpers.js';
 
 const CATALOGUE: CaseInfo[] = [
   { id: '6.9.2', origin: 'autobahn', category: 'UTF-8 Handling', subcategory: 'Last possible sequence of a certain length', description: 'd', expectation: 'e' },
@@ -31,7 +32,7 @@ test('writeReports writes per-case JSON/HTML and the indexes, nothing else', asy
     assert.equal(files.filter((f) => /^evil_case_6_9_2\.(json|html)$/.test(f)).length, 2);
     assert.equal(files.some((f) => f.startsWith('.wsgate-tmp-')), false);
     assert.deepEqual(await readdir(root), ['nested']);
-    assert.equal(await readFile(path.join(outdir, 'seedpeer_case_6_12_7.json'), 'utf8'), referenceText('6.12.7'));
+    assert.equal(await readFile(path.join(outdir, 'seedpeer_case_6_12_7.json'), 'utf8'), referenceReportText('6.12.7'));
     const index = JSON.parse(await readFile(path.join(outdir, 'index.json'), 'utf8')) as Record<string, Record<string, { reportfile: string }>>;
     for (const [, cases] of Object.entries(index)) {
       for (const [, entry] of Object.entries(cases)) assert.ok(files.includes(entry.reportfile), entry.reportfile);
