@@ -46,3 +46,57 @@ export interface OpeningHandshake {
   onData(chunk: Buffer): void;
 }
 
+
+/**
+ * What a case report takes of a connection (the connection-state table, as autobahn-python 0.10.9
+ * keeps it, and the opening handshake as it went on the wire). Only the connection changes it.
+ */
+export interface ConnectionRecord {
+  closedByMe: boolean;
+  failedByMe: boolean;
+  droppedByMe: boolean;
+  wasClean: boolean;
+  wasNotCleanReason: string | null;
+  wasOpenHandshakeTimeout: boolean;
+  wasCloseHandshakeTimeout: boolean;
+  /** A client's: the server did not drop TCP in time after the closing handshake. */
+  wasServerConnectionDropTimeout: boolean;
+  localCloseCode: number | null;
+  localCloseReason: string | null;
+  remoteCloseCode: number | null;
+  remoteCloseReason: string | null;
+  connectionWasOpen: boolean;
+  /**
+   * Why wsgate dropped the connection without a close frame where autobahn-python raises inside its
+   * protocol handler (a compressed message zlib cannot inflate): the case's result names it.
+   */
+  droppedOnError: string | null;
+  /** The opening handshake's request and response heads (latin1), '?' until there is one. */
+  httpRequest: string;
+  httpResponse: string;
+  /** A case wrote the response head (group 14). */
+  scriptedHandshake: boolean;
+}
+
+/** A new connection's record: nothing happened yet. */
+export function newConnectionRecord(): ConnectionRecord {
+  return {
+    closedByMe: false,
+    failedByMe: false,
+    droppedByMe: false,
+    wasClean: false,
+    wasNotCleanReason: null,
+    wasOpenHandshakeTimeout: false,
+    wasCloseHandshakeTimeout: false,
+    wasServerConnectionDropTimeout: false,
+    localCloseCode: null,
+    localCloseReason: null,
+    remoteCloseCode: null,
+    remoteCloseReason: null,
+    connectionWasOpen: false,
+    droppedOnError: null,
+    httpRequest: '?',
+    httpResponse: '?',
+    scriptedHandshake: false,
+  };
+}

@@ -17,59 +17,34 @@ import { FrameReader } from '../protocol/frame-reader.js';
 import { closePayload } from '../protocol/frame-writer.js';
 import { isValidUtf8 } from '../protocol/utf8.js';
 import { EMPTY } from '../util/bytes.js';
-import type { ConnectionHandler, ConnectionOptions, ConnectionSide, OpeningHandshake } from './connection-types.js';
-import { MessageAssembler, type AssemblerOwner } from './message-assembler.js';
-import { Outbox, type OutboxOwner } from './outbox.js';
+import type { TrafficStats } from '../model/report.js';
+import { newConnectionRecord, type ConnectionHandler, type ConnectionOptions, type ConnectionRecord, type ConnectionSide, type OpeningHandshake } from './connection-types.js';
+import { MessageAssembler, type AssemblerLink } from './message-assembler.js';
+import { Outbox, type OutboxLink } from './outbox.js';
 import { Sender } from './sender.js';
 import { ConnectionState, type ConnectionStateValue } from './state.js';
 import { TrafficCounters } from './traffic.js';
 import { WireLog } from './wire-recorder.js';
 
-export type { ConnectionHandler, ConnectionOptions, ConnectionSide, OpeningHandshake } from './connection-types.js';
+export type { ConnectionHandler, ConnectionOptions, ConnectionRecord, ConnectionSide, OpeningHandshake } from './connection-types.js';
 
 /** A connection's state, frame log and closing bookkeeping. */
-export class Connection implements AssemblerOwner, OutboxOwner {
-  state: ConnectionStateValue = ConnectionState.Connecting;
+export class Connection {
+  /** The frame log (frames and octets each way, the wirelog, the case's timers). */
   readonly wire = new WireLog();
-  readonly traffic = new TrafficCounters();
-  /** Bytes received and sent on this connection, handshake included. */
-  bytesIn = 0;
-  bytesOut = 0;
-  /** permessage-deflate of this connection, when negotiated. */
-  deflate: PerMessageDeflate | null = null;
-  handler: ConnectionHandler | null = null;
-  /** The peer's bytes are being handled (Twisted's doRead): see Outbox.drain. */
-  reading = false;
-
-  // Closing bookkeeping (the connection-state table of a case report).
-  closedByMe = false;
-  failedByMe = false;
-  droppedByMe = false;
-  wasClean = false;
-  wasNotCleanReason: string | null = null;
-  wasOpenHandshakeTimeout = false;
-  wasCloseHandshakeTimeout = false;
-  /** A client's: the server did not drop TCP in time after the closing handshake. */
-  wasServerConnectionDropTimeout = false;
-  localCloseCode: number | null = null;
-  localCloseReason: string | null = null;
-  remoteCloseCode: number | null = null;
-  remoteCloseReason: string | null = null;
-  connectionWasOpen = false;
-  /**
-   * Why wsgate dropped the connection without a close frame where autobahn-python raises inside its
-   * protocol handler (a compressed message zlib cannot inflate): the case's result names it.
-   */
-  droppedOnError: string | null = null;
-
-  // The opening handshake as it went on the wire (latin1), and whether a case wrote the response.
-  httpRequest = '?';
-  httpResponse = '?';
-  scriptedHandshake = false;
-
-  readonly outbox: Outbox;
   /** Frames and messages out (the case's sending API). */
   readonly sender: Sender;
+  private phase: ConnectionStateValue = ConnectionState.Connecting;
+  private readonly rec: ConnectionRecord = newConnectionRecord();
+  private readonly traffic = new TrafficCounters();
+  private octetsIn = 0;
+  private octetsOut = 0;
+  /** permessage-deflate of this connection, when negotiated. */
+  private deflate: PerMessageDeflate | null = null;
+  private handler: ConnectionHandler | null = null;
+  /** The peer's bytes are being handled (Twisted's doRead): see Outbox.drain. */
+  private reading = false;
+  private readonly outbox: Outbox;
   private readonly assembler: MessageAssembler;
   private reader: FrameReader;
   private opening: OpeningHandshake | null = null;
@@ -82,9 +57,9 @@ export class Connection implements AssemblerOwner, OutboxOwner {
     private readonly options: ConnectionOptions,
     private readonly side: ConnectionSide,
   ) {
-    this.outbox = new Outbox(this);
-    this.sender = new Sender(this);
-    this.assembler = new MessageAssembler(this);
+    this.outbox = new Outbox(socket, this.outboxLink());
+    this.sender = new Sender(this.outbox, { state: () => this.phase, deflate: () => this.deflate, newMask: this.newMask, wire: this.wire, traffic: this.traffic });
+    this.assembler = new MessageAssembler(this.assemblerLink());
     this.reader = this.newReader(false);
     socket.setNoDelay(true);
     socket.on('data', (chunk: Buffer) => {
@@ -92,19 +67,76 @@ export class Connection implements AssemblerOwner, OutboxOwner {
       this.onData(chunk);
       this.reading = false;
     });
-    socket.on('error', () => {
-      // ECONNRESET and friends: 'close' follows and does the bookkeeping.
-    });
-    socket.on('close', () => {
-      this.onSocketClosed();
-    });
+    // ECONNRESET and friends: 'close' follows and does the bookkeeping.
+    socket.on('error', () => undefined);
+    socket.on('close', () => this.onSocketClosed());
     this.after(options.openHandshakeTimeoutMs, () => {
-      if (this.state !== ConnectionState.Connecting) return;
-      this.wasClean = false;
-      this.wasNotCleanReason = 'peer did not finish (in time) the opening handshake';
-      this.wasOpenHandshakeTimeout = true;
-      this.dropConnection('abort');
+      if (this.phase !== ConnectionState.Connecting) return;
+      this.rec.wasOpenHandshakeTimeout = true;
+      this.dropUncleanly('peer did not finish (in time) the opening handshake');
     });
+  }
+
+  /** What the outbox asks of the connection: whether it is closed or reading; and it counts each write here. */
+  private outboxLink(): OutboxLink {
+    return {
+      isClosed: () => this.phase === ConnectionState.Closed,
+      isReading: () => this.reading,
+      wrote: (head, sync, length) => {
+        this.octetsOut += length;
+        this.wire.txOctets(head, sync, length);
+        if (this.phase === ConnectionState.Open) this.traffic.outgoingOctetsWireLevel += length;
+        else if (this.phase === ConnectionState.Connecting) this.traffic.preopenOutgoingOctetsWireLevel += length;
+      },
+    };
+  }
+
+  /** What the assembler reads of the connection, and where it sends control frames and failures. */
+  private assemblerLink(): AssemblerLink {
+    return {
+      state: () => this.phase,
+      deflate: () => this.deflate,
+      handler: () => this.handler,
+      failedByMe: () => this.rec.failedByMe,
+      maxMessagePayload: this.options.maxMessagePayload,
+      wire: this.wire,
+      traffic: this.traffic,
+      failConnection: (code, reason) => this.failConnection(code, reason),
+      dropOnError: (reason) => this.dropOnError(reason),
+      onControlFrame: (opcode, payload) => this.onControlFrame(opcode, payload),
+      onViolation: (code, reason) => this.onViolation(code, reason),
+      stopReading: () => this.reader.stop(),
+    };
+  }
+
+  /** Connecting, open, closing (a close frame was sent) or closed (TCP dropped by either side). */
+  get state(): ConnectionStateValue {
+    return this.phase;
+  }
+
+  /** What the case report takes of the connection: its closing bookkeeping and opening handshake. */
+  get record(): Readonly<ConnectionRecord> {
+    return this.rec;
+  }
+
+  /** Bytes received on this connection, handshake included. */
+  get bytesIn(): number {
+    return this.octetsIn;
+  }
+
+  /** Bytes sent on this connection, handshake included. */
+  get bytesOut(): number {
+    return this.octetsOut;
+  }
+
+  /** The report's traffic statistics: the counters as they are now, and their ratios. */
+  trafficStats(): TrafficStats {
+    return this.traffic.snapshot();
+  }
+
+  /** permessage-deflate was negotiated. */
+  get deflateActive(): boolean {
+    return this.deflate !== null;
   }
 
   /** True on the server's side of the connection (Autobahn's isServer). */
@@ -117,13 +149,24 @@ export class Connection implements AssemblerOwner, OutboxOwner {
     return this.side.role === 'client' ? this.side.newMask : null;
   }
 
-  get maxMessagePayload(): number {
-    return this.options.maxMessagePayload;
+  /**
+   * Who reads the bytes while connecting (the role's side of the opening handshake), and the handler
+   * when it is known from the start (a client's: it hears of a connection that never opens too).
+   */
+  startHandshake(opening: OpeningHandshake, handler: ConnectionHandler | null = null): void {
+    if (handler !== null) this.handler = handler;
+    this.opening = opening;
   }
 
-  /** Who reads the bytes while connecting (the role's side of the opening handshake). */
-  startHandshake(opening: OpeningHandshake): void {
-    this.opening = opening;
+  /** The opening handshake's request head as it went on the wire (latin1). */
+  recordRequest(head: string): void {
+    this.rec.httpRequest = head;
+  }
+
+  /** The opening handshake's response head as it went on the wire (latin1); `scripted`: a case wrote it. */
+  recordResponse(head: string, scripted = false): void {
+    this.rec.httpResponse = head;
+    if (scripted) this.rec.scriptedHandshake = true;
   }
 
   /** The handshake chose the handler and permessage-deflate: frames are read from here on. */
@@ -135,8 +178,8 @@ export class Connection implements AssemblerOwner, OutboxOwner {
 
   /** The connection is open: the handler's onOpen runs (a case starts). */
   open(): void {
-    this.state = ConnectionState.Open;
-    this.connectionWasOpen = true;
+    this.phase = ConnectionState.Open;
+    this.rec.connectionWasOpen = true;
     this.handler?.onOpen();
   }
 
@@ -158,12 +201,7 @@ export class Connection implements AssemblerOwner, OutboxOwner {
 
   /** True once TCP is dropped (by either side). A method, so checks after callbacks are not narrowed away. */
   isClosed(): boolean {
-    return this.state === ConnectionState.Closed;
-  }
-
-  /** True while open (not closing or closed). */
-  get isOpen(): boolean {
-    return this.state === ConnectionState.Open;
+    return this.phase === ConnectionState.Closed;
   }
 
   /** Runs fn after ms unless the connection is gone; timers die with the connection. */
@@ -175,18 +213,14 @@ export class Connection implements AssemblerOwner, OutboxOwner {
     this.timers.add(timer);
   }
 
-  stopReading(): void {
-    this.reader.stop();
-  }
-
   // ---- incoming bytes ----
 
   private onData(chunk: Buffer): void {
-    if (this.state === ConnectionState.Closed) return;
+    if (this.phase === ConnectionState.Closed) return;
     this.wire.rxOctets(chunk);
-    this.bytesIn += chunk.length;
-    if (this.state === ConnectionState.Open) this.traffic.incomingOctetsWireLevel += chunk.length;
-    if (this.state === ConnectionState.Connecting) {
+    this.octetsIn += chunk.length;
+    if (this.phase === ConnectionState.Open) this.traffic.incomingOctetsWireLevel += chunk.length;
+    if (this.phase === ConnectionState.Connecting) {
       this.traffic.preopenIncomingOctetsWireLevel += chunk.length;
       this.opening?.onData(chunk);
       return;
@@ -194,19 +228,19 @@ export class Connection implements AssemblerOwner, OutboxOwner {
     this.reader.push(chunk, this.assembler);
   }
 
-  onViolation(code: number, reason: string): void {
+  private onViolation(code: number, reason: string): void {
     this.failConnection(code === CloseCode.MessageTooBig ? code : CloseCode.ProtocolError, reason);
-    if (this.state === ConnectionState.Closed) this.reader.stop();
+    if (this.phase === ConnectionState.Closed) this.reader.stop();
   }
 
-  onControlFrame(opcode: number, payload: Buffer): void {
+  private onControlFrame(opcode: number, payload: Buffer): void {
     if (opcode === Opcode.Close) {
       const code = payload.length >= 2 ? payload.readUInt16BE(0) : null;
       const reason = payload.length > 2 ? payload.subarray(2) : null;
       this.onCloseFrame(code, reason);
     } else if (opcode === Opcode.Ping) {
       // Autobahn answers pings itself and does not record them as events.
-      if (this.state === ConnectionState.Open) this.sender.sendFrame({ opcode: Opcode.Pong, payload });
+      if (this.phase === ConnectionState.Open) this.sender.sendFrame({ opcode: Opcode.Pong, payload });
     } else if (opcode === Opcode.Pong) {
       this.handler?.onPong(payload);
     }
@@ -214,33 +248,33 @@ export class Connection implements AssemblerOwner, OutboxOwner {
 
   /** RFC 6455 §7.1.5, §5.5.1, as autobahn-python 0.10.9 handles a received close frame. */
   private onCloseFrame(code: number | null, reason: Buffer | null): void {
-    this.remoteCloseCode = code;
+    this.rec.remoteCloseCode = code;
     if (code !== null && !isValidCloseCode(code)) {
       this.failConnection(CloseCode.ProtocolError, `invalid close code ${code}`);
-      if (this.state === ConnectionState.Closed) return;
+      if (this.phase === ConnectionState.Closed) return;
     }
     if (reason === null) {
-      this.remoteCloseReason = null;
+      this.rec.remoteCloseReason = null;
     } else {
       if (!isValidUtf8(reason)) {
         this.failConnection(CloseCode.InvalidPayload, 'invalid close reason (non-UTF-8 payload)');
-        if (this.state === ConnectionState.Closed) return;
+        if (this.phase === ConnectionState.Closed) return;
       }
-      this.remoteCloseReason = reason.toString('utf8');
+      this.rec.remoteCloseReason = reason.toString('utf8');
     }
-    if (this.state === ConnectionState.Closing) {
+    if (this.phase === ConnectionState.Closing) {
       // The peer's answer to our close: the handshake is complete. A server drops TCP at once; a
       // client waits for the server to (RFC 6455 §7.1.1: "the server SHOULD close it first").
       this.clearCloseHandshakeTimer();
-      this.wasClean = true;
+      this.rec.wasClean = true;
       if (this.side.role === 'server') this.dropConnection('abort');
       else this.awaitServerDrop(this.side.serverDropTimeoutMs);
-    } else if (this.state === ConnectionState.Open) {
+    } else if (this.phase === ConnectionState.Open) {
       // The peer starts the closing handshake: answer with 1000 (Autobahn does not echo the code).
       // A server then drops TCP; a client leaves that to the server (autobahn-python sets no timer
       // here: a server that never drops TCP is ended by the case's own time limit).
-      this.wasClean = true;
-      this.answerClose();
+      this.rec.wasClean = true;
+      this.writeClose(CloseCode.Normal, null, true);
       if (this.side.role === 'server') this.dropConnection('after-flush');
     }
   }
@@ -249,11 +283,9 @@ export class Connection implements AssemblerOwner, OutboxOwner {
   private awaitServerDrop(timeoutMs: number): void {
     if (timeoutMs <= 0) return;
     this.after(timeoutMs, () => {
-      if (this.state === ConnectionState.Closed) return;
-      this.wasClean = false;
-      this.wasNotCleanReason = 'server did not drop TCP connection (in time)';
-      this.wasServerConnectionDropTimeout = true;
-      this.dropConnection('abort');
+      if (this.phase === ConnectionState.Closed) return;
+      this.rec.wasServerConnectionDropTimeout = true;
+      this.dropUncleanly('server did not drop TCP connection (in time)');
     });
   }
 
@@ -261,13 +293,11 @@ export class Connection implements AssemblerOwner, OutboxOwner {
 
   /** _Fail the WebSocket Connection_ (RFC 6455 §7.1.7): a close frame, or a TCP drop with failByDrop. */
   failConnection(code: number = CloseCode.GoingAway, reason = 'Going Away'): void {
-    if (this.state === ConnectionState.Closed) return;
-    this.failedByMe = true;
+    if (this.phase === ConnectionState.Closed) return;
+    this.rec.failedByMe = true;
     if (this.options.failByDrop) {
-      this.wasClean = false;
-      this.wasNotCleanReason = 'I failed the WebSocket connection by dropping the TCP connection';
-      this.dropConnection('abort');
-    } else if (this.state !== ConnectionState.Closing) {
+      this.dropUncleanly('I failed the WebSocket connection by dropping the TCP connection');
+    } else if (this.phase !== ConnectionState.Closing) {
       this.sendCloseFrame(code, Buffer.from(reason, 'utf8').subarray(0, 123).toString('utf8'));
     } else {
       // A second violation while closing: give up on the handshake.
@@ -276,13 +306,17 @@ export class Connection implements AssemblerOwner, OutboxOwner {
   }
 
   /** Drops TCP at once with no close frame, as Twisted does when the original's handler raises. */
-  dropOnError(reason: string): void {
-    if (this.state === ConnectionState.Closed) return;
-    this.failedByMe = true;
-    this.wasClean = false;
-    this.droppedOnError = reason;
-    this.wasNotCleanReason = `I dropped the TCP connection without a close frame: ${reason}`;
-    this.dropConnection('abort');
+  private dropOnError(reason: string): void {
+    if (this.phase === ConnectionState.Closed) return;
+    this.rec.failedByMe = true;
+    this.rec.droppedOnError = reason;
+    this.dropUncleanly(`I dropped the TCP connection without a close frame: ${reason}`);
+  }
+
+  /** Drops TCP at once, the connection unclean for `reason` (a timeout, a failure by drop). Only while not closed. */
+  private dropUncleanly(reason: string): void {
+    this.rec.wasClean = false;
+    this.dropConnection('abort', reason);
   }
 
   /** Starts the closing handshake with any code and reason (Autobahn's sendCloseFrame). Only while open. */
@@ -290,29 +324,23 @@ export class Connection implements AssemblerOwner, OutboxOwner {
     this.writeClose(code, reason, false);
   }
 
-  /** Answers the peer's close frame with 1000 (the peer started the closing handshake). */
-  private answerClose(): void {
-    this.writeClose(CloseCode.Normal, null, true);
-  }
-
+  /** Sends a close frame (`isReply`: the answer to the peer's) and starts closing; only while open. */
   private writeClose(code: number | null, reason: string | Buffer | null, isReply: boolean): void {
-    if (this.state !== ConnectionState.Open) return;
+    if (this.phase !== ConnectionState.Open) return;
     const reasonBytes = reason === null ? null : typeof reason === 'string' ? Buffer.from(reason, 'utf8') : reason;
     // Like Autobahn, a reason without a code is sent as it is (7.3.2's one-byte close payload).
     const payload = code === null ? (reasonBytes ?? EMPTY) : closePayload(code, reasonBytes);
     this.sender.sendFrame({ opcode: Opcode.Close, payload });
-    this.state = ConnectionState.Closing;
-    this.closedByMe = !isReply;
-    this.localCloseCode = code;
-    this.localCloseReason = reasonBytes === null ? null : typeof reason === 'string' ? reason : reasonBytes.toString('hex');
-    if (this.closedByMe && this.options.closeHandshakeTimeoutMs > 0) {
+    this.phase = ConnectionState.Closing;
+    this.rec.closedByMe = !isReply;
+    this.rec.localCloseCode = code;
+    this.rec.localCloseReason = reasonBytes === null ? null : typeof reason === 'string' ? reason : reasonBytes.toString('hex');
+    if (this.rec.closedByMe && this.options.closeHandshakeTimeoutMs > 0) {
       this.closeHandshakeTimer = setTimeout(() => {
         this.closeHandshakeTimer = null;
-        if (this.state === ConnectionState.Closed) return;
-        this.wasClean = false;
-        this.wasNotCleanReason = 'peer did not respond (in time) in closing handshake';
-        this.wasCloseHandshakeTimeout = true;
-        this.dropConnection('abort');
+        if (this.phase === ConnectionState.Closed) return;
+        this.rec.wasCloseHandshakeTimeout = true;
+        this.dropUncleanly('peer did not respond (in time) in closing handshake');
       }, this.options.closeHandshakeTimeoutMs);
     }
   }
@@ -332,11 +360,12 @@ export class Connection implements AssemblerOwner, OutboxOwner {
     this.closeHandshakeTimer = null;
   }
 
-  /** Drops TCP now, discarding nothing already written (the frames before it still leave). */
-  dropConnection(how: 'abort' | 'after-flush' = 'abort'): void {
-    if (this.state === ConnectionState.Closed) return;
-    this.droppedByMe = true;
-    this.state = ConnectionState.Closed;
+  /** Drops TCP now, discarding nothing already written (the frames before it still leave); `reason`: why it is unclean. */
+  dropConnection(how: 'abort' | 'after-flush' = 'abort', reason: string | null = null): void {
+    if (this.phase === ConnectionState.Closed) return;
+    if (reason !== null) this.rec.wasNotCleanReason ??= reason;
+    this.rec.droppedByMe = true;
+    this.phase = ConnectionState.Closed;
     this.reader.stop();
     this.outbox.flushStaging();
     // Bytes held for a queued burst still leave first (destroy() would discard them).
@@ -354,7 +383,7 @@ export class Connection implements AssemblerOwner, OutboxOwner {
   private onSocketClosed(): void {
     if (this.lost) return;
     this.lost = true;
-    this.state = ConnectionState.Closed;
+    this.phase = ConnectionState.Closed;
     this.reader.stop();
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
@@ -362,8 +391,8 @@ export class Connection implements AssemblerOwner, OutboxOwner {
     this.outbox.clear();
     this.assembler.release();
     this.deflate?.close();
-    if (!this.wasClean && !this.droppedByMe && this.wasNotCleanReason === null) {
-      this.wasNotCleanReason = 'peer dropped the TCP connection without previous WebSocket closing handshake';
+    if (!this.rec.wasClean && !this.rec.droppedByMe && this.rec.wasNotCleanReason === null) {
+      this.rec.wasNotCleanReason = 'peer dropped the TCP connection without previous WebSocket closing handshake';
     }
     this.handler?.onConnectionLost();
   }

@@ -24,12 +24,13 @@ export interface MessageHandler {
   readonly transientMessages?: boolean;
 }
 
-/** What the assembler reads of its connection, and how it fails it. */
-export interface AssemblerOwner {
-  readonly state: ConnectionStateValue;
-  readonly deflate: PerMessageDeflate | null;
-  readonly handler: MessageHandler | null;
-  readonly failedByMe: boolean;
+/** What the assembler reads of its connection, and how it fails it (the connection passes closures, not itself). */
+export interface AssemblerLink {
+  state(): ConnectionStateValue;
+  deflate(): PerMessageDeflate | null;
+  handler(): MessageHandler | null;
+  /** The connection was failed by this side (messages after that are not delivered). */
+  failedByMe(): boolean;
   readonly maxMessagePayload: number;
   readonly wire: WireLog;
   readonly traffic: TrafficCounters;
@@ -74,7 +75,7 @@ export class MessageAssembler implements FrameSink {
   private frameHeadLength = 0;
   private currentIsControl = false;
 
-  constructor(private readonly owner: AssemblerOwner) {}
+  constructor(private readonly link: AssemblerLink) {}
 
   /** Lets go of a message in progress (the connection is gone). */
   release(): void {
@@ -83,11 +84,11 @@ export class MessageAssembler implements FrameSink {
   }
 
   onViolation(code: number, reason: string): void {
-    this.owner.onViolation(code, reason);
+    this.link.onViolation(code, reason);
   }
 
   onFrameBegin(header: FrameHeader): void {
-    const { owner } = this;
+    const { link } = this;
     this.frameHead = [];
     this.frameHeadLength = 0;
     this.currentIsControl = isControlOpcode(header.opcode);
@@ -97,13 +98,13 @@ export class MessageAssembler implements FrameSink {
     }
     if (!this.insideMessage) this.startMessage(header);
     this.messageLength += header.length;
-    if (!owner.failedByMe && owner.maxMessagePayload > 0 && this.messageLength > owner.maxMessagePayload) {
-      owner.failConnection(CloseCode.MessageTooBig, `message exceeds payload limit of ${owner.maxMessagePayload} octets`);
+    if (!link.failedByMe() && link.maxMessagePayload > 0 && this.messageLength > link.maxMessagePayload) {
+      link.failConnection(CloseCode.MessageTooBig, `message exceeds payload limit of ${link.maxMessagePayload} octets`);
     }
   }
 
   private startMessage(header: FrameHeader): void {
-    const { owner } = this;
+    const { link } = this;
     this.insideMessage = true;
     this.messagesStarted += 1;
     this.messageBinary = header.opcode === Opcode.Binary;
@@ -113,12 +114,12 @@ export class MessageAssembler implements FrameSink {
     this.utf8EndsOnCodePoint = true;
     if (this.validateUtf8) this.utf8.reset();
     // RFC 7692 §6: RSV1 on the first frame marks a compressed message.
-    this.messageCompressed = owner.deflate !== null && header.rsv === 4;
-    if (this.messageCompressed) owner.deflate?.startMessage(owner.handler?.transientMessages === true);
+    this.messageCompressed = link.deflate() !== null && header.rsv === 4;
+    if (this.messageCompressed) link.deflate()?.startMessage(link.handler()?.transientMessages === true);
     this.messageBuffer = null;
     this.messageFill = 0;
-    this.discardMessageData = owner.handler?.messageLengthOnly === true;
-    const limit = owner.maxMessagePayload;
+    this.discardMessageData = link.handler()?.messageLengthOnly === true;
+    const limit = link.maxMessagePayload;
     if (!this.discardMessageData && header.fin && !this.messageCompressed && header.length >= PREALLOCATE_FROM && (limit === 0 || header.length <= limit)) {
       this.messageBuffer = Buffer.allocUnsafe(header.length);
     }
@@ -133,10 +134,10 @@ export class MessageAssembler implements FrameSink {
       this.controlChunks.push(chunk);
       return;
     }
-    if (this.owner.state === ConnectionState.Open) this.owner.traffic.incomingOctetsWebSocketLevel += chunk.length;
+    if (this.link.state() === ConnectionState.Open) this.link.traffic.incomingOctetsWebSocketLevel += chunk.length;
     let data = chunk;
     if (this.messageCompressed) {
-      const inflated = this.inflate(() => this.owner.deflate?.push(chunk) ?? chunk);
+      const inflated = this.inflate(() => this.link.deflate()?.push(chunk) ?? chunk);
       if (inflated === null) return;
       data = inflated;
     }
@@ -157,9 +158,9 @@ export class MessageAssembler implements FrameSink {
       this.messageCompressed = false;
       if (err.code === CloseCode.InvalidPayload) {
         const kind = this.messageBinary ? 'binary' : 'text';
-        this.owner.dropOnError(`the client's compressed ${kind} message ${this.messagesStarted} could not be inflated: ${err.message}`);
+        this.link.dropOnError(`the client's compressed ${kind} message ${this.messagesStarted} could not be inflated: ${err.message}`);
       } else {
-        this.owner.failConnection(err.code, err.message);
+        this.link.failConnection(err.code, err.message);
       }
       this.afterCallback();
       return null;
@@ -168,8 +169,8 @@ export class MessageAssembler implements FrameSink {
 
   /** Application-level payload of the current message: UTF-8 checked as it arrives, then kept. */
   private acceptMessageData(data: Buffer): void {
-    const { owner } = this;
-    if (owner.state === ConnectionState.Open) owner.traffic.incomingOctetsAppLevel += data.length;
+    const { link } = this;
+    if (link.state() === ConnectionState.Open) link.traffic.incomingOctetsAppLevel += data.length;
     if (this.validateUtf8 && data.length > 0) {
       const state = this.utf8.validate(data);
       this.utf8EndsOnCodePoint = state.endsOnCodePoint;
@@ -177,12 +178,12 @@ export class MessageAssembler implements FrameSink {
         // The validator stays invalid for the rest of the message: as in autobahn-python 0.10.9, the
         // message's next data (or its end, which checks it ended on a code point) fails the connection
         // again, and that second failure, while closing, drops TCP without waiting for the peer's close.
-        owner.failConnection(CloseCode.InvalidPayload, `encountered invalid UTF-8 while processing text message at payload octet index ${state.index}`);
+        link.failConnection(CloseCode.InvalidPayload, `encountered invalid UTF-8 while processing text message at payload octet index ${state.index}`);
         this.afterCallback();
         return;
       }
     }
-    if (owner.failedByMe) return;
+    if (link.failedByMe()) return;
     if (this.discardMessageData) this.messageFill += data.length;
     else if (this.messageBuffer !== null) this.messageFill += data.copy(this.messageBuffer, this.messageFill);
     else {
@@ -198,39 +199,39 @@ export class MessageAssembler implements FrameSink {
   }
 
   onFrameEnd(header: FrameHeader): void {
-    const { owner } = this;
+    const { link } = this;
     const head = this.frameHead.length === 1 ? (this.frameHead[0] as Buffer) : Buffer.concat(this.frameHead);
-    owner.wire.rxFrame(header, header.length, head, header.mask);
+    link.wire.rxFrame(header, header.length, head, header.mask);
     if (isControlOpcode(header.opcode)) {
       const payload = this.controlChunks.length === 1 ? (this.controlChunks[0] as Buffer) : Buffer.concat(this.controlChunks);
       this.controlChunks = [];
-      owner.onControlFrame(header.opcode, payload);
+      link.onControlFrame(header.opcode, payload);
       this.afterCallback();
       return;
     }
-    if (owner.state === ConnectionState.Open) owner.traffic.incomingWebSocketFrames += 1;
+    if (link.state() === ConnectionState.Open) link.traffic.incomingWebSocketFrames += 1;
     if (!header.fin) return;
     this.insideMessage = false;
     if (this.messageCompressed) {
       this.messageCompressed = false;
-      const tail = this.inflate(() => owner.deflate?.endMessage() ?? EMPTY);
+      const tail = this.inflate(() => link.deflate()?.endMessage() ?? EMPTY);
       if (tail === null) return;
       if (tail.length > 0) this.acceptMessageData(tail);
-      if (owner.state === ConnectionState.Closed) return;
+      if (link.state() === ConnectionState.Closed) return;
     }
-    if (owner.state === ConnectionState.Open) owner.traffic.incomingWebSocketMessages += 1;
+    if (link.state() === ConnectionState.Open) link.traffic.incomingWebSocketMessages += 1;
     if (this.validateUtf8 && !this.utf8EndsOnCodePoint) {
-      owner.failConnection(CloseCode.InvalidPayload, `UTF-8 text message payload ended within Unicode code point at payload octet index ${this.messageLength}`);
+      link.failConnection(CloseCode.InvalidPayload, `UTF-8 text message payload ended within Unicode code point at payload octet index ${this.messageLength}`);
       this.afterCallback();
       return;
     }
-    if (!owner.failedByMe) this.deliver();
+    if (!link.failedByMe()) this.deliver();
     this.afterCallback();
   }
 
   /** Hands the whole message to the handler. */
   private deliver(): void {
-    const handler = this.owner.handler;
+    const handler = this.link.handler();
     const chunks = this.messageChunks;
     const whole = this.messageBuffer;
     this.messageChunks = [];
@@ -248,6 +249,6 @@ export class MessageAssembler implements FrameSink {
 
   /** Stops reading once the connection is gone (Autobahn: "while processData() and state != CLOSED"). */
   private afterCallback(): void {
-    if (this.owner.state === ConnectionState.Closed) this.owner.stopReading();
+    if (this.link.state() === ConnectionState.Closed) this.link.stopReading();
   }
 }

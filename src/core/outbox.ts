@@ -1,26 +1,23 @@
 /**
  * A connection's outgoing bytes: direct writes, the queue that paces chopped and sync pieces as the
  * original's reactor does, the staging buffer that gathers small writes of one loop turn, and the
- * streaming of long repeated payloads. Every logical write is logged (TX OCTETS) and counted once,
- * whatever number of system calls it takes.
+ * streaming of long repeated payloads. Every logical write is reported once to the connection, which
+ * logs (TX OCTETS) and counts it, whatever number of system calls it takes.
  */
 import type { Socket } from 'node:net';
 import { repeatPayload } from '../protocol/frame-writer.js';
-import { ConnectionState, type ConnectionStateValue } from './state.js';
-import type { TrafficCounters } from './traffic.js';
-import type { WireLog } from './wire-recorder.js';
 
-/** What the outbox reads of its connection. */
-export interface OutboxOwner {
-  readonly socket: Socket;
-  readonly wire: WireLog;
-  readonly traffic: TrafficCounters;
-  /** Counted here: every byte handed to the socket. */
-  bytesOut: number;
-  /** Open or connecting (which traffic counter a write goes to), closed (the queue stops). */
-  readonly state: ConnectionStateValue;
+/** What the outbox asks of its connection (which passes it closures, not itself). */
+export interface OutboxLink {
+  /** The connection is closed: queued pieces are not written any more. */
+  isClosed(): boolean;
   /** The peer's bytes are being handled (Twisted's doRead): see drain(). */
-  readonly reading: boolean;
+  isReading(): boolean;
+  /**
+   * One logical write of `length` bytes, before any of it is handed to the socket: logged (TX OCTETS;
+   * `head` is its first bytes, 64 or more where it has them) and counted once, whatever number of system calls it takes.
+   */
+  wrote(head: Buffer, sync: boolean, length: number): void;
 }
 
 /** Writes up to this size are gathered into a staging buffer (see write()). */
@@ -59,7 +56,10 @@ export class Outbox {
   private stagingUsed = 0;
   private flushScheduled = false;
 
-  constructor(private readonly owner: OutboxOwner) {}
+  constructor(
+    private readonly socket: Socket,
+    private readonly link: OutboxLink,
+  ) {}
 
   /**
    * Writes bytes: directly, or through the queue that writes one piece per turn (chopped pieces,
@@ -96,7 +96,7 @@ export class Outbox {
   /** Ends the socket once everything handed to it (a stream under way included) is written. */
   end(): void {
     if (this.streaming) this.endWhenStreamed = true;
-    else this.owner.socket.end();
+    else this.socket.end();
   }
 
   /** Forgets the queued writes (the connection is gone). */
@@ -112,13 +112,10 @@ export class Outbox {
    * case's first sync frame reach the peer together, as Autobahn's do).
    */
   private write(parts: Buffer[], sync: boolean, ownWrite = false): void {
-    const { owner } = this;
+    const { socket } = this;
     let length = 0;
     for (const p of parts) length += p.length;
-    owner.bytesOut += length;
-    owner.wire.txOctets(parts.length === 1 ? (parts[0] as Buffer) : headOf(parts, length), sync, length);
-    if (owner.state === ConnectionState.Open) owner.traffic.outgoingOctetsWireLevel += length;
-    else if (owner.state === ConnectionState.Connecting) owner.traffic.preopenOutgoingOctetsWireLevel += length;
+    this.link.wrote(parts.length === 1 ? (parts[0] as Buffer) : headOf(parts, length), sync, length);
     // Small writes made in one turn of the event loop are copied into one buffer and leave together,
     // as a reactor's buffered transport sends them (a message in 65536 fragments is then 64 socket
     // writes, not 131072). Each still counts and is logged as its own write above.
@@ -142,10 +139,10 @@ export class Outbox {
     }
     // What was gathered before, and a frame's header and payload, leave in one writev.
     const cork = parts.length > 1 || this.stagingUsed > 0;
-    if (cork) owner.socket.cork();
+    if (cork) socket.cork();
     this.flushStaging();
-    for (const p of parts) owner.socket.write(p);
-    if (cork) owner.socket.uncork();
+    for (const p of parts) socket.write(p);
+    if (cork) socket.uncork();
   }
 
   /** Hands the small writes gathered so far to the socket (before anything written after them). */
@@ -155,7 +152,7 @@ export class Outbox {
     // The socket owns that memory until it is written: the next small write starts a new buffer.
     this.staging = null;
     this.stagingUsed = 0;
-    if (!this.owner.socket.destroyed) this.owner.socket.write(data);
+    if (!this.socket.destroyed) this.socket.write(data);
   }
 
   /**
@@ -173,9 +170,9 @@ export class Outbox {
   private drain(): void {
     if (this.draining) return;
     this.draining = true;
-    const { socket } = this.owner;
+    const { socket } = this;
     // Held back (corked) until the second piece has joined it.
-    let holding = this.owner.reading;
+    let holding = this.link.isReading();
     if (holding) socket.cork();
     const release = (): void => {
       if (!holding) return;
@@ -187,7 +184,7 @@ export class Outbox {
       const item = this.queue[this.queueHead];
       if (item !== undefined) this.queue[this.queueHead++] = undefined;
       if (this.queueHead === this.queue.length) this.clear();
-      if (item === undefined || socket.destroyed || this.owner.state === ConnectionState.Closed) {
+      if (item === undefined || socket.destroyed || this.link.isClosed()) {
         // Autobahn writes queued pieces only while the connection is not closed.
         this.clear();
         release();
@@ -212,15 +209,11 @@ export class Outbox {
    * the socket a block at a time, each block reused once the socket has flushed the previous one.
    */
   private writeRepeated(parts: Buffer[], repeat: { pattern: Buffer; length: number }, done: () => void): void {
-    const { owner } = this;
-    const { socket } = owner;
+    const { socket } = this;
     let headLength = 0;
     for (const p of parts) headLength += p.length;
     const length = headLength + repeat.length;
-    owner.bytesOut += length;
-    const head = Buffer.concat([...parts, repeatPayload(repeat.pattern, Math.min(repeat.length, 64))]);
-    owner.wire.txOctets(head, false, length);
-    if (owner.state === ConnectionState.Open) owner.traffic.outgoingOctetsWireLevel += length;
+    this.link.wrote(Buffer.concat([...parts, repeatPayload(repeat.pattern, Math.min(repeat.length, 64))]), false, length);
     this.flushStaging();
     for (const p of parts) socket.write(p);
     const block = repeatPayload(repeat.pattern, Math.min(repeat.length, STREAM_BLOCK - (STREAM_BLOCK % repeat.pattern.length)));

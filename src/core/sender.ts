@@ -14,38 +14,40 @@ import { ConnectionState, type ConnectionStateValue } from './state.js';
 import type { TrafficCounters } from './traffic.js';
 import type { WireLog } from './wire-recorder.js';
 
-/** What the sender reads of its connection. */
-export interface SenderOwner {
-  readonly state: ConnectionStateValue;
-  readonly deflate: PerMessageDeflate | null;
-  readonly wire: WireLog;
-  readonly traffic: TrafficCounters;
-  readonly outbox: Outbox;
+/** What the sender reads of its connection (which passes it closures, not itself). */
+export interface SenderLink {
+  state(): ConnectionStateValue;
+  /** permessage-deflate of the connection, once negotiated. */
+  deflate(): PerMessageDeflate | null;
   /** A client's fresh masking key per frame; null on a server (its frames go unmasked unless a case masks them). */
   readonly newMask: (() => Uint8Array) | null;
+  readonly wire: WireLog;
+  readonly traffic: TrafficCounters;
 }
 
 /** The send side of one connection. */
 export class Sender {
-  constructor(private readonly owner: SenderOwner) {}
-
+  constructor(
+    private readonly outbox: Outbox,
+    private readonly link: SenderLink,
+  ) {}
 
   /** Sends one frame exactly as specified, logging it first (TX FRAME), then its octets. */
   sendFrame(frame: TxFrame): void {
-    if (this.owner.state === ConnectionState.Closed) return;
+    if (this.link.state() === ConnectionState.Closed) return;
     const pattern = frame.payload === undefined ? EMPTY : toBuffer(frame.payload);
     const fin = frame.fin ?? true;
     const rsv = frame.rsv ?? 0;
     // As autobahn-python's sendFrame: a client masks every frame with a fresh key.
-    const mask = frame.unmasked === true ? null : (frame.mask ?? this.owner.newMask?.() ?? null);
+    const mask = frame.unmasked === true ? null : (frame.mask ?? this.link.newMask?.() ?? null);
     const payloadLen = frame.payloadLen ?? null;
     const chopSize = frame.chopSize ?? null;
     const sync = frame.sync ?? false;
-    if (frame.opcode <= Opcode.Binary) this.owner.traffic.outgoingWebSocketFrames += 1;
+    if (frame.opcode <= Opcode.Binary) this.link.traffic.outgoingWebSocketFrames += 1;
     if (payloadLen !== null && payloadLen >= STREAM_FROM && mask === null && chopSize === null && !sync && pattern.length > 0 && pattern.length <= STREAM_BLOCK) {
       // A 16 MiB frame of a repeated pattern (group 9) costs one block, not 16 MiB held by the socket.
-      this.owner.wire.txFrame({ opcode: frame.opcode, fin, rsv }, pattern, null, payloadLen, null, false);
-      this.owner.outbox.sendRepeated([encodeFrameHeader(frame.opcode, fin, rsv, payloadLen, null)], pattern, payloadLen);
+      this.link.wire.txFrame({ opcode: frame.opcode, fin, rsv }, pattern, null, payloadLen, null, false);
+      this.outbox.sendRepeated([encodeFrameHeader(frame.opcode, fin, rsv, payloadLen, null)], pattern, payloadLen);
       return;
     }
     let body = payloadLen === null ? pattern : repeatPayload(pattern, payloadLen);
@@ -55,8 +57,8 @@ export class Sender {
       maskInPlace(body, mask);
     }
     const header = encodeFrameHeader(frame.opcode, fin, rsv, body.length, mask);
-    this.owner.wire.txFrame({ opcode: frame.opcode, fin, rsv }, pattern, mask, payloadLen, chopSize, sync);
-    this.owner.outbox.send([header, body], sync, chopSize);
+    this.link.wire.txFrame({ opcode: frame.opcode, fin, rsv }, pattern, mask, payloadLen, chopSize, sync);
+    this.outbox.send([header, body], sync, chopSize);
   }
 
   /**
@@ -65,7 +67,7 @@ export class Sender {
    * A length that is a multiple of the fragment size ends with an empty final frame, as there.
    */
   sendMessage(payload: Buffer, binary: boolean, fragmentSize = 0, sync = false): void {
-    if (this.owner.state !== ConnectionState.Open) return;
+    if (this.link.state() !== ConnectionState.Open) return;
     this.sendPrepared(this.prepareMessage(payload, binary, fragmentSize, sync));
   }
 
@@ -74,7 +76,8 @@ export class Sender {
    * for the peer (the compression context follows preparation order: send them in that order).
    */
   prepareMessage(payload: Buffer, binary: boolean, fragmentSize = 0, sync = false): PreparedMessage {
-    return this.prepared(this.owner.deflate === null ? payload : this.owner.deflate.compress(payload), binary, fragmentSize, sync, payload.length);
+    const deflate = this.link.deflate();
+    return this.prepared(deflate === null ? payload : deflate.compress(payload), binary, fragmentSize, sync, payload.length);
   }
 
   /**
@@ -82,23 +85,24 @@ export class Sender {
    * byte 0 (groups 12 and 13): compressed mostly from the document's precompressed chunks.
    */
   prepareCut(document: DocumentChunks, start: number, length: number, binary: boolean, fragmentSize = 0): PreparedMessage {
-    const data = this.owner.deflate === null ? document.cut(start, length) : this.owner.deflate.compressCut(document, start, length);
+    const deflate = this.link.deflate();
+    const data = deflate === null ? document.cut(start, length) : deflate.compressCut(document, start, length);
     return this.prepared(data, binary, fragmentSize, false, length);
   }
 
   /** A prepared message of wire payload `data` (compressed iff permessage-deflate is on) and appLength bytes. */
   private prepared(data: Buffer, binary: boolean, fragmentSize: number, sync: boolean, appLength: number): PreparedMessage {
-    return { opcode: binary ? Opcode.Binary : Opcode.Text, data, compressed: this.owner.deflate !== null, fragmentSize, sync, appLength };
+    return { opcode: binary ? Opcode.Binary : Opcode.Text, data, compressed: this.link.deflate() !== null, fragmentSize, sync, appLength };
   }
 
   /** Sends a prepared message (only while open); its frames are made one by one as they go out. */
   sendPrepared(message: PreparedMessage): void {
-    if (this.owner.state !== ConnectionState.Open) return;
+    if (this.link.state() !== ConnectionState.Open) return;
     const { opcode, data, fragmentSize, sync } = message;
     const rsv = message.compressed ? 4 : 0;
-    this.owner.traffic.outgoingWebSocketMessages += 1;
-    this.owner.traffic.outgoingOctetsAppLevel += message.appLength;
-    this.owner.traffic.outgoingOctetsWebSocketLevel += data.length;
+    this.link.traffic.outgoingWebSocketMessages += 1;
+    this.link.traffic.outgoingOctetsAppLevel += message.appLength;
+    this.link.traffic.outgoingOctetsWebSocketLevel += data.length;
     if (fragmentSize <= 0 || data.length <= fragmentSize) {
       this.sendFrame({ opcode, payload: data, sync, rsv });
       return;
@@ -121,6 +125,16 @@ export class Sender {
    * sync writes, and anything sent while the queue is not empty).
    */
   sendData(data: Buffer, sync = false, chopSize: number | null = null): void {
-    this.owner.outbox.send([data], sync, chopSize);
+    this.outbox.send([data], sync, chopSize);
+  }
+
+  /** Writes raw bytes now, in a write of their own (never gathered with later small writes). */
+  sendDataNow(data: Buffer): void {
+    this.outbox.writeNow([data]);
+  }
+
+  /** Hands the small writes gathered this turn to the socket now (a corked socket then sends them with what follows). */
+  flush(): void {
+    this.outbox.flushStaging();
   }
 }

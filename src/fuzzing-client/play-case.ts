@@ -164,8 +164,7 @@ function playOnSocket(
   limit = setTimeout(() => {
     if (connection.isClosed()) return;
     timedOut = true;
-    connection.wasNotCleanReason ??= `wsgate dropped the connection: the case did not end within ${info.limitMs / 1000} s`;
-    connection.dropConnection('abort');
+    connection.dropConnection('abort', `wsgate dropped the connection: the case did not end within ${info.limitMs / 1000} s`);
   }, info.limitMs);
 }
 

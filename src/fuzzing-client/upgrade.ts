@@ -42,10 +42,9 @@ export class ClientUpgrade implements OpeningHandshake {
     this.reader = new HeadReader(options.maxHeadBytes);
     this.connection = new Connection(socket, options, { role: 'client', newMask, serverDropTimeoutMs: options.serverDropTimeoutMs });
     this.handler = makeHandler(this.connection);
-    this.connection.handler = this.handler;
-    this.connection.startHandshake(this);
+    this.connection.startHandshake(this, this.handler);
     const head = requestHead ?? buildUpgradeRequest(request);
-    this.connection.httpRequest = head;
+    this.connection.recordRequest(head);
     this.connection.sender.sendData(Buffer.from(head, 'latin1'));
   }
 
@@ -57,7 +56,7 @@ export class ClientUpgrade implements OpeningHandshake {
       return;
     }
     const conn = this.connection;
-    conn.httpResponse = read.head.toString('latin1');
+    conn.recordResponse(read.head.toString('latin1'));
     const response = checkUpgradeResponse(read.head, this.request.key);
     if (!response.ok) {
       this.fail(response.reason);
@@ -76,7 +75,6 @@ export class ClientUpgrade implements OpeningHandshake {
   /** _Fail the WebSocket Connection_ before it opened: drop TCP, keep the reason. */
   private fail(reason: string): void {
     this.failure = reason;
-    this.connection.wasNotCleanReason = reason;
-    this.connection.dropConnection('abort');
+    this.connection.dropConnection('abort', reason);
   }
 }

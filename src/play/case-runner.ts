@@ -127,19 +127,24 @@ export class CaseRunner implements ConnectionHandler, CaseContext {
   private verdict(): Judgement {
     const s = this.session;
     const common = judgeCase(this.expectedLists(), this.def.close, this.received, this.outcome, {
-      connectionWasOpen: s.connectionWasOpen,
-      closedByMe: s.closedByMe,
-      droppedByMe: s.droppedByMe,
-      wasClean: s.wasClean,
-      remoteCloseCode: s.remoteCloseCode,
+      connectionWasOpen: s.record.connectionWasOpen,
+      closedByMe: s.record.closedByMe,
+      droppedByMe: s.record.droppedByMe,
+      wasClean: s.record.wasClean,
+      remoteCloseCode: s.record.remoteCloseCode,
       isServer: s.isServer,
     });
     const adjusted = this.def.adjust
-      ? this.def.adjust(common, { connectionWasOpen: s.connectionWasOpen, txFrameStats: s.wire.txFrameStats, scriptedHandshake: s.scriptedHandshake, httpResponse: s.httpResponse })
+      ? this.def.adjust(common, {
+          connectionWasOpen: s.record.connectionWasOpen,
+          txFrameStats: s.wire.txFrameStats,
+          scriptedHandshake: s.record.scriptedHandshake,
+          httpResponse: s.record.httpResponse,
+        })
       : common;
     // Where the original's handler raised and the socket closed behind it, its result still reads as
     // if nothing had happened ("Case did not finish within 480 seconds."): say what did.
-    let result = s.droppedOnError !== null && adjusted.behavior === 'FAILED' ? `Dropped the connection without a close frame: ${s.droppedOnError}.` : adjusted.result;
+    let result = s.record.droppedOnError !== null && adjusted.behavior === 'FAILED' ? `Dropped the connection without a close frame: ${s.record.droppedOnError}.` : adjusted.result;
     if (this.unrecorded > 0) {
       result += ` The first ${MAX_RECORDED_EVENTS} events received are recorded; ${this.unrecorded} more were received and not recorded.`;
     }
@@ -151,7 +156,7 @@ export class CaseRunner implements ConnectionHandler, CaseContext {
    * onOpen, so a connection that never opened expects nothing (no list matches: FAILED).
    */
   private expectedLists(): CatalogueCase['expect'] {
-    return this.session.connectionWasOpen ? this.def.expect : {};
+    return this.session.record.connectionWasOpen ? this.def.expect : {};
   }
 
   /** The case report, in Autobahn's fields. */
@@ -166,26 +171,26 @@ export class CaseRunner implements ConnectionHandler, CaseContext {
       behavior: verdict.behavior,
       behaviorClose: verdict.behaviorClose,
       case: this.info.index,
-      closedByMe: s.closedByMe,
+      closedByMe: s.record.closedByMe,
       createStats: true,
       createWirelog: s.wire.enabled,
       description: this.def.description,
-      droppedByMe: s.droppedByMe,
+      droppedByMe: s.record.droppedByMe,
       duration,
       expectation: this.def.expectation,
       expected,
       // Set by Autobahn's cases when they start (onOpen), except groups 12/13's (init): see expectedLists.
-      expectedClose: s.connectionWasOpen || this.def.closeExpectationAtStart === true ? { ...this.def.close } : {},
-      failedByMe: s.failedByMe,
-      httpRequest: s.httpRequest,
-      httpResponse: s.httpResponse,
+      expectedClose: s.record.connectionWasOpen || this.def.closeExpectationAtStart === true ? { ...this.def.close } : {},
+      failedByMe: s.record.failedByMe,
+      httpRequest: s.record.httpRequest,
+      httpResponse: s.record.httpResponse,
       id: this.def.id,
       isServer: s.isServer,
-      localCloseCode: s.localCloseCode,
-      localCloseReason: s.localCloseReason,
+      localCloseCode: s.record.localCloseCode,
+      localCloseReason: s.record.localCloseReason,
       received: this.received.map(reportEvent),
-      remoteCloseCode: s.remoteCloseCode,
-      remoteCloseReason: s.remoteCloseReason,
+      remoteCloseCode: s.record.remoteCloseCode,
+      remoteCloseReason: s.record.remoteCloseReason,
       reportCompressionRatio: this.def.reportCompressionRatio ?? false,
       reportTime: this.def.reportTime ?? false,
       result: verdict.result,
@@ -196,11 +201,11 @@ export class CaseRunner implements ConnectionHandler, CaseContext {
       trafficStats: this.trafficStats,
       txFrameStats: s.wire.txFrameStats,
       txOctetStats: s.wire.txOctetStats,
-      wasClean: s.wasClean,
-      wasCloseHandshakeTimeout: s.wasCloseHandshakeTimeout,
-      wasNotCleanReason: s.wasNotCleanReason,
-      wasOpenHandshakeTimeout: s.wasOpenHandshakeTimeout,
-      wasServerConnectionDropTimeout: s.wasServerConnectionDropTimeout,
+      wasClean: s.record.wasClean,
+      wasCloseHandshakeTimeout: s.record.wasCloseHandshakeTimeout,
+      wasNotCleanReason: s.record.wasNotCleanReason,
+      wasOpenHandshakeTimeout: s.record.wasOpenHandshakeTimeout,
+      wasServerConnectionDropTimeout: s.record.wasServerConnectionDropTimeout,
       wirelog: s.wire.entries,
     };
   }
@@ -309,7 +314,7 @@ export class CaseRunner implements ConnectionHandler, CaseContext {
   }
 
   get scriptedHandshake(): boolean {
-    return this.session.scriptedHandshake;
+    return this.session.record.scriptedHandshake;
   }
 
   dropConnection(): void {
@@ -317,7 +322,7 @@ export class CaseRunner implements ConnectionHandler, CaseContext {
   }
 
   get deflateActive(): boolean {
-    return this.session.deflate !== null;
+    return this.session.deflateActive;
   }
 
   setOutcome(behavior: OutcomeVerdict, result: string): void {
@@ -330,6 +335,6 @@ export class CaseRunner implements ConnectionHandler, CaseContext {
   }
 
   captureTrafficStats(): void {
-    this.trafficStats = this.session.traffic.snapshot();
+    this.trafficStats = this.session.trafficStats();
   }
 }

@@ -65,7 +65,7 @@ export class ServerUpgrade implements OpeningHandshake {
       return;
     }
     const headBytes = read.head;
-    this.connection.httpRequest = headBytes.toString('latin1');
+    this.connection.recordRequest(headBytes.toString('latin1'));
     const verdict = parseUpgradeRequest(headBytes);
     if (!verdict.ok) {
       this.fail(verdict.status, verdict.reason, verdict.headers);
@@ -96,7 +96,7 @@ export class ServerUpgrade implements OpeningHandshake {
       extensions: decision.extensions ?? null,
     });
     conn.sender.sendData(Buffer.from(response, 'latin1'));
-    conn.httpResponse = response;
+    conn.recordResponse(response);
     conn.open();
   }
 
@@ -107,8 +107,7 @@ export class ServerUpgrade implements OpeningHandshake {
   private sendScriptedResponse(script: ScriptedResponse): void {
     const conn = this.connection;
     const head = Buffer.from(script.head, 'latin1');
-    conn.httpResponse = script.head;
-    conn.scriptedHandshake = true;
+    conn.recordResponse(script.head, true);
     switch (script.delivery) {
       case 'together':
         // Corked, the head and the frames onOpen sends leave in one write (one TCP segment when small).
@@ -116,13 +115,13 @@ export class ServerUpgrade implements OpeningHandshake {
         conn.sender.sendData(head);
         conn.open();
         process.nextTick(() => {
-          conn.outbox.flushStaging();
+          conn.sender.flush();
           conn.socket.uncork();
         });
         break;
       case 'separate':
         // A write of its own, now (not a queued burst, whose first pieces leave together).
-        conn.outbox.writeNow([head]);
+        conn.sender.sendDataNow(head);
         conn.open();
         break;
       case 'bytewise':
@@ -134,8 +133,7 @@ export class ServerUpgrade implements OpeningHandshake {
 
   /** Answers a bad upgrade request with an HTTP error and drops the connection. */
   private fail(status: number, reason: string, headers?: Array<[string, string]>): void {
-    this.connection.wasNotCleanReason = reason;
     this.connection.sender.sendData(Buffer.from(buildHttpError(status, reason, headers), 'utf8'));
-    this.connection.dropConnection('after-flush');
+    this.connection.dropConnection('after-flush', reason);
   }
 }

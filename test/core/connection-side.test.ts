@@ -81,8 +81,8 @@ test("a client-side connection reads the server's unmasked frames and fails the 
     p.far.write(encodeFrame({ opcode: Opcode.Text, payload: Buffer.from('masked'), mask: Uint8Array.of(5, 6, 7, 8) }));
     await settle();
     assert.deepEqual(p.messages, ['plain'], 'the masked frame is not delivered');
-    assert.equal(p.conn.failedByMe, true);
-    assert.equal(p.conn.localCloseCode, 1002);
+    assert.equal(p.conn.record.failedByMe, true);
+    assert.equal(p.conn.record.localCloseCode, 1002);
     // The close frame it sent: masked too, code 1002 (03 ea) and the reason.
     const close = p.received();
     assert.equal(close[0], 0x88);

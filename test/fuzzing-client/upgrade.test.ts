@@ -39,7 +39,7 @@ test("against ws's server: the connection opens and a masked message comes back"
           upgrade?.connection.sendClose(1000);
         },
         onPong: () => undefined,
-        onConnectionLost: () => reject(new Error(`lost before the echo: ${upgrade?.failure ?? upgrade?.connection.wasNotCleanReason ?? '?'}`)),
+        onConnectionLost: () => reject(new Error(`lost before the echo: ${upgrade?.failure ?? upgrade?.connection.record.wasNotCleanReason ?? '?'}`)),
       };
       upgrade = new ClientUpgrade(socket, OPTIONS, { host: `127.0.0.1:${port}`, target: '/', key: newClientKey(randomBytes) }, newMask, () => handler, () => ({ deflate: null }));
     });
@@ -70,9 +70,9 @@ test('a response with a wrong Sec-WebSocket-Accept: the connection never opens, 
       socket.once('close', () => resolve(u));
     });
     assert.equal(opened, false);
-    assert.equal(upgrade.connection.connectionWasOpen, false);
+    assert.equal(upgrade.connection.record.connectionWasOpen, false);
     assert.match(upgrade.failure ?? '', /^the response's Sec-WebSocket-Accept is "AAAA.*", not "/);
-    assert.equal(upgrade.connection.droppedByMe, true);
+    assert.equal(upgrade.connection.record.droppedByMe, true);
   } finally {
     server.close();
   }

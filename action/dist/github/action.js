@@ -42832,15 +42832,20 @@ var init_case_runner = __esm({
       verdict() {
         const s = this.session;
         const common2 = judgeCase(this.expectedLists(), this.def.close, this.received, this.outcome, {
-          connectionWasOpen: s.connectionWasOpen,
-          closedByMe: s.closedByMe,
-          droppedByMe: s.droppedByMe,
-          wasClean: s.wasClean,
-          remoteCloseCode: s.remoteCloseCode,
+          connectionWasOpen: s.record.connectionWasOpen,
+          closedByMe: s.record.closedByMe,
+          droppedByMe: s.record.droppedByMe,
+          wasClean: s.record.wasClean,
+          remoteCloseCode: s.record.remoteCloseCode,
           isServer: s.isServer
         });
-        const adjusted = this.def.adjust ? this.def.adjust(common2, { connectionWasOpen: s.connectionWasOpen, txFrameStats: s.wire.txFrameStats, scriptedHandshake: s.scriptedHandshake, httpResponse: s.httpResponse }) : common2;
-        let result = s.droppedOnError !== null && adjusted.behavior === "FAILED" ? `Dropped the connection without a close frame: ${s.droppedOnError}.` : adjusted.result;
+        const adjusted = this.def.adjust ? this.def.adjust(common2, {
+          connectionWasOpen: s.record.connectionWasOpen,
+          txFrameStats: s.wire.txFrameStats,
+          scriptedHandshake: s.record.scriptedHandshake,
+          httpResponse: s.record.httpResponse
+        }) : common2;
+        let result = s.record.droppedOnError !== null && adjusted.behavior === "FAILED" ? `Dropped the connection without a close frame: ${s.record.droppedOnError}.` : adjusted.result;
         if (this.unrecorded > 0) {
           result += ` The first ${MAX_RECORDED_EVENTS} events received are recorded; ${this.unrecorded} more were received and not recorded.`;
         }
@@ -42851,7 +42856,7 @@ var init_case_runner = __esm({
        * onOpen, so a connection that never opened expects nothing (no list matches: FAILED).
        */
       expectedLists() {
-        return this.session.connectionWasOpen ? this.def.expect : {};
+        return this.session.record.connectionWasOpen ? this.def.expect : {};
       }
       /** The case report, in Autobahn's fields. */
       report(verdict, duration3) {
@@ -42865,26 +42870,26 @@ var init_case_runner = __esm({
           behavior: verdict.behavior,
           behaviorClose: verdict.behaviorClose,
           case: this.info.index,
-          closedByMe: s.closedByMe,
+          closedByMe: s.record.closedByMe,
           createStats: true,
           createWirelog: s.wire.enabled,
           description: this.def.description,
-          droppedByMe: s.droppedByMe,
+          droppedByMe: s.record.droppedByMe,
           duration: duration3,
           expectation: this.def.expectation,
           expected,
           // Set by Autobahn's cases when they start (onOpen), except groups 12/13's (init): see expectedLists.
-          expectedClose: s.connectionWasOpen || this.def.closeExpectationAtStart === true ? { ...this.def.close } : {},
-          failedByMe: s.failedByMe,
-          httpRequest: s.httpRequest,
-          httpResponse: s.httpResponse,
+          expectedClose: s.record.connectionWasOpen || this.def.closeExpectationAtStart === true ? { ...this.def.close } : {},
+          failedByMe: s.record.failedByMe,
+          httpRequest: s.record.httpRequest,
+          httpResponse: s.record.httpResponse,
           id: this.def.id,
           isServer: s.isServer,
-          localCloseCode: s.localCloseCode,
-          localCloseReason: s.localCloseReason,
+          localCloseCode: s.record.localCloseCode,
+          localCloseReason: s.record.localCloseReason,
           received: this.received.map(reportEvent),
-          remoteCloseCode: s.remoteCloseCode,
-          remoteCloseReason: s.remoteCloseReason,
+          remoteCloseCode: s.record.remoteCloseCode,
+          remoteCloseReason: s.record.remoteCloseReason,
           reportCompressionRatio: this.def.reportCompressionRatio ?? false,
           reportTime: this.def.reportTime ?? false,
           result: verdict.result,
@@ -42895,11 +42900,11 @@ var init_case_runner = __esm({
           trafficStats: this.trafficStats,
           txFrameStats: s.wire.txFrameStats,
           txOctetStats: s.wire.txOctetStats,
-          wasClean: s.wasClean,
-          wasCloseHandshakeTimeout: s.wasCloseHandshakeTimeout,
-          wasNotCleanReason: s.wasNotCleanReason,
-          wasOpenHandshakeTimeout: s.wasOpenHandshakeTimeout,
-          wasServerConnectionDropTimeout: s.wasServerConnectionDropTimeout,
+          wasClean: s.record.wasClean,
+          wasCloseHandshakeTimeout: s.record.wasCloseHandshakeTimeout,
+          wasNotCleanReason: s.record.wasNotCleanReason,
+          wasOpenHandshakeTimeout: s.record.wasOpenHandshakeTimeout,
+          wasServerConnectionDropTimeout: s.record.wasServerConnectionDropTimeout,
           wirelog: s.wire.entries
         };
       }
@@ -42989,13 +42994,13 @@ var init_case_runner = __esm({
         this.session.sender.sendPrepared(message2);
       }
       get scriptedHandshake() {
-        return this.session.scriptedHandshake;
+        return this.session.record.scriptedHandshake;
       }
       dropConnection() {
         this.session.dropConnection("abort");
       }
       get deflateActive() {
-        return this.session.deflate !== null;
+        return this.session.deflateActive;
       }
       setOutcome(behavior, result) {
         this.outcome = { behavior, result };
@@ -43005,7 +43010,7 @@ var init_case_runner = __esm({
         else this.session.wire.setEnabled(enabled);
       }
       captureTrafficStats() {
-        this.trafficStats = this.session.traffic.snapshot();
+        this.trafficStats = this.session.trafficStats();
       }
     };
   }
@@ -43583,6 +43588,34 @@ var init_utf8 = __esm({
   }
 });
 
+// src/core/connection-types.ts
+function newConnectionRecord() {
+  return {
+    closedByMe: false,
+    failedByMe: false,
+    droppedByMe: false,
+    wasClean: false,
+    wasNotCleanReason: null,
+    wasOpenHandshakeTimeout: false,
+    wasCloseHandshakeTimeout: false,
+    wasServerConnectionDropTimeout: false,
+    localCloseCode: null,
+    localCloseReason: null,
+    remoteCloseCode: null,
+    remoteCloseReason: null,
+    connectionWasOpen: false,
+    droppedOnError: null,
+    httpRequest: "?",
+    httpResponse: "?",
+    scriptedHandshake: false
+  };
+}
+var init_connection_types = __esm({
+  "src/core/connection-types.ts"() {
+    "use strict";
+  }
+});
+
 // src/core/message-assembler.ts
 var PREALLOCATE_FROM, MessageAssembler;
 var init_message_assembler = __esm({
@@ -43596,10 +43629,10 @@ var init_message_assembler = __esm({
     init_state();
     PREALLOCATE_FROM = 64 * 1024;
     MessageAssembler = class {
-      constructor(owner) {
-        this.owner = owner;
+      constructor(link) {
+        this.link = link;
       }
-      owner;
+      link;
       insideMessage = false;
       /** Data messages the peer has started so far (the current one included). */
       messagesStarted = 0;
@@ -43629,10 +43662,10 @@ var init_message_assembler = __esm({
         this.messageBuffer = null;
       }
       onViolation(code, reason) {
-        this.owner.onViolation(code, reason);
+        this.link.onViolation(code, reason);
       }
       onFrameBegin(header) {
-        const { owner } = this;
+        const { link } = this;
         this.frameHead = [];
         this.frameHeadLength = 0;
         this.currentIsControl = isControlOpcode(header.opcode);
@@ -43642,12 +43675,12 @@ var init_message_assembler = __esm({
         }
         if (!this.insideMessage) this.startMessage(header);
         this.messageLength += header.length;
-        if (!owner.failedByMe && owner.maxMessagePayload > 0 && this.messageLength > owner.maxMessagePayload) {
-          owner.failConnection(CloseCode.MessageTooBig, `message exceeds payload limit of ${owner.maxMessagePayload} octets`);
+        if (!link.failedByMe() && link.maxMessagePayload > 0 && this.messageLength > link.maxMessagePayload) {
+          link.failConnection(CloseCode.MessageTooBig, `message exceeds payload limit of ${link.maxMessagePayload} octets`);
         }
       }
       startMessage(header) {
-        const { owner } = this;
+        const { link } = this;
         this.insideMessage = true;
         this.messagesStarted += 1;
         this.messageBinary = header.opcode === Opcode.Binary;
@@ -43656,12 +43689,12 @@ var init_message_assembler = __esm({
         this.validateUtf8 = header.opcode === Opcode.Text;
         this.utf8EndsOnCodePoint = true;
         if (this.validateUtf8) this.utf8.reset();
-        this.messageCompressed = owner.deflate !== null && header.rsv === 4;
-        if (this.messageCompressed) owner.deflate?.startMessage(owner.handler?.transientMessages === true);
+        this.messageCompressed = link.deflate() !== null && header.rsv === 4;
+        if (this.messageCompressed) link.deflate()?.startMessage(link.handler()?.transientMessages === true);
         this.messageBuffer = null;
         this.messageFill = 0;
-        this.discardMessageData = owner.handler?.messageLengthOnly === true;
-        const limit = owner.maxMessagePayload;
+        this.discardMessageData = link.handler()?.messageLengthOnly === true;
+        const limit = link.maxMessagePayload;
         if (!this.discardMessageData && header.fin && !this.messageCompressed && header.length >= PREALLOCATE_FROM && (limit === 0 || header.length <= limit)) {
           this.messageBuffer = Buffer.allocUnsafe(header.length);
         }
@@ -43675,10 +43708,10 @@ var init_message_assembler = __esm({
           this.controlChunks.push(chunk);
           return;
         }
-        if (this.owner.state === ConnectionState.Open) this.owner.traffic.incomingOctetsWebSocketLevel += chunk.length;
+        if (this.link.state() === ConnectionState.Open) this.link.traffic.incomingOctetsWebSocketLevel += chunk.length;
         let data = chunk;
         if (this.messageCompressed) {
-          const inflated = this.inflate(() => this.owner.deflate?.push(chunk) ?? chunk);
+          const inflated = this.inflate(() => this.link.deflate()?.push(chunk) ?? chunk);
           if (inflated === null) return;
           data = inflated;
         }
@@ -43698,9 +43731,9 @@ var init_message_assembler = __esm({
           this.messageCompressed = false;
           if (err.code === CloseCode.InvalidPayload) {
             const kind = this.messageBinary ? "binary" : "text";
-            this.owner.dropOnError(`the client's compressed ${kind} message ${this.messagesStarted} could not be inflated: ${err.message}`);
+            this.link.dropOnError(`the client's compressed ${kind} message ${this.messagesStarted} could not be inflated: ${err.message}`);
           } else {
-            this.owner.failConnection(err.code, err.message);
+            this.link.failConnection(err.code, err.message);
           }
           this.afterCallback();
           return null;
@@ -43708,18 +43741,18 @@ var init_message_assembler = __esm({
       }
       /** Application-level payload of the current message: UTF-8 checked as it arrives, then kept. */
       acceptMessageData(data) {
-        const { owner } = this;
-        if (owner.state === ConnectionState.Open) owner.traffic.incomingOctetsAppLevel += data.length;
+        const { link } = this;
+        if (link.state() === ConnectionState.Open) link.traffic.incomingOctetsAppLevel += data.length;
         if (this.validateUtf8 && data.length > 0) {
           const state = this.utf8.validate(data);
           this.utf8EndsOnCodePoint = state.endsOnCodePoint;
           if (!state.valid) {
-            owner.failConnection(CloseCode.InvalidPayload, `encountered invalid UTF-8 while processing text message at payload octet index ${state.index}`);
+            link.failConnection(CloseCode.InvalidPayload, `encountered invalid UTF-8 while processing text message at payload octet index ${state.index}`);
             this.afterCallback();
             return;
           }
         }
-        if (owner.failedByMe) return;
+        if (link.failedByMe()) return;
         if (this.discardMessageData) this.messageFill += data.length;
         else if (this.messageBuffer !== null) this.messageFill += data.copy(this.messageBuffer, this.messageFill);
         else {
@@ -43732,38 +43765,38 @@ var init_message_assembler = __esm({
         }
       }
       onFrameEnd(header) {
-        const { owner } = this;
+        const { link } = this;
         const head2 = this.frameHead.length === 1 ? this.frameHead[0] : Buffer.concat(this.frameHead);
-        owner.wire.rxFrame(header, header.length, head2, header.mask);
+        link.wire.rxFrame(header, header.length, head2, header.mask);
         if (isControlOpcode(header.opcode)) {
           const payload2 = this.controlChunks.length === 1 ? this.controlChunks[0] : Buffer.concat(this.controlChunks);
           this.controlChunks = [];
-          owner.onControlFrame(header.opcode, payload2);
+          link.onControlFrame(header.opcode, payload2);
           this.afterCallback();
           return;
         }
-        if (owner.state === ConnectionState.Open) owner.traffic.incomingWebSocketFrames += 1;
+        if (link.state() === ConnectionState.Open) link.traffic.incomingWebSocketFrames += 1;
         if (!header.fin) return;
         this.insideMessage = false;
         if (this.messageCompressed) {
           this.messageCompressed = false;
-          const tail = this.inflate(() => owner.deflate?.endMessage() ?? EMPTY);
+          const tail = this.inflate(() => link.deflate()?.endMessage() ?? EMPTY);
           if (tail === null) return;
           if (tail.length > 0) this.acceptMessageData(tail);
-          if (owner.state === ConnectionState.Closed) return;
+          if (link.state() === ConnectionState.Closed) return;
         }
-        if (owner.state === ConnectionState.Open) owner.traffic.incomingWebSocketMessages += 1;
+        if (link.state() === ConnectionState.Open) link.traffic.incomingWebSocketMessages += 1;
         if (this.validateUtf8 && !this.utf8EndsOnCodePoint) {
-          owner.failConnection(CloseCode.InvalidPayload, `UTF-8 text message payload ended within Unicode code point at payload octet index ${this.messageLength}`);
+          link.failConnection(CloseCode.InvalidPayload, `UTF-8 text message payload ended within Unicode code point at payload octet index ${this.messageLength}`);
           this.afterCallback();
           return;
         }
-        if (!owner.failedByMe) this.deliver();
+        if (!link.failedByMe()) this.deliver();
         this.afterCallback();
       }
       /** Hands the whole message to the handler. */
       deliver() {
-        const handler = this.owner.handler;
+        const handler = this.link.handler();
         const chunks = this.messageChunks;
         const whole = this.messageBuffer;
         this.messageChunks = [];
@@ -43778,7 +43811,7 @@ var init_message_assembler = __esm({
       }
       /** Stops reading once the connection is gone (Autobahn: "while processData() and state != CLOSED"). */
       afterCallback() {
-        if (this.owner.state === ConnectionState.Closed) this.owner.stopReading();
+        if (this.link.state() === ConnectionState.Closed) this.link.stopReading();
       }
     };
   }
@@ -43799,17 +43832,18 @@ var init_outbox = __esm({
   "src/core/outbox.ts"() {
     "use strict";
     init_frame_writer();
-    init_state();
     SMALL_WRITE = 1024;
     STAGING_SIZE = 16 * 1024;
     FIRST_STAGING_SIZE = 2 * 1024;
     STREAM_FROM = 1024 * 1024;
     STREAM_BLOCK = 256 * 1024;
     Outbox = class {
-      constructor(owner) {
-        this.owner = owner;
+      constructor(socket, link) {
+        this.socket = socket;
+        this.link = link;
       }
-      owner;
+      socket;
+      link;
       /**
        * Writes waiting their turn, from queueHead on. Taken by moving the head, not by shift(): a chopped
        * 1 MiB message is 16384 entries, and shift() on an array that big copies all the rest each time.
@@ -43855,7 +43889,7 @@ var init_outbox = __esm({
       /** Ends the socket once everything handed to it (a stream under way included) is written. */
       end() {
         if (this.streaming) this.endWhenStreamed = true;
-        else this.owner.socket.end();
+        else this.socket.end();
       }
       /** Forgets the queued writes (the connection is gone). */
       clear() {
@@ -43869,13 +43903,10 @@ var init_outbox = __esm({
        * case's first sync frame reach the peer together, as Autobahn's do).
        */
       write(parts, sync, ownWrite = false) {
-        const { owner } = this;
+        const { socket } = this;
         let length = 0;
         for (const p of parts) length += p.length;
-        owner.bytesOut += length;
-        owner.wire.txOctets(parts.length === 1 ? parts[0] : headOf(parts, length), sync, length);
-        if (owner.state === ConnectionState.Open) owner.traffic.outgoingOctetsWireLevel += length;
-        else if (owner.state === ConnectionState.Connecting) owner.traffic.preopenOutgoingOctetsWireLevel += length;
+        this.link.wrote(parts.length === 1 ? parts[0] : headOf(parts, length), sync, length);
         if (!ownWrite && length <= SMALL_WRITE) {
           if (this.staging === null || this.stagingUsed + length > this.staging.length) {
             const size = this.staging === null ? FIRST_STAGING_SIZE : STAGING_SIZE;
@@ -43893,10 +43924,10 @@ var init_outbox = __esm({
           return;
         }
         const cork = parts.length > 1 || this.stagingUsed > 0;
-        if (cork) owner.socket.cork();
+        if (cork) socket.cork();
         this.flushStaging();
-        for (const p of parts) owner.socket.write(p);
-        if (cork) owner.socket.uncork();
+        for (const p of parts) socket.write(p);
+        if (cork) socket.uncork();
       }
       /** Hands the small writes gathered so far to the socket (before anything written after them). */
       flushStaging() {
@@ -43904,7 +43935,7 @@ var init_outbox = __esm({
         const data = this.staging.subarray(0, this.stagingUsed);
         this.staging = null;
         this.stagingUsed = 0;
-        if (!this.owner.socket.destroyed) this.owner.socket.write(data);
+        if (!this.socket.destroyed) this.socket.write(data);
       }
       /**
        * Writes the queued pieces as autobahn-python 0.10.9 on Twisted does. Its transport.write only
@@ -43921,8 +43952,8 @@ var init_outbox = __esm({
       drain() {
         if (this.draining) return;
         this.draining = true;
-        const { socket } = this.owner;
-        let holding = this.owner.reading;
+        const { socket } = this;
+        let holding = this.link.isReading();
         if (holding) socket.cork();
         const release = () => {
           if (!holding) return;
@@ -43934,7 +43965,7 @@ var init_outbox = __esm({
           const item = this.queue[this.queueHead];
           if (item !== void 0) this.queue[this.queueHead++] = void 0;
           if (this.queueHead === this.queue.length) this.clear();
-          if (item === void 0 || socket.destroyed || this.owner.state === ConnectionState.Closed) {
+          if (item === void 0 || socket.destroyed || this.link.isClosed()) {
             this.clear();
             release();
             this.draining = false;
@@ -43957,15 +43988,11 @@ var init_outbox = __esm({
        * the socket a block at a time, each block reused once the socket has flushed the previous one.
        */
       writeRepeated(parts, repeat, done) {
-        const { owner } = this;
-        const { socket } = owner;
+        const { socket } = this;
         let headLength = 0;
         for (const p of parts) headLength += p.length;
         const length = headLength + repeat.length;
-        owner.bytesOut += length;
-        const head2 = Buffer.concat([...parts, repeatPayload(repeat.pattern, Math.min(repeat.length, 64))]);
-        owner.wire.txOctets(head2, false, length);
-        if (owner.state === ConnectionState.Open) owner.traffic.outgoingOctetsWireLevel += length;
+        this.link.wrote(Buffer.concat([...parts, repeatPayload(repeat.pattern, Math.min(repeat.length, 64))]), false, length);
         this.flushStaging();
         for (const p of parts) socket.write(p);
         const block = repeatPayload(repeat.pattern, Math.min(repeat.length, STREAM_BLOCK - STREAM_BLOCK % repeat.pattern.length));
@@ -43999,24 +44026,26 @@ var init_sender = __esm({
     init_outbox();
     init_state();
     Sender = class {
-      constructor(owner) {
-        this.owner = owner;
+      constructor(outbox, link) {
+        this.outbox = outbox;
+        this.link = link;
       }
-      owner;
+      outbox;
+      link;
       /** Sends one frame exactly as specified, logging it first (TX FRAME), then its octets. */
       sendFrame(frame) {
-        if (this.owner.state === ConnectionState.Closed) return;
+        if (this.link.state() === ConnectionState.Closed) return;
         const pattern2 = frame.payload === void 0 ? EMPTY : toBuffer(frame.payload);
         const fin = frame.fin ?? true;
         const rsv = frame.rsv ?? 0;
-        const mask = frame.unmasked === true ? null : frame.mask ?? this.owner.newMask?.() ?? null;
+        const mask = frame.unmasked === true ? null : frame.mask ?? this.link.newMask?.() ?? null;
         const payloadLen = frame.payloadLen ?? null;
         const chopSize = frame.chopSize ?? null;
         const sync = frame.sync ?? false;
-        if (frame.opcode <= Opcode.Binary) this.owner.traffic.outgoingWebSocketFrames += 1;
+        if (frame.opcode <= Opcode.Binary) this.link.traffic.outgoingWebSocketFrames += 1;
         if (payloadLen !== null && payloadLen >= STREAM_FROM && mask === null && chopSize === null && !sync && pattern2.length > 0 && pattern2.length <= STREAM_BLOCK) {
-          this.owner.wire.txFrame({ opcode: frame.opcode, fin, rsv }, pattern2, null, payloadLen, null, false);
-          this.owner.outbox.sendRepeated([encodeFrameHeader(frame.opcode, fin, rsv, payloadLen, null)], pattern2, payloadLen);
+          this.link.wire.txFrame({ opcode: frame.opcode, fin, rsv }, pattern2, null, payloadLen, null, false);
+          this.outbox.sendRepeated([encodeFrameHeader(frame.opcode, fin, rsv, payloadLen, null)], pattern2, payloadLen);
           return;
         }
         let body = payloadLen === null ? pattern2 : repeatPayload(pattern2, payloadLen);
@@ -44025,8 +44054,8 @@ var init_sender = __esm({
           maskInPlace(body, mask);
         }
         const header = encodeFrameHeader(frame.opcode, fin, rsv, body.length, mask);
-        this.owner.wire.txFrame({ opcode: frame.opcode, fin, rsv }, pattern2, mask, payloadLen, chopSize, sync);
-        this.owner.outbox.send([header, body], sync, chopSize);
+        this.link.wire.txFrame({ opcode: frame.opcode, fin, rsv }, pattern2, mask, payloadLen, chopSize, sync);
+        this.outbox.send([header, body], sync, chopSize);
       }
       /**
        * Sends a message as a well-behaved endpoint does (Autobahn's sendMessage): compressed when
@@ -44034,7 +44063,7 @@ var init_sender = __esm({
        * A length that is a multiple of the fragment size ends with an empty final frame, as there.
        */
       sendMessage(payload2, binary, fragmentSize = 0, sync = false) {
-        if (this.owner.state !== ConnectionState.Open) return;
+        if (this.link.state() !== ConnectionState.Open) return;
         this.sendPrepared(this.prepareMessage(payload2, binary, fragmentSize, sync));
       }
       /**
@@ -44042,28 +44071,30 @@ var init_sender = __esm({
        * for the peer (the compression context follows preparation order: send them in that order).
        */
       prepareMessage(payload2, binary, fragmentSize = 0, sync = false) {
-        return this.prepared(this.owner.deflate === null ? payload2 : this.owner.deflate.compress(payload2), binary, fragmentSize, sync, payload2.length);
+        const deflate = this.link.deflate();
+        return this.prepared(deflate === null ? payload2 : deflate.compress(payload2), binary, fragmentSize, sync, payload2.length);
       }
       /**
        * prepareMessage for bytes [start, start + length) of a document sent as consecutive cuts from
        * byte 0 (groups 12 and 13): compressed mostly from the document's precompressed chunks.
        */
       prepareCut(document, start, length, binary, fragmentSize = 0) {
-        const data = this.owner.deflate === null ? document.cut(start, length) : this.owner.deflate.compressCut(document, start, length);
+        const deflate = this.link.deflate();
+        const data = deflate === null ? document.cut(start, length) : deflate.compressCut(document, start, length);
         return this.prepared(data, binary, fragmentSize, false, length);
       }
       /** A prepared message of wire payload `data` (compressed iff permessage-deflate is on) and appLength bytes. */
       prepared(data, binary, fragmentSize, sync, appLength) {
-        return { opcode: binary ? Opcode.Binary : Opcode.Text, data, compressed: this.owner.deflate !== null, fragmentSize, sync, appLength };
+        return { opcode: binary ? Opcode.Binary : Opcode.Text, data, compressed: this.link.deflate() !== null, fragmentSize, sync, appLength };
       }
       /** Sends a prepared message (only while open); its frames are made one by one as they go out. */
       sendPrepared(message2) {
-        if (this.owner.state !== ConnectionState.Open) return;
+        if (this.link.state() !== ConnectionState.Open) return;
         const { opcode, data, fragmentSize, sync } = message2;
         const rsv = message2.compressed ? 4 : 0;
-        this.owner.traffic.outgoingWebSocketMessages += 1;
-        this.owner.traffic.outgoingOctetsAppLevel += message2.appLength;
-        this.owner.traffic.outgoingOctetsWebSocketLevel += data.length;
+        this.link.traffic.outgoingWebSocketMessages += 1;
+        this.link.traffic.outgoingOctetsAppLevel += message2.appLength;
+        this.link.traffic.outgoingOctetsWebSocketLevel += data.length;
         if (fragmentSize <= 0 || data.length <= fragmentSize) {
           this.sendFrame({ opcode, payload: data, sync, rsv });
           return;
@@ -44085,7 +44116,15 @@ var init_sender = __esm({
        * sync writes, and anything sent while the queue is not empty).
        */
       sendData(data, sync = false, chopSize = null) {
-        this.owner.outbox.send([data], sync, chopSize);
+        this.outbox.send([data], sync, chopSize);
+      }
+      /** Writes raw bytes now, in a write of their own (never gathered with later small writes). */
+      sendDataNow(data) {
+        this.outbox.writeNow([data]);
+      }
+      /** Hands the small writes gathered this turn to the socket now (a corked socket then sends them with what follows). */
+      flush() {
+        this.outbox.flushStaging();
       }
     };
   }
@@ -44145,6 +44184,7 @@ var init_connection = __esm({
     init_frame_writer();
     init_utf8();
     init_bytes();
+    init_connection_types();
     init_message_assembler();
     init_outbox();
     init_sender();
@@ -44156,9 +44196,9 @@ var init_connection = __esm({
         this.socket = socket;
         this.options = options;
         this.side = side;
-        this.outbox = new Outbox(this);
-        this.sender = new Sender(this);
-        this.assembler = new MessageAssembler(this);
+        this.outbox = new Outbox(socket, this.outboxLink());
+        this.sender = new Sender(this.outbox, { state: () => this.phase, deflate: () => this.deflate, newMask: this.newMask, wire: this.wire, traffic: this.traffic });
+        this.assembler = new MessageAssembler(this.assemblerLink());
         this.reader = this.newReader(false);
         socket.setNoDelay(true);
         socket.on("data", (chunk) => {
@@ -44166,66 +44206,92 @@ var init_connection = __esm({
           this.onData(chunk);
           this.reading = false;
         });
-        socket.on("error", () => {
-        });
-        socket.on("close", () => {
-          this.onSocketClosed();
-        });
+        socket.on("error", () => void 0);
+        socket.on("close", () => this.onSocketClosed());
         this.after(options.openHandshakeTimeoutMs, () => {
-          if (this.state !== ConnectionState.Connecting) return;
-          this.wasClean = false;
-          this.wasNotCleanReason = "peer did not finish (in time) the opening handshake";
-          this.wasOpenHandshakeTimeout = true;
-          this.dropConnection("abort");
+          if (this.phase !== ConnectionState.Connecting) return;
+          this.rec.wasOpenHandshakeTimeout = true;
+          this.dropUncleanly("peer did not finish (in time) the opening handshake");
         });
       }
       socket;
       options;
       side;
-      state = ConnectionState.Connecting;
+      /** The frame log (frames and octets each way, the wirelog, the case's timers). */
       wire = new WireLog();
+      /** Frames and messages out (the case's sending API). */
+      sender;
+      phase = ConnectionState.Connecting;
+      rec = newConnectionRecord();
       traffic = new TrafficCounters();
-      /** Bytes received and sent on this connection, handshake included. */
-      bytesIn = 0;
-      bytesOut = 0;
+      octetsIn = 0;
+      octetsOut = 0;
       /** permessage-deflate of this connection, when negotiated. */
       deflate = null;
       handler = null;
       /** The peer's bytes are being handled (Twisted's doRead): see Outbox.drain. */
       reading = false;
-      // Closing bookkeeping (the connection-state table of a case report).
-      closedByMe = false;
-      failedByMe = false;
-      droppedByMe = false;
-      wasClean = false;
-      wasNotCleanReason = null;
-      wasOpenHandshakeTimeout = false;
-      wasCloseHandshakeTimeout = false;
-      /** A client's: the server did not drop TCP in time after the closing handshake. */
-      wasServerConnectionDropTimeout = false;
-      localCloseCode = null;
-      localCloseReason = null;
-      remoteCloseCode = null;
-      remoteCloseReason = null;
-      connectionWasOpen = false;
-      /**
-       * Why wsgate dropped the connection without a close frame where autobahn-python raises inside its
-       * protocol handler (a compressed message zlib cannot inflate): the case's result names it.
-       */
-      droppedOnError = null;
-      // The opening handshake as it went on the wire (latin1), and whether a case wrote the response.
-      httpRequest = "?";
-      httpResponse = "?";
-      scriptedHandshake = false;
       outbox;
-      /** Frames and messages out (the case's sending API). */
-      sender;
       assembler;
       reader;
       opening = null;
       timers = /* @__PURE__ */ new Set();
       closeHandshakeTimer = null;
       lost = false;
+      /** What the outbox asks of the connection: whether it is closed or reading; and it counts each write here. */
+      outboxLink() {
+        return {
+          isClosed: () => this.phase === ConnectionState.Closed,
+          isReading: () => this.reading,
+          wrote: (head2, sync, length) => {
+            this.octetsOut += length;
+            this.wire.txOctets(head2, sync, length);
+            if (this.phase === ConnectionState.Open) this.traffic.outgoingOctetsWireLevel += length;
+            else if (this.phase === ConnectionState.Connecting) this.traffic.preopenOutgoingOctetsWireLevel += length;
+          }
+        };
+      }
+      /** What the assembler reads of the connection, and where it sends control frames and failures. */
+      assemblerLink() {
+        return {
+          state: () => this.phase,
+          deflate: () => this.deflate,
+          handler: () => this.handler,
+          failedByMe: () => this.rec.failedByMe,
+          maxMessagePayload: this.options.maxMessagePayload,
+          wire: this.wire,
+          traffic: this.traffic,
+          failConnection: (code, reason) => this.failConnection(code, reason),
+          dropOnError: (reason) => this.dropOnError(reason),
+          onControlFrame: (opcode, payload2) => this.onControlFrame(opcode, payload2),
+          onViolation: (code, reason) => this.onViolation(code, reason),
+          stopReading: () => this.reader.stop()
+        };
+      }
+      /** Connecting, open, closing (a close frame was sent) or closed (TCP dropped by either side). */
+      get state() {
+        return this.phase;
+      }
+      /** What the case report takes of the connection: its closing bookkeeping and opening handshake. */
+      get record() {
+        return this.rec;
+      }
+      /** Bytes received on this connection, handshake included. */
+      get bytesIn() {
+        return this.octetsIn;
+      }
+      /** Bytes sent on this connection, handshake included. */
+      get bytesOut() {
+        return this.octetsOut;
+      }
+      /** The report's traffic statistics: the counters as they are now, and their ratios. */
+      trafficStats() {
+        return this.traffic.snapshot();
+      }
+      /** permessage-deflate was negotiated. */
+      get deflateActive() {
+        return this.deflate !== null;
+      }
       /** True on the server's side of the connection (Autobahn's isServer). */
       get isServer() {
         return this.side.role === "server";
@@ -44234,12 +44300,22 @@ var init_connection = __esm({
       get newMask() {
         return this.side.role === "client" ? this.side.newMask : null;
       }
-      get maxMessagePayload() {
-        return this.options.maxMessagePayload;
-      }
-      /** Who reads the bytes while connecting (the role's side of the opening handshake). */
-      startHandshake(opening) {
+      /**
+       * Who reads the bytes while connecting (the role's side of the opening handshake), and the handler
+       * when it is known from the start (a client's: it hears of a connection that never opens too).
+       */
+      startHandshake(opening, handler = null) {
+        if (handler !== null) this.handler = handler;
         this.opening = opening;
+      }
+      /** The opening handshake's request head as it went on the wire (latin1). */
+      recordRequest(head2) {
+        this.rec.httpRequest = head2;
+      }
+      /** The opening handshake's response head as it went on the wire (latin1); `scripted`: a case wrote it. */
+      recordResponse(head2, scripted = false) {
+        this.rec.httpResponse = head2;
+        if (scripted) this.rec.scriptedHandshake = true;
       }
       /** The handshake chose the handler and permessage-deflate: frames are read from here on. */
       accept(handler, deflate) {
@@ -44249,8 +44325,8 @@ var init_connection = __esm({
       }
       /** The connection is open: the handler's onOpen runs (a case starts). */
       open() {
-        this.state = ConnectionState.Open;
-        this.connectionWasOpen = true;
+        this.phase = ConnectionState.Open;
+        this.rec.connectionWasOpen = true;
         this.handler?.onOpen();
       }
       /** Bytes that followed the handshake in the same read: frames. */
@@ -44269,11 +44345,7 @@ var init_connection = __esm({
       }
       /** True once TCP is dropped (by either side). A method, so checks after callbacks are not narrowed away. */
       isClosed() {
-        return this.state === ConnectionState.Closed;
-      }
-      /** True while open (not closing or closed). */
-      get isOpen() {
-        return this.state === ConnectionState.Open;
+        return this.phase === ConnectionState.Closed;
       }
       /** Runs fn after ms unless the connection is gone; timers die with the connection. */
       after(ms, fn) {
@@ -44283,16 +44355,13 @@ var init_connection = __esm({
         }, ms);
         this.timers.add(timer);
       }
-      stopReading() {
-        this.reader.stop();
-      }
       // ---- incoming bytes ----
       onData(chunk) {
-        if (this.state === ConnectionState.Closed) return;
+        if (this.phase === ConnectionState.Closed) return;
         this.wire.rxOctets(chunk);
-        this.bytesIn += chunk.length;
-        if (this.state === ConnectionState.Open) this.traffic.incomingOctetsWireLevel += chunk.length;
-        if (this.state === ConnectionState.Connecting) {
+        this.octetsIn += chunk.length;
+        if (this.phase === ConnectionState.Open) this.traffic.incomingOctetsWireLevel += chunk.length;
+        if (this.phase === ConnectionState.Connecting) {
           this.traffic.preopenIncomingOctetsWireLevel += chunk.length;
           this.opening?.onData(chunk);
           return;
@@ -44301,7 +44370,7 @@ var init_connection = __esm({
       }
       onViolation(code, reason) {
         this.failConnection(code === CloseCode.MessageTooBig ? code : CloseCode.ProtocolError, reason);
-        if (this.state === ConnectionState.Closed) this.reader.stop();
+        if (this.phase === ConnectionState.Closed) this.reader.stop();
       }
       onControlFrame(opcode, payload2) {
         if (opcode === Opcode.Close) {
@@ -44309,35 +44378,35 @@ var init_connection = __esm({
           const reason = payload2.length > 2 ? payload2.subarray(2) : null;
           this.onCloseFrame(code, reason);
         } else if (opcode === Opcode.Ping) {
-          if (this.state === ConnectionState.Open) this.sender.sendFrame({ opcode: Opcode.Pong, payload: payload2 });
+          if (this.phase === ConnectionState.Open) this.sender.sendFrame({ opcode: Opcode.Pong, payload: payload2 });
         } else if (opcode === Opcode.Pong) {
           this.handler?.onPong(payload2);
         }
       }
       /** RFC 6455 §7.1.5, §5.5.1, as autobahn-python 0.10.9 handles a received close frame. */
       onCloseFrame(code, reason) {
-        this.remoteCloseCode = code;
+        this.rec.remoteCloseCode = code;
         if (code !== null && !isValidCloseCode(code)) {
           this.failConnection(CloseCode.ProtocolError, `invalid close code ${code}`);
-          if (this.state === ConnectionState.Closed) return;
+          if (this.phase === ConnectionState.Closed) return;
         }
         if (reason === null) {
-          this.remoteCloseReason = null;
+          this.rec.remoteCloseReason = null;
         } else {
           if (!isValidUtf8(reason)) {
             this.failConnection(CloseCode.InvalidPayload, "invalid close reason (non-UTF-8 payload)");
-            if (this.state === ConnectionState.Closed) return;
+            if (this.phase === ConnectionState.Closed) return;
           }
-          this.remoteCloseReason = reason.toString("utf8");
+          this.rec.remoteCloseReason = reason.toString("utf8");
         }
-        if (this.state === ConnectionState.Closing) {
+        if (this.phase === ConnectionState.Closing) {
           this.clearCloseHandshakeTimer();
-          this.wasClean = true;
+          this.rec.wasClean = true;
           if (this.side.role === "server") this.dropConnection("abort");
           else this.awaitServerDrop(this.side.serverDropTimeoutMs);
-        } else if (this.state === ConnectionState.Open) {
-          this.wasClean = true;
-          this.answerClose();
+        } else if (this.phase === ConnectionState.Open) {
+          this.rec.wasClean = true;
+          this.writeClose(CloseCode.Normal, null, true);
           if (this.side.role === "server") this.dropConnection("after-flush");
         }
       }
@@ -44345,23 +44414,19 @@ var init_connection = __esm({
       awaitServerDrop(timeoutMs) {
         if (timeoutMs <= 0) return;
         this.after(timeoutMs, () => {
-          if (this.state === ConnectionState.Closed) return;
-          this.wasClean = false;
-          this.wasNotCleanReason = "server did not drop TCP connection (in time)";
-          this.wasServerConnectionDropTimeout = true;
-          this.dropConnection("abort");
+          if (this.phase === ConnectionState.Closed) return;
+          this.rec.wasServerConnectionDropTimeout = true;
+          this.dropUncleanly("server did not drop TCP connection (in time)");
         });
       }
       // ---- failing and closing ----
       /** _Fail the WebSocket Connection_ (RFC 6455 §7.1.7): a close frame, or a TCP drop with failByDrop. */
       failConnection(code = CloseCode.GoingAway, reason = "Going Away") {
-        if (this.state === ConnectionState.Closed) return;
-        this.failedByMe = true;
+        if (this.phase === ConnectionState.Closed) return;
+        this.rec.failedByMe = true;
         if (this.options.failByDrop) {
-          this.wasClean = false;
-          this.wasNotCleanReason = "I failed the WebSocket connection by dropping the TCP connection";
-          this.dropConnection("abort");
-        } else if (this.state !== ConnectionState.Closing) {
+          this.dropUncleanly("I failed the WebSocket connection by dropping the TCP connection");
+        } else if (this.phase !== ConnectionState.Closing) {
           this.sendCloseFrame(code, Buffer.from(reason, "utf8").subarray(0, 123).toString("utf8"));
         } else {
           this.dropConnection("after-flush");
@@ -44369,38 +44434,36 @@ var init_connection = __esm({
       }
       /** Drops TCP at once with no close frame, as Twisted does when the original's handler raises. */
       dropOnError(reason) {
-        if (this.state === ConnectionState.Closed) return;
-        this.failedByMe = true;
-        this.wasClean = false;
-        this.droppedOnError = reason;
-        this.wasNotCleanReason = `I dropped the TCP connection without a close frame: ${reason}`;
-        this.dropConnection("abort");
+        if (this.phase === ConnectionState.Closed) return;
+        this.rec.failedByMe = true;
+        this.rec.droppedOnError = reason;
+        this.dropUncleanly(`I dropped the TCP connection without a close frame: ${reason}`);
+      }
+      /** Drops TCP at once, the connection unclean for `reason` (a timeout, a failure by drop). Only while not closed. */
+      dropUncleanly(reason) {
+        this.rec.wasClean = false;
+        this.dropConnection("abort", reason);
       }
       /** Starts the closing handshake with any code and reason (Autobahn's sendCloseFrame). Only while open. */
       sendCloseFrame(code, reason) {
         this.writeClose(code, reason, false);
       }
-      /** Answers the peer's close frame with 1000 (the peer started the closing handshake). */
-      answerClose() {
-        this.writeClose(CloseCode.Normal, null, true);
-      }
+      /** Sends a close frame (`isReply`: the answer to the peer's) and starts closing; only while open. */
       writeClose(code, reason, isReply) {
-        if (this.state !== ConnectionState.Open) return;
+        if (this.phase !== ConnectionState.Open) return;
         const reasonBytes = reason === null ? null : typeof reason === "string" ? Buffer.from(reason, "utf8") : reason;
         const payload2 = code === null ? reasonBytes ?? EMPTY : closePayload(code, reasonBytes);
         this.sender.sendFrame({ opcode: Opcode.Close, payload: payload2 });
-        this.state = ConnectionState.Closing;
-        this.closedByMe = !isReply;
-        this.localCloseCode = code;
-        this.localCloseReason = reasonBytes === null ? null : typeof reason === "string" ? reason : reasonBytes.toString("hex");
-        if (this.closedByMe && this.options.closeHandshakeTimeoutMs > 0) {
+        this.phase = ConnectionState.Closing;
+        this.rec.closedByMe = !isReply;
+        this.rec.localCloseCode = code;
+        this.rec.localCloseReason = reasonBytes === null ? null : typeof reason === "string" ? reason : reasonBytes.toString("hex");
+        if (this.rec.closedByMe && this.options.closeHandshakeTimeoutMs > 0) {
           this.closeHandshakeTimer = setTimeout(() => {
             this.closeHandshakeTimer = null;
-            if (this.state === ConnectionState.Closed) return;
-            this.wasClean = false;
-            this.wasNotCleanReason = "peer did not respond (in time) in closing handshake";
-            this.wasCloseHandshakeTimeout = true;
-            this.dropConnection("abort");
+            if (this.phase === ConnectionState.Closed) return;
+            this.rec.wasCloseHandshakeTimeout = true;
+            this.dropUncleanly("peer did not respond (in time) in closing handshake");
           }, this.options.closeHandshakeTimeoutMs);
         }
       }
@@ -44417,11 +44480,12 @@ var init_connection = __esm({
         if (this.closeHandshakeTimer !== null) clearTimeout(this.closeHandshakeTimer);
         this.closeHandshakeTimer = null;
       }
-      /** Drops TCP now, discarding nothing already written (the frames before it still leave). */
-      dropConnection(how = "abort") {
-        if (this.state === ConnectionState.Closed) return;
-        this.droppedByMe = true;
-        this.state = ConnectionState.Closed;
+      /** Drops TCP now, discarding nothing already written (the frames before it still leave); `reason`: why it is unclean. */
+      dropConnection(how = "abort", reason = null) {
+        if (this.phase === ConnectionState.Closed) return;
+        if (reason !== null) this.rec.wasNotCleanReason ??= reason;
+        this.rec.droppedByMe = true;
+        this.phase = ConnectionState.Closed;
         this.reader.stop();
         this.outbox.flushStaging();
         while (this.socket.writableCorked > 0) this.socket.uncork();
@@ -44436,7 +44500,7 @@ var init_connection = __esm({
       onSocketClosed() {
         if (this.lost) return;
         this.lost = true;
-        this.state = ConnectionState.Closed;
+        this.phase = ConnectionState.Closed;
         this.reader.stop();
         for (const t of this.timers) clearTimeout(t);
         this.timers.clear();
@@ -44444,8 +44508,8 @@ var init_connection = __esm({
         this.outbox.clear();
         this.assembler.release();
         this.deflate?.close();
-        if (!this.wasClean && !this.droppedByMe && this.wasNotCleanReason === null) {
-          this.wasNotCleanReason = "peer dropped the TCP connection without previous WebSocket closing handshake";
+        if (!this.rec.wasClean && !this.rec.droppedByMe && this.rec.wasNotCleanReason === null) {
+          this.rec.wasNotCleanReason = "peer dropped the TCP connection without previous WebSocket closing handshake";
         }
         this.handler?.onConnectionLost();
       }
@@ -44482,7 +44546,7 @@ var init_upgrade = __esm({
           return;
         }
         const headBytes = read.head;
-        this.connection.httpRequest = headBytes.toString("latin1");
+        this.connection.recordRequest(headBytes.toString("latin1"));
         const verdict = parseUpgradeRequest(headBytes);
         if (!verdict.ok) {
           this.fail(verdict.status, verdict.reason, verdict.headers);
@@ -44512,7 +44576,7 @@ var init_upgrade = __esm({
           extensions: decision.extensions ?? null
         });
         conn.sender.sendData(Buffer.from(response, "latin1"));
-        conn.httpResponse = response;
+        conn.recordResponse(response);
         conn.open();
       }
       /**
@@ -44522,20 +44586,19 @@ var init_upgrade = __esm({
       sendScriptedResponse(script) {
         const conn = this.connection;
         const head2 = Buffer.from(script.head, "latin1");
-        conn.httpResponse = script.head;
-        conn.scriptedHandshake = true;
+        conn.recordResponse(script.head, true);
         switch (script.delivery) {
           case "together":
             conn.socket.cork();
             conn.sender.sendData(head2);
             conn.open();
             process.nextTick(() => {
-              conn.outbox.flushStaging();
+              conn.sender.flush();
               conn.socket.uncork();
             });
             break;
           case "separate":
-            conn.outbox.writeNow([head2]);
+            conn.sender.sendDataNow(head2);
             conn.open();
             break;
           case "bytewise":
@@ -44546,9 +44609,8 @@ var init_upgrade = __esm({
       }
       /** Answers a bad upgrade request with an HTTP error and drops the connection. */
       fail(status, reason, headers) {
-        this.connection.wasNotCleanReason = reason;
         this.connection.sender.sendData(Buffer.from(buildHttpError(status, reason, headers), "utf8"));
-        this.connection.dropConnection("after-flush");
+        this.connection.dropConnection("after-flush", reason);
       }
     };
   }
@@ -78921,10 +78983,9 @@ var ClientUpgrade = class {
     this.reader = new HeadReader(options.maxHeadBytes);
     this.connection = new Connection(socket, options, { role: "client", newMask, serverDropTimeoutMs: options.serverDropTimeoutMs });
     this.handler = makeHandler(this.connection);
-    this.connection.handler = this.handler;
-    this.connection.startHandshake(this);
+    this.connection.startHandshake(this, this.handler);
     const head2 = requestHead ?? buildUpgradeRequest(request);
-    this.connection.httpRequest = head2;
+    this.connection.recordRequest(head2);
     this.connection.sender.sendData(Buffer.from(head2, "latin1"));
   }
   options;
@@ -78943,7 +79004,7 @@ var ClientUpgrade = class {
       return;
     }
     const conn = this.connection;
-    conn.httpResponse = read.head.toString("latin1");
+    conn.recordResponse(read.head.toString("latin1"));
     const response = checkUpgradeResponse(read.head, this.request.key);
     if (!response.ok) {
       this.fail(response.reason);
@@ -78961,8 +79022,7 @@ var ClientUpgrade = class {
   /** _Fail the WebSocket Connection_ before it opened: drop TCP, keep the reason. */
   fail(reason) {
     this.failure = reason;
-    this.connection.wasNotCleanReason = reason;
-    this.connection.dropConnection("abort");
+    this.connection.dropConnection("abort", reason);
   }
 };
 
@@ -79050,8 +79110,7 @@ function playOnSocket(socket, target, def, info, settings, resolve6) {
   limit = setTimeout(() => {
     if (connection.isClosed()) return;
     timedOut = true;
-    connection.wasNotCleanReason ??= `wsgate dropped the connection: the case did not end within ${info.limitMs / 1e3} s`;
-    connection.dropConnection("abort");
+    connection.dropConnection("abort", `wsgate dropped the connection: the case did not end within ${info.limitMs / 1e3} s`);
   }, info.limitMs);
 }
 function upgradeRequest(target, offers, settings) {
