@@ -370,8 +370,8 @@ var require_req = __commonJS({
       if (req.originalUrl) {
         _req.url = req.originalUrl;
       } else {
-        const path16 = req.path;
-        _req.url = typeof path16 === "string" ? path16 : req.url ? req.url.path || req.url : void 0;
+        const path17 = req.path;
+        _req.url = typeof path17 === "string" ? path17 : req.url ? req.url.path || req.url : void 0;
       }
       if (req.query) {
         _req.query = req.query;
@@ -541,14 +541,14 @@ var require_redact = __commonJS({
       }
       return obj;
     }
-    function parsePath(path16) {
+    function parsePath(path17) {
       const parts = [];
       let current = "";
       let inBrackets = false;
       let inQuotes = false;
       let quoteChar = "";
-      for (let i2 = 0; i2 < path16.length; i2++) {
-        const char = path16[i2];
+      for (let i2 = 0; i2 < path17.length; i2++) {
+        const char = path17[i2];
         if (!inBrackets && char === ".") {
           if (current) {
             parts.push(current);
@@ -679,10 +679,10 @@ var require_redact = __commonJS({
       return current;
     }
     function redactPaths(obj, paths, censor, remove = false) {
-      for (const path16 of paths) {
-        const parts = parsePath(path16);
+      for (const path17 of paths) {
+        const parts = parsePath(path17);
         if (parts.includes("*")) {
-          redactWildcardPath(obj, parts, censor, path16, remove);
+          redactWildcardPath(obj, parts, censor, path17, remove);
         } else {
           if (remove) {
             removeKey(obj, parts);
@@ -767,8 +767,8 @@ var require_redact = __commonJS({
           }
         } else {
           if (afterWildcard.includes("*")) {
-            const wrappedCensor = typeof censor === "function" ? (value, path16) => {
-              const fullPath = [...pathArray.slice(0, pathLength), ...path16];
+            const wrappedCensor = typeof censor === "function" ? (value, path17) => {
+              const fullPath = [...pathArray.slice(0, pathLength), ...path17];
               return censor(value, fullPath);
             } : censor;
             redactWildcardPath(current, afterWildcard, wrappedCensor, originalPath, remove);
@@ -803,8 +803,8 @@ var require_redact = __commonJS({
         return null;
       }
       const pathStructure = /* @__PURE__ */ new Map();
-      for (const path16 of pathsToClone) {
-        const parts = parsePath(path16);
+      for (const path17 of pathsToClone) {
+        const parts = parsePath(path17);
         let current = pathStructure;
         for (let i2 = 0; i2 < parts.length; i2++) {
           const part = parts[i2];
@@ -856,24 +856,24 @@ var require_redact = __commonJS({
       }
       return cloneSelectively(obj, pathStructure);
     }
-    function validatePath(path16) {
-      if (typeof path16 !== "string") {
+    function validatePath(path17) {
+      if (typeof path17 !== "string") {
         throw new Error("Paths must be (non-empty) strings");
       }
-      if (path16 === "") {
+      if (path17 === "") {
         throw new Error("Invalid redaction path ()");
       }
-      if (path16.includes("..")) {
-        throw new Error(`Invalid redaction path (${path16})`);
+      if (path17.includes("..")) {
+        throw new Error(`Invalid redaction path (${path17})`);
       }
-      if (path16.includes(",")) {
-        throw new Error(`Invalid redaction path (${path16})`);
+      if (path17.includes(",")) {
+        throw new Error(`Invalid redaction path (${path17})`);
       }
       let bracketCount = 0;
       let inQuotes = false;
       let quoteChar = "";
-      for (let i2 = 0; i2 < path16.length; i2++) {
-        const char = path16[i2];
+      for (let i2 = 0; i2 < path17.length; i2++) {
+        const char = path17[i2];
         if ((char === '"' || char === "'") && bracketCount > 0) {
           if (!inQuotes) {
             inQuotes = true;
@@ -887,20 +887,20 @@ var require_redact = __commonJS({
         } else if (char === "]" && !inQuotes) {
           bracketCount--;
           if (bracketCount < 0) {
-            throw new Error(`Invalid redaction path (${path16})`);
+            throw new Error(`Invalid redaction path (${path17})`);
           }
         }
       }
       if (bracketCount !== 0) {
-        throw new Error(`Invalid redaction path (${path16})`);
+        throw new Error(`Invalid redaction path (${path17})`);
       }
     }
     function validatePaths(paths) {
       if (!Array.isArray(paths)) {
         throw new TypeError("paths must be an array");
       }
-      for (const path16 of paths) {
-        validatePath(path16);
+      for (const path17 of paths) {
+        validatePath(path17);
       }
     }
     function slowRedact(options = {}) {
@@ -1070,8 +1070,8 @@ var require_redaction = __commonJS({
         if (shape[k] === null) {
           o2[k] = (value) => topCensor(value, [k]);
         } else {
-          const wrappedCensor = typeof censor === "function" ? (value, path16) => {
-            return censor(value, [k, ...path16]);
+          const wrappedCensor = typeof censor === "function" ? (value, path17) => {
+            return censor(value, [k, ...path17]);
           } : censor;
           o2[k] = Redact({
             paths: shape[k],
@@ -1292,7 +1292,7 @@ var require_sonic_boom = __commonJS({
     var fs = __require("fs");
     var EventEmitter3 = __require("events");
     var inherits = __require("util").inherits;
-    var path16 = __require("path");
+    var path17 = __require("path");
     var sleep2 = require_atomic_sleep();
     var assert2 = __require("assert");
     var BUSY_WRITE_TIMEOUT = 100;
@@ -1346,7 +1346,7 @@ var require_sonic_boom = __commonJS({
       const mode = sonic.mode;
       if (sonic.sync) {
         try {
-          if (sonic.mkdir) fs.mkdirSync(path16.dirname(file2), { recursive: true });
+          if (sonic.mkdir) fs.mkdirSync(path17.dirname(file2), { recursive: true });
           const fd = fs.openSync(file2, flags, mode);
           fileOpened(null, fd);
         } catch (err) {
@@ -1354,7 +1354,7 @@ var require_sonic_boom = __commonJS({
           throw err;
         }
       } else if (sonic.mkdir) {
-        fs.mkdir(path16.dirname(file2), { recursive: true }, (err) => {
+        fs.mkdir(path17.dirname(file2), { recursive: true }, (err) => {
           if (err) return fileOpened(err);
           fs.open(file2, flags, mode, fileOpened);
         });
@@ -2682,7 +2682,7 @@ var require_transport = __commonJS({
   "node_modules/pino/lib/transport.js"(exports, module) {
     "use strict";
     var { createRequire: createRequire4 } = __require("module");
-    var { existsSync } = __require("node:fs");
+    var { existsSync: existsSync2 } = __require("node:fs");
     var getCallers = require_caller();
     var { join: join2, isAbsolute, sep } = __require("node:path");
     var { fileURLToPath: fileURLToPath7 } = __require("node:url");
@@ -2749,15 +2749,15 @@ var require_transport = __commonJS({
       if (!unquoted) {
         return false;
       }
-      let path16 = unquoted;
-      if (path16.startsWith("file://")) {
+      let path17 = unquoted;
+      if (path17.startsWith("file://")) {
         try {
-          path16 = fileURLToPath7(path16);
+          path17 = fileURLToPath7(path17);
         } catch {
           return false;
         }
       }
-      return isAbsolute(path16) && !existsSync(path16);
+      return isAbsolute(path17) && !existsSync2(path17);
     }
     function stripQuotes2(value) {
       const first = value[0];
@@ -4910,10 +4910,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path16) {
-  if (!path16)
+function getElementAtPath(obj, path17) {
+  if (!path17)
     return obj;
-  return path16.reduce((acc, key) => acc?.[key], obj);
+  return path17.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -5172,11 +5172,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path16, issues) {
+function prefixIssues(path17, issues) {
   return issues.map((iss) => {
     var _a4;
     (_a4 = iss).path ?? (_a4.path = []);
-    iss.path.unshift(path16);
+    iss.path.unshift(path17);
     return iss;
   });
 }
@@ -5709,16 +5709,16 @@ function flattenError(error62, mapper = (issue2) => issue2.message) {
 }
 function formatError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error63, path16 = []) => {
+  const processError = (error63, path17 = []) => {
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path16, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path17, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path16, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path17, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path16, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path17, ...issue2.path]);
       } else {
-        const fullpath = [...path16, ...issue2.path];
+        const fullpath = [...path17, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -5757,17 +5757,17 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error62, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error63, path16 = []) => {
+  const processError = (error63, path17 = []) => {
     var _a4;
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path16, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path17, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path16, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path17, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path16, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path17, ...issue2.path]);
       } else {
-        const fullpath = [...path16, ...issue2.path];
+        const fullpath = [...path17, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -5806,8 +5806,8 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path16 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path16) {
+  const path17 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path17) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -23839,13 +23839,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path16 = ref.slice(1).split("/").filter(Boolean);
-  if (path16.length === 0) {
+  const path17 = ref.slice(1).split("/").filter(Boolean);
+  if (path17.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path16[0] === defsKey) {
-    const key = path16[1] === void 0 ? void 0 : decodeJSONPointerSegment(path16[1]);
+  if (path17[0] === defsKey) {
+    const key = path17[1] === void 0 ? void 0 : decodeJSONPointerSegment(path17[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -28290,16 +28290,55 @@ var init_url = __esm({
   }
 });
 
-// src/config/spec.ts
+// src/config/json-file.ts
 import { readFileSync as readFileSync4 } from "node:fs";
+function readFailure(err) {
+  const code = err.code;
+  if (code === "ENOENT") return "no such file";
+  if (code === "EISDIR") return "is a directory";
+  if (code === "EACCES") return "permission denied";
+  return err.message;
+}
+function readJsonFile(file2, what, validate3) {
+  let text;
+  try {
+    text = readFileSync4(file2, "utf8");
+  } catch (err) {
+    throw new UsageError(`${file2}: cannot read ${what}: ${readFailure(err)}`);
+  }
+  let value;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(`${file2}: not valid JSON: ${err.message.split("\n")[0] ?? ""}`);
+  }
+  return validate3(value);
+}
+function zodValidator(file2, schema) {
+  return (value) => {
+    const parsed = schema.safeParse(value);
+    if (parsed.success) return parsed.data;
+    const issue2 = parsed.error.issues[0];
+    const at = issue2 === void 0 || issue2.path.length === 0 ? "" : `${issue2.path.join(".")}: `;
+    throw new UsageError(`${file2}: ${at}${issue2?.message ?? "invalid content"}`);
+  };
+}
+var init_json_file = __esm({
+  "src/config/json-file.ts"() {
+    "use strict";
+    init_errors();
+  }
+});
+
+// src/config/spec.ts
 import { isDeepStrictEqual } from "node:util";
-function describe3(path16) {
-  const [top2, sub] = path16.map(String);
+function describe3(path17) {
+  const [top2, sub] = path17.map(String);
   if (top2 === "options" && sub !== void 0 && sub in AUTOBAHN_OPTIONS) {
     return { key: `options.${sub}`, phrase: AUTOBAHN_OPTIONS[sub]?.phrase ?? "" };
   }
   if (top2 !== void 0 && top2 in SPEC_KEYS) return { key: top2, phrase: SPEC_KEYS[top2].phrase };
-  return { key: path16.map(String).join("."), phrase: "valid" };
+  return { key: path17.map(String).join("."), phrase: "valid" };
 }
 function specError(file2, message2) {
   return new UsageError(`${file2}: ${message2}`);
@@ -28330,21 +28369,7 @@ function checkPatterns(file2, key, patterns2, cases) {
   }
 }
 function loadSpec(file2) {
-  let text;
-  try {
-    text = readFileSync4(file2, "utf8");
-  } catch (err) {
-    const code = err.code;
-    const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : code === "EACCES" ? "permission denied" : err.message;
-    throw specError(file2, `cannot read the spec file: ${why}`);
-  }
-  let json2;
-  try {
-    json2 = JSON.parse(text);
-  } catch (err) {
-    throw specError(file2, `not valid JSON: ${err.message.split("\n")[0] ?? ""}`);
-  }
-  return specSettings(file2, validateSpec(file2, json2));
+  return specSettings(file2, readJsonFile(file2, "the spec file", (json2) => validateSpec(file2, json2)));
 }
 function specSettings(file2, spec) {
   const warnings = [];
@@ -28420,6 +28445,7 @@ var init_spec = __esm({
     init_errors();
     init_url();
     init_patterns();
+    init_json_file();
     bool = { schema: external_exports.boolean(), phrase: "a boolean" };
     seconds = { schema: external_exports.number().nonnegative(), phrase: "a number of seconds (>= 0)" };
     count = { schema: external_exports.number().int().nonnegative(), phrase: "a whole number (>= 0)" };
@@ -28510,6 +28536,50 @@ var init_spec = __esm({
   }
 });
 
+// src/config/judge-merge.ts
+var judge_merge_exports = {};
+__export(judge_merge_exports, {
+  judgeConfig: () => judgeConfig,
+  mergeConfig: () => mergeConfig
+});
+import path from "node:path";
+function judgeConfig(input3) {
+  const outdir = path.resolve(input3.outdir ?? "./reports/clients");
+  const strict = input3.strict ?? false;
+  return {
+    outdir,
+    agent: input3.agent ?? null,
+    cases: splitList(input3.cases ?? []),
+    excludeCases: splitList(input3.excludeCases ?? []),
+    extended: input3.extended === true,
+    failOn: [...failingVerdicts(input3.failOn === void 0 ? null : splitList(input3.failOn), strict)],
+    strict,
+    baseline: input3.baseline === void 0 ? null : path.resolve(input3.baseline),
+    writeBaseline: input3.writeBaseline === void 0 ? null : path.resolve(input3.writeBaseline),
+    github: input3.github ?? null,
+    junit: path.resolve(input3.junit ?? path.join(outdir, "junit.xml")),
+    json: path.resolve(input3.json ?? path.join(outdir, "summary.json"))
+  };
+}
+function mergeConfig(input3, env2) {
+  const outdir = path.resolve(input3.outdir);
+  return {
+    inputs: input3.inputs.map((d) => path.resolve(d)),
+    outdir,
+    junit: path.resolve(input3.junit ?? path.join(outdir, "junit.xml")),
+    json: path.resolve(input3.json ?? path.join(outdir, "summary.json")),
+    github: input3.github ?? null,
+    env: env2
+  };
+}
+var init_judge_merge = __esm({
+  "src/config/judge-merge.ts"() {
+    "use strict";
+    init_verdicts();
+    init_patterns();
+  }
+});
+
 // src/report/files.ts
 var files_exports = {};
 __export(files_exports, {
@@ -28525,7 +28595,7 @@ __export(files_exports, {
 });
 import { createHash as createHash3, randomBytes } from "node:crypto";
 import { mkdir, open as open2, rename, stat, unlink } from "node:fs/promises";
-import path from "node:path";
+import path2 from "node:path";
 function isAsciiLowerAlnum(byte) {
   return byte >= 97 && byte <= 122 || byte >= 48 && byte <= 57;
 }
@@ -28582,7 +28652,7 @@ function caseReportBase(agentPrefix, caseId) {
   return `${agentPrefix}_case_${caseId.replaceAll(".", "_")}`;
 }
 async function writeFileAtomic(target, data) {
-  const tmp = path.join(path.dirname(target), `.wsgate-tmp-${process.pid}-${randomBytes(6).toString("hex")}`);
+  const tmp = path2.join(path2.dirname(target), `.wsgate-tmp-${process.pid}-${randomBytes(6).toString("hex")}`);
   let handle;
   try {
     handle = await open2(tmp, "wx", 420);
@@ -28599,16 +28669,16 @@ async function writeFileAtomic(target, data) {
 }
 function resolveInside(dir, name) {
   if (name.includes("\0")) throw new Error(`file name holds a NUL byte: ${JSON.stringify(name)}`);
-  const joined = path.join(dir, name);
-  const rel = path.relative(path.resolve(dir), path.resolve(joined));
-  if (rel === "" || rel === ".." || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) {
+  const joined = path2.join(dir, name);
+  const rel = path2.relative(path2.resolve(dir), path2.resolve(joined));
+  if (rel === "" || rel === ".." || rel.startsWith(`..${path2.sep}`) || path2.isAbsolute(rel)) {
     throw new Error(`file name escapes the output directory: ${JSON.stringify(name)}`);
   }
   return joined;
 }
 async function makeDirectory(dir) {
   const missing = [];
-  let at = path.resolve(dir);
+  let at = path2.resolve(dir);
   for (; ; ) {
     let isDir;
     try {
@@ -28616,7 +28686,7 @@ async function makeDirectory(dir) {
     } catch (err) {
       if (err.code !== "ENOENT") throw err;
       missing.push(at);
-      const parent = path.dirname(at);
+      const parent = path2.dirname(at);
       if (parent === at) break;
       at = parent;
       continue;
@@ -28634,7 +28704,7 @@ async function makeDirectory(dir) {
 }
 async function checkWritableDirectory(dir) {
   await makeDirectory(dir);
-  const probe = path.join(dir, `.wsgate-probe-${process.pid}-${randomBytes(4).toString("hex")}`);
+  const probe = path2.join(dir, `.wsgate-probe-${process.pid}-${randomBytes(4).toString("hex")}`);
   const handle = await open2(probe, "wx", 420);
   await handle.close();
   await unlink(probe);
@@ -28649,7 +28719,6 @@ var init_files = __esm({
 });
 
 // src/policy/baseline.ts
-import { readFileSync as readFileSync5 } from "node:fs";
 function fail(file2, message2) {
   return new UsageError(`${file2}: ${message2}`);
 }
@@ -28691,20 +28760,7 @@ function parseBaseline(file2, value) {
   return { file: file2, entries };
 }
 function loadBaseline(file2) {
-  let text;
-  try {
-    text = readFileSync5(file2, "utf8");
-  } catch (err) {
-    const code = err.code;
-    throw fail(file2, `cannot read the baseline: ${code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : err.message}`);
-  }
-  let json2;
-  try {
-    json2 = JSON.parse(text);
-  } catch (err) {
-    throw fail(file2, `not valid JSON: ${err.message.split("\n")[0] ?? ""}`);
-  }
-  return parseBaseline(file2, json2);
+  return readJsonFile(file2, "the baseline", (json2) => parseBaseline(file2, json2));
 }
 function baselineEntryFor(baseline, agent, id) {
   for (const e of baseline.entries) {
@@ -28747,6 +28803,7 @@ var init_baseline = __esm({
     init_select();
     init_errors();
     init_patterns();
+    init_json_file();
     BASELINE_VERSION = 1;
     entrySchema = external_exports.strictObject({
       reason: external_exports.string().trim().min(1),
@@ -30274,13 +30331,13 @@ var require_dist = __commonJS({
     })(semver$1, semver$1.exports);
     var semverExports = semver$1.exports;
     var fs = require$$0;
-    var path16 = require$$1;
+    var path17 = require$$1;
     var { promisify: promisify3 } = require$$2;
     var semver = semverExports;
     var useNativeRecursiveOption = semver.satisfies(process.version, ">=10.12.0");
     var checkPath = (pth) => {
       if (process.platform === "win32") {
-        const pathHasInvalidWinCharacters = /[<>:"|?*]/.test(pth.replace(path16.parse(pth).root, ""));
+        const pathHasInvalidWinCharacters = /[<>:"|?*]/.test(pth.replace(path17.parse(pth).root, ""));
         if (pathHasInvalidWinCharacters) {
           const error62 = new Error(`Path contains invalid characters: ${pth}`);
           error62.code = "EINVAL";
@@ -30312,7 +30369,7 @@ var require_dist = __commonJS({
       const mkdir2 = promisify3(options.fs.mkdir);
       const stat3 = promisify3(options.fs.stat);
       if (useNativeRecursiveOption && options.fs.mkdir === fs.mkdir) {
-        const pth = path16.resolve(input3);
+        const pth = path17.resolve(input3);
         await mkdir2(pth, {
           mode: options.mode,
           recursive: true
@@ -30328,13 +30385,13 @@ var require_dist = __commonJS({
             throw error62;
           }
           if (error62.code === "ENOENT") {
-            if (path16.dirname(pth) === pth) {
+            if (path17.dirname(pth) === pth) {
               throw permissionError(pth);
             }
             if (error62.message.includes("null bytes")) {
               throw error62;
             }
-            await make(path16.dirname(pth));
+            await make(path17.dirname(pth));
             return make(pth);
           }
           try {
@@ -30348,14 +30405,14 @@ var require_dist = __commonJS({
           return pth;
         }
       };
-      return make(path16.resolve(input3));
+      return make(path17.resolve(input3));
     };
     makeDir$2.exports = makeDir;
     makeDir$2.exports.sync = (input3, options) => {
       checkPath(input3);
       options = processOptions(options);
       if (useNativeRecursiveOption && options.fs.mkdirSync === fs.mkdirSync) {
-        const pth = path16.resolve(input3);
+        const pth = path17.resolve(input3);
         fs.mkdirSync(pth, {
           mode: options.mode,
           recursive: true
@@ -30370,13 +30427,13 @@ var require_dist = __commonJS({
             throw error62;
           }
           if (error62.code === "ENOENT") {
-            if (path16.dirname(pth) === pth) {
+            if (path17.dirname(pth) === pth) {
               throw permissionError(pth);
             }
             if (error62.message.includes("null bytes")) {
               throw error62;
             }
-            make(path16.dirname(pth));
+            make(path17.dirname(pth));
             return make(pth);
           }
           try {
@@ -30389,7 +30446,7 @@ var require_dist = __commonJS({
         }
         return pth;
       };
-      return make(path16.resolve(input3));
+      return make(path17.resolve(input3));
     };
     var makeDirExports = makeDir$2.exports;
     var makeDir$1 = /* @__PURE__ */ getDefaultExportFromCjs(makeDirExports);
@@ -31723,11 +31780,11 @@ var require_dist = __commonJS({
               return isFunction2(object2[key]);
             });
           }
-          function baseGet(object2, path17) {
-            path17 = castPath(path17, object2);
-            var index2 = 0, length = path17.length;
+          function baseGet(object2, path18) {
+            path18 = castPath(path18, object2);
+            var index2 = 0, length = path18.length;
             while (object2 != null && index2 < length) {
-              object2 = object2[toKey(path17[index2++])];
+              object2 = object2[toKey(path18[index2++])];
             }
             return index2 && index2 == length ? object2 : undefined$1;
           }
@@ -31791,10 +31848,10 @@ var require_dist = __commonJS({
             });
             return accumulator;
           }
-          function baseInvoke(object2, path17, args) {
-            path17 = castPath(path17, object2);
-            object2 = parent(object2, path17);
-            var func = object2 == null ? object2 : object2[toKey(last(path17))];
+          function baseInvoke(object2, path18, args) {
+            path18 = castPath(path18, object2);
+            object2 = parent(object2, path18);
+            var func = object2 == null ? object2 : object2[toKey(last(path18))];
             return func == null ? undefined$1 : apply(func, object2, args);
           }
           function baseIsArguments(value) {
@@ -31950,13 +32007,13 @@ var require_dist = __commonJS({
               return object2 === source || baseIsMatch(object2, source, matchData);
             };
           }
-          function baseMatchesProperty(path17, srcValue) {
-            if (isKey(path17) && isStrictComparable(srcValue)) {
-              return matchesStrictComparable(toKey(path17), srcValue);
+          function baseMatchesProperty(path18, srcValue) {
+            if (isKey(path18) && isStrictComparable(srcValue)) {
+              return matchesStrictComparable(toKey(path18), srcValue);
             }
             return function(object2) {
-              var objValue = get(object2, path17);
-              return objValue === undefined$1 && objValue === srcValue ? hasIn(object2, path17) : baseIsEqual(srcValue, objValue, COMPARE_PARTIAL_FLAG | COMPARE_UNORDERED_FLAG);
+              var objValue = get(object2, path18);
+              return objValue === undefined$1 && objValue === srcValue ? hasIn(object2, path18) : baseIsEqual(srcValue, objValue, COMPARE_PARTIAL_FLAG | COMPARE_UNORDERED_FLAG);
             };
           }
           function baseMerge(object2, source, srcIndex, customizer, stack) {
@@ -32053,23 +32110,23 @@ var require_dist = __commonJS({
             });
           }
           function basePick(object2, paths) {
-            return basePickBy(object2, paths, function(value, path17) {
-              return hasIn(object2, path17);
+            return basePickBy(object2, paths, function(value, path18) {
+              return hasIn(object2, path18);
             });
           }
           function basePickBy(object2, paths, predicate) {
             var index2 = -1, length = paths.length, result2 = {};
             while (++index2 < length) {
-              var path17 = paths[index2], value = baseGet(object2, path17);
-              if (predicate(value, path17)) {
-                baseSet(result2, castPath(path17, object2), value);
+              var path18 = paths[index2], value = baseGet(object2, path18);
+              if (predicate(value, path18)) {
+                baseSet(result2, castPath(path18, object2), value);
               }
             }
             return result2;
           }
-          function basePropertyDeep(path17) {
+          function basePropertyDeep(path18) {
             return function(object2) {
-              return baseGet(object2, path17);
+              return baseGet(object2, path18);
             };
           }
           function basePullAll(array2, values2, iteratee2, comparator) {
@@ -32143,14 +32200,14 @@ var require_dist = __commonJS({
             var array2 = values(collection);
             return shuffleSelf(array2, baseClamp(n2, 0, array2.length));
           }
-          function baseSet(object2, path17, value, customizer) {
+          function baseSet(object2, path18, value, customizer) {
             if (!isObject4(object2)) {
               return object2;
             }
-            path17 = castPath(path17, object2);
-            var index2 = -1, length = path17.length, lastIndex = length - 1, nested = object2;
+            path18 = castPath(path18, object2);
+            var index2 = -1, length = path18.length, lastIndex = length - 1, nested = object2;
             while (nested != null && ++index2 < length) {
-              var key = toKey(path17[index2]), newValue = value;
+              var key = toKey(path18[index2]), newValue = value;
               if (key === "__proto__" || key === "constructor" || key === "prototype") {
                 return object2;
               }
@@ -32158,7 +32215,7 @@ var require_dist = __commonJS({
                 var objValue = nested[key];
                 newValue = customizer ? customizer(objValue, key, nested) : undefined$1;
                 if (newValue === undefined$1) {
-                  newValue = isObject4(objValue) ? objValue : isIndex(path17[index2 + 1]) ? [] : {};
+                  newValue = isObject4(objValue) ? objValue : isIndex(path18[index2 + 1]) ? [] : {};
                 }
               }
               assignValue(nested, key, newValue);
@@ -32324,14 +32381,14 @@ var require_dist = __commonJS({
               }
             return result2;
           }
-          function baseUnset(object2, path17) {
-            path17 = castPath(path17, object2);
-            var index2 = -1, length = path17.length;
+          function baseUnset(object2, path18) {
+            path18 = castPath(path18, object2);
+            var index2 = -1, length = path18.length;
             if (!length) {
               return true;
             }
             while (++index2 < length) {
-              var key = toKey(path17[index2]);
+              var key = toKey(path18[index2]);
               if (key === "__proto__" && !hasOwnProperty.call(object2, "__proto__")) {
                 return false;
               }
@@ -32339,11 +32396,11 @@ var require_dist = __commonJS({
                 return false;
               }
             }
-            var obj = parent(object2, path17);
-            return obj == null || delete obj[toKey(last(path17))];
+            var obj = parent(object2, path18);
+            return obj == null || delete obj[toKey(last(path18))];
           }
-          function baseUpdate(object2, path17, updater, customizer) {
-            return baseSet(object2, path17, updater(baseGet(object2, path17)), customizer);
+          function baseUpdate(object2, path18, updater, customizer) {
+            return baseSet(object2, path18, updater(baseGet(object2, path18)), customizer);
           }
           function baseWhile(array2, predicate, isDrop, fromRight) {
             var length = array2.length, index2 = fromRight ? length : -1;
@@ -33226,11 +33283,11 @@ var require_dist = __commonJS({
             var match = source.match(reWrapDetails);
             return match ? match[1].split(reSplitDetails) : [];
           }
-          function hasPath(object2, path17, hasFunc) {
-            path17 = castPath(path17, object2);
-            var index2 = -1, length = path17.length, result2 = false;
+          function hasPath(object2, path18, hasFunc) {
+            path18 = castPath(path18, object2);
+            var index2 = -1, length = path18.length, result2 = false;
             while (++index2 < length) {
-              var key = toKey(path17[index2]);
+              var key = toKey(path18[index2]);
               if (!(result2 = object2 != null && hasFunc(object2, key))) {
                 break;
               }
@@ -33432,8 +33489,8 @@ var require_dist = __commonJS({
               return apply(func, this, otherArgs);
             };
           }
-          function parent(object2, path17) {
-            return path17.length < 2 ? object2 : baseGet(object2, baseSlice(path17, 0, -1));
+          function parent(object2, path18) {
+            return path18.length < 2 ? object2 : baseGet(object2, baseSlice(path18, 0, -1));
           }
           function reorder(array2, indexes) {
             var arrLength = array2.length, length = nativeMin(indexes.length, arrLength), oldArray = copyArray(array2);
@@ -34068,10 +34125,10 @@ var require_dist = __commonJS({
             }
             return isString(collection) ? fromIndex <= length && collection.indexOf(value, fromIndex) > -1 : !!length && baseIndexOf(collection, value, fromIndex) > -1;
           }
-          var invokeMap = baseRest(function(collection, path17, args) {
-            var index2 = -1, isFunc = typeof path17 == "function", result2 = isArrayLike(collection) ? Array2(collection.length) : [];
+          var invokeMap = baseRest(function(collection, path18, args) {
+            var index2 = -1, isFunc = typeof path18 == "function", result2 = isArrayLike(collection) ? Array2(collection.length) : [];
             baseEach(collection, function(value) {
-              result2[++index2] = isFunc ? apply(path17, value, args) : baseInvoke(value, path17, args);
+              result2[++index2] = isFunc ? apply(path18, value, args) : baseInvoke(value, path18, args);
             });
             return result2;
           });
@@ -34723,15 +34780,15 @@ var require_dist = __commonJS({
           function functionsIn(object2) {
             return object2 == null ? [] : baseFunctions(object2, keysIn(object2));
           }
-          function get(object2, path17, defaultValue) {
-            var result2 = object2 == null ? undefined$1 : baseGet(object2, path17);
+          function get(object2, path18, defaultValue) {
+            var result2 = object2 == null ? undefined$1 : baseGet(object2, path18);
             return result2 === undefined$1 ? defaultValue : result2;
           }
-          function has(object2, path17) {
-            return object2 != null && hasPath(object2, path17, baseHas);
+          function has(object2, path18) {
+            return object2 != null && hasPath(object2, path18, baseHas);
           }
-          function hasIn(object2, path17) {
-            return object2 != null && hasPath(object2, path17, baseHasIn);
+          function hasIn(object2, path18) {
+            return object2 != null && hasPath(object2, path18, baseHasIn);
           }
           var invert = createInverter(function(result2, value, key) {
             if (value != null && typeof value.toString != "function") {
@@ -34784,10 +34841,10 @@ var require_dist = __commonJS({
               return result2;
             }
             var isDeep = false;
-            paths = arrayMap(paths, function(path17) {
-              path17 = castPath(path17, object2);
-              isDeep || (isDeep = path17.length > 1);
-              return path17;
+            paths = arrayMap(paths, function(path18) {
+              path18 = castPath(path18, object2);
+              isDeep || (isDeep = path18.length > 1);
+              return path18;
             });
             copyObject(object2, getAllKeysIn(object2), result2);
             if (isDeep) {
@@ -34813,19 +34870,19 @@ var require_dist = __commonJS({
               return [prop];
             });
             predicate = getIteratee(predicate);
-            return basePickBy(object2, props, function(value, path17) {
-              return predicate(value, path17[0]);
+            return basePickBy(object2, props, function(value, path18) {
+              return predicate(value, path18[0]);
             });
           }
-          function result(object2, path17, defaultValue) {
-            path17 = castPath(path17, object2);
-            var index2 = -1, length = path17.length;
+          function result(object2, path18, defaultValue) {
+            path18 = castPath(path18, object2);
+            var index2 = -1, length = path18.length;
             if (!length) {
               length = 1;
               object2 = undefined$1;
             }
             while (++index2 < length) {
-              var value = object2 == null ? undefined$1 : object2[toKey(path17[index2])];
+              var value = object2 == null ? undefined$1 : object2[toKey(path18[index2])];
               if (value === undefined$1) {
                 index2 = length;
                 value = defaultValue;
@@ -34834,12 +34891,12 @@ var require_dist = __commonJS({
             }
             return object2;
           }
-          function set2(object2, path17, value) {
-            return object2 == null ? object2 : baseSet(object2, path17, value);
+          function set2(object2, path18, value) {
+            return object2 == null ? object2 : baseSet(object2, path18, value);
           }
-          function setWith(object2, path17, value, customizer) {
+          function setWith(object2, path18, value, customizer) {
             customizer = typeof customizer == "function" ? customizer : undefined$1;
-            return object2 == null ? object2 : baseSet(object2, path17, value, customizer);
+            return object2 == null ? object2 : baseSet(object2, path18, value, customizer);
           }
           var toPairs = createToPairs(keys);
           var toPairsIn = createToPairs(keysIn);
@@ -34861,15 +34918,15 @@ var require_dist = __commonJS({
             });
             return accumulator;
           }
-          function unset(object2, path17) {
-            return object2 == null ? true : baseUnset(object2, path17);
+          function unset(object2, path18) {
+            return object2 == null ? true : baseUnset(object2, path18);
           }
-          function update(object2, path17, updater) {
-            return object2 == null ? object2 : baseUpdate(object2, path17, castFunction(updater));
+          function update(object2, path18, updater) {
+            return object2 == null ? object2 : baseUpdate(object2, path18, castFunction(updater));
           }
-          function updateWith(object2, path17, updater, customizer) {
+          function updateWith(object2, path18, updater, customizer) {
             customizer = typeof customizer == "function" ? customizer : undefined$1;
-            return object2 == null ? object2 : baseUpdate(object2, path17, castFunction(updater), customizer);
+            return object2 == null ? object2 : baseUpdate(object2, path18, castFunction(updater), customizer);
           }
           function values(object2) {
             return object2 == null ? [] : baseValues(object2, keys(object2));
@@ -35255,17 +35312,17 @@ var require_dist = __commonJS({
           function matches(source) {
             return baseMatches(baseClone(source, CLONE_DEEP_FLAG));
           }
-          function matchesProperty(path17, srcValue) {
-            return baseMatchesProperty(path17, baseClone(srcValue, CLONE_DEEP_FLAG));
+          function matchesProperty(path18, srcValue) {
+            return baseMatchesProperty(path18, baseClone(srcValue, CLONE_DEEP_FLAG));
           }
-          var method = baseRest(function(path17, args) {
+          var method = baseRest(function(path18, args) {
             return function(object2) {
-              return baseInvoke(object2, path17, args);
+              return baseInvoke(object2, path18, args);
             };
           });
           var methodOf = baseRest(function(object2, args) {
-            return function(path17) {
-              return baseInvoke(object2, path17, args);
+            return function(path18) {
+              return baseInvoke(object2, path18, args);
             };
           });
           function mixin3(object2, source, options) {
@@ -35312,12 +35369,12 @@ var require_dist = __commonJS({
           var over = createOver(arrayMap);
           var overEvery = createOver(arrayEvery);
           var overSome = createOver(arraySome);
-          function property(path17) {
-            return isKey(path17) ? baseProperty(toKey(path17)) : basePropertyDeep(path17);
+          function property(path18) {
+            return isKey(path18) ? baseProperty(toKey(path18)) : basePropertyDeep(path18);
           }
           function propertyOf(object2) {
-            return function(path17) {
-              return object2 == null ? undefined$1 : baseGet(object2, path17);
+            return function(path18) {
+              return object2 == null ? undefined$1 : baseGet(object2, path18);
             };
           }
           var range = createRange();
@@ -35770,12 +35827,12 @@ var require_dist = __commonJS({
           LazyWrapper.prototype.findLast = function(predicate) {
             return this.reverse().find(predicate);
           };
-          LazyWrapper.prototype.invokeMap = baseRest(function(path17, args) {
-            if (typeof path17 == "function") {
+          LazyWrapper.prototype.invokeMap = baseRest(function(path18, args) {
+            if (typeof path18 == "function") {
               return new LazyWrapper(this);
             }
             return this.map(function(value) {
-              return baseInvoke(value, path17, args);
+              return baseInvoke(value, path18, args);
             });
           });
           LazyWrapper.prototype.reject = function(predicate) {
@@ -40434,8 +40491,8 @@ var require_dist = __commonJS({
        * @param path
        * @returns this
        */
-      errorAttachment(path17) {
-        this._errorAttachment = path17;
+      errorAttachment(path18) {
+        this._errorAttachment = path18;
         return this;
       }
       /**
@@ -41027,7 +41084,7 @@ __export(publish_exports, {
   runOutputs: () => runOutputs
 });
 import { appendFile } from "node:fs/promises";
-import path2 from "node:path";
+import path3 from "node:path";
 function runOutputs(run, paths) {
   const k = runCounts(run);
   return {
@@ -41040,7 +41097,7 @@ function runOutputs(run, paths) {
     "reports-directory": paths.outdir,
     "junit-report": paths.junit,
     "json-report": paths.json,
-    "html-report": path2.join(paths.outdir, "index.html")
+    "html-report": path3.join(paths.outdir, "index.html")
   };
 }
 async function publishToGithub(run, paths, env2, out) {
@@ -41067,12 +41124,12 @@ var init_publish = __esm({
 });
 
 // src/outputs/finish-run.ts
-import path3 from "node:path";
+import path4 from "node:path";
 function exitStatusOf(run) {
   return run.interrupted !== null || run.cases.some((c3) => c3.status === "failed") ? ExitCode.Failure : ExitCode.Pass;
 }
 async function finishRun(run, outputs, options) {
-  for (const file2 of [outputs.junit, outputs.json, outputs.writeBaseline]) if (file2 !== null) await makeDirectory(path3.dirname(file2));
+  for (const file2 of [outputs.junit, outputs.json, outputs.writeBaseline]) if (file2 !== null) await makeDirectory(path4.dirname(file2));
   releaseMemoryNow();
   const { junitXml: junitXml2 } = await Promise.resolve().then(() => (init_junit(), junit_exports));
   await writeFileAtomic(outputs.junit, junitXml2(run));
@@ -41203,49 +41260,15 @@ var init_rule = __esm({
 // src/outputs/judge.ts
 var judge_exports = {};
 __export(judge_exports, {
-  judgeConfig: () => judgeConfig,
   judgeReports: () => judgeReports
 });
-import { readFile } from "node:fs/promises";
-import path4 from "node:path";
-function judgeConfig(input3) {
-  const outdir = path4.resolve(input3.outdir ?? "./reports/clients");
-  const strict = input3.strict ?? false;
-  return {
-    outdir,
-    agent: input3.agent ?? null,
-    cases: splitList(input3.cases ?? []),
-    excludeCases: splitList(input3.excludeCases ?? []),
-    extended: input3.extended === true,
-    failOn: [...failingVerdicts(input3.failOn === void 0 ? null : splitList(input3.failOn), strict)],
-    strict,
-    baseline: input3.baseline === void 0 ? null : path4.resolve(input3.baseline),
-    writeBaseline: input3.writeBaseline === void 0 ? null : path4.resolve(input3.writeBaseline),
-    github: input3.github ?? null,
-    junit: path4.resolve(input3.junit ?? path4.join(outdir, "junit.xml")),
-    json: path4.resolve(input3.json ?? path4.join(outdir, "summary.json"))
-  };
-}
-async function readJson(file2, what) {
-  let text;
-  try {
-    text = await readFile(file2, "utf8");
-  } catch (err) {
-    const code = err.code;
-    throw new UsageError(`${file2}: cannot read ${what}: ${code === "ENOENT" ? "no such file" : err.message}`);
-  }
-  try {
-    return JSON.parse(text);
-  } catch (err) {
-    throw new UsageError(`${file2}: ${what} is not valid JSON: ${err.message.split("\n")[0] ?? ""}`);
-  }
-}
+import path5 from "node:path";
 function isObject2(v) {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 async function judgeReports(config2, io) {
-  const indexFile = path4.join(config2.outdir, "index.json");
-  const index = await readJson(indexFile, "the report index (write it with /updateReports first)");
+  const indexFile = path5.join(config2.outdir, "index.json");
+  const index = readJsonFile(indexFile, "the report index (write it with /updateReports first)", (v) => v);
   if (!isObject2(index) || !Object.values(index).every(isObject2)) throw new UsageError(`${indexFile}: not an Autobahn index.json ({agent: {case: {...}}})`);
   const agent = agentToJudge(index, config2.agent, indexFile);
   const results = index[agent] ?? {};
@@ -41300,7 +41323,7 @@ async function judgeOne(def, index, entry, failing, outdir, indexFile) {
   } catch (err) {
     throw new UsageError(`${indexFile}: case ${def.id}: ${err.message}`);
   }
-  const result = await readJson(file2, `the report of case ${def.id}`);
+  const result = readJsonFile(file2, `the report of case ${def.id}`, (v) => v);
   if (!isObject2(result) || typeof result.behavior !== "string" || typeof result.behaviorClose !== "string") {
     throw new UsageError(`${file2}: not an Autobahn case report (no behavior/behaviorClose)`);
   }
@@ -41316,10 +41339,9 @@ var init_judge = __esm({
     init_baseline();
     init_errors();
     init_finish_run();
-    init_verdicts();
-    init_patterns();
     init_progress();
     init_rule();
+    init_json_file();
   }
 });
 
@@ -42218,9 +42240,9 @@ function parse3(head2) {
   const checked = checkUpgradeHeaders(headers);
   if ("ok" in checked) return checked;
   const q = target.indexOf("?");
-  const path16 = q < 0 ? target : target.slice(0, q);
+  const path17 = q < 0 ? target : target.slice(0, q);
   const query = new URLSearchParams(q < 0 ? "" : target.slice(q + 1));
-  return { ok: true, request: { method, target, path: path16, query, headers, key: checked.key, version: checked.version, raw } };
+  return { ok: true, request: { method, target, path: path17, query, headers, key: checked.key, version: checked.version, raw } };
 }
 function parseRequestLine(requestLine) {
   const parts = requestLine.trim().split(/[ \t]+/);
@@ -45136,7 +45158,7 @@ var init_case_server = __esm({
 
 // src/run/resources.ts
 import { stat as stat2 } from "node:fs/promises";
-import path5 from "node:path";
+import path6 from "node:path";
 async function checkDirectories(dirs, prefix = "") {
   for (const [what, dir] of dirs) {
     try {
@@ -45147,7 +45169,7 @@ async function checkDirectories(dirs, prefix = "") {
   }
 }
 async function checkOutputs(config2) {
-  await checkDirectories([["the report directory", config2.outdir], ["the --junit directory", path5.dirname(config2.junit)], ["the --json directory", path5.dirname(config2.json)]]);
+  await checkDirectories([["the report directory", config2.outdir], ["the --junit directory", path6.dirname(config2.junit)], ["the --json directory", path6.dirname(config2.json)]]);
   for (const [flag, file2] of [["--junit", config2.junit], ["--json", config2.json]]) {
     const isDir = await stat2(file2).then((s) => s.isDirectory(), () => false);
     if (isDir) throw new UsageError(`${flag} ${file2} is a directory; give a file name`);
@@ -45177,48 +45199,21 @@ var init_resources = __esm({
 // src/outputs/merge.ts
 var merge_exports = {};
 __export(merge_exports, {
-  mergeConfig: () => mergeConfig,
   mergeRuns: () => mergeRuns
 });
-import { readFile as readFile2 } from "node:fs/promises";
-import path6 from "node:path";
-function mergeConfig(input3, env2) {
-  const outdir = path6.resolve(input3.outdir);
-  return {
-    inputs: input3.inputs.map((d) => path6.resolve(d)),
-    outdir,
-    junit: path6.resolve(input3.junit ?? path6.join(outdir, "junit.xml")),
-    json: path6.resolve(input3.json ?? path6.join(outdir, "summary.json")),
-    github: input3.github ?? null,
-    env: env2
-  };
-}
-async function readSummary(dir) {
-  const file2 = path6.join(dir, "summary.json");
-  let text;
-  try {
-    text = await readFile2(file2, "utf8");
-  } catch {
-    throw new UsageError(`${dir}: no summary.json (is it the --outdir of a wsgate run?)`);
-  }
-  let data;
-  try {
-    data = JSON.parse(text);
-  } catch (err) {
-    throw new UsageError(`${file2}: not valid JSON (${err.message})`);
-  }
-  const parsed = summarySchema.safeParse(data);
-  if (!parsed.success) {
-    const issue2 = parsed.error.issues[0];
-    throw new UsageError(`${file2}: ${issue2?.path.join(".") ?? ""}: ${issue2?.message ?? "not a wsgate summary"}`);
-  }
-  return parsed.data;
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import path7 from "node:path";
+function readSummary(dir) {
+  const file2 = path7.join(dir, "summary.json");
+  if (!existsSync(file2)) throw new UsageError(`${dir}: no summary.json (is it the --outdir of a wsgate run?)`);
+  return readJsonFile(file2, "the run summary", zodValidator(file2, summarySchema));
 }
 async function readCaseResult(dir, reportfile) {
   try {
-    return JSON.parse(await readFile2(resolveInside(dir, reportfile), "utf8"));
+    return JSON.parse(await readFile(resolveInside(dir, reportfile), "utf8"));
   } catch (err) {
-    throw new UsageError(`${path6.join(dir, reportfile)}: cannot read the case report (${err.message.split("\n")[0] ?? ""})`);
+    throw new UsageError(`${path7.join(dir, reportfile)}: cannot read the case report (${err.message.split("\n")[0] ?? ""})`);
   }
 }
 function checkShards(inputs, summaries) {
@@ -45240,7 +45235,7 @@ function checkShards(inputs, summaries) {
 async function mergeRuns(options, out) {
   if (options.inputs.length === 0) throw new UsageError("merge: name at least one run directory");
   if (options.inputs.includes(options.outdir)) throw new UsageError("merge: --outdir must not be one of the inputs");
-  await checkDirectories([["--outdir", options.outdir], ["the --junit directory", path6.dirname(options.junit)], ["the --json directory", path6.dirname(options.json)]], "merge: ");
+  await checkDirectories([["--outdir", options.outdir], ["the --junit directory", path7.dirname(options.junit)], ["the --json directory", path7.dirname(options.json)]], "merge: ");
   const summaries = await Promise.all(options.inputs.map(readSummary));
   const agent = summaries[0].agent;
   for (const [i2, s] of summaries.entries()) {
@@ -45349,6 +45344,7 @@ var init_merge = __esm({
     init_resources();
     init_finish_run();
     init_rule();
+    init_json_file();
     summarySchema = external_exports.object({
       agent: external_exports.string(),
       // Absent in summaries of wsgate before the server role: the client.
@@ -45393,7 +45389,7 @@ var require_windows = __commonJS({
     module.exports = isexe;
     isexe.sync = sync;
     var fs = __require("fs");
-    function checkPathExt(path16, options) {
+    function checkPathExt(path17, options) {
       var pathext = options.pathExt !== void 0 ? options.pathExt : process.env.PATHEXT;
       if (!pathext) {
         return true;
@@ -45404,25 +45400,25 @@ var require_windows = __commonJS({
       }
       for (var i2 = 0; i2 < pathext.length; i2++) {
         var p = pathext[i2].toLowerCase();
-        if (p && path16.substr(-p.length).toLowerCase() === p) {
+        if (p && path17.substr(-p.length).toLowerCase() === p) {
           return true;
         }
       }
       return false;
     }
-    function checkStat(stat3, path16, options) {
+    function checkStat(stat3, path17, options) {
       if (!stat3.isSymbolicLink() && !stat3.isFile()) {
         return false;
       }
-      return checkPathExt(path16, options);
+      return checkPathExt(path17, options);
     }
-    function isexe(path16, options, cb) {
-      fs.stat(path16, function(er, stat3) {
-        cb(er, er ? false : checkStat(stat3, path16, options));
+    function isexe(path17, options, cb) {
+      fs.stat(path17, function(er, stat3) {
+        cb(er, er ? false : checkStat(stat3, path17, options));
       });
     }
-    function sync(path16, options) {
-      return checkStat(fs.statSync(path16), path16, options);
+    function sync(path17, options) {
+      return checkStat(fs.statSync(path17), path17, options);
     }
   }
 });
@@ -45433,13 +45429,13 @@ var require_mode = __commonJS({
     module.exports = isexe;
     isexe.sync = sync;
     var fs = __require("fs");
-    function isexe(path16, options, cb) {
-      fs.stat(path16, function(er, stat3) {
+    function isexe(path17, options, cb) {
+      fs.stat(path17, function(er, stat3) {
         cb(er, er ? false : checkStat(stat3, options));
       });
     }
-    function sync(path16, options) {
-      return checkStat(fs.statSync(path16), options);
+    function sync(path17, options) {
+      return checkStat(fs.statSync(path17), options);
     }
     function checkStat(stat3, options) {
       return stat3.isFile() && checkMode(stat3, options);
@@ -45472,7 +45468,7 @@ var require_isexe = __commonJS({
     }
     module.exports = isexe;
     isexe.sync = sync;
-    function isexe(path16, options, cb) {
+    function isexe(path17, options, cb) {
       if (typeof options === "function") {
         cb = options;
         options = {};
@@ -45482,7 +45478,7 @@ var require_isexe = __commonJS({
           throw new TypeError("callback not provided");
         }
         return new Promise(function(resolve6, reject2) {
-          isexe(path16, options || {}, function(er, is) {
+          isexe(path17, options || {}, function(er, is) {
             if (er) {
               reject2(er);
             } else {
@@ -45491,7 +45487,7 @@ var require_isexe = __commonJS({
           });
         });
       }
-      core(path16, options || {}, function(er, is) {
+      core(path17, options || {}, function(er, is) {
         if (er) {
           if (er.code === "EACCES" || options && options.ignoreErrors) {
             er = null;
@@ -45501,9 +45497,9 @@ var require_isexe = __commonJS({
         cb(er, is);
       });
     }
-    function sync(path16, options) {
+    function sync(path17, options) {
       try {
-        return core.sync(path16, options || {});
+        return core.sync(path17, options || {});
       } catch (er) {
         if (options && options.ignoreErrors || er.code === "EACCES") {
           return false;
@@ -45519,7 +45515,7 @@ var require_isexe = __commonJS({
 var require_which = __commonJS({
   "node_modules/which/which.js"(exports, module) {
     var isWindows = process.platform === "win32" || process.env.OSTYPE === "cygwin" || process.env.OSTYPE === "msys";
-    var path16 = __require("path");
+    var path17 = __require("path");
     var COLON = isWindows ? ";" : ":";
     var isexe = require_isexe();
     var getNotFoundError = (cmd) => Object.assign(new Error(`not found: ${cmd}`), { code: "ENOENT" });
@@ -45557,7 +45553,7 @@ var require_which = __commonJS({
           return opt.all && found.length ? resolve6(found) : reject2(getNotFoundError(cmd));
         const ppRaw = pathEnv[i2];
         const pathPart = /^".*"$/.test(ppRaw) ? ppRaw.slice(1, -1) : ppRaw;
-        const pCmd = path16.join(pathPart, cmd);
+        const pCmd = path17.join(pathPart, cmd);
         const p = !pathPart && /^\.[\\\/]/.test(cmd) ? cmd.slice(0, 2) + pCmd : pCmd;
         resolve6(subStep(p, i2, 0));
       });
@@ -45584,7 +45580,7 @@ var require_which = __commonJS({
       for (let i2 = 0; i2 < pathEnv.length; i2++) {
         const ppRaw = pathEnv[i2];
         const pathPart = /^".*"$/.test(ppRaw) ? ppRaw.slice(1, -1) : ppRaw;
-        const pCmd = path16.join(pathPart, cmd);
+        const pCmd = path17.join(pathPart, cmd);
         const p = !pathPart && /^\.[\\\/]/.test(cmd) ? cmd.slice(0, 2) + pCmd : pCmd;
         for (let j = 0; j < pathExt.length; j++) {
           const cur = p + pathExt[j];
@@ -45632,7 +45628,7 @@ var require_path_key = __commonJS({
 var require_resolveCommand = __commonJS({
   "node_modules/cross-spawn/lib/util/resolveCommand.js"(exports, module) {
     "use strict";
-    var path16 = __require("path");
+    var path17 = __require("path");
     var which = require_which();
     var getPathKey = require_path_key();
     function resolveCommandAttempt(parsed, withoutPathExt) {
@@ -45650,7 +45646,7 @@ var require_resolveCommand = __commonJS({
       try {
         resolved = which.sync(parsed.command, {
           path: env2[getPathKey({ env: env2 })],
-          pathExt: withoutPathExt ? path16.delimiter : void 0
+          pathExt: withoutPathExt ? path17.delimiter : void 0
         });
       } catch (e) {
       } finally {
@@ -45659,7 +45655,7 @@ var require_resolveCommand = __commonJS({
         }
       }
       if (resolved) {
-        resolved = path16.resolve(hasCustomCwd ? parsed.options.cwd : "", resolved);
+        resolved = path17.resolve(hasCustomCwd ? parsed.options.cwd : "", resolved);
       }
       return resolved;
     }
@@ -45713,8 +45709,8 @@ var require_shebang_command = __commonJS({
       if (!match) {
         return null;
       }
-      const [path16, argument] = match[0].replace(/#! ?/, "").split(" ");
-      const binary = path16.split("/").pop();
+      const [path17, argument] = match[0].replace(/#! ?/, "").split(" ");
+      const binary = path17.split("/").pop();
       if (binary === "env") {
         return argument;
       }
@@ -45749,7 +45745,7 @@ var require_readShebang = __commonJS({
 var require_parse = __commonJS({
   "node_modules/cross-spawn/lib/parse.js"(exports, module) {
     "use strict";
-    var path16 = __require("path");
+    var path17 = __require("path");
     var resolveCommand = require_resolveCommand();
     var escape3 = require_escape();
     var readShebang = require_readShebang();
@@ -45774,7 +45770,7 @@ var require_parse = __commonJS({
       const needsShell = !isExecutableRegExp.test(commandFile);
       if (parsed.options.forceShell || needsShell) {
         const needsDoubleEscapeMetaChars = isCmdShimRegExp.test(commandFile);
-        parsed.command = path16.normalize(parsed.command);
+        parsed.command = path17.normalize(parsed.command);
         parsed.command = escape3.command(parsed.command);
         parsed.args = parsed.args.map((arg) => escape3.argument(arg, needsDoubleEscapeMetaChars));
         const shellCommand = [parsed.command].concat(parsed.args).join(" ");
@@ -47398,22 +47394,22 @@ function __disposeResources(env2) {
   }
   return next();
 }
-function __rewriteRelativeImportExtension(path16, preserveJsx, extraExtensions, ignoreCase) {
-  if (typeof path16 === "string" && /^\.\.?\//.test(path16)) {
+function __rewriteRelativeImportExtension(path17, preserveJsx, extraExtensions, ignoreCase) {
+  if (typeof path17 === "string" && /^\.\.?\//.test(path17)) {
     if (extraExtensions) {
       for (var extension in extraExtensions) {
-        var suffix = path16.slice(-extension.length);
+        var suffix = path17.slice(-extension.length);
         if (suffix === extension || ignoreCase && suffix.toLowerCase() === extension.toLowerCase()) {
           var output2 = extraExtensions[extension];
-          return output2 === extension ? path16 : path16.slice(0, -extension.length) + output2;
+          return output2 === extension ? path17 : path17.slice(0, -extension.length) + output2;
         }
       }
     }
-    return path16.replace(/\.(tsx)$|((?:\.d)?)((?:\.[^./]+?)?)\.([cm]?)ts$/i, function(m, tsx, d, ext, cm) {
+    return path17.replace(/\.(tsx)$|((?:\.d)?)((?:\.[^./]+?)?)\.([cm]?)ts$/i, function(m, tsx, d, ext, cm) {
       return tsx ? preserveJsx ? ".jsx" : ".js" : d && (!ext || !cm) ? m : d + ext + "." + cm.toLowerCase() + "js";
     });
   }
-  return path16;
+  return path17;
 }
 var extendStatics, __assign, __createBinding, __setModuleDefault, ownKeys, _SuppressedError, tslib_es6_default;
 var init_tslib_es6 = __esm({
@@ -60226,14 +60222,14 @@ var require_dependency_container = __commonJS({
           provider = providerOrConstructor;
         }
         if (providers_1.isTokenProvider(provider)) {
-          const path16 = [token];
+          const path17 = [token];
           let tokenProvider = provider;
           while (tokenProvider != null) {
             const currentToken = tokenProvider.useToken;
-            if (path16.includes(currentToken)) {
-              throw new Error(`Token registration cycle detected! ${[...path16, currentToken].join(" -> ")}`);
+            if (path17.includes(currentToken)) {
+              throw new Error(`Token registration cycle detected! ${[...path17, currentToken].join(" -> ")}`);
             }
-            path16.push(currentToken);
+            path17.push(currentToken);
             const registration = this._registry.get(currentToken);
             if (registration && providers_1.isTokenProvider(registration.provider)) {
               tokenProvider = registration.provider;
@@ -65429,7 +65425,7 @@ var require_x509_cjs = __commonJS({
 
 // src/github/action.ts
 init_errors();
-import path15 from "node:path";
+import path16 from "node:path";
 import { Writable as Writable4 } from "node:stream";
 import { fileURLToPath as fileURLToPath6 } from "node:url";
 
@@ -67233,11 +67229,11 @@ var parser = new YargsParser({
   format,
   normalize,
   resolve: resolve2,
-  require: (path16) => {
+  require: (path17) => {
     if (typeof require2 !== "undefined") {
-      return require2(path16);
-    } else if (path16.match(/\.json$/)) {
-      return JSON.parse(readFileSync(path16, "utf8"));
+      return require2(path17);
+    } else if (path17.match(/\.json$/)) {
+      return JSON.parse(readFileSync(path17, "utf8"));
     } else {
       throw Error("only .json config files are supported in ESM");
     }
@@ -71035,7 +71031,7 @@ function judgeCommand(y, { io, env: env2, setStatus }) {
     "Apply the gate to existing reports (index.json and per-case JSON of wsgate serve or Autobahn): JUnit, summary, exit 1 on any failure",
     (y2) => y2.option("outdir", { type: "string", default: "./reports/clients", describe: "Report directory holding index.json" }).option("agent", { type: "string", describe: "Agent to judge (default: the only agent in index.json)" }).option("cases", { type: "string", array: true, default: [], describe: "Case id patterns that must have results (default: the cases index.json holds)" }).option("exclude-cases", { type: "string", array: true, default: [], describe: "Case id patterns to leave out" }).option("extended", extendedOption).option("strict", { type: "boolean", default: false, describe: "NON-STRICT outcomes fail too" }).option("fail-on", { type: "string", array: true, describe: "Verdicts that fail a case (as for run)" }).option("baseline", { type: "string", describe: "Baseline file of accepted non-OK cases" }).option("write-baseline", { type: "string", describe: "Write the failing cases to a baseline file" }).option("github", githubOption).option("junit", { type: "string", describe: "JUnit XML file (default: OUTDIR/junit.xml)" }).option("json", { type: "string", describe: "JSON summary file (default: OUTDIR/summary.json)" }).example("$0 judge --outdir reports/clients --agent my-client", "fail the build on the reports a server wrote"),
     async (a2) => {
-      const { judgeConfig: judgeConfig2, judgeReports: judgeReports2 } = await Promise.resolve().then(() => (init_judge(), judge_exports));
+      const [{ judgeConfig: judgeConfig2 }, { judgeReports: judgeReports2 }] = await Promise.all([Promise.resolve().then(() => (init_judge_merge(), judge_merge_exports)), Promise.resolve().then(() => (init_judge(), judge_exports))]);
       setStatus(await judgeReports2(
         judgeConfig2({
           outdir: a2.outdir,
@@ -71085,7 +71081,7 @@ function mergeCommand(y, { io, env: env2, setStatus }) {
     "Join the output directories of several runs (the shards of a CI matrix) into one report set and one exit status",
     (y2) => y2.positional("dirs", { type: "string", array: true, describe: "Output directories of wsgate runs (each with summary.json)" }).option("outdir", { type: "string", describe: "Directory for the merged reports", demandOption: true }).option("junit", { type: "string", describe: "JUnit XML file (default: OUTDIR/junit.xml)" }).option("json", { type: "string", describe: "JSON summary file (default: OUTDIR/summary.json)" }).option("github", githubOption).example("$0 merge shard-1 shard-2 shard-3 --outdir merged", "one report and one exit status for three shards"),
     async (a2) => {
-      const { mergeConfig: mergeConfig2, mergeRuns: mergeRuns2 } = await Promise.resolve().then(() => (init_merge(), merge_exports));
+      const [{ mergeConfig: mergeConfig2 }, { mergeRuns: mergeRuns2 }] = await Promise.all([Promise.resolve().then(() => (init_judge_merge(), judge_merge_exports)), Promise.resolve().then(() => (init_merge(), merge_exports))]);
       setStatus(await mergeRuns2(
         mergeConfig2({ inputs: (a2.dirs ?? []).map(String), outdir: a2.outdir, junit: a2.junit, json: a2.json, github: a2.github ?? null }, env2),
         io.stdout
@@ -71099,7 +71095,7 @@ init_errors();
 init_verdicts();
 init_route_target();
 init_patterns();
-import path8 from "node:path";
+import path9 from "node:path";
 
 // src/config/parallel.ts
 import os from "node:os";
@@ -71120,7 +71116,7 @@ function parseShard(text) {
 // src/config/schema.ts
 init_zod();
 init_errors();
-import path7 from "node:path";
+import path8 from "node:path";
 init_url();
 init_patterns();
 var patterns = external_exports.array(external_exports.string()).default([]);
@@ -71227,7 +71223,7 @@ function resolveTls(o2, secure, role, startsServer) {
   if (role === "client" && o2.ca !== null && o2.cert === null) throw new UsageError("--ca names the CA of your --cert; without --cert, wsgate makes a CA and hands that to the client");
   if (role === "server" && !startsServer && o2.cert !== null) throw new UsageError("--cert/--key are for a server wsgate starts (--server, --role server); a server at --server-url has its own");
   if (insecure && o2.ca !== null) throw new UsageError("--insecure skips verification: it does not go with --ca");
-  const abs = (f) => f === null ? null : path7.resolve(f);
+  const abs = (f) => f === null ? null : path8.resolve(f);
   return { cert: abs(o2.cert), key: abs(o2.key), ca: abs(o2.ca), insecure };
 }
 function resolveServeConfig(input3, sources = {}) {
@@ -71236,7 +71232,7 @@ function resolveServeConfig(input3, sources = {}) {
   const tls5 = resolveTls(o2, secure, "client", false);
   return {
     ...listenSettings(host, port, sources.env),
-    outdir: path7.resolve(o2.outdir ?? "./reports/clients"),
+    outdir: path8.resolve(o2.outdir ?? "./reports/clients"),
     cases: splitList(o2.cases),
     excludeCases: splitList(o2.excludeCases),
     logLevel: o2.logLevel,
@@ -71284,7 +71280,7 @@ function runSettings(o2, sources, tls5, defaultOutdir, defaultAgent) {
   const agent = o2.agent ?? defaultAgent;
   const problem = agentProblem(agent);
   if (problem !== null) throw new UsageError(`--agent: ${problem}`);
-  const outdir = path8.resolve(o2.outdir ?? defaultOutdir);
+  const outdir = path9.resolve(o2.outdir ?? defaultOutdir);
   return {
     agent,
     outdir,
@@ -71293,11 +71289,11 @@ function runSettings(o2, sources, tls5, defaultOutdir, defaultAgent) {
     caseTimeout: o2.caseTimeout,
     strict: o2.strict,
     failOn: [...failingVerdicts(o2.failOn === null ? null : splitList(o2.failOn), o2.strict)],
-    baseline: o2.baseline === null ? null : path8.resolve(o2.baseline),
-    writeBaseline: o2.writeBaseline === null ? null : path8.resolve(o2.writeBaseline),
+    baseline: o2.baseline === null ? null : path9.resolve(o2.baseline),
+    writeBaseline: o2.writeBaseline === null ? null : path9.resolve(o2.writeBaseline),
     github: o2.github,
-    junit: path8.resolve(o2.junit ?? path8.join(outdir, "junit.xml")),
-    json: path8.resolve(o2.json ?? path8.join(outdir, "summary.json")),
+    junit: path9.resolve(o2.junit ?? path9.join(outdir, "junit.xml")),
+    json: path9.resolve(o2.json ?? path9.join(outdir, "summary.json")),
     logLevel: o2.logLevel,
     jobs: o2.jobs ?? defaultJobs(),
     shard: resolveShard(o2.shard),
@@ -71357,7 +71353,7 @@ function caseTimeoutFor(def, config2) {
 
 // src/processes/client-process.ts
 import { randomBytes as randomBytes2 } from "node:crypto";
-import { readdirSync as readdirSync3, readFileSync as readFileSync9 } from "node:fs";
+import { readdirSync as readdirSync3, readFileSync as readFileSync8 } from "node:fs";
 
 // node_modules/is-plain-obj/index.js
 function isPlainObject2(value) {
@@ -72224,12 +72220,12 @@ var handleCommand = (filePath, rawArguments, rawOptions) => {
 
 // node_modules/execa/lib/arguments/options.js
 var import_cross_spawn = __toESM(require_cross_spawn(), 1);
-import path13 from "node:path";
+import path14 from "node:path";
 import process6 from "node:process";
 
 // node_modules/npm-run-path/index.js
 import process4 from "node:process";
-import path10 from "node:path";
+import path11 from "node:path";
 
 // node_modules/npm-run-path/node_modules/path-key/index.js
 function pathKey(options = {}) {
@@ -72246,7 +72242,7 @@ function pathKey(options = {}) {
 // node_modules/unicorn-magic/node.js
 import { promisify } from "node:util";
 import { execFile as execFileCallback, execFileSync as execFileSyncOriginal } from "node:child_process";
-import path9 from "node:path";
+import path10 from "node:path";
 import { fileURLToPath as fileURLToPath3 } from "node:url";
 var execFileOriginal = promisify(execFileCallback);
 function toPath(urlOrPath) {
@@ -72255,12 +72251,12 @@ function toPath(urlOrPath) {
 function traversePathUp(startPath) {
   return {
     *[Symbol.iterator]() {
-      let currentPath = path9.resolve(toPath(startPath));
+      let currentPath = path10.resolve(toPath(startPath));
       let previousPath;
       while (previousPath !== currentPath) {
         yield currentPath;
         previousPath = currentPath;
-        currentPath = path9.resolve(currentPath, "..");
+        currentPath = path10.resolve(currentPath, "..");
       }
     }
   };
@@ -72275,27 +72271,27 @@ var npmRunPath = ({
   execPath: execPath2 = process4.execPath,
   addExecPath = true
 } = {}) => {
-  const cwdPath = path10.resolve(toPath(cwd));
+  const cwdPath = path11.resolve(toPath(cwd));
   const result = [];
-  const pathParts = pathOption.split(path10.delimiter);
+  const pathParts = pathOption.split(path11.delimiter);
   if (preferLocal) {
     applyPreferLocal(result, pathParts, cwdPath);
   }
   if (addExecPath) {
     applyExecPath(result, pathParts, execPath2, cwdPath);
   }
-  return pathOption === "" || pathOption === path10.delimiter ? `${result.join(path10.delimiter)}${pathOption}` : [...result, pathOption].join(path10.delimiter);
+  return pathOption === "" || pathOption === path11.delimiter ? `${result.join(path11.delimiter)}${pathOption}` : [...result, pathOption].join(path11.delimiter);
 };
 var applyPreferLocal = (result, pathParts, cwdPath) => {
   for (const directory of traversePathUp(cwdPath)) {
-    const pathPart = path10.join(directory, "node_modules/.bin");
+    const pathPart = path11.join(directory, "node_modules/.bin");
     if (!pathParts.includes(pathPart)) {
       result.push(pathPart);
     }
   }
 };
 var applyExecPath = (result, pathParts, execPath2, cwdPath) => {
-  const pathPart = path10.resolve(cwdPath, toPath(execPath2), "..");
+  const pathPart = path11.resolve(cwdPath, toPath(execPath2), "..");
   if (!pathParts.includes(pathPart)) {
     result.push(pathPart);
   }
@@ -73450,7 +73446,7 @@ var killAfterTimeout = async (subprocess, timeout2, context, { signal }) => {
 
 // node_modules/execa/lib/methods/node.js
 import { execPath, execArgv } from "node:process";
-import path11 from "node:path";
+import path12 from "node:path";
 var mapNode = ({ options }) => {
   if (options.node === false) {
     throw new TypeError('The "node" option cannot be false with `execaNode()`.');
@@ -73469,7 +73465,7 @@ var handleNodeOption = (file2, commandArguments, {
     throw new TypeError('The "execPath" option has been removed. Please use the "nodePath" option instead.');
   }
   const normalizedNodePath = safeNormalizeFileUrl(nodePath, 'The "nodePath" option');
-  const resolvedNodePath = path11.resolve(cwd, normalizedNodePath);
+  const resolvedNodePath = path12.resolve(cwd, normalizedNodePath);
   const newOptions = {
     ...options,
     nodePath: resolvedNodePath,
@@ -73479,7 +73475,7 @@ var handleNodeOption = (file2, commandArguments, {
   if (!shouldHandleNode) {
     return [file2, commandArguments, newOptions];
   }
-  if (path11.basename(file2, ".exe") === "node") {
+  if (path12.basename(file2, ".exe") === "node") {
     throw new TypeError('When the "node" option is true, the first argument does not need to be "node".');
   }
   return [
@@ -73569,11 +73565,11 @@ var serializeEncoding = (encoding) => typeof encoding === "string" ? `"${encodin
 
 // node_modules/execa/lib/arguments/cwd.js
 import { statSync as statSync3 } from "node:fs";
-import path12 from "node:path";
+import path13 from "node:path";
 import process5 from "node:process";
 var normalizeCwd = (cwd = getDefaultCwd()) => {
   const cwdString = safeNormalizeFileUrl(cwd, 'The "cwd" option');
-  return path12.resolve(cwdString);
+  return path13.resolve(cwdString);
 };
 var getDefaultCwd = () => {
   try {
@@ -73620,7 +73616,7 @@ var normalizeOptions = (filePath, rawArguments, rawOptions) => {
   options.killSignal = normalizeKillSignal(options.killSignal);
   options.forceKillAfterDelay = normalizeForceKillAfterDelay(options.forceKillAfterDelay);
   options.lines = options.lines.map((lines, fdNumber) => lines && !BINARY_ENCODINGS.has(options.encoding) && options.buffer[fdNumber]);
-  if (process6.platform === "win32" && path13.basename(file2, ".exe") === "cmd") {
+  if (process6.platform === "win32" && path14.basename(file2, ".exe") === "cmd") {
     commandArguments.unshift("/q");
   }
   return { file: file2, commandArguments, options };
@@ -74596,7 +74592,7 @@ var handleResult = (result, verboseInfo, { reject: reject2 }) => {
 };
 
 // node_modules/execa/lib/stdio/handle-sync.js
-import { readFileSync as readFileSync7 } from "node:fs";
+import { readFileSync as readFileSync6 } from "node:fs";
 
 // node_modules/execa/lib/stdio/type.js
 var getStdioItemType = (value, optionName) => {
@@ -74926,7 +74922,7 @@ var normalizeStdioSync = (stdioArray, buffer, verboseInfo) => stdioArray.map((st
 var isOutputPipeOnly = (stdioOption) => stdioOption === "pipe" || Array.isArray(stdioOption) && stdioOption.every((item) => item === "pipe");
 
 // node_modules/execa/lib/stdio/native.js
-import { readFileSync as readFileSync6 } from "node:fs";
+import { readFileSync as readFileSync5 } from "node:fs";
 import tty2 from "node:tty";
 var handleNativeStream = ({ stdioItem, stdioItem: { type }, isStdioArray, fdNumber, direction, isSync }) => {
   if (!isStdioArray || type !== "native") {
@@ -74960,7 +74956,7 @@ var getTargetFd = ({ value, optionName, fdNumber, direction }) => {
   if (tty2.isatty(targetFdNumber)) {
     throw new TypeError(`The \`${optionName}: ${serializeOptionValue(value)}\` option is invalid: it cannot be a TTY with synchronous methods.`);
   }
-  return { type: "uint8Array", value: bufferToUint8Array(readFileSync6(targetFdNumber)), optionName };
+  return { type: "uint8Array", value: bufferToUint8Array(readFileSync5(targetFdNumber)), optionName };
 };
 var getTargetFdNumber = (value, fdNumber) => {
   if (value === "inherit") {
@@ -75293,8 +75289,8 @@ var addProperties = {
 var addPropertiesSync = {
   input: {
     ...addProperties,
-    fileUrl: ({ value }) => ({ contents: [bufferToUint8Array(readFileSync7(value))] }),
-    filePath: ({ value: { file: file2 } }) => ({ contents: [bufferToUint8Array(readFileSync7(file2))] }),
+    fileUrl: ({ value }) => ({ contents: [bufferToUint8Array(readFileSync6(value))] }),
+    filePath: ({ value: { file: file2 } }) => ({ contents: [bufferToUint8Array(readFileSync6(file2))] }),
     fileNumber: forbiddenIfSync,
     iterable: ({ value }) => ({ contents: [...value] }),
     string: ({ value }) => ({ contents: [value] }),
@@ -75761,13 +75757,13 @@ var logOutputSync = ({ serializedResult, fdNumber, state, verboseInfo, encoding,
   }
 };
 var writeToFiles = (serializedResult, stdioItems, outputFiles) => {
-  for (const { path: path16, append: append2 } of stdioItems.filter(({ type }) => FILE_TYPES.has(type))) {
-    const pathString = typeof path16 === "string" ? path16 : path16.toString();
+  for (const { path: path17, append: append2 } of stdioItems.filter(({ type }) => FILE_TYPES.has(type))) {
+    const pathString = typeof path17 === "string" ? path17 : path17.toString();
     if (append2 || outputFiles.has(pathString)) {
-      appendFileSync(path16, serializedResult);
+      appendFileSync(path17, serializedResult);
     } else {
       outputFiles.add(pathString);
-      writeFileSync(path16, serializedResult);
+      writeFileSync(path17, serializedResult);
     }
   }
 };
@@ -78180,10 +78176,10 @@ function clientEnvironment(env2) {
 // src/tls/setup.ts
 init_errors();
 init_files();
-import { readFileSync as readFileSync8, rmSync } from "node:fs";
+import { readFileSync as readFileSync7, rmSync } from "node:fs";
 import { mkdtemp, writeFile as writeFile2 } from "node:fs/promises";
 import os2 from "node:os";
-import path14 from "node:path";
+import path15 from "node:path";
 import tls3 from "node:tls";
 
 // src/tls/certificates.ts
@@ -78254,7 +78250,7 @@ ${lines.join("\n")}
 var CA_FILE_NAME = "ca.pem";
 function readPem(flag, file2) {
   try {
-    return readFileSync8(file2, "utf8");
+    return readFileSync7(file2, "utf8");
   } catch (err) {
     throw new UsageError(`${flag} ${file2}: cannot read it (${err.code ?? String(err)})`);
   }
@@ -78280,15 +78276,15 @@ async function prepareTls(config2, options) {
   if (!options.needCertificate) return { cert: "", key: "", certFile: null, keyFile: null, caFile: config2.ca, caPem, summary, dispose: none };
   const pki = await generatePki(options.hosts);
   await makeDirectory(options.outdir);
-  const caFile = path14.join(options.outdir, CA_FILE_NAME);
+  const caFile = path15.join(options.outdir, CA_FILE_NAME);
   await writeFileAtomic(caFile, pki.caCert);
   const generated = { caFile, generated: true, insecure: config2.insecure };
   if (!options.serverFiles) return { cert: pki.cert, key: pki.key, certFile: null, keyFile: null, caFile, caPem: pki.caCert, summary: generated, dispose: none };
-  const dir = await mkdtemp(path14.join(os2.tmpdir(), "wsgate-tls-"));
+  const dir = await mkdtemp(path15.join(os2.tmpdir(), "wsgate-tls-"));
   const remove = () => rmSync(dir, { recursive: true, force: true });
   process.once("exit", remove);
-  const certFile = path14.join(dir, "server-cert.pem");
-  const keyFile = path14.join(dir, "server-key.pem");
+  const certFile = path15.join(dir, "server-cert.pem");
+  const keyFile = path15.join(dir, "server-key.pem");
   await writeFile2(certFile, pki.cert, { mode: 384 });
   await writeFile2(keyFile, pki.key, { mode: 384 });
   return {
@@ -78441,10 +78437,10 @@ function marked(token) {
   for (const entry of entries) {
     if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
     try {
-      const environ = readFileSync9(`/proc/${entry}/environ`);
+      const environ = readFileSync8(`/proc/${entry}/environ`);
       const at = environ.indexOf(needle);
       if (at < 0 || at > 0 && environ[at - 1] !== 0) continue;
-      const stat3 = readFileSync9(`/proc/${entry}/stat`, "utf8");
+      const stat3 = readFileSync8(`/proc/${entry}/stat`, "utf8");
       if (stat3.slice(stat3.lastIndexOf(")") + 2)[0] !== "Z") found.push(Number(entry));
     } catch {
     }
@@ -78464,7 +78460,7 @@ function treeCpuMs(pgid, token) {
   for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      const fields = readFileSync9(`/proc/${entry}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+      const fields = readFileSync8(`/proc/${entry}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
       if (Number(fields[2]) !== pgid && !pids.has(Number(entry))) continue;
       ticks += Number(fields[11]) + Number(fields[12]);
     } catch {
@@ -78487,7 +78483,7 @@ function groupAlive(pgid) {
   for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      const stat3 = readFileSync9(`/proc/${entry}/stat`, "utf8");
+      const stat3 = readFileSync8(`/proc/${entry}/stat`, "utf8");
       const [state, , pgrp] = stat3.slice(stat3.lastIndexOf(")") + 2).split(" ");
       if (Number(pgrp) === pgid && state !== "Z") return true;
     } catch {
@@ -78500,7 +78496,7 @@ function firstLine(text) {
 }
 function childrenCpuMs() {
   try {
-    const stat3 = readFileSync9("/proc/self/stat", "utf8");
+    const stat3 = readFileSync8("/proc/self/stat", "utf8");
     const fields = stat3.slice(stat3.lastIndexOf(")") + 2).split(" ");
     const ticks = Number(fields[13]) + Number(fields[14]);
     return Number.isFinite(ticks) ? ticks * 10 : null;
@@ -79807,7 +79803,7 @@ function actionArguments(env2) {
         for (const v of value.split(/[\n,]+/).map((x) => x.trim()).filter((x) => x !== "")) argv.push(`${flag}=${v}`);
         break;
       case "string":
-        if (judging && name === "reports-directory") argv.push(`--junit=${path15.join(value, "junit.xml")}`, `--json=${path15.join(value, "summary.json")}`);
+        if (judging && name === "reports-directory") argv.push(`--junit=${path16.join(value, "junit.xml")}`, `--json=${path16.join(value, "summary.json")}`);
         else argv.push(`${flag}=${value}`);
         break;
     }
