@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { UsageError } from '../errors.js';
 import { parseShard, type Shard } from './parallel.js';
 import { parseListenUrl } from './url.js';
-import type { ServerSessionOptions } from '../server/upgrade.js';
+import type { ServerProtocolOptions } from '../server/upgrade.js';
 import type { SpecSettings } from './spec.js';
 import { splitList } from '../util/patterns.js';
 
@@ -65,8 +65,8 @@ export interface ConfigSources {
 export interface SpecExtras {
   /** exclude-agent-cases of the spec file ({} without one). */
   excludeAgentCases: Record<string, string[]>;
-  /** Session options set by the spec file's `options`. */
-  session: Partial<ServerSessionOptions>;
+  /** Autobahn's protocol options set by the spec file's `options`. */
+  protocolOptions: Partial<ServerProtocolOptions>;
   /** The spec file named by --spec, or null. */
   specFile: string | null;
   /** wss:// (TLS), or null for ws://. */
@@ -165,10 +165,10 @@ export function listenHostFor(urlHost: string, env: NodeJS.ProcessEnv | undefine
   return host;
 }
 
-/** What the spec file adds (exclusions, session options, its name) and the TLS settings. */
+/** What the spec file adds (exclusions, protocol options, its name) and the TLS settings. */
 export function specExtras(sources: ConfigSources, tls: TlsConfig | null): SpecExtras {
   const spec = sources.spec ?? null;
-  return { excludeAgentCases: spec?.excludeAgentCases ?? {}, session: spec?.session ?? {}, specFile: spec?.file ?? null, tls };
+  return { excludeAgentCases: spec?.excludeAgentCases ?? {}, protocolOptions: spec?.protocolOptions ?? {}, specFile: spec?.file ?? null, tls };
 }
 
 /** Where a fuzzing server listens: the url's host and port, the address bound. */

@@ -11,7 +11,7 @@ import type { CatalogueCase } from '../cases/types.js';
 import { selectCases, SelectionError } from '../cases/select.js';
 import { UsageError } from '../errors.js';
 import { parseListenUrl, parseServerUrl } from './url.js';
-import type { ServerSessionOptions } from '../server/upgrade.js';
+import type { ServerProtocolOptions } from '../server/upgrade.js';
 import { wildcard } from '../util/patterns.js';
 import { readJsonFile } from './json-file.js';
 
@@ -22,8 +22,8 @@ interface OptionSpec {
   phrase: string;
   /** The value the fuzzing server runs with when the key is absent. */
   autobahnDefault: unknown;
-  /** Sets the session option when wsgate honours the key; absent: a value other than the default is warned about. */
-  apply?: (value: never, session: Partial<ServerSessionOptions>) => void;
+  /** Sets the protocol option when wsgate honours the key; absent: a value other than the default is warned about. */
+  apply?: (value: never, options: Partial<ServerProtocolOptions>) => void;
 }
 
 const bool = { schema: z.boolean(), phrase: 'a boolean' } as const;
@@ -153,8 +153,8 @@ export interface SpecSettings {
   server?: { url: string; agent: string | null };
   /** fuzzingclient.json's servers, in order (absent without `servers`). */
   servers?: Array<{ url: string; agent: string | null }>;
-  /** Session options the file's `options` set (the ones wsgate honours). */
-  session: Partial<ServerSessionOptions>;
+  /** Protocol options the file's `options` set (the ones wsgate honours). */
+  protocolOptions: Partial<ServerProtocolOptions>;
   warnings: string[];
 }
 
@@ -226,11 +226,11 @@ export function specSettings(file: string, spec: SpecFile): SpecSettings {
       if (!/^[0-9.*]+$/.test(p)) throw specError(file, `"exclude-agent-cases": bad case pattern ${JSON.stringify(p)} for agent ${JSON.stringify(agent)}`);
     }
   }
-  const session: Partial<ServerSessionOptions> = {};
+  const protocolOptions: Partial<ServerProtocolOptions> = {};
   for (const [key, value] of Object.entries(spec.options ?? {})) {
     const option = AUTOBAHN_OPTIONS[key];
     if (option === undefined || value === undefined) continue;
-    if (option.apply !== undefined) option.apply(value as never, session);
+    if (option.apply !== undefined) option.apply(value as never, protocolOptions);
     else if (!isDeepStrictEqual(value, option.autobahnDefault)) {
       warnings.push(`options.${key} = ${JSON.stringify(value)} is not honoured: wsgate runs as Autobahn's fuzzing server does by default`);
     }
@@ -262,7 +262,7 @@ export function specSettings(file: string, spec: SpecFile): SpecSettings {
     ...(spec.servers?.[0] !== undefined ? { server: { url: spec.servers[0].url, agent: spec.servers[0].agent ?? null } } : {}),
     ...(spec.servers !== undefined ? { servers: spec.servers.map((s) => ({ url: s.url, agent: s.agent ?? null })) } : {}),
     excludeAgentCases,
-    session,
+    protocolOptions,
     warnings,
   };
 }

@@ -8,14 +8,14 @@ import type { CatalogueCase } from '../cases/types.js';
 import type { ListenSettings, SpecExtras } from '../config/schema.js';
 import type { CaseInfo } from '../model/report.js';
 import { FuzzingServer } from '../server/fuzzing-server.js';
-import type { ServerSessionOptions } from '../server/upgrade.js';
+import type { ServerProtocolOptions } from '../server/upgrade.js';
 import { AUTOBAHN_DEFAULTS } from '../protocol/autobahn-defaults.js';
 import { SERVER_HEADER, VERSION } from '../version.js';
 import { agentCaseExcluder } from '../config/spec.js';
 import { hostPort } from '../util/host-port.js';
 
-/** The fuzzing server's session options: Autobahn's defaults, and wsgate's name in its response. */
-export const defaultSessionOptions: ServerSessionOptions = {
+/** The fuzzing server's protocol options: Autobahn's defaults, and wsgate's name in its response. */
+export const defaultServerOptions: ServerProtocolOptions = {
   openHandshakeTimeoutMs: AUTOBAHN_DEFAULTS.openHandshakeTimeoutMs,
   closeHandshakeTimeoutMs: AUTOBAHN_DEFAULTS.closeHandshakeTimeoutMs,
   failByDrop: AUTOBAHN_DEFAULTS.failByDrop,
@@ -46,7 +46,7 @@ export function createServer(options: {
   cases: readonly CatalogueCase[];
   statusWaitMs: number;
   logger: Logger;
-  session?: Partial<ServerSessionOptions>;
+  protocolOptions?: Partial<ServerProtocolOptions>;
   /** exclude-agent-cases: true leaves case `id` out for `agent`. */
   skipCase?: (agent: string, id: string) => boolean;
   /** index.html lists wsgate's own groups too. */
@@ -60,7 +60,7 @@ export function createServer(options: {
     host: options.host,
     port: options.port,
     cases: options.cases,
-    session: { ...defaultSessionOptions, ...options.session },
+    protocolOptions: { ...defaultServerOptions, ...options.protocolOptions },
     statusWaitMs: options.statusWaitMs,
     logger: options.logger,
     ...(options.skipCase ? { skipCase: options.skipCase } : {}),
@@ -87,7 +87,7 @@ export function serverBaseUrl(host: string, port: number, secure: boolean): stri
 }
 
 /** Where and how the server listens (resolved options of `run` and `serve`). */
-export interface ServerSettings extends Pick<ListenSettings, 'listenHost' | 'port'>, Pick<SpecExtras, 'session' | 'excludeAgentCases'> {
+export interface ServerSettings extends Pick<ListenSettings, 'listenHost' | 'port'>, Pick<SpecExtras, 'protocolOptions' | 'excludeAgentCases'> {
   outdir: string;
   /** index.html lists wsgate's own groups too. */
   extended: boolean;
@@ -107,7 +107,7 @@ export async function listenForCases(
     cases,
     statusWaitMs: options.statusWaitMs,
     logger: options.logger,
-    session: config.session,
+    protocolOptions: config.protocolOptions,
     // Per connecting agent, as Autobahn does: the case is closed at once and records no result.
     skipCase: agentCaseExcluder(config.excludeAgentCases),
     extended: config.extended,

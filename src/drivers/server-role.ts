@@ -158,7 +158,7 @@ async function playOne(state: ServerState, def: CatalogueCase, index: number): P
 function playSettings(config: ServerRunConfig, def: CatalogueCase): PlaySettings {
   const bytes = config.seed === null ? systemBytes() : seededBytes(config.seed, def.id);
   return {
-    session: { ...AUTOBAHN_DEFAULTS, ...config.session, serverDropTimeoutMs: AUTOBAHN_DEFAULTS.serverDropTimeoutMs },
+    protocolOptions: { ...AUTOBAHN_DEFAULTS, ...config.protocolOptions, serverDropTimeoutMs: AUTOBAHN_DEFAULTS.serverDropTimeoutMs },
     deflateLevel: AUTOBAHN_DEFAULTS.deflateLevel,
     newMask: () => bytes(4),
     randomBytes: bytes,

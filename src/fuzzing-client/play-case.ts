@@ -14,7 +14,7 @@ import { newClientKey, type UpgradeRequestSpec, type UpgradeResponse } from '../
 import { clientAgreement, isDeflateExtension, offerExtensionString, parseDeflateResponse, type DeflateClientOffer } from '../protocol/deflate-params.js';
 import { PerMessageDeflate } from '../protocol/deflate.js';
 import { parseExtensionsHeader } from '../protocol/handshake.js';
-import { ClientUpgrade, type ClientSessionOptions, type ResponseDecision } from './upgrade.js';
+import { ClientUpgrade, type ClientProtocolOptions, type ResponseDecision } from './upgrade.js';
 import { describeServerTlsError, tlsInfo } from '../tls/describe.js';
 import { hostPort } from '../util/host-port.js';
 
@@ -77,7 +77,7 @@ export function connectTo(target: ServerTarget, ready: (socket: net.Socket) => v
 
 /** The fuzzing client's settings (shared by every case of a run). */
 export interface PlaySettings {
-  session: ClientSessionOptions;
+  protocolOptions: ClientProtocolOptions;
   /** zlib level of wsgate's compressed messages. */
   deflateLevel: number;
   /** A fresh 4-byte masking key per frame. */
@@ -135,7 +135,7 @@ function playOnSocket(
   const request = upgradeRequest(target, offers, settings);
   const upgrade = new ClientUpgrade(
     socket,
-    settings.session,
+    settings.protocolOptions,
     request,
     settings.newMask,
     (connection: Connection) =>
@@ -203,7 +203,7 @@ function deflateDecision(response: Extract<UpgradeResponse, { ok: true }>, offer
     if (!offered) return refuse('WebSocket permessage-compress extension response from server denied by client');
     deflate = new PerMessageDeflate(clientAgreement(parsed), {
       level: settings.deflateLevel,
-      maxMessageSize: settings.session.maxMessagePayload,
+      maxMessageSize: settings.protocolOptions.maxMessagePayload,
       literalsOnly: def.deflateLiteralsOnly === true,
     });
   }

@@ -10,7 +10,7 @@ import type { PerMessageDeflate } from '../protocol/deflate.js';
 import { HeadReader } from '../protocol/handshake.js';
 
 /** The client's settings of a connection. */
-export interface ClientSessionOptions extends ConnectionOptions {
+export interface ClientProtocolOptions extends ConnectionOptions {
   /** Largest response head read; a longer one fails the handshake. */
   maxHeadBytes: number;
   /** After the closing handshake, how long the server has to drop TCP (autobahn-python: 1 s). */
@@ -30,7 +30,7 @@ export class ClientUpgrade implements OpeningHandshake {
 
   constructor(
     socket: Socket,
-    private readonly options: ClientSessionOptions,
+    private readonly options: ClientProtocolOptions,
     private readonly request: UpgradeRequestSpec,
     newMask: () => Uint8Array,
     /** The handler of the connection, from the start: it hears of a connection that never opens too. */

@@ -55,7 +55,7 @@ export class CaseRunner implements ConnectionHandler, CaseContext {
   private trafficStats: CaseResult['trafficStats'] = null;
 
   constructor(
-    private readonly session: Connection,
+    private readonly connection: Connection,
     private readonly def: CatalogueCase,
     private readonly info: RunCaseInfo,
   ) {}
@@ -125,7 +125,7 @@ export class CaseRunner implements ConnectionHandler, CaseContext {
 
   /** Both verdicts: Autobahn's common judging, the case's own adjustment, and what the result says. */
   private verdict(): Judgement {
-    const s = this.session;
+    const s = this.connection;
     const common = judgeCase(this.expectedLists(), this.def.close, this.received, this.outcome, {
       connectionWasOpen: s.record.connectionWasOpen,
       closedByMe: s.record.closedByMe,
@@ -156,12 +156,12 @@ export class CaseRunner implements ConnectionHandler, CaseContext {
    * onOpen, so a connection that never opened expects nothing (no list matches: FAILED).
    */
   private expectedLists(): CatalogueCase['expect'] {
-    return this.session.record.connectionWasOpen ? this.def.expect : {};
+    return this.connection.record.connectionWasOpen ? this.def.expect : {};
   }
 
   /** The case report, in Autobahn's fields. */
   private report(verdict: Judgement, duration: number): CaseResult {
-    const s = this.session;
+    const s = this.connection;
     const expected: CaseResult['expected'] = {};
     for (const [k, list] of Object.entries(this.expectedLists())) {
       if (list !== undefined) expected[k as 'OK' | 'NON-STRICT'] = list.map(reportEvent);
@@ -214,44 +214,44 @@ export class CaseRunner implements ConnectionHandler, CaseContext {
   private finishWhenDone(): void {
     if (!matchesAllExpected(this.def.expect, this.received)) return;
     if (this.def.close.closedByMe && this.def.suppressClose !== true) {
-      this.session.sendClose(this.def.close.closeCode[0] ?? null);
+      this.connection.sendClose(this.def.close.closeCode[0] ?? null);
     }
   }
 
   // ---- CaseContext ----
 
   get isOpen(): boolean {
-    return this.session.state === ConnectionState.Open;
+    return this.connection.state === ConnectionState.Open;
   }
 
   sendFrame(frame: TxFrame): void {
-    this.session.sender.sendFrame(frame);
+    this.connection.sender.sendFrame(frame);
   }
 
   sendMessage(payload: Uint8Array | string, options: { binary?: boolean; fragmentSize?: number; sync?: boolean } = {}): void {
-    this.session.sender.sendMessage(toBuffer(payload), options.binary ?? false, options.fragmentSize ?? 0, options.sync ?? false);
+    this.connection.sender.sendMessage(toBuffer(payload), options.binary ?? false, options.fragmentSize ?? 0, options.sync ?? false);
   }
 
   sendPing(payload: Uint8Array | string = ''): void {
-    if (this.session.state !== ConnectionState.Open) return;
-    this.session.sender.sendFrame({ opcode: Opcode.Ping, payload });
+    if (this.connection.state !== ConnectionState.Open) return;
+    this.connection.sender.sendFrame({ opcode: Opcode.Ping, payload });
   }
 
   sendClose(code: number | null = null, reason: string | null = null): void {
-    this.session.sendClose(code, reason);
+    this.connection.sendClose(code, reason);
   }
 
   sendCloseFrame(code: number | null = null, reason: string | Buffer | null = null): void {
-    this.session.sendCloseFrame(code, reason);
+    this.connection.sendCloseFrame(code, reason);
   }
 
   sendRaw(data: Uint8Array, options: { sync?: boolean } = {}): void {
-    if (this.session.isClosed()) return;
-    this.session.sender.sendData(toBuffer(data), options.sync ?? false);
+    if (this.connection.isClosed()) return;
+    this.connection.sender.sendData(toBuffer(data), options.sync ?? false);
   }
 
   beginFrame(opcode: number, fin: boolean, length: number): (piece: Uint8Array) => void {
-    const mask = this.session.newMask?.() ?? null;
+    const mask = this.connection.newMask?.() ?? null;
     this.sendRaw(encodeFrameHeader(opcode, fin, 0, length, mask));
     let offset = 0;
     return (piece) => {
@@ -267,28 +267,28 @@ export class CaseRunner implements ConnectionHandler, CaseContext {
   }
 
   killAfter(seconds: number): void {
-    this.session.wire.killAfter(seconds);
-    this.session.after(seconds * 1000, () => {
-      if (this.session.state === ConnectionState.Closed) return;
-      this.session.wire.killFired();
-      this.session.failConnection();
+    this.connection.wire.killAfter(seconds);
+    this.connection.after(seconds * 1000, () => {
+      if (this.connection.state === ConnectionState.Closed) return;
+      this.connection.wire.killFired();
+      this.connection.failConnection();
     });
   }
 
   closeAfter(seconds: number): void {
-    this.session.wire.closeAfter(seconds);
-    this.session.after(seconds * 1000, () => {
-      if (this.session.state === ConnectionState.Closed) return;
-      this.session.wire.closeFired();
-      this.session.sendClose();
+    this.connection.wire.closeAfter(seconds);
+    this.connection.after(seconds * 1000, () => {
+      if (this.connection.state === ConnectionState.Closed) return;
+      this.connection.wire.closeFired();
+      this.connection.sendClose();
     });
   }
 
   continueLater(seconds: number, fn: () => void, tag: string | null = null): void {
-    this.session.wire.continueLater(seconds, tag);
-    this.session.after(seconds * 1000, () => {
-      if (this.session.state === ConnectionState.Closed) return;
-      this.session.wire.continueFired(tag);
+    this.connection.wire.continueLater(seconds, tag);
+    this.connection.after(seconds * 1000, () => {
+      if (this.connection.state === ConnectionState.Closed) return;
+      this.connection.wire.continueFired(tag);
       fn();
     });
   }
@@ -302,27 +302,27 @@ export class CaseRunner implements ConnectionHandler, CaseContext {
   }
 
   prepareMessage(payload: Uint8Array | string, options: { binary?: boolean; fragmentSize?: number } = {}): PreparedMessage {
-    return this.session.sender.prepareMessage(toBuffer(payload), options.binary ?? false, options.fragmentSize ?? 0);
+    return this.connection.sender.prepareMessage(toBuffer(payload), options.binary ?? false, options.fragmentSize ?? 0);
   }
 
   prepareCut(document: DocumentChunks, start: number, length: number, options: { binary?: boolean; fragmentSize?: number } = {}): PreparedMessage {
-    return this.session.sender.prepareCut(document, start, length, options.binary ?? false, options.fragmentSize ?? 0);
+    return this.connection.sender.prepareCut(document, start, length, options.binary ?? false, options.fragmentSize ?? 0);
   }
 
   sendPrepared(message: PreparedMessage): void {
-    this.session.sender.sendPrepared(message);
+    this.connection.sender.sendPrepared(message);
   }
 
   get scriptedHandshake(): boolean {
-    return this.session.record.scriptedHandshake;
+    return this.connection.record.scriptedHandshake;
   }
 
   dropConnection(): void {
-    this.session.dropConnection('abort');
+    this.connection.dropConnection('abort');
   }
 
   get deflateActive(): boolean {
-    return this.session.deflateActive;
+    return this.connection.deflateActive;
   }
 
   setOutcome(behavior: OutcomeVerdict, result: string): void {
@@ -330,11 +330,11 @@ export class CaseRunner implements ConnectionHandler, CaseContext {
   }
 
   setWirelog(enabled: boolean, options: { silent?: boolean } = {}): void {
-    if (options.silent === true) this.session.wire.enabled = enabled;
-    else this.session.wire.setEnabled(enabled);
+    if (options.silent === true) this.connection.wire.enabled = enabled;
+    else this.connection.wire.setEnabled(enabled);
   }
 
   captureTrafficStats(): void {
-    this.trafficStats = this.session.trafficStats();
+    this.trafficStats = this.connection.trafficStats();
   }
 }

@@ -27,7 +27,7 @@ import { CaseRunner, utcNow } from '../play/case-runner.js';
 import type { Connection, ConnectionHandler } from '../core/connection.js';
 import { ConnectionState } from '../core/state.js';
 import { parseIndex, parseTarget, reject } from './route-target.js';
-import { ServerUpgrade, type ConnectDecision, type ServerSessionOptions } from './upgrade.js';
+import { ServerUpgrade, type ConnectDecision, type ServerProtocolOptions } from './upgrade.js';
 import { tlsInfo } from '../tls/describe.js';
 import { createListener } from './listener.js';
 
@@ -38,7 +38,7 @@ export interface FuzzingServerOptions {
   port: number;
   /** The selected cases in order: `case=N` is cases[N-1]. */
   cases: readonly CatalogueCase[];
-  session: ServerSessionOptions;
+  protocolOptions: ServerProtocolOptions;
   /** How long /getCaseStatus waits for a result before answering "MISSING". */
   statusWaitMs: number;
   /** Writes the reports; called by /updateReports. */
@@ -79,7 +79,7 @@ export class FuzzingServer extends EventEmitter {
   /** The last client TLS handshake that failed, or null. */
   private lastTlsFailure: TlsFailure | null = null;
   private readonly sockets = new Set<net.Socket>();
-  private readonly sessions = new Set<ServerUpgrade>();
+  private readonly upgrades = new Set<ServerUpgrade>();
   private readonly running = new Map<string, number>();
   private readonly statusWaiters = new Map<string, Array<(result: CaseResult | null) => void>>();
   private reportChain: Promise<void> = Promise.resolve();
@@ -87,7 +87,7 @@ export class FuzzingServer extends EventEmitter {
 
   constructor(private readonly options: FuzzingServerOptions) {
     super();
-    this.server = createListener(options.tls ?? null, options.session.openHandshakeTimeoutMs, {
+    this.server = createListener(options.tls ?? null, options.protocolOptions.openHandshakeTimeoutMs, {
       accept: (socket) => this.accept(socket),
       track: (socket) => this.track(socket),
       tlsFailed: (socket, reason) => this.noteTlsFailure(socket, reason),
@@ -152,7 +152,7 @@ export class FuzzingServer extends EventEmitter {
   /** Number of connections still in the opening handshake. */
   get pendingHandshakes(): number {
     let n = 0;
-    for (const s of this.sessions) if (s.connection.state === ConnectionState.Connecting) n++;
+    for (const s of this.upgrades) if (s.connection.state === ConnectionState.Connecting) n++;
     return n;
   }
 
@@ -163,7 +163,7 @@ export class FuzzingServer extends EventEmitter {
 
   /** Drops the connections running agent's case at index (the gate's timeout). */
   abortRun(agent: string, index: number): void {
-    for (const s of this.sessions) {
+    for (const s of this.upgrades) {
       const h = s.request;
       if (h === null) continue;
       if (h.path === '/runCase' && h.query.get('agent') === agent && parseIndex(h.query.get('case')) === index) {
@@ -202,12 +202,12 @@ export class FuzzingServer extends EventEmitter {
 
   private accept(socket: net.Socket): void {
     this.track(socket);
-    const session = new ServerUpgrade(socket, this.options.session, (request, s) => this.route(request, s));
-    this.sessions.add(session);
-    socket.on('close', () => this.sessions.delete(session));
+    const upgrade = new ServerUpgrade(socket, this.options.protocolOptions, (request, s) => this.route(request, s));
+    this.upgrades.add(upgrade);
+    socket.on('close', () => this.upgrades.delete(upgrade));
   }
 
-  private route(request: UpgradeRequest, session: Connection): ConnectDecision {
+  private route(request: UpgradeRequest, connection: Connection): ConnectDecision {
     const target = parseTarget(request, this.options.cases);
     if ('kind' in target) return target;
     const { agent, index, def } = target;
@@ -215,22 +215,22 @@ export class FuzzingServer extends EventEmitter {
       case '/runCase':
         if (def === undefined || index === null) return reject(400, 'runCase needs a case parameter (case=N)');
         if (agent === undefined) return reject(400, 'runCase needs an agent parameter (agent=NAME)');
-        return this.runCase(request, session, agent, index, def, target.offers);
+        return this.runCase(request, connection, agent, index, def, target.offers);
       case '/getCaseCount':
-        return this.accepted(session, (s) => {
+        return this.accepted(connection, (s) => {
           s.sender.sendFrame({ opcode: Opcode.Text, payload: JSON.stringify(this.options.cases.length) });
           s.sendClose();
         });
       case '/getCaseInfo':
         if (def === undefined) return reject(400, 'getCaseInfo needs a case parameter (case=N)');
-        return this.accepted(session, (s) => {
+        return this.accepted(connection, (s) => {
           s.sender.sendFrame({ opcode: Opcode.Text, payload: JSON.stringify({ id: def.id, description: prettyDescription(def.description) }) });
           s.sendClose();
         });
       case '/getCaseStatus': {
         if (def === undefined) return reject(400, 'getCaseStatus needs a case parameter (case=N)');
         if (agent === undefined) return reject(400, 'getCaseStatus needs an agent parameter (agent=NAME)');
-        return this.accepted(session, (s) => {
+        return this.accepted(connection, (s) => {
           this.whenResult(agent, def.id, (result) => {
             if (s.state !== ConnectionState.Open) return;
             s.sender.sendFrame({ opcode: Opcode.Text, payload: JSON.stringify({ behavior: result?.behavior ?? 'MISSING' }) });
@@ -240,7 +240,7 @@ export class FuzzingServer extends EventEmitter {
       }
       case '/updateReports':
         if (agent === undefined) return reject(400, 'updateReports needs an agent parameter (agent=NAME)');
-        return this.accepted(session, (s) => {
+        return this.accepted(connection, (s) => {
           const shutdown = /^(true|yes)$/i.test(request.query.get('shutdownOnComplete') ?? '');
           this.updateReports().then(
             () => {
@@ -255,7 +255,7 @@ export class FuzzingServer extends EventEmitter {
           );
         });
       case '/stopServer':
-        return this.accepted(session, (s) => {
+        return this.accepted(connection, (s) => {
           s.sendClose();
           this.emit('stopRequested', 'stopServer');
         });
@@ -265,20 +265,20 @@ export class FuzzingServer extends EventEmitter {
   }
 
   /** /runCase: the case's runner takes the connection (or, excluded for the agent, it is closed at once). */
-  private runCase(request: UpgradeRequest, session: Connection, agent: string, index: number, def: CatalogueCase, offers: readonly DeflateOffer[]): ConnectDecision {
+  private runCase(request: UpgradeRequest, connection: Connection, agent: string, index: number, def: CatalogueCase, offers: readonly DeflateOffer[]): ConnectDecision {
     const key = runKey(agent, index);
-    const peer = `tcp4:${session.socket.remoteAddress ?? '?'}:${session.socket.remotePort ?? 0}`;
+    const peer = `tcp4:${connection.socket.remoteAddress ?? '?'}:${connection.socket.remotePort ?? 0}`;
     const event: CaseRunEvent = { agent, index, id: def.id, peer };
     if (this.options.skipCase?.(agent, def.id) === true) {
-      return this.accepted(session, (s) => {
+      return this.accepted(connection, (s) => {
         this.emit('caseSkipped', event);
         s.sendClose();
       });
     }
     this.running.set(key, (this.running.get(key) ?? 0) + 1);
     // Read now: a closed TLS socket no longer tells its cipher.
-    const secure = tlsInfo(session.socket);
-    const runner = new CaseRunner(session, def, {
+    const secure = tlsInfo(connection.socket);
+    const runner = new CaseRunner(connection, def, {
       agent,
       index,
       started: utcNow(),
@@ -288,7 +288,7 @@ export class FuzzingServer extends EventEmitter {
         if (left > 0) this.running.set(key, left);
         else this.running.delete(key);
         this.record(result);
-        noteCaseTraffic(session.bytesIn + session.bytesOut);
+        noteCaseTraffic(connection.bytesIn + connection.bytesOut);
         this.emit('caseFinished', event, result);
       },
     });
@@ -306,16 +306,16 @@ export class FuzzingServer extends EventEmitter {
 
   private perMessageDeflate(accept: DeflateAccept, def: CatalogueCase): PerMessageDeflate {
     return new PerMessageDeflate(serverAgreement(accept), {
-      level: this.options.session.deflateLevel,
-      maxMessageSize: this.options.session.maxMessagePayload,
+      level: this.options.protocolOptions.deflateLevel,
+      maxMessageSize: this.options.protocolOptions.maxMessagePayload,
       literalsOnly: def.deflateLiteralsOnly === true,
     });
   }
 
   /** A connection that runs `onOpen` and otherwise ignores what the peer sends. */
-  private accepted(session: Connection, onOpen: (s: Connection) => void): ConnectDecision {
+  private accepted(connection: Connection, onOpen: (s: Connection) => void): ConnectDecision {
     const handler: ConnectionHandler = {
-      onOpen: () => onOpen(session),
+      onOpen: () => onOpen(connection),
       onMessage: () => undefined,
       onPong: () => undefined,
       onConnectionLost: () => undefined,

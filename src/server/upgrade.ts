@@ -10,7 +10,7 @@ import type { PerMessageDeflate } from '../protocol/deflate.js';
 import { buildHttpError, buildSwitchingProtocols, computeAccept, HeadReader, parseUpgradeRequest, type UpgradeRequest } from '../protocol/handshake.js';
 
 /** The server's settings of a connection: the engine's, the upgrade's, and its own zlib level. */
-export interface ServerSessionOptions extends ConnectionOptions {
+export interface ServerProtocolOptions extends ConnectionOptions {
   /** zlib level of wsgate's own compressed messages (verdicts do not depend on it). */
   deflateLevel: number;
   /** Largest upgrade request head; a longer one gets 431. */
@@ -49,7 +49,7 @@ export class ServerUpgrade implements OpeningHandshake {
 
   constructor(
     socket: Socket,
-    private readonly options: ServerSessionOptions,
+    private readonly options: ServerProtocolOptions,
     private readonly router: Router,
   ) {
     this.reader = new HeadReader(options.maxHeadBytes);

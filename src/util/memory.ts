@@ -29,7 +29,7 @@ export function releaseMemoryNow(): void {
   collector()?.();
 }
 
-/** A handled message this big is collected at once (see Session): a flood of them would pin memory. */
+/** A handled message this big is collected at once (see core/message-assembler.ts): a flood of them would pin memory. */
 export const RELEASE_THRESHOLD = 8 * 1024 * 1024;
 
 /**

@@ -77,16 +77,16 @@ describe('spec file validation', () => {
       'exclude-agent-cases': {},
     });
     const spec = loadSpec(file);
-    assert.deepEqual(spec.session, { failByDrop: false });
+    assert.deepEqual(spec.protocolOptions, { failByDrop: false });
     // versions equals Autobahn's default, so only autoPingInterval is worth a warning.
     assert.deepEqual(spec.warnings, ["options.autoPingInterval = 10 is not honoured: wsgate runs as Autobahn's fuzzing server does by default"]);
     assert.equal(spec.url, 'ws://127.0.0.1:9001');
     assert.deepEqual(spec.cases, ['*']);
   });
 
-  test('honoured options set the session', async () => {
+  test('honoured options set the protocol options', async () => {
     const { file } = await specFile({ options: { failByDrop: true, openHandshakeTimeout: 2.5, closeHandshakeTimeout: 0.5 } });
-    assert.deepEqual(loadSpec(file).session, { failByDrop: true, openHandshakeTimeoutMs: 2500, closeHandshakeTimeoutMs: 500 });
+    assert.deepEqual(loadSpec(file).protocolOptions, { failByDrop: true, openHandshakeTimeoutMs: 2500, closeHandshakeTimeoutMs: 500 });
   });
 
   test('unreadable file and bad JSON', async () => {
