@@ -81,7 +81,7 @@ describe('the generated corpus', () => {
     assert.equal(text.slice(startxref, startxref + 5), 'xref\n');
   });
 
-  test('generation is deterministic: fixed SHA-256s, and a fresh module instance builds the same bytes', async () => {
+  test('generation is deterministic: fixed SHA-256s, and a fresh module instance builds the same bytes', async (t) => {
     const expected: Record<CorpusKind, string> = {
       json: '896da5b366bd411c21040bfeb9c9a9aadb96ffdf08b5347ea5a6822d7b72dbb6',
       bitmap: '305b29553e8f9871225992e29152fe3607069e9c9ad6eb289dff173db2d037a0',
@@ -99,8 +99,8 @@ describe('the generated corpus', () => {
     const ms = performance.now() - t0;
     for (const kind of KINDS) assert.ok(fresh.corpusFile(kind).bytes.equals(corpusFile(kind).bytes), kind);
     assert.equal(corpusFile('json'), corpusFile('json'), 'memoized');
-    // About 100 ms on an idle machine; the bound leaves room for a busy one.
-    assert.ok(ms < 1000, `generation took ${ms.toFixed(0)} ms`);
+    // About 100 ms on an idle machine: a figure, not a bound (speed is the bench's business).
+    t.diagnostic(`generation took ${ms.toFixed(0)} ms`);
   });
 
   test("compressibility is close to the originals' (raw deflate, level 6)", () => {

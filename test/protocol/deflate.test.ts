@@ -288,7 +288,7 @@ function negotiate(
 // Decompression bombs first, while the process is still small (the memory figures are deltas).
 
 describe('decompression limits', () => {
-  test('a 1 GiB bomb stops at maxMessageSize (16 MiB) with 1009, quickly, in bounded memory', () => {
+  test('a 1 GiB bomb stops at maxMessageSize (16 MiB) with 1009, in bounded memory', (t) => {
     // Deflate cannot beat about 1032:1, so 1 GiB of zeros is about 1 MiB compressed: one 1 MiB
     // piece that starts the stream, then a 1 MiB piece that only references the window, repeated.
     const maker = new PerMessageDeflate(serverAgreement(makeAccept()), { level: 9, maxMessageSize: 0 });
@@ -313,7 +313,8 @@ describe('decompression limits', () => {
     const maxRssAfter = process.resourceUsage().maxRSS * 1024;
     assert.equal(err.code, 1009);
     assert.ok(delivered <= 16 * MiB, `delivered ${delivered}`);
-    assert.ok(ms < 2000, `took ${ms} ms`);
+    // Stopping at the limit is what bounds the time: a figure here, not an assertion (speed is the bench's business).
+    t.diagnostic(`stopped after ${ms.toFixed(0)} ms`);
     assert.ok(after.rss - before.rss < 64 * MiB, `rss grew by ${(after.rss - before.rss) / MiB} MiB`);
     assert.ok(maxRssAfter - maxRssBefore < 64 * MiB, `peak rss grew by ${(maxRssAfter - maxRssBefore) / MiB} MiB`);
     assert.ok(after.arrayBuffers - before.arrayBuffers < 40 * MiB, `buffers grew by ${(after.arrayBuffers - before.arrayBuffers) / MiB} MiB`);
