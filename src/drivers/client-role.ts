@@ -51,7 +51,6 @@ function clientPeer(config: ClientRunConfig, command: string, server: FuzzingSer
   const { io } = context;
   const baseUrl = serverBaseUrl(config.host, server.port, context.secure !== null);
   const ca = context.secure?.caFile ?? null;
-  if (ca !== null) io.out.write(`wsgate: TLS: the client is given the CA ${ca} (NODE_EXTRA_CA_CERTS, SSL_CERT_FILE, WSGATE_CA_FILE, {ca})\n`);
   // A case that ends after SIGINT/SIGTERM was cut short by it (its client was killed on purpose): it
   // has no verdict and is reported as not run, so its result is dropped before the reports are written.
   const dropCut = (_event: CaseRunEvent, result: CaseResult): void => {
@@ -75,6 +74,7 @@ function clientPeer(config: ClientRunConfig, command: string, server: FuzzingSer
     against: `${config.client === null ? 'the bundled ws client' : JSON.stringify(command)} on ${baseUrl}`,
     // A client of the user's that loops over the cases runs them one after another (the bundled one runs --jobs at once).
     atOnce: config.clientLoops && config.client !== null ? 1 : config.jobs,
+    notes: ca === null ? [] : [`wsgate: TLS: the client is given the CA ${ca} (NODE_EXTRA_CA_CERTS, SSL_CERT_FILE, WSGATE_CA_FILE, {ca})`],
     play,
     async stop() {
       server.off('caseFinished', dropCut);

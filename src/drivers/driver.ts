@@ -49,6 +49,8 @@ export interface Peer {
   readonly against: string;
   /** How many cases it plays at once. */
   readonly atOnce: number;
+  /** Lines printed under the run's first line (what the peer is given, say). */
+  readonly notes: readonly string[];
   readonly play: CasePlay;
   /** Stops the peer (its process tree, its connections); a warning to print, or null. */
   stop(): Promise<string | null>;

@@ -85,6 +85,7 @@ async function startServerPeer(config: ServerRunConfig, sut: ServerUnderTest, co
       agent,
       against: `${what} at ${url} (agent ${JSON.stringify(agent)})`,
       atOnce: config.jobs,
+      notes: [],
       play: { kind: 'each', playCase: (def, index) => playOne(state, def, index) },
       results: state.results,
       stop,

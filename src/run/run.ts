@@ -85,6 +85,7 @@ interface PeerRunSettings {
 async function runPeer(peer: Peer, s: PeerRunSettings): Promise<GateCase[]> {
   const { config, io, cases } = s;
   s.progress.header(headerLine(config, cases.length, s.selected, peer));
+  for (const note of peer.notes) s.progress.header(note);
   const done = new Map<number, GateCase>();
   const settle = (played: GateCase): void => {
     if (done.has(played.index)) return;

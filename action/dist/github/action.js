@@ -28390,11 +28390,11 @@ function specSettings(file2, spec) {
       if (!/^[0-9.*]+$/.test(p)) throw specError(file2, `"exclude-agent-cases": bad case pattern ${JSON.stringify(p)} for agent ${JSON.stringify(agent)}`);
     }
   }
-  const session = {};
+  const protocolOptions = {};
   for (const [key, value] of Object.entries(spec.options ?? {})) {
     const option = AUTOBAHN_OPTIONS[key];
     if (option === void 0 || value === void 0) continue;
-    if (option.apply !== void 0) option.apply(value, session);
+    if (option.apply !== void 0) option.apply(value, protocolOptions);
     else if (!isDeepStrictEqual(value, option.autobahnDefault)) {
       warnings.push(`options.${key} = ${JSON.stringify(value)} is not honoured: wsgate runs as Autobahn's fuzzing server does by default`);
     }
@@ -28426,7 +28426,7 @@ function specSettings(file2, spec) {
     ...spec.servers?.[0] !== void 0 ? { server: { url: spec.servers[0].url, agent: spec.servers[0].agent ?? null } } : {},
     ...spec.servers !== void 0 ? { servers: spec.servers.map((s) => ({ url: s.url, agent: s.agent ?? null })) } : {},
     excludeAgentCases,
-    session,
+    protocolOptions,
     warnings
   };
 }
@@ -42781,12 +42781,12 @@ var init_case_runner = __esm({
     REPORTED_BYTES = 64;
     MAX_RECORDED_EVENTS = 1e3;
     CaseRunner = class {
-      constructor(session, def, info) {
-        this.session = session;
+      constructor(connection, def, info) {
+        this.connection = connection;
         this.def = def;
         this.info = info;
       }
-      session;
+      connection;
       def;
       info;
       received = [];
@@ -42852,7 +42852,7 @@ var init_case_runner = __esm({
       }
       /** Both verdicts: Autobahn's common judging, the case's own adjustment, and what the result says. */
       verdict() {
-        const s = this.session;
+        const s = this.connection;
         const common2 = judgeCase(this.expectedLists(), this.def.close, this.received, this.outcome, {
           connectionWasOpen: s.record.connectionWasOpen,
           closedByMe: s.record.closedByMe,
@@ -42878,11 +42878,11 @@ var init_case_runner = __esm({
        * onOpen, so a connection that never opened expects nothing (no list matches: FAILED).
        */
       expectedLists() {
-        return this.session.record.connectionWasOpen ? this.def.expect : {};
+        return this.connection.record.connectionWasOpen ? this.def.expect : {};
       }
       /** The case report, in Autobahn's fields. */
       report(verdict, duration3) {
-        const s = this.session;
+        const s = this.connection;
         const expected = {};
         for (const [k, list] of Object.entries(this.expectedLists())) {
           if (list !== void 0) expected[k] = list.map(reportEvent);
@@ -42934,35 +42934,35 @@ var init_case_runner = __esm({
       finishWhenDone() {
         if (!matchesAllExpected(this.def.expect, this.received)) return;
         if (this.def.close.closedByMe && this.def.suppressClose !== true) {
-          this.session.sendClose(this.def.close.closeCode[0] ?? null);
+          this.connection.sendClose(this.def.close.closeCode[0] ?? null);
         }
       }
       // ---- CaseContext ----
       get isOpen() {
-        return this.session.state === ConnectionState.Open;
+        return this.connection.state === ConnectionState.Open;
       }
       sendFrame(frame) {
-        this.session.sender.sendFrame(frame);
+        this.connection.sender.sendFrame(frame);
       }
       sendMessage(payload2, options = {}) {
-        this.session.sender.sendMessage(toBuffer(payload2), options.binary ?? false, options.fragmentSize ?? 0, options.sync ?? false);
+        this.connection.sender.sendMessage(toBuffer(payload2), options.binary ?? false, options.fragmentSize ?? 0, options.sync ?? false);
       }
       sendPing(payload2 = "") {
-        if (this.session.state !== ConnectionState.Open) return;
-        this.session.sender.sendFrame({ opcode: Opcode.Ping, payload: payload2 });
+        if (this.connection.state !== ConnectionState.Open) return;
+        this.connection.sender.sendFrame({ opcode: Opcode.Ping, payload: payload2 });
       }
       sendClose(code = null, reason = null) {
-        this.session.sendClose(code, reason);
+        this.connection.sendClose(code, reason);
       }
       sendCloseFrame(code = null, reason = null) {
-        this.session.sendCloseFrame(code, reason);
+        this.connection.sendCloseFrame(code, reason);
       }
       sendRaw(data, options = {}) {
-        if (this.session.isClosed()) return;
-        this.session.sender.sendData(toBuffer(data), options.sync ?? false);
+        if (this.connection.isClosed()) return;
+        this.connection.sender.sendData(toBuffer(data), options.sync ?? false);
       }
       beginFrame(opcode, fin, length) {
-        const mask = this.session.newMask?.() ?? null;
+        const mask = this.connection.newMask?.() ?? null;
         this.sendRaw(encodeFrameHeader(opcode, fin, 0, length, mask));
         let offset = 0;
         return (piece) => {
@@ -42977,26 +42977,26 @@ var init_case_runner = __esm({
         };
       }
       killAfter(seconds4) {
-        this.session.wire.killAfter(seconds4);
-        this.session.after(seconds4 * 1e3, () => {
-          if (this.session.state === ConnectionState.Closed) return;
-          this.session.wire.killFired();
-          this.session.failConnection();
+        this.connection.wire.killAfter(seconds4);
+        this.connection.after(seconds4 * 1e3, () => {
+          if (this.connection.state === ConnectionState.Closed) return;
+          this.connection.wire.killFired();
+          this.connection.failConnection();
         });
       }
       closeAfter(seconds4) {
-        this.session.wire.closeAfter(seconds4);
-        this.session.after(seconds4 * 1e3, () => {
-          if (this.session.state === ConnectionState.Closed) return;
-          this.session.wire.closeFired();
-          this.session.sendClose();
+        this.connection.wire.closeAfter(seconds4);
+        this.connection.after(seconds4 * 1e3, () => {
+          if (this.connection.state === ConnectionState.Closed) return;
+          this.connection.wire.closeFired();
+          this.connection.sendClose();
         });
       }
       continueLater(seconds4, fn, tag = null) {
-        this.session.wire.continueLater(seconds4, tag);
-        this.session.after(seconds4 * 1e3, () => {
-          if (this.session.state === ConnectionState.Closed) return;
-          this.session.wire.continueFired(tag);
+        this.connection.wire.continueLater(seconds4, tag);
+        this.connection.after(seconds4 * 1e3, () => {
+          if (this.connection.state === ConnectionState.Closed) return;
+          this.connection.wire.continueFired(tag);
           fn();
         });
       }
@@ -43007,32 +43007,32 @@ var init_case_runner = __esm({
         this.received.push(event);
       }
       prepareMessage(payload2, options = {}) {
-        return this.session.sender.prepareMessage(toBuffer(payload2), options.binary ?? false, options.fragmentSize ?? 0);
+        return this.connection.sender.prepareMessage(toBuffer(payload2), options.binary ?? false, options.fragmentSize ?? 0);
       }
       prepareCut(document, start, length, options = {}) {
-        return this.session.sender.prepareCut(document, start, length, options.binary ?? false, options.fragmentSize ?? 0);
+        return this.connection.sender.prepareCut(document, start, length, options.binary ?? false, options.fragmentSize ?? 0);
       }
       sendPrepared(message2) {
-        this.session.sender.sendPrepared(message2);
+        this.connection.sender.sendPrepared(message2);
       }
       get scriptedHandshake() {
-        return this.session.record.scriptedHandshake;
+        return this.connection.record.scriptedHandshake;
       }
       dropConnection() {
-        this.session.dropConnection("abort");
+        this.connection.dropConnection("abort");
       }
       get deflateActive() {
-        return this.session.deflateActive;
+        return this.connection.deflateActive;
       }
       setOutcome(behavior, result) {
         this.outcome = { behavior, result };
       }
       setWirelog(enabled, options = {}) {
-        if (options.silent === true) this.session.wire.enabled = enabled;
-        else this.session.wire.setEnabled(enabled);
+        if (options.silent === true) this.connection.wire.enabled = enabled;
+        else this.connection.wire.setEnabled(enabled);
       }
       captureTrafficStats() {
-        this.trafficStats = this.session.trafficStats();
+        this.trafficStats = this.connection.trafficStats();
       }
     };
   }
@@ -44759,7 +44759,7 @@ var init_fuzzing_server = __esm({
       constructor(options) {
         super();
         this.options = options;
-        this.server = createListener(options.tls ?? null, options.session.openHandshakeTimeoutMs, {
+        this.server = createListener(options.tls ?? null, options.protocolOptions.openHandshakeTimeoutMs, {
           accept: (socket) => this.accept(socket),
           track: (socket) => this.track(socket),
           tlsFailed: (socket, reason) => this.noteTlsFailure(socket, reason)
@@ -44772,7 +44772,7 @@ var init_fuzzing_server = __esm({
       /** The last client TLS handshake that failed, or null. */
       lastTlsFailure = null;
       sockets = /* @__PURE__ */ new Set();
-      sessions = /* @__PURE__ */ new Set();
+      upgrades = /* @__PURE__ */ new Set();
       running = /* @__PURE__ */ new Map();
       statusWaiters = /* @__PURE__ */ new Map();
       reportChain = Promise.resolve();
@@ -44829,7 +44829,7 @@ var init_fuzzing_server = __esm({
       /** Number of connections still in the opening handshake. */
       get pendingHandshakes() {
         let n2 = 0;
-        for (const s of this.sessions) if (s.connection.state === ConnectionState.Connecting) n2++;
+        for (const s of this.upgrades) if (s.connection.state === ConnectionState.Connecting) n2++;
         return n2;
       }
       /** Whether agent is running the case at index right now. */
@@ -44838,7 +44838,7 @@ var init_fuzzing_server = __esm({
       }
       /** Drops the connections running agent's case at index (the gate's timeout). */
       abortRun(agent, index) {
-        for (const s of this.sessions) {
+        for (const s of this.upgrades) {
           const h2 = s.request;
           if (h2 === null) continue;
           if (h2.path === "/runCase" && h2.query.get("agent") === agent && parseIndex(h2.query.get("case")) === index) {
@@ -44873,11 +44873,11 @@ var init_fuzzing_server = __esm({
       }
       accept(socket) {
         this.track(socket);
-        const session = new ServerUpgrade(socket, this.options.session, (request, s) => this.route(request, s));
-        this.sessions.add(session);
-        socket.on("close", () => this.sessions.delete(session));
+        const upgrade = new ServerUpgrade(socket, this.options.protocolOptions, (request, s) => this.route(request, s));
+        this.upgrades.add(upgrade);
+        socket.on("close", () => this.upgrades.delete(upgrade));
       }
-      route(request, session) {
+      route(request, connection) {
         const target = parseTarget(request, this.options.cases);
         if ("kind" in target) return target;
         const { agent, index, def } = target;
@@ -44885,22 +44885,22 @@ var init_fuzzing_server = __esm({
           case "/runCase":
             if (def === void 0 || index === null) return reject(400, "runCase needs a case parameter (case=N)");
             if (agent === void 0) return reject(400, "runCase needs an agent parameter (agent=NAME)");
-            return this.runCase(request, session, agent, index, def, target.offers);
+            return this.runCase(request, connection, agent, index, def, target.offers);
           case "/getCaseCount":
-            return this.accepted(session, (s) => {
+            return this.accepted(connection, (s) => {
               s.sender.sendFrame({ opcode: Opcode.Text, payload: JSON.stringify(this.options.cases.length) });
               s.sendClose();
             });
           case "/getCaseInfo":
             if (def === void 0) return reject(400, "getCaseInfo needs a case parameter (case=N)");
-            return this.accepted(session, (s) => {
+            return this.accepted(connection, (s) => {
               s.sender.sendFrame({ opcode: Opcode.Text, payload: JSON.stringify({ id: def.id, description: prettyDescription(def.description) }) });
               s.sendClose();
             });
           case "/getCaseStatus": {
             if (def === void 0) return reject(400, "getCaseStatus needs a case parameter (case=N)");
             if (agent === void 0) return reject(400, "getCaseStatus needs an agent parameter (agent=NAME)");
-            return this.accepted(session, (s) => {
+            return this.accepted(connection, (s) => {
               this.whenResult(agent, def.id, (result) => {
                 if (s.state !== ConnectionState.Open) return;
                 s.sender.sendFrame({ opcode: Opcode.Text, payload: JSON.stringify({ behavior: result?.behavior ?? "MISSING" }) });
@@ -44910,7 +44910,7 @@ var init_fuzzing_server = __esm({
           }
           case "/updateReports":
             if (agent === void 0) return reject(400, "updateReports needs an agent parameter (agent=NAME)");
-            return this.accepted(session, (s) => {
+            return this.accepted(connection, (s) => {
               const shutdown = /^(true|yes)$/i.test(request.query.get("shutdownOnComplete") ?? "");
               this.updateReports().then(
                 () => {
@@ -44925,7 +44925,7 @@ var init_fuzzing_server = __esm({
               );
             });
           case "/stopServer":
-            return this.accepted(session, (s) => {
+            return this.accepted(connection, (s) => {
               s.sendClose();
               this.emit("stopRequested", "stopServer");
             });
@@ -44934,19 +44934,19 @@ var init_fuzzing_server = __esm({
         }
       }
       /** /runCase: the case's runner takes the connection (or, excluded for the agent, it is closed at once). */
-      runCase(request, session, agent, index, def, offers) {
+      runCase(request, connection, agent, index, def, offers) {
         const key = runKey(agent, index);
-        const peer = `tcp4:${session.socket.remoteAddress ?? "?"}:${session.socket.remotePort ?? 0}`;
+        const peer = `tcp4:${connection.socket.remoteAddress ?? "?"}:${connection.socket.remotePort ?? 0}`;
         const event = { agent, index, id: def.id, peer };
         if (this.options.skipCase?.(agent, def.id) === true) {
-          return this.accepted(session, (s) => {
+          return this.accepted(connection, (s) => {
             this.emit("caseSkipped", event);
             s.sendClose();
           });
         }
         this.running.set(key, (this.running.get(key) ?? 0) + 1);
-        const secure = tlsInfo(session.socket);
-        const runner = new CaseRunner(session, def, {
+        const secure = tlsInfo(connection.socket);
+        const runner = new CaseRunner(connection, def, {
           agent,
           index,
           started: utcNow(),
@@ -44956,7 +44956,7 @@ var init_fuzzing_server = __esm({
             if (left2 > 0) this.running.set(key, left2);
             else this.running.delete(key);
             this.record(result);
-            noteCaseTraffic(session.bytesIn + session.bytesOut);
+            noteCaseTraffic(connection.bytesIn + connection.bytesOut);
             this.emit("caseFinished", event, result);
           }
         });
@@ -44972,15 +44972,15 @@ var init_fuzzing_server = __esm({
       }
       perMessageDeflate(accept, def) {
         return new PerMessageDeflate(serverAgreement(accept), {
-          level: this.options.session.deflateLevel,
-          maxMessageSize: this.options.session.maxMessagePayload,
+          level: this.options.protocolOptions.deflateLevel,
+          maxMessageSize: this.options.protocolOptions.maxMessagePayload,
           literalsOnly: def.deflateLiteralsOnly === true
         });
       }
       /** A connection that runs `onOpen` and otherwise ignores what the peer sends. */
-      accepted(session, onOpen) {
+      accepted(connection, onOpen) {
         const handler = {
-          onOpen: () => onOpen(session),
+          onOpen: () => onOpen(connection),
           onMessage: () => void 0,
           onPong: () => void 0,
           onConnectionLost: () => void 0
@@ -45092,7 +45092,7 @@ function createServer(options) {
     host: options.host,
     port: options.port,
     cases: options.cases,
-    session: { ...defaultSessionOptions, ...options.session },
+    protocolOptions: { ...defaultServerOptions, ...options.protocolOptions },
     statusWaitMs: options.statusWaitMs,
     logger: options.logger,
     ...options.skipCase ? { skipCase: options.skipCase } : {},
@@ -45124,7 +45124,7 @@ async function listenForCases(config2, cases, options) {
     cases,
     statusWaitMs: options.statusWaitMs,
     logger: options.logger,
-    session: config2.session,
+    protocolOptions: config2.protocolOptions,
     // Per connecting agent, as Autobahn does: the case is closed at once and records no result.
     skipCase: agentCaseExcluder(config2.excludeAgentCases),
     extended: config2.extended,
@@ -45133,7 +45133,7 @@ async function listenForCases(config2, cases, options) {
   await server.listen();
   return server;
 }
-var defaultSessionOptions;
+var defaultServerOptions;
 var init_case_server = __esm({
   "src/drivers/case-server.ts"() {
     "use strict";
@@ -45143,7 +45143,7 @@ var init_case_server = __esm({
     init_version();
     init_spec();
     init_host_port();
-    defaultSessionOptions = {
+    defaultServerOptions = {
       openHandshakeTimeoutMs: AUTOBAHN_DEFAULTS.openHandshakeTimeoutMs,
       closeHandshakeTimeoutMs: AUTOBAHN_DEFAULTS.closeHandshakeTimeoutMs,
       failByDrop: AUTOBAHN_DEFAULTS.failByDrop,
@@ -71205,7 +71205,7 @@ function listenHostFor(urlHost, env2) {
 }
 function specExtras(sources, tls5) {
   const spec = sources.spec ?? null;
-  return { excludeAgentCases: spec?.excludeAgentCases ?? {}, session: spec?.session ?? {}, specFile: spec?.file ?? null, tls: tls5 };
+  return { excludeAgentCases: spec?.excludeAgentCases ?? {}, protocolOptions: spec?.protocolOptions ?? {}, specFile: spec?.file ?? null, tls: tls5 };
 }
 function listenSettings(host, port, env2) {
   return { host, port, listenHost: listenHostFor(host, env2) };
@@ -78800,8 +78800,6 @@ function clientPeer(config2, command2, server, context) {
   const { io } = context;
   const baseUrl = serverBaseUrl(config2.host, server.port, context.secure !== null);
   const ca = context.secure?.caFile ?? null;
-  if (ca !== null) io.out.write(`wsgate: TLS: the client is given the CA ${ca} (NODE_EXTRA_CA_CERTS, SSL_CERT_FILE, WSGATE_CA_FILE, {ca})
-`);
   const dropCut = (_event, result) => {
     if (isAborted(io.signal)) server.forgetResult(result.agent, result.id);
   };
@@ -78820,6 +78818,7 @@ function clientPeer(config2, command2, server, context) {
     against: `${config2.client === null ? "the bundled ws client" : JSON.stringify(command2)} on ${baseUrl}`,
     // A client of the user's that loops over the cases runs them one after another (the bundled one runs --jobs at once).
     atOnce: config2.clientLoops && config2.client !== null ? 1 : config2.jobs,
+    notes: ca === null ? [] : [`wsgate: TLS: the client is given the CA ${ca} (NODE_EXTRA_CA_CERTS, SSL_CERT_FILE, WSGATE_CA_FILE, {ca})`],
     play,
     async stop() {
       server.off("caseFinished", dropCut);
@@ -79079,7 +79078,7 @@ function playOnSocket(socket, target, def, info, settings, resolve6) {
   const request = upgradeRequest(target, offers, settings);
   const upgrade = new ClientUpgrade(
     socket,
-    settings.session,
+    settings.protocolOptions,
     request,
     settings.newMask,
     (connection2) => new CaseRunner(connection2, def, {
@@ -79137,7 +79136,7 @@ function deflateDecision(response, offered, def, settings) {
     if (!offered) return refuse("WebSocket permessage-compress extension response from server denied by client");
     deflate = new PerMessageDeflate(clientAgreement(parsed), {
       level: settings.deflateLevel,
-      maxMessageSize: settings.session.maxMessagePayload,
+      maxMessageSize: settings.protocolOptions.maxMessagePayload,
       literalsOnly: def.deflateLiteralsOnly === true
     });
   }
@@ -79414,6 +79413,7 @@ async function startServerPeer(config2, sut, context, cpu) {
       agent,
       against: `${what} at ${url2} (agent ${JSON.stringify(agent)})`,
       atOnce: config2.jobs,
+      notes: [],
       play: { kind: "each", playCase: (def, index) => playOne(state, def, index) },
       results: state.results,
       stop
@@ -79457,7 +79457,7 @@ async function playOne(state, def, index) {
 function playSettings(config2, def) {
   const bytes = config2.seed === null ? systemBytes() : seededBytes(config2.seed, def.id);
   return {
-    session: { ...AUTOBAHN_DEFAULTS, ...config2.session, serverDropTimeoutMs: AUTOBAHN_DEFAULTS.serverDropTimeoutMs },
+    protocolOptions: { ...AUTOBAHN_DEFAULTS, ...config2.protocolOptions, serverDropTimeoutMs: AUTOBAHN_DEFAULTS.serverDropTimeoutMs },
     deflateLevel: AUTOBAHN_DEFAULTS.deflateLevel,
     newMask: () => bytes(4),
     randomBytes: bytes,
@@ -79536,6 +79536,7 @@ function tlsRecord(secure) {
 async function runPeer(peer, s) {
   const { config: config2, io, cases } = s;
   s.progress.header(headerLine(config2, cases.length, s.selected, peer));
+  for (const note of peer.notes) s.progress.header(note);
   const done = /* @__PURE__ */ new Map();
   const settle2 = (played) => {
     if (done.has(played.index)) return;
