@@ -33,7 +33,8 @@ export function clientRoleDriver(config: ClientRunConfig): RoleDriver {
     peerCount: 1,
     async startPeer(_n, context) {
       if (command.includes('{ca}') && context.secure?.caFile == null) throw new UsageError('the client command uses {ca}, but there is no CA to give it: add --tls (wsgate makes one), or --ca FILE with your --cert');
-      server = await listenForCases(config, context.cases, { logger: context.io.logger, statusWaitMs: (config.caseTimeout ?? DEFAULT_CASE_TIMEOUT) * 1000, certificate: context.secure });
+      const { logger } = context.io;
+      server = await listenForCases(config, context.cases, { logger, statusWaitMs: (config.caseTimeout ?? DEFAULT_CASE_TIMEOUT) * 1000, certificate: context.secure });
       clientCpu0 = childrenCpuMs();
       return clientPeer(config, command, server, context);
     },

@@ -112,6 +112,7 @@ export function baselineEntryFor(baseline: Baseline, agent: string, id: string):
  */
 export function applyBaseline(cases: readonly GateCase[], agent: string, baseline: Baseline): GateCase[] {
   return cases.map((c) => {
+    if (c.baseline !== undefined) return c;
     const entry = baselineEntryFor(baseline, agent, c.id);
     if (entry === null) return c;
     if (c.status === 'failed') {

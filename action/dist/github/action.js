@@ -28771,6 +28771,7 @@ function baselineEntryFor(baseline, agent, id) {
 }
 function applyBaseline(cases, agent, baseline) {
   return cases.map((c3) => {
+    if (c3.baseline !== void 0) return c3;
     const entry = baselineEntryFor(baseline, agent, c3.id);
     if (entry === null) return c3;
     if (c3.status === "failed") {
@@ -78784,7 +78785,8 @@ function clientRoleDriver(config2) {
     peerCount: 1,
     async startPeer(_n, context) {
       if (command2.includes("{ca}") && context.secure?.caFile == null) throw new UsageError("the client command uses {ca}, but there is no CA to give it: add --tls (wsgate makes one), or --ca FILE with your --cert");
-      server = await listenForCases(config2, context.cases, { logger: context.io.logger, statusWaitMs: (config2.caseTimeout ?? DEFAULT_CASE_TIMEOUT) * 1e3, certificate: context.secure });
+      const { logger } = context.io;
+      server = await listenForCases(config2, context.cases, { logger, statusWaitMs: (config2.caseTimeout ?? DEFAULT_CASE_TIMEOUT) * 1e3, certificate: context.secure });
       clientCpu0 = childrenCpuMs();
       return clientPeer(config2, command2, server, context);
     },
