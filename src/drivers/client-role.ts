@@ -32,9 +32,9 @@ export function clientRoleDriver(config: ClientRunConfig): RoleDriver {
     tlsNeeds: { hosts: [config.host], serverFiles: false, needCertificate: true },
     peerCount: 1,
     async startPeer(_n, context) {
-      if (command.includes('{ca}') && context.secure?.caFile == null) throw new UsageError('the client command uses {ca}, but there is no CA to give it: add --tls (wsgate makes one), or --ca FILE with your --cert');
-      const { logger } = context.io;
-      server = await listenForCases(config, context.cases, { logger, statusWaitMs: (config.caseTimeout ?? DEFAULT_CASE_TIMEOUT) * 1000, certificate: context.secure });
+      const { io, cases, secure } = context;
+      if (command.includes('{ca}') && secure?.caFile == null) throw new UsageError('the client command uses {ca}, but there is no CA to give it: add --tls (wsgate makes one), or --ca FILE with your --cert');
+      server = await listenForCases(config, cases, { logger: io.logger, statusWaitMs: (config.caseTimeout ?? DEFAULT_CASE_TIMEOUT) * 1000, certificate: secure });
       clientCpu0 = childrenCpuMs();
       return clientPeer(config, command, server, context);
     },

@@ -78784,9 +78784,9 @@ function clientRoleDriver(config2) {
     tlsNeeds: { hosts: [config2.host], serverFiles: false, needCertificate: true },
     peerCount: 1,
     async startPeer(_n, context) {
-      if (command2.includes("{ca}") && context.secure?.caFile == null) throw new UsageError("the client command uses {ca}, but there is no CA to give it: add --tls (wsgate makes one), or --ca FILE with your --cert");
-      const { logger } = context.io;
-      server = await listenForCases(config2, context.cases, { logger, statusWaitMs: (config2.caseTimeout ?? DEFAULT_CASE_TIMEOUT) * 1e3, certificate: context.secure });
+      const { io, cases, secure } = context;
+      if (command2.includes("{ca}") && secure?.caFile == null) throw new UsageError("the client command uses {ca}, but there is no CA to give it: add --tls (wsgate makes one), or --ca FILE with your --cert");
+      server = await listenForCases(config2, cases, { logger: io.logger, statusWaitMs: (config2.caseTimeout ?? DEFAULT_CASE_TIMEOUT) * 1e3, certificate: secure });
       clientCpu0 = childrenCpuMs();
       return clientPeer(config2, command2, server, context);
     },
