@@ -9,7 +9,7 @@ import type { ListenSettings, SpecExtras } from '../config/schema.js';
 import type { CaseInfo } from '../model/report.js';
 import { FuzzingServer } from '../server/fuzzing-server.js';
 import type { ServerProtocolOptions } from '../server/upgrade.js';
-import { AUTOBAHN_DEFAULTS } from '../protocol/autobahn-defaults.js';
+import { AUTOBAHN_DEFAULTS } from '../protocol/constants.js';
 import { SERVER_HEADER, VERSION } from '../version.js';
 import { agentCaseExcluder } from '../config/spec.js';
 import { hostPort } from '../util/host-port.js';

@@ -20,7 +20,7 @@ import { caseFields } from '../policy/rule.js';
 import { shellQuote } from '../processes/client-process.js';
 import { freePort, ServerProcess, waitForListen } from '../processes/server-process.js';
 import { isAborted } from '../processes/waiting.js';
-import { AUTOBAHN_DEFAULTS } from '../protocol/autobahn-defaults.js';
+import { AUTOBAHN_DEFAULTS } from '../protocol/constants.js';
 import { collisionNotice } from '../report/files.js';
 import { writeReports } from '../report/writer.js';
 import type { TlsSetup } from '../tls/setup.js';

@@ -3777,7 +3777,7 @@ var require_websocket_server = __commonJS({
 });
 
 // src/protocol/constants.ts
-var Opcode, CloseCode;
+var Opcode, CloseCode, AUTOBAHN_DEFAULTS;
 var init_constants = __esm({
   "src/protocol/constants.ts"() {
     "use strict";
@@ -3801,6 +3801,22 @@ var init_constants = __esm({
       MessageTooBig: 1009,
       MandatoryExtension: 1010,
       InternalError: 1011
+    };
+    AUTOBAHN_DEFAULTS = {
+      /** Drop a connection whose opening handshake is not complete by then. */
+      openHandshakeTimeoutMs: 5e3,
+      /** Drop a connection whose peer does not answer our close frame by then. */
+      closeHandshakeTimeoutMs: 1e3,
+      /** Fail connections with a close frame, never by dropping TCP (the fuzzers force it). */
+      failByDrop: false,
+      /** Largest message (and frame) payload accepted; more is refused with 1009. */
+      maxMessagePayload: 64 * 1024 * 1024,
+      /** A client waits this long after the closing handshake for the server to drop TCP (serverConnectionDropTimeout). */
+      serverDropTimeoutMs: 1e3,
+      /** zlib level of the fuzzer's own compressed messages (no verdict depends on it). */
+      deflateLevel: 1,
+      /** Largest opening handshake head read; a longer one gets 431. */
+      maxHeadBytes: 16 * 1024
     };
   }
 });

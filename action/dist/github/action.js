@@ -25104,7 +25104,7 @@ function isValidCloseCode(code) {
   if (!Number.isInteger(code)) return false;
   return code >= 1e3 && code <= 1003 || code >= 1007 && code <= 1011 || code >= 3e3 && code <= 4999;
 }
-var Opcode, CloseCode, WS_GUID;
+var Opcode, CloseCode, WS_GUID, AUTOBAHN_DEFAULTS;
 var init_constants = __esm({
   "src/protocol/constants.ts"() {
     "use strict";
@@ -25130,6 +25130,22 @@ var init_constants = __esm({
       InternalError: 1011
     };
     WS_GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
+    AUTOBAHN_DEFAULTS = {
+      /** Drop a connection whose opening handshake is not complete by then. */
+      openHandshakeTimeoutMs: 5e3,
+      /** Drop a connection whose peer does not answer our close frame by then. */
+      closeHandshakeTimeoutMs: 1e3,
+      /** Fail connections with a close frame, never by dropping TCP (the fuzzers force it). */
+      failByDrop: false,
+      /** Largest message (and frame) payload accepted; more is refused with 1009. */
+      maxMessagePayload: 64 * 1024 * 1024,
+      /** A client waits this long after the closing handshake for the server to drop TCP (serverConnectionDropTimeout). */
+      serverDropTimeoutMs: 1e3,
+      /** zlib level of the fuzzer's own compressed messages (no verdict depends on it). */
+      deflateLevel: 1,
+      /** Largest opening handshake head read; a longer one gets 431. */
+      maxHeadBytes: 16 * 1024
+    };
   }
 });
 
@@ -45031,30 +45047,6 @@ var init_fuzzing_server = __esm({
   }
 });
 
-// src/protocol/autobahn-defaults.ts
-var AUTOBAHN_DEFAULTS;
-var init_autobahn_defaults = __esm({
-  "src/protocol/autobahn-defaults.ts"() {
-    "use strict";
-    AUTOBAHN_DEFAULTS = {
-      /** Drop a connection whose opening handshake is not complete by then. */
-      openHandshakeTimeoutMs: 5e3,
-      /** Drop a connection whose peer does not answer our close frame by then. */
-      closeHandshakeTimeoutMs: 1e3,
-      /** Fail connections with a close frame, never by dropping TCP (the fuzzers force it). */
-      failByDrop: false,
-      /** Largest message (and frame) payload accepted; more is refused with 1009. */
-      maxMessagePayload: 64 * 1024 * 1024,
-      /** A client waits this long after the closing handshake for the server to drop TCP (serverConnectionDropTimeout). */
-      serverDropTimeoutMs: 1e3,
-      /** zlib level of the fuzzer's own compressed messages (no verdict depends on it). */
-      deflateLevel: 1,
-      /** Largest opening handshake head read; a longer one gets 431. */
-      maxHeadBytes: 16 * 1024
-    };
-  }
-});
-
 // src/version.ts
 var VERSION, SERVER_HEADER;
 var init_version = __esm({
@@ -45140,7 +45132,7 @@ var init_case_server = __esm({
     "use strict";
     init_registry();
     init_fuzzing_server();
-    init_autobahn_defaults();
+    init_constants();
     init_version();
     init_spec();
     init_host_port();
@@ -79358,7 +79350,7 @@ var ServerProcess = class _ServerProcess {
 };
 
 // src/drivers/server-role.ts
-init_autobahn_defaults();
+init_constants();
 init_files();
 init_writer();
 init_host_port();
