@@ -24,6 +24,7 @@ import { CloseCode } from './constants.js';
 import { EMPTY } from '../util/bytes.js';
 import { WindowBits, type DeflateAgreement } from './deflate-params.js';
 import type { DocumentChunks } from './deflate-document.js';
+import { cutMemo } from './deflate-memo.js';
 import { SyncZlib, TAIL, newDeflater, syncFlush, type DeflateSettings } from './sync-zlib.js';
 
 /** Compression settings of one connection, server side. */
@@ -165,7 +166,12 @@ export class PerMessageDeflate {
     if (!Number.isInteger(start) || !Number.isInteger(length) || start < 0 || start >= size || length < 0 || length > size) {
       throw new RangeError(`permessage-deflate: cut [${start}, +${length}) outside a document of ${size} bytes`);
     }
-    if (this.compressReset) return this.compress(document.cut(start, length));
+    if (this.compressReset) {
+      // Coded from an empty window, as compress() codes it: the same bytes as any earlier
+      // connection's for this cut and these parameters (see CutMemo).
+      const known = cutMemo.get(document, this.deflateSettings, start, length);
+      return known ?? cutMemo.remember(document, this.deflateSettings, start, length, this.compress(document.cut(start, length)));
+    }
     if (this.cutDocument !== document) {
       if (start !== 0) throw new RangeError('permessage-deflate: the first cut of a document starts at byte 0');
       this.cutDocument = document;
