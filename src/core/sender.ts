@@ -86,10 +86,12 @@ export class Sender {
 
   /**
    * prepareMessage for bytes [start, start + length) of a document sent as consecutive cuts from
-   * byte 0 (groups 12 and 13): compressed mostly from the document's precompressed chunks.
+   * byte 0 (groups 12 and 13): compressed mostly from the document's precompressed chunks, or with
+   * `fromChunks` false as prepareMessage compresses it (see PerMessageDeflate.compressWhole).
    */
-  prepareCut(document: DocumentChunks, start: number, length: number, binary: boolean, fragmentSize = 0): PreparedMessage {
-    const data = this.owner.deflate === null ? document.cut(start, length) : this.owner.deflate.compressCut(document, start, length);
+  prepareCut(document: DocumentChunks, start: number, length: number, binary: boolean, fragmentSize = 0, fromChunks = true): PreparedMessage {
+    const deflate = this.owner.deflate;
+    const data = deflate === null ? document.cut(start, length) : fromChunks ? deflate.compressCut(document, start, length) : deflate.compressWhole(document, start, length);
     return this.prepared(data, binary, fragmentSize, false, length);
   }
 

@@ -57,6 +57,28 @@ describe('CutMemo', () => {
     cutMemo.clear();
   });
 
+  test('compressWhole is compress() of the cut, with or without context takeover', () => {
+    cutMemo.clear();
+    const prose = new DocumentChunks(corpusFile('prose').bytes);
+    const keeps = (): PerMessageDeflate => {
+      const agreement: DeflateAgreement = { compressNoContextTakeover: false, compressWindowBits: 15, decompressNoContextTakeover: false, decompressWindowBits: 15, decompressWindowParam: 'server_max_window_bits' };
+      return new PerMessageDeflate(agreement, { level: 1, maxMessageSize: 0 });
+    };
+    for (const [make, memoised] of [[keeps, false], [() => forgetful(), true]] as const) {
+      for (let pass = 0; pass < 2; pass++) {
+        const whole = make();
+        const plain = make();
+        for (let i = 0, at = 0; i < 30; i++, at = (at + 5000) % prose.bytes.length) {
+          assert.deepEqual(whole.compressWhole(prose, at, 5000), plain.compress(prose.cut(at, 5000)), `message ${i}`);
+        }
+        whole.close();
+        plain.close();
+        assert.equal(cutMemo.size > 0, memoised);
+      }
+    }
+    cutMemo.clear();
+  });
+
   test('parameters, documents and lengths are series of their own', () => {
     const memo = new CutMemo(1 << 20);
     const a = new DocumentChunks(Buffer.alloc(1000, 1));
