@@ -26,6 +26,11 @@ const nativeUnmask = typeof bufferUtil?.unmask === 'function' ? bufferUtil.unmas
 const nativeMask = typeof bufferUtil?.mask === 'function' ? bufferUtil.mask : null;
 /** Below this many bytes the call into native code costs more than it saves. */
 const NATIVE_THRESHOLD = 1024;
+/**
+ * From this many bytes a frame is masked into its buffer natively (encodeMaskedFrame): the word loop
+ * makes three typed arrays per call, garbage for every 256-byte fragment of groups 12 and 13.
+ */
+const NATIVE_MASK_INTO_THRESHOLD = 32;
 
 /** Below this many bytes the plain byte loop beats setting up a Uint32Array view. */
 const WORD_MASK_THRESHOLD = 32;
@@ -66,7 +71,7 @@ export function encodeMaskedFrame(opcode: number, fin: boolean, rsv: number, pay
   const head = headerSize(payload.length, true);
   const out = Buffer.allocUnsafe(head + payload.length);
   writeHeader(out, opcode, fin, rsv, payload.length, mask);
-  if (nativeMask !== null && payload.length >= NATIVE_THRESHOLD) {
+  if (nativeMask !== null && payload.length >= NATIVE_MASK_INTO_THRESHOLD) {
     nativeMask(toBuffer(payload), toBuffer(mask), out, head, payload.length);
   } else {
     out.set(payload, head);
