@@ -240,11 +240,9 @@ class EchoRun {
   private prepare(t: CaseContext, s: EchoState): NextMessage {
     const { start, length } = s.window.range(s.position);
     s.position = s.window.next(s.position);
-    const options = { binary: this.data.binary, fragmentSize: this.row.fragmentSize };
-    return {
-      payload: s.window.document.views(start, length),
-      prepared: this.fromChunks ? t.prepareCut(s.window.document, start, length, options) : t.prepareMessage(s.window.document.cut(start, length), options),
-    };
+    // Shorter messages are compressed one by one, as prepareMessage does (fromChunks: false).
+    const options = { binary: this.data.binary, fragmentSize: this.row.fragmentSize, fromChunks: this.fromChunks };
+    return { payload: s.window.document.views(start, length), prepared: t.prepareCut(s.window.document, start, length, options) };
   }
 
   /**

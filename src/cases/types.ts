@@ -107,9 +107,11 @@ export interface CaseContext {
   /**
    * prepareMessage for bytes [start, start + length) of `document`, wrapping around at its end, on a
    * connection that sends the document as consecutive cuts from byte 0 (each cut starts where the
-   * previous one ended): compressed from chunks made once per run (see DocumentChunks).
+   * previous one ended): compressed from chunks made once per run (see DocumentChunks). With
+   * `fromChunks: false`, the same bytes as prepareMessage of the cut (taken from the run's memo when
+   * the compressor starts every message afresh: see CutMemo).
    */
-  prepareCut(document: DocumentChunks, start: number, length: number, options?: { binary?: boolean; fragmentSize?: number }): PreparedMessage;
+  prepareCut(document: DocumentChunks, start: number, length: number, options?: { binary?: boolean; fragmentSize?: number; fromChunks?: boolean }): PreparedMessage;
   /** Sends a message made by prepareMessage or prepareCut (only while open). */
   sendPrepared(message: PreparedMessage): void;
   /** Whether the case's `handshake` hook answered the upgrade request (false: the normal 101 went out). */

@@ -7,7 +7,7 @@ import type { PreparedMessage, TxFrame } from '../cases/types.js';
 import { Opcode } from '../protocol/constants.js';
 import type { DocumentChunks } from '../protocol/deflate-document.js';
 import type { PerMessageDeflate } from '../protocol/deflate.js';
-import { encodeFrameHeader, maskInPlace, repeatPayload } from '../protocol/frame-writer.js';
+import { encodeFrameHeader, encodeMaskedFrame, maskInPlace, repeatPayload } from '../protocol/frame-writer.js';
 import { EMPTY, toBuffer } from '../util/bytes.js';
 import { STREAM_BLOCK, STREAM_FROM, type Outbox } from './outbox.js';
 import { ConnectionState, type ConnectionStateValue } from './state.js';
@@ -23,6 +23,19 @@ export interface SenderLink {
   readonly newMask: (() => Uint8Array) | null;
   readonly wire: WireLog;
   readonly traffic: TrafficCounters;
+}
+
+/**
+ * A frame's octets as buffers to write: its header and payload (the pattern, or it repeated to
+ * payloadLen), masked when `mask` is given. The caller's pattern is never masked in place: a masked
+ * frame of it is one buffer, its payload masked as it is copied in (one pass, one buffer).
+ */
+function framed(opcode: number, fin: boolean, rsv: number, pattern: Buffer, payloadLen: number | null, mask: Uint8Array | null): Buffer[] {
+  if (mask !== null && pattern.length > 0 && payloadLen === null) return [encodeMaskedFrame(opcode, fin, rsv, pattern, mask)];
+  const body = payloadLen === null ? pattern : repeatPayload(pattern, payloadLen);
+  // A repeated payload is a buffer of our own: masked in place.
+  if (mask !== null && body !== pattern) maskInPlace(body, mask);
+  return [encodeFrameHeader(opcode, fin, rsv, body.length, mask), body];
 }
 
 /** The send side of one connection. */
@@ -50,15 +63,9 @@ export class Sender {
       this.outbox.sendRepeated([encodeFrameHeader(frame.opcode, fin, rsv, payloadLen, null)], pattern, payloadLen);
       return;
     }
-    let body = payloadLen === null ? pattern : repeatPayload(pattern, payloadLen);
-    if (mask !== null && body.length > 0) {
-      // Never mask the caller's buffer in place.
-      body = body === pattern ? Buffer.from(body) : body;
-      maskInPlace(body, mask);
-    }
-    const header = encodeFrameHeader(frame.opcode, fin, rsv, body.length, mask);
+    const parts = framed(frame.opcode, fin, rsv, pattern, payloadLen, mask);
     this.link.wire.txFrame({ opcode: frame.opcode, fin, rsv }, pattern, mask, payloadLen, chopSize, sync);
-    this.outbox.send([header, body], sync, chopSize);
+    this.outbox.send(parts, sync, chopSize);
   }
 
   /**
@@ -82,11 +89,12 @@ export class Sender {
 
   /**
    * prepareMessage for bytes [start, start + length) of a document sent as consecutive cuts from
-   * byte 0 (groups 12 and 13): compressed mostly from the document's precompressed chunks.
+   * byte 0 (groups 12 and 13): compressed mostly from the document's precompressed chunks, or with
+   * `fromChunks` false as prepareMessage compresses it (see PerMessageDeflate.compressWhole).
    */
-  prepareCut(document: DocumentChunks, start: number, length: number, binary: boolean, fragmentSize = 0): PreparedMessage {
+  prepareCut(document: DocumentChunks, start: number, length: number, binary: boolean, fragmentSize = 0, fromChunks = true): PreparedMessage {
     const deflate = this.link.deflate();
-    const data = deflate === null ? document.cut(start, length) : deflate.compressCut(document, start, length);
+    const data = deflate === null ? document.cut(start, length) : fromChunks ? deflate.compressCut(document, start, length) : deflate.compressWhole(document, start, length);
     return this.prepared(data, binary, fragmentSize, false, length);
   }
 

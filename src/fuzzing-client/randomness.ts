@@ -8,19 +8,24 @@ import { createHash, randomFillSync } from 'node:crypto';
 /** n bytes at a time. */
 export type ByteSource = (n: number) => Buffer;
 
-/** Bytes drawn from a buffer refilled from the CSPRNG (one system call per 4 KiB, not per mask). */
+/** Size of the blocks system random bytes are drawn from. */
+const POOL_SIZE = 4096;
+
+/**
+ * Bytes drawn from blocks filled from the CSPRNG (one system call per 4 KiB, not per mask), handed
+ * out as views: a used block is replaced, never refilled, so the bytes given stay as they were.
+ */
 export function systemBytes(): ByteSource {
-  const pool = Buffer.alloc(4096);
-  let at = pool.length;
+  let pool = Buffer.alloc(0);
+  let at = 0;
   return (n) => {
-    if (n > pool.length) return randomFillSync(Buffer.alloc(n));
+    if (n > POOL_SIZE) return randomFillSync(Buffer.alloc(n));
     if (at + n > pool.length) {
-      randomFillSync(pool);
+      pool = randomFillSync(Buffer.allocUnsafeSlow(POOL_SIZE));
       at = 0;
     }
-    const out = Buffer.from(pool.subarray(at, at + n));
     at += n;
-    return out;
+    return pool.subarray(at - n, at);
   };
 }
 

@@ -305,8 +305,8 @@ export class CaseRunner implements ConnectionHandler, CaseContext {
     return this.connection.sender.prepareMessage(toBuffer(payload), options.binary ?? false, options.fragmentSize ?? 0);
   }
 
-  prepareCut(document: DocumentChunks, start: number, length: number, options: { binary?: boolean; fragmentSize?: number } = {}): PreparedMessage {
-    return this.connection.sender.prepareCut(document, start, length, options.binary ?? false, options.fragmentSize ?? 0);
+  prepareCut(document: DocumentChunks, start: number, length: number, options: { binary?: boolean; fragmentSize?: number; fromChunks?: boolean } = {}): PreparedMessage {
+    return this.connection.sender.prepareCut(document, start, length, options.binary ?? false, options.fragmentSize ?? 0, options.fromChunks ?? true);
   }
 
   sendPrepared(message: PreparedMessage): void {

@@ -24,6 +24,7 @@ import { CloseCode } from './constants.js';
 import { EMPTY } from '../util/bytes.js';
 import { WindowBits, type DeflateAgreement } from './deflate-params.js';
 import type { DocumentChunks } from './deflate-document.js';
+import { cutMemo } from './deflate-memo.js';
 import { SyncZlib, TAIL, newDeflater, syncFlush, type DeflateSettings } from './sync-zlib.js';
 
 /** Compression settings of one connection, server side. */
@@ -158,14 +159,14 @@ export class PerMessageDeflate {
    * document's chunks compressed once (see DocumentChunks): each whole chunk the message covers is
    * copied, and only the pieces of chunks at its two ends are compressed now, each from an empty
    * window. A compressor that must forget between messages (server_no_context_takeover) compresses
-   * the message as compress() does.
+   * the message as compress() does (compressWhole).
    */
   compressCut(document: DocumentChunks, start: number, length: number): Buffer {
     const size = document.bytes.length;
     if (!Number.isInteger(start) || !Number.isInteger(length) || start < 0 || start >= size || length < 0 || length > size) {
       throw new RangeError(`permessage-deflate: cut [${start}, +${length}) outside a document of ${size} bytes`);
     }
-    if (this.compressReset) return this.compress(document.cut(start, length));
+    if (this.compressReset) return this.compressWhole(document, start, length);
     if (this.cutDocument !== document) {
       if (start !== 0) throw new RangeError('permessage-deflate: the first cut of a document starts at byte 0');
       this.cutDocument = document;
@@ -198,6 +199,17 @@ export class PerMessageDeflate {
     this.cutNext = at;
     // Every part ends with its sync flush (00 00 ff ff); only the message's last one is removed.
     return Buffer.concat(parts, total).subarray(0, total - TAIL.length);
+  }
+
+  /**
+   * compress() of the cut [start, start + length) of `document` (wrapping around at its end), as one
+   * message. A compressor that starts every message from an empty window codes it as it did for any
+   * earlier connection with these parameters: then it comes from the run's memo (see CutMemo).
+   */
+  compressWhole(document: DocumentChunks, start: number, length: number): Buffer {
+    if (!this.compressReset) return this.compress(document.cut(start, length));
+    const known = cutMemo.get(document, this.deflateSettings, start, length);
+    return known ?? cutMemo.remember(document, this.deflateSettings, start, length, this.compress(document.cut(start, length)));
   }
 
   /** One Z_SYNC_FLUSH deflate of input[inOff, inOff + inLen): the output, tail included (in `scratch` up to 1 MiB). */

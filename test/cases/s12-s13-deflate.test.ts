@@ -223,10 +223,10 @@ class FakeContext implements CaseContext {
     this.prepared += 1;
     return { opcode: options.binary === true ? 2 : 1, data, compressed: false, fragmentSize: options.fragmentSize ?? 0, sync: false, appLength: data.length };
   }
-  /** Document cuts prepared (prepareCut): first byte and length, in order. */
-  readonly cuts: Array<{ start: number; length: number }> = [];
-  prepareCut(document: DocumentChunks, start: number, length: number, options: { binary?: boolean; fragmentSize?: number } = {}): PreparedMessage {
-    this.cuts.push({ start, length });
+  /** Document cuts prepared (prepareCut): first byte, length and whether from chunks, in order. */
+  readonly cuts: Array<{ start: number; length: number; fromChunks: boolean }> = [];
+  prepareCut(document: DocumentChunks, start: number, length: number, options: { binary?: boolean; fragmentSize?: number; fromChunks?: boolean } = {}): PreparedMessage {
+    this.cuts.push({ start, length, fromChunks: options.fromChunks ?? true });
     return this.prepareMessage(document.cut(start, length), options);
   }
   sendPrepared(m: PreparedMessage): void {
@@ -336,24 +336,22 @@ describe('judging the echoes (no sockets)', () => {
     assert.ok(t.last.data.equals(html.bytes.subarray(offsets[wrapEnd], offsets[wrapEnd + 131072])));
   });
 
-  test('messages of 32768 units and more are document cuts, contiguous from byte 0; shorter ones are not', () => {
+  test('messages are document cuts, contiguous from byte 0: from chunks at 32768 units and more, each compressed whole below', () => {
     for (const row of messageSizeRows) {
       const t = new FakeContext(true);
       const c = caseById(`12.4.${row.row}`);
       c.run(t);
       echo(c, t, 5);
-      if (row.length < 32768) {
-        assert.deepEqual(t.cuts, [], `12.4.${row.row}`);
-        continue;
-      }
       // Six messages sent and the seventh prepared, each starting where the last ended.
       assert.equal(t.cuts.length, 7, `12.4.${row.row}`);
       let at = 0;
       for (const [i, cut] of t.cuts.entries()) {
         assert.equal(cut.start, at % corpusFile('html').bytes.length, `12.4.${row.row} cut ${i}`);
+        assert.equal(cut.fromChunks, row.length >= 32768, `12.4.${row.row} cut ${i}`);
         at += cut.length;
       }
-      assert.match(c.description, /from 8 KiB chunks of the document deflated once per run/);
+      if (row.length >= 32768) assert.match(c.description, /from 8 KiB chunks of the document deflated once per run/);
+      else assert.doesNotMatch(c.description, /chunks/);
     }
   });
 

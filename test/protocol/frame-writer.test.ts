@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { closePayload, encodeFrameHeader, maskInPlace, repeatPayload } from '../../src/protocol/frame-writer.js';
+import { closePayload, encodeFrameHeader, encodeMaskedFrame, maskInPlace, repeatPayload } from '../../src/protocol/frame-writer.js';
 import { encodeFrame } from '../support/frame-encoder.js';
 
 const MASK = Buffer.from([0x37, 0xfa, 0x21, 0x3d]);
@@ -174,4 +174,31 @@ test('maskInPlace on large buffers (the native path when bufferutil is present) 
     const want = Buffer.from(data.map((b, i) => b ^ (mask[(offset + i) % 4] as number)));
     assert.ok(got.equals(want), `offset ${offset}`);
   }
+});
+
+test('encodeMaskedFrame: the header then the masked payload, in one buffer; the payload untouched', () => {
+  fc.assert(
+    fc.property(
+      fc.uint8Array({ minLength: 1, maxLength: 70000 }).chain((bytes) => fc.tuple(fc.constant(bytes), fc.integer({ min: 0, max: bytes.length - 1 }))),
+      fc.uint8Array({ minLength: 4, maxLength: 4 }),
+      fc.integer({ min: 0, max: 15 }),
+      fc.boolean(),
+      fc.integer({ min: 0, max: 7 }),
+      ([bytes, skip], mask, opcode, fin, rsv) => {
+        // A view at any byte offset, as a fragment of a bigger message is.
+        const payload = Buffer.from(bytes).subarray(skip);
+        const before = Buffer.from(payload);
+        const frame = encodeMaskedFrame(opcode, fin, rsv, payload, mask);
+        const expected = Buffer.concat([encodeFrameHeader(opcode, fin, rsv, payload.length, mask), naiveMask(payload, mask, 0)]);
+        assert.deepEqual(frame, expected);
+        assert.deepEqual(payload, before);
+      },
+    ),
+    { numRuns: 200 },
+  );
+  for (const n of [1, 31, 32, 33, 1023, 1024, 1025, 65535, 65536, 70001]) {
+    const payload = Buffer.alloc(n, 0xa5);
+    assert.deepEqual(encodeMaskedFrame(2, true, 0, payload, MASK), Buffer.concat([encodeFrameHeader(2, true, 0, n, MASK), naiveMask(payload, MASK, 0)]), `${n} bytes`);
+  }
+  assert.throws(() => encodeMaskedFrame(1, true, 0, hello, Buffer.from([1, 2, 3])), RangeError);
 });

@@ -6174,11 +6174,8 @@ var init_s12_deflate_payloads = __esm({
       prepare(t, s) {
         const { start, length } = s.window.range(s.position);
         s.position = s.window.next(s.position);
-        const options = { binary: this.data.binary, fragmentSize: this.row.fragmentSize };
-        return {
-          payload: s.window.document.views(start, length),
-          prepared: this.fromChunks ? t.prepareCut(s.window.document, start, length, options) : t.prepareMessage(s.window.document.cut(start, length), options)
-        };
+        const options = { binary: this.data.binary, fragmentSize: this.row.fragmentSize, fromChunks: this.fromChunks };
+        return { payload: s.window.document.views(start, length), prepared: t.prepareCut(s.window.document, start, length, options) };
       }
       /**
        * Sends the prepared message, then prepares the one after it, so that its compression overlaps

@@ -27507,11 +27507,8 @@ var init_s12_deflate_payloads = __esm({
       prepare(t, s) {
         const { start, length } = s.window.range(s.position);
         s.position = s.window.next(s.position);
-        const options = { binary: this.data.binary, fragmentSize: this.row.fragmentSize };
-        return {
-          payload: s.window.document.views(start, length),
-          prepared: this.fromChunks ? t.prepareCut(s.window.document, start, length, options) : t.prepareMessage(s.window.document.cut(start, length), options)
-        };
+        const options = { binary: this.data.binary, fragmentSize: this.row.fragmentSize, fromChunks: this.fromChunks };
+        return { payload: s.window.document.views(start, length), prepared: t.prepareCut(s.window.document, start, length, options) };
       }
       /**
        * Sends the prepared message, then prepares the one after it, so that its compression overlaps
@@ -41985,6 +41982,85 @@ var init_deflate_params = __esm({
   }
 });
 
+// src/protocol/deflate-memo.ts
+function ownCopy(data) {
+  const copy = Buffer.allocUnsafeSlow(data.length);
+  data.copy(copy);
+  return copy;
+}
+var ENTRY_OVERHEAD, CUT_MEMO_BUDGET, CutMemo, cutMemo;
+var init_deflate_memo = __esm({
+  "src/protocol/deflate-memo.ts"() {
+    "use strict";
+    ENTRY_OVERHEAD = 128;
+    CUT_MEMO_BUDGET = 128 * 1024 * 1024;
+    CutMemo = class {
+      constructor(budget = CUT_MEMO_BUDGET) {
+        this.budget = budget;
+        if (!(budget >= 0)) throw new RangeError(`CutMemo: budget ${budget}`);
+      }
+      budget;
+      /** Series in use order: the least recently used first. */
+      series = /* @__PURE__ */ new Map();
+      documentIds = /* @__PURE__ */ new WeakMap();
+      nextDocumentId = 0;
+      used = 0;
+      /** Bytes held now (data and overhead). */
+      get size() {
+        return this.used;
+      }
+      /** The compressed bytes of the cut [start, start + length) remembered for these parameters, or undefined. */
+      get(document, settings, start, length) {
+        const key = this.key(document, settings, length);
+        const series = this.series.get(key);
+        if (series === void 0) return void 0;
+        const data = series.byStart.get(start);
+        if (data !== void 0) this.touch(key, series);
+        return data;
+      }
+      /**
+       * Remembers `data` as the compressed cut [start, start + length) (the caller must not change it
+       * afterwards), within the budget; returns `data`.
+       */
+      remember(document, settings, start, length, data) {
+        const key = this.key(document, settings, length);
+        let series = this.series.get(key);
+        if (series?.byStart.has(start) === true) return data;
+        const cost = data.length + ENTRY_OVERHEAD;
+        for (const [oldKey, old] of this.series) {
+          if (this.used + cost <= this.budget || oldKey === key) break;
+          this.series.delete(oldKey);
+          this.used -= old.bytes;
+        }
+        if (this.used + cost > this.budget) return data;
+        if (series === void 0) series = { byStart: /* @__PURE__ */ new Map(), bytes: 0 };
+        const kept = data.buffer.byteLength > data.length * 2 ? ownCopy(data) : data;
+        series.byStart.set(start, kept);
+        series.bytes += cost;
+        this.used += cost;
+        this.touch(key, series);
+        return data;
+      }
+      /** Forgets everything. */
+      clear() {
+        this.series.clear();
+        this.used = 0;
+      }
+      /** Moves a series to the most recently used end. */
+      touch(key, series) {
+        this.series.delete(key);
+        this.series.set(key, series);
+      }
+      key(document, settings, length) {
+        let id = this.documentIds.get(document);
+        if (id === void 0) this.documentIds.set(document, id = this.nextDocumentId++);
+        return `${id}/${settings.level}/${settings.windowBits}/${settings.strategy}/${length}`;
+      }
+    };
+    cutMemo = new CutMemo();
+  }
+});
+
 // src/protocol/deflate.ts
 import zlib2 from "node:zlib";
 var InflateChunk, CompressScratch, DeflateError, PerMessageDeflate;
@@ -41994,6 +42070,7 @@ var init_deflate = __esm({
     init_constants();
     init_bytes();
     init_deflate_params();
+    init_deflate_memo();
     init_sync_zlib();
     InflateChunk = {
       /** Output room of one inflate() call: PyPy's rzlib OUTPUT_BUFFER_SIZE (see the top of this file). */
@@ -42083,14 +42160,14 @@ var init_deflate = __esm({
        * document's chunks compressed once (see DocumentChunks): each whole chunk the message covers is
        * copied, and only the pieces of chunks at its two ends are compressed now, each from an empty
        * window. A compressor that must forget between messages (server_no_context_takeover) compresses
-       * the message as compress() does.
+       * the message as compress() does (compressWhole).
        */
       compressCut(document, start, length) {
         const size = document.bytes.length;
         if (!Number.isInteger(start) || !Number.isInteger(length) || start < 0 || start >= size || length < 0 || length > size) {
           throw new RangeError(`permessage-deflate: cut [${start}, +${length}) outside a document of ${size} bytes`);
         }
-        if (this.compressReset) return this.compress(document.cut(start, length));
+        if (this.compressReset) return this.compressWhole(document, start, length);
         if (this.cutDocument !== document) {
           if (start !== 0) throw new RangeError("permessage-deflate: the first cut of a document starts at byte 0");
           this.cutDocument = document;
@@ -42122,6 +42199,16 @@ var init_deflate = __esm({
         }
         this.cutNext = at;
         return Buffer.concat(parts, total).subarray(0, total - TAIL.length);
+      }
+      /**
+       * compress() of the cut [start, start + length) of `document` (wrapping around at its end), as one
+       * message. A compressor that starts every message from an empty window codes it as it did for any
+       * earlier connection with these parameters: then it comes from the run's memo (see CutMemo).
+       */
+      compressWhole(document, start, length) {
+        if (!this.compressReset) return this.compress(document.cut(start, length));
+        const known = cutMemo.get(document, this.deflateSettings, start, length);
+        return known ?? cutMemo.remember(document, this.deflateSettings, start, length, this.compress(document.cut(start, length)));
       }
       /** One Z_SYNC_FLUSH deflate of input[inOff, inOff + inLen): the output, tail included (in `scratch` up to 1 MiB). */
       deflate(input3, inOff, inLen) {
@@ -42493,6 +42580,20 @@ function encodeFrameHeader(opcode, fin, rsv, length, mask) {
   writeHeader(out, opcode, fin, rsv, length, mask);
   return out;
 }
+function encodeMaskedFrame(opcode, fin, rsv, payload2, mask) {
+  checkLength(payload2.length);
+  checkMask(mask);
+  const head2 = headerSize(payload2.length, true);
+  const out = Buffer.allocUnsafe(head2 + payload2.length);
+  writeHeader(out, opcode, fin, rsv, payload2.length, mask);
+  if (nativeMask !== null && payload2.length >= NATIVE_MASK_INTO_THRESHOLD) {
+    nativeMask(toBuffer(payload2), toBuffer(mask), out, head2, payload2.length);
+  } else {
+    out.set(payload2, head2);
+    maskInPlace(out.subarray(head2), mask);
+  }
+  return out;
+}
 function maskInPlace(data, mask, offset = 0) {
   if (mask.length !== 4) throw new RangeError(`mask must be 4 bytes, got ${mask.length}`);
   const n2 = data.length;
@@ -42559,20 +42660,22 @@ function checkLength(length) {
 function checkMask(mask) {
   if (mask !== null && mask.length !== 4) throw new RangeError(`mask must be 4 bytes, got ${mask.length}`);
 }
-var nativeUnmask, NATIVE_THRESHOLD, WORD_MASK_THRESHOLD;
+var bufferUtil, nativeUnmask, nativeMask, NATIVE_THRESHOLD, NATIVE_MASK_INTO_THRESHOLD, WORD_MASK_THRESHOLD;
 var init_frame_writer = __esm({
   "src/protocol/frame-writer.ts"() {
     "use strict";
     init_bytes();
-    nativeUnmask = (() => {
+    bufferUtil = (() => {
       try {
-        const mod = createRequire3(import.meta.url)("bufferutil");
-        return typeof mod.unmask === "function" ? mod.unmask : null;
+        return createRequire3(import.meta.url)("bufferutil");
       } catch {
         return null;
       }
     })();
+    nativeUnmask = typeof bufferUtil?.unmask === "function" ? bufferUtil.unmask : null;
+    nativeMask = typeof bufferUtil?.mask === "function" ? bufferUtil.mask : null;
     NATIVE_THRESHOLD = 1024;
+    NATIVE_MASK_INTO_THRESHOLD = 32;
     WORD_MASK_THRESHOLD = 32;
   }
 });
@@ -43027,7 +43130,7 @@ var init_case_runner = __esm({
         return this.connection.sender.prepareMessage(toBuffer(payload2), options.binary ?? false, options.fragmentSize ?? 0);
       }
       prepareCut(document, start, length, options = {}) {
-        return this.connection.sender.prepareCut(document, start, length, options.binary ?? false, options.fragmentSize ?? 0);
+        return this.connection.sender.prepareCut(document, start, length, options.binary ?? false, options.fragmentSize ?? 0, options.fromChunks ?? true);
       }
       sendPrepared(message2) {
         this.connection.sender.sendPrepared(message2);
@@ -44055,6 +44158,12 @@ var init_outbox = __esm({
 });
 
 // src/core/sender.ts
+function framed(opcode, fin, rsv, pattern2, payloadLen, mask) {
+  if (mask !== null && pattern2.length > 0 && payloadLen === null) return [encodeMaskedFrame(opcode, fin, rsv, pattern2, mask)];
+  const body = payloadLen === null ? pattern2 : repeatPayload(pattern2, payloadLen);
+  if (mask !== null && body !== pattern2) maskInPlace(body, mask);
+  return [encodeFrameHeader(opcode, fin, rsv, body.length, mask), body];
+}
 var Sender;
 var init_sender = __esm({
   "src/core/sender.ts"() {
@@ -44087,14 +44196,9 @@ var init_sender = __esm({
           this.outbox.sendRepeated([encodeFrameHeader(frame.opcode, fin, rsv, payloadLen, null)], pattern2, payloadLen);
           return;
         }
-        let body = payloadLen === null ? pattern2 : repeatPayload(pattern2, payloadLen);
-        if (mask !== null && body.length > 0) {
-          body = body === pattern2 ? Buffer.from(body) : body;
-          maskInPlace(body, mask);
-        }
-        const header = encodeFrameHeader(frame.opcode, fin, rsv, body.length, mask);
+        const parts = framed(frame.opcode, fin, rsv, pattern2, payloadLen, mask);
         this.link.wire.txFrame({ opcode: frame.opcode, fin, rsv }, pattern2, mask, payloadLen, chopSize, sync);
-        this.outbox.send([header, body], sync, chopSize);
+        this.outbox.send(parts, sync, chopSize);
       }
       /**
        * Sends a message as a well-behaved endpoint does (Autobahn's sendMessage): compressed when
@@ -44115,11 +44219,12 @@ var init_sender = __esm({
       }
       /**
        * prepareMessage for bytes [start, start + length) of a document sent as consecutive cuts from
-       * byte 0 (groups 12 and 13): compressed mostly from the document's precompressed chunks.
+       * byte 0 (groups 12 and 13): compressed mostly from the document's precompressed chunks, or with
+       * `fromChunks` false as prepareMessage compresses it (see PerMessageDeflate.compressWhole).
        */
-      prepareCut(document, start, length, binary, fragmentSize = 0) {
+      prepareCut(document, start, length, binary, fragmentSize = 0, fromChunks = true) {
         const deflate = this.link.deflate();
-        const data = deflate === null ? document.cut(start, length) : deflate.compressCut(document, start, length);
+        const data = deflate === null ? document.cut(start, length) : fromChunks ? deflate.compressCut(document, start, length) : deflate.compressWhole(document, start, length);
         return this.prepared(data, binary, fragmentSize, false, length);
       }
       /** A prepared message of wire payload `data` (compressed iff permessage-deflate is on) and appLength bytes. */
@@ -79177,18 +79282,18 @@ function probeServerHeader(target, timeoutMs = 5e3) {
 
 // src/fuzzing-client/randomness.ts
 import { createHash as createHash5, randomFillSync } from "node:crypto";
+var POOL_SIZE = 4096;
 function systemBytes() {
-  const pool = Buffer.alloc(4096);
-  let at = pool.length;
+  let pool = Buffer.alloc(0);
+  let at = 0;
   return (n2) => {
-    if (n2 > pool.length) return randomFillSync(Buffer.alloc(n2));
+    if (n2 > POOL_SIZE) return randomFillSync(Buffer.alloc(n2));
     if (at + n2 > pool.length) {
-      randomFillSync(pool);
+      pool = randomFillSync(Buffer.allocUnsafeSlow(POOL_SIZE));
       at = 0;
     }
-    const out = Buffer.from(pool.subarray(at, at + n2));
     at += n2;
-    return out;
+    return pool.subarray(at - n2, at);
   };
 }
 function seededBytes(seed, caseId) {
