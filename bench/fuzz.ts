@@ -13,7 +13,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { parseDeflateOffers } from '../src/protocol/deflate-params.js';
+import { parseDeflateOffers } from '../src/protocol/deflate/params.js';
 import type { FrameReaderOptions } from '../src/protocol/frame-reader.js';
 import { closePayload } from '../src/protocol/frame-writer.js';
 import { encodeFrame } from '../test/support/frame-encoder.js';

@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { CloseCode, Opcode } from '../protocol/constants.js';
-import type { DeflateOffer } from '../protocol/deflate-params.js';
+import type { DeflateOffer } from '../protocol/deflate/params.js';
 import type { ExpectedClose } from '../model/report.js';
 import { Behavior, CloseBehavior } from '../model/verdicts.js';
 import { acceptFirstOffer, acceptOffer } from './data/deflate-cases.js';

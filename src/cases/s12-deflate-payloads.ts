@@ -11,7 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 import { CloseCode } from '../protocol/constants.js';
-import { DocumentChunks } from '../protocol/deflate-document.js';
+import { DocumentChunks } from '../protocol/deflate/document.js';
 import { Behavior, type OutcomeVerdict } from '../model/verdicts.js';
 import { corpusFile } from './data/deflate-corpus.js';
 import {

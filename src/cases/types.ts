@@ -2,8 +2,8 @@
  * What a case is: data (id, texts, expected events, expected closing) plus a short script that
  * drives the connection through a CaseContext. A case never touches a socket.
  */
-import type { DeflateAccept, DeflateClientOffer, DeflateOffer } from '../protocol/deflate-params.js';
-import type { DocumentChunks } from '../protocol/deflate-document.js';
+import type { DeflateAccept, DeflateClientOffer, DeflateOffer } from '../protocol/deflate/params.js';
+import type { DocumentChunks } from '../protocol/deflate/document.js';
 import type { UpgradeRequestSpec } from '../protocol/client-handshake.js';
 import type { UpgradeRequest } from '../protocol/handshake.js';
 import type { CaseOrigin, ExpectedClose } from '../model/report.js';

@@ -12,7 +12,7 @@
  */
 import type { Socket } from 'node:net';
 import { CloseCode, Opcode, isValidCloseCode } from '../protocol/constants.js';
-import type { PerMessageDeflate } from '../protocol/deflate.js';
+import type { PerMessageDeflate } from '../protocol/deflate/codec.js';
 import { FrameReader } from '../protocol/frame-reader.js';
 import { closePayload } from '../protocol/frame-writer.js';
 import { isValidUtf8 } from '../protocol/utf8.js';

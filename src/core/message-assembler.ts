@@ -5,7 +5,7 @@
  * 0.10.9's onFrameBegin/onFrameData/onFrameEnd and its message assembly.
  */
 import { CloseCode, Opcode, isControlOpcode } from '../protocol/constants.js';
-import { DeflateError, type PerMessageDeflate } from '../protocol/deflate.js';
+import { DeflateError, type PerMessageDeflate } from '../protocol/deflate/codec.js';
 import type { FrameHeader, FrameSink } from '../protocol/frame-reader.js';
 import { Utf8Validator } from '../protocol/utf8.js';
 import { EMPTY } from '../util/bytes.js';

@@ -5,8 +5,8 @@
  */
 import type { PreparedMessage, TxFrame } from '../cases/types.js';
 import { Opcode } from '../protocol/constants.js';
-import type { DocumentChunks } from '../protocol/deflate-document.js';
-import type { PerMessageDeflate } from '../protocol/deflate.js';
+import type { DocumentChunks } from '../protocol/deflate/document.js';
+import type { PerMessageDeflate } from '../protocol/deflate/codec.js';
 import { encodeFrameHeader, encodeMaskedFrame, maskInPlace, repeatPayload } from '../protocol/frame-writer.js';
 import { EMPTY, toBuffer } from '../util/bytes.js';
 import { STREAM_BLOCK, STREAM_FROM, type Outbox } from './outbox.js';

@@ -6,7 +6,7 @@
 import type { Socket } from 'node:net';
 import { Connection, type ConnectionHandler, type ConnectionOptions, type OpeningHandshake } from '../core/connection.js';
 import { buildUpgradeRequest, checkUpgradeResponse, type UpgradeRequestSpec, type UpgradeResponse } from '../protocol/client-handshake.js';
-import type { PerMessageDeflate } from '../protocol/deflate.js';
+import type { PerMessageDeflate } from '../protocol/deflate/codec.js';
 import { HeadReader } from '../protocol/handshake.js';
 
 /** The client's settings of a connection. */

@@ -5,7 +5,7 @@
  */
 import { Opcode } from '../protocol/constants.js';
 import { encodeFrameHeader, maskInPlace } from '../protocol/frame-writer.js';
-import type { DocumentChunks } from '../protocol/deflate-document.js';
+import type { DocumentChunks } from '../protocol/deflate/document.js';
 import type { CaseResult } from '../model/report.js';
 import { Behavior, type OutcomeVerdict } from '../model/verdicts.js';
 import type { CaseContext, CatalogueCase, Judgement, PeerEvent, PreparedMessage, TxFrame } from '../cases/types.js';

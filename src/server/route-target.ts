@@ -1,6 +1,6 @@
 /** What a fuzzing-server request names (agent, case, permessage-deflate offers), checked. */
 import type { CatalogueCase } from '../cases/types.js';
-import { parseDeflateOffers, type DeflateOffer } from '../protocol/deflate-params.js';
+import { parseDeflateOffers, type DeflateOffer } from '../protocol/deflate/params.js';
 import { parseExtensionsHeader, type UpgradeRequest } from '../protocol/handshake.js';
 import type { ConnectDecision } from './upgrade.js';
 

@@ -6,7 +6,7 @@
 import type { Socket } from 'node:net';
 import type { HandshakeDelivery } from '../cases/types.js';
 import { Connection, type ConnectionHandler, type ConnectionOptions, type OpeningHandshake } from '../core/connection.js';
-import type { PerMessageDeflate } from '../protocol/deflate.js';
+import type { PerMessageDeflate } from '../protocol/deflate/codec.js';
 import { buildHttpError, buildSwitchingProtocols, computeAccept, HeadReader, parseUpgradeRequest, type UpgradeRequest } from '../protocol/handshake.js';
 
 /** The server's settings of a connection: the engine's, the upgrade's, and its own zlib level. */

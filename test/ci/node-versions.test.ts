@@ -1,5 +1,5 @@
 /**
- * The permessage-deflate codec drives node:zlib's native handle synchronously (protocol/sync-zlib.ts:
+ * The permessage-deflate codec drives node:zlib's native handle synchronously (protocol/deflate/sync-zlib.ts:
  * `_handle.writeSync`, Node's internals, not its API). The rest of the suite runs it on the Node
  * that runs the tests (20 here); this file runs the codec's tests and a selection of groups 12 and 13
  * against the bundled ws client on Node 22 and 24 too, installed as the `node` package from the npm

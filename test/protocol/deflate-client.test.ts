@@ -6,8 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { clientAgreement, offerExtensionString, parseDeflateResponse, serverAgreement } from '../../src/protocol/deflate-params.js';
-import { PerMessageDeflate } from '../../src/protocol/deflate.js';
+import { clientAgreement, offerExtensionString, parseDeflateResponse, serverAgreement } from '../../src/protocol/deflate/params.js';
+import { PerMessageDeflate } from '../../src/protocol/deflate/codec.js';
 import { parseExtensionsHeader } from '../../src/protocol/handshake.js';
 
 function params(header: string): Array<[string, string | true]> {

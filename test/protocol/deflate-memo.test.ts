@@ -3,11 +3,11 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import zlib from 'node:zlib';
 import { corpusFile } from '../../src/cases/data/deflate-corpus.js';
-import { DocumentChunks } from '../../src/protocol/deflate-document.js';
-import { CutMemo, cutMemo } from '../../src/protocol/deflate-memo.js';
-import { PerMessageDeflate } from '../../src/protocol/deflate.js';
-import type { DeflateAgreement } from '../../src/protocol/deflate-params.js';
-import type { DeflateSettings } from '../../src/protocol/sync-zlib.js';
+import { DocumentChunks } from '../../src/protocol/deflate/document.js';
+import { CutMemo, cutMemo } from '../../src/protocol/deflate/memo.js';
+import { PerMessageDeflate } from '../../src/protocol/deflate/codec.js';
+import type { DeflateAgreement } from '../../src/protocol/deflate/params.js';
+import type { DeflateSettings } from '../../src/protocol/deflate/sync-zlib.js';
 
 /** A client whose peer asked for client_no_context_takeover (what the bundled ws server answers). */
 function forgetful(literalsOnly = false, windowBits = 15): PerMessageDeflate {

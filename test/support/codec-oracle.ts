@@ -4,8 +4,8 @@
  * src/protocol/frame-reader.ts), and runners that drive the real incremental decoders the way a
  * strict endpoint does (stop at the first error) and check the invariants every input must keep.
  */
-import { serverAgreement, type DeflateAccept } from '../../src/protocol/deflate-params.js';
-import { DeflateError, PerMessageDeflate } from '../../src/protocol/deflate.js';
+import { serverAgreement, type DeflateAccept } from '../../src/protocol/deflate/params.js';
+import { DeflateError, PerMessageDeflate } from '../../src/protocol/deflate/codec.js';
 import { FrameReader, type FrameReaderOptions } from '../../src/protocol/frame-reader.js';
 import { Utf8Validator } from '../../src/protocol/utf8.js';
 

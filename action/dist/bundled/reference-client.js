@@ -5339,7 +5339,7 @@ var init_s10_misc = __esm({
   }
 });
 
-// src/protocol/sync-zlib.ts
+// src/protocol/deflate/sync-zlib.ts
 import zlib from "node:zlib";
 function newDeflater(settings) {
   return new SyncZlib(zlib.createDeflateRaw({ chunkSize: zlib.constants.Z_MIN_CHUNK, memLevel: 8, ...settings }));
@@ -5366,7 +5366,7 @@ function syncFlush(deflater, input, inOff, inLen, out) {
 }
 var TAIL, SyncZlib;
 var init_sync_zlib = __esm({
-  "src/protocol/sync-zlib.ts"() {
+  "src/protocol/deflate/sync-zlib.ts"() {
     "use strict";
     TAIL = Buffer.from([0, 0, 255, 255]);
     SyncZlib = class {
@@ -5421,10 +5421,10 @@ var init_sync_zlib = __esm({
   }
 });
 
-// src/protocol/deflate-document.ts
+// src/protocol/deflate/document.ts
 var DocumentChunks;
-var init_deflate_document = __esm({
-  "src/protocol/deflate-document.ts"() {
+var init_document = __esm({
+  "src/protocol/deflate/document.ts"() {
     "use strict";
     init_sync_zlib();
     DocumentChunks = class {
@@ -6085,7 +6085,7 @@ var init_s12_deflate_payloads = __esm({
   "src/cases/s12-deflate-payloads.ts"() {
     "use strict";
     init_constants();
-    init_deflate_document();
+    init_document();
     init_verdicts();
     init_deflate_corpus();
     init_deflate_cases();

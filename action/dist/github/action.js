@@ -26672,7 +26672,7 @@ var init_s10_misc = __esm({
   }
 });
 
-// src/protocol/sync-zlib.ts
+// src/protocol/deflate/sync-zlib.ts
 import zlib from "node:zlib";
 function newDeflater(settings) {
   return new SyncZlib(zlib.createDeflateRaw({ chunkSize: zlib.constants.Z_MIN_CHUNK, memLevel: 8, ...settings }));
@@ -26699,7 +26699,7 @@ function syncFlush(deflater, input3, inOff, inLen, out) {
 }
 var TAIL, SyncZlib;
 var init_sync_zlib = __esm({
-  "src/protocol/sync-zlib.ts"() {
+  "src/protocol/deflate/sync-zlib.ts"() {
     "use strict";
     TAIL = Buffer.from([0, 0, 255, 255]);
     SyncZlib = class {
@@ -26754,10 +26754,10 @@ var init_sync_zlib = __esm({
   }
 });
 
-// src/protocol/deflate-document.ts
+// src/protocol/deflate/document.ts
 var DocumentChunks;
-var init_deflate_document = __esm({
-  "src/protocol/deflate-document.ts"() {
+var init_document = __esm({
+  "src/protocol/deflate/document.ts"() {
     "use strict";
     init_sync_zlib();
     DocumentChunks = class {
@@ -27418,7 +27418,7 @@ var init_s12_deflate_payloads = __esm({
   "src/cases/s12-deflate-payloads.ts"() {
     "use strict";
     init_constants();
-    init_deflate_document();
+    init_document();
     init_verdicts();
     init_deflate_corpus();
     init_deflate_cases();
@@ -41814,7 +41814,7 @@ var init_writer = __esm({
   }
 });
 
-// src/protocol/deflate-params.ts
+// src/protocol/deflate/params.ts
 function pythonInt(value) {
   if (value === true) return 1n;
   const m = /^[ \t\n\r\v\f]*([+-]?[0-9]+)[ \t\n\r\v\f]*$/.exec(value);
@@ -41968,8 +41968,8 @@ function isDeflateExtension(name) {
   return name.toLowerCase() === EXTENSION_NAME;
 }
 var EXTENSION_NAME, Param, WindowBits;
-var init_deflate_params = __esm({
-  "src/protocol/deflate-params.ts"() {
+var init_params = __esm({
+  "src/protocol/deflate/params.ts"() {
     "use strict";
     EXTENSION_NAME = "permessage-deflate";
     Param = {
@@ -41982,15 +41982,15 @@ var init_deflate_params = __esm({
   }
 });
 
-// src/protocol/deflate-memo.ts
+// src/protocol/deflate/memo.ts
 function ownCopy(data) {
   const copy = Buffer.allocUnsafeSlow(data.length);
   data.copy(copy);
   return copy;
 }
 var ENTRY_OVERHEAD, CUT_MEMO_BUDGET, CutMemo, cutMemo;
-var init_deflate_memo = __esm({
-  "src/protocol/deflate-memo.ts"() {
+var init_memo = __esm({
+  "src/protocol/deflate/memo.ts"() {
     "use strict";
     ENTRY_OVERHEAD = 128;
     CUT_MEMO_BUDGET = 128 * 1024 * 1024;
@@ -42061,16 +42061,16 @@ var init_deflate_memo = __esm({
   }
 });
 
-// src/protocol/deflate.ts
+// src/protocol/deflate/codec.ts
 import zlib2 from "node:zlib";
 var InflateChunk, CompressScratch, DeflateError, PerMessageDeflate;
-var init_deflate = __esm({
-  "src/protocol/deflate.ts"() {
+var init_codec = __esm({
+  "src/protocol/deflate/codec.ts"() {
     "use strict";
     init_constants();
     init_bytes();
-    init_deflate_params();
-    init_deflate_memo();
+    init_params();
+    init_memo();
     init_sync_zlib();
     InflateChunk = {
       /** Output room of one inflate() call: PyPy's rzlib OUTPUT_BUFFER_SIZE (see the top of this file). */
@@ -43207,7 +43207,7 @@ var MAX_AGENT_LENGTH;
 var init_route_target = __esm({
   "src/server/route-target.ts"() {
     "use strict";
-    init_deflate_params();
+    init_params();
     init_handshake();
     MAX_AGENT_LENGTH = 256;
   }
@@ -43764,7 +43764,7 @@ var init_message_assembler = __esm({
   "src/core/message-assembler.ts"() {
     "use strict";
     init_constants();
-    init_deflate();
+    init_codec();
     init_utf8();
     init_bytes();
     init_memory();
@@ -44865,8 +44865,8 @@ var init_fuzzing_server = __esm({
     "use strict";
     init_errors();
     init_constants();
-    init_deflate_params();
-    init_deflate();
+    init_params();
+    init_codec();
     init_handshake();
     init_memory();
     init_case_runner();
@@ -79062,8 +79062,8 @@ function checkUpgradeResponse(head2, key) {
 }
 
 // src/fuzzing-client/play-case.ts
-init_deflate_params();
-init_deflate();
+init_params();
+init_codec();
 init_handshake();
 
 // src/fuzzing-client/upgrade.ts

@@ -3,7 +3,7 @@
  * subgroup runs, the test data of 12.1-12.5, and the server's seven permessage-deflate accept rules of
  * 13.1-13.7.
  */
-import type { DeflateAccept, DeflateOffer } from '../../protocol/deflate-params.js';
+import type { DeflateAccept, DeflateOffer } from '../../protocol/deflate/params.js';
 import type { CorpusKind } from './deflate-corpus.js';
 
 /** One row of MSG_SIZES: case 12.j.<row> and 13.j.<row> use it. */

@@ -14,7 +14,7 @@
  * the cut's first byte to its compressed bytes, up to a byte budget: the least recently used series
  * is dropped first; a series that alone outgrows the budget keeps what it has and adds no more.
  */
-import type { DocumentChunks } from './deflate-document.js';
+import type { DocumentChunks } from './document.js';
 import type { DeflateSettings } from './sync-zlib.js';
 
 /** Bytes counted per remembered message besides its data (the map entry and the Buffer object). */

@@ -1,6 +1,6 @@
 /**
  * permessage-deflate (RFC 7692): a synchronous compressor/decompressor per connection, set up from
- * what the handshake agreed (deflate-params.ts: a server's accepted offer, as autobahn-python
+ * what the handshake agreed (params.ts: a server's accepted offer, as autobahn-python
  * 0.10.9's PerMessageDeflate.createFromOfferAccept, or a client's accepted response, as its
  * createFromResponseAccept); pure, no sockets.
  *
@@ -20,11 +20,11 @@
  */
 
 import zlib from 'node:zlib';
-import { CloseCode } from './constants.js';
-import { EMPTY } from '../util/bytes.js';
-import { WindowBits, type DeflateAgreement } from './deflate-params.js';
-import type { DocumentChunks } from './deflate-document.js';
-import { cutMemo } from './deflate-memo.js';
+import { CloseCode } from '../constants.js';
+import { EMPTY } from '../../util/bytes.js';
+import { WindowBits, type DeflateAgreement } from './params.js';
+import type { DocumentChunks } from './document.js';
+import { cutMemo } from './memo.js';
 import { SyncZlib, TAIL, newDeflater, syncFlush, type DeflateSettings } from './sync-zlib.js';
 
 /** Compression settings of one connection, server side. */
