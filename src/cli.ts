@@ -9,29 +9,6 @@
  * same.
  */
 import { main } from './main.js';
+import { runAsProcess } from './util/process-entry.js';
 
-// A closed pipe on stdout (`wsgate list | head`) ends the output, not the process with a stack trace.
-process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-  if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-});
-
-const controller = new AbortController();
-let signals = 0;
-for (const sig of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(sig, () => {
-    signals += 1;
-    // A second signal means "now": leave at once with the conventional status.
-    if (signals > 1) process.exit(sig === 'SIGTERM' ? 143 : 130);
-    controller.abort(sig);
-  });
-}
-
-const status = await main(process.argv.slice(2), {
-  stdout: process.stdout,
-  stderr: process.stderr,
-  signal: controller.signal,
-  isTty: process.stdout.isTTY,
-});
-process.exitCode = status;
-// Anything still pending (a stuck socket, a timer) must not keep a finished run alive.
-setTimeout(() => process.exit(status), 2000).unref();
+await runAsProcess((argv, io) => main(argv, { stdout: io.stdout, stderr: io.stderr, signal: io.signal, isTty: io.isTty }));

@@ -10,17 +10,8 @@
  */
 import { readFileSync } from 'node:fs';
 import https from 'node:https';
-import { WebSocketServer, type ServerOptions } from 'ws';
-
-/** ws's server options for the catalogue (the bundled client's, server side). */
-export const WS_SERVER_OPTIONS = {
-  // zlib level 1 for the echoes, as the bundled client (bundled/ws-echo.ts): no verdict depends on it.
-  perMessageDeflate: { zlibDeflateOptions: { level: 1 } },
-  // Autobahn's 9.x cases send messages up to 16 MiB in up to 65536 fragments (ws's server allows
-  // 16384 fragments by default, which fails 9.3.1, 9.3.2, 9.4.1 and 9.4.2).
-  maxPayload: 64 * 1024 * 1024,
-  maxFragments: 0,
-} as unknown as ServerOptions;
+import { WebSocketServer } from 'ws';
+import { echoConnection, WS_SERVER_OPTIONS } from './ws-echo.js';
 
 const port = Number(process.argv[2] ?? process.env.WSGATE_PORT);
 if (!Number.isInteger(port) || port <= 0 || port > 65535) {
@@ -42,11 +33,7 @@ if (certFile !== undefined && keyFile !== undefined) {
 } else {
   wss = new WebSocketServer({ ...WS_SERVER_OPTIONS, host, port });
 }
-wss.on('connection', (ws) => {
-  ws.on('message', (data, isBinary) => ws.send(data as Buffer, { binary: isBinary }));
-  // A failed connection is an expected outcome of many cases: it is not an error of this process.
-  ws.on('error', () => undefined);
-});
+wss.on('connection', echoConnection);
 wss.on('error', (err) => {
   process.stderr.write(`reference-server: ${err.message}\n`);
   process.exit(1);

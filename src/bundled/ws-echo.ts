@@ -1,5 +1,22 @@
 /** The bundled client's one connection: ws, echoing every message back unchanged. */
-import WebSocket from 'ws';
+import WebSocket, { type ServerOptions } from 'ws';
+
+/** ws's server options for the catalogue (the bundled client's, server side). */
+export const WS_SERVER_OPTIONS = {
+  // zlib level 1 for the echoes, as the bundled client: no verdict depends on it.
+  perMessageDeflate: { zlibDeflateOptions: { level: 1 } },
+  // Autobahn's 9.x cases send messages up to 16 MiB in up to 65536 fragments (ws's server allows
+  // 16384 fragments by default, which fails 9.3.1, 9.3.2, 9.4.1 and 9.4.2).
+  maxPayload: 64 * 1024 * 1024,
+  maxFragments: 0,
+} as unknown as ServerOptions;
+
+/** A server-side connection that echoes every message back unchanged (text as text, binary as binary). */
+export function echoConnection(ws: WebSocket): void {
+  ws.on('message', (data: Buffer, isBinary: boolean) => ws.send(data, { binary: isBinary }));
+  // A failed connection is an expected outcome of many cases: it is not an error of this process.
+  ws.on('error', () => undefined);
+}
 
 // ws accepts `clientMaxWindowBits: true` (offer the parameter with no value) and `maxFragments`
 // (ws >= 8.23), which its type definitions do not list yet.

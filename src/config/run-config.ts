@@ -25,6 +25,7 @@ import {
 } from './schema.js';
 import type { SpecSettings } from './spec.js';
 import { parseListenUrl, parseServerUrl } from './url.js';
+import type { ServerProtocolOptions } from '../server/upgrade.js';
 
 /** What a run has whichever side is under test. */
 export interface RunSettings extends SpecExtras {
@@ -73,6 +74,14 @@ export interface ServerRunConfig extends RunSettings {
   agentFromServer: boolean;
   /** --seed: masks and keys from this seed, or null for random ones. */
   seed: number | null;
+  /** The agent of a server without a name or a Server header (default: its host and port; `wstest`: the original's UnknownServer). */
+  unknownAgent?: string;
+  /**
+   * A server running elsewhere that never accepts a connection within its start timeout: a usage
+   * error (the gate's default), or its cases are left out and the run goes on to the next server
+   * (`wstest`, as the original's fuzzing client does).
+   */
+  unreachable?: 'error' | 'skip';
 }
 
 export type RunConfig = ClientRunConfig | ServerRunConfig;
@@ -94,6 +103,8 @@ export interface ServerUnderTest {
   restart: boolean;
   /** Seconds to wait for it to accept TCP connections. */
   startTimeout: number;
+  /** Autobahn protocol options for this server only (a fuzzingclient.json server's `options`, through `wstest`). */
+  protocolOptions?: Partial<ServerProtocolOptions>;
 }
 
 /** Stands for the bundled reference server (ws's WebSocketServer), resolved by the server role's driver. */

@@ -8,7 +8,7 @@ import { UsageError } from '../errors.js';
 import { parseShard, type Shard } from './parallel.js';
 import { parseListenUrl } from './url.js';
 import type { ServerProtocolOptions } from '../server/upgrade.js';
-import type { SpecSettings } from './spec.js';
+import type { PatternSyntax, SpecSettings } from './spec.js';
 import { splitList } from '../util/patterns.js';
 
 const patterns = z.array(z.string()).default([]);
@@ -69,6 +69,8 @@ export interface SpecExtras {
   protocolOptions: Partial<ServerProtocolOptions>;
   /** The spec file named by --spec, or null. */
   specFile: string | null;
+  /** How exclude-agent-cases reads: wsgate's wildcards, or the original's regular expressions (through `wstest`). */
+  patternSyntax: PatternSyntax;
   /** wss:// (TLS), or null for ws://. */
   tls: TlsConfig | null;
 }
@@ -168,7 +170,7 @@ export function listenHostFor(urlHost: string, env: NodeJS.ProcessEnv | undefine
 /** What the spec file adds (exclusions, protocol options, its name) and the TLS settings. */
 export function specExtras(sources: ConfigSources, tls: TlsConfig | null): SpecExtras {
   const spec = sources.spec ?? null;
-  return { excludeAgentCases: spec?.excludeAgentCases ?? {}, protocolOptions: spec?.protocolOptions ?? {}, specFile: spec?.file ?? null, tls };
+  return { excludeAgentCases: spec?.excludeAgentCases ?? {}, protocolOptions: spec?.protocolOptions ?? {}, specFile: spec?.file ?? null, patternSyntax: 'wsgate', tls };
 }
 
 /** Where a fuzzing server listens: the url's host and port, the address bound. */

@@ -268,11 +268,24 @@ export function specSettings(file: string, spec: SpecFile): SpecSettings {
 }
 
 /**
- * A predicate telling whether `exclude-agent-cases` leaves case `id` out for `agent` (Autobahn's
- * patterns: anchored at both ends, `*` any run, everything else literal).
+ * How the patterns of a spec file read: wsgate's (`*` any run, everything else literal) or, through
+ * `wstest`, the original's (`.` literal, `*` any run, any other regular-expression syntax as written).
  */
-export function agentCaseExcluder(rules: Readonly<Record<string, readonly string[]>>): (agent: string, id: string) => boolean {
-  const compiled = Object.entries(rules).map(([agent, cases]) => ({ agent: wildcard(agent), cases: cases.map((c) => wildcard(c)) }));
+export type PatternSyntax = 'wsgate' | 'autobahn';
+
+/** The original's pattern as a regular expression, anchored at both ends (caseset.py's exclude-agent-cases). */
+export function autobahnAnchored(pattern: string): RegExp {
+  return new RegExp(`^${pattern.replace(/\./g, '\\.').replace(/\*/g, '.*')}$`);
+}
+
+/**
+ * A predicate telling whether `exclude-agent-cases` leaves case `id` out for `agent` (Autobahn's
+ * patterns: anchored at both ends, `*` any run; everything else literal, or regular-expression syntax
+ * under the original's reading).
+ */
+export function agentCaseExcluder(rules: Readonly<Record<string, readonly string[]>>, syntax: PatternSyntax = 'wsgate'): (agent: string, id: string) => boolean {
+  const compile = syntax === 'autobahn' ? autobahnAnchored : (p: string) => wildcard(p);
+  const compiled = Object.entries(rules).map(([agent, cases]) => ({ agent: compile(agent), cases: cases.map((c) => compile(c)) }));
   if (compiled.length === 0) return () => false;
   return (agent, id) => compiled.some((r) => r.agent.test(agent) && r.cases.some((c) => c.test(id)));
 }

@@ -53,6 +53,8 @@ export function createServer(options: {
   extended?: boolean;
   /** Serve wss:// with this certificate and key (PEM). */
   certificate?: { cert: string; key: string } | null;
+  /** Unknown paths: refused (default) or accepted and left idle (`wstest`). */
+  unknownPaths?: 'refuse' | 'idle';
 }): FuzzingServer {
   const info = catalogueInfo(options.extended ?? false);
   const told = new Set<string>();
@@ -65,6 +67,7 @@ export function createServer(options: {
     logger: options.logger,
     ...(options.skipCase ? { skipCase: options.skipCase } : {}),
     tls: options.certificate ?? null,
+    unknownPaths: options.unknownPaths ?? 'refuse',
     // The HTML and JSON renderers are loaded on the first report write, not while cases run.
     writeReports: async () => {
       const [{ writeReports }, { collisionNotice }] = await Promise.all([import('../report/writer.js'), import('../report/files.js')]);
@@ -87,7 +90,7 @@ export function serverBaseUrl(host: string, port: number, secure: boolean): stri
 }
 
 /** Where and how the server listens (resolved options of `run` and `serve`). */
-export interface ServerSettings extends Pick<ListenSettings, 'listenHost' | 'port'>, Pick<SpecExtras, 'protocolOptions' | 'excludeAgentCases'> {
+export interface ServerSettings extends Pick<ListenSettings, 'listenHost' | 'port'>, Pick<SpecExtras, 'protocolOptions' | 'excludeAgentCases' | 'patternSyntax'> {
   outdir: string;
   /** index.html lists wsgate's own groups too. */
   extended: boolean;
@@ -97,7 +100,7 @@ export interface ServerSettings extends Pick<ListenSettings, 'listenHost' | 'por
 export async function listenForCases(
   config: ServerSettings,
   cases: readonly CatalogueCase[],
-  options: { logger: Logger; statusWaitMs: number; certificate?: { cert: string; key: string } | null },
+  options: { logger: Logger; statusWaitMs: number; certificate?: { cert: string; key: string } | null; unknownPaths?: 'refuse' | 'idle' },
 ): Promise<FuzzingServer> {
   const server = createServer({
     // WSGATE_LISTEN_HOST may bind elsewhere (0.0.0.0 in a container); clients are still told the url's host.
@@ -109,9 +112,10 @@ export async function listenForCases(
     logger: options.logger,
     protocolOptions: config.protocolOptions,
     // Per connecting agent, as Autobahn does: the case is closed at once and records no result.
-    skipCase: agentCaseExcluder(config.excludeAgentCases),
+    skipCase: agentCaseExcluder(config.excludeAgentCases, config.patternSyntax),
     extended: config.extended,
     certificate: options.certificate ?? null,
+    unknownPaths: options.unknownPaths ?? 'refuse',
   });
   await server.listen();
   return server;

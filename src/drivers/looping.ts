@@ -108,7 +108,7 @@ async function driveClient(
 
 /** The gate cases of a looping run, from the results the server holds for the client's agent. */
 function loopingResults(server: FuzzingServer, cases: readonly CatalogueCase[], config: ClientRunConfig, clientRun: ClientRun, sawAny: boolean, budgetS: number): GateCase[] {
-  const excluded = agentCaseExcluder(config.excludeAgentCases);
+  const excluded = agentCaseExcluder(config.excludeAgentCases, config.patternSyntax);
   const agent = resultAgent(server, config);
   const results = server.results.get(agent) ?? new Map<string, CaseResult>();
   return cases.map((def, i) => {

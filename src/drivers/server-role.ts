@@ -15,7 +15,7 @@ import { probeServerHeader } from '../fuzzing-client/probe.js';
 import { seededBytes, systemBytes } from '../fuzzing-client/randomness.js';
 import type { CaseResult, GateCase } from '../model/report.js';
 import { caseTimeoutFor } from '../policy/case-limits.js';
-import { conclude } from '../policy/case-outcome.js';
+import { conclude, notRun } from '../policy/case-outcome.js';
 import { caseFields } from '../policy/rule.js';
 import { shellQuote } from '../processes/client-process.js';
 import { freePort, ServerProcess, waitForListen } from '../processes/server-process.js';
@@ -49,9 +49,11 @@ export function serverRoleDriver(config: ServerRunConfig): RoleDriver {
       return peer;
     },
     async writeReports() {
-      const collisions = await writeReports(config.outdir, results, catalogueInfo(config.extended, 'server'), { generatedAt: new Date().toISOString(), toolVersion: VERSION });
+      // A server with no result (unreachable, or every case excluded for it) has no entry, as in Autobahn.
+      const recorded = new Map([...results].filter(([, byCase]) => byCase.size > 0));
+      const collisions = await writeReports(config.outdir, recorded, catalogueInfo(config.extended, 'server'), { generatedAt: new Date().toISOString(), toolVersion: VERSION });
       for (const c of collisions) process.stderr.write(`${collisionNotice(c)}\n`);
-      return [...results.keys()];
+      return [...recorded.keys()];
     },
     peerCpuMs: () => (cpu.length === 0 ? null : cpu.reduce((a, b) => a + b, 0)),
     recordRole: { role: 'server' },
@@ -75,7 +77,9 @@ async function startServerPeer(config: ServerRunConfig, sut: ServerUnderTest, co
     return warning || null;
   };
   try {
-    if (proc === null) await awaitRemoteServer(target, sut, io.signal);
+    if (proc === null && !(await awaitRemoteServer(target, sut, io.signal, config.unreachable ?? 'error'))) {
+      return unreachablePeer(sut, config.unknownAgent ?? hostPort(target.host, target.port), io.out);
+    }
     const agent = await agentOf(config, sut, target, context.taken);
     const globalIndex = new Map(catalogueFor(config.extended, 'server').map((c, i) => [c.id, i + 1]));
     const state: ServerState = { config, sut, target, agent, process: proc, results: new Map(), globalIndex, signal: io.signal, out: io.out, gone: null };
@@ -99,7 +103,7 @@ async function startServerPeer(config: ServerRunConfig, sut: ServerUnderTest, co
 /** The agent of a server: its spec entry's or --agent, else its Server header or host:port; told apart from those before it. */
 async function agentOf(config: ServerRunConfig, sut: ServerUnderTest, target: ServerTarget, taken: ReadonlySet<string>): Promise<string> {
   let agent = sut.agent ?? config.agent;
-  if (sut.agent === null && config.agentFromServer) agent = (await probeServerHeader(target)) ?? hostPort(target.host, target.port);
+  if (sut.agent === null && config.agentFromServer) agent = (await probeServerHeader(target)) ?? config.unknownAgent ?? hostPort(target.host, target.port);
   // Two servers of one run that name themselves alike are told apart by their address.
   return taken.has(agent) ? `${agent} (${hostPort(target.host, target.port)})` : agent;
 }
@@ -110,10 +114,28 @@ function certificateFiles(secure: TlsSetup): Record<string, string> {
   return { cert: secure.certFile, key: secure.keyFile };
 }
 
-/** A server running elsewhere: waited for until it accepts TCP connections. */
-async function awaitRemoteServer(target: ServerTarget, sut: ServerUnderTest, signal: AbortSignal | undefined): Promise<void> {
+/** A server running elsewhere: waited for until it accepts TCP connections; false when it never did and `unreachable` says skip. */
+async function awaitRemoteServer(target: ServerTarget, sut: ServerUnderTest, signal: AbortSignal | undefined, unreachable: 'error' | 'skip'): Promise<boolean> {
   const why = await waitForListen(target.host, target.port, sut.startTimeout * 1000, null, signal);
-  if (why === 'timeout') throw new UsageError(`nothing accepts connections at ${target.host}:${target.port} (${sut.url}); waited ${sut.startTimeout} s`);
+  if (why !== 'timeout') return true;
+  const message = `nothing accepts connections at ${target.host}:${target.port} (${sut.url}); waited ${sut.startTimeout} s`;
+  if (unreachable === 'error') throw new UsageError(message);
+  return false;
+}
+
+/** A server that never accepted a connection, under `unreachable: 'skip'`: its cases are left out, with the reason. */
+function unreachablePeer(sut: ServerUnderTest, fallbackAgent: string, out: NodeJS.WritableStream): Peer & { results: Map<string, CaseResult> } {
+  const reason = `not run: nothing accepted connections at ${sut.url} within ${sut.startTimeout} s`;
+  out.write(`wsgate: ${reason}; its cases are skipped\n`);
+  return {
+    agent: sut.agent ?? fallbackAgent,
+    against: `the server at ${sut.url} (unreachable)`,
+    atOnce: 1,
+    notes: [],
+    play: { kind: 'each', playCase: async (def, index) => notRun(def, index, reason) },
+    results: new Map(),
+    stop: async () => null,
+  };
 }
 
 /** What the cases of one server share while they run. */
@@ -140,7 +162,7 @@ async function playOne(state: ServerState, def: CatalogueCase, index: number): P
   if (down !== null) return isAborted(state.signal) ? null : failed(down);
   const limitMs = caseTimeoutFor(def, state.config) * 1000;
   const { signal } = state;
-  const outcome = await playCase(state.target, def, { agent: state.agent, index: state.globalIndex.get(def.id) ?? index, limitMs, ...(signal ? { signal } : {}) }, playSettings(state.config, def));
+  const outcome = await playCase(state.target, def, { agent: state.agent, index: state.globalIndex.get(def.id) ?? index, limitMs, ...(signal ? { signal } : {}) }, playSettings(state.config, state.sut, def));
   // A case cut short by a signal has no verdict: it is reported as not run, like the rest.
   if (isAborted(signal)) return null;
   // The server may have died meanwhile: say so rather than "connection refused".
@@ -156,10 +178,10 @@ async function playOne(state: ServerState, def: CatalogueCase, index: number): P
 }
 
 /** The fuzzing client's settings for one case: Autobahn's timers and limits, the spec file's options, masks and keys (seeded per case). */
-function playSettings(config: ServerRunConfig, def: CatalogueCase): PlaySettings {
+function playSettings(config: ServerRunConfig, sut: ServerUnderTest, def: CatalogueCase): PlaySettings {
   const bytes = config.seed === null ? systemBytes() : seededBytes(config.seed, def.id);
   return {
-    protocolOptions: { ...AUTOBAHN_DEFAULTS, ...config.protocolOptions, serverDropTimeoutMs: AUTOBAHN_DEFAULTS.serverDropTimeoutMs },
+    protocolOptions: { ...AUTOBAHN_DEFAULTS, ...config.protocolOptions, ...sut.protocolOptions, serverDropTimeoutMs: AUTOBAHN_DEFAULTS.serverDropTimeoutMs },
     deflateLevel: AUTOBAHN_DEFAULTS.deflateLevel,
     newMask: () => bytes(4),
     randomBytes: bytes,

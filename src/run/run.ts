@@ -22,8 +22,14 @@ import { Progress } from './progress.js';
 import { checkOutputs, startMeter } from './resources.js';
 
 
+/**
+ * How a run ends once its case reports are written: by default the gate's ending (JUnit, summary.json,
+ * the console summary, GitHub, the exit status); `wstest` ends its own way (the original's files only).
+ */
+export type RunEnding = (run: GateRun) => Promise<number>;
+
 /** Runs the gate; returns the exit status. Throws UsageError for bad configuration. */
-export async function runGate(config: RunConfig, io: GateIo): Promise<number> {
+export async function runGate(config: RunConfig, io: GateIo, ending?: RunEnding): Promise<number> {
   // A shard may come out empty (more shards than cases): it runs nothing and passes.
   const { cases, selected } = selectForRun(config);
   // Read before any case runs: a bad baseline is a usage error (exit 2), not a late surprise.
@@ -57,6 +63,7 @@ export async function runGate(config: RunConfig, io: GateIo): Promise<number> {
     ...(baseline !== null ? { baselineFile: baseline.file } : {}),
     ...tlsRecord(secure),
   };
+  if (ending !== undefined) return ending(run);
   return finishRun(run, config, {
     tell: (r) => progress.summary(r, { outdir: config.outdir, junit: config.junit, json: config.json }),
     github: config.github,
@@ -95,7 +102,7 @@ async function runPeer(peer: Peer, s: PeerRunSettings): Promise<GateCase[]> {
     s.progress.caseDone(gc);
     io.logger.info({ case: gc.id, index: gc.index, status: gc.status, reason: gc.reason, ms: gc.timeMs }, 'case done');
   };
-  const excluded = agentCaseExcluder(config.excludeAgentCases);
+  const excluded = agentCaseExcluder(config.excludeAgentCases, config.patternSyntax);
   try {
     if (peer.play.kind === 'self') await peer.play.playAll(settle);
     else {

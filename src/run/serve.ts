@@ -16,12 +16,13 @@ import { selectForRun } from './schedule.js';
 export async function startCaseServer(
   config: ServeConfig,
   logger: Logger,
+  options: { unknownPaths?: 'refuse' | 'idle' } = {},
 ): Promise<{ server: FuzzingServer; cases: CatalogueCase[]; secure: TlsSetup | null }> {
   const { cases } = selectForRun(config);
   // An empty shard serves nothing: not a server worth starting.
   if (cases.length === 0) throw new UsageError('no case is selected: check --cases and --exclude-cases');
   await checkDirectories([['the report directory', config.outdir]]);
   const secure = config.tls === null ? null : await prepareTls(config.tls, { hosts: [config.host], outdir: config.outdir, serverFiles: false, needCertificate: true });
-  const server = await listenForCases(config, cases, { logger, statusWaitMs: 60_000, certificate: secure });
+  const server = await listenForCases(config, cases, { logger, statusWaitMs: 60_000, certificate: secure, unknownPaths: options.unknownPaths ?? 'refuse' });
   return { server, cases, secure };
 }

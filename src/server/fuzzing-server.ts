@@ -33,6 +33,7 @@ import { createListener } from './listener.js';
 
 /** Settings of a fuzzing server. */
 export interface FuzzingServerOptions {
+  /** The address to bind; '' binds every interface (IPv6 and IPv4 where the machine has IPv6, else IPv4). */
   host: string;
   /** 0 picks a free port. */
   port: number;
@@ -51,6 +52,11 @@ export interface FuzzingServerOptions {
   skipCase?: (agent: string, id: string) => boolean;
   /** Serve wss://: the server certificate (chain) and its private key, PEM. */
   tls?: { cert: string; key: string } | null;
+  /**
+   * A path the server does not know: refused with 404 (wsgate's default), or, as the original does
+   * (`wstest`, where scripts use `/` as a readiness probe), the upgrade succeeds and the connection idles.
+   */
+  unknownPaths?: 'refuse' | 'idle';
 }
 
 /** A client whose TLS handshake failed ('tlsError'): who, when (performance.now()), and why in one line. */
@@ -117,17 +123,20 @@ export class FuzzingServer extends EventEmitter {
   async listen(): Promise<number> {
     await new Promise<void>((resolve, reject) => {
       const onError = (err: NodeJS.ErrnoException): void => {
-        const where = `${this.options.host}:${this.options.port}`;
-        if (err.code === 'EADDRINUSE') reject(new ListenError(`port ${this.options.port} is already in use on ${this.options.host}`));
+        const on = this.options.host === '' ? 'every interface' : this.options.host;
+        const where = this.options.host === '' ? `port ${this.options.port}` : `${this.options.host}:${this.options.port}`;
+        if (err.code === 'EADDRINUSE') reject(new ListenError(`port ${this.options.port} is already in use on ${on}`));
         else if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND') reject(new ListenError(`cannot listen on ${where}: address not available`));
         else if (err.code === 'EACCES') reject(new ListenError(`cannot listen on ${where}: permission denied`));
         else reject(new ListenError(`cannot listen on ${where}: ${err.message}`));
       };
       this.server.once('error', onError);
-      this.server.listen(this.options.port, this.options.host, () => {
+      const listening = (): void => {
         this.server.off('error', onError);
         resolve();
-      });
+      };
+      if (this.options.host === '') this.server.listen(this.options.port, listening);
+      else this.server.listen(this.options.port, this.options.host, listening);
     });
     const address = this.server.address();
     this.boundPort = typeof address === 'object' && address !== null ? address.port : this.options.port;
@@ -260,6 +269,7 @@ export class FuzzingServer extends EventEmitter {
           this.emit('stopRequested', 'stopServer');
         });
       default:
+        if (this.options.unknownPaths === 'idle') return this.accepted(connection, () => undefined);
         return reject(404, `unknown path ${JSON.stringify(request.path.slice(0, 100))}: use /runCase, /getCaseCount, /getCaseInfo, /getCaseStatus or /updateReports`);
     }
   }

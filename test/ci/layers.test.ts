@@ -24,7 +24,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['policy/', 'processes/', 'tls/setup.ts'], // verdict policy (gate rule, baseline, case limits, outcome); child processes; a run's certificates
   ['drivers/'], // the role drivers: the client under test (per-case or looping) and the server under test
   ['run/', 'outputs/'], // the one run skeleton (schedule, progress); what ends a run: finish, judge, merge
-  ['main.ts', 'cli.ts', 'api.ts', 'commands/', 'github/', 'bundled/'], // entry points; the bundled ws client and ws server
+  ['main.ts', 'cli.ts', 'api.ts', 'commands/', 'github/', 'bundled/', 'wstest/', 'wstest-cli.ts'], // entry points (wsgate, the API, the action, the original's wstest command line); the bundled ws client and ws server
 ];
 
 function layerOf(file: string): number {

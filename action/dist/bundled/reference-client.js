@@ -7038,6 +7038,14 @@ var import_websocket_server = __toESM(require_websocket_server(), 1);
 var wrapper_default = import_websocket.default;
 
 // src/bundled/ws-echo.ts
+var WS_SERVER_OPTIONS = {
+  // zlib level 1 for the echoes, as the bundled client: no verdict depends on it.
+  perMessageDeflate: { zlibDeflateOptions: { level: 1 } },
+  // Autobahn's 9.x cases send messages up to 16 MiB in up to 65536 fragments (ws's server allows
+  // 16384 fragments by default, which fails 9.3.1, 9.3.2, 9.4.1 and 9.4.2).
+  maxPayload: 64 * 1024 * 1024,
+  maxFragments: 0
+};
 var WS_ECHO_OPTIONS = {
   // zlib level 1 (Z_BEST_SPEED) for the echoes, as ws lets its users choose (its README's example
   // tunes level and memLevel): compression levels change no verdict, and at ws's default level 6

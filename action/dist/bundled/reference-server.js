@@ -3778,15 +3778,32 @@ var import_subprotocol = __toESM(require_subprotocol(), 1);
 var import_websocket = __toESM(require_websocket(), 1);
 var import_websocket_server = __toESM(require_websocket_server(), 1);
 
-// src/bundled/reference-server.ts
+// src/bundled/ws-echo.ts
 var WS_SERVER_OPTIONS = {
-  // zlib level 1 for the echoes, as the bundled client (bundled/ws-echo.ts): no verdict depends on it.
+  // zlib level 1 for the echoes, as the bundled client: no verdict depends on it.
   perMessageDeflate: { zlibDeflateOptions: { level: 1 } },
   // Autobahn's 9.x cases send messages up to 16 MiB in up to 65536 fragments (ws's server allows
   // 16384 fragments by default, which fails 9.3.1, 9.3.2, 9.4.1 and 9.4.2).
   maxPayload: 64 * 1024 * 1024,
   maxFragments: 0
 };
+function echoConnection(ws) {
+  ws.on("message", (data, isBinary) => ws.send(data, { binary: isBinary }));
+  ws.on("error", () => void 0);
+}
+var WS_ECHO_OPTIONS = {
+  // zlib level 1 (Z_BEST_SPEED) for the echoes, as ws lets its users choose (its README's example
+  // tunes level and memLevel): compression levels change no verdict, and at ws's default level 6
+  // the client's deflate was most of a whole run's CPU (groups 12 and 13 echo 1000 messages of up to
+  // 128 KiB per case). Measured over 12.1.*, 12.3.* and 13.1.*: client CPU 118 -> 62 s, wall 116 ->
+  // 63 s (BENCHMARKS.md).
+  perMessageDeflate: { clientMaxWindowBits: true, zlibDeflateOptions: { level: 1 } },
+  // Autobahn's 9.x cases send messages up to 16 MiB in up to 65536 fragments.
+  maxPayload: 64 * 1024 * 1024,
+  maxFragments: 0
+};
+
+// src/bundled/reference-server.ts
 var port = Number(process.argv[2] ?? process.env.WSGATE_PORT);
 if (!Number.isInteger(port) || port <= 0 || port > 65535) {
   process.stderr.write("reference-server: no port (give it as the first argument or in WSGATE_PORT)\n");
@@ -3808,16 +3825,10 @@ if (certFile !== void 0 && keyFile !== void 0) {
 } else {
   wss = new import_websocket_server.default({ ...WS_SERVER_OPTIONS, host, port });
 }
-wss.on("connection", (ws) => {
-  ws.on("message", (data, isBinary) => ws.send(data, { binary: isBinary }));
-  ws.on("error", () => void 0);
-});
+wss.on("connection", echoConnection);
 wss.on("error", (err) => {
   process.stderr.write(`reference-server: ${err.message}
 `);
   process.exit(1);
 });
 for (const signal of ["SIGTERM", "SIGINT"]) process.on(signal, () => process.exit(0));
-export {
-  WS_SERVER_OPTIONS
-};

@@ -28443,8 +28443,12 @@ function specSettings(file2, spec) {
     warnings
   };
 }
-function agentCaseExcluder(rules) {
-  const compiled = Object.entries(rules).map(([agent, cases]) => ({ agent: wildcard(agent), cases: cases.map((c3) => wildcard(c3)) }));
+function autobahnAnchored(pattern2) {
+  return new RegExp(`^${pattern2.replace(/\./g, "\\.").replace(/\*/g, ".*")}$`);
+}
+function agentCaseExcluder(rules, syntax = "wsgate") {
+  const compile2 = syntax === "autobahn" ? autobahnAnchored : (p) => wildcard(p);
+  const compiled = Object.entries(rules).map(([agent, cases]) => ({ agent: compile2(agent), cases: cases.map((c3) => compile2(c3)) }));
   if (compiled.length === 0) return () => false;
   return (agent, id) => compiled.some((r) => r.agent.test(agent) && r.cases.some((c3) => c3.test(id)));
 }
@@ -44919,17 +44923,20 @@ var init_fuzzing_server = __esm({
       async listen() {
         await new Promise((resolve6, reject2) => {
           const onError = (err) => {
-            const where = `${this.options.host}:${this.options.port}`;
-            if (err.code === "EADDRINUSE") reject2(new ListenError(`port ${this.options.port} is already in use on ${this.options.host}`));
+            const on6 = this.options.host === "" ? "every interface" : this.options.host;
+            const where = this.options.host === "" ? `port ${this.options.port}` : `${this.options.host}:${this.options.port}`;
+            if (err.code === "EADDRINUSE") reject2(new ListenError(`port ${this.options.port} is already in use on ${on6}`));
             else if (err.code === "EADDRNOTAVAIL" || err.code === "ENOTFOUND") reject2(new ListenError(`cannot listen on ${where}: address not available`));
             else if (err.code === "EACCES") reject2(new ListenError(`cannot listen on ${where}: permission denied`));
             else reject2(new ListenError(`cannot listen on ${where}: ${err.message}`));
           };
           this.server.once("error", onError);
-          this.server.listen(this.options.port, this.options.host, () => {
+          const listening = () => {
             this.server.off("error", onError);
             resolve6();
-          });
+          };
+          if (this.options.host === "") this.server.listen(this.options.port, listening);
+          else this.server.listen(this.options.port, this.options.host, listening);
         });
         const address = this.server.address();
         this.boundPort = typeof address === "object" && address !== null ? address.port : this.options.port;
@@ -45052,6 +45059,7 @@ var init_fuzzing_server = __esm({
               this.emit("stopRequested", "stopServer");
             });
           default:
+            if (this.options.unknownPaths === "idle") return this.accepted(connection, () => void 0);
             return reject(404, `unknown path ${JSON.stringify(request.path.slice(0, 100))}: use /runCase, /getCaseCount, /getCaseInfo, /getCaseStatus or /updateReports`);
         }
       }
@@ -45195,6 +45203,7 @@ function createServer(options) {
     logger: options.logger,
     ...options.skipCase ? { skipCase: options.skipCase } : {},
     tls: options.certificate ?? null,
+    unknownPaths: options.unknownPaths ?? "refuse",
     // The HTML and JSON renderers are loaded on the first report write, not while cases run.
     writeReports: async () => {
       const [{ writeReports: writeReports2 }, { collisionNotice: collisionNotice2 }] = await Promise.all([Promise.resolve().then(() => (init_writer(), writer_exports)), Promise.resolve().then(() => (init_files(), files_exports))]);
@@ -45224,9 +45233,10 @@ async function listenForCases(config2, cases, options) {
     logger: options.logger,
     protocolOptions: config2.protocolOptions,
     // Per connecting agent, as Autobahn does: the case is closed at once and records no result.
-    skipCase: agentCaseExcluder(config2.excludeAgentCases),
+    skipCase: agentCaseExcluder(config2.excludeAgentCases, config2.patternSyntax),
     extended: config2.extended,
-    certificate: options.certificate ?? null
+    certificate: options.certificate ?? null,
+    unknownPaths: options.unknownPaths ?? "refuse"
   });
   await server.listen();
   return server;
@@ -71303,7 +71313,7 @@ function listenHostFor(urlHost, env2) {
 }
 function specExtras(sources, tls5) {
   const spec = sources.spec ?? null;
-  return { excludeAgentCases: spec?.excludeAgentCases ?? {}, protocolOptions: spec?.protocolOptions ?? {}, specFile: spec?.file ?? null, tls: tls5 };
+  return { excludeAgentCases: spec?.excludeAgentCases ?? {}, protocolOptions: spec?.protocolOptions ?? {}, specFile: spec?.file ?? null, patternSyntax: "wsgate", tls: tls5 };
 }
 function listenSettings(host, port, env2) {
   return { host, port, listenHost: listenHostFor(host, env2) };
@@ -78759,7 +78769,7 @@ async function driveClient(server, command2, values, config2, signal, budgetMs, 
   return client.snapshot(timedOut);
 }
 function loopingResults(server, cases, config2, clientRun, sawAny, budgetS) {
-  const excluded = agentCaseExcluder(config2.excludeAgentCases);
+  const excluded = agentCaseExcluder(config2.excludeAgentCases, config2.patternSyntax);
   const agent = resultAgent(server, config2);
   const results = server.results.get(agent) ?? /* @__PURE__ */ new Map();
   return cases.map((def, i2) => {
@@ -79478,10 +79488,11 @@ function serverRoleDriver(config2) {
       return peer;
     },
     async writeReports() {
-      const collisions = await writeReports(config2.outdir, results, catalogueInfo(config2.extended, "server"), { generatedAt: (/* @__PURE__ */ new Date()).toISOString(), toolVersion: VERSION });
+      const recorded = new Map([...results].filter(([, byCase]) => byCase.size > 0));
+      const collisions = await writeReports(config2.outdir, recorded, catalogueInfo(config2.extended, "server"), { generatedAt: (/* @__PURE__ */ new Date()).toISOString(), toolVersion: VERSION });
       for (const c3 of collisions) process.stderr.write(`${collisionNotice(c3)}
 `);
-      return [...results.keys()];
+      return [...recorded.keys()];
     },
     peerCpuMs: () => cpu.length === 0 ? null : cpu.reduce((a2, b) => a2 + b, 0),
     recordRole: { role: "server" }
@@ -79502,7 +79513,9 @@ async function startServerPeer(config2, sut, context, cpu) {
     return warning || null;
   };
   try {
-    if (proc === null) await awaitRemoteServer(target, sut, io.signal);
+    if (proc === null && !await awaitRemoteServer(target, sut, io.signal, config2.unreachable ?? "error")) {
+      return unreachablePeer(sut, config2.unknownAgent ?? hostPort(target.host, target.port), io.out);
+    }
     const agent = await agentOf(config2, sut, target, context.taken);
     const globalIndex = new Map(catalogueFor(config2.extended, "server").map((c3, i2) => [c3.id, i2 + 1]));
     const state = { config: config2, sut, target, agent, process: proc, results: /* @__PURE__ */ new Map(), globalIndex, signal: io.signal, out: io.out, gone: null };
@@ -79524,16 +79537,33 @@ async function startServerPeer(config2, sut, context, cpu) {
 }
 async function agentOf(config2, sut, target, taken) {
   let agent = sut.agent ?? config2.agent;
-  if (sut.agent === null && config2.agentFromServer) agent = await probeServerHeader(target) ?? hostPort(target.host, target.port);
+  if (sut.agent === null && config2.agentFromServer) agent = await probeServerHeader(target) ?? config2.unknownAgent ?? hostPort(target.host, target.port);
   return taken.has(agent) ? `${agent} (${hostPort(target.host, target.port)})` : agent;
 }
 function certificateFiles(secure) {
   if (secure.certFile === null || secure.keyFile === null) return {};
   return { cert: secure.certFile, key: secure.keyFile };
 }
-async function awaitRemoteServer(target, sut, signal) {
+async function awaitRemoteServer(target, sut, signal, unreachable) {
   const why = await waitForListen(target.host, target.port, sut.startTimeout * 1e3, null, signal);
-  if (why === "timeout") throw new UsageError(`nothing accepts connections at ${target.host}:${target.port} (${sut.url}); waited ${sut.startTimeout} s`);
+  if (why !== "timeout") return true;
+  const message2 = `nothing accepts connections at ${target.host}:${target.port} (${sut.url}); waited ${sut.startTimeout} s`;
+  if (unreachable === "error") throw new UsageError(message2);
+  return false;
+}
+function unreachablePeer(sut, fallbackAgent, out) {
+  const reason = `not run: nothing accepted connections at ${sut.url} within ${sut.startTimeout} s`;
+  out.write(`wsgate: ${reason}; its cases are skipped
+`);
+  return {
+    agent: sut.agent ?? fallbackAgent,
+    against: `the server at ${sut.url} (unreachable)`,
+    atOnce: 1,
+    notes: [],
+    play: { kind: "each", playCase: async (def, index) => notRun(def, index, reason) },
+    results: /* @__PURE__ */ new Map(),
+    stop: async () => null
+  };
 }
 async function playOne(state, def, index) {
   const t0 = performance.now();
@@ -79542,7 +79572,7 @@ async function playOne(state, def, index) {
   if (down !== null) return isAborted(state.signal) ? null : failed(down);
   const limitMs = caseTimeoutFor(def, state.config) * 1e3;
   const { signal } = state;
-  const outcome = await playCase(state.target, def, { agent: state.agent, index: state.globalIndex.get(def.id) ?? index, limitMs, ...signal ? { signal } : {} }, playSettings(state.config, def));
+  const outcome = await playCase(state.target, def, { agent: state.agent, index: state.globalIndex.get(def.id) ?? index, limitMs, ...signal ? { signal } : {} }, playSettings(state.config, state.sut, def));
   if (isAborted(signal)) return null;
   if (outcome.result === null) return failed(await serverDown(state) ?? outcome.error ?? "no result");
   state.results.set(def.id, outcome.result);
@@ -79553,10 +79583,10 @@ async function playOne(state, def, index) {
   }
   return gc;
 }
-function playSettings(config2, def) {
+function playSettings(config2, sut, def) {
   const bytes = config2.seed === null ? systemBytes() : seededBytes(config2.seed, def.id);
   return {
-    protocolOptions: { ...AUTOBAHN_DEFAULTS, ...config2.protocolOptions, serverDropTimeoutMs: AUTOBAHN_DEFAULTS.serverDropTimeoutMs },
+    protocolOptions: { ...AUTOBAHN_DEFAULTS, ...config2.protocolOptions, ...sut.protocolOptions, serverDropTimeoutMs: AUTOBAHN_DEFAULTS.serverDropTimeoutMs },
     deflateLevel: AUTOBAHN_DEFAULTS.deflateLevel,
     newMask: () => bytes(4),
     randomBytes: bytes,
@@ -79590,7 +79620,7 @@ init_baseline();
 init_files();
 init_progress();
 init_resources();
-async function runGate(config2, io) {
+async function runGate(config2, io, ending) {
   const { cases, selected } = selectForRun(config2);
   const baseline = config2.baseline === null ? null : loadBaseline(config2.baseline);
   await checkOutputs(config2);
@@ -79622,6 +79652,7 @@ async function runGate(config2, io) {
     ...baseline !== null ? { baselineFile: baseline.file } : {},
     ...tlsRecord(secure)
   };
+  if (ending !== void 0) return ending(run);
   return finishRun(run, config2, {
     tell: (r) => progress.summary(r, { outdir: config2.outdir, junit: config2.junit, json: config2.json }),
     github: config2.github,
@@ -79645,7 +79676,7 @@ async function runPeer(peer, s) {
     s.progress.caseDone(gc);
     io.logger.info({ case: gc.id, index: gc.index, status: gc.status, reason: gc.reason, ms: gc.timeMs }, "case done");
   };
-  const excluded = agentCaseExcluder(config2.excludeAgentCases);
+  const excluded = agentCaseExcluder(config2.excludeAgentCases, config2.patternSyntax);
   try {
     if (peer.play.kind === "self") await peer.play.playAll(settle2);
     else {
@@ -79729,12 +79760,12 @@ init_case_server();
 init_errors();
 init_case_server();
 init_resources();
-async function startCaseServer(config2, logger) {
+async function startCaseServer(config2, logger, options = {}) {
   const { cases } = selectForRun(config2);
   if (cases.length === 0) throw new UsageError("no case is selected: check --cases and --exclude-cases");
   await checkDirectories([["the report directory", config2.outdir]]);
   const secure = config2.tls === null ? null : await prepareTls(config2.tls, { hosts: [config2.host], outdir: config2.outdir, serverFiles: false, needCertificate: true });
-  const server = await listenForCases(config2, cases, { logger, statusWaitMs: 6e4, certificate: secure });
+  const server = await listenForCases(config2, cases, { logger, statusWaitMs: 6e4, certificate: secure, unknownPaths: options.unknownPaths ?? "refuse" });
   return { server, cases, secure };
 }
 
