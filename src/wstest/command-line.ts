@@ -51,6 +51,8 @@ export async function parseWstestArgs(argv: readonly string[], version: string):
     .option('cert', { alias: 'c', type: 'string', requiresArg: true, describe: 'Server certificate file (wss://)' })
     .option('autobahnversion', { alias: 'a', type: 'boolean', default: false, describe: 'Print the version and exit' })
     .strict()
+    // A repeated option takes its last value, as the original's parser does.
+    .parserConfiguration({ 'duplicate-arguments-array': false })
     .version(false)
     .help()
     .exitProcess(false)
