@@ -25,7 +25,7 @@ export interface UpgradeRequest {
 /** Either the request, or the HTTP error to answer with. */
 export type HandshakeVerdict =
   | { ok: true; request: UpgradeRequest }
-  | { ok: false; status: number; reason: string; headers?: Array<[string, string]> };
+  | { ok: false; status: number; reason: string; headers?: Array<[string, string]>; plainHttp?: true };
 
 /** Sec-WebSocket-Accept for a key: base64(SHA-1(key + GUID)) (§4.2.2 item 5.4). */
 export function computeAccept(key: string): string {
@@ -150,7 +150,7 @@ function checkUpgradeHeaders(headers: ReadonlyMap<string, string[]>): { key: str
   // or a proxy the client rightly names a port the server does not listen on.
   const upgrade = headers.get('upgrade');
   if (upgrade === undefined) {
-    return fail(426, 'HTTP Upgrade header missing: this is a WebSocket endpoint', [['Upgrade', 'websocket']]);
+    return { ...fail(426, 'HTTP Upgrade header missing: this is a WebSocket endpoint', [['Upgrade', 'websocket']]), plainHttp: true };
   }
   if (!hasToken(upgrade, 'websocket')) {
     return fail(400, `HTTP Upgrade headers do not include 'websocket' value (case-insensitive): ${show(upgrade.join(', '))}`);
@@ -245,6 +245,12 @@ const BODY_REASON_MAX = 200;
  * A complete HTTP error response with a short text body (the reason on one line). Content-Length
  * counts UTF-8 bytes: write the string as UTF-8 (Node's default).
  */
+/** A 200 response with a small HTML page: what a plain HTTP request (no Upgrade) gets from a server with a status page. */
+export function buildStatusPage(title: string, text: string): string {
+  const body = `<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>${title}</title></head><body><h1>${title}</h1><p>${text}</p></body></html>\n`;
+  return `HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body, 'utf8')}\r\nConnection: close\r\n\r\n${body}`;
+}
+
 export function buildHttpError(status: number, reason: string, headers?: Array<[string, string]>): string {
   const phrase = STATUS_PHRASES[status] ?? 'Error';
   let line = reason.replace(/[\r\n]/g, '');

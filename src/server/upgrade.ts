@@ -7,7 +7,7 @@ import type { Socket } from 'node:net';
 import type { HandshakeDelivery } from '../cases/types.js';
 import { Connection, type ConnectionHandler, type ConnectionOptions, type OpeningHandshake } from '../core/connection.js';
 import type { PerMessageDeflate } from '../protocol/deflate/codec.js';
-import { buildHttpError, buildSwitchingProtocols, computeAccept, HeadReader, parseUpgradeRequest, type UpgradeRequest } from '../protocol/handshake.js';
+import { buildHttpError, buildStatusPage, buildSwitchingProtocols, computeAccept, HeadReader, parseUpgradeRequest, type UpgradeRequest } from '../protocol/handshake.js';
 
 /** The server's settings of a connection: the engine's, the upgrade's, and its own zlib level. */
 export interface ServerProtocolOptions extends ConnectionOptions {
@@ -17,6 +17,11 @@ export interface ServerProtocolOptions extends ConnectionOptions {
   maxHeadBytes: number;
   serverHeader: string;
   poweredBy: string;
+  /**
+   * A plain HTTP request (no Upgrade header) gets a 200 status page instead of 426, as the original's
+   * server does (its webStatus option): scripts poll it with `curl -f` to know the server is up.
+   */
+  statusPage?: boolean;
 }
 
 /** A response head a case wrote itself, sent instead of the normal 101 (see CaseDef.handshake). */
@@ -68,6 +73,11 @@ export class ServerUpgrade implements OpeningHandshake {
     this.connection.recordRequest(headBytes.toString('latin1'));
     const verdict = parseUpgradeRequest(headBytes);
     if (!verdict.ok) {
+      if (verdict.plainHttp === true && this.options.statusPage === true) {
+        this.connection.sender.sendData(Buffer.from(buildStatusPage('wsgate fuzzing server', 'This is a WebSocket endpoint: Autobahn|Testsuite&#39;s fuzzing server, run by wsgate.'), 'utf8'));
+        this.connection.dropConnection('after-flush', 'a plain HTTP request: answered with the status page');
+        return;
+      }
       this.fail(verdict.status, verdict.reason, verdict.headers);
       return;
     }

@@ -50,7 +50,8 @@ export function fuzzingServerConfig(options: WstestOptions, io: WstestIo): Serve
     shard: null,
     extended: false,
     excludeAgentCases: agentExclusions(file, spec),
-    protocolOptions,
+    // A plain GET gets a status page (200), as the original's: readiness checks poll it with curl -f.
+    protocolOptions: { ...protocolOptions, statusPage: true },
     specFile: file,
     patternSyntax: 'autobahn',
     tls: key === undefined || cert === undefined ? null : { cert: path.resolve(cert), key: path.resolve(key), ca: null, insecure: false },

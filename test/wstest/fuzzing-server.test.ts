@@ -81,6 +81,10 @@ test('fuzzingserver endpoints as the original answers them: count, info, casetup
       ws.on('error', (e) => resolve(`error ${e.message}`));
     });
     assert.equal(idle, 'open after 300 ms');
+    // A plain HTTP GET (no Upgrade) gets a 200 page, as the original's server answers it: `curl -f` readiness loops rely on it.
+    const plain = await fetch(`http://127.0.0.1:${server.port}/`);
+    assert.equal(plain.status, 200);
+    assert.match(await plain.text(), /WebSocket endpoint/);
   } finally {
     assert.equal(await stop(server), 0);
   }

@@ -42389,7 +42389,7 @@ function checkUpgradeHeaders(headers) {
   if (host.length > 1) return fail2(400, "HTTP Host header appears more than once in opening handshake request");
   const upgrade = headers.get("upgrade");
   if (upgrade === void 0) {
-    return fail2(426, "HTTP Upgrade header missing: this is a WebSocket endpoint", [["Upgrade", "websocket"]]);
+    return { ...fail2(426, "HTTP Upgrade header missing: this is a WebSocket endpoint", [["Upgrade", "websocket"]]), plainHttp: true };
   }
   if (!hasToken(upgrade, "websocket")) {
     return fail2(400, `HTTP Upgrade headers do not include 'websocket' value (case-insensitive): ${show2(upgrade.join(", "))}`);
@@ -42449,6 +42449,17 @@ Sec-WebSocket-Accept: ${accept}\r
 `;
   }
   return response + "\r\n";
+}
+function buildStatusPage(title, text) {
+  const body = `<!DOCTYPE html>
+<html><head><meta charset="utf-8"><title>${title}</title></head><body><h1>${title}</h1><p>${text}</p></body></html>
+`;
+  return `HTTP/1.1 200 OK\r
+Content-Type: text/html; charset=utf-8\r
+Content-Length: ${Buffer.byteLength(body, "utf8")}\r
+Connection: close\r
+\r
+${body}`;
 }
 function buildHttpError(status, reason, headers) {
   const phrase = STATUS_PHRASES[status] ?? "Error";
@@ -44697,6 +44708,11 @@ var init_upgrade = __esm({
         this.connection.recordRequest(headBytes.toString("latin1"));
         const verdict = parseUpgradeRequest(headBytes);
         if (!verdict.ok) {
+          if (verdict.plainHttp === true && this.options.statusPage === true) {
+            this.connection.sender.sendData(Buffer.from(buildStatusPage("wsgate fuzzing server", "This is a WebSocket endpoint: Autobahn|Testsuite&#39;s fuzzing server, run by wsgate."), "utf8"));
+            this.connection.dropConnection("after-flush", "a plain HTTP request: answered with the status page");
+            return;
+          }
           this.fail(verdict.status, verdict.reason, verdict.headers);
           return;
         }
