@@ -23,9 +23,14 @@ export const UNKNOWN_AGENT = 'UnknownServer';
 
 /** The run's settings from the spec file and the command line. */
 export function fuzzingClientConfig(options: WstestOptions, io: WstestIo): ServerRunConfig {
-  const { file, spec, notes } = loadWstestSpec('fuzzingclient', options.spec);
+  const { file, spec, notes } = loadWstestSpec('fuzzingclient', options.spec, options.wsuri);
   for (const note of notes) io.stdout.write(`${note}\n`);
-  const listed = spec.servers !== undefined && spec.servers.length > 0 ? spec.servers : options.wsuri !== undefined ? [{ url: options.wsuri }] : [];
+  const fromSpec = spec.servers !== undefined && spec.servers.length > 0;
+  // As the original: -w stands in for the servers only when the spec lists none.
+  if (fromSpec && options.wsuri !== undefined && !spec.servers?.some((s) => s.url === options.wsuri)) {
+    io.stderr.write(`wstest: -w ${options.wsuri} is not used: ${file} lists the servers to test\n`);
+  }
+  const listed = fromSpec ? (spec.servers ?? []) : options.wsuri !== undefined ? [{ url: options.wsuri }] : [];
   if (listed.length === 0) throw new UsageError(`${file}: no server to test: list "servers" in the spec, or give -w ws://HOST:PORT`);
   const global = protocolOptionsOf(file, 'options', spec.options);
   const warnings = [...global.warnings];

@@ -60,21 +60,24 @@ export interface LoadedSpec {
 /**
  * The spec of a mode: --spec's file; else `<mode>.json` in the working directory, written with the
  * original's defaults when missing (as the original does; a directory that cannot be written leaves
- * the defaults in force, with a note).
+ * the defaults in force, with a note). One difference: a fuzzingclient given `-w URL` writes URL as
+ * the server to test, where the original wrote ws://127.0.0.1:9001 and ignored -w (it tested the
+ * server -w named only when that was the default's).
  */
-export function loadWstestSpec(mode: SpecMode, given: string | undefined): LoadedSpec {
+export function loadWstestSpec(mode: SpecMode, given: string | undefined, wsuri?: string): LoadedSpec {
   const notes: string[] = [];
   let file = given;
   if (file === undefined) {
     file = `${mode}.json`;
+    const defaults = mode === 'fuzzingclient' && wsuri !== undefined ? { ...DEFAULT_SPECS.fuzzingclient, servers: [{ url: wsuri }] } : DEFAULT_SPECS[mode];
     try {
-      writeFileSync(file, `${JSON.stringify(DEFAULT_SPECS[mode], null, 3)}\n`, { flag: 'wx' });
+      writeFileSync(file, `${JSON.stringify(defaults, null, 3)}\n`, { flag: 'wx' });
       notes.push(`Auto-generating spec file '${file}'`);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code !== 'EEXIST') {
         notes.push(`Using the default spec: cannot write '${file}' (${code ?? (err as Error).message})`);
-        return { file, spec: specSchema.parse(DEFAULT_SPECS[mode]), notes };
+        return { file, spec: specSchema.parse(defaults), notes };
       }
       notes.push(`Using implicit spec file '${file}'`);
     }
