@@ -66,7 +66,6 @@ export async function parseWstestArgs(argv: readonly string[], version: string):
   });
   if (text !== '') return { kind: 'text', text };
   if (a.autobahnversion) return { kind: 'text', text: `wsgate ${version} (wstest: Autobahn|Testsuite's command line)` };
-  if (a._.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(String(a._[0]))}`);
   const mode = a.mode;
   if (mode === undefined) throw new UsageError(`a mode must be given: -m ${WSTEST_MODES.join('|')}`);
   if (!(WSTEST_MODES as readonly string[]).includes(mode)) {

@@ -12,6 +12,7 @@ import { before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { runFile, type ProcessResult } from '../support/cli-env.js';
 import { tempDir } from '../support/harness.js';
+import { freePort } from '../support/wstest.js';
 import { nodeBinary } from '../support/node-versions.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -58,7 +59,7 @@ describe('the npm package', () => {
   test('holds the built JavaScript and its types, the README, LICENSE and package.json, nothing else', (t) => {
     const files = pack.files.map((f) => f.path).sort();
     for (const f of files) assert.match(f, /^(README\.md|LICENSE|package\.json|dist\/src\/.+\.(js|d\.ts))$/, f);
-    for (const f of ['LICENSE', 'README.md', 'package.json', 'dist/src/cli.js', 'dist/src/api.js', 'dist/src/api.d.ts', 'dist/src/bundled/reference-client.js']) {
+    for (const f of ['LICENSE', 'README.md', 'package.json', 'dist/src/cli.js', 'dist/src/wstest-cli.js', 'dist/src/api.js', 'dist/src/api.d.ts', 'dist/src/bundled/reference-client.js']) {
       assert.ok(files.includes(f), `${f} is in the tarball`);
     }
     assert.ok(pack.size < 400 * 1024, `tarball ${pack.size} bytes`);
@@ -83,6 +84,24 @@ describe('the npm package', () => {
     serve.kill('SIGTERM');
     assert.equal(await exited, 0);
     assert.ok(existsSync(path.join(app, 'served', 'index.json')));
+  });
+
+  test('installed: the wstest bin (npx -p wsgate wstest): a fuzzingclient run on its spec exits 0 with the original\'s reports', async () => {
+    const bin = path.join(app, 'node_modules', '.bin', 'wstest');
+    assert.ok(existsSync(bin), 'npm links the wstest bin');
+    const bad = await runFile('npx', ['-p', 'wsgate', 'wstest', '-m', 'nothing'], { cwd: app });
+    assert.deepEqual([bad.code, bad.stderr.trim()], [2, 'wstest: mode "nothing" is not a mode (modes: fuzzingserver, fuzzingclient, echoserver, testeeserver)']);
+    const port = await freePort();
+    const echo = spawn(process.execPath, [path.join(app, 'node_modules', 'wsgate', 'dist', 'src', 'bundled', 'reference-server.js'), String(port)], { stdio: 'ignore' });
+    try {
+      await writeFile(path.join(app, 'fuzzingclient.json'), JSON.stringify({ outdir: './reports/servers', servers: [{ agent: 'packed', url: `ws://127.0.0.1:${port}` }], cases: ['1.1.*'] }));
+      const r = await runFile('npx', ['-p', 'wsgate', 'wstest', '-m', 'fuzzingclient', '-s', 'fuzzingclient.json'], { cwd: app, timeoutMs: 60_000 });
+      assert.equal(r.code, 0, r.stdout + r.stderr);
+      const index = JSON.parse(await readFile(path.join(app, 'reports', 'servers', 'index.json'), 'utf8')) as Record<string, object>;
+      assert.equal(Object.keys(index.packed ?? {}).length, 8);
+    } finally {
+      echo.kill();
+    }
   });
 
   test('the API from a plain node:test file: a run against the bundled client, its counts and exit decision', async () => {

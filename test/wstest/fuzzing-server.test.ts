@@ -6,9 +6,11 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import https from 'node:https';
 import path from 'node:path';
 import { test } from 'node:test';
 import WebSocket from 'ws';
+import { generatePki } from '../../src/tls/certificates.js';
 import { REFERENCE_CLIENT, runNode, tempDir } from '../support/harness.js';
 import { runCliWith, startCliUntil } from '../support/cli-env.js';
 import { freePort, runWstest, startWstest, type WstestProcess } from '../support/wstest.js';
@@ -280,4 +282,47 @@ test('verdicts through wstest are those of wsgate serve for the same client and 
   // And the gate judges wstest's reports: the bundled client passes these.
   const judged = await runCliWith(['judge', '--outdir', path.join(dir, 'reports/clients')]);
   assert.equal(judged.code, 0, judged.stdout + judged.stderr);
+});
+
+test('a wss:// url with the spec\'s key and cert serves TLS (the web port too); host 0.0.0.0 and an absolute, nested outdir are taken; /updateReports repeats', async () => {
+  const dir = await tempDir('wsgate-wstest-');
+  const pki = await generatePki(['127.0.0.1']);
+  writeFileSync(path.join(dir, 'server.crt'), pki.cert);
+  writeFileSync(path.join(dir, 'server.key'), pki.key);
+  const port = await freePort();
+  const webport = await freePort();
+  const outdir = path.join(dir, 'abs', 'nested', 'reports');
+  writeFileSync(path.join(dir, 'spec.json'), JSON.stringify({ url: `wss://0.0.0.0:${port}`, key: 'server.key', cert: 'server.crt', outdir, cases: ['1.1.1'] }));
+  const server = await startWstest(['-m', 'fuzzingserver', '-s', 'spec.json', '-u', String(webport)], dir);
+  try {
+    assert.match(server.output(), /Fuzzing Server \(Port \d+ TLS\)/);
+    const agent = 'tls-client';
+    const run = (p: string): Promise<void> =>
+      new Promise((resolve) => {
+        const ws = new WebSocket(`wss://127.0.0.1:${port}${p}`, { ca: pki.caCert });
+        ws.on('message', (d, binary) => ws.send(d, { binary }));
+        ws.on('close', () => resolve());
+        ws.on('error', () => resolve());
+      });
+    await run(`/runCase?case=1&agent=${agent}`);
+    await run(`/updateReports?agent=${agent}`);
+    const first = readFileSync(path.join(outdir, 'index.json'), 'utf8');
+    await run(`/updateReports?agent=${agent}`);
+    assert.equal(readFileSync(path.join(outdir, 'index.json'), 'utf8'), first);
+    assert.equal(JSON.parse(first)[agent]['1.1.1'].behavior, 'OK');
+    // The web port over TLS, with the same certificate (the original's listenSSL); an absolute outdir inside the working directory is served under /cwd/.
+    const get = (p: string): Promise<{ status: number; body: string }> =>
+      new Promise((resolve, reject) => {
+        https.get(`https://127.0.0.1:${webport}${p}`, { ca: pki.caCert }, (res) => {
+          let body = '';
+          res.on('data', (d: Buffer) => (body += d.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        }).on('error', reject);
+      });
+    assert.match((await get('/')).body, /href="\/cwd\/abs\/nested\/reports\/index.html"/);
+    assert.deepEqual(await get('/cwd/abs/nested/reports/index.json'), { status: 200, body: first });
+    assert.equal((await get('/cwd/server.key')).status, 404, 'the key beside the spec is not served');
+  } finally {
+    assert.equal(await stop(server), 0);
+  }
 });
