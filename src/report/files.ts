@@ -4,7 +4,7 @@
  * every report inside the output directory.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, open, rename, stat, unlink } from 'node:fs/promises';
+import { lchown, mkdir, open, rename, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 
 /**
@@ -103,11 +103,24 @@ export function caseReportBase(agentPrefix: string, caseId: string): string {
 }
 
 /** Writes a file through a temp file in the same directory, fsync and rename, so readers never see half a report. */
+/** Who owns what the report writer creates: null, the process's user; else this uid and gid. */
+let newFileOwner: { uid: number; gid: number } | null = null;
+
+/**
+ * Hands every file and directory the report writer creates from now on to `owner` (null: back to
+ * the process's user). `wstest` running as root in the image uses it so that reports written into a
+ * CI runner's directory belong to the runner's user, not to root.
+ */
+export function setNewFileOwner(owner: { uid: number; gid: number } | null): void {
+  newFileOwner = owner;
+}
+
 export async function writeFileAtomic(target: string, data: string | Uint8Array): Promise<void> {
   const tmp = path.join(path.dirname(target), `.wsgate-tmp-${process.pid}-${randomBytes(6).toString('hex')}`);
   let handle: Awaited<ReturnType<typeof open>> | undefined;
   try {
     handle = await open(tmp, 'wx', 0o644);
+    if (newFileOwner !== null) await handle.chown(newFileOwner.uid, newFileOwner.gid);
     await handle.writeFile(data);
     await handle.sync();
     await handle.close();
@@ -158,6 +171,7 @@ export async function makeDirectory(dir: string): Promise<void> {
   for (const d of missing.reverse()) {
     try {
       await mkdir(d);
+      if (newFileOwner !== null) await lchown(d, newFileOwner.uid, newFileOwner.gid);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }

@@ -13,6 +13,7 @@ import { ExitCode, UsageError } from '../errors.js';
 import { failingVerdicts } from '../model/verdicts.js';
 import { runGate } from '../run/run.js';
 import type { WstestIo, WstestOptions } from './command-line.js';
+import { writeAsOwnerOf } from './owner.js';
 import { agentExclusions, loadWstestSpec, protocolOptionsOf, selectedIds } from './spec-file.js';
 
 /** Seconds a server's first connection is retried before its cases are skipped. */
@@ -23,7 +24,7 @@ export const UNKNOWN_AGENT = 'UnknownServer';
 
 /** The run's settings from the spec file and the command line. */
 export function fuzzingClientConfig(options: WstestOptions, io: WstestIo): ServerRunConfig {
-  const { file, spec, notes } = loadWstestSpec('fuzzingclient', options.spec, options.wsuri);
+  const { file, spec, notes, written } = loadWstestSpec('fuzzingclient', options.spec, options.wsuri);
   for (const note of notes) io.stdout.write(`${note}\n`);
   const fromSpec = spec.servers !== undefined && spec.servers.length > 0;
   // As the original: -w stands in for the servers only when the spec lists none.
@@ -54,6 +55,7 @@ export function fuzzingClientConfig(options: WstestOptions, io: WstestIo): Serve
   });
   for (const w of warnings) io.stderr.write(`wstest: ${w}\n`);
   const outdir = path.resolve(spec.outdir ?? './reports/servers');
+  writeAsOwnerOf(outdir, written === null ? [] : [written]);
   const jobs = Number(io.env.WSTEST_JOBS ?? '1');
   if (!Number.isInteger(jobs) || jobs < 1 || jobs > 64) throw new UsageError(`WSTEST_JOBS must be a whole number from 1 to 64, got ${JSON.stringify(io.env.WSTEST_JOBS)}`);
   return {

@@ -14,12 +14,13 @@ import { startCaseServer } from '../run/serve.js';
 import type { TlsFailure } from '../server/fuzzing-server.js';
 import { VERSION } from '../version.js';
 import type { WstestIo, WstestOptions } from './command-line.js';
+import { writeAsOwnerOf } from './owner.js';
 import { agentExclusions, loadWstestSpec, protocolOptionsOf, selectedIds } from './spec-file.js';
 import { reportsPath, startWebServer } from './web.js';
 
 /** The server's settings from the spec file and the command line. */
 export function fuzzingServerConfig(options: WstestOptions, io: WstestIo): ServeConfig {
-  const { file, spec, notes } = loadWstestSpec('fuzzingserver', options.spec);
+  const { file, spec, notes, written } = loadWstestSpec('fuzzingserver', options.spec);
   for (const note of notes) io.stdout.write(`${note}\n`);
   const url = spec.url ?? 'ws://127.0.0.1:9001';
   let listen: ReturnType<typeof parseListenUrl>;
@@ -38,12 +39,14 @@ export function fuzzingServerConfig(options: WstestOptions, io: WstestIo): Serve
   if ((key === undefined) !== (cert === undefined)) throw new UsageError(`${file}: "key" and "cert" go together (the server private key and its certificate)`);
   if (listen.secure && key === undefined) throw new UsageError(`${file}: a wss:// url needs "key" and "cert" (the server's private key and certificate files)`);
   const env = io.env;
+  const outdir = path.resolve(spec.outdir ?? './reports/clients');
+  writeAsOwnerOf(outdir, written === null ? [] : [written]);
   return {
     host: listen.host,
     port: listen.port,
     // Every interface, as the original binds; WSGATE_LISTEN_HOST may still name one.
     listenHost: env.WSGATE_LISTEN_HOST?.trim() || '',
-    outdir: path.resolve(spec.outdir ?? './reports/clients'),
+    outdir,
     cases: ids,
     excludeCases: [],
     logLevel: options.debug ? 'info' : 'warn',

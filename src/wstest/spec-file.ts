@@ -55,6 +55,8 @@ export interface LoadedSpec {
   file: string;
   spec: WstestSpec;
   notes: string[];
+  /** The file when this run wrote it (the defaults), else null. */
+  written: string | null;
 }
 
 /**
@@ -66,6 +68,7 @@ export interface LoadedSpec {
  */
 export function loadWstestSpec(mode: SpecMode, given: string | undefined, wsuri?: string): LoadedSpec {
   const notes: string[] = [];
+  let written: string | null = null;
   let file = given;
   if (file === undefined) {
     file = `${mode}.json`;
@@ -73,11 +76,12 @@ export function loadWstestSpec(mode: SpecMode, given: string | undefined, wsuri?
     try {
       writeFileSync(file, `${JSON.stringify(defaults, null, 3)}\n`, { flag: 'wx' });
       notes.push(`Auto-generating spec file '${file}'`);
+      written = file;
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code !== 'EEXIST') {
         notes.push(`Using the default spec: cannot write '${file}' (${code ?? (err as Error).message})`);
-        return { file, spec: specSchema.parse(defaults), notes };
+        return { file, spec: specSchema.parse(defaults), notes, written };
       }
       notes.push(`Using implicit spec file '${file}'`);
     }
@@ -89,7 +93,7 @@ export function loadWstestSpec(mode: SpecMode, given: string | undefined, wsuri?
     const issue = parsed.error.issues[0];
     throw new UsageError(`${file}: "${issue?.path.join('.') ?? ''}" ${issue?.message ?? 'is invalid'}`);
   });
-  return { file, spec, notes };
+  return { file, spec, notes, written };
 }
 
 /** A pattern's regular expression as the original compiles it (`.` literal, `*` any run, the rest as written). */

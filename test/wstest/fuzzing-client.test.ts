@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chownSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -173,4 +173,40 @@ test('fuzzingclient over wss:// to a self-signed server does not verify the cert
   } finally {
     await kill(server);
   }
+});
+
+test('run as root (as in the image), wstest writes into a 755 directory of another user, and what it writes belongs to that user', async () => {
+  const dir = await tempDir('wsgate-wstest-');
+  const workspace = path.join(dir, 'workspace');
+  mkdirSync(workspace, { mode: 0o755 });
+  const isRoot = process.getuid?.() === 0;
+  // A CI runner's workspace: uid 1001, mode 755 (as root, the test makes it so; as another user, it is the user's own).
+  const runner = isRoot ? { uid: 1001, gid: 1001 } : { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 };
+  if (isRoot) chownSync(workspace, runner.uid, runner.gid);
+  const server = await serverProcess(REFERENCE_SERVER, (port) => [String(port)]);
+  // The runner's checkout holds the spec; the report directories do not exist yet.
+  const spec = path.join(workspace, 'fuzzingclient.json');
+  writeFileSync(spec, JSON.stringify({ outdir: './autobahn/reports/servers', servers: [{ url: `ws://127.0.0.1:${server.port}` }], cases: ['1.1.1', '2.1'] }));
+  if (isRoot) chownSync(spec, runner.uid, runner.gid);
+  try {
+    const r = await runWstest(['-m', 'fuzzingclient', '-s', 'fuzzingclient.json'], workspace, { timeoutMs: 60_000 });
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+  } finally {
+    await kill(server);
+  }
+  const owners = (p: string): string[] => {
+    const out: string[] = [];
+    const walk = (f: string): void => {
+      const s = statSync(f);
+      out.push(`${path.relative(workspace, f) || '.'} ${s.uid}:${s.gid}`);
+      if (s.isDirectory()) for (const e of readdirSync(f)) walk(path.join(f, e));
+    };
+    walk(p);
+    return out;
+  };
+  const seen = owners(workspace);
+  assert.ok(seen.some((l) => l.startsWith('fuzzingclient.json ')), seen.join('\n'));
+  assert.ok(seen.some((l) => l.startsWith('autobahn/reports/servers/index.json ')), seen.join('\n'));
+  assert.ok(seen.some((l) => l.startsWith('autobahn/reports/servers/unknownserver_case_2_1.html ')), seen.join('\n'));
+  assert.deepEqual(seen.filter((l) => !l.endsWith(` ${runner.uid}:${runner.gid}`)), []);
 });

@@ -28608,10 +28608,11 @@ __export(files_exports, {
   collisionNotice: () => collisionNotice,
   makeDirectory: () => makeDirectory,
   resolveInside: () => resolveInside,
+  setNewFileOwner: () => setNewFileOwner,
   writeFileAtomic: () => writeFileAtomic
 });
 import { createHash as createHash3, randomBytes } from "node:crypto";
-import { mkdir, open as open2, rename, stat, unlink } from "node:fs/promises";
+import { lchown, mkdir, open as open2, rename, stat, unlink } from "node:fs/promises";
 import path2 from "node:path";
 function isAsciiLowerAlnum(byte) {
   return byte >= 97 && byte <= 122 || byte >= 48 && byte <= 57;
@@ -28668,11 +28669,15 @@ function caseReportBase(agentPrefix, caseId) {
   if (!CASE_ID.test(caseId)) throw new Error(`invalid case id for a file name: ${JSON.stringify(caseId)}`);
   return `${agentPrefix}_case_${caseId.replaceAll(".", "_")}`;
 }
+function setNewFileOwner(owner) {
+  newFileOwner = owner;
+}
 async function writeFileAtomic(target, data) {
   const tmp = path2.join(path2.dirname(target), `.wsgate-tmp-${process.pid}-${randomBytes(6).toString("hex")}`);
   let handle;
   try {
     handle = await open2(tmp, "wx", 420);
+    if (newFileOwner !== null) await handle.chown(newFileOwner.uid, newFileOwner.gid);
     await handle.writeFile(data);
     await handle.sync();
     await handle.close();
@@ -28714,6 +28719,7 @@ async function makeDirectory(dir) {
   for (const d of missing.reverse()) {
     try {
       await mkdir(d);
+      if (newFileOwner !== null) await lchown(d, newFileOwner.uid, newFileOwner.gid);
     } catch (err) {
       if (err.code !== "EEXIST") throw err;
     }
@@ -28726,12 +28732,13 @@ async function checkWritableDirectory(dir) {
   await handle.close();
   await unlink(probe);
 }
-var MAX_AGENT_FILE_CHARS, CASE_ID;
+var MAX_AGENT_FILE_CHARS, CASE_ID, newFileOwner;
 var init_files = __esm({
   "src/report/files.ts"() {
     "use strict";
     MAX_AGENT_FILE_CHARS = 200;
     CASE_ID = /^\d+(?:\.\d+)*$/;
+    newFileOwner = null;
   }
 });
 
