@@ -14,7 +14,7 @@ import { failingVerdicts } from '../model/verdicts.js';
 import { runGate } from '../run/run.js';
 import type { WstestIo, WstestOptions } from './command-line.js';
 import { writeAsOwnerOf } from './owner.js';
-import { agentExclusions, loadWstestSpec, protocolOptionsOf, selectedIds } from './spec-file.js';
+import { agentExclusions, loadWstestSpec, protocolOptionsOf, selectedIds, type WstestSpec } from './spec-file.js';
 
 /** Seconds a server's first connection is retried before its cases are skipped. */
 export const CONNECT_RETRY_SECONDS = 10;
@@ -22,16 +22,14 @@ export const CONNECT_RETRY_SECONDS = 10;
 /** The agent of a server with no "agent" and no Server header (the original's name for it). */
 export const UNKNOWN_AGENT = 'UnknownServer';
 
-/** The run's settings from the spec file and the command line. */
-export function fuzzingClientConfig(options: WstestOptions, io: WstestIo): ServerRunConfig {
-  const { file, spec, notes, written } = loadWstestSpec('fuzzingclient', options.spec, options.wsuri);
-  for (const note of notes) io.stdout.write(`${note}\n`);
+/** The servers to test: the spec's, or -w's when it lists none; each with its own options. */
+function serversOf(file: string, spec: WstestSpec, wsuri: string | undefined, io: WstestIo): ServerUnderTest[] {
   const fromSpec = spec.servers !== undefined && spec.servers.length > 0;
   // As the original: -w stands in for the servers only when the spec lists none.
-  if (fromSpec && options.wsuri !== undefined && !spec.servers?.some((s) => s.url === options.wsuri)) {
-    io.stderr.write(`wstest: -w ${options.wsuri} is not used: ${file} lists the servers to test\n`);
+  if (fromSpec && wsuri !== undefined && !spec.servers?.some((s) => s.url === wsuri)) {
+    io.stderr.write(`wstest: -w ${wsuri} is not used: ${file} lists the servers to test\n`);
   }
-  const listed = fromSpec ? (spec.servers ?? []) : options.wsuri !== undefined ? [{ url: options.wsuri }] : [];
+  const listed = fromSpec ? (spec.servers ?? []) : wsuri !== undefined ? [{ url: wsuri }] : [];
   if (listed.length === 0) throw new UsageError(`${file}: no server to test: list "servers" in the spec, or give -w ws://HOST:PORT`);
   const global = protocolOptionsOf(file, 'options', spec.options);
   const warnings = [...global.warnings];
@@ -54,6 +52,14 @@ export function fuzzingClientConfig(options: WstestOptions, io: WstestIo): Serve
     };
   });
   for (const w of warnings) io.stderr.write(`wstest: ${w}\n`);
+  return servers;
+}
+
+/** The run's settings from the spec file and the command line. */
+export function fuzzingClientConfig(options: WstestOptions, io: WstestIo): ServerRunConfig {
+  const { file, spec, notes, written } = loadWstestSpec('fuzzingclient', options.spec, options.wsuri);
+  for (const note of notes) io.stdout.write(`${note}\n`);
+  const servers = serversOf(file, spec, options.wsuri, io);
   const outdir = path.resolve(spec.outdir ?? './reports/servers');
   writeAsOwnerOf(outdir, written === null ? [] : [written]);
   const jobs = Number(io.env.WSTEST_JOBS ?? '1');
@@ -77,7 +83,7 @@ export function fuzzingClientConfig(options: WstestOptions, io: WstestIo): Serve
     shard: null,
     extended: false,
     excludeAgentCases: agentExclusions(file, spec),
-    protocolOptions: global.options,
+    protocolOptions: protocolOptionsOf(file, 'options', spec.options).options,
     specFile: file,
     patternSyntax: 'autobahn',
     // The original does not verify a wss:// server's certificate (self-signed ones are the rule in CI).
