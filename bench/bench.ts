@@ -9,7 +9,7 @@
  * live here, never in tests.
  *
  *   node dist/bench/bench.js [--groups 1,2,6] [--jobs N] [--no-whole] [--whole-only] [--client CMD] [--agent NAME]
- *                            [--no-server-role] [--server-only] [--no-tls] [--tls-only]
+ *                            [--no-server-role] [--server-only] [--no-tls] [--tls-only] [--no-wstest] [--wstest-only]
  *
  * `--whole-only` skips the group by group runs: the whole catalogue in one process, with the default
  * jobs (or --jobs), and its verdicts against the original's (about 4 minutes instead of 30).
@@ -18,9 +18,14 @@
  * Last, TLS (`--no-tls` leaves it out, `--tls-only` runs it alone): in both roles, the 301 cases
  * outside groups 12 and 13 over ws:// and over wss:// (a throwaway CA), then the whole catalogue over
  * wss://; the TLS cost is the wall and CPU time wss:// adds, and the verdicts must not change.
+ * Then `wstest` (`--no-wstest` leaves it out, `--wstest-only` runs it alone): the 301 cases through the
+ * original's command line, `wstest -m fuzzingclient` against the bundled ws server (one case at a time,
+ * as it runs by default) beside `wsgate run --server-url --jobs 1`, and `wstest -m fuzzingserver`
+ * driven by the bundled client beside `wsgate run`: wall time, and whether the verdicts are the same.
  */
-import { execFile } from 'node:child_process';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { execFile, spawn } from 'node:child_process';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -53,9 +58,12 @@ const { values } = parseArgs({
     'server-only': { type: 'boolean', default: false },
     tls: { type: 'boolean', default: true },
     'tls-only': { type: 'boolean', default: false },
+    wstest: { type: 'boolean', default: true },
+    'wstest-only': { type: 'boolean', default: false },
   },
 });
-const tlsOnly = values['tls-only'] === true;
+const wstestOnly = values['wstest-only'] === true;
+const tlsOnly = values['tls-only'] === true || wstestOnly;
 const serverOnly = values['server-only'] === true || tlsOnly;
 
 const available = [...new Set(catalogue.map((c) => c.id.split('.')[0] ?? ''))];
@@ -106,6 +114,79 @@ async function tlsSection(base: string, jobs: number): Promise<string[]> {
   return problems;
 }
 
+const WSTEST = fileURLToPath(new URL('../src/wstest-cli.js', import.meta.url));
+const REFERENCE_SERVER = fileURLToPath(new URL('../src/bundled/reference-server.js', import.meta.url));
+const REFERENCE_CLIENT = fileURLToPath(new URL('../src/bundled/reference-client.js', import.meta.url));
+
+/** Runs a compiled script with wsgate's launch settings in `cwd`; resolves with its stdout and wall seconds. */
+function timed(script: string, args: string[], cwd: string): Promise<{ out: string; wallS: number }> {
+  const t0 = performance.now();
+  return new Promise((resolve) => {
+    execFile(process.execPath, [...NODE_FLAGS, script, ...args], { cwd, maxBuffer: 64 * 1024 * 1024, env: LAUNCH_ENV }, (_err, stdout) => resolve({ out: stdout, wallS: (performance.now() - t0) / 1000 }));
+  });
+}
+
+/** index.json's verdicts of one agent. */
+async function indexVerdicts(file: string, agent: string): Promise<Map<string, string>> {
+  const index = JSON.parse(await readFile(file, 'utf8')) as Record<string, Record<string, { behavior: string; behaviorClose: string; remoteCloseCode: number | null }>>;
+  return new Map(Object.entries(index[agent] ?? {}).map(([id, r]) => [id, `${r.behavior}/${r.behaviorClose}/${r.remoteCloseCode}`]));
+}
+
+/** A free port (closed again: a spec file names it). */
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const a = s.address();
+      s.close(() => resolve(typeof a === 'object' && a !== null ? a.port : 0));
+    });
+  });
+}
+
+/** The 301 cases through wstest in both roles, beside wsgate run: the table, and what differs. */
+async function wstestSection(base: string): Promise<string[]> {
+  const problems: string[] = [];
+  const dir = await mkdtemp(path.join(base, 'wstest-'));
+  // Server role: wstest -m fuzzingclient (one case at a time) and wsgate run --server-url --jobs 1 against one bundled ws server.
+  const port = await freePort();
+  const server = spawn(process.execPath, [REFERENCE_SERVER, String(port)], { stdio: 'ignore' });
+  await new Promise((r) => setTimeout(r, 500));
+  await writeFile(path.join(dir, 'fuzzingclient.json'), JSON.stringify({ outdir: './servers', servers: [{ agent: 'ws', url: `ws://127.0.0.1:${port}` }], cases: NOT_DEFLATE }));
+  const viaWstest = await timed(WSTEST, ['-m', 'fuzzingclient', '-s', 'fuzzingclient.json'], dir);
+  const gate = await runOnce(NOT_DEFLATE, path.join(dir, 'gate-servers'), 1, 'server', false, `ws://127.0.0.1:${port}`);
+  server.kill();
+  const used = /in ([\d.]+) s \(CPU ([\d.]+) s, peak RSS (\d+) MiB\)/.exec(viaWstest.out);
+  const clientSide = await indexVerdicts(path.join(dir, 'servers/index.json'), 'ws');
+  const rows: string[] = [];
+  if (gate !== null) {
+    const differ = [...clientSide].filter(([id, v]) => gate.verdicts.get(id) !== v).map(([id, v]) => `${id}: wstest ${v}, wsgate run ${gate.verdicts.get(id) ?? 'missing'}`);
+    problems.push(...differ.map((d) => `wstest fuzzingclient vs wsgate run: ${d}`));
+    rows.push(
+      `| \`wstest -m fuzzingclient\` (one at a time) vs the bundled ws server | ${clientSide.size} | ${fmtN(viaWstest.wallS, 1)} | ${fmtN(clientSide.size / viaWstest.wallS)} | ${used?.[2] ?? '-'} | ${used?.[3] ?? '-'} | ${differ.length === 0 ? 'same as wsgate run' : `${differ.length} differ`} |`,
+      `| \`wsgate run --server-url … --jobs 1\` | ${gate.cases} | ${fmtN(gate.wallS, 1)} | ${fmtN(gate.cases / gate.wallS)} | ${fmtN(gate.cpuS, 1)} | ${fmtN(gate.rssMiB, 0)} | |`,
+    );
+  }
+  // Client role: wstest -m fuzzingserver driven by the bundled client, beside wsgate run (the same client, looping).
+  const sport = await freePort();
+  await writeFile(path.join(dir, 'fuzzingserver.json'), JSON.stringify({ url: `ws://127.0.0.1:${sport}`, outdir: './clients', cases: NOT_DEFLATE }));
+  const fuzzingServer = spawn(process.execPath, [...NODE_FLAGS, WSTEST, '-m', 'fuzzingserver', '-s', 'fuzzingserver.json', '-u', '0'], { cwd: dir, stdio: 'ignore', env: LAUNCH_ENV });
+  await new Promise((r) => setTimeout(r, 1000));
+  const loop = await timed(REFERENCE_CLIENT, [`ws://127.0.0.1:${sport}`, 'ws-client'], dir);
+  fuzzingServer.kill('SIGTERM');
+  await new Promise((r) => fuzzingServer.on('exit', r));
+  const serverSide = await indexVerdicts(path.join(dir, 'clients/index.json'), 'ws-client');
+  const gateClient = await runOnce(NOT_DEFLATE, path.join(dir, 'gate-clients'), 1);
+  if (gateClient !== null) {
+    const differ = [...serverSide].filter(([id, v]) => gateClient.verdicts.get(id) !== v).map(([id, v]) => `${id}: wstest ${v}, wsgate run ${gateClient.verdicts.get(id) ?? 'missing'}`);
+    problems.push(...differ.map((d) => `wstest fuzzingserver vs wsgate run: ${d}`));
+    rows.push(
+      `| \`wstest -m fuzzingserver\` + the bundled client's loop | ${serverSide.size} | ${fmtN(loop.wallS, 1)} | ${fmtN(serverSide.size / loop.wallS)} | - | - | ${differ.length === 0 ? 'same as wsgate run' : `${differ.length} differ`} |`,
+      `| \`wsgate run\` (the bundled client, --jobs 1) | ${gateClient.cases} | ${fmtN(gateClient.wallS, 1)} | ${fmtN(gateClient.cases / gateClient.wallS)} | ${fmtN(gateClient.cpuS, 1)} | ${fmtN(gateClient.rssMiB, 0)} | |`,
+    );
+  }
+  process.stdout.write(`\n| wstest, 301 cases | cases | wall s | cases/s | wsgate CPU s | peak RSS MiB | verdicts |\n|---|---:|---:|---:|---:|---:|---|\n${rows.join('\n')}\n`);
+  return problems;
+}
+
 function fmtN(n: number, d = 1): string {
   return Number.isFinite(n) ? n.toFixed(d) : '-';
 }
@@ -126,9 +207,9 @@ interface RunResult {
 }
 
 /** Runs the cases matching `patterns` with `jobs` and reads the summary. */
-async function runOnce(patterns: string[], outdir: string, jobs: number, role: 'client' | 'server' = 'client', tls = false): Promise<RunResult | null> {
+async function runOnce(patterns: string[], outdir: string, jobs: number, role: 'client' | 'server' = 'client', tls = false, serverUrl?: string): Promise<RunResult | null> {
   const args = ['run', '--outdir', outdir, '--jobs', String(jobs), '--cases', ...patterns, ...(tls ? ['--tls'] : [])];
-  if (role === 'server') args.push('--role', 'server');
+  if (role === 'server') args.push(...(serverUrl === undefined ? ['--role', 'server'] : ['--server-url', serverUrl, '--agent', 'ws']));
   else args.push('--url', 'ws://127.0.0.1:0');
   if (values.client !== undefined && role === 'client') args.push('--client', values.client);
   if (values.agent !== undefined && role === 'client') args.push('--agent', values.agent);
@@ -252,7 +333,8 @@ if (serverRole !== null) {
   );
   if (serverRole.failed > 0) problems.push(`server role: ${serverRole.failed} cases failed against the bundled ws server`);
 }
-if ((values.tls === true || tlsOnly) && values.groups === undefined) problems.push(...(await tlsSection(base, jobs)));
+if ((values.tls === true || values['tls-only'] === true) && !wstestOnly && values.groups === undefined) problems.push(...(await tlsSection(base, jobs)));
+if ((values.wstest === true || wstestOnly) && values.groups === undefined) problems.push(...(await wstestSection(base)));
 if (problems.length > 0) process.stdout.write(`\nVerdicts that differ:\n${problems.map((m) => `  ${m}`).join('\n')}\n`);
 const codec = codecThroughput();
 process.stdout.write(`\n| hot path | MB/s |\n|---|---:|\n${codec.map(([name, rate]) => `| ${name} | ${rate.toFixed(0)} |`).join('\n')}\n`);

@@ -102,7 +102,9 @@ export async function fuzzingClient(options: WstestOptions, io: WstestIo, logger
   io.stdout.write(`wsgate fuzzing client: ${config.cases.length} test cases against ${config.servers.length} server${config.servers.length === 1 ? '' : 's'} (${config.servers.map((s) => s.url).join(', ')})\n`);
   return runGate(config, { out: io.stdout, logger, isTty: false, env: io.env, ...(io.signal ? { signal: io.signal } : {}) }, async (run) => {
     const played = run.cases.filter((c) => c.result !== null).length;
-    io.stdout.write(`\n${played} of ${run.cases.length} cases played; reports in ${config.outdir} (index.json, index.html)\n`);
+    const r = run.resources;
+    const used = r === null ? '' : ` (CPU ${((r.cpuUserMs + r.cpuSystemMs) / 1000).toFixed(1)} s, peak RSS ${(r.maxRssKiB / 1024).toFixed(0)} MiB)`;
+    io.stdout.write(`\n${played} of ${run.cases.length} cases played in ${(run.durationMs / 1000).toFixed(1)} s${used}; reports in ${config.outdir} (index.json, index.html)\n`);
     if (run.interrupted !== null) return run.interrupted === 'SIGINT' ? ExitCode.Interrupted : ExitCode.Terminated;
     return ExitCode.Pass;
   });
