@@ -1,7 +1,9 @@
-# wsgate: Autobahn|Testsuite's fuzzing server and a CI gate, as a drop-in for Autobahn's image.
+# wsgate: Autobahn|Testsuite's fuzzing server and a CI gate, as a drop-in for Autobahn's image
+# (crossbario/autobahn-testsuite): the same default command, `wstest` on PATH, working directory /.
 #
 #   docker build -t wsgate .
 #   docker run -v "$PWD/config:/config" -v "$PWD/reports:/reports" -p 9001:9001 wsgate
+#   docker run -v "$PWD/autobahn:/autobahn" --network=host wsgate wstest -m fuzzingclient -s autobahn/fuzzingclient.json
 #   docker run -v "$PWD/reports:/reports" wsgate run --cases '1.*'
 #   docker buildx build --platform linux/amd64,linux/arm64 -t wsgate .    # both architectures
 #
@@ -25,8 +27,7 @@ ARG BASE_IMAGE=node:24-bookworm-slim@sha256:a9f5f7c91a432850b2a8a7797adf5eadb6c7
 
 # ---- runtime base (the target platform): Node and tini ----
 FROM ${BASE_IMAGE} AS runtime
-# tini as PID 1: with -g it forwards SIGTERM/SIGINT to wsgate's whole process group (a bare
-# `node` as PID 1 ignores SIGTERM unless it handles it), and it reaps orphaned client processes.
+# tini: PID 1 (the ENTRYPOINT says why).
 RUN apt-get update \
  && apt-get install -y --no-install-recommends tini \
  && apt-get clean \
@@ -55,17 +56,28 @@ FROM runtime
 COPY --from=build /src/package.json /opt/wsgate/package.json
 COPY --from=build /src/node_modules /opt/wsgate/node_modules
 COPY --from=build /src/dist/src /opt/wsgate/dist/src
-# `wsgate` on PATH, for `docker run --entrypoint sh` sessions and client scripts. /reports is
-# writable by the unprivileged user the container runs as; /config is only read.
-RUN chmod 0755 /opt/wsgate/dist/src/cli.js \
+COPY docker/entrypoint.sh /opt/wsgate/entrypoint.sh
+# `wsgate` on PATH, for `sh -c` sessions and client scripts. `wstest` where the original image has it:
+# on PATH (/usr/local/bin) and at /opt/pypy/bin/wstest, which some scripts call by that path; its
+# shebang runs node with wsgate's settings (src/wstest-cli.ts). /reports is writable by the user node
+# (wsgate's own commands run as node); /config is only read.
+RUN chmod 0755 /opt/wsgate/dist/src/cli.js /opt/wsgate/dist/src/wstest-cli.js /opt/wsgate/entrypoint.sh \
  && ln -s /opt/wsgate/dist/src/cli.js /usr/local/bin/wsgate \
- && mkdir -p /config /reports/clients \
+ && ln -s /opt/wsgate/dist/src/wstest-cli.js /usr/local/bin/wstest \
+ && mkdir -p /opt/pypy/bin /config /reports/clients \
+ && ln -s /opt/wsgate/dist/src/wstest-cli.js /opt/pypy/bin/wstest \
  && chown -R node:node /reports
 
 # Inside the container the network namespace is the isolation: the server listens on every
 # interface so that `-p 9001:9001` reaches it, as Autobahn's server does. The url's port is kept.
 ENV WSGATE_LISTEN_HOST=0.0.0.0
-USER node
+# Root, as the original image: only for its door, `wstest` (and whatever program `docker run IMAGE
+# PROGRAM` names). Projects' CI scripts bind-mount a directory of the runner's workspace (another uid,
+# mode 755) and have wstest write its reports there; only root can, short of asking every project to
+# add `-u` or a chmod to its script. wsgate's own commands (run, serve, judge, merge, list) do not
+# keep root: the entrypoint runs them as the user node (uid 1000), as before. `-u UID:GID` runs
+# either door as that user (no passwd entry or HOME needed).
+USER root
 # Autobahn's spec files say "outdir": "./reports/clients", relative to the working directory:
 # from / that is the /reports volume.
 WORKDIR /
@@ -86,9 +98,16 @@ LABEL org.opencontainers.image.title="wsgate" \
       org.opencontainers.image.licenses="MIT" \
       org.opencontainers.image.version="${WSGATE_VERSION}" \
       org.opencontainers.image.revision="${WSGATE_REVISION}"
-# The same settings as the wsgate executable's shebang (src/cli.ts): a 4 MiB V8 semi-space and fixed
-# glibc malloc settings for wsgate's process only (clients it starts do not get them: util/launch-env.ts).
-ENTRYPOINT ["tini", "-g", "--", "env", "WSGATE_MALLOC_TUNING=1", "MALLOC_ARENA_MAX=2", "MALLOC_MMAP_THRESHOLD_=131072", \
-            "node", "--max-semi-space-size=4", "/opt/wsgate/dist/src/cli.js"]
-# The Autobahn drop-in: the fuzzing server on :9001 configured by /config/fuzzingserver.json.
-CMD ["serve", "--spec", "/config/fuzzingserver.json"]
+# tini as PID 1: with -g it forwards SIGTERM/SIGINT to the program's whole process group (a bare
+# `node` as PID 1 ignores SIGTERM unless it handles it) and reaps orphaned processes. Under
+# `docker run --init` the engine's init is PID 1 and reaps them; tini then only forwards signals, and
+# TINI_VERBOSITY=0 keeps its warning about not being PID 1 out of the logs. (Not -s, a subreaper:
+# under qemu-user emulation, an image of another architecture, prctl(PR_SET_CHILD_SUBREAPER) fails
+# and tini -s refuses to start.) Then the dispatcher (docker/entrypoint.sh): wsgate's commands and
+# flags go to wsgate's CLI as the user node; anything else (wstest, sh, bash, any program) is exec'd
+# as given, as the original image runs it.
+ENV TINI_VERBOSITY=0
+ENTRYPOINT ["tini", "-g", "--", "/opt/wsgate/entrypoint.sh"]
+# The original image's default command: the fuzzing server configured by /config/fuzzingserver.json
+# (its url's port, 9001 in Autobahn's example; web pages on 8080).
+CMD ["wstest", "--mode", "fuzzingserver", "--spec", "/config/fuzzingserver.json"]

@@ -1,15 +1,20 @@
 #!/usr/bin/env node
-// Host-side helpers of smoke.sh (plain Node, no dependencies): a free port, waiting for a port, and
-// the checks on the reports a container wrote into a mounted directory. Any mismatch prints one
-// line per problem on stderr and exits 1.
+// Host-side helpers of smoke.sh (plain Node; `echo` takes ws from the repository's node_modules): a
+// free port, waiting for a port, an echo over WebSocket, a JSON file over HTTP, and the checks on the
+// reports a container wrote into a mounted directory. Any mismatch prints one line per problem on
+// stderr and exits 1.
 //
 //   check.mjs free-port
 //   check.mjs wait-port PORT SECONDS
+//   check.mjs wait-ws URL SECONDS           a WebSocket opening handshake on URL succeeds
+//   check.mjs echo URL                      a text and a binary message come back unchanged
+//   check.mjs http-json URL KEY             GET URL answers 200 with a JSON object holding KEY
 //   check.mjs run-reports DIR TOTAL PASSED FAILED [INTERRUPTED]
 //   check.mjs serve-reports DIR AGENT TOTAL
 //   check.mjs owner DIR UID
 //   check.mjs tls-reports DIR
 import { X509Certificate } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -104,6 +109,87 @@ switch (command) {
       }
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
+    break;
+  }
+  case 'wait-ws': {
+    // Through a published port (-p) a TCP connect proves nothing: Docker's userland proxy accepts on
+    // the host before the container listens. A completed opening handshake does (wstest's servers
+    // accept an upgrade on any path).
+    const { WebSocket } = createRequire(import.meta.url)('ws');
+    const [url, seconds] = args;
+    const deadline = Date.now() + Number(seconds) * 1000;
+    const opens = () =>
+      new Promise((resolve) => {
+        const ws = new WebSocket(url, { handshakeTimeout: 2000 });
+        ws.on('open', () => {
+          ws.terminate();
+          resolve(true);
+        });
+        ws.on('error', () => resolve(false));
+      });
+    while (!(await opens())) {
+      if (Date.now() > deadline) {
+        problems.push(`no WebSocket handshake on ${url} after ${seconds} s`);
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    break;
+  }
+  case 'echo': {
+    // Node 20 has no WebSocket of its own: ws, which the repository installs (smoke.sh checks).
+    const { WebSocket } = createRequire(import.meta.url)('ws');
+    const [url] = args;
+    const sent = [{ data: 'wsgate echo \u00e9', binary: false }, { data: Buffer.from([0, 1, 2, 255]), binary: true }];
+    const got = await new Promise((resolve) => {
+      const received = [];
+      const ws = new WebSocket(url);
+      const timer = setTimeout(() => {
+        ws.terminate();
+        resolve(received);
+      }, 5000);
+      ws.on('open', () => {
+        for (const m of sent) ws.send(m.data, { binary: m.binary });
+      });
+      ws.on('message', (data, binary) => {
+        received.push({ data: binary ? Buffer.from(data) : data.toString(), binary });
+        if (received.length === sent.length) {
+          clearTimeout(timer);
+          ws.close(1000);
+          resolve(received);
+        }
+      });
+      ws.on('error', (err) => {
+        clearTimeout(timer);
+        problems.push(`${url}: ${err.message}`);
+        resolve(received);
+      });
+    });
+    if (problems.length === 0) {
+      expect(got.length === sent.length, `${url}: ${got.length} of ${sent.length} messages came back`);
+      sent.forEach((m, i) => {
+        const g = got[i];
+        const same = g !== undefined && g.binary === m.binary && (m.binary ? Buffer.compare(g.data, m.data) === 0 : g.data === m.data);
+        expect(same || g === undefined, `${url}: message ${i + 1} came back changed`);
+      });
+    }
+    if (problems.length === 0) process.stdout.write(`${url} echoed a text and a binary message\n`);
+    break;
+  }
+  case 'http-json': {
+    const [url, key] = args;
+    try {
+      const res = await fetch(url, { signal: AbortSignal.timeout(5000) });
+      const body = await res.text();
+      expect(res.status === 200, `GET ${url}: status ${res.status}`);
+      if (res.status === 200) {
+        const json = JSON.parse(body);
+        expect(json !== null && typeof json === 'object' && key in json, `GET ${url}: no "${key}" in ${body.slice(0, 200)}`);
+      }
+    } catch (err) {
+      problems.push(`GET ${url}: ${err.message}`);
+    }
+    if (problems.length === 0) process.stdout.write(`GET ${url}: 200, JSON with "${key}"\n`);
     break;
   }
   case 'run-reports': {

@@ -6,8 +6,9 @@
 #                    natively for both (FROM --platform=$BUILDPLATFORM, given to podman 4.3 as a build
 #                    argument: it does not set it), so for arm64 only the runtime stage is emulated
 #   3. manifest      IMAGE, a manifest list of the two; `podman manifest inspect` must show both
-#   4. arm64 image   uname -m is aarch64, node's process.arch arm64; labels (version, revision);
-#                    `--version`; whether bufferutil's addon or its JavaScript fallback loads
+#   4. arm64 image   uname -m is aarch64, node's process.arch arm64; labels (version, revision, user);
+#                    `--version`, `/opt/pypy/bin/wstest --autobahnversion`; whether bufferutil's addon
+#                    or its JavaScript fallback loads
 #   5. arm64 run     the container smoke's embedded-default check (groups 1-4, 7 and 10, 82 cases)
 #                    in the arm64 image: exit 0, every case passed, reports in /reports, timed
 # Run as root from anywhere; the host needs Node (for check.mjs). IMAGE is WSGATE_MULTI_IMAGE
@@ -93,9 +94,13 @@ case "$arch_line" in
 esac
 meta=$(podman image inspect --format '{{index .Config.Labels "org.opencontainers.image.version"}}|{{index .Config.Labels "org.opencontainers.image.revision"}}|{{.Config.User}}' "$IMAGE-arm64")
 echo "$meta"
-[ "$meta" = "$version|$REVISION|node" ] || fail "arm64 image metadata (expected version $version, revision $REVISION, user node)"
+[ "$meta" = "$version|$REVISION|root" ] || fail "arm64 image metadata (expected version $version, revision $REVISION, user root)"
 got=$(podman run "${ARM[@]}" "$IMAGE-arm64" --version)
 [ "$got" = "$version" ] || fail "wsgate --version in the arm64 image says '$got', package.json $version"
+# The drop-in's door: wstest through the dispatcher, by the original's path.
+got=$(podman run "${ARM[@]}" "$IMAGE-arm64" /opt/pypy/bin/wstest --autobahnversion)
+[ "$got" = "wsgate $version (wstest: Autobahn|Testsuite's command line)" ] || fail "wstest --autobahnversion in the arm64 image says '$got'"
+echo "wstest: $got"
 # bufferutil (optional) ships prebuilt addons for some platforms; elsewhere it loads its JavaScript
 # fallback, and so does wsgate's masker (src/protocol/frame-writer.ts). Either way wsgate works.
 for arch in "${PLATFORMS[@]}"; do
