@@ -19,7 +19,7 @@
 # real project's CI command line where one exists (named in the step):
 #   8. default CMD   `docker run -v config:/config:ro -v reports:/reports -p 9001:9001 IMAGE`, /reports
 #                    owned by uid 1001 mode 755 (a runner's workspace): a host client finishes, root
-#                    wrote index.json there; the web port's /cwd/reports/clients/index.json
+#                    wrote index.json there, owned by uid 1001; the web port's /cwd/reports/clients/index.json
 #   9. fuzzingclient `wstest -m fuzzingclient -s autobahn/fuzzingclient.json` from / (relative spec and
 #                    outdir) against a server started right before with no wait: exit 0, reports; the
 #                    same against a broken server: exit 0 still, `wsgate judge` on the host exits 1
@@ -307,9 +307,10 @@ webport=$(node "$HERE/check.mjs" free-port) || fail 'no free port'
 check wait-ws "ws://127.0.0.1:$port/" 30
 timeout 60 node dist/src/bundled/reference-client.js "ws://127.0.0.1:$port" dropin-client || fail 'the drop-in client did not finish'
 check serve-reports "$dir/clients" dropin-client "$DROPIN_TOTAL"
-# Written by root (the image's user for wstest) into the 1001-owned, 755 directory.
-check owner "$dir/clients" 0
-check owner "$dir" 0
+# Written by root (the image's user for wstest) into the 1001-owned, 755 directory, and handed to
+# that directory's owner (src/wstest/owner.ts): the runner's later steps can write beside and delete it.
+check owner "$dir/clients" 1001
+check owner "$dir" 1001
 check http-json "http://127.0.0.1:$webport/cwd/reports/clients/index.json" dropin-client
 read -r status seconds < <(stop_container "$PREFIX-dropin")
 echo "drop-in server stopped by SIGTERM: exit $status after ${seconds} s"
@@ -347,7 +348,7 @@ kill "$host_server" 2>/dev/null || true
 [ "$status" = 0 ] || fail "wstest -m fuzzingclient exited with $status, expected 0"
 echo "exit 0 after $elapsed ms"
 check serve-reports "$auto/reports/servers" reference-server "$RUN_TOTAL"
-check owner "$auto/reports/servers" 0
+check owner "$auto/reports/servers" 1001
 # The gate on the host, on the original's files.
 node dist/src/cli.js judge --outdir "$auto/reports/servers" >/dev/null || fail "wsgate judge on a passing server's reports exited with $?, expected 0"
 echo 'wsgate judge on the reports: exit 0'
