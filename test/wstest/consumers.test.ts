@@ -199,6 +199,36 @@ test('coder/websocket (pip-style): the test code starts `wstest --mode fuzzingse
   }
 });
 
+test('python-websockets/websockets 10.4 compliance/: `wstest -m fuzzingclient` with its implicit fuzzingclient.json against test_server.py on Debian\'s websockets', async () => {
+  // "All commands below must be run from the directory containing this file": compliance/.
+  const compliance = await tempDir('wsgate-consumer-');
+  const port = await freePort();
+  for (const f of ['fuzzingclient.json', 'test_server.py']) {
+    copyFileSync(path.join(CONSUMERS, 'python-websockets', f), path.join(compliance, f));
+    replacePort(path.join(compliance, f), 8642, port);
+  }
+  writeFileSync(path.join(compliance, 'test_server.py'), readFileSync(path.join(compliance, 'test_server.py'), 'utf8').replace('HOST, PORT = "127.0.0.1", 8642', `HOST, PORT = "127.0.0.1", ${port}`));
+  const env = { PATH: await pathWithWstest() };
+  // `PYTHONPATH=.. python test_server.py` in one shell (Debian's websockets instead of the checkout), `wstest -m fuzzingclient` in another.
+  const server = background('/usr/bin/python3 test_server.py', compliance, env);
+  try {
+    const run = await sh('wstest -m fuzzingclient', compliance, env, 240_000);
+    assert.equal(run.code, 0, run.out + server.output());
+    assert.match(run.out, /Using implicit spec file 'fuzzingclient.json'/);
+    const index = JSON.parse(readFileSync(path.join(compliance, 'reports/servers/index.json'), 'utf8')) as Index;
+    const rows = index.websockets ?? {};
+    assert.equal(Object.keys(rows).length, 16 + 11 + 7 + 10 + 20 + 4 + 37 + 1);
+    // Their conformance notes: Non-Strict at most where websockets fails fast or decodes late; nothing fails.
+    const notOk = Object.entries(rows).filter(([, r]) => r.behavior !== 'OK' && r.behavior !== 'INFORMATIONAL').map(([id, r]) => `${id} ${r.behavior}`);
+    const notes = new Set(['3.2', '3.3', '3.4', '4.1.3', '4.1.4', '4.1.5', '4.2.3', '4.2.4', '4.2.5', '5.15', '6.4.1', '6.4.2', '6.4.3', '6.4.4']);
+    assert.deepEqual(notOk.filter((l) => !notes.has(l.split(' ')[0] ?? '') || !l.endsWith('NON-STRICT')), []);
+    const judged = await runCliWith(['judge', '--outdir', path.join(compliance, 'reports/servers')]);
+    assert.equal(judged.code, 0, judged.stdout);
+  } finally {
+    server.child.kill('SIGKILL');
+  }
+});
+
 test('theoriclabs/leanws: `wstest -m fuzzingclient -w URL` with no spec file tests the server at -w (the spec is written beside it), and stops with the reports of what it played', async () => {
   const cwd = await tempDir('wsgate-consumer-');
   const port = await freePort();
