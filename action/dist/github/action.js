@@ -44093,9 +44093,10 @@ var init_outbox = __esm({
        * handling the peer's bytes (a case's onOpen, right after the 101) leaves its first two pieces in
        * one write with everything written before them, and every later piece one reactor turn after the
        * one before, without waiting for it to be flushed. A turn of Node's loop stands for a reactor
-       * turn. This decides verdicts: 3.3's second frame must already be there when a client that reads
-       * ahead handles the first (NON-STRICT for asyncio clients, as under the original); bench/pacing.ts
-       * measures it.
+       * turn; a chopped piece, where chopGapNs is set (the fuzzing client), also waits until that long
+       * after the previous one, since the original's reactor turn is longer than Node's. This decides
+       * verdicts: 3.3's second frame must already be there when a client that reads ahead handles the
+       * first (NON-STRICT for asyncio clients, as under the original); bench/pacing.ts measures it.
        */
       drain() {
         if (this.draining) return;
