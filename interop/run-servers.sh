@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs wsgate's catalogue against other WebSocket server implementations (the server role) and
 # prints one line per server. Node.js servers come from the dependencies (npm ci); Python servers
-# from Debian's packages (python3-websockets), installed here when missing
+# from Debian's packages (python3-websockets, python3-aiohttp), installed here when missing
 # (.ci/install-python-clients.sh: needs root/apt).
 #
 #   interop/run-servers.sh [--tls] [CASE-PATTERN...]     default: the whole catalogue; --tls: over
@@ -25,6 +25,7 @@ servers=(
   "ws-bundled|"
   "ws-default|node interop/servers/ws-default.mjs {port}"
   "python-websockets|$PY interop/servers/python-websockets.py {port}"
+  "python-aiohttp|$PY interop/servers/python-aiohttp.py {port}"
 )
 mkdir -p "$dir"
 printf '%-24s %s\n' server result

@@ -7,7 +7,7 @@
  * WebSocket Connection_."
  */
 import { CloseCode, Opcode } from '../protocol/constants.js';
-import { Delivery, deliveryPhrase, type DeliveryMode } from './data/delivery.js';
+import { Delivery, deliveryPhrase, PER_OCTET_RACE_SCHEDULE, type DeliveryMode } from './data/delivery.js';
 import { defineCase, failedByPeer, hex, message } from './define.js';
 import type { CatalogueCase, TxFrame } from './types.js';
 
@@ -43,6 +43,7 @@ function afterEchoCase(id: string, rsv: number, delivery: DeliveryMode): Catalog
       'The client echoes the first message, then fails the connection (1002, protocol error) on the frame with RSV bits set, and sends no pong.',
     expect: { OK: [message(HELLO)], 'NON-STRICT': [] },
     close: FAIL_1002,
+    ...(delivery === Delivery.perOctet ? { schedule: PER_OCTET_RACE_SCHEDULE } : {}),
     run(t) {
       t.sendFrame({ opcode: Opcode.Text, payload: HELLO, ...delivery });
       t.sendFrame({ opcode: Opcode.Text, payload: HELLO, rsv, ...delivery });

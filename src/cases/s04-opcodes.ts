@@ -5,7 +5,7 @@
  * Connection_."
  */
 import { CloseCode, Opcode } from '../protocol/constants.js';
-import { deliveryPhrase } from './data/delivery.js';
+import { Delivery, deliveryPhrase, PER_OCTET_RACE_SCHEDULE } from './data/delivery.js';
 import { reservedOpcodeCases, type ReservedOpcodeCase } from './data/reserved-opcodes.js';
 import { defineCase, failedByPeer, message } from './define.js';
 import type { CatalogueCase } from './types.js';
@@ -26,6 +26,7 @@ function opcodeCase(c: ReservedOpcodeCase): CatalogueCase {
     // A peer that fails before echoing the first message (it read all frames first) is NON-STRICT.
     expect: c.betweenMessageAndPing ? { OK: [message(HELLO)], 'NON-STRICT': [] } : { OK: [] },
     close: failedByPeer([CloseCode.ProtocolError]),
+    ...(c.betweenMessageAndPing && c.delivery === Delivery.perOctet ? { schedule: PER_OCTET_RACE_SCHEDULE } : {}),
     run(t) {
       if (c.betweenMessageAndPing) t.sendFrame({ opcode: Opcode.Text, payload: HELLO, ...c.delivery });
       t.sendFrame({ opcode: c.opcode, payload: c.payload, ...c.delivery });

@@ -157,7 +157,8 @@ export interface CaseSchedule {
   readonly maxSeconds?: number;
   /**
    * The case must not overlap any other case when the gate runs cases concurrently (--jobs): its
-   * duration is the measurement (group 9 times the client's throughput and round trips).
+   * duration is the measurement (group 9 times the client's throughput and round trips), or its
+   * verdict is a race that another case on the same peer would tilt (3.4, 4.1.5, 4.2.5).
    */
   readonly runsAlone?: boolean;
   /**

@@ -39,6 +39,8 @@ export type ConnectionSide =
        * drops it itself (autobahn-python's serverConnectionDropTimeout, 1 s).
        */
       readonly serverDropTimeoutMs: number;
+      /** The least time between two chopped pieces' writes, in ns (Outbox; the fuzzing client's is CHOP_PIECE_GAP_NS). */
+      readonly chopGapNs?: number;
     };
 
 /** A role's opening handshake: it gets the connection's bytes until it calls `open`. */

@@ -57,7 +57,7 @@ export class Connection {
     private readonly options: ConnectionOptions,
     private readonly side: ConnectionSide,
   ) {
-    this.outbox = new Outbox(socket, this.outboxLink());
+    this.outbox = new Outbox(socket, this.outboxLink(), side.role === 'client' ? (side.chopGapNs ?? 0) : 0);
     this.sender = new Sender(this.outbox, { state: () => this.phase, deflate: () => this.deflate, newMask: this.newMask, wire: this.wire, traffic: this.traffic });
     this.assembler = new MessageAssembler(this.assemblerLink());
     this.reader = this.newReader(false);

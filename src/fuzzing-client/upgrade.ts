@@ -4,6 +4,7 @@
  * reason. The fuzzing client (the server-under-test role) plays each case on a connection opened so.
  */
 import type { Socket } from 'node:net';
+import { CHOP_PIECE_GAP_NS } from '../core/outbox.js';
 import { Connection, type ConnectionHandler, type ConnectionOptions, type OpeningHandshake } from '../core/connection.js';
 import { buildUpgradeRequest, checkUpgradeResponse, type UpgradeRequestSpec, type UpgradeResponse } from '../protocol/client-handshake.js';
 import type { PerMessageDeflate } from '../protocol/deflate/codec.js';
@@ -40,7 +41,7 @@ export class ClientUpgrade implements OpeningHandshake {
     requestHead: string | null = null,
   ) {
     this.reader = new HeadReader(options.maxHeadBytes);
-    this.connection = new Connection(socket, options, { role: 'client', newMask, serverDropTimeoutMs: options.serverDropTimeoutMs });
+    this.connection = new Connection(socket, options, { role: 'client', newMask, serverDropTimeoutMs: options.serverDropTimeoutMs, chopGapNs: CHOP_PIECE_GAP_NS });
     this.handler = makeHandler(this.connection);
     this.connection.startHandshake(this, this.handler);
     const head = requestHead ?? buildUpgradeRequest(request);

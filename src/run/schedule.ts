@@ -2,10 +2,12 @@
  * Which cases a run plays (the selection and this shard's slice of it), which may run at the same
  * time, and in what order.
  *
- * The rule: every case may overlap every other, except the cases marked `runsAlone` (group 9),
- * whose duration is the measurement. --jobs N bounds the cases that work at once; the cases marked
- * `idle` (their time is their own pauses: 5.19, 5.20, 6.4.x) run beside them without taking a slot,
- * except with --jobs 1, where nothing overlaps. A case's verdict depends only on its own connection; the
+ * The rule: every case may overlap every other, except the cases marked `runsAlone`: group 9, whose
+ * duration is the measurement, and 3.4, 4.1.5 and 4.2.5, whose verdict is a race against a peer
+ * that reads ahead (a message then an invalid frame, one octet per write: PER_OCTET_RACE_SCHEDULE).
+ * --jobs N bounds the cases that work at once; the cases marked `idle` (their time is their own
+ * pauses: 5.19, 5.20, 6.4.x) run beside them without taking a slot, except with --jobs 1, where
+ * nothing overlaps. Any other case's verdict depends only on its own connection; the
  * timers that decide verdicts elsewhere (0.5-2 s fail and close timers) are hundreds of times a
  * prompt client's reaction time, and the number of jobs defaults to the number of cores, so
  * overlapping cases do not starve each other. The equality of verdicts and frame logs between
@@ -104,7 +106,7 @@ export async function runPool(
 
 /**
  * Runs `task` for every case under the catalogue's rule: up to `jobs` at once in runOrder's order,
- * `runsAlone` cases (group 9) alone, `idle` cases beside the others; none starts once `stopped()`.
+ * `runsAlone` cases (group 9, the per-octet races) alone, `idle` cases beside the others; none starts once `stopped()`.
  */
 export function runCasesScheduled<T extends Pick<CatalogueCase, 'schedule'>>(
   cases: readonly T[],

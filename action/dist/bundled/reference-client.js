@@ -4127,7 +4127,7 @@ function deliveryPhrase(delivery) {
   if (delivery === Delivery.perFrame) return "each frame written to TCP on its own";
   return "all written to TCP at once";
 }
-var Delivery;
+var Delivery, PER_OCTET_RACE_SCHEDULE;
 var init_delivery = __esm({
   "src/cases/data/delivery.ts"() {
     "use strict";
@@ -4139,6 +4139,7 @@ var init_delivery = __esm({
       /** Every byte a TCP write of its own ("octet-wise chops"). */
       perOctet: { chopSize: 1 }
     };
+    PER_OCTET_RACE_SCHEDULE = { runsAlone: true };
   }
 });
 
@@ -4163,6 +4164,7 @@ function afterEchoCase(id, rsv, delivery) {
     expectation: "The client echoes the first message, then fails the connection (1002, protocol error) on the frame with RSV bits set, and sends no pong.",
     expect: { OK: [message(HELLO)], "NON-STRICT": [] },
     close: FAIL_1002,
+    ...delivery === Delivery.perOctet ? { schedule: PER_OCTET_RACE_SCHEDULE } : {},
     run(t) {
       t.sendFrame({ opcode: Opcode.Text, payload: HELLO, ...delivery });
       t.sendFrame({ opcode: Opcode.Text, payload: HELLO, rsv, ...delivery });
@@ -4233,6 +4235,7 @@ function opcodeCase(c) {
     // A peer that fails before echoing the first message (it read all frames first) is NON-STRICT.
     expect: c.betweenMessageAndPing ? { OK: [message(HELLO2)], "NON-STRICT": [] } : { OK: [] },
     close: failedByPeer([CloseCode.ProtocolError]),
+    ...c.betweenMessageAndPing && c.delivery === Delivery.perOctet ? { schedule: PER_OCTET_RACE_SCHEDULE } : {},
     run(t) {
       if (c.betweenMessageAndPing) t.sendFrame({ opcode: Opcode.Text, payload: HELLO2, ...c.delivery });
       t.sendFrame({ opcode: c.opcode, payload: c.payload, ...c.delivery });

@@ -25455,7 +25455,7 @@ function deliveryPhrase(delivery) {
   if (delivery === Delivery.perFrame) return "each frame written to TCP on its own";
   return "all written to TCP at once";
 }
-var Delivery;
+var Delivery, PER_OCTET_RACE_SCHEDULE;
 var init_delivery = __esm({
   "src/cases/data/delivery.ts"() {
     "use strict";
@@ -25467,6 +25467,7 @@ var init_delivery = __esm({
       /** Every byte a TCP write of its own ("octet-wise chops"). */
       perOctet: { chopSize: 1 }
     };
+    PER_OCTET_RACE_SCHEDULE = { runsAlone: true };
   }
 });
 
@@ -25491,6 +25492,7 @@ function afterEchoCase(id, rsv, delivery) {
     expectation: "The client echoes the first message, then fails the connection (1002, protocol error) on the frame with RSV bits set, and sends no pong.",
     expect: { OK: [message(HELLO)], "NON-STRICT": [] },
     close: FAIL_1002,
+    ...delivery === Delivery.perOctet ? { schedule: PER_OCTET_RACE_SCHEDULE } : {},
     run(t) {
       t.sendFrame({ opcode: Opcode.Text, payload: HELLO, ...delivery });
       t.sendFrame({ opcode: Opcode.Text, payload: HELLO, rsv, ...delivery });
@@ -25561,6 +25563,7 @@ function opcodeCase(c3) {
     // A peer that fails before echoing the first message (it read all frames first) is NON-STRICT.
     expect: c3.betweenMessageAndPing ? { OK: [message(HELLO2)], "NON-STRICT": [] } : { OK: [] },
     close: failedByPeer([CloseCode.ProtocolError]),
+    ...c3.betweenMessageAndPing && c3.delivery === Delivery.perOctet ? { schedule: PER_OCTET_RACE_SCHEDULE } : {},
     run(t) {
       if (c3.betweenMessageAndPing) t.sendFrame({ opcode: Opcode.Text, payload: HELLO2, ...c3.delivery });
       t.sendFrame({ opcode: c3.opcode, payload: c3.payload, ...c3.delivery });
@@ -43991,23 +43994,26 @@ function headOf(parts, length) {
   }
   return head2;
 }
-var SMALL_WRITE, STAGING_SIZE, FIRST_STAGING_SIZE, STREAM_FROM, STREAM_BLOCK, Outbox;
+var CHOP_PIECE_GAP_NS, SMALL_WRITE, STAGING_SIZE, FIRST_STAGING_SIZE, STREAM_FROM, STREAM_BLOCK, Outbox;
 var init_outbox = __esm({
   "src/core/outbox.ts"() {
     "use strict";
     init_frame_writer();
+    CHOP_PIECE_GAP_NS = 27e3;
     SMALL_WRITE = 1024;
     STAGING_SIZE = 16 * 1024;
     FIRST_STAGING_SIZE = 2 * 1024;
     STREAM_FROM = 1024 * 1024;
     STREAM_BLOCK = 256 * 1024;
     Outbox = class {
-      constructor(socket, link) {
+      constructor(socket, link, chopGapNs = 0) {
         this.socket = socket;
         this.link = link;
+        this.chopGapNs = chopGapNs;
       }
       socket;
       link;
+      chopGapNs;
       /**
        * Writes waiting their turn, from queueHead on. Taken by moving the head, not by shift(): a chopped
        * 1 MiB message is 16384 entries, and shift() on an array that big copies all the rest each time.
@@ -44030,9 +44036,9 @@ var init_outbox = __esm({
         if (chopSize !== null && chopSize > 0) {
           const data = parts.length === 1 ? parts[0] : Buffer.concat(parts);
           for (let i2 = 0; i2 < data.length; i2 += chopSize) {
-            this.queue.push({ parts: [data.subarray(i2, Math.min(i2 + chopSize, data.length))], sync: true });
+            this.queue.push({ parts: [data.subarray(i2, Math.min(i2 + chopSize, data.length))], sync: true, chop: true });
           }
-          if (data.length === 0) this.queue.push({ parts: [data], sync: true });
+          if (data.length === 0) this.queue.push({ parts: [data], sync: true, chop: true });
           this.drain();
         } else if (sync || this.queue.length > this.queueHead || this.streaming) {
           this.queue.push({ parts, sync });
@@ -44109,9 +44115,10 @@ var init_outbox = __esm({
        * handling the peer's bytes (a case's onOpen, right after the 101) leaves its first two pieces in
        * one write with everything written before them, and every later piece one reactor turn after the
        * one before, without waiting for it to be flushed. A turn of Node's loop stands for a reactor
-       * turn. This decides verdicts: 3.3's second frame must already be there when a client that reads
-       * ahead handles the first (NON-STRICT for asyncio clients, as under the original); bench/pacing.ts
-       * measures it.
+       * turn; a chopped piece, where chopGapNs is set (the fuzzing client), also waits until that long
+       * after the previous one, since the original's reactor turn is longer than Node's. This decides
+       * verdicts: 3.3's second frame must already be there when a client that reads ahead handles the
+       * first (NON-STRICT for asyncio clients, as under the original); bench/pacing.ts measures it.
        */
       drain() {
         if (this.draining) return;
@@ -44125,6 +44132,7 @@ var init_outbox = __esm({
           socket.uncork();
         };
         let written = 0;
+        let chopDue = 0n;
         const next = () => {
           const item = this.queue[this.queueHead];
           if (item !== void 0) this.queue[this.queueHead++] = void 0;
@@ -44140,6 +44148,10 @@ var init_outbox = __esm({
             this.writeRepeated(item.parts, item.repeat, () => setImmediate(next));
             return;
           }
+          if (item.chop === true && chopDue > 0n) {
+            while (process.hrtime.bigint() < chopDue) ;
+          }
+          if (item.chop === true && this.chopGapNs > 0) chopDue = process.hrtime.bigint() + BigInt(this.chopGapNs);
           this.write(item.parts, item.sync, true);
           written += 1;
           if (written > 1) release();
@@ -44362,7 +44374,7 @@ var init_connection = __esm({
         this.socket = socket;
         this.options = options;
         this.side = side;
-        this.outbox = new Outbox(socket, this.outboxLink());
+        this.outbox = new Outbox(socket, this.outboxLink(), side.role === "client" ? side.chopGapNs ?? 0 : 0);
         this.sender = new Sender(this.outbox, { state: () => this.phase, deflate: () => this.deflate, newMask: this.newMask, wire: this.wire, traffic: this.traffic });
         this.assembler = new MessageAssembler(this.assemblerLink());
         this.reader = this.newReader(false);
@@ -79100,6 +79112,7 @@ init_codec();
 init_handshake();
 
 // src/fuzzing-client/upgrade.ts
+init_outbox();
 init_connection();
 init_handshake();
 var ClientUpgrade = class {
@@ -79108,7 +79121,7 @@ var ClientUpgrade = class {
     this.request = request;
     this.decide = decide;
     this.reader = new HeadReader(options.maxHeadBytes);
-    this.connection = new Connection(socket, options, { role: "client", newMask, serverDropTimeoutMs: options.serverDropTimeoutMs });
+    this.connection = new Connection(socket, options, { role: "client", newMask, serverDropTimeoutMs: options.serverDropTimeoutMs, chopGapNs: CHOP_PIECE_GAP_NS });
     this.handler = makeHandler(this.connection);
     this.connection.startHandshake(this, this.handler);
     const head2 = requestHead ?? buildUpgradeRequest(request);

@@ -14,6 +14,15 @@ export const Delivery = {
   perOctet: { chopSize: 1 },
 } as const satisfies Record<string, Pick<TxFrame, 'sync' | 'chopSize'>>;
 
+/**
+ * How the gate schedules a case whose verdict is a race written one octet at a time: a valid message,
+ * then at once an invalid frame, all per octet (3.4, 4.1.5, 4.2.5). A peer that reads ahead fails the
+ * connection before or after it echoes the message (OK or NON-STRICT) depending on how far it lags
+ * behind the octets; another case on the same peer at the same time makes it lag more. The original
+ * plays every case alone, so these run alone (interop/README.md, "The read-ahead race").
+ */
+export const PER_OCTET_RACE_SCHEDULE = { runsAlone: true } as const;
+
 /** One of the ways of writing. */
 export type DeliveryMode = (typeof Delivery)[keyof typeof Delivery];
 
