@@ -4,7 +4,7 @@ import type { Argv } from 'yargs';
 import { resolveServeConfig } from '../config/schema.js';
 import { ExitCode } from '../errors.js';
 import { serverBaseUrl } from '../drivers/case-server.js';
-import { startCaseServer } from '../run/serve.js';
+import { serveUntilStopped, startCaseServer } from '../run/serve.js';
 import type { TlsFailure } from '../server/fuzzing-server.js';
 import { VERSION } from '../version.js';
 import { makeLogger, readSpec, serverFlags, serverOptions, type CommandContext, type MainIo } from './shared.js';
@@ -45,17 +45,7 @@ async function serve(config: ReturnType<typeof resolveServeConfig>, io: MainIo, 
   server.on('reportsUpdated', () => {
     out.write(`Reports written to ${config.outdir}\n`);
   });
-  const reason = await new Promise<string>((resolve) => {
-    server.once('stopRequested', (why: string) => resolve(why));
-    if (io.signal?.aborted === true) resolve(String(io.signal.reason));
-    io.signal?.addEventListener('abort', () => resolve(String(io.signal?.reason)), { once: true });
-  });
-  out.write(`Shutting down (${reason})\n`);
-  try {
-    await server.updateReports();
-  } finally {
-    await server.close();
-  }
+  await serveUntilStopped(server, io.signal, { onStop: (reason) => out.write(`Shutting down (${reason})\n`) });
   // Stopping a server is its normal end (docker stop sends SIGTERM): 0, unlike an interrupted run.
   return ExitCode.Pass;
 }

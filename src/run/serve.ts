@@ -12,6 +12,31 @@ import { prepareTls, type TlsSetup } from '../tls/setup.js';
 import { checkDirectories } from './resources.js';
 import { selectForRun } from './schedule.js';
 
+/**
+ * Serves until a client asks the server to stop (/stopServer, /updateReports?shutdownOnComplete=true)
+ * or `signal` aborts (SIGINT, SIGTERM); then tells `onStop` why, writes the reports (with
+ * `onlyIfResults`, only when some case has a result and a result changed since the last write) and
+ * closes. Resolves with why it stopped.
+ */
+export async function serveUntilStopped(
+  server: FuzzingServer,
+  signal: AbortSignal | undefined,
+  options: { onlyIfResults?: boolean; onStop?: (reason: string) => void } = {},
+): Promise<string> {
+  const reason = await new Promise<string>((resolve) => {
+    server.once('stopRequested', (why: string) => resolve(why));
+    if (signal?.aborted === true) resolve(String(signal.reason));
+    signal?.addEventListener('abort', () => resolve(String(signal.reason)), { once: true });
+  });
+  options.onStop?.(reason);
+  try {
+    if (options.onlyIfResults !== true || server.results.size > 0) await server.updateReports({ onlyIfChanged: options.onlyIfResults === true });
+  } finally {
+    await server.close();
+  }
+  return reason;
+}
+
 /** Selects the cases, checks the report directory, prepares TLS and starts the server listening. */
 export async function startCaseServer(
   config: ServeConfig,

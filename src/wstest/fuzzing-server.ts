@@ -10,7 +10,7 @@ import type { Logger } from 'pino';
 import type { ServeConfig } from '../config/schema.js';
 import { parseListenUrl } from '../config/url.js';
 import { UsageError } from '../errors.js';
-import { startCaseServer } from '../run/serve.js';
+import { serveUntilStopped, startCaseServer } from '../run/serve.js';
 import type { TlsFailure } from '../server/fuzzing-server.js';
 import { VERSION } from '../version.js';
 import type { WstestIo, WstestOptions } from './command-line.js';
@@ -88,18 +88,11 @@ export async function fuzzingServer(options: WstestOptions, io: WstestIo, logger
     out.write(`Skipping test case ${e.id} for agent ${e.agent} by test configuration!\n`);
   });
   server.on('reportsUpdated', () => out.write('Report generation complete.\n'));
-  const reason = await new Promise<string>((resolve) => {
-    server.once('stopRequested', (why: string) => resolve(why));
-    if (io.signal?.aborted === true) resolve(String(io.signal.reason));
-    io.signal?.addEventListener('abort', () => resolve(String(io.signal?.reason)), { once: true });
-  });
-  out.write(`Shutting down server (${reason}).\n`);
   try {
     // Results no /updateReports has written yet are not lost (the original dropped them).
-    if (server.results.size > 0) await server.updateReports({ onlyIfChanged: true });
+    await serveUntilStopped(server, io.signal, { onlyIfResults: true, onStop: (reason) => out.write(`Shutting down server (${reason}).\n`) });
   } finally {
     web?.close();
-    await server.close();
   }
   return 0;
 }

@@ -79796,6 +79796,20 @@ init_case_server();
 init_errors();
 init_case_server();
 init_resources();
+async function serveUntilStopped(server, signal, options = {}) {
+  const reason = await new Promise((resolve6) => {
+    server.once("stopRequested", (why) => resolve6(why));
+    if (signal?.aborted === true) resolve6(String(signal.reason));
+    signal?.addEventListener("abort", () => resolve6(String(signal.reason)), { once: true });
+  });
+  options.onStop?.(reason);
+  try {
+    if (options.onlyIfResults !== true || server.results.size > 0) await server.updateReports({ onlyIfChanged: options.onlyIfResults === true });
+  } finally {
+    await server.close();
+  }
+  return reason;
+}
 async function startCaseServer(config2, logger, options = {}) {
   const { cases } = selectForRun(config2);
   if (cases.length === 0) throw new UsageError("no case is selected: check --cases and --exclude-cases");
@@ -79848,18 +79862,8 @@ async function serve(config2, io, logger) {
     out.write(`Reports written to ${config2.outdir}
 `);
   });
-  const reason = await new Promise((resolve6) => {
-    server.once("stopRequested", (why) => resolve6(why));
-    if (io.signal?.aborted === true) resolve6(String(io.signal.reason));
-    io.signal?.addEventListener("abort", () => resolve6(String(io.signal?.reason)), { once: true });
-  });
-  out.write(`Shutting down (${reason})
-`);
-  try {
-    await server.updateReports();
-  } finally {
-    await server.close();
-  }
+  await serveUntilStopped(server, io.signal, { onStop: (reason) => out.write(`Shutting down (${reason})
+`) });
   return ExitCode.Pass;
 }
 
