@@ -9,7 +9,7 @@ import { mergeCommand } from './commands/merge.js';
 import { runCommand } from './commands/run.js';
 import { serveCommand } from './commands/serve.js';
 import type { CommandContext, MainIo } from './commands/shared.js';
-import { ExitCode, UsageError } from './errors.js';
+import { ExitCode, reportError, UsageError } from './errors.js';
 import { VERSION } from './version.js';
 
 export type { MainIo } from './commands/shared.js';
@@ -40,18 +40,6 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
     if (helpText !== '') io.stdout.write(`${helpText}\n`);
     return status;
   } catch (err) {
-    return reportError(err, io);
+    return reportError(err, io.stderr, 'wsgate');
   }
-}
-
-/** A usage error's one line (exit 2), or an internal fault's (exit 3, the stack with WSGATE_DEBUG=1). */
-function reportError(err: unknown, io: MainIo): number {
-  if (err instanceof UsageError) {
-    io.stderr.write(`wsgate: ${err.message}\n`);
-    return ExitCode.Usage;
-  }
-  const message = err instanceof Error ? err.message : String(err);
-  io.stderr.write(`wsgate: internal error: ${message.split('\n')[0] ?? ''}\n`);
-  if (process.env.WSGATE_DEBUG === '1' && err instanceof Error) io.stderr.write(`${err.stack ?? ''}\n`);
-  return ExitCode.Internal;
 }

@@ -36,7 +36,8 @@ export interface TlsSetup {
   dispose(): void;
 }
 
-function readPem(flag: string, file: string): string {
+/** A PEM file's text; a file that cannot be read is a UsageError naming the flag and the file. */
+export function readPem(flag: string, file: string): string {
   try {
     return readFileSync(file, 'utf8');
   } catch (err) {

@@ -3,22 +3,15 @@
  * on every interface as the original binds, echoing every message back unchanged (the `ws` package,
  * with permessage-deflate and the catalogue's message sizes). It runs until SIGINT or SIGTERM (exit 0).
  */
-import { readFileSync } from 'node:fs';
 import https from 'node:https';
 import { WebSocketServer } from 'ws';
 import { echoConnection, WS_SERVER_OPTIONS } from '../bundled/ws-echo.js';
 import { parseListenUrl } from '../config/url.js';
 import { UsageError } from '../errors.js';
+import { readPem } from '../tls/setup.js';
 import type { WstestIo, WstestOptions } from './command-line.js';
 
-function readPem(what: string, file: string): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (err) {
-    throw new UsageError(`${what} ${file}: cannot read it (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
-  }
-}
-
+/** Runs the echo server until SIGINT or SIGTERM; resolves with 0. */
 export async function echoServer(options: WstestOptions, io: WstestIo): Promise<number> {
   let listen: ReturnType<typeof parseListenUrl>;
   try {

@@ -51,6 +51,19 @@ var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__ge
 var __toCommonJS = (mod) => __copyProps(__defProp({}, "__esModule", { value: true }), mod);
 
 // src/errors.ts
+function reportError(err, stderr, program, env2 = process.env) {
+  if (err instanceof UsageError) {
+    stderr.write(`${program}: ${err.message}
+`);
+    return ExitCode.Usage;
+  }
+  const message2 = err instanceof Error ? err.message : String(err);
+  stderr.write(`${program}: internal error: ${message2.split("\n")[0] ?? ""}
+`);
+  if (env2.WSGATE_DEBUG === "1" && err instanceof Error) stderr.write(`${err.stack ?? ""}
+`);
+  return ExitCode.Internal;
+}
 var ExitCode, UsageError;
 var init_errors = __esm({
   "src/errors.ts"() {
@@ -79888,21 +79901,8 @@ async function main(argv, io) {
 `);
     return status;
   } catch (err) {
-    return reportError(err, io);
+    return reportError(err, io.stderr, "wsgate");
   }
-}
-function reportError(err, io) {
-  if (err instanceof UsageError) {
-    io.stderr.write(`wsgate: ${err.message}
-`);
-    return ExitCode.Usage;
-  }
-  const message2 = err instanceof Error ? err.message : String(err);
-  io.stderr.write(`wsgate: internal error: ${message2.split("\n")[0] ?? ""}
-`);
-  if (process.env.WSGATE_DEBUG === "1" && err instanceof Error) io.stderr.write(`${err.stack ?? ""}
-`);
-  return ExitCode.Internal;
 }
 
 // src/github/action.ts
