@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -19,8 +19,9 @@ import { freePort, WSTEST } from '../support/wstest.js';
 const CONSUMERS = fileURLToPath(new URL('../../../test/fixtures/consumers/', import.meta.url));
 const REFERENCE_SERVER = fileURLToPath(new URL('../../src/bundled/reference-server.js', import.meta.url));
 
-/** A PATH with `wstest` on it, as `npm i -g wsgate` leaves it (a link to the package's bin). */
+/** A PATH with `wstest` on it, as `npm i -g wsgate` leaves it (a link to the package's bin, made executable as npm makes it). */
 async function pathWithWstest(): Promise<string> {
+  chmodSync(WSTEST, 0o755);
   const bin = await tempDir('wsgate-bin-');
   symlinkSync(WSTEST, path.join(bin, 'wstest'));
   return `${bin}${path.delimiter}${process.env.PATH ?? ''}`;
