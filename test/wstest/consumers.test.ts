@@ -18,6 +18,7 @@ import { freePort, WSTEST } from '../support/wstest.js';
 
 const CONSUMERS = fileURLToPath(new URL('../../../test/fixtures/consumers/', import.meta.url));
 const REFERENCE_SERVER = fileURLToPath(new URL('../../src/bundled/reference-server.js', import.meta.url));
+const REFERENCE_CLIENT = fileURLToPath(new URL('../../src/bundled/reference-client.js', import.meta.url));
 
 /** A PATH with `wstest` on it, as `npm i -g wsgate` leaves it (a link to the package's bin, made executable as npm makes it). */
 async function pathWithWstest(): Promise<string> {
@@ -105,7 +106,7 @@ test('snapview/tokio-tungstenite: fuzzingclient from / with a relative spec, the
     const gate = await runCliWith(['run', '--server-url', `ws://127.0.0.1:${port}`, '--agent', 'Tungstenite', '--outdir', path.join(root, 'gate'), '--cases', '1.*', '2.*', '3.*', '4.*', '5.*', '6.*', '7.*', '10.*'], { timeoutMs: 240_000 });
     assert.ok(gate.code === 0 || gate.code === 1, gate.stderr);
     copyFileSync(path.join(root, 'gate/index.json'), path.join(root, 'autobahn/expected-results.json'));
-    const diff = await sh(`bash ${path.join(CONSUMERS, 'tokio-tungstenite/test_diff.sh')}`, root, env);
+    const diff = await sh(`bash ${path.join(CONSUMERS, 'tokio-tungstenite/test_diff_server.sh')}`, root, env);
     assert.equal(diff.code, 0, diff.out);
     // The judge can fail: a changed verdict makes it exit 64.
     const index = JSON.parse(readFileSync(path.join(root, 'autobahn/server/index.json'), 'utf8')) as Record<string, Record<string, { behavior: string }>>;
@@ -113,9 +114,35 @@ test('snapview/tokio-tungstenite: fuzzingclient from / with a relative spec, the
     assert.ok(first !== undefined);
     first.behavior = 'FAILED';
     writeFileSync(path.join(root, 'autobahn/server/index.json'), JSON.stringify(index));
-    assert.equal((await sh(`bash ${path.join(CONSUMERS, 'tokio-tungstenite/test_diff.sh')}`, root, env)).code, 64);
+    assert.equal((await sh(`bash ${path.join(CONSUMERS, 'tokio-tungstenite/test_diff_server.sh')}`, root, env)).code, 64);
   } finally {
     server.child.kill('SIGKILL');
+  }
+});
+
+test('snapview/tokio-tungstenite autobahn-client.sh: the fuzzingserver started in the background, a fixed `sleep 5`, a client loop, the jq diff against expected results', async () => {
+  const root = await tempDir('wsgate-consumer-');
+  cpSync(path.join(CONSUMERS, 'tokio-tungstenite/autobahn'), path.join(root, 'autobahn'), { recursive: true });
+  const port = await freePort();
+  replacePort(path.join(root, 'autobahn/fuzzingserver.json'), 9001, port);
+  const env = { PATH: await pathWithWstest() };
+  // `docker run -d --rm -v "${PWD}/autobahn:/autobahn" -p 9001:9001 --init … wstest -m fuzzingserver -s 'autobahn/fuzzingserver.json'`, then `sleep 5`.
+  const server = background("wstest -m fuzzingserver -s 'autobahn/fuzzingserver.json' -u 0", root, env);
+  try {
+    await sh('sleep 5', root, env);
+    // `cargo run --release --example autobahn-client`: here the bundled ws client, looping under their agent name.
+    const client = await sh(`node ${REFERENCE_CLIENT} ws://127.0.0.1:${port} Tungstenite`, root, env, 240_000);
+    assert.equal(client.code, 0, client.out);
+    // Their expected-results.json: here wsgate run's index.json for the same client and cases.
+    const gate = await runCliWith(['run', '--agent', 'Tungstenite', '--url', 'ws://127.0.0.1:0', '--outdir', path.join(root, 'gate'), '--cases', '1.*', '2.*', '3.*', '4.*', '5.*', '6.*', '7.*', '10.*'], { timeoutMs: 240_000 });
+    assert.ok(gate.code === 0 || gate.code === 1, gate.stderr);
+    copyFileSync(path.join(root, 'gate/index.json'), path.join(root, 'autobahn/expected-results.json'));
+    const diff = await sh(`bash ${path.join(CONSUMERS, 'tokio-tungstenite/test_diff_client.sh')}`, root, env);
+    assert.equal(diff.code, 0, diff.out);
+  } finally {
+    // Their trap: `docker container stop fuzzingserver`.
+    server.child.kill('SIGTERM');
+    assert.equal(await server.exited, 0);
   }
 });
 
