@@ -102,7 +102,6 @@ export function caseReportBase(agentPrefix: string, caseId: string): string {
   return `${agentPrefix}_case_${caseId.replaceAll('.', '_')}`;
 }
 
-/** Writes a file through a temp file in the same directory, fsync and rename, so readers never see half a report. */
 /** Who owns what the report writer creates: null, the process's user; else this uid and gid. */
 let newFileOwner: { uid: number; gid: number } | null = null;
 
@@ -115,6 +114,7 @@ export function setNewFileOwner(owner: { uid: number; gid: number } | null): voi
   newFileOwner = owner;
 }
 
+/** Writes a file through a temp file in the same directory, fsync and rename, so readers never see half a report. */
 export async function writeFileAtomic(target: string, data: string | Uint8Array): Promise<void> {
   const tmp = path.join(path.dirname(target), `.wsgate-tmp-${process.pid}-${randomBytes(6).toString('hex')}`);
   let handle: Awaited<ReturnType<typeof open>> | undefined;
