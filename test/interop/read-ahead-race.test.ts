@@ -10,8 +10,8 @@
  * piece a write (a TCP segment: TCP_NODELAY) of its own, no sooner than CHOP_PIECE_GAP_NS after the
  * previous one; (2) against the real servers (Debian's python3-websockets 10.4 and python3-aiohttp,
  * run by /usr/bin/python3), several runs of the three cases give only the original's verdicts: OK or
- * NON-STRICT, closing OK with the server's 1002 (or, aiohttp's 4.2.5 now and then, none), never
- * anything else; (3) these cases never overlap another (the original plays every case alone).
+ * NON-STRICT, closing OK with the server's 1002, never anything else; (3) these cases never overlap
+ * another (the original plays every case alone).
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -118,10 +118,7 @@ for (const [name, script] of [
           const r = cases[id] as { behavior: string; behaviorClose: string; remoteCloseCode: number | null };
           assert.ok(r.behavior === 'OK' || r.behavior === 'NON-STRICT', `${id}: ${r.behavior}`);
           assert.equal(r.behaviorClose, 'OK', id);
-          // aiohttp, on a freshly started server, now and then drops 4.2.5's connection after the
-          // echo without its close frame (interop/README.md, "The read-ahead race"): still OK.
-          if (script === 'python-aiohttp.py' && id === '4.2.5') assert.ok(r.remoteCloseCode === 1002 || r.remoteCloseCode === null, `${id}: ${String(r.remoteCloseCode)}`);
-          else assert.equal(r.remoteCloseCode, 1002, id);
+          assert.equal(r.remoteCloseCode, 1002, id);
           seen.push(`${id} ${r.behavior}`);
         }
       }

@@ -44007,12 +44007,13 @@ function headOf(parts, length) {
   }
   return head2;
 }
-var CHOP_PIECE_GAP_NS, SMALL_WRITE, STAGING_SIZE, FIRST_STAGING_SIZE, STREAM_FROM, STREAM_BLOCK, Outbox;
+var CHOP_PIECE_GAP_NS, CHOP_WAIT_IN_PLACE_NS, SMALL_WRITE, STAGING_SIZE, FIRST_STAGING_SIZE, STREAM_FROM, STREAM_BLOCK, Outbox;
 var init_outbox = __esm({
   "src/core/outbox.ts"() {
     "use strict";
     init_frame_writer();
     CHOP_PIECE_GAP_NS = 27e3;
+    CHOP_WAIT_IN_PLACE_NS = 1000n;
     SMALL_WRITE = 1024;
     STAGING_SIZE = 16 * 1024;
     FIRST_STAGING_SIZE = 2 * 1024;
@@ -44148,6 +44149,10 @@ var init_outbox = __esm({
         let chopDue = 0n;
         const next = () => {
           const item = this.queue[this.queueHead];
+          if (item?.chop === true && chopDue > 0n && process.hrtime.bigint() + CHOP_WAIT_IN_PLACE_NS < chopDue && !socket.destroyed && !this.link.isClosed()) {
+            setImmediate(next);
+            return;
+          }
           if (item !== void 0) this.queue[this.queueHead++] = void 0;
           if (this.queueHead === this.queue.length) this.clear();
           if (item === void 0 || socket.destroyed || this.link.isClosed()) {
@@ -44161,9 +44166,7 @@ var init_outbox = __esm({
             this.writeRepeated(item.parts, item.repeat, () => setImmediate(next));
             return;
           }
-          if (item.chop === true && chopDue > 0n) {
-            while (process.hrtime.bigint() < chopDue) ;
-          }
+          if (item.chop === true && chopDue > 0n) while (process.hrtime.bigint() < chopDue) ;
           if (item.chop === true && this.chopGapNs > 0) chopDue = process.hrtime.bigint() + BigInt(this.chopGapNs);
           this.write(item.parts, item.sync, true);
           written += 1;
