@@ -62,27 +62,35 @@ export class WireLog {
   readonly txFrameStats: Record<string, number> = {};
   /** Whether entries are recorded (bulk transfers switch it off). Statistics are always kept. */
   enabled = true;
+  /**
+   * When each entry was logged, in ms since the log was made (the connection's start), to 0.1 ms:
+   * wsgate's own, beside Autobahn's entries (which carry no time), for explaining a failure.
+   */
+  readonly times: number[] = [];
   /** Upper bound on entries, so a hostile peer cannot grow the log without limit. */
   private readonly maxEntries: number;
+  private readonly origin = performance.now();
 
   constructor(maxEntries = 20_000) {
     this.maxEntries = maxEntries;
   }
 
   private push(entry: WirelogEntry): void {
-    if (this.enabled && this.entries.length < this.maxEntries) this.entries.push(entry);
+    if (this.enabled) this.pushAlways(entry);
   }
 
   /** Timer entries are logged even while the log is off, as Autobahn appends them unconditionally. */
   private pushAlways(entry: WirelogEntry): void {
-    if (this.entries.length < this.maxEntries) this.entries.push(entry);
+    if (this.entries.length >= this.maxEntries) return;
+    this.entries.push(entry);
+    this.times.push(Math.round((performance.now() - this.origin) * 10) / 10);
   }
 
   /** Switches entry recording, logging the change as Autobahn does ("WLM"). */
   setEnabled(enabled: boolean): void {
     if (enabled === this.enabled) return;
     this.enabled = enabled;
-    if (this.entries.length < this.maxEntries) this.entries.push(['WLM', enabled]);
+    this.pushAlways(['WLM', enabled]);
   }
 
   rxOctets(data: Uint8Array): void {

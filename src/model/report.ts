@@ -103,6 +103,11 @@ export interface CaseResult {
   wirelog: WirelogEntry[];
   /** wsgate's own, beside Autobahn's keys: the TLS connection of the case (absent over plain TCP). */
   tls?: TlsInfo;
+  /**
+   * wsgate's own, never written to the per-case file: when each `wirelog` entry was logged, in ms
+   * since the connection started (absent for a report read from disk). Explanations quote it.
+   */
+  wirelogTimes?: readonly number[];
 }
 
 /** The TLS version and cipher suite (its IANA name) a case's connection agreed on. */

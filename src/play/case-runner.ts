@@ -207,6 +207,7 @@ export class CaseRunner implements ConnectionHandler, CaseContext {
       wasOpenHandshakeTimeout: s.record.wasOpenHandshakeTimeout,
       wasServerConnectionDropTimeout: s.record.wasServerConnectionDropTimeout,
       wirelog: s.wire.entries,
+      wirelogTimes: s.wire.times,
     };
   }
 

@@ -50,7 +50,7 @@ const CASE_KEYS = [
 ] as const satisfies readonly (keyof CaseResult)[];
 
 // Compile-time guard: a key added to CaseResult but not listed above (or as wsgate's own) fails the build here.
-const allKeysListed: [Exclude<keyof CaseResult, (typeof CASE_KEYS)[number] | 'tls'>] extends [never] ? true : never = true;
+const allKeysListed: [Exclude<keyof CaseResult, (typeof CASE_KEYS)[number] | 'tls' | 'wirelogTimes'>] extends [never] ? true : never = true;
 void allKeysListed;
 
 /**

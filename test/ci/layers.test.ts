@@ -18,6 +18,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['cases/'], // the case contract and the catalogue (data and scripts)
   ['core/'], // the role-neutral connection: receive, send, close, record
   ['play/'], // playing one case on a connection, either side: the case runner and the verdict
+  ['explain/'], // why a case did not pass: the requirement it tests, the peer's first divergence, causes shared by cases
   ['server/', 'fuzzing-client/'], // the two roles: the fuzzing server (upgrade, routes), the fuzzing client (upgrade, connecting per case)
   ['report/'], // renderers and publishing (JSON, HTML, JUnit, GitHub)
   ['config/'], // options of every command by role, spec files, URLs, JSON files read and validated
