@@ -1,6 +1,6 @@
 /** `wsgate judge`: the gate applied to reports already written (by `wsgate serve` or Autobahn). */
 import type { Argv } from 'yargs';
-import { extendedOption, githubOption, makeLogger, type CommandContext } from './shared.js';
+import { extendedOption, githubOption, quietOption, makeLogger, type CommandContext } from './shared.js';
 
 export function judgeCommand<T>(y: Argv<T>, { io, env, setStatus }: CommandContext): Argv<T> {
   return y.command(
@@ -18,6 +18,7 @@ export function judgeCommand<T>(y: Argv<T>, { io, env, setStatus }: CommandConte
         .option('baseline', { type: 'string', describe: 'Baseline file of accepted non-OK cases' })
         .option('write-baseline', { type: 'string', describe: 'Write the failing cases to a baseline file' })
         .option('github', githubOption)
+        .option('quiet', quietOption)
         .option('junit', { type: 'string', describe: 'JUnit XML file (default: OUTDIR/junit.xml)' })
         .option('json', { type: 'string', describe: 'JSON summary file (default: OUTDIR/summary.json)' })
         .example('$0 judge --outdir reports/clients --agent my-client', 'fail the build on the reports a server wrote'),
@@ -35,6 +36,7 @@ export function judgeCommand<T>(y: Argv<T>, { io, env, setStatus }: CommandConte
           baseline: a.baseline,
           writeBaseline: a['write-baseline'],
           github: a.github ?? null,
+          quiet: a.quiet,
           junit: a.junit,
           json: a.json,
         }),

@@ -2,7 +2,7 @@
 import type { Argv } from 'yargs';
 import { resolveRunConfig } from '../config/run-config.js';
 import { runGate } from '../run/run.js';
-import { exitForSignal, githubOption, makeLogger, readSpec, serverFlags, serverOptions, type CommandContext } from './shared.js';
+import { exitForSignal, githubOption, quietOption, makeLogger, readSpec, serverFlags, serverOptions, type CommandContext } from './shared.js';
 
 export function runCommand<T>(y: Argv<T>, { io, env, setStatus }: CommandContext): Argv<T> {
   return y.command(
@@ -22,6 +22,7 @@ export function runCommand<T>(y: Argv<T>, { io, env, setStatus }: CommandContext
         baseline: a.baseline ?? null,
         writeBaseline: a['write-baseline'] ?? null,
         github: a.github ?? null,
+        quiet: a.quiet,
         junit: a.junit ?? null,
         json: a.json ?? null,
         jobs: a.jobs ?? null,
@@ -60,6 +61,7 @@ function runOptions<T>(y: Argv<T>) {
         .option('baseline', { type: 'string', requiresArg: true, describe: 'Baseline file of accepted non-OK cases, each with a reason: they do not fail the build' })
         .option('write-baseline', { type: 'string', requiresArg: true, describe: "Write this run's failing cases to a baseline file (a starting point; edit the reasons)" })
         .option('github', githubOption)
+        .option('quiet', quietOption)
         .option('junit', { type: 'string', requiresArg: true, describe: 'JUnit XML file (default: OUTDIR/junit.xml)' })
         .option('json', { type: 'string', requiresArg: true, describe: 'JSON summary file (default: OUTDIR/summary.json)' })
         .option('jobs', { type: 'number', requiresArg: true, describe: 'Cases run at once, each on its own connection (and client process, per case); group 9 always runs alone. Default: one per core, at most 8' })

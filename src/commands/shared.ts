@@ -81,6 +81,9 @@ export const extendedOption = {
   describe: "Also select wsgate's own cases after Autobahn's 517: group 14 for a client (opening handshake, extension negotiation), group 15 for a server (what it must refuse)",
 } as const;
 
+/** `--quiet` of run and judge. */
+export const quietOption = { type: 'boolean', default: false, describe: 'No line per case: only the summary, with the failures grouped by cause' } as const;
+
 /** `--github` of run, judge and merge. */
 export const githubOption = { type: 'boolean', describe: 'GitHub Actions job summary, annotations and step outputs (default: when GITHUB_ACTIONS=true)' } as const;
 

@@ -22,6 +22,8 @@ export interface JudgeConfig {
   baseline: string | null;
   writeBaseline: string | null;
   github: boolean | null;
+  /** --quiet: the summary only, no line per failing case. */
+  quiet: boolean;
   junit: string;
   json: string;
 }
@@ -39,6 +41,7 @@ export interface JudgeInput {
   baseline?: string | undefined;
   writeBaseline?: string | undefined;
   github?: boolean | null | undefined;
+  quiet?: boolean | undefined;
   junit?: string | undefined;
   json?: string | undefined;
 }
@@ -58,6 +61,7 @@ export function judgeConfig(input: JudgeInput): JudgeConfig {
     baseline: input.baseline === undefined ? null : path.resolve(input.baseline),
     writeBaseline: input.writeBaseline === undefined ? null : path.resolve(input.writeBaseline),
     github: input.github ?? null,
+    quiet: input.quiet === true,
     junit: path.resolve(input.junit ?? path.join(outdir, 'junit.xml')),
     json: path.resolve(input.json ?? path.join(outdir, 'summary.json')),
   };

@@ -45,6 +45,8 @@ export interface RunSettings extends SpecExtras {
   writeBaseline: string | null;
   /** GitHub Actions output (summary, annotations, outputs): null follows the environment. */
   github: boolean | null;
+  /** --quiet: no line per case on the console, the summary and its causes only. */
+  quiet: boolean;
   junit: string;
   json: string;
   logLevel: string;
@@ -167,6 +169,7 @@ function runSettings(o: RunOptions, sources: ConfigSources, tls: SpecExtras['tls
     baseline: o.baseline === null ? null : path.resolve(o.baseline),
     writeBaseline: o.writeBaseline === null ? null : path.resolve(o.writeBaseline),
     github: o.github,
+    quiet: o.quiet,
     junit: path.resolve(o.junit ?? path.join(outdir, 'junit.xml')),
     json: path.resolve(o.json ?? path.join(outdir, 'summary.json')),
     logLevel: o.logLevel,

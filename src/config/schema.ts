@@ -42,6 +42,7 @@ export const runSchema = serverSchema.extend({
   baseline: z.string().min(1).nullable().default(null),
   writeBaseline: z.string().min(1).nullable().default(null),
   github: z.boolean().nullable().default(null),
+  quiet: z.boolean().default(false),
   junit: z.string().nullable().default(null),
   json: z.string().nullable().default(null),
   jobs: z.number().int('--jobs must be a whole number').min(1, '--jobs must be at least 1').max(64, '--jobs must be at most 64').nullable().default(null),

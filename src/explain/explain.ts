@@ -71,7 +71,7 @@ function finish(e: Omit<Explanation, 'text' | 'short'>): Explanation {
   const where = pointWords(e.at);
   const peer = `${e.peerDid}${where === '' ? '' : ` (${where})`}`;
   const text = `${capital(e.cause.title)}. wsgate ${e.did}. ${e.requirement.rfc}: ${e.requirement.text}. The peer ${peer}. Ending: ${e.ending}.`;
-  const short = `${e.cause.title}: the peer ${peer} (${e.requirement.rfc})`;
+  const short = `the peer ${peer} — ${e.requirement.rfc}`;
   return { ...e, text, short };
 }
 
@@ -80,8 +80,8 @@ export function pointWords(at: WirePoint | null): string {
   if (at === null) return '';
   const parts: string[] = [];
   if (at.frame !== null) parts.push(`its frame ${at.frame}`);
-  if (at.offset !== null) parts.push(`offset ${at.offset} of its stream`);
-  if (at.ms !== null) parts.push(`${at.ms} ms after the start`);
+  if (at.offset !== null) parts.push(`stream offset ${at.offset}`);
+  if (at.ms !== null) parts.push(`at ${at.ms} ms`);
   return parts.join(', ');
 }
 
@@ -216,7 +216,8 @@ function divergence(r: CaseResult, req: Requirement, facts: WireFacts): Story {
     return { peerDid, at: closeAt, cause: { key: key('code-echoed'), title: `${req.subject}: the code echoed back instead of ${expectedCodes(r)}` } };
   }
   if (r.behaviorClose === 'WRONG CODE') {
-    const peerDid = `closed with ${codeWords(r.remoteCloseCode, r.remoteCloseReason)} where ${expectedCodes(r)} is required`;
+    const opening = r.closedByMe ? `answered wsgate's close frame (code ${r.localCloseCode ?? 'none'}) with` : 'closed with';
+    const peerDid = `${opening} ${codeWords(r.remoteCloseCode, r.remoteCloseReason)} where ${expectedCodes(r)} is required`;
     return { peerDid, at: closeAt, cause: { key: key(`code-${r.remoteCloseCode ?? 'none'}`), title: `${req.subject}: close code ${r.remoteCloseCode ?? 'none'} instead of ${expectedCodes(r)}` } };
   }
 
@@ -227,7 +228,7 @@ function divergence(r: CaseResult, req: Requirement, facts: WireFacts): Story {
     const timer = facts.fired[0];
     const peerDid =
       echo !== undefined
-        ? `went on as if nothing were wrong: it sent ${frameWords(echo)}${echo.logged !== '' ? ` ${quoteLogged(echo.logged)}` : ''} instead of failing the connection`
+        ? `accepted it and sent ${frameWords(echo)}${echo.logged !== '' ? ` ${quoteLogged(echo.logged)}` : ''} instead of failing the connection`
         : `did not fail the connection: it kept it open and silent${timer !== undefined && timer.seconds !== null ? ` until wsgate's ${timer.seconds} s timer ran out` : ''}`;
     return { peerDid, at: echo !== undefined ? point(echo) : timer?.ms != null ? { frame: null, offset: null, ms: timer.ms } : null, cause: { key: key('accepted'), title: `${req.subject} accepted` } };
   }

@@ -10,7 +10,7 @@ export interface WirePoint {
   frame: number | null;
   /** Offset of that frame's first byte in the peer's WebSocket stream (after the handshake). */
   offset: number | null;
-  /** Milliseconds after the connection started. */
+  /** Milliseconds after the connection started (the log's clock: "at 2.4 ms"). */
   ms: number | null;
 }
 

@@ -3,6 +3,7 @@
  * read, and what the programmatic API returns. Fields are only ever added, never renamed or removed
  * within a major version.
  */
+import type { CauseGroup, Explanation } from './explanation.js';
 import type { BaselineMark, CaseOrigin, GateStatus, RunResources, RunTls } from './report.js';
 import type { CloseVerdict, OutcomeVerdict } from './verdicts.js';
 
@@ -29,6 +30,8 @@ export interface RunSummary {
   counts: SummaryCounts;
   /** 'passed' when no case failed and the run was not interrupted: the gate's decision. */
   result: 'passed' | 'failed';
+  /** The failing cases grouped by cause (a requirement broken in one way), most cases first. */
+  causes: CauseGroup[];
   cases: CaseSummary[];
 }
 
@@ -72,6 +75,11 @@ export interface CaseSummary {
   timeMs: number;
   /** One line: why the case failed, was skipped or warned (empty on a plain pass). */
   reason: string;
+  /**
+   * wsgate's account of any verdict other than OK (or of no result): the requirement, the peer's
+   * first divergence, the ending, the cause; null when the case passed with OK/OK or was not run.
+   */
+  explanation: Explanation | null;
   warnings: string[];
   baseline: BaselineMark | null;
   /** The per-case JSON report, relative to the report directory, or null. */

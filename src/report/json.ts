@@ -5,6 +5,7 @@ import { agentFilePrefixes, caseReportBase } from './files.js';
 import type { CaseResult, GateCase, GateRun, IndexEntry } from '../model/report.js';
 import type { CaseSummary, RunSummary } from '../model/summary.js';
 import { pythonJson } from './pyjson.js';
+import { explanationOf, runCauses } from '../explain/run.js';
 
 // Autobahn's per-case keys (39 in its real output); anything else a caller attached to the object stays out of the file.
 const CASE_KEYS = [
@@ -126,6 +127,7 @@ export function runSummary(run: GateRun): RunSummary {
     },
     // An interrupted run did not check every selected case, so it cannot pass the gate.
     result: failed > 0 || run.interrupted !== null ? 'failed' : 'passed',
+    causes: runCauses(run),
     cases: run.cases.map(caseSummary),
   };
 }
@@ -147,6 +149,7 @@ function caseSummary(c: GateCase): CaseSummary {
     ...(c.result?.tls !== undefined ? { tls: { version: c.result.tls.version, cipher: c.result.tls.cipher } } : {}),
     timeMs: c.timeMs,
     reason: c.reason,
+    explanation: explanationOf(c),
     warnings: c.warnings,
     baseline: c.baseline ?? null,
     reportfile: c.reportBase === null ? null : `${c.reportBase}.json`,

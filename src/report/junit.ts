@@ -2,6 +2,7 @@
  * JUnit XML for CI: one <testsuite> per case group, one <testcase> per selected case, verdicts as
  * failure/skipped/error, and a bounded frame log (hex/ASCII only) in <system-out>.
  */
+import { explanationOf } from '../explain/run.js';
 import junitReportBuilder from 'junit-report-builder';
 import { fragmentToText } from './escape.js';
 import type { GateCase, GateRun } from '../model/report.js';
@@ -140,7 +141,8 @@ function clientOutput(c: GateCase): string {
 
 function failureBody(c: GateCase): string {
   const r = c.result;
-  const lines = [`Case ${c.id}: ${c.reason || 'failed'}`];
+  const why = explanationOf(c);
+  const lines = [`Case ${c.id}: ${c.reason || 'failed'}`, ...(why !== null && r !== null ? [`Why: ${why.text}`] : [])];
   if (r !== null) {
     lines.push(
       `behavior: ${r.behavior} - ${r.result}`,
@@ -208,7 +210,9 @@ function addTestCase(tc: JunitCase, c: GateCase, own: boolean): void {
   for (const w of c.warnings) tc.property('warning', oneLine(w));
   if (c.status === 'failed') {
     const type = c.result === null ? 'CLIENT' : `${c.result.behavior}/${c.result.behaviorClose}`;
-    tc.failure(oneLine(c.reason || type), type).stacktrace(cdataSafe(failureBody(c)));
+    // The message is wsgate's explanation where the case has a result (Autobahn's texts stay in the body).
+    const why = c.result === null ? null : explanationOf(c);
+    tc.failure(oneLine(why?.text ?? (c.reason || type)), type).stacktrace(cdataSafe(failureBody(c)));
   } else if (c.status === 'skipped') {
     skipWithMessage(tc, oneLine(c.reason || 'skipped'));
   }

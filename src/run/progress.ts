@@ -1,5 +1,13 @@
-/** Human output of a gate run: one line per case, then a summary. */
+/**
+ * Human output of a gate run: one line per case (and, under a failing case, one line saying why),
+ * then a summary with the failures grouped by cause. Quiet: the summary only.
+ */
+import { causeLine } from '../explain/causes.js';
+import { explanationOf, runCauses } from '../explain/run.js';
 import { caseLabel, type GateCase, type GateRun } from '../model/report.js';
+
+/** Causes listed in the summary; more are counted in one line (summary.json and the job summary have them all). */
+const MAX_CAUSES = 12;
 
 /** Writes progress lines; colours only on a terminal. */
 export class Progress {
@@ -8,6 +16,7 @@ export class Progress {
     private readonly out: NodeJS.WritableStream,
     private readonly tty: boolean,
     private readonly total: number,
+    private readonly quiet = false,
   ) {
     this.width = String(total).length;
   }
@@ -22,6 +31,7 @@ export class Progress {
 
   /** A case is settled (either role, however it was played). */
   caseDone(c: GateCase): void {
+    if (this.quiet) return;
     const mark = c.baseline?.state === 'accepted'
       ? this.colour(33, 'acc ')
       : c.status === 'passed'
@@ -33,6 +43,8 @@ export class Progress {
     const duration = c.result ? `${c.result.duration} ms` : `${c.timeMs} ms`;
     const why = c.reason !== '' ? `  ${c.reason}` : c.warnings.length > 0 ? `  ${c.warnings.join('; ')}` : '';
     this.out.write(`[${String(c.index).padStart(this.width)}/${this.total}] ${mark} ${caseLabel(c).padEnd(8)} ${verdicts.padEnd(24)} ${duration.padStart(8)}${why}\n`);
+    const e = c.status === 'failed' && c.result !== null ? explanationOf(c) : null;
+    if (e !== null) this.out.write(`${' '.repeat(2 * this.width + 4)}why: ${e.short}\n`);
   }
 
   summary(run: GateRun, files: { outdir: string; junit: string; json: string }): void {
@@ -43,8 +55,15 @@ export class Progress {
     const acceptedText = accepted.length > 0 ? ` (${accepted.length} accepted by the baseline)` : '';
     const line = `${run.cases.length} cases: ${count('passed')} passed${warned > 0 ? ` (${warned} with warnings)` : ''}, ${failed} failed, ${count('skipped')} skipped${acceptedText} in ${(run.durationMs / 1000).toFixed(1)} s`;
     this.out.write(`\n${failed > 0 || run.interrupted !== null ? this.colour(31, line) : this.colour(32, line)}\n`);
-    for (const c of run.cases.filter((x) => x.status === 'failed').slice(0, 20)) {
-      this.out.write(`  ${this.colour(31, 'FAIL')} ${caseLabel(c)}: ${c.reason}\n`);
+    const causes = runCauses(run);
+    if (causes.length > 0) this.out.write(`${causes.length} cause${causes.length === 1 ? '' : 's'}:\n`);
+    for (const g of causes.slice(0, MAX_CAUSES)) {
+      this.out.write(`  ${this.colour(31, 'FAIL')} ${causeLine(g)}\n         ${g.requirement.rfc}: ${g.requirement.text}\n`);
+    }
+    if (causes.length > MAX_CAUSES) {
+      const rest = causes.slice(MAX_CAUSES);
+      const n = rest.reduce((sum, g) => sum + g.cases.length, 0);
+      this.out.write(`  and ${rest.length} more causes (${n} cases): see summary.json or index.html\n`);
     }
     for (const c of accepted.slice(0, 20)) {
       this.out.write(`  ${this.colour(33, 'accepted failure')} ${c.id}: ${c.baseline?.failure ?? ''} (baseline: ${c.baseline?.reason ?? ''})\n`);

@@ -38,7 +38,7 @@ export async function runGate(config: RunConfig, io: GateIo, ending?: RunEnding)
   const driver: RoleDriver = config.role === 'server' ? serverRoleDriver(config) : clientRoleDriver(config);
   const secure = config.tls === null ? null : await prepareTls(config.tls, { ...driver.tlsNeeds, outdir: config.outdir });
   const meter = startMeter();
-  const progress = new Progress(io.out, io.isTty, cases.length);
+  const progress = new Progress(io.out, io.isTty, cases.length, config.quiet);
   const settings: PeerRunSettings = { config, io, cases, selected, baseline, progress, several: driver.peerCount > 1 };
   const tested: Array<{ agent: string; cases: GateCase[] }> = [];
   try {

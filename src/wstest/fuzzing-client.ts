@@ -76,6 +76,7 @@ export function fuzzingClientConfig(options: WstestOptions, io: WstestIo): Serve
     baseline: null,
     writeBaseline: null,
     github: false,
+    quiet: false,
     junit: path.join(outdir, 'junit.xml'),
     json: path.join(outdir, 'summary.json'),
     logLevel: options.debug ? 'info' : 'warn',

@@ -4,6 +4,7 @@
  * https://docs.github.com/actions/using-workflows/workflow-commands-for-github-actions
  */
 import { randomUUID } from 'node:crypto';
+import { explanationOf, runCauses } from '../../explain/run.js';
 import { caseLabel, type GateCase, type GateRun } from '../../model/report.js';
 
 /** GitHub's limit on one step's job summary: 1 MiB ("the maximum size is 1MiB"). */
@@ -78,7 +79,8 @@ export function annotations(run: GateRun, max = MAX_ERROR_ANNOTATIONS): string[]
   const out = failing.slice(0, max).map((c) => {
     const title = `wsgate ${caseLabel(c)}: ${verdicts(c)}`;
     const report = c.reportBase === null ? '' : `\nReport: ${c.reportBase}.html`;
-    return `::error title=${escapeProperty(title)}::${escapeData(`Case ${c.id} (${line(c.description, 200)}) failed for agent ${c.agent ?? run.agent}: ${c.reason}${report}`)}`;
+    const why = explanationOf(c)?.text ?? c.reason;
+    return `::error title=${escapeProperty(title)}::${escapeData(`Case ${c.id} failed for agent ${c.agent ?? run.agent}: ${why}${report}`)}`;
   });
   if (failing.length > max) {
     const rest = failing.slice(max).map((c) => caseLabel(c));
@@ -140,9 +142,24 @@ function headSection(run: GateRun, paths: ReportPaths): string[] {
     ...(run.interrupted !== null ? ['', `Interrupted (${cell(run.interrupted)}): the cases not run count as not checked, so the run fails.`] : []),
     '',
     `Reports: \`${cell(paths.outdir, 200)}/index.html\`, JUnit \`${cell(paths.junit, 200)}\`, summary \`${cell(paths.json, 200)}\``,
+    ...causesSection(run),
     ...(failing.length === 0
       ? []
-      : ['', `### Failing cases (${failing.length})`, '', '| Case | Verdicts | Reason |', '| --- | --- | --- |', ...failing.map((c) => `| ${cell(caseLabel(c))} | ${cell(verdicts(c))} | ${cell(c.reason)} |`)]),
+      : ['', `### Failing cases (${failing.length})`, '', '| Case | Verdicts | Why |', '| --- | --- | --- |', ...failing.map((c) => `| ${cell(caseLabel(c))} | ${cell(verdicts(c))} | ${cell(explanationOf(c)?.short ?? c.reason)} |`)]),
+  ];
+}
+
+/** The failing cases grouped by cause: each cause once, with its cases and the requirement it breaks. */
+function causesSection(run: GateRun): string[] {
+  const causes = runCauses(run);
+  if (causes.length === 0) return [];
+  return [
+    '',
+    `### Failures by cause (${causes.length})`,
+    '',
+    '| Cause | Cases | Requirement |',
+    '| --- | --- | --- |',
+    ...causes.map((g) => `| ${cell(g.title, 200)} | ${cell(`${g.cases.length}: ${g.ranges}`, 400)} | ${cell(`${g.requirement.rfc}: ${g.requirement.text}`, 300)} |`),
   ];
 }
 

@@ -1,4 +1,5 @@
 /** The per-case HTML report: Autobahn's sections in its order, self-contained, every peer string escaped. */
+import { explainResult, pointWords } from '../../explain/explain.js';
 import type { CaseResult } from '../../model/report.js';
 import { escapeHtml as esc, htmlFragment } from '../escape.js';
 import { page } from './page.js';
@@ -116,7 +117,7 @@ export function caseReportHtml(result: CaseResult): string {
   const body = `<header class="bar"><a href="index.html">&larr; Summary</a>wsgate case report</header>
 <main>
 ${title}
-${outcomeSections(result)}
+${explanationSection(result)}${outcomeSections(result)}
 ${connectionSections(result)}
 <section id="wire_statistics"><h2>Wire Statistics</h2>
 ${statsBlock(result)}
@@ -131,6 +132,21 @@ ${wirelogLines(result)
 </main>`;
   const pageTitle = `${result.agent} - Case ${result.id} : ${outcome.text}`;
   return page(pageTitle, CSS_CASE, body);
+}
+
+/** wsgate's explanation of a verdict other than OK, above Autobahn's sections (nothing on OK/OK). */
+function explanationSection(result: CaseResult): string {
+  const e = explainResult(result);
+  if (e === null) return '';
+  const where = pointWords(e.at);
+  return `<section id="case_explanation" data-cause="${esc(e.cause.key)}"><h2>Why: ${esc(e.cause.title)}</h2>
+<dl class="text_block">
+<dt>wsgate</dt><dd>${esc(e.did)}</dd>
+<dt>${esc(e.requirement.rfc)}</dt><dd>${esc(e.requirement.text)}</dd>
+<dt>The peer</dt><dd>${esc(e.peerDid)}${where === '' ? '' : ` (${esc(where)})`}</dd>
+<dt>Ending</dt><dd>${esc(e.ending)}</dd>
+</dl></section>
+`;
 }
 
 /** Description, expectation, outcome (expected and observed events) and closing behaviour. */

@@ -1,4 +1,6 @@
 /** The index page: the agents × cases matrix (Autobahn's layout), the legend and the case descriptions. */
+import { groupCauses, type ExplainedCase } from '../../explain/causes.js';
+import { explainResult } from '../../explain/explain.js';
 import type { CaseInfo, CaseResult } from '../../model/report.js';
 import { escapeHtml as esc, htmlFragment } from '../escape.js';
 import { agentFilePrefixes, caseReportBase } from '../files.js';
@@ -128,7 +130,7 @@ ${tlsNote(results)}<table id="agent_summary">
 <tr><th>Agent</th><th>Pass</th><th>Non-Strict</th><th>Fail</th><th>Info</th><th>Unimplemented</th><th>Missing</th></tr>
 ${summaryRows(results, catalogue, agents)}
 </table>
-<h2>Results</h2>
+${causesBlock(results, catalogue, agents)}<h2>Results</h2>
 <p class="filters" id="failing">${matrix.failing} case${matrix.failing === 1 ? '' : 's'} with a failure. Show: <a href="#failing">failing cases only</a> &middot; <a href="#top">all cases</a></p>
 <p class="chips"><span class="case_ok">Pass</span><span class="case_non_strict">Non-Strict</span><span class="case_failed">Fail</span><span class="case_info">Info</span><span class="case_unimplemented">Unimplemented</span><span class="case_missing">Missing</span> <a href="#legend">what they mean</a></p>
 <table id="agent_case_results">
@@ -150,6 +152,31 @@ ${descriptions(catalogue)}
 </div>
 </main>`;
   return page('wsgate report', CSS_INDEX, body);
+}
+
+/** The failing results grouped by cause (a requirement broken in one way), or nothing when none fails. */
+function causesBlock(results: ReadonlyMap<string, ReadonlyMap<string, CaseResult>>, catalogue: readonly CaseInfo[], agents: readonly string[]): string {
+  const explained: ExplainedCase[] = [];
+  for (const agent of agents) {
+    const byCase = results.get(agent);
+    for (const info of catalogue) {
+      const r = byCase?.get(info.id);
+      if (r === undefined || !isFailing(r)) continue;
+      const e = explainResult(r);
+      if (e !== null) explained.push({ label: agents.length > 1 ? `${agent} ${info.id}` : info.id, explanation: e });
+    }
+  }
+  const causes = groupCauses(explained);
+  if (causes.length === 0) return '';
+  const rows = causes
+    .map((g) => `<tr data-cause="${esc(g.key)}"><td>${esc(g.title)}</td><td class="count">${g.cases.length}</td><td>${esc(g.ranges)}</td><td>${esc(`${g.requirement.rfc}: ${g.requirement.text}`)}</td></tr>`)
+    .join('\n');
+  return `<h2 id="causes">Failures by cause</h2>
+<table id="failure_causes">
+<tr><th>Cause</th><th>Cases</th><th>Which</th><th>Requirement</th></tr>
+${rows}
+</table>
+`;
 }
 
 /** Over TLS, a line saying so, with the versions and cipher suites the connections agreed on; else nothing. */
