@@ -35,7 +35,7 @@ export function explainNoResult(id: string, description: string, reason: string)
     at: null,
     ending,
     cause: { key: `no-result:${kind.key}`, title: kind.title },
-  });
+  }, true);
 }
 
 function noResultKind(reason: string): { key: string; title: string } {
@@ -66,12 +66,15 @@ export function explainResult(r: CaseResult): Explanation | null {
   });
 }
 
-/** Fills in the two sentences made of the parts. */
-function finish(e: Omit<Explanation, 'text' | 'short'>): Explanation {
+/**
+ * Fills in the two sentences made of the parts. `peerDid` continues "the peer …", unless the gate's
+ * own reason stands in for it (a case with no result), which is a sentence of its own.
+ */
+function finish(e: Omit<Explanation, 'text' | 'short'>, ownSentence = false): Explanation {
   const where = pointWords(e.at);
-  const peer = `${e.peerDid}${where === '' ? '' : ` (${where})`}`;
-  const text = `${capital(e.cause.title)}. wsgate ${e.did}. ${e.requirement.rfc}: ${e.requirement.text}. The peer ${peer}. Ending: ${e.ending}.`;
-  const short = `the peer ${peer} — ${e.requirement.rfc}`;
+  const peer = `${ownSentence ? '' : 'the peer '}${e.peerDid}${where === '' ? '' : ` (${where})`}`;
+  const text = `${capital(e.cause.title)}. wsgate ${e.did}. ${e.requirement.rfc}: ${e.requirement.text}. ${capital(peer)}. Ending: ${e.ending}.`;
+  const short = `${peer} — ${e.requirement.rfc}`;
   return { ...e, text, short };
 }
 
@@ -93,7 +96,8 @@ function capital(s: string): string {
 function didPhrase(description: string): string {
   const plain = description.replace(/<br\s*\/?>/gi, ' ').replace(/<[^>]+>/g, '').replace(/\s+/g, ' ').trim();
   const first = plain.split(/(?<=[.!?])\s+(?=[A-Z0-9])/)[0] ?? plain;
-  const body = first.replace(/[.]$/, '');
+  // Autobahn's own descriptions (a report it wrote, judged by wsgate) start with the verb.
+  const body = first.replace(/[.]$/, '').replace(/^Sends? /, '');
   return `sent ${body.length > 0 ? body[0]!.toLowerCase() + body.slice(1) : 'the case'}`;
 }
 
@@ -162,111 +166,144 @@ function expectedCodes(r: CaseResult): string {
   return codes.length === 0 ? 'none' : `${codes.join(' or ')} (or none)`;
 }
 
-/** What the peer did instead, where, and the cause it makes. */
+/** What one detector reads: the result, the requirement, the log, and the peer's close frame. */
+interface Seen {
+  r: CaseResult;
+  req: Requirement;
+  facts: WireFacts;
+  closeFrame: LoggedFrame | undefined;
+  closeAt: WirePoint | null;
+  key: (kind: string) => string;
+}
+
+type Detector = (s: Seen) => Story | null;
+
+/** What the peer did instead, where, and the cause it makes: the first detector that recognises the case. */
 function divergence(r: CaseResult, req: Requirement, facts: WireFacts): Story {
-  const ec = r.expectedClose;
-  const key = (kind: string): string => `${req.key}:${kind}`;
   const closeFrame = peerClose(facts);
-  const closeAt = closeFrame === undefined ? null : point(closeFrame);
-
-  if (r.resultClose.startsWith('The WebSocket opening handshake was never completed')) {
-    const status = r.httpResponse.split('\r\n')[0] ?? '';
-    const peerDid = r.isServer
-      ? r.httpRequest === ''
-        ? 'never sent an upgrade request'
-        : 'did not complete the opening handshake'
-      : status === '' || status === '?'
-        ? 'sent no handshake response'
-        : `answered "${status}" instead of 101`;
-    return { peerDid, at: null, cause: { key: 'handshake:not-completed', title: 'the opening handshake was not completed' } };
+  const seen: Seen = { r, req, facts, closeFrame, closeAt: closeFrame === undefined ? null : point(closeFrame), key: (kind) => `${req.key}:${kind}` };
+  for (const detect of DETECTORS) {
+    const story = detect(seen);
+    if (story !== null) return story;
   }
+  // Any other pair (a close FAILED with events OK and the right endpoint, which Autobahn's rules do not produce).
+  return { peerDid: `${r.result} ${r.resultClose}`, at: seen.closeAt, cause: { key: seen.key('other'), title: `${req.subject}: ${normalise(r.resultClose)}` } };
+}
 
-  if (r.behavior === 'UNIMPLEMENTED') {
-    const deflate = /permessage-deflate/i;
-    const peerDid = r.isServer
-      ? deflate.test(r.httpRequest)
-        ? 'offered permessage-deflate with parameters this case cannot use'
-        : 'offered no permessage-deflate (the case tests compression, so it says nothing about this peer)'
-      : deflate.test(r.httpResponse)
-        ? 'accepted permessage-deflate with parameters this case cannot use'
-        : 'declined permessage-deflate (the case tests compression, so it says nothing about this peer)';
-    const needsOffer = /without a permessage-deflate offer|no deflate/i.test(r.result) || r.id.startsWith('12.') || r.id.startsWith('13.');
-    return { peerDid, at: null, cause: { key: 'unimplemented:deflate', title: needsOffer ? 'permessage-deflate not negotiated: cases not applicable' : `not applicable: ${r.result}` } };
-  }
+const noHandshake: Detector = ({ r }) => {
+  if (!r.resultClose.startsWith('The WebSocket opening handshake was never completed')) return null;
+  const status = r.httpResponse.split('\r\n')[0] ?? '';
+  const peerDid = r.isServer
+    ? r.httpRequest === ''
+      ? 'never sent an upgrade request'
+      : 'did not complete the opening handshake'
+    : status === '' || status === '?'
+      ? 'sent no handshake response'
+      : `answered "${status}" instead of 101`;
+  return { peerDid, at: null, cause: { key: 'handshake:not-completed', title: 'the opening handshake was not completed' } };
+};
 
-  if (r.behavior === 'INFORMATIONAL' || r.behaviorClose === 'INFORMATIONAL') {
-    const peerDid = `${closeFrame === undefined ? 'sent no close frame' : `closed with ${codeWords(r.remoteCloseCode, r.remoteCloseReason)}`}; ${req.informational ?? 'the RFC leaves this case open, so it is reported, not judged'}`;
-    return { peerDid, at: closeAt, cause: { key: key('informational'), title: `${req.subject}: informational only` } };
-  }
+const notApplicable: Detector = ({ r }) => {
+  if (r.behavior !== 'UNIMPLEMENTED') return null;
+  const deflate = /permessage-deflate/i;
+  const peerDid = r.isServer
+    ? deflate.test(r.httpRequest)
+      ? 'offered permessage-deflate with parameters this case cannot use'
+      : 'offered no permessage-deflate (the case tests compression, so it says nothing about this peer)'
+    : deflate.test(r.httpResponse)
+      ? 'accepted permessage-deflate with parameters this case cannot use'
+      : 'declined permessage-deflate (the case tests compression, so it says nothing about this peer)';
+  const compression = /permessage-deflate/i.test(r.result) || r.id.startsWith('12.') || r.id.startsWith('13.');
+  return { peerDid, at: null, cause: { key: 'unimplemented:deflate', title: compression ? 'permessage-deflate not negotiated: cases not applicable' : `not applicable: ${r.result}` } };
+};
 
-  // The peer's answer to a normal close wsgate started (after the case's own part went right or not):
-  // one cause whatever the case was about, since the fault is in the peer's closing handshake.
-  const normalAnswer = 'closeCode' in ec && ec.closeCode.includes(1000);
-  if (r.closedByMe && normalAnswer && r.behaviorClose === 'WRONG CODE') {
+const informational: Detector = ({ r, req, closeFrame, closeAt, key }) => {
+  if (r.behavior !== 'INFORMATIONAL' && r.behaviorClose !== 'INFORMATIONAL') return null;
+  const answer = closeFrame === undefined ? 'sent no close frame' : `closed with ${codeWords(r.remoteCloseCode, r.remoteCloseReason)}`;
+  const peerDid = `${answer}; ${req.informational ?? 'the RFC leaves this case open, so it is reported, not judged'}`;
+  return { peerDid, at: closeAt, cause: { key: key('informational'), title: `${req.subject}: informational only` } };
+};
+
+/**
+ * The peer's answer to a normal close wsgate started at the end of a case: one cause whatever the
+ * case was about, since the fault is in the peer's closing handshake.
+ */
+const closingAnswer: Detector = ({ r, closeFrame, closeAt }) => {
+  if (!r.closedByMe) return null;
+  const ec = r.expectedClose;
+  if (r.behaviorClose === 'WRONG CODE' && 'closeCode' in ec && ec.closeCode.includes(1000)) {
     const peerDid = `answered wsgate's close (code ${r.localCloseCode ?? 'none'}) with ${codeWords(r.remoteCloseCode, r.remoteCloseReason)}`;
-    return { peerDid, at: closeAt, cause: { key: `closing-answer:code-${r.remoteCloseCode ?? 'none'}`, title: `a close frame answered with code ${r.remoteCloseCode ?? 'none'} instead of its own code or 1000` }, requirement: CLOSE_ANSWER };
+    const code = r.remoteCloseCode ?? 'none';
+    return { peerDid, at: closeAt, cause: { key: `closing-answer:code-${code}`, title: `a close frame answered with code ${code} instead of its own code or 1000` }, requirement: CLOSE_ANSWER };
   }
-  if (r.closedByMe && closeFrame === undefined && r.remoteCloseCode === null && r.behaviorClose === 'UNCLEAN' && r.behavior !== 'FAILED') {
-    const peerDid = 'never answered wsgate\'s close frame';
-    return { peerDid, at: null, cause: { key: 'closing-answer:none', title: 'a close frame never answered' }, requirement: CLOSE_ANSWER };
+  if (closeFrame === undefined && r.remoteCloseCode === null && r.behaviorClose === 'UNCLEAN' && r.behavior !== 'FAILED') {
+    return { peerDid: "never answered wsgate's close frame", at: null, cause: { key: 'closing-answer:none', title: 'a close frame never answered' }, requirement: CLOSE_ANSWER };
   }
+  return null;
+};
 
-  if (r.behaviorClose === 'WRONG CODE' && r.remoteCloseCode !== null && r.remoteCloseCode === r.localCloseCode && r.closedByMe) {
+const wrongCode: Detector = ({ r, req, closeAt, key }) => {
+  if (r.behaviorClose !== 'WRONG CODE') return null;
+  const code = r.remoteCloseCode ?? 'none';
+  if (r.closedByMe && r.remoteCloseCode !== null && r.remoteCloseCode === r.localCloseCode) {
     const peerDid = `echoed the close code back (${codeWords(r.remoteCloseCode, r.remoteCloseReason)}) where ${expectedCodes(r)} is required`;
     return { peerDid, at: closeAt, cause: { key: key('code-echoed'), title: `${req.subject}: the code echoed back instead of ${expectedCodes(r)}` } };
   }
-  if (r.behaviorClose === 'WRONG CODE') {
-    const opening = r.closedByMe ? `answered wsgate's close frame (code ${r.localCloseCode ?? 'none'}) with` : 'closed with';
-    const peerDid = `${opening} ${codeWords(r.remoteCloseCode, r.remoteCloseReason)} where ${expectedCodes(r)} is required`;
-    return { peerDid, at: closeAt, cause: { key: key(`code-${r.remoteCloseCode ?? 'none'}`), title: `${req.subject}: close code ${r.remoteCloseCode ?? 'none'} instead of ${expectedCodes(r)}` } };
-  }
+  const opening = r.closedByMe ? `answered wsgate's close frame (code ${r.localCloseCode ?? 'none'}) with` : 'closed with';
+  const peerDid = `${opening} ${codeWords(r.remoteCloseCode, r.remoteCloseReason)} where ${expectedCodes(r)} is required`;
+  return { peerDid, at: closeAt, cause: { key: key(`code-${code}`), title: `${req.subject}: close code ${code} instead of ${expectedCodes(r)}` } };
+};
 
-  const peerShouldFail = 'closedByMe' in ec && ec.closedByMe === false;
-  const wsgateShouldClose = 'closedByMe' in ec && ec.closedByMe === true;
-  if (peerShouldFail && r.closedByMe) {
+/** The peer should have failed the connection and wsgate had to close it, or the other way round. */
+const wrongEndpoint: Detector = ({ r, req, facts, closeFrame, closeAt, key }) => {
+  const ec = r.expectedClose;
+  if (!('closedByMe' in ec) || ec.closedByMe === r.closedByMe) return null;
+  if (r.closedByMe) {
     const echo = firstDataOrControl(facts);
     const timer = facts.fired[0];
-    const peerDid =
-      echo !== undefined
-        ? `accepted it and sent ${frameWords(echo)}${echo.logged !== '' ? ` ${quoteLogged(echo.logged)}` : ''} instead of failing the connection`
-        : `did not fail the connection: it kept it open and silent${timer !== undefined && timer.seconds !== null ? ` until wsgate's ${timer.seconds} s timer ran out` : ''}`;
-    return { peerDid, at: echo !== undefined ? point(echo) : timer?.ms != null ? { frame: null, offset: null, ms: timer.ms } : null, cause: { key: key('accepted'), title: `${req.subject} accepted` } };
-  }
-  if (wsgateShouldClose && !r.closedByMe) {
-    const peerDid =
-      closeFrame !== undefined
-        ? `failed the connection: it sent a close frame with ${codeWords(r.remoteCloseCode, r.remoteCloseReason)}`
-        : 'dropped the TCP connection without a close frame';
-    return { peerDid, at: closeAt, cause: { key: key('refused'), title: `${req.subject} refused` } };
-  }
-
-  if (r.behavior === 'NON-STRICT') {
-    const peerDid = `sent ${eventsWords(r.received)}: ${req.nonStrict ?? 'the case accepts this outcome as non-strict, the strict one being the expected events'}`;
-    return { peerDid, at: closeAt, cause: { key: key('non-strict'), title: `${req.subject}: handled non-strictly` } };
-  }
-
-  if (r.behavior === 'FAILED') {
-    if (r.result === 'Actual events differ from any expected.') return eventsStory(r, req, facts);
-    if (r.result.startsWith('Dropped the connection without a close frame')) {
-      return { peerDid: `sent data wsgate had to reject: ${r.result.replace(/^Dropped the connection without a close frame: /, '').replace(/\.$/, '')}`, at: null, cause: { key: key('bad-data'), title: `${req.subject}: the peer sent data that cannot be read` } };
+    if (echo !== undefined) {
+      const peerDid = `accepted it and sent ${frameWords(echo)}${echo.logged !== '' ? ` ${quoteLogged(echo.logged)}` : ''} instead of failing the connection`;
+      return { peerDid, at: point(echo), cause: { key: key('accepted'), title: `${req.subject} accepted` } };
     }
-    return { peerDid: `did not do what the case checks: ${r.result.replace(/\.$/, '')}`, at: null, cause: { key: key(`own:${normalise(r.result)}`), title: `${req.subject}: ${normalise(r.result)}` } };
+    const until = timer !== undefined && timer.seconds !== null ? ` until wsgate's ${timer.seconds} s timer ran out` : '';
+    const at = timer?.ms != null ? { frame: null, offset: null, ms: timer.ms } : null;
+    return { peerDid: `did not fail the connection: it kept it open and silent${until}`, at, cause: { key: key('accepted'), title: `${req.subject} accepted` } };
   }
+  const peerDid = closeFrame !== undefined ? `failed the connection: it sent a close frame with ${codeWords(r.remoteCloseCode, r.remoteCloseReason)}` : 'dropped the TCP connection without a close frame';
+  return { peerDid, at: closeAt, cause: { key: key('refused'), title: `${req.subject} refused` } };
+};
 
+const nonStrict: Detector = ({ r, req, closeAt, key }) => {
+  if (r.behavior !== 'NON-STRICT') return null;
+  const peerDid = `sent ${eventsWords(r.received)}: ${req.nonStrict ?? 'the case accepts this outcome as non-strict, the strict one being the expected events'}`;
+  return { peerDid, at: closeAt, cause: { key: key('non-strict'), title: `${req.subject}: handled non-strictly` } };
+};
+
+const outcomeFailed: Detector = ({ r, req, facts, key }) => {
+  if (r.behavior !== 'FAILED') return null;
+  if (r.result === 'Actual events differ from any expected.') return eventsStory(r, req, facts);
+  const dropped = 'Dropped the connection without a close frame: ';
+  if (r.result.startsWith(dropped)) {
+    return { peerDid: `sent data wsgate had to reject: ${r.result.slice(dropped.length).replace(/\.$/, '')}`, at: null, cause: { key: key('bad-data'), title: `${req.subject}: the peer sent data that cannot be read` } };
+  }
+  return { peerDid: `did not do what the case checks: ${r.result.replace(/\.$/, '')}`, at: null, cause: { key: key(`own:${normalise(r.result)}`), title: `${req.subject}: ${normalise(r.result)}` } };
+};
+
+const closeFailed: Detector = ({ r, req, closeFrame, closeAt, key }) => {
   if (r.behaviorClose === 'UNCLEAN') {
-    const peerDid = closeFrame === undefined ? `dropped the TCP connection without a closing handshake (${r.wasNotCleanReason ?? 'no reason recorded'})` : `did not complete the closing handshake cleanly (${r.wasNotCleanReason ?? 'no reason recorded'})`;
+    const why = r.wasNotCleanReason ?? 'no reason recorded';
+    const peerDid = closeFrame === undefined ? `dropped the TCP connection without a closing handshake (${why})` : `did not complete the closing handshake cleanly (${why})`;
     return { peerDid, at: closeAt, cause: { key: key('unclean'), title: `${req.subject}: connection not closed cleanly` } };
   }
   if (r.behaviorClose === 'FAILED BY CLIENT') {
-    return {
-      peerDid: 'did not close the TCP connection after the closing handshake, so wsgate (the client) had to: RFC 6455 §7.1.1 asks the server to close it first',
-      at: closeAt,
-      cause: { key: 'tcp-close:server-kept-open', title: 'the server does not close TCP after the closing handshake' },
-    };
+    const peerDid = 'did not close the TCP connection after the closing handshake, so wsgate (the client) had to: RFC 6455 §7.1.1 asks the server to close it first';
+    return { peerDid, at: closeAt, cause: { key: 'tcp-close:server-kept-open', title: 'the server does not close TCP after the closing handshake' } };
   }
-  // Any other pair (a close FAILED with events OK and the right endpoint, which Autobahn's rules do not produce).
-  return { peerDid: `${r.result} ${r.resultClose}`, at: closeAt, cause: { key: key('other'), title: `${req.subject}: ${normalise(r.resultClose)}` } };
-}
+  return null;
+};
+
+/** In order: the first that recognises a result tells its story. */
+const DETECTORS: readonly Detector[] = [noHandshake, notApplicable, informational, closingAnswer, wrongCode, wrongEndpoint, nonStrict, outcomeFailed, closeFailed];
 
 /** The first point where the observed events leave the expected ones. */
 function eventsStory(r: CaseResult, req: Requirement, facts: WireFacts): Story {
@@ -304,9 +341,15 @@ function sameReportEvent(a: ReportEvent, b: ReportEvent): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
+/** A logged payload in a sentence: text quoted, anything with control characters (or not text) as hex; cut at 40 characters. */
 function quoteLogged(logged: string): string {
-  const shown = logged.length > 40 ? `${logged.slice(0, 40)}…` : logged;
-  return logged.startsWith('0x') ? shown : JSON.stringify(shown);
+  const cut = logged.endsWith(' ...');
+  const body = cut ? logged.slice(0, -4) : logged;
+  // eslint-disable-next-line no-control-regex
+  const text = !body.startsWith('0x') && !/[\u0000-\u001f\u007f]/.test(body);
+  const shown = text ? body : body.startsWith('0x') ? body : `0x${Buffer.from(body, 'utf8').toString('hex')}`;
+  const short = shown.length > 40 || cut ? `${shown.slice(0, 40)}…` : shown;
+  return text ? `"${short}"` : short;
 }
 
 /** An event as words: 'a text message "Hello"', 'a pong "ping payload"', 'timeout A'. */

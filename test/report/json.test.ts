@@ -56,6 +56,18 @@ test('summaryJson counts, result and per-case fields', () => {
   assert.equal(s.agent, 'My Agent/1.0');
   assert.deepEqual(s.counts, { total: 4, passed: 1, failed: 2, skipped: 1, errors: 0, accepted: 0, baselinePassing: 0, nonStrict: 0, informational: 0 });
   assert.equal(s.result, 'failed');
+  // wsgate's explanation beside Autobahn's texts: the requirement, what the peer did, the cause.
+  const explanation = s.cases[1]?.['explanation'] as { cause: { key: string }; requirement: { rfc: string }; peerDid: string; verdict: string } | undefined;
+  assert.deepEqual(
+    [explanation?.verdict, explanation?.cause.key, explanation?.requirement.rfc, explanation?.peerDid],
+    ['FAILED / OK', 'utf8-invalid:extra-message', 'RFC 6455 §8.1, §7.4.1', 'sent a text message 0x80bf80bf80bf, which the case does not expect'],
+  );
+  assert.equal(s.cases[0]?.['explanation'], null, 'a case with OK/OK has no explanation');
+  assert.deepEqual(
+    ((s as unknown as { causes: { key: string; cases: string[] }[] }).causes).map((g) => [g.key, g.cases]),
+    [['utf8-invalid:extra-message', ['6.12.7']], ['no-result:no-connection', ['1.1.2']]],
+  );
+  delete s.cases[1]?.['explanation'];
   assert.deepEqual(s.cases[1], {
     index: 2,
     id: '6.12.7',

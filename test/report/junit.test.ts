@@ -46,7 +46,9 @@ test('junitXml: names start with the case id; classname has one dot; time everyw
 test('junitXml: failure carries type, one-line message and expected vs observed', () => {
   const failed = testcases(junitXml(sampleRun()))[1];
   assert.ok(failed);
-  assert.match(failed.body, /<failure message="behavior FAILED: the peer echoed invalid UTF-8" type="FAILED\/OK">/);
+  // The message is wsgate's explanation; Autobahn's texts and the gate's reason stay in the body.
+  assert.match(failed.body, /<failure message="Invalid UTF-8 in a text message: unexpected message\. wsgate sent [^"]*RFC 6455 §8\.1, §7\.4\.1: [^"]*The peer sent a text message 0x80bf80bf80bf, which the case does not expect\.[^"]*" type="FAILED\/OK">/);
+  assert.match(failed.body, /Case 6\.12\.7: behavior FAILED: the peer echoed invalid UTF-8\nWhy: Invalid UTF-8 in a text message/);
   assert.match(failed.body, /Expected: \{'OK': \[\]\}/);
   assert.match(failed.body, /Observed: \[\['message', '0x80bf80bf80bf', False\]\]/);
   assert.match(failed.body, /behaviorClose: OK - Connection was properly closed/);

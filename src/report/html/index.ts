@@ -130,13 +130,13 @@ ${tlsNote(results)}<table id="agent_summary">
 <tr><th>Agent</th><th>Pass</th><th>Non-Strict</th><th>Fail</th><th>Info</th><th>Unimplemented</th><th>Missing</th></tr>
 ${summaryRows(results, catalogue, agents)}
 </table>
-${causesBlock(results, catalogue, agents)}<h2>Results</h2>
+<h2>Results</h2>
 <p class="filters" id="failing">${matrix.failing} case${matrix.failing === 1 ? '' : 's'} with a failure. Show: <a href="#failing">failing cases only</a> &middot; <a href="#top">all cases</a></p>
 <p class="chips"><span class="case_ok">Pass</span><span class="case_non_strict">Non-Strict</span><span class="case_failed">Fail</span><span class="case_info">Info</span><span class="case_unimplemented">Unimplemented</span><span class="case_missing">Missing</span> <a href="#legend">what they mean</a></p>
 <table id="agent_case_results">
 ${matrix.rows.join('\n')}
 </table>
-<h2>Legend</h2>
+${causesBlock(results, catalogue, agents)}<h2>Legend</h2>
 <table id="legend">
 <tr><td class="case_ok">Pass</td><td>The case ran and the peer behaved as required.</td></tr>
 <tr><td class="case_non_strict">Non-Strict</td><td>The case ran and passed, but the peer did not follow a SHOULD or a canonical behaviour; still conformant.</td></tr>
