@@ -178,6 +178,9 @@ interface Seen {
 
 type Detector = (s: Seen) => Story | null;
 
+/** Autobahn's result text when the observed events match no expected list. */
+const EVENTS_DIFFER = 'Actual events differ from any expected.';
+
 /** What the peer did instead, where, and the cause it makes: the first detector that recognises the case. */
 function divergence(r: CaseResult, req: Requirement, facts: WireFacts): Story {
   const closeFrame = peerClose(facts);
@@ -201,6 +204,20 @@ const noHandshake: Detector = ({ r }) => {
       ? 'sent no handshake response'
       : `answered "${status}" instead of 101`;
   return { peerDid, at: null, cause: { key: 'handshake:not-completed', title: 'the opening handshake was not completed' } };
+};
+
+/** RFC 6455 §5.1: a client masks every frame it sends, a server none; either way round fails the connection. */
+const masking: Detector = ({ r }) => {
+  const wrong = wireFacts(r).peerFrames.find((f) => f.masked !== r.isServer);
+  if (wrong === undefined) return null;
+  const side = r.isServer ? 'client' : 'server';
+  const peerDid = `sent ${frameWords(wrong)} ${r.isServer ? 'without a mask' : 'masked'}`;
+  return {
+    peerDid,
+    at: point(wrong),
+    cause: { key: `masking:${side}`, title: r.isServer ? 'client frames not masked' : 'server frames masked' },
+    requirement: { key: 'masking', rfc: 'RFC 6455 §5.1, §5.3', text: `a client must mask every frame it sends and a server must not mask any; on a frame that breaks this, the other side fails the connection (1002)`, subject: 'frame masking' },
+  };
 };
 
 const notApplicable: Detector = ({ r }) => {
@@ -229,7 +246,8 @@ const informational: Detector = ({ r, req, closeFrame, closeAt, key }) => {
  * case was about, since the fault is in the peer's closing handshake.
  */
 const closingAnswer: Detector = ({ r, closeFrame, closeAt }) => {
-  if (!r.closedByMe) return null;
+  // Events that went wrong first are the story; the closing is then told in the ending.
+  if (!r.closedByMe || r.result === EVENTS_DIFFER) return null;
   const ec = r.expectedClose;
   if (r.behaviorClose === 'WRONG CODE' && 'closeCode' in ec && ec.closeCode.includes(1000)) {
     const peerDid = `answered wsgate's close (code ${r.localCloseCode ?? 'none'}) with ${codeWords(r.remoteCloseCode, r.remoteCloseReason)}`;
@@ -243,7 +261,7 @@ const closingAnswer: Detector = ({ r, closeFrame, closeAt }) => {
 };
 
 const wrongCode: Detector = ({ r, req, closeAt, key }) => {
-  if (r.behaviorClose !== 'WRONG CODE') return null;
+  if (r.behaviorClose !== 'WRONG CODE' || r.result === EVENTS_DIFFER) return null;
   const code = r.remoteCloseCode ?? 'none';
   if (r.closedByMe && r.remoteCloseCode !== null && r.remoteCloseCode === r.localCloseCode) {
     const peerDid = `echoed the close code back (${codeWords(r.remoteCloseCode, r.remoteCloseReason)}) where ${expectedCodes(r)} is required`;
@@ -281,7 +299,7 @@ const nonStrict: Detector = ({ r, req, closeAt, key }) => {
 
 const outcomeFailed: Detector = ({ r, req, facts, key }) => {
   if (r.behavior !== 'FAILED') return null;
-  if (r.result === 'Actual events differ from any expected.') return eventsStory(r, req, facts);
+  if (r.result === EVENTS_DIFFER) return eventsStory(r, req, facts);
   const dropped = 'Dropped the connection without a close frame: ';
   if (r.result.startsWith(dropped)) {
     return { peerDid: `sent data wsgate had to reject: ${r.result.slice(dropped.length).replace(/\.$/, '')}`, at: null, cause: { key: key('bad-data'), title: `${req.subject}: the peer sent data that cannot be read` } };
@@ -303,7 +321,7 @@ const closeFailed: Detector = ({ r, req, closeFrame, closeAt, key }) => {
 };
 
 /** In order: the first that recognises a result tells its story. */
-const DETECTORS: readonly Detector[] = [noHandshake, notApplicable, informational, closingAnswer, wrongCode, wrongEndpoint, nonStrict, outcomeFailed, closeFailed];
+const DETECTORS: readonly Detector[] = [noHandshake, masking, notApplicable, informational, closingAnswer, wrongCode, wrongEndpoint, nonStrict, outcomeFailed, closeFailed];
 
 /** The first point where the observed events leave the expected ones. */
 function eventsStory(r: CaseResult, req: Requirement, facts: WireFacts): Story {

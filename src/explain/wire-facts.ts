@@ -15,6 +15,8 @@ export interface LoggedFrame {
   fin: boolean;
   rsv: number;
   length: number;
+  /** The frame carried a masking key. */
+  masked: boolean;
   /** The payload as logged: text, or "0x" + hex; cut at 64 bytes with " ..." (Autobahn's rule). */
   logged: string;
   /** Offset of the frame's first byte in that side's WebSocket stream, or null once the log had a gap. */
@@ -56,14 +58,14 @@ export function wireFacts(result: Pick<CaseResult, 'wirelog' | 'wirelogTimes'>):
     switch (e[0]) {
       case 'RF': {
         const [, [length, logged], opcode, fin, rsv, masked] = e;
-        peerFrames.push({ entry: i, n: peerFrames.length + 1, opcode, fin, rsv, length, logged, offset: peerOffset, ms: time(i) });
+        peerFrames.push({ entry: i, n: peerFrames.length + 1, opcode, fin, rsv, length, masked, logged, offset: peerOffset, ms: time(i) });
         if (peerOffset !== null) peerOffset += frameSize(length, masked);
         break;
       }
       case 'TF': {
         const [, [length, logged], opcode, fin, rsv, mask, repeat] = e;
         const size = repeat ?? length;
-        ownFrames.push({ entry: i, n: ownFrames.length + 1, opcode, fin, rsv, length: size, logged, offset: ownOffset, ms: time(i) });
+        ownFrames.push({ entry: i, n: ownFrames.length + 1, opcode, fin, rsv, length: size, masked: mask !== null, logged, offset: ownOffset, ms: time(i) });
         if (ownOffset !== null) ownOffset += frameSize(size, mask !== null);
         break;
       }

@@ -2995,14 +2995,14 @@ var require_tools = __commonJS({
       let result = "";
       let last = 0;
       let found = false;
-      let point = 255;
+      let point2 = 255;
       const l = str.length;
       if (l > 100) {
         return JSON.stringify(str);
       }
-      for (var i2 = 0; i2 < l && point >= 32; i2++) {
-        point = str.charCodeAt(i2);
-        if (point === 34 || point === 92) {
+      for (var i2 = 0; i2 < l && point2 >= 32; i2++) {
+        point2 = str.charCodeAt(i2);
+        if (point2 === 34 || point2 === 92) {
           result += str.slice(last, i2) + "\\";
           last = i2;
           found = true;
@@ -3013,7 +3013,7 @@ var require_tools = __commonJS({
       } else {
         result += str.slice(last);
       }
-      return point < 32 ? JSON.stringify(str) : '"' + result + '"';
+      return point2 < 32 ? JSON.stringify(str) : '"' + result + '"';
     }
     function asJson(obj, msg, num, time3) {
       if (asJsonChan.hasSubscribers === false) {
@@ -3319,12 +3319,12 @@ var require_levels = __commonJS({
     function genLsCache(instance) {
       const formatter = instance[formattersSym].level;
       const { labels } = instance.levels;
-      const cache2 = {};
+      const cache3 = {};
       for (const label in labels) {
         const level = formatter(labels[label], Number(label));
-        cache2[label] = JSON.stringify(level).slice(0, -1);
+        cache3[label] = JSON.stringify(level).slice(0, -1);
       }
-      instance[lsCacheSym] = cache2;
+      instance[lsCacheSym] = cache3;
       return instance;
     }
     function isStandardLevel(level, useOnlyCustomLevels) {
@@ -5307,16 +5307,16 @@ function cleanEnum(obj) {
 }
 function base64ToUint8Array(base643) {
   const binaryString = atob(base643);
-  const bytes = new Uint8Array(binaryString.length);
+  const bytes2 = new Uint8Array(binaryString.length);
   for (let i2 = 0; i2 < binaryString.length; i2++) {
-    bytes[i2] = binaryString.charCodeAt(i2);
+    bytes2[i2] = binaryString.charCodeAt(i2);
   }
-  return bytes;
+  return bytes2;
 }
-function uint8ArrayToBase64(bytes) {
+function uint8ArrayToBase64(bytes2) {
   let binaryString = "";
-  for (let i2 = 0; i2 < bytes.length; i2++) {
-    binaryString += String.fromCharCode(bytes[i2]);
+  for (let i2 = 0; i2 < bytes2.length; i2++) {
+    binaryString += String.fromCharCode(bytes2[i2]);
   }
   return btoa(binaryString);
 }
@@ -5325,22 +5325,22 @@ function base64urlToUint8Array(base64url3) {
   const padding = "=".repeat((4 - base643.length % 4) % 4);
   return base64ToUint8Array(base643 + padding);
 }
-function uint8ArrayToBase64url(bytes) {
-  return uint8ArrayToBase64(bytes).replace(/\+/g, "-").replace(/\//g, "_").replace(/=/g, "");
+function uint8ArrayToBase64url(bytes2) {
+  return uint8ArrayToBase64(bytes2).replace(/\+/g, "-").replace(/\//g, "_").replace(/=/g, "");
 }
 function hexToUint8Array(hex4) {
   const cleanHex = hex4.replace(/^0x/, "");
   if (cleanHex.length % 2 !== 0) {
     throw new Error("Invalid hex string length");
   }
-  const bytes = new Uint8Array(cleanHex.length / 2);
+  const bytes2 = new Uint8Array(cleanHex.length / 2);
   for (let i2 = 0; i2 < cleanHex.length; i2 += 2) {
-    bytes[i2 / 2] = Number.parseInt(cleanHex.slice(i2, i2 + 2), 16);
+    bytes2[i2 / 2] = Number.parseInt(cleanHex.slice(i2, i2 + 2), 16);
   }
-  return bytes;
+  return bytes2;
 }
-function uint8ArrayToHex(bytes) {
-  return Array.from(bytes).map((b) => b.toString(16).padStart(2, "0")).join("");
+function uint8ArrayToHex(bytes2) {
+  return Array.from(bytes2).map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 function members(proto, table) {
   for (const key in table) {
@@ -24577,21 +24577,21 @@ function visit(schema, fnOrHandlers) {
     const h2 = fnOrHandlers[node2._zod.def.type];
     return h2 ? h2(node2, rewritten) : node2;
   };
-  const cache2 = /* @__PURE__ */ new Map();
+  const cache3 = /* @__PURE__ */ new Map();
   function run(s) {
-    const cached2 = cache2.get(s);
+    const cached2 = cache3.get(s);
     if (cached2 === RESOLVING) {
       return new $ZodLazy({
         type: "lazy",
-        getter: () => cache2.get(s)
+        getter: () => cache3.get(s)
       });
     }
     if (cached2 !== void 0)
       return cached2;
-    cache2.set(s, RESOLVING);
+    cache3.set(s, RESOLVING);
     const inner = mapInner(s);
     const mapped = fn(inner, inner !== s);
-    cache2.set(s, mapped);
+    cache3.set(s, mapped);
     return mapped;
   }
   function mapInner(s) {
@@ -26486,10 +26486,10 @@ var init_limits = __esm({
 });
 
 // src/cases/s09-limits.ts
-function sizeName(bytes) {
-  if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
-  if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KiB`;
-  return `${bytes} bytes`;
+function sizeName(bytes2) {
+  if (bytes2 >= 1024 * 1024 && bytes2 % (1024 * 1024) === 0) return `${bytes2 / (1024 * 1024)} MiB`;
+  if (bytes2 >= 1024 && bytes2 % 1024 === 0) return `${bytes2 / 1024} KiB`;
+  return `${bytes2} bytes`;
 }
 function kindOf(binary) {
   return binary ? "binary" : "text";
@@ -26586,7 +26586,7 @@ function roundTripCase(id, row, binary) {
     );
     sentCounts.set(t, (sentCounts.get(t) ?? 0) + 1);
   };
-  const finish2 = (t, behavior, result) => {
+  const finish3 = (t, behavior, result) => {
     setResult(t, result, behavior);
     t.setWirelog(true);
     t.sendClose(CloseCode.Normal);
@@ -26611,11 +26611,11 @@ function roundTripCase(id, row, binary) {
     onMessage(t, _data, isBinary, length) {
       if (isBinary !== binary || length !== row.length) {
         const flag = isBinary ? "True" : "False";
-        finish2(t, Behavior.Failed, `Echo'ed message type or length differs from what I sent (got binary = ${flag}, payload length = ${length}).`);
+        finish3(t, Behavior.Failed, `Echo'ed message type or length differs from what I sent (got binary = ${flag}, payload length = ${length}).`);
       } else if ((sentCounts.get(t) ?? 0) < row.count) {
         sendOne(t);
       } else {
-        finish2(t, Behavior.Ok, "Ok, received all echo'ed messages in time.");
+        finish3(t, Behavior.Ok, "Ok, received all echo'ed messages in time.");
       }
     }
   });
@@ -26777,10 +26777,10 @@ var init_document = __esm({
     "use strict";
     init_sync_zlib();
     DocumentChunks = class {
-      constructor(bytes, chunkSize = 8192) {
-        this.bytes = bytes;
+      constructor(bytes2, chunkSize = 8192) {
+        this.bytes = bytes2;
         this.chunkSize = chunkSize;
-        if (bytes.length === 0) throw new RangeError("DocumentChunks: an empty document");
+        if (bytes2.length === 0) throw new RangeError("DocumentChunks: an empty document");
         if (!Number.isInteger(chunkSize) || chunkSize < 1) throw new RangeError(`DocumentChunks: chunk size ${chunkSize}`);
       }
       bytes;
@@ -27079,20 +27079,20 @@ ${start}
   push(xref(length));
   return exact("pdf", Buffer.concat(parts));
 }
-function codePointOffsets(bytes) {
+function codePointOffsets(bytes2) {
   let count3 = 0;
-  for (let i2 = 0; i2 < bytes.length; i2++) if ((bytes[i2] & 192) !== 128) count3++;
+  for (let i2 = 0; i2 < bytes2.length; i2++) if ((bytes2[i2] & 192) !== 128) count3++;
   const offsets = new Int32Array(count3 + 1);
   let k = 0;
-  for (let i2 = 0; i2 < bytes.length; i2++) if ((bytes[i2] & 192) !== 128) offsets[k++] = i2;
-  offsets[k] = bytes.length;
+  for (let i2 = 0; i2 < bytes2.length; i2++) if ((bytes2[i2] & 192) !== 128) offsets[k++] = i2;
+  offsets[k] = bytes2.length;
   return offsets;
 }
 function corpusFile(kind) {
   let file2 = cache.get(kind);
   if (file2 === void 0) {
-    const bytes = makers[kind]();
-    file2 = { kind, bytes, codePointOffsets: SLICED_AS_TEXT.has(kind) ? codePointOffsets(bytes) : null };
+    const bytes2 = makers[kind]();
+    file2 = { kind, bytes: bytes2, codePointOffsets: SLICED_AS_TEXT.has(kind) ? codePointOffsets(bytes2) : null };
     cache.set(kind, file2);
   }
   return file2;
@@ -28590,6 +28590,7 @@ function judgeConfig(input3) {
     baseline: input3.baseline === void 0 ? null : path.resolve(input3.baseline),
     writeBaseline: input3.writeBaseline === void 0 ? null : path.resolve(input3.writeBaseline),
     github: input3.github ?? null,
+    quiet: input3.quiet === true,
     junit: path.resolve(input3.junit ?? path.join(outdir, "junit.xml")),
     json: path.resolve(input3.json ?? path.join(outdir, "summary.json"))
   };
@@ -28634,9 +28635,9 @@ function isAsciiLowerAlnum(byte) {
   return byte >= 97 && byte <= 122 || byte >= 48 && byte <= 57;
 }
 function cleanForFilename(agent) {
-  const bytes = Buffer.from(agent, "utf8");
+  const bytes2 = Buffer.from(agent, "utf8");
   let s = "";
-  for (const b of bytes) {
+  for (const b of bytes2) {
     const lower = b >= 65 && b <= 90 ? b + 32 : b;
     s += isAsciiLowerAlnum(lower) ? String.fromCharCode(lower) : " ";
   }
@@ -29021,6 +29022,861 @@ var init_pyjson = __esm({
   }
 });
 
+// src/model/report.ts
+function caseLabel(c3) {
+  return c3.agent === void 0 ? c3.id : `${c3.agent} ${c3.id}`;
+}
+var init_report = __esm({
+  "src/model/report.ts"() {
+    "use strict";
+  }
+});
+
+// src/explain/causes.ts
+function groupCauses(cases) {
+  const groups = /* @__PURE__ */ new Map();
+  for (const { label, explanation: e } of cases) {
+    let g = groups.get(e.cause.key);
+    if (g === void 0) {
+      g = { ...e.cause, requirement: e.requirement, cases: [], ranges: "" };
+      groups.set(e.cause.key, g);
+    }
+    g.cases.push(label);
+  }
+  const out = [...groups.values()];
+  for (const g of out) g.ranges = idRanges(g.cases);
+  return out.sort((a2, b) => b.cases.length - a2.cases.length);
+}
+function idRanges(labels) {
+  const parts = [];
+  let start = null;
+  let prev = null;
+  const flush = () => {
+    if (start === null || prev === null) return;
+    parts.push(start === prev ? start : `${start}\u2013${prev}`);
+  };
+  for (const label of labels) {
+    if (prev !== null && follows(prev, label)) {
+      prev = label;
+      continue;
+    }
+    flush();
+    start = label;
+    prev = label;
+  }
+  flush();
+  return parts.join(", ");
+}
+function follows(a2, b) {
+  const cut = (s) => {
+    const i2 = s.lastIndexOf(".");
+    return [s.slice(0, i2 + 1), Number(s.slice(i2 + 1))];
+  };
+  const [pa, na] = cut(a2);
+  const [pb, nb] = cut(b);
+  return pa === pb && Number.isInteger(na) && nb === na + 1;
+}
+function causeLine(g, maxChars = 160) {
+  const n2 = g.cases.length;
+  const ranges = g.ranges.length > maxChars ? `${g.ranges.slice(0, g.ranges.lastIndexOf(", ", maxChars))}, \u2026` : g.ranges;
+  return `${g.title} \u2014 ${n2} case${n2 === 1 ? "" : "s"}: ${ranges}`;
+}
+var init_causes = __esm({
+  "src/explain/causes.ts"() {
+    "use strict";
+  }
+});
+
+// src/protocol/utf8.ts
+import { isUtf8 } from "node:buffer";
+function lastSequenceStart(chunk, from) {
+  const n2 = chunk.length;
+  const stop = Math.max(from, n2 - 4);
+  for (let j = n2 - 1; j >= stop; j--) {
+    const b = chunk[j];
+    if (b < 128) return n2;
+    if (b >= 192) return j;
+  }
+  return n2;
+}
+function isValidUtf8(data) {
+  return isUtf8(data);
+}
+var BYTE_CLASS, STATE_CLASS, ACCEPT, REJECT, STATES, TRANSITION, NATIVE_MIN, Utf8Validator;
+var init_utf8 = __esm({
+  "src/protocol/utf8.ts"() {
+    "use strict";
+    BYTE_CLASS = [
+      ...Array(128).fill(0),
+      // 00..7f
+      ...Array(16).fill(1),
+      // 80..8f
+      ...Array(16).fill(9),
+      // 90..9f
+      ...Array(32).fill(7),
+      // a0..bf
+      8,
+      8,
+      // c0 c1
+      ...Array(30).fill(2),
+      // c2..df
+      10,
+      // e0
+      ...Array(12).fill(3),
+      // e1..ec
+      4,
+      // ed
+      3,
+      3,
+      // ee ef
+      11,
+      // f0
+      6,
+      6,
+      6,
+      // f1..f3
+      5,
+      // f4
+      ...Array(11).fill(8)
+      // f5..ff
+    ];
+    STATE_CLASS = [
+      0,
+      1,
+      2,
+      3,
+      5,
+      8,
+      7,
+      1,
+      1,
+      1,
+      4,
+      6,
+      1,
+      1,
+      1,
+      1,
+      // s0
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      // s1
+      1,
+      0,
+      1,
+      1,
+      1,
+      1,
+      1,
+      0,
+      1,
+      0,
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      // s2
+      1,
+      2,
+      1,
+      1,
+      1,
+      1,
+      1,
+      2,
+      1,
+      2,
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      // s3
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      2,
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      // s4
+      1,
+      2,
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      2,
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      // s5
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      3,
+      1,
+      3,
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      // s6
+      1,
+      3,
+      1,
+      1,
+      1,
+      1,
+      1,
+      3,
+      1,
+      3,
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      // s7
+      1,
+      3,
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      1
+      // s8
+    ];
+    ACCEPT = 0;
+    REJECT = 1;
+    STATES = 9;
+    TRANSITION = (() => {
+      const t = new Uint8Array(STATES << 8);
+      for (let s = 0; s < STATES; s++) {
+        for (let b = 0; b < 256; b++) t[s << 8 | b] = STATE_CLASS[s * 16 + BYTE_CLASS[b]];
+      }
+      return t;
+    })();
+    NATIVE_MIN = 64;
+    Utf8Validator = class {
+      state = ACCEPT;
+      consumed = 0;
+      /** Start over for a new message. */
+      reset() {
+        this.state = ACCEPT;
+        this.consumed = 0;
+      }
+      /** Validate the next chunk of the stream. */
+      validate(chunk) {
+        let state = this.state;
+        if (state === REJECT) return { valid: false, endsOnCodePoint: false, index: this.consumed };
+        const n2 = chunk.length;
+        let i2 = 0;
+        while (state !== ACCEPT && i2 < n2) {
+          state = TRANSITION[state << 8 | chunk[i2]];
+          if (state === REJECT) return this.fail(i2);
+          i2++;
+        }
+        if (n2 - i2 >= NATIVE_MIN) {
+          const cut = lastSequenceStart(chunk, i2);
+          if (cut - i2 >= NATIVE_MIN && isUtf8(chunk.subarray(i2, cut))) i2 = cut;
+        }
+        for (; i2 < n2; i2++) {
+          const b = chunk[i2];
+          if (b < 128 && state === ACCEPT) continue;
+          state = TRANSITION[state << 8 | b];
+          if (state === REJECT) return this.fail(i2);
+        }
+        this.state = state;
+        this.consumed += n2;
+        return { valid: true, endsOnCodePoint: state === ACCEPT, index: this.consumed };
+      }
+      fail(i2) {
+        this.state = REJECT;
+        this.consumed += i2;
+        return { valid: false, endsOnCodePoint: false, index: this.consumed };
+      }
+    };
+  }
+});
+
+// src/explain/requirements.ts
+function byClosing(valid, invalid) {
+  return (close) => close !== null && close.closedByMe === false ? invalid : valid;
+}
+function requirementFor(caseId, expectedClose) {
+  const parts = caseId.split(".");
+  for (let n2 = parts.length; n2 > 0; n2--) {
+    const prefix = parts.slice(0, n2).join(".");
+    const entry = TABLE.find(([p]) => p === prefix)?.[1];
+    if (entry === void 0) continue;
+    if (typeof entry !== "function") return entry;
+    return entry(expectedClose !== void 0 && expectedClose !== null && "closedByMe" in expectedClose ? expectedClose : null);
+  }
+  return FALLBACK;
+}
+var FAIL_10022, utf8Invalid, utf8Valid, TABLE, CLOSE_ANSWER, FALLBACK;
+var init_requirements = __esm({
+  "src/explain/requirements.ts"() {
+    "use strict";
+    FAIL_10022 = "must fail the connection (close code 1002, protocol error, or none) and act on nothing after it";
+    utf8Invalid = {
+      key: "utf8-invalid",
+      rfc: "RFC 6455 \xA78.1, \xA77.4.1",
+      text: "a text message that is not valid UTF-8 must fail the connection, with close code 1007 (or none), and must not be delivered",
+      subject: "invalid UTF-8 in a text message",
+      nonStrict: "the peer failed the connection only once the message (or frame) was complete, not at the first invalid byte: RFC 6455 \xA78.1 allows that, failing fast is the strict behaviour"
+    };
+    utf8Valid = {
+      key: "utf8-valid",
+      rfc: "RFC 6455 \xA75.6, \xA78.1",
+      text: "a text message of valid UTF-8, however it is split into frames, must be accepted and delivered unchanged",
+      subject: "valid UTF-8 in a text message"
+    };
+    TABLE = [
+      ["1", { key: "framing-lengths", rfc: "RFC 6455 \xA75.2", text: "payload lengths in all three encodings (7-bit, 16-bit, 64-bit) must be read and the message delivered whole", subject: "a message at a payload-length boundary" }],
+      ["2", { key: "ping-pong", rfc: "RFC 6455 \xA75.5.2, \xA75.5.3", text: "every ping must be answered by a pong with the same application data, as soon as practical", subject: "a ping" }],
+      ["2.5", { key: "control-too-long", rfc: "RFC 6455 \xA75.5", text: `a control frame carries at most 125 bytes of payload: a longer one is a protocol error, so the peer ${FAIL_10022}`, subject: "a control frame longer than 125 bytes" }],
+      ["2.7", { key: "unsolicited-pong", rfc: "RFC 6455 \xA75.5.3", text: "an unsolicited pong must be ignored: no answer is expected", subject: "an unsolicited pong" }],
+      ["2.8", { key: "unsolicited-pong", rfc: "RFC 6455 \xA75.5.3", text: "an unsolicited pong must be ignored: no answer is expected", subject: "an unsolicited pong" }],
+      ["2.9", { key: "unsolicited-pong", rfc: "RFC 6455 \xA75.5.3", text: "an unsolicited pong must be ignored, and the ping after it answered", subject: "an unsolicited pong" }],
+      ["3", { key: "rsv-bits", rfc: "RFC 6455 \xA75.2", text: `RSV bits must be 0 unless a negotiated extension defines them: with one set, the peer ${FAIL_10022}`, subject: "a frame with a reserved (RSV) bit set", nonStrict: "the peer failed the connection before echoing the valid message sent just ahead of the bad frame (it read ahead): allowed, but the strict behaviour handles frames in order" }],
+      ["4", { key: "reserved-opcode", rfc: "RFC 6455 \xA75.2", text: `opcodes 3-7 and 11-15 are reserved: on receiving one, the peer ${FAIL_10022}`, subject: "a frame with a reserved opcode", nonStrict: "the peer failed the connection before echoing the valid message sent just ahead of the bad frame (it read ahead): allowed, but the strict behaviour handles frames in order" }],
+      ["5", { key: "fragmentation", rfc: "RFC 6455 \xA75.4", text: "fragments must be reassembled into one message, with control frames between them handled at once", subject: "a fragmented message" }],
+      ["5.1", { key: "control-fragmented", rfc: "RFC 6455 \xA75.4, \xA75.5", text: `control frames must not be fragmented: on a ping or pong without FIN, the peer ${FAIL_10022}`, subject: "a fragmented control frame" }],
+      ["5.2", { key: "control-fragmented", rfc: "RFC 6455 \xA75.4, \xA75.5", text: `control frames must not be fragmented: on a ping or pong without FIN, the peer ${FAIL_10022}`, subject: "a fragmented control frame" }],
+      ["5.9", { key: "stray-continuation", rfc: "RFC 6455 \xA75.4", text: `a continuation frame with no message open is a protocol error: the peer ${FAIL_10022}`, subject: "a continuation frame with no message open" }],
+      ...["5.10", "5.11", "5.12", "5.13", "5.14", "5.15", "5.16", "5.17"].map(
+        (id) => [id, { key: "stray-continuation", rfc: "RFC 6455 \xA75.4", text: `a continuation frame with no message open is a protocol error: the peer ${FAIL_10022}`, subject: "a continuation frame with no message open", nonStrict: "the peer failed the connection before echoing the valid message sent ahead of the bad frame (it read ahead): allowed, but the strict behaviour handles frames in order" }]
+      ),
+      ["5.18", { key: "data-frame-inside-message", rfc: "RFC 6455 \xA75.4", text: `a new text or binary frame while a fragmented message is open is a protocol error: the peer ${FAIL_10022}`, subject: "a data frame inside a fragmented message" }],
+      ["5.19", { key: "ping-inside-message", rfc: "RFC 6455 \xA75.4, \xA75.5.2", text: "pings between the fragments of a message must be answered as they come, not after the message", subject: "pings between fragments" }],
+      ["5.20", { key: "ping-inside-message", rfc: "RFC 6455 \xA75.4, \xA75.5.2", text: "pings between the fragments of a message must be answered as they come, not after the message", subject: "pings between fragments" }],
+      ["6", byClosing(utf8Valid, utf8Invalid)],
+      ["7", { key: "closing-handshake", rfc: "RFC 6455 \xA75.5.1, \xA77.1.2", text: "a close frame must be answered with a close frame, after which nothing more is sent or acted on", subject: "the closing handshake" }],
+      ["7.1.6", { key: "closing-handshake", rfc: "RFC 6455 \xA75.5.1", text: "a close frame must be answered with a close frame", subject: "the closing handshake", informational: "the case sends a large message, a small one, a close and a ping back to back: how much the peer echoes before it closes depends on its speed, which the RFC does not fix" }],
+      ["7.3", { key: "close-payload", rfc: "RFC 6455 \xA75.5, \xA75.5.1", text: "a close payload is empty or a 2-byte code and an optional UTF-8 reason, at most 125 bytes: a valid one is answered with a close, a 1-byte or over-long one is a protocol error (close code 1002)", subject: "the close frame payload" }],
+      ["7.5", { key: "close-reason-utf8", rfc: "RFC 6455 \xA75.5.1, \xA78.1", text: "a close reason must be valid UTF-8: an invalid one must fail the connection (close code 1007, or 1002)", subject: "a close reason that is not UTF-8" }],
+      ["7.7", { key: "close-code-valid", rfc: "RFC 6455 \xA77.4.1, \xA77.4.2", text: "a close frame with a valid code (1000-1003, 1007-1011, 3000-4999) must be answered with a close (echoing the code, or 1000)", subject: "a valid close code" }],
+      ["7.9", { key: "close-code-invalid", rfc: "RFC 6455 \xA77.4.1, \xA77.4.2", text: "a close code that is reserved or must not be sent (0-999, 1004-1006, 1015-2999) is a protocol error: the peer must close with 1002", subject: "an invalid close code" }],
+      ["7.13", { key: "close-code-out-of-range", rfc: "RFC 6455 \xA77.4.2", text: "close codes are defined up to 4999", subject: "a close code above 4999", informational: "RFC 6455 defines close codes only up to 4999 and does not say what a peer does with a larger one, so any answer is reported, none is judged" }],
+      ["9", { key: "large-messages", rfc: "RFC 6455 \xA75.4, \xA710.4", text: "large messages must be received whole (a peer may limit their size, but then closes with 1009), in time", subject: "a large message" }],
+      ["9.7", { key: "round-trips", rfc: "RFC 6455 \xA75.6", text: "many messages one after another must each be delivered (the round trip time is measured)", subject: "messages in quick succession" }],
+      ["9.8", { key: "round-trips", rfc: "RFC 6455 \xA75.6", text: "many messages one after another must each be delivered (the round trip time is measured)", subject: "messages in quick succession" }],
+      ["10", { key: "auto-fragmentation", rfc: "RFC 6455 \xA75.4", text: "a message may be split into frames of any size by the sender and must be delivered whole", subject: "a message split into many frames" }],
+      ["12", { key: "deflate-messages", rfc: "RFC 7692 \xA77.2", text: "with permessage-deflate negotiated, compressed messages must be inflated (and compressed ones sent) correctly", subject: "compressed messages" }],
+      ["13", { key: "deflate-parameters", rfc: "RFC 7692 \xA77.1", text: "the negotiated permessage-deflate parameters (context takeover, window bits) must be honoured on both sides", subject: "negotiated permessage-deflate parameters" }],
+      ["14.1", { key: "handshake-response", rfc: "RFC 6455 \xA74.1", text: "a client must fail the connection when the response is not a valid 101 upgrade with the right Sec-WebSocket-Accept", subject: "an invalid handshake response" }],
+      ["14.2", { key: "handshake-not-offered", rfc: "RFC 6455 \xA74.1", text: "a client must fail the connection when the response names an extension or subprotocol it did not offer", subject: "an extension or subprotocol not offered" }],
+      ["14.3", { key: "deflate-response-params", rfc: "RFC 7692 \xA77.1", text: "a client must fail the connection when the permessage-deflate response has a parameter it did not offer, an invalid value or a duplicate", subject: "invalid permessage-deflate response parameters" }],
+      ["14.4", { key: "handshake-leniency", rfc: "RFC 6455 \xA74.1, RFC 7230 \xA73.2", text: "a valid 101 response must be accepted whatever its letter case, optional whitespace, header order or TCP segmentation", subject: "a valid handshake response in an unusual form" }],
+      ["14.5", { key: "deflate-inflate-forms", rfc: "RFC 7692 \xA77.2.2, \xA77.2.3", text: "compressed messages in these legal forms must be inflated", subject: "compressed messages in a legal but unusual form" }],
+      ["14.6", { key: "close-reason-edges", rfc: "RFC 6455 \xA75.5.1, \xA78.1", text: "a close reason of up to 123 bytes of valid UTF-8 is legal; one that is not UTF-8 must fail the connection (1007)", subject: "close reasons at the edges" }],
+      ["15.1", { key: "upgrade-request-refused", rfc: "RFC 6455 \xA74.2.1, \xA74.4", text: "a server must refuse an invalid upgrade request with an HTTP error (400, or 426 with Sec-WebSocket-Version for a version it does not speak), not 101", subject: "an invalid upgrade request" }],
+      ["15.2", { key: "deflate-offer-declined", rfc: "RFC 7692 \xA77", text: "a server must decline a permessage-deflate offer with an unknown, invalid or duplicate parameter (or refuse the handshake)", subject: "an invalid permessage-deflate offer" }],
+      ["15.3", { key: "unmasked-frame", rfc: "RFC 6455 \xA75.1", text: "a server must fail the connection (close code 1002) on a frame from the client that is not masked", subject: "an unmasked client frame" }]
+    ];
+    CLOSE_ANSWER = {
+      key: "closing-answer",
+      rfc: "RFC 6455 \xA75.5.1, \xA77.4.1",
+      text: "a close frame must be answered with a close frame that echoes its status code (or says 1000)",
+      subject: "the answer to a close frame"
+    };
+    FALLBACK = { key: "other", rfc: "RFC 6455", text: "the behaviour the case describes", subject: "the case" };
+  }
+});
+
+// src/explain/wire-facts.ts
+function frameSize(length, masked) {
+  return 2 + (length > 65535 ? 8 : length > 125 ? 2 : 0) + (masked ? 4 : 0) + length;
+}
+function wireFacts(result) {
+  const peerFrames = [];
+  const ownFrames = [];
+  const fired = [];
+  let peerOffset = 0;
+  let ownOffset = 0;
+  let gaps = false;
+  let killSeconds = null;
+  let closeSeconds = null;
+  const log = result.wirelog;
+  const time3 = (i2) => result.wirelogTimes?.[i2] ?? null;
+  log.forEach((e, i2) => {
+    switch (e[0]) {
+      case "RF": {
+        const [, [length, logged], opcode, fin, rsv, masked] = e;
+        peerFrames.push({ entry: i2, n: peerFrames.length + 1, opcode, fin, rsv, length, masked, logged, offset: peerOffset, ms: time3(i2) });
+        if (peerOffset !== null) peerOffset += frameSize(length, masked);
+        break;
+      }
+      case "TF": {
+        const [, [length, logged], opcode, fin, rsv, mask, repeat] = e;
+        const size = repeat ?? length;
+        ownFrames.push({ entry: i2, n: ownFrames.length + 1, opcode, fin, rsv, length: size, masked: mask !== null, logged, offset: ownOffset, ms: time3(i2) });
+        if (ownOffset !== null) ownOffset += frameSize(size, mask !== null);
+        break;
+      }
+      case "WLM":
+        if (!e[1]) {
+          gaps = true;
+          peerOffset = null;
+          ownOffset = null;
+        }
+        break;
+      case "KL":
+        killSeconds = e[1];
+        break;
+      case "KLE":
+        fired.push({ kind: "kill", seconds: killSeconds, ms: time3(i2) });
+        break;
+      case "TI":
+        closeSeconds = e[1];
+        break;
+      case "TIE":
+        fired.push({ kind: "close", seconds: closeSeconds, ms: time3(i2) });
+        break;
+      default:
+        break;
+    }
+  });
+  return { peerFrames, ownFrames, gaps, fired };
+}
+function loggedBytes(logged) {
+  if (logged.endsWith(" ...")) return null;
+  if (logged.startsWith("0x")) return Buffer.from(logged.slice(2), "hex");
+  return Buffer.from(logged, "utf8");
+}
+function frameWords(f) {
+  const flags = [f.fin ? "FIN" : "no FIN", ...f.rsv !== 0 ? [`RSV ${f.rsv}`] : []].join(", ");
+  return `${opcodeName(f.opcode)} frame ${f.n} (${flags}, ${bytes(f.length)})`;
+}
+function opcodeName(opcode) {
+  switch (opcode) {
+    case Op.Continuation:
+      return "continuation";
+    case Op.Text:
+      return "text";
+    case Op.Binary:
+      return "binary";
+    case Op.Close:
+      return "close";
+    case Op.Ping:
+      return "ping";
+    case Op.Pong:
+      return "pong";
+    default:
+      return `opcode-${opcode}`;
+  }
+}
+function bytes(n2) {
+  return `${n2} byte${n2 === 1 ? "" : "s"}`;
+}
+function ordinal(n2) {
+  const tens = n2 % 100;
+  const suffix = tens >= 11 && tens <= 13 ? "th" : ["th", "st", "nd", "rd"][n2 % 10] ?? "th";
+  return `${n2}${suffix}`;
+}
+var Op;
+var init_wire_facts = __esm({
+  "src/explain/wire-facts.ts"() {
+    "use strict";
+    Op = { Continuation: 0, Text: 1, Binary: 2, Close: 8, Ping: 9, Pong: 10 };
+  }
+});
+
+// src/explain/explain.ts
+function explainCase(gc) {
+  if (gc.result !== null) return explainResult(gc.result);
+  if (gc.status !== "failed") return null;
+  return explainNoResult(gc.id, gc.description, gc.reason);
+}
+function needsExplaining(r) {
+  return r.behavior !== "OK" || r.behaviorClose !== "OK";
+}
+function explainNoResult(id, description, reason) {
+  const req = requirementFor(id, null);
+  const kind = noResultKind(reason);
+  const did = didPhrase(description);
+  const ending = "no WebSocket connection was recorded for the case";
+  return finish2({
+    verdict: "NO RESULT",
+    did,
+    requirement: { rfc: req.rfc, text: req.text },
+    peerDid: reason,
+    at: null,
+    ending,
+    cause: { key: `no-result:${kind.key}`, title: kind.title }
+  }, true);
+}
+function noResultKind(reason) {
+  if (/TLS/i.test(reason)) return { key: "tls", title: "no result: the TLS handshake failed" };
+  if (/command not found|status 127/.test(reason)) return { key: "no-command", title: "no result: the client command was not found" };
+  if (/before it connected|never connected|did not connect/.test(reason)) return { key: "no-connection", title: "no result: the client never connected" };
+  if (/timed out|time limit|did not finish|still running/.test(reason)) return { key: "timeout", title: "no result: the case ran out of time" };
+  if (/signal|crash|killed/.test(reason)) return { key: "crash", title: "no result: the peer crashed" };
+  if (/refused|unreachable|ECONNREFUSED|connect/.test(reason)) return { key: "unreachable", title: "no result: the server could not be reached" };
+  return { key: "other", title: `no result: ${reason.replace(/\d+(\.\d+)?/g, "N")}` };
+}
+function explainResult(r) {
+  if (!needsExplaining(r)) return null;
+  const req = requirementFor(r.id, r.expectedClose);
+  const facts = wireFacts(r);
+  const story = divergence(r, req, facts);
+  const broken = story.requirement ?? req;
+  return finish2({
+    verdict: `${r.behavior} / ${r.behaviorClose}`,
+    did: didPhrase(r.description) + utf8Where(req, facts),
+    requirement: { rfc: broken.rfc, text: broken.text },
+    peerDid: story.peerDid,
+    at: story.at,
+    ending: endingPhrase(r, facts),
+    cause: story.cause
+  });
+}
+function finish2(e, ownSentence = false) {
+  const where = pointWords(e.at);
+  const peer = `${ownSentence ? "" : "the peer "}${e.peerDid}${where === "" ? "" : ` (${where})`}`;
+  const text = `${capital(e.cause.title)}. wsgate ${e.did}. ${e.requirement.rfc}: ${e.requirement.text}. ${capital(peer)}. Ending: ${e.ending}.`;
+  const short = `${peer} \u2014 ${e.requirement.rfc}`;
+  return { ...e, text, short };
+}
+function pointWords(at) {
+  if (at === null) return "";
+  const parts = [];
+  if (at.frame !== null) parts.push(`its frame ${at.frame}`);
+  if (at.offset !== null) parts.push(`stream offset ${at.offset}`);
+  if (at.ms !== null) parts.push(`at ${at.ms} ms`);
+  return parts.join(", ");
+}
+function capital(s) {
+  return s.length === 0 ? s : s[0].toUpperCase() + s.slice(1);
+}
+function didPhrase(description) {
+  const plain2 = description.replace(/<br\s*\/?>/gi, " ").replace(/<[^>]+>/g, "").replace(/\s+/g, " ").trim();
+  const first = plain2.split(/(?<=[.!?])\s+(?=[A-Z0-9])/)[0] ?? plain2;
+  const body = first.replace(/[.]$/, "").replace(/^Sends? /, "");
+  return `sent ${body.length > 0 ? body[0].toLowerCase() + body.slice(1) : "the case"}`;
+}
+function utf8Where(req, facts) {
+  if (req.key !== "utf8-invalid") return "";
+  const v = new Utf8Validator();
+  let inMessage = false;
+  let count3 = 0;
+  let messageOffset = 0;
+  for (const f of facts.ownFrames) {
+    if (f.opcode === Op.Text) {
+      v.reset();
+      inMessage = true;
+      count3 = 0;
+      messageOffset = 0;
+    } else if (f.opcode !== Op.Continuation || !inMessage) continue;
+    count3++;
+    const data = loggedBytes(f.logged);
+    if (data === null || data.length !== f.length) return "";
+    const state = v.validate(data);
+    if (!state.valid) {
+      return `; the first invalid byte is at offset ${state.index} of the message (0x${data[state.index - messageOffset]?.toString(16).padStart(2, "0") ?? "??"}), in its ${ordinal(count3)} frame`;
+    }
+    messageOffset += data.length;
+    if (f.fin) {
+      if (!state.endsOnCodePoint) return `; the message ends inside a UTF-8 sequence, in its ${ordinal(count3)} frame`;
+      inMessage = false;
+    }
+  }
+  return "";
+}
+function point(f) {
+  return { frame: f.n, offset: f.offset, ms: f.ms };
+}
+function firstDataOrControl(facts) {
+  return facts.peerFrames.find((f) => f.opcode !== Op.Close);
+}
+function peerClose(facts) {
+  return facts.peerFrames.find((f) => f.opcode === Op.Close);
+}
+function codeWords(code, reason) {
+  if (code === null) return "no code";
+  return `code ${code}${reason !== null && reason !== "" ? ` "${reason}"` : ""}`;
+}
+function expectedCodes(r) {
+  const ec = r.expectedClose;
+  const codes = [...new Set("closeCode" in ec ? ec.closeCode : [])];
+  return codes.length === 0 ? "none" : `${codes.join(" or ")} (or none)`;
+}
+function divergence(r, req, facts) {
+  const closeFrame = peerClose(facts);
+  const seen = { r, req, facts, closeFrame, closeAt: closeFrame === void 0 ? null : point(closeFrame), key: (kind) => `${req.key}:${kind}` };
+  for (const detect of DETECTORS) {
+    const story = detect(seen);
+    if (story !== null) return story;
+  }
+  return { peerDid: `${r.result} ${r.resultClose}`, at: seen.closeAt, cause: { key: seen.key("other"), title: `${req.subject}: ${normalise(r.resultClose)}` } };
+}
+function eventsStory(r, req, facts) {
+  const expected = r.expected.OK ?? r.expected["NON-STRICT"] ?? [];
+  const got = r.received;
+  let i2 = 0;
+  while (i2 < expected.length && i2 < got.length && sameReportEvent(expected[i2], got[i2])) i2++;
+  const want = expected[i2];
+  const have = got[i2];
+  const frame = eventFrame(facts, i2);
+  const at = frame === void 0 ? null : point(frame);
+  if (want !== void 0 && have === void 0) {
+    return { peerDid: `never sent ${eventWords(want)} (the ${ordinal(i2 + 1)} event the case expects)`, at: null, cause: { key: `${req.key}:missing-${want[0]}`, title: `${req.subject}: ${want[0]} missing` } };
+  }
+  if (want === void 0 && have !== void 0) {
+    return { peerDid: `sent ${eventWords(have)}, which the case does not expect`, at, cause: { key: `${req.key}:extra-${have[0]}`, title: `${req.subject}: unexpected ${have[0]}` } };
+  }
+  if (want !== void 0 && have !== void 0) {
+    return { peerDid: `sent ${eventWords(have)} where the case expects ${eventWords(want)}`, at, cause: { key: `${req.key}:different-${want[0]}`, title: `${req.subject}: ${want[0]} differs` } };
+  }
+  return { peerDid: `sent ${eventsWords(got)}`, at, cause: { key: `${req.key}:events`, title: `${req.subject}: events differ` } };
+}
+function eventFrame(facts, i2) {
+  let n2 = -1;
+  for (const f of facts.peerFrames) {
+    if (f.opcode === Op.Pong || (f.opcode === Op.Text || f.opcode === Op.Binary || f.opcode === Op.Continuation) && f.fin) n2++;
+    if (n2 === i2) return f;
+  }
+  return void 0;
+}
+function sameReportEvent(a2, b) {
+  return JSON.stringify(a2) === JSON.stringify(b);
+}
+function quoteLogged(logged) {
+  const cut = logged.endsWith(" ...");
+  const body = cut ? logged.slice(0, -4) : logged;
+  const text = !body.startsWith("0x") && !/[\u0000-\u001f\u007f]/.test(body);
+  const shown = text ? body : body.startsWith("0x") ? body : `0x${Buffer.from(body, "utf8").toString("hex")}`;
+  const short = shown.length > 40 || cut ? `${shown.slice(0, 40)}\u2026` : shown;
+  return text ? `"${short}"` : short;
+}
+function eventWords(e) {
+  switch (e[0]) {
+    case "message":
+      return `a ${e[2] ? "binary" : "text"} message ${quoteLogged(e[1])}`;
+    case "ping":
+      return `a ping ${quoteLogged(e[1])}`;
+    case "pong":
+      return `a pong ${quoteLogged(e[1])}`;
+    case "timeout":
+      return `nothing before the case's timer ${e[1]}`;
+  }
+}
+function eventsWords(events) {
+  if (events.length === 0) return "nothing";
+  const shown = events.slice(0, 3).map(eventWords).join(", ");
+  return events.length > 3 ? `${shown} and ${events.length - 3} more` : shown;
+}
+function normalise(text) {
+  return text.replace(/\.$/, "").replace(/"[^"]*"|'[^']*'/g, '"\u2026"').replace(/\d+(\.\d+)?/g, "N").slice(0, 120);
+}
+function endingPhrase(r, facts) {
+  const timer = facts.fired[0];
+  const timerWords = timer !== void 0 && timer.seconds !== null ? ` when its ${timer.seconds} s timer ran out` : "";
+  const parts = [];
+  const peerClosed = peerClose(facts) !== void 0 || r.remoteCloseCode !== null;
+  if (r.closedByMe) {
+    const why = r.failedByMe && r.localCloseReason !== null && r.localCloseReason !== "" ? ` ("${r.localCloseReason}")` : "";
+    parts.push(`wsgate ${r.failedByMe ? "failed the connection" : "started the closing handshake"}${r.localCloseCode !== null ? ` with code ${r.localCloseCode}${why}` : ""}${timerWords}`);
+    parts.push(peerClosed ? `the peer answered with ${codeWords(r.remoteCloseCode, r.remoteCloseReason)}` : "the peer sent no close frame");
+  } else if (peerClosed) {
+    parts.push(`the peer closed first, with ${codeWords(r.remoteCloseCode, r.remoteCloseReason)}`);
+    if (r.localCloseCode !== null) parts.push(`wsgate answered with code ${r.localCloseCode}`);
+  } else {
+    parts.push("no close frame was exchanged");
+  }
+  parts.push(r.droppedByMe ? "wsgate closed TCP" : "the peer closed TCP");
+  parts.push(r.wasClean ? "clean" : `not clean${r.wasNotCleanReason !== null ? ` (${r.wasNotCleanReason})` : ""}`);
+  return parts.join(", ");
+}
+var EVENTS_DIFFER, noHandshake, masking, notApplicable, informational2, closingAnswer, wrongCode, wrongEndpoint, nonStrict, outcomeFailed, closeFailed, DETECTORS;
+var init_explain = __esm({
+  "src/explain/explain.ts"() {
+    "use strict";
+    init_utf8();
+    init_requirements();
+    init_wire_facts();
+    EVENTS_DIFFER = "Actual events differ from any expected.";
+    noHandshake = ({ r }) => {
+      if (!r.resultClose.startsWith("The WebSocket opening handshake was never completed")) return null;
+      const status = r.httpResponse.split("\r\n")[0] ?? "";
+      const peerDid = r.isServer ? r.httpRequest === "" ? "never sent an upgrade request" : "did not complete the opening handshake" : status === "" || status === "?" ? "sent no handshake response" : `answered "${status}" instead of 101`;
+      return { peerDid, at: null, cause: { key: "handshake:not-completed", title: "the opening handshake was not completed" } };
+    };
+    masking = ({ r }) => {
+      const wrong = wireFacts(r).peerFrames.find((f) => f.masked !== r.isServer);
+      if (wrong === void 0) return null;
+      const side = r.isServer ? "client" : "server";
+      const peerDid = `sent ${frameWords(wrong)} ${r.isServer ? "without a mask" : "masked"}`;
+      return {
+        peerDid,
+        at: point(wrong),
+        cause: { key: `masking:${side}`, title: r.isServer ? "client frames not masked" : "server frames masked" },
+        requirement: { key: "masking", rfc: "RFC 6455 \xA75.1, \xA75.3", text: `a client must mask every frame it sends and a server must not mask any; on a frame that breaks this, the other side fails the connection (1002)`, subject: "frame masking" }
+      };
+    };
+    notApplicable = ({ r }) => {
+      if (r.behavior !== "UNIMPLEMENTED") return null;
+      const deflate = /permessage-deflate/i;
+      const peerDid = r.isServer ? deflate.test(r.httpRequest) ? "offered permessage-deflate with parameters this case cannot use" : "offered no permessage-deflate (the case tests compression, so it says nothing about this peer)" : deflate.test(r.httpResponse) ? "accepted permessage-deflate with parameters this case cannot use" : "declined permessage-deflate (the case tests compression, so it says nothing about this peer)";
+      const compression = /permessage-deflate/i.test(r.result) || r.id.startsWith("12.") || r.id.startsWith("13.");
+      return { peerDid, at: null, cause: { key: "unimplemented:deflate", title: compression ? "permessage-deflate not negotiated: cases not applicable" : `not applicable: ${r.result}` } };
+    };
+    informational2 = ({ r, req, closeFrame, closeAt, key }) => {
+      if (r.behavior !== "INFORMATIONAL" && r.behaviorClose !== "INFORMATIONAL") return null;
+      const answer = closeFrame === void 0 ? "sent no close frame" : `closed with ${codeWords(r.remoteCloseCode, r.remoteCloseReason)}`;
+      const peerDid = `${answer}; ${req.informational ?? "the RFC leaves this case open, so it is reported, not judged"}`;
+      return { peerDid, at: closeAt, cause: { key: key("informational"), title: `${req.subject}: informational only` } };
+    };
+    closingAnswer = ({ r, closeFrame, closeAt }) => {
+      if (!r.closedByMe || r.result === EVENTS_DIFFER) return null;
+      const ec = r.expectedClose;
+      if (r.behaviorClose === "WRONG CODE" && "closeCode" in ec && ec.closeCode.includes(1e3)) {
+        const peerDid = `answered wsgate's close (code ${r.localCloseCode ?? "none"}) with ${codeWords(r.remoteCloseCode, r.remoteCloseReason)}`;
+        const code = r.remoteCloseCode ?? "none";
+        return { peerDid, at: closeAt, cause: { key: `closing-answer:code-${code}`, title: `a close frame answered with code ${code} instead of its own code or 1000` }, requirement: CLOSE_ANSWER };
+      }
+      if (closeFrame === void 0 && r.remoteCloseCode === null && r.behaviorClose === "UNCLEAN" && r.behavior !== "FAILED") {
+        return { peerDid: "never answered wsgate's close frame", at: null, cause: { key: "closing-answer:none", title: "a close frame never answered" }, requirement: CLOSE_ANSWER };
+      }
+      return null;
+    };
+    wrongCode = ({ r, req, closeAt, key }) => {
+      if (r.behaviorClose !== "WRONG CODE" || r.result === EVENTS_DIFFER) return null;
+      const code = r.remoteCloseCode ?? "none";
+      if (r.closedByMe && r.remoteCloseCode !== null && r.remoteCloseCode === r.localCloseCode) {
+        const peerDid2 = `echoed the close code back (${codeWords(r.remoteCloseCode, r.remoteCloseReason)}) where ${expectedCodes(r)} is required`;
+        return { peerDid: peerDid2, at: closeAt, cause: { key: key("code-echoed"), title: `${req.subject}: the code echoed back instead of ${expectedCodes(r)}` } };
+      }
+      const opening = r.closedByMe ? `answered wsgate's close frame (code ${r.localCloseCode ?? "none"}) with` : "closed with";
+      const peerDid = `${opening} ${codeWords(r.remoteCloseCode, r.remoteCloseReason)} where ${expectedCodes(r)} is required`;
+      return { peerDid, at: closeAt, cause: { key: key(`code-${code}`), title: `${req.subject}: close code ${code} instead of ${expectedCodes(r)}` } };
+    };
+    wrongEndpoint = ({ r, req, facts, closeFrame, closeAt, key }) => {
+      const ec = r.expectedClose;
+      if (!("closedByMe" in ec) || ec.closedByMe === r.closedByMe) return null;
+      if (r.closedByMe) {
+        const echo = firstDataOrControl(facts);
+        const timer = facts.fired[0];
+        if (echo !== void 0) {
+          const peerDid2 = `accepted it and sent ${frameWords(echo)}${echo.logged !== "" ? ` ${quoteLogged(echo.logged)}` : ""} instead of failing the connection`;
+          return { peerDid: peerDid2, at: point(echo), cause: { key: key("accepted"), title: `${req.subject} accepted` } };
+        }
+        const until = timer !== void 0 && timer.seconds !== null ? ` until wsgate's ${timer.seconds} s timer ran out` : "";
+        const at = timer?.ms != null ? { frame: null, offset: null, ms: timer.ms } : null;
+        return { peerDid: `did not fail the connection: it kept it open and silent${until}`, at, cause: { key: key("accepted"), title: `${req.subject} accepted` } };
+      }
+      const peerDid = closeFrame !== void 0 ? `failed the connection: it sent a close frame with ${codeWords(r.remoteCloseCode, r.remoteCloseReason)}` : "dropped the TCP connection without a close frame";
+      return { peerDid, at: closeAt, cause: { key: key("refused"), title: `${req.subject} refused` } };
+    };
+    nonStrict = ({ r, req, closeAt, key }) => {
+      if (r.behavior !== "NON-STRICT") return null;
+      const peerDid = `sent ${eventsWords(r.received)}: ${req.nonStrict ?? "the case accepts this outcome as non-strict, the strict one being the expected events"}`;
+      return { peerDid, at: closeAt, cause: { key: key("non-strict"), title: `${req.subject}: handled non-strictly` } };
+    };
+    outcomeFailed = ({ r, req, facts, key }) => {
+      if (r.behavior !== "FAILED") return null;
+      if (r.result === EVENTS_DIFFER) return eventsStory(r, req, facts);
+      const dropped = "Dropped the connection without a close frame: ";
+      if (r.result.startsWith(dropped)) {
+        return { peerDid: `sent data wsgate had to reject: ${r.result.slice(dropped.length).replace(/\.$/, "")}`, at: null, cause: { key: key("bad-data"), title: `${req.subject}: the peer sent data that cannot be read` } };
+      }
+      return { peerDid: `did not do what the case checks: ${r.result.replace(/\.$/, "")}`, at: null, cause: { key: key(`own:${normalise(r.result)}`), title: `${req.subject}: ${normalise(r.result)}` } };
+    };
+    closeFailed = ({ r, req, closeFrame, closeAt, key }) => {
+      if (r.behaviorClose === "UNCLEAN") {
+        const why = r.wasNotCleanReason ?? "no reason recorded";
+        const peerDid = closeFrame === void 0 ? `dropped the TCP connection without a closing handshake (${why})` : `did not complete the closing handshake cleanly (${why})`;
+        return { peerDid, at: closeAt, cause: { key: key("unclean"), title: `${req.subject}: connection not closed cleanly` } };
+      }
+      if (r.behaviorClose === "FAILED BY CLIENT") {
+        const peerDid = "did not close the TCP connection after the closing handshake, so wsgate (the client) had to: RFC 6455 \xA77.1.1 asks the server to close it first";
+        return { peerDid, at: closeAt, cause: { key: "tcp-close:server-kept-open", title: "the server does not close TCP after the closing handshake" } };
+      }
+      return null;
+    };
+    DETECTORS = [noHandshake, masking, notApplicable, informational2, closingAnswer, wrongCode, wrongEndpoint, nonStrict, outcomeFailed, closeFailed];
+  }
+});
+
+// src/explain/run.ts
+function explanationOf(c3) {
+  let e = cache2.get(c3);
+  if (e === void 0) {
+    e = explainCase(c3);
+    cache2.set(c3, e);
+  }
+  return e;
+}
+function runCauses(run) {
+  const explained = [];
+  for (const c3 of run.cases) {
+    if (c3.status !== "failed") continue;
+    const e = explanationOf(c3);
+    if (e !== null) explained.push({ label: caseLabel(c3), explanation: e });
+  }
+  return groupCauses(explained);
+}
+var cache2;
+var init_run = __esm({
+  "src/explain/run.ts"() {
+    "use strict";
+    init_report();
+    init_causes();
+    init_explain();
+    cache2 = /* @__PURE__ */ new WeakMap();
+  }
+});
+
 // src/report/json.ts
 function caseReportJson(result) {
   const picked = {};
@@ -29082,6 +29938,7 @@ function runSummary(run) {
     },
     // An interrupted run did not check every selected case, so it cannot pass the gate.
     result: failed > 0 || run.interrupted !== null ? "failed" : "passed",
+    causes: runCauses(run),
     cases: run.cases.map(caseSummary)
   };
 }
@@ -29101,6 +29958,7 @@ function caseSummary(c3) {
     ...c3.result?.tls !== void 0 ? { tls: { version: c3.result.tls.version, cipher: c3.result.tls.cipher } } : {},
     timeMs: c3.timeMs,
     reason: c3.reason,
+    explanation: explanationOf(c3),
     warnings: c3.warnings,
     baseline: c3.baseline ?? null,
     reportfile: c3.reportBase === null ? null : `${c3.reportBase}.json`,
@@ -29121,6 +29979,7 @@ var init_json = __esm({
     "use strict";
     init_files();
     init_pyjson();
+    init_run();
     CASE_KEYS = [
       "agent",
       "behavior",
@@ -29181,8 +30040,8 @@ function collector() {
 function releaseMemoryNow() {
   collector()?.();
 }
-function noteCaseTraffic(bytes) {
-  movedSinceCollection += bytes;
+function noteCaseTraffic(bytes2) {
+  movedSinceCollection += bytes2;
   if (movedSinceCollection < COLLECT_EVERY) return;
   movedSinceCollection = 0;
   releaseMemorySoon();
@@ -31054,8 +31913,8 @@ var require_dist = __commonJS({
             return object2[key];
           });
         }
-        function cacheHas(cache2, key) {
-          return cache2.has(key);
+        function cacheHas(cache3, key) {
+          return cache3.has(key);
         }
         function charsStartIndex(strSymbols, chrSymbols) {
           var index2 = -1, length = strSymbols.length;
@@ -31870,8 +32729,8 @@ var require_dist = __commonJS({
                 if (!(seen ? cacheHas(seen, computed) : includes2(result2, computed, comparator))) {
                   othIndex = othLength;
                   while (--othIndex) {
-                    var cache2 = caches[othIndex];
-                    if (!(cache2 ? cacheHas(cache2, computed) : includes2(arrays[othIndex], computed, comparator))) {
+                    var cache3 = caches[othIndex];
+                    if (!(cache3 ? cacheHas(cache3, computed) : includes2(arrays[othIndex], computed, comparator))) {
                       continue outer;
                     }
                   }
@@ -33458,12 +34317,12 @@ var require_dist = __commonJS({
           }
           function memoizeCapped(func) {
             var result2 = memoize(func, function(key) {
-              if (cache2.size === MAX_MEMOIZE_SIZE) {
-                cache2.clear();
+              if (cache3.size === MAX_MEMOIZE_SIZE) {
+                cache3.clear();
               }
               return key;
             });
-            var cache2 = result2.cache;
+            var cache3 = result2.cache;
             return result2;
           }
           function mergeData(data, source) {
@@ -34417,12 +35276,12 @@ var require_dist = __commonJS({
               throw new TypeError2(FUNC_ERROR_TEXT);
             }
             var memoized = function() {
-              var args = arguments, key = resolver ? resolver.apply(this, args) : args[0], cache2 = memoized.cache;
-              if (cache2.has(key)) {
-                return cache2.get(key);
+              var args = arguments, key = resolver ? resolver.apply(this, args) : args[0], cache3 = memoized.cache;
+              if (cache3.has(key)) {
+                return cache3.get(key);
               }
               var result2 = func.apply(this, args);
-              memoized.cache = cache2.set(key, result2) || cache2;
+              memoized.cache = cache3.set(key, result2) || cache3;
               return result2;
             };
             memoized.cache = new (memoize.Cache || MapCache)();
@@ -40822,7 +41681,8 @@ ${out}`;
 }
 function failureBody(c3) {
   const r = c3.result;
-  const lines = [`Case ${c3.id}: ${c3.reason || "failed"}`];
+  const why = explanationOf(c3);
+  const lines = [`Case ${c3.id}: ${c3.reason || "failed"}`, ...why !== null && r !== null ? [`Why: ${why.text}`] : []];
   if (r !== null) {
     lines.push(
       `behavior: ${r.behavior} - ${r.result}`,
@@ -40882,7 +41742,8 @@ function addTestCase(tc, c3, own2) {
   for (const w of c3.warnings) tc.property("warning", oneLine(w));
   if (c3.status === "failed") {
     const type = c3.result === null ? "CLIENT" : `${c3.result.behavior}/${c3.result.behaviorClose}`;
-    tc.failure(oneLine(c3.reason || type), type).stacktrace(cdataSafe(failureBody(c3)));
+    const why = c3.result === null ? null : explanationOf(c3);
+    tc.failure(oneLine(why?.text ?? (c3.reason || type)), type).stacktrace(cdataSafe(failureBody(c3)));
   } else if (c3.status === "skipped") {
     skipWithMessage(tc, oneLine(c3.reason || "skipped"));
   }
@@ -40903,6 +41764,7 @@ var import_junit_report_builder, junitBuilder, MAX_LOG_LINES, MAX_LOG_BYTES, LOG
 var init_junit = __esm({
   "src/report/junit.ts"() {
     "use strict";
+    init_run();
     import_junit_report_builder = __toESM(require_dist(), 1);
     init_escape();
     init_pyjson();
@@ -40915,16 +41777,6 @@ var init_junit = __esm({
     MAX_CLIENT_OUTPUT = 8 * 1024;
     MAX_NAME_TEXT = 120;
     MAX_MESSAGE = 500;
-  }
-});
-
-// src/model/report.ts
-function caseLabel(c3) {
-  return c3.agent === void 0 ? c3.id : `${c3.agent} ${c3.id}`;
-}
-var init_report = __esm({
-  "src/model/report.ts"() {
-    "use strict";
   }
 });
 
@@ -40968,7 +41820,8 @@ function annotations(run, max = MAX_ERROR_ANNOTATIONS) {
     const title = `wsgate ${caseLabel(c3)}: ${verdicts(c3)}`;
     const report = c3.reportBase === null ? "" : `
 Report: ${c3.reportBase}.html`;
-    return `::error title=${escapeProperty(title)}::${escapeData(`Case ${c3.id} (${line(c3.description, 200)}) failed for agent ${c3.agent ?? run.agent}: ${c3.reason}${report}`)}`;
+    const why = explanationOf(c3)?.text ?? c3.reason;
+    return `::error title=${escapeProperty(title)}::${escapeData(`Case ${c3.id} failed for agent ${c3.agent ?? run.agent}: ${why}${report}`)}`;
   });
   if (failing.length > max) {
     const rest = failing.slice(max).map((c3) => caseLabel(c3));
@@ -41010,7 +41863,20 @@ function headSection(run, paths) {
     ...run.interrupted !== null ? ["", `Interrupted (${cell(run.interrupted)}): the cases not run count as not checked, so the run fails.`] : [],
     "",
     `Reports: \`${cell(paths.outdir, 200)}/index.html\`, JUnit \`${cell(paths.junit, 200)}\`, summary \`${cell(paths.json, 200)}\``,
-    ...failing.length === 0 ? [] : ["", `### Failing cases (${failing.length})`, "", "| Case | Verdicts | Reason |", "| --- | --- | --- |", ...failing.map((c3) => `| ${cell(caseLabel(c3))} | ${cell(verdicts(c3))} | ${cell(c3.reason)} |`)]
+    ...causesSection(run),
+    ...failing.length === 0 ? [] : ["", `### Failing cases (${failing.length})`, "", "| Case | Verdicts | Why |", "| --- | --- | --- |", ...failing.map((c3) => `| ${cell(caseLabel(c3))} | ${cell(verdicts(c3))} | ${cell(explanationOf(c3)?.short ?? c3.reason)} |`)]
+  ];
+}
+function causesSection(run) {
+  const causes = runCauses(run);
+  if (causes.length === 0) return [];
+  return [
+    "",
+    `### Failures by cause (${causes.length})`,
+    "",
+    "| Cause | Cases | Requirement |",
+    "| --- | --- | --- |",
+    ...causes.map((g) => `| ${cell(g.title, 200)} | ${cell(`${g.cases.length}: ${g.ranges}`, 400)} | ${cell(`${g.requirement.rfc}: ${g.requirement.text}`, 300)} |`)
   ];
 }
 function baselineSections(run) {
@@ -41106,6 +41972,7 @@ var SUMMARY_LIMIT_BYTES, MAX_ERROR_ANNOTATIONS, STATUS_WORD;
 var init_markdown = __esm({
   "src/report/github/markdown.ts"() {
     "use strict";
+    init_run();
     init_report();
     SUMMARY_LIMIT_BYTES = 1024 * 1024;
     MAX_ERROR_ANNOTATIONS = 10;
@@ -41198,21 +42065,26 @@ var init_finish_run = __esm({
 });
 
 // src/run/progress.ts
-var Progress;
+var MAX_CAUSES, Progress;
 var init_progress = __esm({
   "src/run/progress.ts"() {
     "use strict";
+    init_causes();
+    init_run();
     init_report();
+    MAX_CAUSES = 12;
     Progress = class {
-      constructor(out, tty3, total) {
+      constructor(out, tty3, total, quiet = false) {
         this.out = out;
         this.tty = tty3;
         this.total = total;
+        this.quiet = quiet;
         this.width = String(total).length;
       }
       out;
       tty;
       total;
+      quiet;
       width;
       colour(code, text) {
         return this.tty ? `\x1B[${code}m${text}\x1B[0m` : text;
@@ -41223,11 +42095,15 @@ var init_progress = __esm({
       }
       /** A case is settled (either role, however it was played). */
       caseDone(c3) {
+        if (this.quiet) return;
         const mark = c3.baseline?.state === "accepted" ? this.colour(33, "acc ") : c3.status === "passed" ? this.colour(32, c3.warnings.length > 0 ? "warn" : "pass") : c3.status === "skipped" ? this.colour(33, "skip") : this.colour(31, "FAIL");
         const verdicts2 = c3.result ? `${c3.result.behavior}/${c3.result.behaviorClose}` : "no result";
         const duration3 = c3.result ? `${c3.result.duration} ms` : `${c3.timeMs} ms`;
         const why = c3.reason !== "" ? `  ${c3.reason}` : c3.warnings.length > 0 ? `  ${c3.warnings.join("; ")}` : "";
         this.out.write(`[${String(c3.index).padStart(this.width)}/${this.total}] ${mark} ${caseLabel(c3).padEnd(8)} ${verdicts2.padEnd(24)} ${duration3.padStart(8)}${why}
+`);
+        const e = c3.status === "failed" && c3.result !== null ? explanationOf(c3) : null;
+        if (e !== null) this.out.write(`${" ".repeat(2 * this.width + 4)}why: ${e.short}
 `);
       }
       summary(run, files) {
@@ -41240,8 +42116,18 @@ var init_progress = __esm({
         this.out.write(`
 ${failed > 0 || run.interrupted !== null ? this.colour(31, line2) : this.colour(32, line2)}
 `);
-        for (const c3 of run.cases.filter((x) => x.status === "failed").slice(0, 20)) {
-          this.out.write(`  ${this.colour(31, "FAIL")} ${caseLabel(c3)}: ${c3.reason}
+        const causes = runCauses(run);
+        if (causes.length > 0) this.out.write(`${causes.length} cause${causes.length === 1 ? "" : "s"}:
+`);
+        for (const g of causes.slice(0, MAX_CAUSES)) {
+          this.out.write(`  ${this.colour(31, "FAIL")} ${causeLine(g)}
+         ${g.requirement.rfc}: ${g.requirement.text}
+`);
+        }
+        if (causes.length > MAX_CAUSES) {
+          const rest = causes.slice(MAX_CAUSES);
+          const n2 = rest.reduce((sum, g) => sum + g.cases.length, 0);
+          this.out.write(`  and ${rest.length} more causes (${n2} cases): see summary.json or index.html
 `);
         }
         for (const c3 of accepted.slice(0, 20)) {
@@ -41335,7 +42221,7 @@ async function judgeReports(config2, io) {
   };
   return finishRun(run, config2, {
     tell: (r) => {
-      const progress = new Progress(io.out, io.isTty, r.cases.length);
+      const progress = new Progress(io.out, io.isTty, r.cases.length, config2.quiet);
       progress.header(`wsgate: judging ${r.cases.length} case${r.cases.length === 1 ? "" : "s"} of agent ${JSON.stringify(agent)} in ${indexFile}`);
       for (const c3 of r.cases) if (c3.status !== "passed" || c3.baseline !== void 0) progress.caseDone(c3);
       progress.summary(r, { outdir: config2.outdir, junit: config2.junit, json: config2.json });
@@ -41446,11 +42332,11 @@ function chopTable(id, title, stats) {
   let count3 = 0;
   let octets = 0;
   for (const [size, key, n2] of statEntries(stats)) {
-    const bytes = Number.isNaN(size) ? 0 : size * n2;
-    rows += `<tr class="stats_row"><td class="num">${escapeHtml(key)}</td><td class="num">${n2}</td><td class="num">${bytes}</td></tr>
+    const bytes2 = Number.isNaN(size) ? 0 : size * n2;
+    rows += `<tr class="stats_row"><td class="num">${escapeHtml(key)}</td><td class="num">${n2}</td><td class="num">${bytes2}</td></tr>
 `;
     count3 += n2;
-    octets += bytes;
+    octets += bytes2;
   }
   return `<div><h3 id="${id}_title">${title}</h3>
 <table id="${id}" class="stats">
@@ -41490,7 +42376,7 @@ function caseReportHtml(result) {
   const body = `<header class="bar"><a href="index.html">&larr; Summary</a>wsgate case report</header>
 <main>
 ${title}
-${outcomeSections(result)}
+${explanationSection(result)}${outcomeSections(result)}
 ${connectionSections(result)}
 <section id="wire_statistics"><h2>Wire Statistics</h2>
 ${statsBlock(result)}
@@ -41503,6 +42389,19 @@ ${wirelogLines(result).map((l) => `<pre class="${l.cls}">${escapeHtml(l.text)}</
 </main>`;
   const pageTitle = `${result.agent} - Case ${result.id} : ${outcome.text}`;
   return page(pageTitle, CSS_CASE, body);
+}
+function explanationSection(result) {
+  const e = explainResult(result);
+  if (e === null) return "";
+  const where = pointWords(e.at);
+  return `<section id="case_explanation" data-cause="${escapeHtml(e.cause.key)}"><h2>Why: ${escapeHtml(e.cause.title)}</h2>
+<dl class="text_block">
+<dt>wsgate</dt><dd>${escapeHtml(e.did)}</dd>
+<dt>${escapeHtml(e.requirement.rfc)}</dt><dd>${escapeHtml(e.requirement.text)}</dd>
+<dt>The peer</dt><dd>${escapeHtml(e.peerDid)}${where === "" ? "" : ` (${escapeHtml(where)})`}</dd>
+<dt>Ending</dt><dd>${escapeHtml(e.ending)}</dd>
+</dl></section>
+`;
 }
 function outcomeSections(result) {
   return `<section id="case_description"><h2>Case Description</h2><div class="text_block">${htmlFragment(result.description)}</div></section>
@@ -41551,6 +42450,7 @@ var CSS_CASE, CASE_OUTCOME, CASE_FAIL, CONNECTION_STATE;
 var init_case = __esm({
   "src/report/html/case.ts"() {
     "use strict";
+    init_explain();
     init_escape();
     init_page();
     init_python_repr();
@@ -41659,7 +42559,7 @@ ${summaryRows(results, catalogue2, agents)}
 <table id="agent_case_results">
 ${matrix.rows.join("\n")}
 </table>
-<h2>Legend</h2>
+${causesBlock(results, catalogue2, agents)}<h2>Legend</h2>
 <table id="legend">
 <tr><td class="case_ok">Pass</td><td>The case ran and the peer behaved as required.</td></tr>
 <tr><td class="case_non_strict">Non-Strict</td><td>The case ran and passed, but the peer did not follow a SHOULD or a canonical behaviour; still conformant.</td></tr>
@@ -41675,6 +42575,27 @@ ${descriptions(catalogue2)}
 </div>
 </main>`;
   return page("wsgate report", CSS_INDEX, body);
+}
+function causesBlock(results, catalogue2, agents) {
+  const explained = [];
+  for (const agent of agents) {
+    const byCase = results.get(agent);
+    for (const info of catalogue2) {
+      const r = byCase?.get(info.id);
+      if (r === void 0 || !isFailing2(r)) continue;
+      const e = explainResult(r);
+      if (e !== null) explained.push({ label: agents.length > 1 ? `${agent} ${info.id}` : info.id, explanation: e });
+    }
+  }
+  const causes = groupCauses(explained);
+  if (causes.length === 0) return "";
+  const rows = causes.map((g) => `<tr data-cause="${escapeHtml(g.key)}"><td>${escapeHtml(g.title)}</td><td class="count">${g.cases.length}</td><td>${escapeHtml(g.ranges)}</td><td>${escapeHtml(`${g.requirement.rfc}: ${g.requirement.text}`)}</td></tr>`).join("\n");
+  return `<h2 id="causes">Failures by cause</h2>
+<table id="failure_causes">
+<tr><th>Cause</th><th>Cases</th><th>Which</th><th>Requirement</th></tr>
+${rows}
+</table>
+`;
 }
 function tlsNote(results) {
   const seen = /* @__PURE__ */ new Set();
@@ -41739,6 +42660,8 @@ var CSS_INDEX, WSGATE_MARK, INDEX_BEHAVIOR, INDEX_CLOSE_WITH_CODE;
 var init_html = __esm({
   "src/report/html/index.ts"() {
     "use strict";
+    init_causes();
+    init_explain();
     init_escape();
     init_files();
     init_page();
@@ -42327,8 +43250,8 @@ var init_codec = __esm({
       /** zlib's message, and what it means where the cause is the peer's window (RFC 7692 §7.1.2.2). */
       describeInflateFailure(failure2) {
         if (!/too far back/.test(failure2)) return `invalid compressed data (zlib: ${failure2})`;
-        const bytes = 1 << this.inflateWindowBits;
-        const limit = this.inflateWindowBits < WindowBits.default ? `the ${bytes}-byte window negotiated with ${this.inflateWindowParam}=${this.inflateWindowBits}` : `the ${bytes}-byte window of permessage-deflate`;
+        const bytes2 = 1 << this.inflateWindowBits;
+        const limit = this.inflateWindowBits < WindowBits.default ? `the ${bytes2}-byte window negotiated with ${this.inflateWindowParam}=${this.inflateWindowBits}` : `the ${bytes2}-byte window of permessage-deflate`;
         return `a back-reference reaches further back than ${limit} (zlib: ${failure2})`;
       }
       /** Records and throws a DeflateError; the output of the failed message is dropped. */
@@ -42848,23 +43771,31 @@ var init_wire_recorder = __esm({
       txFrameStats = {};
       /** Whether entries are recorded (bulk transfers switch it off). Statistics are always kept. */
       enabled = true;
+      /**
+       * When each entry was logged, in ms since the log was made (the connection's start), to 0.1 ms:
+       * wsgate's own, beside Autobahn's entries (which carry no time), for explaining a failure.
+       */
+      times = [];
       /** Upper bound on entries, so a hostile peer cannot grow the log without limit. */
       maxEntries;
+      origin = performance.now();
       constructor(maxEntries = 2e4) {
         this.maxEntries = maxEntries;
       }
       push(entry) {
-        if (this.enabled && this.entries.length < this.maxEntries) this.entries.push(entry);
+        if (this.enabled) this.pushAlways(entry);
       }
       /** Timer entries are logged even while the log is off, as Autobahn appends them unconditionally. */
       pushAlways(entry) {
-        if (this.entries.length < this.maxEntries) this.entries.push(entry);
+        if (this.entries.length >= this.maxEntries) return;
+        this.entries.push(entry);
+        this.times.push(Math.round((performance.now() - this.origin) * 10) / 10);
       }
       /** Switches entry recording, logging the change as Autobahn does ("WLM"). */
       setEnabled(enabled) {
         if (enabled === this.enabled) return;
         this.enabled = enabled;
-        if (this.entries.length < this.maxEntries) this.entries.push(["WLM", enabled]);
+        this.pushAlways(["WLM", enabled]);
       }
       rxOctets(data) {
         bump(this.rxOctetStats, data.length);
@@ -43085,7 +44016,8 @@ var init_case_runner = __esm({
           wasNotCleanReason: s.record.wasNotCleanReason,
           wasOpenHandshakeTimeout: s.record.wasOpenHandshakeTimeout,
           wasServerConnectionDropTimeout: s.record.wasServerConnectionDropTimeout,
-          wirelog: s.wire.entries
+          wirelog: s.wire.entries,
+          wirelogTimes: s.wire.times
         };
       }
       /** Autobahn: once the events equal every expected list, a "closed by me" case starts the close. */
@@ -43502,267 +44434,6 @@ var init_frame_reader = __esm({
       violation(sink, code, reason) {
         sink.onViolation(code, reason);
         return this.isStopped;
-      }
-    };
-  }
-});
-
-// src/protocol/utf8.ts
-import { isUtf8 } from "node:buffer";
-function lastSequenceStart(chunk, from) {
-  const n2 = chunk.length;
-  const stop = Math.max(from, n2 - 4);
-  for (let j = n2 - 1; j >= stop; j--) {
-    const b = chunk[j];
-    if (b < 128) return n2;
-    if (b >= 192) return j;
-  }
-  return n2;
-}
-function isValidUtf8(data) {
-  return isUtf8(data);
-}
-var BYTE_CLASS, STATE_CLASS, ACCEPT, REJECT, STATES, TRANSITION, NATIVE_MIN, Utf8Validator;
-var init_utf8 = __esm({
-  "src/protocol/utf8.ts"() {
-    "use strict";
-    BYTE_CLASS = [
-      ...Array(128).fill(0),
-      // 00..7f
-      ...Array(16).fill(1),
-      // 80..8f
-      ...Array(16).fill(9),
-      // 90..9f
-      ...Array(32).fill(7),
-      // a0..bf
-      8,
-      8,
-      // c0 c1
-      ...Array(30).fill(2),
-      // c2..df
-      10,
-      // e0
-      ...Array(12).fill(3),
-      // e1..ec
-      4,
-      // ed
-      3,
-      3,
-      // ee ef
-      11,
-      // f0
-      6,
-      6,
-      6,
-      // f1..f3
-      5,
-      // f4
-      ...Array(11).fill(8)
-      // f5..ff
-    ];
-    STATE_CLASS = [
-      0,
-      1,
-      2,
-      3,
-      5,
-      8,
-      7,
-      1,
-      1,
-      1,
-      4,
-      6,
-      1,
-      1,
-      1,
-      1,
-      // s0
-      1,
-      1,
-      1,
-      1,
-      1,
-      1,
-      1,
-      1,
-      1,
-      1,
-      1,
-      1,
-      1,
-      1,
-      1,
-      1,
-      // s1
-      1,
-      0,
-      1,
-      1,
-      1,
-      1,
-      1,
-      0,
-      1,
-      0,
-      1,
-      1,
-      1,
-      1,
-      1,
-      1,
-      // s2
-      1,
-      2,
-      1,
-      1,
-      1,
-      1,
-      1,
-      2,
-      1,
-      2,
-      1,
-      1,
-      1,
-      1,
-      1,
-      1,
-      // s3
-      1,
-      1,
-      1,
-      1,
-      1,
-      1,
-      1,
-      2,
-      1,
-      1,
-      1,
-      1,
-      1,
-      1,
-      1,
-      1,
-      // s4
-      1,
-      2,
-      1,
-      1,
-      1,
-      1,
-      1,
-      1,
-      1,
-      2,
-      1,
-      1,
-      1,
-      1,
-      1,
-      1,
-      // s5
-      1,
-      1,
-      1,
-      1,
-      1,
-      1,
-      1,
-      3,
-      1,
-      3,
-      1,
-      1,
-      1,
-      1,
-      1,
-      1,
-      // s6
-      1,
-      3,
-      1,
-      1,
-      1,
-      1,
-      1,
-      3,
-      1,
-      3,
-      1,
-      1,
-      1,
-      1,
-      1,
-      1,
-      // s7
-      1,
-      3,
-      1,
-      1,
-      1,
-      1,
-      1,
-      1,
-      1,
-      1,
-      1,
-      1,
-      1,
-      1,
-      1,
-      1
-      // s8
-    ];
-    ACCEPT = 0;
-    REJECT = 1;
-    STATES = 9;
-    TRANSITION = (() => {
-      const t = new Uint8Array(STATES << 8);
-      for (let s = 0; s < STATES; s++) {
-        for (let b = 0; b < 256; b++) t[s << 8 | b] = STATE_CLASS[s * 16 + BYTE_CLASS[b]];
-      }
-      return t;
-    })();
-    NATIVE_MIN = 64;
-    Utf8Validator = class {
-      state = ACCEPT;
-      consumed = 0;
-      /** Start over for a new message. */
-      reset() {
-        this.state = ACCEPT;
-        this.consumed = 0;
-      }
-      /** Validate the next chunk of the stream. */
-      validate(chunk) {
-        let state = this.state;
-        if (state === REJECT) return { valid: false, endsOnCodePoint: false, index: this.consumed };
-        const n2 = chunk.length;
-        let i2 = 0;
-        while (state !== ACCEPT && i2 < n2) {
-          state = TRANSITION[state << 8 | chunk[i2]];
-          if (state === REJECT) return this.fail(i2);
-          i2++;
-        }
-        if (n2 - i2 >= NATIVE_MIN) {
-          const cut = lastSequenceStart(chunk, i2);
-          if (cut - i2 >= NATIVE_MIN && isUtf8(chunk.subarray(i2, cut))) i2 = cut;
-        }
-        for (; i2 < n2; i2++) {
-          const b = chunk[i2];
-          if (b < 128 && state === ACCEPT) continue;
-          state = TRANSITION[state << 8 | b];
-          if (state === REJECT) return this.fail(i2);
-        }
-        this.state = state;
-        this.consumed += n2;
-        return { valid: true, endsOnCodePoint: state === ACCEPT, index: this.consumed };
-      }
-      fail(i2) {
-        this.state = REJECT;
-        this.consumed += i2;
-        return { valid: false, endsOnCodePoint: false, index: this.consumed };
       }
     };
   }
@@ -50492,11 +51163,11 @@ ${values.join("\n")}` : `${blockName} :`;
         while (bits.length % 7) {
           bits = "0" + bits;
         }
-        const bytes = new Uint8Array(bits.length / 7);
-        for (let i2 = 0; i2 < bytes.length; i2++) {
-          bytes[i2] = parseInt(bits.slice(i2 * 7, i2 * 7 + 7), 2) + (i2 + 1 < bytes.length ? 128 : 0);
+        const bytes2 = new Uint8Array(bits.length / 7);
+        for (let i2 = 0; i2 < bytes2.length; i2++) {
+          bytes2[i2] = parseInt(bits.slice(i2 * 7, i2 * 7 + 7), 2) + (i2 + 1 < bytes2.length ? 128 : 0);
         }
-        this.fromBER(bytes.buffer, 0, bytes.length);
+        this.fromBER(bytes2.buffer, 0, bytes2.length);
       }
       toBER(sizeOnly) {
         if (this.isHexOnly) {
@@ -52106,8 +52777,8 @@ var require_concat = __commonJS({
         }
         buffers.push(...rest);
       }
-      const bytes = concatToUint8Array(buffers);
-      return type ? (0, buffer_source_js_1.toView)(bytes, type) : bytes.buffer;
+      const bytes2 = concatToUint8Array(buffers);
+      return type ? (0, buffer_source_js_1.toView)(bytes2, type) : bytes2.buffer;
     }
   }
 });
@@ -52181,11 +52852,11 @@ var require_sequence = __commonJS({
       return normalized;
     }
     function encodeAscii(text) {
-      const bytes = new Uint8Array(text.length);
+      const bytes2 = new Uint8Array(text.length);
       for (let i2 = 0; i2 < text.length; i2++) {
-        bytes[i2] = text.charCodeAt(i2) & 255;
+        bytes2[i2] = text.charCodeAt(i2) & 255;
       }
-      return bytes;
+      return bytes2;
     }
     function encodeUtf8(text) {
       return new TextEncoder().encode(text);
@@ -52205,9 +52876,9 @@ var require_sequence = __commonJS({
       return true;
     }
     function indexOf(data, pattern2, options) {
-      const bytes = (0, buffer_source_js_1.toUint8Array)(data);
+      const bytes2 = (0, buffer_source_js_1.toUint8Array)(data);
       const needle = toPatternBytes(pattern2, options);
-      const [start, end] = normalizeForwardRange(bytes.byteLength, options);
+      const [start, end] = normalizeForwardRange(bytes2.byteLength, options);
       if (needle.byteLength === 0) {
         return start;
       }
@@ -52216,16 +52887,16 @@ var require_sequence = __commonJS({
         return -1;
       }
       for (let offset = start; offset <= lastOffset; offset++) {
-        if (bytesEqualAt(bytes, needle, offset)) {
+        if (bytesEqualAt(bytes2, needle, offset)) {
           return offset;
         }
       }
       return -1;
     }
     function lastIndexOf(data, pattern2, options) {
-      const bytes = (0, buffer_source_js_1.toUint8Array)(data);
+      const bytes2 = (0, buffer_source_js_1.toUint8Array)(data);
       const needle = toPatternBytes(pattern2, options);
-      const [end, start] = normalizeReverseRange(bytes.byteLength, options);
+      const [end, start] = normalizeReverseRange(bytes2.byteLength, options);
       if (needle.byteLength === 0) {
         return start;
       }
@@ -52234,7 +52905,7 @@ var require_sequence = __commonJS({
         return -1;
       }
       for (let offset = firstOffset; offset >= end; offset--) {
-        if (bytesEqualAt(bytes, needle, offset)) {
+        if (bytesEqualAt(bytes2, needle, offset)) {
           return offset;
         }
       }
@@ -52244,37 +52915,37 @@ var require_sequence = __commonJS({
       return indexOf(data, pattern2, options) !== -1;
     }
     function startsWith(data, pattern2, options) {
-      const bytes = (0, buffer_source_js_1.toUint8Array)(data);
+      const bytes2 = (0, buffer_source_js_1.toUint8Array)(data);
       const needle = toPatternBytes(pattern2, options);
-      if (needle.byteLength > bytes.byteLength) {
+      if (needle.byteLength > bytes2.byteLength) {
         return false;
       }
-      return bytesEqualAt(bytes, needle, 0);
+      return bytesEqualAt(bytes2, needle, 0);
     }
     function endsWith(data, pattern2, options) {
-      const bytes = (0, buffer_source_js_1.toUint8Array)(data);
+      const bytes2 = (0, buffer_source_js_1.toUint8Array)(data);
       const needle = toPatternBytes(pattern2, options);
-      if (needle.byteLength > bytes.byteLength) {
+      if (needle.byteLength > bytes2.byteLength) {
         return false;
       }
-      return bytesEqualAt(bytes, needle, bytes.byteLength - needle.byteLength);
+      return bytesEqualAt(bytes2, needle, bytes2.byteLength - needle.byteLength);
     }
     function slice(data, start, end) {
-      const bytes = (0, buffer_source_js_1.toUint8Array)(data);
-      const normalizedStart = normalizeSliceIndex(start, 0, bytes.byteLength);
-      const normalizedEnd = normalizeSliceIndex(end, bytes.byteLength, bytes.byteLength);
+      const bytes2 = (0, buffer_source_js_1.toUint8Array)(data);
+      const normalizedStart = normalizeSliceIndex(start, 0, bytes2.byteLength);
+      const normalizedEnd = normalizeSliceIndex(end, bytes2.byteLength, bytes2.byteLength);
       if (normalizedEnd <= normalizedStart) {
-        return bytes.subarray(normalizedStart, normalizedStart);
+        return bytes2.subarray(normalizedStart, normalizedStart);
       }
-      return bytes.subarray(normalizedStart, normalizedEnd);
+      return bytes2.subarray(normalizedStart, normalizedEnd);
     }
     function tail(data, length) {
-      const bytes = (0, buffer_source_js_1.toUint8Array)(data);
+      const bytes2 = (0, buffer_source_js_1.toUint8Array)(data);
       const normalizedLength = Number.isFinite(length) ? Math.max(0, Math.trunc(length)) : 0;
-      if (normalizedLength >= bytes.byteLength) {
-        return bytes;
+      if (normalizedLength >= bytes2.byteLength) {
+        return bytes2;
       }
-      return bytes.subarray(bytes.byteLength - normalizedLength);
+      return bytes2.subarray(bytes2.byteLength - normalizedLength);
     }
     function copy(data) {
       return (0, buffer_source_js_1.toUint8ArrayCopy)(data);
@@ -52398,9 +53069,9 @@ var require_binary = __commonJS({
     exports.is = is;
     var index_js_1 = require_bytes();
     function encode4(data) {
-      const bytes = (0, index_js_1.toUint8Array)(data);
+      const bytes2 = (0, index_js_1.toUint8Array)(data);
       let result = "";
-      for (const byte of bytes) {
+      for (const byte of bytes2) {
         result += String.fromCharCode(byte);
       }
       return result;
@@ -52598,9 +53269,9 @@ var require_hex = __commonJS({
       }
     }
     function encode4(data, options = {}) {
-      const bytes = (0, index_js_1.toUint8Array)(data);
+      const bytes2 = (0, index_js_1.toUint8Array)(data);
       const casing = options.case ?? "lower";
-      const pairs = Array.from(bytes, (byte) => {
+      const pairs = Array.from(bytes2, (byte) => {
         const text = byte.toString(16).padStart(2, "0");
         return casing === "upper" ? text.toUpperCase() : text;
       });
@@ -52733,12 +53404,12 @@ var require_base64 = __commonJS({
       return normalized === "" || BASE64_REGEX.test(normalized);
     }
     function encode4(data, _options) {
-      const bytes = (0, index_js_1.toUint8Array)(data);
+      const bytes2 = (0, index_js_1.toUint8Array)(data);
       const buffer = nodeBuffer();
       if (buffer) {
-        return buffer.from(bytes).toString("base64");
+        return buffer.from(bytes2).toString("base64");
       }
-      return btoa((0, binary_js_1.encode)(bytes));
+      return btoa((0, binary_js_1.encode)(bytes2));
     }
     function decode3(text, _options) {
       const normalized = normalize2(text);
@@ -53146,8 +53817,8 @@ var require_registry = __commonJS({
           return requireCapability(converter, name, "format").call(converter, data, format4);
         },
         transcode(text, options) {
-          const bytes = this.decode(options.from, text, options.fromOptions);
-          return this.encode(options.to, bytes, options.toOptions);
+          const bytes2 = this.decode(options.from, text, options.fromOptions);
+          return this.encode(options.to, bytes2, options.toOptions);
         },
         detect(text, options = {}) {
           const formatNames = options.formats?.length ? options.formats.map((name) => String(name)) : this.list().map((converter) => converter.name).filter((name) => !["binary", "utf8", "utf16be", "utf16le"].includes(keyOf(name)));
@@ -54771,14 +55442,14 @@ var require_ip_converter = __commonJS({
         if (parts.length !== 8) {
           throw new Error("Invalid IPv6 address");
         }
-        return parts.reduce((bytes, part) => {
+        return parts.reduce((bytes2, part) => {
           const num = parseInt(part, 16);
           if (isNaN(num) || num < 0 || num > 65535) {
             throw new Error("Invalid IPv6 address part");
           }
-          bytes.push(num >> 8 & 255);
-          bytes.push(num & 255);
-          return bytes;
+          bytes2.push(num >> 8 & 255);
+          bytes2.push(num & 255);
+          return bytes2;
         }, []);
       }
       static expandIPv6(ip) {
@@ -54797,10 +55468,10 @@ var require_ip_converter = __commonJS({
         }
         return [...left2, ...Array(missing).fill("0"), ...right2].join(":");
       }
-      static formatIPv6(bytes) {
+      static formatIPv6(bytes2) {
         const parts = [];
         for (let i2 = 0; i2 < 16; i2 += 2) {
-          parts.push((bytes[i2] << 8 | bytes[i2 + 1]).toString(16));
+          parts.push((bytes2[i2] << 8 | bytes2[i2 + 1]).toString(16));
         }
         return this.compressIPv6(parts.join(":"));
       }
@@ -54909,8 +55580,8 @@ var require_ip_converter = __commonJS({
           out.set(maskBytes, addr.length);
           return out.buffer;
         }
-        const bytes = this.isIPv4(text) ? this.parseIPv4(text) : this.parseIPv6(text);
-        return new Uint8Array(bytes).buffer;
+        const bytes2 = this.isIPv4(text) ? this.parseIPv4(text) : this.parseIPv6(text);
+        return new Uint8Array(bytes2).buffer;
       }
     };
     exports.IpConverter = IpConverter;
@@ -60924,12 +61595,12 @@ var require_instance_per_container_caching_factory = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     function instancePerContainerCachingFactory(factoryFunc) {
-      const cache2 = /* @__PURE__ */ new WeakMap();
+      const cache3 = /* @__PURE__ */ new WeakMap();
       return (dependencyContainer) => {
-        let instance = cache2.get(dependencyContainer);
+        let instance = cache3.get(dependencyContainer);
         if (instance == void 0) {
           instance = factoryFunc(dependencyContainer);
-          cache2.set(dependencyContainer, instance);
+          cache3.set(dependencyContainer, instance);
         }
         return instance;
       };
@@ -64218,26 +64889,26 @@ var require_x509_cjs = __commonJS({
     tsyringe.container.registerSingleton(diAlgorithm, exports.ShaAlgorithm);
     var AsnEcSignatureFormatter = class _AsnEcSignatureFormatter {
       addPadding(pointSize, data) {
-        const bytes = pvtsutils.BufferSourceConverter.toUint8Array(data);
+        const bytes2 = pvtsutils.BufferSourceConverter.toUint8Array(data);
         const res = new Uint8Array(pointSize);
-        res.set(bytes, pointSize - bytes.length);
+        res.set(bytes2, pointSize - bytes2.length);
         return res.buffer;
       }
       removePadding(data, positive = false) {
-        let bytes = pvtsutils.BufferSourceConverter.toUint8Array(data);
-        for (let i2 = 0; i2 < bytes.length; i2++) {
-          if (!bytes[i2]) {
+        let bytes2 = pvtsutils.BufferSourceConverter.toUint8Array(data);
+        for (let i2 = 0; i2 < bytes2.length; i2++) {
+          if (!bytes2[i2]) {
             continue;
           }
-          bytes = bytes.slice(i2);
+          bytes2 = bytes2.slice(i2);
           break;
         }
-        if (positive && bytes[0] > 127) {
-          const result = new Uint8Array(bytes.length + 1);
-          result.set(bytes, 1);
+        if (positive && bytes2[0] > 127) {
+          const result = new Uint8Array(bytes2.length + 1);
+          result.set(bytes2, 1);
           return result.buffer;
         }
-        return bytes.buffer;
+        return bytes2.buffer;
       }
       toAsnSignature(algorithm, signature) {
         if (algorithm.name === "ECDSA") {
@@ -71170,6 +71841,7 @@ var extendedOption = {
   type: "boolean",
   describe: "Also select wsgate's own cases after Autobahn's 517: group 14 for a client (opening handshake, extension negotiation), group 15 for a server (what it must refuse)"
 };
+var quietOption = { type: "boolean", default: false, describe: "No line per case: only the summary, with the failures grouped by cause" };
 var githubOption = { type: "boolean", describe: "GitHub Actions job summary, annotations and step outputs (default: when GITHUB_ACTIONS=true)" };
 function exitForSignal(signal) {
   if (signal?.aborted !== true) return null;
@@ -71188,7 +71860,7 @@ function judgeCommand(y, { io, env: env2, setStatus }) {
   return y.command(
     "judge",
     "Apply the gate to existing reports (index.json and per-case JSON of wsgate serve or Autobahn): JUnit, summary, exit 1 on any failure",
-    (y2) => y2.option("outdir", { type: "string", default: "./reports/clients", describe: "Report directory holding index.json" }).option("agent", { type: "string", describe: "Agent to judge (default: the only agent in index.json)" }).option("cases", { type: "string", array: true, default: [], describe: "Case id patterns that must have results (default: the cases index.json holds)" }).option("exclude-cases", { type: "string", array: true, default: [], describe: "Case id patterns to leave out" }).option("extended", extendedOption).option("strict", { type: "boolean", default: false, describe: "NON-STRICT outcomes fail too" }).option("fail-on", { type: "string", array: true, describe: "Verdicts that fail a case (as for run)" }).option("baseline", { type: "string", describe: "Baseline file of accepted non-OK cases" }).option("write-baseline", { type: "string", describe: "Write the failing cases to a baseline file" }).option("github", githubOption).option("junit", { type: "string", describe: "JUnit XML file (default: OUTDIR/junit.xml)" }).option("json", { type: "string", describe: "JSON summary file (default: OUTDIR/summary.json)" }).example("$0 judge --outdir reports/clients --agent my-client", "fail the build on the reports a server wrote"),
+    (y2) => y2.option("outdir", { type: "string", default: "./reports/clients", describe: "Report directory holding index.json" }).option("agent", { type: "string", describe: "Agent to judge (default: the only agent in index.json)" }).option("cases", { type: "string", array: true, default: [], describe: "Case id patterns that must have results (default: the cases index.json holds)" }).option("exclude-cases", { type: "string", array: true, default: [], describe: "Case id patterns to leave out" }).option("extended", extendedOption).option("strict", { type: "boolean", default: false, describe: "NON-STRICT outcomes fail too" }).option("fail-on", { type: "string", array: true, describe: "Verdicts that fail a case (as for run)" }).option("baseline", { type: "string", describe: "Baseline file of accepted non-OK cases" }).option("write-baseline", { type: "string", describe: "Write the failing cases to a baseline file" }).option("github", githubOption).option("quiet", quietOption).option("junit", { type: "string", describe: "JUnit XML file (default: OUTDIR/junit.xml)" }).option("json", { type: "string", describe: "JSON summary file (default: OUTDIR/summary.json)" }).example("$0 judge --outdir reports/clients --agent my-client", "fail the build on the reports a server wrote"),
     async (a2) => {
       const [{ judgeConfig: judgeConfig2 }, { judgeReports: judgeReports2 }] = await Promise.all([Promise.resolve().then(() => (init_judge_merge(), judge_merge_exports)), Promise.resolve().then(() => (init_judge(), judge_exports))]);
       setStatus(await judgeReports2(
@@ -71203,6 +71875,7 @@ function judgeCommand(y, { io, env: env2, setStatus }) {
           baseline: a2.baseline,
           writeBaseline: a2["write-baseline"],
           github: a2.github ?? null,
+          quiet: a2.quiet,
           junit: a2.junit,
           json: a2.json
         }),
@@ -71305,6 +71978,7 @@ var runSchema = serverSchema.extend({
   baseline: external_exports.string().min(1).nullable().default(null),
   writeBaseline: external_exports.string().min(1).nullable().default(null),
   github: external_exports.boolean().nullable().default(null),
+  quiet: external_exports.boolean().default(false),
   junit: external_exports.string().nullable().default(null),
   json: external_exports.string().nullable().default(null),
   jobs: external_exports.number().int("--jobs must be a whole number").min(1, "--jobs must be at least 1").max(64, "--jobs must be at most 64").nullable().default(null),
@@ -71451,6 +72125,7 @@ function runSettings(o2, sources, tls5, defaultOutdir, defaultAgent) {
     baseline: o2.baseline === null ? null : path9.resolve(o2.baseline),
     writeBaseline: o2.writeBaseline === null ? null : path9.resolve(o2.writeBaseline),
     github: o2.github,
+    quiet: o2.quiet,
     junit: path9.resolve(o2.junit ?? path9.join(outdir, "junit.xml")),
     json: path9.resolve(o2.json ?? path9.join(outdir, "summary.json")),
     logLevel: o2.logLevel,
@@ -78393,9 +79068,9 @@ async function generatePki(hosts, options = {}) {
   return { caCert: ca.toString("pem"), cert: leaf.toString("pem"), key: pem("PRIVATE KEY", pkcs8) };
 }
 function serial() {
-  const bytes = webcrypto.getRandomValues(new Uint8Array(16));
-  bytes[0] = (bytes[0] ?? 0) & 127 | 1;
-  return Buffer.from(bytes).toString("hex");
+  const bytes2 = webcrypto.getRandomValues(new Uint8Array(16));
+  bytes2[0] = (bytes2[0] ?? 0) & 127 | 1;
+  return Buffer.from(bytes2).toString("hex");
 }
 function pem(label, der) {
   const lines = der.toString("base64").match(/.{1,64}/g) ?? [];
@@ -79636,12 +80311,12 @@ async function playOne(state, def, index) {
   return gc;
 }
 function playSettings(config2, sut, def) {
-  const bytes = config2.seed === null ? systemBytes() : seededBytes(config2.seed, def.id);
+  const bytes2 = config2.seed === null ? systemBytes() : seededBytes(config2.seed, def.id);
   return {
     protocolOptions: { ...AUTOBAHN_DEFAULTS, ...config2.protocolOptions, ...sut.protocolOptions, serverDropTimeoutMs: AUTOBAHN_DEFAULTS.serverDropTimeoutMs },
     deflateLevel: AUTOBAHN_DEFAULTS.deflateLevel,
-    newMask: () => bytes(4),
-    randomBytes: bytes,
+    newMask: () => bytes2(4),
+    randomBytes: bytes2,
     userAgent: `wsgate/${VERSION}`
   };
 }
@@ -79679,7 +80354,7 @@ async function runGate(config2, io, ending) {
   const driver = config2.role === "server" ? serverRoleDriver(config2) : clientRoleDriver(config2);
   const secure = config2.tls === null ? null : await prepareTls(config2.tls, { ...driver.tlsNeeds, outdir: config2.outdir });
   const meter = startMeter();
-  const progress = new Progress(io.out, io.isTty, cases.length);
+  const progress = new Progress(io.out, io.isTty, cases.length, config2.quiet);
   const settings = { config: config2, io, cases, selected, baseline, progress, several: driver.peerCount > 1 };
   const tested = [];
   try {
@@ -79782,6 +80457,7 @@ function runCommand(y, { io, env: env2, setStatus }) {
         baseline: a2.baseline ?? null,
         writeBaseline: a2["write-baseline"] ?? null,
         github: a2.github ?? null,
+        quiet: a2.quiet,
         junit: a2.junit ?? null,
         json: a2.json ?? null,
         jobs: a2.jobs ?? null,
@@ -79801,7 +80477,7 @@ function runCommand(y, { io, env: env2, setStatus }) {
   );
 }
 function runOptions(y) {
-  return serverOptions(y).option("client", { type: "string", requiresArg: true, describe: "Client command, run in a shell once per case; {url}, {case}, {agent} (and {ca} over TLS) are replaced (shell-quoted) and set as WSGATE_URL, WSGATE_CASE, WSGATE_AGENT (WSGATE_CA_FILE, NODE_EXTRA_CA_CERTS, SSL_CERT_FILE). Default: the bundled ws client, which loops over the cases itself" }).option("client-loops", { type: "boolean", default: false, describe: "Run the client once with the base URL; it drives every case itself (/getCaseCount, /runCase, /updateReports). The bundled client can do this too" }).option("agent", { type: "string", requiresArg: true, describe: "Agent name in the reports (default: client, or wsgate-reference-ws for the bundled client or server; a server under test is named by its Server header, else its host:port)" }).option("role", { type: "string", choices: ["client", "server"], requiresArg: true, describe: "The side under test: client (default) or server; --role server alone tests the bundled ws server" }).option("server-url", { type: "string", requiresArg: true, describe: "Test the WebSocket server at ws://HOST:PORT[/path]: wsgate connects to it once per case (port 0 with --server: a free port)" }).option("server", { type: "string", requiresArg: true, describe: "Command that starts the server under test, run in a shell; {port} and WSGATE_PORT give it the port (with --tls: {cert}, {key} and WSGATE_CERT_FILE, WSGATE_KEY_FILE its certificate). Stopped (its process tree) at the end" }).option("restart-server", { type: "boolean", default: false, describe: "Start the --server command again when it dies, before the next case (else the remaining cases fail)" }).option("server-start-timeout", { type: "number", requiresArg: true, describe: "Seconds to wait for the server under test to accept connections (default: 30)" }).option("insecure", { type: "boolean", default: false, describe: "Server under test over wss://: do not verify its certificate (the summary records it)" }).option("seed", { type: "number", requiresArg: true, describe: "Server role: masking keys and handshake keys from this seed (a reproducible run), instead of random ones" }).option("case-timeout", { type: "number", requiresArg: true, describe: "Seconds a case may take before the client is killed (default: 30, or longer for cases whose own timers wait longer, e.g. group 9)" }).option("strict", { type: "boolean", default: false, describe: "NON-STRICT outcomes fail too (adds NON-STRICT to --fail-on)" }).option("fail-on", { type: "string", array: true, requiresArg: true, describe: "Verdicts that fail a case, on either axis (replaces the default FAILED, 'WRONG CODE', UNCLEAN, 'FAILED BY CLIENT'; also NON-STRICT, INFORMATIONAL, UNIMPLEMENTED)" }).option("baseline", { type: "string", requiresArg: true, describe: "Baseline file of accepted non-OK cases, each with a reason: they do not fail the build" }).option("write-baseline", { type: "string", requiresArg: true, describe: "Write this run's failing cases to a baseline file (a starting point; edit the reasons)" }).option("github", githubOption).option("junit", { type: "string", requiresArg: true, describe: "JUnit XML file (default: OUTDIR/junit.xml)" }).option("json", { type: "string", requiresArg: true, describe: "JSON summary file (default: OUTDIR/summary.json)" }).option("jobs", { type: "number", requiresArg: true, describe: "Cases run at once, each on its own connection (and client process, per case); group 9 always runs alone. Default: one per core, at most 8" }).example("$0 run", "run every case against the bundled ws client").example('$0 run --client "node my-client.js {url}" --cases "6.*"', "run group 6 against your client").example('$0 run --server "node my-server.js {port}"', "run every case against your server").example("$0 run --server-url ws://127.0.0.1:9001", "run every case against a server running elsewhere").example('$0 run --tls --client "node my-client.js {url}"', "the same over wss://, the client trusting a throwaway CA");
+  return serverOptions(y).option("client", { type: "string", requiresArg: true, describe: "Client command, run in a shell once per case; {url}, {case}, {agent} (and {ca} over TLS) are replaced (shell-quoted) and set as WSGATE_URL, WSGATE_CASE, WSGATE_AGENT (WSGATE_CA_FILE, NODE_EXTRA_CA_CERTS, SSL_CERT_FILE). Default: the bundled ws client, which loops over the cases itself" }).option("client-loops", { type: "boolean", default: false, describe: "Run the client once with the base URL; it drives every case itself (/getCaseCount, /runCase, /updateReports). The bundled client can do this too" }).option("agent", { type: "string", requiresArg: true, describe: "Agent name in the reports (default: client, or wsgate-reference-ws for the bundled client or server; a server under test is named by its Server header, else its host:port)" }).option("role", { type: "string", choices: ["client", "server"], requiresArg: true, describe: "The side under test: client (default) or server; --role server alone tests the bundled ws server" }).option("server-url", { type: "string", requiresArg: true, describe: "Test the WebSocket server at ws://HOST:PORT[/path]: wsgate connects to it once per case (port 0 with --server: a free port)" }).option("server", { type: "string", requiresArg: true, describe: "Command that starts the server under test, run in a shell; {port} and WSGATE_PORT give it the port (with --tls: {cert}, {key} and WSGATE_CERT_FILE, WSGATE_KEY_FILE its certificate). Stopped (its process tree) at the end" }).option("restart-server", { type: "boolean", default: false, describe: "Start the --server command again when it dies, before the next case (else the remaining cases fail)" }).option("server-start-timeout", { type: "number", requiresArg: true, describe: "Seconds to wait for the server under test to accept connections (default: 30)" }).option("insecure", { type: "boolean", default: false, describe: "Server under test over wss://: do not verify its certificate (the summary records it)" }).option("seed", { type: "number", requiresArg: true, describe: "Server role: masking keys and handshake keys from this seed (a reproducible run), instead of random ones" }).option("case-timeout", { type: "number", requiresArg: true, describe: "Seconds a case may take before the client is killed (default: 30, or longer for cases whose own timers wait longer, e.g. group 9)" }).option("strict", { type: "boolean", default: false, describe: "NON-STRICT outcomes fail too (adds NON-STRICT to --fail-on)" }).option("fail-on", { type: "string", array: true, requiresArg: true, describe: "Verdicts that fail a case, on either axis (replaces the default FAILED, 'WRONG CODE', UNCLEAN, 'FAILED BY CLIENT'; also NON-STRICT, INFORMATIONAL, UNIMPLEMENTED)" }).option("baseline", { type: "string", requiresArg: true, describe: "Baseline file of accepted non-OK cases, each with a reason: they do not fail the build" }).option("write-baseline", { type: "string", requiresArg: true, describe: "Write this run's failing cases to a baseline file (a starting point; edit the reasons)" }).option("github", githubOption).option("quiet", quietOption).option("junit", { type: "string", requiresArg: true, describe: "JUnit XML file (default: OUTDIR/junit.xml)" }).option("json", { type: "string", requiresArg: true, describe: "JSON summary file (default: OUTDIR/summary.json)" }).option("jobs", { type: "number", requiresArg: true, describe: "Cases run at once, each on its own connection (and client process, per case); group 9 always runs alone. Default: one per core, at most 8" }).example("$0 run", "run every case against the bundled ws client").example('$0 run --client "node my-client.js {url}" --cases "6.*"', "run group 6 against your client").example('$0 run --server "node my-server.js {port}"', "run every case against your server").example("$0 run --server-url ws://127.0.0.1:9001", "run every case against a server running elsewhere").example('$0 run --tls --client "node my-client.js {url}"', "the same over wss://, the client trusting a throwaway CA");
 }
 
 // src/commands/serve.ts
