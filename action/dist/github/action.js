@@ -29532,107 +29532,7 @@ var init_wire_facts = __esm({
   }
 });
 
-// src/explain/explain.ts
-function explainCase(gc) {
-  if (gc.result !== null) return explainResult(gc.result);
-  if (gc.status !== "failed") return null;
-  return explainNoResult(gc.id, gc.description, gc.reason);
-}
-function needsExplaining(r) {
-  return r.behavior !== "OK" || r.behaviorClose !== "OK";
-}
-function explainNoResult(id, description, reason) {
-  const req = requirementFor(id, null);
-  const kind = noResultKind(reason);
-  const did = didPhrase(description);
-  const ending = "no WebSocket connection was recorded for the case";
-  return finish2({
-    verdict: "NO RESULT",
-    did,
-    requirement: { rfc: req.rfc, text: req.text },
-    peerDid: reason,
-    at: null,
-    ending,
-    cause: { key: `no-result:${kind.key}`, title: kind.title }
-  }, true);
-}
-function noResultKind(reason) {
-  if (/TLS/i.test(reason)) return { key: "tls", title: "no result: the TLS handshake failed" };
-  if (/command not found|status 127/.test(reason)) return { key: "no-command", title: "no result: the client command was not found" };
-  if (/before it connected|never connected|did not connect/.test(reason)) return { key: "no-connection", title: "no result: the client never connected" };
-  if (/timed out|time limit|did not finish|still running/.test(reason)) return { key: "timeout", title: "no result: the case ran out of time" };
-  if (/signal|crash|killed/.test(reason)) return { key: "crash", title: "no result: the peer crashed" };
-  if (/refused|unreachable|ECONNREFUSED|connect/.test(reason)) return { key: "unreachable", title: "no result: the server could not be reached" };
-  return { key: "other", title: `no result: ${reason.replace(/\d+(\.\d+)?/g, "N")}` };
-}
-function explainResult(r) {
-  if (!needsExplaining(r)) return null;
-  const req = requirementFor(r.id, r.expectedClose);
-  const facts = wireFacts(r);
-  const story = divergence(r, req, facts);
-  const broken = story.requirement ?? req;
-  return finish2({
-    verdict: `${r.behavior} / ${r.behaviorClose}`,
-    did: didPhrase(r.description) + utf8Where(req, facts),
-    requirement: { rfc: broken.rfc, text: broken.text },
-    peerDid: story.peerDid,
-    at: story.at,
-    ending: endingPhrase(r, facts),
-    cause: story.cause
-  });
-}
-function finish2(e, ownSentence = false) {
-  const where = pointWords(e.at);
-  const peer = `${ownSentence ? "" : "the peer "}${e.peerDid}${where === "" ? "" : ` (${where})`}`;
-  const text = `${capital(e.cause.title)}. wsgate ${e.did}. ${e.requirement.rfc}: ${e.requirement.text}. ${capital(peer)}. Ending: ${e.ending}.`;
-  const short = `${peer} \u2014 ${e.requirement.rfc}`;
-  return { ...e, text, short };
-}
-function pointWords(at) {
-  if (at === null) return "";
-  const parts = [];
-  if (at.frame !== null) parts.push(`its frame ${at.frame}`);
-  if (at.offset !== null) parts.push(`stream offset ${at.offset}`);
-  if (at.ms !== null) parts.push(`at ${at.ms} ms`);
-  return parts.join(", ");
-}
-function capital(s) {
-  return s.length === 0 ? s : s[0].toUpperCase() + s.slice(1);
-}
-function didPhrase(description) {
-  const plain2 = description.replace(/<br\s*\/?>/gi, " ").replace(/<[^>]+>/g, "").replace(/\s+/g, " ").trim();
-  const first = plain2.split(/(?<=[.!?])\s+(?=[A-Z0-9])/)[0] ?? plain2;
-  const body = first.replace(/[.]$/, "").replace(/^Sends? /, "");
-  return `sent ${body.length > 0 ? body[0].toLowerCase() + body.slice(1) : "the case"}`;
-}
-function utf8Where(req, facts) {
-  if (req.key !== "utf8-invalid") return "";
-  const v = new Utf8Validator();
-  let inMessage = false;
-  let count3 = 0;
-  let messageOffset = 0;
-  for (const f of facts.ownFrames) {
-    if (f.opcode === Op.Text) {
-      v.reset();
-      inMessage = true;
-      count3 = 0;
-      messageOffset = 0;
-    } else if (f.opcode !== Op.Continuation || !inMessage) continue;
-    count3++;
-    const data = loggedBytes(f.logged);
-    if (data === null || data.length !== f.length) return "";
-    const state = v.validate(data);
-    if (!state.valid) {
-      return `; the first invalid byte is at offset ${state.index} of the message (0x${data[state.index - messageOffset]?.toString(16).padStart(2, "0") ?? "??"}), in its ${ordinal(count3)} frame`;
-    }
-    messageOffset += data.length;
-    if (f.fin) {
-      if (!state.endsOnCodePoint) return `; the message ends inside a UTF-8 sequence, in its ${ordinal(count3)} frame`;
-      inMessage = false;
-    }
-  }
-  return "";
-}
+// src/explain/divergence.ts
 function point(f) {
   return { frame: f.n, offset: f.offset, ms: f.ms };
 }
@@ -29719,30 +29619,10 @@ function eventsWords(events) {
 function normalise(text) {
   return text.replace(/\.$/, "").replace(/"[^"]*"|'[^']*'/g, '"\u2026"').replace(/\d+(\.\d+)?/g, "N").slice(0, 120);
 }
-function endingPhrase(r, facts) {
-  const timer = facts.fired[0];
-  const timerWords = timer !== void 0 && timer.seconds !== null ? ` when its ${timer.seconds} s timer ran out` : "";
-  const parts = [];
-  const peerClosed = peerClose(facts) !== void 0 || r.remoteCloseCode !== null;
-  if (r.closedByMe) {
-    const why = r.failedByMe && r.localCloseReason !== null && r.localCloseReason !== "" ? ` ("${r.localCloseReason}")` : "";
-    parts.push(`wsgate ${r.failedByMe ? "failed the connection" : "started the closing handshake"}${r.localCloseCode !== null ? ` with code ${r.localCloseCode}${why}` : ""}${timerWords}`);
-    parts.push(peerClosed ? `the peer answered with ${codeWords(r.remoteCloseCode, r.remoteCloseReason)}` : "the peer sent no close frame");
-  } else if (peerClosed) {
-    parts.push(`the peer closed first, with ${codeWords(r.remoteCloseCode, r.remoteCloseReason)}`);
-    if (r.localCloseCode !== null) parts.push(`wsgate answered with code ${r.localCloseCode}`);
-  } else {
-    parts.push("no close frame was exchanged");
-  }
-  parts.push(r.droppedByMe ? "wsgate closed TCP" : "the peer closed TCP");
-  parts.push(r.wasClean ? "clean" : `not clean${r.wasNotCleanReason !== null ? ` (${r.wasNotCleanReason})` : ""}`);
-  return parts.join(", ");
-}
 var EVENTS_DIFFER, noHandshake, masking, notApplicable, informational2, closingAnswer, wrongCode, wrongEndpoint, nonStrict, outcomeFailed, closeFailed, DETECTORS;
-var init_explain = __esm({
-  "src/explain/explain.ts"() {
+var init_divergence = __esm({
+  "src/explain/divergence.ts"() {
     "use strict";
-    init_utf8();
     init_requirements();
     init_wire_facts();
     EVENTS_DIFFER = "Actual events differ from any expected.";
@@ -29845,6 +29725,136 @@ var init_explain = __esm({
       return null;
     };
     DETECTORS = [noHandshake, masking, notApplicable, informational2, closingAnswer, wrongCode, wrongEndpoint, nonStrict, outcomeFailed, closeFailed];
+  }
+});
+
+// src/explain/explain.ts
+function explainCase(gc) {
+  if (gc.result !== null) return explainResult(gc.result);
+  if (gc.status !== "failed") return null;
+  return explainNoResult(gc.id, gc.description, gc.reason);
+}
+function needsExplaining(r) {
+  return r.behavior !== "OK" || r.behaviorClose !== "OK";
+}
+function explainNoResult(id, description, reason) {
+  const req = requirementFor(id, null);
+  const kind = noResultKind(reason);
+  const did = didPhrase(description);
+  const ending = "no WebSocket connection was recorded for the case";
+  return finish2({
+    verdict: "NO RESULT",
+    did,
+    requirement: { rfc: req.rfc, text: req.text },
+    peerDid: reason,
+    at: null,
+    ending,
+    cause: { key: `no-result:${kind.key}`, title: kind.title }
+  }, true);
+}
+function noResultKind(reason) {
+  if (/TLS/i.test(reason)) return { key: "tls", title: "no result: the TLS handshake failed" };
+  if (/command not found|status 127/.test(reason)) return { key: "no-command", title: "no result: the client command was not found" };
+  if (/before it connected|never connected|did not connect/.test(reason)) return { key: "no-connection", title: "no result: the client never connected" };
+  if (/timed out|time limit|did not finish|still running/.test(reason)) return { key: "timeout", title: "no result: the case ran out of time" };
+  if (/signal|crash|killed/.test(reason)) return { key: "crash", title: "no result: the peer crashed" };
+  if (/refused|unreachable|ECONNREFUSED|connect/.test(reason)) return { key: "unreachable", title: "no result: the server could not be reached" };
+  return { key: "other", title: `no result: ${reason.replace(/\d+(\.\d+)?/g, "N")}` };
+}
+function explainResult(r) {
+  if (!needsExplaining(r)) return null;
+  const req = requirementFor(r.id, r.expectedClose);
+  const facts = wireFacts(r);
+  const story = divergence(r, req, facts);
+  const broken = story.requirement ?? req;
+  return finish2({
+    verdict: `${r.behavior} / ${r.behaviorClose}`,
+    did: didPhrase(r.description) + utf8Where(req, facts),
+    requirement: { rfc: broken.rfc, text: broken.text },
+    peerDid: story.peerDid,
+    at: story.at,
+    ending: endingPhrase(r, facts),
+    cause: story.cause
+  });
+}
+function finish2(e, ownSentence = false) {
+  const where = pointWords(e.at);
+  const peer = `${ownSentence ? "" : "the peer "}${e.peerDid}${where === "" ? "" : ` (${where})`}`;
+  const text = `${capital(e.cause.title)}. wsgate ${e.did}. ${e.requirement.rfc}: ${e.requirement.text}. ${capital(peer)}. Ending: ${e.ending}.`;
+  const short = `${peer} \u2014 ${e.requirement.rfc}`;
+  return { ...e, text, short };
+}
+function pointWords(at) {
+  if (at === null) return "";
+  const parts = [];
+  if (at.frame !== null) parts.push(`its frame ${at.frame}`);
+  if (at.offset !== null) parts.push(`stream offset ${at.offset}`);
+  if (at.ms !== null) parts.push(`at ${at.ms} ms`);
+  return parts.join(", ");
+}
+function capital(s) {
+  return s.length === 0 ? s : s[0].toUpperCase() + s.slice(1);
+}
+function didPhrase(description) {
+  const plain2 = description.replace(/<br\s*\/?>/gi, " ").replace(/<[^>]+>/g, "").replace(/\s+/g, " ").trim();
+  const first = plain2.split(/(?<=[.!?])\s+(?=[A-Z0-9])/)[0] ?? plain2;
+  const body = first.replace(/[.]$/, "").replace(/^Sends? /, "");
+  return `sent ${body.length > 0 ? body[0].toLowerCase() + body.slice(1) : "the case"}`;
+}
+function utf8Where(req, facts) {
+  if (req.key !== "utf8-invalid") return "";
+  const v = new Utf8Validator();
+  let inMessage = false;
+  let count3 = 0;
+  let messageOffset = 0;
+  for (const f of facts.ownFrames) {
+    if (f.opcode === Op.Text) {
+      v.reset();
+      inMessage = true;
+      count3 = 0;
+      messageOffset = 0;
+    } else if (f.opcode !== Op.Continuation || !inMessage) continue;
+    count3++;
+    const data = loggedBytes(f.logged);
+    if (data === null || data.length !== f.length) return "";
+    const state = v.validate(data);
+    if (!state.valid) {
+      return `; the first invalid byte is at offset ${state.index} of the message (0x${data[state.index - messageOffset]?.toString(16).padStart(2, "0") ?? "??"}), in its ${ordinal(count3)} frame`;
+    }
+    messageOffset += data.length;
+    if (f.fin) {
+      if (!state.endsOnCodePoint) return `; the message ends inside a UTF-8 sequence, in its ${ordinal(count3)} frame`;
+      inMessage = false;
+    }
+  }
+  return "";
+}
+function endingPhrase(r, facts) {
+  const timer = facts.fired[0];
+  const timerWords = timer !== void 0 && timer.seconds !== null ? ` when its ${timer.seconds} s timer ran out` : "";
+  const parts = [];
+  const peerClosed = peerClose(facts) !== void 0 || r.remoteCloseCode !== null;
+  if (r.closedByMe) {
+    const why = r.failedByMe && r.localCloseReason !== null && r.localCloseReason !== "" ? ` ("${r.localCloseReason}")` : "";
+    parts.push(`wsgate ${r.failedByMe ? "failed the connection" : "started the closing handshake"}${r.localCloseCode !== null ? ` with code ${r.localCloseCode}${why}` : ""}${timerWords}`);
+    parts.push(peerClosed ? `the peer answered with ${codeWords(r.remoteCloseCode, r.remoteCloseReason)}` : "the peer sent no close frame");
+  } else if (peerClosed) {
+    parts.push(`the peer closed first, with ${codeWords(r.remoteCloseCode, r.remoteCloseReason)}`);
+    if (r.localCloseCode !== null) parts.push(`wsgate answered with code ${r.localCloseCode}`);
+  } else {
+    parts.push("no close frame was exchanged");
+  }
+  parts.push(r.droppedByMe ? "wsgate closed TCP" : "the peer closed TCP");
+  parts.push(r.wasClean ? "clean" : `not clean${r.wasNotCleanReason !== null ? ` (${r.wasNotCleanReason})` : ""}`);
+  return parts.join(", ");
+}
+var init_explain = __esm({
+  "src/explain/explain.ts"() {
+    "use strict";
+    init_utf8();
+    init_divergence();
+    init_requirements();
+    init_wire_facts();
   }
 });
 

@@ -1,0 +1,275 @@
+/**
+ * Where a peer first did otherwise than a case requires, read from the case's result and frame log:
+ * a list of detectors, each recognising one kind of divergence (no handshake, masking, a wrong close
+ * code, the wrong endpoint closing, events that differ, …) and telling it as a story with its cause.
+ */
+import type { CaseResult, ReportEvent } from '../model/report.js';
+import type { WirePoint } from '../model/explanation.js';
+import { CLOSE_ANSWER, type Requirement } from './requirements.js';
+import { frameWords, Op, ordinal, wireFacts, type LoggedFrame, type WireFacts } from './wire-facts.js';
+
+export interface Story {
+  peerDid: string;
+  at: WirePoint | null;
+  cause: { key: string; title: string };
+  /** The requirement the cause breaks, when it is not the one the case tests (the closing handshake). */
+  requirement?: Requirement;
+}
+
+function point(f: LoggedFrame): WirePoint {
+  return { frame: f.n, offset: f.offset, ms: f.ms };
+}
+
+/** The first frame of the peer that is not part of the closing handshake (an echo, a pong…). */
+function firstDataOrControl(facts: WireFacts): LoggedFrame | undefined {
+  return facts.peerFrames.find((f) => f.opcode !== Op.Close);
+}
+
+export function peerClose(facts: WireFacts): LoggedFrame | undefined {
+  return facts.peerFrames.find((f) => f.opcode === Op.Close);
+}
+
+export function codeWords(code: number | null, reason: string | null): string {
+  if (code === null) return 'no code';
+  return `code ${code}${reason !== null && reason !== '' ? ` "${reason}"` : ''}`;
+}
+
+function expectedCodes(r: CaseResult): string {
+  const ec = r.expectedClose;
+  const codes = [...new Set('closeCode' in ec ? ec.closeCode : [])];
+  return codes.length === 0 ? 'none' : `${codes.join(' or ')} (or none)`;
+}
+
+/** What one detector reads: the result, the requirement, the log, and the peer's close frame. */
+interface Seen {
+  r: CaseResult;
+  req: Requirement;
+  facts: WireFacts;
+  closeFrame: LoggedFrame | undefined;
+  closeAt: WirePoint | null;
+  key: (kind: string) => string;
+}
+
+type Detector = (s: Seen) => Story | null;
+
+/** Autobahn's result text when the observed events match no expected list. */
+const EVENTS_DIFFER = 'Actual events differ from any expected.';
+
+/** What the peer did instead, where, and the cause it makes: the first detector that recognises the case. */
+export function divergence(r: CaseResult, req: Requirement, facts: WireFacts): Story {
+  const closeFrame = peerClose(facts);
+  const seen: Seen = { r, req, facts, closeFrame, closeAt: closeFrame === undefined ? null : point(closeFrame), key: (kind) => `${req.key}:${kind}` };
+  for (const detect of DETECTORS) {
+    const story = detect(seen);
+    if (story !== null) return story;
+  }
+  // Any other pair (a close FAILED with events OK and the right endpoint, which Autobahn's rules do not produce).
+  return { peerDid: `${r.result} ${r.resultClose}`, at: seen.closeAt, cause: { key: seen.key('other'), title: `${req.subject}: ${normalise(r.resultClose)}` } };
+}
+
+const noHandshake: Detector = ({ r }) => {
+  if (!r.resultClose.startsWith('The WebSocket opening handshake was never completed')) return null;
+  const status = r.httpResponse.split('\r\n')[0] ?? '';
+  const peerDid = r.isServer
+    ? r.httpRequest === ''
+      ? 'never sent an upgrade request'
+      : 'did not complete the opening handshake'
+    : status === '' || status === '?'
+      ? 'sent no handshake response'
+      : `answered "${status}" instead of 101`;
+  return { peerDid, at: null, cause: { key: 'handshake:not-completed', title: 'the opening handshake was not completed' } };
+};
+
+/** RFC 6455 §5.1: a client masks every frame it sends, a server none; either way round fails the connection. */
+const masking: Detector = ({ r }) => {
+  const wrong = wireFacts(r).peerFrames.find((f) => f.masked !== r.isServer);
+  if (wrong === undefined) return null;
+  const side = r.isServer ? 'client' : 'server';
+  const peerDid = `sent ${frameWords(wrong)} ${r.isServer ? 'without a mask' : 'masked'}`;
+  return {
+    peerDid,
+    at: point(wrong),
+    cause: { key: `masking:${side}`, title: r.isServer ? 'client frames not masked' : 'server frames masked' },
+    requirement: { key: 'masking', rfc: 'RFC 6455 §5.1, §5.3', text: `a client must mask every frame it sends and a server must not mask any; on a frame that breaks this, the other side fails the connection (1002)`, subject: 'frame masking' },
+  };
+};
+
+const notApplicable: Detector = ({ r }) => {
+  if (r.behavior !== 'UNIMPLEMENTED') return null;
+  const deflate = /permessage-deflate/i;
+  const peerDid = r.isServer
+    ? deflate.test(r.httpRequest)
+      ? 'offered permessage-deflate with parameters this case cannot use'
+      : 'offered no permessage-deflate (the case tests compression, so it says nothing about this peer)'
+    : deflate.test(r.httpResponse)
+      ? 'accepted permessage-deflate with parameters this case cannot use'
+      : 'declined permessage-deflate (the case tests compression, so it says nothing about this peer)';
+  const compression = /permessage-deflate/i.test(r.result) || r.id.startsWith('12.') || r.id.startsWith('13.');
+  return { peerDid, at: null, cause: { key: 'unimplemented:deflate', title: compression ? 'permessage-deflate not negotiated: cases not applicable' : `not applicable: ${r.result}` } };
+};
+
+const informational: Detector = ({ r, req, closeFrame, closeAt, key }) => {
+  if (r.behavior !== 'INFORMATIONAL' && r.behaviorClose !== 'INFORMATIONAL') return null;
+  const answer = closeFrame === undefined ? 'sent no close frame' : `closed with ${codeWords(r.remoteCloseCode, r.remoteCloseReason)}`;
+  const peerDid = `${answer}; ${req.informational ?? 'the RFC leaves this case open, so it is reported, not judged'}`;
+  return { peerDid, at: closeAt, cause: { key: key('informational'), title: `${req.subject}: informational only` } };
+};
+
+/**
+ * The peer's answer to a normal close wsgate started at the end of a case: one cause whatever the
+ * case was about, since the fault is in the peer's closing handshake.
+ */
+const closingAnswer: Detector = ({ r, closeFrame, closeAt }) => {
+  // Events that went wrong first are the story; the closing is then told in the ending.
+  if (!r.closedByMe || r.result === EVENTS_DIFFER) return null;
+  const ec = r.expectedClose;
+  if (r.behaviorClose === 'WRONG CODE' && 'closeCode' in ec && ec.closeCode.includes(1000)) {
+    const peerDid = `answered wsgate's close (code ${r.localCloseCode ?? 'none'}) with ${codeWords(r.remoteCloseCode, r.remoteCloseReason)}`;
+    const code = r.remoteCloseCode ?? 'none';
+    return { peerDid, at: closeAt, cause: { key: `closing-answer:code-${code}`, title: `a close frame answered with code ${code} instead of its own code or 1000` }, requirement: CLOSE_ANSWER };
+  }
+  if (closeFrame === undefined && r.remoteCloseCode === null && r.behaviorClose === 'UNCLEAN' && r.behavior !== 'FAILED') {
+    return { peerDid: "never answered wsgate's close frame", at: null, cause: { key: 'closing-answer:none', title: 'a close frame never answered' }, requirement: CLOSE_ANSWER };
+  }
+  return null;
+};
+
+const wrongCode: Detector = ({ r, req, closeAt, key }) => {
+  if (r.behaviorClose !== 'WRONG CODE' || r.result === EVENTS_DIFFER) return null;
+  const code = r.remoteCloseCode ?? 'none';
+  if (r.closedByMe && r.remoteCloseCode !== null && r.remoteCloseCode === r.localCloseCode) {
+    const peerDid = `echoed the close code back (${codeWords(r.remoteCloseCode, r.remoteCloseReason)}) where ${expectedCodes(r)} is required`;
+    return { peerDid, at: closeAt, cause: { key: key('code-echoed'), title: `${req.subject}: the code echoed back instead of ${expectedCodes(r)}` } };
+  }
+  const opening = r.closedByMe ? `answered wsgate's close frame (code ${r.localCloseCode ?? 'none'}) with` : 'closed with';
+  const peerDid = `${opening} ${codeWords(r.remoteCloseCode, r.remoteCloseReason)} where ${expectedCodes(r)} is required`;
+  return { peerDid, at: closeAt, cause: { key: key(`code-${code}`), title: `${req.subject}: close code ${code} instead of ${expectedCodes(r)}` } };
+};
+
+/** The peer should have failed the connection and wsgate had to close it, or the other way round. */
+const wrongEndpoint: Detector = ({ r, req, facts, closeFrame, closeAt, key }) => {
+  const ec = r.expectedClose;
+  if (!('closedByMe' in ec) || ec.closedByMe === r.closedByMe) return null;
+  if (r.closedByMe) {
+    const echo = firstDataOrControl(facts);
+    const timer = facts.fired[0];
+    if (echo !== undefined) {
+      const peerDid = `accepted it and sent ${frameWords(echo)}${echo.logged !== '' ? ` ${quoteLogged(echo.logged)}` : ''} instead of failing the connection`;
+      return { peerDid, at: point(echo), cause: { key: key('accepted'), title: `${req.subject} accepted` } };
+    }
+    const until = timer !== undefined && timer.seconds !== null ? ` until wsgate's ${timer.seconds} s timer ran out` : '';
+    const at = timer?.ms != null ? { frame: null, offset: null, ms: timer.ms } : null;
+    return { peerDid: `did not fail the connection: it kept it open and silent${until}`, at, cause: { key: key('accepted'), title: `${req.subject} accepted` } };
+  }
+  const peerDid = closeFrame !== undefined ? `failed the connection: it sent a close frame with ${codeWords(r.remoteCloseCode, r.remoteCloseReason)}` : 'dropped the TCP connection without a close frame';
+  return { peerDid, at: closeAt, cause: { key: key('refused'), title: `${req.subject} refused` } };
+};
+
+const nonStrict: Detector = ({ r, req, closeAt, key }) => {
+  if (r.behavior !== 'NON-STRICT') return null;
+  const peerDid = `sent ${eventsWords(r.received)}: ${req.nonStrict ?? 'the case accepts this outcome as non-strict, the strict one being the expected events'}`;
+  return { peerDid, at: closeAt, cause: { key: key('non-strict'), title: `${req.subject}: handled non-strictly` } };
+};
+
+const outcomeFailed: Detector = ({ r, req, facts, key }) => {
+  if (r.behavior !== 'FAILED') return null;
+  if (r.result === EVENTS_DIFFER) return eventsStory(r, req, facts);
+  const dropped = 'Dropped the connection without a close frame: ';
+  if (r.result.startsWith(dropped)) {
+    return { peerDid: `sent data wsgate had to reject: ${r.result.slice(dropped.length).replace(/\.$/, '')}`, at: null, cause: { key: key('bad-data'), title: `${req.subject}: the peer sent data that cannot be read` } };
+  }
+  return { peerDid: `did not do what the case checks: ${r.result.replace(/\.$/, '')}`, at: null, cause: { key: key(`own:${normalise(r.result)}`), title: `${req.subject}: ${normalise(r.result)}` } };
+};
+
+const closeFailed: Detector = ({ r, req, closeFrame, closeAt, key }) => {
+  if (r.behaviorClose === 'UNCLEAN') {
+    const why = r.wasNotCleanReason ?? 'no reason recorded';
+    const peerDid = closeFrame === undefined ? `dropped the TCP connection without a closing handshake (${why})` : `did not complete the closing handshake cleanly (${why})`;
+    return { peerDid, at: closeAt, cause: { key: key('unclean'), title: `${req.subject}: connection not closed cleanly` } };
+  }
+  if (r.behaviorClose === 'FAILED BY CLIENT') {
+    const peerDid = 'did not close the TCP connection after the closing handshake, so wsgate (the client) had to: RFC 6455 §7.1.1 asks the server to close it first';
+    return { peerDid, at: closeAt, cause: { key: 'tcp-close:server-kept-open', title: 'the server does not close TCP after the closing handshake' } };
+  }
+  return null;
+};
+
+/** In order: the first that recognises a result tells its story. */
+const DETECTORS: readonly Detector[] = [noHandshake, masking, notApplicable, informational, closingAnswer, wrongCode, wrongEndpoint, nonStrict, outcomeFailed, closeFailed];
+
+/** The first point where the observed events leave the expected ones. */
+function eventsStory(r: CaseResult, req: Requirement, facts: WireFacts): Story {
+  const expected = r.expected.OK ?? r.expected['NON-STRICT'] ?? [];
+  const got = r.received;
+  let i = 0;
+  while (i < expected.length && i < got.length && sameReportEvent(expected[i]!, got[i]!)) i++;
+  const want = expected[i];
+  const have = got[i];
+  const frame = eventFrame(facts, i);
+  const at = frame === undefined ? null : point(frame);
+  if (want !== undefined && have === undefined) {
+    return { peerDid: `never sent ${eventWords(want)} (the ${ordinal(i + 1)} event the case expects)`, at: null, cause: { key: `${req.key}:missing-${want[0]}`, title: `${req.subject}: ${want[0]} missing` } };
+  }
+  if (want === undefined && have !== undefined) {
+    return { peerDid: `sent ${eventWords(have)}, which the case does not expect`, at, cause: { key: `${req.key}:extra-${have[0]}`, title: `${req.subject}: unexpected ${have[0]}` } };
+  }
+  if (want !== undefined && have !== undefined) {
+    return { peerDid: `sent ${eventWords(have)} where the case expects ${eventWords(want)}`, at, cause: { key: `${req.key}:different-${want[0]}`, title: `${req.subject}: ${want[0]} differs` } };
+  }
+  return { peerDid: `sent ${eventsWords(got)}`, at, cause: { key: `${req.key}:events`, title: `${req.subject}: events differ` } };
+}
+
+/** The peer frame that completed its i-th event (a message's final frame, or a pong). */
+function eventFrame(facts: WireFacts, i: number): LoggedFrame | undefined {
+  let n = -1;
+  for (const f of facts.peerFrames) {
+    if (f.opcode === Op.Pong || ((f.opcode === Op.Text || f.opcode === Op.Binary || f.opcode === Op.Continuation) && f.fin)) n++;
+    if (n === i) return f;
+  }
+  return undefined;
+}
+
+function sameReportEvent(a: ReportEvent, b: ReportEvent): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** A logged payload in a sentence: text quoted, anything with control characters (or not text) as hex; cut at 40 characters. */
+function quoteLogged(logged: string): string {
+  const cut = logged.endsWith(' ...');
+  const body = cut ? logged.slice(0, -4) : logged;
+  // eslint-disable-next-line no-control-regex
+  const text = !body.startsWith('0x') && !/[\u0000-\u001f\u007f]/.test(body);
+  const shown = text ? body : body.startsWith('0x') ? body : `0x${Buffer.from(body, 'utf8').toString('hex')}`;
+  const short = shown.length > 40 || cut ? `${shown.slice(0, 40)}…` : shown;
+  return text ? `"${short}"` : short;
+}
+
+/** An event as words: 'a text message "Hello"', 'a pong "ping payload"', 'timeout A'. */
+export function eventWords(e: ReportEvent): string {
+  switch (e[0]) {
+    case 'message':
+      return `a ${e[2] ? 'binary' : 'text'} message ${quoteLogged(e[1])}`;
+    case 'ping':
+      return `a ping ${quoteLogged(e[1])}`;
+    case 'pong':
+      return `a pong ${quoteLogged(e[1])}`;
+    case 'timeout':
+      return `nothing before the case's timer ${e[1]}`;
+  }
+}
+
+function eventsWords(events: readonly ReportEvent[]): string {
+  if (events.length === 0) return 'nothing';
+  const shown = events.slice(0, 3).map(eventWords).join(', ');
+  return events.length > 3 ? `${shown} and ${events.length - 3} more` : shown;
+}
+
+/** A result text made into a title: numbers and quoted parts generalised. */
+function normalise(text: string): string {
+  return text
+    .replace(/\.$/, '')
+    .replace(/"[^"]*"|'[^']*'/g, '"…"')
+    .replace(/\d+(\.\d+)?/g, 'N')
+    .slice(0, 120);
+}
+
