@@ -160,7 +160,8 @@ describe('the action end to end', { concurrency: LIVE_RUNS_AT_ONCE }, () => {
     // The annotation explains: the client echoed the invalid UTF-8 (its first frame) instead of failing with 1007.
     assert.match(errors[0] ?? '', /^::error title=wsgate 6\.12\.7%3A FAILED \/ FAILED::Case 6\.12\.7 failed for agent it's a "client" & co: Invalid UTF-8 in a text message accepted\. .*RFC 6455 §8\.1, §7\.4\.1: .*The peer accepted it and sent text frame 1 \(FIN, 6 bytes\) 0x80bf80bf80bf instead of failing the connection \(its frame 1, .*%0AReport: /);
     assert.match(summary, /^## ❌ wsgate: it's a "client" &amp; co failed/);
-    assert.match(summary, /### Failing cases \(1\)\n\n\| Case \| Verdicts \| Reason \|\n\| --- \| --- \| --- \|\n\| 6\.12\.7 \| FAILED \/ FAILED \| outcome FAILED: Actual events match at least one expected\.; closing FAILED: The connection was failed by the wrong endpoint \|/);
+    assert.match(summary, /### Failures by cause \(1\)\n\n\| Cause \| Cases \| Requirement \|\n\| --- \| --- \| --- \|\n\| invalid UTF-8 in a text message accepted \| 1: 6\.12\.7 \| RFC 6455 §8\.1, §7\.4\.1: /);
+    assert.match(summary, /### Failing cases \(1\)\n\n\| Case \| Verdicts \| Why \|\n\| --- \| --- \| --- \|\n\| 6\.12\.7 \| FAILED \/ FAILED \| the peer accepted it and sent text frame 1 \(FIN, 6 bytes\) 0x80bf80bf80bf instead of failing the connection \(its frame 1, [^|]*\) — RFC 6455 §8\.1, §7\.4\.1 \|/);
   });
 
   test('a baseline through the action: the failure is accepted, exit 0, noted in the summary', async () => {
