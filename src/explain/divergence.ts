@@ -165,6 +165,13 @@ const wrongEndpoint: Detector = ({ r, req, facts, closeFrame, closeAt, key }) =>
   return { peerDid, at: closeAt, cause: { key: key('refused'), title: `${req.subject} refused` } };
 };
 
+/** wsgate dropped the connection because it could not read what the peer sent (data that cannot be inflated). */
+const badData: Detector = ({ r, req, key }) => {
+  const dropped = 'Dropped the connection without a close frame: ';
+  if (r.behavior !== 'FAILED' || !r.result.startsWith(dropped)) return null;
+  return { peerDid: `sent data wsgate had to reject: ${r.result.slice(dropped.length).replace(/\.$/, '')}`, at: null, cause: { key: key('bad-data'), title: `${req.subject}: the peer sent data that cannot be read` } };
+};
+
 const nonStrict: Detector = ({ r, req, closeAt, key }) => {
   if (r.behavior !== 'NON-STRICT') return null;
   const peerDid = `sent ${eventsWords(r.received)}: ${req.nonStrict ?? 'the case accepts this outcome as non-strict, the strict one being the expected events'}`;
@@ -174,10 +181,6 @@ const nonStrict: Detector = ({ r, req, closeAt, key }) => {
 const outcomeFailed: Detector = ({ r, req, facts, key }) => {
   if (r.behavior !== 'FAILED') return null;
   if (r.result === EVENTS_DIFFER) return eventsStory(r, req, facts);
-  const dropped = 'Dropped the connection without a close frame: ';
-  if (r.result.startsWith(dropped)) {
-    return { peerDid: `sent data wsgate had to reject: ${r.result.slice(dropped.length).replace(/\.$/, '')}`, at: null, cause: { key: key('bad-data'), title: `${req.subject}: the peer sent data that cannot be read` } };
-  }
   return { peerDid: `did not do what the case checks: ${r.result.replace(/\.$/, '')}`, at: null, cause: { key: key(`own:${normalise(r.result)}`), title: `${req.subject}: ${normalise(r.result)}` } };
 };
 
@@ -195,7 +198,7 @@ const closeFailed: Detector = ({ r, req, closeFrame, closeAt, key }) => {
 };
 
 /** In order: the first that recognises a result tells its story. */
-const DETECTORS: readonly Detector[] = [noHandshake, masking, notApplicable, informational, closingAnswer, wrongCode, wrongEndpoint, nonStrict, outcomeFailed, closeFailed];
+const DETECTORS: readonly Detector[] = [noHandshake, masking, notApplicable, informational, closingAnswer, wrongCode, badData, wrongEndpoint, nonStrict, outcomeFailed, closeFailed];
 
 /** The first point where the observed events leave the expected ones. */
 function eventsStory(r: CaseResult, req: Requirement, facts: WireFacts): Story {

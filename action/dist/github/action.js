@@ -29619,7 +29619,7 @@ function eventsWords(events) {
 function normalise(text) {
   return text.replace(/\.$/, "").replace(/"[^"]*"|'[^']*'/g, '"\u2026"').replace(/\d+(\.\d+)?/g, "N").slice(0, 120);
 }
-var EVENTS_DIFFER, noHandshake, masking, notApplicable, informational2, closingAnswer, wrongCode, wrongEndpoint, nonStrict, outcomeFailed, closeFailed, DETECTORS;
+var EVENTS_DIFFER, noHandshake, masking, notApplicable, informational2, closingAnswer, wrongCode, wrongEndpoint, badData, nonStrict, outcomeFailed, closeFailed, DETECTORS;
 var init_divergence = __esm({
   "src/explain/divergence.ts"() {
     "use strict";
@@ -29698,6 +29698,11 @@ var init_divergence = __esm({
       const peerDid = closeFrame !== void 0 ? `failed the connection: it sent a close frame with ${codeWords(r.remoteCloseCode, r.remoteCloseReason)}` : "dropped the TCP connection without a close frame";
       return { peerDid, at: closeAt, cause: { key: key("refused"), title: `${req.subject} refused` } };
     };
+    badData = ({ r, req, key }) => {
+      const dropped = "Dropped the connection without a close frame: ";
+      if (r.behavior !== "FAILED" || !r.result.startsWith(dropped)) return null;
+      return { peerDid: `sent data wsgate had to reject: ${r.result.slice(dropped.length).replace(/\.$/, "")}`, at: null, cause: { key: key("bad-data"), title: `${req.subject}: the peer sent data that cannot be read` } };
+    };
     nonStrict = ({ r, req, closeAt, key }) => {
       if (r.behavior !== "NON-STRICT") return null;
       const peerDid = `sent ${eventsWords(r.received)}: ${req.nonStrict ?? "the case accepts this outcome as non-strict, the strict one being the expected events"}`;
@@ -29706,10 +29711,6 @@ var init_divergence = __esm({
     outcomeFailed = ({ r, req, facts, key }) => {
       if (r.behavior !== "FAILED") return null;
       if (r.result === EVENTS_DIFFER) return eventsStory(r, req, facts);
-      const dropped = "Dropped the connection without a close frame: ";
-      if (r.result.startsWith(dropped)) {
-        return { peerDid: `sent data wsgate had to reject: ${r.result.slice(dropped.length).replace(/\.$/, "")}`, at: null, cause: { key: key("bad-data"), title: `${req.subject}: the peer sent data that cannot be read` } };
-      }
       return { peerDid: `did not do what the case checks: ${r.result.replace(/\.$/, "")}`, at: null, cause: { key: key(`own:${normalise(r.result)}`), title: `${req.subject}: ${normalise(r.result)}` } };
     };
     closeFailed = ({ r, req, closeFrame, closeAt, key }) => {
@@ -29724,7 +29725,7 @@ var init_divergence = __esm({
       }
       return null;
     };
-    DETECTORS = [noHandshake, masking, notApplicable, informational2, closingAnswer, wrongCode, wrongEndpoint, nonStrict, outcomeFailed, closeFailed];
+    DETECTORS = [noHandshake, masking, notApplicable, informational2, closingAnswer, wrongCode, badData, wrongEndpoint, nonStrict, outcomeFailed, closeFailed];
   }
 });
 
