@@ -110,7 +110,8 @@ const notApplicable: Detector = ({ r }) => {
 
 const informational: Detector = ({ r, req, closeFrame, closeAt, key }) => {
   if (r.behavior !== 'INFORMATIONAL' && r.behaviorClose !== 'INFORMATIONAL') return null;
-  const answer = closeFrame === undefined ? 'sent no close frame' : `closed with ${codeWords(r.remoteCloseCode, r.remoteCloseReason)}`;
+  const closed = r.closedByMe ? "answered wsgate's close with" : 'closed with';
+  const answer = closeFrame === undefined ? 'sent no close frame' : `${closed} ${codeWords(r.remoteCloseCode, r.remoteCloseReason)}`;
   const peerDid = `${answer}; ${req.informational ?? 'the RFC leaves this case open, so it is reported, not judged'}`;
   return { peerDid, at: closeAt, cause: { key: key('informational'), title: `${req.subject}: informational only` } };
 };
@@ -172,9 +173,15 @@ const badData: Detector = ({ r, req, key }) => {
   return { peerDid: `sent data wsgate had to reject: ${r.result.slice(dropped.length).replace(/\.$/, '')}`, at: null, cause: { key: key('bad-data'), title: `${req.subject}: the peer sent data that cannot be read` } };
 };
 
-const nonStrict: Detector = ({ r, req, closeAt, key }) => {
+const nonStrict: Detector = ({ r, req, closeFrame, closeAt, key }) => {
   if (r.behavior !== 'NON-STRICT') return null;
-  const peerDid = `sent ${eventsWords(r.received)}: ${req.nonStrict ?? 'the case accepts this outcome as non-strict, the strict one being the expected events'}`;
+  const pauses = r.received.filter((e) => e[0] === 'timeout').map((e) => e[1]);
+  const others = r.received.filter((e) => e[0] !== 'timeout');
+  const waited = pauses.length > 0 ? `let the case's pause${pauses.length === 1 ? '' : 's'} ${pauses.join(', ')} pass` : '';
+  const sent = others.length > 0 ? `sent ${eventsWords(others)}` : '';
+  const closed = closeFrame === undefined ? '' : `closed with ${codeWords(r.remoteCloseCode, r.remoteCloseReason)}`;
+  const what = [waited, sent, closed].filter((p) => p !== '').join(', then ') || 'sent nothing the case expects';
+  const peerDid = `${what}: ${req.nonStrict ?? 'the case accepts this outcome as non-strict, the strict one being the expected events'}`;
   return { peerDid, at: closeAt, cause: { key: key('non-strict'), title: `${req.subject}: handled non-strictly` } };
 };
 

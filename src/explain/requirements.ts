@@ -32,7 +32,7 @@ const utf8Invalid: Requirement = {
   text: 'a text message that is not valid UTF-8 must fail the connection, with close code 1007 (or none), and must not be delivered',
   subject: 'invalid UTF-8 in a text message',
   nonStrict:
-    'the peer failed the connection only once the message (or frame) was complete, not at the first invalid byte: RFC 6455 §8.1 allows that, failing fast is the strict behaviour',
+    'failing the connection only once the message (or frame) is complete, not at the first invalid byte, is allowed by RFC 6455 §8.1; failing fast is the strict behaviour',
 };
 
 const utf8Valid: Requirement = {
@@ -54,14 +54,14 @@ const TABLE: ReadonlyArray<readonly [string, Entry]> = [
   ['2.7', { key: 'unsolicited-pong', rfc: 'RFC 6455 §5.5.3', text: 'an unsolicited pong must be ignored: no answer is expected', subject: 'an unsolicited pong' }],
   ['2.8', { key: 'unsolicited-pong', rfc: 'RFC 6455 §5.5.3', text: 'an unsolicited pong must be ignored: no answer is expected', subject: 'an unsolicited pong' }],
   ['2.9', { key: 'unsolicited-pong', rfc: 'RFC 6455 §5.5.3', text: 'an unsolicited pong must be ignored, and the ping after it answered', subject: 'an unsolicited pong' }],
-  ['3', { key: 'rsv-bits', rfc: 'RFC 6455 §5.2', text: `RSV bits must be 0 unless a negotiated extension defines them: with one set, the peer ${FAIL_1002}`, subject: 'a frame with a reserved (RSV) bit set', nonStrict: 'the peer failed the connection before echoing the valid message sent just ahead of the bad frame (it read ahead): allowed, but the strict behaviour handles frames in order' }],
-  ['4', { key: 'reserved-opcode', rfc: 'RFC 6455 §5.2', text: `opcodes 3-7 and 11-15 are reserved: on receiving one, the peer ${FAIL_1002}`, subject: 'a frame with a reserved opcode', nonStrict: 'the peer failed the connection before echoing the valid message sent just ahead of the bad frame (it read ahead): allowed, but the strict behaviour handles frames in order' }],
+  ['3', { key: 'rsv-bits', rfc: 'RFC 6455 §5.2', text: `RSV bits must be 0 unless a negotiated extension defines them: with one set, the peer ${FAIL_1002}`, subject: 'a frame with a reserved (RSV) bit set', nonStrict: 'failing the connection before echoing the valid message sent just ahead of the bad frame (reading ahead) is allowed; the strict behaviour handles frames in order' }],
+  ['4', { key: 'reserved-opcode', rfc: 'RFC 6455 §5.2', text: `opcodes 3-7 and 11-15 are reserved: on receiving one, the peer ${FAIL_1002}`, subject: 'a frame with a reserved opcode', nonStrict: 'failing the connection before echoing the valid message sent just ahead of the bad frame (reading ahead) is allowed; the strict behaviour handles frames in order' }],
   ['5', { key: 'fragmentation', rfc: 'RFC 6455 §5.4', text: 'fragments must be reassembled into one message, with control frames between them handled at once', subject: 'a fragmented message' }],
   ['5.1', { key: 'control-fragmented', rfc: 'RFC 6455 §5.4, §5.5', text: `control frames must not be fragmented: on a ping or pong without FIN, the peer ${FAIL_1002}`, subject: 'a fragmented control frame' }],
   ['5.2', { key: 'control-fragmented', rfc: 'RFC 6455 §5.4, §5.5', text: `control frames must not be fragmented: on a ping or pong without FIN, the peer ${FAIL_1002}`, subject: 'a fragmented control frame' }],
   ['5.9', { key: 'stray-continuation', rfc: 'RFC 6455 §5.4', text: `a continuation frame with no message open is a protocol error: the peer ${FAIL_1002}`, subject: 'a continuation frame with no message open' }],
   ...['5.10', '5.11', '5.12', '5.13', '5.14', '5.15', '5.16', '5.17'].map(
-    (id) => [id, { key: 'stray-continuation', rfc: 'RFC 6455 §5.4', text: `a continuation frame with no message open is a protocol error: the peer ${FAIL_1002}`, subject: 'a continuation frame with no message open', nonStrict: 'the peer failed the connection before echoing the valid message sent ahead of the bad frame (it read ahead): allowed, but the strict behaviour handles frames in order' }] as const,
+    (id) => [id, { key: 'stray-continuation', rfc: 'RFC 6455 §5.4', text: `a continuation frame with no message open is a protocol error: the peer ${FAIL_1002}`, subject: 'a continuation frame with no message open', nonStrict: 'failing the connection before echoing the valid message sent ahead of the bad frame (reading ahead) is allowed; the strict behaviour handles frames in order' }] as const,
   ),
   ['5.18', { key: 'data-frame-inside-message', rfc: 'RFC 6455 §5.4', text: `a new text or binary frame while a fragmented message is open is a protocol error: the peer ${FAIL_1002}`, subject: 'a data frame inside a fragmented message' }],
   ['5.19', { key: 'ping-inside-message', rfc: 'RFC 6455 §5.4, §5.5.2', text: 'pings between the fragments of a message must be answered as they come, not after the message', subject: 'pings between fragments' }],

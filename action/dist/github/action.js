@@ -29373,7 +29373,7 @@ var init_requirements = __esm({
       rfc: "RFC 6455 \xA78.1, \xA77.4.1",
       text: "a text message that is not valid UTF-8 must fail the connection, with close code 1007 (or none), and must not be delivered",
       subject: "invalid UTF-8 in a text message",
-      nonStrict: "the peer failed the connection only once the message (or frame) was complete, not at the first invalid byte: RFC 6455 \xA78.1 allows that, failing fast is the strict behaviour"
+      nonStrict: "failing the connection only once the message (or frame) is complete, not at the first invalid byte, is allowed by RFC 6455 \xA78.1; failing fast is the strict behaviour"
     };
     utf8Valid = {
       key: "utf8-valid",
@@ -29388,14 +29388,14 @@ var init_requirements = __esm({
       ["2.7", { key: "unsolicited-pong", rfc: "RFC 6455 \xA75.5.3", text: "an unsolicited pong must be ignored: no answer is expected", subject: "an unsolicited pong" }],
       ["2.8", { key: "unsolicited-pong", rfc: "RFC 6455 \xA75.5.3", text: "an unsolicited pong must be ignored: no answer is expected", subject: "an unsolicited pong" }],
       ["2.9", { key: "unsolicited-pong", rfc: "RFC 6455 \xA75.5.3", text: "an unsolicited pong must be ignored, and the ping after it answered", subject: "an unsolicited pong" }],
-      ["3", { key: "rsv-bits", rfc: "RFC 6455 \xA75.2", text: `RSV bits must be 0 unless a negotiated extension defines them: with one set, the peer ${FAIL_10022}`, subject: "a frame with a reserved (RSV) bit set", nonStrict: "the peer failed the connection before echoing the valid message sent just ahead of the bad frame (it read ahead): allowed, but the strict behaviour handles frames in order" }],
-      ["4", { key: "reserved-opcode", rfc: "RFC 6455 \xA75.2", text: `opcodes 3-7 and 11-15 are reserved: on receiving one, the peer ${FAIL_10022}`, subject: "a frame with a reserved opcode", nonStrict: "the peer failed the connection before echoing the valid message sent just ahead of the bad frame (it read ahead): allowed, but the strict behaviour handles frames in order" }],
+      ["3", { key: "rsv-bits", rfc: "RFC 6455 \xA75.2", text: `RSV bits must be 0 unless a negotiated extension defines them: with one set, the peer ${FAIL_10022}`, subject: "a frame with a reserved (RSV) bit set", nonStrict: "failing the connection before echoing the valid message sent just ahead of the bad frame (reading ahead) is allowed; the strict behaviour handles frames in order" }],
+      ["4", { key: "reserved-opcode", rfc: "RFC 6455 \xA75.2", text: `opcodes 3-7 and 11-15 are reserved: on receiving one, the peer ${FAIL_10022}`, subject: "a frame with a reserved opcode", nonStrict: "failing the connection before echoing the valid message sent just ahead of the bad frame (reading ahead) is allowed; the strict behaviour handles frames in order" }],
       ["5", { key: "fragmentation", rfc: "RFC 6455 \xA75.4", text: "fragments must be reassembled into one message, with control frames between them handled at once", subject: "a fragmented message" }],
       ["5.1", { key: "control-fragmented", rfc: "RFC 6455 \xA75.4, \xA75.5", text: `control frames must not be fragmented: on a ping or pong without FIN, the peer ${FAIL_10022}`, subject: "a fragmented control frame" }],
       ["5.2", { key: "control-fragmented", rfc: "RFC 6455 \xA75.4, \xA75.5", text: `control frames must not be fragmented: on a ping or pong without FIN, the peer ${FAIL_10022}`, subject: "a fragmented control frame" }],
       ["5.9", { key: "stray-continuation", rfc: "RFC 6455 \xA75.4", text: `a continuation frame with no message open is a protocol error: the peer ${FAIL_10022}`, subject: "a continuation frame with no message open" }],
       ...["5.10", "5.11", "5.12", "5.13", "5.14", "5.15", "5.16", "5.17"].map(
-        (id) => [id, { key: "stray-continuation", rfc: "RFC 6455 \xA75.4", text: `a continuation frame with no message open is a protocol error: the peer ${FAIL_10022}`, subject: "a continuation frame with no message open", nonStrict: "the peer failed the connection before echoing the valid message sent ahead of the bad frame (it read ahead): allowed, but the strict behaviour handles frames in order" }]
+        (id) => [id, { key: "stray-continuation", rfc: "RFC 6455 \xA75.4", text: `a continuation frame with no message open is a protocol error: the peer ${FAIL_10022}`, subject: "a continuation frame with no message open", nonStrict: "failing the connection before echoing the valid message sent ahead of the bad frame (reading ahead) is allowed; the strict behaviour handles frames in order" }]
       ),
       ["5.18", { key: "data-frame-inside-message", rfc: "RFC 6455 \xA75.4", text: `a new text or binary frame while a fragmented message is open is a protocol error: the peer ${FAIL_10022}`, subject: "a data frame inside a fragmented message" }],
       ["5.19", { key: "ping-inside-message", rfc: "RFC 6455 \xA75.4, \xA75.5.2", text: "pings between the fragments of a message must be answered as they come, not after the message", subject: "pings between fragments" }],
@@ -29653,7 +29653,8 @@ var init_divergence = __esm({
     };
     informational2 = ({ r, req, closeFrame, closeAt, key }) => {
       if (r.behavior !== "INFORMATIONAL" && r.behaviorClose !== "INFORMATIONAL") return null;
-      const answer = closeFrame === void 0 ? "sent no close frame" : `closed with ${codeWords(r.remoteCloseCode, r.remoteCloseReason)}`;
+      const closed = r.closedByMe ? "answered wsgate's close with" : "closed with";
+      const answer = closeFrame === void 0 ? "sent no close frame" : `${closed} ${codeWords(r.remoteCloseCode, r.remoteCloseReason)}`;
       const peerDid = `${answer}; ${req.informational ?? "the RFC leaves this case open, so it is reported, not judged"}`;
       return { peerDid, at: closeAt, cause: { key: key("informational"), title: `${req.subject}: informational only` } };
     };
@@ -29703,9 +29704,15 @@ var init_divergence = __esm({
       if (r.behavior !== "FAILED" || !r.result.startsWith(dropped)) return null;
       return { peerDid: `sent data wsgate had to reject: ${r.result.slice(dropped.length).replace(/\.$/, "")}`, at: null, cause: { key: key("bad-data"), title: `${req.subject}: the peer sent data that cannot be read` } };
     };
-    nonStrict = ({ r, req, closeAt, key }) => {
+    nonStrict = ({ r, req, closeFrame, closeAt, key }) => {
       if (r.behavior !== "NON-STRICT") return null;
-      const peerDid = `sent ${eventsWords(r.received)}: ${req.nonStrict ?? "the case accepts this outcome as non-strict, the strict one being the expected events"}`;
+      const pauses = r.received.filter((e) => e[0] === "timeout").map((e) => e[1]);
+      const others = r.received.filter((e) => e[0] !== "timeout");
+      const waited = pauses.length > 0 ? `let the case's pause${pauses.length === 1 ? "" : "s"} ${pauses.join(", ")} pass` : "";
+      const sent = others.length > 0 ? `sent ${eventsWords(others)}` : "";
+      const closed = closeFrame === void 0 ? "" : `closed with ${codeWords(r.remoteCloseCode, r.remoteCloseReason)}`;
+      const what = [waited, sent, closed].filter((p) => p !== "").join(", then ") || "sent nothing the case expects";
+      const peerDid = `${what}: ${req.nonStrict ?? "the case accepts this outcome as non-strict, the strict one being the expected events"}`;
       return { peerDid, at: closeAt, cause: { key: key("non-strict"), title: `${req.subject}: handled non-strictly` } };
     };
     outcomeFailed = ({ r, req, facts, key }) => {
