@@ -5,7 +5,7 @@
  */
 import type { CaseResult, ReportEvent } from '../model/report.js';
 import type { WirePoint } from '../model/explanation.js';
-import { CLOSE_ANSWER, type Requirement } from './requirements.js';
+import { CLOSE_ANSWER, FAIL_CODES, type Requirement } from './requirements.js';
 import { frameWords, Op, ordinal, wireFacts, type LoggedFrame, type WireFacts } from './wire-facts.js';
 
 export interface Story {
@@ -142,8 +142,13 @@ const wrongCode: Detector = ({ r, req, closeAt, key }) => {
     const peerDid = `echoed the close code back (${codeWords(r.remoteCloseCode, r.remoteCloseReason)}) where ${expectedCodes(r)} is required`;
     return { peerDid, at: closeAt, cause: { key: key('code-echoed'), title: `${req.subject}: the code echoed back instead of ${expectedCodes(r)}` } };
   }
-  const opening = r.closedByMe ? `answered wsgate's close frame (code ${r.localCloseCode ?? 'none'}) with` : 'closed with';
-  const peerDid = `${opening} ${codeWords(r.remoteCloseCode, r.remoteCloseReason)} where ${expectedCodes(r)} is required`;
+  if (!r.closedByMe) {
+    // The peer failed the connection itself, rightly, with the wrong code: one cause per code given
+    // and codes required, whatever the case was about (a library picks the code in one place).
+    const peerDid = `failed the connection, rightly, but with ${codeWords(r.remoteCloseCode, r.remoteCloseReason)} where ${expectedCodes(r)} is required`;
+    return { peerDid, at: closeAt, cause: { key: `failing-code:${code}-for-${expectedCodes(r).replace(/ \(or none\)$/, '').replace(/ or /g, '-')}`, title: `the connection failed with close code ${code} where ${expectedCodes(r)} is required` }, requirement: FAIL_CODES };
+  }
+  const peerDid = `answered wsgate's close frame (code ${r.localCloseCode ?? 'none'}) with ${codeWords(r.remoteCloseCode, r.remoteCloseReason)} where ${expectedCodes(r)} is required`;
   return { peerDid, at: closeAt, cause: { key: key(`code-${code}`), title: `${req.subject}: close code ${code} instead of ${expectedCodes(r)}` } };
 };
 

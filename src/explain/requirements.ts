@@ -99,6 +99,14 @@ export const CLOSE_ANSWER: Requirement = {
   subject: 'the answer to a close frame',
 };
 
+/** What an endpoint that fails the connection says in its close frame. */
+export const FAIL_CODES: Requirement = {
+  key: 'failing-code',
+  rfc: 'RFC 6455 §7.4.1, §7.1.7',
+  text: 'an endpoint that fails the connection gives the reason: 1002 for a protocol error, 1007 for data that does not fit the message type (text that is not UTF-8), or no code',
+  subject: 'the code of a failed connection',
+};
+
 const FALLBACK: Requirement = { key: 'other', rfc: 'RFC 6455', text: 'the behaviour the case describes', subject: 'the case' };
 
 /** The requirement a case tests, by its id (and, for group 6, what it expects of the closing). */

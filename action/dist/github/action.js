@@ -29363,7 +29363,7 @@ function requirementFor(caseId, expectedClose) {
   }
   return FALLBACK;
 }
-var FAIL_10022, utf8Invalid, utf8Valid, TABLE, CLOSE_ANSWER, FALLBACK;
+var FAIL_10022, utf8Invalid, utf8Valid, TABLE, CLOSE_ANSWER, FAIL_CODES, FALLBACK;
 var init_requirements = __esm({
   "src/explain/requirements.ts"() {
     "use strict";
@@ -29429,6 +29429,12 @@ var init_requirements = __esm({
       rfc: "RFC 6455 \xA75.5.1, \xA77.4.1",
       text: "a close frame must be answered with a close frame that echoes its status code (or says 1000)",
       subject: "the answer to a close frame"
+    };
+    FAIL_CODES = {
+      key: "failing-code",
+      rfc: "RFC 6455 \xA77.4.1, \xA77.1.7",
+      text: "an endpoint that fails the connection gives the reason: 1002 for a protocol error, 1007 for data that does not fit the message type (text that is not UTF-8), or no code",
+      subject: "the code of a failed connection"
     };
     FALLBACK = { key: "other", rfc: "RFC 6455", text: "the behaviour the case describes", subject: "the case" };
   }
@@ -29678,8 +29684,11 @@ var init_divergence = __esm({
         const peerDid2 = `echoed the close code back (${codeWords(r.remoteCloseCode, r.remoteCloseReason)}) where ${expectedCodes(r)} is required`;
         return { peerDid: peerDid2, at: closeAt, cause: { key: key("code-echoed"), title: `${req.subject}: the code echoed back instead of ${expectedCodes(r)}` } };
       }
-      const opening = r.closedByMe ? `answered wsgate's close frame (code ${r.localCloseCode ?? "none"}) with` : "closed with";
-      const peerDid = `${opening} ${codeWords(r.remoteCloseCode, r.remoteCloseReason)} where ${expectedCodes(r)} is required`;
+      if (!r.closedByMe) {
+        const peerDid2 = `failed the connection, rightly, but with ${codeWords(r.remoteCloseCode, r.remoteCloseReason)} where ${expectedCodes(r)} is required`;
+        return { peerDid: peerDid2, at: closeAt, cause: { key: `failing-code:${code}-for-${expectedCodes(r).replace(/ \(or none\)$/, "").replace(/ or /g, "-")}`, title: `the connection failed with close code ${code} where ${expectedCodes(r)} is required` }, requirement: FAIL_CODES };
+      }
+      const peerDid = `answered wsgate's close frame (code ${r.localCloseCode ?? "none"}) with ${codeWords(r.remoteCloseCode, r.remoteCloseReason)} where ${expectedCodes(r)} is required`;
       return { peerDid, at: closeAt, cause: { key: key(`code-${code}`), title: `${req.subject}: close code ${code} instead of ${expectedCodes(r)}` } };
     };
     wrongEndpoint = ({ r, req, facts, closeFrame, closeAt, key }) => {
