@@ -7,6 +7,7 @@ import { PassThrough } from 'node:stream';
 import { test } from 'node:test';
 import { catalogueFor } from '../../src/cases/registry.js';
 import { idRanges } from '../../src/explain/causes.js';
+import { explainNoResult } from '../../src/explain/explain.js';
 import { runCauses } from '../../src/explain/run.js';
 import type { GateCase, GateRun } from '../../src/model/report.js';
 import { jobSummary, SUMMARY_LIMIT_BYTES } from '../../src/report/github/markdown.js';
@@ -51,4 +52,25 @@ test('517 failing cases: causes grouped (most cases first), the quiet console a 
   assert.ok(Buffer.byteLength(md) <= SUMMARY_LIMIT_BYTES);
   assert.ok(md.indexOf('### Failures by cause') < md.indexOf('### Failing cases'));
   assert.match(md, /\| invalid UTF-8 in a text message: events differ \| 145: 6\.1\.1–6\.1\.3, 6\.2\.1–6\.2\.4/);
+});
+
+test('a case with no result: the gate\'s reason is the story, classed into a cause', () => {
+  const cause = (reason: string): string => explainNoResult('1.1.1', 'A text message with an empty payload, in one frame.', reason).cause.key;
+  assert.equal(cause('the client did not connect within 30 s; it was killed'), 'no-result:no-connection');
+  assert.equal(cause('the client exited with status 0 before it connected'), 'no-result:no-connection');
+  assert.equal(cause('the client was killed by SIGSEGV before it connected'), 'no-result:crash');
+  assert.equal(cause('the case did not finish within 30 s; the client was killed'), 'no-result:timeout');
+  assert.equal(cause('the client never completed the opening handshake'), 'no-result:handshake');
+  assert.equal(cause('the client exited with status 127 (command not found?) before it connected'), 'no-result:no-command');
+  assert.equal(cause('the client did not complete the TLS handshake (certificate unknown); the client exited with status 1 before it connected'), 'no-result:tls');
+  const e = explainNoResult('1.1.1', 'A text message with an empty payload, in one frame.', 'the case did not finish within 30 s; the client was killed');
+  assert.equal(e.verdict, 'NO RESULT');
+  assert.equal(e.did, 'sent a text message with an empty payload, in one frame');
+  assert.equal(e.short, 'the case did not finish within 30 s; the client was killed — RFC 6455 §5.2');
+});
+
+test('a server under test with no result: stopped, or not reachable', () => {
+  const cause = (reason: string): string => explainNoResult('1.1.1', 'A text message.', reason).cause.key;
+  assert.equal(cause('the server under test exited with status 7 (last output: bye); not restarted (--restart-server restarts it)'), 'no-result:server-stopped');
+  assert.equal(cause('could not connect to 127.0.0.1:4321: ECONNREFUSED'), 'no-result:unreachable');
 });

@@ -29771,10 +29771,12 @@ function explainNoResult(id, description, reason) {
 }
 function noResultKind(reason) {
   if (/TLS/i.test(reason)) return { key: "tls", title: "no result: the TLS handshake failed" };
-  if (/command not found|status 127/.test(reason)) return { key: "no-command", title: "no result: the client command was not found" };
+  if (/command not found|status 127|could not be started/.test(reason)) return { key: "no-command", title: "no result: the client command could not be started" };
+  if (/^the server under test /.test(reason)) return { key: "server-stopped", title: "no result: the server under test stopped" };
+  if (/killed by SIG|crash/.test(reason)) return { key: "crash", title: "no result: the peer crashed" };
+  if (/did not finish|timed out|time limit/.test(reason)) return { key: "timeout", title: "no result: the case ran out of time" };
+  if (/opening handshake/.test(reason)) return { key: "handshake", title: "no result: the opening handshake was never completed" };
   if (/before it connected|never connected|did not connect/.test(reason)) return { key: "no-connection", title: "no result: the client never connected" };
-  if (/timed out|time limit|did not finish|still running/.test(reason)) return { key: "timeout", title: "no result: the case ran out of time" };
-  if (/signal|crash|killed/.test(reason)) return { key: "crash", title: "no result: the peer crashed" };
   if (/refused|unreachable|ECONNREFUSED|connect/.test(reason)) return { key: "unreachable", title: "no result: the server could not be reached" };
   return { key: "other", title: `no result: ${reason.replace(/\d+(\.\d+)?/g, "N")}` };
 }
