@@ -8,32 +8,13 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+// wsgate's own ranges (npm run build first, as interop/run.sh does).
+import { idRanges as ranges } from '../dist/src/explain/causes.js';
 
 const dirs = process.argv.slice(2);
 if (dirs.length === 0) {
   process.stderr.write('usage: node interop/causes.mjs REPORT-DIR...  (each holding <peer>/summary.json)\n');
   process.exit(2);
-}
-
-/** Consecutive ids that differ in their last number only, joined. */
-function ranges(ids) {
-  const out = [];
-  let start = null;
-  let prev = null;
-  const next = (a, b) => {
-    const i = a.lastIndexOf('.');
-    const j = b.lastIndexOf('.');
-    return a.slice(0, i) === b.slice(0, j) && Number(b.slice(j + 1)) === Number(a.slice(i + 1)) + 1;
-  };
-  for (const id of ids) {
-    if (prev !== null && next(prev, id)) prev = id;
-    else {
-      if (start !== null) out.push(start === prev ? start : `${start}–${prev}`);
-      start = prev = id;
-    }
-  }
-  if (start !== null) out.push(start === prev ? start : `${start}–${prev}`);
-  return out.join(', ');
 }
 
 for (const dir of dirs) {
