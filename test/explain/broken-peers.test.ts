@@ -18,6 +18,7 @@ interface Case {
 }
 
 interface Run {
+  outdir: string;
   code: number | null;
   stdout: string;
   cases: Map<string, Case>;
@@ -28,7 +29,7 @@ async function run(args: string[]): Promise<Run> {
   const outdir = await tempDir();
   const res = await runCli(['run', '--jobs', '2', '--outdir', outdir, ...args], 90_000);
   const summary = JSON.parse(await readFile(path.join(outdir, 'summary.json'), 'utf8')) as { cases: Case[]; causes: CauseGroup[] };
-  return { code: res.code, stdout: res.stdout, cases: new Map(summary.cases.map((c) => [c.id, c])), causes: summary.causes };
+  return { outdir, code: res.code, stdout: res.stdout, cases: new Map(summary.cases.map((c) => [c.id, c])), causes: summary.causes };
 }
 
 function explained(r: Run, id: string): Explanation {
@@ -62,6 +63,12 @@ describe('a client under test, wrong in one way', () => {
     // The console: one line under each failing case, the causes once at the end.
     assert.match(r.stdout, /FAIL 6\.3\.1 .*\n +why: the peer accepted it and sent text frame 1 .* — RFC 6455 §8\.1, §7\.4\.1\n/);
     assert.match(r.stdout, /1 cause:\n  FAIL invalid UTF-8 in a text message accepted — 3 cases: 6\.3\.1–6\.3\.2, 6\.12\.7\n +RFC 6455 §8\.1/);
+    // The case page opens with it; index.html lists the cause with its cases.
+    const page = await readFile(path.join(r.outdir, 'client_case_6_3_1.html'), 'utf8');
+    assert.match(page, /<main>\n<p id="case_title"[^\n]*\n<section id="case_explanation" data-cause="utf8-invalid:accepted"><h2>Why: invalid UTF-8 in a text message accepted<\/h2>/);
+    assert.match(page, /<dt>The peer<\/dt><dd>accepted it and sent text frame 1 \(FIN, 20 bytes\)/);
+    const index = await readFile(path.join(r.outdir, 'index.html'), 'utf8');
+    assert.match(index, /<tr data-cause="utf8-invalid:accepted"><td>invalid UTF-8 in a text message accepted<\/td><td class="count">3<\/td><td>6\.3\.1–6\.3\.2, 6\.12\.7<\/td>/);
   });
 
   test('wrong-close-code (answers a close with 1001): one cause for every normal close, another for the invalid codes, each at the close frame', async () => {
