@@ -23,6 +23,7 @@ import { MessageAssembler, type AssemblerLink } from './message-assembler.js';
 import { Outbox, type OutboxLink } from './outbox.js';
 import { Sender } from './sender.js';
 import { ConnectionState, type ConnectionStateValue } from './state.js';
+import { Tape } from './tape.js';
 import { TrafficCounters } from './traffic.js';
 import { WireLog } from './wire-recorder.js';
 
@@ -32,6 +33,8 @@ export type { ConnectionHandler, ConnectionOptions, ConnectionRecord, Connection
 export class Connection {
   /** The frame log (frames and octets each way, the wirelog, the case's timers). */
   readonly wire = new WireLog();
+  /** wsgate's side of the connection as it went on the wire, for `wsgate repro` (core/tape.ts). */
+  readonly tape = new Tape();
   /** Frames and messages out (the case's sending API). */
   readonly sender: Sender;
   private phase: ConnectionStateValue = ConnectionState.Connecting;
@@ -39,6 +42,8 @@ export class Connection {
   private readonly traffic = new TrafficCounters();
   private octetsIn = 0;
   private octetsOut = 0;
+  /** Octets received after the opening handshake (frames): how far the peer had got, for the tape. */
+  private frameOctetsIn = 0;
   /** permessage-deflate of this connection, when negotiated. */
   private deflate: PerMessageDeflate | null = null;
   private handler: ConnectionHandler | null = null;
@@ -82,7 +87,8 @@ export class Connection {
     return {
       isClosed: () => this.phase === ConnectionState.Closed,
       isReading: () => this.reading,
-      wrote: (head, sync, length) => {
+      wrote: (head, sync, length, parts, repeat) => {
+        this.tape.write(parts, repeat, sync, this.phase === ConnectionState.Connecting, this.frameOctetsIn);
         this.octetsOut += length;
         this.wire.txOctets(head, sync, length);
         if (this.phase === ConnectionState.Open) this.traffic.outgoingOctetsWireLevel += length;
@@ -122,6 +128,11 @@ export class Connection {
   /** Bytes received on this connection, handshake included. */
   get bytesIn(): number {
     return this.octetsIn;
+  }
+
+  /** A case's own event (a timeout tag) on the tape, with how far the peer had got. */
+  markTape(tag: string): void {
+    this.tape.mark(tag, this.frameOctetsIn);
   }
 
   /** Bytes sent on this connection, handshake included. */
@@ -185,7 +196,9 @@ export class Connection {
 
   /** Bytes that followed the handshake in the same read: frames. */
   readFrames(data: Buffer): void {
-    if (data.length > 0 && !this.isClosed()) this.reader.push(data, this.assembler);
+    if (data.length === 0 || this.isClosed()) return;
+    this.frameOctetsIn += data.length;
+    this.reader.push(data, this.assembler);
   }
 
   private newReader(compressionNegotiated: boolean): FrameReader {
@@ -225,6 +238,7 @@ export class Connection {
       this.opening?.onData(chunk);
       return;
     }
+    this.frameOctetsIn += chunk.length;
     this.reader.push(chunk, this.assembler);
   }
 
@@ -365,6 +379,7 @@ export class Connection {
     if (this.phase === ConnectionState.Closed) return;
     if (reason !== null) this.rec.wasNotCleanReason ??= reason;
     this.rec.droppedByMe = true;
+    this.tape.ended(how, reason, this.frameOctetsIn);
     this.phase = ConnectionState.Closed;
     this.reader.stop();
     this.outbox.flushStaging();

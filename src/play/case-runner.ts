@@ -14,6 +14,7 @@ import { judgeCase, matchesAllExpected } from './verdict.js';
 import type { Connection, ConnectionHandler } from '../core/connection.js';
 import { ConnectionState } from '../core/state.js';
 import { reportEvent } from '../core/wire-recorder.js';
+import { attachRecording } from './recording.js';
 
 /** Payload bytes a report shows of a received event (core/wire-recorder.ts: asciiLogData / binLogData). */
 const REPORTED_BYTES = 64;
@@ -120,7 +121,10 @@ export class CaseRunner implements ConnectionHandler, CaseContext {
 
   onConnectionLost(): void {
     const duration = Math.round(performance.now() - this.startedAt);
-    this.info.onResult(this.report(this.verdict(), duration));
+    const result = this.report(this.verdict(), duration);
+    const c = this.connection;
+    attachRecording(result, { tape: c.tape, def: this.def, isServer: c.isServer, deflate: c.deflateActive });
+    this.info.onResult(result);
   }
 
   /** Both verdicts: Autobahn's common judging, the case's own adjustment, and what the result says. */
@@ -298,6 +302,7 @@ export class CaseRunner implements ConnectionHandler, CaseContext {
   }
 
   record(event: PeerEvent): void {
+    if (event.kind === 'timeout') this.connection.markTape(event.tag);
     this.received.push(event);
   }
 
