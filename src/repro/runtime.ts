@@ -414,14 +414,14 @@ export function reproRuntime(DATA: RuntimeData, node: RuntimeModules, argv: read
     droppedByMe = true;
     uncleanEnd = unclean;
     sayLater(`wsgate ${how === 'abort' ? 'drops TCP' : 'closes TCP (FIN once its writes have left)'}${unclean !== null ? `: ${unclean}` : ''}`);
+    // As wsgate: after the FIN has left, the socket goes (nothing the peer sends later is read).
     if (how === 'abort') s.destroy();
-    else {
-      s.end();
-      setTimeout(() => s.destroy(), 2000).unref();
-    }
+    else s.end(() => s.destroy());
   };
 
   const onPeerData = (chunk: Buffer): void => {
+    // wsgate reads nothing once it has dropped TCP.
+    if (droppedByMe) return;
     rx += chunk.length;
     readPeer(chunk);
     pump();

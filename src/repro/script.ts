@@ -43,6 +43,20 @@ function comment(text: string, indent = ''): string[] {
   return out;
 }
 
+/**
+ * The runtime's source as the script carries it: without its comments (the script's header says what
+ * it does; the commented source is src/repro/runtime.ts) and indented by two.
+ */
+function runtimeSource(): string {
+  return reproRuntime
+    .toString()
+    .replace(/^[ \t]*\/\*\*[\s\S]*?\*\/[ \t]*\n/gm, '')
+    .split('\n')
+    .filter((line) => !/^\s*\/\//.test(line))
+    .map((line) => line.replace(/^(?: {4})+/, (indent) => ' '.repeat(indent.length / 2)))
+    .join('\n');
+}
+
 /** The server's URL as the recorded upgrade request names it (Host and target). */
 function recordedUrl(data: ReproData, blob: Buffer): string | null {
   const first = data.writes[0];
@@ -109,6 +123,7 @@ export function reproScript(data: ReproData, run: RunReport): string {
   for (let i = 0; i < embedded.length; i += WIDTH) lines.push(`  '${embedded.slice(i, i + WIDTH)}',`);
   return [
     ...header,
+    '',
     "import net from 'node:net';",
     "import crypto from 'node:crypto';",
     "import zlib from 'node:zlib';",
@@ -116,7 +131,7 @@ export function reproScript(data: ReproData, run: RunReport): string {
     `const DATA = ${JSON.stringify(runtimeData, null, 1).replace(/\n\s*/g, ' ')};`,
     `DATA.blob = [\n${lines.join('\n')}\n].join('');`,
     '',
-    `const run = ${reproRuntime.toString()};`,
+    `const run = ${runtimeSource()};`,
     '',
     'run(DATA, { net, crypto, zlib }, process.argv.slice(2));',
     '',
