@@ -180,9 +180,12 @@ export function reproRuntime(DATA: RuntimeData, node: RuntimeModules, argv: read
     };
   };
 
-  /** A permessage-deflate inflater with context takeover (it reads no-context-takeover streams too). */
-  const inflater = (): ((data: Buffer) => Promise<Buffer | null>) => {
-    const inflate = zlib.createInflateRaw({ windowBits: 15 });
+  /**
+   * A permessage-deflate inflater with context takeover (it reads no-context-takeover streams too),
+   * for a compressor whose window is 2^windowBits bytes: a back-reference further back fails, as in wsgate.
+   */
+  const inflater = (windowBits: number): ((data: Buffer) => Promise<Buffer | null>) => {
+    const inflate = zlib.createInflateRaw({ windowBits: Math.max(9, windowBits) });
     let broken = false;
     inflate.on('error', () => (broken = true));
     return (data) =>
@@ -193,10 +196,14 @@ export function reproRuntime(DATA: RuntimeData, node: RuntimeModules, argv: read
         }
         const out: Buffer[] = [];
         const onData = (c: Buffer): void => void out.push(c);
+        // A stream that fails never calls the flush callback: the error ends the wait.
+        const onError = (): void => resolve(null);
         inflate.on('data', onData);
+        inflate.once('error', onError);
         inflate.write(Buffer.concat([data, Buffer.from([0x00, 0x00, 0xff, 0xff])]));
         inflate.flush(zlib.constants.Z_SYNC_FLUSH, () => {
           inflate.off('data', onData);
+          inflate.off('error', onError);
           resolve(broken ? null : Buffer.concat(out));
         });
       });
@@ -223,8 +230,19 @@ export function reproRuntime(DATA: RuntimeData, node: RuntimeModules, argv: read
   const later = (fn: () => void | Promise<void>): void => {
     chain = chain.then(fn);
   };
-  const peerInflate = inflater();
-  const ourInflate = inflater();
+  let peerInflate = inflater(15);
+  /** The peer agreed to start each message afresh (no context takeover): a reference back into the last one fails. */
+  let peerFresh: (() => (data: Buffer) => Promise<Buffer | null>) | null = null;
+  const ourInflate = inflater(15);
+  /** permessage-deflate as the 101 response agreed it: the peer's window is the one negotiated for its side. */
+  const agree = (extensions: string | null): void => {
+    deflateOn = /permessage-deflate/i.test(extensions ?? '');
+    const side = DATA.role === 'client' ? 'client' : 'server';
+    const bits = new RegExp(`${side}_max_window_bits\\s*=\\s*"?(\\d+)`, 'i').exec(extensions ?? '')?.[1];
+    const windowBits = bits === undefined ? 15 : Number(bits);
+    peerInflate = inflater(windowBits);
+    peerFresh = new RegExp(`${side}_no_context_takeover`, 'i').test(extensions ?? '') ? () => inflater(windowBits) : null;
+  };
 
   const violation = (at: string, what: string): void => {
     failed = true;
@@ -268,7 +286,7 @@ export function reproRuntime(DATA: RuntimeData, node: RuntimeModules, argv: read
     peerMessage = null;
     const wire = Buffer.concat(m.parts);
     later(async () => {
-      const data = m.compressed ? await peerInflate(wire) : wire;
+      const data = m.compressed ? await (peerFresh?.() ?? peerInflate)(wire) : wire;
       const kind = m.binary ? 'binary' : 'text';
       const size = `${String(data?.length ?? '?')} bytes, ${m.frames} frame${m.frames === 1 ? '' : 's'}${m.compressed ? `, ${wire.length} compressed` : ''}`;
       if (data === null) {
@@ -571,7 +589,7 @@ export function reproRuntime(DATA: RuntimeData, node: RuntimeModules, argv: read
         say(stamp(), `peer → upgrade request GET ${target}${offers !== null ? ` (offers ${offers})` : ''}`);
         const response = head.replace(/^(Sec-WebSocket-Accept:[ \t]*)\S+/im, `$1${accept}`);
         const extensions = headerOf(response, 'Sec-WebSocket-Extensions');
-        deflateOn = /permessage-deflate/i.test(extensions ?? '');
+        agree(extensions);
         say(stamp(), `wsgate → ${response.split('\r\n')[0] ?? ''}${extensions !== null ? ` (${extensions})` : ''}`);
         // The response and the frames the case sends at once leave together, as from wsgate.
         conn.cork();
@@ -613,7 +631,7 @@ export function reproRuntime(DATA: RuntimeData, node: RuntimeModules, argv: read
         s.destroy();
         return;
       }
-      deflateOn = /permessage-deflate/i.test(extensions ?? '');
+      agree(extensions);
       open = true;
       if (rest.length > 0) onPeerData(rest);
       pump();
