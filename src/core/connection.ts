@@ -33,17 +33,13 @@ export type { ConnectionHandler, ConnectionOptions, ConnectionRecord, Connection
 export class Connection {
   /** The frame log (frames and octets each way, the wirelog, the case's timers). */
   readonly wire = new WireLog();
-  /** wsgate's side of the connection as it went on the wire, for `wsgate repro` (core/tape.ts). */
-  readonly tape = new Tape();
+  /** Octets each way, and wsgate's side as it went on the wire, for `wsgate repro` (core/tape.ts). */
+  readonly tape = new Tape(() => this.reader.pushed);
   /** Frames and messages out (the case's sending API). */
   readonly sender: Sender;
   private phase: ConnectionStateValue = ConnectionState.Connecting;
   private readonly rec: ConnectionRecord = newConnectionRecord();
   private readonly traffic = new TrafficCounters();
-  private octetsIn = 0;
-  private octetsOut = 0;
-  /** Octets received after the opening handshake (frames): how far the peer had got, for the tape. */
-  private frameOctetsIn = 0;
   /** permessage-deflate of this connection, when negotiated. */
   private deflate: PerMessageDeflate | null = null;
   private handler: ConnectionHandler | null = null;
@@ -88,8 +84,7 @@ export class Connection {
       isClosed: () => this.phase === ConnectionState.Closed,
       isReading: () => this.reading,
       wrote: (head, sync, length, parts, repeat) => {
-        this.tape.write(parts, repeat, sync, this.phase === ConnectionState.Connecting, this.frameOctetsIn);
-        this.octetsOut += length;
+        this.tape.write(parts, repeat, sync, length, this.phase === ConnectionState.Connecting);
         this.wire.txOctets(head, sync, length);
         if (this.phase === ConnectionState.Open) this.traffic.outgoingOctetsWireLevel += length;
         else if (this.phase === ConnectionState.Connecting) this.traffic.preopenOutgoingOctetsWireLevel += length;
@@ -123,21 +118,6 @@ export class Connection {
   /** What the case report takes of the connection: its closing bookkeeping and opening handshake. */
   get record(): Readonly<ConnectionRecord> {
     return this.rec;
-  }
-
-  /** Bytes received on this connection, handshake included. */
-  get bytesIn(): number {
-    return this.octetsIn;
-  }
-
-  /** A case's own event (a timeout tag) on the tape, with how far the peer had got. */
-  markTape(tag: string): void {
-    this.tape.mark(tag, this.frameOctetsIn);
-  }
-
-  /** Bytes sent on this connection, handshake included. */
-  get bytesOut(): number {
-    return this.octetsOut;
   }
 
   /** The report's traffic statistics: the counters as they are now, and their ratios. */
@@ -196,9 +176,7 @@ export class Connection {
 
   /** Bytes that followed the handshake in the same read: frames. */
   readFrames(data: Buffer): void {
-    if (data.length === 0 || this.isClosed()) return;
-    this.frameOctetsIn += data.length;
-    this.reader.push(data, this.assembler);
+    if (data.length > 0 && !this.isClosed()) this.reader.push(data, this.assembler);
   }
 
   private newReader(compressionNegotiated: boolean): FrameReader {
@@ -231,14 +209,13 @@ export class Connection {
   private onData(chunk: Buffer): void {
     if (this.phase === ConnectionState.Closed) return;
     this.wire.rxOctets(chunk);
-    this.octetsIn += chunk.length;
+    this.tape.received(chunk.length);
     if (this.phase === ConnectionState.Open) this.traffic.incomingOctetsWireLevel += chunk.length;
     if (this.phase === ConnectionState.Connecting) {
       this.traffic.preopenIncomingOctetsWireLevel += chunk.length;
       this.opening?.onData(chunk);
       return;
     }
-    this.frameOctetsIn += chunk.length;
     this.reader.push(chunk, this.assembler);
   }
 
@@ -379,7 +356,7 @@ export class Connection {
     if (this.phase === ConnectionState.Closed) return;
     if (reason !== null) this.rec.wasNotCleanReason ??= reason;
     this.rec.droppedByMe = true;
-    this.tape.ended(how, reason, this.frameOctetsIn);
+    this.tape.ended(how, reason);
     this.phase = ConnectionState.Closed;
     this.reader.stop();
     this.outbox.flushStaging();

@@ -47,8 +47,12 @@ export interface TapeEnd {
   readonly unclean: string | null;
 }
 
-/** What wsgate did on one connection. */
+/** What went each way on one connection, and what wsgate wrote. */
 export class Tape {
+  /** Octets received, handshake included. */
+  octetsIn = 0;
+  /** Octets sent, handshake included. */
+  octetsOut = 0;
   readonly writes: TapeWrite[] = [];
   readonly marks: TapeMark[] = [];
   end: TapeEnd | null = null;
@@ -57,16 +61,25 @@ export class Tape {
   overflowed = false;
   private readonly startedAt = performance.now();
 
+  /** `framesIn`: the frame octets received so far (after the opening handshake). */
+  constructor(private readonly framesIn: () => number) {}
+
   /** Milliseconds since the connection started, to 0.1 ms. */
   now(): number {
     return Math.round((performance.now() - this.startedAt) * 10) / 10;
   }
 
-  write(parts: readonly Buffer[], repeat: TapeWrite['repeat'], sync: boolean, handshake: boolean, rx: number): void {
+  /** Octets received (any, handshake included). */
+  received(length: number): void {
+    this.octetsIn += length;
+  }
+
+  /** One logical write of `length` octets: `parts`, then `repeat` streamed. */
+  write(parts: readonly Buffer[], repeat: TapeWrite['repeat'], sync: boolean, length: number, handshake: boolean): void {
+    this.octetsOut += length;
     if (this.overflowed) return;
-    let length = repeat?.pattern.length ?? 0;
-    for (const p of parts) length += p.length;
-    this.kept += length;
+    const rx = this.framesIn();
+    this.kept += length - (repeat?.length ?? 0) + (repeat?.pattern.length ?? 0);
     if (this.kept > TAPE_BYTE_LIMIT) {
       this.overflowed = true;
       return;
@@ -75,11 +88,13 @@ export class Tape {
     this.writes.push({ t: this.now(), rx, handshake, sync, parts: kept, repeat: repeat === null ? null : { pattern: Buffer.from(repeat.pattern), length: repeat.length } });
   }
 
-  mark(tag: string, rx: number): void {
-    this.marks.push({ t: this.now(), rx, tag });
+  /** A case's own event (a timeout tag). */
+  mark(tag: string): void {
+    this.marks.push({ t: this.now(), rx: this.framesIn(), tag });
   }
 
-  ended(how: TapeEnd['how'], unclean: string | null, rx: number): void {
-    this.end ??= { t: this.now(), rx, how, unclean };
+  /** wsgate ended TCP (the first time counts). */
+  ended(how: TapeEnd['how'], unclean: string | null): void {
+    this.end ??= { t: this.now(), rx: this.framesIn(), how, unclean };
   }
 }

@@ -302,7 +302,7 @@ export class CaseRunner implements ConnectionHandler, CaseContext {
   }
 
   record(event: PeerEvent): void {
-    if (event.kind === 'timeout') this.connection.markTape(event.tag);
+    if (event.kind === 'timeout') this.connection.tape.mark(event.tag);
     this.received.push(event);
   }
 

@@ -7,7 +7,22 @@ import type { CaseResult } from '../model/report.js';
 import { VERSION } from '../version.js';
 import type { ReproData } from './recording-file.js';
 import { requirementFor } from './requirement.js';
-import { reproRuntime, type RuntimeData } from './runtime.js';
+import type { RuntimeData } from './runtime/data.js';
+import { reproEchoOutcome, reproJudge, reproSameEvent } from './runtime/judge.js';
+import { ReproReplay } from './runtime/replay.js';
+import { reproAttach, reproConnect, reproHeader, reproListen, reproMain, reproReadHead } from './runtime/roles.js';
+import { ReproSession } from './runtime/session.js';
+import { ReproFrameReader, reproDescribeClose, reproInflater, reproLogData, reproShow, reproUtf8 } from './runtime/wire.js';
+
+/**
+ * The runtime's pieces (src/repro/runtime/), each copied into a script as its source: they reference
+ * one another by name, so a script carries all of them. reproMain is the entry the script calls.
+ */
+const RUNTIME = [
+  reproUtf8, reproLogData, reproShow, reproDescribeClose, ReproFrameReader, reproInflater,
+  reproSameEvent, reproEchoOutcome, reproJudge, ReproSession, ReproReplay,
+  reproHeader, reproReadHead, reproAttach, reproListen, reproConnect, reproMain,
+] as const;
 
 /** Embedded bytes up to this size stay plain base64; past it they are gzip'd first. */
 const PLAIN_BLOB = 2048;
@@ -48,8 +63,8 @@ function comment(text: string, indent = ''): string[] {
  * it does; the commented source is src/repro/runtime.ts) and indented by two.
  */
 function runtimeSource(): string {
-  return reproRuntime
-    .toString()
+  return RUNTIME.map((piece) => piece.toString())
+    .join('\n\n')
     .replace(/^[ \t]*\/\*\*[\s\S]*?\*\/[ \t]*\n/gm, '')
     .split('\n')
     .filter((line) => !/^\s*\/\//.test(line))
@@ -65,6 +80,43 @@ function recordedUrl(data: ReproData, blob: Buffer): string | null {
   const target = /^GET (\S+)/.exec(head)?.[1];
   const host = /^Host:[ \t]*(\S+)/im.exec(head)?.[1];
   return target === undefined || host === undefined ? null : `ws://${host}${target}`;
+}
+
+/** The comment block at the top of a script: what it shows, the requirement, the run's verdict, how to run it. */
+function headerLines(data: ReproData, run: RunReport, url: string | null, embedded: string): string[] {
+  const requirement = requirementFor(data.id);
+  const file = `repro-${data.id}.mjs`;
+  const peer = data.role === 'client' ? 'a WebSocket client' : 'a WebSocket server';
+  const verdict = `${run.behavior} / ${run.behaviorClose}`;
+  return [
+    `// wsgate repro: Autobahn|Testsuite case ${data.id} against ${JSON.stringify(run.agent)} (${peer}).`,
+    '//',
+    '// What wsgate does in this case:',
+    ...comment(plain(data.description), '  '),
+    '// What the peer must do:',
+    ...comment(plain(data.expectation), '  '),
+    `// Requirement (${requirement.rfc}):`,
+    ...comment(requirement.text, '  '),
+    '//',
+    `// In the run: ${verdict} (behavior / behaviorClose).`,
+    ...comment(`behavior: ${run.result}`, '  '),
+    ...comment(`closing: ${run.resultClose}`, '  '),
+    ...comment(`observed events: ${JSON.stringify(run.received)}; peer close code: ${run.remoteCloseCode === null ? 'none' : String(run.remoteCloseCode)}`, '  '),
+    '//',
+    ...(data.role === 'client'
+      ? [
+          `// Run it: node ${file} [PORT]   (default 9001), then point the client at ws://127.0.0.1:PORT/`,
+          '// (any path; an Autobahn-style driver gets 1 from /getCaseCount and a plain close from /updateReports).',
+        ]
+      : [`// Run it: node ${file} ws://HOST:PORT/PATH   (default: ${url ?? 'ws://127.0.0.1:9001/'}, the server of the run)`]),
+    ...comment(
+      "It plays wsgate's side of the case byte for byte with the run's timing (each write no earlier than it was made, and not before the peer had sent as many bytes as then, waiting at most 2 s more), " +
+        "prints what the peer does, and ends with the verdict by Autobahn|Testsuite's rules: exit 0 for OK / OK, 1 otherwise. Plain Node >= 20, no packages.",
+    ),
+    ...(data.adjust === 'other' ? comment("This case adjusts its verdict on facts the repro does not see (the frames wsgate sent, a scripted handshake): only Autobahn's common rules are applied here.") : []),
+    ...(data.overflowed ? comment('The run wrote more than the recording keeps: the replay stops where the recording did.') : []),
+    `// Written by wsgate ${VERSION}. Embedded bytes: ${embedded}.`,
+  ];
 }
 
 /** The script for one case. */
@@ -86,39 +138,7 @@ export function reproScript(data: ReproData, run: RunReport): string {
     end: data.end,
     url: recordedUrl(data, blob),
   };
-  const requirement = requirementFor(data.id);
-  const file = `repro-${data.id}.mjs`;
-  const peer = data.role === 'client' ? 'a WebSocket client' : 'a WebSocket server';
-  const verdict = `${run.behavior} / ${run.behaviorClose}`;
-  const header = [
-    `// wsgate repro: Autobahn|Testsuite case ${data.id} against ${JSON.stringify(run.agent)} (${peer}).`,
-    '//',
-    '// What wsgate does in this case:',
-    ...comment(plain(data.description), '  '),
-    '// What the peer must do:',
-    ...comment(plain(data.expectation), '  '),
-    `// Requirement (${requirement.rfc}):`,
-    ...comment(requirement.text, '  '),
-    '//',
-    `// In the run: ${verdict} (behavior / behaviorClose).`,
-    ...comment(`behavior: ${run.result}`, '  '),
-    ...comment(`closing: ${run.resultClose}`, '  '),
-    ...comment(`observed events: ${JSON.stringify(run.received)}; peer close code: ${run.remoteCloseCode === null ? 'none' : String(run.remoteCloseCode)}`, '  '),
-    '//',
-    ...(data.role === 'client'
-      ? [
-          `// Run it: node ${file} [PORT]   (default 9001), then point the client at ws://127.0.0.1:PORT/`,
-          '// (any path; an Autobahn-style driver gets 1 from /getCaseCount and a plain close from /updateReports).',
-        ]
-      : [`// Run it: node ${file} ws://HOST:PORT/PATH   (default: ${runtimeData.url ?? 'ws://127.0.0.1:9001/'}, the server of the run)`]),
-    ...comment(
-      "It plays wsgate's side of the case byte for byte with the run's timing (each write no earlier than it was made, and not before the peer had sent as many bytes as then, waiting at most 2 s more), " +
-        "prints what the peer does, and ends with the verdict by Autobahn|Testsuite's rules: exit 0 for OK / OK, 1 otherwise. Plain Node >= 20, no packages.",
-    ),
-    ...(data.adjust === 'other' ? comment("This case adjusts its verdict on facts the repro does not see (the frames wsgate sent, a scripted handshake): only Autobahn's common rules are applied here.") : []),
-    ...(data.overflowed ? comment('The run wrote more than the recording keeps: the replay stops where the recording did.') : []),
-    `// Written by wsgate ${VERSION}. Embedded bytes: ${blob.length}${gzip ? ` (${embedded.length} characters of base64 of gzip)` : ''}.`,
-  ];
+  const header = headerLines(data, run, runtimeData.url, `${blob.length}${gzip ? ` (${embedded.length} characters of base64 of gzip)` : ''}`);
   const lines: string[] = [];
   for (let i = 0; i < embedded.length; i += WIDTH) lines.push(`  '${embedded.slice(i, i + WIDTH)}',`);
   return [
@@ -131,9 +151,9 @@ export function reproScript(data: ReproData, run: RunReport): string {
     `const DATA = ${JSON.stringify(runtimeData, null, 1).replace(/\n\s*/g, ' ')};`,
     `DATA.blob = [\n${lines.join('\n')}\n].join('');`,
     '',
-    `const run = ${runtimeSource()};`,
+    runtimeSource(),
     '',
-    'run(DATA, { net, crypto, zlib }, process.argv.slice(2));',
+    `${reproMain.name}(DATA, { net, crypto, zlib }, process.argv.slice(2));`,
     '',
   ].join('\n');
 }

@@ -298,7 +298,7 @@ export class FuzzingServer extends EventEmitter {
         if (left > 0) this.running.set(key, left);
         else this.running.delete(key);
         this.record(result);
-        noteCaseTraffic(connection.bytesIn + connection.bytesOut);
+        noteCaseTraffic(connection.tape.octetsIn + connection.tape.octetsOut);
         this.emit('caseFinished', event, result);
       },
     });
