@@ -63,7 +63,8 @@ function comment(text: string, indent = ''): string[] {
  * it does; the commented source is src/repro/runtime.ts) and indented by two.
  */
 function runtimeSource(): string {
-  return RUNTIME.map((piece) => piece.toString())
+  // A bundler may turn `class X {}` into `var X = class {}`: the source then needs its name back.
+  return RUNTIME.map((piece) => piece.toString().replace(/^class\s*(?=\{)/, `class ${piece.name} `))
     .join('\n\n')
     .replace(/^[ \t]*\/\*\*[\s\S]*?\*\/[ \t]*\n/gm, '')
     .split('\n')
