@@ -2,11 +2,10 @@
  * A tape of wsgate's side of one connection, for `wsgate repro`: every logical write (the bytes
  * themselves, by reference), when it was made, and how far the peer had got by then; the case's own
  * events (timeouts); and how wsgate ended TCP. Cheap to keep: one small object per write and no copy
- * of a write over SMALL_COPY bytes; the run drops the tape of every passing case as it is settled.
+ * (a buffer handed to the socket is never changed afterwards: compressed messages are copied out of
+ * the compressor's scratch, see PerMessageDeflate.compress); the run drops the tape of every passing
+ * case as it is settled.
  */
-
-/** Writes up to this size are copied (a caller may reuse a small buffer); longer ones are kept by reference. */
-const SMALL_COPY = 1024;
 
 /**
  * The most payload bytes a tape keeps. Past it the tape stops keeping bytes and says so (a run of
@@ -84,8 +83,7 @@ export class Tape {
       this.overflowed = true;
       return;
     }
-    const kept = parts.map((p) => (p.length <= SMALL_COPY ? Buffer.from(p) : p));
-    this.writes.push({ t: this.now(), rx, handshake, sync, parts: kept, repeat: repeat === null ? null : { pattern: Buffer.from(repeat.pattern), length: repeat.length } });
+    this.writes.push({ t: this.now(), rx, handshake, sync, parts, repeat });
   }
 
   /** A case's own event (a timeout tag). */

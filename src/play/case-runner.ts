@@ -36,6 +36,8 @@ export interface RunCaseInfo {
   index: number;
   /** ISO timestamp of the upgrade request, or of the TCP connection for a client (Autobahn's `started`). */
   started: string;
+  /** Attach the connection's tape to the result, for `wsgate repro` (a run keeps those of non-passing cases). */
+  keepRecording?: boolean;
   onResult(result: CaseResult): void;
 }
 
@@ -123,7 +125,7 @@ export class CaseRunner implements ConnectionHandler, CaseContext {
     const duration = Math.round(performance.now() - this.startedAt);
     const result = this.report(this.verdict(), duration);
     const c = this.connection;
-    attachRecording(result, { tape: c.tape, def: this.def, isServer: c.isServer, deflate: c.deflateActive });
+    if (this.info.keepRecording === true) attachRecording(result, { tape: c.tape, def: this.def, isServer: c.isServer, deflate: c.deflateActive });
     this.info.onResult(result);
   }
 
