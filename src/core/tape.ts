@@ -1,11 +1,18 @@
 /**
- * A tape of wsgate's side of one connection, for `wsgate repro`: every logical write (the bytes
- * themselves, by reference), when it was made, and how far the peer had got by then; the case's own
- * events (timeouts); and how wsgate ended TCP. Cheap to keep: one small object per write and no copy
- * (a buffer handed to the socket is never changed afterwards: compressed messages are copied out of
- * the compressor's scratch, see PerMessageDeflate.compress); the run drops the tape of every passing
- * case as it is settled.
+ * A tape of wsgate's side of one connection, for `wsgate repro`: every logical write, when it was
+ * made, and how far the peer had got by then; the case's own events (timeouts); and how wsgate ended
+ * TCP. Cheap to keep: small writes are copied into blocks of the tape's own and runs of writes are one
+ * entry (9.3.1's 65536 fragments took 20 MiB as an object per write, bench group 9), large writes are
+ * kept by reference (a buffer handed to the socket is never changed afterwards: compressed messages
+ * are copied out of the compressor's scratch, see PerMessageDeflate.compress). The run drops the tape
+ * of every passing case as it is settled.
  */
+
+/** Parts up to this size are copied into the tape's blocks; larger ones are kept by reference. */
+const SMALL_PART = 1024;
+/** The size of those blocks (the first one is smaller). */
+const BLOCK_SIZE = 64 * 1024;
+const FIRST_BLOCK_SIZE = 4 * 1024;
 
 /**
  * The most payload bytes a tape keeps. Past it the tape stops keeping bytes and says so (a run of
@@ -13,20 +20,31 @@
  */
 export const TAPE_BYTE_LIMIT = 96 * 1024 * 1024;
 
-/** One logical write of wsgate's. */
+/**
+ * One write of wsgate's, or a run of them: consecutive writes made within a millisecond of each other
+ * with nothing more from the peer in between are one entry (65536 fragments of 9.3.1 leave in one loop
+ * turn, and the repro writes them together too); a run of sync writes of one size is a chopped frame,
+ * replayed a piece per loop turn.
+ */
 export interface TapeWrite {
-  /** Milliseconds since the connection started. */
+  /** Milliseconds since the connection started (of the first write of the entry). */
   readonly t: number;
   /** Frame octets received from the peer so far (after the opening handshake). */
   readonly rx: number;
   /** Written while the opening handshake was under way (a request or response head). */
   readonly handshake: boolean;
-  /** A write of its own (a chopped piece, a sync frame): it leaves in a TCP write of its own. */
+  /** Sync writes, each a TCP write of its own (chopped pieces, sync frames). */
   readonly sync: boolean;
-  /** The bytes, in order (a frame header and its payload are two parts, not copied together). */
-  readonly parts: readonly Buffer[];
-  /** `length` bytes of `pattern` repeated after the parts (a streamed payload, never built whole). */
+  /** The bytes in order: small writes copied into the tape's own blocks, large ones by reference. */
+  readonly segments: Buffer[];
+  /** Octets in segments. */
+  total: number;
+  /** `length` bytes of `pattern` repeated after the segments (a streamed payload, never built whole). */
   readonly repeat: { readonly pattern: Buffer; readonly length: number } | null;
+  /** Sync writes of this size each (the last may be shorter): one per loop turn; 0: one write. */
+  chop: number;
+  /** When the entry's last write was made. */
+  tEnd: number;
 }
 
 /** An event the case recorded itself (a timeout tag), when. */
@@ -58,14 +76,21 @@ export class Tape {
   /** Bytes kept; past TAPE_BYTE_LIMIT the tape is `overflowed` and keeps no more writes. */
   private kept = 0;
   overflowed = false;
-  private readonly startedAt = performance.now();
+  private readonly startedAt: number;
+  private block: Buffer = Buffer.alloc(0);
+  private blockUsed = 0;
 
-  /** `framesIn`: the frame octets received so far (after the opening handshake). */
-  constructor(private readonly framesIn: () => number) {}
+  /** `framesIn`: the frame octets received so far (after the opening handshake); `clock`: ms, performance.now's. */
+  constructor(
+    private readonly framesIn: () => number,
+    private readonly clock: () => number = () => performance.now(),
+  ) {
+    this.startedAt = clock();
+  }
 
   /** Milliseconds since the connection started, to 0.1 ms. */
   now(): number {
-    return Math.round((performance.now() - this.startedAt) * 10) / 10;
+    return Math.round((this.clock() - this.startedAt) * 10) / 10;
   }
 
   /** Octets received (any, handshake included). */
@@ -77,13 +102,54 @@ export class Tape {
   write(parts: readonly Buffer[], repeat: TapeWrite['repeat'], sync: boolean, length: number, handshake: boolean): void {
     this.octetsOut += length;
     if (this.overflowed) return;
-    const rx = this.framesIn();
     this.kept += length - (repeat?.length ?? 0) + (repeat?.pattern.length ?? 0);
     if (this.kept > TAPE_BYTE_LIMIT) {
       this.overflowed = true;
       return;
     }
-    this.writes.push({ t: this.now(), rx, handshake, sync, parts, repeat });
+    const rx = this.framesIn();
+    const t = this.now();
+    const last = this.writes.at(-1);
+    const piece = length - (repeat?.length ?? 0);
+    if (repeat === null && last !== undefined && last.repeat === null && last.handshake === handshake && last.rx === rx && t - last.tEnd <= 1) {
+      const size = last.chop || last.total;
+      if (!sync && !last.sync) {
+        this.append(last, parts, t);
+        return;
+      }
+      if (sync && last.sync && size > 0 && piece <= size && last.total % size === 0) {
+        last.chop = size;
+        this.append(last, parts, t);
+        return;
+      }
+    }
+    const entry: TapeWrite = { t, rx, handshake, sync, segments: [], total: 0, repeat, chop: 0, tEnd: t };
+    this.writes.push(entry);
+    this.append(entry, parts, t);
+  }
+
+  /** Adds a write's bytes to an entry: a small part copied into the current block, a large one by reference. */
+  private append(entry: TapeWrite, parts: readonly Buffer[], t: number): void {
+    entry.tEnd = t;
+    for (const p of parts) {
+      entry.total += p.length;
+      if (p.length > SMALL_PART) {
+        entry.segments.push(p);
+        continue;
+      }
+      if (this.block.length - this.blockUsed < p.length) {
+        // Most tapes hold a few frames: the first block is small.
+        this.block = Buffer.allocUnsafe(this.block.length === 0 ? FIRST_BLOCK_SIZE : BLOCK_SIZE);
+        this.blockUsed = 0;
+      }
+      const start = this.blockUsed;
+      this.blockUsed += p.copy(this.block, start);
+      const lastSegment = entry.segments.at(-1);
+      // The next bytes of the same block: the last segment grows instead of a new one.
+      if (lastSegment !== undefined && lastSegment.buffer === this.block.buffer && lastSegment.byteOffset + lastSegment.length === this.block.byteOffset + start) {
+        entry.segments[entry.segments.length - 1] = this.block.subarray(start - lastSegment.length, this.blockUsed);
+      } else entry.segments.push(this.block.subarray(start, this.blockUsed));
+    }
   }
 
   /** A case's own event (a timeout tag). */

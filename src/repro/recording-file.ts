@@ -24,8 +24,11 @@ const eventSchema = z.union([
   z.tuple([z.literal('timeout'), z.string()]),
 ]);
 
-/** One write: [ms since start, peer frame octets received by then, flags (1 handshake, 2 sync), blob offset, length, repeat pattern (base64) or null, repeat length]. */
-const writeSchema = z.tuple([z.number(), z.number(), z.number(), z.number(), z.number(), z.string().nullable(), z.number()]);
+/**
+ * One write: [ms since start, peer frame octets received by then, flags (1 handshake, 2 sync), blob
+ * offset, length, repeat pattern (base64) or null, repeat length, chop size (pieces written one by one) or 0].
+ */
+const writeSchema = z.tuple([z.number(), z.number(), z.number(), z.number(), z.number(), z.string().nullable(), z.number(), z.number()]);
 
 export const reproDataSchema = z.object({
   format: z.literal(REPRO_FORMAT),
@@ -81,11 +84,11 @@ export function reproData(rec: CaseRecording): ReproData {
   let offset = 0;
   const writes: ReproData['writes'] = tape.writes.map((w) => {
     const start = offset;
-    for (const p of w.parts) {
+    for (const p of w.segments) {
       chunks.push(p);
       offset += p.length;
     }
-    return [w.t, w.rx, (w.handshake ? 1 : 0) | (w.sync ? 2 : 0), start, offset - start, w.repeat === null ? null : w.repeat.pattern.toString('base64'), w.repeat?.length ?? 0];
+    return [w.t, w.rx, (w.handshake ? 1 : 0) | (w.sync ? 2 : 0), start, offset - start, w.repeat === null ? null : w.repeat.pattern.toString('base64'), w.repeat?.length ?? 0, w.chop];
   });
   const expect: ReproData['expect'] = {};
   for (const key of ['OK', 'NON-STRICT'] as const) {

@@ -171,8 +171,8 @@ async function serverCases(server: Program, cases: string[]): Promise<void> {
 }
 
 describe('repro scripts of clients under test', () => {
-  test('a client that answers every close with 1001: 2.4 (a ping), 5.2 (a fragmented pong) and 7.1.1 (WRONG CODE)', async () => {
-    await clientCases(node(fixture('wrong-close-code')), ['2.4', '5.2', '7.1.1']);
+  test('a client that answers every close with 1001: 2.4 (a ping), 5.2 (a fragmented pong), 7.1.1 and 9.5.1 (1 MiB in 64-byte writes)', async () => {
+    await clientCases(node(fixture('wrong-close-code')), ['2.4', '5.2', '7.1.1', '9.5.1']);
   });
 
   test('a client whose pongs differ from the pings: 2.3', async () => {

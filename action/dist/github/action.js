@@ -43026,7 +43026,7 @@ var init_case_runner = __esm({
         const duration3 = Math.round(performance.now() - this.startedAt);
         const result = this.report(this.verdict(), duration3);
         const c3 = this.connection;
-        attachRecording(result, { tape: c3.tape, def: this.def, isServer: c3.isServer, deflate: c3.deflateActive });
+        if (this.info.keepRecording === true) attachRecording(result, { tape: c3.tape, def: this.def, isServer: c3.isServer, deflate: c3.deflateActive });
         this.info.onResult(result);
       }
       /** Both verdicts: Autobahn's common judging, the case's own adjustment, and what the result says. */
@@ -44350,18 +44350,23 @@ var init_sender = __esm({
 });
 
 // src/core/tape.ts
-var SMALL_COPY, TAPE_BYTE_LIMIT, Tape;
+var SMALL_PART, BLOCK_SIZE, FIRST_BLOCK_SIZE, TAPE_BYTE_LIMIT, Tape;
 var init_tape = __esm({
   "src/core/tape.ts"() {
     "use strict";
-    SMALL_COPY = 1024;
+    SMALL_PART = 1024;
+    BLOCK_SIZE = 64 * 1024;
+    FIRST_BLOCK_SIZE = 4 * 1024;
     TAPE_BYTE_LIMIT = 96 * 1024 * 1024;
     Tape = class {
-      /** `framesIn`: the frame octets received so far (after the opening handshake). */
-      constructor(framesIn) {
+      /** `framesIn`: the frame octets received so far (after the opening handshake); `clock`: ms, performance.now's. */
+      constructor(framesIn, clock = () => performance.now()) {
         this.framesIn = framesIn;
+        this.clock = clock;
+        this.startedAt = clock();
       }
       framesIn;
+      clock;
       /** Octets received, handshake included. */
       octetsIn = 0;
       /** Octets sent, handshake included. */
@@ -44372,10 +44377,12 @@ var init_tape = __esm({
       /** Bytes kept; past TAPE_BYTE_LIMIT the tape is `overflowed` and keeps no more writes. */
       kept = 0;
       overflowed = false;
-      startedAt = performance.now();
+      startedAt;
+      block = Buffer.alloc(0);
+      blockUsed = 0;
       /** Milliseconds since the connection started, to 0.1 ms. */
       now() {
-        return Math.round((performance.now() - this.startedAt) * 10) / 10;
+        return Math.round((this.clock() - this.startedAt) * 10) / 10;
       }
       /** Octets received (any, handshake included). */
       received(length) {
@@ -44385,14 +44392,51 @@ var init_tape = __esm({
       write(parts, repeat, sync, length, handshake) {
         this.octetsOut += length;
         if (this.overflowed) return;
-        const rx = this.framesIn();
         this.kept += length - (repeat?.length ?? 0) + (repeat?.pattern.length ?? 0);
         if (this.kept > TAPE_BYTE_LIMIT) {
           this.overflowed = true;
           return;
         }
-        const kept = parts.map((p) => p.length <= SMALL_COPY ? Buffer.from(p) : p);
-        this.writes.push({ t: this.now(), rx, handshake, sync, parts: kept, repeat: repeat === null ? null : { pattern: Buffer.from(repeat.pattern), length: repeat.length } });
+        const rx = this.framesIn();
+        const t = this.now();
+        const last = this.writes.at(-1);
+        const piece = length - (repeat?.length ?? 0);
+        if (repeat === null && last !== void 0 && last.repeat === null && last.handshake === handshake && last.rx === rx && t - last.tEnd <= 1) {
+          const size = last.chop || last.total;
+          if (!sync && !last.sync) {
+            this.append(last, parts, t);
+            return;
+          }
+          if (sync && last.sync && size > 0 && piece <= size && last.total % size === 0) {
+            last.chop = size;
+            this.append(last, parts, t);
+            return;
+          }
+        }
+        const entry = { t, rx, handshake, sync, segments: [], total: 0, repeat, chop: 0, tEnd: t };
+        this.writes.push(entry);
+        this.append(entry, parts, t);
+      }
+      /** Adds a write's bytes to an entry: a small part copied into the current block, a large one by reference. */
+      append(entry, parts, t) {
+        entry.tEnd = t;
+        for (const p of parts) {
+          entry.total += p.length;
+          if (p.length > SMALL_PART) {
+            entry.segments.push(p);
+            continue;
+          }
+          if (this.block.length - this.blockUsed < p.length) {
+            this.block = Buffer.allocUnsafe(this.block.length === 0 ? FIRST_BLOCK_SIZE : BLOCK_SIZE);
+            this.blockUsed = 0;
+          }
+          const start = this.blockUsed;
+          this.blockUsed += p.copy(this.block, start);
+          const lastSegment = entry.segments.at(-1);
+          if (lastSegment !== void 0 && lastSegment.buffer === this.block.buffer && lastSegment.byteOffset + lastSegment.length === this.block.byteOffset + start) {
+            entry.segments[entry.segments.length - 1] = this.block.subarray(start - lastSegment.length, this.blockUsed);
+          } else entry.segments.push(this.block.subarray(start, this.blockUsed));
+        }
       }
       /** A case's own event (a timeout tag). */
       mark(tag) {
@@ -45207,6 +45251,7 @@ var init_fuzzing_server = __esm({
           agent,
           index,
           started: utcNow(),
+          keepRecording: this.options.keepRecordings === true,
           onResult: (result) => {
             if (secure !== null) result.tls = secure;
             const left2 = (this.running.get(key) ?? 1) - 1;
@@ -45331,6 +45376,7 @@ function createServer(options) {
     ...options.skipCase ? { skipCase: options.skipCase } : {},
     tls: options.certificate ?? null,
     unknownPaths: options.unknownPaths ?? "refuse",
+    keepRecordings: options.keepRecordings ?? false,
     // The HTML and JSON renderers are loaded on the first report write, not while cases run.
     writeReports: async () => {
       const [{ writeReports: writeReports2 }, { collisionNotice: collisionNotice2 }] = await Promise.all([Promise.resolve().then(() => (init_writer(), writer_exports)), Promise.resolve().then(() => (init_files(), files_exports))]);
@@ -45363,7 +45409,8 @@ async function listenForCases(config2, cases, options) {
     skipCase: agentCaseExcluder(config2.excludeAgentCases, config2.patternSyntax),
     extended: config2.extended,
     certificate: options.certificate ?? null,
-    unknownPaths: options.unknownPaths ?? "refuse"
+    unknownPaths: options.unknownPaths ?? "refuse",
+    keepRecordings: options.keepRecordings ?? false
   });
   await server.listen();
   return server;
@@ -71354,7 +71401,7 @@ var eventSchema = external_exports.union([
   external_exports.tuple([external_exports.literal("pong"), external_exports.string()]),
   external_exports.tuple([external_exports.literal("timeout"), external_exports.string()])
 ]);
-var writeSchema = external_exports.tuple([external_exports.number(), external_exports.number(), external_exports.number(), external_exports.number(), external_exports.number(), external_exports.string().nullable(), external_exports.number()]);
+var writeSchema = external_exports.tuple([external_exports.number(), external_exports.number(), external_exports.number(), external_exports.number(), external_exports.number(), external_exports.string().nullable(), external_exports.number(), external_exports.number()]);
 var reproDataSchema = external_exports.object({
   format: external_exports.literal(REPRO_FORMAT),
   id: external_exports.string(),
@@ -71401,11 +71448,11 @@ function reproData(rec) {
   let offset = 0;
   const writes = tape.writes.map((w) => {
     const start = offset;
-    for (const p of w.parts) {
+    for (const p of w.segments) {
       chunks.push(p);
       offset += p.length;
     }
-    return [w.t, w.rx, (w.handshake ? 1 : 0) | (w.sync ? 2 : 0), start, offset - start, w.repeat === null ? null : w.repeat.pattern.toString("base64"), w.repeat?.length ?? 0];
+    return [w.t, w.rx, (w.handshake ? 1 : 0) | (w.sync ? 2 : 0), start, offset - start, w.repeat === null ? null : w.repeat.pattern.toString("base64"), w.repeat?.length ?? 0, w.chop];
   });
   const expect = {};
   for (const key of ["OK", "NON-STRICT"]) {
@@ -71519,6 +71566,8 @@ var ReproReplay = class {
   /** How long the repro waits for the peer to close TCP once wsgate's part is played. */
   peerCloseWaitMs = 1e4;
   next = 0;
+  /** Where the next piece of a chopped write starts. */
+  piece = 0;
   nextMark = 0;
   lastSent = 0;
   waitTimer = null;
@@ -71559,10 +71608,17 @@ var ReproReplay = class {
           continue;
         }
         if (w === void 0) return this.endTcp();
-        if (!this.ready(w.t, w.rx)) return;
-        this.next += 1;
+        if (this.piece === 0 && !this.ready(w.t, w.rx)) return;
         if (w.sync) socket.uncork();
-        this.send(w.data);
+        if (w.chop > 0 && this.piece + w.chop < w.data.length) {
+          this.send(w.data.subarray(this.piece, this.piece + w.chop));
+          this.piece += w.chop;
+          setImmediate(() => this.pump());
+          return;
+        }
+        this.send(w.chop > 0 ? w.data.subarray(this.piece) : w.data);
+        this.piece = 0;
+        this.next += 1;
         if (w.sync || this.writes[this.next]?.sync === true) {
           setImmediate(() => this.pump());
           return;
@@ -72041,7 +72097,7 @@ function reproConnect(s, head2, target) {
 function reproMain(data, node2, argv) {
   const raw = Buffer.from(data.blob, "base64");
   const blob = data.blobGzip ? node2.zlib.gunzipSync(raw) : raw;
-  const writes = data.writes.map(([t, rx, flags, offset, length, pattern2, repeatLength]) => {
+  const writes = data.writes.map(([t, rx, flags, offset, length, pattern2, repeatLength, chop]) => {
     let bytes = blob.subarray(offset, offset + length);
     if (pattern2 !== null) {
       const p = Buffer.from(pattern2, "base64");
@@ -72049,7 +72105,7 @@ function reproMain(data, node2, argv) {
       for (let i2 = 0; i2 < repeatLength; i2 += p.length) p.copy(body, i2, 0, Math.min(p.length, repeatLength - i2));
       bytes = Buffer.concat([bytes, body]);
     }
-    return { t, rx, handshake: (flags & 1) !== 0, sync: (flags & 2) !== 0, data: bytes };
+    return { t, rx, handshake: (flags & 1) !== 0, sync: (flags & 2) !== 0, data: bytes, chop };
   });
   const head2 = Buffer.concat(writes.filter((w) => w.handshake).map((w) => w.data)).toString("latin1");
   const s = new ReproSession(data, node2);
@@ -79980,7 +80036,7 @@ function clientRoleDriver(config2) {
     async startPeer(_n, context) {
       const { io, cases, secure } = context;
       if (command2.includes("{ca}") && secure?.caFile == null) throw new UsageError("the client command uses {ca}, but there is no CA to give it: add --tls (wsgate makes one), or --ca FILE with your --cert");
-      server = await listenForCases(config2, cases, { logger: io.logger, statusWaitMs: (config2.caseTimeout ?? DEFAULT_CASE_TIMEOUT) * 1e3, certificate: secure });
+      server = await listenForCases(config2, cases, { logger: io.logger, statusWaitMs: (config2.caseTimeout ?? DEFAULT_CASE_TIMEOUT) * 1e3, certificate: secure, keepRecordings: config2.repro.record });
       clientCpu0 = childrenCpuMs();
       return clientPeer(config2, command2, server, context);
     },
@@ -80282,6 +80338,7 @@ function playOnSocket(socket, target, def, info, settings, resolve6) {
       agent: info.agent,
       index: info.index,
       started,
+      keepRecording: settings.keepRecording === true,
       onResult: (result) => {
         if (limit !== null) clearTimeout(limit);
         stopListening();
@@ -80678,7 +80735,8 @@ function playSettings(config2, sut, def) {
     deflateLevel: AUTOBAHN_DEFAULTS.deflateLevel,
     newMask: () => bytes(4),
     randomBytes: bytes,
-    userAgent: `wsgate/${VERSION}`
+    userAgent: `wsgate/${VERSION}`,
+    keepRecording: config2.repro.record
   };
 }
 var DIED_GRACE_MS = 200;

@@ -25,8 +25,8 @@ export interface RuntimeData {
   /** wsgate's bytes, base64 (of gzip when blobGzip). */
   blob: string;
   blobGzip: boolean;
-  /** [ms, peer frame octets, flags (1 handshake, 2 sync), blob offset, length, repeat pattern base64 | null, repeat length]. */
-  writes: ReadonlyArray<readonly [number, number, number, number, number, string | null, number]>;
+  /** [ms, peer frame octets, flags (1 handshake, 2 sync), blob offset, length, repeat pattern base64 | null, repeat length, chop size | 0]. */
+  writes: ReadonlyArray<readonly [number, number, number, number, number, string | null, number, number]>;
   marks: ReadonlyArray<readonly [number, number, string]>;
   end: readonly [number, number, 'abort' | 'after-flush', string | null] | null;
   /** The server under test's URL in the run (its upgrade request's Host and target). */
@@ -47,6 +47,8 @@ export interface ReproWrite {
   handshake: boolean;
   sync: boolean;
   data: Buffer;
+  /** Written in pieces of this size, each a write of its own (a chopped frame); 0: whole. */
+  chop: number;
 }
 
 /** A frame, unmasked. */

@@ -14,6 +14,8 @@ export class ReproReplay {
   /** How long the repro waits for the peer to close TCP once wsgate's part is played. */
   private readonly peerCloseWaitMs = 10000;
   private next = 0;
+  /** Where the next piece of a chopped write starts. */
+  private piece = 0;
   private nextMark = 0;
   private lastSent = 0;
   private waitTimer: NodeJS.Timeout | null = null;
@@ -61,10 +63,18 @@ export class ReproReplay {
           continue;
         }
         if (w === undefined) return this.endTcp();
-        if (!this.ready(w.t, w.rx)) return;
-        this.next += 1;
+        if (this.piece === 0 && !this.ready(w.t, w.rx)) return;
         if (w.sync) socket.uncork();
-        this.send(w.data);
+        if (w.chop > 0 && this.piece + w.chop < w.data.length) {
+          // One piece per loop turn, as wsgate wrote them.
+          this.send(w.data.subarray(this.piece, this.piece + w.chop));
+          this.piece += w.chop;
+          setImmediate(() => this.pump());
+          return;
+        }
+        this.send(w.chop > 0 ? w.data.subarray(this.piece) : w.data);
+        this.piece = 0;
+        this.next += 1;
         if (w.sync || this.writes[this.next]?.sync === true) {
           setImmediate(() => this.pump());
           return;

@@ -135,7 +135,7 @@ export function reproConnect(s: ReproSession, head: string, target: string): voi
 export function reproMain(data: RuntimeData, node: RuntimeModules, argv: readonly string[]): void {
   const raw = Buffer.from(data.blob, 'base64');
   const blob = data.blobGzip ? node.zlib.gunzipSync(raw) : raw;
-  const writes: ReproWrite[] = data.writes.map(([t, rx, flags, offset, length, pattern, repeatLength]) => {
+  const writes: ReproWrite[] = data.writes.map(([t, rx, flags, offset, length, pattern, repeatLength, chop]) => {
     let bytes = blob.subarray(offset, offset + length);
     if (pattern !== null) {
       const p = Buffer.from(pattern, 'base64');
@@ -143,7 +143,7 @@ export function reproMain(data: RuntimeData, node: RuntimeModules, argv: readonl
       for (let i = 0; i < repeatLength; i += p.length) p.copy(body, i, 0, Math.min(p.length, repeatLength - i));
       bytes = Buffer.concat([bytes, body]);
     }
-    return { t, rx, handshake: (flags & 1) !== 0, sync: (flags & 2) !== 0, data: bytes };
+    return { t, rx, handshake: (flags & 1) !== 0, sync: (flags & 2) !== 0, data: bytes, chop };
   });
   const head = Buffer.concat(writes.filter((w) => w.handshake).map((w) => w.data)).toString('latin1');
   const s = new ReproSession(data, node);
