@@ -94,15 +94,15 @@ function headerLines(data: ReproData, run: RunReport, url: string | null, embedd
     '//',
     '// What wsgate does in this case:',
     ...comment(plain(data.description), '  '),
-    '// What the peer must do:',
-    ...comment(plain(data.expectation), '  '),
+    // (The stand-in requirement is the expectation itself: said once.)
+    ...(requirement.text === data.expectation ? [] : ['// What the peer must do:', ...comment(plain(data.expectation), '  ')]),
     `// Requirement (${requirement.rfc}):`,
-    ...comment(requirement.text, '  '),
+    ...comment(plain(requirement.text), '  '),
     '//',
     `// In the run: ${verdict} (behavior / behaviorClose).`,
     ...comment(`behavior: ${run.result}`, '  '),
     ...comment(`closing: ${run.resultClose}`, '  '),
-    ...comment(`observed events: ${JSON.stringify(run.received)}; peer close code: ${run.remoteCloseCode === null ? 'none' : String(run.remoteCloseCode)}`, '  '),
+    ...comment(`observed events: ${JSON.stringify(run.received).replaceAll('],[', '], [')}; peer close code: ${run.remoteCloseCode === null ? 'none' : String(run.remoteCloseCode)}`, '  '),
     '//',
     ...(data.role === 'client'
       ? [
