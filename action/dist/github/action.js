@@ -72066,8 +72066,9 @@ function reproConnect(s, head2, target) {
   const hostPort2 = `${url2.hostname}${url2.port === "" ? "" : `:${url2.port}`}`;
   const request = head2.replace(/^GET \S+/, `GET ${url2.pathname}${url2.search}`).replace(/^(Host:[ \t]*)\S+/im, `$1${hostPort2}`);
   const key = reproHeader(request, "Sec-WebSocket-Key") ?? "";
-  const accept = s.node.crypto.createHash("sha1").update(`${key}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`).digest("base64");
-  const socket = s.node.net.connect({ host: url2.hostname.replace(/^\[|\]$/g, ""), port: url2.port === "" ? 80 : Number(url2.port) }, () => {
+  const { net: net4, crypto: crypto2 } = s.node;
+  const accept = crypto2.createHash("sha1").update(`${key}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`).digest("base64");
+  const socket = net4.connect({ host: url2.hostname.replace(/^\[|\]$/g, ""), port: url2.port === "" ? 80 : Number(url2.port) }, () => {
     s.t0 = performance.now();
     reproAttach(s, socket);
     s.say(s.stamp(), `wsgate \u2192 upgrade request GET ${url2.pathname}${url2.search} to ${hostPort2}`);

@@ -102,8 +102,9 @@ export function reproConnect(s: ReproSession, head: string, target: string): voi
   const hostPort = `${url.hostname}${url.port === '' ? '' : `:${url.port}`}`;
   const request = head.replace(/^GET \S+/, `GET ${url.pathname}${url.search}`).replace(/^(Host:[ \t]*)\S+/im, `$1${hostPort}`);
   const key = reproHeader(request, 'Sec-WebSocket-Key') ?? '';
-  const accept = s.node.crypto.createHash('sha1').update(`${key}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`).digest('base64');
-  const socket = s.node.net.connect({ host: url.hostname.replace(/^\[|\]$/g, ''), port: url.port === '' ? 80 : Number(url.port) }, () => {
+  const { net, crypto } = s.node;
+  const accept = crypto.createHash('sha1').update(`${key}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`).digest('base64');
+  const socket = net.connect({ host: url.hostname.replace(/^\[|\]$/g, ''), port: url.port === '' ? 80 : Number(url.port) }, () => {
     s.t0 = performance.now();
     reproAttach(s, socket);
     s.say(s.stamp(), `wsgate → upgrade request GET ${url.pathname}${url.search} to ${hostPort}`);
