@@ -6,7 +6,7 @@ import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { UsageError } from '../errors.js';
-import { resolveInside } from '../report/files.js';
+import { agentFileBase, caseReportBase, resolveInside } from '../report/files.js';
 import { passedBothAxes } from './keeper.js';
 import { readRecording, recordingPath, REPRO_DATA_DIR } from './recording-file.js';
 import { reproScript, type RunReport } from './script.js';
@@ -57,9 +57,10 @@ export async function reproFromReport(req: ReproRequest): Promise<{ script: stri
   const verdict = `${entry.behavior} / ${entry.behaviorClose}`;
   if (passedBothAxes(entry)) throw new UsageError(`case ${req.caseId} passed (${verdict}) for ${JSON.stringify(agent)}: nothing to reproduce`);
   if (!existsSync(path.join(dir, REPRO_DATA_DIR))) throw new UsageError(`the run in ${dir} kept no recording (wsgate run keeps one per non-passing case; wstest and older runs do not)`);
-  const base = entry.reportfile.replace(/\.json$/, '');
-  const file = recordingPath(dir, base);
-  if (!existsSync(file)) throw new UsageError(`no recording of case ${req.caseId} (${verdict}) for ${JSON.stringify(agent)} in ${path.join(dir, REPRO_DATA_DIR)}`);
+  // A run keeps a recording under the agent's own file prefix (reports of agents whose names clean
+  // alike get a suffix only when all are written): the report's name first, then that one.
+  const file = [recordingPath(dir, entry.reportfile.replace(/\.json$/, '')), recordingPath(dir, caseReportBase(agentFileBase(agent), req.caseId))].find((f) => existsSync(f));
+  if (file === undefined) throw new UsageError(`no recording of case ${req.caseId} (${verdict}) for ${JSON.stringify(agent)} in ${path.join(dir, REPRO_DATA_DIR)}`);
   let data;
   try {
     data = await readRecording(file);

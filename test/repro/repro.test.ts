@@ -7,13 +7,14 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFile, readdir, readFile } from 'node:fs/promises';
+import { copyFile, readdir, readFile, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { fixture, runCli, tempDir } from '../support/harness.js';
+import { runWstest } from '../support/wstest.js';
 import { assertPythonClients, PYTHON } from '../interop/clients.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -238,17 +239,28 @@ describe('what wsgate repro refuses, and run --repro', () => {
     assert.match(missing.stderr, /^wsgate: no report of case 1\.1\.1 in .*\n$/);
   });
 
-  test('a missing report directory, and one the run kept no recording in: one line, exit 2', async () => {
+  test('a missing report directory, and the reports of wstest (which keeps no recording): one line, exit 2', async () => {
     const gone = path.join(await tempDir(), 'nothing-here');
     const res = await runCli(['repro', '6.4.3', '--from', gone]);
     assert.equal(res.code, 2);
     assert.equal(res.stderr, `wsgate: no report directory ${gone}\n`);
-    // The run keeps recordings; a report directory without them (wstest's, an older run's) has none.
-    const outdir = await gate(['--url', 'ws://127.0.0.1:0', '--client', `${quoted(node(fixture('echo-invalid')))} {url}`], ['6.12.7']);
-    const { rm } = await import('node:fs/promises');
-    await rm(path.join(outdir, 'repro-data'), { recursive: true });
-    const none = await runCli(['repro', '6.12.7', '--from', outdir]);
-    assert.equal(none.code, 2);
-    assert.match(none.stderr, /^wsgate: the run in .* kept no recording \(wsgate run keeps one per non-passing case; wstest and older runs do not\)\n$/);
+    // wstest -m fuzzingclient against a server that fails 6.3.1: the original's files, no recording.
+    const port = await freePort();
+    const server = start(node(BROKEN_SERVER, 'no-utf8-check', String(port)), ROOT);
+    try {
+      await until('the server to listen', async () => ((await accepts(port)) ? true : null));
+      const dir = await tempDir('wsgate-repro-wstest-');
+      await writeFile(path.join(dir, 'fuzzingclient.json'), JSON.stringify({ outdir: './out', servers: [{ agent: 'srv', url: `ws://127.0.0.1:${port}` }], cases: ['6.3.1'] }));
+      const run = await runWstest(['-m', 'fuzzingclient', '-s', 'fuzzingclient.json'], dir, { timeoutMs: 60_000 });
+      assert.equal(run.code, 0, run.stderr);
+      const outdir = path.join(dir, 'out');
+      assert.ok((await readdir(outdir)).includes('srv_case_6_3_1.json'));
+      assert.ok(!(await readdir(outdir)).includes('repro-data'));
+      const none = await runCli(['repro', '6.3.1', '--from', outdir]);
+      assert.equal(none.code, 2);
+      assert.match(none.stderr, /^wsgate: the run in .* kept no recording \(wsgate run keeps one per non-passing case; wstest and older runs do not\)\n$/);
+    } finally {
+      server.child.kill('SIGKILL');
+    }
   });
 });
