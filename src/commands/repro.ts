@@ -1,5 +1,6 @@
 /** `wsgate repro CASE --from DIR`: a stand-alone Node script that plays one case of a run again. */
 import type { Argv } from 'yargs';
+import { UsageError } from '../errors.js';
 import { writeFileAtomic } from '../report/files.js';
 import { reproFromReport } from '../repro/from-report.js';
 import type { CommandContext } from './shared.js';
@@ -24,7 +25,9 @@ export function reproCommand<T>(y: Argv<T>, { io }: CommandContext): Argv<T> {
         return;
       }
       const out = a.out ?? `repro-${caseId}.mjs`;
-      await writeFileAtomic(out, script);
+      await writeFileAtomic(out, script).catch((err: unknown) => {
+        throw new UsageError(`cannot write ${out}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      });
       io.stdout.write(`wsgate: wrote ${out}: ${summary}\n`);
     },
   );

@@ -91,12 +91,13 @@ async function until<T>(what: string, probe: () => T | null | Promise<T | null>,
 }
 
 /** The script of a client's case: it listens; the client connects to it as to wsgate. */
-async function replayClient(script: { dir: string; file: string }, client: Program): Promise<Replay> {
+async function replayClient(script: { dir: string; file: string }, client: Program, loops = false): Promise<Replay> {
   const repro = start(node(script.file, '0'), script.dir);
   let peer: ChildProcess | null = null;
   try {
     const port = await until('the script to listen', () => /listening on ws:\/\/127\.0\.0\.1:(\d+)\//.exec(repro.out())?.[1] ?? null);
-    peer = start(client, script.dir, [`ws://127.0.0.1:${port}/runCase?case=1&agent=peer`]).child;
+    // A looping driver gets the base URL and asks for the case count itself.
+    peer = start(client, script.dir, loops ? [`ws://127.0.0.1:${port}`, 'peer'] : [`ws://127.0.0.1:${port}/runCase?case=1&agent=peer`]).child;
     const code = await Promise.race([repro.exited, new Promise<'late'>((r) => setTimeout(() => r('late'), 60_000))]);
     assert.notEqual(code, 'late', `the script did not end\n${repro.out()}`);
     return { code: code === 'late' ? null : code, stdout: repro.out(), stderr: repro.err() };
@@ -174,6 +175,18 @@ async function serverCases(server: Program, cases: string[]): Promise<void> {
 describe('repro scripts of clients under test', () => {
   test('a client that answers every close with 1001: 2.4 (a ping), 5.2 (a fragmented pong), 7.1.1 and 9.5.1 (1 MiB in 64-byte writes)', async () => {
     await clientCases(node(fixture('wrong-close-code')), ['2.4', '5.2', '7.1.1', '9.5.1']);
+  });
+
+  test('an Autobahn-style looping driver on ws: 6.4.3 NON-STRICT (the invalid part 1 s after the valid one), /getCaseCount and /updateReports answered', async () => {
+    const driver = node(fixture('autobahn-driver'));
+    const outdir = await tempDir('wsgate-repro-run-');
+    const res = await runCli(['run', '--client-loops', '--client', `${quoted(driver)} {url} peer`, '--agent', 'peer', '--url', 'ws://127.0.0.1:0', '--outdir', outdir, '--cases', '6.4.3']);
+    assert.equal(res.code, 0, res.stderr);
+    const report = await caseReport(outdir, '6.4.3');
+    assert.equal(`${report.behavior}/${report.behaviorClose}`, 'NON-STRICT/OK');
+    const replay = await replayClient(await makeScript(outdir, '6.4.3'), driver, true);
+    assertSame('6.4.3', replay, report);
+    assert.match(replay.stdout, /\+ *1\d{3}\.\d ms {2}wsgate → 4 octets/, 'the invalid part leaves a second after the first');
   });
 
   test('a client whose pongs differ from the pings: 2.3', async () => {

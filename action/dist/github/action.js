@@ -71373,6 +71373,7 @@ function mergeCommand(y, { io, env: env2, setStatus }) {
 }
 
 // src/commands/repro.ts
+init_errors();
 init_files();
 
 // src/repro/from-report.ts
@@ -71699,6 +71700,10 @@ var ReproFrameReader = class {
   onFrame;
   chunks = [];
   size = 0;
+  /** Octets of a frame not yet complete. */
+  get pending() {
+    return this.size;
+  }
   push(chunk) {
     this.chunks.push(chunk);
     this.size += chunk.length;
@@ -71863,6 +71868,12 @@ var ReproSession = class {
   /** Octets wsgate's side sends (after the handshake): parsed for the log, the close and the echoes. */
   ourBytes(chunk) {
     this.ourReader.push(chunk);
+    const pending2 = this.ourReader.pending;
+    if (pending2 > 0) this.sayLaterNote("wsgate", `${chunk.length} octets, ${pending2} of a frame not yet complete`);
+  }
+  sayLaterNote(who, line2) {
+    const at = this.stamp();
+    this.later(() => this.note(who, at, line2));
   }
   violation(at, what) {
     this.failed = true;
@@ -72331,7 +72342,9 @@ function reproCommand(y, { io }) {
         return;
       }
       const out = a2.out ?? `repro-${caseId}.mjs`;
-      await writeFileAtomic(out, script);
+      await writeFileAtomic(out, script).catch((err) => {
+        throw new UsageError(`cannot write ${out}: ${err.code ?? err.message}`);
+      });
       io.stdout.write(`wsgate: wrote ${out}: ${summary}
 `);
     }

@@ -101,6 +101,14 @@ export class ReproSession {
   /** Octets wsgate's side sends (after the handshake): parsed for the log, the close and the echoes. */
   ourBytes(chunk: Buffer): void {
     this.ourReader.push(chunk);
+    // A frame written in parts (a case's raw pieces, a chopped frame): each part is said as it leaves.
+    const pending = this.ourReader.pending;
+    if (pending > 0) this.sayLaterNote('wsgate', `${chunk.length} octets, ${pending} of a frame not yet complete`);
+  }
+
+  private sayLaterNote(who: 'peer' | 'wsgate', line: string): void {
+    const at = this.stamp();
+    this.later(() => this.note(who, at, line));
   }
 
   private violation(at: string, what: string): void {

@@ -44,6 +44,11 @@ export class ReproFrameReader {
 
   constructor(private readonly onFrame: (f: ReproFrame) => void) {}
 
+  /** Octets of a frame not yet complete. */
+  get pending(): number {
+    return this.size;
+  }
+
   push(chunk: Buffer): void {
     this.chunks.push(chunk);
     this.size += chunk.length;
