@@ -1,11 +1,12 @@
 /**
- * The command line: yargs wiring for `run`, `serve`, `judge`, `merge` and `list` (one file each under
+ * The command line: yargs wiring for `run`, `serve`, `judge`, `merge`, `list` and `repro` (one file each under
  * commands/). `main` returns an exit status and never exits the process, so it can be tested without one.
  */
 import yargs from 'yargs';
 import { judgeCommand } from './commands/judge.js';
 import { listCommand } from './commands/list.js';
 import { mergeCommand } from './commands/merge.js';
+import { reproCommand } from './commands/repro.js';
 import { runCommand } from './commands/run.js';
 import { serveCommand } from './commands/serve.js';
 import type { CommandContext, MainIo } from './commands/shared.js';
@@ -30,8 +31,8 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
       if (err?.name === 'YError') throw new UsageError(err.message);
       throw err ?? new UsageError(msg ?? 'invalid arguments');
     });
-  for (const add of [runCommand, serveCommand, mergeCommand, judgeCommand, listCommand]) parser = add(parser, context);
-  parser = parser.demandCommand(1, 'name a command: run, serve, judge, merge or list (see --help)').help();
+  for (const add of [runCommand, serveCommand, mergeCommand, judgeCommand, listCommand, reproCommand]) parser = add(parser, context);
+  parser = parser.demandCommand(1, 'name a command: run, serve, judge, merge, list or repro (see --help)').help();
   try {
     let helpText = '';
     await parser.parseAsync([...argv], {}, (_err, _argv, output) => {

@@ -33,6 +33,7 @@ export function runCommand<T>(y: Argv<T>, { io, env, setStatus }: CommandContext
         serverStartTimeout: a['server-start-timeout'] ?? null,
         seed: a.seed ?? null,
         insecure: a.insecure,
+        repro: a.repro,
       }, { env, spec });
       const logger = makeLogger(config.logLevel);
       const gateIo = { out: io.stdout, logger, isTty: io.isTty ?? false, env, ...(io.signal ? { signal: io.signal } : {}) };
@@ -54,6 +55,7 @@ function runOptions<T>(y: Argv<T>) {
         .option('restart-server', { type: 'boolean', default: false, describe: 'Start the --server command again when it dies, before the next case (else the remaining cases fail)' })
         .option('server-start-timeout', { type: 'number', requiresArg: true, describe: 'Seconds to wait for the server under test to accept connections (default: 30)' })
         .option('insecure', { type: 'boolean', default: false, describe: "Server under test over wss://: do not verify its certificate (the summary records it)" })
+        .option('repro', { type: 'boolean', default: false, describe: 'Write a repro script (plain Node, no packages) for every case that is not OK on both axes to OUTDIR/repro/ (see `wsgate repro`)' })
         .option('seed', { type: 'number', requiresArg: true, describe: 'Server role: masking keys and handshake keys from this seed (a reproducible run), instead of random ones' })
         .option('case-timeout', { type: 'number', requiresArg: true, describe: 'Seconds a case may take before the client is killed (default: 30, or longer for cases whose own timers wait longer, e.g. group 9)' })
         .option('strict', { type: 'boolean', default: false, describe: 'NON-STRICT outcomes fail too (adds NON-STRICT to --fail-on)' })

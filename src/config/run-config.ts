@@ -56,6 +56,11 @@ export interface RunSettings extends SpecExtras {
   shard: Shard | null;
   /** Select from Autobahn's cases plus wsgate's own (group 14 or 15). */
   extended: boolean;
+  /**
+   * What the run keeps for `wsgate repro` of its non-passing cases: their recordings (under
+   * OUTDIR/repro-data/), and with `scripts` (--repro) their repro scripts (OUTDIR/repro/).
+   */
+  repro: { record: boolean; scripts: boolean };
 }
 
 /** `wsgate run` testing a client: wsgate is the fuzzing server. */
@@ -176,6 +181,7 @@ function runSettings(o: RunOptions, sources: ConfigSources, tls: SpecExtras['tls
     jobs: o.jobs ?? defaultJobs(),
     shard: resolveShard(o.shard),
     extended: o.extended,
+    repro: { record: true, scripts: o.repro },
     ...specExtras(sources, tls),
   };
 }

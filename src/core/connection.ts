@@ -23,6 +23,7 @@ import { MessageAssembler, type AssemblerLink } from './message-assembler.js';
 import { Outbox, type OutboxLink } from './outbox.js';
 import { Sender } from './sender.js';
 import { ConnectionState, type ConnectionStateValue } from './state.js';
+import { Tape } from './tape.js';
 import { TrafficCounters } from './traffic.js';
 import { WireLog } from './wire-recorder.js';
 
@@ -32,13 +33,13 @@ export type { ConnectionHandler, ConnectionOptions, ConnectionRecord, Connection
 export class Connection {
   /** The frame log (frames and octets each way, the wirelog, the case's timers). */
   readonly wire = new WireLog();
+  /** Octets each way, and wsgate's side as it went on the wire, for `wsgate repro` (core/tape.ts). */
+  readonly tape = new Tape(() => this.reader.pushed);
   /** Frames and messages out (the case's sending API). */
   readonly sender: Sender;
   private phase: ConnectionStateValue = ConnectionState.Connecting;
   private readonly rec: ConnectionRecord = newConnectionRecord();
   private readonly traffic = new TrafficCounters();
-  private octetsIn = 0;
-  private octetsOut = 0;
   /** permessage-deflate of this connection, when negotiated. */
   private deflate: PerMessageDeflate | null = null;
   private handler: ConnectionHandler | null = null;
@@ -82,8 +83,8 @@ export class Connection {
     return {
       isClosed: () => this.phase === ConnectionState.Closed,
       isReading: () => this.reading,
-      wrote: (head, sync, length) => {
-        this.octetsOut += length;
+      wrote: (head, sync, length, parts, repeat) => {
+        this.tape.write(parts, repeat, sync, length, this.phase === ConnectionState.Connecting);
         this.wire.txOctets(head, sync, length);
         if (this.phase === ConnectionState.Open) this.traffic.outgoingOctetsWireLevel += length;
         else if (this.phase === ConnectionState.Connecting) this.traffic.preopenOutgoingOctetsWireLevel += length;
@@ -117,16 +118,6 @@ export class Connection {
   /** What the case report takes of the connection: its closing bookkeeping and opening handshake. */
   get record(): Readonly<ConnectionRecord> {
     return this.rec;
-  }
-
-  /** Bytes received on this connection, handshake included. */
-  get bytesIn(): number {
-    return this.octetsIn;
-  }
-
-  /** Bytes sent on this connection, handshake included. */
-  get bytesOut(): number {
-    return this.octetsOut;
   }
 
   /** The report's traffic statistics: the counters as they are now, and their ratios. */
@@ -218,7 +209,7 @@ export class Connection {
   private onData(chunk: Buffer): void {
     if (this.phase === ConnectionState.Closed) return;
     this.wire.rxOctets(chunk);
-    this.octetsIn += chunk.length;
+    this.tape.received(chunk.length);
     if (this.phase === ConnectionState.Open) this.traffic.incomingOctetsWireLevel += chunk.length;
     if (this.phase === ConnectionState.Connecting) {
       this.traffic.preopenIncomingOctetsWireLevel += chunk.length;
@@ -365,6 +356,7 @@ export class Connection {
     if (this.phase === ConnectionState.Closed) return;
     if (reason !== null) this.rec.wasNotCleanReason ??= reason;
     this.rec.droppedByMe = true;
+    this.tape.ended(how, reason);
     this.phase = ConnectionState.Closed;
     this.reader.stop();
     this.outbox.flushStaging();

@@ -16,8 +16,9 @@ export interface OutboxLink {
   /**
    * One logical write of `length` bytes, before any of it is handed to the socket: logged (TX OCTETS;
    * `head` is its first bytes, 64 or more where it has them) and counted once, whatever number of system calls it takes.
+   * `parts` (and `repeat`, a streamed repeated payload after them) are the write's bytes, for the tape (core/tape.ts).
    */
-  wrote(head: Buffer, sync: boolean, length: number): void;
+  wrote(head: Buffer, sync: boolean, length: number, parts: readonly Buffer[], repeat: { pattern: Buffer; length: number } | null): void;
 }
 
 /**
@@ -142,7 +143,7 @@ export class Outbox {
     const { socket } = this;
     let length = 0;
     for (const p of parts) length += p.length;
-    this.link.wrote(parts.length === 1 ? (parts[0] as Buffer) : headOf(parts, length), sync, length);
+    this.link.wrote(parts.length === 1 ? (parts[0] as Buffer) : headOf(parts, length), sync, length, parts, null);
     // Small writes made in one turn of the event loop are copied into one buffer and leave together,
     // as a reactor's buffered transport sends them (a message in 65536 fragments is then 64 socket
     // writes, not 131072). Each still counts and is logged as its own write above.
@@ -255,7 +256,7 @@ export class Outbox {
     let headLength = 0;
     for (const p of parts) headLength += p.length;
     const length = headLength + repeat.length;
-    this.link.wrote(Buffer.concat([...parts, repeatPayload(repeat.pattern, Math.min(repeat.length, 64))]), false, length);
+    this.link.wrote(Buffer.concat([...parts, repeatPayload(repeat.pattern, Math.min(repeat.length, 64))]), false, length, parts, repeat);
     this.flushStaging();
     for (const p of parts) socket.write(p);
     const block = repeatPayload(repeat.pattern, Math.min(repeat.length, STREAM_BLOCK - (STREAM_BLOCK % repeat.pattern.length)));

@@ -55,6 +55,8 @@ export function createServer(options: {
   certificate?: { cert: string; key: string } | null;
   /** Unknown paths: refused (default) or accepted and left idle (`wstest`). */
   unknownPaths?: 'refuse' | 'idle';
+  /** Results carry their tapes, for `wsgate repro`. */
+  keepRecordings?: boolean;
 }): FuzzingServer {
   const info = catalogueInfo(options.extended ?? false);
   const told = new Set<string>();
@@ -68,6 +70,7 @@ export function createServer(options: {
     ...(options.skipCase ? { skipCase: options.skipCase } : {}),
     tls: options.certificate ?? null,
     unknownPaths: options.unknownPaths ?? 'refuse',
+    keepRecordings: options.keepRecordings ?? false,
     // The HTML and JSON renderers are loaded on the first report write, not while cases run.
     writeReports: async () => {
       const [{ writeReports }, { collisionNotice }] = await Promise.all([import('../report/writer.js'), import('../report/files.js')]);
@@ -100,7 +103,7 @@ export interface ServerSettings extends Pick<ListenSettings, 'listenHost' | 'por
 export async function listenForCases(
   config: ServerSettings,
   cases: readonly CatalogueCase[],
-  options: { logger: Logger; statusWaitMs: number; certificate?: { cert: string; key: string } | null; unknownPaths?: 'refuse' | 'idle' },
+  options: { logger: Logger; statusWaitMs: number; certificate?: { cert: string; key: string } | null; unknownPaths?: 'refuse' | 'idle'; keepRecordings?: boolean },
 ): Promise<FuzzingServer> {
   const server = createServer({
     // WSGATE_LISTEN_HOST may bind elsewhere (0.0.0.0 in a container); clients are still told the url's host.
@@ -116,6 +119,7 @@ export async function listenForCases(
     extended: config.extended,
     certificate: options.certificate ?? null,
     unknownPaths: options.unknownPaths ?? 'refuse',
+    keepRecordings: options.keepRecordings ?? false,
   });
   await server.listen();
   return server;

@@ -34,7 +34,7 @@ export function clientRoleDriver(config: ClientRunConfig): RoleDriver {
     async startPeer(_n, context) {
       const { io, cases, secure } = context;
       if (command.includes('{ca}') && secure?.caFile == null) throw new UsageError('the client command uses {ca}, but there is no CA to give it: add --tls (wsgate makes one), or --ca FILE with your --cert');
-      server = await listenForCases(config, cases, { logger: io.logger, statusWaitMs: (config.caseTimeout ?? DEFAULT_CASE_TIMEOUT) * 1000, certificate: secure });
+      server = await listenForCases(config, cases, { logger: io.logger, statusWaitMs: (config.caseTimeout ?? DEFAULT_CASE_TIMEOUT) * 1000, certificate: secure, keepRecordings: config.repro.record });
       clientCpu0 = childrenCpuMs();
       return clientPeer(config, command, server, context);
     },

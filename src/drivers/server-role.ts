@@ -186,6 +186,7 @@ function playSettings(config: ServerRunConfig, sut: ServerUnderTest, def: Catalo
     newMask: () => bytes(4),
     randomBytes: bytes,
     userAgent: `wsgate/${VERSION}`,
+    keepRecording: config.repro.record,
   };
 }
 

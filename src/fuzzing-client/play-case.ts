@@ -85,6 +85,8 @@ export interface PlaySettings {
   /** n random bytes (the Sec-WebSocket-Key). */
   randomBytes: (n: number) => Buffer;
   userAgent: string;
+  /** Each result carries its connection's tape, for `wsgate repro`. */
+  keepRecording?: boolean;
 }
 
 /** What one case came to. */
@@ -143,6 +145,7 @@ function playOnSocket(
         agent: info.agent,
         index: info.index,
         started,
+        keepRecording: settings.keepRecording === true,
         onResult: (result) => {
           if (limit !== null) clearTimeout(limit);
           stopListening();

@@ -14,6 +14,7 @@ import { judgeCase, matchesAllExpected } from './verdict.js';
 import type { Connection, ConnectionHandler } from '../core/connection.js';
 import { ConnectionState } from '../core/state.js';
 import { reportEvent } from '../core/wire-recorder.js';
+import { attachRecording } from './recording.js';
 
 /** Payload bytes a report shows of a received event (core/wire-recorder.ts: asciiLogData / binLogData). */
 const REPORTED_BYTES = 64;
@@ -35,6 +36,8 @@ export interface RunCaseInfo {
   index: number;
   /** ISO timestamp of the upgrade request, or of the TCP connection for a client (Autobahn's `started`). */
   started: string;
+  /** Attach the connection's tape to the result, for `wsgate repro` (a run keeps those of non-passing cases). */
+  keepRecording?: boolean;
   onResult(result: CaseResult): void;
 }
 
@@ -120,7 +123,10 @@ export class CaseRunner implements ConnectionHandler, CaseContext {
 
   onConnectionLost(): void {
     const duration = Math.round(performance.now() - this.startedAt);
-    this.info.onResult(this.report(this.verdict(), duration));
+    const result = this.report(this.verdict(), duration);
+    const c = this.connection;
+    if (this.info.keepRecording === true) attachRecording(result, { tape: c.tape, def: this.def, isServer: c.isServer, deflate: c.deflateActive });
+    this.info.onResult(result);
   }
 
   /** Both verdicts: Autobahn's common judging, the case's own adjustment, and what the result says. */
@@ -299,6 +305,7 @@ export class CaseRunner implements ConnectionHandler, CaseContext {
   }
 
   record(event: PeerEvent): void {
+    if (event.kind === 'timeout') this.connection.tape.mark(event.tag);
     this.received.push(event);
   }
 

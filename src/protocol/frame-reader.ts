@@ -69,6 +69,8 @@ export class FrameReader {
   private readonly maxFramePayload: number;
   private readonly unmaskInPlace: boolean;
 
+  /** Octets pushed so far: the frame octets a connection received. */
+  pushed = 0;
   private state: ReadState = ReadState.Header;
   private isStopped = false;
   private inMessage = false;
@@ -124,6 +126,7 @@ export class FrameReader {
    */
   push(chunk: Buffer, sink: FrameSink): void {
     const n = chunk.length;
+    this.pushed += n;
     let pos = 0;
     while (!this.isStopped) {
       if (this.state === ReadState.Header) {

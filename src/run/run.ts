@@ -17,6 +17,7 @@ import { applyBaseline, loadBaseline, type Baseline } from '../policy/baseline.j
 import { excludedReason, notRun } from '../policy/case-outcome.js';
 import { isAborted } from '../processes/waiting.js';
 import { agentFilePrefixes, caseReportBase } from '../report/files.js';
+import { ReproKeeper } from '../repro/keeper.js';
 import { prepareTls, type TlsSetup } from '../tls/setup.js';
 import { Progress } from './progress.js';
 import { checkOutputs, startMeter } from './resources.js';
@@ -39,7 +40,8 @@ export async function runGate(config: RunConfig, io: GateIo, ending?: RunEnding)
   const secure = config.tls === null ? null : await prepareTls(config.tls, { ...driver.tlsNeeds, outdir: config.outdir });
   const meter = startMeter();
   const progress = new Progress(io.out, io.isTty, cases.length, config.quiet);
-  const settings: PeerRunSettings = { config, io, cases, selected, baseline, progress, several: driver.peerCount > 1 };
+  const keeper = config.repro.record ? new ReproKeeper(config.outdir, config.repro.scripts) : null;
+  const settings: PeerRunSettings = { config, io, cases, selected, baseline, progress, several: driver.peerCount > 1, keeper };
   const tested: Array<{ agent: string; cases: GateCase[] }> = [];
   try {
     for (let n = 0; n < driver.peerCount && !isAborted(io.signal); n++) {
@@ -49,6 +51,7 @@ export async function runGate(config: RunConfig, io: GateIo, ending?: RunEnding)
   } finally {
     secure?.dispose();
   }
+  for (const problem of (await keeper?.finish()) ?? []) io.out.write(`wsgate: warning: ${problem}\n`);
   const run: GateRun = {
     agent: tested.map((t) => t.agent).join(', ') || config.agent,
     startedAt: meter.startedAt,
@@ -86,6 +89,8 @@ interface PeerRunSettings {
   progress: Progress;
   /** The run tests several peers: each case names its agent. */
   several: boolean;
+  /** Keeps the recordings of non-passing cases for `wsgate repro` (null: none, as under wstest). */
+  keeper: ReproKeeper | null;
 }
 
 /** Every case against one peer, then the peer stopped; cases a signal kept from running are reported as not run. */
@@ -96,6 +101,7 @@ async function runPeer(peer: Peer, s: PeerRunSettings): Promise<GateCase[]> {
   const done = new Map<number, GateCase>();
   const settle = (played: GateCase): void => {
     if (done.has(played.index)) return;
+    s.keeper?.settled(played);
     const gc = s.baseline === null ? played : (applyBaseline([played], peer.agent, s.baseline)[0] ?? played);
     if (s.several) gc.agent = peer.agent;
     done.set(gc.index, gc);

@@ -57,6 +57,8 @@ export interface FuzzingServerOptions {
    * (`wstest`, where scripts use `/` as a readiness probe), the upgrade succeeds and the connection idles.
    */
   unknownPaths?: 'refuse' | 'idle';
+  /** Each case's result carries its connection's tape, for `wsgate repro` (a run's, not `serve`'s). */
+  keepRecordings?: boolean;
 }
 
 /** A client whose TLS handshake failed ('tlsError'): who, when (performance.now()), and why in one line. */
@@ -292,13 +294,14 @@ export class FuzzingServer extends EventEmitter {
       agent,
       index,
       started: utcNow(),
+      keepRecording: this.options.keepRecordings === true,
       onResult: (result) => {
         if (secure !== null) result.tls = secure;
         const left = (this.running.get(key) ?? 1) - 1;
         if (left > 0) this.running.set(key, left);
         else this.running.delete(key);
         this.record(result);
-        noteCaseTraffic(connection.bytesIn + connection.bytesOut);
+        noteCaseTraffic(connection.tape.octetsIn + connection.tape.octetsOut);
         this.emit('caseFinished', event, result);
       },
     });

@@ -83,6 +83,8 @@ export function fuzzingClientConfig(options: WstestOptions, io: WstestIo): Serve
     jobs,
     shard: null,
     extended: false,
+    // The original's file set only: no recordings for `wsgate repro`.
+    repro: { record: false, scripts: false },
     excludeAgentCases: agentExclusions(file, spec),
     protocolOptions: protocolOptionsOf(file, 'options', spec.options).options,
     specFile: file,

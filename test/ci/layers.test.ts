@@ -22,7 +22,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['server/', 'fuzzing-client/'], // the two roles: the fuzzing server (upgrade, routes), the fuzzing client (upgrade, connecting per case)
   ['report/'], // renderers and publishing (JSON, HTML, JUnit, GitHub)
   ['config/'], // options of every command by role, spec files, URLs, JSON files read and validated
-  ['policy/', 'processes/', 'tls/setup.ts'], // verdict policy (gate rule, baseline, case limits, outcome); child processes; a run's certificates
+  ['policy/', 'processes/', 'tls/setup.ts', 'repro/'], // verdict policy (gate rule, baseline, case limits, outcome); child processes; a run's certificates; repro recordings and scripts
   ['drivers/'], // the role drivers: the client under test (per-case or looping) and the server under test
   ['run/', 'outputs/'], // the one run skeleton (schedule, progress); what ends a run: finish, judge, merge
   ['main.ts', 'cli.ts', 'api.ts', 'commands/', 'github/', 'bundled/', 'wstest/', 'wstest-cli.ts'], // entry points (wsgate, the API, the action, the original's wstest command line); the bundled ws client and ws server

@@ -26,7 +26,7 @@ const rows: Array<[string, () => string[], RegExp]> = [
   ['unknown flag', () => ['run', '--bogus-flag'], /^wsgate: Unknown arguments?: bogus-flag/],
   ['stray positional argument', () => ['run', 'extra'], /^wsgate: Unknown argument: extra$/],
   ['unknown command', () => ['bogus'], /^wsgate: Unknown argument: bogus$/],
-  ['no command', () => [], /^wsgate: name a command: run, serve, judge, merge or list/],
+  ['no command', () => [], /^wsgate: name a command: run, serve, judge, merge, list or repro/],
   ['--url with http://', () => ['run', '--url', 'http://127.0.0.1:0'], /^wsgate: --url must start with ws:\/\//],
   ['--url port out of range', () => ['run', '--url', 'ws://127.0.0.1:70000'], /^wsgate: --url "ws:\/\/127\.0\.0\.1:70000" is not a URL; use ws:\/\/HOST:PORT or wss:\/\/HOST:PORT$/],
   ['--url not a URL', () => ['run', '--url', 'not a url'], /^wsgate: --url "not a url" is not a URL/],

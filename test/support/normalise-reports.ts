@@ -85,7 +85,9 @@ export function normaliseRunFile(text: string): string {
 /** sha256 of every normalised report file of a directory, by file name. */
 export function reportDigests(dir: string): Record<string, string> {
   const digests: Record<string, string> = {};
-  const names = readdirSync(dir).sort();
+  // Files only: the folders beside them (repro-data/, repro/) hold `wsgate repro`'s recordings, whose
+  // times are the run's own, and are no report.
+  const names = readdirSync(dir, { withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name).sort();
   for (const name of names) {
     const file = path.join(dir, name);
     const text = readFileSync(file, 'utf8');

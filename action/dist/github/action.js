@@ -383,8 +383,8 @@ var require_req = __commonJS({
       if (req.originalUrl) {
         _req.url = req.originalUrl;
       } else {
-        const path17 = req.path;
-        _req.url = typeof path17 === "string" ? path17 : req.url ? req.url.path || req.url : void 0;
+        const path20 = req.path;
+        _req.url = typeof path20 === "string" ? path20 : req.url ? req.url.path || req.url : void 0;
       }
       if (req.query) {
         _req.query = req.query;
@@ -554,14 +554,14 @@ var require_redact = __commonJS({
       }
       return obj;
     }
-    function parsePath(path17) {
+    function parsePath(path20) {
       const parts = [];
       let current = "";
       let inBrackets = false;
       let inQuotes = false;
       let quoteChar = "";
-      for (let i2 = 0; i2 < path17.length; i2++) {
-        const char = path17[i2];
+      for (let i2 = 0; i2 < path20.length; i2++) {
+        const char = path20[i2];
         if (!inBrackets && char === ".") {
           if (current) {
             parts.push(current);
@@ -692,10 +692,10 @@ var require_redact = __commonJS({
       return current;
     }
     function redactPaths(obj, paths, censor, remove = false) {
-      for (const path17 of paths) {
-        const parts = parsePath(path17);
+      for (const path20 of paths) {
+        const parts = parsePath(path20);
         if (parts.includes("*")) {
-          redactWildcardPath(obj, parts, censor, path17, remove);
+          redactWildcardPath(obj, parts, censor, path20, remove);
         } else {
           if (remove) {
             removeKey(obj, parts);
@@ -780,8 +780,8 @@ var require_redact = __commonJS({
           }
         } else {
           if (afterWildcard.includes("*")) {
-            const wrappedCensor = typeof censor === "function" ? (value, path17) => {
-              const fullPath = [...pathArray.slice(0, pathLength), ...path17];
+            const wrappedCensor = typeof censor === "function" ? (value, path20) => {
+              const fullPath = [...pathArray.slice(0, pathLength), ...path20];
               return censor(value, fullPath);
             } : censor;
             redactWildcardPath(current, afterWildcard, wrappedCensor, originalPath, remove);
@@ -816,8 +816,8 @@ var require_redact = __commonJS({
         return null;
       }
       const pathStructure = /* @__PURE__ */ new Map();
-      for (const path17 of pathsToClone) {
-        const parts = parsePath(path17);
+      for (const path20 of pathsToClone) {
+        const parts = parsePath(path20);
         let current = pathStructure;
         for (let i2 = 0; i2 < parts.length; i2++) {
           const part = parts[i2];
@@ -869,24 +869,24 @@ var require_redact = __commonJS({
       }
       return cloneSelectively(obj, pathStructure);
     }
-    function validatePath(path17) {
-      if (typeof path17 !== "string") {
+    function validatePath(path20) {
+      if (typeof path20 !== "string") {
         throw new Error("Paths must be (non-empty) strings");
       }
-      if (path17 === "") {
+      if (path20 === "") {
         throw new Error("Invalid redaction path ()");
       }
-      if (path17.includes("..")) {
-        throw new Error(`Invalid redaction path (${path17})`);
+      if (path20.includes("..")) {
+        throw new Error(`Invalid redaction path (${path20})`);
       }
-      if (path17.includes(",")) {
-        throw new Error(`Invalid redaction path (${path17})`);
+      if (path20.includes(",")) {
+        throw new Error(`Invalid redaction path (${path20})`);
       }
       let bracketCount = 0;
       let inQuotes = false;
       let quoteChar = "";
-      for (let i2 = 0; i2 < path17.length; i2++) {
-        const char = path17[i2];
+      for (let i2 = 0; i2 < path20.length; i2++) {
+        const char = path20[i2];
         if ((char === '"' || char === "'") && bracketCount > 0) {
           if (!inQuotes) {
             inQuotes = true;
@@ -900,20 +900,20 @@ var require_redact = __commonJS({
         } else if (char === "]" && !inQuotes) {
           bracketCount--;
           if (bracketCount < 0) {
-            throw new Error(`Invalid redaction path (${path17})`);
+            throw new Error(`Invalid redaction path (${path20})`);
           }
         }
       }
       if (bracketCount !== 0) {
-        throw new Error(`Invalid redaction path (${path17})`);
+        throw new Error(`Invalid redaction path (${path20})`);
       }
     }
     function validatePaths(paths) {
       if (!Array.isArray(paths)) {
         throw new TypeError("paths must be an array");
       }
-      for (const path17 of paths) {
-        validatePath(path17);
+      for (const path20 of paths) {
+        validatePath(path20);
       }
     }
     function slowRedact(options = {}) {
@@ -1083,8 +1083,8 @@ var require_redaction = __commonJS({
         if (shape[k] === null) {
           o2[k] = (value) => topCensor(value, [k]);
         } else {
-          const wrappedCensor = typeof censor === "function" ? (value, path17) => {
-            return censor(value, [k, ...path17]);
+          const wrappedCensor = typeof censor === "function" ? (value, path20) => {
+            return censor(value, [k, ...path20]);
           } : censor;
           o2[k] = Redact({
             paths: shape[k],
@@ -1305,7 +1305,7 @@ var require_sonic_boom = __commonJS({
     var fs = __require("fs");
     var EventEmitter3 = __require("events");
     var inherits = __require("util").inherits;
-    var path17 = __require("path");
+    var path20 = __require("path");
     var sleep2 = require_atomic_sleep();
     var assert2 = __require("assert");
     var BUSY_WRITE_TIMEOUT = 100;
@@ -1359,7 +1359,7 @@ var require_sonic_boom = __commonJS({
       const mode = sonic.mode;
       if (sonic.sync) {
         try {
-          if (sonic.mkdir) fs.mkdirSync(path17.dirname(file2), { recursive: true });
+          if (sonic.mkdir) fs.mkdirSync(path20.dirname(file2), { recursive: true });
           const fd = fs.openSync(file2, flags, mode);
           fileOpened(null, fd);
         } catch (err) {
@@ -1367,7 +1367,7 @@ var require_sonic_boom = __commonJS({
           throw err;
         }
       } else if (sonic.mkdir) {
-        fs.mkdir(path17.dirname(file2), { recursive: true }, (err) => {
+        fs.mkdir(path20.dirname(file2), { recursive: true }, (err) => {
           if (err) return fileOpened(err);
           fs.open(file2, flags, mode, fileOpened);
         });
@@ -2695,7 +2695,7 @@ var require_transport = __commonJS({
   "node_modules/pino/lib/transport.js"(exports, module) {
     "use strict";
     var { createRequire: createRequire4 } = __require("module");
-    var { existsSync: existsSync2 } = __require("node:fs");
+    var { existsSync: existsSync3 } = __require("node:fs");
     var getCallers = require_caller();
     var { join: join2, isAbsolute, sep } = __require("node:path");
     var { fileURLToPath: fileURLToPath7 } = __require("node:url");
@@ -2762,15 +2762,15 @@ var require_transport = __commonJS({
       if (!unquoted) {
         return false;
       }
-      let path17 = unquoted;
-      if (path17.startsWith("file://")) {
+      let path20 = unquoted;
+      if (path20.startsWith("file://")) {
         try {
-          path17 = fileURLToPath7(path17);
+          path20 = fileURLToPath7(path20);
         } catch {
           return false;
         }
       }
-      return isAbsolute(path17) && !existsSync2(path17);
+      return isAbsolute(path20) && !existsSync3(path20);
     }
     function stripQuotes2(value) {
       const first = value[0];
@@ -4923,10 +4923,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path17) {
-  if (!path17)
+function getElementAtPath(obj, path20) {
+  if (!path20)
     return obj;
-  return path17.reduce((acc, key) => acc?.[key], obj);
+  return path20.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -5185,11 +5185,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path17, issues) {
+function prefixIssues(path20, issues) {
   return issues.map((iss) => {
     var _a4;
     (_a4 = iss).path ?? (_a4.path = []);
-    iss.path.unshift(path17);
+    iss.path.unshift(path20);
     return iss;
   });
 }
@@ -5722,16 +5722,16 @@ function flattenError(error62, mapper = (issue2) => issue2.message) {
 }
 function formatError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error63, path17 = []) => {
+  const processError = (error63, path20 = []) => {
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path17, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path20, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path17, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path20, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path17, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path20, ...issue2.path]);
       } else {
-        const fullpath = [...path17, ...issue2.path];
+        const fullpath = [...path20, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -5770,17 +5770,17 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error62, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error63, path17 = []) => {
+  const processError = (error63, path20 = []) => {
     var _a4;
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path17, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path20, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path17, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path20, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path17, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path20, ...issue2.path]);
       } else {
-        const fullpath = [...path17, ...issue2.path];
+        const fullpath = [...path20, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -5819,8 +5819,8 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path17 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path17) {
+  const path20 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path20) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -23852,13 +23852,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path17 = ref.slice(1).split("/").filter(Boolean);
-  if (path17.length === 0) {
+  const path20 = ref.slice(1).split("/").filter(Boolean);
+  if (path20.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path17[0] === defsKey) {
-    const key = path17[1] === void 0 ? void 0 : decodeJSONPointerSegment(path17[1]);
+  if (path20[0] === defsKey) {
+    const key = path20[1] === void 0 ? void 0 : decodeJSONPointerSegment(path20[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -27068,14 +27068,14 @@ ${start}
   };
   const xrefLength = xref(target - xref(length).length).length;
   const fill = target - length - xrefLength;
-  let comment = "";
-  while (comment.length < fill) {
+  let comment2 = "";
+  while (comment2.length < fill) {
     const line2 = `% ${asciiFiller(rng, PDF_WORDS, 70)}
 `;
-    comment += line2;
+    comment2 += line2;
   }
-  comment = comment.slice(0, fill - 1) + "\n";
-  push(Buffer.from(comment, "latin1"));
+  comment2 = comment2.slice(0, fill - 1) + "\n";
+  push(Buffer.from(comment2, "latin1"));
   push(xref(length));
   return exact("pdf", Buffer.concat(parts));
 }
@@ -28361,13 +28361,13 @@ var init_json_file = __esm({
 
 // src/config/spec.ts
 import { isDeepStrictEqual } from "node:util";
-function describe3(path17) {
-  const [top2, sub] = path17.map(String);
+function describe3(path20) {
+  const [top2, sub] = path20.map(String);
   if (top2 === "options" && sub !== void 0 && sub in AUTOBAHN_OPTIONS) {
     return { key: `options.${sub}`, phrase: AUTOBAHN_OPTIONS[sub]?.phrase ?? "" };
   }
   if (top2 !== void 0 && top2 in SPEC_KEYS) return { key: top2, phrase: SPEC_KEYS[top2].phrase };
-  return { key: path17.map(String).join("."), phrase: "valid" };
+  return { key: path20.map(String).join("."), phrase: "valid" };
 }
 function specError(file2, message2) {
   return new UsageError(`${file2}: ${message2}`);
@@ -29815,8 +29815,8 @@ function capital(s) {
   return s.length === 0 ? s : s[0].toUpperCase() + s.slice(1);
 }
 function didPhrase(description) {
-  const plain2 = description.replace(/<br\s*\/?>/gi, " ").replace(/<[^>]+>/g, "").replace(/\s+/g, " ").trim();
-  const first = plain2.split(/(?<=[.!?])\s+(?=[A-Z0-9])/)[0] ?? plain2;
+  const plain3 = description.replace(/<br\s*\/?>/gi, " ").replace(/<[^>]+>/g, "").replace(/\s+/g, " ").trim();
+  const first = plain3.split(/(?<=[.!?])\s+(?=[A-Z0-9])/)[0] ?? plain3;
   const body = first.replace(/[.]$/, "").replace(/^Sends? /, "");
   return `sent ${body.length > 0 ? body[0].toLowerCase() + body.slice(1) : "the case"}`;
 }
@@ -31260,13 +31260,13 @@ var require_dist = __commonJS({
     })(semver$1, semver$1.exports);
     var semverExports = semver$1.exports;
     var fs = require$$0;
-    var path17 = require$$1;
+    var path20 = require$$1;
     var { promisify: promisify3 } = require$$2;
     var semver = semverExports;
     var useNativeRecursiveOption = semver.satisfies(process.version, ">=10.12.0");
     var checkPath = (pth) => {
       if (process.platform === "win32") {
-        const pathHasInvalidWinCharacters = /[<>:"|?*]/.test(pth.replace(path17.parse(pth).root, ""));
+        const pathHasInvalidWinCharacters = /[<>:"|?*]/.test(pth.replace(path20.parse(pth).root, ""));
         if (pathHasInvalidWinCharacters) {
           const error62 = new Error(`Path contains invalid characters: ${pth}`);
           error62.code = "EINVAL";
@@ -31298,7 +31298,7 @@ var require_dist = __commonJS({
       const mkdir2 = promisify3(options.fs.mkdir);
       const stat3 = promisify3(options.fs.stat);
       if (useNativeRecursiveOption && options.fs.mkdir === fs.mkdir) {
-        const pth = path17.resolve(input3);
+        const pth = path20.resolve(input3);
         await mkdir2(pth, {
           mode: options.mode,
           recursive: true
@@ -31314,13 +31314,13 @@ var require_dist = __commonJS({
             throw error62;
           }
           if (error62.code === "ENOENT") {
-            if (path17.dirname(pth) === pth) {
+            if (path20.dirname(pth) === pth) {
               throw permissionError(pth);
             }
             if (error62.message.includes("null bytes")) {
               throw error62;
             }
-            await make(path17.dirname(pth));
+            await make(path20.dirname(pth));
             return make(pth);
           }
           try {
@@ -31334,14 +31334,14 @@ var require_dist = __commonJS({
           return pth;
         }
       };
-      return make(path17.resolve(input3));
+      return make(path20.resolve(input3));
     };
     makeDir$2.exports = makeDir;
     makeDir$2.exports.sync = (input3, options) => {
       checkPath(input3);
       options = processOptions(options);
       if (useNativeRecursiveOption && options.fs.mkdirSync === fs.mkdirSync) {
-        const pth = path17.resolve(input3);
+        const pth = path20.resolve(input3);
         fs.mkdirSync(pth, {
           mode: options.mode,
           recursive: true
@@ -31356,13 +31356,13 @@ var require_dist = __commonJS({
             throw error62;
           }
           if (error62.code === "ENOENT") {
-            if (path17.dirname(pth) === pth) {
+            if (path20.dirname(pth) === pth) {
               throw permissionError(pth);
             }
             if (error62.message.includes("null bytes")) {
               throw error62;
             }
-            make(path17.dirname(pth));
+            make(path20.dirname(pth));
             return make(pth);
           }
           try {
@@ -31375,7 +31375,7 @@ var require_dist = __commonJS({
         }
         return pth;
       };
-      return make(path17.resolve(input3));
+      return make(path20.resolve(input3));
     };
     var makeDirExports = makeDir$2.exports;
     var makeDir$1 = /* @__PURE__ */ getDefaultExportFromCjs(makeDirExports);
@@ -32709,11 +32709,11 @@ var require_dist = __commonJS({
               return isFunction2(object2[key]);
             });
           }
-          function baseGet(object2, path18) {
-            path18 = castPath(path18, object2);
-            var index2 = 0, length = path18.length;
+          function baseGet(object2, path21) {
+            path21 = castPath(path21, object2);
+            var index2 = 0, length = path21.length;
             while (object2 != null && index2 < length) {
-              object2 = object2[toKey(path18[index2++])];
+              object2 = object2[toKey(path21[index2++])];
             }
             return index2 && index2 == length ? object2 : undefined$1;
           }
@@ -32777,10 +32777,10 @@ var require_dist = __commonJS({
             });
             return accumulator;
           }
-          function baseInvoke(object2, path18, args) {
-            path18 = castPath(path18, object2);
-            object2 = parent(object2, path18);
-            var func = object2 == null ? object2 : object2[toKey(last(path18))];
+          function baseInvoke(object2, path21, args) {
+            path21 = castPath(path21, object2);
+            object2 = parent(object2, path21);
+            var func = object2 == null ? object2 : object2[toKey(last(path21))];
             return func == null ? undefined$1 : apply(func, object2, args);
           }
           function baseIsArguments(value) {
@@ -32936,13 +32936,13 @@ var require_dist = __commonJS({
               return object2 === source || baseIsMatch(object2, source, matchData);
             };
           }
-          function baseMatchesProperty(path18, srcValue) {
-            if (isKey(path18) && isStrictComparable(srcValue)) {
-              return matchesStrictComparable(toKey(path18), srcValue);
+          function baseMatchesProperty(path21, srcValue) {
+            if (isKey(path21) && isStrictComparable(srcValue)) {
+              return matchesStrictComparable(toKey(path21), srcValue);
             }
             return function(object2) {
-              var objValue = get(object2, path18);
-              return objValue === undefined$1 && objValue === srcValue ? hasIn(object2, path18) : baseIsEqual(srcValue, objValue, COMPARE_PARTIAL_FLAG | COMPARE_UNORDERED_FLAG);
+              var objValue = get(object2, path21);
+              return objValue === undefined$1 && objValue === srcValue ? hasIn(object2, path21) : baseIsEqual(srcValue, objValue, COMPARE_PARTIAL_FLAG | COMPARE_UNORDERED_FLAG);
             };
           }
           function baseMerge(object2, source, srcIndex, customizer, stack) {
@@ -33039,23 +33039,23 @@ var require_dist = __commonJS({
             });
           }
           function basePick(object2, paths) {
-            return basePickBy(object2, paths, function(value, path18) {
-              return hasIn(object2, path18);
+            return basePickBy(object2, paths, function(value, path21) {
+              return hasIn(object2, path21);
             });
           }
           function basePickBy(object2, paths, predicate) {
             var index2 = -1, length = paths.length, result2 = {};
             while (++index2 < length) {
-              var path18 = paths[index2], value = baseGet(object2, path18);
-              if (predicate(value, path18)) {
-                baseSet(result2, castPath(path18, object2), value);
+              var path21 = paths[index2], value = baseGet(object2, path21);
+              if (predicate(value, path21)) {
+                baseSet(result2, castPath(path21, object2), value);
               }
             }
             return result2;
           }
-          function basePropertyDeep(path18) {
+          function basePropertyDeep(path21) {
             return function(object2) {
-              return baseGet(object2, path18);
+              return baseGet(object2, path21);
             };
           }
           function basePullAll(array2, values2, iteratee2, comparator) {
@@ -33129,14 +33129,14 @@ var require_dist = __commonJS({
             var array2 = values(collection);
             return shuffleSelf(array2, baseClamp(n2, 0, array2.length));
           }
-          function baseSet(object2, path18, value, customizer) {
+          function baseSet(object2, path21, value, customizer) {
             if (!isObject4(object2)) {
               return object2;
             }
-            path18 = castPath(path18, object2);
-            var index2 = -1, length = path18.length, lastIndex = length - 1, nested = object2;
+            path21 = castPath(path21, object2);
+            var index2 = -1, length = path21.length, lastIndex = length - 1, nested = object2;
             while (nested != null && ++index2 < length) {
-              var key = toKey(path18[index2]), newValue = value;
+              var key = toKey(path21[index2]), newValue = value;
               if (key === "__proto__" || key === "constructor" || key === "prototype") {
                 return object2;
               }
@@ -33144,7 +33144,7 @@ var require_dist = __commonJS({
                 var objValue = nested[key];
                 newValue = customizer ? customizer(objValue, key, nested) : undefined$1;
                 if (newValue === undefined$1) {
-                  newValue = isObject4(objValue) ? objValue : isIndex(path18[index2 + 1]) ? [] : {};
+                  newValue = isObject4(objValue) ? objValue : isIndex(path21[index2 + 1]) ? [] : {};
                 }
               }
               assignValue(nested, key, newValue);
@@ -33310,14 +33310,14 @@ var require_dist = __commonJS({
               }
             return result2;
           }
-          function baseUnset(object2, path18) {
-            path18 = castPath(path18, object2);
-            var index2 = -1, length = path18.length;
+          function baseUnset(object2, path21) {
+            path21 = castPath(path21, object2);
+            var index2 = -1, length = path21.length;
             if (!length) {
               return true;
             }
             while (++index2 < length) {
-              var key = toKey(path18[index2]);
+              var key = toKey(path21[index2]);
               if (key === "__proto__" && !hasOwnProperty.call(object2, "__proto__")) {
                 return false;
               }
@@ -33325,11 +33325,11 @@ var require_dist = __commonJS({
                 return false;
               }
             }
-            var obj = parent(object2, path18);
-            return obj == null || delete obj[toKey(last(path18))];
+            var obj = parent(object2, path21);
+            return obj == null || delete obj[toKey(last(path21))];
           }
-          function baseUpdate(object2, path18, updater, customizer) {
-            return baseSet(object2, path18, updater(baseGet(object2, path18)), customizer);
+          function baseUpdate(object2, path21, updater, customizer) {
+            return baseSet(object2, path21, updater(baseGet(object2, path21)), customizer);
           }
           function baseWhile(array2, predicate, isDrop, fromRight) {
             var length = array2.length, index2 = fromRight ? length : -1;
@@ -34212,11 +34212,11 @@ var require_dist = __commonJS({
             var match = source.match(reWrapDetails);
             return match ? match[1].split(reSplitDetails) : [];
           }
-          function hasPath(object2, path18, hasFunc) {
-            path18 = castPath(path18, object2);
-            var index2 = -1, length = path18.length, result2 = false;
+          function hasPath(object2, path21, hasFunc) {
+            path21 = castPath(path21, object2);
+            var index2 = -1, length = path21.length, result2 = false;
             while (++index2 < length) {
-              var key = toKey(path18[index2]);
+              var key = toKey(path21[index2]);
               if (!(result2 = object2 != null && hasFunc(object2, key))) {
                 break;
               }
@@ -34418,8 +34418,8 @@ var require_dist = __commonJS({
               return apply(func, this, otherArgs);
             };
           }
-          function parent(object2, path18) {
-            return path18.length < 2 ? object2 : baseGet(object2, baseSlice(path18, 0, -1));
+          function parent(object2, path21) {
+            return path21.length < 2 ? object2 : baseGet(object2, baseSlice(path21, 0, -1));
           }
           function reorder(array2, indexes) {
             var arrLength = array2.length, length = nativeMin(indexes.length, arrLength), oldArray = copyArray(array2);
@@ -35054,10 +35054,10 @@ var require_dist = __commonJS({
             }
             return isString(collection) ? fromIndex <= length && collection.indexOf(value, fromIndex) > -1 : !!length && baseIndexOf(collection, value, fromIndex) > -1;
           }
-          var invokeMap = baseRest(function(collection, path18, args) {
-            var index2 = -1, isFunc = typeof path18 == "function", result2 = isArrayLike(collection) ? Array2(collection.length) : [];
+          var invokeMap = baseRest(function(collection, path21, args) {
+            var index2 = -1, isFunc = typeof path21 == "function", result2 = isArrayLike(collection) ? Array2(collection.length) : [];
             baseEach(collection, function(value) {
-              result2[++index2] = isFunc ? apply(path18, value, args) : baseInvoke(value, path18, args);
+              result2[++index2] = isFunc ? apply(path21, value, args) : baseInvoke(value, path21, args);
             });
             return result2;
           });
@@ -35709,15 +35709,15 @@ var require_dist = __commonJS({
           function functionsIn(object2) {
             return object2 == null ? [] : baseFunctions(object2, keysIn(object2));
           }
-          function get(object2, path18, defaultValue) {
-            var result2 = object2 == null ? undefined$1 : baseGet(object2, path18);
+          function get(object2, path21, defaultValue) {
+            var result2 = object2 == null ? undefined$1 : baseGet(object2, path21);
             return result2 === undefined$1 ? defaultValue : result2;
           }
-          function has(object2, path18) {
-            return object2 != null && hasPath(object2, path18, baseHas);
+          function has(object2, path21) {
+            return object2 != null && hasPath(object2, path21, baseHas);
           }
-          function hasIn(object2, path18) {
-            return object2 != null && hasPath(object2, path18, baseHasIn);
+          function hasIn(object2, path21) {
+            return object2 != null && hasPath(object2, path21, baseHasIn);
           }
           var invert = createInverter(function(result2, value, key) {
             if (value != null && typeof value.toString != "function") {
@@ -35770,10 +35770,10 @@ var require_dist = __commonJS({
               return result2;
             }
             var isDeep = false;
-            paths = arrayMap(paths, function(path18) {
-              path18 = castPath(path18, object2);
-              isDeep || (isDeep = path18.length > 1);
-              return path18;
+            paths = arrayMap(paths, function(path21) {
+              path21 = castPath(path21, object2);
+              isDeep || (isDeep = path21.length > 1);
+              return path21;
             });
             copyObject(object2, getAllKeysIn(object2), result2);
             if (isDeep) {
@@ -35799,19 +35799,19 @@ var require_dist = __commonJS({
               return [prop];
             });
             predicate = getIteratee(predicate);
-            return basePickBy(object2, props, function(value, path18) {
-              return predicate(value, path18[0]);
+            return basePickBy(object2, props, function(value, path21) {
+              return predicate(value, path21[0]);
             });
           }
-          function result(object2, path18, defaultValue) {
-            path18 = castPath(path18, object2);
-            var index2 = -1, length = path18.length;
+          function result(object2, path21, defaultValue) {
+            path21 = castPath(path21, object2);
+            var index2 = -1, length = path21.length;
             if (!length) {
               length = 1;
               object2 = undefined$1;
             }
             while (++index2 < length) {
-              var value = object2 == null ? undefined$1 : object2[toKey(path18[index2])];
+              var value = object2 == null ? undefined$1 : object2[toKey(path21[index2])];
               if (value === undefined$1) {
                 index2 = length;
                 value = defaultValue;
@@ -35820,12 +35820,12 @@ var require_dist = __commonJS({
             }
             return object2;
           }
-          function set2(object2, path18, value) {
-            return object2 == null ? object2 : baseSet(object2, path18, value);
+          function set2(object2, path21, value) {
+            return object2 == null ? object2 : baseSet(object2, path21, value);
           }
-          function setWith(object2, path18, value, customizer) {
+          function setWith(object2, path21, value, customizer) {
             customizer = typeof customizer == "function" ? customizer : undefined$1;
-            return object2 == null ? object2 : baseSet(object2, path18, value, customizer);
+            return object2 == null ? object2 : baseSet(object2, path21, value, customizer);
           }
           var toPairs = createToPairs(keys);
           var toPairsIn = createToPairs(keysIn);
@@ -35847,15 +35847,15 @@ var require_dist = __commonJS({
             });
             return accumulator;
           }
-          function unset(object2, path18) {
-            return object2 == null ? true : baseUnset(object2, path18);
+          function unset(object2, path21) {
+            return object2 == null ? true : baseUnset(object2, path21);
           }
-          function update(object2, path18, updater) {
-            return object2 == null ? object2 : baseUpdate(object2, path18, castFunction(updater));
+          function update(object2, path21, updater) {
+            return object2 == null ? object2 : baseUpdate(object2, path21, castFunction(updater));
           }
-          function updateWith(object2, path18, updater, customizer) {
+          function updateWith(object2, path21, updater, customizer) {
             customizer = typeof customizer == "function" ? customizer : undefined$1;
-            return object2 == null ? object2 : baseUpdate(object2, path18, castFunction(updater), customizer);
+            return object2 == null ? object2 : baseUpdate(object2, path21, castFunction(updater), customizer);
           }
           function values(object2) {
             return object2 == null ? [] : baseValues(object2, keys(object2));
@@ -36241,17 +36241,17 @@ var require_dist = __commonJS({
           function matches(source) {
             return baseMatches(baseClone(source, CLONE_DEEP_FLAG));
           }
-          function matchesProperty(path18, srcValue) {
-            return baseMatchesProperty(path18, baseClone(srcValue, CLONE_DEEP_FLAG));
+          function matchesProperty(path21, srcValue) {
+            return baseMatchesProperty(path21, baseClone(srcValue, CLONE_DEEP_FLAG));
           }
-          var method = baseRest(function(path18, args) {
+          var method = baseRest(function(path21, args) {
             return function(object2) {
-              return baseInvoke(object2, path18, args);
+              return baseInvoke(object2, path21, args);
             };
           });
           var methodOf = baseRest(function(object2, args) {
-            return function(path18) {
-              return baseInvoke(object2, path18, args);
+            return function(path21) {
+              return baseInvoke(object2, path21, args);
             };
           });
           function mixin3(object2, source, options) {
@@ -36298,12 +36298,12 @@ var require_dist = __commonJS({
           var over = createOver(arrayMap);
           var overEvery = createOver(arrayEvery);
           var overSome = createOver(arraySome);
-          function property(path18) {
-            return isKey(path18) ? baseProperty(toKey(path18)) : basePropertyDeep(path18);
+          function property(path21) {
+            return isKey(path21) ? baseProperty(toKey(path21)) : basePropertyDeep(path21);
           }
           function propertyOf(object2) {
-            return function(path18) {
-              return object2 == null ? undefined$1 : baseGet(object2, path18);
+            return function(path21) {
+              return object2 == null ? undefined$1 : baseGet(object2, path21);
             };
           }
           var range = createRange();
@@ -36756,12 +36756,12 @@ var require_dist = __commonJS({
           LazyWrapper.prototype.findLast = function(predicate) {
             return this.reverse().find(predicate);
           };
-          LazyWrapper.prototype.invokeMap = baseRest(function(path18, args) {
-            if (typeof path18 == "function") {
+          LazyWrapper.prototype.invokeMap = baseRest(function(path21, args) {
+            if (typeof path21 == "function") {
               return new LazyWrapper(this);
             }
             return this.map(function(value) {
-              return baseInvoke(value, path18, args);
+              return baseInvoke(value, path21, args);
             });
           });
           LazyWrapper.prototype.reject = function(predicate) {
@@ -41420,8 +41420,8 @@ var require_dist = __commonJS({
        * @param path
        * @returns this
        */
-      errorAttachment(path18) {
-        this._errorAttachment = path18;
+      errorAttachment(path21) {
+        this._errorAttachment = path21;
         return this;
       }
       /**
@@ -43323,9 +43323,9 @@ function parse3(head2) {
   const checked = checkUpgradeHeaders(headers);
   if ("ok" in checked) return checked;
   const q = target.indexOf("?");
-  const path17 = q < 0 ? target : target.slice(0, q);
+  const path20 = q < 0 ? target : target.slice(0, q);
   const query = new URLSearchParams(q < 0 ? "" : target.slice(q + 1));
-  return { ok: true, request: { method, target, path: path17, query, headers, key: checked.key, version: checked.version, raw } };
+  return { ok: true, request: { method, target, path: path20, query, headers, key: checked.key, version: checked.version, raw } };
 }
 function parseRequestLine(requestLine) {
   const parts = requestLine.trim().split(/[ \t]+/);
@@ -43881,6 +43881,23 @@ var init_wire_recorder = __esm({
   }
 });
 
+// src/play/recording.ts
+function attachRecording(result, recording) {
+  recordings.set(result, recording);
+}
+function takeRecording(result) {
+  const r = recordings.get(result) ?? null;
+  recordings.delete(result);
+  return r;
+}
+var recordings;
+var init_recording = __esm({
+  "src/play/recording.ts"() {
+    "use strict";
+    recordings = /* @__PURE__ */ new WeakMap();
+  }
+});
+
 // src/play/case-runner.ts
 function utcNow() {
   return (/* @__PURE__ */ new Date()).toISOString();
@@ -43896,6 +43913,7 @@ var init_case_runner = __esm({
     init_verdict();
     init_state();
     init_wire_recorder();
+    init_recording();
     REPORTED_BYTES = 64;
     MAX_RECORDED_EVENTS = 1e3;
     CaseRunner = class {
@@ -43966,7 +43984,10 @@ var init_case_runner = __esm({
       }
       onConnectionLost() {
         const duration3 = Math.round(performance.now() - this.startedAt);
-        this.info.onResult(this.report(this.verdict(), duration3));
+        const result = this.report(this.verdict(), duration3);
+        const c3 = this.connection;
+        if (this.info.keepRecording === true) attachRecording(result, { tape: c3.tape, def: this.def, isServer: c3.isServer, deflate: c3.deflateActive });
+        this.info.onResult(result);
       }
       /** Both verdicts: Autobahn's common judging, the case's own adjustment, and what the result says. */
       verdict() {
@@ -44123,6 +44144,7 @@ var init_case_runner = __esm({
         return new Promise((resolve6) => this.continueLater(seconds4, resolve6, tag));
       }
       record(event) {
+        if (event.kind === "timeout") this.connection.tape.mark(event.tag);
         this.received.push(event);
       }
       prepareMessage(payload2, options = {}) {
@@ -44232,6 +44254,8 @@ var init_frame_reader = __esm({
       compression;
       maxFramePayload;
       unmaskInPlace;
+      /** Octets pushed so far: the frame octets a connection received. */
+      pushed = 0;
       state = ReadState.Header;
       isStopped = false;
       inMessage = false;
@@ -44279,6 +44303,7 @@ var init_frame_reader = __esm({
        */
       push(chunk, sink) {
         const n2 = chunk.length;
+        this.pushed += n2;
         let pos = 0;
         while (!this.isStopped) {
           if (this.state === ReadState.Header) {
@@ -44790,7 +44815,7 @@ var init_outbox = __esm({
         const { socket } = this;
         let length = 0;
         for (const p of parts) length += p.length;
-        this.link.wrote(parts.length === 1 ? parts[0] : headOf(parts, length), sync, length);
+        this.link.wrote(parts.length === 1 ? parts[0] : headOf(parts, length), sync, length, parts, null);
         if (!ownWrite && length <= SMALL_WRITE) {
           if (this.staging === null || this.stagingUsed + length > this.staging.length) {
             const size = this.staging === null ? FIRST_STAGING_SIZE : STAGING_SIZE;
@@ -44884,7 +44909,7 @@ var init_outbox = __esm({
         let headLength = 0;
         for (const p of parts) headLength += p.length;
         const length = headLength + repeat.length;
-        this.link.wrote(Buffer.concat([...parts, repeatPayload(repeat.pattern, Math.min(repeat.length, 64))]), false, length);
+        this.link.wrote(Buffer.concat([...parts, repeatPayload(repeat.pattern, Math.min(repeat.length, 64))]), false, length, parts, repeat);
         this.flushStaging();
         for (const p of parts) socket.write(p);
         const block = repeatPayload(repeat.pattern, Math.min(repeat.length, STREAM_BLOCK - STREAM_BLOCK % repeat.pattern.length));
@@ -45024,6 +45049,107 @@ var init_sender = __esm({
   }
 });
 
+// src/core/tape.ts
+var SMALL_PART, BLOCK_SIZE, FIRST_BLOCK_SIZE, TAPE_BYTE_LIMIT, Tape;
+var init_tape = __esm({
+  "src/core/tape.ts"() {
+    "use strict";
+    SMALL_PART = 1024;
+    BLOCK_SIZE = 64 * 1024;
+    FIRST_BLOCK_SIZE = 4 * 1024;
+    TAPE_BYTE_LIMIT = 96 * 1024 * 1024;
+    Tape = class {
+      /** `framesIn`: the frame octets received so far (after the opening handshake); `clock`: ms, performance.now's. */
+      constructor(framesIn, clock = () => performance.now()) {
+        this.framesIn = framesIn;
+        this.clock = clock;
+        this.startedAt = clock();
+      }
+      framesIn;
+      clock;
+      /** Octets received, handshake included. */
+      octetsIn = 0;
+      /** Octets sent, handshake included. */
+      octetsOut = 0;
+      writes = [];
+      marks = [];
+      end = null;
+      /** Bytes kept; past TAPE_BYTE_LIMIT the tape is `overflowed` and keeps no more writes. */
+      kept = 0;
+      overflowed = false;
+      startedAt;
+      block = Buffer.alloc(0);
+      blockUsed = 0;
+      /** Milliseconds since the connection started, to 0.1 ms. */
+      now() {
+        return Math.round((this.clock() - this.startedAt) * 10) / 10;
+      }
+      /** Octets received (any, handshake included). */
+      received(length) {
+        this.octetsIn += length;
+      }
+      /** One logical write of `length` octets: `parts`, then `repeat` streamed. */
+      write(parts, repeat, sync, length, handshake) {
+        this.octetsOut += length;
+        if (this.overflowed) return;
+        this.kept += length - (repeat?.length ?? 0) + (repeat?.pattern.length ?? 0);
+        if (this.kept > TAPE_BYTE_LIMIT) {
+          this.overflowed = true;
+          return;
+        }
+        const rx = this.framesIn();
+        const t = this.now();
+        const last = this.writes.at(-1);
+        const piece = length - (repeat?.length ?? 0);
+        if (repeat === null && last !== void 0 && last.repeat === null && last.handshake === handshake && last.rx === rx && t - last.tEnd <= 1) {
+          const size = last.chop || last.total;
+          if (!sync && !last.sync) {
+            this.append(last, parts, t);
+            return;
+          }
+          if (sync && last.sync && size > 0 && piece <= size && last.total % size === 0) {
+            last.chop = size;
+            this.append(last, parts, t);
+            return;
+          }
+        }
+        const entry = { t, rx, handshake, sync, segments: [], total: 0, repeat, chop: 0, tEnd: t };
+        this.writes.push(entry);
+        this.append(entry, parts, t);
+      }
+      /** Adds a write's bytes to an entry: a small part copied into the current block, a large one by reference. */
+      append(entry, parts, t) {
+        entry.tEnd = t;
+        for (const p of parts) {
+          entry.total += p.length;
+          if (p.length > SMALL_PART) {
+            entry.segments.push(p);
+            continue;
+          }
+          if (this.block.length - this.blockUsed < p.length) {
+            this.block = Buffer.allocUnsafe(this.block.length === 0 ? FIRST_BLOCK_SIZE : BLOCK_SIZE);
+            this.blockUsed = 0;
+          }
+          const start = this.blockUsed;
+          this.blockUsed += p.copy(this.block, start);
+          const lastSegment = entry.segments.at(-1);
+          if (lastSegment !== void 0 && lastSegment.buffer === this.block.buffer && lastSegment.byteOffset + lastSegment.length === this.block.byteOffset + start) {
+            entry.segments[entry.segments.length - 1] = this.block.subarray(start - lastSegment.length, this.blockUsed);
+          } else entry.segments.push(this.block.subarray(start, this.blockUsed));
+        }
+      }
+      /** A case's own event (a timeout tag). */
+      mark(tag) {
+        this.marks.push({ t: this.now(), rx: this.framesIn(), tag });
+      }
+      /** wsgate ended TCP (the first time counts). */
+      ended(how, unclean) {
+        this.end ??= { t: this.now(), rx: this.framesIn(), how, unclean };
+      }
+    };
+  }
+});
+
 // src/core/traffic.ts
 var TrafficCounters;
 var init_traffic = __esm({
@@ -45083,6 +45209,7 @@ var init_connection = __esm({
     init_outbox();
     init_sender();
     init_state();
+    init_tape();
     init_traffic();
     init_wire_recorder();
     Connection = class {
@@ -45113,13 +45240,13 @@ var init_connection = __esm({
       side;
       /** The frame log (frames and octets each way, the wirelog, the case's timers). */
       wire = new WireLog();
+      /** Octets each way, and wsgate's side as it went on the wire, for `wsgate repro` (core/tape.ts). */
+      tape = new Tape(() => this.reader.pushed);
       /** Frames and messages out (the case's sending API). */
       sender;
       phase = ConnectionState.Connecting;
       rec = newConnectionRecord();
       traffic = new TrafficCounters();
-      octetsIn = 0;
-      octetsOut = 0;
       /** permessage-deflate of this connection, when negotiated. */
       deflate = null;
       handler = null;
@@ -45137,8 +45264,8 @@ var init_connection = __esm({
         return {
           isClosed: () => this.phase === ConnectionState.Closed,
           isReading: () => this.reading,
-          wrote: (head2, sync, length) => {
-            this.octetsOut += length;
+          wrote: (head2, sync, length, parts, repeat) => {
+            this.tape.write(parts, repeat, sync, length, this.phase === ConnectionState.Connecting);
             this.wire.txOctets(head2, sync, length);
             if (this.phase === ConnectionState.Open) this.traffic.outgoingOctetsWireLevel += length;
             else if (this.phase === ConnectionState.Connecting) this.traffic.preopenOutgoingOctetsWireLevel += length;
@@ -45169,14 +45296,6 @@ var init_connection = __esm({
       /** What the case report takes of the connection: its closing bookkeeping and opening handshake. */
       get record() {
         return this.rec;
-      }
-      /** Bytes received on this connection, handshake included. */
-      get bytesIn() {
-        return this.octetsIn;
-      }
-      /** Bytes sent on this connection, handshake included. */
-      get bytesOut() {
-        return this.octetsOut;
       }
       /** The report's traffic statistics: the counters as they are now, and their ratios. */
       trafficStats() {
@@ -45253,7 +45372,7 @@ var init_connection = __esm({
       onData(chunk) {
         if (this.phase === ConnectionState.Closed) return;
         this.wire.rxOctets(chunk);
-        this.octetsIn += chunk.length;
+        this.tape.received(chunk.length);
         if (this.phase === ConnectionState.Open) this.traffic.incomingOctetsWireLevel += chunk.length;
         if (this.phase === ConnectionState.Connecting) {
           this.traffic.preopenIncomingOctetsWireLevel += chunk.length;
@@ -45379,6 +45498,7 @@ var init_connection = __esm({
         if (this.phase === ConnectionState.Closed) return;
         if (reason !== null) this.rec.wasNotCleanReason ??= reason;
         this.rec.droppedByMe = true;
+        this.tape.ended(how, reason);
         this.phase = ConnectionState.Closed;
         this.reader.stop();
         this.outbox.flushStaging();
@@ -45831,13 +45951,14 @@ var init_fuzzing_server = __esm({
           agent,
           index,
           started: utcNow(),
+          keepRecording: this.options.keepRecordings === true,
           onResult: (result) => {
             if (secure !== null) result.tls = secure;
             const left2 = (this.running.get(key) ?? 1) - 1;
             if (left2 > 0) this.running.set(key, left2);
             else this.running.delete(key);
             this.record(result);
-            noteCaseTraffic(connection.bytesIn + connection.bytesOut);
+            noteCaseTraffic(connection.tape.octetsIn + connection.tape.octetsOut);
             this.emit("caseFinished", event, result);
           }
         });
@@ -45955,6 +46076,7 @@ function createServer(options) {
     ...options.skipCase ? { skipCase: options.skipCase } : {},
     tls: options.certificate ?? null,
     unknownPaths: options.unknownPaths ?? "refuse",
+    keepRecordings: options.keepRecordings ?? false,
     // The HTML and JSON renderers are loaded on the first report write, not while cases run.
     writeReports: async () => {
       const [{ writeReports: writeReports2 }, { collisionNotice: collisionNotice2 }] = await Promise.all([Promise.resolve().then(() => (init_writer(), writer_exports)), Promise.resolve().then(() => (init_files(), files_exports))]);
@@ -45987,7 +46109,8 @@ async function listenForCases(config2, cases, options) {
     skipCase: agentCaseExcluder(config2.excludeAgentCases, config2.patternSyntax),
     extended: config2.extended,
     certificate: options.certificate ?? null,
-    unknownPaths: options.unknownPaths ?? "refuse"
+    unknownPaths: options.unknownPaths ?? "refuse",
+    keepRecordings: options.keepRecordings ?? false
   });
   await server.listen();
   return server;
@@ -46248,7 +46371,7 @@ var require_windows = __commonJS({
     module.exports = isexe;
     isexe.sync = sync;
     var fs = __require("fs");
-    function checkPathExt(path17, options) {
+    function checkPathExt(path20, options) {
       var pathext = options.pathExt !== void 0 ? options.pathExt : process.env.PATHEXT;
       if (!pathext) {
         return true;
@@ -46259,25 +46382,25 @@ var require_windows = __commonJS({
       }
       for (var i2 = 0; i2 < pathext.length; i2++) {
         var p = pathext[i2].toLowerCase();
-        if (p && path17.substr(-p.length).toLowerCase() === p) {
+        if (p && path20.substr(-p.length).toLowerCase() === p) {
           return true;
         }
       }
       return false;
     }
-    function checkStat(stat3, path17, options) {
+    function checkStat(stat3, path20, options) {
       if (!stat3.isSymbolicLink() && !stat3.isFile()) {
         return false;
       }
-      return checkPathExt(path17, options);
+      return checkPathExt(path20, options);
     }
-    function isexe(path17, options, cb) {
-      fs.stat(path17, function(er, stat3) {
-        cb(er, er ? false : checkStat(stat3, path17, options));
+    function isexe(path20, options, cb) {
+      fs.stat(path20, function(er, stat3) {
+        cb(er, er ? false : checkStat(stat3, path20, options));
       });
     }
-    function sync(path17, options) {
-      return checkStat(fs.statSync(path17), path17, options);
+    function sync(path20, options) {
+      return checkStat(fs.statSync(path20), path20, options);
     }
   }
 });
@@ -46288,13 +46411,13 @@ var require_mode = __commonJS({
     module.exports = isexe;
     isexe.sync = sync;
     var fs = __require("fs");
-    function isexe(path17, options, cb) {
-      fs.stat(path17, function(er, stat3) {
+    function isexe(path20, options, cb) {
+      fs.stat(path20, function(er, stat3) {
         cb(er, er ? false : checkStat(stat3, options));
       });
     }
-    function sync(path17, options) {
-      return checkStat(fs.statSync(path17), options);
+    function sync(path20, options) {
+      return checkStat(fs.statSync(path20), options);
     }
     function checkStat(stat3, options) {
       return stat3.isFile() && checkMode(stat3, options);
@@ -46327,7 +46450,7 @@ var require_isexe = __commonJS({
     }
     module.exports = isexe;
     isexe.sync = sync;
-    function isexe(path17, options, cb) {
+    function isexe(path20, options, cb) {
       if (typeof options === "function") {
         cb = options;
         options = {};
@@ -46337,7 +46460,7 @@ var require_isexe = __commonJS({
           throw new TypeError("callback not provided");
         }
         return new Promise(function(resolve6, reject2) {
-          isexe(path17, options || {}, function(er, is) {
+          isexe(path20, options || {}, function(er, is) {
             if (er) {
               reject2(er);
             } else {
@@ -46346,7 +46469,7 @@ var require_isexe = __commonJS({
           });
         });
       }
-      core(path17, options || {}, function(er, is) {
+      core(path20, options || {}, function(er, is) {
         if (er) {
           if (er.code === "EACCES" || options && options.ignoreErrors) {
             er = null;
@@ -46356,9 +46479,9 @@ var require_isexe = __commonJS({
         cb(er, is);
       });
     }
-    function sync(path17, options) {
+    function sync(path20, options) {
       try {
-        return core.sync(path17, options || {});
+        return core.sync(path20, options || {});
       } catch (er) {
         if (options && options.ignoreErrors || er.code === "EACCES") {
           return false;
@@ -46374,7 +46497,7 @@ var require_isexe = __commonJS({
 var require_which = __commonJS({
   "node_modules/which/which.js"(exports, module) {
     var isWindows = process.platform === "win32" || process.env.OSTYPE === "cygwin" || process.env.OSTYPE === "msys";
-    var path17 = __require("path");
+    var path20 = __require("path");
     var COLON = isWindows ? ";" : ":";
     var isexe = require_isexe();
     var getNotFoundError = (cmd) => Object.assign(new Error(`not found: ${cmd}`), { code: "ENOENT" });
@@ -46412,7 +46535,7 @@ var require_which = __commonJS({
           return opt.all && found.length ? resolve6(found) : reject2(getNotFoundError(cmd));
         const ppRaw = pathEnv[i2];
         const pathPart = /^".*"$/.test(ppRaw) ? ppRaw.slice(1, -1) : ppRaw;
-        const pCmd = path17.join(pathPart, cmd);
+        const pCmd = path20.join(pathPart, cmd);
         const p = !pathPart && /^\.[\\\/]/.test(cmd) ? cmd.slice(0, 2) + pCmd : pCmd;
         resolve6(subStep(p, i2, 0));
       });
@@ -46439,7 +46562,7 @@ var require_which = __commonJS({
       for (let i2 = 0; i2 < pathEnv.length; i2++) {
         const ppRaw = pathEnv[i2];
         const pathPart = /^".*"$/.test(ppRaw) ? ppRaw.slice(1, -1) : ppRaw;
-        const pCmd = path17.join(pathPart, cmd);
+        const pCmd = path20.join(pathPart, cmd);
         const p = !pathPart && /^\.[\\\/]/.test(cmd) ? cmd.slice(0, 2) + pCmd : pCmd;
         for (let j = 0; j < pathExt.length; j++) {
           const cur = p + pathExt[j];
@@ -46487,7 +46610,7 @@ var require_path_key = __commonJS({
 var require_resolveCommand = __commonJS({
   "node_modules/cross-spawn/lib/util/resolveCommand.js"(exports, module) {
     "use strict";
-    var path17 = __require("path");
+    var path20 = __require("path");
     var which = require_which();
     var getPathKey = require_path_key();
     function resolveCommandAttempt(parsed, withoutPathExt) {
@@ -46505,7 +46628,7 @@ var require_resolveCommand = __commonJS({
       try {
         resolved = which.sync(parsed.command, {
           path: env2[getPathKey({ env: env2 })],
-          pathExt: withoutPathExt ? path17.delimiter : void 0
+          pathExt: withoutPathExt ? path20.delimiter : void 0
         });
       } catch (e) {
       } finally {
@@ -46514,7 +46637,7 @@ var require_resolveCommand = __commonJS({
         }
       }
       if (resolved) {
-        resolved = path17.resolve(hasCustomCwd ? parsed.options.cwd : "", resolved);
+        resolved = path20.resolve(hasCustomCwd ? parsed.options.cwd : "", resolved);
       }
       return resolved;
     }
@@ -46568,8 +46691,8 @@ var require_shebang_command = __commonJS({
       if (!match) {
         return null;
       }
-      const [path17, argument] = match[0].replace(/#! ?/, "").split(" ");
-      const binary = path17.split("/").pop();
+      const [path20, argument] = match[0].replace(/#! ?/, "").split(" ");
+      const binary = path20.split("/").pop();
       if (binary === "env") {
         return argument;
       }
@@ -46604,7 +46727,7 @@ var require_readShebang = __commonJS({
 var require_parse = __commonJS({
   "node_modules/cross-spawn/lib/parse.js"(exports, module) {
     "use strict";
-    var path17 = __require("path");
+    var path20 = __require("path");
     var resolveCommand = require_resolveCommand();
     var escape3 = require_escape();
     var readShebang = require_readShebang();
@@ -46629,7 +46752,7 @@ var require_parse = __commonJS({
       const needsShell = !isExecutableRegExp.test(commandFile);
       if (parsed.options.forceShell || needsShell) {
         const needsDoubleEscapeMetaChars = isCmdShimRegExp.test(commandFile);
-        parsed.command = path17.normalize(parsed.command);
+        parsed.command = path20.normalize(parsed.command);
         parsed.command = escape3.command(parsed.command);
         parsed.args = parsed.args.map((arg) => escape3.argument(arg, needsDoubleEscapeMetaChars));
         const shellCommand = [parsed.command].concat(parsed.args).join(" ");
@@ -48253,22 +48376,22 @@ function __disposeResources(env2) {
   }
   return next();
 }
-function __rewriteRelativeImportExtension(path17, preserveJsx, extraExtensions, ignoreCase) {
-  if (typeof path17 === "string" && /^\.\.?\//.test(path17)) {
+function __rewriteRelativeImportExtension(path20, preserveJsx, extraExtensions, ignoreCase) {
+  if (typeof path20 === "string" && /^\.\.?\//.test(path20)) {
     if (extraExtensions) {
       for (var extension in extraExtensions) {
-        var suffix = path17.slice(-extension.length);
+        var suffix = path20.slice(-extension.length);
         if (suffix === extension || ignoreCase && suffix.toLowerCase() === extension.toLowerCase()) {
           var output2 = extraExtensions[extension];
-          return output2 === extension ? path17 : path17.slice(0, -extension.length) + output2;
+          return output2 === extension ? path20 : path20.slice(0, -extension.length) + output2;
         }
       }
     }
-    return path17.replace(/\.(tsx)$|((?:\.d)?)((?:\.[^./]+?)?)\.([cm]?)ts$/i, function(m, tsx, d, ext, cm) {
+    return path20.replace(/\.(tsx)$|((?:\.d)?)((?:\.[^./]+?)?)\.([cm]?)ts$/i, function(m, tsx, d, ext, cm) {
       return tsx ? preserveJsx ? ".jsx" : ".js" : d && (!ext || !cm) ? m : d + ext + "." + cm.toLowerCase() + "js";
     });
   }
-  return path17;
+  return path20;
 }
 var extendStatics, __assign, __createBinding, __setModuleDefault, ownKeys, _SuppressedError, tslib_es6_default;
 var init_tslib_es6 = __esm({
@@ -61081,14 +61204,14 @@ var require_dependency_container = __commonJS({
           provider = providerOrConstructor;
         }
         if (providers_1.isTokenProvider(provider)) {
-          const path17 = [token];
+          const path20 = [token];
           let tokenProvider = provider;
           while (tokenProvider != null) {
             const currentToken = tokenProvider.useToken;
-            if (path17.includes(currentToken)) {
-              throw new Error(`Token registration cycle detected! ${[...path17, currentToken].join(" -> ")}`);
+            if (path20.includes(currentToken)) {
+              throw new Error(`Token registration cycle detected! ${[...path20, currentToken].join(" -> ")}`);
             }
-            path17.push(currentToken);
+            path20.push(currentToken);
             const registration = this._registry.get(currentToken);
             if (registration && providers_1.isTokenProvider(registration.provider)) {
               tokenProvider = registration.provider;
@@ -66284,7 +66407,7 @@ var require_x509_cjs = __commonJS({
 
 // src/github/action.ts
 init_errors();
-import path16 from "node:path";
+import path19 from "node:path";
 import { Writable as Writable4 } from "node:stream";
 import { fileURLToPath as fileURLToPath6 } from "node:url";
 
@@ -68088,11 +68211,11 @@ var parser = new YargsParser({
   format,
   normalize,
   resolve: resolve2,
-  require: (path17) => {
+  require: (path20) => {
     if (typeof require2 !== "undefined") {
-      return require2(path17);
-    } else if (path17.match(/\.json$/)) {
-      return JSON.parse(readFileSync(path17, "utf8"));
+      return require2(path20);
+    } else if (path20.match(/\.json$/)) {
+      return JSON.parse(readFileSync(path20, "utf8"));
     } else {
       throw Error("only .json config files are supported in ESM");
     }
@@ -71951,12 +72074,992 @@ function mergeCommand(y, { io, env: env2, setStatus }) {
   );
 }
 
+// src/commands/repro.ts
+init_errors();
+init_files();
+
+// src/repro/from-report.ts
+init_errors();
+init_files();
+import { existsSync as existsSync2, statSync as statSync3 } from "node:fs";
+import { readFile as readFile3 } from "node:fs/promises";
+import path10 from "node:path";
+
+// src/repro/keeper.ts
+init_recording();
+init_files();
+import path9 from "node:path";
+
+// src/repro/recording-file.ts
+init_zod();
+init_define();
+init_files();
+import { readFile as readFile2 } from "node:fs/promises";
+import path8 from "node:path";
+import { gunzipSync, gzipSync } from "node:zlib";
+var REPRO_DATA_DIR = "repro-data";
+var REPRO_FORMAT = "wsgate-repro/1";
+var eventSchema = external_exports.union([
+  external_exports.tuple([external_exports.literal("message"), external_exports.string(), external_exports.boolean()]),
+  external_exports.tuple([external_exports.literal("pong"), external_exports.string()]),
+  external_exports.tuple([external_exports.literal("timeout"), external_exports.string()])
+]);
+var writeSchema = external_exports.tuple([external_exports.number(), external_exports.number(), external_exports.number(), external_exports.number(), external_exports.number(), external_exports.string().nullable(), external_exports.number(), external_exports.number()]);
+var reproDataSchema = external_exports.object({
+  format: external_exports.literal(REPRO_FORMAT),
+  id: external_exports.string(),
+  description: external_exports.string(),
+  expectation: external_exports.string(),
+  /** The side under test: a client (wsgate was the server) or a server. */
+  role: external_exports.enum(["client", "server"]),
+  deflate: external_exports.boolean(),
+  /** Expected event lists with full payloads (base64), as the verdict compares them. */
+  expect: external_exports.object({ OK: external_exports.array(eventSchema).optional(), "NON-STRICT": external_exports.array(eventSchema).optional() }),
+  close: external_exports.object({ closedByMe: external_exports.boolean(), closeCode: external_exports.array(external_exports.number()), requireClean: external_exports.boolean(), closedByWrongEndpointIsFatal: external_exports.boolean().optional() }),
+  /** How the case judges the peer's messages itself: echoes of what it sent, by type and length or whole. */
+  echo: external_exports.enum(["length", "content"]).nullable(),
+  /** A permessage-deflate case: UNIMPLEMENTED when the extension was not negotiated. */
+  needsDeflate: external_exports.boolean(),
+  /** The case's own adjustment of the verdicts (Autobahn's overrides), as a kind the script knows. */
+  adjust: external_exports.enum(["wrong-code-fails", "informational", "other"]).nullable(),
+  blob: external_exports.string(),
+  writes: external_exports.array(writeSchema),
+  marks: external_exports.array(external_exports.tuple([external_exports.number(), external_exports.number(), external_exports.string()])),
+  end: external_exports.tuple([external_exports.number(), external_exports.number(), external_exports.enum(["abort", "after-flush"]), external_exports.string().nullable()]).nullable(),
+  /** The tape stopped keeping bytes (too many): the replay is incomplete. */
+  overflowed: external_exports.boolean()
+});
+function wireEvent(e) {
+  switch (e.kind) {
+    case "message":
+      return ["message", e.data.toString("base64"), e.binary];
+    case "pong":
+      return ["pong", e.data.toString("base64")];
+    case "timeout":
+      return ["timeout", e.tag];
+  }
+}
+function adjustKind(def) {
+  if (def.adjust === void 0) return null;
+  if (def.adjust === wrongCodeFails) return "wrong-code-fails";
+  const probe = def.adjust({ behavior: "OK", result: "", behaviorClose: "OK", resultClose: "" }, { connectionWasOpen: true, txFrameStats: {} });
+  return probe.behavior === "INFORMATIONAL" && probe.behaviorClose === "INFORMATIONAL" ? "informational" : "other";
+}
+function reproData(rec) {
+  const { def, tape } = rec;
+  const chunks = [];
+  let offset = 0;
+  const writes = tape.writes.map((w) => {
+    const start = offset;
+    for (const p of w.segments) {
+      chunks.push(p);
+      offset += p.length;
+    }
+    return [w.t, w.rx, (w.handshake ? 1 : 0) | (w.sync ? 2 : 0), start, offset - start, w.repeat === null ? null : w.repeat.pattern.toString("base64"), w.repeat?.length ?? 0, w.chop];
+  });
+  const expect = {};
+  for (const key of ["OK", "NON-STRICT"]) {
+    const list = def.expect[key];
+    if (list !== void 0) expect[key] = list.map(wireEvent);
+  }
+  return {
+    format: REPRO_FORMAT,
+    id: def.id,
+    description: def.description,
+    expectation: def.expectation,
+    role: rec.isServer ? "client" : "server",
+    deflate: rec.deflate,
+    expect,
+    close: { ...def.close },
+    echo: def.onMessage === void 0 ? null : def.messageLengthOnly === true ? "length" : "content",
+    needsDeflate: def.deflate !== void 0 || def.deflateOffers !== void 0,
+    adjust: adjustKind(def),
+    blob: Buffer.concat(chunks).toString("base64"),
+    writes,
+    marks: tape.marks.map((m) => [m.t, m.rx, m.tag]),
+    end: tape.end === null ? null : [tape.end.t, tape.end.rx, tape.end.how, tape.end.unclean],
+    overflowed: tape.overflowed
+  };
+}
+function recordingPath(outdir, reportBase) {
+  return resolveInside(path8.join(outdir, REPRO_DATA_DIR), `${reportBase}.json.gz`);
+}
+async function writeRecording(outdir, reportBase, data) {
+  const file2 = recordingPath(outdir, reportBase);
+  await makeDirectory(path8.dirname(file2));
+  await writeFileAtomic(file2, gzipSync(JSON.stringify(data)));
+  return file2;
+}
+async function readRecording(file2) {
+  let parsed;
+  try {
+    parsed = JSON.parse(gunzipSync(await readFile2(file2)).toString("utf8"));
+  } catch (err) {
+    throw new Error(`${file2}: not a wsgate recording (${err.message})`);
+  }
+  const result = reproDataSchema.safeParse(parsed);
+  if (!result.success) throw new Error(`${file2}: not a ${REPRO_FORMAT} recording`);
+  return result.data;
+}
+
+// src/repro/script.ts
+init_version();
+init_explain();
+init_requirements();
+import { gzipSync as gzipSync2 } from "node:zlib";
+
+// src/repro/runtime/judge.ts
+function reproSameEvent(a2, e) {
+  if (a2.kind !== e[0]) return false;
+  if (a2.kind === "timeout") return a2.tag === e[1];
+  if (a2.kind === "message" && a2.binary !== e[2]) return false;
+  return a2.data.equals(Buffer.from(e[1], "base64"));
+}
+function reproEchoOutcome(data, facts, echoed, sent) {
+  if (data.needsDeflate && !facts.deflateOn) return { behavior: "UNIMPLEMENTED", result: "permessage-deflate was not negotiated." };
+  for (const [i2, p] of echoed.entries()) {
+    const s = sent[i2];
+    const which = `Echo ${i2 + 1}`;
+    if (s === void 0) return { behavior: "FAILED", result: `${which}: the peer sent more messages than it was sent.` };
+    if (p.binary !== s.binary) return { behavior: "FAILED", result: `${which}: ${p.binary ? "binary" : "text"} instead of ${s.binary ? "binary" : "text"}.` };
+    if (p.data.length !== s.data.length) return { behavior: "FAILED", result: `${which}: ${p.data.length} bytes instead of ${s.data.length}.` };
+    if (data.echo === "content" && !p.data.equals(s.data)) return { behavior: "FAILED", result: `${which}: its content differs from what was sent.` };
+  }
+  if (sent.length === 0 || echoed.length < sent.length) return { behavior: "FAILED", result: `Received ${echoed.length} of ${sent.length} echoes.` };
+  return { behavior: "OK", result: "Every message was echoed." };
+}
+function reproJudge(data, facts, received, echoed, sent) {
+  let { behavior, result } = data.echo !== null ? reproEchoOutcome(data, facts, echoed, sent) : { behavior: "FAILED", result: "Actual events differ from any expected." };
+  for (const [outcome, list] of Object.entries(facts.open ? data.expect : {})) {
+    if (list !== void 0 && list.length === received.length && received.every((e, i2) => reproSameEvent(e, list[i2]))) {
+      behavior = outcome;
+      result = "Actual events match at least one expected.";
+      break;
+    }
+  }
+  const c3 = data.close;
+  let close;
+  if (!facts.open) close = ["FAILED", "The WebSocket opening handshake was never completed!"];
+  else if (c3.closedByMe !== facts.closedByMe) close = ["FAILED", "The connection was failed by the wrong endpoint"];
+  else if (c3.requireClean && !facts.wasClean) close = ["UNCLEAN", "The spec requires the connection to be failed cleanly here"];
+  else if (facts.remoteCloseCode !== null && !c3.closeCode.includes(facts.remoteCloseCode)) close = ["WRONG CODE", `The close code should have been ${c3.closeCode.join(",")} or empty`];
+  else if (data.role === "server" && facts.droppedByMe) close = ["FAILED BY CLIENT", "It is preferred that the server close the TCP connection"];
+  else close = ["OK", "Connection was properly closed"];
+  if (facts.open && c3.closedByWrongEndpointIsFatal === true && c3.closedByMe !== facts.closedByMe) behavior = "FAILED";
+  let [behaviorClose, resultClose] = close;
+  if (data.adjust === "wrong-code-fails" && behaviorClose === "WRONG CODE") [behavior, result] = ["FAILED", resultClose];
+  if (data.adjust === "informational") [behavior, behaviorClose] = ["INFORMATIONAL", "INFORMATIONAL"];
+  return { behavior, result, behaviorClose, resultClose };
+}
+
+// src/repro/runtime/replay.ts
+var ReproReplay = class {
+  constructor(s, writes) {
+    this.s = s;
+    this.writes = writes;
+  }
+  s;
+  writes;
+  /** How long something waits past its time for peer octets the peer had sent by then in the run. */
+  rxWaitMs = 2e3;
+  /** How long the repro waits for the peer to close TCP once wsgate's part is played. */
+  peerCloseWaitMs = 1e4;
+  next = 0;
+  /** Where the next piece of a chopped write starts. */
+  piece = 0;
+  nextMark = 0;
+  lastSent = 0;
+  waitTimer = null;
+  endTimer = null;
+  lagNoted = false;
+  finished = false;
+  /** Whether something recorded at (t, needRx) may happen now; else a timer calls pump again. */
+  ready(t, needRx) {
+    const now = performance.now() - this.s.t0;
+    if (now < t) {
+      this.waitTimer = setTimeout(() => this.pump(), Math.ceil(t - now));
+      return false;
+    }
+    if (this.s.rx >= needRx) return true;
+    const giveUp = Math.max(t, this.lastSent) + this.rxWaitMs;
+    if (now >= giveUp) {
+      if (!this.lagNoted) this.s.sayLater(`(the peer has sent ${this.s.rx} of the ${needRx} frame octets it had sent by now in the run: going on without them)`);
+      this.lagNoted = true;
+      return true;
+    }
+    this.waitTimer = setTimeout(() => this.pump(), Math.ceil(giveUp - now));
+    return false;
+  }
+  /** Plays what is due: writes made together leave together, a sync write in a TCP write of its own. */
+  pump() {
+    this.stop();
+    const socket = this.s.socket;
+    if (socket === null || this.s.tcpDone || !this.s.open || this.finished) return;
+    socket.cork();
+    try {
+      for (; ; ) {
+        const w = this.writes[this.next];
+        const m = this.s.data.marks[this.nextMark];
+        if (m !== void 0 && (w === void 0 || m[0] < w.t)) {
+          if (!this.ready(m[0], m[1])) return;
+          this.nextMark += 1;
+          this.s.mark(m[2]);
+          continue;
+        }
+        if (w === void 0) return this.endTcp();
+        if (this.piece === 0 && !this.ready(w.t, w.rx)) return;
+        if (w.sync) socket.uncork();
+        if (w.chop > 0 && this.piece + w.chop < w.data.length) {
+          this.send(w.data.subarray(this.piece, this.piece + w.chop));
+          this.piece += w.chop;
+          setImmediate(() => this.pump());
+          return;
+        }
+        this.send(w.chop > 0 ? w.data.subarray(this.piece) : w.data);
+        this.piece = 0;
+        this.next += 1;
+        if (w.sync || this.writes[this.next]?.sync === true) {
+          setImmediate(() => this.pump());
+          return;
+        }
+      }
+    } finally {
+      process.nextTick(() => {
+        while (socket.writableCorked > 0) socket.uncork();
+      });
+    }
+  }
+  send(data) {
+    if (this.s.socket === null || this.s.tcpDone) return;
+    this.s.socket.write(data);
+    this.lastSent = performance.now() - this.s.t0;
+    this.s.ourBytes(data);
+  }
+  /** wsgate's part is played: end TCP as it did, or wait for the peer to. */
+  endTcp() {
+    const socket = this.s.socket;
+    const end = this.s.data.end;
+    if (socket === null) return;
+    if (end === null) {
+      this.finished = true;
+      this.endTimer = setTimeout(() => {
+        this.s.sayLater(`(the peer did not close TCP within ${this.peerCloseWaitMs / 1e3} s of wsgate's last write: the repro drops it)`);
+        this.s.droppedByMe = true;
+        socket.destroy();
+      }, this.peerCloseWaitMs);
+      return;
+    }
+    const [t, needRx, how, unclean] = end;
+    if (!this.ready(t, needRx)) return;
+    this.finished = true;
+    this.s.droppedByMe = true;
+    this.s.uncleanEnd = unclean;
+    this.s.sayLater(`wsgate ${how === "abort" ? "drops TCP" : "closes TCP (FIN once its writes have left)"}${unclean !== null ? `: ${unclean}` : ""}`);
+    if (how === "abort") socket.destroy();
+    else socket.end(() => socket.destroy());
+  }
+  /** No more waiting (the connection is gone, or pump runs again). */
+  stop() {
+    if (this.waitTimer !== null) clearTimeout(this.waitTimer);
+    this.waitTimer = null;
+    if (this.s.tcpDone && this.endTimer !== null) clearTimeout(this.endTimer);
+  }
+};
+
+// src/repro/runtime/wire.ts
+function reproUtf8(b) {
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(b);
+  } catch {
+    return null;
+  }
+}
+function reproLogData(b) {
+  const cut = b.length > 60;
+  const text = reproUtf8(cut ? b.subarray(0, 64) : b);
+  if (text !== null) return text + (cut ? " ..." : "");
+  return `0x${b.subarray(0, 64).toString("hex")}${cut ? " ..." : ""}`;
+}
+function reproShow(b) {
+  const text = reproUtf8(b);
+  if (text !== null) return JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}\u2026` : text);
+  return `0x${b.subarray(0, 24).toString("hex")}${b.length > 24 ? "\u2026" : ""}`;
+}
+function reproDescribeClose(payload2) {
+  if (payload2.length === 0) return "close (no code)";
+  if (payload2.length === 1) return `close with a 1-byte payload 0x${payload2.toString("hex")}`;
+  const reason = payload2.subarray(2);
+  return `close ${payload2.readUInt16BE(0)}${reason.length > 0 ? ` ${reproShow(reason)}` : ""}`;
+}
+var ReproFrameReader = class {
+  constructor(onFrame) {
+    this.onFrame = onFrame;
+  }
+  onFrame;
+  chunks = [];
+  size = 0;
+  /** Octets of a frame not yet complete. */
+  get pending() {
+    return this.size;
+  }
+  push(chunk) {
+    this.chunks.push(chunk);
+    this.size += chunk.length;
+    for (; ; ) {
+      if (this.size < 2) return;
+      const h2 = this.peek(Math.min(this.size, 14));
+      const b0 = h2[0];
+      const b1 = h2[1];
+      let length = b1 & 127;
+      let at = 2;
+      if (length === 126) {
+        if (h2.length < 4) return;
+        length = h2.readUInt16BE(2);
+        at = 4;
+      } else if (length === 127) {
+        if (h2.length < 10) return;
+        length = Number(h2.readBigUInt64BE(2));
+        at = 10;
+      }
+      const masked = (b1 & 128) !== 0;
+      const headLength = at + (masked ? 4 : 0);
+      if (this.size < headLength + length) return;
+      const mask = this.take(headLength).subarray(at);
+      const payload2 = this.take(length);
+      if (masked) for (let i2 = 0; i2 < payload2.length; i2++) payload2[i2] = payload2[i2] ^ mask[i2 & 3];
+      this.onFrame({ fin: (b0 & 128) !== 0, rsv: b0 >> 4 & 7, opcode: b0 & 15, masked, payload: payload2 });
+    }
+  }
+  /** The next n bytes, copied (the caller may unmask them in place). */
+  take(n2) {
+    const out = Buffer.allocUnsafe(n2);
+    let at = 0;
+    while (at < n2) {
+      const c3 = this.chunks[0];
+      const k = Math.min(c3.length, n2 - at);
+      c3.copy(out, at, 0, k);
+      at += k;
+      if (k === c3.length) this.chunks.shift();
+      else this.chunks[0] = c3.subarray(k);
+    }
+    this.size -= n2;
+    return out;
+  }
+  /** The first n bytes (a frame header: n <= 14), copying only the chunks they span. */
+  peek(n2) {
+    const first = this.chunks[0];
+    if (first.length >= n2) return first.subarray(0, n2);
+    const spanned = [];
+    let got = 0;
+    for (const c3 of this.chunks) {
+      spanned.push(c3);
+      got += c3.length;
+      if (got >= n2) break;
+    }
+    return Buffer.concat(spanned).subarray(0, n2);
+  }
+};
+function reproInflater(zlib3, windowBits) {
+  const inflate = zlib3.createInflateRaw({ windowBits: Math.max(9, windowBits) });
+  let broken = false;
+  inflate.on("error", () => broken = true);
+  return (data) => new Promise((resolve6) => {
+    if (broken) {
+      resolve6(null);
+      return;
+    }
+    const out = [];
+    const onData = (c3) => void out.push(c3);
+    const onError = () => resolve6(null);
+    inflate.on("data", onData);
+    inflate.once("error", onError);
+    inflate.write(Buffer.concat([data, Buffer.from([0, 0, 255, 255])]));
+    inflate.flush(zlib3.constants.Z_SYNC_FLUSH, () => {
+      inflate.off("data", onData);
+      inflate.off("error", onError);
+      resolve6(broken ? null : Buffer.concat(out));
+    });
+  });
+}
+
+// src/repro/runtime/session.ts
+var ReproSession = class {
+  constructor(data, node2) {
+    this.data = data;
+    this.node = node2;
+    this.peerInflate = reproInflater(node2.zlib, 15);
+    this.ourInflate = reproInflater(node2.zlib, 15);
+  }
+  data;
+  node;
+  /** Lines printed of each side's frames and messages; the rest are counted. */
+  shown = 40;
+  opcodes = { 0: "continuation", 1: "text", 2: "binary", 8: "close", 9: "ping", 10: "pong" };
+  /** When the connection started: times are printed and writes scheduled from here. */
+  t0 = performance.now();
+  socket = null;
+  replay = null;
+  /** Called once the connection is gone and judged. */
+  onJudged = () => void 0;
+  open = false;
+  tcpDone = false;
+  droppedByMe = false;
+  uncleanEnd = null;
+  deflateOn = false;
+  /** Frame octets received from the peer. */
+  rx = 0;
+  received = [];
+  echoed = [];
+  sent = [];
+  counts = { peer: 0, wsgate: 0 };
+  peerCode = null;
+  order = 0;
+  ourCloseOrder = null;
+  peerCloseOrder = null;
+  /** wsgate failed the connection (a protocol violation, invalid UTF-8): later messages are not delivered. */
+  failed = false;
+  /** Printing and events in arrival order, behind any message still being inflated. */
+  chain = Promise.resolve();
+  peerInflate;
+  /** The peer agreed to compress each message afresh: a reference back into the last one fails. */
+  peerFresh = null;
+  ourInflate;
+  peerMessage = null;
+  ourMessage = null;
+  peerReader = new ReproFrameReader((f) => this.onPeerFrame(f));
+  ourReader = new ReproFrameReader((f) => this.onOurFrame(f));
+  stamp() {
+    return `+${(performance.now() - this.t0).toFixed(1)} ms`.padStart(12);
+  }
+  say(at, line2) {
+    console.log(`${at}  ${line2}`);
+  }
+  /** Says it now-stamped, in arrival order (behind messages still being inflated). */
+  sayLater(line2) {
+    const at = this.stamp();
+    this.later(() => this.say(at, line2));
+  }
+  later(fn) {
+    this.chain = this.chain.then(fn);
+  }
+  note(who, at, line2) {
+    this.counts[who] += 1;
+    if (this.counts[who] <= this.shown) this.say(at, `${who === "peer" ? "peer \u2192 " : "wsgate \u2192 "}${line2}`);
+    else if (this.counts[who] === this.shown + 1) this.say(at, `(${who}: further frames and messages are counted, not shown)`);
+  }
+  /** permessage-deflate as the 101 response agreed it: the peer's window is the one negotiated for its side. */
+  agree(extensions) {
+    this.deflateOn = /permessage-deflate/i.test(extensions ?? "");
+    const side = this.data.role === "client" ? "client" : "server";
+    const bits = new RegExp(`${side}_max_window_bits\\s*=\\s*"?(\\d+)`, "i").exec(extensions ?? "")?.[1];
+    const windowBits = bits === void 0 ? 15 : Number(bits);
+    this.peerInflate = reproInflater(this.node.zlib, windowBits);
+    this.peerFresh = new RegExp(`${side}_no_context_takeover`, "i").test(extensions ?? "") ? () => reproInflater(this.node.zlib, windowBits) : null;
+  }
+  /** Octets from the peer once open; wsgate reads nothing once it has dropped TCP. */
+  peerBytes(chunk) {
+    if (this.droppedByMe) return;
+    this.rx += chunk.length;
+    this.peerReader.push(chunk);
+    this.replay?.pump();
+  }
+  /** Octets wsgate's side sends (after the handshake): parsed for the log, the close and the echoes. */
+  ourBytes(chunk) {
+    this.ourReader.push(chunk);
+    const pending2 = this.ourReader.pending;
+    if (pending2 > 0) this.sayLaterNote("wsgate", `${chunk.length} octets, ${pending2} of a frame not yet complete`);
+  }
+  sayLaterNote(who, line2) {
+    const at = this.stamp();
+    this.later(() => this.note(who, at, line2));
+  }
+  violation(at, what) {
+    this.failed = true;
+    this.later(() => this.say(at, `peer \u2192 protocol violation: ${what} (wsgate fails the connection)`));
+  }
+  onPeerFrame(f) {
+    const at = this.stamp();
+    const name = this.opcodes[f.opcode] ?? `opcode ${f.opcode}`;
+    if (this.data.role === "client" && !f.masked) return this.violation(at, `unmasked ${name} frame from a client`);
+    if (this.data.role === "server" && f.masked) return this.violation(at, `masked ${name} frame from a server`);
+    if (f.opcode >= 8) return this.onPeerControl(f, at);
+    if (f.opcode > 2) return this.violation(at, `reserved opcode ${f.opcode}`);
+    const compressedStart = f.opcode !== 0 && f.rsv === 4 && this.deflateOn;
+    if (f.rsv !== 0 && !compressedStart) return this.violation(at, `RSV bits ${f.rsv} on a ${name} frame`);
+    if (f.opcode === 0 && this.peerMessage === null) return this.violation(at, "continuation frame with no message under way");
+    if (f.opcode !== 0 && this.peerMessage !== null) return this.violation(at, "new message before the previous one ended");
+    const m = this.peerMessage ??= { binary: f.opcode === 2, compressed: compressedStart, parts: [], frames: 0 };
+    m.parts.push(f.payload);
+    m.frames += 1;
+    if (!f.fin) return;
+    this.peerMessage = null;
+    const wire = Buffer.concat(m.parts);
+    this.later(async () => {
+      const data = m.compressed ? await (this.peerFresh?.() ?? this.peerInflate)(wire) : wire;
+      const size = `${String(data?.length ?? "?")} bytes, ${m.frames} frame${m.frames === 1 ? "" : "s"}${m.compressed ? `, ${wire.length} compressed` : ""}`;
+      this.peerMessageDone(m.binary, data, size, at);
+    });
+  }
+  peerMessageDone(binary, data, size, at) {
+    const kind = binary ? "binary" : "text";
+    if (data === null) {
+      this.failed = true;
+      this.note("peer", at, `${kind} message that does not inflate (${size}): wsgate drops TCP`);
+    } else if (!binary && reproUtf8(data) === null) {
+      this.failed = true;
+      this.note("peer", at, `text message with invalid UTF-8 ${reproShow(data)} (${size}): wsgate fails the connection (1007)`);
+    } else if (this.failed) {
+      this.note("peer", at, `${kind} message ${reproShow(data)} (${size}), after wsgate failed the connection: not delivered`);
+    } else {
+      this.note("peer", at, `${kind} message ${reproShow(data)} (${size})`);
+      if (this.data.echo !== null) this.echoed.push({ binary, data });
+      else this.received.push({ kind: "message", data, binary });
+    }
+  }
+  onPeerControl(f, at) {
+    if (f.rsv !== 0) return this.violation(at, `control frame with RSV bits ${f.rsv}`);
+    if (!f.fin) return this.violation(at, "fragmented control frame");
+    if (f.payload.length > 125) return this.violation(at, `control frame of ${f.payload.length} bytes`);
+    const payload2 = f.payload;
+    if (f.opcode === 8) {
+      if (payload2.length === 1) return this.violation(at, reproDescribeClose(payload2));
+      this.peerCloseOrder ??= ++this.order;
+      this.peerCode ??= { code: payload2.length >= 2 ? payload2.readUInt16BE(0) : null };
+      this.later(() => this.note("peer", at, reproDescribeClose(payload2)));
+    } else if (f.opcode === 9) this.later(() => this.note("peer", at, `ping ${reproShow(payload2)}`));
+    else if (f.opcode === 10) {
+      this.later(() => {
+        this.note("peer", at, `pong ${reproShow(payload2)}`);
+        this.received.push({ kind: "pong", data: payload2 });
+      });
+    } else this.violation(at, `reserved opcode ${f.opcode}`);
+  }
+  onOurFrame(f) {
+    const at = this.stamp();
+    if (f.opcode === 8) {
+      this.ourCloseOrder ??= ++this.order;
+      this.later(() => this.note("wsgate", at, reproDescribeClose(f.payload)));
+      return;
+    }
+    const bits = `${f.fin ? "fin" : "not fin"}${f.rsv !== 0 ? `, rsv ${f.rsv}` : ""}`;
+    this.later(() => this.note("wsgate", at, `${this.opcodes[f.opcode] ?? `opcode ${f.opcode}`} frame ${reproShow(f.payload)} (${f.payload.length} bytes, ${bits})`));
+    if (f.opcode > 2 || f.rsv > 4 || f.opcode === 0 === (this.ourMessage === null)) return;
+    const m = this.ourMessage ??= { binary: f.opcode === 2, compressed: f.rsv === 4, parts: [] };
+    m.parts.push(f.payload);
+    if (!f.fin) return;
+    this.ourMessage = null;
+    this.later(async () => {
+      const data = m.compressed ? await this.ourInflate(Buffer.concat(m.parts)) : Buffer.concat(m.parts);
+      if (data !== null) this.sent.push({ binary: m.binary, data });
+    });
+  }
+  /** wsgate's case recorded an event of its own (a timeout tag). */
+  mark(tag) {
+    const at = this.stamp();
+    this.later(() => {
+      this.say(at, `wsgate: timeout ${JSON.stringify(tag)} (the case's own event)`);
+      this.received.push({ kind: "timeout", tag });
+    });
+  }
+  /** TCP is gone: once everything before is printed, the verdict. */
+  tcpClosed(how) {
+    if (this.tcpDone) return;
+    this.tcpDone = true;
+    this.replay?.stop();
+    if (!this.droppedByMe) this.sayLater(`peer ${how}`);
+    void this.chain.then(() => this.finish());
+  }
+  finish() {
+    const closedByMe2 = this.ourCloseOrder !== null && (this.peerCloseOrder === null || this.ourCloseOrder < this.peerCloseOrder);
+    const wasClean = this.peerCode !== null && this.uncleanEnd === null;
+    const remoteCloseCode = this.peerCode?.code ?? null;
+    const facts = { open: this.open, closedByMe: closedByMe2, droppedByMe: this.droppedByMe, wasClean, remoteCloseCode, deflateOn: this.deflateOn };
+    const v = reproJudge(this.data, facts, this.received, this.echoed, this.sent);
+    const shown = this.received.map((e) => e.kind === "timeout" ? ["timeout", e.tag] : e.kind === "pong" ? ["pong", reproLogData(e.data)] : ["message", reproLogData(e.data), e.binary]);
+    const hidden2 = Math.max(0, this.counts.peer - this.shown) + Math.max(0, this.counts.wsgate - this.shown);
+    console.log("");
+    if (hidden2 > 0) console.log(`frames and messages not shown: ${hidden2}`);
+    console.log(`observed events: ${JSON.stringify(shown)}`);
+    console.log(`peer close code: ${remoteCloseCode === null ? "none" : String(remoteCloseCode)}`);
+    console.log(`closed by wsgate's side: ${String(closedByMe2)}; clean: ${String(wasClean)}; TCP dropped by wsgate's side: ${String(this.droppedByMe)}`);
+    console.log(`behavior: ${v.result}`);
+    console.log(`closing: ${v.resultClose}`);
+    console.log(`verdict: ${v.behavior} / ${v.behaviorClose}`);
+    process.exitCode = v.behavior === "OK" && v.behaviorClose === "OK" ? 0 : 1;
+    this.onJudged();
+  }
+};
+
+// src/repro/runtime/roles.ts
+function reproHeader(head2, name) {
+  const m = new RegExp(`^${name}:[ \\t]*(.*?)[ \\t]*$`, "im").exec(head2);
+  return m === null ? null : m[1];
+}
+function reproReadHead(s, socket, onHead) {
+  let buffered = Buffer.alloc(0);
+  let done = false;
+  socket.on("data", (chunk) => {
+    if (done) {
+      if (s?.open === true && s.socket === socket) s.peerBytes(chunk);
+      return;
+    }
+    buffered = Buffer.concat([buffered, chunk]);
+    const end = buffered.indexOf("\r\n\r\n");
+    if (end < 0) return;
+    done = true;
+    onHead(buffered.subarray(0, end + 4).toString("latin1"), buffered.subarray(end + 4));
+  });
+}
+function reproAttach(s, socket) {
+  let reset2 = false;
+  s.socket = socket;
+  socket.setNoDelay(true);
+  socket.on("error", (err) => {
+    if (err.code === "ECONNRESET") reset2 = true;
+    else s.sayLater(`(socket error: ${err.message})`);
+  });
+  socket.on("close", () => s.tcpClosed(reset2 ? "reset TCP" : "closed TCP"));
+}
+function reproListen(s, head2, port) {
+  const { net: net4, crypto: crypto2 } = s.node;
+  const accept = (key) => crypto2.createHash("sha1").update(`${key ?? ""}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`).digest("base64");
+  let served = false;
+  const server = net4.createServer((conn) => {
+    const connectedAt = performance.now();
+    conn.on("error", () => void 0);
+    reproReadHead(s, conn, (text, rest) => {
+      const target = /^GET (\S+)/.exec(text)?.[1] ?? "/";
+      const key = reproHeader(text, "Sec-WebSocket-Key");
+      const count3 = target.startsWith("/getCaseCount");
+      if (count3 || target.startsWith("/updateReports") || served) {
+        conn.write(`HTTP/1.1 101 Switching Protocols\r
+Upgrade: websocket\r
+Connection: Upgrade\r
+Sec-WebSocket-Accept: ${accept(key)}\r
+\r
+`);
+        if (count3) conn.write(Buffer.from([129, 1, 49]));
+        conn.write(Buffer.from([136, 2, 3, 232]));
+        conn.on("data", () => conn.destroy());
+        setTimeout(() => conn.destroy(), 2e3).unref();
+        return;
+      }
+      served = true;
+      s.t0 = connectedAt;
+      reproAttach(s, conn);
+      const offers = reproHeader(text, "Sec-WebSocket-Extensions");
+      s.say(s.stamp(), `peer \u2192 upgrade request GET ${target}${offers !== null ? ` (offers ${offers})` : ""}`);
+      const response = head2.replace(/^(Sec-WebSocket-Accept:[ \t]*)\S+/im, `$1${accept(key)}`);
+      const extensions = reproHeader(response, "Sec-WebSocket-Extensions");
+      s.agree(extensions);
+      s.say(s.stamp(), `wsgate \u2192 ${response.split("\r\n")[0] ?? ""}${extensions !== null ? ` (${extensions})` : ""}`);
+      conn.cork();
+      conn.write(Buffer.from(response, "latin1"));
+      s.open = true;
+      if (rest.length > 0) s.peerBytes(rest);
+      s.replay?.pump();
+      process.nextTick(() => {
+        while (conn.writableCorked > 0) conn.uncork();
+      });
+    });
+  });
+  s.onJudged = () => setTimeout(() => server.close(), 500);
+  server.listen(port, "127.0.0.1", () => {
+    const address = server.address();
+    const actual = typeof address === "object" && address !== null ? address.port : port;
+    console.log(`listening on ws://127.0.0.1:${actual}/ : point the client under test at it (any path)`);
+  });
+}
+function reproConnect(s, head2, target) {
+  const url2 = new URL(target);
+  const hostPort2 = `${url2.hostname}${url2.port === "" ? "" : `:${url2.port}`}`;
+  const request = head2.replace(/^GET \S+/, `GET ${url2.pathname}${url2.search}`).replace(/^(Host:[ \t]*)\S+/im, `$1${hostPort2}`);
+  const key = reproHeader(request, "Sec-WebSocket-Key") ?? "";
+  const { net: net4, crypto: crypto2 } = s.node;
+  const accept = crypto2.createHash("sha1").update(`${key}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`).digest("base64");
+  const socket = net4.connect({ host: url2.hostname.replace(/^\[|\]$/g, ""), port: url2.port === "" ? 80 : Number(url2.port) }, () => {
+    s.t0 = performance.now();
+    reproAttach(s, socket);
+    s.say(s.stamp(), `wsgate \u2192 upgrade request GET ${url2.pathname}${url2.search} to ${hostPort2}`);
+    socket.write(Buffer.from(request, "latin1"));
+  });
+  socket.once("error", (err) => {
+    if (s.socket !== null) return;
+    console.error(`cannot connect to ${url2.href}: ${err.code ?? err.message}`);
+    process.exitCode = 2;
+  });
+  reproReadHead(s, socket, (text, rest) => {
+    const status = text.split("\r\n")[0] ?? "";
+    const extensions = reproHeader(text, "Sec-WebSocket-Extensions");
+    s.say(s.stamp(), `peer \u2192 ${status}${extensions !== null ? ` (${extensions})` : ""}`);
+    if (!/^HTTP\/1\.1 101\b/.test(status) || reproHeader(text, "Sec-WebSocket-Accept") !== accept) {
+      s.say(s.stamp(), "wsgate drops TCP: the opening handshake failed");
+      s.droppedByMe = true;
+      socket.destroy();
+      return;
+    }
+    s.agree(extensions);
+    s.open = true;
+    if (rest.length > 0) s.peerBytes(rest);
+    s.replay?.pump();
+  });
+}
+function reproMain(data, node2, argv) {
+  const raw = Buffer.from(data.blob, "base64");
+  const blob = data.blobGzip ? node2.zlib.gunzipSync(raw) : raw;
+  const writes = data.writes.map(([t, rx, flags, offset, length, pattern2, repeatLength, chop]) => {
+    let bytes2 = blob.subarray(offset, offset + length);
+    if (pattern2 !== null) {
+      const p = Buffer.from(pattern2, "base64");
+      const body = Buffer.alloc(repeatLength);
+      for (let i2 = 0; i2 < repeatLength; i2 += p.length) p.copy(body, i2, 0, Math.min(p.length, repeatLength - i2));
+      bytes2 = Buffer.concat([bytes2, body]);
+    }
+    return { t, rx, handshake: (flags & 1) !== 0, sync: (flags & 2) !== 0, data: bytes2, chop };
+  });
+  const head2 = Buffer.concat(writes.filter((w) => w.handshake).map((w) => w.data)).toString("latin1");
+  const s = new ReproSession(data, node2);
+  s.replay = new ReproReplay(s, writes.filter((w) => !w.handshake));
+  if (data.role === "client") reproListen(s, head2, argv[0] === void 0 ? 9001 : Number(argv[0]));
+  else reproConnect(s, head2, argv[0] ?? data.url ?? "ws://127.0.0.1:9001/");
+}
+
+// src/repro/script.ts
+var RUNTIME = [
+  reproUtf8,
+  reproLogData,
+  reproShow,
+  reproDescribeClose,
+  ReproFrameReader,
+  reproInflater,
+  reproSameEvent,
+  reproEchoOutcome,
+  reproJudge,
+  ReproSession,
+  ReproReplay,
+  reproHeader,
+  reproReadHead,
+  reproAttach,
+  reproListen,
+  reproConnect,
+  reproMain
+];
+var PLAIN_BLOB = 2048;
+var WIDTH = 100;
+function plain2(text) {
+  return text.replace(/<br\s*\/?>/gi, "\n").replace(/<[^>]+>/g, "").replaceAll("&lt;", "<").replaceAll("&gt;", ">").replaceAll("&amp;", "&");
+}
+function comment(text, indent = "") {
+  const out = [];
+  for (const paragraph of text.split("\n")) {
+    let line2 = "";
+    for (const word of paragraph.split(/\s+/).filter((w) => w !== "")) {
+      if (line2 !== "" && line2.length + word.length + 1 > WIDTH - 3 - indent.length) {
+        out.push(`// ${indent}${line2}`);
+        line2 = word;
+      } else line2 = line2 === "" ? word : `${line2} ${word}`;
+    }
+    out.push(`// ${indent}${line2}`.trimEnd());
+  }
+  return out;
+}
+function runtimeSource() {
+  return RUNTIME.map((piece) => piece.toString().replace(/^class\s*(?=\{)/, `class ${piece.name} `)).join("\n\n").replace(/^[ \t]*\/\*\*[\s\S]*?\*\/[ \t]*\n/gm, "").split("\n").filter((line2) => !/^\s*\/\//.test(line2)).map((line2) => line2.replace(/^(?: {4})+/, (indent) => " ".repeat(indent.length / 2))).join("\n");
+}
+function recordedUrl(data, blob) {
+  const first = data.writes[0];
+  if (data.role !== "server" || first === void 0) return null;
+  const head2 = blob.subarray(first[3], first[3] + first[4]).toString("latin1");
+  const target = /^GET (\S+)/.exec(head2)?.[1];
+  const host = /^Host:[ \t]*(\S+)/im.exec(head2)?.[1];
+  return target === void 0 || host === void 0 ? null : `ws://${host}${target}`;
+}
+function isWholeReport(run) {
+  return run.expectedClose !== void 0 && run.wirelog !== void 0 && run.expected !== void 0 && run.description !== void 0;
+}
+function headerLines(data, run, url2, embedded) {
+  const requirement = requirementFor(data.id, run.expectedClose);
+  const why = isWholeReport(run) ? explainResult(run) : null;
+  const file2 = `repro-${data.id}.mjs`;
+  const peer = data.role === "client" ? "a WebSocket client" : "a WebSocket server";
+  const verdict = `${run.behavior} / ${run.behaviorClose}`;
+  return [
+    `// wsgate repro: Autobahn|Testsuite case ${data.id} against ${JSON.stringify(run.agent)} (${peer}).`,
+    "//",
+    "// What wsgate does in this case:",
+    ...comment(plain2(data.description), "  "),
+    "// What the peer must do:",
+    ...comment(plain2(data.expectation), "  "),
+    `// Requirement (${requirement.rfc}):`,
+    ...comment(plain2(requirement.text), "  "),
+    "//",
+    `// In the run: ${verdict} (behavior / behaviorClose).`,
+    ...why === null ? [] : comment(`Why: ${why.cause.title}: the peer ${why.peerDid}. Ending: ${why.ending}.`, "  "),
+    ...comment(`behavior: ${run.result}`, "  "),
+    ...comment(`closing: ${run.resultClose}`, "  "),
+    ...comment(`observed events: ${JSON.stringify(run.received).replaceAll("],[", "], [")}; peer close code: ${run.remoteCloseCode === null ? "none" : String(run.remoteCloseCode)}`, "  "),
+    "//",
+    ...data.role === "client" ? [
+      `// Run it: node ${file2} [PORT]   (default 9001), then point the client at ws://127.0.0.1:PORT/`,
+      "// (any path; an Autobahn-style driver gets 1 from /getCaseCount and a plain close from /updateReports)."
+    ] : [`// Run it: node ${file2} ws://HOST:PORT/PATH   (default: ${url2 ?? "ws://127.0.0.1:9001/"}, the server of the run)`],
+    ...comment(
+      "It plays wsgate's side of the case byte for byte with the run's timing (each write no earlier than it was made, and not before the peer had sent as many bytes as then, waiting at most 2 s more), prints what the peer does, and ends with the verdict by Autobahn|Testsuite's rules: exit 0 for OK / OK, 1 otherwise. Plain Node >= 20, no packages."
+    ),
+    ...data.adjust === "other" ? comment("This case adjusts its verdict on facts the repro does not see (the frames wsgate sent, a scripted handshake): only Autobahn's common rules are applied here.") : [],
+    ...data.overflowed ? comment("The run wrote more than the recording keeps: the replay stops where the recording did.") : [],
+    `// Written by wsgate ${VERSION}. Embedded bytes: ${embedded}.`
+  ];
+}
+function reproScript(data, run) {
+  const blob = Buffer.from(data.blob, "base64");
+  const gzip = blob.length > PLAIN_BLOB;
+  const embedded = (gzip ? gzipSync2(blob, { level: 9 }) : blob).toString("base64");
+  const runtimeData = {
+    id: data.id,
+    role: data.role,
+    expect: data.expect,
+    close: data.close,
+    echo: data.echo,
+    needsDeflate: data.needsDeflate,
+    adjust: data.adjust,
+    blobGzip: gzip,
+    writes: data.writes,
+    marks: data.marks,
+    end: data.end,
+    url: recordedUrl(data, blob)
+  };
+  const header = headerLines(data, run, runtimeData.url, `${blob.length}${gzip ? ` (${embedded.length} characters of base64 of gzip)` : ""}`);
+  const lines = [];
+  for (let i2 = 0; i2 < embedded.length; i2 += WIDTH) lines.push(`  '${embedded.slice(i2, i2 + WIDTH)}',`);
+  return [
+    ...header,
+    "",
+    "import net from 'node:net';",
+    "import crypto from 'node:crypto';",
+    "import zlib from 'node:zlib';",
+    "",
+    `const DATA = ${JSON.stringify(runtimeData, null, 1).replace(/\n\s*/g, " ")};`,
+    `DATA.blob = [
+${lines.join("\n")}
+].join('');`,
+    "",
+    runtimeSource(),
+    "",
+    `${reproMain.name}(DATA, { net, crypto, zlib }, process.argv.slice(2));`,
+    ""
+  ].join("\n");
+}
+
+// src/repro/keeper.ts
+var REPRO_SCRIPT_DIR = "repro";
+function passedBothAxes(r) {
+  return r.behavior === "OK" && r.behaviorClose === "OK";
+}
+var ReproKeeper = class {
+  constructor(outdir, scripts) {
+    this.outdir = outdir;
+    this.scripts = scripts;
+  }
+  outdir;
+  scripts;
+  writing = [];
+  problems = [];
+  /** A case was settled: its recording is written if it did not pass, else dropped. */
+  settled(gc) {
+    const result = gc.result;
+    const recording = result === null ? null : takeRecording(result);
+    if (result === null || recording === null || gc.reportBase === null || passedBothAxes(result)) return;
+    const base = gc.reportBase;
+    const data = reproData(recording);
+    this.writing.push(
+      (async () => {
+        await writeRecording(this.outdir, base, data);
+        if (!this.scripts) return;
+        const dir = path9.join(this.outdir, REPRO_SCRIPT_DIR);
+        await makeDirectory(dir);
+        await writeFileAtomic(resolveInside(dir, `${base}.mjs`), reproScript(data, result));
+      })().catch((err) => void this.problems.push(`case ${gc.id}: could not keep its recording: ${err.message}`))
+    );
+  }
+  /** Waits for every write; the problems met, one line each. */
+  async finish() {
+    await Promise.all(this.writing);
+    return this.problems;
+  }
+};
+
+// src/repro/from-report.ts
+async function readJson(file2) {
+  try {
+    return JSON.parse(await readFile3(file2, "utf8"));
+  } catch (err) {
+    throw new UsageError(`cannot read ${file2}: ${err.message.split("\n")[0] ?? ""}`);
+  }
+}
+function pickEntry(index, req, dir) {
+  const agents = Object.keys(index).filter((a2) => index[a2]?.[req.caseId] !== void 0);
+  if (req.agent !== null) {
+    const entry = index[req.agent]?.[req.caseId];
+    if (entry === void 0) throw new UsageError(`no report of case ${req.caseId} for agent ${JSON.stringify(req.agent)} in ${dir}${agents.length > 0 ? ` (agents: ${agents.join(", ")})` : ""}`);
+    return { agent: req.agent, entry };
+  }
+  if (agents.length === 0) throw new UsageError(`no report of case ${req.caseId} in ${dir}`);
+  if (agents.length > 1) throw new UsageError(`case ${req.caseId} ran against several agents in ${dir}: name one with --agent (${agents.join(", ")})`);
+  const agent = agents[0];
+  return { agent, entry: index[agent]?.[req.caseId] };
+}
+async function reproFromReport(req) {
+  const dir = path10.resolve(req.from);
+  if (!existsSync2(dir) || !statSync3(dir).isDirectory()) throw new UsageError(`no report directory ${dir}`);
+  const indexFile = path10.join(dir, "index.json");
+  if (!existsSync2(indexFile)) throw new UsageError(`no index.json in ${dir}: not a report directory`);
+  const index = await readJson(indexFile);
+  const { agent, entry } = pickEntry(index, req, dir);
+  const verdict = `${entry.behavior} / ${entry.behaviorClose}`;
+  if (passedBothAxes(entry)) throw new UsageError(`case ${req.caseId} passed (${verdict}) for ${JSON.stringify(agent)}: nothing to reproduce`);
+  if (!existsSync2(path10.join(dir, REPRO_DATA_DIR))) throw new UsageError(`the run in ${dir} kept no recording (wsgate run keeps one per non-passing case; wstest and older runs do not)`);
+  const file2 = [recordingPath(dir, entry.reportfile.replace(/\.json$/, "")), recordingPath(dir, caseReportBase(agentFileBase(agent), req.caseId))].find((f) => existsSync2(f));
+  if (file2 === void 0) throw new UsageError(`no recording of case ${req.caseId} (${verdict}) for ${JSON.stringify(agent)} in ${path10.join(dir, REPRO_DATA_DIR)}`);
+  let data;
+  try {
+    data = await readRecording(file2);
+  } catch (err) {
+    throw new UsageError(err.message);
+  }
+  const report = await readJson(resolveInside(dir, entry.reportfile));
+  return { script: reproScript(data, report), summary: `case ${req.caseId} against ${JSON.stringify(agent)} (${data.role === "client" ? "a client" : "a server"}), ${verdict} in the run` };
+}
+
+// src/commands/repro.ts
+function reproCommand(y, { io }) {
+  return y.command(
+    "repro <case>",
+    "Write a repro script for a case of a run that was not OK: one file that runs on plain Node >= 20 with no packages, plays wsgate's side of the case byte for byte with the run's timing, prints what the peer does and ends with the verdict",
+    (y2) => y2.positional("case", { type: "string", demandOption: true, describe: "Case id (6.4.3)" }).option("from", { type: "string", requiresArg: true, default: "./reports/clients", describe: "Report directory of the run" }).option("out", { type: "string", requiresArg: true, describe: "File to write (- for stdout) [default: ./repro-CASE.mjs]" }).option("agent", { type: "string", requiresArg: true, describe: "The agent, when several ran the case" }).example("$0 repro 6.4.3 --from reports/clients", "write repro-6.4.3.mjs; run it with `node repro-6.4.3.mjs 9001` and point the client at ws://127.0.0.1:9001/").example("$0 repro 7.9.1 --from reports/servers --out -", "print a server's repro script; run it with `node FILE ws://host:port/`"),
+    async (a2) => {
+      const caseId = String(a2.case);
+      const { script, summary } = await reproFromReport({ caseId, from: a2.from, agent: a2.agent ?? null });
+      if (a2.out === "-") {
+        io.stdout.write(script);
+        return;
+      }
+      const out = a2.out ?? `repro-${caseId}.mjs`;
+      await writeFileAtomic(out, script).catch((err) => {
+        throw new UsageError(`cannot write ${out}: ${err.code ?? err.message}`);
+      });
+      io.stdout.write(`wsgate: wrote ${out}: ${summary}
+`);
+    }
+  );
+}
+
 // src/config/run-config.ts
 init_errors();
 init_verdicts();
 init_route_target();
 init_patterns();
-import path9 from "node:path";
+import path12 from "node:path";
 
 // src/config/parallel.ts
 import os from "node:os";
@@ -71977,7 +73080,7 @@ function parseShard(text) {
 // src/config/schema.ts
 init_zod();
 init_errors();
-import path8 from "node:path";
+import path11 from "node:path";
 init_url();
 init_patterns();
 var patterns = external_exports.array(external_exports.string()).default([]);
@@ -72018,6 +73121,8 @@ var runSchema = serverSchema.extend({
   restartServer: external_exports.boolean().default(false),
   serverStartTimeout: external_exports.number().positive("--server-start-timeout must be a positive number of seconds").max(3600).nullable().default(null),
   insecure: external_exports.boolean().default(false),
+  /** Write a repro script for every case that is not OK on both axes (`run --repro`). */
+  repro: external_exports.boolean().default(false),
   seed: external_exports.number().int("--seed must be a whole number").min(0, "--seed must be at least 0").max(2 ** 32 - 1, "--seed must be below 2^32").nullable().default(null)
 });
 function parseWith(schema, input3) {
@@ -72085,7 +73190,7 @@ function resolveTls(o2, secure, role, startsServer) {
   if (role === "client" && o2.ca !== null && o2.cert === null) throw new UsageError("--ca names the CA of your --cert; without --cert, wsgate makes a CA and hands that to the client");
   if (role === "server" && !startsServer && o2.cert !== null) throw new UsageError("--cert/--key are for a server wsgate starts (--server, --role server); a server at --server-url has its own");
   if (insecure && o2.ca !== null) throw new UsageError("--insecure skips verification: it does not go with --ca");
-  const abs = (f) => f === null ? null : path8.resolve(f);
+  const abs = (f) => f === null ? null : path11.resolve(f);
   return { cert: abs(o2.cert), key: abs(o2.key), ca: abs(o2.ca), insecure };
 }
 function resolveServeConfig(input3, sources = {}) {
@@ -72094,7 +73199,7 @@ function resolveServeConfig(input3, sources = {}) {
   const tls5 = resolveTls(o2, secure, "client", false);
   return {
     ...listenSettings(host, port, sources.env),
-    outdir: path8.resolve(o2.outdir ?? "./reports/clients"),
+    outdir: path11.resolve(o2.outdir ?? "./reports/clients"),
     cases: splitList(o2.cases),
     excludeCases: splitList(o2.excludeCases),
     logLevel: o2.logLevel,
@@ -72142,7 +73247,7 @@ function runSettings(o2, sources, tls5, defaultOutdir, defaultAgent) {
   const agent = o2.agent ?? defaultAgent;
   const problem = agentProblem(agent);
   if (problem !== null) throw new UsageError(`--agent: ${problem}`);
-  const outdir = path9.resolve(o2.outdir ?? defaultOutdir);
+  const outdir = path12.resolve(o2.outdir ?? defaultOutdir);
   return {
     agent,
     outdir,
@@ -72151,16 +73256,17 @@ function runSettings(o2, sources, tls5, defaultOutdir, defaultAgent) {
     caseTimeout: o2.caseTimeout,
     strict: o2.strict,
     failOn: [...failingVerdicts(o2.failOn === null ? null : splitList(o2.failOn), o2.strict)],
-    baseline: o2.baseline === null ? null : path9.resolve(o2.baseline),
-    writeBaseline: o2.writeBaseline === null ? null : path9.resolve(o2.writeBaseline),
+    baseline: o2.baseline === null ? null : path12.resolve(o2.baseline),
+    writeBaseline: o2.writeBaseline === null ? null : path12.resolve(o2.writeBaseline),
     github: o2.github,
     quiet: o2.quiet,
-    junit: path9.resolve(o2.junit ?? path9.join(outdir, "junit.xml")),
-    json: path9.resolve(o2.json ?? path9.join(outdir, "summary.json")),
+    junit: path12.resolve(o2.junit ?? path12.join(outdir, "junit.xml")),
+    json: path12.resolve(o2.json ?? path12.join(outdir, "summary.json")),
     logLevel: o2.logLevel,
     jobs: o2.jobs ?? defaultJobs(),
     shard: resolveShard(o2.shard),
     extended: o2.extended,
+    repro: { record: true, scripts: o2.repro },
     ...specExtras(sources, tls5)
   };
 }
@@ -73083,12 +74189,12 @@ var handleCommand = (filePath, rawArguments, rawOptions) => {
 
 // node_modules/execa/lib/arguments/options.js
 var import_cross_spawn = __toESM(require_cross_spawn(), 1);
-import path14 from "node:path";
+import path17 from "node:path";
 import process6 from "node:process";
 
 // node_modules/npm-run-path/index.js
 import process4 from "node:process";
-import path11 from "node:path";
+import path14 from "node:path";
 
 // node_modules/npm-run-path/node_modules/path-key/index.js
 function pathKey(options = {}) {
@@ -73105,7 +74211,7 @@ function pathKey(options = {}) {
 // node_modules/unicorn-magic/node.js
 import { promisify } from "node:util";
 import { execFile as execFileCallback, execFileSync as execFileSyncOriginal } from "node:child_process";
-import path10 from "node:path";
+import path13 from "node:path";
 import { fileURLToPath as fileURLToPath3 } from "node:url";
 var execFileOriginal = promisify(execFileCallback);
 function toPath(urlOrPath) {
@@ -73114,12 +74220,12 @@ function toPath(urlOrPath) {
 function traversePathUp(startPath) {
   return {
     *[Symbol.iterator]() {
-      let currentPath = path10.resolve(toPath(startPath));
+      let currentPath = path13.resolve(toPath(startPath));
       let previousPath;
       while (previousPath !== currentPath) {
         yield currentPath;
         previousPath = currentPath;
-        currentPath = path10.resolve(currentPath, "..");
+        currentPath = path13.resolve(currentPath, "..");
       }
     }
   };
@@ -73134,27 +74240,27 @@ var npmRunPath = ({
   execPath: execPath2 = process4.execPath,
   addExecPath = true
 } = {}) => {
-  const cwdPath = path11.resolve(toPath(cwd));
+  const cwdPath = path14.resolve(toPath(cwd));
   const result = [];
-  const pathParts = pathOption.split(path11.delimiter);
+  const pathParts = pathOption.split(path14.delimiter);
   if (preferLocal) {
     applyPreferLocal(result, pathParts, cwdPath);
   }
   if (addExecPath) {
     applyExecPath(result, pathParts, execPath2, cwdPath);
   }
-  return pathOption === "" || pathOption === path11.delimiter ? `${result.join(path11.delimiter)}${pathOption}` : [...result, pathOption].join(path11.delimiter);
+  return pathOption === "" || pathOption === path14.delimiter ? `${result.join(path14.delimiter)}${pathOption}` : [...result, pathOption].join(path14.delimiter);
 };
 var applyPreferLocal = (result, pathParts, cwdPath) => {
   for (const directory of traversePathUp(cwdPath)) {
-    const pathPart = path11.join(directory, "node_modules/.bin");
+    const pathPart = path14.join(directory, "node_modules/.bin");
     if (!pathParts.includes(pathPart)) {
       result.push(pathPart);
     }
   }
 };
 var applyExecPath = (result, pathParts, execPath2, cwdPath) => {
-  const pathPart = path11.resolve(cwdPath, toPath(execPath2), "..");
+  const pathPart = path14.resolve(cwdPath, toPath(execPath2), "..");
   if (!pathParts.includes(pathPart)) {
     result.push(pathPart);
   }
@@ -74309,7 +75415,7 @@ var killAfterTimeout = async (subprocess, timeout2, context, { signal }) => {
 
 // node_modules/execa/lib/methods/node.js
 import { execPath, execArgv } from "node:process";
-import path12 from "node:path";
+import path15 from "node:path";
 var mapNode = ({ options }) => {
   if (options.node === false) {
     throw new TypeError('The "node" option cannot be false with `execaNode()`.');
@@ -74328,7 +75434,7 @@ var handleNodeOption = (file2, commandArguments, {
     throw new TypeError('The "execPath" option has been removed. Please use the "nodePath" option instead.');
   }
   const normalizedNodePath = safeNormalizeFileUrl(nodePath, 'The "nodePath" option');
-  const resolvedNodePath = path12.resolve(cwd, normalizedNodePath);
+  const resolvedNodePath = path15.resolve(cwd, normalizedNodePath);
   const newOptions = {
     ...options,
     nodePath: resolvedNodePath,
@@ -74338,7 +75444,7 @@ var handleNodeOption = (file2, commandArguments, {
   if (!shouldHandleNode) {
     return [file2, commandArguments, newOptions];
   }
-  if (path12.basename(file2, ".exe") === "node") {
+  if (path15.basename(file2, ".exe") === "node") {
     throw new TypeError('When the "node" option is true, the first argument does not need to be "node".');
   }
   return [
@@ -74427,12 +75533,12 @@ var ENCODING_ALIASES = {
 var serializeEncoding = (encoding) => typeof encoding === "string" ? `"${encoding}"` : String(encoding);
 
 // node_modules/execa/lib/arguments/cwd.js
-import { statSync as statSync3 } from "node:fs";
-import path13 from "node:path";
+import { statSync as statSync4 } from "node:fs";
+import path16 from "node:path";
 import process5 from "node:process";
 var normalizeCwd = (cwd = getDefaultCwd()) => {
   const cwdString = safeNormalizeFileUrl(cwd, 'The "cwd" option');
-  return path13.resolve(cwdString);
+  return path16.resolve(cwdString);
 };
 var getDefaultCwd = () => {
   try {
@@ -74449,7 +75555,7 @@ var fixCwdError = (originalMessage, cwd) => {
   }
   let cwdStat;
   try {
-    cwdStat = statSync3(cwd);
+    cwdStat = statSync4(cwd);
   } catch (error62) {
     return `The "cwd" option is invalid: ${cwd}.
 ${error62.message}
@@ -74479,7 +75585,7 @@ var normalizeOptions = (filePath, rawArguments, rawOptions) => {
   options.killSignal = normalizeKillSignal(options.killSignal);
   options.forceKillAfterDelay = normalizeForceKillAfterDelay(options.forceKillAfterDelay);
   options.lines = options.lines.map((lines, fdNumber) => lines && !BINARY_ENCODINGS.has(options.encoding) && options.buffer[fdNumber]);
-  if (process6.platform === "win32" && path14.basename(file2, ".exe") === "cmd") {
+  if (process6.platform === "win32" && path17.basename(file2, ".exe") === "cmd") {
     commandArguments.unshift("/q");
   }
   return { file: file2, commandArguments, options };
@@ -76620,13 +77726,13 @@ var logOutputSync = ({ serializedResult, fdNumber, state, verboseInfo, encoding,
   }
 };
 var writeToFiles = (serializedResult, stdioItems, outputFiles) => {
-  for (const { path: path17, append: append2 } of stdioItems.filter(({ type }) => FILE_TYPES.has(type))) {
-    const pathString = typeof path17 === "string" ? path17 : path17.toString();
+  for (const { path: path20, append: append2 } of stdioItems.filter(({ type }) => FILE_TYPES.has(type))) {
+    const pathString = typeof path20 === "string" ? path20 : path20.toString();
     if (append2 || outputFiles.has(pathString)) {
-      appendFileSync(path17, serializedResult);
+      appendFileSync(path20, serializedResult);
     } else {
       outputFiles.add(pathString);
-      writeFileSync(path17, serializedResult);
+      writeFileSync(path20, serializedResult);
     }
   }
 };
@@ -79042,7 +80148,7 @@ init_files();
 import { readFileSync as readFileSync7, rmSync } from "node:fs";
 import { mkdtemp, writeFile as writeFile2 } from "node:fs/promises";
 import os2 from "node:os";
-import path15 from "node:path";
+import path18 from "node:path";
 import tls3 from "node:tls";
 
 // src/tls/certificates.ts
@@ -79139,15 +80245,15 @@ async function prepareTls(config2, options) {
   if (!options.needCertificate) return { cert: "", key: "", certFile: null, keyFile: null, caFile: config2.ca, caPem, summary, dispose: none };
   const pki = await generatePki(options.hosts);
   await makeDirectory(options.outdir);
-  const caFile = path15.join(options.outdir, CA_FILE_NAME);
+  const caFile = path18.join(options.outdir, CA_FILE_NAME);
   await writeFileAtomic(caFile, pki.caCert);
   const generated = { caFile, generated: true, insecure: config2.insecure };
   if (!options.serverFiles) return { cert: pki.cert, key: pki.key, certFile: null, keyFile: null, caFile, caPem: pki.caCert, summary: generated, dispose: none };
-  const dir = await mkdtemp(path15.join(os2.tmpdir(), "wsgate-tls-"));
+  const dir = await mkdtemp(path18.join(os2.tmpdir(), "wsgate-tls-"));
   const remove = () => rmSync(dir, { recursive: true, force: true });
   process.once("exit", remove);
-  const certFile = path15.join(dir, "server-cert.pem");
-  const keyFile = path15.join(dir, "server-key.pem");
+  const certFile = path18.join(dir, "server-cert.pem");
+  const keyFile = path18.join(dir, "server-key.pem");
   await writeFile2(certFile, pki.cert, { mode: 384 });
   await writeFile2(keyFile, pki.key, { mode: 384 });
   return {
@@ -79648,7 +80754,7 @@ function clientRoleDriver(config2) {
     async startPeer(_n, context) {
       const { io, cases, secure } = context;
       if (command2.includes("{ca}") && secure?.caFile == null) throw new UsageError("the client command uses {ca}, but there is no CA to give it: add --tls (wsgate makes one), or --ca FILE with your --cert");
-      server = await listenForCases(config2, cases, { logger: io.logger, statusWaitMs: (config2.caseTimeout ?? DEFAULT_CASE_TIMEOUT) * 1e3, certificate: secure });
+      server = await listenForCases(config2, cases, { logger: io.logger, statusWaitMs: (config2.caseTimeout ?? DEFAULT_CASE_TIMEOUT) * 1e3, certificate: secure, keepRecordings: config2.repro.record });
       clientCpu0 = childrenCpuMs();
       return clientPeer(config2, command2, server, context);
     },
@@ -79950,6 +81056,7 @@ function playOnSocket(socket, target, def, info, settings, resolve6) {
       agent: info.agent,
       index: info.index,
       started,
+      keepRecording: settings.keepRecording === true,
       onResult: (result) => {
         if (limit !== null) clearTimeout(limit);
         stopListening();
@@ -80346,7 +81453,8 @@ function playSettings(config2, sut, def) {
     deflateLevel: AUTOBAHN_DEFAULTS.deflateLevel,
     newMask: () => bytes2(4),
     randomBytes: bytes2,
-    userAgent: `wsgate/${VERSION}`
+    userAgent: `wsgate/${VERSION}`,
+    keepRecording: config2.repro.record
   };
 }
 var DIED_GRACE_MS = 200;
@@ -80384,7 +81492,8 @@ async function runGate(config2, io, ending) {
   const secure = config2.tls === null ? null : await prepareTls(config2.tls, { ...driver.tlsNeeds, outdir: config2.outdir });
   const meter = startMeter();
   const progress = new Progress(io.out, io.isTty, cases.length, config2.quiet);
-  const settings = { config: config2, io, cases, selected, baseline, progress, several: driver.peerCount > 1 };
+  const keeper = config2.repro.record ? new ReproKeeper(config2.outdir, config2.repro.scripts) : null;
+  const settings = { config: config2, io, cases, selected, baseline, progress, several: driver.peerCount > 1, keeper };
   const tested = [];
   try {
     for (let n2 = 0; n2 < driver.peerCount && !isAborted(io.signal); n2++) {
@@ -80394,6 +81503,8 @@ async function runGate(config2, io, ending) {
   } finally {
     secure?.dispose();
   }
+  for (const problem of await keeper?.finish() ?? []) io.out.write(`wsgate: warning: ${problem}
+`);
   const run = {
     agent: tested.map((t) => t.agent).join(", ") || config2.agent,
     startedAt: meter.startedAt,
@@ -80426,6 +81537,7 @@ async function runPeer(peer, s) {
   const done = /* @__PURE__ */ new Map();
   const settle2 = (played) => {
     if (done.has(played.index)) return;
+    s.keeper?.settled(played);
     const gc = s.baseline === null ? played : applyBaseline([played], peer.agent, s.baseline)[0] ?? played;
     if (s.several) gc.agent = peer.agent;
     done.set(gc.index, gc);
@@ -80496,7 +81608,8 @@ function runCommand(y, { io, env: env2, setStatus }) {
         restartServer: a2["restart-server"],
         serverStartTimeout: a2["server-start-timeout"] ?? null,
         seed: a2.seed ?? null,
-        insecure: a2.insecure
+        insecure: a2.insecure,
+        repro: a2.repro
       }, { env: env2, spec });
       const logger = makeLogger(config2.logLevel);
       const gateIo = { out: io.stdout, logger, isTty: io.isTty ?? false, env: env2, ...io.signal ? { signal: io.signal } : {} };
@@ -80506,7 +81619,7 @@ function runCommand(y, { io, env: env2, setStatus }) {
   );
 }
 function runOptions(y) {
-  return serverOptions(y).option("client", { type: "string", requiresArg: true, describe: "Client command, run in a shell once per case; {url}, {case}, {agent} (and {ca} over TLS) are replaced (shell-quoted) and set as WSGATE_URL, WSGATE_CASE, WSGATE_AGENT (WSGATE_CA_FILE, NODE_EXTRA_CA_CERTS, SSL_CERT_FILE). Default: the bundled ws client, which loops over the cases itself" }).option("client-loops", { type: "boolean", default: false, describe: "Run the client once with the base URL; it drives every case itself (/getCaseCount, /runCase, /updateReports). The bundled client can do this too" }).option("agent", { type: "string", requiresArg: true, describe: "Agent name in the reports (default: client, or wsgate-reference-ws for the bundled client or server; a server under test is named by its Server header, else its host:port)" }).option("role", { type: "string", choices: ["client", "server"], requiresArg: true, describe: "The side under test: client (default) or server; --role server alone tests the bundled ws server" }).option("server-url", { type: "string", requiresArg: true, describe: "Test the WebSocket server at ws://HOST:PORT[/path]: wsgate connects to it once per case (port 0 with --server: a free port)" }).option("server", { type: "string", requiresArg: true, describe: "Command that starts the server under test, run in a shell; {port} and WSGATE_PORT give it the port (with --tls: {cert}, {key} and WSGATE_CERT_FILE, WSGATE_KEY_FILE its certificate). Stopped (its process tree) at the end" }).option("restart-server", { type: "boolean", default: false, describe: "Start the --server command again when it dies, before the next case (else the remaining cases fail)" }).option("server-start-timeout", { type: "number", requiresArg: true, describe: "Seconds to wait for the server under test to accept connections (default: 30)" }).option("insecure", { type: "boolean", default: false, describe: "Server under test over wss://: do not verify its certificate (the summary records it)" }).option("seed", { type: "number", requiresArg: true, describe: "Server role: masking keys and handshake keys from this seed (a reproducible run), instead of random ones" }).option("case-timeout", { type: "number", requiresArg: true, describe: "Seconds a case may take before the client is killed (default: 30, or longer for cases whose own timers wait longer, e.g. group 9)" }).option("strict", { type: "boolean", default: false, describe: "NON-STRICT outcomes fail too (adds NON-STRICT to --fail-on)" }).option("fail-on", { type: "string", array: true, requiresArg: true, describe: "Verdicts that fail a case, on either axis (replaces the default FAILED, 'WRONG CODE', UNCLEAN, 'FAILED BY CLIENT'; also NON-STRICT, INFORMATIONAL, UNIMPLEMENTED)" }).option("baseline", { type: "string", requiresArg: true, describe: "Baseline file of accepted non-OK cases, each with a reason: they do not fail the build" }).option("write-baseline", { type: "string", requiresArg: true, describe: "Write this run's failing cases to a baseline file (a starting point; edit the reasons)" }).option("github", githubOption).option("quiet", quietOption).option("junit", { type: "string", requiresArg: true, describe: "JUnit XML file (default: OUTDIR/junit.xml)" }).option("json", { type: "string", requiresArg: true, describe: "JSON summary file (default: OUTDIR/summary.json)" }).option("jobs", { type: "number", requiresArg: true, describe: "Cases run at once, each on its own connection (and client process, per case); group 9 always runs alone. Default: one per core, at most 8" }).example("$0 run", "run every case against the bundled ws client").example('$0 run --client "node my-client.js {url}" --cases "6.*"', "run group 6 against your client").example('$0 run --server "node my-server.js {port}"', "run every case against your server").example("$0 run --server-url ws://127.0.0.1:9001", "run every case against a server running elsewhere").example('$0 run --tls --client "node my-client.js {url}"', "the same over wss://, the client trusting a throwaway CA");
+  return serverOptions(y).option("client", { type: "string", requiresArg: true, describe: "Client command, run in a shell once per case; {url}, {case}, {agent} (and {ca} over TLS) are replaced (shell-quoted) and set as WSGATE_URL, WSGATE_CASE, WSGATE_AGENT (WSGATE_CA_FILE, NODE_EXTRA_CA_CERTS, SSL_CERT_FILE). Default: the bundled ws client, which loops over the cases itself" }).option("client-loops", { type: "boolean", default: false, describe: "Run the client once with the base URL; it drives every case itself (/getCaseCount, /runCase, /updateReports). The bundled client can do this too" }).option("agent", { type: "string", requiresArg: true, describe: "Agent name in the reports (default: client, or wsgate-reference-ws for the bundled client or server; a server under test is named by its Server header, else its host:port)" }).option("role", { type: "string", choices: ["client", "server"], requiresArg: true, describe: "The side under test: client (default) or server; --role server alone tests the bundled ws server" }).option("server-url", { type: "string", requiresArg: true, describe: "Test the WebSocket server at ws://HOST:PORT[/path]: wsgate connects to it once per case (port 0 with --server: a free port)" }).option("server", { type: "string", requiresArg: true, describe: "Command that starts the server under test, run in a shell; {port} and WSGATE_PORT give it the port (with --tls: {cert}, {key} and WSGATE_CERT_FILE, WSGATE_KEY_FILE its certificate). Stopped (its process tree) at the end" }).option("restart-server", { type: "boolean", default: false, describe: "Start the --server command again when it dies, before the next case (else the remaining cases fail)" }).option("server-start-timeout", { type: "number", requiresArg: true, describe: "Seconds to wait for the server under test to accept connections (default: 30)" }).option("insecure", { type: "boolean", default: false, describe: "Server under test over wss://: do not verify its certificate (the summary records it)" }).option("repro", { type: "boolean", default: false, describe: "Write a repro script (plain Node, no packages) for every case that is not OK on both axes to OUTDIR/repro/ (see `wsgate repro`)" }).option("seed", { type: "number", requiresArg: true, describe: "Server role: masking keys and handshake keys from this seed (a reproducible run), instead of random ones" }).option("case-timeout", { type: "number", requiresArg: true, describe: "Seconds a case may take before the client is killed (default: 30, or longer for cases whose own timers wait longer, e.g. group 9)" }).option("strict", { type: "boolean", default: false, describe: "NON-STRICT outcomes fail too (adds NON-STRICT to --fail-on)" }).option("fail-on", { type: "string", array: true, requiresArg: true, describe: "Verdicts that fail a case, on either axis (replaces the default FAILED, 'WRONG CODE', UNCLEAN, 'FAILED BY CLIENT'; also NON-STRICT, INFORMATIONAL, UNIMPLEMENTED)" }).option("baseline", { type: "string", requiresArg: true, describe: "Baseline file of accepted non-OK cases, each with a reason: they do not fail the build" }).option("write-baseline", { type: "string", requiresArg: true, describe: "Write this run's failing cases to a baseline file (a starting point; edit the reasons)" }).option("github", githubOption).option("quiet", quietOption).option("junit", { type: "string", requiresArg: true, describe: "JUnit XML file (default: OUTDIR/junit.xml)" }).option("json", { type: "string", requiresArg: true, describe: "JSON summary file (default: OUTDIR/summary.json)" }).option("jobs", { type: "number", requiresArg: true, describe: "Cases run at once, each on its own connection (and client process, per case); group 9 always runs alone. Default: one per core, at most 8" }).example("$0 run", "run every case against the bundled ws client").example('$0 run --client "node my-client.js {url}" --cases "6.*"', "run group 6 against your client").example('$0 run --server "node my-server.js {port}"', "run every case against your server").example("$0 run --server-url ws://127.0.0.1:9001", "run every case against a server running elsewhere").example('$0 run --tls --client "node my-client.js {url}"', "the same over wss://, the client trusting a throwaway CA");
 }
 
 // src/commands/serve.ts
@@ -80598,8 +81711,8 @@ async function main(argv, io) {
     if (err?.name === "YError") throw new UsageError(err.message);
     throw err ?? new UsageError(msg ?? "invalid arguments");
   });
-  for (const add of [runCommand, serveCommand, mergeCommand, judgeCommand, listCommand]) parser2 = add(parser2, context);
-  parser2 = parser2.demandCommand(1, "name a command: run, serve, judge, merge or list (see --help)").help();
+  for (const add of [runCommand, serveCommand, mergeCommand, judgeCommand, listCommand, reproCommand]) parser2 = add(parser2, context);
+  parser2 = parser2.demandCommand(1, "name a command: run, serve, judge, merge, list or repro (see --help)").help();
   try {
     let helpText = "";
     await parser2.parseAsync([...argv], {}, (_err, _argv, output2) => {
@@ -80682,7 +81795,7 @@ function actionArguments(env2) {
         for (const v of value.split(/[\n,]+/).map((x) => x.trim()).filter((x) => x !== "")) argv.push(`${flag}=${v}`);
         break;
       case "string":
-        if (judging && name === "reports-directory") argv.push(`--junit=${path16.join(value, "junit.xml")}`, `--json=${path16.join(value, "summary.json")}`);
+        if (judging && name === "reports-directory") argv.push(`--junit=${path19.join(value, "junit.xml")}`, `--json=${path19.join(value, "summary.json")}`);
         else argv.push(`${flag}=${value}`);
         break;
     }

@@ -1,0 +1,94 @@
+/**
+ * What a repro script embeds of its case, and the shapes its runtime passes around. Types only: the
+ * runtime's code (the other files of this folder) is copied into each script as source, so it may
+ * reference nothing but these types, its own pieces, its parameters and Node's globals.
+ */
+import type * as NetModule from 'node:net';
+import type * as CryptoModule from 'node:crypto';
+import type * as ZlibModule from 'node:zlib';
+
+/** An expected event: ['message', base64, binary], ['pong', base64] or ['timeout', tag]. */
+export type RuntimeEvent = readonly ['message', string, boolean] | readonly ['pong', string] | readonly ['timeout', string];
+
+/** The case as a script embeds it. */
+export interface RuntimeData {
+  id: string;
+  /** The side under test: `client` (the script listens) or `server` (it connects). */
+  role: 'client' | 'server';
+  expect: { OK?: readonly RuntimeEvent[] | undefined; 'NON-STRICT'?: readonly RuntimeEvent[] | undefined };
+  close: { closedByMe: boolean; closeCode: number[]; requireClean: boolean; closedByWrongEndpointIsFatal?: boolean | undefined };
+  /** The case judges echoes of what it sent itself: by type and length, or whole. */
+  echo: 'length' | 'content' | null;
+  /** A permessage-deflate case: UNIMPLEMENTED when the extension was not negotiated. */
+  needsDeflate: boolean;
+  adjust: 'wrong-code-fails' | 'informational' | 'other' | null;
+  /** wsgate's bytes, base64 (of gzip when blobGzip). */
+  blob: string;
+  blobGzip: boolean;
+  /** [ms, peer frame octets, flags (1 handshake, 2 sync), blob offset, length, repeat pattern base64 | null, repeat length, chop size | 0]. */
+  writes: ReadonlyArray<readonly [number, number, number, number, number, string | null, number, number]>;
+  marks: ReadonlyArray<readonly [number, number, string]>;
+  end: readonly [number, number, 'abort' | 'after-flush', string | null] | null;
+  /** The server under test's URL in the run (its upgrade request's Host and target). */
+  url: string | null;
+}
+
+/** Node's modules the runtime uses (a script imports them and hands them over). */
+export interface RuntimeModules {
+  net: typeof NetModule;
+  crypto: typeof CryptoModule;
+  zlib: typeof ZlibModule;
+}
+
+/** One of wsgate's writes, ready to send. */
+export interface ReproWrite {
+  t: number;
+  rx: number;
+  handshake: boolean;
+  sync: boolean;
+  data: Buffer;
+  /** Written in pieces of this size, each a write of its own (a chopped frame); 0: whole. */
+  chop: number;
+}
+
+/** A frame, unmasked. */
+export interface ReproFrame {
+  fin: boolean;
+  rsv: number;
+  opcode: number;
+  masked: boolean;
+  payload: Buffer;
+}
+
+/** A whole data message. */
+export interface ReproMessage {
+  binary: boolean;
+  data: Buffer;
+}
+
+/** An observed event, as the verdict compares it. */
+export type ReproEvent = { kind: 'message'; data: Buffer; binary: boolean } | { kind: 'pong'; data: Buffer } | { kind: 'timeout'; tag: string };
+
+/** The facts of the finished connection that the verdict reads (play/verdict.ts's ConnectionFacts). */
+export interface ReproFacts {
+  open: boolean;
+  closedByMe: boolean;
+  droppedByMe: boolean;
+  wasClean: boolean;
+  remoteCloseCode: number | null;
+  deflateOn: boolean;
+}
+
+/** Both verdicts with their explanations. */
+export interface ReproVerdict {
+  behavior: string;
+  result: string;
+  behaviorClose: string;
+  resultClose: string;
+}
+
+/** What the session asks of the replay (runtime/replay.ts): play what is due, stop waiting. */
+export interface ReproPlayer {
+  pump(): void;
+  stop(): void;
+}
