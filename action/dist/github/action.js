@@ -45057,7 +45057,7 @@ var init_tape = __esm({
     SMALL_PART = 1024;
     BLOCK_SIZE = 64 * 1024;
     FIRST_BLOCK_SIZE = 4 * 1024;
-    TAPE_BYTE_LIMIT = 96 * 1024 * 1024;
+    TAPE_BYTE_LIMIT = 8 * 1024 * 1024;
     Tape = class {
       /** `framesIn`: the frame octets received so far (after the opening handshake); `clock`: ms, performance.now's. */
       constructor(framesIn, clock = () => performance.now()) {
