@@ -207,7 +207,12 @@ switch (command) {
     const [dir] = args;
     const ca = new X509Certificate(readFileSync(path.join(dir, 'ca.pem')));
     expect(ca.ca, `${dir}/ca.pem is not a CA certificate`);
-    for (const name of readdirSync(dir)) expect(!/PRIVATE KEY/.test(readFileSync(path.join(dir, name), 'latin1')), `${dir}/${name} holds a private key`);
+    // Every file, in the folders beside the reports too (repro-data/: the recordings of non-OK cases).
+    for (const name of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+      if (!name.isFile()) continue;
+      const file = path.join(name.parentPath ?? name.path, name.name);
+      expect(!/PRIVATE KEY/.test(readFileSync(file, 'latin1')), `${file} holds a private key`);
+    }
     const summary = readJson(path.join(dir, 'summary.json'));
     expect(summary.tls?.generated === true, `${dir}/summary.json: tls.generated is not true`);
     for (const c of summary.cases) expect(/^TLSv1\.[23]$/.test(c.tls?.version ?? ''), `${dir}: case ${c.id} has no TLS version`);
