@@ -6,7 +6,7 @@
 import type { CaseResult, ReportEvent } from '../model/report.js';
 import type { WirePoint } from '../model/explanation.js';
 import { CLOSE_ANSWER, FAIL_CODES, type Requirement } from './requirements.js';
-import { frameWords, Op, ordinal, wireFacts, type LoggedFrame, type WireFacts } from './wire-facts.js';
+import { frameWords, Op, ordinal, type LoggedFrame, type WireFacts } from './wire-facts.js';
 
 export interface Story {
   peerDid: string;
@@ -81,8 +81,8 @@ const noHandshake: Detector = ({ r }) => {
 };
 
 /** RFC 6455 §5.1: a client masks every frame it sends, a server none; either way round fails the connection. */
-const masking: Detector = ({ r }) => {
-  const wrong = wireFacts(r).peerFrames.find((f) => f.masked !== r.isServer);
+const masking: Detector = ({ r, facts }) => {
+  const wrong = facts.peerFrames.find((f) => f.masked !== r.isServer);
   if (wrong === undefined) return null;
   const side = r.isServer ? 'client' : 'server';
   const peerDid = `sent ${frameWords(wrong)} ${r.isServer ? 'without a mask' : 'masked'}`;

@@ -29638,8 +29638,8 @@ var init_divergence = __esm({
       const peerDid = r.isServer ? r.httpRequest === "" ? "never sent an upgrade request" : "did not complete the opening handshake" : status === "" || status === "?" ? "sent no handshake response" : `answered "${status}" instead of 101`;
       return { peerDid, at: null, cause: { key: "handshake:not-completed", title: "the opening handshake was not completed" } };
     };
-    masking = ({ r }) => {
-      const wrong = wireFacts(r).peerFrames.find((f) => f.masked !== r.isServer);
+    masking = ({ r, facts }) => {
+      const wrong = facts.peerFrames.find((f) => f.masked !== r.isServer);
       if (wrong === void 0) return null;
       const side = r.isServer ? "client" : "server";
       const peerDid = `sent ${frameWords(wrong)} ${r.isServer ? "without a mask" : "masked"}`;
