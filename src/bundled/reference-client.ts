@@ -8,9 +8,15 @@
  *   reference-client.js BASE [AGENT]   a base URL (no path): loops over every case itself, as
  *                                      Autobahn's client drivers do (/getCaseCount, /runCase,
  *                                      /updateReports); AGENT defaults to $WSGATE_AGENT
+ *
+ * With WSGATE_HTTP2=1 it opens each WebSocket over HTTP/2 instead (bundled/h2-echo.ts).
  */
 import type { CatalogueCase } from '../cases/types.js';
-import { echo } from './ws-echo.js';
+import { echoH2, HTTP2_ENV } from './h2-echo.js';
+import { echo as echoWs } from './ws-echo.js';
+
+// WSGATE_HTTP2=1 (`wsgate run --http2`): every WebSocket over HTTP/2 (RFC 8441), one session each.
+const echo = process.env[HTTP2_ENV] === '1' ? echoH2 : echoWs;
 
 /**
  * WSGATE_JOBS > 1 (set by `wsgate run --jobs N` for this client only): up to N cases at once, in

@@ -7,10 +7,12 @@
  *   reference-server.js [PORT]   listens on PORT (default: $WSGATE_PORT) at $WSGATE_HOST (127.0.0.1)
  *
  * With WSGATE_CERT_FILE and WSGATE_KEY_FILE (what `run --role server --tls` sets), it serves wss://.
+ * With WSGATE_HTTP2=1 (`--http2`) it serves WebSockets over HTTP/2 instead (bundled/h2-echo.ts).
  */
 import { readFileSync } from 'node:fs';
 import https from 'node:https';
 import { WebSocketServer } from 'ws';
+import { h2EchoServer, HTTP2_ENV } from './h2-echo.js';
 import { echoConnection, WS_SERVER_OPTIONS } from './ws-echo.js';
 
 const port = Number(process.argv[2] ?? process.env.WSGATE_PORT);
@@ -21,8 +23,15 @@ if (!Number.isInteger(port) || port <= 0 || port > 65535) {
 const host = process.env.WSGATE_HOST ?? '127.0.0.1';
 const certFile = process.env.WSGATE_CERT_FILE;
 const keyFile = process.env.WSGATE_KEY_FILE;
-let wss: WebSocketServer;
-if (certFile !== undefined && keyFile !== undefined) {
+let wss: WebSocketServer | undefined;
+if (process.env[HTTP2_ENV] === '1') {
+  const server = h2EchoServer(certFile !== undefined && keyFile !== undefined ? { cert: readFileSync(certFile), key: readFileSync(keyFile) } : null);
+  server.on('error', (err) => {
+    process.stderr.write(`reference-server: ${err.message}\n`);
+    process.exit(1);
+  });
+  server.listen(port, host);
+} else if (certFile !== undefined && keyFile !== undefined) {
   const secure = https.createServer({ cert: readFileSync(certFile), key: readFileSync(keyFile) });
   wss = new WebSocketServer({ ...WS_SERVER_OPTIONS, server: secure });
   secure.on('error', (err) => {
@@ -33,9 +42,11 @@ if (certFile !== undefined && keyFile !== undefined) {
 } else {
   wss = new WebSocketServer({ ...WS_SERVER_OPTIONS, host, port });
 }
-wss.on('connection', echoConnection);
-wss.on('error', (err) => {
-  process.stderr.write(`reference-server: ${err.message}\n`);
-  process.exit(1);
-});
+if (wss !== undefined) {
+  wss.on('connection', echoConnection);
+  wss.on('error', (err) => {
+    process.stderr.write(`reference-server: ${err.message}\n`);
+    process.exit(1);
+  });
+}
 for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => process.exit(0));

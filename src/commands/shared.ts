@@ -37,6 +37,7 @@ export function serverFlags(a: {
   shard?: string | undefined;
   extended?: boolean | undefined;
   tls?: boolean | undefined;
+  http2?: boolean | undefined;
   cert?: string | undefined;
   key?: string | undefined;
   ca?: string | undefined;
@@ -50,6 +51,7 @@ export function serverFlags(a: {
     shard: a.shard ?? null,
     extended: a.extended,
     tls: a.tls,
+    http2: a.http2,
     cert: a.cert,
     key: a.key,
     ca: a.ca,
@@ -69,6 +71,7 @@ export function serverOptions<T>(y: Argv<T>) {
     .option('shard', { type: 'string', requiresArg: true, describe: 'Run only the K-th of N slices of the selected cases, balanced by expected duration (K/N, e.g. 2/4); join the shards with `wsgate merge`' })
     .option('extended', extendedOption)
     .option('tls', { type: 'boolean', describe: 'wss://: serve TLS (a client under test) or connect over TLS (a server under test). Without --cert, wsgate makes a throwaway CA and certificate and writes the CA to OUTDIR/ca.pem' })
+    .option('http2', { type: 'boolean', describe: 'WebSockets over HTTP/2 (RFC 8441): each case is an extended CONNECT stream, h2c with prior knowledge (with --tls: ALPN h2). The client or server under test is told by WSGATE_HTTP2=1' })
     .option('cert', { type: 'string', requiresArg: true, describe: "TLS: your server certificate (PEM, chain) instead of a generated one; implies --tls (a spec file's \"cert\")" })
     .option('key', { type: 'string', requiresArg: true, describe: "TLS: the private key of --cert (PEM) (a spec file's \"key\")" })
     .option('ca', { type: 'string', requiresArg: true, describe: 'TLS: a CA certificate (PEM). Client under test: handed to it (the CA of your --cert). Server under test: trusted when verifying its certificate' });

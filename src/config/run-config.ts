@@ -182,7 +182,7 @@ function runSettings(o: RunOptions, sources: ConfigSources, tls: SpecExtras['tls
     shard: resolveShard(o.shard),
     extended: o.extended,
     repro: { record: true, scripts: o.repro },
-    ...specExtras(sources, tls),
+    ...specExtras(sources, tls, o.http2),
   };
 }
 

@@ -26,6 +26,8 @@ export const serverSchema = z.object({
   extended: z.boolean().default(false),
   /** wss://: serve (client role) or connect (server role) over TLS. */
   tls: z.boolean().default(false),
+  /** WebSockets over HTTP/2 (RFC 8441) instead of HTTP/1.1's upgrade. */
+  http2: z.boolean().default(false),
   cert: z.string().trim().min(1, 'the certificate file name is empty').nullable().default(null),
   key: z.string().trim().min(1, 'the key file name is empty').nullable().default(null),
   ca: z.string().trim().min(1, 'the CA file name is empty').nullable().default(null),
@@ -76,6 +78,8 @@ export interface SpecExtras {
   patternSyntax: PatternSyntax;
   /** wss:// (TLS), or null for ws://. */
   tls: TlsConfig | null;
+  /** WebSockets over HTTP/2 (RFC 8441), or false for HTTP/1.1's upgrade (RFC 6455). */
+  http2: boolean;
 }
 
 /** Where a fuzzing server listens (run's client role, serve). */
@@ -171,9 +175,9 @@ export function listenHostFor(urlHost: string, env: NodeJS.ProcessEnv | undefine
 }
 
 /** What the spec file adds (exclusions, protocol options, its name) and the TLS settings. */
-export function specExtras(sources: ConfigSources, tls: TlsConfig | null): SpecExtras {
+export function specExtras(sources: ConfigSources, tls: TlsConfig | null, http2 = false): SpecExtras {
   const spec = sources.spec ?? null;
-  return { excludeAgentCases: spec?.excludeAgentCases ?? {}, protocolOptions: spec?.protocolOptions ?? {}, specFile: spec?.file ?? null, patternSyntax: 'wsgate', tls };
+  return { excludeAgentCases: spec?.excludeAgentCases ?? {}, protocolOptions: spec?.protocolOptions ?? {}, specFile: spec?.file ?? null, patternSyntax: 'wsgate', tls, http2 };
 }
 
 /** Where a fuzzing server listens: the url's host and port, the address bound. */
@@ -216,7 +220,7 @@ export function resolveServeConfig(input: Record<string, unknown>, sources: Conf
     excludeCases: splitList(o.excludeCases),
     logLevel: o.logLevel,
     shard: resolveShard(o.shard),
-    ...specExtras(sources, tls),
+    ...specExtras(sources, tls, o.http2),
     extended: o.extended,
   };
 }

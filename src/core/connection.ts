@@ -11,6 +11,7 @@
  * job, writing the Outbox's; this class is the state machine between them and the case.
  */
 import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { CloseCode, Opcode, isValidCloseCode } from '../protocol/constants.js';
 import type { PerMessageDeflate } from '../protocol/deflate/codec.js';
 import { FrameReader } from '../protocol/frame-reader.js';
@@ -24,6 +25,7 @@ import { Outbox, type OutboxLink } from './outbox.js';
 import { Sender } from './sender.js';
 import { ConnectionState, type ConnectionStateValue } from './state.js';
 import { Tape } from './tape.js';
+import { TCP, type Transport } from './transport.js';
 import { TrafficCounters } from './traffic.js';
 import { WireLog } from './wire-recorder.js';
 
@@ -53,24 +55,27 @@ export class Connection {
   private closeHandshakeTimer: NodeJS.Timeout | null = null;
   private lost = false;
 
+  /** `stream`: the socket (RFC 6455) or an HTTP/2 stream (RFC 8441); `socket`: the TCP (TLS) connection under it. */
   constructor(
-    readonly socket: Socket,
+    readonly stream: Duplex,
     private readonly options: ConnectionOptions,
     private readonly side: ConnectionSide,
+    readonly transport: Transport = TCP,
+    readonly socket: Socket = stream as Socket,
   ) {
-    this.outbox = new Outbox(socket, this.outboxLink(), side.role === 'client' ? (side.chopGapNs ?? 0) : 0);
+    this.outbox = new Outbox(stream, this.outboxLink(), side.role === 'client' ? (side.chopGapNs ?? 0) : 0);
     this.sender = new Sender(this.outbox, { state: () => this.phase, deflate: () => this.deflate, newMask: this.newMask, wire: this.wire, traffic: this.traffic });
     this.assembler = new MessageAssembler(this.assemblerLink());
     this.reader = this.newReader(false);
-    socket.setNoDelay(true);
-    socket.on('data', (chunk: Buffer) => {
+    transport.attach(stream);
+    stream.on('data', (chunk: Buffer) => {
       this.reading = true;
       this.onData(chunk);
       this.reading = false;
     });
-    // ECONNRESET and friends: 'close' follows and does the bookkeeping.
-    socket.on('error', () => undefined);
-    socket.on('close', () => this.onSocketClosed());
+    // ECONNRESET, a stream reset, and friends: 'close' follows and does the bookkeeping.
+    stream.on('error', () => undefined);
+    stream.on('close', () => this.onSocketClosed());
     this.after(options.openHandshakeTimeoutMs, () => {
       if (this.phase !== ConnectionState.Connecting) return;
       this.rec.wasOpenHandshakeTimeout = true;
@@ -361,14 +366,15 @@ export class Connection {
     this.reader.stop();
     this.outbox.flushStaging();
     // Bytes held for a queued burst still leave first (destroy() would discard them).
-    while (this.socket.writableCorked > 0) this.socket.uncork();
+    const { stream, transport } = this;
+    while (stream.writableCorked > 0) stream.uncork();
     if (how === 'abort') {
-      this.socket.destroy();
+      transport.abort(stream);
     } else {
-      this.socket.once('finish', () => this.socket.destroy());
+      stream.once('finish', () => transport.finished(stream));
       this.outbox.end();
-      // A peer that never reads could keep the flush pending forever.
-      this.after(this.options.closeHandshakeTimeoutMs + 1000, () => this.socket.destroy());
+      // A peer that never reads (or, over HTTP/2, never ends its side) could keep this pending forever.
+      this.after(this.options.closeHandshakeTimeoutMs + 1000, () => transport.abort(stream));
     }
   }
 

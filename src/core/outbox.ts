@@ -4,7 +4,7 @@
  * streaming of long repeated payloads. Every logical write is reported once to the connection, which
  * logs (TX OCTETS) and counts it, whatever number of system calls it takes.
  */
-import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { repeatPayload } from '../protocol/frame-writer.js';
 
 /** What the outbox asks of its connection (which passes it closures, not itself). */
@@ -80,7 +80,7 @@ export class Outbox {
   private flushScheduled = false;
 
   constructor(
-    private readonly socket: Socket,
+    private readonly socket: Duplex,
     private readonly link: OutboxLink,
     /**
      * The least time between two chopped pieces' writes, in nanoseconds (0: one loop turn). The

@@ -57,6 +57,8 @@ export function createServer(options: {
   unknownPaths?: 'refuse' | 'idle';
   /** Results carry their tapes, for `wsgate repro`. */
   keepRecordings?: boolean;
+  /** WebSockets over HTTP/2 (RFC 8441). */
+  http2?: boolean;
 }): FuzzingServer {
   const info = catalogueInfo(options.extended ?? false);
   const told = new Set<string>();
@@ -71,6 +73,7 @@ export function createServer(options: {
     tls: options.certificate ?? null,
     unknownPaths: options.unknownPaths ?? 'refuse',
     keepRecordings: options.keepRecordings ?? false,
+    http2: options.http2 ?? false,
     // The HTML and JSON renderers are loaded on the first report write, not while cases run.
     writeReports: async () => {
       const [{ writeReports }, { collisionNotice }] = await Promise.all([import('../report/writer.js'), import('../report/files.js')]);
@@ -103,7 +106,7 @@ export interface ServerSettings extends Pick<ListenSettings, 'listenHost' | 'por
 export async function listenForCases(
   config: ServerSettings,
   cases: readonly CatalogueCase[],
-  options: { logger: Logger; statusWaitMs: number; certificate?: { cert: string; key: string } | null; unknownPaths?: 'refuse' | 'idle'; keepRecordings?: boolean },
+  options: { logger: Logger; statusWaitMs: number; certificate?: { cert: string; key: string } | null; unknownPaths?: 'refuse' | 'idle'; keepRecordings?: boolean; http2?: boolean },
 ): Promise<FuzzingServer> {
   const server = createServer({
     // WSGATE_LISTEN_HOST may bind elsewhere (0.0.0.0 in a container); clients are still told the url's host.
@@ -120,6 +123,7 @@ export async function listenForCases(
     certificate: options.certificate ?? null,
     unknownPaths: options.unknownPaths ?? 'refuse',
     keepRecordings: options.keepRecordings ?? false,
+    http2: options.http2 ?? false,
   });
   await server.listen();
   return server;

@@ -34,7 +34,7 @@ export function clientRoleDriver(config: ClientRunConfig): RoleDriver {
     async startPeer(_n, context) {
       const { io, cases, secure } = context;
       if (command.includes('{ca}') && secure?.caFile == null) throw new UsageError('the client command uses {ca}, but there is no CA to give it: add --tls (wsgate makes one), or --ca FILE with your --cert');
-      server = await listenForCases(config, cases, { logger: io.logger, statusWaitMs: (config.caseTimeout ?? DEFAULT_CASE_TIMEOUT) * 1000, certificate: secure, keepRecordings: config.repro.record });
+      server = await listenForCases(config, cases, { logger: io.logger, statusWaitMs: (config.caseTimeout ?? DEFAULT_CASE_TIMEOUT) * 1000, certificate: secure, keepRecordings: config.repro.record, http2: config.http2 });
       clientCpu0 = childrenCpuMs();
       return clientPeer(config, command, server, context);
     },
@@ -59,7 +59,7 @@ function clientPeer(config: ClientRunConfig, command: string, server: FuzzingSer
   };
   server.on('caseFinished', dropCut);
   const kept = (gc: GateCase): boolean => gc.result !== null && server.results.get(gc.result.agent)?.get(gc.id) === gc.result;
-  const where = { baseUrl, ca };
+  const where = { baseUrl, ca, http2: config.http2 };
   const play: CasePlay = config.clientLoops
     ? { kind: 'self', playAll: (settle) => runLooping(server, context.cases, command, where, config, io.signal, settle) }
     : {

@@ -22,7 +22,7 @@ export async function runLooping(
   server: FuzzingServer,
   cases: readonly CatalogueCase[],
   command: string,
-  where: { baseUrl: string; ca: string | null },
+  where: { baseUrl: string; ca: string | null; http2: boolean },
   config: ClientRunConfig,
   signal: AbortSignal | undefined,
   settle: (gc: GateCase) => void,
@@ -44,7 +44,7 @@ export async function runLooping(
   const budgetS = cases.reduce((sum, c) => sum + caseTimeoutFor(c, config), 0);
   let clientRun: ClientRun;
   try {
-    const values = { url: where.baseUrl, case: '', agent: config.agent, ...(where.ca !== null ? { ca: where.ca } : {}) };
+    const values = { url: where.baseUrl, case: '', agent: config.agent, http2: where.http2, ...(where.ca !== null ? { ca: where.ca } : {}) };
     clientRun = await driveClient(server, command, values, config, signal, budgetS * 1000, seen);
   } finally {
     server.off('caseStarted', onStart);

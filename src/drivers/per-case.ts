@@ -40,7 +40,7 @@ export async function runOneCase(
   def: CatalogueCase,
   index: number,
   command: string,
-  where: { baseUrl: string; ca: string | null },
+  where: { baseUrl: string; ca: string | null; http2: boolean },
   config: OutcomeConfig & Pick<RunSettings, 'agent'>,
   signal: AbortSignal | undefined,
 ): Promise<GateCase> {
@@ -48,7 +48,7 @@ export async function runOneCase(
   const t0 = performance.now();
   const deadline = t0 + caseTimeoutFor(def, config) * 1000;
   const watch = watchCase(server, agent, index);
-  const client = startClient(command, { url: caseUrl(where.baseUrl, index, agent), case: def.id, agent, ...(where.ca !== null ? { ca: where.ca } : {}) });
+  const client = startClient(command, { url: caseUrl(where.baseUrl, index, agent), case: def.id, agent, http2: where.http2, ...(where.ca !== null ? { ca: where.ca } : {}) });
   const warnings: string[] = [];
   const abort = new AbortController();
   const onAbort = (): void => abort.abort();

@@ -65,9 +65,9 @@ async function startServerPeer(config: ServerRunConfig, sut: ServerUnderTest, co
   const { secure, io } = context;
   const port = sut.port === 0 ? await freePort(sut.host) : sut.port;
   const overTls = secure !== null && sut.url.startsWith('wss:');
-  const target: ServerTarget = { host: sut.host, port, resource: sut.resource, tls: overTls ? { ca: secure.caPem, insecure: secure.summary.insecure } : null };
+  const target: ServerTarget = { host: sut.host, port, resource: sut.resource, tls: overTls ? { ca: secure.caPem, insecure: secure.summary.insecure } : null, http2: config.http2 };
   const command = sut.command === REFERENCE_SERVER_COMMAND ? referenceServerCommand() : sut.command;
-  const proc = command === null ? null : await ServerProcess.launch(command, sut.host, port, sut.startTimeout * 1000, io.signal, overTls ? certificateFiles(secure) : {});
+  const proc = command === null ? null : await ServerProcess.launch(command, sut.host, port, sut.startTimeout * 1000, io.signal, overTls ? certificateFiles(secure) : {}, config.http2);
   // The server's CPU is read from /proc while it lives (a process its shell does not reap is never counted as a child).
   const sampler = setInterval(() => proc?.sampleCpu(), 2000);
   const stop = async (): Promise<string | null> => {

@@ -15,6 +15,7 @@ import { clientAgreement, isDeflateExtension, offerExtensionString, parseDeflate
 import { PerMessageDeflate } from '../protocol/deflate/codec.js';
 import { parseExtensionsHeader } from '../protocol/handshake.js';
 import { ClientUpgrade, type ClientProtocolOptions, type ResponseDecision } from './upgrade.js';
+import { openSession, openStream } from './h2-upgrade.js';
 import { describeServerTlsError, tlsInfo } from '../tls/describe.js';
 import { hostPort } from '../util/host-port.js';
 
@@ -26,6 +27,8 @@ export interface ServerTarget {
   resource: string;
   /** wss://: how the server's certificate is checked; null for ws://. */
   tls?: ClientTls | null;
+  /** WebSockets over HTTP/2 (RFC 8441): h2c with prior knowledge, or TLS with ALPN "h2". */
+  http2?: boolean;
 }
 
 /** How the fuzzing client checks a wss:// server's certificate. */
@@ -59,6 +62,7 @@ export function connectTo(target: ServerTarget, ready: (socket: net.Socket) => v
     // SNI carries names only (RFC 6066 §3); an address is checked against the certificate's IP names.
     ...(net.isIP(target.host) === 0 ? { servername: target.host } : {}),
     ...(secure.ca !== null ? { ca: secure.ca } : {}),
+    ...(target.http2 === true ? { ALPNProtocols: ['h2'] } : {}),
     rejectUnauthorized: !secure.insecure,
   });
   socket.once('connect', () => (tcpUp = true));
@@ -111,36 +115,76 @@ export function playCase(
   return new Promise((resolve) => {
     connectTo(
       target,
-      (socket) => playOnSocket(socket, target, def, info, settings, resolve),
+      (socket) => (target.http2 === true ? playOverH2(socket, target, def, info, settings, resolve) : playOnSocket(socket, target, def, info, settings, resolve)),
       (reason) => resolve({ result: null, error: reason, serverHeader: null, timedOut: false }),
     );
   });
 }
 
+type CaseInfo = { agent: string; index: number; limitMs: number; signal?: AbortSignal };
+
 /** The case on a connected socket: the opening handshake, the case, its time limit, the result. */
-function playOnSocket(
-  socket: net.Socket,
-  target: ServerTarget,
-  def: CatalogueCase,
-  info: { agent: string; index: number; limitMs: number; signal?: AbortSignal },
-  settings: PlaySettings,
-  resolve: (outcome: PlayOutcome) => void,
-): void {
+function playOnSocket(socket: net.Socket, target: ServerTarget, def: CatalogueCase, info: CaseInfo, settings: PlaySettings, resolve: (outcome: PlayOutcome) => void): void {
   let serverHeader: string | null = null;
+  const offers = def.deflateOffers ?? [];
+  const request = upgradeRequest(target, offers, settings);
+  const watch = caseWatch(socket, def, info, settings, () => serverHeader, resolve);
+  const upgrade = new ClientUpgrade(
+    socket,
+    settings.protocolOptions,
+    request,
+    settings.newMask,
+    watch.runner,
+    (response) => {
+      serverHeader = response.headers.get('server')?.[0] ?? null;
+      return deflateDecision(response, offers.length > 0 || def.upgradeRequest !== undefined, def, settings);
+    },
+    def.upgradeRequest?.(request) ?? null,
+  );
+  watch.started(upgrade.connection);
+}
+
+/** The case over HTTP/2: a session whose server allows extended CONNECT, one stream, the case on it. */
+function playOverH2(socket: net.Socket, target: ServerTarget, def: CatalogueCase, info: CaseInfo, settings: PlaySettings, resolve: (outcome: PlayOutcome) => void): void {
+  const secure = target.tls != null;
+  void openSession(socket, targetHostPort(target), secure, settings.protocolOptions.openHandshakeTimeoutMs).then((opened) => {
+    if ('error' in opened) return resolve({ result: null, error: opened.error, serverHeader: null, timedOut: false });
+    const offers = def.deflateOffers ?? [];
+    let serverHeader = (): string | null => null;
+    const watch = caseWatch(socket, def, info, settings, () => serverHeader(), resolve);
+    const spec = {
+      scheme: secure ? 'https' : 'http',
+      authority: targetHostPort(target),
+      path: target.resource,
+      extensions: offers.length === 0 ? null : offers.map(offerExtensionString).join(', '),
+      headers: upgradeHeaders(settings),
+    } as const;
+    const opened2 = openStream(opened.session, socket, spec, settings.protocolOptions, settings.newMask, watch.runner, (response) => deflateDecision(response, offers.length > 0, def, settings));
+    serverHeader = opened2.serverHeader;
+    watch.started(opened2.connection);
+  });
+}
+
+/**
+ * What both transports do around a case's connection: the case runner that resolves the outcome,
+ * the case's time limit, and the run's abort signal.
+ */
+function caseWatch(
+  socket: net.Socket,
+  def: CatalogueCase,
+  info: CaseInfo,
+  settings: PlaySettings,
+  serverHeader: () => string | null,
+  resolve: (outcome: PlayOutcome) => void,
+): { runner: (connection: Connection) => CaseRunner; started: (connection: Connection) => void } {
   let timedOut = false;
   let limit: NodeJS.Timeout | null = null;
   let stopListening = (): void => undefined;
   // Read now: a closed TLS socket no longer tells its cipher.
   const secure = tlsInfo(socket);
   const started = utcNow();
-  const offers = def.deflateOffers ?? [];
-  const request = upgradeRequest(target, offers, settings);
-  const upgrade = new ClientUpgrade(
-    socket,
-    settings.protocolOptions,
-    request,
-    settings.newMask,
-    (connection: Connection) =>
+  return {
+    runner: (connection) =>
       new CaseRunner(connection, def, {
         agent: info.agent,
         index: info.index,
@@ -150,25 +194,21 @@ function playOnSocket(
           if (limit !== null) clearTimeout(limit);
           stopListening();
           if (secure !== null) result.tls = secure;
-          resolve({ result, error: null, serverHeader, timedOut });
+          resolve({ result, error: null, serverHeader: serverHeader(), timedOut });
         },
       }),
-    (response) => {
-      serverHeader = response.headers.get('server')?.[0] ?? null;
-      return deflateDecision(response, offers.length > 0 || def.upgradeRequest !== undefined, def, settings);
+    started: (connection) => {
+      // An interrupted run ends its cases at once (their results are dropped as cut short).
+      const onAbort = (): void => connection.dropConnection('abort');
+      info.signal?.addEventListener('abort', onAbort, { once: true });
+      stopListening = () => info.signal?.removeEventListener('abort', onAbort);
+      limit = setTimeout(() => {
+        if (connection.isClosed()) return;
+        timedOut = true;
+        connection.dropConnection('abort', `wsgate dropped the connection: the case did not end within ${info.limitMs / 1000} s`);
+      }, info.limitMs);
     },
-    def.upgradeRequest?.(request) ?? null,
-  );
-  const connection = upgrade.connection;
-  // An interrupted run ends its cases at once (their results are dropped as cut short).
-  const onAbort = (): void => connection.dropConnection('abort');
-  info.signal?.addEventListener('abort', onAbort, { once: true });
-  stopListening = () => info.signal?.removeEventListener('abort', onAbort);
-  limit = setTimeout(() => {
-    if (connection.isClosed()) return;
-    timedOut = true;
-    connection.dropConnection('abort', `wsgate dropped the connection: the case did not end within ${info.limitMs / 1000} s`);
-  }, info.limitMs);
+  };
 }
 
 /** The upgrade request of a case (autobahn-python's client headers, wsgate's User-Agent). */
@@ -178,12 +218,17 @@ function upgradeRequest(target: ServerTarget, offers: readonly DeflateClientOffe
     target: target.resource,
     key: newClientKey(settings.randomBytes),
     extensions: offers.length === 0 ? null : offers.map(offerExtensionString).join(', '),
-    headers: [
-      ['User-Agent', settings.userAgent],
-      ['Pragma', 'no-cache'],
-      ['Cache-Control', 'no-cache'],
-    ],
+    headers: upgradeHeaders(settings),
   };
+}
+
+/** The request's other header fields, both transports. */
+function upgradeHeaders(settings: PlaySettings): Array<[string, string]> {
+  return [
+    ['User-Agent', settings.userAgent],
+    ['Pragma', 'no-cache'],
+    ['Cache-Control', 'no-cache'],
+  ];
 }
 
 /**
@@ -191,7 +236,7 @@ function upgradeRequest(target: ServerTarget, offers: readonly DeflateClientOffe
  * processHandshake): permessage-deflate on the server's terms when offered, and the handshake failed
  * with Autobahn's reason for anything else.
  */
-function deflateDecision(response: Extract<UpgradeResponse, { ok: true }>, offered: boolean, def: CatalogueCase, settings: PlaySettings): ResponseDecision {
+function deflateDecision(response: Pick<Extract<UpgradeResponse, { ok: true }>, 'extensions'>, offered: boolean, def: CatalogueCase, settings: PlaySettings): ResponseDecision {
   if (response.extensions === null) return { deflate: null };
   let deflate: PerMessageDeflate | null = null;
   const refuse = (reason: string): ResponseDecision => {

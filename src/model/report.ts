@@ -104,6 +104,11 @@ export interface CaseResult {
   /** wsgate's own, beside Autobahn's keys: the TLS connection of the case (absent over plain TCP). */
   tls?: TlsInfo;
   /**
+   * wsgate's own, beside Autobahn's keys: "h2" when the case's WebSocket was an HTTP/2 stream
+   * (RFC 8441); absent over HTTP/1.1, so those reports keep the original's bytes.
+   */
+  transport?: 'h2';
+  /**
    * wsgate's own, never written to the per-case file: when each `wirelog` entry was logged, in ms
    * since the connection started (absent for a report read from disk). Explanations quote it.
    */

@@ -71,6 +71,8 @@ export interface CaseSummary {
   duration: number | null;
   /** Only over TLS: the protocol version and cipher the case's connection used. */
   tls?: { version: string; cipher: string };
+  /** The transport that carried the case: "http/1.1" (RFC 6455) or "h2" (RFC 8441); null when it did not run. */
+  transport: 'http/1.1' | 'h2' | null;
   /** Wall time of the case in ms as the gate measured it. */
   timeMs: number;
   /** One line: why the case failed, was skipped or warned (empty on a plain pass). */

@@ -214,6 +214,7 @@ export class CaseRunner implements ConnectionHandler, CaseContext {
       wasServerConnectionDropTimeout: s.record.wasServerConnectionDropTimeout,
       wirelog: s.wire.entries,
       wirelogTimes: s.wire.times,
+      ...(s.transport.name === 'h2' ? { transport: 'h2' as const } : {}),
     };
   }
 

@@ -18,6 +18,8 @@ export interface ClientValues {
   agent: string;
   /** Over TLS: the CA certificate file the client should trust (also in NODE_EXTRA_CA_CERTS, SSL_CERT_FILE, WSGATE_CA_FILE). */
   ca?: string;
+  /** --http2: the client is to open its WebSockets over HTTP/2 (WSGATE_HTTP2=1). */
+  http2?: boolean;
 }
 
 /** How much of the client's output a report keeps (the last bytes). */
@@ -30,7 +32,8 @@ export function shellQuote(value: string): string {
 
 /** The command with {url}, {case} and {agent} replaced by shell-quoted values. */
 export function expandCommand(command: string, values: ClientValues): string {
-  return expandPlaceholders(command, { ...values });
+  const { http2: _http2, ...placeholders } = values;
+  return expandPlaceholders(command, placeholders);
 }
 
 /** The command with every {name} of `values` replaced by its shell-quoted value; other braces stay. */
@@ -98,7 +101,7 @@ export const CLIENT_TOKEN_VARIABLE = 'WSGATE_CLIENT_TOKEN';
 
 /** Starts the command in a shell, in a process group of its own. */
 export function startClient(command: string, values: ClientValues, extraEnv: Record<string, string> = {}): ClientProcess {
-  return startCommand(expandCommand(command, values), { ...extraEnv, ...caEnvironment(values.ca ?? null), WSGATE_URL: values.url, WSGATE_CASE: values.case, WSGATE_AGENT: values.agent });
+  return startCommand(expandCommand(command, values), { ...extraEnv, ...caEnvironment(values.ca ?? null), WSGATE_URL: values.url, WSGATE_CASE: values.case, WSGATE_AGENT: values.agent, ...(values.http2 === true ? { WSGATE_HTTP2: '1' } : {}) });
 }
 
 /**

@@ -90,9 +90,10 @@ export class ServerProcess {
    * Starts the command and waits until it listens on host:port. A command that exits first or never
    * listens in time is a UsageError naming it, with its last output (it is stopped first).
    */
-  static async launch(command: string, host: string, port: number, timeoutMs: number, signal?: AbortSignal, certificate: { cert?: string; key?: string } = {}): Promise<ServerProcess> {
+  static async launch(command: string, host: string, port: number, timeoutMs: number, signal?: AbortSignal, certificate: { cert?: string; key?: string } = {}, http2 = false): Promise<ServerProcess> {
     const expanded = expandPlaceholders(command, { port: String(port), ...certificate });
-    const env: Record<string, string> = { WSGATE_PORT: String(port), WSGATE_HOST: host };
+    // --http2: the server is to take WebSockets over HTTP/2 (RFC 8441).
+    const env: Record<string, string> = { WSGATE_PORT: String(port), WSGATE_HOST: host, ...(http2 ? { WSGATE_HTTP2: '1' } : {}) };
     if (certificate.cert !== undefined && certificate.key !== undefined) {
       env.WSGATE_CERT_FILE = certificate.cert;
       env.WSGATE_KEY_FILE = certificate.key;

@@ -51,17 +51,19 @@ const CASE_KEYS = [
 ] as const satisfies readonly (keyof CaseResult)[];
 
 // Compile-time guard: a key added to CaseResult but not listed above (or as wsgate's own) fails the build here.
-const allKeysListed: [Exclude<keyof CaseResult, (typeof CASE_KEYS)[number] | 'tls' | 'wirelogTimes'>] extends [never] ? true : never = true;
+const allKeysListed: [Exclude<keyof CaseResult, (typeof CASE_KEYS)[number] | 'tls' | 'transport' | 'wirelogTimes'>] extends [never] ? true : never = true;
 void allKeysListed;
 
 /**
  * The per-case JSON report, as Autobahn writes it (its keys, sorted, 3-space indent, ASCII); over
- * TLS, wsgate's own `tls` key joins them in sorted place (Autobahn's keys keep their values).
+ * TLS, wsgate's own `tls` key joins them in sorted place (Autobahn's keys keep their values), and
+ * over HTTP/2 its `transport` key.
  */
 export function caseReportJson(result: CaseResult): string {
   const picked: Record<string, unknown> = {};
   for (const key of CASE_KEYS) picked[key] = result[key];
   if (result.tls !== undefined) picked.tls = { cipher: result.tls.cipher, version: result.tls.version };
+  if (result.transport !== undefined) picked.transport = result.transport;
   return pythonJson(picked);
 }
 
@@ -147,6 +149,8 @@ function caseSummary(c: GateCase): CaseSummary {
     remoteCloseCode: c.result?.remoteCloseCode ?? null,
     duration: c.result?.duration ?? null,
     ...(c.result?.tls !== undefined ? { tls: { version: c.result.tls.version, cipher: c.result.tls.cipher } } : {}),
+    // Which transport carried the case: "http/1.1" (RFC 6455) or "h2" (RFC 8441); null with no result.
+    transport: c.result === null ? null : (c.result.transport ?? 'http/1.1'),
     timeMs: c.timeMs,
     reason: c.reason,
     explanation: explanationOf(c),

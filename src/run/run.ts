@@ -133,7 +133,7 @@ async function runPeer(peer: Peer, s: PeerRunSettings): Promise<GateCase[]> {
 /** The run's first line: how many cases, how many at once, against what. */
 function headerLine(config: RunConfig, count: number, selected: number, peer: Peer): string {
   const shardNote = config.shard === null ? '' : ` (shard ${config.shard.index}/${config.shard.count} of ${selected} selected)`;
-  return `wsgate: ${count} case${count === 1 ? '' : 's'}${shardNote}${peer.atOnce > 1 ? `, up to ${peer.atOnce} at once,` : ', one at a time,'} against ${peer.against}`;
+  return `wsgate: ${count} case${count === 1 ? '' : 's'}${shardNote}${peer.atOnce > 1 ? `, up to ${peer.atOnce} at once,` : ', one at a time,'} against ${peer.against}${config.http2 ? `, over HTTP/2 (RFC 8441, ${config.tls === null ? 'h2c' : 'TLS with ALPN h2'})` : ''}`;
 }
 
 /**

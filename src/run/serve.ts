@@ -48,6 +48,6 @@ export async function startCaseServer(
   if (cases.length === 0) throw new UsageError('no case is selected: check --cases and --exclude-cases');
   await checkDirectories([['the report directory', config.outdir]]);
   const secure = config.tls === null ? null : await prepareTls(config.tls, { hosts: [config.host], outdir: config.outdir, serverFiles: false, needCertificate: true });
-  const server = await listenForCases(config, cases, { logger, statusWaitMs: 60_000, certificate: secure, unknownPaths: options.unknownPaths ?? 'refuse' });
+  const server = await listenForCases(config, cases, { logger, statusWaitMs: 60_000, certificate: secure, unknownPaths: options.unknownPaths ?? 'refuse', http2: config.http2 });
   return { server, cases, secure };
 }

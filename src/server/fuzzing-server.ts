@@ -13,6 +13,7 @@
  * records nothing; a Host header naming another port is accepted (port mapping).
  */
 import { EventEmitter } from 'node:events';
+import type http2 from 'node:http2';
 import net from 'node:net';
 import type { Logger } from 'pino';
 import { UsageError } from '../errors.js';
@@ -29,7 +30,8 @@ import { ConnectionState } from '../core/state.js';
 import { parseIndex, parseTarget, reject } from './route-target.js';
 import { ServerUpgrade, type ConnectDecision, type ServerProtocolOptions } from './upgrade.js';
 import { tlsInfo } from '../tls/describe.js';
-import { createListener } from './listener.js';
+import { createListener, listenFailure } from './listener.js';
+import { createH2Server, type H2Upgrade } from './h2-upgrade.js';
 
 /** Settings of a fuzzing server. */
 export interface FuzzingServerOptions {
@@ -59,6 +61,11 @@ export interface FuzzingServerOptions {
   unknownPaths?: 'refuse' | 'idle';
   /** Each case's result carries its connection's tape, for `wsgate repro` (a run's, not `serve`'s). */
   keepRecordings?: boolean;
+  /**
+   * Serve WebSockets over HTTP/2 (RFC 8441): h2c with prior knowledge, or over TLS with ALPN "h2".
+   * Each extended CONNECT stream is routed as an HTTP/1.1 upgrade request is.
+   */
+  http2?: boolean;
 }
 
 /** A client whose TLS handshake failed ('tlsError'): who, when (performance.now()), and why in one line. */
@@ -87,7 +94,9 @@ export class FuzzingServer extends EventEmitter {
   /** The last client TLS handshake that failed, or null. */
   private lastTlsFailure: TlsFailure | null = null;
   private readonly sockets = new Set<net.Socket>();
-  private readonly upgrades = new Set<ServerUpgrade>();
+  private readonly upgrades = new Set<ServerUpgrade | H2Upgrade>();
+  /** The HTTP/2 server the accepted sockets are handed to (--http2), or null. */
+  private readonly h2: http2.Http2Server | null;
   private readonly running = new Map<string, number>();
   private readonly statusWaiters = new Map<string, Array<(result: CaseResult | null) => void>>();
   private reportChain: Promise<void> = Promise.resolve();
@@ -95,11 +104,13 @@ export class FuzzingServer extends EventEmitter {
 
   constructor(private readonly options: FuzzingServerOptions) {
     super();
+    this.h2 = options.http2 === true ? createH2Server(options.protocolOptions, (request, c) => this.route(request, c), (u) => this.trackUpgrade(u)) : null;
+    const alpn = this.h2 === null ? null : ['h2'];
     this.server = createListener(options.tls ?? null, options.protocolOptions.openHandshakeTimeoutMs, {
       accept: (socket) => this.accept(socket),
       track: (socket) => this.track(socket),
       tlsFailed: (socket, reason) => this.noteTlsFailure(socket, reason),
-    });
+    }, alpn);
   }
 
   /** The reason of a client TLS handshake that failed at or after `since` (performance.now()), or null. */
@@ -124,14 +135,7 @@ export class FuzzingServer extends EventEmitter {
   /** Starts listening; resolves with the bound port. */
   async listen(): Promise<number> {
     await new Promise<void>((resolve, reject) => {
-      const onError = (err: NodeJS.ErrnoException): void => {
-        const on = this.options.host === '' ? 'every interface' : this.options.host;
-        const where = this.options.host === '' ? `port ${this.options.port}` : `${this.options.host}:${this.options.port}`;
-        if (err.code === 'EADDRINUSE') reject(new ListenError(`port ${this.options.port} is already in use on ${on}`));
-        else if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND') reject(new ListenError(`cannot listen on ${where}: address not available`));
-        else if (err.code === 'EACCES') reject(new ListenError(`cannot listen on ${where}: permission denied`));
-        else reject(new ListenError(`cannot listen on ${where}: ${err.message}`));
-      };
+      const onError = (err: NodeJS.ErrnoException): void => reject(new ListenError(listenFailure(err, this.options.host, this.options.port)));
       this.server.once('error', onError);
       const listening = (): void => {
         this.server.off('error', onError);
@@ -213,9 +217,14 @@ export class FuzzingServer extends EventEmitter {
 
   private accept(socket: net.Socket): void {
     this.track(socket);
-    const upgrade = new ServerUpgrade(socket, this.options.protocolOptions, (request, s) => this.route(request, s));
+    // Over HTTP/2, a session on the socket: its streams come to trackUpgrade.
+    if (this.h2 !== null) this.h2.emit('connection', socket);
+    else this.trackUpgrade(new ServerUpgrade(socket, this.options.protocolOptions, (request, s) => this.route(request, s)));
+  }
+
+  private trackUpgrade(upgrade: ServerUpgrade | H2Upgrade): void {
     this.upgrades.add(upgrade);
-    socket.on('close', () => this.upgrades.delete(upgrade));
+    upgrade.connection.stream.on('close', () => this.upgrades.delete(upgrade));
   }
 
   private route(request: UpgradeRequest, connection: Connection): ConnectDecision {

@@ -20,10 +20,13 @@ export interface ListenerHandlers {
 const SILENT_AFTER_TLS =
   'TLS: the client closed the connection right after the TLS handshake, before its opening handshake (does it trust the certificate? give it the CA: NODE_EXTRA_CA_CERTS, SSL_CERT_FILE, WSGATE_CA_FILE or {ca})';
 
-/** A server for ws:// (certificate null) or wss://, its TLS handshake bounded by handshakeTimeoutMs. */
-export function createListener(certificate: { cert: string; key: string } | null, handshakeTimeoutMs: number, handlers: ListenerHandlers): net.Server {
+/**
+ * A server for ws:// (certificate null) or wss://, its TLS handshake bounded by handshakeTimeoutMs;
+ * `alpn` the protocols TLS offers (["h2"] for WebSockets over HTTP/2), or null for none.
+ */
+export function createListener(certificate: { cert: string; key: string } | null, handshakeTimeoutMs: number, handlers: ListenerHandlers, alpn: string[] | null = null): net.Server {
   if (certificate === null) return net.createServer({ noDelay: true }, (socket) => handlers.accept(socket));
-  const server = tls.createServer({ cert: certificate.cert, key: certificate.key, noDelay: true, handshakeTimeout: handshakeTimeoutMs }, (socket) => {
+  const server = tls.createServer({ cert: certificate.cert, key: certificate.key, noDelay: true, handshakeTimeout: handshakeTimeoutMs, ...(alpn === null ? {} : { ALPNProtocols: alpn }) }, (socket) => {
     watchSilence(socket, handlers);
     handlers.accept(socket);
   });
@@ -42,4 +45,14 @@ function watchSilence(socket: tls.TLSSocket, handlers: ListenerHandlers): void {
   socket.once('close', () => {
     if (!spoke) handlers.tlsFailed(socket, SILENT_AFTER_TLS);
   });
+}
+
+/** Why the server cannot listen on host:port ('' is every interface), in one line. */
+export function listenFailure(err: NodeJS.ErrnoException, host: string, port: number): string {
+  const on = host === '' ? 'every interface' : host;
+  const where = host === '' ? `port ${port}` : `${host}:${port}`;
+  if (err.code === 'EADDRINUSE') return `port ${port} is already in use on ${on}`;
+  if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND') return `cannot listen on ${where}: address not available`;
+  if (err.code === 'EACCES') return `cannot listen on ${where}: permission denied`;
+  return `cannot listen on ${where}: ${err.message}`;
 }

@@ -121,12 +121,12 @@ export class ServerUpgrade implements OpeningHandshake {
     switch (script.delivery) {
       case 'together':
         // Corked, the head and the frames onOpen sends leave in one write (one TCP segment when small).
-        conn.socket.cork();
+        conn.stream.cork();
         conn.sender.sendData(head);
         conn.open();
         process.nextTick(() => {
           conn.sender.flush();
-          conn.socket.uncork();
+          conn.stream.uncork();
         });
         break;
       case 'separate':

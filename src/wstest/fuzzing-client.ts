@@ -66,6 +66,8 @@ export function fuzzingClientConfig(options: WstestOptions, io: WstestIo): Serve
   if (!Number.isInteger(jobs) || jobs < 1 || jobs > 64) throw new UsageError(`WSTEST_JOBS must be a whole number from 1 to 64, got ${JSON.stringify(io.env.WSTEST_JOBS)}`);
   return {
     role: 'server',
+    // The original speaks HTTP/1.1 only.
+    http2: false,
     agent: UNKNOWN_AGENT,
     outdir,
     cases: selectedIds(file, spec),

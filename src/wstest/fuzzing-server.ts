@@ -57,6 +57,8 @@ export function fuzzingServerConfig(options: WstestOptions, io: WstestIo): Serve
     protocolOptions: { ...protocolOptions, statusPage: true },
     specFile: file,
     patternSyntax: 'autobahn',
+    // The original speaks HTTP/1.1 only.
+    http2: false,
     tls: key === undefined || cert === undefined ? null : { cert: path.resolve(cert), key: path.resolve(key), ca: null, insecure: false },
   };
 }

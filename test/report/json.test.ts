@@ -77,6 +77,7 @@ test('summaryJson counts, result and per-case fields', () => {
     behaviorClose: 'OK',
     remoteCloseCode: null,
     duration: 5,
+    transport: 'http/1.1',
     timeMs: 14,
     reason: 'behavior FAILED: the peer echoed invalid UTF-8',
     warnings: [],

@@ -170,7 +170,9 @@ function connectionSections(result: CaseResult): string {
       `<tr class="stats_row" data-key="${key}"><td class="key">${key}</td><td class="value">${esc(pyStr(result[key]))}</td><td class="desc">${esc(desc)}</td></tr>`,
   ).join('\n');
   // wsgate's own row: the TLS version and cipher suite, over wss:// only.
-  const tls = result.tls === undefined ? '' : `<p id="tls_connection">Over TLS: ${esc(result.tls.version)}, cipher suite ${esc(result.tls.cipher)}.</p>\n`;
+  const tls =
+    (result.tls === undefined ? '' : `<p id="tls_connection">Over TLS: ${esc(result.tls.version)}, cipher suite ${esc(result.tls.cipher)}.</p>\n`) +
+    (result.transport === 'h2' ? '<p id="transport">Over HTTP/2 (RFC 8441): the WebSocket was an extended CONNECT stream; the request and response below are its HEADERS.</p>\n' : '');
   return `<section id="opening_handshake"><h2>Opening Handshake</h2>
 ${tls}<h3>Request</h3>
 <pre id="http_request" class="http_dump">${esc(handshakeText(result.httpRequest))}</pre>
