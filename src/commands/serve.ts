@@ -5,7 +5,7 @@ import { resolveServeConfig } from '../config/schema.js';
 import { ExitCode } from '../errors.js';
 import { serverBaseUrl } from '../drivers/case-server.js';
 import { serveUntilStopped, startCaseServer } from '../run/serve.js';
-import type { TlsFailure } from '../server/fuzzing-server.js';
+import type { TransportFailure } from '../server/fuzzing-server.js';
 import { VERSION } from '../version.js';
 import { makeLogger, readSpec, serverFlags, serverOptions, type CommandContext, type MainIo } from './shared.js';
 
@@ -33,7 +33,7 @@ async function serve(config: ReturnType<typeof resolveServeConfig>, io: MainIo, 
   if (secure !== null) {
     out.write(`Serving ${serverBaseUrl(config.host, server.port, true)} (TLS)\n`);
     if (secure.caFile !== null) out.write(`CA certificate: ${secure.caFile} (give it to the client: NODE_EXTRA_CA_CERTS, SSL_CERT_FILE)\n`);
-    server.on('tlsError', (f: TlsFailure) => out.write(`${f.reason} (peer ${f.peer})\n`));
+    server.on('transportError', (f: TransportFailure) => out.write(`${f.reason} (peer ${f.peer})\n`));
   }
   out.write(`Cases = [${cases.map((c) => `'${c.id}'`).join(', ')}]\n`);
   server.on('caseStarted', (e: { id: string; agent: string; peer: string }) => {

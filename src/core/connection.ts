@@ -368,14 +368,15 @@ export class Connection {
     // Bytes held for a queued burst still leave first (destroy() would discard them).
     const { stream, transport } = this;
     while (stream.writableCorked > 0) stream.uncork();
-    if (how === 'abort') {
-      transport.abort(stream);
-    } else {
-      stream.once('finish', () => transport.finished(stream));
+    // RFC 8441 §5: an unclean drop is an abort (RST_STREAM CANCEL); after the closing handshake it is the orderly end.
+    if (how === 'abort' && !this.rec.wasClean) return transport.abort(stream);
+    if (how === 'abort') transport.end(stream);
+    else {
+      stream.once('finish', () => transport.end(stream));
       this.outbox.end();
-      // A peer that never reads (or, over HTTP/2, never ends its side) could keep this pending forever.
-      this.after(this.options.closeHandshakeTimeoutMs + 1000, () => transport.abort(stream));
     }
+    // A peer that never reads (or, over HTTP/2, never ends its side) could keep this pending forever.
+    this.after(this.options.closeHandshakeTimeoutMs + 1000, () => transport.abort(stream));
   }
 
   private onSocketClosed(): void {

@@ -8,10 +8,9 @@
  * HTTP/3 (RFC 9220) would be a third: a QUIC stream, with the same ends (FIN, RESET_STREAM with
  * H3_REQUEST_CANCELLED); nothing above this file would change (docs/http2.md).
  */
-import { constants as h2 } from 'node:http2';
 import type { Http2Stream } from 'node:http2';
 import type { Socket } from 'node:net';
-import type { Duplex } from 'node:stream';
+import { addAbortSignal, type Duplex } from 'node:stream';
 
 /**
  * HTTP/2 flow-control windows of wsgate's side, both roles: what wsgate lets the peer send before a
@@ -29,22 +28,22 @@ export interface Transport {
   readonly name: TransportName;
   /** Called once with the stream, before any byte moves. */
   attach(stream: Duplex): void;
-  /** Our orderly end, once everything written has left: TCP's socket closed, HTTP/2's END_STREAM sent. */
-  finished(stream: Duplex): void;
-  /** Our end at once: the socket destroyed, or RST_STREAM(CANCEL). */
+  /** Our orderly end (after the closing handshake, or once everything written has left): the socket closed, or END_STREAM. */
+  end(stream: Duplex): void;
+  /** Our unclean end (a timeout, a failure by drop, the gate's limit): the socket destroyed, or RST_STREAM(CANCEL). */
   abort(stream: Duplex): void;
 }
 
 /**
  * RFC 6455 over TCP. A peer's FIN ends the socket (Node's allowHalfOpen is off), as Twisted's
- * connectionLost does; destroy() once our side has flushed is autobahn-python's dropConnection.
+ * connectionLost does; our end, clean or not, is destroy() (a FIN), as autobahn-python's dropConnection.
  */
 export const TCP: Transport = {
   name: 'http/1.1',
   attach(stream) {
     (stream as Socket).setNoDelay(true);
   },
-  finished(stream) {
+  end(stream) {
     stream.destroy();
   },
   abort(stream) {
@@ -65,12 +64,14 @@ export const HTTP2_STREAM: Transport = {
       if (!stream.writableEnded) stream.end();
     });
   },
-  finished() {
-    // END_STREAM is on its way (the stream's 'finish'): the peer's answers it.
+  end(stream) {
+    if (!stream.writableEnded) stream.end();
   },
   abort(stream) {
     const s = stream as Http2Stream;
     if (s.closed || s.destroyed) return;
-    s.close(h2.NGHTTP2_CANCEL);
+    // Destroyed by an AbortError, Node sends RST_STREAM(CANCEL) alone. (close(CANCEL) would send an
+    // empty DATA frame with END_STREAM first: a peer that answers it ends the stream orderly, no reset.)
+    addAbortSignal(AbortSignal.abort(), s);
   },
 };

@@ -53,9 +53,9 @@ export async function runLooping(
   // Interrupted: only the cases finished before the signal keep their verdict; the run reports the rest as not run.
   if (isAborted(signal)) return;
   // Over TLS, a client that never got through the TLS handshake: every case it did not run says so first.
-  const tlsFailure = server.tlsFailureSince(t0);
+  const transportFailure = server.transportFailureSince(t0);
   for (const gc of loopingResults(server, cases, config, clientRun, seen.length > 0, budgetS)) {
-    if (tlsFailure !== null && gc.result === null && gc.status === 'failed') gc.reason = `${tlsFailure}; ${gc.reason}`;
+    if (transportFailure !== null && gc.result === null && gc.status === 'failed') gc.reason = `${transportFailure}; ${gc.reason}`;
     settle(gc);
   }
 }

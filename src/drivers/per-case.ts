@@ -66,8 +66,8 @@ export async function runOneCase(
   }
   const gc = conclude(def, index, watch.result(), client.snapshot(timedOut), watch.sawConnection(), config, warnings, performance.now() - t0);
   // Over TLS, a client that never got through the TLS handshake: that is the reason, before what its process did.
-  const tlsFailure = gc.result === null ? server.tlsFailureSince(t0) : null;
-  if (tlsFailure !== null) gc.reason = `${tlsFailure}; ${gc.reason}`;
+  const transportFailure = gc.result === null ? server.transportFailureSince(t0) : null;
+  if (transportFailure !== null) gc.reason = `${transportFailure}; ${gc.reason}`;
   return gc;
 }
 

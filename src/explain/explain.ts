@@ -40,6 +40,8 @@ export function explainNoResult(id: string, description: string, reason: string)
 }
 
 function noResultKind(reason: string): { key: string; title: string } {
+  // First: these name TLS (ALPN) as the way HTTP/2 could have gone.
+  if (/^HTTP\/2: |SETTINGS_ENABLE_CONNECT_PROTOCOL|HTTP\/2 SETTINGS|HTTP\/2 connection/.test(reason)) return { key: 'http2', title: 'no result: no HTTP/2 connection that could carry a WebSocket (RFC 8441)' };
   if (/TLS/i.test(reason)) return { key: 'tls', title: 'no result: the TLS handshake failed' };
   if (/command not found|status 127|could not be started/.test(reason)) return { key: 'no-command', title: 'no result: the client command could not be started' };
   if (/^the server under test /.test(reason)) return { key: 'server-stopped', title: 'no result: the server under test stopped' };

@@ -68,8 +68,8 @@ export interface FuzzingServerOptions {
   http2?: boolean;
 }
 
-/** A client whose TLS handshake failed ('tlsError'): who, when (performance.now()), and why in one line. */
-export interface TlsFailure {
+/** A client whose connection failed below WebSocket ('transportError': TLS, or HTTP/2's preface): who, when (performance.now()), why. */
+export interface TransportFailure {
   peer: string;
   at: number;
   reason: string;
@@ -86,13 +86,13 @@ export interface CaseRunEvent {
 /** Thrown when the server cannot listen (port in use, bad address). */
 export class ListenError extends UsageError {}
 
-/** Events: 'caseStarted' (CaseRunEvent), 'caseFinished' (CaseRunEvent, CaseResult), 'caseSkipped' (CaseRunEvent), 'stopRequested', 'reportsUpdated', 'tlsError' (TlsFailure). */
+/** Events: 'caseStarted' (CaseRunEvent), 'caseFinished' (CaseRunEvent, CaseResult), 'caseSkipped' (CaseRunEvent), 'stopRequested', 'reportsUpdated', 'transportError' (TransportFailure). */
 export class FuzzingServer extends EventEmitter {
   /** Results by agent, then case id: the content of index.json. */
   readonly results = new Map<string, Map<string, CaseResult>>();
   private readonly server: net.Server;
-  /** The last client TLS handshake that failed, or null. */
-  private lastTlsFailure: TlsFailure | null = null;
+  /** The last client connection that failed in TLS or HTTP/2, or null. */
+  private lastTransportFailure: TransportFailure | null = null;
   private readonly sockets = new Set<net.Socket>();
   private readonly upgrades = new Set<ServerUpgrade | H2Upgrade>();
   /** The HTTP/2 server the accepted sockets are handed to (--http2), or null. */
@@ -104,26 +104,26 @@ export class FuzzingServer extends EventEmitter {
 
   constructor(private readonly options: FuzzingServerOptions) {
     super();
-    this.h2 = options.http2 === true ? createH2Server(options.protocolOptions, (request, c) => this.route(request, c), (u) => this.trackUpgrade(u)) : null;
+    this.h2 = options.http2 === true ? createH2Server(options.protocolOptions, (request, c) => this.route(request, c), (u) => this.trackUpgrade(u), (socket, reason) => this.noteTransportFailure(socket, reason)) : null;
     const alpn = this.h2 === null ? null : ['h2'];
     this.server = createListener(options.tls ?? null, options.protocolOptions.openHandshakeTimeoutMs, {
       accept: (socket) => this.accept(socket),
       track: (socket) => this.track(socket),
-      tlsFailed: (socket, reason) => this.noteTlsFailure(socket, reason),
+      tlsFailed: (socket, reason) => this.noteTransportFailure(socket, reason),
     }, alpn);
   }
 
-  /** The reason of a client TLS handshake that failed at or after `since` (performance.now()), or null. */
-  tlsFailureSince(since: number): string | null {
-    const f = this.lastTlsFailure;
+  /** The reason of a client connection that failed (TLS, HTTP/2) at or after `since` (performance.now()), or null. */
+  transportFailureSince(since: number): string | null {
+    const f = this.lastTransportFailure;
     return f !== null && f.at >= since ? f.reason : null;
   }
 
-  private noteTlsFailure(socket: net.Socket, reason: string): void {
-    const failure: TlsFailure = { peer: `tcp4:${socket.remoteAddress ?? '?'}:${socket.remotePort ?? 0}`, at: performance.now(), reason };
-    this.lastTlsFailure = failure;
+  private noteTransportFailure(socket: Pick<net.Socket, 'remoteAddress' | 'remotePort'>, reason: string): void {
+    const failure: TransportFailure = { peer: `tcp4:${socket.remoteAddress ?? '?'}:${socket.remotePort ?? 0}`, at: performance.now(), reason };
+    this.lastTransportFailure = failure;
     this.options.logger.info({ peer: failure.peer }, reason);
-    this.emit('tlsError', failure);
+    this.emit('transportError', failure);
   }
 
   /** A connection still in its TLS handshake is dropped, like every other, when the server closes. */

@@ -14,6 +14,7 @@ import { H2_LOCAL_WINDOW, H2_STREAM_WINDOW, HTTP2_STREAM } from '../core/transpo
 import { buildStatusPage, type UpgradeRequest } from '../protocol/handshake.js';
 import { parseConnectRequest, renderFields, type HeaderFields } from '../protocol/h2-connect.js';
 import type { ConnectDecision, Router, ServerProtocolOptions } from './upgrade.js';
+import { SILENT_AFTER_TLS } from './listener.js';
 
 /** One extended CONNECT stream: its WebSocket connection, and its request once valid. */
 export interface H2Upgrade {
@@ -21,16 +22,37 @@ export interface H2Upgrade {
   request: UpgradeRequest | null;
 }
 
-/** An HTTP/2 server for the fuzzing server's accepted sockets; `onUpgrade` hears of each stream's connection. */
-export function createH2Server(options: ServerProtocolOptions, router: Router, onUpgrade: (upgrade: H2Upgrade) => void): http2.Http2Server {
+/** Why a client's HTTP/2 connection failed before any stream: it did not speak HTTP/2 (an HTTP/1.1 client). */
+export const NOT_HTTP2 =
+  'HTTP/2: the client did not open with the HTTP/2 connection preface (an HTTP/1.1 client?): with --http2 a client speaks h2c with prior knowledge, or ALPN h2 over TLS (RFC 8441)';
+
+/**
+ * An HTTP/2 server for the fuzzing server's accepted sockets; `onUpgrade` hears of each stream's
+ * connection, `onBadPeer` of a client that does not speak HTTP/2.
+ */
+export function createH2Server(options: ServerProtocolOptions, router: Router, onUpgrade: (upgrade: H2Upgrade) => void, onBadPeer: (peer: Pick<Socket, 'remoteAddress' | 'remotePort'>, reason: string) => void): http2.Http2Server {
   const server = http2.createServer({
     settings: { enableConnectProtocol: true, initialWindowSize: H2_STREAM_WINDOW },
     // Group 9's messages are queued whole; nghttp2's default 10 MB would refuse new streams under them.
     maxSessionMemory: 256,
   });
   server.on('session', (session) => {
-    session.on('error', () => undefined);
+    // Read now: a closed session's socket can no longer be asked.
+    const peer = { remoteAddress: session.socket.remoteAddress, remotePort: session.socket.remotePort };
+    const encrypted = session.encrypted === true;
+    // A TLS client that closes before its preface's SETTINGS rejected the certificate, most likely (listener.ts).
+    let spoke = false;
+    session.on('error', (err: Error) => {
+      // nghttp2's words for a first read that is not "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" (RFC 9113 §3.4).
+      if (!/bad client magic/i.test(err.message)) return;
+      spoke = true;
+      onBadPeer(peer, NOT_HTTP2);
+    });
     session.once('localSettings', () => session.setLocalWindowSize(H2_LOCAL_WINDOW));
+    session.once('remoteSettings', () => (spoke = true));
+    session.once('close', () => {
+      if (!spoke && encrypted) onBadPeer(peer, SILENT_AFTER_TLS);
+    });
   });
   server.on('stream', (stream, headers) => {
     const upgrade = acceptStream(stream, headers as HeaderFields, options, router);

@@ -17,7 +17,8 @@ export interface ListenerHandlers {
   tlsFailed(socket: net.Socket, reason: string): void;
 }
 
-const SILENT_AFTER_TLS =
+/** Why a TLS client that never spoke failed (it rejected the certificate, most likely). */
+export const SILENT_AFTER_TLS =
   'TLS: the client closed the connection right after the TLS handshake, before its opening handshake (does it trust the certificate? give it the CA: NODE_EXTRA_CA_CERTS, SSL_CERT_FILE, WSGATE_CA_FILE or {ca})';
 
 /**
@@ -27,7 +28,8 @@ const SILENT_AFTER_TLS =
 export function createListener(certificate: { cert: string; key: string } | null, handshakeTimeoutMs: number, handlers: ListenerHandlers, alpn: string[] | null = null): net.Server {
   if (certificate === null) return net.createServer({ noDelay: true }, (socket) => handlers.accept(socket));
   const server = tls.createServer({ cert: certificate.cert, key: certificate.key, noDelay: true, handshakeTimeout: handshakeTimeoutMs, ...(alpn === null ? {} : { ALPNProtocols: alpn }) }, (socket) => {
-    watchSilence(socket, handlers);
+    // Over HTTP/2 the session reads the socket natively (no 'data' here): it watches for silence itself.
+    if (alpn === null) watchSilence(socket, handlers);
     handlers.accept(socket);
   });
   server.on('connection', (raw: net.Socket) => handlers.track(raw));

@@ -11,7 +11,7 @@ import type { ServeConfig } from '../config/schema.js';
 import { parseListenUrl } from '../config/url.js';
 import { UsageError } from '../errors.js';
 import { serveUntilStopped, startCaseServer } from '../run/serve.js';
-import type { TlsFailure } from '../server/fuzzing-server.js';
+import type { TransportFailure } from '../server/fuzzing-server.js';
 import { VERSION } from '../version.js';
 import type { WstestIo, WstestOptions } from './command-line.js';
 import { writeAsOwnerOf } from './owner.js';
@@ -82,7 +82,7 @@ export async function fuzzingServer(options: WstestOptions, io: WstestIo, logger
     const reports = reportsPath({ cwd: process.cwd(), outdir: config.outdir });
     out.write(`Web port ${options.webport}${reports === null ? '' : `: reports at ${reports}index.html`}\n`);
   }
-  server.on('tlsError', (f: TlsFailure) => out.write(`${f.reason} (peer ${f.peer})\n`));
+  server.on('transportError', (f: TransportFailure) => out.write(`${f.reason} (peer ${f.peer})\n`));
   server.on('caseStarted', (e: { id: string; agent: string; peer: string }) => {
     out.write(`Running test case ID ${e.id} for agent ${e.agent} from peer ${e.peer}\n`);
   });
