@@ -13,6 +13,7 @@
 //   check.mjs serve-reports DIR AGENT TOTAL
 //   check.mjs owner DIR UID
 //   check.mjs tls-reports DIR
+//   check.mjs h2-reports DIR
 import { X509Certificate } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
@@ -216,6 +217,18 @@ switch (command) {
     const summary = readJson(path.join(dir, 'summary.json'));
     expect(summary.tls?.generated === true, `${dir}/summary.json: tls.generated is not true`);
     for (const c of summary.cases) expect(/^TLSv1\.[23]$/.test(c.tls?.version ?? ''), `${dir}: case ${c.id} has no TLS version`);
+    break;
+  }
+  case 'h2-reports': {
+    // A run with --http2: every case was an HTTP/2 stream, and its report shows the extended CONNECT.
+    const [dir] = args;
+    const summary = readJson(path.join(dir, 'summary.json'));
+    expect(summary.cases.length > 0, `${dir}/summary.json: no case`);
+    for (const c of summary.cases) {
+      expect(c.transport === 'h2', `${dir}: case ${c.id} went over ${c.transport}, not h2`);
+      const report = readJson(path.join(dir, c.reportfile));
+      expect(/^HTTP\/2 HEADERS\r\n:method: CONNECT\r\n:protocol: websocket\r\n/.test(report.httpRequest), `${dir}: case ${c.id}: no extended CONNECT in its report`);
+    }
     break;
   }
   case 'owner': {

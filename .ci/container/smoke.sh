@@ -12,6 +12,7 @@
 #   5b. server role  `run --role server` (the bundled ws server in the container) and `run --server-url`
 #                    against a ws server on the host: exit 0, reports in /reports/servers
 #   5c. TLS          `run --tls`, `run --role server --tls` (ca.pem in /reports, no key), `serve --tls` + a host client
+#   5d. HTTP/2       `run --http2` (h2c) and `run --role server --http2 --tls` (ALPN h2): every case over h2
 #   6. serve         `serve` in a detached container (host network, 127.0.0.1 only), driven by the
 #                    bundled client on the host; SIGTERM (`podman stop`) ends it with 0, promptly
 #   7. run + SIGTERM `podman stop` during a run: 143 passes through, the reports say interrupted
@@ -258,6 +259,21 @@ check wait-port "$port" 30
 NODE_EXTRA_CA_CERTS="$dir/served/ca.pem" timeout 120 node dist/src/bundled/reference-client.js "wss://127.0.0.1:$port" host-tls-client || fail 'the host client did not finish over wss://'
 check serve-reports "$dir/served" host-tls-client "$RUN_TOTAL"
 stop_container "$PREFIX-serve-tls" >/dev/null
+
+step 'HTTP/2: run --http2 and run --role server --http2 --tls in the container (RFC 8441: every case an extended CONNECT stream)'
+dir=$(reports_dir h2)
+status=0
+"$ENGINE" run --rm --name "$PREFIX-h2" "${NO_NET[@]}" -v "$dir:/reports" "$IMAGE" \
+  run --http2 --cases "${RUN_CASES[@]}" | tail -n 4 || status=$?
+[ "$status" = 0 ] || fail "run --http2 exited with $status, expected 0"
+check run-reports "$dir/clients" "$RUN_TOTAL" "$RUN_TOTAL" 0
+check h2-reports "$dir/clients"
+status=0
+"$ENGINE" run --rm --name "$PREFIX-sh2" "${NO_NET[@]}" -v "$dir:/reports" "$IMAGE" \
+  run --role server --http2 --tls --cases "${RUN_CASES[@]}" | tail -n 4 || status=$?
+[ "$status" = 0 ] || fail "run --role server --http2 --tls exited with $status, expected 0"
+check h2-reports "$dir/servers"
+check tls-reports "$dir/servers"
 
 step 'serve: the fuzzing server in a container, a client on the host (127.0.0.1 only)'
 dir=$(reports_dir serve)

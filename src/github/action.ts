@@ -40,6 +40,7 @@ export const ACTION_INPUTS: Readonly<Record<string, { flag: string | null; kind:
   'server-url': { flag: '--server-url', kind: 'string', judge: false },
   'restart-server': { flag: '--restart-server', kind: 'boolean', judge: false },
   tls: { flag: '--tls', kind: 'boolean', judge: false },
+  http2: { flag: '--http2', kind: 'boolean', judge: false },
   cert: { flag: '--cert', kind: 'string', judge: false },
   key: { flag: '--key', kind: 'string', judge: false },
   ca: { flag: '--ca', kind: 'string', judge: false },

@@ -142,6 +142,17 @@ describe('the action end to end', { concurrency: LIVE_RUNS_AT_ONCE }, () => {
     assert.match(server.res.stdout, /against the bundled ws server at wss:\/\//);
   });
 
+  test('http2: both roles over HTTP/2, the summary saying so', async () => {
+    for (const role of ['client', 'server']) {
+      const { res, outputs } = await runAction({ cases: '1.1.1 2.1', http2: 'true', role, ...(role === 'client' ? { url: 'ws://127.0.0.1:0' } : {}) });
+      assert.equal(res.code, 0, res.stdout + res.stderr);
+      assert.equal(outputs.passed, '2');
+      assert.match(res.stdout, /over HTTP\/2 \(RFC 8441, h2c\)/);
+      const summary = JSON.parse(await readFile(path.join(outputs['reports-directory'] ?? '', 'summary.json'), 'utf8')) as { cases: Array<{ transport: string }> };
+      assert.deepEqual(summary.cases.map((c) => c.transport), ['h2', 'h2']);
+    }
+  });
+
   test('a failing client with a quoted command and agent: exit 1, annotations, failing rows, result=fail', async () => {
     const agent = `it's a "client" & co`;
     const { res, summary, outputs } = await runAction({

@@ -813,7 +813,7 @@ var require_receiver = __commonJS({
     var GET_DATA = 4;
     var INFLATING = 5;
     var DEFER_EVENT = 6;
-    var Receiver2 = class extends Writable {
+    var Receiver3 = class extends Writable {
       /**
        * Creates a Receiver instance.
        *
@@ -1411,7 +1411,7 @@ var require_receiver = __commonJS({
         return err;
       }
     };
-    module.exports = Receiver2;
+    module.exports = Receiver3;
   }
 });
 
@@ -1436,7 +1436,7 @@ var require_sender = __commonJS({
     var DEFAULT = 0;
     var DEFLATING = 1;
     var GET_BLOB_DATA = 2;
-    var Sender2 = class _Sender {
+    var Sender3 = class _Sender {
       /**
        * Creates a Sender instance.
        *
@@ -1895,7 +1895,7 @@ var require_sender = __commonJS({
         }
       }
     };
-    module.exports = Sender2;
+    module.exports = Sender3;
     function callCallbacks(sender, err, cb) {
       if (typeof cb === "function") cb(err);
       for (let i = 0; i < sender._queue.length; i++) {
@@ -2307,8 +2307,8 @@ var require_websocket = __commonJS({
     var { Duplex, Readable } = __require("stream");
     var { URL: URL2 } = __require("url");
     var PerMessageDeflate2 = require_permessage_deflate();
-    var Receiver2 = require_receiver();
-    var Sender2 = require_sender();
+    var Receiver3 = require_receiver();
+    var Sender3 = require_sender();
     var { isBlob } = require_validation();
     var {
       BINARY_TYPES,
@@ -2492,7 +2492,7 @@ var require_websocket = __commonJS({
        * @private
        */
       setSocket(socket, head2, options) {
-        const receiver = new Receiver2({
+        const receiver = new Receiver3({
           allowSynchronousEvents: options.allowSynchronousEvents,
           binaryType: this.binaryType,
           extensions: this._extensions,
@@ -2502,7 +2502,7 @@ var require_websocket = __commonJS({
           maxPayload: options.maxPayload,
           skipUTF8Validation: options.skipUTF8Validation
         });
-        const sender = new Sender2(socket, this._extensions, options.generateMask);
+        const sender = new Sender3(socket, this._extensions, options.generateMask);
         this._receiver = receiver;
         this._sender = sender;
         this._socket = socket;
@@ -6047,7 +6047,7 @@ function framing(row) {
 }
 function deflateEchoCase(spec) {
   const { data, row } = spec;
-  const echo2 = new EchoRun(data, row);
+  const echo3 = new EchoRun(data, row);
   return defineCase({
     id: spec.id,
     ...echoTexts(data, row, spec.negotiation),
@@ -6066,8 +6066,8 @@ function deflateEchoCase(spec) {
     deflateLiteralsOnly: data.literalsOnly === true,
     // An echo is compared with what was sent, then dropped (a difference is reported by its SHA-1).
     transientMessages: true,
-    run: (t) => echo2.start(t),
-    onMessage: (t, received, binary) => echo2.onEcho(t, received, binary)
+    run: (t) => echo3.start(t),
+    onMessage: (t, received, binary) => echo3.onEcho(t, received, binary)
   });
 }
 function echoTexts(data, row, negotiation2) {
@@ -6681,7 +6681,7 @@ function changedRequest(normal, change) {
 \r
 `;
 }
-function statusOf(httpResponse) {
+function statusOf2(httpResponse) {
   const m = /^HTTP\/\d\.\d (\d{3})/.exec(httpResponse ?? "");
   return m === null ? null : Number(m[1]);
 }
@@ -6703,7 +6703,7 @@ function mustRefuse2(spec) {
     // Opened (only possible where wsgate's own checks of the 101 passed): leave at once.
     run: (t) => t.sendClose(CloseCode.Normal),
     adjust: (_verdict, facts) => {
-      const status = statusOf(facts.httpResponse);
+      const status = statusOf2(facts.httpResponse);
       if (status === 101) return judged(Behavior.Failed, "The server answered 101 Switching Protocols: it accepted a request it must refuse.");
       if (status === null) return judged(Behavior.NonStrict, "The server closed the connection without an HTTP response (RFC 6455 \xA74.2.1 asks for an error status, such as 400).");
       const problem = spec.check?.(facts) ?? null;
@@ -6727,7 +6727,7 @@ function mustDecline(id, offer, what) {
       t.sendClose(CloseCode.Normal);
     },
     adjust: (verdict, facts) => {
-      const status = statusOf(facts.httpResponse);
+      const status = statusOf2(facts.httpResponse);
       if (status === 101 && !facts.connectionWasOpen) {
         return judged(Behavior.Failed, "The server accepted the offer (its response names permessage-deflate).");
       }
@@ -7029,7 +7029,23 @@ var init_schedule = __esm({
   }
 });
 
+// src/bundled/h2-echo.ts
+import { readFileSync } from "node:fs";
+import http2 from "node:http2";
+
 // node_modules/ws/wrapper.mjs
+var wrapper_exports = {};
+__export(wrapper_exports, {
+  PerMessageDeflate: () => import_permessage_deflate.default,
+  Receiver: () => import_receiver.default,
+  Sender: () => import_sender.default,
+  WebSocket: () => import_websocket.default,
+  WebSocketServer: () => import_websocket_server.default,
+  createWebSocketStream: () => import_stream.default,
+  default: () => wrapper_default,
+  extension: () => import_extension.default,
+  subprotocol: () => import_subprotocol.default
+});
 var import_stream = __toESM(require_stream(), 1);
 var import_extension = __toESM(require_extension(), 1);
 var import_permessage_deflate = __toESM(require_permessage_deflate(), 1);
@@ -7039,6 +7055,88 @@ var import_subprotocol = __toESM(require_subprotocol(), 1);
 var import_websocket = __toESM(require_websocket(), 1);
 var import_websocket_server = __toESM(require_websocket_server(), 1);
 var wrapper_default = import_websocket.default;
+
+// src/bundled/h2-echo.ts
+var { Receiver: Receiver2, Sender: Sender2 } = wrapper_exports;
+var HTTP2_ENV = "WSGATE_HTTP2";
+var MAX_PAYLOAD = 64 * 1024 * 1024;
+function statusOf(err) {
+  for (const key of Object.getOwnPropertySymbols(err)) {
+    const value = err[key];
+    if (typeof value === "number" && value >= 1e3 && value < 5e3) return value;
+  }
+  return 1002;
+}
+function echoStream(stream, role, onText) {
+  const mask = role === "client";
+  const receiver = new Receiver2({ isServer: role === "server", maxPayload: MAX_PAYLOAD, extensions: {} });
+  const sender = new Sender2(stream, {});
+  let closeSent = false;
+  const endStream = () => {
+    if (!stream.writableEnded && !stream.destroyed) stream.end();
+  };
+  const sendClose = (code, reason) => {
+    if (closeSent) return;
+    closeSent = true;
+    sender.close(code, reason, mask, () => void 0);
+  };
+  receiver.on("message", (data, isBinary) => {
+    if (closeSent) return;
+    if (onText !== void 0) onText(data.toString("utf8"));
+    else sender.send(data, { binary: isBinary, fin: true, mask, compress: false, rsv1: false }, () => void 0);
+  });
+  receiver.on("ping", (data) => {
+    if (!closeSent) sender.pong(data, mask, () => void 0);
+  });
+  const stopReading = () => {
+    stream.unpipe(receiver);
+    stream.resume();
+  };
+  receiver.on("conclude", (code, reason) => {
+    stopReading();
+    sendClose(code === 1005 ? void 0 : code, reason);
+    if (role === "server") endStream();
+  });
+  receiver.on("error", (err) => {
+    stopReading();
+    sendClose(statusOf(err), "");
+    endStream();
+  });
+  stream.pipe(receiver);
+  stream.on("error", () => void 0);
+  stream.on("end", endStream);
+  return new Promise((resolve2) => stream.on("close", () => resolve2()));
+}
+function echoH2(url2, onText) {
+  const u = new URL(url2);
+  const secure = u.protocol === "wss:";
+  return new Promise((resolve2) => {
+    const session = http2.connect(`${secure ? "https" : "http"}://${u.host}`, secure ? caOptions() : {});
+    const done = () => {
+      session.close();
+      resolve2();
+    };
+    session.on("error", done);
+    session.once("remoteSettings", (settings) => {
+      if (settings.enableConnectProtocol !== true) return done();
+      const stream = session.request(
+        { ":method": "CONNECT", ":protocol": "websocket", ":scheme": secure ? "https" : "http", ":path": `${u.pathname}${u.search}`, ":authority": u.host, "sec-websocket-version": "13" },
+        { endStream: false }
+      );
+      stream.on("error", () => void 0);
+      stream.once("response", (headers) => {
+        const status = Number(headers[":status"]);
+        if (status < 200 || status >= 300) stream.close(http2.constants.NGHTTP2_CANCEL);
+        else void echoStream(stream, "client", onText);
+      });
+      stream.on("close", done);
+    });
+  });
+}
+function caOptions() {
+  const file = process.env.WSGATE_CA_FILE;
+  return file === void 0 || file === "" ? {} : { ca: readFileSync(file) };
+}
 
 // src/bundled/ws-echo.ts
 var WS_SERVER_OPTIONS = {
@@ -7073,6 +7171,7 @@ function echo(url2, onText, options = WS_ECHO_OPTIONS) {
 }
 
 // src/bundled/reference-client.ts
+var echo2 = process.env[HTTP2_ENV] === "1" ? echoH2 : echo;
 async function runConcurrently(base, agent, count, jobs) {
   const [{ catalogue: catalogue2 }, { runCasesScheduled: runCasesScheduled2, runPool: runPool2 }] = await Promise.all([Promise.resolve().then(() => (init_registry(), registry_exports)), Promise.resolve().then(() => (init_schedule(), schedule_exports))]);
   const byId = new Map(catalogue2.map((c) => [c.id, c]));
@@ -7082,7 +7181,7 @@ async function runConcurrently(base, agent, count, jobs) {
     8,
     () => false,
     () => false,
-    (i) => echo(`${base}/getCaseInfo?case=${i + 1}`, (text) => {
+    (i) => echo2(`${base}/getCaseInfo?case=${i + 1}`, (text) => {
       ids[i] = JSON.parse(text).id;
     })
   );
@@ -7091,7 +7190,7 @@ async function runConcurrently(base, agent, count, jobs) {
     cases,
     jobs,
     () => false,
-    (i) => echo(`${base}/runCase?case=${i + 1}&agent=${agent}`)
+    (i) => echo2(`${base}/runCase?case=${i + 1}&agent=${agent}`)
   );
 }
 var url = process.argv[2] ?? process.env.WSGATE_URL;
@@ -7104,16 +7203,16 @@ if (parsed.pathname === "/" || parsed.pathname === "") {
   const base = url.replace(/\/+$/, "");
   const agent = encodeURIComponent(process.argv[3] ?? process.env.WSGATE_AGENT ?? "wsgate-reference-ws");
   let count = 0;
-  await echo(`${base}/getCaseCount`, (text) => {
+  await echo2(`${base}/getCaseCount`, (text) => {
     count = Number(text);
   });
   const jobs = Math.max(1, Math.floor(Number(process.env.WSGATE_JOBS ?? "1")) || 1);
   if (jobs === 1) {
-    for (let i = 1; i <= count; i++) await echo(`${base}/runCase?case=${i}&agent=${agent}`);
+    for (let i = 1; i <= count; i++) await echo2(`${base}/runCase?case=${i}&agent=${agent}`);
   } else {
     await runConcurrently(base, agent, count, jobs);
   }
-  await echo(`${base}/updateReports?agent=${agent}`);
+  await echo2(`${base}/updateReports?agent=${agent}`);
 } else {
-  await echo(url);
+  await echo2(url);
 }

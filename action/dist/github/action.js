@@ -9749,7 +9749,7 @@ var init_az = __esm({
 });
 
 // node_modules/zod/v4/locales/be.js
-function getBelarusianPlural(count3, one, few, many) {
+function getBelarusianPlural(count3, one2, few, many) {
   const absCount = Math.abs(count3);
   const lastDigit = absCount % 10;
   const lastTwoDigits = absCount % 100;
@@ -9757,7 +9757,7 @@ function getBelarusianPlural(count3, one, few, many) {
     return many;
   }
   if (lastDigit === 1) {
-    return one;
+    return one2;
   }
   if (lastDigit >= 2 && lastDigit <= 4) {
     return few;
@@ -12523,8 +12523,8 @@ var init_hu = __esm({
 });
 
 // node_modules/zod/v4/locales/hy.js
-function getArmenianPlural(count3, one, many) {
-  return Math.abs(count3) === 1 ? one : many;
+function getArmenianPlural(count3, one2, many) {
+  return Math.abs(count3) === 1 ? one2 : many;
 }
 function withDefiniteArticle(word) {
   if (!word)
@@ -15399,7 +15399,7 @@ var init_ro = __esm({
 });
 
 // node_modules/zod/v4/locales/ru.js
-function getRussianPlural(count3, one, few, many) {
+function getRussianPlural(count3, one2, few, many) {
   const absCount = Math.abs(count3);
   const lastDigit = absCount % 10;
   const lastTwoDigits = absCount % 100;
@@ -15407,7 +15407,7 @@ function getRussianPlural(count3, one, few, many) {
     return many;
   }
   if (lastDigit === 1) {
-    return one;
+    return one2;
   }
   if (lastDigit >= 2 && lastDigit <= 4) {
     return few;
@@ -29770,6 +29770,7 @@ function explainNoResult(id, description, reason) {
   }, true);
 }
 function noResultKind(reason) {
+  if (/^HTTP\/2: |SETTINGS_ENABLE_CONNECT_PROTOCOL|HTTP\/2 SETTINGS|HTTP\/2 connection/.test(reason)) return { key: "http2", title: "no result: no HTTP/2 connection that could carry a WebSocket (RFC 8441)" };
   if (/TLS/i.test(reason)) return { key: "tls", title: "no result: the TLS handshake failed" };
   if (/command not found|status 127|could not be started/.test(reason)) return { key: "no-command", title: "no result: the client command could not be started" };
   if (/^the server under test /.test(reason)) return { key: "server-stopped", title: "no result: the server under test stopped" };
@@ -29911,6 +29912,7 @@ function caseReportJson(result) {
   const picked = {};
   for (const key of CASE_KEYS) picked[key] = result[key];
   if (result.tls !== void 0) picked.tls = { cipher: result.tls.cipher, version: result.tls.version };
+  if (result.transport !== void 0) picked.transport = result.transport;
   return pythonJson(picked);
 }
 function indexJson(results, prefixes = agentFilePrefixes(results.keys()).prefixes) {
@@ -29985,6 +29987,8 @@ function caseSummary(c3) {
     remoteCloseCode: c3.result?.remoteCloseCode ?? null,
     duration: c3.result?.duration ?? null,
     ...c3.result?.tls !== void 0 ? { tls: { version: c3.result.tls.version, cipher: c3.result.tls.cipher } } : {},
+    // Which transport carried the case: "http/1.1" (RFC 6455) or "h2" (RFC 8441); null with no result.
+    transport: c3.result === null ? null : c3.result.transport ?? "http/1.1",
     timeMs: c3.timeMs,
     reason: c3.reason,
     explanation: explanationOf(c3),
@@ -42448,8 +42452,8 @@ function connectionSections(result) {
   const state = CONNECTION_STATE.map(
     ([key, desc]) => `<tr class="stats_row" data-key="${key}"><td class="key">${key}</td><td class="value">${escapeHtml(pyStr(result[key]))}</td><td class="desc">${escapeHtml(desc)}</td></tr>`
   ).join("\n");
-  const tls5 = result.tls === void 0 ? "" : `<p id="tls_connection">Over TLS: ${escapeHtml(result.tls.version)}, cipher suite ${escapeHtml(result.tls.cipher)}.</p>
-`;
+  const tls5 = (result.tls === void 0 ? "" : `<p id="tls_connection">Over TLS: ${escapeHtml(result.tls.version)}, cipher suite ${escapeHtml(result.tls.cipher)}.</p>
+`) + (result.transport === "h2" ? '<p id="transport">Over HTTP/2 (RFC 8441): the WebSocket was an extended CONNECT stream; the request and response below are its HEADERS.</p>\n' : "");
   return `<section id="opening_handshake"><h2>Opening Handshake</h2>
 ${tls5}<h3>Request</h3>
 <pre id="http_request" class="http_dump">${escapeHtml(handshakeText(result.httpRequest))}</pre>
@@ -44067,7 +44071,8 @@ var init_case_runner = __esm({
           wasOpenHandshakeTimeout: s.record.wasOpenHandshakeTimeout,
           wasServerConnectionDropTimeout: s.record.wasServerConnectionDropTimeout,
           wirelog: s.wire.entries,
-          wirelogTimes: s.wire.times
+          wirelogTimes: s.wire.times,
+          ...s.transport.name === "h2" ? { transport: "h2" } : {}
         };
       }
       /** Autobahn: once the events equal every expected list, a "closed by me" case starts the close. */
@@ -45150,6 +45155,45 @@ var init_tape = __esm({
   }
 });
 
+// src/core/transport.ts
+import { addAbortSignal } from "node:stream";
+var H2_LOCAL_WINDOW, H2_STREAM_WINDOW, TCP, HTTP2_STREAM;
+var init_transport = __esm({
+  "src/core/transport.ts"() {
+    "use strict";
+    H2_LOCAL_WINDOW = 32 * 1024 * 1024;
+    H2_STREAM_WINDOW = 4 * 1024 * 1024;
+    TCP = {
+      name: "http/1.1",
+      attach(stream) {
+        stream.setNoDelay(true);
+      },
+      end(stream) {
+        stream.destroy();
+      },
+      abort(stream) {
+        stream.destroy();
+      }
+    };
+    HTTP2_STREAM = {
+      name: "h2",
+      attach(stream) {
+        stream.on("end", () => {
+          if (!stream.writableEnded) stream.end();
+        });
+      },
+      end(stream) {
+        if (!stream.writableEnded) stream.end();
+      },
+      abort(stream) {
+        const s = stream;
+        if (s.closed || s.destroyed) return;
+        addAbortSignal(AbortSignal.abort(), s);
+      }
+    };
+  }
+});
+
 // src/core/traffic.ts
 var TrafficCounters;
 var init_traffic = __esm({
@@ -45210,34 +45254,40 @@ var init_connection = __esm({
     init_sender();
     init_state();
     init_tape();
+    init_transport();
     init_traffic();
     init_wire_recorder();
     Connection = class {
-      constructor(socket, options, side) {
-        this.socket = socket;
+      /** `stream`: the socket (RFC 6455) or an HTTP/2 stream (RFC 8441); `socket`: the TCP (TLS) connection under it. */
+      constructor(stream, options, side, transport = TCP, socket = stream) {
+        this.stream = stream;
         this.options = options;
         this.side = side;
-        this.outbox = new Outbox(socket, this.outboxLink(), side.role === "client" ? side.chopGapNs ?? 0 : 0);
+        this.transport = transport;
+        this.socket = socket;
+        this.outbox = new Outbox(stream, this.outboxLink(), side.role === "client" ? side.chopGapNs ?? 0 : 0);
         this.sender = new Sender(this.outbox, { state: () => this.phase, deflate: () => this.deflate, newMask: this.newMask, wire: this.wire, traffic: this.traffic });
         this.assembler = new MessageAssembler(this.assemblerLink());
         this.reader = this.newReader(false);
-        socket.setNoDelay(true);
-        socket.on("data", (chunk) => {
+        transport.attach(stream);
+        stream.on("data", (chunk) => {
           this.reading = true;
           this.onData(chunk);
           this.reading = false;
         });
-        socket.on("error", () => void 0);
-        socket.on("close", () => this.onSocketClosed());
+        stream.on("error", () => void 0);
+        stream.on("close", () => this.onSocketClosed());
         this.after(options.openHandshakeTimeoutMs, () => {
           if (this.phase !== ConnectionState.Connecting) return;
           this.rec.wasOpenHandshakeTimeout = true;
           this.dropUncleanly("peer did not finish (in time) the opening handshake");
         });
       }
-      socket;
+      stream;
       options;
       side;
+      transport;
+      socket;
       /** The frame log (frames and octets each way, the wirelog, the case's timers). */
       wire = new WireLog();
       /** Octets each way, and wsgate's side as it went on the wire, for `wsgate repro` (core/tape.ts). */
@@ -45502,14 +45552,15 @@ var init_connection = __esm({
         this.phase = ConnectionState.Closed;
         this.reader.stop();
         this.outbox.flushStaging();
-        while (this.socket.writableCorked > 0) this.socket.uncork();
-        if (how === "abort") {
-          this.socket.destroy();
-        } else {
-          this.socket.once("finish", () => this.socket.destroy());
+        const { stream, transport } = this;
+        while (stream.writableCorked > 0) stream.uncork();
+        if (how === "abort" && !this.rec.wasClean) return transport.abort(stream);
+        if (how === "abort") transport.end(stream);
+        else {
+          stream.once("finish", () => transport.end(stream));
           this.outbox.end();
-          this.after(this.options.closeHandshakeTimeoutMs + 1e3, () => this.socket.destroy());
         }
+        this.after(this.options.closeHandshakeTimeoutMs + 1e3, () => transport.abort(stream));
       }
       onSocketClosed() {
         if (this.lost) return;
@@ -45608,12 +45659,12 @@ var init_upgrade = __esm({
         conn.recordResponse(script.head, true);
         switch (script.delivery) {
           case "together":
-            conn.socket.cork();
+            conn.stream.cork();
             conn.sender.sendData(head2);
             conn.open();
             process.nextTick(() => {
               conn.sender.flush();
-              conn.socket.uncork();
+              conn.stream.uncork();
             });
             break;
           case "separate":
@@ -45699,10 +45750,10 @@ var init_describe = __esm({
 // src/server/listener.ts
 import net from "node:net";
 import tls2 from "node:tls";
-function createListener(certificate, handshakeTimeoutMs, handlers) {
+function createListener(certificate, handshakeTimeoutMs, handlers, alpn = null) {
   if (certificate === null) return net.createServer({ noDelay: true }, (socket) => handlers.accept(socket));
-  const server = tls2.createServer({ cert: certificate.cert, key: certificate.key, noDelay: true, handshakeTimeout: handshakeTimeoutMs }, (socket) => {
-    watchSilence(socket, handlers);
+  const server = tls2.createServer({ cert: certificate.cert, key: certificate.key, noDelay: true, handshakeTimeout: handshakeTimeoutMs, ...alpn === null ? {} : { ALPNProtocols: alpn } }, (socket) => {
+    if (alpn === null) watchSilence(socket, handlers);
     handlers.accept(socket);
   });
   server.on("connection", (raw) => handlers.track(raw));
@@ -45716,12 +45767,180 @@ function watchSilence(socket, handlers) {
     if (!spoke) handlers.tlsFailed(socket, SILENT_AFTER_TLS);
   });
 }
+function listenFailure(err, host, port) {
+  const on6 = host === "" ? "every interface" : host;
+  const where = host === "" ? `port ${port}` : `${host}:${port}`;
+  if (err.code === "EADDRINUSE") return `port ${port} is already in use on ${on6}`;
+  if (err.code === "EADDRNOTAVAIL" || err.code === "ENOTFOUND") return `cannot listen on ${where}: address not available`;
+  if (err.code === "EACCES") return `cannot listen on ${where}: permission denied`;
+  return `cannot listen on ${where}: ${err.message}`;
+}
 var SILENT_AFTER_TLS;
 var init_listener = __esm({
   "src/server/listener.ts"() {
     "use strict";
     init_describe();
     SILENT_AFTER_TLS = "TLS: the client closed the connection right after the TLS handshake, before its opening handshake (does it trust the certificate? give it the CA: NODE_EXTRA_CA_CERTS, SSL_CERT_FILE, WSGATE_CA_FILE or {ca})";
+  }
+});
+
+// src/protocol/h2-connect.ts
+function one(fields, name) {
+  const v = fields[name];
+  if (v === void 0) return void 0;
+  return Array.isArray(v) ? v.join(", ") : String(v);
+}
+function parseConnectRequest(fields) {
+  const method = one(fields, ":method");
+  const protocol = one(fields, ":protocol");
+  if (method !== "CONNECT" || protocol === void 0) return { ok: false, status: 400, reason: "a WebSocket over HTTP/2 is opened with an extended CONNECT (:method CONNECT, :protocol websocket; RFC 8441 \xA74)" };
+  if (protocol.toLowerCase() !== "websocket") return { ok: false, status: 501, reason: `:protocol ${JSON.stringify(protocol.slice(0, 100))} is not websocket` };
+  for (const name of [":scheme", ":path", ":authority"]) {
+    if ((one(fields, name) ?? "") === "") return { ok: false, status: 400, reason: `the extended CONNECT has no ${name} (RFC 8441 \xA74)` };
+  }
+  const version2 = one(fields, "sec-websocket-version");
+  if (version2 !== "13") return { ok: false, status: 400, reason: `Sec-WebSocket-Version must be 13, got ${version2 === void 0 ? "none" : JSON.stringify(version2)}` };
+  const target = one(fields, ":path") ?? "/";
+  const q = target.indexOf("?");
+  const headers = /* @__PURE__ */ new Map();
+  for (const [name, value] of Object.entries(fields)) {
+    if (name.startsWith(":") || value === void 0) continue;
+    headers.set(name.toLowerCase(), (Array.isArray(value) ? value : [String(value)]).map((v) => v.trim()));
+  }
+  return {
+    ok: true,
+    request: {
+      method: "CONNECT",
+      target,
+      path: q < 0 ? target : target.slice(0, q),
+      query: new URLSearchParams(q < 0 ? "" : target.slice(q + 1)),
+      headers,
+      key: "",
+      version: version2,
+      raw: renderFields(fields)
+    }
+  };
+}
+function connectRequestFields(spec) {
+  const fields = {
+    ":method": "CONNECT",
+    ":protocol": "websocket",
+    ":scheme": spec.scheme,
+    ":path": spec.path,
+    ":authority": spec.authority
+  };
+  for (const [name, value] of spec.headers ?? []) fields[name.toLowerCase()] = value;
+  fields["sec-websocket-version"] = "13";
+  if (spec.extensions !== null) fields["sec-websocket-extensions"] = spec.extensions;
+  return fields;
+}
+function checkConnectResponse(fields) {
+  const status = Number(one(fields, ":status"));
+  if (!(status >= 200 && status < 300)) return { ok: false, reason: `the server answered the extended CONNECT with status ${Number.isFinite(status) ? status : "?"}, not 2xx (RFC 8441 \xA75)` };
+  const headers = /* @__PURE__ */ new Map();
+  for (const [name, value] of Object.entries(fields)) {
+    if (name.startsWith(":") || value === void 0) continue;
+    headers.set(name.toLowerCase(), (Array.isArray(value) ? value : [String(value)]).map((v) => v.trim()));
+  }
+  const extensions = headers.get("sec-websocket-extensions");
+  return { ok: true, status, headers, extensions: extensions === void 0 ? null : extensions.join(", ") };
+}
+function renderFields(fields) {
+  const lines = ["HTTP/2 HEADERS"];
+  const entries = Object.entries(fields).filter(([, v]) => v !== void 0);
+  entries.sort(([a2], [b]) => Number(!a2.startsWith(":")) - Number(!b.startsWith(":")));
+  for (const [name, value] of entries) {
+    for (const v of Array.isArray(value) ? value : [value]) lines.push(`${name}: ${String(v)}`);
+  }
+  return `${lines.join("\r\n")}\r
+\r
+`;
+}
+var init_h2_connect = __esm({
+  "src/protocol/h2-connect.ts"() {
+    "use strict";
+  }
+});
+
+// src/server/h2-upgrade.ts
+import http2 from "node:http2";
+function createH2Server(options, router, onUpgrade, onBadPeer) {
+  const server = http2.createServer({
+    settings: { enableConnectProtocol: true, initialWindowSize: H2_STREAM_WINDOW },
+    // Group 9's messages are queued whole; nghttp2's default 10 MB would refuse new streams under them.
+    maxSessionMemory: 256
+  });
+  server.on("session", (session) => {
+    const peer = { remoteAddress: session.socket.remoteAddress, remotePort: session.socket.remotePort };
+    const encrypted = session.encrypted === true;
+    let spoke = false;
+    session.on("error", (err) => {
+      if (!/bad client magic/i.test(err.message)) return;
+      spoke = true;
+      onBadPeer(peer, NOT_HTTP2);
+    });
+    session.once("localSettings", () => session.setLocalWindowSize(H2_LOCAL_WINDOW));
+    session.once("remoteSettings", () => spoke = true);
+    session.once("close", () => {
+      if (!spoke && encrypted) onBadPeer(peer, SILENT_AFTER_TLS);
+    });
+  });
+  server.on("stream", (stream, headers) => {
+    const upgrade = acceptStream(stream, headers, options, router);
+    if (upgrade !== null) onUpgrade(upgrade);
+  });
+  return server;
+}
+function acceptStream(stream, headers, options, router) {
+  stream.on("error", () => void 0);
+  const verdict = parseConnectRequest(headers);
+  if (!verdict.ok && headers[":method"] === "GET" && options.statusPage === true) {
+    stream.respond({ ":status": 200, "content-type": "text/html; charset=utf-8", server: options.serverHeader });
+    stream.end(buildStatusPage("wsgate fuzzing server", "This is a WebSocket endpoint over HTTP/2 (RFC 8441): Autobahn|Testsuite&#39;s fuzzing server, run by wsgate."));
+    return null;
+  }
+  const connection = new Connection(stream, options, { role: "server" }, HTTP2_STREAM, stream.session?.socket);
+  connection.recordRequest(verdict.ok ? verdict.request.raw : renderFields(headers));
+  const upgrade = { connection, request: null };
+  if (!verdict.ok) {
+    refuse(upgrade, verdict.status, verdict.reason);
+    return upgrade;
+  }
+  upgrade.request = verdict.request;
+  const decision = router(verdict.request, connection);
+  if (decision.kind === "reject") refuse(upgrade, decision.status, decision.reason);
+  else respond(upgrade, stream, decision, options);
+  return upgrade;
+}
+function respond(upgrade, stream, decision, options) {
+  const conn = upgrade.connection;
+  conn.accept(decision.handler, decision.deflate ?? null);
+  const fields = { ":status": 200, server: options.serverHeader, "x-powered-by": options.poweredBy };
+  if (decision.extensions != null) fields["sec-websocket-extensions"] = decision.extensions;
+  stream.respond(fields);
+  conn.recordResponse(renderFields(fields));
+  conn.open();
+}
+function refuse(upgrade, status, reason) {
+  const conn = upgrade.connection;
+  const stream = conn.stream;
+  const fields = { ":status": status, "content-type": "text/plain; charset=utf-8" };
+  if (!stream.headersSent && !stream.destroyed) stream.respond(fields);
+  conn.recordResponse(renderFields(fields));
+  conn.sender.sendData(Buffer.from(`${reason}
+`, "utf8"));
+  conn.dropConnection("after-flush", reason);
+}
+var NOT_HTTP2;
+var init_h2_upgrade = __esm({
+  "src/server/h2-upgrade.ts"() {
+    "use strict";
+    init_connection();
+    init_transport();
+    init_handshake();
+    init_h2_connect();
+    init_listener();
+    NOT_HTTP2 = "HTTP/2: the client did not open with the HTTP/2 connection preface (an HTTP/1.1 client?): with --http2 a client speaks h2c with prior knowledge, or ALPN h2 over TLS (RFC 8441)";
   }
 });
 
@@ -45750,40 +45969,45 @@ var init_fuzzing_server = __esm({
     init_upgrade();
     init_describe();
     init_listener();
+    init_h2_upgrade();
     ListenError = class extends UsageError {
     };
     FuzzingServer = class extends EventEmitter {
       constructor(options) {
         super();
         this.options = options;
+        this.h2 = options.http2 === true ? createH2Server(options.protocolOptions, (request, c3) => this.route(request, c3), (u2) => this.trackUpgrade(u2), (socket, reason) => this.noteTransportFailure(socket, reason)) : null;
+        const alpn = this.h2 === null ? null : ["h2"];
         this.server = createListener(options.tls ?? null, options.protocolOptions.openHandshakeTimeoutMs, {
           accept: (socket) => this.accept(socket),
           track: (socket) => this.track(socket),
-          tlsFailed: (socket, reason) => this.noteTlsFailure(socket, reason)
-        });
+          tlsFailed: (socket, reason) => this.noteTransportFailure(socket, reason)
+        }, alpn);
       }
       options;
       /** Results by agent, then case id: the content of index.json. */
       results = /* @__PURE__ */ new Map();
       server;
-      /** The last client TLS handshake that failed, or null. */
-      lastTlsFailure = null;
+      /** The last client connection that failed in TLS or HTTP/2, or null. */
+      lastTransportFailure = null;
       sockets = /* @__PURE__ */ new Set();
       upgrades = /* @__PURE__ */ new Set();
+      /** The HTTP/2 server the accepted sockets are handed to (--http2), or null. */
+      h2;
       running = /* @__PURE__ */ new Map();
       statusWaiters = /* @__PURE__ */ new Map();
       reportChain = Promise.resolve();
       boundPort = 0;
-      /** The reason of a client TLS handshake that failed at or after `since` (performance.now()), or null. */
-      tlsFailureSince(since) {
-        const f = this.lastTlsFailure;
+      /** The reason of a client connection that failed (TLS, HTTP/2) at or after `since` (performance.now()), or null. */
+      transportFailureSince(since) {
+        const f = this.lastTransportFailure;
         return f !== null && f.at >= since ? f.reason : null;
       }
-      noteTlsFailure(socket, reason) {
+      noteTransportFailure(socket, reason) {
         const failure2 = { peer: `tcp4:${socket.remoteAddress ?? "?"}:${socket.remotePort ?? 0}`, at: performance.now(), reason };
-        this.lastTlsFailure = failure2;
+        this.lastTransportFailure = failure2;
         this.options.logger.info({ peer: failure2.peer }, reason);
-        this.emit("tlsError", failure2);
+        this.emit("transportError", failure2);
       }
       /** A connection still in its TLS handshake is dropped, like every other, when the server closes. */
       track(socket) {
@@ -45793,14 +46017,7 @@ var init_fuzzing_server = __esm({
       /** Starts listening; resolves with the bound port. */
       async listen() {
         await new Promise((resolve6, reject2) => {
-          const onError = (err) => {
-            const on6 = this.options.host === "" ? "every interface" : this.options.host;
-            const where = this.options.host === "" ? `port ${this.options.port}` : `${this.options.host}:${this.options.port}`;
-            if (err.code === "EADDRINUSE") reject2(new ListenError(`port ${this.options.port} is already in use on ${on6}`));
-            else if (err.code === "EADDRNOTAVAIL" || err.code === "ENOTFOUND") reject2(new ListenError(`cannot listen on ${where}: address not available`));
-            else if (err.code === "EACCES") reject2(new ListenError(`cannot listen on ${where}: permission denied`));
-            else reject2(new ListenError(`cannot listen on ${where}: ${err.message}`));
-          };
+          const onError = (err) => reject2(new ListenError(listenFailure(err, this.options.host, this.options.port)));
           this.server.once("error", onError);
           const listening = () => {
             this.server.off("error", onError);
@@ -45873,9 +46090,12 @@ var init_fuzzing_server = __esm({
       }
       accept(socket) {
         this.track(socket);
-        const upgrade = new ServerUpgrade(socket, this.options.protocolOptions, (request, s) => this.route(request, s));
+        if (this.h2 !== null) this.h2.emit("connection", socket);
+        else this.trackUpgrade(new ServerUpgrade(socket, this.options.protocolOptions, (request, s) => this.route(request, s)));
+      }
+      trackUpgrade(upgrade) {
         this.upgrades.add(upgrade);
-        socket.on("close", () => this.upgrades.delete(upgrade));
+        upgrade.connection.stream.on("close", () => this.upgrades.delete(upgrade));
       }
       route(request, connection) {
         const target = parseTarget(request, this.options.cases);
@@ -46077,6 +46297,7 @@ function createServer(options) {
     tls: options.certificate ?? null,
     unknownPaths: options.unknownPaths ?? "refuse",
     keepRecordings: options.keepRecordings ?? false,
+    http2: options.http2 ?? false,
     // The HTML and JSON renderers are loaded on the first report write, not while cases run.
     writeReports: async () => {
       const [{ writeReports: writeReports2 }, { collisionNotice: collisionNotice2 }] = await Promise.all([Promise.resolve().then(() => (init_writer(), writer_exports)), Promise.resolve().then(() => (init_files(), files_exports))]);
@@ -46110,7 +46331,8 @@ async function listenForCases(config2, cases, options) {
     extended: config2.extended,
     certificate: options.certificate ?? null,
     unknownPaths: options.unknownPaths ?? "refuse",
-    keepRecordings: options.keepRecordings ?? false
+    keepRecordings: options.keepRecordings ?? false,
+    http2: options.http2 ?? false
   });
   await server.listen();
   return server;
@@ -71981,13 +72203,14 @@ function serverFlags(a2) {
     shard: a2.shard ?? null,
     extended: a2.extended,
     tls: a2.tls,
+    http2: a2.http2,
     cert: a2.cert,
     key: a2.key,
     ca: a2.ca
   };
 }
 function serverOptions(y) {
-  return y.option("spec", { type: "string", requiresArg: true, describe: "Autobahn fuzzingserver.json spec file (url, outdir, cases, exclude-cases, exclude-agent-cases, options); flags override it" }).option("url", { type: "string", requiresArg: true, describe: "Where the fuzzing server listens (ws://HOST:PORT; port 0 picks a free one; env WSGATE_LISTEN_HOST overrides the host bound) [default: ws://127.0.0.1:9001]" }).option("outdir", { type: "string", requiresArg: true, describe: "Report directory (index.json, index.html, per-case reports) [default: ./reports/clients]" }).option("cases", { type: "string", array: true, requiresArg: true, describe: "Case id patterns to run, Autobahn's rules ('6.*', '6.9.2'); default all" }).option("exclude-cases", { type: "string", array: true, requiresArg: true, describe: "Case id patterns to leave out" }).option("log-level", { type: "string", requiresArg: true, describe: "pino log level on stderr (fatal, error, warn, info, debug, trace, silent)", default: "warn" }).option("shard", { type: "string", requiresArg: true, describe: "Run only the K-th of N slices of the selected cases, balanced by expected duration (K/N, e.g. 2/4); join the shards with `wsgate merge`" }).option("extended", extendedOption).option("tls", { type: "boolean", describe: "wss://: serve TLS (a client under test) or connect over TLS (a server under test). Without --cert, wsgate makes a throwaway CA and certificate and writes the CA to OUTDIR/ca.pem" }).option("cert", { type: "string", requiresArg: true, describe: `TLS: your server certificate (PEM, chain) instead of a generated one; implies --tls (a spec file's "cert")` }).option("key", { type: "string", requiresArg: true, describe: `TLS: the private key of --cert (PEM) (a spec file's "key")` }).option("ca", { type: "string", requiresArg: true, describe: "TLS: a CA certificate (PEM). Client under test: handed to it (the CA of your --cert). Server under test: trusted when verifying its certificate" });
+  return y.option("spec", { type: "string", requiresArg: true, describe: "Autobahn fuzzingserver.json spec file (url, outdir, cases, exclude-cases, exclude-agent-cases, options); flags override it" }).option("url", { type: "string", requiresArg: true, describe: "Where the fuzzing server listens (ws://HOST:PORT; port 0 picks a free one; env WSGATE_LISTEN_HOST overrides the host bound) [default: ws://127.0.0.1:9001]" }).option("outdir", { type: "string", requiresArg: true, describe: "Report directory (index.json, index.html, per-case reports) [default: ./reports/clients]" }).option("cases", { type: "string", array: true, requiresArg: true, describe: "Case id patterns to run, Autobahn's rules ('6.*', '6.9.2'); default all" }).option("exclude-cases", { type: "string", array: true, requiresArg: true, describe: "Case id patterns to leave out" }).option("log-level", { type: "string", requiresArg: true, describe: "pino log level on stderr (fatal, error, warn, info, debug, trace, silent)", default: "warn" }).option("shard", { type: "string", requiresArg: true, describe: "Run only the K-th of N slices of the selected cases, balanced by expected duration (K/N, e.g. 2/4); join the shards with `wsgate merge`" }).option("extended", extendedOption).option("tls", { type: "boolean", describe: "wss://: serve TLS (a client under test) or connect over TLS (a server under test). Without --cert, wsgate makes a throwaway CA and certificate and writes the CA to OUTDIR/ca.pem" }).option("http2", { type: "boolean", describe: "WebSockets over HTTP/2 (RFC 8441): each case is an extended CONNECT stream, h2c with prior knowledge (with --tls: ALPN h2). The client or server under test is told by WSGATE_HTTP2=1" }).option("cert", { type: "string", requiresArg: true, describe: `TLS: your server certificate (PEM, chain) instead of a generated one; implies --tls (a spec file's "cert")` }).option("key", { type: "string", requiresArg: true, describe: `TLS: the private key of --cert (PEM) (a spec file's "key")` }).option("ca", { type: "string", requiresArg: true, describe: "TLS: a CA certificate (PEM). Client under test: handed to it (the CA of your --cert). Server under test: trusted when verifying its certificate" });
 }
 var extendedOption = {
   type: "boolean",
@@ -73096,6 +73319,8 @@ var serverSchema = external_exports.object({
   extended: external_exports.boolean().default(false),
   /** wss://: serve (client role) or connect (server role) over TLS. */
   tls: external_exports.boolean().default(false),
+  /** WebSockets over HTTP/2 (RFC 8441) instead of HTTP/1.1's upgrade. */
+  http2: external_exports.boolean().default(false),
   cert: external_exports.string().trim().min(1, "the certificate file name is empty").nullable().default(null),
   key: external_exports.string().trim().min(1, "the key file name is empty").nullable().default(null),
   ca: external_exports.string().trim().min(1, "the CA file name is empty").nullable().default(null)
@@ -73170,9 +73395,9 @@ function listenHostFor(urlHost, env2) {
   if (host === "" || /[\s/]/.test(host)) throw new UsageError(`WSGATE_LISTEN_HOST must be a host name or address, got ${JSON.stringify(override)}`);
   return host;
 }
-function specExtras(sources, tls5) {
+function specExtras(sources, tls5, http23 = false) {
   const spec = sources.spec ?? null;
-  return { excludeAgentCases: spec?.excludeAgentCases ?? {}, protocolOptions: spec?.protocolOptions ?? {}, specFile: spec?.file ?? null, patternSyntax: "wsgate", tls: tls5 };
+  return { excludeAgentCases: spec?.excludeAgentCases ?? {}, protocolOptions: spec?.protocolOptions ?? {}, specFile: spec?.file ?? null, patternSyntax: "wsgate", tls: tls5, http2: http23 };
 }
 function listenSettings(host, port, env2) {
   return { host, port, listenHost: listenHostFor(host, env2) };
@@ -73204,7 +73429,7 @@ function resolveServeConfig(input3, sources = {}) {
     excludeCases: splitList(o2.excludeCases),
     logLevel: o2.logLevel,
     shard: resolveShard(o2.shard),
-    ...specExtras(sources, tls5),
+    ...specExtras(sources, tls5, o2.http2),
     extended: o2.extended
   };
 }
@@ -73267,7 +73492,7 @@ function runSettings(o2, sources, tls5, defaultOutdir, defaultAgent) {
     shard: resolveShard(o2.shard),
     extended: o2.extended,
     repro: { record: true, scripts: o2.repro },
-    ...specExtras(sources, tls5)
+    ...specExtras(sources, tls5, o2.http2)
   };
 }
 function serverUnderTest(o2) {
@@ -80281,7 +80506,8 @@ function shellQuote(value) {
   return `'${value.replace(/'/g, `'\\''`)}'`;
 }
 function expandCommand(command2, values) {
-  return expandPlaceholders(command2, { ...values });
+  const { http2: _http2, ...placeholders } = values;
+  return expandPlaceholders(command2, placeholders);
 }
 function expandPlaceholders(command2, values) {
   return command2.replace(/\{([a-z]+)\}/g, (whole, key) => Object.hasOwn(values, key) ? shellQuote(values[key]) : whole);
@@ -80315,7 +80541,7 @@ var TailBuffer = class {
 };
 var CLIENT_TOKEN_VARIABLE = "WSGATE_CLIENT_TOKEN";
 function startClient(command2, values, extraEnv = {}) {
-  return startCommand(expandCommand(command2, values), { ...extraEnv, ...caEnvironment(values.ca ?? null), WSGATE_URL: values.url, WSGATE_CASE: values.case, WSGATE_AGENT: values.agent });
+  return startCommand(expandCommand(command2, values), { ...extraEnv, ...caEnvironment(values.ca ?? null), WSGATE_URL: values.url, WSGATE_CASE: values.case, WSGATE_AGENT: values.agent, ...values.http2 === true ? { WSGATE_HTTP2: "1" } : {} });
 }
 function startCommand(expanded, env2) {
   const output2 = new TailBuffer(OUTPUT_LIMIT);
@@ -80591,16 +80817,16 @@ async function runLooping(server, cases, command2, where, config2, signal, settl
   const budgetS = cases.reduce((sum, c3) => sum + caseTimeoutFor(c3, config2), 0);
   let clientRun;
   try {
-    const values = { url: where.baseUrl, case: "", agent: config2.agent, ...where.ca !== null ? { ca: where.ca } : {} };
+    const values = { url: where.baseUrl, case: "", agent: config2.agent, http2: where.http2, ...where.ca !== null ? { ca: where.ca } : {} };
     clientRun = await driveClient(server, command2, values, config2, signal, budgetS * 1e3, seen);
   } finally {
     server.off("caseStarted", onStart);
     server.off("caseFinished", onFinish);
   }
   if (isAborted(signal)) return;
-  const tlsFailure = server.tlsFailureSince(t0);
+  const transportFailure = server.transportFailureSince(t0);
   for (const gc of loopingResults(server, cases, config2, clientRun, seen.length > 0, budgetS)) {
-    if (tlsFailure !== null && gc.result === null && gc.status === "failed") gc.reason = `${tlsFailure}; ${gc.reason}`;
+    if (transportFailure !== null && gc.result === null && gc.status === "failed") gc.reason = `${transportFailure}; ${gc.reason}`;
     settle2(gc);
   }
 }
@@ -80650,7 +80876,7 @@ async function runOneCase(server, def, index, command2, where, config2, signal) 
   const t0 = performance.now();
   const deadline = t0 + caseTimeoutFor(def, config2) * 1e3;
   const watch = watchCase(server, agent, index);
-  const client = startClient(command2, { url: caseUrl(where.baseUrl, index, agent), case: def.id, agent, ...where.ca !== null ? { ca: where.ca } : {} });
+  const client = startClient(command2, { url: caseUrl(where.baseUrl, index, agent), case: def.id, agent, http2: where.http2, ...where.ca !== null ? { ca: where.ca } : {} });
   const warnings = [];
   const abort = new AbortController();
   const onAbort = () => abort.abort();
@@ -80666,8 +80892,8 @@ async function runOneCase(server, def, index, command2, where, config2, signal) 
     watch.dispose();
   }
   const gc = conclude(def, index, watch.result(), client.snapshot(timedOut), watch.sawConnection(), config2, warnings, performance.now() - t0);
-  const tlsFailure = gc.result === null ? server.tlsFailureSince(t0) : null;
-  if (tlsFailure !== null) gc.reason = `${tlsFailure}; ${gc.reason}`;
+  const transportFailure = gc.result === null ? server.transportFailureSince(t0) : null;
+  if (transportFailure !== null) gc.reason = `${transportFailure}; ${gc.reason}`;
   return gc;
 }
 function watchCase(server, agent, index) {
@@ -80754,7 +80980,7 @@ function clientRoleDriver(config2) {
     async startPeer(_n, context) {
       const { io, cases, secure } = context;
       if (command2.includes("{ca}") && secure?.caFile == null) throw new UsageError("the client command uses {ca}, but there is no CA to give it: add --tls (wsgate makes one), or --ca FILE with your --cert");
-      server = await listenForCases(config2, cases, { logger: io.logger, statusWaitMs: (config2.caseTimeout ?? DEFAULT_CASE_TIMEOUT) * 1e3, certificate: secure, keepRecordings: config2.repro.record });
+      server = await listenForCases(config2, cases, { logger: io.logger, statusWaitMs: (config2.caseTimeout ?? DEFAULT_CASE_TIMEOUT) * 1e3, certificate: secure, keepRecordings: config2.repro.record, http2: config2.http2 });
       clientCpu0 = childrenCpuMs();
       return clientPeer(config2, command2, server, context);
     },
@@ -80775,7 +81001,7 @@ function clientPeer(config2, command2, server, context) {
   };
   server.on("caseFinished", dropCut);
   const kept = (gc) => gc.result !== null && server.results.get(gc.result.agent)?.get(gc.id) === gc.result;
-  const where = { baseUrl, ca };
+  const where = { baseUrl, ca, http2: config2.http2 };
   const play = config2.clientLoops ? { kind: "self", playAll: (settle2) => runLooping(server, context.cases, command2, where, config2, io.signal, settle2) } : {
     kind: "each",
     playCase: async (def, index) => {
@@ -80992,6 +81218,60 @@ var ClientUpgrade = class {
   }
 };
 
+// src/fuzzing-client/h2-upgrade.ts
+init_outbox();
+init_connection();
+init_transport();
+init_h2_connect();
+import http22 from "node:http2";
+var NO_CONNECT_SETTING = "the server did not advertise SETTINGS_ENABLE_CONNECT_PROTOCOL in its HTTP/2 SETTINGS: it does not take WebSockets over HTTP/2 (RFC 8441 \xA73)";
+function openSession(socket, authority, secure, timeoutMs) {
+  return new Promise((resolve6) => {
+    const session = http22.connect(`${secure ? "https" : "http"}://${authority}`, {
+      createConnection: () => socket,
+      settings: { initialWindowSize: H2_STREAM_WINDOW }
+    });
+    const done = (outcome) => {
+      clearTimeout(timer);
+      session.off("remoteSettings", onSettings);
+      session.off("close", onClose);
+      if ("error" in outcome) session.destroy();
+      resolve6(outcome);
+    };
+    const onSettings = (settings) => {
+      if (settings.enableConnectProtocol !== true) return done({ error: NO_CONNECT_SETTING });
+      session.setLocalWindowSize(H2_LOCAL_WINDOW);
+      done({ session });
+    };
+    const onClose = () => done({ error: "the server closed the HTTP/2 connection before its SETTINGS" });
+    const timer = setTimeout(() => done({ error: `the server sent no HTTP/2 SETTINGS within ${timeoutMs / 1e3} s` }), timeoutMs);
+    session.on("error", () => void 0);
+    session.on("remoteSettings", onSettings);
+    session.on("close", onClose);
+  });
+}
+function openStream(session, socket, spec, options, newMask, makeHandler, decide) {
+  const fields = connectRequestFields(spec);
+  const stream = session.request(fields, { endStream: false });
+  const connection = new Connection(stream, options, { role: "client", newMask, serverDropTimeoutMs: options.serverDropTimeoutMs, chopGapNs: CHOP_PIECE_GAP_NS }, HTTP2_STREAM, socket);
+  const handler = makeHandler(connection);
+  connection.startHandshake({ onData: () => void 0 }, handler);
+  connection.recordRequest(renderFields(fields));
+  stream.on("close", () => session.close());
+  let server = null;
+  stream.once("response", (headers) => {
+    connection.recordResponse(renderFields(headers));
+    const response = checkConnectResponse(headers);
+    if (!response.ok) return connection.dropConnection("abort", response.reason);
+    server = response.headers.get("server")?.[0] ?? null;
+    const decision = decide(response);
+    if ("refuse" in decision) return connection.dropConnection("abort", decision.refuse);
+    connection.accept(handler, decision.deflate);
+    connection.open();
+  });
+  return { connection, serverHeader: () => server };
+}
+
 // src/fuzzing-client/play-case.ts
 init_describe();
 init_host_port();
@@ -81014,6 +81294,7 @@ function connectTo(target, ready, failed) {
     // SNI carries names only (RFC 6066 §3); an address is checked against the certificate's IP names.
     ...net2.isIP(target.host) === 0 ? { servername: target.host } : {},
     ...secure.ca !== null ? { ca: secure.ca } : {},
+    ...target.http2 === true ? { ALPNProtocols: ["h2"] } : {},
     rejectUnauthorized: !secure.insecure
   });
   socket.once("connect", () => tcpUp = true);
@@ -81033,26 +81314,57 @@ function playCase(target, def, info, settings) {
   return new Promise((resolve6) => {
     connectTo(
       target,
-      (socket) => playOnSocket(socket, target, def, info, settings, resolve6),
+      (socket) => target.http2 === true ? playOverH2(socket, target, def, info, settings, resolve6) : playOnSocket(socket, target, def, info, settings, resolve6),
       (reason) => resolve6({ result: null, error: reason, serverHeader: null, timedOut: false })
     );
   });
 }
 function playOnSocket(socket, target, def, info, settings, resolve6) {
   let serverHeader = null;
-  let timedOut = false;
-  let limit = null;
-  let stopListening = () => void 0;
-  const secure = tlsInfo(socket);
-  const started = utcNow();
   const offers = def.deflateOffers ?? [];
   const request = upgradeRequest(target, offers, settings);
+  const watch = caseWatch(socket, def, info, settings, () => serverHeader, resolve6);
   const upgrade = new ClientUpgrade(
     socket,
     settings.protocolOptions,
     request,
     settings.newMask,
-    (connection2) => new CaseRunner(connection2, def, {
+    watch.runner,
+    (response) => {
+      serverHeader = response.headers.get("server")?.[0] ?? null;
+      return deflateDecision(response, offers.length > 0 || def.upgradeRequest !== void 0, def, settings);
+    },
+    def.upgradeRequest?.(request) ?? null
+  );
+  watch.started(upgrade.connection);
+}
+function playOverH2(socket, target, def, info, settings, resolve6) {
+  const secure = target.tls != null;
+  void openSession(socket, targetHostPort(target), secure, settings.protocolOptions.openHandshakeTimeoutMs).then((opened) => {
+    if ("error" in opened) return resolve6({ result: null, error: opened.error, serverHeader: null, timedOut: false });
+    const offers = def.deflateOffers ?? [];
+    let serverHeader = () => null;
+    const watch = caseWatch(socket, def, info, settings, () => serverHeader(), resolve6);
+    const spec = {
+      scheme: secure ? "https" : "http",
+      authority: targetHostPort(target),
+      path: target.resource,
+      extensions: offers.length === 0 ? null : offers.map(offerExtensionString).join(", "),
+      headers: upgradeHeaders(settings)
+    };
+    const opened2 = openStream(opened.session, socket, spec, settings.protocolOptions, settings.newMask, watch.runner, (response) => deflateDecision(response, offers.length > 0, def, settings));
+    serverHeader = opened2.serverHeader;
+    watch.started(opened2.connection);
+  });
+}
+function caseWatch(socket, def, info, settings, serverHeader, resolve6) {
+  let timedOut = false;
+  let limit = null;
+  let stopListening = () => void 0;
+  const secure = tlsInfo(socket);
+  const started = utcNow();
+  return {
+    runner: (connection) => new CaseRunner(connection, def, {
       agent: info.agent,
       index: info.index,
       started,
@@ -81061,24 +81373,20 @@ function playOnSocket(socket, target, def, info, settings, resolve6) {
         if (limit !== null) clearTimeout(limit);
         stopListening();
         if (secure !== null) result.tls = secure;
-        resolve6({ result, error: null, serverHeader, timedOut });
+        resolve6({ result, error: null, serverHeader: serverHeader(), timedOut });
       }
     }),
-    (response) => {
-      serverHeader = response.headers.get("server")?.[0] ?? null;
-      return deflateDecision(response, offers.length > 0 || def.upgradeRequest !== void 0, def, settings);
-    },
-    def.upgradeRequest?.(request) ?? null
-  );
-  const connection = upgrade.connection;
-  const onAbort = () => connection.dropConnection("abort");
-  info.signal?.addEventListener("abort", onAbort, { once: true });
-  stopListening = () => info.signal?.removeEventListener("abort", onAbort);
-  limit = setTimeout(() => {
-    if (connection.isClosed()) return;
-    timedOut = true;
-    connection.dropConnection("abort", `wsgate dropped the connection: the case did not end within ${info.limitMs / 1e3} s`);
-  }, info.limitMs);
+    started: (connection) => {
+      const onAbort = () => connection.dropConnection("abort");
+      info.signal?.addEventListener("abort", onAbort, { once: true });
+      stopListening = () => info.signal?.removeEventListener("abort", onAbort);
+      limit = setTimeout(() => {
+        if (connection.isClosed()) return;
+        timedOut = true;
+        connection.dropConnection("abort", `wsgate dropped the connection: the case did not end within ${info.limitMs / 1e3} s`);
+      }, info.limitMs);
+    }
+  };
 }
 function upgradeRequest(target, offers, settings) {
   return {
@@ -81086,26 +81394,29 @@ function upgradeRequest(target, offers, settings) {
     target: target.resource,
     key: newClientKey(settings.randomBytes),
     extensions: offers.length === 0 ? null : offers.map(offerExtensionString).join(", "),
-    headers: [
-      ["User-Agent", settings.userAgent],
-      ["Pragma", "no-cache"],
-      ["Cache-Control", "no-cache"]
-    ]
+    headers: upgradeHeaders(settings)
   };
+}
+function upgradeHeaders(settings) {
+  return [
+    ["User-Agent", settings.userAgent],
+    ["Pragma", "no-cache"],
+    ["Cache-Control", "no-cache"]
+  ];
 }
 function deflateDecision(response, offered, def, settings) {
   if (response.extensions === null) return { deflate: null };
   let deflate = null;
-  const refuse = (reason) => {
+  const refuse2 = (reason) => {
     deflate?.close();
     return { refuse: reason };
   };
   for (const { name, params } of parseExtensionsHeader(response.extensions)) {
-    if (!isDeflateExtension(name)) return refuse(`server wants to use extension '${name}' we did not request, haven't implemented or did not enable`);
-    if (deflate !== null) return refuse("multiple occurrence of a permessage-compress extension");
+    if (!isDeflateExtension(name)) return refuse2(`server wants to use extension '${name}' we did not request, haven't implemented or did not enable`);
+    if (deflate !== null) return refuse2("multiple occurrence of a permessage-compress extension");
     const parsed = parseDeflateResponse(params);
-    if (typeof parsed === "string") return refuse(parsed);
-    if (!offered) return refuse("WebSocket permessage-compress extension response from server denied by client");
+    if (typeof parsed === "string") return refuse2(parsed);
+    if (!offered) return refuse2("WebSocket permessage-compress extension response from server denied by client");
     deflate = new PerMessageDeflate(clientAgreement(parsed), {
       level: settings.deflateLevel,
       maxMessageSize: settings.protocolOptions.maxMessagePayload,
@@ -81249,9 +81560,9 @@ var ServerProcess = class _ServerProcess {
    * Starts the command and waits until it listens on host:port. A command that exits first or never
    * listens in time is a UsageError naming it, with its last output (it is stopped first).
    */
-  static async launch(command2, host, port, timeoutMs, signal, certificate = {}) {
+  static async launch(command2, host, port, timeoutMs, signal, certificate = {}, http23 = false) {
     const expanded = expandPlaceholders(command2, { port: String(port), ...certificate });
-    const env2 = { WSGATE_PORT: String(port), WSGATE_HOST: host };
+    const env2 = { WSGATE_PORT: String(port), WSGATE_HOST: host, ...http23 ? { WSGATE_HTTP2: "1" } : {} };
     if (certificate.cert !== void 0 && certificate.key !== void 0) {
       env2.WSGATE_CERT_FILE = certificate.cert;
       env2.WSGATE_KEY_FILE = certificate.key;
@@ -81365,9 +81676,9 @@ async function startServerPeer(config2, sut, context, cpu) {
   const { secure, io } = context;
   const port = sut.port === 0 ? await freePort(sut.host) : sut.port;
   const overTls = secure !== null && sut.url.startsWith("wss:");
-  const target = { host: sut.host, port, resource: sut.resource, tls: overTls ? { ca: secure.caPem, insecure: secure.summary.insecure } : null };
+  const target = { host: sut.host, port, resource: sut.resource, tls: overTls ? { ca: secure.caPem, insecure: secure.summary.insecure } : null, http2: config2.http2 };
   const command2 = sut.command === REFERENCE_SERVER_COMMAND ? referenceServerCommand() : sut.command;
-  const proc = command2 === null ? null : await ServerProcess.launch(command2, sut.host, port, sut.startTimeout * 1e3, io.signal, overTls ? certificateFiles(secure) : {});
+  const proc = command2 === null ? null : await ServerProcess.launch(command2, sut.host, port, sut.startTimeout * 1e3, io.signal, overTls ? certificateFiles(secure) : {}, config2.http2);
   const sampler = setInterval(() => proc?.sampleCpu(), 2e3);
   const stop = async () => {
     clearInterval(sampler);
@@ -81568,7 +81879,7 @@ async function runPeer(peer, s) {
 }
 function headerLine(config2, count3, selected, peer) {
   const shardNote = config2.shard === null ? "" : ` (shard ${config2.shard.index}/${config2.shard.count} of ${selected} selected)`;
-  return `wsgate: ${count3} case${count3 === 1 ? "" : "s"}${shardNote}${peer.atOnce > 1 ? `, up to ${peer.atOnce} at once,` : ", one at a time,"} against ${peer.against}`;
+  return `wsgate: ${count3} case${count3 === 1 ? "" : "s"}${shardNote}${peer.atOnce > 1 ? `, up to ${peer.atOnce} at once,` : ", one at a time,"} against ${peer.against}${config2.http2 ? `, over HTTP/2 (RFC 8441, ${config2.tls === null ? "h2c" : "TLS with ALPN h2"})` : ""}`;
 }
 function withReportFiles(cases, agents) {
   const { prefixes } = agentFilePrefixes(agents);
@@ -81649,7 +81960,7 @@ async function startCaseServer(config2, logger, options = {}) {
   if (cases.length === 0) throw new UsageError("no case is selected: check --cases and --exclude-cases");
   await checkDirectories([["the report directory", config2.outdir]]);
   const secure = config2.tls === null ? null : await prepareTls(config2.tls, { hosts: [config2.host], outdir: config2.outdir, serverFiles: false, needCertificate: true });
-  const server = await listenForCases(config2, cases, { logger, statusWaitMs: 6e4, certificate: secure, unknownPaths: options.unknownPaths ?? "refuse" });
+  const server = await listenForCases(config2, cases, { logger, statusWaitMs: 6e4, certificate: secure, unknownPaths: options.unknownPaths ?? "refuse", http2: config2.http2 });
   return { server, cases, secure };
 }
 
@@ -81679,7 +81990,7 @@ async function serve(config2, io, logger) {
 `);
     if (secure.caFile !== null) out.write(`CA certificate: ${secure.caFile} (give it to the client: NODE_EXTRA_CA_CERTS, SSL_CERT_FILE)
 `);
-    server.on("tlsError", (f) => out.write(`${f.reason} (peer ${f.peer})
+    server.on("transportError", (f) => out.write(`${f.reason} (peer ${f.peer})
 `));
   }
   out.write(`Cases = [${cases.map((c3) => `'${c3.id}'`).join(", ")}]
@@ -81749,6 +82060,7 @@ var ACTION_INPUTS = {
   "server-url": { flag: "--server-url", kind: "string", judge: false },
   "restart-server": { flag: "--restart-server", kind: "boolean", judge: false },
   tls: { flag: "--tls", kind: "boolean", judge: false },
+  http2: { flag: "--http2", kind: "boolean", judge: false },
   cert: { flag: "--cert", kind: "string", judge: false },
   key: { flag: "--key", kind: "string", judge: false },
   ca: { flag: "--ca", kind: "string", judge: false },
