@@ -2,8 +2,9 @@
  * The bundled peers over HTTP/2 (RFC 8441), when the gate sets WSGATE_HTTP2=1: Node's http2 for the
  * extended CONNECT, and the `ws` package's own frame reader and writer (its exported Receiver and
  * Sender) on the stream, echoing every message back unchanged. ws opens WebSockets over HTTP/1.1
- * only; its framing is the same on a stream. These peers negotiate no permessage-deflate (the
- * extension's offer and answer would be ours, not ws's), so groups 12 and 13 are UNIMPLEMENTED for them.
+ * only; its framing is the same on a stream, and so is permessage-deflate, negotiated in the
+ * sec-websocket-extensions header field with ws's own parser and PerMessageDeflate, with the bundled
+ * peers' HTTP/1.1 options (zlib level 1; the client offers client_max_window_bits).
  *
  * The ends follow RFC 8441 §5: our close frame, then END_STREAM (the server's at once after the
  * closing handshake, the client's when the server's arrives); a protocol error of the peer fails the
@@ -18,14 +19,51 @@ interface WsReceiver extends NodeJS.WritableStream {
   on(event: string, listener: (...args: never[]) => void): this;
 }
 interface WsSender {
-  send(data: Buffer, options: { binary: boolean; fin: boolean; mask: boolean; compress: boolean; rsv1: boolean }, cb: () => void): void;
+  send(data: Buffer, options: { binary: boolean; fin: boolean; mask: boolean; compress: boolean }, cb: () => void): void;
   close(code: number | undefined, reason: Buffer | string, mask: boolean, cb: () => void): void;
   pong(data: Buffer, mask: boolean, cb: () => void): void;
 }
-const { Receiver, Sender } = ws as unknown as {
-  Receiver: new (options: { isServer: boolean; maxPayload: number; extensions: object }) => WsReceiver;
-  Sender: new (socket: NodeJS.WritableStream, extensions: object) => WsSender;
+interface WsDeflate {
+  params: object;
+  offer(): object;
+  accept(configurations: object[]): object;
+  cleanup(): void;
+}
+type Extensions = Partial<Record<'permessage-deflate', WsDeflate>>;
+const { Receiver, Sender, PerMessageDeflate, extension } = ws as unknown as {
+  Receiver: new (options: { isServer: boolean; maxPayload: number; extensions: Extensions }) => WsReceiver;
+  Sender: new (socket: NodeJS.WritableStream, extensions: Extensions) => WsSender;
+  PerMessageDeflate: new (options: object) => WsDeflate;
+  extension: { parse(header: string): Record<string, object[]>; format(extensions: Record<string, object[]>): string };
 };
+
+/** The bundled peers' permessage-deflate options over HTTP/1.1 (ws-echo.ts), for one side. */
+function newDeflate(isServer: boolean): WsDeflate {
+  return new PerMessageDeflate({ ...(isServer ? {} : { clientMaxWindowBits: true }), zlibDeflateOptions: { level: 1 }, isServer, maxPayload: MAX_PAYLOAD });
+}
+
+/**
+ * The extensions a server agrees to for the offer in sec-websocket-extensions, and its answer; throws
+ * on an offer ws would refuse (ws's server answers 400), as WebSocketServer.handleUpgrade does.
+ */
+function acceptOffer(header: string | undefined): { extensions: Extensions; answer: string | null } {
+  if (header === undefined) return { extensions: {}, answer: null };
+  const offers = extension.parse(header)['permessage-deflate'];
+  if (offers === undefined) return { extensions: {}, answer: null };
+  const deflate = newDeflate(true);
+  deflate.accept(offers);
+  return { extensions: { 'permessage-deflate': deflate }, answer: extension.format({ 'permessage-deflate': [deflate.params] }) };
+}
+
+/** What a client makes of the server's answer to its offer (ws's client: anything but one deflate is refused). */
+function acceptAnswer(deflate: WsDeflate, header: string | undefined): Extensions | null {
+  if (header === undefined) return {};
+  const answered = extension.parse(header);
+  const names = Object.keys(answered);
+  if (names.length !== 1 || names[0] !== 'permessage-deflate') return null;
+  deflate.accept(answered['permessage-deflate'] ?? []);
+  return { 'permessage-deflate': deflate };
+}
 
 /** The environment variable with which the gate asks its peers for HTTP/2 ("1"). */
 export const HTTP2_ENV = 'WSGATE_HTTP2';
@@ -43,10 +81,11 @@ function statusOf(err: Error): number {
 }
 
 /** Echoes every message on the stream; resolves when the stream is closed. */
-export function echoStream(stream: http2.Http2Stream, role: 'client' | 'server', onText?: (text: string) => void): Promise<void> {
+export function echoStream(stream: http2.Http2Stream, role: 'client' | 'server', onText?: (text: string) => void, extensions: Extensions = {}): Promise<void> {
   const mask = role === 'client';
-  const receiver = new Receiver({ isServer: role === 'server', maxPayload: MAX_PAYLOAD, extensions: {} });
-  const sender = new Sender(stream, {});
+  const compress = extensions['permessage-deflate'] !== undefined;
+  const receiver = new Receiver({ isServer: role === 'server', maxPayload: MAX_PAYLOAD, extensions });
+  const sender = new Sender(stream, extensions);
   let closeSent = false;
   const endStream = (): void => {
     if (!stream.writableEnded && !stream.destroyed) stream.end();
@@ -59,7 +98,7 @@ export function echoStream(stream: http2.Http2Stream, role: 'client' | 'server',
   receiver.on('message', (data: Buffer, isBinary: boolean) => {
     if (closeSent) return;
     if (onText !== undefined) onText(data.toString('utf8'));
-    else sender.send(data, { binary: isBinary, fin: true, mask, compress: false, rsv1: false }, () => undefined);
+    else sender.send(data, { binary: isBinary, fin: true, mask, compress }, () => undefined);
   });
   receiver.on('ping', (data: Buffer) => {
     if (!closeSent) sender.pong(data, mask, () => undefined);
@@ -84,7 +123,12 @@ export function echoStream(stream: http2.Http2Stream, role: 'client' | 'server',
   stream.on('error', () => undefined);
   // The peer's END_STREAM: ours follows, as a TCP socket's FIN does.
   stream.on('end', endStream);
-  return new Promise((resolve) => stream.on('close', () => resolve()));
+  return new Promise((resolve) =>
+    stream.on('close', () => {
+      extensions['permessage-deflate']?.cleanup();
+      resolve();
+    }),
+  );
 }
 
 /** A WebSocket over HTTP/2 to a ws:// or wss:// URL: echoes (or hands text to onText); resolves when closed. */
@@ -100,15 +144,30 @@ export function echoH2(url: string, onText?: (text: string) => void): Promise<vo
     session.on('error', done);
     session.once('remoteSettings', (settings) => {
       if (settings.enableConnectProtocol !== true) return done();
+      const deflate = newDeflate(false);
       const stream = session.request(
-        { ':method': 'CONNECT', ':protocol': 'websocket', ':scheme': secure ? 'https' : 'http', ':path': `${u.pathname}${u.search}`, ':authority': u.host, 'sec-websocket-version': '13' },
+        {
+          ':method': 'CONNECT',
+          ':protocol': 'websocket',
+          ':scheme': secure ? 'https' : 'http',
+          ':path': `${u.pathname}${u.search}`,
+          ':authority': u.host,
+          'sec-websocket-version': '13',
+          'sec-websocket-extensions': extension.format({ 'permessage-deflate': [deflate.offer()] }),
+        },
         { endStream: false },
       );
       stream.on('error', () => undefined);
       stream.once('response', (headers) => {
         const status = Number(headers[':status']);
-        if (status < 200 || status >= 300) stream.close(http2.constants.NGHTTP2_CANCEL);
-        else void echoStream(stream, 'client', onText);
+        let extensions: Extensions | null = null;
+        try {
+          extensions = acceptAnswer(deflate, headers['sec-websocket-extensions']);
+        } catch {
+          extensions = null;
+        }
+        if (status < 200 || status >= 300 || extensions === null) stream.close(http2.constants.NGHTTP2_CANCEL);
+        else void echoStream(stream, 'client', onText, extensions);
       });
       stream.on('close', done);
     });
@@ -133,8 +192,16 @@ export function h2EchoServer(certificate: { cert: Buffer; key: Buffer } | null):
       stream.end();
       return;
     }
-    stream.respond({ ':status': 200 });
-    void echoStream(stream, 'server');
+    let agreed: ReturnType<typeof acceptOffer>;
+    try {
+      agreed = acceptOffer(headers['sec-websocket-extensions']);
+    } catch {
+      stream.respond({ ':status': 400 });
+      stream.end('Invalid or unacceptable Sec-WebSocket-Extensions header');
+      return;
+    }
+    stream.respond({ ':status': 200, ...(agreed.answer === null ? {} : { 'sec-websocket-extensions': agreed.answer }) });
+    void echoStream(stream, 'server', undefined, agreed.extensions);
   });
   server.on('sessionError', () => undefined);
   return server;

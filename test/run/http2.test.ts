@@ -21,7 +21,7 @@ interface Summary {
   cases: Array<SummaryCase & { transport: string | null; explanation: { cause: { key: string } } | null }>;
 }
 
-const SELECTION = ['1.1.*', '1.2.8', '2.*', '3.2', '4.1.1', '5.1', '5.9', '5.19', '6.2.3', '6.4.3', '6.12.7', '7.1.*', '7.3.2', '7.9.1', '9.1.1'];
+const SELECTION = ['1.1.*', '1.2.8', '2.*', '3.2', '4.1.1', '5.1', '5.9', '5.19', '6.2.3', '6.4.3', '6.12.7', '7.1.*', '7.3.2', '7.9.1', '9.1.1', '12.1.1', '13.3.3'];
 
 async function gate(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string; summary: Summary; outdir: string }> {
   const outdir = path.join(await tempDir(), 'out');

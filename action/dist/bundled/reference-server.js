@@ -215,7 +215,7 @@ var require_permessage_deflate = __commonJS({
     var kBuffers = /* @__PURE__ */ Symbol("buffers");
     var kError = /* @__PURE__ */ Symbol("error");
     var zlibLimiter;
-    var PerMessageDeflate2 = class {
+    var PerMessageDeflate3 = class {
       /**
        * Creates a PerMessageDeflate instance.
        *
@@ -553,7 +553,7 @@ var require_permessage_deflate = __commonJS({
         });
       }
     };
-    module.exports = PerMessageDeflate2;
+    module.exports = PerMessageDeflate3;
     function deflateOnData(chunk) {
       this[kBuffers].push(chunk);
       this[kTotalLength] += chunk.length;
@@ -788,7 +788,7 @@ var require_receiver = __commonJS({
   "node_modules/ws/lib/receiver.js"(exports, module) {
     "use strict";
     var { Writable } = __require("stream");
-    var PerMessageDeflate2 = require_permessage_deflate();
+    var PerMessageDeflate3 = require_permessage_deflate();
     var {
       BINARY_TYPES,
       EMPTY_BUFFER,
@@ -974,7 +974,7 @@ var require_receiver = __commonJS({
           return;
         }
         const compressed = (buf[0] & 64) === 64;
-        if (compressed && !this._extensions[PerMessageDeflate2.extensionName]) {
+        if (compressed && !this._extensions[PerMessageDeflate3.extensionName]) {
           const error = this.createError(
             RangeError,
             "RSV1 must be clear",
@@ -1230,7 +1230,7 @@ var require_receiver = __commonJS({
        * @private
        */
       decompress(data, cb) {
-        const perMessageDeflate = this._extensions[PerMessageDeflate2.extensionName];
+        const perMessageDeflate = this._extensions[PerMessageDeflate3.extensionName];
         perMessageDeflate.decompress(data, this._fin, (err, buf) => {
           if (err) return cb(err);
           if (buf.length) {
@@ -1416,7 +1416,7 @@ var require_sender = __commonJS({
     var {
       types: { isUint8Array }
     } = __require("util");
-    var PerMessageDeflate2 = require_permessage_deflate();
+    var PerMessageDeflate3 = require_permessage_deflate();
     var { EMPTY_BUFFER, kWebSocket, NOOP } = require_constants();
     var { isBlob, isValidStatusCode } = require_validation();
     var { mask: applyMask, toBuffer } = require_buffer_util();
@@ -1705,7 +1705,7 @@ var require_sender = __commonJS({
        * @public
        */
       send(data, options, cb) {
-        const perMessageDeflate = this._extensions[PerMessageDeflate2.extensionName];
+        const perMessageDeflate = this._extensions[PerMessageDeflate3.extensionName];
         let opcode = options.binary ? 2 : 1;
         let rsv1 = options.compress;
         let byteLength;
@@ -1829,7 +1829,7 @@ var require_sender = __commonJS({
           this.sendFrame(_Sender.frame(data, options), cb);
           return;
         }
-        const perMessageDeflate = this._extensions[PerMessageDeflate2.extensionName];
+        const perMessageDeflate = this._extensions[PerMessageDeflate3.extensionName];
         this._bufferedBytes += options[kByteLength];
         this._state = DEFLATING;
         perMessageDeflate.compress(data, options.fin, (_, buf) => {
@@ -2267,11 +2267,11 @@ var require_extension = __commonJS({
       return offers;
     }
     function format(extensions) {
-      return Object.keys(extensions).map((extension2) => {
-        let configurations = extensions[extension2];
+      return Object.keys(extensions).map((extension3) => {
+        let configurations = extensions[extension3];
         if (!Array.isArray(configurations)) configurations = [configurations];
         return configurations.map((params) => {
-          return [extension2].concat(
+          return [extension3].concat(
             Object.keys(params).map((k) => {
               let values = params[k];
               if (!Array.isArray(values)) values = [values];
@@ -2298,7 +2298,7 @@ var require_websocket = __commonJS({
     var { randomBytes, createHash } = __require("crypto");
     var { Duplex, Readable } = __require("stream");
     var { URL: URL2 } = __require("url");
-    var PerMessageDeflate2 = require_permessage_deflate();
+    var PerMessageDeflate3 = require_permessage_deflate();
     var Receiver3 = require_receiver();
     var Sender3 = require_sender();
     var { isBlob } = require_validation();
@@ -2529,8 +2529,8 @@ var require_websocket = __commonJS({
           this.emit("close", this._closeCode, this._closeMessage);
           return;
         }
-        if (this._extensions[PerMessageDeflate2.extensionName]) {
-          this._extensions[PerMessageDeflate2.extensionName].cleanup();
+        if (this._extensions[PerMessageDeflate3.extensionName]) {
+          this._extensions[PerMessageDeflate3.extensionName].cleanup();
         }
         this._receiver.removeAllListeners();
         this._readyState = _WebSocket.CLOSED;
@@ -2692,7 +2692,7 @@ var require_websocket = __commonJS({
           fin: true,
           ...options
         };
-        if (!this._extensions[PerMessageDeflate2.extensionName]) {
+        if (!this._extensions[PerMessageDeflate3.extensionName]) {
           opts.compress = false;
         }
         this._sender.send(data || EMPTY_BUFFER, opts, cb);
@@ -2867,13 +2867,13 @@ var require_websocket = __commonJS({
       opts.path = parsedUrl.pathname + parsedUrl.search;
       opts.timeout = opts.handshakeTimeout;
       if (opts.perMessageDeflate) {
-        perMessageDeflate = new PerMessageDeflate2({
+        perMessageDeflate = new PerMessageDeflate3({
           ...opts.perMessageDeflate,
           isServer: false,
           maxPayload: opts.maxPayload
         });
         opts.headers["Sec-WebSocket-Extensions"] = format({
-          [PerMessageDeflate2.extensionName]: perMessageDeflate.offer()
+          [PerMessageDeflate3.extensionName]: perMessageDeflate.offer()
         });
       }
       if (protocols.length) {
@@ -3023,19 +3023,19 @@ var require_websocket = __commonJS({
             return;
           }
           const extensionNames = Object.keys(extensions);
-          if (extensionNames.length !== 1 || extensionNames[0] !== PerMessageDeflate2.extensionName) {
+          if (extensionNames.length !== 1 || extensionNames[0] !== PerMessageDeflate3.extensionName) {
             const message = "Server indicated an extension that was not requested";
             abortHandshake(websocket, socket, message);
             return;
           }
           try {
-            perMessageDeflate.accept(extensions[PerMessageDeflate2.extensionName]);
+            perMessageDeflate.accept(extensions[PerMessageDeflate3.extensionName]);
           } catch (err) {
             const message = "Invalid Sec-WebSocket-Extensions header";
             abortHandshake(websocket, socket, message);
             return;
           }
-          websocket._extensions[PerMessageDeflate2.extensionName] = perMessageDeflate;
+          websocket._extensions[PerMessageDeflate3.extensionName] = perMessageDeflate;
         }
         websocket.setSocket(socket, head, {
           allowSynchronousEvents: opts.allowSynchronousEvents,
@@ -3372,8 +3372,8 @@ var require_websocket_server = __commonJS({
     var http = __require("http");
     var { Duplex } = __require("stream");
     var { createHash } = __require("crypto");
-    var extension2 = require_extension();
-    var PerMessageDeflate2 = require_permessage_deflate();
+    var extension3 = require_extension();
+    var PerMessageDeflate3 = require_permessage_deflate();
     var subprotocol2 = require_subprotocol();
     var WebSocket2 = require_websocket();
     var { CLOSE_TIMEOUT, GUID, kWebSocket } = require_constants();
@@ -3616,16 +3616,16 @@ var require_websocket_server = __commonJS({
         const secWebSocketExtensions = req.headers["sec-websocket-extensions"];
         const extensions = {};
         if (this.options.perMessageDeflate && secWebSocketExtensions !== void 0) {
-          const perMessageDeflate = new PerMessageDeflate2({
+          const perMessageDeflate = new PerMessageDeflate3({
             ...this.options.perMessageDeflate,
             isServer: true,
             maxPayload: this.options.maxPayload
           });
           try {
-            const offers = extension2.parse(secWebSocketExtensions);
-            if (offers[PerMessageDeflate2.extensionName]) {
-              perMessageDeflate.accept(offers[PerMessageDeflate2.extensionName]);
-              extensions[PerMessageDeflate2.extensionName] = perMessageDeflate;
+            const offers = extension3.parse(secWebSocketExtensions);
+            if (offers[PerMessageDeflate3.extensionName]) {
+              perMessageDeflate.accept(offers[PerMessageDeflate3.extensionName]);
+              extensions[PerMessageDeflate3.extensionName] = perMessageDeflate;
             }
           } catch (err) {
             const message = "Invalid or unacceptable Sec-WebSocket-Extensions header";
@@ -3696,10 +3696,10 @@ var require_websocket_server = __commonJS({
             ws._protocol = protocol;
           }
         }
-        if (extensions[PerMessageDeflate2.extensionName]) {
-          const params = extensions[PerMessageDeflate2.extensionName].params;
-          const value = extension2.format({
-            [PerMessageDeflate2.extensionName]: [params]
+        if (extensions[PerMessageDeflate3.extensionName]) {
+          const params = extensions[PerMessageDeflate3.extensionName].params;
+          const value = extension3.format({
+            [PerMessageDeflate3.extensionName]: [params]
           });
           headers.push(`Sec-WebSocket-Extensions: ${value}`);
           ws._extensions = extensions;
@@ -3797,7 +3797,18 @@ var wrapper_default = import_websocket.default;
 
 // src/bundled/h2-echo.ts
 import http2 from "node:http2";
-var { Receiver: Receiver2, Sender: Sender2 } = wrapper_exports;
+var { Receiver: Receiver2, Sender: Sender2, PerMessageDeflate: PerMessageDeflate2, extension: extension2 } = wrapper_exports;
+function newDeflate(isServer) {
+  return new PerMessageDeflate2({ ...isServer ? {} : { clientMaxWindowBits: true }, zlibDeflateOptions: { level: 1 }, isServer, maxPayload: MAX_PAYLOAD });
+}
+function acceptOffer(header) {
+  if (header === void 0) return { extensions: {}, answer: null };
+  const offers = extension2.parse(header)["permessage-deflate"];
+  if (offers === void 0) return { extensions: {}, answer: null };
+  const deflate = newDeflate(true);
+  deflate.accept(offers);
+  return { extensions: { "permessage-deflate": deflate }, answer: extension2.format({ "permessage-deflate": [deflate.params] }) };
+}
 var HTTP2_ENV = "WSGATE_HTTP2";
 var MAX_PAYLOAD = 64 * 1024 * 1024;
 function statusOf(err) {
@@ -3807,10 +3818,11 @@ function statusOf(err) {
   }
   return 1002;
 }
-function echoStream(stream, role, onText) {
+function echoStream(stream, role, onText, extensions = {}) {
   const mask = role === "client";
-  const receiver = new Receiver2({ isServer: role === "server", maxPayload: MAX_PAYLOAD, extensions: {} });
-  const sender = new Sender2(stream, {});
+  const compress = extensions["permessage-deflate"] !== void 0;
+  const receiver = new Receiver2({ isServer: role === "server", maxPayload: MAX_PAYLOAD, extensions });
+  const sender = new Sender2(stream, extensions);
   let closeSent = false;
   const endStream = () => {
     if (!stream.writableEnded && !stream.destroyed) stream.end();
@@ -3823,7 +3835,7 @@ function echoStream(stream, role, onText) {
   receiver.on("message", (data, isBinary) => {
     if (closeSent) return;
     if (onText !== void 0) onText(data.toString("utf8"));
-    else sender.send(data, { binary: isBinary, fin: true, mask, compress: false, rsv1: false }, () => void 0);
+    else sender.send(data, { binary: isBinary, fin: true, mask, compress }, () => void 0);
   });
   receiver.on("ping", (data) => {
     if (!closeSent) sender.pong(data, mask, () => void 0);
@@ -3845,7 +3857,12 @@ function echoStream(stream, role, onText) {
   stream.pipe(receiver);
   stream.on("error", () => void 0);
   stream.on("end", endStream);
-  return new Promise((resolve) => stream.on("close", () => resolve()));
+  return new Promise(
+    (resolve) => stream.on("close", () => {
+      extensions["permessage-deflate"]?.cleanup();
+      resolve();
+    })
+  );
 }
 function h2EchoServer(certificate) {
   const settings = { enableConnectProtocol: true };
@@ -3857,8 +3874,16 @@ function h2EchoServer(certificate) {
       stream.end();
       return;
     }
-    stream.respond({ ":status": 200 });
-    void echoStream(stream, "server");
+    let agreed;
+    try {
+      agreed = acceptOffer(headers["sec-websocket-extensions"]);
+    } catch {
+      stream.respond({ ":status": 400 });
+      stream.end("Invalid or unacceptable Sec-WebSocket-Extensions header");
+      return;
+    }
+    stream.respond({ ":status": 200, ...agreed.answer === null ? {} : { "sec-websocket-extensions": agreed.answer } });
+    void echoStream(stream, "server", void 0, agreed.extensions);
   });
   server.on("sessionError", () => void 0);
   return server;
