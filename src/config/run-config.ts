@@ -158,6 +158,7 @@ function clientRunConfig(o: RunOptions, sources: ConfigSources): ClientRunConfig
 
 /** The settings both roles resolve alike. */
 function runSettings(o: RunOptions, sources: ConfigSources, tls: SpecExtras['tls'], defaultOutdir: string, defaultAgent: string): RunSettings {
+  if (o.repro && o.http2) throw new UsageError('--repro writes scripts that replay HTTP/1.1 connections: it does not go with --http2');
   const agent = o.agent ?? defaultAgent;
   const problem = agentProblem(agent);
   if (problem !== null) throw new UsageError(`--agent: ${problem}`);
@@ -181,7 +182,8 @@ function runSettings(o: RunOptions, sources: ConfigSources, tls: SpecExtras['tls
     jobs: o.jobs ?? defaultJobs(),
     shard: resolveShard(o.shard),
     extended: o.extended,
-    repro: { record: true, scripts: o.repro },
+    // A repro script replays an HTTP/1.1 connection: a run over HTTP/2 keeps no recording.
+    repro: { record: !o.http2, scripts: o.repro },
     ...specExtras(sources, tls, o.http2),
   };
 }

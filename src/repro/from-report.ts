@@ -56,6 +56,10 @@ export async function reproFromReport(req: ReproRequest): Promise<{ script: stri
   const { agent, entry } = pickEntry(index, req, dir);
   const verdict = `${entry.behavior} / ${entry.behaviorClose}`;
   if (passedBothAxes(entry)) throw new UsageError(`case ${req.caseId} passed (${verdict}) for ${JSON.stringify(agent)}: nothing to reproduce`);
+  const caseFile = path.join(dir, entry.reportfile);
+  if (existsSync(caseFile) && ((await readJson(caseFile)) as { transport?: string }).transport === 'h2') {
+    throw new UsageError(`case ${req.caseId} ran over HTTP/2 (RFC 8441): repro scripts replay HTTP/1.1 connections only (run the case without --http2 to get one)`);
+  }
   if (!existsSync(path.join(dir, REPRO_DATA_DIR))) throw new UsageError(`the run in ${dir} kept no recording (wsgate run keeps one per non-passing case; wstest and older runs do not)`);
   // A run keeps a recording under the agent's own file prefix (reports of agents whose names clean
   // alike get a suffix only when all are written): the report's name first, then that one.

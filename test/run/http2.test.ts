@@ -79,6 +79,17 @@ for (const role of ['client', 'server'] as const) {
 }
 
 describe('what cannot carry a WebSocket over HTTP/2 fails every case with one line', () => {
+  test('repro scripts replay HTTP/1.1: a run over HTTP/2 keeps no recording, and says so', async () => {
+    const run = await gate(['--http2', '--cases', '6.4.3']);
+    assert.equal(run.summary.cases[0]?.behavior, 'NON-STRICT');
+    const repro = await runCliWith(['repro', '6.4.3', '--from', run.outdir, '--out', '-']);
+    assert.equal(repro.code, 2);
+    assert.match(repro.stderr, /case 6\.4\.3 ran over HTTP\/2 \(RFC 8441\): repro scripts replay HTTP\/1\.1 connections only/);
+    const both = await runCliWith(['run', '--http2', '--repro', '--cases', '1.1.1']);
+    assert.equal(both.code, 2);
+    assert.match(both.stderr, /--repro writes scripts that replay HTTP\/1\.1 connections: it does not go with --http2/);
+  });
+
   test('a client that speaks HTTP/1.1 to an --http2 server', async () => {
     const client = `env -u WSGATE_HTTP2 ${JSON.stringify(process.execPath)} ${JSON.stringify(REFERENCE_CLIENT)} {url}`;
     const run = await gate(['--http2', '--client', client, '--cases', '1.1.1', '2.1', '--case-timeout', '5']);

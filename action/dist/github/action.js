@@ -73241,6 +73241,10 @@ async function reproFromReport(req) {
   const { agent, entry } = pickEntry(index, req, dir);
   const verdict = `${entry.behavior} / ${entry.behaviorClose}`;
   if (passedBothAxes(entry)) throw new UsageError(`case ${req.caseId} passed (${verdict}) for ${JSON.stringify(agent)}: nothing to reproduce`);
+  const caseFile = path10.join(dir, entry.reportfile);
+  if (existsSync2(caseFile) && (await readJson(caseFile)).transport === "h2") {
+    throw new UsageError(`case ${req.caseId} ran over HTTP/2 (RFC 8441): repro scripts replay HTTP/1.1 connections only (run the case without --http2 to get one)`);
+  }
   if (!existsSync2(path10.join(dir, REPRO_DATA_DIR))) throw new UsageError(`the run in ${dir} kept no recording (wsgate run keeps one per non-passing case; wstest and older runs do not)`);
   const file2 = [recordingPath(dir, entry.reportfile.replace(/\.json$/, "")), recordingPath(dir, caseReportBase(agentFileBase(agent), req.caseId))].find((f) => existsSync2(f));
   if (file2 === void 0) throw new UsageError(`no recording of case ${req.caseId} (${verdict}) for ${JSON.stringify(agent)} in ${path10.join(dir, REPRO_DATA_DIR)}`);
@@ -73469,6 +73473,7 @@ function clientRunConfig(o2, sources) {
   };
 }
 function runSettings(o2, sources, tls5, defaultOutdir, defaultAgent) {
+  if (o2.repro && o2.http2) throw new UsageError("--repro writes scripts that replay HTTP/1.1 connections: it does not go with --http2");
   const agent = o2.agent ?? defaultAgent;
   const problem = agentProblem(agent);
   if (problem !== null) throw new UsageError(`--agent: ${problem}`);
@@ -73491,7 +73496,8 @@ function runSettings(o2, sources, tls5, defaultOutdir, defaultAgent) {
     jobs: o2.jobs ?? defaultJobs(),
     shard: resolveShard(o2.shard),
     extended: o2.extended,
-    repro: { record: true, scripts: o2.repro },
+    // A repro script replays an HTTP/1.1 connection: a run over HTTP/2 keeps no recording.
+    repro: { record: !o2.http2, scripts: o2.repro },
     ...specExtras(sources, tls5, o2.http2)
   };
 }
