@@ -31,10 +31,12 @@ async function serve(config: ReturnType<typeof resolveServeConfig>, io: MainIo, 
   out.write(`wsgate ${VERSION} Fuzzing Server (Port ${server.port})\n`);
   out.write(`Ok, will run ${cases.length} test cases for any clients connecting\n`);
   if (secure !== null) {
-    out.write(`Serving ${serverBaseUrl(config.host, server.port, true)} (TLS)\n`);
+    out.write(`Serving ${serverBaseUrl(config.host, server.port, true)} (TLS${config.http2 ? ', HTTP/2 with ALPN h2' : ''})\n`);
     if (secure.caFile !== null) out.write(`CA certificate: ${secure.caFile} (give it to the client: NODE_EXTRA_CA_CERTS, SSL_CERT_FILE)\n`);
-    server.on('transportError', (f: TransportFailure) => out.write(`${f.reason} (peer ${f.peer})\n`));
+  } else if (config.http2) {
+    out.write(`Serving ${serverBaseUrl(config.host, server.port, false)} over HTTP/2 (h2c, prior knowledge; RFC 8441)\n`);
   }
+  if (secure !== null || config.http2) server.on('transportError', (f: TransportFailure) => out.write(`${f.reason} (peer ${f.peer})\n`));
   out.write(`Cases = [${cases.map((c) => `'${c.id}'`).join(', ')}]\n`);
   server.on('caseStarted', (e: { id: string; agent: string; peer: string }) => {
     out.write(`Running test case ID ${e.id} for agent ${JSON.stringify(e.agent)} from peer ${e.peer}\n`);

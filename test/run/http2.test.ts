@@ -14,7 +14,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { WebSocketServer } from 'ws';
-import { runCliWith, type SummaryCase } from '../support/cli-env.js';
+import { runCliWith, runNodeWith, startCliUntil, type SummaryCase } from '../support/cli-env.js';
 import { REFERENCE_CLIENT, tempDir } from '../support/harness.js';
 
 interface Summary {
@@ -77,6 +77,29 @@ for (const role of ['client', 'server'] as const) {
     });
   });
 }
+
+test('serve --http2: the bundled client loops over the cases on HTTP/2 streams; an HTTP/1.1 client is told in one line', async () => {
+  const outdir = await tempDir();
+  const served = await startCliUntil(['serve', '--http2', '--url', 'ws://127.0.0.1:0', '--outdir', outdir, '--cases', '1.1.1', '2.1'], /over HTTP\/2 \(h2c, prior knowledge; RFC 8441\)\n/);
+  try {
+    const port = Number(/Fuzzing Server \(Port (\d+)\)/.exec(served.output())?.[1]);
+    const client = await runNodeWith(REFERENCE_CLIENT, [`ws://127.0.0.1:${port}`, 'h2-looper'], { env: { WSGATE_HTTP2: '1' }, timeoutMs: 30_000 });
+    assert.equal(client.code, 0, client.stderr);
+    const index = JSON.parse(await readFile(path.join(outdir, 'index.json'), 'utf8')) as Record<string, Record<string, { behavior: string; reportfile: string }>>;
+    assert.deepEqual(Object.keys(index['h2-looper'] ?? {}), ['1.1.1', '2.1']);
+    for (const entry of Object.values(index['h2-looper'] ?? {})) {
+      assert.equal(entry.behavior, 'OK');
+      assert.equal((JSON.parse(await readFile(path.join(outdir, entry.reportfile), 'utf8')) as { transport: string }).transport, 'h2');
+    }
+    // An HTTP/1.1 client: one line on the console, naming HTTP/2.
+    await runNodeWith(REFERENCE_CLIENT, [`ws://127.0.0.1:${port}/runCase?case=1&agent=h1`], { env: { WSGATE_HTTP2: '' }, timeoutMs: 10_000 });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.match(served.output(), /^HTTP\/2: the client did not open with the HTTP\/2 connection preface .*\(peer tcp4:127\.0\.0\.1:\d+\)$/m);
+  } finally {
+    served.child.kill('SIGTERM');
+    assert.equal(await served.exited, 0);
+  }
+});
 
 describe('what cannot carry a WebSocket over HTTP/2 fails every case with one line', () => {
   test('repro scripts replay HTTP/1.1: a run over HTTP/2 keeps no recording, and says so', async () => {
