@@ -10,6 +10,7 @@
  *
  *   node dist/bench/bench.js [--groups 1,2,6] [--jobs N] [--no-whole] [--whole-only] [--client CMD] [--agent NAME]
  *                            [--no-server-role] [--server-only] [--no-tls] [--tls-only] [--no-wstest] [--wstest-only]
+ *                            [--no-http2] [--http2-only] [--http2-runs N]
  *
  * `--whole-only` skips the group by group runs: the whole catalogue in one process, with the default
  * jobs (or --jobs), and its verdicts against the original's (about 4 minutes instead of 30).
@@ -22,6 +23,9 @@
  * original's command line, `wstest -m fuzzingclient` against the bundled ws server (one case at a time,
  * as it runs by default) beside `wsgate run --server-url --jobs 1`, and `wstest -m fuzzingserver`
  * driven by the bundled client beside `wsgate run`: wall time, and whether the verdicts are the same.
+ * Last, HTTP/2 (`--no-http2` leaves it out, `--http2-only` runs it alone; bench/http2.ts): the 301 cases
+ * over HTTP/1.1 and over HTTP/2 (h2c) in both roles, `--http2-runs` times each (3), medians, the
+ * ratio h2/h1 of wall time against the goal (within 1.3x), and whether the verdicts are the same.
  */
 import { execFile, spawn } from 'node:child_process';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
@@ -34,13 +38,15 @@ import { catalogue } from '../src/cases/registry.js';
 import { defaultJobs } from '../src/config/parallel.js';
 import { MALLOC_TUNING, TUNING_MARKER } from '../src/util/launch-env.js';
 import { codecThroughput } from './codec.js';
+import { http2Section } from './http2.js';
+import { differences, fmtN, type RunResult } from './runs.js';
 import { referenceVerdictsWs, WS_REFERENCE_EXCEPTIONS, type ReferenceVerdict } from '../test/support/autobahn-reference.js';
 
 interface Summary {
   durationMs: number;
   resources: { cpuUserMs: number; cpuSystemMs: number; maxRssKiB: number; clientCpuMs: number | null } | null;
   counts: { total: number; passed: number; failed: number; skipped: number };
-  cases: Array<{ id: string; behavior: string | null; behaviorClose: string | null; remoteCloseCode: number | null }>;
+  cases: Array<{ id: string; behavior: string | null; behaviorClose: string | null; remoteCloseCode: number | null; duration: number }>;
 }
 
 const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
@@ -60,9 +66,13 @@ const { values } = parseArgs({
     'tls-only': { type: 'boolean', default: false },
     wstest: { type: 'boolean', default: true },
     'wstest-only': { type: 'boolean', default: false },
+    http2: { type: 'boolean', default: true },
+    'http2-only': { type: 'boolean', default: false },
+    'http2-runs': { type: 'string', default: '3' },
   },
 });
-const wstestOnly = values['wstest-only'] === true;
+const http2Only = values['http2-only'] === true;
+const wstestOnly = values['wstest-only'] === true || http2Only;
 const tlsOnly = values['tls-only'] === true || wstestOnly;
 const serverOnly = values['server-only'] === true || tlsOnly;
 
@@ -92,8 +102,8 @@ async function tlsSection(base: string, jobs: number): Promise<string[]> {
   const rows: string[] = [];
   for (const role of ['client', 'server'] as const) {
     const plain = await runOnce(NOT_DEFLATE, path.join(base, `tls-${role}-301-plain`), jobs, role);
-    const secure = await runOnce(NOT_DEFLATE, path.join(base, `tls-${role}-301-tls`), jobs, role, true);
-    const whole = await runOnce(['*'], path.join(base, `tls-${role}-whole-tls`), jobs, role, true);
+    const secure = await runOnce(NOT_DEFLATE, path.join(base, `tls-${role}-301-tls`), jobs, role, { tls: true });
+    const whole = await runOnce(['*'], path.join(base, `tls-${role}-whole-tls`), jobs, role, { tls: true });
     if (plain === null || secure === null || whole === null) {
       problems.push(`TLS (${role} role): a run did not finish`);
       continue;
@@ -152,7 +162,7 @@ async function wstestSection(base: string): Promise<string[]> {
   await new Promise((r) => setTimeout(r, 500));
   await writeFile(path.join(dir, 'fuzzingclient.json'), JSON.stringify({ outdir: './servers', servers: [{ agent: 'ws', url: `ws://127.0.0.1:${port}` }], cases: NOT_DEFLATE }));
   const viaWstest = await timed(WSTEST, ['-m', 'fuzzingclient', '-s', 'fuzzingclient.json'], dir);
-  const gate = await runOnce(NOT_DEFLATE, path.join(dir, 'gate-servers'), 1, 'server', false, `ws://127.0.0.1:${port}`);
+  const gate = await runOnce(NOT_DEFLATE, path.join(dir, 'gate-servers'), 1, 'server', {}, `ws://127.0.0.1:${port}`);
   server.kill();
   const used = /in ([\d.]+) s \(CPU ([\d.]+) s, peak RSS (\d+) MiB\)/.exec(viaWstest.out);
   const clientSide = await indexVerdicts(path.join(dir, 'servers/index.json'), 'ws');
@@ -187,28 +197,13 @@ async function wstestSection(base: string): Promise<string[]> {
   return problems;
 }
 
-function fmtN(n: number, d = 1): string {
-  return Number.isFinite(n) ? n.toFixed(d) : '-';
-}
-
 function tlsCells(r: RunResult): string {
   return `${fmtN(r.wallS, 1)} | ${fmtN(r.cases / r.wallS)} | ${fmtN(r.cpuS, 1)} | ${fmtN(r.clientCpuS, 1)} | ${fmtN(r.rssMiB)}`;
 }
 
-interface RunResult {
-  wallS: number;
-  cpuS: number;
-  clientCpuS: number;
-  rssMiB: number;
-  failed: number;
-  cases: number;
-  verdicts: Map<string, string>;
-  mismatches: string[];
-}
-
 /** Runs the cases matching `patterns` with `jobs` and reads the summary. */
-async function runOnce(patterns: string[], outdir: string, jobs: number, role: 'client' | 'server' = 'client', tls = false, serverUrl?: string): Promise<RunResult | null> {
-  const args = ['run', '--outdir', outdir, '--jobs', String(jobs), '--cases', ...patterns, ...(tls ? ['--tls'] : [])];
+async function runOnce(patterns: string[], outdir: string, jobs: number, role: 'client' | 'server' = 'client', over: { tls?: boolean; http2?: boolean } = {}, serverUrl?: string): Promise<RunResult | null> {
+  const args = ['run', '--outdir', outdir, '--jobs', String(jobs), '--cases', ...patterns, ...(over.tls === true ? ['--tls'] : []), ...(over.http2 === true ? ['--http2'] : [])];
   if (role === 'server') args.push(...(serverUrl === undefined ? ['--role', 'server'] : ['--server-url', serverUrl, '--agent', 'ws']));
   else args.push('--url', 'ws://127.0.0.1:0');
   if (values.client !== undefined && role === 'client') args.push('--client', values.client);
@@ -223,8 +218,10 @@ async function runOnce(patterns: string[], outdir: string, jobs: number, role: '
   const summary = JSON.parse(await readFile(path.join(outdir, 'summary.json'), 'utf8')) as Summary;
   const mismatches: string[] = [];
   const verdicts = new Map<string, string>();
+  const durations = new Map<string, number>();
   for (const c of summary.cases) {
     verdicts.set(c.id, `${c.behavior}/${c.behaviorClose}/${c.remoteCloseCode}`);
+    durations.set(c.id, c.duration);
     // The original's verdicts are the ws client's: the server role has no reference here.
     const ref = role === 'server' ? undefined : reference?.cases[c.id];
     if (ref === undefined || WS_REFERENCE_EXCEPTIONS.has(c.id)) continue;
@@ -241,14 +238,9 @@ async function runOnce(patterns: string[], outdir: string, jobs: number, role: '
     failed: summary.counts.failed,
     cases: summary.counts.total,
     verdicts,
+    durations,
     mismatches,
   };
-}
-
-/** Case ids whose verdicts differ between two runs. */
-function differences(a: RunResult, b: RunResult): string[] {
-  const ids = new Set([...a.verdicts.keys(), ...b.verdicts.keys()]);
-  return [...ids].filter((id) => a.verdicts.get(id) !== b.verdicts.get(id)).map((id) => `${id}: ${a.verdicts.get(id) ?? 'missing'} vs ${b.verdicts.get(id) ?? 'missing'}`);
 }
 
 interface Row {
@@ -297,6 +289,7 @@ const total = (pick: (r: Row) => RunResult): RunResult => ({
   failed: rows.reduce((a, r) => a + pick(r).failed, 0),
   cases: rows.reduce((a, r) => a + pick(r).cases, 0),
   verdicts: new Map(rows.flatMap((r) => [...pick(r).verdicts])),
+  durations: new Map(rows.flatMap((r) => [...pick(r).durations])),
   mismatches: rows.flatMap((r) => pick(r).mismatches),
 });
 if (rows.length > 0) {
@@ -334,7 +327,12 @@ if (serverRole !== null) {
   if (serverRole.failed > 0) problems.push(`server role: ${serverRole.failed} cases failed against the bundled ws server`);
 }
 if ((values.tls === true || values['tls-only'] === true) && !wstestOnly && values.groups === undefined) problems.push(...(await tlsSection(base, jobs)));
-if ((values.wstest === true || wstestOnly) && values.groups === undefined) problems.push(...(await wstestSection(base)));
+if ((values.wstest === true || values['wstest-only'] === true) && !http2Only && values.groups === undefined) problems.push(...(await wstestSection(base)));
+if ((values.http2 === true || http2Only) && values.groups === undefined) {
+  const runs = Math.max(1, Math.floor(Number(values['http2-runs'])) || 1);
+  const play = (role: 'client' | 'server', http2: boolean, outdir: string): Promise<RunResult | null> => runOnce(NOT_DEFLATE, outdir, jobs, role, { http2 });
+  problems.push(...(await http2Section(play, base, jobs, runs)));
+}
 if (problems.length > 0) process.stdout.write(`\nVerdicts that differ:\n${problems.map((m) => `  ${m}`).join('\n')}\n`);
 const codec = codecThroughput();
 process.stdout.write(`\n| hot path | MB/s |\n|---|---:|\n${codec.map(([name, rate]) => `| ${name} | ${rate.toFixed(0)} |`).join('\n')}\n`);
