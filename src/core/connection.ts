@@ -263,7 +263,8 @@ export class Connection {
       // client waits for the server to (RFC 6455 §7.1.1: "the server SHOULD close it first").
       this.clearCloseHandshakeTimer();
       this.rec.wasClean = true;
-      if (this.side.role === 'server') this.dropConnection('abort');
+      // Over HTTP/2 the orderly end is END_STREAM, not a reset (RFC 8441 §5).
+      if (this.side.role === 'server') this.dropConnection(this.transport.h2 === undefined ? 'abort' : 'after-flush');
       else this.awaitServerDrop(this.side.serverDropTimeoutMs);
     } else if (this.phase === ConnectionState.Open) {
       // The peer starts the closing handshake: answer with 1000 (Autobahn does not echo the code).

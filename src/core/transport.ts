@@ -12,6 +12,7 @@ import { constants as h2 } from 'node:http2';
 import type { Http2Stream } from 'node:http2';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
+import type { H2StreamFacts } from '../cases/h2-types.js';
 
 /**
  * HTTP/2 flow-control windows of wsgate's side, both roles: what wsgate lets the peer send before a
@@ -33,6 +34,10 @@ export interface Transport {
   finished(stream: Duplex): void;
   /** Our end at once: the socket destroyed, or RST_STREAM(CANCEL). */
   abort(stream: Duplex): void;
+  /** Over HTTP/2: how each side ended the stream. */
+  readonly h2?: H2StreamFacts;
+  /** Over HTTP/2: the peer's header fields (its request, or its answer), names lower-case. */
+  readonly peerFields?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -52,25 +57,50 @@ export const TCP: Transport = {
   },
 };
 
+/** What an HTTP/2 stream's transport knows of its stream: how each side ended it (group 16 judges it). */
+export interface Http2Transport extends Transport {
+  readonly h2: H2StreamFacts;
+  /** Set by the opening handshake when the peer's fields arrive. */
+  peerFields: Readonly<Record<string, string>>;
+}
+
 /**
- * RFC 8441 over an HTTP/2 stream. The peer's END_STREAM is the peer's orderly close: our side ends
- * too, as a TCP socket does on FIN, and the stream is closed. Ours is END_STREAM: the stream closes
- * when the peer ends its side too (a peer that never does is reset by the connection's own
- * after-flush limit, as a TCP peer that never reads is dropped).
+ * RFC 8441 over an HTTP/2 stream, one per connection (it records how the stream ended). The peer's
+ * END_STREAM is the peer's orderly close: our side ends too, as a TCP socket does on FIN, and the
+ * stream is closed. Ours is END_STREAM: the stream closes when the peer ends its side too (a peer
+ * that never does is reset by the connection's own after-flush limit, as a TCP peer that never
+ * reads is dropped).
  */
-export const HTTP2_STREAM: Transport = {
-  name: 'h2',
-  attach(stream) {
-    stream.on('end', () => {
-      if (!stream.writableEnded) stream.end();
-    });
-  },
-  finished() {
-    // END_STREAM is on its way (the stream's 'finish'): the peer's answers it.
-  },
-  abort(stream) {
-    const s = stream as Http2Stream;
-    if (s.closed || s.destroyed) return;
-    s.close(h2.NGHTTP2_CANCEL);
-  },
-};
+export function http2Stream(): Http2Transport {
+  const facts: H2StreamFacts = { peerEnded: false, ownEnded: false, peerReset: null, ownReset: null };
+  return {
+    name: 'h2',
+    h2: facts,
+    peerFields: {},
+    attach(stream) {
+      const s = stream as Http2Stream;
+      stream.on('end', () => {
+        facts.peerEnded = true;
+        if (!stream.writableEnded) stream.end();
+      });
+      stream.on('finish', () => (facts.ownEnded = true));
+      // Node tells the RST_STREAM code, not who sent it: a reset that is not ours is the peer's (or its session's end).
+      stream.on('close', () => {
+        if (facts.ownReset === null && !(facts.peerEnded && facts.ownEnded)) facts.peerReset = s.rstCode ?? h2.NGHTTP2_NO_ERROR;
+      });
+    },
+    finished() {
+      // END_STREAM is on its way (the stream's 'finish'): the peer's answers it.
+    },
+    abort(stream) {
+      resetStream(stream as Http2Stream, facts, h2.NGHTTP2_CANCEL);
+    },
+  };
+}
+
+/** RST_STREAM with `code` (RFC 8441 §5: CANCEL for an abort), unless the stream is closed already. */
+export function resetStream(s: Http2Stream, facts: H2StreamFacts, code: number): void {
+  if (s.closed || s.destroyed) return;
+  facts.ownReset = code;
+  s.close(code);
+}

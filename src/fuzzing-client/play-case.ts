@@ -16,6 +16,7 @@ import { PerMessageDeflate } from '../protocol/deflate/codec.js';
 import { parseExtensionsHeader } from '../protocol/handshake.js';
 import { ClientUpgrade, type ClientProtocolOptions, type ResponseDecision } from './upgrade.js';
 import { openSession, openStream } from './h2-upgrade.js';
+import { playSessionCase } from './h2-session-case.js';
 import { describeServerTlsError, tlsInfo } from '../tls/describe.js';
 import { hostPort } from '../util/host-port.js';
 
@@ -112,6 +113,10 @@ export function playCase(
   info: { agent: string; index: number; limitMs: number; signal?: AbortSignal },
   settings: PlaySettings,
 ): Promise<PlayOutcome> {
+  if (target.http2 === true && def.h2?.session !== undefined) {
+    const where = { target, authority: targetHostPort(target), connect: (ready: (s: net.Socket) => void, failed: (reason: string) => void) => connectTo(target, ready, failed) };
+    return playSessionCase(where, def, info, settings).then(({ result, error }) => ({ result, error, serverHeader: null, timedOut: false }));
+  }
   return new Promise((resolve) => {
     connectTo(
       target,
@@ -147,7 +152,7 @@ function playOnSocket(socket: net.Socket, target: ServerTarget, def: CatalogueCa
 /** The case over HTTP/2: a session whose server allows extended CONNECT, one stream, the case on it. */
 function playOverH2(socket: net.Socket, target: ServerTarget, def: CatalogueCase, info: CaseInfo, settings: PlaySettings, resolve: (outcome: PlayOutcome) => void): void {
   const secure = target.tls != null;
-  void openSession(socket, targetHostPort(target), secure, settings.protocolOptions.openHandshakeTimeoutMs).then((opened) => {
+  void openSession(socket, targetHostPort(target), secure, settings.protocolOptions.openHandshakeTimeoutMs, def.h2?.settings).then((opened) => {
     if ('error' in opened) return resolve({ result: null, error: opened.error, serverHeader: null, timedOut: false });
     const offers = def.deflateOffers ?? [];
     let serverHeader = (): string | null => null;
