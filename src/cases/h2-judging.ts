@@ -7,7 +7,6 @@
 import { h2ErrorName } from '../protocol/h2-frames.js';
 import { Behavior, CloseBehavior } from '../model/verdicts.js';
 import { timeout } from './define.js';
-import type { H2StreamFacts } from './h2-types.js';
 import type { AdjustFacts, CaseContext, Judgement } from './types.js';
 
 /** RST_STREAM's CANCEL (RFC 9113 §7: 0x8), RFC 8441 §5's code for an abort. */
@@ -23,22 +22,19 @@ export const H2_PROBE = 'Hello, wsgate over HTTP/2';
  */
 export function orderlyEnd(verdict: Judgement, facts: AdjustFacts): Judgement {
   const h2 = facts.h2;
-  if (h2 === undefined || verdict.behaviorClose !== CloseBehavior.Ok || !facts.connectionWasOpen) return verdict;
+  // A closing that failed for another reason (the wrong endpoint, a wrong close code) keeps its verdict.
+  if (h2 === undefined || !facts.connectionWasOpen || (verdict.behaviorClose !== CloseBehavior.Ok && verdict.behaviorClose !== CloseBehavior.Unclean)) return verdict;
   const fail = (behaviorClose: Judgement['behaviorClose'], resultClose: string): Judgement => ({ ...verdict, behaviorClose, resultClose });
   if (h2.peerReset !== null && h2.peerReset !== CANCEL) {
-    return fail(CloseBehavior.WrongCode, `The peer reset the stream with RST_STREAM ${h2ErrorName(h2.peerReset)}${ended(h2)}; RFC 8441 §5 ends a WebSocket with END_STREAM (an abort with RST_STREAM CANCEL).`);
+    return fail(CloseBehavior.WrongCode, `The peer reset the stream with RST_STREAM ${h2ErrorName(h2.peerReset)}; RFC 8441 §5 ends a WebSocket with END_STREAM (an abort with RST_STREAM CANCEL).`);
   }
   if (h2.peerReset === CANCEL) {
-    return fail(CloseBehavior.Unclean, `The peer reset the stream with RST_STREAM CANCEL (an abort, RFC 8441 §5)${ended(h2)} instead of ending it with END_STREAM after the closing handshake.`);
+    return fail(CloseBehavior.Unclean, 'The peer reset the stream with RST_STREAM CANCEL (an abort, RFC 8441 §5) instead of ending it with END_STREAM.');
   }
   if (!h2.peerEnded) {
-    return fail(CloseBehavior.Unclean, `The peer never sent END_STREAM after the closing handshake${h2.ownEnded ? ' (not even in answer to wsgate\'s END_STREAM)' : ''}: wsgate reset the stream${h2.ownReset === null ? '' : ` (${h2ErrorName(h2.ownReset)})`}. RFC 8441 §5: the orderly closure is END_STREAM.`);
+    return fail(CloseBehavior.Unclean, `The peer never ended its side of the stream with END_STREAM; wsgate reset it${h2.ownReset === null ? '' : ` (${h2ErrorName(h2.ownReset)})`} after waiting. RFC 8441 §5: the orderly closure is END_STREAM.`);
   }
   return verdict;
-}
-
-function ended(h2: H2StreamFacts): string {
-  return h2.peerEnded ? ' after its END_STREAM' : ' without END_STREAM';
 }
 
 /**

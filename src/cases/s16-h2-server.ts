@@ -16,13 +16,8 @@ import type { CatalogueCase, Judgement } from './types.js';
 const NOT_JUDGED = 'Not judged: the case opens no single WebSocket to close.';
 
 /** A session case's verdicts: the outcome as found, the closing not judged (or judged by the case). */
-function outcome(ok: boolean, result: string, close?: { ok: boolean; text: string }): Judgement {
-  return {
-    behavior: ok ? Behavior.Ok : Behavior.Failed,
-    result,
-    behaviorClose: close === undefined || close.ok ? CloseBehavior.Ok : CloseBehavior.Unclean,
-    resultClose: close?.text ?? NOT_JUDGED,
-  };
+function outcome(ok: boolean, result: string, close?: { verdict: Judgement['behaviorClose']; text: string }): Judgement {
+  return { behavior: ok ? Behavior.Ok : Behavior.Failed, result, behaviorClose: close?.verdict ?? CloseBehavior.Ok, resultClose: close?.text ?? NOT_JUDGED };
 }
 
 /** How a probe's request was answered, in words. */
@@ -47,13 +42,14 @@ async function withSession(s: H2SessionContext, count: number, body: (ws: H2WebS
   }
 }
 
-/** Closes each WebSocket; the closing verdict says whether each stream ended with END_STREAM. */
-async function closeAll(ws: readonly H2WebSocket[]): Promise<{ ok: boolean; text: string }> {
+/** Closes each WebSocket; the closing verdict says whether each stream ended with END_STREAM (a reset with a code other than CANCEL: WRONG CODE). */
+async function closeAll(ws: readonly H2WebSocket[]): Promise<{ verdict: Judgement['behaviorClose']; text: string }> {
   const ends = await Promise.all(ws.map((w) => w.close()));
   const bad = ends.findIndex((e) => !e.peerEnded || e.peerReset !== null);
-  if (bad < 0) return { ok: true, text: `Each of the ${ws.length} streams ended with the server's END_STREAM after the closing handshake.` };
   const e = ends[bad];
-  return { ok: false, text: `Stream ${bad + 1} did not end with the server's END_STREAM (${e?.peerReset == null ? 'none came' : `RST_STREAM ${h2ErrorName(e.peerReset)}`}); RFC 8441 §5: the orderly closure is END_STREAM.` };
+  if (e === undefined) return { verdict: CloseBehavior.Ok, text: `Each of the ${ws.length} streams ended with the server's END_STREAM after the closing handshake.` };
+  const verdict = e.peerReset !== null && e.peerReset !== CANCEL ? CloseBehavior.WrongCode : CloseBehavior.Unclean;
+  return { verdict, text: `Stream ${bad + 1} did not end with the server's END_STREAM (${e.peerReset === null ? 'none came' : `RST_STREAM ${h2ErrorName(e.peerReset)}`}); RFC 8441 §5: the orderly closure is END_STREAM.` };
 }
 
 const settingsCases: CatalogueCase[] = [

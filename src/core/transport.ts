@@ -79,14 +79,20 @@ export function http2Stream(): Http2Transport {
     peerFields: {},
     attach(stream) {
       const s = stream as Http2Stream;
+      // Node also ends the readable side when the stream is reset; a reset's code is read at 'close' (its END_STREAM unknown then).
       stream.on('end', () => {
-        facts.peerEnded = true;
+        if (facts.ownReset === null) facts.peerEnded = true;
         if (!stream.writableEnded) stream.end();
       });
       stream.on('finish', () => (facts.ownEnded = true));
-      // Node tells the RST_STREAM code, not who sent it: a reset that is not ours is the peer's (or its session's end).
+      // Node tells the RST_STREAM code, not who sent it: one that is not ours is the peer's (a RST_STREAM
+      // NO_ERROR of the peer's looks like no reset at all; measured with Node 20's http2).
       stream.on('close', () => {
-        if (facts.ownReset === null && !(facts.peerEnded && facts.ownEnded)) facts.peerReset = s.rstCode ?? h2.NGHTTP2_NO_ERROR;
+        const code = s.rstCode ?? h2.NGHTTP2_NO_ERROR;
+        if (facts.ownReset === null && code !== h2.NGHTTP2_NO_ERROR) {
+          facts.peerReset = code;
+          facts.peerEnded = false;
+        }
       });
     },
     finished() {

@@ -76,6 +76,10 @@ export function openStream(
   connection.recordRequest(renderFields(fields));
   if (closeSession) stream.on('close', () => session.close());
   let server: string | null = null;
+  // nghttp2 refuses an answer HTTP/2 does not allow (a :status 101) as a stream error, before any 'response'.
+  stream.once('error', (err: Error) => {
+    if (!connection.record.connectionWasOpen) connection.dropConnection('abort', `the answer to the extended CONNECT was not valid HTTP/2: ${err.message}`);
+  });
   stream.once('response', (headers) => {
     connection.recordResponse(renderFields(headers as HeaderFields));
     transport.peerFields = flatFields(headers as HeaderFields);
