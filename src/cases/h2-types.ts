@@ -5,7 +5,7 @@
  * session of their own. The engine implements them (play/, server/, fuzzing-client/); a case never
  * touches a socket.
  */
-import type { Judgement } from './types.js';
+import type { Judgement } from './judgement.js';
 
 /** How each side ended an HTTP/2 stream (RFC 8441 §5: END_STREAM orderly, RST_STREAM(CANCEL) an abort). */
 export interface H2StreamFacts {

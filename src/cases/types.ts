@@ -8,7 +8,8 @@ import type { UpgradeRequestSpec } from '../protocol/client-handshake.js';
 import type { UpgradeRequest } from '../protocol/handshake.js';
 import type { CaseOrigin, ExpectedClose } from '../model/report.js';
 import type { H2CaseContext, H2CaseOptions, H2StreamFacts } from './h2-types.js';
-import type { CloseVerdict, OutcomeVerdict } from '../model/verdicts.js';
+import type { Judgement } from './judgement.js';
+import type { OutcomeVerdict } from '../model/verdicts.js';
 
 /** An event the peer produced, with its full payload (reports cut it; verdicts compare all of it). */
 export type PeerEvent =
@@ -258,13 +259,8 @@ export interface CaseDef {
   adjust?(verdict: Judgement, facts: AdjustFacts): Judgement;
 }
 
-/** Both verdicts with their explanations (see play/verdict.ts). */
-export interface Judgement {
-  behavior: OutcomeVerdict;
-  result: string;
-  behaviorClose: CloseVerdict;
-  resultClose: string;
-}
+/** Both verdicts with their explanations (see play/verdict.ts; declared in judgement.ts). */
+export type { Judgement } from './judgement.js';
 
 /** What a case's `adjust` may look at besides the verdicts. */
 export interface AdjustFacts {

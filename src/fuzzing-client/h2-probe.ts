@@ -30,9 +30,7 @@ export function probeOnSocket(
 ): Promise<H2ProbeAnswer> {
   const sent = fields.filter(([name]) => !(request.omit ?? []).includes(name));
   let settings: Map<number, number> | null = null;
-  let status: number | null = null;
-  let reset: number | null = null;
-  let goaway: number | null = null;
+  let [status, reset, goaway]: [number | null, number | null, number | null] = [null, null, null];
   return new Promise((resolve) => {
     const reader = new H2FrameReader();
     let requested = false;
@@ -54,7 +52,7 @@ export function probeOnSocket(
       for (const f of reader.push(chunk)) {
         if (f.type === H2Frame.Settings && (f.flags & H2Flag.Ack) === 0) {
           settings ??= parseSettings(f.payload);
-          log.got.push(`SETTINGS ${[...parseSettings(f.payload)].map(([id, v]) => `0x${id.toString(16)}=${v}`).join(' ')}`);
+          log.got.push(settingsWords(f.payload));
           socket.write(encodeH2Frame(H2Frame.Settings, H2Flag.Ack, 0));
           if (!request.send) return finish(false);
           if (!requested) {
@@ -82,4 +80,9 @@ export function probeOnSocket(
     // An empty SETTINGS: the server's defaults hold for wsgate's side (RFC 9113 §3.4).
     socket.write(Buffer.concat([H2_PREFACE, encodeH2Frame(H2Frame.Settings, 0, 0)]));
   });
+}
+
+/** "SETTINGS 0x8=1 0x4=65535", for the report. */
+function settingsWords(payload: Buffer): string {
+  return `SETTINGS ${[...parseSettings(payload)].map(([id, v]) => `0x${id.toString(16)}=${v}`).join(' ')}`;
 }

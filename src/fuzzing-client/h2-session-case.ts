@@ -15,7 +15,7 @@ import { bareResult } from '../play/bare-result.js';
 import { utcNow } from '../play/case-runner.js';
 import { openSession, openStream } from './h2-upgrade.js';
 import { probeFields, probeOnSocket } from './h2-probe.js';
-import type { PlaySettings, ServerTarget } from './play-case.js';
+import type { PlaySettings, ServerTarget } from './play-types.js';
 import { resetStream } from '../core/transport.js';
 
 /** Where the server is: its target, host:port as requests name it, and how to open a connection to it. */

@@ -14,31 +14,14 @@ import { newClientKey, type UpgradeRequestSpec, type UpgradeResponse } from '../
 import { clientAgreement, isDeflateExtension, offerExtensionString, parseDeflateResponse, type DeflateClientOffer } from '../protocol/deflate/params.js';
 import { PerMessageDeflate } from '../protocol/deflate/codec.js';
 import { parseExtensionsHeader } from '../protocol/handshake.js';
-import { ClientUpgrade, type ClientProtocolOptions, type ResponseDecision } from './upgrade.js';
+import { ClientUpgrade, type ResponseDecision } from './upgrade.js';
 import { openSession, openStream } from './h2-upgrade.js';
 import { playSessionCase } from './h2-session-case.js';
+import type { PlaySettings, ServerTarget } from './play-types.js';
+
+export type { ClientTls, PlaySettings, ServerTarget } from './play-types.js';
 import { describeServerTlsError, tlsInfo } from '../tls/describe.js';
 import { hostPort } from '../util/host-port.js';
-
-/** Where the server under test listens, and what the upgrade request names. */
-export interface ServerTarget {
-  host: string;
-  port: number;
-  /** The request target: path and query. */
-  resource: string;
-  /** wss://: how the server's certificate is checked; null for ws://. */
-  tls?: ClientTls | null;
-  /** WebSockets over HTTP/2 (RFC 8441): h2c with prior knowledge, or TLS with ALPN "h2". */
-  http2?: boolean;
-}
-
-/** How the fuzzing client checks a wss:// server's certificate. */
-export interface ClientTls {
-  /** CA certificates to trust (PEM), or null for Node's roots. */
-  ca: string | null;
-  /** Do not verify the certificate at all (--insecure). */
-  insecure: boolean;
-}
 
 /**
  * A TCP (ws://) or TLS (wss://) connection to the server; `ready` once it can carry the opening
@@ -78,20 +61,6 @@ export function connectTo(target: ServerTarget, ready: (socket: net.Socket) => v
     ready(socket);
   });
   return socket;
-}
-
-/** The fuzzing client's settings (shared by every case of a run). */
-export interface PlaySettings {
-  protocolOptions: ClientProtocolOptions;
-  /** zlib level of wsgate's compressed messages. */
-  deflateLevel: number;
-  /** A fresh 4-byte masking key per frame. */
-  newMask: () => Uint8Array;
-  /** n random bytes (the Sec-WebSocket-Key). */
-  randomBytes: (n: number) => Buffer;
-  userAgent: string;
-  /** Each result carries its connection's tape, for `wsgate repro`. */
-  keepRecording?: boolean;
 }
 
 /** What one case came to. */

@@ -71,7 +71,7 @@ describe('selection', () => {
   });
 });
 
-describe('group 16.1: a server under test (wsgate is the HTTP/2 client)', () => {
+describe('group 16.1: a server under test (wsgate is the HTTP/2 client)', { concurrency: 2 }, () => {
   test('the bundled server and a Node http2 server written to be right: OK / OK everywhere', async () => {
     verdicts(await serverRun(''), SERVER_IDS, {});
     verdicts(await serverRun(peer('h2-server.js', 'good', '{port}')), SERVER_IDS, {});
@@ -109,7 +109,7 @@ describe('group 16.1: a server under test (wsgate is the HTTP/2 client)', () => 
   });
 });
 
-describe('group 16.2: a client under test (wsgate is the HTTP/2 server)', () => {
+describe('group 16.2: a client under test (wsgate is the HTTP/2 server)', { concurrency: 2 }, () => {
   test('the bundled client and a Node http2 client written to be right: OK / OK everywhere', async () => {
     verdicts(await clientRun(''), CLIENT_IDS, {});
     verdicts(await clientRun(peer('h2-client.js', 'good', '{url}')), CLIENT_IDS, {});
