@@ -20,6 +20,10 @@ var __commonJS = (cb, mod) => function __require2() {
     throw mod = 0, e;
   }
 };
+var __export = (target, all) => {
+  for (var name in all)
+    __defProp(target, name, { get: all[name], enumerable: true });
+};
 var __copyProps = (to, from, except, desc) => {
   if (from && typeof from === "object" || typeof from === "function") {
     for (let key of __getOwnPropNames(from))
@@ -801,7 +805,7 @@ var require_receiver = __commonJS({
     var GET_DATA = 4;
     var INFLATING = 5;
     var DEFER_EVENT = 6;
-    var Receiver2 = class extends Writable {
+    var Receiver3 = class extends Writable {
       /**
        * Creates a Receiver instance.
        *
@@ -1399,7 +1403,7 @@ var require_receiver = __commonJS({
         return err;
       }
     };
-    module.exports = Receiver2;
+    module.exports = Receiver3;
   }
 });
 
@@ -1424,7 +1428,7 @@ var require_sender = __commonJS({
     var DEFAULT = 0;
     var DEFLATING = 1;
     var GET_BLOB_DATA = 2;
-    var Sender2 = class _Sender {
+    var Sender3 = class _Sender {
       /**
        * Creates a Sender instance.
        *
@@ -1883,7 +1887,7 @@ var require_sender = __commonJS({
         }
       }
     };
-    module.exports = Sender2;
+    module.exports = Sender3;
     function callCallbacks(sender, err, cb) {
       if (typeof cb === "function") cb(err);
       for (let i = 0; i < sender._queue.length; i++) {
@@ -2293,10 +2297,10 @@ var require_websocket = __commonJS({
     var tls = __require("tls");
     var { randomBytes, createHash } = __require("crypto");
     var { Duplex, Readable } = __require("stream");
-    var { URL } = __require("url");
+    var { URL: URL2 } = __require("url");
     var PerMessageDeflate2 = require_permessage_deflate();
-    var Receiver2 = require_receiver();
-    var Sender2 = require_sender();
+    var Receiver3 = require_receiver();
+    var Sender3 = require_sender();
     var { isBlob } = require_validation();
     var {
       BINARY_TYPES,
@@ -2480,7 +2484,7 @@ var require_websocket = __commonJS({
        * @private
        */
       setSocket(socket, head, options) {
-        const receiver = new Receiver2({
+        const receiver = new Receiver3({
           allowSynchronousEvents: options.allowSynchronousEvents,
           binaryType: this.binaryType,
           extensions: this._extensions,
@@ -2490,7 +2494,7 @@ var require_websocket = __commonJS({
           maxPayload: options.maxPayload,
           skipUTF8Validation: options.skipUTF8Validation
         });
-        const sender = new Sender2(socket, this._extensions, options.generateMask);
+        const sender = new Sender3(socket, this._extensions, options.generateMask);
         this._receiver = receiver;
         this._sender = sender;
         this._socket = socket;
@@ -2811,17 +2815,17 @@ var require_websocket = __commonJS({
         );
       }
       let parsedUrl;
-      if (address instanceof URL) {
+      if (address instanceof URL2) {
         parsedUrl = address;
       } else {
         try {
-          parsedUrl = new URL(address);
+          parsedUrl = new URL2(address);
         } catch {
           throw new SyntaxError(`Invalid URL: ${address}`);
         }
       }
       if (parsedUrl.protocol === "http:" || parsedUrl.protocol === "https:") {
-        parsedUrl = new URL(parsedUrl);
+        parsedUrl = new URL2(parsedUrl);
         parsedUrl.protocol = parsedUrl.protocol === "http:" ? "ws:" : "wss:";
       }
       websocket._url = parsedUrl.href;
@@ -2958,7 +2962,7 @@ var require_websocket = __commonJS({
           req.abort();
           let addr;
           try {
-            addr = new URL(location, address);
+            addr = new URL2(location, address);
           } catch (e) {
             const err = new SyntaxError(`Invalid URL: ${location}`);
             emitErrorAndClose(websocket, err);
@@ -3769,6 +3773,18 @@ import { readFileSync } from "node:fs";
 import https from "node:https";
 
 // node_modules/ws/wrapper.mjs
+var wrapper_exports = {};
+__export(wrapper_exports, {
+  PerMessageDeflate: () => import_permessage_deflate.default,
+  Receiver: () => import_receiver.default,
+  Sender: () => import_sender.default,
+  WebSocket: () => import_websocket.default,
+  WebSocketServer: () => import_websocket_server.default,
+  createWebSocketStream: () => import_stream.default,
+  default: () => wrapper_default,
+  extension: () => import_extension.default,
+  subprotocol: () => import_subprotocol.default
+});
 var import_stream = __toESM(require_stream(), 1);
 var import_extension = __toESM(require_extension(), 1);
 var import_permessage_deflate = __toESM(require_permessage_deflate(), 1);
@@ -3777,6 +3793,76 @@ var import_sender = __toESM(require_sender(), 1);
 var import_subprotocol = __toESM(require_subprotocol(), 1);
 var import_websocket = __toESM(require_websocket(), 1);
 var import_websocket_server = __toESM(require_websocket_server(), 1);
+var wrapper_default = import_websocket.default;
+
+// src/bundled/h2-echo.ts
+import http2 from "node:http2";
+var { Receiver: Receiver2, Sender: Sender2 } = wrapper_exports;
+var HTTP2_ENV = "WSGATE_HTTP2";
+var MAX_PAYLOAD = 64 * 1024 * 1024;
+function statusOf(err) {
+  for (const key of Object.getOwnPropertySymbols(err)) {
+    const value = err[key];
+    if (typeof value === "number" && value >= 1e3 && value < 5e3) return value;
+  }
+  return 1002;
+}
+function echoStream(stream, role, onText) {
+  const mask = role === "client";
+  const receiver = new Receiver2({ isServer: role === "server", maxPayload: MAX_PAYLOAD, extensions: {} });
+  const sender = new Sender2(stream, {});
+  let closeSent = false;
+  const endStream = () => {
+    if (!stream.writableEnded && !stream.destroyed) stream.end();
+  };
+  const sendClose = (code, reason) => {
+    if (closeSent) return;
+    closeSent = true;
+    sender.close(code, reason, mask, () => void 0);
+  };
+  receiver.on("message", (data, isBinary) => {
+    if (closeSent) return;
+    if (onText !== void 0) onText(data.toString("utf8"));
+    else sender.send(data, { binary: isBinary, fin: true, mask, compress: false, rsv1: false }, () => void 0);
+  });
+  receiver.on("ping", (data) => {
+    if (!closeSent) sender.pong(data, mask, () => void 0);
+  });
+  const stopReading = () => {
+    stream.unpipe(receiver);
+    stream.resume();
+  };
+  receiver.on("conclude", (code, reason) => {
+    stopReading();
+    sendClose(code === 1005 ? void 0 : code, reason);
+    if (role === "server") endStream();
+  });
+  receiver.on("error", (err) => {
+    stopReading();
+    sendClose(statusOf(err), "");
+    endStream();
+  });
+  stream.pipe(receiver);
+  stream.on("error", () => void 0);
+  stream.on("end", endStream);
+  return new Promise((resolve) => stream.on("close", () => resolve()));
+}
+function h2EchoServer(certificate) {
+  const settings = { enableConnectProtocol: true };
+  const server = certificate === null ? http2.createServer({ settings }) : http2.createSecureServer({ settings, cert: certificate.cert, key: certificate.key });
+  server.on("stream", (stream, headers) => {
+    stream.on("error", () => void 0);
+    if (headers[":method"] !== "CONNECT" || headers[":protocol"] !== "websocket" || headers["sec-websocket-version"] !== "13") {
+      stream.respond({ ":status": 400 });
+      stream.end();
+      return;
+    }
+    stream.respond({ ":status": 200 });
+    void echoStream(stream, "server");
+  });
+  server.on("sessionError", () => void 0);
+  return server;
+}
 
 // src/bundled/ws-echo.ts
 var WS_SERVER_OPTIONS = {
@@ -3813,7 +3899,15 @@ var host = process.env.WSGATE_HOST ?? "127.0.0.1";
 var certFile = process.env.WSGATE_CERT_FILE;
 var keyFile = process.env.WSGATE_KEY_FILE;
 var wss;
-if (certFile !== void 0 && keyFile !== void 0) {
+if (process.env[HTTP2_ENV] === "1") {
+  const server = h2EchoServer(certFile !== void 0 && keyFile !== void 0 ? { cert: readFileSync(certFile), key: readFileSync(keyFile) } : null);
+  server.on("error", (err) => {
+    process.stderr.write(`reference-server: ${err.message}
+`);
+    process.exit(1);
+  });
+  server.listen(port, host);
+} else if (certFile !== void 0 && keyFile !== void 0) {
   const secure = https.createServer({ cert: readFileSync(certFile), key: readFileSync(keyFile) });
   wss = new import_websocket_server.default({ ...WS_SERVER_OPTIONS, server: secure });
   secure.on("error", (err) => {
@@ -3825,10 +3919,12 @@ if (certFile !== void 0 && keyFile !== void 0) {
 } else {
   wss = new import_websocket_server.default({ ...WS_SERVER_OPTIONS, host, port });
 }
-wss.on("connection", echoConnection);
-wss.on("error", (err) => {
-  process.stderr.write(`reference-server: ${err.message}
+if (wss !== void 0) {
+  wss.on("connection", echoConnection);
+  wss.on("error", (err) => {
+    process.stderr.write(`reference-server: ${err.message}
 `);
-  process.exit(1);
-});
+    process.exit(1);
+  });
+}
 for (const signal of ["SIGTERM", "SIGINT"]) process.on(signal, () => process.exit(0));
