@@ -12,6 +12,8 @@ import { deflatePayloadCases } from './s12-deflate-payloads.js';
 import { deflateParamCases } from './s13-deflate-params.js';
 import { handshakeCases } from './s14-handshake.js';
 import { serverHandshakeCases } from './s15-server-handshake.js';
+import { h2ServerCases } from './s16-h2-server.js';
+import { h2ClientCases } from './s16-h2-client.js';
 import type { CatalogueCase } from './types.js';
 
 /** Compares dotted ids as integer tuples ("6.9.2" < "6.12.7" < "10.1.1"). */
@@ -52,18 +54,31 @@ export const catalogue: readonly CatalogueCase[] = buildCatalogue(
 /** Autobahn's cases followed by wsgate's own (group 14): the `--extended` selection. */
 export const extendedCatalogue: readonly CatalogueCase[] = buildCatalogue(catalogue, handshakeCases);
 
+/** What a run's WebSockets travel on: HTTP/1.1 upgrades, or HTTP/2 extended CONNECT streams (--http2). */
+export type CaseTransport = 'http/1.1' | 'h2';
+
 /**
  * The catalogue a run selects from: Autobahn's alone, or with wsgate's own groups (`extended`).
  * wsgate's group 14 scripts the server's handshake response, so it tests clients only; a server
- * under test (`under` 'server') gets group 15 instead (its refusals, from the client's side).
+ * under test (`under` 'server') gets group 15 instead (its refusals, from the client's side). Both
+ * script HTTP/1.1 heads: over HTTP/2 (`transport` 'h2') the role's part of group 16 (RFC 8441's
+ * rules) takes their place.
  */
-export function catalogueFor(extended: boolean, under: 'client' | 'server' = 'client'): readonly CatalogueCase[] {
-  if (under === 'server') return extended ? serverExtendedCatalogue : catalogue;
-  return extended ? extendedCatalogue : catalogue;
+export function catalogueFor(extended: boolean, under: 'client' | 'server' = 'client', transport: CaseTransport = 'http/1.1'): readonly CatalogueCase[] {
+  if (!extended) return catalogue;
+  if (transport === 'h2') return under === 'server' ? h2ServerCatalogue : h2ClientCatalogue;
+  if (under === 'server') return serverExtendedCatalogue;
+  return extendedCatalogue;
 }
 
 /** Autobahn's cases followed by wsgate's group 15: the `--extended` selection for a server under test. */
 export const serverExtendedCatalogue: readonly CatalogueCase[] = buildCatalogue(catalogue, serverHandshakeCases);
 
-/** Every case wsgate knows, both roles' own groups included (14 and 15): what judging reports may meet. */
-export const everyCase: readonly CatalogueCase[] = buildCatalogue(catalogue, handshakeCases, serverHandshakeCases);
+/** Autobahn's cases followed by group 16.1: `--role server --http2 --extended`. */
+export const h2ServerCatalogue: readonly CatalogueCase[] = buildCatalogue(catalogue, h2ServerCases);
+
+/** Autobahn's cases followed by group 16.2: `--http2 --extended` (a client under test). */
+export const h2ClientCatalogue: readonly CatalogueCase[] = buildCatalogue(catalogue, h2ClientCases);
+
+/** Every case wsgate knows, both roles' own groups included (14, 15 and 16): what judging reports may meet. */
+export const everyCase: readonly CatalogueCase[] = buildCatalogue(catalogue, handshakeCases, serverHandshakeCases, h2ServerCases, h2ClientCases);

@@ -7,7 +7,9 @@ import type { DocumentChunks } from '../protocol/deflate/document.js';
 import type { UpgradeRequestSpec } from '../protocol/client-handshake.js';
 import type { UpgradeRequest } from '../protocol/handshake.js';
 import type { CaseOrigin, ExpectedClose } from '../model/report.js';
-import type { CloseVerdict, OutcomeVerdict } from '../model/verdicts.js';
+import type { H2CaseContext, H2CaseOptions, H2StreamFacts } from './h2-types.js';
+import type { Judgement } from './judgement.js';
+import type { OutcomeVerdict } from '../model/verdicts.js';
 
 /** An event the peer produced, with its full payload (reports cut it; verdicts compare all of it). */
 export type PeerEvent =
@@ -121,6 +123,8 @@ export interface CaseContext {
    * may keep an HTTP connection open: it gets no WebSocket frame from us).
    */
   dropConnection(): void;
+  /** The HTTP/2 stream and connection the WebSocket is on (RFC 8441); null (or absent) over HTTP/1.1. */
+  readonly h2?: H2CaseContext | null;
 }
 
 /** What a case that scripts the opening handshake sees of the client's upgrade request. */
@@ -227,6 +231,8 @@ export interface CaseDef {
    * under test), built from the normal request's parts; it may break a rule on purpose.
    */
   readonly upgradeRequest?: (normal: UpgradeRequestSpec) => string;
+  /** What the case needs of HTTP/2 (group 16): wsgate's SETTINGS, or a whole session of its own. */
+  readonly h2?: H2CaseOptions;
   /**
    * Handles a message from the peer instead of recording it as an event (Autobahn's cases that
    * override onMessage: groups 9, 12, 13).
@@ -253,13 +259,8 @@ export interface CaseDef {
   adjust?(verdict: Judgement, facts: AdjustFacts): Judgement;
 }
 
-/** Both verdicts with their explanations (see play/verdict.ts). */
-export interface Judgement {
-  behavior: OutcomeVerdict;
-  result: string;
-  behaviorClose: CloseVerdict;
-  resultClose: string;
-}
+/** Both verdicts with their explanations (see play/verdict.ts; declared in judgement.ts). */
+export type { Judgement } from './judgement.js';
 
 /** What a case's `adjust` may look at besides the verdicts. */
 export interface AdjustFacts {
@@ -270,6 +271,8 @@ export interface AdjustFacts {
   scriptedHandshake?: boolean;
   /** The peer's handshake response head as received ('?' when none), for a client (group 15). */
   httpResponse?: string;
+  /** Over HTTP/2: how each side ended the stream (group 16). */
+  h2?: H2StreamFacts;
 }
 
 /** A registered case with its place in the catalogue. */

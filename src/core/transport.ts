@@ -10,7 +10,9 @@
  */
 import type { Http2Stream } from 'node:http2';
 import type { Socket } from 'node:net';
+import { constants as h2 } from 'node:http2';
 import { addAbortSignal, type Duplex } from 'node:stream';
+import type { H2StreamFacts } from '../cases/h2-types.js';
 
 /**
  * HTTP/2 flow-control windows of wsgate's side, both roles: what wsgate lets the peer send before a
@@ -32,6 +34,10 @@ export interface Transport {
   end(stream: Duplex): void;
   /** Our unclean end (a timeout, a failure by drop, the gate's limit): the socket destroyed, or RST_STREAM(CANCEL). */
   abort(stream: Duplex): void;
+  /** Over HTTP/2: how each side ended the stream. */
+  readonly h2?: H2StreamFacts;
+  /** Over HTTP/2: the peer's header fields (its request, or its answer), names lower-case. */
+  readonly peerFields?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -51,27 +57,62 @@ export const TCP: Transport = {
   },
 };
 
+/** What an HTTP/2 stream's transport knows of its stream: how each side ended it (group 16 judges it). */
+export interface Http2Transport extends Transport {
+  readonly h2: H2StreamFacts;
+  /** Set by the opening handshake when the peer's fields arrive. */
+  peerFields: Readonly<Record<string, string>>;
+}
+
 /**
- * RFC 8441 over an HTTP/2 stream. The peer's END_STREAM is the peer's orderly close: our side ends
- * too, as a TCP socket does on FIN, and the stream is closed. Ours is END_STREAM: the stream closes
- * when the peer ends its side too (a peer that never does is reset by the connection's own
- * after-flush limit, as a TCP peer that never reads is dropped).
+ * RFC 8441 over an HTTP/2 stream, one per connection (it records how the stream ended). The peer's
+ * END_STREAM is the peer's orderly close: our side ends too, as a TCP socket does on FIN, and the
+ * stream is closed. Ours is END_STREAM: the stream closes when the peer ends its side too (a peer
+ * that never does is reset by the connection's own after-flush limit, as a TCP peer that never
+ * reads is dropped).
  */
-export const HTTP2_STREAM: Transport = {
-  name: 'h2',
-  attach(stream) {
-    stream.on('end', () => {
+export function http2Stream(): Http2Transport {
+  const facts: H2StreamFacts = { peerEnded: false, ownEnded: false, peerReset: null, ownReset: null };
+  return {
+    name: 'h2',
+    h2: facts,
+    peerFields: {},
+    attach(stream) {
+      const s = stream as Http2Stream;
+      // Node also ends the readable side when the stream is reset; a reset's code is read at 'close' (its END_STREAM unknown then).
+      stream.on('end', () => {
+        if (facts.ownReset === null) facts.peerEnded = true;
+        if (!stream.writableEnded) stream.end();
+      });
+      stream.on('finish', () => (facts.ownEnded = true));
+      // Node tells the RST_STREAM code, not who sent it: one that is not ours is the peer's (a RST_STREAM
+      // NO_ERROR of the peer's looks like no reset at all; measured with Node 20's http2).
+      stream.on('close', () => {
+        const code = s.rstCode ?? h2.NGHTTP2_NO_ERROR;
+        if (facts.ownReset === null && code !== h2.NGHTTP2_NO_ERROR) {
+          facts.peerReset = code;
+          facts.peerEnded = false;
+        }
+      });
+    },
+    end(stream) {
       if (!stream.writableEnded) stream.end();
-    });
-  },
-  end(stream) {
-    if (!stream.writableEnded) stream.end();
-  },
-  abort(stream) {
-    const s = stream as Http2Stream;
-    if (s.closed || s.destroyed) return;
-    // Destroyed by an AbortError, Node sends RST_STREAM(CANCEL) alone. (close(CANCEL) would send an
-    // empty DATA frame with END_STREAM first: a peer that answers it ends the stream orderly, no reset.)
-    addAbortSignal(AbortSignal.abort(), s);
-  },
-};
+    },
+    abort(stream) {
+      resetStream(stream as Http2Stream, facts, h2.NGHTTP2_CANCEL);
+    },
+  };
+}
+
+/**
+ * RST_STREAM with `code` (RFC 8441 §5: CANCEL for an abort), unless the stream is closed already.
+ * CANCEL goes alone: a stream destroyed by an AbortError sends RST_STREAM(CANCEL) and nothing else,
+ * where close(CANCEL) would send an empty DATA frame with END_STREAM first (a peer that answers it
+ * ends the stream orderly, with no reset). Other codes go by close(code), END_STREAM first.
+ */
+export function resetStream(s: Http2Stream, facts: H2StreamFacts, code: number): void {
+  if (s.closed || s.destroyed) return;
+  facts.ownReset = code;
+  if (code === h2.NGHTTP2_CANCEL) addAbortSignal(AbortSignal.abort(), s);
+  else s.close(code);
+}

@@ -27,8 +27,8 @@ export const defaultServerOptions: ServerProtocolOptions = {
 };
 
 /** The catalogue as index.html lists it (with wsgate's own groups when `extended`). */
-export function catalogueInfo(extended = false, under: 'client' | 'server' = 'client'): CaseInfo[] {
-  return catalogueFor(extended, under).map((c) => ({
+export function catalogueInfo(extended = false, under: 'client' | 'server' = 'client', http2 = false): CaseInfo[] {
+  return catalogueFor(extended, under, http2 ? 'h2' : 'http/1.1').map((c) => ({
     id: c.id,
     category: c.category,
     subcategory: c.subcategory,
@@ -60,7 +60,7 @@ export function createServer(options: {
   /** WebSockets over HTTP/2 (RFC 8441). */
   http2?: boolean;
 }): FuzzingServer {
-  const info = catalogueInfo(options.extended ?? false);
+  const info = catalogueInfo(options.extended ?? false, 'client', options.http2 ?? false);
   const told = new Set<string>();
   const server: FuzzingServer = new FuzzingServer({
     host: options.host,

@@ -51,7 +51,7 @@ export function serverRoleDriver(config: ServerRunConfig): RoleDriver {
     async writeReports() {
       // A server with no result (unreachable, or every case excluded for it) has no entry, as in Autobahn.
       const recorded = new Map([...results].filter(([, byCase]) => byCase.size > 0));
-      const collisions = await writeReports(config.outdir, recorded, catalogueInfo(config.extended, 'server'), { generatedAt: new Date().toISOString(), toolVersion: VERSION });
+      const collisions = await writeReports(config.outdir, recorded, catalogueInfo(config.extended, 'server', config.http2), { generatedAt: new Date().toISOString(), toolVersion: VERSION });
       for (const c of collisions) process.stderr.write(`${collisionNotice(c)}\n`);
       return [...recorded.keys()];
     },
@@ -81,7 +81,7 @@ async function startServerPeer(config: ServerRunConfig, sut: ServerUnderTest, co
       return unreachablePeer(sut, config.unknownAgent ?? hostPort(target.host, target.port), io.out);
     }
     const agent = await agentOf(config, sut, target, context.taken);
-    const globalIndex = new Map(catalogueFor(config.extended, 'server').map((c, i) => [c.id, i + 1]));
+    const globalIndex = new Map(catalogueFor(config.extended, 'server', config.http2 ? 'h2' : 'http/1.1').map((c, i) => [c.id, i + 1]));
     const state: ServerState = { config, sut, target, agent, process: proc, results: new Map(), globalIndex, signal: io.signal, out: io.out, gone: null };
     const what = sut.command === REFERENCE_SERVER_COMMAND ? 'the bundled ws server' : command === null ? 'the server' : JSON.stringify(command);
     const url = `${target.tls ? 'wss' : 'ws'}://${hostPort(target.host, target.port)}${target.resource}`;

@@ -67,6 +67,23 @@ export function divergence(r: CaseResult, req: Requirement, facts: WireFacts): S
   return { peerDid: `${r.result} ${r.resultClose}`, at: seen.closeAt, cause: { key: seen.key('other'), title: `${req.subject}: ${normalise(r.resultClose)}` } };
 }
 
+/**
+ * Group 16 (RFC 8441) judges HTTP/2 facts the frame log does not hold (SETTINGS, stream ends, PING):
+ * its cases say what the peer did in their results, so the first non-OK axis's text is the story.
+ */
+const h2Rule: Detector = ({ r, key, req }) => {
+  if (!r.id.startsWith('16.')) return null;
+  if (r.resultClose.startsWith('The WebSocket opening handshake was never completed')) {
+    const why = r.wasNotCleanReason === null ? '' : `: ${r.wasNotCleanReason}`;
+    return { peerDid: `did not open the WebSocket over HTTP/2${why}`, at: null, cause: { key: key('not-opened'), title: `${req.subject}: the WebSocket did not open` } };
+  }
+  const closing = r.behavior === 'OK';
+  const text = closing ? r.resultClose : r.result;
+  const verdict = closing ? r.behaviorClose : r.behavior;
+  const kind = verdict.toLowerCase().replace(/\s+/g, '-');
+  return { peerDid: `broke it: ${text.length > 0 ? text[0]!.toLowerCase() + text.slice(1) : verdict}`.replace(/\.$/, ''), at: null, cause: { key: key(kind), title: `${req.subject}: ${verdict}` } };
+};
+
 const noHandshake: Detector = ({ r }) => {
   if (!r.resultClose.startsWith('The WebSocket opening handshake was never completed')) return null;
   const status = r.httpResponse.split('\r\n')[0] ?? '';
@@ -210,7 +227,7 @@ const closeFailed: Detector = ({ r, req, closeFrame, closeAt, key }) => {
 };
 
 /** In order: the first that recognises a result tells its story. */
-const DETECTORS: readonly Detector[] = [noHandshake, masking, notApplicable, informational, closingAnswer, wrongCode, badData, wrongEndpoint, nonStrict, outcomeFailed, closeFailed];
+const DETECTORS: readonly Detector[] = [h2Rule, noHandshake, masking, notApplicable, informational, closingAnswer, wrongCode, badData, wrongEndpoint, nonStrict, outcomeFailed, closeFailed];
 
 /** The first point where the observed events leave the expected ones. */
 function eventsStory(r: CaseResult, req: Requirement, facts: WireFacts): Story {

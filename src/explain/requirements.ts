@@ -47,6 +47,27 @@ function byClosing(valid: Requirement, invalid: Requirement): Entry {
   return (close) => (close !== null && close.closedByMe === false ? invalid : valid);
 }
 
+const H2_ORDERLY_END: Requirement = {
+  key: 'h2-orderly-end',
+  rfc: 'RFC 8441 §5',
+  text: 'after the closing handshake each side ends its stream with END_STREAM (TCP\'s orderly close); RST_STREAM is an abort, with CANCEL',
+  subject: 'the end of a WebSocket\'s HTTP/2 stream',
+};
+
+const H2_FLOW_CONTROL: Requirement = {
+  key: 'h2-flow-control',
+  rfc: 'RFC 9113 §6.9, RFC 8441 §5',
+  text: 'a message larger than the flow-control windows crosses them: the sender waits for WINDOW_UPDATE, the receiver sends it as it reads, and the message arrives whole',
+  subject: 'a message across HTTP/2 flow-control windows',
+};
+
+const H2_PING: Requirement = {
+  key: 'h2-ping',
+  rfc: 'RFC 9113 §6.7, RFC 8441 §5',
+  text: 'an HTTP/2 PING is answered by a PING with ACK and the same 8 bytes, and a WebSocket ping by a pong on its stream: each on its own layer',
+  subject: 'an HTTP/2 PING beside a WebSocket ping',
+};
+
 const TABLE: ReadonlyArray<readonly [string, Entry]> = [
   ['1', { key: 'framing-lengths', rfc: 'RFC 6455 §5.2', text: 'payload lengths in all three encodings (7-bit, 16-bit, 64-bit) must be read and the message delivered whole', subject: 'a message at a payload-length boundary' }],
   ['2', { key: 'ping-pong', rfc: 'RFC 6455 §5.5.2, §5.5.3', text: 'every ping must be answered by a pong with the same application data, as soon as practical', subject: 'a ping' }],
@@ -88,6 +109,19 @@ const TABLE: ReadonlyArray<readonly [string, Entry]> = [
   ['14.6', { key: 'close-reason-edges', rfc: 'RFC 6455 §5.5.1, §8.1', text: 'a close reason of up to 123 bytes of valid UTF-8 is legal; one that is not UTF-8 must fail the connection (1007)', subject: 'close reasons at the edges' }],
   ['15.1', { key: 'upgrade-request-refused', rfc: 'RFC 6455 §4.2.1, §4.4', text: 'a server must refuse an invalid upgrade request with an HTTP error (400, or 426 with Sec-WebSocket-Version for a version it does not speak), not 101', subject: 'an invalid upgrade request' }],
   ['15.2', { key: 'deflate-offer-declined', rfc: 'RFC 7692 §7', text: 'a server must decline a permessage-deflate offer with an unknown, invalid or duplicate parameter (or refuse the handshake)', subject: 'an invalid permessage-deflate offer' }],
+  ['16.1.1', { key: 'h2-settings', rfc: 'RFC 8441 §3', text: 'a server that takes WebSockets over HTTP/2 says so with SETTINGS_ENABLE_CONNECT_PROTOCOL = 1 in its SETTINGS; without it a client must not send an extended CONNECT', subject: 'the SETTINGS_ENABLE_CONNECT_PROTOCOL setting' }],
+  ['16.1.2', { key: 'h2-connect-answer', rfc: 'RFC 8441 §5', text: 'an extended CONNECT for websocket is answered with a 2xx status (HTTP/2 has no 101), with no Sec-WebSocket-Key or Sec-WebSocket-Accept processing', subject: 'the answer to an extended CONNECT' }],
+  ['16.1.3', { key: 'h2-connect-malformed', rfc: 'RFC 8441 §4', text: 'an extended CONNECT without :scheme is malformed (":scheme and :path ... MUST also be included"): it is refused with a stream error or a 4xx, never answered 2xx', subject: 'an extended CONNECT without :scheme' }],
+  ['16.1.4', H2_ORDERLY_END],
+  ['16.1.5', { key: 'h2-several-streams', rfc: 'RFC 8441 §1, RFC 9113 §5', text: 'several WebSockets on one HTTP/2 connection each carry their own messages, in order, however their frames interleave, and each ends with END_STREAM', subject: 'several WebSockets on one HTTP/2 connection' }],
+  ['16.1.6', { key: 'h2-abort', rfc: 'RFC 8441 §5, RFC 9113 §5.4.2', text: 'RST_STREAM CANCEL aborts one WebSocket only: the HTTP/2 connection stays usable for another', subject: 'a WebSocket aborted with RST_STREAM CANCEL' }],
+  ['16.1.7', H2_FLOW_CONTROL],
+  ['16.1.8', H2_PING],
+  ['16.2.1', { key: 'h2-connect-request', rfc: 'RFC 8441 §4, §5', text: "the extended CONNECT carries :method CONNECT, :protocol websocket, the connection's :scheme, a :path, an :authority and sec-websocket-version 13", subject: 'the extended CONNECT request' }],
+  ['16.2.2', { key: 'h2-open-on-2xx', rfc: 'RFC 8441 §5', text: 'a 2xx answer opens the WebSocket: over HTTP/2 there is no Sec-WebSocket-Accept to check', subject: 'a 2xx answer without Sec-WebSocket-Accept' }],
+  ['16.2.3', H2_ORDERLY_END],
+  ['16.2.4', H2_FLOW_CONTROL],
+  ['16.2.5', H2_PING],
   ['15.3', { key: 'unmasked-frame', rfc: 'RFC 6455 §5.1', text: 'a server must fail the connection (close code 1002) on a frame from the client that is not masked', subject: 'an unmasked client frame' }],
 ];
 

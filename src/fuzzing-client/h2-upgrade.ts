@@ -9,19 +9,27 @@ import http2 from 'node:http2';
 import type { Socket } from 'node:net';
 import { CHOP_PIECE_GAP_NS } from '../core/outbox.js';
 import { Connection, type ConnectionHandler } from '../core/connection.js';
-import { H2_LOCAL_WINDOW, H2_STREAM_WINDOW, HTTP2_STREAM } from '../core/transport.js';
-import { checkConnectResponse, connectRequestFields, renderFields, type ConnectRequestSpec, type HeaderFields } from '../protocol/h2-connect.js';
+import { H2_LOCAL_WINDOW, H2_STREAM_WINDOW, http2Stream } from '../core/transport.js';
+import { checkConnectResponse, connectRequestFields, flatFields, renderFields, type ConnectRequestSpec, type HeaderFields } from '../protocol/h2-connect.js';
 import type { ClientProtocolOptions, ResponseDecision } from './upgrade.js';
+import type { H2LocalSettings } from '../cases/h2-types.js';
 
 /** Why a server cannot take WebSockets over HTTP/2: it never said so in its SETTINGS. */
 export const NO_CONNECT_SETTING = 'the server did not advertise SETTINGS_ENABLE_CONNECT_PROTOCOL in its HTTP/2 SETTINGS: it does not take WebSockets over HTTP/2 (RFC 8441 §3)';
 
 /** An HTTP/2 session on the socket whose server allows extended CONNECT, or the reason it cannot be used. */
-export function openSession(socket: Socket, authority: string, secure: boolean, timeoutMs: number): Promise<{ session: http2.ClientHttp2Session } | { error: string }> {
+export function openSession(
+  socket: Socket,
+  authority: string,
+  secure: boolean,
+  timeoutMs: number,
+  settings: H2LocalSettings = {},
+): Promise<{ session: http2.ClientHttp2Session } | { error: string }> {
   return new Promise((resolve) => {
     const session = http2.connect(`${secure ? 'https' : 'http'}://${authority}`, {
       createConnection: () => socket,
-      settings: { initialWindowSize: H2_STREAM_WINDOW },
+      // A case may ask for a smaller stream window (group 16's flow control): the server must then wait for WINDOW_UPDATEs.
+      settings: { initialWindowSize: settings.initialWindowSize ?? H2_STREAM_WINDOW },
     });
     const done = (outcome: { session: http2.ClientHttp2Session } | { error: string }): void => {
       clearTimeout(timer);
@@ -55,18 +63,26 @@ export function openStream(
   newMask: () => Uint8Array,
   makeHandler: (connection: Connection) => ConnectionHandler,
   decide: (response: { headers: Map<string, string[]>; extensions: string | null }) => ResponseDecision,
+  /** The session ends with the stream (one WebSocket per case); false for a case with several. */
+  closeSession = true,
 ): { connection: Connection; serverHeader: () => string | null } {
   const fields = connectRequestFields(spec);
   const stream = session.request(fields as http2.OutgoingHttpHeaders, { endStream: false });
-  const connection = new Connection(stream, options, { role: 'client', newMask, serverDropTimeoutMs: options.serverDropTimeoutMs, chopGapNs: CHOP_PIECE_GAP_NS }, HTTP2_STREAM, socket);
+  const transport = http2Stream();
+  const connection = new Connection(stream, options, { role: 'client', newMask, serverDropTimeoutMs: options.serverDropTimeoutMs, chopGapNs: CHOP_PIECE_GAP_NS }, transport, socket);
   const handler = makeHandler(connection);
   // Nothing comes on the stream before the response's HEADERS.
   connection.startHandshake({ onData: () => undefined }, handler);
   connection.recordRequest(renderFields(fields));
-  stream.on('close', () => session.close());
+  if (closeSession) stream.on('close', () => session.close());
   let server: string | null = null;
+  // nghttp2 refuses an answer HTTP/2 does not allow (a :status 101) as a stream error, before any 'response'.
+  stream.once('error', (err: Error) => {
+    if (!connection.record.connectionWasOpen) connection.dropConnection('abort', `the answer to the extended CONNECT was not valid HTTP/2: ${err.message}`);
+  });
   stream.once('response', (headers) => {
     connection.recordResponse(renderFields(headers as HeaderFields));
+    transport.peerFields = flatFields(headers as HeaderFields);
     const response = checkConnectResponse(headers as HeaderFields);
     if (!response.ok) return connection.dropConnection('abort', response.reason);
     server = response.headers.get('server')?.[0] ?? null;

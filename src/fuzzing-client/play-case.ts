@@ -14,30 +14,14 @@ import { newClientKey, type UpgradeRequestSpec, type UpgradeResponse } from '../
 import { clientAgreement, isDeflateExtension, offerExtensionString, parseDeflateResponse, type DeflateClientOffer } from '../protocol/deflate/params.js';
 import { PerMessageDeflate } from '../protocol/deflate/codec.js';
 import { parseExtensionsHeader } from '../protocol/handshake.js';
-import { ClientUpgrade, type ClientProtocolOptions, type ResponseDecision } from './upgrade.js';
+import { ClientUpgrade, type ResponseDecision } from './upgrade.js';
 import { openSession, openStream } from './h2-upgrade.js';
+import { playSessionCase } from './h2-session-case.js';
+import type { PlaySettings, ServerTarget } from './play-types.js';
+
+export type { ClientTls, PlaySettings, ServerTarget } from './play-types.js';
 import { describeServerTlsError, tlsInfo } from '../tls/describe.js';
 import { hostPort } from '../util/host-port.js';
-
-/** Where the server under test listens, and what the upgrade request names. */
-export interface ServerTarget {
-  host: string;
-  port: number;
-  /** The request target: path and query. */
-  resource: string;
-  /** wss://: how the server's certificate is checked; null for ws://. */
-  tls?: ClientTls | null;
-  /** WebSockets over HTTP/2 (RFC 8441): h2c with prior knowledge, or TLS with ALPN "h2". */
-  http2?: boolean;
-}
-
-/** How the fuzzing client checks a wss:// server's certificate. */
-export interface ClientTls {
-  /** CA certificates to trust (PEM), or null for Node's roots. */
-  ca: string | null;
-  /** Do not verify the certificate at all (--insecure). */
-  insecure: boolean;
-}
 
 /**
  * A TCP (ws://) or TLS (wss://) connection to the server; `ready` once it can carry the opening
@@ -79,20 +63,6 @@ export function connectTo(target: ServerTarget, ready: (socket: net.Socket) => v
   return socket;
 }
 
-/** The fuzzing client's settings (shared by every case of a run). */
-export interface PlaySettings {
-  protocolOptions: ClientProtocolOptions;
-  /** zlib level of wsgate's compressed messages. */
-  deflateLevel: number;
-  /** A fresh 4-byte masking key per frame. */
-  newMask: () => Uint8Array;
-  /** n random bytes (the Sec-WebSocket-Key). */
-  randomBytes: (n: number) => Buffer;
-  userAgent: string;
-  /** Each result carries its connection's tape, for `wsgate repro`. */
-  keepRecording?: boolean;
-}
-
 /** What one case came to. */
 export interface PlayOutcome {
   /** The case report, or null when no TCP connection was made. */
@@ -112,6 +82,10 @@ export function playCase(
   info: { agent: string; index: number; limitMs: number; signal?: AbortSignal },
   settings: PlaySettings,
 ): Promise<PlayOutcome> {
+  if (target.http2 === true && def.h2?.session !== undefined) {
+    const where = { target, authority: targetHostPort(target), connect: (ready: (s: net.Socket) => void, failed: (reason: string) => void) => connectTo(target, ready, failed) };
+    return playSessionCase(where, def, info, settings).then(({ result, error }) => ({ result, error, serverHeader: null, timedOut: false }));
+  }
   return new Promise((resolve) => {
     connectTo(
       target,
@@ -147,7 +121,7 @@ function playOnSocket(socket: net.Socket, target: ServerTarget, def: CatalogueCa
 /** The case over HTTP/2: a session whose server allows extended CONNECT, one stream, the case on it. */
 function playOverH2(socket: net.Socket, target: ServerTarget, def: CatalogueCase, info: CaseInfo, settings: PlaySettings, resolve: (outcome: PlayOutcome) => void): void {
   const secure = target.tls != null;
-  void openSession(socket, targetHostPort(target), secure, settings.protocolOptions.openHandshakeTimeoutMs).then((opened) => {
+  void openSession(socket, targetHostPort(target), secure, settings.protocolOptions.openHandshakeTimeoutMs, def.h2?.settings).then((opened) => {
     if ('error' in opened) return resolve({ result: null, error: opened.error, serverHeader: null, timedOut: false });
     const offers = def.deflateOffers ?? [];
     let serverHeader = (): string | null => null;

@@ -147,7 +147,9 @@ function mergedTls(summaries: readonly Summary[]): { tls?: NonNullable<Summary['
 /** Every case of every run, each once, in catalogue order and numbered as one run would number them. */
 async function mergeCases(summaries: readonly Summary[], inputs: readonly string[], role: 'client' | 'server'): Promise<{ merged: GateCase[]; results: Map<string, CaseResult> }> {
   // wsgate's own cases (--extended) may be among them: look ids up in the role's extended catalogue.
-  const order = new Map(catalogueFor(true, role).map((c, i) => [c.id, { i, def: c }]));
+  // Group 16 (runs over --http2) follows them.
+  const h2Group = catalogueFor(true, role, 'h2').filter((c) => c.id.startsWith('16.'));
+  const order = new Map([...catalogueFor(true, role), ...h2Group].map((c, i) => [c.id, { i, def: c }]));
   const owner = new Map<string, string>();
   const results = new Map<string, CaseResult>();
   const merged: GateCase[] = [];

@@ -15,6 +15,8 @@ import type { Connection, ConnectionHandler } from '../core/connection.js';
 import { ConnectionState } from '../core/state.js';
 import { reportEvent } from '../core/wire-recorder.js';
 import { attachRecording } from './recording.js';
+import type { H2CaseContext } from '../cases/h2-types.js';
+import { h2Facet } from './h2-facet.js';
 
 /** Payload bytes a report shows of a received event (core/wire-recorder.ts: asciiLogData / binLogData). */
 const REPORTED_BYTES = 64;
@@ -56,6 +58,7 @@ export class CaseRunner implements ConnectionHandler, CaseContext {
   /** The outcome before expected events are checked: Autobahn's Case defaults, or what the case set. */
   private outcome: { behavior: OutcomeVerdict; result: string } = { behavior: Behavior.Failed, result: 'Actual events differ from any expected.' };
   private trafficStats: CaseResult['trafficStats'] = null;
+  private h2Facet: H2CaseContext | null | undefined;
 
   constructor(
     private readonly connection: Connection,
@@ -146,6 +149,7 @@ export class CaseRunner implements ConnectionHandler, CaseContext {
           txFrameStats: s.wire.txFrameStats,
           scriptedHandshake: s.record.scriptedHandshake,
           httpResponse: s.record.httpResponse,
+          ...(s.transport.h2 !== undefined ? { h2: { ...s.transport.h2 } } : {}),
         })
       : common;
     // Where the original's handler raised and the socket closed behind it, its result still reads as
@@ -328,6 +332,11 @@ export class CaseRunner implements ConnectionHandler, CaseContext {
 
   dropConnection(): void {
     this.connection.dropConnection('abort');
+  }
+
+  get h2(): H2CaseContext | null {
+    this.h2Facet ??= h2Facet(this.connection);
+    return this.h2Facet;
   }
 
   get deflateActive(): boolean {

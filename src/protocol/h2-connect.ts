@@ -113,3 +113,13 @@ export function renderFields(fields: HeaderFields): string {
   }
   return `${lines.join('\r\n')}\r\n\r\n`;
 }
+
+/** Header fields as one string each, names lower-case (a repeated field's values joined by ", "). */
+export function flatFields(fields: HeaderFields): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(fields)) {
+    if (value === undefined) continue;
+    out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
+  }
+  return out;
+}

@@ -14,7 +14,7 @@
  * --jobs 1 and --jobs 8 is checked by test/gate/jobs.test.ts and, on the whole catalogue, by the bench.
  */
 import type { CatalogueCase } from '../cases/types.js';
-import { catalogueFor } from '../cases/registry.js';
+import { catalogueFor, everyCase } from '../cases/registry.js';
 import { selectCases } from '../cases/select.js';
 import type { Shard } from '../config/parallel.js';
 import { UsageError } from '../errors.js';
@@ -132,6 +132,8 @@ export interface CaseSelection {
   shard: Shard | null;
   /** The side under test (absent: the client). */
   role?: 'client' | 'server';
+  /** WebSockets over HTTP/2 (RFC 8441): group 16 instead of 14/15 with `extended`. */
+  http2?: boolean;
 }
 
 /**
@@ -139,7 +141,22 @@ export interface CaseSelection {
  * empty shard (more shards than cases) is not: it runs nothing and passes.
  */
 export function selectForRun(config: CaseSelection): { cases: CatalogueCase[]; selected: number } {
-  const all = selectCases(catalogueFor(config.extended, config.role), config.cases, config.excludeCases);
+  const from = catalogueFor(config.extended, config.role, config.http2 === true ? 'h2' : 'http/1.1');
+  for (const pattern of config.cases) refuseOtherTransport(pattern, from, config.http2 === true);
+  const all = selectCases(from, config.cases, config.excludeCases);
   if (all.length === 0) throw new UsageError('no case is selected: check --cases and --exclude-cases');
   return { cases: config.shard === null ? all : shardCases(all, config.shard), selected: all.length };
+}
+
+/**
+ * A --cases pattern that names only cases of the other transport is a usage error with its reason:
+ * groups 14 and 15 script HTTP/1.1 heads (they cannot run over --http2), group 16 is RFC 8441's.
+ */
+function refuseOtherTransport(pattern: string, from: readonly CatalogueCase[], http2: boolean): void {
+  if (selectCases(from, [pattern]).length > 0) return;
+  const named = selectCases(everyCase, [pattern]).map((c) => c.id.split('.')[0]);
+  if (http2 && named.some((g) => g === '14' || g === '15')) {
+    throw new UsageError(`--cases ${pattern}: groups 14 and 15 script HTTP/1.1 opening handshakes and cannot run over --http2 (group 16 has RFC 8441's rules: --extended --cases '16.*')`);
+  }
+  if (!http2 && named.includes('16')) throw new UsageError(`--cases ${pattern}: group 16 (WebSocket over HTTP/2, RFC 8441) runs with --http2 --extended only`);
 }

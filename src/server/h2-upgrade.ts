@@ -10,9 +10,9 @@
 import http2 from 'node:http2';
 import type { Socket } from 'node:net';
 import { Connection } from '../core/connection.js';
-import { H2_LOCAL_WINDOW, H2_STREAM_WINDOW, HTTP2_STREAM } from '../core/transport.js';
+import { H2_LOCAL_WINDOW, H2_STREAM_WINDOW, http2Stream } from '../core/transport.js';
 import { buildStatusPage, type UpgradeRequest } from '../protocol/handshake.js';
-import { parseConnectRequest, renderFields, type HeaderFields } from '../protocol/h2-connect.js';
+import { flatFields, parseConnectRequest, renderFields, type HeaderFields } from '../protocol/h2-connect.js';
 import type { ConnectDecision, Router, ServerProtocolOptions } from './upgrade.js';
 import { SILENT_AFTER_TLS } from './listener.js';
 
@@ -70,7 +70,9 @@ function acceptStream(stream: http2.ServerHttp2Stream, headers: HeaderFields, op
     stream.end(buildStatusPage('wsgate fuzzing server', 'This is a WebSocket endpoint over HTTP/2 (RFC 8441): Autobahn|Testsuite&#39;s fuzzing server, run by wsgate.'));
     return null;
   }
-  const connection = new Connection(stream, options, { role: 'server' }, HTTP2_STREAM, stream.session?.socket as Socket);
+  const transport = http2Stream();
+  transport.peerFields = flatFields(headers);
+  const connection = new Connection(stream, options, { role: 'server' }, transport, stream.session?.socket as Socket);
   connection.recordRequest(verdict.ok ? verdict.request.raw : renderFields(headers));
   const upgrade: H2Upgrade = { connection, request: null };
   if (!verdict.ok) {

@@ -3871,13 +3871,17 @@ var init_categories = __esm({
       // wsgate's own (not in Autobahn|Testsuite): selected with --extended only.
       "14": "Opening Handshake and Extension Negotiation",
       // The same subjects from the other side: a server under test (--role server --extended).
-      "15": "Opening Handshake and Framing (server under test)"
+      "15": "Opening Handshake and Framing (server under test)",
+      // RFC 8441's own rules, both roles (--http2 --extended): 16.1 for a server under test, 16.2 for a client.
+      "16": "WebSocket over HTTP/2 (RFC 8441)"
     };
-    WSGATE_GROUPS = /* @__PURE__ */ new Set(["14", "15"]);
+    WSGATE_GROUPS = /* @__PURE__ */ new Set(["14", "15", "16"]);
     subcategoryNames = {
       "15.1": "Upgrade requests the server must refuse",
       "15.2": "permessage-deflate offers the server must decline",
       "15.3": "Frames the server must refuse",
+      "16.1": "Server under test: SETTINGS, extended CONNECT, stream ends, several streams, flow control, PING (RFC 8441)",
+      "16.2": "Client under test: extended CONNECT, 2xx without Sec-WebSocket-Accept, stream ends, flow control, PING (RFC 8441)",
       "1.1": "Text Messages",
       "1.2": "Binary Messages",
       "4.1": "Non-control Opcodes",
@@ -6822,6 +6826,414 @@ var init_s15_server_handshake = __esm({
   }
 });
 
+// src/protocol/h2-connect.ts
+var SETTINGS_ENABLE_CONNECT_PROTOCOL;
+var init_h2_connect = __esm({
+  "src/protocol/h2-connect.ts"() {
+    "use strict";
+    SETTINGS_ENABLE_CONNECT_PROTOCOL = 8;
+  }
+});
+
+// src/protocol/h2-frames.ts
+function h2ErrorName(code) {
+  return `${H2_ERROR_NAMES[code] ?? "unknown error"} (0x${code.toString(16)})`;
+}
+var H2_PREFACE, H2_ERROR_NAMES;
+var init_h2_frames = __esm({
+  "src/protocol/h2-frames.ts"() {
+    "use strict";
+    H2_PREFACE = Buffer.from("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", "latin1");
+    H2_ERROR_NAMES = {
+      0: "NO_ERROR",
+      1: "PROTOCOL_ERROR",
+      2: "INTERNAL_ERROR",
+      3: "FLOW_CONTROL_ERROR",
+      4: "SETTINGS_TIMEOUT",
+      5: "STREAM_CLOSED",
+      6: "FRAME_SIZE_ERROR",
+      7: "REFUSED_STREAM",
+      8: "CANCEL",
+      9: "COMPRESSION_ERROR",
+      10: "CONNECT_ERROR",
+      11: "ENHANCE_YOUR_CALM",
+      12: "INADEQUATE_SECURITY",
+      13: "HTTP_1_1_REQUIRED"
+    };
+  }
+});
+
+// src/cases/h2-judging.ts
+function orderlyEnd(verdict, facts) {
+  const h2 = facts.h2;
+  if (h2 === void 0 || !facts.connectionWasOpen || verdict.behaviorClose !== CloseBehavior.Ok && verdict.behaviorClose !== CloseBehavior.Unclean) return verdict;
+  const fail = (behaviorClose, resultClose) => ({ ...verdict, behaviorClose, resultClose });
+  if (h2.peerReset !== null && h2.peerReset !== CANCEL) {
+    return fail(CloseBehavior.WrongCode, `The peer reset the stream with RST_STREAM ${h2ErrorName(h2.peerReset)}; RFC 8441 \xA75 ends a WebSocket with END_STREAM (an abort with RST_STREAM CANCEL).`);
+  }
+  if (h2.peerReset === CANCEL) {
+    return fail(CloseBehavior.Unclean, "The peer reset the stream with RST_STREAM CANCEL (an abort, RFC 8441 \xA75) instead of ending it with END_STREAM.");
+  }
+  if (!h2.peerEnded) {
+    return fail(CloseBehavior.Unclean, `The peer never ended its side of the stream with END_STREAM; wsgate reset it${h2.ownReset === null ? "" : ` (${h2ErrorName(h2.ownReset)})`} after waiting. RFC 8441 \xA75: the orderly closure is END_STREAM.`);
+  }
+  return verdict;
+}
+function failOutcome(t, why) {
+  t.setOutcome(Behavior.Failed, why);
+  t.record(timeout("h2-rule-broken"));
+}
+function patterned(n) {
+  const out = Buffer.alloc(n);
+  for (let i = 0; i < n; i++) out[i] = i * 31 + (i >> 10) & 255;
+  return out;
+}
+var CANCEL, H2_PROBE;
+var init_h2_judging = __esm({
+  "src/cases/h2-judging.ts"() {
+    "use strict";
+    init_h2_frames();
+    init_verdicts();
+    init_define();
+    CANCEL = 8;
+    H2_PROBE = "Hello, wsgate over HTTP/2";
+  }
+});
+
+// src/cases/s16-h2-server.ts
+function outcome(ok, result, close) {
+  return { behavior: ok ? Behavior.Ok : Behavior.Failed, result, behaviorClose: close?.verdict ?? CloseBehavior.Ok, resultClose: close?.text ?? NOT_JUDGED };
+}
+function answerWords(a) {
+  if (a.status !== null) return `answered :status ${a.status}`;
+  if (a.reset !== null) return `reset the stream with RST_STREAM ${h2ErrorName(a.reset)}`;
+  if (a.goaway !== null) return `ended the connection with GOAWAY ${h2ErrorName(a.goaway)}`;
+  return a.closed ? "closed the connection without an answer" : "sent no answer in time";
+}
+async function withSession(s, count, body) {
+  const session = await s.connect();
+  if (typeof session === "string") return outcome(false, `No HTTP/2 connection for WebSockets: ${session}.`);
+  try {
+    const opened = await Promise.all(Array.from({ length: count }, () => session.open()));
+    const refused2 = opened.find((o) => typeof o === "string");
+    if (refused2 !== void 0) return outcome(false, `An extended CONNECT on the connection was not answered 2xx: ${refused2}.`);
+    return await body(opened);
+  } finally {
+    session.close();
+  }
+}
+async function closeAll(ws) {
+  const ends = await Promise.all(ws.map((w) => w.close()));
+  const bad = ends.findIndex((e2) => !e2.peerEnded || e2.peerReset !== null);
+  const e = ends[bad];
+  if (e === void 0) return { verdict: CloseBehavior.Ok, text: `Each of the ${ws.length} streams ended with the server's END_STREAM after the closing handshake.` };
+  const verdict = e.peerReset !== null && e.peerReset !== CANCEL ? CloseBehavior.WrongCode : CloseBehavior.Unclean;
+  return { verdict, text: `Stream ${bad + 1} did not end with the server's END_STREAM (${e.peerReset === null ? "none came" : `RST_STREAM ${h2ErrorName(e.peerReset)}`}); RFC 8441 \xA75: the orderly closure is END_STREAM.` };
+}
+var NOT_JUDGED, settingsCases, closeCase, sessionCases, WINDOWED, streamCases, h2ServerCases;
+var init_s16_h2_server = __esm({
+  "src/cases/s16-h2-server.ts"() {
+    "use strict";
+    init_constants();
+    init_h2_connect();
+    init_h2_frames();
+    init_verdicts();
+    init_define();
+    init_h2_judging();
+    NOT_JUDGED = "Not judged: the case opens no single WebSocket to close.";
+    settingsCases = [
+      // RFC 8441 §3: "Upon receipt of SETTINGS_ENABLE_CONNECT_PROTOCOL with a value of 1, a client MAY
+      // use the Extended CONNECT as defined in this document when creating new streams." §3: "A sender
+      // MUST NOT send a SETTINGS_ENABLE_CONNECT_PROTOCOL parameter with the value of 0 after previously
+      // sending a value of 1." A server that takes WebSockets over HTTP/2 says so in its SETTINGS.
+      defineCase({
+        id: "16.1.1",
+        description: "Opens an HTTP/2 connection (preface and an empty SETTINGS) and reads the server's first SETTINGS; sends no request. (RFC 8441 \xA73)",
+        expectation: "RFC 8441 \xA73: the server's SETTINGS carry SETTINGS_ENABLE_CONNECT_PROTOCOL (0x8) = 1; without it a client must not send an extended CONNECT.",
+        expect: {},
+        close: closedByMe(),
+        run() {
+        },
+        h2: {
+          async session(s) {
+            const a = await s.probe({ send: false });
+            if (a.settings === null) return outcome(false, `The server sent no SETTINGS (it ${answerWords(a)}).`);
+            const value = a.settings.get(SETTINGS_ENABLE_CONNECT_PROTOCOL);
+            if (value === 1) return outcome(true, "The server's SETTINGS carry SETTINGS_ENABLE_CONNECT_PROTOCOL = 1.");
+            return outcome(false, `The server's SETTINGS ${value === void 0 ? "do not carry SETTINGS_ENABLE_CONNECT_PROTOCOL" : `carry SETTINGS_ENABLE_CONNECT_PROTOCOL = ${value}`}: a client may not open a WebSocket over HTTP/2 with it (RFC 8441 \xA73).`);
+          }
+        }
+      }),
+      // RFC 8441 §5: "Implementations using this extended CONNECT to bootstrap WebSockets do not do the
+      // processing of the Sec-WebSocket-Key and Sec-WebSocket-Accept request and response header fields
+      // of [RFC6455] ..." and "the server ... responds with a 2xx series status code" ("A 2xx series
+      // status code ... is the equivalent of the 101 status code"); RFC 9113 §8.6: "HTTP/2 removes support
+      // for the 101 (Switching Protocols) informational status code".
+      defineCase({
+        id: "16.1.2",
+        description: "Sends an extended CONNECT (:method CONNECT, :protocol websocket, :scheme, :path, :authority, Sec-WebSocket-Version 13) with no Sec-WebSocket-Key, and reads the answer. (RFC 8441 \xA74, \xA75)",
+        expectation: "RFC 8441 \xA75: the server answers a 2xx status (the equivalent of 101 over HTTP/1.1), without asking for a Sec-WebSocket-Key; RFC 9113 \xA78.6: HTTP/2 has no 101.",
+        expect: {},
+        close: closedByMe(),
+        run() {
+        },
+        h2: {
+          async session(s) {
+            const a = await s.probe({ send: true });
+            if (a.status !== null && a.status >= 200 && a.status < 300) return outcome(true, `The server answered :status ${a.status}.`);
+            const hint = a.status === 101 ? " (101 Switching Protocols does not exist in HTTP/2, RFC 9113 \xA78.6)" : "";
+            return outcome(false, `The server ${answerWords(a)}${hint} where RFC 8441 \xA75 asks for a 2xx status.`);
+          }
+        }
+      }),
+      // RFC 8441 §4: "On requests that contain the :protocol pseudo-header field, the :scheme and :path
+      // pseudo-header fields of the target URI (see Section 5) MUST also be included." RFC 9113 §8.1.1: a
+      // malformed request is treated as a stream error of type PROTOCOL_ERROR (or answered 4xx).
+      defineCase({
+        id: "16.1.3",
+        description: "Sends an extended CONNECT without the :scheme pseudo-header field (every other field as in 16.1.2), in wsgate's own frames. (RFC 8441 \xA74)",
+        expectation: "RFC 8441 \xA74: :scheme MUST be included with :protocol; the malformed request is refused (RST_STREAM PROTOCOL_ERROR, a 4xx, or a connection error), never answered 2xx.",
+        expect: {},
+        close: closedByMe(),
+        run() {
+        },
+        h2: {
+          async session(s) {
+            const a = await s.probe({ send: true, omit: [":scheme"] });
+            if (a.status !== null && a.status >= 200 && a.status < 300) return outcome(false, `The server accepted an extended CONNECT without :scheme: it answered :status ${a.status}.`);
+            if (a.status === null && a.reset === null && a.goaway === null && !a.closed) return outcome(false, "The server neither answered nor refused an extended CONNECT without :scheme in time.");
+            return outcome(true, `The server refused it: it ${answerWords(a)}.`);
+          }
+        }
+      })
+    ];
+    closeCase = defineCase({
+      // RFC 8441 §5: "the orderly TCP-level closures are represented as END_STREAM flags"; RFC 6455
+      // §7.1.1: after the closing handshake the server closes the connection first.
+      id: "16.1.4",
+      description: `Sends a text message ("${H2_PROBE}"), then a close frame once it is echoed. (RFC 8441 \xA75)`,
+      expectation: "RFC 8441 \xA75: the server echoes the message, answers the close frame, and ends its side of the stream with END_STREAM (no RST_STREAM).",
+      expect: { OK: [message(H2_PROBE)] },
+      close: closedByMe(),
+      run(t) {
+        t.sendMessage(H2_PROBE);
+      },
+      adjust: orderlyEnd
+    });
+    sessionCases = [
+      // RFC 8441 §1: "... allowing WebSockets to share an HTTP/2 connection with other streams"; RFC 9113
+      // §5: "A single HTTP/2 connection can contain multiple concurrently open streams ... Streams can be
+      // established and used unilaterally" and frames of several streams interleave.
+      defineCase({
+        id: "16.1.5",
+        description: "Opens three WebSockets on one HTTP/2 connection, sends three text messages on each, interleaved (stream 1, 2, 3, 1, 2, 3, ...), then closes each. (RFC 8441 \xA71, RFC 9113 \xA75)",
+        expectation: "Each message comes back on its own stream, in order, and each stream ends with END_STREAM after its closing handshake.",
+        expect: {},
+        close: closedByMe(),
+        run() {
+        },
+        h2: {
+          session: (s) => withSession(s, 3, async (ws) => {
+            for (let i = 1; i <= 3; i++) ws.forEach((w, k) => w.sendText(`stream ${k + 1} message ${i}`));
+            for (const [k, w] of ws.entries()) {
+              for (let i = 1; i <= 3; i++) {
+                const got = await w.nextText(5e3);
+                if (got !== `stream ${k + 1} message ${i}`) return outcome(false, `WebSocket ${k + 1} of 3 on the connection answered ${got === null ? "nothing" : JSON.stringify(got.slice(0, 60))} where "stream ${k + 1} message ${i}" was due.`);
+              }
+            }
+            return outcome(true, "Each of the three WebSockets echoed its own three messages, in order.", await closeAll(ws));
+          })
+        }
+      }),
+      // RFC 8441 §5: "RST exceptions are represented with the RST_STREAM frame with the CANCEL error
+      // code"; RFC 9113 §5.4.2: a stream error "does not affect the processing of other streams".
+      defineCase({
+        id: "16.1.6",
+        description: "Opens a WebSocket, has a message echoed, resets its stream with RST_STREAM CANCEL (an abort); then opens a second WebSocket on the same HTTP/2 connection and has a message echoed there. (RFC 8441 \xA75)",
+        expectation: "RFC 8441 \xA75: CANCEL aborts that WebSocket only: the HTTP/2 connection stays usable, and the second WebSocket works and closes with END_STREAM.",
+        expect: {},
+        close: closedByMe(),
+        run() {
+        },
+        h2: {
+          async session(s) {
+            const session = await s.connect();
+            if (typeof session === "string") return outcome(false, `No HTTP/2 connection for WebSockets: ${session}.`);
+            try {
+              const first = await session.open();
+              if (typeof first === "string") return outcome(false, `The first extended CONNECT was not answered 2xx: ${first}.`);
+              first.sendText("before the abort");
+              if (await first.nextText(5e3) !== "before the abort") return outcome(false, "The first WebSocket did not echo its message.");
+              first.reset(CANCEL);
+              const second = await session.open();
+              if (typeof second === "string") return outcome(false, `After wsgate reset a stream with CANCEL, a new extended CONNECT on the connection failed: ${second}.`);
+              second.sendText("after the abort");
+              const got = await second.nextText(5e3);
+              if (got !== "after the abort") return outcome(false, `After wsgate reset a stream with CANCEL, a new WebSocket on the connection answered ${got === null ? "nothing" : JSON.stringify(got.slice(0, 60))}.`);
+              return outcome(true, "After the abort, a second WebSocket on the same connection echoed its message.", await closeAll([second]));
+            } finally {
+              session.close();
+            }
+          }
+        }
+      })
+    ];
+    WINDOWED = patterned(1024 * 1024);
+    streamCases = [
+      // RFC 8441 §5: "... the data is transmitted in DATA frames" under HTTP/2's flow control; RFC 9113
+      // §6.9.1: "A sender MUST NOT send a flow-controlled frame with a length that exceeds the space
+      // available in either of the flow-control windows advertised by the receiver."
+      defineCase({
+        id: "16.1.7",
+        description: "Advertises a 16 KiB stream window (SETTINGS_INITIAL_WINDOW_SIZE 16384), sends a 1 MiB binary message, and waits for its echo. (RFC 8441 \xA75, RFC 9113 \xA76.9)",
+        expectation: "RFC 9113 \xA76.9.1: the server sends the echo within wsgate's windows (64 of them, each opened by a WINDOW_UPDATE), and it comes back whole.",
+        expect: { OK: [message(WINDOWED, true)] },
+        close: closedByMe(),
+        schedule: { cost: 0.3 },
+        h2: { settings: { initialWindowSize: 16384 } },
+        run(t) {
+          t.sendMessage(WINDOWED, { binary: true });
+        },
+        adjust: orderlyEnd
+      }),
+      // RFC 8441 §5: the WebSocket's frames are the stream's data; its ping is "handled by the WebSocket
+      // layer", apart from HTTP/2's own PING (RFC 9113 §6.7: "Receivers of a PING frame that does not
+      // include an ACK flag MUST send a PING frame with the ACK flag set in response, with an identical
+      // frame payload").
+      defineCase({
+        id: "16.1.8",
+        description: 'Sends a WebSocket ping ("wsgate ping") on the stream and an HTTP/2 PING (8 bytes) on the connection at the same time. (RFC 8441 \xA75, RFC 9113 \xA76.7)',
+        expectation: "Each is answered on its own layer: a pong with the same payload on the stream, a PING with ACK and the same 8 bytes on the connection.",
+        expect: { OK: [pong("wsgate ping")] },
+        close: closedByMe(),
+        suppressClose: true,
+        async run(t) {
+          t.sendFrame({ opcode: Opcode.Ping, payload: "wsgate ping" });
+          const acked = await t.h2?.ping(Buffer.from("wsgate16"), 2e3) === true;
+          if (!acked) failOutcome(t, "The HTTP/2 PING got no ACK with the same 8 bytes within 2 s.");
+          await t.pause(0.2);
+          t.sendClose(1e3);
+        },
+        adjust: orderlyEnd
+      })
+    ];
+    h2ServerCases = [...settingsCases, closeCase, ...sessionCases, ...streamCases];
+  }
+});
+
+// src/cases/s16-h2-client.ts
+function requestFault(h2) {
+  const f = h2.peerFields;
+  const scheme = h2.secure ? "https" : "http";
+  if (f[":method"] !== "CONNECT") return `its :method is ${JSON.stringify(f[":method"] ?? "")}, not CONNECT`;
+  if (f[":protocol"] !== "websocket") return `its :protocol is ${JSON.stringify(f[":protocol"] ?? "")}, not websocket`;
+  if (f[":scheme"] !== scheme) return `its :scheme is ${JSON.stringify(f[":scheme"] ?? "")} on a connection ${h2.secure ? "over TLS" : "without TLS"} (${scheme} expected)`;
+  if (!(f[":path"] ?? "").startsWith("/")) return `its :path ${JSON.stringify(f[":path"] ?? "")} is not a path`;
+  if ((f[":authority"] ?? "") === "") return "it has no :authority";
+  if (f["sec-websocket-version"] !== "13") return `its sec-websocket-version is ${JSON.stringify(f["sec-websocket-version"] ?? "")}, not 13`;
+  return null;
+}
+function h2Of(t) {
+  const h2 = t.h2 ?? null;
+  if (h2 === null) t.setOutcome(Behavior.Unimplemented, "The case needs a WebSocket over HTTP/2 (--http2).");
+  return h2;
+}
+var LARGE, cases, h2ClientCases;
+var init_s16_h2_client = __esm({
+  "src/cases/s16-h2-client.ts"() {
+    "use strict";
+    init_constants();
+    init_verdicts();
+    init_define();
+    init_h2_judging();
+    LARGE = patterned(1024 * 1024);
+    cases = [
+      // RFC 8441 §4: "A new pseudo-header field :protocol MAY be included on request HEADERS indicating
+      // the desired protocol to be spoken on the tunnel created by CONNECT." "On requests that contain
+      // the :protocol pseudo-header field, the :scheme and :path pseudo-header fields of the target URI
+      // (see Section 5) MUST also be included." §5: ":protocol ... MUST be "websocket"", and
+      // "Sec-WebSocket-Version ... MUST be included as in RFC 6455".
+      defineCase({
+        id: "16.2.1",
+        description: `Reads the client's extended CONNECT, answers 200, and sends a text message ("${H2_PROBE}"). (RFC 8441 \xA74, \xA75)`,
+        expectation: "RFC 8441 \xA74, \xA75: the request carries :method CONNECT, :protocol websocket, the :scheme of the connection (http, or https over TLS), a :path, an :authority, and sec-websocket-version 13; the client echoes the message.",
+        expect: { OK: [message(H2_PROBE)] },
+        close: closedByMe(),
+        run(t) {
+          const h2 = h2Of(t);
+          const fault = h2 === null ? null : requestFault(h2);
+          if (fault !== null) failOutcome(t, `The client's extended CONNECT is not RFC 8441's: ${fault}.`);
+          t.sendMessage(H2_PROBE);
+        }
+      }),
+      // RFC 8441 §5: "Implementations using this extended CONNECT to bootstrap WebSockets do not do the
+      // processing of the Sec-WebSocket-Key and Sec-WebSocket-Accept request and response header fields
+      // of [RFC6455] as that functionality has been superseded by the :protocol pseudo-header field."
+      defineCase({
+        id: "16.2.2",
+        description: `Answers the extended CONNECT with :status 200 and no Sec-WebSocket-Accept field, then sends a text message ("${H2_PROBE}"). (RFC 8441 \xA75)`,
+        expectation: "RFC 8441 \xA75: a 2xx opens the WebSocket; there is no Sec-WebSocket-Accept to check, so the client takes the connection and echoes the message.",
+        expect: { OK: [message(H2_PROBE)] },
+        close: closedByMe(),
+        run(t) {
+          h2Of(t);
+          t.sendMessage(H2_PROBE);
+        }
+      }),
+      // RFC 8441 §5: "the orderly TCP-level closures are represented as END_STREAM flags"; the client
+      // answers the server's END_STREAM with its own, as a TCP endpoint answers a FIN (RFC 6455 §7.1.1:
+      // "the server SHOULD close it first").
+      defineCase({
+        id: "16.2.3",
+        description: `Sends a text message ("${H2_PROBE}"), a close frame once it is echoed, and after the client's close frame ends its side of the stream (END_STREAM). (RFC 8441 \xA75)`,
+        expectation: "RFC 8441 \xA75: the client answers the close frame and then ends its own side with END_STREAM: no RST_STREAM, no half-open stream left.",
+        expect: { OK: [message(H2_PROBE)] },
+        close: closedByMe(),
+        run(t) {
+          h2Of(t);
+          t.sendMessage(H2_PROBE);
+        },
+        adjust: orderlyEnd
+      }),
+      // RFC 8441 §5: the WebSocket's data travels in DATA frames under HTTP/2's flow control; RFC 9113
+      // §6.9: "flow control ... is used for both individual streams and the connection as a whole"; the
+      // receiver opens its windows with WINDOW_UPDATE as it reads.
+      defineCase({
+        id: "16.2.4",
+        description: "Sends a 1 MiB binary message (sixteen of HTTP/2's default 64 KiB windows). (RFC 8441 \xA75, RFC 9113 \xA76.9)",
+        expectation: "RFC 9113 \xA76.9: the client opens its windows with WINDOW_UPDATE as it reads, so the message arrives whole, and echoes it within wsgate's windows.",
+        expect: { OK: [message(LARGE, true)] },
+        close: closedByMe(),
+        schedule: { cost: 0.3 },
+        run(t) {
+          h2Of(t);
+          t.sendMessage(LARGE, { binary: true });
+        }
+      }),
+      // RFC 9113 §6.7: "Receivers of a PING frame that does not include an ACK flag MUST send a PING
+      // frame with the ACK flag set in response, with an identical frame payload." The WebSocket's ping
+      // is the stream's (RFC 6455 §5.5.2): the two do not stand for each other.
+      defineCase({
+        id: "16.2.5",
+        description: 'Sends a WebSocket ping ("wsgate ping") on the stream and an HTTP/2 PING (8 bytes) on the connection at the same time. (RFC 8441 \xA75, RFC 9113 \xA76.7)',
+        expectation: "Each is answered on its own layer: a pong with the same payload on the stream, a PING with ACK and the same 8 bytes on the connection.",
+        expect: { OK: [pong("wsgate ping")] },
+        close: closedByMe(),
+        suppressClose: true,
+        async run(t) {
+          const h2 = h2Of(t);
+          t.sendFrame({ opcode: Opcode.Ping, payload: "wsgate ping" });
+          const acked = await h2?.ping(Buffer.from("wsgate16"), 2e3) === true;
+          if (h2 !== null && !acked) failOutcome(t, "The HTTP/2 PING got no ACK with the same 8 bytes within 2 s.");
+          await t.pause(0.2);
+          t.sendClose(1e3);
+        }
+      })
+    ];
+    h2ClientCases = cases;
+  }
+});
+
 // src/cases/registry.ts
 var registry_exports = {};
 __export(registry_exports, {
@@ -6831,6 +7243,8 @@ __export(registry_exports, {
   compareIds: () => compareIds,
   everyCase: () => everyCase,
   extendedCatalogue: () => extendedCatalogue,
+  h2ClientCatalogue: () => h2ClientCatalogue,
+  h2ServerCatalogue: () => h2ServerCatalogue,
   serverExtendedCatalogue: () => serverExtendedCatalogue
 });
 function compareIds(a, b) {
@@ -6849,11 +7263,13 @@ function buildCatalogue(...groups) {
   }
   return Object.freeze(all);
 }
-function catalogueFor(extended, under = "client") {
-  if (under === "server") return extended ? serverExtendedCatalogue : catalogue;
-  return extended ? extendedCatalogue : catalogue;
+function catalogueFor(extended, under = "client", transport = "http/1.1") {
+  if (!extended) return catalogue;
+  if (transport === "h2") return under === "server" ? h2ServerCatalogue : h2ClientCatalogue;
+  if (under === "server") return serverExtendedCatalogue;
+  return extendedCatalogue;
 }
-var catalogue, extendedCatalogue, serverExtendedCatalogue, everyCase;
+var catalogue, extendedCatalogue, serverExtendedCatalogue, h2ServerCatalogue, h2ClientCatalogue, everyCase;
 var init_registry = __esm({
   "src/cases/registry.ts"() {
     "use strict";
@@ -6870,6 +7286,8 @@ var init_registry = __esm({
     init_s13_deflate_params();
     init_s14_handshake();
     init_s15_server_handshake();
+    init_s16_h2_server();
+    init_s16_h2_client();
     catalogue = buildCatalogue(
       framingCases,
       pingCases,
@@ -6885,7 +7303,9 @@ var init_registry = __esm({
     );
     extendedCatalogue = buildCatalogue(catalogue, handshakeCases);
     serverExtendedCatalogue = buildCatalogue(catalogue, serverHandshakeCases);
-    everyCase = buildCatalogue(catalogue, handshakeCases, serverHandshakeCases);
+    h2ServerCatalogue = buildCatalogue(catalogue, h2ServerCases);
+    h2ClientCatalogue = buildCatalogue(catalogue, h2ClientCases);
+    everyCase = buildCatalogue(catalogue, handshakeCases, serverHandshakeCases, h2ServerCases, h2ClientCases);
   }
 });
 
@@ -6955,25 +7375,25 @@ __export(schedule_exports, {
 function caseCost(def) {
   return def.schedule?.cost ?? 0.05;
 }
-function shardCases(cases, shard) {
-  const order = cases.map((c, i) => ({ c, i, cost: caseCost(c) }));
+function shardCases(cases2, shard) {
+  const order = cases2.map((c, i) => ({ c, i, cost: caseCost(c) }));
   order.sort((a, b) => b.cost - a.cost || a.i - b.i);
   const load = new Array(shard.count).fill(0);
-  const owner = new Array(cases.length);
+  const owner = new Array(cases2.length);
   for (const { i, cost } of order) {
     let best = 0;
     for (let s = 1; s < shard.count; s++) if (load[s] < load[best] - 1e-9) best = s;
     load[best] = load[best] + cost;
     owner[i] = best;
   }
-  return cases.filter((_, i) => owner[i] === shard.index - 1);
+  return cases2.filter((_, i) => owner[i] === shard.index - 1);
 }
-function runOrder(cases, jobs) {
-  const indices = cases.map((_, i) => i);
+function runOrder(cases2, jobs) {
+  const indices = cases2.map((_, i) => i);
   if (jobs <= 1) return indices;
-  const alone = indices.filter((i) => cases[i]?.schedule?.runsAlone === true);
-  const rest = indices.filter((i) => cases[i]?.schedule?.runsAlone !== true);
-  rest.sort((a, b) => caseCost(cases[b]) - caseCost(cases[a]) || a - b);
+  const alone = indices.filter((i) => cases2[i]?.schedule?.runsAlone === true);
+  const rest = indices.filter((i) => cases2[i]?.schedule?.runsAlone !== true);
+  rest.sort((a, b) => caseCost(cases2[b]) - caseCost(cases2[a]) || a - b);
   return [...alone, ...rest];
 }
 async function runPool(order, jobs, alone, stop, task, idle = () => false) {
@@ -7005,20 +7425,30 @@ async function runPool(order, jobs, alone, stop, task, idle = () => false) {
   await Promise.all(running);
   if (failure !== null) throw failure.err;
 }
-function runCasesScheduled(cases, jobs, stopped, task) {
+function runCasesScheduled(cases2, jobs, stopped, task) {
   return runPool(
-    runOrder(cases, jobs),
+    runOrder(cases2, jobs),
     jobs,
-    (i) => cases[i]?.schedule?.runsAlone === true,
+    (i) => cases2[i]?.schedule?.runsAlone === true,
     stopped,
     task,
-    (i) => cases[i]?.schedule?.idle === true
+    (i) => cases2[i]?.schedule?.idle === true
   );
 }
 function selectForRun(config) {
-  const all = selectCases(catalogueFor(config.extended, config.role), config.cases, config.excludeCases);
+  const from = catalogueFor(config.extended, config.role, config.http2 === true ? "h2" : "http/1.1");
+  for (const pattern of config.cases) refuseOtherTransport(pattern, from, config.http2 === true);
+  const all = selectCases(from, config.cases, config.excludeCases);
   if (all.length === 0) throw new UsageError("no case is selected: check --cases and --exclude-cases");
   return { cases: config.shard === null ? all : shardCases(all, config.shard), selected: all.length };
+}
+function refuseOtherTransport(pattern, from, http22) {
+  if (selectCases(from, [pattern]).length > 0) return;
+  const named = selectCases(everyCase, [pattern]).map((c) => c.id.split(".")[0]);
+  if (http22 && named.some((g) => g === "14" || g === "15")) {
+    throw new UsageError(`--cases ${pattern}: groups 14 and 15 script HTTP/1.1 opening handshakes and cannot run over --http2 (group 16 has RFC 8441's rules: --extended --cases '16.*')`);
+  }
+  if (!http22 && named.includes("16")) throw new UsageError(`--cases ${pattern}: group 16 (WebSocket over HTTP/2, RFC 8441) runs with --http2 --extended only`);
 }
 var init_schedule = __esm({
   "src/run/schedule.ts"() {
@@ -7217,9 +7647,9 @@ async function runConcurrently(base, agent, count, jobs) {
       ids[i] = JSON.parse(text).id;
     })
   );
-  const cases = ids.map((id) => byId.get(id) ?? { id });
+  const cases2 = ids.map((id) => byId.get(id) ?? { id });
   await runCasesScheduled2(
-    cases,
+    cases2,
     jobs,
     () => false,
     (i) => echo2(`${base}/runCase?case=${i + 1}&agent=${agent}`)

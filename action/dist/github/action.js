@@ -24574,8 +24574,8 @@ var init_from_json_schema = __esm({
 // node_modules/zod/v4/core/visit.js
 function visit(schema, fnOrHandlers) {
   const fn = typeof fnOrHandlers === "function" ? fnOrHandlers : (node2, rewritten) => {
-    const h2 = fnOrHandlers[node2._zod.def.type];
-    return h2 ? h2(node2, rewritten) : node2;
+    const h3 = fnOrHandlers[node2._zod.def.type];
+    return h3 ? h3(node2, rewritten) : node2;
   };
   const cache3 = /* @__PURE__ */ new Map();
   function run(s) {
@@ -25212,13 +25212,17 @@ var init_categories = __esm({
       // wsgate's own (not in Autobahn|Testsuite): selected with --extended only.
       "14": "Opening Handshake and Extension Negotiation",
       // The same subjects from the other side: a server under test (--role server --extended).
-      "15": "Opening Handshake and Framing (server under test)"
+      "15": "Opening Handshake and Framing (server under test)",
+      // RFC 8441's own rules, both roles (--http2 --extended): 16.1 for a server under test, 16.2 for a client.
+      "16": "WebSocket over HTTP/2 (RFC 8441)"
     };
-    WSGATE_GROUPS = /* @__PURE__ */ new Set(["14", "15"]);
+    WSGATE_GROUPS = /* @__PURE__ */ new Set(["14", "15", "16"]);
     subcategoryNames = {
       "15.1": "Upgrade requests the server must refuse",
       "15.2": "permessage-deflate offers the server must decline",
       "15.3": "Frames the server must refuse",
+      "16.1": "Server under test: SETTINGS, extended CONNECT, stream ends, several streams, flow control, PING (RFC 8441)",
+      "16.2": "Client under test: extended CONNECT, 2xx without Sec-WebSocket-Accept, stream ends, flow control, PING (RFC 8441)",
       "1.1": "Text Messages",
       "1.2": "Binary Messages",
       "4.1": "Non-control Opcodes",
@@ -28168,6 +28172,599 @@ var init_s15_server_handshake = __esm({
   }
 });
 
+// src/protocol/h2-connect.ts
+function one(fields, name) {
+  const v = fields[name];
+  if (v === void 0) return void 0;
+  return Array.isArray(v) ? v.join(", ") : String(v);
+}
+function parseConnectRequest(fields) {
+  const method = one(fields, ":method");
+  const protocol = one(fields, ":protocol");
+  if (method !== "CONNECT" || protocol === void 0) return { ok: false, status: 400, reason: "a WebSocket over HTTP/2 is opened with an extended CONNECT (:method CONNECT, :protocol websocket; RFC 8441 \xA74)" };
+  if (protocol.toLowerCase() !== "websocket") return { ok: false, status: 501, reason: `:protocol ${JSON.stringify(protocol.slice(0, 100))} is not websocket` };
+  for (const name of [":scheme", ":path", ":authority"]) {
+    if ((one(fields, name) ?? "") === "") return { ok: false, status: 400, reason: `the extended CONNECT has no ${name} (RFC 8441 \xA74)` };
+  }
+  const version2 = one(fields, "sec-websocket-version");
+  if (version2 !== "13") return { ok: false, status: 400, reason: `Sec-WebSocket-Version must be 13, got ${version2 === void 0 ? "none" : JSON.stringify(version2)}` };
+  const target = one(fields, ":path") ?? "/";
+  const q = target.indexOf("?");
+  const headers = /* @__PURE__ */ new Map();
+  for (const [name, value] of Object.entries(fields)) {
+    if (name.startsWith(":") || value === void 0) continue;
+    headers.set(name.toLowerCase(), (Array.isArray(value) ? value : [String(value)]).map((v) => v.trim()));
+  }
+  return {
+    ok: true,
+    request: {
+      method: "CONNECT",
+      target,
+      path: q < 0 ? target : target.slice(0, q),
+      query: new URLSearchParams(q < 0 ? "" : target.slice(q + 1)),
+      headers,
+      key: "",
+      version: version2,
+      raw: renderFields(fields)
+    }
+  };
+}
+function connectRequestFields(spec) {
+  const fields = {
+    ":method": "CONNECT",
+    ":protocol": "websocket",
+    ":scheme": spec.scheme,
+    ":path": spec.path,
+    ":authority": spec.authority
+  };
+  for (const [name, value] of spec.headers ?? []) fields[name.toLowerCase()] = value;
+  fields["sec-websocket-version"] = "13";
+  if (spec.extensions !== null) fields["sec-websocket-extensions"] = spec.extensions;
+  return fields;
+}
+function checkConnectResponse(fields) {
+  const status = Number(one(fields, ":status"));
+  if (!(status >= 200 && status < 300)) return { ok: false, reason: `the server answered the extended CONNECT with status ${Number.isFinite(status) ? status : "?"}, not 2xx (RFC 8441 \xA75)` };
+  const headers = /* @__PURE__ */ new Map();
+  for (const [name, value] of Object.entries(fields)) {
+    if (name.startsWith(":") || value === void 0) continue;
+    headers.set(name.toLowerCase(), (Array.isArray(value) ? value : [String(value)]).map((v) => v.trim()));
+  }
+  const extensions = headers.get("sec-websocket-extensions");
+  return { ok: true, status, headers, extensions: extensions === void 0 ? null : extensions.join(", ") };
+}
+function renderFields(fields) {
+  const lines = ["HTTP/2 HEADERS"];
+  const entries = Object.entries(fields).filter(([, v]) => v !== void 0);
+  entries.sort(([a2], [b]) => Number(!a2.startsWith(":")) - Number(!b.startsWith(":")));
+  for (const [name, value] of entries) {
+    for (const v of Array.isArray(value) ? value : [value]) lines.push(`${name}: ${String(v)}`);
+  }
+  return `${lines.join("\r\n")}\r
+\r
+`;
+}
+function flatFields(fields) {
+  const out = {};
+  for (const [name, value] of Object.entries(fields)) {
+    if (value === void 0) continue;
+    out[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : String(value);
+  }
+  return out;
+}
+var SETTINGS_ENABLE_CONNECT_PROTOCOL;
+var init_h2_connect = __esm({
+  "src/protocol/h2-connect.ts"() {
+    "use strict";
+    SETTINGS_ENABLE_CONNECT_PROTOCOL = 8;
+  }
+});
+
+// src/protocol/h2-frames.ts
+function h2ErrorName(code) {
+  return `${H2_ERROR_NAMES[code] ?? "unknown error"} (0x${code.toString(16)})`;
+}
+function encodeH2Frame(type, flags, streamId, payload2 = Buffer.alloc(0)) {
+  const head2 = Buffer.alloc(9);
+  head2.writeUIntBE(payload2.length, 0, 3);
+  head2[3] = type;
+  head2[4] = flags;
+  head2.writeUInt32BE(streamId & 2147483647, 5);
+  return Buffer.concat([head2, payload2]);
+}
+function parseSettings(payload2) {
+  const out = /* @__PURE__ */ new Map();
+  for (let i2 = 0; i2 + 6 <= payload2.length; i2 += 6) out.set(payload2.readUInt16BE(i2), payload2.readUInt32BE(i2 + 2));
+  return out;
+}
+function hpackInt(value, prefixBits, firstBits) {
+  const max = (1 << prefixBits) - 1;
+  if (value < max) return Buffer.from([firstBits | value]);
+  const out = [firstBits | max];
+  let rest = value - max;
+  while (rest >= 128) {
+    out.push(rest % 128 + 128);
+    rest = Math.floor(rest / 128);
+  }
+  out.push(rest);
+  return Buffer.from(out);
+}
+function hpackLiteral(name, value) {
+  const n2 = Buffer.from(name, "latin1");
+  const v = Buffer.from(value, "latin1");
+  return Buffer.concat([Buffer.from([0]), hpackInt(n2.length, 7, 0), n2, hpackInt(v.length, 7, 0), v]);
+}
+function hpackBlock(fields) {
+  return Buffer.concat(fields.map(([n2, v]) => hpackLiteral(n2, v)));
+}
+function huffmanDigits(bytes2) {
+  let bits = "";
+  for (const b of bytes2) bits += b.toString(2).padStart(8, "0");
+  let out = "";
+  let i2 = 0;
+  outer: while (i2 < bits.length) {
+    for (const [d, [code, len]] of DIGIT_CODES.entries()) {
+      if (i2 + len <= bits.length && parseInt(bits.slice(i2, i2 + len), 2) === code) {
+        out += String(d);
+        i2 += len;
+        continue outer;
+      }
+    }
+    return bits.length - i2 < 8 && /^1*$/.test(bits.slice(i2)) ? out : null;
+  }
+  return out;
+}
+function decodeStatus(block) {
+  let i2 = 0;
+  while (i2 < block.length && ((block[i2] ?? 0) & 224) === 32) {
+    i2 += 1;
+    if (((block[i2 - 1] ?? 0) & 31) === 31) while (i2 < block.length && ((block[i2++] ?? 0) & 128) !== 0) ;
+  }
+  const first = block[i2] ?? 0;
+  if ((first & 128) !== 0) return STATIC_STATUS[first & 127] ?? null;
+  const nameIndex = (first & 192) === 64 ? first & 63 : first & 15;
+  if (STATIC_STATUS[nameIndex] === void 0) return null;
+  const lengthByte = block[i2 + 1] ?? 0;
+  const length = lengthByte & 127;
+  const raw = block.subarray(i2 + 2, i2 + 2 + length);
+  const text = (lengthByte & 128) !== 0 ? huffmanDigits(raw) : raw.toString("latin1");
+  return text !== null && /^\d{3}$/.test(text) ? Number(text) : null;
+}
+function headerBlock(frame) {
+  let p = frame.payload;
+  let pad = 0;
+  if ((frame.flags & H2Flag.Padded) !== 0) {
+    pad = p[0] ?? 0;
+    p = p.subarray(1);
+  }
+  if ((frame.flags & H2Flag.Priority) !== 0) p = p.subarray(5);
+  return p.subarray(0, p.length - pad);
+}
+var H2_PREFACE, H2Frame, H2Flag, H2_ERROR_NAMES, H2FrameReader, STATIC_STATUS, DIGIT_CODES;
+var init_h2_frames = __esm({
+  "src/protocol/h2-frames.ts"() {
+    "use strict";
+    H2_PREFACE = Buffer.from("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", "latin1");
+    H2Frame = { Data: 0, Headers: 1, RstStream: 3, Settings: 4, Ping: 6, GoAway: 7, WindowUpdate: 8 };
+    H2Flag = { Ack: 1, EndStream: 1, EndHeaders: 4, Padded: 8, Priority: 32 };
+    H2_ERROR_NAMES = {
+      0: "NO_ERROR",
+      1: "PROTOCOL_ERROR",
+      2: "INTERNAL_ERROR",
+      3: "FLOW_CONTROL_ERROR",
+      4: "SETTINGS_TIMEOUT",
+      5: "STREAM_CLOSED",
+      6: "FRAME_SIZE_ERROR",
+      7: "REFUSED_STREAM",
+      8: "CANCEL",
+      9: "COMPRESSION_ERROR",
+      10: "CONNECT_ERROR",
+      11: "ENHANCE_YOUR_CALM",
+      12: "INADEQUATE_SECURITY",
+      13: "HTTP_1_1_REQUIRED"
+    };
+    H2FrameReader = class {
+      buffered = Buffer.alloc(0);
+      /** The frames complete so far. */
+      push(chunk) {
+        this.buffered = Buffer.concat([this.buffered, chunk]);
+        const frames = [];
+        while (this.buffered.length >= 9) {
+          const length = this.buffered.readUIntBE(0, 3);
+          if (this.buffered.length < 9 + length) break;
+          frames.push({ type: this.buffered[3] ?? 0, flags: this.buffered[4] ?? 0, streamId: this.buffered.readUInt32BE(5) & 2147483647, payload: this.buffered.subarray(9, 9 + length) });
+          this.buffered = this.buffered.subarray(9 + length);
+        }
+        return frames;
+      }
+    };
+    STATIC_STATUS = { 8: 200, 9: 204, 10: 206, 11: 304, 12: 400, 13: 404, 14: 500 };
+    DIGIT_CODES = [
+      [0, 5],
+      [1, 5],
+      [2, 5],
+      [25, 6],
+      [26, 6],
+      [27, 6],
+      [28, 6],
+      [29, 6],
+      [30, 6],
+      [31, 6]
+    ];
+  }
+});
+
+// src/cases/h2-judging.ts
+function orderlyEnd(verdict, facts) {
+  const h22 = facts.h2;
+  if (h22 === void 0 || !facts.connectionWasOpen || verdict.behaviorClose !== CloseBehavior.Ok && verdict.behaviorClose !== CloseBehavior.Unclean) return verdict;
+  const fail3 = (behaviorClose, resultClose) => ({ ...verdict, behaviorClose, resultClose });
+  if (h22.peerReset !== null && h22.peerReset !== CANCEL) {
+    return fail3(CloseBehavior.WrongCode, `The peer reset the stream with RST_STREAM ${h2ErrorName(h22.peerReset)}; RFC 8441 \xA75 ends a WebSocket with END_STREAM (an abort with RST_STREAM CANCEL).`);
+  }
+  if (h22.peerReset === CANCEL) {
+    return fail3(CloseBehavior.Unclean, "The peer reset the stream with RST_STREAM CANCEL (an abort, RFC 8441 \xA75) instead of ending it with END_STREAM.");
+  }
+  if (!h22.peerEnded) {
+    return fail3(CloseBehavior.Unclean, `The peer never ended its side of the stream with END_STREAM; wsgate reset it${h22.ownReset === null ? "" : ` (${h2ErrorName(h22.ownReset)})`} after waiting. RFC 8441 \xA75: the orderly closure is END_STREAM.`);
+  }
+  return verdict;
+}
+function failOutcome(t, why) {
+  t.setOutcome(Behavior.Failed, why);
+  t.record(timeout("h2-rule-broken"));
+}
+function patterned(n2) {
+  const out = Buffer.alloc(n2);
+  for (let i2 = 0; i2 < n2; i2++) out[i2] = i2 * 31 + (i2 >> 10) & 255;
+  return out;
+}
+var CANCEL, H2_PROBE;
+var init_h2_judging = __esm({
+  "src/cases/h2-judging.ts"() {
+    "use strict";
+    init_h2_frames();
+    init_verdicts();
+    init_define();
+    CANCEL = 8;
+    H2_PROBE = "Hello, wsgate over HTTP/2";
+  }
+});
+
+// src/cases/s16-h2-server.ts
+function outcome(ok, result, close) {
+  return { behavior: ok ? Behavior.Ok : Behavior.Failed, result, behaviorClose: close?.verdict ?? CloseBehavior.Ok, resultClose: close?.text ?? NOT_JUDGED };
+}
+function answerWords(a2) {
+  if (a2.status !== null) return `answered :status ${a2.status}`;
+  if (a2.reset !== null) return `reset the stream with RST_STREAM ${h2ErrorName(a2.reset)}`;
+  if (a2.goaway !== null) return `ended the connection with GOAWAY ${h2ErrorName(a2.goaway)}`;
+  return a2.closed ? "closed the connection without an answer" : "sent no answer in time";
+}
+async function withSession(s, count3, body) {
+  const session = await s.connect();
+  if (typeof session === "string") return outcome(false, `No HTTP/2 connection for WebSockets: ${session}.`);
+  try {
+    const opened = await Promise.all(Array.from({ length: count3 }, () => session.open()));
+    const refused2 = opened.find((o2) => typeof o2 === "string");
+    if (refused2 !== void 0) return outcome(false, `An extended CONNECT on the connection was not answered 2xx: ${refused2}.`);
+    return await body(opened);
+  } finally {
+    session.close();
+  }
+}
+async function closeAll(ws) {
+  const ends = await Promise.all(ws.map((w) => w.close()));
+  const bad = ends.findIndex((e2) => !e2.peerEnded || e2.peerReset !== null);
+  const e = ends[bad];
+  if (e === void 0) return { verdict: CloseBehavior.Ok, text: `Each of the ${ws.length} streams ended with the server's END_STREAM after the closing handshake.` };
+  const verdict = e.peerReset !== null && e.peerReset !== CANCEL ? CloseBehavior.WrongCode : CloseBehavior.Unclean;
+  return { verdict, text: `Stream ${bad + 1} did not end with the server's END_STREAM (${e.peerReset === null ? "none came" : `RST_STREAM ${h2ErrorName(e.peerReset)}`}); RFC 8441 \xA75: the orderly closure is END_STREAM.` };
+}
+var NOT_JUDGED, settingsCases, closeCase, sessionCases, WINDOWED, streamCases, h2ServerCases;
+var init_s16_h2_server = __esm({
+  "src/cases/s16-h2-server.ts"() {
+    "use strict";
+    init_constants();
+    init_h2_connect();
+    init_h2_frames();
+    init_verdicts();
+    init_define();
+    init_h2_judging();
+    NOT_JUDGED = "Not judged: the case opens no single WebSocket to close.";
+    settingsCases = [
+      // RFC 8441 §3: "Upon receipt of SETTINGS_ENABLE_CONNECT_PROTOCOL with a value of 1, a client MAY
+      // use the Extended CONNECT as defined in this document when creating new streams." §3: "A sender
+      // MUST NOT send a SETTINGS_ENABLE_CONNECT_PROTOCOL parameter with the value of 0 after previously
+      // sending a value of 1." A server that takes WebSockets over HTTP/2 says so in its SETTINGS.
+      defineCase({
+        id: "16.1.1",
+        description: "Opens an HTTP/2 connection (preface and an empty SETTINGS) and reads the server's first SETTINGS; sends no request. (RFC 8441 \xA73)",
+        expectation: "RFC 8441 \xA73: the server's SETTINGS carry SETTINGS_ENABLE_CONNECT_PROTOCOL (0x8) = 1; without it a client must not send an extended CONNECT.",
+        expect: {},
+        close: closedByMe(),
+        run() {
+        },
+        h2: {
+          async session(s) {
+            const a2 = await s.probe({ send: false });
+            if (a2.settings === null) return outcome(false, `The server sent no SETTINGS (it ${answerWords(a2)}).`);
+            const value = a2.settings.get(SETTINGS_ENABLE_CONNECT_PROTOCOL);
+            if (value === 1) return outcome(true, "The server's SETTINGS carry SETTINGS_ENABLE_CONNECT_PROTOCOL = 1.");
+            return outcome(false, `The server's SETTINGS ${value === void 0 ? "do not carry SETTINGS_ENABLE_CONNECT_PROTOCOL" : `carry SETTINGS_ENABLE_CONNECT_PROTOCOL = ${value}`}: a client may not open a WebSocket over HTTP/2 with it (RFC 8441 \xA73).`);
+          }
+        }
+      }),
+      // RFC 8441 §5: "Implementations using this extended CONNECT to bootstrap WebSockets do not do the
+      // processing of the Sec-WebSocket-Key and Sec-WebSocket-Accept request and response header fields
+      // of [RFC6455] ..." and "the server ... responds with a 2xx series status code" ("A 2xx series
+      // status code ... is the equivalent of the 101 status code"); RFC 9113 §8.6: "HTTP/2 removes support
+      // for the 101 (Switching Protocols) informational status code".
+      defineCase({
+        id: "16.1.2",
+        description: "Sends an extended CONNECT (:method CONNECT, :protocol websocket, :scheme, :path, :authority, Sec-WebSocket-Version 13) with no Sec-WebSocket-Key, and reads the answer. (RFC 8441 \xA74, \xA75)",
+        expectation: "RFC 8441 \xA75: the server answers a 2xx status (the equivalent of 101 over HTTP/1.1), without asking for a Sec-WebSocket-Key; RFC 9113 \xA78.6: HTTP/2 has no 101.",
+        expect: {},
+        close: closedByMe(),
+        run() {
+        },
+        h2: {
+          async session(s) {
+            const a2 = await s.probe({ send: true });
+            if (a2.status !== null && a2.status >= 200 && a2.status < 300) return outcome(true, `The server answered :status ${a2.status}.`);
+            const hint = a2.status === 101 ? " (101 Switching Protocols does not exist in HTTP/2, RFC 9113 \xA78.6)" : "";
+            return outcome(false, `The server ${answerWords(a2)}${hint} where RFC 8441 \xA75 asks for a 2xx status.`);
+          }
+        }
+      }),
+      // RFC 8441 §4: "On requests that contain the :protocol pseudo-header field, the :scheme and :path
+      // pseudo-header fields of the target URI (see Section 5) MUST also be included." RFC 9113 §8.1.1: a
+      // malformed request is treated as a stream error of type PROTOCOL_ERROR (or answered 4xx).
+      defineCase({
+        id: "16.1.3",
+        description: "Sends an extended CONNECT without the :scheme pseudo-header field (every other field as in 16.1.2), in wsgate's own frames. (RFC 8441 \xA74)",
+        expectation: "RFC 8441 \xA74: :scheme MUST be included with :protocol; the malformed request is refused (RST_STREAM PROTOCOL_ERROR, a 4xx, or a connection error), never answered 2xx.",
+        expect: {},
+        close: closedByMe(),
+        run() {
+        },
+        h2: {
+          async session(s) {
+            const a2 = await s.probe({ send: true, omit: [":scheme"] });
+            if (a2.status !== null && a2.status >= 200 && a2.status < 300) return outcome(false, `The server accepted an extended CONNECT without :scheme: it answered :status ${a2.status}.`);
+            if (a2.status === null && a2.reset === null && a2.goaway === null && !a2.closed) return outcome(false, "The server neither answered nor refused an extended CONNECT without :scheme in time.");
+            return outcome(true, `The server refused it: it ${answerWords(a2)}.`);
+          }
+        }
+      })
+    ];
+    closeCase = defineCase({
+      // RFC 8441 §5: "the orderly TCP-level closures are represented as END_STREAM flags"; RFC 6455
+      // §7.1.1: after the closing handshake the server closes the connection first.
+      id: "16.1.4",
+      description: `Sends a text message ("${H2_PROBE}"), then a close frame once it is echoed. (RFC 8441 \xA75)`,
+      expectation: "RFC 8441 \xA75: the server echoes the message, answers the close frame, and ends its side of the stream with END_STREAM (no RST_STREAM).",
+      expect: { OK: [message(H2_PROBE)] },
+      close: closedByMe(),
+      run(t) {
+        t.sendMessage(H2_PROBE);
+      },
+      adjust: orderlyEnd
+    });
+    sessionCases = [
+      // RFC 8441 §1: "... allowing WebSockets to share an HTTP/2 connection with other streams"; RFC 9113
+      // §5: "A single HTTP/2 connection can contain multiple concurrently open streams ... Streams can be
+      // established and used unilaterally" and frames of several streams interleave.
+      defineCase({
+        id: "16.1.5",
+        description: "Opens three WebSockets on one HTTP/2 connection, sends three text messages on each, interleaved (stream 1, 2, 3, 1, 2, 3, ...), then closes each. (RFC 8441 \xA71, RFC 9113 \xA75)",
+        expectation: "Each message comes back on its own stream, in order, and each stream ends with END_STREAM after its closing handshake.",
+        expect: {},
+        close: closedByMe(),
+        run() {
+        },
+        h2: {
+          session: (s) => withSession(s, 3, async (ws) => {
+            for (let i2 = 1; i2 <= 3; i2++) ws.forEach((w, k) => w.sendText(`stream ${k + 1} message ${i2}`));
+            for (const [k, w] of ws.entries()) {
+              for (let i2 = 1; i2 <= 3; i2++) {
+                const got = await w.nextText(5e3);
+                if (got !== `stream ${k + 1} message ${i2}`) return outcome(false, `WebSocket ${k + 1} of 3 on the connection answered ${got === null ? "nothing" : JSON.stringify(got.slice(0, 60))} where "stream ${k + 1} message ${i2}" was due.`);
+              }
+            }
+            return outcome(true, "Each of the three WebSockets echoed its own three messages, in order.", await closeAll(ws));
+          })
+        }
+      }),
+      // RFC 8441 §5: "RST exceptions are represented with the RST_STREAM frame with the CANCEL error
+      // code"; RFC 9113 §5.4.2: a stream error "does not affect the processing of other streams".
+      defineCase({
+        id: "16.1.6",
+        description: "Opens a WebSocket, has a message echoed, resets its stream with RST_STREAM CANCEL (an abort); then opens a second WebSocket on the same HTTP/2 connection and has a message echoed there. (RFC 8441 \xA75)",
+        expectation: "RFC 8441 \xA75: CANCEL aborts that WebSocket only: the HTTP/2 connection stays usable, and the second WebSocket works and closes with END_STREAM.",
+        expect: {},
+        close: closedByMe(),
+        run() {
+        },
+        h2: {
+          async session(s) {
+            const session = await s.connect();
+            if (typeof session === "string") return outcome(false, `No HTTP/2 connection for WebSockets: ${session}.`);
+            try {
+              const first = await session.open();
+              if (typeof first === "string") return outcome(false, `The first extended CONNECT was not answered 2xx: ${first}.`);
+              first.sendText("before the abort");
+              if (await first.nextText(5e3) !== "before the abort") return outcome(false, "The first WebSocket did not echo its message.");
+              first.reset(CANCEL);
+              const second = await session.open();
+              if (typeof second === "string") return outcome(false, `After wsgate reset a stream with CANCEL, a new extended CONNECT on the connection failed: ${second}.`);
+              second.sendText("after the abort");
+              const got = await second.nextText(5e3);
+              if (got !== "after the abort") return outcome(false, `After wsgate reset a stream with CANCEL, a new WebSocket on the connection answered ${got === null ? "nothing" : JSON.stringify(got.slice(0, 60))}.`);
+              return outcome(true, "After the abort, a second WebSocket on the same connection echoed its message.", await closeAll([second]));
+            } finally {
+              session.close();
+            }
+          }
+        }
+      })
+    ];
+    WINDOWED = patterned(1024 * 1024);
+    streamCases = [
+      // RFC 8441 §5: "... the data is transmitted in DATA frames" under HTTP/2's flow control; RFC 9113
+      // §6.9.1: "A sender MUST NOT send a flow-controlled frame with a length that exceeds the space
+      // available in either of the flow-control windows advertised by the receiver."
+      defineCase({
+        id: "16.1.7",
+        description: "Advertises a 16 KiB stream window (SETTINGS_INITIAL_WINDOW_SIZE 16384), sends a 1 MiB binary message, and waits for its echo. (RFC 8441 \xA75, RFC 9113 \xA76.9)",
+        expectation: "RFC 9113 \xA76.9.1: the server sends the echo within wsgate's windows (64 of them, each opened by a WINDOW_UPDATE), and it comes back whole.",
+        expect: { OK: [message(WINDOWED, true)] },
+        close: closedByMe(),
+        schedule: { cost: 0.3 },
+        h2: { settings: { initialWindowSize: 16384 } },
+        run(t) {
+          t.sendMessage(WINDOWED, { binary: true });
+        },
+        adjust: orderlyEnd
+      }),
+      // RFC 8441 §5: the WebSocket's frames are the stream's data; its ping is "handled by the WebSocket
+      // layer", apart from HTTP/2's own PING (RFC 9113 §6.7: "Receivers of a PING frame that does not
+      // include an ACK flag MUST send a PING frame with the ACK flag set in response, with an identical
+      // frame payload").
+      defineCase({
+        id: "16.1.8",
+        description: 'Sends a WebSocket ping ("wsgate ping") on the stream and an HTTP/2 PING (8 bytes) on the connection at the same time. (RFC 8441 \xA75, RFC 9113 \xA76.7)',
+        expectation: "Each is answered on its own layer: a pong with the same payload on the stream, a PING with ACK and the same 8 bytes on the connection.",
+        expect: { OK: [pong("wsgate ping")] },
+        close: closedByMe(),
+        suppressClose: true,
+        async run(t) {
+          t.sendFrame({ opcode: Opcode.Ping, payload: "wsgate ping" });
+          const acked = await t.h2?.ping(Buffer.from("wsgate16"), 2e3) === true;
+          if (!acked) failOutcome(t, "The HTTP/2 PING got no ACK with the same 8 bytes within 2 s.");
+          await t.pause(0.2);
+          t.sendClose(1e3);
+        },
+        adjust: orderlyEnd
+      })
+    ];
+    h2ServerCases = [...settingsCases, closeCase, ...sessionCases, ...streamCases];
+  }
+});
+
+// src/cases/s16-h2-client.ts
+function requestFault(h22) {
+  const f = h22.peerFields;
+  const scheme = h22.secure ? "https" : "http";
+  if (f[":method"] !== "CONNECT") return `its :method is ${JSON.stringify(f[":method"] ?? "")}, not CONNECT`;
+  if (f[":protocol"] !== "websocket") return `its :protocol is ${JSON.stringify(f[":protocol"] ?? "")}, not websocket`;
+  if (f[":scheme"] !== scheme) return `its :scheme is ${JSON.stringify(f[":scheme"] ?? "")} on a connection ${h22.secure ? "over TLS" : "without TLS"} (${scheme} expected)`;
+  if (!(f[":path"] ?? "").startsWith("/")) return `its :path ${JSON.stringify(f[":path"] ?? "")} is not a path`;
+  if ((f[":authority"] ?? "") === "") return "it has no :authority";
+  if (f["sec-websocket-version"] !== "13") return `its sec-websocket-version is ${JSON.stringify(f["sec-websocket-version"] ?? "")}, not 13`;
+  return null;
+}
+function h2Of(t) {
+  const h22 = t.h2 ?? null;
+  if (h22 === null) t.setOutcome(Behavior.Unimplemented, "The case needs a WebSocket over HTTP/2 (--http2).");
+  return h22;
+}
+var LARGE, cases, h2ClientCases;
+var init_s16_h2_client = __esm({
+  "src/cases/s16-h2-client.ts"() {
+    "use strict";
+    init_constants();
+    init_verdicts();
+    init_define();
+    init_h2_judging();
+    LARGE = patterned(1024 * 1024);
+    cases = [
+      // RFC 8441 §4: "A new pseudo-header field :protocol MAY be included on request HEADERS indicating
+      // the desired protocol to be spoken on the tunnel created by CONNECT." "On requests that contain
+      // the :protocol pseudo-header field, the :scheme and :path pseudo-header fields of the target URI
+      // (see Section 5) MUST also be included." §5: ":protocol ... MUST be "websocket"", and
+      // "Sec-WebSocket-Version ... MUST be included as in RFC 6455".
+      defineCase({
+        id: "16.2.1",
+        description: `Reads the client's extended CONNECT, answers 200, and sends a text message ("${H2_PROBE}"). (RFC 8441 \xA74, \xA75)`,
+        expectation: "RFC 8441 \xA74, \xA75: the request carries :method CONNECT, :protocol websocket, the :scheme of the connection (http, or https over TLS), a :path, an :authority, and sec-websocket-version 13; the client echoes the message.",
+        expect: { OK: [message(H2_PROBE)] },
+        close: closedByMe(),
+        run(t) {
+          const h22 = h2Of(t);
+          const fault = h22 === null ? null : requestFault(h22);
+          if (fault !== null) failOutcome(t, `The client's extended CONNECT is not RFC 8441's: ${fault}.`);
+          t.sendMessage(H2_PROBE);
+        }
+      }),
+      // RFC 8441 §5: "Implementations using this extended CONNECT to bootstrap WebSockets do not do the
+      // processing of the Sec-WebSocket-Key and Sec-WebSocket-Accept request and response header fields
+      // of [RFC6455] as that functionality has been superseded by the :protocol pseudo-header field."
+      defineCase({
+        id: "16.2.2",
+        description: `Answers the extended CONNECT with :status 200 and no Sec-WebSocket-Accept field, then sends a text message ("${H2_PROBE}"). (RFC 8441 \xA75)`,
+        expectation: "RFC 8441 \xA75: a 2xx opens the WebSocket; there is no Sec-WebSocket-Accept to check, so the client takes the connection and echoes the message.",
+        expect: { OK: [message(H2_PROBE)] },
+        close: closedByMe(),
+        run(t) {
+          h2Of(t);
+          t.sendMessage(H2_PROBE);
+        }
+      }),
+      // RFC 8441 §5: "the orderly TCP-level closures are represented as END_STREAM flags"; the client
+      // answers the server's END_STREAM with its own, as a TCP endpoint answers a FIN (RFC 6455 §7.1.1:
+      // "the server SHOULD close it first").
+      defineCase({
+        id: "16.2.3",
+        description: `Sends a text message ("${H2_PROBE}"), a close frame once it is echoed, and after the client's close frame ends its side of the stream (END_STREAM). (RFC 8441 \xA75)`,
+        expectation: "RFC 8441 \xA75: the client answers the close frame and then ends its own side with END_STREAM: no RST_STREAM, no half-open stream left.",
+        expect: { OK: [message(H2_PROBE)] },
+        close: closedByMe(),
+        run(t) {
+          h2Of(t);
+          t.sendMessage(H2_PROBE);
+        },
+        adjust: orderlyEnd
+      }),
+      // RFC 8441 §5: the WebSocket's data travels in DATA frames under HTTP/2's flow control; RFC 9113
+      // §6.9: "flow control ... is used for both individual streams and the connection as a whole"; the
+      // receiver opens its windows with WINDOW_UPDATE as it reads.
+      defineCase({
+        id: "16.2.4",
+        description: "Sends a 1 MiB binary message (sixteen of HTTP/2's default 64 KiB windows). (RFC 8441 \xA75, RFC 9113 \xA76.9)",
+        expectation: "RFC 9113 \xA76.9: the client opens its windows with WINDOW_UPDATE as it reads, so the message arrives whole, and echoes it within wsgate's windows.",
+        expect: { OK: [message(LARGE, true)] },
+        close: closedByMe(),
+        schedule: { cost: 0.3 },
+        run(t) {
+          h2Of(t);
+          t.sendMessage(LARGE, { binary: true });
+        }
+      }),
+      // RFC 9113 §6.7: "Receivers of a PING frame that does not include an ACK flag MUST send a PING
+      // frame with the ACK flag set in response, with an identical frame payload." The WebSocket's ping
+      // is the stream's (RFC 6455 §5.5.2): the two do not stand for each other.
+      defineCase({
+        id: "16.2.5",
+        description: 'Sends a WebSocket ping ("wsgate ping") on the stream and an HTTP/2 PING (8 bytes) on the connection at the same time. (RFC 8441 \xA75, RFC 9113 \xA76.7)',
+        expectation: "Each is answered on its own layer: a pong with the same payload on the stream, a PING with ACK and the same 8 bytes on the connection.",
+        expect: { OK: [pong("wsgate ping")] },
+        close: closedByMe(),
+        suppressClose: true,
+        async run(t) {
+          const h22 = h2Of(t);
+          t.sendFrame({ opcode: Opcode.Ping, payload: "wsgate ping" });
+          const acked = await h22?.ping(Buffer.from("wsgate16"), 2e3) === true;
+          if (h22 !== null && !acked) failOutcome(t, "The HTTP/2 PING got no ACK with the same 8 bytes within 2 s.");
+          await t.pause(0.2);
+          t.sendClose(1e3);
+        }
+      })
+    ];
+    h2ClientCases = cases;
+  }
+});
+
 // src/cases/registry.ts
 function compareIds(a2, b) {
   const pa = a2.split(".").map(Number);
@@ -28185,11 +28782,13 @@ function buildCatalogue(...groups) {
   }
   return Object.freeze(all);
 }
-function catalogueFor(extended2, under = "client") {
-  if (under === "server") return extended2 ? serverExtendedCatalogue : catalogue;
-  return extended2 ? extendedCatalogue : catalogue;
+function catalogueFor(extended2, under = "client", transport = "http/1.1") {
+  if (!extended2) return catalogue;
+  if (transport === "h2") return under === "server" ? h2ServerCatalogue : h2ClientCatalogue;
+  if (under === "server") return serverExtendedCatalogue;
+  return extendedCatalogue;
 }
-var catalogue, extendedCatalogue, serverExtendedCatalogue, everyCase;
+var catalogue, extendedCatalogue, serverExtendedCatalogue, h2ServerCatalogue, h2ClientCatalogue, everyCase;
 var init_registry = __esm({
   "src/cases/registry.ts"() {
     "use strict";
@@ -28206,6 +28805,8 @@ var init_registry = __esm({
     init_s13_deflate_params();
     init_s14_handshake();
     init_s15_server_handshake();
+    init_s16_h2_server();
+    init_s16_h2_client();
     catalogue = buildCatalogue(
       framingCases,
       pingCases,
@@ -28221,7 +28822,9 @@ var init_registry = __esm({
     );
     extendedCatalogue = buildCatalogue(catalogue, handshakeCases);
     serverExtendedCatalogue = buildCatalogue(catalogue, serverHandshakeCases);
-    everyCase = buildCatalogue(catalogue, handshakeCases, serverHandshakeCases);
+    h2ServerCatalogue = buildCatalogue(catalogue, h2ServerCases);
+    h2ClientCatalogue = buildCatalogue(catalogue, h2ClientCases);
+    everyCase = buildCatalogue(catalogue, handshakeCases, serverHandshakeCases, h2ServerCases, h2ClientCases);
   }
 });
 
@@ -28389,9 +28992,9 @@ function validateSpec(file2, value) {
   const { key, phrase } = describe3(issue2.path);
   throw specError(file2, `"${key}" must be ${phrase}`);
 }
-function checkPatterns(file2, key, patterns2, cases) {
+function checkPatterns(file2, key, patterns2, cases2) {
   try {
-    selectCases(cases, patterns2);
+    selectCases(cases2, patterns2);
   } catch (err) {
     if (err instanceof SelectionError) throw specError(file2, `"${key}": ${err.message}`);
     throw err;
@@ -28410,9 +29013,9 @@ function specSettings(file2, spec) {
       throw err;
     }
   }
-  const cases = catalogueFor(spec.extended === true);
-  if (spec.cases) checkPatterns(file2, "cases", spec.cases, cases);
-  if (spec["exclude-cases"]) checkPatterns(file2, "exclude-cases", spec["exclude-cases"], cases);
+  const cases2 = catalogueFor(spec.extended === true);
+  if (spec.cases) checkPatterns(file2, "cases", spec.cases, cases2);
+  if (spec["exclude-cases"]) checkPatterns(file2, "exclude-cases", spec["exclude-cases"], cases2);
   const excludeAgentCases = spec["exclude-agent-cases"] ?? {};
   for (const [agent, patterns2] of Object.entries(excludeAgentCases)) {
     for (const p of patterns2) {
@@ -28464,7 +29067,7 @@ function autobahnAnchored(pattern2) {
 }
 function agentCaseExcluder(rules, syntax = "wsgate") {
   const compile2 = syntax === "autobahn" ? autobahnAnchored : (p) => wildcard(p);
-  const compiled = Object.entries(rules).map(([agent, cases]) => ({ agent: compile2(agent), cases: cases.map((c3) => compile2(c3)) }));
+  const compiled = Object.entries(rules).map(([agent, cases2]) => ({ agent: compile2(agent), cases: cases2.map((c3) => compile2(c3)) }));
   if (compiled.length === 0) return () => false;
   return (agent, id) => compiled.some((r) => r.agent.test(agent) && r.cases.some((c3) => c3.test(id)));
 }
@@ -28810,8 +29413,8 @@ function baselineEntryFor(baseline, agent, id) {
   }
   return null;
 }
-function applyBaseline(cases, agent, baseline) {
-  return cases.map((c3) => {
+function applyBaseline(cases2, agent, baseline) {
+  return cases2.map((c3) => {
     if (c3.baseline !== void 0) return c3;
     const entry = baselineEntryFor(baseline, agent, c3.id);
     if (entry === null) return c3;
@@ -28828,12 +29431,12 @@ function applyBaseline(cases, agent, baseline) {
   });
 }
 function baselineFromRun(run) {
-  const cases = {};
+  const cases2 = {};
   for (const c3 of run.cases) {
-    if (c3.status === "failed") cases[c3.id] = { reason: c3.reason };
-    else if (c3.baseline?.state === "accepted") cases[c3.id] = { reason: c3.baseline.reason };
+    if (c3.status === "failed") cases2[c3.id] = { reason: c3.reason };
+    else if (c3.baseline?.state === "accepted") cases2[c3.id] = { reason: c3.baseline.reason };
   }
-  return `${JSON.stringify({ version: BASELINE_VERSION, cases }, null, 2)}
+  return `${JSON.stringify({ version: BASELINE_VERSION, cases: cases2 }, null, 2)}
 `;
 }
 var BASELINE_VERSION, entrySchema, baselineSchema;
@@ -29033,9 +29636,9 @@ var init_report = __esm({
 });
 
 // src/explain/causes.ts
-function groupCauses(cases) {
+function groupCauses(cases2) {
   const groups = /* @__PURE__ */ new Map();
-  for (const { label, explanation: e } of cases) {
+  for (const { label, explanation: e } of cases2) {
     let g = groups.get(e.cause.key);
     if (g === void 0) {
       g = { ...e.cause, requirement: e.requirement, cases: [], ranges: "" };
@@ -29363,7 +29966,7 @@ function requirementFor(caseId, expectedClose) {
   }
   return FALLBACK;
 }
-var FAIL_10022, utf8Invalid, utf8Valid, TABLE, CLOSE_ANSWER, FAIL_CODES, FALLBACK;
+var FAIL_10022, utf8Invalid, utf8Valid, H2_ORDERLY_END, H2_FLOW_CONTROL, H2_PING, TABLE, CLOSE_ANSWER, FAIL_CODES, FALLBACK;
 var init_requirements = __esm({
   "src/explain/requirements.ts"() {
     "use strict";
@@ -29380,6 +29983,24 @@ var init_requirements = __esm({
       rfc: "RFC 6455 \xA75.6, \xA78.1",
       text: "a text message of valid UTF-8, however it is split into frames, must be accepted and delivered unchanged",
       subject: "valid UTF-8 in a text message"
+    };
+    H2_ORDERLY_END = {
+      key: "h2-orderly-end",
+      rfc: "RFC 8441 \xA75",
+      text: "after the closing handshake each side ends its stream with END_STREAM (TCP's orderly close); RST_STREAM is an abort, with CANCEL",
+      subject: "the end of a WebSocket's HTTP/2 stream"
+    };
+    H2_FLOW_CONTROL = {
+      key: "h2-flow-control",
+      rfc: "RFC 9113 \xA76.9, RFC 8441 \xA75",
+      text: "a message larger than the flow-control windows crosses them: the sender waits for WINDOW_UPDATE, the receiver sends it as it reads, and the message arrives whole",
+      subject: "a message across HTTP/2 flow-control windows"
+    };
+    H2_PING = {
+      key: "h2-ping",
+      rfc: "RFC 9113 \xA76.7, RFC 8441 \xA75",
+      text: "an HTTP/2 PING is answered by a PING with ACK and the same 8 bytes, and a WebSocket ping by a pong on its stream: each on its own layer",
+      subject: "an HTTP/2 PING beside a WebSocket ping"
     };
     TABLE = [
       ["1", { key: "framing-lengths", rfc: "RFC 6455 \xA75.2", text: "payload lengths in all three encodings (7-bit, 16-bit, 64-bit) must be read and the message delivered whole", subject: "a message at a payload-length boundary" }],
@@ -29422,6 +30043,19 @@ var init_requirements = __esm({
       ["14.6", { key: "close-reason-edges", rfc: "RFC 6455 \xA75.5.1, \xA78.1", text: "a close reason of up to 123 bytes of valid UTF-8 is legal; one that is not UTF-8 must fail the connection (1007)", subject: "close reasons at the edges" }],
       ["15.1", { key: "upgrade-request-refused", rfc: "RFC 6455 \xA74.2.1, \xA74.4", text: "a server must refuse an invalid upgrade request with an HTTP error (400, or 426 with Sec-WebSocket-Version for a version it does not speak), not 101", subject: "an invalid upgrade request" }],
       ["15.2", { key: "deflate-offer-declined", rfc: "RFC 7692 \xA77", text: "a server must decline a permessage-deflate offer with an unknown, invalid or duplicate parameter (or refuse the handshake)", subject: "an invalid permessage-deflate offer" }],
+      ["16.1.1", { key: "h2-settings", rfc: "RFC 8441 \xA73", text: "a server that takes WebSockets over HTTP/2 says so with SETTINGS_ENABLE_CONNECT_PROTOCOL = 1 in its SETTINGS; without it a client must not send an extended CONNECT", subject: "the SETTINGS_ENABLE_CONNECT_PROTOCOL setting" }],
+      ["16.1.2", { key: "h2-connect-answer", rfc: "RFC 8441 \xA75", text: "an extended CONNECT for websocket is answered with a 2xx status (HTTP/2 has no 101), with no Sec-WebSocket-Key or Sec-WebSocket-Accept processing", subject: "the answer to an extended CONNECT" }],
+      ["16.1.3", { key: "h2-connect-malformed", rfc: "RFC 8441 \xA74", text: 'an extended CONNECT without :scheme is malformed (":scheme and :path ... MUST also be included"): it is refused with a stream error or a 4xx, never answered 2xx', subject: "an extended CONNECT without :scheme" }],
+      ["16.1.4", H2_ORDERLY_END],
+      ["16.1.5", { key: "h2-several-streams", rfc: "RFC 8441 \xA71, RFC 9113 \xA75", text: "several WebSockets on one HTTP/2 connection each carry their own messages, in order, however their frames interleave, and each ends with END_STREAM", subject: "several WebSockets on one HTTP/2 connection" }],
+      ["16.1.6", { key: "h2-abort", rfc: "RFC 8441 \xA75, RFC 9113 \xA75.4.2", text: "RST_STREAM CANCEL aborts one WebSocket only: the HTTP/2 connection stays usable for another", subject: "a WebSocket aborted with RST_STREAM CANCEL" }],
+      ["16.1.7", H2_FLOW_CONTROL],
+      ["16.1.8", H2_PING],
+      ["16.2.1", { key: "h2-connect-request", rfc: "RFC 8441 \xA74, \xA75", text: "the extended CONNECT carries :method CONNECT, :protocol websocket, the connection's :scheme, a :path, an :authority and sec-websocket-version 13", subject: "the extended CONNECT request" }],
+      ["16.2.2", { key: "h2-open-on-2xx", rfc: "RFC 8441 \xA75", text: "a 2xx answer opens the WebSocket: over HTTP/2 there is no Sec-WebSocket-Accept to check", subject: "a 2xx answer without Sec-WebSocket-Accept" }],
+      ["16.2.3", H2_ORDERLY_END],
+      ["16.2.4", H2_FLOW_CONTROL],
+      ["16.2.5", H2_PING],
       ["15.3", { key: "unmasked-frame", rfc: "RFC 6455 \xA75.1", text: "a server must fail the connection (close code 1002) on a frame from the client that is not masked", subject: "an unmasked client frame" }]
     ];
     CLOSE_ANSWER = {
@@ -29625,13 +30259,25 @@ function eventsWords(events) {
 function normalise(text) {
   return text.replace(/\.$/, "").replace(/"[^"]*"|'[^']*'/g, '"\u2026"').replace(/\d+(\.\d+)?/g, "N").slice(0, 120);
 }
-var EVENTS_DIFFER, noHandshake, masking, notApplicable, informational2, closingAnswer, wrongCode, wrongEndpoint, badData, nonStrict, outcomeFailed, closeFailed, DETECTORS;
+var EVENTS_DIFFER, h2Rule, noHandshake, masking, notApplicable, informational2, closingAnswer, wrongCode, wrongEndpoint, badData, nonStrict, outcomeFailed, closeFailed, DETECTORS;
 var init_divergence = __esm({
   "src/explain/divergence.ts"() {
     "use strict";
     init_requirements();
     init_wire_facts();
     EVENTS_DIFFER = "Actual events differ from any expected.";
+    h2Rule = ({ r, key, req }) => {
+      if (!r.id.startsWith("16.")) return null;
+      if (r.resultClose.startsWith("The WebSocket opening handshake was never completed")) {
+        const why = r.wasNotCleanReason === null ? "" : `: ${r.wasNotCleanReason}`;
+        return { peerDid: `did not open the WebSocket over HTTP/2${why}`, at: null, cause: { key: key("not-opened"), title: `${req.subject}: the WebSocket did not open` } };
+      }
+      const closing = r.behavior === "OK";
+      const text = closing ? r.resultClose : r.result;
+      const verdict = closing ? r.behaviorClose : r.behavior;
+      const kind = verdict.toLowerCase().replace(/\s+/g, "-");
+      return { peerDid: `broke it: ${text.length > 0 ? text[0].toLowerCase() + text.slice(1) : verdict}`.replace(/\.$/, ""), at: null, cause: { key: key(kind), title: `${req.subject}: ${verdict}` } };
+    };
     noHandshake = ({ r }) => {
       if (!r.resultClose.startsWith("The WebSocket opening handshake was never completed")) return null;
       const status = r.httpResponse.split("\r\n")[0] ?? "";
@@ -29741,7 +30387,7 @@ var init_divergence = __esm({
       }
       return null;
     };
-    DETECTORS = [noHandshake, masking, notApplicable, informational2, closingAnswer, wrongCode, badData, wrongEndpoint, nonStrict, outcomeFailed, closeFailed];
+    DETECTORS = [h2Rule, noHandshake, masking, notApplicable, informational2, closingAnswer, wrongCode, badData, wrongEndpoint, nonStrict, outcomeFailed, closeFailed];
   }
 });
 
@@ -29917,9 +30563,9 @@ function caseReportJson(result) {
 }
 function indexJson(results, prefixes = agentFilePrefixes(results.keys()).prefixes) {
   const index = {};
-  for (const [agent, cases] of results) {
+  for (const [agent, cases2] of results) {
     const perAgent = {};
-    for (const [caseId, r] of cases) {
+    for (const [caseId, r] of cases2) {
       perAgent[caseId] = {
         behavior: r.behavior,
         behaviorClose: r.behaviorClose,
@@ -41749,16 +42395,16 @@ function junitXml(run) {
     if (group === void 0) groups.set(key, { agent, label, cases: [c3] });
     else group.cases.push(c3);
   }
-  for (const { agent, label, cases } of groups.values()) {
+  for (const { agent, label, cases: cases2 } of groups.values()) {
     const agentSlug = slug(agent, "agent");
     const suite = builder.testSuite().name(`${visible(agent)} \xB7 ${visible(label)}`).timestamp(run.startedAt);
-    suite.time(seconds3(cases.reduce((sum, c3) => sum + c3.timeMs, 0)));
+    suite.time(seconds3(cases2.reduce((sum, c3) => sum + c3.timeMs, 0)));
     suite.property("strict", String(run.strict));
     if (run.interrupted !== null) suite.property("interrupted", run.interrupted);
-    const own2 = cases[0]?.origin === "wsgate";
+    const own2 = cases2[0]?.origin === "wsgate";
     if (own2) suite.property("origin", "wsgate");
     const className = `${agentSlug}.${slug(label, "misc")}${own2 ? "_wsgate" : ""}`;
-    for (const c3 of cases) addTestCase(suite.testCase().className(className), c3, own2);
+    for (const c3 of cases2) addTestCase(suite.testCase().className(className), c3, own2);
   }
   return builder.build();
 }
@@ -41947,17 +42593,17 @@ function groupSections(run) {
     else list.push(c3);
   }
   const out = [["", "### Cases by group"]];
-  for (const [group, cases] of groups) {
-    const bad = cases.filter(isFailing).length;
-    const ok = cases.filter((c3) => c3.status === "passed").length;
+  for (const [group, cases2] of groups) {
+    const bad = cases2.filter(isFailing).length;
+    const ok = cases2.filter((c3) => c3.status === "passed").length;
     const open3 = bad > 0 ? " open" : "";
     out.push([
       "",
-      `<details${open3}><summary>${cell(group, 120)}: ${ok}/${cases.length} passed${bad > 0 ? `, ${bad} failed` : ""}</summary>`,
+      `<details${open3}><summary>${cell(group, 120)}: ${ok}/${cases2.length} passed${bad > 0 ? `, ${bad} failed` : ""}</summary>`,
       "",
       "| Case | Status | Verdicts | Duration | Reason |",
       "| --- | --- | --- | ---: | --- |",
-      ...cases.map((c3) => `| ${cell(caseLabel(c3))} | ${statusWord(c3)} | ${cell(verdicts(c3))} | ${c3.result === null ? "" : `${c3.result.duration} ms`} | ${cell(c3.reason || c3.warnings.join("; "), 200)} |`),
+      ...cases2.map((c3) => `| ${cell(caseLabel(c3))} | ${statusWord(c3)} | ${cell(verdicts(c3))} | ${c3.result === null ? "" : `${c3.result.duration} ms`} | ${cell(c3.reason || c3.warnings.join("; "), 200)} |`),
       "",
       "</details>"
     ]);
@@ -42237,19 +42883,19 @@ async function judgeReports(config2, io) {
   const selected = config2.cases.length > 0 || config2.excludeCases.length > 0 ? selectCases(config2.extended ? everyCase : catalogue, config2.cases, config2.excludeCases) : selectCases(everything, Object.keys(results).filter((id) => everything.some((c3) => c3.id === id)));
   if (selected.length === 0) throw new UsageError(`${indexFile}: no case to judge for agent ${JSON.stringify(agent)}`);
   const failing = new Set(config2.failOn);
-  const cases = [];
-  for (const [i2, def] of selected.entries()) cases.push(await judgeOne(def, i2 + 1, results[def.id], failing, config2.outdir, indexFile));
+  const cases2 = [];
+  for (const [i2, def] of selected.entries()) cases2.push(await judgeOne(def, i2 + 1, results[def.id], failing, config2.outdir, indexFile));
   const run = {
     agent,
     startedAt: (/* @__PURE__ */ new Date()).toISOString(),
     durationMs: 0,
     strict: config2.strict,
-    cases: baseline === null ? cases : applyBaseline(cases, agent, baseline),
+    cases: baseline === null ? cases2 : applyBaseline(cases2, agent, baseline),
     interrupted: null,
     resources: null,
     failOn: config2.failOn,
     // Reports of a fuzzing client (isServer false) judge a server.
-    ...cases.some((c3) => c3.result?.isServer === false) ? { role: "server" } : {},
+    ...cases2.some((c3) => c3.result?.isServer === false) ? { role: "server" } : {},
     ...baseline !== null ? { baselineFile: baseline.file } : {}
   };
   return finishRun(run, config2, {
@@ -42404,8 +43050,8 @@ function handshakeText(s) {
   return String(s).trim().replace(/\r\n/g, "\n");
 }
 function caseReportHtml(result) {
-  const outcome = CASE_OUTCOME[result.behavior] ?? CASE_FAIL;
-  const title = `<p id="case_title" class="case_title ${outcome.cls}">${escapeHtml(result.agent)} - <span class="case_id">Case ${escapeHtml(result.id)}</span> : <span class="outcome">${outcome.text}</span> - <span class="case_time"><b>${pyInt(result.duration)}</b> ms @ ${escapeHtml(result.started)}</span></p>`;
+  const outcome2 = CASE_OUTCOME[result.behavior] ?? CASE_FAIL;
+  const title = `<p id="case_title" class="case_title ${outcome2.cls}">${escapeHtml(result.agent)} - <span class="case_id">Case ${escapeHtml(result.id)}</span> : <span class="outcome">${outcome2.text}</span> - <span class="case_time"><b>${pyInt(result.duration)}</b> ms @ ${escapeHtml(result.started)}</span></p>`;
   const body = `<header class="bar"><a href="index.html">&larr; Summary</a>wsgate case report</header>
 <main>
 ${title}
@@ -42420,7 +43066,7 @@ ${wirelogLines(result).map((l) => `<pre class="${l.cls}">${escapeHtml(l.text)}</
 </div>
 </section>
 </main>`;
-  const pageTitle = `${result.agent} - Case ${result.id} : ${outcome.text}`;
+  const pageTitle = `${result.agent} - Case ${result.id} : ${outcome2.text}`;
   return page(pageTitle, CSS_CASE, body);
 }
 function explanationSection(result) {
@@ -42639,10 +43285,10 @@ function tlsNote(results) {
 }
 function summaryRows(results, catalogue2, agents) {
   return agents.map((agent) => {
-    const cases = results.get(agent);
+    const cases2 = results.get(agent);
     const n2 = { pass: 0, nonStrict: 0, fail: 0, info: 0, unimpl: 0, missing: 0 };
     for (const c3 of catalogue2) {
-      const r = cases?.get(c3.id);
+      const r = cases2?.get(c3.id);
       if (r === void 0) n2.missing += 1;
       else if (r.behavior === "OK") n2.pass += 1;
       else if (r.behavior === "NON-STRICT") n2.nonStrict += 1;
@@ -42771,8 +43417,8 @@ async function writeReports(outdir, results, catalogue2, meta3) {
   await makeDirectory(outdir);
   const { prefixes, collisions } = agentFilePrefixes(results.keys());
   const tasks = [];
-  for (const [agent, cases] of results) {
-    for (const [caseId, result] of cases) {
+  for (const [agent, cases2] of results) {
+    for (const [caseId, result] of cases2) {
       const base = caseReportBase(prefixes.get(agent) ?? "", caseId);
       tasks.push(() => writeFileAtomic(resolveInside(outdir, `${base}.json`), caseReportJson(result)));
       tasks.push(() => writeFileAtomic(resolveInside(outdir, `${base}.html`), caseReportHtml(result)));
@@ -43695,9 +44341,9 @@ function matchesAllExpected(expected, received) {
 function judgeCase(expected, expectedClose, received, initial, facts) {
   let behavior = initial.behavior;
   let result = initial.result;
-  for (const [outcome, list] of Object.entries(expected)) {
+  for (const [outcome2, list] of Object.entries(expected)) {
     if (list !== void 0 && sameEvents(received, list)) {
-      behavior = outcome;
+      behavior = outcome2;
       result = "Actual events match at least one expected.";
       break;
     }
@@ -43902,6 +44548,38 @@ var init_recording = __esm({
   }
 });
 
+// src/play/h2-facet.ts
+function h2Facet(connection) {
+  if (connection.transport.h2 === void 0) return null;
+  const stream = connection.stream;
+  return {
+    get peerFields() {
+      return connection.transport.peerFields ?? {};
+    },
+    secure: connection.socket.encrypted === true,
+    ping(payload2, ms) {
+      const session = stream.session;
+      if (session === void 0 || session.destroyed) return Promise.resolve(false);
+      return new Promise((resolve6) => {
+        const timer = setTimeout(() => resolve6(false), ms);
+        const sent = session.ping(payload2, (err, _duration, echoed) => {
+          clearTimeout(timer);
+          resolve6(err === null && Buffer.compare(echoed, payload2) === 0);
+        });
+        if (!sent) {
+          clearTimeout(timer);
+          resolve6(false);
+        }
+      });
+    }
+  };
+}
+var init_h2_facet = __esm({
+  "src/play/h2-facet.ts"() {
+    "use strict";
+  }
+});
+
 // src/play/case-runner.ts
 function utcNow() {
   return (/* @__PURE__ */ new Date()).toISOString();
@@ -43918,6 +44596,7 @@ var init_case_runner = __esm({
     init_state();
     init_wire_recorder();
     init_recording();
+    init_h2_facet();
     REPORTED_BYTES = 64;
     MAX_RECORDED_EVENTS = 1e3;
     CaseRunner = class {
@@ -43937,6 +44616,7 @@ var init_case_runner = __esm({
       /** The outcome before expected events are checked: Autobahn's Case defaults, or what the case set. */
       outcome = { behavior: Behavior.Failed, result: "Actual events differ from any expected." };
       trafficStats = null;
+      h2Facet;
       // ---- ConnectionHandler ----
       onOpen() {
         this.startedAt = performance.now();
@@ -44008,7 +44688,8 @@ var init_case_runner = __esm({
           connectionWasOpen: s.record.connectionWasOpen,
           txFrameStats: s.wire.txFrameStats,
           scriptedHandshake: s.record.scriptedHandshake,
-          httpResponse: s.record.httpResponse
+          httpResponse: s.record.httpResponse,
+          ...s.transport.h2 !== void 0 ? { h2: { ...s.transport.h2 } } : {}
         }) : common2;
         let result = s.record.droppedOnError !== null && adjusted.behavior === "FAILED" ? `Dropped the connection without a close frame: ${s.record.droppedOnError}.` : adjusted.result;
         if (this.unrecorded > 0) {
@@ -44167,6 +44848,10 @@ var init_case_runner = __esm({
       dropConnection() {
         this.connection.dropConnection("abort");
       }
+      get h2() {
+        this.h2Facet ??= h2Facet(this.connection);
+        return this.h2Facet;
+      }
       get deflateActive() {
         return this.connection.deflateActive;
       }
@@ -44208,17 +44893,17 @@ function parseTarget(request, selected) {
     if (problem !== null) return reject(400, problem);
   }
   let index = null;
-  const cases = q.getAll("case");
+  const cases2 = q.getAll("case");
   const tuples = q.getAll("casetuple");
-  if (cases.length > 1 || tuples.length > 1) return reject(400, "more than one case parameter");
+  if (cases2.length > 1 || tuples.length > 1) return reject(400, "more than one case parameter");
   if (tuples[0] !== void 0) {
     const at = selected.findIndex((c3) => c3.id === tuples[0]?.trim());
     if (at < 0) return reject(404, `no selected case has the id ${JSON.stringify(tuples[0])}`);
     index = at + 1;
   }
-  if (cases[0] !== void 0) {
-    index = parseIndex(cases[0]);
-    if (index === null) return reject(400, `case must be a whole number, got ${JSON.stringify(cases[0])}`);
+  if (cases2[0] !== void 0) {
+    index = parseIndex(cases2[0]);
+    if (index === null) return reject(400, `case must be a whole number, got ${JSON.stringify(cases2[0])}`);
   }
   if (index !== null && (index < 1 || index > selected.length)) {
     return reject(404, `case ${index} not found: ${selected.length} cases are selected (1..${selected.length})`);
@@ -45156,8 +45841,44 @@ var init_tape = __esm({
 });
 
 // src/core/transport.ts
+import { constants as h2 } from "node:http2";
 import { addAbortSignal } from "node:stream";
-var H2_LOCAL_WINDOW, H2_STREAM_WINDOW, TCP, HTTP2_STREAM;
+function http2Stream() {
+  const facts = { peerEnded: false, ownEnded: false, peerReset: null, ownReset: null };
+  return {
+    name: "h2",
+    h2: facts,
+    peerFields: {},
+    attach(stream) {
+      const s = stream;
+      stream.on("end", () => {
+        if (facts.ownReset === null) facts.peerEnded = true;
+        if (!stream.writableEnded) stream.end();
+      });
+      stream.on("finish", () => facts.ownEnded = true);
+      stream.on("close", () => {
+        const code = s.rstCode ?? h2.NGHTTP2_NO_ERROR;
+        if (facts.ownReset === null && code !== h2.NGHTTP2_NO_ERROR) {
+          facts.peerReset = code;
+          facts.peerEnded = false;
+        }
+      });
+    },
+    end(stream) {
+      if (!stream.writableEnded) stream.end();
+    },
+    abort(stream) {
+      resetStream(stream, facts, h2.NGHTTP2_CANCEL);
+    }
+  };
+}
+function resetStream(s, facts, code) {
+  if (s.closed || s.destroyed) return;
+  facts.ownReset = code;
+  if (code === h2.NGHTTP2_CANCEL) addAbortSignal(AbortSignal.abort(), s);
+  else s.close(code);
+}
+var H2_LOCAL_WINDOW, H2_STREAM_WINDOW, TCP;
 var init_transport = __esm({
   "src/core/transport.ts"() {
     "use strict";
@@ -45173,22 +45894,6 @@ var init_transport = __esm({
       },
       abort(stream) {
         stream.destroy();
-      }
-    };
-    HTTP2_STREAM = {
-      name: "h2",
-      attach(stream) {
-        stream.on("end", () => {
-          if (!stream.writableEnded) stream.end();
-        });
-      },
-      end(stream) {
-        if (!stream.writableEnded) stream.end();
-      },
-      abort(stream) {
-        const s = stream;
-        if (s.closed || s.destroyed) return;
-        addAbortSignal(AbortSignal.abort(), s);
       }
     };
   }
@@ -45784,84 +46489,6 @@ var init_listener = __esm({
   }
 });
 
-// src/protocol/h2-connect.ts
-function one(fields, name) {
-  const v = fields[name];
-  if (v === void 0) return void 0;
-  return Array.isArray(v) ? v.join(", ") : String(v);
-}
-function parseConnectRequest(fields) {
-  const method = one(fields, ":method");
-  const protocol = one(fields, ":protocol");
-  if (method !== "CONNECT" || protocol === void 0) return { ok: false, status: 400, reason: "a WebSocket over HTTP/2 is opened with an extended CONNECT (:method CONNECT, :protocol websocket; RFC 8441 \xA74)" };
-  if (protocol.toLowerCase() !== "websocket") return { ok: false, status: 501, reason: `:protocol ${JSON.stringify(protocol.slice(0, 100))} is not websocket` };
-  for (const name of [":scheme", ":path", ":authority"]) {
-    if ((one(fields, name) ?? "") === "") return { ok: false, status: 400, reason: `the extended CONNECT has no ${name} (RFC 8441 \xA74)` };
-  }
-  const version2 = one(fields, "sec-websocket-version");
-  if (version2 !== "13") return { ok: false, status: 400, reason: `Sec-WebSocket-Version must be 13, got ${version2 === void 0 ? "none" : JSON.stringify(version2)}` };
-  const target = one(fields, ":path") ?? "/";
-  const q = target.indexOf("?");
-  const headers = /* @__PURE__ */ new Map();
-  for (const [name, value] of Object.entries(fields)) {
-    if (name.startsWith(":") || value === void 0) continue;
-    headers.set(name.toLowerCase(), (Array.isArray(value) ? value : [String(value)]).map((v) => v.trim()));
-  }
-  return {
-    ok: true,
-    request: {
-      method: "CONNECT",
-      target,
-      path: q < 0 ? target : target.slice(0, q),
-      query: new URLSearchParams(q < 0 ? "" : target.slice(q + 1)),
-      headers,
-      key: "",
-      version: version2,
-      raw: renderFields(fields)
-    }
-  };
-}
-function connectRequestFields(spec) {
-  const fields = {
-    ":method": "CONNECT",
-    ":protocol": "websocket",
-    ":scheme": spec.scheme,
-    ":path": spec.path,
-    ":authority": spec.authority
-  };
-  for (const [name, value] of spec.headers ?? []) fields[name.toLowerCase()] = value;
-  fields["sec-websocket-version"] = "13";
-  if (spec.extensions !== null) fields["sec-websocket-extensions"] = spec.extensions;
-  return fields;
-}
-function checkConnectResponse(fields) {
-  const status = Number(one(fields, ":status"));
-  if (!(status >= 200 && status < 300)) return { ok: false, reason: `the server answered the extended CONNECT with status ${Number.isFinite(status) ? status : "?"}, not 2xx (RFC 8441 \xA75)` };
-  const headers = /* @__PURE__ */ new Map();
-  for (const [name, value] of Object.entries(fields)) {
-    if (name.startsWith(":") || value === void 0) continue;
-    headers.set(name.toLowerCase(), (Array.isArray(value) ? value : [String(value)]).map((v) => v.trim()));
-  }
-  const extensions = headers.get("sec-websocket-extensions");
-  return { ok: true, status, headers, extensions: extensions === void 0 ? null : extensions.join(", ") };
-}
-function renderFields(fields) {
-  const lines = ["HTTP/2 HEADERS"];
-  const entries = Object.entries(fields).filter(([, v]) => v !== void 0);
-  entries.sort(([a2], [b]) => Number(!a2.startsWith(":")) - Number(!b.startsWith(":")));
-  for (const [name, value] of entries) {
-    for (const v of Array.isArray(value) ? value : [value]) lines.push(`${name}: ${String(v)}`);
-  }
-  return `${lines.join("\r\n")}\r
-\r
-`;
-}
-var init_h2_connect = __esm({
-  "src/protocol/h2-connect.ts"() {
-    "use strict";
-  }
-});
-
 // src/server/h2-upgrade.ts
 import http2 from "node:http2";
 function createH2Server(options, router, onUpgrade, onBadPeer) {
@@ -45899,7 +46526,9 @@ function acceptStream(stream, headers, options, router) {
     stream.end(buildStatusPage("wsgate fuzzing server", "This is a WebSocket endpoint over HTTP/2 (RFC 8441): Autobahn|Testsuite&#39;s fuzzing server, run by wsgate."));
     return null;
   }
-  const connection = new Connection(stream, options, { role: "server" }, HTTP2_STREAM, stream.session?.socket);
+  const transport = http2Stream();
+  transport.peerFields = flatFields(headers);
+  const connection = new Connection(stream, options, { role: "server" }, transport, stream.session?.socket);
   connection.recordRequest(verdict.ok ? verdict.request.raw : renderFields(headers));
   const upgrade = { connection, request: null };
   if (!verdict.ok) {
@@ -46056,9 +46685,9 @@ var init_fuzzing_server = __esm({
       /** Drops the connections running agent's case at index (the gate's timeout). */
       abortRun(agent, index) {
         for (const s of this.upgrades) {
-          const h2 = s.request;
-          if (h2 === null) continue;
-          if (h2.path === "/runCase" && h2.query.get("agent") === agent && parseIndex(h2.query.get("case")) === index) {
+          const h3 = s.request;
+          if (h3 === null) continue;
+          if (h3.path === "/runCase" && h3.query.get("agent") === agent && parseIndex(h3.query.get("case")) === index) {
             s.connection.dropConnection("abort");
           }
         }
@@ -46273,8 +46902,8 @@ var init_host_port = __esm({
 });
 
 // src/drivers/case-server.ts
-function catalogueInfo(extended2 = false, under = "client") {
-  return catalogueFor(extended2, under).map((c3) => ({
+function catalogueInfo(extended2 = false, under = "client", http23 = false) {
+  return catalogueFor(extended2, under, http23 ? "h2" : "http/1.1").map((c3) => ({
     id: c3.id,
     category: c3.category,
     subcategory: c3.subcategory,
@@ -46284,7 +46913,7 @@ function catalogueInfo(extended2 = false, under = "client") {
   }));
 }
 function createServer(options) {
-  const info = catalogueInfo(options.extended ?? false);
+  const info = catalogueInfo(options.extended ?? false, "client", options.http2 ?? false);
   const told = /* @__PURE__ */ new Set();
   const server = new FuzzingServer({
     host: options.host,
@@ -46316,13 +46945,13 @@ function createServer(options) {
 function serverBaseUrl(host, port, secure) {
   return `${secure ? "wss" : "ws"}://${hostPort(host, port)}`;
 }
-async function listenForCases(config2, cases, options) {
+async function listenForCases(config2, cases2, options) {
   const server = createServer({
     // WSGATE_LISTEN_HOST may bind elsewhere (0.0.0.0 in a container); clients are still told the url's host.
     host: config2.listenHost,
     port: config2.port,
     outdir: config2.outdir,
-    cases,
+    cases: cases2,
     statusWaitMs: options.statusWaitMs,
     logger: options.logger,
     protocolOptions: config2.protocolOptions,
@@ -46478,7 +47107,8 @@ function mergedTls(summaries) {
   return { tls: { ...first, caFile: sameCa ? first.caFile : null, insecure: summaries.some((s) => s.tls?.insecure === true) } };
 }
 async function mergeCases(summaries, inputs, role) {
-  const order = new Map(catalogueFor(true, role).map((c3, i2) => [c3.id, { i: i2, def: c3 }]));
+  const h2Group = catalogueFor(true, role, "h2").filter((c3) => c3.id.startsWith("16."));
+  const order = new Map([...catalogueFor(true, role), ...h2Group].map((c3, i2) => [c3.id, { i: i2, def: c3 }]));
   const owner = /* @__PURE__ */ new Map();
   const results = /* @__PURE__ */ new Map();
   const merged = [];
@@ -72271,9 +72901,9 @@ function listCommand(y, { io, env: env2, setStatus }) {
     "Print the selected cases (index, id, description) without opening a socket",
     (y2) => y2.option("cases", { type: "string", array: true, requiresArg: true, default: [], describe: "Case id patterns" }).option("exclude-cases", { type: "string", array: true, requiresArg: true, default: [], describe: "Case id patterns to leave out" }).option("extended", extendedOption).option("role", { type: "string", choices: ["client", "server"], default: "client", describe: "The side under test: with --extended, a server's own group is 15 (a client's 14)" }),
     (a2) => {
-      const cases = selectCases(catalogueFor(a2.extended === true, a2.role === "server" ? "server" : "client"), splitList(a2.cases), splitList(a2["exclude-cases"]));
-      const width = String(cases.length).length;
-      for (const [i2, c3] of cases.entries()) {
+      const cases2 = selectCases(catalogueFor(a2.extended === true, a2.role === "server" ? "server" : "client"), splitList(a2.cases), splitList(a2["exclude-cases"]));
+      const width = String(cases2.length).length;
+      for (const [i2, c3] of cases2.entries()) {
         io.stdout.write(`${String(i2 + 1).padStart(width)}  ${c3.id.padEnd(8)}  ${fragmentToText(c3.description).replace(/\s+/g, " ").trim()}
 `);
       }
@@ -72453,9 +73083,9 @@ function reproEchoOutcome(data, facts, echoed, sent) {
 }
 function reproJudge(data, facts, received, echoed, sent) {
   let { behavior, result } = data.echo !== null ? reproEchoOutcome(data, facts, echoed, sent) : { behavior: "FAILED", result: "Actual events differ from any expected." };
-  for (const [outcome, list] of Object.entries(facts.open ? data.expect : {})) {
+  for (const [outcome2, list] of Object.entries(facts.open ? data.expect : {})) {
     if (list !== void 0 && list.length === received.length && received.every((e, i2) => reproSameEvent(e, list[i2]))) {
-      behavior = outcome;
+      behavior = outcome2;
       result = "Actual events match at least one expected.";
       break;
     }
@@ -72630,18 +73260,18 @@ var ReproFrameReader = class {
     this.size += chunk.length;
     for (; ; ) {
       if (this.size < 2) return;
-      const h2 = this.peek(Math.min(this.size, 14));
-      const b0 = h2[0];
-      const b1 = h2[1];
+      const h3 = this.peek(Math.min(this.size, 14));
+      const b0 = h3[0];
+      const b1 = h3[1];
       let length = b1 & 127;
       let at = 2;
       if (length === 126) {
-        if (h2.length < 4) return;
-        length = h2.readUInt16BE(2);
+        if (h3.length < 4) return;
+        length = h3.readUInt16BE(2);
         at = 4;
       } else if (length === 127) {
-        if (h2.length < 10) return;
-        length = Number(h2.readBigUInt64BE(2));
+        if (h3.length < 10) return;
+        length = Number(h3.readBigUInt64BE(2));
         at = 10;
       }
       const masked = (b1 & 128) !== 0;
@@ -76332,7 +76962,7 @@ var createMessages = ({
   signalDescription,
   exitCode,
   escapedCommand,
-  timedOut,
+  timedOut: timedOut2,
   isCanceled,
   isGracefullyCanceled,
   isMaxBuffer,
@@ -76346,7 +76976,7 @@ var createMessages = ({
   const errorCode = originalError?.code;
   const prefix = getErrorPrefix({
     originalError,
-    timedOut,
+    timedOut: timedOut2,
     timeout: timeout2,
     isMaxBuffer,
     maxBuffer,
@@ -76375,7 +77005,7 @@ ${originalMessage}`;
 };
 var getErrorPrefix = ({
   originalError,
-  timedOut,
+  timedOut: timedOut2,
   timeout: timeout2,
   isMaxBuffer,
   maxBuffer,
@@ -76390,7 +77020,7 @@ var getErrorPrefix = ({
   killSignal
 }) => {
   const forcefulSuffix = getForcefulSuffix(isForcefullyTerminated, forceKillAfterDelay);
-  if (timedOut) {
+  if (timedOut2) {
     return `Command timed out after ${timeout2} milliseconds${forcefulSuffix}`;
   }
   if (isGracefullyCanceled) {
@@ -76497,7 +77127,7 @@ var makeError = ({
   command: command2,
   escapedCommand,
   startTime,
-  timedOut,
+  timedOut: timedOut2,
   isCanceled,
   isGracefullyCanceled,
   isMaxBuffer,
@@ -76527,7 +77157,7 @@ var makeError = ({
     signalDescription,
     exitCode,
     escapedCommand,
-    timedOut,
+    timedOut: timedOut2,
     isCanceled,
     isGracefullyCanceled,
     isMaxBuffer,
@@ -76544,7 +77174,7 @@ var makeError = ({
     command: command2,
     escapedCommand,
     startTime,
-    timedOut,
+    timedOut: timedOut2,
     isCanceled,
     isGracefullyCanceled,
     isMaxBuffer,
@@ -76566,7 +77196,7 @@ var getErrorProperties = ({
   command: command2,
   escapedCommand,
   startTime,
-  timedOut,
+  timedOut: timedOut2,
   isCanceled,
   isGracefullyCanceled,
   isMaxBuffer,
@@ -76588,7 +77218,7 @@ var getErrorProperties = ({
   cwd,
   durationMs: getDurationMs(startTime),
   failed: true,
-  timedOut,
+  timedOut: timedOut2,
   isCanceled,
   isGracefullyCanceled,
   isTerminated: signal !== void 0,
@@ -78028,13 +78658,13 @@ var isFailedExit = (exitCode, signal) => exitCode !== 0 || signal !== null;
 // node_modules/execa/lib/resolve/exit-sync.js
 var getExitResultSync = ({ error: error62, status: exitCode, signal, output: output2 }, { maxBuffer }) => {
   const resultError = getResultError(error62, exitCode, signal);
-  const timedOut = resultError?.code === "ETIMEDOUT";
+  const timedOut2 = resultError?.code === "ETIMEDOUT";
   const isMaxBuffer = isMaxBufferSync(resultError, output2, maxBuffer);
   return {
     resultError,
     exitCode,
     signal,
-    timedOut,
+    timedOut: timedOut2,
     isMaxBuffer
   };
 };
@@ -78108,7 +78738,7 @@ var spawnSubprocessSync = ({ file: file2, commandArguments, options, command: co
   if (syncResult.failed) {
     return syncResult;
   }
-  const { resultError, exitCode, signal, timedOut, isMaxBuffer } = getExitResultSync(syncResult, options);
+  const { resultError, exitCode, signal, timedOut: timedOut2, isMaxBuffer } = getExitResultSync(syncResult, options);
   const { output: output2, error: error62 = resultError } = transformOutputSync({
     fileDescriptors,
     syncResult,
@@ -78122,7 +78752,7 @@ var spawnSubprocessSync = ({ file: file2, commandArguments, options, command: co
     error: error62,
     exitCode,
     signal,
-    timedOut,
+    timedOut: timedOut2,
     isMaxBuffer,
     stdio,
     all,
@@ -78150,7 +78780,7 @@ var runSubprocessSync = ({ file: file2, commandArguments, options, command: comm
   }
 };
 var normalizeSpawnSyncOptions = ({ encoding, maxBuffer, ...options }) => ({ ...options, encoding: "buffer", maxBuffer: getMaxBufferSync(maxBuffer) });
-var getSyncResult = ({ error: error62, exitCode, signal, timedOut, isMaxBuffer, stdio, all, options, command: command2, escapedCommand, startTime }) => error62 === void 0 ? makeSuccessResult({
+var getSyncResult = ({ error: error62, exitCode, signal, timedOut: timedOut2, isMaxBuffer, stdio, all, options, command: command2, escapedCommand, startTime }) => error62 === void 0 ? makeSuccessResult({
   command: command2,
   escapedCommand,
   stdio,
@@ -78162,7 +78792,7 @@ var getSyncResult = ({ error: error62, exitCode, signal, timedOut, isMaxBuffer, 
   error: error62,
   command: command2,
   escapedCommand,
-  timedOut,
+  timedOut: timedOut2,
   isCanceled: false,
   isGracefullyCanceled: false,
   isMaxBuffer,
@@ -80410,7 +81040,7 @@ async function generatePki(hosts, options = {}) {
       await x509.SubjectKeyIdentifierExtension.create(caKeys.publicKey)
     ]
   });
-  const names = [.../* @__PURE__ */ new Set([...hosts.filter((h2) => h2 !== "" && h2 !== "0.0.0.0" && h2 !== "::"), ...options.loopback === false ? [] : LOOPBACK_NAMES])];
+  const names = [.../* @__PURE__ */ new Set([...hosts.filter((h3) => h3 !== "" && h3 !== "0.0.0.0" && h3 !== "::"), ...options.loopback === false ? [] : LOOPBACK_NAMES])];
   const serverKeys = await subtle.generateKey(ALGORITHM, true, ["sign", "verify"]);
   const leaf = await x509.X509CertificateGenerator.create({
     serialNumber: serial(),
@@ -80590,9 +81220,9 @@ function startCommand(expanded, env2) {
     treeCpuMs: () => treeCpuMs(child.pid, token),
     killGroup,
     stop,
-    snapshot(timedOut) {
+    snapshot(timedOut2) {
       const { exitCode, signal, spawnError } = end;
-      return { command: expanded, exitCode, signal, timedOut, spawnError, output: output2.text(), outputTruncated: output2.truncated };
+      return { command: expanded, exitCode, signal, timedOut: timedOut2, spawnError, output: output2.text(), outputTruncated: output2.truncated };
     }
   };
 }
@@ -80806,21 +81436,21 @@ function notRun(def, index, reason) {
 
 // src/drivers/looping.ts
 init_rule();
-async function runLooping(server, cases, command2, where, config2, signal, settle2) {
+async function runLooping(server, cases2, command2, where, config2, signal, settle2) {
   const t0 = performance.now();
   const seen = [];
   const onStart = (event) => {
     seen.push(event);
   };
   const onFinish = (event, result) => {
-    const def = cases[event.index - 1];
+    const def = cases2[event.index - 1];
     if (!isAborted(signal) && def !== void 0 && event.agent === resultAgent(server, config2)) {
       settle2(conclude(def, event.index, result, null, true, config2, [], result.duration));
     }
   };
   server.on("caseStarted", onStart);
   server.on("caseFinished", onFinish);
-  const budgetS = cases.reduce((sum, c3) => sum + caseTimeoutFor(c3, config2), 0);
+  const budgetS = cases2.reduce((sum, c3) => sum + caseTimeoutFor(c3, config2), 0);
   let clientRun;
   try {
     const values = { url: where.baseUrl, case: "", agent: config2.agent, http2: where.http2, ...where.ca !== null ? { ca: where.ca } : {} };
@@ -80831,7 +81461,7 @@ async function runLooping(server, cases, command2, where, config2, signal, settl
   }
   if (isAborted(signal)) return;
   const transportFailure = server.transportFailureSince(t0);
-  for (const gc of loopingResults(server, cases, config2, clientRun, seen.length > 0, budgetS)) {
+  for (const gc of loopingResults(server, cases2, config2, clientRun, seen.length > 0, budgetS)) {
     if (transportFailure !== null && gc.result === null && gc.status === "failed") gc.reason = `${transportFailure}; ${gc.reason}`;
     settle2(gc);
   }
@@ -80845,12 +81475,12 @@ async function driveClient(server, command2, values, config2, signal, budgetMs, 
   const client = startClient(command2, values, env2);
   const abort = new AbortController();
   signal?.addEventListener("abort", () => abort.abort(), { once: true });
-  let timedOut = false;
+  let timedOut2 = false;
   try {
     const first = await raceTimeout(client.exited.then(() => "exit"), budgetMs, abort.signal);
     if (first !== "exit") {
-      timedOut = signal?.aborted !== true;
-      if (timedOut) await client.stop(TERM_GRACE_MS);
+      timedOut2 = signal?.aborted !== true;
+      if (timedOut2) await client.stop(TERM_GRACE_MS);
       else client.killGroup();
       await raceTimeout(client.exited, 1e3);
     }
@@ -80859,13 +81489,13 @@ async function driveClient(server, command2, values, config2, signal, budgetMs, 
   } finally {
     client.killGroup();
   }
-  return client.snapshot(timedOut);
+  return client.snapshot(timedOut2);
 }
-function loopingResults(server, cases, config2, clientRun, sawAny, budgetS) {
+function loopingResults(server, cases2, config2, clientRun, sawAny, budgetS) {
   const excluded = agentCaseExcluder(config2.excludeAgentCases, config2.patternSyntax);
   const agent = resultAgent(server, config2);
   const results = server.results.get(agent) ?? /* @__PURE__ */ new Map();
-  return cases.map((def, i2) => {
+  return cases2.map((def, i2) => {
     const result = results.get(def.id) ?? null;
     if (result === null && excluded(agent, def.id)) return notRun(def, i2 + 1, excludedReason(config2.agent, config2.specFile));
     if (result === null) {
@@ -80887,17 +81517,17 @@ async function runOneCase(server, def, index, command2, where, config2, signal) 
   const abort = new AbortController();
   const onAbort = () => abort.abort();
   signal?.addEventListener("abort", onAbort, { once: true });
-  let timedOut = false;
+  let timedOut2 = false;
   try {
     const run = { server, agent, index, client, watch, deadline, abort: abort.signal, signal, warnings };
-    timedOut = await awaitCaseEnd(run);
+    timedOut2 = await awaitCaseEnd(run);
     if (!client.hasExited) await stopLingeringClient(run);
   } finally {
     client.killGroup();
     signal?.removeEventListener("abort", onAbort);
     watch.dispose();
   }
-  const gc = conclude(def, index, watch.result(), client.snapshot(timedOut), watch.sawConnection(), config2, warnings, performance.now() - t0);
+  const gc = conclude(def, index, watch.result(), client.snapshot(timedOut2), watch.sawConnection(), config2, warnings, performance.now() - t0);
   const transportFailure = gc.result === null ? server.transportFailureSince(t0) : null;
   if (transportFailure !== null) gc.reason = `${transportFailure}; ${gc.reason}`;
   return gc;
@@ -80936,14 +81566,14 @@ async function awaitCaseEnd(run) {
     return false;
   }
   if (first !== "timeout") return false;
-  const timedOut = run.signal?.aborted !== true;
-  if (timedOut && await client.stop(TERM_GRACE_MS) === "killed") run.warnings.push(`the client ignored SIGTERM for ${TERM_GRACE_MS / 1e3} s; its process group was killed with SIGKILL`);
+  const timedOut2 = run.signal?.aborted !== true;
+  if (timedOut2 && await client.stop(TERM_GRACE_MS) === "killed") run.warnings.push(`the client ignored SIGTERM for ${TERM_GRACE_MS / 1e3} s; its process group was killed with SIGKILL`);
   else client.killGroup();
   if (server.isRunning(agent, index)) {
     server.abortRun(agent, index);
     await raceTimeout(watch.waiter.promise, 2e3);
   }
-  return timedOut;
+  return timedOut2;
 }
 async function settleAfterExit(run, remaining) {
   const { server, agent, index, watch } = run;
@@ -80984,9 +81614,9 @@ function clientRoleDriver(config2) {
     tlsNeeds: { hosts: [config2.host], serverFiles: false, needCertificate: true },
     peerCount: 1,
     async startPeer(_n, context) {
-      const { io, cases, secure } = context;
+      const { io, cases: cases2, secure } = context;
       if (command2.includes("{ca}") && secure?.caFile == null) throw new UsageError("the client command uses {ca}, but there is no CA to give it: add --tls (wsgate makes one), or --ca FILE with your --cert");
-      server = await listenForCases(config2, cases, { logger: io.logger, statusWaitMs: (config2.caseTimeout ?? DEFAULT_CASE_TIMEOUT) * 1e3, certificate: secure, keepRecordings: config2.repro.record, http2: config2.http2 });
+      server = await listenForCases(config2, cases2, { logger: io.logger, statusWaitMs: (config2.caseTimeout ?? DEFAULT_CASE_TIMEOUT) * 1e3, certificate: secure, keepRecordings: config2.repro.record, http2: config2.http2 });
       clientCpu0 = childrenCpuMs();
       return clientPeer(config2, command2, server, context);
     },
@@ -81040,25 +81670,25 @@ init_errors();
 function caseCost(def) {
   return def.schedule?.cost ?? 0.05;
 }
-function shardCases(cases, shard) {
-  const order = cases.map((c3, i2) => ({ c: c3, i: i2, cost: caseCost(c3) }));
+function shardCases(cases2, shard) {
+  const order = cases2.map((c3, i2) => ({ c: c3, i: i2, cost: caseCost(c3) }));
   order.sort((a2, b) => b.cost - a2.cost || a2.i - b.i);
   const load2 = new Array(shard.count).fill(0);
-  const owner = new Array(cases.length);
+  const owner = new Array(cases2.length);
   for (const { i: i2, cost } of order) {
     let best = 0;
     for (let s = 1; s < shard.count; s++) if (load2[s] < load2[best] - 1e-9) best = s;
     load2[best] = load2[best] + cost;
     owner[i2] = best;
   }
-  return cases.filter((_, i2) => owner[i2] === shard.index - 1);
+  return cases2.filter((_, i2) => owner[i2] === shard.index - 1);
 }
-function runOrder(cases, jobs) {
-  const indices = cases.map((_, i2) => i2);
+function runOrder(cases2, jobs) {
+  const indices = cases2.map((_, i2) => i2);
   if (jobs <= 1) return indices;
-  const alone = indices.filter((i2) => cases[i2]?.schedule?.runsAlone === true);
-  const rest = indices.filter((i2) => cases[i2]?.schedule?.runsAlone !== true);
-  rest.sort((a2, b) => caseCost(cases[b]) - caseCost(cases[a2]) || a2 - b);
+  const alone = indices.filter((i2) => cases2[i2]?.schedule?.runsAlone === true);
+  const rest = indices.filter((i2) => cases2[i2]?.schedule?.runsAlone !== true);
+  rest.sort((a2, b) => caseCost(cases2[b]) - caseCost(cases2[a2]) || a2 - b);
   return [...alone, ...rest];
 }
 async function runPool(order, jobs, alone, stop, task, idle = () => false) {
@@ -81090,20 +81720,30 @@ async function runPool(order, jobs, alone, stop, task, idle = () => false) {
   await Promise.all(running);
   if (failure2 !== null) throw failure2.err;
 }
-function runCasesScheduled(cases, jobs, stopped, task) {
+function runCasesScheduled(cases2, jobs, stopped, task) {
   return runPool(
-    runOrder(cases, jobs),
+    runOrder(cases2, jobs),
     jobs,
-    (i2) => cases[i2]?.schedule?.runsAlone === true,
+    (i2) => cases2[i2]?.schedule?.runsAlone === true,
     stopped,
     task,
-    (i2) => cases[i2]?.schedule?.idle === true
+    (i2) => cases2[i2]?.schedule?.idle === true
   );
 }
 function selectForRun(config2) {
-  const all = selectCases(catalogueFor(config2.extended, config2.role), config2.cases, config2.excludeCases);
+  const from = catalogueFor(config2.extended, config2.role, config2.http2 === true ? "h2" : "http/1.1");
+  for (const pattern2 of config2.cases) refuseOtherTransport(pattern2, from, config2.http2 === true);
+  const all = selectCases(from, config2.cases, config2.excludeCases);
   if (all.length === 0) throw new UsageError("no case is selected: check --cases and --exclude-cases");
   return { cases: config2.shard === null ? all : shardCases(all, config2.shard), selected: all.length };
+}
+function refuseOtherTransport(pattern2, from, http23) {
+  if (selectCases(from, [pattern2]).length > 0) return;
+  const named = selectCases(everyCase, [pattern2]).map((c3) => c3.id.split(".")[0]);
+  if (http23 && named.some((g) => g === "14" || g === "15")) {
+    throw new UsageError(`--cases ${pattern2}: groups 14 and 15 script HTTP/1.1 opening handshakes and cannot run over --http2 (group 16 has RFC 8441's rules: --extended --cases '16.*')`);
+  }
+  if (!http23 && named.includes("16")) throw new UsageError(`--cases ${pattern2}: group 16 (WebSocket over HTTP/2, RFC 8441) runs with --http2 --extended only`);
 }
 
 // src/drivers/server-role.ts
@@ -81231,21 +81871,22 @@ init_transport();
 init_h2_connect();
 import http22 from "node:http2";
 var NO_CONNECT_SETTING = "the server did not advertise SETTINGS_ENABLE_CONNECT_PROTOCOL in its HTTP/2 SETTINGS: it does not take WebSockets over HTTP/2 (RFC 8441 \xA73)";
-function openSession(socket, authority, secure, timeoutMs) {
+function openSession(socket, authority, secure, timeoutMs, settings = {}) {
   return new Promise((resolve6) => {
     const session = http22.connect(`${secure ? "https" : "http"}://${authority}`, {
       createConnection: () => socket,
-      settings: { initialWindowSize: H2_STREAM_WINDOW }
+      // A case may ask for a smaller stream window (group 16's flow control): the server must then wait for WINDOW_UPDATEs.
+      settings: { initialWindowSize: settings.initialWindowSize ?? H2_STREAM_WINDOW }
     });
-    const done = (outcome) => {
+    const done = (outcome2) => {
       clearTimeout(timer);
       session.off("remoteSettings", onSettings);
       session.off("close", onClose);
-      if ("error" in outcome) session.destroy();
-      resolve6(outcome);
+      if ("error" in outcome2) session.destroy();
+      resolve6(outcome2);
     };
-    const onSettings = (settings) => {
-      if (settings.enableConnectProtocol !== true) return done({ error: NO_CONNECT_SETTING });
+    const onSettings = (settings2) => {
+      if (settings2.enableConnectProtocol !== true) return done({ error: NO_CONNECT_SETTING });
       session.setLocalWindowSize(H2_LOCAL_WINDOW);
       done({ session });
     };
@@ -81256,17 +81897,22 @@ function openSession(socket, authority, secure, timeoutMs) {
     session.on("close", onClose);
   });
 }
-function openStream(session, socket, spec, options, newMask, makeHandler, decide) {
+function openStream(session, socket, spec, options, newMask, makeHandler, decide, closeSession = true) {
   const fields = connectRequestFields(spec);
   const stream = session.request(fields, { endStream: false });
-  const connection = new Connection(stream, options, { role: "client", newMask, serverDropTimeoutMs: options.serverDropTimeoutMs, chopGapNs: CHOP_PIECE_GAP_NS }, HTTP2_STREAM, socket);
+  const transport = http2Stream();
+  const connection = new Connection(stream, options, { role: "client", newMask, serverDropTimeoutMs: options.serverDropTimeoutMs, chopGapNs: CHOP_PIECE_GAP_NS }, transport, socket);
   const handler = makeHandler(connection);
   connection.startHandshake({ onData: () => void 0 }, handler);
   connection.recordRequest(renderFields(fields));
-  stream.on("close", () => session.close());
+  if (closeSession) stream.on("close", () => session.close());
   let server = null;
+  stream.once("error", (err) => {
+    if (!connection.record.connectionWasOpen) connection.dropConnection("abort", `the answer to the extended CONNECT was not valid HTTP/2: ${err.message}`);
+  });
   stream.once("response", (headers) => {
     connection.recordResponse(renderFields(headers));
+    transport.peerFields = flatFields(headers);
     const response = checkConnectResponse(headers);
     if (!response.ok) return connection.dropConnection("abort", response.reason);
     server = response.headers.get("server")?.[0] ?? null;
@@ -81276,6 +81922,229 @@ function openStream(session, socket, spec, options, newMask, makeHandler, decide
     connection.open();
   });
   return { connection, serverHeader: () => server };
+}
+
+// src/fuzzing-client/h2-session-case.ts
+init_state();
+init_verdicts();
+
+// src/play/bare-result.ts
+function bareResult(def, verdict, facts) {
+  return {
+    agent: facts.agent,
+    behavior: verdict.behavior,
+    behaviorClose: verdict.behaviorClose,
+    case: facts.index,
+    closedByMe: true,
+    createStats: true,
+    createWirelog: false,
+    description: def.description,
+    droppedByMe: true,
+    duration: Math.round(facts.durationMs),
+    expectation: def.expectation,
+    expected: {},
+    expectedClose: { ...def.close },
+    failedByMe: false,
+    httpRequest: facts.httpRequest,
+    httpResponse: facts.httpResponse,
+    id: def.id,
+    isServer: facts.isServer,
+    localCloseCode: null,
+    localCloseReason: null,
+    received: [],
+    remoteCloseCode: null,
+    remoteCloseReason: null,
+    reportCompressionRatio: false,
+    reportTime: false,
+    result: verdict.result,
+    resultClose: verdict.resultClose,
+    rxFrameStats: {},
+    rxOctetStats: {},
+    started: facts.started,
+    trafficStats: null,
+    txFrameStats: {},
+    txOctetStats: {},
+    wasClean: verdict.behaviorClose === "OK",
+    wasCloseHandshakeTimeout: false,
+    wasNotCleanReason: null,
+    wasOpenHandshakeTimeout: false,
+    wasServerConnectionDropTimeout: false,
+    wirelog: [],
+    transport: "h2"
+  };
+}
+
+// src/fuzzing-client/h2-session-case.ts
+init_case_runner();
+
+// src/fuzzing-client/h2-probe.ts
+init_h2_frames();
+function probeFields(scheme, authority, path20) {
+  return [
+    [":method", "CONNECT"],
+    [":protocol", "websocket"],
+    [":scheme", scheme],
+    [":path", path20],
+    [":authority", authority],
+    ["sec-websocket-version", "13"]
+  ];
+}
+function probeOnSocket(socket, fields, request, timeoutMs, log) {
+  const sent = fields.filter(([name]) => !(request.omit ?? []).includes(name));
+  let settings = null;
+  let [status, reset2, goaway] = [null, null, null];
+  return new Promise((resolve6) => {
+    const reader = new H2FrameReader();
+    let requested = false;
+    const finish3 = (closed) => {
+      clearTimeout(timer);
+      socket.removeAllListeners("data");
+      if (!socket.destroyed) {
+        if (requested) socket.write(encodeH2Frame(H2Frame.RstStream, 0, 1, Buffer.from([0, 0, 0, 8])));
+        socket.end(encodeH2Frame(H2Frame.GoAway, 0, 0, Buffer.alloc(8)));
+        setTimeout(() => socket.destroy(), 200).unref();
+      }
+      resolve6({ settings, status, reset: reset2, goaway, closed });
+    };
+    const timer = setTimeout(() => finish3(false), timeoutMs);
+    socket.on("error", () => void 0);
+    socket.once("close", () => finish3(true));
+    socket.on("data", (chunk) => {
+      for (const f of reader.push(chunk)) {
+        if (f.type === H2Frame.Settings && (f.flags & H2Flag.Ack) === 0) {
+          settings ??= parseSettings(f.payload);
+          log.got.push(settingsWords(f.payload));
+          socket.write(encodeH2Frame(H2Frame.Settings, H2Flag.Ack, 0));
+          if (!request.send) return finish3(false);
+          if (!requested) {
+            requested = true;
+            log.sent.push("HTTP/2 HEADERS", ...sent.map(([n2, v]) => `${n2}: ${v}`));
+            socket.write(encodeH2Frame(H2Frame.Headers, H2Flag.EndHeaders, 1, hpackBlock(sent)));
+          }
+        } else if (f.type === H2Frame.Ping && (f.flags & H2Flag.Ack) === 0) {
+          socket.write(encodeH2Frame(H2Frame.Ping, H2Flag.Ack, 0, f.payload));
+        } else if (f.type === H2Frame.Headers && f.streamId === 1) {
+          status = decodeStatus(headerBlock(f));
+          log.got.push(`HEADERS :status: ${status ?? "?"}`);
+          return finish3(false);
+        } else if (f.type === H2Frame.RstStream && f.streamId === 1) {
+          reset2 = f.payload.readUInt32BE(0);
+          log.got.push(`RST_STREAM ${h2ErrorName(reset2)}`);
+          return finish3(false);
+        } else if (f.type === H2Frame.GoAway) {
+          goaway = f.payload.length >= 8 ? f.payload.readUInt32BE(4) : 0;
+          log.got.push(`GOAWAY ${h2ErrorName(goaway)}`);
+          return finish3(false);
+        }
+      }
+    });
+    socket.write(Buffer.concat([H2_PREFACE, encodeH2Frame(H2Frame.Settings, 0, 0)]));
+  });
+}
+function settingsWords(payload2) {
+  return `SETTINGS ${[...parseSettings(payload2)].map(([id, v]) => `0x${id.toString(16)}=${v}`).join(" ")}`;
+}
+
+// src/fuzzing-client/h2-session-case.ts
+init_transport();
+async function playSessionCase(where, def, info, settings) {
+  const run = def.h2?.session;
+  if (run === void 0) throw new Error(`case ${def.id} is not a session case`);
+  const started = utcNow();
+  const t0 = performance.now();
+  const log = { sent: [], got: [] };
+  const sockets = /* @__PURE__ */ new Set();
+  let unreachable = null;
+  const connect = () => new Promise((resolve6) => {
+    const s = where.connect(resolve6, (reason) => {
+      unreachable = reason;
+      resolve6(null);
+    });
+    sockets.add(s);
+  });
+  const ctx = sessionContext(where, settings, connect, log);
+  const limit = new Promise((resolve6) => setTimeout(() => resolve6(timedOut(info.limitMs)), info.limitMs).unref());
+  const verdict = await Promise.race([run(ctx), limit]);
+  for (const s of sockets) s.destroy();
+  if (unreachable !== null) return { result: null, error: unreachable };
+  const text = (lines) => lines.length === 0 ? "" : `${lines.join("\r\n")}\r
+\r
+`;
+  const facts = { agent: info.agent, index: info.index, started, durationMs: performance.now() - t0, httpRequest: text(log.sent), httpResponse: text(log.got), isServer: false };
+  return { result: bareResult(def, verdict, facts), error: null };
+}
+function timedOut(ms) {
+  const why = `The case did not end within ${ms / 1e3} s.`;
+  return { behavior: Behavior.Failed, result: why, behaviorClose: CloseBehavior.Failed, resultClose: why };
+}
+function sessionContext(where, settings, connect, log) {
+  const { target, authority } = where;
+  const secure = target.tls != null;
+  const timeoutMs = settings.protocolOptions.openHandshakeTimeoutMs;
+  return {
+    async probe(request) {
+      const socket = await connect();
+      if (socket === null) return { settings: null, status: null, reset: null, goaway: null, closed: true };
+      return probeOnSocket(socket, probeFields(secure ? "https" : "http", authority, target.resource), request, timeoutMs, log);
+    },
+    async connect() {
+      const socket = await connect();
+      if (socket === null) return "the server could not be reached";
+      const opened = await openSession(socket, authority, secure, timeoutMs);
+      if ("error" in opened) return opened.error;
+      const session = opened.session;
+      return { open: () => openWebSocket(session, socket, where, settings), close: () => session.close() };
+    }
+  };
+}
+function openWebSocket(session, socket, where, settings) {
+  return new Promise((resolve6) => {
+    const texts = [];
+    let waiting = null;
+    let lost = null;
+    let connection = null;
+    const handler = {
+      onOpen: () => resolve6(webSocket(connection)),
+      onMessage: (data) => {
+        const text = data.toString("utf8");
+        if (waiting !== null) waiting(text);
+        else texts.push(text);
+      },
+      onPong: () => void 0,
+      onConnectionLost: () => {
+        waiting?.(null);
+        lost?.();
+        const c3 = connection;
+        if (!c3.record.connectionWasOpen) resolve6(c3.record.wasNotCleanReason ?? "the stream closed before the answer");
+      }
+    };
+    const webSocket = (c3) => ({
+      sendText: (text) => c3.sender.sendMessage(Buffer.from(text, "utf8"), false, 0, false),
+      nextText: (ms) => new Promise((done) => {
+        const queued = texts.shift();
+        if (queued !== void 0 || c3.isClosed()) return done(queued ?? null);
+        const timer = setTimeout(() => {
+          waiting = null;
+          done(null);
+        }, ms);
+        waiting = (text) => {
+          clearTimeout(timer);
+          waiting = null;
+          done(text);
+        };
+      }),
+      reset: (code) => resetStream(c3.stream, c3.transport.h2, code),
+      close: () => new Promise((done) => {
+        const facts = () => ({ ...c3.transport.h2 });
+        if (c3.isClosed()) return done(facts());
+        lost = () => done(facts());
+        if (c3.state === ConnectionState.Open) c3.sendClose(1e3);
+      })
+    });
+    const spec = { scheme: where.target.tls != null ? "https" : "http", authority: where.authority, path: where.target.resource, extensions: null };
+    const opened = openStream(session, socket, spec, settings.protocolOptions, settings.newMask, () => handler, () => ({ deflate: null }), false);
+    connection = opened.connection;
+  });
 }
 
 // src/fuzzing-client/play-case.ts
@@ -81317,6 +82186,10 @@ function connectTo(target, ready, failed) {
   return socket;
 }
 function playCase(target, def, info, settings) {
+  if (target.http2 === true && def.h2?.session !== void 0) {
+    const where = { target, authority: targetHostPort(target), connect: (ready, failed) => connectTo(target, ready, failed) };
+    return playSessionCase(where, def, info, settings).then(({ result, error: error62 }) => ({ result, error: error62, serverHeader: null, timedOut: false }));
+  }
   return new Promise((resolve6) => {
     connectTo(
       target,
@@ -81346,7 +82219,7 @@ function playOnSocket(socket, target, def, info, settings, resolve6) {
 }
 function playOverH2(socket, target, def, info, settings, resolve6) {
   const secure = target.tls != null;
-  void openSession(socket, targetHostPort(target), secure, settings.protocolOptions.openHandshakeTimeoutMs).then((opened) => {
+  void openSession(socket, targetHostPort(target), secure, settings.protocolOptions.openHandshakeTimeoutMs, def.h2?.settings).then((opened) => {
     if ("error" in opened) return resolve6({ result: null, error: opened.error, serverHeader: null, timedOut: false });
     const offers = def.deflateOffers ?? [];
     let serverHeader = () => null;
@@ -81364,7 +82237,7 @@ function playOverH2(socket, target, def, info, settings, resolve6) {
   });
 }
 function caseWatch(socket, def, info, settings, serverHeader, resolve6) {
-  let timedOut = false;
+  let timedOut2 = false;
   let limit = null;
   let stopListening = () => void 0;
   const secure = tlsInfo(socket);
@@ -81379,7 +82252,7 @@ function caseWatch(socket, def, info, settings, serverHeader, resolve6) {
         if (limit !== null) clearTimeout(limit);
         stopListening();
         if (secure !== null) result.tls = secure;
-        resolve6({ result, error: null, serverHeader: serverHeader(), timedOut });
+        resolve6({ result, error: null, serverHeader: serverHeader(), timedOut: timedOut2 });
       }
     }),
     started: (connection) => {
@@ -81388,7 +82261,7 @@ function caseWatch(socket, def, info, settings, serverHeader, resolve6) {
       stopListening = () => info.signal?.removeEventListener("abort", onAbort);
       limit = setTimeout(() => {
         if (connection.isClosed()) return;
-        timedOut = true;
+        timedOut2 = true;
         connection.dropConnection("abort", `wsgate dropped the connection: the case did not end within ${info.limitMs / 1e3} s`);
       }, info.limitMs);
     }
@@ -81669,7 +82542,7 @@ function serverRoleDriver(config2) {
     },
     async writeReports() {
       const recorded = new Map([...results].filter(([, byCase]) => byCase.size > 0));
-      const collisions = await writeReports(config2.outdir, recorded, catalogueInfo(config2.extended, "server"), { generatedAt: (/* @__PURE__ */ new Date()).toISOString(), toolVersion: VERSION });
+      const collisions = await writeReports(config2.outdir, recorded, catalogueInfo(config2.extended, "server", config2.http2), { generatedAt: (/* @__PURE__ */ new Date()).toISOString(), toolVersion: VERSION });
       for (const c3 of collisions) process.stderr.write(`${collisionNotice(c3)}
 `);
       return [...recorded.keys()];
@@ -81697,7 +82570,7 @@ async function startServerPeer(config2, sut, context, cpu) {
       return unreachablePeer(sut, config2.unknownAgent ?? hostPort(target.host, target.port), io.out);
     }
     const agent = await agentOf(config2, sut, target, context.taken);
-    const globalIndex = new Map(catalogueFor(config2.extended, "server").map((c3, i2) => [c3.id, i2 + 1]));
+    const globalIndex = new Map(catalogueFor(config2.extended, "server", config2.http2 ? "h2" : "http/1.1").map((c3, i2) => [c3.id, i2 + 1]));
     const state = { config: config2, sut, target, agent, process: proc, results: /* @__PURE__ */ new Map(), globalIndex, signal: io.signal, out: io.out, gone: null };
     const what = sut.command === REFERENCE_SERVER_COMMAND ? "the bundled ws server" : command2 === null ? "the server" : JSON.stringify(command2);
     const url2 = `${target.tls ? "wss" : "ws"}://${hostPort(target.host, target.port)}${target.resource}`;
@@ -81752,12 +82625,12 @@ async function playOne(state, def, index) {
   if (down !== null) return isAborted(state.signal) ? null : failed(down);
   const limitMs = caseTimeoutFor(def, state.config) * 1e3;
   const { signal } = state;
-  const outcome = await playCase(state.target, def, { agent: state.agent, index: state.globalIndex.get(def.id) ?? index, limitMs, ...signal ? { signal } : {} }, playSettings(state.config, state.sut, def));
+  const outcome2 = await playCase(state.target, def, { agent: state.agent, index: state.globalIndex.get(def.id) ?? index, limitMs, ...signal ? { signal } : {} }, playSettings(state.config, state.sut, def));
   if (isAborted(signal)) return null;
-  if (outcome.result === null) return failed(await serverDown(state) ?? outcome.error ?? "no result");
-  state.results.set(def.id, outcome.result);
-  const warnings = outcome.timedOut ? [`the case did not end within ${limitMs / 1e3} s; wsgate dropped the connection`] : [];
-  const gc = conclude(def, index, outcome.result, null, true, state.config, warnings, performance.now() - t0);
+  if (outcome2.result === null) return failed(await serverDown(state) ?? outcome2.error ?? "no result");
+  state.results.set(def.id, outcome2.result);
+  const warnings = outcome2.timedOut ? [`the case did not end within ${limitMs / 1e3} s; wsgate dropped the connection`] : [];
+  const gc = conclude(def, index, outcome2.result, null, true, state.config, warnings, performance.now() - t0);
   if (gc.status === "failed" && state.process !== null && await state.process.exitsWithin(DIED_GRACE_MS)) {
     gc.reason += `; the server under test ${state.process.describeExit()} during the case`;
   }
@@ -81802,19 +82675,19 @@ init_files();
 init_progress();
 init_resources();
 async function runGate(config2, io, ending) {
-  const { cases, selected } = selectForRun(config2);
+  const { cases: cases2, selected } = selectForRun(config2);
   const baseline = config2.baseline === null ? null : loadBaseline(config2.baseline);
   await checkOutputs(config2);
   const driver = config2.role === "server" ? serverRoleDriver(config2) : clientRoleDriver(config2);
   const secure = config2.tls === null ? null : await prepareTls(config2.tls, { ...driver.tlsNeeds, outdir: config2.outdir });
   const meter = startMeter();
-  const progress = new Progress(io.out, io.isTty, cases.length, config2.quiet);
+  const progress = new Progress(io.out, io.isTty, cases2.length, config2.quiet);
   const keeper = config2.repro.record ? new ReproKeeper(config2.outdir, config2.repro.scripts) : null;
-  const settings = { config: config2, io, cases, selected, baseline, progress, several: driver.peerCount > 1, keeper };
+  const settings = { config: config2, io, cases: cases2, selected, baseline, progress, several: driver.peerCount > 1, keeper };
   const tested = [];
   try {
     for (let n2 = 0; n2 < driver.peerCount && !isAborted(io.signal); n2++) {
-      const peer = await driver.startPeer(n2, { cases, io, secure, taken: new Set(tested.map((t) => t.agent)) });
+      const peer = await driver.startPeer(n2, { cases: cases2, io, secure, taken: new Set(tested.map((t) => t.agent)) });
       tested.push({ agent: peer.agent, cases: await runPeer(peer, settings) });
     }
   } finally {
@@ -81848,8 +82721,8 @@ function tlsRecord(secure) {
   return secure === null ? {} : { tls: secure.summary };
 }
 async function runPeer(peer, s) {
-  const { config: config2, io, cases } = s;
-  s.progress.header(headerLine(config2, cases.length, s.selected, peer));
+  const { config: config2, io, cases: cases2 } = s;
+  s.progress.header(headerLine(config2, cases2.length, s.selected, peer));
   for (const note of peer.notes) s.progress.header(note);
   const done = /* @__PURE__ */ new Map();
   const settle2 = (played) => {
@@ -81866,8 +82739,8 @@ async function runPeer(peer, s) {
     if (peer.play.kind === "self") await peer.play.playAll(settle2);
     else {
       const { playCase: playCase2 } = peer.play;
-      await runCasesScheduled(cases, config2.jobs, () => isAborted(io.signal), async (i2) => {
-        const def = cases[i2];
+      await runCasesScheduled(cases2, config2.jobs, () => isAborted(io.signal), async (i2) => {
+        const def = cases2[i2];
         const gc = excluded(peer.agent, def.id) ? notRun(def, i2 + 1, excludedReason(peer.agent, config2.specFile)) : await playCase2(def, i2 + 1);
         if (gc !== null) settle2(gc);
       });
@@ -81879,7 +82752,7 @@ async function runPeer(peer, s) {
   }
   if (io.signal?.aborted === true) {
     const why = `not run: the run was interrupted (${String(io.signal.reason ?? "interrupted")})`;
-    for (const [i2, def] of cases.entries()) if (!done.has(i2 + 1)) done.set(i2 + 1, { ...notRun(def, i2 + 1, why), ...s.several ? { agent: peer.agent } : {} });
+    for (const [i2, def] of cases2.entries()) if (!done.has(i2 + 1)) done.set(i2 + 1, { ...notRun(def, i2 + 1, why), ...s.several ? { agent: peer.agent } : {} });
   }
   return [...done.values()].sort((a2, b) => a2.index - b.index);
 }
@@ -81887,13 +82760,13 @@ function headerLine(config2, count3, selected, peer) {
   const shardNote = config2.shard === null ? "" : ` (shard ${config2.shard.index}/${config2.shard.count} of ${selected} selected)`;
   return `wsgate: ${count3} case${count3 === 1 ? "" : "s"}${shardNote}${peer.atOnce > 1 ? `, up to ${peer.atOnce} at once,` : ", one at a time,"} against ${peer.against}${config2.http2 ? `, over HTTP/2 (RFC 8441, ${config2.tls === null ? "h2c" : "TLS with ALPN h2"})` : ""}`;
 }
-function withReportFiles(cases, agents) {
+function withReportFiles(cases2, agents) {
   const { prefixes } = agentFilePrefixes(agents);
-  for (const gc of cases) {
+  for (const gc of cases2) {
     const prefix = gc.result === null ? void 0 : prefixes.get(gc.result.agent);
     if (prefix !== void 0) gc.reportBase = caseReportBase(prefix, gc.id);
   }
-  return cases;
+  return cases2;
 }
 
 // src/commands/run.ts
@@ -81962,12 +82835,12 @@ async function serveUntilStopped(server, signal, options = {}) {
   return reason;
 }
 async function startCaseServer(config2, logger, options = {}) {
-  const { cases } = selectForRun(config2);
-  if (cases.length === 0) throw new UsageError("no case is selected: check --cases and --exclude-cases");
+  const { cases: cases2 } = selectForRun(config2);
+  if (cases2.length === 0) throw new UsageError("no case is selected: check --cases and --exclude-cases");
   await checkDirectories([["the report directory", config2.outdir]]);
   const secure = config2.tls === null ? null : await prepareTls(config2.tls, { hosts: [config2.host], outdir: config2.outdir, serverFiles: false, needCertificate: true });
-  const server = await listenForCases(config2, cases, { logger, statusWaitMs: 6e4, certificate: secure, unknownPaths: options.unknownPaths ?? "refuse", http2: config2.http2 });
-  return { server, cases, secure };
+  const server = await listenForCases(config2, cases2, { logger, statusWaitMs: 6e4, certificate: secure, unknownPaths: options.unknownPaths ?? "refuse", http2: config2.http2 });
+  return { server, cases: cases2, secure };
 }
 
 // src/commands/serve.ts
@@ -81985,21 +82858,24 @@ function serveCommand(y, { io, env: env2, setStatus }) {
   );
 }
 async function serve(config2, io, logger) {
-  const { server, cases, secure } = await startCaseServer(config2, logger);
+  const { server, cases: cases2, secure } = await startCaseServer(config2, logger);
   const out = io.stdout;
   out.write(`wsgate ${VERSION} Fuzzing Server (Port ${server.port})
 `);
-  out.write(`Ok, will run ${cases.length} test cases for any clients connecting
+  out.write(`Ok, will run ${cases2.length} test cases for any clients connecting
 `);
   if (secure !== null) {
-    out.write(`Serving ${serverBaseUrl(config2.host, server.port, true)} (TLS)
+    out.write(`Serving ${serverBaseUrl(config2.host, server.port, true)} (TLS${config2.http2 ? ", HTTP/2 with ALPN h2" : ""})
 `);
     if (secure.caFile !== null) out.write(`CA certificate: ${secure.caFile} (give it to the client: NODE_EXTRA_CA_CERTS, SSL_CERT_FILE)
 `);
-    server.on("transportError", (f) => out.write(`${f.reason} (peer ${f.peer})
-`));
+  } else if (config2.http2) {
+    out.write(`Serving ${serverBaseUrl(config2.host, server.port, false)} over HTTP/2 (h2c, prior knowledge; RFC 8441)
+`);
   }
-  out.write(`Cases = [${cases.map((c3) => `'${c3.id}'`).join(", ")}]
+  if (secure !== null || config2.http2) server.on("transportError", (f) => out.write(`${f.reason} (peer ${f.peer})
+`));
+  out.write(`Cases = [${cases2.map((c3) => `'${c3.id}'`).join(", ")}]
 `);
   server.on("caseStarted", (e) => {
     out.write(`Running test case ID ${e.id} for agent ${JSON.stringify(e.agent)} from peer ${e.peer}
