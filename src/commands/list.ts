@@ -15,9 +15,10 @@ export function listCommand<T>(y: Argv<T>, { io, env, setStatus }: CommandContex
         .option('cases', { type: 'string', array: true, requiresArg: true, default: [] as string[], describe: 'Case id patterns' })
         .option('exclude-cases', { type: 'string', array: true, requiresArg: true, default: [] as string[], describe: 'Case id patterns to leave out' })
         .option('extended', extendedOption)
-        .option('role', { type: 'string', choices: ['client', 'server'], default: 'client', describe: "The side under test: with --extended, a server's own group is 15 (a client's 14)" }),
+        .option('role', { type: 'string', choices: ['client', 'server'], default: 'client', describe: "The side under test: with --extended, a server's own group is 15 (a client's 14)" })
+        .option('http2', { type: 'boolean', default: false, describe: 'Over HTTP/2 (RFC 8441): with --extended, group 16 instead of 14/15 (16.1 for a server, 16.2 for a client)' }),
     (a) => {
-      const cases = selectCases(catalogueFor(a.extended === true, a.role === 'server' ? 'server' : 'client'), splitList(a.cases), splitList(a['exclude-cases']));
+      const cases = selectCases(catalogueFor(a.extended === true, a.role === 'server' ? 'server' : 'client', a.http2 ? 'h2' : 'http/1.1'), splitList(a.cases), splitList(a['exclude-cases']));
       const width = String(cases.length).length;
       for (const [i, c] of cases.entries()) {
         io.stdout.write(`${String(i + 1).padStart(width)}  ${c.id.padEnd(8)}  ${fragmentToText(c.description).replace(/\s+/g, ' ').trim()}\n`);
