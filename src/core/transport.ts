@@ -9,7 +9,7 @@
  * H3_REQUEST_CANCELLED); nothing above this file would change (docs/http2.md).
  */
 import { constants as h2 } from 'node:http2';
-import type { Http2Stream } from 'node:http2';
+import type { Http2Session, Http2Stream } from 'node:http2';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 
@@ -33,7 +33,18 @@ export interface Transport {
   finished(stream: Duplex): void;
   /** Our end at once: the socket destroyed, or RST_STREAM(CANCEL). */
   abort(stream: Duplex): void;
+  /** Why the connection is not clean when the peer's end came before any closing handshake (wasNotCleanReason). */
+  peerLostReason(stream: Duplex): string;
 }
+
+/** Autobahn's wasNotCleanReason for a peer that drops TCP before the closing handshake. */
+const PEER_DROPPED_TCP = 'peer dropped the TCP connection without previous WebSocket closing handshake';
+
+// Each stream's session, kept from attach(): a closed stream no longer names it, and a destroyed one means the connection was lost.
+const sessions = new WeakMap<Duplex, Http2Session>();
+
+/** RFC 9113 §7's error codes by number, as RST_STREAM carries them. */
+const H2_ERROR_NAMES = ['NO_ERROR', 'PROTOCOL_ERROR', 'INTERNAL_ERROR', 'FLOW_CONTROL_ERROR', 'SETTINGS_TIMEOUT', 'STREAM_CLOSED', 'FRAME_SIZE_ERROR', 'REFUSED_STREAM', 'CANCEL', 'COMPRESSION_ERROR', 'CONNECT_ERROR', 'ENHANCE_YOUR_CALM', 'INADEQUATE_SECURITY', 'HTTP_1_1_REQUIRED'] as const;
 
 /**
  * RFC 6455 over TCP. A peer's FIN ends the socket (Node's allowHalfOpen is off), as Twisted's
@@ -50,6 +61,7 @@ export const TCP: Transport = {
   abort(stream) {
     stream.destroy();
   },
+  peerLostReason: () => PEER_DROPPED_TCP,
 };
 
 /**
@@ -61,6 +73,8 @@ export const TCP: Transport = {
 export const HTTP2_STREAM: Transport = {
   name: 'h2',
   attach(stream) {
+    const session = (stream as Http2Stream).session;
+    if (session !== undefined) sessions.set(stream, session);
     stream.on('end', () => {
       if (!stream.writableEnded) stream.end();
     });
@@ -72,5 +86,17 @@ export const HTTP2_STREAM: Transport = {
     const s = stream as Http2Stream;
     if (s.closed || s.destroyed) return;
     s.close(h2.NGHTTP2_CANCEL);
+  },
+  /**
+   * Which end the peer's was: END_STREAM (rstCode NO_ERROR, not aborted), its RST_STREAM and the code
+   * it carried (what tells a proxy's reset from an orderly end: nghttpx resets with INTERNAL_ERROR
+   * when its HTTP/1.1 client sends FIN, interop/README.md), or the HTTP/2 connection itself lost.
+   */
+  peerLostReason(stream) {
+    const s = stream as Http2Stream;
+    if (sessions.get(stream)?.destroyed === true) return 'peer dropped the HTTP/2 connection (TCP) without previous WebSocket closing handshake';
+    if (s.rstCode === h2.NGHTTP2_NO_ERROR && !s.aborted) return 'peer ended the HTTP/2 stream (END_STREAM) without previous WebSocket closing handshake';
+    const name = H2_ERROR_NAMES[s.rstCode] ?? `0x${s.rstCode.toString(16)}`;
+    return `peer reset the HTTP/2 stream (RST_STREAM ${name}) without previous WebSocket closing handshake`;
   },
 };
