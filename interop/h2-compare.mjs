@@ -24,7 +24,7 @@ function ending(dir, c) {
   if (c.reportfile == null || !existsSync(file)) return '';
   const r = JSON.parse(readFileSync(file, 'utf8'));
   const reason = r.wasNotCleanReason == null ? '' : `, wasNotCleanReason: ${r.wasNotCleanReason}`;
-  return `wasClean ${r.wasClean}${reason}`;
+  return `wasClean ${r.wasClean}, remoteCloseCode ${r.remoteCloseCode}${reason}`;
 }
 function counts(summary) {
   const n = new Map();
@@ -49,4 +49,8 @@ if (differing.length > 0) {
     out.push(`| ${c.id} | ${verdict(byId.get(c.id))} | ${verdict(c)} | ${ending(proxiedDir, c).replaceAll('|', '\\|')} | ${why} |`);
   }
 }
+// Same verdicts, different endings (a proxy's reset that the verdict forgives, e.g. an informational case).
+const endings = proxied.cases.filter((c) => byId.has(c.id) && verdict(byId.get(c.id)) === verdict(c) && ending(baseDir, byId.get(c.id)) !== ending(proxiedDir, c));
+out.push('', `- same verdict, different ending: ${endings.length}`);
+for (const c of endings) out.push(`  - ${c.id} (${verdict(c)}): HTTP/1.1 ${ending(baseDir, byId.get(c.id))}; through the proxy ${ending(proxiedDir, c)}`);
 process.stdout.write(`${out.join('\n')}\n`);
