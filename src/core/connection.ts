@@ -391,7 +391,7 @@ export class Connection {
     this.assembler.release();
     this.deflate?.close();
     if (!this.rec.wasClean && !this.rec.droppedByMe && this.rec.wasNotCleanReason === null) {
-      this.rec.wasNotCleanReason = 'peer dropped the TCP connection without previous WebSocket closing handshake';
+      this.rec.wasNotCleanReason = this.transport.peerLostReason(this.stream);
     }
     this.handler?.onConnectionLost();
   }

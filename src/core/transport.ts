@@ -8,7 +8,7 @@
  * HTTP/3 (RFC 9220) would be a third: a QUIC stream, with the same ends (FIN, RESET_STREAM with
  * H3_REQUEST_CANCELLED); nothing above this file would change (docs/http2.md).
  */
-import type { Http2Stream } from 'node:http2';
+import type { Http2Session, Http2Stream } from 'node:http2';
 import type { Socket } from 'node:net';
 import { constants as h2 } from 'node:http2';
 import { addAbortSignal, type Duplex } from 'node:stream';
@@ -38,7 +38,18 @@ export interface Transport {
   readonly h2?: H2StreamFacts;
   /** Over HTTP/2: the peer's header fields (its request, or its answer), names lower-case. */
   readonly peerFields?: Readonly<Record<string, string>>;
+  /** Why the connection is not clean when the peer's end came before any closing handshake (wasNotCleanReason). */
+  peerLostReason(stream: Duplex): string;
 }
+
+/** Autobahn's wasNotCleanReason for a peer that drops TCP before the closing handshake. */
+const PEER_DROPPED_TCP = 'peer dropped the TCP connection without previous WebSocket closing handshake';
+
+// Each stream's session, kept from attach(): a closed stream no longer names it, and a destroyed one means the connection was lost.
+const sessions = new WeakMap<Duplex, Http2Session>();
+
+/** RFC 9113 §7's error codes by number, as RST_STREAM carries them. */
+const H2_ERROR_NAMES = ['NO_ERROR', 'PROTOCOL_ERROR', 'INTERNAL_ERROR', 'FLOW_CONTROL_ERROR', 'SETTINGS_TIMEOUT', 'STREAM_CLOSED', 'FRAME_SIZE_ERROR', 'REFUSED_STREAM', 'CANCEL', 'COMPRESSION_ERROR', 'CONNECT_ERROR', 'ENHANCE_YOUR_CALM', 'INADEQUATE_SECURITY', 'HTTP_1_1_REQUIRED'] as const;
 
 /**
  * RFC 6455 over TCP. A peer's FIN ends the socket (Node's allowHalfOpen is off), as Twisted's
@@ -55,6 +66,7 @@ export const TCP: Transport = {
   abort(stream) {
     stream.destroy();
   },
+  peerLostReason: () => PEER_DROPPED_TCP,
 };
 
 /** What an HTTP/2 stream's transport knows of its stream: how each side ended it (group 16 judges it). */
@@ -79,6 +91,7 @@ export function http2Stream(): Http2Transport {
     peerFields: {},
     attach(stream) {
       const s = stream as Http2Stream;
+      if (s.session !== undefined) sessions.set(stream, s.session);
       // Node also ends the readable side when the stream is reset; a reset's code is read at 'close' (its END_STREAM unknown then).
       stream.on('end', () => {
         if (facts.ownReset === null) facts.peerEnded = true;
@@ -101,7 +114,20 @@ export function http2Stream(): Http2Transport {
     abort(stream) {
       resetStream(stream as Http2Stream, facts, h2.NGHTTP2_CANCEL);
     },
+    peerLostReason: (stream) => peerLostReason(stream as Http2Stream),
   };
+}
+
+/**
+ * Which end the peer's was: END_STREAM (rstCode NO_ERROR, not aborted), its RST_STREAM and the code
+ * it carried (what tells a proxy's reset from an orderly end: nghttpx resets with INTERNAL_ERROR
+ * when its HTTP/1.1 client sends FIN, interop/README.md), or the HTTP/2 connection itself lost.
+ */
+function peerLostReason(s: Http2Stream): string {
+  if (sessions.get(s)?.destroyed === true) return 'peer dropped the HTTP/2 connection (TCP) without previous WebSocket closing handshake';
+  if (s.rstCode === h2.NGHTTP2_NO_ERROR && !s.aborted) return 'peer ended the HTTP/2 stream (END_STREAM) without previous WebSocket closing handshake';
+  const name = H2_ERROR_NAMES[s.rstCode] ?? `0x${s.rstCode.toString(16)}`;
+  return `peer reset the HTTP/2 stream (RST_STREAM ${name}) without previous WebSocket closing handshake`;
 }
 
 /**

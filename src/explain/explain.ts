@@ -155,7 +155,8 @@ function endingPhrase(r: CaseResult, facts: WireFacts): string {
   } else {
     parts.push('no close frame was exchanged');
   }
-  parts.push(r.droppedByMe ? 'wsgate closed TCP' : 'the peer closed TCP');
+  const carrier = r.transport === 'h2' ? 'the HTTP/2 stream' : 'TCP';
+  parts.push(`${r.droppedByMe ? 'wsgate' : 'the peer'} closed ${carrier}`);
   parts.push(r.wasClean ? 'clean' : `not clean${r.wasNotCleanReason !== null ? ` (${r.wasNotCleanReason})` : ''}`);
   return parts.join(', ');
 }

@@ -14,7 +14,7 @@
  *   become a FIN to the client.
  * - nghttpx, h2 front: the client's END_STREAM alone reaches the backend as nothing (no FIN), its
  *   RST_STREAM as a FIN; the backend's FIN or TCP RST both become END_STREAM + RST_STREAM(NO_ERROR).
- *   h2 back: the client's FIN or TCP RST both become RST_STREAM(PROTOCOL_ERROR) without END_STREAM;
+ *   h2 back: the client's FIN or TCP RST both become RST_STREAM without END_STREAM (PROTOCOL_ERROR in a first relay capture; INTERNAL_ERROR on every stream of the full catalogue, interop/README.md);
  *   after the backend's END_STREAM (a FIN to the client) the backend stream gets nothing more.
  * - nghttpx (h2 front) forwards a client's Sec-WebSocket-Key and adds its own: two keys, which ws's
  *   server answers with 400. HAProxy answers the h2 client with the backend's Sec-WebSocket-Accept,

@@ -30510,7 +30510,8 @@ function endingPhrase(r, facts) {
   } else {
     parts.push("no close frame was exchanged");
   }
-  parts.push(r.droppedByMe ? "wsgate closed TCP" : "the peer closed TCP");
+  const carrier = r.transport === "h2" ? "the HTTP/2 stream" : "TCP";
+  parts.push(`${r.droppedByMe ? "wsgate" : "the peer"} closed ${carrier}`);
   parts.push(r.wasClean ? "clean" : `not clean${r.wasNotCleanReason !== null ? ` (${r.wasNotCleanReason})` : ""}`);
   return parts.join(", ");
 }
@@ -45851,6 +45852,7 @@ function http2Stream() {
     peerFields: {},
     attach(stream) {
       const s = stream;
+      if (s.session !== void 0) sessions.set(stream, s.session);
       stream.on("end", () => {
         if (facts.ownReset === null) facts.peerEnded = true;
         if (!stream.writableEnded) stream.end();
@@ -45869,8 +45871,15 @@ function http2Stream() {
     },
     abort(stream) {
       resetStream(stream, facts, h2.NGHTTP2_CANCEL);
-    }
+    },
+    peerLostReason: (stream) => peerLostReason(stream)
   };
+}
+function peerLostReason(s) {
+  if (sessions.get(s)?.destroyed === true) return "peer dropped the HTTP/2 connection (TCP) without previous WebSocket closing handshake";
+  if (s.rstCode === h2.NGHTTP2_NO_ERROR && !s.aborted) return "peer ended the HTTP/2 stream (END_STREAM) without previous WebSocket closing handshake";
+  const name = H2_ERROR_NAMES2[s.rstCode] ?? `0x${s.rstCode.toString(16)}`;
+  return `peer reset the HTTP/2 stream (RST_STREAM ${name}) without previous WebSocket closing handshake`;
 }
 function resetStream(s, facts, code) {
   if (s.closed || s.destroyed) return;
@@ -45878,12 +45887,15 @@ function resetStream(s, facts, code) {
   if (code === h2.NGHTTP2_CANCEL) addAbortSignal(AbortSignal.abort(), s);
   else s.close(code);
 }
-var H2_LOCAL_WINDOW, H2_STREAM_WINDOW, TCP;
+var H2_LOCAL_WINDOW, H2_STREAM_WINDOW, PEER_DROPPED_TCP, sessions, H2_ERROR_NAMES2, TCP;
 var init_transport = __esm({
   "src/core/transport.ts"() {
     "use strict";
     H2_LOCAL_WINDOW = 32 * 1024 * 1024;
     H2_STREAM_WINDOW = 4 * 1024 * 1024;
+    PEER_DROPPED_TCP = "peer dropped the TCP connection without previous WebSocket closing handshake";
+    sessions = /* @__PURE__ */ new WeakMap();
+    H2_ERROR_NAMES2 = ["NO_ERROR", "PROTOCOL_ERROR", "INTERNAL_ERROR", "FLOW_CONTROL_ERROR", "SETTINGS_TIMEOUT", "STREAM_CLOSED", "FRAME_SIZE_ERROR", "REFUSED_STREAM", "CANCEL", "COMPRESSION_ERROR", "CONNECT_ERROR", "ENHANCE_YOUR_CALM", "INADEQUATE_SECURITY", "HTTP_1_1_REQUIRED"];
     TCP = {
       name: "http/1.1",
       attach(stream) {
@@ -45894,7 +45906,8 @@ var init_transport = __esm({
       },
       abort(stream) {
         stream.destroy();
-      }
+      },
+      peerLostReason: () => PEER_DROPPED_TCP
     };
   }
 });
@@ -46279,7 +46292,7 @@ var init_connection = __esm({
         this.assembler.release();
         this.deflate?.close();
         if (!this.rec.wasClean && !this.rec.droppedByMe && this.rec.wasNotCleanReason === null) {
-          this.rec.wasNotCleanReason = "peer dropped the TCP connection without previous WebSocket closing handshake";
+          this.rec.wasNotCleanReason = this.transport.peerLostReason(this.stream);
         }
         this.handler?.onConnectionLost();
       }
@@ -72899,9 +72912,9 @@ function listCommand(y, { io, env: env2, setStatus }) {
   return y.command(
     "list",
     "Print the selected cases (index, id, description) without opening a socket",
-    (y2) => y2.option("cases", { type: "string", array: true, requiresArg: true, default: [], describe: "Case id patterns" }).option("exclude-cases", { type: "string", array: true, requiresArg: true, default: [], describe: "Case id patterns to leave out" }).option("extended", extendedOption).option("role", { type: "string", choices: ["client", "server"], default: "client", describe: "The side under test: with --extended, a server's own group is 15 (a client's 14)" }),
+    (y2) => y2.option("cases", { type: "string", array: true, requiresArg: true, default: [], describe: "Case id patterns" }).option("exclude-cases", { type: "string", array: true, requiresArg: true, default: [], describe: "Case id patterns to leave out" }).option("extended", extendedOption).option("role", { type: "string", choices: ["client", "server"], default: "client", describe: "The side under test: with --extended, a server's own group is 15 (a client's 14)" }).option("http2", { type: "boolean", default: false, describe: "Over HTTP/2 (RFC 8441): with --extended, group 16 instead of 14/15 (16.1 for a server, 16.2 for a client)" }),
     (a2) => {
-      const cases2 = selectCases(catalogueFor(a2.extended === true, a2.role === "server" ? "server" : "client"), splitList(a2.cases), splitList(a2["exclude-cases"]));
+      const cases2 = selectCases(catalogueFor(a2.extended === true, a2.role === "server" ? "server" : "client", a2.http2 ? "h2" : "http/1.1"), splitList(a2.cases), splitList(a2["exclude-cases"]));
       const width = String(cases2.length).length;
       for (const [i2, c3] of cases2.entries()) {
         io.stdout.write(`${String(i2 + 1).padStart(width)}  ${c3.id.padEnd(8)}  ${fragmentToText(c3.description).replace(/\s+/g, " ").trim()}
