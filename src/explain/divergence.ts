@@ -184,9 +184,14 @@ const wrongEndpoint: Detector = ({ r, req, facts, closeFrame, closeAt, key }) =>
     const at = timer?.ms != null ? { frame: null, offset: null, ms: timer.ms } : null;
     return { peerDid: `did not fail the connection: it kept it open and silent${until}`, at, cause: { key: key('accepted'), title: `${req.subject} accepted` } };
   }
-  const peerDid = closeFrame !== undefined ? `failed the connection: it sent a close frame with ${codeWords(r.remoteCloseCode, r.remoteCloseReason)}` : 'dropped the TCP connection without a close frame';
+  const peerDid = closeFrame !== undefined ? `failed the connection: it sent a close frame with ${codeWords(r.remoteCloseCode, r.remoteCloseReason)}` : `${dropWords(r)} without a close frame`;
   return { peerDid, at: closeAt, cause: { key: key('refused'), title: `${req.subject} refused` } };
 };
+
+/** What ending the connection was, in words: TCP's, or over HTTP/2 the stream's (RFC 8441 §5). */
+function dropWords(r: CaseResult): string {
+  return r.transport === 'h2' ? 'ended the HTTP/2 stream' : 'dropped the TCP connection';
+}
 
 /** wsgate dropped the connection because it could not read what the peer sent (data that cannot be inflated). */
 const badData: Detector = ({ r, req, key }) => {
@@ -216,7 +221,7 @@ const outcomeFailed: Detector = ({ r, req, facts, key }) => {
 const closeFailed: Detector = ({ r, req, closeFrame, closeAt, key }) => {
   if (r.behaviorClose === 'UNCLEAN') {
     const why = r.wasNotCleanReason ?? 'no reason recorded';
-    const peerDid = closeFrame === undefined ? `dropped the TCP connection without a closing handshake (${why})` : `did not complete the closing handshake cleanly (${why})`;
+    const peerDid = closeFrame === undefined ? `${dropWords(r)} without a closing handshake (${why})` : `did not complete the closing handshake cleanly (${why})`;
     return { peerDid, at: closeAt, cause: { key: key('unclean'), title: `${req.subject}: connection not closed cleanly` } };
   }
   if (r.behaviorClose === 'FAILED BY CLIENT') {

@@ -22,7 +22,7 @@ describe('action.yml', () => {
     assert.equal(action.runs.using, 'composite');
     assert.deepEqual(Object.keys(action.inputs).sort(), Object.keys(ACTION_INPUTS).sort());
     for (const [name, spec] of Object.entries(action.inputs)) {
-      assert.match(name, /^[a-z]+(-[a-z]+)*$/);
+      assert.match(name, /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/);
       assert.equal(typeof spec.description, 'string');
       assert.equal(spec.required, false);
     }

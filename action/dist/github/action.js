@@ -30200,6 +30200,9 @@ function divergence(r, req, facts) {
   }
   return { peerDid: `${r.result} ${r.resultClose}`, at: seen.closeAt, cause: { key: seen.key("other"), title: `${req.subject}: ${normalise(r.resultClose)}` } };
 }
+function dropWords(r) {
+  return r.transport === "h2" ? "ended the HTTP/2 stream" : "dropped the TCP connection";
+}
 function eventsStory(r, req, facts) {
   const expected = r.expected.OK ?? r.expected["NON-STRICT"] ?? [];
   const got = r.received;
@@ -30351,7 +30354,7 @@ var init_divergence = __esm({
         const at = timer?.ms != null ? { frame: null, offset: null, ms: timer.ms } : null;
         return { peerDid: `did not fail the connection: it kept it open and silent${until}`, at, cause: { key: key("accepted"), title: `${req.subject} accepted` } };
       }
-      const peerDid = closeFrame !== void 0 ? `failed the connection: it sent a close frame with ${codeWords(r.remoteCloseCode, r.remoteCloseReason)}` : "dropped the TCP connection without a close frame";
+      const peerDid = closeFrame !== void 0 ? `failed the connection: it sent a close frame with ${codeWords(r.remoteCloseCode, r.remoteCloseReason)}` : `${dropWords(r)} without a close frame`;
       return { peerDid, at: closeAt, cause: { key: key("refused"), title: `${req.subject} refused` } };
     };
     badData = ({ r, req, key }) => {
@@ -30378,7 +30381,7 @@ var init_divergence = __esm({
     closeFailed = ({ r, req, closeFrame, closeAt, key }) => {
       if (r.behaviorClose === "UNCLEAN") {
         const why = r.wasNotCleanReason ?? "no reason recorded";
-        const peerDid = closeFrame === void 0 ? `dropped the TCP connection without a closing handshake (${why})` : `did not complete the closing handshake cleanly (${why})`;
+        const peerDid = closeFrame === void 0 ? `${dropWords(r)} without a closing handshake (${why})` : `did not complete the closing handshake cleanly (${why})`;
         return { peerDid, at: closeAt, cause: { key: key("unclean"), title: `${req.subject}: connection not closed cleanly` } };
       }
       if (r.behaviorClose === "FAILED BY CLIENT") {
