@@ -1,7 +1,10 @@
 /**
  * Hostile peers against a live `wsgate serve` in a child process, over loopback: each either gets the
  * answer RFC 6455 calls for or is dropped, the server keeps serving a normal case meanwhile, and the
- * server's peak RSS (VmHWM, reset before each test) stays bounded. The peaks are printed as diagnostics.
+ * server's peak RSS (VmHWM, reset before each test) grows by a bounded amount over its RSS at the reset.
+ * The bound is on growth, not on the absolute peak, because garbage of an earlier test that V8 has not yet
+ * collected is still resident when the next test starts (how much depends on when GC ran: 83 to 227 MiB
+ * after the same test). The peaks are printed as diagnostics.
  */
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
@@ -21,10 +24,14 @@ const BIG_CASE = 4;
 /** The server's default message and frame limit (SessionOptions.maxMessagePayload). */
 const LIMIT = 64 * 1024 * 1024;
 const MiB = 1024 * 1024;
-/** Generous: the idle server is about 76 MiB; a message up to the limit may be held (and copied) once. */
-const PEAK_BOUND_KIB = (160 * MiB + 2 * LIMIT) / 1024;
+/** What one test may add to the RSS: a message up to the limit may be held (and copied) once, plus slack. */
+const GROWTH_BOUND_KIB = (64 * MiB + 2 * LIMIT) / 1024;
+/** A ceiling on the absolute peak, far below the 1 GiB and 1.7 GiB the peers send (idle is about 90 MiB). */
+const PEAK_CEILING_KIB = (512 * MiB) / 1024;
 
 let srv: ChildServer;
+/** The server's RSS in KiB when the current test reset its peak. */
+let baseKiB = 0;
 
 before(async () => {
   srv = await startChildServer(CASES);
@@ -155,13 +162,21 @@ function sendQueue(localPort: number, remotePort: number): number {
   throw new Error(`no socket ${localPort} -> ${remotePort} in /proc/net/tcp`);
 }
 
-/** Prints the server's peak RSS since the test began and asserts the bound and that it is alive. */
+/** Resets the server's peak RSS and notes its RSS at that moment. */
+function resetPeak(): void {
+  baseKiB = srv.resetPeak();
+}
+
+/** Prints the server's peak RSS since resetPeak(), asserts the bounds and that it is alive; returns the growth in KiB. */
 function checkServer(t: TestContext, label: string): number {
   const peak = srv.peakRssKiB();
-  t.diagnostic(`${label}: server peak RSS ${(peak / 1024).toFixed(1)} MiB (VmHWM), now ${(srv.rssKiB() / 1024).toFixed(1)} MiB`);
+  const growth = peak - baseKiB;
+  const mib = (kib: number): string => (kib / 1024).toFixed(1);
+  t.diagnostic(`${label}: server peak RSS ${mib(peak)} MiB (VmHWM), ${mib(growth)} MiB over ${mib(baseKiB)} at the start, now ${mib(srv.rssKiB())} MiB`);
   assert.ok(srv.alive(), 'the server process died');
-  assert.ok(peak < PEAK_BOUND_KIB, `peak RSS ${peak} KiB over ${PEAK_BOUND_KIB} KiB`);
-  return peak;
+  assert.ok(growth < GROWTH_BOUND_KIB, `peak RSS grew by ${growth} KiB, over ${GROWTH_BOUND_KIB} KiB`);
+  assert.ok(peak < PEAK_CEILING_KIB, `peak RSS ${peak} KiB over ${PEAK_CEILING_KIB} KiB`);
+  return growth;
 }
 
 /** A client-to-server frame header (masked) announcing `length` payload bytes (a bigint: any 64-bit value). */
@@ -197,13 +212,13 @@ async function pump(socket: net.Socket, block: Buffer, total: number): Promise<n
 
 describe('hostile peers against wsgate serve (child process)', { concurrency: false }, () => {
   test('baseline: a normal case passes and the idle peak is measured', async (t) => {
-    srv.resetPeak();
+    resetPeak();
     assert.equal(await normalCase('baseline'), 'OK');
     checkServer(t, 'baseline');
   });
 
   test('garbage before the handshake gets 400 and the connection is closed', async (t) => {
-    srv.resetPeak();
+    resetPeak();
     const c = raw(srv.port);
     await c.connected;
     c.socket.write(Buffer.concat([randomBytes(4096).map((b) => (b === 13 || b === 10 ? 0x41 : b)), Buffer.from('\r\n\r\n')]));
@@ -215,7 +230,7 @@ describe('hostile peers against wsgate serve (child process)', { concurrency: fa
   });
 
   test('binary garbage that never ends a head is cut at the head limit (431) or dropped', async (t) => {
-    srv.resetPeak();
+    resetPeak();
     const c = raw(srv.port);
     await c.connected;
     c.socket.write(randomBytes(64 * 1024).map((b) => (b === 13 || b === 10 ? 0x41 : b)));
@@ -227,7 +242,7 @@ describe('hostile peers against wsgate serve (child process)', { concurrency: fa
   });
 
   test('slowloris (one byte per second) is dropped by the 5 s opening-handshake timeout', async (t) => {
-    srv.resetPeak();
+    resetPeak();
     const c = raw(srv.port);
     await c.connected;
     const request = Buffer.from(upgradeRequest(`/runCase?case=${ECHO_CASE}&agent=slowloris`, randomBytes(16).toString('base64')));
@@ -249,7 +264,7 @@ describe('hostile peers against wsgate serve (child process)', { concurrency: fa
   });
 
   test('a 100 kB header gets 431 or a drop, never a 101', async (t) => {
-    srv.resetPeak();
+    resetPeak();
     const c = raw(srv.port);
     await c.connected;
     c.socket.write(upgradeRequest(`/runCase?case=${ECHO_CASE}&agent=big-header`, randomBytes(16).toString('base64'), `X-Junk: ${'a'.repeat(100_000)}\r\n`));
@@ -263,7 +278,7 @@ describe('hostile peers against wsgate serve (child process)', { concurrency: fa
   });
 
   test('a frame announcing 2^63 bytes is a protocol error (1002): "the most significant bit MUST be 0"', async (t) => {
-    srv.resetPeak();
+    resetPeak();
     const peer = await opened(srv.port, `/runCase?case=${ECHO_CASE}&agent=huge-length`);
     peer.socket.write(header(2, true, 1n << 63n, randomBytes(4)));
     assert.equal(await peer.closeCode, 1002);
@@ -273,7 +288,7 @@ describe('hostile peers against wsgate serve (child process)', { concurrency: fa
   });
 
   test('a frame announcing 2^63 - 1 bytes is refused as too big (1009) at its header', async (t) => {
-    srv.resetPeak();
+    resetPeak();
     const peer = await opened(srv.port, `/runCase?case=${ECHO_CASE}&agent=max-length`);
     peer.socket.write(header(2, true, (1n << 63n) - 1n, randomBytes(4)));
     assert.equal(await peer.closeCode, 1009);
@@ -282,7 +297,7 @@ describe('hostile peers against wsgate serve (child process)', { concurrency: fa
   });
 
   test('1 GiB really sent in one frame over the 64 MiB limit: 1009, dropped, memory flat', async (t) => {
-    srv.resetPeak();
+    resetPeak();
     const peer = await opened(srv.port, `/runCase?case=${ECHO_CASE}&agent=gib-frame`);
     const total = 1024 * MiB;
     peer.socket.write(header(2, true, BigInt(total), randomBytes(4)));
@@ -290,13 +305,13 @@ describe('hostile peers against wsgate serve (child process)', { concurrency: fa
     assert.equal(await peer.closeCode, 1009);
     await peer.gone;
     t.diagnostic(`1 GiB frame: the peer wrote ${(written / MiB).toFixed(0)} MiB before the drop`);
-    const peak = checkServer(t, '1 GiB in one frame');
-    assert.ok(peak < 160 * 1024, 'nothing of the refused frame is buffered');
+    const growth = checkServer(t, '1 GiB in one frame');
+    assert.ok(growth < 80 * 1024, `grew by ${growth} KiB: the refused frame is being buffered`);
     assert.equal(await normalCase('after-gib-frame'), 'OK');
   });
 
   test('1 GiB really sent as 1 MiB fragments of one message: 1009 past 64 MiB, dropped, memory bounded', async (t) => {
-    srv.resetPeak();
+    resetPeak();
     // 64 MiB must arrive before the case's own timer ends it (1 s for 1.1.1, which then closes with
     // 1001): the 10 s case gives a busy machine ten times the room.
     const peer = await opened(srv.port, `/runCase?case=${SLOW_ECHO_CASE}&agent=gib-fragments`);
@@ -316,7 +331,7 @@ describe('hostile peers against wsgate serve (child process)', { concurrency: fa
   });
 
   test('a peer that floods a case with 32 MiB messages: what no expected list can match is not kept, memory bounded', async (t) => {
-    srv.resetPeak();
+    resetPeak();
     const peer = await opened(srv.port, `/runCase?case=${SLOW_ECHO_CASE}&agent=flooder`);
     // Each message is legal (under the 64 MiB limit); the case waits 10 s for its one echo.
     const message = Buffer.concat([header(2, true, BigInt(32 * MiB), Buffer.alloc(4)), Buffer.alloc(32 * MiB)]);
@@ -335,7 +350,7 @@ describe('hostile peers against wsgate serve (child process)', { concurrency: fa
   });
 
   test('500 connections opened at once and left idle: served beside, all dropped by the handshake timeout', async (t) => {
-    srv.resetPeak();
+    resetPeak();
     const conns = Array.from({ length: 500 }, () => raw(srv.port));
     await Promise.all(conns.map((c) => c.connected));
     assert.equal(await normalCase('beside-500'), 'OK');
@@ -350,7 +365,7 @@ describe('hostile peers against wsgate serve (child process)', { concurrency: fa
   });
 
   test('a peer that stops reading: writes back up in bounded memory, the case ends by its timeout, others are served', async (t) => {
-    srv.resetPeak();
+    resetPeak();
     // 9.2.4 sends 4 MiB and waits 10 s for the echo: more than loopback socket buffers hold.
     const peer = await opened(srv.port, `/runCase?case=${BIG_CASE}&agent=stuck-reader`);
     peer.socket.pause();

@@ -18,8 +18,8 @@ export interface ChildServer {
   peakRssKiB(): number;
   /** Current resident set size (VmRSS) in KiB. */
   rssKiB(): number;
-  /** Resets VmHWM to the current RSS (Linux: "5" into clear_refs). */
-  resetPeak(): void;
+  /** Resets VmHWM to the current RSS (Linux: "5" into clear_refs) and returns that RSS in KiB. */
+  resetPeak(): number;
   /** Whether the process is still alive. */
   alive(): boolean;
   /** SIGINT, then waits for the exit; resolves with the exit status. */
@@ -66,7 +66,10 @@ export async function startChildServer(cases: string[], outdir?: string): Promis
     output: () => out,
     peakRssKiB: () => statusField(pid, 'VmHWM'),
     rssKiB: () => statusField(pid, 'VmRSS'),
-    resetPeak: () => writeFileSync(`/proc/${pid}/clear_refs`, '5'),
+    resetPeak: () => {
+      writeFileSync(`/proc/${pid}/clear_refs`, '5');
+      return statusField(pid, 'VmRSS');
+    },
     alive: () => !exited,
     stop: async () => {
       if (!exited) child.kill('SIGINT');
