@@ -5,7 +5,8 @@
  * the connection first. Under the original, Debian's Python asyncio clients (websockets 10.4,
  * aiohttp 3.8) get NON-STRICT on 3.3 every time; clients that echo from inside their frame handler
  * (every Node.js client, Python's blocking websocket-client) get OK. Group 3 and every other case that
- * writes each frame to TCP on its own (5.4, 5.7, 5.10, 5.13, 5.20), against both kinds.
+ * writes each frame to TCP on its own (5.4, 5.7, 5.10, 5.13, 5.20), against both kinds; 3.4, written
+ * octet by octet, is a race for both.
  */
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
@@ -14,6 +15,14 @@ import { assertPythonClients, pair, runClient, type InteropClient } from './clie
 const CASES = ['3.1', '3.2', '3.3', '3.4', '3.5', '3.6', '3.7', '5.4', '5.7', '5.10', '5.13', '5.20'];
 /** A valid message, then an invalid frame at once: which verdict depends on timing, under the original too. */
 const RACES = new Set(['3.2', '3.4']);
+/**
+ * 3.4 writes its octets one by one (cases/data/delivery.ts, PER_OCTET_RACE_SCHEDULE): a race for every
+ * client. A frame-handler client gives OK here in every run (130 runs of faye-websocket here, loaded and not),
+ * but faye-websocket gave NON-STRICT once on a fresh CI machine. faye destroys its socket the moment it
+ * fails the connection (its API's _beginClose), so an echo still queued in that socket is lost with the
+ * close frame: nothing echoed, a drop accepted. OK or NON-STRICT are both taken.
+ */
+const OCTET_RACES = new Set(['3.4']);
 
 describe('sync frames: Python asyncio clients get the original verdicts', () => {
   before(assertPythonClients);
@@ -37,7 +46,10 @@ describe('sync frames: clients that echo from their frame handler keep OK', () =
     test(`${client ?? 'ws (bundled)'}: every case OK/OK`, async () => {
       if (client === 'python-websocket-client-mapped') assertPythonClients();
       const { index } = await runClient(client, CASES, ['--jobs', '2']);
-      for (const id of CASES) assert.equal(pair(index, id), 'OK/OK', `${client ?? 'ws'} ${id}`);
+      for (const id of CASES) {
+        if (OCTET_RACES.has(id)) assert.match(pair(index, id), /^(OK|NON-STRICT)\/OK$/, `${client ?? 'ws'} ${id}`);
+        else assert.equal(pair(index, id), 'OK/OK', `${client ?? 'ws'} ${id}`);
+      }
     });
   }
 });
