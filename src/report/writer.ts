@@ -1,6 +1,6 @@
 /**
- * Writes Autobahn's report set into an output directory: per-case JSON and HTML, then index.json
- * and index.html, each file atomically and never outside the directory.
+ * Writes Autobahn's report set into an output directory: per-case JSON and HTML, then index.html
+ * and index.json, each file atomically and never outside the directory.
  */
 import { agentFilePrefixes, caseReportBase, makeDirectory, resolveInside, writeFileAtomic, type AgentFileCollision } from './files.js';
 import { caseReportHtml } from './html/case.js';
@@ -34,7 +34,7 @@ async function runBounded(tasks: readonly (() => Promise<void>)[], limit: number
 }
 
 /**
- * Writes every per-case `.json`/`.html`, then `index.json` and `index.html`, into outdir (created if
+ * Writes every per-case `.json`/`.html`, then `index.html` and `index.json`, into outdir (created if
  * needed). Returns the agents whose file names had to be told apart (see agentFilePrefixes).
  */
 export async function writeReports(
@@ -56,8 +56,9 @@ export async function writeReports(
     }
   }
   await runBounded(tasks, CONCURRENCY);
-  // The indexes come last: whoever sees them can follow every link.
-  await writeFileAtomic(resolveInside(outdir, 'index.json'), indexJson(results, prefixes));
+  // The indexes come last, so whoever sees them can follow every link; index.json the very last:
+  // its presence means the set is whole (scripts poll for it, and a SIGKILL may come at any moment).
   await writeFileAtomic(resolveInside(outdir, 'index.html'), indexHtml(results, catalogue, meta, prefixes));
+  await writeFileAtomic(resolveInside(outdir, 'index.json'), indexJson(results, prefixes));
   return collisions;
 }

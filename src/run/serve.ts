@@ -14,9 +14,9 @@ import { selectForRun } from './schedule.js';
 
 /**
  * Serves until a client asks the server to stop (/stopServer, /updateReports?shutdownOnComplete=true)
- * or `signal` aborts (SIGINT, SIGTERM); then tells `onStop` why, writes the reports (with
- * `onlyIfResults`, only when some case has a result and a result changed since the last write) and
- * closes. Resolves with why it stopped.
+ * or `signal` aborts (SIGINT, SIGTERM); then tells `onStop` why, writes the reports unless nothing
+ * changed since they were last written (with `onlyIfResults`, also only when some case has a
+ * result) and closes. Resolves with why it stopped.
  */
 export async function serveUntilStopped(
   server: FuzzingServer,
@@ -30,7 +30,7 @@ export async function serveUntilStopped(
   });
   options.onStop?.(reason);
   try {
-    if (options.onlyIfResults !== true || server.results.size > 0) await server.updateReports({ onlyIfChanged: options.onlyIfResults === true });
+    if (options.onlyIfResults !== true || server.results.size > 0) await server.updateReports({ onlyIfChanged: true });
   } finally {
     await server.close();
   }

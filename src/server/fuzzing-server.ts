@@ -5,8 +5,8 @@
  *   /getCaseInfo?case=N               {"id", "description"} of the N-th selected case
  *   /getCaseStatus?case=N&agent=A     {"behavior"} once A has a result for it (bounded wait)
  *   /runCase?case=N&agent=A           plays the N-th selected case (1-based)
- *   /updateReports?agent=A            writes the reports (all agents), then closes
- *   /stopServer                       asks the owner to shut the server down
+ *   /updateReports?agent=A            writes the reports (all agents), then answers (101) and closes
+ *   /stopServer                       writes the reports, answers, closes, asks the owner to shut down
  *
  * `casetuple=<id>` may stand for `case=N` as in Autobahn. Unlike Autobahn, a request that lacks a
  * parameter, names an unknown case or path, or carries an unusable agent gets a clear HTTP error and
@@ -27,8 +27,8 @@ import { noteCaseTraffic } from '../util/memory.js';
 import { CaseRunner, utcNow } from '../play/case-runner.js';
 import type { Connection, ConnectionHandler } from '../core/connection.js';
 import { ConnectionState } from '../core/state.js';
-import { parseIndex, parseTarget, reject } from './route-target.js';
-import { ServerUpgrade, type ConnectDecision, type ServerProtocolOptions } from './upgrade.js';
+import { parseIndex, parseTarget, prettyDescription, reject, runKey } from './route-target.js';
+import { ServerUpgrade, type ConnectAnswer, type ConnectDecision, type ServerProtocolOptions } from './upgrade.js';
 import { tlsInfo } from '../tls/describe.js';
 import { createListener, listenFailure } from './listener.js';
 import { createH2Server, type H2Upgrade } from './h2-upgrade.js';
@@ -258,27 +258,14 @@ export class FuzzingServer extends EventEmitter {
           });
         });
       }
-      case '/updateReports':
+      case '/updateReports': {
         if (agent === undefined) return reject(400, 'updateReports needs an agent parameter (agent=NAME)');
-        return this.accepted(connection, (s) => {
-          const shutdown = /^(true|yes)$/i.test(request.query.get('shutdownOnComplete') ?? '');
-          this.updateReports().then(
-            () => {
-              this.emit('reportsUpdated');
-              s.sendClose();
-              if (shutdown) this.emit('stopRequested', 'shutdownOnComplete');
-            },
-            (err: unknown) => {
-              this.options.logger.error({ err }, 'writing the reports failed');
-              s.sendClose(1011, 'writing the reports failed');
-            },
-          );
-        });
+        const shutdown = /^(true|yes)$/i.test(request.query.get('shutdownOnComplete') ?? '');
+        return this.afterReports(this.updateReports(), connection, shutdown ? 'shutdownOnComplete' : null);
+      }
       case '/stopServer':
-        return this.accepted(connection, (s) => {
-          s.sendClose();
-          this.emit('stopRequested', 'stopServer');
-        });
+        // Written here only when some case has a result: the owner writes what is left as it stops.
+        return this.afterReports(this.results.size > 0 ? this.updateReports({ onlyIfChanged: true }) : Promise.resolve(), connection, 'stopServer');
       default:
         if (this.options.unknownPaths === 'idle') return this.accepted(connection, () => undefined);
         return reject(404, `unknown path ${JSON.stringify(request.path.slice(0, 100))}: use /runCase, /getCaseCount, /getCaseInfo, /getCaseStatus or /updateReports`);
@@ -334,13 +321,36 @@ export class FuzzingServer extends EventEmitter {
     });
   }
 
-  /** A connection that runs `onOpen` and otherwise ignores what the peer sends. */
-  private accepted(connection: Connection, onOpen: (s: Connection) => void): ConnectDecision {
+  /**
+   * /updateReports, /stopServer: every report on disk before the 101 (the original writes them in its
+   * request handler), so a client that reads them when its dial returns, or when a close it sent first
+   * completes, finds the whole set. Then a close; `stop` is asked for once that connection is gone.
+   */
+  private afterReports(written: Promise<void>, connection: Connection, stop: string | null): ConnectDecision {
+    const requestStop = (): void => {
+      if (stop !== null) this.emit('stopRequested', stop);
+    };
+    const ready = written.then(
+      (): ConnectAnswer => {
+        this.emit('reportsUpdated');
+        if (connection.isClosed()) requestStop();
+        return this.accepted(connection, (s) => s.sendClose(), requestStop);
+      },
+      (err: unknown): ConnectAnswer => {
+        this.options.logger.error({ err }, 'writing the reports failed');
+        return reject(500, `writing the reports failed: ${err instanceof Error ? err.message : String(err)}`);
+      },
+    );
+    return { kind: 'later', ready };
+  }
+
+  /** A connection that runs `onOpen` (and `onLost` when it is gone) and otherwise ignores what the peer sends. */
+  private accepted(connection: Connection, onOpen: (s: Connection) => void, onLost: () => void = () => undefined): ConnectAnswer {
     const handler: ConnectionHandler = {
       onOpen: () => onOpen(connection),
       onMessage: () => undefined,
       onPong: () => undefined,
-      onConnectionLost: () => undefined,
+      onConnectionLost: onLost,
     };
     return { kind: 'accept', handler };
   }
@@ -387,12 +397,3 @@ export class FuzzingServer extends EventEmitter {
   }
 }
 
-function runKey(agent: string, index: number): string {
-  return `${agent}\u0000${index}`;
-}
-
-/** Autobahn's getCaseInfo description: cut at the first tag, whitespace collapsed. */
-function prettyDescription(description: string): string {
-  const cut = description.indexOf('<');
-  return (cut >= 0 ? description.slice(0, cut) : description).replace(/\s+/g, ' ').trim();
-}

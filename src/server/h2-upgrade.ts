@@ -13,7 +13,7 @@ import { Connection } from '../core/connection.js';
 import { H2_LOCAL_WINDOW, H2_STREAM_WINDOW, http2Stream } from '../core/transport.js';
 import { buildStatusPage, type UpgradeRequest } from '../protocol/handshake.js';
 import { flatFields, parseConnectRequest, renderFields, type HeaderFields } from '../protocol/h2-connect.js';
-import type { ConnectDecision, Router, ServerProtocolOptions } from './upgrade.js';
+import { answerWhenReady, type ConnectAnswer, type Router, type ServerProtocolOptions } from './upgrade.js';
 import { SILENT_AFTER_TLS } from './listener.js';
 
 /** One extended CONNECT stream: its WebSocket connection, and its request once valid. */
@@ -81,13 +81,20 @@ function acceptStream(stream: http2.ServerHttp2Stream, headers: HeaderFields, op
   }
   upgrade.request = verdict.request;
   const decision = router(verdict.request, connection);
-  if (decision.kind === 'reject') refuse(upgrade, decision.status, decision.reason);
-  else respond(upgrade, stream, decision, options);
+  const answer = (a: ConnectAnswer): void => {
+    if (a.kind === 'reject') refuse(upgrade, a.status, a.reason);
+    else respond(upgrade, stream, a, options);
+  };
+  if (decision.kind !== 'later') {
+    answer(decision);
+    return upgrade;
+  }
+  answerWhenReady(connection, decision.ready, answer);
   return upgrade;
 }
 
 /** 200 and the connection opens (RFC 8441 §5: "a 2xx series status code"), with the extensions agreed. */
-function respond(upgrade: H2Upgrade, stream: http2.ServerHttp2Stream, decision: Extract<ConnectDecision, { kind: 'accept' }>, options: ServerProtocolOptions): void {
+function respond(upgrade: H2Upgrade, stream: http2.ServerHttp2Stream, decision: Extract<ConnectAnswer, { kind: 'accept' }>, options: ServerProtocolOptions): void {
   const conn = upgrade.connection;
   conn.accept(decision.handler, decision.deflate ?? null);
   const fields: HeaderFields = { ':status': 200, server: options.serverHeader, 'x-powered-by': options.poweredBy };

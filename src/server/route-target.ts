@@ -2,7 +2,7 @@
 import type { CatalogueCase } from '../cases/types.js';
 import { parseDeflateOffers, type DeflateOffer } from '../protocol/deflate/params.js';
 import { parseExtensionsHeader, type UpgradeRequest } from '../protocol/handshake.js';
-import type { ConnectDecision } from './upgrade.js';
+import type { ConnectAnswer } from './upgrade.js';
 
 /** The longest agent name accepted: it names report files and table columns. */
 export const MAX_AGENT_LENGTH = 256;
@@ -16,7 +16,7 @@ export interface RouteTarget {
 }
 
 /** The refusal of an upgrade request: an HTTP status and a one-line reason. */
-export function reject(status: number, reason: string): ConnectDecision {
+export function reject(status: number, reason: string): ConnectAnswer {
   return { kind: 'reject', status, reason };
 }
 
@@ -36,7 +36,7 @@ export function agentProblem(agent: string): string | null {
 }
 
 /** The agent, case and permessage-deflate offers of a request, or the refusal of a bad one. */
-export function parseTarget(request: UpgradeRequest, selected: readonly CatalogueCase[]): RouteTarget | ConnectDecision {
+export function parseTarget(request: UpgradeRequest, selected: readonly CatalogueCase[]): RouteTarget | ConnectAnswer {
   const q = request.query;
   const agents = q.getAll('agent');
   if (agents.length > 1) return reject(400, 'more than one agent parameter');
@@ -67,4 +67,15 @@ export function parseTarget(request: UpgradeRequest, selected: readonly Catalogu
   const offers = parseDeflateOffers(parseExtensionsHeader(extensionHeaders.join(', ')));
   if (!offers.ok) return reject(400, offers.reason);
   return { agent, index, def, offers: offers.offers };
+}
+
+/** Autobahn's getCaseInfo description: cut at the first tag, whitespace collapsed. */
+export function prettyDescription(description: string): string {
+  const cut = description.indexOf('<');
+  return (cut >= 0 ? description.slice(0, cut) : description).replace(/\s+/g, ' ').trim();
+}
+
+/** The key of agent's run of the case at index. */
+export function runKey(agent: string, index: number): string {
+  return `${agent}\u0000${index}`;
 }

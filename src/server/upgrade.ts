@@ -30,8 +30,8 @@ export interface ScriptedResponse {
   delivery: HandshakeDelivery;
 }
 
-/** The router's answer to a complete, valid upgrade request. */
-export type ConnectDecision =
+/** The router's answer to a complete, valid upgrade request, given at once. */
+export type ConnectAnswer =
   | {
       kind: 'accept';
       handler: ConnectionHandler;
@@ -42,6 +42,27 @@ export type ConnectDecision =
     }
   | { kind: 'reject'; status: number; reason: string };
 
+/**
+ * The router's answer, at once or once `ready` settles: nothing is sent, and nothing the peer sends
+ * is read, until then (/updateReports answers once every report is on disk).
+ */
+export type ConnectDecision = ConnectAnswer | { kind: 'later'; ready: Promise<ConnectAnswer> };
+
+/**
+ * A 'later' decision: the connection is neither answered nor read (its stream paused; the opening
+ * timeout is the peer's, and its request is complete) until `ready` settles; then `answer` runs,
+ * unless the peer left meanwhile. A rejected `ready` is answered 500 with its message.
+ */
+export function answerWhenReady(connection: Connection, ready: Promise<ConnectAnswer>, answer: (a: ConnectAnswer) => void): void {
+  connection.stream.pause();
+  const settle = (a: ConnectAnswer): void => {
+    if (connection.isClosed()) return;
+    connection.stream.resume();
+    answer(a);
+  };
+  ready.then(settle, (err: unknown) => settle({ kind: 'reject', status: 500, reason: err instanceof Error ? err.message : String(err) }));
+}
+
 /** Picks what a connection does from its upgrade request. */
 export type Router = (request: UpgradeRequest, connection: Connection) => ConnectDecision;
 
@@ -51,6 +72,8 @@ export class ServerUpgrade implements OpeningHandshake {
   /** The client's upgrade request, once complete and valid. */
   request: UpgradeRequest | null = null;
   private readonly reader: HeadReader;
+  /** What the peer sent after its request while the answer was pending (a 'later' decision), or null. */
+  private held: Buffer[] | null = null;
 
   constructor(
     socket: Socket,
@@ -63,6 +86,10 @@ export class ServerUpgrade implements OpeningHandshake {
   }
 
   onData(chunk: Buffer): void {
+    if (this.held !== null) {
+      this.held.push(chunk);
+      return;
+    }
     const read = this.reader.push(chunk);
     if (read === 'more') return;
     if (read === 'too-big') {
@@ -83,16 +110,31 @@ export class ServerUpgrade implements OpeningHandshake {
     }
     this.request = verdict.request;
     const decision = this.router(verdict.request, this.connection);
+    if (decision.kind !== 'later') {
+      this.answer(decision, verdict.request, read.rest);
+      return;
+    }
+    // What came after the request waits, with anything read before the socket paused, for the answer.
+    this.held = [read.rest];
+    answerWhenReady(this.connection, decision.ready, (answer) => {
+      const rest = Buffer.concat(this.held ?? []);
+      this.held = null;
+      this.answer(answer, verdict.request, rest);
+    });
+  }
+
+  /** Answers the request, and reads the bytes that came after it as frames. */
+  private answer(decision: ConnectAnswer, request: UpgradeRequest, rest: Buffer): void {
     if (decision.kind === 'reject') {
       this.fail(decision.status, decision.reason);
       return;
     }
-    this.respond(decision, verdict.request);
-    this.connection.readFrames(read.rest);
+    this.respond(decision, request);
+    this.connection.readFrames(rest);
   }
 
   /** The 101 response (or the case's own head), and the connection opens. */
-  private respond(decision: Extract<ConnectDecision, { kind: 'accept' }>, request: UpgradeRequest): void {
+  private respond(decision: Extract<ConnectAnswer, { kind: 'accept' }>, request: UpgradeRequest): void {
     const conn = this.connection;
     conn.accept(decision.handler, decision.deflate ?? null);
     const script = decision.script ?? null;

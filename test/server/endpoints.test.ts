@@ -4,12 +4,13 @@
  */
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { readdir, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import WebSocket from 'ws';
 import type { FuzzingServer } from '../../src/server/fuzzing-server.js';
+import { encodeFrame } from '../support/frame-encoder.js';
 import { REFERENCE_CLIENT, SPEC_CASES, resultOf, runNode, startServer } from '../support/harness.js';
 
 /** Sends raw bytes, returns everything the server sent until it closed the connection. */
@@ -133,5 +134,45 @@ describe('endpoints and bad input', () => {
     assert.ok(perCase.length >= 5);
     // "../../x" and "../x" resolved against the report directory: nothing was created there.
     for (const [target, existed] of outside) assert.equal(existsSync(target), existed, target);
+  });
+});
+
+describe('/updateReports answers once the reports are written', () => {
+  let server: FuzzingServer;
+  let base: string;
+  let outdir: string;
+
+  before(async () => {
+    ({ server, base, outdir } = await startServer(SPEC_CASES));
+    const pending = resultOf(server, 'main', '6.9.2');
+    await runNode(REFERENCE_CLIENT, [`${base}/runCase?case=1&agent=main`]);
+    await pending;
+  });
+
+  after(async () => {
+    await server.close();
+  });
+
+  test('a client that sends its close right behind its request, without waiting for the 101, gets the 101 once the files are there, then a close', async () => {
+    const closeFrame = encodeFrame({ opcode: 0x8, payload: Buffer.from([0x03, 0xe8]), mask: Buffer.from([1, 2, 3, 4]) });
+    const reply = Buffer.from(await rawExchange(server.port, Buffer.concat([Buffer.from(upgrade('/updateReports?agent=main'), 'latin1'), closeFrame])), 'latin1');
+    assert.match(reply.toString('latin1'), /^HTTP\/1\.1 101 Switching Protocols\r\n/);
+    const frames = reply.subarray(reply.indexOf('\r\n\r\n') + 4);
+    // The server's close (1000): the pipelined frame waited, unread, for the answer.
+    assert.equal(frames[0], 0x88);
+    assert.ok(existsSync(path.join(outdir, 'index.json')));
+  });
+
+  test('reports that cannot be written: 500 with the reason in one line, no 101; the next request writes them', async () => {
+    await rm(outdir, { recursive: true, force: true });
+    // A file where the report directory was: nothing can be written into it.
+    await writeFile(outdir, 'not a directory');
+    const reply = await rawExchange(server.port, upgrade('/updateReports?agent=main'));
+    assert.match(reply, /^HTTP\/1\.1 500 [^\r]*\r\n[\s\S]*\r\n\r\nwriting the reports failed: [^\n]+\n?$/);
+    assert.doesNotMatch(reply, /101 Switching/);
+    await rm(outdir);
+    const again = await rawExchange(server.port, upgrade('/updateReports?agent=main'));
+    assert.match(again, /^HTTP\/1\.1 101 Switching Protocols\r\n/);
+    assert.ok(existsSync(path.join(outdir, 'index.json')));
   });
 });

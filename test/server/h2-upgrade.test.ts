@@ -7,7 +7,9 @@
  * gets an HTTP status on its own stream and the HTTP/2 connection carries the next one.
  */
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
 import http2 from 'node:http2';
+import path from 'node:path';
 import { test } from 'node:test';
 import { pino } from 'pino';
 import { catalogue } from '../../src/cases/registry.js';
@@ -19,8 +21,8 @@ import { resultOf, tempDir } from '../support/harness.js';
 
 const MASK = Buffer.from([1, 2, 3, 4]);
 
-async function h2Server(): Promise<FuzzingServer> {
-  const server = createServer({ host: '127.0.0.1', port: 0, outdir: await tempDir(), cases: selectCases(catalogue, ['1.1.1']), statusWaitMs: 2000, logger: pino({ level: 'silent' }), http2: true });
+async function h2Server(outdir?: string): Promise<FuzzingServer> {
+  const server = createServer({ host: '127.0.0.1', port: 0, outdir: outdir ?? (await tempDir()), cases: selectCases(catalogue, ['1.1.1']), statusWaitMs: 2000, logger: pino({ level: 'silent' }), http2: true });
   await server.listen();
   return server;
 }
@@ -133,6 +135,26 @@ test('a request that is not an extended CONNECT for websocket gets 400 or 501, a
     assert.equal(noVersionStatus, 400);
     s.destroy();
     assert.equal(server.results.get('h2'), undefined, 'no case ran');
+  } finally {
+    await server.close();
+  }
+});
+
+test('/updateReports over HTTP/2: the 200 comes once every report is on disk', async () => {
+  const outdir = await tempDir();
+  const server = await h2Server(outdir);
+  try {
+    const { session: s } = await session(server.port);
+    const { stream } = await openCase(s, server.port);
+    // A case cut short by a reset still has a result.
+    stream.close(http2.constants.NGHTTP2_CANCEL);
+    await resultOf(server, 'h2', '1.1.1');
+    const { stream: reports, headers } = await openCase(s, server.port, '/updateReports?agent=h2');
+    const onDisk = existsSync(path.join(outdir, 'index.json')) && existsSync(path.join(outdir, 'h2_case_1_1_1.json'));
+    assert.equal(headers[':status'], 200);
+    assert.ok(onDisk, 'index.json and the case report were there when the 200 arrived');
+    reports.close();
+    s.close();
   } finally {
     await server.close();
   }

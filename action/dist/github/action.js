@@ -43429,8 +43429,8 @@ async function writeReports(outdir, results, catalogue2, meta3) {
     }
   }
   await runBounded(tasks, CONCURRENCY);
-  await writeFileAtomic(resolveInside(outdir, "index.json"), indexJson(results, prefixes));
   await writeFileAtomic(resolveInside(outdir, "index.html"), indexHtml(results, catalogue2, meta3, prefixes));
+  await writeFileAtomic(resolveInside(outdir, "index.json"), indexJson(results, prefixes));
   return collisions;
 }
 var CONCURRENCY, FILES_PER_COLLECTION;
@@ -44918,6 +44918,13 @@ function parseTarget(request, selected) {
   if (!offers.ok) return reject(400, offers.reason);
   return { agent, index, def, offers: offers.offers };
 }
+function prettyDescription(description) {
+  const cut = description.indexOf("<");
+  return (cut >= 0 ? description.slice(0, cut) : description).replace(/\s+/g, " ").trim();
+}
+function runKey(agent, index) {
+  return `${agent}\0${index}`;
+}
 var MAX_AGENT_LENGTH;
 var init_route_target = __esm({
   "src/server/route-target.ts"() {
@@ -45999,7 +46006,7 @@ var init_connection = __esm({
         stream.on("error", () => void 0);
         stream.on("close", () => this.onSocketClosed());
         this.after(options.openHandshakeTimeoutMs, () => {
-          if (this.phase !== ConnectionState.Connecting) return;
+          if (this.phase !== ConnectionState.Connecting || this.isServer && this.rec.httpRequest !== "?") return;
           this.rec.wasOpenHandshakeTimeout = true;
           this.dropUncleanly("peer did not finish (in time) the opening handshake");
         });
@@ -46304,6 +46311,15 @@ var init_connection = __esm({
 });
 
 // src/server/upgrade.ts
+function answerWhenReady(connection, ready, answer) {
+  connection.stream.pause();
+  const settle2 = (a2) => {
+    if (connection.isClosed()) return;
+    connection.stream.resume();
+    answer(a2);
+  };
+  ready.then(settle2, (err) => settle2({ kind: "reject", status: 500, reason: err instanceof Error ? err.message : String(err) }));
+}
 var ServerUpgrade;
 var init_upgrade = __esm({
   "src/server/upgrade.ts"() {
@@ -46324,7 +46340,13 @@ var init_upgrade = __esm({
       /** The client's upgrade request, once complete and valid. */
       request = null;
       reader;
+      /** What the peer sent after its request while the answer was pending (a 'later' decision), or null. */
+      held = null;
       onData(chunk) {
+        if (this.held !== null) {
+          this.held.push(chunk);
+          return;
+        }
         const read = this.reader.push(chunk);
         if (read === "more") return;
         if (read === "too-big") {
@@ -46345,12 +46367,25 @@ var init_upgrade = __esm({
         }
         this.request = verdict.request;
         const decision = this.router(verdict.request, this.connection);
+        if (decision.kind !== "later") {
+          this.answer(decision, verdict.request, read.rest);
+          return;
+        }
+        this.held = [read.rest];
+        answerWhenReady(this.connection, decision.ready, (answer) => {
+          const rest = Buffer.concat(this.held ?? []);
+          this.held = null;
+          this.answer(answer, verdict.request, rest);
+        });
+      }
+      /** Answers the request, and reads the bytes that came after it as frames. */
+      answer(decision, request, rest) {
         if (decision.kind === "reject") {
           this.fail(decision.status, decision.reason);
           return;
         }
-        this.respond(decision, verdict.request);
-        this.connection.readFrames(read.rest);
+        this.respond(decision, request);
+        this.connection.readFrames(rest);
       }
       /** The 101 response (or the case's own head), and the connection opens. */
       respond(decision, request) {
@@ -46553,8 +46588,15 @@ function acceptStream(stream, headers, options, router) {
   }
   upgrade.request = verdict.request;
   const decision = router(verdict.request, connection);
-  if (decision.kind === "reject") refuse(upgrade, decision.status, decision.reason);
-  else respond(upgrade, stream, decision, options);
+  const answer = (a2) => {
+    if (a2.kind === "reject") refuse(upgrade, a2.status, a2.reason);
+    else respond(upgrade, stream, a2, options);
+  };
+  if (decision.kind !== "later") {
+    answer(decision);
+    return upgrade;
+  }
+  answerWhenReady(connection, decision.ready, answer);
   return upgrade;
 }
 function respond(upgrade, stream, decision, options) {
@@ -46584,6 +46626,7 @@ var init_h2_upgrade = __esm({
     init_transport();
     init_handshake();
     init_h2_connect();
+    init_upgrade();
     init_listener();
     NOT_HTTP2 = "HTTP/2: the client did not open with the HTTP/2 connection preface (an HTTP/1.1 client?): with --http2 a client speaks h2c with prior knowledge, or ALPN h2 over TLS (RFC 8441)";
   }
@@ -46591,13 +46634,6 @@ var init_h2_upgrade = __esm({
 
 // src/server/fuzzing-server.ts
 import { EventEmitter } from "node:events";
-function runKey(agent, index) {
-  return `${agent}\0${index}`;
-}
-function prettyDescription(description) {
-  const cut = description.indexOf("<");
-  return (cut >= 0 ? description.slice(0, cut) : description).replace(/\s+/g, " ").trim();
-}
 var ListenError, FuzzingServer;
 var init_fuzzing_server = __esm({
   "src/server/fuzzing-server.ts"() {
@@ -46773,27 +46809,13 @@ var init_fuzzing_server = __esm({
               });
             });
           }
-          case "/updateReports":
+          case "/updateReports": {
             if (agent === void 0) return reject(400, "updateReports needs an agent parameter (agent=NAME)");
-            return this.accepted(connection, (s) => {
-              const shutdown = /^(true|yes)$/i.test(request.query.get("shutdownOnComplete") ?? "");
-              this.updateReports().then(
-                () => {
-                  this.emit("reportsUpdated");
-                  s.sendClose();
-                  if (shutdown) this.emit("stopRequested", "shutdownOnComplete");
-                },
-                (err) => {
-                  this.options.logger.error({ err }, "writing the reports failed");
-                  s.sendClose(1011, "writing the reports failed");
-                }
-              );
-            });
+            const shutdown = /^(true|yes)$/i.test(request.query.get("shutdownOnComplete") ?? "");
+            return this.afterReports(this.updateReports(), connection, shutdown ? "shutdownOnComplete" : null);
+          }
           case "/stopServer":
-            return this.accepted(connection, (s) => {
-              s.sendClose();
-              this.emit("stopRequested", "stopServer");
-            });
+            return this.afterReports(this.results.size > 0 ? this.updateReports({ onlyIfChanged: true }) : Promise.resolve(), connection, "stopServer");
           default:
             if (this.options.unknownPaths === "idle") return this.accepted(connection, () => void 0);
             return reject(404, `unknown path ${JSON.stringify(request.path.slice(0, 100))}: use /runCase, /getCaseCount, /getCaseInfo, /getCaseStatus or /updateReports`);
@@ -46844,13 +46866,35 @@ var init_fuzzing_server = __esm({
           literalsOnly: def.deflateLiteralsOnly === true
         });
       }
-      /** A connection that runs `onOpen` and otherwise ignores what the peer sends. */
-      accepted(connection, onOpen) {
+      /**
+       * /updateReports, /stopServer: every report on disk before the 101 (the original writes them in its
+       * request handler), so a client that reads them when its dial returns, or when a close it sent first
+       * completes, finds the whole set. Then a close; `stop` is asked for once that connection is gone.
+       */
+      afterReports(written, connection, stop) {
+        const requestStop = () => {
+          if (stop !== null) this.emit("stopRequested", stop);
+        };
+        const ready = written.then(
+          () => {
+            this.emit("reportsUpdated");
+            if (connection.isClosed()) requestStop();
+            return this.accepted(connection, (s) => s.sendClose(), requestStop);
+          },
+          (err) => {
+            this.options.logger.error({ err }, "writing the reports failed");
+            return reject(500, `writing the reports failed: ${err instanceof Error ? err.message : String(err)}`);
+          }
+        );
+        return { kind: "later", ready };
+      }
+      /** A connection that runs `onOpen` (and `onLost` when it is gone) and otherwise ignores what the peer sends. */
+      accepted(connection, onOpen, onLost = () => void 0) {
         const handler = {
           onOpen: () => onOpen(connection),
           onMessage: () => void 0,
           onPong: () => void 0,
-          onConnectionLost: () => void 0
+          onConnectionLost: onLost
         };
         return { kind: "accept", handler };
       }
@@ -82844,7 +82888,7 @@ async function serveUntilStopped(server, signal, options = {}) {
   });
   options.onStop?.(reason);
   try {
-    if (options.onlyIfResults !== true || server.results.size > 0) await server.updateReports({ onlyIfChanged: options.onlyIfResults === true });
+    if (options.onlyIfResults !== true || server.results.size > 0) await server.updateReports({ onlyIfChanged: true });
   } finally {
     await server.close();
   }
