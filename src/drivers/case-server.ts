@@ -11,7 +11,6 @@ import { FuzzingServer } from '../server/fuzzing-server.js';
 import type { ServerProtocolOptions } from '../server/upgrade.js';
 import { AUTOBAHN_DEFAULTS } from '../protocol/constants.js';
 import { SERVER_HEADER, VERSION } from '../version.js';
-import { agentCaseExcluder } from '../config/spec.js';
 import { hostPort } from '../util/host-port.js';
 
 /** The fuzzing server's protocol options: Autobahn's defaults, and wsgate's name in its response. */
@@ -96,7 +95,7 @@ export function serverBaseUrl(host: string, port: number, secure: boolean): stri
 }
 
 /** Where and how the server listens (resolved options of `run` and `serve`). */
-export interface ServerSettings extends Pick<ListenSettings, 'listenHost' | 'port'>, Pick<SpecExtras, 'protocolOptions' | 'excludeAgentCases' | 'patternSyntax'> {
+export interface ServerSettings extends Pick<ListenSettings, 'listenHost' | 'port'>, Pick<SpecExtras, 'protocolOptions'> {
   outdir: string;
   /** index.html lists wsgate's own groups too. */
   extended: boolean;
@@ -106,7 +105,7 @@ export interface ServerSettings extends Pick<ListenSettings, 'listenHost' | 'por
 export async function listenForCases(
   config: ServerSettings,
   cases: readonly CatalogueCase[],
-  options: { logger: Logger; statusWaitMs: number; certificate?: { cert: string; key: string } | null; unknownPaths?: 'refuse' | 'idle'; keepRecordings?: boolean; http2?: boolean },
+  options: { logger: Logger; statusWaitMs: number; skipCase: (agent: string, id: string) => boolean; certificate?: { cert: string; key: string } | null; unknownPaths?: 'refuse' | 'idle'; keepRecordings?: boolean; http2?: boolean },
 ): Promise<FuzzingServer> {
   const server = createServer({
     // WSGATE_LISTEN_HOST may bind elsewhere (0.0.0.0 in a container); clients are still told the url's host.
@@ -118,7 +117,7 @@ export async function listenForCases(
     logger: options.logger,
     protocolOptions: config.protocolOptions,
     // Per connecting agent, as Autobahn does: the case is closed at once and records no result.
-    skipCase: agentCaseExcluder(config.excludeAgentCases, config.patternSyntax),
+    skipCase: options.skipCase,
     extended: config.extended,
     certificate: options.certificate ?? null,
     unknownPaths: options.unknownPaths ?? 'refuse',

@@ -7,13 +7,11 @@ import { fileURLToPath } from 'node:url';
 import type { CatalogueCase } from '../cases/types.js';
 import type { ClientRunConfig } from '../config/run-config.js';
 import { UsageError } from '../errors.js';
-import type { CaseResult, GateCase } from '../model/report.js';
 import { DEFAULT_CASE_TIMEOUT } from '../policy/case-limits.js';
 import { childrenCpuMs, shellQuote } from '../processes/client-process.js';
-import { isAborted } from '../processes/waiting.js';
-import type { CaseRunEvent, FuzzingServer } from '../server/fuzzing-server.js';
+import type { FuzzingServer } from '../server/fuzzing-server.js';
 import { listenForCases, serverBaseUrl } from './case-server.js';
-import type { CasePlay, Peer, PeerContext, RoleDriver } from './driver.js';
+import type { CasePlay, GateIo, Peer, PeerContext, RoleDriver } from './driver.js';
 import { runLooping } from './looping.js';
 import { runOneCase } from './per-case.js';
 
@@ -27,18 +25,27 @@ export function referenceClientCommand(): string {
 export function clientRoleDriver(config: ClientRunConfig): RoleDriver {
   const command = config.client ?? referenceClientCommand();
   let server: FuzzingServer | null = null;
+  let logger: GateIo['logger'] | null = null;
   let clientCpu0: number | null = null;
   return {
     tlsNeeds: { hosts: [config.host], serverFiles: false, needCertificate: true },
     peerCount: 1,
     async startPeer(_n, context) {
       const { io, cases, secure } = context;
+      logger = io.logger;
       if (command.includes('{ca}') && secure?.caFile == null) throw new UsageError('the client command uses {ca}, but there is no CA to give it: add --tls (wsgate makes one), or --ca FILE with your --cert');
-      server = await listenForCases(config, cases, { logger: io.logger, statusWaitMs: (config.caseTimeout ?? DEFAULT_CASE_TIMEOUT) * 1000, certificate: secure, keepRecordings: config.repro.record, http2: config.http2 });
+      server = await listenForCases(config, cases, { logger: io.logger, skipCase: context.excluded, statusWaitMs: (config.caseTimeout ?? DEFAULT_CASE_TIMEOUT) * 1000, certificate: secure, keepRecordings: config.repro.record, http2: config.http2 });
       clientCpu0 = childrenCpuMs();
       return clientPeer(config, command, server, context);
     },
-    writeReports: async () => [...(server?.results.keys() ?? [])],
+    async writeReports() {
+      if (server === null) return [];
+      // Skipped when the client's own /updateReports already wrote every result (Autobahn's drivers end so).
+      await server.updateReports({ onlyIfChanged: true }).catch((err: unknown) => {
+        logger?.error({ err }, 'writing the case reports failed');
+      });
+      return [...server.results.keys()];
+    },
     peerCpuMs: () => {
       const now = childrenCpuMs();
       return now === null || clientCpu0 === null ? null : now - clientCpu0;
@@ -52,24 +59,10 @@ function clientPeer(config: ClientRunConfig, command: string, server: FuzzingSer
   const { io } = context;
   const baseUrl = serverBaseUrl(config.host, server.port, context.secure !== null);
   const ca = context.secure?.caFile ?? null;
-  // A case that ends after SIGINT/SIGTERM was cut short by it (its client was killed on purpose): it
-  // has no verdict and is reported as not run, so its result is dropped before the reports are written.
-  const dropCut = (_event: CaseRunEvent, result: CaseResult): void => {
-    if (isAborted(io.signal)) server.forgetResult(result.agent, result.id);
-  };
-  server.on('caseFinished', dropCut);
-  const kept = (gc: GateCase): boolean => gc.result !== null && server.results.get(gc.result.agent)?.get(gc.id) === gc.result;
   const where = { baseUrl, ca, http2: config.http2 };
   const play: CasePlay = config.clientLoops
     ? { kind: 'self', playAll: (settle) => runLooping(server, context.cases, command, where, config, io.signal, settle) }
-    : {
-        kind: 'each',
-        playCase: async (def: CatalogueCase, index: number) => {
-          const gc = await runOneCase(server, def, index, command, where, config, io.signal);
-          // A case cut short by a signal has no verdict: it is reported as not run, like the rest.
-          return isAborted(io.signal) && !kept(gc) ? null : gc;
-        },
-      };
+    : { kind: 'each', playCase: (def: CatalogueCase, index: number) => runOneCase(server, def, index, command, where, config, io.signal) };
   return {
     agent: config.agent,
     against: `${config.client === null ? 'the bundled ws client' : JSON.stringify(command)} on ${baseUrl}`,
@@ -77,12 +70,11 @@ function clientPeer(config: ClientRunConfig, command: string, server: FuzzingSer
     atOnce: config.clientLoops && config.client !== null ? 1 : config.jobs,
     notes: ca === null ? [] : [`wsgate: TLS: the client is given the CA ${ca} (NODE_EXTRA_CA_CERTS, SSL_CERT_FILE, WSGATE_CA_FILE, {ca})`],
     play,
+    // Any agent's: after a signal nothing the server still records has a verdict.
+    forget: (id) => {
+      for (const agent of server.results.keys()) server.forgetResult(agent, id);
+    },
     async stop() {
-      server.off('caseFinished', dropCut);
-      // Skipped when the client's own /updateReports already wrote every result (Autobahn's drivers end so).
-      await server.updateReports({ onlyIfChanged: true }).catch((err: unknown) => {
-        io.logger.error({ err }, 'writing the case reports failed');
-      });
       await server.close();
       return null;
     },

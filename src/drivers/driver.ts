@@ -1,14 +1,41 @@
 /**
  * The contract between the one run skeleton (run/run.ts) and a role: the skeleton selects the
- * cases, loads the baseline, prepares TLS, schedules, reports progress, applies the gate rule and the
- * baseline once per case and finishes the run; a driver only starts the peer under test, plays a case
- * against it (or lets a peer that drives the cases itself play them), and stops it. A new way of
- * reaching a peer is a new driver, not a new run.
+ * cases, loads the baseline, prepares TLS, schedules, reports progress, decides exclusion, concludes
+ * each case once (the gate rule, the baseline), accounts for the cases a signal cut short, and
+ * finishes the run; a driver only starts the peer under test, plays a case against it (or lets a peer
+ * that drives the cases itself play them), tells what it saw (a CaseOutcome), and stops it. A new way
+ * of reaching a peer is a new driver, not a new run.
  */
 import type { Logger } from 'pino';
 import type { CatalogueCase } from '../cases/types.js';
-import type { GateCase } from '../model/report.js';
+import type { CaseResult, ClientRun } from '../model/report.js';
 import type { TlsSetup } from '../tls/setup.js';
+
+/** What a driver saw of one case, raw: no verdict, no exclusion, no "not run" (the skeleton's). */
+export interface CaseOutcome {
+  /** Autobahn's result, or null when the case produced none. */
+  result: CaseResult | null;
+  /** When the result was recorded (performance.now()), or null: a result after the run's signal was cut short. */
+  resultAt: number | null;
+  /** The client process of the case (or of the whole run, for a looping client), or null. */
+  client: ClientRun | null;
+  /** The peer connected for this case (its opening handshake was seen). */
+  sawConnection: boolean;
+  warnings: string[];
+  timeMs: number;
+  /** The agent the peer played the case as, when the peer names itself (a looping client). */
+  agent?: string;
+  /** Why there is no result, in the driver's words, instead of what the client process tells. */
+  missing?: string;
+  /** The time limit, in seconds, a killed client is said to have run over (default: the case's). */
+  limitS?: number;
+  /** Said first in the reason of a case without a result (the client's TLS or HTTP/2 failed). */
+  transportFailure?: string | null;
+  /** Asked only when the gate fails the case: what the peer's process did meanwhile (the server under test died), or null. */
+  peerExit?: () => Promise<string | null>;
+  /** The case could not be played at all (nothing accepted connections): not run, for this reason. */
+  notRun?: string;
+}
 
 /** Where a run writes its human output, and how it is stopped early. */
 export interface GateIo {
@@ -30,16 +57,17 @@ export interface PeerContext {
   secure: TlsSetup | null;
   /** Agents of the peers tested before this one in the same run. */
   taken: ReadonlySet<string>;
+  /** The spec's exclude-agent-cases, decided by the skeleton: a peer's server that serves /runCase itself closes these at once. */
+  excluded: (agent: string, id: string) => boolean;
 }
 
 /**
- * How a peer's cases are played: one by one, scheduled by the skeleton (`playCase` resolves null for
- * a case cut short by the run's signal: it has no verdict and is reported as not run), or by the peer
- * itself (a looping client), which hands over each case as it is concluded.
+ * How a peer's cases are played: one by one, scheduled by the skeleton, or by the peer itself (a
+ * looping client), which hands over each case's outcome (`index` 1-based) as it ends, then the rest.
  */
 export type CasePlay =
-  | { readonly kind: 'each'; playCase(def: CatalogueCase, index: number): Promise<GateCase | null> }
-  | { readonly kind: 'self'; playAll(settle: (gc: GateCase) => void): Promise<void> };
+  | { readonly kind: 'each'; playCase(def: CatalogueCase, index: number): Promise<CaseOutcome> }
+  | { readonly kind: 'self'; playAll(settle: (index: number, outcome: CaseOutcome) => void): Promise<void> };
 
 /** A started peer under test. */
 export interface Peer {
@@ -52,6 +80,8 @@ export interface Peer {
   /** Lines printed under the run's first line (what the peer is given, say). */
   readonly notes: readonly string[];
   readonly play: CasePlay;
+  /** Drops any result the peer holds for case `id` from its reports: the skeleton reports it as not run. */
+  forget(id: string): void;
   /** Stops the peer (its process tree, its connections); a warning to print, or null. */
   stop(): Promise<string | null>;
 }

@@ -1,22 +1,21 @@
 /**
  * Looping mode: the client command runs once with the base URL and drives every case itself
  * (/getCaseCount, /runCase, /updateReports), as Autobahn's client drivers do; the gate watches the
- * server, bounds the whole run by the sum of the case timeouts, and concludes each case as it finishes.
+ * server, bounds the whole run by the sum of the case timeouts, and tells each case's outcome as it finishes.
  */
 import type { CatalogueCase } from '../cases/types.js';
 import type { ClientRunConfig } from '../config/run-config.js';
-import { agentCaseExcluder } from '../config/spec.js';
-import type { CaseResult, ClientRun, GateCase } from '../model/report.js';
+import type { CaseResult, ClientRun } from '../model/report.js';
 import type { CaseRunEvent, FuzzingServer } from '../server/fuzzing-server.js';
 import { caseTimeoutFor } from '../policy/case-limits.js';
-import { conclude, excludedReason, notRun } from '../policy/case-outcome.js';
 import { startClient, type ClientValues } from '../processes/client-process.js';
-import { reasonWithoutResult } from '../policy/rule.js';
-import { TERM_GRACE_MS, isAborted, raceTimeout, sleep } from '../processes/waiting.js';
+import { TERM_GRACE_MS, raceTimeout, sleep } from '../processes/waiting.js';
+import type { CaseOutcome } from './driver.js';
 
 /**
  * Runs the command once; it drives every case itself (Autobahn style) via /getCaseCount and /runCase.
- * Each case is handed to `settle` as it finishes; the cases it never ran, once the client is done.
+ * Each case's outcome is handed to `settle` as it finishes; every case's, once the client is done
+ * (the skeleton keeps the first it gets of each).
  */
 export async function runLooping(
   server: FuzzingServer,
@@ -25,7 +24,7 @@ export async function runLooping(
   where: { baseUrl: string; ca: string | null; http2: boolean },
   config: ClientRunConfig,
   signal: AbortSignal | undefined,
-  settle: (gc: GateCase) => void,
+  settle: (index: number, outcome: CaseOutcome) => void,
 ): Promise<void> {
   const t0 = performance.now();
   const seen: CaseRunEvent[] = [];
@@ -33,11 +32,7 @@ export async function runLooping(
     seen.push(event);
   };
   const onFinish = (event: CaseRunEvent, result: CaseResult): void => {
-    // After a signal a finishing case was cut short: it is reported as not run, not as a verdict.
-    const def = cases[event.index - 1];
-    if (!isAborted(signal) && def !== undefined && event.agent === resultAgent(server, config)) {
-      settle(conclude(def, event.index, result, null, true, config, [], result.duration));
-    }
+    if (event.agent === resultAgent(server, config)) settle(event.index, played(result, performance.now()));
   };
   server.on('caseStarted', onStart);
   server.on('caseFinished', onFinish);
@@ -50,14 +45,37 @@ export async function runLooping(
     server.off('caseStarted', onStart);
     server.off('caseFinished', onFinish);
   }
-  // Interrupted: only the cases finished before the signal keep their verdict; the run reports the rest as not run.
-  if (isAborted(signal)) return;
   // Over TLS, a client that never got through the TLS handshake: every case it did not run says so first.
   const transportFailure = server.transportFailureSince(t0);
-  for (const gc of loopingResults(server, cases, config, clientRun, seen.length > 0, budgetS)) {
-    if (transportFailure !== null && gc.result === null && gc.status === 'failed') gc.reason = `${transportFailure}; ${gc.reason}`;
-    settle(gc);
+  const agent = resultAgent(server, config);
+  const results = server.results.get(agent) ?? new Map<string, CaseResult>();
+  // When each of these results came is not known here: the skeleton keeps them only when no signal came.
+  for (const [i, def] of cases.entries()) {
+    const result = results.get(def.id);
+    settle(i + 1, result !== undefined ? played(result, null) : missing(clientRun, agent, seen.length > 0, budgetS, transportFailure));
   }
+}
+
+/** A case the client played: its result, recorded at `at` (performance.now()) when known. */
+function played(result: CaseResult, at: number | null): CaseOutcome {
+  return { result, resultAt: at, client: null, sawConnection: true, warnings: [], timeMs: result.duration, agent: result.agent };
+}
+
+/** A case the client never played: what its process did, when it never ran properly, else that it skipped this case. */
+function missing(clientRun: ClientRun, agent: string, sawAny: boolean, budgetS: number, transportFailure: string | null): CaseOutcome {
+  const broken = clientRun.spawnError !== null || (!sawAny && clientRun.exitCode !== 0);
+  return {
+    result: null,
+    resultAt: null,
+    client: clientRun,
+    sawConnection: false,
+    warnings: [],
+    timeMs: 0,
+    agent,
+    limitS: budgetS,
+    transportFailure,
+    ...(broken ? {} : { missing: `the client did not run this case (agent ${JSON.stringify(agent)})` }),
+  };
 }
 
 /**
@@ -104,23 +122,4 @@ async function driveClient(
     client.killGroup();
   }
   return client.snapshot(timedOut);
-}
-
-/** The gate cases of a looping run, from the results the server holds for the client's agent. */
-function loopingResults(server: FuzzingServer, cases: readonly CatalogueCase[], config: ClientRunConfig, clientRun: ClientRun, sawAny: boolean, budgetS: number): GateCase[] {
-  const excluded = agentCaseExcluder(config.excludeAgentCases, config.patternSyntax);
-  const agent = resultAgent(server, config);
-  const results = server.results.get(agent) ?? new Map<string, CaseResult>();
-  return cases.map((def, i) => {
-    const result = results.get(def.id) ?? null;
-    // As in Autobahn, the server closed these at once and recorded nothing.
-    if (result === null && excluded(agent, def.id)) return notRun(def, i + 1, excludedReason(config.agent, config.specFile));
-    if (result === null) {
-      const why = clientRun.spawnError !== null || (!sawAny && clientRun.exitCode !== 0)
-        ? reasonWithoutResult(clientRun, budgetS, false)
-        : `the client did not run this case (agent ${JSON.stringify(agent)})`;
-      return { ...conclude(def, i + 1, null, clientRun, false, config, [], 0), reason: why };
-    }
-    return conclude(def, i + 1, result, null, true, config, [], result.duration);
-  });
 }

@@ -1,15 +1,16 @@
 /**
  * Per-case mode: the client command once per case, one connection, a deadline. The case ends with its
  * result, or when the client exits without one (after its connection had a moment to arrive or
- * close), or at the deadline, when the client's process group is stopped.
+ * close), or at the deadline, when the client's process group is stopped. What happened is told as
+ * a raw outcome; the run skeleton concludes it.
  */
 import type { CatalogueCase } from '../cases/types.js';
 import type { RunSettings } from '../config/run-config.js';
-import type { CaseResult, GateCase } from '../model/report.js';
+import type { CaseResult } from '../model/report.js';
 import type { CaseRunEvent, FuzzingServer } from '../server/fuzzing-server.js';
 import { caseTimeoutFor } from '../policy/case-limits.js';
-import { conclude, type OutcomeConfig } from '../policy/case-outcome.js';
 import { startClient, type ClientProcess } from '../processes/client-process.js';
+import type { CaseOutcome } from './driver.js';
 import { EXIT_GRACE_MS, HANDSHAKE_SETTLE_MS, SETTLE_MS, TERM_GRACE_MS, caseUrl, isAborted, raceTimeout, waitForResult } from '../processes/waiting.js';
 
 /** What the server says of one case while it runs. */
@@ -17,6 +18,8 @@ interface CaseWatch {
   readonly waiter: { promise: Promise<CaseResult>; cancel: () => void };
   sawConnection(): boolean;
   result(): CaseResult | null;
+  /** When the result came (performance.now()), or null. */
+  resultAt(): number | null;
   dispose(): void;
 }
 
@@ -41,9 +44,9 @@ export async function runOneCase(
   index: number,
   command: string,
   where: { baseUrl: string; ca: string | null; http2: boolean },
-  config: OutcomeConfig & Pick<RunSettings, 'agent'>,
+  config: Pick<RunSettings, 'agent' | 'caseTimeout'>,
   signal: AbortSignal | undefined,
-): Promise<GateCase> {
+): Promise<CaseOutcome> {
   const agent = config.agent;
   const t0 = performance.now();
   const deadline = t0 + caseTimeoutFor(def, config) * 1000;
@@ -64,16 +67,22 @@ export async function runOneCase(
     signal?.removeEventListener('abort', onAbort);
     watch.dispose();
   }
-  const gc = conclude(def, index, watch.result(), client.snapshot(timedOut), watch.sawConnection(), config, warnings, performance.now() - t0);
-  // Over TLS, a client that never got through the TLS handshake: that is the reason, before what its process did.
-  const transportFailure = gc.result === null ? server.transportFailureSince(t0) : null;
-  if (transportFailure !== null) gc.reason = `${transportFailure}; ${gc.reason}`;
-  return gc;
+  const result = watch.result();
+  return {
+    result,
+    resultAt: watch.resultAt(),
+    client: client.snapshot(timedOut),
+    sawConnection: watch.sawConnection(),
+    warnings,
+    timeMs: performance.now() - t0,
+    transportFailure: result === null ? server.transportFailureSince(t0) : null,
+  };
 }
 
 function watchCase(server: FuzzingServer, agent: string, index: number): CaseWatch {
   let saw = false;
   let result: CaseResult | null = null;
+  let resultAt: number | null = null;
   const onStart = (event: CaseRunEvent): void => {
     if (event.agent === agent && event.index === index) saw = true;
   };
@@ -81,11 +90,13 @@ function watchCase(server: FuzzingServer, agent: string, index: number): CaseWat
   const waiter = waitForResult(server, agent, index);
   void waiter.promise.then((r) => {
     result = r;
+    resultAt = performance.now();
   });
   return {
     waiter,
     sawConnection: () => saw,
     result: () => result,
+    resultAt: () => resultAt,
     dispose: () => {
       server.off('caseStarted', onStart);
       waiter.cancel();

@@ -13,10 +13,8 @@ import { UsageError } from '../errors.js';
 import { playCase, type PlaySettings, type ServerTarget } from '../fuzzing-client/play-case.js';
 import { probeServerHeader } from '../fuzzing-client/probe.js';
 import { seededBytes, systemBytes } from '../fuzzing-client/randomness.js';
-import type { CaseResult, GateCase } from '../model/report.js';
+import type { CaseResult } from '../model/report.js';
 import { caseTimeoutFor } from '../policy/case-limits.js';
-import { conclude, notRun } from '../policy/case-outcome.js';
-import { caseFields } from '../policy/rule.js';
 import { shellQuote } from '../processes/client-process.js';
 import { freePort, ServerProcess, waitForListen } from '../processes/server-process.js';
 import { isAborted } from '../processes/waiting.js';
@@ -27,7 +25,7 @@ import type { TlsSetup } from '../tls/setup.js';
 import { hostPort } from '../util/host-port.js';
 import { VERSION } from '../version.js';
 import { catalogueInfo } from './case-server.js';
-import type { Peer, PeerContext, RoleDriver } from './driver.js';
+import type { CaseOutcome, Peer, PeerContext, RoleDriver } from './driver.js';
 
 /** The command of the bundled reference server (ws's WebSocketServer, echoing everything). */
 export function referenceServerCommand(): string {
@@ -92,6 +90,7 @@ async function startServerPeer(config: ServerRunConfig, sut: ServerUnderTest, co
       notes: [],
       play: { kind: 'each', playCase: (def, index) => playOne(state, def, index) },
       results: state.results,
+      forget: (id) => state.results.delete(id),
       stop,
     };
   } catch (err) {
@@ -132,8 +131,9 @@ function unreachablePeer(sut: ServerUnderTest, fallbackAgent: string, out: NodeJ
     against: `the server at ${sut.url} (unreachable)`,
     atOnce: 1,
     notes: [],
-    play: { kind: 'each', playCase: async (def, index) => notRun(def, index, reason) },
+    play: { kind: 'each', playCase: async () => ({ result: null, resultAt: null, client: null, sawConnection: false, warnings: [], timeMs: 0, notRun: reason }) },
     results: new Map(),
+    forget: () => undefined,
     stop: async () => null,
   };
 }
@@ -154,27 +154,29 @@ interface ServerState {
   gone: string | null;
 }
 
-/** One case: the server checked (restarted if asked), one connection, the gate's conclusion; null when cut short by a signal. */
-async function playOne(state: ServerState, def: CatalogueCase, index: number): Promise<GateCase | null> {
+/** One case: the server checked (restarted if asked), one connection, what came of it. */
+async function playOne(state: ServerState, def: CatalogueCase, index: number): Promise<CaseOutcome> {
   const t0 = performance.now();
-  const failed = (reason: string): GateCase => ({ index, ...caseFields(def), status: 'failed', reason, warnings: [], timeMs: Math.round(performance.now() - t0), result: null, client: null, reportBase: null });
+  const failed = (reason: string): CaseOutcome => ({ result: null, resultAt: null, client: null, sawConnection: false, warnings: [], timeMs: performance.now() - t0, missing: reason });
   const down = await serverDown(state);
-  if (down !== null) return isAborted(state.signal) ? null : failed(down);
+  if (down !== null) return failed(down);
   const limitMs = caseTimeoutFor(def, state.config) * 1000;
   const { signal } = state;
   const outcome = await playCase(state.target, def, { agent: state.agent, index: state.globalIndex.get(def.id) ?? index, limitMs, ...(signal ? { signal } : {}) }, playSettings(state.config, state.sut, def));
-  // A case cut short by a signal has no verdict: it is reported as not run, like the rest.
-  if (isAborted(signal)) return null;
   // The server may have died meanwhile: say so rather than "connection refused".
   if (outcome.result === null) return failed((await serverDown(state)) ?? outcome.error ?? 'no result');
   state.results.set(def.id, outcome.result);
-  const warnings = outcome.timedOut ? [`the case did not end within ${limitMs / 1000} s; wsgate dropped the connection`] : [];
-  const gc = conclude(def, index, outcome.result, null, true, state.config, warnings, performance.now() - t0);
-  // A server that died during the case: the reason says so (the verdicts alone would not tell why).
-  if (gc.status === 'failed' && state.process !== null && (await state.process.exitsWithin(DIED_GRACE_MS))) {
-    gc.reason += `; the server under test ${state.process.describeExit()} during the case`;
-  }
-  return gc;
+  const proc = state.process;
+  return {
+    result: outcome.result,
+    resultAt: performance.now(),
+    client: null,
+    sawConnection: true,
+    warnings: outcome.timedOut ? [`the case did not end within ${limitMs / 1000} s; wsgate dropped the connection`] : [],
+    timeMs: performance.now() - t0,
+    // A server that died during the case: the reason says so (the verdicts alone would not tell why).
+    ...(proc === null ? {} : { peerExit: async () => ((await proc.exitsWithin(DIED_GRACE_MS)) ? `the server under test ${proc.describeExit()} during the case` : null) }),
+  };
 }
 
 /** The fuzzing client's settings for one case: Autobahn's timers and limits, the spec file's options, masks and keys (seeded per case). */

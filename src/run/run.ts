@@ -6,15 +6,15 @@
  */
 import type { CatalogueCase } from '../cases/types.js';
 import type { RunConfig } from '../config/run-config.js';
-import { agentCaseExcluder } from '../config/spec.js';
 import { clientRoleDriver } from '../drivers/client-role.js';
-import type { GateIo, Peer, RoleDriver } from '../drivers/driver.js';
+import type { CaseOutcome, GateIo, Peer, RoleDriver } from '../drivers/driver.js';
 import { runCasesScheduled, selectForRun } from './schedule.js';
 import { serverRoleDriver } from '../drivers/server-role.js';
 import type { GateCase, GateRun } from '../model/report.js';
 import { finishRun } from '../outputs/finish-run.js';
 import { applyBaseline, loadBaseline, type Baseline } from '../policy/baseline.js';
-import { excludedReason, notRun } from '../policy/case-outcome.js';
+import { conclude, excludedReason, notRun } from './conclude.js';
+import { agentExclusion } from './exclusion.js';
 import { isAborted } from '../processes/waiting.js';
 import { agentFilePrefixes, caseReportBase } from '../report/files.js';
 import { ReproKeeper } from '../repro/keeper.js';
@@ -41,11 +41,12 @@ export async function runGate(config: RunConfig, io: GateIo, ending?: RunEnding)
   const meter = startMeter();
   const progress = new Progress(io.out, io.isTty, cases.length, config.quiet);
   const keeper = config.repro.record ? new ReproKeeper(config.outdir, config.repro.scripts) : null;
-  const settings: PeerRunSettings = { config, io, cases, selected, baseline, progress, several: driver.peerCount > 1, keeper };
+  const excluded = agentExclusion(config);
+  const settings: PeerRunSettings = { config, io, cases, selected, baseline, progress, several: driver.peerCount > 1, keeper, excluded, cut: cutBy(io.signal) };
   const tested: Array<{ agent: string; cases: GateCase[] }> = [];
   try {
     for (let n = 0; n < driver.peerCount && !isAborted(io.signal); n++) {
-      const peer = await driver.startPeer(n, { cases, io, secure, taken: new Set(tested.map((t) => t.agent)) });
+      const peer = await driver.startPeer(n, { cases, io, secure, taken: new Set(tested.map((t) => t.agent)), excluded });
       tested.push({ agent: peer.agent, cases: await runPeer(peer, settings) });
     }
   } finally {
@@ -75,6 +76,16 @@ export async function runGate(config: RunConfig, io: GateIo, ending?: RunEnding)
   });
 }
 
+/**
+ * A case the run's signal cut short has no verdict: one that ended after the signal without a result
+ * recorded before it (a client killed on purpose, a connection dropped on purpose).
+ */
+function cutBy(signal: AbortSignal | undefined): (outcome: CaseOutcome) => boolean {
+  let abortedAt = signal?.aborted === true ? 0 : Infinity;
+  signal?.addEventListener('abort', () => (abortedAt = performance.now()), { once: true });
+  return (outcome) => signal?.aborted === true && (outcome.resultAt === null || outcome.resultAt > abortedAt);
+}
+
 function tlsRecord(secure: TlsSetup | null): Pick<GateRun, 'tls'> {
   return secure === null ? {} : { tls: secure.summary };
 }
@@ -91,15 +102,23 @@ interface PeerRunSettings {
   several: boolean;
   /** Keeps the recordings of non-passing cases for `wsgate repro` (null: none, as under wstest). */
   keeper: ReproKeeper | null;
+  /** The spec's exclude-agent-cases. */
+  excluded: (agent: string, id: string) => boolean;
+  /** Whether the run's signal cut the case short: it ended without a result recorded before the signal. */
+  cut: (outcome: CaseOutcome) => boolean;
 }
 
-/** Every case against one peer, then the peer stopped; cases a signal kept from running are reported as not run. */
+/**
+ * Every case against one peer, then the peer stopped. Each case is settled here once: excluded for
+ * the agent, or concluded from the driver's outcome (the gate rule, the baseline); a case the run's
+ * signal cut short has no verdict and is reported as not run, its result dropped from the reports.
+ */
 async function runPeer(peer: Peer, s: PeerRunSettings): Promise<GateCase[]> {
   const { config, io, cases } = s;
   s.progress.header(headerLine(config, cases.length, s.selected, peer));
   for (const note of peer.notes) s.progress.header(note);
   const done = new Map<number, GateCase>();
-  const settle = (played: GateCase): void => {
+  const record = (played: GateCase): void => {
     if (done.has(played.index)) return;
     s.keeper?.settled(played);
     const gc = s.baseline === null ? played : (applyBaseline([played], peer.agent, s.baseline)[0] ?? played);
@@ -108,15 +127,32 @@ async function runPeer(peer: Peer, s: PeerRunSettings): Promise<GateCase[]> {
     s.progress.caseDone(gc);
     io.logger.info({ case: gc.id, index: gc.index, status: gc.status, reason: gc.reason, ms: gc.timeMs }, 'case done');
   };
-  const excluded = agentCaseExcluder(config.excludeAgentCases, config.patternSyntax);
+  const excludedFor = (agent: string, def: CatalogueCase, index: number): GateCase | null =>
+    s.excluded(agent, def.id) ? notRun(def, index, excludedReason(peer.agent, config.specFile)) : null;
+  // Synchronous unless the peer's process must be asked about a failed case.
+  const settle = (index: number, outcome: CaseOutcome): Promise<void> | undefined => {
+    const def = cases[index - 1];
+    if (def === undefined || done.has(index) || s.cut(outcome)) return;
+    const gc = (outcome.result === null ? excludedFor(outcome.agent ?? peer.agent, def, index) : null) ?? conclude(def, index, outcome, config);
+    const askExit = gc.status === 'failed' ? outcome.peerExit : undefined;
+    if (askExit === undefined) {
+      record(gc);
+      return;
+    }
+    return askExit().then((exit) => {
+      if (exit !== null) gc.reason += `; ${exit}`;
+      record(gc);
+    });
+  };
   try {
-    if (peer.play.kind === 'self') await peer.play.playAll(settle);
+    if (peer.play.kind === 'self') await peer.play.playAll((index, outcome) => void settle(index, outcome));
     else {
       const { playCase } = peer.play;
       await runCasesScheduled(cases, config.jobs, () => isAborted(io.signal), async (i) => {
         const def = cases[i] as CatalogueCase;
-        const gc = excluded(peer.agent, def.id) ? notRun(def, i + 1, excludedReason(peer.agent, config.specFile)) : await playCase(def, i + 1);
-        if (gc !== null) settle(gc);
+        const excluded = excludedFor(peer.agent, def, i + 1);
+        if (excluded !== null) record(excluded);
+        else await settle(i + 1, await playCase(def, i + 1));
       });
     }
   } finally {
@@ -125,7 +161,11 @@ async function runPeer(peer: Peer, s: PeerRunSettings): Promise<GateCase[]> {
   }
   if (io.signal?.aborted === true) {
     const why = `not run: the run was interrupted (${String(io.signal.reason ?? 'interrupted')})`;
-    for (const [i, def] of cases.entries()) if (!done.has(i + 1)) done.set(i + 1, { ...notRun(def, i + 1, why), ...(s.several ? { agent: peer.agent } : {}) });
+    for (const [i, def] of cases.entries()) {
+      if (done.has(i + 1)) continue;
+      peer.forget(def.id);
+      done.set(i + 1, { ...notRun(def, i + 1, why), ...(s.several ? { agent: peer.agent } : {}) });
+    }
   }
   return [...done.values()].sort((a, b) => a.index - b.index);
 }

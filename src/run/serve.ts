@@ -9,6 +9,7 @@ import type { ServeConfig } from '../config/schema.js';
 import { listenForCases } from '../drivers/case-server.js';
 import type { FuzzingServer } from '../server/fuzzing-server.js';
 import { prepareTls, type TlsSetup } from '../tls/setup.js';
+import { agentExclusion } from './exclusion.js';
 import { checkDirectories } from './resources.js';
 import { selectForRun } from './schedule.js';
 
@@ -48,6 +49,6 @@ export async function startCaseServer(
   if (cases.length === 0) throw new UsageError('no case is selected: check --cases and --exclude-cases');
   await checkDirectories([['the report directory', config.outdir]]);
   const secure = config.tls === null ? null : await prepareTls(config.tls, { hosts: [config.host], outdir: config.outdir, serverFiles: false, needCertificate: true });
-  const server = await listenForCases(config, cases, { logger, statusWaitMs: 60_000, certificate: secure, unknownPaths: options.unknownPaths ?? 'refuse', http2: config.http2 });
+  const server = await listenForCases(config, cases, { logger, statusWaitMs: 60_000, skipCase: agentExclusion(config), certificate: secure, unknownPaths: options.unknownPaths ?? 'refuse', http2: config.http2 });
   return { server, cases, secure };
 }

@@ -92,3 +92,13 @@ test('the checker sees an upward import and a circle when there is one', () => {
   assert.deepEqual(importsOf('core/state.ts'), []);
   assert.ok(importsOf('core/connection.ts').includes('core/outbox.ts'));
 });
+
+test('the gate rule, exclusion and the not-run accounting are the run skeleton\'s alone: drivers import none of them, and only run/ calls them', () => {
+  const ruleFiles = ['policy/rule.ts', 'policy/baseline.ts', 'config/spec.ts'];
+  const leaks = [...graph].filter(([file]) => file.startsWith('drivers/')).flatMap(([file, targets]) => targets.filter((t) => ruleFiles.includes(t) || t.startsWith('run/')).map((t) => `${file} -> ${t}`));
+  assert.deepEqual(leaks, []);
+  const calls = files
+    .filter((f) => !f.startsWith('run/') && f !== 'config/spec.ts')
+    .flatMap((f) => [...readFileSync(path.join(SRC, f), 'utf8').matchAll(/\b(conclude|notRun|agentCaseExcluder)\(/g)].map((m) => `${f}: ${m[1]}`));
+  assert.deepEqual(calls, []);
+});

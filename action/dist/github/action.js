@@ -28884,44 +28884,6 @@ var init_select = __esm({
   }
 });
 
-// src/config/url.ts
-function parseListenUrl(url2) {
-  let u2;
-  try {
-    u2 = new URL(url2);
-  } catch {
-    throw new UsageError(`--url ${JSON.stringify(url2)} is not a URL; use ws://HOST:PORT or wss://HOST:PORT`);
-  }
-  if (u2.protocol !== "ws:" && u2.protocol !== "wss:") throw new UsageError(`--url must start with ws:// or wss://, got ${JSON.stringify(url2)}`);
-  if (u2.pathname !== "/" && u2.pathname !== "" || u2.search !== "" || u2.hash !== "") {
-    throw new UsageError(`--url takes no path or query, got ${JSON.stringify(url2)}`);
-  }
-  const host = u2.hostname.replace(/^\[(.*)\]$/, "$1");
-  const secure = u2.protocol === "wss:";
-  const port = u2.port === "" ? secure ? 443 : 80 : Number(u2.port);
-  return { host, port, secure };
-}
-function parseServerUrl(text) {
-  let url2;
-  try {
-    url2 = new URL(text);
-  } catch {
-    throw new UsageError(`--server-url: not a URL: ${JSON.stringify(text)} (expected ws://HOST:PORT[/path] or wss://...)`);
-  }
-  if (url2.protocol !== "ws:" && url2.protocol !== "wss:") throw new UsageError(`--server-url: the scheme must be ws:// or wss://, got ${url2.protocol}//`);
-  if (url2.username !== "" || url2.password !== "") throw new UsageError("--server-url: user information is not supported");
-  if (url2.hash !== "") throw new UsageError("--server-url: a fragment (#...) is not allowed in a WebSocket URL (RFC 6455 \xA73)");
-  const host = url2.hostname.replace(/^\[(.*)\]$/, "$1");
-  const port = url2.port === "" ? url2.protocol === "wss:" ? 443 : 80 : Number(url2.port);
-  return { url: url2.href, host, port, resource: `${url2.pathname === "" ? "/" : url2.pathname}${url2.search}` };
-}
-var init_url = __esm({
-  "src/config/url.ts"() {
-    "use strict";
-    init_errors();
-  }
-});
-
 // src/config/json-file.ts
 import { readFileSync as readFileSync4 } from "node:fs";
 function readFailure(err) {
@@ -28959,216 +28921,6 @@ var init_json_file = __esm({
   "src/config/json-file.ts"() {
     "use strict";
     init_errors();
-  }
-});
-
-// src/config/spec.ts
-import { isDeepStrictEqual } from "node:util";
-function describe3(path20) {
-  const [top2, sub] = path20.map(String);
-  if (top2 === "options" && sub !== void 0 && sub in AUTOBAHN_OPTIONS) {
-    return { key: `options.${sub}`, phrase: AUTOBAHN_OPTIONS[sub]?.phrase ?? "" };
-  }
-  if (top2 !== void 0 && top2 in SPEC_KEYS) return { key: top2, phrase: SPEC_KEYS[top2].phrase };
-  return { key: path20.map(String).join("."), phrase: "valid" };
-}
-function specError(file2, message2) {
-  return new UsageError(`${file2}: ${message2}`);
-}
-function validateSpec(file2, value) {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw specError(file2, "a spec file must hold a JSON object (Autobahn fuzzingserver.json format)");
-  }
-  const parsed = specSchema.safeParse(value);
-  if (parsed.success) return parsed.data;
-  const issue2 = parsed.error.issues[0];
-  if (issue2 === void 0) throw specError(file2, "invalid spec");
-  if (issue2.code === "unrecognized_keys") {
-    const key2 = [...issue2.path.map(String), issue2.keys[0] ?? ""].join(".");
-    const known = issue2.path.length === 0 ? Object.keys(SPEC_KEYS) : Object.keys(AUTOBAHN_OPTIONS);
-    const what = issue2.path.length === 0 ? "a fuzzingserver.json key" : "an Autobahn protocol option";
-    throw specError(file2, `unknown key "${key2}": not ${what} (known: ${known.join(", ")})`);
-  }
-  const { key, phrase } = describe3(issue2.path);
-  throw specError(file2, `"${key}" must be ${phrase}`);
-}
-function checkPatterns(file2, key, patterns2, cases2) {
-  try {
-    selectCases(cases2, patterns2);
-  } catch (err) {
-    if (err instanceof SelectionError) throw specError(file2, `"${key}": ${err.message}`);
-    throw err;
-  }
-}
-function loadSpec(file2) {
-  return specSettings(file2, readJsonFile(file2, "the spec file", (json2) => validateSpec(file2, json2)));
-}
-function specSettings(file2, spec) {
-  const warnings = [];
-  if (spec.url !== void 0) {
-    try {
-      parseListenUrl(spec.url);
-    } catch (err) {
-      if (err instanceof UsageError) throw specError(file2, `"url": ${err.message.replace(/^--url:? /, "")}`);
-      throw err;
-    }
-  }
-  const cases2 = catalogueFor(spec.extended === true);
-  if (spec.cases) checkPatterns(file2, "cases", spec.cases, cases2);
-  if (spec["exclude-cases"]) checkPatterns(file2, "exclude-cases", spec["exclude-cases"], cases2);
-  const excludeAgentCases = spec["exclude-agent-cases"] ?? {};
-  for (const [agent, patterns2] of Object.entries(excludeAgentCases)) {
-    for (const p of patterns2) {
-      if (!/^[0-9.*]+$/.test(p)) throw specError(file2, `"exclude-agent-cases": bad case pattern ${JSON.stringify(p)} for agent ${JSON.stringify(agent)}`);
-    }
-  }
-  const protocolOptions = {};
-  for (const [key, value] of Object.entries(spec.options ?? {})) {
-    const option = AUTOBAHN_OPTIONS[key];
-    if (option === void 0 || value === void 0) continue;
-    if (option.apply !== void 0) option.apply(value, protocolOptions);
-    else if (!isDeepStrictEqual(value, option.autobahnDefault)) {
-      warnings.push(`options.${key} = ${JSON.stringify(value)} is not honoured: wsgate runs as Autobahn's fuzzing server does by default`);
-    }
-  }
-  if (spec.servers !== void 0) {
-    if (spec.url !== void 0) throw specError(file2, '"servers" (fuzzingclient.json) and "url" (fuzzingserver.json) do not go together');
-    for (const [i2, server] of spec.servers.entries()) {
-      try {
-        parseServerUrl(server.url);
-      } catch (err) {
-        if (err instanceof UsageError) throw specError(file2, `"servers[${i2}].url": ${err.message.replace(/^--server-url:? /, "")}`);
-        throw err;
-      }
-      for (const key of ["hostname", "origin", "protocols", "options"]) {
-        if (server[key] !== void 0) warnings.push(`servers[${i2}].${key} is not honoured: wsgate's fuzzing client runs with Autobahn's defaults`);
-      }
-    }
-  }
-  if (spec.key === void 0 !== (spec.cert === void 0)) throw specError(file2, '"key" and "cert" go together (the server certificate and its private key)');
-  return {
-    file: file2,
-    ...spec.url !== void 0 ? { url: spec.url } : {},
-    ...spec.outdir !== void 0 ? { outdir: spec.outdir } : {},
-    ...spec.cases !== void 0 ? { cases: spec.cases } : {},
-    ...spec["exclude-cases"] !== void 0 ? { excludeCases: spec["exclude-cases"] } : {},
-    ...spec.extended !== void 0 ? { extended: spec.extended } : {},
-    ...spec.cert !== void 0 ? { cert: spec.cert } : {},
-    ...spec.key !== void 0 ? { key: spec.key } : {},
-    ...spec.servers?.[0] !== void 0 ? { server: { url: spec.servers[0].url, agent: spec.servers[0].agent ?? null } } : {},
-    ...spec.servers !== void 0 ? { servers: spec.servers.map((s) => ({ url: s.url, agent: s.agent ?? null })) } : {},
-    excludeAgentCases,
-    protocolOptions,
-    warnings
-  };
-}
-function autobahnAnchored(pattern2) {
-  return new RegExp(`^${pattern2.replace(/\./g, "\\.").replace(/\*/g, ".*")}$`);
-}
-function agentCaseExcluder(rules, syntax = "wsgate") {
-  const compile2 = syntax === "autobahn" ? autobahnAnchored : (p) => wildcard(p);
-  const compiled = Object.entries(rules).map(([agent, cases2]) => ({ agent: compile2(agent), cases: cases2.map((c3) => compile2(c3)) }));
-  if (compiled.length === 0) return () => false;
-  return (agent, id) => compiled.some((r) => r.agent.test(agent) && r.cases.some((c3) => c3.test(id)));
-}
-var bool, seconds, count, AUTOBAHN_OPTIONS, stringArray, SPEC_KEYS, specSchema;
-var init_spec = __esm({
-  "src/config/spec.ts"() {
-    "use strict";
-    init_zod();
-    init_registry();
-    init_select();
-    init_errors();
-    init_url();
-    init_patterns();
-    init_json_file();
-    bool = { schema: external_exports.boolean(), phrase: "a boolean" };
-    seconds = { schema: external_exports.number().nonnegative(), phrase: "a number of seconds (>= 0)" };
-    count = { schema: external_exports.number().int().nonnegative(), phrase: "a whole number (>= 0)" };
-    AUTOBAHN_OPTIONS = {
-      versions: { schema: external_exports.array(external_exports.number().int()), phrase: "an array of whole numbers", autobahnDefault: [0, 8, 13] },
-      allowHixie76: { ...bool, autobahnDefault: false },
-      webStatus: { ...bool, autobahnDefault: true },
-      utf8validateIncoming: { ...bool, autobahnDefault: true },
-      maskServerFrames: { ...bool, autobahnDefault: false },
-      requireMaskedClientFrames: { ...bool, autobahnDefault: true },
-      applyMask: { ...bool, autobahnDefault: true },
-      maxFramePayloadSize: { ...count, autobahnDefault: 0 },
-      maxMessagePayloadSize: { ...count, autobahnDefault: 0 },
-      autoFragmentSize: { ...count, autobahnDefault: 0 },
-      failByDrop: {
-        ...bool,
-        autobahnDefault: false,
-        apply: (v, s) => {
-          s.failByDrop = v;
-        }
-      },
-      echoCloseCodeReason: { ...bool, autobahnDefault: false },
-      openHandshakeTimeout: {
-        ...seconds,
-        autobahnDefault: 5,
-        apply: (v, s) => {
-          s.openHandshakeTimeoutMs = Math.round(v * 1e3);
-        }
-      },
-      closeHandshakeTimeout: {
-        ...seconds,
-        autobahnDefault: 1,
-        apply: (v, s) => {
-          s.closeHandshakeTimeoutMs = Math.round(v * 1e3);
-        }
-      },
-      tcpNoDelay: { ...bool, autobahnDefault: true },
-      // A Python callable in Autobahn: JSON cannot express one, so any value is only warned about.
-      perMessageCompressionAccept: { schema: external_exports.unknown(), phrase: "anything", autobahnDefault: void 0 },
-      autoPingInterval: { ...seconds, autobahnDefault: 0 },
-      autoPingTimeout: { ...seconds, autobahnDefault: 0 },
-      autoPingSize: { schema: external_exports.number().int().min(4).max(125), phrase: "a whole number from 4 to 125", autobahnDefault: 4 },
-      serveFlashSocketPolicy: { ...bool, autobahnDefault: false },
-      flashSocketPolicy: { schema: external_exports.string(), phrase: "a string", autobahnDefault: void 0 },
-      allowedOrigins: { schema: external_exports.array(external_exports.string()), phrase: "an array of strings", autobahnDefault: ["*"] },
-      maxConnections: { ...count, autobahnDefault: 0 }
-    };
-    stringArray = external_exports.array(external_exports.string());
-    SPEC_KEYS = {
-      url: { schema: external_exports.string(), phrase: "a string (ws://HOST:PORT)" },
-      outdir: { schema: external_exports.string().min(1), phrase: "a non-empty string (a directory)" },
-      cases: { schema: stringArray, phrase: "an array of strings" },
-      "exclude-cases": { schema: stringArray, phrase: "an array of strings" },
-      "exclude-agent-cases": {
-        schema: external_exports.record(external_exports.string(), stringArray),
-        phrase: "an object mapping agent patterns to arrays of case patterns"
-      },
-      options: {
-        schema: external_exports.strictObject(Object.fromEntries(Object.entries(AUTOBAHN_OPTIONS).map(([k, o2]) => [k, o2.schema.optional()]))),
-        phrase: "an object of Autobahn protocol options"
-      },
-      // Autobahn stores `protocols` but its fuzzing server never selects a subprotocol; wsgate behaves the same.
-      protocols: { schema: stringArray, phrase: "an array of strings" },
-      // Autobahn's example files carry "webport", which its fuzzing server ignores (only the -w flag counts).
-      webport: { schema: external_exports.number().int(), phrase: "a whole number" },
-      key: { schema: external_exports.string(), phrase: "a string (a file)" },
-      cert: { schema: external_exports.string(), phrase: "a string (a file)" },
-      // wsgate's own key: its group 14 after Autobahn's cases (as --extended).
-      extended: { schema: external_exports.boolean(), phrase: "true or false" },
-      // fuzzingclient.json: the servers under test (wsgate is then the fuzzing client).
-      servers: {
-        schema: external_exports.array(
-          external_exports.strictObject({
-            agent: external_exports.string().min(1).optional(),
-            url: external_exports.string(),
-            options: external_exports.record(external_exports.string(), external_exports.unknown()).optional(),
-            hostname: external_exports.string().optional(),
-            origin: external_exports.string().optional(),
-            protocols: stringArray.optional()
-          })
-        ).min(1),
-        phrase: 'a non-empty array of {"agent", "url", "options"} objects'
-      }
-    };
-    specSchema = external_exports.strictObject(
-      Object.fromEntries(Object.entries(SPEC_KEYS).map(([k, v]) => [k, v.schema.optional()]))
-    );
   }
 });
 
@@ -29319,7 +29071,7 @@ function resolveInside(dir, name) {
   return joined;
 }
 async function makeDirectory(dir) {
-  const missing = [];
+  const missing2 = [];
   let at = path2.resolve(dir);
   for (; ; ) {
     let isDir;
@@ -29327,7 +29079,7 @@ async function makeDirectory(dir) {
       isDir = (await stat(at)).isDirectory();
     } catch (err) {
       if (err.code !== "ENOENT") throw err;
-      missing.push(at);
+      missing2.push(at);
       const parent = path2.dirname(at);
       if (parent === at) break;
       at = parent;
@@ -29336,7 +29088,7 @@ async function makeDirectory(dir) {
     if (!isDir) throw Object.assign(new Error(`ENOTDIR: not a directory: ${at}`), { code: "ENOTDIR" });
     break;
   }
-  for (const d of missing.reverse()) {
+  for (const d of missing2.reverse()) {
     try {
       await mkdir(d);
       if (newFileOwner !== null) await lchown(d, newFileOwner.uid, newFileOwner.gid);
@@ -47016,7 +46768,7 @@ async function listenForCases(config2, cases2, options) {
     logger: options.logger,
     protocolOptions: config2.protocolOptions,
     // Per connecting agent, as Autobahn does: the case is closed at once and records no result.
-    skipCase: agentCaseExcluder(config2.excludeAgentCases, config2.patternSyntax),
+    skipCase: options.skipCase,
     extended: config2.extended,
     certificate: options.certificate ?? null,
     unknownPaths: options.unknownPaths ?? "refuse",
@@ -47034,7 +46786,6 @@ var init_case_server = __esm({
     init_fuzzing_server();
     init_constants();
     init_version();
-    init_spec();
     init_host_port();
     defaultServerOptions = {
       openHandshakeTimeoutMs: AUTOBAHN_DEFAULTS.openHandshakeTimeoutMs,
@@ -47122,8 +46873,8 @@ function checkShards(inputs, summaries) {
     if (other !== void 0) throw new UsageError(`shard ${s.index}/${count3} is given twice: ${other} and ${inputs[i2] ?? ""}`);
     seen.set(s.index, inputs[i2] ?? "");
   }
-  const missing = Array.from({ length: count3 }, (_, k) => k + 1).filter((k) => !seen.has(k));
-  if (missing.length > 0) throw new UsageError(`shard${missing.length > 1 ? "s" : ""} ${missing.map((k) => `${k}/${count3}`).join(", ")} missing`);
+  const missing2 = Array.from({ length: count3 }, (_, k) => k + 1).filter((k) => !seen.has(k));
+  if (missing2.length > 0) throw new UsageError(`shard${missing2.length > 1 ? "s" : ""} ${missing2.map((k) => `${k}/${count3}`).join(", ")} missing`);
 }
 async function mergeRuns(options, out) {
   if (options.inputs.length === 0) throw new UsageError("merge: name at least one run directory");
@@ -56526,11 +56277,11 @@ var require_ip_converter = __commonJS({
         }
         const left2 = parts[0] ? parts[0].split(":") : [];
         const right2 = parts[1] ? parts[1].split(":") : [];
-        const missing = 8 - (left2.length + right2.length);
-        if (missing < 0) {
+        const missing2 = 8 - (left2.length + right2.length);
+        if (missing2 < 0) {
           throw new Error("Invalid IPv6 address");
         }
-        return [...left2, ...Array(missing).fill("0"), ...right2].join(":");
+        return [...left2, ...Array(missing2).fill("0"), ...right2].join(":");
       }
       static formatIPv6(bytes2) {
         const parts = [];
@@ -71081,24 +70832,24 @@ function validation(yargs, usage2, shim3) {
     }
   };
   self2.requiredArguments = function requiredArguments(argv, demandedOptions) {
-    let missing = null;
+    let missing2 = null;
     for (const key of Object.keys(demandedOptions)) {
       if (!Object.prototype.hasOwnProperty.call(argv, key) || typeof argv[key] === "undefined") {
-        missing = missing || {};
-        missing[key] = demandedOptions[key];
+        missing2 = missing2 || {};
+        missing2[key] = demandedOptions[key];
       }
     }
-    if (missing) {
+    if (missing2) {
       const customMsgs = [];
-      for (const key of Object.keys(missing)) {
-        const msg = missing[key];
+      for (const key of Object.keys(missing2)) {
+        const msg = missing2[key];
         if (msg && customMsgs.indexOf(msg) < 0) {
           customMsgs.push(msg);
         }
       }
       const customMsg = customMsgs.length ? `
 ${customMsgs.join("\n")}` : "";
-      usage2.fail(__n("Missing required argument: %s", "Missing required arguments: %s", Object.keys(missing).length, Object.keys(missing).join(", ") + customMsg));
+      usage2.fail(__n("Missing required argument: %s", "Missing required arguments: %s", Object.keys(missing2).length, Object.keys(missing2).join(", ") + customMsg));
     }
   };
   self2.unknownArguments = function unknownArguments(argv, aliases, positionalMap, isDefaultCommand, checkPositionals = true) {
@@ -72878,7 +72629,246 @@ var yargs_default = Yargs;
 
 // src/commands/shared.ts
 var import_pino = __toESM(require_pino(), 1);
-init_spec();
+
+// src/config/spec.ts
+init_zod();
+init_registry();
+init_select();
+init_errors();
+import { isDeepStrictEqual } from "node:util";
+
+// src/config/url.ts
+init_errors();
+function parseListenUrl(url2) {
+  let u2;
+  try {
+    u2 = new URL(url2);
+  } catch {
+    throw new UsageError(`--url ${JSON.stringify(url2)} is not a URL; use ws://HOST:PORT or wss://HOST:PORT`);
+  }
+  if (u2.protocol !== "ws:" && u2.protocol !== "wss:") throw new UsageError(`--url must start with ws:// or wss://, got ${JSON.stringify(url2)}`);
+  if (u2.pathname !== "/" && u2.pathname !== "" || u2.search !== "" || u2.hash !== "") {
+    throw new UsageError(`--url takes no path or query, got ${JSON.stringify(url2)}`);
+  }
+  const host = u2.hostname.replace(/^\[(.*)\]$/, "$1");
+  const secure = u2.protocol === "wss:";
+  const port = u2.port === "" ? secure ? 443 : 80 : Number(u2.port);
+  return { host, port, secure };
+}
+function parseServerUrl(text) {
+  let url2;
+  try {
+    url2 = new URL(text);
+  } catch {
+    throw new UsageError(`--server-url: not a URL: ${JSON.stringify(text)} (expected ws://HOST:PORT[/path] or wss://...)`);
+  }
+  if (url2.protocol !== "ws:" && url2.protocol !== "wss:") throw new UsageError(`--server-url: the scheme must be ws:// or wss://, got ${url2.protocol}//`);
+  if (url2.username !== "" || url2.password !== "") throw new UsageError("--server-url: user information is not supported");
+  if (url2.hash !== "") throw new UsageError("--server-url: a fragment (#...) is not allowed in a WebSocket URL (RFC 6455 \xA73)");
+  const host = url2.hostname.replace(/^\[(.*)\]$/, "$1");
+  const port = url2.port === "" ? url2.protocol === "wss:" ? 443 : 80 : Number(url2.port);
+  return { url: url2.href, host, port, resource: `${url2.pathname === "" ? "/" : url2.pathname}${url2.search}` };
+}
+
+// src/config/spec.ts
+init_patterns();
+init_json_file();
+var bool = { schema: external_exports.boolean(), phrase: "a boolean" };
+var seconds = { schema: external_exports.number().nonnegative(), phrase: "a number of seconds (>= 0)" };
+var count = { schema: external_exports.number().int().nonnegative(), phrase: "a whole number (>= 0)" };
+var AUTOBAHN_OPTIONS = {
+  versions: { schema: external_exports.array(external_exports.number().int()), phrase: "an array of whole numbers", autobahnDefault: [0, 8, 13] },
+  allowHixie76: { ...bool, autobahnDefault: false },
+  webStatus: { ...bool, autobahnDefault: true },
+  utf8validateIncoming: { ...bool, autobahnDefault: true },
+  maskServerFrames: { ...bool, autobahnDefault: false },
+  requireMaskedClientFrames: { ...bool, autobahnDefault: true },
+  applyMask: { ...bool, autobahnDefault: true },
+  maxFramePayloadSize: { ...count, autobahnDefault: 0 },
+  maxMessagePayloadSize: { ...count, autobahnDefault: 0 },
+  autoFragmentSize: { ...count, autobahnDefault: 0 },
+  failByDrop: {
+    ...bool,
+    autobahnDefault: false,
+    apply: (v, s) => {
+      s.failByDrop = v;
+    }
+  },
+  echoCloseCodeReason: { ...bool, autobahnDefault: false },
+  openHandshakeTimeout: {
+    ...seconds,
+    autobahnDefault: 5,
+    apply: (v, s) => {
+      s.openHandshakeTimeoutMs = Math.round(v * 1e3);
+    }
+  },
+  closeHandshakeTimeout: {
+    ...seconds,
+    autobahnDefault: 1,
+    apply: (v, s) => {
+      s.closeHandshakeTimeoutMs = Math.round(v * 1e3);
+    }
+  },
+  tcpNoDelay: { ...bool, autobahnDefault: true },
+  // A Python callable in Autobahn: JSON cannot express one, so any value is only warned about.
+  perMessageCompressionAccept: { schema: external_exports.unknown(), phrase: "anything", autobahnDefault: void 0 },
+  autoPingInterval: { ...seconds, autobahnDefault: 0 },
+  autoPingTimeout: { ...seconds, autobahnDefault: 0 },
+  autoPingSize: { schema: external_exports.number().int().min(4).max(125), phrase: "a whole number from 4 to 125", autobahnDefault: 4 },
+  serveFlashSocketPolicy: { ...bool, autobahnDefault: false },
+  flashSocketPolicy: { schema: external_exports.string(), phrase: "a string", autobahnDefault: void 0 },
+  allowedOrigins: { schema: external_exports.array(external_exports.string()), phrase: "an array of strings", autobahnDefault: ["*"] },
+  maxConnections: { ...count, autobahnDefault: 0 }
+};
+var stringArray = external_exports.array(external_exports.string());
+var SPEC_KEYS = {
+  url: { schema: external_exports.string(), phrase: "a string (ws://HOST:PORT)" },
+  outdir: { schema: external_exports.string().min(1), phrase: "a non-empty string (a directory)" },
+  cases: { schema: stringArray, phrase: "an array of strings" },
+  "exclude-cases": { schema: stringArray, phrase: "an array of strings" },
+  "exclude-agent-cases": {
+    schema: external_exports.record(external_exports.string(), stringArray),
+    phrase: "an object mapping agent patterns to arrays of case patterns"
+  },
+  options: {
+    schema: external_exports.strictObject(Object.fromEntries(Object.entries(AUTOBAHN_OPTIONS).map(([k, o2]) => [k, o2.schema.optional()]))),
+    phrase: "an object of Autobahn protocol options"
+  },
+  // Autobahn stores `protocols` but its fuzzing server never selects a subprotocol; wsgate behaves the same.
+  protocols: { schema: stringArray, phrase: "an array of strings" },
+  // Autobahn's example files carry "webport", which its fuzzing server ignores (only the -w flag counts).
+  webport: { schema: external_exports.number().int(), phrase: "a whole number" },
+  key: { schema: external_exports.string(), phrase: "a string (a file)" },
+  cert: { schema: external_exports.string(), phrase: "a string (a file)" },
+  // wsgate's own key: its group 14 after Autobahn's cases (as --extended).
+  extended: { schema: external_exports.boolean(), phrase: "true or false" },
+  // fuzzingclient.json: the servers under test (wsgate is then the fuzzing client).
+  servers: {
+    schema: external_exports.array(
+      external_exports.strictObject({
+        agent: external_exports.string().min(1).optional(),
+        url: external_exports.string(),
+        options: external_exports.record(external_exports.string(), external_exports.unknown()).optional(),
+        hostname: external_exports.string().optional(),
+        origin: external_exports.string().optional(),
+        protocols: stringArray.optional()
+      })
+    ).min(1),
+    phrase: 'a non-empty array of {"agent", "url", "options"} objects'
+  }
+};
+var specSchema = external_exports.strictObject(
+  Object.fromEntries(Object.entries(SPEC_KEYS).map(([k, v]) => [k, v.schema.optional()]))
+);
+function describe3(path20) {
+  const [top2, sub] = path20.map(String);
+  if (top2 === "options" && sub !== void 0 && sub in AUTOBAHN_OPTIONS) {
+    return { key: `options.${sub}`, phrase: AUTOBAHN_OPTIONS[sub]?.phrase ?? "" };
+  }
+  if (top2 !== void 0 && top2 in SPEC_KEYS) return { key: top2, phrase: SPEC_KEYS[top2].phrase };
+  return { key: path20.map(String).join("."), phrase: "valid" };
+}
+function specError(file2, message2) {
+  return new UsageError(`${file2}: ${message2}`);
+}
+function validateSpec(file2, value) {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw specError(file2, "a spec file must hold a JSON object (Autobahn fuzzingserver.json format)");
+  }
+  const parsed = specSchema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue2 = parsed.error.issues[0];
+  if (issue2 === void 0) throw specError(file2, "invalid spec");
+  if (issue2.code === "unrecognized_keys") {
+    const key2 = [...issue2.path.map(String), issue2.keys[0] ?? ""].join(".");
+    const known = issue2.path.length === 0 ? Object.keys(SPEC_KEYS) : Object.keys(AUTOBAHN_OPTIONS);
+    const what = issue2.path.length === 0 ? "a fuzzingserver.json key" : "an Autobahn protocol option";
+    throw specError(file2, `unknown key "${key2}": not ${what} (known: ${known.join(", ")})`);
+  }
+  const { key, phrase } = describe3(issue2.path);
+  throw specError(file2, `"${key}" must be ${phrase}`);
+}
+function checkPatterns(file2, key, patterns2, cases2) {
+  try {
+    selectCases(cases2, patterns2);
+  } catch (err) {
+    if (err instanceof SelectionError) throw specError(file2, `"${key}": ${err.message}`);
+    throw err;
+  }
+}
+function loadSpec(file2) {
+  return specSettings(file2, readJsonFile(file2, "the spec file", (json2) => validateSpec(file2, json2)));
+}
+function specSettings(file2, spec) {
+  const warnings = [];
+  if (spec.url !== void 0) {
+    try {
+      parseListenUrl(spec.url);
+    } catch (err) {
+      if (err instanceof UsageError) throw specError(file2, `"url": ${err.message.replace(/^--url:? /, "")}`);
+      throw err;
+    }
+  }
+  const cases2 = catalogueFor(spec.extended === true);
+  if (spec.cases) checkPatterns(file2, "cases", spec.cases, cases2);
+  if (spec["exclude-cases"]) checkPatterns(file2, "exclude-cases", spec["exclude-cases"], cases2);
+  const excludeAgentCases = spec["exclude-agent-cases"] ?? {};
+  for (const [agent, patterns2] of Object.entries(excludeAgentCases)) {
+    for (const p of patterns2) {
+      if (!/^[0-9.*]+$/.test(p)) throw specError(file2, `"exclude-agent-cases": bad case pattern ${JSON.stringify(p)} for agent ${JSON.stringify(agent)}`);
+    }
+  }
+  const protocolOptions = {};
+  for (const [key, value] of Object.entries(spec.options ?? {})) {
+    const option = AUTOBAHN_OPTIONS[key];
+    if (option === void 0 || value === void 0) continue;
+    if (option.apply !== void 0) option.apply(value, protocolOptions);
+    else if (!isDeepStrictEqual(value, option.autobahnDefault)) {
+      warnings.push(`options.${key} = ${JSON.stringify(value)} is not honoured: wsgate runs as Autobahn's fuzzing server does by default`);
+    }
+  }
+  if (spec.servers !== void 0) {
+    if (spec.url !== void 0) throw specError(file2, '"servers" (fuzzingclient.json) and "url" (fuzzingserver.json) do not go together');
+    for (const [i2, server] of spec.servers.entries()) {
+      try {
+        parseServerUrl(server.url);
+      } catch (err) {
+        if (err instanceof UsageError) throw specError(file2, `"servers[${i2}].url": ${err.message.replace(/^--server-url:? /, "")}`);
+        throw err;
+      }
+      for (const key of ["hostname", "origin", "protocols", "options"]) {
+        if (server[key] !== void 0) warnings.push(`servers[${i2}].${key} is not honoured: wsgate's fuzzing client runs with Autobahn's defaults`);
+      }
+    }
+  }
+  if (spec.key === void 0 !== (spec.cert === void 0)) throw specError(file2, '"key" and "cert" go together (the server certificate and its private key)');
+  return {
+    file: file2,
+    ...spec.url !== void 0 ? { url: spec.url } : {},
+    ...spec.outdir !== void 0 ? { outdir: spec.outdir } : {},
+    ...spec.cases !== void 0 ? { cases: spec.cases } : {},
+    ...spec["exclude-cases"] !== void 0 ? { excludeCases: spec["exclude-cases"] } : {},
+    ...spec.extended !== void 0 ? { extended: spec.extended } : {},
+    ...spec.cert !== void 0 ? { cert: spec.cert } : {},
+    ...spec.key !== void 0 ? { key: spec.key } : {},
+    ...spec.servers?.[0] !== void 0 ? { server: { url: spec.servers[0].url, agent: spec.servers[0].agent ?? null } } : {},
+    ...spec.servers !== void 0 ? { servers: spec.servers.map((s) => ({ url: s.url, agent: s.agent ?? null })) } : {},
+    excludeAgentCases,
+    protocolOptions,
+    warnings
+  };
+}
+function autobahnAnchored(pattern2) {
+  return new RegExp(`^${pattern2.replace(/\./g, "\\.").replace(/\*/g, ".*")}$`);
+}
+function agentCaseExcluder(rules, syntax = "wsgate") {
+  const compile2 = syntax === "autobahn" ? autobahnAnchored : (p) => wildcard(p);
+  const compiled = Object.entries(rules).map(([agent, cases2]) => ({ agent: compile2(agent), cases: cases2.map((c3) => compile2(c3)) }));
+  if (compiled.length === 0) return () => false;
+  return (agent, id) => compiled.some((r) => r.agent.test(agent) && r.cases.some((c3) => c3.test(id)));
+}
+
+// src/commands/shared.ts
 init_errors();
 function makeLogger(level) {
   return (0, import_pino.pino)({ level, base: null }, import_pino.pino.destination({ dest: 2, sync: true }));
@@ -73998,7 +73988,6 @@ function parseShard(text) {
 init_zod();
 init_errors();
 import path11 from "node:path";
-init_url();
 init_patterns();
 var patterns = external_exports.array(external_exports.string()).default([]);
 var serverSchema = external_exports.object({
@@ -74129,7 +74118,6 @@ function resolveServeConfig(input3, sources = {}) {
 }
 
 // src/config/run-config.ts
-init_url();
 var REFERENCE_SERVER_COMMAND = "{reference-server}";
 var DEFAULT_SERVER_START_TIMEOUT = 30;
 function resolveRunConfig(input3, sources = {}) {
@@ -74226,9 +74214,6 @@ function moreServers(o2, first, spec, tls5) {
 function secureUrl(server) {
   if (server.url.startsWith("ws:")) server.url = `wss:${server.url.slice(3)}`;
 }
-
-// src/run/run.ts
-init_spec();
 
 // src/drivers/client-role.ts
 init_errors();
@@ -81396,6 +81381,9 @@ function childrenCpuMs() {
   }
 }
 
+// src/drivers/client-role.ts
+init_case_server();
+
 // src/processes/waiting.ts
 var EXIT_GRACE_MS = 2e3;
 var TERM_GRACE_MS = 1e3;
@@ -81443,59 +81431,7 @@ function sleep(ms) {
   return new Promise((resolve6) => setTimeout(resolve6, ms));
 }
 
-// src/drivers/client-role.ts
-init_case_server();
-
 // src/drivers/looping.ts
-init_spec();
-
-// src/policy/case-outcome.ts
-init_files();
-init_rule();
-function excludedReason(agent, specFile) {
-  return `excluded for agent ${JSON.stringify(agent)} by exclude-agent-cases${specFile === null ? "" : ` in ${specFile}`}`;
-}
-function conclude(def, index, result, clientRun, sawConnection, config2, extraWarnings, timeMs) {
-  const base = {
-    index,
-    ...caseFields(def),
-    timeMs: Math.round(timeMs),
-    client: clientRun
-  };
-  if (result === null) {
-    const reason = reasonWithoutResult(clientRun, caseTimeoutFor(def, config2), sawConnection);
-    return { ...base, status: "failed", reason, warnings: extraWarnings, result: null, reportBase: null };
-  }
-  const verdict = ruleForResult(result, new Set(config2.failOn));
-  const warnings = [...verdict.warnings, ...extraWarnings];
-  if (clientRun !== null && clientRun.exitCode !== null && clientRun.exitCode !== 0 && !clientRun.timedOut) {
-    warnings.push(`the client exited with status ${clientRun.exitCode}`);
-  }
-  return {
-    ...base,
-    status: verdict.status,
-    reason: verdict.reason,
-    warnings,
-    result,
-    reportBase: caseReportBase(agentFileBase(result.agent), result.id)
-  };
-}
-function notRun(def, index, reason) {
-  return {
-    index,
-    ...caseFields(def),
-    status: "skipped",
-    reason,
-    warnings: [],
-    timeMs: 0,
-    result: null,
-    client: null,
-    reportBase: null
-  };
-}
-
-// src/drivers/looping.ts
-init_rule();
 async function runLooping(server, cases2, command2, where, config2, signal, settle2) {
   const t0 = performance.now();
   const seen = [];
@@ -81503,10 +81439,7 @@ async function runLooping(server, cases2, command2, where, config2, signal, sett
     seen.push(event);
   };
   const onFinish = (event, result) => {
-    const def = cases2[event.index - 1];
-    if (!isAborted(signal) && def !== void 0 && event.agent === resultAgent(server, config2)) {
-      settle2(conclude(def, event.index, result, null, true, config2, [], result.duration));
-    }
+    if (event.agent === resultAgent(server, config2)) settle2(event.index, played(result, performance.now()));
   };
   server.on("caseStarted", onStart);
   server.on("caseFinished", onFinish);
@@ -81519,12 +81452,31 @@ async function runLooping(server, cases2, command2, where, config2, signal, sett
     server.off("caseStarted", onStart);
     server.off("caseFinished", onFinish);
   }
-  if (isAborted(signal)) return;
   const transportFailure = server.transportFailureSince(t0);
-  for (const gc of loopingResults(server, cases2, config2, clientRun, seen.length > 0, budgetS)) {
-    if (transportFailure !== null && gc.result === null && gc.status === "failed") gc.reason = `${transportFailure}; ${gc.reason}`;
-    settle2(gc);
+  const agent = resultAgent(server, config2);
+  const results = server.results.get(agent) ?? /* @__PURE__ */ new Map();
+  for (const [i2, def] of cases2.entries()) {
+    const result = results.get(def.id);
+    settle2(i2 + 1, result !== void 0 ? played(result, null) : missing(clientRun, agent, seen.length > 0, budgetS, transportFailure));
   }
+}
+function played(result, at) {
+  return { result, resultAt: at, client: null, sawConnection: true, warnings: [], timeMs: result.duration, agent: result.agent };
+}
+function missing(clientRun, agent, sawAny, budgetS, transportFailure) {
+  const broken = clientRun.spawnError !== null || !sawAny && clientRun.exitCode !== 0;
+  return {
+    result: null,
+    resultAt: null,
+    client: clientRun,
+    sawConnection: false,
+    warnings: [],
+    timeMs: 0,
+    agent,
+    limitS: budgetS,
+    transportFailure,
+    ...broken ? {} : { missing: `the client did not run this case (agent ${JSON.stringify(agent)})` }
+  };
 }
 function resultAgent(server, config2) {
   const agents = [...server.results.keys()];
@@ -81551,20 +81503,6 @@ async function driveClient(server, command2, values, config2, signal, budgetMs, 
   }
   return client.snapshot(timedOut2);
 }
-function loopingResults(server, cases2, config2, clientRun, sawAny, budgetS) {
-  const excluded = agentCaseExcluder(config2.excludeAgentCases, config2.patternSyntax);
-  const agent = resultAgent(server, config2);
-  const results = server.results.get(agent) ?? /* @__PURE__ */ new Map();
-  return cases2.map((def, i2) => {
-    const result = results.get(def.id) ?? null;
-    if (result === null && excluded(agent, def.id)) return notRun(def, i2 + 1, excludedReason(config2.agent, config2.specFile));
-    if (result === null) {
-      const why = clientRun.spawnError !== null || !sawAny && clientRun.exitCode !== 0 ? reasonWithoutResult(clientRun, budgetS, false) : `the client did not run this case (agent ${JSON.stringify(agent)})`;
-      return { ...conclude(def, i2 + 1, null, clientRun, false, config2, [], 0), reason: why };
-    }
-    return conclude(def, i2 + 1, result, null, true, config2, [], result.duration);
-  });
-}
 
 // src/drivers/per-case.ts
 async function runOneCase(server, def, index, command2, where, config2, signal) {
@@ -81587,14 +81525,21 @@ async function runOneCase(server, def, index, command2, where, config2, signal) 
     signal?.removeEventListener("abort", onAbort);
     watch.dispose();
   }
-  const gc = conclude(def, index, watch.result(), client.snapshot(timedOut2), watch.sawConnection(), config2, warnings, performance.now() - t0);
-  const transportFailure = gc.result === null ? server.transportFailureSince(t0) : null;
-  if (transportFailure !== null) gc.reason = `${transportFailure}; ${gc.reason}`;
-  return gc;
+  const result = watch.result();
+  return {
+    result,
+    resultAt: watch.resultAt(),
+    client: client.snapshot(timedOut2),
+    sawConnection: watch.sawConnection(),
+    warnings,
+    timeMs: performance.now() - t0,
+    transportFailure: result === null ? server.transportFailureSince(t0) : null
+  };
 }
 function watchCase(server, agent, index) {
   let saw = false;
   let result = null;
+  let resultAt = null;
   const onStart = (event) => {
     if (event.agent === agent && event.index === index) saw = true;
   };
@@ -81602,11 +81547,13 @@ function watchCase(server, agent, index) {
   const waiter = waitForResult(server, agent, index);
   void waiter.promise.then((r) => {
     result = r;
+    resultAt = performance.now();
   });
   return {
     waiter,
     sawConnection: () => saw,
     result: () => result,
+    resultAt: () => resultAt,
     dispose: () => {
       server.off("caseStarted", onStart);
       waiter.cancel();
@@ -81669,18 +81616,26 @@ function referenceClientCommand() {
 function clientRoleDriver(config2) {
   const command2 = config2.client ?? referenceClientCommand();
   let server = null;
+  let logger = null;
   let clientCpu0 = null;
   return {
     tlsNeeds: { hosts: [config2.host], serverFiles: false, needCertificate: true },
     peerCount: 1,
     async startPeer(_n, context) {
       const { io, cases: cases2, secure } = context;
+      logger = io.logger;
       if (command2.includes("{ca}") && secure?.caFile == null) throw new UsageError("the client command uses {ca}, but there is no CA to give it: add --tls (wsgate makes one), or --ca FILE with your --cert");
-      server = await listenForCases(config2, cases2, { logger: io.logger, statusWaitMs: (config2.caseTimeout ?? DEFAULT_CASE_TIMEOUT) * 1e3, certificate: secure, keepRecordings: config2.repro.record, http2: config2.http2 });
+      server = await listenForCases(config2, cases2, { logger: io.logger, skipCase: context.excluded, statusWaitMs: (config2.caseTimeout ?? DEFAULT_CASE_TIMEOUT) * 1e3, certificate: secure, keepRecordings: config2.repro.record, http2: config2.http2 });
       clientCpu0 = childrenCpuMs();
       return clientPeer(config2, command2, server, context);
     },
-    writeReports: async () => [...server?.results.keys() ?? []],
+    async writeReports() {
+      if (server === null) return [];
+      await server.updateReports({ onlyIfChanged: true }).catch((err) => {
+        logger?.error({ err }, "writing the case reports failed");
+      });
+      return [...server.results.keys()];
+    },
     peerCpuMs: () => {
       const now = childrenCpuMs();
       return now === null || clientCpu0 === null ? null : now - clientCpu0;
@@ -81692,19 +81647,8 @@ function clientPeer(config2, command2, server, context) {
   const { io } = context;
   const baseUrl = serverBaseUrl(config2.host, server.port, context.secure !== null);
   const ca = context.secure?.caFile ?? null;
-  const dropCut = (_event, result) => {
-    if (isAborted(io.signal)) server.forgetResult(result.agent, result.id);
-  };
-  server.on("caseFinished", dropCut);
-  const kept = (gc) => gc.result !== null && server.results.get(gc.result.agent)?.get(gc.id) === gc.result;
   const where = { baseUrl, ca, http2: config2.http2 };
-  const play = config2.clientLoops ? { kind: "self", playAll: (settle2) => runLooping(server, context.cases, command2, where, config2, io.signal, settle2) } : {
-    kind: "each",
-    playCase: async (def, index) => {
-      const gc = await runOneCase(server, def, index, command2, where, config2, io.signal);
-      return isAborted(io.signal) && !kept(gc) ? null : gc;
-    }
-  };
+  const play = config2.clientLoops ? { kind: "self", playAll: (settle2) => runLooping(server, context.cases, command2, where, config2, io.signal, settle2) } : { kind: "each", playCase: (def, index) => runOneCase(server, def, index, command2, where, config2, io.signal) };
   return {
     agent: config2.agent,
     against: `${config2.client === null ? "the bundled ws client" : JSON.stringify(command2)} on ${baseUrl}`,
@@ -81712,11 +81656,11 @@ function clientPeer(config2, command2, server, context) {
     atOnce: config2.clientLoops && config2.client !== null ? 1 : config2.jobs,
     notes: ca === null ? [] : [`wsgate: TLS: the client is given the CA ${ca} (NODE_EXTRA_CA_CERTS, SSL_CERT_FILE, WSGATE_CA_FILE, {ca})`],
     play,
+    // Any agent's: after a signal nothing the server still records has a verdict.
+    forget: (id) => {
+      for (const agent of server.results.keys()) server.forgetResult(agent, id);
+    },
     async stop() {
-      server.off("caseFinished", dropCut);
-      await server.updateReports({ onlyIfChanged: true }).catch((err) => {
-        io.logger.error({ err }, "writing the case reports failed");
-      });
       await server.close();
       return null;
     }
@@ -82439,9 +82383,6 @@ function seededBytes(seed, caseId) {
   };
 }
 
-// src/drivers/server-role.ts
-init_rule();
-
 // src/processes/server-process.ts
 init_errors();
 import net3 from "node:net";
@@ -82641,6 +82582,7 @@ async function startServerPeer(config2, sut, context, cpu) {
       notes: [],
       play: { kind: "each", playCase: (def, index) => playOne(state, def, index) },
       results: state.results,
+      forget: (id) => state.results.delete(id),
       stop
     };
   } catch (err) {
@@ -82673,28 +82615,33 @@ function unreachablePeer(sut, fallbackAgent, out) {
     against: `the server at ${sut.url} (unreachable)`,
     atOnce: 1,
     notes: [],
-    play: { kind: "each", playCase: async (def, index) => notRun(def, index, reason) },
+    play: { kind: "each", playCase: async () => ({ result: null, resultAt: null, client: null, sawConnection: false, warnings: [], timeMs: 0, notRun: reason }) },
     results: /* @__PURE__ */ new Map(),
+    forget: () => void 0,
     stop: async () => null
   };
 }
 async function playOne(state, def, index) {
   const t0 = performance.now();
-  const failed = (reason) => ({ index, ...caseFields(def), status: "failed", reason, warnings: [], timeMs: Math.round(performance.now() - t0), result: null, client: null, reportBase: null });
+  const failed = (reason) => ({ result: null, resultAt: null, client: null, sawConnection: false, warnings: [], timeMs: performance.now() - t0, missing: reason });
   const down = await serverDown(state);
-  if (down !== null) return isAborted(state.signal) ? null : failed(down);
+  if (down !== null) return failed(down);
   const limitMs = caseTimeoutFor(def, state.config) * 1e3;
   const { signal } = state;
   const outcome2 = await playCase(state.target, def, { agent: state.agent, index: state.globalIndex.get(def.id) ?? index, limitMs, ...signal ? { signal } : {} }, playSettings(state.config, state.sut, def));
-  if (isAborted(signal)) return null;
   if (outcome2.result === null) return failed(await serverDown(state) ?? outcome2.error ?? "no result");
   state.results.set(def.id, outcome2.result);
-  const warnings = outcome2.timedOut ? [`the case did not end within ${limitMs / 1e3} s; wsgate dropped the connection`] : [];
-  const gc = conclude(def, index, outcome2.result, null, true, state.config, warnings, performance.now() - t0);
-  if (gc.status === "failed" && state.process !== null && await state.process.exitsWithin(DIED_GRACE_MS)) {
-    gc.reason += `; the server under test ${state.process.describeExit()} during the case`;
-  }
-  return gc;
+  const proc = state.process;
+  return {
+    result: outcome2.result,
+    resultAt: performance.now(),
+    client: null,
+    sawConnection: true,
+    warnings: outcome2.timedOut ? [`the case did not end within ${limitMs / 1e3} s; wsgate dropped the connection`] : [],
+    timeMs: performance.now() - t0,
+    // A server that died during the case: the reason says so (the verdicts alone would not tell why).
+    ...proc === null ? {} : { peerExit: async () => await proc.exitsWithin(DIED_GRACE_MS) ? `the server under test ${proc.describeExit()} during the case` : null }
+  };
 }
 function playSettings(config2, sut, def) {
   const bytes2 = config2.seed === null ? systemBytes() : seededBytes(config2.seed, def.id);
@@ -82731,6 +82678,56 @@ async function serverDown(state) {
 // src/run/run.ts
 init_finish_run();
 init_baseline();
+
+// src/run/conclude.ts
+init_rule();
+init_files();
+function excludedReason(agent, specFile) {
+  return `excluded for agent ${JSON.stringify(agent)} by exclude-agent-cases${specFile === null ? "" : ` in ${specFile}`}`;
+}
+function conclude(def, index, outcome2, config2) {
+  if (outcome2.notRun !== void 0) return notRun(def, index, outcome2.notRun);
+  const { result, client } = outcome2;
+  const base = { index, ...caseFields(def), timeMs: Math.round(outcome2.timeMs), client };
+  if (result === null) {
+    const why = outcome2.missing ?? reasonWithoutResult(client, outcome2.limitS ?? caseTimeoutFor(def, config2), outcome2.sawConnection);
+    const reason = outcome2.transportFailure == null ? why : `${outcome2.transportFailure}; ${why}`;
+    return { ...base, status: "failed", reason, warnings: outcome2.warnings, result: null, reportBase: null };
+  }
+  const verdict = ruleForResult(result, new Set(config2.failOn));
+  const warnings = [...verdict.warnings, ...outcome2.warnings];
+  if (client !== null && client.exitCode !== null && client.exitCode !== 0 && !client.timedOut) {
+    warnings.push(`the client exited with status ${client.exitCode}`);
+  }
+  return {
+    ...base,
+    status: verdict.status,
+    reason: verdict.reason,
+    warnings,
+    result,
+    reportBase: caseReportBase(agentFileBase(result.agent), result.id)
+  };
+}
+function notRun(def, index, reason) {
+  return {
+    index,
+    ...caseFields(def),
+    status: "skipped",
+    reason,
+    warnings: [],
+    timeMs: 0,
+    result: null,
+    client: null,
+    reportBase: null
+  };
+}
+
+// src/run/exclusion.ts
+function agentExclusion(config2) {
+  return agentCaseExcluder(config2.excludeAgentCases, config2.patternSyntax);
+}
+
+// src/run/run.ts
 init_files();
 init_progress();
 init_resources();
@@ -82743,11 +82740,12 @@ async function runGate(config2, io, ending) {
   const meter = startMeter();
   const progress = new Progress(io.out, io.isTty, cases2.length, config2.quiet);
   const keeper = config2.repro.record ? new ReproKeeper(config2.outdir, config2.repro.scripts) : null;
-  const settings = { config: config2, io, cases: cases2, selected, baseline, progress, several: driver.peerCount > 1, keeper };
+  const excluded = agentExclusion(config2);
+  const settings = { config: config2, io, cases: cases2, selected, baseline, progress, several: driver.peerCount > 1, keeper, excluded, cut: cutBy(io.signal) };
   const tested = [];
   try {
     for (let n2 = 0; n2 < driver.peerCount && !isAborted(io.signal); n2++) {
-      const peer = await driver.startPeer(n2, { cases: cases2, io, secure, taken: new Set(tested.map((t) => t.agent)) });
+      const peer = await driver.startPeer(n2, { cases: cases2, io, secure, taken: new Set(tested.map((t) => t.agent)), excluded });
       tested.push({ agent: peer.agent, cases: await runPeer(peer, settings) });
     }
   } finally {
@@ -82777,6 +82775,11 @@ async function runGate(config2, io, ending) {
     out: io.out
   });
 }
+function cutBy(signal) {
+  let abortedAt = signal?.aborted === true ? 0 : Infinity;
+  signal?.addEventListener("abort", () => abortedAt = performance.now(), { once: true });
+  return (outcome2) => signal?.aborted === true && (outcome2.resultAt === null || outcome2.resultAt > abortedAt);
+}
 function tlsRecord(secure) {
   return secure === null ? {} : { tls: secure.summary };
 }
@@ -82785,24 +82788,39 @@ async function runPeer(peer, s) {
   s.progress.header(headerLine(config2, cases2.length, s.selected, peer));
   for (const note of peer.notes) s.progress.header(note);
   const done = /* @__PURE__ */ new Map();
-  const settle2 = (played) => {
-    if (done.has(played.index)) return;
-    s.keeper?.settled(played);
-    const gc = s.baseline === null ? played : applyBaseline([played], peer.agent, s.baseline)[0] ?? played;
+  const record2 = (played2) => {
+    if (done.has(played2.index)) return;
+    s.keeper?.settled(played2);
+    const gc = s.baseline === null ? played2 : applyBaseline([played2], peer.agent, s.baseline)[0] ?? played2;
     if (s.several) gc.agent = peer.agent;
     done.set(gc.index, gc);
     s.progress.caseDone(gc);
     io.logger.info({ case: gc.id, index: gc.index, status: gc.status, reason: gc.reason, ms: gc.timeMs }, "case done");
   };
-  const excluded = agentCaseExcluder(config2.excludeAgentCases, config2.patternSyntax);
+  const excludedFor = (agent, def, index) => s.excluded(agent, def.id) ? notRun(def, index, excludedReason(peer.agent, config2.specFile)) : null;
+  const settle2 = (index, outcome2) => {
+    const def = cases2[index - 1];
+    if (def === void 0 || done.has(index) || s.cut(outcome2)) return;
+    const gc = (outcome2.result === null ? excludedFor(outcome2.agent ?? peer.agent, def, index) : null) ?? conclude(def, index, outcome2, config2);
+    const askExit = gc.status === "failed" ? outcome2.peerExit : void 0;
+    if (askExit === void 0) {
+      record2(gc);
+      return;
+    }
+    return askExit().then((exit) => {
+      if (exit !== null) gc.reason += `; ${exit}`;
+      record2(gc);
+    });
+  };
   try {
-    if (peer.play.kind === "self") await peer.play.playAll(settle2);
+    if (peer.play.kind === "self") await peer.play.playAll((index, outcome2) => void settle2(index, outcome2));
     else {
       const { playCase: playCase2 } = peer.play;
       await runCasesScheduled(cases2, config2.jobs, () => isAborted(io.signal), async (i2) => {
         const def = cases2[i2];
-        const gc = excluded(peer.agent, def.id) ? notRun(def, i2 + 1, excludedReason(peer.agent, config2.specFile)) : await playCase2(def, i2 + 1);
-        if (gc !== null) settle2(gc);
+        const excluded = excludedFor(peer.agent, def, i2 + 1);
+        if (excluded !== null) record2(excluded);
+        else await settle2(i2 + 1, await playCase2(def, i2 + 1));
       });
     }
   } finally {
@@ -82812,7 +82830,11 @@ async function runPeer(peer, s) {
   }
   if (io.signal?.aborted === true) {
     const why = `not run: the run was interrupted (${String(io.signal.reason ?? "interrupted")})`;
-    for (const [i2, def] of cases2.entries()) if (!done.has(i2 + 1)) done.set(i2 + 1, { ...notRun(def, i2 + 1, why), ...s.several ? { agent: peer.agent } : {} });
+    for (const [i2, def] of cases2.entries()) {
+      if (done.has(i2 + 1)) continue;
+      peer.forget(def.id);
+      done.set(i2 + 1, { ...notRun(def, i2 + 1, why), ...s.several ? { agent: peer.agent } : {} });
+    }
   }
   return [...done.values()].sort((a2, b) => a2.index - b.index);
 }
@@ -82899,7 +82921,7 @@ async function startCaseServer(config2, logger, options = {}) {
   if (cases2.length === 0) throw new UsageError("no case is selected: check --cases and --exclude-cases");
   await checkDirectories([["the report directory", config2.outdir]]);
   const secure = config2.tls === null ? null : await prepareTls(config2.tls, { hosts: [config2.host], outdir: config2.outdir, serverFiles: false, needCertificate: true });
-  const server = await listenForCases(config2, cases2, { logger, statusWaitMs: 6e4, certificate: secure, unknownPaths: options.unknownPaths ?? "refuse", http2: config2.http2 });
+  const server = await listenForCases(config2, cases2, { logger, statusWaitMs: 6e4, skipCase: agentExclusion(config2), certificate: secure, unknownPaths: options.unknownPaths ?? "refuse", http2: config2.http2 });
   return { server, cases: cases2, secure };
 }
 

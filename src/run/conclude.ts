@@ -1,0 +1,61 @@
+/**
+ * What the gate concludes for a case, once, in the run skeleton: from a driver's raw outcome (the
+ * gate rule on its result, or why it has none), or that it was not run (excluded for the agent, cut
+ * short by the run's signal, never playable).
+ */
+import type { CatalogueCase } from '../cases/types.js';
+import type { RunSettings } from '../config/run-config.js';
+import type { CaseOutcome } from '../drivers/driver.js';
+import type { GateCase } from '../model/report.js';
+import { caseTimeoutFor } from '../policy/case-limits.js';
+import { caseFields, reasonWithoutResult, ruleForResult } from '../policy/rule.js';
+import { agentFileBase, caseReportBase } from '../report/files.js';
+
+/** Why a case the spec file leaves out for the agent was not run. */
+export function excludedReason(agent: string, specFile: string | null): string {
+  return `excluded for agent ${JSON.stringify(agent)} by exclude-agent-cases${specFile === null ? '' : ` in ${specFile}`}`;
+}
+
+/** What concluding a case reads of the run's configuration. */
+export type OutcomeConfig = Pick<RunSettings, 'caseTimeout' | 'failOn'>;
+
+/** The gate case of a played case: the gate rule on its result, or why it has none. */
+export function conclude(def: CatalogueCase, index: number, outcome: CaseOutcome, config: OutcomeConfig): GateCase {
+  if (outcome.notRun !== undefined) return notRun(def, index, outcome.notRun);
+  const { result, client } = outcome;
+  const base = { index, ...caseFields(def), timeMs: Math.round(outcome.timeMs), client };
+  if (result === null) {
+    const why = outcome.missing ?? reasonWithoutResult(client, outcome.limitS ?? caseTimeoutFor(def, config), outcome.sawConnection);
+    // Over TLS or HTTP/2, a client that never got through: that is the reason, before what its process did.
+    const reason = outcome.transportFailure == null ? why : `${outcome.transportFailure}; ${why}`;
+    return { ...base, status: 'failed', reason, warnings: outcome.warnings, result: null, reportBase: null };
+  }
+  const verdict = ruleForResult(result, new Set(config.failOn));
+  const warnings = [...verdict.warnings, ...outcome.warnings];
+  if (client !== null && client.exitCode !== null && client.exitCode !== 0 && !client.timedOut) {
+    warnings.push(`the client exited with status ${client.exitCode}`);
+  }
+  return {
+    ...base,
+    status: verdict.status,
+    reason: verdict.reason,
+    warnings,
+    result,
+    reportBase: caseReportBase(agentFileBase(result.agent), result.id),
+  };
+}
+
+/** A case that was not run (excluded, or the run was interrupted). */
+export function notRun(def: CatalogueCase, index: number, reason: string): GateCase {
+  return {
+    index,
+    ...caseFields(def),
+    status: 'skipped',
+    reason,
+    warnings: [],
+    timeMs: 0,
+    result: null,
+    client: null,
+    reportBase: null,
+  };
+}
