@@ -36,7 +36,9 @@ const { build } = await import('esbuild').catch(() => {
   process.exit(2);
 });
 
-const ENTRIES = ['src/github/action.ts', 'src/bundled/reference-client.ts', 'src/bundled/reference-server.ts'];
+// The action's entry (src/action.ts, beside cli.ts) is written as github/action.js: one folder deep,
+// as the drivers' modules are in dist/src/, so their path to ../bundled/ holds in the bundle too.
+const ENTRIES = [{ in: 'src/action.ts', out: 'github/action' }, 'src/bundled/reference-client.ts', 'src/bundled/reference-server.ts'];
 const OUT = path.join(root, 'action', 'dist');
 
 /** Builds the bundle into `outdir`; returns the files written, relative to it. */

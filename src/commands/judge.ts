@@ -23,7 +23,7 @@ export function judgeCommand<T>(y: Argv<T>, { io, env, setStatus }: CommandConte
         .option('json', { type: 'string', describe: 'JSON summary file (default: OUTDIR/summary.json)' })
         .example('$0 judge --outdir reports/clients --agent my-client', 'fail the build on the reports a server wrote'),
     async (a) => {
-      const [{ judgeConfig }, { judgeReports }] = await Promise.all([import('../config/judge-merge.js'), import('../outputs/judge.js')]);
+      const [{ judgeConfig }, { judgeReports }] = await Promise.all([import('../config/judge-merge.js'), import('../finish/judge.js')]);
       setStatus(await judgeReports(
         judgeConfig({
           outdir: a.outdir,

@@ -15,7 +15,7 @@ export function mergeCommand<T>(y: Argv<T>, { io, env, setStatus }: CommandConte
         .option('github', githubOption)
         .example('$0 merge shard-1 shard-2 shard-3 --outdir merged', 'one report and one exit status for three shards'),
     async (a) => {
-      const [{ mergeConfig }, { mergeRuns }] = await Promise.all([import('../config/judge-merge.js'), import('../outputs/merge.js')]);
+      const [{ mergeConfig }, { mergeRuns }] = await Promise.all([import('../config/judge-merge.js'), import('../finish/merge.js')]);
       setStatus(await mergeRuns(
         mergeConfig({ inputs: (a.dirs ?? []).map(String), outdir: a.outdir, junit: a.junit, json: a.json, github: a.github ?? null }, env),
         io.stdout,

@@ -8,6 +8,7 @@ import { UsageError } from '../errors.js';
 import { parseShard, type Shard } from './parallel.js';
 import { parseListenUrl } from './url.js';
 import type { ServerProtocolOptions } from '../server/upgrade.js';
+import type { TlsConfig } from '../tls/setup.js';
 import type { PatternSyntax, SpecSettings } from './spec.js';
 import { splitList } from '../util/patterns.js';
 
@@ -89,20 +90,6 @@ export interface ListenSettings {
   port: number;
   /** The address the server binds to: WSGATE_LISTEN_HOST, else the url's host. */
   listenHost: string;
-}
-
-/** A run over TLS: whose certificate, which CA, whether to verify. */
-export interface TlsConfig {
-  /** The user's certificate (chain) and key files (absolute), or null: wsgate makes a throwaway CA and certificate. */
-  cert: string | null;
-  key: string | null;
-  /**
-   * A CA certificate file (absolute), or null. Client role: handed to the client command (it signed
-   * --cert). Server role: trusted when verifying the server under test (else Node's roots).
-   */
-  ca: string | null;
-  /** Server role: the server's certificate is not verified. */
-  insecure: boolean;
 }
 
 /** A resolved `wsgate serve` configuration. */

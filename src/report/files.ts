@@ -6,6 +6,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { lchown, mkdir, open, rename, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
+import { UsageError } from '../errors.js';
 
 /**
  * Longest agent part of a report file name. Autobahn has no limit; a file name has 255 bytes, and the
@@ -185,4 +186,15 @@ export async function checkWritableDirectory(dir: string): Promise<void> {
   const handle = await open(probe, 'wx', 0o644);
   await handle.close();
   await unlink(probe);
+}
+
+/** Checks, before any work, that each directory a report goes to can be written: a UsageError naming the first that cannot. */
+export async function checkDirectories(dirs: ReadonlyArray<readonly [what: string, dir: string]>, prefix = ''): Promise<void> {
+  for (const [what, dir] of dirs) {
+    try {
+      await checkWritableDirectory(dir);
+    } catch (err) {
+      throw new UsageError(`${prefix}cannot write to ${what} ${dir}: ${(err as Error).message}`);
+    }
+  }
 }

@@ -7,18 +7,7 @@ import path from 'node:path';
 import type { RunSettings } from '../config/run-config.js';
 import { UsageError } from '../errors.js';
 import type { RunResources } from '../model/report.js';
-import { checkWritableDirectory } from '../report/files.js';
-
-/** Checks, before any work, that each directory a report goes to can be written: a UsageError naming the first that cannot. */
-export async function checkDirectories(dirs: ReadonlyArray<readonly [what: string, dir: string]>, prefix = ''): Promise<void> {
-  for (const [what, dir] of dirs) {
-    try {
-      await checkWritableDirectory(dir);
-    } catch (err) {
-      throw new UsageError(`${prefix}cannot write to ${what} ${dir}: ${(err as Error).message}`);
-    }
-  }
-}
+import { checkDirectories } from '../report/files.js';
 
 /** Every place a report goes is checked before any case runs: a run must not end in an unwritable path. */
 export async function checkOutputs(config: Pick<RunSettings, 'outdir' | 'junit' | 'json'>): Promise<void> {

@@ -11,7 +11,7 @@ import type { CaseOutcome, GateIo, Peer, RoleDriver } from '../drivers/driver.js
 import { runCasesScheduled, selectForRun } from './schedule.js';
 import { serverRoleDriver } from '../drivers/server-role.js';
 import type { GateCase, GateRun } from '../model/report.js';
-import { finishRun } from '../outputs/finish-run.js';
+import { finishRun } from '../finish/finish-run.js';
 import { applyBaseline, loadBaseline, type Baseline } from '../policy/baseline.js';
 import { conclude, excludedReason, notRun } from './conclude.js';
 import { agentExclusion } from './exclusion.js';
@@ -19,7 +19,7 @@ import { isAborted } from '../processes/waiting.js';
 import { agentFilePrefixes, caseReportBase } from '../report/files.js';
 import { ReproKeeper } from '../repro/keeper.js';
 import { prepareTls, type TlsSetup } from '../tls/setup.js';
-import { Progress } from './progress.js';
+import { Progress } from '../report/progress.js';
 import { checkOutputs, startMeter } from './resources.js';
 
 

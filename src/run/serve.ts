@@ -10,7 +10,7 @@ import { listenForCases } from '../drivers/case-server.js';
 import type { FuzzingServer } from '../server/fuzzing-server.js';
 import { prepareTls, type TlsSetup } from '../tls/setup.js';
 import { agentExclusion } from './exclusion.js';
-import { checkDirectories } from './resources.js';
+import { checkDirectories } from '../report/files.js';
 import { selectForRun } from './schedule.js';
 
 /**

@@ -9,11 +9,24 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import tls from 'node:tls';
-import type { TlsConfig } from '../config/schema.js';
 import { UsageError } from '../errors.js';
 import type { RunTls } from '../model/report.js';
 import { makeDirectory, writeFileAtomic } from '../report/files.js';
 import { generatePki } from './certificates.js';
+
+/** A run over TLS: whose certificate, which CA, whether to verify. */
+export interface TlsConfig {
+  /** The user's certificate (chain) and key files (absolute), or null: wsgate makes a throwaway CA and certificate. */
+  cert: string | null;
+  key: string | null;
+  /**
+   * A CA certificate file (absolute), or null. Client role: handed to the client command (it signed
+   * --cert). Server role: trusted when verifying the server under test (else Node's roots).
+   */
+  ca: string | null;
+  /** Server role: the server's certificate is not verified. */
+  insecure: boolean;
+}
 
 /** The file name of a generated CA's certificate in the report directory. */
 export const CA_FILE_NAME = 'ca.pem';

@@ -11,21 +11,26 @@ import { fileURLToPath } from 'node:url';
 
 const SRC = fileURLToPath(new URL('../../../src/', import.meta.url));
 
-/** Bottom first. A path prefix ending in "/" is a folder; otherwise a file. */
+/**
+ * Bottom first: a folder (ending in "/") or a file at the top of src/. Every folder sits in one
+ * layer whole, so the rule holds for folders as for files.
+ */
 export const LAYERS: readonly (readonly string[])[] = [
-  ['util/', 'tls/certificates.ts', 'tls/describe.ts', 'version.ts', 'errors.ts'], // no wsgate imports beyond each other; TLS certificates and TLS in words
+  ['util/', 'version.ts', 'errors.ts'], // no wsgate imports beyond each other
   ['protocol/', 'model/'], // pure protocol code and Autobahn's protocol defaults; the report model and the verdicts
-  ['cases/'], // the case contract and the catalogue (data and scripts)
+  ['cases/'], // the case contract and the catalogue (data and scripts), and the catalogue as reports list it
   ['core/'], // the role-neutral connection: receive, send, close, record
   ['play/'], // playing one case on a connection, either side: the case runner and the verdict
   ['explain/'], // why a case did not pass: the requirement it tests, the peer's first divergence, causes shared by cases
-  ['server/', 'fuzzing-client/'], // the two roles: the fuzzing server (upgrade, routes), the fuzzing client (upgrade, connecting per case)
-  ['report/'], // renderers and publishing (JSON, HTML, JUnit, GitHub)
+  ['report/'], // renderers (JSON, HTML, JUnit, GitHub, the console's progress) and the report files on disk
+  ['tls/'], // certificates, TLS in words, a run's certificates and their settings
+  ['server/', 'fuzzing-client/'], // the two roles: the fuzzing server (upgrade, routes, its factory), the fuzzing client (upgrade, connecting per case)
   ['config/'], // options of every command by role, spec files, URLs, JSON files read and validated
-  ['policy/', 'processes/', 'tls/setup.ts', 'repro/'], // verdict policy (gate rule, baseline, case limits, outcome); child processes; a run's certificates; repro recordings and scripts
-  ['drivers/'], // the role drivers: the client under test (per-case or looping) and the server under test
-  ['run/', 'outputs/'], // the one run skeleton (schedule, progress); what ends a run: finish, judge, merge
-  ['main.ts', 'cli.ts', 'api.ts', 'commands/', 'github/', 'bundled/', 'wstest/', 'wstest-cli.ts'], // entry points (wsgate, the API, the action, the original's wstest command line); the bundled ws client and ws server
+  ['policy/', 'processes/', 'repro/'], // the gate rule, baseline and case limits; child processes; repro recordings and scripts
+  ['drivers/'], // the role drivers: how a peer is reached (client per-case or looping, server); raw outcomes
+  ['finish/'], // what ends a run: JUnit, summary, baseline, GitHub, exit status; also for reports on disk (judge, merge)
+  ['run/'], // the one run skeleton: select, schedule, play through a driver, conclude once (rule, exclusion, not run)
+  ['main.ts', 'cli.ts', 'api.ts', 'action.ts', 'commands/', 'bundled/', 'wstest/', 'wstest-cli.ts'], // entry points (wsgate, the API, the action, the original's wstest command line); the bundled ws client and ws server
 ];
 
 function layerOf(file: string): number {
@@ -87,9 +92,10 @@ test('no import circle', () => {
 test('the checker sees an upward import and a circle when there is one', () => {
   // The rule itself, on a made-up pair: report/ importing run/ is upward; a -> b -> a is a circle.
   assert.ok(layerOf('run/run.ts') > layerOf('report/html/index.ts'));
-  assert.ok(layerOf('tls/setup.ts') > layerOf('config/schema.ts') && layerOf('tls/certificates.ts') < layerOf('config/schema.ts'));
+  assert.ok(layerOf('tls/setup.ts') < layerOf('config/schema.ts') && layerOf('tls/certificates.ts') === layerOf('tls/setup.ts'));
   assert.ok(layerOf('cases/types.ts') < layerOf('core/connection.ts'));
   assert.deepEqual(importsOf('core/state.ts'), []);
+  assert.deepEqual([folderOf('run/run.ts'), folderOf('report/html/index.ts'), folderOf('cli.ts')], ['run/', 'report/', 'cli.ts']);
   assert.ok(importsOf('core/connection.ts').includes('core/outbox.ts'));
 });
 
@@ -101,4 +107,45 @@ test('the gate rule, exclusion and the not-run accounting are the run skeleton\'
     .filter((f) => !f.startsWith('run/') && f !== 'config/spec.ts')
     .flatMap((f) => [...readFileSync(path.join(SRC, f), 'utf8').matchAll(/\b(conclude|notRun|agentCaseExcluder)\(/g)].map((m) => `${f}: ${m[1]}`));
   assert.deepEqual(calls, []);
+});
+
+/** The folder a file belongs to ("run/"), or the file itself at the top of src/ ("cli.ts"). */
+function folderOf(file: string): string {
+  const slash = file.indexOf('/');
+  return slash < 0 ? file : file.slice(0, slash + 1);
+}
+
+/** Imports folded by folder: folder -> folders it imports (an example file pair for each arrow). */
+function folderGraph(): Map<string, Map<string, string>> {
+  const folders = new Map<string, Map<string, string>>();
+  for (const [file, targets] of graph) {
+    const from = folderOf(file);
+    const arrows = folders.get(from) ?? new Map<string, string>();
+    folders.set(from, arrows);
+    for (const target of targets) if (folderOf(target) !== from && !arrows.has(folderOf(target))) arrows.set(folderOf(target), `${file} -> ${target}`);
+  }
+  return folders;
+}
+
+test('folder by folder: every folder is in one layer, no arrow runs back up and no circle', () => {
+  const folders = folderGraph();
+  const unplaced = [...folders.keys()].filter((f) => !LAYERS.some((layer) => layer.includes(f)));
+  assert.deepEqual(unplaced, [], 'every folder (and top-level file) is named in LAYERS as a whole');
+  const layer = (f: string): number => LAYERS.findIndex((l) => l.includes(f));
+  const upward = [...folders].flatMap(([from, arrows]) => [...arrows].filter(([to]) => layer(to) > layer(from)).map(([, example]) => example));
+  assert.deepEqual(upward, []);
+  const state = new Map<string, 'open' | 'done'>();
+  const circles: string[] = [];
+  const visit = (folder: string, trail: string[]): void => {
+    if (state.get(folder) === 'done') return;
+    if (state.get(folder) === 'open') {
+      circles.push([...trail.slice(trail.indexOf(folder)), folder].join(' -> '));
+      return;
+    }
+    state.set(folder, 'open');
+    for (const to of folders.get(folder)?.keys() ?? []) visit(to, [...trail, folder]);
+    state.set(folder, 'done');
+  };
+  for (const folder of folders.keys()) visit(folder, []);
+  assert.deepEqual(circles, []);
 });

@@ -11,7 +11,7 @@ import { explainNoResult } from '../../src/explain/explain.js';
 import { runCauses } from '../../src/explain/run.js';
 import type { GateCase, GateRun } from '../../src/model/report.js';
 import { jobSummary, SUMMARY_LIMIT_BYTES } from '../../src/report/github/markdown.js';
-import { Progress } from '../../src/run/progress.js';
+import { Progress } from '../../src/report/progress.js';
 import { gateCase, referenceResult, sampleRun } from '../report/helpers.js';
 
 test('ranges join consecutive ids that differ in their last number only, in the order given', () => {

@@ -9,7 +9,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { ACTION_INPUTS, actionArguments, inputVariable } from '../../src/github/action.js';
+import { ACTION_INPUTS, actionArguments, inputVariable } from '../../src/action.js';
 import { runOutputs } from '../../src/report/github/publish.js';
 import { sampleRun } from '../report/helpers.js';
 import { readAction, runAction } from '../support/action-runner.js';

@@ -28975,6 +28975,7 @@ __export(files_exports, {
   agentFileBase: () => agentFileBase,
   agentFilePrefixes: () => agentFilePrefixes,
   caseReportBase: () => caseReportBase,
+  checkDirectories: () => checkDirectories,
   checkWritableDirectory: () => checkWritableDirectory,
   cleanForFilename: () => cleanForFilename,
   collisionNotice: () => collisionNotice,
@@ -29104,10 +29105,20 @@ async function checkWritableDirectory(dir) {
   await handle.close();
   await unlink(probe);
 }
+async function checkDirectories(dirs, prefix = "") {
+  for (const [what, dir] of dirs) {
+    try {
+      await checkWritableDirectory(dir);
+    } catch (err) {
+      throw new UsageError(`${prefix}cannot write to ${what} ${dir}: ${err.message}`);
+    }
+  }
+}
 var MAX_AGENT_FILE_CHARS, CASE_ID, newFileOwner;
 var init_files = __esm({
   "src/report/files.ts"() {
     "use strict";
+    init_errors();
     MAX_AGENT_FILE_CHARS = 200;
     CASE_ID = /^\d+(?:\.\d+)*$/;
     newFileOwner = null;
@@ -42466,7 +42477,7 @@ var init_publish = __esm({
   }
 });
 
-// src/outputs/finish-run.ts
+// src/finish/finish-run.ts
 import path4 from "node:path";
 function exitStatusOf(run) {
   return run.interrupted !== null || run.cases.some((c3) => c3.status === "failed") ? ExitCode.Failure : ExitCode.Pass;
@@ -42489,7 +42500,7 @@ async function finishRun(run, outputs, options) {
   return exitStatusOf(run);
 }
 var init_finish_run = __esm({
-  "src/outputs/finish-run.ts"() {
+  "src/finish/finish-run.ts"() {
     "use strict";
     init_errors();
     init_files();
@@ -42499,10 +42510,10 @@ var init_finish_run = __esm({
   }
 });
 
-// src/run/progress.ts
+// src/report/progress.ts
 var MAX_CAUSES, Progress;
 var init_progress = __esm({
-  "src/run/progress.ts"() {
+  "src/report/progress.ts"() {
     "use strict";
     init_causes();
     init_run();
@@ -42619,7 +42630,7 @@ var init_rule = __esm({
   }
 });
 
-// src/outputs/judge.ts
+// src/finish/judge.ts
 var judge_exports = {};
 __export(judge_exports, {
   judgeReports: () => judgeReports
@@ -42693,7 +42704,7 @@ async function judgeOne(def, index, entry, failing, outdir, indexFile) {
   return { ...base, status: verdict.status, reason: verdict.reason, warnings: verdict.warnings, timeMs: Number(result.duration) || 0, result, reportBase: entry.reportfile.replace(/\.json$/, "") };
 }
 var init_judge = __esm({
-  "src/outputs/judge.ts"() {
+  "src/finish/judge.ts"() {
     "use strict";
     init_registry();
     init_select();
@@ -46800,56 +46811,16 @@ var init_case_server = __esm({
   }
 });
 
-// src/run/resources.ts
-import { stat as stat2 } from "node:fs/promises";
-import path6 from "node:path";
-async function checkDirectories(dirs, prefix = "") {
-  for (const [what, dir] of dirs) {
-    try {
-      await checkWritableDirectory(dir);
-    } catch (err) {
-      throw new UsageError(`${prefix}cannot write to ${what} ${dir}: ${err.message}`);
-    }
-  }
-}
-async function checkOutputs(config2) {
-  await checkDirectories([["the report directory", config2.outdir], ["the --junit directory", path6.dirname(config2.junit)], ["the --json directory", path6.dirname(config2.json)]]);
-  for (const [flag, file2] of [["--junit", config2.junit], ["--json", config2.json]]) {
-    const isDir = await stat2(file2).then((s) => s.isDirectory(), () => false);
-    if (isDir) throw new UsageError(`${flag} ${file2} is a directory; give a file name`);
-  }
-}
-function startMeter() {
-  const startedAt = (/* @__PURE__ */ new Date()).toISOString();
-  const t0 = performance.now();
-  const usage0 = process.cpuUsage();
-  return {
-    startedAt,
-    elapsedMs: () => Math.round(performance.now() - t0),
-    resources: (peerCpuMs) => {
-      const cpu = process.cpuUsage(usage0);
-      return { cpuUserMs: Math.round(cpu.user / 1e3), cpuSystemMs: Math.round(cpu.system / 1e3), maxRssKiB: process.resourceUsage().maxRSS, clientCpuMs: peerCpuMs };
-    }
-  };
-}
-var init_resources = __esm({
-  "src/run/resources.ts"() {
-    "use strict";
-    init_errors();
-    init_files();
-  }
-});
-
-// src/outputs/merge.ts
+// src/finish/merge.ts
 var merge_exports = {};
 __export(merge_exports, {
   mergeRuns: () => mergeRuns
 });
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import path7 from "node:path";
+import path6 from "node:path";
 function readSummary(dir) {
-  const file2 = path7.join(dir, "summary.json");
+  const file2 = path6.join(dir, "summary.json");
   if (!existsSync(file2)) throw new UsageError(`${dir}: no summary.json (is it the --outdir of a wsgate run?)`);
   return readJsonFile(file2, "the run summary", zodValidator(file2, summarySchema));
 }
@@ -46857,7 +46828,7 @@ async function readCaseResult(dir, reportfile) {
   try {
     return JSON.parse(await readFile(resolveInside(dir, reportfile), "utf8"));
   } catch (err) {
-    throw new UsageError(`${path7.join(dir, reportfile)}: cannot read the case report (${err.message.split("\n")[0] ?? ""})`);
+    throw new UsageError(`${path6.join(dir, reportfile)}: cannot read the case report (${err.message.split("\n")[0] ?? ""})`);
   }
 }
 function checkShards(inputs, summaries) {
@@ -46879,7 +46850,7 @@ function checkShards(inputs, summaries) {
 async function mergeRuns(options, out) {
   if (options.inputs.length === 0) throw new UsageError("merge: name at least one run directory");
   if (options.inputs.includes(options.outdir)) throw new UsageError("merge: --outdir must not be one of the inputs");
-  await checkDirectories([["--outdir", options.outdir], ["the --junit directory", path7.dirname(options.junit)], ["the --json directory", path7.dirname(options.json)]], "merge: ");
+  await checkDirectories([["--outdir", options.outdir], ["the --junit directory", path6.dirname(options.junit)], ["the --json directory", path6.dirname(options.json)]], "merge: ");
   const summaries = await Promise.all(options.inputs.map(readSummary));
   const agent = summaries[0].agent;
   for (const [i2, s] of summaries.entries()) {
@@ -46976,7 +46947,7 @@ function mergedRun(agent, summaries, merged, inputs) {
 }
 var summarySchema;
 var init_merge = __esm({
-  "src/outputs/merge.ts"() {
+  "src/finish/merge.ts"() {
     "use strict";
     init_zod();
     init_categories();
@@ -46986,7 +46957,7 @@ var init_merge = __esm({
     init_case_server();
     init_version();
     init_errors();
-    init_resources();
+    init_files();
     init_finish_run();
     init_rule();
     init_json_file();
@@ -67068,7 +67039,7 @@ var require_x509_cjs = __commonJS({
   }
 });
 
-// src/github/action.ts
+// src/action.ts
 init_errors();
 import path19 from "node:path";
 import { Writable as Writable4 } from "node:stream";
@@ -72986,19 +72957,19 @@ init_errors();
 init_files();
 import { existsSync as existsSync2, statSync as statSync3 } from "node:fs";
 import { readFile as readFile3 } from "node:fs/promises";
-import path10 from "node:path";
+import path9 from "node:path";
 
 // src/repro/keeper.ts
 init_recording();
 init_files();
-import path9 from "node:path";
+import path8 from "node:path";
 
 // src/repro/recording-file.ts
 init_zod();
 init_define();
 init_files();
 import { readFile as readFile2 } from "node:fs/promises";
-import path8 from "node:path";
+import path7 from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 var REPRO_DATA_DIR = "repro-data";
 var REPRO_FORMAT = "wsgate-repro/1";
@@ -73085,11 +73056,11 @@ function reproData(rec) {
   };
 }
 function recordingPath(outdir, reportBase) {
-  return resolveInside(path8.join(outdir, REPRO_DATA_DIR), `${reportBase}.json.gz`);
+  return resolveInside(path7.join(outdir, REPRO_DATA_DIR), `${reportBase}.json.gz`);
 }
 async function writeRecording(outdir, reportBase, data) {
   const file2 = recordingPath(outdir, reportBase);
-  await makeDirectory(path8.dirname(file2));
+  await makeDirectory(path7.dirname(file2));
   await writeFileAtomic(file2, gzipSync(JSON.stringify(data)));
   return file2;
 }
@@ -73879,7 +73850,7 @@ var ReproKeeper = class {
       (async () => {
         await writeRecording(this.outdir, base, data);
         if (!this.scripts) return;
-        const dir = path9.join(this.outdir, REPRO_SCRIPT_DIR);
+        const dir = path8.join(this.outdir, REPRO_SCRIPT_DIR);
         await makeDirectory(dir);
         await writeFileAtomic(resolveInside(dir, `${base}.mjs`), reproScript(data, result));
       })().catch((err) => void this.problems.push(`case ${gc.id}: could not keep its recording: ${err.message}`))
@@ -73913,21 +73884,21 @@ function pickEntry(index, req, dir) {
   return { agent, entry: index[agent]?.[req.caseId] };
 }
 async function reproFromReport(req) {
-  const dir = path10.resolve(req.from);
+  const dir = path9.resolve(req.from);
   if (!existsSync2(dir) || !statSync3(dir).isDirectory()) throw new UsageError(`no report directory ${dir}`);
-  const indexFile = path10.join(dir, "index.json");
+  const indexFile = path9.join(dir, "index.json");
   if (!existsSync2(indexFile)) throw new UsageError(`no index.json in ${dir}: not a report directory`);
   const index = await readJson(indexFile);
   const { agent, entry } = pickEntry(index, req, dir);
   const verdict = `${entry.behavior} / ${entry.behaviorClose}`;
   if (passedBothAxes(entry)) throw new UsageError(`case ${req.caseId} passed (${verdict}) for ${JSON.stringify(agent)}: nothing to reproduce`);
-  const caseFile = path10.join(dir, entry.reportfile);
+  const caseFile = path9.join(dir, entry.reportfile);
   if (existsSync2(caseFile) && (await readJson(caseFile)).transport === "h2") {
     throw new UsageError(`case ${req.caseId} ran over HTTP/2 (RFC 8441): repro scripts replay HTTP/1.1 connections only (run the case without --http2 to get one)`);
   }
-  if (!existsSync2(path10.join(dir, REPRO_DATA_DIR))) throw new UsageError(`the run in ${dir} kept no recording (wsgate run keeps one per non-passing case; wstest and older runs do not)`);
+  if (!existsSync2(path9.join(dir, REPRO_DATA_DIR))) throw new UsageError(`the run in ${dir} kept no recording (wsgate run keeps one per non-passing case; wstest and older runs do not)`);
   const file2 = [recordingPath(dir, entry.reportfile.replace(/\.json$/, "")), recordingPath(dir, caseReportBase(agentFileBase(agent), req.caseId))].find((f) => existsSync2(f));
-  if (file2 === void 0) throw new UsageError(`no recording of case ${req.caseId} (${verdict}) for ${JSON.stringify(agent)} in ${path10.join(dir, REPRO_DATA_DIR)}`);
+  if (file2 === void 0) throw new UsageError(`no recording of case ${req.caseId} (${verdict}) for ${JSON.stringify(agent)} in ${path9.join(dir, REPRO_DATA_DIR)}`);
   let data;
   try {
     data = await readRecording(file2);
@@ -73966,7 +73937,7 @@ init_errors();
 init_verdicts();
 init_route_target();
 init_patterns();
-import path12 from "node:path";
+import path11 from "node:path";
 
 // src/config/parallel.ts
 import os from "node:os";
@@ -73987,7 +73958,7 @@ function parseShard(text) {
 // src/config/schema.ts
 init_zod();
 init_errors();
-import path11 from "node:path";
+import path10 from "node:path";
 init_patterns();
 var patterns = external_exports.array(external_exports.string()).default([]);
 var serverSchema = external_exports.object({
@@ -74098,7 +74069,7 @@ function resolveTls(o2, secure, role, startsServer) {
   if (role === "client" && o2.ca !== null && o2.cert === null) throw new UsageError("--ca names the CA of your --cert; without --cert, wsgate makes a CA and hands that to the client");
   if (role === "server" && !startsServer && o2.cert !== null) throw new UsageError("--cert/--key are for a server wsgate starts (--server, --role server); a server at --server-url has its own");
   if (insecure && o2.ca !== null) throw new UsageError("--insecure skips verification: it does not go with --ca");
-  const abs = (f) => f === null ? null : path11.resolve(f);
+  const abs = (f) => f === null ? null : path10.resolve(f);
   return { cert: abs(o2.cert), key: abs(o2.key), ca: abs(o2.ca), insecure };
 }
 function resolveServeConfig(input3, sources = {}) {
@@ -74107,7 +74078,7 @@ function resolveServeConfig(input3, sources = {}) {
   const tls5 = resolveTls(o2, secure, "client", false);
   return {
     ...listenSettings(host, port, sources.env),
-    outdir: path11.resolve(o2.outdir ?? "./reports/clients"),
+    outdir: path10.resolve(o2.outdir ?? "./reports/clients"),
     cases: splitList(o2.cases),
     excludeCases: splitList(o2.excludeCases),
     logLevel: o2.logLevel,
@@ -74155,7 +74126,7 @@ function runSettings(o2, sources, tls5, defaultOutdir, defaultAgent) {
   const agent = o2.agent ?? defaultAgent;
   const problem = agentProblem(agent);
   if (problem !== null) throw new UsageError(`--agent: ${problem}`);
-  const outdir = path12.resolve(o2.outdir ?? defaultOutdir);
+  const outdir = path11.resolve(o2.outdir ?? defaultOutdir);
   return {
     agent,
     outdir,
@@ -74164,12 +74135,12 @@ function runSettings(o2, sources, tls5, defaultOutdir, defaultAgent) {
     caseTimeout: o2.caseTimeout,
     strict: o2.strict,
     failOn: [...failingVerdicts(o2.failOn === null ? null : splitList(o2.failOn), o2.strict)],
-    baseline: o2.baseline === null ? null : path12.resolve(o2.baseline),
-    writeBaseline: o2.writeBaseline === null ? null : path12.resolve(o2.writeBaseline),
+    baseline: o2.baseline === null ? null : path11.resolve(o2.baseline),
+    writeBaseline: o2.writeBaseline === null ? null : path11.resolve(o2.writeBaseline),
     github: o2.github,
     quiet: o2.quiet,
-    junit: path12.resolve(o2.junit ?? path12.join(outdir, "junit.xml")),
-    json: path12.resolve(o2.json ?? path12.join(outdir, "summary.json")),
+    junit: path11.resolve(o2.junit ?? path11.join(outdir, "junit.xml")),
+    json: path11.resolve(o2.json ?? path11.join(outdir, "summary.json")),
     logLevel: o2.logLevel,
     jobs: o2.jobs ?? defaultJobs(),
     shard: resolveShard(o2.shard),
@@ -75095,12 +75066,12 @@ var handleCommand = (filePath, rawArguments, rawOptions) => {
 
 // node_modules/execa/lib/arguments/options.js
 var import_cross_spawn = __toESM(require_cross_spawn(), 1);
-import path17 from "node:path";
+import path16 from "node:path";
 import process6 from "node:process";
 
 // node_modules/npm-run-path/index.js
 import process4 from "node:process";
-import path14 from "node:path";
+import path13 from "node:path";
 
 // node_modules/npm-run-path/node_modules/path-key/index.js
 function pathKey(options = {}) {
@@ -75117,7 +75088,7 @@ function pathKey(options = {}) {
 // node_modules/unicorn-magic/node.js
 import { promisify } from "node:util";
 import { execFile as execFileCallback, execFileSync as execFileSyncOriginal } from "node:child_process";
-import path13 from "node:path";
+import path12 from "node:path";
 import { fileURLToPath as fileURLToPath3 } from "node:url";
 var execFileOriginal = promisify(execFileCallback);
 function toPath(urlOrPath) {
@@ -75126,12 +75097,12 @@ function toPath(urlOrPath) {
 function traversePathUp(startPath) {
   return {
     *[Symbol.iterator]() {
-      let currentPath = path13.resolve(toPath(startPath));
+      let currentPath = path12.resolve(toPath(startPath));
       let previousPath;
       while (previousPath !== currentPath) {
         yield currentPath;
         previousPath = currentPath;
-        currentPath = path13.resolve(currentPath, "..");
+        currentPath = path12.resolve(currentPath, "..");
       }
     }
   };
@@ -75146,27 +75117,27 @@ var npmRunPath = ({
   execPath: execPath2 = process4.execPath,
   addExecPath = true
 } = {}) => {
-  const cwdPath = path14.resolve(toPath(cwd));
+  const cwdPath = path13.resolve(toPath(cwd));
   const result = [];
-  const pathParts = pathOption.split(path14.delimiter);
+  const pathParts = pathOption.split(path13.delimiter);
   if (preferLocal) {
     applyPreferLocal(result, pathParts, cwdPath);
   }
   if (addExecPath) {
     applyExecPath(result, pathParts, execPath2, cwdPath);
   }
-  return pathOption === "" || pathOption === path14.delimiter ? `${result.join(path14.delimiter)}${pathOption}` : [...result, pathOption].join(path14.delimiter);
+  return pathOption === "" || pathOption === path13.delimiter ? `${result.join(path13.delimiter)}${pathOption}` : [...result, pathOption].join(path13.delimiter);
 };
 var applyPreferLocal = (result, pathParts, cwdPath) => {
   for (const directory of traversePathUp(cwdPath)) {
-    const pathPart = path14.join(directory, "node_modules/.bin");
+    const pathPart = path13.join(directory, "node_modules/.bin");
     if (!pathParts.includes(pathPart)) {
       result.push(pathPart);
     }
   }
 };
 var applyExecPath = (result, pathParts, execPath2, cwdPath) => {
-  const pathPart = path14.resolve(cwdPath, toPath(execPath2), "..");
+  const pathPart = path13.resolve(cwdPath, toPath(execPath2), "..");
   if (!pathParts.includes(pathPart)) {
     result.push(pathPart);
   }
@@ -76321,7 +76292,7 @@ var killAfterTimeout = async (subprocess, timeout2, context, { signal }) => {
 
 // node_modules/execa/lib/methods/node.js
 import { execPath, execArgv } from "node:process";
-import path15 from "node:path";
+import path14 from "node:path";
 var mapNode = ({ options }) => {
   if (options.node === false) {
     throw new TypeError('The "node" option cannot be false with `execaNode()`.');
@@ -76340,7 +76311,7 @@ var handleNodeOption = (file2, commandArguments, {
     throw new TypeError('The "execPath" option has been removed. Please use the "nodePath" option instead.');
   }
   const normalizedNodePath = safeNormalizeFileUrl(nodePath, 'The "nodePath" option');
-  const resolvedNodePath = path15.resolve(cwd, normalizedNodePath);
+  const resolvedNodePath = path14.resolve(cwd, normalizedNodePath);
   const newOptions = {
     ...options,
     nodePath: resolvedNodePath,
@@ -76350,7 +76321,7 @@ var handleNodeOption = (file2, commandArguments, {
   if (!shouldHandleNode) {
     return [file2, commandArguments, newOptions];
   }
-  if (path15.basename(file2, ".exe") === "node") {
+  if (path14.basename(file2, ".exe") === "node") {
     throw new TypeError('When the "node" option is true, the first argument does not need to be "node".');
   }
   return [
@@ -76440,11 +76411,11 @@ var serializeEncoding = (encoding) => typeof encoding === "string" ? `"${encodin
 
 // node_modules/execa/lib/arguments/cwd.js
 import { statSync as statSync4 } from "node:fs";
-import path16 from "node:path";
+import path15 from "node:path";
 import process5 from "node:process";
 var normalizeCwd = (cwd = getDefaultCwd()) => {
   const cwdString = safeNormalizeFileUrl(cwd, 'The "cwd" option');
-  return path16.resolve(cwdString);
+  return path15.resolve(cwdString);
 };
 var getDefaultCwd = () => {
   try {
@@ -76491,7 +76462,7 @@ var normalizeOptions = (filePath, rawArguments, rawOptions) => {
   options.killSignal = normalizeKillSignal(options.killSignal);
   options.forceKillAfterDelay = normalizeForceKillAfterDelay(options.forceKillAfterDelay);
   options.lines = options.lines.map((lines, fdNumber) => lines && !BINARY_ENCODINGS.has(options.encoding) && options.buffer[fdNumber]);
-  if (process6.platform === "win32" && path17.basename(file2, ".exe") === "cmd") {
+  if (process6.platform === "win32" && path16.basename(file2, ".exe") === "cmd") {
     commandArguments.unshift("/q");
   }
   return { file: file2, commandArguments, options };
@@ -81054,7 +81025,7 @@ init_files();
 import { readFileSync as readFileSync7, rmSync } from "node:fs";
 import { mkdtemp, writeFile as writeFile2 } from "node:fs/promises";
 import os2 from "node:os";
-import path18 from "node:path";
+import path17 from "node:path";
 import tls3 from "node:tls";
 
 // src/tls/certificates.ts
@@ -81151,15 +81122,15 @@ async function prepareTls(config2, options) {
   if (!options.needCertificate) return { cert: "", key: "", certFile: null, keyFile: null, caFile: config2.ca, caPem, summary, dispose: none };
   const pki = await generatePki(options.hosts);
   await makeDirectory(options.outdir);
-  const caFile = path18.join(options.outdir, CA_FILE_NAME);
+  const caFile = path17.join(options.outdir, CA_FILE_NAME);
   await writeFileAtomic(caFile, pki.caCert);
   const generated = { caFile, generated: true, insecure: config2.insecure };
   if (!options.serverFiles) return { cert: pki.cert, key: pki.key, certFile: null, keyFile: null, caFile, caPem: pki.caCert, summary: generated, dispose: none };
-  const dir = await mkdtemp(path18.join(os2.tmpdir(), "wsgate-tls-"));
+  const dir = await mkdtemp(path17.join(os2.tmpdir(), "wsgate-tls-"));
   const remove = () => rmSync(dir, { recursive: true, force: true });
   process.once("exit", remove);
-  const certFile = path18.join(dir, "server-cert.pem");
-  const keyFile = path18.join(dir, "server-key.pem");
+  const certFile = path17.join(dir, "server-cert.pem");
+  const keyFile = path17.join(dir, "server-key.pem");
   await writeFile2(certFile, pki.cert, { mode: 384 });
   await writeFile2(keyFile, pki.key, { mode: 384 });
   return {
@@ -82730,7 +82701,34 @@ function agentExclusion(config2) {
 // src/run/run.ts
 init_files();
 init_progress();
-init_resources();
+
+// src/run/resources.ts
+init_errors();
+init_files();
+import { stat as stat2 } from "node:fs/promises";
+import path18 from "node:path";
+async function checkOutputs(config2) {
+  await checkDirectories([["the report directory", config2.outdir], ["the --junit directory", path18.dirname(config2.junit)], ["the --json directory", path18.dirname(config2.json)]]);
+  for (const [flag, file2] of [["--junit", config2.junit], ["--json", config2.json]]) {
+    const isDir = await stat2(file2).then((s) => s.isDirectory(), () => false);
+    if (isDir) throw new UsageError(`${flag} ${file2} is a directory; give a file name`);
+  }
+}
+function startMeter() {
+  const startedAt = (/* @__PURE__ */ new Date()).toISOString();
+  const t0 = performance.now();
+  const usage0 = process.cpuUsage();
+  return {
+    startedAt,
+    elapsedMs: () => Math.round(performance.now() - t0),
+    resources: (peerCpuMs) => {
+      const cpu = process.cpuUsage(usage0);
+      return { cpuUserMs: Math.round(cpu.user / 1e3), cpuSystemMs: Math.round(cpu.system / 1e3), maxRssKiB: process.resourceUsage().maxRSS, clientCpuMs: peerCpuMs };
+    }
+  };
+}
+
+// src/run/run.ts
 async function runGate(config2, io, ending) {
   const { cases: cases2, selected } = selectForRun(config2);
   const baseline = config2.baseline === null ? null : loadBaseline(config2.baseline);
@@ -82901,7 +82899,7 @@ init_case_server();
 // src/run/serve.ts
 init_errors();
 init_case_server();
-init_resources();
+init_files();
 async function serveUntilStopped(server, signal, options = {}) {
   const reason = await new Promise((resolve6) => {
     server.once("stopRequested", (why) => resolve6(why));
@@ -83001,7 +82999,7 @@ async function main(argv, io) {
   }
 }
 
-// src/github/action.ts
+// src/action.ts
 init_markdown();
 var ACTION_INPUTS = {
   "client-command": { flag: "--client", kind: "string", judge: false },

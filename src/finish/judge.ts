@@ -14,7 +14,7 @@ import { applyBaseline, loadBaseline } from '../policy/baseline.js';
 import { UsageError } from '../errors.js';
 import { finishRun } from './finish-run.js';
 import type { GateIo } from '../drivers/driver.js';
-import { Progress } from '../run/progress.js';
+import { Progress } from '../report/progress.js';
 import { caseFields, ruleForResult } from '../policy/rule.js';
 import { readJsonFile } from '../config/json-file.js';
 import type { JudgeConfig } from '../config/judge-merge.js';

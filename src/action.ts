@@ -8,9 +8,9 @@
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { ExitCode, UsageError } from '../errors.js';
-import { main } from '../main.js';
-import { escapeData } from '../report/github/markdown.js';
+import { ExitCode, UsageError } from './errors.js';
+import { main } from './main.js';
+import { escapeData } from './report/github/markdown.js';
 
 /** How an input becomes arguments. */
 type InputKind = 'string' | 'patterns' | 'verdicts' | 'boolean' | 'directory';

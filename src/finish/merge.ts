@@ -16,7 +16,7 @@ import { writeReports } from '../report/writer.js';
 import { catalogueInfo } from '../drivers/case-server.js';
 import { VERSION } from '../version.js';
 import { UsageError } from '../errors.js';
-import { checkDirectories } from '../run/resources.js';
+import { checkDirectories } from '../report/files.js';
 import { finishRun } from './finish-run.js';
 import { caseFields } from '../policy/rule.js';
 import { readJsonFile, zodValidator } from '../config/json-file.js';
