@@ -24,7 +24,7 @@ import { judgeConfig, mergeConfig, type JudgeInput } from './config/judge-merge.
 import { judgeReports } from './finish/judge.js';
 import { mergeRuns } from './finish/merge.js';
 import { runGate } from './run/run.js';
-import { serverBaseUrl } from './drivers/case-server.js';
+import { serverBaseUrl } from './server/factory.js';
 import { startCaseServer } from './run/serve.js';
 import type { RunSummary } from './model/summary.js';
 import { readFile } from 'node:fs/promises';

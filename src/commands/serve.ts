@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { Argv } from 'yargs';
 import { resolveServeConfig } from '../config/schema.js';
 import { ExitCode } from '../errors.js';
-import { serverBaseUrl } from '../drivers/case-server.js';
+import { serverBaseUrl } from '../server/factory.js';
 import { serveUntilStopped, startCaseServer } from '../run/serve.js';
 import type { TransportFailure } from '../server/fuzzing-server.js';
 import { VERSION } from '../version.js';

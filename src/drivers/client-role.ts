@@ -10,7 +10,7 @@ import { UsageError } from '../errors.js';
 import { DEFAULT_CASE_TIMEOUT } from '../policy/case-limits.js';
 import { childrenCpuMs, shellQuote } from '../processes/client-process.js';
 import type { FuzzingServer } from '../server/fuzzing-server.js';
-import { listenForCases, serverBaseUrl } from './case-server.js';
+import { listenForCases, serverBaseUrl } from '../server/factory.js';
 import type { CasePlay, GateIo, Peer, PeerContext, RoleDriver } from './driver.js';
 import { runLooping } from './looping.js';
 import { runOneCase } from './per-case.js';

@@ -24,7 +24,6 @@ import { writeReports } from '../report/writer.js';
 import type { TlsSetup } from '../tls/setup.js';
 import { hostPort } from '../util/host-port.js';
 import { VERSION } from '../version.js';
-import { catalogueInfo } from './case-server.js';
 import type { CaseOutcome, Peer, PeerContext, RoleDriver } from './driver.js';
 
 /** The command of the bundled reference server (ws's WebSocketServer, echoing everything). */
@@ -37,11 +36,14 @@ export function referenceServerCommand(): string {
 export function serverRoleDriver(config: ServerRunConfig): RoleDriver {
   const results = new Map<string, Map<string, CaseResult>>();
   const cpu: number[] = [];
+  // index.html lists the selected cases only (every peer is given the same).
+  let selected: readonly CatalogueCase[] = [];
   return {
     // A server wsgate starts gets a certificate from a throwaway CA (files in a private temporary directory) unless --cert gives one.
     tlsNeeds: { hosts: config.servers.map((s) => s.host), serverFiles: true, needCertificate: config.servers.some((s) => s.command !== null) },
     peerCount: config.servers.length,
     async startPeer(n, context) {
+      selected = context.cases;
       const peer = await startServerPeer(config, config.servers[n] as ServerUnderTest, context, cpu);
       results.set(peer.agent, peer.results);
       return peer;
@@ -49,7 +51,7 @@ export function serverRoleDriver(config: ServerRunConfig): RoleDriver {
     async writeReports() {
       // A server with no result (unreachable, or every case excluded for it) has no entry, as in Autobahn.
       const recorded = new Map([...results].filter(([, byCase]) => byCase.size > 0));
-      const collisions = await writeReports(config.outdir, recorded, catalogueInfo(config.extended, 'server', config.http2), { generatedAt: new Date().toISOString(), toolVersion: VERSION });
+      const collisions = await writeReports(config.outdir, recorded, selected, { generatedAt: new Date().toISOString(), toolVersion: VERSION });
       for (const c of collisions) process.stderr.write(`${collisionNotice(c)}\n`);
       return [...recorded.keys()];
     },

@@ -8,12 +8,10 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { isWsgateCase } from '../cases/categories.js';
-import { catalogueFor } from '../cases/registry.js';
+import { catalogueFor, everyCase } from '../cases/registry.js';
 import { makeDirectory, resolveInside } from '../report/files.js';
 import type { CaseResult, GateCase, GateRun } from '../model/report.js';
 import { writeReports } from '../report/writer.js';
-import { catalogueInfo } from '../drivers/case-server.js';
 import { VERSION } from '../version.js';
 import { UsageError } from '../errors.js';
 import { checkDirectories } from '../report/files.js';
@@ -119,7 +117,7 @@ export async function mergeRuns(options: MergeOptions, out: NodeJS.WritableStrea
   const { merged, results } = await mergeCases(summaries, options.inputs, role);
   const run = { ...mergedRun(agent, summaries, merged, options.inputs), ...(role === 'server' ? { role } : {}), ...mergedTls(summaries) };
   await makeDirectory(options.outdir);
-  await writeReports(options.outdir, new Map([[agent, results]]), catalogueInfo(merged.some((c) => isWsgateCase(c.id)), role), {
+  await writeReports(options.outdir, new Map([[agent, results]]), everyCase.filter((c) => merged.some((m) => m.id === c.id)), {
     generatedAt: new Date().toISOString(),
     toolVersion: VERSION,
   });

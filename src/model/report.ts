@@ -130,7 +130,7 @@ export interface IndexEntry {
   reportfile: string;
 }
 
-/** A case as the catalogue lists it (for index.html's full case table and descriptions). */
+/** A case as the catalogue lists it (for index.html's table of the selected cases and their descriptions). */
 export interface CaseInfo {
   id: string;
   category: string;

@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import { UsageError } from '../errors.js';
 import type { CatalogueCase } from '../cases/types.js';
 import type { ServeConfig } from '../config/schema.js';
-import { listenForCases } from '../drivers/case-server.js';
+import { listenForCases } from '../server/factory.js';
 import type { FuzzingServer } from '../server/fuzzing-server.js';
 import { prepareTls, type TlsSetup } from '../tls/setup.js';
 import { agentExclusion } from './exclusion.js';

@@ -16,7 +16,7 @@ import { resolveRunConfig } from '../../src/config/run-config.js';
 import { resolveServeConfig } from '../../src/config/schema.js';
 import type { CaseResult } from '../../src/model/report.js';
 import type { FuzzingServer } from '../../src/server/fuzzing-server.js';
-import { createServer } from '../../src/drivers/case-server.js';
+import { createServer } from '../../src/server/factory.js';
 import { CLIENTS_AT_ONCE, fixture, REFERENCE_CLIENT, resultOf, runCli, runNode, tempDir } from '../support/harness.js';
 import { referenceCaseRows } from '../support/autobahn-reference.js';
 
@@ -100,7 +100,6 @@ async function startGroup14(): Promise<{
     cases: selectCases(extendedCatalogue, ['14.*']),
     statusWaitMs: 2000,
     logger: pino({ level: 'silent' }),
-    extended: true,
   });
   await server.listen();
   server.setMaxListeners(100);

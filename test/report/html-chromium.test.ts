@@ -1,8 +1,10 @@
 /**
  * The index page of a real run in headless Chromium (Debian's chromium; .ci/install-chromium.sh):
  * it loads without console errors, the counts it shows equal index.json, a case link opens its
- * page, and a screenshot is kept in the test output; and where the matrix's first verdicts land on a
- * desktop and a phone screen.
+ * page, and a screenshot is kept in the test output; where the matrix's first verdicts land on a
+ * desktop and a phone screen; that a run of a subset shows its cases and no other, and that a run
+ * with failures opens on its causes and failing rows (element boxes measured at 1280×800, screenshots
+ * kept in test-artifacts/).
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -82,7 +84,9 @@ test('index.html in headless Chromium: no console errors, the counts of index.js
  */
 test('index.html shows verdicts without scrolling: 1280×800 (every agent), 390×844 (the first agent); a 1280×800 screenshot kept', async () => {
   assert.ok(CHROMIUM !== undefined, 'chromium is not installed: run .ci/install-chromium.sh');
-  const { server, base, outdir } = await startServer(['1.1.1', '1.1.2', '2.1']);
+  // Cases the spec peer passes: nothing failed, so the page opens on the matrix (a run with a failure
+  // opens on its causes first: see the last test).
+  const { server, base, outdir } = await startServer(['1.1.1', '1.1.2', '6.9.2']);
   try {
     for (const agent of ['ws-8.23.0', 'a client with a rather long agent name/1.0', 'undici']) {
       for (let i = 1; i <= 3; i++) await runNode(fixture('spec-peer'), [`${base}/runCase?case=${i}&agent=${encodeURIComponent(agent)}`]);
@@ -101,6 +105,7 @@ test('index.html shows verdicts without scrolling: 1280×800 (every agent), 390�
       // The first case row: its id cell, then two cells (verdict, close code) per agent.
       const row = page.locator('#agent_case_results tr.agent_case_result_row').first();
       assert.equal(await row.locator('td.case').innerText(), 'Case 1.1.1');
+      assert.equal(await page.locator('#failure_causes').count(), 0, 'a case failed');
       for (let a = 0; a < agents; a++) {
         const box = await row.locator('td').nth(1 + 2 * a).boundingBox();
         assert.ok(box !== null, `no verdict cell for agent ${a}`);
@@ -118,4 +123,134 @@ test('index.html shows verdicts without scrolling: 1280×800 (every agent), 390�
   } finally {
     await browser.close();
   }
+});
+
+/** A matrix row as Chromium lays it out: its kind, first cell's text, and where it is (display: none rows are left out). */
+interface LaidOutRow {
+  kind: 'category' | 'subcategory' | 'case';
+  text: string;
+  top: number;
+  bottom: number;
+}
+
+/** Opens an index.html at 1280×800 in Chromium and hands the page to `use`. */
+async function atDesktop<T>(file: string, use: (page: import('playwright-core').Page) => Promise<T>): Promise<T> {
+  assert.ok(CHROMIUM !== undefined, 'chromium is not installed: run .ci/install-chromium.sh');
+  const { chromium: pw } = await import('playwright-core');
+  const browser = await pw.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(`file://${file}`);
+    return await use(page);
+  } finally {
+    await browser.close();
+  }
+}
+
+/** The matrix rows Chromium shows, in order, with their boxes in page coordinates. */
+function laidOutRows(page: import('playwright-core').Page): Promise<LaidOutRow[]> {
+  return page.$$eval('#agent_case_results tr', (trs) => {
+    // The page's scroll offset (this runs in the page, where globalThis is its window).
+    const scrollY = (): number => (globalThis as unknown as { scrollY: number }).scrollY;
+    return trs
+      .filter((tr) => tr.getClientRects().length > 0)
+      .map((tr) => {
+        const box = tr.getBoundingClientRect();
+        const kind = tr.classList.contains('case_category_row') ? 'category' : tr.classList.contains('case_subcategory_row') ? 'subcategory' : 'case';
+        return { kind, text: (tr.firstElementChild?.textContent ?? '').trim(), top: box.top + scrollY(), bottom: box.bottom + scrollY() } as const;
+      });
+  });
+}
+
+/** Keeps a 1280×800 screenshot of the page as it is now, in test-artifacts/. */
+async function keepScreenshot(page: import('playwright-core').Page, name: string): Promise<void> {
+  await mkdir(ARTIFACTS, { recursive: true });
+  const shot = path.join(ARTIFACTS, name);
+  await page.screenshot({ path: shot });
+  assert.ok((await stat(shot)).size > 10_000, 'the screenshot is empty');
+  process.stdout.write(`# screenshot: ${shot}\n`);
+}
+
+/**
+ * Every heading row is followed by a case row of its own group before the next category heading (no
+ * empty group), and the rows touch each other from the table's top down (no blank band).
+ */
+function assertNoEmptyHeadingNorBand(rows: readonly LaidOutRow[], tableTop: number): void {
+  rows.forEach((row, i) => {
+    if (row.kind === 'case') return;
+    const next = rows.slice(i + 1).find((r) => r.kind !== 'subcategory' || row.kind === 'subcategory');
+    assert.ok(next?.kind === 'case' || (row.kind === 'category' && next?.kind === 'subcategory'), `the heading "${row.text}" has no case under it`);
+    if (row.kind === 'category' && rows[i + 1]?.kind === 'subcategory') assert.equal(rows[i + 2]?.kind, 'case', `the heading "${rows[i + 1]?.text ?? ''}" has no case under it`);
+  });
+  assert.ok(Math.abs((rows[0]?.top ?? Infinity) - tableTop) <= 2, `the first row is ${Math.round((rows[0]?.top ?? 0) - tableTop)} px below the table's top`);
+  for (let i = 1; i < rows.length; i++) {
+    const gap = (rows[i]?.top ?? 0) - (rows[i - 1]?.bottom ?? 0);
+    assert.ok(Math.abs(gap) <= 2, `a band of ${Math.round(gap)} px above "${rows[i]?.text ?? ''}"`);
+  }
+}
+
+test('a run of a subset: index.html holds exactly its cases (no Missing row, no other group), at 1280×800 its first row on screen', async () => {
+  const outdir = await tempDir();
+  const res = await runCli(['run', '--url', 'ws://127.0.0.1:0', '--outdir', outdir, '--cases', '2.*', '6.2.*']);
+  assert.equal(res.code, 0, res.stdout + res.stderr);
+  const summary = JSON.parse(await readFile(path.join(outdir, 'summary.json'), 'utf8')) as { cases: { id: string }[] };
+  const selected = summary.cases.map((c) => c.id);
+  assert.equal(selected.length, 15);
+  await atDesktop(path.join(outdir, 'index.html'), async (page) => {
+    const rows = await laidOutRows(page);
+    // Every selected case, in order, and nothing else: the headings are those of 2 and 6.2 only.
+    assert.deepEqual(rows.filter((r) => r.kind === 'case').map((r) => r.text), selected.map((id) => `Case ${id}`));
+    assert.deepEqual([...new Set(rows.filter((r) => r.kind !== 'case').map((r) => r.text.split(' ')[0]))], ['2', '6', '6.2']);
+    assert.equal(await page.locator('#agent_case_results .case_missing').count(), 0);
+    assert.equal((await page.locator('#agent_summary tr').nth(1).locator('td').last().innerText()).trim(), '0', 'Missing in the summary');
+    assert.deepEqual(await page.$$eval('#test_case_descriptions h3', (hs) => hs.map((h) => h.textContent)), selected.map((id) => `Case ${id}`));
+    // Nothing failed: the page opens as before, on the summary and then the matrix.
+    assert.equal(await page.locator('#failure_causes').count(), 0);
+    assertNoEmptyHeadingNorBand(rows, (await page.locator('#agent_case_results').boundingBox())?.y ?? 0);
+    assert.ok((rows.find((r) => r.kind === 'case')?.bottom ?? Infinity) <= 800, 'the first case row is below the first screen');
+    await keepScreenshot(page, 'index-subset-1280x800.png');
+  });
+});
+
+test('a run with failures opens on them at 1280×800: the causes, then the failing rows under their own headings only, no blank band; all cases one click away', async () => {
+  const outdir = await tempDir();
+  const brokenServer = fileURLToPath(new URL('../fixtures/servers/broken-server.js', import.meta.url));
+  // A server that echoes invalid UTF-8: it fails most of 6.3, 6.6 and no case of 1.1.1, 2.1, 6.2, 6.5.
+  const selection = ['1.1.1', '2.1', '6.2.*', '6.3.*', '6.5.*', '6.6.*'];
+  const res = await runCli(['run', '--role', 'server', '--server', `'${process.execPath}' '${brokenServer}' no-utf8-check {port}`, '--jobs', '2', '--outdir', outdir, '--cases', ...selection]);
+  assert.equal(res.code, 1, res.stdout + res.stderr);
+  const summary = JSON.parse(await readFile(path.join(outdir, 'summary.json'), 'utf8')) as { cases: { id: string; status: string }[] };
+  const failed = summary.cases.filter((c) => c.status === 'failed').map((c) => c.id);
+  assert.ok(failed.length >= 8 && failed.length < summary.cases.length - 10, failed.join(' '));
+  await atDesktop(path.join(outdir, 'index.html'), async (page) => {
+    const causes = await page.locator('#failure_causes').boundingBox();
+    const table = await page.locator('#agent_case_results').boundingBox();
+    assert.ok(causes !== null && table !== null);
+    assert.ok(causes.y + causes.height <= table.y, 'the causes come before the matrix');
+    assert.ok(causes.y < 800 && (await page.locator('#failure_causes').isVisible()), 'the causes are on the first screen');
+    const rows = await laidOutRows(page);
+    assert.deepEqual(rows.filter((r) => r.kind === 'case').map((r) => r.text), failed.map((id) => `Case ${id}`), 'only the failing rows are shown');
+    // Their headings only: 6 and its 6.3 and 6.6, never 1, 2, 6.2 or 6.5.
+    assert.deepEqual([...new Set(rows.filter((r) => r.kind !== 'case').map((r) => r.text.split(' ')[0]))], ['6', '6.3', '6.6']);
+    assertNoEmptyHeadingNorBand(rows, table.y);
+    const first = rows.find((r) => r.kind === 'case');
+    assert.ok(first !== undefined && first.bottom <= 800, `the first failing row ends at y ${Math.round(first?.bottom ?? 0)}, below the first screen`);
+    await keepScreenshot(page, 'index-failing-1280x800.png');
+
+    // One click shows every selected case, the filter line at the top; another goes back.
+    await page.getByRole('link', { name: `Show all ${summary.cases.length} cases` }).click();
+    const all = await laidOutRows(page);
+    assert.deepEqual(all.filter((r) => r.kind === 'case').map((r) => r.text), summary.cases.map((c) => `Case ${c.id}`));
+    assertNoEmptyHeadingNorBand(all, table.y);
+    const filters = await page.locator('#failing').boundingBox();
+    assert.ok(filters !== null && filters.y <= 2 && filters.y + filters.height >= 10, `after the click the filter line is at y ${Math.round(filters?.y ?? 0)}`);
+    await keepScreenshot(page, 'index-failing-all-1280x800.png');
+    await page.getByRole('link', { name: 'Show the failing ones only' }).click();
+    assert.deepEqual((await laidOutRows(page)).filter((r) => r.kind === 'case').map((r) => r.text), failed.map((id) => `Case ${id}`));
+    // On a phone, too, the page opens on the causes.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`file://${path.join(outdir, 'index.html')}`);
+    const onPhone = await page.locator('#failure_causes').boundingBox();
+    assert.ok(onPhone !== null && onPhone.y < 844 - 100, `390×844: the causes start at y ${Math.round(onPhone?.y ?? 0)}`);
+  });
 });

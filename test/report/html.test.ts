@@ -254,18 +254,46 @@ test('indexHtml: behavior and close cells per outcome, Missing and Unimplemented
   assert.equal((row('6.9.2').match(/>Missing</g) ?? []).length, 2);
 });
 
-test('indexHtml: rows with a failure on either axis carry has_failure, the script-free filter hides the others', () => {
+test('indexHtml: rows with a failure on either axis carry has_failure, and so do the headings of their groups only', () => {
   const html = indexHtml(results(), CATALOGUE, { generatedAt: 't', toolVersion: 'v' });
   const failing = [...html.matchAll(/<tr class="agent_case_result_row[^"]*\bhas_failure\b[^"]*" data-case="([^"]+)"/g)].map((m) => m[1]);
   // 1.1.1: My Agent's closing FAILED; 1.2.1: zeta's outcome FAILED and UNCLEAN. Non-Strict, Info,
   // Unimplemented and Missing are not failures.
   assert.deepEqual(failing, ['1.1.1', '1.2.1']);
-  assert.match(html, /<p class="filters" id="failing">2 cases with a failure\. Show: <a href="#failing">failing cases only<\/a>/);
-  assert.match(html, /main:has\(#failing:target\) tr\.agent_case_result_row:not\(\.has_failure\)/);
+  // The failing view keeps every row marked has_failure: the two headings above each failing row's
+  // group, never the headings of 2 (Pings/Pongs) or 6.9 (no failure there).
+  const kept = rowsOf([...html.matchAll(/<tr class="[^"]*\bhas_failure\b[^"]*"[^>]*>[\s\S]*?<\/tr>/g)].map((m) => m[0]).join('\n')).map((r) => r[0]);
+  assert.deepEqual(kept, ['1 Framing', '1.1 Text Messages', 'Case 1.1.1', '1 Framing', '1.2 Binary Messages', 'Case 1.2.1']);
+  assert.match(html, /<p class="filters" id="failing"><span id="all"><\/span>2 of 6 cases with a failure\. <span class="view_failing">Showing them only, under their groups' headings\. <a href="#all">Show all 6 cases<\/a><\/span>/);
+  assert.match(html, /<a href="#failing">Show the failing ones only<\/a>/);
+  // It opens on them (no script: a class on main, and #all as the URL's target shows everything).
+  assert.match(html, /<main class="opens_on_failures">/);
+  assert.match(html, /main\.opens_on_failures:not\(:has\(#all:target\)\) #agent_case_results tr:not\(\.has_failure\)/);
   assert.doesNotMatch(html, /<script/);
 });
 
-test('indexHtml: descriptions of all catalogue cases, with anchors and line breaks', () => {
+test('indexHtml: with a failure, its causes come before the matrix; without one, the page is the matrix as before', () => {
+  const html = indexHtml(results(), CATALOGUE, { generatedAt: 't', toolVersion: 'v' });
+  const at = (s: string): number => html.indexOf(s);
+  assert.ok(at('id="agent_summary"') < at('id="failure_causes"') && at('id="failure_causes"') < at('id="agent_case_results"'), 'summary, causes, matrix');
+  const passing = new Map([['zeta', new Map([['1.1.1', { ...referenceResult('6.9.2'), agent: 'zeta', id: '1.1.1' }]])]]);
+  const quiet = indexHtml(passing, CATALOGUE.slice(0, 1), { generatedAt: 't', toolVersion: 'v' });
+  assert.match(quiet, /<main>/);
+  assert.doesNotMatch(quiet, /id="failure_causes"|class="[^"]*has_failure|id="all"/);
+  assert.match(quiet, /<p class="filters" id="failing">0 cases with a failure\. Show: <a href="#failing">failing cases only<\/a> &middot; <a href="#top">all cases<\/a><\/p>/);
+});
+
+test('indexHtml: the cases given are the matrix, the counts and the descriptions; no other case appears', () => {
+  // A run that selected 1.1.2 and 2.2 only: zeta's other results are not rows, and nothing is Missing.
+  const selected = CATALOGUE.filter((c) => c.id === '1.1.2' || c.id === '2.2');
+  const html = indexHtml(new Map([...results()].filter(([a]) => a === 'zeta')), selected, { generatedAt: 't', toolVersion: 'v' });
+  assert.deepEqual([...html.matchAll(/data-case="([^"]+)"/g)].map((m) => m[1]), ['1.1.2', '2.2']);
+  assert.deepEqual([...html.matchAll(/<section class="case_desc_block" id="([^"]+)"/g)].map((m) => m[1]), ['case_desc_1_1_2', 'case_desc_2_2']);
+  assert.deepEqual(rowsOf(elementById(html, 'agent_summary'))[1], ['zeta', '0', '1', '0', '1', '0', '0']);
+  assert.doesNotMatch(elementById(html, 'agent_case_results'), /Missing|1\.2 Binary|6 UTF-8/);
+});
+
+test('indexHtml: descriptions of all the cases given, with anchors and line breaks', () => {
   const html = indexHtml(results(), CATALOGUE, { generatedAt: 't', toolVersion: 'v' });
   for (const c of CATALOGUE) {
     const anchor = `case_desc_${c.id.replaceAll('.', '_')}`;

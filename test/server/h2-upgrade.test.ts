@@ -14,7 +14,7 @@ import { test } from 'node:test';
 import { pino } from 'pino';
 import { catalogue } from '../../src/cases/registry.js';
 import { selectCases } from '../../src/cases/select.js';
-import { createServer } from '../../src/drivers/case-server.js';
+import { createServer } from '../../src/server/factory.js';
 import type { FuzzingServer } from '../../src/server/fuzzing-server.js';
 import { encodeFrame } from '../support/frame-encoder.js';
 import { resultOf, tempDir } from '../support/harness.js';

@@ -11,7 +11,7 @@ import { selectCases } from '../../src/cases/select.js';
 import { UsageError } from '../../src/errors.js';
 import type { CaseResult } from '../../src/model/report.js';
 import type { FuzzingServer } from '../../src/server/fuzzing-server.js';
-import { createServer } from '../../src/drivers/case-server.js';
+import { createServer } from '../../src/server/factory.js';
 
 /**
  * How many gate runs against live peers a describe block starts at once. Each run is a wsgate

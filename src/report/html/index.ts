@@ -8,9 +8,12 @@ import { page } from './page.js';
 import { pyInt, pyStr } from '../python-repr.js';
 
 const CSS_INDEX = `
-/* The filter needs no script: #failing becomes the URL's target and hides every row without a failure. */
-main:has(#failing:target) tr.agent_case_result_row:not(.has_failure),
-main:has(#failing:target) tr.case_subcategory_row { display: none; }
+/* The views need no script. A run with a failure opens on the failing rows under their groups'
+   headings (main.opens_on_failures) until #all is the URL's target; any run shows only those rows
+   when #failing is. A heading row carries has_failure when one of its group's rows does. */
+main.opens_on_failures:not(:has(#all:target)) #agent_case_results tr:not(.has_failure),
+main:has(#failing:target) #agent_case_results tr:not(.has_failure) { display: none; }
+main:not(:has(#all:target)) .view_all, main:has(#all:target) .view_failing { display: none; }
 .filters { margin: 8px 0; }
 #intro { color: var(--muted); }
 #agent_case_results { margin-top: 8px; }
@@ -111,7 +114,12 @@ function resultCells(agentPrefix: string, caseId: string, r: CaseResult | undefi
   );
 }
 
-/** The index page: agents × catalogue cases matrix with legend and case descriptions. */
+/**
+ * The index page: the agents × selected cases matrix with legend and case descriptions. `catalogue`
+ * is the run's selection, so a case without a result is Missing and an unselected one is absent.
+ * When a case failed, the page opens on its causes and the failing rows; the whole matrix is a click
+ * away.
+ */
 export function indexHtml(
   results: ReadonlyMap<string, ReadonlyMap<string, CaseResult>>,
   catalogue: readonly CaseInfo[],
@@ -123,27 +131,27 @@ export function indexHtml(
   // Results of the fuzzing client (isServer false) are a server's.
   const side = [...results.values()].some((byCase) => [...byCase.values()].some((r) => !r.isServer)) ? 'server' : 'client';
   const body = `<header class="bar" id="top">wsgate &middot; WebSocket ${side} conformance report</header>
-<main>
+<main${matrix.failing > 0 ? ' class="opens_on_failures"' : ''}>
 <h1>Summary</h1>
 <p id="intro">Summary report generated on ${esc(meta.generatedAt)} by wsgate v${esc(meta.toolVersion)} (Autobahn|Testsuite cases and verdicts).</p>
 ${tlsNote(results)}<table id="agent_summary">
 <tr><th>Agent</th><th>Pass</th><th>Non-Strict</th><th>Fail</th><th>Info</th><th>Unimplemented</th><th>Missing</th></tr>
 ${summaryRows(results, catalogue, agents)}
 </table>
-<h2>Results</h2>
-<p class="filters" id="failing">${matrix.failing} case${matrix.failing === 1 ? '' : 's'} with a failure. Show: <a href="#failing">failing cases only</a> &middot; <a href="#top">all cases</a></p>
+${causesBlock(results, catalogue, agents)}<h2>Results</h2>
+${filterLine(matrix.failing, catalogue.length)}
 <p class="chips"><span class="case_ok">Pass</span><span class="case_non_strict">Non-Strict</span><span class="case_failed">Fail</span><span class="case_info">Info</span><span class="case_unimplemented">Unimplemented</span><span class="case_missing">Missing</span> <a href="#legend">what they mean</a></p>
 <table id="agent_case_results">
 ${matrix.rows.join('\n')}
 </table>
-${causesBlock(results, catalogue, agents)}<h2>Legend</h2>
+<h2>Legend</h2>
 <table id="legend">
 <tr><td class="case_ok">Pass</td><td>The case ran and the peer behaved as required.</td></tr>
 <tr><td class="case_non_strict">Non-Strict</td><td>The case ran and passed, but the peer did not follow a SHOULD or a canonical behaviour; still conformant.</td></tr>
 <tr><td class="case_failed">Fail</td><td>The case ran and the peer broke a MUST of the protocol (or, in performance cases, a limit).</td></tr>
 <tr><td class="case_info">Info</td><td>Informational case: behaviour the protocol leaves open, reported without a verdict.</td></tr>
 <tr><td class="case_unimplemented">Unimplemented</td><td>The case is not implemented for this peer.</td></tr>
-<tr><td class="case_missing">Missing</td><td>No result: the case was not selected, was excluded, or the peer never ran it.</td></tr>
+<tr><td class="case_missing">Missing</td><td>The case was selected but has no result: it was excluded for this agent, or the peer never ran it. Cases the run did not select are not listed.</td></tr>
 <tr><td>Close column</td><td>The peer's close code (None: no code) when the closing was acceptable; &ldquo;Unclean&rdquo; or &ldquo;Fail&rdquo; otherwise.</td></tr>
 </table>
 <h2>Case Descriptions</h2>
@@ -152,6 +160,23 @@ ${descriptions(catalogue)}
 </div>
 </main>`;
   return page('wsgate report', CSS_INDEX, body);
+}
+
+/**
+ * The line above the matrix. With a failure: which view is shown (failing rows, or all) and a link
+ * to the other; #all is an empty anchor inside it, so either link keeps the line at the top.
+ * Without one, as before: a link to the (empty) failing view and one back to the top.
+ */
+function filterLine(failing: number, selected: number): string {
+  const cases = (n: number): string => `${n} case${n === 1 ? '' : 's'}`;
+  if (failing === 0) {
+    return '<p class="filters" id="failing">0 cases with a failure. Show: <a href="#failing">failing cases only</a> &middot; <a href="#top">all cases</a></p>';
+  }
+  return (
+    `<p class="filters" id="failing"><span id="all"></span>${failing} of ${cases(selected)} with a failure. ` +
+    `<span class="view_failing">Showing them only, under their groups' headings. <a href="#all">Show all ${cases(selected)}</a></span>` +
+    `<span class="view_all">Showing all ${cases(selected)}. <a href="#failing">Show the failing ${failing === 1 ? 'one' : 'ones'} only</a></span></p>`
+  );
 }
 
 /** The failing results grouped by cause (a requirement broken in one way), or nothing when none fails. */
@@ -207,7 +232,29 @@ function summaryRows(results: ReadonlyMap<string, ReadonlyMap<string, CaseResult
     .join('\n');
 }
 
-/** The matrix rows: category and subcategory headings, then a row per case with a cell pair per agent. */
+/** The cases under one heading: a category, or a subcategory of it, in catalogue order. */
+interface Block {
+  category: string;
+  sub: string | null;
+  cases: CaseInfo[];
+}
+
+function blocksOf(catalogue: readonly CaseInfo[]): Block[] {
+  const blocks: Block[] = [];
+  for (const c of catalogue) {
+    const category = categoryLabel(c);
+    const sub = subcategoryLabel(c.id, c.subcategory);
+    const last = blocks.at(-1);
+    if (last?.category === category && last.sub === sub) last.cases.push(c);
+    else blocks.push({ category, sub, cases: [c] });
+  }
+  return blocks;
+}
+
+/**
+ * The matrix rows: category and subcategory headings, then a row per case with a cell pair per
+ * agent. A failing row, and the headings of its block, carry has_failure (the failing view keeps them).
+ */
 function resultRows(
   results: ReadonlyMap<string, ReadonlyMap<string, CaseResult>>,
   catalogue: readonly CaseInfo[],
@@ -217,30 +264,24 @@ function resultRows(
   const columns = agents.length * 2 + 1;
   const agentHeads = agents.map((a) => `<th class="agent" colspan="2">${esc(a)}</th>`).join('');
   const rows: string[] = [];
-  let lastCategory: string | null = null;
-  let lastSub: string | null = null;
   let failingCases = 0;
-  for (const c of catalogue) {
-    const cat = categoryLabel(c);
-    const sub = subcategoryLabel(c.id, c.subcategory);
+  for (const block of blocksOf(catalogue)) {
+    const caseRows = block.cases.map((c) => {
+      const anchor = `case_desc_${c.id.replaceAll('.', '_')}`;
+      const cells = agents.map((agent) => resultCells(prefixes.get(agent) ?? '', c.id, results.get(agent)?.get(c.id))).join('');
+      const failing = agents.some((agent) => isFailing(results.get(agent)?.get(c.id)));
+      if (failing) failingCases += 1;
+      const html = `<tr class="agent_case_result_row${c.origin === 'wsgate' ? ' wsgate_own' : ''}${failing ? ' has_failure' : ''}" data-case="${esc(c.id)}"><td class="case"><a href="#${esc(anchor)}">Case ${esc(c.id)}</a></td>${cells}</tr>`;
+      return { html, failing };
+    });
+    const mark = caseRows.some((r) => r.failing) ? ' has_failure' : '';
     // The agent header repeats at every subcategory, so the columns stay readable in a long table.
-    if (cat !== lastCategory || sub !== lastSub) {
-      rows.push(`<tr class="case_category_row"><th class="case_category"><span class="title">${esc(cat)}</span></th>${agentHeads}</tr>`);
-      if (sub !== null) {
-        rows.push(`<tr class="case_subcategory_row"><td class="case_subcategory" colspan="${columns}"><span class="title">${esc(sub)}</span></td></tr>`);
-      }
-      lastCategory = cat;
-      lastSub = sub;
+    rows.push(`<tr class="case_category_row${mark}"><th class="case_category"><span class="title">${esc(block.category)}</span></th>${agentHeads}</tr>`);
+    if (block.sub !== null) {
+      rows.push(`<tr class="case_subcategory_row${mark}"><td class="case_subcategory" colspan="${columns}"><span class="title">${esc(block.sub)}</span></td></tr>`);
     }
-    const anchor = `case_desc_${c.id.replaceAll('.', '_')}`;
-    const cells = agents.map((agent) => resultCells(prefixes.get(agent) ?? '', c.id, results.get(agent)?.get(c.id))).join('');
-    const failing = agents.some((agent) => isFailing(results.get(agent)?.get(c.id)));
-    if (failing) failingCases += 1;
-    rows.push(
-      `<tr class="agent_case_result_row${c.origin === 'wsgate' ? ' wsgate_own' : ''}${failing ? ' has_failure' : ''}" data-case="${esc(c.id)}"><td class="case"><a href="#${esc(anchor)}">Case ${esc(c.id)}</a></td>${cells}</tr>`,
-    );
+    rows.push(...caseRows.map((r) => r.html));
   }
-
   return { rows, failing: failingCases };
 }
 

@@ -1,14 +1,12 @@
 /**
- * Selecting the cases and starting the fuzzing server for them: the one way `run` and `serve` (and
- * the tests) do it. The server writes its reports through the report writer, loaded on first use.
+ * Making the fuzzing server for the selected cases: the one way `run` and `serve` (and the tests) do
+ * it. The server writes its reports through the report writer, loaded on first use.
  */
 import type { Logger } from 'pino';
-import { catalogueFor } from '../cases/registry.js';
 import type { CatalogueCase } from '../cases/types.js';
-import type { ListenSettings, SpecExtras } from '../config/schema.js';
 import type { CaseInfo } from '../model/report.js';
-import { FuzzingServer } from '../server/fuzzing-server.js';
-import type { ServerProtocolOptions } from '../server/upgrade.js';
+import { FuzzingServer } from './fuzzing-server.js';
+import type { ServerProtocolOptions } from './upgrade.js';
 import { AUTOBAHN_DEFAULTS } from '../protocol/constants.js';
 import { SERVER_HEADER, VERSION } from '../version.js';
 import { hostPort } from '../util/host-port.js';
@@ -25,18 +23,6 @@ export const defaultServerOptions: ServerProtocolOptions = {
   poweredBy: `wsgate/${VERSION} (Node.js ${process.versions.node})`,
 };
 
-/** The catalogue as index.html lists it (with wsgate's own groups when `extended`). */
-export function catalogueInfo(extended = false, under: 'client' | 'server' = 'client', http2 = false): CaseInfo[] {
-  return catalogueFor(extended, under, http2 ? 'h2' : 'http/1.1').map((c) => ({
-    id: c.id,
-    category: c.category,
-    subcategory: c.subcategory,
-    origin: c.origin,
-    description: c.description,
-    expectation: c.expectation,
-  }));
-}
-
 /** A server for the selected cases that writes its reports into outdir. */
 export function createServer(options: {
   host: string;
@@ -48,8 +34,6 @@ export function createServer(options: {
   protocolOptions?: Partial<ServerProtocolOptions>;
   /** exclude-agent-cases: true leaves case `id` out for `agent`. */
   skipCase?: (agent: string, id: string) => boolean;
-  /** index.html lists wsgate's own groups too. */
-  extended?: boolean;
   /** Serve wss:// with this certificate and key (PEM). */
   certificate?: { cert: string; key: string } | null;
   /** Unknown paths: refused (default) or accepted and left idle (`wstest`). */
@@ -59,7 +43,8 @@ export function createServer(options: {
   /** WebSockets over HTTP/2 (RFC 8441). */
   http2?: boolean;
 }): FuzzingServer {
-  const info = catalogueInfo(options.extended ?? false, 'client', options.http2 ?? false);
+  // index.html lists the selected cases only: one without a result is Missing.
+  const info: readonly CaseInfo[] = options.cases;
   const told = new Set<string>();
   const server: FuzzingServer = new FuzzingServer({
     host: options.host,
@@ -94,11 +79,13 @@ export function serverBaseUrl(host: string, port: number, secure: boolean): stri
   return `${secure ? 'wss' : 'ws'}://${hostPort(host, port)}`;
 }
 
-/** Where and how the server listens (resolved options of `run` and `serve`). */
-export interface ServerSettings extends Pick<ListenSettings, 'listenHost' | 'port'>, Pick<SpecExtras, 'protocolOptions'> {
+/** Where and how the server listens (what `run` and `serve` resolved). */
+export interface ServerSettings {
+  /** The address to bind (WSGATE_LISTEN_HOST, else the url's host); '' is every interface. */
+  listenHost: string;
+  port: number;
   outdir: string;
-  /** index.html lists wsgate's own groups too. */
-  extended: boolean;
+  protocolOptions: Partial<ServerProtocolOptions>;
 }
 
 /** A server for `cases`, listening (a port in use or an unusable address is a UsageError). */
@@ -118,7 +105,6 @@ export async function listenForCases(
     protocolOptions: config.protocolOptions,
     // Per connecting agent, as Autobahn does: the case is closed at once and records no result.
     skipCase: options.skipCase,
-    extended: config.extended,
     certificate: options.certificate ?? null,
     unknownPaths: options.unknownPaths ?? 'refuse',
     keepRecordings: options.keepRecordings ?? false,
