@@ -1,5 +1,6 @@
 /** `wsgate list`: the selected cases, without opening a socket. */
 import type { Argv } from 'yargs';
+import { quickSample } from '../cases/quick.js';
 import { catalogueFor } from '../cases/registry.js';
 import { selectCases } from '../cases/select.js';
 import { fragmentToText } from '../report/escape.js';
@@ -16,9 +17,11 @@ export function listCommand<T>(y: Argv<T>, { io, env, setStatus }: CommandContex
         .option('exclude-cases', { type: 'string', array: true, requiresArg: true, default: [] as string[], describe: 'Case id patterns to leave out' })
         .option('extended', extendedOption)
         .option('role', { type: 'string', choices: ['client', 'server'], default: 'client', describe: "The side under test: with --extended, a server's own group is 15 (a client's 14)" })
-        .option('http2', { type: 'boolean', default: false, describe: 'Over HTTP/2 (RFC 8441): with --extended, group 16 instead of 14/15 (16.1 for a server, 16.2 for a client)' }),
+        .option('http2', { type: 'boolean', default: false, describe: 'Over HTTP/2 (RFC 8441): with --extended, group 16 instead of 14/15 (16.1 for a server, 16.2 for a client)' })
+        .option('quick', { type: 'boolean', default: false, describe: "The cases `run --quick` plays: groups 9, 12 and 13 by a fixed sample" }),
     (a) => {
-      const cases = selectCases(catalogueFor(a.extended === true, a.role === 'server' ? 'server' : 'client', a.http2 ? 'h2' : 'http/1.1'), splitList(a.cases), splitList(a['exclude-cases']));
+      const selected = selectCases(catalogueFor(a.extended === true, a.role === 'server' ? 'server' : 'client', a.http2 ? 'h2' : 'http/1.1'), splitList(a.cases), splitList(a['exclude-cases']));
+      const cases = a.quick ? quickSample(selected) : selected;
       const width = String(cases.length).length;
       for (const [i, c] of cases.entries()) {
         io.stdout.write(`${String(i + 1).padStart(width)}  ${c.id.padEnd(8)}  ${fragmentToText(c.description).replace(/\s+/g, ' ').trim()}\n`);

@@ -34,6 +34,7 @@ export function runCommand<T>(y: Argv<T>, { io, env, setStatus }: CommandContext
         seed: a.seed ?? null,
         insecure: a.insecure,
         repro: a.repro,
+        quick: a.quick,
       }, { env, spec });
       const logger = makeLogger(config.logLevel);
       const gateIo = { out: io.stdout, logger, isTty: io.isTty ?? false, env, ...(io.signal ? { signal: io.signal } : {}) };
@@ -55,6 +56,7 @@ function runOptions<T>(y: Argv<T>) {
         .option('restart-server', { type: 'boolean', default: false, describe: 'Start the --server command again when it dies, before the next case (else the remaining cases fail)' })
         .option('server-start-timeout', { type: 'number', requiresArg: true, describe: 'Seconds to wait for the server under test to accept connections (default: 30)' })
         .option('insecure', { type: 'boolean', default: false, describe: "Server under test over wss://: do not verify its certificate (the summary records it)" })
+        .option('quick', { type: 'boolean', default: false, describe: 'The quick profile, for a pre-push hook: every group of the selection, groups 9, 12 and 13 by a fixed sample of each subgroup (21 of their 270 cases); CI runs the whole catalogue' })
         .option('repro', { type: 'boolean', default: false, describe: 'Write a repro script (plain Node, no packages) for every case that is not OK on both axes to OUTDIR/repro/ (see `wsgate repro`)' })
         .option('seed', { type: 'number', requiresArg: true, describe: 'Server role: masking keys and handshake keys from this seed (a reproducible run), instead of random ones' })
         .option('case-timeout', { type: 'number', requiresArg: true, describe: 'Seconds a case may take before the client is killed (default: 30, or longer for cases whose own timers wait longer, e.g. group 9)' })
@@ -69,6 +71,7 @@ function runOptions<T>(y: Argv<T>) {
         .option('jobs', { type: 'number', requiresArg: true, describe: 'Cases run at once, each on its own connection (and client process, per case); group 9 always runs alone. Default: one per core, at most 8' })
         .example('$0 run', 'run every case against the bundled ws client')
         .example('$0 run --client "node my-client.js {url}" --cases "6.*"', 'run group 6 against your client')
+        .example('$0 run --quick --client "node my-client.js {url}"', 'every group, the slow ones sampled: a pre-push check in seconds')
         .example('$0 run --server "node my-server.js {port}"', 'run every case against your server')
         .example('$0 run --server-url ws://127.0.0.1:9001', 'run every case against a server running elsewhere')
         .example('$0 run --tls --client "node my-client.js {url}"', 'the same over wss://, the client trusting a throwaway CA');

@@ -56,6 +56,8 @@ export interface RunSettings extends SpecExtras {
   shard: Shard | null;
   /** Select from Autobahn's cases plus wsgate's own (group 14 or 15). */
   extended: boolean;
+  /** --quick: of the selection, every group with a sample of 9, 12 and 13 (cases/quick.ts). */
+  quick?: boolean;
   /**
    * What the run keeps for `wsgate repro` of its non-passing cases: their recordings (under
    * OUTDIR/repro-data/), and with `scripts` (--repro) their repro scripts (OUTDIR/repro/).
@@ -182,6 +184,7 @@ function runSettings(o: RunOptions, sources: ConfigSources, tls: SpecExtras['tls
     jobs: o.jobs ?? defaultJobs(),
     shard: resolveShard(o.shard),
     extended: o.extended,
+    quick: o.quick,
     // A repro script replays an HTTP/1.1 connection: a run over HTTP/2 keeps no recording.
     repro: { record: !o.http2, scripts: o.repro },
     ...specExtras(sources, tls, o.http2),

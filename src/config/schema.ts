@@ -56,6 +56,8 @@ export const runSchema = serverSchema.extend({
   restartServer: z.boolean().default(false),
   serverStartTimeout: z.number().positive('--server-start-timeout must be a positive number of seconds').max(3600).nullable().default(null),
   insecure: z.boolean().default(false),
+  /** The quick profile: every group, a sample of 9, 12 and 13 (`run --quick`, cases/quick.ts). */
+  quick: z.boolean().default(false),
   /** Write a repro script for every case that is not OK on both axes (`run --repro`). */
   repro: z.boolean().default(false),
   seed: z.number().int('--seed must be a whole number').min(0, '--seed must be at least 0').max(2 ** 32 - 1, '--seed must be below 2^32').nullable().default(null),

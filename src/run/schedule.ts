@@ -15,6 +15,7 @@
  */
 import type { CatalogueCase } from '../cases/types.js';
 import { catalogueFor, everyCase } from '../cases/registry.js';
+import { quickSample } from '../cases/quick.js';
 import { selectCases } from '../cases/select.js';
 import type { Shard } from '../config/parallel.js';
 import { UsageError } from '../errors.js';
@@ -134,6 +135,8 @@ export interface CaseSelection {
   role?: 'client' | 'server';
   /** WebSockets over HTTP/2 (RFC 8441): group 16 instead of 14/15 with `extended`. */
   http2?: boolean;
+  /** The quick profile (run --quick): of the selection, every group with a sample of 9, 12 and 13. */
+  quick?: boolean;
 }
 
 /**
@@ -143,8 +146,10 @@ export interface CaseSelection {
 export function selectForRun(config: CaseSelection): { cases: CatalogueCase[]; selected: number } {
   const from = catalogueFor(config.extended, config.role, config.http2 === true ? 'h2' : 'http/1.1');
   for (const pattern of config.cases) refuseOtherTransport(pattern, from, config.http2 === true);
-  const all = selectCases(from, config.cases, config.excludeCases);
-  if (all.length === 0) throw new UsageError('no case is selected: check --cases and --exclude-cases');
+  const patterns = selectCases(from, config.cases, config.excludeCases);
+  if (patterns.length === 0) throw new UsageError('no case is selected: check --cases and --exclude-cases');
+  const all = config.quick === true ? quickSample(patterns) : patterns;
+  if (all.length === 0) throw new UsageError("no case is selected: --quick keeps none of --cases' cases (it samples groups 9, 12 and 13)");
   return { cases: config.shard === null ? all : shardCases(all, config.shard), selected: all.length };
 }
 

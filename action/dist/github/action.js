@@ -69334,6 +69334,29 @@ function judgeCommand(y, { io, env: env2, setStatus }) {
   );
 }
 
+// src/cases/quick.ts
+var QUICK_SAMPLE = {
+  // 9.1.1-9.8.1: each way of moving a large message once: 64 KiB in one frame, 4 MiB in 64-byte
+  // frames, 1 MiB written in 64-byte chops, 1000 round trips of empty messages.
+  "9": [1],
+  // 12.1.1-12.5.1: each document (JSON, bitmap, prose, HTML, PDF), 1000 compressed messages of 16 units.
+  "12": [1],
+  // 12.1.11: 8192 code points compressed into frames of at most 256 bytes, a compressed message across
+  // continuation frames; once, since 1000 such messages are the costliest case kept (13.x.11, one per
+  // negotiation rule, took as much CPU as the rest of the sample together).
+  "12.1": [1, 11],
+  // 13.1.1-13.7.1: each negotiation rule (context takeover, window bits), 16 code points in one frame.
+  "13": [1]
+};
+function inQuickSample(id) {
+  const [group, subgroup, number4] = id.split(".");
+  const kept = QUICK_SAMPLE[`${group ?? ""}.${subgroup ?? ""}`] ?? QUICK_SAMPLE[group ?? ""];
+  return kept === void 0 || kept.includes(Number(number4));
+}
+function quickSample(cases2) {
+  return cases2.filter((c3) => inQuickSample(c3.id));
+}
+
 // src/commands/list.ts
 init_registry();
 init_select();
@@ -69343,9 +69366,10 @@ function listCommand(y, { io, env: env2, setStatus }) {
   return y.command(
     "list",
     "Print the selected cases (index, id, description) without opening a socket",
-    (y2) => y2.option("cases", { type: "string", array: true, requiresArg: true, default: [], describe: "Case id patterns" }).option("exclude-cases", { type: "string", array: true, requiresArg: true, default: [], describe: "Case id patterns to leave out" }).option("extended", extendedOption).option("role", { type: "string", choices: ["client", "server"], default: "client", describe: "The side under test: with --extended, a server's own group is 15 (a client's 14)" }).option("http2", { type: "boolean", default: false, describe: "Over HTTP/2 (RFC 8441): with --extended, group 16 instead of 14/15 (16.1 for a server, 16.2 for a client)" }),
+    (y2) => y2.option("cases", { type: "string", array: true, requiresArg: true, default: [], describe: "Case id patterns" }).option("exclude-cases", { type: "string", array: true, requiresArg: true, default: [], describe: "Case id patterns to leave out" }).option("extended", extendedOption).option("role", { type: "string", choices: ["client", "server"], default: "client", describe: "The side under test: with --extended, a server's own group is 15 (a client's 14)" }).option("http2", { type: "boolean", default: false, describe: "Over HTTP/2 (RFC 8441): with --extended, group 16 instead of 14/15 (16.1 for a server, 16.2 for a client)" }).option("quick", { type: "boolean", default: false, describe: "The cases `run --quick` plays: groups 9, 12 and 13 by a fixed sample" }),
     (a2) => {
-      const cases2 = selectCases(catalogueFor(a2.extended === true, a2.role === "server" ? "server" : "client", a2.http2 ? "h2" : "http/1.1"), splitList(a2.cases), splitList(a2["exclude-cases"]));
+      const selected = selectCases(catalogueFor(a2.extended === true, a2.role === "server" ? "server" : "client", a2.http2 ? "h2" : "http/1.1"), splitList(a2.cases), splitList(a2["exclude-cases"]));
+      const cases2 = a2.quick ? quickSample(selected) : selected;
       const width = String(cases2.length).length;
       for (const [i2, c3] of cases2.entries()) {
         io.stdout.write(`${String(i2 + 1).padStart(width)}  ${c3.id.padEnd(8)}  ${fragmentToText(c3.description).replace(/\s+/g, " ").trim()}
@@ -70905,6 +70929,8 @@ var runSchema = serverSchema.extend({
   restartServer: external_exports.boolean().default(false),
   serverStartTimeout: external_exports.number().positive("--server-start-timeout must be a positive number of seconds").max(3600).nullable().default(null),
   insecure: external_exports.boolean().default(false),
+  /** The quick profile: every group, a sample of 9, 12 and 13 (`run --quick`, cases/quick.ts). */
+  quick: external_exports.boolean().default(false),
   /** Write a repro script for every case that is not OK on both axes (`run --repro`). */
   repro: external_exports.boolean().default(false),
   seed: external_exports.number().int("--seed must be a whole number").min(0, "--seed must be at least 0").max(2 ** 32 - 1, "--seed must be below 2^32").nullable().default(null)
@@ -71050,6 +71076,7 @@ function runSettings(o2, sources, tls5, defaultOutdir, defaultAgent) {
     jobs: o2.jobs ?? defaultJobs(),
     shard: resolveShard(o2.shard),
     extended: o2.extended,
+    quick: o2.quick,
     // A repro script replays an HTTP/1.1 connection: a run over HTTP/2 keeps no recording.
     repro: { record: !o2.http2, scripts: o2.repro },
     ...specExtras(sources, tls5, o2.http2)
@@ -81513,8 +81540,10 @@ function runCasesScheduled(cases2, jobs, stopped, task) {
 function selectForRun(config2) {
   const from = catalogueFor(config2.extended, config2.role, config2.http2 === true ? "h2" : "http/1.1");
   for (const pattern2 of config2.cases) refuseOtherTransport(pattern2, from, config2.http2 === true);
-  const all = selectCases(from, config2.cases, config2.excludeCases);
-  if (all.length === 0) throw new UsageError("no case is selected: check --cases and --exclude-cases");
+  const patterns2 = selectCases(from, config2.cases, config2.excludeCases);
+  if (patterns2.length === 0) throw new UsageError("no case is selected: check --cases and --exclude-cases");
+  const all = config2.quick === true ? quickSample(patterns2) : patterns2;
+  if (all.length === 0) throw new UsageError("no case is selected: --quick keeps none of --cases' cases (it samples groups 9, 12 and 13)");
   return { cases: config2.shard === null ? all : shardCases(all, config2.shard), selected: all.length };
 }
 function refuseOtherTransport(pattern2, from, http23) {
@@ -82663,7 +82692,8 @@ function runCommand(y, { io, env: env2, setStatus }) {
         serverStartTimeout: a2["server-start-timeout"] ?? null,
         seed: a2.seed ?? null,
         insecure: a2.insecure,
-        repro: a2.repro
+        repro: a2.repro,
+        quick: a2.quick
       }, { env: env2, spec });
       const logger = makeLogger(config2.logLevel);
       const gateIo = { out: io.stdout, logger, isTty: io.isTty ?? false, env: env2, ...io.signal ? { signal: io.signal } : {} };
@@ -82673,7 +82703,7 @@ function runCommand(y, { io, env: env2, setStatus }) {
   );
 }
 function runOptions(y) {
-  return serverOptions(y).option("client", { type: "string", requiresArg: true, describe: "Client command, run in a shell once per case; {url}, {case}, {agent} (and {ca} over TLS) are replaced (shell-quoted) and set as WSGATE_URL, WSGATE_CASE, WSGATE_AGENT (WSGATE_CA_FILE, NODE_EXTRA_CA_CERTS, SSL_CERT_FILE). Default: the bundled ws client, which loops over the cases itself" }).option("client-loops", { type: "boolean", default: false, describe: "Run the client once with the base URL; it drives every case itself (/getCaseCount, /runCase, /updateReports). The bundled client can do this too" }).option("agent", { type: "string", requiresArg: true, describe: "Agent name in the reports (default: client, or wsgate-reference-ws for the bundled client or server; a server under test is named by its Server header, else its host:port)" }).option("role", { type: "string", choices: ["client", "server"], requiresArg: true, describe: "The side under test: client (default) or server; --role server alone tests the bundled ws server" }).option("server-url", { type: "string", requiresArg: true, describe: "Test the WebSocket server at ws://HOST:PORT[/path]: wsgate connects to it once per case (port 0 with --server: a free port)" }).option("server", { type: "string", requiresArg: true, describe: "Command that starts the server under test, run in a shell; {port} and WSGATE_PORT give it the port (with --tls: {cert}, {key} and WSGATE_CERT_FILE, WSGATE_KEY_FILE its certificate). Stopped (its process tree) at the end" }).option("restart-server", { type: "boolean", default: false, describe: "Start the --server command again when it dies, before the next case (else the remaining cases fail)" }).option("server-start-timeout", { type: "number", requiresArg: true, describe: "Seconds to wait for the server under test to accept connections (default: 30)" }).option("insecure", { type: "boolean", default: false, describe: "Server under test over wss://: do not verify its certificate (the summary records it)" }).option("repro", { type: "boolean", default: false, describe: "Write a repro script (plain Node, no packages) for every case that is not OK on both axes to OUTDIR/repro/ (see `wsgate repro`)" }).option("seed", { type: "number", requiresArg: true, describe: "Server role: masking keys and handshake keys from this seed (a reproducible run), instead of random ones" }).option("case-timeout", { type: "number", requiresArg: true, describe: "Seconds a case may take before the client is killed (default: 30, or longer for cases whose own timers wait longer, e.g. group 9)" }).option("strict", { type: "boolean", default: false, describe: "NON-STRICT outcomes fail too (adds NON-STRICT to --fail-on)" }).option("fail-on", { type: "string", array: true, requiresArg: true, describe: "Verdicts that fail a case, on either axis (replaces the default FAILED, 'WRONG CODE', UNCLEAN, 'FAILED BY CLIENT'; also NON-STRICT, INFORMATIONAL, UNIMPLEMENTED)" }).option("baseline", { type: "string", requiresArg: true, describe: "Baseline file of accepted non-OK cases, each with a reason: they do not fail the build" }).option("write-baseline", { type: "string", requiresArg: true, describe: "Write this run's failing cases to a baseline file (a starting point; edit the reasons)" }).option("github", githubOption).option("quiet", quietOption).option("junit", { type: "string", requiresArg: true, describe: "JUnit XML file (default: OUTDIR/junit.xml)" }).option("json", { type: "string", requiresArg: true, describe: "JSON summary file (default: OUTDIR/summary.json)" }).option("jobs", { type: "number", requiresArg: true, describe: "Cases run at once, each on its own connection (and client process, per case); group 9 always runs alone. Default: one per core, at most 8" }).example("$0 run", "run every case against the bundled ws client").example('$0 run --client "node my-client.js {url}" --cases "6.*"', "run group 6 against your client").example('$0 run --server "node my-server.js {port}"', "run every case against your server").example("$0 run --server-url ws://127.0.0.1:9001", "run every case against a server running elsewhere").example('$0 run --tls --client "node my-client.js {url}"', "the same over wss://, the client trusting a throwaway CA");
+  return serverOptions(y).option("client", { type: "string", requiresArg: true, describe: "Client command, run in a shell once per case; {url}, {case}, {agent} (and {ca} over TLS) are replaced (shell-quoted) and set as WSGATE_URL, WSGATE_CASE, WSGATE_AGENT (WSGATE_CA_FILE, NODE_EXTRA_CA_CERTS, SSL_CERT_FILE). Default: the bundled ws client, which loops over the cases itself" }).option("client-loops", { type: "boolean", default: false, describe: "Run the client once with the base URL; it drives every case itself (/getCaseCount, /runCase, /updateReports). The bundled client can do this too" }).option("agent", { type: "string", requiresArg: true, describe: "Agent name in the reports (default: client, or wsgate-reference-ws for the bundled client or server; a server under test is named by its Server header, else its host:port)" }).option("role", { type: "string", choices: ["client", "server"], requiresArg: true, describe: "The side under test: client (default) or server; --role server alone tests the bundled ws server" }).option("server-url", { type: "string", requiresArg: true, describe: "Test the WebSocket server at ws://HOST:PORT[/path]: wsgate connects to it once per case (port 0 with --server: a free port)" }).option("server", { type: "string", requiresArg: true, describe: "Command that starts the server under test, run in a shell; {port} and WSGATE_PORT give it the port (with --tls: {cert}, {key} and WSGATE_CERT_FILE, WSGATE_KEY_FILE its certificate). Stopped (its process tree) at the end" }).option("restart-server", { type: "boolean", default: false, describe: "Start the --server command again when it dies, before the next case (else the remaining cases fail)" }).option("server-start-timeout", { type: "number", requiresArg: true, describe: "Seconds to wait for the server under test to accept connections (default: 30)" }).option("insecure", { type: "boolean", default: false, describe: "Server under test over wss://: do not verify its certificate (the summary records it)" }).option("quick", { type: "boolean", default: false, describe: "The quick profile, for a pre-push hook: every group of the selection, groups 9, 12 and 13 by a fixed sample of each subgroup (21 of their 270 cases); CI runs the whole catalogue" }).option("repro", { type: "boolean", default: false, describe: "Write a repro script (plain Node, no packages) for every case that is not OK on both axes to OUTDIR/repro/ (see `wsgate repro`)" }).option("seed", { type: "number", requiresArg: true, describe: "Server role: masking keys and handshake keys from this seed (a reproducible run), instead of random ones" }).option("case-timeout", { type: "number", requiresArg: true, describe: "Seconds a case may take before the client is killed (default: 30, or longer for cases whose own timers wait longer, e.g. group 9)" }).option("strict", { type: "boolean", default: false, describe: "NON-STRICT outcomes fail too (adds NON-STRICT to --fail-on)" }).option("fail-on", { type: "string", array: true, requiresArg: true, describe: "Verdicts that fail a case, on either axis (replaces the default FAILED, 'WRONG CODE', UNCLEAN, 'FAILED BY CLIENT'; also NON-STRICT, INFORMATIONAL, UNIMPLEMENTED)" }).option("baseline", { type: "string", requiresArg: true, describe: "Baseline file of accepted non-OK cases, each with a reason: they do not fail the build" }).option("write-baseline", { type: "string", requiresArg: true, describe: "Write this run's failing cases to a baseline file (a starting point; edit the reasons)" }).option("github", githubOption).option("quiet", quietOption).option("junit", { type: "string", requiresArg: true, describe: "JUnit XML file (default: OUTDIR/junit.xml)" }).option("json", { type: "string", requiresArg: true, describe: "JSON summary file (default: OUTDIR/summary.json)" }).option("jobs", { type: "number", requiresArg: true, describe: "Cases run at once, each on its own connection (and client process, per case); group 9 always runs alone. Default: one per core, at most 8" }).example("$0 run", "run every case against the bundled ws client").example('$0 run --client "node my-client.js {url}" --cases "6.*"', "run group 6 against your client").example('$0 run --quick --client "node my-client.js {url}"', "every group, the slow ones sampled: a pre-push check in seconds").example('$0 run --server "node my-server.js {port}"', "run every case against your server").example("$0 run --server-url ws://127.0.0.1:9001", "run every case against a server running elsewhere").example('$0 run --tls --client "node my-client.js {url}"', "the same over wss://, the client trusting a throwaway CA");
 }
 
 // src/commands/serve.ts
@@ -82797,6 +82827,7 @@ var ACTION_INPUTS = {
   baseline: { flag: "--baseline", kind: "string", judge: true },
   "write-baseline": { flag: "--write-baseline", kind: "string", judge: true },
   "case-timeout": { flag: "--case-timeout", kind: "string", judge: false },
+  quick: { flag: "--quick", kind: "boolean", judge: false },
   url: { flag: "--url", kind: "string", judge: false },
   // The server role: a server started by the action (server-command) or running elsewhere (server-url).
   role: { flag: "--role", kind: "string", judge: false },
