@@ -27,7 +27,7 @@ const expect = (ok, message) => {
 };
 const readJson = (file) => JSON.parse(readFileSync(file, 'utf8'));
 
-// The verdicts that fail the build under the default rule (README, "What fails the build").
+// The verdicts that fail the build under the default rule (docs/gate.md, "What fails the build").
 const FAILING = new Set(['FAILED', 'WRONG CODE', 'UNCLEAN', 'FAILED BY CLIENT']);
 
 /** The files every report directory must hold, and the per-agent entries of index.json. */

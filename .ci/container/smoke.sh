@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the top-level Dockerfile with rootful podman (or Docker: below) and runs the image the ways
-# the README shows:
+# the README and docs/docker.md show:
 #   1. lint          dockerfile-utils has nothing to say about the Dockerfile
 #   2. build         the real Dockerfile, from the local base images (make-base-images.sh)
 #   3. metadata      labels (version, revision = the commit built), user root, working directory /,
@@ -16,7 +16,7 @@
 #   6. serve         `serve` in a detached container (host network, 127.0.0.1 only), driven by the
 #                    bundled client on the host; SIGTERM (`podman stop`) ends it with 0, promptly
 #   7. run + SIGTERM `podman stop` during a run: 143 passes through, the reports say interrupted
-# The drop-in for crossbario/autobahn-testsuite (`wstest`, ../../README.md "Docker"), each shaped on a
+# The drop-in for crossbario/autobahn-testsuite (`wstest`, ../../docs/docker.md), each shaped on a
 # real project's CI command line where one exists (named in the step):
 #   8. default CMD   `docker run -v config:/config:ro -v reports:/reports -p 9001:9001 IMAGE`, /reports
 #                    owned by uid 1001 mode 755 (a runner's workspace): a host client finishes, root
@@ -203,7 +203,7 @@ got=$("$ENGINE" run --rm "${NO_NET[@]}" "$IMAGE" wsgate --version)
 
 step "run: the embedded default client on ${RUN_CASES[*]} (exit 0, reports in /reports)"
 dir=$(reports_dir run)
-# The README's line: the server and the bundled client meet on the container's own loopback.
+# docs/docker.md's line: the server and the bundled client meet on the container's own loopback.
 status=0
 "$ENGINE" run --rm --name "$PREFIX-run" "${NO_NET[@]}" -v "$dir:/reports" "$IMAGE" \
   run --cases "${RUN_CASES[@]}" | tail -n 4 || status=$?
@@ -215,7 +215,7 @@ check owner "$dir/clients" 1000
 step 'failing run: a client that never connects (exit 1; host network, as another user)'
 dir=$(reports_dir fail 4321)
 status=0
-# The README's --client line; the client is /bin/false, which exits before it connects.
+# docs/docker.md's --client line; the client is /bin/false, which exits before it connects.
 "$ENGINE" run --rm --name "$PREFIX-fail" "${HOST_NET[@]}" --user 4321:4321 -v "$dir:/reports" "$IMAGE" \
   run --url ws://127.0.0.1:0 --client false --agent never-connects --cases '1.1.1' '1.1.2' | tail -n 4 || status=$?
 [ "$status" = 1 ] || fail "a failing client gave exit $status, expected 1"

@@ -42,7 +42,7 @@ test('a fixed selection gives the same report bytes as when the golden digests w
     ['run', '--extended', '--client-loops', '--client', fixtureCommand('golden-ws', '{url} golden'), '--agent', 'golden', '--jobs', '1', '--url', 'ws://127.0.0.1:0', '--outdir', outdir, '--cases', ...SELECTION],
     120_000,
   );
-  // ws fails 14.4.5 (a tab around header values), as the README says: exit 1, every report written.
+  // ws fails 14.4.5 (a tab around header values), as docs/extended-groups.md says: exit 1, every report written.
   assert.equal(res.code, 1, res.stdout + res.stderr);
   assertGolden(GOLDEN, outdir, 2 * SELECTION.length + 4);
 });

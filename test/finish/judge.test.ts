@@ -91,7 +91,7 @@ describe('judge and baselines on a group-14 run', () => {
   let runStatus: number | null = null;
   before(async () => {
     outdir = await tempDir();
-    // The bundled ws client: 14.4.5 fails (README), 14.2.3 is UNIMPLEMENTED, the rest pass.
+    // The bundled ws client: 14.4.5 fails (docs/extended-groups.md), 14.2.3 is UNIMPLEMENTED, the rest pass.
     const res = await runCli(['run', '--extended', '--url', 'ws://127.0.0.1:0', '--outdir', outdir, '--cases', '14.*'], 120_000);
     runStatus = res.code;
   });
