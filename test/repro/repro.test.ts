@@ -19,6 +19,7 @@ import { assertPythonClients, PYTHON } from '../interop/clients.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const BROKEN_SERVER = fileURLToPath(new URL('../fixtures/servers/broken-server.js', import.meta.url));
+const BAD_CLOSE = fileURLToPath(new URL('bad-close-client.js', import.meta.url));
 
 /** A peer as a program: its executable and arguments (the URL or the port goes last). */
 interface Program {
@@ -199,6 +200,30 @@ describe('repro scripts of clients under test', () => {
 
   test('a client that truncates echoes past 1 MiB: 9.1.4 (a 4 MiB message, judged by the echo)', async () => {
     await clientCases(node(fixture('truncating-echo')), ['9.1.4']);
+  });
+
+  // The run fails the connection on a close frame with a code no endpoint may send or a reason that
+  // is not UTF-8 (core/connection.ts); the script reads the close with the same code, so its
+  // facts (who closed, clean or not) and verdict are the run's.
+  test('a client whose close the server must refuse: 1004 and a non-UTF-8 reason answering the close of 7.1.1, 999 first on 1.1.1', async () => {
+    const expected: Record<string, [string, string]> = {
+      // wsgate was closing: the second failure drops TCP before the handshake completes.
+      'answer-1004 7.1.1': ['OK / UNCLEAN', '1004'],
+      'answer-bad-reason 7.1.1': ['OK / UNCLEAN', '1000'],
+      // wsgate fails the connection (1002) on the peer's close: it closed first, as the case expects.
+      'first-999 1.1.1': ['FAILED / WRONG CODE', '999'],
+    };
+    for (const [which, [verdict, code]] of Object.entries(expected)) {
+      const [mode = '', id = ''] = which.split(' ');
+      const client = node(BAD_CLOSE, mode);
+      const outdir = await gate(['--url', 'ws://127.0.0.1:0', '--client', `${quoted(client)} {url}`], [id]);
+      const report = await caseReport(outdir, id);
+      assert.equal(`${report.behavior} / ${report.behaviorClose}`, verdict, which);
+      assert.equal(String(report.remoteCloseCode), code, which);
+      const replay = await replayClient(await makeScript(outdir, id), client);
+      assertSame(which, replay, report);
+      assert.match(replay.stdout, /peer → protocol violation: invalid close (code|reason)/, which);
+    }
   });
 
   describe('real Python clients', () => {

@@ -2,7 +2,7 @@
  * The repro runtime's replay of wsgate's side: each recorded write in order, no earlier than its
  * recorded time and not before the peer has sent as many frame octets as it had then (waiting at most
  * RX_WAIT_MS longer, so a peer that behaves differently cannot hang it); the case's own events; and
- * TCP ended as wsgate ended it. Copied into every script as source (see data.ts): self-contained.
+ * TCP ended as wsgate ended it.
  */
 import type { ReproWrite } from './data.js';
 import type { ReproSession } from './session.js';
