@@ -40,7 +40,7 @@ export function reproAttach(s: ReproSession, socket: net.Socket): void {
   socket.setNoDelay(true);
   socket.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code === 'ECONNRESET') reset = true;
-    else s.sayLater(`(socket error: ${err.message})`);
+    else s.sayNow(`(socket error: ${err.message})`);
   });
   socket.on('close', () => s.tcpClosed(reset ? 'reset TCP' : 'closed TCP'));
 }

@@ -139,14 +139,14 @@ export class ReproSession {
   }
 
   /** Says it, stamped now. */
-  sayLater(line: string): void {
+  sayNow(line: string): void {
     this.say(this.stamp(), line);
   }
 
   private note(who: 'peer' | 'wsgate', line: string): void {
     this.counts[who] += 1;
-    if (this.counts[who] <= this.shown) this.sayLater(`${who === 'peer' ? 'peer → ' : 'wsgate → '}${line}`);
-    else if (this.counts[who] === this.shown + 1) this.sayLater(`(${who}: further frames and messages are counted, not shown)`);
+    if (this.counts[who] <= this.shown) this.sayNow(`${who === 'peer' ? 'peer → ' : 'wsgate → '}${line}`);
+    else if (this.counts[who] === this.shown + 1) this.sayNow(`(${who}: further frames and messages are counted, not shown)`);
   }
 
   /** permessage-deflate as the 101 response agreed it, read as wsgate reads it (protocol/deflate/params.ts). */
@@ -217,15 +217,15 @@ export class ReproSession {
     if (this.phase === Closed) return;
     this.failedByMe = true;
     if (code === null) {
-      this.sayLater(`peer → ${reason} (wsgate drops TCP)`);
+      this.sayNow(`peer → ${reason} (wsgate drops TCP)`);
       this.wasClean = false;
       this.drop();
     } else if (this.phase !== Closing) {
-      this.sayLater(`peer → protocol violation: ${reason} (wsgate fails the connection, ${code})`);
+      this.sayNow(`peer → protocol violation: ${reason} (wsgate fails the connection, ${code})`);
       this.phase = Closing;
       this.closedByMe = true;
     } else {
-      this.sayLater(`peer → protocol violation: ${reason} (wsgate, already closing, drops TCP)`);
+      this.sayNow(`peer → protocol violation: ${reason} (wsgate, already closing, drops TCP)`);
       this.drop();
     }
   }
@@ -277,7 +277,7 @@ export class ReproSession {
 
   /** wsgate's case recorded an event of its own (a timeout tag). */
   mark(tag: string): void {
-    this.sayLater(`wsgate: timeout ${JSON.stringify(tag)} (the case's own event)`);
+    this.sayNow(`wsgate: timeout ${JSON.stringify(tag)} (the case's own event)`);
     this.received.push({ kind: 'timeout', tag });
   }
 
@@ -286,7 +286,7 @@ export class ReproSession {
     if (this.tcpDone) return;
     this.tcpDone = true;
     this.replay?.stop();
-    if (!this.droppedByMe) this.sayLater(`peer ${how}`);
+    if (!this.droppedByMe) this.sayNow(`peer ${how}`);
     this.finish();
   }
 
