@@ -43,6 +43,8 @@ WORKDIR /src
 COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund --no-update-notifier
 COPY tsconfig.json ./
+# npm run build's second step: the repro scripts' runtime, bundled from src/.
+COPY .ci/build-repro-runtime.mjs ./.ci/
 COPY src ./src
 COPY test ./test
 # The protocol tests are pure (no sockets) and take seconds: a compiler or Node that breaks the

@@ -11,7 +11,8 @@
 // The layout mirrors tsc's dist/src/: github/action.js, and bundled/reference-client.js and
 // bundled/reference-server.js, which the gate starts by a path relative to its own module. The
 // inputs: src/, package.json (the version), tsconfig.json (esbuild reads its strictness) and node_modules.
-// The version is compiled in (src/version.ts reads package.json otherwise). Third-party licences
+// The version is compiled in (src/version.ts reads package.json otherwise), and so is the repro
+// scripts' runtime (.ci/build-repro-runtime.mjs; src/repro/script.ts reads it from dist otherwise). Third-party licences
 // go to action/dist/licenses.txt. Exit 0 done, 1 stale (--check), 2 usage error.
 import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -36,6 +37,8 @@ const { build } = await import('esbuild').catch(() => {
   process.exit(2);
 });
 
+const { reproRuntime } = await import('./build-repro-runtime.mjs');
+
 // The action's entry (src/action.ts, beside cli.ts) is written as github/action.js: one folder deep,
 // as the drivers' modules are in dist/src/, so their path to ../bundled/ holds in the bundle too.
 const ENTRIES = [{ in: 'src/action.ts', out: 'github/action' }, 'src/bundled/reference-client.ts', 'src/bundled/reference-server.ts'];
@@ -56,7 +59,7 @@ async function bundle(outdir) {
     // Optional native addons of ws and of the frame writer: absent, each falls back to JavaScript.
     // Left out so that the bundle does not depend on whether they were built on this machine.
     external: ['bufferutil', 'utf-8-validate'],
-    define: { WSGATE_BUNDLED_VERSION: JSON.stringify(version) },
+    define: { WSGATE_BUNDLED_VERSION: JSON.stringify(version), WSGATE_REPRO_RUNTIME: JSON.stringify(await reproRuntime(root)) },
     // CommonJS dependencies (yargs's helpers, pino, junit-report-builder) call require() on
     // Node's built-in modules: an ES module bundle needs a real require for them.
     banner: { js: "import { createRequire as __wsgateCreateRequire } from 'node:module';\nconst require = __wsgateCreateRequire(import.meta.url);" },

@@ -1,7 +1,10 @@
 /**
  * A repro script's text: a comment block that says what the case shows, then the case as data and
- * the runtime (repro/runtime.ts) that plays it. Plain Node >= 20 ESM, `node:` modules only.
+ * the runtime that plays it: wsgate's own frame reader, message assembly, close checks and verdict
+ * (src/repro/runtime/entry.ts and what it imports), bundled at build time by
+ * .ci/build-repro-runtime.mjs. Plain Node >= 20 ESM, `node:` modules only.
  */
+import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import type { CaseResult } from '../model/report.js';
 import { VERSION } from '../version.js';
@@ -9,21 +12,25 @@ import type { ReproData } from './recording-file.js';
 import { explainResult } from '../explain/explain.js';
 import { requirementFor } from '../explain/requirements.js';
 import type { RuntimeData } from './runtime/data.js';
-import { reproEchoOutcome, reproJudge, reproSameEvent } from './runtime/judge.js';
-import { ReproReplay } from './runtime/replay.js';
-import { reproAttach, reproConnect, reproHeader, reproListen, reproMain, reproReadHead } from './runtime/roles.js';
-import { ReproSession } from './runtime/session.js';
-import { ReproFrameReader, reproDescribeClose, reproInflater, reproLogData, reproShow, reproUtf8 } from './runtime/wire.js';
 
 /**
- * The runtime's pieces (src/repro/runtime/), each copied into a script as its source: they reference
- * one another by name, so a script carries all of them. reproMain is the entry the script calls.
+ * Set by the action's bundler (.ci/action-bundle.mjs, esbuild's `define`) to the runtime's text;
+ * undeclared everywhere else, where the text is the file the build wrote beside this module.
  */
-const RUNTIME = [
-  reproUtf8, reproLogData, reproShow, reproDescribeClose, ReproFrameReader, reproInflater,
-  reproSameEvent, reproEchoOutcome, reproJudge, ReproSession, ReproReplay,
-  reproHeader, reproReadHead, reproAttach, reproListen, reproConnect, reproMain,
-] as const;
+declare const WSGATE_REPRO_RUNTIME: string | undefined;
+let runtimeText: string | null = null;
+
+/** The runtime's text; a build that skipped .ci/build-repro-runtime.mjs is a fault of wsgate's own. */
+function runtime(): string {
+  if (typeof WSGATE_REPRO_RUNTIME === 'string') return WSGATE_REPRO_RUNTIME;
+  try {
+    // The file `npm run build` writes beside this module.
+    runtimeText ??= readFileSync(new URL('./runtime-bundle.js', import.meta.url), 'utf8');
+  } catch (err) {
+    throw new Error(`the repro runtime is missing (${(err as Error).message.split('\n')[0] ?? ''}): build wsgate with npm run build`);
+  }
+  return runtimeText;
+}
 
 /** Embedded bytes up to this size stay plain base64; past it they are gzip'd first. */
 const PLAIN_BLOB = 2048;
@@ -57,21 +64,6 @@ function comment(text: string, indent = ''): string[] {
     out.push(`// ${indent}${line}`.trimEnd());
   }
   return out;
-}
-
-/**
- * The runtime's source as the script carries it: without its comments (the script's header says what
- * it does; the commented source is src/repro/runtime.ts) and indented by two.
- */
-function runtimeSource(): string {
-  // A bundler may turn `class X {}` into `var X = class {}`: the source then needs its name back.
-  return RUNTIME.map((piece) => piece.toString().replace(/^class\s*(?=\{)/, `class ${piece.name} `))
-    .join('\n\n')
-    .replace(/^[ \t]*\/\*\*[\s\S]*?\*\/[ \t]*\n/gm, '')
-    .split('\n')
-    .filter((line) => !/^\s*\/\//.test(line))
-    .map((line) => line.replace(/^(?: {4})+/, (indent) => ' '.repeat(indent.length / 2)))
-    .join('\n');
 }
 
 /** The server's URL as the recorded upgrade request names it (Host and target). */
@@ -154,16 +146,11 @@ export function reproScript(data: ReproData, run: RunReport): string {
   return [
     ...header,
     '',
-    "import net from 'node:net';",
-    "import crypto from 'node:crypto';",
-    "import zlib from 'node:zlib';",
-    '',
     `const DATA = ${JSON.stringify(runtimeData, null, 1).replace(/\n\s*/g, ' ')};`,
     `DATA.blob = [\n${lines.join('\n')}\n].join('');`,
     '',
-    runtimeSource(),
-    '',
-    `${reproMain.name}(DATA, { net, crypto, zlib }, process.argv.slice(2));`,
+    `// The runtime: wsgate ${VERSION}'s own code (src/repro/runtime/entry.ts and what it imports), bundled and minified.`,
+    runtime().trimEnd(),
     '',
   ].join('\n');
 }

@@ -19,6 +19,7 @@ import { assertPythonClients, PYTHON } from '../interop/clients.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const BROKEN_SERVER = fileURLToPath(new URL('../fixtures/servers/broken-server.js', import.meta.url));
+const BAD_CLOSE = fileURLToPath(new URL('bad-close-client.js', import.meta.url));
 
 /** A peer as a program: its executable and arguments (the URL or the port goes last). */
 interface Program {
@@ -201,6 +202,30 @@ describe('repro scripts of clients under test', () => {
     await clientCases(node(fixture('truncating-echo')), ['9.1.4']);
   });
 
+  // The run fails the connection on a close frame with a code no endpoint may send or a reason that
+  // is not UTF-8 (core/connection.ts); the script reads the close with the same code, so its
+  // facts (who closed, clean or not) and verdict are the run's.
+  test('a client whose close the server must refuse: 1004 and a non-UTF-8 reason answering the close of 7.1.1, 999 first on 1.1.1', async () => {
+    const expected: Record<string, [string, string]> = {
+      // wsgate was closing: the second failure drops TCP before the handshake completes.
+      'answer-1004 7.1.1': ['OK / UNCLEAN', '1004'],
+      'answer-bad-reason 7.1.1': ['OK / UNCLEAN', '1000'],
+      // wsgate fails the connection (1002) on the peer's close: it closed first, as the case expects.
+      'first-999 1.1.1': ['FAILED / WRONG CODE', '999'],
+    };
+    for (const [which, [verdict, code]] of Object.entries(expected)) {
+      const [mode = '', id = ''] = which.split(' ');
+      const client = node(BAD_CLOSE, mode);
+      const outdir = await gate(['--url', 'ws://127.0.0.1:0', '--client', `${quoted(client)} {url}`], [id]);
+      const report = await caseReport(outdir, id);
+      assert.equal(`${report.behavior} / ${report.behaviorClose}`, verdict, which);
+      assert.equal(String(report.remoteCloseCode), code, which);
+      const replay = await replayClient(await makeScript(outdir, id), client);
+      assertSame(which, replay, report);
+      assert.match(replay.stdout, /peer → protocol violation: invalid close (code|reason)/, which);
+    }
+  });
+
   describe('real Python clients', () => {
     before(assertPythonClients);
 
@@ -253,6 +278,11 @@ describe('what wsgate repro refuses, and run --repro', () => {
     const top = lines.filter((l) => l.startsWith('//')).map((l) => l.slice(2)).join(' ').replace(/\s+/g, ' ');
     assert.match(top, / Requirement \(RFC 6455 §8\.1, §7\.4\.1\): a text message that is not valid UTF-8 must fail the connection/);
     assert.match(top, / Why: invalid UTF-8 in a text message accepted: the peer accepted it and sent text frame 1 \(FIN, 6 bytes\) 0x80bf80bf80bf instead of failing the connection\./);
+    // One file of wsgate's own code, bundled (about 400 lines, where the hand-copied runtime made 700),
+    // that imports nothing but Node's built-in modules.
+    assert.ok(lines.length < 500, `${lines.length} lines`);
+    const imports = [...lines.join('\n').matchAll(/(?:^|[;}])import(?:[^'"]*?from)?\s*["']([^"']+)["']/gm)].map((m) => m[1]);
+    assert.ok(imports.length > 0 && imports.every((m) => m?.startsWith('node:') === true), imports.join(', '));
     assertSame('6.12.7', await replayClient({ dir, file }, client), await caseReport(outdir, '6.12.7'));
 
     const passed = await runCli(['repro', '6.9.2', '--from', outdir, '--out', path.join(dir, 'x.mjs')]);

@@ -1,11 +1,9 @@
 /**
- * What a repro script embeds of its case, and the shapes its runtime passes around. Types only: the
- * runtime's code (the other files of this folder) is copied into each script as source, so it may
- * reference nothing but these types, its own pieces, its parameters and Node's globals.
+ * What a repro script embeds of its case, and the shapes its runtime passes around. The runtime
+ * (entry.ts and what it imports: this folder's glue, and wsgate's own protocol/, core/ receive path
+ * and play/verdict.ts) is bundled at build time into one text that every script carries
+ * (.ci/build-repro-runtime.mjs).
  */
-import type * as NetModule from 'node:net';
-import type * as CryptoModule from 'node:crypto';
-import type * as ZlibModule from 'node:zlib';
 
 /** An expected event: ['message', base64, binary], ['pong', base64] or ['timeout', tag]. */
 export type RuntimeEvent = readonly ['message', string, boolean] | readonly ['pong', string] | readonly ['timeout', string];
@@ -33,13 +31,6 @@ export interface RuntimeData {
   url: string | null;
 }
 
-/** Node's modules the runtime uses (a script imports them and hands them over). */
-export interface RuntimeModules {
-  net: typeof NetModule;
-  crypto: typeof CryptoModule;
-  zlib: typeof ZlibModule;
-}
-
 /** One of wsgate's writes, ready to send. */
 export interface ReproWrite {
   t: number;
@@ -51,40 +42,11 @@ export interface ReproWrite {
   chop: number;
 }
 
-/** A frame, unmasked. */
-export interface ReproFrame {
-  fin: boolean;
-  rsv: number;
-  opcode: number;
-  masked: boolean;
-  payload: Buffer;
-}
-
-/** A whole data message. */
+/** A whole data message; `length` is its size (data is empty when only the length is kept). */
 export interface ReproMessage {
   binary: boolean;
   data: Buffer;
-}
-
-/** An observed event, as the verdict compares it. */
-export type ReproEvent = { kind: 'message'; data: Buffer; binary: boolean } | { kind: 'pong'; data: Buffer } | { kind: 'timeout'; tag: string };
-
-/** The facts of the finished connection that the verdict reads (play/verdict.ts's ConnectionFacts). */
-export interface ReproFacts {
-  open: boolean;
-  closedByMe: boolean;
-  droppedByMe: boolean;
-  wasClean: boolean;
-  remoteCloseCode: number | null;
-  deflateOn: boolean;
-}
-
-/** Both verdicts with their explanations. */
-export interface ReproVerdict {
-  behavior: string;
-  result: string;
-  behaviorClose: string;
-  resultClose: string;
+  length: number;
 }
 
 /** What the session asks of the replay (runtime/replay.ts): play what is due, stop waiting. */

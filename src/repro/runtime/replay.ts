@@ -2,7 +2,7 @@
  * The repro runtime's replay of wsgate's side: each recorded write in order, no earlier than its
  * recorded time and not before the peer has sent as many frame octets as it had then (waiting at most
  * RX_WAIT_MS longer, so a peer that behaves differently cannot hang it); the case's own events; and
- * TCP ended as wsgate ended it. Copied into every script as source (see data.ts): self-contained.
+ * TCP ended as wsgate ended it.
  */
 import type { ReproWrite } from './data.js';
 import type { ReproSession } from './session.js';
@@ -38,7 +38,7 @@ export class ReproReplay {
     if (this.s.rx >= needRx) return true;
     const giveUp = Math.max(t, this.lastSent) + this.rxWaitMs;
     if (now >= giveUp) {
-      if (!this.lagNoted) this.s.sayLater(`(the peer has sent ${this.s.rx} of the ${needRx} frame octets it had sent by now in the run: going on without them)`);
+      if (!this.lagNoted) this.s.sayNow(`(the peer has sent ${this.s.rx} of the ${needRx} frame octets it had sent by now in the run: going on without them)`);
       this.lagNoted = true;
       return true;
     }
@@ -102,7 +102,7 @@ export class ReproReplay {
     if (end === null) {
       this.finished = true;
       this.endTimer = setTimeout(() => {
-        this.s.sayLater(`(the peer did not close TCP within ${this.peerCloseWaitMs / 1000} s of wsgate's last write: the repro drops it)`);
+        this.s.sayNow(`(the peer did not close TCP within ${this.peerCloseWaitMs / 1000} s of wsgate's last write: the repro drops it)`);
         this.s.droppedByMe = true;
         socket.destroy();
       }, this.peerCloseWaitMs);
@@ -113,7 +113,7 @@ export class ReproReplay {
     this.finished = true;
     this.s.droppedByMe = true;
     this.s.uncleanEnd = unclean;
-    this.s.sayLater(`wsgate ${how === 'abort' ? 'drops TCP' : 'closes TCP (FIN once its writes have left)'}${unclean !== null ? `: ${unclean}` : ''}`);
+    this.s.sayNow(`wsgate ${how === 'abort' ? 'drops TCP' : 'closes TCP (FIN once its writes have left)'}${unclean !== null ? `: ${unclean}` : ''}`);
     // As wsgate: after the FIN has left, the socket goes (nothing the peer sends later is read).
     if (how === 'abort') socket.destroy();
     else socket.end(() => socket.destroy());

@@ -1,11 +1,12 @@
 /**
  * The repro runtime's two roles and its entry point: for a client under test it listens (and answers
  * an Autobahn-style driver's /getCaseCount and /updateReports), for a server under test it connects;
- * either way the opening handshake as wsgate made it, then the replay. Copied into every script as
- * source (see data.ts): self-contained.
+ * either way the opening handshake as wsgate made it, then the replay.
  */
-import type * as NetModule from 'node:net';
-import type { ReproWrite, RuntimeData, RuntimeModules } from './data.js';
+import net from 'node:net';
+import { gunzipSync } from 'node:zlib';
+import { computeAccept } from '../../protocol/handshake.js';
+import type { ReproWrite, RuntimeData } from './data.js';
 import { ReproReplay } from './replay.js';
 import { ReproSession } from './session.js';
 
@@ -16,7 +17,7 @@ export function reproHeader(head: string, name: string): string | null {
 }
 
 /** Reads an HTTP head, then hands over; what follows it, and everything once open, goes to the session. */
-export function reproReadHead(s: ReproSession | null, socket: NetModule.Socket, onHead: (head: string, rest: Buffer) => void): void {
+export function reproReadHead(s: ReproSession | null, socket: net.Socket, onHead: (head: string, rest: Buffer) => void): void {
   let buffered = Buffer.alloc(0);
   let done = false;
   socket.on('data', (chunk: Buffer) => {
@@ -33,21 +34,20 @@ export function reproReadHead(s: ReproSession | null, socket: NetModule.Socket, 
 }
 
 /** The case's socket: how it ends is the last fact the verdict needs. */
-export function reproAttach(s: ReproSession, socket: NetModule.Socket): void {
+export function reproAttach(s: ReproSession, socket: net.Socket): void {
   let reset = false;
   s.socket = socket;
   socket.setNoDelay(true);
   socket.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code === 'ECONNRESET') reset = true;
-    else s.sayLater(`(socket error: ${err.message})`);
+    else s.sayNow(`(socket error: ${err.message})`);
   });
   socket.on('close', () => s.tcpClosed(reset ? 'reset TCP' : 'closed TCP'));
 }
 
 /** A client under test: listen, serve the case to its first case connection. */
 export function reproListen(s: ReproSession, head: string, port: number): void {
-  const { net, crypto } = s.node;
-  const accept = (key: string | null): string => crypto.createHash('sha1').update(`${key ?? ''}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`).digest('base64');
+  const accept = (key: string | null): string => computeAccept(key ?? '');
   let served = false;
   const server = net.createServer((conn) => {
     const connectedAt = performance.now();
@@ -102,8 +102,7 @@ export function reproConnect(s: ReproSession, head: string, target: string): voi
   const hostPort = `${url.hostname}${url.port === '' ? '' : `:${url.port}`}`;
   const request = head.replace(/^GET \S+/, `GET ${url.pathname}${url.search}`).replace(/^(Host:[ \t]*)\S+/im, `$1${hostPort}`);
   const key = reproHeader(request, 'Sec-WebSocket-Key') ?? '';
-  const { net, crypto } = s.node;
-  const accept = crypto.createHash('sha1').update(`${key}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`).digest('base64');
+  const accept = computeAccept(key);
   const socket = net.connect({ host: url.hostname.replace(/^\[|\]$/g, ''), port: url.port === '' ? 80 : Number(url.port) }, () => {
     s.t0 = performance.now();
     reproAttach(s, socket);
@@ -133,9 +132,9 @@ export function reproConnect(s: ReproSession, head: string, target: string): voi
 }
 
 /** A script's entry: the case's bytes unpacked, then the role's side of it. */
-export function reproMain(data: RuntimeData, node: RuntimeModules, argv: readonly string[]): void {
+export function reproMain(data: RuntimeData, argv: readonly string[]): void {
   const raw = Buffer.from(data.blob, 'base64');
-  const blob = data.blobGzip ? node.zlib.gunzipSync(raw) : raw;
+  const blob = data.blobGzip ? gunzipSync(raw) : raw;
   const writes: ReproWrite[] = data.writes.map(([t, rx, flags, offset, length, pattern, repeatLength, chop]) => {
     let bytes = blob.subarray(offset, offset + length);
     if (pattern !== null) {
@@ -147,7 +146,7 @@ export function reproMain(data: RuntimeData, node: RuntimeModules, argv: readonl
     return { t, rx, handshake: (flags & 1) !== 0, sync: (flags & 2) !== 0, data: bytes, chop };
   });
   const head = Buffer.concat(writes.filter((w) => w.handshake).map((w) => w.data)).toString('latin1');
-  const s = new ReproSession(data, node);
+  const s = new ReproSession(data);
   s.replay = new ReproReplay(s, writes.filter((w) => !w.handshake));
   if (data.role === 'client') reproListen(s, head, argv[0] === undefined ? 9001 : Number(argv[0]));
   else reproConnect(s, head, argv[0] ?? data.url ?? 'ws://127.0.0.1:9001/');

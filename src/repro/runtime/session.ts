@@ -1,59 +1,133 @@
 /**
- * The repro runtime's connection: what the peer sends, read as wsgate reads it (masks, RSV bits,
- * fragments, UTF-8, permessage-deflate, the close), what wsgate's side sends (for the log, the
- * closing order and the echoes it expects), each printed with its time, and the verdict at the end.
- * Copied into every script as source (see data.ts): self-contained.
+ * The repro runtime's connection. The peer's bytes go through wsgate's own receive path: the frame
+ * reader (protocol/frame-reader.ts) into the message assembler (core/message-assembler.ts: masks,
+ * RSV bits, fragments, sizes, UTF-8, permessage-deflate); its close frame is checked and wsgate's
+ * closing bookkeeping kept as core/connection.ts does (the frames that follow from it are in the
+ * recording, which the replay sends). wsgate's own bytes are read by the same reader, for the log,
+ * the closing order and the echoes. Each line is printed with its time; play/verdict.ts judges.
  */
-import type * as NetModule from 'node:net';
-import type { ReproEvent, ReproFrame, ReproMessage, ReproPlayer, RuntimeData, RuntimeModules } from './data.js';
-import { reproJudge } from './judge.js';
-import { ReproFrameReader, reproDescribeClose, reproInflater, reproLogData, reproShow, reproUtf8 } from './wire.js';
+import type { Socket } from 'node:net';
+import type { PeerEvent } from '../../cases/types.js';
+import { MessageAssembler, type AssemblerLink, type MessageHandler } from '../../core/message-assembler.js';
+import { ConnectionState, type ConnectionStateValue } from '../../core/state.js';
+import { TrafficCounters } from '../../core/traffic.js';
+import { WireLog, asciiLogData, reportEvent } from '../../core/wire-recorder.js';
+import { AUTOBAHN_DEFAULTS, CloseCode, Opcode, isValidCloseCode } from '../../protocol/constants.js';
+import { PerMessageDeflate } from '../../protocol/deflate/codec.js';
+import { clientAgreement, isDeflateExtension, parseDeflateResponse, type DeflateAgreement } from '../../protocol/deflate/params.js';
+import { FrameReader, type FrameHeader, type FrameSink } from '../../protocol/frame-reader.js';
+import { parseExtensionsHeader } from '../../protocol/handshake.js';
+import { isValidUtf8 } from '../../protocol/utf8.js';
+import type { ReproMessage, ReproPlayer, RuntimeData } from './data.js';
+import { reproVerdict } from './outcome.js';
+
+const OPCODES: Record<number, string> = { 0: 'continuation', 1: 'text', 2: 'binary', 8: 'close', 9: 'ping', 10: 'pong' };
+const { Open, Closing, Closed } = ConnectionState;
+
+/** A payload for a printed line, as Autobahn's reports show it (text, or 0x and hex), quoted. */
+function show(b: Buffer): string {
+  return JSON.stringify(asciiLogData(b));
+}
+
+/** A close frame's payload in words. */
+function describeClose(payload: Buffer): string {
+  if (payload.length === 0) return 'close (no code)';
+  if (payload.length === 1) return `close with a 1-byte payload 0x${payload.toString('hex')}`;
+  const reason = payload.subarray(2);
+  return `close ${payload.readUInt16BE(0)}${reason.length > 0 ? ` ${show(reason)}` : ''}`;
+}
+
+/** The other side's agreement: what one side compresses with, the other decompresses with. */
+function mirrored(a: DeflateAgreement): DeflateAgreement {
+  return {
+    compressNoContextTakeover: a.decompressNoContextTakeover,
+    compressWindowBits: a.decompressWindowBits,
+    decompressNoContextTakeover: a.compressNoContextTakeover,
+    decompressWindowBits: a.compressWindowBits,
+    decompressWindowParam: 'client_max_window_bits',
+  };
+}
 
 /** One replayed connection and what the peer did on it. */
 export class ReproSession {
   /** Lines printed of each side's frames and messages; the rest are counted. */
   private readonly shown = 40;
-  private readonly opcodes: Record<number, string> = { 0: 'continuation', 1: 'text', 2: 'binary', 8: 'close', 9: 'ping', 10: 'pong' };
   /** When the connection started: times are printed and writes scheduled from here. */
   t0 = performance.now();
-  socket: NetModule.Socket | null = null;
+  socket: Socket | null = null;
   replay: ReproPlayer | null = null;
   /** Called once the connection is gone and judged. */
   onJudged: () => void = () => undefined;
   open = false;
   tcpDone = false;
+  /** The replay dropped TCP as wsgate did in the run, or because the peer kept it open. */
   droppedByMe = false;
   uncleanEnd: string | null = null;
-  deflateOn = false;
   /** Frame octets received from the peer. */
   rx = 0;
-  private readonly received: ReproEvent[] = [];
+  private readonly received: PeerEvent[] = [];
   private readonly echoed: ReproMessage[] = [];
   private readonly sent: ReproMessage[] = [];
   private readonly counts = { peer: 0, wsgate: 0 };
-  private peerCode: { code: number | null } | null = null;
-  private order = 0;
-  private ourCloseOrder: number | null = null;
-  private peerCloseOrder: number | null = null;
-  /** wsgate failed the connection (a protocol violation, invalid UTF-8): later messages are not delivered. */
-  private failed = false;
-  /** Printing and events in arrival order, behind any message still being inflated. */
-  private chain: Promise<void> = Promise.resolve();
-  private peerInflate: (data: Buffer) => Promise<Buffer | null>;
-  /** The peer agreed to compress each message afresh: a reference back into the last one fails. */
-  private peerFresh: (() => (data: Buffer) => Promise<Buffer | null>) | null = null;
-  private readonly ourInflate: (data: Buffer) => Promise<Buffer | null>;
-  private peerMessage: { binary: boolean; compressed: boolean; parts: Buffer[]; frames: number } | null = null;
-  private ourMessage: { binary: boolean; compressed: boolean; parts: Buffer[] } | null = null;
-  private readonly peerReader = new ReproFrameReader((f) => this.onPeerFrame(f));
-  private readonly ourReader = new ReproFrameReader((f) => this.onOurFrame(f));
+  // wsgate's closing bookkeeping, as core/connection.ts keeps it (its ConnectionRecord).
+  private phase: ConnectionStateValue = Open;
+  private closedByMe = false;
+  private failedByMe = false;
+  private wasClean = false;
+  private remoteCloseCode: number | null = null;
+  /** wsgate would have dropped TCP here (the recording's end does it on the wire). */
+  private dropped = false;
+  private peerDeflate: PerMessageDeflate | null = null;
+  private ourDeflate: PerMessageDeflate | null = null;
+  private peerReader: FrameReader;
+  private readonly ourReader = new FrameReader({ requireMask: false, compressionNegotiated: true, maxFramePayload: 0 });
+  private readonly peerAssembler: MessageAssembler;
+  private readonly ourAssembler: MessageAssembler;
+  private readonly ourSink: FrameSink;
+  private ourInFrame = false;
 
-  constructor(
-    readonly data: RuntimeData,
-    readonly node: RuntimeModules,
-  ) {
-    this.peerInflate = reproInflater(node.zlib, 15);
-    this.ourInflate = reproInflater(node.zlib, 15);
+  constructor(readonly data: RuntimeData) {
+    this.peerReader = this.newPeerReader(false);
+    const lengthOnly = data.echo === 'length';
+    this.peerAssembler = new MessageAssembler(
+      this.link({ onMessage: (d, binary, length) => this.peerMessage(d, binary, length), messageLengthOnly: lengthOnly }, () => this.peerDeflate, {
+        failedByMe: () => this.failedByMe,
+        failConnection: (code, reason) => this.fail(code, reason),
+        dropOnError: (reason) => this.fail(null, reason),
+        onControlFrame: (op, p) => this.onPeerControl(op, p),
+      }),
+    );
+    // wsgate's own frames break the rules on purpose: nothing it sends fails anything.
+    this.ourAssembler = new MessageAssembler(
+      this.link({ onMessage: (d, binary, length) => void this.sent.push({ binary, data: d, length }), messageLengthOnly: lengthOnly }, () => this.ourDeflate, {
+        failedByMe: () => false,
+        failConnection: () => undefined,
+        dropOnError: () => undefined,
+        onControlFrame: (op) => this.onOurControl(op),
+      }),
+    );
+    this.ourSink = this.ourFrames();
+  }
+
+  private newPeerReader(compressionNegotiated: boolean): FrameReader {
+    const wsgateIsServer = this.data.role === 'client';
+    const max = AUTOBAHN_DEFAULTS.maxMessagePayload;
+    return new FrameReader({ requireMask: wsgateIsServer, refuseMask: !wsgateIsServer, compressionNegotiated, maxFramePayload: max, unmaskInPlace: true });
+  }
+
+  /** An assembler's link to this session (core/connection.ts's assemblerLink, less the counters and the frame log). */
+  private link(handler: MessageHandler, deflate: () => PerMessageDeflate | null, on: Pick<AssemblerLink, 'failedByMe' | 'failConnection' | 'dropOnError' | 'onControlFrame'>): AssemblerLink {
+    return {
+      ...on,
+      state: () => this.phase,
+      deflate,
+      handler: () => handler,
+      maxMessagePayload: AUTOBAHN_DEFAULTS.maxMessagePayload,
+      wire: new WireLog(0),
+      traffic: new TrafficCounters(),
+      onViolation: (code, reason) => on.failConnection(code === CloseCode.MessageTooBig ? code : CloseCode.ProtocolError, reason),
+      stopReading: () => undefined,
+    };
   }
 
   stamp(): string {
@@ -64,169 +138,170 @@ export class ReproSession {
     console.log(`${at}  ${line}`);
   }
 
-  /** Says it now-stamped, in arrival order (behind messages still being inflated). */
-  sayLater(line: string): void {
-    const at = this.stamp();
-    this.later(() => this.say(at, line));
+  /** Says it, stamped now. */
+  sayNow(line: string): void {
+    this.say(this.stamp(), line);
   }
 
-  private later(fn: () => void | Promise<void>): void {
-    this.chain = this.chain.then(fn);
-  }
-
-  private note(who: 'peer' | 'wsgate', at: string, line: string): void {
+  private note(who: 'peer' | 'wsgate', line: string): void {
     this.counts[who] += 1;
-    if (this.counts[who] <= this.shown) this.say(at, `${who === 'peer' ? 'peer → ' : 'wsgate → '}${line}`);
-    else if (this.counts[who] === this.shown + 1) this.say(at, `(${who}: further frames and messages are counted, not shown)`);
+    if (this.counts[who] <= this.shown) this.sayNow(`${who === 'peer' ? 'peer → ' : 'wsgate → '}${line}`);
+    else if (this.counts[who] === this.shown + 1) this.sayNow(`(${who}: further frames and messages are counted, not shown)`);
   }
 
-  /** permessage-deflate as the 101 response agreed it: the peer's window is the one negotiated for its side. */
+  /** permessage-deflate as the 101 response agreed it, read as wsgate reads it (protocol/deflate/params.ts). */
   agree(extensions: string | null): void {
-    this.deflateOn = /permessage-deflate/i.test(extensions ?? '');
-    const side = this.data.role === 'client' ? 'client' : 'server';
-    const bits = new RegExp(`${side}_max_window_bits\\s*=\\s*"?(\\d+)`, 'i').exec(extensions ?? '')?.[1];
-    const windowBits = bits === undefined ? 15 : Number(bits);
-    this.peerInflate = reproInflater(this.node.zlib, windowBits);
-    this.peerFresh = new RegExp(`${side}_no_context_takeover`, 'i').test(extensions ?? '') ? () => reproInflater(this.node.zlib, windowBits) : null;
+    const offer = parseExtensionsHeader(extensions ?? '').find((e) => isDeflateExtension(e.name));
+    const response = offer === undefined ? null : parseDeflateResponse(offer.params);
+    if (response === null || typeof response === 'string') return;
+    const asClient = clientAgreement(response);
+    const ours = this.data.role === 'server' ? asClient : mirrored(asClient);
+    const options = { level: AUTOBAHN_DEFAULTS.deflateLevel, maxMessageSize: AUTOBAHN_DEFAULTS.maxMessagePayload };
+    this.peerDeflate = new PerMessageDeflate(ours, options);
+    this.ourDeflate = new PerMessageDeflate(mirrored(ours), options);
+    this.peerReader = this.newPeerReader(true);
   }
 
   /** Octets from the peer once open; wsgate reads nothing once it has dropped TCP. */
   peerBytes(chunk: Buffer): void {
     if (this.droppedByMe) return;
     this.rx += chunk.length;
-    this.peerReader.push(chunk);
+    if (!this.peerReader.stopped) this.peerReader.push(chunk, this.peerAssembler);
     this.replay?.pump();
   }
 
-  /** Octets wsgate's side sends (after the handshake): parsed for the log, the close and the echoes. */
+  /** Octets wsgate's side sends (after the handshake): read for the log, the close and the echoes. */
   ourBytes(chunk: Buffer): void {
-    this.ourReader.push(chunk);
+    this.ourReader.push(chunk, this.ourSink);
     // A frame written in parts (a case's raw pieces, a chopped frame): each part is said as it leaves.
-    const pending = this.ourReader.pending;
-    if (pending > 0) this.sayLaterNote('wsgate', `${chunk.length} octets, ${pending} of a frame not yet complete`);
+    if (this.ourInFrame || this.ourReader.bufferedBytes > 0) this.note('wsgate', `${chunk.length} octets, a frame not yet complete`);
   }
 
-  private sayLaterNote(who: 'peer' | 'wsgate', line: string): void {
-    const at = this.stamp();
-    this.later(() => this.note(who, at, line));
+  /** wsgate's frames to its assembler, each said as it ends. */
+  private ourFrames(): FrameSink {
+    let head: Buffer[] = [];
+    let kept = 0;
+    return {
+      onViolation: () => undefined,
+      onFrameBegin: (h: FrameHeader) => {
+        this.ourInFrame = true;
+        head = [];
+        kept = 0;
+        this.ourAssembler.onFrameBegin(h);
+      },
+      onFrameData: (chunk: Buffer) => {
+        if (kept < 64 && chunk.length > 0) head.push(chunk.subarray(0, 64 - kept));
+        kept += chunk.length;
+        this.ourAssembler.onFrameData(chunk);
+      },
+      onFrameEnd: (h: FrameHeader) => {
+        this.ourInFrame = false;
+        const payload = Buffer.concat(head);
+        const bits = `${h.fin ? 'fin' : 'not fin'}${h.rsv !== 0 ? `, rsv ${h.rsv}` : ''}`;
+        if (h.opcode === Opcode.Close) this.note('wsgate', describeClose(payload));
+        else this.note('wsgate', `${OPCODES[h.opcode] ?? `opcode ${h.opcode}`} frame ${show(payload)} (${h.length} bytes, ${bits})`);
+        this.ourAssembler.onFrameEnd(h);
+      },
+    };
   }
 
-  private violation(at: string, what: string): void {
-    this.failed = true;
-    this.later(() => this.say(at, `peer → protocol violation: ${what} (wsgate fails the connection)`));
+  /** wsgate sent a close frame: it starts the closing handshake unless it already answered or failed. */
+  private onOurControl(opcode: number): void {
+    if (opcode !== Opcode.Close || this.phase !== Open) return;
+    this.phase = Closing;
+    this.closedByMe = true;
   }
 
-  private onPeerFrame(f: ReproFrame): void {
-    const at = this.stamp();
-    const name = this.opcodes[f.opcode] ?? `opcode ${f.opcode}`;
-    if (this.data.role === 'client' && !f.masked) return this.violation(at, `unmasked ${name} frame from a client`);
-    if (this.data.role === 'server' && f.masked) return this.violation(at, `masked ${name} frame from a server`);
-    if (f.opcode >= 8) return this.onPeerControl(f, at);
-    if (f.opcode > 2) return this.violation(at, `reserved opcode ${f.opcode}`);
-    const compressedStart = f.opcode !== 0 && f.rsv === 4 && this.deflateOn;
-    if (f.rsv !== 0 && !compressedStart) return this.violation(at, `RSV bits ${f.rsv} on a ${name} frame`);
-    if (f.opcode === 0 && this.peerMessage === null) return this.violation(at, 'continuation frame with no message under way');
-    if (f.opcode !== 0 && this.peerMessage !== null) return this.violation(at, 'new message before the previous one ended');
-    const m = (this.peerMessage ??= { binary: f.opcode === 2, compressed: compressedStart, parts: [], frames: 0 });
-    m.parts.push(f.payload);
-    m.frames += 1;
-    if (!f.fin) return;
-    this.peerMessage = null;
-    const wire = Buffer.concat(m.parts);
-    this.later(async () => {
-      const data = m.compressed ? await (this.peerFresh?.() ?? this.peerInflate)(wire) : wire;
-      const size = `${String(data?.length ?? '?')} bytes, ${m.frames} frame${m.frames === 1 ? '' : 's'}${m.compressed ? `, ${wire.length} compressed` : ''}`;
-      this.peerMessageDone(m.binary, data, size, at);
-    });
-  }
-
-  private peerMessageDone(binary: boolean, data: Buffer | null, size: string, at: string): void {
-    const kind = binary ? 'binary' : 'text';
-    if (data === null) {
-      this.failed = true;
-      this.note('peer', at, `${kind} message that does not inflate (${size}): wsgate drops TCP`);
-    } else if (!binary && reproUtf8(data) === null) {
-      this.failed = true;
-      this.note('peer', at, `text message with invalid UTF-8 ${reproShow(data)} (${size}): wsgate fails the connection (1007)`);
-    } else if (this.failed) {
-      this.note('peer', at, `${kind} message ${reproShow(data)} (${size}), after wsgate failed the connection: not delivered`);
+  /** wsgate fails the connection (core/connection.ts's failConnection, or dropOnError with no code). */
+  private fail(code: number | null, reason: string): void {
+    if (this.phase === Closed) return;
+    this.failedByMe = true;
+    if (code === null) {
+      this.sayNow(`peer → ${reason} (wsgate drops TCP)`);
+      this.wasClean = false;
+      this.drop();
+    } else if (this.phase !== Closing) {
+      this.sayNow(`peer → protocol violation: ${reason} (wsgate fails the connection, ${code})`);
+      this.phase = Closing;
+      this.closedByMe = true;
     } else {
-      this.note('peer', at, `${kind} message ${reproShow(data)} (${size})`);
-      if (this.data.echo !== null) this.echoed.push({ binary, data });
-      else this.received.push({ kind: 'message', data, binary });
+      this.sayNow(`peer → protocol violation: ${reason} (wsgate, already closing, drops TCP)`);
+      this.drop();
     }
   }
 
-  private onPeerControl(f: ReproFrame, at: string): void {
-    if (f.rsv !== 0) return this.violation(at, `control frame with RSV bits ${f.rsv}`);
-    if (!f.fin) return this.violation(at, 'fragmented control frame');
-    if (f.payload.length > 125) return this.violation(at, `control frame of ${f.payload.length} bytes`);
-    const payload = f.payload;
-    if (f.opcode === 8) {
-      if (payload.length === 1) return this.violation(at, reproDescribeClose(payload));
-      this.peerCloseOrder ??= ++this.order;
-      this.peerCode ??= { code: payload.length >= 2 ? payload.readUInt16BE(0) : null };
-      this.later(() => this.note('peer', at, reproDescribeClose(payload)));
-    } else if (f.opcode === 9) this.later(() => this.note('peer', at, `ping ${reproShow(payload)}`));
-    else if (f.opcode === 10) {
-      this.later(() => {
-        this.note('peer', at, `pong ${reproShow(payload)}`);
-        this.received.push({ kind: 'pong', data: payload });
-      });
-    } else this.violation(at, `reserved opcode ${f.opcode}`);
+  /** A method, so checks after fail() are not narrowed away. */
+  private isClosed(): boolean {
+    return this.phase === Closed;
   }
 
-  private onOurFrame(f: ReproFrame): void {
-    const at = this.stamp();
-    if (f.opcode === 8) {
-      this.ourCloseOrder ??= ++this.order;
-      this.later(() => this.note('wsgate', at, reproDescribeClose(f.payload)));
-      return;
+  private drop(): void {
+    this.phase = Closed;
+    this.dropped = true;
+    this.peerReader.stop();
+  }
+
+  private peerMessage(data: Buffer, binary: boolean, length: number): void {
+    // A case that judges lengths only gets no payload (core/message-assembler.ts's messageLengthOnly).
+    const shown = data.length === 0 && length > 0 ? '' : ` ${show(data.subarray(0, 64))}`;
+    this.note('peer', `${binary ? 'binary' : 'text'} message${shown} (${length} bytes)`);
+    if (this.data.echo !== null) this.echoed.push({ binary, data, length });
+    else this.received.push({ kind: 'message', data, binary });
+  }
+
+  private onPeerControl(opcode: number, payload: Buffer): void {
+    if (opcode === Opcode.Close) {
+      this.note('peer', describeClose(payload));
+      this.onPeerClose(payload);
+    } else if (opcode === Opcode.Ping) this.note('peer', `ping ${show(payload)}`);
+    else if (opcode === Opcode.Pong) {
+      this.note('peer', `pong ${show(payload)}`);
+      this.received.push({ kind: 'pong', data: payload });
     }
-    const bits = `${f.fin ? 'fin' : 'not fin'}${f.rsv !== 0 ? `, rsv ${f.rsv}` : ''}`;
-    this.later(() => this.note('wsgate', at, `${this.opcodes[f.opcode] ?? `opcode ${f.opcode}`} frame ${reproShow(f.payload)} (${f.payload.length} bytes, ${bits})`));
-    if (f.opcode > 2 || f.rsv > 4 || (f.opcode === 0) === (this.ourMessage === null)) return;
-    const m = (this.ourMessage ??= { binary: f.opcode === 2, compressed: f.rsv === 4, parts: [] });
-    m.parts.push(f.payload);
-    if (!f.fin) return;
-    this.ourMessage = null;
-    this.later(async () => {
-      const data = m.compressed ? await this.ourInflate(Buffer.concat(m.parts)) : Buffer.concat(m.parts);
-      if (data !== null) this.sent.push({ binary: m.binary, data });
-    });
+  }
+
+  /** RFC 6455 §7.1.5, §5.5.1, as core/connection.ts's onCloseFrame handles a received close frame. */
+  private onPeerClose(payload: Buffer): void {
+    const code = payload.length >= 2 ? payload.readUInt16BE(0) : null;
+    const reason = payload.length > 2 ? payload.subarray(2) : null;
+    this.remoteCloseCode = code;
+    if (code !== null && !isValidCloseCode(code)) this.fail(CloseCode.ProtocolError, `invalid close code ${code}`);
+    if (this.isClosed()) return;
+    if (reason !== null && !isValidUtf8(reason)) this.fail(CloseCode.InvalidPayload, 'invalid close reason (non-UTF-8 payload)');
+    if (this.isClosed()) return;
+    // The closing handshake is complete (our close answered, or the peer's answered): a server drops TCP.
+    this.wasClean = true;
+    this.phase = Closing;
+    if (this.data.role === 'client') this.drop();
   }
 
   /** wsgate's case recorded an event of its own (a timeout tag). */
   mark(tag: string): void {
-    const at = this.stamp();
-    this.later(() => {
-      this.say(at, `wsgate: timeout ${JSON.stringify(tag)} (the case's own event)`);
-      this.received.push({ kind: 'timeout', tag });
-    });
+    this.sayNow(`wsgate: timeout ${JSON.stringify(tag)} (the case's own event)`);
+    this.received.push({ kind: 'timeout', tag });
   }
 
-  /** TCP is gone: once everything before is printed, the verdict. */
+  /** TCP is gone: the verdict. */
   tcpClosed(how: string): void {
     if (this.tcpDone) return;
     this.tcpDone = true;
     this.replay?.stop();
-    if (!this.droppedByMe) this.sayLater(`peer ${how}`);
-    void this.chain.then(() => this.finish());
+    if (!this.droppedByMe) this.sayNow(`peer ${how}`);
+    this.finish();
   }
 
   private finish(): void {
-    const closedByMe = this.ourCloseOrder !== null && (this.peerCloseOrder === null || this.ourCloseOrder < this.peerCloseOrder);
-    const wasClean = this.peerCode !== null && this.uncleanEnd === null;
-    const remoteCloseCode = this.peerCode?.code ?? null;
-    const facts = { open: this.open, closedByMe, droppedByMe: this.droppedByMe, wasClean, remoteCloseCode, deflateOn: this.deflateOn };
-    const v = reproJudge(this.data, facts, this.received, this.echoed, this.sent);
-    const shown = this.received.map((e) => (e.kind === 'timeout' ? ['timeout', e.tag] : e.kind === 'pong' ? ['pong', reproLogData(e.data)] : ['message', reproLogData(e.data), e.binary]));
+    const wasClean = this.wasClean && this.uncleanEnd === null;
+    const droppedByMe = this.droppedByMe || this.dropped;
+    const facts = { connectionWasOpen: this.open, closedByMe: this.closedByMe, droppedByMe, wasClean, remoteCloseCode: this.remoteCloseCode, isServer: this.data.role === 'client' };
+    const v = reproVerdict(this.data, { facts, deflateOn: this.peerDeflate !== null, received: this.received, echoed: this.echoed, sent: this.sent });
     const hidden = Math.max(0, this.counts.peer - this.shown) + Math.max(0, this.counts.wsgate - this.shown);
+    const code = this.remoteCloseCode;
     console.log('');
     if (hidden > 0) console.log(`frames and messages not shown: ${hidden}`);
-    console.log(`observed events: ${JSON.stringify(shown)}`);
-    console.log(`peer close code: ${remoteCloseCode === null ? 'none' : String(remoteCloseCode)}`);
-    console.log(`closed by wsgate's side: ${String(closedByMe)}; clean: ${String(wasClean)}; TCP dropped by wsgate's side: ${String(this.droppedByMe)}`);
+    console.log(`observed events: ${JSON.stringify(this.received.map(reportEvent))}`);
+    console.log(`peer close code: ${code === null ? 'none' : String(code)}`);
+    console.log(`closed by wsgate's side: ${String(this.closedByMe)}; clean: ${String(wasClean)}; TCP dropped by wsgate's side: ${String(droppedByMe)}`);
     console.log(`behavior: ${v.result}`);
     console.log(`closing: ${v.resultClose}`);
     console.log(`verdict: ${v.behavior} / ${v.behaviorClose}`);
