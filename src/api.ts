@@ -15,10 +15,9 @@
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { Logger } from 'pino';
-import { makeLogger } from './commands/shared.js';
+import { makeLogger, specOption } from './commands/shared.js';
 import { resolveRunConfig } from './config/run-config.js';
 import { resolveServeConfig } from './config/schema.js';
-import { loadSpec, type SpecSettings } from './config/spec.js';
 import { UsageError } from './errors.js';
 import { judgeConfig, mergeConfig, type JudgeInput } from './config/judge-merge.js';
 import { judgeReports } from './finish/judge.js';
@@ -168,7 +167,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
   const { spec, signal, output, logLevel, env = process.env, github = false, cases, excludeCases, ...flags } = options;
   const config = resolveRunConfig(
     { ...flags, cases: patternList(cases), excludeCases: patternList(excludeCases), logLevel, github },
-    { env, spec: readSpec(spec, output) },
+    { env, spec: specOption(spec, output) },
   );
   const io = { out: output ?? discard(), logger: logger(config.logLevel), isTty: false, env, ...(signal ? { signal } : {}) };
   const status = await runGate(config, io);
@@ -179,7 +178,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
 export async function startServer(options: ServerOptions = {}): Promise<WsgateServer> {
   checkKeys('startServer', options, SERVER_KEYS);
   const { spec, output, logLevel, env = process.env, cases, excludeCases, ...flags } = options;
-  const config = resolveServeConfig({ ...flags, cases: patternList(cases), excludeCases: patternList(excludeCases), logLevel }, { env, spec: readSpec(spec, output) });
+  const config = resolveServeConfig({ ...flags, cases: patternList(cases), excludeCases: patternList(excludeCases), logLevel }, { env, spec: specOption(spec, output) });
   const { server, cases: selected, secure } = await startCaseServer(config, logger(config.logLevel));
   const stopRequested = new Promise<string>((resolve) => server.once('stopRequested', (why: string) => resolve(why)));
   let closing: Promise<void> | null = null;
@@ -231,13 +230,6 @@ function checkKeys(fn: string, options: object, known: readonly string[]): void 
 function patternList(patterns: CasePatterns | undefined): string[] | undefined {
   if (patterns === undefined) return undefined;
   return typeof patterns === 'string' ? [patterns] : [...patterns];
-}
-
-function readSpec(file: string | undefined, output: NodeJS.WritableStream | undefined): SpecSettings | null {
-  if (file === undefined) return null;
-  const spec = loadSpec(file);
-  for (const w of spec.warnings) output?.write(`wsgate: warning: ${file}: ${w}\n`);
-  return spec;
 }
 
 function logger(level: string): Logger {

@@ -5,19 +5,13 @@
  * case is an error instead of a crash at run time.
  */
 import { UsageError } from '../errors.js';
-import { wildcard } from '../util/patterns.js';
+import { caseIdMatcher } from '../util/patterns.js';
 import { isWsgateCase } from './categories.js';
 import { compareIds } from './registry.js';
 import type { CatalogueCase } from './types.js';
 
 /** A selection pattern that matches nothing the user could have meant. */
 export class SelectionError extends UsageError {}
-
-function matcher(pattern: string): (id: string) => boolean {
-  if (!pattern.includes('*')) return (id) => id === pattern;
-  const re = wildcard(pattern, { prefix: true });
-  return (id) => re.test(id);
-}
 
 function resolve(patterns: readonly string[], ids: readonly string[], known: ReadonlySet<string>): Set<string> {
   const out = new Set<string>();
@@ -32,7 +26,7 @@ function resolve(patterns: readonly string[], ids: readonly string[], known: Rea
           : `no case has the id ${JSON.stringify(pattern)}`,
       );
     }
-    const match = matcher(pattern);
+    const match = caseIdMatcher(pattern);
     for (const id of ids) if (match(id)) out.add(id);
   }
   return out;

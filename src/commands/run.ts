@@ -2,7 +2,7 @@
 import type { Argv } from 'yargs';
 import { resolveRunConfig } from '../config/run-config.js';
 import { runGate } from '../run/run.js';
-import { exitForSignal, githubOption, quietOption, makeLogger, readSpec, serverFlags, serverOptions, type CommandContext } from './shared.js';
+import { exitForSignal, githubOption, quietOption, makeLogger, specOption, serverFlags, serverOptions, type CommandContext } from './shared.js';
 
 export function runCommand<T>(y: Argv<T>, { io, env, setStatus }: CommandContext): Argv<T> {
   return y.command(
@@ -10,7 +10,7 @@ export function runCommand<T>(y: Argv<T>, { io, env, setStatus }: CommandContext
     'Test a client (start the fuzzing server, run the client for every selected case) or a server (--role server, --server-url: connect to it once per case); write JUnit/JSON/HTML reports; exit 1 on any failure',
     (y) => runOptions(y),
     async (a) => {
-      const spec = readSpec(a.spec, io);
+      const spec = specOption(a.spec, io.stderr);
       const config = resolveRunConfig({
         ...serverFlags(a),
         client: a.client ?? null,

@@ -7,7 +7,7 @@ import { serverBaseUrl } from '../server/factory.js';
 import { serveUntilStopped, startCaseServer } from '../run/serve.js';
 import type { TransportFailure } from '../server/fuzzing-server.js';
 import { VERSION } from '../version.js';
-import { makeLogger, readSpec, serverFlags, serverOptions, type CommandContext, type MainIo } from './shared.js';
+import { makeLogger, specOption, serverFlags, serverOptions, type CommandContext, type MainIo } from './shared.js';
 
 export function serveCommand<T>(y: Argv<T>, { io, env, setStatus }: CommandContext): Argv<T> {
   return y.command(
@@ -16,7 +16,7 @@ export function serveCommand<T>(y: Argv<T>, { io, env, setStatus }: CommandConte
     (y) =>
       serverOptions(y),
     async (a) => {
-      const spec = readSpec(a.spec, io);
+      const spec = specOption(a.spec, io.stderr);
       const config = resolveServeConfig(serverFlags(a), { env, spec });
       setStatus(await serve(config, io, makeLogger(config.logLevel)));
     },

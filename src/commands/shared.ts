@@ -1,7 +1,7 @@
 /** What every command shares: where it reads and writes, the server options, the spec file, the logger. */
 import { pino, type Logger } from 'pino';
 import type { Argv } from 'yargs';
-import { loadSpec, type SpecSettings } from '../config/spec.js';
+import { readSpec, type SpecSettings } from '../config/spec.js';
 import { ExitCode } from '../errors.js';
 
 /** Where main reads and writes. */
@@ -96,10 +96,13 @@ export function exitForSignal(signal: AbortSignal | undefined): number | null {
   return signal.reason === 'SIGTERM' ? ExitCode.Terminated : ExitCode.Interrupted;
 }
 
-export /** Loads --spec FILE (null without one) and prints its warnings (keys wsgate does not honour) on stderr. */
-function readSpec(file: string | undefined, io: MainIo): SpecSettings | null {
+/**
+ * The spec file of `--spec FILE` (the API's `spec`), read strictly, or null without one; its warnings
+ * (values wsgate does not honour) go to `warnings` (stderr for the command line).
+ */
+export function specOption(file: string | undefined, warnings: NodeJS.WritableStream | undefined): SpecSettings | null {
   if (file === undefined) return null;
-  const spec = loadSpec(file);
-  for (const w of spec.warnings) io.stderr.write(`wsgate: warning: ${file}: ${w}\n`);
+  const spec = readSpec(file, 'wsgate');
+  for (const w of spec.warnings) warnings?.write(`wsgate: warning: ${file}: ${w}\n`);
   return spec;
 }

@@ -9,8 +9,8 @@ import { parseShard, type Shard } from './parallel.js';
 import { parseListenUrl } from './url.js';
 import type { ServerProtocolOptions } from '../server/upgrade.js';
 import type { TlsConfig } from '../tls/setup.js';
-import type { PatternSyntax, SpecSettings } from './spec.js';
-import { splitList } from '../util/patterns.js';
+import type { SpecSettings } from './spec.js';
+import { splitList, type PatternSyntax } from '../util/patterns.js';
 
 const patterns = z.array(z.string()).default([]);
 

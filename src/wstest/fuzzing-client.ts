@@ -8,13 +8,14 @@
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { ServerRunConfig, ServerUnderTest } from '../config/run-config.js';
+import { autobahnSelection, type SpecServer, type SpecSettings } from '../config/spec.js';
 import { parseServerUrl } from '../config/url.js';
 import { ExitCode, UsageError } from '../errors.js';
 import { failingVerdicts } from '../model/verdicts.js';
 import { runGate } from '../run/run.js';
 import type { WstestIo, WstestOptions } from './command-line.js';
 import { writeAsOwnerOf } from './owner.js';
-import { agentExclusions, loadWstestSpec, protocolOptionsOf, selectedIds, type WstestSpec } from './spec-file.js';
+import { loadWstestSpec } from './spec-file.js';
 
 /** Seconds a server's first connection is retried before its cases are skipped. */
 export const CONNECT_RETRY_SECONDS = 10;
@@ -23,43 +24,32 @@ export const CONNECT_RETRY_SECONDS = 10;
 export const UNKNOWN_AGENT = 'UnknownServer';
 
 /** The servers to test: the spec's, or -w's when it lists none; each with its own options. */
-function serversOf(file: string, spec: WstestSpec, wsuri: string | undefined, io: WstestIo): ServerUnderTest[] {
+function serversOf(spec: SpecSettings, wsuri: string | undefined, io: WstestIo): ServerUnderTest[] {
   const fromSpec = spec.servers !== undefined && spec.servers.length > 0;
   // As the original: -w stands in for the servers only when the spec lists none.
   if (fromSpec && wsuri !== undefined && !spec.servers?.some((s) => s.url === wsuri)) {
-    io.stderr.write(`wstest: -w ${wsuri} is not used: ${file} lists the servers to test\n`);
+    io.stderr.write(`wstest: -w ${wsuri} is not used: ${spec.file} lists the servers to test\n`);
   }
-  const listed = fromSpec ? (spec.servers ?? []) : wsuri !== undefined ? [{ url: wsuri }] : [];
-  if (listed.length === 0) throw new UsageError(`${file}: no server to test: list "servers" in the spec, or give -w ws://HOST:PORT`);
-  const global = protocolOptionsOf(file, 'options', spec.options);
-  const warnings = [...global.warnings];
+  const listed: SpecServer[] = fromSpec ? (spec.servers ?? []) : wsuri !== undefined ? [{ url: wsuri, agent: null, protocolOptions: {} }] : [];
+  if (listed.length === 0) throw new UsageError(`${spec.file}: no server to test: list "servers" in the spec, or give -w ws://HOST:PORT`);
   const servers: ServerUnderTest[] = listed.map((s, i) => {
     let target: ReturnType<typeof parseServerUrl>;
     try {
       target = parseServerUrl(s.url);
     } catch (err) {
-      throw new UsageError(`${file}: "servers.${i}.url": ${(err as Error).message.replace(/^--server-url:? /, '')}`);
+      throw new UsageError(`${spec.file}: "servers.${i}.url": ${(err as Error).message.replace(/^--server-url:? /, '')}`);
     }
-    const own = protocolOptionsOf(file, `servers.${i}.options`, 'options' in s ? s.options : undefined);
-    warnings.push(...own.warnings);
-    return {
-      ...target,
-      agent: 'agent' in s && s.agent !== undefined ? s.agent : null,
-      command: null,
-      restart: false,
-      startTimeout: CONNECT_RETRY_SECONDS,
-      protocolOptions: own.options,
-    };
+    return { ...target, agent: s.agent, command: null, restart: false, startTimeout: CONNECT_RETRY_SECONDS, protocolOptions: s.protocolOptions };
   });
-  for (const w of warnings) io.stderr.write(`wstest: ${w}\n`);
+  for (const w of spec.warnings) io.stderr.write(`wstest: ${w}\n`);
   return servers;
 }
 
 /** The run's settings from the spec file and the command line. */
 export function fuzzingClientConfig(options: WstestOptions, io: WstestIo): ServerRunConfig {
-  const { file, spec, notes, written } = loadWstestSpec('fuzzingclient', options.spec, options.wsuri);
+  const { spec, notes, written } = loadWstestSpec('fuzzingclient', options.spec, options.wsuri);
   for (const note of notes) io.stdout.write(`${note}\n`);
-  const servers = serversOf(file, spec, options.wsuri, io);
+  const servers = serversOf(spec, options.wsuri, io);
   const outdir = path.resolve(spec.outdir ?? './reports/servers');
   writeAsOwnerOf(outdir, written === null ? [] : [written]);
   const jobs = Number(io.env.WSTEST_JOBS ?? '1');
@@ -70,7 +60,7 @@ export function fuzzingClientConfig(options: WstestOptions, io: WstestIo): Serve
     http2: false,
     agent: UNKNOWN_AGENT,
     outdir,
-    cases: selectedIds(file, spec),
+    cases: autobahnSelection(spec),
     excludeCases: [],
     caseTimeout: null,
     strict: false,
@@ -87,10 +77,10 @@ export function fuzzingClientConfig(options: WstestOptions, io: WstestIo): Serve
     extended: false,
     // The original's file set only: no recordings for `wsgate repro`.
     repro: { record: false, scripts: false },
-    excludeAgentCases: agentExclusions(file, spec),
-    protocolOptions: protocolOptionsOf(file, 'options', spec.options).options,
-    specFile: file,
-    patternSyntax: 'autobahn',
+    excludeAgentCases: spec.excludeAgentCases,
+    protocolOptions: spec.protocolOptions,
+    specFile: spec.file,
+    patternSyntax: spec.patternSyntax,
     // The original does not verify a wss:// server's certificate (self-signed ones are the rule in CI).
     tls: servers.some((s) => s.url.startsWith('wss:')) ? { cert: null, key: null, ca: null, insecure: true } : null,
     servers,

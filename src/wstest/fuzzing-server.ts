@@ -9,30 +9,26 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import type { ServeConfig } from '../config/schema.js';
 import { parseListenUrl } from '../config/url.js';
+import { autobahnSelection } from '../config/spec.js';
 import { UsageError } from '../errors.js';
 import { serveUntilStopped, startCaseServer } from '../run/serve.js';
 import type { TransportFailure } from '../server/fuzzing-server.js';
 import { VERSION } from '../version.js';
 import type { WstestIo, WstestOptions } from './command-line.js';
 import { writeAsOwnerOf } from './owner.js';
-import { agentExclusions, loadWstestSpec, protocolOptionsOf, selectedIds } from './spec-file.js';
+import { loadWstestSpec } from './spec-file.js';
 import { reportsPath, startWebServer } from './web.js';
 
 /** The server's settings from the spec file and the command line. */
 export function fuzzingServerConfig(options: WstestOptions, io: WstestIo): ServeConfig {
-  const { file, spec, notes, written } = loadWstestSpec('fuzzingserver', options.spec);
+  const { spec, notes, written } = loadWstestSpec('fuzzingserver', options.spec);
+  const file = spec.file;
   for (const note of notes) io.stdout.write(`${note}\n`);
-  const url = spec.url ?? 'ws://127.0.0.1:9001';
-  let listen: ReturnType<typeof parseListenUrl>;
-  try {
-    listen = parseListenUrl(url);
-  } catch (err) {
-    throw new UsageError(`${file}: "url": ${(err as Error).message.replace(/^--url:? /, '')}`);
-  }
-  const ids = selectedIds(file, spec);
+  // The reader checked the url.
+  const listen = parseListenUrl(spec.url ?? 'ws://127.0.0.1:9001');
+  const ids = autobahnSelection(spec);
   if (ids.length === 0) throw new UsageError(`${file}: no case matches "cases" minus "exclude-cases"`);
-  const { options: protocolOptions, warnings } = protocolOptionsOf(file, 'options', spec.options);
-  for (const w of warnings) io.stderr.write(`wstest: ${w}\n`);
+  for (const w of spec.warnings) io.stderr.write(`wstest: ${w}\n`);
   // TLS as the original: the spec's key and cert (the command line's -k/-c over them).
   const key = options.key ?? spec.key;
   const cert = options.cert ?? spec.cert;
@@ -52,11 +48,11 @@ export function fuzzingServerConfig(options: WstestOptions, io: WstestIo): Serve
     logLevel: options.debug ? 'info' : 'warn',
     shard: null,
     extended: false,
-    excludeAgentCases: agentExclusions(file, spec),
+    excludeAgentCases: spec.excludeAgentCases,
     // A plain GET gets a status page (200), as the original's: readiness checks poll it with curl -f.
-    protocolOptions: { ...protocolOptions, statusPage: true },
+    protocolOptions: { ...spec.protocolOptions, statusPage: true },
     specFile: file,
-    patternSyntax: 'autobahn',
+    patternSyntax: spec.patternSyntax,
     // The original speaks HTTP/1.1 only.
     http2: false,
     tls: key === undefined || cert === undefined ? null : { cert: path.resolve(cert), key: path.resolve(key), ca: null, insecure: false },

@@ -10,7 +10,9 @@ import net from 'node:net';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import WebSocket from 'ws';
-import { agentCaseExcluder, loadSpec, validateSpec } from '../../src/config/spec.js';
+import { agentCaseExcluder, autobahnSelection, readSpec, specFromJson } from '../../src/config/spec.js';
+import { UsageError } from '../../src/errors.js';
+import { caseIdMatcher } from '../../src/util/patterns.js';
 import { runCliWith } from '../support/cli-env.js';
 import { CLI, fixtureCommand, LIVE_RUNS_AT_ONCE, tempDir, usageMessage } from '../support/harness.js';
 
@@ -31,39 +33,39 @@ describe('spec file validation', () => {
     ['exclude-agent-cases as a list', { 'exclude-agent-cases': ['x'] }, 'fuzzingserver.json: "exclude-agent-cases" must be an object mapping agent patterns to arrays of case patterns'],
     ['exclude-agent-cases with a string value', { 'exclude-agent-cases': { a: '1.*' } }, 'fuzzingserver.json: "exclude-agent-cases" must be an object mapping agent patterns to arrays of case patterns'],
     ['options not an object', { options: [] }, 'fuzzingserver.json: "options" must be an object of Autobahn protocol options'],
-    ['an option of the wrong type', { options: { failByDrop: 'no' } }, 'fuzzingserver.json: "options.failByDrop" must be a boolean'],
+    ['an option of the wrong type', { options: { failByDrop: 'no' } }, 'fuzzingserver.json: "options.failByDrop" must be true or false'],
     ['autoPingSize out of range', { options: { autoPingSize: 200 } }, 'fuzzingserver.json: "options.autoPingSize" must be a whole number from 4 to 125'],
     ['an empty outdir', { outdir: '' }, 'fuzzingserver.json: "outdir" must be a non-empty string (a directory)'],
   ];
   for (const [what, value, message] of cases) {
     test(what, () => {
-      assert.equal(usageMessage(() => validateSpec('fuzzingserver.json', value)), message);
+      assert.equal(usageMessage(() => specFromJson('fuzzingserver.json', value, 'wsgate')), message);
     });
   }
 
   test('an unknown top-level key is named, with the known ones', () => {
-    const m = usageMessage(() => validateSpec('spec.json', { cases: ['*'], 'exclude-case': [] }));
+    const m = usageMessage(() => specFromJson('spec.json', { cases: ['*'], 'exclude-case': [] }, 'wsgate'));
     assert.match(m, /^spec\.json: unknown key "exclude-case": not a fuzzingserver\.json key \(known: url, outdir, cases, exclude-cases, exclude-agent-cases, options,/);
   });
 
   test('an unknown option is an error, as Autobahn raises a TypeError for it', () => {
-    const m = usageMessage(() => validateSpec('spec.json', { options: { failbydrop: false } }));
+    const m = usageMessage(() => specFromJson('spec.json', { options: { failbydrop: false } }, 'wsgate'));
     assert.match(m, /^spec\.json: unknown key "options\.failbydrop": not an Autobahn protocol option \(known: versions, /);
   });
 
   test('case patterns are checked like --cases, naming the key', async () => {
     const { file } = await specFile({ cases: ['6.*', '99.1.1'] });
-    assert.equal(usageMessage(() => loadSpec(file)), `${file}: "cases": no case has the id "99.1.1"`);
+    assert.equal(usageMessage(() => readSpec(file)), `${file}: "cases": no case has the id "99.1.1"`);
     const bad = await specFile({ 'exclude-cases': ['abc'] });
-    assert.equal(usageMessage(() => loadSpec(bad.file)), `${bad.file}: "exclude-cases": bad case pattern "abc"`);
+    assert.equal(usageMessage(() => readSpec(bad.file)), `${bad.file}: "exclude-cases": bad case pattern "abc"`);
   });
 
   test('a wss:// url with key and cert is read as TLS with those files; key without cert is refused', async () => {
     const { file } = await specFile({ url: 'wss://127.0.0.1:9001', key: 'server.key', cert: 'server.crt' });
-    const spec = loadSpec(file);
+    const spec = readSpec(file);
     assert.deepEqual([spec.url, spec.key, spec.cert, spec.warnings], ['wss://127.0.0.1:9001', 'server.key', 'server.crt', []]);
     const half = await specFile({ url: 'wss://127.0.0.1:9001', key: 'server.key' });
-    assert.equal(usageMessage(() => loadSpec(half.file)), `${half.file}: "key" and "cert" go together (the server certificate and its private key)`);
+    assert.equal(usageMessage(() => readSpec(half.file)), `${half.file}: "key" and "cert" go together (the server certificate and its private key)`);
   });
 
   test("the keys of Autobahn's example spec are accepted; options wsgate does not honour are warned about", async () => {
@@ -76,25 +78,80 @@ describe('spec file validation', () => {
       'exclude-cases': [],
       'exclude-agent-cases': {},
     });
-    const spec = loadSpec(file);
+    const spec = readSpec(file);
     assert.deepEqual(spec.protocolOptions, { failByDrop: false });
     // versions equals Autobahn's default, so only autoPingInterval is worth a warning.
-    assert.deepEqual(spec.warnings, ["options.autoPingInterval = 10 is not honoured: wsgate runs as Autobahn's fuzzing server does by default"]);
+    assert.deepEqual(spec.warnings, ["options.autoPingInterval = 10 is not honoured: wsgate runs with Autobahn's default"]);
     assert.equal(spec.url, 'ws://127.0.0.1:9001');
     assert.deepEqual(spec.cases, ['*']);
   });
 
   test('honoured options set the protocol options', async () => {
     const { file } = await specFile({ options: { failByDrop: true, openHandshakeTimeout: 2.5, closeHandshakeTimeout: 0.5 } });
-    assert.deepEqual(loadSpec(file).protocolOptions, { failByDrop: true, openHandshakeTimeoutMs: 2500, closeHandshakeTimeoutMs: 500 });
+    assert.deepEqual(readSpec(file).protocolOptions, { failByDrop: true, openHandshakeTimeoutMs: 2500, closeHandshakeTimeoutMs: 500 });
   });
 
   test('unreadable file and bad JSON', async () => {
     const dir = await tempDir();
-    assert.equal(usageMessage(() => loadSpec(path.join(dir, 'none.json'))), `${path.join(dir, 'none.json')}: cannot read the spec file: no such file`);
-    assert.equal(usageMessage(() => loadSpec(dir)), `${dir}: cannot read the spec file: is a directory`);
+    assert.equal(usageMessage(() => readSpec(path.join(dir, 'none.json'))), `${path.join(dir, 'none.json')}: cannot read the spec file: no such file`);
+    assert.equal(usageMessage(() => readSpec(dir)), `${dir}: cannot read the spec file: is a directory`);
     const { file } = await specFile('{"cases": ["*"],}');
-    assert.match(usageMessage(() => loadSpec(file)), new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: not valid JSON: `));
+    assert.match(usageMessage(() => readSpec(file)), new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: not valid JSON: `));
+  });
+});
+
+describe('one reader, two readings: wsgate --spec strict, wstest -s as the original', () => {
+  /** What each reading makes of a file: its warnings (as JSON), or its one-line error. */
+  const both = (json: unknown): string[] =>
+    (['wsgate', 'wstest'] as const).map((reading) => {
+      try {
+        return JSON.stringify(specFromJson('s.json', json, reading).warnings);
+      } catch (err) {
+        assert.ok(err instanceof UsageError, String(err));
+        return err.message;
+      }
+    });
+
+  const first = (json: unknown): string => both(json)[0] ?? '';
+
+  test('a key wstest does not read is refused by wsgate, ignored by wstest; a key both read fails alike', () => {
+    assert.match(first({ comment: 'x' }), /^s\.json: unknown key "comment": not a fuzzingserver\.json key/);
+    assert.equal(both({ comment: 'x', webport: 'x', extended: 'x' })[1], '[]');
+    const [strict, lenient] = both({ outdir: 7 });
+    assert.equal(strict, 's.json: "outdir" must be a non-empty string (a directory)');
+    assert.equal(lenient, strict);
+    assert.deepEqual(both({ servers: [{ url: 7 }] }), Array(2).fill('s.json: "servers.0.url" must be a string (ws://HOST:PORT/PATH)'));
+    assert.deepEqual(both({ servers: [{ url: 'http://x' }] }), Array(2).fill('s.json: "servers.0.url": the scheme must be ws:// or wss://, got http://'));
+  });
+
+  test('options: an unknown one is an error for wsgate, a warning for wstest; "version" is the client\'s, read by wstest only', () => {
+    assert.match(first({ options: { acceptMaskedServerFrames: true } }), /^s\.json: unknown key "options\.acceptMaskedServerFrames": not an Autobahn protocol option/);
+    assert.equal(both({ options: { acceptMaskedServerFrames: true } })[1], JSON.stringify(["options.acceptMaskedServerFrames = true is not honoured: wsgate runs with Autobahn's default"]));
+    assert.match(first({ options: { version: 18 } }), /unknown key "options\.version"/);
+    assert.equal(both({ options: { version: 18 } })[1], '[]');
+    // A value wsgate does not read: of the wrong type, an error for wsgate, a warning for wstest; Autobahn's default, silent for both.
+    assert.equal(both({ options: { tcpNoDelay: 'no' } })[0], 's.json: "options.tcpNoDelay" must be true or false');
+    assert.equal(both({ options: { tcpNoDelay: 'no' } })[1], JSON.stringify(['options.tcpNoDelay = "no" is not honoured: wsgate runs with Autobahn\'s default']));
+    assert.deepEqual(both({ options: { tcpNoDelay: true, failByDrop: false } }), ['[]', '[]']);
+  });
+
+  test("case patterns: wsgate's refuse what names no case, the original's match nothing; both select alike where both accept", () => {
+    assert.equal(both({ cases: ['8.*'] })[0], '[]');
+    assert.deepEqual(autobahnSelection(specFromJson('s.json', { cases: ['8.*'] }, 'wstest')), []);
+    assert.equal(both({ cases: ['1[1-4].*'] })[0], 's.json: "cases": bad case pattern "1[1-4].*"');
+    assert.equal(both({ cases: ['1.(*'] })[1], 's.json: "cases": "1.(*" is not a valid pattern (a regular expression once "." and "*" are read)');
+    const ids = ['1.1.1', '1.1.10', '10.1.1', '12.2.3', '2.1'];
+    for (const p of ['1*', '1.*', '1.1.1', '12.*.3', '*']) {
+      assert.deepEqual(ids.filter(caseIdMatcher(p, 'autobahn')), ids.filter(caseIdMatcher(p, 'wsgate')), p);
+    }
+  });
+
+  test('per-server options: honoured by wstest, warned about by wsgate', () => {
+    const json = { servers: [{ url: 'ws://127.0.0.1:9001', agent: 'a', options: { failByDrop: true } }] };
+    assert.deepEqual(specFromJson('s.json', json, 'wstest').servers, [{ url: 'ws://127.0.0.1:9001', agent: 'a', protocolOptions: { failByDrop: true } }]);
+    const strict = specFromJson('s.json', json, 'wsgate');
+    assert.deepEqual(strict.servers, [{ url: 'ws://127.0.0.1:9001', agent: 'a', protocolOptions: {} }]);
+    assert.deepEqual(strict.warnings, ["servers.0.options is not honoured: wsgate's fuzzing client runs with Autobahn's defaults"]);
   });
 });
 
@@ -146,7 +203,7 @@ describe('spec files on the command line', { concurrency: LIVE_RUNS_AT_ONCE }, (
     });
     const res = await runCliWith(['run', '--spec', 'fuzzingserver.json'], { cwd: dir });
     assert.equal(res.code, 0, res.stdout + res.stderr);
-    assert.equal(res.stderr, "wsgate: warning: fuzzingserver.json: options.autoPingInterval = 5 is not honoured: wsgate runs as Autobahn's fuzzing server does by default\n");
+    assert.equal(res.stderr, "wsgate: warning: fuzzingserver.json: options.autoPingInterval = 5 is not honoured: wsgate runs with Autobahn's default\n");
     assert.match(res.stdout, /2 cases: 1 passed, 0 failed, 1 skipped/);
     const summary = JSON.parse(await readFile(path.join(dir, 'reports/clients/summary.json'), 'utf8')) as { cases: Array<{ id: string; status: string; reason: string }> };
     assert.deepEqual(summary.cases.map((c) => [c.id, c.status]), [['1.1.1', 'passed'], ['1.1.2', 'skipped']]);

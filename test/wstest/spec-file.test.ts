@@ -5,12 +5,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { catalogue } from '../../src/cases/registry.js';
-import { agentCaseExcluder } from '../../src/config/spec.js';
+import { agentCaseExcluder, autobahnSelection, specFromJson } from '../../src/config/spec.js';
+import { protocolOptionsOf } from '../../src/config/spec-options.js';
 import { UsageError } from '../../src/errors.js';
-import { agentExclusions, loadWstestSpec, protocolOptionsOf, selectedIds } from '../../src/wstest/spec-file.js';
+import { loadWstestSpec } from '../../src/wstest/spec-file.js';
 
 const ids = catalogue.map((c) => c.id);
-const pick = (cases: string[], exclude: string[] = []): string[] => selectedIds('spec.json', { cases, 'exclude-cases': exclude });
+const read = (json: unknown) => specFromJson('spec.json', json, 'wstest');
+const pick = (cases: string[], exclude: string[] = []): string[] => autobahnSelection(read({ cases, 'exclude-cases': exclude }));
+const agentExclusions = (rules: Record<string, string[]>) => read({ 'exclude-agent-cases': rules }).excludeAgentCases;
 
 test('an entry with * is a regular expression matched at the start ("." literal, "*" any run); other syntax passes through', () => {
   // "1[1-4].*": 11.x to 14.x; of Autobahn's groups, 12 and 13.
@@ -34,11 +37,11 @@ test('an entry without * is an id taken literally; one naming no case, and group
 
 test('an invalid regular expression is one line naming the file and key', () => {
   assert.throws(() => pick(['1.(*']), (e: unknown) => e instanceof UsageError && /spec\.json: "cases": "1\.\(\*" is not a valid pattern/.test(e.message));
-  assert.throws(() => agentExclusions('spec.json', { 'exclude-agent-cases': { 'a[': ['1.*'] } }), UsageError);
+  assert.throws(() => agentExclusions({ 'a[': ['1.*'] }), UsageError);
 });
 
 test('exclude-agent-cases: agent and case patterns anchored at both ends, regular expressions otherwise as written', () => {
-  const rules = agentExclusions('spec.json', { 'exclude-agent-cases': { 'AutobahnPython/0.*': ['12.*', '13.1.1'], 'curl/[0-9]+': ['2.1'] } });
+  const rules = agentExclusions({ 'AutobahnPython/0.*': ['12.*', '13.1.1'], 'curl/[0-9]+': ['2.1'] });
   const excluded = agentCaseExcluder(rules, 'autobahn');
   assert.equal(excluded('AutobahnPython/0.10.9', '12.1.1'), true);
   assert.equal(excluded('AutobahnPython/0.10.9', '13.1.1'), true);
@@ -51,15 +54,15 @@ test('exclude-agent-cases: agent and case patterns anchored at both ends, regula
 });
 
 test('options: failByDrop and the handshake timers honoured, "version": 13 to 18 accepted as RFC 6455, anything else warned about', () => {
-  assert.deepEqual(protocolOptionsOf('s', 'options', { failByDrop: true, version: 18, openHandshakeTimeout: 2, closeHandshakeTimeout: 0.5 }), {
+  assert.deepEqual(protocolOptionsOf('s', 'options', { failByDrop: true, version: 18, openHandshakeTimeout: 2, closeHandshakeTimeout: 0.5 }, 'wstest'), {
     options: { failByDrop: true, openHandshakeTimeoutMs: 2000, closeHandshakeTimeoutMs: 500 },
     warnings: [],
   });
-  assert.deepEqual(protocolOptionsOf('s', 'options', { version: 8, tcpNoDelay: false }).warnings, [
+  assert.deepEqual(protocolOptionsOf('s', 'options', { version: 8, tcpNoDelay: false }, 'wstest').warnings, [
     'options.version = 8 is not honoured: wsgate speaks RFC 6455 (versions 13 to 18)',
     'options.tcpNoDelay = false is not honoured: wsgate runs with Autobahn\'s default',
   ]);
-  assert.throws(() => protocolOptionsOf('s', 'servers.0.options', { failByDrop: 'yes' }), /s: "servers\.0\.options\.failByDrop" must be true or false/);
+  assert.throws(() => protocolOptionsOf('s', 'servers.0.options', { failByDrop: 'yes' }, 'wstest'), /s: "servers\.0\.options\.failByDrop" must be true or false/);
 });
 
 test('keys wstest does not use are ignored; a used key of the wrong type is one line', () => {
@@ -70,7 +73,7 @@ test('keys wstest does not use are ignored; a used key of the wrong type is one 
   assert.equal(loaded.spec.url, 'ws://127.0.0.1:9001');
   assert.deepEqual(loaded.notes, [`Using explicit spec file '${file}'`]);
   writeFileSync(file, JSON.stringify({ outdir: 7 }));
-  assert.throws(() => loadWstestSpec('fuzzingserver', file), (e: unknown) => e instanceof UsageError && e.message === `${file}: "outdir" must be a string (a directory)`);
+  assert.throws(() => loadWstestSpec('fuzzingserver', file), (e: unknown) => e instanceof UsageError && e.message === `${file}: "outdir" must be a non-empty string (a directory)`);
   writeFileSync(file, '[1]');
   assert.throws(() => loadWstestSpec('fuzzingserver', file), /must hold a JSON object/);
 });

@@ -7340,8 +7340,14 @@ var init_quick = __esm({
 
 // src/util/patterns.ts
 function wildcard(pattern, options = {}) {
-  const source = pattern.replace(/[.+?^${}()|[\]\\]/g, (c) => `\\${c}`).replace(/\*/g, ".*");
+  const special = options.syntax === "autobahn" ? /\./g : /[.+?^${}()|[\]\\]/g;
+  const source = pattern.replace(special, (c) => `\\${c}`).replace(/\*/g, ".*");
   return new RegExp(options.prefix === true ? `^${source}` : `^${source}$`);
+}
+function caseIdMatcher(pattern, syntax = "wsgate") {
+  if (!pattern.includes("*")) return (id) => id === pattern;
+  const re = wildcard(pattern, { prefix: true, syntax });
+  return (id) => re.test(id);
 }
 var init_patterns = __esm({
   "src/util/patterns.ts"() {
@@ -7350,11 +7356,6 @@ var init_patterns = __esm({
 });
 
 // src/cases/select.ts
-function matcher(pattern) {
-  if (!pattern.includes("*")) return (id) => id === pattern;
-  const re = wildcard(pattern, { prefix: true });
-  return (id) => re.test(id);
-}
 function resolve(patterns, ids, known) {
   const out = /* @__PURE__ */ new Set();
   for (const raw of patterns) {
@@ -7366,7 +7367,7 @@ function resolve(patterns, ids, known) {
         isWsgateCase(pattern) ? `${JSON.stringify(pattern)} is one of wsgate's own cases (group 14): add --extended` : `no case has the id ${JSON.stringify(pattern)}`
       );
     }
-    const match = matcher(pattern);
+    const match = caseIdMatcher(pattern);
     for (const id of ids) if (match(id)) out.add(id);
   }
   return out;

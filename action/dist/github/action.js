@@ -28830,8 +28830,14 @@ var init_registry = __esm({
 
 // src/util/patterns.ts
 function wildcard(pattern2, options = {}) {
-  const source = pattern2.replace(/[.+?^${}()|[\]\\]/g, (c3) => `\\${c3}`).replace(/\*/g, ".*");
+  const special = options.syntax === "autobahn" ? /\./g : /[.+?^${}()|[\]\\]/g;
+  const source = pattern2.replace(special, (c3) => `\\${c3}`).replace(/\*/g, ".*");
   return new RegExp(options.prefix === true ? `^${source}` : `^${source}$`);
+}
+function caseIdMatcher(pattern2, syntax = "wsgate") {
+  if (!pattern2.includes("*")) return (id) => id === pattern2;
+  const re = wildcard(pattern2, { prefix: true, syntax });
+  return (id) => re.test(id);
 }
 function splitList(values) {
   return values.flatMap((v) => v.split(",")).map((v) => v.trim()).filter((v) => v !== "");
@@ -28843,11 +28849,6 @@ var init_patterns = __esm({
 });
 
 // src/cases/select.ts
-function matcher(pattern2) {
-  if (!pattern2.includes("*")) return (id) => id === pattern2;
-  const re = wildcard(pattern2, { prefix: true });
-  return (id) => re.test(id);
-}
 function resolve5(patterns2, ids, known) {
   const out = /* @__PURE__ */ new Set();
   for (const raw of patterns2) {
@@ -28859,7 +28860,7 @@ function resolve5(patterns2, ids, known) {
         isWsgateCase(pattern2) ? `${JSON.stringify(pattern2)} is one of wsgate's own cases (group 14): add --extended` : `no case has the id ${JSON.stringify(pattern2)}`
       );
     }
-    const match = matcher(pattern2);
+    const match = caseIdMatcher(pattern2);
     for (const id of ids) if (match(id)) out.add(id);
   }
   return out;
@@ -69029,49 +69030,25 @@ init_zod();
 init_registry();
 init_select();
 init_errors();
-import { isDeepStrictEqual } from "node:util";
-
-// src/config/url.ts
-init_errors();
-function parseListenUrl(url2) {
-  let u2;
-  try {
-    u2 = new URL(url2);
-  } catch {
-    throw new UsageError(`--url ${JSON.stringify(url2)} is not a URL; use ws://HOST:PORT or wss://HOST:PORT`);
-  }
-  if (u2.protocol !== "ws:" && u2.protocol !== "wss:") throw new UsageError(`--url must start with ws:// or wss://, got ${JSON.stringify(url2)}`);
-  if (u2.pathname !== "/" && u2.pathname !== "" || u2.search !== "" || u2.hash !== "") {
-    throw new UsageError(`--url takes no path or query, got ${JSON.stringify(url2)}`);
-  }
-  const host = u2.hostname.replace(/^\[(.*)\]$/, "$1");
-  const secure = u2.protocol === "wss:";
-  const port = u2.port === "" ? secure ? 443 : 80 : Number(u2.port);
-  return { host, port, secure };
-}
-function parseServerUrl(text) {
-  let url2;
-  try {
-    url2 = new URL(text);
-  } catch {
-    throw new UsageError(`--server-url: not a URL: ${JSON.stringify(text)} (expected ws://HOST:PORT[/path] or wss://...)`);
-  }
-  if (url2.protocol !== "ws:" && url2.protocol !== "wss:") throw new UsageError(`--server-url: the scheme must be ws:// or wss://, got ${url2.protocol}//`);
-  if (url2.username !== "" || url2.password !== "") throw new UsageError("--server-url: user information is not supported");
-  if (url2.hash !== "") throw new UsageError("--server-url: a fragment (#...) is not allowed in a WebSocket URL (RFC 6455 \xA73)");
-  const host = url2.hostname.replace(/^\[(.*)\]$/, "$1");
-  const port = url2.port === "" ? url2.protocol === "wss:" ? 443 : 80 : Number(url2.port);
-  return { url: url2.href, host, port, resource: `${url2.pathname === "" ? "/" : url2.pathname}${url2.search}` };
-}
-
-// src/config/spec.ts
 init_patterns();
 init_json_file();
-var bool = { schema: external_exports.boolean(), phrase: "a boolean" };
+
+// src/config/spec-options.ts
+init_zod();
+init_errors();
+import { isDeepStrictEqual } from "node:util";
+var bool = { schema: external_exports.boolean(), phrase: "true or false" };
 var seconds = { schema: external_exports.number().nonnegative(), phrase: "a number of seconds (>= 0)" };
 var count = { schema: external_exports.number().int().nonnegative(), phrase: "a whole number (>= 0)" };
 var AUTOBAHN_OPTIONS = {
   versions: { schema: external_exports.array(external_exports.number().int()), phrase: "an array of whole numbers", autobahnDefault: [0, 8, 13] },
+  version: {
+    schema: external_exports.number().int(),
+    phrase: "a whole number",
+    autobahnDefault: 18,
+    clientOnly: true,
+    unhonoured: (v) => v >= 13 && v <= 18 ? null : "wsgate speaks RFC 6455 (versions 13 to 18)"
+  },
   allowHixie76: { ...bool, autobahnDefault: false },
   webStatus: { ...bool, autobahnDefault: true },
   utf8validateIncoming: { ...bool, autobahnDefault: true },
@@ -69114,130 +69091,215 @@ var AUTOBAHN_OPTIONS = {
   allowedOrigins: { schema: external_exports.array(external_exports.string()), phrase: "an array of strings", autobahnDefault: ["*"] },
   maxConnections: { ...count, autobahnDefault: 0 }
 };
+var notHonoured = (where, key, value, why) => `${where}.${key} = ${JSON.stringify(value)} is not honoured: ${why}`;
+var DEFAULT_WHY = "wsgate runs with Autobahn's default";
+function protocolOptionsOf(file2, where, given2, reading) {
+  const read = { options: {}, warnings: [] };
+  for (const [key, value] of Object.entries(given2 ?? {})) {
+    const option = AUTOBAHN_OPTIONS[key];
+    if (option === void 0 || reading === "wsgate" && option.clientOnly === true) {
+      if (reading === "wsgate") {
+        const known = Object.entries(AUTOBAHN_OPTIONS).filter(([, o2]) => o2.clientOnly !== true).map(([k]) => k);
+        throw new UsageError(`${file2}: unknown key "${where}.${key}": not an Autobahn protocol option (known: ${known.join(", ")})`);
+      }
+      read.warnings.push(notHonoured(where, key, value, DEFAULT_WHY));
+      continue;
+    }
+    const readsValue = option.apply !== void 0 || option.unhonoured !== void 0;
+    if (!option.schema.safeParse(value).success) {
+      if (reading === "wsgate" || readsValue) throw new UsageError(`${file2}: "${where}.${key}" must be ${option.phrase}`);
+      read.warnings.push(notHonoured(where, key, value, DEFAULT_WHY));
+      continue;
+    }
+    if (option.apply !== void 0) option.apply(value, read.options);
+    const why = option.unhonoured !== void 0 ? option.unhonoured(value) : isDeepStrictEqual(value, option.autobahnDefault) || option.apply !== void 0 ? null : DEFAULT_WHY;
+    if (why !== null) read.warnings.push(notHonoured(where, key, value, why));
+  }
+  return read;
+}
+
+// src/config/url.ts
+init_errors();
+function parseListenUrl(url2) {
+  let u2;
+  try {
+    u2 = new URL(url2);
+  } catch {
+    throw new UsageError(`--url ${JSON.stringify(url2)} is not a URL; use ws://HOST:PORT or wss://HOST:PORT`);
+  }
+  if (u2.protocol !== "ws:" && u2.protocol !== "wss:") throw new UsageError(`--url must start with ws:// or wss://, got ${JSON.stringify(url2)}`);
+  if (u2.pathname !== "/" && u2.pathname !== "" || u2.search !== "" || u2.hash !== "") {
+    throw new UsageError(`--url takes no path or query, got ${JSON.stringify(url2)}`);
+  }
+  const host = u2.hostname.replace(/^\[(.*)\]$/, "$1");
+  const secure = u2.protocol === "wss:";
+  const port = u2.port === "" ? secure ? 443 : 80 : Number(u2.port);
+  return { host, port, secure };
+}
+function parseServerUrl(text) {
+  let url2;
+  try {
+    url2 = new URL(text);
+  } catch {
+    throw new UsageError(`--server-url: not a URL: ${JSON.stringify(text)} (expected ws://HOST:PORT[/path] or wss://...)`);
+  }
+  if (url2.protocol !== "ws:" && url2.protocol !== "wss:") throw new UsageError(`--server-url: the scheme must be ws:// or wss://, got ${url2.protocol}//`);
+  if (url2.username !== "" || url2.password !== "") throw new UsageError("--server-url: user information is not supported");
+  if (url2.hash !== "") throw new UsageError("--server-url: a fragment (#...) is not allowed in a WebSocket URL (RFC 6455 \xA73)");
+  const host = url2.hostname.replace(/^\[(.*)\]$/, "$1");
+  const port = url2.port === "" ? url2.protocol === "wss:" ? 443 : 80 : Number(url2.port);
+  return { url: url2.href, host, port, resource: `${url2.pathname === "" ? "/" : url2.pathname}${url2.search}` };
+}
+
+// src/config/spec.ts
 var stringArray = external_exports.array(external_exports.string());
+var optionsObject = { schema: external_exports.record(external_exports.string(), external_exports.unknown()), phrase: "an object of Autobahn protocol options", wstest: true };
+var SERVER_KEYS = {
+  agent: { schema: external_exports.string().min(1), phrase: "a non-empty string", wstest: true },
+  url: { schema: external_exports.string(), phrase: "a string (ws://HOST:PORT/PATH)", wstest: true, required: true },
+  options: optionsObject,
+  hostname: { schema: external_exports.string(), phrase: "a string" },
+  origin: { schema: external_exports.string(), phrase: "a string" },
+  protocols: { schema: stringArray, phrase: "an array of strings" }
+};
 var SPEC_KEYS = {
-  url: { schema: external_exports.string(), phrase: "a string (ws://HOST:PORT)" },
-  outdir: { schema: external_exports.string().min(1), phrase: "a non-empty string (a directory)" },
-  cases: { schema: stringArray, phrase: "an array of strings" },
-  "exclude-cases": { schema: stringArray, phrase: "an array of strings" },
+  url: { schema: external_exports.string(), phrase: "a string (ws://HOST:PORT)", wstest: true },
+  outdir: { schema: external_exports.string().min(1), phrase: "a non-empty string (a directory)", wstest: true },
+  cases: { schema: stringArray, phrase: "an array of strings", wstest: true },
+  "exclude-cases": { schema: stringArray, phrase: "an array of strings", wstest: true },
   "exclude-agent-cases": {
     schema: external_exports.record(external_exports.string(), stringArray),
-    phrase: "an object mapping agent patterns to arrays of case patterns"
+    phrase: "an object mapping agent patterns to arrays of case patterns",
+    wstest: true
   },
-  options: {
-    schema: external_exports.strictObject(Object.fromEntries(Object.entries(AUTOBAHN_OPTIONS).map(([k, o2]) => [k, o2.schema.optional()]))),
-    phrase: "an object of Autobahn protocol options"
-  },
+  options: optionsObject,
   // Autobahn stores `protocols` but its fuzzing server never selects a subprotocol; wsgate behaves the same.
   protocols: { schema: stringArray, phrase: "an array of strings" },
   // Autobahn's example files carry "webport", which its fuzzing server ignores (only the -w flag counts).
   webport: { schema: external_exports.number().int(), phrase: "a whole number" },
-  key: { schema: external_exports.string(), phrase: "a string (a file)" },
-  cert: { schema: external_exports.string(), phrase: "a string (a file)" },
+  key: { schema: external_exports.string(), phrase: "a string (a file)", wstest: true },
+  cert: { schema: external_exports.string(), phrase: "a string (a file)", wstest: true },
   // wsgate's own key: its group 14 after Autobahn's cases (as --extended).
   extended: { schema: external_exports.boolean(), phrase: "true or false" },
-  // fuzzingclient.json: the servers under test (wsgate is then the fuzzing client).
-  servers: {
-    schema: external_exports.array(
-      external_exports.strictObject({
-        agent: external_exports.string().min(1).optional(),
-        url: external_exports.string(),
-        options: external_exports.record(external_exports.string(), external_exports.unknown()).optional(),
-        hostname: external_exports.string().optional(),
-        origin: external_exports.string().optional(),
-        protocols: stringArray.optional()
-      })
-    ).min(1),
-    phrase: 'a non-empty array of {"agent", "url", "options"} objects'
-  }
+  // fuzzingclient.json: the servers under test (wsgate is then the fuzzing client); its schema is serverList's.
+  servers: { schema: external_exports.array(external_exports.unknown()), phrase: 'an array of {"agent", "url", "options"} objects', wstest: true }
 };
-var specSchema = external_exports.strictObject(
-  Object.fromEntries(Object.entries(SPEC_KEYS).map(([k, v]) => [k, v.schema.optional()]))
-);
-function describe3(path20) {
-  const [top2, sub] = path20.map(String);
-  if (top2 === "options" && sub !== void 0 && sub in AUTOBAHN_OPTIONS) {
-    return { key: `options.${sub}`, phrase: AUTOBAHN_OPTIONS[sub]?.phrase ?? "" };
-  }
-  if (top2 !== void 0 && top2 in SPEC_KEYS) return { key: top2, phrase: SPEC_KEYS[top2].phrase };
-  return { key: path20.map(String).join("."), phrase: "valid" };
+function objectOf(table, reading, replace = {}) {
+  const keys = Object.entries(table).filter(([, k]) => reading === "wsgate" || k.wstest === true);
+  const shape = Object.fromEntries(keys.map(([key, k]) => {
+    const schema = replace[key] ?? k.schema;
+    return [key, k.required === true ? schema : schema.optional()];
+  }));
+  return reading === "wsgate" ? external_exports.strictObject(shape) : external_exports.object(shape);
 }
+var SCHEMAS = {
+  wsgate: objectOf(SPEC_KEYS, "wsgate", { servers: external_exports.array(objectOf(SERVER_KEYS, "wsgate")) }),
+  wstest: objectOf(SPEC_KEYS, "wstest", { servers: external_exports.array(objectOf(SERVER_KEYS, "wstest")) })
+};
 function specError(file2, message2) {
   return new UsageError(`${file2}: ${message2}`);
 }
-function validateSpec(file2, value) {
+function describe3(path20) {
+  const [top2, index, field] = path20.map(String);
+  if (top2 === "servers" && index !== void 0 && field !== void 0 && field in SERVER_KEYS) {
+    return { key: `servers.${index}.${field}`, phrase: SERVER_KEYS[field]?.phrase ?? "" };
+  }
+  if (top2 !== void 0 && top2 in SPEC_KEYS) return { key: top2, phrase: SPEC_KEYS[top2]?.phrase ?? "" };
+  return { key: path20.map(String).join("."), phrase: "valid" };
+}
+function validateSpec(file2, value, reading = "wsgate") {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw specError(file2, "a spec file must hold a JSON object (Autobahn fuzzingserver.json format)");
   }
-  const parsed = specSchema.safeParse(value);
+  const parsed = SCHEMAS[reading].safeParse(value);
   if (parsed.success) return parsed.data;
   const issue2 = parsed.error.issues[0];
   if (issue2 === void 0) throw specError(file2, "invalid spec");
   if (issue2.code === "unrecognized_keys") {
     const key2 = [...issue2.path.map(String), issue2.keys[0] ?? ""].join(".");
-    const known = issue2.path.length === 0 ? Object.keys(SPEC_KEYS) : Object.keys(AUTOBAHN_OPTIONS);
-    const what = issue2.path.length === 0 ? "a fuzzingserver.json key" : "an Autobahn protocol option";
-    throw specError(file2, `unknown key "${key2}": not ${what} (known: ${known.join(", ")})`);
+    const [known, what] = issue2.path.length === 0 ? [SPEC_KEYS, "a fuzzingserver.json key"] : [SERVER_KEYS, "a fuzzingclient.json server key"];
+    throw specError(file2, `unknown key "${key2}": not ${what} (known: ${Object.keys(known).join(", ")})`);
   }
   const { key, phrase } = describe3(issue2.path);
   throw specError(file2, `"${key}" must be ${phrase}`);
 }
-function checkPatterns(file2, key, patterns2, cases2) {
+function readSpec(file2, reading = "wsgate") {
+  return readJsonFile(file2, "the spec file", (json2) => specFromJson(file2, json2, reading));
+}
+function specFromJson(file2, json2, reading) {
+  return specSettings(file2, validateSpec(file2, json2, reading), reading);
+}
+function checkUrl(file2, key, url2, parse4, flag) {
   try {
-    selectCases(cases2, patterns2);
+    parse4(url2);
   } catch (err) {
-    if (err instanceof SelectionError) throw specError(file2, `"${key}": ${err.message}`);
+    if (err instanceof UsageError) throw specError(file2, `"${key}": ${err.message.replace(flag, "")}`);
     throw err;
   }
 }
-function loadSpec(file2) {
-  return specSettings(file2, readJsonFile(file2, "the spec file", (json2) => validateSpec(file2, json2)));
-}
-function specSettings(file2, spec) {
-  const warnings = [];
-  if (spec.url !== void 0) {
+function checkWsgatePatterns(file2, spec) {
+  const cases2 = catalogueFor(spec.extended === true);
+  for (const key of ["cases", "exclude-cases"]) {
     try {
-      parseListenUrl(spec.url);
+      selectCases(cases2, spec[key] ?? []);
     } catch (err) {
-      if (err instanceof UsageError) throw specError(file2, `"url": ${err.message.replace(/^--url:? /, "")}`);
+      if (err instanceof SelectionError) throw specError(file2, `"${key}": ${err.message}`);
       throw err;
     }
   }
-  const cases2 = catalogueFor(spec.extended === true);
-  if (spec.cases) checkPatterns(file2, "cases", spec.cases, cases2);
-  if (spec["exclude-cases"]) checkPatterns(file2, "exclude-cases", spec["exclude-cases"], cases2);
-  const excludeAgentCases = spec["exclude-agent-cases"] ?? {};
-  for (const [agent, patterns2] of Object.entries(excludeAgentCases)) {
+  for (const [agent, patterns2] of Object.entries(spec["exclude-agent-cases"] ?? {})) {
     for (const p of patterns2) {
       if (!/^[0-9.*]+$/.test(p)) throw specError(file2, `"exclude-agent-cases": bad case pattern ${JSON.stringify(p)} for agent ${JSON.stringify(agent)}`);
     }
   }
-  const protocolOptions = {};
-  for (const [key, value] of Object.entries(spec.options ?? {})) {
-    const option = AUTOBAHN_OPTIONS[key];
-    if (option === void 0 || value === void 0) continue;
-    if (option.apply !== void 0) option.apply(value, protocolOptions);
-    else if (!isDeepStrictEqual(value, option.autobahnDefault)) {
-      warnings.push(`options.${key} = ${JSON.stringify(value)} is not honoured: wsgate runs as Autobahn's fuzzing server does by default`);
+}
+function checkAutobahnPatterns(file2, spec) {
+  const compile2 = (key, pattern2, prefix) => {
+    try {
+      wildcard(pattern2, { prefix, syntax: "autobahn" });
+    } catch {
+      throw specError(file2, `"${key}": ${JSON.stringify(pattern2)} is not a valid pattern (a regular expression once "." and "*" are read)`);
     }
+  };
+  for (const key of ["cases", "exclude-cases"]) for (const p of spec[key] ?? []) if (p.includes("*")) compile2(key, p, true);
+  for (const [agent, cases2] of Object.entries(spec["exclude-agent-cases"] ?? {})) {
+    for (const p of [agent, ...cases2]) compile2("exclude-agent-cases", p, false);
   }
+}
+function checkStrict(file2, spec) {
   if (spec.servers !== void 0) {
+    if (spec.servers.length === 0) throw specError(file2, `"servers" must be a non-empty array of {"agent", "url", "options"} objects`);
     if (spec.url !== void 0) throw specError(file2, '"servers" (fuzzingclient.json) and "url" (fuzzingserver.json) do not go together');
-    for (const [i2, server] of spec.servers.entries()) {
-      try {
-        parseServerUrl(server.url);
-      } catch (err) {
-        if (err instanceof UsageError) throw specError(file2, `"servers[${i2}].url": ${err.message.replace(/^--server-url:? /, "")}`);
-        throw err;
-      }
-      for (const key of ["hostname", "origin", "protocols", "options"]) {
-        if (server[key] !== void 0) warnings.push(`servers[${i2}].${key} is not honoured: wsgate's fuzzing client runs with Autobahn's defaults`);
-      }
-    }
   }
   if (spec.key === void 0 !== (spec.cert === void 0)) throw specError(file2, '"key" and "cert" go together (the server certificate and its private key)');
+  checkWsgatePatterns(file2, spec);
+}
+function serversOf(file2, spec, reading, warnings) {
+  return spec.servers?.map((server, i2) => {
+    checkUrl(file2, `servers.${i2}.url`, server.url, parseServerUrl, /^--server-url:? /);
+    let protocolOptions = {};
+    if (reading === "wstest") {
+      const own2 = protocolOptionsOf(file2, `servers.${i2}.options`, server.options, reading);
+      warnings.push(...own2.warnings);
+      protocolOptions = own2.options;
+    } else {
+      for (const key of ["hostname", "origin", "protocols", "options"]) {
+        if (server[key] !== void 0) warnings.push(`servers.${i2}.${key} is not honoured: wsgate's fuzzing client runs with Autobahn's defaults`);
+      }
+    }
+    return { url: server.url, agent: server.agent ?? null, protocolOptions };
+  });
+}
+function specSettings(file2, spec, reading = "wsgate") {
+  if (spec.url !== void 0) checkUrl(file2, "url", spec.url, parseListenUrl, /^--url:? /);
+  if (reading === "wsgate") checkStrict(file2, spec);
+  else checkAutobahnPatterns(file2, spec);
+  const { options: protocolOptions, warnings } = protocolOptionsOf(file2, "options", spec.options, reading);
+  const servers = serversOf(file2, spec, reading, warnings);
+  const first = servers?.[0];
   return {
     file: file2,
+    patternSyntax: reading === "wsgate" ? "wsgate" : "autobahn",
     ...spec.url !== void 0 ? { url: spec.url } : {},
     ...spec.outdir !== void 0 ? { outdir: spec.outdir } : {},
     ...spec.cases !== void 0 ? { cases: spec.cases } : {},
@@ -69245,19 +69307,16 @@ function specSettings(file2, spec) {
     ...spec.extended !== void 0 ? { extended: spec.extended } : {},
     ...spec.cert !== void 0 ? { cert: spec.cert } : {},
     ...spec.key !== void 0 ? { key: spec.key } : {},
-    ...spec.servers?.[0] !== void 0 ? { server: { url: spec.servers[0].url, agent: spec.servers[0].agent ?? null } } : {},
-    ...spec.servers !== void 0 ? { servers: spec.servers.map((s) => ({ url: s.url, agent: s.agent ?? null })) } : {},
-    excludeAgentCases,
+    ...first !== void 0 ? { server: { url: first.url, agent: first.agent } } : {},
+    ...servers !== void 0 ? { servers } : {},
+    excludeAgentCases: spec["exclude-agent-cases"] ?? {},
     protocolOptions,
     warnings
   };
 }
-function autobahnAnchored(pattern2) {
-  return new RegExp(`^${pattern2.replace(/\./g, "\\.").replace(/\*/g, ".*")}$`);
-}
 function agentCaseExcluder(rules, syntax = "wsgate") {
-  const compile2 = syntax === "autobahn" ? autobahnAnchored : (p) => wildcard(p);
-  const compiled = Object.entries(rules).map(([agent, cases2]) => ({ agent: compile2(agent), cases: cases2.map((c3) => compile2(c3)) }));
+  const compile2 = (p) => wildcard(p, { syntax });
+  const compiled = Object.entries(rules).map(([agent, cases2]) => ({ agent: compile2(agent), cases: cases2.map(compile2) }));
   if (compiled.length === 0) return () => false;
   return (agent, id) => compiled.some((r) => r.agent.test(agent) && r.cases.some((c3) => c3.test(id)));
 }
@@ -69296,10 +69355,10 @@ function exitForSignal(signal) {
   if (signal?.aborted !== true) return null;
   return signal.reason === "SIGTERM" ? ExitCode.Terminated : ExitCode.Interrupted;
 }
-function readSpec(file2, io) {
+function specOption(file2, warnings) {
   if (file2 === void 0) return null;
-  const spec = loadSpec(file2);
-  for (const w of spec.warnings) io.stderr.write(`wsgate: warning: ${file2}: ${w}
+  const spec = readSpec(file2, "wsgate");
+  for (const w of spec.warnings) warnings?.write(`wsgate: warning: ${file2}: ${w}
 `);
   return spec;
 }
@@ -82035,7 +82094,7 @@ function runCommand(y, { io, env: env2, setStatus }) {
     "Test a client (start the fuzzing server, run the client for every selected case) or a server (--role server, --server-url: connect to it once per case); write JUnit/JSON/HTML reports; exit 1 on any failure",
     (y2) => runOptions(y2),
     async (a2) => {
-      const spec = readSpec(a2.spec, io);
+      const spec = specOption(a2.spec, io.stderr);
       const config2 = resolveRunConfig({
         ...serverFlags(a2),
         client: a2.client ?? null,
@@ -82109,7 +82168,7 @@ function serveCommand(y, { io, env: env2, setStatus }) {
     "Run the fuzzing server alone, for clients that loop over the cases themselves; reports are written on /updateReports and on shutdown",
     (y2) => serverOptions(y2),
     async (a2) => {
-      const spec = readSpec(a2.spec, io);
+      const spec = specOption(a2.spec, io.stderr);
       const config2 = resolveServeConfig(serverFlags(a2), { env: env2, spec });
       setStatus(await serve(config2, io, makeLogger(config2.logLevel)));
     }
