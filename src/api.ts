@@ -72,6 +72,8 @@ export interface ServerOptions extends Omit<CommonOptions, 'github'> {
 
 /** The options of a gate run: the command line's `wsgate run` flags, in camelCase. */
 export interface RunOptions extends ServerOptions, Pick<CommonOptions, 'github'> {
+  /** The quick profile (a pre-push check): every group of the selection, groups 9, 12 and 13 by a fixed sample. */
+  quick?: boolean;
   /** The client command, run in a shell once per case ({url}, {case}, {agent} replaced); default: the bundled ws client. */
   client?: string;
   /** Run the client once; it drives every case itself (/getCaseCount, /runCase, /updateReports). */
@@ -151,7 +153,7 @@ export interface WsgateServer {
 }
 
 const RUN_KEYS = [
-  'spec', 'url', 'outdir', 'cases', 'excludeCases', 'extended', 'shard', 'tls', 'cert', 'key', 'ca', 'client', 'clientLoops', 'agent', 'role', 'server',
+  'spec', 'url', 'outdir', 'cases', 'excludeCases', 'extended', 'quick', 'shard', 'tls', 'cert', 'key', 'ca', 'client', 'clientLoops', 'agent', 'role', 'server',
   'serverUrl', 'restartServer', 'serverStartTimeout', 'insecure', 'seed', 'caseTimeout', 'strict', 'failOn', 'baseline', 'writeBaseline', 'jobs', 'junit',
   'json', 'github', 'signal', 'output', 'logLevel', 'env',
 ] as const satisfies ReadonlyArray<keyof RunOptions>;

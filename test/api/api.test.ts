@@ -36,6 +36,16 @@ describe('the programmatic API', { concurrency: LIVE_RUNS_AT_ONCE }, () => {
     assert.match(lines.join(''), /8 passed/, 'the progress lines go to output');
   });
 
+  test('run: quick keeps groups 1-7 whole and plays the fixed sample of 9 (case 1 of each subgroup)', async () => {
+    const outdir = await tempDir('wsgate-api-');
+    const result = await run({ url: LOOPBACK, outdir, cases: ['2.*', '9.1.*', '9.2.*'], quick: true });
+    assert.equal(result.exitCode, 0);
+    assert.deepEqual(
+      result.cases.map((c) => c.id),
+      ['2.1', '2.2', '2.3', '2.4', '2.5', '2.6', '2.7', '2.8', '2.9', '2.10', '2.11', '9.1.1', '9.2.1'],
+    );
+  });
+
   test('run: a client that echoes invalid UTF-8 fails the gate: exit decision 1, the failing case named', async () => {
     const outdir = await tempDir('wsgate-api-');
     const result = await run({ url: LOOPBACK, outdir, cases: ['6.3.1', '1.1.1'], client: `node ${fixture('echo-invalid')} {url}`, agent: 'echo-invalid' });
