@@ -5,6 +5,7 @@
  * line), the run record built and the run finished (reports, JUnit, summary, GitHub, exit status).
  */
 import type { CatalogueCase } from '../cases/types.js';
+import { UsageError } from '../errors.js';
 import type { RunConfig } from '../config/run-config.js';
 import { clientRoleDriver } from '../drivers/client-role.js';
 import type { CaseOutcome, GateIo, Peer, RoleDriver } from '../drivers/driver.js';
@@ -49,6 +50,10 @@ export async function runGate(config: RunConfig, io: GateIo, ending?: RunEnding)
       const peer = await driver.startPeer(n, { cases, io, secure, taken: new Set(tested.map((t) => t.agent)), excluded });
       tested.push({ agent: peer.agent, cases: await runPeer(peer, settings) });
     }
+  } catch (err) {
+    // A fault of wsgate's own mid-run (not bad input): the results the peers gave are still written.
+    if (!(err instanceof UsageError)) await driver.writeReports().catch(() => undefined);
+    throw err;
   } finally {
     secure?.dispose();
   }

@@ -70543,6 +70543,9 @@ function secureUrl(server) {
   if (server.url.startsWith("ws:")) server.url = `wss:${server.url.slice(3)}`;
 }
 
+// src/run/run.ts
+init_errors();
+
 // src/drivers/client-role.ts
 init_errors();
 import { fileURLToPath as fileURLToPath4 } from "node:url";
@@ -81984,6 +81987,9 @@ async function runGate(config2, io, ending) {
       const peer = await driver.startPeer(n2, { cases: cases2, io, secure, taken: new Set(tested.map((t) => t.agent)), excluded });
       tested.push({ agent: peer.agent, cases: await runPeer(peer, settings) });
     }
+  } catch (err) {
+    if (!(err instanceof UsageError)) await driver.writeReports().catch(() => void 0);
+    throw err;
   } finally {
     secure?.dispose();
   }
