@@ -72,21 +72,26 @@ test('every source file is in a layer, and every import points to its own layer 
   assert.deepEqual(upward, []);
 });
 
-test('no import circle', () => {
+/** Every circle in a graph (node -> the nodes it points to), each as "a -> b -> a". */
+function circlesIn(nodes: Iterable<string>, next: (node: string) => Iterable<string>): string[] {
   const state = new Map<string, 'open' | 'done'>();
   const circles: string[] = [];
-  const visit = (file: string, trail: string[]): void => {
-    if (state.get(file) === 'done') return;
-    if (state.get(file) === 'open') {
-      circles.push([...trail.slice(trail.indexOf(file)), file].join(' -> '));
+  const visit = (node: string, trail: string[]): void => {
+    if (state.get(node) === 'done') return;
+    if (state.get(node) === 'open') {
+      circles.push([...trail.slice(trail.indexOf(node)), node].join(' -> '));
       return;
     }
-    state.set(file, 'open');
-    for (const target of graph.get(file) ?? []) visit(target, [...trail, file]);
-    state.set(file, 'done');
+    state.set(node, 'open');
+    for (const to of next(node)) visit(to, [...trail, node]);
+    state.set(node, 'done');
   };
-  for (const file of files) visit(file, []);
-  assert.deepEqual(circles, []);
+  for (const node of nodes) visit(node, []);
+  return circles;
+}
+
+test('no import circle', () => {
+  assert.deepEqual(circlesIn(files, (file) => graph.get(file) ?? []), []);
 });
 
 test('the checker sees an upward import and a circle when there is one', () => {
@@ -96,6 +101,8 @@ test('the checker sees an upward import and a circle when there is one', () => {
   assert.ok(layerOf('cases/types.ts') < layerOf('core/connection.ts'));
   assert.deepEqual(importsOf('core/state.ts'), []);
   assert.deepEqual([folderOf('run/run.ts'), folderOf('report/html/index.ts'), folderOf('cli.ts')], ['run/', 'report/', 'cli.ts']);
+  const made: Record<string, string[]> = { a: ['b'], b: ['c'], c: ['a'], d: ['a'] };
+  assert.deepEqual(circlesIn(Object.keys(made), (n) => made[n] ?? []), ['a -> b -> c -> a']);
   assert.ok(importsOf('core/connection.ts').includes('core/outbox.ts'));
 });
 
@@ -134,18 +141,5 @@ test('folder by folder: every folder is in one layer, no arrow runs back up and 
   const layer = (f: string): number => LAYERS.findIndex((l) => l.includes(f));
   const upward = [...folders].flatMap(([from, arrows]) => [...arrows].filter(([to]) => layer(to) > layer(from)).map(([, example]) => example));
   assert.deepEqual(upward, []);
-  const state = new Map<string, 'open' | 'done'>();
-  const circles: string[] = [];
-  const visit = (folder: string, trail: string[]): void => {
-    if (state.get(folder) === 'done') return;
-    if (state.get(folder) === 'open') {
-      circles.push([...trail.slice(trail.indexOf(folder)), folder].join(' -> '));
-      return;
-    }
-    state.set(folder, 'open');
-    for (const to of folders.get(folder)?.keys() ?? []) visit(to, [...trail, folder]);
-    state.set(folder, 'done');
-  };
-  for (const folder of folders.keys()) visit(folder, []);
-  assert.deepEqual(circles, []);
+  assert.deepEqual(circlesIn(folders.keys(), (folder) => folders.get(folder)?.keys() ?? []), []);
 });
