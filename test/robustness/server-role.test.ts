@@ -6,8 +6,10 @@
  * .ci/install-robustness-peers.sh (test/fixtures/robustness/).
  */
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import net from 'node:net';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -91,6 +93,27 @@ test('a server with no message limit reads a declared gigabyte instead of refusi
   assert.equal(run.cases.get('17.2.1')?.status, 'passed', run.out);
   assert.equal(run.cases.get('17.2.2')?.status, 'failed', run.out);
   assert.match(run.cases.get('17.2.2')?.reason ?? '', /not refused: the server kept the connection open after reading [\d,]+ payload bytes/);
+});
+
+test('a server wsgate did not start (--server-url) that dies: that case FAILED, the rest not run, with the reason', async () => {
+  const port = await new Promise<number>((resolve) => {
+    const probe = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port: p } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(p));
+    });
+  });
+  const child = spawn(process.execPath, [path.join(RELEASES, 'ws-8.17.0', 'server.cjs'), String(port)], { stdio: 'ignore' });
+  try {
+    release('ws-8.17.0');
+    const run = await robustness(['--server-url', `ws://127.0.0.1:${port}`, '--server-start-timeout', '10', '--cases', '17.1.3', '17.1.5']);
+    assert.equal(run.code, 1, run.out);
+    assert.equal(run.cases.get('17.1.3')?.status, 'failed', run.out);
+    assert.match(run.cases.get('17.1.3')?.reason ?? '', /found no server .*wsgate did not start it, so it cannot restart it: the remaining cases are not run/);
+    assert.equal(run.cases.get('17.1.5')?.status, 'skipped', run.out);
+    assert.match(run.cases.get('17.1.5')?.reason ?? '', /^not run: the server is down after an earlier case/);
+  } finally {
+    child.kill();
+  }
 });
 
 test('--robustness selects group 17 alone for a server, and goes with neither --extended nor --http2', async () => {
