@@ -28852,7 +28852,7 @@ function judgeGrowth(header, facts) {
   if (hung !== void 0) return verdict(Behavior.Failed, `${header} of ${count(hung.size)} bytes: ${answerText(hung)} within ${millis(hung.waitMs)}.`);
   if (largest === null || base === null) return verdict(Behavior.Informational, `The server's HTTP layer refused every size of ${header} (from ${count(facts.cap ?? 0)} bytes): nothing to measure.`);
   const cap = facts.cap === null ? `it took every size up to ${count(largest.size)} bytes` : `its HTTP layer refused ${count(facts.cap)} bytes`;
-  const figures2 = `${sized(largest, header)}${quarter === null ? "" : `, ${count(quarter.size)} bytes in ${millis(quarter.ms)}`}, ${count(base.size)} in ${millis(base.ms)}; ${cap}`;
+  const figures2 = `${sized(largest, header)}${quarter === null ? "" : `, ${count(quarter.size)} bytes in ${millis(quarter.ms)}`}, ${count(base.size)} byte${base.size === 1 ? "" : "s"} in ${millis(base.ms)}; ${cap}`;
   const slowest = facts.probes.reduce((w, p) => p.answerMs !== null && p.answerMs > (w?.answerMs ?? -1) ? p : w, null);
   if (slowest !== null && (slowest.answerMs ?? 0) > b.answerMs) {
     return verdict(Behavior.Failed, `Answered ${header} of ${count(slowest.size)} bytes after ${millis(slowest.answerMs ?? 0)} (budget ${millis(b.answerMs)}): ${figures2}.`);
