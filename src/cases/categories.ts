@@ -17,10 +17,13 @@ export const categoryNames: Readonly<Record<string, string>> = {
   '15': 'Opening Handshake and Framing (server under test)',
   // RFC 8441's own rules, both roles (--http2 --extended): 16.1 for a server under test, 16.2 for a client.
   '16': 'WebSocket over HTTP/2 (RFC 8441)',
+  // The robustness profile (--robustness only, never by default): the known denial-of-service attacks.
+  '17': 'Robustness: attacks on a server under test',
+  '18': 'Robustness: attacks on a client under test',
 };
 
 /** Groups wsgate adds to Autobahn's catalogue; reports mark their cases as wsgate's own. */
-export const WSGATE_GROUPS: ReadonlySet<string> = new Set(['14', '15', '16']);
+export const WSGATE_GROUPS: ReadonlySet<string> = new Set(['14', '15', '16', '17', '18']);
 
 /** Whether a case is wsgate's own rather than Autobahn|Testsuite's (by its group number). */
 export function isWsgateCase(id: string): boolean {
@@ -41,6 +44,8 @@ export const subcategoryNames: Readonly<Record<string, string>> = {
   '15.1': 'Upgrade requests the server must refuse',
   '15.2': 'permessage-deflate offers the server must decline',
   '15.3': 'Frames the server must refuse',
+  '17.1': 'Opening handshake: header values, lines and names that broke servers',
+  '17.2': 'Frame headers: lengths a server must refuse at the header',
   '16.1': 'Server under test: SETTINGS, extended CONNECT, stream ends, several streams, flow control, PING (RFC 8441)',
   '16.2': 'Client under test: extended CONNECT, 2xx without Sec-WebSocket-Accept, stream ends, flow control, PING (RFC 8441)',
   '1.1': 'Text Messages',

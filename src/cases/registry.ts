@@ -14,6 +14,8 @@ import { handshakeCases } from './s14-handshake.js';
 import { serverHandshakeCases } from './s15-server-handshake.js';
 import { h2ServerCases } from './s16-h2-server.js';
 import { h2ClientCases } from './s16-h2-client.js';
+import { robustnessServerCases } from './s17-robustness-server.js';
+import { robustnessClientCases } from './s18-robustness-client.js';
 import type { CatalogueCase } from './types.js';
 
 /** Compares dotted ids as integer tuples ("6.9.2" < "6.12.7" < "10.1.1"). */
@@ -62,9 +64,11 @@ export type CaseTransport = 'http/1.1' | 'h2';
  * wsgate's group 14 scripts the server's handshake response, so it tests clients only; a server
  * under test (`under` 'server') gets group 15 instead (its refusals, from the client's side). Both
  * script HTTP/1.1 heads: over HTTP/2 (`transport` 'h2') the role's part of group 16 (RFC 8441's
- * rules) takes their place.
+ * rules) takes their place. `robustness` selects the role's robustness group instead of all of
+ * these (17 for a server, 18 for a client): attacks, never part of another selection.
  */
-export function catalogueFor(extended: boolean, under: 'client' | 'server' = 'client', transport: CaseTransport = 'http/1.1'): readonly CatalogueCase[] {
+export function catalogueFor(extended: boolean, under: 'client' | 'server' = 'client', transport: CaseTransport = 'http/1.1', robustness = false): readonly CatalogueCase[] {
+  if (robustness) return under === 'server' ? robustnessServerCatalogue : robustnessClientCatalogue;
   if (!extended) return catalogue;
   if (transport === 'h2') return under === 'server' ? h2ServerCatalogue : h2ClientCatalogue;
   if (under === 'server') return serverExtendedCatalogue;
@@ -80,5 +84,11 @@ export const h2ServerCatalogue: readonly CatalogueCase[] = buildCatalogue(catalo
 /** Autobahn's cases followed by group 16.2: `--http2 --extended` (a client under test). */
 export const h2ClientCatalogue: readonly CatalogueCase[] = buildCatalogue(catalogue, h2ClientCases);
 
-/** Every case wsgate knows, both roles' own groups included (14, 15 and 16): what judging reports may meet. */
-export const everyCase: readonly CatalogueCase[] = buildCatalogue(catalogue, handshakeCases, serverHandshakeCases, h2ServerCases, h2ClientCases);
+/** Group 17 alone: `--role server --robustness`. */
+export const robustnessServerCatalogue: readonly CatalogueCase[] = buildCatalogue(robustnessServerCases);
+
+/** Group 18 alone: `--robustness` (a client under test). */
+export const robustnessClientCatalogue: readonly CatalogueCase[] = buildCatalogue(robustnessClientCases);
+
+/** Every case wsgate knows, both roles' own groups included (14 to 18): what judging reports may meet. */
+export const everyCase: readonly CatalogueCase[] = buildCatalogue(catalogue, handshakeCases, serverHandshakeCases, h2ServerCases, h2ClientCases, robustnessServerCases, robustnessClientCases);

@@ -7,6 +7,7 @@ import type { DocumentChunks } from '../protocol/deflate/document.js';
 import type { UpgradeRequestSpec } from '../protocol/client-handshake.js';
 import type { UpgradeRequest } from '../protocol/handshake.js';
 import type { CaseOrigin, ExpectedClose } from '../model/report.js';
+import type { ServerAttack } from './attack-types.js';
 import type { H2CaseContext, H2CaseOptions, H2StreamFacts } from './h2-types.js';
 import type { Judgement } from './judgement.js';
 import type { OutcomeVerdict } from '../model/verdicts.js';
@@ -233,6 +234,11 @@ export interface CaseDef {
   readonly upgradeRequest?: (normal: UpgradeRequestSpec) => string;
   /** What the case needs of HTTP/2 (group 16): wsgate's SETTINGS, or a whole session of its own. */
   readonly h2?: H2CaseOptions;
+  /**
+   * A robustness case against a server (group 17): the attack the engine plays instead of one
+   * WebSocket connection, with its judge; `run` is then never called.
+   */
+  readonly attack?: ServerAttack;
   /**
    * Handles a message from the peer instead of recording it as an event (Autobahn's cases that
    * override onMessage: groups 9, 12, 13).

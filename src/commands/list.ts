@@ -5,7 +5,8 @@ import { catalogueFor } from '../cases/registry.js';
 import { selectCases } from '../cases/select.js';
 import { fragmentToText } from '../report/escape.js';
 import { splitList } from '../util/patterns.js';
-import { extendedOption, type CommandContext } from './shared.js';
+import { checkRobustness } from '../config/schema.js';
+import { extendedOption, robustnessOption, type CommandContext } from './shared.js';
 
 export function listCommand<T>(y: Argv<T>, { io, env, setStatus }: CommandContext): Argv<T> {
   return y.command(
@@ -16,11 +17,13 @@ export function listCommand<T>(y: Argv<T>, { io, env, setStatus }: CommandContex
         .option('cases', { type: 'string', array: true, requiresArg: true, default: [] as string[], describe: 'Case id patterns' })
         .option('exclude-cases', { type: 'string', array: true, requiresArg: true, default: [] as string[], describe: 'Case id patterns to leave out' })
         .option('extended', extendedOption)
+        .option('robustness', robustnessOption)
         .option('role', { type: 'string', choices: ['client', 'server'], default: 'client', describe: "The side under test: with --extended, a server's own group is 15 (a client's 14)" })
         .option('http2', { type: 'boolean', default: false, describe: 'Over HTTP/2 (RFC 8441): with --extended, group 16 instead of 14/15 (16.1 for a server, 16.2 for a client)' })
         .option('quick', { type: 'boolean', default: false, describe: "The cases `run --quick` plays: groups 9, 12 and 13 by a fixed sample" }),
     (a) => {
-      const selected = selectCases(catalogueFor(a.extended === true, a.role === 'server' ? 'server' : 'client', a.http2 ? 'h2' : 'http/1.1'), splitList(a.cases), splitList(a['exclude-cases']));
+      const robustness = checkRobustness({ robustness: a.robustness === true, extended: a.extended === true, http2: a.http2, quick: a.quick });
+      const selected = selectCases(catalogueFor(a.extended === true, a.role === 'server' ? 'server' : 'client', a.http2 ? 'h2' : 'http/1.1', robustness), splitList(a.cases), splitList(a['exclude-cases']));
       const cases = a.quick ? quickSample(selected) : selected;
       const width = String(cases.length).length;
       for (const [i, c] of cases.entries()) {

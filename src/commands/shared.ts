@@ -36,6 +36,7 @@ export function serverFlags(a: {
   'log-level': string;
   shard?: string | undefined;
   extended?: boolean | undefined;
+  robustness?: boolean | undefined;
   tls?: boolean | undefined;
   http2?: boolean | undefined;
   cert?: string | undefined;
@@ -50,6 +51,7 @@ export function serverFlags(a: {
     logLevel: a['log-level'],
     shard: a.shard ?? null,
     extended: a.extended,
+    robustness: a.robustness,
     tls: a.tls,
     http2: a.http2,
     cert: a.cert,
@@ -70,6 +72,7 @@ export function serverOptions<T>(y: Argv<T>) {
     .option('log-level', { type: 'string', requiresArg: true, describe: 'pino log level on stderr (fatal, error, warn, info, debug, trace, silent)', default: 'warn' })
     .option('shard', { type: 'string', requiresArg: true, describe: 'Run only the K-th of N slices of the selected cases, balanced by expected duration (K/N, e.g. 2/4); join the shards with `wsgate merge`' })
     .option('extended', extendedOption)
+    .option('robustness', robustnessOption)
     .option('tls', { type: 'boolean', describe: 'wss://: serve TLS (a client under test) or connect over TLS (a server under test). Without --cert, wsgate makes a throwaway CA and certificate and writes the CA to OUTDIR/ca.pem' })
     .option('http2', { type: 'boolean', describe: 'WebSockets over HTTP/2 (RFC 8441): each case is an extended CONNECT stream, h2c with prior knowledge (with --tls: ALPN h2). The client or server under test is told by WSGATE_HTTP2=1' })
     .option('cert', { type: 'string', requiresArg: true, describe: "TLS: your server certificate (PEM, chain) instead of a generated one; implies --tls (a spec file's \"cert\")" })
@@ -82,6 +85,13 @@ export function serverOptions<T>(y: Argv<T>) {
 export const extendedOption = {
   type: 'boolean',
   describe: "Also select wsgate's own cases after Autobahn's 517: group 14 for a client (opening handshake, extension negotiation), group 15 for a server (what it must refuse)",
+} as const;
+
+/** `--robustness` of run, serve and list: the role's attacks instead of the catalogue. */
+export const robustnessOption = {
+  type: 'boolean',
+  describe:
+    "The robustness profile instead of the catalogue: the known denial-of-service attacks on WebSocket libraries, each from its advisory (group 17 for a server under test, 18 for a client), each followed by a liveness check. Opt-in: these cases can take a peer down (a server wsgate started is restarted after one)",
 } as const;
 
 /** `--quiet` of run and judge. */

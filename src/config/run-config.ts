@@ -16,6 +16,7 @@ import {
   parseWith,
   resolveShard,
   resolveTls,
+  checkRobustness,
   runSchema,
   specExtras,
   withSpec,
@@ -56,6 +57,8 @@ export interface RunSettings extends SpecExtras {
   shard: Shard | null;
   /** Select from Autobahn's cases plus wsgate's own (group 14 or 15). */
   extended: boolean;
+  /** The robustness profile: the role's attacks (group 17 for a server, 18 for a client) instead of the catalogue. */
+  robustness: boolean;
   /** --quick: of the selection, every group with a sample of 9, 12 and 13 (cases/quick.ts). */
   quick?: boolean;
   /**
@@ -108,7 +111,7 @@ export interface ServerUnderTest {
   resource: string;
   /** The command that starts it (the bundled ws server by default), or null when it runs elsewhere. */
   command: string | null;
-  /** Start the command again when it died, before the next case. */
+  /** Start the command again when it died, before the next case (--restart-server; always under --robustness). */
   restart: boolean;
   /** Seconds to wait for it to accept TCP connections. */
   startTimeout: number;
@@ -184,6 +187,7 @@ function runSettings(o: RunOptions, sources: ConfigSources, tls: SpecExtras['tls
     jobs: o.jobs ?? defaultJobs(),
     shard: resolveShard(o.shard),
     extended: o.extended,
+    robustness: checkRobustness(o),
     quick: o.quick,
     // A repro script replays an HTTP/1.1 connection: a run over HTTP/2 keeps no recording.
     repro: { record: !o.http2, scripts: o.repro },
@@ -209,7 +213,8 @@ function serverUnderTest(o: RunOptions): ServerUnderTest | null {
     ...target,
     agent: null,
     command: o.server ?? (embedded ? REFERENCE_SERVER_COMMAND : null),
-    restart: o.restartServer,
+    // The robustness profile restarts a server it started and took down, unless told otherwise.
+    restart: o.restartServer || (o.robustness && (o.server !== null || embedded)),
     startTimeout: o.serverStartTimeout ?? DEFAULT_SERVER_START_TIMEOUT,
   };
 }

@@ -25,6 +25,8 @@ export const serverSchema = z.object({
   shard: z.string().nullable().default(null),
   /** Adds wsgate's own group 14 after Autobahn's 517 cases (a spec file's `"extended": true`). */
   extended: z.boolean().default(false),
+  /** The robustness profile: the role's attacks (group 17 or 18) instead of the catalogue. */
+  robustness: z.boolean().default(false),
   /** wss://: serve (client role) or connect (server role) over TLS. */
   tls: z.boolean().default(false),
   /** WebSockets over HTTP/2 (RFC 8441) instead of HTTP/1.1's upgrade. */
@@ -103,6 +105,8 @@ export interface ServeConfig extends SpecExtras, ListenSettings {
   shard: Shard | null;
   /** Select from Autobahn's cases plus wsgate's own (group 14). */
   extended: boolean;
+  /** Select the robustness profile's attacks on a client (group 18) instead. */
+  robustness: boolean;
 }
 
 
@@ -211,5 +215,18 @@ export function resolveServeConfig(input: Record<string, unknown>, sources: Conf
     shard: resolveShard(o.shard),
     ...specExtras(sources, tls, o.http2),
     extended: o.extended,
+    robustness: checkRobustness(o),
   };
+}
+
+/**
+ * `--robustness` selects the role's attacks instead of the catalogue: not with --extended (another
+ * selection) nor --http2 (the attacks are raw HTTP/1.1 connections). Returns the flag.
+ */
+export function checkRobustness(o: { robustness: boolean; extended: boolean; http2: boolean; quick?: boolean }): boolean {
+  if (!o.robustness) return false;
+  if (o.extended) throw new UsageError('--robustness selects the attacks instead of the catalogue: it does not go with --extended');
+  if (o.http2) throw new UsageError('--robustness plays its attacks over raw HTTP/1.1 connections: it does not go with --http2');
+  if (o.quick === true) throw new UsageError('--robustness selects the attacks instead of the catalogue: it does not go with --quick');
+  return true;
 }

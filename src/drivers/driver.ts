@@ -35,6 +35,11 @@ export interface CaseOutcome {
   peerExit?: () => Promise<string | null>;
   /** The case could not be played at all (nothing accepted connections): not run, for this reason. */
   notRun?: string;
+  /**
+   * The peer failed the liveness check after the case (the robustness profile): it died, or stopped
+   * serving, and what became of it. The case fails whatever its verdicts say.
+   */
+  peerFailure?: string;
 }
 
 /** Where a run writes its human output, and how it is stopped early. */

@@ -7,6 +7,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { catalogueFor } from '../cases/registry.js';
+import type { ServerAttack } from '../cases/attack-types.js';
 import type { CatalogueCase } from '../cases/types.js';
 import { REFERENCE_SERVER_COMMAND, type ServerRunConfig, type ServerUnderTest } from '../config/run-config.js';
 import { UsageError } from '../errors.js';
@@ -25,6 +26,7 @@ import type { TlsSetup } from '../tls/setup.js';
 import { hostPort } from '../util/host-port.js';
 import { VERSION } from '../version.js';
 import type { CaseOutcome, Peer, PeerContext, RoleDriver } from './driver.js';
+import { playAttackCase } from './server-attack.js';
 
 /** The command of the bundled reference server (ws's WebSocketServer, echoing everything). */
 export function referenceServerCommand(): string {
@@ -81,8 +83,8 @@ async function startServerPeer(config: ServerRunConfig, sut: ServerUnderTest, co
       return unreachablePeer(sut, config.unknownAgent ?? hostPort(target.host, target.port), io.out);
     }
     const agent = await agentOf(config, sut, target, context.taken);
-    const globalIndex = new Map(catalogueFor(config.extended, 'server', config.http2 ? 'h2' : 'http/1.1').map((c, i) => [c.id, i + 1]));
-    const state: ServerState = { config, sut, target, agent, process: proc, results: new Map(), globalIndex, signal: io.signal, out: io.out, gone: null };
+    const globalIndex = new Map(catalogueFor(config.extended, 'server', config.http2 ? 'h2' : 'http/1.1', config.robustness).map((c, i) => [c.id, i + 1]));
+    const state: ServerState = { config, sut, target, agent, process: proc, results: new Map(), globalIndex, signal: io.signal, out: io.out, gone: null, stale: null };
     const what = sut.command === REFERENCE_SERVER_COMMAND ? 'the bundled ws server' : command === null ? 'the server' : JSON.stringify(command);
     const url = `${target.tls ? 'wss' : 'ws'}://${hostPort(target.host, target.port)}${target.resource}`;
     return {
@@ -154,6 +156,8 @@ interface ServerState {
   out: NodeJS.WritableStream;
   /** Why the remaining cases cannot run (the server died and is not restarted), or null. */
   gone: string | null;
+  /** Why the server, alive, is restarted before the next case (it stopped serving after an attack), or null. */
+  stale: string | null;
 }
 
 /** One case: the server checked (restarted if asked), one connection, what came of it. */
@@ -161,6 +165,10 @@ async function playOne(state: ServerState, def: CatalogueCase, index: number): P
   const t0 = performance.now();
   const failed = (reason: string): CaseOutcome => ({ result: null, resultAt: null, client: null, sawConnection: false, warnings: [], timeMs: performance.now() - t0, missing: reason });
   const down = await serverDown(state);
+  if (def.attack !== undefined) {
+    if (down !== null) return { ...failed(down), notRun: `not run: the server is down after an earlier case (${down})` };
+    return playAttackOne(state, { ...def, attack: def.attack }, index, t0);
+  }
   if (down !== null) return failed(down);
   const limitMs = caseTimeoutFor(def, state.config) * 1000;
   const { signal } = state;
@@ -179,6 +187,40 @@ async function playOne(state: ServerState, def: CatalogueCase, index: number): P
     // A server that died during the case: the reason says so (the verdicts alone would not tell why).
     ...(proc === null ? {} : { peerExit: async () => ((await proc.exitsWithin(DIED_GRACE_MS)) ? `the server under test ${proc.describeExit()} during the case` : null) }),
   };
+}
+
+/**
+ * A robustness case (group 17): the attack, then the liveness check. A server that failed it is
+ * restarted before the next case when wsgate started it (the robustness profile's default), or the
+ * remaining cases are not run.
+ */
+async function playAttackOne(state: ServerState, def: CatalogueCase & { attack: ServerAttack }, index: number, t0: number): Promise<CaseOutcome> {
+  const proc = state.process;
+  const run = {
+    target: state.target,
+    agent: state.agent,
+    index: state.globalIndex.get(def.id) ?? index,
+    signal: state.signal,
+    process: proc,
+    settings: (d: CatalogueCase) => playSettings(state.config, state.sut, d),
+    limitMs: caseTimeoutFor(def, state.config) * 1000,
+  };
+  const { result, down } = await playAttackCase(def, run);
+  let peerFailure: string | null = null;
+  if (down !== null) {
+    const restarts = proc !== null && state.sut.restart;
+    const next = restarts
+      ? 'it is restarted for the next case (the robustness profile restarts a server wsgate started)'
+      : proc === null
+        ? 'wsgate did not start it, so it cannot restart it: the remaining cases are not run'
+        : 'it is not restarted: the remaining cases are not run';
+    if (!restarts) state.gone = down;
+    else if (!proc.hasExited) state.stale = down;
+    peerFailure = `${down}; ${next}`;
+    result.result = `${result.result.replace(/\.$/, '')}; ${next}.`;
+  }
+  state.results.set(def.id, result);
+  return { result, resultAt: performance.now(), client: null, sawConnection: true, warnings: [], timeMs: performance.now() - t0, ...(peerFailure === null ? {} : { peerFailure }) };
 }
 
 /** The fuzzing client's settings for one case: Autobahn's timers and limits, the spec file's options, masks and keys (seeded per case). */
@@ -205,8 +247,9 @@ const DIED_GRACE_MS = 200;
 async function serverDown(state: ServerState): Promise<string | null> {
   const proc = state.process;
   if (state.gone !== null) return state.gone;
-  if (proc === null || !proc.hasExited) return null;
-  const how = `the server under test ${proc.describeExit()} (last output: ${proc.lastOutput()})`;
+  if (proc === null || (!proc.hasExited && state.stale === null)) return null;
+  const how = proc.hasExited ? `the server under test ${proc.describeExit()} (last output: ${proc.lastOutput()})` : `the server under test stopped serving (${state.stale ?? ''})`;
+  state.stale = null;
   if (!state.sut.restart || isAborted(state.signal)) {
     state.gone = `${how}; not restarted (--restart-server restarts it)`;
     return state.gone;

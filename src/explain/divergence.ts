@@ -68,11 +68,12 @@ export function divergence(r: CaseResult, req: Requirement, facts: WireFacts): S
 }
 
 /**
- * Group 16 (RFC 8441) judges HTTP/2 facts the frame log does not hold (SETTINGS, stream ends, PING):
- * its cases say what the peer did in their results, so the first non-OK axis's text is the story.
+ * Group 16 (RFC 8441) judges HTTP/2 facts the frame log does not hold (SETTINGS, stream ends, PING),
+ * and group 17 (the robustness profile's attacks on a server) measured figures on raw connections:
+ * their cases say what the peer did in their results, so the first non-OK axis's text is the story.
  */
 const h2Rule: Detector = ({ r, key, req }) => {
-  if (!r.id.startsWith('16.')) return null;
+  if (!r.id.startsWith('16.') && !r.id.startsWith('17.')) return null;
   if (r.resultClose.startsWith('The WebSocket opening handshake was never completed')) {
     const why = r.wasNotCleanReason === null ? '' : `: ${r.wasNotCleanReason}`;
     return { peerDid: `did not open the WebSocket over HTTP/2${why}`, at: null, cause: { key: key('not-opened'), title: `${req.subject}: the WebSocket did not open` } };

@@ -123,6 +123,14 @@ const TABLE: ReadonlyArray<readonly [string, Entry]> = [
   ['16.2.4', H2_FLOW_CONTROL],
   ['16.2.5', H2_PING],
   ['15.3', { key: 'unmasked-frame', rfc: 'RFC 6455 §5.1', text: 'a server must fail the connection (close code 1002) on a frame from the client that is not masked', subject: 'an unmasked client frame' }],
+  // The robustness profile (group 17): each requirement names the advisory its case replays; every one also asks that the server keeps serving.
+  ['17.1.1', { key: 'protocol-header-growth', rfc: 'RFC 6455 §4.1, §11.3.4', text: 'a server answers a long Sec-WebSocket-Protocol (up to what its HTTP layer accepts) within the budget, in time no more than linear in its size, and keeps serving (CVE-2021-32640: ws before 7.4.6 took quadratic time)', subject: 'a long Sec-WebSocket-Protocol header' }],
+  ['17.1.2', { key: 'extensions-header-growth', rfc: 'RFC 6455 §9.1, RFC 7230 §3.2.6', text: 'a server answers a long, malformed Sec-WebSocket-Extensions within the budget, in time no more than linear in its size, and keeps serving (CVE-2020-7662: websocket-extensions before 0.1.4 backtracked)', subject: 'a long malformed Sec-WebSocket-Extensions header' }],
+  ['17.1.3', { key: 'many-header-lines', rfc: 'RFC 6455 §4.2.1, RFC 7230 §3.2.5', text: 'a server answers a request with thousands of header lines (an error status, or 101) and keeps serving (CVE-2024-37890: ws before 8.17.1 crashed past Node\'s 2,000-header limit)', subject: 'a request with thousands of header lines' }],
+  ['17.1.4', { key: 'many-header-lines', rfc: 'RFC 6455 §4.2.1, RFC 7230 §3.2.5', text: 'a server answers a request with thousands of header lines (an error status, or 101) and keeps serving (CVE-2024-37890: ws before 8.17.1 crashed past Node\'s 2,000-header limit)', subject: 'a request with thousands of header lines' }],
+  ['17.1.5', { key: 'prototype-extension-names', rfc: 'RFC 6455 §9.1', text: 'a server answers extension offers named after Object.prototype properties (constructor, __proto__) and keeps serving (GHSA-5v72-xg48-5rpm: ws before 3.3.1 crashed)', subject: 'extension names such as constructor and __proto__' }],
+  ['17.2.1', { key: 'length-top-bit', rfc: 'RFC 6455 §5.2, §7.1.7', text: 'a server fails the connection at a frame header whose 64-bit length has its most significant bit set, or is 2^64 - 1 (1002, 1009 or a drop), and keeps serving (CVE-2020-27813: gorilla/websocket overflowed its read limit)', subject: 'a 64-bit frame length with the top bit set' }],
+  ['17.2.2', { key: 'declared-length-refused', rfc: 'RFC 6455 §10.4, §7.4.1', text: 'a server with a message limit refuses a frame declaring more at its header (1009, 1002 or a drop), not after reading the payload, and keeps serving (Java-WebSocket#1507 allocated the declared size up front)', subject: 'a frame declaring 1 GiB' }],
 ];
 
 /** What every case asks of the peer's answer to a close frame wsgate sends at its end. */

@@ -147,7 +147,8 @@ async function mergeCases(summaries: readonly Summary[], inputs: readonly string
   // wsgate's own cases (--extended) may be among them: look ids up in the role's extended catalogue.
   // Group 16 (runs over --http2) follows them.
   const h2Group = catalogueFor(true, role, 'h2').filter((c) => c.id.startsWith('16.'));
-  const order = new Map([...catalogueFor(true, role), ...h2Group].map((c, i) => [c.id, { i, def: c }]));
+  // The robustness profile's group (17 or 18) comes last.
+  const order = new Map([...catalogueFor(true, role), ...h2Group, ...catalogueFor(false, role, 'http/1.1', true)].map((c, i) => [c.id, { i, def: c }]));
   const owner = new Map<string, string>();
   const results = new Map<string, CaseResult>();
   const merged: GateCase[] = [];

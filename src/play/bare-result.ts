@@ -1,6 +1,6 @@
 /**
  * The case report of a case that is not one WebSocket connection (group 16's session cases: several
- * streams, raw HTTP/2 probes): Autobahn's fields with the case's verdicts, what was sent and answered
+ * streams, raw HTTP/2 probes; group 17's attacks: raw connections, timed): Autobahn's fields with the case's verdicts, what was sent and answered
  * as the handshake texts, and no frame log.
  */
 import type { CatalogueCase, Judgement } from '../cases/types.js';
@@ -16,6 +16,8 @@ export interface BareFacts {
   httpRequest: string;
   httpResponse: string;
   isServer: boolean;
+  /** What the case's connections travelled on: HTTP/2 streams (the default: group 16), or raw HTTP/1.1 connections (null: an attack of group 17). */
+  transport?: 'h2' | null;
 }
 
 /** A case report with no WebSocket frames: the verdicts and the exchange as text. */
@@ -60,6 +62,6 @@ export function bareResult(def: CatalogueCase, verdict: Judgement, facts: BareFa
     wasOpenHandshakeTimeout: false,
     wasServerConnectionDropTimeout: false,
     wirelog: [],
-    transport: 'h2',
+    ...(facts.transport === null ? {} : { transport: 'h2' as const }),
   };
 }

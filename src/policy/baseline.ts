@@ -12,7 +12,7 @@
  * `agents` (optional) limits an entry to agents matching one of its patterns (`*` any run, anchored).
  */
 import { z } from 'zod';
-import { catalogueFor } from '../cases/registry.js';
+import { everyCase } from '../cases/registry.js';
 import { selectCases, SelectionError } from '../cases/select.js';
 import type { BaselineMark, GateCase, GateRun } from '../model/report.js';
 import { UsageError } from '../errors.js';
@@ -80,8 +80,8 @@ export function parseBaseline(file: string, value: unknown): Baseline {
     if (pattern.trim() === '') throw fail(file, '"cases": an empty case pattern');
     let ids: Set<string>;
     try {
-      // Against every case wsgate has, group 14 included: a baseline may hold a case of an --extended run.
-      ids = new Set(selectCases(catalogueFor(true), [pattern]).map((c) => c.id));
+      // Against every case wsgate has, its own groups included: a baseline may hold a case of an --extended or --robustness run.
+      ids = new Set(selectCases(everyCase, [pattern]).map((c) => c.id));
     } catch (err) {
       if (err instanceof SelectionError) throw fail(file, `"cases": ${err.message}`);
       throw err;

@@ -6,9 +6,9 @@
 import type { CatalogueCase } from '../cases/types.js';
 import type { RunSettings } from '../config/run-config.js';
 import type { CaseOutcome } from '../drivers/driver.js';
-import type { GateCase } from '../model/report.js';
+import type { CaseResult, GateCase } from '../model/report.js';
 import { caseTimeoutFor } from '../policy/case-limits.js';
-import { caseFields, reasonWithoutResult, ruleForResult } from '../policy/rule.js';
+import { caseFields, reasonWithoutResult, ruleForResult, type GateVerdict } from '../policy/rule.js';
 import { agentFileBase, caseReportBase } from '../report/files.js';
 
 /** Why a case the spec file leaves out for the agent was not run. */
@@ -30,7 +30,7 @@ export function conclude(def: CatalogueCase, index: number, outcome: CaseOutcome
     const reason = outcome.transportFailure == null ? why : `${outcome.transportFailure}; ${why}`;
     return { ...base, status: 'failed', reason, warnings: outcome.warnings, result: null, reportBase: null };
   }
-  const verdict = ruleForResult(result, new Set(config.failOn));
+  const verdict = livenessRule(ruleForResult(result, new Set(config.failOn)), result, outcome.peerFailure);
   const warnings = [...verdict.warnings, ...outcome.warnings];
   if (client !== null && client.exitCode !== null && client.exitCode !== 0 && !client.timedOut) {
     warnings.push(`the client exited with status ${client.exitCode}`);
@@ -43,6 +43,15 @@ export function conclude(def: CatalogueCase, index: number, outcome: CaseOutcome
     result,
     reportBase: caseReportBase(agentFileBase(result.agent), result.id),
   };
+}
+
+/**
+ * A peer that died or stopped serving after the case is FAILED whatever its verdicts say (the
+ * robustness profile's liveness check); the verdicts' own reason is kept when they failed too.
+ */
+function livenessRule(verdict: GateVerdict, result: CaseResult, peerFailure: string | undefined): GateVerdict {
+  if (peerFailure === undefined || verdict.status === 'failed') return verdict;
+  return { ...verdict, status: 'failed', reason: `the peer failed the liveness check after the case: ${peerFailure}; outcome ${result.behavior}: ${result.result}` };
 }
 
 /** A case that was not run (excluded, or the run was interrupted). */

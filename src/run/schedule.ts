@@ -137,6 +137,8 @@ export interface CaseSelection {
   http2?: boolean;
   /** The quick profile (run --quick): of the selection, every group with a sample of 9, 12 and 13. */
   quick?: boolean;
+  /** The robustness profile: the role's attacks (group 17 or 18) instead of the catalogue. */
+  robustness?: boolean;
 }
 
 /**
@@ -144,7 +146,7 @@ export interface CaseSelection {
  * empty shard (more shards than cases) is not: it runs nothing and passes.
  */
 export function selectForRun(config: CaseSelection): { cases: CatalogueCase[]; selected: number } {
-  const from = catalogueFor(config.extended, config.role, config.http2 === true ? 'h2' : 'http/1.1');
+  const from = catalogueFor(config.extended, config.role, config.http2 === true ? 'h2' : 'http/1.1', config.robustness === true);
   for (const pattern of config.cases) refuseOtherTransport(pattern, from, config.http2 === true);
   const patterns = selectCases(from, config.cases, config.excludeCases);
   if (patterns.length === 0) throw new UsageError('no case is selected: check --cases and --exclude-cases');

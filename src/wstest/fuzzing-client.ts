@@ -75,6 +75,7 @@ export function fuzzingClientConfig(options: WstestOptions, io: WstestIo): Serve
     jobs,
     shard: null,
     extended: false,
+    robustness: false,
     // The original's file set only: no recordings for `wsgate repro`.
     repro: { record: false, scripts: false },
     excludeAgentCases: spec.excludeAgentCases,

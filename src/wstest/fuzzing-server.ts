@@ -48,6 +48,7 @@ export function fuzzingServerConfig(options: WstestOptions, io: WstestIo): Serve
     logLevel: options.debug ? 'info' : 'warn',
     shard: null,
     extended: false,
+    robustness: false,
     excludeAgentCases: spec.excludeAgentCases,
     // A plain GET gets a status page (200), as the original's: readiness checks poll it with curl -f.
     protocolOptions: { ...spec.protocolOptions, statusPage: true },

@@ -3873,13 +3873,18 @@ var init_categories = __esm({
       // The same subjects from the other side: a server under test (--role server --extended).
       "15": "Opening Handshake and Framing (server under test)",
       // RFC 8441's own rules, both roles (--http2 --extended): 16.1 for a server under test, 16.2 for a client.
-      "16": "WebSocket over HTTP/2 (RFC 8441)"
+      "16": "WebSocket over HTTP/2 (RFC 8441)",
+      // The robustness profile (--robustness only, never by default): the known denial-of-service attacks.
+      "17": "Robustness: attacks on a server under test",
+      "18": "Robustness: attacks on a client under test"
     };
-    WSGATE_GROUPS = /* @__PURE__ */ new Set(["14", "15", "16"]);
+    WSGATE_GROUPS = /* @__PURE__ */ new Set(["14", "15", "16", "17", "18"]);
     subcategoryNames = {
       "15.1": "Upgrade requests the server must refuse",
       "15.2": "permessage-deflate offers the server must decline",
       "15.3": "Frames the server must refuse",
+      "17.1": "Opening handshake: header values, lines and names that broke servers",
+      "17.2": "Frame headers: lengths a server must refuse at the header",
       "16.1": "Server under test: SETTINGS, extended CONNECT, stream ends, several streams, flow control, PING (RFC 8441)",
       "16.2": "Client under test: extended CONNECT, 2xx without Sec-WebSocket-Accept, stream ends, flow control, PING (RFC 8441)",
       "1.1": "Text Messages",
@@ -3988,9 +3993,9 @@ function hex(text) {
 function timeout(tag) {
   return { kind: "timeout", tag };
 }
-function wrongCodeFails(verdict) {
-  if (verdict.behaviorClose !== "WRONG CODE") return verdict;
-  return { ...verdict, behavior: "FAILED", result: verdict.resultClose };
+function wrongCodeFails(verdict2) {
+  if (verdict2.behaviorClose !== "WRONG CODE") return verdict2;
+  return { ...verdict2, behavior: "FAILED", result: verdict2.resultClose };
 }
 var ID_PATTERN;
 var init_define = __esm({
@@ -4845,11 +4850,11 @@ function refusedClose(codes) {
   return { closedByMe: true, closeCode: codes, requireClean: false };
 }
 function informational(result) {
-  return (verdict) => ({
-    ...verdict,
+  return (verdict2) => ({
+    ...verdict2,
     behavior: Behavior.Informational,
     behaviorClose: CloseBehavior.Informational,
-    result: result(verdict)
+    result: result(verdict2)
   });
 }
 function closeFirst(def) {
@@ -5326,17 +5331,17 @@ var init_s10_misc = __esm({
           t.sendMessage(payload, { fragmentSize: FRAGMENT_SIZE });
           t.killAfter(10);
         },
-        adjust(verdict, facts) {
-          if (!facts.connectionWasOpen) return { ...verdict, behavior: Behavior.Failed, result: "WebSocket connection was never open" };
+        adjust(verdict2, facts) {
+          if (!facts.connectionWasOpen) return { ...verdict2, behavior: Behavior.Failed, result: "WebSocket connection was never open" };
           const sent = {
             [Opcode.Continuation]: facts.txFrameStats[String(Opcode.Continuation)],
             [Opcode.Text]: facts.txFrameStats[String(Opcode.Text)]
           };
           if (sent[Opcode.Continuation] === EXPECTED_TX_FRAMES[Opcode.Continuation] && sent[Opcode.Text] === EXPECTED_TX_FRAMES[Opcode.Text]) {
-            return verdict;
+            return verdict2;
           }
           return {
-            ...verdict,
+            ...verdict2,
             behavior: Behavior.Failed,
             result: `Frames transmitted ${pyDict(sent)} does not match what we expected ${pyDict(EXPECTED_TX_FRAMES)}.`
           };
@@ -5738,9 +5743,9 @@ ${start}
   return exact("pdf", Buffer.concat(parts));
 }
 function codePointOffsets(bytes) {
-  let count = 0;
-  for (let i = 0; i < bytes.length; i++) if ((bytes[i] & 192) !== 128) count++;
-  const offsets = new Int32Array(count + 1);
+  let count2 = 0;
+  for (let i = 0; i < bytes.length; i++) if ((bytes[i] & 192) !== 128) count2++;
+  const offsets = new Int32Array(count2 + 1);
   let k = 0;
   for (let i = 0; i < bytes.length; i++) if ((bytes[i] & 192) !== 128) offsets[k++] = i;
   offsets[k] = bytes.length;
@@ -6250,8 +6255,8 @@ function needsMet(needs, info) {
   return true;
 }
 function unimplementedUnlessScripted(needs) {
-  return (verdict, facts) => {
-    if (facts.scriptedHandshake === true) return verdict;
+  return (verdict2, facts) => {
+    if (facts.scriptedHandshake === true) return verdict2;
     return {
       behavior: Behavior.Unimplemented,
       result: needsText(needs),
@@ -6730,13 +6735,13 @@ function mustDecline(id, offer, what) {
       else t.setOutcome(Behavior.Ok, "The server declined the offer (its response has no permessage-deflate).");
       t.sendClose(CloseCode.Normal);
     },
-    adjust: (verdict, facts) => {
+    adjust: (verdict2, facts) => {
       const status = statusOf2(facts.httpResponse);
       if (status === 101 && !facts.connectionWasOpen) {
         return judged(Behavior.Failed, "The server accepted the offer (its response names permessage-deflate).");
       }
       if (status !== 101) return judged(Behavior.NonStrict, status === null ? "The server closed the connection without a response instead of declining the offer." : `The server refused the handshake (HTTP ${status}) instead of declining the offer.`);
-      return { ...verdict, behaviorClose: CloseBehavior.Ok, resultClose: "Connection was properly closed" };
+      return { ...verdict2, behaviorClose: CloseBehavior.Ok, resultClose: "Connection was properly closed" };
     }
   });
 }
@@ -6864,10 +6869,10 @@ var init_h2_frames = __esm({
 });
 
 // src/cases/h2-judging.ts
-function orderlyEnd(verdict, facts) {
+function orderlyEnd(verdict2, facts) {
   const h2 = facts.h2;
-  if (h2 === void 0 || !facts.connectionWasOpen || verdict.behaviorClose !== CloseBehavior.Ok && verdict.behaviorClose !== CloseBehavior.Unclean) return verdict;
-  const fail = (behaviorClose, resultClose) => ({ ...verdict, behaviorClose, resultClose });
+  if (h2 === void 0 || !facts.connectionWasOpen || verdict2.behaviorClose !== CloseBehavior.Ok && verdict2.behaviorClose !== CloseBehavior.Unclean) return verdict2;
+  const fail = (behaviorClose, resultClose) => ({ ...verdict2, behaviorClose, resultClose });
   if (h2.peerReset !== null && h2.peerReset !== CANCEL) {
     return fail(CloseBehavior.WrongCode, `The peer reset the stream with RST_STREAM ${h2ErrorName(h2.peerReset)}; RFC 8441 \xA75 ends a WebSocket with END_STREAM (an abort with RST_STREAM CANCEL).`);
   }
@@ -6877,7 +6882,7 @@ function orderlyEnd(verdict, facts) {
   if (!h2.peerEnded) {
     return fail(CloseBehavior.Unclean, `The peer never ended its side of the stream with END_STREAM; wsgate reset it${h2.ownReset === null ? "" : ` (${h2ErrorName(h2.ownReset)})`} after waiting. RFC 8441 \xA75: the orderly closure is END_STREAM.`);
   }
-  return verdict;
+  return verdict2;
 }
 function failOutcome(t, why) {
   t.setOutcome(Behavior.Failed, why);
@@ -6910,11 +6915,11 @@ function answerWords(a) {
   if (a.goaway !== null) return `ended the connection with GOAWAY ${h2ErrorName(a.goaway)}`;
   return a.closed ? "closed the connection without an answer" : "sent no answer in time";
 }
-async function withSession(s, count, body) {
+async function withSession(s, count2, body) {
   const session = await s.connect();
   if (typeof session === "string") return outcome(false, `No HTTP/2 connection for WebSockets: ${session}.`);
   try {
-    const opened = await Promise.all(Array.from({ length: count }, () => session.open()));
+    const opened = await Promise.all(Array.from({ length: count2 }, () => session.open()));
     const refused2 = opened.find((o) => typeof o === "string");
     if (refused2 !== void 0) return outcome(false, `An extended CONNECT on the connection was not answered 2xx: ${refused2}.`);
     return await body(opened);
@@ -6927,8 +6932,8 @@ async function closeAll(ws) {
   const bad = ends.findIndex((e2) => !e2.peerEnded || e2.peerReset !== null);
   const e = ends[bad];
   if (e === void 0) return { verdict: CloseBehavior.Ok, text: `Each of the ${ws.length} streams ended with the server's END_STREAM after the closing handshake.` };
-  const verdict = e.peerReset !== null && e.peerReset !== CANCEL ? CloseBehavior.WrongCode : CloseBehavior.Unclean;
-  return { verdict, text: `Stream ${bad + 1} did not end with the server's END_STREAM (${e.peerReset === null ? "none came" : `RST_STREAM ${h2ErrorName(e.peerReset)}`}); RFC 8441 \xA75: the orderly closure is END_STREAM.` };
+  const verdict2 = e.peerReset !== null && e.peerReset !== CANCEL ? CloseBehavior.WrongCode : CloseBehavior.Unclean;
+  return { verdict: verdict2, text: `Stream ${bad + 1} did not end with the server's END_STREAM (${e.peerReset === null ? "none came" : `RST_STREAM ${h2ErrorName(e.peerReset)}`}); RFC 8441 \xA75: the orderly closure is END_STREAM.` };
 }
 var NOT_JUDGED, settingsCases, closeCase, sessionCases, WINDOWED, streamCases, h2ServerCases;
 var init_s16_h2_server = __esm({
@@ -7234,6 +7239,297 @@ var init_s16_h2_client = __esm({
   }
 });
 
+// src/cases/data/attacks.ts
+var ServerAdvisories, ServerBudgets;
+var init_attacks = __esm({
+  "src/cases/data/attacks.ts"() {
+    "use strict";
+    ServerAdvisories = {
+      wsProtocolRegex: {
+        id: "CVE-2021-32640 (GHSA-6fc8-4gx4-v693)",
+        what: "ws before 7.4.6 split Sec-WebSocket-Protocol with / *, */: a value of many spaces between two tokens ('b' + ' '.repeat(n) + 'x') takes time quadratic in n"
+      },
+      extensionsRegex: {
+        id: "CVE-2020-7662 (GHSA-g78m-2chm-r7qv)",
+        what: 'websocket-extensions before 0.1.4 (npm; the Ruby gem before 0.1.5: CVE-2020-7663): an unclosed quoted parameter value of repeated backslash pairs (a; b="\\c\\c\\c...) makes its parser backtrack'
+      },
+      wsHeaderCount: {
+        id: "CVE-2024-37890 (GHSA-3h5v-q93c-6h6q)",
+        what: "ws before 8.17.1 (7.5.10, 6.2.3, 5.2.4): a request with more header lines than Node's server.maxHeadersCount (2,000) crashed the server (the upgrade headers past the limit are dropped, and ws read a missing one)"
+      },
+      wsPrototypeNames: {
+        id: "GHSA-5v72-xg48-5rpm",
+        what: 'ws before 3.3.1 (1.1.5): Sec-WebSocket-Extensions naming an extension or parameter after an Object.prototype property ("constructor") crashed the server'
+      },
+      gorillaLength: {
+        id: "CVE-2020-27813 (GHSA-jf24-p9p9-4rjh)",
+        what: "gorilla/websocket before 1.4.1: frame lengths whose sum overflows passed its read limit; a 64-bit length must have its top bit clear (RFC 6455 \xA75.2)"
+      },
+      declaredGigabyte: {
+        id: "TooTallNate/Java-WebSocket#1507",
+        what: "Java-WebSocket allocated a frame's declared payload (up to 2 GiB) from its 14-byte header, before reading a byte of it"
+      }
+    };
+    ServerBudgets = {
+      /** The longest any handshake answer may take, whatever the size of the request (ms). */
+      answerMs: 1e3,
+      /** Growth of the answer time under this many ms over the base is noise on a shared machine, whatever its shape. */
+      growthFloorMs: 25,
+      /**
+       * Super-linear growth: the time over the base at the largest size exceeds this many times what
+       * linear growth from the quarter size gives (quadratic growth gives 4 for 4× the size: twice 2).
+       */
+      growthSlack: 2,
+      /** Sizes a growth attack tries, in bytes, until the HTTP layer refuses one. */
+      growthSizes: [1e3, 2e3, 4e3, 8e3, 16e3, 32e3, 64e3, 128e3, 256e3, 512e3, 1048576],
+      /** How long the server has to fail the connection after a frame header it must refuse (ms). */
+      refuseAtHeaderMs: 2e3,
+      /** How long the server has to answer or drop a request it must survive (ms). */
+      survivesMs: 3e3,
+      /**
+       * The payload written after a header declaring 1 GiB: 1 KiB every 100 ms for 5 s. A server that
+       * refuses at the header has closed long before; one that reads it all never refused it.
+       */
+      trickle: { pieceBytes: 1024, everyMs: 100, totalBytes: 50 * 1024 }
+    };
+  }
+});
+
+// src/cases/attack-judges.ts
+function count(n) {
+  return n.toLocaleString("en-US");
+}
+function millis(ms) {
+  return ms < 10 ? `${ms.toFixed(1)} ms` : `${count(Math.round(ms))} ms`;
+}
+function verdict(behavior, result) {
+  return { behavior, result, behaviorClose: CloseBehavior.Ok, resultClose: "The attack does not judge the closing handshake." };
+}
+function answerText(p) {
+  if (p.status !== null) return `HTTP ${p.status} after ${millis(p.answerMs ?? 0)}`;
+  if (p.ending === "refused") return "no connection (refused)";
+  if (p.ending === "timeout") return "no answer";
+  return `a dropped connection (${p.ending === "reset" ? "reset" : "closed"}) with no answer`;
+}
+function unanswered(probes) {
+  return probes.find((p) => p.status === null && (p.ending === "timeout" || p.ending === "refused"));
+}
+function judgeGrowth(header, facts) {
+  const b = ServerBudgets;
+  const { base, largest, quarter } = facts;
+  const hung = unanswered(facts.probes);
+  if (hung !== void 0) return verdict(Behavior.Failed, `${header} of ${count(hung.size)} bytes: ${answerText(hung)} within ${millis(hung.waitMs)}.`);
+  if (largest === null || base === null) return verdict(Behavior.Informational, `The server's HTTP layer refused every size of ${header} (from ${count(facts.cap ?? 0)} bytes): nothing to measure.`);
+  const cap = facts.cap === null ? `it took every size up to ${count(largest.size)} bytes` : `its HTTP layer refused ${count(facts.cap)} bytes`;
+  const figures = `${sized(largest, header)}${quarter === null ? "" : `, ${count(quarter.size)} bytes in ${millis(quarter.ms)}`}, ${count(base.size)} byte${base.size === 1 ? "" : "s"} in ${millis(base.ms)}; ${cap}`;
+  const slowest = facts.probes.reduce((w, p) => p.answerMs !== null && p.answerMs > (w?.answerMs ?? -1) ? p : w, null);
+  if (slowest !== null && (slowest.answerMs ?? 0) > b.answerMs) {
+    return verdict(Behavior.Failed, `Answered ${header} of ${count(slowest.size)} bytes after ${millis(slowest.answerMs ?? 0)} (budget ${millis(b.answerMs)}): ${figures}.`);
+  }
+  const growth2 = superLinear(base, largest, quarter);
+  if (growth2 !== null) return verdict(Behavior.Failed, `The answer time grew super-linearly with ${header}'s size: ${growth2}; ${figures}.`);
+  return verdict(Behavior.Ok, `The answer time stayed within ${millis(b.answerMs)} and grew no faster than the size: ${figures}.`);
+}
+function sized(t, header) {
+  return `answered ${count(t.size)} bytes of ${header} in ${millis(t.ms)}`;
+}
+function superLinear(base, largest, quarter) {
+  const b = ServerBudgets;
+  const over = largest.ms - base.ms;
+  if (quarter === null || over <= b.growthFloorMs) return null;
+  const ratio = largest.size / quarter.size;
+  const before = Math.max(quarter.ms - base.ms, 1);
+  if (over <= b.growthSlack * ratio * before) return null;
+  return `${(over / before).toFixed(1)}\xD7 the time over a small value's for ${ratio.toFixed(1)}\xD7 the size (linear growth: ${ratio.toFixed(1)}\xD7; failing beyond ${(b.growthSlack * ratio).toFixed(1)}\xD7 and ${millis(b.growthFloorMs)})`;
+}
+function judgeSurvives(probes) {
+  const told = probes.map((p) => `${p.label}: ${answerText(p)}`).join("; ");
+  const hung = unanswered(probes);
+  if (hung !== void 0) return verdict(Behavior.Failed, `${hung.label}: ${answerText(hung)} within ${millis(hung.waitMs)}. (${told})`);
+  if (probes.some((p) => p.status === null)) return verdict(Behavior.NonStrict, `The server dropped the connection without an HTTP answer (RFC 6455 \xA74.2.1 asks for an error status such as 400): ${told}.`);
+  return verdict(Behavior.Ok, `The server answered: ${told} (budget ${millis(ServerBudgets.survivesMs)}).`);
+}
+function judgeRefusedAtHeader(probes) {
+  const budget = ServerBudgets.refuseAtHeaderMs;
+  const parts = [];
+  let worst = Behavior.Ok;
+  for (const p of probes) {
+    const [behavior, text] = refusal(p, budget);
+    parts.push(`${p.label}: ${text}`);
+    if (rank(behavior) > rank(worst)) worst = behavior;
+  }
+  return verdict(worst, `${parts.join("; ")} (budget ${millis(budget)}).`);
+}
+function refusal(p, budget) {
+  if (p.status !== 101) return [Behavior.Informational, `the opening handshake was not accepted (${answerText(p)}): the frame was never sent`];
+  const read = p.trickled > 0 ? ` after reading ${count(p.trickled)} payload bytes` : "";
+  if (p.closedMs === null) return [Behavior.Failed, `not refused: the server kept the connection open${read} and did not fail it`];
+  const how = p.closeCode === null ? "dropped TCP" : `closed with ${p.closeCode}`;
+  if (p.closedMs > budget) return [Behavior.Failed, `${how} only after ${millis(p.closedMs)}${read}: not at the header`];
+  if (p.closeCode !== null && !REFUSAL_CODES.has(p.closeCode)) return [Behavior.NonStrict, `${how} after ${millis(p.closedMs)}${read} (1002 or 1009 expected)`];
+  return [Behavior.Ok, `${how} after ${millis(p.closedMs)}${read}`];
+}
+function rank(b) {
+  return [Behavior.Ok, Behavior.Informational, Behavior.NonStrict, Behavior.Failed].indexOf(b);
+}
+var REFUSAL_CODES;
+var init_attack_judges = __esm({
+  "src/cases/attack-judges.ts"() {
+    "use strict";
+    init_verdicts();
+    init_attacks();
+    REFUSAL_CODES = /* @__PURE__ */ new Set([1002, 1009]);
+  }
+});
+
+// src/cases/s17-robustness-server.ts
+function requestWith(normal, after, before = []) {
+  const lines = [
+    `GET ${normal.target} HTTP/1.1`,
+    `Host: ${normal.host}`,
+    ...before,
+    "Upgrade: websocket",
+    "Connection: Upgrade",
+    `Sec-WebSocket-Key: ${normal.key}`,
+    "Sec-WebSocket-Version: 13",
+    ...after.map(([n, v]) => `${n}: ${v}`)
+  ];
+  return `${lines.join("\r\n")}\r
+\r
+`;
+}
+function fillerLines(n) {
+  const chars = "!#$%&'*+-.0123456789abcdefghijklmnopqrstuvwxyz^_`|~";
+  const width = n <= chars.length ** 2 ? 2 : 3;
+  const name = (i) => Array.from({ length: width }, (_, d) => chars[Math.floor(i / chars.length ** d) % chars.length]).join("");
+  return Array.from({ length: n }, (_, i) => `${name(i)}:x`);
+}
+function attackCase(spec) {
+  return defineCase({
+    id: spec.id,
+    description: `${spec.description} (${spec.rfc}; ${spec.advisory.id}: ${spec.advisory.what})`,
+    expectation: `${spec.expectation} Afterwards the server still echoes a message on a fresh connection, and (when wsgate started it) its process is alive.`,
+    expect: {},
+    close: { closedByMe: false, closeCode: [CloseCode.ProtocolError, CloseCode.MessageTooBig], requireClean: false },
+    schedule: { maxSeconds: spec.maxSeconds, runsAlone: true, cost: spec.maxSeconds / 4 },
+    attack: spec.attack,
+    run: () => void 0
+  });
+}
+function growth(header, value) {
+  return { kind: "growth", header, value, sizes: ServerBudgets.growthSizes, stopAfterMs: ServerBudgets.answerMs, judge: (facts) => judgeGrowth(header, facts) };
+}
+function survives(probes) {
+  return { kind: "probes", probes: probes.map((p) => ({ ...p, waitMs: ServerBudgets.survivesMs })), judge: judgeSurvives };
+}
+function headerLines(id, n) {
+  return attackCase({
+    id,
+    advisory: ServerAdvisories.wsHeaderCount,
+    rfc: "RFC 6455 \xA74.2.1, RFC 7230 \xA73.2.5",
+    description: `An upgrade request with ${n.toLocaleString("en-US")} header lines ("ab:x") ahead of Upgrade, Connection, Sec-WebSocket-Key and Sec-WebSocket-Version.`,
+    expectation: `The server answers (101, an HTTP error such as 400 or 431) within ${ServerBudgets.survivesMs} ms and keeps serving.`,
+    attack: survives([{ label: `${n.toLocaleString("en-US")} header lines`, size: n, request: (normal) => requestWith(normal, [], fillerLines(n)) }]),
+    maxSeconds: 10
+  });
+}
+function frameHeader(label, length64, trickle = false) {
+  const t = ServerBudgets.trickle;
+  const waitMs = ServerBudgets.refuseAtHeaderMs + (trickle ? t.totalBytes / t.pieceBytes * t.everyMs : 1e3);
+  return { label, size: 0, afterOpen: { head: hex(`82 ff ${length64} 37 fa 21 3d`), ...trickle ? { trickle: t } : {} }, waitMs };
+}
+var LIVENESS_TEXT, protocolGrowth, extensionsGrowth, PROTOTYPE_NAMES, prototypeNames, topBitLengths, declaredGigabyte, robustnessServerCases, livenessCase;
+var init_s17_robustness_server = __esm({
+  "src/cases/s17-robustness-server.ts"() {
+    "use strict";
+    init_constants();
+    init_attack_judges();
+    init_attacks();
+    init_define();
+    LIVENESS_TEXT = "wsgate liveness check.";
+    protocolGrowth = attackCase({
+      id: "17.1.1",
+      advisory: ServerAdvisories.wsProtocolRegex,
+      rfc: "RFC 6455 \xA74.1, \xA711.3.4",
+      description: "Upgrade requests whose Sec-WebSocket-Protocol is 'b', n spaces, 'x', for n from 1,000 up to what the server's HTTP layer accepts, each on a fresh connection; the answer time measured at each size.",
+      expectation: `Each answer (101 or an HTTP error) comes within ${ServerBudgets.answerMs} ms, and its time grows no faster than the header's size.`,
+      attack: growth("Sec-WebSocket-Protocol", (n) => `b${" ".repeat(n)}x`),
+      maxSeconds: 60
+    });
+    extensionsGrowth = attackCase({
+      id: "17.1.2",
+      advisory: ServerAdvisories.extensionsRegex,
+      rfc: "RFC 6455 \xA79.1, RFC 7230 \xA73.2.6",
+      description: 'Upgrade requests whose Sec-WebSocket-Extensions is a; b=" followed by n bytes of backslash-c pairs, never closed, for growing n, each on a fresh connection; the answer time measured at each size.',
+      expectation: `Each answer (an HTTP error, or a 101 without the extension) comes within ${ServerBudgets.answerMs} ms, and its time grows no faster than the header's size.`,
+      attack: growth("Sec-WebSocket-Extensions", (n) => `a; b="${"\\c".repeat(Math.ceil(n / 2))}`),
+      maxSeconds: 60
+    });
+    PROTOTYPE_NAMES = ["constructor", ",;constructor", "permessage-deflate; constructor", "__proto__; __proto__=1", "permessage-deflate; __proto__=1, toString; hasOwnProperty=x"];
+    prototypeNames = attackCase({
+      id: "17.1.5",
+      advisory: ServerAdvisories.wsPrototypeNames,
+      rfc: "RFC 6455 \xA79.1",
+      description: `Upgrade requests whose Sec-WebSocket-Extensions name extensions and parameters after Object.prototype's properties: ${PROTOTYPE_NAMES.map((v) => JSON.stringify(v)).join(", ")}, one request each.`,
+      expectation: `The server answers each (a 101 without those extensions, or an HTTP error) within ${ServerBudgets.survivesMs} ms and keeps serving.`,
+      attack: survives(PROTOTYPE_NAMES.map((v, i) => ({ label: JSON.stringify(v), size: i, request: (normal) => requestWith(normal, [["Sec-WebSocket-Extensions", v]]) }))),
+      maxSeconds: 20
+    });
+    topBitLengths = attackCase({
+      id: "17.2.1",
+      advisory: ServerAdvisories.gorillaLength,
+      rfc: "RFC 6455 \xA75.2, \xA77.1.7",
+      description: "After a normal opening handshake, a binary frame header (0x82 0xff) with the 64-bit length 0x8000000000000000 (its most significant bit set) and no payload; then, on a fresh connection, 0xffffffffffffffff (2^64 - 1).",
+      expectation: `The server fails the connection at the header, within ${ServerBudgets.refuseAtHeaderMs} ms: a close frame with 1002 (or 1009), or a dropped TCP connection.`,
+      attack: {
+        kind: "probes",
+        probes: [frameHeader("length 0x8000000000000000", "80 00 00 00 00 00 00 00"), frameHeader("length 2^64 - 1", "ff ff ff ff ff ff ff ff")],
+        judge: judgeRefusedAtHeader
+      },
+      maxSeconds: 15
+    });
+    declaredGigabyte = attackCase({
+      id: "17.2.2",
+      advisory: ServerAdvisories.declaredGigabyte,
+      rfc: "RFC 6455 \xA710.4, \xA77.4.1",
+      description: `After a normal opening handshake, a binary frame header declaring 1 GiB (0x82 0xff 00 00 00 00 40 00 00 00), then its payload trickled: ${ServerBudgets.trickle.pieceBytes} bytes every ${ServerBudgets.trickle.everyMs} ms, at most ${ServerBudgets.trickle.totalBytes.toLocaleString("en-US")} bytes.`,
+      expectation: `A server with a message limit below 1 GiB refuses the frame at its header, within ${ServerBudgets.refuseAtHeaderMs} ms (1009, 1002 or a dropped connection), not after reading the payload.`,
+      attack: { kind: "probes", probes: [frameHeader("1 GiB declared, trickled", "00 00 00 00 40 00 00 00", true)], judge: judgeRefusedAtHeader },
+      maxSeconds: 20
+    });
+    robustnessServerCases = [
+      protocolGrowth,
+      extensionsGrowth,
+      headerLines("17.1.3", 2e3),
+      headerLines("17.1.4", 1e4),
+      prototypeNames,
+      topBitLengths,
+      declaredGigabyte
+    ];
+    livenessCase = defineCase({
+      id: "17.0.1",
+      description: "Liveness: a text message of 22 bytes on a fresh connection, after an attack.",
+      expectation: "The server echoes it and closes the connection cleanly.",
+      expect: { OK: [message(LIVENESS_TEXT)] },
+      close: closedByMe(),
+      schedule: { maxSeconds: 4 },
+      run: (t) => {
+        t.sendMessage(LIVENESS_TEXT);
+        t.killAfter(2);
+      }
+    });
+  }
+});
+
+// src/cases/s18-robustness-client.ts
+var robustnessClientCases;
+var init_s18_robustness_client = __esm({
+  "src/cases/s18-robustness-client.ts"() {
+    "use strict";
+    robustnessClientCases = [];
+  }
+});
+
 // src/cases/registry.ts
 var registry_exports = {};
 __export(registry_exports, {
@@ -7245,6 +7541,8 @@ __export(registry_exports, {
   extendedCatalogue: () => extendedCatalogue,
   h2ClientCatalogue: () => h2ClientCatalogue,
   h2ServerCatalogue: () => h2ServerCatalogue,
+  robustnessClientCatalogue: () => robustnessClientCatalogue,
+  robustnessServerCatalogue: () => robustnessServerCatalogue,
   serverExtendedCatalogue: () => serverExtendedCatalogue
 });
 function compareIds(a, b) {
@@ -7263,13 +7561,14 @@ function buildCatalogue(...groups) {
   }
   return Object.freeze(all);
 }
-function catalogueFor(extended, under = "client", transport = "http/1.1") {
+function catalogueFor(extended, under = "client", transport = "http/1.1", robustness = false) {
+  if (robustness) return under === "server" ? robustnessServerCatalogue : robustnessClientCatalogue;
   if (!extended) return catalogue;
   if (transport === "h2") return under === "server" ? h2ServerCatalogue : h2ClientCatalogue;
   if (under === "server") return serverExtendedCatalogue;
   return extendedCatalogue;
 }
-var catalogue, extendedCatalogue, serverExtendedCatalogue, h2ServerCatalogue, h2ClientCatalogue, everyCase;
+var catalogue, extendedCatalogue, serverExtendedCatalogue, h2ServerCatalogue, h2ClientCatalogue, robustnessServerCatalogue, robustnessClientCatalogue, everyCase;
 var init_registry = __esm({
   "src/cases/registry.ts"() {
     "use strict";
@@ -7288,6 +7587,8 @@ var init_registry = __esm({
     init_s15_server_handshake();
     init_s16_h2_server();
     init_s16_h2_client();
+    init_s17_robustness_server();
+    init_s18_robustness_client();
     catalogue = buildCatalogue(
       framingCases,
       pingCases,
@@ -7305,7 +7606,9 @@ var init_registry = __esm({
     serverExtendedCatalogue = buildCatalogue(catalogue, serverHandshakeCases);
     h2ServerCatalogue = buildCatalogue(catalogue, h2ServerCases);
     h2ClientCatalogue = buildCatalogue(catalogue, h2ClientCases);
-    everyCase = buildCatalogue(catalogue, handshakeCases, serverHandshakeCases, h2ServerCases, h2ClientCases);
+    robustnessServerCatalogue = buildCatalogue(robustnessServerCases);
+    robustnessClientCatalogue = buildCatalogue(robustnessClientCases);
+    everyCase = buildCatalogue(catalogue, handshakeCases, serverHandshakeCases, h2ServerCases, h2ClientCases, robustnessServerCases, robustnessClientCases);
   }
 });
 
@@ -7466,7 +7769,7 @@ function runCasesScheduled(cases2, jobs, stopped, task) {
   );
 }
 function selectForRun(config) {
-  const from = catalogueFor(config.extended, config.role, config.http2 === true ? "h2" : "http/1.1");
+  const from = catalogueFor(config.extended, config.role, config.http2 === true ? "h2" : "http/1.1", config.robustness === true);
   for (const pattern of config.cases) refuseOtherTransport(pattern, from, config.http2 === true);
   const patterns = selectCases(from, config.cases, config.excludeCases);
   if (patterns.length === 0) throw new UsageError("no case is selected: check --cases and --exclude-cases");
@@ -7667,10 +7970,10 @@ function echo(url2, onText, options = WS_ECHO_OPTIONS) {
 
 // src/bundled/reference-client.ts
 var echo2 = process.env[HTTP2_ENV] === "1" ? echoH2 : echo;
-async function runConcurrently(base, agent, count, jobs) {
+async function runConcurrently(base, agent, count2, jobs) {
   const [{ catalogue: catalogue2 }, { runCasesScheduled: runCasesScheduled2, runPool: runPool2 }] = await Promise.all([Promise.resolve().then(() => (init_registry(), registry_exports)), Promise.resolve().then(() => (init_schedule(), schedule_exports))]);
   const byId = new Map(catalogue2.map((c) => [c.id, c]));
-  const ids = new Array(count).fill("");
+  const ids = new Array(count2).fill("");
   await runPool2(
     ids.map((_, i) => i),
     8,
@@ -7697,15 +8000,15 @@ var parsed = new URL(url);
 if (parsed.pathname === "/" || parsed.pathname === "") {
   const base = url.replace(/\/+$/, "");
   const agent = encodeURIComponent(process.argv[3] ?? process.env.WSGATE_AGENT ?? "wsgate-reference-ws");
-  let count = 0;
+  let count2 = 0;
   await echo2(`${base}/getCaseCount`, (text) => {
-    count = Number(text);
+    count2 = Number(text);
   });
   const jobs = Math.max(1, Math.floor(Number(process.env.WSGATE_JOBS ?? "1")) || 1);
   if (jobs === 1) {
-    for (let i = 1; i <= count; i++) await echo2(`${base}/runCase?case=${i}&agent=${agent}`);
+    for (let i = 1; i <= count2; i++) await echo2(`${base}/runCase?case=${i}&agent=${agent}`);
   } else {
-    await runConcurrently(base, agent, count, jobs);
+    await runConcurrently(base, agent, count2, jobs);
   }
   await echo2(`${base}/updateReports?agent=${agent}`);
 } else {

@@ -5251,14 +5251,14 @@ function codePointLength(str) {
   const units = str.length;
   if (!highSurrogate.test(str))
     return units;
-  let count3 = units;
+  let count4 = units;
   for (let i2 = 0; i2 < units - 1; i2++) {
     if ((str.charCodeAt(i2) & 64512) === 55296 && (str.charCodeAt(i2 + 1) & 64512) === 56320) {
-      count3--;
+      count4--;
       i2++;
     }
   }
-  return count3;
+  return count4;
 }
 function getLengthableOrigin(input3) {
   if (Array.isArray(input3))
@@ -9749,8 +9749,8 @@ var init_az = __esm({
 });
 
 // node_modules/zod/v4/locales/be.js
-function getBelarusianPlural(count3, one2, few, many) {
-  const absCount = Math.abs(count3);
+function getBelarusianPlural(count4, one2, few, many) {
+  const absCount = Math.abs(count4);
   const lastDigit = absCount % 10;
   const lastTwoDigits = absCount % 100;
   if (lastTwoDigits >= 11 && lastTwoDigits <= 19) {
@@ -12523,8 +12523,8 @@ var init_hu = __esm({
 });
 
 // node_modules/zod/v4/locales/hy.js
-function getArmenianPlural(count3, one2, many) {
-  return Math.abs(count3) === 1 ? one2 : many;
+function getArmenianPlural(count4, one2, many) {
+  return Math.abs(count4) === 1 ? one2 : many;
 }
 function withDefiniteArticle(word) {
   if (!word)
@@ -15399,8 +15399,8 @@ var init_ro = __esm({
 });
 
 // node_modules/zod/v4/locales/ru.js
-function getRussianPlural(count3, one2, few, many) {
-  const absCount = Math.abs(count3);
+function getRussianPlural(count4, one2, few, many) {
+  const absCount = Math.abs(count4);
   const lastDigit = absCount % 10;
   const lastTwoDigits = absCount % 100;
   if (lastTwoDigits >= 11 && lastTwoDigits <= 19) {
@@ -25214,13 +25214,18 @@ var init_categories = __esm({
       // The same subjects from the other side: a server under test (--role server --extended).
       "15": "Opening Handshake and Framing (server under test)",
       // RFC 8441's own rules, both roles (--http2 --extended): 16.1 for a server under test, 16.2 for a client.
-      "16": "WebSocket over HTTP/2 (RFC 8441)"
+      "16": "WebSocket over HTTP/2 (RFC 8441)",
+      // The robustness profile (--robustness only, never by default): the known denial-of-service attacks.
+      "17": "Robustness: attacks on a server under test",
+      "18": "Robustness: attacks on a client under test"
     };
-    WSGATE_GROUPS = /* @__PURE__ */ new Set(["14", "15", "16"]);
+    WSGATE_GROUPS = /* @__PURE__ */ new Set(["14", "15", "16", "17", "18"]);
     subcategoryNames = {
       "15.1": "Upgrade requests the server must refuse",
       "15.2": "permessage-deflate offers the server must decline",
       "15.3": "Frames the server must refuse",
+      "17.1": "Opening handshake: header values, lines and names that broke servers",
+      "17.2": "Frame headers: lengths a server must refuse at the header",
       "16.1": "Server under test: SETTINGS, extended CONNECT, stream ends, several streams, flow control, PING (RFC 8441)",
       "16.2": "Client under test: extended CONNECT, 2xx without Sec-WebSocket-Accept, stream ends, flow control, PING (RFC 8441)",
       "1.1": "Text Messages",
@@ -25329,9 +25334,9 @@ function hex3(text) {
 function timeout(tag) {
   return { kind: "timeout", tag };
 }
-function wrongCodeFails(verdict) {
-  if (verdict.behaviorClose !== "WRONG CODE") return verdict;
-  return { ...verdict, behavior: "FAILED", result: verdict.resultClose };
+function wrongCodeFails(verdict2) {
+  if (verdict2.behaviorClose !== "WRONG CODE") return verdict2;
+  return { ...verdict2, behavior: "FAILED", result: verdict2.resultClose };
 }
 var ID_PATTERN;
 var init_define = __esm({
@@ -26191,11 +26196,11 @@ function refusedClose(codes) {
   return { closedByMe: true, closeCode: codes, requireClean: false };
 }
 function informational(result) {
-  return (verdict) => ({
-    ...verdict,
+  return (verdict2) => ({
+    ...verdict2,
     behavior: Behavior.Informational,
     behaviorClose: CloseBehavior.Informational,
-    result: result(verdict)
+    result: result(verdict2)
   });
 }
 function closeFirst(def) {
@@ -26672,17 +26677,17 @@ var init_s10_misc = __esm({
           t.sendMessage(payload, { fragmentSize: FRAGMENT_SIZE });
           t.killAfter(10);
         },
-        adjust(verdict, facts) {
-          if (!facts.connectionWasOpen) return { ...verdict, behavior: Behavior.Failed, result: "WebSocket connection was never open" };
+        adjust(verdict2, facts) {
+          if (!facts.connectionWasOpen) return { ...verdict2, behavior: Behavior.Failed, result: "WebSocket connection was never open" };
           const sent = {
             [Opcode.Continuation]: facts.txFrameStats[String(Opcode.Continuation)],
             [Opcode.Text]: facts.txFrameStats[String(Opcode.Text)]
           };
           if (sent[Opcode.Continuation] === EXPECTED_TX_FRAMES[Opcode.Continuation] && sent[Opcode.Text] === EXPECTED_TX_FRAMES[Opcode.Text]) {
-            return verdict;
+            return verdict2;
           }
           return {
-            ...verdict,
+            ...verdict2,
             behavior: Behavior.Failed,
             result: `Frames transmitted ${pyDict(sent)} does not match what we expected ${pyDict(EXPECTED_TX_FRAMES)}.`
           };
@@ -27084,9 +27089,9 @@ ${start}
   return exact("pdf", Buffer.concat(parts));
 }
 function codePointOffsets(bytes2) {
-  let count3 = 0;
-  for (let i2 = 0; i2 < bytes2.length; i2++) if ((bytes2[i2] & 192) !== 128) count3++;
-  const offsets = new Int32Array(count3 + 1);
+  let count4 = 0;
+  for (let i2 = 0; i2 < bytes2.length; i2++) if ((bytes2[i2] & 192) !== 128) count4++;
+  const offsets = new Int32Array(count4 + 1);
   let k = 0;
   for (let i2 = 0; i2 < bytes2.length; i2++) if ((bytes2[i2] & 192) !== 128) offsets[k++] = i2;
   offsets[k] = bytes2.length;
@@ -27596,8 +27601,8 @@ function needsMet(needs, info) {
   return true;
 }
 function unimplementedUnlessScripted(needs) {
-  return (verdict, facts) => {
-    if (facts.scriptedHandshake === true) return verdict;
+  return (verdict2, facts) => {
+    if (facts.scriptedHandshake === true) return verdict2;
     return {
       behavior: Behavior.Unimplemented,
       result: needsText(needs),
@@ -28076,13 +28081,13 @@ function mustDecline(id, offer, what) {
       else t.setOutcome(Behavior.Ok, "The server declined the offer (its response has no permessage-deflate).");
       t.sendClose(CloseCode.Normal);
     },
-    adjust: (verdict, facts) => {
+    adjust: (verdict2, facts) => {
       const status = statusOf(facts.httpResponse);
       if (status === 101 && !facts.connectionWasOpen) {
         return judged(Behavior.Failed, "The server accepted the offer (its response names permessage-deflate).");
       }
       if (status !== 101) return judged(Behavior.NonStrict, status === null ? "The server closed the connection without a response instead of declining the offer." : `The server refused the handshake (HTTP ${status}) instead of declining the offer.`);
-      return { ...verdict, behaviorClose: CloseBehavior.Ok, resultClose: "Connection was properly closed" };
+      return { ...verdict2, behaviorClose: CloseBehavior.Ok, resultClose: "Connection was properly closed" };
     }
   });
 }
@@ -28395,10 +28400,10 @@ var init_h2_frames = __esm({
 });
 
 // src/cases/h2-judging.ts
-function orderlyEnd(verdict, facts) {
+function orderlyEnd(verdict2, facts) {
   const h22 = facts.h2;
-  if (h22 === void 0 || !facts.connectionWasOpen || verdict.behaviorClose !== CloseBehavior.Ok && verdict.behaviorClose !== CloseBehavior.Unclean) return verdict;
-  const fail3 = (behaviorClose, resultClose) => ({ ...verdict, behaviorClose, resultClose });
+  if (h22 === void 0 || !facts.connectionWasOpen || verdict2.behaviorClose !== CloseBehavior.Ok && verdict2.behaviorClose !== CloseBehavior.Unclean) return verdict2;
+  const fail3 = (behaviorClose, resultClose) => ({ ...verdict2, behaviorClose, resultClose });
   if (h22.peerReset !== null && h22.peerReset !== CANCEL) {
     return fail3(CloseBehavior.WrongCode, `The peer reset the stream with RST_STREAM ${h2ErrorName(h22.peerReset)}; RFC 8441 \xA75 ends a WebSocket with END_STREAM (an abort with RST_STREAM CANCEL).`);
   }
@@ -28408,7 +28413,7 @@ function orderlyEnd(verdict, facts) {
   if (!h22.peerEnded) {
     return fail3(CloseBehavior.Unclean, `The peer never ended its side of the stream with END_STREAM; wsgate reset it${h22.ownReset === null ? "" : ` (${h2ErrorName(h22.ownReset)})`} after waiting. RFC 8441 \xA75: the orderly closure is END_STREAM.`);
   }
-  return verdict;
+  return verdict2;
 }
 function failOutcome(t, why) {
   t.setOutcome(Behavior.Failed, why);
@@ -28441,11 +28446,11 @@ function answerWords(a2) {
   if (a2.goaway !== null) return `ended the connection with GOAWAY ${h2ErrorName(a2.goaway)}`;
   return a2.closed ? "closed the connection without an answer" : "sent no answer in time";
 }
-async function withSession(s, count3, body) {
+async function withSession(s, count4, body) {
   const session = await s.connect();
   if (typeof session === "string") return outcome(false, `No HTTP/2 connection for WebSockets: ${session}.`);
   try {
-    const opened = await Promise.all(Array.from({ length: count3 }, () => session.open()));
+    const opened = await Promise.all(Array.from({ length: count4 }, () => session.open()));
     const refused2 = opened.find((o2) => typeof o2 === "string");
     if (refused2 !== void 0) return outcome(false, `An extended CONNECT on the connection was not answered 2xx: ${refused2}.`);
     return await body(opened);
@@ -28458,8 +28463,8 @@ async function closeAll(ws) {
   const bad = ends.findIndex((e2) => !e2.peerEnded || e2.peerReset !== null);
   const e = ends[bad];
   if (e === void 0) return { verdict: CloseBehavior.Ok, text: `Each of the ${ws.length} streams ended with the server's END_STREAM after the closing handshake.` };
-  const verdict = e.peerReset !== null && e.peerReset !== CANCEL ? CloseBehavior.WrongCode : CloseBehavior.Unclean;
-  return { verdict, text: `Stream ${bad + 1} did not end with the server's END_STREAM (${e.peerReset === null ? "none came" : `RST_STREAM ${h2ErrorName(e.peerReset)}`}); RFC 8441 \xA75: the orderly closure is END_STREAM.` };
+  const verdict2 = e.peerReset !== null && e.peerReset !== CANCEL ? CloseBehavior.WrongCode : CloseBehavior.Unclean;
+  return { verdict: verdict2, text: `Stream ${bad + 1} did not end with the server's END_STREAM (${e.peerReset === null ? "none came" : `RST_STREAM ${h2ErrorName(e.peerReset)}`}); RFC 8441 \xA75: the orderly closure is END_STREAM.` };
 }
 var NOT_JUDGED, settingsCases, closeCase, sessionCases, WINDOWED, streamCases, h2ServerCases;
 var init_s16_h2_server = __esm({
@@ -28765,6 +28770,297 @@ var init_s16_h2_client = __esm({
   }
 });
 
+// src/cases/data/attacks.ts
+var ServerAdvisories, ServerBudgets;
+var init_attacks = __esm({
+  "src/cases/data/attacks.ts"() {
+    "use strict";
+    ServerAdvisories = {
+      wsProtocolRegex: {
+        id: "CVE-2021-32640 (GHSA-6fc8-4gx4-v693)",
+        what: "ws before 7.4.6 split Sec-WebSocket-Protocol with / *, */: a value of many spaces between two tokens ('b' + ' '.repeat(n) + 'x') takes time quadratic in n"
+      },
+      extensionsRegex: {
+        id: "CVE-2020-7662 (GHSA-g78m-2chm-r7qv)",
+        what: 'websocket-extensions before 0.1.4 (npm; the Ruby gem before 0.1.5: CVE-2020-7663): an unclosed quoted parameter value of repeated backslash pairs (a; b="\\c\\c\\c...) makes its parser backtrack'
+      },
+      wsHeaderCount: {
+        id: "CVE-2024-37890 (GHSA-3h5v-q93c-6h6q)",
+        what: "ws before 8.17.1 (7.5.10, 6.2.3, 5.2.4): a request with more header lines than Node's server.maxHeadersCount (2,000) crashed the server (the upgrade headers past the limit are dropped, and ws read a missing one)"
+      },
+      wsPrototypeNames: {
+        id: "GHSA-5v72-xg48-5rpm",
+        what: 'ws before 3.3.1 (1.1.5): Sec-WebSocket-Extensions naming an extension or parameter after an Object.prototype property ("constructor") crashed the server'
+      },
+      gorillaLength: {
+        id: "CVE-2020-27813 (GHSA-jf24-p9p9-4rjh)",
+        what: "gorilla/websocket before 1.4.1: frame lengths whose sum overflows passed its read limit; a 64-bit length must have its top bit clear (RFC 6455 \xA75.2)"
+      },
+      declaredGigabyte: {
+        id: "TooTallNate/Java-WebSocket#1507",
+        what: "Java-WebSocket allocated a frame's declared payload (up to 2 GiB) from its 14-byte header, before reading a byte of it"
+      }
+    };
+    ServerBudgets = {
+      /** The longest any handshake answer may take, whatever the size of the request (ms). */
+      answerMs: 1e3,
+      /** Growth of the answer time under this many ms over the base is noise on a shared machine, whatever its shape. */
+      growthFloorMs: 25,
+      /**
+       * Super-linear growth: the time over the base at the largest size exceeds this many times what
+       * linear growth from the quarter size gives (quadratic growth gives 4 for 4× the size: twice 2).
+       */
+      growthSlack: 2,
+      /** Sizes a growth attack tries, in bytes, until the HTTP layer refuses one. */
+      growthSizes: [1e3, 2e3, 4e3, 8e3, 16e3, 32e3, 64e3, 128e3, 256e3, 512e3, 1048576],
+      /** How long the server has to fail the connection after a frame header it must refuse (ms). */
+      refuseAtHeaderMs: 2e3,
+      /** How long the server has to answer or drop a request it must survive (ms). */
+      survivesMs: 3e3,
+      /**
+       * The payload written after a header declaring 1 GiB: 1 KiB every 100 ms for 5 s. A server that
+       * refuses at the header has closed long before; one that reads it all never refused it.
+       */
+      trickle: { pieceBytes: 1024, everyMs: 100, totalBytes: 50 * 1024 }
+    };
+  }
+});
+
+// src/cases/attack-judges.ts
+function count(n2) {
+  return n2.toLocaleString("en-US");
+}
+function millis(ms) {
+  return ms < 10 ? `${ms.toFixed(1)} ms` : `${count(Math.round(ms))} ms`;
+}
+function verdict(behavior, result) {
+  return { behavior, result, behaviorClose: CloseBehavior.Ok, resultClose: "The attack does not judge the closing handshake." };
+}
+function answerText(p) {
+  if (p.status !== null) return `HTTP ${p.status} after ${millis(p.answerMs ?? 0)}`;
+  if (p.ending === "refused") return "no connection (refused)";
+  if (p.ending === "timeout") return "no answer";
+  return `a dropped connection (${p.ending === "reset" ? "reset" : "closed"}) with no answer`;
+}
+function unanswered(probes) {
+  return probes.find((p) => p.status === null && (p.ending === "timeout" || p.ending === "refused"));
+}
+function judgeGrowth(header, facts) {
+  const b = ServerBudgets;
+  const { base, largest, quarter } = facts;
+  const hung = unanswered(facts.probes);
+  if (hung !== void 0) return verdict(Behavior.Failed, `${header} of ${count(hung.size)} bytes: ${answerText(hung)} within ${millis(hung.waitMs)}.`);
+  if (largest === null || base === null) return verdict(Behavior.Informational, `The server's HTTP layer refused every size of ${header} (from ${count(facts.cap ?? 0)} bytes): nothing to measure.`);
+  const cap = facts.cap === null ? `it took every size up to ${count(largest.size)} bytes` : `its HTTP layer refused ${count(facts.cap)} bytes`;
+  const figures2 = `${sized(largest, header)}${quarter === null ? "" : `, ${count(quarter.size)} bytes in ${millis(quarter.ms)}`}, ${count(base.size)} byte${base.size === 1 ? "" : "s"} in ${millis(base.ms)}; ${cap}`;
+  const slowest = facts.probes.reduce((w, p) => p.answerMs !== null && p.answerMs > (w?.answerMs ?? -1) ? p : w, null);
+  if (slowest !== null && (slowest.answerMs ?? 0) > b.answerMs) {
+    return verdict(Behavior.Failed, `Answered ${header} of ${count(slowest.size)} bytes after ${millis(slowest.answerMs ?? 0)} (budget ${millis(b.answerMs)}): ${figures2}.`);
+  }
+  const growth2 = superLinear(base, largest, quarter);
+  if (growth2 !== null) return verdict(Behavior.Failed, `The answer time grew super-linearly with ${header}'s size: ${growth2}; ${figures2}.`);
+  return verdict(Behavior.Ok, `The answer time stayed within ${millis(b.answerMs)} and grew no faster than the size: ${figures2}.`);
+}
+function sized(t, header) {
+  return `answered ${count(t.size)} bytes of ${header} in ${millis(t.ms)}`;
+}
+function superLinear(base, largest, quarter) {
+  const b = ServerBudgets;
+  const over = largest.ms - base.ms;
+  if (quarter === null || over <= b.growthFloorMs) return null;
+  const ratio2 = largest.size / quarter.size;
+  const before = Math.max(quarter.ms - base.ms, 1);
+  if (over <= b.growthSlack * ratio2 * before) return null;
+  return `${(over / before).toFixed(1)}\xD7 the time over a small value's for ${ratio2.toFixed(1)}\xD7 the size (linear growth: ${ratio2.toFixed(1)}\xD7; failing beyond ${(b.growthSlack * ratio2).toFixed(1)}\xD7 and ${millis(b.growthFloorMs)})`;
+}
+function judgeSurvives(probes) {
+  const told = probes.map((p) => `${p.label}: ${answerText(p)}`).join("; ");
+  const hung = unanswered(probes);
+  if (hung !== void 0) return verdict(Behavior.Failed, `${hung.label}: ${answerText(hung)} within ${millis(hung.waitMs)}. (${told})`);
+  if (probes.some((p) => p.status === null)) return verdict(Behavior.NonStrict, `The server dropped the connection without an HTTP answer (RFC 6455 \xA74.2.1 asks for an error status such as 400): ${told}.`);
+  return verdict(Behavior.Ok, `The server answered: ${told} (budget ${millis(ServerBudgets.survivesMs)}).`);
+}
+function judgeRefusedAtHeader(probes) {
+  const budget = ServerBudgets.refuseAtHeaderMs;
+  const parts = [];
+  let worst = Behavior.Ok;
+  for (const p of probes) {
+    const [behavior, text] = refusal(p, budget);
+    parts.push(`${p.label}: ${text}`);
+    if (rank(behavior) > rank(worst)) worst = behavior;
+  }
+  return verdict(worst, `${parts.join("; ")} (budget ${millis(budget)}).`);
+}
+function refusal(p, budget) {
+  if (p.status !== 101) return [Behavior.Informational, `the opening handshake was not accepted (${answerText(p)}): the frame was never sent`];
+  const read = p.trickled > 0 ? ` after reading ${count(p.trickled)} payload bytes` : "";
+  if (p.closedMs === null) return [Behavior.Failed, `not refused: the server kept the connection open${read} and did not fail it`];
+  const how = p.closeCode === null ? "dropped TCP" : `closed with ${p.closeCode}`;
+  if (p.closedMs > budget) return [Behavior.Failed, `${how} only after ${millis(p.closedMs)}${read}: not at the header`];
+  if (p.closeCode !== null && !REFUSAL_CODES.has(p.closeCode)) return [Behavior.NonStrict, `${how} after ${millis(p.closedMs)}${read} (1002 or 1009 expected)`];
+  return [Behavior.Ok, `${how} after ${millis(p.closedMs)}${read}`];
+}
+function rank(b) {
+  return [Behavior.Ok, Behavior.Informational, Behavior.NonStrict, Behavior.Failed].indexOf(b);
+}
+var REFUSAL_CODES;
+var init_attack_judges = __esm({
+  "src/cases/attack-judges.ts"() {
+    "use strict";
+    init_verdicts();
+    init_attacks();
+    REFUSAL_CODES = /* @__PURE__ */ new Set([1002, 1009]);
+  }
+});
+
+// src/cases/s17-robustness-server.ts
+function requestWith(normal, after, before = []) {
+  const lines = [
+    `GET ${normal.target} HTTP/1.1`,
+    `Host: ${normal.host}`,
+    ...before,
+    "Upgrade: websocket",
+    "Connection: Upgrade",
+    `Sec-WebSocket-Key: ${normal.key}`,
+    "Sec-WebSocket-Version: 13",
+    ...after.map(([n2, v]) => `${n2}: ${v}`)
+  ];
+  return `${lines.join("\r\n")}\r
+\r
+`;
+}
+function fillerLines(n2) {
+  const chars = "!#$%&'*+-.0123456789abcdefghijklmnopqrstuvwxyz^_`|~";
+  const width = n2 <= chars.length ** 2 ? 2 : 3;
+  const name = (i2) => Array.from({ length: width }, (_, d) => chars[Math.floor(i2 / chars.length ** d) % chars.length]).join("");
+  return Array.from({ length: n2 }, (_, i2) => `${name(i2)}:x`);
+}
+function attackCase(spec) {
+  return defineCase({
+    id: spec.id,
+    description: `${spec.description} (${spec.rfc}; ${spec.advisory.id}: ${spec.advisory.what})`,
+    expectation: `${spec.expectation} Afterwards the server still echoes a message on a fresh connection, and (when wsgate started it) its process is alive.`,
+    expect: {},
+    close: { closedByMe: false, closeCode: [CloseCode.ProtocolError, CloseCode.MessageTooBig], requireClean: false },
+    schedule: { maxSeconds: spec.maxSeconds, runsAlone: true, cost: spec.maxSeconds / 4 },
+    attack: spec.attack,
+    run: () => void 0
+  });
+}
+function growth(header, value) {
+  return { kind: "growth", header, value, sizes: ServerBudgets.growthSizes, stopAfterMs: ServerBudgets.answerMs, judge: (facts) => judgeGrowth(header, facts) };
+}
+function survives(probes) {
+  return { kind: "probes", probes: probes.map((p) => ({ ...p, waitMs: ServerBudgets.survivesMs })), judge: judgeSurvives };
+}
+function headerLines(id, n2) {
+  return attackCase({
+    id,
+    advisory: ServerAdvisories.wsHeaderCount,
+    rfc: "RFC 6455 \xA74.2.1, RFC 7230 \xA73.2.5",
+    description: `An upgrade request with ${n2.toLocaleString("en-US")} header lines ("ab:x") ahead of Upgrade, Connection, Sec-WebSocket-Key and Sec-WebSocket-Version.`,
+    expectation: `The server answers (101, an HTTP error such as 400 or 431) within ${ServerBudgets.survivesMs} ms and keeps serving.`,
+    attack: survives([{ label: `${n2.toLocaleString("en-US")} header lines`, size: n2, request: (normal) => requestWith(normal, [], fillerLines(n2)) }]),
+    maxSeconds: 10
+  });
+}
+function frameHeader(label, length64, trickle = false) {
+  const t = ServerBudgets.trickle;
+  const waitMs = ServerBudgets.refuseAtHeaderMs + (trickle ? t.totalBytes / t.pieceBytes * t.everyMs : 1e3);
+  return { label, size: 0, afterOpen: { head: hex3(`82 ff ${length64} 37 fa 21 3d`), ...trickle ? { trickle: t } : {} }, waitMs };
+}
+var LIVENESS_TEXT, protocolGrowth, extensionsGrowth, PROTOTYPE_NAMES, prototypeNames, topBitLengths, declaredGigabyte, robustnessServerCases, livenessCase;
+var init_s17_robustness_server = __esm({
+  "src/cases/s17-robustness-server.ts"() {
+    "use strict";
+    init_constants();
+    init_attack_judges();
+    init_attacks();
+    init_define();
+    LIVENESS_TEXT = "wsgate liveness check.";
+    protocolGrowth = attackCase({
+      id: "17.1.1",
+      advisory: ServerAdvisories.wsProtocolRegex,
+      rfc: "RFC 6455 \xA74.1, \xA711.3.4",
+      description: "Upgrade requests whose Sec-WebSocket-Protocol is 'b', n spaces, 'x', for n from 1,000 up to what the server's HTTP layer accepts, each on a fresh connection; the answer time measured at each size.",
+      expectation: `Each answer (101 or an HTTP error) comes within ${ServerBudgets.answerMs} ms, and its time grows no faster than the header's size.`,
+      attack: growth("Sec-WebSocket-Protocol", (n2) => `b${" ".repeat(n2)}x`),
+      maxSeconds: 60
+    });
+    extensionsGrowth = attackCase({
+      id: "17.1.2",
+      advisory: ServerAdvisories.extensionsRegex,
+      rfc: "RFC 6455 \xA79.1, RFC 7230 \xA73.2.6",
+      description: 'Upgrade requests whose Sec-WebSocket-Extensions is a; b=" followed by n bytes of backslash-c pairs, never closed, for growing n, each on a fresh connection; the answer time measured at each size.',
+      expectation: `Each answer (an HTTP error, or a 101 without the extension) comes within ${ServerBudgets.answerMs} ms, and its time grows no faster than the header's size.`,
+      attack: growth("Sec-WebSocket-Extensions", (n2) => `a; b="${"\\c".repeat(Math.ceil(n2 / 2))}`),
+      maxSeconds: 60
+    });
+    PROTOTYPE_NAMES = ["constructor", ",;constructor", "permessage-deflate; constructor", "__proto__; __proto__=1", "permessage-deflate; __proto__=1, toString; hasOwnProperty=x"];
+    prototypeNames = attackCase({
+      id: "17.1.5",
+      advisory: ServerAdvisories.wsPrototypeNames,
+      rfc: "RFC 6455 \xA79.1",
+      description: `Upgrade requests whose Sec-WebSocket-Extensions name extensions and parameters after Object.prototype's properties: ${PROTOTYPE_NAMES.map((v) => JSON.stringify(v)).join(", ")}, one request each.`,
+      expectation: `The server answers each (a 101 without those extensions, or an HTTP error) within ${ServerBudgets.survivesMs} ms and keeps serving.`,
+      attack: survives(PROTOTYPE_NAMES.map((v, i2) => ({ label: JSON.stringify(v), size: i2, request: (normal) => requestWith(normal, [["Sec-WebSocket-Extensions", v]]) }))),
+      maxSeconds: 20
+    });
+    topBitLengths = attackCase({
+      id: "17.2.1",
+      advisory: ServerAdvisories.gorillaLength,
+      rfc: "RFC 6455 \xA75.2, \xA77.1.7",
+      description: "After a normal opening handshake, a binary frame header (0x82 0xff) with the 64-bit length 0x8000000000000000 (its most significant bit set) and no payload; then, on a fresh connection, 0xffffffffffffffff (2^64 - 1).",
+      expectation: `The server fails the connection at the header, within ${ServerBudgets.refuseAtHeaderMs} ms: a close frame with 1002 (or 1009), or a dropped TCP connection.`,
+      attack: {
+        kind: "probes",
+        probes: [frameHeader("length 0x8000000000000000", "80 00 00 00 00 00 00 00"), frameHeader("length 2^64 - 1", "ff ff ff ff ff ff ff ff")],
+        judge: judgeRefusedAtHeader
+      },
+      maxSeconds: 15
+    });
+    declaredGigabyte = attackCase({
+      id: "17.2.2",
+      advisory: ServerAdvisories.declaredGigabyte,
+      rfc: "RFC 6455 \xA710.4, \xA77.4.1",
+      description: `After a normal opening handshake, a binary frame header declaring 1 GiB (0x82 0xff 00 00 00 00 40 00 00 00), then its payload trickled: ${ServerBudgets.trickle.pieceBytes} bytes every ${ServerBudgets.trickle.everyMs} ms, at most ${ServerBudgets.trickle.totalBytes.toLocaleString("en-US")} bytes.`,
+      expectation: `A server with a message limit below 1 GiB refuses the frame at its header, within ${ServerBudgets.refuseAtHeaderMs} ms (1009, 1002 or a dropped connection), not after reading the payload.`,
+      attack: { kind: "probes", probes: [frameHeader("1 GiB declared, trickled", "00 00 00 00 40 00 00 00", true)], judge: judgeRefusedAtHeader },
+      maxSeconds: 20
+    });
+    robustnessServerCases = [
+      protocolGrowth,
+      extensionsGrowth,
+      headerLines("17.1.3", 2e3),
+      headerLines("17.1.4", 1e4),
+      prototypeNames,
+      topBitLengths,
+      declaredGigabyte
+    ];
+    livenessCase = defineCase({
+      id: "17.0.1",
+      description: "Liveness: a text message of 22 bytes on a fresh connection, after an attack.",
+      expectation: "The server echoes it and closes the connection cleanly.",
+      expect: { OK: [message(LIVENESS_TEXT)] },
+      close: closedByMe(),
+      schedule: { maxSeconds: 4 },
+      run: (t) => {
+        t.sendMessage(LIVENESS_TEXT);
+        t.killAfter(2);
+      }
+    });
+  }
+});
+
+// src/cases/s18-robustness-client.ts
+var robustnessClientCases;
+var init_s18_robustness_client = __esm({
+  "src/cases/s18-robustness-client.ts"() {
+    "use strict";
+    robustnessClientCases = [];
+  }
+});
+
 // src/cases/registry.ts
 function compareIds(a2, b) {
   const pa = a2.split(".").map(Number);
@@ -28782,13 +29078,14 @@ function buildCatalogue(...groups) {
   }
   return Object.freeze(all);
 }
-function catalogueFor(extended2, under = "client", transport = "http/1.1") {
+function catalogueFor(extended2, under = "client", transport = "http/1.1", robustness = false) {
+  if (robustness) return under === "server" ? robustnessServerCatalogue : robustnessClientCatalogue;
   if (!extended2) return catalogue;
   if (transport === "h2") return under === "server" ? h2ServerCatalogue : h2ClientCatalogue;
   if (under === "server") return serverExtendedCatalogue;
   return extendedCatalogue;
 }
-var catalogue, extendedCatalogue, serverExtendedCatalogue, h2ServerCatalogue, h2ClientCatalogue, everyCase;
+var catalogue, extendedCatalogue, serverExtendedCatalogue, h2ServerCatalogue, h2ClientCatalogue, robustnessServerCatalogue, robustnessClientCatalogue, everyCase;
 var init_registry = __esm({
   "src/cases/registry.ts"() {
     "use strict";
@@ -28807,6 +29104,8 @@ var init_registry = __esm({
     init_s15_server_handshake();
     init_s16_h2_server();
     init_s16_h2_client();
+    init_s17_robustness_server();
+    init_s18_robustness_client();
     catalogue = buildCatalogue(
       framingCases,
       pingCases,
@@ -28824,7 +29123,9 @@ var init_registry = __esm({
     serverExtendedCatalogue = buildCatalogue(catalogue, serverHandshakeCases);
     h2ServerCatalogue = buildCatalogue(catalogue, h2ServerCases);
     h2ClientCatalogue = buildCatalogue(catalogue, h2ClientCases);
-    everyCase = buildCatalogue(catalogue, handshakeCases, serverHandshakeCases, h2ServerCases, h2ClientCases);
+    robustnessServerCatalogue = buildCatalogue(robustnessServerCases);
+    robustnessClientCatalogue = buildCatalogue(robustnessClientCases);
+    everyCase = buildCatalogue(catalogue, handshakeCases, serverHandshakeCases, h2ServerCases, h2ClientCases, robustnessServerCases, robustnessClientCases);
   }
 });
 
@@ -29158,7 +29459,7 @@ function parseBaseline(file2, value) {
     if (pattern2.trim() === "") throw fail(file2, '"cases": an empty case pattern');
     let ids;
     try {
-      ids = new Set(selectCases(catalogueFor(true), [pattern2]).map((c3) => c3.id));
+      ids = new Set(selectCases(everyCase, [pattern2]).map((c3) => c3.id));
     } catch (err) {
       if (err instanceof SelectionError) throw fail(file2, `"cases": ${err.message}`);
       throw err;
@@ -29820,7 +30121,15 @@ var init_requirements = __esm({
       ["16.2.3", H2_ORDERLY_END],
       ["16.2.4", H2_FLOW_CONTROL],
       ["16.2.5", H2_PING],
-      ["15.3", { key: "unmasked-frame", rfc: "RFC 6455 \xA75.1", text: "a server must fail the connection (close code 1002) on a frame from the client that is not masked", subject: "an unmasked client frame" }]
+      ["15.3", { key: "unmasked-frame", rfc: "RFC 6455 \xA75.1", text: "a server must fail the connection (close code 1002) on a frame from the client that is not masked", subject: "an unmasked client frame" }],
+      // The robustness profile (group 17): each requirement names the advisory its case replays; every one also asks that the server keeps serving.
+      ["17.1.1", { key: "protocol-header-growth", rfc: "RFC 6455 \xA74.1, \xA711.3.4", text: "a server answers a long Sec-WebSocket-Protocol (up to what its HTTP layer accepts) within the budget, in time no more than linear in its size, and keeps serving (CVE-2021-32640: ws before 7.4.6 took quadratic time)", subject: "a long Sec-WebSocket-Protocol header" }],
+      ["17.1.2", { key: "extensions-header-growth", rfc: "RFC 6455 \xA79.1, RFC 7230 \xA73.2.6", text: "a server answers a long, malformed Sec-WebSocket-Extensions within the budget, in time no more than linear in its size, and keeps serving (CVE-2020-7662: websocket-extensions before 0.1.4 backtracked)", subject: "a long malformed Sec-WebSocket-Extensions header" }],
+      ["17.1.3", { key: "many-header-lines", rfc: "RFC 6455 \xA74.2.1, RFC 7230 \xA73.2.5", text: "a server answers a request with thousands of header lines (an error status, or 101) and keeps serving (CVE-2024-37890: ws before 8.17.1 crashed past Node's 2,000-header limit)", subject: "a request with thousands of header lines" }],
+      ["17.1.4", { key: "many-header-lines", rfc: "RFC 6455 \xA74.2.1, RFC 7230 \xA73.2.5", text: "a server answers a request with thousands of header lines (an error status, or 101) and keeps serving (CVE-2024-37890: ws before 8.17.1 crashed past Node's 2,000-header limit)", subject: "a request with thousands of header lines" }],
+      ["17.1.5", { key: "prototype-extension-names", rfc: "RFC 6455 \xA79.1", text: "a server answers extension offers named after Object.prototype properties (constructor, __proto__) and keeps serving (GHSA-5v72-xg48-5rpm: ws before 3.3.1 crashed)", subject: "extension names such as constructor and __proto__" }],
+      ["17.2.1", { key: "length-top-bit", rfc: "RFC 6455 \xA75.2, \xA77.1.7", text: "a server fails the connection at a frame header whose 64-bit length has its most significant bit set, or is 2^64 - 1 (1002, 1009 or a drop), and keeps serving (CVE-2020-27813: gorilla/websocket overflowed its read limit)", subject: "a 64-bit frame length with the top bit set" }],
+      ["17.2.2", { key: "declared-length-refused", rfc: "RFC 6455 \xA710.4, \xA77.4.1", text: "a server with a message limit refuses a frame declaring more at its header (1009, 1002 or a drop), not after reading the payload, and keeps serving (Java-WebSocket#1507 allocated the declared size up front)", subject: "a frame declaring 1 GiB" }]
     ];
     CLOSE_ANSWER = {
       key: "closing-answer",
@@ -30034,16 +30343,16 @@ var init_divergence = __esm({
     init_wire_facts();
     EVENTS_DIFFER = "Actual events differ from any expected.";
     h2Rule = ({ r, key, req }) => {
-      if (!r.id.startsWith("16.")) return null;
+      if (!r.id.startsWith("16.") && !r.id.startsWith("17.")) return null;
       if (r.resultClose.startsWith("The WebSocket opening handshake was never completed")) {
         const why = r.wasNotCleanReason === null ? "" : `: ${r.wasNotCleanReason}`;
         return { peerDid: `did not open the WebSocket over HTTP/2${why}`, at: null, cause: { key: key("not-opened"), title: `${req.subject}: the WebSocket did not open` } };
       }
       const closing = r.behavior === "OK";
       const text = closing ? r.resultClose : r.result;
-      const verdict = closing ? r.behaviorClose : r.behavior;
-      const kind = verdict.toLowerCase().replace(/\s+/g, "-");
-      return { peerDid: `broke it: ${text.length > 0 ? text[0].toLowerCase() + text.slice(1) : verdict}`.replace(/\.$/, ""), at: null, cause: { key: key(kind), title: `${req.subject}: ${verdict}` } };
+      const verdict2 = closing ? r.behaviorClose : r.behavior;
+      const kind = verdict2.toLowerCase().replace(/\s+/g, "-");
+      return { peerDid: `broke it: ${text.length > 0 ? text[0].toLowerCase() + text.slice(1) : verdict2}`.replace(/\.$/, ""), at: null, cause: { key: key(kind), title: `${req.subject}: ${verdict2}` } };
     };
     noHandshake = ({ r }) => {
       if (!r.resultClose.startsWith("The WebSocket opening handshake was never completed")) return null;
@@ -30238,25 +30547,25 @@ function utf8Where(req, facts) {
   if (req.key !== "utf8-invalid") return "";
   const v = new Utf8Validator();
   let inMessage = false;
-  let count3 = 0;
+  let count4 = 0;
   let messageOffset = 0;
   for (const f of facts.ownFrames) {
     if (f.opcode === Op.Text) {
       v.reset();
       inMessage = true;
-      count3 = 0;
+      count4 = 0;
       messageOffset = 0;
     } else if (f.opcode !== Op.Continuation || !inMessage) continue;
-    count3++;
+    count4++;
     const data = loggedBytes(f.logged);
     if (data === null || data.length !== f.length) return "";
     const state = v.validate(data);
     if (!state.valid) {
-      return `; the first invalid byte is at offset ${state.index} of the message (0x${data[state.index - messageOffset]?.toString(16).padStart(2, "0") ?? "??"}), in its ${ordinal(count3)} frame`;
+      return `; the first invalid byte is at offset ${state.index} of the message (0x${data[state.index - messageOffset]?.toString(16).padStart(2, "0") ?? "??"}), in its ${ordinal(count4)} frame`;
     }
     messageOffset += data.length;
     if (f.fin) {
-      if (!state.endsOnCodePoint) return `; the message ends inside a UTF-8 sequence, in its ${ordinal(count3)} frame`;
+      if (!state.endsOnCodePoint) return `; the message ends inside a UTF-8 sequence, in its ${ordinal(count4)} frame`;
       inMessage = false;
     }
   }
@@ -30350,8 +30659,8 @@ function summaryJson(run) {
   return JSON.stringify(runSummary(run), null, 2) + "\n";
 }
 function runSummary(run) {
-  const count3 = (pred) => run.cases.filter(pred).length;
-  const failed = count3((c3) => c3.status === "failed");
+  const count4 = (pred) => run.cases.filter(pred).length;
+  const failed = count4((c3) => c3.status === "failed");
   return {
     agent: run.agent,
     // The side under test: 'client' (wsgate was the fuzzing server) or 'server' (the fuzzing client).
@@ -30368,16 +30677,16 @@ function runSummary(run) {
     resources: run.resources,
     counts: {
       total: run.cases.length,
-      passed: count3((c3) => c3.status === "passed"),
+      passed: count4((c3) => c3.status === "passed"),
       failed,
-      skipped: count3((c3) => c3.status === "skipped"),
+      skipped: count4((c3) => c3.status === "skipped"),
       // Kept in the summary's shape for scripts that read it: a fault of wsgate itself ends the whole
       // run with exit status 3, never one case, so no case is counted here.
       errors: 0,
-      accepted: count3((c3) => c3.baseline?.state === "accepted"),
-      baselinePassing: count3((c3) => c3.baseline?.state === "passing"),
-      nonStrict: count3((c3) => c3.result?.behavior === "NON-STRICT"),
-      informational: count3(
+      accepted: count4((c3) => c3.baseline?.state === "accepted"),
+      baselinePassing: count4((c3) => c3.baseline?.state === "passing"),
+      nonStrict: count4((c3) => c3.result?.behavior === "NON-STRICT"),
+      informational: count4(
         (c3) => c3.result?.behavior === "INFORMATIONAL" || c3.result?.behaviorClose === "INFORMATIONAL"
       )
     },
@@ -34866,16 +35175,16 @@ var require_dist = __commonJS({
             return setToString(wrapper, insertWrapDetails(source, updateWrapDetails(getWrapDetails(source), bitmask)));
           }
           function shortOut(func) {
-            var count3 = 0, lastCalled = 0;
+            var count4 = 0, lastCalled = 0;
             return function() {
               var stamp = nativeNow(), remaining = HOT_SPAN - (stamp - lastCalled);
               lastCalled = stamp;
               if (remaining > 0) {
-                if (++count3 >= HOT_COUNT) {
+                if (++count4 >= HOT_COUNT) {
                   return arguments[0];
                 }
               } else {
-                count3 = 0;
+                count4 = 0;
               }
               return func.apply(undefined$1, arguments);
             };
@@ -38034,7 +38343,7 @@ var require_dist = __commonJS({
               return Object.create(this);
             }
             // DOM level 1 functions to be implemented later
-            substringData(offset, count3) {
+            substringData(offset, count4) {
               throw new Error("This DOM method is not implemented." + this.debugInfo());
             }
             appendData(arg) {
@@ -38043,10 +38352,10 @@ var require_dist = __commonJS({
             insertData(offset, arg) {
               throw new Error("This DOM method is not implemented." + this.debugInfo());
             }
-            deleteData(offset, count3) {
+            deleteData(offset, count4) {
               throw new Error("This DOM method is not implemented." + this.debugInfo());
             }
-            replaceData(offset, count3, arg) {
+            replaceData(offset, count4, arg) {
               throw new Error("This DOM method is not implemented." + this.debugInfo());
             }
             isEqualNode(node2) {
@@ -41615,7 +41924,7 @@ var require_dist = __commonJS({
        */
       _sumTestCaseCounts(counterFunction) {
         var counts = this._children.map(counterFunction);
-        return counts.reduce((sum, count3) => sum + count3, 0);
+        return counts.reduce((sum, count4) => sum + count4, 0);
       }
       /**
        * @param parentElement - the parent element
@@ -42554,12 +42863,12 @@ var init_progress = __esm({
 `);
       }
       summary(run, files) {
-        const count3 = (s) => run.cases.filter((c3) => c3.status === s).length;
-        const failed = count3("failed");
+        const count4 = (s) => run.cases.filter((c3) => c3.status === s).length;
+        const failed = count4("failed");
         const warned = run.cases.filter((c3) => c3.status === "passed" && c3.warnings.length > 0).length;
         const accepted = run.cases.filter((c3) => c3.baseline?.state === "accepted");
         const acceptedText = accepted.length > 0 ? ` (${accepted.length} accepted by the baseline)` : "";
-        const line2 = `${run.cases.length} cases: ${count3("passed")} passed${warned > 0 ? ` (${warned} with warnings)` : ""}, ${failed} failed, ${count3("skipped")} skipped${acceptedText} in ${(run.durationMs / 1e3).toFixed(1)} s`;
+        const line2 = `${run.cases.length} cases: ${count4("passed")} passed${warned > 0 ? ` (${warned} with warnings)` : ""}, ${failed} failed, ${count4("skipped")} skipped${acceptedText} in ${(run.durationMs / 1e3).toFixed(1)} s`;
         this.out.write(`
 ${failed > 0 || run.interrupted !== null ? this.colour(31, line2) : this.colour(32, line2)}
 `);
@@ -42701,8 +43010,8 @@ async function judgeOne(def, index, entry, failing, outdir, indexFile) {
   if (!isObject2(result) || typeof result.behavior !== "string" || typeof result.behaviorClose !== "string") {
     throw new UsageError(`${file2}: not an Autobahn case report (no behavior/behaviorClose)`);
   }
-  const verdict = ruleForResult(result, failing);
-  return { ...base, status: verdict.status, reason: verdict.reason, warnings: verdict.warnings, timeMs: Number(result.duration) || 0, result, reportBase: entry.reportfile.replace(/\.json$/, "") };
+  const verdict2 = ruleForResult(result, failing);
+  return { ...base, status: verdict2.status, reason: verdict2.reason, warnings: verdict2.warnings, timeMs: Number(result.duration) || 0, result, reportBase: entry.reportfile.replace(/\.json$/, "") };
 }
 var init_judge = __esm({
   "src/finish/judge.ts"() {
@@ -42776,33 +43085,33 @@ function statEntries(stats) {
 }
 function chopTable(id, title, stats) {
   let rows = "";
-  let count3 = 0;
+  let count4 = 0;
   let octets = 0;
   for (const [size, key, n2] of statEntries(stats)) {
     const bytes2 = Number.isNaN(size) ? 0 : size * n2;
     rows += `<tr class="stats_row"><td class="num">${escapeHtml(key)}</td><td class="num">${n2}</td><td class="num">${bytes2}</td></tr>
 `;
-    count3 += n2;
+    count4 += n2;
     octets += bytes2;
   }
   return `<div><h3 id="${id}_title">${title}</h3>
 <table id="${id}" class="stats">
 <tr class="stats_header"><th class="num">Chop Size</th><th class="num">Count</th><th class="num">Octets</th></tr>
-${rows}<tr class="stats_total"><td>Total</td><td class="num">${count3}</td><td class="num">${octets}</td></tr>
+${rows}<tr class="stats_total"><td>Total</td><td class="num">${count4}</td><td class="num">${octets}</td></tr>
 </table></div>`;
 }
 function opcodeTable(id, title, stats) {
   let rows = "";
-  let count3 = 0;
+  let count4 = 0;
   for (const [, key, n2] of statEntries(stats)) {
     rows += `<tr class="stats_row"><td class="num">${escapeHtml(key)}</td><td class="num">${n2}</td></tr>
 `;
-    count3 += n2;
+    count4 += n2;
   }
   return `<div><h3 id="${id}_title">${title}</h3>
 <table id="${id}" class="stats">
 <tr class="stats_header"><th class="num">Opcode</th><th class="num">Count</th></tr>
-${rows}<tr class="stats_total"><td>Total</td><td class="num">${count3}</td></tr>
+${rows}<tr class="stats_total"><td>Total</td><td class="num">${count4}</td></tr>
 </table></div>`;
 }
 function trafficTable(stats) {
@@ -43244,9 +43553,9 @@ __export(merge_exports, {
 });
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import path6 from "node:path";
+import path7 from "node:path";
 function readSummary(dir) {
-  const file2 = path6.join(dir, "summary.json");
+  const file2 = path7.join(dir, "summary.json");
   if (!existsSync(file2)) throw new UsageError(`${dir}: no summary.json (is it the --outdir of a wsgate run?)`);
   return readJsonFile(file2, "the run summary", zodValidator(file2, summarySchema));
 }
@@ -43254,29 +43563,29 @@ async function readCaseResult(dir, reportfile) {
   try {
     return JSON.parse(await readFile(resolveInside(dir, reportfile), "utf8"));
   } catch (err) {
-    throw new UsageError(`${path6.join(dir, reportfile)}: cannot read the case report (${err.message.split("\n")[0] ?? ""})`);
+    throw new UsageError(`${path7.join(dir, reportfile)}: cannot read the case report (${err.message.split("\n")[0] ?? ""})`);
   }
 }
 function checkShards(inputs, summaries) {
   const shards = summaries.map((s) => s.shard ?? null);
   if (shards.every((s) => s === null)) return;
   if (shards.some((s) => s === null)) throw new UsageError("some inputs are shards and some are not: merge the shards of one run");
-  const count3 = shards[0].count;
+  const count4 = shards[0].count;
   const seen = /* @__PURE__ */ new Map();
   for (const [i2, s] of shards.entries()) {
     if (s === null) continue;
-    if (s.count !== count3) throw new UsageError(`${inputs[i2] ?? ""} is shard ${s.index}/${s.count}, the others are of ${count3}`);
+    if (s.count !== count4) throw new UsageError(`${inputs[i2] ?? ""} is shard ${s.index}/${s.count}, the others are of ${count4}`);
     const other = seen.get(s.index);
-    if (other !== void 0) throw new UsageError(`shard ${s.index}/${count3} is given twice: ${other} and ${inputs[i2] ?? ""}`);
+    if (other !== void 0) throw new UsageError(`shard ${s.index}/${count4} is given twice: ${other} and ${inputs[i2] ?? ""}`);
     seen.set(s.index, inputs[i2] ?? "");
   }
-  const missing2 = Array.from({ length: count3 }, (_, k) => k + 1).filter((k) => !seen.has(k));
-  if (missing2.length > 0) throw new UsageError(`shard${missing2.length > 1 ? "s" : ""} ${missing2.map((k) => `${k}/${count3}`).join(", ")} missing`);
+  const missing2 = Array.from({ length: count4 }, (_, k) => k + 1).filter((k) => !seen.has(k));
+  if (missing2.length > 0) throw new UsageError(`shard${missing2.length > 1 ? "s" : ""} ${missing2.map((k) => `${k}/${count4}`).join(", ")} missing`);
 }
 async function mergeRuns(options, out) {
   if (options.inputs.length === 0) throw new UsageError("merge: name at least one run directory");
   if (options.inputs.includes(options.outdir)) throw new UsageError("merge: --outdir must not be one of the inputs");
-  await checkDirectories([["--outdir", options.outdir], ["the --junit directory", path6.dirname(options.junit)], ["the --json directory", path6.dirname(options.json)]], "merge: ");
+  await checkDirectories([["--outdir", options.outdir], ["the --junit directory", path7.dirname(options.junit)], ["the --json directory", path7.dirname(options.json)]], "merge: ");
   const summaries = await Promise.all(options.inputs.map(readSummary));
   const agent = summaries[0].agent;
   for (const [i2, s] of summaries.entries()) {
@@ -43294,10 +43603,10 @@ async function mergeRuns(options, out) {
     generatedAt: (/* @__PURE__ */ new Date()).toISOString(),
     toolVersion: VERSION
   });
-  const count3 = (st) => merged.filter((c3) => c3.status === st).length;
+  const count4 = (st) => merged.filter((c3) => c3.status === st).length;
   return finishRun(run, { ...options, writeBaseline: null }, {
     tell: () => out.write(
-      `merged ${summaries.length} run${summaries.length === 1 ? "" : "s"}: ${merged.length} cases: ${count3("passed")} passed, ${count3("failed")} failed, ${count3("skipped")} skipped
+      `merged ${summaries.length} run${summaries.length === 1 ? "" : "s"}: ${merged.length} cases: ${count4("passed")} passed, ${count4("failed")} failed, ${count4("skipped")} skipped
 reports: ${options.outdir}/index.html
 junit:   ${options.junit}
 summary: ${options.json}
@@ -43316,7 +43625,7 @@ function mergedTls(summaries) {
 }
 async function mergeCases(summaries, inputs, role) {
   const h2Group = catalogueFor(true, role, "h2").filter((c3) => c3.id.startsWith("16."));
-  const order = new Map([...catalogueFor(true, role), ...h2Group].map((c3, i2) => [c3.id, { i: i2, def: c3 }]));
+  const order = new Map([...catalogueFor(true, role), ...h2Group, ...catalogueFor(false, role, "http/1.1", true)].map((c3, i2) => [c3.id, { i: i2, def: c3 }]));
   const owner = /* @__PURE__ */ new Map();
   const results = /* @__PURE__ */ new Map();
   const merged = [];
@@ -46550,20 +46859,20 @@ var require_build2 = __commonJS({
           this.tagNumber = tagNumberMask;
           this.blockLength = 1;
         } else {
-          let count3 = 0;
+          let count4 = 0;
           while (true) {
-            const tagByteIndex = count3 + 1;
+            const tagByteIndex = count4 + 1;
             if (tagByteIndex >= bufferLength) {
               this.error = "End of input reached before message was fully decoded";
               return -1;
             }
-            count3++;
+            count4++;
             if ((intBuffer[baseIndex + tagByteIndex] & 128) === 0)
               break;
           }
-          this.blockLength = count3 + 1;
-          const intTagNumberBuffer = this.valueHexView = new Uint8Array(count3);
-          for (let i2 = 0; i2 < count3; i2++)
+          this.blockLength = count4 + 1;
+          const intTagNumberBuffer = this.valueHexView = new Uint8Array(count4);
+          for (let i2 = 0; i2 < count4; i2++)
             intTagNumberBuffer[i2] = intBuffer[baseIndex + i2 + 1] & 127;
           if (this.blockLength <= 9)
             this.tagNumber = pvutils__namespace.utilFromBase(intTagNumberBuffer, 7);
@@ -46641,23 +46950,23 @@ var require_build2 = __commonJS({
           this.blockLength = 1;
           return inputOffset + this.blockLength;
         }
-        const count3 = intBuffer[baseIndex] & 127;
-        if (count3 > 8) {
+        const count4 = intBuffer[baseIndex] & 127;
+        if (count4 > 8) {
           this.error = "Too big integer";
           return -1;
         }
-        if (count3 + 1 > bufferLength) {
+        if (count4 + 1 > bufferLength) {
           this.error = "End of input reached before message was fully decoded";
           return -1;
         }
         const lenOffset = inputOffset + 1;
-        const lengthBufferView = view.subarray(lenOffset, lenOffset + count3);
-        if (lengthBufferView[count3 - 1] === 0)
+        const lengthBufferView = view.subarray(lenOffset, lenOffset + count4);
+        if (lengthBufferView[count4 - 1] === 0)
           this.warnings.push("Needlessly long encoded length");
         this.length = pvutils__namespace.utilFromBase(lengthBufferView, 8);
         if (this.longFormUsed && this.length <= 127)
           this.warnings.push("Unnecessary usage of long length form");
-        this.blockLength = count3 + 1;
+        this.blockLength = count4 + 1;
         return inputOffset + this.blockLength;
       }
       toBER(sizeOnly = false) {
@@ -69039,7 +69348,7 @@ init_errors();
 import { isDeepStrictEqual } from "node:util";
 var bool = { schema: external_exports.boolean(), phrase: "true or false" };
 var seconds = { schema: external_exports.number().nonnegative(), phrase: "a number of seconds (>= 0)" };
-var count = { schema: external_exports.number().int().nonnegative(), phrase: "a whole number (>= 0)" };
+var count2 = { schema: external_exports.number().int().nonnegative(), phrase: "a whole number (>= 0)" };
 var AUTOBAHN_OPTIONS = {
   versions: { schema: external_exports.array(external_exports.number().int()), phrase: "an array of whole numbers", autobahnDefault: [0, 8, 13] },
   version: {
@@ -69055,9 +69364,9 @@ var AUTOBAHN_OPTIONS = {
   maskServerFrames: { ...bool, autobahnDefault: false },
   requireMaskedClientFrames: { ...bool, autobahnDefault: true },
   applyMask: { ...bool, autobahnDefault: true },
-  maxFramePayloadSize: { ...count, autobahnDefault: 0 },
-  maxMessagePayloadSize: { ...count, autobahnDefault: 0 },
-  autoFragmentSize: { ...count, autobahnDefault: 0 },
+  maxFramePayloadSize: { ...count2, autobahnDefault: 0 },
+  maxMessagePayloadSize: { ...count2, autobahnDefault: 0 },
+  autoFragmentSize: { ...count2, autobahnDefault: 0 },
   failByDrop: {
     ...bool,
     autobahnDefault: false,
@@ -69089,7 +69398,7 @@ var AUTOBAHN_OPTIONS = {
   serveFlashSocketPolicy: { ...bool, autobahnDefault: false },
   flashSocketPolicy: { schema: external_exports.string(), phrase: "a string", autobahnDefault: void 0 },
   allowedOrigins: { schema: external_exports.array(external_exports.string()), phrase: "an array of strings", autobahnDefault: ["*"] },
-  maxConnections: { ...count, autobahnDefault: 0 }
+  maxConnections: { ...count2, autobahnDefault: 0 }
 };
 var notHonoured = (where, key, value, why) => `${where}.${key} = ${JSON.stringify(value)} is not honoured: ${why}`;
 var DEFAULT_WHY = "wsgate runs with Autobahn's default";
@@ -69335,6 +69644,7 @@ function serverFlags(a2) {
     logLevel: a2["log-level"],
     shard: a2.shard ?? null,
     extended: a2.extended,
+    robustness: a2.robustness,
     tls: a2.tls,
     http2: a2.http2,
     cert: a2.cert,
@@ -69343,11 +69653,15 @@ function serverFlags(a2) {
   };
 }
 function serverOptions(y) {
-  return y.option("spec", { type: "string", requiresArg: true, describe: "Autobahn fuzzingserver.json spec file (url, outdir, cases, exclude-cases, exclude-agent-cases, options); flags override it" }).option("url", { type: "string", requiresArg: true, describe: "Where the fuzzing server listens (ws://HOST:PORT; port 0 picks a free one; env WSGATE_LISTEN_HOST overrides the host bound) [default: ws://127.0.0.1:9001]" }).option("outdir", { type: "string", requiresArg: true, describe: "Report directory (index.json, index.html, per-case reports) [default: ./reports/clients]" }).option("cases", { type: "string", array: true, requiresArg: true, describe: "Case id patterns to run, Autobahn's rules ('6.*', '6.9.2'); default all" }).option("exclude-cases", { type: "string", array: true, requiresArg: true, describe: "Case id patterns to leave out" }).option("log-level", { type: "string", requiresArg: true, describe: "pino log level on stderr (fatal, error, warn, info, debug, trace, silent)", default: "warn" }).option("shard", { type: "string", requiresArg: true, describe: "Run only the K-th of N slices of the selected cases, balanced by expected duration (K/N, e.g. 2/4); join the shards with `wsgate merge`" }).option("extended", extendedOption).option("tls", { type: "boolean", describe: "wss://: serve TLS (a client under test) or connect over TLS (a server under test). Without --cert, wsgate makes a throwaway CA and certificate and writes the CA to OUTDIR/ca.pem" }).option("http2", { type: "boolean", describe: "WebSockets over HTTP/2 (RFC 8441): each case is an extended CONNECT stream, h2c with prior knowledge (with --tls: ALPN h2). The client or server under test is told by WSGATE_HTTP2=1" }).option("cert", { type: "string", requiresArg: true, describe: `TLS: your server certificate (PEM, chain) instead of a generated one; implies --tls (a spec file's "cert")` }).option("key", { type: "string", requiresArg: true, describe: `TLS: the private key of --cert (PEM) (a spec file's "key")` }).option("ca", { type: "string", requiresArg: true, describe: "TLS: a CA certificate (PEM). Client under test: handed to it (the CA of your --cert). Server under test: trusted when verifying its certificate" });
+  return y.option("spec", { type: "string", requiresArg: true, describe: "Autobahn fuzzingserver.json spec file (url, outdir, cases, exclude-cases, exclude-agent-cases, options); flags override it" }).option("url", { type: "string", requiresArg: true, describe: "Where the fuzzing server listens (ws://HOST:PORT; port 0 picks a free one; env WSGATE_LISTEN_HOST overrides the host bound) [default: ws://127.0.0.1:9001]" }).option("outdir", { type: "string", requiresArg: true, describe: "Report directory (index.json, index.html, per-case reports) [default: ./reports/clients]" }).option("cases", { type: "string", array: true, requiresArg: true, describe: "Case id patterns to run, Autobahn's rules ('6.*', '6.9.2'); default all" }).option("exclude-cases", { type: "string", array: true, requiresArg: true, describe: "Case id patterns to leave out" }).option("log-level", { type: "string", requiresArg: true, describe: "pino log level on stderr (fatal, error, warn, info, debug, trace, silent)", default: "warn" }).option("shard", { type: "string", requiresArg: true, describe: "Run only the K-th of N slices of the selected cases, balanced by expected duration (K/N, e.g. 2/4); join the shards with `wsgate merge`" }).option("extended", extendedOption).option("robustness", robustnessOption).option("tls", { type: "boolean", describe: "wss://: serve TLS (a client under test) or connect over TLS (a server under test). Without --cert, wsgate makes a throwaway CA and certificate and writes the CA to OUTDIR/ca.pem" }).option("http2", { type: "boolean", describe: "WebSockets over HTTP/2 (RFC 8441): each case is an extended CONNECT stream, h2c with prior knowledge (with --tls: ALPN h2). The client or server under test is told by WSGATE_HTTP2=1" }).option("cert", { type: "string", requiresArg: true, describe: `TLS: your server certificate (PEM, chain) instead of a generated one; implies --tls (a spec file's "cert")` }).option("key", { type: "string", requiresArg: true, describe: `TLS: the private key of --cert (PEM) (a spec file's "key")` }).option("ca", { type: "string", requiresArg: true, describe: "TLS: a CA certificate (PEM). Client under test: handed to it (the CA of your --cert). Server under test: trusted when verifying its certificate" });
 }
 var extendedOption = {
   type: "boolean",
   describe: "Also select wsgate's own cases after Autobahn's 517: group 14 for a client (opening handshake, extension negotiation), group 15 for a server (what it must refuse)"
+};
+var robustnessOption = {
+  type: "boolean",
+  describe: "The robustness profile instead of the catalogue: the known denial-of-service attacks on WebSocket libraries, each from its advisory (group 17 for a server under test, 18 for a client), each followed by a liveness check. Opt-in: these cases can take a peer down (a server wsgate started is restarted after one)"
 };
 var quietOption = { type: "boolean", default: false, describe: "No line per case: only the summary, with the failures grouped by cause" };
 var githubOption = { type: "boolean", describe: "GitHub Actions job summary, annotations and step outputs (default: when GITHUB_ACTIONS=true)" };
@@ -69421,13 +69735,179 @@ init_registry();
 init_select();
 init_escape();
 init_patterns();
+
+// src/config/schema.ts
+init_zod();
+init_errors();
+import path6 from "node:path";
+
+// src/config/parallel.ts
+import os from "node:os";
+function defaultJobs() {
+  const cores = typeof os.availableParallelism === "function" ? os.availableParallelism() : os.cpus().length;
+  return Math.max(1, Math.min(8, cores));
+}
+function parseShard(text) {
+  const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
+  if (m === null) return `--shard takes K/N (e.g. 2/4), got ${JSON.stringify(text)}`;
+  const index = Number(m[1]);
+  const count4 = Number(m[2]);
+  if (count4 < 1 || count4 > 1e3) return `--shard: N must be 1..1000, got ${count4}`;
+  if (index < 1 || index > count4) return `--shard: K must be 1..${count4}, got ${index}`;
+  return { index, count: count4 };
+}
+
+// src/config/schema.ts
+init_patterns();
+var patterns = external_exports.array(external_exports.string()).default([]);
+var serverSchema = external_exports.object({
+  url: external_exports.string().default("ws://127.0.0.1:9001"),
+  /** Default: ./reports/clients (./reports/servers when servers are tested). */
+  outdir: external_exports.string().min(1).nullable().default(null),
+  cases: patterns,
+  excludeCases: patterns,
+  logLevel: external_exports.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("warn"),
+  shard: external_exports.string().nullable().default(null),
+  /** Adds wsgate's own group 14 after Autobahn's 517 cases (a spec file's `"extended": true`). */
+  extended: external_exports.boolean().default(false),
+  /** The robustness profile: the role's attacks (group 17 or 18) instead of the catalogue. */
+  robustness: external_exports.boolean().default(false),
+  /** wss://: serve (client role) or connect (server role) over TLS. */
+  tls: external_exports.boolean().default(false),
+  /** WebSockets over HTTP/2 (RFC 8441) instead of HTTP/1.1's upgrade. */
+  http2: external_exports.boolean().default(false),
+  cert: external_exports.string().trim().min(1, "the certificate file name is empty").nullable().default(null),
+  key: external_exports.string().trim().min(1, "the key file name is empty").nullable().default(null),
+  ca: external_exports.string().trim().min(1, "the CA file name is empty").nullable().default(null)
+});
+var runSchema = serverSchema.extend({
+  client: external_exports.string().trim().min(1, "the client command is empty").nullable().default(null),
+  clientLoops: external_exports.boolean().default(false),
+  agent: external_exports.string().nullable().default(null),
+  caseTimeout: external_exports.number().positive("--case-timeout must be a positive number of seconds").max(86400).nullable().default(null),
+  strict: external_exports.boolean().default(false),
+  failOn: external_exports.array(external_exports.string()).nullable().default(null),
+  baseline: external_exports.string().min(1).nullable().default(null),
+  writeBaseline: external_exports.string().min(1).nullable().default(null),
+  github: external_exports.boolean().nullable().default(null),
+  quiet: external_exports.boolean().default(false),
+  junit: external_exports.string().nullable().default(null),
+  json: external_exports.string().nullable().default(null),
+  jobs: external_exports.number().int("--jobs must be a whole number").min(1, "--jobs must be at least 1").max(64, "--jobs must be at most 64").nullable().default(null),
+  /** Which side is under test: the client (wsgate is the fuzzing server) or the server (wsgate is the fuzzing client). */
+  role: external_exports.enum(["client", "server"]).nullable().default(null),
+  serverUrl: external_exports.string().trim().min(1, "--server-url is empty").nullable().default(null),
+  server: external_exports.string().trim().min(1, "the server command is empty").nullable().default(null),
+  restartServer: external_exports.boolean().default(false),
+  serverStartTimeout: external_exports.number().positive("--server-start-timeout must be a positive number of seconds").max(3600).nullable().default(null),
+  insecure: external_exports.boolean().default(false),
+  /** The quick profile: every group, a sample of 9, 12 and 13 (`run --quick`, cases/quick.ts). */
+  quick: external_exports.boolean().default(false),
+  /** Write a repro script for every case that is not OK on both axes (`run --repro`). */
+  repro: external_exports.boolean().default(false),
+  seed: external_exports.number().int("--seed must be a whole number").min(0, "--seed must be at least 0").max(2 ** 32 - 1, "--seed must be below 2^32").nullable().default(null)
+});
+function parseWith(schema, input3) {
+  const parsed = schema.safeParse(input3);
+  if (!parsed.success) {
+    const issue2 = parsed.error.issues[0];
+    const where = issue2 && issue2.path.length > 0 ? `--${issue2.path.join(".").replace(/[A-Z]/g, (c3) => `-${c3.toLowerCase()}`)}: ` : "";
+    throw new UsageError(`${where}${issue2?.message ?? "invalid options"}`);
+  }
+  return parsed.data;
+}
+function resolveShard(text) {
+  if (text === null) return null;
+  const shard = parseShard(text);
+  if (typeof shard === "string") throw new UsageError(shard);
+  return shard;
+}
+function given(input3) {
+  return Object.fromEntries(Object.entries(input3).filter(([, v]) => v !== void 0));
+}
+function withSpec(input3, spec) {
+  const flags = given(input3);
+  if (!spec) return flags;
+  const fromFile = {};
+  if (spec.url !== void 0) fromFile.url = spec.url;
+  if (spec.outdir !== void 0) fromFile.outdir = spec.outdir;
+  if (spec.cases !== void 0) fromFile.cases = spec.cases;
+  if (spec.excludeCases !== void 0) fromFile.excludeCases = spec.excludeCases;
+  if (spec.extended !== void 0) fromFile.extended = spec.extended;
+  if (spec.cert !== void 0) fromFile.cert = spec.cert;
+  if (spec.key !== void 0) fromFile.key = spec.key;
+  for (const key of ["cases", "excludeCases"]) {
+    if (Array.isArray(flags[key]) && flags[key].length === 0) delete flags[key];
+  }
+  const merged = { ...fromFile, ...flags };
+  if (spec.server !== void 0 && merged.serverUrl == null) {
+    merged.serverUrl = spec.server.url;
+  }
+  return merged;
+}
+function listenHostFor(urlHost, env2) {
+  const override = env2?.WSGATE_LISTEN_HOST;
+  if (override === void 0 || override === "") return urlHost;
+  const host = override.trim().replace(/^\[(.*)\]$/, "$1");
+  if (host === "" || /[\s/]/.test(host)) throw new UsageError(`WSGATE_LISTEN_HOST must be a host name or address, got ${JSON.stringify(override)}`);
+  return host;
+}
+function specExtras(sources, tls5, http23 = false) {
+  const spec = sources.spec ?? null;
+  return { excludeAgentCases: spec?.excludeAgentCases ?? {}, protocolOptions: spec?.protocolOptions ?? {}, specFile: spec?.file ?? null, patternSyntax: "wsgate", tls: tls5, http2: http23 };
+}
+function listenSettings(host, port, env2) {
+  return { host, port, listenHost: listenHostFor(host, env2) };
+}
+function resolveTls(o2, secure, role, startsServer) {
+  if (o2.cert === null !== (o2.key === null)) throw new UsageError(o2.cert === null ? "--key needs --cert (the certificate it goes with)" : "--cert needs --key (its private key)");
+  const on6 = o2.tls || secure || o2.cert !== null;
+  const insecure = o2.insecure ?? false;
+  if (!on6) {
+    if (o2.ca !== null) throw new UsageError("--ca applies to wss:// (add --tls)");
+    if (insecure) throw new UsageError("--insecure applies to wss:// (add --tls, or give a wss:// URL)");
+    return null;
+  }
+  if (role === "client" && insecure) throw new UsageError("--insecure applies when servers are tested: a client checks the certificate itself");
+  if (role === "client" && o2.ca !== null && o2.cert === null) throw new UsageError("--ca names the CA of your --cert; without --cert, wsgate makes a CA and hands that to the client");
+  if (role === "server" && !startsServer && o2.cert !== null) throw new UsageError("--cert/--key are for a server wsgate starts (--server, --role server); a server at --server-url has its own");
+  if (insecure && o2.ca !== null) throw new UsageError("--insecure skips verification: it does not go with --ca");
+  const abs = (f) => f === null ? null : path6.resolve(f);
+  return { cert: abs(o2.cert), key: abs(o2.key), ca: abs(o2.ca), insecure };
+}
+function resolveServeConfig(input3, sources = {}) {
+  const o2 = parseWith(serverSchema, withSpec(input3, sources.spec));
+  const { host, port, secure } = parseListenUrl(o2.url);
+  const tls5 = resolveTls(o2, secure, "client", false);
+  return {
+    ...listenSettings(host, port, sources.env),
+    outdir: path6.resolve(o2.outdir ?? "./reports/clients"),
+    cases: splitList(o2.cases),
+    excludeCases: splitList(o2.excludeCases),
+    logLevel: o2.logLevel,
+    shard: resolveShard(o2.shard),
+    ...specExtras(sources, tls5, o2.http2),
+    extended: o2.extended,
+    robustness: checkRobustness(o2)
+  };
+}
+function checkRobustness(o2) {
+  if (!o2.robustness) return false;
+  if (o2.extended) throw new UsageError("--robustness selects the attacks instead of the catalogue: it does not go with --extended");
+  if (o2.http2) throw new UsageError("--robustness plays its attacks over raw HTTP/1.1 connections: it does not go with --http2");
+  if (o2.quick === true) throw new UsageError("--robustness selects the attacks instead of the catalogue: it does not go with --quick");
+  return true;
+}
+
+// src/commands/list.ts
 function listCommand(y, { io, env: env2, setStatus }) {
   return y.command(
     "list",
     "Print the selected cases (index, id, description) without opening a socket",
-    (y2) => y2.option("cases", { type: "string", array: true, requiresArg: true, default: [], describe: "Case id patterns" }).option("exclude-cases", { type: "string", array: true, requiresArg: true, default: [], describe: "Case id patterns to leave out" }).option("extended", extendedOption).option("role", { type: "string", choices: ["client", "server"], default: "client", describe: "The side under test: with --extended, a server's own group is 15 (a client's 14)" }).option("http2", { type: "boolean", default: false, describe: "Over HTTP/2 (RFC 8441): with --extended, group 16 instead of 14/15 (16.1 for a server, 16.2 for a client)" }).option("quick", { type: "boolean", default: false, describe: "The cases `run --quick` plays: groups 9, 12 and 13 by a fixed sample" }),
+    (y2) => y2.option("cases", { type: "string", array: true, requiresArg: true, default: [], describe: "Case id patterns" }).option("exclude-cases", { type: "string", array: true, requiresArg: true, default: [], describe: "Case id patterns to leave out" }).option("extended", extendedOption).option("robustness", robustnessOption).option("role", { type: "string", choices: ["client", "server"], default: "client", describe: "The side under test: with --extended, a server's own group is 15 (a client's 14)" }).option("http2", { type: "boolean", default: false, describe: "Over HTTP/2 (RFC 8441): with --extended, group 16 instead of 14/15 (16.1 for a server, 16.2 for a client)" }).option("quick", { type: "boolean", default: false, describe: "The cases `run --quick` plays: groups 9, 12 and 13 by a fixed sample" }),
     (a2) => {
-      const selected = selectCases(catalogueFor(a2.extended === true, a2.role === "server" ? "server" : "client", a2.http2 ? "h2" : "http/1.1"), splitList(a2.cases), splitList(a2["exclude-cases"]));
+      const robustness = checkRobustness({ robustness: a2.robustness === true, extended: a2.extended === true, http2: a2.http2, quick: a2.quick });
+      const selected = selectCases(catalogueFor(a2.extended === true, a2.role === "server" ? "server" : "client", a2.http2 ? "h2" : "http/1.1", robustness), splitList(a2.cases), splitList(a2["exclude-cases"]));
       const cases2 = a2.quick ? quickSample(selected) : selected;
       const width = String(cases2.length).length;
       for (const [i2, c3] of cases2.entries()) {
@@ -69463,10 +69943,10 @@ init_errors();
 init_files();
 import { existsSync as existsSync2, statSync as statSync3 } from "node:fs";
 import { readFile as readFile3 } from "node:fs/promises";
-import path9 from "node:path";
+import path10 from "node:path";
 
 // src/repro/keeper.ts
-import path8 from "node:path";
+import path9 from "node:path";
 
 // src/play/recording.ts
 var recordings = /* @__PURE__ */ new WeakMap();
@@ -69487,7 +69967,7 @@ init_zod();
 init_define();
 init_files();
 import { readFile as readFile2 } from "node:fs/promises";
-import path7 from "node:path";
+import path8 from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 var REPRO_DATA_DIR = "repro-data";
 var REPRO_FORMAT = "wsgate-repro/1";
@@ -69574,11 +70054,11 @@ function reproData(rec) {
   };
 }
 function recordingPath(outdir, reportBase) {
-  return resolveInside(path7.join(outdir, REPRO_DATA_DIR), `${reportBase}.json.gz`);
+  return resolveInside(path8.join(outdir, REPRO_DATA_DIR), `${reportBase}.json.gz`);
 }
 async function writeRecording(outdir, reportBase, data) {
   const file2 = recordingPath(outdir, reportBase);
-  await makeDirectory(path7.dirname(file2));
+  await makeDirectory(path8.dirname(file2));
   await writeFileAtomic(file2, gzipSync(JSON.stringify(data)));
   return file2;
 }
@@ -69640,12 +70120,12 @@ function recordedUrl(data, blob) {
 function isWholeReport(run) {
   return run.expectedClose !== void 0 && run.wirelog !== void 0 && run.expected !== void 0 && run.description !== void 0;
 }
-function headerLines(data, run, url2, embedded) {
+function headerLines2(data, run, url2, embedded) {
   const requirement = requirementFor(data.id, run.expectedClose);
   const why = isWholeReport(run) ? explainResult(run) : null;
   const file2 = `repro-${data.id}.mjs`;
   const peer = data.role === "client" ? "a WebSocket client" : "a WebSocket server";
-  const verdict = `${run.behavior} / ${run.behaviorClose}`;
+  const verdict2 = `${run.behavior} / ${run.behaviorClose}`;
   return [
     `// wsgate repro: Autobahn|Testsuite case ${data.id} against ${JSON.stringify(run.agent)} (${peer}).`,
     "//",
@@ -69656,7 +70136,7 @@ function headerLines(data, run, url2, embedded) {
     `// Requirement (${requirement.rfc}):`,
     ...comment(plain2(requirement.text), "  "),
     "//",
-    `// In the run: ${verdict} (behavior / behaviorClose).`,
+    `// In the run: ${verdict2} (behavior / behaviorClose).`,
     ...why === null ? [] : comment(`Why: ${why.cause.title}: the peer ${why.peerDid}. Ending: ${why.ending}.`, "  "),
     ...comment(`behavior: ${run.result}`, "  "),
     ...comment(`closing: ${run.resultClose}`, "  "),
@@ -69692,7 +70172,7 @@ function reproScript(data, run) {
     end: data.end,
     url: recordedUrl(data, blob)
   };
-  const header = headerLines(data, run, runtimeData.url, `${blob.length}${gzip ? ` (${embedded.length} characters of base64 of gzip)` : ""}`);
+  const header = headerLines2(data, run, runtimeData.url, `${blob.length}${gzip ? ` (${embedded.length} characters of base64 of gzip)` : ""}`);
   const lines = [];
   for (let i2 = 0; i2 < embedded.length; i2 += WIDTH) lines.push(`  '${embedded.slice(i2, i2 + WIDTH)}',`);
   return [
@@ -69734,7 +70214,7 @@ var ReproKeeper = class {
       (async () => {
         await writeRecording(this.outdir, base, data);
         if (!this.scripts) return;
-        const dir = path8.join(this.outdir, REPRO_SCRIPT_DIR);
+        const dir = path9.join(this.outdir, REPRO_SCRIPT_DIR);
         await makeDirectory(dir);
         await writeFileAtomic(resolveInside(dir, `${base}.mjs`), reproScript(data, result));
       })().catch((err) => void this.problems.push(`case ${gc.id}: could not keep its recording: ${err.message}`))
@@ -69768,21 +70248,21 @@ function pickEntry(index, req, dir) {
   return { agent, entry: index[agent]?.[req.caseId] };
 }
 async function reproFromReport(req) {
-  const dir = path9.resolve(req.from);
+  const dir = path10.resolve(req.from);
   if (!existsSync2(dir) || !statSync3(dir).isDirectory()) throw new UsageError(`no report directory ${dir}`);
-  const indexFile = path9.join(dir, "index.json");
+  const indexFile = path10.join(dir, "index.json");
   if (!existsSync2(indexFile)) throw new UsageError(`no index.json in ${dir}: not a report directory`);
   const index = await readJson(indexFile);
   const { agent, entry } = pickEntry(index, req, dir);
-  const verdict = `${entry.behavior} / ${entry.behaviorClose}`;
-  if (passedBothAxes(entry)) throw new UsageError(`case ${req.caseId} passed (${verdict}) for ${JSON.stringify(agent)}: nothing to reproduce`);
-  const caseFile = path9.join(dir, entry.reportfile);
+  const verdict2 = `${entry.behavior} / ${entry.behaviorClose}`;
+  if (passedBothAxes(entry)) throw new UsageError(`case ${req.caseId} passed (${verdict2}) for ${JSON.stringify(agent)}: nothing to reproduce`);
+  const caseFile = path10.join(dir, entry.reportfile);
   if (existsSync2(caseFile) && (await readJson(caseFile)).transport === "h2") {
     throw new UsageError(`case ${req.caseId} ran over HTTP/2 (RFC 8441): repro scripts replay HTTP/1.1 connections only (run the case without --http2 to get one)`);
   }
-  if (!existsSync2(path9.join(dir, REPRO_DATA_DIR))) throw new UsageError(`the run in ${dir} kept no recording (wsgate run keeps one per non-passing case; wstest and older runs do not)`);
+  if (!existsSync2(path10.join(dir, REPRO_DATA_DIR))) throw new UsageError(`the run in ${dir} kept no recording (wsgate run keeps one per non-passing case; wstest and older runs do not)`);
   const file2 = [recordingPath(dir, entry.reportfile.replace(/\.json$/, "")), recordingPath(dir, caseReportBase(agentFileBase(agent), req.caseId))].find((f) => existsSync2(f));
-  if (file2 === void 0) throw new UsageError(`no recording of case ${req.caseId} (${verdict}) for ${JSON.stringify(agent)} in ${path9.join(dir, REPRO_DATA_DIR)}`);
+  if (file2 === void 0) throw new UsageError(`no recording of case ${req.caseId} (${verdict2}) for ${JSON.stringify(agent)} in ${path10.join(dir, REPRO_DATA_DIR)}`);
   let data;
   try {
     data = await readRecording(file2);
@@ -69790,7 +70270,7 @@ async function reproFromReport(req) {
     throw new UsageError(err.message);
   }
   const report = await readJson(resolveInside(dir, entry.reportfile));
-  return { script: reproScript(data, report), summary: `case ${req.caseId} against ${JSON.stringify(agent)} (${data.role === "client" ? "a client" : "a server"}), ${verdict} in the run` };
+  return { script: reproScript(data, report), summary: `case ${req.caseId} against ${JSON.stringify(agent)} (${data.role === "client" ? "a client" : "a server"}), ${verdict2} in the run` };
 }
 
 // src/commands/repro.ts
@@ -70292,159 +70772,6 @@ function runKey(agent, index) {
 
 // src/config/run-config.ts
 init_patterns();
-
-// src/config/parallel.ts
-import os from "node:os";
-function defaultJobs() {
-  const cores = typeof os.availableParallelism === "function" ? os.availableParallelism() : os.cpus().length;
-  return Math.max(1, Math.min(8, cores));
-}
-function parseShard(text) {
-  const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
-  if (m === null) return `--shard takes K/N (e.g. 2/4), got ${JSON.stringify(text)}`;
-  const index = Number(m[1]);
-  const count3 = Number(m[2]);
-  if (count3 < 1 || count3 > 1e3) return `--shard: N must be 1..1000, got ${count3}`;
-  if (index < 1 || index > count3) return `--shard: K must be 1..${count3}, got ${index}`;
-  return { index, count: count3 };
-}
-
-// src/config/schema.ts
-init_zod();
-init_errors();
-import path10 from "node:path";
-init_patterns();
-var patterns = external_exports.array(external_exports.string()).default([]);
-var serverSchema = external_exports.object({
-  url: external_exports.string().default("ws://127.0.0.1:9001"),
-  /** Default: ./reports/clients (./reports/servers when servers are tested). */
-  outdir: external_exports.string().min(1).nullable().default(null),
-  cases: patterns,
-  excludeCases: patterns,
-  logLevel: external_exports.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("warn"),
-  shard: external_exports.string().nullable().default(null),
-  /** Adds wsgate's own group 14 after Autobahn's 517 cases (a spec file's `"extended": true`). */
-  extended: external_exports.boolean().default(false),
-  /** wss://: serve (client role) or connect (server role) over TLS. */
-  tls: external_exports.boolean().default(false),
-  /** WebSockets over HTTP/2 (RFC 8441) instead of HTTP/1.1's upgrade. */
-  http2: external_exports.boolean().default(false),
-  cert: external_exports.string().trim().min(1, "the certificate file name is empty").nullable().default(null),
-  key: external_exports.string().trim().min(1, "the key file name is empty").nullable().default(null),
-  ca: external_exports.string().trim().min(1, "the CA file name is empty").nullable().default(null)
-});
-var runSchema = serverSchema.extend({
-  client: external_exports.string().trim().min(1, "the client command is empty").nullable().default(null),
-  clientLoops: external_exports.boolean().default(false),
-  agent: external_exports.string().nullable().default(null),
-  caseTimeout: external_exports.number().positive("--case-timeout must be a positive number of seconds").max(86400).nullable().default(null),
-  strict: external_exports.boolean().default(false),
-  failOn: external_exports.array(external_exports.string()).nullable().default(null),
-  baseline: external_exports.string().min(1).nullable().default(null),
-  writeBaseline: external_exports.string().min(1).nullable().default(null),
-  github: external_exports.boolean().nullable().default(null),
-  quiet: external_exports.boolean().default(false),
-  junit: external_exports.string().nullable().default(null),
-  json: external_exports.string().nullable().default(null),
-  jobs: external_exports.number().int("--jobs must be a whole number").min(1, "--jobs must be at least 1").max(64, "--jobs must be at most 64").nullable().default(null),
-  /** Which side is under test: the client (wsgate is the fuzzing server) or the server (wsgate is the fuzzing client). */
-  role: external_exports.enum(["client", "server"]).nullable().default(null),
-  serverUrl: external_exports.string().trim().min(1, "--server-url is empty").nullable().default(null),
-  server: external_exports.string().trim().min(1, "the server command is empty").nullable().default(null),
-  restartServer: external_exports.boolean().default(false),
-  serverStartTimeout: external_exports.number().positive("--server-start-timeout must be a positive number of seconds").max(3600).nullable().default(null),
-  insecure: external_exports.boolean().default(false),
-  /** The quick profile: every group, a sample of 9, 12 and 13 (`run --quick`, cases/quick.ts). */
-  quick: external_exports.boolean().default(false),
-  /** Write a repro script for every case that is not OK on both axes (`run --repro`). */
-  repro: external_exports.boolean().default(false),
-  seed: external_exports.number().int("--seed must be a whole number").min(0, "--seed must be at least 0").max(2 ** 32 - 1, "--seed must be below 2^32").nullable().default(null)
-});
-function parseWith(schema, input3) {
-  const parsed = schema.safeParse(input3);
-  if (!parsed.success) {
-    const issue2 = parsed.error.issues[0];
-    const where = issue2 && issue2.path.length > 0 ? `--${issue2.path.join(".").replace(/[A-Z]/g, (c3) => `-${c3.toLowerCase()}`)}: ` : "";
-    throw new UsageError(`${where}${issue2?.message ?? "invalid options"}`);
-  }
-  return parsed.data;
-}
-function resolveShard(text) {
-  if (text === null) return null;
-  const shard = parseShard(text);
-  if (typeof shard === "string") throw new UsageError(shard);
-  return shard;
-}
-function given(input3) {
-  return Object.fromEntries(Object.entries(input3).filter(([, v]) => v !== void 0));
-}
-function withSpec(input3, spec) {
-  const flags = given(input3);
-  if (!spec) return flags;
-  const fromFile = {};
-  if (spec.url !== void 0) fromFile.url = spec.url;
-  if (spec.outdir !== void 0) fromFile.outdir = spec.outdir;
-  if (spec.cases !== void 0) fromFile.cases = spec.cases;
-  if (spec.excludeCases !== void 0) fromFile.excludeCases = spec.excludeCases;
-  if (spec.extended !== void 0) fromFile.extended = spec.extended;
-  if (spec.cert !== void 0) fromFile.cert = spec.cert;
-  if (spec.key !== void 0) fromFile.key = spec.key;
-  for (const key of ["cases", "excludeCases"]) {
-    if (Array.isArray(flags[key]) && flags[key].length === 0) delete flags[key];
-  }
-  const merged = { ...fromFile, ...flags };
-  if (spec.server !== void 0 && merged.serverUrl == null) {
-    merged.serverUrl = spec.server.url;
-  }
-  return merged;
-}
-function listenHostFor(urlHost, env2) {
-  const override = env2?.WSGATE_LISTEN_HOST;
-  if (override === void 0 || override === "") return urlHost;
-  const host = override.trim().replace(/^\[(.*)\]$/, "$1");
-  if (host === "" || /[\s/]/.test(host)) throw new UsageError(`WSGATE_LISTEN_HOST must be a host name or address, got ${JSON.stringify(override)}`);
-  return host;
-}
-function specExtras(sources, tls5, http23 = false) {
-  const spec = sources.spec ?? null;
-  return { excludeAgentCases: spec?.excludeAgentCases ?? {}, protocolOptions: spec?.protocolOptions ?? {}, specFile: spec?.file ?? null, patternSyntax: "wsgate", tls: tls5, http2: http23 };
-}
-function listenSettings(host, port, env2) {
-  return { host, port, listenHost: listenHostFor(host, env2) };
-}
-function resolveTls(o2, secure, role, startsServer) {
-  if (o2.cert === null !== (o2.key === null)) throw new UsageError(o2.cert === null ? "--key needs --cert (the certificate it goes with)" : "--cert needs --key (its private key)");
-  const on6 = o2.tls || secure || o2.cert !== null;
-  const insecure = o2.insecure ?? false;
-  if (!on6) {
-    if (o2.ca !== null) throw new UsageError("--ca applies to wss:// (add --tls)");
-    if (insecure) throw new UsageError("--insecure applies to wss:// (add --tls, or give a wss:// URL)");
-    return null;
-  }
-  if (role === "client" && insecure) throw new UsageError("--insecure applies when servers are tested: a client checks the certificate itself");
-  if (role === "client" && o2.ca !== null && o2.cert === null) throw new UsageError("--ca names the CA of your --cert; without --cert, wsgate makes a CA and hands that to the client");
-  if (role === "server" && !startsServer && o2.cert !== null) throw new UsageError("--cert/--key are for a server wsgate starts (--server, --role server); a server at --server-url has its own");
-  if (insecure && o2.ca !== null) throw new UsageError("--insecure skips verification: it does not go with --ca");
-  const abs = (f) => f === null ? null : path10.resolve(f);
-  return { cert: abs(o2.cert), key: abs(o2.key), ca: abs(o2.ca), insecure };
-}
-function resolveServeConfig(input3, sources = {}) {
-  const o2 = parseWith(serverSchema, withSpec(input3, sources.spec));
-  const { host, port, secure } = parseListenUrl(o2.url);
-  const tls5 = resolveTls(o2, secure, "client", false);
-  return {
-    ...listenSettings(host, port, sources.env),
-    outdir: path10.resolve(o2.outdir ?? "./reports/clients"),
-    cases: splitList(o2.cases),
-    excludeCases: splitList(o2.excludeCases),
-    logLevel: o2.logLevel,
-    shard: resolveShard(o2.shard),
-    ...specExtras(sources, tls5, o2.http2),
-    extended: o2.extended
-  };
-}
-
-// src/config/run-config.ts
 var REFERENCE_SERVER_COMMAND = "{reference-server}";
 var DEFAULT_SERVER_START_TIMEOUT = 30;
 function resolveRunConfig(input3, sources = {}) {
@@ -70501,6 +70828,7 @@ function runSettings(o2, sources, tls5, defaultOutdir, defaultAgent) {
     jobs: o2.jobs ?? defaultJobs(),
     shard: resolveShard(o2.shard),
     extended: o2.extended,
+    robustness: checkRobustness(o2),
     quick: o2.quick,
     // A repro script replays an HTTP/1.1 connection: a run over HTTP/2 keeps no recording.
     repro: { record: !o2.http2, scripts: o2.repro },
@@ -70524,7 +70852,8 @@ function serverUnderTest(o2) {
     ...target,
     agent: null,
     command: o2.server ?? (embedded ? REFERENCE_SERVER_COMMAND : null),
-    restart: o2.restartServer,
+    // The robustness profile restarts a server it started and took down, unless told otherwise.
+    restart: o2.restartServer || o2.robustness && (o2.server !== null || embedded),
     startTimeout: o2.serverStartTimeout ?? DEFAULT_SERVER_START_TIMEOUT
   };
 }
@@ -72356,13 +72685,13 @@ var handleSendStrict = ({ anyProcess, channel, isSubprocess, message: message2, 
   const ipcEmitter = getIpcEmitter(anyProcess, channel, isSubprocess);
   const hasListeners = hasMessageListeners(anyProcess, ipcEmitter);
   return {
-    id: count2++,
+    id: count3++,
     type: REQUEST_TYPE,
     message: message2,
     hasListeners
   };
 };
-var count2 = 0n;
+var count3 = 0n;
 var validateStrictDeadlock = (outgoingMessages, wrappedMessage) => {
   if (wrappedMessage?.type !== REQUEST_TYPE || wrappedMessage.hasListeners) {
     return;
@@ -73660,7 +73989,7 @@ function parseMilliseconds(milliseconds) {
 
 // node_modules/pretty-ms/index.js
 var isZero = (value) => value === 0 || value === 0n;
-var pluralize = (word, count3) => count3 === 1 || count3 === 1n ? word : `${word}s`;
+var pluralize = (word, count4) => count4 === 1 || count4 === 1n ? word : `${word}s`;
 var SECOND_ROUNDING_EPSILON = 1e-7;
 var ONE_DAY_IN_MILLISECONDS = 24n * 60n * 60n * 1000n;
 function prettyMilliseconds(milliseconds, options) {
@@ -75897,12 +76226,12 @@ var SignalExit = class extends SignalExitBase {
     for (const sig of signals) {
       this.#sigListeners[sig] = () => {
         const listeners = this.#process.listeners(sig);
-        let { count: count3 } = this.#emitter;
+        let { count: count4 } = this.#emitter;
         const p = process10;
         if (typeof p.__signal_exit_emitter__ === "object" && typeof p.__signal_exit_emitter__.count === "number") {
-          count3 += p.__signal_exit_emitter__.count;
+          count4 += p.__signal_exit_emitter__.count;
         }
-        if (listeners.length === count3) {
+        if (listeners.length === count4) {
           this.unload();
           const ret = this.#emitter.emit("exit", null, sig);
           const s = sig === "SIGHUP" ? this.#hupSig : sig;
@@ -78492,7 +78821,7 @@ var CaseRunner = class {
     return this.connection.record.connectionWasOpen ? this.def.expect : {};
   }
   /** The case report, in Autobahn's fields. */
-  report(verdict, duration3) {
+  report(verdict2, duration3) {
     const s = this.connection;
     const expected = {};
     for (const [k, list] of Object.entries(this.expectedLists())) {
@@ -78500,8 +78829,8 @@ var CaseRunner = class {
     }
     return {
       agent: this.info.agent,
-      behavior: verdict.behavior,
-      behaviorClose: verdict.behaviorClose,
+      behavior: verdict2.behavior,
+      behaviorClose: verdict2.behaviorClose,
       case: this.info.index,
       closedByMe: s.record.closedByMe,
       createStats: true,
@@ -78525,8 +78854,8 @@ var CaseRunner = class {
       remoteCloseReason: s.record.remoteCloseReason,
       reportCompressionRatio: this.def.reportCompressionRatio ?? false,
       reportTime: this.def.reportTime ?? false,
-      result: verdict.result,
-      resultClose: verdict.resultClose,
+      result: verdict2.result,
+      resultClose: verdict2.resultClose,
       rxFrameStats: s.wire.rxFrameStats,
       rxOctetStats: s.wire.rxOctetStats,
       started: this.info.started,
@@ -80001,27 +80330,27 @@ var ServerUpgrade = class {
     }
     const headBytes = read.head;
     this.connection.recordRequest(headBytes.toString("latin1"));
-    const verdict = parseUpgradeRequest(headBytes);
-    if (!verdict.ok) {
-      if (verdict.plainHttp === true && this.options.statusPage === true) {
+    const verdict2 = parseUpgradeRequest(headBytes);
+    if (!verdict2.ok) {
+      if (verdict2.plainHttp === true && this.options.statusPage === true) {
         this.connection.sender.sendData(Buffer.from(buildStatusPage("wsgate fuzzing server", "This is a WebSocket endpoint: Autobahn|Testsuite&#39;s fuzzing server, run by wsgate."), "utf8"));
         this.connection.dropConnection("after-flush", "a plain HTTP request: answered with the status page");
         return;
       }
-      this.fail(verdict.status, verdict.reason, verdict.headers);
+      this.fail(verdict2.status, verdict2.reason, verdict2.headers);
       return;
     }
-    this.request = verdict.request;
-    const decision = this.router(verdict.request, this.connection);
+    this.request = verdict2.request;
+    const decision = this.router(verdict2.request, this.connection);
     if (decision.kind !== "later") {
-      this.answer(decision, verdict.request, read.rest);
+      this.answer(decision, verdict2.request, read.rest);
       return;
     }
     this.held = [read.rest];
     answerWhenReady(this.connection, decision.ready, (answer) => {
       const rest = Buffer.concat(this.held ?? []);
       this.held = null;
-      this.answer(answer, verdict.request, rest);
+      this.answer(answer, verdict2.request, rest);
     });
   }
   /** Answers the request, and reads the bytes that came after it as frames. */
@@ -80204,8 +80533,8 @@ function createH2Server(options, router, onUpgrade, onBadPeer) {
 }
 function acceptStream(stream, headers, options, router) {
   stream.on("error", () => void 0);
-  const verdict = parseConnectRequest(headers);
-  if (!verdict.ok && headers[":method"] === "GET" && options.statusPage === true) {
+  const verdict2 = parseConnectRequest(headers);
+  if (!verdict2.ok && headers[":method"] === "GET" && options.statusPage === true) {
     stream.respond({ ":status": 200, "content-type": "text/html; charset=utf-8", server: options.serverHeader });
     stream.end(buildStatusPage("wsgate fuzzing server", "This is a WebSocket endpoint over HTTP/2 (RFC 8441): Autobahn|Testsuite&#39;s fuzzing server, run by wsgate."));
     return null;
@@ -80213,14 +80542,14 @@ function acceptStream(stream, headers, options, router) {
   const transport = http2Stream();
   transport.peerFields = flatFields(headers);
   const connection = new Connection(stream, options, { role: "server" }, transport, stream.session?.socket);
-  connection.recordRequest(verdict.ok ? verdict.request.raw : renderFields(headers));
+  connection.recordRequest(verdict2.ok ? verdict2.request.raw : renderFields(headers));
   const upgrade = { connection, request: null };
-  if (!verdict.ok) {
-    refuse(upgrade, verdict.status, verdict.reason);
+  if (!verdict2.ok) {
+    refuse(upgrade, verdict2.status, verdict2.reason);
     return upgrade;
   }
-  upgrade.request = verdict.request;
-  const decision = router(verdict.request, connection);
+  upgrade.request = verdict2.request;
+  const decision = router(verdict2.request, connection);
   const answer = (a2) => {
     if (a2.kind === "reject") refuse(upgrade, a2.status, a2.reason);
     else respond(upgrade, stream, a2, options);
@@ -80966,7 +81295,7 @@ function runCasesScheduled(cases2, jobs, stopped, task) {
   );
 }
 function selectForRun(config2) {
-  const from = catalogueFor(config2.extended, config2.role, config2.http2 === true ? "h2" : "http/1.1");
+  const from = catalogueFor(config2.extended, config2.role, config2.http2 === true ? "h2" : "http/1.1", config2.robustness === true);
   for (const pattern2 of config2.cases) refuseOtherTransport(pattern2, from, config2.http2 === true);
   const patterns2 = selectCases(from, config2.cases, config2.excludeCases);
   if (patterns2.length === 0) throw new UsageError("no case is selected: check --cases and --exclude-cases");
@@ -81152,11 +81481,11 @@ function openStream(session, socket, spec, options, newMask, makeHandler, decide
 init_verdicts();
 
 // src/play/bare-result.ts
-function bareResult(def, verdict, facts) {
+function bareResult(def, verdict2, facts) {
   return {
     agent: facts.agent,
-    behavior: verdict.behavior,
-    behaviorClose: verdict.behaviorClose,
+    behavior: verdict2.behavior,
+    behaviorClose: verdict2.behaviorClose,
     case: facts.index,
     closedByMe: true,
     createStats: true,
@@ -81179,21 +81508,21 @@ function bareResult(def, verdict, facts) {
     remoteCloseReason: null,
     reportCompressionRatio: false,
     reportTime: false,
-    result: verdict.result,
-    resultClose: verdict.resultClose,
+    result: verdict2.result,
+    resultClose: verdict2.resultClose,
     rxFrameStats: {},
     rxOctetStats: {},
     started: facts.started,
     trafficStats: null,
     txFrameStats: {},
     txOctetStats: {},
-    wasClean: verdict.behaviorClose === "OK",
+    wasClean: verdict2.behaviorClose === "OK",
     wasCloseHandshakeTimeout: false,
     wasNotCleanReason: null,
     wasOpenHandshakeTimeout: false,
     wasServerConnectionDropTimeout: false,
     wirelog: [],
-    transport: "h2"
+    ...facts.transport === null ? {} : { transport: "h2" }
   };
 }
 
@@ -81283,14 +81612,14 @@ async function playSessionCase(where, def, info, settings) {
   });
   const ctx = sessionContext(where, settings, connect, log);
   const limit = new Promise((resolve6) => setTimeout(() => resolve6(timedOut(info.limitMs)), info.limitMs).unref());
-  const verdict = await Promise.race([run(ctx), limit]);
+  const verdict2 = await Promise.race([run(ctx), limit]);
   for (const s of sockets) s.destroy();
   if (unreachable !== null) return { result: null, error: unreachable };
   const text = (lines) => lines.length === 0 ? "" : `${lines.join("\r\n")}\r
 \r
 `;
   const facts = { agent: info.agent, index: info.index, started, durationMs: performance.now() - t0, httpRequest: text(log.sent), httpResponse: text(log.got), isServer: false };
-  return { result: bareResult(def, verdict, facts), error: null };
+  return { result: bareResult(def, verdict2, facts), error: null };
 }
 function timedOut(ms) {
   const why = `The case did not end within ${ms / 1e3} s.`;
@@ -81735,6 +82064,325 @@ init_constants();
 init_files();
 init_writer();
 init_version();
+
+// src/drivers/server-attack.ts
+init_s17_robustness_server();
+
+// src/fuzzing-client/attacks/play-attack.ts
+init_attack_judges();
+
+// src/fuzzing-client/attacks/growth.ts
+var SIZE_REFUSALS = /* @__PURE__ */ new Set([413, 414, 431, 494]);
+var TRIES = 3;
+var BISECTIONS = 4;
+var GrowthRun = class {
+  constructor(attack, play, stopped) {
+    this.attack = attack;
+    this.play = play;
+    this.stopped = stopped;
+    this.waitMs = Math.max(3e3, attack.stopAfterMs * 3);
+  }
+  attack;
+  play;
+  stopped;
+  probes = [];
+  waitMs;
+  /** The header at n bytes, on a fresh connection. */
+  async at(n2) {
+    const { header, value } = this.attack;
+    const p = await this.play({
+      label: `${n2.toLocaleString("en-US")} byte${n2 === 1 ? "" : "s"}`,
+      size: n2,
+      waitMs: this.waitMs,
+      request: (normal) => buildUpgradeRequest({ ...normal, headers: [...normal.headers ?? [], [header, value(n2)]] })
+    });
+    this.probes.push(p);
+    return p;
+  }
+  kind(p) {
+    if (p.status === null) return p.ending === "closed" || p.ending === "reset" ? "refused" : "gone";
+    return SIZE_REFUSALS.has(p.status) ? "refused" : "taken";
+  }
+  slow(p) {
+    return (p.answerMs ?? 0) > this.attack.stopAfterMs;
+  }
+  /** Up the sizes until one is refused, an answer is over the budget, or the server is gone. */
+  async climb() {
+    let top2 = null;
+    for (const n2 of this.attack.sizes) {
+      if (this.stopped()) return { top: top2, cap: null, over: false, gone: true };
+      const p = await this.at(n2);
+      const k = this.kind(p);
+      if (k === "gone") return { top: top2, cap: null, over: false, gone: true };
+      if (k === "refused") return { top: top2, cap: n2, over: false, gone: false };
+      top2 = n2;
+      if (this.slow(p)) return { top: top2, cap: null, over: true, gone: false };
+    }
+    return { top: top2, cap: null, over: false, gone: false };
+  }
+  /** Between the largest size taken and the smallest refused, so the largest figure is near the HTTP layer's limit. */
+  async bisect(climb) {
+    let { top: top2, cap, over } = climb;
+    for (let step = 0; step < BISECTIONS && cap !== null && !over && !this.stopped(); step++) {
+      const mid = Math.round((top2 + cap) / 200) * 100;
+      if (mid <= top2 || mid >= cap) break;
+      const p = await this.at(mid);
+      const k = this.kind(p);
+      if (k === "gone") break;
+      if (k === "refused") cap = mid;
+      else {
+        top2 = mid;
+        over = this.slow(p);
+      }
+    }
+    return { ...climb, top: top2, cap, over };
+  }
+  /** Plays size n up to `tries` times more (fewer once an answer is slow or missing). */
+  async again(n2, tries) {
+    for (let i2 = 0; i2 < tries && !this.stopped(); i2++) {
+      const p = await this.at(n2);
+      if (p.answerMs === null || this.slow(p)) break;
+    }
+  }
+  /** The shortest answer time of size n among the probes played (noise only ever adds time). */
+  best(n2) {
+    const times = this.probes.filter((p) => p.size === n2 && p.answerMs !== null && this.kind(p) === "taken").map((p) => p.answerMs ?? 0);
+    return { size: n2, ms: times.length === 0 ? 0 : Math.min(...times) };
+  }
+};
+async function runGrowth(attack, play, stopped) {
+  const run = new GrowthRun(attack, play, stopped);
+  const climb = await run.climb();
+  const empty = () => ({ probes: run.probes, base: null, largest: null, quarter: null, cap: climb.cap });
+  if (climb.top === null || climb.gone) return climb.top === null ? empty() : { ...empty(), largest: run.best(climb.top) };
+  const { top: largest, cap, over } = await run.bisect({ ...climb, top: climb.top });
+  if (!over) await run.again(largest, TRIES - 1);
+  const quarter = Math.max(1, Math.round(largest / 4));
+  if (largest >= 4) await run.again(quarter, TRIES);
+  await run.again(1, TRIES);
+  return { probes: run.probes, base: run.best(1), largest: run.best(largest), quarter: largest >= 4 ? run.best(quarter) : null, cap };
+}
+
+// src/fuzzing-client/attacks/probe.ts
+init_constants();
+var MAX_ANSWER_HEAD = 64 * 1024;
+function runProbe(target, probe, normal, signal) {
+  return new Promise((resolve6) => {
+    const m = { requestBytes: 0, status: null, answerMs: null, closedMs: null, closeCode: null, trickled: 0 };
+    let ending = null;
+    let done = false;
+    let timer = null;
+    let trickle = null;
+    let socket = null;
+    const head2 = Buffer.from(probe.request?.(normal) ?? buildUpgradeRequest(normal), "latin1");
+    const finish3 = () => {
+      if (done) return;
+      done = true;
+      if (timer !== null) clearTimeout(timer);
+      if (trickle !== null) clearInterval(trickle);
+      signal?.removeEventListener("abort", onAbort);
+      if (m.requestBytes === 0 && socket !== null) m.requestBytes = Math.min(head2.length, socket.bytesWritten);
+      socket?.destroy();
+      resolve6({ label: probe.label, size: probe.size, waitMs: probe.waitMs, ...m, ending: ending ?? "closed" });
+    };
+    const onAbort = () => {
+      ending ??= "timeout";
+      finish3();
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+    const wait = () => {
+      if (timer !== null) clearTimeout(timer);
+      timer = setTimeout(() => {
+        ending ??= "timeout";
+        finish3();
+      }, probe.waitMs);
+    };
+    wait();
+    socket = connectTo(
+      target,
+      (s) => new ProbeConnection(s, probe, m, head2, { finish: finish3, wait, ended: (how) => ending ??= how, setTrickle: (t) => trickle = t }),
+      () => {
+        ending = "refused";
+        finish3();
+      }
+    );
+    if (done) socket.destroy();
+  });
+}
+var ProbeConnection = class {
+  constructor(socket, probe, m, request, hooks) {
+    this.socket = socket;
+    this.probe = probe;
+    this.m = m;
+    this.hooks = hooks;
+    this.finish = hooks.finish;
+    this.wait = hooks.wait;
+    socket.on("data", (chunk) => this.onData(chunk));
+    socket.on("error", (err) => {
+      if (err.code === "ECONNRESET" || err.code === "EPIPE") hooks.ended("reset");
+    });
+    socket.on("close", () => {
+      hooks.ended("closed");
+      this.onEnd();
+      this.finish();
+    });
+    this.wait();
+    socket.write(request, (err) => {
+      if (err != null) return;
+      this.writtenAt = performance.now();
+      m.requestBytes = request.length;
+    });
+  }
+  socket;
+  probe;
+  m;
+  hooks;
+  head = new HeadReader(MAX_ANSWER_HEAD);
+  frames = null;
+  sink = this.closeSink();
+  headerAt = null;
+  writtenAt = null;
+  closePayload = [];
+  finish;
+  wait;
+  onData(chunk) {
+    if (this.frames !== null) {
+      this.frames.push(chunk, this.sink);
+      return;
+    }
+    const read = this.head.push(chunk);
+    if (read === "more") return;
+    const now = performance.now();
+    this.m.answerMs = Math.max(0, now - (this.writtenAt ?? now));
+    if (this.m.requestBytes === 0) this.m.requestBytes = this.socket.bytesWritten;
+    const text = read === "too-big" ? chunk.toString("latin1", 0, 64) : read.head.toString("latin1", 0, 64);
+    const status = /^HTTP\/1\.[01] (\d{3})/.exec(text);
+    this.m.status = status === null ? 0 : Number(status[1]);
+    if (this.m.status !== 101 || this.probe.afterOpen === void 0 || read === "too-big") {
+      this.finish();
+      return;
+    }
+    this.open(read.rest);
+  }
+  /** The server ended TCP: after the frame header, that is its refusal (unless a close frame came first). */
+  onEnd() {
+    if (this.headerAt !== null && this.m.closedMs === null) this.m.closedMs = performance.now() - this.headerAt;
+  }
+  /** After the 101: the frame header, the trickle, and the server's frames read for a close. */
+  open(rest) {
+    const after = this.probe.afterOpen;
+    if (after === void 0) return;
+    this.frames = new FrameReader({ requireMask: false, refuseMask: false, compressionNegotiated: true, maxFramePayload: 0 });
+    this.socket.write(after.head);
+    this.headerAt = performance.now();
+    this.wait();
+    if (rest.length > 0) this.frames.push(rest, this.sink);
+    const t = after.trickle;
+    if (t === void 0) return;
+    const piece = Buffer.alloc(t.pieceBytes);
+    this.hooks.setTrickle(
+      setInterval(() => {
+        if (this.m.trickled >= t.totalBytes || this.socket.destroyed) return;
+        this.socket.write(piece);
+        this.m.trickled += piece.length;
+      }, t.everyMs)
+    );
+  }
+  /** Notes the server's close frame (its code) and ends the probe there. */
+  closeSink() {
+    return {
+      onViolation: () => void 0,
+      onFrameBegin: (h3) => {
+        if (h3.opcode === Opcode.Close) this.closePayload = [];
+      },
+      onFrameData: (chunk) => {
+        if (this.closePayload.length < 4) this.closePayload.push(Buffer.from(chunk));
+      },
+      onFrameEnd: (h3) => {
+        if (h3.opcode !== Opcode.Close || this.headerAt === null) return;
+        const payload2 = Buffer.concat(this.closePayload);
+        this.m.closeCode = payload2.length >= 2 ? payload2.readUInt16BE(0) : 1005;
+        this.m.closedMs = performance.now() - this.headerAt;
+        this.finish();
+      }
+    };
+  }
+};
+
+// src/fuzzing-client/attacks/play-attack.ts
+async function playAttack(target, def, info, settings) {
+  const started = utcNow();
+  const t0 = performance.now();
+  const normal = () => ({
+    host: targetHostPort(target),
+    target: target.resource,
+    key: newClientKey(settings.randomBytes),
+    headers: [["User-Agent", settings.userAgent]]
+  });
+  const stopped = () => info.signal?.aborted === true;
+  const attack = def.attack;
+  let probes;
+  let verdict2;
+  if (attack.kind === "growth") {
+    const facts = await runGrowth(attack, (probe) => runProbe(target, probe, normal(), info.signal), stopped);
+    probes = facts.probes;
+    verdict2 = attack.judge(facts);
+  } else {
+    const played2 = [];
+    for (const probe of attack.probes) {
+      if (stopped()) break;
+      played2.push(await runProbe(target, probe, normal(), info.signal));
+    }
+    probes = played2;
+    verdict2 = attack.judge(played2);
+  }
+  return bareResult(def, verdict2, {
+    agent: info.agent,
+    index: info.index,
+    started,
+    durationMs: performance.now() - t0,
+    httpRequest: probes.map((p) => `${p.label}: ${count(p.requestBytes)} request bytes${p.trickled > 0 ? `, ${count(p.trickled)} payload bytes trickled` : ""}`).join("\n"),
+    httpResponse: probes.map((p) => `${p.label}: ${answerText(p)}${p.closedMs === null ? "" : `; ended ${Math.round(p.closedMs)} ms after the frame header${p.closeCode === null ? "" : ` (close ${p.closeCode})`}`}`).join("\n"),
+    isServer: false,
+    transport: null
+  });
+}
+
+// src/drivers/server-attack.ts
+init_verdicts();
+var EXIT_GRACE_MS2 = 500;
+async function playAttackCase(def, run) {
+  const limit = AbortSignal.timeout(run.limitMs);
+  const signal = run.signal === void 0 ? limit : AbortSignal.any([run.signal, limit]);
+  const result = await playAttack(run.target, def, { agent: run.agent, index: run.index, signal }, run.settings(def));
+  if (limit.aborted && run.signal?.aborted !== true) {
+    result.behavior = Behavior.Failed;
+    result.result = `The attack did not end within the case's limit of ${run.limitMs / 1e3} s: the server answered too slowly. ${result.result}`;
+  }
+  const down = await liveness(run);
+  if (down === null) {
+    const alive = run.process === null ? "" : ", and the server process is alive";
+    result.result = `${result.result} Afterwards a normal case on a fresh connection passed (echoed)${alive}.`;
+  } else {
+    result.behavior = Behavior.Failed;
+    result.result = `${result.result} Afterwards ${down}.`;
+  }
+  return { result, down };
+}
+async function liveness(run) {
+  const proc = run.process;
+  const died = async () => proc !== null && await proc.exitsWithin(EXIT_GRACE_MS2) ? `the server under test ${proc.describeExit()} (last output: ${proc.lastOutput()})` : null;
+  const dead = await died();
+  if (dead !== null) return dead;
+  const limitMs = ((livenessCase.schedule?.maxSeconds ?? 4) + 2) * 1e3;
+  const info = { agent: run.agent, index: run.index, limitMs, ...run.signal ? { signal: run.signal } : {} };
+  const outcome2 = await playCase(run.target, livenessCase, info, run.settings(livenessCase));
+  if (outcome2.result === null) return await died() ?? `a normal case on a fresh connection found no server (${outcome2.error ?? "no result"})`;
+  if (outcome2.result.behavior !== Behavior.Ok) return await died() ?? `a normal case on a fresh connection failed: ${outcome2.result.result}`;
+  return null;
+}
+
+// src/drivers/server-role.ts
 function referenceServerCommand() {
   const script = fileURLToPath5(new URL("../bundled/reference-server.js", import.meta.url));
   return `${shellQuote(process.execPath)} ${shellQuote(script)} {port}`;
@@ -81783,8 +82431,8 @@ async function startServerPeer(config2, sut, context, cpu) {
       return unreachablePeer(sut, config2.unknownAgent ?? hostPort(target.host, target.port), io.out);
     }
     const agent = await agentOf(config2, sut, target, context.taken);
-    const globalIndex = new Map(catalogueFor(config2.extended, "server", config2.http2 ? "h2" : "http/1.1").map((c3, i2) => [c3.id, i2 + 1]));
-    const state = { config: config2, sut, target, agent, process: proc, results: /* @__PURE__ */ new Map(), globalIndex, signal: io.signal, out: io.out, gone: null };
+    const globalIndex = new Map(catalogueFor(config2.extended, "server", config2.http2 ? "h2" : "http/1.1", config2.robustness).map((c3, i2) => [c3.id, i2 + 1]));
+    const state = { config: config2, sut, target, agent, process: proc, results: /* @__PURE__ */ new Map(), globalIndex, signal: io.signal, out: io.out, gone: null, stale: null };
     const what = sut.command === REFERENCE_SERVER_COMMAND ? "the bundled ws server" : command2 === null ? "the server" : JSON.stringify(command2);
     const url2 = `${target.tls ? "wss" : "ws"}://${hostPort(target.host, target.port)}${target.resource}`;
     return {
@@ -81837,6 +82485,10 @@ async function playOne(state, def, index) {
   const t0 = performance.now();
   const failed = (reason) => ({ result: null, resultAt: null, client: null, sawConnection: false, warnings: [], timeMs: performance.now() - t0, missing: reason });
   const down = await serverDown(state);
+  if (def.attack !== void 0) {
+    if (down !== null) return { ...failed(down), notRun: `not run: the server is down after an earlier case (${down})` };
+    return playAttackOne(state, { ...def, attack: def.attack }, index, t0);
+  }
   if (down !== null) return failed(down);
   const limitMs = caseTimeoutFor(def, state.config) * 1e3;
   const { signal } = state;
@@ -81855,6 +82507,30 @@ async function playOne(state, def, index) {
     ...proc === null ? {} : { peerExit: async () => await proc.exitsWithin(DIED_GRACE_MS) ? `the server under test ${proc.describeExit()} during the case` : null }
   };
 }
+async function playAttackOne(state, def, index, t0) {
+  const proc = state.process;
+  const run = {
+    target: state.target,
+    agent: state.agent,
+    index: state.globalIndex.get(def.id) ?? index,
+    signal: state.signal,
+    process: proc,
+    settings: (d) => playSettings(state.config, state.sut, d),
+    limitMs: caseTimeoutFor(def, state.config) * 1e3
+  };
+  const { result, down } = await playAttackCase(def, run);
+  let peerFailure = null;
+  if (down !== null) {
+    const restarts = proc !== null && state.sut.restart;
+    const next = restarts ? "it is restarted for the next case (the robustness profile restarts a server wsgate started)" : proc === null ? "wsgate did not start it, so it cannot restart it: the remaining cases are not run" : "it is not restarted: the remaining cases are not run";
+    if (!restarts) state.gone = down;
+    else if (!proc.hasExited) state.stale = down;
+    peerFailure = `${down}; ${next}`;
+    result.result = `${result.result.replace(/\.$/, "")}; ${next}.`;
+  }
+  state.results.set(def.id, result);
+  return { result, resultAt: performance.now(), client: null, sawConnection: true, warnings: [], timeMs: performance.now() - t0, ...peerFailure === null ? {} : { peerFailure } };
+}
 function playSettings(config2, sut, def) {
   const bytes2 = config2.seed === null ? systemBytes() : seededBytes(config2.seed, def.id);
   return {
@@ -81870,8 +82546,9 @@ var DIED_GRACE_MS = 200;
 async function serverDown(state) {
   const proc = state.process;
   if (state.gone !== null) return state.gone;
-  if (proc === null || !proc.hasExited) return null;
-  const how = `the server under test ${proc.describeExit()} (last output: ${proc.lastOutput()})`;
+  if (proc === null || !proc.hasExited && state.stale === null) return null;
+  const how = proc.hasExited ? `the server under test ${proc.describeExit()} (last output: ${proc.lastOutput()})` : `the server under test stopped serving (${state.stale ?? ""})`;
+  state.stale = null;
   if (!state.sut.restart || isAborted(state.signal)) {
     state.gone = `${how}; not restarted (--restart-server restarts it)`;
     return state.gone;
@@ -81906,19 +82583,23 @@ function conclude(def, index, outcome2, config2) {
     const reason = outcome2.transportFailure == null ? why : `${outcome2.transportFailure}; ${why}`;
     return { ...base, status: "failed", reason, warnings: outcome2.warnings, result: null, reportBase: null };
   }
-  const verdict = ruleForResult(result, new Set(config2.failOn));
-  const warnings = [...verdict.warnings, ...outcome2.warnings];
+  const verdict2 = livenessRule(ruleForResult(result, new Set(config2.failOn)), result, outcome2.peerFailure);
+  const warnings = [...verdict2.warnings, ...outcome2.warnings];
   if (client !== null && client.exitCode !== null && client.exitCode !== 0 && !client.timedOut) {
     warnings.push(`the client exited with status ${client.exitCode}`);
   }
   return {
     ...base,
-    status: verdict.status,
-    reason: verdict.reason,
+    status: verdict2.status,
+    reason: verdict2.reason,
     warnings,
     result,
     reportBase: caseReportBase(agentFileBase(result.agent), result.id)
   };
+}
+function livenessRule(verdict2, result, peerFailure) {
+  if (peerFailure === void 0 || verdict2.status === "failed") return verdict2;
+  return { ...verdict2, status: "failed", reason: `the peer failed the liveness check after the case: ${peerFailure}; outcome ${result.behavior}: ${result.result}` };
 }
 function notRun(def, index, reason) {
   return {
@@ -82080,9 +82761,9 @@ async function runPeer(peer, s) {
   }
   return [...done.values()].sort((a2, b) => a2.index - b.index);
 }
-function headerLine(config2, count3, selected, peer) {
+function headerLine(config2, count4, selected, peer) {
   const shardNote = config2.shard === null ? "" : ` (shard ${config2.shard.index}/${config2.shard.count} of ${selected} selected)`;
-  return `wsgate: ${count3} case${count3 === 1 ? "" : "s"}${shardNote}${peer.atOnce > 1 ? `, up to ${peer.atOnce} at once,` : ", one at a time,"} against ${peer.against}${config2.http2 ? `, over HTTP/2 (RFC 8441, ${config2.tls === null ? "h2c" : "TLS with ALPN h2"})` : ""}`;
+  return `wsgate: ${count4} case${count4 === 1 ? "" : "s"}${shardNote}${peer.atOnce > 1 ? `, up to ${peer.atOnce} at once,` : ", one at a time,"} against ${peer.against}${config2.http2 ? `, over HTTP/2 (RFC 8441, ${config2.tls === null ? "h2c" : "TLS with ALPN h2"})` : ""}`;
 }
 function withReportFiles(cases2, agents) {
   const { prefixes } = agentFilePrefixes(agents);
@@ -82259,6 +82940,7 @@ var ACTION_INPUTS = {
   "write-baseline": { flag: "--write-baseline", kind: "string", judge: true },
   "case-timeout": { flag: "--case-timeout", kind: "string", judge: false },
   quick: { flag: "--quick", kind: "boolean", judge: false },
+  robustness: { flag: "--robustness", kind: "boolean", judge: false },
   url: { flag: "--url", kind: "string", judge: false },
   // The server role: a server started by the action (server-command) or running elsewhere (server-url).
   role: { flag: "--role", kind: "string", judge: false },

@@ -1,0 +1,98 @@
+/**
+ * What a robustness case (groups 17 and 18) is besides an ordinary case: an attack the engine plays
+ * from the outside (raw TCP, timed, at several sizes) instead of one WebSocket connection, and a pure
+ * function that judges the facts the engine measured. A case never touches a socket; measuring is
+ * the engine's job (fuzzing-client/attacks/), once.
+ */
+import type { UpgradeRequestSpec } from '../protocol/client-handshake.js';
+import type { Judgement } from './judgement.js';
+
+/** Payload bytes written slowly after a frame header, to see whether the server waits for them. */
+export interface Trickle {
+  /** Bytes per write. */
+  readonly pieceBytes: number;
+  /** Pause between writes, in ms. */
+  readonly everyMs: number;
+  /** Stop after this many payload bytes (never more than the header declared). */
+  readonly totalBytes: number;
+}
+
+/** One raw TCP connection of an attack on a server under test. */
+export interface AttackProbe {
+  /** What the report calls it ("2,000 header lines"). */
+  readonly label: string;
+  /** The size it stands for (bytes of a header value, header lines, a declared length). */
+  readonly size: number;
+  /** The request head sent instead of the normal one, built from the normal one's parts; absent: the normal request. */
+  readonly request?: (normal: UpgradeRequestSpec) => string;
+  /** Once the server answered 101: bytes written at once (a frame header), then the trickle. */
+  readonly afterOpen?: { readonly head: Uint8Array; readonly trickle?: Trickle };
+  /** How long the engine waits for the answer (or, after `afterOpen`, for the server to end the connection), in ms. */
+  readonly waitMs: number;
+}
+
+/** What the engine measured of one probe. */
+export interface ProbeFacts {
+  readonly label: string;
+  readonly size: number;
+  /** How long wsgate waited for the answer or the end (the probe's `waitMs`). */
+  readonly waitMs: number;
+  /** Request bytes wsgate wrote (all of them unless the server ended the connection first). */
+  readonly requestBytes: number;
+  /** The status of the server's answer, or null when none came. */
+  readonly status: number | null;
+  /** From the request's last byte written to the answer's first byte, in ms; null without an answer. */
+  readonly answerMs: number | null;
+  /** After `afterOpen`: from the frame header written to the server's close frame or end of TCP, in ms; null when it did neither in time. */
+  readonly closedMs: number | null;
+  /** The code of the server's close frame (after `afterOpen`), 1005 for one without a code, null for none. */
+  readonly closeCode: number | null;
+  /** Trickled payload bytes written before the server ended the connection (or the trickle ended). */
+  readonly trickled: number;
+  /** How the connection ended: the server closed it, reset it, refused it; or wsgate's wait ran out. */
+  readonly ending: 'closed' | 'reset' | 'refused' | 'timeout';
+}
+
+/** The answer time at one size, the shortest of its tries (noise only ever adds time). */
+export interface SizedTime {
+  readonly size: number;
+  readonly ms: number;
+}
+
+/** What a growth attack measured: answers at growing sizes, up to what the server's HTTP layer takes. */
+export interface GrowthFacts {
+  /** Every probe, in the order played. */
+  readonly probes: readonly ProbeFacts[];
+  /** A small value's answer time: the fixed cost every size pays. */
+  readonly base: SizedTime | null;
+  /** The largest size the server answered itself (not refused by its HTTP layer), and its time. */
+  readonly largest: SizedTime | null;
+  /** The size nearest a quarter of the largest, and its time (linear growth: a quarter of the time). */
+  readonly quarter: SizedTime | null;
+  /** The smallest size the HTTP layer refused (431, 413, or no answer), or null when it took every size. */
+  readonly cap: number | null;
+}
+
+/**
+ * A header of growing size: `value(n)` of n bytes in the header `header`, at each of `sizes` until
+ * the HTTP layer refuses one, then between the last taken and the first refused.
+ */
+export interface GrowthAttack {
+  readonly kind: 'growth';
+  readonly header: string;
+  readonly value: (n: number) => string;
+  readonly sizes: readonly number[];
+  /** Stop growing once an answer takes this long (ms): the figure is in. */
+  readonly stopAfterMs: number;
+  readonly judge: (facts: GrowthFacts) => Judgement;
+}
+
+/** Fixed probes, one connection each, judged together. */
+export interface ProbesAttack {
+  readonly kind: 'probes';
+  readonly probes: readonly AttackProbe[];
+  readonly judge: (facts: readonly ProbeFacts[]) => Judgement;
+}
+
+/** An attack on a server under test (group 17). */
+export type ServerAttack = GrowthAttack | ProbesAttack;

@@ -1,0 +1,131 @@
+/**
+ * The robustness profile against real releases, through the real CLI over real TCP: a ws release
+ * with a published advisory fails the case that replays it, the release that fixed it passes, the
+ * current ws (the bundled server) passes the whole of group 17, and a server of our own with no
+ * message limit is caught by the case about it. The releases are installed by
+ * .ci/install-robustness-peers.sh (test/fixtures/robustness/).
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import net from 'node:net';
+import path from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { runCliWith, type SummaryCase } from '../support/cli-env.js';
+import { tempDir } from '../support/harness.js';
+
+const RELEASES = fileURLToPath(new URL('../../../test/fixtures/robustness/', import.meta.url));
+const BROKEN = fileURLToPath(new URL('../fixtures/servers/broken-server.js', import.meta.url));
+
+/** The command that starts a pinned release's echo server. */
+function release(name: string): string {
+  const dir = path.join(RELEASES, name);
+  assert.ok(existsSync(path.join(dir, 'node_modules', 'ws', 'package.json')), `${name} is not installed: run .ci/install-robustness-peers.sh`);
+  return `'${process.execPath}' '${path.join(dir, 'server.cjs')}' {port}`;
+}
+
+interface Run {
+  code: number | null;
+  out: string;
+  cases: Map<string, SummaryCase>;
+  report: (id: string) => Promise<{ behavior: string; result: string }>;
+}
+
+async function robustness(args: string[]): Promise<Run> {
+  const dir = await tempDir();
+  const res = await runCliWith(['run', '--robustness', '--agent', 'sut', ...args], { cwd: dir, timeoutMs: 60_000 });
+  const outdir = path.join(dir, 'reports', 'servers');
+  const out = res.stdout + res.stderr;
+  assert.ok(res.code === 0 || res.code === 1, out);
+  const summary = JSON.parse(await readFile(path.join(outdir, 'summary.json'), 'utf8')) as { cases: SummaryCase[] };
+  const report = async (id: string): Promise<{ behavior: string; result: string }> =>
+    JSON.parse(await readFile(path.join(outdir, `sut_case_${id.replace(/\./g, '_')}.json`), 'utf8')) as { behavior: string; result: string };
+  return { code: res.code, out, cases: new Map(summary.cases.map((c) => [c.id, c])), report };
+}
+
+test('ws 8.17.0 dies of 2,000 header lines (CVE-2024-37890): 17.1.3 FAILED, the server restarted; 8.17.1 passes it', async () => {
+  const bad = await robustness(['--server', release('ws-8.17.0'), '--cases', '17.1.3', '17.1.5']);
+  assert.equal(bad.code, 1, bad.out);
+  const c = bad.cases.get('17.1.3');
+  assert.equal(c?.status, 'failed', bad.out);
+  assert.match(c?.reason ?? '', /the server under test exited with status 1 \(last output: /);
+  assert.match(c?.reason ?? '', /restarted for the next case \(the robustness profile restarts a server wsgate started\)/);
+  // The per-case report says FAILED too, with the liveness check's finding.
+  const report = await bad.report('17.1.3');
+  assert.equal(report.behavior, 'FAILED');
+  assert.match(report.result, /Afterwards the server under test exited/);
+  // Restarted, it passes the next case.
+  assert.equal(bad.cases.get('17.1.5')?.status, 'passed', bad.out);
+
+  const good = await robustness(['--server', release('ws-8.17.1'), '--cases', '17.1.3']);
+  assert.equal(good.code, 0, good.out);
+  assert.match((await good.report('17.1.3')).result, /Afterwards a normal case on a fresh connection passed \(echoed\), and the server process is alive/);
+});
+
+test("ws 7.4.5's Sec-WebSocket-Protocol split is quadratic (CVE-2021-32640): 17.1.1 FAILED with the figures; 7.4.6 passes it", async () => {
+  const bad = await robustness(['--server', release('ws-7.4.5'), '--cases', '17.1.1']);
+  assert.equal(bad.code, 1, bad.out);
+  const c = bad.cases.get('17.1.1');
+  assert.equal(c?.status, 'failed', bad.out);
+  assert.match(c?.reason ?? '', /super-linearly|budget 1,000 ms/);
+  assert.match(c?.reason ?? '', /answered [\d,]+ bytes of Sec-WebSocket-Protocol in [\d,.]+ ms/);
+
+  const good = await robustness(['--server', release('ws-7.4.6'), '--cases', '17.1.1']);
+  assert.equal(good.code, 0, good.out);
+  assert.match((await good.report('17.1.1')).result, /grew no faster than the size/);
+});
+
+test('the current ws (the bundled server) passes the whole of group 17', async () => {
+  const run = await robustness(['--role', 'server']);
+  assert.equal(run.code, 0, run.out);
+  assert.deepEqual(
+    [...run.cases.values()].map((c) => `${c.id} ${c.status}`),
+    ['17.1.1', '17.1.2', '17.1.3', '17.1.4', '17.1.5', '17.2.1', '17.2.2'].map((id) => `${id} passed`),
+  );
+});
+
+test('a server with no message limit reads a declared gigabyte instead of refusing it at the header: 17.2.2 FAILED', async () => {
+  const run = await robustness(['--server', `'${process.execPath}' '${BROKEN}' no-size-limit {port}`, '--cases', '17.2.1', '17.2.2']);
+  assert.equal(run.code, 1, run.out);
+  // ws refuses a 64-bit length over 2^53 - 1 whatever its limit: the length case passes.
+  assert.equal(run.cases.get('17.2.1')?.status, 'passed', run.out);
+  assert.equal(run.cases.get('17.2.2')?.status, 'failed', run.out);
+  assert.match(run.cases.get('17.2.2')?.reason ?? '', /not refused: the server kept the connection open after reading [\d,]+ payload bytes/);
+});
+
+test('a server wsgate did not start (--server-url) that dies: that case FAILED, the rest not run, with the reason', async () => {
+  const port = await new Promise<number>((resolve) => {
+    const probe = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port: p } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(p));
+    });
+  });
+  const child = spawn(process.execPath, [path.join(RELEASES, 'ws-8.17.0', 'server.cjs'), String(port)], { stdio: 'ignore' });
+  try {
+    release('ws-8.17.0');
+    const run = await robustness(['--server-url', `ws://127.0.0.1:${port}`, '--server-start-timeout', '10', '--cases', '17.1.3', '17.1.5']);
+    assert.equal(run.code, 1, run.out);
+    assert.equal(run.cases.get('17.1.3')?.status, 'failed', run.out);
+    assert.match(run.cases.get('17.1.3')?.reason ?? '', /found no server .*wsgate did not start it, so it cannot restart it: the remaining cases are not run/);
+    assert.equal(run.cases.get('17.1.5')?.status, 'skipped', run.out);
+    assert.match(run.cases.get('17.1.5')?.reason ?? '', /^not run: the server is down after an earlier case/);
+  } finally {
+    child.kill();
+  }
+});
+
+test('--robustness selects group 17 alone for a server, and goes with neither --extended nor --http2', async () => {
+  const dir = await tempDir();
+  const list = await runCliWith(['list', '--robustness', '--role', 'server'], { cwd: dir });
+  assert.equal(list.code, 0, list.stderr);
+  assert.deepEqual(list.stdout.trim().split('\n').map((l) => l.trim().split(/\s+/)[1]), ['17.1.1', '17.1.2', '17.1.3', '17.1.4', '17.1.5', '17.2.1', '17.2.2']);
+  const plain = await runCliWith(['list', '--role', 'server', '--extended'], { cwd: dir });
+  assert.doesNotMatch(plain.stdout, /^\s*\d+\s+17\./m);
+  for (const flag of ['--extended', '--http2']) {
+    const res = await runCliWith(['run', '--role', 'server', '--robustness', flag], { cwd: dir });
+    assert.equal(res.code, 2, res.stdout + res.stderr);
+    assert.match(res.stderr, new RegExp(`--robustness .*${flag}`));
+  }
+});
