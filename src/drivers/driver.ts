@@ -35,6 +35,11 @@ export interface CaseOutcome {
   peerExit?: () => Promise<string | null>;
   /** The case could not be played at all (nothing accepted connections): not run, for this reason. */
   notRun?: string;
+  /**
+   * Per-case mode: how the client process died on its own (an uncaught exception's exit status, a
+   * signal wsgate did not send), with its output's error line; null or absent when it did not.
+   */
+  clientCrash?: string | null;
 }
 
 /** Where a run writes its human output, and how it is stopped early. */

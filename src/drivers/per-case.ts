@@ -76,6 +76,7 @@ export async function runOneCase(
     warnings,
     timeMs: performance.now() - t0,
     transportFailure: result === null ? server.transportFailureSince(t0) : null,
+    clientCrash: client.crash(),
   };
 }
 

@@ -6,7 +6,7 @@
 import type { CatalogueCase } from '../cases/types.js';
 import type { RunSettings } from '../config/run-config.js';
 import type { CaseOutcome } from '../drivers/driver.js';
-import type { GateCase } from '../model/report.js';
+import type { CaseResult, GateCase } from '../model/report.js';
 import { caseTimeoutFor } from '../policy/case-limits.js';
 import { caseFields, reasonWithoutResult, ruleForResult } from '../policy/rule.js';
 import { agentFileBase, caseReportBase } from '../report/files.js';
@@ -24,12 +24,14 @@ export function conclude(def: CatalogueCase, index: number, outcome: CaseOutcome
   if (outcome.notRun !== undefined) return notRun(def, index, outcome.notRun);
   const { result, client } = outcome;
   const base = { index, ...caseFields(def), timeMs: Math.round(outcome.timeMs), client };
+  const crash = crashBeforeClose(def, outcome);
   if (result === null) {
     const why = outcome.missing ?? reasonWithoutResult(client, outcome.limitS ?? caseTimeoutFor(def, config), outcome.sawConnection);
     // Over TLS or HTTP/2, a client that never got through: that is the reason, before what its process did.
     const reason = outcome.transportFailure == null ? why : `${outcome.transportFailure}; ${why}`;
-    return { ...base, status: 'failed', reason, warnings: outcome.warnings, result: null, reportBase: null };
+    return { ...base, status: 'failed', reason: crash === null ? reason : `${crash}; ${reason}`, warnings: outcome.warnings, result: null, reportBase: null };
   }
+  if (crash !== null) return crashed(base, result, crash, outcome.warnings);
   const verdict = ruleForResult(result, new Set(config.failOn));
   const warnings = [...verdict.warnings, ...outcome.warnings];
   if (client !== null && client.exitCode !== null && client.exitCode !== 0 && !client.timedOut) {
@@ -41,6 +43,29 @@ export function conclude(def: CatalogueCase, index: number, outcome: CaseOutcome
     reason: verdict.reason,
     warnings,
     result,
+    reportBase: caseReportBase(agentFileBase(result.agent), result.id),
+  };
+}
+
+/**
+ * A robustness case (one with an attack budget) whose client process died on its own before it sent
+ * its close frame: the attack took the client down, whatever the case's own verdict was.
+ */
+function crashBeforeClose(def: CatalogueCase, outcome: CaseOutcome): string | null {
+  if (def.attack === undefined || outcome.clientCrash == null) return null;
+  if (outcome.result !== null && outcome.result.remoteCloseCode !== null) return null;
+  return `the client process died before its close (${def.attack.advisory.split(':')[0] ?? ''}): it ${outcome.clientCrash}`;
+}
+
+/** FAILED for a crashed client: the reason and the outcome say so; the case's own verdict follows. */
+function crashed(base: Omit<GateCase, 'status' | 'reason' | 'warnings' | 'result' | 'reportBase'>, result: CaseResult, crash: string, warnings: string[]): GateCase {
+  const own = `The case's own verdict was ${result.behavior}: ${result.result}`;
+  return {
+    ...base,
+    status: 'failed',
+    reason: `outcome FAILED: ${crash}`,
+    warnings,
+    result: { ...result, behavior: 'FAILED', result: `${crash[0]?.toUpperCase() ?? ''}${crash.slice(1)}. ${own}` },
     reportBase: caseReportBase(agentFileBase(result.agent), result.id),
   };
 }
