@@ -3873,15 +3873,20 @@ var init_categories = __esm({
       // The same subjects from the other side: a server under test (--role server --extended).
       "15": "Opening Handshake and Framing (server under test)",
       // RFC 8441's own rules, both roles (--http2 --extended): 16.1 for a server under test, 16.2 for a client.
-      "16": "WebSocket over HTTP/2 (RFC 8441)"
+      "16": "WebSocket over HTTP/2 (RFC 8441)",
+      // The robustness profile (--robustness): 18 attacks a client under test (wsgate the fuzzing server).
+      "18": "Robustness: attacks on a client (denial of service)"
     };
-    WSGATE_GROUPS = /* @__PURE__ */ new Set(["14", "15", "16"]);
+    WSGATE_GROUPS = /* @__PURE__ */ new Set(["14", "15", "16", "18"]);
     subcategoryNames = {
       "15.1": "Upgrade requests the server must refuse",
       "15.2": "permessage-deflate offers the server must decline",
       "15.3": "Frames the server must refuse",
       "16.1": "Server under test: SETTINGS, extended CONNECT, stream ends, several streams, flow control, PING (RFC 8441)",
       "16.2": "Client under test: extended CONNECT, 2xx without Sec-WebSocket-Accept, stream ends, flow control, PING (RFC 8441)",
+      "18.1": "permessage-deflate window bits out of range, then a compressed frame (undici CVE-2026-2229)",
+      "18.2": "Decompression bombs: 1 GiB of zeros from about 1 MB (undici CVE-2026-1526, websockets CVE-2018-1000518)",
+      "18.3": "Frame lengths: top bit set, past 4 GiB, 1 GiB declared and trickled (undici CVE-2026-1528, gorilla CVE-2020-27813)",
       "1.1": "Text Messages",
       "1.2": "Binary Messages",
       "4.1": "Non-control Opcodes",

@@ -5251,14 +5251,14 @@ function codePointLength(str) {
   const units = str.length;
   if (!highSurrogate.test(str))
     return units;
-  let count3 = units;
+  let count4 = units;
   for (let i2 = 0; i2 < units - 1; i2++) {
     if ((str.charCodeAt(i2) & 64512) === 55296 && (str.charCodeAt(i2 + 1) & 64512) === 56320) {
-      count3--;
+      count4--;
       i2++;
     }
   }
-  return count3;
+  return count4;
 }
 function getLengthableOrigin(input3) {
   if (Array.isArray(input3))
@@ -9749,8 +9749,8 @@ var init_az = __esm({
 });
 
 // node_modules/zod/v4/locales/be.js
-function getBelarusianPlural(count3, one2, few, many) {
-  const absCount = Math.abs(count3);
+function getBelarusianPlural(count4, one2, few, many) {
+  const absCount = Math.abs(count4);
   const lastDigit = absCount % 10;
   const lastTwoDigits = absCount % 100;
   if (lastTwoDigits >= 11 && lastTwoDigits <= 19) {
@@ -12523,8 +12523,8 @@ var init_hu = __esm({
 });
 
 // node_modules/zod/v4/locales/hy.js
-function getArmenianPlural(count3, one2, many) {
-  return Math.abs(count3) === 1 ? one2 : many;
+function getArmenianPlural(count4, one2, many) {
+  return Math.abs(count4) === 1 ? one2 : many;
 }
 function withDefiniteArticle(word) {
   if (!word)
@@ -15399,8 +15399,8 @@ var init_ro = __esm({
 });
 
 // node_modules/zod/v4/locales/ru.js
-function getRussianPlural(count3, one2, few, many) {
-  const absCount = Math.abs(count3);
+function getRussianPlural(count4, one2, few, many) {
+  const absCount = Math.abs(count4);
   const lastDigit = absCount % 10;
   const lastTwoDigits = absCount % 100;
   if (lastTwoDigits >= 11 && lastTwoDigits <= 19) {
@@ -25214,15 +25214,20 @@ var init_categories = __esm({
       // The same subjects from the other side: a server under test (--role server --extended).
       "15": "Opening Handshake and Framing (server under test)",
       // RFC 8441's own rules, both roles (--http2 --extended): 16.1 for a server under test, 16.2 for a client.
-      "16": "WebSocket over HTTP/2 (RFC 8441)"
+      "16": "WebSocket over HTTP/2 (RFC 8441)",
+      // The robustness profile (--robustness): 18 attacks a client under test (wsgate the fuzzing server).
+      "18": "Robustness: attacks on a client (denial of service)"
     };
-    WSGATE_GROUPS = /* @__PURE__ */ new Set(["14", "15", "16"]);
+    WSGATE_GROUPS = /* @__PURE__ */ new Set(["14", "15", "16", "18"]);
     subcategoryNames = {
       "15.1": "Upgrade requests the server must refuse",
       "15.2": "permessage-deflate offers the server must decline",
       "15.3": "Frames the server must refuse",
       "16.1": "Server under test: SETTINGS, extended CONNECT, stream ends, several streams, flow control, PING (RFC 8441)",
       "16.2": "Client under test: extended CONNECT, 2xx without Sec-WebSocket-Accept, stream ends, flow control, PING (RFC 8441)",
+      "18.1": "permessage-deflate window bits out of range, then a compressed frame (undici CVE-2026-2229)",
+      "18.2": "Decompression bombs: 1 GiB of zeros from about 1 MB (undici CVE-2026-1526, websockets CVE-2018-1000518)",
+      "18.3": "Frame lengths: top bit set, past 4 GiB, 1 GiB declared and trickled (undici CVE-2026-1528, gorilla CVE-2020-27813)",
       "1.1": "Text Messages",
       "1.2": "Binary Messages",
       "4.1": "Non-control Opcodes",
@@ -27084,9 +27089,9 @@ ${start}
   return exact("pdf", Buffer.concat(parts));
 }
 function codePointOffsets(bytes2) {
-  let count3 = 0;
-  for (let i2 = 0; i2 < bytes2.length; i2++) if ((bytes2[i2] & 192) !== 128) count3++;
-  const offsets = new Int32Array(count3 + 1);
+  let count4 = 0;
+  for (let i2 = 0; i2 < bytes2.length; i2++) if ((bytes2[i2] & 192) !== 128) count4++;
+  const offsets = new Int32Array(count4 + 1);
   let k = 0;
   for (let i2 = 0; i2 < bytes2.length; i2++) if ((bytes2[i2] & 192) !== 128) offsets[k++] = i2;
   offsets[k] = bytes2.length;
@@ -28441,11 +28446,11 @@ function answerWords(a2) {
   if (a2.goaway !== null) return `ended the connection with GOAWAY ${h2ErrorName(a2.goaway)}`;
   return a2.closed ? "closed the connection without an answer" : "sent no answer in time";
 }
-async function withSession(s, count3, body) {
+async function withSession(s, count4, body) {
   const session = await s.connect();
   if (typeof session === "string") return outcome(false, `No HTTP/2 connection for WebSockets: ${session}.`);
   try {
-    const opened = await Promise.all(Array.from({ length: count3 }, () => session.open()));
+    const opened = await Promise.all(Array.from({ length: count4 }, () => session.open()));
     const refused2 = opened.find((o2) => typeof o2 === "string");
     if (refused2 !== void 0) return outcome(false, `An extended CONNECT on the connection was not answered 2xx: ${refused2}.`);
     return await body(opened);
@@ -30238,25 +30243,25 @@ function utf8Where(req, facts) {
   if (req.key !== "utf8-invalid") return "";
   const v = new Utf8Validator();
   let inMessage = false;
-  let count3 = 0;
+  let count4 = 0;
   let messageOffset = 0;
   for (const f of facts.ownFrames) {
     if (f.opcode === Op.Text) {
       v.reset();
       inMessage = true;
-      count3 = 0;
+      count4 = 0;
       messageOffset = 0;
     } else if (f.opcode !== Op.Continuation || !inMessage) continue;
-    count3++;
+    count4++;
     const data = loggedBytes(f.logged);
     if (data === null || data.length !== f.length) return "";
     const state = v.validate(data);
     if (!state.valid) {
-      return `; the first invalid byte is at offset ${state.index} of the message (0x${data[state.index - messageOffset]?.toString(16).padStart(2, "0") ?? "??"}), in its ${ordinal(count3)} frame`;
+      return `; the first invalid byte is at offset ${state.index} of the message (0x${data[state.index - messageOffset]?.toString(16).padStart(2, "0") ?? "??"}), in its ${ordinal(count4)} frame`;
     }
     messageOffset += data.length;
     if (f.fin) {
-      if (!state.endsOnCodePoint) return `; the message ends inside a UTF-8 sequence, in its ${ordinal(count3)} frame`;
+      if (!state.endsOnCodePoint) return `; the message ends inside a UTF-8 sequence, in its ${ordinal(count4)} frame`;
       inMessage = false;
     }
   }
@@ -30350,8 +30355,8 @@ function summaryJson(run) {
   return JSON.stringify(runSummary(run), null, 2) + "\n";
 }
 function runSummary(run) {
-  const count3 = (pred) => run.cases.filter(pred).length;
-  const failed = count3((c3) => c3.status === "failed");
+  const count4 = (pred) => run.cases.filter(pred).length;
+  const failed = count4((c3) => c3.status === "failed");
   return {
     agent: run.agent,
     // The side under test: 'client' (wsgate was the fuzzing server) or 'server' (the fuzzing client).
@@ -30368,16 +30373,16 @@ function runSummary(run) {
     resources: run.resources,
     counts: {
       total: run.cases.length,
-      passed: count3((c3) => c3.status === "passed"),
+      passed: count4((c3) => c3.status === "passed"),
       failed,
-      skipped: count3((c3) => c3.status === "skipped"),
+      skipped: count4((c3) => c3.status === "skipped"),
       // Kept in the summary's shape for scripts that read it: a fault of wsgate itself ends the whole
       // run with exit status 3, never one case, so no case is counted here.
       errors: 0,
-      accepted: count3((c3) => c3.baseline?.state === "accepted"),
-      baselinePassing: count3((c3) => c3.baseline?.state === "passing"),
-      nonStrict: count3((c3) => c3.result?.behavior === "NON-STRICT"),
-      informational: count3(
+      accepted: count4((c3) => c3.baseline?.state === "accepted"),
+      baselinePassing: count4((c3) => c3.baseline?.state === "passing"),
+      nonStrict: count4((c3) => c3.result?.behavior === "NON-STRICT"),
+      informational: count4(
         (c3) => c3.result?.behavior === "INFORMATIONAL" || c3.result?.behaviorClose === "INFORMATIONAL"
       )
     },
@@ -34866,16 +34871,16 @@ var require_dist = __commonJS({
             return setToString(wrapper, insertWrapDetails(source, updateWrapDetails(getWrapDetails(source), bitmask)));
           }
           function shortOut(func) {
-            var count3 = 0, lastCalled = 0;
+            var count4 = 0, lastCalled = 0;
             return function() {
               var stamp = nativeNow(), remaining = HOT_SPAN - (stamp - lastCalled);
               lastCalled = stamp;
               if (remaining > 0) {
-                if (++count3 >= HOT_COUNT) {
+                if (++count4 >= HOT_COUNT) {
                   return arguments[0];
                 }
               } else {
-                count3 = 0;
+                count4 = 0;
               }
               return func.apply(undefined$1, arguments);
             };
@@ -38034,7 +38039,7 @@ var require_dist = __commonJS({
               return Object.create(this);
             }
             // DOM level 1 functions to be implemented later
-            substringData(offset, count3) {
+            substringData(offset, count4) {
               throw new Error("This DOM method is not implemented." + this.debugInfo());
             }
             appendData(arg) {
@@ -38043,10 +38048,10 @@ var require_dist = __commonJS({
             insertData(offset, arg) {
               throw new Error("This DOM method is not implemented." + this.debugInfo());
             }
-            deleteData(offset, count3) {
+            deleteData(offset, count4) {
               throw new Error("This DOM method is not implemented." + this.debugInfo());
             }
-            replaceData(offset, count3, arg) {
+            replaceData(offset, count4, arg) {
               throw new Error("This DOM method is not implemented." + this.debugInfo());
             }
             isEqualNode(node2) {
@@ -41615,7 +41620,7 @@ var require_dist = __commonJS({
        */
       _sumTestCaseCounts(counterFunction) {
         var counts = this._children.map(counterFunction);
-        return counts.reduce((sum, count3) => sum + count3, 0);
+        return counts.reduce((sum, count4) => sum + count4, 0);
       }
       /**
        * @param parentElement - the parent element
@@ -42554,12 +42559,12 @@ var init_progress = __esm({
 `);
       }
       summary(run, files) {
-        const count3 = (s) => run.cases.filter((c3) => c3.status === s).length;
-        const failed = count3("failed");
+        const count4 = (s) => run.cases.filter((c3) => c3.status === s).length;
+        const failed = count4("failed");
         const warned = run.cases.filter((c3) => c3.status === "passed" && c3.warnings.length > 0).length;
         const accepted = run.cases.filter((c3) => c3.baseline?.state === "accepted");
         const acceptedText = accepted.length > 0 ? ` (${accepted.length} accepted by the baseline)` : "";
-        const line2 = `${run.cases.length} cases: ${count3("passed")} passed${warned > 0 ? ` (${warned} with warnings)` : ""}, ${failed} failed, ${count3("skipped")} skipped${acceptedText} in ${(run.durationMs / 1e3).toFixed(1)} s`;
+        const line2 = `${run.cases.length} cases: ${count4("passed")} passed${warned > 0 ? ` (${warned} with warnings)` : ""}, ${failed} failed, ${count4("skipped")} skipped${acceptedText} in ${(run.durationMs / 1e3).toFixed(1)} s`;
         this.out.write(`
 ${failed > 0 || run.interrupted !== null ? this.colour(31, line2) : this.colour(32, line2)}
 `);
@@ -42776,33 +42781,33 @@ function statEntries(stats) {
 }
 function chopTable(id, title, stats) {
   let rows = "";
-  let count3 = 0;
+  let count4 = 0;
   let octets = 0;
   for (const [size, key, n2] of statEntries(stats)) {
     const bytes2 = Number.isNaN(size) ? 0 : size * n2;
     rows += `<tr class="stats_row"><td class="num">${escapeHtml(key)}</td><td class="num">${n2}</td><td class="num">${bytes2}</td></tr>
 `;
-    count3 += n2;
+    count4 += n2;
     octets += bytes2;
   }
   return `<div><h3 id="${id}_title">${title}</h3>
 <table id="${id}" class="stats">
 <tr class="stats_header"><th class="num">Chop Size</th><th class="num">Count</th><th class="num">Octets</th></tr>
-${rows}<tr class="stats_total"><td>Total</td><td class="num">${count3}</td><td class="num">${octets}</td></tr>
+${rows}<tr class="stats_total"><td>Total</td><td class="num">${count4}</td><td class="num">${octets}</td></tr>
 </table></div>`;
 }
 function opcodeTable(id, title, stats) {
   let rows = "";
-  let count3 = 0;
+  let count4 = 0;
   for (const [, key, n2] of statEntries(stats)) {
     rows += `<tr class="stats_row"><td class="num">${escapeHtml(key)}</td><td class="num">${n2}</td></tr>
 `;
-    count3 += n2;
+    count4 += n2;
   }
   return `<div><h3 id="${id}_title">${title}</h3>
 <table id="${id}" class="stats">
 <tr class="stats_header"><th class="num">Opcode</th><th class="num">Count</th></tr>
-${rows}<tr class="stats_total"><td>Total</td><td class="num">${count3}</td></tr>
+${rows}<tr class="stats_total"><td>Total</td><td class="num">${count4}</td></tr>
 </table></div>`;
 }
 function trafficTable(stats) {
@@ -43261,17 +43266,17 @@ function checkShards(inputs, summaries) {
   const shards = summaries.map((s) => s.shard ?? null);
   if (shards.every((s) => s === null)) return;
   if (shards.some((s) => s === null)) throw new UsageError("some inputs are shards and some are not: merge the shards of one run");
-  const count3 = shards[0].count;
+  const count4 = shards[0].count;
   const seen = /* @__PURE__ */ new Map();
   for (const [i2, s] of shards.entries()) {
     if (s === null) continue;
-    if (s.count !== count3) throw new UsageError(`${inputs[i2] ?? ""} is shard ${s.index}/${s.count}, the others are of ${count3}`);
+    if (s.count !== count4) throw new UsageError(`${inputs[i2] ?? ""} is shard ${s.index}/${s.count}, the others are of ${count4}`);
     const other = seen.get(s.index);
-    if (other !== void 0) throw new UsageError(`shard ${s.index}/${count3} is given twice: ${other} and ${inputs[i2] ?? ""}`);
+    if (other !== void 0) throw new UsageError(`shard ${s.index}/${count4} is given twice: ${other} and ${inputs[i2] ?? ""}`);
     seen.set(s.index, inputs[i2] ?? "");
   }
-  const missing2 = Array.from({ length: count3 }, (_, k) => k + 1).filter((k) => !seen.has(k));
-  if (missing2.length > 0) throw new UsageError(`shard${missing2.length > 1 ? "s" : ""} ${missing2.map((k) => `${k}/${count3}`).join(", ")} missing`);
+  const missing2 = Array.from({ length: count4 }, (_, k) => k + 1).filter((k) => !seen.has(k));
+  if (missing2.length > 0) throw new UsageError(`shard${missing2.length > 1 ? "s" : ""} ${missing2.map((k) => `${k}/${count4}`).join(", ")} missing`);
 }
 async function mergeRuns(options, out) {
   if (options.inputs.length === 0) throw new UsageError("merge: name at least one run directory");
@@ -43294,10 +43299,10 @@ async function mergeRuns(options, out) {
     generatedAt: (/* @__PURE__ */ new Date()).toISOString(),
     toolVersion: VERSION
   });
-  const count3 = (st) => merged.filter((c3) => c3.status === st).length;
+  const count4 = (st) => merged.filter((c3) => c3.status === st).length;
   return finishRun(run, { ...options, writeBaseline: null }, {
     tell: () => out.write(
-      `merged ${summaries.length} run${summaries.length === 1 ? "" : "s"}: ${merged.length} cases: ${count3("passed")} passed, ${count3("failed")} failed, ${count3("skipped")} skipped
+      `merged ${summaries.length} run${summaries.length === 1 ? "" : "s"}: ${merged.length} cases: ${count4("passed")} passed, ${count4("failed")} failed, ${count4("skipped")} skipped
 reports: ${options.outdir}/index.html
 junit:   ${options.junit}
 summary: ${options.json}
@@ -46550,20 +46555,20 @@ var require_build2 = __commonJS({
           this.tagNumber = tagNumberMask;
           this.blockLength = 1;
         } else {
-          let count3 = 0;
+          let count4 = 0;
           while (true) {
-            const tagByteIndex = count3 + 1;
+            const tagByteIndex = count4 + 1;
             if (tagByteIndex >= bufferLength) {
               this.error = "End of input reached before message was fully decoded";
               return -1;
             }
-            count3++;
+            count4++;
             if ((intBuffer[baseIndex + tagByteIndex] & 128) === 0)
               break;
           }
-          this.blockLength = count3 + 1;
-          const intTagNumberBuffer = this.valueHexView = new Uint8Array(count3);
-          for (let i2 = 0; i2 < count3; i2++)
+          this.blockLength = count4 + 1;
+          const intTagNumberBuffer = this.valueHexView = new Uint8Array(count4);
+          for (let i2 = 0; i2 < count4; i2++)
             intTagNumberBuffer[i2] = intBuffer[baseIndex + i2 + 1] & 127;
           if (this.blockLength <= 9)
             this.tagNumber = pvutils__namespace.utilFromBase(intTagNumberBuffer, 7);
@@ -46641,23 +46646,23 @@ var require_build2 = __commonJS({
           this.blockLength = 1;
           return inputOffset + this.blockLength;
         }
-        const count3 = intBuffer[baseIndex] & 127;
-        if (count3 > 8) {
+        const count4 = intBuffer[baseIndex] & 127;
+        if (count4 > 8) {
           this.error = "Too big integer";
           return -1;
         }
-        if (count3 + 1 > bufferLength) {
+        if (count4 + 1 > bufferLength) {
           this.error = "End of input reached before message was fully decoded";
           return -1;
         }
         const lenOffset = inputOffset + 1;
-        const lengthBufferView = view.subarray(lenOffset, lenOffset + count3);
-        if (lengthBufferView[count3 - 1] === 0)
+        const lengthBufferView = view.subarray(lenOffset, lenOffset + count4);
+        if (lengthBufferView[count4 - 1] === 0)
           this.warnings.push("Needlessly long encoded length");
         this.length = pvutils__namespace.utilFromBase(lengthBufferView, 8);
         if (this.longFormUsed && this.length <= 127)
           this.warnings.push("Unnecessary usage of long length form");
-        this.blockLength = count3 + 1;
+        this.blockLength = count4 + 1;
         return inputOffset + this.blockLength;
       }
       toBER(sizeOnly = false) {
@@ -70303,10 +70308,10 @@ function parseShard(text) {
   const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
   if (m === null) return `--shard takes K/N (e.g. 2/4), got ${JSON.stringify(text)}`;
   const index = Number(m[1]);
-  const count3 = Number(m[2]);
-  if (count3 < 1 || count3 > 1e3) return `--shard: N must be 1..1000, got ${count3}`;
-  if (index < 1 || index > count3) return `--shard: K must be 1..${count3}, got ${index}`;
-  return { index, count: count3 };
+  const count4 = Number(m[2]);
+  if (count4 < 1 || count4 > 1e3) return `--shard: N must be 1..1000, got ${count4}`;
+  if (index < 1 || index > count4) return `--shard: K must be 1..${count4}, got ${index}`;
+  return { index, count: count4 };
 }
 
 // src/config/schema.ts
@@ -73657,7 +73662,7 @@ function parseMilliseconds(milliseconds) {
 
 // node_modules/pretty-ms/index.js
 var isZero = (value) => value === 0 || value === 0n;
-var pluralize = (word, count3) => count3 === 1 || count3 === 1n ? word : `${word}s`;
+var pluralize = (word, count4) => count4 === 1 || count4 === 1n ? word : `${word}s`;
 var SECOND_ROUNDING_EPSILON = 1e-7;
 var ONE_DAY_IN_MILLISECONDS = 24n * 60n * 60n * 1000n;
 function prettyMilliseconds(milliseconds, options) {
@@ -75894,12 +75899,12 @@ var SignalExit = class extends SignalExitBase {
     for (const sig of signals) {
       this.#sigListeners[sig] = () => {
         const listeners = this.#process.listeners(sig);
-        let { count: count3 } = this.#emitter;
+        let { count: count4 } = this.#emitter;
         const p = process10;
         if (typeof p.__signal_exit_emitter__ === "object" && typeof p.__signal_exit_emitter__.count === "number") {
-          count3 += p.__signal_exit_emitter__.count;
+          count4 += p.__signal_exit_emitter__.count;
         }
-        if (listeners.length === count3) {
+        if (listeners.length === count4) {
           this.unload();
           const ret = this.#emitter.emit("exit", null, sig);
           const s = sig === "SIGHUP" ? this.#hupSig : sig;
@@ -77509,6 +77514,23 @@ function caEnvironment(caFile) {
   return { NODE_EXTRA_CA_CERTS: caFile, SSL_CERT_FILE: caFile, WSGATE_CA_FILE: caFile };
 }
 
+// src/processes/crash.ts
+var ERROR_LINE = /^(Uncaught )?([\w$]+\.)*[A-Z][\w$]*(Error|Exception)\b/;
+var NOISE = /^(Node\.js v\d|at\s)/;
+function errorLine(output2) {
+  const lines = output2.split("\n").map((l) => l.trim()).filter((l) => l !== "");
+  const named = lines.findLast((l) => ERROR_LINE.test(l));
+  const line2 = named ?? lines.findLast((l) => !NOISE.test(l)) ?? null;
+  return line2 === null ? null : line2.slice(0, 300);
+}
+function crashOf(end, output2) {
+  if (end.spawnError !== null) return null;
+  if (end.signal === null && (end.exitCode === null || end.exitCode === 0)) return null;
+  const how = end.signal !== null ? `was killed by ${end.signal}` : `exited with status ${end.exitCode ?? "?"}`;
+  const line2 = errorLine(output2);
+  return line2 === null ? how : `${how}: ${line2}`;
+}
+
 // src/processes/client-process.ts
 var OUTPUT_LIMIT = 16 * 1024;
 function shellQuote(value) {
@@ -77584,7 +77606,16 @@ function startCommand(expanded, env2) {
       end.spawnError = firstLine(err instanceof Error ? err.message : String(err));
     }
   );
-  const { killGroup, stop } = processTree(child.pid, token);
+  const tree = processTree(child.pid, token);
+  let signalled = false;
+  const killGroup = () => {
+    if (!end.hasExited) signalled = true;
+    tree.killGroup();
+  };
+  const stop = (graceMs) => {
+    if (!end.hasExited) signalled = true;
+    return tree.stop(graceMs);
+  };
   return {
     exited,
     get hasExited() {
@@ -77596,7 +77627,8 @@ function startCommand(expanded, env2) {
     snapshot(timedOut2) {
       const { exitCode, signal, spawnError } = end;
       return { command: expanded, exitCode, signal, timedOut: timedOut2, spawnError, output: output2.text(), outputTruncated: output2.truncated };
-    }
+    },
+    crash: () => end.hasExited && !signalled ? crashOf(end, output2.text()) : null
   };
 }
 function processTree(pid, token) {
@@ -78377,6 +78409,23 @@ function h2Facet(connection) {
   };
 }
 
+// src/play/attack-figures.ts
+init_verdicts();
+function count3(n2) {
+  return Math.round(n2).toLocaleString("en-US");
+}
+function withAttackFigures(verdict, budget, facts) {
+  if (verdict.behavior === Behavior.Unimplemented) return verdict;
+  const who = facts.closedByMe ? "wsgate ended it" : "the peer ended it";
+  const figures2 = `Measured: the connection ended ${count3(facts.durationMs)} ms after the attack began (budget ${count3(budget.closeWithinMs)} ms; ${who}); wsgate had written ${count3(facts.sentBytes)} bytes while it was open.`;
+  const over = facts.durationMs > budget.closeWithinMs && (verdict.behavior === Behavior.Ok || verdict.behavior === Behavior.NonStrict);
+  if (over) {
+    const late = facts.closedByMe ? "the peer had not ended the connection" : "the peer ended the connection only after";
+    return { ...verdict, behavior: Behavior.Failed, result: `Over budget: ${late} ${count3(budget.closeWithinMs)} ms after the attack began. ${figures2}` };
+  }
+  return { ...verdict, result: `${verdict.result} ${figures2}` };
+}
+
 // src/play/case-runner.ts
 var REPORTED_BYTES = 64;
 var MAX_RECORDED_EVENTS = 1e3;
@@ -78452,13 +78501,13 @@ var CaseRunner = class {
   }
   onConnectionLost() {
     const duration3 = Math.round(performance.now() - this.startedAt);
-    const result = this.report(this.verdict(), duration3);
+    const result = this.report(this.verdict(duration3), duration3);
     const c3 = this.connection;
     if (this.info.keepRecording === true) attachRecording(result, { tape: c3.tape, def: this.def, isServer: c3.isServer, deflate: c3.deflateActive });
     this.info.onResult(result);
   }
-  /** Both verdicts: Autobahn's common judging, the case's own adjustment, and what the result says. */
-  verdict() {
+  /** Both verdicts: Autobahn's common judging, the case's own adjustment, what the result says, and a robustness case's figures. */
+  verdict(durationMs) {
     const s = this.connection;
     const common2 = judgeCase(this.expectedLists(), this.def.close, this.received, this.outcome, {
       connectionWasOpen: s.record.connectionWasOpen,
@@ -78479,7 +78528,10 @@ var CaseRunner = class {
     if (this.unrecorded > 0) {
       result += ` The first ${MAX_RECORDED_EVENTS} events received are recorded; ${this.unrecorded} more were received and not recorded.`;
     }
-    return { ...adjusted, result };
+    const judged2 = { ...adjusted, result };
+    if (this.def.attack === void 0) return judged2;
+    const sentBytes = this.connection.trafficStats().outgoingOctetsWireLevel ?? 0;
+    return withAttackFigures(judged2, this.def.attack, { durationMs, sentBytes, closedByMe: s.record.closedByMe });
   }
   /**
    * The expected event lists as Autobahn has them when the connection is lost: its cases set them in
@@ -80761,7 +80813,8 @@ async function runOneCase(server, def, index, command2, where, config2, signal) 
     sawConnection: watch.sawConnection(),
     warnings,
     timeMs: performance.now() - t0,
-    transportFailure: result === null ? server.transportFailureSince(t0) : null
+    transportFailure: result === null ? server.transportFailureSince(t0) : null,
+    clientCrash: client.crash()
   };
 }
 function watchCase(server, agent, index) {
@@ -81898,11 +81951,13 @@ function conclude(def, index, outcome2, config2) {
   if (outcome2.notRun !== void 0) return notRun(def, index, outcome2.notRun);
   const { result, client } = outcome2;
   const base = { index, ...caseFields(def), timeMs: Math.round(outcome2.timeMs), client };
+  const crash = crashBeforeClose(def, outcome2);
   if (result === null) {
     const why = outcome2.missing ?? reasonWithoutResult(client, outcome2.limitS ?? caseTimeoutFor(def, config2), outcome2.sawConnection);
     const reason = outcome2.transportFailure == null ? why : `${outcome2.transportFailure}; ${why}`;
-    return { ...base, status: "failed", reason, warnings: outcome2.warnings, result: null, reportBase: null };
+    return { ...base, status: "failed", reason: crash === null ? reason : `${crash}; ${reason}`, warnings: outcome2.warnings, result: null, reportBase: null };
   }
+  if (crash !== null) return crashed(base, result, crash, outcome2.warnings);
   const verdict = ruleForResult(result, new Set(config2.failOn));
   const warnings = [...verdict.warnings, ...outcome2.warnings];
   if (client !== null && client.exitCode !== null && client.exitCode !== 0 && !client.timedOut) {
@@ -81914,6 +81969,22 @@ function conclude(def, index, outcome2, config2) {
     reason: verdict.reason,
     warnings,
     result,
+    reportBase: caseReportBase(agentFileBase(result.agent), result.id)
+  };
+}
+function crashBeforeClose(def, outcome2) {
+  if (def.attack === void 0 || outcome2.clientCrash == null) return null;
+  if (outcome2.result !== null && outcome2.result.remoteCloseCode !== null) return null;
+  return `the client process died before its close (${def.attack.advisory.split(":")[0] ?? ""}): it ${outcome2.clientCrash}`;
+}
+function crashed(base, result, crash, warnings) {
+  const own2 = `The case's own verdict was ${result.behavior}: ${result.result}`;
+  return {
+    ...base,
+    status: "failed",
+    reason: `outcome FAILED: ${crash}`,
+    warnings,
+    result: { ...result, behavior: "FAILED", result: `${crash[0]?.toUpperCase() ?? ""}${crash.slice(1)}. ${own2}` },
     reportBase: caseReportBase(agentFileBase(result.agent), result.id)
   };
 }
@@ -82074,9 +82145,9 @@ async function runPeer(peer, s) {
   }
   return [...done.values()].sort((a2, b) => a2.index - b.index);
 }
-function headerLine(config2, count3, selected, peer) {
+function headerLine(config2, count4, selected, peer) {
   const shardNote = config2.shard === null ? "" : ` (shard ${config2.shard.index}/${config2.shard.count} of ${selected} selected)`;
-  return `wsgate: ${count3} case${count3 === 1 ? "" : "s"}${shardNote}${peer.atOnce > 1 ? `, up to ${peer.atOnce} at once,` : ", one at a time,"} against ${peer.against}${config2.http2 ? `, over HTTP/2 (RFC 8441, ${config2.tls === null ? "h2c" : "TLS with ALPN h2"})` : ""}`;
+  return `wsgate: ${count4} case${count4 === 1 ? "" : "s"}${shardNote}${peer.atOnce > 1 ? `, up to ${peer.atOnce} at once,` : ", one at a time,"} against ${peer.against}${config2.http2 ? `, over HTTP/2 (RFC 8441, ${config2.tls === null ? "h2c" : "TLS with ALPN h2"})` : ""}`;
 }
 function withReportFiles(cases2, agents) {
   const { prefixes } = agentFilePrefixes(agents);
