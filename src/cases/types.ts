@@ -179,6 +179,18 @@ export interface CaseSchedule {
   readonly cost?: number;
 }
 
+/**
+ * What a robustness case (groups 17, 18) holds the peer to, beside its verdict: the engine measures
+ * the figures once (play/attack-figures.ts) and states each beside its budget in the result; a
+ * figure over its budget fails the case.
+ */
+export interface AttackBudget {
+  /** The public advisory or issue the attack replays (e.g. "undici CVE-2026-2229"). */
+  readonly advisory: string;
+  /** The peer must have ended the connection within this many ms of the attack's start (the open). */
+  readonly closeWithinMs: number;
+}
+
 /** A case as declared: data plus its script. */
 export interface CaseDef {
   /** Autobahn's id, explicit ("6.12.7"), never derived from position. */
@@ -205,6 +217,8 @@ export interface CaseDef {
   readonly reportCompressionRatio?: boolean;
   /** How the gate schedules the case: its time limit, whether it runs alone or idle, its expected cost. */
   readonly schedule?: CaseSchedule;
+  /** A robustness case against a client (group 18): the advisory it replays and the budgets the engine measures it against. */
+  readonly attackBudget?: AttackBudget;
   /**
    * How the server answers the client's permessage-deflate offers (groups 12, 13): the accepted
    * offer, or null to decline. Without it every offer is declined, as Autobahn does outside 12/13.

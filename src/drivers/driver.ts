@@ -36,8 +36,9 @@ export interface CaseOutcome {
   /** The case could not be played at all (nothing accepted connections): not run, for this reason. */
   notRun?: string;
   /**
-   * The peer failed the liveness check after the case (the robustness profile): it died, or stopped
-   * serving, and what became of it. The case fails whatever its verdicts say.
+   * The peer under test failed during or after the case (the robustness profile): a server that died
+   * or stopped serving (the liveness check), a client process that died on its own before its close.
+   * The case fails whatever its verdicts say.
    */
   peerFailure?: string;
 }

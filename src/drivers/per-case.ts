@@ -7,6 +7,7 @@
 import type { CatalogueCase } from '../cases/types.js';
 import type { RunSettings } from '../config/run-config.js';
 import type { CaseResult } from '../model/report.js';
+import { Behavior } from '../model/verdicts.js';
 import type { CaseRunEvent, FuzzingServer } from '../server/fuzzing-server.js';
 import { caseTimeoutFor } from '../policy/case-limits.js';
 import { startClient, type ClientProcess } from '../processes/client-process.js';
@@ -68,6 +69,7 @@ export async function runOneCase(
     watch.dispose();
   }
   const result = watch.result();
+  const died = crashedByAttack(def, result, client.crash());
   return {
     result,
     resultAt: watch.resultAt(),
@@ -76,7 +78,24 @@ export async function runOneCase(
     warnings,
     timeMs: performance.now() - t0,
     transportFailure: result === null ? server.transportFailureSince(t0) : null,
+    ...(died === null ? {} : { peerFailure: died }),
   };
+}
+
+/**
+ * A robustness case (one with an attack budget) whose client process died on its own (an uncaught
+ * exception, a signal wsgate did not send) before it sent its close frame: the attack took the client
+ * down. The case's result says FAILED with why (the per-case report too), its own verdict kept in the text.
+ */
+function crashedByAttack(def: CatalogueCase, result: CaseResult | null, crash: string | null): string | null {
+  if (def.attackBudget === undefined || crash === null) return null;
+  if (result !== null && result.remoteCloseCode !== null) return null;
+  const died = `the client process died before its close (${def.attackBudget.advisory.split(':')[0] ?? ''}): it ${crash}`;
+  if (result !== null) {
+    result.result = `${died}. The case's own verdict was ${result.behavior}: ${result.result}`;
+    result.behavior = Behavior.Failed;
+  }
+  return died;
 }
 
 function watchCase(server: FuzzingServer, agent: string, index: number): CaseWatch {

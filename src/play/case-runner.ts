@@ -17,6 +17,7 @@ import { reportEvent } from '../core/wire-recorder.js';
 import { attachRecording } from './recording.js';
 import type { H2CaseContext } from '../cases/h2-types.js';
 import { h2Facet } from './h2-facet.js';
+import { withAttackFigures } from './attack-figures.js';
 
 /** Payload bytes a report shows of a received event (core/wire-recorder.ts: asciiLogData / binLogData). */
 const REPORTED_BYTES = 64;
@@ -126,14 +127,14 @@ export class CaseRunner implements ConnectionHandler, CaseContext {
 
   onConnectionLost(): void {
     const duration = Math.round(performance.now() - this.startedAt);
-    const result = this.report(this.verdict(), duration);
+    const result = this.report(this.verdict(duration), duration);
     const c = this.connection;
     if (this.info.keepRecording === true) attachRecording(result, { tape: c.tape, def: this.def, isServer: c.isServer, deflate: c.deflateActive });
     this.info.onResult(result);
   }
 
-  /** Both verdicts: Autobahn's common judging, the case's own adjustment, and what the result says. */
-  private verdict(): Judgement {
+  /** Both verdicts: Autobahn's common judging, the case's own adjustment, what the result says, and a robustness case's figures. */
+  private verdict(durationMs: number): Judgement {
     const s = this.connection;
     const common = judgeCase(this.expectedLists(), this.def.close, this.received, this.outcome, {
       connectionWasOpen: s.record.connectionWasOpen,
@@ -158,7 +159,10 @@ export class CaseRunner implements ConnectionHandler, CaseContext {
     if (this.unrecorded > 0) {
       result += ` The first ${MAX_RECORDED_EVENTS} events received are recorded; ${this.unrecorded} more were received and not recorded.`;
     }
-    return { ...adjusted, result };
+    const judged = { ...adjusted, result };
+    if (this.def.attackBudget === undefined) return judged;
+    const sentBytes = this.connection.trafficStats().outgoingOctetsWireLevel ?? 0;
+    return withAttackFigures(judged, this.def.attackBudget, { durationMs, sentBytes, closedByMe: s.record.closedByMe });
   }
 
   /**

@@ -10,6 +10,7 @@ import { execa } from 'execa';
 import type { ClientRun } from '../model/report.js';
 import { clientEnvironment } from '../util/launch-env.js';
 import { caEnvironment } from '../tls/setup.js';
+import { crashOf } from './crash.js';
 
 /** Values a client command can use as {url}, {case}, {agent} and {ca}, and as WSGATE_* variables. */
 export interface ClientValues {
@@ -64,6 +65,12 @@ export interface ClientProcess {
   stop(graceMs: number): Promise<'terminated' | 'killed'>;
   /** The run as the report shows it; `timedOut` is set by the caller. */
   snapshot(timedOut: boolean): ClientRun;
+  /**
+   * How the process died on its own, before wsgate signalled it (an exit status other than 0, a
+   * signal), with its output's error line (processes/crash.ts); null while it runs, when it exited
+   * with 0, or when wsgate stopped it.
+   */
+  crash(): string | null;
 }
 
 /** Keeps the last `limit` bytes written to it. */
@@ -140,7 +147,17 @@ export function startCommand(expanded: string, env: Record<string, string>): Cli
       end.spawnError = firstLine(err instanceof Error ? err.message : String(err));
     },
   );
-  const { killGroup, stop } = processTree(child.pid, token);
+  const tree = processTree(child.pid, token);
+  // A process still running when wsgate signals it did not die on its own.
+  let signalled = false;
+  const killGroup = (): void => {
+    if (!end.hasExited) signalled = true;
+    tree.killGroup();
+  };
+  const stop = (graceMs: number): Promise<'terminated' | 'killed'> => {
+    if (!end.hasExited) signalled = true;
+    return tree.stop(graceMs);
+  };
   return {
     exited,
     get hasExited() {
@@ -153,6 +170,7 @@ export function startCommand(expanded: string, env: Record<string, string>): Cli
       const { exitCode, signal, spawnError } = end;
       return { command: expanded, exitCode, signal, timedOut, spawnError, output: output.text(), outputTruncated: output.truncated };
     },
+    crash: () => (end.hasExited && !signalled ? crashOf(end, output.text()) : null),
   };
 }
 

@@ -28,7 +28,7 @@ export function conclude(def: CatalogueCase, index: number, outcome: CaseOutcome
     const why = outcome.missing ?? reasonWithoutResult(client, outcome.limitS ?? caseTimeoutFor(def, config), outcome.sawConnection);
     // Over TLS or HTTP/2, a client that never got through: that is the reason, before what its process did.
     const reason = outcome.transportFailure == null ? why : `${outcome.transportFailure}; ${why}`;
-    return { ...base, status: 'failed', reason, warnings: outcome.warnings, result: null, reportBase: null };
+    return { ...base, status: 'failed', reason: outcome.peerFailure === undefined ? reason : `${outcome.peerFailure}; ${reason}`, warnings: outcome.warnings, result: null, reportBase: null };
   }
   const verdict = livenessRule(ruleForResult(result, new Set(config.failOn)), result, outcome.peerFailure);
   const warnings = [...verdict.warnings, ...outcome.warnings];

@@ -142,14 +142,14 @@ var require_buffer_util = __commonJS({
       };
     } else if (!process.env.WS_NO_BUFFER_UTIL) {
       try {
-        const bufferUtil = __require("bufferutil");
+        const bufferUtil2 = __require("bufferutil");
         module.exports.mask = function(source, mask, output, offset, length) {
           if (length < 48) _mask(source, mask, output, offset, length);
-          else bufferUtil.mask(source, mask, output, offset, length);
+          else bufferUtil2.mask(source, mask, output, offset, length);
         };
         module.exports.unmask = function(buffer, mask) {
           if (buffer.length < 32) _unmask(buffer, mask);
-          else bufferUtil.unmask(buffer, mask);
+          else bufferUtil2.unmask(buffer, mask);
         };
       } catch (e) {
       }
@@ -211,8 +211,8 @@ var require_limiter = __commonJS({
 var require_permessage_deflate = __commonJS({
   "node_modules/ws/lib/permessage-deflate.js"(exports, module) {
     "use strict";
-    var zlib2 = __require("zlib");
-    var bufferUtil = require_buffer_util();
+    var zlib4 = __require("zlib");
+    var bufferUtil2 = require_buffer_util();
     var Limiter = require_limiter();
     var { kStatusCode } = require_constants();
     var FastBuffer = Buffer[Symbol.species];
@@ -478,8 +478,8 @@ var require_permessage_deflate = __commonJS({
         const endpoint = this._isServer ? "client" : "server";
         if (!this._inflate) {
           const key = `${endpoint}_max_window_bits`;
-          const windowBits = typeof this.params[key] !== "number" ? zlib2.Z_DEFAULT_WINDOWBITS : this.params[key];
-          this._inflate = zlib2.createInflateRaw({
+          const windowBits = typeof this.params[key] !== "number" ? zlib4.Z_DEFAULT_WINDOWBITS : this.params[key];
+          this._inflate = zlib4.createInflateRaw({
             ...this._options.zlibInflateOptions,
             windowBits
           });
@@ -500,7 +500,7 @@ var require_permessage_deflate = __commonJS({
             callback(err);
             return;
           }
-          const data2 = bufferUtil.concat(
+          const data2 = bufferUtil2.concat(
             this._inflate[kBuffers],
             this._inflate[kTotalLength]
           );
@@ -529,8 +529,8 @@ var require_permessage_deflate = __commonJS({
         const endpoint = this._isServer ? "server" : "client";
         if (!this._deflate) {
           const key = `${endpoint}_max_window_bits`;
-          const windowBits = typeof this.params[key] !== "number" ? zlib2.Z_DEFAULT_WINDOWBITS : this.params[key];
-          this._deflate = zlib2.createDeflateRaw({
+          const windowBits = typeof this.params[key] !== "number" ? zlib4.Z_DEFAULT_WINDOWBITS : this.params[key];
+          this._deflate = zlib4.createDeflateRaw({
             ...this._options.zlibDeflateOptions,
             windowBits
           });
@@ -540,11 +540,11 @@ var require_permessage_deflate = __commonJS({
         }
         this._deflate[kCallback] = callback;
         this._deflate.write(data);
-        this._deflate.flush(zlib2.Z_SYNC_FLUSH, () => {
+        this._deflate.flush(zlib4.Z_SYNC_FLUSH, () => {
           if (!this._deflate) {
             return;
           }
-          let data2 = bufferUtil.concat(
+          let data2 = bufferUtil2.concat(
             this._deflate[kBuffers],
             this._deflate[kTotalLength]
           );
@@ -3887,6 +3887,9 @@ var init_categories = __esm({
       "17.2": "Frame headers: lengths a server must refuse at the header",
       "16.1": "Server under test: SETTINGS, extended CONNECT, stream ends, several streams, flow control, PING (RFC 8441)",
       "16.2": "Client under test: extended CONNECT, 2xx without Sec-WebSocket-Accept, stream ends, flow control, PING (RFC 8441)",
+      "18.1": "permessage-deflate window bits out of range, then a compressed frame (undici CVE-2026-2229)",
+      "18.2": "Decompression bombs: 1 GiB of zeros from about 1 MB (undici CVE-2026-1526, websockets CVE-2018-1000518)",
+      "18.3": "Frame lengths: top bit set, past 4 GiB, 1 GiB declared and trickled (undici CVE-2026-1528, gorilla CVE-2020-27813)",
       "1.1": "Text Messages",
       "1.2": "Binary Messages",
       "4.1": "Non-control Opcodes",
@@ -4624,9 +4627,9 @@ function invalidCase(id, framing2, fragmentSize) {
     }
   });
 }
-function sendFailFastPart(t, delivery, part, i, piece) {
+function sendFailFastPart(t, delivery, part, i, piece2) {
   if (delivery === "chops") {
-    piece?.(part);
+    piece2?.(part);
     if (i === 2) t.sendFrame({ opcode: Opcode.Continuation, payload: "", fin: true });
   } else {
     t.sendFrame({ opcode: i === 0 ? Opcode.Text : Opcode.Continuation, payload: part, fin: i === 2 });
@@ -4640,8 +4643,8 @@ function failFastCase(id, delivery, cuts) {
   ];
   const partsText = parts.map((p, i) => `Part ${i + 1}: 0x${p.toString("hex")}`).join("<br>");
   const how = delivery === "frames" ? "in three frames (a text frame and two continuation frames)" : "in one text frame without FIN whose payload is written to TCP in three pieces, then an empty final continuation frame";
-  let piece = null;
-  const sendPart = (t, i) => sendFailFastPart(t, delivery, parts[i], i, piece);
+  let piece2 = null;
+  const sendPart = (t, i) => sendFailFastPart(t, delivery, parts[i], i, piece2);
   return defineCase({
     id,
     description: `A text message that is not valid UTF-8 (it holds 0xf4 0x90 0x80 0x80, U+110000, beyond Unicode), sent ${how}, with a pause of a second after the first part and after the second. The second part makes the payload invalid.<br><br>${partsText}`,
@@ -4651,7 +4654,7 @@ function failFastCase(id, delivery, cuts) {
     schedule: { cost: 2 * PART_DELAY + 0.05, idle: true },
     async run(t) {
       if (delivery === "chops") {
-        piece = t.beginFrame(Opcode.Text, false, BEYOND_UNICODE.length);
+        piece2 = t.beginFrame(Opcode.Text, false, BEYOND_UNICODE.length);
       }
       sendPart(t, 0);
       await t.pause(PART_DELAY, "A");
@@ -7521,12 +7524,288 @@ var init_s17_robustness_server = __esm({
   }
 });
 
+// src/protocol/deflate/bomb.ts
+import zlib2 from "node:zlib";
+function bombPiece() {
+  piece ??= zlib2.deflateRawSync(Buffer.alloc(BOMB_PIECE_INFLATED), { level: 9, windowBits: 9, memLevel: 9, finishFlush: zlib2.constants.Z_FULL_FLUSH });
+  return piece;
+}
+function bombLength(pieces) {
+  return pieces * bombPiece().length - SYNC_TAIL.length;
+}
+function bombPieceAt(i, pieces) {
+  const p = bombPiece();
+  return i === pieces - 1 ? p.subarray(0, p.length - SYNC_TAIL.length) : p;
+}
+var BOMB_PIECE_INFLATED, SYNC_TAIL, piece;
+var init_bomb = __esm({
+  "src/protocol/deflate/bomb.ts"() {
+    "use strict";
+    BOMB_PIECE_INFLATED = 4 * 1024 * 1024;
+    SYNC_TAIL = Buffer.from([0, 0, 255, 255]);
+    piece = null;
+  }
+});
+
+// src/protocol/frame-writer.ts
+import { createRequire } from "node:module";
+function encodeFrameHeader(opcode, fin, rsv, length, mask) {
+  checkLength(length);
+  checkMask(mask);
+  const out = Buffer.allocUnsafe(headerSize(length, mask !== null));
+  writeHeader(out, opcode, fin, rsv, length, mask);
+  return out;
+}
+function headerSize(length, masked) {
+  const ext = length < 126 ? 0 : length < 65536 ? 2 : 8;
+  return 2 + ext + (masked ? 4 : 0);
+}
+function writeHeader(out, opcode, fin, rsv, length, mask) {
+  out[0] = (fin ? 128 : 0) | (rsv & 7) << 4 | opcode & 15;
+  const maskBit = mask !== null ? 128 : 0;
+  let pos;
+  if (length < 126) {
+    out[1] = maskBit | length;
+    pos = 2;
+  } else if (length < 65536) {
+    out[1] = maskBit | 126;
+    out.writeUInt16BE(length, 2);
+    pos = 4;
+  } else {
+    out[1] = maskBit | 127;
+    out.writeUInt32BE(Math.floor(length / 4294967296), 2);
+    out.writeUInt32BE(length >>> 0, 6);
+    pos = 10;
+  }
+  if (mask !== null) out.set(mask, pos);
+}
+function checkLength(length) {
+  if (!Number.isSafeInteger(length) || length < 0) {
+    throw new RangeError(`payload length must be a non-negative safe integer, got ${length}`);
+  }
+}
+function checkMask(mask) {
+  if (mask !== null && mask.length !== 4) throw new RangeError(`mask must be 4 bytes, got ${mask.length}`);
+}
+var bufferUtil, nativeUnmask, nativeMask;
+var init_frame_writer = __esm({
+  "src/protocol/frame-writer.ts"() {
+    "use strict";
+    init_bytes();
+    bufferUtil = (() => {
+      try {
+        return createRequire(import.meta.url)("bufferutil");
+      } catch {
+        return null;
+      }
+    })();
+    nativeUnmask = typeof bufferUtil?.unmask === "function" ? bufferUtil.unmask : null;
+    nativeMask = typeof bufferUtil?.mask === "function" ? bufferUtil.mask : null;
+  }
+});
+
+// src/cases/data/attacks-client.ts
+var ClientAdvisory, REFUSE_WITHIN_S, WINDOW_BITS_ROWS, windowBitsBudget, BOMB, bombBudget, TRICKLE, length64Budget, declaredGiBBudget;
+var init_attacks_client = __esm({
+  "src/cases/data/attacks-client.ts"() {
+    "use strict";
+    ClientAdvisory = {
+      windowBits: "undici CVE-2026-2229: an out-of-range server_max_window_bits passed the digits-only check, and the first compressed frame made createInflateRaw throw an uncaught RangeError that ended the process (fixed in 6.24.0 and 7.24.0)",
+      bomb: "undici CVE-2026-1526 (GHSA-vrm6-8vpv-qv8q): permessage-deflate inflated without bound (fixed in 6.24.0 and 7.24.0: a 4 MB limit); Python websockets CVE-2018-1000518",
+      length64: "undici CVE-2026-1528: a 64-bit frame length overflowed the parser and crashed the client (fixed in 6.24.0 and 7.24.0); gorilla/websocket CVE-2020-27813: a length past the read limit",
+      declaredGiB: "Java-WebSocket#1507: a 14-byte header made the peer allocate the declared length up front; a client must refuse a length past its limit at the header"
+    };
+    REFUSE_WITHIN_S = 2;
+    WINDOW_BITS_ROWS = [
+      { param: "server_max_window_bits", bits: 7 },
+      { param: "server_max_window_bits", bits: 8 },
+      { param: "server_max_window_bits", bits: 16 },
+      { param: "client_max_window_bits", bits: 7 },
+      { param: "client_max_window_bits", bits: 8 },
+      { param: "client_max_window_bits", bits: 16 }
+    ];
+    windowBitsBudget = { advisory: ClientAdvisory.windowBits, closeWithinMs: REFUSE_WITHIN_S * 1e3 };
+    BOMB = {
+      /** 1 GiB of zeros: 256 pieces of 4 MiB (about 1 MB on the wire). */
+      pieces: 256,
+      /** Pieces per TCP write (each write after the previous one was flushed): 64 MiB inflated each. */
+      piecesPerWrite: 16,
+      /** A client with a message limit refuses after inflating at most that much: seconds, not minutes. */
+      refuseWithinS: 10
+    };
+    bombBudget = { advisory: ClientAdvisory.bomb, closeWithinMs: BOMB.refuseWithinS * 1e3 };
+    TRICKLE = {
+      /** Bytes per write, one write every `everyS` seconds. */
+      bytes: 1024,
+      everyS: 0.1
+    };
+    length64Budget = { advisory: ClientAdvisory.length64, closeWithinMs: REFUSE_WITHIN_S * 1e3 };
+    declaredGiBBudget = { advisory: ClientAdvisory.declaredGiB, closeWithinMs: REFUSE_WITHIN_S * 1e3 };
+  }
+});
+
 // src/cases/s18-robustness-client.ts
-var robustnessClientCases;
+import zlib3 from "node:zlib";
+function windowBitsCase(id, param, bits) {
+  const valid = bits >= 8 && bits <= 15;
+  const rule = valid ? `RFC 7692 \xA77.1.2.1: ${param} is "a decimal integer value without leading zeroes between 8 to 15, inclusive": 8 is valid. The client takes it and echoes the message, or fails the connection because it "does not support the configuration that the response represents" (\xA77.1; zlib has no 256-byte window): both are OK.` : `RFC 7692 \xA77.1: a response with "an extension parameter with an invalid value" (${param} must be 8 to 15, \xA77.1.2) means the client MUST _Fail the WebSocket Connection_: a close frame (1010 or any code) or a drop. Taking the value and inflating anyway is NON-STRICT.`;
+  return defineCase({
+    id,
+    description: `A 101 response accepting permessage-deflate with "${param}=${bits}", then in the same write a compressed text message ("${PROBE}", DEFLATE literals). (RFC 7692 \xA77.1, \xA77.1.2; ${windowBitsBudget.advisory})`,
+    expectation: `${rule} Whatever it does, the client process must not die: one that exits on an uncaught exception or a signal before its close is FAILED. Without a permessage-deflate offer from the client the case is UNIMPLEMENTED.`,
+    expect: {},
+    close: refused,
+    suppressClose: true,
+    attackBudget: windowBitsBudget,
+    schedule: { maxSeconds: REFUSE_WITHIN_S + 2 },
+    handshake(info) {
+      const offer = info.deflateOffers[0];
+      if (offer === void 0) return null;
+      const response = head(SWITCHING, [...upgradeLines(info), `Sec-WebSocket-Extensions: permessage-deflate; ${param}=${bits}`]);
+      return { head: response, delivery: "together", deflate: { offer, requestNoContextTakeover: false, requestMaxWindowBits: 0 } };
+    },
+    run(t) {
+      if (!t.scriptedHandshake) {
+        unimplemented(t, "permessage-deflate was not negotiated (the client offered none).");
+        return;
+      }
+      t.setOutcome(Behavior.Ok, REFUSED);
+      t.sendFrame({ opcode: Opcode.Text, rsv: RSV12, payload: COMPRESSED_PROBE });
+      t.killAfter(REFUSE_WITHIN_S);
+    },
+    onMessage(t, data, binary) {
+      if (!binary && data.toString("utf8") === PROBE) t.setOutcome(valid ? Behavior.Ok : Behavior.NonStrict, ACCEPTED);
+      else t.setOutcome(Behavior.Failed, `The client echoed a message other than the one sent (${binary ? "binary" : "text"}, ${data.length} bytes).`);
+      t.sendClose(CloseCode.Normal);
+    },
+    adjust(verdict2, facts) {
+      const scripted = unimplementedUnlessScripted("deflate-offer")(verdict2, facts);
+      if (scripted !== verdict2) return scripted;
+      return judgeRefusal(verdict2);
+    }
+  });
+}
+function judgeRefusal(verdict2) {
+  if (verdict2.result === ACCEPTED) return { ...verdict2, behaviorClose: CloseBehavior.Ok, resultClose: "Not judged: the client took the response; wsgate closed after the echo." };
+  if (verdict2.result === REFUSED && verdict2.behaviorClose === CloseBehavior.Failed) {
+    return { ...verdict2, behavior: Behavior.Failed, result: `The client neither refused the response nor echoed the compressed message within ${REFUSE_WITHIN_S} s.` };
+  }
+  return verdict2;
+}
+function sendBomb(t, fragmented) {
+  const writes = BOMB.pieces / BOMB.piecesPerWrite;
+  const piecesOf = (w) => Buffer.concat(Array.from({ length: BOMB.piecesPerWrite }, (_, k) => bombPieceAt(w * BOMB.piecesPerWrite + k, BOMB.pieces)));
+  if (!fragmented) t.sendRaw(encodeFrameHeader(Opcode.Binary, true, RSV12, bombLength(BOMB.pieces), null));
+  for (let w = 0; w < writes; w++) {
+    const body = piecesOf(w);
+    if (!fragmented) {
+      t.sendRaw(body, { sync: true });
+      continue;
+    }
+    const header = encodeFrameHeader(w === 0 ? Opcode.Binary : Opcode.Continuation, w === writes - 1, w === 0 ? RSV12 : 0, body.length, null);
+    t.sendRaw(Buffer.concat([header, body]), { sync: true });
+  }
+}
+function bombCase(id, fragmented) {
+  const how = fragmented ? `in ${BOMB.pieces / BOMB.piecesPerWrite} fragments (a binary frame with RSV1, then continuations), each inflating to 64 MiB` : "in one binary frame with RSV1";
+  return defineCase({
+    id,
+    description: `After a normal permessage-deflate negotiation, a compressed message of about 1 MB that inflates to 1 GiB of zeros, ${how}, written as it is generated (wsgate never holds it). (RFC 6455 \xA710.4, \xA77.4.1; ${bombBudget.advisory})`,
+    expectation: `RFC 6455 \xA710.4: a client SHOULD limit the message size after reassembly; past its limit it fails the connection with 1009 (or drops it) within ${BOMB.refuseWithinS} s, with bounded memory, and echoes nothing. A client that inflates the whole gigabyte is too slow or echoes it: FAILED. Without permessage-deflate the case is UNIMPLEMENTED.`,
+    expect: { OK: [] },
+    close: failedByPeer([CloseCode.MessageTooBig]),
+    suppressClose: true,
+    attackBudget: bombBudget,
+    messageLengthOnly: true,
+    schedule: { maxSeconds: BOMB.refuseWithinS + 2, runsAlone: true, cost: 1 },
+    deflate: (offers) => acceptOffer(acceptFirstOffer, offers),
+    run(t) {
+      if (!t.deflateActive) {
+        unimplemented(t, "permessage-deflate was not negotiated (the client offered none).");
+        return;
+      }
+      sendBomb(t, fragmented);
+      t.killAfter(BOMB.refuseWithinS);
+    },
+    onMessage(t, _data, binary, length) {
+      t.record({ kind: "message", data: Buffer.alloc(0), binary });
+      t.setOutcome(Behavior.Failed, `The client echoed a message of ${length} bytes: it took the bomb.`);
+      t.sendClose(CloseCode.Normal);
+    }
+  });
+}
+var RSV12, COMPRESSED_PROBE, REFUSED, ACCEPTED, windowBitsCases, bombCases, lengthCases2, robustnessClientCases;
 var init_s18_robustness_client = __esm({
   "src/cases/s18-robustness-client.ts"() {
     "use strict";
-    robustnessClientCases = [];
+    init_constants();
+    init_bomb();
+    init_frame_writer();
+    init_verdicts();
+    init_deflate_cases();
+    init_attacks_client();
+    init_define();
+    init_handshake_scripts();
+    RSV12 = 4;
+    COMPRESSED_PROBE = (() => {
+      const out = zlib3.deflateRawSync(Buffer.from(PROBE), { windowBits: 9, level: 1, finishFlush: zlib3.constants.Z_SYNC_FLUSH });
+      return out.subarray(0, out.length - 4);
+    })();
+    REFUSED = "The client refused the response: it ended the connection without echoing the compressed message.";
+    ACCEPTED = "The client took the response and inflated the compressed message (its echo matches).";
+    windowBitsCases = WINDOW_BITS_ROWS.map((row, i) => windowBitsCase(`18.1.${i + 1}`, row.param, row.bits));
+    bombCases = [bombCase("18.2.1", false), bombCase("18.2.2", true)];
+    lengthCases2 = [
+      defineCase({
+        id: "18.3.1",
+        description: `A binary frame whose 64-bit length has the most significant bit set (82 7f 80 00 00 00 00 00 00 10), then 16 bytes. (RFC 6455 \xA75.2; ${length64Budget.advisory})`,
+        expectation: `RFC 6455 \xA75.2: "the most significant bit MUST be 0"; the client fails the connection at the header (1002, or 1009, or a drop) within ${REFUSE_WITHIN_S} s, and its process does not die.`,
+        expect: { OK: [] },
+        close: failedByPeer([CloseCode.ProtocolError, CloseCode.MessageTooBig]),
+        suppressClose: true,
+        attackBudget: length64Budget,
+        schedule: { maxSeconds: REFUSE_WITHIN_S + 2 },
+        run(t) {
+          t.sendRaw(Buffer.concat([hex("82 7f 80 00 00 00 00 00 00 10"), Buffer.alloc(16)]));
+          t.killAfter(REFUSE_WITHIN_S);
+        }
+      }),
+      // The shape of undici CVE-2026-1528: high 32 bits 0x7fffffff, so "(upper << 8) + lower" went negative.
+      defineCase({
+        id: "18.3.2",
+        description: `A binary frame declaring 0x7fffffff00000010 bytes (top bit clear: legal, about 2^63), then 16 bytes. (RFC 6455 \xA75.2, \xA710.4; ${length64Budget.advisory})`,
+        expectation: `RFC 6455 \xA710.4: a client limits frame sizes; a length past its limit fails the connection at the header with 1009 (1002 tolerated, or a drop) within ${REFUSE_WITHIN_S} s, and its process does not die.`,
+        expect: { OK: [] },
+        close: failedByPeer([CloseCode.MessageTooBig, CloseCode.ProtocolError]),
+        suppressClose: true,
+        attackBudget: length64Budget,
+        schedule: { maxSeconds: REFUSE_WITHIN_S + 2 },
+        run(t) {
+          t.sendRaw(Buffer.concat([hex("82 7f 7f ff ff ff 00 00 00 10"), Buffer.alloc(16)]));
+          t.killAfter(REFUSE_WITHIN_S);
+        }
+      }),
+      defineCase({
+        id: "18.3.3",
+        description: `A binary frame declaring 1 GiB (82 7f 00 00 00 00 40 00 00 00), its payload trickled at ${TRICKLE.bytes} bytes every ${TRICKLE.everyS} s while the connection is open. (RFC 6455 \xA710.4; ${declaredGiBBudget.advisory})`,
+        expectation: `RFC 6455 \xA710.4: a client whose message limit is below 1 GiB refuses the frame at its header (1009, or a drop) within ${REFUSE_WITHIN_S} s, not after reading (or allocating) the payload.`,
+        expect: { OK: [] },
+        close: failedByPeer([CloseCode.MessageTooBig]),
+        suppressClose: true,
+        attackBudget: declaredGiBBudget,
+        schedule: { maxSeconds: REFUSE_WITHIN_S + 2, idle: true },
+        async run(t) {
+          t.sendRaw(hex("82 7f 00 00 00 00 40 00 00 00"));
+          t.killAfter(REFUSE_WITHIN_S);
+          const piece2 = Buffer.alloc(TRICKLE.bytes);
+          while (t.isOpen) {
+            t.sendRaw(piece2, { sync: true });
+            await t.pause(TRICKLE.everyS);
+          }
+        }
+      })
+    ];
+    robustnessClientCases = [...windowBitsCases, ...bombCases, ...lengthCases2];
   }
 });
 

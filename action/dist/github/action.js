@@ -5251,14 +5251,14 @@ function codePointLength(str) {
   const units = str.length;
   if (!highSurrogate.test(str))
     return units;
-  let count4 = units;
+  let count5 = units;
   for (let i2 = 0; i2 < units - 1; i2++) {
     if ((str.charCodeAt(i2) & 64512) === 55296 && (str.charCodeAt(i2 + 1) & 64512) === 56320) {
-      count4--;
+      count5--;
       i2++;
     }
   }
-  return count4;
+  return count5;
 }
 function getLengthableOrigin(input3) {
   if (Array.isArray(input3))
@@ -9749,8 +9749,8 @@ var init_az = __esm({
 });
 
 // node_modules/zod/v4/locales/be.js
-function getBelarusianPlural(count4, one2, few, many) {
-  const absCount = Math.abs(count4);
+function getBelarusianPlural(count5, one2, few, many) {
+  const absCount = Math.abs(count5);
   const lastDigit = absCount % 10;
   const lastTwoDigits = absCount % 100;
   if (lastTwoDigits >= 11 && lastTwoDigits <= 19) {
@@ -12523,8 +12523,8 @@ var init_hu = __esm({
 });
 
 // node_modules/zod/v4/locales/hy.js
-function getArmenianPlural(count4, one2, many) {
-  return Math.abs(count4) === 1 ? one2 : many;
+function getArmenianPlural(count5, one2, many) {
+  return Math.abs(count5) === 1 ? one2 : many;
 }
 function withDefiniteArticle(word) {
   if (!word)
@@ -15399,8 +15399,8 @@ var init_ro = __esm({
 });
 
 // node_modules/zod/v4/locales/ru.js
-function getRussianPlural(count4, one2, few, many) {
-  const absCount = Math.abs(count4);
+function getRussianPlural(count5, one2, few, many) {
+  const absCount = Math.abs(count5);
   const lastDigit = absCount % 10;
   const lastTwoDigits = absCount % 100;
   if (lastTwoDigits >= 11 && lastTwoDigits <= 19) {
@@ -25228,6 +25228,9 @@ var init_categories = __esm({
       "17.2": "Frame headers: lengths a server must refuse at the header",
       "16.1": "Server under test: SETTINGS, extended CONNECT, stream ends, several streams, flow control, PING (RFC 8441)",
       "16.2": "Client under test: extended CONNECT, 2xx without Sec-WebSocket-Accept, stream ends, flow control, PING (RFC 8441)",
+      "18.1": "permessage-deflate window bits out of range, then a compressed frame (undici CVE-2026-2229)",
+      "18.2": "Decompression bombs: 1 GiB of zeros from about 1 MB (undici CVE-2026-1526, websockets CVE-2018-1000518)",
+      "18.3": "Frame lengths: top bit set, past 4 GiB, 1 GiB declared and trickled (undici CVE-2026-1528, gorilla CVE-2020-27813)",
       "1.1": "Text Messages",
       "1.2": "Binary Messages",
       "4.1": "Non-control Opcodes",
@@ -25965,9 +25968,9 @@ function invalidCase(id, framing2, fragmentSize) {
     }
   });
 }
-function sendFailFastPart(t, delivery, part, i2, piece) {
+function sendFailFastPart(t, delivery, part, i2, piece2) {
   if (delivery === "chops") {
-    piece?.(part);
+    piece2?.(part);
     if (i2 === 2) t.sendFrame({ opcode: Opcode.Continuation, payload: "", fin: true });
   } else {
     t.sendFrame({ opcode: i2 === 0 ? Opcode.Text : Opcode.Continuation, payload: part, fin: i2 === 2 });
@@ -25981,8 +25984,8 @@ function failFastCase(id, delivery, cuts) {
   ];
   const partsText = parts.map((p, i2) => `Part ${i2 + 1}: 0x${p.toString("hex")}`).join("<br>");
   const how = delivery === "frames" ? "in three frames (a text frame and two continuation frames)" : "in one text frame without FIN whose payload is written to TCP in three pieces, then an empty final continuation frame";
-  let piece = null;
-  const sendPart = (t, i2) => sendFailFastPart(t, delivery, parts[i2], i2, piece);
+  let piece2 = null;
+  const sendPart = (t, i2) => sendFailFastPart(t, delivery, parts[i2], i2, piece2);
   return defineCase({
     id,
     description: `A text message that is not valid UTF-8 (it holds 0xf4 0x90 0x80 0x80, U+110000, beyond Unicode), sent ${how}, with a pause of a second after the first part and after the second. The second part makes the payload invalid.<br><br>${partsText}`,
@@ -25992,7 +25995,7 @@ function failFastCase(id, delivery, cuts) {
     schedule: { cost: 2 * PART_DELAY + 0.05, idle: true },
     async run(t) {
       if (delivery === "chops") {
-        piece = t.beginFrame(Opcode.Text, false, BEYOND_UNICODE.length);
+        piece2 = t.beginFrame(Opcode.Text, false, BEYOND_UNICODE.length);
       }
       sendPart(t, 0);
       await t.pause(PART_DELAY, "A");
@@ -27089,9 +27092,9 @@ ${start}
   return exact("pdf", Buffer.concat(parts));
 }
 function codePointOffsets(bytes2) {
-  let count4 = 0;
-  for (let i2 = 0; i2 < bytes2.length; i2++) if ((bytes2[i2] & 192) !== 128) count4++;
-  const offsets = new Int32Array(count4 + 1);
+  let count5 = 0;
+  for (let i2 = 0; i2 < bytes2.length; i2++) if ((bytes2[i2] & 192) !== 128) count5++;
+  const offsets = new Int32Array(count5 + 1);
   let k = 0;
   for (let i2 = 0; i2 < bytes2.length; i2++) if ((bytes2[i2] & 192) !== 128) offsets[k++] = i2;
   offsets[k] = bytes2.length;
@@ -28446,11 +28449,11 @@ function answerWords(a2) {
   if (a2.goaway !== null) return `ended the connection with GOAWAY ${h2ErrorName(a2.goaway)}`;
   return a2.closed ? "closed the connection without an answer" : "sent no answer in time";
 }
-async function withSession(s, count4, body) {
+async function withSession(s, count5, body) {
   const session = await s.connect();
   if (typeof session === "string") return outcome(false, `No HTTP/2 connection for WebSockets: ${session}.`);
   try {
-    const opened = await Promise.all(Array.from({ length: count4 }, () => session.open()));
+    const opened = await Promise.all(Array.from({ length: count5 }, () => session.open()));
     const refused2 = opened.find((o2) => typeof o2 === "string");
     if (refused2 !== void 0) return outcome(false, `An extended CONNECT on the connection was not answered 2xx: ${refused2}.`);
     return await body(opened);
@@ -29052,12 +29055,348 @@ var init_s17_robustness_server = __esm({
   }
 });
 
+// src/protocol/deflate/bomb.ts
+import zlib2 from "node:zlib";
+function bombPiece() {
+  piece ??= zlib2.deflateRawSync(Buffer.alloc(BOMB_PIECE_INFLATED), { level: 9, windowBits: 9, memLevel: 9, finishFlush: zlib2.constants.Z_FULL_FLUSH });
+  return piece;
+}
+function bombLength(pieces) {
+  return pieces * bombPiece().length - SYNC_TAIL.length;
+}
+function bombPieceAt(i2, pieces) {
+  const p = bombPiece();
+  return i2 === pieces - 1 ? p.subarray(0, p.length - SYNC_TAIL.length) : p;
+}
+var BOMB_PIECE_INFLATED, SYNC_TAIL, piece;
+var init_bomb = __esm({
+  "src/protocol/deflate/bomb.ts"() {
+    "use strict";
+    BOMB_PIECE_INFLATED = 4 * 1024 * 1024;
+    SYNC_TAIL = Buffer.from([0, 0, 255, 255]);
+    piece = null;
+  }
+});
+
+// src/protocol/frame-writer.ts
+import { createRequire as createRequire3 } from "node:module";
+function repeatPayload(pattern2, length) {
+  checkLength(length);
+  if (length === 0) return Buffer.alloc(0);
+  if (pattern2.length === 0) throw new RangeError("repeatPayload: empty pattern cannot fill a non-empty payload");
+  const out = Buffer.allocUnsafe(length);
+  out.fill(pattern2);
+  return out;
+}
+function encodeFrameHeader(opcode, fin, rsv, length, mask) {
+  checkLength(length);
+  checkMask(mask);
+  const out = Buffer.allocUnsafe(headerSize(length, mask !== null));
+  writeHeader(out, opcode, fin, rsv, length, mask);
+  return out;
+}
+function encodeMaskedFrame(opcode, fin, rsv, payload2, mask) {
+  checkLength(payload2.length);
+  checkMask(mask);
+  const head2 = headerSize(payload2.length, true);
+  const out = Buffer.allocUnsafe(head2 + payload2.length);
+  writeHeader(out, opcode, fin, rsv, payload2.length, mask);
+  if (nativeMask !== null && payload2.length >= NATIVE_MASK_INTO_THRESHOLD) {
+    nativeMask(toBuffer(payload2), toBuffer(mask), out, head2, payload2.length);
+  } else {
+    out.set(payload2, head2);
+    maskInPlace(out.subarray(head2), mask);
+  }
+  return out;
+}
+function maskInPlace(data, mask, offset = 0) {
+  if (mask.length !== 4) throw new RangeError(`mask must be 4 bytes, got ${mask.length}`);
+  const n2 = data.length;
+  if (n2 === 0) return;
+  const o2 = offset & 3;
+  if (nativeUnmask !== null && n2 >= NATIVE_THRESHOLD) {
+    const rotated = o2 === 0 ? mask : Uint8Array.of(mask[o2], mask[o2 + 1 & 3], mask[o2 + 2 & 3], mask[o2 + 3 & 3]);
+    nativeUnmask(toBuffer(data), toBuffer(rotated));
+    return;
+  }
+  let i2 = 0;
+  if (n2 >= WORD_MASK_THRESHOLD) {
+    const head2 = 4 - (data.byteOffset & 3) & 3;
+    for (; i2 < head2; i2++) data[i2] = data[i2] ^ mask[o2 + i2 & 3];
+    const words = n2 - i2 >>> 2;
+    const rotated = new Uint8Array(4);
+    for (let j = 0; j < 4; j++) rotated[j] = mask[o2 + i2 + j & 3];
+    const word = new Uint32Array(rotated.buffer)[0];
+    const view = new Uint32Array(data.buffer, data.byteOffset + i2, words);
+    for (let w = 0; w < words; w++) view[w] = view[w] ^ word;
+    i2 += words << 2;
+  }
+  for (; i2 < n2; i2++) data[i2] = data[i2] ^ mask[o2 + i2 & 3];
+}
+function closePayload(code, reason) {
+  if (code === null || code === void 0) return Buffer.alloc(0);
+  if (!Number.isInteger(code) || code < 0 || code > 65535) {
+    throw new RangeError(`close code must be an integer 0-65535, got ${code}`);
+  }
+  const r = reason ?? EMPTY;
+  const out = Buffer.allocUnsafe(2 + r.length);
+  out.writeUInt16BE(code, 0);
+  out.set(r, 2);
+  return out;
+}
+function headerSize(length, masked) {
+  const ext = length < 126 ? 0 : length < 65536 ? 2 : 8;
+  return 2 + ext + (masked ? 4 : 0);
+}
+function writeHeader(out, opcode, fin, rsv, length, mask) {
+  out[0] = (fin ? 128 : 0) | (rsv & 7) << 4 | opcode & 15;
+  const maskBit = mask !== null ? 128 : 0;
+  let pos;
+  if (length < 126) {
+    out[1] = maskBit | length;
+    pos = 2;
+  } else if (length < 65536) {
+    out[1] = maskBit | 126;
+    out.writeUInt16BE(length, 2);
+    pos = 4;
+  } else {
+    out[1] = maskBit | 127;
+    out.writeUInt32BE(Math.floor(length / 4294967296), 2);
+    out.writeUInt32BE(length >>> 0, 6);
+    pos = 10;
+  }
+  if (mask !== null) out.set(mask, pos);
+}
+function checkLength(length) {
+  if (!Number.isSafeInteger(length) || length < 0) {
+    throw new RangeError(`payload length must be a non-negative safe integer, got ${length}`);
+  }
+}
+function checkMask(mask) {
+  if (mask !== null && mask.length !== 4) throw new RangeError(`mask must be 4 bytes, got ${mask.length}`);
+}
+var bufferUtil, nativeUnmask, nativeMask, NATIVE_THRESHOLD, NATIVE_MASK_INTO_THRESHOLD, WORD_MASK_THRESHOLD;
+var init_frame_writer = __esm({
+  "src/protocol/frame-writer.ts"() {
+    "use strict";
+    init_bytes();
+    bufferUtil = (() => {
+      try {
+        return createRequire3(import.meta.url)("bufferutil");
+      } catch {
+        return null;
+      }
+    })();
+    nativeUnmask = typeof bufferUtil?.unmask === "function" ? bufferUtil.unmask : null;
+    nativeMask = typeof bufferUtil?.mask === "function" ? bufferUtil.mask : null;
+    NATIVE_THRESHOLD = 1024;
+    NATIVE_MASK_INTO_THRESHOLD = 32;
+    WORD_MASK_THRESHOLD = 32;
+  }
+});
+
+// src/cases/data/attacks-client.ts
+var ClientAdvisory, REFUSE_WITHIN_S, WINDOW_BITS_ROWS, windowBitsBudget, BOMB, bombBudget, TRICKLE, length64Budget, declaredGiBBudget;
+var init_attacks_client = __esm({
+  "src/cases/data/attacks-client.ts"() {
+    "use strict";
+    ClientAdvisory = {
+      windowBits: "undici CVE-2026-2229: an out-of-range server_max_window_bits passed the digits-only check, and the first compressed frame made createInflateRaw throw an uncaught RangeError that ended the process (fixed in 6.24.0 and 7.24.0)",
+      bomb: "undici CVE-2026-1526 (GHSA-vrm6-8vpv-qv8q): permessage-deflate inflated without bound (fixed in 6.24.0 and 7.24.0: a 4 MB limit); Python websockets CVE-2018-1000518",
+      length64: "undici CVE-2026-1528: a 64-bit frame length overflowed the parser and crashed the client (fixed in 6.24.0 and 7.24.0); gorilla/websocket CVE-2020-27813: a length past the read limit",
+      declaredGiB: "Java-WebSocket#1507: a 14-byte header made the peer allocate the declared length up front; a client must refuse a length past its limit at the header"
+    };
+    REFUSE_WITHIN_S = 2;
+    WINDOW_BITS_ROWS = [
+      { param: "server_max_window_bits", bits: 7 },
+      { param: "server_max_window_bits", bits: 8 },
+      { param: "server_max_window_bits", bits: 16 },
+      { param: "client_max_window_bits", bits: 7 },
+      { param: "client_max_window_bits", bits: 8 },
+      { param: "client_max_window_bits", bits: 16 }
+    ];
+    windowBitsBudget = { advisory: ClientAdvisory.windowBits, closeWithinMs: REFUSE_WITHIN_S * 1e3 };
+    BOMB = {
+      /** 1 GiB of zeros: 256 pieces of 4 MiB (about 1 MB on the wire). */
+      pieces: 256,
+      /** Pieces per TCP write (each write after the previous one was flushed): 64 MiB inflated each. */
+      piecesPerWrite: 16,
+      /** A client with a message limit refuses after inflating at most that much: seconds, not minutes. */
+      refuseWithinS: 10
+    };
+    bombBudget = { advisory: ClientAdvisory.bomb, closeWithinMs: BOMB.refuseWithinS * 1e3 };
+    TRICKLE = {
+      /** Bytes per write, one write every `everyS` seconds. */
+      bytes: 1024,
+      everyS: 0.1
+    };
+    length64Budget = { advisory: ClientAdvisory.length64, closeWithinMs: REFUSE_WITHIN_S * 1e3 };
+    declaredGiBBudget = { advisory: ClientAdvisory.declaredGiB, closeWithinMs: REFUSE_WITHIN_S * 1e3 };
+  }
+});
+
 // src/cases/s18-robustness-client.ts
-var robustnessClientCases;
+import zlib3 from "node:zlib";
+function windowBitsCase(id, param, bits) {
+  const valid = bits >= 8 && bits <= 15;
+  const rule = valid ? `RFC 7692 \xA77.1.2.1: ${param} is "a decimal integer value without leading zeroes between 8 to 15, inclusive": 8 is valid. The client takes it and echoes the message, or fails the connection because it "does not support the configuration that the response represents" (\xA77.1; zlib has no 256-byte window): both are OK.` : `RFC 7692 \xA77.1: a response with "an extension parameter with an invalid value" (${param} must be 8 to 15, \xA77.1.2) means the client MUST _Fail the WebSocket Connection_: a close frame (1010 or any code) or a drop. Taking the value and inflating anyway is NON-STRICT.`;
+  return defineCase({
+    id,
+    description: `A 101 response accepting permessage-deflate with "${param}=${bits}", then in the same write a compressed text message ("${PROBE}", DEFLATE literals). (RFC 7692 \xA77.1, \xA77.1.2; ${windowBitsBudget.advisory})`,
+    expectation: `${rule} Whatever it does, the client process must not die: one that exits on an uncaught exception or a signal before its close is FAILED. Without a permessage-deflate offer from the client the case is UNIMPLEMENTED.`,
+    expect: {},
+    close: refused,
+    suppressClose: true,
+    attackBudget: windowBitsBudget,
+    schedule: { maxSeconds: REFUSE_WITHIN_S + 2 },
+    handshake(info) {
+      const offer = info.deflateOffers[0];
+      if (offer === void 0) return null;
+      const response = head(SWITCHING, [...upgradeLines(info), `Sec-WebSocket-Extensions: permessage-deflate; ${param}=${bits}`]);
+      return { head: response, delivery: "together", deflate: { offer, requestNoContextTakeover: false, requestMaxWindowBits: 0 } };
+    },
+    run(t) {
+      if (!t.scriptedHandshake) {
+        unimplemented(t, "permessage-deflate was not negotiated (the client offered none).");
+        return;
+      }
+      t.setOutcome(Behavior.Ok, REFUSED);
+      t.sendFrame({ opcode: Opcode.Text, rsv: RSV12, payload: COMPRESSED_PROBE });
+      t.killAfter(REFUSE_WITHIN_S);
+    },
+    onMessage(t, data, binary) {
+      if (!binary && data.toString("utf8") === PROBE) t.setOutcome(valid ? Behavior.Ok : Behavior.NonStrict, ACCEPTED);
+      else t.setOutcome(Behavior.Failed, `The client echoed a message other than the one sent (${binary ? "binary" : "text"}, ${data.length} bytes).`);
+      t.sendClose(CloseCode.Normal);
+    },
+    adjust(verdict2, facts) {
+      const scripted = unimplementedUnlessScripted("deflate-offer")(verdict2, facts);
+      if (scripted !== verdict2) return scripted;
+      return judgeRefusal(verdict2);
+    }
+  });
+}
+function judgeRefusal(verdict2) {
+  if (verdict2.result === ACCEPTED) return { ...verdict2, behaviorClose: CloseBehavior.Ok, resultClose: "Not judged: the client took the response; wsgate closed after the echo." };
+  if (verdict2.result === REFUSED && verdict2.behaviorClose === CloseBehavior.Failed) {
+    return { ...verdict2, behavior: Behavior.Failed, result: `The client neither refused the response nor echoed the compressed message within ${REFUSE_WITHIN_S} s.` };
+  }
+  return verdict2;
+}
+function sendBomb(t, fragmented) {
+  const writes = BOMB.pieces / BOMB.piecesPerWrite;
+  const piecesOf = (w) => Buffer.concat(Array.from({ length: BOMB.piecesPerWrite }, (_, k) => bombPieceAt(w * BOMB.piecesPerWrite + k, BOMB.pieces)));
+  if (!fragmented) t.sendRaw(encodeFrameHeader(Opcode.Binary, true, RSV12, bombLength(BOMB.pieces), null));
+  for (let w = 0; w < writes; w++) {
+    const body = piecesOf(w);
+    if (!fragmented) {
+      t.sendRaw(body, { sync: true });
+      continue;
+    }
+    const header = encodeFrameHeader(w === 0 ? Opcode.Binary : Opcode.Continuation, w === writes - 1, w === 0 ? RSV12 : 0, body.length, null);
+    t.sendRaw(Buffer.concat([header, body]), { sync: true });
+  }
+}
+function bombCase(id, fragmented) {
+  const how = fragmented ? `in ${BOMB.pieces / BOMB.piecesPerWrite} fragments (a binary frame with RSV1, then continuations), each inflating to 64 MiB` : "in one binary frame with RSV1";
+  return defineCase({
+    id,
+    description: `After a normal permessage-deflate negotiation, a compressed message of about 1 MB that inflates to 1 GiB of zeros, ${how}, written as it is generated (wsgate never holds it). (RFC 6455 \xA710.4, \xA77.4.1; ${bombBudget.advisory})`,
+    expectation: `RFC 6455 \xA710.4: a client SHOULD limit the message size after reassembly; past its limit it fails the connection with 1009 (or drops it) within ${BOMB.refuseWithinS} s, with bounded memory, and echoes nothing. A client that inflates the whole gigabyte is too slow or echoes it: FAILED. Without permessage-deflate the case is UNIMPLEMENTED.`,
+    expect: { OK: [] },
+    close: failedByPeer([CloseCode.MessageTooBig]),
+    suppressClose: true,
+    attackBudget: bombBudget,
+    messageLengthOnly: true,
+    schedule: { maxSeconds: BOMB.refuseWithinS + 2, runsAlone: true, cost: 1 },
+    deflate: (offers) => acceptOffer(acceptFirstOffer, offers),
+    run(t) {
+      if (!t.deflateActive) {
+        unimplemented(t, "permessage-deflate was not negotiated (the client offered none).");
+        return;
+      }
+      sendBomb(t, fragmented);
+      t.killAfter(BOMB.refuseWithinS);
+    },
+    onMessage(t, _data, binary, length) {
+      t.record({ kind: "message", data: Buffer.alloc(0), binary });
+      t.setOutcome(Behavior.Failed, `The client echoed a message of ${length} bytes: it took the bomb.`);
+      t.sendClose(CloseCode.Normal);
+    }
+  });
+}
+var RSV12, COMPRESSED_PROBE, REFUSED, ACCEPTED, windowBitsCases, bombCases, lengthCases2, robustnessClientCases;
 var init_s18_robustness_client = __esm({
   "src/cases/s18-robustness-client.ts"() {
     "use strict";
-    robustnessClientCases = [];
+    init_constants();
+    init_bomb();
+    init_frame_writer();
+    init_verdicts();
+    init_deflate_cases();
+    init_attacks_client();
+    init_define();
+    init_handshake_scripts();
+    RSV12 = 4;
+    COMPRESSED_PROBE = (() => {
+      const out = zlib3.deflateRawSync(Buffer.from(PROBE), { windowBits: 9, level: 1, finishFlush: zlib3.constants.Z_SYNC_FLUSH });
+      return out.subarray(0, out.length - 4);
+    })();
+    REFUSED = "The client refused the response: it ended the connection without echoing the compressed message.";
+    ACCEPTED = "The client took the response and inflated the compressed message (its echo matches).";
+    windowBitsCases = WINDOW_BITS_ROWS.map((row, i2) => windowBitsCase(`18.1.${i2 + 1}`, row.param, row.bits));
+    bombCases = [bombCase("18.2.1", false), bombCase("18.2.2", true)];
+    lengthCases2 = [
+      defineCase({
+        id: "18.3.1",
+        description: `A binary frame whose 64-bit length has the most significant bit set (82 7f 80 00 00 00 00 00 00 10), then 16 bytes. (RFC 6455 \xA75.2; ${length64Budget.advisory})`,
+        expectation: `RFC 6455 \xA75.2: "the most significant bit MUST be 0"; the client fails the connection at the header (1002, or 1009, or a drop) within ${REFUSE_WITHIN_S} s, and its process does not die.`,
+        expect: { OK: [] },
+        close: failedByPeer([CloseCode.ProtocolError, CloseCode.MessageTooBig]),
+        suppressClose: true,
+        attackBudget: length64Budget,
+        schedule: { maxSeconds: REFUSE_WITHIN_S + 2 },
+        run(t) {
+          t.sendRaw(Buffer.concat([hex3("82 7f 80 00 00 00 00 00 00 10"), Buffer.alloc(16)]));
+          t.killAfter(REFUSE_WITHIN_S);
+        }
+      }),
+      // The shape of undici CVE-2026-1528: high 32 bits 0x7fffffff, so "(upper << 8) + lower" went negative.
+      defineCase({
+        id: "18.3.2",
+        description: `A binary frame declaring 0x7fffffff00000010 bytes (top bit clear: legal, about 2^63), then 16 bytes. (RFC 6455 \xA75.2, \xA710.4; ${length64Budget.advisory})`,
+        expectation: `RFC 6455 \xA710.4: a client limits frame sizes; a length past its limit fails the connection at the header with 1009 (1002 tolerated, or a drop) within ${REFUSE_WITHIN_S} s, and its process does not die.`,
+        expect: { OK: [] },
+        close: failedByPeer([CloseCode.MessageTooBig, CloseCode.ProtocolError]),
+        suppressClose: true,
+        attackBudget: length64Budget,
+        schedule: { maxSeconds: REFUSE_WITHIN_S + 2 },
+        run(t) {
+          t.sendRaw(Buffer.concat([hex3("82 7f 7f ff ff ff 00 00 00 10"), Buffer.alloc(16)]));
+          t.killAfter(REFUSE_WITHIN_S);
+        }
+      }),
+      defineCase({
+        id: "18.3.3",
+        description: `A binary frame declaring 1 GiB (82 7f 00 00 00 00 40 00 00 00), its payload trickled at ${TRICKLE.bytes} bytes every ${TRICKLE.everyS} s while the connection is open. (RFC 6455 \xA710.4; ${declaredGiBBudget.advisory})`,
+        expectation: `RFC 6455 \xA710.4: a client whose message limit is below 1 GiB refuses the frame at its header (1009, or a drop) within ${REFUSE_WITHIN_S} s, not after reading (or allocating) the payload.`,
+        expect: { OK: [] },
+        close: failedByPeer([CloseCode.MessageTooBig]),
+        suppressClose: true,
+        attackBudget: declaredGiBBudget,
+        schedule: { maxSeconds: REFUSE_WITHIN_S + 2, idle: true },
+        async run(t) {
+          t.sendRaw(hex3("82 7f 00 00 00 00 40 00 00 00"));
+          t.killAfter(REFUSE_WITHIN_S);
+          const piece2 = Buffer.alloc(TRICKLE.bytes);
+          while (t.isOpen) {
+            t.sendRaw(piece2, { sync: true });
+            await t.pause(TRICKLE.everyS);
+          }
+        }
+      })
+    ];
+    robustnessClientCases = [...windowBitsCases, ...bombCases, ...lengthCases2];
   }
 });
 
@@ -30547,25 +30886,25 @@ function utf8Where(req, facts) {
   if (req.key !== "utf8-invalid") return "";
   const v = new Utf8Validator();
   let inMessage = false;
-  let count4 = 0;
+  let count5 = 0;
   let messageOffset = 0;
   for (const f of facts.ownFrames) {
     if (f.opcode === Op.Text) {
       v.reset();
       inMessage = true;
-      count4 = 0;
+      count5 = 0;
       messageOffset = 0;
     } else if (f.opcode !== Op.Continuation || !inMessage) continue;
-    count4++;
+    count5++;
     const data = loggedBytes(f.logged);
     if (data === null || data.length !== f.length) return "";
     const state = v.validate(data);
     if (!state.valid) {
-      return `; the first invalid byte is at offset ${state.index} of the message (0x${data[state.index - messageOffset]?.toString(16).padStart(2, "0") ?? "??"}), in its ${ordinal(count4)} frame`;
+      return `; the first invalid byte is at offset ${state.index} of the message (0x${data[state.index - messageOffset]?.toString(16).padStart(2, "0") ?? "??"}), in its ${ordinal(count5)} frame`;
     }
     messageOffset += data.length;
     if (f.fin) {
-      if (!state.endsOnCodePoint) return `; the message ends inside a UTF-8 sequence, in its ${ordinal(count4)} frame`;
+      if (!state.endsOnCodePoint) return `; the message ends inside a UTF-8 sequence, in its ${ordinal(count5)} frame`;
       inMessage = false;
     }
   }
@@ -30659,8 +30998,8 @@ function summaryJson(run) {
   return JSON.stringify(runSummary(run), null, 2) + "\n";
 }
 function runSummary(run) {
-  const count4 = (pred) => run.cases.filter(pred).length;
-  const failed = count4((c3) => c3.status === "failed");
+  const count5 = (pred) => run.cases.filter(pred).length;
+  const failed = count5((c3) => c3.status === "failed");
   return {
     agent: run.agent,
     // The side under test: 'client' (wsgate was the fuzzing server) or 'server' (the fuzzing client).
@@ -30677,16 +31016,16 @@ function runSummary(run) {
     resources: run.resources,
     counts: {
       total: run.cases.length,
-      passed: count4((c3) => c3.status === "passed"),
+      passed: count5((c3) => c3.status === "passed"),
       failed,
-      skipped: count4((c3) => c3.status === "skipped"),
+      skipped: count5((c3) => c3.status === "skipped"),
       // Kept in the summary's shape for scripts that read it: a fault of wsgate itself ends the whole
       // run with exit status 3, never one case, so no case is counted here.
       errors: 0,
-      accepted: count4((c3) => c3.baseline?.state === "accepted"),
-      baselinePassing: count4((c3) => c3.baseline?.state === "passing"),
-      nonStrict: count4((c3) => c3.result?.behavior === "NON-STRICT"),
-      informational: count4(
+      accepted: count5((c3) => c3.baseline?.state === "accepted"),
+      baselinePassing: count5((c3) => c3.baseline?.state === "passing"),
+      nonStrict: count5((c3) => c3.result?.behavior === "NON-STRICT"),
+      informational: count5(
         (c3) => c3.result?.behavior === "INFORMATIONAL" || c3.result?.behaviorClose === "INFORMATIONAL"
       )
     },
@@ -35175,16 +35514,16 @@ var require_dist = __commonJS({
             return setToString(wrapper, insertWrapDetails(source, updateWrapDetails(getWrapDetails(source), bitmask)));
           }
           function shortOut(func) {
-            var count4 = 0, lastCalled = 0;
+            var count5 = 0, lastCalled = 0;
             return function() {
               var stamp = nativeNow(), remaining = HOT_SPAN - (stamp - lastCalled);
               lastCalled = stamp;
               if (remaining > 0) {
-                if (++count4 >= HOT_COUNT) {
+                if (++count5 >= HOT_COUNT) {
                   return arguments[0];
                 }
               } else {
-                count4 = 0;
+                count5 = 0;
               }
               return func.apply(undefined$1, arguments);
             };
@@ -38343,7 +38682,7 @@ var require_dist = __commonJS({
               return Object.create(this);
             }
             // DOM level 1 functions to be implemented later
-            substringData(offset, count4) {
+            substringData(offset, count5) {
               throw new Error("This DOM method is not implemented." + this.debugInfo());
             }
             appendData(arg) {
@@ -38352,10 +38691,10 @@ var require_dist = __commonJS({
             insertData(offset, arg) {
               throw new Error("This DOM method is not implemented." + this.debugInfo());
             }
-            deleteData(offset, count4) {
+            deleteData(offset, count5) {
               throw new Error("This DOM method is not implemented." + this.debugInfo());
             }
-            replaceData(offset, count4, arg) {
+            replaceData(offset, count5, arg) {
               throw new Error("This DOM method is not implemented." + this.debugInfo());
             }
             isEqualNode(node2) {
@@ -41924,7 +42263,7 @@ var require_dist = __commonJS({
        */
       _sumTestCaseCounts(counterFunction) {
         var counts = this._children.map(counterFunction);
-        return counts.reduce((sum, count4) => sum + count4, 0);
+        return counts.reduce((sum, count5) => sum + count5, 0);
       }
       /**
        * @param parentElement - the parent element
@@ -42699,14 +43038,14 @@ function jobSummary(run, paths, limitBytes = SUMMARY_LIMIT_BYTES) {
   let used = 0;
   for (const section of sections(run, paths)) {
     for (const l of section) {
-      const piece = `${l}
+      const piece2 = `${l}
 `;
-      const size = Buffer.byteLength(piece);
+      const size = Buffer.byteLength(piece2);
       if (used + size > budget) {
         const open3 = text.lastIndexOf("<details") > text.lastIndexOf("</details>");
         return `${text}${open3 ? closing : ""}${note}`;
       }
-      text += piece;
+      text += piece2;
       used += size;
     }
   }
@@ -42863,12 +43202,12 @@ var init_progress = __esm({
 `);
       }
       summary(run, files) {
-        const count4 = (s) => run.cases.filter((c3) => c3.status === s).length;
-        const failed = count4("failed");
+        const count5 = (s) => run.cases.filter((c3) => c3.status === s).length;
+        const failed = count5("failed");
         const warned = run.cases.filter((c3) => c3.status === "passed" && c3.warnings.length > 0).length;
         const accepted = run.cases.filter((c3) => c3.baseline?.state === "accepted");
         const acceptedText = accepted.length > 0 ? ` (${accepted.length} accepted by the baseline)` : "";
-        const line2 = `${run.cases.length} cases: ${count4("passed")} passed${warned > 0 ? ` (${warned} with warnings)` : ""}, ${failed} failed, ${count4("skipped")} skipped${acceptedText} in ${(run.durationMs / 1e3).toFixed(1)} s`;
+        const line2 = `${run.cases.length} cases: ${count5("passed")} passed${warned > 0 ? ` (${warned} with warnings)` : ""}, ${failed} failed, ${count5("skipped")} skipped${acceptedText} in ${(run.durationMs / 1e3).toFixed(1)} s`;
         this.out.write(`
 ${failed > 0 || run.interrupted !== null ? this.colour(31, line2) : this.colour(32, line2)}
 `);
@@ -43085,33 +43424,33 @@ function statEntries(stats) {
 }
 function chopTable(id, title, stats) {
   let rows = "";
-  let count4 = 0;
+  let count5 = 0;
   let octets = 0;
   for (const [size, key, n2] of statEntries(stats)) {
     const bytes2 = Number.isNaN(size) ? 0 : size * n2;
     rows += `<tr class="stats_row"><td class="num">${escapeHtml(key)}</td><td class="num">${n2}</td><td class="num">${bytes2}</td></tr>
 `;
-    count4 += n2;
+    count5 += n2;
     octets += bytes2;
   }
   return `<div><h3 id="${id}_title">${title}</h3>
 <table id="${id}" class="stats">
 <tr class="stats_header"><th class="num">Chop Size</th><th class="num">Count</th><th class="num">Octets</th></tr>
-${rows}<tr class="stats_total"><td>Total</td><td class="num">${count4}</td><td class="num">${octets}</td></tr>
+${rows}<tr class="stats_total"><td>Total</td><td class="num">${count5}</td><td class="num">${octets}</td></tr>
 </table></div>`;
 }
 function opcodeTable(id, title, stats) {
   let rows = "";
-  let count4 = 0;
+  let count5 = 0;
   for (const [, key, n2] of statEntries(stats)) {
     rows += `<tr class="stats_row"><td class="num">${escapeHtml(key)}</td><td class="num">${n2}</td></tr>
 `;
-    count4 += n2;
+    count5 += n2;
   }
   return `<div><h3 id="${id}_title">${title}</h3>
 <table id="${id}" class="stats">
 <tr class="stats_header"><th class="num">Opcode</th><th class="num">Count</th></tr>
-${rows}<tr class="stats_total"><td>Total</td><td class="num">${count4}</td></tr>
+${rows}<tr class="stats_total"><td>Total</td><td class="num">${count5}</td></tr>
 </table></div>`;
 }
 function trafficTable(stats) {
@@ -43570,17 +43909,17 @@ function checkShards(inputs, summaries) {
   const shards = summaries.map((s) => s.shard ?? null);
   if (shards.every((s) => s === null)) return;
   if (shards.some((s) => s === null)) throw new UsageError("some inputs are shards and some are not: merge the shards of one run");
-  const count4 = shards[0].count;
+  const count5 = shards[0].count;
   const seen = /* @__PURE__ */ new Map();
   for (const [i2, s] of shards.entries()) {
     if (s === null) continue;
-    if (s.count !== count4) throw new UsageError(`${inputs[i2] ?? ""} is shard ${s.index}/${s.count}, the others are of ${count4}`);
+    if (s.count !== count5) throw new UsageError(`${inputs[i2] ?? ""} is shard ${s.index}/${s.count}, the others are of ${count5}`);
     const other = seen.get(s.index);
-    if (other !== void 0) throw new UsageError(`shard ${s.index}/${count4} is given twice: ${other} and ${inputs[i2] ?? ""}`);
+    if (other !== void 0) throw new UsageError(`shard ${s.index}/${count5} is given twice: ${other} and ${inputs[i2] ?? ""}`);
     seen.set(s.index, inputs[i2] ?? "");
   }
-  const missing2 = Array.from({ length: count4 }, (_, k) => k + 1).filter((k) => !seen.has(k));
-  if (missing2.length > 0) throw new UsageError(`shard${missing2.length > 1 ? "s" : ""} ${missing2.map((k) => `${k}/${count4}`).join(", ")} missing`);
+  const missing2 = Array.from({ length: count5 }, (_, k) => k + 1).filter((k) => !seen.has(k));
+  if (missing2.length > 0) throw new UsageError(`shard${missing2.length > 1 ? "s" : ""} ${missing2.map((k) => `${k}/${count5}`).join(", ")} missing`);
 }
 async function mergeRuns(options, out) {
   if (options.inputs.length === 0) throw new UsageError("merge: name at least one run directory");
@@ -43603,10 +43942,10 @@ async function mergeRuns(options, out) {
     generatedAt: (/* @__PURE__ */ new Date()).toISOString(),
     toolVersion: VERSION
   });
-  const count4 = (st) => merged.filter((c3) => c3.status === st).length;
+  const count5 = (st) => merged.filter((c3) => c3.status === st).length;
   return finishRun(run, { ...options, writeBaseline: null }, {
     tell: () => out.write(
-      `merged ${summaries.length} run${summaries.length === 1 ? "" : "s"}: ${merged.length} cases: ${count4("passed")} passed, ${count4("failed")} failed, ${count4("skipped")} skipped
+      `merged ${summaries.length} run${summaries.length === 1 ? "" : "s"}: ${merged.length} cases: ${count5("passed")} passed, ${count5("failed")} failed, ${count5("skipped")} skipped
 reports: ${options.outdir}/index.html
 junit:   ${options.junit}
 summary: ${options.json}
@@ -46859,20 +47198,20 @@ var require_build2 = __commonJS({
           this.tagNumber = tagNumberMask;
           this.blockLength = 1;
         } else {
-          let count4 = 0;
+          let count5 = 0;
           while (true) {
-            const tagByteIndex = count4 + 1;
+            const tagByteIndex = count5 + 1;
             if (tagByteIndex >= bufferLength) {
               this.error = "End of input reached before message was fully decoded";
               return -1;
             }
-            count4++;
+            count5++;
             if ((intBuffer[baseIndex + tagByteIndex] & 128) === 0)
               break;
           }
-          this.blockLength = count4 + 1;
-          const intTagNumberBuffer = this.valueHexView = new Uint8Array(count4);
-          for (let i2 = 0; i2 < count4; i2++)
+          this.blockLength = count5 + 1;
+          const intTagNumberBuffer = this.valueHexView = new Uint8Array(count5);
+          for (let i2 = 0; i2 < count5; i2++)
             intTagNumberBuffer[i2] = intBuffer[baseIndex + i2 + 1] & 127;
           if (this.blockLength <= 9)
             this.tagNumber = pvutils__namespace.utilFromBase(intTagNumberBuffer, 7);
@@ -46950,23 +47289,23 @@ var require_build2 = __commonJS({
           this.blockLength = 1;
           return inputOffset + this.blockLength;
         }
-        const count4 = intBuffer[baseIndex] & 127;
-        if (count4 > 8) {
+        const count5 = intBuffer[baseIndex] & 127;
+        if (count5 > 8) {
           this.error = "Too big integer";
           return -1;
         }
-        if (count4 + 1 > bufferLength) {
+        if (count5 + 1 > bufferLength) {
           this.error = "End of input reached before message was fully decoded";
           return -1;
         }
         const lenOffset = inputOffset + 1;
-        const lengthBufferView = view.subarray(lenOffset, lenOffset + count4);
-        if (lengthBufferView[count4 - 1] === 0)
+        const lengthBufferView = view.subarray(lenOffset, lenOffset + count5);
+        if (lengthBufferView[count5 - 1] === 0)
           this.warnings.push("Needlessly long encoded length");
         this.length = pvutils__namespace.utilFromBase(lengthBufferView, 8);
         if (this.longFormUsed && this.length <= 127)
           this.warnings.push("Unnecessary usage of long length form");
-        this.blockLength = count4 + 1;
+        this.blockLength = count5 + 1;
         return inputOffset + this.blockLength;
       }
       toBER(sizeOnly = false) {
@@ -69751,10 +70090,10 @@ function parseShard(text) {
   const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
   if (m === null) return `--shard takes K/N (e.g. 2/4), got ${JSON.stringify(text)}`;
   const index = Number(m[1]);
-  const count4 = Number(m[2]);
-  if (count4 < 1 || count4 > 1e3) return `--shard: N must be 1..1000, got ${count4}`;
-  if (index < 1 || index > count4) return `--shard: K must be 1..${count4}, got ${index}`;
-  return { index, count: count4 };
+  const count5 = Number(m[2]);
+  if (count5 < 1 || count5 > 1e3) return `--shard: N must be 1..1000, got ${count5}`;
+  if (index < 1 || index > count5) return `--shard: K must be 1..${count5}, got ${index}`;
+  return { index, count: count5 };
 }
 
 // src/config/schema.ts
@@ -73989,7 +74328,7 @@ function parseMilliseconds(milliseconds) {
 
 // node_modules/pretty-ms/index.js
 var isZero = (value) => value === 0 || value === 0n;
-var pluralize = (word, count4) => count4 === 1 || count4 === 1n ? word : `${word}s`;
+var pluralize = (word, count5) => count5 === 1 || count5 === 1n ? word : `${word}s`;
 var SECOND_ROUNDING_EPSILON = 1e-7;
 var ONE_DAY_IN_MILLISECONDS = 24n * 60n * 60n * 1000n;
 function prettyMilliseconds(milliseconds, options) {
@@ -76226,12 +76565,12 @@ var SignalExit = class extends SignalExitBase {
     for (const sig of signals) {
       this.#sigListeners[sig] = () => {
         const listeners = this.#process.listeners(sig);
-        let { count: count4 } = this.#emitter;
+        let { count: count5 } = this.#emitter;
         const p = process10;
         if (typeof p.__signal_exit_emitter__ === "object" && typeof p.__signal_exit_emitter__.count === "number") {
-          count4 += p.__signal_exit_emitter__.count;
+          count5 += p.__signal_exit_emitter__.count;
         }
-        if (listeners.length === count4) {
+        if (listeners.length === count5) {
           this.unload();
           const ret = this.#emitter.emit("exit", null, sig);
           const s = sig === "SIGHUP" ? this.#hupSig : sig;
@@ -77841,6 +78180,23 @@ function caEnvironment(caFile) {
   return { NODE_EXTRA_CA_CERTS: caFile, SSL_CERT_FILE: caFile, WSGATE_CA_FILE: caFile };
 }
 
+// src/processes/crash.ts
+var ERROR_LINE = /^(Uncaught )?([\w$]+\.)*[A-Z][\w$]*(Error|Exception)\b/;
+var NOISE = /^(Node\.js v\d|at\s)/;
+function errorLine(output2) {
+  const lines = output2.split("\n").map((l) => l.trim()).filter((l) => l !== "");
+  const named = lines.findLast((l) => ERROR_LINE.test(l));
+  const line2 = named ?? lines.findLast((l) => !NOISE.test(l)) ?? null;
+  return line2 === null ? null : line2.slice(0, 300);
+}
+function crashOf(end, output2) {
+  if (end.spawnError !== null) return null;
+  if (end.signal === null && (end.exitCode === null || end.exitCode === 0)) return null;
+  const how = end.signal !== null ? `was killed by ${end.signal}` : `exited with status ${end.exitCode ?? "?"}`;
+  const line2 = errorLine(output2);
+  return line2 === null ? how : `${how}: ${line2}`;
+}
+
 // src/processes/client-process.ts
 var OUTPUT_LIMIT = 16 * 1024;
 function shellQuote(value) {
@@ -77916,7 +78272,16 @@ function startCommand(expanded, env2) {
       end.spawnError = firstLine(err instanceof Error ? err.message : String(err));
     }
   );
-  const { killGroup, stop } = processTree(child.pid, token);
+  const tree = processTree(child.pid, token);
+  let signalled = false;
+  const killGroup = () => {
+    if (!end.hasExited) signalled = true;
+    tree.killGroup();
+  };
+  const stop = (graceMs) => {
+    if (!end.hasExited) signalled = true;
+    return tree.stop(graceMs);
+  };
   return {
     exited,
     get hasExited() {
@@ -77928,7 +78293,8 @@ function startCommand(expanded, env2) {
     snapshot(timedOut2) {
       const { exitCode, signal, spawnError } = end;
       return { command: expanded, exitCode, signal, timedOut: timedOut2, spawnError, output: output2.text(), outputTruncated: output2.truncated };
-    }
+    },
+    crash: () => end.hasExited && !signalled ? crashOf(end, output2.text()) : null
   };
 }
 function processTree(pid, token) {
@@ -78049,7 +78415,7 @@ init_constants();
 // src/protocol/deflate/codec.ts
 init_constants();
 init_bytes();
-import zlib2 from "node:zlib";
+import zlib4 from "node:zlib";
 
 // src/protocol/deflate/memo.ts
 var ENTRY_OVERHEAD = 128;
@@ -78188,12 +78554,12 @@ var PerMessageDeflate = class {
     this.deflateSettings = {
       level: options.level,
       windowBits: ownWindow === WindowBits.min ? WindowBits.min + 1 : ownWindow,
-      strategy: ownWindow === WindowBits.min || options.literalsOnly === true ? zlib2.constants.Z_HUFFMAN_ONLY : zlib2.constants.Z_DEFAULT_STRATEGY
+      strategy: ownWindow === WindowBits.min || options.literalsOnly === true ? zlib4.constants.Z_HUFFMAN_ONLY : zlib4.constants.Z_DEFAULT_STRATEGY
     };
     this.deflater = newDeflater(this.deflateSettings);
     this.inflateWindowBits = agreement.decompressWindowBits;
     this.inflateWindowParam = agreement.decompressWindowParam;
-    this.inflater = new SyncZlib(zlib2.createInflateRaw({ chunkSize: zlib2.constants.Z_MIN_CHUNK, windowBits: this.inflateWindowBits }));
+    this.inflater = new SyncZlib(zlib4.createInflateRaw({ chunkSize: zlib4.constants.Z_MIN_CHUNK, windowBits: this.inflateWindowBits }));
   }
   /** Compresses one whole message as RFC 7692 §7.2.1 says (sync flush, the trailing 00 00 ff ff removed). */
   compress(message2) {
@@ -78332,7 +78698,7 @@ var PerMessageDeflate = class {
         pieceStart = 0;
         wanted = size * 2;
       }
-      const failure2 = this.inflater.write(zlib2.constants.Z_SYNC_FLUSH, data, inOff, inLen, this.chunk, this.chunkUsed, room);
+      const failure2 = this.inflater.write(zlib4.constants.Z_SYNC_FLUSH, data, inOff, inLen, this.chunk, this.chunkUsed, room);
       if (failure2 !== null) return this.fail(CloseCode.InvalidPayload, this.describeInflateFailure(failure2));
       const availOut = this.inflater.availOut;
       const availIn = this.inflater.availIn;
@@ -78372,119 +78738,7 @@ init_memory();
 
 // src/play/case-runner.ts
 init_constants();
-
-// src/protocol/frame-writer.ts
-init_bytes();
-import { createRequire as createRequire3 } from "node:module";
-var bufferUtil = (() => {
-  try {
-    return createRequire3(import.meta.url)("bufferutil");
-  } catch {
-    return null;
-  }
-})();
-var nativeUnmask = typeof bufferUtil?.unmask === "function" ? bufferUtil.unmask : null;
-var nativeMask = typeof bufferUtil?.mask === "function" ? bufferUtil.mask : null;
-var NATIVE_THRESHOLD = 1024;
-var NATIVE_MASK_INTO_THRESHOLD = 32;
-var WORD_MASK_THRESHOLD = 32;
-function repeatPayload(pattern2, length) {
-  checkLength(length);
-  if (length === 0) return Buffer.alloc(0);
-  if (pattern2.length === 0) throw new RangeError("repeatPayload: empty pattern cannot fill a non-empty payload");
-  const out = Buffer.allocUnsafe(length);
-  out.fill(pattern2);
-  return out;
-}
-function encodeFrameHeader(opcode, fin, rsv, length, mask) {
-  checkLength(length);
-  checkMask(mask);
-  const out = Buffer.allocUnsafe(headerSize(length, mask !== null));
-  writeHeader(out, opcode, fin, rsv, length, mask);
-  return out;
-}
-function encodeMaskedFrame(opcode, fin, rsv, payload2, mask) {
-  checkLength(payload2.length);
-  checkMask(mask);
-  const head2 = headerSize(payload2.length, true);
-  const out = Buffer.allocUnsafe(head2 + payload2.length);
-  writeHeader(out, opcode, fin, rsv, payload2.length, mask);
-  if (nativeMask !== null && payload2.length >= NATIVE_MASK_INTO_THRESHOLD) {
-    nativeMask(toBuffer(payload2), toBuffer(mask), out, head2, payload2.length);
-  } else {
-    out.set(payload2, head2);
-    maskInPlace(out.subarray(head2), mask);
-  }
-  return out;
-}
-function maskInPlace(data, mask, offset = 0) {
-  if (mask.length !== 4) throw new RangeError(`mask must be 4 bytes, got ${mask.length}`);
-  const n2 = data.length;
-  if (n2 === 0) return;
-  const o2 = offset & 3;
-  if (nativeUnmask !== null && n2 >= NATIVE_THRESHOLD) {
-    const rotated = o2 === 0 ? mask : Uint8Array.of(mask[o2], mask[o2 + 1 & 3], mask[o2 + 2 & 3], mask[o2 + 3 & 3]);
-    nativeUnmask(toBuffer(data), toBuffer(rotated));
-    return;
-  }
-  let i2 = 0;
-  if (n2 >= WORD_MASK_THRESHOLD) {
-    const head2 = 4 - (data.byteOffset & 3) & 3;
-    for (; i2 < head2; i2++) data[i2] = data[i2] ^ mask[o2 + i2 & 3];
-    const words = n2 - i2 >>> 2;
-    const rotated = new Uint8Array(4);
-    for (let j = 0; j < 4; j++) rotated[j] = mask[o2 + i2 + j & 3];
-    const word = new Uint32Array(rotated.buffer)[0];
-    const view = new Uint32Array(data.buffer, data.byteOffset + i2, words);
-    for (let w = 0; w < words; w++) view[w] = view[w] ^ word;
-    i2 += words << 2;
-  }
-  for (; i2 < n2; i2++) data[i2] = data[i2] ^ mask[o2 + i2 & 3];
-}
-function closePayload(code, reason) {
-  if (code === null || code === void 0) return Buffer.alloc(0);
-  if (!Number.isInteger(code) || code < 0 || code > 65535) {
-    throw new RangeError(`close code must be an integer 0-65535, got ${code}`);
-  }
-  const r = reason ?? EMPTY;
-  const out = Buffer.allocUnsafe(2 + r.length);
-  out.writeUInt16BE(code, 0);
-  out.set(r, 2);
-  return out;
-}
-function headerSize(length, masked) {
-  const ext = length < 126 ? 0 : length < 65536 ? 2 : 8;
-  return 2 + ext + (masked ? 4 : 0);
-}
-function writeHeader(out, opcode, fin, rsv, length, mask) {
-  out[0] = (fin ? 128 : 0) | (rsv & 7) << 4 | opcode & 15;
-  const maskBit = mask !== null ? 128 : 0;
-  let pos;
-  if (length < 126) {
-    out[1] = maskBit | length;
-    pos = 2;
-  } else if (length < 65536) {
-    out[1] = maskBit | 126;
-    out.writeUInt16BE(length, 2);
-    pos = 4;
-  } else {
-    out[1] = maskBit | 127;
-    out.writeUInt32BE(Math.floor(length / 4294967296), 2);
-    out.writeUInt32BE(length >>> 0, 6);
-    pos = 10;
-  }
-  if (mask !== null) out.set(mask, pos);
-}
-function checkLength(length) {
-  if (!Number.isSafeInteger(length) || length < 0) {
-    throw new RangeError(`payload length must be a non-negative safe integer, got ${length}`);
-  }
-}
-function checkMask(mask) {
-  if (mask !== null && mask.length !== 4) throw new RangeError(`mask must be 4 bytes, got ${mask.length}`);
-}
-
-// src/play/case-runner.ts
+init_frame_writer();
 init_verdicts();
 init_bytes();
 
@@ -78709,6 +78963,23 @@ function h2Facet(connection) {
   };
 }
 
+// src/play/attack-figures.ts
+init_verdicts();
+function count4(n2) {
+  return Math.round(n2).toLocaleString("en-US");
+}
+function withAttackFigures(verdict2, budget, facts) {
+  if (verdict2.behavior === Behavior.Unimplemented) return verdict2;
+  const who = facts.closedByMe ? "wsgate ended it" : "the peer ended it";
+  const figures2 = `Measured: the connection ended ${count4(facts.durationMs)} ms after the attack began (budget ${count4(budget.closeWithinMs)} ms; ${who}); wsgate had written ${count4(facts.sentBytes)} bytes while it was open.`;
+  const over = facts.durationMs > budget.closeWithinMs && (verdict2.behavior === Behavior.Ok || verdict2.behavior === Behavior.NonStrict);
+  if (over) {
+    const late = facts.closedByMe ? "the peer had not ended the connection" : "the peer ended the connection only after";
+    return { ...verdict2, behavior: Behavior.Failed, result: `Over budget: ${late} ${count4(budget.closeWithinMs)} ms after the attack began. ${figures2}` };
+  }
+  return { ...verdict2, result: `${verdict2.result} ${figures2}` };
+}
+
 // src/play/case-runner.ts
 var REPORTED_BYTES = 64;
 var MAX_RECORDED_EVENTS = 1e3;
@@ -78784,13 +79055,13 @@ var CaseRunner = class {
   }
   onConnectionLost() {
     const duration3 = Math.round(performance.now() - this.startedAt);
-    const result = this.report(this.verdict(), duration3);
+    const result = this.report(this.verdict(duration3), duration3);
     const c3 = this.connection;
     if (this.info.keepRecording === true) attachRecording(result, { tape: c3.tape, def: this.def, isServer: c3.isServer, deflate: c3.deflateActive });
     this.info.onResult(result);
   }
-  /** Both verdicts: Autobahn's common judging, the case's own adjustment, and what the result says. */
-  verdict() {
+  /** Both verdicts: Autobahn's common judging, the case's own adjustment, what the result says, and a robustness case's figures. */
+  verdict(durationMs) {
     const s = this.connection;
     const common2 = judgeCase(this.expectedLists(), this.def.close, this.received, this.outcome, {
       connectionWasOpen: s.record.connectionWasOpen,
@@ -78811,7 +79082,10 @@ var CaseRunner = class {
     if (this.unrecorded > 0) {
       result += ` The first ${MAX_RECORDED_EVENTS} events received are recorded; ${this.unrecorded} more were received and not recorded.`;
     }
-    return { ...adjusted, result };
+    const judged2 = { ...adjusted, result };
+    if (this.def.attackBudget === void 0) return judged2;
+    const sentBytes = this.connection.trafficStats().outgoingOctetsWireLevel ?? 0;
+    return withAttackFigures(judged2, this.def.attackBudget, { durationMs, sentBytes, closedByMe: s.record.closedByMe });
   }
   /**
    * The expected event lists as Autobahn has them when the connection is lost: its cases set them in
@@ -78907,12 +79181,12 @@ var CaseRunner = class {
     const mask = this.connection.newMask?.() ?? null;
     this.sendRaw(encodeFrameHeader(opcode, fin, 0, length, mask));
     let offset = 0;
-    return (piece) => {
+    return (piece2) => {
       if (mask === null) {
-        this.sendRaw(piece);
+        this.sendRaw(piece2);
         return;
       }
-      const masked = Buffer.from(piece);
+      const masked = Buffer.from(piece2);
       maskInPlace(masked, mask, offset);
       offset += masked.length;
       this.sendRaw(masked);
@@ -78989,10 +79263,11 @@ init_constants();
 // src/protocol/frame-reader.ts
 init_constants();
 init_bytes();
+init_frame_writer();
 var PROTOCOL_ERROR = CloseCode.ProtocolError;
 var MESSAGE_TOO_BIG = CloseCode.MessageTooBig;
 var MAX_HEADER = 14;
-var RSV12 = 4;
+var RSV13 = 4;
 var SMALL_UNMASK = 64;
 var ReadState = { Header: 0, Payload: 1 };
 var FrameReader = class {
@@ -79119,7 +79394,7 @@ var FrameReader = class {
     this.masked = masked;
     this.len7 = len7;
     this.headNeeded = 2 + (len7 === 126 ? 2 : len7 === 127 ? 8 : 0) + (masked ? 4 : 0);
-    const compressed = this.compression && rsv === RSV12;
+    const compressed = this.compression && rsv === RSV13;
     if (rsv !== 0 && !compressed) {
       if (this.violation(sink, PROTOCOL_ERROR, `RSV = ${rsv} and no extension negotiated`)) return;
     }
@@ -79239,6 +79514,7 @@ var FrameReader = class {
 };
 
 // src/core/connection.ts
+init_frame_writer();
 init_utf8();
 init_bytes();
 
@@ -79459,6 +79735,7 @@ var MessageAssembler = class {
 };
 
 // src/core/outbox.ts
+init_frame_writer();
 var CHOP_PIECE_GAP_NS = 27e3;
 var CHOP_WAIT_IN_PLACE_NS = 1000n;
 var SMALL_WRITE = 1024;
@@ -79663,6 +79940,7 @@ function headOf(parts, length) {
 
 // src/core/sender.ts
 init_constants();
+init_frame_writer();
 init_bytes();
 function framed(opcode, fin, rsv, pattern2, payloadLen, mask) {
   if (mask !== null && pattern2.length > 0 && payloadLen === null) return [encodeMaskedFrame(opcode, fin, rsv, pattern2, mask)];
@@ -79816,14 +80094,14 @@ var Tape = class {
     const rx = this.framesIn();
     const t = this.now();
     const last = this.writes.at(-1);
-    const piece = length - (repeat?.length ?? 0);
+    const piece2 = length - (repeat?.length ?? 0);
     if (repeat === null && last !== void 0 && last.repeat === null && last.handshake === handshake && last.rx === rx && t - last.tEnd <= 1) {
       const size = last.chop || last.total;
       if (!sync && !last.sync) {
         this.append(last, parts, t);
         return;
       }
-      if (sync && last.sync && size > 0 && piece <= size && last.total % size === 0) {
+      if (sync && last.sync && size > 0 && piece2 <= size && last.total % size === 0) {
         last.chop = size;
         this.append(last, parts, t);
         return;
@@ -81065,6 +81343,7 @@ async function driveClient(server, command2, values, config2, signal, budgetMs, 
 }
 
 // src/drivers/per-case.ts
+init_verdicts();
 async function runOneCase(server, def, index, command2, where, config2, signal) {
   const agent = config2.agent;
   const t0 = performance.now();
@@ -81086,6 +81365,7 @@ async function runOneCase(server, def, index, command2, where, config2, signal) 
     watch.dispose();
   }
   const result = watch.result();
+  const died = crashedByAttack(def, result, client.crash());
   return {
     result,
     resultAt: watch.resultAt(),
@@ -81093,8 +81373,19 @@ async function runOneCase(server, def, index, command2, where, config2, signal) 
     sawConnection: watch.sawConnection(),
     warnings,
     timeMs: performance.now() - t0,
-    transportFailure: result === null ? server.transportFailureSince(t0) : null
+    transportFailure: result === null ? server.transportFailureSince(t0) : null,
+    ...died === null ? {} : { peerFailure: died }
   };
+}
+function crashedByAttack(def, result, crash) {
+  if (def.attackBudget === void 0 || crash === null) return null;
+  if (result !== null && result.remoteCloseCode !== null) return null;
+  const died = `the client process died before its close (${def.attackBudget.advisory.split(":")[0] ?? ""}): it ${crash}`;
+  if (result !== null) {
+    result.result = `${died}. The case's own verdict was ${result.behavior}: ${result.result}`;
+    result.behavior = Behavior.Failed;
+  }
+  return died;
 }
 function watchCase(server, agent, index) {
   let saw = false;
@@ -82279,12 +82570,12 @@ var ProbeConnection = class {
     if (rest.length > 0) this.frames.push(rest, this.sink);
     const t = after.trickle;
     if (t === void 0) return;
-    const piece = Buffer.alloc(t.pieceBytes);
+    const piece2 = Buffer.alloc(t.pieceBytes);
     this.hooks.setTrickle(
       setInterval(() => {
         if (this.m.trickled >= t.totalBytes || this.socket.destroyed) return;
-        this.socket.write(piece);
-        this.m.trickled += piece.length;
+        this.socket.write(piece2);
+        this.m.trickled += piece2.length;
       }, t.everyMs)
     );
   }
@@ -82581,7 +82872,7 @@ function conclude(def, index, outcome2, config2) {
   if (result === null) {
     const why = outcome2.missing ?? reasonWithoutResult(client, outcome2.limitS ?? caseTimeoutFor(def, config2), outcome2.sawConnection);
     const reason = outcome2.transportFailure == null ? why : `${outcome2.transportFailure}; ${why}`;
-    return { ...base, status: "failed", reason, warnings: outcome2.warnings, result: null, reportBase: null };
+    return { ...base, status: "failed", reason: outcome2.peerFailure === void 0 ? reason : `${outcome2.peerFailure}; ${reason}`, warnings: outcome2.warnings, result: null, reportBase: null };
   }
   const verdict2 = livenessRule(ruleForResult(result, new Set(config2.failOn)), result, outcome2.peerFailure);
   const warnings = [...verdict2.warnings, ...outcome2.warnings];
@@ -82761,9 +83052,9 @@ async function runPeer(peer, s) {
   }
   return [...done.values()].sort((a2, b) => a2.index - b.index);
 }
-function headerLine(config2, count4, selected, peer) {
+function headerLine(config2, count5, selected, peer) {
   const shardNote = config2.shard === null ? "" : ` (shard ${config2.shard.index}/${config2.shard.count} of ${selected} selected)`;
-  return `wsgate: ${count4} case${count4 === 1 ? "" : "s"}${shardNote}${peer.atOnce > 1 ? `, up to ${peer.atOnce} at once,` : ", one at a time,"} against ${peer.against}${config2.http2 ? `, over HTTP/2 (RFC 8441, ${config2.tls === null ? "h2c" : "TLS with ALPN h2"})` : ""}`;
+  return `wsgate: ${count5} case${count5 === 1 ? "" : "s"}${shardNote}${peer.atOnce > 1 ? `, up to ${peer.atOnce} at once,` : ", one at a time,"} against ${peer.against}${config2.http2 ? `, over HTTP/2 (RFC 8441, ${config2.tls === null ? "h2c" : "TLS with ALPN h2"})` : ""}`;
 }
 function withReportFiles(cases2, agents) {
   const { prefixes } = agentFilePrefixes(agents);
