@@ -60,6 +60,11 @@ export async function reproFromReport(req: ReproRequest): Promise<{ script: stri
   if (existsSync(caseFile) && ((await readJson(caseFile)) as { transport?: string }).transport === 'h2') {
     throw new UsageError(`case ${req.caseId} ran over HTTP/2 (RFC 8441): repro scripts replay HTTP/1.1 connections only (run the case without --http2 to get one)`);
   }
+  // Group 17 attacks a server over several raw connections (sizes, timing, then a liveness check):
+  // a repro script replays one WebSocket connection.
+  if (req.caseId.startsWith('17.')) {
+    throw new UsageError(`case ${req.caseId} is an attack of the robustness profile on several raw connections (growing sizes, timing, a liveness check): repro scripts replay one connection; replay it with: wsgate run --robustness --role server --server-url URL --cases ${req.caseId}`);
+  }
   if (!existsSync(path.join(dir, REPRO_DATA_DIR))) throw new UsageError(`the run in ${dir} kept no recording (wsgate run keeps one per non-passing case; wstest and older runs do not)`);
   // A run keeps a recording under the agent's own file prefix (reports of agents whose names clean
   // alike get a suffix only when all are written): the report's name first, then that one.

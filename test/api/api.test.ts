@@ -46,6 +46,13 @@ describe('the programmatic API', { concurrency: LIVE_RUNS_AT_ONCE }, () => {
     );
   });
 
+  test('run: robustness plays the attacks on the client (group 18) instead of the catalogue; the bundled client passes them', async () => {
+    const outdir = await tempDir('wsgate-api-');
+    const result = await run({ url: LOOPBACK, outdir, robustness: true, cases: ['18.1.*', '18.3.1'] });
+    assert.equal(result.exitCode, 0);
+    assert.deepEqual(result.cases.map((c) => [c.id, c.behavior]), ['18.1.1', '18.1.2', '18.1.3', '18.1.4', '18.1.5', '18.1.6', '18.3.1'].map((id) => [id, 'OK']));
+  });
+
   test('run: a client that echoes invalid UTF-8 fails the gate: exit decision 1, the failing case named', async () => {
     const outdir = await tempDir('wsgate-api-');
     const result = await run({ url: LOOPBACK, outdir, cases: ['6.3.1', '1.1.1'], client: `node ${fixture('echo-invalid')} {url}`, agent: 'echo-invalid' });

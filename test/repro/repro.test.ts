@@ -318,3 +318,31 @@ describe('what wsgate repro refuses, and run --repro', () => {
     }
   });
 });
+
+describe('repro scripts of the robustness profile', () => {
+  const robustness = (name: string, file: string): Program => node(path.join(ROOT, 'test', 'fixtures', 'robustness', name, file));
+
+  test('undici 6.23.0 on 18.1.1 (CVE-2026-2229): the script, alone, makes the client die again with the RangeError the run saw', async () => {
+    const outdir = await gate(['--robustness', '--client', `${quoted(robustness('undici-6.23.0', 'client.mjs'))} {url}`], ['18.1.1']);
+    assert.equal((await caseReport(outdir, '18.1.1')).behavior, 'FAILED');
+    const script = await makeScript(outdir, '18.1.1');
+    const repro = start(node(script.file, '0'), script.dir);
+    try {
+      const port = await until('the script to listen', () => /listening on ws:\/\/127\.0\.0\.1:(\d+)\//.exec(repro.out())?.[1] ?? null);
+      const client = start(robustness('undici-6.23.0', 'client.mjs'), script.dir, [`ws://127.0.0.1:${port}/`]);
+      assert.notEqual(await client.exited, 0, 'the client process died');
+      assert.match(client.err(), /RangeError \[ERR_OUT_OF_RANGE\]: The value of "options\.windowBits" is out of range/);
+      await repro.exited;
+      assert.match(repro.out(), /peer closed TCP/);
+    } finally {
+      repro.child.kill('SIGKILL');
+    }
+  });
+
+  test('a group 17 attack (several raw connections) has no script: one line that says why and how to replay it, exit 2', async () => {
+    const outdir = await gate(['--robustness', '--server', `${quoted(robustness('ws-8.17.0', 'server.cjs'))} {port}`], ['17.1.3']);
+    const res = await runCli(['repro', '17.1.3', '--from', outdir]);
+    assert.equal(res.code, 2);
+    assert.match(res.stderr.trim(), /^wsgate: case 17\.1\.3 is an attack of the robustness profile on several raw connections .*: repro scripts replay one connection; replay it with: wsgate run --robustness --role server --server-url URL --cases 17\.1\.3$/);
+  });
+});
