@@ -10,7 +10,7 @@
  *
  *   node dist/bench/bench.js [--groups 1,2,6] [--jobs N] [--no-whole] [--whole-only] [--client CMD] [--agent NAME]
  *                            [--no-server-role] [--server-only] [--no-tls] [--tls-only] [--no-wstest] [--wstest-only]
- *                            [--no-http2] [--http2-only] [--http2-runs N]
+ *                            [--no-http2] [--http2-only] [--http2-runs N] [--no-robustness] [--robustness-only]
  *
  * `--whole-only` skips the group by group runs: the whole catalogue in one process, with the default
  * jobs (or --jobs), and its verdicts against the original's (about 4 minutes instead of 30).
@@ -26,6 +26,9 @@
  * Last, HTTP/2 (`--no-http2` leaves it out, `--http2-only` runs it alone; bench/http2.ts): the 301 cases
  * over HTTP/1.1 and over HTTP/2 (h2c) in both roles, `--http2-runs` times each (3), medians, the
  * ratio h2/h1 of wall time against the goal (within 1.3x), and whether the verdicts are the same.
+ * Last, the robustness profile (`--no-robustness` leaves it out, `--robustness-only` runs it alone;
+ * bench/robustness.ts): group 18 against the bundled client and group 17 against the bundled server,
+ * against the goals (under 3 minutes per role, wsgate's peak RSS under 300 MiB).
  */
 import { execFile, spawn } from 'node:child_process';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
@@ -39,6 +42,7 @@ import { defaultJobs } from '../src/config/parallel.js';
 import { MALLOC_TUNING, TUNING_MARKER } from '../src/util/launch-env.js';
 import { codecThroughput } from './codec.js';
 import { http2Section } from './http2.js';
+import { robustnessSection } from './robustness.js';
 import { differences, fmtN, type RunResult } from './runs.js';
 import { referenceVerdictsWs, WS_REFERENCE_EXCEPTIONS, type ReferenceVerdict } from '../test/support/autobahn-reference.js';
 
@@ -69,9 +73,12 @@ const { values } = parseArgs({
     http2: { type: 'boolean', default: true },
     'http2-only': { type: 'boolean', default: false },
     'http2-runs': { type: 'string', default: '3' },
+    robustness: { type: 'boolean', default: true },
+    'robustness-only': { type: 'boolean', default: false },
   },
 });
-const http2Only = values['http2-only'] === true;
+const robustnessOnly = values['robustness-only'] === true;
+const http2Only = values['http2-only'] === true || robustnessOnly;
 const wstestOnly = values['wstest-only'] === true || http2Only;
 const tlsOnly = values['tls-only'] === true || wstestOnly;
 const serverOnly = values['server-only'] === true || tlsOnly;
@@ -202,8 +209,8 @@ function tlsCells(r: RunResult): string {
 }
 
 /** Runs the cases matching `patterns` with `jobs` and reads the summary. */
-async function runOnce(patterns: string[], outdir: string, jobs: number, role: 'client' | 'server' = 'client', over: { tls?: boolean; http2?: boolean } = {}, serverUrl?: string): Promise<RunResult | null> {
-  const args = ['run', '--outdir', outdir, '--jobs', String(jobs), '--cases', ...patterns, ...(over.tls === true ? ['--tls'] : []), ...(over.http2 === true ? ['--http2'] : [])];
+async function runOnce(patterns: string[], outdir: string, jobs: number, role: 'client' | 'server' = 'client', over: { tls?: boolean; http2?: boolean; robustness?: boolean } = {}, serverUrl?: string): Promise<RunResult | null> {
+  const args = ['run', '--outdir', outdir, '--jobs', String(jobs), '--cases', ...patterns, ...(over.tls === true ? ['--tls'] : []), ...(over.http2 === true ? ['--http2'] : []), ...(over.robustness === true ? ['--robustness'] : [])];
   if (role === 'server') args.push(...(serverUrl === undefined ? ['--role', 'server'] : ['--server-url', serverUrl, '--agent', 'ws']));
   else args.push('--url', 'ws://127.0.0.1:0');
   if (values.client !== undefined && role === 'client') args.push('--client', values.client);
@@ -328,10 +335,14 @@ if (serverRole !== null) {
 }
 if ((values.tls === true || values['tls-only'] === true) && !wstestOnly && values.groups === undefined) problems.push(...(await tlsSection(base, jobs)));
 if ((values.wstest === true || values['wstest-only'] === true) && !http2Only && values.groups === undefined) problems.push(...(await wstestSection(base)));
-if ((values.http2 === true || http2Only) && values.groups === undefined) {
+if ((values.http2 === true || values['http2-only'] === true) && !robustnessOnly && values.groups === undefined) {
   const runs = Math.max(1, Math.floor(Number(values['http2-runs'])) || 1);
   const play = (role: 'client' | 'server', http2: boolean, outdir: string): Promise<RunResult | null> => runOnce(NOT_DEFLATE, outdir, jobs, role, { http2 });
   problems.push(...(await http2Section(play, base, jobs, runs)));
+}
+const onlyAnother = ['http2-only', 'wstest-only', 'tls-only', 'server-only'].some((k) => values[k as keyof typeof values] === true);
+if (robustnessOnly || (values.robustness === true && !onlyAnother && values.groups === undefined)) {
+  problems.push(...(await robustnessSection((role, outdir) => runOnce(['*'], outdir, jobs, role, { robustness: true }), base, jobs)));
 }
 if (problems.length > 0) process.stdout.write(`\nVerdicts that differ:\n${problems.map((m) => `  ${m}`).join('\n')}\n`);
 const codec = codecThroughput();
