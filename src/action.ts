@@ -35,6 +35,7 @@ export const ACTION_INPUTS: Readonly<Record<string, { flag: string | null; kind:
   'case-timeout': { flag: '--case-timeout', kind: 'string', judge: false },
   quick: { flag: '--quick', kind: 'boolean', judge: false },
   robustness: { flag: '--robustness', kind: 'boolean', judge: false },
+  budget: { flag: '--budget', kind: 'patterns', judge: false },
   url: { flag: '--url', kind: 'string', judge: false },
   // The server role: a server started by the action (server-command) or running elsewhere (server-url).
   role: { flag: '--role', kind: 'string', judge: false },

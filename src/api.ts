@@ -61,6 +61,8 @@ export interface ServerOptions extends Omit<CommonOptions, 'github'> {
   excludeCases?: CasePatterns;
   /** The robustness profile: the role's known denial-of-service attacks (group 17 for a server, 18 for a client) instead of the catalogue. */
   robustness?: boolean;
+  /** With robustness: budgets the peer is held to, as `--budget` takes them ('time=2', 'message=1MiB', 'memory=256MiB', 'stall=60s'). */
+  budget?: readonly string[];
   /** Also wsgate's own cases after Autobahn's 517 (group 14 for a client, 15 for a server). */
   extended?: boolean;
   /** Only the K-th of N slices of the selection, 'K/N'. */
@@ -155,11 +157,11 @@ export interface WsgateServer {
 }
 
 const RUN_KEYS = [
-  'spec', 'url', 'outdir', 'cases', 'excludeCases', 'extended', 'quick', 'robustness', 'shard', 'tls', 'cert', 'key', 'ca', 'client', 'clientLoops', 'agent', 'role', 'server',
+  'spec', 'url', 'outdir', 'cases', 'excludeCases', 'extended', 'quick', 'robustness', 'budget', 'shard', 'tls', 'cert', 'key', 'ca', 'client', 'clientLoops', 'agent', 'role', 'server',
   'serverUrl', 'restartServer', 'serverStartTimeout', 'insecure', 'seed', 'caseTimeout', 'strict', 'failOn', 'baseline', 'writeBaseline', 'jobs', 'junit',
   'json', 'github', 'signal', 'output', 'logLevel', 'env',
 ] as const satisfies ReadonlyArray<keyof RunOptions>;
-const SERVER_KEYS = ['spec', 'url', 'outdir', 'cases', 'excludeCases', 'extended', 'robustness', 'shard', 'tls', 'cert', 'key', 'ca', 'output', 'logLevel', 'env'] as const satisfies ReadonlyArray<keyof ServerOptions>;
+const SERVER_KEYS = ['spec', 'url', 'outdir', 'cases', 'excludeCases', 'extended', 'robustness', 'budget', 'shard', 'tls', 'cert', 'key', 'ca', 'output', 'logLevel', 'env'] as const satisfies ReadonlyArray<keyof ServerOptions>;
 const JUDGE_KEYS = [
   'outdir', 'agent', 'cases', 'excludeCases', 'extended', 'strict', 'failOn', 'baseline', 'writeBaseline', 'junit', 'json', 'github', 'output', 'logLevel', 'env',
 ] as const satisfies ReadonlyArray<keyof JudgeOptions>;

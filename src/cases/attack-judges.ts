@@ -6,6 +6,7 @@ import { Behavior, CloseBehavior, type OutcomeVerdict } from '../model/verdicts.
 import type { GrowthFacts, ProbeFacts, SizedTime } from './attack-types.js';
 import { ServerBudgets } from './data/attacks.js';
 import type { Judgement } from './judgement.js';
+import { DEFAULT_BUDGETS, scaledMs, type RobustnessBudgets } from './data/budgets.js';
 
 /** 12,345 */
 export function count(n: number): string {
@@ -39,8 +40,8 @@ function unanswered(probes: readonly ProbeFacts[]): ProbeFacts | undefined {
  * A header of growing size: FAILED when any answer took longer than the budget, when a size went
  * unanswered, or when the time over a small value's grew super-linearly with the size.
  */
-export function judgeGrowth(header: string, facts: GrowthFacts): Judgement {
-  const b = ServerBudgets;
+export function judgeGrowth(header: string, facts: GrowthFacts, budgets: RobustnessBudgets = DEFAULT_BUDGETS): Judgement {
+  const b = { ...ServerBudgets, answerMs: scaledMs(ServerBudgets.answerMs, budgets) };
   const { base, largest, quarter } = facts;
   const hung = unanswered(facts.probes);
   if (hung !== undefined) return verdict(Behavior.Failed, `${header} of ${count(hung.size)} bytes: ${answerText(hung)} within ${millis(hung.waitMs)}.`);
@@ -77,12 +78,12 @@ function superLinear(base: SizedTime, largest: SizedTime, quarter: SizedTime | n
  * error); no answer within the budget fails. Whether the server is still alive afterwards is the
  * liveness check's (every group-17 case).
  */
-export function judgeSurvives(probes: readonly ProbeFacts[]): Judgement {
+export function judgeSurvives(probes: readonly ProbeFacts[], budgets: RobustnessBudgets = DEFAULT_BUDGETS): Judgement {
   const told = probes.map((p) => `${p.label}: ${answerText(p)}`).join('; ');
   const hung = unanswered(probes);
   if (hung !== undefined) return verdict(Behavior.Failed, `${hung.label}: ${answerText(hung)} within ${millis(hung.waitMs)}. (${told})`);
   if (probes.some((p) => p.status === null)) return verdict(Behavior.NonStrict, `The server dropped the connection without an HTTP answer (RFC 6455 §4.2.1 asks for an error status such as 400): ${told}.`);
-  return verdict(Behavior.Ok, `The server answered: ${told} (budget ${millis(ServerBudgets.survivesMs)}).`);
+  return verdict(Behavior.Ok, `The server answered: ${told} (budget ${millis(scaledMs(ServerBudgets.survivesMs, budgets))}).`);
 }
 
 /** RFC 6455 §7.4.1's codes for a frame the server must refuse: 1002 (protocol error), 1009 (too big). */
@@ -92,8 +93,8 @@ const REFUSAL_CODES: ReadonlySet<number> = new Set([1002, 1009]);
  * A frame header the server must refuse at once: it fails the connection (a close frame with 1002 or
  * 1009, or a dropped TCP connection) within the budget, before the trickled payload adds up.
  */
-export function judgeRefusedAtHeader(probes: readonly ProbeFacts[]): Judgement {
-  const budget = ServerBudgets.refuseAtHeaderMs;
+export function judgeRefusedAtHeader(probes: readonly ProbeFacts[], budgets: RobustnessBudgets = DEFAULT_BUDGETS): Judgement {
+  const budget = scaledMs(ServerBudgets.refuseAtHeaderMs, budgets);
   const parts: string[] = [];
   let worst: OutcomeVerdict = Behavior.Ok;
   for (const p of probes) {

@@ -6,6 +6,7 @@
  */
 import type { UpgradeRequestSpec } from '../protocol/client-handshake.js';
 import type { Judgement } from './judgement.js';
+import type { RobustnessBudgets } from './data/budgets.js';
 
 /** Payload bytes written slowly after a frame header, to see whether the server waits for them. */
 export interface Trickle {
@@ -27,7 +28,7 @@ export interface AttackProbe {
   readonly request?: (normal: UpgradeRequestSpec) => string;
   /** Once the server answered 101: bytes written at once (a frame header), then the trickle. */
   readonly afterOpen?: { readonly head: Uint8Array; readonly trickle?: Trickle };
-  /** How long the engine waits for the answer (or, after `afterOpen`, for the server to end the connection), in ms. */
+  /** How long the engine waits for the answer (or, after `afterOpen`, for the server to end the connection), in ms, times the run's `time` budget. */
   readonly waitMs: number;
 }
 
@@ -84,14 +85,16 @@ export interface GrowthAttack {
   readonly sizes: readonly number[];
   /** Stop growing once an answer takes this long (ms): the figure is in. */
   readonly stopAfterMs: number;
-  readonly judge: (facts: GrowthFacts) => Judgement;
+  /** The verdict; `budgets` are the run's (its time budgets scaled: cases/data/budgets.ts). */
+  readonly judge: (facts: GrowthFacts, budgets: RobustnessBudgets) => Judgement;
 }
 
 /** Fixed probes, one connection each, judged together. */
 export interface ProbesAttack {
   readonly kind: 'probes';
   readonly probes: readonly AttackProbe[];
-  readonly judge: (facts: readonly ProbeFacts[]) => Judgement;
+  /** The verdict; `budgets` are the run's (its time budgets scaled: cases/data/budgets.ts). */
+  readonly judge: (facts: readonly ProbeFacts[], budgets: RobustnessBudgets) => Judgement;
 }
 
 /** An attack on a server under test (group 17). */

@@ -57,7 +57,7 @@ function attackCase(spec: { id: string; advisory: Advisory; rfc: string; descrip
 
 /** A growth attack on one header: `value(n)` at the budgets' sizes. */
 function growth(header: string, value: (n: number) => string): ServerAttack {
-  return { kind: 'growth', header, value, sizes: ServerBudgets.growthSizes, stopAfterMs: ServerBudgets.answerMs, judge: (facts) => judgeGrowth(header, facts) };
+  return { kind: 'growth', header, value, sizes: ServerBudgets.growthSizes, stopAfterMs: ServerBudgets.answerMs, judge: (facts, budgets) => judgeGrowth(header, facts, budgets) };
 }
 
 /** A request the server must survive: one probe per request head. */

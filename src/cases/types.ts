@@ -10,6 +10,7 @@ import type { CaseOrigin, ExpectedClose } from '../model/report.js';
 import type { ServerAttack } from './attack-types.js';
 import type { H2CaseContext, H2CaseOptions, H2StreamFacts } from './h2-types.js';
 import type { Judgement } from './judgement.js';
+import type { RobustnessBudgets } from './data/budgets.js';
 import type { OutcomeVerdict } from '../model/verdicts.js';
 
 /** An event the peer produced, with its full payload (reports cut it; verdicts compare all of it). */
@@ -126,6 +127,14 @@ export interface CaseContext {
   dropConnection(): void;
   /** The HTTP/2 stream and connection the WebSocket is on (RFC 8441); null (or absent) over HTTP/1.1. */
   readonly h2?: H2CaseContext | null;
+  /** The run's robustness budgets (`--budget`; the defaults otherwise): what groups 17 and 18 hold the peer to. */
+  readonly budgets: RobustnessBudgets;
+  /**
+   * How fast wsgate reads from the peer from now on, in bytes per second: 0 reads nothing (the peer's
+   * bytes wait in the kernel's buffers, then in its own), null reads freely again (robustness cases:
+   * a peer that pings and never reads, a slow reader of a large echo).
+   */
+  readRate(bytesPerSecond: number | null): void;
 }
 
 /** What a case that scripts the opening handshake sees of the client's upgrade request. */
@@ -187,8 +196,10 @@ export interface CaseSchedule {
 export interface AttackBudget {
   /** The public advisory or issue the attack replays (e.g. "undici CVE-2026-2229"). */
   readonly advisory: string;
-  /** The peer must have ended the connection within this many ms of the attack's start (the open). */
+  /** The peer must have ended the connection within this many ms of the attack's start (the open), times the run's `time` budget. */
   readonly closeWithinMs: number;
+  /** The attack stalls the connection (an unanswered close, a connection never closed): the run's `stall` budget replaces closeWithinMs. */
+  readonly stall?: boolean;
 }
 
 /** A case as declared: data plus its script. */

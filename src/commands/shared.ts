@@ -37,6 +37,7 @@ export function serverFlags(a: {
   shard?: string | undefined;
   extended?: boolean | undefined;
   robustness?: boolean | undefined;
+  budget?: string[] | undefined;
   tls?: boolean | undefined;
   http2?: boolean | undefined;
   cert?: string | undefined;
@@ -52,6 +53,7 @@ export function serverFlags(a: {
     shard: a.shard ?? null,
     extended: a.extended,
     robustness: a.robustness,
+    budget: a.budget,
     tls: a.tls,
     http2: a.http2,
     cert: a.cert,
@@ -73,6 +75,7 @@ export function serverOptions<T>(y: Argv<T>) {
     .option('shard', { type: 'string', requiresArg: true, describe: 'Run only the K-th of N slices of the selected cases, balanced by expected duration (K/N, e.g. 2/4); join the shards with `wsgate merge`' })
     .option('extended', extendedOption)
     .option('robustness', robustnessOption)
+    .option('budget', budgetOption)
     .option('tls', { type: 'boolean', describe: 'wss://: serve TLS (a client under test) or connect over TLS (a server under test). Without --cert, wsgate makes a throwaway CA and certificate and writes the CA to OUTDIR/ca.pem' })
     .option('http2', { type: 'boolean', describe: 'WebSockets over HTTP/2 (RFC 8441): each case is an extended CONNECT stream, h2c with prior knowledge (with --tls: ALPN h2). The client or server under test is told by WSGATE_HTTP2=1' })
     .option('cert', { type: 'string', requiresArg: true, describe: "TLS: your server certificate (PEM, chain) instead of a generated one; implies --tls (a spec file's \"cert\")" })
@@ -92,6 +95,15 @@ export const robustnessOption = {
   type: 'boolean',
   describe:
     "The robustness profile instead of the catalogue: the known denial-of-service attacks on WebSocket libraries, each from its advisory (group 17 for a server under test, 18 for a client), each followed by a liveness check. Opt-in: these cases can take a peer down (a server wsgate started is restarted after one)",
+} as const;
+
+/** `--budget NAME=VALUE` of run and serve: the robustness profile's budgets (config/budgets.ts). */
+export const budgetOption = {
+  type: 'string',
+  array: true,
+  requiresArg: true,
+  describe:
+    'With --robustness: a budget the peer is held to, NAME=VALUE, repeatable: time=2 (a factor on every time budget), message=1MiB (the peer\'s own message limit; default 100MiB), memory=256MiB (its process tree\'s growth in one case, when wsgate started it), stall=100s (how long it may keep a stalled connection: a trickled handshake, an unanswered close)',
 } as const;
 
 /** `--quiet` of run and judge. */

@@ -25,6 +25,8 @@ import {
   type SpecExtras,
 } from './schema.js';
 import type { SpecSettings } from './spec.js';
+import { parseBudgets } from './budgets.js';
+import type { RobustnessBudgets } from '../cases/data/budgets.js';
 import { parseListenUrl, parseServerUrl } from './url.js';
 import type { ServerProtocolOptions } from '../server/upgrade.js';
 
@@ -59,6 +61,8 @@ export interface RunSettings extends SpecExtras {
   extended: boolean;
   /** The robustness profile: the role's attacks (group 17 for a server, 18 for a client) instead of the catalogue. */
   robustness: boolean;
+  /** What the robustness profile holds the peer to (--budget; the defaults otherwise). */
+  budgets: RobustnessBudgets;
   /** --quick: of the selection, every group with a sample of 9, 12 and 13 (cases/quick.ts). */
   quick?: boolean;
   /**
@@ -188,6 +192,7 @@ function runSettings(o: RunOptions, sources: ConfigSources, tls: SpecExtras['tls
     shard: resolveShard(o.shard),
     extended: o.extended,
     robustness: checkRobustness(o),
+    budgets: parseBudgets(o.budget, o.robustness),
     quick: o.quick,
     // A repro script replays an HTTP/1.1 connection: a run over HTTP/2 keeps no recording.
     repro: { record: !o.http2, scripts: o.repro },

@@ -11,6 +11,8 @@ import type { ServerProtocolOptions } from '../server/upgrade.js';
 import type { TlsConfig } from '../tls/setup.js';
 import type { SpecSettings } from './spec.js';
 import { splitList, type PatternSyntax } from '../util/patterns.js';
+import { parseBudgets } from './budgets.js';
+import type { RobustnessBudgets } from '../cases/data/budgets.js';
 
 const patterns = z.array(z.string()).default([]);
 
@@ -27,6 +29,8 @@ export const serverSchema = z.object({
   extended: z.boolean().default(false),
   /** The robustness profile: the role's attacks (group 17 or 18) instead of the catalogue. */
   robustness: z.boolean().default(false),
+  /** --budget NAME=VALUE, repeatable: the robustness profile's budgets (config/budgets.ts). */
+  budget: z.array(z.string()).default([]),
   /** wss://: serve (client role) or connect (server role) over TLS. */
   tls: z.boolean().default(false),
   /** WebSockets over HTTP/2 (RFC 8441) instead of HTTP/1.1's upgrade. */
@@ -107,6 +111,8 @@ export interface ServeConfig extends SpecExtras, ListenSettings {
   extended: boolean;
   /** Select the robustness profile's attacks on a client (group 18) instead. */
   robustness: boolean;
+  /** What the robustness profile holds the client to (--budget). */
+  budgets: RobustnessBudgets;
 }
 
 
@@ -216,6 +222,7 @@ export function resolveServeConfig(input: Record<string, unknown>, sources: Conf
     ...specExtras(sources, tls, o.http2),
     extended: o.extended,
     robustness: checkRobustness(o),
+    budgets: parseBudgets(o.budget, o.robustness),
   };
 }
 

@@ -54,6 +54,9 @@ export class Connection {
   private readonly timers = new Set<NodeJS.Timeout>();
   private closeHandshakeTimer: NodeJS.Timeout | null = null;
   private lost = false;
+  /** Bytes per second wsgate reads at (a robustness case's back-pressure), or null: freely. */
+  private rate: number | null = null;
+  private rateTimer: NodeJS.Timeout | null = null;
 
   /** `stream`: the socket (RFC 6455) or an HTTP/2 stream (RFC 8441); `socket`: the TCP (TLS) connection under it. */
   constructor(
@@ -72,6 +75,7 @@ export class Connection {
       this.reading = true;
       this.onData(chunk);
       this.reading = false;
+      if (this.rate !== null) this.throttle(chunk.length);
     });
     // ECONNRESET, a stream reset, and friends: 'close' follows and does the bookkeeping.
     stream.on('error', () => undefined);
@@ -211,6 +215,31 @@ export class Connection {
   }
 
   // ---- incoming bytes ----
+
+  /**
+   * Reads at most `bytesPerSecond` from now on (0: nothing, null: freely). The stream is paused after
+   * each chunk for as long as the rate asks (a chunk is what the kernel gave, up to 64 KiB): the
+   * average holds, and meanwhile the peer's bytes back up in the kernel's buffers, then in its own.
+   */
+  setReadRate(bytesPerSecond: number | null): void {
+    this.rate = bytesPerSecond;
+    if (this.rateTimer !== null) clearTimeout(this.rateTimer);
+    this.rateTimer = null;
+    if (bytesPerSecond === null) this.stream.resume();
+    else if (bytesPerSecond <= 0) this.stream.pause();
+  }
+
+  private throttle(bytes: number): void {
+    const rate = this.rate;
+    if (rate === null || this.phase === ConnectionState.Closed) return;
+    this.stream.pause();
+    if (rate <= 0) return;
+    if (this.rateTimer !== null) clearTimeout(this.rateTimer);
+    this.rateTimer = setTimeout(() => {
+      this.rateTimer = null;
+      if (this.rate !== null && this.phase !== ConnectionState.Closed) this.stream.resume();
+    }, (bytes / rate) * 1000);
+  }
 
   private onData(chunk: Buffer): void {
     if (this.phase === ConnectionState.Closed) return;
@@ -365,6 +394,8 @@ export class Connection {
     this.tape.ended(how, reason);
     this.phase = ConnectionState.Closed;
     this.reader.stop();
+    // A throttled connection reads again, so that the peer's end of TCP is seen.
+    if (this.rate !== null) this.setReadRate(null);
     this.outbox.flushStaging();
     // Bytes held for a queued burst still leave first (destroy() would discard them).
     const { stream, transport } = this;
@@ -387,6 +418,7 @@ export class Connection {
     this.reader.stop();
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
+    if (this.rateTimer !== null) clearTimeout(this.rateTimer);
     this.clearCloseHandshakeTimer();
     this.outbox.clear();
     this.assembler.release();

@@ -4,7 +4,6 @@
  * alive, and a normal case on a fresh connection passing. A server that died or stopped serving
  * fails the case whatever the attack's own verdict, with the reason in the case report too.
  */
-import type { ServerAttack } from '../cases/attack-types.js';
 import { livenessCase } from '../cases/s17-robustness-server.js';
 import type { CatalogueCase } from '../cases/types.js';
 import { playAttack } from '../fuzzing-client/attacks/play-attack.js';
@@ -30,16 +29,35 @@ export interface AttackRun {
 /** How long a server that failed the liveness check is watched for its exit. */
 const EXIT_GRACE_MS = 500;
 
-/** The attack, then the liveness check; `down` says why the server failed it (null: it passed). */
-export async function playAttackCase(def: CatalogueCase & { attack: ServerAttack }, run: AttackRun): Promise<{ result: CaseResult; down: string | null }> {
+/**
+ * The attack, then the liveness check; `down` says why the server failed it (null: it passed). A
+ * case with an `attack` is played over raw connections; one with only an attack budget is a scripted
+ * connection like any case (its figures stated by the case runner). Null result: the scripted case
+ * never got a connection (`error` says why).
+ */
+export async function playAttackCase(def: CatalogueCase, run: AttackRun): Promise<{ result: CaseResult | null; error: string | null; down: string | null }> {
   const limit = AbortSignal.timeout(run.limitMs);
   const signal = run.signal === undefined ? limit : AbortSignal.any([run.signal, limit]);
-  const result = await playAttack(run.target, def, { agent: run.agent, index: run.index, signal }, run.settings(def));
+  const attack = def.attack;
+  if (attack === undefined) {
+    const outcome = await playCase(run.target, def, { agent: run.agent, index: run.index, limitMs: run.limitMs, ...(run.signal ? { signal: run.signal } : {}) }, run.settings(def));
+    const down = await liveness(run);
+    const result = outcome.result;
+    if (result !== null) noteLiveness(result, down, run);
+    return { result, error: outcome.error ?? null, down };
+  }
+  const result = await playAttack(run.target, { ...def, attack }, { agent: run.agent, index: run.index, signal }, run.settings(def));
   if (limit.aborted && run.signal?.aborted !== true) {
     result.behavior = Behavior.Failed;
     result.result = `The attack did not end within the case's limit of ${run.limitMs / 1000} s: the server answered too slowly. ${result.result}`;
   }
   const down = await liveness(run);
+  noteLiveness(result, down, run);
+  return { result, error: null, down };
+}
+
+/** The liveness check's outcome after the case's own result; a server that failed it fails the case. */
+function noteLiveness(result: CaseResult, down: string | null, run: AttackRun): void {
   if (down === null) {
     const alive = run.process === null ? '' : ', and the server process is alive';
     result.result = `${result.result} Afterwards a normal case on a fresh connection passed (echoed)${alive}.`;
@@ -47,7 +65,6 @@ export async function playAttackCase(def: CatalogueCase & { attack: ServerAttack
     result.behavior = Behavior.Failed;
     result.result = `${result.result} Afterwards ${down}.`;
   }
-  return { result, down };
 }
 
 /** Null while the server lives and serves; otherwise what it did (died, or failed a normal case). */

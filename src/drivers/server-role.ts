@@ -7,7 +7,6 @@
  */
 import { fileURLToPath } from 'node:url';
 import { catalogueFor } from '../cases/registry.js';
-import type { ServerAttack } from '../cases/attack-types.js';
 import type { CatalogueCase } from '../cases/types.js';
 import { REFERENCE_SERVER_COMMAND, type ServerRunConfig, type ServerUnderTest } from '../config/run-config.js';
 import { UsageError } from '../errors.js';
@@ -165,9 +164,9 @@ async function playOne(state: ServerState, def: CatalogueCase, index: number): P
   const t0 = performance.now();
   const failed = (reason: string): CaseOutcome => ({ result: null, resultAt: null, client: null, sawConnection: false, warnings: [], timeMs: performance.now() - t0, missing: reason });
   const down = await serverDown(state);
-  if (def.attack !== undefined) {
+  if (def.attack !== undefined || def.attackBudget !== undefined) {
     if (down !== null) return { ...failed(down), notRun: `not run: the server is down after an earlier case (${down})` };
-    return playAttackOne(state, { ...def, attack: def.attack }, index, t0);
+    return playAttackOne(state, def, index, t0);
   }
   if (down !== null) return failed(down);
   const limitMs = caseTimeoutFor(def, state.config) * 1000;
@@ -194,7 +193,7 @@ async function playOne(state: ServerState, def: CatalogueCase, index: number): P
  * restarted before the next case when wsgate started it (the robustness profile's default), or the
  * remaining cases are not run.
  */
-async function playAttackOne(state: ServerState, def: CatalogueCase & { attack: ServerAttack }, index: number, t0: number): Promise<CaseOutcome> {
+async function playAttackOne(state: ServerState, def: CatalogueCase, index: number, t0: number): Promise<CaseOutcome> {
   const proc = state.process;
   const run = {
     target: state.target,
@@ -205,7 +204,7 @@ async function playAttackOne(state: ServerState, def: CatalogueCase & { attack: 
     settings: (d: CatalogueCase) => playSettings(state.config, state.sut, d),
     limitMs: caseTimeoutFor(def, state.config) * 1000,
   };
-  const { result, down } = await playAttackCase(def, run);
+  const { result, error, down } = await playAttackCase(def, run);
   let peerFailure: string | null = null;
   if (down !== null) {
     const restarts = proc !== null && state.sut.restart;
@@ -217,7 +216,11 @@ async function playAttackOne(state: ServerState, def: CatalogueCase & { attack: 
     if (!restarts) state.gone = down;
     else if (!proc.hasExited) state.stale = down;
     peerFailure = `${down}; ${next}`;
-    result.result = `${result.result.replace(/\.$/, '')}; ${next}.`;
+    if (result !== null) result.result = `${result.result.replace(/\.$/, '')}; ${next}.`;
+  }
+  if (result === null) {
+    const missing = down ?? error ?? 'no result';
+    return { result: null, resultAt: null, client: null, sawConnection: false, warnings: [], timeMs: performance.now() - t0, missing, ...(peerFailure === null ? {} : { peerFailure }) };
   }
   state.results.set(def.id, result);
   return { result, resultAt: performance.now(), client: null, sawConnection: true, warnings: [], timeMs: performance.now() - t0, ...(peerFailure === null ? {} : { peerFailure }) };
@@ -233,6 +236,7 @@ function playSettings(config: ServerRunConfig, sut: ServerUnderTest, def: Catalo
     randomBytes: bytes,
     userAgent: `wsgate/${VERSION}`,
     keepRecording: config.repro.record,
+    budgets: config.budgets,
   };
 }
 

@@ -164,6 +164,7 @@ function caseWatch(
         index: info.index,
         started,
         keepRecording: settings.keepRecording === true,
+        ...(settings.budgets === undefined ? {} : { budgets: settings.budgets }),
         onResult: (result) => {
           if (limit !== null) clearTimeout(limit);
           stopListening();

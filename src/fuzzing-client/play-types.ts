@@ -1,4 +1,5 @@
 /** What the fuzzing client's case players share: where the server is, and the run's settings. */
+import type { RobustnessBudgets } from '../cases/data/budgets.js';
 import type { ClientProtocolOptions } from './upgrade.js';
 
 /** Where the server under test listens, and what the upgrade request names. */
@@ -33,4 +34,6 @@ export interface PlaySettings {
   userAgent: string;
   /** Each result carries its connection's tape, for `wsgate repro`. */
   keepRecording?: boolean;
+  /** The run's robustness budgets (`--budget`); the defaults when absent. */
+  budgets?: RobustnessBudgets;
 }

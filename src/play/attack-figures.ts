@@ -6,6 +6,7 @@
  */
 import type { AttackBudget, Judgement } from '../cases/types.js';
 import { Behavior } from '../model/verdicts.js';
+import { DEFAULT_BUDGETS, scaledMs, type RobustnessBudgets } from '../cases/data/budgets.js';
 
 /** The connection's facts the figures come from. */
 export interface AttackFacts {
@@ -23,8 +24,9 @@ function count(n: number): string {
 }
 
 /** The verdict with the measured figures after its result; over budget, the outcome FAILED. */
-export function withAttackFigures(verdict: Judgement, budget: AttackBudget, facts: AttackFacts): Judgement {
+export function withAttackFigures(verdict: Judgement, attack: AttackBudget, facts: AttackFacts, budgets: RobustnessBudgets = DEFAULT_BUDGETS): Judgement {
   if (verdict.behavior === Behavior.Unimplemented) return verdict;
+  const budget = { ...attack, closeWithinMs: attack.stall === true ? budgets.stallMs : scaledMs(attack.closeWithinMs, budgets) };
   const who = facts.closedByMe ? 'wsgate ended it' : 'the peer ended it';
   const figures =
     `Measured: the connection ended ${count(facts.durationMs)} ms after the attack began (budget ${count(budget.closeWithinMs)} ms; ${who}); ` +

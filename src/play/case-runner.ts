@@ -18,6 +18,7 @@ import { attachRecording } from './recording.js';
 import type { H2CaseContext } from '../cases/h2-types.js';
 import { h2Facet } from './h2-facet.js';
 import { withAttackFigures } from './attack-figures.js';
+import { DEFAULT_BUDGETS, type RobustnessBudgets } from '../cases/data/budgets.js';
 
 /** Payload bytes a report shows of a received event (core/wire-recorder.ts: asciiLogData / binLogData). */
 const REPORTED_BYTES = 64;
@@ -41,6 +42,8 @@ export interface RunCaseInfo {
   started: string;
   /** Attach the connection's tape to the result, for `wsgate repro` (a run keeps those of non-passing cases). */
   keepRecording?: boolean;
+  /** The run's robustness budgets (`--budget`); the defaults when absent. */
+  budgets?: RobustnessBudgets;
   onResult(result: CaseResult): void;
 }
 
@@ -80,6 +83,14 @@ export class CaseRunner implements ConnectionHandler, CaseContext {
         }),
       );
     }
+  }
+
+  get budgets(): RobustnessBudgets {
+    return this.info.budgets ?? DEFAULT_BUDGETS;
+  }
+
+  readRate(bytesPerSecond: number | null): void {
+    this.connection.setReadRate(bytesPerSecond);
   }
 
   get messageLengthOnly(): boolean {
@@ -162,7 +173,7 @@ export class CaseRunner implements ConnectionHandler, CaseContext {
     const judged = { ...adjusted, result };
     if (this.def.attackBudget === undefined) return judged;
     const sentBytes = this.connection.trafficStats().outgoingOctetsWireLevel ?? 0;
-    return withAttackFigures(judged, this.def.attackBudget, { durationMs, sentBytes, closedByMe: s.record.closedByMe });
+    return withAttackFigures(judged, this.def.attackBudget, { durationMs, sentBytes, closedByMe: s.record.closedByMe }, this.budgets);
   }
 
   /**

@@ -2,6 +2,7 @@
  * Making the fuzzing server for the selected cases: the one way `run` and `serve` (and the tests) do
  * it. The server writes its reports through the report writer, loaded on first use.
  */
+import type { RobustnessBudgets } from '../cases/data/budgets.js';
 import type { Logger } from 'pino';
 import type { CatalogueCase } from '../cases/types.js';
 import type { CaseInfo } from '../model/report.js';
@@ -42,6 +43,8 @@ export function createServer(options: {
   keepRecordings?: boolean;
   /** WebSockets over HTTP/2 (RFC 8441). */
   http2?: boolean;
+  /** The robustness profile's budgets, handed to each case (--budget). */
+  budgets?: RobustnessBudgets;
 }): FuzzingServer {
   // index.html lists the selected cases only: one without a result is Missing.
   const info: readonly CaseInfo[] = options.cases;
@@ -58,6 +61,7 @@ export function createServer(options: {
     unknownPaths: options.unknownPaths ?? 'refuse',
     keepRecordings: options.keepRecordings ?? false,
     http2: options.http2 ?? false,
+    ...(options.budgets === undefined ? {} : { budgets: options.budgets }),
     // The HTML and JSON renderers are loaded on the first report write, not while cases run.
     writeReports: async () => {
       const [{ writeReports }, { collisionNotice }] = await Promise.all([import('../report/writer.js'), import('../report/files.js')]);
@@ -86,6 +90,8 @@ export interface ServerSettings {
   port: number;
   outdir: string;
   protocolOptions: Partial<ServerProtocolOptions>;
+  /** What the robustness profile holds a client to (--budget). */
+  budgets: RobustnessBudgets;
 }
 
 /** A server for `cases`, listening (a port in use or an unusable address is a UsageError). */
@@ -109,6 +115,7 @@ export async function listenForCases(
     unknownPaths: options.unknownPaths ?? 'refuse',
     keepRecordings: options.keepRecordings ?? false,
     http2: options.http2 ?? false,
+    budgets: config.budgets,
   });
   await server.listen();
   return server;

@@ -12,6 +12,7 @@
  * parameter, names an unknown case or path, or carries an unusable agent gets a clear HTTP error and
  * records nothing; a Host header naming another port is accepted (port mapping).
  */
+import type { RobustnessBudgets } from '../cases/data/budgets.js';
 import { EventEmitter } from 'node:events';
 import type http2 from 'node:http2';
 import net from 'node:net';
@@ -61,6 +62,8 @@ export interface FuzzingServerOptions {
   unknownPaths?: 'refuse' | 'idle';
   /** Each case's result carries its connection's tape, for `wsgate repro` (a run's, not `serve`'s). */
   keepRecordings?: boolean;
+  /** The run's robustness budgets (`--budget`), handed to each case; the defaults when absent. */
+  budgets?: RobustnessBudgets;
   /**
    * Serve WebSockets over HTTP/2 (RFC 8441): h2c with prior knowledge, or over TLS with ALPN "h2".
    * Each extended CONNECT stream is routed as an HTTP/1.1 upgrade request is.
@@ -291,6 +294,7 @@ export class FuzzingServer extends EventEmitter {
       index,
       started: utcNow(),
       keepRecording: this.options.keepRecordings === true,
+      ...(this.options.budgets === undefined ? {} : { budgets: this.options.budgets }),
       onResult: (result) => {
         if (secure !== null) result.tls = secure;
         const left = (this.running.get(key) ?? 1) - 1;

@@ -5,6 +5,7 @@
  * A server's first connection is retried for a few seconds (scripts start the server right before
  * `docker run`); a server that never answers has its cases skipped, as the original does.
  */
+import { DEFAULT_BUDGETS } from '../cases/data/budgets.js';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { ServerRunConfig, ServerUnderTest } from '../config/run-config.js';
@@ -76,6 +77,7 @@ export function fuzzingClientConfig(options: WstestOptions, io: WstestIo): Serve
     shard: null,
     extended: false,
     robustness: false,
+    budgets: DEFAULT_BUDGETS,
     // The original's file set only: no recordings for `wsgate repro`.
     repro: { record: false, scripts: false },
     excludeAgentCases: spec.excludeAgentCases,

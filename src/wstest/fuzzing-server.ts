@@ -5,6 +5,7 @@
  * /stopServer, /updateReports?shutdownOnComplete=true, SIGINT or SIGTERM, writing the reports before
  * it stops (exit 0).
  */
+import { DEFAULT_BUDGETS } from '../cases/data/budgets.js';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { ServeConfig } from '../config/schema.js';
@@ -49,6 +50,7 @@ export function fuzzingServerConfig(options: WstestOptions, io: WstestIo): Serve
     shard: null,
     extended: false,
     robustness: false,
+    budgets: DEFAULT_BUDGETS,
     excludeAgentCases: spec.excludeAgentCases,
     // A plain GET gets a status page (200), as the original's: readiness checks poll it with curl -f.
     protocolOptions: { ...spec.protocolOptions, statusPage: true },

@@ -15,6 +15,7 @@ import type { CaseResult } from '../../src/model/report.js';
 import type { FuzzingServer } from '../../src/server/fuzzing-server.js';
 import { REFERENCE_CLIENT, fixture, resultOf, runNode, startServer } from '../support/harness.js';
 import { entries, frameKinds, get, verdictOf, wsVerdict } from './group-runs.js';
+import { DEFAULT_BUDGETS } from '../../src/cases/data/budgets.js';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -135,6 +136,10 @@ class Recorder implements CaseContext {
   readonly isOpen = true;
   readonly deflateActive = false;
   readonly scriptedHandshake = false;
+  readonly budgets = DEFAULT_BUDGETS;
+  readRate(): void {
+    throw new Error('not used by these cases');
+  }
   dropConnection(): void {
     throw new Error('group 9 never drops the connection itself');
   }

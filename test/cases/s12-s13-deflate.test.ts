@@ -25,6 +25,7 @@ import type { PreparedMessage } from '../../src/cases/types.js';
 import { REFERENCE_CLIENT, fixture, resultOf, runNode, startServer } from '../support/harness.js';
 import { entries, frameKinds, verdictOf, wsVerdict } from './group-runs.js';
 import { referenceCaseRows } from '../support/autobahn-reference.js';
+import { DEFAULT_BUDGETS } from '../../src/cases/data/budgets.js';
 
 const KINDS: readonly CorpusKind[] = ['json', 'bitmap', 'prose', 'html', 'pdf'];
 const sha256 = (b: Buffer): string => createHash('sha256').update(b).digest('hex');
@@ -208,6 +209,10 @@ class FakeContext implements CaseContext {
   prepared = 0;
   isOpen = true;
   readonly scriptedHandshake = false;
+  readonly budgets = DEFAULT_BUDGETS;
+  readRate(): void {
+    throw new Error('not used by these cases');
+  }
   constructor(readonly deflateActive: boolean) {}
   dropConnection(): void {
     throw new Error('groups 12 and 13 never drop the connection themselves');

@@ -4,7 +4,8 @@
  * and a case report of the figures (no frame log: the requests are too large to keep, and the
  * figures are the point).
  */
-import type { GrowthFacts, ProbeFacts, ServerAttack } from '../../cases/attack-types.js';
+import type { AttackProbe, GrowthFacts, ProbeFacts, ServerAttack } from '../../cases/attack-types.js';
+import { DEFAULT_BUDGETS, scaledMs } from '../../cases/data/budgets.js';
 import { answerText, count } from '../../cases/attack-judges.js';
 import type { Judgement } from '../../cases/judgement.js';
 import type { CatalogueCase } from '../../cases/types.js';
@@ -35,20 +36,22 @@ export async function playAttack(
   });
   const stopped = (): boolean => info.signal?.aborted === true;
   const attack = def.attack;
+  const budgets = settings.budgets ?? DEFAULT_BUDGETS;
+  const scaled = (probe: AttackProbe): AttackProbe => ({ ...probe, waitMs: scaledMs(probe.waitMs, budgets) });
   let probes: readonly ProbeFacts[];
   let verdict: Judgement;
   if (attack.kind === 'growth') {
-    const facts: GrowthFacts = await runGrowth(attack, (probe) => runProbe(target, probe, normal(), info.signal), stopped);
+    const facts: GrowthFacts = await runGrowth({ ...attack, stopAfterMs: scaledMs(attack.stopAfterMs, budgets) }, (probe) => runProbe(target, scaled(probe), normal(), info.signal), stopped);
     probes = facts.probes;
-    verdict = attack.judge(facts);
+    verdict = attack.judge(facts, budgets);
   } else {
     const played: ProbeFacts[] = [];
     for (const probe of attack.probes) {
       if (stopped()) break;
-      played.push(await runProbe(target, probe, normal(), info.signal));
+      played.push(await runProbe(target, scaled(probe), normal(), info.signal));
     }
     probes = played;
-    verdict = attack.judge(played);
+    verdict = attack.judge(played, budgets);
   }
   return bareResult(def, verdict, {
     agent: info.agent,

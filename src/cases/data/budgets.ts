@@ -1,0 +1,46 @@
+/**
+ * The budgets of the robustness profile (groups 17 and 18) a run may set: what a peer is held to
+ * beyond each case's own timers. Defaults here; `--budget NAME=VALUE` (run, serve, the action's
+ * `budget` input, `run({ budgets })`) overrides one. A case reads them from its context
+ * (`t.budgets`), a judge from its facts; the engine states each measured figure beside its budget.
+ */
+
+/** What a run holds a peer to under `--robustness`. */
+export interface RobustnessBudgets {
+  /**
+   * `time`: multiplies every time budget of groups 17 and 18 (refusal, answer and closing times), for
+   * a slow machine or a peer behind a proxy: 2 doubles them. Never the stall budget below.
+   */
+  readonly timeScale: number;
+  /**
+   * `message`: the peer's own message limit, in bytes. The limit+1 cases send one byte more than this,
+   * in 4 KiB fragments; a peer that takes it whole has no limit at this size (ws's default maxPayload,
+   * 100 MiB; a peer with a lower limit refuses earlier, which passes).
+   */
+  readonly messageLimit: number;
+  /**
+   * `memory`: the most the peer's process tree (when wsgate started it) may grow during one case, in
+   * bytes (resident set, from /proc).
+   */
+  readonly memoryGrowth: number;
+  /**
+   * `stall`: how long a peer may keep a connection that stalls (a handshake trickled at one byte per
+   * second, a close never answered, a connection never closed after the closing handshake) before it
+   * drops it, in ms. Node's HTTP server drops a stalled request head after 60 to 90 s (headersTimeout
+   * 60 s, checked every 30 s); ws drops an unanswered close after 30 s.
+   */
+  readonly stallMs: number;
+}
+
+/** The defaults, measured against the bundled peers and the releases in test/fixtures/robustness. */
+export const DEFAULT_BUDGETS: RobustnessBudgets = {
+  timeScale: 1,
+  messageLimit: 100 * 1024 * 1024,
+  memoryGrowth: 256 * 1024 * 1024,
+  stallMs: 100_000,
+};
+
+/** A time budget of a case (ms) under the run's `time` factor. */
+export function scaledMs(ms: number, budgets: RobustnessBudgets): number {
+  return Math.round(ms * budgets.timeScale);
+}
