@@ -1,14 +1,11 @@
 /**
  * One WebSocket connection (RFC 6455) with the fuzzer's powers, whichever side it is on: it may send
- * any frame, in chops, and it keeps the closing bookkeeping Autobahn's engine (autobahn-python
- * 0.10.9) keeps, because the verdicts are computed from it. What it knows of its role is its
- * ConnectionSide: who masks frames (a client masks its own and refuses masked ones), and who drops
- * TCP when the closing handshake is done (the server at once; a client waits for the server to, and
- * drops it itself only after serverDropTimeoutMs, which makes the close unclean).
- *
- * Life cycle: connecting (the opening handshake, done by a role's OpeningHandshake) → open → closing
- * (a close frame was sent) → closed (TCP dropped by either side). Receiving is the MessageAssembler's
- * job, writing the Outbox's; this class is the state machine between them and the case.
+ * any frame, in chops, and keeps the closing bookkeeping of Autobahn's engine (autobahn-python
+ * 0.10.9), which the verdicts are computed from. Its role is its ConnectionSide: who masks, and who
+ * drops TCP after the closing handshake (the server at once; a client after serverDropTimeoutMs,
+ * which makes the close unclean). Life cycle: connecting (a role's OpeningHandshake) → open →
+ * closing (a close frame was sent) → closed. Receiving is the MessageAssembler's job, writing the
+ * Outbox's; this class is the state machine between them and the case.
  */
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -25,7 +22,7 @@ import { Outbox, type OutboxLink } from './outbox.js';
 import { Sender } from './sender.js';
 import { ConnectionState, type ConnectionStateValue } from './state.js';
 import { Tape } from './tape.js';
-import { TCP, type Transport } from './transport.js';
+import { ReadRate, TCP, type Transport } from './transport.js';
 import { TrafficCounters } from './traffic.js';
 import { WireLog } from './wire-recorder.js';
 
@@ -54,9 +51,8 @@ export class Connection {
   private readonly timers = new Set<NodeJS.Timeout>();
   private closeHandshakeTimer: NodeJS.Timeout | null = null;
   private lost = false;
-  /** Bytes per second wsgate reads at (a robustness case's back-pressure), or null: freely. */
-  private rate: number | null = null;
-  private rateTimer: NodeJS.Timeout | null = null;
+  /** How fast wsgate reads from the peer: freely, unless a robustness case sets a rate (transport.ts). */
+  readonly readRate: ReadRate;
 
   /** `stream`: the socket (RFC 6455) or an HTTP/2 stream (RFC 8441); `socket`: the TCP (TLS) connection under it. */
   constructor(
@@ -70,12 +66,13 @@ export class Connection {
     this.sender = new Sender(this.outbox, { state: () => this.phase, deflate: () => this.deflate, newMask: this.newMask, wire: this.wire, traffic: this.traffic });
     this.assembler = new MessageAssembler(this.assemblerLink());
     this.reader = this.newReader(false);
+    this.readRate = new ReadRate(stream);
     transport.attach(stream);
     stream.on('data', (chunk: Buffer) => {
       this.reading = true;
       this.onData(chunk);
       this.reading = false;
-      if (this.rate !== null) this.throttle(chunk.length);
+      if (this.phase !== ConnectionState.Closed) this.readRate.read(chunk.length);
     });
     // ECONNRESET, a stream reset, and friends: 'close' follows and does the bookkeeping.
     stream.on('error', () => undefined);
@@ -150,10 +147,7 @@ export class Connection {
     return this.side.role === 'client' ? this.side.newMask : null;
   }
 
-  /**
-   * Who reads the bytes while connecting (the role's side of the opening handshake), and the handler
-   * when it is known from the start (a client's: it hears of a connection that never opens too).
-   */
+  /** The role's opening handshake reads the bytes while connecting; `handler` when known from the start (a client's hears of one that never opens). */
   startHandshake(opening: OpeningHandshake, handler: ConnectionHandler | null = null): void {
     if (handler !== null) this.handler = handler;
     this.opening = opening;
@@ -215,31 +209,6 @@ export class Connection {
   }
 
   // ---- incoming bytes ----
-
-  /**
-   * Reads at most `bytesPerSecond` from now on (0: nothing, null: freely). The stream is paused after
-   * each chunk for as long as the rate asks (a chunk is what the kernel gave, up to 64 KiB): the
-   * average holds, and meanwhile the peer's bytes back up in the kernel's buffers, then in its own.
-   */
-  setReadRate(bytesPerSecond: number | null): void {
-    this.rate = bytesPerSecond;
-    if (this.rateTimer !== null) clearTimeout(this.rateTimer);
-    this.rateTimer = null;
-    if (bytesPerSecond === null) this.stream.resume();
-    else if (bytesPerSecond <= 0) this.stream.pause();
-  }
-
-  private throttle(bytes: number): void {
-    const rate = this.rate;
-    if (rate === null || this.phase === ConnectionState.Closed) return;
-    this.stream.pause();
-    if (rate <= 0) return;
-    if (this.rateTimer !== null) clearTimeout(this.rateTimer);
-    this.rateTimer = setTimeout(() => {
-      this.rateTimer = null;
-      if (this.rate !== null && this.phase !== ConnectionState.Closed) this.stream.resume();
-    }, (bytes / rate) * 1000);
-  }
 
   private onData(chunk: Buffer): void {
     if (this.phase === ConnectionState.Closed) return;
@@ -394,8 +363,7 @@ export class Connection {
     this.tape.ended(how, reason);
     this.phase = ConnectionState.Closed;
     this.reader.stop();
-    // A throttled connection reads again, so that the peer's end of TCP is seen.
-    if (this.rate !== null) this.setReadRate(null);
+    if (this.readRate.limited) this.readRate.set(null); // read again, to see the peer's end of TCP
     this.outbox.flushStaging();
     // Bytes held for a queued burst still leave first (destroy() would discard them).
     const { stream, transport } = this;
@@ -418,7 +386,7 @@ export class Connection {
     this.reader.stop();
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
-    if (this.rateTimer !== null) clearTimeout(this.rateTimer);
+    this.readRate.clear();
     this.clearCloseHandshakeTimer();
     this.outbox.clear();
     this.assembler.release();

@@ -1,6 +1,6 @@
 /**
- * What a connection's bytes travel on, and how it ends: a TCP (or TLS) socket, as RFC 6455 has it,
- * or an HTTP/2 stream opened with an extended CONNECT (RFC 8441). The frames are the same bytes on
+ * What a connection's bytes travel on, how it ends, and how fast it is read (ReadRate, below): a
+ * TCP (or TLS) socket, as RFC 6455 has it, or an HTTP/2 stream opened with an extended CONNECT (RFC 8441). The frames are the same bytes on
  * both; only the end differs. RFC 8441 §5: "the orderly TCP-level closures are represented as
  * END_STREAM flags, and RST exceptions are represented with the RST_STREAM frame with the CANCEL
  * error code".
@@ -141,4 +141,50 @@ export function resetStream(s: Http2Stream, facts: H2StreamFacts, code: number):
   facts.ownReset = code;
   if (code === h2.NGHTTP2_CANCEL) addAbortSignal(AbortSignal.abort(), s);
   else s.close(code);
+}
+
+/**
+ * ReadRate: how fast a connection reads from its peer (a robustness case's back-pressure: a peer that pings and
+ * never reads, a slow reader of a large echo). The stream is paused after each chunk for as long as
+ * the rate asks (a chunk is what the kernel gave, up to 64 KiB): the average holds, and meanwhile the
+ * peer's bytes back up in the kernel's buffers, then in its own.
+ */
+export class ReadRate {
+  /** Bytes per second, 0 for none, or null: read freely. */
+  private rate: number | null = null;
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly stream: Duplex) {}
+
+  /** True while a rate is set. */
+  get limited(): boolean {
+    return this.rate !== null;
+  }
+
+  /** Reads at most `bytesPerSecond` from now on (0: nothing, null: freely). */
+  set(bytesPerSecond: number | null): void {
+    this.rate = bytesPerSecond;
+    this.clear();
+    if (bytesPerSecond === null) this.stream.resume();
+    else if (bytesPerSecond <= 0) this.stream.pause();
+  }
+
+  /** After a chunk of `bytes` was read: pause as long as the rate asks. */
+  read(bytes: number): void {
+    const rate = this.rate;
+    if (rate === null) return;
+    this.stream.pause();
+    if (rate <= 0) return;
+    this.clear();
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      if (this.rate !== null) this.stream.resume();
+    }, (bytes / rate) * 1000);
+  }
+
+  /** Stops a pending resume (the connection is gone). */
+  clear(): void {
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+  }
 }

@@ -90,7 +90,7 @@ export class CaseRunner implements ConnectionHandler, CaseContext {
   }
 
   readRate(bytesPerSecond: number | null): void {
-    this.connection.setReadRate(bytesPerSecond);
+    this.connection.readRate.set(bytesPerSecond);
   }
 
   get messageLengthOnly(): boolean {

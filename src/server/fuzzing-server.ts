@@ -48,17 +48,11 @@ export interface FuzzingServerOptions {
   /** Writes the reports; called by /updateReports. */
   writeReports: () => Promise<void>;
   logger: Logger;
-  /**
-   * The spec's exclude-agent-cases: true leaves the case out for that agent. As in Autobahn, /runCase
-   * then completes the handshake, closes at once and records no result ('caseSkipped' is emitted).
-   */
+  /** exclude-agent-cases: true leaves the case out for the agent; /runCase then closes at once, no result ('caseSkipped'), as Autobahn. */
   skipCase?: (agent: string, id: string) => boolean;
   /** Serve wss://: the server certificate (chain) and its private key, PEM. */
   tls?: { cert: string; key: string } | null;
-  /**
-   * A path the server does not know: refused with 404 (wsgate's default), or, as the original does
-   * (`wstest`, where scripts use `/` as a readiness probe), the upgrade succeeds and the connection idles.
-   */
+  /** An unknown path: refused with 404 (wsgate), or accepted and left idle (`wstest`: scripts probe `/`, as with the original). */
   unknownPaths?: 'refuse' | 'idle';
   /** Each case's result carries its connection's tape, for `wsgate repro` (a run's, not `serve`'s). */
   keepRecordings?: boolean;

@@ -7298,6 +7298,23 @@ var init_attacks = __esm({
   }
 });
 
+// src/cases/data/budgets.ts
+function scaledMs(ms, budgets) {
+  return Math.round(ms * budgets.timeScale);
+}
+var DEFAULT_BUDGETS;
+var init_budgets = __esm({
+  "src/cases/data/budgets.ts"() {
+    "use strict";
+    DEFAULT_BUDGETS = {
+      timeScale: 1,
+      messageLimit: 100 * 1024 * 1024,
+      memoryGrowth: 256 * 1024 * 1024,
+      stallMs: 1e5
+    };
+  }
+});
+
 // src/cases/attack-judges.ts
 function count(n) {
   return n.toLocaleString("en-US");
@@ -7317,8 +7334,8 @@ function answerText(p) {
 function unanswered(probes) {
   return probes.find((p) => p.status === null && (p.ending === "timeout" || p.ending === "refused"));
 }
-function judgeGrowth(header, facts) {
-  const b = ServerBudgets;
+function judgeGrowth(header, facts, budgets = DEFAULT_BUDGETS) {
+  const b = { ...ServerBudgets, answerMs: scaledMs(ServerBudgets.answerMs, budgets) };
   const { base, largest, quarter } = facts;
   const hung = unanswered(facts.probes);
   if (hung !== void 0) return verdict(Behavior.Failed, `${header} of ${count(hung.size)} bytes: ${answerText(hung)} within ${millis(hung.waitMs)}.`);
@@ -7345,15 +7362,15 @@ function superLinear(base, largest, quarter) {
   if (over <= b.growthSlack * ratio * before) return null;
   return `${(over / before).toFixed(1)}\xD7 the time over a small value's for ${ratio.toFixed(1)}\xD7 the size (linear growth: ${ratio.toFixed(1)}\xD7; failing beyond ${(b.growthSlack * ratio).toFixed(1)}\xD7 and ${millis(b.growthFloorMs)})`;
 }
-function judgeSurvives(probes) {
+function judgeSurvives(probes, budgets = DEFAULT_BUDGETS) {
   const told = probes.map((p) => `${p.label}: ${answerText(p)}`).join("; ");
   const hung = unanswered(probes);
   if (hung !== void 0) return verdict(Behavior.Failed, `${hung.label}: ${answerText(hung)} within ${millis(hung.waitMs)}. (${told})`);
   if (probes.some((p) => p.status === null)) return verdict(Behavior.NonStrict, `The server dropped the connection without an HTTP answer (RFC 6455 \xA74.2.1 asks for an error status such as 400): ${told}.`);
-  return verdict(Behavior.Ok, `The server answered: ${told} (budget ${millis(ServerBudgets.survivesMs)}).`);
+  return verdict(Behavior.Ok, `The server answered: ${told} (budget ${millis(scaledMs(ServerBudgets.survivesMs, budgets))}).`);
 }
-function judgeRefusedAtHeader(probes) {
-  const budget = ServerBudgets.refuseAtHeaderMs;
+function judgeRefusedAtHeader(probes, budgets = DEFAULT_BUDGETS) {
+  const budget = scaledMs(ServerBudgets.refuseAtHeaderMs, budgets);
   const parts = [];
   let worst = Behavior.Ok;
   for (const p of probes) {
@@ -7381,6 +7398,7 @@ var init_attack_judges = __esm({
     "use strict";
     init_verdicts();
     init_attacks();
+    init_budgets();
     REFUSAL_CODES = /* @__PURE__ */ new Set([1002, 1009]);
   }
 });
@@ -7420,7 +7438,7 @@ function attackCase(spec) {
   });
 }
 function growth(header, value) {
-  return { kind: "growth", header, value, sizes: ServerBudgets.growthSizes, stopAfterMs: ServerBudgets.answerMs, judge: (facts) => judgeGrowth(header, facts) };
+  return { kind: "growth", header, value, sizes: ServerBudgets.growthSizes, stopAfterMs: ServerBudgets.answerMs, judge: (facts, budgets) => judgeGrowth(header, facts, budgets) };
 }
 function survives(probes) {
   return { kind: "probes", probes: probes.map((p) => ({ ...p, waitMs: ServerBudgets.survivesMs })), judge: judgeSurvives };

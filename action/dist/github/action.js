@@ -28829,6 +28829,23 @@ var init_attacks = __esm({
   }
 });
 
+// src/cases/data/budgets.ts
+function scaledMs(ms, budgets) {
+  return Math.round(ms * budgets.timeScale);
+}
+var DEFAULT_BUDGETS;
+var init_budgets = __esm({
+  "src/cases/data/budgets.ts"() {
+    "use strict";
+    DEFAULT_BUDGETS = {
+      timeScale: 1,
+      messageLimit: 100 * 1024 * 1024,
+      memoryGrowth: 256 * 1024 * 1024,
+      stallMs: 1e5
+    };
+  }
+});
+
 // src/cases/attack-judges.ts
 function count(n2) {
   return n2.toLocaleString("en-US");
@@ -28848,8 +28865,8 @@ function answerText(p) {
 function unanswered(probes) {
   return probes.find((p) => p.status === null && (p.ending === "timeout" || p.ending === "refused"));
 }
-function judgeGrowth(header, facts) {
-  const b = ServerBudgets;
+function judgeGrowth(header, facts, budgets = DEFAULT_BUDGETS) {
+  const b = { ...ServerBudgets, answerMs: scaledMs(ServerBudgets.answerMs, budgets) };
   const { base, largest, quarter } = facts;
   const hung = unanswered(facts.probes);
   if (hung !== void 0) return verdict(Behavior.Failed, `${header} of ${count(hung.size)} bytes: ${answerText(hung)} within ${millis(hung.waitMs)}.`);
@@ -28876,15 +28893,15 @@ function superLinear(base, largest, quarter) {
   if (over <= b.growthSlack * ratio2 * before) return null;
   return `${(over / before).toFixed(1)}\xD7 the time over a small value's for ${ratio2.toFixed(1)}\xD7 the size (linear growth: ${ratio2.toFixed(1)}\xD7; failing beyond ${(b.growthSlack * ratio2).toFixed(1)}\xD7 and ${millis(b.growthFloorMs)})`;
 }
-function judgeSurvives(probes) {
+function judgeSurvives(probes, budgets = DEFAULT_BUDGETS) {
   const told = probes.map((p) => `${p.label}: ${answerText(p)}`).join("; ");
   const hung = unanswered(probes);
   if (hung !== void 0) return verdict(Behavior.Failed, `${hung.label}: ${answerText(hung)} within ${millis(hung.waitMs)}. (${told})`);
   if (probes.some((p) => p.status === null)) return verdict(Behavior.NonStrict, `The server dropped the connection without an HTTP answer (RFC 6455 \xA74.2.1 asks for an error status such as 400): ${told}.`);
-  return verdict(Behavior.Ok, `The server answered: ${told} (budget ${millis(ServerBudgets.survivesMs)}).`);
+  return verdict(Behavior.Ok, `The server answered: ${told} (budget ${millis(scaledMs(ServerBudgets.survivesMs, budgets))}).`);
 }
-function judgeRefusedAtHeader(probes) {
-  const budget = ServerBudgets.refuseAtHeaderMs;
+function judgeRefusedAtHeader(probes, budgets = DEFAULT_BUDGETS) {
+  const budget = scaledMs(ServerBudgets.refuseAtHeaderMs, budgets);
   const parts = [];
   let worst = Behavior.Ok;
   for (const p of probes) {
@@ -28912,6 +28929,7 @@ var init_attack_judges = __esm({
     "use strict";
     init_verdicts();
     init_attacks();
+    init_budgets();
     REFUSAL_CODES = /* @__PURE__ */ new Set([1002, 1009]);
   }
 });
@@ -28951,7 +28969,7 @@ function attackCase(spec) {
   });
 }
 function growth(header, value) {
-  return { kind: "growth", header, value, sizes: ServerBudgets.growthSizes, stopAfterMs: ServerBudgets.answerMs, judge: (facts) => judgeGrowth(header, facts) };
+  return { kind: "growth", header, value, sizes: ServerBudgets.growthSizes, stopAfterMs: ServerBudgets.answerMs, judge: (facts, budgets) => judgeGrowth(header, facts, budgets) };
 }
 function survives(probes) {
   return { kind: "probes", probes: probes.map((p) => ({ ...p, waitMs: ServerBudgets.survivesMs })), judge: judgeSurvives };
@@ -62756,7 +62774,7 @@ var require_x509_cjs = __commonJS({
         res.set(bytes2, pointSize - bytes2.length);
         return res.buffer;
       }
-      removePadding(data, positive = false) {
+      removePadding(data, positive2 = false) {
         let bytes2 = pvtsutils.BufferSourceConverter.toUint8Array(data);
         for (let i2 = 0; i2 < bytes2.length; i2++) {
           if (!bytes2[i2]) {
@@ -62765,7 +62783,7 @@ var require_x509_cjs = __commonJS({
           bytes2 = bytes2.slice(i2);
           break;
         }
-        if (positive && bytes2[0] > 127) {
+        if (positive2 && bytes2[0] > 127) {
           const result = new Uint8Array(bytes2.length + 1);
           result.set(bytes2, 1);
           return result.buffer;
@@ -69988,6 +70006,7 @@ function serverFlags(a2) {
     shard: a2.shard ?? null,
     extended: a2.extended,
     robustness: a2.robustness,
+    budget: a2.budget,
     tls: a2.tls,
     http2: a2.http2,
     cert: a2.cert,
@@ -69996,7 +70015,7 @@ function serverFlags(a2) {
   };
 }
 function serverOptions(y) {
-  return y.option("spec", { type: "string", requiresArg: true, describe: "Autobahn fuzzingserver.json spec file (url, outdir, cases, exclude-cases, exclude-agent-cases, options); flags override it" }).option("url", { type: "string", requiresArg: true, describe: "Where the fuzzing server listens (ws://HOST:PORT; port 0 picks a free one; env WSGATE_LISTEN_HOST overrides the host bound) [default: ws://127.0.0.1:9001]" }).option("outdir", { type: "string", requiresArg: true, describe: "Report directory (index.json, index.html, per-case reports) [default: ./reports/clients]" }).option("cases", { type: "string", array: true, requiresArg: true, describe: "Case id patterns to run, Autobahn's rules ('6.*', '6.9.2'); default all" }).option("exclude-cases", { type: "string", array: true, requiresArg: true, describe: "Case id patterns to leave out" }).option("log-level", { type: "string", requiresArg: true, describe: "pino log level on stderr (fatal, error, warn, info, debug, trace, silent)", default: "warn" }).option("shard", { type: "string", requiresArg: true, describe: "Run only the K-th of N slices of the selected cases, balanced by expected duration (K/N, e.g. 2/4); join the shards with `wsgate merge`" }).option("extended", extendedOption).option("robustness", robustnessOption).option("tls", { type: "boolean", describe: "wss://: serve TLS (a client under test) or connect over TLS (a server under test). Without --cert, wsgate makes a throwaway CA and certificate and writes the CA to OUTDIR/ca.pem" }).option("http2", { type: "boolean", describe: "WebSockets over HTTP/2 (RFC 8441): each case is an extended CONNECT stream, h2c with prior knowledge (with --tls: ALPN h2). The client or server under test is told by WSGATE_HTTP2=1" }).option("cert", { type: "string", requiresArg: true, describe: `TLS: your server certificate (PEM, chain) instead of a generated one; implies --tls (a spec file's "cert")` }).option("key", { type: "string", requiresArg: true, describe: `TLS: the private key of --cert (PEM) (a spec file's "key")` }).option("ca", { type: "string", requiresArg: true, describe: "TLS: a CA certificate (PEM). Client under test: handed to it (the CA of your --cert). Server under test: trusted when verifying its certificate" });
+  return y.option("spec", { type: "string", requiresArg: true, describe: "Autobahn fuzzingserver.json spec file (url, outdir, cases, exclude-cases, exclude-agent-cases, options); flags override it" }).option("url", { type: "string", requiresArg: true, describe: "Where the fuzzing server listens (ws://HOST:PORT; port 0 picks a free one; env WSGATE_LISTEN_HOST overrides the host bound) [default: ws://127.0.0.1:9001]" }).option("outdir", { type: "string", requiresArg: true, describe: "Report directory (index.json, index.html, per-case reports) [default: ./reports/clients]" }).option("cases", { type: "string", array: true, requiresArg: true, describe: "Case id patterns to run, Autobahn's rules ('6.*', '6.9.2'); default all" }).option("exclude-cases", { type: "string", array: true, requiresArg: true, describe: "Case id patterns to leave out" }).option("log-level", { type: "string", requiresArg: true, describe: "pino log level on stderr (fatal, error, warn, info, debug, trace, silent)", default: "warn" }).option("shard", { type: "string", requiresArg: true, describe: "Run only the K-th of N slices of the selected cases, balanced by expected duration (K/N, e.g. 2/4); join the shards with `wsgate merge`" }).option("extended", extendedOption).option("robustness", robustnessOption).option("budget", budgetOption).option("tls", { type: "boolean", describe: "wss://: serve TLS (a client under test) or connect over TLS (a server under test). Without --cert, wsgate makes a throwaway CA and certificate and writes the CA to OUTDIR/ca.pem" }).option("http2", { type: "boolean", describe: "WebSockets over HTTP/2 (RFC 8441): each case is an extended CONNECT stream, h2c with prior knowledge (with --tls: ALPN h2). The client or server under test is told by WSGATE_HTTP2=1" }).option("cert", { type: "string", requiresArg: true, describe: `TLS: your server certificate (PEM, chain) instead of a generated one; implies --tls (a spec file's "cert")` }).option("key", { type: "string", requiresArg: true, describe: `TLS: the private key of --cert (PEM) (a spec file's "key")` }).option("ca", { type: "string", requiresArg: true, describe: "TLS: a CA certificate (PEM). Client under test: handed to it (the CA of your --cert). Server under test: trusted when verifying its certificate" });
 }
 var extendedOption = {
   type: "boolean",
@@ -70005,6 +70024,12 @@ var extendedOption = {
 var robustnessOption = {
   type: "boolean",
   describe: "The robustness profile instead of the catalogue: the known denial-of-service attacks on WebSocket libraries, each from its advisory (group 17 for a server under test, 18 for a client), each followed by a liveness check. Opt-in: these cases can take a peer down (a server wsgate started is restarted after one)"
+};
+var budgetOption = {
+  type: "string",
+  array: true,
+  requiresArg: true,
+  describe: "With --robustness: a budget the peer is held to, NAME=VALUE, repeatable: time=2 (a factor on every time budget), message=1MiB (the peer's own message limit; default 100MiB), memory=256MiB (its process tree's growth in one case, when wsgate started it), stall=100s (how long it may keep a stalled connection: a trickled handshake, an unanswered close)"
 };
 var quietOption = { type: "boolean", default: false, describe: "No line per case: only the summary, with the failures grouped by cause" };
 var githubOption = { type: "boolean", describe: "GitHub Actions job summary, annotations and step outputs (default: when GITHUB_ACTIONS=true)" };
@@ -70102,6 +70127,48 @@ function parseShard(text) {
 
 // src/config/schema.ts
 init_patterns();
+
+// src/config/budgets.ts
+init_zod();
+init_budgets();
+init_errors();
+var NAMES = {
+  time: { field: "timeScale", unit: "factor" },
+  message: { field: "messageLimit", unit: "size" },
+  memory: { field: "memoryGrowth", unit: "size" },
+  stall: { field: "stallMs", unit: "duration" }
+};
+var SIZE_UNITS = { "": 1, b: 1, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3, kb: 1e3, mb: 1e6, gb: 1e9 };
+var TIME_UNITS = { ms: 1, s: 1e3, "": 1e3 };
+function parseBudgets(values, robustness) {
+  if (values.length > 0 && !robustness) throw new UsageError("--budget sets the robustness profile's budgets: it goes with --robustness");
+  const out = { ...DEFAULT_BUDGETS };
+  for (const value of values) {
+    const eq = value.indexOf("=");
+    const name = (eq < 0 ? value : value.slice(0, eq)).trim();
+    const spec = NAMES[name];
+    if (spec === void 0 || eq < 0) {
+      throw new UsageError(`--budget ${JSON.stringify(value)}: expected NAME=VALUE with NAME one of ${Object.keys(NAMES).join(", ")}`);
+    }
+    out[spec.field] = readValue(name, spec.unit, value.slice(eq + 1).trim());
+  }
+  return out;
+}
+var positive = external_exports.number().finite().positive();
+function readValue(name, unit, text) {
+  const m = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(text);
+  const units = unit === "size" ? SIZE_UNITS : unit === "duration" ? TIME_UNITS : { "": 1, x: 1 };
+  const scale = m === null ? void 0 : units[(m[2] ?? "").toLowerCase()];
+  const n2 = m === null || scale === void 0 ? Number.NaN : Number(m[1]) * scale;
+  const ok = positive.safeParse(n2);
+  if (!ok.success || unit === "factor" && n2 > 100) {
+    const how = unit === "size" ? "a size such as 1MiB or 4096" : unit === "duration" ? "a time such as 30s or 500ms" : "a factor from 0.1 to 100, such as 2";
+    throw new UsageError(`--budget ${name}=${text}: expected ${how}`);
+  }
+  return unit === "factor" ? n2 : Math.round(n2);
+}
+
+// src/config/schema.ts
 var patterns = external_exports.array(external_exports.string()).default([]);
 var serverSchema = external_exports.object({
   url: external_exports.string().default("ws://127.0.0.1:9001"),
@@ -70115,6 +70182,8 @@ var serverSchema = external_exports.object({
   extended: external_exports.boolean().default(false),
   /** The robustness profile: the role's attacks (group 17 or 18) instead of the catalogue. */
   robustness: external_exports.boolean().default(false),
+  /** --budget NAME=VALUE, repeatable: the robustness profile's budgets (config/budgets.ts). */
+  budget: external_exports.array(external_exports.string()).default([]),
   /** wss://: serve (client role) or connect (server role) over TLS. */
   tls: external_exports.boolean().default(false),
   /** WebSockets over HTTP/2 (RFC 8441) instead of HTTP/1.1's upgrade. */
@@ -70231,7 +70300,8 @@ function resolveServeConfig(input3, sources = {}) {
     shard: resolveShard(o2.shard),
     ...specExtras(sources, tls5, o2.http2),
     extended: o2.extended,
-    robustness: checkRobustness(o2)
+    robustness: checkRobustness(o2),
+    budgets: parseBudgets(o2.budget, o2.robustness)
   };
 }
 function checkRobustness(o2) {
@@ -71175,6 +71245,7 @@ function runSettings(o2, sources, tls5, defaultOutdir, defaultAgent) {
     shard: resolveShard(o2.shard),
     extended: o2.extended,
     robustness: checkRobustness(o2),
+    budgets: parseBudgets(o2.budget, o2.robustness),
     quick: o2.quick,
     // A repro script replays an HTTP/1.1 connection: a run over HTTP/2 keeps no recording.
     repro: { record: !o2.http2, scripts: o2.repro },
@@ -78972,11 +79043,13 @@ function h2Facet(connection) {
 
 // src/play/attack-figures.ts
 init_verdicts();
+init_budgets();
 function count4(n2) {
   return Math.round(n2).toLocaleString("en-US");
 }
-function withAttackFigures(verdict2, budget, facts) {
+function withAttackFigures(verdict2, attack, facts, budgets = DEFAULT_BUDGETS) {
   if (verdict2.behavior === Behavior.Unimplemented) return verdict2;
+  const budget = { ...attack, closeWithinMs: attack.stall === true ? budgets.stallMs : scaledMs(attack.closeWithinMs, budgets) };
   const who = facts.closedByMe ? "wsgate ended it" : "the peer ended it";
   const figures2 = `Measured: the connection ended ${count4(facts.durationMs)} ms after the attack began (budget ${count4(budget.closeWithinMs)} ms; ${who}); wsgate had written ${count4(facts.sentBytes)} bytes while it was open.`;
   const over = facts.durationMs > budget.closeWithinMs && (verdict2.behavior === Behavior.Ok || verdict2.behavior === Behavior.NonStrict);
@@ -78988,6 +79061,7 @@ function withAttackFigures(verdict2, budget, facts) {
 }
 
 // src/play/case-runner.ts
+init_budgets();
 var REPORTED_BYTES = 64;
 var MAX_RECORDED_EVENTS = 1e3;
 function utcNow() {
@@ -79022,6 +79096,12 @@ var CaseRunner = class {
         })
       );
     }
+  }
+  get budgets() {
+    return this.info.budgets ?? DEFAULT_BUDGETS;
+  }
+  readRate(bytesPerSecond) {
+    this.connection.readRate.set(bytesPerSecond);
   }
   get messageLengthOnly() {
     return this.def.messageLengthOnly === true;
@@ -79092,7 +79172,7 @@ var CaseRunner = class {
     const judged2 = { ...adjusted, result };
     if (this.def.attackBudget === void 0) return judged2;
     const sentBytes = this.connection.trafficStats().outgoingOctetsWireLevel ?? 0;
-    return withAttackFigures(judged2, this.def.attackBudget, { durationMs, sentBytes, closedByMe: s.record.closedByMe });
+    return withAttackFigures(judged2, this.def.attackBudget, { durationMs, sentBytes, closedByMe: s.record.closedByMe }, this.budgets);
   }
   /**
    * The expected event lists as Autobahn has them when the connection is lost: its cases set them in
@@ -80213,6 +80293,43 @@ function resetStream(s, facts, code) {
   if (code === h2.NGHTTP2_CANCEL) addAbortSignal(AbortSignal.abort(), s);
   else s.close(code);
 }
+var ReadRate = class {
+  constructor(stream) {
+    this.stream = stream;
+  }
+  stream;
+  /** Bytes per second, 0 for none, or null: read freely. */
+  rate = null;
+  timer = null;
+  /** True while a rate is set. */
+  get limited() {
+    return this.rate !== null;
+  }
+  /** Reads at most `bytesPerSecond` from now on (0: nothing, null: freely). */
+  set(bytesPerSecond) {
+    this.rate = bytesPerSecond;
+    this.clear();
+    if (bytesPerSecond === null) this.stream.resume();
+    else if (bytesPerSecond <= 0) this.stream.pause();
+  }
+  /** After a chunk of `bytes` was read: pause as long as the rate asks. */
+  read(bytes2) {
+    const rate = this.rate;
+    if (rate === null) return;
+    this.stream.pause();
+    if (rate <= 0) return;
+    this.clear();
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      if (this.rate !== null) this.stream.resume();
+    }, bytes2 / rate * 1e3);
+  }
+  /** Stops a pending resume (the connection is gone). */
+  clear() {
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+  }
+};
 
 // src/core/traffic.ts
 var TrafficCounters = class {
@@ -80265,11 +80382,13 @@ var Connection = class {
     this.sender = new Sender(this.outbox, { state: () => this.phase, deflate: () => this.deflate, newMask: this.newMask, wire: this.wire, traffic: this.traffic });
     this.assembler = new MessageAssembler(this.assemblerLink());
     this.reader = this.newReader(false);
+    this.readRate = new ReadRate(stream);
     transport.attach(stream);
     stream.on("data", (chunk) => {
       this.reading = true;
       this.onData(chunk);
       this.reading = false;
+      if (this.phase !== ConnectionState.Closed) this.readRate.read(chunk.length);
     });
     stream.on("error", () => void 0);
     stream.on("close", () => this.onSocketClosed());
@@ -80305,6 +80424,8 @@ var Connection = class {
   timers = /* @__PURE__ */ new Set();
   closeHandshakeTimer = null;
   lost = false;
+  /** How fast wsgate reads from the peer: freely, unless a robustness case sets a rate (transport.ts). */
+  readRate;
   /** What the outbox asks of the connection: whether it is closed or reading; and it counts each write here. */
   outboxLink() {
     return {
@@ -80359,10 +80480,7 @@ var Connection = class {
   get newMask() {
     return this.side.role === "client" ? this.side.newMask : null;
   }
-  /**
-   * Who reads the bytes while connecting (the role's side of the opening handshake), and the handler
-   * when it is known from the start (a client's: it hears of a connection that never opens too).
-   */
+  /** The role's opening handshake reads the bytes while connecting; `handler` when known from the start (a client's hears of one that never opens). */
   startHandshake(opening, handler = null) {
     if (handler !== null) this.handler = handler;
     this.opening = opening;
@@ -80547,6 +80665,7 @@ var Connection = class {
     this.tape.ended(how, reason);
     this.phase = ConnectionState.Closed;
     this.reader.stop();
+    if (this.readRate.limited) this.readRate.set(null);
     this.outbox.flushStaging();
     const { stream, transport } = this;
     while (stream.writableCorked > 0) stream.uncork();
@@ -80565,6 +80684,7 @@ var Connection = class {
     this.reader.stop();
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
+    this.readRate.clear();
     this.clearCloseHandshakeTimer();
     this.outbox.clear();
     this.assembler.release();
@@ -81055,6 +81175,7 @@ var FuzzingServer = class extends EventEmitter2 {
       index,
       started: utcNow(),
       keepRecording: this.options.keepRecordings === true,
+      ...this.options.budgets === void 0 ? {} : { budgets: this.options.budgets },
       onResult: (result) => {
         if (secure !== null) result.tls = secure;
         const left2 = (this.running.get(key) ?? 1) - 1;
@@ -81190,6 +81311,7 @@ function createServer(options) {
     unknownPaths: options.unknownPaths ?? "refuse",
     keepRecordings: options.keepRecordings ?? false,
     http2: options.http2 ?? false,
+    ...options.budgets === void 0 ? {} : { budgets: options.budgets },
     // The HTML and JSON renderers are loaded on the first report write, not while cases run.
     writeReports: async () => {
       const [{ writeReports: writeReports2 }, { collisionNotice: collisionNotice2 }] = await Promise.all([Promise.resolve().then(() => (init_writer(), writer_exports)), Promise.resolve().then(() => (init_files(), files_exports))]);
@@ -81223,7 +81345,8 @@ async function listenForCases(config2, cases2, options) {
     certificate: options.certificate ?? null,
     unknownPaths: options.unknownPaths ?? "refuse",
     keepRecordings: options.keepRecordings ?? false,
-    http2: options.http2 ?? false
+    http2: options.http2 ?? false,
+    budgets: config2.budgets
   });
   await server.listen();
   return server;
@@ -82092,6 +82215,7 @@ function caseWatch(socket, def, info, settings, serverHeader, resolve6) {
       index: info.index,
       started,
       keepRecording: settings.keepRecording === true,
+      ...settings.budgets === void 0 ? {} : { budgets: settings.budgets },
       onResult: (result) => {
         if (limit !== null) clearTimeout(limit);
         stopListening();
@@ -82367,6 +82491,7 @@ init_version();
 init_s17_robustness_server();
 
 // src/fuzzing-client/attacks/play-attack.ts
+init_budgets();
 init_attack_judges();
 
 // src/fuzzing-client/attacks/growth.ts
@@ -82619,20 +82744,22 @@ async function playAttack(target, def, info, settings) {
   });
   const stopped = () => info.signal?.aborted === true;
   const attack = def.attack;
+  const budgets = settings.budgets ?? DEFAULT_BUDGETS;
+  const scaled = (probe) => ({ ...probe, waitMs: scaledMs(probe.waitMs, budgets) });
   let probes;
   let verdict2;
   if (attack.kind === "growth") {
-    const facts = await runGrowth(attack, (probe) => runProbe(target, probe, normal(), info.signal), stopped);
+    const facts = await runGrowth({ ...attack, stopAfterMs: scaledMs(attack.stopAfterMs, budgets) }, (probe) => runProbe(target, scaled(probe), normal(), info.signal), stopped);
     probes = facts.probes;
-    verdict2 = attack.judge(facts);
+    verdict2 = attack.judge(facts, budgets);
   } else {
     const played2 = [];
     for (const probe of attack.probes) {
       if (stopped()) break;
-      played2.push(await runProbe(target, probe, normal(), info.signal));
+      played2.push(await runProbe(target, scaled(probe), normal(), info.signal));
     }
     probes = played2;
-    verdict2 = attack.judge(played2);
+    verdict2 = attack.judge(played2, budgets);
   }
   return bareResult(def, verdict2, {
     agent: info.agent,
@@ -82652,12 +82779,24 @@ var EXIT_GRACE_MS2 = 500;
 async function playAttackCase(def, run) {
   const limit = AbortSignal.timeout(run.limitMs);
   const signal = run.signal === void 0 ? limit : AbortSignal.any([run.signal, limit]);
-  const result = await playAttack(run.target, def, { agent: run.agent, index: run.index, signal }, run.settings(def));
+  const attack = def.attack;
+  if (attack === void 0) {
+    const outcome2 = await playCase(run.target, def, { agent: run.agent, index: run.index, limitMs: run.limitMs, ...run.signal ? { signal: run.signal } : {} }, run.settings(def));
+    const down2 = await liveness(run);
+    const result2 = outcome2.result;
+    if (result2 !== null) noteLiveness(result2, down2, run);
+    return { result: result2, error: outcome2.error ?? null, down: down2 };
+  }
+  const result = await playAttack(run.target, { ...def, attack }, { agent: run.agent, index: run.index, signal }, run.settings(def));
   if (limit.aborted && run.signal?.aborted !== true) {
     result.behavior = Behavior.Failed;
     result.result = `The attack did not end within the case's limit of ${run.limitMs / 1e3} s: the server answered too slowly. ${result.result}`;
   }
   const down = await liveness(run);
+  noteLiveness(result, down, run);
+  return { result, error: null, down };
+}
+function noteLiveness(result, down, run) {
   if (down === null) {
     const alive = run.process === null ? "" : ", and the server process is alive";
     result.result = `${result.result} Afterwards a normal case on a fresh connection passed (echoed)${alive}.`;
@@ -82665,7 +82804,6 @@ async function playAttackCase(def, run) {
     result.behavior = Behavior.Failed;
     result.result = `${result.result} Afterwards ${down}.`;
   }
-  return { result, down };
 }
 async function liveness(run) {
   const proc = run.process;
@@ -82783,9 +82921,9 @@ async function playOne(state, def, index) {
   const t0 = performance.now();
   const failed = (reason) => ({ result: null, resultAt: null, client: null, sawConnection: false, warnings: [], timeMs: performance.now() - t0, missing: reason });
   const down = await serverDown(state);
-  if (def.attack !== void 0) {
+  if (def.attack !== void 0 || def.attackBudget !== void 0) {
     if (down !== null) return { ...failed(down), notRun: `not run: the server is down after an earlier case (${down})` };
-    return playAttackOne(state, { ...def, attack: def.attack }, index, t0);
+    return playAttackOne(state, def, index, t0);
   }
   if (down !== null) return failed(down);
   const limitMs = caseTimeoutFor(def, state.config) * 1e3;
@@ -82816,7 +82954,7 @@ async function playAttackOne(state, def, index, t0) {
     settings: (d) => playSettings(state.config, state.sut, d),
     limitMs: caseTimeoutFor(def, state.config) * 1e3
   };
-  const { result, down } = await playAttackCase(def, run);
+  const { result, error: error62, down } = await playAttackCase(def, run);
   let peerFailure = null;
   if (down !== null) {
     const restarts = proc !== null && state.sut.restart;
@@ -82824,7 +82962,11 @@ async function playAttackOne(state, def, index, t0) {
     if (!restarts) state.gone = down;
     else if (!proc.hasExited) state.stale = down;
     peerFailure = `${down}; ${next}`;
-    result.result = `${result.result.replace(/\.$/, "")}; ${next}.`;
+    if (result !== null) result.result = `${result.result.replace(/\.$/, "")}; ${next}.`;
+  }
+  if (result === null) {
+    const missing2 = down ?? error62 ?? "no result";
+    return { result: null, resultAt: null, client: null, sawConnection: false, warnings: [], timeMs: performance.now() - t0, missing: missing2, ...peerFailure === null ? {} : { peerFailure } };
   }
   state.results.set(def.id, result);
   return { result, resultAt: performance.now(), client: null, sawConnection: true, warnings: [], timeMs: performance.now() - t0, ...peerFailure === null ? {} : { peerFailure } };
@@ -82837,7 +82979,8 @@ function playSettings(config2, sut, def) {
     newMask: () => bytes2(4),
     randomBytes: bytes2,
     userAgent: `wsgate/${VERSION}`,
-    keepRecording: config2.repro.record
+    keepRecording: config2.repro.record,
+    budgets: config2.budgets
   };
 }
 var DIED_GRACE_MS = 200;
@@ -83239,6 +83382,7 @@ var ACTION_INPUTS = {
   "case-timeout": { flag: "--case-timeout", kind: "string", judge: false },
   quick: { flag: "--quick", kind: "boolean", judge: false },
   robustness: { flag: "--robustness", kind: "boolean", judge: false },
+  budget: { flag: "--budget", kind: "patterns", judge: false },
   url: { flag: "--url", kind: "string", judge: false },
   // The server role: a server started by the action (server-command) or running elsewhere (server-url).
   role: { flag: "--role", kind: "string", judge: false },
