@@ -302,12 +302,12 @@ function eventsWords(events: readonly ReportEvent[]): string {
   return events.length > 3 ? `${shown} and ${events.length - 3} more` : shown;
 }
 
-/** A result text made into a title: numbers and quoted parts generalised. */
+/** A result text made into a title: numbers and quoted parts generalised (an advisory's id is a name, not a number). */
 function normalise(text: string): string {
   return text
     .replace(/\.$/, '')
     .replace(/"[^"]*"|'[^']*'/g, '"…"')
-    .replace(/\d+(\.\d+)?/g, 'N')
+    .replace(/(CVE-\d+-\d+|GHSA(?:-\w{4}){3}|#\d+)|\d+(\.\d+)?/g, (m, id: string | undefined) => id ?? 'N')
     .slice(0, 120);
 }
 
