@@ -5,6 +5,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { everyCase } from '../cases/registry.js';
 import { UsageError } from '../errors.js';
 import { agentFileBase, caseReportBase, resolveInside } from '../report/files.js';
 import { passedBothAxes } from './keeper.js';
@@ -60,9 +61,9 @@ export async function reproFromReport(req: ReproRequest): Promise<{ script: stri
   if (existsSync(caseFile) && ((await readJson(caseFile)) as { transport?: string }).transport === 'h2') {
     throw new UsageError(`case ${req.caseId} ran over HTTP/2 (RFC 8441): repro scripts replay HTTP/1.1 connections only (run the case without --http2 to get one)`);
   }
-  // Group 17 attacks a server over several raw connections (sizes, timing, then a liveness check):
-  // a repro script replays one WebSocket connection.
-  if (req.caseId.startsWith('17.')) {
+  // Group 17's raw attacks run over several raw connections (sizes, timing, then a liveness check):
+  // a repro script replays one WebSocket connection. Its scripted cases are one connection each.
+  if (everyCase.find((c) => c.id === req.caseId)?.attack !== undefined) {
     throw new UsageError(`case ${req.caseId} is an attack of the robustness profile on several raw connections (growing sizes, timing, a liveness check): repro scripts replay one connection; replay it with: wsgate run --robustness --role server --server-url URL --cases ${req.caseId}`);
   }
   if (!existsSync(path.join(dir, REPRO_DATA_DIR))) throw new UsageError(`the run in ${dir} kept no recording (wsgate run keeps one per non-passing case; wstest and older runs do not)`);
