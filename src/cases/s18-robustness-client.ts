@@ -109,6 +109,13 @@ function sendBomb(t: CaseContext, fragmented: boolean): void {
   }
 }
 
+const NO_DEFLATE: Judgement = {
+  behavior: Behavior.Unimplemented,
+  result: 'permessage-deflate was not negotiated (the client offered none): the bomb was not sent.',
+  behaviorClose: CloseBehavior.Ok,
+  resultClose: 'Not judged: the case does not apply to this client.',
+};
+
 function bombCase(id: string, fragmented: boolean): CatalogueCase {
   const how = fragmented
     ? `in ${BOMB.pieces / BOMB.piecesPerWrite} fragments (a binary frame with RSV1, then continuations), each inflating to 64 MiB`
@@ -126,12 +133,14 @@ function bombCase(id: string, fragmented: boolean): CatalogueCase {
     deflate: (offers) => acceptOffer(acceptFirstOffer, offers),
     run(t) {
       if (!t.deflateActive) {
-        unimplemented(t, 'permessage-deflate was not negotiated (the client offered none).');
+        t.sendClose(CloseCode.Normal);
         return;
       }
       sendBomb(t, fragmented);
       t.killAfter(BOMB.refuseWithinS);
     },
+    // A client that offered no permessage-deflate is not judged: the bomb was never sent.
+    adjust: (verdict, facts) => (facts.deflateActive === true ? verdict : NO_DEFLATE),
     onMessage(t, _data, binary, length) {
       t.record({ kind: 'message', data: Buffer.alloc(0), binary });
       t.setOutcome(Behavior.Failed, `The client echoed a message of ${length} bytes: it took the bomb.`);

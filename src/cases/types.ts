@@ -304,6 +304,8 @@ export interface AdjustFacts {
   httpResponse?: string;
   /** Over HTTP/2: how each side ended the stream (group 16). */
   h2?: H2StreamFacts;
+  /** permessage-deflate was negotiated (a robustness case that needs it is UNIMPLEMENTED otherwise). */
+  deflateActive?: boolean;
 }
 
 /** A registered case with its place in the catalogue. */

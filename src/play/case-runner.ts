@@ -161,6 +161,7 @@ export class CaseRunner implements ConnectionHandler, CaseContext {
           txFrameStats: s.wire.txFrameStats,
           scriptedHandshake: s.record.scriptedHandshake,
           httpResponse: s.record.httpResponse,
+          deflateActive: s.deflateActive,
           ...(s.transport.h2 !== undefined ? { h2: { ...s.transport.h2 } } : {}),
         })
       : common;

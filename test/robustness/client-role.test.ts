@@ -127,4 +127,16 @@ describe('group 18 against real clients', () => {
     // A valid window of 8 it takes: no crash, no failure.
     assert.equal(byId(cases, '18.1.2').status, 'passed', lines(cases));
   });
+
+  test('a client without permessage-deflate: 18.1 and 18.2 are UNIMPLEMENTED (the bomb is never sent), not failed', async () => {
+    const command = nodeCommand(fixture('ws-no-deflate'));
+    const cases = [...(await play(command, 'ws-no-deflate', '18.1.1')), ...(await play(command, 'ws-no-deflate', '18.2.'))];
+    assert.equal(cases.length, 3);
+    for (const c of cases) {
+      assert.equal(c.result?.behavior, 'UNIMPLEMENTED', lines(cases));
+      assert.equal(c.result?.behaviorClose, 'OK', lines(cases));
+      assert.notEqual(c.status, 'failed', lines(cases));
+    }
+    assert.match(byId(cases, '18.2.1').result?.result ?? '', /the bomb was not sent/);
+  });
 });
