@@ -18,6 +18,18 @@ export interface Trickle {
   readonly totalBytes: number;
 }
 
+/**
+ * How a probe writes its request head (absent: all at once). `bytewise`: one byte per write, each
+ * after the previous one was flushed, Nagle off. `trickle`: one byte every `everyMs` (the head the
+ * case gives never ends: a stall, waited for up to the run's `stall` budget). `streamed`: the request
+ * head up to a header `header` whose value is `totalBytes` of one reused piece, each write after the
+ * previous one drained, stopped once the server answers or ends the connection.
+ */
+export type ProbeDelivery =
+  | { readonly kind: 'bytewise' }
+  | { readonly kind: 'trickle'; readonly everyMs: number }
+  | { readonly kind: 'streamed'; readonly header: string; readonly pieceBytes: number; readonly totalBytes: number };
+
 /** One raw TCP connection of an attack on a server under test. */
 export interface AttackProbe {
   /** What the report calls it ("2,000 header lines"). */
@@ -30,6 +42,8 @@ export interface AttackProbe {
   readonly afterOpen?: { readonly head: Uint8Array; readonly trickle?: Trickle };
   /** How long the engine waits for the answer (or, after `afterOpen`, for the server to end the connection), in ms, times the run's `time` budget. */
   readonly waitMs: number;
+  /** How the request head is written (absent: at once). A `trickle` waits the run's `stall` budget instead of `waitMs`. */
+  readonly delivery?: ProbeDelivery;
 }
 
 /** What the engine measured of one probe. */
@@ -52,6 +66,8 @@ export interface ProbeFacts {
   readonly trickled: number;
   /** How the connection ended: the server closed it, reset it, refused it; or wsgate's wait ran out. */
   readonly ending: 'closed' | 'reset' | 'refused' | 'timeout';
+  /** From the connection's start to the answer or the end (whichever came first), in ms. */
+  readonly elapsedMs: number;
 }
 
 /** The answer time at one size, the shortest of its tries (noise only ever adds time). */
@@ -97,5 +113,31 @@ export interface ProbesAttack {
   readonly judge: (facts: readonly ProbeFacts[], budgets: RobustnessBudgets) => Judgement;
 }
 
+/** What a crowd attack measured: the crowd's connections, and the normal client's request beside them. */
+export interface CrowdFacts {
+  /** The crowd's connections, in the order opened. */
+  readonly crowd: readonly ProbeFacts[];
+  /** How many of the crowd were connected and written when the normal client connected. */
+  readonly ready: number;
+  /** The normal client's request, played once the crowd's were written. */
+  readonly normal: ProbeFacts;
+}
+
+/**
+ * A crowd of connections, each writing `crowd` (a request head, whole or never ended), then a normal
+ * client's upgrade request beside them: its wait for the 101 is the figure. `hold`: the crowd's
+ * connections are held open until the normal client is done, then wsgate closes them; otherwise each
+ * waits for its own answer.
+ */
+export interface CrowdAttack {
+  readonly kind: 'crowd';
+  readonly connections: number;
+  readonly crowd: AttackProbe;
+  readonly hold: boolean;
+  /** How long the normal client waits for its answer (ms, times the run's `time` budget). */
+  readonly normalWaitMs: number;
+  readonly judge: (facts: CrowdFacts, budgets: RobustnessBudgets) => Judgement;
+}
+
 /** An attack on a server under test (group 17). */
-export type ServerAttack = GrowthAttack | ProbesAttack;
+export type ServerAttack = GrowthAttack | ProbesAttack | CrowdAttack;

@@ -44,7 +44,7 @@ export const subcategoryNames: Readonly<Record<string, string>> = {
   '15.1': 'Upgrade requests the server must refuse',
   '15.2': 'permessage-deflate offers the server must decline',
   '15.3': 'Frames the server must refuse',
-  '17.1': 'Opening handshake: header values, lines and names that broke servers',
+  '17.1': 'Opening handshake: header values, lines and names, floods and slow requests that broke servers',
   '17.2': 'Frame headers: lengths a server must refuse at the header',
   '16.1': 'Server under test: SETTINGS, extended CONNECT, stream ends, several streams, flow control, PING (RFC 8441)',
   '16.2': 'Client under test: extended CONNECT, 2xx without Sec-WebSocket-Accept, stream ends, flow control, PING (RFC 8441)',

@@ -6,31 +6,19 @@
  * judge of what it measured (attack-judges.ts); after each, a normal echo on a fresh connection and
  * the server process checked (the liveness check): a server that died or stopped serving fails.
  */
-import { CloseCode } from '../protocol/constants.js';
 import type { UpgradeRequestSpec } from '../protocol/client-handshake.js';
 import { judgeGrowth, judgeRefusedAtHeader, judgeSurvives } from './attack-judges.js';
 import type { AttackProbe, ServerAttack } from './attack-types.js';
-import { ServerAdvisories, ServerBudgets, type Advisory } from './data/attacks.js';
+import { ServerAdvisories, ServerBudgets } from './data/attacks.js';
+import { attackCase, requestWith } from './attack-case.js';
 import { closedByMe, defineCase, hex, message } from './define.js';
+import { floodServerCases } from './s17-robustness-floods.js';
 import type { CatalogueCase } from './types.js';
+
+export { requestWith };
 
 /** What the liveness check sends (and the server must echo). */
 const LIVENESS_TEXT = 'wsgate liveness check.';
-
-/** The normal upgrade request with header lines added: `before` ahead of the upgrade fields, `after` behind them. */
-export function requestWith(normal: UpgradeRequestSpec, after: ReadonlyArray<readonly [string, string]>, before: readonly string[] = []): string {
-  const lines = [
-    `GET ${normal.target} HTTP/1.1`,
-    `Host: ${normal.host}`,
-    ...before,
-    'Upgrade: websocket',
-    'Connection: Upgrade',
-    `Sec-WebSocket-Key: ${normal.key}`,
-    'Sec-WebSocket-Version: 13',
-    ...after.map(([n, v]) => `${n}: ${v}`),
-  ];
-  return `${lines.join('\r\n')}\r\n\r\n`;
-}
 
 /** n distinct header lines as short as HTTP allows ("ab:x"), the advisory's proof of concept's shape. */
 export function fillerLines(n: number): string[] {
@@ -39,20 +27,6 @@ export function fillerLines(n: number): string[] {
   const width = n <= chars.length ** 2 ? 2 : 3;
   const name = (i: number): string => Array.from({ length: width }, (_, d) => chars[Math.floor(i / chars.length ** d) % chars.length]).join('');
   return Array.from({ length: n }, (_, i) => `${name(i)}:x`);
-}
-
-/** What every attack case shares: no expected events, refusal codes as its closing expectation, run alone (its times are the figures). */
-function attackCase(spec: { id: string; advisory: Advisory; rfc: string; description: string; expectation: string; attack: ServerAttack; maxSeconds: number }): CatalogueCase {
-  return defineCase({
-    id: spec.id,
-    description: `${spec.description} (${spec.rfc}; ${spec.advisory.id}: ${spec.advisory.what})`,
-    expectation: `${spec.expectation} Afterwards the server still echoes a message on a fresh connection, and (when wsgate started it) its process is alive.`,
-    expect: {},
-    close: { closedByMe: false, closeCode: [CloseCode.ProtocolError, CloseCode.MessageTooBig], requireClean: false },
-    schedule: { maxSeconds: spec.maxSeconds, runsAlone: true, cost: spec.maxSeconds / 4 },
-    attack: spec.attack,
-    run: () => undefined,
-  });
 }
 
 /** A growth attack on one header: `value(n)` at the budgets' sizes. */
@@ -160,6 +134,7 @@ export const robustnessServerCases: readonly CatalogueCase[] = [
   headerLines('17.1.3', 2000),
   headerLines('17.1.4', 10000),
   prototypeNames,
+  ...floodServerCases,
   topBitLengths,
   declaredGigabyte,
 ];

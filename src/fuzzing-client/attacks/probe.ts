@@ -13,12 +13,25 @@ import { FrameReader, type FrameHeader, type FrameSink } from '../../protocol/fr
 import { HeadReader } from '../../protocol/handshake.js';
 import { connectTo } from '../play-case.js';
 import type { ServerTarget } from '../play-types.js';
+import { writeBytewise, writeStreamed, writeTrickle } from './writers.js';
 
 /** The longest response head read (a server's answer to an attack is short; more is an answer too). */
 const MAX_ANSWER_HEAD = 64 * 1024;
 
-/** Plays one probe; never rejects. `signal` ends it at once (ending 'timeout'). */
-export function runProbe(target: ServerTarget, probe: AttackProbe, normal: UpgradeRequestSpec, signal?: AbortSignal): Promise<ProbeFacts> {
+/** The request head a probe writes: the case's, or the normal one (a streamed header is appended by the writer). */
+function requestHead(probe: AttackProbe, normal: UpgradeRequestSpec): Buffer {
+  const text = probe.request?.(normal) ?? buildUpgradeRequest(normal);
+  // A streamed header goes where the head's empty line was: the head is written up to it.
+  return Buffer.from(probe.delivery?.kind === 'streamed' ? text.replace(/\r\n$/, '') : text, 'latin1');
+}
+
+/**
+ * Plays one probe; never rejects. `signal` ends it at once (ending 'timeout'); `written` is told once
+ * the request head is all written (a head that never ends: once its first byte is).
+ */
+export function runProbe(target: ServerTarget, probe: AttackProbe, normal: UpgradeRequestSpec, signal?: AbortSignal, written?: () => void): Promise<ProbeFacts> {
+  const t0 = performance.now();
+  let answeredAt: number | null = null;
   return new Promise((resolve) => {
     const m = { requestBytes: 0, status: null as number | null, answerMs: null as number | null, closedMs: null as number | null, closeCode: null as number | null, trickled: 0 };
     // Null until something ended the connection; wsgate ending it after the answer counts as closed.
@@ -27,7 +40,7 @@ export function runProbe(target: ServerTarget, probe: AttackProbe, normal: Upgra
     let timer: NodeJS.Timeout | null = null;
     let trickle: NodeJS.Timeout | null = null;
     let socket: Socket | null = null;
-    const head = Buffer.from(probe.request?.(normal) ?? buildUpgradeRequest(normal), 'latin1');
+    const head = requestHead(probe, normal);
     const finish = (): void => {
       if (done) return;
       done = true;
@@ -35,9 +48,9 @@ export function runProbe(target: ServerTarget, probe: AttackProbe, normal: Upgra
       if (trickle !== null) clearInterval(trickle);
       signal?.removeEventListener('abort', onAbort);
       // A request cut short by the server's end: what went out before it.
-      if (m.requestBytes === 0 && socket !== null) m.requestBytes = Math.min(head.length, socket.bytesWritten);
+      if (m.requestBytes === 0 && socket !== null) m.requestBytes = probe.delivery?.kind === 'streamed' ? socket.bytesWritten : Math.min(head.length, socket.bytesWritten);
       socket?.destroy();
-      resolve({ label: probe.label, size: probe.size, waitMs: probe.waitMs, ...m, ending: ending ?? 'closed' });
+      resolve({ label: probe.label, size: probe.size, waitMs: probe.waitMs, ...m, ending: ending ?? 'closed', elapsedMs: (answeredAt ?? performance.now()) - t0 });
     };
     const onAbort = (): void => {
       ending ??= 'timeout';
@@ -54,7 +67,15 @@ export function runProbe(target: ServerTarget, probe: AttackProbe, normal: Upgra
     wait();
     socket = connectTo(
       target,
-      (s) => new ProbeConnection(s, probe, m, head, { finish, wait, ended: (how) => (ending ??= how), setTrickle: (t) => (trickle = t) }),
+      (s) =>
+        new ProbeConnection(s, probe, m, head, {
+          finish,
+          wait,
+          ended: (how) => (ending ??= how),
+          setTrickle: (t) => (trickle = t),
+          answered: () => (answeredAt ??= performance.now()),
+          written: () => written?.(),
+        }),
       () => {
         ending = 'refused';
         finish();
@@ -74,6 +95,10 @@ interface ProbeHooks {
   /** How the connection ended, unless something ended it before. */
   ended: (how: ProbeFacts['ending']) => void;
   setTrickle: (t: NodeJS.Timeout) => void;
+  /** The answer's head came (its time is the probe's elapsed time). */
+  answered: () => void;
+  /** The request head is all written (a trickled one: its first byte). */
+  written: () => void;
 }
 
 /**
@@ -109,11 +134,40 @@ class ProbeConnection {
       this.finish();
     });
     this.wait();
-    socket.write(request, (err) => {
-      if (err != null) return;
+    this.write(request);
+  }
+
+  /** Writes the request head as the probe's delivery says; its end (or a streamed header's start) is where the answer time starts. */
+  private write(request: Buffer): void {
+    const delivery = this.probe.delivery;
+    const m = this.m;
+    const whole = (): void => {
       this.writtenAt = performance.now();
       m.requestBytes = request.length;
-    });
+      this.hooks.written();
+    };
+    if (delivery === undefined) {
+      this.socket.write(request, (err) => {
+        if (err == null) whole();
+      });
+    } else if (delivery.kind === 'bytewise') {
+      // The wait for the answer starts again after the last byte.
+      writeBytewise(this.socket, request, () => {
+        whole();
+        this.wait();
+      });
+    } else if (delivery.kind === 'trickle') {
+      this.hooks.written();
+      this.hooks.setTrickle(writeTrickle(this.socket, request, delivery.everyMs, () => (m.requestBytes += 1)));
+    } else {
+      this.writtenAt = performance.now();
+      this.hooks.written();
+      const piece = Buffer.alloc(Math.min(delivery.pieceBytes, delivery.totalBytes), 'a');
+      const prefix = Buffer.concat([request, Buffer.from(`${delivery.header}: `, 'latin1')]);
+      writeStreamed(this.socket, { prefix, piece, totalBytes: delivery.totalBytes, suffix: Buffer.from('\r\n\r\n', 'latin1') }, () => {
+        m.requestBytes = prefix.length + delivery.totalBytes + 4;
+      });
+    }
   }
 
   onData(chunk: Buffer): void {
@@ -124,6 +178,7 @@ class ProbeConnection {
     const read = this.head.push(chunk);
     if (read === 'more') return;
     const now = performance.now();
+    this.hooks.answered();
     // An answer before the request was all written (a refusal of its first part) took no time after it.
     this.m.answerMs = Math.max(0, now - (this.writtenAt ?? now));
     if (this.m.requestBytes === 0) this.m.requestBytes = this.socket.bytesWritten;

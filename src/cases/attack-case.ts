@@ -1,0 +1,39 @@
+/**
+ * What every group-17 attack case shares (s17-robustness-server.ts, s17-robustness-floods.ts): the
+ * normal upgrade request with lines added, and the case's shape around its attack.
+ */
+import { CloseCode } from '../protocol/constants.js';
+import type { UpgradeRequestSpec } from '../protocol/client-handshake.js';
+import type { ServerAttack } from './attack-types.js';
+import type { Advisory } from './data/attacks.js';
+import { defineCase } from './define.js';
+import type { CatalogueCase } from './types.js';
+
+/** The normal upgrade request with header lines added: `before` ahead of the upgrade fields, `after` behind them. */
+export function requestWith(normal: UpgradeRequestSpec, after: ReadonlyArray<readonly [string, string]>, before: readonly string[] = []): string {
+  const lines = [
+    `GET ${normal.target} HTTP/1.1`,
+    `Host: ${normal.host}`,
+    ...before,
+    'Upgrade: websocket',
+    'Connection: Upgrade',
+    `Sec-WebSocket-Key: ${normal.key}`,
+    'Sec-WebSocket-Version: 13',
+    ...after.map(([n, v]) => `${n}: ${v}`),
+  ];
+  return `${lines.join('\r\n')}\r\n\r\n`;
+}
+
+/** What every attack case shares: no expected events, refusal codes as its closing expectation, run alone (its times are the figures). */
+export function attackCase(spec: { id: string; advisory: Advisory; rfc: string; description: string; expectation: string; attack: ServerAttack; maxSeconds: number }): CatalogueCase {
+  return defineCase({
+    id: spec.id,
+    description: `${spec.description} (${spec.rfc}; ${spec.advisory.id}: ${spec.advisory.what})`,
+    expectation: `${spec.expectation} Afterwards the server still echoes a message on a fresh connection, and (when wsgate started it) its process is alive.`,
+    expect: {},
+    close: { closedByMe: false, closeCode: [CloseCode.ProtocolError, CloseCode.MessageTooBig], requireClean: false },
+    schedule: { maxSeconds: spec.maxSeconds, runsAlone: true, cost: spec.maxSeconds / 4 },
+    attack: spec.attack,
+    run: () => undefined,
+  });
+}

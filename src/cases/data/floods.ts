@@ -1,0 +1,81 @@
+/**
+ * The handshake floods and slow requests (17.1.6-17.1.11 against a server, 18.4 against a client) as
+ * data: the advisories they replay and the budgets their verdicts rest on. Time budgets are scaled by
+ * the run's `time` budget; the slow ones (slowloris, a trickled 101) use its `stall` budget instead.
+ */
+import type { Advisory } from './attacks.js';
+
+/** The advisories of the floods and slow requests. */
+export const FloodAdvisories = {
+  protocolBurst: {
+    id: 'CVE-2021-32640 (GHSA-6fc8-4gx4-v693)',
+    what: "ws before 7.4.6 split Sec-WebSocket-Protocol with a regular expression quadratic in a run of spaces: a burst of such requests at the HTTP layer's largest size blocks the event loop for every other client",
+  },
+  extensionsBurst: {
+    id: 'CVE-2020-7662 (GHSA-g78m-2chm-r7qv)',
+    what: 'websocket-extensions before 0.1.4: an unclosed quoted parameter value of backslash pairs makes its parser backtrack; a burst of them starves the other clients',
+  },
+  largeHeaders: {
+    id: 'CVE-2018-12121',
+    what: 'Node.js before 6.15.0, 8.14.0, 10.14.0 and 11.3.0 kept up to 80 KB of headers per connection: requests with maximum-sized headers exhausted the heap (the limit became 8 KB, now 16 KB)',
+  },
+  bytewiseHead: {
+    id: 'CVE-2023-43669',
+    what: 'tungstenite before 0.20.1 parsed the whole handshake again on every read: a long header delivered in small pieces took minutes of CPU',
+  },
+  slowloris: {
+    id: 'CVE-2018-12122',
+    what: 'Node.js before 6.15.0, 8.14.0, 10.14.0 and 11.3.0 kept a connection whose request head arrived one byte at a time open forever (headersTimeout was added); Slowloris, CVE-2007-6750, against Apache',
+  },
+  halfOpen: {
+    id: 'CVE-2007-6750',
+    what: 'Apache HTTP Server 1.x and 2.x: many connections each holding a partial request head (Slowloris) took every worker, and no other client was served',
+  },
+} as const satisfies Record<string, Advisory>;
+
+/** The budgets of 17.1.6-17.1.11 (defaults; the figures beside them are measured per case). */
+export const FloodBudgets = {
+  /** The normal client's wait for its 101 beside a burst or the half-open connections (ms, scaled). */
+  normalAnswerMs: 1000,
+  /** Connections of a burst, each with one request at `burstBytes`. */
+  burstConnections: 16,
+  /** The header value's size in a burst: below Node's 16 KiB limit on a request head, with the other fields. */
+  burstBytes: 15000,
+  /** How long a burst's requests, and the normal client beside them, are waited for (ms, scaled). */
+  burstWaitMs: 10000,
+  /** The huge header's value: 20 MB, written in pieces of 64 KiB after the previous one drained. */
+  hugeHeader: { totalBytes: 20 * 1000 * 1000, pieceBytes: 64 * 1024 },
+  /** A server must refuse (an HTTP error or a drop) the huge header within this many ms of its first byte (scaled). */
+  hugeHeaderMs: 5000,
+  /** The padding header of the request written one byte per packet, so re-parsing from the start shows (bytes). */
+  bytewisePadBytes: 4096,
+  /** The answer to a request written one byte per packet, after its last byte (ms, scaled). */
+  bytewiseAnswerMs: 1000,
+  /** Slowloris: one byte of a request head that never ends, every this many ms; the `stall` budget bounds the wait. */
+  slowlorisEveryMs: 1000,
+  /** Connections each holding a partial request head while a normal client connects. */
+  halfOpenConnections: 500,
+} as const;
+
+/** The advisories of 18.4 (a client under test), in the words a report quotes. */
+export const ClientFloodAdvisory = {
+  manyLines:
+    "CVE-2024-37890's shape (ws before 8.17.1 crashed on more header lines than Node keeps), and CVE-2018-12121 (Node.js kept up to 80 KB of headers per connection), in a 101 answer",
+  hugeHeader: 'CVE-2018-12121 (Node.js kept up to 80 KB of headers per connection, until heap exhaustion), in a 101 answer of several MB',
+  bytewise: 'CVE-2023-43669 (tungstenite before 0.20.1 parsed the whole handshake again on every read), in a 101 answer written one byte per packet',
+  trickled: 'CVE-2018-12122 (Node.js kept a head trickled one byte at a time open forever: Slowloris), in a 101 answer trickled one byte per second',
+  prototypeNames: 'GHSA-5v72-xg48-5rpm (ws before 3.3.1 crashed on extension names such as constructor), in the 101 answer',
+} as const;
+
+/** The budgets of 18.4 (seconds unless said). */
+export const ClientFloodBudgets = {
+  /** Header lines of the 101 in 18.4.1. */
+  manyLines: 10000,
+  /** The header value of 18.4.2: 8 MiB, written in pieces of 64 KiB, each after the previous one drained. */
+  hugeHeader: { totalBytes: 8 * 1024 * 1024, pieceBytes: 64 * 1024 },
+  /** A client completes (echoes) or fails the connection within this many seconds of the 101's first byte. */
+  settleWithinS: 5,
+  /** 18.4.4: one byte of the 101 every this many ms; the padding makes the head outlast any stall budget (an hour). */
+  trickleEveryMs: 1000,
+  tricklePadBytes: 3600,
+} as const;

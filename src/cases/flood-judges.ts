@@ -1,0 +1,81 @@
+/**
+ * The verdicts of the handshake floods and slow requests against a server (17.1.6-17.1.11), as pure
+ * functions of what the engine measured, each figure beside its budget (data/floods.ts).
+ */
+import { Behavior, CloseBehavior, type OutcomeVerdict } from '../model/verdicts.js';
+import { answerText, count, millis } from './attack-judges.js';
+import type { CrowdFacts, ProbeFacts } from './attack-types.js';
+import { DEFAULT_BUDGETS, scaledMs, type RobustnessBudgets } from './data/budgets.js';
+import { FloodBudgets } from './data/floods.js';
+import type { Judgement } from './judgement.js';
+
+function verdict(behavior: OutcomeVerdict, result: string): Judgement {
+  return { behavior, result, behaviorClose: CloseBehavior.Ok, resultClose: 'The attack does not judge the closing handshake.' };
+}
+
+/** The crowd's answers, counted ("32: HTTP 101"). */
+function crowdTold(crowd: readonly ProbeFacts[], hold: boolean): string {
+  const answers = new Map<string, number>();
+  for (const p of crowd) {
+    const what = p.status !== null ? `HTTP ${p.status}` : p.ending !== 'timeout' ? answerText(p) : hold ? 'still open when wsgate closed it' : `no answer within ${millis(p.waitMs)}`;
+    answers.set(what, (answers.get(what) ?? 0) + 1);
+  }
+  return [...answers].map(([what, n]) => `${count(n)} ${what}`).join(', ');
+}
+
+/**
+ * A normal client beside a crowd: its 101 within the budget passes; a later 101, an HTTP error or no
+ * answer fails. A crowd that is not held must be answered too (one left unanswered fails).
+ */
+export function judgeCrowd(crowdText: string, facts: CrowdFacts, hold: boolean, budgets: RobustnessBudgets = DEFAULT_BUDGETS): Judgement {
+  const budget = scaledMs(FloodBudgets.normalAnswerMs, budgets);
+  const n = facts.normal;
+  const beside = `beside ${count(facts.crowd.length)} connections ${crowdText} (${count(facts.ready)} written when it connected; the crowd: ${crowdTold(facts.crowd, hold)})`;
+  if (n.status === null) return verdict(Behavior.Failed, `The normal client got ${answerText(n)} within ${millis(n.waitMs)}, ${beside}.`);
+  if (n.status !== 101) return verdict(Behavior.Failed, `The normal client was answered HTTP ${n.status} instead of 101, ${beside}.`);
+  const waited = n.answerMs ?? 0;
+  if (waited > budget) return verdict(Behavior.Failed, `The normal client waited ${millis(waited)} for its 101 (budget ${millis(budget)}), ${beside}.`);
+  const hung = hold ? undefined : facts.crowd.find((p) => p.status === null && p.ending === 'timeout');
+  if (hung !== undefined) return verdict(Behavior.Failed, `A request of the crowd got no answer within ${millis(hung.waitMs)}, ${beside}; the normal client's 101 came after ${millis(waited)}.`);
+  return verdict(Behavior.Ok, `The normal client's 101 came ${millis(waited)} after its request (budget ${millis(budget)}), ${beside}.`);
+}
+
+/** A header far past any limit, streamed: an HTTP error (or a drop) within the budget passes; a 101, or reading on, fails. */
+export function judgeHugeHeader(probes: readonly ProbeFacts[], budgets: RobustnessBudgets = DEFAULT_BUDGETS): Judgement {
+  const budget = scaledMs(FloodBudgets.hugeHeaderMs, budgets);
+  const p = probes[0];
+  if (p === undefined) return verdict(Behavior.Failed, 'The attack was not played.');
+  const read = `wsgate had written ${count(p.requestBytes)} of the request's bytes`;
+  if (p.status === 101) return verdict(Behavior.Failed, `The server took ${p.label} and answered 101 after ${millis(p.elapsedMs)} (${read}): it has no limit on a request head.`);
+  if (p.ending === 'timeout' && p.status === null) return verdict(Behavior.Failed, `The server neither refused ${p.label} nor ended the connection within ${millis(p.waitMs)} (${read}).`);
+  if (p.ending === 'refused') return verdict(Behavior.Failed, `No connection: ${answerText(p)}.`);
+  const how = p.status === null ? `dropped the connection (${p.ending === 'reset' ? 'reset' : 'closed'}) with no answer` : `answered HTTP ${p.status}`;
+  if (p.status !== null && p.status < 400) return verdict(Behavior.Failed, `The server ${how} to ${p.label}, not an error status, after ${millis(p.elapsedMs)} (${read}).`);
+  if (p.elapsedMs > budget) return verdict(Behavior.Failed, `The server ${how} only ${millis(p.elapsedMs)} after the request began (budget ${millis(budget)}; ${read}).`);
+  return verdict(Behavior.Ok, `The server ${how} ${millis(p.elapsedMs)} after the request began (budget ${millis(budget)}): ${read} when it refused ${p.label}.`);
+}
+
+/** A normal request written one byte per packet: a 101 within the budget after the last byte passes. */
+export function judgeBytewise(probes: readonly ProbeFacts[], budgets: RobustnessBudgets = DEFAULT_BUDGETS): Judgement {
+  const budget = scaledMs(FloodBudgets.bytewiseAnswerMs, budgets);
+  const p = probes[0];
+  if (p === undefined) return verdict(Behavior.Failed, 'The attack was not played.');
+  const what = `${p.label} (${count(p.requestBytes)} bytes written, one per packet)`;
+  if (p.status !== 101) return verdict(Behavior.Failed, `${what}: ${answerText(p)} instead of 101 within ${millis(p.waitMs)} of its last byte.`);
+  const ms = p.answerMs ?? 0;
+  if (ms > budget) return verdict(Behavior.Failed, `${what}: the 101 came ${millis(ms)} after the last byte (budget ${millis(budget)}).`);
+  return verdict(Behavior.Ok, `${what}: the 101 came ${millis(ms)} after the last byte (budget ${millis(budget)}); the whole request took ${millis(p.elapsedMs)}.`);
+}
+
+/** A request head trickled one byte at a time, never ended: dropped (or answered with an error) within the stall budget passes. */
+export function judgeSlowloris(probes: readonly ProbeFacts[], budgets: RobustnessBudgets = DEFAULT_BUDGETS): Judgement {
+  const p = probes[0];
+  if (p === undefined) return verdict(Behavior.Failed, 'The attack was not played.');
+  const budget = `stall budget ${millis(budgets.stallMs)}`;
+  if (p.ending === 'refused') return verdict(Behavior.Failed, `No connection: ${answerText(p)}.`);
+  if (p.ending === 'timeout' && p.status === null) {
+    return verdict(Behavior.Failed, `The server still held the connection ${millis(p.waitMs)} after the request began (${budget}), ${count(p.requestBytes)} bytes trickled: it never times out a stalled request head.`);
+  }
+  const how = p.status === null ? `dropped the connection (${p.ending === 'reset' ? 'reset' : 'closed'})` : `answered HTTP ${p.status}`;
+  return verdict(Behavior.Ok, `The server ${how} ${millis(p.elapsedMs)} after the request began (${budget}), ${count(p.requestBytes)} bytes trickled.`);
+}

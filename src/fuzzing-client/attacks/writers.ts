@@ -1,0 +1,64 @@
+/**
+ * How a probe writes a request head other than at once: one byte per packet, one byte per interval
+ * (a head that stalls), or a header value far larger than any buffer wsgate would hold, streamed from
+ * one reused piece with back-pressure. Each stops as soon as the socket is gone (the server answered
+ * or ended the connection, or the probe's wait ran out).
+ */
+import type { Socket } from 'node:net';
+
+/** One byte per write, each after the previous one was flushed, Nagle off; `done` after the last. */
+export function writeBytewise(socket: Socket, data: Buffer, done: () => void): void {
+  socket.setNoDelay(true);
+  let at = 0;
+  const next = (err?: Error | null): void => {
+    if (err != null || socket.destroyed) return;
+    if (at >= data.length) {
+      done();
+      return;
+    }
+    const byte = data.subarray(at, at + 1);
+    at++;
+    socket.write(byte, next);
+  };
+  next();
+}
+
+/** One byte every `everyMs`, Nagle off, until the data ends or the socket is gone; `wrote` after each. The timer is the caller's to clear. */
+export function writeTrickle(socket: Socket, data: Buffer, everyMs: number, wrote: () => void): NodeJS.Timeout {
+  socket.setNoDelay(true);
+  let at = 0;
+  const tick = (): void => {
+    if (socket.destroyed || at >= data.length) return;
+    socket.write(data.subarray(at, at + 1));
+    at++;
+    wrote();
+  };
+  tick();
+  return setInterval(tick, everyMs);
+}
+
+/**
+ * `prefix`, then `totalBytes` of `piece` repeated (each write after the previous one drained: at most
+ * one piece waits in wsgate's buffers), then `suffix`; `done` once the suffix is flushed. Stops when
+ * the socket is gone; a server that stops reading without ending the connection leaves it waiting.
+ */
+export function writeStreamed(socket: Socket, parts: { prefix: Buffer; piece: Buffer; totalBytes: number; suffix: Buffer }, done: () => void): void {
+  let left = parts.totalBytes;
+  socket.write(parts.prefix);
+  const pump = (): void => {
+    while (left > 0) {
+      if (socket.destroyed) return;
+      const n = Math.min(parts.piece.length, left);
+      left -= n;
+      if (!socket.write(n === parts.piece.length ? parts.piece : parts.piece.subarray(0, n))) {
+        socket.once('drain', pump);
+        return;
+      }
+    }
+    if (socket.destroyed) return;
+    socket.write(parts.suffix, (err) => {
+      if (err == null) done();
+    });
+  };
+  pump();
+}
