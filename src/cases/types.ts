@@ -186,6 +186,11 @@ export interface CaseSchedule {
    * the bytes it moves); the gate balances shards and schedules long cases first by it. Default 0.05.
    */
   readonly cost?: number;
+  /**
+   * A robustness case that lasts as long as the peer tolerates a stalled connection: its time limit
+   * is the run's `stall` budget plus maxSeconds (policy/case-limits.ts).
+   */
+  readonly stall?: boolean;
 }
 
 /**
