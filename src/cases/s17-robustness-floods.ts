@@ -93,7 +93,9 @@ const slowloris = attackCase({
   description: `An upgrade request head written one byte every ${bytes(B.slowlorisEveryMs)} ms, never ended (a padding header of an hour's bytes after the upgrade fields).`,
   expectation: `The server drops the connection (or answers an error such as 408) by a timeout of its own within the stall budget (--budget stall, default ${bytes(DEFAULT_BUDGETS.stallMs / 1000)} s; Node's http drops a stalled head after 60 to 90 s), and keeps serving. This case takes as long as the server's timeout.`,
   attack: { kind: 'probes', probes: [slowlorisProbe], judge: judgeSlowloris },
-  maxSeconds: DEFAULT_BUDGETS.stallMs / 1000 + 10,
+  // Its limit: the run's stall budget plus these seconds (policy/case-limits.ts).
+  maxSeconds: 10,
+  stall: true,
 });
 
 /** An upgrade request without its final empty line: complete fields, never a complete head. */

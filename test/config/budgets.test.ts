@@ -43,3 +43,20 @@ test('the CLI: a bad budget exits 2 with its line; a time factor doubles the bud
   // 18.3.1's refusal budget is 2,000 ms; time=3 makes it 6,000.
   assert.match(report.result, /budget 6,000 ms/);
 });
+
+test("a robustness case's time limit follows the budgets: times the time factor, beyond the stall budget", async () => {
+  const { caseTimeoutFor } = await import('../../src/policy/case-limits.js');
+  const { everyCase } = await import('../../src/cases/registry.js');
+  const byId = (id: string) => everyCase.find((c) => c.id === id) ?? assert.fail(`no case ${id}`);
+  const slowloris = byId('17.1.10');
+  const plain = { caseTimeout: null };
+  assert.equal(caseTimeoutFor(slowloris, plain), DEFAULT_BUDGETS.stallMs / 1000 + (slowloris.schedule?.maxSeconds ?? 0) + 5);
+  assert.equal(caseTimeoutFor(slowloris, { caseTimeout: null, budgets: parseBudgets(['stall=300s'], true) }), 300 + (slowloris.schedule?.maxSeconds ?? 0) + 5);
+  const bomb = byId('18.2.1');
+  const own = (bomb.schedule?.maxSeconds ?? 0) + 5;
+  assert.equal(caseTimeoutFor(bomb, plain), Math.max(30, own));
+  assert.equal(caseTimeoutFor(bomb, { caseTimeout: null, budgets: parseBudgets(['time=4'], true) }), Math.max(30, (bomb.schedule?.maxSeconds ?? 0) * 4 + 5));
+  // An Autobahn case ignores the budgets; --case-timeout overrides everything.
+  assert.equal(caseTimeoutFor(byId('9.1.6'), { caseTimeout: null, budgets: parseBudgets(['time=4'], true) }), caseTimeoutFor(byId('9.1.6'), plain));
+  assert.equal(caseTimeoutFor(slowloris, { caseTimeout: 7 }), 7);
+});

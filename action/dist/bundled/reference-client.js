@@ -3883,7 +3883,7 @@ var init_categories = __esm({
       "15.1": "Upgrade requests the server must refuse",
       "15.2": "permessage-deflate offers the server must decline",
       "15.3": "Frames the server must refuse",
-      "17.1": "Opening handshake: header values, lines and names that broke servers",
+      "17.1": "Opening handshake: header values, lines and names, floods and slow requests that broke servers",
       "17.2": "Frame headers: lengths a server must refuse at the header",
       "16.1": "Server under test: SETTINGS, extended CONNECT, stream ends, several streams, flow control, PING (RFC 8441)",
       "16.2": "Client under test: extended CONNECT, 2xx without Sec-WebSocket-Accept, stream ends, flow control, PING (RFC 8441)",
@@ -3996,9 +3996,9 @@ function hex(text) {
 function timeout(tag) {
   return { kind: "timeout", tag };
 }
-function wrongCodeFails(verdict2) {
-  if (verdict2.behaviorClose !== "WRONG CODE") return verdict2;
-  return { ...verdict2, behavior: "FAILED", result: verdict2.resultClose };
+function wrongCodeFails(verdict3) {
+  if (verdict3.behaviorClose !== "WRONG CODE") return verdict3;
+  return { ...verdict3, behavior: "FAILED", result: verdict3.resultClose };
 }
 var ID_PATTERN;
 var init_define = __esm({
@@ -4853,11 +4853,11 @@ function refusedClose(codes) {
   return { closedByMe: true, closeCode: codes, requireClean: false };
 }
 function informational(result) {
-  return (verdict2) => ({
-    ...verdict2,
+  return (verdict3) => ({
+    ...verdict3,
     behavior: Behavior.Informational,
     behaviorClose: CloseBehavior.Informational,
-    result: result(verdict2)
+    result: result(verdict3)
   });
 }
 function closeFirst(def) {
@@ -5152,10 +5152,10 @@ var init_limits = __esm({
 });
 
 // src/cases/s09-limits.ts
-function sizeName(bytes) {
-  if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
-  if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KiB`;
-  return `${bytes} bytes`;
+function sizeName(bytes2) {
+  if (bytes2 >= 1024 * 1024 && bytes2 % (1024 * 1024) === 0) return `${bytes2 / (1024 * 1024)} MiB`;
+  if (bytes2 >= 1024 && bytes2 % 1024 === 0) return `${bytes2 / 1024} KiB`;
+  return `${bytes2} bytes`;
 }
 function kindOf(binary) {
   return binary ? "binary" : "text";
@@ -5334,17 +5334,17 @@ var init_s10_misc = __esm({
           t.sendMessage(payload, { fragmentSize: FRAGMENT_SIZE });
           t.killAfter(10);
         },
-        adjust(verdict2, facts) {
-          if (!facts.connectionWasOpen) return { ...verdict2, behavior: Behavior.Failed, result: "WebSocket connection was never open" };
+        adjust(verdict3, facts) {
+          if (!facts.connectionWasOpen) return { ...verdict3, behavior: Behavior.Failed, result: "WebSocket connection was never open" };
           const sent = {
             [Opcode.Continuation]: facts.txFrameStats[String(Opcode.Continuation)],
             [Opcode.Text]: facts.txFrameStats[String(Opcode.Text)]
           };
           if (sent[Opcode.Continuation] === EXPECTED_TX_FRAMES[Opcode.Continuation] && sent[Opcode.Text] === EXPECTED_TX_FRAMES[Opcode.Text]) {
-            return verdict2;
+            return verdict3;
           }
           return {
-            ...verdict2,
+            ...verdict3,
             behavior: Behavior.Failed,
             result: `Frames transmitted ${pyDict(sent)} does not match what we expected ${pyDict(EXPECTED_TX_FRAMES)}.`
           };
@@ -5443,10 +5443,10 @@ var init_document = __esm({
     "use strict";
     init_sync_zlib();
     DocumentChunks = class {
-      constructor(bytes, chunkSize = 8192) {
-        this.bytes = bytes;
+      constructor(bytes2, chunkSize = 8192) {
+        this.bytes = bytes2;
         this.chunkSize = chunkSize;
-        if (bytes.length === 0) throw new RangeError("DocumentChunks: an empty document");
+        if (bytes2.length === 0) throw new RangeError("DocumentChunks: an empty document");
         if (!Number.isInteger(chunkSize) || chunkSize < 1) throw new RangeError(`DocumentChunks: chunk size ${chunkSize}`);
       }
       bytes;
@@ -5745,20 +5745,20 @@ ${start}
   push(xref(length));
   return exact("pdf", Buffer.concat(parts));
 }
-function codePointOffsets(bytes) {
+function codePointOffsets(bytes2) {
   let count2 = 0;
-  for (let i = 0; i < bytes.length; i++) if ((bytes[i] & 192) !== 128) count2++;
+  for (let i = 0; i < bytes2.length; i++) if ((bytes2[i] & 192) !== 128) count2++;
   const offsets = new Int32Array(count2 + 1);
   let k = 0;
-  for (let i = 0; i < bytes.length; i++) if ((bytes[i] & 192) !== 128) offsets[k++] = i;
-  offsets[k] = bytes.length;
+  for (let i = 0; i < bytes2.length; i++) if ((bytes2[i] & 192) !== 128) offsets[k++] = i;
+  offsets[k] = bytes2.length;
   return offsets;
 }
 function corpusFile(kind) {
   let file = cache.get(kind);
   if (file === void 0) {
-    const bytes = makers[kind]();
-    file = { kind, bytes, codePointOffsets: SLICED_AS_TEXT.has(kind) ? codePointOffsets(bytes) : null };
+    const bytes2 = makers[kind]();
+    file = { kind, bytes: bytes2, codePointOffsets: SLICED_AS_TEXT.has(kind) ? codePointOffsets(bytes2) : null };
     cache.set(kind, file);
   }
   return file;
@@ -6258,8 +6258,8 @@ function needsMet(needs, info) {
   return true;
 }
 function unimplementedUnlessScripted(needs) {
-  return (verdict2, facts) => {
-    if (facts.scriptedHandshake === true) return verdict2;
+  return (verdict3, facts) => {
+    if (facts.scriptedHandshake === true) return verdict3;
     return {
       behavior: Behavior.Unimplemented,
       result: needsText(needs),
@@ -6738,13 +6738,13 @@ function mustDecline(id, offer, what) {
       else t.setOutcome(Behavior.Ok, "The server declined the offer (its response has no permessage-deflate).");
       t.sendClose(CloseCode.Normal);
     },
-    adjust: (verdict2, facts) => {
+    adjust: (verdict3, facts) => {
       const status = statusOf2(facts.httpResponse);
       if (status === 101 && !facts.connectionWasOpen) {
         return judged(Behavior.Failed, "The server accepted the offer (its response names permessage-deflate).");
       }
       if (status !== 101) return judged(Behavior.NonStrict, status === null ? "The server closed the connection without a response instead of declining the offer." : `The server refused the handshake (HTTP ${status}) instead of declining the offer.`);
-      return { ...verdict2, behaviorClose: CloseBehavior.Ok, resultClose: "Connection was properly closed" };
+      return { ...verdict3, behaviorClose: CloseBehavior.Ok, resultClose: "Connection was properly closed" };
     }
   });
 }
@@ -6872,10 +6872,10 @@ var init_h2_frames = __esm({
 });
 
 // src/cases/h2-judging.ts
-function orderlyEnd(verdict2, facts) {
+function orderlyEnd(verdict3, facts) {
   const h2 = facts.h2;
-  if (h2 === void 0 || !facts.connectionWasOpen || verdict2.behaviorClose !== CloseBehavior.Ok && verdict2.behaviorClose !== CloseBehavior.Unclean) return verdict2;
-  const fail = (behaviorClose, resultClose) => ({ ...verdict2, behaviorClose, resultClose });
+  if (h2 === void 0 || !facts.connectionWasOpen || verdict3.behaviorClose !== CloseBehavior.Ok && verdict3.behaviorClose !== CloseBehavior.Unclean) return verdict3;
+  const fail = (behaviorClose, resultClose) => ({ ...verdict3, behaviorClose, resultClose });
   if (h2.peerReset !== null && h2.peerReset !== CANCEL) {
     return fail(CloseBehavior.WrongCode, `The peer reset the stream with RST_STREAM ${h2ErrorName(h2.peerReset)}; RFC 8441 \xA75 ends a WebSocket with END_STREAM (an abort with RST_STREAM CANCEL).`);
   }
@@ -6885,7 +6885,7 @@ function orderlyEnd(verdict2, facts) {
   if (!h2.peerEnded) {
     return fail(CloseBehavior.Unclean, `The peer never ended its side of the stream with END_STREAM; wsgate reset it${h2.ownReset === null ? "" : ` (${h2ErrorName(h2.ownReset)})`} after waiting. RFC 8441 \xA75: the orderly closure is END_STREAM.`);
   }
-  return verdict2;
+  return verdict3;
 }
 function failOutcome(t, why) {
   t.setOutcome(Behavior.Failed, why);
@@ -6935,8 +6935,8 @@ async function closeAll(ws) {
   const bad = ends.findIndex((e2) => !e2.peerEnded || e2.peerReset !== null);
   const e = ends[bad];
   if (e === void 0) return { verdict: CloseBehavior.Ok, text: `Each of the ${ws.length} streams ended with the server's END_STREAM after the closing handshake.` };
-  const verdict2 = e.peerReset !== null && e.peerReset !== CANCEL ? CloseBehavior.WrongCode : CloseBehavior.Unclean;
-  return { verdict: verdict2, text: `Stream ${bad + 1} did not end with the server's END_STREAM (${e.peerReset === null ? "none came" : `RST_STREAM ${h2ErrorName(e.peerReset)}`}); RFC 8441 \xA75: the orderly closure is END_STREAM.` };
+  const verdict3 = e.peerReset !== null && e.peerReset !== CANCEL ? CloseBehavior.WrongCode : CloseBehavior.Unclean;
+  return { verdict: verdict3, text: `Stream ${bad + 1} did not end with the server's END_STREAM (${e.peerReset === null ? "none came" : `RST_STREAM ${h2ErrorName(e.peerReset)}`}); RFC 8441 \xA75: the orderly closure is END_STREAM.` };
 }
 var NOT_JUDGED, settingsCases, closeCase, sessionCases, WINDOWED, streamCases, h2ServerCases;
 var init_s16_h2_server = __esm({
@@ -7403,7 +7403,7 @@ var init_attack_judges = __esm({
   }
 });
 
-// src/cases/s17-robustness-server.ts
+// src/cases/attack-case.ts
 function requestWith(normal, after, before = []) {
   const lines = [
     `GET ${normal.target} HTTP/1.1`,
@@ -7419,12 +7419,6 @@ function requestWith(normal, after, before = []) {
 \r
 `;
 }
-function fillerLines(n) {
-  const chars = "!#$%&'*+-.0123456789abcdefghijklmnopqrstuvwxyz^_`|~";
-  const width = n <= chars.length ** 2 ? 2 : 3;
-  const name = (i) => Array.from({ length: width }, (_, d) => chars[Math.floor(i / chars.length ** d) % chars.length]).join("");
-  return Array.from({ length: n }, (_, i) => `${name(i)}:x`);
-}
 function attackCase(spec) {
   return defineCase({
     id: spec.id,
@@ -7432,10 +7426,268 @@ function attackCase(spec) {
     expectation: `${spec.expectation} Afterwards the server still echoes a message on a fresh connection, and (when wsgate started it) its process is alive.`,
     expect: {},
     close: { closedByMe: false, closeCode: [CloseCode.ProtocolError, CloseCode.MessageTooBig], requireClean: false },
-    schedule: { maxSeconds: spec.maxSeconds, runsAlone: true, cost: spec.maxSeconds / 4 },
+    schedule: { maxSeconds: spec.maxSeconds, runsAlone: true, cost: spec.stall === true ? 90 : spec.maxSeconds / 4, ...spec.stall === true ? { stall: true } : {} },
     attack: spec.attack,
     run: () => void 0
   });
+}
+var init_attack_case = __esm({
+  "src/cases/attack-case.ts"() {
+    "use strict";
+    init_constants();
+    init_define();
+  }
+});
+
+// src/cases/data/floods.ts
+var FloodAdvisories, FloodBudgets, ClientFloodBudgets;
+var init_floods = __esm({
+  "src/cases/data/floods.ts"() {
+    "use strict";
+    FloodAdvisories = {
+      protocolBurst: {
+        id: "CVE-2021-32640 (GHSA-6fc8-4gx4-v693)",
+        what: "ws before 7.4.6 split Sec-WebSocket-Protocol with a regular expression quadratic in a run of spaces: a burst of such requests at the HTTP layer's largest size blocks the event loop for every other client"
+      },
+      extensionsBurst: {
+        id: "CVE-2020-7662 (GHSA-g78m-2chm-r7qv)",
+        what: "websocket-extensions before 0.1.4: an unclosed quoted parameter value of backslash pairs makes its parser backtrack; a burst of them starves the other clients"
+      },
+      largeHeaders: {
+        id: "CVE-2018-12121",
+        what: "Node.js before 6.15.0, 8.14.0, 10.14.0 and 11.3.0 kept up to 80 KB of headers per connection: requests with maximum-sized headers exhausted the heap (the limit became 8 KB, now 16 KB)"
+      },
+      bytewiseHead: {
+        id: "CVE-2023-43669",
+        what: "tungstenite before 0.20.1 parsed the whole handshake again on every read: a long header delivered in small pieces took minutes of CPU"
+      },
+      slowloris: {
+        id: "CVE-2018-12122",
+        what: "Node.js before 6.15.0, 8.14.0, 10.14.0 and 11.3.0 kept a connection whose request head arrived one byte at a time open forever (headersTimeout was added); Slowloris, CVE-2007-6750, against Apache"
+      },
+      halfOpen: {
+        id: "CVE-2007-6750",
+        what: "Apache HTTP Server 1.x and 2.x: many connections each holding a partial request head (Slowloris) took every worker, and no other client was served"
+      }
+    };
+    FloodBudgets = {
+      /** The normal client's wait for its 101 beside a burst or the half-open connections (ms, scaled). */
+      normalAnswerMs: 1e3,
+      /** Connections of a burst, each with one request at `burstBytes`. */
+      burstConnections: 16,
+      /** The header value's size in a burst: below Node's 16 KiB limit on a request head, with the other fields. */
+      burstBytes: 15e3,
+      /** How long a burst's requests, and the normal client beside them, are waited for (ms, scaled). */
+      burstWaitMs: 1e4,
+      /** The huge header's value: 20 MB, written in pieces of 64 KiB after the previous one drained. */
+      hugeHeader: { totalBytes: 20 * 1e3 * 1e3, pieceBytes: 64 * 1024 },
+      /** A server must refuse (an HTTP error or a drop) the huge header within this many ms of its first byte (scaled). */
+      hugeHeaderMs: 5e3,
+      /** The padding header of the request written one byte per packet, so re-parsing from the start shows (bytes). */
+      bytewisePadBytes: 4096,
+      /** The answer to a request written one byte per packet, after its last byte (ms, scaled). */
+      bytewiseAnswerMs: 1e3,
+      /** Slowloris: one byte of a request head that never ends, every this many ms; the `stall` budget bounds the wait. */
+      slowlorisEveryMs: 1e3,
+      /** Connections each holding a partial request head while a normal client connects. */
+      halfOpenConnections: 500
+    };
+    ClientFloodBudgets = {
+      /** Header lines of the 101 in 18.4.1. */
+      manyLines: 1e4,
+      /** The header value of 18.4.2: 8 MiB, written in pieces of 64 KiB, each after the previous one drained. */
+      hugeHeader: { totalBytes: 8 * 1024 * 1024, pieceBytes: 64 * 1024 },
+      /** A client completes (echoes) or fails the connection within this many seconds of the 101's first byte. */
+      settleWithinS: 5,
+      /** 18.4.4: one byte of the 101 every this many ms; the padding makes the head outlast any stall budget (an hour). */
+      trickleEveryMs: 1e3,
+      tricklePadBytes: 3600
+    };
+  }
+});
+
+// src/cases/flood-judges.ts
+function verdict2(behavior, result) {
+  return { behavior, result, behaviorClose: CloseBehavior.Ok, resultClose: "The attack does not judge the closing handshake." };
+}
+function crowdTold(crowd, hold) {
+  const answers = /* @__PURE__ */ new Map();
+  for (const p of crowd) {
+    const what = p.status !== null ? `HTTP ${p.status}` : p.ending !== "timeout" ? answerText(p) : hold ? "still open when wsgate closed it" : `no answer within ${millis(p.waitMs)}`;
+    answers.set(what, (answers.get(what) ?? 0) + 1);
+  }
+  return [...answers].map(([what, n]) => `${count(n)} ${what}`).join(", ");
+}
+function judgeCrowd(crowdText, facts, hold, budgets = DEFAULT_BUDGETS) {
+  const budget = scaledMs(FloodBudgets.normalAnswerMs, budgets);
+  const n = facts.normal;
+  const beside = `beside ${count(facts.crowd.length)} connections ${crowdText} (${count(facts.ready)} written when it connected; the crowd: ${crowdTold(facts.crowd, hold)})`;
+  if (n.status === null) return verdict2(Behavior.Failed, `The normal client got ${answerText(n)} within ${millis(n.waitMs)}, ${beside}.`);
+  if (n.status !== 101) return verdict2(Behavior.Failed, `The normal client was answered HTTP ${n.status} instead of 101, ${beside}.`);
+  const waited = n.answerMs ?? 0;
+  if (waited > budget) return verdict2(Behavior.Failed, `The normal client waited ${millis(waited)} for its 101 (budget ${millis(budget)}), ${beside}.`);
+  const hung = hold ? void 0 : facts.crowd.find((p) => p.status === null && p.ending === "timeout");
+  if (hung !== void 0) return verdict2(Behavior.Failed, `A request of the crowd got no answer within ${millis(hung.waitMs)}, ${beside}; the normal client's 101 came after ${millis(waited)}.`);
+  return verdict2(Behavior.Ok, `The normal client's 101 came ${millis(waited)} after its request (budget ${millis(budget)}), ${beside}.`);
+}
+function judgeHugeHeader(probes, budgets = DEFAULT_BUDGETS) {
+  const budget = scaledMs(FloodBudgets.hugeHeaderMs, budgets);
+  const p = probes[0];
+  if (p === void 0) return verdict2(Behavior.Failed, "The attack was not played.");
+  const read = `wsgate had written ${count(p.requestBytes)} of the request's bytes`;
+  if (p.status === 101) return verdict2(Behavior.Failed, `The server took ${p.label} and answered 101 after ${millis(p.elapsedMs)} (${read}): it has no limit on a request head.`);
+  if (p.ending === "timeout" && p.status === null) return verdict2(Behavior.Failed, `The server neither refused ${p.label} nor ended the connection within ${millis(p.waitMs)} (${read}).`);
+  if (p.ending === "refused") return verdict2(Behavior.Failed, `No connection: ${answerText(p)}.`);
+  const how = p.status === null ? `dropped the connection (${p.ending === "reset" ? "reset" : "closed"}) with no answer` : `answered HTTP ${p.status}`;
+  if (p.status !== null && p.status < 400) return verdict2(Behavior.Failed, `The server ${how} to ${p.label}, not an error status, after ${millis(p.elapsedMs)} (${read}).`);
+  if (p.elapsedMs > budget) return verdict2(Behavior.Failed, `The server ${how} only ${millis(p.elapsedMs)} after the request began (budget ${millis(budget)}; ${read}).`);
+  return verdict2(Behavior.Ok, `The server ${how} ${millis(p.elapsedMs)} after the request began (budget ${millis(budget)}): ${read} when it refused ${p.label}.`);
+}
+function judgeBytewise(probes, budgets = DEFAULT_BUDGETS) {
+  const budget = scaledMs(FloodBudgets.bytewiseAnswerMs, budgets);
+  const p = probes[0];
+  if (p === void 0) return verdict2(Behavior.Failed, "The attack was not played.");
+  const what = `${p.label} (${count(p.requestBytes)} bytes written, one per packet)`;
+  if (p.status !== 101) return verdict2(Behavior.Failed, `${what}: ${answerText(p)} instead of 101 within ${millis(p.waitMs)} of its last byte.`);
+  const ms = p.answerMs ?? 0;
+  if (ms > budget) return verdict2(Behavior.Failed, `${what}: the 101 came ${millis(ms)} after the last byte (budget ${millis(budget)}).`);
+  return verdict2(Behavior.Ok, `${what}: the 101 came ${millis(ms)} after the last byte (budget ${millis(budget)}); the whole request took ${millis(p.elapsedMs)}.`);
+}
+function judgeSlowloris(probes, budgets = DEFAULT_BUDGETS) {
+  const p = probes[0];
+  if (p === void 0) return verdict2(Behavior.Failed, "The attack was not played.");
+  const budget = `stall budget ${millis(budgets.stallMs)}`;
+  if (p.ending === "refused") return verdict2(Behavior.Failed, `No connection: ${answerText(p)}.`);
+  if (p.ending === "timeout" && p.status === null) {
+    return verdict2(Behavior.Failed, `The server still held the connection ${millis(p.waitMs)} after the request began (${budget}), ${count(p.requestBytes)} bytes trickled: it never times out a stalled request head.`);
+  }
+  const how = p.status === null ? `dropped the connection (${p.ending === "reset" ? "reset" : "closed"})` : `answered HTTP ${p.status}`;
+  return verdict2(Behavior.Ok, `The server ${how} ${millis(p.elapsedMs)} after the request began (${budget}), ${count(p.requestBytes)} bytes trickled.`);
+}
+var init_flood_judges = __esm({
+  "src/cases/flood-judges.ts"() {
+    "use strict";
+    init_verdicts();
+    init_attack_judges();
+    init_budgets();
+    init_floods();
+  }
+});
+
+// src/cases/s17-robustness-floods.ts
+function burst(id, shape, advisory, rfc) {
+  const s = SHAPES[shape];
+  const value = s.value(B.burstBytes);
+  const crowdText = `each with a ${bytes(B.burstBytes)}-byte ${s.header}`;
+  const attack = {
+    kind: "crowd",
+    connections: B.burstConnections,
+    crowd: { label: `${s.header} of ${bytes(B.burstBytes)} bytes`, size: B.burstBytes, waitMs: B.burstWaitMs, request: (normal) => requestWith(normal, [[s.header, value]]) },
+    hold: false,
+    normalWaitMs: B.burstWaitMs,
+    judge: (facts, budgets) => judgeCrowd(crowdText, facts, false, budgets)
+  };
+  return attackCase({
+    id,
+    advisory,
+    rfc,
+    description: `${B.burstConnections} upgrade requests at once, on parallel connections, each with a ${s.header} of ${bytes(B.burstBytes)} bytes (${s.words}: below Node's 16 KiB limit on a request head); once they are written, a normal client's upgrade request, timed.`,
+    expectation: `The normal client's 101 comes within ${bytes(B.normalAnswerMs)} ms of its request, and every request of the burst is answered (101 or an HTTP error).`,
+    attack,
+    maxSeconds: 40
+  });
+}
+function endlessHead(normal) {
+  return requestWith(normal, [["X-Wsgate-Pad", "a".repeat(3600)]]).replace(/\r\n\r\n$/, "");
+}
+function partialHead(normal) {
+  return requestWith(normal, []).replace(/\r\n$/, "");
+}
+var B, bytes, SHAPES, hugeHeader, bytewise, slowlorisProbe, slowloris, halfOpen, floodServerCases;
+var init_s17_robustness_floods = __esm({
+  "src/cases/s17-robustness-floods.ts"() {
+    "use strict";
+    init_budgets();
+    init_floods();
+    init_flood_judges();
+    init_attack_case();
+    B = FloodBudgets;
+    bytes = (n) => n.toLocaleString("en-US");
+    SHAPES = {
+      protocol: { header: "Sec-WebSocket-Protocol", value: (n) => `b${" ".repeat(n)}x`, words: "'b', spaces, 'x'" },
+      extensions: { header: "Sec-WebSocket-Extensions", value: (n) => `a; b="${"\\c".repeat(Math.ceil(n / 2))}`, words: 'a; b=" and backslash-c pairs, never closed' }
+    };
+    hugeHeader = attackCase({
+      id: "17.1.8",
+      advisory: FloodAdvisories.largeHeaders,
+      rfc: "RFC 7230 \xA73.2.5, RFC 6455 \xA74.2.1",
+      description: `A normal upgrade request with one more header line whose value is ${bytes(B.hugeHeader.totalBytes)} bytes, streamed in pieces of ${bytes(B.hugeHeader.pieceBytes)} bytes, each after the previous one drained, until the server answers or ends the connection.`,
+      expectation: `The server refuses the request (431, 400 or 413, or a dropped connection) within ${bytes(B.hugeHeaderMs)} ms of its first byte, long before its end, and keeps serving.`,
+      attack: {
+        kind: "probes",
+        probes: [{ label: `a ${bytes(B.hugeHeader.totalBytes / 1e6)} MB header`, size: B.hugeHeader.totalBytes, waitMs: 2 * B.hugeHeaderMs, delivery: { kind: "streamed", header: "X-Wsgate-Pad", ...B.hugeHeader } }],
+        judge: judgeHugeHeader
+      },
+      maxSeconds: 20
+    });
+    bytewise = attackCase({
+      id: "17.1.9",
+      advisory: FloodAdvisories.bytewiseHead,
+      rfc: "RFC 7230 \xA73, RFC 6455 \xA74.1",
+      description: `A normal upgrade request with a header of ${bytes(B.bytewisePadBytes)} bytes (X-Wsgate-Pad), written one byte per TCP write, each after the previous one was flushed, Nagle off.`,
+      expectation: `The server answers 101 within ${bytes(B.bytewiseAnswerMs)} ms of the request's last byte (a parser that reads the head again from its start on every packet takes time quadratic in its length).`,
+      attack: {
+        kind: "probes",
+        probes: [{ label: `a request of ${bytes(B.bytewisePadBytes)}-byte padding`, size: B.bytewisePadBytes, waitMs: 5e3, request: (normal) => requestWith(normal, [["X-Wsgate-Pad", "a".repeat(B.bytewisePadBytes)]]), delivery: { kind: "bytewise" } }],
+        judge: judgeBytewise
+      },
+      maxSeconds: 20
+    });
+    slowlorisProbe = { label: "a request head trickled one byte per second", size: 0, waitMs: DEFAULT_BUDGETS.stallMs, request: endlessHead, delivery: { kind: "trickle", everyMs: B.slowlorisEveryMs } };
+    slowloris = attackCase({
+      id: "17.1.10",
+      advisory: FloodAdvisories.slowloris,
+      rfc: "RFC 7230 \xA76.5, RFC 6455 \xA710.1",
+      description: `An upgrade request head written one byte every ${bytes(B.slowlorisEveryMs)} ms, never ended (a padding header of an hour's bytes after the upgrade fields).`,
+      expectation: `The server drops the connection (or answers an error such as 408) by a timeout of its own within the stall budget (--budget stall, default ${bytes(DEFAULT_BUDGETS.stallMs / 1e3)} s; Node's http drops a stalled head after 60 to 90 s), and keeps serving. This case takes as long as the server's timeout.`,
+      attack: { kind: "probes", probes: [slowlorisProbe], judge: judgeSlowloris },
+      // Its limit: the run's stall budget plus these seconds (policy/case-limits.ts).
+      maxSeconds: 10,
+      stall: true
+    });
+    halfOpen = attackCase({
+      id: "17.1.11",
+      advisory: FloodAdvisories.halfOpen,
+      rfc: "RFC 6455 \xA710.1, RFC 7230 \xA76.5",
+      description: `${bytes(B.halfOpenConnections)} connections at once, each with an upgrade request whose final empty line never comes, held open; then a normal client's upgrade request, timed; then wsgate closes the ${bytes(B.halfOpenConnections)}.`,
+      expectation: `The normal client's 101 comes within ${bytes(B.normalAnswerMs)} ms of its request, whatever the half-open connections hold.`,
+      attack: {
+        kind: "crowd",
+        connections: B.halfOpenConnections,
+        crowd: { label: "a partial request head", size: 0, waitMs: 3e4, request: partialHead },
+        hold: true,
+        normalWaitMs: 5e3,
+        judge: (facts, budgets) => judgeCrowd("each holding a partial request head", facts, true, budgets)
+      },
+      maxSeconds: 40
+    });
+    floodServerCases = [
+      burst("17.1.6", "protocol", FloodAdvisories.protocolBurst, "RFC 6455 \xA74.1, \xA711.3.4"),
+      burst("17.1.7", "extensions", FloodAdvisories.extensionsBurst, "RFC 6455 \xA79.1, RFC 7230 \xA73.2.6"),
+      hugeHeader,
+      bytewise,
+      slowloris,
+      halfOpen
+    ];
+  }
+});
+
+// src/cases/s17-robustness-server.ts
+function fillerLines(n) {
+  const chars = "!#$%&'*+-.0123456789abcdefghijklmnopqrstuvwxyz^_`|~";
+  const width = n <= chars.length ** 2 ? 2 : 3;
+  const name = (i) => Array.from({ length: width }, (_, d) => chars[Math.floor(i / chars.length ** d) % chars.length]).join("");
+  return Array.from({ length: n }, (_, i) => `${name(i)}:x`);
 }
 function growth(header, value) {
   return { kind: "growth", header, value, sizes: ServerBudgets.growthSizes, stopAfterMs: ServerBudgets.answerMs, judge: (facts, budgets) => judgeGrowth(header, facts, budgets) };
@@ -7463,10 +7715,11 @@ var LIVENESS_TEXT, protocolGrowth, extensionsGrowth, PROTOTYPE_NAMES, prototypeN
 var init_s17_robustness_server = __esm({
   "src/cases/s17-robustness-server.ts"() {
     "use strict";
-    init_constants();
     init_attack_judges();
     init_attacks();
+    init_attack_case();
     init_define();
+    init_s17_robustness_floods();
     LIVENESS_TEXT = "wsgate liveness check.";
     protocolGrowth = attackCase({
       id: "17.1.1",
@@ -7524,6 +7777,7 @@ var init_s17_robustness_server = __esm({
       headerLines("17.1.3", 2e3),
       headerLines("17.1.4", 1e4),
       prototypeNames,
+      ...floodServerCases,
       topBitLengths,
       declaredGigabyte
     ];
@@ -7696,19 +7950,19 @@ function windowBitsCase(id, param, bits) {
       else t.setOutcome(Behavior.Failed, `The client echoed a message other than the one sent (${binary ? "binary" : "text"}, ${data.length} bytes).`);
       t.sendClose(CloseCode.Normal);
     },
-    adjust(verdict2, facts) {
-      const scripted = unimplementedUnlessScripted("deflate-offer")(verdict2, facts);
-      if (scripted !== verdict2) return scripted;
-      return judgeRefusal(verdict2);
+    adjust(verdict3, facts) {
+      const scripted = unimplementedUnlessScripted("deflate-offer")(verdict3, facts);
+      if (scripted !== verdict3) return scripted;
+      return judgeRefusal(verdict3);
     }
   });
 }
-function judgeRefusal(verdict2) {
-  if (verdict2.result === ACCEPTED) return { ...verdict2, behaviorClose: CloseBehavior.Ok, resultClose: "Not judged: the client took the response; wsgate closed after the echo." };
-  if (verdict2.result === REFUSED && verdict2.behaviorClose === CloseBehavior.Failed) {
-    return { ...verdict2, behavior: Behavior.Failed, result: `The client neither refused the response nor echoed the compressed message within ${REFUSE_WITHIN_S} s.` };
+function judgeRefusal(verdict3) {
+  if (verdict3.result === ACCEPTED) return { ...verdict3, behaviorClose: CloseBehavior.Ok, resultClose: "Not judged: the client took the response; wsgate closed after the echo." };
+  if (verdict3.result === REFUSED && verdict3.behaviorClose === CloseBehavior.Failed) {
+    return { ...verdict3, behavior: Behavior.Failed, result: `The client neither refused the response nor echoed the compressed message within ${REFUSE_WITHIN_S} s.` };
   }
-  return verdict2;
+  return verdict3;
 }
 function sendBomb(t, fragmented) {
   const writes = BOMB.pieces / BOMB.piecesPerWrite;
@@ -7739,12 +7993,14 @@ function bombCase(id, fragmented) {
     deflate: (offers) => acceptOffer(acceptFirstOffer, offers),
     run(t) {
       if (!t.deflateActive) {
-        unimplemented(t, "permessage-deflate was not negotiated (the client offered none).");
+        t.sendClose(CloseCode.Normal);
         return;
       }
       sendBomb(t, fragmented);
       t.killAfter(BOMB.refuseWithinS);
     },
+    // A client that offered no permessage-deflate is not judged: the bomb was never sent.
+    adjust: (verdict3, facts) => facts.deflateActive === true ? verdict3 : NO_DEFLATE,
     onMessage(t, _data, binary, length) {
       t.record({ kind: "message", data: Buffer.alloc(0), binary });
       t.setOutcome(Behavior.Failed, `The client echoed a message of ${length} bytes: it took the bomb.`);
@@ -7752,7 +8008,7 @@ function bombCase(id, fragmented) {
     }
   });
 }
-var RSV12, COMPRESSED_PROBE, REFUSED, ACCEPTED, windowBitsCases, bombCases, lengthCases2, robustnessClientCases;
+var RSV12, COMPRESSED_PROBE, REFUSED, ACCEPTED, windowBitsCases, NO_DEFLATE, bombCases, lengthCases2, robustnessClientCases;
 var init_s18_robustness_client = __esm({
   "src/cases/s18-robustness-client.ts"() {
     "use strict";
@@ -7772,6 +8028,12 @@ var init_s18_robustness_client = __esm({
     REFUSED = "The client refused the response: it ended the connection without echoing the compressed message.";
     ACCEPTED = "The client took the response and inflated the compressed message (its echo matches).";
     windowBitsCases = WINDOW_BITS_ROWS.map((row, i) => windowBitsCase(`18.1.${i + 1}`, row.param, row.bits));
+    NO_DEFLATE = {
+      behavior: Behavior.Unimplemented,
+      result: "permessage-deflate was not negotiated (the client offered none): the bomb was not sent.",
+      behaviorClose: CloseBehavior.Ok,
+      resultClose: "Not judged: the case does not apply to this client."
+    };
     bombCases = [bombCase("18.2.1", false), bombCase("18.2.2", true)];
     lengthCases2 = [
       defineCase({

@@ -5307,16 +5307,16 @@ function cleanEnum(obj) {
 }
 function base64ToUint8Array(base643) {
   const binaryString = atob(base643);
-  const bytes2 = new Uint8Array(binaryString.length);
+  const bytes3 = new Uint8Array(binaryString.length);
   for (let i2 = 0; i2 < binaryString.length; i2++) {
-    bytes2[i2] = binaryString.charCodeAt(i2);
+    bytes3[i2] = binaryString.charCodeAt(i2);
   }
-  return bytes2;
+  return bytes3;
 }
-function uint8ArrayToBase64(bytes2) {
+function uint8ArrayToBase64(bytes3) {
   let binaryString = "";
-  for (let i2 = 0; i2 < bytes2.length; i2++) {
-    binaryString += String.fromCharCode(bytes2[i2]);
+  for (let i2 = 0; i2 < bytes3.length; i2++) {
+    binaryString += String.fromCharCode(bytes3[i2]);
   }
   return btoa(binaryString);
 }
@@ -5325,22 +5325,22 @@ function base64urlToUint8Array(base64url3) {
   const padding = "=".repeat((4 - base643.length % 4) % 4);
   return base64ToUint8Array(base643 + padding);
 }
-function uint8ArrayToBase64url(bytes2) {
-  return uint8ArrayToBase64(bytes2).replace(/\+/g, "-").replace(/\//g, "_").replace(/=/g, "");
+function uint8ArrayToBase64url(bytes3) {
+  return uint8ArrayToBase64(bytes3).replace(/\+/g, "-").replace(/\//g, "_").replace(/=/g, "");
 }
 function hexToUint8Array(hex4) {
   const cleanHex = hex4.replace(/^0x/, "");
   if (cleanHex.length % 2 !== 0) {
     throw new Error("Invalid hex string length");
   }
-  const bytes2 = new Uint8Array(cleanHex.length / 2);
+  const bytes3 = new Uint8Array(cleanHex.length / 2);
   for (let i2 = 0; i2 < cleanHex.length; i2 += 2) {
-    bytes2[i2 / 2] = Number.parseInt(cleanHex.slice(i2, i2 + 2), 16);
+    bytes3[i2 / 2] = Number.parseInt(cleanHex.slice(i2, i2 + 2), 16);
   }
-  return bytes2;
+  return bytes3;
 }
-function uint8ArrayToHex(bytes2) {
-  return Array.from(bytes2).map((b) => b.toString(16).padStart(2, "0")).join("");
+function uint8ArrayToHex(bytes3) {
+  return Array.from(bytes3).map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 function members(proto, table) {
   for (const key in table) {
@@ -25224,7 +25224,7 @@ var init_categories = __esm({
       "15.1": "Upgrade requests the server must refuse",
       "15.2": "permessage-deflate offers the server must decline",
       "15.3": "Frames the server must refuse",
-      "17.1": "Opening handshake: header values, lines and names that broke servers",
+      "17.1": "Opening handshake: header values, lines and names, floods and slow requests that broke servers",
       "17.2": "Frame headers: lengths a server must refuse at the header",
       "16.1": "Server under test: SETTINGS, extended CONNECT, stream ends, several streams, flow control, PING (RFC 8441)",
       "16.2": "Client under test: extended CONNECT, 2xx without Sec-WebSocket-Accept, stream ends, flow control, PING (RFC 8441)",
@@ -25337,9 +25337,9 @@ function hex3(text) {
 function timeout(tag) {
   return { kind: "timeout", tag };
 }
-function wrongCodeFails(verdict2) {
-  if (verdict2.behaviorClose !== "WRONG CODE") return verdict2;
-  return { ...verdict2, behavior: "FAILED", result: verdict2.resultClose };
+function wrongCodeFails(verdict3) {
+  if (verdict3.behaviorClose !== "WRONG CODE") return verdict3;
+  return { ...verdict3, behavior: "FAILED", result: verdict3.resultClose };
 }
 var ID_PATTERN;
 var init_define = __esm({
@@ -26199,11 +26199,11 @@ function refusedClose(codes) {
   return { closedByMe: true, closeCode: codes, requireClean: false };
 }
 function informational(result) {
-  return (verdict2) => ({
-    ...verdict2,
+  return (verdict3) => ({
+    ...verdict3,
     behavior: Behavior.Informational,
     behaviorClose: CloseBehavior.Informational,
-    result: result(verdict2)
+    result: result(verdict3)
   });
 }
 function closeFirst(def) {
@@ -26498,10 +26498,10 @@ var init_limits = __esm({
 });
 
 // src/cases/s09-limits.ts
-function sizeName(bytes2) {
-  if (bytes2 >= 1024 * 1024 && bytes2 % (1024 * 1024) === 0) return `${bytes2 / (1024 * 1024)} MiB`;
-  if (bytes2 >= 1024 && bytes2 % 1024 === 0) return `${bytes2 / 1024} KiB`;
-  return `${bytes2} bytes`;
+function sizeName(bytes3) {
+  if (bytes3 >= 1024 * 1024 && bytes3 % (1024 * 1024) === 0) return `${bytes3 / (1024 * 1024)} MiB`;
+  if (bytes3 >= 1024 && bytes3 % 1024 === 0) return `${bytes3 / 1024} KiB`;
+  return `${bytes3} bytes`;
 }
 function kindOf(binary) {
   return binary ? "binary" : "text";
@@ -26680,17 +26680,17 @@ var init_s10_misc = __esm({
           t.sendMessage(payload, { fragmentSize: FRAGMENT_SIZE });
           t.killAfter(10);
         },
-        adjust(verdict2, facts) {
-          if (!facts.connectionWasOpen) return { ...verdict2, behavior: Behavior.Failed, result: "WebSocket connection was never open" };
+        adjust(verdict3, facts) {
+          if (!facts.connectionWasOpen) return { ...verdict3, behavior: Behavior.Failed, result: "WebSocket connection was never open" };
           const sent = {
             [Opcode.Continuation]: facts.txFrameStats[String(Opcode.Continuation)],
             [Opcode.Text]: facts.txFrameStats[String(Opcode.Text)]
           };
           if (sent[Opcode.Continuation] === EXPECTED_TX_FRAMES[Opcode.Continuation] && sent[Opcode.Text] === EXPECTED_TX_FRAMES[Opcode.Text]) {
-            return verdict2;
+            return verdict3;
           }
           return {
-            ...verdict2,
+            ...verdict3,
             behavior: Behavior.Failed,
             result: `Frames transmitted ${pyDict(sent)} does not match what we expected ${pyDict(EXPECTED_TX_FRAMES)}.`
           };
@@ -26789,10 +26789,10 @@ var init_document = __esm({
     "use strict";
     init_sync_zlib();
     DocumentChunks = class {
-      constructor(bytes2, chunkSize = 8192) {
-        this.bytes = bytes2;
+      constructor(bytes3, chunkSize = 8192) {
+        this.bytes = bytes3;
         this.chunkSize = chunkSize;
-        if (bytes2.length === 0) throw new RangeError("DocumentChunks: an empty document");
+        if (bytes3.length === 0) throw new RangeError("DocumentChunks: an empty document");
         if (!Number.isInteger(chunkSize) || chunkSize < 1) throw new RangeError(`DocumentChunks: chunk size ${chunkSize}`);
       }
       bytes;
@@ -27091,20 +27091,20 @@ ${start}
   push(xref(length));
   return exact("pdf", Buffer.concat(parts));
 }
-function codePointOffsets(bytes2) {
+function codePointOffsets(bytes3) {
   let count5 = 0;
-  for (let i2 = 0; i2 < bytes2.length; i2++) if ((bytes2[i2] & 192) !== 128) count5++;
+  for (let i2 = 0; i2 < bytes3.length; i2++) if ((bytes3[i2] & 192) !== 128) count5++;
   const offsets = new Int32Array(count5 + 1);
   let k = 0;
-  for (let i2 = 0; i2 < bytes2.length; i2++) if ((bytes2[i2] & 192) !== 128) offsets[k++] = i2;
-  offsets[k] = bytes2.length;
+  for (let i2 = 0; i2 < bytes3.length; i2++) if ((bytes3[i2] & 192) !== 128) offsets[k++] = i2;
+  offsets[k] = bytes3.length;
   return offsets;
 }
 function corpusFile(kind) {
   let file2 = cache.get(kind);
   if (file2 === void 0) {
-    const bytes2 = makers[kind]();
-    file2 = { kind, bytes: bytes2, codePointOffsets: SLICED_AS_TEXT.has(kind) ? codePointOffsets(bytes2) : null };
+    const bytes3 = makers[kind]();
+    file2 = { kind, bytes: bytes3, codePointOffsets: SLICED_AS_TEXT.has(kind) ? codePointOffsets(bytes3) : null };
     cache.set(kind, file2);
   }
   return file2;
@@ -27604,8 +27604,8 @@ function needsMet(needs, info) {
   return true;
 }
 function unimplementedUnlessScripted(needs) {
-  return (verdict2, facts) => {
-    if (facts.scriptedHandshake === true) return verdict2;
+  return (verdict3, facts) => {
+    if (facts.scriptedHandshake === true) return verdict3;
     return {
       behavior: Behavior.Unimplemented,
       result: needsText(needs),
@@ -28084,13 +28084,13 @@ function mustDecline(id, offer, what) {
       else t.setOutcome(Behavior.Ok, "The server declined the offer (its response has no permessage-deflate).");
       t.sendClose(CloseCode.Normal);
     },
-    adjust: (verdict2, facts) => {
+    adjust: (verdict3, facts) => {
       const status = statusOf(facts.httpResponse);
       if (status === 101 && !facts.connectionWasOpen) {
         return judged(Behavior.Failed, "The server accepted the offer (its response names permessage-deflate).");
       }
       if (status !== 101) return judged(Behavior.NonStrict, status === null ? "The server closed the connection without a response instead of declining the offer." : `The server refused the handshake (HTTP ${status}) instead of declining the offer.`);
-      return { ...verdict2, behaviorClose: CloseBehavior.Ok, resultClose: "Connection was properly closed" };
+      return { ...verdict3, behaviorClose: CloseBehavior.Ok, resultClose: "Connection was properly closed" };
     }
   });
 }
@@ -28305,9 +28305,9 @@ function hpackLiteral(name, value) {
 function hpackBlock(fields) {
   return Buffer.concat(fields.map(([n2, v]) => hpackLiteral(n2, v)));
 }
-function huffmanDigits(bytes2) {
+function huffmanDigits(bytes3) {
   let bits = "";
-  for (const b of bytes2) bits += b.toString(2).padStart(8, "0");
+  for (const b of bytes3) bits += b.toString(2).padStart(8, "0");
   let out = "";
   let i2 = 0;
   outer: while (i2 < bits.length) {
@@ -28403,10 +28403,10 @@ var init_h2_frames = __esm({
 });
 
 // src/cases/h2-judging.ts
-function orderlyEnd(verdict2, facts) {
+function orderlyEnd(verdict3, facts) {
   const h22 = facts.h2;
-  if (h22 === void 0 || !facts.connectionWasOpen || verdict2.behaviorClose !== CloseBehavior.Ok && verdict2.behaviorClose !== CloseBehavior.Unclean) return verdict2;
-  const fail3 = (behaviorClose, resultClose) => ({ ...verdict2, behaviorClose, resultClose });
+  if (h22 === void 0 || !facts.connectionWasOpen || verdict3.behaviorClose !== CloseBehavior.Ok && verdict3.behaviorClose !== CloseBehavior.Unclean) return verdict3;
+  const fail3 = (behaviorClose, resultClose) => ({ ...verdict3, behaviorClose, resultClose });
   if (h22.peerReset !== null && h22.peerReset !== CANCEL) {
     return fail3(CloseBehavior.WrongCode, `The peer reset the stream with RST_STREAM ${h2ErrorName(h22.peerReset)}; RFC 8441 \xA75 ends a WebSocket with END_STREAM (an abort with RST_STREAM CANCEL).`);
   }
@@ -28416,7 +28416,7 @@ function orderlyEnd(verdict2, facts) {
   if (!h22.peerEnded) {
     return fail3(CloseBehavior.Unclean, `The peer never ended its side of the stream with END_STREAM; wsgate reset it${h22.ownReset === null ? "" : ` (${h2ErrorName(h22.ownReset)})`} after waiting. RFC 8441 \xA75: the orderly closure is END_STREAM.`);
   }
-  return verdict2;
+  return verdict3;
 }
 function failOutcome(t, why) {
   t.setOutcome(Behavior.Failed, why);
@@ -28466,8 +28466,8 @@ async function closeAll(ws) {
   const bad = ends.findIndex((e2) => !e2.peerEnded || e2.peerReset !== null);
   const e = ends[bad];
   if (e === void 0) return { verdict: CloseBehavior.Ok, text: `Each of the ${ws.length} streams ended with the server's END_STREAM after the closing handshake.` };
-  const verdict2 = e.peerReset !== null && e.peerReset !== CANCEL ? CloseBehavior.WrongCode : CloseBehavior.Unclean;
-  return { verdict: verdict2, text: `Stream ${bad + 1} did not end with the server's END_STREAM (${e.peerReset === null ? "none came" : `RST_STREAM ${h2ErrorName(e.peerReset)}`}); RFC 8441 \xA75: the orderly closure is END_STREAM.` };
+  const verdict3 = e.peerReset !== null && e.peerReset !== CANCEL ? CloseBehavior.WrongCode : CloseBehavior.Unclean;
+  return { verdict: verdict3, text: `Stream ${bad + 1} did not end with the server's END_STREAM (${e.peerReset === null ? "none came" : `RST_STREAM ${h2ErrorName(e.peerReset)}`}); RFC 8441 \xA75: the orderly closure is END_STREAM.` };
 }
 var NOT_JUDGED, settingsCases, closeCase, sessionCases, WINDOWED, streamCases, h2ServerCases;
 var init_s16_h2_server = __esm({
@@ -28934,7 +28934,7 @@ var init_attack_judges = __esm({
   }
 });
 
-// src/cases/s17-robustness-server.ts
+// src/cases/attack-case.ts
 function requestWith(normal, after, before = []) {
   const lines = [
     `GET ${normal.target} HTTP/1.1`,
@@ -28950,12 +28950,6 @@ function requestWith(normal, after, before = []) {
 \r
 `;
 }
-function fillerLines(n2) {
-  const chars = "!#$%&'*+-.0123456789abcdefghijklmnopqrstuvwxyz^_`|~";
-  const width = n2 <= chars.length ** 2 ? 2 : 3;
-  const name = (i2) => Array.from({ length: width }, (_, d) => chars[Math.floor(i2 / chars.length ** d) % chars.length]).join("");
-  return Array.from({ length: n2 }, (_, i2) => `${name(i2)}:x`);
-}
 function attackCase(spec) {
   return defineCase({
     id: spec.id,
@@ -28963,10 +28957,268 @@ function attackCase(spec) {
     expectation: `${spec.expectation} Afterwards the server still echoes a message on a fresh connection, and (when wsgate started it) its process is alive.`,
     expect: {},
     close: { closedByMe: false, closeCode: [CloseCode.ProtocolError, CloseCode.MessageTooBig], requireClean: false },
-    schedule: { maxSeconds: spec.maxSeconds, runsAlone: true, cost: spec.maxSeconds / 4 },
+    schedule: { maxSeconds: spec.maxSeconds, runsAlone: true, cost: spec.stall === true ? 90 : spec.maxSeconds / 4, ...spec.stall === true ? { stall: true } : {} },
     attack: spec.attack,
     run: () => void 0
   });
+}
+var init_attack_case = __esm({
+  "src/cases/attack-case.ts"() {
+    "use strict";
+    init_constants();
+    init_define();
+  }
+});
+
+// src/cases/data/floods.ts
+var FloodAdvisories, FloodBudgets, ClientFloodBudgets;
+var init_floods = __esm({
+  "src/cases/data/floods.ts"() {
+    "use strict";
+    FloodAdvisories = {
+      protocolBurst: {
+        id: "CVE-2021-32640 (GHSA-6fc8-4gx4-v693)",
+        what: "ws before 7.4.6 split Sec-WebSocket-Protocol with a regular expression quadratic in a run of spaces: a burst of such requests at the HTTP layer's largest size blocks the event loop for every other client"
+      },
+      extensionsBurst: {
+        id: "CVE-2020-7662 (GHSA-g78m-2chm-r7qv)",
+        what: "websocket-extensions before 0.1.4: an unclosed quoted parameter value of backslash pairs makes its parser backtrack; a burst of them starves the other clients"
+      },
+      largeHeaders: {
+        id: "CVE-2018-12121",
+        what: "Node.js before 6.15.0, 8.14.0, 10.14.0 and 11.3.0 kept up to 80 KB of headers per connection: requests with maximum-sized headers exhausted the heap (the limit became 8 KB, now 16 KB)"
+      },
+      bytewiseHead: {
+        id: "CVE-2023-43669",
+        what: "tungstenite before 0.20.1 parsed the whole handshake again on every read: a long header delivered in small pieces took minutes of CPU"
+      },
+      slowloris: {
+        id: "CVE-2018-12122",
+        what: "Node.js before 6.15.0, 8.14.0, 10.14.0 and 11.3.0 kept a connection whose request head arrived one byte at a time open forever (headersTimeout was added); Slowloris, CVE-2007-6750, against Apache"
+      },
+      halfOpen: {
+        id: "CVE-2007-6750",
+        what: "Apache HTTP Server 1.x and 2.x: many connections each holding a partial request head (Slowloris) took every worker, and no other client was served"
+      }
+    };
+    FloodBudgets = {
+      /** The normal client's wait for its 101 beside a burst or the half-open connections (ms, scaled). */
+      normalAnswerMs: 1e3,
+      /** Connections of a burst, each with one request at `burstBytes`. */
+      burstConnections: 16,
+      /** The header value's size in a burst: below Node's 16 KiB limit on a request head, with the other fields. */
+      burstBytes: 15e3,
+      /** How long a burst's requests, and the normal client beside them, are waited for (ms, scaled). */
+      burstWaitMs: 1e4,
+      /** The huge header's value: 20 MB, written in pieces of 64 KiB after the previous one drained. */
+      hugeHeader: { totalBytes: 20 * 1e3 * 1e3, pieceBytes: 64 * 1024 },
+      /** A server must refuse (an HTTP error or a drop) the huge header within this many ms of its first byte (scaled). */
+      hugeHeaderMs: 5e3,
+      /** The padding header of the request written one byte per packet, so re-parsing from the start shows (bytes). */
+      bytewisePadBytes: 4096,
+      /** The answer to a request written one byte per packet, after its last byte (ms, scaled). */
+      bytewiseAnswerMs: 1e3,
+      /** Slowloris: one byte of a request head that never ends, every this many ms; the `stall` budget bounds the wait. */
+      slowlorisEveryMs: 1e3,
+      /** Connections each holding a partial request head while a normal client connects. */
+      halfOpenConnections: 500
+    };
+    ClientFloodBudgets = {
+      /** Header lines of the 101 in 18.4.1. */
+      manyLines: 1e4,
+      /** The header value of 18.4.2: 8 MiB, written in pieces of 64 KiB, each after the previous one drained. */
+      hugeHeader: { totalBytes: 8 * 1024 * 1024, pieceBytes: 64 * 1024 },
+      /** A client completes (echoes) or fails the connection within this many seconds of the 101's first byte. */
+      settleWithinS: 5,
+      /** 18.4.4: one byte of the 101 every this many ms; the padding makes the head outlast any stall budget (an hour). */
+      trickleEveryMs: 1e3,
+      tricklePadBytes: 3600
+    };
+  }
+});
+
+// src/cases/flood-judges.ts
+function verdict2(behavior, result) {
+  return { behavior, result, behaviorClose: CloseBehavior.Ok, resultClose: "The attack does not judge the closing handshake." };
+}
+function crowdTold(crowd, hold) {
+  const answers = /* @__PURE__ */ new Map();
+  for (const p of crowd) {
+    const what = p.status !== null ? `HTTP ${p.status}` : p.ending !== "timeout" ? answerText(p) : hold ? "still open when wsgate closed it" : `no answer within ${millis(p.waitMs)}`;
+    answers.set(what, (answers.get(what) ?? 0) + 1);
+  }
+  return [...answers].map(([what, n2]) => `${count(n2)} ${what}`).join(", ");
+}
+function judgeCrowd(crowdText, facts, hold, budgets = DEFAULT_BUDGETS) {
+  const budget = scaledMs(FloodBudgets.normalAnswerMs, budgets);
+  const n2 = facts.normal;
+  const beside = `beside ${count(facts.crowd.length)} connections ${crowdText} (${count(facts.ready)} written when it connected; the crowd: ${crowdTold(facts.crowd, hold)})`;
+  if (n2.status === null) return verdict2(Behavior.Failed, `The normal client got ${answerText(n2)} within ${millis(n2.waitMs)}, ${beside}.`);
+  if (n2.status !== 101) return verdict2(Behavior.Failed, `The normal client was answered HTTP ${n2.status} instead of 101, ${beside}.`);
+  const waited = n2.answerMs ?? 0;
+  if (waited > budget) return verdict2(Behavior.Failed, `The normal client waited ${millis(waited)} for its 101 (budget ${millis(budget)}), ${beside}.`);
+  const hung = hold ? void 0 : facts.crowd.find((p) => p.status === null && p.ending === "timeout");
+  if (hung !== void 0) return verdict2(Behavior.Failed, `A request of the crowd got no answer within ${millis(hung.waitMs)}, ${beside}; the normal client's 101 came after ${millis(waited)}.`);
+  return verdict2(Behavior.Ok, `The normal client's 101 came ${millis(waited)} after its request (budget ${millis(budget)}), ${beside}.`);
+}
+function judgeHugeHeader(probes, budgets = DEFAULT_BUDGETS) {
+  const budget = scaledMs(FloodBudgets.hugeHeaderMs, budgets);
+  const p = probes[0];
+  if (p === void 0) return verdict2(Behavior.Failed, "The attack was not played.");
+  const read = `wsgate had written ${count(p.requestBytes)} of the request's bytes`;
+  if (p.status === 101) return verdict2(Behavior.Failed, `The server took ${p.label} and answered 101 after ${millis(p.elapsedMs)} (${read}): it has no limit on a request head.`);
+  if (p.ending === "timeout" && p.status === null) return verdict2(Behavior.Failed, `The server neither refused ${p.label} nor ended the connection within ${millis(p.waitMs)} (${read}).`);
+  if (p.ending === "refused") return verdict2(Behavior.Failed, `No connection: ${answerText(p)}.`);
+  const how = p.status === null ? `dropped the connection (${p.ending === "reset" ? "reset" : "closed"}) with no answer` : `answered HTTP ${p.status}`;
+  if (p.status !== null && p.status < 400) return verdict2(Behavior.Failed, `The server ${how} to ${p.label}, not an error status, after ${millis(p.elapsedMs)} (${read}).`);
+  if (p.elapsedMs > budget) return verdict2(Behavior.Failed, `The server ${how} only ${millis(p.elapsedMs)} after the request began (budget ${millis(budget)}; ${read}).`);
+  return verdict2(Behavior.Ok, `The server ${how} ${millis(p.elapsedMs)} after the request began (budget ${millis(budget)}): ${read} when it refused ${p.label}.`);
+}
+function judgeBytewise(probes, budgets = DEFAULT_BUDGETS) {
+  const budget = scaledMs(FloodBudgets.bytewiseAnswerMs, budgets);
+  const p = probes[0];
+  if (p === void 0) return verdict2(Behavior.Failed, "The attack was not played.");
+  const what = `${p.label} (${count(p.requestBytes)} bytes written, one per packet)`;
+  if (p.status !== 101) return verdict2(Behavior.Failed, `${what}: ${answerText(p)} instead of 101 within ${millis(p.waitMs)} of its last byte.`);
+  const ms = p.answerMs ?? 0;
+  if (ms > budget) return verdict2(Behavior.Failed, `${what}: the 101 came ${millis(ms)} after the last byte (budget ${millis(budget)}).`);
+  return verdict2(Behavior.Ok, `${what}: the 101 came ${millis(ms)} after the last byte (budget ${millis(budget)}); the whole request took ${millis(p.elapsedMs)}.`);
+}
+function judgeSlowloris(probes, budgets = DEFAULT_BUDGETS) {
+  const p = probes[0];
+  if (p === void 0) return verdict2(Behavior.Failed, "The attack was not played.");
+  const budget = `stall budget ${millis(budgets.stallMs)}`;
+  if (p.ending === "refused") return verdict2(Behavior.Failed, `No connection: ${answerText(p)}.`);
+  if (p.ending === "timeout" && p.status === null) {
+    return verdict2(Behavior.Failed, `The server still held the connection ${millis(p.waitMs)} after the request began (${budget}), ${count(p.requestBytes)} bytes trickled: it never times out a stalled request head.`);
+  }
+  const how = p.status === null ? `dropped the connection (${p.ending === "reset" ? "reset" : "closed"})` : `answered HTTP ${p.status}`;
+  return verdict2(Behavior.Ok, `The server ${how} ${millis(p.elapsedMs)} after the request began (${budget}), ${count(p.requestBytes)} bytes trickled.`);
+}
+var init_flood_judges = __esm({
+  "src/cases/flood-judges.ts"() {
+    "use strict";
+    init_verdicts();
+    init_attack_judges();
+    init_budgets();
+    init_floods();
+  }
+});
+
+// src/cases/s17-robustness-floods.ts
+function burst(id, shape, advisory, rfc) {
+  const s = SHAPES[shape];
+  const value = s.value(B.burstBytes);
+  const crowdText = `each with a ${bytes(B.burstBytes)}-byte ${s.header}`;
+  const attack = {
+    kind: "crowd",
+    connections: B.burstConnections,
+    crowd: { label: `${s.header} of ${bytes(B.burstBytes)} bytes`, size: B.burstBytes, waitMs: B.burstWaitMs, request: (normal) => requestWith(normal, [[s.header, value]]) },
+    hold: false,
+    normalWaitMs: B.burstWaitMs,
+    judge: (facts, budgets) => judgeCrowd(crowdText, facts, false, budgets)
+  };
+  return attackCase({
+    id,
+    advisory,
+    rfc,
+    description: `${B.burstConnections} upgrade requests at once, on parallel connections, each with a ${s.header} of ${bytes(B.burstBytes)} bytes (${s.words}: below Node's 16 KiB limit on a request head); once they are written, a normal client's upgrade request, timed.`,
+    expectation: `The normal client's 101 comes within ${bytes(B.normalAnswerMs)} ms of its request, and every request of the burst is answered (101 or an HTTP error).`,
+    attack,
+    maxSeconds: 40
+  });
+}
+function endlessHead(normal) {
+  return requestWith(normal, [["X-Wsgate-Pad", "a".repeat(3600)]]).replace(/\r\n\r\n$/, "");
+}
+function partialHead(normal) {
+  return requestWith(normal, []).replace(/\r\n$/, "");
+}
+var B, bytes, SHAPES, hugeHeader, bytewise, slowlorisProbe, slowloris, halfOpen, floodServerCases;
+var init_s17_robustness_floods = __esm({
+  "src/cases/s17-robustness-floods.ts"() {
+    "use strict";
+    init_budgets();
+    init_floods();
+    init_flood_judges();
+    init_attack_case();
+    B = FloodBudgets;
+    bytes = (n2) => n2.toLocaleString("en-US");
+    SHAPES = {
+      protocol: { header: "Sec-WebSocket-Protocol", value: (n2) => `b${" ".repeat(n2)}x`, words: "'b', spaces, 'x'" },
+      extensions: { header: "Sec-WebSocket-Extensions", value: (n2) => `a; b="${"\\c".repeat(Math.ceil(n2 / 2))}`, words: 'a; b=" and backslash-c pairs, never closed' }
+    };
+    hugeHeader = attackCase({
+      id: "17.1.8",
+      advisory: FloodAdvisories.largeHeaders,
+      rfc: "RFC 7230 \xA73.2.5, RFC 6455 \xA74.2.1",
+      description: `A normal upgrade request with one more header line whose value is ${bytes(B.hugeHeader.totalBytes)} bytes, streamed in pieces of ${bytes(B.hugeHeader.pieceBytes)} bytes, each after the previous one drained, until the server answers or ends the connection.`,
+      expectation: `The server refuses the request (431, 400 or 413, or a dropped connection) within ${bytes(B.hugeHeaderMs)} ms of its first byte, long before its end, and keeps serving.`,
+      attack: {
+        kind: "probes",
+        probes: [{ label: `a ${bytes(B.hugeHeader.totalBytes / 1e6)} MB header`, size: B.hugeHeader.totalBytes, waitMs: 2 * B.hugeHeaderMs, delivery: { kind: "streamed", header: "X-Wsgate-Pad", ...B.hugeHeader } }],
+        judge: judgeHugeHeader
+      },
+      maxSeconds: 20
+    });
+    bytewise = attackCase({
+      id: "17.1.9",
+      advisory: FloodAdvisories.bytewiseHead,
+      rfc: "RFC 7230 \xA73, RFC 6455 \xA74.1",
+      description: `A normal upgrade request with a header of ${bytes(B.bytewisePadBytes)} bytes (X-Wsgate-Pad), written one byte per TCP write, each after the previous one was flushed, Nagle off.`,
+      expectation: `The server answers 101 within ${bytes(B.bytewiseAnswerMs)} ms of the request's last byte (a parser that reads the head again from its start on every packet takes time quadratic in its length).`,
+      attack: {
+        kind: "probes",
+        probes: [{ label: `a request of ${bytes(B.bytewisePadBytes)}-byte padding`, size: B.bytewisePadBytes, waitMs: 5e3, request: (normal) => requestWith(normal, [["X-Wsgate-Pad", "a".repeat(B.bytewisePadBytes)]]), delivery: { kind: "bytewise" } }],
+        judge: judgeBytewise
+      },
+      maxSeconds: 20
+    });
+    slowlorisProbe = { label: "a request head trickled one byte per second", size: 0, waitMs: DEFAULT_BUDGETS.stallMs, request: endlessHead, delivery: { kind: "trickle", everyMs: B.slowlorisEveryMs } };
+    slowloris = attackCase({
+      id: "17.1.10",
+      advisory: FloodAdvisories.slowloris,
+      rfc: "RFC 7230 \xA76.5, RFC 6455 \xA710.1",
+      description: `An upgrade request head written one byte every ${bytes(B.slowlorisEveryMs)} ms, never ended (a padding header of an hour's bytes after the upgrade fields).`,
+      expectation: `The server drops the connection (or answers an error such as 408) by a timeout of its own within the stall budget (--budget stall, default ${bytes(DEFAULT_BUDGETS.stallMs / 1e3)} s; Node's http drops a stalled head after 60 to 90 s), and keeps serving. This case takes as long as the server's timeout.`,
+      attack: { kind: "probes", probes: [slowlorisProbe], judge: judgeSlowloris },
+      // Its limit: the run's stall budget plus these seconds (policy/case-limits.ts).
+      maxSeconds: 10,
+      stall: true
+    });
+    halfOpen = attackCase({
+      id: "17.1.11",
+      advisory: FloodAdvisories.halfOpen,
+      rfc: "RFC 6455 \xA710.1, RFC 7230 \xA76.5",
+      description: `${bytes(B.halfOpenConnections)} connections at once, each with an upgrade request whose final empty line never comes, held open; then a normal client's upgrade request, timed; then wsgate closes the ${bytes(B.halfOpenConnections)}.`,
+      expectation: `The normal client's 101 comes within ${bytes(B.normalAnswerMs)} ms of its request, whatever the half-open connections hold.`,
+      attack: {
+        kind: "crowd",
+        connections: B.halfOpenConnections,
+        crowd: { label: "a partial request head", size: 0, waitMs: 3e4, request: partialHead },
+        hold: true,
+        normalWaitMs: 5e3,
+        judge: (facts, budgets) => judgeCrowd("each holding a partial request head", facts, true, budgets)
+      },
+      maxSeconds: 40
+    });
+    floodServerCases = [
+      burst("17.1.6", "protocol", FloodAdvisories.protocolBurst, "RFC 6455 \xA74.1, \xA711.3.4"),
+      burst("17.1.7", "extensions", FloodAdvisories.extensionsBurst, "RFC 6455 \xA79.1, RFC 7230 \xA73.2.6"),
+      hugeHeader,
+      bytewise,
+      slowloris,
+      halfOpen
+    ];
+  }
+});
+
+// src/cases/s17-robustness-server.ts
+function fillerLines(n2) {
+  const chars = "!#$%&'*+-.0123456789abcdefghijklmnopqrstuvwxyz^_`|~";
+  const width = n2 <= chars.length ** 2 ? 2 : 3;
+  const name = (i2) => Array.from({ length: width }, (_, d) => chars[Math.floor(i2 / chars.length ** d) % chars.length]).join("");
+  return Array.from({ length: n2 }, (_, i2) => `${name(i2)}:x`);
 }
 function growth(header, value) {
   return { kind: "growth", header, value, sizes: ServerBudgets.growthSizes, stopAfterMs: ServerBudgets.answerMs, judge: (facts, budgets) => judgeGrowth(header, facts, budgets) };
@@ -28994,10 +29246,11 @@ var LIVENESS_TEXT, protocolGrowth, extensionsGrowth, PROTOTYPE_NAMES, prototypeN
 var init_s17_robustness_server = __esm({
   "src/cases/s17-robustness-server.ts"() {
     "use strict";
-    init_constants();
     init_attack_judges();
     init_attacks();
+    init_attack_case();
     init_define();
+    init_s17_robustness_floods();
     LIVENESS_TEXT = "wsgate liveness check.";
     protocolGrowth = attackCase({
       id: "17.1.1",
@@ -29055,6 +29308,7 @@ var init_s17_robustness_server = __esm({
       headerLines("17.1.3", 2e3),
       headerLines("17.1.4", 1e4),
       prototypeNames,
+      ...floodServerCases,
       topBitLengths,
       declaredGigabyte
     ];
@@ -29287,19 +29541,19 @@ function windowBitsCase(id, param, bits) {
       else t.setOutcome(Behavior.Failed, `The client echoed a message other than the one sent (${binary ? "binary" : "text"}, ${data.length} bytes).`);
       t.sendClose(CloseCode.Normal);
     },
-    adjust(verdict2, facts) {
-      const scripted = unimplementedUnlessScripted("deflate-offer")(verdict2, facts);
-      if (scripted !== verdict2) return scripted;
-      return judgeRefusal(verdict2);
+    adjust(verdict3, facts) {
+      const scripted = unimplementedUnlessScripted("deflate-offer")(verdict3, facts);
+      if (scripted !== verdict3) return scripted;
+      return judgeRefusal(verdict3);
     }
   });
 }
-function judgeRefusal(verdict2) {
-  if (verdict2.result === ACCEPTED) return { ...verdict2, behaviorClose: CloseBehavior.Ok, resultClose: "Not judged: the client took the response; wsgate closed after the echo." };
-  if (verdict2.result === REFUSED && verdict2.behaviorClose === CloseBehavior.Failed) {
-    return { ...verdict2, behavior: Behavior.Failed, result: `The client neither refused the response nor echoed the compressed message within ${REFUSE_WITHIN_S} s.` };
+function judgeRefusal(verdict3) {
+  if (verdict3.result === ACCEPTED) return { ...verdict3, behaviorClose: CloseBehavior.Ok, resultClose: "Not judged: the client took the response; wsgate closed after the echo." };
+  if (verdict3.result === REFUSED && verdict3.behaviorClose === CloseBehavior.Failed) {
+    return { ...verdict3, behavior: Behavior.Failed, result: `The client neither refused the response nor echoed the compressed message within ${REFUSE_WITHIN_S} s.` };
   }
-  return verdict2;
+  return verdict3;
 }
 function sendBomb(t, fragmented) {
   const writes = BOMB.pieces / BOMB.piecesPerWrite;
@@ -29330,12 +29584,14 @@ function bombCase(id, fragmented) {
     deflate: (offers) => acceptOffer(acceptFirstOffer, offers),
     run(t) {
       if (!t.deflateActive) {
-        unimplemented(t, "permessage-deflate was not negotiated (the client offered none).");
+        t.sendClose(CloseCode.Normal);
         return;
       }
       sendBomb(t, fragmented);
       t.killAfter(BOMB.refuseWithinS);
     },
+    // A client that offered no permessage-deflate is not judged: the bomb was never sent.
+    adjust: (verdict3, facts) => facts.deflateActive === true ? verdict3 : NO_DEFLATE,
     onMessage(t, _data, binary, length) {
       t.record({ kind: "message", data: Buffer.alloc(0), binary });
       t.setOutcome(Behavior.Failed, `The client echoed a message of ${length} bytes: it took the bomb.`);
@@ -29343,7 +29599,7 @@ function bombCase(id, fragmented) {
     }
   });
 }
-var RSV12, COMPRESSED_PROBE, REFUSED, ACCEPTED, windowBitsCases, bombCases, lengthCases2, robustnessClientCases;
+var RSV12, COMPRESSED_PROBE, REFUSED, ACCEPTED, windowBitsCases, NO_DEFLATE, bombCases, lengthCases2, robustnessClientCases;
 var init_s18_robustness_client = __esm({
   "src/cases/s18-robustness-client.ts"() {
     "use strict";
@@ -29363,6 +29619,12 @@ var init_s18_robustness_client = __esm({
     REFUSED = "The client refused the response: it ended the connection without echoing the compressed message.";
     ACCEPTED = "The client took the response and inflated the compressed message (its echo matches).";
     windowBitsCases = WINDOW_BITS_ROWS.map((row, i2) => windowBitsCase(`18.1.${i2 + 1}`, row.param, row.bits));
+    NO_DEFLATE = {
+      behavior: Behavior.Unimplemented,
+      result: "permessage-deflate was not negotiated (the client offered none): the bomb was not sent.",
+      behaviorClose: CloseBehavior.Ok,
+      resultClose: "Not judged: the case does not apply to this client."
+    };
     bombCases = [bombCase("18.2.1", false), bombCase("18.2.2", true)];
     lengthCases2 = [
       defineCase({
@@ -29650,9 +29912,9 @@ function isAsciiLowerAlnum(byte) {
   return byte >= 97 && byte <= 122 || byte >= 48 && byte <= 57;
 }
 function cleanForFilename(agent) {
-  const bytes2 = Buffer.from(agent, "utf8");
+  const bytes3 = Buffer.from(agent, "utf8");
   let s = "";
-  for (const b of bytes2) {
+  for (const b of bytes3) {
     const lower = b >= 65 && b <= 90 ? b + 32 : b;
     s += isAsciiLowerAlnum(lower) ? String.fromCharCode(lower) : " ";
   }
@@ -30485,10 +30747,19 @@ var init_requirements = __esm({
       ["17.1.3", { key: "many-header-lines", rfc: "RFC 6455 \xA74.2.1, RFC 7230 \xA73.2.5", text: "a server answers a request with thousands of header lines (an error status, or 101) and keeps serving (CVE-2024-37890: ws before 8.17.1 crashed past Node's 2,000-header limit)", subject: "a request with thousands of header lines" }],
       ["17.1.4", { key: "many-header-lines", rfc: "RFC 6455 \xA74.2.1, RFC 7230 \xA73.2.5", text: "a server answers a request with thousands of header lines (an error status, or 101) and keeps serving (CVE-2024-37890: ws before 8.17.1 crashed past Node's 2,000-header limit)", subject: "a request with thousands of header lines" }],
       ["17.1.5", { key: "prototype-extension-names", rfc: "RFC 6455 \xA79.1", text: "a server answers extension offers named after Object.prototype properties (constructor, __proto__) and keeps serving (GHSA-5v72-xg48-5rpm: ws before 3.3.1 crashed)", subject: "extension names such as constructor and __proto__" }],
+      ["17.1.6", { key: "burst-beside-normal-client", rfc: "RFC 6455 \xA74.1, \xA711.3.4", text: "a burst of upgrade requests with the longest Sec-WebSocket-Protocol the HTTP layer takes does not keep a normal client from its 101 within the budget (CVE-2021-32640: ws before 7.4.6's quadratic split blocked every client)", subject: "a normal client beside a burst of slow requests" }],
+      ["17.1.7", { key: "burst-beside-normal-client", rfc: "RFC 6455 \xA79.1, RFC 7230 \xA73.2.6", text: "a burst of upgrade requests with the longest malformed Sec-WebSocket-Extensions the HTTP layer takes does not keep a normal client from its 101 within the budget (CVE-2020-7662: websocket-extensions before 0.1.4 backtracked)", subject: "a normal client beside a burst of slow requests" }],
+      ["17.1.8", { key: "huge-header-refused", rfc: "RFC 7230 \xA73.2.5", text: "a server refuses a request header far larger than it wishes to process with a 4xx (431) or a drop, soon after its limit, not after reading it all, and keeps serving (CVE-2018-12121: Node.js kept 80 KB of headers per connection)", subject: "a 20 MB request header" }],
+      ["17.1.9", { key: "bytewise-request", rfc: "RFC 7230 \xA73, RFC 6455 \xA74.1", text: "a server answers an upgrade request written one byte per packet as promptly as one written at once (CVE-2023-43669: tungstenite before 0.20.1 parsed the head again on every read)", subject: "a request written one byte per packet" }],
+      ["17.1.10", { key: "slowloris", rfc: "RFC 7230 \xA76.5, RFC 6455 \xA710.1", text: "a server drops a request head trickled one byte per second by a timeout of its own, within the stall budget (CVE-2018-12122: Node.js held such a connection forever; Slowloris)", subject: "a request head trickled one byte per second" }],
+      ["17.1.11", { key: "half-open-upgrades", rfc: "RFC 6455 \xA710.1, RFC 7230 \xA76.5", text: "hundreds of connections holding a partial upgrade request do not keep a normal client from its 101 within the budget (CVE-2007-6750: Slowloris took every worker of Apache)", subject: "a normal client beside half-open upgrades" }],
       ["17.2.1", { key: "length-top-bit", rfc: "RFC 6455 \xA75.2, \xA77.1.7", text: "a server fails the connection at a frame header whose 64-bit length has its most significant bit set, or is 2^64 - 1 (1002, 1009 or a drop), and keeps serving (CVE-2020-27813: gorilla/websocket overflowed its read limit)", subject: "a 64-bit frame length with the top bit set" }],
       ["17.2.2", { key: "declared-length-refused", rfc: "RFC 6455 \xA710.4, \xA77.4.1", text: "a server with a message limit refuses a frame declaring more at its header (1009, 1002 or a drop), not after reading the payload, and keeps serving (Java-WebSocket#1507 allocated the declared size up front)", subject: "a frame declaring 1 GiB" }],
       // Group 18 (attacks on a client): each requirement names the advisory too; every one also asks that the client process survives.
       ["18.1", { key: "window-bits-out-of-range", rfc: "RFC 7692 \xA77.1, \xA77.1.2", text: "a client fails the connection on a permessage-deflate answer whose window bits are out of range (8 to 15), and its process survives the compressed frame that follows (CVE-2026-2229: undici before 6.24.0 died of an uncaught RangeError)", subject: "window bits out of range in the 101" }],
+      ...["18.1.2", "18.1.5"].map(
+        (id) => [id, { key: "window-bits-eight", rfc: "RFC 7692 \xA77.1, \xA77.1.2.1", text: "a client takes window bits of 8 in a permessage-deflate answer (valid: 8 to 15) or fails the connection cleanly because it cannot use them (zlib has no 256-byte window), and its process survives the compressed frame that follows (CVE-2026-2229 is the out-of-range variant)", subject: "window bits of 8 in the 101" }]
+      ),
       ["18.2", { key: "decompression-bomb", rfc: "RFC 7692 \xA78.1, RFC 6455 \xA710.4", text: "a client refuses a compressed message that inflates past its limit (1009 or a drop) with bounded memory, and its process survives (CVE-2026-1526: undici before 6.24.0 inflated without limit; CVE-2018-1000518: Python websockets)", subject: "a decompression bomb" }],
       ["18.3", { key: "client-length-refused", rfc: "RFC 6455 \xA75.2, \xA710.4", text: "a client fails the connection at a frame header whose length has its top bit set, lies past its limit, or declares 1 GiB, without reading the payload, and its process survives (CVE-2026-1528: undici before 6.24.0; CVE-2020-27813: gorilla/websocket)", subject: "an oversized frame length" }]
     ];
@@ -30570,7 +30841,7 @@ function loggedBytes(logged) {
 }
 function frameWords(f) {
   const flags = [f.fin ? "FIN" : "no FIN", ...f.rsv !== 0 ? [`RSV ${f.rsv}`] : []].join(", ");
-  return `${opcodeName(f.opcode)} frame ${f.n} (${flags}, ${bytes(f.length)})`;
+  return `${opcodeName(f.opcode)} frame ${f.n} (${flags}, ${bytes2(f.length)})`;
 }
 function opcodeName(opcode) {
   switch (opcode) {
@@ -30590,7 +30861,7 @@ function opcodeName(opcode) {
       return `opcode-${opcode}`;
   }
 }
-function bytes(n2) {
+function bytes2(n2) {
   return `${n2} byte${n2 === 1 ? "" : "s"}`;
 }
 function ordinal(n2) {
@@ -30694,7 +30965,7 @@ function eventsWords(events) {
   return events.length > 3 ? `${shown} and ${events.length - 3} more` : shown;
 }
 function normalise(text) {
-  return text.replace(/\.$/, "").replace(/"[^"]*"|'[^']*'/g, '"\u2026"').replace(/\d+(\.\d+)?/g, "N").slice(0, 120);
+  return text.replace(/\.$/, "").replace(/"[^"]*"|'[^']*'/g, '"\u2026"').replace(/(CVE-\d+-\d+|GHSA(?:-\w{4}){3}|#\d+)|\d+(\.\d+)?/g, (m, id) => id ?? "N").slice(0, 120);
 }
 var EVENTS_DIFFER, h2Rule, noHandshake, masking, notApplicable, informational2, closingAnswer, wrongCode, wrongEndpoint, badData, nonStrict, outcomeFailed, closeFailed, DETECTORS;
 var init_divergence = __esm({
@@ -30711,9 +30982,9 @@ var init_divergence = __esm({
       }
       const closing = r.behavior === "OK";
       const text = closing ? r.resultClose : r.result;
-      const verdict2 = closing ? r.behaviorClose : r.behavior;
-      const kind = verdict2.toLowerCase().replace(/\s+/g, "-");
-      return { peerDid: `broke it: ${text.length > 0 ? text[0].toLowerCase() + text.slice(1) : verdict2}`.replace(/\.$/, ""), at: null, cause: { key: key(kind), title: `${req.subject}: ${verdict2}` } };
+      const verdict3 = closing ? r.behaviorClose : r.behavior;
+      const kind = verdict3.toLowerCase().replace(/\s+/g, "-");
+      return { peerDid: `broke it: ${text.length > 0 ? text[0].toLowerCase() + text.slice(1) : verdict3}`.replace(/\.$/, ""), at: null, cause: { key: key(kind), title: `${req.subject}: ${verdict3}` } };
     };
     noHandshake = ({ r }) => {
       if (!r.resultClose.startsWith("The WebSocket opening handshake was never completed")) return null;
@@ -31157,8 +31428,8 @@ function collector() {
 function releaseMemoryNow() {
   collector()?.();
 }
-function noteCaseTraffic(bytes2) {
-  movedSinceCollection += bytes2;
+function noteCaseTraffic(bytes3) {
+  movedSinceCollection += bytes3;
   if (movedSinceCollection < COLLECT_EVERY) return;
   movedSinceCollection = 0;
   releaseMemorySoon();
@@ -43371,8 +43642,8 @@ async function judgeOne(def, index, entry, failing, outdir, indexFile) {
   if (!isObject2(result) || typeof result.behavior !== "string" || typeof result.behaviorClose !== "string") {
     throw new UsageError(`${file2}: not an Autobahn case report (no behavior/behaviorClose)`);
   }
-  const verdict2 = ruleForResult(result, failing);
-  return { ...base, status: verdict2.status, reason: verdict2.reason, warnings: verdict2.warnings, timeMs: Number(result.duration) || 0, result, reportBase: entry.reportfile.replace(/\.json$/, "") };
+  const verdict3 = ruleForResult(result, failing);
+  return { ...base, status: verdict3.status, reason: verdict3.reason, warnings: verdict3.warnings, timeMs: Number(result.duration) || 0, result, reportBase: entry.reportfile.replace(/\.json$/, "") };
 }
 var init_judge = __esm({
   "src/finish/judge.ts"() {
@@ -43449,11 +43720,11 @@ function chopTable(id, title, stats) {
   let count5 = 0;
   let octets = 0;
   for (const [size, key, n2] of statEntries(stats)) {
-    const bytes2 = Number.isNaN(size) ? 0 : size * n2;
-    rows += `<tr class="stats_row"><td class="num">${escapeHtml(key)}</td><td class="num">${n2}</td><td class="num">${bytes2}</td></tr>
+    const bytes3 = Number.isNaN(size) ? 0 : size * n2;
+    rows += `<tr class="stats_row"><td class="num">${escapeHtml(key)}</td><td class="num">${n2}</td><td class="num">${bytes3}</td></tr>
 `;
     count5 += n2;
-    octets += bytes2;
+    octets += bytes3;
   }
   return `<div><h3 id="${id}_title">${title}</h3>
 <table id="${id}" class="stats">
@@ -46549,15 +46820,15 @@ var require_build = __commonJS({
       });
       return res.buffer;
     }
-    function isEqual(bytes1, bytes2) {
-      if (!(bytes1 && bytes2)) {
+    function isEqual(bytes1, bytes22) {
+      if (!(bytes1 && bytes22)) {
         return false;
       }
-      if (bytes1.byteLength !== bytes2.byteLength) {
+      if (bytes1.byteLength !== bytes22.byteLength) {
         return false;
       }
       const b1 = new Uint8Array(bytes1);
-      const b2 = new Uint8Array(bytes2);
+      const b2 = new Uint8Array(bytes22);
       for (let i2 = 0; i2 < bytes1.byteLength; i2++) {
         if (b1[i2] !== b2[i2]) {
           return false;
@@ -49043,11 +49314,11 @@ ${values.join("\n")}` : `${blockName} :`;
         while (bits.length % 7) {
           bits = "0" + bits;
         }
-        const bytes2 = new Uint8Array(bits.length / 7);
-        for (let i2 = 0; i2 < bytes2.length; i2++) {
-          bytes2[i2] = parseInt(bits.slice(i2 * 7, i2 * 7 + 7), 2) + (i2 + 1 < bytes2.length ? 128 : 0);
+        const bytes3 = new Uint8Array(bits.length / 7);
+        for (let i2 = 0; i2 < bytes3.length; i2++) {
+          bytes3[i2] = parseInt(bits.slice(i2 * 7, i2 * 7 + 7), 2) + (i2 + 1 < bytes3.length ? 128 : 0);
         }
-        this.fromBER(bytes2.buffer, 0, bytes2.length);
+        this.fromBER(bytes3.buffer, 0, bytes3.length);
       }
       toBER(sizeOnly) {
         if (this.isHexOnly) {
@@ -50657,8 +50928,8 @@ var require_concat = __commonJS({
         }
         buffers.push(...rest);
       }
-      const bytes2 = concatToUint8Array(buffers);
-      return type ? (0, buffer_source_js_1.toView)(bytes2, type) : bytes2.buffer;
+      const bytes3 = concatToUint8Array(buffers);
+      return type ? (0, buffer_source_js_1.toView)(bytes3, type) : bytes3.buffer;
     }
   }
 });
@@ -50732,11 +51003,11 @@ var require_sequence = __commonJS({
       return normalized;
     }
     function encodeAscii(text) {
-      const bytes2 = new Uint8Array(text.length);
+      const bytes3 = new Uint8Array(text.length);
       for (let i2 = 0; i2 < text.length; i2++) {
-        bytes2[i2] = text.charCodeAt(i2) & 255;
+        bytes3[i2] = text.charCodeAt(i2) & 255;
       }
-      return bytes2;
+      return bytes3;
     }
     function encodeUtf8(text) {
       return new TextEncoder().encode(text);
@@ -50756,9 +51027,9 @@ var require_sequence = __commonJS({
       return true;
     }
     function indexOf(data, pattern2, options) {
-      const bytes2 = (0, buffer_source_js_1.toUint8Array)(data);
+      const bytes3 = (0, buffer_source_js_1.toUint8Array)(data);
       const needle = toPatternBytes(pattern2, options);
-      const [start, end] = normalizeForwardRange(bytes2.byteLength, options);
+      const [start, end] = normalizeForwardRange(bytes3.byteLength, options);
       if (needle.byteLength === 0) {
         return start;
       }
@@ -50767,16 +51038,16 @@ var require_sequence = __commonJS({
         return -1;
       }
       for (let offset = start; offset <= lastOffset; offset++) {
-        if (bytesEqualAt(bytes2, needle, offset)) {
+        if (bytesEqualAt(bytes3, needle, offset)) {
           return offset;
         }
       }
       return -1;
     }
     function lastIndexOf(data, pattern2, options) {
-      const bytes2 = (0, buffer_source_js_1.toUint8Array)(data);
+      const bytes3 = (0, buffer_source_js_1.toUint8Array)(data);
       const needle = toPatternBytes(pattern2, options);
-      const [end, start] = normalizeReverseRange(bytes2.byteLength, options);
+      const [end, start] = normalizeReverseRange(bytes3.byteLength, options);
       if (needle.byteLength === 0) {
         return start;
       }
@@ -50785,7 +51056,7 @@ var require_sequence = __commonJS({
         return -1;
       }
       for (let offset = firstOffset; offset >= end; offset--) {
-        if (bytesEqualAt(bytes2, needle, offset)) {
+        if (bytesEqualAt(bytes3, needle, offset)) {
           return offset;
         }
       }
@@ -50795,37 +51066,37 @@ var require_sequence = __commonJS({
       return indexOf(data, pattern2, options) !== -1;
     }
     function startsWith(data, pattern2, options) {
-      const bytes2 = (0, buffer_source_js_1.toUint8Array)(data);
+      const bytes3 = (0, buffer_source_js_1.toUint8Array)(data);
       const needle = toPatternBytes(pattern2, options);
-      if (needle.byteLength > bytes2.byteLength) {
+      if (needle.byteLength > bytes3.byteLength) {
         return false;
       }
-      return bytesEqualAt(bytes2, needle, 0);
+      return bytesEqualAt(bytes3, needle, 0);
     }
     function endsWith(data, pattern2, options) {
-      const bytes2 = (0, buffer_source_js_1.toUint8Array)(data);
+      const bytes3 = (0, buffer_source_js_1.toUint8Array)(data);
       const needle = toPatternBytes(pattern2, options);
-      if (needle.byteLength > bytes2.byteLength) {
+      if (needle.byteLength > bytes3.byteLength) {
         return false;
       }
-      return bytesEqualAt(bytes2, needle, bytes2.byteLength - needle.byteLength);
+      return bytesEqualAt(bytes3, needle, bytes3.byteLength - needle.byteLength);
     }
     function slice(data, start, end) {
-      const bytes2 = (0, buffer_source_js_1.toUint8Array)(data);
-      const normalizedStart = normalizeSliceIndex(start, 0, bytes2.byteLength);
-      const normalizedEnd = normalizeSliceIndex(end, bytes2.byteLength, bytes2.byteLength);
+      const bytes3 = (0, buffer_source_js_1.toUint8Array)(data);
+      const normalizedStart = normalizeSliceIndex(start, 0, bytes3.byteLength);
+      const normalizedEnd = normalizeSliceIndex(end, bytes3.byteLength, bytes3.byteLength);
       if (normalizedEnd <= normalizedStart) {
-        return bytes2.subarray(normalizedStart, normalizedStart);
+        return bytes3.subarray(normalizedStart, normalizedStart);
       }
-      return bytes2.subarray(normalizedStart, normalizedEnd);
+      return bytes3.subarray(normalizedStart, normalizedEnd);
     }
     function tail(data, length) {
-      const bytes2 = (0, buffer_source_js_1.toUint8Array)(data);
+      const bytes3 = (0, buffer_source_js_1.toUint8Array)(data);
       const normalizedLength = Number.isFinite(length) ? Math.max(0, Math.trunc(length)) : 0;
-      if (normalizedLength >= bytes2.byteLength) {
-        return bytes2;
+      if (normalizedLength >= bytes3.byteLength) {
+        return bytes3;
       }
-      return bytes2.subarray(bytes2.byteLength - normalizedLength);
+      return bytes3.subarray(bytes3.byteLength - normalizedLength);
     }
     function copy(data) {
       return (0, buffer_source_js_1.toUint8ArrayCopy)(data);
@@ -50949,9 +51220,9 @@ var require_binary = __commonJS({
     exports.is = is;
     var index_js_1 = require_bytes();
     function encode4(data) {
-      const bytes2 = (0, index_js_1.toUint8Array)(data);
+      const bytes3 = (0, index_js_1.toUint8Array)(data);
       let result = "";
-      for (const byte of bytes2) {
+      for (const byte of bytes3) {
         result += String.fromCharCode(byte);
       }
       return result;
@@ -51149,9 +51420,9 @@ var require_hex = __commonJS({
       }
     }
     function encode4(data, options = {}) {
-      const bytes2 = (0, index_js_1.toUint8Array)(data);
+      const bytes3 = (0, index_js_1.toUint8Array)(data);
       const casing = options.case ?? "lower";
-      const pairs = Array.from(bytes2, (byte) => {
+      const pairs = Array.from(bytes3, (byte) => {
         const text = byte.toString(16).padStart(2, "0");
         return casing === "upper" ? text.toUpperCase() : text;
       });
@@ -51284,12 +51555,12 @@ var require_base64 = __commonJS({
       return normalized === "" || BASE64_REGEX.test(normalized);
     }
     function encode4(data, _options) {
-      const bytes2 = (0, index_js_1.toUint8Array)(data);
+      const bytes3 = (0, index_js_1.toUint8Array)(data);
       const buffer = nodeBuffer();
       if (buffer) {
-        return buffer.from(bytes2).toString("base64");
+        return buffer.from(bytes3).toString("base64");
       }
-      return btoa((0, binary_js_1.encode)(bytes2));
+      return btoa((0, binary_js_1.encode)(bytes3));
     }
     function decode3(text, _options) {
       const normalized = normalize2(text);
@@ -51697,8 +51968,8 @@ var require_registry = __commonJS({
           return requireCapability(converter, name, "format").call(converter, data, format4);
         },
         transcode(text, options) {
-          const bytes2 = this.decode(options.from, text, options.fromOptions);
-          return this.encode(options.to, bytes2, options.toOptions);
+          const bytes3 = this.decode(options.from, text, options.fromOptions);
+          return this.encode(options.to, bytes3, options.toOptions);
         },
         detect(text, options = {}) {
           const formatNames = options.formats?.length ? options.formats.map((name) => String(name)) : this.list().map((converter) => converter.name).filter((name) => !["binary", "utf8", "utf16be", "utf16le"].includes(keyOf(name)));
@@ -52076,8 +52347,8 @@ var require_functions = __commonJS({
     function combine(...buf) {
       return (0, index_js_1.concat)(buf);
     }
-    function isEqual(bytes1, bytes2) {
-      return (0, index_js_1.equal)(bytes1, bytes2);
+    function isEqual(bytes1, bytes22) {
+      return (0, index_js_1.equal)(bytes1, bytes22);
     }
   }
 });
@@ -52482,15 +52753,15 @@ var require_helper = __commonJS({
       }
       return false;
     }
-    function isArrayEqual(bytes1, bytes2) {
-      if (!(bytes1 && bytes2)) {
+    function isArrayEqual(bytes1, bytes22) {
+      if (!(bytes1 && bytes22)) {
         return false;
       }
-      if (bytes1.byteLength !== bytes2.byteLength) {
+      if (bytes1.byteLength !== bytes22.byteLength) {
         return false;
       }
       const b1 = new Uint8Array(bytes1);
-      const b2 = new Uint8Array(bytes2);
+      const b2 = new Uint8Array(bytes22);
       for (let i2 = 0; i2 < bytes1.byteLength; i2++) {
         if (b1[i2] !== b2[i2]) {
           return false;
@@ -53322,14 +53593,14 @@ var require_ip_converter = __commonJS({
         if (parts.length !== 8) {
           throw new Error("Invalid IPv6 address");
         }
-        return parts.reduce((bytes2, part) => {
+        return parts.reduce((bytes3, part) => {
           const num = parseInt(part, 16);
           if (isNaN(num) || num < 0 || num > 65535) {
             throw new Error("Invalid IPv6 address part");
           }
-          bytes2.push(num >> 8 & 255);
-          bytes2.push(num & 255);
-          return bytes2;
+          bytes3.push(num >> 8 & 255);
+          bytes3.push(num & 255);
+          return bytes3;
         }, []);
       }
       static expandIPv6(ip) {
@@ -53348,10 +53619,10 @@ var require_ip_converter = __commonJS({
         }
         return [...left2, ...Array(missing2).fill("0"), ...right2].join(":");
       }
-      static formatIPv6(bytes2) {
+      static formatIPv6(bytes3) {
         const parts = [];
         for (let i2 = 0; i2 < 16; i2 += 2) {
-          parts.push((bytes2[i2] << 8 | bytes2[i2 + 1]).toString(16));
+          parts.push((bytes3[i2] << 8 | bytes3[i2 + 1]).toString(16));
         }
         return this.compressIPv6(parts.join(":"));
       }
@@ -53460,8 +53731,8 @@ var require_ip_converter = __commonJS({
           out.set(maskBytes, addr.length);
           return out.buffer;
         }
-        const bytes2 = this.isIPv4(text) ? this.parseIPv4(text) : this.parseIPv6(text);
-        return new Uint8Array(bytes2).buffer;
+        const bytes3 = this.isIPv4(text) ? this.parseIPv4(text) : this.parseIPv6(text);
+        return new Uint8Array(bytes3).buffer;
       }
     };
     exports.IpConverter = IpConverter;
@@ -62769,26 +63040,26 @@ var require_x509_cjs = __commonJS({
     tsyringe.container.registerSingleton(diAlgorithm, exports.ShaAlgorithm);
     var AsnEcSignatureFormatter = class _AsnEcSignatureFormatter {
       addPadding(pointSize, data) {
-        const bytes2 = pvtsutils.BufferSourceConverter.toUint8Array(data);
+        const bytes3 = pvtsutils.BufferSourceConverter.toUint8Array(data);
         const res = new Uint8Array(pointSize);
-        res.set(bytes2, pointSize - bytes2.length);
+        res.set(bytes3, pointSize - bytes3.length);
         return res.buffer;
       }
       removePadding(data, positive2 = false) {
-        let bytes2 = pvtsutils.BufferSourceConverter.toUint8Array(data);
-        for (let i2 = 0; i2 < bytes2.length; i2++) {
-          if (!bytes2[i2]) {
+        let bytes3 = pvtsutils.BufferSourceConverter.toUint8Array(data);
+        for (let i2 = 0; i2 < bytes3.length; i2++) {
+          if (!bytes3[i2]) {
             continue;
           }
-          bytes2 = bytes2.slice(i2);
+          bytes3 = bytes3.slice(i2);
           break;
         }
-        if (positive2 && bytes2[0] > 127) {
-          const result = new Uint8Array(bytes2.length + 1);
-          result.set(bytes2, 1);
+        if (positive2 && bytes3[0] > 127) {
+          const result = new Uint8Array(bytes3.length + 1);
+          result.set(bytes3, 1);
           return result.buffer;
         }
-        return bytes2.buffer;
+        return bytes3.buffer;
       }
       toAsnSignature(algorithm, signature) {
         if (algorithm.name === "ECDSA") {
@@ -70352,6 +70623,7 @@ init_errors();
 init_files();
 
 // src/repro/from-report.ts
+init_registry();
 init_errors();
 init_files();
 import { existsSync as existsSync2, statSync as statSync3 } from "node:fs";
@@ -70538,7 +70810,7 @@ function headerLines2(data, run, url2, embedded) {
   const why = isWholeReport(run) ? explainResult(run) : null;
   const file2 = `repro-${data.id}.mjs`;
   const peer = data.role === "client" ? "a WebSocket client" : "a WebSocket server";
-  const verdict2 = `${run.behavior} / ${run.behaviorClose}`;
+  const verdict3 = `${run.behavior} / ${run.behaviorClose}`;
   return [
     `// wsgate repro: Autobahn|Testsuite case ${data.id} against ${JSON.stringify(run.agent)} (${peer}).`,
     "//",
@@ -70549,7 +70821,7 @@ function headerLines2(data, run, url2, embedded) {
     `// Requirement (${requirement.rfc}):`,
     ...comment(plain2(requirement.text), "  "),
     "//",
-    `// In the run: ${verdict2} (behavior / behaviorClose).`,
+    `// In the run: ${verdict3} (behavior / behaviorClose).`,
     ...why === null ? [] : comment(`Why: ${why.cause.title}: the peer ${why.peerDid}. Ending: ${why.ending}.`, "  "),
     ...comment(`behavior: ${run.result}`, "  "),
     ...comment(`closing: ${run.resultClose}`, "  "),
@@ -70667,18 +70939,18 @@ async function reproFromReport(req) {
   if (!existsSync2(indexFile)) throw new UsageError(`no index.json in ${dir}: not a report directory`);
   const index = await readJson(indexFile);
   const { agent, entry } = pickEntry(index, req, dir);
-  const verdict2 = `${entry.behavior} / ${entry.behaviorClose}`;
-  if (passedBothAxes(entry)) throw new UsageError(`case ${req.caseId} passed (${verdict2}) for ${JSON.stringify(agent)}: nothing to reproduce`);
+  const verdict3 = `${entry.behavior} / ${entry.behaviorClose}`;
+  if (passedBothAxes(entry)) throw new UsageError(`case ${req.caseId} passed (${verdict3}) for ${JSON.stringify(agent)}: nothing to reproduce`);
   const caseFile = path10.join(dir, entry.reportfile);
   if (existsSync2(caseFile) && (await readJson(caseFile)).transport === "h2") {
     throw new UsageError(`case ${req.caseId} ran over HTTP/2 (RFC 8441): repro scripts replay HTTP/1.1 connections only (run the case without --http2 to get one)`);
   }
-  if (req.caseId.startsWith("17.")) {
+  if (everyCase.find((c3) => c3.id === req.caseId)?.attack !== void 0) {
     throw new UsageError(`case ${req.caseId} is an attack of the robustness profile on several raw connections (growing sizes, timing, a liveness check): repro scripts replay one connection; replay it with: wsgate run --robustness --role server --server-url URL --cases ${req.caseId}`);
   }
   if (!existsSync2(path10.join(dir, REPRO_DATA_DIR))) throw new UsageError(`the run in ${dir} kept no recording (wsgate run keeps one per non-passing case; wstest and older runs do not)`);
   const file2 = [recordingPath(dir, entry.reportfile.replace(/\.json$/, "")), recordingPath(dir, caseReportBase(agentFileBase(agent), req.caseId))].find((f) => existsSync2(f));
-  if (file2 === void 0) throw new UsageError(`no recording of case ${req.caseId} (${verdict2}) for ${JSON.stringify(agent)} in ${path10.join(dir, REPRO_DATA_DIR)}`);
+  if (file2 === void 0) throw new UsageError(`no recording of case ${req.caseId} (${verdict3}) for ${JSON.stringify(agent)} in ${path10.join(dir, REPRO_DATA_DIR)}`);
   let data;
   try {
     data = await readRecording(file2);
@@ -70686,7 +70958,7 @@ async function reproFromReport(req) {
     throw new UsageError(err.message);
   }
   const report = await readJson(resolveInside(dir, entry.reportfile));
-  return { script: reproScript(data, report), summary: `case ${req.caseId} against ${JSON.stringify(agent)} (${data.role === "client" ? "a client" : "a server"}), ${verdict2} in the run` };
+  return { script: reproScript(data, report), summary: `case ${req.caseId} against ${JSON.stringify(agent)} (${data.role === "client" ? "a client" : "a server"}), ${verdict3} in the run` };
 }
 
 // src/commands/repro.ts
@@ -71297,10 +71569,15 @@ init_errors();
 import { fileURLToPath as fileURLToPath4 } from "node:url";
 
 // src/policy/case-limits.ts
+init_budgets();
 var DEFAULT_CASE_TIMEOUT = 30;
 function caseTimeoutFor(def, config2) {
   if (config2.caseTimeout !== null) return config2.caseTimeout;
-  return Math.max(DEFAULT_CASE_TIMEOUT, (def.schedule?.maxSeconds ?? 0) + 5);
+  const budgets = config2.budgets ?? DEFAULT_BUDGETS;
+  const robustness = def.attack !== void 0 || def.attackBudget !== void 0;
+  const own2 = (def.schedule?.maxSeconds ?? 0) * (robustness ? Math.max(1, budgets.timeScale) : 1);
+  const stalled = def.schedule?.stall === true || def.attackBudget?.stall === true ? budgets.stallMs / 1e3 : 0;
+  return Math.max(DEFAULT_CASE_TIMEOUT, Math.ceil(own2 + stalled) + 5);
 }
 
 // src/processes/client-process.ts
@@ -78186,9 +78463,9 @@ async function generatePki(hosts, options = {}) {
   return { caCert: ca.toString("pem"), cert: leaf.toString("pem"), key: pem("PRIVATE KEY", pkcs8) };
 }
 function serial() {
-  const bytes2 = webcrypto.getRandomValues(new Uint8Array(16));
-  bytes2[0] = (bytes2[0] ?? 0) & 127 | 1;
-  return Buffer.from(bytes2).toString("hex");
+  const bytes3 = webcrypto.getRandomValues(new Uint8Array(16));
+  bytes3[0] = (bytes3[0] ?? 0) & 127 | 1;
+  return Buffer.from(bytes3).toString("hex");
 }
 function pem(label, der) {
   const lines = der.toString("base64").match(/.{1,64}/g) ?? [];
@@ -78798,8 +79075,8 @@ var PerMessageDeflate = class {
   /** zlib's message, and what it means where the cause is the peer's window (RFC 7692 §7.1.2.2). */
   describeInflateFailure(failure2) {
     if (!/too far back/.test(failure2)) return `invalid compressed data (zlib: ${failure2})`;
-    const bytes2 = 1 << this.inflateWindowBits;
-    const limit = this.inflateWindowBits < WindowBits.default ? `the ${bytes2}-byte window negotiated with ${this.inflateWindowParam}=${this.inflateWindowBits}` : `the ${bytes2}-byte window of permessage-deflate`;
+    const bytes3 = 1 << this.inflateWindowBits;
+    const limit = this.inflateWindowBits < WindowBits.default ? `the ${bytes3}-byte window negotiated with ${this.inflateWindowParam}=${this.inflateWindowBits}` : `the ${bytes3}-byte window of permessage-deflate`;
     return `a back-reference reaches further back than ${limit} (zlib: ${failure2})`;
   }
   /** Records and throws a DeflateError; the output of the failed message is dropped. */
@@ -79047,17 +79324,17 @@ init_budgets();
 function count4(n2) {
   return Math.round(n2).toLocaleString("en-US");
 }
-function withAttackFigures(verdict2, attack, facts, budgets = DEFAULT_BUDGETS) {
-  if (verdict2.behavior === Behavior.Unimplemented) return verdict2;
+function withAttackFigures(verdict3, attack, facts, budgets = DEFAULT_BUDGETS) {
+  if (verdict3.behavior === Behavior.Unimplemented) return verdict3;
   const budget = { ...attack, closeWithinMs: attack.stall === true ? budgets.stallMs : scaledMs(attack.closeWithinMs, budgets) };
   const who = facts.closedByMe ? "wsgate ended it" : "the peer ended it";
   const figures2 = `Measured: the connection ended ${count4(facts.durationMs)} ms after the attack began (budget ${count4(budget.closeWithinMs)} ms; ${who}); wsgate had written ${count4(facts.sentBytes)} bytes while it was open.`;
-  const over = facts.durationMs > budget.closeWithinMs && (verdict2.behavior === Behavior.Ok || verdict2.behavior === Behavior.NonStrict);
+  const over = facts.durationMs > budget.closeWithinMs && (verdict3.behavior === Behavior.Ok || verdict3.behavior === Behavior.NonStrict);
   if (over) {
     const late = facts.closedByMe ? "the peer had not ended the connection" : "the peer ended the connection only after";
-    return { ...verdict2, behavior: Behavior.Failed, result: `Over budget: ${late} ${count4(budget.closeWithinMs)} ms after the attack began. ${figures2}` };
+    return { ...verdict3, behavior: Behavior.Failed, result: `Over budget: ${late} ${count4(budget.closeWithinMs)} ms after the attack began. ${figures2}` };
   }
-  return { ...verdict2, result: `${verdict2.result} ${figures2}` };
+  return { ...verdict3, result: `${verdict3.result} ${figures2}` };
 }
 
 // src/play/case-runner.ts
@@ -79163,6 +79440,7 @@ var CaseRunner = class {
       txFrameStats: s.wire.txFrameStats,
       scriptedHandshake: s.record.scriptedHandshake,
       httpResponse: s.record.httpResponse,
+      deflateActive: s.deflateActive,
       ...s.transport.h2 !== void 0 ? { h2: { ...s.transport.h2 } } : {}
     }) : common2;
     let result = s.record.droppedOnError !== null && adjusted.behavior === "FAILED" ? `Dropped the connection without a close frame: ${s.record.droppedOnError}.` : adjusted.result;
@@ -79182,7 +79460,7 @@ var CaseRunner = class {
     return this.connection.record.connectionWasOpen ? this.def.expect : {};
   }
   /** The case report, in Autobahn's fields. */
-  report(verdict2, duration3) {
+  report(verdict3, duration3) {
     const s = this.connection;
     const expected = {};
     for (const [k, list] of Object.entries(this.expectedLists())) {
@@ -79190,8 +79468,8 @@ var CaseRunner = class {
     }
     return {
       agent: this.info.agent,
-      behavior: verdict2.behavior,
-      behaviorClose: verdict2.behaviorClose,
+      behavior: verdict3.behavior,
+      behaviorClose: verdict3.behaviorClose,
       case: this.info.index,
       closedByMe: s.record.closedByMe,
       createStats: true,
@@ -79215,8 +79493,8 @@ var CaseRunner = class {
       remoteCloseReason: s.record.remoteCloseReason,
       reportCompressionRatio: this.def.reportCompressionRatio ?? false,
       reportTime: this.def.reportTime ?? false,
-      result: verdict2.result,
-      resultClose: verdict2.resultClose,
+      result: verdict3.result,
+      resultClose: verdict3.resultClose,
       rxFrameStats: s.wire.rxFrameStats,
       rxOctetStats: s.wire.rxOctetStats,
       started: this.info.started,
@@ -80313,7 +80591,7 @@ var ReadRate = class {
     else if (bytesPerSecond <= 0) this.stream.pause();
   }
   /** After a chunk of `bytes` was read: pause as long as the rate asks. */
-  read(bytes2) {
+  read(bytes3) {
     const rate = this.rate;
     if (rate === null) return;
     this.stream.pause();
@@ -80322,7 +80600,7 @@ var ReadRate = class {
     this.timer = setTimeout(() => {
       this.timer = null;
       if (this.rate !== null) this.stream.resume();
-    }, bytes2 / rate * 1e3);
+    }, bytes3 / rate * 1e3);
   }
   /** Stops a pending resume (the connection is gone). */
   clear() {
@@ -80735,27 +81013,27 @@ var ServerUpgrade = class {
     }
     const headBytes = read.head;
     this.connection.recordRequest(headBytes.toString("latin1"));
-    const verdict2 = parseUpgradeRequest(headBytes);
-    if (!verdict2.ok) {
-      if (verdict2.plainHttp === true && this.options.statusPage === true) {
+    const verdict3 = parseUpgradeRequest(headBytes);
+    if (!verdict3.ok) {
+      if (verdict3.plainHttp === true && this.options.statusPage === true) {
         this.connection.sender.sendData(Buffer.from(buildStatusPage("wsgate fuzzing server", "This is a WebSocket endpoint: Autobahn|Testsuite&#39;s fuzzing server, run by wsgate."), "utf8"));
         this.connection.dropConnection("after-flush", "a plain HTTP request: answered with the status page");
         return;
       }
-      this.fail(verdict2.status, verdict2.reason, verdict2.headers);
+      this.fail(verdict3.status, verdict3.reason, verdict3.headers);
       return;
     }
-    this.request = verdict2.request;
-    const decision = this.router(verdict2.request, this.connection);
+    this.request = verdict3.request;
+    const decision = this.router(verdict3.request, this.connection);
     if (decision.kind !== "later") {
-      this.answer(decision, verdict2.request, read.rest);
+      this.answer(decision, verdict3.request, read.rest);
       return;
     }
     this.held = [read.rest];
     answerWhenReady(this.connection, decision.ready, (answer) => {
       const rest = Buffer.concat(this.held ?? []);
       this.held = null;
-      this.answer(answer, verdict2.request, rest);
+      this.answer(answer, verdict3.request, rest);
     });
   }
   /** Answers the request, and reads the bytes that came after it as frames. */
@@ -80938,8 +81216,8 @@ function createH2Server(options, router, onUpgrade, onBadPeer) {
 }
 function acceptStream(stream, headers, options, router) {
   stream.on("error", () => void 0);
-  const verdict2 = parseConnectRequest(headers);
-  if (!verdict2.ok && headers[":method"] === "GET" && options.statusPage === true) {
+  const verdict3 = parseConnectRequest(headers);
+  if (!verdict3.ok && headers[":method"] === "GET" && options.statusPage === true) {
     stream.respond({ ":status": 200, "content-type": "text/html; charset=utf-8", server: options.serverHeader });
     stream.end(buildStatusPage("wsgate fuzzing server", "This is a WebSocket endpoint over HTTP/2 (RFC 8441): Autobahn|Testsuite&#39;s fuzzing server, run by wsgate."));
     return null;
@@ -80947,14 +81225,14 @@ function acceptStream(stream, headers, options, router) {
   const transport = http2Stream();
   transport.peerFields = flatFields(headers);
   const connection = new Connection(stream, options, { role: "server" }, transport, stream.session?.socket);
-  connection.recordRequest(verdict2.ok ? verdict2.request.raw : renderFields(headers));
+  connection.recordRequest(verdict3.ok ? verdict3.request.raw : renderFields(headers));
   const upgrade = { connection, request: null };
-  if (!verdict2.ok) {
-    refuse(upgrade, verdict2.status, verdict2.reason);
+  if (!verdict3.ok) {
+    refuse(upgrade, verdict3.status, verdict3.reason);
     return upgrade;
   }
-  upgrade.request = verdict2.request;
-  const decision = router(verdict2.request, connection);
+  upgrade.request = verdict3.request;
+  const decision = router(verdict3.request, connection);
   const answer = (a2) => {
     if (a2.kind === "reject") refuse(upgrade, a2.status, a2.reason);
     else respond(upgrade, stream, a2, options);
@@ -81629,14 +81907,14 @@ function clientPeer(config2, command2, server, context) {
   const baseUrl = serverBaseUrl(config2.host, server.port, context.secure !== null);
   const ca = context.secure?.caFile ?? null;
   const where = { baseUrl, ca, http2: config2.http2 };
-  const play = config2.clientLoops ? { kind: "self", playAll: (settle2) => runLooping(server, context.cases, command2, where, config2, io.signal, settle2) } : { kind: "each", playCase: (def, index) => runOneCase(server, def, index, command2, where, config2, io.signal) };
+  const play2 = config2.clientLoops ? { kind: "self", playAll: (settle2) => runLooping(server, context.cases, command2, where, config2, io.signal, settle2) } : { kind: "each", playCase: (def, index) => runOneCase(server, def, index, command2, where, config2, io.signal) };
   return {
     agent: config2.agent,
     against: `${config2.client === null ? "the bundled ws client" : JSON.stringify(command2)} on ${baseUrl}`,
     // A client of the user's that loops over the cases runs them one after another (the bundled one runs --jobs at once).
     atOnce: config2.clientLoops && config2.client !== null ? 1 : config2.jobs,
     notes: ca === null ? [] : [`wsgate: TLS: the client is given the CA ${ca} (NODE_EXTRA_CA_CERTS, SSL_CERT_FILE, WSGATE_CA_FILE, {ca})`],
-    play,
+    play: play2,
     // Any agent's: after a signal nothing the server still records has a verdict.
     forget: (id) => {
       for (const agent of server.results.keys()) server.forgetResult(agent, id);
@@ -81791,7 +82069,7 @@ function checkUpgradeResponse(head2, key) {
 
 // src/fuzzing-client/upgrade.ts
 var ClientUpgrade = class {
-  constructor(socket, options, request, newMask, makeHandler, decide, requestHead = null) {
+  constructor(socket, options, request, newMask, makeHandler, decide, requestHead2 = null) {
     this.options = options;
     this.request = request;
     this.decide = decide;
@@ -81799,7 +82077,7 @@ var ClientUpgrade = class {
     this.connection = new Connection(socket, options, { role: "client", newMask, serverDropTimeoutMs: options.serverDropTimeoutMs, chopGapNs: CHOP_PIECE_GAP_NS });
     this.handler = makeHandler(this.connection);
     this.connection.startHandshake(this, this.handler);
-    const head2 = requestHead ?? buildUpgradeRequest(request);
+    const head2 = requestHead2 ?? buildUpgradeRequest(request);
     this.connection.recordRequest(head2);
     this.connection.sender.sendData(Buffer.from(head2, "latin1"));
   }
@@ -81902,11 +82180,11 @@ function openStream(session, socket, spec, options, newMask, makeHandler, decide
 init_verdicts();
 
 // src/play/bare-result.ts
-function bareResult(def, verdict2, facts) {
+function bareResult(def, verdict3, facts) {
   return {
     agent: facts.agent,
-    behavior: verdict2.behavior,
-    behaviorClose: verdict2.behaviorClose,
+    behavior: verdict3.behavior,
+    behaviorClose: verdict3.behaviorClose,
     case: facts.index,
     closedByMe: true,
     createStats: true,
@@ -81929,15 +82207,15 @@ function bareResult(def, verdict2, facts) {
     remoteCloseReason: null,
     reportCompressionRatio: false,
     reportTime: false,
-    result: verdict2.result,
-    resultClose: verdict2.resultClose,
+    result: verdict3.result,
+    resultClose: verdict3.resultClose,
     rxFrameStats: {},
     rxOctetStats: {},
     started: facts.started,
     trafficStats: null,
     txFrameStats: {},
     txOctetStats: {},
-    wasClean: verdict2.behaviorClose === "OK",
+    wasClean: verdict3.behaviorClose === "OK",
     wasCloseHandshakeTimeout: false,
     wasNotCleanReason: null,
     wasOpenHandshakeTimeout: false,
@@ -82033,14 +82311,14 @@ async function playSessionCase(where, def, info, settings) {
   });
   const ctx = sessionContext(where, settings, connect, log);
   const limit = new Promise((resolve6) => setTimeout(() => resolve6(timedOut(info.limitMs)), info.limitMs).unref());
-  const verdict2 = await Promise.race([run(ctx), limit]);
+  const verdict3 = await Promise.race([run(ctx), limit]);
   for (const s of sockets) s.destroy();
   if (unreachable !== null) return { result: null, error: unreachable };
   const text = (lines) => lines.length === 0 ? "" : `${lines.join("\r\n")}\r
 \r
 `;
   const facts = { agent: info.agent, index: info.index, started, durationMs: performance.now() - t0, httpRequest: text(log.sent), httpResponse: text(log.got), isServer: false };
-  return { result: bareResult(def, verdict2, facts), error: null };
+  return { result: bareResult(def, verdict3, facts), error: null };
 }
 function timedOut(ms) {
   const why = `The case did not end within ${ms / 1e3} s.`;
@@ -82494,14 +82772,55 @@ init_s17_robustness_server();
 init_budgets();
 init_attack_judges();
 
+// src/fuzzing-client/attacks/crowd.ts
+init_attack_judges();
+var READY_WITHIN_MS = 5e3;
+async function runCrowd(attack, normal, play2, signal) {
+  const held = new AbortController();
+  const crowdSignal = signal === void 0 ? held.signal : AbortSignal.any([signal, held.signal]);
+  let ready = 0;
+  let allReady = () => void 0;
+  const readyAll = new Promise((resolve6) => allReady = resolve6);
+  const crowd = Array.from(
+    { length: attack.connections },
+    () => play2(attack.crowd, crowdSignal, () => {
+      ready++;
+      if (ready === attack.connections) allReady();
+    })
+  );
+  let cap = null;
+  const capped = new Promise((resolve6) => cap = setTimeout(resolve6, READY_WITHIN_MS));
+  await Promise.race([readyAll, capped, Promise.all(crowd)]);
+  if (cap !== null) clearTimeout(cap);
+  const readyWhenNormal = ready;
+  const normalFacts = await play2(normal, signal);
+  if (attack.hold) held.abort();
+  return { crowd: await Promise.all(crowd), ready: readyWhenNormal, normal: normalFacts };
+}
+function crowdLines(facts) {
+  const bytes3 = facts.crowd.reduce((sum, p) => sum + p.requestBytes, 0);
+  const answers = /* @__PURE__ */ new Map();
+  for (const p of facts.crowd) {
+    const what = p.status !== null ? `HTTP ${p.status}` : p.ending === "timeout" ? "held open until wsgate closed it" : answerText(p);
+    answers.set(what, (answers.get(what) ?? 0) + 1);
+  }
+  const told = [...answers].map(([what, n2]) => `${count(n2)}: ${what}`).join("; ");
+  return {
+    request: `${count(facts.crowd.length)} connections (${count(facts.ready)} written when the normal client connected): ${count(bytes3)} request bytes in all
+the normal client: ${count(facts.normal.requestBytes)} request bytes`,
+    response: `the crowd: ${told}
+the normal client: ${answerText(facts.normal)}`
+  };
+}
+
 // src/fuzzing-client/attacks/growth.ts
 var SIZE_REFUSALS = /* @__PURE__ */ new Set([413, 414, 431, 494]);
 var TRIES = 3;
 var BISECTIONS = 4;
 var GrowthRun = class {
-  constructor(attack, play, stopped) {
+  constructor(attack, play2, stopped) {
     this.attack = attack;
-    this.play = play;
+    this.play = play2;
     this.stopped = stopped;
     this.waitMs = Math.max(3e3, attack.stopAfterMs * 3);
   }
@@ -82573,8 +82892,8 @@ var GrowthRun = class {
     return { size: n2, ms: times.length === 0 ? 0 : Math.min(...times) };
   }
 };
-async function runGrowth(attack, play, stopped) {
-  const run = new GrowthRun(attack, play, stopped);
+async function runGrowth(attack, play2, stopped) {
+  const run = new GrowthRun(attack, play2, stopped);
   const climb = await run.climb();
   const empty = () => ({ probes: run.probes, base: null, largest: null, quarter: null, cap: climb.cap });
   if (climb.top === null || climb.gone) return climb.top === null ? empty() : { ...empty(), largest: run.best(climb.top) };
@@ -82588,8 +82907,65 @@ async function runGrowth(attack, play, stopped) {
 
 // src/fuzzing-client/attacks/probe.ts
 init_constants();
+
+// src/fuzzing-client/attacks/writers.ts
+function writeBytewise(socket, data, done) {
+  socket.setNoDelay(true);
+  let at = 0;
+  const next = (err) => {
+    if (err != null || socket.destroyed) return;
+    if (at >= data.length) {
+      done();
+      return;
+    }
+    const byte = data.subarray(at, at + 1);
+    at++;
+    socket.write(byte, next);
+  };
+  next();
+}
+function writeTrickle(socket, data, everyMs, wrote) {
+  socket.setNoDelay(true);
+  let at = 0;
+  const tick = () => {
+    if (socket.destroyed || at >= data.length) return;
+    socket.write(data.subarray(at, at + 1));
+    at++;
+    wrote();
+  };
+  tick();
+  return setInterval(tick, everyMs);
+}
+function writeStreamed(socket, parts, done) {
+  let left2 = parts.totalBytes;
+  socket.write(parts.prefix);
+  const pump = () => {
+    while (left2 > 0) {
+      if (socket.destroyed) return;
+      const n2 = Math.min(parts.piece.length, left2);
+      left2 -= n2;
+      if (!socket.write(n2 === parts.piece.length ? parts.piece : parts.piece.subarray(0, n2))) {
+        socket.once("drain", pump);
+        return;
+      }
+    }
+    if (socket.destroyed) return;
+    socket.write(parts.suffix, (err) => {
+      if (err == null) done();
+    });
+  };
+  pump();
+}
+
+// src/fuzzing-client/attacks/probe.ts
 var MAX_ANSWER_HEAD = 64 * 1024;
-function runProbe(target, probe, normal, signal) {
+function requestHead(probe, normal) {
+  const text = probe.request?.(normal) ?? buildUpgradeRequest(normal);
+  return Buffer.from(probe.delivery?.kind === "streamed" ? text.replace(/\r\n$/, "") : text, "latin1");
+}
+function runProbe(target, probe, normal, signal, written) {
+  const t0 = performance.now();
+  let answeredAt = null;
   return new Promise((resolve6) => {
     const m = { requestBytes: 0, status: null, answerMs: null, closedMs: null, closeCode: null, trickled: 0 };
     let ending = null;
@@ -82597,16 +82973,16 @@ function runProbe(target, probe, normal, signal) {
     let timer = null;
     let trickle = null;
     let socket = null;
-    const head2 = Buffer.from(probe.request?.(normal) ?? buildUpgradeRequest(normal), "latin1");
+    const head2 = requestHead(probe, normal);
     const finish3 = () => {
       if (done) return;
       done = true;
       if (timer !== null) clearTimeout(timer);
       if (trickle !== null) clearInterval(trickle);
       signal?.removeEventListener("abort", onAbort);
-      if (m.requestBytes === 0 && socket !== null) m.requestBytes = Math.min(head2.length, socket.bytesWritten);
+      if (m.requestBytes === 0 && socket !== null) m.requestBytes = probe.delivery?.kind === "streamed" ? socket.bytesWritten : Math.min(head2.length, socket.bytesWritten);
       socket?.destroy();
-      resolve6({ label: probe.label, size: probe.size, waitMs: probe.waitMs, ...m, ending: ending ?? "closed" });
+      resolve6({ label: probe.label, size: probe.size, waitMs: probe.waitMs, ...m, ending: ending ?? "closed", elapsedMs: (answeredAt ?? performance.now()) - t0 });
     };
     const onAbort = () => {
       ending ??= "timeout";
@@ -82623,7 +82999,14 @@ function runProbe(target, probe, normal, signal) {
     wait();
     socket = connectTo(
       target,
-      (s) => new ProbeConnection(s, probe, m, head2, { finish: finish3, wait, ended: (how) => ending ??= how, setTrickle: (t) => trickle = t }),
+      (s) => new ProbeConnection(s, probe, m, head2, {
+        finish: finish3,
+        wait,
+        ended: (how) => ending ??= how,
+        setTrickle: (t) => trickle = t,
+        answered: () => answeredAt ??= performance.now(),
+        written: () => written?.()
+      }),
       () => {
         ending = "refused";
         finish3();
@@ -82650,11 +83033,7 @@ var ProbeConnection = class {
       this.finish();
     });
     this.wait();
-    socket.write(request, (err) => {
-      if (err != null) return;
-      this.writtenAt = performance.now();
-      m.requestBytes = request.length;
-    });
+    this.write(request);
   }
   socket;
   probe;
@@ -82668,6 +83047,37 @@ var ProbeConnection = class {
   closePayload = [];
   finish;
   wait;
+  /** Writes the request head as the probe's delivery says; its end (or a streamed header's start) is where the answer time starts. */
+  write(request) {
+    const delivery = this.probe.delivery;
+    const m = this.m;
+    const whole = () => {
+      this.writtenAt = performance.now();
+      m.requestBytes = request.length;
+      this.hooks.written();
+    };
+    if (delivery === void 0) {
+      this.socket.write(request, (err) => {
+        if (err == null) whole();
+      });
+    } else if (delivery.kind === "bytewise") {
+      writeBytewise(this.socket, request, () => {
+        whole();
+        this.wait();
+      });
+    } else if (delivery.kind === "trickle") {
+      this.hooks.written();
+      this.hooks.setTrickle(writeTrickle(this.socket, request, delivery.everyMs, () => m.requestBytes += 1));
+    } else {
+      this.writtenAt = performance.now();
+      this.hooks.written();
+      const piece2 = Buffer.alloc(Math.min(delivery.pieceBytes, delivery.totalBytes), "a");
+      const prefix = Buffer.concat([request, Buffer.from(`${delivery.header}: `, "latin1")]);
+      writeStreamed(this.socket, { prefix, piece: piece2, totalBytes: delivery.totalBytes, suffix: Buffer.from("\r\n\r\n", "latin1") }, () => {
+        m.requestBytes = prefix.length + delivery.totalBytes + 4;
+      });
+    }
+  }
   onData(chunk) {
     if (this.frames !== null) {
       this.frames.push(chunk, this.sink);
@@ -82676,6 +83086,7 @@ var ProbeConnection = class {
     const read = this.head.push(chunk);
     if (read === "more") return;
     const now = performance.now();
+    this.hooks.answered();
     this.m.answerMs = Math.max(0, now - (this.writtenAt ?? now));
     if (this.m.requestBytes === 0) this.m.requestBytes = this.socket.bytesWritten;
     const text = read === "too-big" ? chunk.toString("latin1", 0, 64) : read.head.toString("latin1", 0, 64);
@@ -82736,41 +83147,52 @@ var ProbeConnection = class {
 async function playAttack(target, def, info, settings) {
   const started = utcNow();
   const t0 = performance.now();
+  const played2 = await play(target, def.attack, info.signal, settings);
+  return bareResult(def, played2.verdict, {
+    agent: info.agent,
+    index: info.index,
+    started,
+    durationMs: performance.now() - t0,
+    httpRequest: played2.request,
+    httpResponse: played2.response,
+    isServer: false,
+    transport: null
+  });
+}
+async function play(target, attack, signal, settings) {
   const normal = () => ({
     host: targetHostPort(target),
     target: target.resource,
     key: newClientKey(settings.randomBytes),
     headers: [["User-Agent", settings.userAgent]]
   });
-  const stopped = () => info.signal?.aborted === true;
-  const attack = def.attack;
+  const stopped = () => signal?.aborted === true;
   const budgets = settings.budgets ?? DEFAULT_BUDGETS;
-  const scaled = (probe) => ({ ...probe, waitMs: scaledMs(probe.waitMs, budgets) });
-  let probes;
-  let verdict2;
+  const scaled = (probe2) => ({ ...probe2, waitMs: waitFor(probe2, budgets) });
+  const probe = (p, s = signal, written) => runProbe(target, scaled(p), normal(), s, written);
   if (attack.kind === "growth") {
-    const facts = await runGrowth({ ...attack, stopAfterMs: scaledMs(attack.stopAfterMs, budgets) }, (probe) => runProbe(target, scaled(probe), normal(), info.signal), stopped);
-    probes = facts.probes;
-    verdict2 = attack.judge(facts, budgets);
-  } else {
-    const played2 = [];
-    for (const probe of attack.probes) {
-      if (stopped()) break;
-      played2.push(await runProbe(target, scaled(probe), normal(), info.signal));
-    }
-    probes = played2;
-    verdict2 = attack.judge(played2, budgets);
+    const facts = await runGrowth({ ...attack, stopAfterMs: scaledMs(attack.stopAfterMs, budgets) }, (p) => probe(p), stopped);
+    return { verdict: attack.judge(facts, budgets), ...probeLines(facts.probes) };
   }
-  return bareResult(def, verdict2, {
-    agent: info.agent,
-    index: info.index,
-    started,
-    durationMs: performance.now() - t0,
-    httpRequest: probes.map((p) => `${p.label}: ${count(p.requestBytes)} request bytes${p.trickled > 0 ? `, ${count(p.trickled)} payload bytes trickled` : ""}`).join("\n"),
-    httpResponse: probes.map((p) => `${p.label}: ${answerText(p)}${p.closedMs === null ? "" : `; ended ${Math.round(p.closedMs)} ms after the frame header${p.closeCode === null ? "" : ` (close ${p.closeCode})`}`}`).join("\n"),
-    isServer: false,
-    transport: null
-  });
+  if (attack.kind === "crowd") {
+    const facts = await runCrowd(attack, { label: "the normal client", size: 0, waitMs: attack.normalWaitMs }, probe, signal);
+    return { verdict: attack.judge(facts, budgets), ...crowdLines(facts) };
+  }
+  const played2 = [];
+  for (const p of attack.probes) {
+    if (stopped()) break;
+    played2.push(await probe(p));
+  }
+  return { verdict: attack.judge(played2, budgets), ...probeLines(played2) };
+}
+function waitFor(probe, budgets) {
+  return probe.delivery?.kind === "trickle" ? budgets.stallMs : scaledMs(probe.waitMs, budgets);
+}
+function probeLines(probes) {
+  return {
+    request: probes.map((p) => `${p.label}: ${count(p.requestBytes)} request bytes${p.trickled > 0 ? `, ${count(p.trickled)} payload bytes trickled` : ""}`).join("\n"),
+    response: probes.map((p) => `${p.label}: ${answerText(p)}${p.closedMs === null ? "" : `; ended ${Math.round(p.closedMs)} ms after the frame header${p.closeCode === null ? "" : ` (close ${p.closeCode})`}`}`).join("\n")
+  };
 }
 
 // src/drivers/server-attack.ts
@@ -82972,12 +83394,12 @@ async function playAttackOne(state, def, index, t0) {
   return { result, resultAt: performance.now(), client: null, sawConnection: true, warnings: [], timeMs: performance.now() - t0, ...peerFailure === null ? {} : { peerFailure } };
 }
 function playSettings(config2, sut, def) {
-  const bytes2 = config2.seed === null ? systemBytes() : seededBytes(config2.seed, def.id);
+  const bytes3 = config2.seed === null ? systemBytes() : seededBytes(config2.seed, def.id);
   return {
     protocolOptions: { ...AUTOBAHN_DEFAULTS, ...config2.protocolOptions, ...sut.protocolOptions, serverDropTimeoutMs: AUTOBAHN_DEFAULTS.serverDropTimeoutMs },
     deflateLevel: AUTOBAHN_DEFAULTS.deflateLevel,
-    newMask: () => bytes2(4),
-    randomBytes: bytes2,
+    newMask: () => bytes3(4),
+    randomBytes: bytes3,
     userAgent: `wsgate/${VERSION}`,
     keepRecording: config2.repro.record,
     budgets: config2.budgets
@@ -83024,23 +83446,23 @@ function conclude(def, index, outcome2, config2) {
     const reason = outcome2.transportFailure == null ? why : `${outcome2.transportFailure}; ${why}`;
     return { ...base, status: "failed", reason: outcome2.peerFailure === void 0 ? reason : `${outcome2.peerFailure}; ${reason}`, warnings: outcome2.warnings, result: null, reportBase: null };
   }
-  const verdict2 = livenessRule(ruleForResult(result, new Set(config2.failOn)), result, outcome2.peerFailure);
-  const warnings = [...verdict2.warnings, ...outcome2.warnings];
+  const verdict3 = livenessRule(ruleForResult(result, new Set(config2.failOn)), result, outcome2.peerFailure);
+  const warnings = [...verdict3.warnings, ...outcome2.warnings];
   if (client !== null && client.exitCode !== null && client.exitCode !== 0 && !client.timedOut) {
     warnings.push(`the client exited with status ${client.exitCode}`);
   }
   return {
     ...base,
-    status: verdict2.status,
-    reason: verdict2.reason,
+    status: verdict3.status,
+    reason: verdict3.reason,
     warnings,
     result,
     reportBase: caseReportBase(agentFileBase(result.agent), result.id)
   };
 }
-function livenessRule(verdict2, result, peerFailure) {
-  if (peerFailure === void 0 || verdict2.status === "failed") return verdict2;
-  return { ...verdict2, status: "failed", reason: `the peer failed the liveness check after the case: ${peerFailure}; outcome ${result.behavior}: ${result.result}` };
+function livenessRule(verdict3, result, peerFailure) {
+  if (peerFailure === void 0 || verdict3.status === "failed") return verdict3;
+  return { ...verdict3, status: "failed", reason: `the peer failed the liveness check after the case: ${peerFailure}; outcome ${result.behavior}: ${result.result}` };
 }
 function notRun(def, index, reason) {
   return {
