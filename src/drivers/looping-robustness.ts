@@ -3,17 +3,18 @@
  * each attack case gets its own memory window of the client's process tree (from the case's
  * connection opening to its result), and its outcome is held until the client shows it survived
  * (it starts the next case, or exits with status 0). A client that dies on its own during an attack
- * case fails that case with its error line (processes/crash.ts, as in per-case mode), and the cases
+ * case fails that case with its error line (processes/crash.ts, as in per-case mode; here also after
+ * its close frame, since the process was to play the cases after it), and the cases
  * it never started are not run: a looping client drives the cases itself and would start again at
  * the first, so it is not restarted (per-case mode, without --client-loops, starts a process per case).
  */
 import type { CatalogueCase } from '../cases/types.js';
 import type { RobustnessBudgets } from '../cases/data/budgets.js';
 import type { CaseResult } from '../model/report.js';
+import { Behavior } from '../model/verdicts.js';
 import { addMemoryFigure, isRobustness } from '../play/attack-figures.js';
 import type { MemoryWindow, TreeMemory } from '../processes/tree-memory.js';
 import type { CaseOutcome } from './driver.js';
-import { crashedByAttack } from './per-case.js';
 
 /** What the looping driver tells the watch, and how the watch settles a case. */
 export class LoopingRobustness {
@@ -60,14 +61,17 @@ export class LoopingRobustness {
   ended(crash: string | null): void {
     const index = this.lastStarted;
     const def = index === null ? null : this.attack(index);
-    if (crash !== null && index !== null && def !== null) {
+    if (crash !== null && index !== null && def?.attackBudget !== undefined) {
       const outcome = this.held.get(index) ?? null;
-      const died = crashedByAttack(def, outcome?.result ?? null, crash);
-      if (died !== null) {
-        this.died = `not run: the client process died during case ${def.id} (it ${crash}); it runs every case itself (--client-loops), so it is not restarted (without --client-loops each case gets a process of its own)`;
-        const failed: CaseOutcome = outcome ?? { result: null, resultAt: null, client: null, sawConnection: true, warnings: [], timeMs: 0, missing: 'the case has no result' };
-        this.held.set(index, { ...failed, peerFailure: died });
+      // Unlike per-case mode, dying after its close frame counts too: the process was to run the cases after it.
+      const died = `the client process died during the case (${def.attackBudget.advisory.split(':')[0] ?? ''}): it ${crash}`;
+      if (outcome?.result != null) {
+        outcome.result.result = `${died}. The case's own verdict was ${outcome.result.behavior}: ${outcome.result.result}`;
+        outcome.result.behavior = Behavior.Failed;
       }
+      this.died = `not run: the client process died during case ${def.id} (it ${crash}); it runs every case itself (--client-loops), so it is not restarted (without --client-loops each case gets a process of its own)`;
+      const failed: CaseOutcome = outcome ?? { result: null, resultAt: null, client: null, sawConnection: true, warnings: [], timeMs: 0, missing: 'the case has no result' };
+      this.held.set(index, { ...failed, peerFailure: died });
     }
     for (const window of this.windows.values()) window.close();
     this.windows.clear();

@@ -99,7 +99,7 @@ export async function runOneCase(
  * exception, a signal wsgate did not send) before it sent its close frame: the attack took the client
  * down. The case's result says FAILED with why (the per-case report too), its own verdict kept in the text.
  */
-export function crashedByAttack(def: CatalogueCase, result: CaseResult | null, crash: string | null): string | null {
+function crashedByAttack(def: CatalogueCase, result: CaseResult | null, crash: string | null): string | null {
   if (def.attackBudget === undefined || crash === null) return null;
   if (result !== null && result.remoteCloseCode !== null) return null;
   const died = `the client process died before its close (${def.attackBudget.advisory.split(':')[0] ?? ''}): it ${crash}`;
