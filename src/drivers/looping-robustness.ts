@@ -78,8 +78,8 @@ export class LoopingRobustness {
     this.release(() => true);
   }
 
-  /** The outcome of a case the client never played after it died, or null (it did not die of an attack). */
-  notRun(): CaseOutcome | null {
+  /** The outcome of a case the client never started before it died of an attack, or null. */
+  unplayed(): CaseOutcome | null {
     return this.died === null ? null : { result: null, resultAt: null, client: null, sawConnection: false, warnings: [], timeMs: 0, notRun: this.died };
   }
 

@@ -62,7 +62,7 @@ export async function runLooping(
     (sampler as TreeMemory | null)?.stop();
   }
   watch.ended(crash);
-  const dead = watch.notRun();
+  const dead = watch.unplayed();
   // Over TLS, a client that never got through the TLS handshake: every case it did not run says so first.
   const transportFailure = server.transportFailureSince(t0);
   const agent = resultAgent(server, config);
