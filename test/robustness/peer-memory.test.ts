@@ -27,7 +27,7 @@ interface Run {
 /** `wsgate run --robustness ARGS` into a fresh report directory. */
 async function robustness(args: string[]): Promise<Run> {
   const outdir = await tempDir();
-  const res = await runCliWith(['run', '--robustness', '--outdir', outdir, ...args], { timeoutMs: 60_000 });
+  const res = await runCliWith(['run', '--robustness', '--url', 'ws://127.0.0.1:0', '--outdir', outdir, ...args], { timeoutMs: 60_000 });
   const out = res.stdout + res.stderr;
   assert.ok(res.code === 0 || res.code === 1, out);
   const summary = JSON.parse(await readFile(path.join(outdir, 'summary.json'), 'utf8')) as { cases: SummaryCase[] };
