@@ -3,7 +3,8 @@
  * client of our own that allocates 300 MiB when its case opens is FAILED with the figure first under
  * `--budget memory=64MiB` and passes with the default budget; a looping client that dies during 18.3.1
  * has that case FAILED with its error line and the rest not run; the bundled ws client and server show
- * a figure of a sane size beside the budget; a server wsgate did not start is said not to be measured.
+ * a figure of a sane size beside the budget; a server wsgate did not start, or a client that came by
+ * itself (serve), is said not to be measured.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -13,7 +14,8 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { runCliWith, type SummaryCase } from '../support/cli-env.js';
-import { fixtureCommand, tempDir } from '../support/harness.js';
+import { startServer } from '../../src/api.js';
+import { fixtureCommand, REFERENCE_CLIENT, runNode, tempDir } from '../support/harness.js';
 
 const REFERENCE_SERVER = fileURLToPath(new URL('../../src/bundled/reference-server.js', import.meta.url));
 
@@ -106,4 +108,18 @@ test('a server wsgate did not start (--server-url): its memory was not measured,
   } finally {
     child.kill();
   }
+});
+
+test('serve (startServer): a client that came by itself is no process of wsgate\'s, and its robustness report says its memory was not measured', async () => {
+  const outdir = await tempDir();
+  const server = await startServer({ url: 'ws://127.0.0.1:0', outdir, robustness: true, cases: ['18.3.1'] });
+  try {
+    const client = await runNode(REFERENCE_CLIENT, [server.url, 'came-by-itself']);
+    assert.equal(client.code, 0, client.stderr);
+  } finally {
+    await server.close();
+  }
+  const report = JSON.parse(await readFile(path.join(outdir, 'came_by_itself_case_18_3_1.json'), 'utf8')) as { behavior: string; result: string };
+  assert.equal(report.behavior, 'OK');
+  assert.match(report.result, /The peer's memory was not measured \(wsgate did not start it\)\.$/);
 });
