@@ -103,7 +103,7 @@ export const budgetOption = {
   array: true,
   requiresArg: true,
   describe:
-    'With --robustness: a budget the peer is held to, NAME=VALUE, repeatable: time=2 (a factor on every time budget), message=1MiB (the peer\'s own message limit; default 100MiB), memory=256MiB (its process tree\'s growth in one case, when wsgate started it), stall=100s (how long it may keep a stalled connection: a trickled handshake, an unanswered close)',
+    'With --robustness: a budget the peer is held to, NAME=VALUE, repeatable: time=2 (a factor on every time budget), message=1MiB (the peer\'s own message limit; default 100MiB), memory=256MiB (its process tree\'s growth in one case, when wsgate started it; default 512MiB), stall=100s (how long it may keep a stalled connection: a trickled handshake, an unanswered close)',
 } as const;
 
 /** `--quiet` of run and judge. */

@@ -11,6 +11,9 @@ import { caseTimeoutFor } from '../policy/case-limits.js';
 import { startClient, type ClientValues } from '../processes/client-process.js';
 import { TERM_GRACE_MS, raceTimeout, sleep } from '../processes/waiting.js';
 import type { CaseOutcome } from './driver.js';
+import { LoopingRobustness } from './looping-robustness.js';
+import { isRobustness } from '../play/attack-figures.js';
+import { TreeMemory } from '../processes/tree-memory.js';
 
 /**
  * Runs the command once; it drives every case itself (Autobahn style) via /getCaseCount and /runCase.
@@ -28,23 +31,38 @@ export async function runLooping(
 ): Promise<void> {
   const t0 = performance.now();
   const seen: CaseRunEvent[] = [];
+  let sampler: TreeMemory | null = null;
+  let watch = new LoopingRobustness(cases, null, config.budgets, settle);
   const onStart = (event: CaseRunEvent): void => {
     seen.push(event);
+    watch.started(event.index);
   };
   const onFinish = (event: CaseRunEvent, result: CaseResult): void => {
-    if (event.agent === resultAgent(server, config)) settle(event.index, played(result, performance.now()));
+    if (event.agent !== resultAgent(server, config)) return;
+    const outcome = played(result, performance.now());
+    if (!watch.finished(event.index, result, outcome)) settle(event.index, outcome);
   };
   server.on('caseStarted', onStart);
   server.on('caseFinished', onFinish);
   const budgetS = cases.reduce((sum, c) => sum + caseTimeoutFor(c, config), 0);
   let clientRun: ClientRun;
+  let crash: string | null = null;
+  // Under --robustness, the client's process tree is sampled for the attack cases' memory figures.
+  const started = (pid: number | undefined): void => {
+    if (!cases.some(isRobustness)) return;
+    sampler = TreeMemory.start(pid);
+    watch = new LoopingRobustness(cases, sampler, config.budgets, settle);
+  };
   try {
     const values = { url: where.baseUrl, case: '', agent: config.agent, http2: where.http2, ...(where.ca !== null ? { ca: where.ca } : {}) };
-    clientRun = await driveClient(server, command, values, config, signal, budgetS * 1000, seen);
+    ({ run: clientRun, crash } = await driveClient(server, command, values, config, signal, budgetS * 1000, seen, started));
   } finally {
     server.off('caseStarted', onStart);
     server.off('caseFinished', onFinish);
+    (sampler as TreeMemory | null)?.stop();
   }
+  watch.ended(crash);
+  const dead = watch.unplayed();
   // Over TLS, a client that never got through the TLS handshake: every case it did not run says so first.
   const transportFailure = server.transportFailureSince(t0);
   const agent = resultAgent(server, config);
@@ -52,7 +70,8 @@ export async function runLooping(
   // When each of these results came is not known here: the skeleton keeps them only when no signal came.
   for (const [i, def] of cases.entries()) {
     const result = results.get(def.id);
-    settle(i + 1, result !== undefined ? played(result, null) : missing(clientRun, agent, seen.length > 0, budgetS, transportFailure));
+    const never = dead !== null && !seen.some((e) => e.index === i + 1) ? dead : null;
+    settle(i + 1, result !== undefined ? played(result, null) : (never ?? missing(clientRun, agent, seen.length > 0, budgetS, transportFailure)));
   }
 }
 
@@ -96,7 +115,8 @@ async function driveClient(
   signal: AbortSignal | undefined,
   budgetMs: number,
   seen: readonly CaseRunEvent[],
-): Promise<ClientRun> {
+  started: (pid: number | undefined) => void,
+): Promise<{ run: ClientRun; crash: string | null }> {
   // The bundled client runs up to --jobs cases at once itself (group 9 alone); other looping clients
   // run their cases one after another, as Autobahn's drivers do. Its zlib work (ws compresses and
   // inflates in libuv's pool, one task per frame) goes faster on one pool thread than on the default
@@ -104,6 +124,7 @@ async function driveClient(
   // --jobs 2, 53.2 -> 41.0 s wall, client CPU 68.4 -> 42.5 s (BENCHMARKS.md).
   const env = config.client === null ? { WSGATE_JOBS: String(config.jobs), UV_THREADPOOL_SIZE: '1' } : {};
   const client = startClient(command, values, env);
+  started(client.pid);
   const abort = new AbortController();
   signal?.addEventListener('abort', () => abort.abort(), { once: true });
   let timedOut = false;
@@ -121,5 +142,5 @@ async function driveClient(
   } finally {
     client.killGroup();
   }
-  return client.snapshot(timedOut);
+  return { run: client.snapshot(timedOut), crash: client.crash() };
 }

@@ -12,6 +12,9 @@ import type { CaseRunEvent, FuzzingServer } from '../server/fuzzing-server.js';
 import { caseTimeoutFor } from '../policy/case-limits.js';
 import { startClient, type ClientProcess } from '../processes/client-process.js';
 import type { CaseOutcome } from './driver.js';
+import type { RobustnessBudgets } from '../cases/data/budgets.js';
+import { addMemoryFigure, isRobustness, type PeerMemory } from '../play/attack-figures.js';
+import { TreeMemory, type MemoryWindow } from '../processes/tree-memory.js';
 import { EXIT_GRACE_MS, HANDSHAKE_SETTLE_MS, SETTLE_MS, TERM_GRACE_MS, caseUrl, isAborted, raceTimeout, waitForResult } from '../processes/waiting.js';
 
 /** What the server says of one case while it runs. */
@@ -21,6 +24,10 @@ interface CaseWatch {
   result(): CaseResult | null;
   /** When the result came (performance.now()), or null. */
   resultAt(): number | null;
+  /** Ends the memory window (a robustness case's): the figure is kept. */
+  closeMemory(): void;
+  /** The client tree's memory over the case, or null (not a robustness case, or no connection yet). */
+  memory(): PeerMemory | null;
   dispose(): void;
 }
 
@@ -45,14 +52,16 @@ export async function runOneCase(
   index: number,
   command: string,
   where: { baseUrl: string; ca: string | null; http2: boolean },
-  config: Pick<RunSettings, 'agent' | 'caseTimeout'>,
+  config: Pick<RunSettings, 'agent' | 'caseTimeout'> & { budgets?: RobustnessBudgets },
   signal: AbortSignal | undefined,
 ): Promise<CaseOutcome> {
   const agent = config.agent;
   const t0 = performance.now();
   const deadline = t0 + caseTimeoutFor(def, config) * 1000;
-  const watch = watchCase(server, agent, index);
   const client = startClient(command, { url: caseUrl(where.baseUrl, index, agent), case: def.id, agent, http2: where.http2, ...(where.ca !== null ? { ca: where.ca } : {}) });
+  // A robustness case: the client's tree is sampled, its baseline when the case's connection opens.
+  const sampler = isRobustness(def) ? TreeMemory.start(client.pid) : null;
+  const watch = watchCase(server, agent, index, sampler);
   const warnings: string[] = [];
   const abort = new AbortController();
   const onAbort = (): void => abort.abort();
@@ -61,15 +70,18 @@ export async function runOneCase(
   try {
     const run: RunningCase = { server, agent, index, client, watch, deadline, abort: abort.signal, signal, warnings };
     timedOut = await awaitCaseEnd(run);
+    watch.closeMemory();
     if (!client.hasExited) await stopLingeringClient(run);
   } finally {
     // Grandchildren may outlive the client's shell: the group goes in any case.
     client.killGroup();
+    sampler?.stop();
     signal?.removeEventListener('abort', onAbort);
     watch.dispose();
   }
   const result = watch.result();
   const died = crashedByAttack(def, result, client.crash());
+  if (result !== null && sampler !== null) addMemoryFigure(result, watch.memory() ?? { measured: false, why: 'the case never opened a connection' }, config.budgets);
   return {
     result,
     resultAt: watch.resultAt(),
@@ -98,12 +110,17 @@ function crashedByAttack(def: CatalogueCase, result: CaseResult | null, crash: s
   return died;
 }
 
-function watchCase(server: FuzzingServer, agent: string, index: number): CaseWatch {
+function watchCase(server: FuzzingServer, agent: string, index: number, sampler: TreeMemory | null): CaseWatch {
   let saw = false;
   let result: CaseResult | null = null;
   let resultAt: number | null = null;
+  let window: MemoryWindow | null = null;
+  let memory: PeerMemory | null = null;
   const onStart = (event: CaseRunEvent): void => {
-    if (event.agent === agent && event.index === index) saw = true;
+    if (event.agent !== agent || event.index !== index) return;
+    saw = true;
+    // The baseline: the client, started and connected, before the attack (its runtime's start-up is not the attack's).
+    window ??= sampler?.window() ?? null;
   };
   server.on('caseStarted', onStart);
   const waiter = waitForResult(server, agent, index);
@@ -116,6 +133,10 @@ function watchCase(server: FuzzingServer, agent: string, index: number): CaseWat
     sawConnection: () => saw,
     result: () => result,
     resultAt: () => resultAt,
+    closeMemory: () => {
+      memory ??= window?.close() ?? null;
+    },
+    memory: () => memory,
     dispose: () => {
       server.off('caseStarted', onStart);
       waiter.cancel();

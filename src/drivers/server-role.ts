@@ -17,7 +17,9 @@ import type { CaseResult } from '../model/report.js';
 import { caseTimeoutFor } from '../policy/case-limits.js';
 import { shellQuote } from '../processes/client-process.js';
 import { freePort, ServerProcess, waitForListen } from '../processes/server-process.js';
+import { TreeMemory } from '../processes/tree-memory.js';
 import { isAborted } from '../processes/waiting.js';
+import { addMemoryFigure, isRobustness } from '../play/attack-figures.js';
 import { AUTOBAHN_DEFAULTS } from '../protocol/constants.js';
 import { collisionNotice } from '../report/files.js';
 import { writeReports } from '../report/writer.js';
@@ -164,7 +166,7 @@ async function playOne(state: ServerState, def: CatalogueCase, index: number): P
   const t0 = performance.now();
   const failed = (reason: string): CaseOutcome => ({ result: null, resultAt: null, client: null, sawConnection: false, warnings: [], timeMs: performance.now() - t0, missing: reason });
   const down = await serverDown(state);
-  if (def.attack !== undefined || def.attackBudget !== undefined) {
+  if (isRobustness(def)) {
     if (down !== null) return { ...failed(down), notRun: `not run: the server is down after an earlier case (${down})` };
     return playAttackOne(state, def, index, t0);
   }
@@ -204,7 +206,12 @@ async function playAttackOne(state: ServerState, def: CatalogueCase, index: numb
     settings: (d: CatalogueCase) => playSettings(state.config, state.sut, d),
     limitMs: caseTimeoutFor(def, state.config) * 1000,
   };
+  // The server's tree from before the attack to after the liveness check (the sample now is the baseline).
+  const sampler = proc === null ? null : TreeMemory.start(proc.pid);
+  const window = sampler?.window() ?? null;
   const { result, error, down } = await playAttackCase(def, run);
+  const memory = window?.close() ?? null;
+  sampler?.stop();
   let peerFailure: string | null = null;
   if (down !== null) {
     const restarts = proc !== null && state.sut.restart;
@@ -222,6 +229,7 @@ async function playAttackOne(state: ServerState, def: CatalogueCase, index: numb
     const missing = down ?? error ?? 'no result';
     return { result: null, resultAt: null, client: null, sawConnection: false, warnings: [], timeMs: performance.now() - t0, missing, ...(peerFailure === null ? {} : { peerFailure }) };
   }
+  addMemoryFigure(result, memory, state.config.budgets);
   state.results.set(def.id, result);
   return { result, resultAt: performance.now(), client: null, sawConnection: true, warnings: [], timeMs: performance.now() - t0, ...(peerFailure === null ? {} : { peerFailure }) };
 }

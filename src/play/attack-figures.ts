@@ -2,10 +2,12 @@
  * What a robustness case measured, stated beside its budget: the engine's one place for it (a case
  * only declares its AttackBudget). The figures are the connection's: how long after the attack began
  * (the open) the connection ended and who ended it, and how many bytes wsgate wrote while it was
- * open (what the peer was sent before it refused). A figure over its budget fails the outcome. Pure.
+ * open (what the peer was sent before it refused); and, when wsgate started the peer, how much its
+ * process tree's resident memory grew (measured by the driver: processes/tree-memory.ts). A figure
+ * over its budget fails the outcome. Pure.
  */
 import type { AttackBudget, Judgement } from '../cases/types.js';
-import { Behavior } from '../model/verdicts.js';
+import { Behavior, type OutcomeVerdict } from '../model/verdicts.js';
 import { DEFAULT_BUDGETS, scaledMs, type RobustnessBudgets } from '../cases/data/budgets.js';
 
 /** The connection's facts the figures come from. */
@@ -37,4 +39,48 @@ export function withAttackFigures(verdict: Judgement, attack: AttackBudget, fact
     return { ...verdict, behavior: Behavior.Failed, result: `Over budget: ${late} ${count(budget.closeWithinMs)} ms after the attack began. ${figures}` };
   }
   return { ...verdict, result: `${verdict.result} ${figures}` };
+}
+
+/** A case of the robustness profile (an attack played raw, or a scripted case with an attack budget): it gets the memory figure. */
+export function isRobustness(def: { readonly attack?: unknown; readonly attackBudget?: unknown }): boolean {
+  return def.attack !== undefined || def.attackBudget !== undefined;
+}
+
+/** The peer's process tree's memory over one case (processes/tree-memory.ts), or why it was not measured. */
+export type PeerMemory =
+  | { readonly measured: true; readonly baselineBytes: number; readonly peakBytes: number; readonly growthBytes: number; readonly samples: number }
+  | { readonly measured: false; readonly why: string };
+
+/** Bytes in MiB with one decimal ("12.3 MiB"); whole MiB without it ("256 MiB"). */
+export function mebibytes(bytes: number): string {
+  const mib = bytes / (1024 * 1024);
+  return Number.isInteger(mib) ? `${mib} MiB` : `${mib.toFixed(1)} MiB`;
+}
+
+/** The part of a result the memory figure amends (a CaseResult is one). */
+export interface AmendableResult {
+  behavior: OutcomeVerdict;
+  result: string;
+}
+
+/**
+ * The memory figure after the result (null: wsgate did not start the peer, so nothing was measured);
+ * growth over the `memory` budget makes the outcome FAILED with the figure first. Amends `result` in place.
+ */
+export function addMemoryFigure(result: AmendableResult, memory: PeerMemory | null, budgets: RobustnessBudgets = DEFAULT_BUDGETS): void {
+  const text = result.result.replace(/\s+$/, '');
+  if (memory === null || !memory.measured) {
+    const why = memory === null ? 'wsgate did not start it' : memory.why;
+    result.result = `${text} The peer's memory was not measured (${why}).`;
+    return;
+  }
+  const figure =
+    `the peer's process tree grew by ${mebibytes(memory.growthBytes)} at its peak (budget ${mebibytes(budgets.memoryGrowth)}; ` +
+    `resident ${mebibytes(memory.baselineBytes)} at the start, ${mebibytes(memory.peakBytes)} at the peak, ${count(memory.samples)} samples)`;
+  if (memory.growthBytes > budgets.memoryGrowth) {
+    result.behavior = Behavior.Failed;
+    result.result = `Over budget: ${figure}. ${text}`;
+    return;
+  }
+  result.result = `${text} Measured: ${figure}.`;
 }

@@ -48,6 +48,8 @@ export interface ClientProcess {
   readonly exited: Promise<void>;
   /** Whether the process has exited. */
   readonly hasExited: boolean;
+  /** The pid of its shell (the root of its process tree), or undefined when it could not start. */
+  readonly pid: number | undefined;
   /**
    * CPU time (ms) the live processes of its tree have used so far (Linux /proc; 0 elsewhere): for a
    * server under test, read before it is stopped, since its shell may not reap it.
@@ -163,6 +165,7 @@ export function startCommand(expanded: string, env: Record<string, string>): Cli
     get hasExited() {
       return end.hasExited;
     },
+    pid: child.pid,
     treeCpuMs: () => treeCpuMs(child.pid, token),
     killGroup,
     stop,

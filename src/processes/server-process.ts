@@ -114,6 +114,11 @@ export class ServerProcess {
     if (now > this.lastCpuMs) this.lastCpuMs = now;
   }
 
+  /** The pid of the current start's shell (the root of its process tree). */
+  get pid(): number | undefined {
+    return this.current.pid;
+  }
+
   /** Whether the process has exited (the server died). */
   get hasExited(): boolean {
     return this.current.hasExited;

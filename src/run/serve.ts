@@ -12,6 +12,8 @@ import { prepareTls, type TlsSetup } from '../tls/setup.js';
 import { agentExclusion } from './exclusion.js';
 import { checkDirectories } from '../report/files.js';
 import { selectForRun } from './schedule.js';
+import type { CaseResult } from '../model/report.js';
+import { addMemoryFigure, isRobustness } from '../play/attack-figures.js';
 
 /**
  * Serves until a client asks the server to stop (/stopServer, /updateReports?shutdownOnComplete=true)
@@ -50,5 +52,10 @@ export async function startCaseServer(
   await checkDirectories([['the report directory', config.outdir]]);
   const secure = config.tls === null ? null : await prepareTls(config.tls, { hosts: [config.host], outdir: config.outdir, serverFiles: false, needCertificate: true });
   const server = await listenForCases(config, cases, { logger, statusWaitMs: 60_000, skipCase: agentExclusion(config), certificate: secure, unknownPaths: options.unknownPaths ?? 'refuse', http2: config.http2 });
+  // A client that comes by itself is no process of wsgate's: its memory is not measured, and its robustness results say so.
+  const attacks = new Set(cases.filter(isRobustness).map((c) => c.id));
+  server.on('caseFinished', (_event: unknown, result: CaseResult) => {
+    if (attacks.has(result.id)) addMemoryFigure(result, null, config.budgets);
+  });
   return { server, cases, secure };
 }

@@ -1,0 +1,93 @@
+/**
+ * The robustness profile for a looping client (one process that runs every case through /runCase):
+ * each attack case gets its own memory window of the client's process tree (from the case's
+ * connection opening to its result), and its outcome is held until the client shows it survived
+ * (it starts the next case, or exits with status 0). A client that dies on its own during an attack
+ * case fails that case with its error line (processes/crash.ts, as in per-case mode; here also after
+ * its close frame, since the process was to play the cases after it), and the cases
+ * it never started are not run: a looping client drives the cases itself and would start again at
+ * the first, so it is not restarted (per-case mode, without --client-loops, starts a process per case).
+ */
+import type { CatalogueCase } from '../cases/types.js';
+import type { RobustnessBudgets } from '../cases/data/budgets.js';
+import type { CaseResult } from '../model/report.js';
+import { Behavior } from '../model/verdicts.js';
+import { addMemoryFigure, isRobustness } from '../play/attack-figures.js';
+import type { MemoryWindow, TreeMemory } from '../processes/tree-memory.js';
+import type { CaseOutcome } from './driver.js';
+
+/** What the looping driver tells the watch, and how the watch settles a case. */
+export class LoopingRobustness {
+  private readonly windows = new Map<number, MemoryWindow>();
+  /** Attack cases with a result, waiting for the client to show it survived them. */
+  private readonly held = new Map<number, CaseOutcome>();
+  private lastStarted: number | null = null;
+  /** Why the cases not started yet are not run (the client died), or null. */
+  private died: string | null = null;
+
+  constructor(
+    private readonly cases: readonly CatalogueCase[],
+    private readonly sampler: TreeMemory | null,
+    private readonly budgets: RobustnessBudgets | undefined,
+    private readonly settle: (index: number, outcome: CaseOutcome) => void,
+  ) {}
+
+  private attack(index: number): CatalogueCase | null {
+    const def = this.cases[index - 1];
+    return def !== undefined && isRobustness(def) ? def : null;
+  }
+
+  /** A case's connection opened: the client survived the cases before it; an attack case's baseline is sampled now. */
+  started(index: number): void {
+    this.release((i) => i !== index);
+    this.lastStarted = index;
+    if (this.attack(index) !== null && this.sampler !== null && !this.windows.has(index)) this.windows.set(index, this.sampler.window());
+  }
+
+  /** A case's result: an attack case's gets its memory figure and is held; true when held (not to settle now). */
+  finished(index: number, result: CaseResult, outcome: CaseOutcome): boolean {
+    if (this.attack(index) === null) return false;
+    const window = this.windows.get(index);
+    this.windows.delete(index);
+    addMemoryFigure(result, window?.close() ?? (this.sampler === null ? null : { measured: false, why: 'the case never opened a connection' }), this.budgets);
+    this.held.set(index, outcome);
+    return true;
+  }
+
+  /**
+   * The client exited (`crash`: how it died on its own, or null). The attack case it was in when it
+   * died fails with why; the held cases are settled; the cases it never started are not run.
+   */
+  ended(crash: string | null): void {
+    const index = this.lastStarted;
+    const def = index === null ? null : this.attack(index);
+    if (crash !== null && index !== null && def?.attackBudget !== undefined) {
+      const outcome = this.held.get(index) ?? null;
+      // Unlike per-case mode, dying after its close frame counts too: the process was to run the cases after it.
+      const died = `the client process died during the case (${def.attackBudget.advisory.split(':')[0] ?? ''}): it ${crash}`;
+      if (outcome?.result != null) {
+        outcome.result.result = `${died}. The case's own verdict was ${outcome.result.behavior}: ${outcome.result.result}`;
+        outcome.result.behavior = Behavior.Failed;
+      }
+      this.died = `not run: the client process died during case ${def.id} (it ${crash}); it runs every case itself (--client-loops), so it is not restarted (without --client-loops each case gets a process of its own)`;
+      const failed: CaseOutcome = outcome ?? { result: null, resultAt: null, client: null, sawConnection: true, warnings: [], timeMs: 0, missing: 'the case has no result' };
+      this.held.set(index, { ...failed, peerFailure: died });
+    }
+    for (const window of this.windows.values()) window.close();
+    this.windows.clear();
+    this.release(() => true);
+  }
+
+  /** The outcome of a case the client never started before it died of an attack, or null. */
+  unplayed(): CaseOutcome | null {
+    return this.died === null ? null : { result: null, resultAt: null, client: null, sawConnection: false, warnings: [], timeMs: 0, notRun: this.died };
+  }
+
+  private release(which: (index: number) => boolean): void {
+    for (const [index, outcome] of [...this.held]) {
+      if (!which(index)) continue;
+      this.held.delete(index);
+      this.settle(index, outcome);
+    }
+  }
+}

@@ -1,0 +1,149 @@
+/**
+ * The resident memory of a process and all its descendants, sampled from Linux's /proc while a
+ * robustness case runs: the figure the report states beside the `memory` budget. The tree (who is a
+ * descendant, from the ppid in /proc/PID/stat) is found by a scan of /proc, which costs a read per
+ * process on the machine; it is redone once a second and when a window opens, while the every-100-ms
+ * sample reads only the tree's own /proc/PID/status (VmRSS). A sum over a tree counts pages its
+ * processes share once per process: growth is the figure to trust, not the level. Never throws.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import type { PeerMemory } from '../play/attack-figures.js';
+
+/** One case's stretch of the sampling: opened at its baseline, closed with its peak. */
+export interface MemoryWindow {
+  /** Takes a last sample and stops the window: its baseline (first sample), peak and growth. */
+  close(): PeerMemory;
+}
+
+/** How often the tree's memory is read. */
+export const SAMPLE_MS = 100;
+/** How often the tree itself (its descendants) is looked for again. */
+export const RESCAN_MS = 1000;
+
+/** The ppid of every live process, or null where /proc cannot be read. */
+function parents(): Map<number, number> | null {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return null;
+  }
+  const ppid = new Map<number, number>();
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // After "(comm) ": state, ppid (comm may hold spaces and parentheses).
+      const [state, parent] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (state !== 'Z') ppid.set(Number(entry), Number(parent));
+    } catch {
+      // Ended while we looked.
+    }
+  }
+  return ppid;
+}
+
+/** root and its live descendants (root alone when /proc cannot be scanned). */
+function treeOf(root: number): number[] {
+  const ppid = parents();
+  if (ppid === null) return [root];
+  const children = new Map<number, number[]>();
+  for (const [pid, parent] of ppid) children.set(parent, [...(children.get(parent) ?? []), pid]);
+  const tree: number[] = [];
+  const queue = [root];
+  while (queue.length > 0) {
+    const pid = queue.shift() as number;
+    tree.push(pid);
+    queue.push(...(children.get(pid) ?? []));
+  }
+  return tree;
+}
+
+/** VmRSS of one process in bytes; null when it is gone (or a kernel thread, or not ours to read). */
+function residentBytes(pid: number): number | null {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = /^VmRSS:\s+(\d+) kB/m.exec(status)?.[1];
+    return kb === undefined ? null : Number(kb) * 1024;
+  } catch {
+    return null;
+  }
+}
+
+/** Samples the tree under a root pid every SAMPLE_MS until stopped; windows read the samples. */
+export class TreeMemory {
+  private tree: number[] = [];
+  private scannedAt = -Infinity;
+  private readonly timer: NodeJS.Timeout | null;
+  private readonly open = new Set<{ baseline: number; peak: number; samples: number }>();
+  /** Why nothing can be measured (no /proc, no process), or null. */
+  private readonly unavailable: string | null;
+
+  private constructor(private readonly root: number | undefined) {
+    this.unavailable = TreeMemory.why(root);
+    this.timer = this.unavailable === null ? setInterval(() => this.sample(), SAMPLE_MS) : null;
+    // Sampling never keeps wsgate alive.
+    this.timer?.unref();
+  }
+
+  /** Starts sampling the tree under `root` (the shell of a command wsgate started). */
+  static start(root: number | undefined): TreeMemory {
+    return new TreeMemory(root);
+  }
+
+  private static why(root: number | undefined): string | null {
+    if (root === undefined) return 'the process did not start';
+    try {
+      readdirSync('/proc');
+    } catch {
+      return 'this system has no /proc to read it from';
+    }
+    return residentBytes(root) === null ? 'the process had already ended' : null;
+  }
+
+  /** The tree's resident set now, in bytes (null when nothing of it is left), rescanning the tree when due. */
+  private sample(rescan = false): number | null {
+    if (this.root === undefined) return null;
+    if (rescan || performance.now() - this.scannedAt >= RESCAN_MS) {
+      this.tree = treeOf(this.root);
+      this.scannedAt = performance.now();
+    }
+    let total = 0;
+    let any = false;
+    for (const pid of this.tree) {
+      const bytes = residentBytes(pid);
+      if (bytes === null) continue;
+      total += bytes;
+      any = true;
+    }
+    if (!any) return null;
+    for (const w of this.open) {
+      w.peak = Math.max(w.peak, total);
+      w.samples += 1;
+    }
+    return total;
+  }
+
+  /** Opens a window: its baseline is a sample taken now (the tree scanned afresh). */
+  window(): MemoryWindow {
+    const baseline = this.unavailable === null ? this.sample(true) : null;
+    if (baseline === null) {
+      const why = this.unavailable ?? 'the process had already ended';
+      return { close: () => ({ measured: false, why }) };
+    }
+    const w = { baseline, peak: baseline, samples: 1 };
+    this.open.add(w);
+    return {
+      close: () => {
+        if (this.open.has(w)) this.sample();
+        this.open.delete(w);
+        return { measured: true, baselineBytes: w.baseline, peakBytes: w.peak, growthBytes: w.peak - w.baseline, samples: w.samples };
+      },
+    };
+  }
+
+  /** Stops sampling (open windows keep what they saw). */
+  stop(): void {
+    if (this.timer !== null) clearInterval(this.timer);
+  }
+}

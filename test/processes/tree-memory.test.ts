@@ -1,0 +1,83 @@
+/**
+ * The process-tree memory sampler against real processes: a grandchild that allocates 200 MiB under a
+ * shell is counted in its root's tree (the root itself stays small), a tree that does nothing grows by
+ * next to nothing, and a process that is gone or never started is said so, never thrown.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { TreeMemory } from '../../src/processes/tree-memory.js';
+
+const MiB = 1024 * 1024;
+
+/** A shell whose grandchild (a second shell's node) allocates `mib` MiB after `delayMs`, then waits to be killed. */
+function allocatingTree(mib: number, delayMs: number): { pid: number | undefined; kill: () => void } {
+  const script = `setTimeout(() => { globalThis.kept = Buffer.alloc(${mib} * 1024 * 1024, 1); }, ${delayMs}); setTimeout(() => undefined, 60000);`;
+  // "; true" keeps each shell alive as the parent of the next process (no exec of the last command).
+  const inner = `'${process.execPath}' -e "${script}"; true`;
+  const child = spawn('sh', ['-c', `sh -c '${inner.replace(/'/g, `'\\''`)}'; true`], { stdio: 'ignore', detached: true });
+  return {
+    pid: child.pid,
+    kill: () => {
+      try {
+        process.kill(-(child.pid as number), 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    },
+  };
+}
+
+test('a grandchild allocating 200 MiB under two shells: the tree grows by about that much', async (t) => {
+  const tree = allocatingTree(200, 1500);
+  const sampler = TreeMemory.start(tree.pid);
+  try {
+    // Node's start-up in the grandchild happens before the window opens.
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    const window = sampler.window();
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    const figure = window.close();
+    assert.ok(figure.measured, JSON.stringify(figure));
+    t.diagnostic(`baseline ${(figure.baselineBytes / MiB).toFixed(1)} MiB, peak ${(figure.peakBytes / MiB).toFixed(1)} MiB, ${figure.samples} samples`);
+    assert.ok(figure.growthBytes >= 190 * MiB, `grew by ${figure.growthBytes / MiB} MiB`);
+    assert.ok(figure.growthBytes <= 300 * MiB, `grew by ${figure.growthBytes / MiB} MiB`);
+    assert.ok(figure.samples >= 5, `${figure.samples} samples in 2.5 s`);
+    // The root (a shell) holds little of it: the grandchild was counted.
+    const rootKb = Number(/^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${tree.pid}/status`, 'utf8'))?.[1]);
+    assert.ok(rootKb * 1024 < 20 * MiB, `the root shell holds ${rootKb} kB`);
+  } finally {
+    sampler.stop();
+    tree.kill();
+  }
+});
+
+test('a tree that allocates nothing grows by next to nothing', async () => {
+  const tree = allocatingTree(0, 0);
+  const sampler = TreeMemory.start(tree.pid);
+  try {
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    const window = sampler.window();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const figure = window.close();
+    assert.ok(figure.measured, JSON.stringify(figure));
+    assert.ok(figure.growthBytes < 20 * MiB, `grew by ${figure.growthBytes / MiB} MiB`);
+    // Three processes: two shells and node (tens of MiB), all counted.
+    assert.ok(figure.baselineBytes > 10 * MiB, `baseline ${figure.baselineBytes / MiB} MiB`);
+  } finally {
+    sampler.stop();
+    tree.kill();
+  }
+});
+
+test('a process that has ended, or never started: not measured, with the reason', async () => {
+  const child = spawn(process.execPath, ['-e', '0'], { stdio: 'ignore' });
+  await new Promise((resolve) => child.once('exit', resolve));
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  const gone = TreeMemory.start(child.pid);
+  assert.deepEqual(gone.window().close(), { measured: false, why: 'the process had already ended' });
+  gone.stop();
+  const never = TreeMemory.start(undefined);
+  assert.deepEqual(never.window().close(), { measured: false, why: 'the process did not start' });
+  never.stop();
+});
