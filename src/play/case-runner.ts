@@ -93,6 +93,14 @@ export class CaseRunner implements ConnectionHandler, CaseContext {
     this.connection.setReadRate(bytesPerSecond);
   }
 
+  flushed(seconds: number): Promise<boolean> {
+    return this.connection.sender.flushed(seconds * 1000);
+  }
+
+  holdClose(): void {
+    this.connection.holdClose();
+  }
+
   get messageLengthOnly(): boolean {
     return this.def.messageLengthOnly === true;
   }
@@ -110,6 +118,7 @@ export class CaseRunner implements ConnectionHandler, CaseContext {
   }
 
   onPong(data: Buffer): void {
+    if (this.def.onPong !== undefined) return this.def.onPong(this, data);
     this.recordPeerEvent({ kind: 'pong', data: this.kept(data) });
   }
 
