@@ -8,6 +8,7 @@
  */
 import { CloseCode } from '../protocol/constants.js';
 import type { UpgradeRequestSpec } from '../protocol/client-handshake.js';
+import { closingCases } from './attack-closing.js';
 import { judgeGrowth, judgeRefusedAtHeader, judgeSurvives } from './attack-judges.js';
 import type { AttackProbe, ServerAttack } from './attack-types.js';
 import { ServerAdvisories, ServerBudgets, type Advisory } from './data/attacks.js';
@@ -162,6 +163,7 @@ export const robustnessServerCases: readonly CatalogueCase[] = [
   prototypeNames,
   topBitLengths,
   declaredGigabyte,
+  ...closingCases('17.4', 'server'),
 ];
 
 /**
