@@ -23,10 +23,9 @@ import { frameReaderFor, newConnectionRecord, type ConnectionHandler, type Conne
 import { MessageAssembler, type AssemblerLink } from './message-assembler.js';
 import { Outbox, type OutboxLink } from './outbox.js';
 import { Sender } from './sender.js';
-import { ReadRate } from './read-rate.js';
 import { ConnectionState, type ConnectionStateValue } from './state.js';
 import { Tape } from './tape.js';
-import { TCP, type Transport } from './transport.js';
+import { ReadRate, TCP, type Transport } from './transport.js';
 import { TrafficCounters } from './traffic.js';
 import { WireLog } from './wire-recorder.js';
 
