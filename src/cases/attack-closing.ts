@@ -130,8 +130,11 @@ export function pingFloodCase(id: string): CatalogueCase {
     run: pingFlood,
     onPong(t, data) {
       const s = tally(t);
+      const before = s.bytes;
       s.bytes += data.length;
       s.lastAt = performance.now();
+      // Should the peer end the connection before the count is in, the verdict is already this.
+      if (before <= f.pongBudgetBytes && s.bytes > f.pongBudgetBytes) t.setOutcome(Behavior.Failed, `The peer queued its pongs without bound while wsgate read nothing: more than ${count(f.pongBudgetBytes)} pong payload bytes arrived once wsgate read again.`);
     },
     adjust: endedDuringIsOk,
   });

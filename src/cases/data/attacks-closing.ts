@@ -12,9 +12,9 @@ export const ClosingAdvisory = {
   slowReader:
     'CVE-2019-9517 ("Internal Data Buffering", HTTP/2): a peer that keeps reading requests while its answers cannot leave buffers them without bound; undici#5503 (a WebSocket reader without back-pressure)',
   unansweredClose:
-    'no advisory: RFC 6455 §7.1.1, §7.1.7: an endpoint that closed must not wait for the TCP end forever; ws drops an unanswered close after its 30 s closeTimeout',
+    'streamr-dev/broker#100: server connections whose closing handshake was never completed stayed open (fixed with a timeout); ws drops an unanswered close after its 30 s closeTimeout',
   neverClosed:
-    'no advisory: RFC 6455 §7.1.1: after the closing handshake the server SHOULD close TCP first, at once; a client waits for it, but not forever (ws: 30 s)',
+    'dotnet/corefx#33339: ManagedWebSocket did not close TCP after a completed closing handshake; RFC 6455 §7.1.1: the server closes TCP first, a client waits for it, but not forever (ws: 30 s)',
 } as const;
 
 /** 17.4.1, 18.5.1: pings of 125 bytes written while wsgate reads nothing. */
