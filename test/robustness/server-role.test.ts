@@ -82,7 +82,7 @@ test('the current ws (the bundled server) passes the whole of group 17', async (
   assert.equal(run.code, 0, run.out);
   assert.deepEqual(
     [...run.cases.values()].map((c) => `${c.id} ${c.status}`),
-    ['17.1.1', '17.1.2', '17.1.3', '17.1.4', '17.1.5', '17.2.1', '17.2.2'].map((id) => `${id} passed`),
+    ['17.1.1', '17.1.2', '17.1.3', '17.1.4', '17.1.5', '17.2.1', '17.2.2', '17.4.1', '17.4.2', '17.4.3', '17.4.4'].map((id) => `${id} passed`),
   );
 });
 
@@ -121,7 +121,7 @@ test('--robustness selects group 17 alone for a server, and goes with neither --
   const dir = await tempDir();
   const list = await runCliWith(['list', '--robustness', '--role', 'server'], { cwd: dir });
   assert.equal(list.code, 0, list.stderr);
-  assert.deepEqual(list.stdout.trim().split('\n').map((l) => l.trim().split(/\s+/)[1]), ['17.1.1', '17.1.2', '17.1.3', '17.1.4', '17.1.5', '17.2.1', '17.2.2']);
+  assert.deepEqual(list.stdout.trim().split('\n').map((l) => l.trim().split(/\s+/)[1]), ['17.1.1', '17.1.2', '17.1.3', '17.1.4', '17.1.5', '17.2.1', '17.2.2', '17.4.1', '17.4.2', '17.4.3', '17.4.4']);
   const plain = await runCliWith(['list', '--role', 'server', '--extended'], { cwd: dir });
   assert.doesNotMatch(plain.stdout, /^\s*\d+\s+17\./m);
   for (const flag of ['--extended', '--http2']) {
