@@ -11,9 +11,25 @@ export const WS_SERVER_OPTIONS = {
   maxFragments: 0,
 } as unknown as ServerOptions;
 
+/**
+ * Echoes not yet written (ws's bufferedAmount) past which the echo stops reading until they are: a
+ * peer that does not read its echoes then meets back-pressure instead of a queue that grows with
+ * whatever it sends (wsgate's 17.4.2 and 18.5.2). Above the 64 KiB fragments those cases write;
+ * an echo of any size still goes out whole, reading resumes once it has been written.
+ */
+const ECHO_HIGH_WATER = 1024 * 1024;
+
+/** Sends the echo; while too much of it waits to be written, reads nothing more. */
+function echoBack(ws: WebSocket, data: Buffer, isBinary: boolean): void {
+  ws.send(data, { binary: isBinary }, () => {
+    if (ws.isPaused && ws.bufferedAmount <= ECHO_HIGH_WATER) ws.resume();
+  });
+  if (ws.bufferedAmount > ECHO_HIGH_WATER) ws.pause();
+}
+
 /** A server-side connection that echoes every message back unchanged (text as text, binary as binary). */
 export function echoConnection(ws: WebSocket): void {
-  ws.on('message', (data: Buffer, isBinary: boolean) => ws.send(data, { binary: isBinary }));
+  ws.on('message', (data: Buffer, isBinary: boolean) => echoBack(ws, data, isBinary));
   // A failed connection is an expected outcome of many cases: it is not an error of this process.
   ws.on('error', () => undefined);
 }
@@ -39,7 +55,7 @@ export function echo(url: string, onText?: (text: string) => void, options: WebS
     const ws = new WebSocket(url, options);
     ws.on('message', (data: Buffer, isBinary: boolean) => {
       if (onText !== undefined) onText(data.toString('utf8'));
-      else ws.send(data, { binary: isBinary });
+      else echoBack(ws, data, isBinary);
     });
     // A failed connection is an expected outcome of many cases: it is not an error of this process.
     ws.on('error', () => undefined);

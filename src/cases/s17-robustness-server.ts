@@ -7,6 +7,7 @@
  * the server process checked (the liveness check): a server that died or stopped serving fails.
  */
 import type { UpgradeRequestSpec } from '../protocol/client-handshake.js';
+import { closingCases } from './attack-closing.js';
 import { judgeGrowth, judgeRefusedAtHeader, judgeSurvives } from './attack-judges.js';
 import type { AttackProbe, ServerAttack } from './attack-types.js';
 import { ServerAdvisories, ServerBudgets } from './data/attacks.js';
@@ -137,6 +138,7 @@ export const robustnessServerCases: readonly CatalogueCase[] = [
   ...floodServerCases,
   topBitLengths,
   declaredGigabyte,
+  ...closingCases('17.4', 'server'),
 ];
 
 /**

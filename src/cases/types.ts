@@ -135,6 +135,19 @@ export interface CaseContext {
    * a peer that pings and never reads, a slow reader of a large echo).
    */
   readRate(bytesPerSecond: number | null): void;
+  /**
+   * Resolves true once everything wsgate wrote has been taken by the kernel (nothing left queued in
+   * wsgate), false when that did not happen within `seconds` (the peer applies back-pressure: it
+   * stopped reading) or the connection is gone. A case that writes much awaits it between writes,
+   * so wsgate never holds more than one write of it.
+   */
+  flushed(seconds: number): Promise<boolean>;
+  /**
+   * From now on wsgate neither answers the peer's close frame nor drops TCP after the closing
+   * handshake (robustness cases: a close left unanswered, a connection never closed); the case ends
+   * the connection itself, by its own timer.
+   */
+  holdClose(): void;
 }
 
 /** What a case that scripts the opening handshake sees of the client's upgrade request. */
@@ -274,6 +287,8 @@ export interface CaseDef {
    * override onMessage: groups 9, 12, 13).
    */
   onMessage?(t: CaseContext, data: Buffer, binary: boolean, length: number): void;
+  /** Handles a pong from the peer instead of recording it as an event (a ping flood counts them). */
+  onPong?(t: CaseContext, data: Buffer): void;
   /**
    * onMessage gets each message's type and length only (`data` empty): for cases that check nothing
    * else (group 9), so a 16 MiB echo is validated as it arrives but never held.

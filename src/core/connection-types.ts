@@ -3,6 +3,7 @@
  * role's opening handshake (core/connection.ts).
  */
 import type { MessageHandler } from './message-assembler.js';
+import { FrameReader } from '../protocol/frame-reader.js';
 
 /** Engine settings (Autobahn's protocol options that matter to the verdicts). */
 export interface ConnectionOptions {
@@ -101,4 +102,10 @@ export function newConnectionRecord(): ConnectionRecord {
     httpResponse: '?',
     scriptedHandshake: false,
   };
+}
+
+/** The reader of a connection's frames: a server requires masked frames, a client refuses them; socket reads are unmasked in place. */
+export function frameReaderFor(role: 'client' | 'server', compressionNegotiated: boolean, maxFramePayload: number): FrameReader {
+  // Socket reads are ours and logged before they are parsed: no copy per read to unmask.
+  return new FrameReader({ requireMask: role === 'server', refuseMask: role === 'client', compressionNegotiated, maxFramePayload, unmaskInPlace: true });
 }

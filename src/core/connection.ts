@@ -1,22 +1,25 @@
 /**
  * One WebSocket connection (RFC 6455) with the fuzzer's powers, whichever side it is on: it may send
- * any frame, in chops, and keeps the closing bookkeeping of Autobahn's engine (autobahn-python
- * 0.10.9), which the verdicts are computed from. Its role is its ConnectionSide: who masks, and who
- * drops TCP after the closing handshake (the server at once; a client after serverDropTimeoutMs,
- * which makes the close unclean). Life cycle: connecting (a role's OpeningHandshake) → open →
- * closing (a close frame was sent) → closed. Receiving is the MessageAssembler's job, writing the
- * Outbox's; this class is the state machine between them and the case.
+ * any frame, in chops, and it keeps the closing bookkeeping Autobahn's engine (autobahn-python
+ * 0.10.9) keeps, because the verdicts are computed from it. What it knows of its role is its
+ * ConnectionSide: who masks frames (a client masks its own and refuses masked ones), and who drops
+ * TCP when the closing handshake is done (the server at once; a client waits for the server to, and
+ * drops it itself only after serverDropTimeoutMs, which makes the close unclean).
+ *
+ * Life cycle: connecting (the opening handshake, done by a role's OpeningHandshake) → open → closing
+ * (a close frame was sent) → closed (TCP dropped by either side). Receiving is the MessageAssembler's
+ * job, writing the Outbox's; this class is the state machine between them and the case.
  */
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { CloseCode, Opcode, isValidCloseCode } from '../protocol/constants.js';
 import type { PerMessageDeflate } from '../protocol/deflate/codec.js';
-import { FrameReader } from '../protocol/frame-reader.js';
-import { closePayload } from '../protocol/frame-writer.js';
+import type { FrameReader } from '../protocol/frame-reader.js';
+import { closePayload, cutCloseReason } from '../protocol/frame-writer.js';
 import { isValidUtf8 } from '../protocol/utf8.js';
 import { EMPTY } from '../util/bytes.js';
 import type { TrafficStats } from '../model/report.js';
-import { newConnectionRecord, type ConnectionHandler, type ConnectionOptions, type ConnectionRecord, type ConnectionSide, type OpeningHandshake } from './connection-types.js';
+import { frameReaderFor, newConnectionRecord, type ConnectionHandler, type ConnectionOptions, type ConnectionRecord, type ConnectionSide, type OpeningHandshake } from './connection-types.js';
 import { MessageAssembler, type AssemblerLink } from './message-assembler.js';
 import { Outbox, type OutboxLink } from './outbox.js';
 import { Sender } from './sender.js';
@@ -51,8 +54,10 @@ export class Connection {
   private readonly timers = new Set<NodeJS.Timeout>();
   private closeHandshakeTimer: NodeJS.Timeout | null = null;
   private lost = false;
-  /** How fast wsgate reads from the peer: freely, unless a robustness case sets a rate (transport.ts). */
-  readonly readRate: ReadRate;
+  /** How fast wsgate reads (a robustness case's back-pressure). */
+  private readonly readRate: ReadRate;
+  /** holdClose() was called. */
+  private closeHeld = false;
 
   /** `stream`: the socket (RFC 6455) or an HTTP/2 stream (RFC 8441); `socket`: the TCP (TLS) connection under it. */
   constructor(
@@ -65,14 +70,14 @@ export class Connection {
     this.outbox = new Outbox(stream, this.outboxLink(), side.role === 'client' ? (side.chopGapNs ?? 0) : 0);
     this.sender = new Sender(this.outbox, { state: () => this.phase, deflate: () => this.deflate, newMask: this.newMask, wire: this.wire, traffic: this.traffic });
     this.assembler = new MessageAssembler(this.assemblerLink());
-    this.reader = this.newReader(false);
-    this.readRate = new ReadRate(stream);
+    this.reader = frameReaderFor(this.side.role, false, options.maxMessagePayload);
+    this.readRate = new ReadRate(stream, () => this.phase === ConnectionState.Closed);
     transport.attach(stream);
     stream.on('data', (chunk: Buffer) => {
       this.reading = true;
       this.onData(chunk);
       this.reading = false;
-      if (this.phase !== ConnectionState.Closed) this.readRate.read(chunk.length);
+      this.readRate.took(chunk.length);
     });
     // ECONNRESET, a stream reset, and friends: 'close' follows and does the bookkeeping.
     stream.on('error', () => undefined);
@@ -147,7 +152,10 @@ export class Connection {
     return this.side.role === 'client' ? this.side.newMask : null;
   }
 
-  /** The role's opening handshake reads the bytes while connecting; `handler` when known from the start (a client's hears of one that never opens). */
+  /**
+   * Who reads the bytes while connecting (the role's side of the opening handshake), and the handler
+   * when it is known from the start (a client's: it hears of a connection that never opens too).
+   */
   startHandshake(opening: OpeningHandshake, handler: ConnectionHandler | null = null): void {
     if (handler !== null) this.handler = handler;
     this.opening = opening;
@@ -168,7 +176,7 @@ export class Connection {
   accept(handler: ConnectionHandler, deflate: PerMessageDeflate | null): void {
     this.handler = handler;
     this.deflate = deflate;
-    if (deflate !== null) this.reader = this.newReader(true);
+    if (deflate !== null) this.reader = frameReaderFor(this.side.role, true, this.options.maxMessagePayload);
   }
 
   /** The connection is open: the handler's onOpen runs (a case starts). */
@@ -181,17 +189,6 @@ export class Connection {
   /** Bytes that followed the handshake in the same read: frames. */
   readFrames(data: Buffer): void {
     if (data.length > 0 && !this.isClosed()) this.reader.push(data, this.assembler);
-  }
-
-  private newReader(compressionNegotiated: boolean): FrameReader {
-    return new FrameReader({
-      requireMask: this.side.role === 'server',
-      refuseMask: this.side.role === 'client',
-      compressionNegotiated,
-      maxFramePayload: this.options.maxMessagePayload,
-      // Socket reads are ours and logged before they are parsed: no copy per read to unmask.
-      unmaskInPlace: true,
-    });
   }
 
   /** True once TCP is dropped (by either side). A method, so checks after callbacks are not narrowed away. */
@@ -209,6 +206,16 @@ export class Connection {
   }
 
   // ---- incoming bytes ----
+
+  /** Reads at most `bytesPerSecond` from now on (0: nothing, null: freely): see ReadRate. */
+  setReadRate(bytesPerSecond: number | null): void {
+    this.readRate.set(bytesPerSecond);
+  }
+
+  /** From now on wsgate neither answers the peer's close frame nor drops TCP after the closing handshake (robustness cases end it by their own timer). */
+  holdClose(): void {
+    this.closeHeld = true;
+  }
 
   private onData(chunk: Buffer): void {
     if (this.phase === ConnectionState.Closed) return;
@@ -260,11 +267,12 @@ export class Connection {
     if (this.phase === ConnectionState.Closing) {
       // The peer's answer to our close: the handshake is complete. A server drops TCP at once; a
       // client waits for the server to (RFC 6455 §7.1.1: "the server SHOULD close it first").
-      this.clearCloseHandshakeTimer();
+      clearTimeout(this.closeHandshakeTimer ?? undefined);
       this.rec.wasClean = true;
+      if (this.closeHeld) return;
       if (this.side.role === 'server') this.dropConnection('abort');
       else this.awaitServerDrop(this.side.serverDropTimeoutMs);
-    } else if (this.phase === ConnectionState.Open) {
+    } else if (this.phase === ConnectionState.Open && !this.closeHeld) {
       // The peer starts the closing handshake: answer with 1000 (Autobahn does not echo the code).
       // A server then drops TCP; a client leaves that to the server (autobahn-python sets no timer
       // here: a server that never drops TCP is ended by the case's own time limit).
@@ -342,17 +350,7 @@ export class Connection {
 
   /** Autobahn's sendClose: a close frame with an optional code and reason (reason cut to fit 125 bytes). */
   sendClose(code: number | null = null, reason: string | null = null): void {
-    let reasonBytes: Buffer | null = null;
-    if (reason !== null && code !== null) {
-      reasonBytes = Buffer.from(reason, 'utf8');
-      if (reasonBytes.length + 2 > 125) reasonBytes = Buffer.concat([reasonBytes.subarray(0, 120), Buffer.from('...')]);
-    }
-    this.sendCloseFrame(code, reasonBytes === null ? null : reasonBytes.toString('utf8'));
-  }
-
-  private clearCloseHandshakeTimer(): void {
-    if (this.closeHandshakeTimer !== null) clearTimeout(this.closeHandshakeTimer);
-    this.closeHandshakeTimer = null;
+    this.sendCloseFrame(code, cutCloseReason(code, reason));
   }
 
   /** Drops TCP now, discarding nothing already written (the frames before it still leave); `reason`: why it is unclean. */
@@ -363,7 +361,8 @@ export class Connection {
     this.tape.ended(how, reason);
     this.phase = ConnectionState.Closed;
     this.reader.stop();
-    if (this.readRate.limited) this.readRate.set(null); // read again, to see the peer's end of TCP
+    // A throttled connection reads again, so that the peer's end of TCP is seen.
+    if (this.readRate.limited) this.setReadRate(null);
     this.outbox.flushStaging();
     // Bytes held for a queued burst still leave first (destroy() would discard them).
     const { stream, transport } = this;
@@ -386,8 +385,8 @@ export class Connection {
     this.reader.stop();
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
-    this.readRate.clear();
-    this.clearCloseHandshakeTimer();
+    this.readRate.stop();
+    clearTimeout(this.closeHandshakeTimer ?? undefined);
     this.outbox.clear();
     this.assembler.release();
     this.deflate?.close();

@@ -127,6 +127,23 @@ export class Outbox {
     else this.socket.end();
   }
 
+  /**
+   * Resolves true once nothing is queued, gathered or buffered in the socket (the kernel took it
+   * all), false after `ms` without that or once the socket is gone: checked every millisecond.
+   */
+  flushed(ms: number): Promise<boolean> {
+    const deadline = performance.now() + ms;
+    return new Promise((resolve) => {
+      const check = (): void => {
+        if (this.socket.destroyed || this.link.isClosed()) resolve(false);
+        else if (this.queue.length === this.queueHead && !this.streaming && this.stagingUsed === 0 && this.socket.writableLength === 0) resolve(true);
+        else if (performance.now() >= deadline) resolve(false);
+        else setTimeout(check, 1);
+      };
+      setImmediate(check);
+    });
+  }
+
   /** Forgets the queued writes (the connection is gone). */
   clear(): void {
     this.queue.length = 0;

@@ -145,4 +145,9 @@ export class Sender {
   flush(): void {
     this.outbox.flushStaging();
   }
+
+  /** True once the outbox and the socket hold nothing unwritten; false after `ms` without that, or once the socket is gone. */
+  flushed(ms: number): Promise<boolean> {
+    return this.outbox.flushed(ms);
+  }
 }

@@ -1,12 +1,14 @@
 /**
- * What a connection's bytes travel on, how it ends, and how fast it is read (ReadRate, below): a
- * TCP (or TLS) socket, as RFC 6455 has it, or an HTTP/2 stream opened with an extended CONNECT (RFC 8441). The frames are the same bytes on
+ * What a connection's bytes travel on, and how it ends: a TCP (or TLS) socket, as RFC 6455 has it,
+ * or an HTTP/2 stream opened with an extended CONNECT (RFC 8441). The frames are the same bytes on
  * both; only the end differs. RFC 8441 §5: "the orderly TCP-level closures are represented as
  * END_STREAM flags, and RST exceptions are represented with the RST_STREAM frame with the CANCEL
  * error code".
  *
  * HTTP/3 (RFC 9220) would be a third: a QUIC stream, with the same ends (FIN, RESET_STREAM with
  * H3_REQUEST_CANCELLED); nothing above this file would change (docs/http2.md).
+ *
+ * And how fast a connection reads from it (ReadRate: robustness cases throttle their reading).
  */
 import type { Http2Session, Http2Stream } from 'node:http2';
 import type { Socket } from 'node:net';
@@ -144,19 +146,23 @@ export function resetStream(s: Http2Stream, facts: H2StreamFacts, code: number):
 }
 
 /**
- * ReadRate: how fast a connection reads from its peer (a robustness case's back-pressure: a peer that pings and
- * never reads, a slow reader of a large echo). The stream is paused after each chunk for as long as
- * the rate asks (a chunk is what the kernel gave, up to 64 KiB): the average holds, and meanwhile the
- * peer's bytes back up in the kernel's buffers, then in its own.
+ * How fast a connection reads from its peer (robustness cases: a peer that pings and is never read,
+ * a slow reader of a large echo). The stream is paused after each chunk for as long as the rate asks
+ * (a chunk is what the kernel gave, up to 64 KiB): the average holds, and meanwhile the peer's bytes
+ * back up in the kernel's buffers, then in its own.
  */
 export class ReadRate {
-  /** Bytes per second, 0 for none, or null: read freely. */
+  /** Bytes per second, or null: freely. */
   private rate: number | null = null;
   private timer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly stream: Duplex) {}
+  /** `gone`: the connection is closed (the stream is not resumed any more). */
+  constructor(
+    private readonly stream: Duplex,
+    private readonly gone: () => boolean,
+  ) {}
 
-  /** True while a rate is set. */
+  /** Whether a rate is set (a throttled connection reads again when it is dropped). */
   get limited(): boolean {
     return this.rate !== null;
   }
@@ -164,26 +170,26 @@ export class ReadRate {
   /** Reads at most `bytesPerSecond` from now on (0: nothing, null: freely). */
   set(bytesPerSecond: number | null): void {
     this.rate = bytesPerSecond;
-    this.clear();
+    this.stop();
     if (bytesPerSecond === null) this.stream.resume();
     else if (bytesPerSecond <= 0) this.stream.pause();
   }
 
-  /** After a chunk of `bytes` was read: pause as long as the rate asks. */
-  read(bytes: number): void {
+  /** After a chunk of `bytes` was read: paused for as long as the rate asks. */
+  took(bytes: number): void {
     const rate = this.rate;
-    if (rate === null) return;
+    if (rate === null || this.gone()) return;
     this.stream.pause();
     if (rate <= 0) return;
-    this.clear();
+    this.stop();
     this.timer = setTimeout(() => {
       this.timer = null;
-      if (this.rate !== null) this.stream.resume();
+      if (this.rate !== null && !this.gone()) this.stream.resume();
     }, (bytes / rate) * 1000);
   }
 
-  /** Stops a pending resume (the connection is gone). */
-  clear(): void {
+  /** Forgets the pending resume (the connection is gone). */
+  stop(): void {
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
   }

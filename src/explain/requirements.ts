@@ -68,6 +68,17 @@ const H2_PING: Requirement = {
   subject: 'an HTTP/2 PING beside a WebSocket ping',
 };
 
+/** 17.4 and 18.5: the back-pressure and closing attacks, the same four against either role. */
+function closingRequirements(prefix: string, peer: 'server' | 'client'): Array<readonly [string, Requirement]> {
+  const drop = peer === 'server' ? 'ends TCP at once (a server closes it first)' : 'ends TCP within the stall budget (a client waits for the server, but not forever)';
+  return [
+    [`${prefix}.1`, { key: 'ping-flood-bounded', rfc: 'RFC 6455 §5.5.3', text: `a ${peer} flooded with pings by a peer that reads nothing answers only some (RFC 6455 §5.5.3: the most recent may do) or stops reading: the pongs it delivers afterwards stay within the budget (CVE-2019-9512, the HTTP/2 ping flood)`, subject: 'a ping flood with nothing read' }],
+    [`${prefix}.2`, { key: 'slow-reader-bounded', rfc: 'RFC 6455 §10.4', text: `a ${peer} whose echo is read at 1 KiB/s stops reading further messages (back-pressure) or drops the connection, rather than queuing its echoes without bound (CVE-2019-9517, HTTP/2 internal data buffering)`, subject: 'a large echo read slowly' }],
+    [`${prefix}.3`, { key: 'unanswered-close-dropped', rfc: 'RFC 6455 §7.1.1, §7.1.7', text: `a ${peer} that failed the connection (1002 on a reserved opcode) and got no answer to its close ends TCP itself within the stall budget`, subject: 'a close frame left unanswered' }],
+    [`${prefix}.4`, { key: 'never-closed-dropped', rfc: 'RFC 6455 §7.1.1', text: `a ${peer} that answered wsgate's close ${drop}, though wsgate keeps TCP open`, subject: 'a connection never closed after the closing handshake' }],
+  ];
+}
+
 const TABLE: ReadonlyArray<readonly [string, Entry]> = [
   ['1', { key: 'framing-lengths', rfc: 'RFC 6455 §5.2', text: 'payload lengths in all three encodings (7-bit, 16-bit, 64-bit) must be read and the message delivered whole', subject: 'a message at a payload-length boundary' }],
   ['2', { key: 'ping-pong', rfc: 'RFC 6455 §5.5.2, §5.5.3', text: 'every ping must be answered by a pong with the same application data, as soon as practical', subject: 'a ping' }],
@@ -137,6 +148,7 @@ const TABLE: ReadonlyArray<readonly [string, Entry]> = [
   ['17.1.11', { key: 'half-open-upgrades', rfc: 'RFC 6455 §10.1, RFC 7230 §6.5', text: 'hundreds of connections holding a partial upgrade request do not keep a normal client from its 101 within the budget (CVE-2007-6750: Slowloris took every worker of Apache)', subject: 'a normal client beside half-open upgrades' }],
   ['17.2.1', { key: 'length-top-bit', rfc: 'RFC 6455 §5.2, §7.1.7', text: 'a server fails the connection at a frame header whose 64-bit length has its most significant bit set, or is 2^64 - 1 (1002, 1009 or a drop), and keeps serving (CVE-2020-27813: gorilla/websocket overflowed its read limit)', subject: 'a 64-bit frame length with the top bit set' }],
   ['17.2.2', { key: 'declared-length-refused', rfc: 'RFC 6455 §10.4, §7.4.1', text: 'a server with a message limit refuses a frame declaring more at its header (1009, 1002 or a drop), not after reading the payload, and keeps serving (Java-WebSocket#1507 allocated the declared size up front)', subject: 'a frame declaring 1 GiB' }],
+  ...closingRequirements('17.4', 'server'),
   // Group 18 (attacks on a client): each requirement names the advisory too; every one also asks that the client process survives.
   ['18.1', { key: 'window-bits-out-of-range', rfc: 'RFC 7692 §7.1, §7.1.2', text: 'a client fails the connection on a permessage-deflate answer whose window bits are out of range (8 to 15), and its process survives the compressed frame that follows (CVE-2026-2229: undici before 6.24.0 died of an uncaught RangeError)', subject: 'window bits out of range in the 101' }],
   ...['18.1.2', '18.1.5'].map(
@@ -144,6 +156,7 @@ const TABLE: ReadonlyArray<readonly [string, Entry]> = [
   ),
   ['18.2', { key: 'decompression-bomb', rfc: 'RFC 7692 §8.1, RFC 6455 §10.4', text: 'a client refuses a compressed message that inflates past its limit (1009 or a drop) with bounded memory, and its process survives (CVE-2026-1526: undici before 6.24.0 inflated without limit; CVE-2018-1000518: Python websockets)', subject: 'a decompression bomb' }],
   ['18.3', { key: 'client-length-refused', rfc: 'RFC 6455 §5.2, §10.4', text: 'a client fails the connection at a frame header whose length has its top bit set, lies past its limit, or declares 1 GiB, without reading the payload, and its process survives (CVE-2026-1528: undici before 6.24.0; CVE-2020-27813: gorilla/websocket)', subject: 'an oversized frame length' }],
+  ...closingRequirements('18.5', 'client'),
 ];
 
 /** What every case asks of the peer's answer to a close frame wsgate sends at its end. */

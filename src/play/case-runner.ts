@@ -90,7 +90,15 @@ export class CaseRunner implements ConnectionHandler, CaseContext {
   }
 
   readRate(bytesPerSecond: number | null): void {
-    this.connection.readRate.set(bytesPerSecond);
+    this.connection.setReadRate(bytesPerSecond);
+  }
+
+  flushed(seconds: number): Promise<boolean> {
+    return this.connection.sender.flushed(seconds * 1000);
+  }
+
+  holdClose(): void {
+    this.connection.holdClose();
   }
 
   get messageLengthOnly(): boolean {
@@ -110,6 +118,7 @@ export class CaseRunner implements ConnectionHandler, CaseContext {
   }
 
   onPong(data: Buffer): void {
+    if (this.def.onPong !== undefined) return this.def.onPong(this, data);
     this.recordPeerEvent({ kind: 'pong', data: this.kept(data) });
   }
 

@@ -126,6 +126,13 @@ export function closePayload(code?: number | null, reason?: Uint8Array | null): 
   return out;
 }
 
+/** Autobahn's sendClose reason: with a code, cut to fit a 125-byte close payload (120 bytes and "..."); without one, none. */
+export function cutCloseReason(code: number | null, reason: string | null): string | null {
+  if (reason === null || code === null) return null;
+  const bytes = Buffer.from(reason, 'utf8');
+  return (bytes.length + 2 > 125 ? Buffer.concat([bytes.subarray(0, 120), Buffer.from('...')]) : bytes).toString('utf8');
+}
+
 function headerSize(length: number, masked: boolean): number {
   const ext = length < 126 ? 0 : length < 0x10000 ? 2 : 8;
   return 2 + ext + (masked ? 4 : 0);

@@ -113,6 +113,11 @@ describe('group 18 against real clients', () => {
     assert.equal(cases.length, robustnessClientCases.length);
     for (const c of cases) assert.equal(c.status, 'passed', lines(cases));
     for (const id of ['18.2.1', '18.2.2', '18.3.3']) assert.equal(byId(cases, id).result?.remoteCloseCode, 1009, id);
+    // 18.5: ws terminates a connection with 60 automatic pongs pending; the bundled client's echo
+    // stops reading while its echoes wait (closing.test.ts has the peers that fail them).
+    assert.match(byId(cases, '18.5.1').result?.result ?? '', /^The peer ended the connection during the attack/);
+    assert.match(byId(cases, '18.5.2').result?.result ?? '', /^The peer stayed bounded while its echo was read slowly: .*then stopped reading \(back-pressure\)/);
+    assert.match(byId(cases, '18.5.3').result?.result ?? '', /^The peer failed the connection on the reserved opcode and ended TCP.*budget 100,000 ms; the peer ended it/);
   });
 
   test('a client that trusts any window bits and inflates without bound: caught by 18.1 and 18.2', async () => {

@@ -13,6 +13,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { robustnessServerCases } from '../../src/cases/s17-robustness-server.js';
 import { runCliWith, type SummaryCase } from '../support/cli-env.js';
 import { tempDir } from '../support/harness.js';
 
@@ -78,7 +79,7 @@ test("ws 7.4.5's Sec-WebSocket-Protocol split is quadratic (CVE-2021-32640): 17.
 });
 
 // Slowloris (17.1.10) waits for Node's own timeout of a stalled head, 60 to 90 s: floods.test.ts plays it against servers with short timeouts.
-const BUNDLED_PASSES = ['17.1.1', '17.1.2', '17.1.3', '17.1.4', '17.1.5', '17.1.6', '17.1.7', '17.1.8', '17.1.9', '17.1.11', '17.2.1', '17.2.2'];
+const BUNDLED_PASSES = ['17.1.1', '17.1.2', '17.1.3', '17.1.4', '17.1.5', '17.1.6', '17.1.7', '17.1.8', '17.1.9', '17.1.11', '17.2.1', '17.2.2', '17.4.1', '17.4.2', '17.4.3', '17.4.4'];
 
 test('the current ws (the bundled server) passes the whole of group 17 (but Slowloris, for its time)', async () => {
   const run = await robustness(['--role', 'server', '--cases', ...BUNDLED_PASSES]);
@@ -127,7 +128,8 @@ test('--robustness selects group 17 alone for a server, and goes with neither --
   const dir = await tempDir();
   const list = await runCliWith(['list', '--robustness', '--role', 'server'], { cwd: dir });
   assert.equal(list.code, 0, list.stderr);
-  assert.deepEqual(list.stdout.trim().split('\n').map((l) => l.trim().split(/\s+/)[1]), ['17.1.1', '17.1.2', '17.1.3', '17.1.4', '17.1.5', '17.1.6', '17.1.7', '17.1.8', '17.1.9', '17.1.10', '17.1.11', '17.2.1', '17.2.2']);
+  assert.deepEqual(list.stdout.trim().split('\n').map((l) => l.trim().split(/\s+/)[1]), robustnessServerCases.map((c) => c.id));
+  assert.ok(robustnessServerCases.every((c) => c.id.startsWith('17.')) && robustnessServerCases.length >= 20);
   const plain = await runCliWith(['list', '--role', 'server', '--extended'], { cwd: dir });
   assert.doesNotMatch(plain.stdout, /^\s*\d+\s+17\./m);
   for (const flag of ['--extended', '--http2']) {

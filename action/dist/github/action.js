@@ -28840,7 +28840,9 @@ var init_budgets = __esm({
     DEFAULT_BUDGETS = {
       timeScale: 1,
       messageLimit: 100 * 1024 * 1024,
-      memoryGrowth: 256 * 1024 * 1024,
+      // The bundled ws client, holding a message at its 100 MiB limit before it refuses the bomb of 18.2.2
+      // (16 fragments), grew by 260-291 MiB over five runs (18.2.1, one frame: 196-205 MiB): twice that.
+      memoryGrowth: 512 * 1024 * 1024,
       stallMs: 1e5
     };
   }
@@ -70300,7 +70302,7 @@ var budgetOption = {
   type: "string",
   array: true,
   requiresArg: true,
-  describe: "With --robustness: a budget the peer is held to, NAME=VALUE, repeatable: time=2 (a factor on every time budget), message=1MiB (the peer's own message limit; default 100MiB), memory=256MiB (its process tree's growth in one case, when wsgate started it), stall=100s (how long it may keep a stalled connection: a trickled handshake, an unanswered close)"
+  describe: "With --robustness: a budget the peer is held to, NAME=VALUE, repeatable: time=2 (a factor on every time budget), message=1MiB (the peer's own message limit; default 100MiB), memory=256MiB (its process tree's growth in one case, when wsgate started it; default 512MiB), stall=100s (how long it may keep a stalled connection: a trickled handshake, an unanswered close)"
 };
 var quietOption = { type: "boolean", default: false, describe: "No line per case: only the summary, with the failures grouped by cause" };
 var githubOption = { type: "boolean", describe: "GitHub Actions job summary, annotations and step outputs (default: when GITHUB_ACTIONS=true)" };
@@ -78642,6 +78644,7 @@ function startCommand(expanded, env2) {
     get hasExited() {
       return end.hasExited;
     },
+    pid: child.pid,
     treeCpuMs: () => treeCpuMs(child.pid, token),
     killGroup,
     stop,
@@ -79335,6 +79338,28 @@ function withAttackFigures(verdict3, attack, facts, budgets = DEFAULT_BUDGETS) {
     return { ...verdict3, behavior: Behavior.Failed, result: `Over budget: ${late} ${count4(budget.closeWithinMs)} ms after the attack began. ${figures2}` };
   }
   return { ...verdict3, result: `${verdict3.result} ${figures2}` };
+}
+function isRobustness(def) {
+  return def.attack !== void 0 || def.attackBudget !== void 0;
+}
+function mebibytes(bytes3) {
+  const mib = bytes3 / (1024 * 1024);
+  return Number.isInteger(mib) ? `${mib} MiB` : `${mib.toFixed(1)} MiB`;
+}
+function addMemoryFigure(result, memory, budgets = DEFAULT_BUDGETS) {
+  const text = result.result.replace(/\s+$/, "");
+  if (memory === null || !memory.measured) {
+    const why = memory === null ? "wsgate did not start it" : memory.why;
+    result.result = `${text} The peer's memory was not measured (${why}).`;
+    return;
+  }
+  const figure = `the peer's process tree grew by ${mebibytes(memory.growthBytes)} at its peak (budget ${mebibytes(budgets.memoryGrowth)}; resident ${mebibytes(memory.baselineBytes)} at the start, ${mebibytes(memory.peakBytes)} at the peak, ${count4(memory.samples)} samples)`;
+  if (memory.growthBytes > budgets.memoryGrowth) {
+    result.behavior = Behavior.Failed;
+    result.result = `Over budget: ${figure}. ${text}`;
+    return;
+  }
+  result.result = `${text} Measured: ${figure}.`;
 }
 
 // src/play/case-runner.ts
@@ -81677,33 +81702,239 @@ function sleep(ms) {
   return new Promise((resolve6) => setTimeout(resolve6, ms));
 }
 
+// src/drivers/looping-robustness.ts
+init_verdicts();
+var LoopingRobustness = class {
+  constructor(cases2, sampler, budgets, settle2) {
+    this.cases = cases2;
+    this.sampler = sampler;
+    this.budgets = budgets;
+    this.settle = settle2;
+  }
+  cases;
+  sampler;
+  budgets;
+  settle;
+  windows = /* @__PURE__ */ new Map();
+  /** Attack cases with a result, waiting for the client to show it survived them. */
+  held = /* @__PURE__ */ new Map();
+  lastStarted = null;
+  /** Why the cases not started yet are not run (the client died), or null. */
+  died = null;
+  attack(index) {
+    const def = this.cases[index - 1];
+    return def !== void 0 && isRobustness(def) ? def : null;
+  }
+  /** A case's connection opened: the client survived the cases before it; an attack case's baseline is sampled now. */
+  started(index) {
+    this.release((i2) => i2 !== index);
+    this.lastStarted = index;
+    if (this.attack(index) !== null && this.sampler !== null && !this.windows.has(index)) this.windows.set(index, this.sampler.window());
+  }
+  /** A case's result: an attack case's gets its memory figure and is held; true when held (not to settle now). */
+  finished(index, result, outcome2) {
+    if (this.attack(index) === null) return false;
+    const window2 = this.windows.get(index);
+    this.windows.delete(index);
+    addMemoryFigure(result, window2?.close() ?? (this.sampler === null ? null : { measured: false, why: "the case never opened a connection" }), this.budgets);
+    this.held.set(index, outcome2);
+    return true;
+  }
+  /**
+   * The client exited (`crash`: how it died on its own, or null). The attack case it was in when it
+   * died fails with why; the held cases are settled; the cases it never started are not run.
+   */
+  ended(crash) {
+    const index = this.lastStarted;
+    const def = index === null ? null : this.attack(index);
+    if (crash !== null && index !== null && def?.attackBudget !== void 0) {
+      const outcome2 = this.held.get(index) ?? null;
+      const died = `the client process died during the case (${def.attackBudget.advisory.split(":")[0] ?? ""}): it ${crash}`;
+      if (outcome2?.result != null) {
+        outcome2.result.result = `${died}. The case's own verdict was ${outcome2.result.behavior}: ${outcome2.result.result}`;
+        outcome2.result.behavior = Behavior.Failed;
+      }
+      this.died = `not run: the client process died during case ${def.id} (it ${crash}); it runs every case itself (--client-loops), so it is not restarted (without --client-loops each case gets a process of its own)`;
+      const failed = outcome2 ?? { result: null, resultAt: null, client: null, sawConnection: true, warnings: [], timeMs: 0, missing: "the case has no result" };
+      this.held.set(index, { ...failed, peerFailure: died });
+    }
+    for (const window2 of this.windows.values()) window2.close();
+    this.windows.clear();
+    this.release(() => true);
+  }
+  /** The outcome of a case the client never started before it died of an attack, or null. */
+  unplayed() {
+    return this.died === null ? null : { result: null, resultAt: null, client: null, sawConnection: false, warnings: [], timeMs: 0, notRun: this.died };
+  }
+  release(which) {
+    for (const [index, outcome2] of [...this.held]) {
+      if (!which(index)) continue;
+      this.held.delete(index);
+      this.settle(index, outcome2);
+    }
+  }
+};
+
+// src/processes/tree-memory.ts
+import { readdirSync as readdirSync4, readFileSync as readFileSync10 } from "node:fs";
+var SAMPLE_MS = 100;
+var RESCAN_MS = 1e3;
+function parents() {
+  let entries;
+  try {
+    entries = readdirSync4("/proc");
+  } catch {
+    return null;
+  }
+  const ppid = /* @__PURE__ */ new Map();
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat3 = readFileSync10(`/proc/${entry}/stat`, "utf8");
+      const [state, parent] = stat3.slice(stat3.lastIndexOf(")") + 2).split(" ");
+      if (state !== "Z") ppid.set(Number(entry), Number(parent));
+    } catch {
+    }
+  }
+  return ppid;
+}
+function treeOf(root) {
+  const ppid = parents();
+  if (ppid === null) return [root];
+  const children2 = /* @__PURE__ */ new Map();
+  for (const [pid, parent] of ppid) children2.set(parent, [...children2.get(parent) ?? [], pid]);
+  const tree = [];
+  const queue = [root];
+  while (queue.length > 0) {
+    const pid = queue.shift();
+    tree.push(pid);
+    queue.push(...children2.get(pid) ?? []);
+  }
+  return tree;
+}
+function residentBytes(pid) {
+  try {
+    const status = readFileSync10(`/proc/${pid}/status`, "utf8");
+    const kb = /^VmRSS:\s+(\d+) kB/m.exec(status)?.[1];
+    return kb === void 0 ? null : Number(kb) * 1024;
+  } catch {
+    return null;
+  }
+}
+var TreeMemory = class _TreeMemory {
+  constructor(root) {
+    this.root = root;
+    this.unavailable = _TreeMemory.why(root);
+    this.timer = this.unavailable === null ? setInterval(() => this.sample(), SAMPLE_MS) : null;
+    this.timer?.unref();
+  }
+  root;
+  tree = [];
+  scannedAt = -Infinity;
+  timer;
+  open = /* @__PURE__ */ new Set();
+  /** Why nothing can be measured (no /proc, no process), or null. */
+  unavailable;
+  /** Starts sampling the tree under `root` (the shell of a command wsgate started). */
+  static start(root) {
+    return new _TreeMemory(root);
+  }
+  static why(root) {
+    if (root === void 0) return "the process did not start";
+    try {
+      readdirSync4("/proc");
+    } catch {
+      return "this system has no /proc to read it from";
+    }
+    return residentBytes(root) === null ? "the process had already ended" : null;
+  }
+  /** The tree's resident set now, in bytes (null when nothing of it is left), rescanning the tree when due. */
+  sample(rescan = false) {
+    if (this.root === void 0) return null;
+    if (rescan || performance.now() - this.scannedAt >= RESCAN_MS) {
+      this.tree = treeOf(this.root);
+      this.scannedAt = performance.now();
+    }
+    let total = 0;
+    let any2 = false;
+    for (const pid of this.tree) {
+      const bytes3 = residentBytes(pid);
+      if (bytes3 === null) continue;
+      total += bytes3;
+      any2 = true;
+    }
+    if (!any2) return null;
+    for (const w of this.open) {
+      w.peak = Math.max(w.peak, total);
+      w.samples += 1;
+    }
+    return total;
+  }
+  /** Opens a window: its baseline is a sample taken now (the tree scanned afresh). */
+  window() {
+    const baseline = this.unavailable === null ? this.sample(true) : null;
+    if (baseline === null) {
+      const why = this.unavailable ?? "the process had already ended";
+      return { close: () => ({ measured: false, why }) };
+    }
+    const w = { baseline, peak: baseline, samples: 1 };
+    this.open.add(w);
+    return {
+      close: () => {
+        if (this.open.has(w)) this.sample();
+        this.open.delete(w);
+        return { measured: true, baselineBytes: w.baseline, peakBytes: w.peak, growthBytes: w.peak - w.baseline, samples: w.samples };
+      }
+    };
+  }
+  /** Stops sampling (open windows keep what they saw). */
+  stop() {
+    if (this.timer !== null) clearInterval(this.timer);
+  }
+};
+
 // src/drivers/looping.ts
 async function runLooping(server, cases2, command2, where, config2, signal, settle2) {
   const t0 = performance.now();
   const seen = [];
+  let sampler = null;
+  let watch = new LoopingRobustness(cases2, null, config2.budgets, settle2);
   const onStart = (event) => {
     seen.push(event);
+    watch.started(event.index);
   };
   const onFinish = (event, result) => {
-    if (event.agent === resultAgent(server, config2)) settle2(event.index, played(result, performance.now()));
+    if (event.agent !== resultAgent(server, config2)) return;
+    const outcome2 = played(result, performance.now());
+    if (!watch.finished(event.index, result, outcome2)) settle2(event.index, outcome2);
   };
   server.on("caseStarted", onStart);
   server.on("caseFinished", onFinish);
   const budgetS = cases2.reduce((sum, c3) => sum + caseTimeoutFor(c3, config2), 0);
   let clientRun;
+  let crash = null;
+  const started = (pid) => {
+    if (!cases2.some(isRobustness)) return;
+    sampler = TreeMemory.start(pid);
+    watch = new LoopingRobustness(cases2, sampler, config2.budgets, settle2);
+  };
   try {
     const values = { url: where.baseUrl, case: "", agent: config2.agent, http2: where.http2, ...where.ca !== null ? { ca: where.ca } : {} };
-    clientRun = await driveClient(server, command2, values, config2, signal, budgetS * 1e3, seen);
+    ({ run: clientRun, crash } = await driveClient(server, command2, values, config2, signal, budgetS * 1e3, seen, started));
   } finally {
     server.off("caseStarted", onStart);
     server.off("caseFinished", onFinish);
+    sampler?.stop();
   }
+  watch.ended(crash);
+  const dead = watch.unplayed();
   const transportFailure = server.transportFailureSince(t0);
   const agent = resultAgent(server, config2);
   const results = server.results.get(agent) ?? /* @__PURE__ */ new Map();
   for (const [i2, def] of cases2.entries()) {
     const result = results.get(def.id);
-    settle2(i2 + 1, result !== void 0 ? played(result, null) : missing(clientRun, agent, seen.length > 0, budgetS, transportFailure));
+    const never2 = dead !== null && !seen.some((e) => e.index === i2 + 1) ? dead : null;
+    settle2(i2 + 1, result !== void 0 ? played(result, null) : never2 ?? missing(clientRun, agent, seen.length > 0, budgetS, transportFailure));
   }
 }
 function played(result, at) {
@@ -81728,9 +81959,10 @@ function resultAgent(server, config2) {
   const agents = [...server.results.keys()];
   return server.results.has(config2.agent) ? config2.agent : agents.length === 1 ? agents[0] : config2.agent;
 }
-async function driveClient(server, command2, values, config2, signal, budgetMs, seen) {
+async function driveClient(server, command2, values, config2, signal, budgetMs, seen, started) {
   const env2 = config2.client === null ? { WSGATE_JOBS: String(config2.jobs), UV_THREADPOOL_SIZE: "1" } : {};
   const client = startClient(command2, values, env2);
+  started(client.pid);
   const abort = new AbortController();
   signal?.addEventListener("abort", () => abort.abort(), { once: true });
   let timedOut2 = false;
@@ -81747,7 +81979,7 @@ async function driveClient(server, command2, values, config2, signal, budgetMs, 
   } finally {
     client.killGroup();
   }
-  return client.snapshot(timedOut2);
+  return { run: client.snapshot(timedOut2), crash: client.crash() };
 }
 
 // src/drivers/per-case.ts
@@ -81756,8 +81988,9 @@ async function runOneCase(server, def, index, command2, where, config2, signal) 
   const agent = config2.agent;
   const t0 = performance.now();
   const deadline = t0 + caseTimeoutFor(def, config2) * 1e3;
-  const watch = watchCase(server, agent, index);
   const client = startClient(command2, { url: caseUrl(where.baseUrl, index, agent), case: def.id, agent, http2: where.http2, ...where.ca !== null ? { ca: where.ca } : {} });
+  const sampler = isRobustness(def) ? TreeMemory.start(client.pid) : null;
+  const watch = watchCase(server, agent, index, sampler);
   const warnings = [];
   const abort = new AbortController();
   const onAbort = () => abort.abort();
@@ -81766,14 +81999,17 @@ async function runOneCase(server, def, index, command2, where, config2, signal) 
   try {
     const run = { server, agent, index, client, watch, deadline, abort: abort.signal, signal, warnings };
     timedOut2 = await awaitCaseEnd(run);
+    watch.closeMemory();
     if (!client.hasExited) await stopLingeringClient(run);
   } finally {
     client.killGroup();
+    sampler?.stop();
     signal?.removeEventListener("abort", onAbort);
     watch.dispose();
   }
   const result = watch.result();
   const died = crashedByAttack(def, result, client.crash());
+  if (result !== null && sampler !== null) addMemoryFigure(result, watch.memory() ?? { measured: false, why: "the case never opened a connection" }, config2.budgets);
   return {
     result,
     resultAt: watch.resultAt(),
@@ -81795,12 +82031,16 @@ function crashedByAttack(def, result, crash) {
   }
   return died;
 }
-function watchCase(server, agent, index) {
+function watchCase(server, agent, index, sampler) {
   let saw = false;
   let result = null;
   let resultAt = null;
+  let window2 = null;
+  let memory = null;
   const onStart = (event) => {
-    if (event.agent === agent && event.index === index) saw = true;
+    if (event.agent !== agent || event.index !== index) return;
+    saw = true;
+    window2 ??= sampler?.window() ?? null;
   };
   server.on("caseStarted", onStart);
   const waiter = waitForResult(server, agent, index);
@@ -81813,6 +82053,10 @@ function watchCase(server, agent, index) {
     sawConnection: () => saw,
     result: () => result,
     resultAt: () => resultAt,
+    closeMemory: () => {
+      memory ??= window2?.close() ?? null;
+    },
+    memory: () => memory,
     dispose: () => {
       server.off("caseStarted", onStart);
       waiter.cancel();
@@ -82701,6 +82945,10 @@ var ServerProcess = class _ServerProcess {
     const now = this.current.treeCpuMs();
     if (now > this.lastCpuMs) this.lastCpuMs = now;
   }
+  /** The pid of the current start's shell (the root of its process tree). */
+  get pid() {
+    return this.current.pid;
+  }
   /** Whether the process has exited (the server died). */
   get hasExited() {
     return this.current.hasExited;
@@ -83343,7 +83591,7 @@ async function playOne(state, def, index) {
   const t0 = performance.now();
   const failed = (reason) => ({ result: null, resultAt: null, client: null, sawConnection: false, warnings: [], timeMs: performance.now() - t0, missing: reason });
   const down = await serverDown(state);
-  if (def.attack !== void 0 || def.attackBudget !== void 0) {
+  if (isRobustness(def)) {
     if (down !== null) return { ...failed(down), notRun: `not run: the server is down after an earlier case (${down})` };
     return playAttackOne(state, def, index, t0);
   }
@@ -83376,7 +83624,11 @@ async function playAttackOne(state, def, index, t0) {
     settings: (d) => playSettings(state.config, state.sut, d),
     limitMs: caseTimeoutFor(def, state.config) * 1e3
   };
+  const sampler = proc === null ? null : TreeMemory.start(proc.pid);
+  const window2 = sampler?.window() ?? null;
   const { result, error: error62, down } = await playAttackCase(def, run);
+  const memory = window2?.close() ?? null;
+  sampler?.stop();
   let peerFailure = null;
   if (down !== null) {
     const restarts = proc !== null && state.sut.restart;
@@ -83390,6 +83642,7 @@ async function playAttackOne(state, def, index, t0) {
     const missing2 = down ?? error62 ?? "no result";
     return { result: null, resultAt: null, client: null, sawConnection: false, warnings: [], timeMs: performance.now() - t0, missing: missing2, ...peerFailure === null ? {} : { peerFailure } };
   }
+  addMemoryFigure(result, memory, state.config.budgets);
   state.results.set(def.id, result);
   return { result, resultAt: performance.now(), client: null, sawConnection: true, warnings: [], timeMs: performance.now() - t0, ...peerFailure === null ? {} : { peerFailure } };
 }
@@ -83707,6 +83960,10 @@ async function startCaseServer(config2, logger, options = {}) {
   await checkDirectories([["the report directory", config2.outdir]]);
   const secure = config2.tls === null ? null : await prepareTls(config2.tls, { hosts: [config2.host], outdir: config2.outdir, serverFiles: false, needCertificate: true });
   const server = await listenForCases(config2, cases2, { logger, statusWaitMs: 6e4, skipCase: agentExclusion(config2), certificate: secure, unknownPaths: options.unknownPaths ?? "refuse", http2: config2.http2 });
+  const attacks = new Set(cases2.filter(isRobustness).map((c3) => c3.id));
+  server.on("caseFinished", (_event, result) => {
+    if (attacks.has(result.id)) addMemoryFigure(result, null, config2.budgets);
+  });
   return { server, cases: cases2, secure };
 }
 

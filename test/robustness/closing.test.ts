@@ -1,0 +1,104 @@
+/**
+ * 17.4 and 18.5, the back-pressure and closing attacks, through the real CLI over real TCP, against
+ * real peers: ws 8.17.1 (a release without ws's limit on pending automatic pongs) queues every pong
+ * of a ping flood and fails 17.4.1, and, echoing without back-pressure, fails 17.4.2 (the bundled
+ * ws server and client pass all four: server-role.test.ts, client-role.test.ts); peers of our own, each wrong in one way, fail the case about it: pongs
+ * queued without bound (a server and a client), a close answered but TCP kept open for ever (a server
+ * and a client), a reserved opcode ignored and a close never answered (never-close.ts). Stall
+ * budgets are shortened with --budget stall= where the peer would wait for ever.
+ */
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { runCliWith, type SummaryCase } from '../support/cli-env.js';
+import { fixtureCommand, tempDir } from '../support/harness.js';
+
+const RELEASES = fileURLToPath(new URL('../../../test/fixtures/robustness/', import.meta.url));
+const BROKEN = fileURLToPath(new URL('../fixtures/servers/broken-server.js', import.meta.url));
+
+function broken(mode: string): string {
+  return `'${process.execPath}' '${BROKEN}' ${mode} {port}`;
+}
+
+function release(name: string): string {
+  const dir = path.join(RELEASES, name);
+  assert.ok(existsSync(path.join(dir, 'node_modules', 'ws', 'package.json')), `${name} is not installed: run .ci/install-robustness-peers.sh`);
+  return `'${process.execPath}' '${path.join(dir, 'server.cjs')}' {port}`;
+}
+
+interface Run {
+  code: number | null;
+  out: string;
+  cases: Map<string, SummaryCase>;
+  result: (id: string) => Promise<string>;
+}
+
+/** `wsgate run --robustness ARGS` in a fresh directory; `role` says where its reports go. */
+async function robustness(role: 'servers' | 'clients', args: string[]): Promise<Run> {
+  const dir = await tempDir();
+  const res = await runCliWith(['run', '--robustness', '--agent', 'sut', ...args], { cwd: dir, timeoutMs: 90_000 });
+  const outdir = path.join(dir, 'reports', role);
+  const out = res.stdout + res.stderr;
+  assert.ok(res.code === 0 || res.code === 1, out);
+  const summary = JSON.parse(await readFile(path.join(outdir, 'summary.json'), 'utf8')) as { cases: SummaryCase[] };
+  const result = async (id: string): Promise<string> => (JSON.parse(await readFile(path.join(outdir, `sut_case_${id.replace(/\./g, '_')}.json`), 'utf8')) as { result: string }).result;
+  return { code: res.code, out, cases: new Map(summary.cases.map((c) => [c.id, c])), result };
+}
+
+function statuses(run: Run): string[] {
+  return [...run.cases.values()].map((c) => `${c.id} ${c.status}`).sort();
+}
+
+/** The pong payload bytes a 17.4.1/18.5.1 result states. */
+function pongBytes(result: string): number {
+  const m = /delivered ([\d,]+) pong payload bytes \(budget 16,777,216\)/.exec(result);
+  assert.ok(m, result);
+  return Number((m[1] as string).replace(/,/g, ''));
+}
+
+test('ws 8.17.1 queues every pong of a ping flood (17.4.1) and echoes without back-pressure (17.4.2): FAILED with the figures', async (t) => {
+  const run = await robustness('servers', ['--role', 'server', '--server', release('ws-8.17.1'), '--cases', '17.4.1', '17.4.2']);
+  assert.equal(run.code, 1, run.out);
+  assert.deepEqual(statuses(run), ['17.4.1 failed', '17.4.2 failed'], run.out);
+  const flood = await run.result('17.4.1');
+  assert.match(flood, /^The peer queued its pongs without bound while wsgate read nothing: wsgate wrote [\d,]+ pings/);
+  // It answered (nearly) every ping: far past the budget, not a few MiB of kernel buffers.
+  assert.ok(pongBytes(flood) > 24 * 1024 * 1024, flood);
+  const echo = await run.result('17.4.2');
+  assert.match(echo, /^The peer read on while its echo could not leave, holding what wsgate wrote: .* the peer took [\d,]+ bytes: the 16,777,216-byte message and ([\d,]+) bytes of further messages \(budget 16,777,216\)/);
+  assert.match(echo, /Afterwards a normal case on a fresh connection passed/);
+  t.diagnostic(`${flood.slice(0, 260)} | ${echo.slice(0, 260)}`);
+});
+
+test('a server that queues its pongs fails 17.4.1; one that keeps TCP after the closing handshake fails 17.4.3 and 17.4.4', async (t) => {
+  const pongs = await robustness('servers', ['--role', 'server', '--server', broken('queues-pongs'), '--cases', '17.4.1']);
+  assert.deepEqual(statuses(pongs), ['17.4.1 failed'], pongs.out);
+  assert.ok(pongBytes(await pongs.result('17.4.1')) > 24 * 1024 * 1024);
+
+  const keeps = await robustness('servers', ['--role', 'server', '--server', broken('keeps-tcp'), '--cases', '17.4.3', '17.4.4', '--budget', 'stall=1500ms']);
+  assert.equal(keeps.code, 1, keeps.out);
+  assert.deepEqual(statuses(keeps), ['17.4.3 failed', '17.4.4 failed'], keeps.out);
+  assert.match(await keeps.result('17.4.3'), /^The peer kept the connection open for 3.5 s after the reserved opcode, past the stall budget/);
+  assert.match(await keeps.result('17.4.3'), /budget 1,500 ms/);
+  // A server is held to 2 s (it closes TCP first, at once), not to the stall budget.
+  assert.match(await keeps.result('17.4.4'), /^The peer kept TCP open for 4 s after the closing handshake, past its budget of 2,000 ms/);
+  t.diagnostic((await keeps.result('17.4.4')).slice(0, 300));
+});
+
+test('clients of our own: pongs queued fail 18.5.1, TCP kept fails 18.5.4, a close never sent nor answered fails 18.5.3 and 18.5.4', async () => {
+  const pongs = await robustness('clients', ['--client', fixtureCommand('queues-pongs'), '--cases', '18.5.1']);
+  assert.deepEqual(statuses(pongs), ['18.5.1 failed'], pongs.out);
+  assert.match(await pongs.result('18.5.1'), /^The peer queued its pongs without bound/);
+
+  const keeps = await robustness('clients', ['--client', fixtureCommand('keeps-tcp'), '--cases', '18.5.4', '--budget', 'stall=1500ms']);
+  assert.deepEqual(statuses(keeps), ['18.5.4 failed'], keeps.out);
+  assert.match(await keeps.result('18.5.4'), /^The peer kept TCP open for 3.5 s after the closing handshake, past its budget of 1,500 ms: it waits for wsgate to end the connection, without a timeout/);
+
+  const never = await robustness('clients', ['--client', fixtureCommand('never-close'), '--cases', '18.5.3', '18.5.4', '--budget', 'stall=1500ms']);
+  assert.deepEqual(statuses(never), ['18.5.3 failed', '18.5.4 failed'], never.out);
+  assert.match(await never.result('18.5.3'), /past the stall budget/);
+  assert.match(await never.result('18.5.4'), /^The peer never answered wsgate's close frame/);
+});
