@@ -3885,10 +3885,12 @@ var init_categories = __esm({
       "15.3": "Frames the server must refuse",
       "17.1": "Opening handshake: header values, lines and names, floods and slow requests that broke servers",
       "17.2": "Frame headers: lengths a server must refuse at the header",
+      "17.4": "Back-pressure and closing: a ping flood unread, a slow reader of a large echo, an unanswered close, a connection never closed",
       "16.1": "Server under test: SETTINGS, extended CONNECT, stream ends, several streams, flow control, PING (RFC 8441)",
       "16.2": "Client under test: extended CONNECT, 2xx without Sec-WebSocket-Accept, stream ends, flow control, PING (RFC 8441)",
       "18.1": "permessage-deflate window bits out of range, then a compressed frame (undici CVE-2026-2229)",
       "18.2": "Decompression bombs: 1 GiB of zeros from about 1 MB (undici CVE-2026-1526, websockets CVE-2018-1000518)",
+      "18.5": "Back-pressure and closing: a ping flood unread, a slow reader of a large echo, an unanswered close, a connection never closed",
       "18.3": "Frame lengths: top bit set, past 4 GiB, 1 GiB declared and trickled (undici CVE-2026-1528, gorilla CVE-2020-27813)",
       "1.1": "Text Messages",
       "1.2": "Binary Messages",
@@ -5746,9 +5748,9 @@ ${start}
   return exact("pdf", Buffer.concat(parts));
 }
 function codePointOffsets(bytes2) {
-  let count2 = 0;
-  for (let i = 0; i < bytes2.length; i++) if ((bytes2[i] & 192) !== 128) count2++;
-  const offsets = new Int32Array(count2 + 1);
+  let count3 = 0;
+  for (let i = 0; i < bytes2.length; i++) if ((bytes2[i] & 192) !== 128) count3++;
+  const offsets = new Int32Array(count3 + 1);
   let k = 0;
   for (let i = 0; i < bytes2.length; i++) if ((bytes2[i] & 192) !== 128) offsets[k++] = i;
   offsets[k] = bytes2.length;
@@ -6918,11 +6920,11 @@ function answerWords(a) {
   if (a.goaway !== null) return `ended the connection with GOAWAY ${h2ErrorName(a.goaway)}`;
   return a.closed ? "closed the connection without an answer" : "sent no answer in time";
 }
-async function withSession(s, count2, body) {
+async function withSession(s, count3, body) {
   const session = await s.connect();
   if (typeof session === "string") return outcome(false, `No HTTP/2 connection for WebSockets: ${session}.`);
   try {
-    const opened = await Promise.all(Array.from({ length: count2 }, () => session.open()));
+    const opened = await Promise.all(Array.from({ length: count3 }, () => session.open()));
     const refused2 = opened.find((o) => typeof o === "string");
     if (refused2 !== void 0) return outcome(false, `An extended CONNECT on the connection was not answered 2xx: ${refused2}.`);
     return await body(opened);
@@ -7242,6 +7244,293 @@ var init_s16_h2_client = __esm({
   }
 });
 
+// src/cases/data/attacks-closing.ts
+function neverClosedBudget(peer) {
+  return peer === "server" ? { advisory: ClosingAdvisory.neverClosed, closeWithinMs: SERVER_DROP_MS } : { advisory: ClosingAdvisory.neverClosed, closeWithinMs: 0, stall: true };
+}
+var ClosingAdvisory, PING_FLOOD, SLOW_ECHO, STALL_MARGIN_S, SERVER_DROP_MS, pingFloodBudget, slowEchoBudget, unansweredCloseBudget;
+var init_attacks_closing = __esm({
+  "src/cases/data/attacks-closing.ts"() {
+    "use strict";
+    ClosingAdvisory = {
+      pingFlood: 'CVE-2019-9512 ("Ping Flood", HTTP/2): a peer that answers every ping while its writes back up queues the answers without bound; RFC 6455 \xA75.5.3 lets a WebSocket peer answer only the most recent ping',
+      slowReader: 'CVE-2019-9517 ("Internal Data Buffering", HTTP/2): a peer that keeps reading requests while its answers cannot leave buffers them without bound; undici#5503 (a WebSocket reader without back-pressure)',
+      unansweredClose: "streamr-dev/broker#100: server connections whose closing handshake was never completed stayed open (fixed with a timeout); ws drops an unanswered close after its 30 s closeTimeout",
+      neverClosed: "dotnet/corefx#33339: ManagedWebSocket did not close TCP after a completed closing handshake; RFC 6455 \xA77.1.1: the server closes TCP first, a client waits for it, but not forever (ws: 30 s)"
+    };
+    PING_FLOOD = {
+      /** Ping payload bytes (the most a control frame carries, RFC 6455 §5.5). */
+      payloadBytes: 125,
+      /** Pings per write, each write awaited (flushed) before the next: about 64 KiB. */
+      pingsPerWrite: 500,
+      /** Ping bytes written at most (32 MiB), unless the peer stops reading first. */
+      totalBytes: 32 * 1024 * 1024,
+      /** A write the peer has not taken within this many seconds: it stopped reading (back-pressure, fine). */
+      stalledAfterS: 2,
+      /** Reading again: pongs are counted until none came for this many seconds. */
+      quietS: 1,
+      /** ... or for at most this many seconds. */
+      countForS: 15,
+      /**
+       * Pong bytes the peer may deliver once wsgate reads again: 16 MiB. What the kernel's buffers hold
+       * on loopback (the peer's send buffer, up to 4 MiB by Linux's default tcp_wmem, and wsgate's
+       * receive buffer, which does not grow while nothing is read) is a few MiB; a peer that answers
+       * only the latest ping, or stops reading while its answers back up, delivers no more than that and
+       * what it holds itself. One that answers every ping into an unbounded queue delivers about what
+       * wsgate wrote (31 MiB of pongs for 32 MiB of pings).
+       */
+      pongBudgetBytes: 16 * 1024 * 1024
+    };
+    SLOW_ECHO = {
+      /** The large message: 16 MiB, in fragments of 64 KiB. */
+      messageBytes: 16 * 1024 * 1024,
+      fragmentBytes: 64 * 1024,
+      /** wsgate reads at this rate for `windowS` seconds. */
+      readBytesPerSecond: 1024,
+      windowS: 8,
+      /** Further 64 KiB messages written after it, each once the previous was taken, up to this many bytes. */
+      furtherCapBytes: 48 * 1024 * 1024,
+      /** A write the peer has not taken within this many seconds: it stopped reading. */
+      stalledAfterS: 1,
+      /**
+       * Bytes beyond the large message the peer may take while its echo is not read: 16 MiB (the
+       * kernel's buffers both ways, a few MiB, and a bounded queue of its own). A peer that reads on and
+       * queues its echoes takes the whole cap.
+       */
+      furtherBudgetBytes: 16 * 1024 * 1024
+    };
+    STALL_MARGIN_S = 2;
+    SERVER_DROP_MS = 2e3;
+    pingFloodBudget = { advisory: ClosingAdvisory.pingFlood, closeWithinMs: 6e4 };
+    slowEchoBudget = { advisory: ClosingAdvisory.slowReader, closeWithinMs: 6e4 };
+    unansweredCloseBudget = { advisory: ClosingAdvisory.unansweredClose, closeWithinMs: 0, stall: true };
+  }
+});
+
+// src/cases/data/budgets.ts
+function scaledMs(ms, budgets) {
+  return Math.round(ms * budgets.timeScale);
+}
+var DEFAULT_BUDGETS;
+var init_budgets = __esm({
+  "src/cases/data/budgets.ts"() {
+    "use strict";
+    DEFAULT_BUDGETS = {
+      timeScale: 1,
+      messageLimit: 100 * 1024 * 1024,
+      // The bundled ws client, holding a message at its 100 MiB limit before it refuses the bomb of 18.2.2
+      // (16 fragments), grew by 260-291 MiB over five runs (18.2.1, one frame: 196-205 MiB): twice that.
+      memoryGrowth: 512 * 1024 * 1024,
+      stallMs: 1e5
+    };
+  }
+});
+
+// src/cases/attack-closing.ts
+function count(n) {
+  return Math.round(n).toLocaleString("en-US");
+}
+function seconds(s) {
+  return s.toLocaleString("en-US", { maximumFractionDigits: 1 });
+}
+function tally(t) {
+  let s = tallies.get(t);
+  if (s === void 0) {
+    s = { bytes: 0, lastAt: performance.now() };
+    tallies.set(t, s);
+  }
+  return s;
+}
+function endedDuringIsOk(verdict3) {
+  if (!verdict3.result.startsWith(ENDED_DURING)) return verdict3;
+  return { ...verdict3, behaviorClose: CloseBehavior.Ok, resultClose: "Not judged: the peer ended the connection during the attack." };
+}
+async function writeWhileTaken(t, plan, write, taken) {
+  let sofar = 0;
+  while (sofar < plan.total && t.isOpen && performance.now() < (plan.deadline ?? Infinity)) {
+    const n = write();
+    if (!await t.flushed(plan.stalledAfterS)) return { taken: sofar, stalled: t.isOpen };
+    sofar += n;
+    taken(sofar);
+  }
+  return { taken: sofar, stalled: false };
+}
+async function untilQuiet(t, quietS, maxS) {
+  const s = tally(t);
+  const start = performance.now();
+  s.lastAt = start;
+  while (performance.now() - s.lastAt < quietS * 1e3 && performance.now() - start < maxS * 1e3) await t.pause(0.1);
+}
+async function pingFlood(t) {
+  const f = PING_FLOOD;
+  const payload2 = Buffer.alloc(f.payloadBytes, 112);
+  t.setWirelog(false, { silent: true });
+  t.readRate(0);
+  const pings = (bytes2) => `${count(bytes2 / f.payloadBytes)} pings (${count(bytes2)} payload bytes)`;
+  const during = (bytes2) => t.setOutcome(Behavior.Ok, `${ENDED_DURING}: the peer had taken ${pings(bytes2)} while wsgate read nothing.`);
+  during(0);
+  const { taken, stalled } = await writeWhileTaken(t, { total: f.totalBytes, stalledAfterS: f.stalledAfterS }, () => {
+    for (let i = 0; i < f.pingsPerWrite; i++) t.sendPing(payload2);
+    return f.pingsPerWrite * f.payloadBytes;
+  }, during);
+  if (!t.isOpen) return;
+  const wrote = `wsgate wrote ${pings(taken)} while reading nothing${stalled ? `, until the peer stopped taking them for ${f.stalledAfterS} s (back-pressure)` : ""}`;
+  t.readRate(null);
+  await untilQuiet(t, f.quietS, f.countForS);
+  const pongs = tally(t).bytes;
+  const figure = `${wrote}; once it read again the peer delivered ${count(pongs)} pong payload bytes (budget ${count(f.pongBudgetBytes)}).`;
+  if (pongs > f.pongBudgetBytes) t.setOutcome(Behavior.Failed, `The peer queued its pongs without bound while wsgate read nothing: ${figure}`);
+  else t.setOutcome(Behavior.Ok, `The peer's pongs stayed bounded: ${figure}`);
+  t.setWirelog(true, { silent: true });
+  t.sendClose(CloseCode.Normal);
+}
+function pingFloodCase(id) {
+  const f = PING_FLOOD;
+  return defineCase({
+    id,
+    description: `While wsgate reads nothing, pings of ${f.payloadBytes} bytes, ${f.pingsPerWrite} per write, each write once the peer took the previous one, up to ${count(f.totalBytes)} payload bytes; then wsgate reads again and counts the pong bytes the peer delivers, then closes with 1000. (RFC 6455 \xA75.5.2, \xA75.5.3; ${pingFloodBudget.advisory})`,
+    expectation: `The peer answers only some pings (RFC 6455 \xA75.5.3 lets it answer the most recent only), or stops reading while its answers back up: at most ${count(f.pongBudgetBytes)} pong payload bytes arrive once wsgate reads again (its kernel buffers hold a few MiB), and it completes the closing handshake. Ending the connection during the flood is also OK. Queuing every pong (about as many bytes as the pings) is FAILED.`,
+    expect: {},
+    close: closedByMe([CloseCode.Normal]),
+    suppressClose: true,
+    attackBudget: pingFloodBudget,
+    schedule: { maxSeconds: pingFloodBudget.closeWithinMs / 1e3, runsAlone: true, cost: 3 },
+    run: pingFlood,
+    onPong(t, data) {
+      const s = tally(t);
+      const before = s.bytes;
+      s.bytes += data.length;
+      s.lastAt = performance.now();
+      if (before <= f.pongBudgetBytes && s.bytes > f.pongBudgetBytes) t.setOutcome(Behavior.Failed, `The peer queued its pongs without bound while wsgate read nothing: more than ${count(f.pongBudgetBytes)} pong payload bytes arrived once wsgate read again.`);
+    },
+    adjust: endedDuringIsOk
+  });
+}
+async function slowEcho(t) {
+  const e = SLOW_ECHO;
+  const piece2 = Buffer.alloc(e.fragmentBytes, 101);
+  const fragments = e.messageBytes / e.fragmentBytes;
+  t.setWirelog(false, { silent: true });
+  t.readRate(e.readBytesPerSecond);
+  const windowEnds = performance.now() + e.windowS * 1e3;
+  let i = 0;
+  const during = (bytes2) => t.setOutcome(Behavior.Ok, `${ENDED_DURING}: the peer had taken ${count(bytes2)} bytes while wsgate read at ${count(e.readBytesPerSecond)} bytes/s.`);
+  during(0);
+  const write = () => {
+    if (i < fragments) t.sendFrame({ opcode: i === 0 ? Opcode.Binary : Opcode.Continuation, fin: i === fragments - 1, payload: piece2 });
+    else t.sendMessage(piece2, { binary: true });
+    i += 1;
+    return piece2.length;
+  };
+  const { taken, stalled } = await writeWhileTaken(t, { total: e.messageBytes + e.furtherCapBytes, stalledAfterS: e.stalledAfterS, deadline: windowEnds }, write, during);
+  const rest = windowEnds - performance.now();
+  if (rest > 0) await t.pause(rest / 1e3);
+  const further = Math.max(0, taken - e.messageBytes);
+  const wrote = `while wsgate read at ${count(e.readBytesPerSecond)} bytes/s for ${e.windowS} s, the peer took ${count(taken)} bytes: the ${count(e.messageBytes)}-byte message and ${count(further)} bytes of further messages (budget ${count(e.furtherBudgetBytes)})${stalled ? ", then stopped reading (back-pressure)" : ""}`;
+  t.setOutcome(Behavior.Ok, `${ENDED_DURING}: ${wrote}.`);
+  t.readRate(null);
+  await untilQuiet(t, 1, 30);
+  const figure = `${wrote}; reading freely again, wsgate received ${count(tally(t).bytes)} bytes of echoes.`;
+  if (further > e.furtherBudgetBytes) t.setOutcome(Behavior.Failed, `The peer read on while its echo could not leave, holding what wsgate wrote: ${figure}`);
+  else t.setOutcome(Behavior.Ok, `The peer stayed bounded while its echo was read slowly: ${figure}`);
+  t.setWirelog(true, { silent: true });
+  t.sendClose(CloseCode.Normal);
+}
+function slowEchoCase(id) {
+  const e = SLOW_ECHO;
+  return defineCase({
+    id,
+    description: `A binary message of ${count(e.messageBytes)} bytes in ${count(e.fragmentBytes)}-byte fragments, then further ${count(e.fragmentBytes)}-byte messages (at most ${count(e.furtherCapBytes)} bytes), each write once the peer took the previous one, while wsgate reads the echoes at ${count(e.readBytesPerSecond)} bytes/s for ${e.windowS} s; then it reads freely and closes with 1000. (RFC 6455 \xA710.4; ${slowEchoBudget.advisory})`,
+    expectation: `The peer applies back-pressure: once its echo cannot leave it stops reading (at most ${count(e.furtherBudgetBytes)} bytes taken beyond the large message), or it drops the connection; then it completes the closing handshake. Reading on and queuing its echoes (the whole ${count(e.furtherCapBytes)} bytes) is FAILED.`,
+    expect: {},
+    close: closedByMe([CloseCode.Normal]),
+    suppressClose: true,
+    attackBudget: slowEchoBudget,
+    messageLengthOnly: true,
+    schedule: { maxSeconds: slowEchoBudget.closeWithinMs / 1e3, runsAlone: true, cost: e.windowS + 2 },
+    run: slowEcho,
+    onMessage(t, _data, _binary, length) {
+      const s = tally(t);
+      s.bytes += length;
+      s.lastAt = performance.now();
+    },
+    adjust: endedDuringIsOk
+  });
+}
+function unansweredClose(t) {
+  t.holdClose();
+  t.setOutcome(Behavior.Ok, "The peer failed the connection on the reserved opcode and ended TCP though wsgate never answered its close.");
+  t.sendFrame({ opcode: 3, payload: "" });
+  const limitS = t.budgets.stallMs / 1e3 + STALL_MARGIN_S;
+  t.continueLater(limitS, () => {
+    t.setOutcome(Behavior.Failed, `The peer kept the connection open for ${seconds(limitS)} s after the reserved opcode, past the stall budget: with its close unanswered (or without failing the connection at all) it never ended TCP. wsgate closed it.`);
+    t.sendClose(CloseCode.Normal);
+    t.continueLater(1, () => t.dropConnection());
+  });
+}
+function unansweredCloseCase(id) {
+  return defineCase({
+    id,
+    description: `A frame with the reserved opcode 3 (RFC 6455 \xA75.2: the peer must fail the connection); wsgate then neither answers the peer's close frame nor ends TCP. (RFC 6455 \xA75.2, \xA77.1.1, \xA77.1.7; ${unansweredCloseBudget.advisory})`,
+    expectation: `The peer sends its close (1002) and, its close unanswered, ends TCP itself within the stall budget (${count(DEFAULT_BUDGETS.stallMs)} ms unless --budget stall= says otherwise). Keeping the connection past it is FAILED.`,
+    expect: {},
+    close: failedByPeer([CloseCode.ProtocolError]),
+    suppressClose: true,
+    attackBudget: unansweredCloseBudget,
+    schedule: { maxSeconds: DEFAULT_BUDGETS.stallMs / 1e3 + STALL_MARGIN_S + 3, idle: true, cost: 1 },
+    run: unansweredClose
+  });
+}
+function neverClosed(peer) {
+  return (t) => {
+    t.holdClose();
+    const budgetMs = peer === "server" ? scaledMs(neverClosedBudget("server").closeWithinMs, t.budgets) : t.budgets.stallMs;
+    t.setOutcome(Behavior.Ok, `The peer answered wsgate's close and ended TCP though wsgate kept it open.`);
+    t.sendClose(CloseCode.Normal);
+    const limitS = budgetMs / 1e3 + STALL_MARGIN_S;
+    t.continueLater(limitS, () => {
+      t.setOutcome(Behavior.Failed, `The peer kept TCP open for ${seconds(limitS)} s after the closing handshake, past its budget of ${count(budgetMs)} ms: it waits for wsgate to end the connection, without a timeout. wsgate dropped it.`);
+      t.dropConnection();
+    });
+  };
+}
+function unansweredIsFailed(verdict3) {
+  if (verdict3.behaviorClose !== CloseBehavior.Unclean) return verdict3;
+  return { ...verdict3, behavior: Behavior.Failed, result: "The peer never answered wsgate's close frame: wsgate dropped TCP at its closing-handshake timeout." };
+}
+function neverClosedCase(id, peer) {
+  const budget = neverClosedBudget(peer);
+  const within = peer === "server" ? `within ${count(budget.closeWithinMs)} ms (RFC 6455 \xA77.1.1: the server closes TCP first, at once)` : `within the stall budget (${count(DEFAULT_BUDGETS.stallMs)} ms unless --budget stall= says otherwise: a client waits for the server to end TCP, but not forever)`;
+  return defineCase({
+    id,
+    description: `wsgate sends a close frame (1000); once the peer answered with its own, wsgate never ends TCP. (RFC 6455 \xA77.1.1; ${budget.advisory})`,
+    expectation: `The ${peer} answers the close and ends TCP itself ${within}. Keeping it open past the budget, or never answering the close, is FAILED.`,
+    expect: {},
+    close: { ...closedByMe([CloseCode.Normal]), requireClean: true },
+    suppressClose: true,
+    attackBudget: budget,
+    schedule: { maxSeconds: (peer === "server" ? budget.closeWithinMs : DEFAULT_BUDGETS.stallMs) / 1e3 + STALL_MARGIN_S + 3, idle: true, cost: 1 },
+    run: neverClosed(peer),
+    adjust: unansweredIsFailed
+  });
+}
+function closingCases(prefix, peer) {
+  return [pingFloodCase(`${prefix}.1`), slowEchoCase(`${prefix}.2`), unansweredCloseCase(`${prefix}.3`), neverClosedCase(`${prefix}.4`, peer)];
+}
+var tallies, ENDED_DURING;
+var init_attack_closing = __esm({
+  "src/cases/attack-closing.ts"() {
+    "use strict";
+    init_constants();
+    init_verdicts();
+    init_define();
+    init_attacks_closing();
+    init_budgets();
+    tallies = /* @__PURE__ */ new WeakMap();
+    ENDED_DURING = "The peer ended the connection during the attack";
+  }
+});
+
 // src/cases/data/attacks.ts
 var ServerAdvisories, ServerBudgets;
 var init_attacks = __esm({
@@ -7298,31 +7587,12 @@ var init_attacks = __esm({
   }
 });
 
-// src/cases/data/budgets.ts
-function scaledMs(ms, budgets) {
-  return Math.round(ms * budgets.timeScale);
-}
-var DEFAULT_BUDGETS;
-var init_budgets = __esm({
-  "src/cases/data/budgets.ts"() {
-    "use strict";
-    DEFAULT_BUDGETS = {
-      timeScale: 1,
-      messageLimit: 100 * 1024 * 1024,
-      // The bundled ws client, holding a message at its 100 MiB limit before it refuses the bomb of 18.2.2
-      // (16 fragments), grew by 260-291 MiB over five runs (18.2.1, one frame: 196-205 MiB): twice that.
-      memoryGrowth: 512 * 1024 * 1024,
-      stallMs: 1e5
-    };
-  }
-});
-
 // src/cases/attack-judges.ts
-function count(n) {
+function count2(n) {
   return n.toLocaleString("en-US");
 }
 function millis(ms) {
-  return ms < 10 ? `${ms.toFixed(1)} ms` : `${count(Math.round(ms))} ms`;
+  return ms < 10 ? `${ms.toFixed(1)} ms` : `${count2(Math.round(ms))} ms`;
 }
 function verdict(behavior, result) {
   return { behavior, result, behaviorClose: CloseBehavior.Ok, resultClose: "The attack does not judge the closing handshake." };
@@ -7340,20 +7610,20 @@ function judgeGrowth(header, facts, budgets = DEFAULT_BUDGETS) {
   const b = { ...ServerBudgets, answerMs: scaledMs(ServerBudgets.answerMs, budgets) };
   const { base, largest, quarter } = facts;
   const hung = unanswered(facts.probes);
-  if (hung !== void 0) return verdict(Behavior.Failed, `${header} of ${count(hung.size)} bytes: ${answerText(hung)} within ${millis(hung.waitMs)}.`);
-  if (largest === null || base === null) return verdict(Behavior.Informational, `The server's HTTP layer refused every size of ${header} (from ${count(facts.cap ?? 0)} bytes): nothing to measure.`);
-  const cap = facts.cap === null ? `it took every size up to ${count(largest.size)} bytes` : `its HTTP layer refused ${count(facts.cap)} bytes`;
-  const figures = `${sized(largest, header)}${quarter === null ? "" : `, ${count(quarter.size)} bytes in ${millis(quarter.ms)}`}, ${count(base.size)} byte${base.size === 1 ? "" : "s"} in ${millis(base.ms)}; ${cap}`;
+  if (hung !== void 0) return verdict(Behavior.Failed, `${header} of ${count2(hung.size)} bytes: ${answerText(hung)} within ${millis(hung.waitMs)}.`);
+  if (largest === null || base === null) return verdict(Behavior.Informational, `The server's HTTP layer refused every size of ${header} (from ${count2(facts.cap ?? 0)} bytes): nothing to measure.`);
+  const cap = facts.cap === null ? `it took every size up to ${count2(largest.size)} bytes` : `its HTTP layer refused ${count2(facts.cap)} bytes`;
+  const figures = `${sized(largest, header)}${quarter === null ? "" : `, ${count2(quarter.size)} bytes in ${millis(quarter.ms)}`}, ${count2(base.size)} byte${base.size === 1 ? "" : "s"} in ${millis(base.ms)}; ${cap}`;
   const slowest = facts.probes.reduce((w, p) => p.answerMs !== null && p.answerMs > (w?.answerMs ?? -1) ? p : w, null);
   if (slowest !== null && (slowest.answerMs ?? 0) > b.answerMs) {
-    return verdict(Behavior.Failed, `Answered ${header} of ${count(slowest.size)} bytes after ${millis(slowest.answerMs ?? 0)} (budget ${millis(b.answerMs)}): ${figures}.`);
+    return verdict(Behavior.Failed, `Answered ${header} of ${count2(slowest.size)} bytes after ${millis(slowest.answerMs ?? 0)} (budget ${millis(b.answerMs)}): ${figures}.`);
   }
   const growth2 = superLinear(base, largest, quarter);
   if (growth2 !== null) return verdict(Behavior.Failed, `The answer time grew super-linearly with ${header}'s size: ${growth2}; ${figures}.`);
   return verdict(Behavior.Ok, `The answer time stayed within ${millis(b.answerMs)} and grew no faster than the size: ${figures}.`);
 }
 function sized(t, header) {
-  return `answered ${count(t.size)} bytes of ${header} in ${millis(t.ms)}`;
+  return `answered ${count2(t.size)} bytes of ${header} in ${millis(t.ms)}`;
 }
 function superLinear(base, largest, quarter) {
   const b = ServerBudgets;
@@ -7384,7 +7654,7 @@ function judgeRefusedAtHeader(probes, budgets = DEFAULT_BUDGETS) {
 }
 function refusal(p, budget) {
   if (p.status !== 101) return [Behavior.Informational, `the opening handshake was not accepted (${answerText(p)}): the frame was never sent`];
-  const read = p.trickled > 0 ? ` after reading ${count(p.trickled)} payload bytes` : "";
+  const read = p.trickled > 0 ? ` after reading ${count2(p.trickled)} payload bytes` : "";
   if (p.closedMs === null) return [Behavior.Failed, `not refused: the server kept the connection open${read} and did not fail it`];
   const how = p.closeCode === null ? "dropped TCP" : `closed with ${p.closeCode}`;
   if (p.closedMs > budget) return [Behavior.Failed, `${how} only after ${millis(p.closedMs)}${read}: not at the header`];
@@ -7518,12 +7788,12 @@ function crowdTold(crowd, hold) {
     const what = p.status !== null ? `HTTP ${p.status}` : p.ending !== "timeout" ? answerText(p) : hold ? "still open when wsgate closed it" : `no answer within ${millis(p.waitMs)}`;
     answers.set(what, (answers.get(what) ?? 0) + 1);
   }
-  return [...answers].map(([what, n]) => `${count(n)} ${what}`).join(", ");
+  return [...answers].map(([what, n]) => `${count2(n)} ${what}`).join(", ");
 }
 function judgeCrowd(crowdText, facts, hold, budgets = DEFAULT_BUDGETS) {
   const budget = scaledMs(FloodBudgets.normalAnswerMs, budgets);
   const n = facts.normal;
-  const beside = `beside ${count(facts.crowd.length)} connections ${crowdText} (${count(facts.ready)} written when it connected; the crowd: ${crowdTold(facts.crowd, hold)})`;
+  const beside = `beside ${count2(facts.crowd.length)} connections ${crowdText} (${count2(facts.ready)} written when it connected; the crowd: ${crowdTold(facts.crowd, hold)})`;
   if (n.status === null) return verdict2(Behavior.Failed, `The normal client got ${answerText(n)} within ${millis(n.waitMs)}, ${beside}.`);
   if (n.status !== 101) return verdict2(Behavior.Failed, `The normal client was answered HTTP ${n.status} instead of 101, ${beside}.`);
   const waited = n.answerMs ?? 0;
@@ -7536,7 +7806,7 @@ function judgeHugeHeader(probes, budgets = DEFAULT_BUDGETS) {
   const budget = scaledMs(FloodBudgets.hugeHeaderMs, budgets);
   const p = probes[0];
   if (p === void 0) return verdict2(Behavior.Failed, "The attack was not played.");
-  const read = `wsgate had written ${count(p.requestBytes)} of the request's bytes`;
+  const read = `wsgate had written ${count2(p.requestBytes)} of the request's bytes`;
   if (p.status === 101) return verdict2(Behavior.Failed, `The server took ${p.label} and answered 101 after ${millis(p.elapsedMs)} (${read}): it has no limit on a request head.`);
   if (p.ending === "timeout" && p.status === null) return verdict2(Behavior.Failed, `The server neither refused ${p.label} nor ended the connection within ${millis(p.waitMs)} (${read}).`);
   if (p.ending === "refused") return verdict2(Behavior.Failed, `No connection: ${answerText(p)}.`);
@@ -7549,7 +7819,7 @@ function judgeBytewise(probes, budgets = DEFAULT_BUDGETS) {
   const budget = scaledMs(FloodBudgets.bytewiseAnswerMs, budgets);
   const p = probes[0];
   if (p === void 0) return verdict2(Behavior.Failed, "The attack was not played.");
-  const what = `${p.label} (${count(p.requestBytes)} bytes written, one per packet)`;
+  const what = `${p.label} (${count2(p.requestBytes)} bytes written, one per packet)`;
   if (p.status !== 101) return verdict2(Behavior.Failed, `${what}: ${answerText(p)} instead of 101 within ${millis(p.waitMs)} of its last byte.`);
   const ms = p.answerMs ?? 0;
   if (ms > budget) return verdict2(Behavior.Failed, `${what}: the 101 came ${millis(ms)} after the last byte (budget ${millis(budget)}).`);
@@ -7561,10 +7831,10 @@ function judgeSlowloris(probes, budgets = DEFAULT_BUDGETS) {
   const budget = `stall budget ${millis(budgets.stallMs)}`;
   if (p.ending === "refused") return verdict2(Behavior.Failed, `No connection: ${answerText(p)}.`);
   if (p.ending === "timeout" && p.status === null) {
-    return verdict2(Behavior.Failed, `The server still held the connection ${millis(p.waitMs)} after the request began (${budget}), ${count(p.requestBytes)} bytes trickled: it never times out a stalled request head.`);
+    return verdict2(Behavior.Failed, `The server still held the connection ${millis(p.waitMs)} after the request began (${budget}), ${count2(p.requestBytes)} bytes trickled: it never times out a stalled request head.`);
   }
   const how = p.status === null ? `dropped the connection (${p.ending === "reset" ? "reset" : "closed"})` : `answered HTTP ${p.status}`;
-  return verdict2(Behavior.Ok, `The server ${how} ${millis(p.elapsedMs)} after the request began (${budget}), ${count(p.requestBytes)} bytes trickled.`);
+  return verdict2(Behavior.Ok, `The server ${how} ${millis(p.elapsedMs)} after the request began (${budget}), ${count2(p.requestBytes)} bytes trickled.`);
 }
 var init_flood_judges = __esm({
   "src/cases/flood-judges.ts"() {
@@ -7717,6 +7987,7 @@ var LIVENESS_TEXT, protocolGrowth, extensionsGrowth, PROTOTYPE_NAMES, prototypeN
 var init_s17_robustness_server = __esm({
   "src/cases/s17-robustness-server.ts"() {
     "use strict";
+    init_attack_closing();
     init_attack_judges();
     init_attacks();
     init_attack_case();
@@ -7781,7 +8052,8 @@ var init_s17_robustness_server = __esm({
       prototypeNames,
       ...floodServerCases,
       topBitLengths,
-      declaredGigabyte
+      declaredGigabyte,
+      ...closingCases("17.4", "server")
     ];
     livenessCase = defineCase({
       id: "17.0.1",
@@ -8019,6 +8291,7 @@ var init_s18_robustness_client = __esm({
     init_frame_writer();
     init_verdicts();
     init_deflate_cases();
+    init_attack_closing();
     init_attacks_client();
     init_define();
     init_handshake_scripts();
@@ -8087,7 +8360,7 @@ var init_s18_robustness_client = __esm({
         }
       })
     ];
-    robustnessClientCases = [...windowBitsCases, ...bombCases, ...lengthCases2];
+    robustnessClientCases = [...windowBitsCases, ...bombCases, ...lengthCases2, ...closingCases("18.5", "client")];
   }
 });
 
@@ -8506,6 +8779,13 @@ var WS_SERVER_OPTIONS = {
   maxPayload: 64 * 1024 * 1024,
   maxFragments: 0
 };
+var ECHO_HIGH_WATER = 1024 * 1024;
+function echoBack(ws, data, isBinary) {
+  ws.send(data, { binary: isBinary }, () => {
+    if (ws.isPaused && ws.bufferedAmount <= ECHO_HIGH_WATER) ws.resume();
+  });
+  if (ws.bufferedAmount > ECHO_HIGH_WATER) ws.pause();
+}
 var WS_ECHO_OPTIONS = {
   // zlib level 1 (Z_BEST_SPEED) for the echoes, as ws lets its users choose (its README's example
   // tunes level and memLevel): compression levels change no verdict, and at ws's default level 6
@@ -8522,7 +8802,7 @@ function echo(url2, onText, options = WS_ECHO_OPTIONS) {
     const ws = new wrapper_default(url2, options);
     ws.on("message", (data, isBinary) => {
       if (onText !== void 0) onText(data.toString("utf8"));
-      else ws.send(data, { binary: isBinary });
+      else echoBack(ws, data, isBinary);
     });
     ws.on("error", () => void 0);
     ws.on("close", () => resolve2());
@@ -8531,10 +8811,10 @@ function echo(url2, onText, options = WS_ECHO_OPTIONS) {
 
 // src/bundled/reference-client.ts
 var echo2 = process.env[HTTP2_ENV] === "1" ? echoH2 : echo;
-async function runConcurrently(base, agent, count2, jobs) {
+async function runConcurrently(base, agent, count3, jobs) {
   const [{ catalogue: catalogue2 }, { runCasesScheduled: runCasesScheduled2, runPool: runPool2 }] = await Promise.all([Promise.resolve().then(() => (init_registry(), registry_exports)), Promise.resolve().then(() => (init_schedule(), schedule_exports))]);
   const byId = new Map(catalogue2.map((c) => [c.id, c]));
-  const ids = new Array(count2).fill("");
+  const ids = new Array(count3).fill("");
   await runPool2(
     ids.map((_, i) => i),
     8,
@@ -8561,15 +8841,15 @@ var parsed = new URL(url);
 if (parsed.pathname === "/" || parsed.pathname === "") {
   const base = url.replace(/\/+$/, "");
   const agent = encodeURIComponent(process.argv[3] ?? process.env.WSGATE_AGENT ?? "wsgate-reference-ws");
-  let count2 = 0;
+  let count3 = 0;
   await echo2(`${base}/getCaseCount`, (text) => {
-    count2 = Number(text);
+    count3 = Number(text);
   });
   const jobs = Math.max(1, Math.floor(Number(process.env.WSGATE_JOBS ?? "1")) || 1);
   if (jobs === 1) {
-    for (let i = 1; i <= count2; i++) await echo2(`${base}/runCase?case=${i}&agent=${agent}`);
+    for (let i = 1; i <= count3; i++) await echo2(`${base}/runCase?case=${i}&agent=${agent}`);
   } else {
-    await runConcurrently(base, agent, count2, jobs);
+    await runConcurrently(base, agent, count3, jobs);
   }
   await echo2(`${base}/updateReports?agent=${agent}`);
 } else {

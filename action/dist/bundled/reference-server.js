@@ -3898,8 +3898,15 @@ var WS_SERVER_OPTIONS = {
   maxPayload: 64 * 1024 * 1024,
   maxFragments: 0
 };
+var ECHO_HIGH_WATER = 1024 * 1024;
+function echoBack(ws, data, isBinary) {
+  ws.send(data, { binary: isBinary }, () => {
+    if (ws.isPaused && ws.bufferedAmount <= ECHO_HIGH_WATER) ws.resume();
+  });
+  if (ws.bufferedAmount > ECHO_HIGH_WATER) ws.pause();
+}
 function echoConnection(ws) {
-  ws.on("message", (data, isBinary) => ws.send(data, { binary: isBinary }));
+  ws.on("message", (data, isBinary) => echoBack(ws, data, isBinary));
   ws.on("error", () => void 0);
 }
 var WS_ECHO_OPTIONS = {

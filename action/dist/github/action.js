@@ -1137,8 +1137,8 @@ var require_time = __commonJS({
       const day = date5.getUTCDate().toString().padStart(2, "0");
       const hours = date5.getUTCHours().toString().padStart(2, "0");
       const minutes = date5.getUTCMinutes().toString().padStart(2, "0");
-      const seconds4 = date5.getUTCSeconds().toString().padStart(2, "0");
-      return `,"time":"${year}-${month}-${day}T${hours}:${minutes}:${seconds4}.${nanosWithinSecond.toString().padStart(9, "0")}Z"`;
+      const seconds5 = date5.getUTCSeconds().toString().padStart(2, "0");
+      return `,"time":"${year}-${month}-${day}T${hours}:${minutes}:${seconds5}.${nanosWithinSecond.toString().padStart(9, "0")}Z"`;
     };
     module.exports = { nullTime, epochTime, unixTime, isoTime, isoTimeNano };
   }
@@ -5251,14 +5251,14 @@ function codePointLength(str) {
   const units = str.length;
   if (!highSurrogate.test(str))
     return units;
-  let count5 = units;
+  let count6 = units;
   for (let i2 = 0; i2 < units - 1; i2++) {
     if ((str.charCodeAt(i2) & 64512) === 55296 && (str.charCodeAt(i2 + 1) & 64512) === 56320) {
-      count5--;
+      count6--;
       i2++;
     }
   }
-  return count5;
+  return count6;
 }
 function getLengthableOrigin(input3) {
   if (Array.isArray(input3))
@@ -9749,8 +9749,8 @@ var init_az = __esm({
 });
 
 // node_modules/zod/v4/locales/be.js
-function getBelarusianPlural(count5, one2, few, many) {
-  const absCount = Math.abs(count5);
+function getBelarusianPlural(count6, one2, few, many) {
+  const absCount = Math.abs(count6);
   const lastDigit = absCount % 10;
   const lastTwoDigits = absCount % 100;
   if (lastTwoDigits >= 11 && lastTwoDigits <= 19) {
@@ -12523,8 +12523,8 @@ var init_hu = __esm({
 });
 
 // node_modules/zod/v4/locales/hy.js
-function getArmenianPlural(count5, one2, many) {
-  return Math.abs(count5) === 1 ? one2 : many;
+function getArmenianPlural(count6, one2, many) {
+  return Math.abs(count6) === 1 ? one2 : many;
 }
 function withDefiniteArticle(word) {
   if (!word)
@@ -15399,8 +15399,8 @@ var init_ro = __esm({
 });
 
 // node_modules/zod/v4/locales/ru.js
-function getRussianPlural(count5, one2, few, many) {
-  const absCount = Math.abs(count5);
+function getRussianPlural(count6, one2, few, many) {
+  const absCount = Math.abs(count6);
   const lastDigit = absCount % 10;
   const lastTwoDigits = absCount % 100;
   if (lastTwoDigits >= 11 && lastTwoDigits <= 19) {
@@ -25226,10 +25226,12 @@ var init_categories = __esm({
       "15.3": "Frames the server must refuse",
       "17.1": "Opening handshake: header values, lines and names, floods and slow requests that broke servers",
       "17.2": "Frame headers: lengths a server must refuse at the header",
+      "17.4": "Back-pressure and closing: a ping flood unread, a slow reader of a large echo, an unanswered close, a connection never closed",
       "16.1": "Server under test: SETTINGS, extended CONNECT, stream ends, several streams, flow control, PING (RFC 8441)",
       "16.2": "Client under test: extended CONNECT, 2xx without Sec-WebSocket-Accept, stream ends, flow control, PING (RFC 8441)",
       "18.1": "permessage-deflate window bits out of range, then a compressed frame (undici CVE-2026-2229)",
       "18.2": "Decompression bombs: 1 GiB of zeros from about 1 MB (undici CVE-2026-1526, websockets CVE-2018-1000518)",
+      "18.5": "Back-pressure and closing: a ping flood unread, a slow reader of a large echo, an unanswered close, a connection never closed",
       "18.3": "Frame lengths: top bit set, past 4 GiB, 1 GiB declared and trickled (undici CVE-2026-1528, gorilla CVE-2020-27813)",
       "1.1": "Text Messages",
       "1.2": "Binary Messages",
@@ -27092,9 +27094,9 @@ ${start}
   return exact("pdf", Buffer.concat(parts));
 }
 function codePointOffsets(bytes3) {
-  let count5 = 0;
-  for (let i2 = 0; i2 < bytes3.length; i2++) if ((bytes3[i2] & 192) !== 128) count5++;
-  const offsets = new Int32Array(count5 + 1);
+  let count6 = 0;
+  for (let i2 = 0; i2 < bytes3.length; i2++) if ((bytes3[i2] & 192) !== 128) count6++;
+  const offsets = new Int32Array(count6 + 1);
   let k = 0;
   for (let i2 = 0; i2 < bytes3.length; i2++) if ((bytes3[i2] & 192) !== 128) offsets[k++] = i2;
   offsets[k] = bytes3.length;
@@ -28449,11 +28451,11 @@ function answerWords(a2) {
   if (a2.goaway !== null) return `ended the connection with GOAWAY ${h2ErrorName(a2.goaway)}`;
   return a2.closed ? "closed the connection without an answer" : "sent no answer in time";
 }
-async function withSession(s, count5, body) {
+async function withSession(s, count6, body) {
   const session = await s.connect();
   if (typeof session === "string") return outcome(false, `No HTTP/2 connection for WebSockets: ${session}.`);
   try {
-    const opened = await Promise.all(Array.from({ length: count5 }, () => session.open()));
+    const opened = await Promise.all(Array.from({ length: count6 }, () => session.open()));
     const refused2 = opened.find((o2) => typeof o2 === "string");
     if (refused2 !== void 0) return outcome(false, `An extended CONNECT on the connection was not answered 2xx: ${refused2}.`);
     return await body(opened);
@@ -28773,6 +28775,293 @@ var init_s16_h2_client = __esm({
   }
 });
 
+// src/cases/data/attacks-closing.ts
+function neverClosedBudget(peer) {
+  return peer === "server" ? { advisory: ClosingAdvisory.neverClosed, closeWithinMs: SERVER_DROP_MS } : { advisory: ClosingAdvisory.neverClosed, closeWithinMs: 0, stall: true };
+}
+var ClosingAdvisory, PING_FLOOD, SLOW_ECHO, STALL_MARGIN_S, SERVER_DROP_MS, pingFloodBudget, slowEchoBudget, unansweredCloseBudget;
+var init_attacks_closing = __esm({
+  "src/cases/data/attacks-closing.ts"() {
+    "use strict";
+    ClosingAdvisory = {
+      pingFlood: 'CVE-2019-9512 ("Ping Flood", HTTP/2): a peer that answers every ping while its writes back up queues the answers without bound; RFC 6455 \xA75.5.3 lets a WebSocket peer answer only the most recent ping',
+      slowReader: 'CVE-2019-9517 ("Internal Data Buffering", HTTP/2): a peer that keeps reading requests while its answers cannot leave buffers them without bound; undici#5503 (a WebSocket reader without back-pressure)',
+      unansweredClose: "streamr-dev/broker#100: server connections whose closing handshake was never completed stayed open (fixed with a timeout); ws drops an unanswered close after its 30 s closeTimeout",
+      neverClosed: "dotnet/corefx#33339: ManagedWebSocket did not close TCP after a completed closing handshake; RFC 6455 \xA77.1.1: the server closes TCP first, a client waits for it, but not forever (ws: 30 s)"
+    };
+    PING_FLOOD = {
+      /** Ping payload bytes (the most a control frame carries, RFC 6455 §5.5). */
+      payloadBytes: 125,
+      /** Pings per write, each write awaited (flushed) before the next: about 64 KiB. */
+      pingsPerWrite: 500,
+      /** Ping bytes written at most (32 MiB), unless the peer stops reading first. */
+      totalBytes: 32 * 1024 * 1024,
+      /** A write the peer has not taken within this many seconds: it stopped reading (back-pressure, fine). */
+      stalledAfterS: 2,
+      /** Reading again: pongs are counted until none came for this many seconds. */
+      quietS: 1,
+      /** ... or for at most this many seconds. */
+      countForS: 15,
+      /**
+       * Pong bytes the peer may deliver once wsgate reads again: 16 MiB. What the kernel's buffers hold
+       * on loopback (the peer's send buffer, up to 4 MiB by Linux's default tcp_wmem, and wsgate's
+       * receive buffer, which does not grow while nothing is read) is a few MiB; a peer that answers
+       * only the latest ping, or stops reading while its answers back up, delivers no more than that and
+       * what it holds itself. One that answers every ping into an unbounded queue delivers about what
+       * wsgate wrote (31 MiB of pongs for 32 MiB of pings).
+       */
+      pongBudgetBytes: 16 * 1024 * 1024
+    };
+    SLOW_ECHO = {
+      /** The large message: 16 MiB, in fragments of 64 KiB. */
+      messageBytes: 16 * 1024 * 1024,
+      fragmentBytes: 64 * 1024,
+      /** wsgate reads at this rate for `windowS` seconds. */
+      readBytesPerSecond: 1024,
+      windowS: 8,
+      /** Further 64 KiB messages written after it, each once the previous was taken, up to this many bytes. */
+      furtherCapBytes: 48 * 1024 * 1024,
+      /** A write the peer has not taken within this many seconds: it stopped reading. */
+      stalledAfterS: 1,
+      /**
+       * Bytes beyond the large message the peer may take while its echo is not read: 16 MiB (the
+       * kernel's buffers both ways, a few MiB, and a bounded queue of its own). A peer that reads on and
+       * queues its echoes takes the whole cap.
+       */
+      furtherBudgetBytes: 16 * 1024 * 1024
+    };
+    STALL_MARGIN_S = 2;
+    SERVER_DROP_MS = 2e3;
+    pingFloodBudget = { advisory: ClosingAdvisory.pingFlood, closeWithinMs: 6e4 };
+    slowEchoBudget = { advisory: ClosingAdvisory.slowReader, closeWithinMs: 6e4 };
+    unansweredCloseBudget = { advisory: ClosingAdvisory.unansweredClose, closeWithinMs: 0, stall: true };
+  }
+});
+
+// src/cases/data/budgets.ts
+function scaledMs(ms, budgets) {
+  return Math.round(ms * budgets.timeScale);
+}
+var DEFAULT_BUDGETS;
+var init_budgets = __esm({
+  "src/cases/data/budgets.ts"() {
+    "use strict";
+    DEFAULT_BUDGETS = {
+      timeScale: 1,
+      messageLimit: 100 * 1024 * 1024,
+      // The bundled ws client, holding a message at its 100 MiB limit before it refuses the bomb of 18.2.2
+      // (16 fragments), grew by 260-291 MiB over five runs (18.2.1, one frame: 196-205 MiB): twice that.
+      memoryGrowth: 512 * 1024 * 1024,
+      stallMs: 1e5
+    };
+  }
+});
+
+// src/cases/attack-closing.ts
+function count(n2) {
+  return Math.round(n2).toLocaleString("en-US");
+}
+function seconds(s) {
+  return s.toLocaleString("en-US", { maximumFractionDigits: 1 });
+}
+function tally(t) {
+  let s = tallies.get(t);
+  if (s === void 0) {
+    s = { bytes: 0, lastAt: performance.now() };
+    tallies.set(t, s);
+  }
+  return s;
+}
+function endedDuringIsOk(verdict3) {
+  if (!verdict3.result.startsWith(ENDED_DURING)) return verdict3;
+  return { ...verdict3, behaviorClose: CloseBehavior.Ok, resultClose: "Not judged: the peer ended the connection during the attack." };
+}
+async function writeWhileTaken(t, plan, write, taken) {
+  let sofar = 0;
+  while (sofar < plan.total && t.isOpen && performance.now() < (plan.deadline ?? Infinity)) {
+    const n2 = write();
+    if (!await t.flushed(plan.stalledAfterS)) return { taken: sofar, stalled: t.isOpen };
+    sofar += n2;
+    taken(sofar);
+  }
+  return { taken: sofar, stalled: false };
+}
+async function untilQuiet(t, quietS, maxS) {
+  const s = tally(t);
+  const start = performance.now();
+  s.lastAt = start;
+  while (performance.now() - s.lastAt < quietS * 1e3 && performance.now() - start < maxS * 1e3) await t.pause(0.1);
+}
+async function pingFlood(t) {
+  const f = PING_FLOOD;
+  const payload2 = Buffer.alloc(f.payloadBytes, 112);
+  t.setWirelog(false, { silent: true });
+  t.readRate(0);
+  const pings = (bytes3) => `${count(bytes3 / f.payloadBytes)} pings (${count(bytes3)} payload bytes)`;
+  const during = (bytes3) => t.setOutcome(Behavior.Ok, `${ENDED_DURING}: the peer had taken ${pings(bytes3)} while wsgate read nothing.`);
+  during(0);
+  const { taken, stalled } = await writeWhileTaken(t, { total: f.totalBytes, stalledAfterS: f.stalledAfterS }, () => {
+    for (let i2 = 0; i2 < f.pingsPerWrite; i2++) t.sendPing(payload2);
+    return f.pingsPerWrite * f.payloadBytes;
+  }, during);
+  if (!t.isOpen) return;
+  const wrote = `wsgate wrote ${pings(taken)} while reading nothing${stalled ? `, until the peer stopped taking them for ${f.stalledAfterS} s (back-pressure)` : ""}`;
+  t.readRate(null);
+  await untilQuiet(t, f.quietS, f.countForS);
+  const pongs = tally(t).bytes;
+  const figure = `${wrote}; once it read again the peer delivered ${count(pongs)} pong payload bytes (budget ${count(f.pongBudgetBytes)}).`;
+  if (pongs > f.pongBudgetBytes) t.setOutcome(Behavior.Failed, `The peer queued its pongs without bound while wsgate read nothing: ${figure}`);
+  else t.setOutcome(Behavior.Ok, `The peer's pongs stayed bounded: ${figure}`);
+  t.setWirelog(true, { silent: true });
+  t.sendClose(CloseCode.Normal);
+}
+function pingFloodCase(id) {
+  const f = PING_FLOOD;
+  return defineCase({
+    id,
+    description: `While wsgate reads nothing, pings of ${f.payloadBytes} bytes, ${f.pingsPerWrite} per write, each write once the peer took the previous one, up to ${count(f.totalBytes)} payload bytes; then wsgate reads again and counts the pong bytes the peer delivers, then closes with 1000. (RFC 6455 \xA75.5.2, \xA75.5.3; ${pingFloodBudget.advisory})`,
+    expectation: `The peer answers only some pings (RFC 6455 \xA75.5.3 lets it answer the most recent only), or stops reading while its answers back up: at most ${count(f.pongBudgetBytes)} pong payload bytes arrive once wsgate reads again (its kernel buffers hold a few MiB), and it completes the closing handshake. Ending the connection during the flood is also OK. Queuing every pong (about as many bytes as the pings) is FAILED.`,
+    expect: {},
+    close: closedByMe([CloseCode.Normal]),
+    suppressClose: true,
+    attackBudget: pingFloodBudget,
+    schedule: { maxSeconds: pingFloodBudget.closeWithinMs / 1e3, runsAlone: true, cost: 3 },
+    run: pingFlood,
+    onPong(t, data) {
+      const s = tally(t);
+      const before = s.bytes;
+      s.bytes += data.length;
+      s.lastAt = performance.now();
+      if (before <= f.pongBudgetBytes && s.bytes > f.pongBudgetBytes) t.setOutcome(Behavior.Failed, `The peer queued its pongs without bound while wsgate read nothing: more than ${count(f.pongBudgetBytes)} pong payload bytes arrived once wsgate read again.`);
+    },
+    adjust: endedDuringIsOk
+  });
+}
+async function slowEcho(t) {
+  const e = SLOW_ECHO;
+  const piece2 = Buffer.alloc(e.fragmentBytes, 101);
+  const fragments = e.messageBytes / e.fragmentBytes;
+  t.setWirelog(false, { silent: true });
+  t.readRate(e.readBytesPerSecond);
+  const windowEnds = performance.now() + e.windowS * 1e3;
+  let i2 = 0;
+  const during = (bytes3) => t.setOutcome(Behavior.Ok, `${ENDED_DURING}: the peer had taken ${count(bytes3)} bytes while wsgate read at ${count(e.readBytesPerSecond)} bytes/s.`);
+  during(0);
+  const write = () => {
+    if (i2 < fragments) t.sendFrame({ opcode: i2 === 0 ? Opcode.Binary : Opcode.Continuation, fin: i2 === fragments - 1, payload: piece2 });
+    else t.sendMessage(piece2, { binary: true });
+    i2 += 1;
+    return piece2.length;
+  };
+  const { taken, stalled } = await writeWhileTaken(t, { total: e.messageBytes + e.furtherCapBytes, stalledAfterS: e.stalledAfterS, deadline: windowEnds }, write, during);
+  const rest = windowEnds - performance.now();
+  if (rest > 0) await t.pause(rest / 1e3);
+  const further = Math.max(0, taken - e.messageBytes);
+  const wrote = `while wsgate read at ${count(e.readBytesPerSecond)} bytes/s for ${e.windowS} s, the peer took ${count(taken)} bytes: the ${count(e.messageBytes)}-byte message and ${count(further)} bytes of further messages (budget ${count(e.furtherBudgetBytes)})${stalled ? ", then stopped reading (back-pressure)" : ""}`;
+  t.setOutcome(Behavior.Ok, `${ENDED_DURING}: ${wrote}.`);
+  t.readRate(null);
+  await untilQuiet(t, 1, 30);
+  const figure = `${wrote}; reading freely again, wsgate received ${count(tally(t).bytes)} bytes of echoes.`;
+  if (further > e.furtherBudgetBytes) t.setOutcome(Behavior.Failed, `The peer read on while its echo could not leave, holding what wsgate wrote: ${figure}`);
+  else t.setOutcome(Behavior.Ok, `The peer stayed bounded while its echo was read slowly: ${figure}`);
+  t.setWirelog(true, { silent: true });
+  t.sendClose(CloseCode.Normal);
+}
+function slowEchoCase(id) {
+  const e = SLOW_ECHO;
+  return defineCase({
+    id,
+    description: `A binary message of ${count(e.messageBytes)} bytes in ${count(e.fragmentBytes)}-byte fragments, then further ${count(e.fragmentBytes)}-byte messages (at most ${count(e.furtherCapBytes)} bytes), each write once the peer took the previous one, while wsgate reads the echoes at ${count(e.readBytesPerSecond)} bytes/s for ${e.windowS} s; then it reads freely and closes with 1000. (RFC 6455 \xA710.4; ${slowEchoBudget.advisory})`,
+    expectation: `The peer applies back-pressure: once its echo cannot leave it stops reading (at most ${count(e.furtherBudgetBytes)} bytes taken beyond the large message), or it drops the connection; then it completes the closing handshake. Reading on and queuing its echoes (the whole ${count(e.furtherCapBytes)} bytes) is FAILED.`,
+    expect: {},
+    close: closedByMe([CloseCode.Normal]),
+    suppressClose: true,
+    attackBudget: slowEchoBudget,
+    messageLengthOnly: true,
+    schedule: { maxSeconds: slowEchoBudget.closeWithinMs / 1e3, runsAlone: true, cost: e.windowS + 2 },
+    run: slowEcho,
+    onMessage(t, _data, _binary, length) {
+      const s = tally(t);
+      s.bytes += length;
+      s.lastAt = performance.now();
+    },
+    adjust: endedDuringIsOk
+  });
+}
+function unansweredClose(t) {
+  t.holdClose();
+  t.setOutcome(Behavior.Ok, "The peer failed the connection on the reserved opcode and ended TCP though wsgate never answered its close.");
+  t.sendFrame({ opcode: 3, payload: "" });
+  const limitS = t.budgets.stallMs / 1e3 + STALL_MARGIN_S;
+  t.continueLater(limitS, () => {
+    t.setOutcome(Behavior.Failed, `The peer kept the connection open for ${seconds(limitS)} s after the reserved opcode, past the stall budget: with its close unanswered (or without failing the connection at all) it never ended TCP. wsgate closed it.`);
+    t.sendClose(CloseCode.Normal);
+    t.continueLater(1, () => t.dropConnection());
+  });
+}
+function unansweredCloseCase(id) {
+  return defineCase({
+    id,
+    description: `A frame with the reserved opcode 3 (RFC 6455 \xA75.2: the peer must fail the connection); wsgate then neither answers the peer's close frame nor ends TCP. (RFC 6455 \xA75.2, \xA77.1.1, \xA77.1.7; ${unansweredCloseBudget.advisory})`,
+    expectation: `The peer sends its close (1002) and, its close unanswered, ends TCP itself within the stall budget (${count(DEFAULT_BUDGETS.stallMs)} ms unless --budget stall= says otherwise). Keeping the connection past it is FAILED.`,
+    expect: {},
+    close: failedByPeer([CloseCode.ProtocolError]),
+    suppressClose: true,
+    attackBudget: unansweredCloseBudget,
+    schedule: { maxSeconds: DEFAULT_BUDGETS.stallMs / 1e3 + STALL_MARGIN_S + 3, idle: true, cost: 1 },
+    run: unansweredClose
+  });
+}
+function neverClosed(peer) {
+  return (t) => {
+    t.holdClose();
+    const budgetMs = peer === "server" ? scaledMs(neverClosedBudget("server").closeWithinMs, t.budgets) : t.budgets.stallMs;
+    t.setOutcome(Behavior.Ok, `The peer answered wsgate's close and ended TCP though wsgate kept it open.`);
+    t.sendClose(CloseCode.Normal);
+    const limitS = budgetMs / 1e3 + STALL_MARGIN_S;
+    t.continueLater(limitS, () => {
+      t.setOutcome(Behavior.Failed, `The peer kept TCP open for ${seconds(limitS)} s after the closing handshake, past its budget of ${count(budgetMs)} ms: it waits for wsgate to end the connection, without a timeout. wsgate dropped it.`);
+      t.dropConnection();
+    });
+  };
+}
+function unansweredIsFailed(verdict3) {
+  if (verdict3.behaviorClose !== CloseBehavior.Unclean) return verdict3;
+  return { ...verdict3, behavior: Behavior.Failed, result: "The peer never answered wsgate's close frame: wsgate dropped TCP at its closing-handshake timeout." };
+}
+function neverClosedCase(id, peer) {
+  const budget = neverClosedBudget(peer);
+  const within = peer === "server" ? `within ${count(budget.closeWithinMs)} ms (RFC 6455 \xA77.1.1: the server closes TCP first, at once)` : `within the stall budget (${count(DEFAULT_BUDGETS.stallMs)} ms unless --budget stall= says otherwise: a client waits for the server to end TCP, but not forever)`;
+  return defineCase({
+    id,
+    description: `wsgate sends a close frame (1000); once the peer answered with its own, wsgate never ends TCP. (RFC 6455 \xA77.1.1; ${budget.advisory})`,
+    expectation: `The ${peer} answers the close and ends TCP itself ${within}. Keeping it open past the budget, or never answering the close, is FAILED.`,
+    expect: {},
+    close: { ...closedByMe([CloseCode.Normal]), requireClean: true },
+    suppressClose: true,
+    attackBudget: budget,
+    schedule: { maxSeconds: (peer === "server" ? budget.closeWithinMs : DEFAULT_BUDGETS.stallMs) / 1e3 + STALL_MARGIN_S + 3, idle: true, cost: 1 },
+    run: neverClosed(peer),
+    adjust: unansweredIsFailed
+  });
+}
+function closingCases(prefix, peer) {
+  return [pingFloodCase(`${prefix}.1`), slowEchoCase(`${prefix}.2`), unansweredCloseCase(`${prefix}.3`), neverClosedCase(`${prefix}.4`, peer)];
+}
+var tallies, ENDED_DURING;
+var init_attack_closing = __esm({
+  "src/cases/attack-closing.ts"() {
+    "use strict";
+    init_constants();
+    init_verdicts();
+    init_define();
+    init_attacks_closing();
+    init_budgets();
+    tallies = /* @__PURE__ */ new WeakMap();
+    ENDED_DURING = "The peer ended the connection during the attack";
+  }
+});
+
 // src/cases/data/attacks.ts
 var ServerAdvisories, ServerBudgets;
 var init_attacks = __esm({
@@ -28829,31 +29118,12 @@ var init_attacks = __esm({
   }
 });
 
-// src/cases/data/budgets.ts
-function scaledMs(ms, budgets) {
-  return Math.round(ms * budgets.timeScale);
-}
-var DEFAULT_BUDGETS;
-var init_budgets = __esm({
-  "src/cases/data/budgets.ts"() {
-    "use strict";
-    DEFAULT_BUDGETS = {
-      timeScale: 1,
-      messageLimit: 100 * 1024 * 1024,
-      // The bundled ws client, holding a message at its 100 MiB limit before it refuses the bomb of 18.2.2
-      // (16 fragments), grew by 260-291 MiB over five runs (18.2.1, one frame: 196-205 MiB): twice that.
-      memoryGrowth: 512 * 1024 * 1024,
-      stallMs: 1e5
-    };
-  }
-});
-
 // src/cases/attack-judges.ts
-function count(n2) {
+function count2(n2) {
   return n2.toLocaleString("en-US");
 }
 function millis(ms) {
-  return ms < 10 ? `${ms.toFixed(1)} ms` : `${count(Math.round(ms))} ms`;
+  return ms < 10 ? `${ms.toFixed(1)} ms` : `${count2(Math.round(ms))} ms`;
 }
 function verdict(behavior, result) {
   return { behavior, result, behaviorClose: CloseBehavior.Ok, resultClose: "The attack does not judge the closing handshake." };
@@ -28871,20 +29141,20 @@ function judgeGrowth(header, facts, budgets = DEFAULT_BUDGETS) {
   const b = { ...ServerBudgets, answerMs: scaledMs(ServerBudgets.answerMs, budgets) };
   const { base, largest, quarter } = facts;
   const hung = unanswered(facts.probes);
-  if (hung !== void 0) return verdict(Behavior.Failed, `${header} of ${count(hung.size)} bytes: ${answerText(hung)} within ${millis(hung.waitMs)}.`);
-  if (largest === null || base === null) return verdict(Behavior.Informational, `The server's HTTP layer refused every size of ${header} (from ${count(facts.cap ?? 0)} bytes): nothing to measure.`);
-  const cap = facts.cap === null ? `it took every size up to ${count(largest.size)} bytes` : `its HTTP layer refused ${count(facts.cap)} bytes`;
-  const figures2 = `${sized(largest, header)}${quarter === null ? "" : `, ${count(quarter.size)} bytes in ${millis(quarter.ms)}`}, ${count(base.size)} byte${base.size === 1 ? "" : "s"} in ${millis(base.ms)}; ${cap}`;
+  if (hung !== void 0) return verdict(Behavior.Failed, `${header} of ${count2(hung.size)} bytes: ${answerText(hung)} within ${millis(hung.waitMs)}.`);
+  if (largest === null || base === null) return verdict(Behavior.Informational, `The server's HTTP layer refused every size of ${header} (from ${count2(facts.cap ?? 0)} bytes): nothing to measure.`);
+  const cap = facts.cap === null ? `it took every size up to ${count2(largest.size)} bytes` : `its HTTP layer refused ${count2(facts.cap)} bytes`;
+  const figures2 = `${sized(largest, header)}${quarter === null ? "" : `, ${count2(quarter.size)} bytes in ${millis(quarter.ms)}`}, ${count2(base.size)} byte${base.size === 1 ? "" : "s"} in ${millis(base.ms)}; ${cap}`;
   const slowest = facts.probes.reduce((w, p) => p.answerMs !== null && p.answerMs > (w?.answerMs ?? -1) ? p : w, null);
   if (slowest !== null && (slowest.answerMs ?? 0) > b.answerMs) {
-    return verdict(Behavior.Failed, `Answered ${header} of ${count(slowest.size)} bytes after ${millis(slowest.answerMs ?? 0)} (budget ${millis(b.answerMs)}): ${figures2}.`);
+    return verdict(Behavior.Failed, `Answered ${header} of ${count2(slowest.size)} bytes after ${millis(slowest.answerMs ?? 0)} (budget ${millis(b.answerMs)}): ${figures2}.`);
   }
   const growth2 = superLinear(base, largest, quarter);
   if (growth2 !== null) return verdict(Behavior.Failed, `The answer time grew super-linearly with ${header}'s size: ${growth2}; ${figures2}.`);
   return verdict(Behavior.Ok, `The answer time stayed within ${millis(b.answerMs)} and grew no faster than the size: ${figures2}.`);
 }
 function sized(t, header) {
-  return `answered ${count(t.size)} bytes of ${header} in ${millis(t.ms)}`;
+  return `answered ${count2(t.size)} bytes of ${header} in ${millis(t.ms)}`;
 }
 function superLinear(base, largest, quarter) {
   const b = ServerBudgets;
@@ -28915,7 +29185,7 @@ function judgeRefusedAtHeader(probes, budgets = DEFAULT_BUDGETS) {
 }
 function refusal(p, budget) {
   if (p.status !== 101) return [Behavior.Informational, `the opening handshake was not accepted (${answerText(p)}): the frame was never sent`];
-  const read = p.trickled > 0 ? ` after reading ${count(p.trickled)} payload bytes` : "";
+  const read = p.trickled > 0 ? ` after reading ${count2(p.trickled)} payload bytes` : "";
   if (p.closedMs === null) return [Behavior.Failed, `not refused: the server kept the connection open${read} and did not fail it`];
   const how = p.closeCode === null ? "dropped TCP" : `closed with ${p.closeCode}`;
   if (p.closedMs > budget) return [Behavior.Failed, `${how} only after ${millis(p.closedMs)}${read}: not at the header`];
@@ -29049,12 +29319,12 @@ function crowdTold(crowd, hold) {
     const what = p.status !== null ? `HTTP ${p.status}` : p.ending !== "timeout" ? answerText(p) : hold ? "still open when wsgate closed it" : `no answer within ${millis(p.waitMs)}`;
     answers.set(what, (answers.get(what) ?? 0) + 1);
   }
-  return [...answers].map(([what, n2]) => `${count(n2)} ${what}`).join(", ");
+  return [...answers].map(([what, n2]) => `${count2(n2)} ${what}`).join(", ");
 }
 function judgeCrowd(crowdText, facts, hold, budgets = DEFAULT_BUDGETS) {
   const budget = scaledMs(FloodBudgets.normalAnswerMs, budgets);
   const n2 = facts.normal;
-  const beside = `beside ${count(facts.crowd.length)} connections ${crowdText} (${count(facts.ready)} written when it connected; the crowd: ${crowdTold(facts.crowd, hold)})`;
+  const beside = `beside ${count2(facts.crowd.length)} connections ${crowdText} (${count2(facts.ready)} written when it connected; the crowd: ${crowdTold(facts.crowd, hold)})`;
   if (n2.status === null) return verdict2(Behavior.Failed, `The normal client got ${answerText(n2)} within ${millis(n2.waitMs)}, ${beside}.`);
   if (n2.status !== 101) return verdict2(Behavior.Failed, `The normal client was answered HTTP ${n2.status} instead of 101, ${beside}.`);
   const waited = n2.answerMs ?? 0;
@@ -29067,7 +29337,7 @@ function judgeHugeHeader(probes, budgets = DEFAULT_BUDGETS) {
   const budget = scaledMs(FloodBudgets.hugeHeaderMs, budgets);
   const p = probes[0];
   if (p === void 0) return verdict2(Behavior.Failed, "The attack was not played.");
-  const read = `wsgate had written ${count(p.requestBytes)} of the request's bytes`;
+  const read = `wsgate had written ${count2(p.requestBytes)} of the request's bytes`;
   if (p.status === 101) return verdict2(Behavior.Failed, `The server took ${p.label} and answered 101 after ${millis(p.elapsedMs)} (${read}): it has no limit on a request head.`);
   if (p.ending === "timeout" && p.status === null) return verdict2(Behavior.Failed, `The server neither refused ${p.label} nor ended the connection within ${millis(p.waitMs)} (${read}).`);
   if (p.ending === "refused") return verdict2(Behavior.Failed, `No connection: ${answerText(p)}.`);
@@ -29080,7 +29350,7 @@ function judgeBytewise(probes, budgets = DEFAULT_BUDGETS) {
   const budget = scaledMs(FloodBudgets.bytewiseAnswerMs, budgets);
   const p = probes[0];
   if (p === void 0) return verdict2(Behavior.Failed, "The attack was not played.");
-  const what = `${p.label} (${count(p.requestBytes)} bytes written, one per packet)`;
+  const what = `${p.label} (${count2(p.requestBytes)} bytes written, one per packet)`;
   if (p.status !== 101) return verdict2(Behavior.Failed, `${what}: ${answerText(p)} instead of 101 within ${millis(p.waitMs)} of its last byte.`);
   const ms = p.answerMs ?? 0;
   if (ms > budget) return verdict2(Behavior.Failed, `${what}: the 101 came ${millis(ms)} after the last byte (budget ${millis(budget)}).`);
@@ -29092,10 +29362,10 @@ function judgeSlowloris(probes, budgets = DEFAULT_BUDGETS) {
   const budget = `stall budget ${millis(budgets.stallMs)}`;
   if (p.ending === "refused") return verdict2(Behavior.Failed, `No connection: ${answerText(p)}.`);
   if (p.ending === "timeout" && p.status === null) {
-    return verdict2(Behavior.Failed, `The server still held the connection ${millis(p.waitMs)} after the request began (${budget}), ${count(p.requestBytes)} bytes trickled: it never times out a stalled request head.`);
+    return verdict2(Behavior.Failed, `The server still held the connection ${millis(p.waitMs)} after the request began (${budget}), ${count2(p.requestBytes)} bytes trickled: it never times out a stalled request head.`);
   }
   const how = p.status === null ? `dropped the connection (${p.ending === "reset" ? "reset" : "closed"})` : `answered HTTP ${p.status}`;
-  return verdict2(Behavior.Ok, `The server ${how} ${millis(p.elapsedMs)} after the request began (${budget}), ${count(p.requestBytes)} bytes trickled.`);
+  return verdict2(Behavior.Ok, `The server ${how} ${millis(p.elapsedMs)} after the request began (${budget}), ${count2(p.requestBytes)} bytes trickled.`);
 }
 var init_flood_judges = __esm({
   "src/cases/flood-judges.ts"() {
@@ -29248,6 +29518,7 @@ var LIVENESS_TEXT, protocolGrowth, extensionsGrowth, PROTOTYPE_NAMES, prototypeN
 var init_s17_robustness_server = __esm({
   "src/cases/s17-robustness-server.ts"() {
     "use strict";
+    init_attack_closing();
     init_attack_judges();
     init_attacks();
     init_attack_case();
@@ -29312,7 +29583,8 @@ var init_s17_robustness_server = __esm({
       prototypeNames,
       ...floodServerCases,
       topBitLengths,
-      declaredGigabyte
+      declaredGigabyte,
+      ...closingCases("17.4", "server")
     ];
     livenessCase = defineCase({
       id: "17.0.1",
@@ -29417,6 +29689,11 @@ function closePayload(code, reason) {
   out.writeUInt16BE(code, 0);
   out.set(r, 2);
   return out;
+}
+function cutCloseReason(code, reason) {
+  if (reason === null || code === null) return null;
+  const bytes3 = Buffer.from(reason, "utf8");
+  return (bytes3.length + 2 > 125 ? Buffer.concat([bytes3.subarray(0, 120), Buffer.from("...")]) : bytes3).toString("utf8");
 }
 function headerSize(length, masked) {
   const ext = length < 126 ? 0 : length < 65536 ? 2 : 8;
@@ -29610,6 +29887,7 @@ var init_s18_robustness_client = __esm({
     init_frame_writer();
     init_verdicts();
     init_deflate_cases();
+    init_attack_closing();
     init_attacks_client();
     init_define();
     init_handshake_scripts();
@@ -29678,7 +29956,7 @@ var init_s18_robustness_client = __esm({
         }
       })
     ];
-    robustnessClientCases = [...windowBitsCases, ...bombCases, ...lengthCases2];
+    robustnessClientCases = [...windowBitsCases, ...bombCases, ...lengthCases2, ...closingCases("18.5", "client")];
   }
 });
 
@@ -30641,6 +30919,15 @@ var init_utf8 = __esm({
 function byClosing(valid, invalid) {
   return (close) => close !== null && close.closedByMe === false ? invalid : valid;
 }
+function closingRequirements(prefix, peer) {
+  const drop = peer === "server" ? "ends TCP at once (a server closes it first)" : "ends TCP within the stall budget (a client waits for the server, but not forever)";
+  return [
+    [`${prefix}.1`, { key: "ping-flood-bounded", rfc: "RFC 6455 \xA75.5.3", text: `a ${peer} flooded with pings by a peer that reads nothing answers only some (RFC 6455 \xA75.5.3: the most recent may do) or stops reading: the pongs it delivers afterwards stay within the budget (CVE-2019-9512, the HTTP/2 ping flood)`, subject: "a ping flood with nothing read" }],
+    [`${prefix}.2`, { key: "slow-reader-bounded", rfc: "RFC 6455 \xA710.4", text: `a ${peer} whose echo is read at 1 KiB/s stops reading further messages (back-pressure) or drops the connection, rather than queuing its echoes without bound (CVE-2019-9517, HTTP/2 internal data buffering)`, subject: "a large echo read slowly" }],
+    [`${prefix}.3`, { key: "unanswered-close-dropped", rfc: "RFC 6455 \xA77.1.1, \xA77.1.7", text: `a ${peer} that failed the connection (1002 on a reserved opcode) and got no answer to its close ends TCP itself within the stall budget`, subject: "a close frame left unanswered" }],
+    [`${prefix}.4`, { key: "never-closed-dropped", rfc: "RFC 6455 \xA77.1.1", text: `a ${peer} that answered wsgate's close ${drop}, though wsgate keeps TCP open`, subject: "a connection never closed after the closing handshake" }]
+  ];
+}
 function requirementFor(caseId, expectedClose) {
   const parts = caseId.split(".");
   for (let n2 = parts.length; n2 > 0; n2--) {
@@ -30757,13 +31044,15 @@ var init_requirements = __esm({
       ["17.1.11", { key: "half-open-upgrades", rfc: "RFC 6455 \xA710.1, RFC 7230 \xA76.5", text: "hundreds of connections holding a partial upgrade request do not keep a normal client from its 101 within the budget (CVE-2007-6750: Slowloris took every worker of Apache)", subject: "a normal client beside half-open upgrades" }],
       ["17.2.1", { key: "length-top-bit", rfc: "RFC 6455 \xA75.2, \xA77.1.7", text: "a server fails the connection at a frame header whose 64-bit length has its most significant bit set, or is 2^64 - 1 (1002, 1009 or a drop), and keeps serving (CVE-2020-27813: gorilla/websocket overflowed its read limit)", subject: "a 64-bit frame length with the top bit set" }],
       ["17.2.2", { key: "declared-length-refused", rfc: "RFC 6455 \xA710.4, \xA77.4.1", text: "a server with a message limit refuses a frame declaring more at its header (1009, 1002 or a drop), not after reading the payload, and keeps serving (Java-WebSocket#1507 allocated the declared size up front)", subject: "a frame declaring 1 GiB" }],
+      ...closingRequirements("17.4", "server"),
       // Group 18 (attacks on a client): each requirement names the advisory too; every one also asks that the client process survives.
       ["18.1", { key: "window-bits-out-of-range", rfc: "RFC 7692 \xA77.1, \xA77.1.2", text: "a client fails the connection on a permessage-deflate answer whose window bits are out of range (8 to 15), and its process survives the compressed frame that follows (CVE-2026-2229: undici before 6.24.0 died of an uncaught RangeError)", subject: "window bits out of range in the 101" }],
       ...["18.1.2", "18.1.5"].map(
         (id) => [id, { key: "window-bits-eight", rfc: "RFC 7692 \xA77.1, \xA77.1.2.1", text: "a client takes window bits of 8 in a permessage-deflate answer (valid: 8 to 15) or fails the connection cleanly because it cannot use them (zlib has no 256-byte window), and its process survives the compressed frame that follows (CVE-2026-2229 is the out-of-range variant)", subject: "window bits of 8 in the 101" }]
       ),
       ["18.2", { key: "decompression-bomb", rfc: "RFC 7692 \xA78.1, RFC 6455 \xA710.4", text: "a client refuses a compressed message that inflates past its limit (1009 or a drop) with bounded memory, and its process survives (CVE-2026-1526: undici before 6.24.0 inflated without limit; CVE-2018-1000518: Python websockets)", subject: "a decompression bomb" }],
-      ["18.3", { key: "client-length-refused", rfc: "RFC 6455 \xA75.2, \xA710.4", text: "a client fails the connection at a frame header whose length has its top bit set, lies past its limit, or declares 1 GiB, without reading the payload, and its process survives (CVE-2026-1528: undici before 6.24.0; CVE-2020-27813: gorilla/websocket)", subject: "an oversized frame length" }]
+      ["18.3", { key: "client-length-refused", rfc: "RFC 6455 \xA75.2, \xA710.4", text: "a client fails the connection at a frame header whose length has its top bit set, lies past its limit, or declares 1 GiB, without reading the payload, and its process survives (CVE-2026-1528: undici before 6.24.0; CVE-2020-27813: gorilla/websocket)", subject: "an oversized frame length" }],
+      ...closingRequirements("18.5", "client")
     ];
     CLOSE_ANSWER = {
       key: "closing-answer",
@@ -31181,25 +31470,25 @@ function utf8Where(req, facts) {
   if (req.key !== "utf8-invalid") return "";
   const v = new Utf8Validator();
   let inMessage = false;
-  let count5 = 0;
+  let count6 = 0;
   let messageOffset = 0;
   for (const f of facts.ownFrames) {
     if (f.opcode === Op.Text) {
       v.reset();
       inMessage = true;
-      count5 = 0;
+      count6 = 0;
       messageOffset = 0;
     } else if (f.opcode !== Op.Continuation || !inMessage) continue;
-    count5++;
+    count6++;
     const data = loggedBytes(f.logged);
     if (data === null || data.length !== f.length) return "";
     const state = v.validate(data);
     if (!state.valid) {
-      return `; the first invalid byte is at offset ${state.index} of the message (0x${data[state.index - messageOffset]?.toString(16).padStart(2, "0") ?? "??"}), in its ${ordinal(count5)} frame`;
+      return `; the first invalid byte is at offset ${state.index} of the message (0x${data[state.index - messageOffset]?.toString(16).padStart(2, "0") ?? "??"}), in its ${ordinal(count6)} frame`;
     }
     messageOffset += data.length;
     if (f.fin) {
-      if (!state.endsOnCodePoint) return `; the message ends inside a UTF-8 sequence, in its ${ordinal(count5)} frame`;
+      if (!state.endsOnCodePoint) return `; the message ends inside a UTF-8 sequence, in its ${ordinal(count6)} frame`;
       inMessage = false;
     }
   }
@@ -31293,8 +31582,8 @@ function summaryJson(run) {
   return JSON.stringify(runSummary(run), null, 2) + "\n";
 }
 function runSummary(run) {
-  const count5 = (pred) => run.cases.filter(pred).length;
-  const failed = count5((c3) => c3.status === "failed");
+  const count6 = (pred) => run.cases.filter(pred).length;
+  const failed = count6((c3) => c3.status === "failed");
   return {
     agent: run.agent,
     // The side under test: 'client' (wsgate was the fuzzing server) or 'server' (the fuzzing client).
@@ -31311,16 +31600,16 @@ function runSummary(run) {
     resources: run.resources,
     counts: {
       total: run.cases.length,
-      passed: count5((c3) => c3.status === "passed"),
+      passed: count6((c3) => c3.status === "passed"),
       failed,
-      skipped: count5((c3) => c3.status === "skipped"),
+      skipped: count6((c3) => c3.status === "skipped"),
       // Kept in the summary's shape for scripts that read it: a fault of wsgate itself ends the whole
       // run with exit status 3, never one case, so no case is counted here.
       errors: 0,
-      accepted: count5((c3) => c3.baseline?.state === "accepted"),
-      baselinePassing: count5((c3) => c3.baseline?.state === "passing"),
-      nonStrict: count5((c3) => c3.result?.behavior === "NON-STRICT"),
-      informational: count5(
+      accepted: count6((c3) => c3.baseline?.state === "accepted"),
+      baselinePassing: count6((c3) => c3.baseline?.state === "passing"),
+      nonStrict: count6((c3) => c3.result?.behavior === "NON-STRICT"),
+      informational: count6(
         (c3) => c3.result?.behavior === "INFORMATIONAL" || c3.result?.behaviorClose === "INFORMATIONAL"
       )
     },
@@ -35809,16 +36098,16 @@ var require_dist = __commonJS({
             return setToString(wrapper, insertWrapDetails(source, updateWrapDetails(getWrapDetails(source), bitmask)));
           }
           function shortOut(func) {
-            var count5 = 0, lastCalled = 0;
+            var count6 = 0, lastCalled = 0;
             return function() {
               var stamp = nativeNow(), remaining = HOT_SPAN - (stamp - lastCalled);
               lastCalled = stamp;
               if (remaining > 0) {
-                if (++count5 >= HOT_COUNT) {
+                if (++count6 >= HOT_COUNT) {
                   return arguments[0];
                 }
               } else {
-                count5 = 0;
+                count6 = 0;
               }
               return func.apply(undefined$1, arguments);
             };
@@ -38977,7 +39266,7 @@ var require_dist = __commonJS({
               return Object.create(this);
             }
             // DOM level 1 functions to be implemented later
-            substringData(offset, count5) {
+            substringData(offset, count6) {
               throw new Error("This DOM method is not implemented." + this.debugInfo());
             }
             appendData(arg) {
@@ -38986,10 +39275,10 @@ var require_dist = __commonJS({
             insertData(offset, arg) {
               throw new Error("This DOM method is not implemented." + this.debugInfo());
             }
-            deleteData(offset, count5) {
+            deleteData(offset, count6) {
               throw new Error("This DOM method is not implemented." + this.debugInfo());
             }
-            replaceData(offset, count5, arg) {
+            replaceData(offset, count6, arg) {
               throw new Error("This DOM method is not implemented." + this.debugInfo());
             }
             isEqualNode(node2) {
@@ -42558,7 +42847,7 @@ var require_dist = __commonJS({
        */
       _sumTestCaseCounts(counterFunction) {
         var counts = this._children.map(counterFunction);
-        return counts.reduce((sum, count5) => sum + count5, 0);
+        return counts.reduce((sum, count6) => sum + count6, 0);
       }
       /**
        * @param parentElement - the parent element
@@ -42929,7 +43218,7 @@ function textWrap(text, width = WRAP_WIDTH) {
   }
   return lines;
 }
-function seconds2(n2) {
+function seconds3(n2) {
   return Number.isFinite(n2) ? n2.toFixed(6) : String(n2);
 }
 function wirelogLines(result, payload2 = (s) => s) {
@@ -42971,15 +43260,15 @@ function frameLines(cls, head2, data) {
 function markerLine(entry, num) {
   switch (entry[0]) {
     case "KL":
-      return { cls: "wirelog_kill_after", text: `${num} FAIL CONNECTION AFTER ${seconds2(entry[1])} sec` };
+      return { cls: "wirelog_kill_after", text: `${num} FAIL CONNECTION AFTER ${seconds3(entry[1])} sec` };
     case "KLE":
       return { cls: "wirelog_kill_after", text: `${num} FAILING CONNECTION` };
     case "TI":
-      return { cls: "wirelog_kill_after", text: `${num} CLOSE CONNECTION AFTER ${seconds2(entry[1])} sec` };
+      return { cls: "wirelog_kill_after", text: `${num} CLOSE CONNECTION AFTER ${seconds3(entry[1])} sec` };
     case "TIE":
       return { cls: "wirelog_kill_after", text: `${num} CLOSING CONNECTION` };
     case "CT":
-      return { cls: "wirelog_delay", text: `${num} DELAY ${seconds2(entry[1])} sec for TAG ${pyStr(entry[2])}` };
+      return { cls: "wirelog_delay", text: `${num} DELAY ${seconds3(entry[1])} sec for TAG ${pyStr(entry[2])}` };
     case "CTE":
       return { cls: "wirelog_delay", text: `${num} DELAY TIMEOUT on TAG ${pyStr(entry[1])}` };
     case "WLM":
@@ -43091,7 +43380,7 @@ function failureBody(c3) {
   if (c3.reportBase !== null) lines.push(`Report: ${c3.reportBase}.html`);
   return lines.join("\n");
 }
-function seconds3(ms) {
+function seconds4(ms) {
   return Number.isFinite(ms) && ms > 0 ? Math.round(ms) / 1e3 : 0;
 }
 function junitXml(run) {
@@ -43109,7 +43398,7 @@ function junitXml(run) {
   for (const { agent, label, cases: cases2 } of groups.values()) {
     const agentSlug = slug(agent, "agent");
     const suite = builder.testSuite().name(`${visible(agent)} \xB7 ${visible(label)}`).timestamp(run.startedAt);
-    suite.time(seconds3(cases2.reduce((sum, c3) => sum + c3.timeMs, 0)));
+    suite.time(seconds4(cases2.reduce((sum, c3) => sum + c3.timeMs, 0)));
     suite.property("strict", String(run.strict));
     if (run.interrupted !== null) suite.property("interrupted", run.interrupted);
     const own2 = cases2[0]?.origin === "wsgate";
@@ -43120,7 +43409,7 @@ function junitXml(run) {
   return builder.build();
 }
 function addTestCase(tc, c3, own2) {
-  tc.name(testName(c3)).time(seconds3(c3.timeMs));
+  tc.name(testName(c3)).time(seconds4(c3.timeMs));
   tc.property("status", c3.status);
   if (own2) tc.property("origin", "wsgate");
   if (c3.result !== null) {
@@ -43497,12 +43786,12 @@ var init_progress = __esm({
 `);
       }
       summary(run, files) {
-        const count5 = (s) => run.cases.filter((c3) => c3.status === s).length;
-        const failed = count5("failed");
+        const count6 = (s) => run.cases.filter((c3) => c3.status === s).length;
+        const failed = count6("failed");
         const warned = run.cases.filter((c3) => c3.status === "passed" && c3.warnings.length > 0).length;
         const accepted = run.cases.filter((c3) => c3.baseline?.state === "accepted");
         const acceptedText = accepted.length > 0 ? ` (${accepted.length} accepted by the baseline)` : "";
-        const line2 = `${run.cases.length} cases: ${count5("passed")} passed${warned > 0 ? ` (${warned} with warnings)` : ""}, ${failed} failed, ${count5("skipped")} skipped${acceptedText} in ${(run.durationMs / 1e3).toFixed(1)} s`;
+        const line2 = `${run.cases.length} cases: ${count6("passed")} passed${warned > 0 ? ` (${warned} with warnings)` : ""}, ${failed} failed, ${count6("skipped")} skipped${acceptedText} in ${(run.durationMs / 1e3).toFixed(1)} s`;
         this.out.write(`
 ${failed > 0 || run.interrupted !== null ? this.colour(31, line2) : this.colour(32, line2)}
 `);
@@ -43719,33 +44008,33 @@ function statEntries(stats) {
 }
 function chopTable(id, title, stats) {
   let rows = "";
-  let count5 = 0;
+  let count6 = 0;
   let octets = 0;
   for (const [size, key, n2] of statEntries(stats)) {
     const bytes3 = Number.isNaN(size) ? 0 : size * n2;
     rows += `<tr class="stats_row"><td class="num">${escapeHtml(key)}</td><td class="num">${n2}</td><td class="num">${bytes3}</td></tr>
 `;
-    count5 += n2;
+    count6 += n2;
     octets += bytes3;
   }
   return `<div><h3 id="${id}_title">${title}</h3>
 <table id="${id}" class="stats">
 <tr class="stats_header"><th class="num">Chop Size</th><th class="num">Count</th><th class="num">Octets</th></tr>
-${rows}<tr class="stats_total"><td>Total</td><td class="num">${count5}</td><td class="num">${octets}</td></tr>
+${rows}<tr class="stats_total"><td>Total</td><td class="num">${count6}</td><td class="num">${octets}</td></tr>
 </table></div>`;
 }
 function opcodeTable(id, title, stats) {
   let rows = "";
-  let count5 = 0;
+  let count6 = 0;
   for (const [, key, n2] of statEntries(stats)) {
     rows += `<tr class="stats_row"><td class="num">${escapeHtml(key)}</td><td class="num">${n2}</td></tr>
 `;
-    count5 += n2;
+    count6 += n2;
   }
   return `<div><h3 id="${id}_title">${title}</h3>
 <table id="${id}" class="stats">
 <tr class="stats_header"><th class="num">Opcode</th><th class="num">Count</th></tr>
-${rows}<tr class="stats_total"><td>Total</td><td class="num">${count5}</td></tr>
+${rows}<tr class="stats_total"><td>Total</td><td class="num">${count6}</td></tr>
 </table></div>`;
 }
 function trafficTable(stats) {
@@ -44204,17 +44493,17 @@ function checkShards(inputs, summaries) {
   const shards = summaries.map((s) => s.shard ?? null);
   if (shards.every((s) => s === null)) return;
   if (shards.some((s) => s === null)) throw new UsageError("some inputs are shards and some are not: merge the shards of one run");
-  const count5 = shards[0].count;
+  const count6 = shards[0].count;
   const seen = /* @__PURE__ */ new Map();
   for (const [i2, s] of shards.entries()) {
     if (s === null) continue;
-    if (s.count !== count5) throw new UsageError(`${inputs[i2] ?? ""} is shard ${s.index}/${s.count}, the others are of ${count5}`);
+    if (s.count !== count6) throw new UsageError(`${inputs[i2] ?? ""} is shard ${s.index}/${s.count}, the others are of ${count6}`);
     const other = seen.get(s.index);
-    if (other !== void 0) throw new UsageError(`shard ${s.index}/${count5} is given twice: ${other} and ${inputs[i2] ?? ""}`);
+    if (other !== void 0) throw new UsageError(`shard ${s.index}/${count6} is given twice: ${other} and ${inputs[i2] ?? ""}`);
     seen.set(s.index, inputs[i2] ?? "");
   }
-  const missing2 = Array.from({ length: count5 }, (_, k) => k + 1).filter((k) => !seen.has(k));
-  if (missing2.length > 0) throw new UsageError(`shard${missing2.length > 1 ? "s" : ""} ${missing2.map((k) => `${k}/${count5}`).join(", ")} missing`);
+  const missing2 = Array.from({ length: count6 }, (_, k) => k + 1).filter((k) => !seen.has(k));
+  if (missing2.length > 0) throw new UsageError(`shard${missing2.length > 1 ? "s" : ""} ${missing2.map((k) => `${k}/${count6}`).join(", ")} missing`);
 }
 async function mergeRuns(options, out) {
   if (options.inputs.length === 0) throw new UsageError("merge: name at least one run directory");
@@ -44237,10 +44526,10 @@ async function mergeRuns(options, out) {
     generatedAt: (/* @__PURE__ */ new Date()).toISOString(),
     toolVersion: VERSION
   });
-  const count5 = (st) => merged.filter((c3) => c3.status === st).length;
+  const count6 = (st) => merged.filter((c3) => c3.status === st).length;
   return finishRun(run, { ...options, writeBaseline: null }, {
     tell: () => out.write(
-      `merged ${summaries.length} run${summaries.length === 1 ? "" : "s"}: ${merged.length} cases: ${count5("passed")} passed, ${count5("failed")} failed, ${count5("skipped")} skipped
+      `merged ${summaries.length} run${summaries.length === 1 ? "" : "s"}: ${merged.length} cases: ${count6("passed")} passed, ${count6("failed")} failed, ${count6("skipped")} skipped
 reports: ${options.outdir}/index.html
 junit:   ${options.junit}
 summary: ${options.json}
@@ -47493,20 +47782,20 @@ var require_build2 = __commonJS({
           this.tagNumber = tagNumberMask;
           this.blockLength = 1;
         } else {
-          let count5 = 0;
+          let count6 = 0;
           while (true) {
-            const tagByteIndex = count5 + 1;
+            const tagByteIndex = count6 + 1;
             if (tagByteIndex >= bufferLength) {
               this.error = "End of input reached before message was fully decoded";
               return -1;
             }
-            count5++;
+            count6++;
             if ((intBuffer[baseIndex + tagByteIndex] & 128) === 0)
               break;
           }
-          this.blockLength = count5 + 1;
-          const intTagNumberBuffer = this.valueHexView = new Uint8Array(count5);
-          for (let i2 = 0; i2 < count5; i2++)
+          this.blockLength = count6 + 1;
+          const intTagNumberBuffer = this.valueHexView = new Uint8Array(count6);
+          for (let i2 = 0; i2 < count6; i2++)
             intTagNumberBuffer[i2] = intBuffer[baseIndex + i2 + 1] & 127;
           if (this.blockLength <= 9)
             this.tagNumber = pvutils__namespace.utilFromBase(intTagNumberBuffer, 7);
@@ -47584,23 +47873,23 @@ var require_build2 = __commonJS({
           this.blockLength = 1;
           return inputOffset + this.blockLength;
         }
-        const count5 = intBuffer[baseIndex] & 127;
-        if (count5 > 8) {
+        const count6 = intBuffer[baseIndex] & 127;
+        if (count6 > 8) {
           this.error = "Too big integer";
           return -1;
         }
-        if (count5 + 1 > bufferLength) {
+        if (count6 + 1 > bufferLength) {
           this.error = "End of input reached before message was fully decoded";
           return -1;
         }
         const lenOffset = inputOffset + 1;
-        const lengthBufferView = view.subarray(lenOffset, lenOffset + count5);
-        if (lengthBufferView[count5 - 1] === 0)
+        const lengthBufferView = view.subarray(lenOffset, lenOffset + count6);
+        if (lengthBufferView[count6 - 1] === 0)
           this.warnings.push("Needlessly long encoded length");
         this.length = pvutils__namespace.utilFromBase(lengthBufferView, 8);
         if (this.longFormUsed && this.length <= 127)
           this.warnings.push("Unnecessary usage of long length form");
-        this.blockLength = count5 + 1;
+        this.blockLength = count6 + 1;
         return inputOffset + this.blockLength;
       }
       toBER(sizeOnly = false) {
@@ -69981,8 +70270,8 @@ init_zod();
 init_errors();
 import { isDeepStrictEqual } from "node:util";
 var bool = { schema: external_exports.boolean(), phrase: "true or false" };
-var seconds = { schema: external_exports.number().nonnegative(), phrase: "a number of seconds (>= 0)" };
-var count2 = { schema: external_exports.number().int().nonnegative(), phrase: "a whole number (>= 0)" };
+var seconds2 = { schema: external_exports.number().nonnegative(), phrase: "a number of seconds (>= 0)" };
+var count3 = { schema: external_exports.number().int().nonnegative(), phrase: "a whole number (>= 0)" };
 var AUTOBAHN_OPTIONS = {
   versions: { schema: external_exports.array(external_exports.number().int()), phrase: "an array of whole numbers", autobahnDefault: [0, 8, 13] },
   version: {
@@ -69998,9 +70287,9 @@ var AUTOBAHN_OPTIONS = {
   maskServerFrames: { ...bool, autobahnDefault: false },
   requireMaskedClientFrames: { ...bool, autobahnDefault: true },
   applyMask: { ...bool, autobahnDefault: true },
-  maxFramePayloadSize: { ...count2, autobahnDefault: 0 },
-  maxMessagePayloadSize: { ...count2, autobahnDefault: 0 },
-  autoFragmentSize: { ...count2, autobahnDefault: 0 },
+  maxFramePayloadSize: { ...count3, autobahnDefault: 0 },
+  maxMessagePayloadSize: { ...count3, autobahnDefault: 0 },
+  autoFragmentSize: { ...count3, autobahnDefault: 0 },
   failByDrop: {
     ...bool,
     autobahnDefault: false,
@@ -70010,14 +70299,14 @@ var AUTOBAHN_OPTIONS = {
   },
   echoCloseCodeReason: { ...bool, autobahnDefault: false },
   openHandshakeTimeout: {
-    ...seconds,
+    ...seconds2,
     autobahnDefault: 5,
     apply: (v, s) => {
       s.openHandshakeTimeoutMs = Math.round(v * 1e3);
     }
   },
   closeHandshakeTimeout: {
-    ...seconds,
+    ...seconds2,
     autobahnDefault: 1,
     apply: (v, s) => {
       s.closeHandshakeTimeoutMs = Math.round(v * 1e3);
@@ -70026,13 +70315,13 @@ var AUTOBAHN_OPTIONS = {
   tcpNoDelay: { ...bool, autobahnDefault: true },
   // A Python callable in Autobahn: JSON cannot express one, so any value is only warned about.
   perMessageCompressionAccept: { schema: external_exports.unknown(), phrase: "anything", autobahnDefault: void 0 },
-  autoPingInterval: { ...seconds, autobahnDefault: 0 },
-  autoPingTimeout: { ...seconds, autobahnDefault: 0 },
+  autoPingInterval: { ...seconds2, autobahnDefault: 0 },
+  autoPingTimeout: { ...seconds2, autobahnDefault: 0 },
   autoPingSize: { schema: external_exports.number().int().min(4).max(125), phrase: "a whole number from 4 to 125", autobahnDefault: 4 },
   serveFlashSocketPolicy: { ...bool, autobahnDefault: false },
   flashSocketPolicy: { schema: external_exports.string(), phrase: "a string", autobahnDefault: void 0 },
   allowedOrigins: { schema: external_exports.array(external_exports.string()), phrase: "an array of strings", autobahnDefault: ["*"] },
-  maxConnections: { ...count2, autobahnDefault: 0 }
+  maxConnections: { ...count3, autobahnDefault: 0 }
 };
 var notHonoured = (where, key, value, why) => `${where}.${key} = ${JSON.stringify(value)} is not honoured: ${why}`;
 var DEFAULT_WHY = "wsgate runs with Autobahn's default";
@@ -70392,10 +70681,10 @@ function parseShard(text) {
   const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
   if (m === null) return `--shard takes K/N (e.g. 2/4), got ${JSON.stringify(text)}`;
   const index = Number(m[1]);
-  const count5 = Number(m[2]);
-  if (count5 < 1 || count5 > 1e3) return `--shard: N must be 1..1000, got ${count5}`;
-  if (index < 1 || index > count5) return `--shard: K must be 1..${count5}, got ${index}`;
-  return { index, count: count5 };
+  const count6 = Number(m[2]);
+  if (count6 < 1 || count6 > 1e3) return `--shard: N must be 1..1000, got ${count6}`;
+  if (index < 1 || index > count6) return `--shard: K must be 1..${count6}, got ${index}`;
+  return { index, count: count6 };
 }
 
 // src/config/schema.ts
@@ -73381,13 +73670,13 @@ var handleSendStrict = ({ anyProcess, channel, isSubprocess, message: message2, 
   const ipcEmitter = getIpcEmitter(anyProcess, channel, isSubprocess);
   const hasListeners = hasMessageListeners(anyProcess, ipcEmitter);
   return {
-    id: count3++,
+    id: count4++,
     type: REQUEST_TYPE,
     message: message2,
     hasListeners
   };
 };
-var count3 = 0n;
+var count4 = 0n;
 var validateStrictDeadlock = (outgoingMessages, wrappedMessage) => {
   if (wrappedMessage?.type !== REQUEST_TYPE || wrappedMessage.hasListeners) {
     return;
@@ -74685,7 +74974,7 @@ function parseMilliseconds(milliseconds) {
 
 // node_modules/pretty-ms/index.js
 var isZero = (value) => value === 0 || value === 0n;
-var pluralize = (word, count5) => count5 === 1 || count5 === 1n ? word : `${word}s`;
+var pluralize = (word, count6) => count6 === 1 || count6 === 1n ? word : `${word}s`;
 var SECOND_ROUNDING_EPSILON = 1e-7;
 var ONE_DAY_IN_MILLISECONDS = 24n * 60n * 60n * 1000n;
 function prettyMilliseconds(milliseconds, options) {
@@ -74743,11 +75032,11 @@ function prettyMilliseconds(milliseconds, options) {
   add(Number(parsed.minutes), "minute", "m");
   if (!options.hideSeconds) {
     if (options.separateMilliseconds || options.formatSubMilliseconds || !options.colonNotation && milliseconds < 1e3 && !options.subSecondsAsDecimals) {
-      const seconds4 = Number(parsed.seconds);
+      const seconds5 = Number(parsed.seconds);
       const milliseconds2 = Number(parsed.milliseconds);
       const microseconds = Number(parsed.microseconds);
       const nanoseconds = Number(parsed.nanoseconds);
-      add(seconds4, "second", "s");
+      add(seconds5, "second", "s");
       if (options.formatSubMilliseconds) {
         add(milliseconds2, "millisecond", "ms");
         add(microseconds, "microsecond", "\xB5s");
@@ -74766,9 +75055,9 @@ function prettyMilliseconds(milliseconds, options) {
         );
       }
     } else {
-      const seconds4 = (isBigInt ? Number(milliseconds % ONE_DAY_IN_MILLISECONDS) : milliseconds) / 1e3 % 60;
+      const seconds5 = (isBigInt ? Number(milliseconds % ONE_DAY_IN_MILLISECONDS) : milliseconds) / 1e3 % 60;
       const secondsDecimalDigits = typeof options.secondsDecimalDigits === "number" ? options.secondsDecimalDigits : 1;
-      const secondsFixed = floorDecimals(seconds4, secondsDecimalDigits);
+      const secondsFixed = floorDecimals(seconds5, secondsDecimalDigits);
       const secondsString = options.keepDecimalsOnWholeSeconds ? secondsFixed : secondsFixed.replace(/\.0+$/, "");
       add(Number.parseFloat(secondsString), "second", "s", secondsString);
     }
@@ -76922,12 +77211,12 @@ var SignalExit = class extends SignalExitBase {
     for (const sig of signals) {
       this.#sigListeners[sig] = () => {
         const listeners = this.#process.listeners(sig);
-        let { count: count5 } = this.#emitter;
+        let { count: count6 } = this.#emitter;
         const p = process10;
         if (typeof p.__signal_exit_emitter__ === "object" && typeof p.__signal_exit_emitter__.count === "number") {
-          count5 += p.__signal_exit_emitter__.count;
+          count6 += p.__signal_exit_emitter__.count;
         }
-        if (listeners.length === count5) {
+        if (listeners.length === count6) {
           this.unload();
           const ret = this.#emitter.emit("exit", null, sig);
           const s = sig === "SIGHUP" ? this.#hupSig : sig;
@@ -79261,20 +79550,20 @@ var WireLog = class {
       sync
     ]);
   }
-  killAfter(seconds4) {
-    this.pushAlways(["KL", seconds4]);
+  killAfter(seconds5) {
+    this.pushAlways(["KL", seconds5]);
   }
   killFired() {
     this.pushAlways(["KLE"]);
   }
-  closeAfter(seconds4) {
-    this.pushAlways(["TI", seconds4]);
+  closeAfter(seconds5) {
+    this.pushAlways(["TI", seconds5]);
   }
   closeFired() {
     this.pushAlways(["TIE"]);
   }
-  continueLater(seconds4, tag) {
-    this.pushAlways(["CT", seconds4, tag]);
+  continueLater(seconds5, tag) {
+    this.pushAlways(["CT", seconds5, tag]);
   }
   continueFired(tag) {
     this.pushAlways(["CTE", tag]);
@@ -79324,18 +79613,18 @@ function h2Facet(connection) {
 // src/play/attack-figures.ts
 init_verdicts();
 init_budgets();
-function count4(n2) {
+function count5(n2) {
   return Math.round(n2).toLocaleString("en-US");
 }
 function withAttackFigures(verdict3, attack, facts, budgets = DEFAULT_BUDGETS) {
   if (verdict3.behavior === Behavior.Unimplemented) return verdict3;
   const budget = { ...attack, closeWithinMs: attack.stall === true ? budgets.stallMs : scaledMs(attack.closeWithinMs, budgets) };
   const who = facts.closedByMe ? "wsgate ended it" : "the peer ended it";
-  const figures2 = `Measured: the connection ended ${count4(facts.durationMs)} ms after the attack began (budget ${count4(budget.closeWithinMs)} ms; ${who}); wsgate had written ${count4(facts.sentBytes)} bytes while it was open.`;
+  const figures2 = `Measured: the connection ended ${count5(facts.durationMs)} ms after the attack began (budget ${count5(budget.closeWithinMs)} ms; ${who}); wsgate had written ${count5(facts.sentBytes)} bytes while it was open.`;
   const over = facts.durationMs > budget.closeWithinMs && (verdict3.behavior === Behavior.Ok || verdict3.behavior === Behavior.NonStrict);
   if (over) {
     const late = facts.closedByMe ? "the peer had not ended the connection" : "the peer ended the connection only after";
-    return { ...verdict3, behavior: Behavior.Failed, result: `Over budget: ${late} ${count4(budget.closeWithinMs)} ms after the attack began. ${figures2}` };
+    return { ...verdict3, behavior: Behavior.Failed, result: `Over budget: ${late} ${count5(budget.closeWithinMs)} ms after the attack began. ${figures2}` };
   }
   return { ...verdict3, result: `${verdict3.result} ${figures2}` };
 }
@@ -79353,7 +79642,7 @@ function addMemoryFigure(result, memory, budgets = DEFAULT_BUDGETS) {
     result.result = `${text} The peer's memory was not measured (${why}).`;
     return;
   }
-  const figure = `the peer's process tree grew by ${mebibytes(memory.growthBytes)} at its peak (budget ${mebibytes(budgets.memoryGrowth)}; resident ${mebibytes(memory.baselineBytes)} at the start, ${mebibytes(memory.peakBytes)} at the peak, ${count4(memory.samples)} samples)`;
+  const figure = `the peer's process tree grew by ${mebibytes(memory.growthBytes)} at its peak (budget ${mebibytes(budgets.memoryGrowth)}; resident ${mebibytes(memory.baselineBytes)} at the start, ${mebibytes(memory.peakBytes)} at the peak, ${count5(memory.samples)} samples)`;
   if (memory.growthBytes > budgets.memoryGrowth) {
     result.behavior = Behavior.Failed;
     result.result = `Over budget: ${figure}. ${text}`;
@@ -79403,7 +79692,13 @@ var CaseRunner = class {
     return this.info.budgets ?? DEFAULT_BUDGETS;
   }
   readRate(bytesPerSecond) {
-    this.connection.readRate.set(bytesPerSecond);
+    this.connection.setReadRate(bytesPerSecond);
+  }
+  flushed(seconds5) {
+    return this.connection.sender.flushed(seconds5 * 1e3);
+  }
+  holdClose() {
+    this.connection.holdClose();
   }
   get messageLengthOnly() {
     return this.def.messageLengthOnly === true;
@@ -79419,6 +79714,7 @@ var CaseRunner = class {
     this.recordPeerEvent({ kind: "message", data: this.kept(data), binary });
   }
   onPong(data) {
+    if (this.def.onPong !== void 0) return this.def.onPong(this, data);
     this.recordPeerEvent({ kind: "pong", data: this.kept(data) });
   }
   /** A message or pong from the peer; past MAX_RECORDED_EVENTS only counted. */
@@ -79582,32 +79878,32 @@ var CaseRunner = class {
       this.sendRaw(masked);
     };
   }
-  killAfter(seconds4) {
-    this.connection.wire.killAfter(seconds4);
-    this.connection.after(seconds4 * 1e3, () => {
+  killAfter(seconds5) {
+    this.connection.wire.killAfter(seconds5);
+    this.connection.after(seconds5 * 1e3, () => {
       if (this.connection.state === ConnectionState.Closed) return;
       this.connection.wire.killFired();
       this.connection.failConnection();
     });
   }
-  closeAfter(seconds4) {
-    this.connection.wire.closeAfter(seconds4);
-    this.connection.after(seconds4 * 1e3, () => {
+  closeAfter(seconds5) {
+    this.connection.wire.closeAfter(seconds5);
+    this.connection.after(seconds5 * 1e3, () => {
       if (this.connection.state === ConnectionState.Closed) return;
       this.connection.wire.closeFired();
       this.connection.sendClose();
     });
   }
-  continueLater(seconds4, fn, tag = null) {
-    this.connection.wire.continueLater(seconds4, tag);
-    this.connection.after(seconds4 * 1e3, () => {
+  continueLater(seconds5, fn, tag = null) {
+    this.connection.wire.continueLater(seconds5, tag);
+    this.connection.after(seconds5 * 1e3, () => {
       if (this.connection.state === ConnectionState.Closed) return;
       this.connection.wire.continueFired(tag);
       fn();
     });
   }
-  pause(seconds4, tag = null) {
-    return new Promise((resolve6) => this.continueLater(seconds4, resolve6, tag));
+  pause(seconds5, tag = null) {
+    return new Promise((resolve6) => this.continueLater(seconds5, resolve6, tag));
   }
   record(event) {
     if (event.kind === "timeout") this.connection.tape.mark(event.tag);
@@ -79649,6 +79945,9 @@ var CaseRunner = class {
 
 // src/core/connection.ts
 init_constants();
+init_frame_writer();
+init_utf8();
+init_bytes();
 
 // src/protocol/frame-reader.ts
 init_constants();
@@ -79903,11 +80202,6 @@ var FrameReader = class {
   }
 };
 
-// src/core/connection.ts
-init_frame_writer();
-init_utf8();
-init_bytes();
-
 // src/core/connection-types.ts
 function newConnectionRecord() {
   return {
@@ -79929,6 +80223,9 @@ function newConnectionRecord() {
     httpResponse: "?",
     scriptedHandshake: false
   };
+}
+function frameReaderFor(role, compressionNegotiated, maxFramePayload) {
+  return new FrameReader({ requireMask: role === "server", refuseMask: role === "client", compressionNegotiated, maxFramePayload, unmaskInPlace: true });
 }
 
 // src/core/message-assembler.ts
@@ -80189,6 +80486,22 @@ var Outbox = class {
     if (this.streaming) this.endWhenStreamed = true;
     else this.socket.end();
   }
+  /**
+   * Resolves true once nothing is queued, gathered or buffered in the socket (the kernel took it
+   * all), false after `ms` without that or once the socket is gone: checked every millisecond.
+   */
+  flushed(ms) {
+    const deadline = performance.now() + ms;
+    return new Promise((resolve6) => {
+      const check2 = () => {
+        if (this.socket.destroyed || this.link.isClosed()) resolve6(false);
+        else if (this.queue.length === this.queueHead && !this.streaming && this.stagingUsed === 0 && this.socket.writableLength === 0) resolve6(true);
+        else if (performance.now() >= deadline) resolve6(false);
+        else setTimeout(check2, 1);
+      };
+      setImmediate(check2);
+    });
+  }
   /** Forgets the queued writes (the connection is gone). */
   clear() {
     this.queue.length = 0;
@@ -80435,6 +80748,10 @@ var Sender = class {
   flush() {
     this.outbox.flushStaging();
   }
+  /** True once the outbox and the socket hold nothing unwritten; false after `ms` without that, or once the socket is gone. */
+  flushed(ms) {
+    return this.outbox.flushed(ms);
+  }
 };
 
 // src/core/tape.ts
@@ -80597,38 +80914,41 @@ function resetStream(s, facts, code) {
   else s.close(code);
 }
 var ReadRate = class {
-  constructor(stream) {
+  /** `gone`: the connection is closed (the stream is not resumed any more). */
+  constructor(stream, gone) {
     this.stream = stream;
+    this.gone = gone;
   }
   stream;
-  /** Bytes per second, 0 for none, or null: read freely. */
+  gone;
+  /** Bytes per second, or null: freely. */
   rate = null;
   timer = null;
-  /** True while a rate is set. */
+  /** Whether a rate is set (a throttled connection reads again when it is dropped). */
   get limited() {
     return this.rate !== null;
   }
   /** Reads at most `bytesPerSecond` from now on (0: nothing, null: freely). */
   set(bytesPerSecond) {
     this.rate = bytesPerSecond;
-    this.clear();
+    this.stop();
     if (bytesPerSecond === null) this.stream.resume();
     else if (bytesPerSecond <= 0) this.stream.pause();
   }
-  /** After a chunk of `bytes` was read: pause as long as the rate asks. */
-  read(bytes3) {
+  /** After a chunk of `bytes` was read: paused for as long as the rate asks. */
+  took(bytes3) {
     const rate = this.rate;
-    if (rate === null) return;
+    if (rate === null || this.gone()) return;
     this.stream.pause();
     if (rate <= 0) return;
-    this.clear();
+    this.stop();
     this.timer = setTimeout(() => {
       this.timer = null;
-      if (this.rate !== null) this.stream.resume();
+      if (this.rate !== null && !this.gone()) this.stream.resume();
     }, bytes3 / rate * 1e3);
   }
-  /** Stops a pending resume (the connection is gone). */
-  clear() {
+  /** Forgets the pending resume (the connection is gone). */
+  stop() {
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
   }
@@ -80684,14 +81004,14 @@ var Connection = class {
     this.outbox = new Outbox(stream, this.outboxLink(), side.role === "client" ? side.chopGapNs ?? 0 : 0);
     this.sender = new Sender(this.outbox, { state: () => this.phase, deflate: () => this.deflate, newMask: this.newMask, wire: this.wire, traffic: this.traffic });
     this.assembler = new MessageAssembler(this.assemblerLink());
-    this.reader = this.newReader(false);
-    this.readRate = new ReadRate(stream);
+    this.reader = frameReaderFor(this.side.role, false, options.maxMessagePayload);
+    this.readRate = new ReadRate(stream, () => this.phase === ConnectionState.Closed);
     transport.attach(stream);
     stream.on("data", (chunk) => {
       this.reading = true;
       this.onData(chunk);
       this.reading = false;
-      if (this.phase !== ConnectionState.Closed) this.readRate.read(chunk.length);
+      this.readRate.took(chunk.length);
     });
     stream.on("error", () => void 0);
     stream.on("close", () => this.onSocketClosed());
@@ -80727,8 +81047,10 @@ var Connection = class {
   timers = /* @__PURE__ */ new Set();
   closeHandshakeTimer = null;
   lost = false;
-  /** How fast wsgate reads from the peer: freely, unless a robustness case sets a rate (transport.ts). */
+  /** How fast wsgate reads (a robustness case's back-pressure). */
   readRate;
+  /** holdClose() was called. */
+  closeHeld = false;
   /** What the outbox asks of the connection: whether it is closed or reading; and it counts each write here. */
   outboxLink() {
     return {
@@ -80783,7 +81105,10 @@ var Connection = class {
   get newMask() {
     return this.side.role === "client" ? this.side.newMask : null;
   }
-  /** The role's opening handshake reads the bytes while connecting; `handler` when known from the start (a client's hears of one that never opens). */
+  /**
+   * Who reads the bytes while connecting (the role's side of the opening handshake), and the handler
+   * when it is known from the start (a client's: it hears of a connection that never opens too).
+   */
   startHandshake(opening, handler = null) {
     if (handler !== null) this.handler = handler;
     this.opening = opening;
@@ -80801,7 +81126,7 @@ var Connection = class {
   accept(handler, deflate) {
     this.handler = handler;
     this.deflate = deflate;
-    if (deflate !== null) this.reader = this.newReader(true);
+    if (deflate !== null) this.reader = frameReaderFor(this.side.role, true, this.options.maxMessagePayload);
   }
   /** The connection is open: the handler's onOpen runs (a case starts). */
   open() {
@@ -80812,16 +81137,6 @@ var Connection = class {
   /** Bytes that followed the handshake in the same read: frames. */
   readFrames(data) {
     if (data.length > 0 && !this.isClosed()) this.reader.push(data, this.assembler);
-  }
-  newReader(compressionNegotiated) {
-    return new FrameReader({
-      requireMask: this.side.role === "server",
-      refuseMask: this.side.role === "client",
-      compressionNegotiated,
-      maxFramePayload: this.options.maxMessagePayload,
-      // Socket reads are ours and logged before they are parsed: no copy per read to unmask.
-      unmaskInPlace: true
-    });
   }
   /** True once TCP is dropped (by either side). A method, so checks after callbacks are not narrowed away. */
   isClosed() {
@@ -80836,6 +81151,14 @@ var Connection = class {
     this.timers.add(timer);
   }
   // ---- incoming bytes ----
+  /** Reads at most `bytesPerSecond` from now on (0: nothing, null: freely): see ReadRate. */
+  setReadRate(bytesPerSecond) {
+    this.readRate.set(bytesPerSecond);
+  }
+  /** From now on wsgate neither answers the peer's close frame nor drops TCP after the closing handshake (robustness cases end it by their own timer). */
+  holdClose() {
+    this.closeHeld = true;
+  }
   onData(chunk) {
     if (this.phase === ConnectionState.Closed) return;
     this.wire.rxOctets(chunk);
@@ -80880,11 +81203,12 @@ var Connection = class {
       this.rec.remoteCloseReason = reason.toString("utf8");
     }
     if (this.phase === ConnectionState.Closing) {
-      this.clearCloseHandshakeTimer();
+      clearTimeout(this.closeHandshakeTimer ?? void 0);
       this.rec.wasClean = true;
+      if (this.closeHeld) return;
       if (this.side.role === "server") this.dropConnection("abort");
       else this.awaitServerDrop(this.side.serverDropTimeoutMs);
-    } else if (this.phase === ConnectionState.Open) {
+    } else if (this.phase === ConnectionState.Open && !this.closeHeld) {
       this.rec.wasClean = true;
       this.writeClose(CloseCode.Normal, null, true);
       if (this.side.role === "server") this.dropConnection("after-flush");
@@ -80949,16 +81273,7 @@ var Connection = class {
   }
   /** Autobahn's sendClose: a close frame with an optional code and reason (reason cut to fit 125 bytes). */
   sendClose(code = null, reason = null) {
-    let reasonBytes = null;
-    if (reason !== null && code !== null) {
-      reasonBytes = Buffer.from(reason, "utf8");
-      if (reasonBytes.length + 2 > 125) reasonBytes = Buffer.concat([reasonBytes.subarray(0, 120), Buffer.from("...")]);
-    }
-    this.sendCloseFrame(code, reasonBytes === null ? null : reasonBytes.toString("utf8"));
-  }
-  clearCloseHandshakeTimer() {
-    if (this.closeHandshakeTimer !== null) clearTimeout(this.closeHandshakeTimer);
-    this.closeHandshakeTimer = null;
+    this.sendCloseFrame(code, cutCloseReason(code, reason));
   }
   /** Drops TCP now, discarding nothing already written (the frames before it still leave); `reason`: why it is unclean. */
   dropConnection(how = "abort", reason = null) {
@@ -80968,7 +81283,7 @@ var Connection = class {
     this.tape.ended(how, reason);
     this.phase = ConnectionState.Closed;
     this.reader.stop();
-    if (this.readRate.limited) this.readRate.set(null);
+    if (this.readRate.limited) this.setReadRate(null);
     this.outbox.flushStaging();
     const { stream, transport } = this;
     while (stream.writableCorked > 0) stream.uncork();
@@ -80987,8 +81302,8 @@ var Connection = class {
     this.reader.stop();
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
-    this.readRate.clear();
-    this.clearCloseHandshakeTimer();
+    this.readRate.stop();
+    clearTimeout(this.closeHandshakeTimer ?? void 0);
     this.outbox.clear();
     this.assembler.release();
     this.deflate?.close();
@@ -83052,10 +83367,10 @@ function crowdLines(facts) {
     const what = p.status !== null ? `HTTP ${p.status}` : p.ending === "timeout" ? "held open until wsgate closed it" : answerText(p);
     answers.set(what, (answers.get(what) ?? 0) + 1);
   }
-  const told = [...answers].map(([what, n2]) => `${count(n2)}: ${what}`).join("; ");
+  const told = [...answers].map(([what, n2]) => `${count2(n2)}: ${what}`).join("; ");
   return {
-    request: `${count(facts.crowd.length)} connections (${count(facts.ready)} written when the normal client connected): ${count(bytes3)} request bytes in all
-the normal client: ${count(facts.normal.requestBytes)} request bytes`,
+    request: `${count2(facts.crowd.length)} connections (${count2(facts.ready)} written when the normal client connected): ${count2(bytes3)} request bytes in all
+the normal client: ${count2(facts.normal.requestBytes)} request bytes`,
     response: `the crowd: ${told}
 the normal client: ${answerText(facts.normal)}`
   };
@@ -83438,7 +83753,7 @@ function waitFor(probe, budgets) {
 }
 function probeLines(probes) {
   return {
-    request: probes.map((p) => `${p.label}: ${count(p.requestBytes)} request bytes${p.trickled > 0 ? `, ${count(p.trickled)} payload bytes trickled` : ""}`).join("\n"),
+    request: probes.map((p) => `${p.label}: ${count2(p.requestBytes)} request bytes${p.trickled > 0 ? `, ${count2(p.trickled)} payload bytes trickled` : ""}`).join("\n"),
     response: probes.map((p) => `${p.label}: ${answerText(p)}${p.closedMs === null ? "" : `; ended ${Math.round(p.closedMs)} ms after the frame header${p.closeCode === null ? "" : ` (close ${p.closeCode})`}`}`).join("\n")
   };
 }
@@ -83877,9 +84192,9 @@ async function runPeer(peer, s) {
   }
   return [...done.values()].sort((a2, b) => a2.index - b.index);
 }
-function headerLine(config2, count5, selected, peer) {
+function headerLine(config2, count6, selected, peer) {
   const shardNote = config2.shard === null ? "" : ` (shard ${config2.shard.index}/${config2.shard.count} of ${selected} selected)`;
-  return `wsgate: ${count5} case${count5 === 1 ? "" : "s"}${shardNote}${peer.atOnce > 1 ? `, up to ${peer.atOnce} at once,` : ", one at a time,"} against ${peer.against}${config2.http2 ? `, over HTTP/2 (RFC 8441, ${config2.tls === null ? "h2c" : "TLS with ALPN h2"})` : ""}`;
+  return `wsgate: ${count6} case${count6 === 1 ? "" : "s"}${shardNote}${peer.atOnce > 1 ? `, up to ${peer.atOnce} at once,` : ", one at a time,"} against ${peer.against}${config2.http2 ? `, over HTTP/2 (RFC 8441, ${config2.tls === null ? "h2c" : "TLS with ALPN h2"})` : ""}`;
 }
 function withReportFiles(cases2, agents) {
   const { prefixes } = agentFilePrefixes(agents);
