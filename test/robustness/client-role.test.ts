@@ -77,7 +77,7 @@ describe('group 18 against real clients', () => {
     const ids = robustnessClientCases.map((c: CatalogueCase) => c.id);
     assert.ok(ids.length >= 11, ids.join(' '));
     for (const c of robustnessClientCases) {
-      assert.ok(c.attackBudget !== undefined && /CVE-|#\d+/.test(c.attackBudget.advisory), `${c.id} names its advisory`);
+      assert.ok(c.attackBudget !== undefined && /CVE-|GHSA-|#\d+/.test(c.attackBudget.advisory), `${c.id} names its advisory`);
       assert.ok(c.description.includes('RFC'), `${c.id} quotes its RFC section`);
       assert.ok((c.schedule?.maxSeconds ?? 0) > 0, `${c.id} has a time limit`);
     }
