@@ -13,7 +13,7 @@
  */
 import type { CatalogueCase } from '../cases/types.js';
 import { echoH2, HTTP2_ENV } from './h2-echo.js';
-import { echo as echoWs } from './ws-echo.js';
+import { echo as echoWs, WS_ECHO_OPTIONS } from './ws-echo.js';
 
 // WSGATE_HTTP2=1 (`wsgate run --http2`): every WebSocket over HTTP/2 (RFC 8441), one session each.
 const echo = process.env[HTTP2_ENV] === '1' ? echoH2 : echoWs;
@@ -67,7 +67,9 @@ if (parsed.pathname === '/' || parsed.pathname === '') {
   } else {
     await runConcurrently(base, agent, count, jobs);
   }
-  await echo(`${base}/updateReports?agent=${agent}`);
+  // /updateReports answers once every report is written: no deadline on its opening.
+  const updateReports = `${base}/updateReports?agent=${agent}`;
+  await (echo === echoWs ? echoWs(updateReports, undefined, WS_ECHO_OPTIONS, null) : echo(updateReports));
 } else {
   await echo(url);
 }

@@ -49,16 +49,33 @@ export const WS_ECHO_OPTIONS = {
   maxFragments: 0,
 } as unknown as WebSocket.ClientOptions;
 
-/** Connects, echoes every message (or hands text to onText), resolves when the connection is closed. */
-export function echo(url: string, onText?: (text: string) => void, options: WebSocket.ClientOptions = WS_ECHO_OPTIONS): Promise<void> {
+/**
+ * The longest the bundled client waits for its 101, from the connection's start: ws has no such
+ * deadline. Its handshakeTimeout is the socket's idle timeout, which a 101 trickled one byte per
+ * second never trips (18.4.4); Python websockets gives the whole opening 10 s (open_timeout). 30 s is
+ * far above any case's handshake, even on a loaded machine.
+ */
+export const OPEN_WITHIN_MS = 30_000;
+
+/**
+ * Connects, echoes every message (or hands text to onText), resolves when the connection is closed.
+ * A connection not open within `openWithinMs` is dropped (null: no deadline, for /updateReports,
+ * which answers once every report is written).
+ */
+export function echo(url: string, onText?: (text: string) => void, options: WebSocket.ClientOptions = WS_ECHO_OPTIONS, openWithinMs: number | null = OPEN_WITHIN_MS): Promise<void> {
   return new Promise((resolve) => {
     const ws = new WebSocket(url, options);
+    const deadline = openWithinMs === null ? undefined : setTimeout(() => ws.terminate(), openWithinMs);
+    ws.on('open', () => clearTimeout(deadline));
     ws.on('message', (data: Buffer, isBinary: boolean) => {
       if (onText !== undefined) onText(data.toString('utf8'));
       else echoBack(ws, data, isBinary);
     });
     // A failed connection is an expected outcome of many cases: it is not an error of this process.
     ws.on('error', () => undefined);
-    ws.on('close', () => resolve());
+    ws.on('close', () => {
+      clearTimeout(deadline);
+      resolve();
+    });
   });
 }

@@ -53,6 +53,7 @@ export const subcategoryNames: Readonly<Record<string, string>> = {
   '18.2': 'Decompression bombs: 1 GiB of zeros from about 1 MB (undici CVE-2026-1526, websockets CVE-2018-1000518)',
   '18.5': 'Back-pressure and closing: a ping flood unread, a slow reader of a large echo, an unanswered close, a connection never closed',
   '18.3': 'Frame lengths: top bit set, past 4 GiB, 1 GiB declared and trickled (undici CVE-2026-1528, gorilla CVE-2020-27813)',
+  '18.4': 'Opening handshake: a 101 with 10,000 lines, an 8 MiB header, one byte per packet, trickled, prototype extension names',
   '1.1': 'Text Messages',
   '1.2': 'Binary Messages',
   '4.1': 'Non-control Opcodes',

@@ -7,7 +7,7 @@
  *
  * 18.1 answers permessage-deflate with window bits out of range (and at 8), then sends a compressed
  * frame; 18.2 sends a 1 GiB decompression bomb, in one frame and in fragments; 18.3 sends frame
- * lengths a client must refuse at the header.
+ * lengths a client must refuse at the header; 18.4 (s18-robustness-handshake.ts) floods and slows the 101.
  */
 import zlib from 'node:zlib';
 import { CloseCode, Opcode } from '../protocol/constants.js';
@@ -19,6 +19,7 @@ import { closingCases } from './attack-closing.js';
 import { BOMB, TRICKLE, WINDOW_BITS_ROWS, bombBudget, declaredGiBBudget, length64Budget, REFUSE_WITHIN_S, windowBitsBudget } from './data/attacks-client.js';
 import { defineCase, failedByPeer, hex } from './define.js';
 import { head, PROBE, refused, SWITCHING, unimplemented, unimplementedUnlessScripted, upgradeLines } from './handshake-scripts.js';
+import { clientHandshakeCases } from './s18-robustness-handshake.js';
 import type { CaseContext, CatalogueCase, Judgement } from './types.js';
 
 const RSV1 = 4;
@@ -209,4 +210,4 @@ const lengthCases: CatalogueCase[] = [
 ];
 
 /** Group 18, in id order: the robustness profile for a client under test. */
-export const robustnessClientCases: readonly CatalogueCase[] = [...windowBitsCases, ...bombCases, ...lengthCases, ...closingCases('18.5', 'client')];
+export const robustnessClientCases: readonly CatalogueCase[] = [...windowBitsCases, ...bombCases, ...lengthCases, ...clientHandshakeCases, ...closingCases('18.5', 'client')];

@@ -162,15 +162,34 @@ export interface HandshakeRequestInfo {
 /**
  * How the server's upgrade response leaves (group 14): `together` in one TCP write with the frames
  * the case sends first; `separate` in a write of its own, frames only after it was flushed;
- * `bytewise` one octet per write, each after the previous one flushed.
+ * `bytewise` one octet per write, each after the previous one flushed. Group 18.4: `streamed` the
+ * head, then the `stream` (see HeadStream); `trickled` one octet every `everyMs`, until the
+ * connection closes.
  */
-export type HandshakeDelivery = 'together' | 'separate' | 'bytewise';
+export type HandshakeDelivery = 'together' | 'separate' | 'bytewise' | 'streamed' | 'trickled';
+
+/**
+ * The rest of a `streamed` response after its head: `bytes` octets of "a", written in pieces of
+ * `pieceBytes`, each once the socket took the one before (never held whole) and `everyMs` after it
+ * (so what was written when the peer dropped is what the peer read, not what loopback's buffers
+ * took), then `tail`; the writing stops when the connection closes.
+ */
+export interface HeadStream {
+  readonly bytes: number;
+  readonly pieceBytes: number;
+  readonly everyMs: number;
+  readonly tail: Buffer;
+}
 
 /** A case's own answer to the upgrade request: any status line, headers and delivery. */
 export interface ScriptedHandshake {
   /** The response head exactly as sent (status line, header lines, empty line), as latin1 text. */
   readonly head: string;
   readonly delivery: HandshakeDelivery;
+  /** A `streamed` delivery's rest of the response. */
+  readonly stream?: HeadStream;
+  /** A `trickled` delivery's pace: one octet every this many ms. */
+  readonly everyMs?: number;
   /** permessage-deflate the server uses after this response (the offer it answered), if any. */
   readonly deflate?: DeflateAccept;
 }

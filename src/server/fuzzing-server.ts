@@ -304,7 +304,7 @@ export class FuzzingServer extends EventEmitter {
     const script = def.handshake?.({ request, accept: computeAccept(request.key), deflateOffers: offers }) ?? null;
     if (script !== null) {
       const deflate = script.deflate === undefined ? null : this.perMessageDeflate(script.deflate, def);
-      return { kind: 'accept', handler: runner, script: { head: script.head, delivery: script.delivery }, deflate };
+      return { kind: 'accept', handler: runner, script: { head: script.head, delivery: script.delivery, stream: script.stream, everyMs: script.everyMs }, deflate };
     }
     const accept = def.deflate?.(offers) ?? null;
     if (accept === null) return { kind: 'accept', handler: runner };

@@ -4,9 +4,10 @@
  * response head (group 14), or an HTTP error.
  */
 import type { Socket } from 'node:net';
-import type { HandshakeDelivery } from '../cases/types.js';
+import type { HandshakeDelivery, HeadStream } from '../cases/types.js';
 import { Connection, type ConnectionHandler, type ConnectionOptions, type OpeningHandshake } from '../core/connection.js';
 import type { PerMessageDeflate } from '../protocol/deflate/codec.js';
+import { streamHead, trickleHead } from './head-delivery.js';
 import { buildHttpError, buildStatusPage, buildSwitchingProtocols, computeAccept, HeadReader, parseUpgradeRequest, type UpgradeRequest } from '../protocol/handshake.js';
 
 /** The server's settings of a connection: the engine's, the upgrade's, and its own zlib level. */
@@ -28,6 +29,10 @@ export interface ServerProtocolOptions extends ConnectionOptions {
 export interface ScriptedResponse {
   head: string;
   delivery: HandshakeDelivery;
+  /** The rest of a `streamed` response, written after `head` (see HeadStream). */
+  stream?: HeadStream | undefined;
+  /** A `trickled` response: one octet every this many ms. */
+  everyMs?: number | undefined;
 }
 
 /** The router's answer to a complete, valid upgrade request, given at once. */
@@ -179,6 +184,15 @@ export class ServerUpgrade implements OpeningHandshake {
       case 'bytewise':
         conn.sender.sendData(head, true, 1);
         conn.open();
+        break;
+      case 'streamed':
+        // The attack begins at the head's first byte: the connection counts as open from there.
+        conn.open();
+        streamHead(conn, head, script.stream ?? { bytes: 0, pieceBytes: 1, everyMs: 0, tail: Buffer.alloc(0) });
+        break;
+      case 'trickled':
+        conn.open();
+        trickleHead(conn, head, script.everyMs ?? 1000);
         break;
     }
   }

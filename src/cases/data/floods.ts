@@ -3,6 +3,7 @@
  * data: the advisories they replay and the budgets their verdicts rest on. Time budgets are scaled by
  * the run's `time` budget; the slow ones (slowloris, a trickled 101) use its `stall` budget instead.
  */
+import type { AttackBudget } from '../types.js';
 import type { Advisory } from './attacks.js';
 
 /** The advisories of the floods and slow requests. */
@@ -71,11 +72,27 @@ export const ClientFloodAdvisory = {
 export const ClientFloodBudgets = {
   /** Header lines of the 101 in 18.4.1. */
   manyLines: 10000,
-  /** The header value of 18.4.2: 8 MiB, written in pieces of 64 KiB, each after the previous one drained. */
-  hugeHeader: { totalBytes: 8 * 1024 * 1024, pieceBytes: 64 * 1024 },
+  /**
+   * The header value of 18.4.2: 8 MiB, written in pieces of 64 KiB, each after the previous one drained
+   * and 10 ms after it (6.4 MB/s: all of it in 1.3 s, well within the budget, to a client that reads it).
+   */
+  hugeHeader: { totalBytes: 8 * 1024 * 1024, pieceBytes: 64 * 1024, everyMs: 10 },
   /** A client completes (echoes) or fails the connection within this many seconds of the 101's first byte. */
   settleWithinS: 5,
+  /** 18.4.3: the padding header of the 101 written one byte per packet (as 17.1.9's request). */
+  bytewisePadBytes: 4096,
   /** 18.4.4: one byte of the 101 every this many ms; the padding makes the head outlast any stall budget (an hour). */
   trickleEveryMs: 1000,
   tricklePadBytes: 3600,
+  /** 18.4.5: a client refuses extensions it never offered within this many seconds (as 14.x's refusals). */
+  refuseWithinS: 2,
 } as const;
+
+/** What each 18.4 case holds the client to beside its verdict (play/attack-figures.ts states the figures). */
+export const clientFloodBudgets = {
+  manyLines: { advisory: ClientFloodAdvisory.manyLines, closeWithinMs: ClientFloodBudgets.settleWithinS * 1000 },
+  hugeHeader: { advisory: ClientFloodAdvisory.hugeHeader, closeWithinMs: ClientFloodBudgets.settleWithinS * 1000 },
+  bytewise: { advisory: ClientFloodAdvisory.bytewise, closeWithinMs: ClientFloodBudgets.settleWithinS * 1000 },
+  trickled: { advisory: ClientFloodAdvisory.trickled, closeWithinMs: 0, stall: true },
+  prototypeNames: { advisory: ClientFloodAdvisory.prototypeNames, closeWithinMs: ClientFloodBudgets.refuseWithinS * 1000 },
+} as const satisfies Record<string, AttackBudget>;

@@ -1,0 +1,162 @@
+/**
+ * Group 18.4 (the robustness profile, a client under test): the handshake floods and slow answers
+ * that took HTTP stacks down, played by wsgate as a hostile server in its 101 response. 18.4.1 has
+ * 10,000 header lines; 18.4.2 a header value of 8 MiB, streamed; 18.4.3 is written one byte per
+ * packet; 18.4.4 is trickled one byte per second and never ends; 18.4.5 names extensions after
+ * Object.prototype's properties. Advisories and budgets are data (data/floods.ts); the engine writes
+ * the slow and huge heads (server/head-delivery.ts) and states the figures (play/attack-figures.ts).
+ */
+import { CloseCode, Opcode } from '../protocol/constants.js';
+import { encodeFrameHeader } from '../protocol/frame-writer.js';
+import { Behavior, CloseBehavior, type OutcomeVerdict } from '../model/verdicts.js';
+import { ClientFloodBudgets as B, clientFloodBudgets as budget } from './data/floods.js';
+import { DEFAULT_BUDGETS } from './data/budgets.js';
+import { closedByMe, defineCase, message, wrongCodeFails } from './define.js';
+import { head, mustRefuse, PROBE, refused, SWITCHING, upgradeLines } from './handshake-scripts.js';
+import type { CaseContext, CatalogueCase, HandshakeRequestInfo, Judgement } from './types.js';
+
+// RFC 6455 §4.1: the client reads the server's handshake response and "If the response lacks ... or
+// ... the client MUST _Fail the WebSocket Connection_"; §4.2.2 says what a valid 101 holds. Nothing
+// bounds its size or pace: a client's HTTP layer must, as a server's does (RFC 9112 §2.3, §9.5).
+const RFC = 'RFC 6455 §4.1, §4.2.2';
+
+const TOOK = 'The client took the response and echoed the message sent after it.';
+const REFUSED = 'The client refused the response: it ended the connection without echoing the message sent after it.';
+
+/** The unmasked text frame of PROBE, as the end of a streamed response's tail. */
+function probeFrame(): Buffer {
+  const payload = Buffer.from(PROBE, 'utf8');
+  return Buffer.concat([encodeFrameHeader(Opcode.Text, true, 0, payload.length, null), payload]);
+}
+
+/** `took`: the outcome of a client that echoed; a client that did neither within the budget is FAILED. */
+function judgeSettled(verdict: Judgement, waitS: number): Judgement {
+  if (verdict.result.startsWith(TOOK)) return { ...verdict, behaviorClose: CloseBehavior.Ok, resultClose: 'Not judged: the client took the response; wsgate closed after the echo.' };
+  if (verdict.result === REFUSED && verdict.behaviorClose === CloseBehavior.Failed) {
+    return { ...verdict, behavior: Behavior.Failed, result: `The client neither refused the response nor echoed the message within ${waitS} s.` };
+  }
+  return verdict;
+}
+
+/** The echo of PROBE sets the outcome (`took`); anything else fails. */
+function onEcho(took: OutcomeVerdict, why: string): (t: CaseContext, data: Buffer, binary: boolean) => void {
+  return (t, data, binary) => {
+    if (!binary && data.toString('utf8') === PROBE) t.setOutcome(took, `${TOOK}${why}`);
+    else t.setOutcome(Behavior.Failed, `The client echoed a message other than the one sent (${binary ? 'binary' : 'text'}, ${data.length} bytes).`);
+    t.sendClose(CloseCode.Normal);
+  };
+}
+
+/** 10,000 short header lines ("a0: b" ...), distinct names so none is folded into another. */
+function manyLines(): string[] {
+  return Array.from({ length: B.manyLines }, (_, i) => `a${i}: b`);
+}
+
+const manyLinesCase = defineCase({
+  id: '18.4.1',
+  description: `A 101 response with ${B.manyLines.toLocaleString('en-US')} short header lines ("a0: b" ...) ahead of the upgrade fields, then in the same write a text message ("${PROBE}"). (${RFC}; ${budget.manyLines.advisory})`,
+  expectation: `The client takes the response and echoes the message, or fails the connection (its HTTP layer keeps fewer header lines: Node's 16 KiB head, Python's 100 lines), within ${B.settleWithinS} s: both are OK. Neither within ${B.settleWithinS} s, or a process that dies, is FAILED.`,
+  expect: {},
+  close: refused,
+  suppressClose: true,
+  attackBudget: budget.manyLines,
+  schedule: { maxSeconds: B.settleWithinS + 2 },
+  handshake: (info) => ({ head: head(SWITCHING, [...manyLines(), ...upgradeLines(info)]), delivery: 'together' }),
+  run(t) {
+    t.setOutcome(Behavior.Ok, REFUSED);
+    t.sendFrame({ opcode: Opcode.Text, payload: PROBE });
+    t.killAfter(B.settleWithinS);
+  },
+  onMessage: onEcho(Behavior.Ok, ''),
+  adjust: (verdict) => judgeSettled(verdict, B.settleWithinS),
+});
+
+const MIB = B.hugeHeader.totalBytes / (1024 * 1024);
+
+/** The 101's head up to the huge value: status line, upgrade fields, the padding header's name. */
+function hugeHeaderStart(info: HandshakeRequestInfo): string {
+  return [SWITCHING, ...upgradeLines(info)].map((l) => `${l}\r\n`).join('') + 'X-Pad: ';
+}
+
+const hugeHeaderCase = defineCase({
+  id: '18.4.2',
+  description: `A 101 response whose last header line, X-Pad, has a value of ${MIB} MiB, streamed in pieces of ${B.hugeHeader.pieceBytes / 1024} KiB, one every ${B.hugeHeader.everyMs} ms once the client's socket took the one before; then the empty line and a text message ("${PROBE}"). wsgate stops writing when the client ends the connection. (${RFC}; ${budget.hugeHeader.advisory})`,
+  expectation: `The client's HTTP layer bounds the response head (Node's is 16 KiB): it fails the connection within ${B.settleWithinS} s of the first byte, without reading the megabytes. A client that reads the whole head and echoes the message is FAILED (no limit: the memory it holds grows with what the server sends); neither within ${B.settleWithinS} s is FAILED. The figure says how many bytes wsgate had written when the client dropped.`,
+  expect: {},
+  close: refused,
+  suppressClose: true,
+  attackBudget: budget.hugeHeader,
+  schedule: { maxSeconds: B.settleWithinS + 2 },
+  handshake: (info) => ({
+    head: hugeHeaderStart(info),
+    delivery: 'streamed',
+    stream: { bytes: B.hugeHeader.totalBytes, pieceBytes: B.hugeHeader.pieceBytes, everyMs: B.hugeHeader.everyMs, tail: Buffer.concat([Buffer.from('\r\n\r\n', 'latin1'), probeFrame()]) },
+  }),
+  run(t) {
+    t.setOutcome(Behavior.Ok, REFUSED);
+    t.killAfter(B.settleWithinS);
+  },
+  onMessage: onEcho(Behavior.Failed, ` It read a ${MIB} MiB response head without a limit.`),
+  adjust: (verdict) => judgeSettled(verdict, B.settleWithinS),
+});
+
+const bytewiseCase = defineCase({
+  id: '18.4.3',
+  description: `A valid 101 response with a ${B.bytewisePadBytes.toLocaleString('en-US')}-byte X-Pad header, written one byte per TCP write (each after the one before was flushed), then a text message ("${PROBE}"). (${RFC}; ${budget.bytewise.advisory})`,
+  expectation: `The response is valid however it is cut: the client takes it and echoes the message within ${B.settleWithinS} s of its first byte (parsing it again on every read took tungstenite minutes), then answers wsgate's close (1000).`,
+  expect: { OK: [message(PROBE)] },
+  close: closedByMe([CloseCode.Normal]),
+  attackBudget: budget.bytewise,
+  schedule: { maxSeconds: B.settleWithinS + 2 },
+  handshake: (info) => ({ head: head(SWITCHING, [...upgradeLines(info), `X-Pad: ${'a'.repeat(B.bytewisePadBytes)}`]), delivery: 'bytewise' }),
+  run(t) {
+    // The frame log would hold an entry per byte of the response (4,000 of them): the description says what left.
+    t.setWirelog(false, { silent: true });
+    t.sendFrame({ opcode: Opcode.Text, payload: PROBE });
+    t.killAfter(B.settleWithinS);
+  },
+  adjust: wrongCodeFails,
+});
+
+const STALL_S = DEFAULT_BUDGETS.stallMs / 1000;
+const DROPPED_STALLED = 'The client dropped the trickled response by a timeout of its own.';
+
+const trickledCase = defineCase({
+  id: '18.4.4',
+  description: `A 101 response trickled one byte every ${B.trickleEveryMs} ms that never ends (an X-Pad header of ${B.tricklePadBytes.toLocaleString('en-US')} bytes: an hour). (${RFC}; ${budget.trickled.advisory})`,
+  expectation: `The client drops the connection by a handshake timeout of its own within the stall budget (--budget stall, default ${STALL_S} s). wsgate drops it just after the budget: FAILED. This case takes as long as the client's deadline. An idle timeout never fires while the bytes trickle in: ws has no deadline on its opening (its handshakeTimeout is the socket's idle timeout).`,
+  expect: {},
+  close: refused,
+  suppressClose: true,
+  attackBudget: budget.trickled,
+  schedule: { maxSeconds: STALL_S + 5, idle: true, cost: 30 },
+  handshake: (info) => ({
+    head: [SWITCHING, ...upgradeLines(info)].map((l) => `${l}\r\n`).join('') + `X-Pad: ${'a'.repeat(B.tricklePadBytes)}`,
+    delivery: 'trickled',
+    everyMs: B.trickleEveryMs,
+  }),
+  run(t) {
+    t.setOutcome(Behavior.Ok, DROPPED_STALLED);
+    t.killAfter(t.budgets.stallMs / 1000 + 1);
+  },
+  adjust(verdict) {
+    if (verdict.result !== DROPPED_STALLED || verdict.behaviorClose !== CloseBehavior.Failed) return verdict;
+    return { ...verdict, behavior: Behavior.Failed, result: 'The client kept the trickled response open past the stall budget: it has no deadline on its opening (or a later one: an idle timeout never fires while bytes trickle in); wsgate dropped it.' };
+  },
+});
+
+const PROTOTYPE_EXTENSIONS = 'Sec-WebSocket-Extensions: constructor; __proto__=1, __proto__; constructor=1; toString, hasOwnProperty';
+
+const prototypeNamesCase: CatalogueCase = {
+  ...mustRefuse({
+    id: '18.4.5',
+    description: `A 101 response accepting extensions the client never offered, named after Object.prototype's properties ("${PROTOTYPE_EXTENSIONS.slice(26)}"), then a text message. (${RFC}; ${budget.prototypeNames.advisory})`,
+    expectation: `RFC 6455 §4.1: a response that "indicates the use of an extension that was not present in the client's handshake" means the client MUST _Fail the WebSocket Connection_, within ${B.refuseWithinS} s, and its process survives the names.`,
+    lines: (info) => [...upgradeLines(info), PROTOTYPE_EXTENSIONS],
+  }),
+  attackBudget: budget.prototypeNames,
+  schedule: { maxSeconds: B.refuseWithinS + 2 },
+};
+
+/** Group 18.4, in id order. */
+export const clientHandshakeCases: readonly CatalogueCase[] = [manyLinesCase, hugeHeaderCase, bytewiseCase, trickledCase, prototypeNamesCase];

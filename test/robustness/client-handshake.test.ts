@@ -1,0 +1,131 @@
+/**
+ * Group 18.4 (handshake floods and slow answers against a client) with real clients over TCP, through
+ * the engine a run uses (fuzzing server, per-case driver, the gate's conclusion). The bundled ws client
+ * refuses the 10,000 lines and the 8 MiB header at Node's 16 KiB limit, takes the 101 written byte by
+ * byte, refuses the prototype names; a ws client whose HTTP parser reads 64 MiB of head takes the 8 MiB
+ * header and is FAILED for it; ws has no deadline on its opening (its handshakeTimeout is an idle
+ * timeout) and is FAILED by the trickled 101 (a stall budget of 4 s here), with or without
+ * handshakeTimeout; the bundled client's deadline (at 1 s here) passes; undici 6.24.0 is played too.
+ */
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, test } from 'node:test';
+import { pino } from 'pino';
+import { DEFAULT_BUDGETS } from '../../src/cases/data/budgets.js';
+import { robustnessClientCases } from '../../src/cases/s18-robustness-client.js';
+import { referenceClientCommand } from '../../src/drivers/client-role.js';
+import { runOneCase } from '../../src/drivers/per-case.js';
+import type { GateCase } from '../../src/model/report.js';
+import { FAILING_VERDICTS } from '../../src/model/verdicts.js';
+import { shellQuote } from '../../src/processes/client-process.js';
+import { conclude } from '../../src/run/conclude.js';
+import { createServer, serverBaseUrl } from '../../src/server/factory.js';
+import type { FuzzingServer } from '../../src/server/fuzzing-server.js';
+import { fixture, tempDir } from '../support/harness.js';
+
+const UNDICI = fileURLToPath(new URL('../../../test/fixtures/robustness/undici-6.24.0/', import.meta.url));
+/**
+ * The stall budget these tests run 18.4.4 under (the default is 100 s): twice ws-handshake-timeout's
+ * idle timeout (2 s), which the bytes trickled every second must keep from firing.
+ */
+const STALL_MS = 4000;
+
+let server: FuzzingServer;
+let baseUrl: string;
+
+before(async () => {
+  const budgets = { ...DEFAULT_BUDGETS, stallMs: STALL_MS };
+  server = createServer({ host: '127.0.0.1', port: 0, outdir: await tempDir(), cases: robustnessClientCases, statusWaitMs: 2000, logger: pino({ level: 'silent' }), budgets });
+  await server.listen();
+  baseUrl = serverBaseUrl('127.0.0.1', server.port, false);
+});
+
+after(async () => {
+  await server.close();
+});
+
+function nodeCommand(script: string): string {
+  return `${shellQuote(process.execPath)} ${shellQuote(script)} {url}`;
+}
+
+/** Plays the given 18.4 cases against the command, one client process each, and concludes them. */
+async function play(command: string, agent: string, ids: readonly string[]): Promise<Map<string, GateCase>> {
+  const out = new Map<string, GateCase>();
+  for (const [i, def] of robustnessClientCases.entries()) {
+    if (!ids.includes(def.id)) continue;
+    const outcome = await runOneCase(server, def, i + 1, command, { baseUrl, ca: null, http2: false }, { agent, caseTimeout: null }, undefined);
+    out.set(def.id, conclude(def, i + 1, outcome, { caseTimeout: null, failOn: [...FAILING_VERDICTS] }));
+  }
+  return out;
+}
+
+function get(cases: Map<string, GateCase>, id: string): GateCase {
+  const c = cases.get(id);
+  assert.ok(c, `case ${id} was played`);
+  return c;
+}
+
+function lines(cases: Map<string, GateCase>): string {
+  return [...cases.values()].map((c) => `${c.id} ${c.status}: ${c.reason || c.result?.result || ''}`).join('\n');
+}
+
+/** The bytes wsgate had written when the connection ended, from a result's figures. */
+function written(c: GateCase): number {
+  const m = /wsgate had written ([\d,]+) bytes/.exec(c.result?.result ?? '');
+  assert.ok(m, c.result?.result);
+  return Number((m[1] ?? '').replace(/,/g, ''));
+}
+
+const FAST = ['18.4.1', '18.4.2', '18.4.3', '18.4.5'];
+
+describe('group 18.4: handshake floods and slow answers against real clients', () => {
+  test('every 18.4 case quotes RFC 6455 §4.1 and its advisory', () => {
+    const ours = robustnessClientCases.filter((c) => c.id.startsWith('18.4.'));
+    assert.deepEqual(ours.map((c) => c.id), ['18.4.1', '18.4.2', '18.4.3', '18.4.4', '18.4.5']);
+    for (const c of ours) {
+      assert.match(c.description, /RFC 6455 §4\.1/, c.id);
+      assert.match(c.attackBudget?.advisory ?? '', /CVE-|GHSA-/, c.id);
+    }
+    assert.equal(robustnessClientCases.find((c) => c.id === '18.4.4')?.attackBudget?.stall, true);
+  });
+
+  test('the bundled ws client refuses the 10,000 lines, the 8 MiB header (early) and the prototype names, and takes the bytewise 101', async (t) => {
+    const cases = await play(referenceClientCommand(), 'ws', FAST);
+    for (const c of cases.values()) assert.equal(c.status, 'passed', lines(cases));
+    assert.match(get(cases, '18.4.1').result?.result ?? '', /^The client refused the response/);
+    const huge = get(cases, '18.4.2');
+    assert.match(huge.result?.result ?? '', /^The client refused the response.*the peer ended it/);
+    // Node's parser stops at 16 KiB: wsgate had written far less than the 8 MiB when it dropped.
+    assert.ok(written(huge) < 4 * 1024 * 1024, huge.result?.result);
+    t.diagnostic(`18.4.2: ${written(huge)} bytes written when the bundled client dropped`);
+    assert.match(get(cases, '18.4.3').result?.result ?? '', /^Actual events match.*wsgate ended it/);
+  });
+
+  test('a ws client whose HTTP parser reads 64 MiB of head takes the 8 MiB header: 18.4.2 FAILED, the explanation says so', async () => {
+    const cases = await play(nodeCommand(fixture('ws-unbounded-head')), 'ws-unbounded-head', ['18.4.2']);
+    const huge = get(cases, '18.4.2');
+    assert.equal(huge.status, 'failed', lines(cases));
+    assert.match(huge.result?.result ?? '', /^The client took the response and echoed the message sent after it\. It read a 8 MiB response head without a limit\./);
+    assert.ok(written(huge) >= 8 * 1024 * 1024, huge.result?.result);
+  });
+
+  test('18.4.4 under a 4 s stall budget: ws with its defaults, and with its handshakeTimeout (an idle timeout), FAILED; the bundled echo with an opening deadline passes', async () => {
+    const cases = new Map<string, GateCase>();
+    for (const name of ['ws-default', 'ws-handshake-timeout', 'ws-open-deadline']) cases.set(name, get(await play(nodeCommand(fixture(name)), name, ['18.4.4']), '18.4.4'));
+    for (const name of ['ws-default', 'ws-handshake-timeout']) {
+      const lax = cases.get(name);
+      assert.equal(lax?.status, 'failed', `${name}: ${lax?.result?.result}`);
+      assert.match(lax?.result?.result ?? '', /^The client kept the trickled response open past the stall budget: it has no deadline on its opening.*budget 4,000 ms; wsgate ended it/, name);
+    }
+    const strict = cases.get('ws-open-deadline');
+    assert.equal(strict?.status, 'passed', strict?.result?.result);
+    assert.match(strict?.result?.result ?? '', /^The client dropped the trickled response by a timeout of its own.*the peer ended it/);
+  });
+
+  test('undici 6.24.0: refuses the floods, takes the bytewise 101, survives every case', { skip: existsSync(`${UNDICI}node_modules/undici/package.json`) ? false : 'undici 6.24.0 is not installed (.ci/install-robustness-peers.sh)' }, async () => {
+    const cases = await play(nodeCommand(`${UNDICI}client.mjs`), 'undici-6.24.0', FAST);
+    for (const c of cases.values()) assert.equal(c.status, 'passed', lines(cases));
+    assert.ok(written(get(cases, '18.4.2')) < 8 * 1024 * 1024, lines(cases));
+  });
+});
