@@ -25233,6 +25233,7 @@ var init_categories = __esm({
       "18.2": "Decompression bombs: 1 GiB of zeros from about 1 MB (undici CVE-2026-1526, websockets CVE-2018-1000518)",
       "18.5": "Back-pressure and closing: a ping flood unread, a slow reader of a large echo, an unanswered close, a connection never closed",
       "18.3": "Frame lengths: top bit set, past 4 GiB, 1 GiB declared and trickled (undici CVE-2026-1528, gorilla CVE-2020-27813)",
+      "18.4": "Opening handshake: a 101 with 10,000 lines, an 8 MiB header, one byte per packet, trickled, prototype extension names",
       "1.1": "Text Messages",
       "1.2": "Binary Messages",
       "4.1": "Non-control Opcodes",
@@ -29243,7 +29244,7 @@ var init_attack_case = __esm({
 });
 
 // src/cases/data/floods.ts
-var FloodAdvisories, FloodBudgets, ClientFloodBudgets;
+var FloodAdvisories, FloodBudgets, ClientFloodAdvisory, ClientFloodBudgets, clientFloodBudgets;
 var init_floods = __esm({
   "src/cases/data/floods.ts"() {
     "use strict";
@@ -29295,16 +29296,37 @@ var init_floods = __esm({
       /** Connections each holding a partial request head while a normal client connects. */
       halfOpenConnections: 500
     };
+    ClientFloodAdvisory = {
+      manyLines: "CVE-2024-37890's shape (ws before 8.17.1 crashed on more header lines than Node keeps), and CVE-2018-12121 (Node.js kept up to 80 KB of headers per connection), in a 101 answer",
+      hugeHeader: "CVE-2018-12121 (Node.js kept up to 80 KB of headers per connection, until heap exhaustion), in a 101 answer of several MB",
+      bytewise: "CVE-2023-43669 (tungstenite before 0.20.1 parsed the whole handshake again on every read), in a 101 answer written one byte per packet",
+      trickled: "CVE-2018-12122 (Node.js kept a head trickled one byte at a time open forever: Slowloris), in a 101 answer trickled one byte per second",
+      prototypeNames: "GHSA-5v72-xg48-5rpm (ws before 3.3.1 crashed on extension names such as constructor), in the 101 answer"
+    };
     ClientFloodBudgets = {
       /** Header lines of the 101 in 18.4.1. */
       manyLines: 1e4,
-      /** The header value of 18.4.2: 8 MiB, written in pieces of 64 KiB, each after the previous one drained. */
-      hugeHeader: { totalBytes: 8 * 1024 * 1024, pieceBytes: 64 * 1024 },
+      /**
+       * The header value of 18.4.2: 8 MiB, written in pieces of 64 KiB, each after the previous one drained
+       * and 10 ms after it (6.4 MB/s: all of it in 1.3 s, well within the budget, to a client that reads it).
+       */
+      hugeHeader: { totalBytes: 8 * 1024 * 1024, pieceBytes: 64 * 1024, everyMs: 10 },
       /** A client completes (echoes) or fails the connection within this many seconds of the 101's first byte. */
       settleWithinS: 5,
+      /** 18.4.3: the padding header of the 101 written one byte per packet (as 17.1.9's request). */
+      bytewisePadBytes: 4096,
       /** 18.4.4: one byte of the 101 every this many ms; the padding makes the head outlast any stall budget (an hour). */
       trickleEveryMs: 1e3,
-      tricklePadBytes: 3600
+      tricklePadBytes: 3600,
+      /** 18.4.5: a client refuses extensions it never offered within this many seconds (as 14.x's refusals). */
+      refuseWithinS: 2
+    };
+    clientFloodBudgets = {
+      manyLines: { advisory: ClientFloodAdvisory.manyLines, closeWithinMs: ClientFloodBudgets.settleWithinS * 1e3 },
+      hugeHeader: { advisory: ClientFloodAdvisory.hugeHeader, closeWithinMs: ClientFloodBudgets.settleWithinS * 1e3 },
+      bytewise: { advisory: ClientFloodAdvisory.bytewise, closeWithinMs: ClientFloodBudgets.settleWithinS * 1e3 },
+      trickled: { advisory: ClientFloodAdvisory.trickled, closeWithinMs: 0, stall: true },
+      prototypeNames: { advisory: ClientFloodAdvisory.prototypeNames, closeWithinMs: ClientFloodBudgets.refuseWithinS * 1e3 }
     };
   }
 });
@@ -29786,6 +29808,143 @@ var init_attacks_client = __esm({
   }
 });
 
+// src/cases/s18-robustness-handshake.ts
+function probeFrame() {
+  const payload2 = Buffer.from(PROBE, "utf8");
+  return Buffer.concat([encodeFrameHeader(Opcode.Text, true, 0, payload2.length, null), payload2]);
+}
+function judgeSettled(verdict3, waitS) {
+  if (verdict3.result.startsWith(TOOK)) return { ...verdict3, behaviorClose: CloseBehavior.Ok, resultClose: "Not judged: the client took the response; wsgate closed after the echo." };
+  if (verdict3.result === REFUSED && verdict3.behaviorClose === CloseBehavior.Failed) {
+    return { ...verdict3, behavior: Behavior.Failed, result: `The client neither refused the response nor echoed the message within ${waitS} s.` };
+  }
+  return verdict3;
+}
+function onEcho(took, why) {
+  return (t, data, binary) => {
+    if (!binary && data.toString("utf8") === PROBE) t.setOutcome(took, `${TOOK}${why}`);
+    else t.setOutcome(Behavior.Failed, `The client echoed a message other than the one sent (${binary ? "binary" : "text"}, ${data.length} bytes).`);
+    t.sendClose(CloseCode.Normal);
+  };
+}
+function manyLines() {
+  return Array.from({ length: ClientFloodBudgets.manyLines }, (_, i2) => `a${i2}: b`);
+}
+function hugeHeaderStart(info) {
+  return [SWITCHING, ...upgradeLines(info)].map((l) => `${l}\r
+`).join("") + "X-Pad: ";
+}
+var RFC, TOOK, REFUSED, manyLinesCase, MIB, hugeHeaderCase, bytewiseCase, STALL_S, DROPPED_STALLED, trickledCase, PROTOTYPE_EXTENSIONS, prototypeNamesCase, clientHandshakeCases;
+var init_s18_robustness_handshake = __esm({
+  "src/cases/s18-robustness-handshake.ts"() {
+    "use strict";
+    init_constants();
+    init_frame_writer();
+    init_verdicts();
+    init_floods();
+    init_budgets();
+    init_define();
+    init_handshake_scripts();
+    RFC = "RFC 6455 \xA74.1, \xA74.2.2";
+    TOOK = "The client took the response and echoed the message sent after it.";
+    REFUSED = "The client refused the response: it ended the connection without echoing the message sent after it.";
+    manyLinesCase = defineCase({
+      id: "18.4.1",
+      description: `A 101 response with ${ClientFloodBudgets.manyLines.toLocaleString("en-US")} short header lines ("a0: b" ...) ahead of the upgrade fields, then in the same write a text message ("${PROBE}"). (${RFC}; ${clientFloodBudgets.manyLines.advisory})`,
+      expectation: `The client takes the response and echoes the message, or fails the connection (its HTTP layer keeps fewer header lines: Node's 16 KiB head, Python's 100 lines), within ${ClientFloodBudgets.settleWithinS} s: both are OK. Neither within ${ClientFloodBudgets.settleWithinS} s, or a process that dies, is FAILED.`,
+      expect: {},
+      close: refused,
+      suppressClose: true,
+      attackBudget: clientFloodBudgets.manyLines,
+      schedule: { maxSeconds: ClientFloodBudgets.settleWithinS + 2 },
+      handshake: (info) => ({ head: head(SWITCHING, [...manyLines(), ...upgradeLines(info)]), delivery: "together" }),
+      run(t) {
+        t.setOutcome(Behavior.Ok, REFUSED);
+        t.sendFrame({ opcode: Opcode.Text, payload: PROBE });
+        t.killAfter(ClientFloodBudgets.settleWithinS);
+      },
+      onMessage: onEcho(Behavior.Ok, ""),
+      adjust: (verdict3) => judgeSettled(verdict3, ClientFloodBudgets.settleWithinS)
+    });
+    MIB = ClientFloodBudgets.hugeHeader.totalBytes / (1024 * 1024);
+    hugeHeaderCase = defineCase({
+      id: "18.4.2",
+      description: `A 101 response whose last header line, X-Pad, has a value of ${MIB} MiB, streamed in pieces of ${ClientFloodBudgets.hugeHeader.pieceBytes / 1024} KiB, one every ${ClientFloodBudgets.hugeHeader.everyMs} ms once the client's socket took the one before; then the empty line and a text message ("${PROBE}"). wsgate stops writing when the client ends the connection. (${RFC}; ${clientFloodBudgets.hugeHeader.advisory})`,
+      expectation: `The client's HTTP layer bounds the response head (Node's is 16 KiB): it fails the connection within ${ClientFloodBudgets.settleWithinS} s of the first byte, without reading the megabytes. A client that reads the whole head and echoes the message is FAILED (no limit: the memory it holds grows with what the server sends); neither within ${ClientFloodBudgets.settleWithinS} s is FAILED. The figure says how many bytes wsgate had written when the client dropped.`,
+      expect: {},
+      close: refused,
+      suppressClose: true,
+      attackBudget: clientFloodBudgets.hugeHeader,
+      schedule: { maxSeconds: ClientFloodBudgets.settleWithinS + 2 },
+      handshake: (info) => ({
+        head: hugeHeaderStart(info),
+        delivery: "streamed",
+        stream: { bytes: ClientFloodBudgets.hugeHeader.totalBytes, pieceBytes: ClientFloodBudgets.hugeHeader.pieceBytes, everyMs: ClientFloodBudgets.hugeHeader.everyMs, tail: Buffer.concat([Buffer.from("\r\n\r\n", "latin1"), probeFrame()]) }
+      }),
+      run(t) {
+        t.setOutcome(Behavior.Ok, REFUSED);
+        t.killAfter(ClientFloodBudgets.settleWithinS);
+      },
+      onMessage: onEcho(Behavior.Failed, ` It read a ${MIB} MiB response head without a limit.`),
+      adjust: (verdict3) => judgeSettled(verdict3, ClientFloodBudgets.settleWithinS)
+    });
+    bytewiseCase = defineCase({
+      id: "18.4.3",
+      description: `A valid 101 response with a ${ClientFloodBudgets.bytewisePadBytes.toLocaleString("en-US")}-byte X-Pad header, written one byte per TCP write (each after the one before was flushed), then a text message ("${PROBE}"). (${RFC}; ${clientFloodBudgets.bytewise.advisory})`,
+      expectation: `The response is valid however it is cut: the client takes it and echoes the message within ${ClientFloodBudgets.settleWithinS} s of its first byte (parsing it again on every read took tungstenite minutes), then answers wsgate's close (1000).`,
+      expect: { OK: [message(PROBE)] },
+      close: closedByMe([CloseCode.Normal]),
+      attackBudget: clientFloodBudgets.bytewise,
+      schedule: { maxSeconds: ClientFloodBudgets.settleWithinS + 2 },
+      handshake: (info) => ({ head: head(SWITCHING, [...upgradeLines(info), `X-Pad: ${"a".repeat(ClientFloodBudgets.bytewisePadBytes)}`]), delivery: "bytewise" }),
+      run(t) {
+        t.setWirelog(false, { silent: true });
+        t.sendFrame({ opcode: Opcode.Text, payload: PROBE });
+        t.killAfter(ClientFloodBudgets.settleWithinS);
+      },
+      adjust: wrongCodeFails
+    });
+    STALL_S = DEFAULT_BUDGETS.stallMs / 1e3;
+    DROPPED_STALLED = "The client dropped the trickled response by a timeout of its own.";
+    trickledCase = defineCase({
+      id: "18.4.4",
+      description: `A 101 response trickled one byte every ${ClientFloodBudgets.trickleEveryMs} ms that never ends (an X-Pad header of ${ClientFloodBudgets.tricklePadBytes.toLocaleString("en-US")} bytes: an hour). (${RFC}; ${clientFloodBudgets.trickled.advisory})`,
+      expectation: `The client drops the connection by a handshake timeout of its own within the stall budget (--budget stall, default ${STALL_S} s). wsgate drops it just after the budget: FAILED. This case takes as long as the client's deadline. An idle timeout never fires while the bytes trickle in: ws has no deadline on its opening (its handshakeTimeout is the socket's idle timeout).`,
+      expect: {},
+      close: refused,
+      suppressClose: true,
+      attackBudget: clientFloodBudgets.trickled,
+      schedule: { maxSeconds: STALL_S + 5, idle: true, cost: 30 },
+      handshake: (info) => ({
+        head: [SWITCHING, ...upgradeLines(info)].map((l) => `${l}\r
+`).join("") + `X-Pad: ${"a".repeat(ClientFloodBudgets.tricklePadBytes)}`,
+        delivery: "trickled",
+        everyMs: ClientFloodBudgets.trickleEveryMs
+      }),
+      run(t) {
+        t.setOutcome(Behavior.Ok, DROPPED_STALLED);
+        t.killAfter(t.budgets.stallMs / 1e3 + 1);
+      },
+      adjust(verdict3) {
+        if (verdict3.result !== DROPPED_STALLED || verdict3.behaviorClose !== CloseBehavior.Failed) return verdict3;
+        return { ...verdict3, behavior: Behavior.Failed, result: "The client kept the trickled response open past the stall budget: it has no deadline on its opening (or a later one: an idle timeout never fires while bytes trickle in); wsgate dropped it." };
+      }
+    });
+    PROTOTYPE_EXTENSIONS = "Sec-WebSocket-Extensions: constructor; __proto__=1, __proto__; constructor=1; toString, hasOwnProperty";
+    prototypeNamesCase = {
+      ...mustRefuse({
+        id: "18.4.5",
+        description: `A 101 response accepting extensions the client never offered, named after Object.prototype's properties ("${PROTOTYPE_EXTENSIONS.slice(26)}"), then a text message. (${RFC}; ${clientFloodBudgets.prototypeNames.advisory})`,
+        expectation: `RFC 6455 \xA74.1: a response that "indicates the use of an extension that was not present in the client's handshake" means the client MUST _Fail the WebSocket Connection_, within ${ClientFloodBudgets.refuseWithinS} s, and its process survives the names.`,
+        lines: (info) => [...upgradeLines(info), PROTOTYPE_EXTENSIONS]
+      }),
+      attackBudget: clientFloodBudgets.prototypeNames,
+      schedule: { maxSeconds: ClientFloodBudgets.refuseWithinS + 2 }
+    };
+    clientHandshakeCases = [manyLinesCase, hugeHeaderCase, bytewiseCase, trickledCase, prototypeNamesCase];
+  }
+});
+
 // src/cases/s18-robustness-client.ts
 import zlib3 from "node:zlib";
 function windowBitsCase(id, param, bits) {
@@ -29811,7 +29970,7 @@ function windowBitsCase(id, param, bits) {
         unimplemented(t, "permessage-deflate was not negotiated (the client offered none).");
         return;
       }
-      t.setOutcome(Behavior.Ok, REFUSED);
+      t.setOutcome(Behavior.Ok, REFUSED2);
       t.sendFrame({ opcode: Opcode.Text, rsv: RSV12, payload: COMPRESSED_PROBE });
       t.killAfter(REFUSE_WITHIN_S);
     },
@@ -29829,7 +29988,7 @@ function windowBitsCase(id, param, bits) {
 }
 function judgeRefusal(verdict3) {
   if (verdict3.result === ACCEPTED) return { ...verdict3, behaviorClose: CloseBehavior.Ok, resultClose: "Not judged: the client took the response; wsgate closed after the echo." };
-  if (verdict3.result === REFUSED && verdict3.behaviorClose === CloseBehavior.Failed) {
+  if (verdict3.result === REFUSED2 && verdict3.behaviorClose === CloseBehavior.Failed) {
     return { ...verdict3, behavior: Behavior.Failed, result: `The client neither refused the response nor echoed the compressed message within ${REFUSE_WITHIN_S} s.` };
   }
   return verdict3;
@@ -29878,7 +30037,7 @@ function bombCase(id, fragmented) {
     }
   });
 }
-var RSV12, COMPRESSED_PROBE, REFUSED, ACCEPTED, windowBitsCases, NO_DEFLATE, bombCases, lengthCases2, robustnessClientCases;
+var RSV12, COMPRESSED_PROBE, REFUSED2, ACCEPTED, windowBitsCases, NO_DEFLATE, bombCases, lengthCases2, robustnessClientCases;
 var init_s18_robustness_client = __esm({
   "src/cases/s18-robustness-client.ts"() {
     "use strict";
@@ -29891,12 +30050,13 @@ var init_s18_robustness_client = __esm({
     init_attacks_client();
     init_define();
     init_handshake_scripts();
+    init_s18_robustness_handshake();
     RSV12 = 4;
     COMPRESSED_PROBE = (() => {
       const out = zlib3.deflateRawSync(Buffer.from(PROBE), { windowBits: 9, level: 1, finishFlush: zlib3.constants.Z_SYNC_FLUSH });
       return out.subarray(0, out.length - 4);
     })();
-    REFUSED = "The client refused the response: it ended the connection without echoing the compressed message.";
+    REFUSED2 = "The client refused the response: it ended the connection without echoing the compressed message.";
     ACCEPTED = "The client took the response and inflated the compressed message (its echo matches).";
     windowBitsCases = WINDOW_BITS_ROWS.map((row, i2) => windowBitsCase(`18.1.${i2 + 1}`, row.param, row.bits));
     NO_DEFLATE = {
@@ -29956,7 +30116,7 @@ var init_s18_robustness_client = __esm({
         }
       })
     ];
-    robustnessClientCases = [...windowBitsCases, ...bombCases, ...lengthCases2, ...closingCases("18.5", "client")];
+    robustnessClientCases = [...windowBitsCases, ...bombCases, ...lengthCases2, ...clientHandshakeCases, ...closingCases("18.5", "client")];
   }
 });
 
@@ -31052,6 +31212,11 @@ var init_requirements = __esm({
       ),
       ["18.2", { key: "decompression-bomb", rfc: "RFC 7692 \xA78.1, RFC 6455 \xA710.4", text: "a client refuses a compressed message that inflates past its limit (1009 or a drop) with bounded memory, and its process survives (CVE-2026-1526: undici before 6.24.0 inflated without limit; CVE-2018-1000518: Python websockets)", subject: "a decompression bomb" }],
       ["18.3", { key: "client-length-refused", rfc: "RFC 6455 \xA75.2, \xA710.4", text: "a client fails the connection at a frame header whose length has its top bit set, lies past its limit, or declares 1 GiB, without reading the payload, and its process survives (CVE-2026-1528: undici before 6.24.0; CVE-2020-27813: gorilla/websocket)", subject: "an oversized frame length" }],
+      ["18.4.1", { key: "client-many-header-lines", rfc: "RFC 6455 \xA74.1, \xA74.2.2", text: "a client takes a 101 with thousands of header lines or fails the connection, within the budget, and its process survives (CVE-2024-37890: ws before 8.17.1 crashed on more header lines than Node keeps; CVE-2018-12121)", subject: "a 101 with 10,000 header lines" }],
+      ["18.4.2", { key: "client-huge-header", rfc: "RFC 6455 \xA74.1, RFC 9112 \xA72.3", text: "a client bounds the response head it reads: it fails the connection on a header of megabytes soon after its limit, not after reading it all (CVE-2018-12121: Node.js kept 80 KB of headers per connection until its heap ran out)", subject: "an 8 MiB header in the 101" }],
+      ["18.4.3", { key: "client-bytewise-response", rfc: "RFC 6455 \xA74.1, \xA74.2.2", text: "a client takes a valid 101 written one byte per packet as promptly as one written at once, and echoes (CVE-2023-43669: tungstenite before 0.20.1 parsed the head again on every read)", subject: "a 101 written one byte per packet" }],
+      ["18.4.4", { key: "client-handshake-timeout", rfc: "RFC 6455 \xA74.1, \xA710.1", text: "a client drops a 101 trickled one byte per second by a handshake timeout of its own, within the stall budget (CVE-2018-12122: Node.js held a trickled head forever; Slowloris)", subject: "a 101 trickled one byte per second" }],
+      ["18.4.5", { key: "client-prototype-extension-names", rfc: "RFC 6455 \xA74.1, \xA79.1", text: "a client fails the connection on a 101 accepting extensions it never offered, named constructor, __proto__, toString, and its process survives (GHSA-5v72-xg48-5rpm: ws before 3.3.1 crashed on such names)", subject: "extension names such as constructor in the 101" }],
       ...closingRequirements("18.5", "client")
     ];
     CLOSE_ANSWER = {
@@ -81314,6 +81479,48 @@ var Connection = class {
   }
 };
 
+// src/server/head-delivery.ts
+function streamHead(conn, head2, stream) {
+  const socket = conn.stream;
+  const piece2 = Buffer.alloc(Math.max(1, stream.pieceBytes), "a");
+  let left2 = stream.bytes;
+  let timer;
+  socket.once("close", () => clearTimeout(timer));
+  const later = () => {
+    if (socket.writableNeedDrain) socket.once("drain", later);
+    else timer = setTimeout(next, stream.everyMs);
+  };
+  const next = () => {
+    if (conn.isClosed() || socket.destroyed) return;
+    if (left2 === 0) {
+      conn.sender.sendDataNow(stream.tail);
+      return;
+    }
+    const n2 = Math.min(left2, piece2.length);
+    left2 -= n2;
+    conn.sender.sendDataNow(n2 === piece2.length ? piece2 : piece2.subarray(0, n2));
+    later();
+  };
+  conn.sender.sendDataNow(head2);
+  later();
+}
+function trickleHead(conn, head2, everyMs) {
+  const socket = conn.stream;
+  let at = 0;
+  const stop = () => clearInterval(timer);
+  const timer = setInterval(() => {
+    if (conn.isClosed() || socket.destroyed || at >= head2.length) {
+      stop();
+      return;
+    }
+    conn.sender.sendDataNow(head2.subarray(at, at + 1));
+    at += 1;
+  }, everyMs);
+  socket.once("close", stop);
+  conn.sender.sendDataNow(head2.subarray(0, 1));
+  at = 1;
+}
+
 // src/server/upgrade.ts
 function answerWhenReady(connection, ready, answer) {
   connection.stream.pause();
@@ -81428,6 +81635,14 @@ var ServerUpgrade = class {
       case "bytewise":
         conn.sender.sendData(head2, true, 1);
         conn.open();
+        break;
+      case "streamed":
+        conn.open();
+        streamHead(conn, head2, script.stream ?? { bytes: 0, pieceBytes: 1, everyMs: 0, tail: Buffer.alloc(0) });
+        break;
+      case "trickled":
+        conn.open();
+        trickleHead(conn, head2, script.everyMs ?? 1e3);
         break;
     }
   }
@@ -81808,7 +82023,7 @@ var FuzzingServer = class extends EventEmitter2 {
     const script = def.handshake?.({ request, accept: computeAccept(request.key), deflateOffers: offers }) ?? null;
     if (script !== null) {
       const deflate = script.deflate === void 0 ? null : this.perMessageDeflate(script.deflate, def);
-      return { kind: "accept", handler: runner, script: { head: script.head, delivery: script.delivery }, deflate };
+      return { kind: "accept", handler: runner, script: { head: script.head, delivery: script.delivery, stream: script.stream, everyMs: script.everyMs }, deflate };
     }
     const accept = def.deflate?.(offers) ?? null;
     if (accept === null) return { kind: "accept", handler: runner };
