@@ -12,6 +12,7 @@ import { judgeGrowth, judgeRefusedAtHeader, judgeSurvives } from './attack-judge
 import type { AttackProbe, ServerAttack } from './attack-types.js';
 import { ServerAdvisories, ServerBudgets, type Advisory } from './data/attacks.js';
 import { closedByMe, defineCase, hex, message } from './define.js';
+import { frameServerCases } from './s17-robustness-frames.js';
 import type { CatalogueCase } from './types.js';
 
 /** What the liveness check sends (and the server must echo). */
@@ -162,6 +163,7 @@ export const robustnessServerCases: readonly CatalogueCase[] = [
   prototypeNames,
   topBitLengths,
   declaredGigabyte,
+  ...frameServerCases,
 ];
 
 /**

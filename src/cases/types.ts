@@ -135,6 +135,13 @@ export interface CaseContext {
    * a peer that pings and never reads, a slow reader of a large echo).
    */
   readRate(bytesPerSecond: number | null): void;
+  /**
+   * Resolves once fewer than `bytes` of what the case wrote wait in wsgate (its queue, its socket's
+   * buffer; default 256 KiB): an attack that generates a long stream writes a batch, then awaits
+   * this, so it never holds more than about a batch however slowly the peer reads (back-pressure).
+   * Never resolves when the connection closes first (as pause).
+   */
+  flushed(bytes?: number): Promise<void>;
 }
 
 /** What a case that scripts the opening handshake sees of the client's upgrade request. */

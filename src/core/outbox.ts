@@ -127,6 +127,12 @@ export class Outbox {
     else this.socket.end();
   }
 
+  /** Bytes handed over and not yet given to the kernel: queued, staged, streaming, or in the socket's buffer. */
+  get unsent(): number {
+    const queued = this.queue.length > this.queueHead || this.streaming ? Number.MAX_SAFE_INTEGER : 0;
+    return queued + this.stagingUsed + this.socket.writableLength;
+  }
+
   /** Forgets the queued writes (the connection is gone). */
   clear(): void {
     this.queue.length = 0;

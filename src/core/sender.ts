@@ -141,6 +141,11 @@ export class Sender {
     this.outbox.writeNow([data]);
   }
 
+  /** Bytes written and not yet handed to the kernel (any queued write counts as more than any batch). */
+  get unsent(): number {
+    return this.outbox.unsent;
+  }
+
   /** Hands the small writes gathered this turn to the socket now (a corked socket then sends them with what follows). */
   flush(): void {
     this.outbox.flushStaging();

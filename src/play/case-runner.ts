@@ -93,6 +93,17 @@ export class CaseRunner implements ConnectionHandler, CaseContext {
     this.connection.setReadRate(bytesPerSecond);
   }
 
+  flushed(bytes = 256 * 1024): Promise<void> {
+    return new Promise((resolve) => {
+      const check = (): void => {
+        if (this.connection.isClosed()) return;
+        if (this.connection.sender.unsent < bytes) resolve();
+        else this.connection.after(1, check);
+      };
+      check();
+    });
+  }
+
   get messageLengthOnly(): boolean {
     return this.def.messageLengthOnly === true;
   }

@@ -140,6 +140,9 @@ class Recorder implements CaseContext {
   readRate(): void {
     throw new Error('not used by these cases');
   }
+  flushed(): Promise<void> {
+    throw new Error('not used by these cases');
+  }
   dropConnection(): void {
     throw new Error('group 9 never drops the connection itself');
   }

@@ -213,6 +213,9 @@ class FakeContext implements CaseContext {
   readRate(): void {
     throw new Error('not used by these cases');
   }
+  flushed(): Promise<void> {
+    throw new Error('not used by these cases');
+  }
   constructor(readonly deflateActive: boolean) {}
   dropConnection(): void {
     throw new Error('groups 12 and 13 never drop the connection themselves');
