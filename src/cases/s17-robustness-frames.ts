@@ -51,13 +51,13 @@ function bombCase(id: string, fragmented: boolean): CatalogueCase {
         return;
       }
       t.setWirelog(false, { silent: true });
-      t.setOutcome(Behavior.Ok, 'The server refused the message before inflating it all.');
+      t.setOutcome(Behavior.Ok, 'The server ended the connection without echoing the message.');
       sendBomb(t, perFrame);
       t.killAfter(BOMB.refuseWithinS * t.budgets.timeScale);
     },
     onMessage(t, _data, binary, length) {
       t.record({ kind: 'message', data: Buffer.alloc(0), binary });
-      t.setOutcome(Behavior.Failed, `The server echoed a message of ${length.toLocaleString('en-US')} bytes: it inflated the bomb.`);
+      t.setOutcome(Behavior.Failed, `The server answered the bomb with a message (${length.toLocaleString('en-US')} bytes) instead of failing the connection: it inflated it.`);
       t.sendClose(CloseCode.Normal);
     },
   });
