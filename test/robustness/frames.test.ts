@@ -105,3 +105,11 @@ test('a raw server that never checks a frame (it waits for any declared length):
   assert.match(r.cases.get('17.2.3')?.result ?? '', /Over budget: the peer had not ended the connection 600 ms after the attack began/);
   assert.match(r.cases.get('17.2.6')?.result ?? '', /Over budget: the peer had not ended the connection 3,000 ms after the attack began/);
 });
+
+test('a server whose reassembly copies the message for each fragment falls behind on endless one-byte continuations: 17.2.5 FAILED, over budget', async () => {
+  // --budget time=0.2: 6 s for the 1,048,576 frames the bundled ws server takes in about 2 s.
+  const r = await run(['--server', `'${process.execPath}' '${BROKEN}' concat-fragments {port}`, '--cases', '17.2.5', '--budget', 'time=0.2']);
+  assert.equal(r.code, 1, r.out);
+  assert.equal(r.cases.get('17.2.5')?.behavior, 'FAILED', r.out);
+  assert.match(r.cases.get('17.2.5')?.result ?? '', /Over budget: the peer had not ended the connection 6,000 ms after the attack began/);
+});
