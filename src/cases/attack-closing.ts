@@ -72,7 +72,7 @@ async function writeWhileTaken(t: CaseContext, plan: { total: number; stalledAft
   let sofar = 0;
   while (sofar < plan.total && t.isOpen && performance.now() < (plan.deadline ?? Infinity)) {
     const n = write();
-    if (!(await t.flushed(plan.stalledAfterS))) return { taken: sofar, stalled: t.isOpen };
+    if (!(await t.flushed({ within: plan.stalledAfterS }))) return { taken: sofar, stalled: t.isOpen };
     sofar += n;
     taken(sofar);
   }

@@ -14,6 +14,7 @@ import { ServerAdvisories, ServerBudgets } from './data/attacks.js';
 import { attackCase, requestWith } from './attack-case.js';
 import { closedByMe, defineCase, hex, message } from './define.js';
 import { floodServerCases } from './s17-robustness-floods.js';
+import { frameServerCases } from './s17-robustness-frames.js';
 import type { CatalogueCase } from './types.js';
 
 export { requestWith };
@@ -138,6 +139,7 @@ export const robustnessServerCases: readonly CatalogueCase[] = [
   ...floodServerCases,
   topBitLengths,
   declaredGigabyte,
+  ...frameServerCases,
   ...closingCases('17.4', 'server'),
 ];
 

@@ -16,6 +16,7 @@ import { encodeFrameHeader } from '../protocol/frame-writer.js';
 import { Behavior, CloseBehavior } from '../model/verdicts.js';
 import { acceptFirstOffer, acceptOffer } from './data/deflate-cases.js';
 import { closingCases } from './attack-closing.js';
+import { endlessContinuations, limitPlusOne, randomBytes, reservedOpcodeGiB } from './attack-frames.js';
 import { BOMB, TRICKLE, WINDOW_BITS_ROWS, bombBudget, declaredGiBBudget, length64Budget, REFUSE_WITHIN_S, windowBitsBudget } from './data/attacks-client.js';
 import { defineCase, failedByPeer, hex } from './define.js';
 import { head, PROBE, refused, SWITCHING, unimplemented, unimplementedUnlessScripted, upgradeLines } from './handshake-scripts.js';
@@ -210,4 +211,15 @@ const lengthCases: CatalogueCase[] = [
 ];
 
 /** Group 18, in id order: the robustness profile for a client under test. */
-export const robustnessClientCases: readonly CatalogueCase[] = [...windowBitsCases, ...bombCases, ...lengthCases, ...clientHandshakeCases, ...closingCases('18.5', 'client')];
+export const robustnessClientCases: readonly CatalogueCase[] = [
+  ...windowBitsCases,
+  ...bombCases,
+  ...lengthCases,
+  // The frame attacks group 17 plays against a server (attack-frames.ts), here against a client.
+  reservedOpcodeGiB('18.3.4', 'client'),
+  limitPlusOne('18.3.5', 'client'),
+  endlessContinuations('18.3.6', 'client'),
+  randomBytes('18.3.7', 'client'),
+  ...clientHandshakeCases,
+  ...closingCases('18.5', 'client'),
+];

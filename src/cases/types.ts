@@ -136,12 +136,13 @@ export interface CaseContext {
    */
   readRate(bytesPerSecond: number | null): void;
   /**
-   * Resolves true once everything wsgate wrote has been taken by the kernel (nothing left queued in
-   * wsgate), false when that did not happen within `seconds` (the peer applies back-pressure: it
-   * stopped reading) or the connection is gone. A case that writes much awaits it between writes,
-   * so wsgate never holds more than one write of it.
+   * Resolves true once fewer than `below` bytes of what wsgate wrote wait unsent (its queue, its
+   * socket's buffer; default 1: the kernel took it all), false after `within` seconds without that
+   * (the peer stopped reading: back-pressure; default: no limit) or once the connection is gone. A
+   * case that generates a long stream writes a batch, then awaits this, so wsgate never holds more
+   * than about a batch however slowly the peer reads.
    */
-  flushed(seconds: number): Promise<boolean>;
+  flushed(options?: { below?: number; within?: number }): Promise<boolean>;
   /**
    * From now on wsgate neither answers the peer's close frame nor drops TCP after the closing
    * handshake (robustness cases: a close left unanswered, a connection never closed); the case ends

@@ -127,16 +127,22 @@ export class Outbox {
     else this.socket.end();
   }
 
+  /** Bytes handed over and not yet given to the kernel: queued, staged, streaming, or in the socket's buffer. */
+  get unsent(): number {
+    const queued = this.queue.length > this.queueHead || this.streaming ? Number.MAX_SAFE_INTEGER : 0;
+    return queued + this.stagingUsed + this.socket.writableLength;
+  }
+
   /**
-   * Resolves true once nothing is queued, gathered or buffered in the socket (the kernel took it
-   * all), false after `ms` without that or once the socket is gone: checked every millisecond.
+   * Resolves true once fewer than `below` bytes are unsent (1: the kernel took it all), false after
+   * `ms` without that or once the socket is gone: checked every millisecond.
    */
-  flushed(ms: number): Promise<boolean> {
+  flushed(below: number, ms: number): Promise<boolean> {
     const deadline = performance.now() + ms;
     return new Promise((resolve) => {
       const check = (): void => {
         if (this.socket.destroyed || this.link.isClosed()) resolve(false);
-        else if (this.queue.length === this.queueHead && !this.streaming && this.stagingUsed === 0 && this.socket.writableLength === 0) resolve(true);
+        else if (this.unsent < below) resolve(true);
         else if (performance.now() >= deadline) resolve(false);
         else setTimeout(check, 1);
       };

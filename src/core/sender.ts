@@ -141,13 +141,18 @@ export class Sender {
     this.outbox.writeNow([data]);
   }
 
+  /** Bytes written and not yet handed to the kernel (any queued write counts as more than any batch). */
+  get unsent(): number {
+    return this.outbox.unsent;
+  }
+
   /** Hands the small writes gathered this turn to the socket now (a corked socket then sends them with what follows). */
   flush(): void {
     this.outbox.flushStaging();
   }
 
-  /** True once the outbox and the socket hold nothing unwritten; false after `ms` without that, or once the socket is gone. */
-  flushed(ms: number): Promise<boolean> {
-    return this.outbox.flushed(ms);
+  /** True once fewer than `below` bytes wait unwritten in the outbox and the socket; false after `ms` without that, or once the socket is gone. */
+  flushed(below: number, ms: number): Promise<boolean> {
+    return this.outbox.flushed(below, ms);
   }
 }

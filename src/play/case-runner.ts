@@ -93,8 +93,8 @@ export class CaseRunner implements ConnectionHandler, CaseContext {
     this.connection.setReadRate(bytesPerSecond);
   }
 
-  flushed(seconds: number): Promise<boolean> {
-    return this.connection.sender.flushed(seconds * 1000);
+  flushed(options: { below?: number; within?: number } = {}): Promise<boolean> {
+    return this.connection.sender.flushed(options.below ?? 1, (options.within ?? Number.POSITIVE_INFINITY) * 1000);
   }
 
   holdClose(): void {

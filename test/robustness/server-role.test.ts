@@ -27,6 +27,8 @@ function release(name: string): string {
   return `'${process.execPath}' '${path.join(dir, 'server.cjs')}' {port}`;
 }
 
+/** Group 17's ids, in order. */
+
 interface Run {
   code: number | null;
   out: string;

@@ -52,7 +52,7 @@ export const HTML_CODE_POINTS = 263620;
 const LITTLE_ENDIAN = endianness() === 'LE';
 
 /** mulberry32: a small, fast, seeded 32-bit PRNG, identical on every platform. */
-function mulberry32(seed: number): () => number {
+export function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

@@ -1,0 +1,209 @@
+/**
+ * Frame-level attacks written once for both roles: each factory makes an ordinary scripted case with
+ * an attack budget, registered in group 17 (wsgate the client, a server under test: the liveness
+ * check follows) and in group 18 (wsgate the server, a client under test: a client process that dies
+ * fails it). The engine masks what a client must mask (beginFrame), measures how long the connection
+ * lasted and what wsgate wrote (play/attack-figures.ts), and states both beside the budget.
+ * Everything large is generated a batch at a time, each batch awaited with t.flushed({ below: FLUSH_BELOW }), so wsgate
+ * never holds more than a batch however slowly the peer reads. Budgets: data/attacks-frames.ts.
+ */
+import { CloseCode, Opcode } from '../protocol/constants.js';
+import { Behavior, CloseBehavior } from '../model/verdicts.js';
+import { count } from './attack-judges.js';
+import { ENDLESS, LIMIT_PLUS_ONE, RANDOM_BYTES, REFUSE_AT_HEADER_S, RESERVED_GIB, endlessBudget, limitPlusOneBudget, randomBytesBudget, reservedGiBBudget } from './data/attacks-frames.js';
+import { mulberry32 } from './data/deflate-corpus.js';
+import { defineCase, failedByPeer } from './define.js';
+import type { AttackBudget, CaseContext, CaseDef, CatalogueCase, Judgement } from './types.js';
+
+/** Whom the case attacks: the words its texts use. */
+export type Peer = 'server' | 'client';
+
+/** The close codes RFC 6455 §7.4.1 gives a peer that refuses these attacks; any other code is a wrong one. */
+const TOO_BIG = [CloseCode.MessageTooBig, CloseCode.PolicyViolation];
+/** A generated stream's next batch waits until fewer bytes than this are unsent in wsgate (back-pressure). */
+const FLUSH_BELOW = 256 * 1024;
+
+/** A close the case accepts whatever its code (a drop too): the peer failed the connection, which is what counts. */
+function anyCode(verdict: Judgement): Judgement {
+  if (verdict.behaviorClose !== CloseBehavior.WrongCode) return verdict;
+  return { ...verdict, behaviorClose: CloseBehavior.Ok, resultClose: 'The peer failed the connection (any close code, or a drop, passes this case).' };
+}
+
+/** What every frame attack shares: refused by the peer, run alone (its duration is a figure), its budget. */
+function frameCase(spec: Pick<CaseDef, 'id' | 'description' | 'expectation' | 'run'> & Partial<CaseDef> & { budget: AttackBudget; codes: number[]; maxSeconds: number }): CatalogueCase {
+  const { budget, codes, maxSeconds, ...rest } = spec;
+  return defineCase({
+    expect: {},
+    close: failedByPeer(codes),
+    suppressClose: true,
+    attackBudget: budget,
+    schedule: { maxSeconds, runsAlone: true, cost: 1 },
+    ...rest,
+  });
+}
+
+/** The time budget in seconds under the run's `time` factor (as the engine scales the attack budget). */
+function scaled(t: CaseContext, seconds: number): number {
+  return seconds * t.budgets.timeScale;
+}
+
+// ---- a reserved opcode declaring 1 GiB --------------------------------------------------------------
+
+// RFC 6455 §5.2: opcodes %x3-7 "are reserved for further non-control frames"; "If an unknown opcode
+// is received, the receiving endpoint MUST _Fail the WebSocket Connection_." §10.4: a length past the
+// limit is refused as well: either reason ends it at the header.
+export function reservedOpcodeGiB(id: string, peer: Peer): CatalogueCase {
+  return frameCase({
+    id,
+    description: `A frame with the reserved opcode 0x3 (FIN set) whose header declares 1 GiB (127, then 00 00 00 00 40 00 00 00), then its payload trickled: ${RESERVED_GIB.pieceBytes} bytes every ${RESERVED_GIB.everyS * 1000} ms while the connection is open. (RFC 6455 §5.2, §10.4; ${reservedGiBBudget.advisory})`,
+    expectation: `RFC 6455 §5.2: an unknown opcode MUST fail the connection: the ${peer} refuses the frame at its header (1002, or 1009, or a drop) within ${REFUSE_AT_HEADER_S} s, not after reading the payload; ${peer === 'server' ? 'afterwards it still serves' : 'its process does not die'}.`,
+    budget: reservedGiBBudget,
+    codes: [CloseCode.ProtocolError, CloseCode.MessageTooBig],
+    maxSeconds: REFUSE_AT_HEADER_S + 3,
+    async run(t) {
+      t.setOutcome(Behavior.Ok, `The ${peer} failed the connection on the frame header.`);
+      const write = t.beginFrame(RESERVED_GIB.opcode, true, RESERVED_GIB.declared);
+      t.killAfter(scaled(t, REFUSE_AT_HEADER_S));
+      const piece = Buffer.alloc(RESERVED_GIB.pieceBytes);
+      while (t.isOpen) {
+        await t.pause(RESERVED_GIB.everyS);
+        write(piece);
+      }
+    },
+  });
+}
+
+// ---- the message limit plus one byte, in 4 KiB fragments ---------------------------------------------
+
+const ZEROS = Buffer.alloc(LIMIT_PLUS_ONE.fragmentBytes);
+const CROSSED = 'its refusal and the last fragments crossed';
+
+// RFC 6455 §10.4: "implementations SHOULD impose a limit on frame sizes and the total message size
+// after reassembly from multiple frames"; §7.4.1: 1009 for "a message that is too big for it to process".
+export function limitPlusOne(id: string, peer: Peer): CatalogueCase {
+  const f = LIMIT_PLUS_ONE;
+  return frameCase({
+    id,
+    description: `A binary message of the message limit plus one byte (the run's \`message\` budget, 100 MiB + 1 by default: ws's maxPayload), in fragments of ${count(f.fragmentBytes)} bytes, generated ${f.batch} fragments at a time as the ${peer} reads them (wsgate never holds the message). (RFC 6455 §10.4, §7.4.1; ${limitPlusOneBudget.advisory})`,
+    expectation: `RFC 6455 §10.4: a ${peer} with a message limit fails the connection (1009, or 1008 for a limit on fragments, or a drop) once the message passes it, within ${f.withinS} s, having taken at most its limit; a lower limit refuses earlier, which passes. Taking the whole message (echoing limit + 1 bytes, or nothing to say against it) is FAILED.`,
+    budget: limitPlusOneBudget,
+    codes: TOO_BIG,
+    maxSeconds: f.withinS + 3,
+    messageLengthOnly: true,
+    run: (t) => sendLimitPlusOne(t, peer),
+    adjust(verdict) {
+      // wsgate ended it: the peer neither refused nor echoed within the wait, or echoed past wsgate's own frame limit.
+      if (!verdict.result.includes(CROSSED) || verdict.behaviorClose !== CloseBehavior.Failed) return verdict;
+      return { ...verdict, behavior: Behavior.Failed, result: `The ${peer} took the whole message (limit + 1 bytes) without failing the connection: it said nothing for ${f.afterS} s after the last fragment, or echoed it past wsgate's own frame limit (wsgate then ended the connection).` };
+    },
+    onMessage(t, _data, binary, length) {
+      t.record({ kind: 'message', data: Buffer.alloc(0), binary });
+      const limit = t.budgets.messageLimit;
+      const what = length > limit ? `the whole message (${count(length)} bytes, past the limit of ${count(limit)})` : `a message of ${count(length)} bytes`;
+      t.setOutcome(Behavior.Failed, `The ${peer} echoed ${what}: it took a message past the limit instead of failing the connection.`);
+      t.sendClose(CloseCode.Normal);
+    },
+  });
+}
+
+async function sendLimitPlusOne(t: CaseContext, peer: Peer): Promise<void> {
+  const f = LIMIT_PLUS_ONE;
+  t.setWirelog(false, { silent: true });
+  const total = t.budgets.messageLimit + 1;
+  const fragments = Math.ceil(total / f.fragmentBytes);
+  t.killAfter(scaled(t, f.withinS));
+  let written = 0;
+  for (let i = 0; i < fragments && t.isOpen; ) {
+    for (let k = 0; k < f.batch && i < fragments; k++, i++) {
+      const length = Math.min(f.fragmentBytes, total - written);
+      t.beginFrame(i === 0 ? Opcode.Binary : Opcode.Continuation, i === fragments - 1, length)(length === f.fragmentBytes ? ZEROS : ZEROS.subarray(0, length));
+      written += length;
+    }
+    t.setOutcome(Behavior.Ok, `The ${peer} failed the connection before the message ended: wsgate had written ${count(written)} of its ${count(total)} bytes (${count(i)} fragments) when it saw the ${peer}'s refusal.`);
+    await t.flushed({ below: FLUSH_BELOW });
+  }
+  if (!t.isOpen) return;
+  // Sent before the refusal arrived (the peer reads ahead of its limit check, the kernel buffers): the close may still come.
+  t.setOutcome(Behavior.Ok, `The ${peer} failed the connection as wsgate wrote the last of its ${count(total)} bytes (${CROSSED}).`);
+  t.killAfter(scaled(t, f.afterS));
+}
+
+// ---- endless one-byte continuations ------------------------------------------------------------------
+
+const ONE = Buffer.from([0x61]);
+const TOOK_ALL = 'took them all';
+
+// RFC 6455 §5.4 lets a message have any number of fragments; §10.4 asks for limits "on frame sizes and
+// the total message size after reassembly from multiple frames". Nothing bounds the count: the
+// figure is what the peer holds per fragment, and whether it stays responsive.
+export function endlessContinuations(id: string, peer: Peer): CatalogueCase {
+  const e = ENDLESS;
+  return frameCase({
+    id,
+    description: `A binary frame without FIN holding 1 byte, then continuation frames of 1 byte each, never a final one: up to ${count(e.frames)} of them, ${count(e.batch)} at a time as the ${peer} reads them; then, if the ${peer} took them all, a close frame (1000). (RFC 6455 §5.4, §10.4; ${endlessBudget.advisory})`,
+    expectation: `The ${peer} fails the connection (any code, 1009 or 1008 expected, or a drop) before the ${count(e.frames)} frames end: OK. Taking them all and answering the close within ${e.withinS} s is NON-STRICT (it kept up, but limits neither the number of fragments nor what each costs it; ws's maxFragments refuses past 16,384). Falling behind past ${e.withinS} s, or dying, is FAILED.`,
+    budget: endlessBudget,
+    codes: [CloseCode.MessageTooBig, CloseCode.PolicyViolation],
+    maxSeconds: e.withinS + 3,
+    run: (t) => sendEndless(t, peer),
+    adjust(verdict) {
+      const judged = anyCode(verdict);
+      // wsgate closed after the last frame: the close is wsgate's, not the peer's refusal.
+      if (judged.result.includes(TOOK_ALL)) return { ...judged, behaviorClose: CloseBehavior.Ok, resultClose: 'Not judged: wsgate closed after the last frame.' };
+      return judged;
+    },
+  });
+}
+
+async function sendEndless(t: CaseContext, peer: Peer): Promise<void> {
+  const e = ENDLESS;
+  t.setWirelog(false, { silent: true });
+  t.killAfter(scaled(t, e.withinS));
+  t.beginFrame(Opcode.Binary, false, 1)(ONE);
+  let sent = 0;
+  while (sent < e.frames && t.isOpen) {
+    for (let k = 0; k < e.batch; k++) t.beginFrame(Opcode.Continuation, false, 1)(ONE);
+    sent += e.batch;
+    t.setOutcome(Behavior.Ok, `The ${peer} failed the connection after wsgate had written ${count(sent)} one-byte continuation frames.`);
+    await t.flushed({ below: FLUSH_BELOW });
+  }
+  if (!t.isOpen) return;
+  t.setOutcome(Behavior.NonStrict, `The ${peer} ${TOOK_ALL}: ${count(sent + 1)} frames of one message (${count(sent + 1)} bytes) without failing the connection, then answered wsgate's close.`);
+  t.sendClose(CloseCode.Normal);
+}
+
+// ---- random bytes after the 101 -------------------------------------------------------------------
+
+/** `length` (a multiple of 4) bytes of the PRNG's stream of 32-bit words. */
+function randomPiece(next: () => number, length: number): Buffer {
+  const out = Buffer.allocUnsafe(length);
+  for (let i = 0; i < length; i += 4) out.writeUInt32LE(next(), i);
+  return out;
+}
+
+// RFC 6455 §5.2: the RSV bits MUST be 0 unless an extension says otherwise, an unknown opcode MUST
+// fail the connection; §7.1.7: a peer that finds the data invalid fails the connection.
+export function randomBytes(id: string, peer: Peer): CatalogueCase {
+  const r = RANDOM_BYTES;
+  return frameCase({
+    id,
+    description: `After the opening handshake, bytes of a seeded PRNG (mulberry32, seed 0x${r.seed.toString(16)}; the same in both roles, where masking random bytes would change nothing): ${count(r.pieceBytes)} bytes every ${r.everyS * 1000} ms for ${r.seconds} s, or until the ${peer} ends the connection. (RFC 6455 §5.2, §7.1.7; ${randomBytesBudget.advisory})`,
+    expectation: `Random bytes soon break a rule of §5.2 (reserved bits, a reserved opcode, an unmasked or masked frame in the wrong role, a length past any limit): the ${peer} fails the connection (any close code, or a drop) within ${r.seconds} s and ${peer === 'server' ? 'still serves afterwards' : 'its process does not die'}. Still open after ${r.seconds} s of them is FAILED.`,
+    budget: randomBytesBudget,
+    codes: [CloseCode.ProtocolError],
+    maxSeconds: r.seconds + 3,
+    async run(t) {
+      t.setWirelog(false, { silent: true });
+      t.setOutcome(Behavior.Ok, `The ${peer} failed the connection on the random bytes.`);
+      t.killAfter(scaled(t, r.seconds));
+      const next = mulberry32(r.seed);
+      for (;;) {
+        t.sendRaw(randomPiece(next, r.pieceBytes));
+        await t.pause(r.everyS);
+        await t.flushed({ below: FLUSH_BELOW });
+        if (!t.isOpen) return;
+      }
+    },
+    adjust: anyCode,
+  });
+}

@@ -1,0 +1,115 @@
+/**
+ * The frame-level and permessage-deflate attacks (17.2.3-17.2.6, 17.3.x, 18.3.4-18.3.7), through the
+ * real CLI over real TCP: the bundled ws server and client refuse what they must (ws's limit of 64
+ * MiB refuses limit + 1 with 1009 before 100 MiB), take the endless one-byte continuations (they set
+ * maxFragments 0 for Autobahn's 9.x: NON-STRICT, with the figure), and survive; servers of our own,
+ * each wrong in one way, fail the case about it; undici 6.24.0 takes a message past the limit.
+ */
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { runCliWith } from '../support/cli-env.js';
+import { tempDir } from '../support/harness.js';
+
+const BROKEN = fileURLToPath(new URL('../fixtures/servers/broken-server.js', import.meta.url));
+const UNDICI = fileURLToPath(new URL('../../../test/fixtures/robustness/undici-6.24.0/', import.meta.url));
+
+interface CaseReport {
+  id: string;
+  behavior: string;
+  behaviorClose: string;
+  remoteCloseCode: number | null;
+  result: string;
+}
+
+/** Runs the CLI, then reads every per-case report of its outdir, by id. */
+async function run(args: string[]): Promise<{ code: number | null; out: string; cases: Map<string, CaseReport> }> {
+  const outdir = path.join(await tempDir(), 'out');
+  const res = await runCliWith(['run', '--robustness', '--outdir', outdir, ...args], { timeoutMs: 120_000 });
+  const out = res.stdout + res.stderr;
+  assert.ok(res.code === 0 || res.code === 1, out);
+  const cases = new Map<string, CaseReport>();
+  for (const f of (await readdir(outdir)).filter((n) => /_case_[\d_]+\.json$/.test(n))) {
+    const report = JSON.parse(await readFile(path.join(outdir, f), 'utf8')) as CaseReport;
+    cases.set(report.id, report);
+  }
+  return { code: res.code, out, cases };
+}
+
+function verdicts(cases: Map<string, CaseReport>): string[] {
+  return [...cases.values()].sort((a, b) => a.id.localeCompare(b.id, 'en', { numeric: true })).map((c) => `${c.id} ${c.behavior}`);
+}
+
+test('the bundled ws server: refuses at the header, at its 64 MiB limit, on random bytes and on the bomb; takes the endless continuations (NON-STRICT); declines or refuses odd window bits', async () => {
+  const r = await run(['--role', 'server', '--cases', '17.2.3', '17.2.4', '17.2.5', '17.2.6', '17.3.*']);
+  assert.equal(r.code, 0, r.out);
+  assert.deepEqual(verdicts(r.cases), [
+    '17.2.3 OK', '17.2.4 OK', '17.2.5 NON-STRICT', '17.2.6 OK',
+    '17.3.1 OK', '17.3.2 OK', '17.3.3 OK', '17.3.4 OK', '17.3.5 OK', '17.3.6 OK', '17.3.7 OK', '17.3.8 OK',
+  ]);
+  const get = (id: string): CaseReport => r.cases.get(id) as CaseReport;
+  assert.equal(get('17.2.3').remoteCloseCode, 1002);
+  // ws's maxPayload (64 MiB here) is below the default budget of 100 MiB: it refuses earlier, with 1009.
+  assert.equal(get('17.2.4').remoteCloseCode, 1009);
+  // What wsgate had written when it saw the refusal: past the 64 MiB the server took (it reads on after refusing), or all of it.
+  const written = /wsgate had written ([\d,]+) of its 104,857,601 bytes/.exec(get('17.2.4').result)?.[1];
+  if (written === undefined) assert.match(get('17.2.4').result, /failed the connection as wsgate wrote the last of its 104,857,601 bytes/);
+  else assert.ok(Number(written.replace(/,/g, '')) >= 64 * 1024 * 1024, get('17.2.4').result);
+  assert.match(get('17.2.5').result, /took them all: 1,048,577 frames of one message .* then answered wsgate's close/);
+  assert.match(get('17.2.6').result, /failed the connection on the random bytes/);
+  for (const id of ['17.3.1', '17.3.2']) assert.equal(get(id).remoteCloseCode, 1009, get(id).result);
+  // 7 and 16 are out of range: ws refuses the handshake; 8 it accepts and inflates.
+  assert.match(get('17.3.3').result, /refused the handshake \(HTTP 400\)/);
+  assert.match(get('17.3.4').result, /accepted the offer and echoed the message/);
+  for (const c of r.cases.values()) assert.match(c.result, /Afterwards a normal case on a fresh connection passed \(echoed\), and the server process is alive/, c.id);
+});
+
+test('a server with no message limit takes limit + 1 (here --budget message=8 MiB): 17.2.4 FAILED with what it echoed', async () => {
+  const r = await run(['--server', `'${process.execPath}' '${BROKEN}' no-size-limit {port}`, '--cases', '17.2.4', '--budget', 'message=8388608']);
+  assert.equal(r.code, 1, r.out);
+  const c = r.cases.get('17.2.4');
+  assert.equal(c?.behavior, 'FAILED', r.out);
+  assert.match(c?.result ?? '', /echoed the whole message \(8,388,609 bytes, past the limit of 8,388,608\)/);
+});
+
+test('a server that inflates without a limit answers the bomb instead of refusing it: 17.3.2 FAILED', async () => {
+  const r = await run(['--server', `'${process.execPath}' '${BROKEN}' unbounded-inflate {port}`, '--cases', '17.3.2']);
+  assert.equal(r.code, 1, r.out);
+  assert.equal(r.cases.get('17.3.2')?.behavior, 'FAILED', r.out);
+  assert.match(r.cases.get('17.3.2')?.result ?? '', /answered the bomb with a message \(\d+ bytes\) instead of failing the connection/);
+});
+
+test('the bundled ws client: 18.3.4 to 18.3.7 as the ws server did', async () => {
+  const r = await run(['--url', 'ws://127.0.0.1:0', '--cases', '18.3.4', '18.3.5', '18.3.6', '18.3.7']);
+  assert.equal(r.code, 0, r.out);
+  assert.deepEqual(verdicts(r.cases), ['18.3.4 OK', '18.3.5 OK', '18.3.6 NON-STRICT', '18.3.7 OK']);
+  assert.equal(r.cases.get('18.3.5')?.remoteCloseCode, 1009);
+  assert.match(r.cases.get('18.3.6')?.result ?? '', /took them all: 1,048,577 frames/);
+});
+
+test('undici 6.24.0 has no message limit at 100 MiB: 18.3.5 FAILED; it refuses the reserved opcode and the random bytes', { skip: existsSync(path.join(UNDICI, 'node_modules', 'undici', 'package.json')) ? false : 'undici 6.24.0 is not installed (.ci/install-robustness-peers.sh)' }, async () => {
+  const r = await run(['--url', 'ws://127.0.0.1:0', '--client', `'${process.execPath}' '${path.join(UNDICI, 'client.mjs')}' {url}`, '--cases', '18.3.4', '18.3.5', '18.3.7']);
+  assert.equal(r.code, 1, r.out);
+  assert.deepEqual(verdicts(r.cases), ['18.3.4 OK', '18.3.5 FAILED', '18.3.7 OK']);
+  assert.match(r.cases.get('18.3.5')?.result ?? '', /took the whole message \(limit \+ 1 bytes\) without failing the connection: .*wsgate had written 104,9[\d,]+ bytes while it was open/);
+});
+
+test('a raw server that never checks a frame (it waits for any declared length): 17.2.3 and 17.2.6 FAILED, not refused in time', async () => {
+  // --budget time=0.3: 600 ms to refuse the header, 3 s of random bytes; this server never refuses at all.
+  const r = await run(['--server', `'${process.execPath}' '${BROKEN}' accepts-unmasked {port}`, '--cases', '17.2.3', '17.2.6', '--budget', 'time=0.3']);
+  assert.equal(r.code, 1, r.out);
+  assert.deepEqual(verdicts(r.cases), ['17.2.3 FAILED', '17.2.6 FAILED']);
+  assert.match(r.cases.get('17.2.3')?.result ?? '', /Over budget: the peer had not ended the connection 600 ms after the attack began/);
+  assert.match(r.cases.get('17.2.6')?.result ?? '', /Over budget: the peer had not ended the connection 3,000 ms after the attack began/);
+});
+
+test('a server whose reassembly copies the message for each fragment falls behind on endless one-byte continuations: 17.2.5 FAILED, over budget', async () => {
+  // --budget time=0.2: 6 s for the 1,048,576 frames the bundled ws server takes in about 2 s.
+  const r = await run(['--server', `'${process.execPath}' '${BROKEN}' concat-fragments {port}`, '--cases', '17.2.5', '--budget', 'time=0.2']);
+  assert.equal(r.code, 1, r.out);
+  assert.equal(r.cases.get('17.2.5')?.behavior, 'FAILED', r.out);
+  assert.match(r.cases.get('17.2.5')?.result ?? '', /Over budget: the peer had not ended the connection 6,000 ms after the attack began/);
+});
