@@ -27,7 +27,6 @@ function release(name: string): string {
   return `'${process.execPath}' '${path.join(dir, 'server.cjs')}' {port}`;
 }
 
-/** Group 17's ids, in order. */
 
 interface Run {
   code: number | null;

@@ -211,7 +211,7 @@ var require_limiter = __commonJS({
 var require_permessage_deflate = __commonJS({
   "node_modules/ws/lib/permessage-deflate.js"(exports, module) {
     "use strict";
-    var zlib4 = __require("zlib");
+    var zlib5 = __require("zlib");
     var bufferUtil2 = require_buffer_util();
     var Limiter = require_limiter();
     var { kStatusCode } = require_constants();
@@ -478,8 +478,8 @@ var require_permessage_deflate = __commonJS({
         const endpoint = this._isServer ? "client" : "server";
         if (!this._inflate) {
           const key = `${endpoint}_max_window_bits`;
-          const windowBits = typeof this.params[key] !== "number" ? zlib4.Z_DEFAULT_WINDOWBITS : this.params[key];
-          this._inflate = zlib4.createInflateRaw({
+          const windowBits = typeof this.params[key] !== "number" ? zlib5.Z_DEFAULT_WINDOWBITS : this.params[key];
+          this._inflate = zlib5.createInflateRaw({
             ...this._options.zlibInflateOptions,
             windowBits
           });
@@ -529,8 +529,8 @@ var require_permessage_deflate = __commonJS({
         const endpoint = this._isServer ? "server" : "client";
         if (!this._deflate) {
           const key = `${endpoint}_max_window_bits`;
-          const windowBits = typeof this.params[key] !== "number" ? zlib4.Z_DEFAULT_WINDOWBITS : this.params[key];
-          this._deflate = zlib4.createDeflateRaw({
+          const windowBits = typeof this.params[key] !== "number" ? zlib5.Z_DEFAULT_WINDOWBITS : this.params[key];
+          this._deflate = zlib5.createDeflateRaw({
             ...this._options.zlibDeflateOptions,
             windowBits
           });
@@ -540,7 +540,7 @@ var require_permessage_deflate = __commonJS({
         }
         this._deflate[kCallback] = callback;
         this._deflate.write(data);
-        this._deflate.flush(zlib4.Z_SYNC_FLUSH, () => {
+        this._deflate.flush(zlib5.Z_SYNC_FLUSH, () => {
           if (!this._deflate) {
             return;
           }
@@ -2303,7 +2303,7 @@ var require_websocket = __commonJS({
     var net = __require("net");
     var querystring = __require("querystring");
     var tls = __require("tls");
-    var { randomBytes, createHash: createHash3 } = __require("crypto");
+    var { randomBytes: randomBytes2, createHash: createHash3 } = __require("crypto");
     var { Duplex, Readable } = __require("stream");
     var { URL: URL2 } = __require("url");
     var PerMessageDeflate3 = require_permessage_deflate();
@@ -2857,7 +2857,7 @@ var require_websocket = __commonJS({
         }
       }
       const defaultPort = isSecure ? 443 : 80;
-      const key = randomBytes(16).toString("base64");
+      const key = randomBytes2(16).toString("base64");
       const request = isSecure ? https.request : http.request;
       const protocolSet = /* @__PURE__ */ new Set();
       let perMessageDeflate;
@@ -3884,15 +3884,16 @@ var init_categories = __esm({
       "15.2": "permessage-deflate offers the server must decline",
       "15.3": "Frames the server must refuse",
       "17.1": "Opening handshake: header values, lines and names, floods and slow requests that broke servers",
-      "17.2": "Frame headers: lengths a server must refuse at the header",
+      "17.2": "Frames: lengths refused at the header, limit + 1 in fragments, endless continuations, random bytes",
+      "17.3": "permessage-deflate: a decompression bomb, window bits out of range in the offer",
       "17.4": "Back-pressure and closing: a ping flood unread, a slow reader of a large echo, an unanswered close, a connection never closed",
       "16.1": "Server under test: SETTINGS, extended CONNECT, stream ends, several streams, flow control, PING (RFC 8441)",
       "16.2": "Client under test: extended CONNECT, 2xx without Sec-WebSocket-Accept, stream ends, flow control, PING (RFC 8441)",
       "18.1": "permessage-deflate window bits out of range, then a compressed frame (undici CVE-2026-2229)",
       "18.2": "Decompression bombs: 1 GiB of zeros from about 1 MB (undici CVE-2026-1526, websockets CVE-2018-1000518)",
-      "18.5": "Back-pressure and closing: a ping flood unread, a slow reader of a large echo, an unanswered close, a connection never closed",
-      "18.3": "Frame lengths: top bit set, past 4 GiB, 1 GiB declared and trickled (undici CVE-2026-1528, gorilla CVE-2020-27813)",
+      "18.3": "Frames: lengths refused at the header (undici CVE-2026-1528, gorilla CVE-2020-27813), limit + 1 in fragments, endless continuations, random bytes",
       "18.4": "Opening handshake: a 101 with 10,000 lines, an 8 MiB header, one byte per packet, trickled, prototype extension names",
+      "18.5": "Back-pressure and closing: a ping flood unread, a slow reader of a large echo, an unanswered close, a connection never closed",
       "1.1": "Text Messages",
       "1.2": "Binary Messages",
       "4.1": "Non-control Opcodes",
@@ -7350,7 +7351,7 @@ async function writeWhileTaken(t, plan, write, taken) {
   let sofar = 0;
   while (sofar < plan.total && t.isOpen && performance.now() < (plan.deadline ?? Infinity)) {
     const n = write();
-    if (!await t.flushed(plan.stalledAfterS)) return { taken: sofar, stalled: t.isOpen };
+    if (!await t.flushed({ within: plan.stalledAfterS })) return { taken: sofar, stalled: t.isOpen };
     sofar += n;
     taken(sofar);
   }
@@ -7976,6 +7977,409 @@ var init_s17_robustness_floods = __esm({
   }
 });
 
+// src/protocol/deflate/bomb.ts
+import zlib2 from "node:zlib";
+function bombPiece() {
+  piece ??= zlib2.deflateRawSync(Buffer.alloc(BOMB_PIECE_INFLATED), { level: 9, windowBits: 9, memLevel: 9, finishFlush: zlib2.constants.Z_FULL_FLUSH });
+  return piece;
+}
+function bombLength(pieces) {
+  return pieces * bombPiece().length - SYNC_TAIL.length;
+}
+function bombPieceAt(i, pieces) {
+  const p = bombPiece();
+  return i === pieces - 1 ? p.subarray(0, p.length - SYNC_TAIL.length) : p;
+}
+var BOMB_PIECE_INFLATED, SYNC_TAIL, piece;
+var init_bomb = __esm({
+  "src/protocol/deflate/bomb.ts"() {
+    "use strict";
+    BOMB_PIECE_INFLATED = 4 * 1024 * 1024;
+    SYNC_TAIL = Buffer.from([0, 0, 255, 255]);
+    piece = null;
+  }
+});
+
+// src/cases/data/attacks-frames.ts
+var FrameAdvisory, REFUSE_AT_HEADER_S, RESERVED_GIB, LIMIT_PLUS_ONE, ENDLESS, RANDOM_BYTES, OFFER_WINDOW_BITS, reservedGiBBudget, limitPlusOneBudget, endlessBudget, randomBytesBudget, windowBitsOfferBudget;
+var init_attacks_frames = __esm({
+  "src/cases/data/attacks-frames.ts"() {
+    "use strict";
+    FrameAdvisory = {
+      reservedOpcode: "Java-WebSocket#1507 (the declared length allocated from the header, before a byte of payload), here behind a reserved opcode, which RFC 6455 \xA75.2 makes a reason to fail on its own",
+      limitPlusOne: 'ws#2331 and ws#2332: a message cut into many small fragments cost its receiver far more memory than the message limit it was checked against; RFC 6455 \xA710.4 asks for a limit "after reassembly from multiple frames"',
+      endless: "Netty CVE-2014-0193: a text frame followed by an endless series of continuation frames grew the aggregator without bound (fixed in 3.9.1 and 4.0.19); ws#2331 and ws#2332: per-fragment overhead",
+      randomBytes: "no single advisory: frame parsers that crashed or hung on malformed input (CVE-2020-27813, undici CVE-2026-1528) are the class; RFC 6455 \xA77.1.7 asks a peer to fail the connection on invalid data",
+      bomb: "Python websockets CVE-2018-1000518 (a server inflated a compressed message without limit), undici CVE-2026-1526 (the same in a client)",
+      windowBits: "RFC 7692 \xA77.1.2: window bits are 8 to 15; a value passed on to zlib unchecked throws (undici CVE-2026-2229 died of it as a client); 15.2.2 checks the decline, this the survival"
+    };
+    REFUSE_AT_HEADER_S = 2;
+    RESERVED_GIB = {
+      opcode: 3,
+      declared: 1024 * 1024 * 1024,
+      /** Bytes per write, one write every `everyS` seconds, while the connection is open. */
+      pieceBytes: 1024,
+      everyS: 0.1
+    };
+    LIMIT_PLUS_ONE = {
+      fragmentBytes: 4096,
+      /** Fragments per batch: 256 KiB, then wsgate waits until its socket has taken them. */
+      batch: 64,
+      /** The peer has this long to refuse (or wsgate to send it all and see it taken), in seconds. */
+      withinS: 30,
+      /** After the last fragment, how long wsgate waits for an echo or a refusal, in seconds. */
+      afterS: 5
+    };
+    ENDLESS = {
+      frames: 1024 * 1024,
+      /** Frames per batch, then wsgate waits until its socket has taken them. */
+      batch: 16 * 1024,
+      withinS: 30
+    };
+    RANDOM_BYTES = {
+      seed: 25119326,
+      seconds: 10,
+      pieceBytes: 64 * 1024,
+      everyS: 0.1
+    };
+    OFFER_WINDOW_BITS = [
+      { param: "server_max_window_bits", bits: 7 },
+      { param: "server_max_window_bits", bits: 8 },
+      { param: "server_max_window_bits", bits: 16 },
+      { param: "client_max_window_bits", bits: 7 },
+      { param: "client_max_window_bits", bits: 8 },
+      { param: "client_max_window_bits", bits: 16 }
+    ];
+    reservedGiBBudget = { advisory: FrameAdvisory.reservedOpcode, closeWithinMs: REFUSE_AT_HEADER_S * 1e3 };
+    limitPlusOneBudget = { advisory: FrameAdvisory.limitPlusOne, closeWithinMs: LIMIT_PLUS_ONE.withinS * 1e3 };
+    endlessBudget = { advisory: FrameAdvisory.endless, closeWithinMs: ENDLESS.withinS * 1e3 };
+    randomBytesBudget = { advisory: FrameAdvisory.randomBytes, closeWithinMs: RANDOM_BYTES.seconds * 1e3 };
+    windowBitsOfferBudget = { advisory: FrameAdvisory.windowBits, closeWithinMs: 4e3 };
+  }
+});
+
+// src/cases/attack-frames.ts
+function anyCode(verdict3) {
+  if (verdict3.behaviorClose !== CloseBehavior.WrongCode) return verdict3;
+  return { ...verdict3, behaviorClose: CloseBehavior.Ok, resultClose: "The peer failed the connection (any close code, or a drop, passes this case)." };
+}
+function frameCase(spec) {
+  const { budget, codes, maxSeconds, ...rest } = spec;
+  return defineCase({
+    expect: {},
+    close: failedByPeer(codes),
+    suppressClose: true,
+    attackBudget: budget,
+    schedule: { maxSeconds, runsAlone: true, cost: 1 },
+    ...rest
+  });
+}
+function scaled(t, seconds2) {
+  return seconds2 * t.budgets.timeScale;
+}
+function reservedOpcodeGiB(id, peer) {
+  return frameCase({
+    id,
+    description: `A frame with the reserved opcode 0x3 (FIN set) whose header declares 1 GiB (127, then 00 00 00 00 40 00 00 00), then its payload trickled: ${RESERVED_GIB.pieceBytes} bytes every ${RESERVED_GIB.everyS * 1e3} ms while the connection is open. (RFC 6455 \xA75.2, \xA710.4; ${reservedGiBBudget.advisory})`,
+    expectation: `RFC 6455 \xA75.2: an unknown opcode MUST fail the connection: the ${peer} refuses the frame at its header (1002, or 1009, or a drop) within ${REFUSE_AT_HEADER_S} s, not after reading the payload; ${peer === "server" ? "afterwards it still serves" : "its process does not die"}.`,
+    budget: reservedGiBBudget,
+    codes: [CloseCode.ProtocolError, CloseCode.MessageTooBig],
+    maxSeconds: REFUSE_AT_HEADER_S + 3,
+    async run(t) {
+      t.setOutcome(Behavior.Ok, `The ${peer} failed the connection on the frame header.`);
+      const write = t.beginFrame(RESERVED_GIB.opcode, true, RESERVED_GIB.declared);
+      t.killAfter(scaled(t, REFUSE_AT_HEADER_S));
+      const piece2 = Buffer.alloc(RESERVED_GIB.pieceBytes);
+      while (t.isOpen) {
+        await t.pause(RESERVED_GIB.everyS);
+        write(piece2);
+      }
+    }
+  });
+}
+function limitPlusOne(id, peer) {
+  const f = LIMIT_PLUS_ONE;
+  return frameCase({
+    id,
+    description: `A binary message of the message limit plus one byte (the run's \`message\` budget, 100 MiB + 1 by default: ws's maxPayload), in fragments of ${count2(f.fragmentBytes)} bytes, generated ${f.batch} fragments at a time as the ${peer} reads them (wsgate never holds the message). (RFC 6455 \xA710.4, \xA77.4.1; ${limitPlusOneBudget.advisory})`,
+    expectation: `RFC 6455 \xA710.4: a ${peer} with a message limit fails the connection (1009, or 1008 for a limit on fragments, or a drop) once the message passes it, within ${f.withinS} s, having taken at most its limit; a lower limit refuses earlier, which passes. Taking the whole message (echoing limit + 1 bytes, or nothing to say against it) is FAILED.`,
+    budget: limitPlusOneBudget,
+    codes: TOO_BIG,
+    maxSeconds: f.withinS + 3,
+    messageLengthOnly: true,
+    run: (t) => sendLimitPlusOne(t, peer),
+    adjust(verdict3) {
+      if (!verdict3.result.includes(CROSSED) || verdict3.behaviorClose !== CloseBehavior.Failed) return verdict3;
+      return { ...verdict3, behavior: Behavior.Failed, result: `The ${peer} took the whole message (limit + 1 bytes) without failing the connection: it said nothing for ${f.afterS} s after the last fragment, or echoed it past wsgate's own frame limit (wsgate then ended the connection).` };
+    },
+    onMessage(t, _data, binary, length) {
+      t.record({ kind: "message", data: Buffer.alloc(0), binary });
+      const limit = t.budgets.messageLimit;
+      const what = length > limit ? `the whole message (${count2(length)} bytes, past the limit of ${count2(limit)})` : `a message of ${count2(length)} bytes`;
+      t.setOutcome(Behavior.Failed, `The ${peer} echoed ${what}: it took a message past the limit instead of failing the connection.`);
+      t.sendClose(CloseCode.Normal);
+    }
+  });
+}
+async function sendLimitPlusOne(t, peer) {
+  const f = LIMIT_PLUS_ONE;
+  t.setWirelog(false, { silent: true });
+  const total = t.budgets.messageLimit + 1;
+  const fragments = Math.ceil(total / f.fragmentBytes);
+  t.killAfter(scaled(t, f.withinS));
+  let written = 0;
+  for (let i = 0; i < fragments && t.isOpen; ) {
+    for (let k = 0; k < f.batch && i < fragments; k++, i++) {
+      const length = Math.min(f.fragmentBytes, total - written);
+      t.beginFrame(i === 0 ? Opcode.Binary : Opcode.Continuation, i === fragments - 1, length)(length === f.fragmentBytes ? ZEROS : ZEROS.subarray(0, length));
+      written += length;
+    }
+    t.setOutcome(Behavior.Ok, `The ${peer} failed the connection before the message ended: wsgate had written ${count2(written)} of its ${count2(total)} bytes (${count2(i)} fragments) when it saw the ${peer}'s refusal.`);
+    await t.flushed({ below: FLUSH_BELOW });
+  }
+  if (!t.isOpen) return;
+  t.setOutcome(Behavior.Ok, `The ${peer} failed the connection as wsgate wrote the last of its ${count2(total)} bytes (${CROSSED}).`);
+  t.killAfter(scaled(t, f.afterS));
+}
+function endlessContinuations(id, peer) {
+  const e = ENDLESS;
+  return frameCase({
+    id,
+    description: `A binary frame without FIN holding 1 byte, then continuation frames of 1 byte each, never a final one: up to ${count2(e.frames)} of them, ${count2(e.batch)} at a time as the ${peer} reads them; then, if the ${peer} took them all, a close frame (1000). (RFC 6455 \xA75.4, \xA710.4; ${endlessBudget.advisory})`,
+    expectation: `The ${peer} fails the connection (any code, 1009 or 1008 expected, or a drop) before the ${count2(e.frames)} frames end: OK. Taking them all and answering the close within ${e.withinS} s is NON-STRICT (it kept up, but limits neither the number of fragments nor what each costs it; ws's maxFragments refuses past 16,384). Falling behind past ${e.withinS} s, or dying, is FAILED.`,
+    budget: endlessBudget,
+    codes: [CloseCode.MessageTooBig, CloseCode.PolicyViolation],
+    maxSeconds: e.withinS + 3,
+    run: (t) => sendEndless(t, peer),
+    adjust(verdict3) {
+      const judged2 = anyCode(verdict3);
+      if (judged2.result.includes(TOOK_ALL)) return { ...judged2, behaviorClose: CloseBehavior.Ok, resultClose: "Not judged: wsgate closed after the last frame." };
+      return judged2;
+    }
+  });
+}
+async function sendEndless(t, peer) {
+  const e = ENDLESS;
+  t.setWirelog(false, { silent: true });
+  t.killAfter(scaled(t, e.withinS));
+  t.beginFrame(Opcode.Binary, false, 1)(ONE);
+  let sent = 0;
+  while (sent < e.frames && t.isOpen) {
+    for (let k = 0; k < e.batch; k++) t.beginFrame(Opcode.Continuation, false, 1)(ONE);
+    sent += e.batch;
+    t.setOutcome(Behavior.Ok, `The ${peer} failed the connection after wsgate had written ${count2(sent)} one-byte continuation frames.`);
+    await t.flushed({ below: FLUSH_BELOW });
+  }
+  if (!t.isOpen) return;
+  t.setOutcome(Behavior.NonStrict, `The ${peer} ${TOOK_ALL}: ${count2(sent + 1)} frames of one message (${count2(sent + 1)} bytes) without failing the connection, then answered wsgate's close.`);
+  t.sendClose(CloseCode.Normal);
+}
+function randomPiece(next, length) {
+  const out = Buffer.allocUnsafe(length);
+  for (let i = 0; i < length; i += 4) out.writeUInt32LE(next(), i);
+  return out;
+}
+function randomBytes(id, peer) {
+  const r = RANDOM_BYTES;
+  return frameCase({
+    id,
+    description: `After the opening handshake, bytes of a seeded PRNG (mulberry32, seed 0x${r.seed.toString(16)}; the same in both roles, where masking random bytes would change nothing): ${count2(r.pieceBytes)} bytes every ${r.everyS * 1e3} ms for ${r.seconds} s, or until the ${peer} ends the connection. (RFC 6455 \xA75.2, \xA77.1.7; ${randomBytesBudget.advisory})`,
+    expectation: `Random bytes soon break a rule of \xA75.2 (reserved bits, a reserved opcode, an unmasked or masked frame in the wrong role, a length past any limit): the ${peer} fails the connection (any close code, or a drop) within ${r.seconds} s and ${peer === "server" ? "still serves afterwards" : "its process does not die"}. Still open after ${r.seconds} s of them is FAILED.`,
+    budget: randomBytesBudget,
+    codes: [CloseCode.ProtocolError],
+    maxSeconds: r.seconds + 3,
+    async run(t) {
+      t.setWirelog(false, { silent: true });
+      t.setOutcome(Behavior.Ok, `The ${peer} failed the connection on the random bytes.`);
+      t.killAfter(scaled(t, r.seconds));
+      const next = mulberry32(r.seed);
+      for (; ; ) {
+        t.sendRaw(randomPiece(next, r.pieceBytes));
+        await t.pause(r.everyS);
+        await t.flushed({ below: FLUSH_BELOW });
+        if (!t.isOpen) return;
+      }
+    },
+    adjust: anyCode
+  });
+}
+var TOO_BIG, FLUSH_BELOW, ZEROS, CROSSED, ONE, TOOK_ALL;
+var init_attack_frames = __esm({
+  "src/cases/attack-frames.ts"() {
+    "use strict";
+    init_constants();
+    init_verdicts();
+    init_attack_judges();
+    init_attacks_frames();
+    init_deflate_corpus();
+    init_define();
+    TOO_BIG = [CloseCode.MessageTooBig, CloseCode.PolicyViolation];
+    FLUSH_BELOW = 256 * 1024;
+    ZEROS = Buffer.alloc(LIMIT_PLUS_ONE.fragmentBytes);
+    CROSSED = "its refusal and the last fragments crossed";
+    ONE = Buffer.from([97]);
+    TOOK_ALL = "took them all";
+  }
+});
+
+// src/cases/data/attacks-client.ts
+var ClientAdvisory, REFUSE_WITHIN_S, WINDOW_BITS_ROWS, windowBitsBudget, BOMB, bombBudget, TRICKLE, length64Budget, declaredGiBBudget;
+var init_attacks_client = __esm({
+  "src/cases/data/attacks-client.ts"() {
+    "use strict";
+    ClientAdvisory = {
+      windowBits: "undici CVE-2026-2229: an out-of-range server_max_window_bits passed the digits-only check, and the first compressed frame made createInflateRaw throw an uncaught RangeError that ended the process (fixed in 6.24.0 and 7.24.0)",
+      bomb: "undici CVE-2026-1526 (GHSA-vrm6-8vpv-qv8q): permessage-deflate inflated without bound (fixed in 6.24.0 and 7.24.0: a 4 MB limit); Python websockets CVE-2018-1000518",
+      length64: "undici CVE-2026-1528: a 64-bit frame length overflowed the parser and crashed the client (fixed in 6.24.0 and 7.24.0); gorilla/websocket CVE-2020-27813: a length past the read limit",
+      declaredGiB: "Java-WebSocket#1507: a 14-byte header made the peer allocate the declared length up front; a client must refuse a length past its limit at the header"
+    };
+    REFUSE_WITHIN_S = 2;
+    WINDOW_BITS_ROWS = [
+      { param: "server_max_window_bits", bits: 7 },
+      { param: "server_max_window_bits", bits: 8 },
+      { param: "server_max_window_bits", bits: 16 },
+      { param: "client_max_window_bits", bits: 7 },
+      { param: "client_max_window_bits", bits: 8 },
+      { param: "client_max_window_bits", bits: 16 }
+    ];
+    windowBitsBudget = { advisory: ClientAdvisory.windowBits, closeWithinMs: REFUSE_WITHIN_S * 1e3 };
+    BOMB = {
+      /** 1 GiB of zeros: 256 pieces of 4 MiB (about 1 MB on the wire). */
+      pieces: 256,
+      /** Pieces per TCP write (each write after the previous one was flushed): 64 MiB inflated each. */
+      piecesPerWrite: 16,
+      /** A client with a message limit refuses after inflating at most that much: seconds, not minutes. */
+      refuseWithinS: 10
+    };
+    bombBudget = { advisory: ClientAdvisory.bomb, closeWithinMs: BOMB.refuseWithinS * 1e3 };
+    TRICKLE = {
+      /** Bytes per write, one write every `everyS` seconds. */
+      bytes: 1024,
+      everyS: 0.1
+    };
+    length64Budget = { advisory: ClientAdvisory.length64, closeWithinMs: REFUSE_WITHIN_S * 1e3 };
+    declaredGiBBudget = { advisory: ClientAdvisory.declaredGiB, closeWithinMs: REFUSE_WITHIN_S * 1e3 };
+  }
+});
+
+// src/cases/s17-robustness-frames.ts
+import zlib3 from "node:zlib";
+function sendBomb(t, piecesPerFrame) {
+  const frames = BOMB.pieces / piecesPerFrame;
+  for (let f = 0; f < frames; f++) {
+    const payload2 = Buffer.concat(Array.from({ length: piecesPerFrame }, (_, k) => bombPieceAt(f * piecesPerFrame + k, BOMB.pieces)));
+    t.sendFrame({ opcode: f === 0 ? Opcode.Binary : Opcode.Continuation, fin: f === frames - 1, rsv: f === 0 ? RSV12 : 0, payload: payload2, sync: true });
+  }
+}
+function bombCase(id, fragmented) {
+  const perFrame = fragmented ? BOMB.piecesPerWrite : BOMB.pieces;
+  const how = fragmented ? `in ${BOMB.pieces / perFrame} fragments (a binary frame with RSV1, then continuations), each inflating to 64 MiB` : "in one binary frame with RSV1";
+  return defineCase({
+    id,
+    description: `wsgate offers permessage-deflate; once the server accepted it, a compressed message of about 1 MB that inflates to 1 GiB of zeros, ${how}, made from one small compressed piece repeated. (RFC 6455 \xA710.4, RFC 7692 \xA78.1; ${serverBombBudget.advisory})`,
+    expectation: `A server with a message limit fails the connection past it (1009, or a drop) within ${BOMB.refuseWithinS} s, with bounded memory, and echoes nothing; afterwards it still serves. Inflating the whole gigabyte (an echo, or no refusal in time) is FAILED. A server that declines permessage-deflate: UNIMPLEMENTED.`,
+    expect: {},
+    close: failedByPeer([CloseCode.MessageTooBig]),
+    suppressClose: true,
+    attackBudget: serverBombBudget,
+    messageLengthOnly: true,
+    deflateOffers: [{ requestNoContextTakeover: false, requestMaxWindowBits: 0 }],
+    schedule: { maxSeconds: BOMB.refuseWithinS + 3, runsAlone: true, cost: 1 },
+    run(t) {
+      if (!t.deflateActive) {
+        t.setOutcome(Behavior.Unimplemented, "The server declined permessage-deflate: there is nothing to inflate.");
+        t.sendClose(CloseCode.Normal);
+        return;
+      }
+      t.setWirelog(false, { silent: true });
+      t.setOutcome(Behavior.Ok, "The server ended the connection without echoing the message.");
+      sendBomb(t, perFrame);
+      t.killAfter(BOMB.refuseWithinS * t.budgets.timeScale);
+    },
+    onMessage(t, _data, binary, length) {
+      t.record({ kind: "message", data: Buffer.alloc(0), binary });
+      t.setOutcome(Behavior.Failed, `The server answered the bomb with a message (${length.toLocaleString("en-US")} bytes) instead of failing the connection: it inflated it.`);
+      t.sendClose(CloseCode.Normal);
+    }
+  });
+}
+function statusOf3(httpResponse) {
+  const m = /^HTTP\/\d\.\d (\d{3})/.exec(httpResponse ?? "");
+  return m === null ? null : Number(m[1]);
+}
+function windowBitsOffer(id, param, bits) {
+  const valid = bits >= 8 && bits <= 15;
+  const offer = `permessage-deflate; ${param}=${bits}`;
+  return defineCase({
+    id,
+    description: `An upgrade request offering "${offer}", then a text message ("${PROBE2}"), compressed (DEFLATE literals) when the server accepted permessage-deflate. (RFC 7692 \xA77, \xA77.1.2; ${windowBitsOfferBudget.advisory})`,
+    expectation: `${valid ? "8 is valid: the server accepts or declines the offer" : `${bits} is out of range (8 to 15): the server MUST decline the offer (a 101 without permessage-deflate), or refuses the handshake`}; either way it echoes the message it then gets and keeps serving. Accepting an invalid value is FAILED; so is dying.`,
+    expect: {},
+    close: failedByPeer([CloseCode.Normal]),
+    attackBudget: windowBitsOfferBudget,
+    schedule: { maxSeconds: 5 },
+    upgradeRequest: (normal) => requestWithOffer(normal, offer),
+    run(t) {
+      if (t.deflateActive) t.sendFrame({ opcode: Opcode.Text, rsv: RSV12, payload: COMPRESSED_PROBE });
+      else t.sendMessage(PROBE2);
+      t.setOutcome(Behavior.Failed, `The server ${t.deflateActive ? "accepted the offer" : "declined the offer"} but did not echo the message.`);
+      t.killAfter(3 * t.budgets.timeScale);
+    },
+    onMessage(t, data, binary) {
+      const echoed = !binary && data.toString("utf8") === PROBE2;
+      const took = t.deflateActive ? "accepted the offer" : "declined the offer";
+      if (!echoed) t.setOutcome(Behavior.Failed, `The server ${took}, then echoed something else (${data.length} bytes).`);
+      else if (t.deflateActive && !valid) t.setOutcome(Behavior.Failed, `The server accepted an offer with ${param}=${bits} (out of range) and inflated the message.`);
+      else t.setOutcome(Behavior.Ok, `The server ${took} and echoed the message.`);
+      t.sendClose(CloseCode.Normal);
+    },
+    adjust(verdict3, facts) {
+      const status = statusOf3(facts.httpResponse);
+      if (status === null) return settled(Behavior.Ok, "The server closed the connection without an answer (it refused the handshake).");
+      if (status !== 101) return settled(Behavior.Ok, `The server refused the handshake (HTTP ${status}).`);
+      if (!facts.connectionWasOpen) return settled(Behavior.Failed, `The server accepted the offer with an answer no client can take: ${(facts.httpResponse ?? "").split("\r\n").find((l) => /^sec-websocket-extensions:/i.test(l)) ?? "(no extension line)"}.`);
+      return { ...verdict3, behaviorClose: CloseBehavior.Ok, resultClose: "Not judged: wsgate closes once the message is echoed (or the wait ran out)." };
+    }
+  });
+}
+function requestWithOffer(normal, offer) {
+  const lines = [`GET ${normal.target} HTTP/1.1`, `Host: ${normal.host}`, "Upgrade: websocket", "Connection: Upgrade", `Sec-WebSocket-Key: ${normal.key}`, "Sec-WebSocket-Version: 13", `Sec-WebSocket-Extensions: ${offer}`];
+  for (const [n, v] of normal.headers ?? []) lines.push(`${n}: ${v}`);
+  return `${lines.join("\r\n")}\r
+\r
+`;
+}
+var RSV12, serverBombBudget, PROBE2, COMPRESSED_PROBE, settled, frameServerCases;
+var init_s17_robustness_frames = __esm({
+  "src/cases/s17-robustness-frames.ts"() {
+    "use strict";
+    init_constants();
+    init_bomb();
+    init_verdicts();
+    init_attack_frames();
+    init_attacks_client();
+    init_attacks_frames();
+    init_define();
+    RSV12 = 4;
+    serverBombBudget = { advisory: FrameAdvisory.bomb, closeWithinMs: BOMB.refuseWithinS * 1e3 };
+    PROBE2 = "wsgate: a compressed message after an odd offer.";
+    COMPRESSED_PROBE = (() => {
+      const out = zlib3.deflateRawSync(Buffer.from(PROBE2), { windowBits: 9, level: 0, finishFlush: zlib3.constants.Z_SYNC_FLUSH });
+      return out.subarray(0, out.length - 4);
+    })();
+    settled = (behavior, result) => ({ behavior, result, behaviorClose: CloseBehavior.Ok, resultClose: "Not judged: the case is about the answer to the offer." });
+    frameServerCases = [
+      reservedOpcodeGiB("17.2.3", "server"),
+      limitPlusOne("17.2.4", "server"),
+      endlessContinuations("17.2.5", "server"),
+      randomBytes("17.2.6", "server"),
+      bombCase("17.3.1", false),
+      bombCase("17.3.2", true),
+      ...OFFER_WINDOW_BITS.map((row, i) => windowBitsOffer(`17.3.${i + 3}`, row.param, row.bits))
+    ];
+  }
+});
+
 // src/cases/s17-robustness-server.ts
 function fillerLines(n) {
   const chars = "!#$%&'*+-.0123456789abcdefghijklmnopqrstuvwxyz^_`|~";
@@ -8015,6 +8419,7 @@ var init_s17_robustness_server = __esm({
     init_attack_case();
     init_define();
     init_s17_robustness_floods();
+    init_s17_robustness_frames();
     LIVENESS_TEXT = "wsgate liveness check.";
     protocolGrowth = attackCase({
       id: "17.1.1",
@@ -8075,6 +8480,7 @@ var init_s17_robustness_server = __esm({
       ...floodServerCases,
       topBitLengths,
       declaredGigabyte,
+      ...frameServerCases,
       ...closingCases("17.4", "server")
     ];
     livenessCase = defineCase({
@@ -8089,29 +8495,6 @@ var init_s17_robustness_server = __esm({
         t.killAfter(2);
       }
     });
-  }
-});
-
-// src/protocol/deflate/bomb.ts
-import zlib2 from "node:zlib";
-function bombPiece() {
-  piece ??= zlib2.deflateRawSync(Buffer.alloc(BOMB_PIECE_INFLATED), { level: 9, windowBits: 9, memLevel: 9, finishFlush: zlib2.constants.Z_FULL_FLUSH });
-  return piece;
-}
-function bombLength(pieces) {
-  return pieces * bombPiece().length - SYNC_TAIL.length;
-}
-function bombPieceAt(i, pieces) {
-  const p = bombPiece();
-  return i === pieces - 1 ? p.subarray(0, p.length - SYNC_TAIL.length) : p;
-}
-var BOMB_PIECE_INFLATED, SYNC_TAIL, piece;
-var init_bomb = __esm({
-  "src/protocol/deflate/bomb.ts"() {
-    "use strict";
-    BOMB_PIECE_INFLATED = 4 * 1024 * 1024;
-    SYNC_TAIL = Buffer.from([0, 0, 255, 255]);
-    piece = null;
   }
 });
 
@@ -8169,46 +8552,6 @@ var init_frame_writer = __esm({
     })();
     nativeUnmask = typeof bufferUtil?.unmask === "function" ? bufferUtil.unmask : null;
     nativeMask = typeof bufferUtil?.mask === "function" ? bufferUtil.mask : null;
-  }
-});
-
-// src/cases/data/attacks-client.ts
-var ClientAdvisory, REFUSE_WITHIN_S, WINDOW_BITS_ROWS, windowBitsBudget, BOMB, bombBudget, TRICKLE, length64Budget, declaredGiBBudget;
-var init_attacks_client = __esm({
-  "src/cases/data/attacks-client.ts"() {
-    "use strict";
-    ClientAdvisory = {
-      windowBits: "undici CVE-2026-2229: an out-of-range server_max_window_bits passed the digits-only check, and the first compressed frame made createInflateRaw throw an uncaught RangeError that ended the process (fixed in 6.24.0 and 7.24.0)",
-      bomb: "undici CVE-2026-1526 (GHSA-vrm6-8vpv-qv8q): permessage-deflate inflated without bound (fixed in 6.24.0 and 7.24.0: a 4 MB limit); Python websockets CVE-2018-1000518",
-      length64: "undici CVE-2026-1528: a 64-bit frame length overflowed the parser and crashed the client (fixed in 6.24.0 and 7.24.0); gorilla/websocket CVE-2020-27813: a length past the read limit",
-      declaredGiB: "Java-WebSocket#1507: a 14-byte header made the peer allocate the declared length up front; a client must refuse a length past its limit at the header"
-    };
-    REFUSE_WITHIN_S = 2;
-    WINDOW_BITS_ROWS = [
-      { param: "server_max_window_bits", bits: 7 },
-      { param: "server_max_window_bits", bits: 8 },
-      { param: "server_max_window_bits", bits: 16 },
-      { param: "client_max_window_bits", bits: 7 },
-      { param: "client_max_window_bits", bits: 8 },
-      { param: "client_max_window_bits", bits: 16 }
-    ];
-    windowBitsBudget = { advisory: ClientAdvisory.windowBits, closeWithinMs: REFUSE_WITHIN_S * 1e3 };
-    BOMB = {
-      /** 1 GiB of zeros: 256 pieces of 4 MiB (about 1 MB on the wire). */
-      pieces: 256,
-      /** Pieces per TCP write (each write after the previous one was flushed): 64 MiB inflated each. */
-      piecesPerWrite: 16,
-      /** A client with a message limit refuses after inflating at most that much: seconds, not minutes. */
-      refuseWithinS: 10
-    };
-    bombBudget = { advisory: ClientAdvisory.bomb, closeWithinMs: BOMB.refuseWithinS * 1e3 };
-    TRICKLE = {
-      /** Bytes per write, one write every `everyS` seconds. */
-      bytes: 1024,
-      everyS: 0.1
-    };
-    length64Budget = { advisory: ClientAdvisory.length64, closeWithinMs: REFUSE_WITHIN_S * 1e3 };
-    declaredGiBBudget = { advisory: ClientAdvisory.declaredGiB, closeWithinMs: REFUSE_WITHIN_S * 1e3 };
   }
 });
 
@@ -8350,7 +8693,7 @@ var init_s18_robustness_handshake = __esm({
 });
 
 // src/cases/s18-robustness-client.ts
-import zlib3 from "node:zlib";
+import zlib4 from "node:zlib";
 function windowBitsCase(id, param, bits) {
   const valid = bits >= 8 && bits <= 15;
   const rule = valid ? `RFC 7692 \xA77.1.2.1: ${param} is "a decimal integer value without leading zeroes between 8 to 15, inclusive": 8 is valid. The client takes it and echoes the message, or fails the connection because it "does not support the configuration that the response represents" (\xA77.1; zlib has no 256-byte window): both are OK.` : `RFC 7692 \xA77.1: a response with "an extension parameter with an invalid value" (${param} must be 8 to 15, \xA77.1.2) means the client MUST _Fail the WebSocket Connection_: a close frame (1010 or any code) or a drop. Taking the value and inflating anyway is NON-STRICT.`;
@@ -8375,7 +8718,7 @@ function windowBitsCase(id, param, bits) {
         return;
       }
       t.setOutcome(Behavior.Ok, REFUSED2);
-      t.sendFrame({ opcode: Opcode.Text, rsv: RSV12, payload: COMPRESSED_PROBE });
+      t.sendFrame({ opcode: Opcode.Text, rsv: RSV13, payload: COMPRESSED_PROBE2 });
       t.killAfter(REFUSE_WITHIN_S);
     },
     onMessage(t, data, binary) {
@@ -8397,21 +8740,21 @@ function judgeRefusal(verdict3) {
   }
   return verdict3;
 }
-function sendBomb(t, fragmented) {
+function sendBomb2(t, fragmented) {
   const writes = BOMB.pieces / BOMB.piecesPerWrite;
   const piecesOf = (w) => Buffer.concat(Array.from({ length: BOMB.piecesPerWrite }, (_, k) => bombPieceAt(w * BOMB.piecesPerWrite + k, BOMB.pieces)));
-  if (!fragmented) t.sendRaw(encodeFrameHeader(Opcode.Binary, true, RSV12, bombLength(BOMB.pieces), null));
+  if (!fragmented) t.sendRaw(encodeFrameHeader(Opcode.Binary, true, RSV13, bombLength(BOMB.pieces), null));
   for (let w = 0; w < writes; w++) {
     const body = piecesOf(w);
     if (!fragmented) {
       t.sendRaw(body, { sync: true });
       continue;
     }
-    const header = encodeFrameHeader(w === 0 ? Opcode.Binary : Opcode.Continuation, w === writes - 1, w === 0 ? RSV12 : 0, body.length, null);
+    const header = encodeFrameHeader(w === 0 ? Opcode.Binary : Opcode.Continuation, w === writes - 1, w === 0 ? RSV13 : 0, body.length, null);
     t.sendRaw(Buffer.concat([header, body]), { sync: true });
   }
 }
-function bombCase(id, fragmented) {
+function bombCase2(id, fragmented) {
   const how = fragmented ? `in ${BOMB.pieces / BOMB.piecesPerWrite} fragments (a binary frame with RSV1, then continuations), each inflating to 64 MiB` : "in one binary frame with RSV1";
   return defineCase({
     id,
@@ -8429,7 +8772,7 @@ function bombCase(id, fragmented) {
         t.sendClose(CloseCode.Normal);
         return;
       }
-      sendBomb(t, fragmented);
+      sendBomb2(t, fragmented);
       t.killAfter(BOMB.refuseWithinS);
     },
     // A client that offered no permessage-deflate is not judged: the bomb was never sent.
@@ -8441,7 +8784,7 @@ function bombCase(id, fragmented) {
     }
   });
 }
-var RSV12, COMPRESSED_PROBE, REFUSED2, ACCEPTED, windowBitsCases, NO_DEFLATE, bombCases, lengthCases2, robustnessClientCases;
+var RSV13, COMPRESSED_PROBE2, REFUSED2, ACCEPTED, windowBitsCases, NO_DEFLATE, bombCases, lengthCases2, robustnessClientCases;
 var init_s18_robustness_client = __esm({
   "src/cases/s18-robustness-client.ts"() {
     "use strict";
@@ -8451,13 +8794,14 @@ var init_s18_robustness_client = __esm({
     init_verdicts();
     init_deflate_cases();
     init_attack_closing();
+    init_attack_frames();
     init_attacks_client();
     init_define();
     init_handshake_scripts();
     init_s18_robustness_handshake();
-    RSV12 = 4;
-    COMPRESSED_PROBE = (() => {
-      const out = zlib3.deflateRawSync(Buffer.from(PROBE), { windowBits: 9, level: 1, finishFlush: zlib3.constants.Z_SYNC_FLUSH });
+    RSV13 = 4;
+    COMPRESSED_PROBE2 = (() => {
+      const out = zlib4.deflateRawSync(Buffer.from(PROBE), { windowBits: 9, level: 1, finishFlush: zlib4.constants.Z_SYNC_FLUSH });
       return out.subarray(0, out.length - 4);
     })();
     REFUSED2 = "The client refused the response: it ended the connection without echoing the compressed message.";
@@ -8469,7 +8813,7 @@ var init_s18_robustness_client = __esm({
       behaviorClose: CloseBehavior.Ok,
       resultClose: "Not judged: the case does not apply to this client."
     };
-    bombCases = [bombCase("18.2.1", false), bombCase("18.2.2", true)];
+    bombCases = [bombCase2("18.2.1", false), bombCase2("18.2.2", true)];
     lengthCases2 = [
       defineCase({
         id: "18.3.1",
@@ -8520,7 +8864,18 @@ var init_s18_robustness_client = __esm({
         }
       })
     ];
-    robustnessClientCases = [...windowBitsCases, ...bombCases, ...lengthCases2, ...clientHandshakeCases, ...closingCases("18.5", "client")];
+    robustnessClientCases = [
+      ...windowBitsCases,
+      ...bombCases,
+      ...lengthCases2,
+      // The frame attacks group 17 plays against a server (attack-frames.ts), here against a client.
+      reservedOpcodeGiB("18.3.4", "client"),
+      limitPlusOne("18.3.5", "client"),
+      endlessContinuations("18.3.6", "client"),
+      randomBytes("18.3.7", "client"),
+      ...clientHandshakeCases,
+      ...closingCases("18.5", "client")
+    ];
   }
 });
 

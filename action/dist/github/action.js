@@ -25225,15 +25225,16 @@ var init_categories = __esm({
       "15.2": "permessage-deflate offers the server must decline",
       "15.3": "Frames the server must refuse",
       "17.1": "Opening handshake: header values, lines and names, floods and slow requests that broke servers",
-      "17.2": "Frame headers: lengths a server must refuse at the header",
+      "17.2": "Frames: lengths refused at the header, limit + 1 in fragments, endless continuations, random bytes",
+      "17.3": "permessage-deflate: a decompression bomb, window bits out of range in the offer",
       "17.4": "Back-pressure and closing: a ping flood unread, a slow reader of a large echo, an unanswered close, a connection never closed",
       "16.1": "Server under test: SETTINGS, extended CONNECT, stream ends, several streams, flow control, PING (RFC 8441)",
       "16.2": "Client under test: extended CONNECT, 2xx without Sec-WebSocket-Accept, stream ends, flow control, PING (RFC 8441)",
       "18.1": "permessage-deflate window bits out of range, then a compressed frame (undici CVE-2026-2229)",
       "18.2": "Decompression bombs: 1 GiB of zeros from about 1 MB (undici CVE-2026-1526, websockets CVE-2018-1000518)",
-      "18.5": "Back-pressure and closing: a ping flood unread, a slow reader of a large echo, an unanswered close, a connection never closed",
-      "18.3": "Frame lengths: top bit set, past 4 GiB, 1 GiB declared and trickled (undici CVE-2026-1528, gorilla CVE-2020-27813)",
+      "18.3": "Frames: lengths refused at the header (undici CVE-2026-1528, gorilla CVE-2020-27813), limit + 1 in fragments, endless continuations, random bytes",
       "18.4": "Opening handshake: a 101 with 10,000 lines, an 8 MiB header, one byte per packet, trickled, prototype extension names",
+      "18.5": "Back-pressure and closing: a ping flood unread, a slow reader of a large echo, an unanswered close, a connection never closed",
       "1.1": "Text Messages",
       "1.2": "Binary Messages",
       "4.1": "Non-control Opcodes",
@@ -28881,7 +28882,7 @@ async function writeWhileTaken(t, plan, write, taken) {
   let sofar = 0;
   while (sofar < plan.total && t.isOpen && performance.now() < (plan.deadline ?? Infinity)) {
     const n2 = write();
-    if (!await t.flushed(plan.stalledAfterS)) return { taken: sofar, stalled: t.isOpen };
+    if (!await t.flushed({ within: plan.stalledAfterS })) return { taken: sofar, stalled: t.isOpen };
     sofar += n2;
     taken(sofar);
   }
@@ -29507,6 +29508,409 @@ var init_s17_robustness_floods = __esm({
   }
 });
 
+// src/protocol/deflate/bomb.ts
+import zlib2 from "node:zlib";
+function bombPiece() {
+  piece ??= zlib2.deflateRawSync(Buffer.alloc(BOMB_PIECE_INFLATED), { level: 9, windowBits: 9, memLevel: 9, finishFlush: zlib2.constants.Z_FULL_FLUSH });
+  return piece;
+}
+function bombLength(pieces) {
+  return pieces * bombPiece().length - SYNC_TAIL.length;
+}
+function bombPieceAt(i2, pieces) {
+  const p = bombPiece();
+  return i2 === pieces - 1 ? p.subarray(0, p.length - SYNC_TAIL.length) : p;
+}
+var BOMB_PIECE_INFLATED, SYNC_TAIL, piece;
+var init_bomb = __esm({
+  "src/protocol/deflate/bomb.ts"() {
+    "use strict";
+    BOMB_PIECE_INFLATED = 4 * 1024 * 1024;
+    SYNC_TAIL = Buffer.from([0, 0, 255, 255]);
+    piece = null;
+  }
+});
+
+// src/cases/data/attacks-frames.ts
+var FrameAdvisory, REFUSE_AT_HEADER_S, RESERVED_GIB, LIMIT_PLUS_ONE, ENDLESS, RANDOM_BYTES, OFFER_WINDOW_BITS, reservedGiBBudget, limitPlusOneBudget, endlessBudget, randomBytesBudget, windowBitsOfferBudget;
+var init_attacks_frames = __esm({
+  "src/cases/data/attacks-frames.ts"() {
+    "use strict";
+    FrameAdvisory = {
+      reservedOpcode: "Java-WebSocket#1507 (the declared length allocated from the header, before a byte of payload), here behind a reserved opcode, which RFC 6455 \xA75.2 makes a reason to fail on its own",
+      limitPlusOne: 'ws#2331 and ws#2332: a message cut into many small fragments cost its receiver far more memory than the message limit it was checked against; RFC 6455 \xA710.4 asks for a limit "after reassembly from multiple frames"',
+      endless: "Netty CVE-2014-0193: a text frame followed by an endless series of continuation frames grew the aggregator without bound (fixed in 3.9.1 and 4.0.19); ws#2331 and ws#2332: per-fragment overhead",
+      randomBytes: "no single advisory: frame parsers that crashed or hung on malformed input (CVE-2020-27813, undici CVE-2026-1528) are the class; RFC 6455 \xA77.1.7 asks a peer to fail the connection on invalid data",
+      bomb: "Python websockets CVE-2018-1000518 (a server inflated a compressed message without limit), undici CVE-2026-1526 (the same in a client)",
+      windowBits: "RFC 7692 \xA77.1.2: window bits are 8 to 15; a value passed on to zlib unchecked throws (undici CVE-2026-2229 died of it as a client); 15.2.2 checks the decline, this the survival"
+    };
+    REFUSE_AT_HEADER_S = 2;
+    RESERVED_GIB = {
+      opcode: 3,
+      declared: 1024 * 1024 * 1024,
+      /** Bytes per write, one write every `everyS` seconds, while the connection is open. */
+      pieceBytes: 1024,
+      everyS: 0.1
+    };
+    LIMIT_PLUS_ONE = {
+      fragmentBytes: 4096,
+      /** Fragments per batch: 256 KiB, then wsgate waits until its socket has taken them. */
+      batch: 64,
+      /** The peer has this long to refuse (or wsgate to send it all and see it taken), in seconds. */
+      withinS: 30,
+      /** After the last fragment, how long wsgate waits for an echo or a refusal, in seconds. */
+      afterS: 5
+    };
+    ENDLESS = {
+      frames: 1024 * 1024,
+      /** Frames per batch, then wsgate waits until its socket has taken them. */
+      batch: 16 * 1024,
+      withinS: 30
+    };
+    RANDOM_BYTES = {
+      seed: 25119326,
+      seconds: 10,
+      pieceBytes: 64 * 1024,
+      everyS: 0.1
+    };
+    OFFER_WINDOW_BITS = [
+      { param: "server_max_window_bits", bits: 7 },
+      { param: "server_max_window_bits", bits: 8 },
+      { param: "server_max_window_bits", bits: 16 },
+      { param: "client_max_window_bits", bits: 7 },
+      { param: "client_max_window_bits", bits: 8 },
+      { param: "client_max_window_bits", bits: 16 }
+    ];
+    reservedGiBBudget = { advisory: FrameAdvisory.reservedOpcode, closeWithinMs: REFUSE_AT_HEADER_S * 1e3 };
+    limitPlusOneBudget = { advisory: FrameAdvisory.limitPlusOne, closeWithinMs: LIMIT_PLUS_ONE.withinS * 1e3 };
+    endlessBudget = { advisory: FrameAdvisory.endless, closeWithinMs: ENDLESS.withinS * 1e3 };
+    randomBytesBudget = { advisory: FrameAdvisory.randomBytes, closeWithinMs: RANDOM_BYTES.seconds * 1e3 };
+    windowBitsOfferBudget = { advisory: FrameAdvisory.windowBits, closeWithinMs: 4e3 };
+  }
+});
+
+// src/cases/attack-frames.ts
+function anyCode(verdict3) {
+  if (verdict3.behaviorClose !== CloseBehavior.WrongCode) return verdict3;
+  return { ...verdict3, behaviorClose: CloseBehavior.Ok, resultClose: "The peer failed the connection (any close code, or a drop, passes this case)." };
+}
+function frameCase(spec) {
+  const { budget, codes, maxSeconds, ...rest } = spec;
+  return defineCase({
+    expect: {},
+    close: failedByPeer(codes),
+    suppressClose: true,
+    attackBudget: budget,
+    schedule: { maxSeconds, runsAlone: true, cost: 1 },
+    ...rest
+  });
+}
+function scaled(t, seconds5) {
+  return seconds5 * t.budgets.timeScale;
+}
+function reservedOpcodeGiB(id, peer) {
+  return frameCase({
+    id,
+    description: `A frame with the reserved opcode 0x3 (FIN set) whose header declares 1 GiB (127, then 00 00 00 00 40 00 00 00), then its payload trickled: ${RESERVED_GIB.pieceBytes} bytes every ${RESERVED_GIB.everyS * 1e3} ms while the connection is open. (RFC 6455 \xA75.2, \xA710.4; ${reservedGiBBudget.advisory})`,
+    expectation: `RFC 6455 \xA75.2: an unknown opcode MUST fail the connection: the ${peer} refuses the frame at its header (1002, or 1009, or a drop) within ${REFUSE_AT_HEADER_S} s, not after reading the payload; ${peer === "server" ? "afterwards it still serves" : "its process does not die"}.`,
+    budget: reservedGiBBudget,
+    codes: [CloseCode.ProtocolError, CloseCode.MessageTooBig],
+    maxSeconds: REFUSE_AT_HEADER_S + 3,
+    async run(t) {
+      t.setOutcome(Behavior.Ok, `The ${peer} failed the connection on the frame header.`);
+      const write = t.beginFrame(RESERVED_GIB.opcode, true, RESERVED_GIB.declared);
+      t.killAfter(scaled(t, REFUSE_AT_HEADER_S));
+      const piece2 = Buffer.alloc(RESERVED_GIB.pieceBytes);
+      while (t.isOpen) {
+        await t.pause(RESERVED_GIB.everyS);
+        write(piece2);
+      }
+    }
+  });
+}
+function limitPlusOne(id, peer) {
+  const f = LIMIT_PLUS_ONE;
+  return frameCase({
+    id,
+    description: `A binary message of the message limit plus one byte (the run's \`message\` budget, 100 MiB + 1 by default: ws's maxPayload), in fragments of ${count2(f.fragmentBytes)} bytes, generated ${f.batch} fragments at a time as the ${peer} reads them (wsgate never holds the message). (RFC 6455 \xA710.4, \xA77.4.1; ${limitPlusOneBudget.advisory})`,
+    expectation: `RFC 6455 \xA710.4: a ${peer} with a message limit fails the connection (1009, or 1008 for a limit on fragments, or a drop) once the message passes it, within ${f.withinS} s, having taken at most its limit; a lower limit refuses earlier, which passes. Taking the whole message (echoing limit + 1 bytes, or nothing to say against it) is FAILED.`,
+    budget: limitPlusOneBudget,
+    codes: TOO_BIG,
+    maxSeconds: f.withinS + 3,
+    messageLengthOnly: true,
+    run: (t) => sendLimitPlusOne(t, peer),
+    adjust(verdict3) {
+      if (!verdict3.result.includes(CROSSED) || verdict3.behaviorClose !== CloseBehavior.Failed) return verdict3;
+      return { ...verdict3, behavior: Behavior.Failed, result: `The ${peer} took the whole message (limit + 1 bytes) without failing the connection: it said nothing for ${f.afterS} s after the last fragment, or echoed it past wsgate's own frame limit (wsgate then ended the connection).` };
+    },
+    onMessage(t, _data, binary, length) {
+      t.record({ kind: "message", data: Buffer.alloc(0), binary });
+      const limit = t.budgets.messageLimit;
+      const what = length > limit ? `the whole message (${count2(length)} bytes, past the limit of ${count2(limit)})` : `a message of ${count2(length)} bytes`;
+      t.setOutcome(Behavior.Failed, `The ${peer} echoed ${what}: it took a message past the limit instead of failing the connection.`);
+      t.sendClose(CloseCode.Normal);
+    }
+  });
+}
+async function sendLimitPlusOne(t, peer) {
+  const f = LIMIT_PLUS_ONE;
+  t.setWirelog(false, { silent: true });
+  const total = t.budgets.messageLimit + 1;
+  const fragments = Math.ceil(total / f.fragmentBytes);
+  t.killAfter(scaled(t, f.withinS));
+  let written = 0;
+  for (let i2 = 0; i2 < fragments && t.isOpen; ) {
+    for (let k = 0; k < f.batch && i2 < fragments; k++, i2++) {
+      const length = Math.min(f.fragmentBytes, total - written);
+      t.beginFrame(i2 === 0 ? Opcode.Binary : Opcode.Continuation, i2 === fragments - 1, length)(length === f.fragmentBytes ? ZEROS : ZEROS.subarray(0, length));
+      written += length;
+    }
+    t.setOutcome(Behavior.Ok, `The ${peer} failed the connection before the message ended: wsgate had written ${count2(written)} of its ${count2(total)} bytes (${count2(i2)} fragments) when it saw the ${peer}'s refusal.`);
+    await t.flushed({ below: FLUSH_BELOW });
+  }
+  if (!t.isOpen) return;
+  t.setOutcome(Behavior.Ok, `The ${peer} failed the connection as wsgate wrote the last of its ${count2(total)} bytes (${CROSSED}).`);
+  t.killAfter(scaled(t, f.afterS));
+}
+function endlessContinuations(id, peer) {
+  const e = ENDLESS;
+  return frameCase({
+    id,
+    description: `A binary frame without FIN holding 1 byte, then continuation frames of 1 byte each, never a final one: up to ${count2(e.frames)} of them, ${count2(e.batch)} at a time as the ${peer} reads them; then, if the ${peer} took them all, a close frame (1000). (RFC 6455 \xA75.4, \xA710.4; ${endlessBudget.advisory})`,
+    expectation: `The ${peer} fails the connection (any code, 1009 or 1008 expected, or a drop) before the ${count2(e.frames)} frames end: OK. Taking them all and answering the close within ${e.withinS} s is NON-STRICT (it kept up, but limits neither the number of fragments nor what each costs it; ws's maxFragments refuses past 16,384). Falling behind past ${e.withinS} s, or dying, is FAILED.`,
+    budget: endlessBudget,
+    codes: [CloseCode.MessageTooBig, CloseCode.PolicyViolation],
+    maxSeconds: e.withinS + 3,
+    run: (t) => sendEndless(t, peer),
+    adjust(verdict3) {
+      const judged2 = anyCode(verdict3);
+      if (judged2.result.includes(TOOK_ALL)) return { ...judged2, behaviorClose: CloseBehavior.Ok, resultClose: "Not judged: wsgate closed after the last frame." };
+      return judged2;
+    }
+  });
+}
+async function sendEndless(t, peer) {
+  const e = ENDLESS;
+  t.setWirelog(false, { silent: true });
+  t.killAfter(scaled(t, e.withinS));
+  t.beginFrame(Opcode.Binary, false, 1)(ONE);
+  let sent = 0;
+  while (sent < e.frames && t.isOpen) {
+    for (let k = 0; k < e.batch; k++) t.beginFrame(Opcode.Continuation, false, 1)(ONE);
+    sent += e.batch;
+    t.setOutcome(Behavior.Ok, `The ${peer} failed the connection after wsgate had written ${count2(sent)} one-byte continuation frames.`);
+    await t.flushed({ below: FLUSH_BELOW });
+  }
+  if (!t.isOpen) return;
+  t.setOutcome(Behavior.NonStrict, `The ${peer} ${TOOK_ALL}: ${count2(sent + 1)} frames of one message (${count2(sent + 1)} bytes) without failing the connection, then answered wsgate's close.`);
+  t.sendClose(CloseCode.Normal);
+}
+function randomPiece(next, length) {
+  const out = Buffer.allocUnsafe(length);
+  for (let i2 = 0; i2 < length; i2 += 4) out.writeUInt32LE(next(), i2);
+  return out;
+}
+function randomBytes(id, peer) {
+  const r = RANDOM_BYTES;
+  return frameCase({
+    id,
+    description: `After the opening handshake, bytes of a seeded PRNG (mulberry32, seed 0x${r.seed.toString(16)}; the same in both roles, where masking random bytes would change nothing): ${count2(r.pieceBytes)} bytes every ${r.everyS * 1e3} ms for ${r.seconds} s, or until the ${peer} ends the connection. (RFC 6455 \xA75.2, \xA77.1.7; ${randomBytesBudget.advisory})`,
+    expectation: `Random bytes soon break a rule of \xA75.2 (reserved bits, a reserved opcode, an unmasked or masked frame in the wrong role, a length past any limit): the ${peer} fails the connection (any close code, or a drop) within ${r.seconds} s and ${peer === "server" ? "still serves afterwards" : "its process does not die"}. Still open after ${r.seconds} s of them is FAILED.`,
+    budget: randomBytesBudget,
+    codes: [CloseCode.ProtocolError],
+    maxSeconds: r.seconds + 3,
+    async run(t) {
+      t.setWirelog(false, { silent: true });
+      t.setOutcome(Behavior.Ok, `The ${peer} failed the connection on the random bytes.`);
+      t.killAfter(scaled(t, r.seconds));
+      const next = mulberry32(r.seed);
+      for (; ; ) {
+        t.sendRaw(randomPiece(next, r.pieceBytes));
+        await t.pause(r.everyS);
+        await t.flushed({ below: FLUSH_BELOW });
+        if (!t.isOpen) return;
+      }
+    },
+    adjust: anyCode
+  });
+}
+var TOO_BIG, FLUSH_BELOW, ZEROS, CROSSED, ONE, TOOK_ALL;
+var init_attack_frames = __esm({
+  "src/cases/attack-frames.ts"() {
+    "use strict";
+    init_constants();
+    init_verdicts();
+    init_attack_judges();
+    init_attacks_frames();
+    init_deflate_corpus();
+    init_define();
+    TOO_BIG = [CloseCode.MessageTooBig, CloseCode.PolicyViolation];
+    FLUSH_BELOW = 256 * 1024;
+    ZEROS = Buffer.alloc(LIMIT_PLUS_ONE.fragmentBytes);
+    CROSSED = "its refusal and the last fragments crossed";
+    ONE = Buffer.from([97]);
+    TOOK_ALL = "took them all";
+  }
+});
+
+// src/cases/data/attacks-client.ts
+var ClientAdvisory, REFUSE_WITHIN_S, WINDOW_BITS_ROWS, windowBitsBudget, BOMB, bombBudget, TRICKLE, length64Budget, declaredGiBBudget;
+var init_attacks_client = __esm({
+  "src/cases/data/attacks-client.ts"() {
+    "use strict";
+    ClientAdvisory = {
+      windowBits: "undici CVE-2026-2229: an out-of-range server_max_window_bits passed the digits-only check, and the first compressed frame made createInflateRaw throw an uncaught RangeError that ended the process (fixed in 6.24.0 and 7.24.0)",
+      bomb: "undici CVE-2026-1526 (GHSA-vrm6-8vpv-qv8q): permessage-deflate inflated without bound (fixed in 6.24.0 and 7.24.0: a 4 MB limit); Python websockets CVE-2018-1000518",
+      length64: "undici CVE-2026-1528: a 64-bit frame length overflowed the parser and crashed the client (fixed in 6.24.0 and 7.24.0); gorilla/websocket CVE-2020-27813: a length past the read limit",
+      declaredGiB: "Java-WebSocket#1507: a 14-byte header made the peer allocate the declared length up front; a client must refuse a length past its limit at the header"
+    };
+    REFUSE_WITHIN_S = 2;
+    WINDOW_BITS_ROWS = [
+      { param: "server_max_window_bits", bits: 7 },
+      { param: "server_max_window_bits", bits: 8 },
+      { param: "server_max_window_bits", bits: 16 },
+      { param: "client_max_window_bits", bits: 7 },
+      { param: "client_max_window_bits", bits: 8 },
+      { param: "client_max_window_bits", bits: 16 }
+    ];
+    windowBitsBudget = { advisory: ClientAdvisory.windowBits, closeWithinMs: REFUSE_WITHIN_S * 1e3 };
+    BOMB = {
+      /** 1 GiB of zeros: 256 pieces of 4 MiB (about 1 MB on the wire). */
+      pieces: 256,
+      /** Pieces per TCP write (each write after the previous one was flushed): 64 MiB inflated each. */
+      piecesPerWrite: 16,
+      /** A client with a message limit refuses after inflating at most that much: seconds, not minutes. */
+      refuseWithinS: 10
+    };
+    bombBudget = { advisory: ClientAdvisory.bomb, closeWithinMs: BOMB.refuseWithinS * 1e3 };
+    TRICKLE = {
+      /** Bytes per write, one write every `everyS` seconds. */
+      bytes: 1024,
+      everyS: 0.1
+    };
+    length64Budget = { advisory: ClientAdvisory.length64, closeWithinMs: REFUSE_WITHIN_S * 1e3 };
+    declaredGiBBudget = { advisory: ClientAdvisory.declaredGiB, closeWithinMs: REFUSE_WITHIN_S * 1e3 };
+  }
+});
+
+// src/cases/s17-robustness-frames.ts
+import zlib3 from "node:zlib";
+function sendBomb(t, piecesPerFrame) {
+  const frames = BOMB.pieces / piecesPerFrame;
+  for (let f = 0; f < frames; f++) {
+    const payload2 = Buffer.concat(Array.from({ length: piecesPerFrame }, (_, k) => bombPieceAt(f * piecesPerFrame + k, BOMB.pieces)));
+    t.sendFrame({ opcode: f === 0 ? Opcode.Binary : Opcode.Continuation, fin: f === frames - 1, rsv: f === 0 ? RSV12 : 0, payload: payload2, sync: true });
+  }
+}
+function bombCase(id, fragmented) {
+  const perFrame = fragmented ? BOMB.piecesPerWrite : BOMB.pieces;
+  const how = fragmented ? `in ${BOMB.pieces / perFrame} fragments (a binary frame with RSV1, then continuations), each inflating to 64 MiB` : "in one binary frame with RSV1";
+  return defineCase({
+    id,
+    description: `wsgate offers permessage-deflate; once the server accepted it, a compressed message of about 1 MB that inflates to 1 GiB of zeros, ${how}, made from one small compressed piece repeated. (RFC 6455 \xA710.4, RFC 7692 \xA78.1; ${serverBombBudget.advisory})`,
+    expectation: `A server with a message limit fails the connection past it (1009, or a drop) within ${BOMB.refuseWithinS} s, with bounded memory, and echoes nothing; afterwards it still serves. Inflating the whole gigabyte (an echo, or no refusal in time) is FAILED. A server that declines permessage-deflate: UNIMPLEMENTED.`,
+    expect: {},
+    close: failedByPeer([CloseCode.MessageTooBig]),
+    suppressClose: true,
+    attackBudget: serverBombBudget,
+    messageLengthOnly: true,
+    deflateOffers: [{ requestNoContextTakeover: false, requestMaxWindowBits: 0 }],
+    schedule: { maxSeconds: BOMB.refuseWithinS + 3, runsAlone: true, cost: 1 },
+    run(t) {
+      if (!t.deflateActive) {
+        t.setOutcome(Behavior.Unimplemented, "The server declined permessage-deflate: there is nothing to inflate.");
+        t.sendClose(CloseCode.Normal);
+        return;
+      }
+      t.setWirelog(false, { silent: true });
+      t.setOutcome(Behavior.Ok, "The server ended the connection without echoing the message.");
+      sendBomb(t, perFrame);
+      t.killAfter(BOMB.refuseWithinS * t.budgets.timeScale);
+    },
+    onMessage(t, _data, binary, length) {
+      t.record({ kind: "message", data: Buffer.alloc(0), binary });
+      t.setOutcome(Behavior.Failed, `The server answered the bomb with a message (${length.toLocaleString("en-US")} bytes) instead of failing the connection: it inflated it.`);
+      t.sendClose(CloseCode.Normal);
+    }
+  });
+}
+function statusOf2(httpResponse) {
+  const m = /^HTTP\/\d\.\d (\d{3})/.exec(httpResponse ?? "");
+  return m === null ? null : Number(m[1]);
+}
+function windowBitsOffer(id, param, bits) {
+  const valid = bits >= 8 && bits <= 15;
+  const offer = `permessage-deflate; ${param}=${bits}`;
+  return defineCase({
+    id,
+    description: `An upgrade request offering "${offer}", then a text message ("${PROBE2}"), compressed (DEFLATE literals) when the server accepted permessage-deflate. (RFC 7692 \xA77, \xA77.1.2; ${windowBitsOfferBudget.advisory})`,
+    expectation: `${valid ? "8 is valid: the server accepts or declines the offer" : `${bits} is out of range (8 to 15): the server MUST decline the offer (a 101 without permessage-deflate), or refuses the handshake`}; either way it echoes the message it then gets and keeps serving. Accepting an invalid value is FAILED; so is dying.`,
+    expect: {},
+    close: failedByPeer([CloseCode.Normal]),
+    attackBudget: windowBitsOfferBudget,
+    schedule: { maxSeconds: 5 },
+    upgradeRequest: (normal) => requestWithOffer(normal, offer),
+    run(t) {
+      if (t.deflateActive) t.sendFrame({ opcode: Opcode.Text, rsv: RSV12, payload: COMPRESSED_PROBE });
+      else t.sendMessage(PROBE2);
+      t.setOutcome(Behavior.Failed, `The server ${t.deflateActive ? "accepted the offer" : "declined the offer"} but did not echo the message.`);
+      t.killAfter(3 * t.budgets.timeScale);
+    },
+    onMessage(t, data, binary) {
+      const echoed = !binary && data.toString("utf8") === PROBE2;
+      const took = t.deflateActive ? "accepted the offer" : "declined the offer";
+      if (!echoed) t.setOutcome(Behavior.Failed, `The server ${took}, then echoed something else (${data.length} bytes).`);
+      else if (t.deflateActive && !valid) t.setOutcome(Behavior.Failed, `The server accepted an offer with ${param}=${bits} (out of range) and inflated the message.`);
+      else t.setOutcome(Behavior.Ok, `The server ${took} and echoed the message.`);
+      t.sendClose(CloseCode.Normal);
+    },
+    adjust(verdict3, facts) {
+      const status = statusOf2(facts.httpResponse);
+      if (status === null) return settled(Behavior.Ok, "The server closed the connection without an answer (it refused the handshake).");
+      if (status !== 101) return settled(Behavior.Ok, `The server refused the handshake (HTTP ${status}).`);
+      if (!facts.connectionWasOpen) return settled(Behavior.Failed, `The server accepted the offer with an answer no client can take: ${(facts.httpResponse ?? "").split("\r\n").find((l) => /^sec-websocket-extensions:/i.test(l)) ?? "(no extension line)"}.`);
+      return { ...verdict3, behaviorClose: CloseBehavior.Ok, resultClose: "Not judged: wsgate closes once the message is echoed (or the wait ran out)." };
+    }
+  });
+}
+function requestWithOffer(normal, offer) {
+  const lines = [`GET ${normal.target} HTTP/1.1`, `Host: ${normal.host}`, "Upgrade: websocket", "Connection: Upgrade", `Sec-WebSocket-Key: ${normal.key}`, "Sec-WebSocket-Version: 13", `Sec-WebSocket-Extensions: ${offer}`];
+  for (const [n2, v] of normal.headers ?? []) lines.push(`${n2}: ${v}`);
+  return `${lines.join("\r\n")}\r
+\r
+`;
+}
+var RSV12, serverBombBudget, PROBE2, COMPRESSED_PROBE, settled, frameServerCases;
+var init_s17_robustness_frames = __esm({
+  "src/cases/s17-robustness-frames.ts"() {
+    "use strict";
+    init_constants();
+    init_bomb();
+    init_verdicts();
+    init_attack_frames();
+    init_attacks_client();
+    init_attacks_frames();
+    init_define();
+    RSV12 = 4;
+    serverBombBudget = { advisory: FrameAdvisory.bomb, closeWithinMs: BOMB.refuseWithinS * 1e3 };
+    PROBE2 = "wsgate: a compressed message after an odd offer.";
+    COMPRESSED_PROBE = (() => {
+      const out = zlib3.deflateRawSync(Buffer.from(PROBE2), { windowBits: 9, level: 0, finishFlush: zlib3.constants.Z_SYNC_FLUSH });
+      return out.subarray(0, out.length - 4);
+    })();
+    settled = (behavior, result) => ({ behavior, result, behaviorClose: CloseBehavior.Ok, resultClose: "Not judged: the case is about the answer to the offer." });
+    frameServerCases = [
+      reservedOpcodeGiB("17.2.3", "server"),
+      limitPlusOne("17.2.4", "server"),
+      endlessContinuations("17.2.5", "server"),
+      randomBytes("17.2.6", "server"),
+      bombCase("17.3.1", false),
+      bombCase("17.3.2", true),
+      ...OFFER_WINDOW_BITS.map((row, i2) => windowBitsOffer(`17.3.${i2 + 3}`, row.param, row.bits))
+    ];
+  }
+});
+
 // src/cases/s17-robustness-server.ts
 function fillerLines(n2) {
   const chars = "!#$%&'*+-.0123456789abcdefghijklmnopqrstuvwxyz^_`|~";
@@ -29546,6 +29950,7 @@ var init_s17_robustness_server = __esm({
     init_attack_case();
     init_define();
     init_s17_robustness_floods();
+    init_s17_robustness_frames();
     LIVENESS_TEXT = "wsgate liveness check.";
     protocolGrowth = attackCase({
       id: "17.1.1",
@@ -29606,6 +30011,7 @@ var init_s17_robustness_server = __esm({
       ...floodServerCases,
       topBitLengths,
       declaredGigabyte,
+      ...frameServerCases,
       ...closingCases("17.4", "server")
     ];
     livenessCase = defineCase({
@@ -29620,29 +30026,6 @@ var init_s17_robustness_server = __esm({
         t.killAfter(2);
       }
     });
-  }
-});
-
-// src/protocol/deflate/bomb.ts
-import zlib2 from "node:zlib";
-function bombPiece() {
-  piece ??= zlib2.deflateRawSync(Buffer.alloc(BOMB_PIECE_INFLATED), { level: 9, windowBits: 9, memLevel: 9, finishFlush: zlib2.constants.Z_FULL_FLUSH });
-  return piece;
-}
-function bombLength(pieces) {
-  return pieces * bombPiece().length - SYNC_TAIL.length;
-}
-function bombPieceAt(i2, pieces) {
-  const p = bombPiece();
-  return i2 === pieces - 1 ? p.subarray(0, p.length - SYNC_TAIL.length) : p;
-}
-var BOMB_PIECE_INFLATED, SYNC_TAIL, piece;
-var init_bomb = __esm({
-  "src/protocol/deflate/bomb.ts"() {
-    "use strict";
-    BOMB_PIECE_INFLATED = 4 * 1024 * 1024;
-    SYNC_TAIL = Buffer.from([0, 0, 255, 255]);
-    piece = null;
   }
 });
 
@@ -29765,46 +30148,6 @@ var init_frame_writer = __esm({
     NATIVE_THRESHOLD = 1024;
     NATIVE_MASK_INTO_THRESHOLD = 32;
     WORD_MASK_THRESHOLD = 32;
-  }
-});
-
-// src/cases/data/attacks-client.ts
-var ClientAdvisory, REFUSE_WITHIN_S, WINDOW_BITS_ROWS, windowBitsBudget, BOMB, bombBudget, TRICKLE, length64Budget, declaredGiBBudget;
-var init_attacks_client = __esm({
-  "src/cases/data/attacks-client.ts"() {
-    "use strict";
-    ClientAdvisory = {
-      windowBits: "undici CVE-2026-2229: an out-of-range server_max_window_bits passed the digits-only check, and the first compressed frame made createInflateRaw throw an uncaught RangeError that ended the process (fixed in 6.24.0 and 7.24.0)",
-      bomb: "undici CVE-2026-1526 (GHSA-vrm6-8vpv-qv8q): permessage-deflate inflated without bound (fixed in 6.24.0 and 7.24.0: a 4 MB limit); Python websockets CVE-2018-1000518",
-      length64: "undici CVE-2026-1528: a 64-bit frame length overflowed the parser and crashed the client (fixed in 6.24.0 and 7.24.0); gorilla/websocket CVE-2020-27813: a length past the read limit",
-      declaredGiB: "Java-WebSocket#1507: a 14-byte header made the peer allocate the declared length up front; a client must refuse a length past its limit at the header"
-    };
-    REFUSE_WITHIN_S = 2;
-    WINDOW_BITS_ROWS = [
-      { param: "server_max_window_bits", bits: 7 },
-      { param: "server_max_window_bits", bits: 8 },
-      { param: "server_max_window_bits", bits: 16 },
-      { param: "client_max_window_bits", bits: 7 },
-      { param: "client_max_window_bits", bits: 8 },
-      { param: "client_max_window_bits", bits: 16 }
-    ];
-    windowBitsBudget = { advisory: ClientAdvisory.windowBits, closeWithinMs: REFUSE_WITHIN_S * 1e3 };
-    BOMB = {
-      /** 1 GiB of zeros: 256 pieces of 4 MiB (about 1 MB on the wire). */
-      pieces: 256,
-      /** Pieces per TCP write (each write after the previous one was flushed): 64 MiB inflated each. */
-      piecesPerWrite: 16,
-      /** A client with a message limit refuses after inflating at most that much: seconds, not minutes. */
-      refuseWithinS: 10
-    };
-    bombBudget = { advisory: ClientAdvisory.bomb, closeWithinMs: BOMB.refuseWithinS * 1e3 };
-    TRICKLE = {
-      /** Bytes per write, one write every `everyS` seconds. */
-      bytes: 1024,
-      everyS: 0.1
-    };
-    length64Budget = { advisory: ClientAdvisory.length64, closeWithinMs: REFUSE_WITHIN_S * 1e3 };
-    declaredGiBBudget = { advisory: ClientAdvisory.declaredGiB, closeWithinMs: REFUSE_WITHIN_S * 1e3 };
   }
 });
 
@@ -29946,7 +30289,7 @@ var init_s18_robustness_handshake = __esm({
 });
 
 // src/cases/s18-robustness-client.ts
-import zlib3 from "node:zlib";
+import zlib4 from "node:zlib";
 function windowBitsCase(id, param, bits) {
   const valid = bits >= 8 && bits <= 15;
   const rule = valid ? `RFC 7692 \xA77.1.2.1: ${param} is "a decimal integer value without leading zeroes between 8 to 15, inclusive": 8 is valid. The client takes it and echoes the message, or fails the connection because it "does not support the configuration that the response represents" (\xA77.1; zlib has no 256-byte window): both are OK.` : `RFC 7692 \xA77.1: a response with "an extension parameter with an invalid value" (${param} must be 8 to 15, \xA77.1.2) means the client MUST _Fail the WebSocket Connection_: a close frame (1010 or any code) or a drop. Taking the value and inflating anyway is NON-STRICT.`;
@@ -29971,7 +30314,7 @@ function windowBitsCase(id, param, bits) {
         return;
       }
       t.setOutcome(Behavior.Ok, REFUSED2);
-      t.sendFrame({ opcode: Opcode.Text, rsv: RSV12, payload: COMPRESSED_PROBE });
+      t.sendFrame({ opcode: Opcode.Text, rsv: RSV13, payload: COMPRESSED_PROBE2 });
       t.killAfter(REFUSE_WITHIN_S);
     },
     onMessage(t, data, binary) {
@@ -29993,21 +30336,21 @@ function judgeRefusal(verdict3) {
   }
   return verdict3;
 }
-function sendBomb(t, fragmented) {
+function sendBomb2(t, fragmented) {
   const writes = BOMB.pieces / BOMB.piecesPerWrite;
   const piecesOf = (w) => Buffer.concat(Array.from({ length: BOMB.piecesPerWrite }, (_, k) => bombPieceAt(w * BOMB.piecesPerWrite + k, BOMB.pieces)));
-  if (!fragmented) t.sendRaw(encodeFrameHeader(Opcode.Binary, true, RSV12, bombLength(BOMB.pieces), null));
+  if (!fragmented) t.sendRaw(encodeFrameHeader(Opcode.Binary, true, RSV13, bombLength(BOMB.pieces), null));
   for (let w = 0; w < writes; w++) {
     const body = piecesOf(w);
     if (!fragmented) {
       t.sendRaw(body, { sync: true });
       continue;
     }
-    const header = encodeFrameHeader(w === 0 ? Opcode.Binary : Opcode.Continuation, w === writes - 1, w === 0 ? RSV12 : 0, body.length, null);
+    const header = encodeFrameHeader(w === 0 ? Opcode.Binary : Opcode.Continuation, w === writes - 1, w === 0 ? RSV13 : 0, body.length, null);
     t.sendRaw(Buffer.concat([header, body]), { sync: true });
   }
 }
-function bombCase(id, fragmented) {
+function bombCase2(id, fragmented) {
   const how = fragmented ? `in ${BOMB.pieces / BOMB.piecesPerWrite} fragments (a binary frame with RSV1, then continuations), each inflating to 64 MiB` : "in one binary frame with RSV1";
   return defineCase({
     id,
@@ -30025,7 +30368,7 @@ function bombCase(id, fragmented) {
         t.sendClose(CloseCode.Normal);
         return;
       }
-      sendBomb(t, fragmented);
+      sendBomb2(t, fragmented);
       t.killAfter(BOMB.refuseWithinS);
     },
     // A client that offered no permessage-deflate is not judged: the bomb was never sent.
@@ -30037,7 +30380,7 @@ function bombCase(id, fragmented) {
     }
   });
 }
-var RSV12, COMPRESSED_PROBE, REFUSED2, ACCEPTED, windowBitsCases, NO_DEFLATE, bombCases, lengthCases2, robustnessClientCases;
+var RSV13, COMPRESSED_PROBE2, REFUSED2, ACCEPTED, windowBitsCases, NO_DEFLATE, bombCases, lengthCases2, robustnessClientCases;
 var init_s18_robustness_client = __esm({
   "src/cases/s18-robustness-client.ts"() {
     "use strict";
@@ -30047,13 +30390,14 @@ var init_s18_robustness_client = __esm({
     init_verdicts();
     init_deflate_cases();
     init_attack_closing();
+    init_attack_frames();
     init_attacks_client();
     init_define();
     init_handshake_scripts();
     init_s18_robustness_handshake();
-    RSV12 = 4;
-    COMPRESSED_PROBE = (() => {
-      const out = zlib3.deflateRawSync(Buffer.from(PROBE), { windowBits: 9, level: 1, finishFlush: zlib3.constants.Z_SYNC_FLUSH });
+    RSV13 = 4;
+    COMPRESSED_PROBE2 = (() => {
+      const out = zlib4.deflateRawSync(Buffer.from(PROBE), { windowBits: 9, level: 1, finishFlush: zlib4.constants.Z_SYNC_FLUSH });
       return out.subarray(0, out.length - 4);
     })();
     REFUSED2 = "The client refused the response: it ended the connection without echoing the compressed message.";
@@ -30065,7 +30409,7 @@ var init_s18_robustness_client = __esm({
       behaviorClose: CloseBehavior.Ok,
       resultClose: "Not judged: the case does not apply to this client."
     };
-    bombCases = [bombCase("18.2.1", false), bombCase("18.2.2", true)];
+    bombCases = [bombCase2("18.2.1", false), bombCase2("18.2.2", true)];
     lengthCases2 = [
       defineCase({
         id: "18.3.1",
@@ -30116,7 +30460,18 @@ var init_s18_robustness_client = __esm({
         }
       })
     ];
-    robustnessClientCases = [...windowBitsCases, ...bombCases, ...lengthCases2, ...clientHandshakeCases, ...closingCases("18.5", "client")];
+    robustnessClientCases = [
+      ...windowBitsCases,
+      ...bombCases,
+      ...lengthCases2,
+      // The frame attacks group 17 plays against a server (attack-frames.ts), here against a client.
+      reservedOpcodeGiB("18.3.4", "client"),
+      limitPlusOne("18.3.5", "client"),
+      endlessContinuations("18.3.6", "client"),
+      randomBytes("18.3.7", "client"),
+      ...clientHandshakeCases,
+      ...closingCases("18.5", "client")
+    ];
   }
 });
 
@@ -30345,7 +30700,7 @@ __export(files_exports, {
   setNewFileOwner: () => setNewFileOwner,
   writeFileAtomic: () => writeFileAtomic
 });
-import { createHash as createHash3, randomBytes } from "node:crypto";
+import { createHash as createHash3, randomBytes as randomBytes2 } from "node:crypto";
 import { lchown, mkdir, open as open2, rename, stat, unlink } from "node:fs/promises";
 import path2 from "node:path";
 function isAsciiLowerAlnum(byte) {
@@ -30407,7 +30762,7 @@ function setNewFileOwner(owner) {
   newFileOwner = owner;
 }
 async function writeFileAtomic(target, data) {
-  const tmp = path2.join(path2.dirname(target), `.wsgate-tmp-${process.pid}-${randomBytes(6).toString("hex")}`);
+  const tmp = path2.join(path2.dirname(target), `.wsgate-tmp-${process.pid}-${randomBytes2(6).toString("hex")}`);
   let handle;
   try {
     handle = await open2(tmp, "wx", 420);
@@ -30461,7 +30816,7 @@ async function makeDirectory(dir) {
 }
 async function checkWritableDirectory(dir) {
   await makeDirectory(dir);
-  const probe = path2.join(dir, `.wsgate-probe-${process.pid}-${randomBytes(4).toString("hex")}`);
+  const probe = path2.join(dir, `.wsgate-probe-${process.pid}-${randomBytes2(4).toString("hex")}`);
   const handle = await open2(probe, "wx", 420);
   await handle.close();
   await unlink(probe);
@@ -31099,7 +31454,7 @@ function requirementFor(caseId, expectedClose) {
   }
   return FALLBACK;
 }
-var FAIL_10022, utf8Invalid, utf8Valid, H2_ORDERLY_END, H2_FLOW_CONTROL, H2_PING, TABLE, CLOSE_ANSWER, FAIL_CODES, FALLBACK;
+var FAIL_10022, utf8Invalid, utf8Valid, H2_ORDERLY_END, H2_FLOW_CONTROL, H2_PING, RESERVED_OPCODE_GIB, LIMIT_PLUS_ONE2, ENDLESS_CONTINUATIONS, RANDOM_BYTES2, TABLE, CLOSE_ANSWER, FAIL_CODES, FALLBACK;
 var init_requirements = __esm({
   "src/explain/requirements.ts"() {
     "use strict";
@@ -31135,6 +31490,10 @@ var init_requirements = __esm({
       text: "an HTTP/2 PING is answered by a PING with ACK and the same 8 bytes, and a WebSocket ping by a pong on its stream: each on its own layer",
       subject: "an HTTP/2 PING beside a WebSocket ping"
     };
+    RESERVED_OPCODE_GIB = { key: "reserved-opcode-length", rfc: "RFC 6455 \xA75.2, \xA710.4", text: "a peer fails the connection at a frame header with a reserved opcode declaring 1 GiB (1002, 1009 or a drop), without reading the payload, and survives (Java-WebSocket#1507 allocated the declared size up front)", subject: "a reserved opcode declaring 1 GiB" };
+    LIMIT_PLUS_ONE2 = { key: "limit-plus-one-fragments", rfc: "RFC 6455 \xA710.4, \xA77.4.1", text: "a peer with a message limit fails the connection (1009, 1008 or a drop) once a message in 4 KiB fragments passes it, having taken at most the limit, and survives (ws#2331, ws#2332: per-fragment overhead far above the limit)", subject: "a message one byte past the limit, in small fragments" };
+    ENDLESS_CONTINUATIONS = { key: "endless-continuations", rfc: "RFC 6455 \xA75.4, \xA710.4", text: "a peer fails the connection on an endless series of one-byte continuation frames, or at least keeps up with them and stays responsive (Netty CVE-2014-0193 grew without bound)", subject: "endless one-byte continuation frames" };
+    RANDOM_BYTES2 = { key: "random-bytes", rfc: "RFC 6455 \xA75.2, \xA77.1.7", text: "a peer fails the connection on random bytes after the opening handshake (any close code, or a drop) within 10 s, and survives", subject: "random bytes after the 101" };
     TABLE = [
       ["1", { key: "framing-lengths", rfc: "RFC 6455 \xA75.2", text: "payload lengths in all three encodings (7-bit, 16-bit, 64-bit) must be read and the message delivered whole", subject: "a message at a payload-length boundary" }],
       ["2", { key: "ping-pong", rfc: "RFC 6455 \xA75.5.2, \xA75.5.3", text: "every ping must be answered by a pong with the same application data, as soon as practical", subject: "a ping" }],
@@ -31205,12 +31564,23 @@ var init_requirements = __esm({
       ["17.2.1", { key: "length-top-bit", rfc: "RFC 6455 \xA75.2, \xA77.1.7", text: "a server fails the connection at a frame header whose 64-bit length has its most significant bit set, or is 2^64 - 1 (1002, 1009 or a drop), and keeps serving (CVE-2020-27813: gorilla/websocket overflowed its read limit)", subject: "a 64-bit frame length with the top bit set" }],
       ["17.2.2", { key: "declared-length-refused", rfc: "RFC 6455 \xA710.4, \xA77.4.1", text: "a server with a message limit refuses a frame declaring more at its header (1009, 1002 or a drop), not after reading the payload, and keeps serving (Java-WebSocket#1507 allocated the declared size up front)", subject: "a frame declaring 1 GiB" }],
       ...closingRequirements("17.4", "server"),
+      ["17.2.3", RESERVED_OPCODE_GIB],
+      ["17.2.4", LIMIT_PLUS_ONE2],
+      ["17.2.5", ENDLESS_CONTINUATIONS],
+      ["17.2.6", RANDOM_BYTES2],
+      ["17.3.1", { key: "server-decompression-bomb", rfc: "RFC 6455 \xA710.4, RFC 7692 \xA78.1", text: "a server refuses a compressed message that inflates past its limit (1009 or a drop) with bounded memory, and keeps serving (CVE-2018-1000518: Python websockets inflated without limit)", subject: "a decompression bomb" }],
+      ["17.3.2", { key: "server-decompression-bomb", rfc: "RFC 6455 \xA710.4, RFC 7692 \xA78.1", text: "a server refuses a compressed message that inflates past its limit (1009 or a drop) with bounded memory, and keeps serving (CVE-2018-1000518: Python websockets inflated without limit)", subject: "a decompression bomb" }],
+      ["17.3", { key: "offer-window-bits", rfc: "RFC 7692 \xA77, \xA77.1.2", text: "a server declines a permessage-deflate offer whose window bits are out of range (8 to 15) or refuses the handshake, never accepts the value, and survives the compressed message that follows", subject: "window bits out of range in the offer" }],
       // Group 18 (attacks on a client): each requirement names the advisory too; every one also asks that the client process survives.
       ["18.1", { key: "window-bits-out-of-range", rfc: "RFC 7692 \xA77.1, \xA77.1.2", text: "a client fails the connection on a permessage-deflate answer whose window bits are out of range (8 to 15), and its process survives the compressed frame that follows (CVE-2026-2229: undici before 6.24.0 died of an uncaught RangeError)", subject: "window bits out of range in the 101" }],
       ...["18.1.2", "18.1.5"].map(
         (id) => [id, { key: "window-bits-eight", rfc: "RFC 7692 \xA77.1, \xA77.1.2.1", text: "a client takes window bits of 8 in a permessage-deflate answer (valid: 8 to 15) or fails the connection cleanly because it cannot use them (zlib has no 256-byte window), and its process survives the compressed frame that follows (CVE-2026-2229 is the out-of-range variant)", subject: "window bits of 8 in the 101" }]
       ),
       ["18.2", { key: "decompression-bomb", rfc: "RFC 7692 \xA78.1, RFC 6455 \xA710.4", text: "a client refuses a compressed message that inflates past its limit (1009 or a drop) with bounded memory, and its process survives (CVE-2026-1526: undici before 6.24.0 inflated without limit; CVE-2018-1000518: Python websockets)", subject: "a decompression bomb" }],
+      ["18.3.4", RESERVED_OPCODE_GIB],
+      ["18.3.5", LIMIT_PLUS_ONE2],
+      ["18.3.6", ENDLESS_CONTINUATIONS],
+      ["18.3.7", RANDOM_BYTES2],
       ["18.3", { key: "client-length-refused", rfc: "RFC 6455 \xA75.2, \xA710.4", text: "a client fails the connection at a frame header whose length has its top bit set, lies past its limit, or declares 1 GiB, without reading the payload, and its process survives (CVE-2026-1528: undici before 6.24.0; CVE-2020-27813: gorilla/websocket)", subject: "an oversized frame length" }],
       ["18.4.1", { key: "client-many-header-lines", rfc: "RFC 6455 \xA74.1, \xA74.2.2", text: "a client takes a 101 with thousands of header lines or fails the connection, within the budget, and its process survives (CVE-2024-37890: ws before 8.17.1 crashed on more header lines than Node keeps; CVE-2018-12121)", subject: "a 101 with 10,000 header lines" }],
       ["18.4.2", { key: "client-huge-header", rfc: "RFC 6455 \xA74.1, RFC 9112 \xA72.3", text: "a client bounds the response head it reads: it fails the connection on a header of megabytes soon after its limit, not after reading it all (CVE-2018-12121: Node.js kept 80 KB of headers per connection until its heap ran out)", subject: "an 8 MiB header in the 101" }],
@@ -72037,7 +72407,7 @@ function caseTimeoutFor(def, config2) {
 }
 
 // src/processes/client-process.ts
-import { randomBytes as randomBytes2 } from "node:crypto";
+import { randomBytes as randomBytes3 } from "node:crypto";
 import { readdirSync as readdirSync3, readFileSync as readFileSync9 } from "node:fs";
 
 // node_modules/is-plain-obj/index.js
@@ -79053,7 +79423,7 @@ function startClient(command2, values, extraEnv = {}) {
 }
 function startCommand(expanded, env2) {
   const output2 = new TailBuffer(OUTPUT_LIMIT);
-  const token = randomBytes2(12).toString("hex");
+  const token = randomBytes3(12).toString("hex");
   const child = execa(expanded, {
     shell: true,
     detached: true,
@@ -79227,7 +79597,7 @@ init_constants();
 // src/protocol/deflate/codec.ts
 init_constants();
 init_bytes();
-import zlib4 from "node:zlib";
+import zlib5 from "node:zlib";
 
 // src/protocol/deflate/memo.ts
 var ENTRY_OVERHEAD = 128;
@@ -79366,12 +79736,12 @@ var PerMessageDeflate = class {
     this.deflateSettings = {
       level: options.level,
       windowBits: ownWindow === WindowBits.min ? WindowBits.min + 1 : ownWindow,
-      strategy: ownWindow === WindowBits.min || options.literalsOnly === true ? zlib4.constants.Z_HUFFMAN_ONLY : zlib4.constants.Z_DEFAULT_STRATEGY
+      strategy: ownWindow === WindowBits.min || options.literalsOnly === true ? zlib5.constants.Z_HUFFMAN_ONLY : zlib5.constants.Z_DEFAULT_STRATEGY
     };
     this.deflater = newDeflater(this.deflateSettings);
     this.inflateWindowBits = agreement.decompressWindowBits;
     this.inflateWindowParam = agreement.decompressWindowParam;
-    this.inflater = new SyncZlib(zlib4.createInflateRaw({ chunkSize: zlib4.constants.Z_MIN_CHUNK, windowBits: this.inflateWindowBits }));
+    this.inflater = new SyncZlib(zlib5.createInflateRaw({ chunkSize: zlib5.constants.Z_MIN_CHUNK, windowBits: this.inflateWindowBits }));
   }
   /** Compresses one whole message as RFC 7692 §7.2.1 says (sync flush, the trailing 00 00 ff ff removed). */
   compress(message2) {
@@ -79510,7 +79880,7 @@ var PerMessageDeflate = class {
         pieceStart = 0;
         wanted = size * 2;
       }
-      const failure2 = this.inflater.write(zlib4.constants.Z_SYNC_FLUSH, data, inOff, inLen, this.chunk, this.chunkUsed, room);
+      const failure2 = this.inflater.write(zlib5.constants.Z_SYNC_FLUSH, data, inOff, inLen, this.chunk, this.chunkUsed, room);
       if (failure2 !== null) return this.fail(CloseCode.InvalidPayload, this.describeInflateFailure(failure2));
       const availOut = this.inflater.availOut;
       const availIn = this.inflater.availIn;
@@ -79859,8 +80229,8 @@ var CaseRunner = class {
   readRate(bytesPerSecond) {
     this.connection.setReadRate(bytesPerSecond);
   }
-  flushed(seconds5) {
-    return this.connection.sender.flushed(seconds5 * 1e3);
+  flushed(options = {}) {
+    return this.connection.sender.flushed(options.below ?? 1, (options.within ?? Number.POSITIVE_INFINITY) * 1e3);
   }
   holdClose() {
     this.connection.holdClose();
@@ -80121,7 +80491,7 @@ init_frame_writer();
 var PROTOCOL_ERROR = CloseCode.ProtocolError;
 var MESSAGE_TOO_BIG = CloseCode.MessageTooBig;
 var MAX_HEADER = 14;
-var RSV13 = 4;
+var RSV14 = 4;
 var SMALL_UNMASK = 64;
 var ReadState = { Header: 0, Payload: 1 };
 var FrameReader = class {
@@ -80248,7 +80618,7 @@ var FrameReader = class {
     this.masked = masked;
     this.len7 = len7;
     this.headNeeded = 2 + (len7 === 126 ? 2 : len7 === 127 ? 8 : 0) + (masked ? 4 : 0);
-    const compressed = this.compression && rsv === RSV13;
+    const compressed = this.compression && rsv === RSV14;
     if (rsv !== 0 && !compressed) {
       if (this.violation(sink, PROTOCOL_ERROR, `RSV = ${rsv} and no extension negotiated`)) return;
     }
@@ -80651,16 +81021,21 @@ var Outbox = class {
     if (this.streaming) this.endWhenStreamed = true;
     else this.socket.end();
   }
+  /** Bytes handed over and not yet given to the kernel: queued, staged, streaming, or in the socket's buffer. */
+  get unsent() {
+    const queued = this.queue.length > this.queueHead || this.streaming ? Number.MAX_SAFE_INTEGER : 0;
+    return queued + this.stagingUsed + this.socket.writableLength;
+  }
   /**
-   * Resolves true once nothing is queued, gathered or buffered in the socket (the kernel took it
-   * all), false after `ms` without that or once the socket is gone: checked every millisecond.
+   * Resolves true once fewer than `below` bytes are unsent (1: the kernel took it all), false after
+   * `ms` without that or once the socket is gone: checked every millisecond.
    */
-  flushed(ms) {
+  flushed(below, ms) {
     const deadline = performance.now() + ms;
     return new Promise((resolve6) => {
       const check2 = () => {
         if (this.socket.destroyed || this.link.isClosed()) resolve6(false);
-        else if (this.queue.length === this.queueHead && !this.streaming && this.stagingUsed === 0 && this.socket.writableLength === 0) resolve6(true);
+        else if (this.unsent < below) resolve6(true);
         else if (performance.now() >= deadline) resolve6(false);
         else setTimeout(check2, 1);
       };
@@ -80909,13 +81284,17 @@ var Sender = class {
   sendDataNow(data) {
     this.outbox.writeNow([data]);
   }
+  /** Bytes written and not yet handed to the kernel (any queued write counts as more than any batch). */
+  get unsent() {
+    return this.outbox.unsent;
+  }
   /** Hands the small writes gathered this turn to the socket now (a corked socket then sends them with what follows). */
   flush() {
     this.outbox.flushStaging();
   }
-  /** True once the outbox and the socket hold nothing unwritten; false after `ms` without that, or once the socket is gone. */
-  flushed(ms) {
-    return this.outbox.flushed(ms);
+  /** True once fewer than `below` bytes wait unwritten in the outbox and the socket; false after `ms` without that, or once the socket is gone. */
+  flushed(below, ms) {
+    return this.outbox.flushed(below, ms);
   }
 };
 
@@ -83329,7 +83708,7 @@ function targetHostPort(target) {
 }
 
 // src/fuzzing-client/probe.ts
-import { randomBytes as randomBytes3 } from "node:crypto";
+import { randomBytes as randomBytes4 } from "node:crypto";
 function probeServerHeader(target, timeoutMs = 5e3) {
   return new Promise((resolve6) => {
     const reader = new HeadReader(16 * 1024);
@@ -83354,7 +83733,7 @@ function probeServerHeader(target, timeoutMs = 5e3) {
       (ready) => {
         ready.on("close", () => done(null));
         ready.on("data", onData);
-        ready.write(buildUpgradeRequest({ host: targetHostPort(target), target: target.resource, key: newClientKey(randomBytes3) }), "latin1");
+        ready.write(buildUpgradeRequest({ host: targetHostPort(target), target: target.resource, key: newClientKey(randomBytes4) }), "latin1");
       },
       () => done(null)
     );
@@ -83946,8 +84325,8 @@ async function play(target, attack, signal, settings) {
   });
   const stopped = () => signal?.aborted === true;
   const budgets = settings.budgets ?? DEFAULT_BUDGETS;
-  const scaled = (probe2) => ({ ...probe2, waitMs: waitFor(probe2, budgets) });
-  const probe = (p, s = signal, written) => runProbe(target, scaled(p), normal(), s, written);
+  const scaled2 = (probe2) => ({ ...probe2, waitMs: waitFor(probe2, budgets) });
+  const probe = (p, s = signal, written) => runProbe(target, scaled2(p), normal(), s, written);
   if (attack.kind === "growth") {
     const facts = await runGrowth({ ...attack, stopAfterMs: scaledMs(attack.stopAfterMs, budgets) }, (p) => probe(p), stopped);
     return { verdict: attack.judge(facts, budgets), ...probeLines(facts.probes) };
