@@ -259,6 +259,18 @@ describe('repro scripts of servers under test', () => {
   });
 });
 
+describe("repro scripts of the robustness profile's scripted group-17 cases", () => {
+  test('17.4.4 against a server that keeps TCP after the closing handshake: one connection, so it has a script, and the script sees the same close', async () => {
+    const server = node(BROKEN_SERVER, 'keeps-tcp');
+    const outdir = await gate(['--robustness', '--server', `${quoted(server)} {port}`], ['17.4.4']);
+    const report = await caseReport(outdir, '17.4.4');
+    assert.equal(report.behavior, 'FAILED');
+    const replay = await replayServer(await makeScript(outdir, '17.4.4'), server);
+    // The script replays wsgate's writes (its close) and shows the server's answer: 1000, as in the run.
+    assert.equal(/^peer close code: (.*)$/m.exec(replay.stdout)?.[1], String(report.remoteCloseCode), replay.stdout);
+  });
+});
+
 describe('what wsgate repro refuses, and run --repro', () => {
   test('run --repro writes a script and a recording per non-passing case, none for passing ones; the command refuses a passing case', async () => {
     const client = node(fixture('echo-invalid'));
