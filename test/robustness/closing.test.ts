@@ -8,45 +8,14 @@
  * budgets are shortened with --budget stall= where the peer would wait for ever.
  */
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { runCliWith, type SummaryCase } from '../support/cli-env.js';
-import { fixtureCommand, tempDir } from '../support/harness.js';
+import { fixtureCommand } from '../support/harness.js';
+import { brokenServer, release, runRobustness, type RobustnessRun } from '../support/robustness.js';
 
-const RELEASES = fileURLToPath(new URL('../../../test/fixtures/robustness/', import.meta.url));
-const BROKEN = fileURLToPath(new URL('../fixtures/servers/broken-server.js', import.meta.url));
+const broken = brokenServer;
+type Run = RobustnessRun;
 
-function broken(mode: string): string {
-  return `'${process.execPath}' '${BROKEN}' ${mode} {port}`;
-}
-
-function release(name: string): string {
-  const dir = path.join(RELEASES, name);
-  assert.ok(existsSync(path.join(dir, 'node_modules', 'ws', 'package.json')), `${name} is not installed: run .ci/install-robustness-peers.sh`);
-  return `'${process.execPath}' '${path.join(dir, 'server.cjs')}' {port}`;
-}
-
-interface Run {
-  code: number | null;
-  out: string;
-  cases: Map<string, SummaryCase>;
-  result: (id: string) => Promise<string>;
-}
-
-/** `wsgate run --robustness ARGS` in a fresh directory; `role` says where its reports go. */
-async function robustness(role: 'servers' | 'clients', args: string[]): Promise<Run> {
-  const dir = await tempDir();
-  const res = await runCliWith(['run', '--robustness', '--agent', 'sut', ...args], { cwd: dir, timeoutMs: 90_000 });
-  const outdir = path.join(dir, 'reports', role);
-  const out = res.stdout + res.stderr;
-  assert.ok(res.code === 0 || res.code === 1, out);
-  const summary = JSON.parse(await readFile(path.join(outdir, 'summary.json'), 'utf8')) as { cases: SummaryCase[] };
-  const result = async (id: string): Promise<string> => (JSON.parse(await readFile(path.join(outdir, `sut_case_${id.replace(/\./g, '_')}.json`), 'utf8')) as { result: string }).result;
-  return { code: res.code, out, cases: new Map(summary.cases.map((c) => [c.id, c])), result };
-}
+const robustness = (args: string[]): Promise<Run> => runRobustness(args);
 
 function statuses(run: Run): string[] {
   return [...run.cases.values()].map((c) => `${c.id} ${c.status}`).sort();
@@ -60,7 +29,7 @@ function pongBytes(result: string): number {
 }
 
 test('ws 8.17.1 queues every pong of a ping flood (17.4.1) and echoes without back-pressure (17.4.2): FAILED with the figures', async (t) => {
-  const run = await robustness('servers', ['--role', 'server', '--server', release('ws-8.17.1'), '--cases', '17.4.1', '17.4.2']);
+  const run = await robustness(['--role', 'server', '--server', release('ws-8.17.1'), '--cases', '17.4.1', '17.4.2']);
   assert.equal(run.code, 1, run.out);
   assert.deepEqual(statuses(run), ['17.4.1 failed', '17.4.2 failed'], run.out);
   const flood = await run.result('17.4.1');
@@ -74,11 +43,11 @@ test('ws 8.17.1 queues every pong of a ping flood (17.4.1) and echoes without ba
 });
 
 test('a server that queues its pongs fails 17.4.1; one that keeps TCP after the closing handshake fails 17.4.3 and 17.4.4', async (t) => {
-  const pongs = await robustness('servers', ['--role', 'server', '--server', broken('queues-pongs'), '--cases', '17.4.1']);
+  const pongs = await robustness(['--role', 'server', '--server', broken('queues-pongs'), '--cases', '17.4.1']);
   assert.deepEqual(statuses(pongs), ['17.4.1 failed'], pongs.out);
   assert.ok(pongBytes(await pongs.result('17.4.1')) > 24 * 1024 * 1024);
 
-  const keeps = await robustness('servers', ['--role', 'server', '--server', broken('keeps-tcp'), '--cases', '17.4.3', '17.4.4', '--budget', 'stall=1500ms']);
+  const keeps = await robustness(['--role', 'server', '--server', broken('keeps-tcp'), '--cases', '17.4.3', '17.4.4', '--budget', 'stall=1500ms']);
   assert.equal(keeps.code, 1, keeps.out);
   assert.deepEqual(statuses(keeps), ['17.4.3 failed', '17.4.4 failed'], keeps.out);
   assert.match(await keeps.result('17.4.3'), /^The peer kept the connection open for 3.5 s after the reserved opcode, past the stall budget/);
@@ -89,15 +58,15 @@ test('a server that queues its pongs fails 17.4.1; one that keeps TCP after the 
 });
 
 test('clients of our own: pongs queued fail 18.5.1, TCP kept fails 18.5.4, a close never sent nor answered fails 18.5.3 and 18.5.4', async () => {
-  const pongs = await robustness('clients', ['--client', fixtureCommand('queues-pongs'), '--cases', '18.5.1']);
+  const pongs = await robustness(['--client', fixtureCommand('queues-pongs'), '--cases', '18.5.1']);
   assert.deepEqual(statuses(pongs), ['18.5.1 failed'], pongs.out);
   assert.match(await pongs.result('18.5.1'), /^The peer queued its pongs without bound/);
 
-  const keeps = await robustness('clients', ['--client', fixtureCommand('keeps-tcp'), '--cases', '18.5.4', '--budget', 'stall=1500ms']);
+  const keeps = await robustness(['--client', fixtureCommand('keeps-tcp'), '--cases', '18.5.4', '--budget', 'stall=1500ms']);
   assert.deepEqual(statuses(keeps), ['18.5.4 failed'], keeps.out);
   assert.match(await keeps.result('18.5.4'), /^The peer kept TCP open for 3.5 s after the closing handshake, past its budget of 1,500 ms: it waits for wsgate to end the connection, without a timeout/);
 
-  const never = await robustness('clients', ['--client', fixtureCommand('never-close'), '--cases', '18.5.3', '18.5.4', '--budget', 'stall=1500ms']);
+  const never = await robustness(['--client', fixtureCommand('never-close'), '--cases', '18.5.3', '18.5.4', '--budget', 'stall=1500ms']);
   assert.deepEqual(statuses(never), ['18.5.3 failed', '18.5.4 failed'], never.out);
   assert.match(await never.result('18.5.3'), /past the stall budget/);
   assert.match(await never.result('18.5.4'), /^The peer never answered wsgate's close frame/);

@@ -6,33 +6,10 @@
  * it. The releases are installed by .ci/install-robustness-peers.sh (test/fixtures/robustness/).
  */
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { runCliWith, type SummaryCase } from '../support/cli-env.js';
-import { tempDir } from '../support/harness.js';
+import { brokenServer, release, runRobustness, type RobustnessRun } from '../support/robustness.js';
 
-const RELEASES = fileURLToPath(new URL('../../../test/fixtures/robustness/', import.meta.url));
-const BROKEN = fileURLToPath(new URL('../fixtures/servers/broken-server.js', import.meta.url));
-
-function release(name: string): string {
-  const dir = path.join(RELEASES, name);
-  assert.ok(existsSync(path.join(dir, 'node_modules', 'ws', 'package.json')), `${name} is not installed: run .ci/install-robustness-peers.sh`);
-  return `'${process.execPath}' '${path.join(dir, 'server.cjs')}' {port}`;
-}
-
-async function robustness(args: string[]): Promise<{ code: number | null; out: string; cases: Map<string, SummaryCase>; result: (id: string) => Promise<string> }> {
-  const dir = await tempDir();
-  const res = await runCliWith(['run', '--robustness', '--agent', 'sut', ...args], { cwd: dir, timeoutMs: 90_000 });
-  const outdir = path.join(dir, 'reports', 'servers');
-  const out = res.stdout + res.stderr;
-  assert.ok(res.code === 0 || res.code === 1, out);
-  const summary = JSON.parse(await readFile(path.join(outdir, 'summary.json'), 'utf8')) as { cases: SummaryCase[] };
-  const result = async (id: string): Promise<string> => (JSON.parse(await readFile(path.join(outdir, `sut_case_${id.replace(/\./g, '_')}.json`), 'utf8')) as { result: string }).result;
-  return { code: res.code, out, cases: new Map(summary.cases.map((c) => [c.id, c])), result };
-}
+const robustness = (args: string[]): Promise<RobustnessRun> => runRobustness(args);
 
 test("ws 7.4.5 (CVE-2021-32640): a burst of long Sec-WebSocket-Protocol requests keeps a normal client from its 101, 17.1.6 FAILED; 7.4.6 passes it", async (t) => {
   const bad = await robustness(['--server', release('ws-7.4.5'), '--cases', '17.1.6']);
@@ -53,12 +30,12 @@ test("ws 7.4.5 (CVE-2021-32640): a burst of long Sec-WebSocket-Protocol requests
 });
 
 test('Slowloris (17.1.10): a server with no timeout on a request head FAILED at a 3 s stall budget; the same server with headersTimeout 1 s passes', async (t) => {
-  const bad = await robustness(['--server', `'${process.execPath}' '${BROKEN}' no-head-timeout {port}`, '--cases', '17.1.10', '--budget', 'stall=3s']);
+  const bad = await robustness(['--server', brokenServer('no-head-timeout'), '--cases', '17.1.10', '--budget', 'stall=3s']);
   assert.equal(bad.code, 1, bad.out);
   assert.equal(bad.cases.get('17.1.10')?.status, 'failed', bad.out);
   assert.match(await bad.result('17.1.10'), /^The server still held the connection 3,000 ms after the request began \(stall budget 3,000 ms\), [\d,]+ bytes trickled: it never times out/);
 
-  const good = await robustness(['--server', `'${process.execPath}' '${BROKEN}' short-head-timeout {port}`, '--cases', '17.1.10', '--budget', 'stall=3s']);
+  const good = await robustness(['--server', brokenServer('short-head-timeout'), '--cases', '17.1.10', '--budget', 'stall=3s']);
   assert.equal(good.code, 0, good.out);
   const text = await good.result('17.1.10');
   t.diagnostic(text);

@@ -7,45 +7,17 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { robustnessServerCases } from '../../src/cases/s17-robustness-server.js';
-import { runCliWith, type SummaryCase } from '../support/cli-env.js';
+import { runCliWith } from '../support/cli-env.js';
+import { brokenServer, release, runRobustness, type RobustnessRun } from '../support/robustness.js';
 import { tempDir } from '../support/harness.js';
 
 const RELEASES = fileURLToPath(new URL('../../../test/fixtures/robustness/', import.meta.url));
-const BROKEN = fileURLToPath(new URL('../fixtures/servers/broken-server.js', import.meta.url));
-
-/** The command that starts a pinned release's echo server. */
-function release(name: string): string {
-  const dir = path.join(RELEASES, name);
-  assert.ok(existsSync(path.join(dir, 'node_modules', 'ws', 'package.json')), `${name} is not installed: run .ci/install-robustness-peers.sh`);
-  return `'${process.execPath}' '${path.join(dir, 'server.cjs')}' {port}`;
-}
-
-
-interface Run {
-  code: number | null;
-  out: string;
-  cases: Map<string, SummaryCase>;
-  report: (id: string) => Promise<{ behavior: string; result: string }>;
-}
-
-async function robustness(args: string[]): Promise<Run> {
-  const dir = await tempDir();
-  const res = await runCliWith(['run', '--robustness', '--agent', 'sut', ...args], { cwd: dir, timeoutMs: 60_000 });
-  const outdir = path.join(dir, 'reports', 'servers');
-  const out = res.stdout + res.stderr;
-  assert.ok(res.code === 0 || res.code === 1, out);
-  const summary = JSON.parse(await readFile(path.join(outdir, 'summary.json'), 'utf8')) as { cases: SummaryCase[] };
-  const report = async (id: string): Promise<{ behavior: string; result: string }> =>
-    JSON.parse(await readFile(path.join(outdir, `sut_case_${id.replace(/\./g, '_')}.json`), 'utf8')) as { behavior: string; result: string };
-  return { code: res.code, out, cases: new Map(summary.cases.map((c) => [c.id, c])), report };
-}
+const robustness = (args: string[]): Promise<RobustnessRun> => runRobustness(args, 60_000);
 
 test('ws 8.17.0 dies of 2,000 header lines (CVE-2024-37890): 17.1.3 FAILED, the server restarted; 8.17.1 passes it', async () => {
   const bad = await robustness(['--server', release('ws-8.17.0'), '--cases', '17.1.3', '17.1.5']);
@@ -95,7 +67,7 @@ test('the current ws (the bundled server) passes the whole of group 17 (but Slow
 });
 
 test('a server with no message limit reads a declared gigabyte instead of refusing it at the header: 17.2.2 FAILED', async () => {
-  const run = await robustness(['--server', `'${process.execPath}' '${BROKEN}' no-size-limit {port}`, '--cases', '17.2.1', '17.2.2']);
+  const run = await robustness(['--server', brokenServer('no-size-limit'), '--cases', '17.2.1', '17.2.2']);
   assert.equal(run.code, 1, run.out);
   // ws refuses a 64-bit length over 2^53 - 1 whatever its limit: the length case passes.
   assert.equal(run.cases.get('17.2.1')?.status, 'passed', run.out);
