@@ -7892,6 +7892,9 @@ function burst(id, shape, advisory, rfc) {
     maxSeconds: 40
   });
 }
+function padLines(total) {
+  return [1, 2, 3, 4].map((i) => [`X-Wsgate-Pad-${i}`, "a".repeat(total / 4)]);
+}
 function endlessHead(normal) {
   return requestWith(normal, [["X-Wsgate-Pad", "a".repeat(3600)]]).replace(/\r\n\r\n$/, "");
 }
@@ -7929,11 +7932,11 @@ var init_s17_robustness_floods = __esm({
       id: "17.1.9",
       advisory: FloodAdvisories.bytewiseHead,
       rfc: "RFC 7230 \xA73, RFC 6455 \xA74.1",
-      description: `A normal upgrade request with a header of ${bytes(B.bytewisePadBytes)} bytes (X-Wsgate-Pad), written one byte per TCP write, each after the previous one was flushed, Nagle off.`,
+      description: `A normal upgrade request with ${bytes(B.bytewisePadBytes)} bytes of padding in four header lines (X-Wsgate-Pad-1 to -4, each under any server's line limit), written one byte per TCP write, each after the previous one was flushed, Nagle off.`,
       expectation: `The server answers 101 within ${bytes(B.bytewiseAnswerMs)} ms of the request's last byte (a parser that reads the head again from its start on every packet takes time quadratic in its length).`,
       attack: {
         kind: "probes",
-        probes: [{ label: `a request of ${bytes(B.bytewisePadBytes)}-byte padding`, size: B.bytewisePadBytes, waitMs: 5e3, request: (normal) => requestWith(normal, [["X-Wsgate-Pad", "a".repeat(B.bytewisePadBytes)]]), delivery: { kind: "bytewise" } }],
+        probes: [{ label: `a request of ${bytes(B.bytewisePadBytes)}-byte padding`, size: B.bytewisePadBytes, waitMs: 5e3, request: (normal) => requestWith(normal, padLines(B.bytewisePadBytes)), delivery: { kind: "bytewise" } }],
         judge: judgeBytewise
       },
       maxSeconds: 20
