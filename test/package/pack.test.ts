@@ -62,7 +62,8 @@ describe('the npm package', () => {
     for (const f of ['LICENSE', 'README.md', 'package.json', 'dist/src/cli.js', 'dist/src/wstest-cli.js', 'dist/src/api.js', 'dist/src/api.d.ts', 'dist/src/bundled/reference-client.js']) {
       assert.ok(files.includes(f), `${f} is in the tarball`);
     }
-    assert.ok(pack.size < 400 * 1024, `tarball ${pack.size} bytes`);
+    // 442 KiB packed with the robustness profile (issue 36: 53 attack cases, their engine and data); 400 before it.
+    assert.ok(pack.size < 512 * 1024, `tarball ${pack.size} bytes`);
     t.diagnostic(`${pack.filename}: ${files.length} files, ${(pack.size / 1024).toFixed(1)} KiB packed, ${(pack.unpackedSize / 1024).toFixed(1)} KiB unpacked`);
   });
 
