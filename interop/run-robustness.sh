@@ -48,7 +48,8 @@ for role in "${roles[@]}"; do
     if [ "$role" = server ]; then
       if [ -z "$cmd" ]; then args=(--role server); else args=(--server "$cmd"); fi
     else
-      if [ -z "$cmd" ]; then args=(); else args=(--client "$cmd" --url ws://127.0.0.1:0); fi
+      # A free port: the fuzzing server's default 9001 may be taken (another run, a test).
+      if [ -z "$cmd" ]; then args=(--url ws://127.0.0.1:0); else args=(--client "$cmd" --url ws://127.0.0.1:0); fi
     fi
     start=$(date +%s)
     node dist/src/cli.js run --robustness "${args[@]}" --agent "$name" --outdir "$out" --cases "${cases[@]}" "${budgets[@]}" --quiet >"$out.log" 2>&1

@@ -335,7 +335,7 @@ describe('repro scripts of the robustness profile', () => {
   const robustness = (name: string, file: string): Program => node(path.join(ROOT, 'test', 'fixtures', 'robustness', name, file));
 
   test('undici 6.23.0 on 18.1.1 (CVE-2026-2229): the script, alone, makes the client die again with the RangeError the run saw', async () => {
-    const outdir = await gate(['--robustness', '--client', `${quoted(robustness('undici-6.23.0', 'client.mjs'))} {url}`], ['18.1.1']);
+    const outdir = await gate(['--robustness', '--url', 'ws://127.0.0.1:0', '--client', `${quoted(robustness('undici-6.23.0', 'client.mjs'))} {url}`], ['18.1.1']);
     assert.equal((await caseReport(outdir, '18.1.1')).behavior, 'FAILED');
     const script = await makeScript(outdir, '18.1.1');
     const repro = start(node(script.file, '0'), script.dir);
