@@ -31446,6 +31446,9 @@ function closingRequirements(prefix, peer) {
     [`${prefix}.4`, { key: "never-closed-dropped", rfc: "RFC 6455 \xA77.1.1", text: `a ${peer} that answered wsgate's close ${drop}, though wsgate keeps TCP open`, subject: "a connection never closed after the closing handshake" }]
   ];
 }
+function frameRequirements(subgroup, first) {
+  return [RESERVED_OPCODE_GIB, LIMIT_PLUS_ONE2, ENDLESS_CONTINUATIONS, RANDOM_BYTES2].map((r, i2) => [`${subgroup}.${first + i2}`, r]);
+}
 function requirementFor(caseId, expectedClose) {
   const parts = caseId.split(".");
   for (let n2 = parts.length; n2 > 0; n2--) {
@@ -31457,7 +31460,7 @@ function requirementFor(caseId, expectedClose) {
   }
   return FALLBACK;
 }
-var FAIL_10022, utf8Invalid, utf8Valid, H2_ORDERLY_END, H2_FLOW_CONTROL, H2_PING, RESERVED_OPCODE_GIB, LIMIT_PLUS_ONE2, ENDLESS_CONTINUATIONS, RANDOM_BYTES2, TABLE, CLOSE_ANSWER, FAIL_CODES, FALLBACK;
+var FAIL_10022, utf8Invalid, utf8Valid, H2_ORDERLY_END, H2_FLOW_CONTROL, H2_PING, RESERVED_OPCODE_GIB, LIMIT_PLUS_ONE2, ENDLESS_CONTINUATIONS, RANDOM_BYTES2, SERVER_BOMB, TABLE, CLOSE_ANSWER, FAIL_CODES, FALLBACK;
 var init_requirements = __esm({
   "src/explain/requirements.ts"() {
     "use strict";
@@ -31497,6 +31500,7 @@ var init_requirements = __esm({
     LIMIT_PLUS_ONE2 = { key: "limit-plus-one-fragments", rfc: "RFC 6455 \xA710.4, \xA77.4.1", text: "a peer with a message limit fails the connection (1009, 1008 or a drop) once a message in 4 KiB fragments passes it, having taken at most the limit, and survives (ws#2331, ws#2332: per-fragment overhead far above the limit)", subject: "a message one byte past the limit, in small fragments" };
     ENDLESS_CONTINUATIONS = { key: "endless-continuations", rfc: "RFC 6455 \xA75.4, \xA710.4", text: "a peer fails the connection on an endless series of one-byte continuation frames, or at least keeps up with them and stays responsive (Netty CVE-2014-0193 grew without bound)", subject: "endless one-byte continuation frames" };
     RANDOM_BYTES2 = { key: "random-bytes", rfc: "RFC 6455 \xA75.2, \xA77.1.7", text: "a peer fails the connection on random bytes after the opening handshake (any close code, or a drop) within 10 s, and survives", subject: "random bytes after the 101" };
+    SERVER_BOMB = { key: "server-decompression-bomb", rfc: "RFC 6455 \xA710.4, RFC 7692 \xA78.1", text: "a server refuses a compressed message that inflates past its limit (1009 or a drop) with bounded memory, and keeps serving (CVE-2018-1000518: Python websockets inflated without limit)", subject: "a decompression bomb" };
     TABLE = [
       ["1", { key: "framing-lengths", rfc: "RFC 6455 \xA75.2", text: "payload lengths in all three encodings (7-bit, 16-bit, 64-bit) must be read and the message delivered whole", subject: "a message at a payload-length boundary" }],
       ["2", { key: "ping-pong", rfc: "RFC 6455 \xA75.5.2, \xA75.5.3", text: "every ping must be answered by a pong with the same application data, as soon as practical", subject: "a ping" }],
@@ -31567,12 +31571,8 @@ var init_requirements = __esm({
       ["17.2.1", { key: "length-top-bit", rfc: "RFC 6455 \xA75.2, \xA77.1.7", text: "a server fails the connection at a frame header whose 64-bit length has its most significant bit set, or is 2^64 - 1 (1002, 1009 or a drop), and keeps serving (CVE-2020-27813: gorilla/websocket overflowed its read limit)", subject: "a 64-bit frame length with the top bit set" }],
       ["17.2.2", { key: "declared-length-refused", rfc: "RFC 6455 \xA710.4, \xA77.4.1", text: "a server with a message limit refuses a frame declaring more at its header (1009, 1002 or a drop), not after reading the payload, and keeps serving (Java-WebSocket#1507 allocated the declared size up front)", subject: "a frame declaring 1 GiB" }],
       ...closingRequirements("17.4", "server"),
-      ["17.2.3", RESERVED_OPCODE_GIB],
-      ["17.2.4", LIMIT_PLUS_ONE2],
-      ["17.2.5", ENDLESS_CONTINUATIONS],
-      ["17.2.6", RANDOM_BYTES2],
-      ["17.3.1", { key: "server-decompression-bomb", rfc: "RFC 6455 \xA710.4, RFC 7692 \xA78.1", text: "a server refuses a compressed message that inflates past its limit (1009 or a drop) with bounded memory, and keeps serving (CVE-2018-1000518: Python websockets inflated without limit)", subject: "a decompression bomb" }],
-      ["17.3.2", { key: "server-decompression-bomb", rfc: "RFC 6455 \xA710.4, RFC 7692 \xA78.1", text: "a server refuses a compressed message that inflates past its limit (1009 or a drop) with bounded memory, and keeps serving (CVE-2018-1000518: Python websockets inflated without limit)", subject: "a decompression bomb" }],
+      ...frameRequirements("17.2", 3),
+      ...["17.3.1", "17.3.2"].map((id) => [id, SERVER_BOMB]),
       ["17.3", { key: "offer-window-bits", rfc: "RFC 7692 \xA77, \xA77.1.2", text: "a server declines a permessage-deflate offer whose window bits are out of range (8 to 15) or refuses the handshake, never accepts the value, and survives the compressed message that follows", subject: "window bits out of range in the offer" }],
       // Group 18 (attacks on a client): each requirement names the advisory too; every one also asks that the client process survives.
       ["18.1", { key: "window-bits-out-of-range", rfc: "RFC 7692 \xA77.1, \xA77.1.2", text: "a client fails the connection on a permessage-deflate answer whose window bits are out of range (8 to 15), and its process survives the compressed frame that follows (CVE-2026-2229: undici before 6.24.0 died of an uncaught RangeError)", subject: "window bits out of range in the 101" }],
@@ -31580,10 +31580,7 @@ var init_requirements = __esm({
         (id) => [id, { key: "window-bits-eight", rfc: "RFC 7692 \xA77.1, \xA77.1.2.1", text: "a client takes window bits of 8 in a permessage-deflate answer (valid: 8 to 15) or fails the connection cleanly because it cannot use them (zlib has no 256-byte window), and its process survives the compressed frame that follows (CVE-2026-2229 is the out-of-range variant)", subject: "window bits of 8 in the 101" }]
       ),
       ["18.2", { key: "decompression-bomb", rfc: "RFC 7692 \xA78.1, RFC 6455 \xA710.4", text: "a client refuses a compressed message that inflates past its limit (1009 or a drop) with bounded memory, and its process survives (CVE-2026-1526: undici before 6.24.0 inflated without limit; CVE-2018-1000518: Python websockets)", subject: "a decompression bomb" }],
-      ["18.3.4", RESERVED_OPCODE_GIB],
-      ["18.3.5", LIMIT_PLUS_ONE2],
-      ["18.3.6", ENDLESS_CONTINUATIONS],
-      ["18.3.7", RANDOM_BYTES2],
+      ...frameRequirements("18.3", 4),
       ["18.3", { key: "client-length-refused", rfc: "RFC 6455 \xA75.2, \xA710.4", text: "a client fails the connection at a frame header whose length has its top bit set, lies past its limit, or declares 1 GiB, without reading the payload, and its process survives (CVE-2026-1528: undici before 6.24.0; CVE-2020-27813: gorilla/websocket)", subject: "an oversized frame length" }],
       ["18.4.1", { key: "client-many-header-lines", rfc: "RFC 6455 \xA74.1, \xA74.2.2", text: "a client takes a 101 with thousands of header lines or fails the connection, within the budget, and its process survives (CVE-2024-37890: ws before 8.17.1 crashed on more header lines than Node keeps; CVE-2018-12121)", subject: "a 101 with 10,000 header lines" }],
       ["18.4.2", { key: "client-huge-header", rfc: "RFC 6455 \xA74.1, RFC 9112 \xA72.3", text: "a client bounds the response head it reads: it fails the connection on a header of megabytes soon after its limit, not after reading it all (CVE-2018-12121: Node.js kept 80 KB of headers per connection until its heap ran out)", subject: "an 8 MiB header in the 101" }],
