@@ -1,22 +1,8 @@
 #!/usr/bin/env bash
-# Real releases with published advisories, the servers and clients under test of the robustness
-# profile's proof (test/robustness/*.test.ts, interop/README.md's table): each directory under
-# test/fixtures/robustness/ pins one release exactly (package.json) and its whole tree
-# (package-lock.json, no registry address in it). Installed with the machine's own npm config (its
-# registry, its cache). Idempotent: a fixture whose installed tree matches its package.json is skipped.
+# The pinned releases of test/fixtures/robustness/ (real releases with published advisories, and the
+# releases that fixed them), installed from their lockfiles with the machine's own npm configuration.
+# `npm test` does the same before the tests run (and skips the tests of a release npm could not
+# install); this script, for interop/run-robustness.sh and by hand, fails instead.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
-for dir in "$here"/test/fixtures/robustness/*/; do
-  dir=${dir%/}
-  [ -f "$dir/package.json" ] || continue
-  if [ -f "$dir/package-lock.json" ] && [ -d "$dir/node_modules" ] && (cd "$dir" && npm ls --all >/dev/null 2>&1); then
-    continue
-  fi
-  echo "install-robustness-peers: $(basename "$dir")"
-  if [ -f "$dir/package-lock.json" ]; then
-    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
-  else
-    # First install: write the lockfile without the registry's address (as the repository's own).
-    (cd "$dir" && npm install --omit-lockfile-registry-resolved --no-audit --no-fund --loglevel=error)
-  fi
-done
+WSGATE_TEST_REQUIRE_ALL=1 exec node "$here/test/fixtures/robustness/install.mjs" "$@"

@@ -1,17 +1,16 @@
 /**
  * The client implementations of interop/clients/ as commands for `wsgate run --client`: Node.js
  * clients from the devDependencies, Python clients from Debian's packages run by Debian's
- * /usr/bin/python3 (.ci/install-python-clients.sh installs them).
+ * /usr/bin/python3 (.ci/install-python-clients.sh installs them; a test declares `needs('python-clients')`).
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runCli, tempDir } from '../support/harness.js';
+import { PYTHON } from '../support/requirements.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-export const PYTHON = '/usr/bin/python3';
 
 /** Client name → command (the bundled ws client is `run` without --client). */
 export const INTEROP_CLIENTS = {
@@ -26,15 +25,6 @@ export const INTEROP_CLIENTS = {
 } as const;
 
 export type InteropClient = keyof typeof INTEROP_CLIENTS;
-
-/** Fails with the way out when Debian's Python clients are missing. */
-export function assertPythonClients(): void {
-  try {
-    execFileSync(PYTHON, ['-c', 'import websockets, aiohttp, tornado, websocket'], { stdio: 'pipe' });
-  } catch {
-    assert.fail(`${PYTHON} cannot import websockets, aiohttp, tornado and websocket: run .ci/install-python-clients.sh`);
-  }
-}
 
 /** One index.json entry. */
 export interface IndexEntry {

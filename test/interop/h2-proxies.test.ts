@@ -20,7 +20,8 @@ import { WebSocketServer } from 'ws';
 import { echoConnection, WS_SERVER_OPTIONS } from '../../src/bundled/ws-echo.js';
 import { runCliWith } from '../support/cli-env.js';
 import { REFERENCE_CLIENT, tempDir } from '../support/harness.js';
-import { proxyAvailable, startProxy, type ProxyKind } from '../support/proxies.js';
+import { startProxy, type ProxyKind } from '../support/proxies.js';
+import { needs } from '../support/requirements.js';
 
 /** Groups 1, 2, 5 and 7 whole, and a few of 9 and 12: every verdict the bundled peers give (OK, INFORMATIONAL) and a deflate case. */
 const SELECTION = ['1.*', '2.*', '5.*', '7.*', '9.1.1', '9.2.1', '9.8.1', '12.1.1', '12.2.1'];
@@ -91,7 +92,7 @@ function freePort(): Promise<number> {
 }
 
 const KINDS: ProxyKind[] = ['haproxy', 'nghttpx'];
-const skip = (kind: ProxyKind): string | false => (proxyAvailable(kind) ? false : `${kind} is not installed (.ci/install-proxies.sh installs it)`);
+const skip = (kind: ProxyKind): string | false => needs(kind);
 
 describe('server role: wsgate over HTTP/2 → proxy → the bundled ws server over HTTP/1.1', () => {
   let wss: WebSocketServer;

@@ -12,7 +12,8 @@ import { WebSocket, WebSocketServer } from 'ws';
 import { FrameReader, type FrameHeader, type FrameSink } from '../../src/protocol/frame-reader.js';
 import { generatePki, type GeneratedPki } from '../../src/tls/certificates.js';
 import { encodeFrame } from '../support/frame-encoder.js';
-import { proxyAvailable, startProxy, type ProxyKind } from '../support/proxies.js';
+import { startProxy, type ProxyKind } from '../support/proxies.js';
+import { needs } from '../support/requirements.js';
 
 const MASK = Buffer.from([0x37, 0xfa, 0x21, 0x3d]);
 const HELLO = Buffer.from('hello');
@@ -133,7 +134,7 @@ function h1Client(port: number): Promise<{ status: number | undefined; messages:
 }
 
 for (const kind of ['haproxy', 'nghttpx'] as const satisfies readonly ProxyKind[]) {
-  describe(`${kind} as an RFC 8441 proxy`, { skip: proxyAvailable(kind) ? false : `${kind} not installed (.ci/install-proxies.sh)` }, () => {
+  describe(`${kind} as an RFC 8441 proxy`, { skip: needs(kind) }, () => {
     let pki: GeneratedPki;
     before(async () => {
       pki = await generatePki(['127.0.0.1']);

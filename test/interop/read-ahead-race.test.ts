@@ -24,7 +24,7 @@ import { after, before, describe, test } from 'node:test';
 import { CHOP_PIECE_GAP_NS, Outbox } from '../../src/core/outbox.js';
 import { catalogueFor } from '../../src/cases/registry.js';
 import { runCli, tempDir } from '../support/harness.js';
-import { assertPythonClients, PYTHON } from './clients.js';
+import { needs, PYTHON } from '../support/requirements.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const RACES = ['3.4', '4.1.5', '4.2.5'];
@@ -93,11 +93,10 @@ for (const [name, script] of [
   ['Python websockets 10.4', 'python-websockets.py'],
   ['Python aiohttp', 'python-aiohttp.py'],
 ] as const) {
-  describe(`${name} (Debian, ${PYTHON}) as the server under test: the read-ahead race`, () => {
+  describe(`${name} (Debian, ${PYTHON}) as the server under test: the read-ahead race`, { skip: needs('python-clients') }, () => {
     let child: ChildProcess | null = null;
     let port = 0;
     before(async () => {
-      assertPythonClients();
       port = await freePort();
       child = spawn(PYTHON, [path.join(ROOT, 'interop', 'servers', script), String(port)], { stdio: ['ignore', 'ignore', 'pipe'] });
     });

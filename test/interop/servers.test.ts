@@ -11,11 +11,11 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { runCliWith } from '../support/cli-env.js';
 import { tempDir } from '../support/harness.js';
 import type { Explanation } from '../../src/model/explanation.js';
-import { assertPythonClients, PYTHON } from './clients.js';
+import { needs, PYTHON } from '../support/requirements.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -35,9 +35,7 @@ async function runServer(command: string, cases: string[]): Promise<{ code: numb
   };
 }
 
-describe('Python websockets as the server under test', () => {
-  before(assertPythonClients);
-
+describe('Python websockets as the server under test', { skip: needs('python-clients') }, () => {
   test('groups 1, 2, 6.4, 7.1, 10 and 12.1.1-12.1.3: OK but 6.4.3/6.4.4 NON-STRICT and 7.1.6 INFORMATIONAL, exit 0', async () => {
     const script = path.join(ROOT, 'interop', 'servers', 'python-websockets.py');
     const { code, verdicts, explanations } = await runServer(`${PYTHON} '${script}' {port}`, ['1.*', '2.*', '6.4.*', '7.1.*', '10.*', '12.1.1', '12.1.2', '12.1.3']);

@@ -9,8 +9,9 @@
  * octet by octet, is a race for both.
  */
 import assert from 'node:assert/strict';
-import { before, describe, test } from 'node:test';
-import { assertPythonClients, pair, runClient, type InteropClient } from './clients.js';
+import { describe, test } from 'node:test';
+import { needs } from '../support/requirements.js';
+import { pair, runClient, type InteropClient } from './clients.js';
 
 const CASES = ['3.1', '3.2', '3.3', '3.4', '3.5', '3.6', '3.7', '5.4', '5.7', '5.10', '5.13', '5.20'];
 /** A valid message, then an invalid frame at once: which verdict depends on timing, under the original too. */
@@ -24,9 +25,7 @@ const RACES = new Set(['3.2', '3.4']);
  */
 const OCTET_RACES = new Set(['3.4']);
 
-describe('sync frames: Python asyncio clients get the original verdicts', () => {
-  before(assertPythonClients);
-
+describe('sync frames: Python asyncio clients get the original verdicts', { skip: needs('python-clients') }, () => {
   for (const client of ['python-websockets', 'python-aiohttp'] as const) {
     test(`${client}: 3.3 NON-STRICT (the second frame came with the first), the other cases OK`, async () => {
       const { index } = await runClient(client, CASES, ['--jobs', '2']);
@@ -43,8 +42,7 @@ describe('sync frames: Python asyncio clients get the original verdicts', () => 
 describe('sync frames: clients that echo from their frame handler keep OK', () => {
   const clients: (InteropClient | null)[] = [null, 'websocket-node', 'faye-websocket', 'undici', 'node-websocket', 'python-websocket-client-mapped'];
   for (const client of clients) {
-    test(`${client ?? 'ws (bundled)'}: every case OK/OK`, async () => {
-      if (client === 'python-websocket-client-mapped') assertPythonClients();
+    test(`${client ?? 'ws (bundled)'}: every case OK/OK`, { skip: client === 'python-websocket-client-mapped' ? needs('python-clients') : false }, async () => {
       const { index } = await runClient(client, CASES, ['--jobs', '2']);
       for (const id of CASES) {
         if (OCTET_RACES.has(id)) assert.match(pair(index, id), /^(OK|NON-STRICT)\/OK$/, `${client ?? 'ws'} ${id}`);

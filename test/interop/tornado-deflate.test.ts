@@ -8,14 +8,13 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { before, test } from 'node:test';
+import { test } from 'node:test';
 import type { CauseGroup, Explanation } from '../../src/model/explanation.js';
 import type { CaseResult } from '../../src/model/report.js';
-import { assertPythonClients, pair, runClient } from './clients.js';
+import { needs } from '../support/requirements.js';
+import { pair, runClient } from './clients.js';
 
-before(assertPythonClients);
-
-test('tornado 6.2 on 13.7.1-13.7.8: FAILED/FAILED, remoteCloseCode null, the result names the window', async () => {
+test('tornado 6.2 on 13.7.1-13.7.8: FAILED/FAILED, remoteCloseCode null, the result names the window', { skip: needs('python-clients') }, async () => {
   const ids = ['13.7.1', '13.7.2', '13.7.3', '13.7.4', '13.7.5', '13.7.6', '13.7.7', '13.7.8'];
   const { outdir, index, code } = await runClient('python-tornado', [...ids, '12.1.1', '13.1.1'], ['--jobs', '2']);
   assert.equal(code, 1);

@@ -10,12 +10,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFile, readdir, readFile, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
-import { before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { fixture, runCli, tempDir } from '../support/harness.js';
 import { runWstest } from '../support/wstest.js';
-import { assertPythonClients, PYTHON } from '../interop/clients.js';
+import { needs, needsReleases, pinnedRelease, PYTHON } from '../support/requirements.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const BROKEN_SERVER = fileURLToPath(new URL('../fixtures/servers/broken-server.js', import.meta.url));
@@ -226,8 +226,7 @@ describe('repro scripts of clients under test', () => {
     }
   });
 
-  describe('real Python clients', () => {
-    before(assertPythonClients);
+  describe('real Python clients', { skip: needs('python-clients') }, () => {
 
     test("Python websocket-client closes with 1000 where 1002, 1007 or the peer's code is due: 5.9, 6.3.1, 7.9.1", async () => {
       await clientCases(python('python-websocket-client.py'), ['5.9', '6.3.1', '7.9.1']);
@@ -248,8 +247,7 @@ describe('repro scripts of servers under test', () => {
     await serverCases(node(BROKEN_SERVER, 'keeps-tcp'), ['2.1', '5.1', '7.1.1']);
   });
 
-  test('Python websockets as the server: 6.4.3 NON-STRICT (it fails the connection when the message ends, not at the invalid part a second earlier)', async (t) => {
-    assertPythonClients();
+  test('Python websockets as the server: 6.4.3 NON-STRICT (it fails the connection when the message ends, not at the invalid part a second earlier)', { skip: needs('python-clients') }, async (t) => {
     t.diagnostic('Debian python3-websockets, interop/servers/python-websockets.py');
     await serverCases({ file: PYTHON, args: [path.join(ROOT, 'interop', 'servers', 'python-websockets.py')] }, ['6.4.3'], 0);
   });
@@ -332,9 +330,9 @@ describe('what wsgate repro refuses, and run --repro', () => {
 });
 
 describe('repro scripts of the robustness profile', () => {
-  const robustness = (name: string, file: string): Program => node(path.join(ROOT, 'test', 'fixtures', 'robustness', name, file));
+  const robustness = (name: string, file: string): Program => node(path.join(pinnedRelease(name).dir, file));
 
-  test('undici 6.23.0 on 18.1.1 (CVE-2026-2229): the script, alone, makes the client die again with the RangeError the run saw', async () => {
+  test('undici 6.23.0 on 18.1.1 (CVE-2026-2229): the script, alone, makes the client die again with the RangeError the run saw', { skip: needsReleases('undici-6.23.0') }, async () => {
     const outdir = await gate(['--robustness', '--url', 'ws://127.0.0.1:0', '--client', `${quoted(robustness('undici-6.23.0', 'client.mjs'))} {url}`], ['18.1.1']);
     assert.equal((await caseReport(outdir, '18.1.1')).behavior, 'FAILED');
     const script = await makeScript(outdir, '18.1.1');
@@ -351,7 +349,7 @@ describe('repro scripts of the robustness profile', () => {
     }
   });
 
-  test('a group 17 attack (several raw connections) has no script: one line that says why and how to replay it, exit 2', async () => {
+  test('a group 17 attack (several raw connections) has no script: one line that says why and how to replay it, exit 2', { skip: needsReleases('ws-8.17.0') }, async () => {
     const outdir = await gate(['--robustness', '--server', `${quoted(robustness('ws-8.17.0', 'server.cjs'))} {port}`], ['17.1.3']);
     const res = await runCli(['repro', '17.1.3', '--from', outdir]);
     assert.equal(res.code, 2);

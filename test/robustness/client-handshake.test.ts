@@ -8,8 +8,6 @@
  * handshakeTimeout; the bundled client's deadline (at 1 s here) passes; undici 6.24.0 is played too.
  */
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { pino } from 'pino';
 import { DEFAULT_BUDGETS } from '../../src/cases/data/budgets.js';
@@ -23,8 +21,9 @@ import { conclude } from '../../src/run/conclude.js';
 import { createServer, serverBaseUrl } from '../../src/server/factory.js';
 import type { FuzzingServer } from '../../src/server/fuzzing-server.js';
 import { fixture, tempDir } from '../support/harness.js';
+import { needsReleases } from '../support/requirements.js';
+import { pinnedClient } from '../support/robustness.js';
 
-const UNDICI = fileURLToPath(new URL('../../../test/fixtures/robustness/undici-6.24.0/', import.meta.url));
 /**
  * The stall budget these tests run 18.4.4 under (the default is 100 s): twice ws-handshake-timeout's
  * idle timeout (2 s), which the bytes trickled every second must keep from firing.
@@ -123,8 +122,8 @@ describe('group 18.4: handshake floods and slow answers against real clients', (
     assert.match(strict?.result?.result ?? '', /^The client dropped the trickled response by a timeout of its own.*the peer ended it/);
   });
 
-  test('undici 6.24.0: refuses the floods, takes the bytewise 101, survives every case', { skip: existsSync(`${UNDICI}node_modules/undici/package.json`) ? false : 'undici 6.24.0 is not installed (.ci/install-robustness-peers.sh)' }, async () => {
-    const cases = await play(nodeCommand(`${UNDICI}client.mjs`), 'undici-6.24.0', FAST);
+  test('undici 6.24.0: refuses the floods, takes the bytewise 101, survives every case', { skip: needsReleases('undici-6.24.0') }, async () => {
+    const cases = await play(pinnedClient('undici-6.24.0'), 'undici-6.24.0', FAST);
     for (const c of cases.values()) assert.equal(c.status, 'passed', lines(cases));
     assert.ok(written(get(cases, '18.4.2')) < 8 * 1024 * 1024, lines(cases));
   });

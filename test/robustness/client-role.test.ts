@@ -4,11 +4,9 @@
  * case), and the gate's conclusion. undici 6.23.0 dies on 18.1 (CVE-2026-2229: an uncaught
  * RangeError) and is FAILED with that line; 6.24.0, which fixed it, passes; the bundled ws client
  * passes the whole group; a broken client of our own is caught by 18.1 and 18.2 for what it does.
- * The undici releases are installed by .ci/install-robustness-peers.sh (a test fails, naming it, when they are not).
+ * The undici releases are installed by `npm test` (a test skips, saying why, when one is not).
  */
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { pino } from 'pino';
 import { robustnessClientCases } from '../../src/cases/s18-robustness-client.js';
@@ -22,20 +20,15 @@ import { conclude } from '../../src/run/conclude.js';
 import { createServer, serverBaseUrl } from '../../src/server/factory.js';
 import type { FuzzingServer } from '../../src/server/fuzzing-server.js';
 import { fixture, tempDir } from '../support/harness.js';
+import { needsReleases } from '../support/requirements.js';
+import { pinnedClient } from '../support/robustness.js';
 
-const ROBUSTNESS_FIXTURES = fileURLToPath(new URL('../../../test/fixtures/robustness/', import.meta.url));
 
 /** The command of a fixture client script run with this Node.js. */
 function nodeCommand(script: string): string {
   return `${shellQuote(process.execPath)} ${shellQuote(script)} {url}`;
 }
 
-/** undici's fixture client of one release, and why it cannot run (false: installed). */
-function undici(version: string): { command: string; skip: string | false } {
-  const dir = `${ROBUSTNESS_FIXTURES}undici-${version}/`;
-  const installed = existsSync(`${dir}node_modules/undici/package.json`);
-  return { command: nodeCommand(`${dir}client.mjs`), skip: installed ? false : `undici ${version} is not installed (.ci/install-robustness-peers.sh)` };
-}
 
 let server: FuzzingServer;
 let baseUrl: string;
@@ -83,10 +76,9 @@ describe('group 18 against real clients', () => {
     }
   });
 
-  const vulnerable = undici('6.23.0');
-  test('undici 6.23.0 dies on 18.1 (CVE-2026-2229) and on 18.3.2 (CVE-2026-1528): FAILED, the RangeError line in the reason', async () => {
-    assert.equal(vulnerable.skip, false);
-    const cases = [...(await play(vulnerable.command, 'undici-6.23.0', '18.1.')), ...(await play(vulnerable.command, 'undici-6.23.0', '18.3.2'))];
+  test('undici 6.23.0 dies on 18.1 (CVE-2026-2229) and on 18.3.2 (CVE-2026-1528): FAILED, the RangeError line in the reason', { skip: needsReleases('undici-6.23.0') }, async () => {
+    const vulnerable = pinnedClient('undici-6.23.0');
+    const cases = [...(await play(vulnerable, 'undici-6.23.0', '18.1.')), ...(await play(vulnerable, 'undici-6.23.0', '18.3.2'))];
     for (const id of ['18.1.1', '18.1.3']) {
       const c = byId(cases, id);
       assert.equal(c.status, 'failed', lines(cases));
@@ -98,10 +90,9 @@ describe('group 18 against real clients', () => {
     assert.match(byId(cases, '18.3.2').reason, /died before its close \(undici CVE-2026-1528\): it exited with status 1: RangeError .*Received -240/);
   });
 
-  const fixed = undici('6.24.0');
-  test('undici 6.24.0 (the fix) passes 18.1 (refuses 7 and 16, takes 8), 18.2 (its 4 MB limit) and 18.3.2', async () => {
-    assert.equal(fixed.skip, false);
-    const cases = [...(await play(fixed.command, 'undici-6.24.0', '18.1.')), ...(await play(fixed.command, 'undici-6.24.0', '18.2.')), ...(await play(fixed.command, 'undici-6.24.0', '18.3.2'))];
+  test('undici 6.24.0 (the fix) passes 18.1 (refuses 7 and 16, takes 8), 18.2 (its 4 MB limit) and 18.3.2', { skip: needsReleases('undici-6.24.0') }, async () => {
+    const fixed = pinnedClient('undici-6.24.0');
+    const cases = [...(await play(fixed, 'undici-6.24.0', '18.1.')), ...(await play(fixed, 'undici-6.24.0', '18.2.')), ...(await play(fixed, 'undici-6.24.0', '18.3.2'))];
     assert.equal(cases.length, 9);
     for (const c of cases) assert.notEqual(c.status, 'failed', lines(cases));
     // server_max_window_bits=7: refused, the figure beside its budget.

@@ -10,6 +10,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { fixtureCommand } from '../support/harness.js';
+import { needsReleases } from '../support/requirements.js';
 import { brokenServer, release, runRobustness, type RobustnessRun } from '../support/robustness.js';
 
 const broken = brokenServer;
@@ -28,7 +29,7 @@ function pongBytes(result: string): number {
   return Number((m[1] as string).replace(/,/g, ''));
 }
 
-test('ws 8.17.1 queues every pong of a ping flood (17.4.1) and echoes without back-pressure (17.4.2): FAILED with the figures', async (t) => {
+test('ws 8.17.1 queues every pong of a ping flood (17.4.1) and echoes without back-pressure (17.4.2): FAILED with the figures', { skip: needsReleases('ws-8.17.1') }, async (t) => {
   const run = await robustness(['--role', 'server', '--server', release('ws-8.17.1'), '--cases', '17.4.1', '17.4.2']);
   assert.equal(run.code, 1, run.out);
   assert.deepEqual(statuses(run), ['17.4.1 failed', '17.4.2 failed'], run.out);

@@ -6,16 +6,16 @@
  * each wrong in one way, fail the case about it; undici 6.24.0 takes a message past the limit.
  */
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { runCliWith } from '../support/cli-env.js';
 import { tempDir } from '../support/harness.js';
+import { needsReleases } from '../support/requirements.js';
+import { pinnedClient } from '../support/robustness.js';
 
 const BROKEN = fileURLToPath(new URL('../fixtures/servers/broken-server.js', import.meta.url));
-const UNDICI = fileURLToPath(new URL('../../../test/fixtures/robustness/undici-6.24.0/', import.meta.url));
 
 interface CaseReport {
   id: string;
@@ -79,7 +79,9 @@ test('a server that inflates without a limit answers the bomb instead of refusin
   const r = await run(['--server', `'${process.execPath}' '${BROKEN}' unbounded-inflate {port}`, '--cases', '17.3.2']);
   assert.equal(r.code, 1, r.out);
   assert.equal(r.cases.get('17.3.2')?.behavior, 'FAILED', r.out);
-  assert.match(r.cases.get('17.3.2')?.result ?? '', /answered the bomb with a message \(\d+ bytes\) instead of failing the connection/);
+  // It inflates the whole gigabyte before it answers: on a busy machine that takes past the case's
+  // 10 s budget, and the case fails it for the time instead (seen once with every core loaded).
+  assert.match(r.cases.get('17.3.2')?.result ?? '', /answered the bomb with a message \(\d+ bytes\) instead of failing the connection|^Over budget: the peer had not ended the connection 10,000 ms after the attack began/);
 });
 
 test('the bundled ws client: 18.3.4 to 18.3.7 as the ws server did', async () => {
@@ -90,8 +92,8 @@ test('the bundled ws client: 18.3.4 to 18.3.7 as the ws server did', async () =>
   assert.match(r.cases.get('18.3.6')?.result ?? '', /took them all: 1,048,577 frames/);
 });
 
-test('undici 6.24.0 has no message limit at 100 MiB: 18.3.5 FAILED; it refuses the reserved opcode and the random bytes', { skip: existsSync(path.join(UNDICI, 'node_modules', 'undici', 'package.json')) ? false : 'undici 6.24.0 is not installed (.ci/install-robustness-peers.sh)' }, async () => {
-  const r = await run(['--url', 'ws://127.0.0.1:0', '--client', `'${process.execPath}' '${path.join(UNDICI, 'client.mjs')}' {url}`, '--cases', '18.3.4', '18.3.5', '18.3.7']);
+test('undici 6.24.0 has no message limit at 100 MiB: 18.3.5 FAILED; it refuses the reserved opcode and the random bytes', { skip: needsReleases('undici-6.24.0') }, async () => {
+  const r = await run(['--url', 'ws://127.0.0.1:0', '--client', pinnedClient('undici-6.24.0'), '--cases', '18.3.4', '18.3.5', '18.3.7']);
   assert.equal(r.code, 1, r.out);
   assert.deepEqual(verdicts(r.cases), ['18.3.4 OK', '18.3.5 FAILED', '18.3.7 OK']);
   assert.match(r.cases.get('18.3.5')?.result ?? '', /took the whole message \(limit \+ 1 bytes\) without failing the connection: .*wsgate had written 104,9[\d,]+ bytes while it was open/);

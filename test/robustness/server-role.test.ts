@@ -2,24 +2,23 @@
  * The robustness profile against real releases, through the real CLI over real TCP: a ws release
  * with a published advisory fails the case that replays it, the release that fixed it passes, the
  * current ws (the bundled server) passes the whole of group 17, and a server of our own with no
- * message limit is caught by the case about it. The releases are installed by
- * .ci/install-robustness-peers.sh (test/fixtures/robustness/).
+ * message limit is caught by the case about it. The releases are installed by `npm test`
+ * (test/fixtures/robustness/install.mjs); a test whose release is missing skips with the reason.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { robustnessServerCases } from '../../src/cases/s17-robustness-server.js';
 import { runCliWith } from '../support/cli-env.js';
 import { brokenServer, release, runRobustness, type RobustnessRun } from '../support/robustness.js';
 import { tempDir } from '../support/harness.js';
+import { needsReleases, pinnedRelease } from '../support/requirements.js';
 
-const RELEASES = fileURLToPath(new URL('../../../test/fixtures/robustness/', import.meta.url));
 const robustness = (args: string[]): Promise<RobustnessRun> => runRobustness(args, 60_000);
 
-test('ws 8.17.0 dies of 2,000 header lines (CVE-2024-37890): 17.1.3 FAILED, the server restarted; 8.17.1 passes it', async () => {
+test('ws 8.17.0 dies of 2,000 header lines (CVE-2024-37890): 17.1.3 FAILED, the server restarted; 8.17.1 passes it', { skip: needsReleases('ws-8.17.0', 'ws-8.17.1') }, async () => {
   const bad = await robustness(['--server', release('ws-8.17.0'), '--cases', '17.1.3', '17.1.5']);
   assert.equal(bad.code, 1, bad.out);
   const c = bad.cases.get('17.1.3');
@@ -38,7 +37,7 @@ test('ws 8.17.0 dies of 2,000 header lines (CVE-2024-37890): 17.1.3 FAILED, the 
   assert.match((await good.report('17.1.3')).result, /Afterwards a normal case on a fresh connection passed \(echoed\), and the server process is alive/);
 });
 
-test("ws 7.4.5's Sec-WebSocket-Protocol split is quadratic (CVE-2021-32640): 17.1.1 FAILED with the figures; 7.4.6 passes it", async () => {
+test("ws 7.4.5's Sec-WebSocket-Protocol split is quadratic (CVE-2021-32640): 17.1.1 FAILED with the figures; 7.4.6 passes it", { skip: needsReleases('ws-7.4.5', 'ws-7.4.6') }, async () => {
   const bad = await robustness(['--server', release('ws-7.4.5'), '--cases', '17.1.1']);
   assert.equal(bad.code, 1, bad.out);
   const c = bad.cases.get('17.1.1');
@@ -75,16 +74,15 @@ test('a server with no message limit reads a declared gigabyte instead of refusi
   assert.match(run.cases.get('17.2.2')?.reason ?? '', /not refused: the server kept the connection open after reading [\d,]+ payload bytes/);
 });
 
-test('a server wsgate did not start (--server-url) that dies: that case FAILED, the rest not run, with the reason', async () => {
+test('a server wsgate did not start (--server-url) that dies: that case FAILED, the rest not run, with the reason', { skip: needsReleases('ws-8.17.0') }, async () => {
   const port = await new Promise<number>((resolve) => {
     const probe = net.createServer().listen(0, '127.0.0.1', () => {
       const { port: p } = probe.address() as net.AddressInfo;
       probe.close(() => resolve(p));
     });
   });
-  const child = spawn(process.execPath, [path.join(RELEASES, 'ws-8.17.0', 'server.cjs'), String(port)], { stdio: 'ignore' });
+  const child = spawn(process.execPath, [path.join(pinnedRelease('ws-8.17.0').dir, 'server.cjs'), String(port)], { stdio: 'ignore' });
   try {
-    release('ws-8.17.0');
     const run = await robustness(['--server-url', `ws://127.0.0.1:${port}`, '--server-start-timeout', '10', '--cases', '17.1.3', '17.1.5']);
     assert.equal(run.code, 1, run.out);
     assert.equal(run.cases.get('17.1.3')?.status, 'failed', run.out);

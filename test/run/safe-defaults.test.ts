@@ -5,7 +5,7 @@
  * (headless Chromium: the page's DOM after its scripts ran).
  */
 import assert from 'node:assert/strict';
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { mkdir, readdir, readFile } from 'node:fs/promises';
@@ -15,7 +15,9 @@ import { describe, test } from 'node:test';
 import WebSocket from 'ws';
 import { clientFrame } from '../fixtures/clients/raw-peer.js';
 import { startChildServer } from '../support/child-server.js';
+import { headless } from '../support/chromium.js';
 import { CLI, fixtureCommand, runCli, tempDir } from '../support/harness.js';
+import { needs } from '../support/requirements.js';
 
 /** Every file under dir (relative), recursively. */
 async function listFiles(dir: string): Promise<string[]> {
@@ -200,19 +202,9 @@ function hostilePeer(port: number): Promise<void> {
   });
 }
 
-const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
-
 /** The DOM of a local page after its scripts ran (headless Chromium --dump-dom). */
 async function dumpDom(file: string): Promise<string> {
-  assert.ok(CHROMIUM !== undefined, 'chromium is not installed: run .ci/install-chromium.sh');
-  const profile = await tempDir('wsgate-chromium-');
-  const args = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', `--user-data-dir=${profile}`, '--dump-dom', `file://${file}`];
-  return new Promise((resolve, reject) => {
-    execFile(CHROMIUM, args, { timeout: 60_000, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
-      if (err !== null && stdout === '') reject(new Error(`chromium failed: ${err.message}\n${stderr}`));
-      else resolve(stdout);
-    });
-  });
+  return (await headless(['--dump-dom'], file, { timeoutMs: 60_000 })).stdout;
 }
 
 /** The DOM has no trace of executed peer input, and shows it as text. */
@@ -226,7 +218,7 @@ function assertInert(dom: string, page: string): void {
   assert.doesNotMatch(dom, /<b>bold<\/b>/, `${page}: peer markup became an element`);
 }
 
-describe('HTML reports escape everything a peer controls (headless Chromium)', () => {
+describe('HTML reports escape everything a peer controls (headless Chromium)', { skip: needs('chromium') }, () => {
   test('agent name, close reason, User-Agent and payload with <script> stay text on index.html and the case page', async () => {
     const srv = await startChildServer(['1.1.1']);
     try {

@@ -21,6 +21,7 @@ import { WebSocketServer } from 'ws';
 import { generatePki } from '../../src/tls/certificates.js';
 import { runCliWith, startCliUntil, type SummaryCase } from '../support/cli-env.js';
 import { REFERENCE_CLIENT, tempDir } from '../support/harness.js';
+import { needs, PYTHON } from '../support/requirements.js';
 
 interface Summary {
   tls?: { caFile: string | null; generated: boolean; insecure: boolean };
@@ -114,9 +115,9 @@ describe('client role over wss://', () => {
     assert.deepEqual(statuses(res.summary), ['1.1.1 passed', '2.1 passed']);
   });
 
-  test("Debian's Python websockets trusts it through SSL_CERT_FILE, unchanged", async () => {
+  test("Debian's Python websockets trusts it through SSL_CERT_FILE, unchanged", { skip: needs('python-clients') }, async () => {
     const driver = path.resolve('interop/clients/python-websockets.py');
-    const res = await gate(['--tls', '--client', `/usr/bin/python3 '${driver}' {url}`, '--cases', '1.1.1', '5.1', '7.1.1']);
+    const res = await gate(['--tls', '--client', `${PYTHON} '${driver}' {url}`, '--cases', '1.1.1', '5.1', '7.1.1']);
     assert.equal(res.code, 0, res.stdout + res.stderr);
     assert.deepEqual(statuses(res.summary), ['1.1.1 passed', '5.1 passed', '7.1.1 passed']);
   });

@@ -21,11 +21,12 @@
  *   and sends `:scheme: https` and the client's Sec-WebSocket-Key to an h2c backend.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { accessSync, constants, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { executable } from './requirements.js';
 
 export type ProxyKind = 'haproxy' | 'nghttpx';
 /** Which side speaks HTTP/2: "h2-to-h1" = h2 client, HTTP/1.1 backend; "h1-to-h2" = the reverse. */
@@ -69,22 +70,7 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 
 /** The proxy's executable: on PATH, or in /usr/sbin, where Debian puts both (not on a non-root user's PATH); null when absent. */
 export function proxyBinary(kind: ProxyKind): string | null {
-  const dirs = [...(process.env.PATH ?? '').split(path.delimiter).filter((d) => d !== ''), '/usr/sbin', '/sbin'];
-  for (const dir of dirs) {
-    const file = path.join(dir, BINARY[kind]);
-    try {
-      accessSync(file, constants.X_OK);
-      return file;
-    } catch {
-      // Not here.
-    }
-  }
-  return null;
-}
-
-/** Whether the proxy's executable is installed (see proxyBinary). */
-export function proxyAvailable(kind: ProxyKind): boolean {
-  return proxyBinary(kind) !== null;
+  return executable(BINARY[kind]);
 }
 
 /** A port that was free a moment ago (the proxy binds it itself: a small race, retried by startProxy). */

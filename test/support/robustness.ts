@@ -3,21 +3,30 @@
  * commands, and `wsgate run --robustness` through the real CLI with its reports read back.
  */
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runCliWith, type SummaryCase } from './cli-env.js';
 import { tempDir } from './harness.js';
+import { pinnedRelease } from './requirements.js';
 
-const RELEASES = fileURLToPath(new URL('../../../test/fixtures/robustness/', import.meta.url));
 const BROKEN_SERVER = fileURLToPath(new URL('../fixtures/servers/broken-server.js', import.meta.url));
 
-/** The command that starts a pinned release's echo server (test/fixtures/robustness/NAME/server.cjs). */
+/**
+ * The command that starts a pinned release's echo server (test/fixtures/robustness/NAME/server.cjs);
+ * a test that uses it declares `{ skip: needsReleases(NAME) }`, and this checks the release again.
+ */
 export function release(name: string): string {
-  const dir = path.join(RELEASES, name);
-  assert.ok(existsSync(path.join(dir, 'node_modules', 'ws', 'package.json')), `${name} is not installed: run .ci/install-robustness-peers.sh`);
+  const { dir, skip } = pinnedRelease(name);
+  assert.equal(skip, false, `${name}: ${String(skip)}`);
   return `'${process.execPath}' '${path.join(dir, 'server.cjs')}' {port}`;
+}
+
+/** The command that runs a pinned release's client (test/fixtures/robustness/NAME/client.mjs), checked as `release` is. */
+export function pinnedClient(name: string): string {
+  const { dir, skip } = pinnedRelease(name);
+  assert.equal(skip, false, `${name}: ${String(skip)}`);
+  return `'${process.execPath}' '${path.join(dir, 'client.mjs')}' {url}`;
 }
 
 /** The command that starts test/fixtures/servers/broken-server.ts in one of its modes. */

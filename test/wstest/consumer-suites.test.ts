@@ -12,12 +12,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { tempDir } from '../support/harness.js';
+import { GO, NHOOYR, needs } from '../support/requirements.js';
 import { WSTEST } from '../support/wstest.js';
 
-/** Debian's Go toolchain (golang-go), whatever other `go` is on PATH. */
-const GO = '/usr/bin/go';
-/** coder/websocket 1.8.7 as Debian's golang-nhooyr-websocket-dev ships it: its sources and its own tests. */
-const NHOOYR = '/usr/share/gocode/src/nhooyr.io/websocket';
 /** The first 160 of the 299 cases its spec selects (1.1.1 to 12.1.5: groups 1-5, 7, 9, 10 and five of 12.*); the other 139, compressed, take ~2.5 minutes of its own CPU. */
 const PLAYED = 160;
 
@@ -55,8 +52,7 @@ function runGroup(file: string, args: string[], cwd: string, env: NodeJS.Process
   });
 }
 
-test('coder/websocket 1.8.7 (Debian golang-nhooyr-websocket-dev): its own TestAutobahn starts `wstest --mode fuzzingserver --spec FILE --webport=0`, plays, closes /updateReports at once, and passes on the index.json it reads', { timeout: 150_000 }, async () => {
-  assert.ok(existsSync(GO) && existsSync(path.join(NHOOYR, 'autobahn_test.go')), `${GO} and ${NHOOYR}: run .ci/install-consumer-suites.sh`);
+test('coder/websocket 1.8.7 (Debian golang-nhooyr-websocket-dev): its own TestAutobahn starts `wstest --mode fuzzingserver --spec FILE --webport=0`, plays, closes /updateReports at once, and passes on the index.json it reads', { timeout: 150_000, skip: needs('go-suite') }, async () => {
   // Its test writes ci/out/wstestClientReports/ beside its sources: a copy of the package in a GOPATH of
   // its own, the rest of its imports (test dependencies included) from Debian's /usr/share/gocode.
   const root = await tempDir('wsgate-consumer-suite-');

@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { runCliWith } from '../support/cli-env.js';
 import { tempDir } from '../support/harness.js';
+import { needs, PYTHON } from '../support/requirements.js';
 import { freePort, WSTEST } from '../support/wstest.js';
 
 const CONSUMERS = fileURLToPath(new URL('../../../test/fixtures/consumers/', import.meta.url));
@@ -62,7 +63,7 @@ function replacePort(file: string, from: number, to: number): void {
 
 type Index = Record<string, Record<string, { behavior: string; behaviorClose: string }>>;
 
-test('nodejs/undici: the default CMD\'s fuzzingserver, readiness by curl -f (crossbario/autobahn-python), undici\'s own client and report.js; their judge and wsgate judge agree', async () => {
+test('nodejs/undici: the default CMD\'s fuzzingserver, readiness by curl -f (crossbario/autobahn-python), undici\'s own client and report.js; their judge and wsgate judge agree', { skip: needs('curl') }, async () => {
   // The container's / holds the /config and /reports mounts; the default CMD is `wstest --mode fuzzingserver --spec /config/fuzzingserver.json`.
   const root = await tempDir('wsgate-consumer-');
   cpSync(path.join(CONSUMERS, 'undici/config'), path.join(root, 'config'), { recursive: true });
@@ -91,7 +92,7 @@ test('nodejs/undici: the default CMD\'s fuzzingserver, readiness by curl -f (cro
   }
 });
 
-test('snapview/tokio-tungstenite: fuzzingclient from / with a relative spec, the server started right before; the jq diff against expected results passes', async () => {
+test('snapview/tokio-tungstenite: fuzzingclient from / with a relative spec, the server started right before; the jq diff against expected results passes', { skip: needs('jq') }, async () => {
   const root = await tempDir('wsgate-consumer-');
   cpSync(path.join(CONSUMERS, 'tokio-tungstenite/autobahn'), path.join(root, 'autobahn'), { recursive: true });
   const port = await freePort();
@@ -120,7 +121,7 @@ test('snapview/tokio-tungstenite: fuzzingclient from / with a relative spec, the
   }
 });
 
-test('snapview/tokio-tungstenite autobahn-client.sh: the fuzzingserver started in the background, a fixed `sleep 5`, a client loop, the jq diff against expected results', async () => {
+test('snapview/tokio-tungstenite autobahn-client.sh: the fuzzingserver started in the background, a fixed `sleep 5`, a client loop, the jq diff against expected results', { skip: needs('jq') }, async () => {
   const root = await tempDir('wsgate-consumer-');
   cpSync(path.join(CONSUMERS, 'tokio-tungstenite/autobahn'), path.join(root, 'autobahn'), { recursive: true });
   const port = await freePort();
@@ -227,7 +228,7 @@ test('coder/websocket (pip-style): the test code starts `wstest --mode fuzzingse
   }
 });
 
-test('python-websockets/websockets 10.4 compliance/: `wstest -m fuzzingclient` with its implicit fuzzingclient.json against test_server.py on Debian\'s websockets', async () => {
+test('python-websockets/websockets 10.4 compliance/: `wstest -m fuzzingclient` with its implicit fuzzingclient.json against test_server.py on Debian\'s websockets', { skip: needs('python-clients') }, async () => {
   // "All commands below must be run from the directory containing this file": compliance/.
   const compliance = await tempDir('wsgate-consumer-');
   const port = await freePort();
@@ -238,7 +239,7 @@ test('python-websockets/websockets 10.4 compliance/: `wstest -m fuzzingclient` w
   writeFileSync(path.join(compliance, 'test_server.py'), readFileSync(path.join(compliance, 'test_server.py'), 'utf8').replace('HOST, PORT = "127.0.0.1", 8642', `HOST, PORT = "127.0.0.1", ${port}`));
   const env = { PATH: await pathWithWstest() };
   // `PYTHONPATH=.. python test_server.py` in one shell (Debian's websockets instead of the checkout), `wstest -m fuzzingclient` in another.
-  const server = background('/usr/bin/python3 test_server.py', compliance, env);
+  const server = background(`${PYTHON} test_server.py`, compliance, env);
   try {
     const run = await sh('wstest -m fuzzingclient', compliance, env, 240_000);
     assert.equal(run.code, 0, run.out + server.output());
