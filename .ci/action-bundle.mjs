@@ -87,7 +87,7 @@ function licences(metafile) {
     packages.set(m[1], `${pkg.name} ${pkg.version} (${pkg.license ?? 'unknown'})\n\n${text}\n`);
   }
   const names = [...packages.keys()].sort();
-  return names.map((n) => packages.get(n)).join('\n' + '-'.repeat(72) + '\n\n');
+  return names.map((n) => packages.get(n)).join(`\n${'-'.repeat(72)}\n\n`);
 }
 
 function listFiles(dir, prefix = '') {

@@ -29,7 +29,7 @@ export const refused: ExpectedClose = { closedByMe: false, closeCode: ANY_CLOSE_
 
 /** A response head from its status line and header lines (each given exactly as sent). */
 export function head(statusLine: string, lines: readonly string[]): string {
-  return [statusLine, ...lines].map((l) => `${l}\r\n`).join('') + '\r\n';
+  return `${[statusLine, ...lines].map((l) => `${l}\r\n`).join('')}\r\n`;
 }
 
 export const SWITCHING = 'HTTP/1.1 101 Switching Protocols';

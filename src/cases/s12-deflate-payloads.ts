@@ -52,7 +52,10 @@ class MessageWindow {
   ) {
     const file = corpusFile(data.corpus);
     let document = documents.get(data.corpus);
-    if (document === undefined) documents.set(data.corpus, (document = new DocumentChunks(file.bytes, CHUNK_SIZE)));
+    if (document === undefined) {
+      document = new DocumentChunks(file.bytes, CHUNK_SIZE);
+      documents.set(data.corpus, document);
+    }
     this.document = document;
     // Text is cut on code points (so a message never splits one), binary data on bytes.
     this.offsets = data.binary ? null : file.codePointOffsets;

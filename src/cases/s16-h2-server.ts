@@ -144,7 +144,7 @@ const sessionCases: CatalogueCase[] = [
     h2: {
       session: (s) =>
         withSession(s, 3, async (ws) => {
-          for (let i = 1; i <= 3; i++) ws.forEach((w, k) => w.sendText(`stream ${k + 1} message ${i}`));
+          for (let i = 1; i <= 3; i++) for (const [k, w] of ws.entries()) w.sendText(`stream ${k + 1} message ${i}`);
           for (const [k, w] of ws.entries()) {
             for (let i = 1; i <= 3; i++) {
               const got = await w.nextText(5000);

@@ -75,7 +75,7 @@ const MIB = B.hugeHeader.totalBytes / (1024 * 1024);
 
 /** The 101's head up to the huge value: status line, upgrade fields, the padding header's name. */
 function hugeHeaderStart(info: HandshakeRequestInfo): string {
-  return [SWITCHING, ...upgradeLines(info)].map((l) => `${l}\r\n`).join('') + 'X-Pad: ';
+  return `${[SWITCHING, ...upgradeLines(info)].map((l) => `${l}\r\n`).join('')}X-Pad: `;
 }
 
 const hugeHeaderCase = defineCase({
@@ -131,7 +131,7 @@ const trickledCase = defineCase({
   attackBudget: budget.trickled,
   schedule: { maxSeconds: STALL_S + 5, idle: true, cost: 30 },
   handshake: (info) => ({
-    head: [SWITCHING, ...upgradeLines(info)].map((l) => `${l}\r\n`).join('') + `X-Pad: ${'a'.repeat(B.tricklePadBytes)}`,
+    head: `${[SWITCHING, ...upgradeLines(info)].map((l) => `${l}\r\n`).join('')}X-Pad: ${'a'.repeat(B.tricklePadBytes)}`,
     delivery: 'trickled',
     everyMs: B.trickleEveryMs,
   }),

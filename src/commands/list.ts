@@ -8,7 +8,7 @@ import { splitList } from '../util/patterns.js';
 import { checkRobustness } from '../config/schema.js';
 import { extendedOption, robustnessOption, type CommandContext } from './shared.js';
 
-export function listCommand<T>(y: Argv<T>, { io, env, setStatus }: CommandContext): Argv<T> {
+export function listCommand<T>(y: Argv<T>, { io }: CommandContext): Argv<T> {
   return y.command(
     'list',
     'Print the selected cases (index, id, description) without opening a socket',

@@ -307,7 +307,7 @@ function normalise(text: string): string {
   return text
     .replace(/\.$/, '')
     .replace(/"[^"]*"|'[^']*'/g, '"…"')
-    .replace(/(CVE-\d+-\d+|GHSA(?:-\w{4}){3}|#\d+)|\d+(\.\d+)?/g, (m, id: string | undefined) => id ?? 'N')
+    .replace(/(CVE-\d+-\d+|GHSA(?:-\w{4}){3}|#\d+)|\d+(\.\d+)?/g, (_m, id: string | undefined) => id ?? 'N')
     .slice(0, 120);
 }
 

@@ -4,7 +4,7 @@
  * has no `agent` in the spec file). The connection is dropped as soon as the response head is in.
  */
 import { randomBytes } from 'node:crypto';
-import net from 'node:net';
+import type net from 'node:net';
 import { buildUpgradeRequest, newClientKey } from '../protocol/client-handshake.js';
 import { HeadReader, parseHeaders } from '../protocol/handshake.js';
 import type { ServerTarget } from './play-case.js';

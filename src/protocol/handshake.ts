@@ -219,7 +219,7 @@ export function buildSwitchingProtocols(
   if (options.extensions !== undefined && options.extensions !== null && options.extensions !== '') {
     response += `Sec-WebSocket-Extensions: ${options.extensions}\r\n`;
   }
-  return response + '\r\n';
+  return `${response}\r\n`;
 }
 
 const STATUS_PHRASES: Readonly<Record<number, string>> = {

@@ -91,7 +91,7 @@ export function indexJson(
 
 /** wsgate's JSON summary of a gate run, for CI scripts (2-space JSON, ends with a newline). */
 export function summaryJson(run: GateRun): string {
-  return JSON.stringify(runSummary(run), null, 2) + '\n';
+  return `${JSON.stringify(runSummary(run), null, 2)}\n`;
 }
 
 /** The summary of a gate run (summary.json's content). */

@@ -111,7 +111,7 @@ function frameLog(c: GateCase): string {
   let text = kept.join('\n');
   if (Buffer.byteLength(text) > MAX_LOG_BYTES) {
     text = Buffer.from(text).subarray(0, MAX_LOG_BYTES).toString('utf8').replace(/\uFFFD$/, '');
-    text = text.slice(0, text.lastIndexOf('\n') + 1) + '... frame log cut at 8 KiB ...';
+    text = `${text.slice(0, text.lastIndexOf('\n') + 1)}... frame log cut at 8 KiB ...`;
   }
   const more = c.reportBase === null ? '' : ` (full log: ${c.reportBase}.html)`;
   return `Frame log${more}:\n${text}`;

@@ -77,12 +77,12 @@ function encode(value: unknown, depth: number, seen: Set<object>): string | unde
   const obj = value as object;
   if (seen.has(obj)) throw new TypeError('pythonJson: circular structure');
   seen.add(obj);
-  const inner = '\n' + INDENT.repeat(depth + 1);
-  const outer = '\n' + INDENT.repeat(depth);
+  const inner = `\n${INDENT.repeat(depth + 1)}`;
+  const outer = `\n${INDENT.repeat(depth)}`;
   let out: string;
   if (Array.isArray(obj)) {
     const items = (obj as unknown[]).map((v) => encode(v, depth + 1, seen) ?? 'null');
-    out = items.length === 0 ? '[]' : `[${inner}${items.join(',' + inner)}${outer}]`;
+    out = items.length === 0 ? '[]' : `[${inner}${items.join(`,${inner}`)}${outer}]`;
   } else {
     const record = obj as Record<string, unknown>;
     const parts: string[] = [];
@@ -90,7 +90,7 @@ function encode(value: unknown, depth: number, seen: Set<object>): string | unde
       const encoded = encode(record[key], depth + 1, seen);
       if (encoded !== undefined) parts.push(`${pyJsonString(key)}: ${encoded}`);
     }
-    out = parts.length === 0 ? '{}' : `{${inner}${parts.join(',' + inner)}${outer}}`;
+    out = parts.length === 0 ? '{}' : `{${inner}${parts.join(`,${inner}`)}${outer}}`;
   }
   seen.delete(obj);
   return out;

@@ -96,7 +96,7 @@ export function wirelogLines(
   // Reports read back from older files may lack the log entirely.
   const entries = (result.wirelog as readonly WirelogEntry[] | undefined) ?? [];
   const out: WirelogLine[] = [];
-  entries.forEach((entry, i) => out.push(...entryLines(entry, String(i).padStart(3, '0'), payload)));
+  for (const [i, entry] of entries.entries()) out.push(...entryLines(entry, String(i).padStart(3, '0'), payload));
   const num = String(entries.length).padStart(3, '0');
   out.push(
     result.droppedByMe

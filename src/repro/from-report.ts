@@ -9,7 +9,7 @@ import { everyCase } from '../cases/registry.js';
 import { UsageError } from '../errors.js';
 import { agentFileBase, caseReportBase, resolveInside } from '../report/files.js';
 import { passedBothAxes } from './keeper.js';
-import { readRecording, recordingPath, REPRO_DATA_DIR } from './recording-file.js';
+import { type ReproData, readRecording, recordingPath, REPRO_DATA_DIR } from './recording-file.js';
 import { reproScript, type RunReport } from './script.js';
 
 /** What `wsgate repro` was asked. */
@@ -71,7 +71,7 @@ export async function reproFromReport(req: ReproRequest): Promise<{ script: stri
   // alike get a suffix only when all are written): the report's name first, then that one.
   const file = [recordingPath(dir, entry.reportfile.replace(/\.json$/, '')), recordingPath(dir, caseReportBase(agentFileBase(agent), req.caseId))].find((f) => existsSync(f));
   if (file === undefined) throw new UsageError(`no recording of case ${req.caseId} (${verdict}) for ${JSON.stringify(agent)} in ${path.join(dir, REPRO_DATA_DIR)}`);
-  let data;
+  let data: ReproData;
   try {
     data = await readRecording(file);
   } catch (err) {

@@ -15,7 +15,7 @@
 import type { RobustnessBudgets } from '../cases/data/budgets.js';
 import { EventEmitter } from 'node:events';
 import type http2 from 'node:http2';
-import net from 'node:net';
+import type net from 'node:net';
 import type { Logger } from 'pino';
 import { UsageError } from '../errors.js';
 import type { CaseResult } from '../model/report.js';

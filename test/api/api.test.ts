@@ -22,7 +22,10 @@ describe('the programmatic API', { concurrency: LIVE_RUNS_AT_ONCE }, () => {
   test('run: the bundled client on group 1.1 passes; the result is summary.json plus the exit decision', async () => {
     const outdir = await tempDir('wsgate-api-');
     const lines: string[] = [];
-    const output = new (await import('node:stream')).Writable({ write: (c: Buffer, _e, done) => (lines.push(c.toString()), done()) });
+    const output = new (await import('node:stream')).Writable({ write: (c: Buffer, _e, done) => {
+        lines.push(c.toString());
+        done();
+      } });
     const result = await run({ url: LOOPBACK, outdir, cases: '1.1.*', output });
     assert.equal(result.exitCode, 0);
     assert.equal(result.ok, true);

@@ -139,7 +139,7 @@ describe('the ws package as client', () => {
     // 0x01 0x09 "fragment1" (no FIN), 0x88 0x02 0x03 0xe8, 0x80 0x09 "fragment2".
     assert.equal(
       txHex(get(results, '7.1.5')),
-      '0109' + Buffer.from('fragment1').toString('hex') + '880203e8' + '8009' + Buffer.from('fragment2').toString('hex'),
+      `0109${Buffer.from('fragment1').toString('hex')}880203e88009${Buffer.from('fragment2').toString('hex')}`,
     );
     for (const id of ['7.1.2', '7.1.3', '7.1.4', '7.1.5']) {
       const r = get(results, id);
@@ -168,7 +168,7 @@ describe('the ws package as client', () => {
     assert.equal(r1.localCloseCode, null);
     assert.equal(r1.localCloseReason, null);
     const r4 = get(results, '7.3.4');
-    assert.equal(txHex(r4), '880e03e8' + Buffer.from('Hello World!').toString('hex'));
+    assert.equal(txHex(r4), `880e03e8${Buffer.from('Hello World!').toString('hex')}`);
     assert.equal(r4.localCloseReason, 'Hello World!');
     const r5 = get(results, '7.3.5');
     assert.equal(txHex(r5).slice(0, 8), '887d03e8'); // 125-byte payload: the largest a control frame may carry

@@ -215,7 +215,7 @@ class Recorder implements CaseContext {
 
 function started(id: string): Recorder {
   const t = new Recorder();
-  caseOf(id).run(t);
+  void caseOf(id).run(t);
   return t;
 }
 

@@ -299,7 +299,7 @@ function echo(c: CatalogueCase, t: FakeContext, n: number): void {
 describe('judging the echoes (no sockets)', () => {
   test('without permessage-deflate: UNIMPLEMENTED and an immediate close 1000, frame log off', () => {
     const t = new FakeContext(false);
-    caseById('12.1.1').run(t);
+    void caseById('12.1.1').run(t);
     assert.deepEqual(t.outcome, ['UNIMPLEMENTED', 'Actual events differ from any expected.']);
     assert.deepEqual(t.log, ['wirelog false', 'close 1000']);
     assert.equal(t.sent.length, 0);
@@ -308,7 +308,7 @@ describe('judging the echoes (no sockets)', () => {
   test('1000 correct echoes: OK, statistics taken, frame log back on, close 1000', () => {
     const c = caseById('12.2.1');
     const t = new FakeContext(true);
-    c.run(t);
+    void c.run(t);
     assert.deepEqual(t.outcome, ['FAILED', 'Case did not finish within 60 seconds.']);
     assert.deepEqual(t.log, ['wirelog false', 'closeAfter 60']);
     // The bitmap, 16 bytes at a time from its start.
@@ -333,7 +333,7 @@ describe('judging the echoes (no sockets)', () => {
     const offsets = html.codePointOffsets;
     assert.ok(offsets !== null);
     const t = new FakeContext(true);
-    c.run(t);
+    void c.run(t);
     echo(c, t, 2);
     const third = t.last;
     assert.equal(third.binary, false);
@@ -351,7 +351,7 @@ describe('judging the echoes (no sockets)', () => {
     for (const row of messageSizeRows) {
       const t = new FakeContext(true);
       const c = caseById(`12.4.${row.row}`);
-      c.run(t);
+      void c.run(t);
       echo(c, t, 5);
       // Six messages sent and the seventh prepared, each starting where the last ended.
       assert.equal(t.cuts.length, 7, `12.4.${row.row}`);
@@ -368,7 +368,7 @@ describe('judging the echoes (no sockets)', () => {
 
   test('13.x sends the JSON document, fragmented as its row says', () => {
     const t = new FakeContext(true);
-    caseById('13.6.15').run(t);
+    void caseById('13.6.15').run(t);
     assert.deepEqual(t.last, { data: corpusFile('json').bytes.subarray(0, 131072), binary: false, fragmentSize: 256 });
   });
 
@@ -376,7 +376,7 @@ describe('judging the echoes (no sockets)', () => {
     const c = caseById('12.1.3');
     const failWith = (mutate: (m: { data: Buffer; binary: boolean }) => { data: Buffer; binary: boolean }): [string, string] | null => {
       const t = new FakeContext(true);
-      c.run(t);
+      void c.run(t);
       echo(c, t, 5);
       const m = mutate(t.last);
       c.onMessage?.(t, m.data, m.binary, m.data.length);

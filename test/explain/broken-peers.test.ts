@@ -62,7 +62,7 @@ describe('a client under test, wrong in one way', () => {
     assert.equal(group?.ranges, '6.3.1–6.3.2, 6.12.7');
     // The console: one line under each failing case, the causes once at the end.
     assert.match(r.stdout, /FAIL 6\.3\.1 .*\n +why: the peer accepted it and sent text frame 1 .* — RFC 6455 §8\.1, §7\.4\.1\n/);
-    assert.match(r.stdout, /1 cause:\n  FAIL invalid UTF-8 in a text message accepted — 3 cases: 6\.3\.1–6\.3\.2, 6\.12\.7\n +RFC 6455 §8\.1/);
+    assert.match(r.stdout, /1 cause:\n {2}FAIL invalid UTF-8 in a text message accepted — 3 cases: 6\.3\.1–6\.3\.2, 6\.12\.7\n +RFC 6455 §8\.1/);
     // The case page opens with it; index.html lists the cause with its cases.
     const page = await readFile(path.join(r.outdir, 'client_case_6_3_1.html'), 'utf8');
     assert.match(page, /<main>\n<p id="case_title"[^\n]*\n<section id="case_explanation" data-cause="utf8-invalid:accepted"><h2>Why: invalid UTF-8 in a text message accepted<\/h2>/);

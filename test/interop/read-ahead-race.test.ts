@@ -62,7 +62,9 @@ test('chopped pieces: one write each, at least CHOP_PIECE_GAP_NS apart, every oc
     return write(chunk);
   }) as typeof socket.write;
   let logged = 0;
-  const outbox = new Outbox(socket, { isClosed: () => false, isReading: () => false, wrote: () => void (logged += 1) }, CHOP_PIECE_GAP_NS);
+  const outbox = new Outbox(socket, { isClosed: () => false, isReading: () => false, wrote: () => {
+      logged += 1;
+    } }, CHOP_PIECE_GAP_NS);
   const frames = [Buffer.from('810d48656c6c6f2c20776f726c6421', 'hex'), Buffer.from('c10d48656c6c6f2c20776f726c6421', 'hex'), Buffer.from('8900', 'hex')];
   for (const f of frames) outbox.send([f], false, 1);
   const total = frames.reduce((n, f) => n + f.length, 0);

@@ -79,7 +79,10 @@ describe('the npm package', () => {
     const exited = new Promise<number | null>((resolve) => serve.on('exit', (code) => resolve(code)));
     let out = '';
     await new Promise<void>((resolve, reject) => {
-      serve.stdout.on('data', (d: Buffer) => ((out += d.toString()), /Fuzzing Server \(Port \d+\)/.test(out) && resolve()));
+      serve.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+        if (/Fuzzing Server \(Port \d+\)/.test(out)) resolve();
+      });
       void exited.then(() => reject(new Error(`serve ended early: ${out}`)));
     });
     serve.kill('SIGTERM');

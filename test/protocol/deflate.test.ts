@@ -659,7 +659,7 @@ describe('compressCut (a document sent as consecutive cuts, from chunks compress
           if (w === 8 || literalsOnly) assert.equal(checked.maxDistance, 0);
           // And message by message, through the same zlib calls a receiver makes.
           const receiver = new PerMessageDeflate(serverAgreement(makeAccept({}, false, w)), { level: 1, maxMessageSize: 0 });
-          compressed.forEach((c, i) => assert.deepEqual(inflateMessage(receiver, c), cuts[i], `message ${i}`));
+          for (const [i, c] of compressed.entries()) assert.deepEqual(inflateMessage(receiver, c), cuts[i], `message ${i}`);
           receiver.close();
         },
       ),
@@ -682,7 +682,7 @@ describe('compressCut (a document sent as consecutive cuts, from chunks compress
     // back into what the peer received before it.
     assert.throws(() => zlib.inflateRawSync(Buffer.concat([compressed[3]!, TAIL]), { finishFlush: zlib.constants.Z_SYNC_FLUSH }), /invalid distance too far back/);
     const receiver = new PerMessageDeflate(serverAgreement(makeAccept()), { level: 1, maxMessageSize: 0 });
-    compressed.forEach((c, i) => assert.deepEqual(inflateMessage(receiver, c), cuts[i]));
+    for (const [i, c] of compressed.entries()) assert.deepEqual(inflateMessage(receiver, c), cuts[i]);
     receiver.close();
   });
 
@@ -691,7 +691,7 @@ describe('compressCut (a document sent as consecutive cuts, from chunks compress
     const pmd = new PerMessageDeflate(serverAgreement(makeAccept({ requestNoContextTakeover: true })), { level: 1, maxMessageSize: 0 });
     const { cuts, compressed } = sendCuts(pmd, document, 25000, 6);
     pmd.close();
-    compressed.forEach((c, i) => assert.deepEqual(zlib.inflateRawSync(Buffer.concat([c, TAIL]), { finishFlush: zlib.constants.Z_SYNC_FLUSH }), cuts[i]));
+    for (const [i, c] of compressed.entries()) assert.deepEqual(zlib.inflateRawSync(Buffer.concat([c, TAIL]), { finishFlush: zlib.constants.Z_SYNC_FLUSH }), cuts[i]);
   });
 
   test('cuts must start at byte 0 and follow each other; compress() in between starts afresh, and stays valid', () => {
@@ -755,7 +755,7 @@ describe('decompressor', () => {
     const compressed = messages.map((m) => client.compress(m));
     client.close();
     const keeps = new PerMessageDeflate(serverAgreement(makeAccept({}, false)), { level: 6, maxMessageSize: 0 });
-    compressed.forEach((c, i) => assert.deepEqual(inflateMessage(keeps, c), messages[i]));
+    for (const [i, c] of compressed.entries()) assert.deepEqual(inflateMessage(keeps, c), messages[i]);
     keeps.close();
     // We asked for client_no_context_takeover: the client's second message refers to the first,
     // which our reset window no longer has.
@@ -842,7 +842,7 @@ describe('decompressor', () => {
       pieces.push(b.endMessage());
       kept.push(pieces);
     }
-    kept.forEach((pieces, i) => assert.deepEqual(Buffer.concat(pieces), messages[i]));
+    for (const [i, pieces] of kept.entries()) assert.deepEqual(Buffer.concat(pieces), messages[i]);
     a.close();
     b.close();
   });

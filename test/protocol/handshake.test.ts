@@ -15,7 +15,7 @@ const KEY = 'dGhlIHNhbXBsZSBub25jZQ==';
 
 /** A request head from lines (CRLF-joined, CRLFCRLF-terminated). */
 function head(...lines: string[]): Buffer {
-  return Buffer.from(lines.join('\r\n') + '\r\n\r\n', 'latin1');
+  return Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1');
 }
 
 /** The RFC 6455 §1.2 client request, with header lines replaced or removed by name. */
@@ -84,7 +84,7 @@ test('header names in any case, values trimmed, repeated headers kept in order',
     'hOsT:localhost:9001',
     'UPGRADE:   WebSocket  ',
     'connection: keep-alive, Upgrade',
-    'sec-websocket-KEY: \t' + KEY,
+    `sec-websocket-KEY: \t${KEY}`,
     'SEC-WEBSOCKET-VERSION: 13',
     'X-Multi: one',
     'x-multi: two',
@@ -231,10 +231,10 @@ test('buildHttpError: status line, headers, length and a one-line body', () => {
   ];
   for (const [status, phrase] of phrases) assert.ok(buildHttpError(status, 'x').startsWith(`HTTP/1.1 ${status} ${phrase}\r\n`));
   // CR/LF removed, 200 characters at most, Content-Length in UTF-8 bytes
-  const response = buildHttpError(400, 'bad\r\nInjected: yes\r\n' + 'é'.repeat(300));
+  const response = buildHttpError(400, `bad\r\nInjected: yes\r\n${'é'.repeat(300)}`);
   const [headPart, body] = response.split('\r\n\r\n') as [string, string];
   assert.doesNotMatch(headPart, /Injected/);
-  assert.equal(body, 'badInjected: yes' + 'é'.repeat(184) + '\n');
+  assert.equal(body, `badInjected: yes${'é'.repeat(184)}\n`);
   assert.match(headPart, new RegExp(`Content-Length: ${Buffer.byteLength(body)}$`, 'm'));
 });
 

@@ -32,7 +32,7 @@ test('agentFileBase: a name cleaning to more than 200 characters is cut, with a 
   const long = 'a'.repeat(10_000);
   const base = agentFileBase(long);
   assert.match(base, /^a{191}_[0-9a-f]{8}$/);
-  assert.notEqual(agentFileBase(long + 'b'), base);
+  assert.notEqual(agentFileBase(`${long}b`), base);
   assert.equal(agentFileBase('a'.repeat(200)), 'a'.repeat(200));
 });
 

@@ -63,7 +63,7 @@ test('index.html in headless Chromium: no console errors, the counts of index.js
   assert.match(caseDom, new RegExp(`Case ${target[0].replaceAll('.', '\\.')}`));
 
   const shot = path.join(outdir, 'index.png');
-  await chromium(['--screenshot=' + shot, '--window-size=1280,1600', '--hide-scrollbars'], page);
+  await chromium([`--screenshot=${shot}`, '--window-size=1280,1600', '--hide-scrollbars'], page);
   assert.ok((await stat(shot)).size > 10_000, 'the screenshot is empty');
   process.stdout.write(`# screenshot of index.html: ${shot}\n`);
 });

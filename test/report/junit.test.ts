@@ -24,7 +24,7 @@ test('junitXml is well-formed, one suite per group, one testcase per case', () =
 test('junitXml: names start with the case id; classname has one dot; time everywhere', () => {
   const cases = testcases(junitXml(sampleRun()));
   assert.deepEqual(
-    cases.map((c) => c.attrs['name']),
+    cases.map((c) => c.attrs.name),
     [
       '6.9.2 Send a text message with payload which is valid UTF-8 in one fragment.',
       '6.12.7 Send a text message with payload which is not valid UTF-8 in one fragment.',
@@ -33,14 +33,14 @@ test('junitXml: names start with the case id; classname has one dot; time everyw
     ],
   );
   assert.deepEqual(
-    cases.map((c) => c.attrs['classname']),
+    cases.map((c) => c.attrs.classname),
     ['my_agent_1_0.6_utf_8_handling', 'my_agent_1_0.6_utf_8_handling', 'my_agent_1_0.1_framing', 'my_agent_1_0.1_framing'],
   );
   for (const c of cases) {
-    assert.match(c.attrs['classname'] ?? '', /^[a-z0-9_]+\.[a-z0-9_]+$/);
-    assert.match(c.attrs['time'] ?? '', /^\d+(\.\d+)?$/);
+    assert.match(c.attrs.classname ?? '', /^[a-z0-9_]+\.[a-z0-9_]+$/);
+    assert.match(c.attrs.time ?? '', /^\d+(\.\d+)?$/);
   }
-  assert.deepEqual(cases.map((c) => c.attrs['time']), ['0.014', '0.014', '0', '0.003']);
+  assert.deepEqual(cases.map((c) => c.attrs.time), ['0.014', '0.014', '0', '0.003']);
 });
 
 test('junitXml: failure carries type, one-line message and expected vs observed', () => {
@@ -128,5 +128,5 @@ test('junitXml: hostile agent and reasons stay well-formed', () => {
   // The NUL the builder would drop silently is shown as an escape.
   assert.match(xml, /<failure message="&lt;script>&quot;&amp;'\\x00\]\]>" type="CLIENT">/);
   assert.match(xml, /<testsuites name="wsgate &lt;a href=&quot;x&quot;>&amp;\\x01\]\]>"/);
-  for (const c of testcases(xml)) assert.match(c.attrs['classname'] ?? '', /^a_href_x\.[a-z0-9_]+$/);
+  for (const c of testcases(xml)) assert.match(c.attrs.classname ?? '', /^a_href_x\.[a-z0-9_]+$/);
 });

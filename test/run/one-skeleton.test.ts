@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
-import net from 'node:net';
+import type net from 'node:net';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { WebSocketServer } from 'ws';

@@ -274,7 +274,7 @@ function makeProse(): Buffer {
     if (!out.fits(block, target - 200)) break;
     out.add(block);
   }
-  out.add(asciiFiller(rng, ['und', 'so', 'nun', 'ach', 'still', 'fern'], target - out.bytes - 2) + '\r\n');
+  out.add(`${asciiFiller(rng, ['und', 'so', 'nun', 'ach', 'still', 'fern'], target - out.bytes - 2)}\r\n`);
   return exact('prose', out.toBuffer());
 }
 
@@ -394,7 +394,7 @@ function makePdf(): Buffer {
   object([Buffer.from('<< /Type /Pages >>', 'latin1')]);
   // The xref table and trailer take 20 bytes per object plus about 120: keep that much free.
   const reserve = 4096;
-  for (let page = 1; ; page++) {
+  for (let _page = 1; ; _page++) {
     // A page's text, drawn with uncompressed operators (compressible)...
     let text = 'BT\n/F1 10 Tf\n';
     const lines = 60 + rng.int(40);
@@ -430,7 +430,7 @@ function makePdf(): Buffer {
     const line = `% ${asciiFiller(rng, PDF_WORDS, 70)}\n`;
     comment += line;
   }
-  comment = comment.slice(0, fill - 1) + '\n';
+  comment = `${comment.slice(0, fill - 1)}\n`;
   push(Buffer.from(comment, 'latin1'));
   push(xref(length));
   return exact('pdf', Buffer.concat(parts));

@@ -56,7 +56,8 @@ export class DocumentChunks {
       } finally {
         deflater.close();
       }
-      this.built.set(key, (chunks = list));
+      chunks = list;
+      this.built.set(key, chunks);
     }
     return chunks;
   }

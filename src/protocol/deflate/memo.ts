@@ -100,7 +100,10 @@ export class CutMemo {
 
   private key(document: DocumentChunks, settings: DeflateSettings, length: number): string {
     let id = this.documentIds.get(document);
-    if (id === undefined) this.documentIds.set(document, (id = this.nextDocumentId++));
+    if (id === undefined) {
+      id = this.nextDocumentId++;
+      this.documentIds.set(document, id);
+    }
     return `${id}/${settings.level}/${settings.windowBits}/${settings.strategy}/${length}`;
   }
 }

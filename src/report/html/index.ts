@@ -104,7 +104,7 @@ function resultCells(agentPrefix: string, caseId: string, r: CaseResult | undefi
         : { cls: 'case_failed', text: 'Fail' };
   let detail = r.reportTime ? `${pyInt(r.duration)} ms` : '';
   if (r.reportCompressionRatio && r.trafficStats !== null) {
-    detail += ` [${ratio(r.trafficStats['incomingCompressionRatio'])}/${ratio(r.trafficStats['outgoingCompressionRatio'])}]`;
+    detail += ` [${ratio(r.trafficStats.incomingCompressionRatio)}/${ratio(r.trafficStats.outgoingCompressionRatio)}]`;
   }
   const href = `${caseReportBase(agentPrefix, caseId)}.html`;
   const extra = detail === '' ? '' : `<br><span class="case_duration">${esc(detail.trim())}</span>`;
