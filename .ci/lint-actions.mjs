@@ -29,7 +29,11 @@ function filesToLint(args) {
     return args;
   }
   const dir = path.join(ROOT, '.github', 'workflows');
-  const workflows = existsSync(dir) ? readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).sort() : [];
+  const workflows = existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => /\.ya?ml$/.test(f))
+        .sort()
+    : [];
   return [path.join(ROOT, 'action.yml'), ...workflows.map((f) => path.join(dir, f))];
 }
 
@@ -53,7 +57,10 @@ function leaves(error) {
 function locate(yaml, text, pointer) {
   const counter = new yaml.LineCounter();
   const doc = yaml.parseDocument(text, { lineCounter: counter, keepSourceTokens: true });
-  const keys = (pointer ?? '').split('/').slice(1).map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const keys = (pointer ?? '')
+    .split('/')
+    .slice(1)
+    .map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'));
   for (let n = keys.length; n > 0; n--) {
     const node = doc.getIn(keys.slice(0, n), true);
     if (node !== undefined && node !== null && Array.isArray(node.range)) return counter.linePos(node.range[0]);

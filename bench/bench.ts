@@ -117,7 +117,8 @@ async function tlsSection(base: string, jobs: number): Promise<string[]> {
     }
     const same = differences(plain, secure);
     problems.push(...same.map((d) => `${role} role, ws:// vs wss://: ${d}`), ...whole.mismatches.map((m) => `${role} role, whole over wss://: ${m}`));
-    const cost = (a: RunResult, b: RunResult): string => `+${fmtN(b.wallS - a.wallS, 1)} s wall (${fmtN((100 * (b.wallS - a.wallS)) / a.wallS, 0)} %), +${fmtN(b.cpuS - a.cpuS, 1)} s wsgate CPU`;
+    const cost = (a: RunResult, b: RunResult): string =>
+      `+${fmtN(b.wallS - a.wallS, 1)} s wall (${fmtN((100 * (b.wallS - a.wallS)) / a.wallS, 0)} %), +${fmtN(b.cpuS - a.cpuS, 1)} s wsgate CPU`;
     const peer = role === 'client' ? 'bundled ws client' : 'bundled ws server';
     rows.push(
       `| ${role} role (${peer}), 301 cases, ws:// | ${plain.cases} | ${tlsCells(plain)} | ${plain.failed} | |`,
@@ -139,13 +140,18 @@ const REFERENCE_CLIENT = fileURLToPath(new URL('../src/bundled/reference-client.
 function timed(script: string, args: string[], cwd: string): Promise<{ out: string; wallS: number }> {
   const t0 = performance.now();
   return new Promise((resolve) => {
-    execFile(process.execPath, [...NODE_FLAGS, script, ...args], { cwd, maxBuffer: 64 * 1024 * 1024, env: LAUNCH_ENV }, (_err, stdout) => resolve({ out: stdout, wallS: (performance.now() - t0) / 1000 }));
+    execFile(process.execPath, [...NODE_FLAGS, script, ...args], { cwd, maxBuffer: 64 * 1024 * 1024, env: LAUNCH_ENV }, (_err, stdout) =>
+      resolve({ out: stdout, wallS: (performance.now() - t0) / 1000 }),
+    );
   });
 }
 
 /** index.json's verdicts of one agent. */
 async function indexVerdicts(file: string, agent: string): Promise<Map<string, string>> {
-  const index = JSON.parse(await readFile(file, 'utf8')) as Record<string, Record<string, { behavior: string; behaviorClose: string; remoteCloseCode: number | null }>>;
+  const index = JSON.parse(await readFile(file, 'utf8')) as Record<
+    string,
+    Record<string, { behavior: string; behaviorClose: string; remoteCloseCode: number | null }>
+  >;
   return new Map(Object.entries(index[agent] ?? {}).map(([id, r]) => [id, `${r.behavior}/${r.behaviorClose}/${r.remoteCloseCode}`]));
 }
 
@@ -167,7 +173,10 @@ async function wstestSection(base: string): Promise<string[]> {
   const port = await freePort();
   const server = spawn(process.execPath, [REFERENCE_SERVER, String(port)], { stdio: 'ignore' });
   await new Promise((r) => setTimeout(r, 500));
-  await writeFile(path.join(dir, 'fuzzingclient.json'), JSON.stringify({ outdir: './servers', servers: [{ agent: 'ws', url: `ws://127.0.0.1:${port}` }], cases: NOT_DEFLATE }));
+  await writeFile(
+    path.join(dir, 'fuzzingclient.json'),
+    JSON.stringify({ outdir: './servers', servers: [{ agent: 'ws', url: `ws://127.0.0.1:${port}` }], cases: NOT_DEFLATE }),
+  );
   const viaWstest = await timed(WSTEST, ['-m', 'fuzzingclient', '-s', 'fuzzingclient.json'], dir);
   const gate = await runOnce(NOT_DEFLATE, path.join(dir, 'gate-servers'), 1, 'server', {}, `ws://127.0.0.1:${port}`);
   server.kill();
@@ -175,7 +184,9 @@ async function wstestSection(base: string): Promise<string[]> {
   const clientSide = await indexVerdicts(path.join(dir, 'servers/index.json'), 'ws');
   const rows: string[] = [];
   if (gate !== null) {
-    const differ = [...clientSide].filter(([id, v]) => gate.verdicts.get(id) !== v).map(([id, v]) => `${id}: wstest ${v}, wsgate run ${gate.verdicts.get(id) ?? 'missing'}`);
+    const differ = [...clientSide]
+      .filter(([id, v]) => gate.verdicts.get(id) !== v)
+      .map(([id, v]) => `${id}: wstest ${v}, wsgate run ${gate.verdicts.get(id) ?? 'missing'}`);
     problems.push(...differ.map((d) => `wstest fuzzingclient vs wsgate run: ${d}`));
     rows.push(
       `| \`wstest -m fuzzingclient\` (one at a time) vs the bundled ws server | ${clientSide.size} | ${fmtN(viaWstest.wallS, 1)} | ${fmtN(clientSide.size / viaWstest.wallS)} | ${used?.[2] ?? '-'} | ${used?.[3] ?? '-'} | ${differ.length === 0 ? 'same as wsgate run' : `${differ.length} differ`} |`,
@@ -185,7 +196,11 @@ async function wstestSection(base: string): Promise<string[]> {
   // Client role: wstest -m fuzzingserver driven by the bundled client, beside wsgate run (the same client, looping).
   const sport = await freePort();
   await writeFile(path.join(dir, 'fuzzingserver.json'), JSON.stringify({ url: `ws://127.0.0.1:${sport}`, outdir: './clients', cases: NOT_DEFLATE }));
-  const fuzzingServer = spawn(process.execPath, [...NODE_FLAGS, WSTEST, '-m', 'fuzzingserver', '-s', 'fuzzingserver.json', '-u', '0'], { cwd: dir, stdio: 'ignore', env: LAUNCH_ENV });
+  const fuzzingServer = spawn(process.execPath, [...NODE_FLAGS, WSTEST, '-m', 'fuzzingserver', '-s', 'fuzzingserver.json', '-u', '0'], {
+    cwd: dir,
+    stdio: 'ignore',
+    env: LAUNCH_ENV,
+  });
   await new Promise((r) => setTimeout(r, 1000));
   const loop = await timed(REFERENCE_CLIENT, [`ws://127.0.0.1:${sport}`, 'ws-client'], dir);
   fuzzingServer.kill('SIGTERM');
@@ -193,14 +208,18 @@ async function wstestSection(base: string): Promise<string[]> {
   const serverSide = await indexVerdicts(path.join(dir, 'clients/index.json'), 'ws-client');
   const gateClient = await runOnce(NOT_DEFLATE, path.join(dir, 'gate-clients'), 1);
   if (gateClient !== null) {
-    const differ = [...serverSide].filter(([id, v]) => gateClient.verdicts.get(id) !== v).map(([id, v]) => `${id}: wstest ${v}, wsgate run ${gateClient.verdicts.get(id) ?? 'missing'}`);
+    const differ = [...serverSide]
+      .filter(([id, v]) => gateClient.verdicts.get(id) !== v)
+      .map(([id, v]) => `${id}: wstest ${v}, wsgate run ${gateClient.verdicts.get(id) ?? 'missing'}`);
     problems.push(...differ.map((d) => `wstest fuzzingserver vs wsgate run: ${d}`));
     rows.push(
       `| \`wstest -m fuzzingserver\` + the bundled client's loop | ${serverSide.size} | ${fmtN(loop.wallS, 1)} | ${fmtN(serverSide.size / loop.wallS)} | - | - | ${differ.length === 0 ? 'same as wsgate run' : `${differ.length} differ`} |`,
       `| \`wsgate run\` (the bundled client, --jobs 1) | ${gateClient.cases} | ${fmtN(gateClient.wallS, 1)} | ${fmtN(gateClient.cases / gateClient.wallS)} | ${fmtN(gateClient.cpuS, 1)} | ${fmtN(gateClient.rssMiB, 0)} | |`,
     );
   }
-  process.stdout.write(`\n| wstest, 301 cases | cases | wall s | cases/s | wsgate CPU s | peak RSS MiB | verdicts |\n|---|---:|---:|---:|---:|---:|---|\n${rows.join('\n')}\n`);
+  process.stdout.write(
+    `\n| wstest, 301 cases | cases | wall s | cases/s | wsgate CPU s | peak RSS MiB | verdicts |\n|---|---:|---:|---:|---:|---:|---|\n${rows.join('\n')}\n`,
+  );
   return problems;
 }
 
@@ -209,8 +228,26 @@ function tlsCells(r: RunResult): string {
 }
 
 /** Runs the cases matching `patterns` with `jobs` and reads the summary. */
-async function runOnce(patterns: string[], outdir: string, jobs: number, role: 'client' | 'server' = 'client', over: { tls?: boolean; http2?: boolean; robustness?: boolean } = {}, serverUrl?: string): Promise<RunResult | null> {
-  const args = ['run', '--outdir', outdir, '--jobs', String(jobs), '--cases', ...patterns, ...(over.tls === true ? ['--tls'] : []), ...(over.http2 === true ? ['--http2'] : []), ...(over.robustness === true ? ['--robustness'] : [])];
+async function runOnce(
+  patterns: string[],
+  outdir: string,
+  jobs: number,
+  role: 'client' | 'server' = 'client',
+  over: { tls?: boolean; http2?: boolean; robustness?: boolean } = {},
+  serverUrl?: string,
+): Promise<RunResult | null> {
+  const args = [
+    'run',
+    '--outdir',
+    outdir,
+    '--jobs',
+    String(jobs),
+    '--cases',
+    ...patterns,
+    ...(over.tls === true ? ['--tls'] : []),
+    ...(over.http2 === true ? ['--http2'] : []),
+    ...(over.robustness === true ? ['--robustness'] : []),
+  ];
   if (role === 'server') args.push(...(serverUrl === undefined ? ['--role', 'server'] : ['--server-url', serverUrl, '--agent', 'ws']));
   else args.push('--url', 'ws://127.0.0.1:0');
   if (values.client !== undefined && role === 'client') args.push('--client', values.client);
@@ -233,7 +270,9 @@ async function runOnce(patterns: string[], outdir: string, jobs: number, role: '
     const ref = role === 'server' ? undefined : reference?.cases[c.id];
     if (ref === undefined || WS_REFERENCE_EXCEPTIONS.has(c.id)) continue;
     if (ref.behavior !== c.behavior || ref.behaviorClose !== c.behaviorClose || ref.remoteCloseCode !== c.remoteCloseCode) {
-      mismatches.push(`${c.id} (--jobs ${jobs}): ${c.behavior}/${c.behaviorClose}/${c.remoteCloseCode} (original ${ref.behavior}/${ref.behaviorClose}/${ref.remoteCloseCode})`);
+      mismatches.push(
+        `${c.id} (--jobs ${jobs}): ${c.behavior}/${c.behaviorClose}/${c.remoteCloseCode} (original ${ref.behavior}/${ref.behaviorClose}/${ref.remoteCloseCode})`,
+      );
     }
   }
   const r = summary.resources;
@@ -272,7 +311,10 @@ for (const group of groups) {
   rows.push({ group, one, many, originalS });
 }
 const whole = values.whole === true && values.groups === undefined && !serverOnly ? await runOnce(['*'], path.join(base, `whole-jobs-${jobs}`), jobs) : null;
-const serverRole = values['server-role'] === true && values.groups === undefined && !tlsOnly ? await runOnce(['*'], path.join(base, `server-role-jobs-${jobs}`), jobs, 'server') : null;
+const serverRole =
+  values['server-role'] === true && values.groups === undefined && !tlsOnly
+    ? await runOnce(['*'], path.join(base, `server-role-jobs-${jobs}`), jobs, 'server')
+    : null;
 
 const fmt = (n: number, d = 1): string => (Number.isFinite(n) ? n.toFixed(d) : '-');
 const lines = [
@@ -303,7 +345,14 @@ if (rows.length > 0) {
   const one = total((r) => r.one);
   const many = total((r) => r.many);
   lines.push(
-    `| **all groups** | ${one.cases} | ${cells(one)} | ${cells(many)} | ${fmt(one.wallS / many.wallS, 2)} | ${one.failed} | ${differences(one, many).length === 0 ? 'yes' : 'NO'} | ${reference === null ? 'n/a' : one.mismatches.length + many.mismatches.length === 0 ? 'yes' : 'NO'} | ${reference === null ? '-' : fmt(rows.reduce((a, r) => a + (r.originalS ?? 0), 0), 2)} |`,
+    `| **all groups** | ${one.cases} | ${cells(one)} | ${cells(many)} | ${fmt(one.wallS / many.wallS, 2)} | ${one.failed} | ${differences(one, many).length === 0 ? 'yes' : 'NO'} | ${reference === null ? 'n/a' : one.mismatches.length + many.mismatches.length === 0 ? 'yes' : 'NO'} | ${
+      reference === null
+        ? '-'
+        : fmt(
+            rows.reduce((a, r) => a + (r.originalS ?? 0), 0),
+            2,
+          )
+    } |`,
   );
 }
 // --whole-only: the title line, then the whole run's table alone.
@@ -322,7 +371,13 @@ if (whole !== null) {
       `verdicts = original: ${reference === null ? 'n/a' : whole.mismatches.length === 0 ? 'yes' : 'NO'}\n`,
   );
   problems.push(...whole.mismatches);
-  if (rows.length > 0) problems.push(...differences(total((r) => r.one), whole).map((d) => `groups with --jobs 1 vs whole: ${d}`));
+  if (rows.length > 0)
+    problems.push(
+      ...differences(
+        total((r) => r.one),
+        whole,
+      ).map((d) => `groups with --jobs 1 vs whole: ${d}`),
+    );
 }
 if (serverRole !== null) {
   const notOk = [...serverRole.verdicts].filter(([, v]) => !v.startsWith('OK/OK/')).map(([id, v]) => `${id} ${v.split('/').slice(0, 2).join('/')}`);

@@ -33,17 +33,26 @@ export function codecThroughput(): Array<[string, number]> {
   const v = new Utf8Validator();
   return [
     ['unmask 16 MiB in place', measure(SIZE, 7, () => maskInPlace(work, mask))],
-    ['read a masked 16 MiB frame (64 KiB chunks)', measure(SIZE, 7, () => {
-      const reader = new FrameReader({ requireMask: true, compressionNegotiated: false, maxFramePayload: 0 });
-      for (let i = 0; i < masked.length; i += 65536) reader.push(masked.subarray(i, i + 65536), sink);
-    })],
-    ['validate 16 MiB of ASCII UTF-8', measure(SIZE, 7, () => {
-      v.reset();
-      v.validate(text);
-    })],
-    ['validate 16 MiB of multi-byte UTF-8 (64 KiB chunks)', measure(mixed.length, 7, () => {
-      v.reset();
-      for (let i = 0; i < mixed.length; i += 65536) v.validate(mixed.subarray(i, i + 65536));
-    })],
+    [
+      'read a masked 16 MiB frame (64 KiB chunks)',
+      measure(SIZE, 7, () => {
+        const reader = new FrameReader({ requireMask: true, compressionNegotiated: false, maxFramePayload: 0 });
+        for (let i = 0; i < masked.length; i += 65536) reader.push(masked.subarray(i, i + 65536), sink);
+      }),
+    ],
+    [
+      'validate 16 MiB of ASCII UTF-8',
+      measure(SIZE, 7, () => {
+        v.reset();
+        v.validate(text);
+      }),
+    ],
+    [
+      'validate 16 MiB of multi-byte UTF-8 (64 KiB chunks)',
+      measure(mixed.length, 7, () => {
+        v.reset();
+        for (let i = 0; i < mixed.length; i += 65536) v.validate(mixed.subarray(i, i + 65536));
+      }),
+    ],
   ];
 }

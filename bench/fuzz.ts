@@ -136,7 +136,10 @@ function legalFrames(deflate: boolean): Buffer {
       if (rand() < 0.3) wire.push(encodeFrame({ opcode: pick([9, 10]), payload: bytes(int(126)), mask }));
     }
   }
-  if (rand() < 0.8) wire.push(encodeFrame({ opcode: 8, payload: rand() < 0.5 ? Buffer.alloc(0) : closePayload(pick([1000, 1002, 3000, 4999, 999, 1005]), bytes(int(30))), mask }));
+  if (rand() < 0.8)
+    wire.push(
+      encodeFrame({ opcode: 8, payload: rand() < 0.5 ? Buffer.alloc(0) : closePayload(pick([1000, 1002, 3000, 4999, 999, 1005]), bytes(int(30))), mask }),
+    );
   return Buffer.concat(wire);
 }
 
@@ -224,14 +227,19 @@ while (performance.now() < end) {
     try {
       result = targets[name]!();
     } catch (err) {
-      result = { input: Buffer.alloc(0), problems: [`the target threw: ${err instanceof Error ? err.stack ?? err.message : String(err)}`] };
+      result = { input: Buffer.alloc(0), problems: [`the target threw: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`] };
     }
     s.inputs++;
     s.bytes += result.input.length;
     if (result.problems.length > 0) {
       s.crashes++;
-      if (shown++ < 10) process.stdout.write(`CRASH [${name}] ${result.problems[0]}\n  input (${result.input.length} bytes): ${result.input.toString('hex').slice(0, 200)}\n`);
-      if (outDir !== '') writeFileSync(path.join(outDir, `crash-${s.crashes}-${name.replace(/\W+/g, '-')}.hex`), `${result.problems.join('\n')}\n${result.input.toString('hex')}\n`);
+      if (shown++ < 10)
+        process.stdout.write(`CRASH [${name}] ${result.problems[0]}\n  input (${result.input.length} bytes): ${result.input.toString('hex').slice(0, 200)}\n`);
+      if (outDir !== '')
+        writeFileSync(
+          path.join(outDir, `crash-${s.crashes}-${name.replace(/\W+/g, '-')}.hex`),
+          `${result.problems.join('\n')}\n${result.input.toString('hex')}\n`,
+        );
     }
   }
   if (performance.now() >= nextReport) {
@@ -248,7 +256,9 @@ process.stdout.write(`\n${'target'.padEnd(34)} ${'inputs'.padStart(10)} ${'MiB'.
 for (const [name, s] of stats) {
   inputs += s.inputs;
   crashes += s.crashes;
-  process.stdout.write(`${name.padEnd(34)} ${String(s.inputs).padStart(10)} ${(s.bytes / 1024 / 1024).toFixed(1).padStart(8)} ${String(s.crashes).padStart(8)}\n`);
+  process.stdout.write(
+    `${name.padEnd(34)} ${String(s.inputs).padStart(10)} ${(s.bytes / 1024 / 1024).toFixed(1).padStart(8)} ${String(s.crashes).padStart(8)}\n`,
+  );
 }
 process.stdout.write(`total: ${inputs} inputs in ${elapsed.toFixed(0)} s (${Math.round(inputs / elapsed)}/s), ${crashes} crashes, seed ${seed}\n`);
 process.exitCode = crashes > 0 ? 1 : 0;

@@ -85,11 +85,23 @@ export async function http2Section(play: PlayRun, base: string, jobs: number, ru
     const same = differ.length === 0 ? `same verdicts (${played.pairs.length} of ${played.pairs.length} pairs)` : `${differ.length} verdicts differ`;
     rows.push(
       row(`${role} role (${peer}), HTTP/1.1`, h1, ''),
-      row(`${role} role (${peer}), HTTP/2 (h2c)`, h2, `${same}; wall h2/h1 **${fmtN(ratio, 2)}x** (median of the pairs: ${ratios.map((r) => fmtN(r, 2)).join(', ')}; of the medians ${fmtN(ofMedians, 2)}x): goal ${met ? 'met' : 'NOT met'}`),
+      row(
+        `${role} role (${peer}), HTTP/2 (h2c)`,
+        h2,
+        `${same}; wall h2/h1 **${fmtN(ratio, 2)}x** (median of the pairs: ${ratios.map((r) => fmtN(r, 2)).join(', ')}; of the medians ${fmtN(ofMedians, 2)}x): goal ${met ? 'met' : 'NOT met'}`,
+      ),
     );
     goals.push(`${role} role ${fmtN(ratio, 2)}x (${met ? 'holds' : 'does NOT hold'})`);
-    timeRows.push(`| ${role} role, HTTP/1.1 | ${caseTimes(h1).map((s) => fmtN(s)).join(' | ')} | ${fmtN(median(h1.map((r) => r.wallS)))} |`);
-    timeRows.push(`| ${role} role, HTTP/2 | ${caseTimes(h2).map((s) => fmtN(s)).join(' | ')} | ${fmtN(median(h2.map((r) => r.wallS)))} |`);
+    timeRows.push(
+      `| ${role} role, HTTP/1.1 | ${caseTimes(h1)
+        .map((s) => fmtN(s))
+        .join(' | ')} | ${fmtN(median(h1.map((r) => r.wallS)))} |`,
+    );
+    timeRows.push(
+      `| ${role} role, HTTP/2 | ${caseTimes(h2)
+        .map((s) => fmtN(s))
+        .join(' | ')} | ${fmtN(median(h2.map((r) => r.wallS)))} |`,
+    );
   }
   process.stdout.write(
     `\n| HTTP/2 vs HTTP/1.1: 301 cases (all but 12.*, 13.*), --jobs ${jobs}, median of ${runs} | cases | wall s (min-max) | cases/s | wsgate CPU s | peer CPU s | peak RSS MiB | failed | compared |\n` +

@@ -116,7 +116,9 @@ let stop: (() => void) | null = null;
 if (base === undefined) {
   const cli = fileURLToPath(new URL('../src/cli.js', import.meta.url));
   const outdir = await mkdtemp(path.join(tmpdir(), 'wsgate-pacing-'));
-  const child = spawn(process.execPath, [cli, 'serve', '--url', 'ws://127.0.0.1:0', '--cases', id, '--outdir', outdir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [cli, 'serve', '--url', 'ws://127.0.0.1:0', '--cases', id, '--outdir', outdir], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   stop = () => child.kill('SIGTERM');
   // The first line names the port: "wsgate 0.1.0 Fuzzing Server (Port 45909)".
   const port = await new Promise<string>((resolve, reject) => {
@@ -141,7 +143,9 @@ stop?.();
 
 const us = (n: number): string => `${n.toFixed(0)} µs`;
 for (const [i, r] of results.entries()) {
-  process.stdout.write(`run ${String(i + 1).padStart(2)}: frames at ${r.frameDelays.map(us).join(', ')} after the 101; ${r.reads} reads; 101 and frame 1 ${r.headWithFirstFrame ? 'together' : 'apart'}\n`);
+  process.stdout.write(
+    `run ${String(i + 1).padStart(2)}: frames at ${r.frameDelays.map(us).join(', ')} after the 101; ${r.reads} reads; 101 and frame 1 ${r.headWithFirstFrame ? 'together' : 'apart'}\n`,
+  );
 }
 const col = (k: number): number[] => results.map((r) => r.frameDelays[k] as number);
 process.stdout.write(

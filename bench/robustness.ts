@@ -29,7 +29,9 @@ export async function robustnessSection(
     if (r.failed > 0) problems.push(`robustness (${role} role): ${r.failed} cases failed against the bundled ws ${role}`);
     if (!met) problems.push(`robustness (${role} role): a goal missed (wall ${fmtN(r.wallS)} s, peak RSS ${fmtN(r.rssMiB)} MiB)`);
     const group = role === 'client' ? 'group 18, bundled ws client' : 'group 17, bundled ws server';
-    rows.push(`| ${group} | ${r.cases} | ${fmtN(r.wallS)} | ${fmtN(r.cases / r.wallS)} | ${fmtN(r.cpuS)} | ${fmtN(r.clientCpuS)} | ${fmtN(r.rssMiB)} | ${r.failed} | ${met ? 'met' : '**missed**'} |`);
+    rows.push(
+      `| ${group} | ${r.cases} | ${fmtN(r.wallS)} | ${fmtN(r.cases / r.wallS)} | ${fmtN(r.cpuS)} | ${fmtN(r.clientCpuS)} | ${fmtN(r.rssMiB)} | ${r.failed} | ${met ? 'met' : '**missed**'} |`,
+    );
   }
   process.stdout.write(
     `\n| robustness profile (--robustness), --jobs ${jobs} | cases | wall s | cases/s | wsgate CPU s | peer CPU s | wsgate peak RSS MiB | failed | goal: under ${GOAL_WALL_S} s and ${GOAL_RSS_MIB} MiB |\n|---|---:|---:|---:|---:|---:|---:|---:|---|\n${rows.join('\n')}\n`,

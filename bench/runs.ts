@@ -20,7 +20,9 @@ export interface RunResult {
 /** Case ids whose verdicts differ between two runs. */
 export function differences(a: RunResult, b: RunResult): string[] {
   const ids = new Set([...a.verdicts.keys(), ...b.verdicts.keys()]);
-  return [...ids].filter((id) => a.verdicts.get(id) !== b.verdicts.get(id)).map((id) => `${id}: ${a.verdicts.get(id) ?? 'missing'} vs ${b.verdicts.get(id) ?? 'missing'}`);
+  return [...ids]
+    .filter((id) => a.verdicts.get(id) !== b.verdicts.get(id))
+    .map((id) => `${id}: ${a.verdicts.get(id) ?? 'missing'} vs ${b.verdicts.get(id) ?? 'missing'}`);
 }
 
 /** The median of a non-empty list (the mean of the middle two for an even count). */
@@ -39,7 +41,14 @@ export function medianRun(runs: RunResult[]): RunResult {
   const pick = (f: (r: RunResult) => number): number => median(runs.map(f));
   const byWall = [...runs].sort((a, b) => a.wallS - b.wallS);
   const middle = byWall[Math.floor(byWall.length / 2)] as RunResult;
-  return { ...middle, wallS: pick((r) => r.wallS), cpuS: pick((r) => r.cpuS), clientCpuS: pick((r) => r.clientCpuS), rssMiB: pick((r) => r.rssMiB), failed: Math.max(...runs.map((r) => r.failed)) };
+  return {
+    ...middle,
+    wallS: pick((r) => r.wallS),
+    cpuS: pick((r) => r.cpuS),
+    clientCpuS: pick((r) => r.clientCpuS),
+    rssMiB: pick((r) => r.rssMiB),
+    failed: Math.max(...runs.map((r) => r.failed)),
+  };
 }
 
 /** Numbers as the bench's tables print them: fixed decimals, "-" for a figure that is missing. */

@@ -28,7 +28,16 @@ for (const dir of dirs) {
       const e = c.explanation;
       if (e === null || e === undefined) continue;
       notOk++;
-      const verdict = c.status === 'failed' ? 'FAIL' : e.verdict.includes('NON-STRICT') ? 'non-strict' : e.verdict.includes('INFORMATIONAL') ? 'info' : e.verdict.includes('UNIMPLEMENTED') ? 'n/a' : c.status;
+      const verdict =
+        c.status === 'failed'
+          ? 'FAIL'
+          : e.verdict.includes('NON-STRICT')
+            ? 'non-strict'
+            : e.verdict.includes('INFORMATIONAL')
+              ? 'info'
+              : e.verdict.includes('UNIMPLEMENTED')
+                ? 'n/a'
+                : c.status;
       const key = `${e.cause.key}\u0000${verdict}`;
       const g = groups.get(key) ?? { title: e.cause.title, verdict, requirement: e.requirement.rfc, ids: [] };
       g.ids.push(c.id);

@@ -29,7 +29,10 @@ function ending(dir, c) {
 function counts(summary) {
   const n = new Map();
   for (const c of summary.cases) n.set(verdict(c), (n.get(verdict(c)) ?? 0) + 1);
-  return [...n].sort((a, b) => b[1] - a[1]).map(([v, k]) => `${k} ${v}`).join(', ');
+  return [...n]
+    .sort((a, b) => b[1] - a[1])
+    .map(([v, k]) => `${k} ${v}`)
+    .join(', ');
 }
 
 const base = load(baseDir);
@@ -50,7 +53,9 @@ if (differing.length > 0) {
   }
 }
 // Same verdicts, different endings (a proxy's reset that the verdict forgives, e.g. an informational case).
-const endings = proxied.cases.filter((c) => byId.has(c.id) && verdict(byId.get(c.id)) === verdict(c) && ending(baseDir, byId.get(c.id)) !== ending(proxiedDir, c));
+const endings = proxied.cases.filter(
+  (c) => byId.has(c.id) && verdict(byId.get(c.id)) === verdict(c) && ending(baseDir, byId.get(c.id)) !== ending(proxiedDir, c),
+);
 out.push('', `- same verdict, different ending: ${endings.length}`);
 for (const c of endings) out.push(`  - ${c.id} (${verdict(c)}): HTTP/1.1 ${ending(baseDir, byId.get(c.id))}; through the proxy ${ending(proxiedDir, c)}`);
 process.stdout.write(`${out.join('\n')}\n`);

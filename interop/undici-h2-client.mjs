@@ -17,7 +17,9 @@ diagnostics.subscribe('undici:client:sendHeaders', ({ request, headers }) =>
   process.stderr.write(`undici-h2-client: sent ${request.method} ${request.path}: ${JSON.stringify(String(headers))}\n`),
 );
 diagnostics.subscribe('undici:request:headers', ({ request, response }) =>
-  process.stderr.write(`undici-h2-client: response to ${request.method} ${request.path}: ${response.statusCode} ${JSON.stringify(response.headers.map(String))}\n`),
+  process.stderr.write(
+    `undici-h2-client: response to ${request.method} ${request.path}: ${response.statusCode} ${JSON.stringify(response.headers.map(String))}\n`,
+  ),
 );
 
 const base = (process.argv[2] ?? process.env.WSGATE_URL ?? '').replace(/\/+$/, '');
@@ -39,7 +41,8 @@ function echo(url) {
       if (first === null && typeof event.data === 'string') first = event.data;
       ws.send(event.data);
     };
-    ws.onerror = (event) => process.stderr.write(`undici-h2-client: ${url}: error: ${event.error?.cause?.message ?? event.error?.message ?? event.message ?? 'unknown'}\n`);
+    ws.onerror = (event) =>
+      process.stderr.write(`undici-h2-client: ${url}: error: ${event.error?.cause?.message ?? event.error?.message ?? event.message ?? 'unknown'}\n`);
     ws.onclose = (event) => {
       process.stderr.write(`undici-h2-client: ${url}: closed: code ${event.code} wasClean ${event.wasClean} reason ${JSON.stringify(event.reason)}\n`);
       resolve(first);

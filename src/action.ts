@@ -98,7 +98,11 @@ export function actionArguments(env: NodeJS.ProcessEnv): { argv: string[]; cwd: 
         break;
       case 'verdicts':
         // Verdicts do hold spaces ("WRONG CODE"): commas and newlines separate them.
-        for (const v of value.split(/[\n,]+/).map((x) => x.trim()).filter((x) => x !== '')) argv.push(`${flag}=${v}`);
+        for (const v of value
+          .split(/[\n,]+/)
+          .map((x) => x.trim())
+          .filter((x) => x !== ''))
+          argv.push(`${flag}=${v}`);
         break;
       case 'string':
         if (judging && name === 'reports-directory') argv.push(`--junit=${path.join(value, 'junit.xml')}`, `--json=${path.join(value, 'summary.json')}`);
@@ -110,7 +114,10 @@ export function actionArguments(env: NodeJS.ProcessEnv): { argv: string[]; cwd: 
 }
 
 /** Runs the action with the inputs in `env`; resolves with the exit status. */
-export async function runAction(env: NodeJS.ProcessEnv, io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream; signal?: AbortSignal }): Promise<number> {
+export async function runAction(
+  env: NodeJS.ProcessEnv,
+  io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream; signal?: AbortSignal },
+): Promise<number> {
   let args: { argv: string[]; cwd: string | null };
   try {
     args = actionArguments(env);

@@ -157,13 +157,78 @@ export interface WsgateServer {
 }
 
 const RUN_KEYS = [
-  'spec', 'url', 'outdir', 'cases', 'excludeCases', 'extended', 'quick', 'robustness', 'budget', 'shard', 'tls', 'cert', 'key', 'ca', 'client', 'clientLoops', 'agent', 'role', 'server',
-  'serverUrl', 'restartServer', 'serverStartTimeout', 'insecure', 'seed', 'caseTimeout', 'strict', 'failOn', 'baseline', 'writeBaseline', 'jobs', 'junit',
-  'json', 'github', 'signal', 'output', 'logLevel', 'env',
+  'spec',
+  'url',
+  'outdir',
+  'cases',
+  'excludeCases',
+  'extended',
+  'quick',
+  'robustness',
+  'budget',
+  'shard',
+  'tls',
+  'cert',
+  'key',
+  'ca',
+  'client',
+  'clientLoops',
+  'agent',
+  'role',
+  'server',
+  'serverUrl',
+  'restartServer',
+  'serverStartTimeout',
+  'insecure',
+  'seed',
+  'caseTimeout',
+  'strict',
+  'failOn',
+  'baseline',
+  'writeBaseline',
+  'jobs',
+  'junit',
+  'json',
+  'github',
+  'signal',
+  'output',
+  'logLevel',
+  'env',
 ] as const satisfies ReadonlyArray<keyof RunOptions>;
-const SERVER_KEYS = ['spec', 'url', 'outdir', 'cases', 'excludeCases', 'extended', 'robustness', 'budget', 'shard', 'tls', 'cert', 'key', 'ca', 'output', 'logLevel', 'env'] as const satisfies ReadonlyArray<keyof ServerOptions>;
+const SERVER_KEYS = [
+  'spec',
+  'url',
+  'outdir',
+  'cases',
+  'excludeCases',
+  'extended',
+  'robustness',
+  'budget',
+  'shard',
+  'tls',
+  'cert',
+  'key',
+  'ca',
+  'output',
+  'logLevel',
+  'env',
+] as const satisfies ReadonlyArray<keyof ServerOptions>;
 const JUDGE_KEYS = [
-  'outdir', 'agent', 'cases', 'excludeCases', 'extended', 'strict', 'failOn', 'baseline', 'writeBaseline', 'junit', 'json', 'github', 'output', 'logLevel', 'env',
+  'outdir',
+  'agent',
+  'cases',
+  'excludeCases',
+  'extended',
+  'strict',
+  'failOn',
+  'baseline',
+  'writeBaseline',
+  'junit',
+  'json',
+  'github',
+  'output',
+  'logLevel',
+  'env',
 ] as const satisfies ReadonlyArray<keyof JudgeOptions>;
 const MERGE_KEYS = ['inputs', 'outdir', 'junit', 'json', 'github', 'output', 'env'] as const satisfies ReadonlyArray<keyof MergeOptions>;
 
@@ -184,7 +249,10 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
 export async function startServer(options: ServerOptions = {}): Promise<WsgateServer> {
   checkKeys('startServer', options, SERVER_KEYS);
   const { spec, output, logLevel, env = process.env, cases, excludeCases, ...flags } = options;
-  const config = resolveServeConfig({ ...flags, cases: patternList(cases), excludeCases: patternList(excludeCases), logLevel }, { env, spec: specOption(spec, output) });
+  const config = resolveServeConfig(
+    { ...flags, cases: patternList(cases), excludeCases: patternList(excludeCases), logLevel },
+    { env, spec: specOption(spec, output) },
+  );
   const { server, cases: selected, secure } = await startCaseServer(config, logger(config.logLevel));
   const stopRequested = new Promise<string>((resolve) => server.once('stopRequested', (why: string) => resolve(why)));
   let closing: Promise<void> | null = null;

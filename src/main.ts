@@ -21,7 +21,9 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
   const context: CommandContext = { io, env: io.env ?? process.env, setStatus: (s) => (status = s) };
   let parser = yargs([...argv])
     .scriptName('wsgate')
-    .usage('$0 <command> [options]\n\nWebSocket conformance gate for clients and servers: plays the Autobahn|Testsuite case catalogue against a client (wsgate is the fuzzing server) or a server (--role server, --server-url, --server: wsgate is the fuzzing client) and fails the build on any violation.')
+    .usage(
+      '$0 <command> [options]\n\nWebSocket conformance gate for clients and servers: plays the Autobahn|Testsuite case catalogue against a client (wsgate is the fuzzing server) or a server (--role server, --server-url, --server: wsgate is the fuzzing client) and fails the build on any violation.',
+    )
     .version(VERSION)
     .strict()
     .exitProcess(false)

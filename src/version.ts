@@ -9,8 +9,6 @@ declare const WSGATE_BUNDLED_VERSION: string | undefined;
 
 /** The package version ("0.1.0"). */
 export const VERSION: string =
-  typeof WSGATE_BUNDLED_VERSION === 'string'
-    ? WSGATE_BUNDLED_VERSION
-    : (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
+  typeof WSGATE_BUNDLED_VERSION === 'string' ? WSGATE_BUNDLED_VERSION : (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
 /** The Server header of the 101 response. */
 export const SERVER_HEADER = `wsgate/${VERSION}`;

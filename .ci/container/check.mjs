@@ -141,7 +141,10 @@ switch (command) {
     // Node 20 has no WebSocket of its own: ws, which the repository installs (smoke.sh checks).
     const { WebSocket } = createRequire(import.meta.url)('ws');
     const [url] = args;
-    const sent = [{ data: 'wsgate echo \u00e9', binary: false }, { data: Buffer.from([0, 1, 2, 255]), binary: true }];
+    const sent = [
+      { data: 'wsgate echo \u00e9', binary: false },
+      { data: Buffer.from([0, 1, 2, 255]), binary: true },
+    ];
     const got = await new Promise((resolve) => {
       const received = [];
       const ws = new WebSocket(url);
@@ -227,7 +230,10 @@ switch (command) {
     for (const c of summary.cases) {
       expect(c.transport === 'h2', `${dir}: case ${c.id} went over ${c.transport}, not h2`);
       const report = readJson(path.join(dir, c.reportfile));
-      expect(/^HTTP\/2 HEADERS\r\n:method: CONNECT\r\n:protocol: websocket\r\n/.test(report.httpRequest), `${dir}: case ${c.id}: no extended CONNECT in its report`);
+      expect(
+        /^HTTP\/2 HEADERS\r\n:method: CONNECT\r\n:protocol: websocket\r\n/.test(report.httpRequest),
+        `${dir}: case ${c.id}: no extended CONNECT in its report`,
+      );
     }
     break;
   }

@@ -62,7 +62,12 @@ export const OPEN_WITHIN_MS = 30_000;
  * A connection not open within `openWithinMs` is dropped (null: no deadline, for /updateReports,
  * which answers once every report is written).
  */
-export function echo(url: string, onText?: (text: string) => void, options: WebSocket.ClientOptions = WS_ECHO_OPTIONS, openWithinMs: number | null = OPEN_WITHIN_MS): Promise<void> {
+export function echo(
+  url: string,
+  onText?: (text: string) => void,
+  options: WebSocket.ClientOptions = WS_ECHO_OPTIONS,
+  openWithinMs: number | null = OPEN_WITHIN_MS,
+): Promise<void> {
   return new Promise((resolve) => {
     const ws = new WebSocket(url, options);
     const deadline = openWithinMs === null ? undefined : setTimeout(() => ws.terminate(), openWithinMs);

@@ -25,14 +25,28 @@ export function requestWith(normal: UpgradeRequestSpec, after: ReadonlyArray<rea
 }
 
 /** What every attack case shares: no expected events, refusal codes as its closing expectation, run alone (its times are the figures). */
-export function attackCase(spec: { id: string; advisory: Advisory; rfc: string; description: string; expectation: string; attack: ServerAttack; maxSeconds: number; stall?: boolean }): CatalogueCase {
+export function attackCase(spec: {
+  id: string;
+  advisory: Advisory;
+  rfc: string;
+  description: string;
+  expectation: string;
+  attack: ServerAttack;
+  maxSeconds: number;
+  stall?: boolean;
+}): CatalogueCase {
   return defineCase({
     id: spec.id,
     description: `${spec.description} (${spec.rfc}; ${spec.advisory.id}: ${spec.advisory.what})`,
     expectation: `${spec.expectation} Afterwards the server still echoes a message on a fresh connection, and (when wsgate started it) its process is alive.`,
     expect: {},
     close: { closedByMe: false, closeCode: [CloseCode.ProtocolError, CloseCode.MessageTooBig], requireClean: false },
-    schedule: { maxSeconds: spec.maxSeconds, runsAlone: true, cost: spec.stall === true ? 90 : spec.maxSeconds / 4, ...(spec.stall === true ? { stall: true } : {}) },
+    schedule: {
+      maxSeconds: spec.maxSeconds,
+      runsAlone: true,
+      cost: spec.stall === true ? 90 : spec.maxSeconds / 4,
+      ...(spec.stall === true ? { stall: true } : {}),
+    },
     attack: spec.attack,
     run: () => undefined,
   });

@@ -11,15 +11,7 @@
 import { CloseCode, Opcode } from '../protocol/constants.js';
 import { Behavior, CloseBehavior } from '../model/verdicts.js';
 import { closedByMe, defineCase, failedByPeer } from './define.js';
-import {
-  neverClosedBudget,
-  PING_FLOOD,
-  pingFloodBudget,
-  SLOW_ECHO,
-  slowEchoBudget,
-  STALL_MARGIN_S,
-  unansweredCloseBudget,
-} from './data/attacks-closing.js';
+import { neverClosedBudget, PING_FLOOD, pingFloodBudget, SLOW_ECHO, slowEchoBudget, STALL_MARGIN_S, unansweredCloseBudget } from './data/attacks-closing.js';
 import { DEFAULT_BUDGETS, scaledMs } from './data/budgets.js';
 import type { CaseContext, CatalogueCase, Judgement } from './types.js';
 
@@ -68,7 +60,12 @@ function endedDuringIsOk(verdict: Judgement): Judgement {
  * `taken` hears of each write taken (the outcome must be set before the connection ends: the
  * verdict is made then).
  */
-async function writeWhileTaken(t: CaseContext, plan: { total: number; stalledAfterS: number; deadline?: number }, write: () => number, taken: (bytes: number) => void): Promise<{ taken: number; stalled: boolean }> {
+async function writeWhileTaken(
+  t: CaseContext,
+  plan: { total: number; stalledAfterS: number; deadline?: number },
+  write: () => number,
+  taken: (bytes: number) => void,
+): Promise<{ taken: number; stalled: boolean }> {
   let sofar = 0;
   while (sofar < plan.total && t.isOpen && performance.now() < (plan.deadline ?? Infinity)) {
     const n = write();
@@ -100,10 +97,15 @@ async function pingFlood(t: CaseContext): Promise<void> {
   const pings = (bytes: number): string => `${count(bytes / f.payloadBytes)} pings (${count(bytes)} payload bytes)`;
   const during = (bytes: number): void => t.setOutcome(Behavior.Ok, `${ENDED_DURING}: the peer had taken ${pings(bytes)} while wsgate read nothing.`);
   during(0);
-  const { taken, stalled } = await writeWhileTaken(t, { total: f.totalBytes, stalledAfterS: f.stalledAfterS }, () => {
-    for (let i = 0; i < f.pingsPerWrite; i++) t.sendPing(payload);
-    return f.pingsPerWrite * f.payloadBytes;
-  }, during);
+  const { taken, stalled } = await writeWhileTaken(
+    t,
+    { total: f.totalBytes, stalledAfterS: f.stalledAfterS },
+    () => {
+      for (let i = 0; i < f.pingsPerWrite; i++) t.sendPing(payload);
+      return f.pingsPerWrite * f.payloadBytes;
+    },
+    during,
+  );
   if (!t.isOpen) return;
   const wrote = `wsgate wrote ${pings(taken)} while reading nothing${stalled ? `, until the peer stopped taking them for ${f.stalledAfterS} s (back-pressure)` : ''}`;
   t.readRate(null);
@@ -134,7 +136,11 @@ export function pingFloodCase(id: string): CatalogueCase {
       s.bytes += data.length;
       s.lastAt = performance.now();
       // Should the peer end the connection before the count is in, the verdict is already this.
-      if (before <= f.pongBudgetBytes && s.bytes > f.pongBudgetBytes) t.setOutcome(Behavior.Failed, `The peer queued its pongs without bound while wsgate read nothing: more than ${count(f.pongBudgetBytes)} pong payload bytes arrived once wsgate read again.`);
+      if (before <= f.pongBudgetBytes && s.bytes > f.pongBudgetBytes)
+        t.setOutcome(
+          Behavior.Failed,
+          `The peer queued its pongs without bound while wsgate read nothing: more than ${count(f.pongBudgetBytes)} pong payload bytes arrived once wsgate read again.`,
+        );
     },
     adjust: endedDuringIsOk,
   });
@@ -154,7 +160,8 @@ async function slowEcho(t: CaseContext): Promise<void> {
   t.readRate(e.readBytesPerSecond);
   const windowEnds = performance.now() + e.windowS * 1000;
   let i = 0;
-  const during = (bytes: number): void => t.setOutcome(Behavior.Ok, `${ENDED_DURING}: the peer had taken ${count(bytes)} bytes while wsgate read at ${count(e.readBytesPerSecond)} bytes/s.`);
+  const during = (bytes: number): void =>
+    t.setOutcome(Behavior.Ok, `${ENDED_DURING}: the peer had taken ${count(bytes)} bytes while wsgate read at ${count(e.readBytesPerSecond)} bytes/s.`);
   during(0);
   const write = (): number => {
     if (i < fragments) t.sendFrame({ opcode: i === 0 ? Opcode.Binary : Opcode.Continuation, fin: i === fragments - 1, payload: piece });
@@ -162,7 +169,12 @@ async function slowEcho(t: CaseContext): Promise<void> {
     i += 1;
     return piece.length;
   };
-  const { taken, stalled } = await writeWhileTaken(t, { total: e.messageBytes + e.furtherCapBytes, stalledAfterS: e.stalledAfterS, deadline: windowEnds }, write, during);
+  const { taken, stalled } = await writeWhileTaken(
+    t,
+    { total: e.messageBytes + e.furtherCapBytes, stalledAfterS: e.stalledAfterS, deadline: windowEnds },
+    write,
+    during,
+  );
   const rest = windowEnds - performance.now();
   if (rest > 0) await t.pause(rest / 1000);
   const further = Math.max(0, taken - e.messageBytes);
@@ -209,7 +221,10 @@ function unansweredClose(t: CaseContext): void {
   t.sendFrame({ opcode: 3, payload: '' });
   const limitS = t.budgets.stallMs / 1000 + STALL_MARGIN_S;
   t.continueLater(limitS, () => {
-    t.setOutcome(Behavior.Failed, `The peer kept the connection open for ${seconds(limitS)} s after the reserved opcode, past the stall budget: with its close unanswered (or without failing the connection at all) it never ended TCP. wsgate closed it.`);
+    t.setOutcome(
+      Behavior.Failed,
+      `The peer kept the connection open for ${seconds(limitS)} s after the reserved opcode, past the stall budget: with its close unanswered (or without failing the connection at all) it never ended TCP. wsgate closed it.`,
+    );
     t.sendClose(CloseCode.Normal);
     // wsgate still holds the close: it drops TCP itself a second later.
     t.continueLater(1, () => t.dropConnection());
@@ -243,7 +258,10 @@ function neverClosed(peer: PeerRole): (t: CaseContext) => void {
     t.sendClose(CloseCode.Normal);
     const limitS = budgetMs / 1000 + STALL_MARGIN_S;
     t.continueLater(limitS, () => {
-      t.setOutcome(Behavior.Failed, `The peer kept TCP open for ${seconds(limitS)} s after the closing handshake, past its budget of ${count(budgetMs)} ms: it waits for wsgate to end the connection, without a timeout. wsgate dropped it.`);
+      t.setOutcome(
+        Behavior.Failed,
+        `The peer kept TCP open for ${seconds(limitS)} s after the closing handshake, past its budget of ${count(budgetMs)} ms: it waits for wsgate to end the connection, without a timeout. wsgate dropped it.`,
+      );
       t.dropConnection();
     });
   };
@@ -252,12 +270,19 @@ function neverClosed(peer: PeerRole): (t: CaseContext) => void {
 /** A peer that never answered wsgate's close: wsgate dropped TCP at its closing-handshake timeout (the connection is unclean). */
 function unansweredIsFailed(verdict: Judgement): Judgement {
   if (verdict.behaviorClose !== CloseBehavior.Unclean) return verdict;
-  return { ...verdict, behavior: Behavior.Failed, result: 'The peer never answered wsgate\'s close frame: wsgate dropped TCP at its closing-handshake timeout.' };
+  return {
+    ...verdict,
+    behavior: Behavior.Failed,
+    result: "The peer never answered wsgate's close frame: wsgate dropped TCP at its closing-handshake timeout.",
+  };
 }
 
 export function neverClosedCase(id: string, peer: PeerRole): CatalogueCase {
   const budget = neverClosedBudget(peer);
-  const within = peer === 'server' ? `within ${count(budget.closeWithinMs)} ms (RFC 6455 §7.1.1: the server closes TCP first, at once)` : `within the stall budget (${count(DEFAULT_BUDGETS.stallMs)} ms unless --budget stall= says otherwise: a client waits for the server to end TCP, but not forever)`;
+  const within =
+    peer === 'server'
+      ? `within ${count(budget.closeWithinMs)} ms (RFC 6455 §7.1.1: the server closes TCP first, at once)`
+      : `within the stall budget (${count(DEFAULT_BUDGETS.stallMs)} ms unless --budget stall= says otherwise: a client waits for the server to end TCP, but not forever)`;
   return defineCase({
     id,
     description: `wsgate sends a close frame (1000); once the peer answered with its own, wsgate never ends TCP. (RFC 6455 §7.1.1; ${budget.advisory})`,

@@ -10,7 +10,17 @@
 import { CloseCode, Opcode } from '../protocol/constants.js';
 import { Behavior, CloseBehavior } from '../model/verdicts.js';
 import { count } from './attack-judges.js';
-import { ENDLESS, LIMIT_PLUS_ONE, RANDOM_BYTES, REFUSE_AT_HEADER_S, RESERVED_GIB, endlessBudget, limitPlusOneBudget, randomBytesBudget, reservedGiBBudget } from './data/attacks-frames.js';
+import {
+  ENDLESS,
+  LIMIT_PLUS_ONE,
+  RANDOM_BYTES,
+  REFUSE_AT_HEADER_S,
+  RESERVED_GIB,
+  endlessBudget,
+  limitPlusOneBudget,
+  randomBytesBudget,
+  reservedGiBBudget,
+} from './data/attacks-frames.js';
 import { mulberry32 } from './data/deflate-corpus.js';
 import { defineCase, failedByPeer } from './define.js';
 import type { AttackBudget, CaseContext, CaseDef, CatalogueCase, Judgement } from './types.js';
@@ -30,7 +40,9 @@ function anyCode(verdict: Judgement): Judgement {
 }
 
 /** What every frame attack shares: refused by the peer, run alone (its duration is a figure), its budget. */
-function frameCase(spec: Pick<CaseDef, 'id' | 'description' | 'expectation' | 'run'> & Partial<CaseDef> & { budget: AttackBudget; codes: number[]; maxSeconds: number }): CatalogueCase {
+function frameCase(
+  spec: Pick<CaseDef, 'id' | 'description' | 'expectation' | 'run'> & Partial<CaseDef> & { budget: AttackBudget; codes: number[]; maxSeconds: number },
+): CatalogueCase {
   const { budget, codes, maxSeconds, ...rest } = spec;
   return defineCase({
     expect: {},
@@ -94,7 +106,11 @@ export function limitPlusOne(id: string, peer: Peer): CatalogueCase {
     adjust(verdict) {
       // wsgate ended it: the peer neither refused nor echoed within the wait, or echoed past wsgate's own frame limit.
       if (!verdict.result.includes(CROSSED) || verdict.behaviorClose !== CloseBehavior.Failed) return verdict;
-      return { ...verdict, behavior: Behavior.Failed, result: `The ${peer} took the whole message (limit + 1 bytes) without failing the connection: it said nothing for ${f.afterS} s after the last fragment, or echoed it past wsgate's own frame limit (wsgate then ended the connection).` };
+      return {
+        ...verdict,
+        behavior: Behavior.Failed,
+        result: `The ${peer} took the whole message (limit + 1 bytes) without failing the connection: it said nothing for ${f.afterS} s after the last fragment, or echoed it past wsgate's own frame limit (wsgate then ended the connection).`,
+      };
     },
     onMessage(t, _data, binary, length) {
       t.record({ kind: 'message', data: Buffer.alloc(0), binary });
@@ -119,7 +135,10 @@ async function sendLimitPlusOne(t: CaseContext, peer: Peer): Promise<void> {
       t.beginFrame(i === 0 ? Opcode.Binary : Opcode.Continuation, i === fragments - 1, length)(length === f.fragmentBytes ? ZEROS : ZEROS.subarray(0, length));
       written += length;
     }
-    t.setOutcome(Behavior.Ok, `The ${peer} failed the connection before the message ended: wsgate had written ${count(written)} of its ${count(total)} bytes (${count(i)} fragments) when it saw the ${peer}'s refusal.`);
+    t.setOutcome(
+      Behavior.Ok,
+      `The ${peer} failed the connection before the message ended: wsgate had written ${count(written)} of its ${count(total)} bytes (${count(i)} fragments) when it saw the ${peer}'s refusal.`,
+    );
     await t.flushed({ below: FLUSH_BELOW });
   }
   if (!t.isOpen) return;
@@ -149,7 +168,8 @@ export function endlessContinuations(id: string, peer: Peer): CatalogueCase {
     adjust(verdict) {
       const judged = anyCode(verdict);
       // wsgate closed after the last frame: the close is wsgate's, not the peer's refusal.
-      if (judged.result.includes(TOOK_ALL)) return { ...judged, behaviorClose: CloseBehavior.Ok, resultClose: 'Not judged: wsgate closed after the last frame.' };
+      if (judged.result.includes(TOOK_ALL))
+        return { ...judged, behaviorClose: CloseBehavior.Ok, resultClose: 'Not judged: wsgate closed after the last frame.' };
       return judged;
     },
   });
@@ -168,7 +188,10 @@ async function sendEndless(t: CaseContext, peer: Peer): Promise<void> {
     await t.flushed({ below: FLUSH_BELOW });
   }
   if (!t.isOpen) return;
-  t.setOutcome(Behavior.NonStrict, `The ${peer} ${TOOK_ALL}: ${count(sent + 1)} frames of one message (${count(sent + 1)} bytes) without failing the connection, then answered wsgate's close.`);
+  t.setOutcome(
+    Behavior.NonStrict,
+    `The ${peer} ${TOOK_ALL}: ${count(sent + 1)} frames of one message (${count(sent + 1)} bytes) without failing the connection, then answered wsgate's close.`,
+  );
   t.sendClose(CloseCode.Normal);
 }
 

@@ -45,12 +45,19 @@ export function judgeGrowth(header: string, facts: GrowthFacts, budgets: Robustn
   const { base, largest, quarter } = facts;
   const hung = unanswered(facts.probes);
   if (hung !== undefined) return verdict(Behavior.Failed, `${header} of ${count(hung.size)} bytes: ${answerText(hung)} within ${millis(hung.waitMs)}.`);
-  if (largest === null || base === null) return verdict(Behavior.Informational, `The server's HTTP layer refused every size of ${header} (from ${count(facts.cap ?? 0)} bytes): nothing to measure.`);
+  if (largest === null || base === null)
+    return verdict(
+      Behavior.Informational,
+      `The server's HTTP layer refused every size of ${header} (from ${count(facts.cap ?? 0)} bytes): nothing to measure.`,
+    );
   const cap = facts.cap === null ? `it took every size up to ${count(largest.size)} bytes` : `its HTTP layer refused ${count(facts.cap)} bytes`;
   const figures = `${sized(largest, header)}${quarter === null ? '' : `, ${count(quarter.size)} bytes in ${millis(quarter.ms)}`}, ${count(base.size)} byte${base.size === 1 ? '' : 's'} in ${millis(base.ms)}; ${cap}`;
   const slowest = facts.probes.reduce<ProbeFacts | null>((w, p) => (p.answerMs !== null && p.answerMs > (w?.answerMs ?? -1) ? p : w), null);
   if (slowest !== null && (slowest.answerMs ?? 0) > b.answerMs) {
-    return verdict(Behavior.Failed, `Answered ${header} of ${count(slowest.size)} bytes after ${millis(slowest.answerMs ?? 0)} (budget ${millis(b.answerMs)}): ${figures}.`);
+    return verdict(
+      Behavior.Failed,
+      `Answered ${header} of ${count(slowest.size)} bytes after ${millis(slowest.answerMs ?? 0)} (budget ${millis(b.answerMs)}): ${figures}.`,
+    );
   }
   const growth = superLinear(base, largest, quarter);
   if (growth !== null) return verdict(Behavior.Failed, `The answer time grew super-linearly with ${header}'s size: ${growth}; ${figures}.`);
@@ -82,7 +89,11 @@ export function judgeSurvives(probes: readonly ProbeFacts[], budgets: Robustness
   const told = probes.map((p) => `${p.label}: ${answerText(p)}`).join('; ');
   const hung = unanswered(probes);
   if (hung !== undefined) return verdict(Behavior.Failed, `${hung.label}: ${answerText(hung)} within ${millis(hung.waitMs)}. (${told})`);
-  if (probes.some((p) => p.status === null)) return verdict(Behavior.NonStrict, `The server dropped the connection without an HTTP answer (RFC 6455 §4.2.1 asks for an error status such as 400): ${told}.`);
+  if (probes.some((p) => p.status === null))
+    return verdict(
+      Behavior.NonStrict,
+      `The server dropped the connection without an HTTP answer (RFC 6455 §4.2.1 asks for an error status such as 400): ${told}.`,
+    );
   return verdict(Behavior.Ok, `The server answered: ${told} (budget ${millis(scaledMs(ServerBudgets.survivesMs, budgets))}).`);
 }
 

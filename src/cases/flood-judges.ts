@@ -17,7 +17,14 @@ function verdict(behavior: OutcomeVerdict, result: string): Judgement {
 function crowdTold(crowd: readonly ProbeFacts[], hold: boolean): string {
   const answers = new Map<string, number>();
   for (const p of crowd) {
-    const what = p.status !== null ? `HTTP ${p.status}` : p.ending !== 'timeout' ? answerText(p) : hold ? 'still open when wsgate closed it' : `no answer within ${millis(p.waitMs)}`;
+    const what =
+      p.status !== null
+        ? `HTTP ${p.status}`
+        : p.ending !== 'timeout'
+          ? answerText(p)
+          : hold
+            ? 'still open when wsgate closed it'
+            : `no answer within ${millis(p.waitMs)}`;
     answers.set(what, (answers.get(what) ?? 0) + 1);
   }
   return [...answers].map(([what, n]) => `${count(n)} ${what}`).join(', ');
@@ -36,7 +43,11 @@ export function judgeCrowd(crowdText: string, facts: CrowdFacts, hold: boolean, 
   const waited = n.answerMs ?? 0;
   if (waited > budget) return verdict(Behavior.Failed, `The normal client waited ${millis(waited)} for its 101 (budget ${millis(budget)}), ${beside}.`);
   const hung = hold ? undefined : facts.crowd.find((p) => p.status === null && p.ending === 'timeout');
-  if (hung !== undefined) return verdict(Behavior.Failed, `A request of the crowd got no answer within ${millis(hung.waitMs)}, ${beside}; the normal client's 101 came after ${millis(waited)}.`);
+  if (hung !== undefined)
+    return verdict(
+      Behavior.Failed,
+      `A request of the crowd got no answer within ${millis(hung.waitMs)}, ${beside}; the normal client's 101 came after ${millis(waited)}.`,
+    );
   return verdict(Behavior.Ok, `The normal client's 101 came ${millis(waited)} after its request (budget ${millis(budget)}), ${beside}.`);
 }
 
@@ -46,13 +57,20 @@ export function judgeHugeHeader(probes: readonly ProbeFacts[], budgets: Robustne
   const p = probes[0];
   if (p === undefined) return verdict(Behavior.Failed, 'The attack was not played.');
   const read = `wsgate had written ${count(p.requestBytes)} of the request's bytes`;
-  if (p.status === 101) return verdict(Behavior.Failed, `The server took ${p.label} and answered 101 after ${millis(p.elapsedMs)} (${read}): it has no limit on a request head.`);
-  if (p.ending === 'timeout' && p.status === null) return verdict(Behavior.Failed, `The server neither refused ${p.label} nor ended the connection within ${millis(p.waitMs)} (${read}).`);
+  if (p.status === 101)
+    return verdict(Behavior.Failed, `The server took ${p.label} and answered 101 after ${millis(p.elapsedMs)} (${read}): it has no limit on a request head.`);
+  if (p.ending === 'timeout' && p.status === null)
+    return verdict(Behavior.Failed, `The server neither refused ${p.label} nor ended the connection within ${millis(p.waitMs)} (${read}).`);
   if (p.ending === 'refused') return verdict(Behavior.Failed, `No connection: ${answerText(p)}.`);
   const how = p.status === null ? `dropped the connection (${p.ending === 'reset' ? 'reset' : 'closed'}) with no answer` : `answered HTTP ${p.status}`;
-  if (p.status !== null && p.status < 400) return verdict(Behavior.Failed, `The server ${how} to ${p.label}, not an error status, after ${millis(p.elapsedMs)} (${read}).`);
-  if (p.elapsedMs > budget) return verdict(Behavior.Failed, `The server ${how} only ${millis(p.elapsedMs)} after the request began (budget ${millis(budget)}; ${read}).`);
-  return verdict(Behavior.Ok, `The server ${how} ${millis(p.elapsedMs)} after the request began (budget ${millis(budget)}): ${read} when it refused ${p.label}.`);
+  if (p.status !== null && p.status < 400)
+    return verdict(Behavior.Failed, `The server ${how} to ${p.label}, not an error status, after ${millis(p.elapsedMs)} (${read}).`);
+  if (p.elapsedMs > budget)
+    return verdict(Behavior.Failed, `The server ${how} only ${millis(p.elapsedMs)} after the request began (budget ${millis(budget)}; ${read}).`);
+  return verdict(
+    Behavior.Ok,
+    `The server ${how} ${millis(p.elapsedMs)} after the request began (budget ${millis(budget)}): ${read} when it refused ${p.label}.`,
+  );
 }
 
 /** A normal request written one byte per packet: a 101 within the budget after the last byte passes. */
@@ -64,7 +82,10 @@ export function judgeBytewise(probes: readonly ProbeFacts[], budgets: Robustness
   if (p.status !== 101) return verdict(Behavior.Failed, `${what}: ${answerText(p)} instead of 101 within ${millis(p.waitMs)} of its last byte.`);
   const ms = p.answerMs ?? 0;
   if (ms > budget) return verdict(Behavior.Failed, `${what}: the 101 came ${millis(ms)} after the last byte (budget ${millis(budget)}).`);
-  return verdict(Behavior.Ok, `${what}: the 101 came ${millis(ms)} after the last byte (budget ${millis(budget)}); the whole request took ${millis(p.elapsedMs)}.`);
+  return verdict(
+    Behavior.Ok,
+    `${what}: the 101 came ${millis(ms)} after the last byte (budget ${millis(budget)}); the whole request took ${millis(p.elapsedMs)}.`,
+  );
 }
 
 /** A request head trickled one byte at a time, never ended: dropped (or answered with an error) within the stall budget passes. */
@@ -74,7 +95,10 @@ export function judgeSlowloris(probes: readonly ProbeFacts[], budgets: Robustnes
   const budget = `stall budget ${millis(budgets.stallMs)}`;
   if (p.ending === 'refused') return verdict(Behavior.Failed, `No connection: ${answerText(p)}.`);
   if (p.ending === 'timeout' && p.status === null) {
-    return verdict(Behavior.Failed, `The server still held the connection ${millis(p.waitMs)} after the request began (${budget}), ${count(p.requestBytes)} bytes trickled: it never times out a stalled request head.`);
+    return verdict(
+      Behavior.Failed,
+      `The server still held the connection ${millis(p.waitMs)} after the request began (${budget}), ${count(p.requestBytes)} bytes trickled: it never times out a stalled request head.`,
+    );
   }
   const how = p.status === null ? `dropped the connection (${p.ending === 'reset' ? 'reset' : 'closed'})` : `answered HTTP ${p.status}`;
   return verdict(Behavior.Ok, `The server ${how} ${millis(p.elapsedMs)} after the request began (${budget}), ${count(p.requestBytes)} bytes trickled.`);

@@ -23,16 +23,23 @@ export const H2_PROBE = 'Hello, wsgate over HTTP/2';
 export function orderlyEnd(verdict: Judgement, facts: AdjustFacts): Judgement {
   const h2 = facts.h2;
   // A closing that failed for another reason (the wrong endpoint, a wrong close code) keeps its verdict.
-  if (h2 === undefined || !facts.connectionWasOpen || (verdict.behaviorClose !== CloseBehavior.Ok && verdict.behaviorClose !== CloseBehavior.Unclean)) return verdict;
+  if (h2 === undefined || !facts.connectionWasOpen || (verdict.behaviorClose !== CloseBehavior.Ok && verdict.behaviorClose !== CloseBehavior.Unclean))
+    return verdict;
   const fail = (behaviorClose: Judgement['behaviorClose'], resultClose: string): Judgement => ({ ...verdict, behaviorClose, resultClose });
   if (h2.peerReset !== null && h2.peerReset !== CANCEL) {
-    return fail(CloseBehavior.WrongCode, `The peer reset the stream with RST_STREAM ${h2ErrorName(h2.peerReset)}; RFC 8441 §5 ends a WebSocket with END_STREAM (an abort with RST_STREAM CANCEL).`);
+    return fail(
+      CloseBehavior.WrongCode,
+      `The peer reset the stream with RST_STREAM ${h2ErrorName(h2.peerReset)}; RFC 8441 §5 ends a WebSocket with END_STREAM (an abort with RST_STREAM CANCEL).`,
+    );
   }
   if (h2.peerReset === CANCEL) {
     return fail(CloseBehavior.Unclean, 'The peer reset the stream with RST_STREAM CANCEL (an abort, RFC 8441 §5) instead of ending it with END_STREAM.');
   }
   if (!h2.peerEnded) {
-    return fail(CloseBehavior.Unclean, `The peer never ended its side of the stream with END_STREAM; wsgate reset it${h2.ownReset === null ? '' : ` (${h2ErrorName(h2.ownReset)})`} after waiting. RFC 8441 §5: the orderly closure is END_STREAM.`);
+    return fail(
+      CloseBehavior.Unclean,
+      `The peer never ended its side of the stream with END_STREAM; wsgate reset it${h2.ownReset === null ? '' : ` (${h2ErrorName(h2.ownReset)})`} after waiting. RFC 8441 §5: the orderly closure is END_STREAM.`,
+    );
   }
   return verdict;
 }

@@ -40,7 +40,12 @@ export function upgradeLines(info: HandshakeRequestInfo): string[] {
 }
 
 /** The offer "permessage-deflate" with no parameter, for a response that accepts one never made. */
-export const PLAIN_OFFER: DeflateOffer = { acceptNoContextTakeover: true, acceptMaxWindowBits: false, requestNoContextTakeover: false, requestMaxWindowBits: 0 };
+export const PLAIN_OFFER: DeflateOffer = {
+  acceptNoContextTakeover: true,
+  acceptMaxWindowBits: false,
+  requestNoContextTakeover: false,
+  requestMaxWindowBits: 0,
+};
 
 /** What a case needs of the client's offers before its response means anything. */
 type Needs = 'deflate-offer' | 'no-deflate-offer' | null;

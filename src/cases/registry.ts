@@ -67,7 +67,12 @@ export type CaseTransport = 'http/1.1' | 'h2';
  * rules) takes their place. `robustness` selects the role's robustness group instead of all of
  * these (17 for a server, 18 for a client): attacks, never part of another selection.
  */
-export function catalogueFor(extended: boolean, under: 'client' | 'server' = 'client', transport: CaseTransport = 'http/1.1', robustness = false): readonly CatalogueCase[] {
+export function catalogueFor(
+  extended: boolean,
+  under: 'client' | 'server' = 'client',
+  transport: CaseTransport = 'http/1.1',
+  robustness = false,
+): readonly CatalogueCase[] {
   if (robustness) return under === 'server' ? robustnessServerCatalogue : robustnessClientCatalogue;
   if (!extended) return catalogue;
   if (transport === 'h2') return under === 'server' ? h2ServerCatalogue : h2ClientCatalogue;
@@ -91,4 +96,12 @@ export const robustnessServerCatalogue: readonly CatalogueCase[] = buildCatalogu
 export const robustnessClientCatalogue: readonly CatalogueCase[] = buildCatalogue(robustnessClientCases);
 
 /** Every case wsgate knows, both roles' own groups included (14 to 18): what judging reports may meet. */
-export const everyCase: readonly CatalogueCase[] = buildCatalogue(catalogue, handshakeCases, serverHandshakeCases, h2ServerCases, h2ClientCases, robustnessServerCases, robustnessClientCases);
+export const everyCase: readonly CatalogueCase[] = buildCatalogue(
+  catalogue,
+  handshakeCases,
+  serverHandshakeCases,
+  h2ServerCases,
+  h2ClientCases,
+  robustnessServerCases,
+  robustnessClientCases,
+);

@@ -12,16 +12,11 @@ import { closedByMe, defineCase, failedByPeer, hex, pong } from './define.js';
 import type { CatalogueCase } from './types.js';
 
 /** 2.1-2.4, 2.6: one ping the peer must answer with a pong carrying the same payload. */
-function pingCase(
-  id: string,
-  description: string,
-  payload: Buffer | string,
-  options: { chopSize?: number; closeAfter?: number } = {},
-): CatalogueCase {
+function pingCase(id: string, description: string, payload: Buffer | string, options: { chopSize?: number; closeAfter?: number } = {}): CatalogueCase {
   return defineCase({
     id,
     description,
-    expectation: 'The client answers with a pong carrying the same payload, then answers the fuzzer\'s close (1000) cleanly.',
+    expectation: "The client answers with a pong carrying the same payload, then answers the fuzzer's close (1000) cleanly.",
     expect: { OK: [pong(payload)] },
     close: closedByMe(),
     run(t) {
@@ -54,7 +49,7 @@ function tenPingsCase(id: string, description: string, chopSize: number | null):
     id,
     description,
     expectation:
-      'The client answers every ping with a pong carrying its payload, in order, then answers the fuzzer\'s close (1000) cleanly. ' +
+      "The client answers every ping with a pong carrying its payload, in order, then answers the fuzzer's close (1000) cleanly. " +
       '(The RFC allows a peer to answer only the latest of several pings; this case expects all ten pongs all the same.)',
     expect: { OK: payloads.map((p) => pong(p)) },
     close: closedByMe(),
@@ -83,12 +78,10 @@ export const pingCases: readonly CatalogueCase[] = [
       t.killAfter(1);
     },
   }),
-  pingCase(
-    '2.6',
-    'A ping with a payload of 125 bytes (0xfe repeated), written to TCP one byte at a time.',
-    Buffer.alloc(125, 0xfe),
-    { chopSize: 1, closeAfter: 2 },
-  ),
+  pingCase('2.6', 'A ping with a payload of 125 bytes (0xfe repeated), written to TCP one byte at a time.', Buffer.alloc(125, 0xfe), {
+    chopSize: 1,
+    closeAfter: 2,
+  }),
   unsolicitedPongCase('2.7', 'An unsolicited pong with an empty payload, then a close (1000).', ''),
   unsolicitedPongCase('2.8', 'An unsolicited pong with the payload "unsolicited pong payload", then a close (1000).', 'unsolicited pong payload'),
   defineCase({

@@ -39,8 +39,7 @@ function afterEchoCase(id: string, rsv: number, delivery: DeliveryMode): Catalog
   return defineCase({
     id,
     description: `A text message "${HELLO}", then the same message with RSV = ${rsv}, then a ping with an empty payload, ${deliveryPhrase(delivery)}.`,
-    expectation:
-      'The client echoes the first message, then fails the connection (1002, protocol error) on the frame with RSV bits set, and sends no pong.',
+    expectation: 'The client echoes the first message, then fails the connection (1002, protocol error) on the frame with RSV bits set, and sends no pong.',
     expect: { OK: [message(HELLO)], 'NON-STRICT': [] },
     close: FAIL_1002,
     ...(delivery === Delivery.perOctet ? { schedule: PER_OCTET_RACE_SCHEDULE } : {}),

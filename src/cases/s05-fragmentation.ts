@@ -60,7 +60,14 @@ function twoFragments(id: string, delivery: DeliveryMode): CatalogueCase {
     close: closedByMe(),
     schedule: { cost: 1.05 },
     run(t) {
-      send(t, [[TEXT, false, 'fragment1'], [CONT, true, 'fragment2']], delivery);
+      send(
+        t,
+        [
+          [TEXT, false, 'fragment1'],
+          [CONT, true, 'fragment2'],
+        ],
+        delivery,
+      );
       t.closeAfter(1);
     },
   });
@@ -70,14 +77,21 @@ function twoFragments(id: string, delivery: DeliveryMode): CatalogueCase {
 function pingBetweenFragments(id: string, delivery: DeliveryMode): CatalogueCase {
   return defineCase({
     id,
-    description:
-      `A text message in two fragments, "fragment1" and "fragment2", with a ping "ping payload" between them, ${deliveryPhrase(delivery)}.`,
+    description: `A text message in two fragments, "fragment1" and "fragment2", with a ping "ping payload" between them, ${deliveryPhrase(delivery)}.`,
     expectation:
       'The client answers the ping with a pong "ping payload" first, then echoes the message "fragment1fragment2", then answers the fuzzer\'s close (1000) cleanly.',
     expect: { OK: [pong('ping payload'), message('fragment1fragment2')] },
     close: closedByMe(),
     run(t) {
-      send(t, [[TEXT, false, 'fragment1'], [PING, true, 'ping payload'], [CONT, true, 'fragment2']], delivery);
+      send(
+        t,
+        [
+          [TEXT, false, 'fragment1'],
+          [PING, true, 'ping payload'],
+          [CONT, true, 'fragment2'],
+        ],
+        delivery,
+      );
       t.closeAfter(1);
     },
   });
@@ -123,15 +137,32 @@ function slowFragmentsWithPings(id: string, delivery: DeliveryMode): CatalogueCa
       'the next two, a ping "pongme 2!" and the last fragment. Everything is valid.' +
       (delivery === Delivery.perFrame ? ' Each frame is written to TCP on its own.' : ''),
     expectation:
-      'The client answers the first ping before the message is complete, then the second, each pong carrying its ping\'s payload, ' +
-      'then echoes the whole message, then answers the fuzzer\'s close (1000) cleanly.',
+      "The client answers the first ping before the message is complete, then the second, each pong carrying its ping's payload, " +
+      "then echoes the whole message, then answers the fuzzer's close (1000) cleanly.",
     expect: { OK: [pong('pongme 1!'), pong('pongme 2!'), message(fragments.join(''))] },
     close: closedByMe(),
     schedule: { cost: 1.05, idle: true },
     async run(t) {
-      send(t, [[TEXT, false, 'fragment1'], [CONT, false, 'fragment2'], [PING, true, 'pongme 1!']], delivery);
+      send(
+        t,
+        [
+          [TEXT, false, 'fragment1'],
+          [CONT, false, 'fragment2'],
+          [PING, true, 'pongme 1!'],
+        ],
+        delivery,
+      );
       await t.pause(1);
-      send(t, [[CONT, false, 'fragment3'], [CONT, false, 'fragment4'], [PING, true, 'pongme 2!'], [CONT, true, 'fragment5']], delivery);
+      send(
+        t,
+        [
+          [CONT, false, 'fragment3'],
+          [CONT, false, 'fragment4'],
+          [PING, true, 'pongme 2!'],
+          [CONT, true, 'fragment5'],
+        ],
+        delivery,
+      );
       t.closeAfter(1);
     },
   });
@@ -158,15 +189,19 @@ export const fragmentationCases: readonly CatalogueCase[] = [
     description:
       'A text message in two fragments, "fragment1" and "fragment2", then a continuation frame "fragment3" with FIN clear ' +
       'while no message is open, then a text message "fragment4", all written to TCP at once.',
-    expectation:
-      'The client echoes the message "fragment1fragment2", then fails the connection (1002, protocol error), since there is no message to continue.',
+    expectation: 'The client echoes the message "fragment1fragment2", then fails the connection (1002, protocol error), since there is no message to continue.',
     // A peer that fails before echoing the valid message (it read all frames first) is NON-STRICT.
     expect: { OK: [message('fragment1fragment2')], 'NON-STRICT': [] },
     close: failedByPeer([CloseCode.ProtocolError]),
     run(t) {
       send(
         t,
-        [[TEXT, false, 'fragment1'], [CONT, true, 'fragment2'], [CONT, false, 'fragment3'], [TEXT, true, 'fragment4']],
+        [
+          [TEXT, false, 'fragment1'],
+          [CONT, true, 'fragment2'],
+          [CONT, false, 'fragment3'],
+          [TEXT, true, 'fragment4'],
+        ],
         Delivery.together,
       );
       t.killAfter(1);

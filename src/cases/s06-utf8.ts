@@ -55,28 +55,18 @@ const emptyCases: CatalogueCase[] = [
     t.sendFrame({ opcode: Opcode.Continuation, payload: '', fin: false });
     t.sendFrame({ opcode: Opcode.Continuation, payload: '', fin: true });
   }),
-  echoCase(
-    '6.1.3',
-    'A text message in three frames: the first and the last empty, the middle one "middle frame payload".',
-    'middle frame payload',
-    (t) => {
-      t.sendFrame({ opcode: Opcode.Text, payload: '', fin: false });
-      t.sendFrame({ opcode: Opcode.Continuation, payload: 'middle frame payload', fin: false });
-      t.sendFrame({ opcode: Opcode.Continuation, payload: '', fin: true });
-    },
-  ),
+  echoCase('6.1.3', 'A text message in three frames: the first and the last empty, the middle one "middle frame payload".', 'middle frame payload', (t) => {
+    t.sendFrame({ opcode: Opcode.Text, payload: '', fin: false });
+    t.sendFrame({ opcode: Opcode.Continuation, payload: 'middle frame payload', fin: false });
+    t.sendFrame({ opcode: Opcode.Continuation, payload: '', fin: true });
+  }),
 ];
 
 /** 6.2: valid UTF-8 whole, split between code points, and split inside code points. */
 const validCases: CatalogueCase[] = [
-  echoCase(
-    '6.2.1',
-    `A valid UTF-8 text message in one frame.<br><br>Payload: ${HELLO}<br>0x${Buffer.from(HELLO).toString('hex')}`,
-    HELLO,
-    (t) => {
-      t.sendMessage(HELLO);
-    },
-  ),
+  echoCase('6.2.1', `A valid UTF-8 text message in one frame.<br><br>Payload: ${HELLO}<br>0x${Buffer.from(HELLO).toString('hex')}`, HELLO, (t) => {
+    t.sendMessage(HELLO);
+  }),
   // The split falls after "ä", the 15th byte: a code point boundary.
   echoCase(
     '6.2.2',
@@ -123,10 +113,7 @@ function invalidCase(id: string, framing: string, fragmentSize: number | null): 
   });
 }
 
-const invalidCases: CatalogueCase[] = [
-  invalidCase('6.3.1', 'in one frame', null),
-  invalidCase('6.3.2', 'in frames of one byte each', 1),
-];
+const invalidCases: CatalogueCase[] = [invalidCase('6.3.1', 'in one frame', null), invalidCase('6.3.2', 'in frames of one byte each', 1)];
 
 /**
  * 6.4: fail fast. 'κόσμε', then 0xf4 0x90 0x80 0x80 (U+110000, beyond Unicode: invalid at 0x90, the
@@ -155,11 +142,7 @@ function sendFailFastPart(t: CaseContext, delivery: Delivery, part: Buffer, i: 0
 }
 
 function failFastCase(id: string, delivery: Delivery, cuts: [number, number]): CatalogueCase {
-  const parts = [
-    BEYOND_UNICODE.subarray(0, cuts[0]),
-    BEYOND_UNICODE.subarray(cuts[0], cuts[1]),
-    BEYOND_UNICODE.subarray(cuts[1]),
-  ] as const;
+  const parts = [BEYOND_UNICODE.subarray(0, cuts[0]), BEYOND_UNICODE.subarray(cuts[0], cuts[1]), BEYOND_UNICODE.subarray(cuts[1])] as const;
   const partsText = parts.map((p, i) => `Part ${i + 1}: 0x${p.toString('hex')}`).join('<br>');
   const how =
     delivery === 'frames'
@@ -225,10 +208,4 @@ const vectorCases: CatalogueCase[] = utf8Vectors.map((v) => {
 });
 
 /** Every case of group 6. */
-export const utf8Cases: readonly CatalogueCase[] = [
-  ...emptyCases,
-  ...validCases,
-  ...invalidCases,
-  ...failFastCases,
-  ...vectorCases,
-];
+export const utf8Cases: readonly CatalogueCase[] = [...emptyCases, ...validCases, ...invalidCases, ...failFastCases, ...vectorCases];

@@ -107,8 +107,7 @@ const basicCases: CatalogueCase[] = [
   }),
   closeFirst({
     id: '7.1.5',
-    description:
-      'The first fragment "fragment1" of a text message, a close frame with code 1000, then the last fragment "fragment2".',
+    description: 'The first fragment "fragment1" of a text message, a close frame with code 1000, then the last fragment "fragment2".',
     expectation: 'The client answers the close with code 1000 (or no code) and echoes nothing.',
     send(t) {
       t.sendFrame({ opcode: Opcode.Text, payload: 'fragment1', fin: false });
@@ -197,8 +196,7 @@ const lengthCases: CatalogueCase[] = [
   }),
   closeFirst({
     id: '7.3.6',
-    description:
-      'A close frame with code 1000 and a reason of 124 "*": a 126-byte payload, one byte more than a control frame may carry.',
+    description: 'A close frame with code 1000 and a reason of 124 "*": a 126-byte payload, one byte more than a control frame may carry.',
     expectation: 'The client answers with a close frame with code 1002 (or no code), or drops TCP.',
     close: refusedClose([CloseCode.ProtocolError]),
     send(t) {

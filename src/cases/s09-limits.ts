@@ -186,9 +186,7 @@ function roundTripCase(id: string, row: RoundTripRow, binary: boolean): Catalogu
   const kind = kindOf(binary);
   const sendOne = (t: CaseContext): void => {
     t.sendFrame(
-      binary
-        ? { opcode: Opcode.Binary, payload: Uint8Array.of(0xfe), payloadLen: row.length }
-        : { opcode: Opcode.Text, payload: '*', payloadLen: row.length },
+      binary ? { opcode: Opcode.Binary, payload: Uint8Array.of(0xfe), payloadLen: row.length } : { opcode: Opcode.Text, payload: '*', payloadLen: row.length },
     );
     sentCounts.set(t, (sentCounts.get(t) ?? 0) + 1);
   };
@@ -203,9 +201,7 @@ function roundTripCase(id: string, row: RoundTripRow, binary: boolean): Catalogu
       : `${row.count} ${kind} messages of ${row.length} bytes (${binary ? 'the byte 0xfe' : '"*"'} repeated)`;
   return defineCase({
     id,
-    description:
-      `${messages}, one at a time: each is sent once the previous one came back, ` +
-      `to measure the round trip time.`,
+    description: `${messages}, one at a time: each is sent once the previous one came back, ` + `to measure the round trip time.`,
     expectation: `The client echoes every ${kind} message with its length, all ${row.count} within ${row.waitSecs} s, then answers the fuzzer's close (1000) cleanly.`,
     expect: {},
     close: closedByMe([CloseCode.Normal]),
@@ -228,7 +224,7 @@ function roundTripCase(id: string, row: RoundTripRow, binary: boolean): Catalogu
       } else if ((sentCounts.get(t) ?? 0) < row.count) {
         sendOne(t);
       } else {
-        finish(t, Behavior.Ok, 'Ok, received all echo\'ed messages in time.');
+        finish(t, Behavior.Ok, "Ok, received all echo'ed messages in time.");
       }
     },
   });

@@ -29,7 +29,7 @@ export const miscCases: readonly CatalogueCase[] = [
     id: '10.1.1',
     description: `A text message of ${LENGTH} bytes ("*" repeated), fragmented by the fuzzer into frames of at most ${FRAGMENT_SIZE} bytes.`,
     expectation:
-      'The client echoes the message back unchanged, then answers the fuzzer\'s close (1000) cleanly. The fuzzer also checks that it sent one text frame and 50 continuation frames.',
+      "The client echoes the message back unchanged, then answers the fuzzer's close (1000) cleanly. The fuzzer also checks that it sent one text frame and 50 continuation frames.",
     expect: { OK: [message(payload)] },
     close: closedByMe(),
     run(t) {

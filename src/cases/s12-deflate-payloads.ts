@@ -269,12 +269,9 @@ function finish(t: CaseContext, behavior: OutcomeVerdict, result: string): void 
   t.sendClose(CloseCode.Normal);
 }
 
-const NEGOTIATION_12 =
-  "Negotiation: the server accepts the client's first permessage-deflate offer, asking nothing of the client's compressor.";
+const NEGOTIATION_12 = "Negotiation: the server accepts the client's first permessage-deflate offer, asking nothing of the client's compressor.";
 
 /** 5 documents × 18 message sizes. */
 export const deflatePayloadCases: readonly CatalogueCase[] = payloadSubgroups.flatMap(({ subgroup, data }) =>
-  messageSizeRows.map((row) =>
-    deflateEchoCase({ id: `${subgroup}.${row.row}`, data, row, accept: acceptFirstOffer, negotiation: NEGOTIATION_12 }),
-  ),
+  messageSizeRows.map((row) => deflateEchoCase({ id: `${subgroup}.${row.row}`, data, row, accept: acceptFirstOffer, negotiation: NEGOTIATION_12 })),
 );

@@ -35,8 +35,10 @@ const statusAndHeaderCases: CatalogueCase[] = [
   }),
   mustRefuse({
     id: '14.1.8',
-    description: 'A 101 response whose Sec-WebSocket-Accept is the right value with the letter case of every letter swapped, then a text message. (RFC 6455 §4.1, RFC 4648 §4)',
-    expectation: 'RFC 6455 §4.1: the value must be the base64-encoded SHA-1; base64 letters are case-sensitive (RFC 4648 §4), so this is another value and the client MUST _Fail the WebSocket Connection_.',
+    description:
+      'A 101 response whose Sec-WebSocket-Accept is the right value with the letter case of every letter swapped, then a text message. (RFC 6455 §4.1, RFC 4648 §4)',
+    expectation:
+      'RFC 6455 §4.1: the value must be the base64-encoded SHA-1; base64 letters are case-sensitive (RFC 4648 §4), so this is another value and the client MUST _Fail the WebSocket Connection_.',
     lines: (info) => ['Upgrade: websocket', 'Connection: Upgrade', `Sec-WebSocket-Accept: ${swapCase(info.accept)}`],
   }),
   // RFC 6455 §4.1: "If the status code received from the server is not 101, the client handles the
@@ -44,7 +46,8 @@ const statusAndHeaderCases: CatalogueCase[] = [
   // the WebSocket handshake has not completed and that the semantics of HTTP still apply."
   mustRefuse({
     id: '14.1.3',
-    description: 'A 200 OK response that otherwise carries every upgrade header field (Upgrade, Connection, a correct Sec-WebSocket-Accept), then a text message as its body. (RFC 6455 §4.1, §4.2.2)',
+    description:
+      'A 200 OK response that otherwise carries every upgrade header field (Upgrade, Connection, a correct Sec-WebSocket-Accept), then a text message as its body. (RFC 6455 §4.1, §4.2.2)',
     expectation: 'RFC 6455 §4.1: a status other than 101 is handled per HTTP; the WebSocket handshake has not completed.',
     statusLine: 'HTTP/1.1 200 OK',
     lines: upgradeLines,
@@ -52,7 +55,8 @@ const statusAndHeaderCases: CatalogueCase[] = [
   mustRefuse({
     id: '14.1.4',
     description: 'A 301 Moved Permanently response whose Location is the URL just requested, then a text message. (RFC 6455 §4.1)',
-    expectation: 'RFC 6455 §4.1: "the server might redirect the client using a 3xx status code (but clients are not required to follow them)". A client that follows it meets the same answer and must give up in the end.',
+    expectation:
+      'RFC 6455 §4.1: "the server might redirect the client using a 3xx status code (but clients are not required to follow them)". A client that follows it meets the same answer and must give up in the end.',
     statusLine: 'HTTP/1.1 301 Moved Permanently',
     lines: (info) => [`Location: ws://${info.request.headers.get('host')?.[0] ?? '127.0.0.1'}${info.request.target}`, 'Content-Length: 0'],
   }),
@@ -108,7 +112,8 @@ const negotiationCases: CatalogueCase[] = [
   }),
   mustRefuse({
     id: '14.2.3',
-    description: 'A valid 101 response that accepts permessage-deflate although the client offered no extension, then a text message. (RFC 6455 §4.1, RFC 7692 §5)',
+    description:
+      'A valid 101 response that accepts permessage-deflate although the client offered no extension, then a text message. (RFC 6455 §4.1, RFC 7692 §5)',
     expectation: 'RFC 6455 §4.1: an extension in the response that the client did not request means the client MUST _Fail the WebSocket Connection_.',
     needs: 'no-deflate-offer',
     deflate: true,
@@ -138,9 +143,24 @@ function deflateResponse(id: string, params: string, what: string, rule: string)
 const deflateParamCases: CatalogueCase[] = [
   deflateResponse('14.3.1', 'x-wsgate-not-offered', 'a parameter the client did not offer', 'an extension parameter not defined for use in a response'),
   // RFC 7692 §7.1.2.1: the value of server_max_window_bits is a decimal integer from 8 to 15.
-  deflateResponse('14.3.2', 'server_max_window_bits=7', 'server_max_window_bits out of range', 'an extension parameter with an invalid value (server_max_window_bits must be 8 to 15)'),
-  deflateResponse('14.3.3', 'client_max_window_bits=16', 'client_max_window_bits out of range', 'an extension parameter with an invalid value (client_max_window_bits must be 8 to 15)'),
-  deflateResponse('14.3.4', 'server_no_context_takeover; server_no_context_takeover', 'a parameter given twice', 'multiple extension parameters with the same name'),
+  deflateResponse(
+    '14.3.2',
+    'server_max_window_bits=7',
+    'server_max_window_bits out of range',
+    'an extension parameter with an invalid value (server_max_window_bits must be 8 to 15)',
+  ),
+  deflateResponse(
+    '14.3.3',
+    'client_max_window_bits=16',
+    'client_max_window_bits out of range',
+    'an extension parameter with an invalid value (client_max_window_bits must be 8 to 15)',
+  ),
+  deflateResponse(
+    '14.3.4',
+    'server_no_context_takeover; server_no_context_takeover',
+    'a parameter given twice',
+    'multiple extension parameters with the same name',
+  ),
 ];
 
 // ---- 14.4: responses the client must accept --------------------------------------------------------
@@ -151,7 +171,8 @@ const acceptCases: CatalogueCase[] = [
   mustAccept({
     id: '14.4.1',
     description: 'A valid 101 response and two messages (text, binary) in one TCP write. (RFC 6455 §4.2.2)',
-    expectation: 'RFC 6455 §4.2.2: once the response is sent "the server may begin sending (and receiving) data"; frames in the segment of the response are data of the connection.',
+    expectation:
+      'RFC 6455 §4.2.2: once the response is sent "the server may begin sending (and receiving) data"; frames in the segment of the response are data of the connection.',
     delivery: 'together',
     response: (info) => head(SWITCHING, upgradeLines(info)),
   }),
@@ -169,7 +190,8 @@ const acceptCases: CatalogueCase[] = [
   // of a case-insensitive field name followed by a colon".
   mustAccept({
     id: '14.4.3',
-    description: 'A valid 101 response with header names and tokens in unusual letter case: "uPGRADE: WebSocket", "CONNECTION: UPGRADE", "sec-websocket-accept: ...". (RFC 6455 §4.1, RFC 7230 §3.2)',
+    description:
+      'A valid 101 response with header names and tokens in unusual letter case: "uPGRADE: WebSocket", "CONNECTION: UPGRADE", "sec-websocket-accept: ...". (RFC 6455 §4.1, RFC 7230 §3.2)',
     expectation: 'RFC 6455 §4.1 matches Upgrade and Connection tokens ASCII case-insensitively; RFC 7230 §3.2 field names are case-insensitive.',
     delivery: 'separate',
     response: (info) => head(SWITCHING, ['uPGRADE: WebSocket', 'CONNECTION: UPGRADE', `sec-websocket-accept: ${info.accept}`]),
@@ -179,14 +201,17 @@ const acceptCases: CatalogueCase[] = [
   // whitespace".
   mustAccept({
     id: '14.4.4',
-    description: 'A valid 101 response with no space after one colon and runs of spaces around the other values: "Upgrade:websocket", "Connection:   Upgrade  ", "Sec-WebSocket-Accept:   ...  ". (RFC 7230 §3.2, RFC 6455 §4.1)',
-    expectation: 'RFC 7230 §3.2: optional whitespace (spaces or tabs) surrounds a field value; RFC 6455 §4.1 ignores leading and trailing whitespace of Sec-WebSocket-Accept.',
+    description:
+      'A valid 101 response with no space after one colon and runs of spaces around the other values: "Upgrade:websocket", "Connection:   Upgrade  ", "Sec-WebSocket-Accept:   ...  ". (RFC 7230 §3.2, RFC 6455 §4.1)',
+    expectation:
+      'RFC 7230 §3.2: optional whitespace (spaces or tabs) surrounds a field value; RFC 6455 §4.1 ignores leading and trailing whitespace of Sec-WebSocket-Accept.',
     delivery: 'separate',
     response: (info) => head(SWITCHING, ['Upgrade:websocket', 'Connection:   Upgrade  ', `Sec-WebSocket-Accept:   ${info.accept}  `]),
   }),
   mustAccept({
     id: '14.4.5',
-    description: 'A valid 101 response with a horizontal tab before and after every header value: "Upgrade:\twebsocket\t", "Connection:\tUpgrade\t", "Sec-WebSocket-Accept:\t...\t". (RFC 7230 §3.2, RFC 6455 §4.1)',
+    description:
+      'A valid 101 response with a horizontal tab before and after every header value: "Upgrade:\twebsocket\t", "Connection:\tUpgrade\t", "Sec-WebSocket-Accept:\t...\t". (RFC 7230 §3.2, RFC 6455 §4.1)',
     expectation: 'RFC 7230 §3.2.3: "OWS = *( SP / HTAB )"; a tab is whitespace like a space.',
     delivery: 'separate',
     response: (info) => head(SWITCHING, ['Upgrade:\twebsocket\t', 'Connection:\tUpgrade\t', `Sec-WebSocket-Accept:\t${info.accept}\t`]),
@@ -204,11 +229,17 @@ const acceptCases: CatalogueCase[] = [
   // unrecognized header fields"; a recipient ignores the ones it does not know.
   mustAccept({
     id: '14.4.7',
-    description: 'A valid 101 response with another reason phrase ("HTTP/1.1 101 Web Socket Protocol Handshake", as old servers sent it) and an unknown header field first. (RFC 7230 §3.1.2, RFC 6455 §4.1)',
+    description:
+      'A valid 101 response with another reason phrase ("HTTP/1.1 101 Web Socket Protocol Handshake", as old servers sent it) and an unknown header field first. (RFC 7230 §3.1.2, RFC 6455 §4.1)',
     expectation: 'RFC 7230 §3.1.2: "A client SHOULD ignore the reason-phrase content"; unknown header fields carry no meaning for the handshake.',
     delivery: 'separate',
     response: (info) =>
-      head('HTTP/1.1 101 Web Socket Protocol Handshake', ['X-Wsgate-Note: extra field', 'Upgrade: websocket', 'Connection: Upgrade', `Sec-WebSocket-Accept: ${info.accept}`]),
+      head('HTTP/1.1 101 Web Socket Protocol Handshake', [
+        'X-Wsgate-Note: extra field',
+        'Upgrade: websocket',
+        'Connection: Upgrade',
+        `Sec-WebSocket-Accept: ${info.accept}`,
+      ]),
   }),
 ];
 

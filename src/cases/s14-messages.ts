@@ -56,7 +56,8 @@ export const inflateCases: CatalogueCase[] = [
   mustInflate({
     id: '14.5.2',
     rfc: 'RFC 6455 §5.4, RFC 7692 §7.2.2',
-    description: 'A compressed text message "Hello" in two frames: all the compressed data first (f2 48 cd c9 c9 07 00), then a final continuation frame with an empty payload.',
+    description:
+      'A compressed text message "Hello" in two frames: all the compressed data first (f2 48 cd c9 c9 07 00), then a final continuation frame with an empty payload.',
     expectation: 'The 00 00 ff ff appended at the end of the message completes the data. The client echoes "Hello".',
     frames: [
       { opcode: Opcode.Text, rsv: RSV1, payload: HELLO, fin: false },
@@ -82,7 +83,8 @@ export const inflateCases: CatalogueCase[] = [
     id: '14.5.4',
     rfc: 'RFC 7692 §7.2.3.4',
     description: 'A compressed text message "Hello" whose only DEFLATE block has BFINAL set (f3 48 cd c9 c9 07 00, as a Z_FINISH flush ends it).',
-    expectation: 'RFC 7692 §7.2.3.4: a sender may flush with a block that has BFINAL set; the client inflates it (the 00 00 ff ff appended after the end of the stream is ignored) and echoes "Hello".',
+    expectation:
+      'RFC 7692 §7.2.3.4: a sender may flush with a block that has BFINAL set; the client inflates it (the 00 00 ff ff appended after the end of the stream is ignored) and echoes "Hello".',
     frames: [{ opcode: Opcode.Text, rsv: RSV1, payload: HELLO_BFINAL }],
     echoes: ['Hello'],
   }),
@@ -100,7 +102,8 @@ export const closeReasonCases: CatalogueCase[] = [
   // body is a 2-byte status code followed by UTF-8 data, so a reason has at most 123 octets.
   defineCase({
     id: '14.6.1',
-    description: 'A close frame with code 1000 and a 123-octet reason made of 41 three-octet UTF-8 characters (U+20AC): the longest a close reason can be. (RFC 6455 §5.5, §5.5.1)',
+    description:
+      'A close frame with code 1000 and a 123-octet reason made of 41 three-octet UTF-8 characters (U+20AC): the longest a close reason can be. (RFC 6455 §5.5, §5.5.1)',
     expectation: 'RFC 6455 §5.5.1: the client answers the close with 1000 (or no code) and closes cleanly.',
     expect: { OK: [] },
     close: closedByMe([CloseCode.Normal]),
@@ -116,7 +119,8 @@ export const closeReasonCases: CatalogueCase[] = [
   // fact, a valid UTF-8 stream, that endpoint MUST _Fail the WebSocket Connection_."
   defineCase({
     id: '14.6.2',
-    description: 'A close frame with code 1000 whose reason ends in the middle of a UTF-8 sequence ("Hello " then e2 82, the first two octets of U+20AC). (RFC 6455 §5.5.1, §8.1)',
+    description:
+      'A close frame with code 1000 whose reason ends in the middle of a UTF-8 sequence ("Hello " then e2 82, the first two octets of U+20AC). (RFC 6455 §5.5.1, §8.1)',
     expectation: 'RFC 6455 §8.1: the reason is not valid UTF-8, so the client fails the connection: it answers with 1007 (or no code), or drops TCP.',
     expect: { OK: [] },
     close: { closedByMe: true, closeCode: [CloseCode.InvalidPayload], requireClean: false },

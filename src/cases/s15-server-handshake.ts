@@ -86,7 +86,8 @@ function mustRefuse(spec: {
     adjust: (_verdict, facts) => {
       const status = statusOf(facts.httpResponse);
       if (status === 101) return judged(Behavior.Failed, 'The server answered 101 Switching Protocols: it accepted a request it must refuse.');
-      if (status === null) return judged(Behavior.NonStrict, 'The server closed the connection without an HTTP response (RFC 6455 §4.2.1 asks for an error status, such as 400).');
+      if (status === null)
+        return judged(Behavior.NonStrict, 'The server closed the connection without an HTTP response (RFC 6455 §4.2.1 asks for an error status, such as 400).');
       const problem = spec.check?.(facts) ?? null;
       if (problem !== null) return judged(Behavior.Failed, `The server refused with HTTP ${status}, but ${problem}.`, false);
       return judged(Behavior.Ok, `The server refused with HTTP ${status}.`);
@@ -105,7 +106,10 @@ const refusedRequests: CatalogueCase[] = [
     expectation:
       'RFC 6455 §4.4: for a version it does not understand the server MUST abort the handshake and send an HTTP error code (such as 426 Upgrade Required) and a Sec-WebSocket-Version header field naming the versions it understands (13).',
     change: { headers: { 'Sec-WebSocket-Version': '12' } },
-    check: (facts) => (headerMatches(facts.httpResponse, 'sec-websocket-version', /(^|[\s,])13($|[\s,])/) ? null : 'the response has no Sec-WebSocket-Version header field naming 13 (RFC 6455 §4.4)'),
+    check: (facts) =>
+      headerMatches(facts.httpResponse, 'sec-websocket-version', /(^|[\s,])13($|[\s,])/)
+        ? null
+        : 'the response has no Sec-WebSocket-Version header field naming 13 (RFC 6455 §4.4)',
   }),
   // RFC 6455 §4.2.1: "If the server, while reading the handshake, finds that the client did not send
   // a handshake that matches the description below [...], the server MUST stop processing the
@@ -115,7 +119,8 @@ const refusedRequests: CatalogueCase[] = [
   mustRefuse({
     id: '15.1.2',
     description: 'An upgrade request without a Sec-WebSocket-Key header field. (RFC 6455 §4.2.1)',
-    expectation: 'RFC 6455 §4.2.1 item 5: a request without Sec-WebSocket-Key does not match the handshake, so the server MUST return an HTTP error (such as 400 Bad Request).',
+    expectation:
+      'RFC 6455 §4.2.1 item 5: a request without Sec-WebSocket-Key does not match the handshake, so the server MUST return an HTTP error (such as 400 Bad Request).',
     change: { headers: { 'Sec-WebSocket-Key': null } },
   }),
   mustRefuse({
@@ -136,7 +141,8 @@ const refusedRequests: CatalogueCase[] = [
   mustRefuse({
     id: '15.1.5',
     description: 'An upgrade request whose Upgrade header field is "h2c" instead of "websocket". (RFC 6455 §4.2.1)',
-    expectation: 'RFC 6455 §4.2.1 item 3: without Upgrade: websocket the request does not match the handshake, so the server MUST return an HTTP error (or answer it as plain HTTP, never with a WebSocket 101).',
+    expectation:
+      'RFC 6455 §4.2.1 item 3: without Upgrade: websocket the request does not match the handshake, so the server MUST return an HTTP error (or answer it as plain HTTP, never with a WebSocket 101).',
     change: { headers: { Upgrade: 'h2c' } },
   }),
   // Item 1: "An HTTP/1.1 or higher GET request".
@@ -176,7 +182,13 @@ function mustDecline(id: string, offer: string, what: string): CatalogueCase {
         // wsgate failed the handshake itself: the server's answer named permessage-deflate in a way no client could take.
         return judged(Behavior.Failed, 'The server accepted the offer (its response names permessage-deflate).');
       }
-      if (status !== 101) return judged(Behavior.NonStrict, status === null ? 'The server closed the connection without a response instead of declining the offer.' : `The server refused the handshake (HTTP ${status}) instead of declining the offer.`);
+      if (status !== 101)
+        return judged(
+          Behavior.NonStrict,
+          status === null
+            ? 'The server closed the connection without a response instead of declining the offer.'
+            : `The server refused the handshake (HTTP ${status}) instead of declining the offer.`,
+        );
       return { ...verdict, behaviorClose: CloseBehavior.Ok, resultClose: 'Connection was properly closed' };
     },
   });
@@ -193,7 +205,8 @@ const declinedOffers: CatalogueCase[] = [
 const unmaskedFrame = defineCase({
   id: '15.3.1',
   description: 'A text message "Hello, world!" in one frame that is not masked. (RFC 6455 §5.1)',
-  expectation: 'RFC 6455 §5.1: the server MUST close the connection upon receiving a frame that is not masked (it MAY send a close frame with 1002 first); it does not echo the message.',
+  expectation:
+    'RFC 6455 §5.1: the server MUST close the connection upon receiving a frame that is not masked (it MAY send a close frame with 1002 first); it does not echo the message.',
   expect: { OK: [] },
   close: failedByPeer([CloseCode.ProtocolError]),
   schedule: { maxSeconds: 3 },

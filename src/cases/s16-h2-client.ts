@@ -18,7 +18,8 @@ export function requestFault(h2: H2CaseContext): string | null {
   const scheme = h2.secure ? 'https' : 'http';
   if (f[':method'] !== 'CONNECT') return `its :method is ${JSON.stringify(f[':method'] ?? '')}, not CONNECT`;
   if (f[':protocol'] !== 'websocket') return `its :protocol is ${JSON.stringify(f[':protocol'] ?? '')}, not websocket`;
-  if (f[':scheme'] !== scheme) return `its :scheme is ${JSON.stringify(f[':scheme'] ?? '')} on a connection ${h2.secure ? 'over TLS' : 'without TLS'} (${scheme} expected)`;
+  if (f[':scheme'] !== scheme)
+    return `its :scheme is ${JSON.stringify(f[':scheme'] ?? '')} on a connection ${h2.secure ? 'over TLS' : 'without TLS'} (${scheme} expected)`;
   if (!(f[':path'] ?? '').startsWith('/')) return `its :path ${JSON.stringify(f[':path'] ?? '')} is not a path`;
   if ((f[':authority'] ?? '') === '') return 'it has no :authority';
   if (f['sec-websocket-version'] !== '13') return `its sec-websocket-version is ${JSON.stringify(f['sec-websocket-version'] ?? '')}, not 13`;
@@ -44,7 +45,8 @@ const cases: CatalogueCase[] = [
   defineCase({
     id: '16.2.1',
     description: `Reads the client's extended CONNECT, answers 200, and sends a text message ("${H2_PROBE}"). (RFC 8441 §4, §5)`,
-    expectation: 'RFC 8441 §4, §5: the request carries :method CONNECT, :protocol websocket, the :scheme of the connection (http, or https over TLS), a :path, an :authority, and sec-websocket-version 13; the client echoes the message.',
+    expectation:
+      'RFC 8441 §4, §5: the request carries :method CONNECT, :protocol websocket, the :scheme of the connection (http, or https over TLS), a :path, an :authority, and sec-websocket-version 13; the client echoes the message.',
     expect: { OK: [message(H2_PROBE)] },
     close: closedByMe(),
     run(t) {
@@ -60,7 +62,8 @@ const cases: CatalogueCase[] = [
   defineCase({
     id: '16.2.2',
     description: `Answers the extended CONNECT with :status 200 and no Sec-WebSocket-Accept field, then sends a text message ("${H2_PROBE}"). (RFC 8441 §5)`,
-    expectation: 'RFC 8441 §5: a 2xx opens the WebSocket; there is no Sec-WebSocket-Accept to check, so the client takes the connection and echoes the message.',
+    expectation:
+      'RFC 8441 §5: a 2xx opens the WebSocket; there is no Sec-WebSocket-Accept to check, so the client takes the connection and echoes the message.',
     expect: { OK: [message(H2_PROBE)] },
     close: closedByMe(),
     run(t) {
@@ -88,8 +91,9 @@ const cases: CatalogueCase[] = [
   // receiver opens its windows with WINDOW_UPDATE as it reads.
   defineCase({
     id: '16.2.4',
-    description: 'Sends a 1 MiB binary message (sixteen of HTTP/2\'s default 64 KiB windows). (RFC 8441 §5, RFC 9113 §6.9)',
-    expectation: 'RFC 9113 §6.9: the client opens its windows with WINDOW_UPDATE as it reads, so the message arrives whole, and echoes it within wsgate\'s windows.',
+    description: "Sends a 1 MiB binary message (sixteen of HTTP/2's default 64 KiB windows). (RFC 8441 §5, RFC 9113 §6.9)",
+    expectation:
+      "RFC 9113 §6.9: the client opens its windows with WINDOW_UPDATE as it reads, so the message arrives whole, and echoes it within wsgate's windows.",
     expect: { OK: [message(LARGE, true)] },
     close: closedByMe(),
     schedule: { cost: 0.3 },
@@ -103,7 +107,8 @@ const cases: CatalogueCase[] = [
   // is the stream's (RFC 6455 §5.5.2): the two do not stand for each other.
   defineCase({
     id: '16.2.5',
-    description: 'Sends a WebSocket ping ("wsgate ping") on the stream and an HTTP/2 PING (8 bytes) on the connection at the same time. (RFC 8441 §5, RFC 9113 §6.7)',
+    description:
+      'Sends a WebSocket ping ("wsgate ping") on the stream and an HTTP/2 PING (8 bytes) on the connection at the same time. (RFC 8441 §5, RFC 9113 §6.7)',
     expectation: 'Each is answered on its own layer: a pong with the same payload on the stream, a PING with ACK and the same 8 bytes on the connection.',
     expect: { OK: [pong('wsgate ping')] },
     close: closedByMe(),

@@ -47,9 +47,13 @@ async function closeAll(ws: readonly H2WebSocket[]): Promise<{ verdict: Judgemen
   const ends = await Promise.all(ws.map((w) => w.close()));
   const bad = ends.findIndex((e) => !e.peerEnded || e.peerReset !== null);
   const e = ends[bad];
-  if (e === undefined) return { verdict: CloseBehavior.Ok, text: `Each of the ${ws.length} streams ended with the server's END_STREAM after the closing handshake.` };
+  if (e === undefined)
+    return { verdict: CloseBehavior.Ok, text: `Each of the ${ws.length} streams ended with the server's END_STREAM after the closing handshake.` };
   const verdict = e.peerReset !== null && e.peerReset !== CANCEL ? CloseBehavior.WrongCode : CloseBehavior.Unclean;
-  return { verdict, text: `Stream ${bad + 1} did not end with the server's END_STREAM (${e.peerReset === null ? 'none came' : `RST_STREAM ${h2ErrorName(e.peerReset)}`}); RFC 8441 §5: the orderly closure is END_STREAM.` };
+  return {
+    verdict,
+    text: `Stream ${bad + 1} did not end with the server's END_STREAM (${e.peerReset === null ? 'none came' : `RST_STREAM ${h2ErrorName(e.peerReset)}`}); RFC 8441 §5: the orderly closure is END_STREAM.`,
+  };
 }
 
 const settingsCases: CatalogueCase[] = [
@@ -59,8 +63,8 @@ const settingsCases: CatalogueCase[] = [
   // sending a value of 1." A server that takes WebSockets over HTTP/2 says so in its SETTINGS.
   defineCase({
     id: '16.1.1',
-    description: 'Opens an HTTP/2 connection (preface and an empty SETTINGS) and reads the server\'s first SETTINGS; sends no request. (RFC 8441 §3)',
-    expectation: 'RFC 8441 §3: the server\'s SETTINGS carry SETTINGS_ENABLE_CONNECT_PROTOCOL (0x8) = 1; without it a client must not send an extended CONNECT.',
+    description: "Opens an HTTP/2 connection (preface and an empty SETTINGS) and reads the server's first SETTINGS; sends no request. (RFC 8441 §3)",
+    expectation: "RFC 8441 §3: the server's SETTINGS carry SETTINGS_ENABLE_CONNECT_PROTOCOL (0x8) = 1; without it a client must not send an extended CONNECT.",
     expect: {},
     close: closedByMe(),
     run() {},
@@ -69,8 +73,11 @@ const settingsCases: CatalogueCase[] = [
         const a = await s.probe({ send: false });
         if (a.settings === null) return outcome(false, `The server sent no SETTINGS (it ${answerWords(a)}).`);
         const value = a.settings.get(SETTINGS_ENABLE_CONNECT_PROTOCOL);
-        if (value === 1) return outcome(true, 'The server\'s SETTINGS carry SETTINGS_ENABLE_CONNECT_PROTOCOL = 1.');
-        return outcome(false, `The server's SETTINGS ${value === undefined ? 'do not carry SETTINGS_ENABLE_CONNECT_PROTOCOL' : `carry SETTINGS_ENABLE_CONNECT_PROTOCOL = ${value}`}: a client may not open a WebSocket over HTTP/2 with it (RFC 8441 §3).`);
+        if (value === 1) return outcome(true, "The server's SETTINGS carry SETTINGS_ENABLE_CONNECT_PROTOCOL = 1.");
+        return outcome(
+          false,
+          `The server's SETTINGS ${value === undefined ? 'do not carry SETTINGS_ENABLE_CONNECT_PROTOCOL' : `carry SETTINGS_ENABLE_CONNECT_PROTOCOL = ${value}`}: a client may not open a WebSocket over HTTP/2 with it (RFC 8441 §3).`,
+        );
       },
     },
   }),
@@ -81,8 +88,10 @@ const settingsCases: CatalogueCase[] = [
   // for the 101 (Switching Protocols) informational status code".
   defineCase({
     id: '16.1.2',
-    description: 'Sends an extended CONNECT (:method CONNECT, :protocol websocket, :scheme, :path, :authority, Sec-WebSocket-Version 13) with no Sec-WebSocket-Key, and reads the answer. (RFC 8441 §4, §5)',
-    expectation: 'RFC 8441 §5: the server answers a 2xx status (the equivalent of 101 over HTTP/1.1), without asking for a Sec-WebSocket-Key; RFC 9113 §8.6: HTTP/2 has no 101.',
+    description:
+      'Sends an extended CONNECT (:method CONNECT, :protocol websocket, :scheme, :path, :authority, Sec-WebSocket-Version 13) with no Sec-WebSocket-Key, and reads the answer. (RFC 8441 §4, §5)',
+    expectation:
+      'RFC 8441 §5: the server answers a 2xx status (the equivalent of 101 over HTTP/1.1), without asking for a Sec-WebSocket-Key; RFC 9113 §8.6: HTTP/2 has no 101.',
     expect: {},
     close: closedByMe(),
     run() {},
@@ -100,16 +109,19 @@ const settingsCases: CatalogueCase[] = [
   // malformed request is treated as a stream error of type PROTOCOL_ERROR (or answered 4xx).
   defineCase({
     id: '16.1.3',
-    description: 'Sends an extended CONNECT without the :scheme pseudo-header field (every other field as in 16.1.2), in wsgate\'s own frames. (RFC 8441 §4)',
-    expectation: 'RFC 8441 §4: :scheme MUST be included with :protocol; the malformed request is refused (RST_STREAM PROTOCOL_ERROR, a 4xx, or a connection error), never answered 2xx.',
+    description: "Sends an extended CONNECT without the :scheme pseudo-header field (every other field as in 16.1.2), in wsgate's own frames. (RFC 8441 §4)",
+    expectation:
+      'RFC 8441 §4: :scheme MUST be included with :protocol; the malformed request is refused (RST_STREAM PROTOCOL_ERROR, a 4xx, or a connection error), never answered 2xx.',
     expect: {},
     close: closedByMe(),
     run() {},
     h2: {
       async session(s) {
         const a = await s.probe({ send: true, omit: [':scheme'] });
-        if (a.status !== null && a.status >= 200 && a.status < 300) return outcome(false, `The server accepted an extended CONNECT without :scheme: it answered :status ${a.status}.`);
-        if (a.status === null && a.reset === null && a.goaway === null && !a.closed) return outcome(false, 'The server neither answered nor refused an extended CONNECT without :scheme in time.');
+        if (a.status !== null && a.status >= 200 && a.status < 300)
+          return outcome(false, `The server accepted an extended CONNECT without :scheme: it answered :status ${a.status}.`);
+        if (a.status === null && a.reset === null && a.goaway === null && !a.closed)
+          return outcome(false, 'The server neither answered nor refused an extended CONNECT without :scheme in time.');
         return outcome(true, `The server refused it: it ${answerWords(a)}.`);
       },
     },
@@ -136,7 +148,8 @@ const sessionCases: CatalogueCase[] = [
   // established and used unilaterally" and frames of several streams interleave.
   defineCase({
     id: '16.1.5',
-    description: 'Opens three WebSockets on one HTTP/2 connection, sends three text messages on each, interleaved (stream 1, 2, 3, 1, 2, 3, ...), then closes each. (RFC 8441 §1, RFC 9113 §5)',
+    description:
+      'Opens three WebSockets on one HTTP/2 connection, sends three text messages on each, interleaved (stream 1, 2, 3, 1, 2, 3, ...), then closes each. (RFC 8441 §1, RFC 9113 §5)',
     expectation: 'Each message comes back on its own stream, in order, and each stream ends with END_STREAM after its closing handshake.',
     expect: {},
     close: closedByMe(),
@@ -148,7 +161,11 @@ const sessionCases: CatalogueCase[] = [
           for (const [k, w] of ws.entries()) {
             for (let i = 1; i <= 3; i++) {
               const got = await w.nextText(5000);
-              if (got !== `stream ${k + 1} message ${i}`) return outcome(false, `WebSocket ${k + 1} of 3 on the connection answered ${got === null ? 'nothing' : JSON.stringify(got.slice(0, 60))} where "stream ${k + 1} message ${i}" was due.`);
+              if (got !== `stream ${k + 1} message ${i}`)
+                return outcome(
+                  false,
+                  `WebSocket ${k + 1} of 3 on the connection answered ${got === null ? 'nothing' : JSON.stringify(got.slice(0, 60))} where "stream ${k + 1} message ${i}" was due.`,
+                );
             }
           }
           return outcome(true, 'Each of the three WebSockets echoed its own three messages, in order.', await closeAll(ws));
@@ -159,8 +176,10 @@ const sessionCases: CatalogueCase[] = [
   // code"; RFC 9113 §5.4.2: a stream error "does not affect the processing of other streams".
   defineCase({
     id: '16.1.6',
-    description: 'Opens a WebSocket, has a message echoed, resets its stream with RST_STREAM CANCEL (an abort); then opens a second WebSocket on the same HTTP/2 connection and has a message echoed there. (RFC 8441 §5)',
-    expectation: 'RFC 8441 §5: CANCEL aborts that WebSocket only: the HTTP/2 connection stays usable, and the second WebSocket works and closes with END_STREAM.',
+    description:
+      'Opens a WebSocket, has a message echoed, resets its stream with RST_STREAM CANCEL (an abort); then opens a second WebSocket on the same HTTP/2 connection and has a message echoed there. (RFC 8441 §5)',
+    expectation:
+      'RFC 8441 §5: CANCEL aborts that WebSocket only: the HTTP/2 connection stays usable, and the second WebSocket works and closes with END_STREAM.',
     expect: {},
     close: closedByMe(),
     run() {},
@@ -175,10 +194,15 @@ const sessionCases: CatalogueCase[] = [
           if ((await first.nextText(5000)) !== 'before the abort') return outcome(false, 'The first WebSocket did not echo its message.');
           first.reset(CANCEL);
           const second = await session.open();
-          if (typeof second === 'string') return outcome(false, `After wsgate reset a stream with CANCEL, a new extended CONNECT on the connection failed: ${second}.`);
+          if (typeof second === 'string')
+            return outcome(false, `After wsgate reset a stream with CANCEL, a new extended CONNECT on the connection failed: ${second}.`);
           second.sendText('after the abort');
           const got = await second.nextText(5000);
-          if (got !== 'after the abort') return outcome(false, `After wsgate reset a stream with CANCEL, a new WebSocket on the connection answered ${got === null ? 'nothing' : JSON.stringify(got.slice(0, 60))}.`);
+          if (got !== 'after the abort')
+            return outcome(
+              false,
+              `After wsgate reset a stream with CANCEL, a new WebSocket on the connection answered ${got === null ? 'nothing' : JSON.stringify(got.slice(0, 60))}.`,
+            );
           return outcome(true, 'After the abort, a second WebSocket on the same connection echoed its message.', await closeAll([second]));
         } finally {
           session.close();
@@ -197,8 +221,9 @@ const streamCases: CatalogueCase[] = [
   // available in either of the flow-control windows advertised by the receiver."
   defineCase({
     id: '16.1.7',
-    description: 'Advertises a 16 KiB stream window (SETTINGS_INITIAL_WINDOW_SIZE 16384), sends a 1 MiB binary message, and waits for its echo. (RFC 8441 §5, RFC 9113 §6.9)',
-    expectation: 'RFC 9113 §6.9.1: the server sends the echo within wsgate\'s windows (64 of them, each opened by a WINDOW_UPDATE), and it comes back whole.',
+    description:
+      'Advertises a 16 KiB stream window (SETTINGS_INITIAL_WINDOW_SIZE 16384), sends a 1 MiB binary message, and waits for its echo. (RFC 8441 §5, RFC 9113 §6.9)',
+    expectation: "RFC 9113 §6.9.1: the server sends the echo within wsgate's windows (64 of them, each opened by a WINDOW_UPDATE), and it comes back whole.",
     expect: { OK: [message(WINDOWED, true)] },
     close: closedByMe(),
     schedule: { cost: 0.3 },
@@ -214,7 +239,8 @@ const streamCases: CatalogueCase[] = [
   // frame payload").
   defineCase({
     id: '16.1.8',
-    description: 'Sends a WebSocket ping ("wsgate ping") on the stream and an HTTP/2 PING (8 bytes) on the connection at the same time. (RFC 8441 §5, RFC 9113 §6.7)',
+    description:
+      'Sends a WebSocket ping ("wsgate ping") on the stream and an HTTP/2 PING (8 bytes) on the connection at the same time. (RFC 8441 §5, RFC 9113 §6.7)',
     expectation: 'Each is answered on its own layer: a pong with the same payload on the stream, a PING with ACK and the same 8 bytes on the connection.',
     expect: { OK: [pong('wsgate ping')] },
     close: closedByMe(),

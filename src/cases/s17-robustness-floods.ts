@@ -19,7 +19,11 @@ const bytes = (n: number): string => n.toLocaleString('en-US');
 /** A header value of n bytes, as 17.1.1 and 17.1.2 grow them. */
 const SHAPES = {
   protocol: { header: 'Sec-WebSocket-Protocol', value: (n: number) => `b${' '.repeat(n)}x`, words: "'b', spaces, 'x'" },
-  extensions: { header: 'Sec-WebSocket-Extensions', value: (n: number) => `a; b="${'\\c'.repeat(Math.ceil(n / 2))}`, words: 'a; b=" and backslash-c pairs, never closed' },
+  extensions: {
+    header: 'Sec-WebSocket-Extensions',
+    value: (n: number) => `a; b="${'\\c'.repeat(Math.ceil(n / 2))}`,
+    words: 'a; b=" and backslash-c pairs, never closed',
+  },
 } as const;
 
 /** A burst of one shape at the burst size on parallel connections, then a normal client. */
@@ -30,7 +34,12 @@ function burst(id: string, shape: keyof typeof SHAPES, advisory: (typeof FloodAd
   const attack: ServerAttack = {
     kind: 'crowd',
     connections: B.burstConnections,
-    crowd: { label: `${s.header} of ${bytes(B.burstBytes)} bytes`, size: B.burstBytes, waitMs: B.burstWaitMs, request: (normal) => requestWith(normal, [[s.header, value]]) },
+    crowd: {
+      label: `${s.header} of ${bytes(B.burstBytes)} bytes`,
+      size: B.burstBytes,
+      waitMs: B.burstWaitMs,
+      request: (normal) => requestWith(normal, [[s.header, value]]),
+    },
     hold: false,
     normalWaitMs: B.burstWaitMs,
     judge: (facts, budgets) => judgeCrowd(crowdText, facts, false, budgets),
@@ -56,7 +65,14 @@ const hugeHeader = attackCase({
   expectation: `The server refuses the request (431, 400 or 413, or a dropped connection) within ${bytes(B.hugeHeaderMs)} ms of its first byte, long before its end, and keeps serving.`,
   attack: {
     kind: 'probes',
-    probes: [{ label: `a ${bytes(B.hugeHeader.totalBytes / 1e6)} MB header`, size: B.hugeHeader.totalBytes, waitMs: 2 * B.hugeHeaderMs, delivery: { kind: 'streamed', header: 'X-Wsgate-Pad', ...B.hugeHeader } }],
+    probes: [
+      {
+        label: `a ${bytes(B.hugeHeader.totalBytes / 1e6)} MB header`,
+        size: B.hugeHeader.totalBytes,
+        waitMs: 2 * B.hugeHeaderMs,
+        delivery: { kind: 'streamed', header: 'X-Wsgate-Pad', ...B.hugeHeader },
+      },
+    ],
     judge: judgeHugeHeader,
   },
   maxSeconds: 20,
@@ -79,7 +95,15 @@ const bytewise = attackCase({
   expectation: `The server answers 101 within ${bytes(B.bytewiseAnswerMs)} ms of the request's last byte (a parser that reads the head again from its start on every packet takes time quadratic in its length).`,
   attack: {
     kind: 'probes',
-    probes: [{ label: `a request of ${bytes(B.bytewisePadBytes)}-byte padding`, size: B.bytewisePadBytes, waitMs: 5000, request: (normal) => requestWith(normal, padLines(B.bytewisePadBytes)), delivery: { kind: 'bytewise' } }],
+    probes: [
+      {
+        label: `a request of ${bytes(B.bytewisePadBytes)}-byte padding`,
+        size: B.bytewisePadBytes,
+        waitMs: 5000,
+        request: (normal) => requestWith(normal, padLines(B.bytewisePadBytes)),
+        delivery: { kind: 'bytewise' },
+      },
+    ],
     judge: judgeBytewise,
   },
   maxSeconds: 20,
@@ -90,7 +114,13 @@ function endlessHead(normal: UpgradeRequestSpec): string {
   return requestWith(normal, [['X-Wsgate-Pad', 'a'.repeat(3600)]]).replace(/\r\n\r\n$/, '');
 }
 
-const slowlorisProbe: AttackProbe = { label: 'a request head trickled one byte per second', size: 0, waitMs: DEFAULT_BUDGETS.stallMs, request: endlessHead, delivery: { kind: 'trickle', everyMs: B.slowlorisEveryMs } };
+const slowlorisProbe: AttackProbe = {
+  label: 'a request head trickled one byte per second',
+  size: 0,
+  waitMs: DEFAULT_BUDGETS.stallMs,
+  request: endlessHead,
+  delivery: { kind: 'trickle', everyMs: B.slowlorisEveryMs },
+};
 
 // RFC 7230 §6.5: "A server SHOULD sustain persistent connections" but "MAY close the connection"
 // on a timeout; RFC 6455 §10.1 leaves resource limits to the server.

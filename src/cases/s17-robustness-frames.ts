@@ -32,7 +32,9 @@ function sendBomb(t: CaseContext, piecesPerFrame: number): void {
 // decompression ... may need a lot of memory") is the reason; §7.4.1: 1009.
 function bombCase(id: string, fragmented: boolean): CatalogueCase {
   const perFrame = fragmented ? BOMB.piecesPerWrite : BOMB.pieces;
-  const how = fragmented ? `in ${BOMB.pieces / perFrame} fragments (a binary frame with RSV1, then continuations), each inflating to 64 MiB` : 'in one binary frame with RSV1';
+  const how = fragmented
+    ? `in ${BOMB.pieces / perFrame} fragments (a binary frame with RSV1, then continuations), each inflating to 64 MiB`
+    : 'in one binary frame with RSV1';
   return defineCase({
     id,
     description: `wsgate offers permessage-deflate; once the server accepted it, a compressed message of about 1 MB that inflates to 1 GiB of zeros, ${how}, made from one small compressed piece repeated. (RFC 6455 §10.4, RFC 7692 §8.1; ${serverBombBudget.advisory})`,
@@ -57,7 +59,10 @@ function bombCase(id: string, fragmented: boolean): CatalogueCase {
     },
     onMessage(t, _data, binary, length) {
       t.record({ kind: 'message', data: Buffer.alloc(0), binary });
-      t.setOutcome(Behavior.Failed, `The server answered the bomb with a message (${length.toLocaleString('en-US')} bytes) instead of failing the connection: it inflated it.`);
+      t.setOutcome(
+        Behavior.Failed,
+        `The server answered the bomb with a message (${length.toLocaleString('en-US')} bytes) instead of failing the connection: it inflated it.`,
+      );
       t.sendClose(CloseCode.Normal);
     },
   });
@@ -77,7 +82,12 @@ function statusOf(httpResponse: string | undefined): number | null {
   return m === null ? null : Number(m[1]);
 }
 
-const settled = (behavior: Judgement['behavior'], result: string): Judgement => ({ behavior, result, behaviorClose: CloseBehavior.Ok, resultClose: 'Not judged: the case is about the answer to the offer.' });
+const settled = (behavior: Judgement['behavior'], result: string): Judgement => ({
+  behavior,
+  result,
+  behaviorClose: CloseBehavior.Ok,
+  resultClose: 'Not judged: the case is about the answer to the offer.',
+});
 
 // RFC 7692 §7: "A server MUST decline an extension negotiation offer for this extension if ... The
 // negotiation offer contains an extension parameter with an invalid value"; §7.1.2.1/§7.1.2.2: 8 to 15.
@@ -103,7 +113,11 @@ function windowBitsOffer(id: string, param: string, bits: number): CatalogueCase
       const echoed = !binary && data.toString('utf8') === PROBE;
       const took = t.deflateActive ? 'accepted the offer' : 'declined the offer';
       if (!echoed) t.setOutcome(Behavior.Failed, `The server ${took}, then echoed something else (${data.length} bytes).`);
-      else if (t.deflateActive && !valid) t.setOutcome(Behavior.NonStrict, `The server accepted an offer with ${param}=${bits} (out of range: RFC 7692 §7 says it MUST decline) and inflated the message.`);
+      else if (t.deflateActive && !valid)
+        t.setOutcome(
+          Behavior.NonStrict,
+          `The server accepted an offer with ${param}=${bits} (out of range: RFC 7692 §7 says it MUST decline) and inflated the message.`,
+        );
       else t.setOutcome(Behavior.Ok, `The server ${took} and echoed the message.`);
       t.sendClose(CloseCode.Normal);
     },
@@ -112,15 +126,30 @@ function windowBitsOffer(id: string, param: string, bits: number): CatalogueCase
       if (status === null) return settled(Behavior.Ok, 'The server closed the connection without an answer (it refused the handshake).');
       if (status !== 101) return settled(Behavior.Ok, `The server refused the handshake (HTTP ${status}).`);
       // wsgate refused the 101 itself: the server's answer named permessage-deflate with a value no client takes.
-      if (!facts.connectionWasOpen) return settled(Behavior.Failed, `The server accepted the offer with an answer no client can take: ${(facts.httpResponse ?? '').split('\r\n').find((l) => /^sec-websocket-extensions:/i.test(l)) ?? '(no extension line)'}.`);
+      if (!facts.connectionWasOpen)
+        return settled(
+          Behavior.Failed,
+          `The server accepted the offer with an answer no client can take: ${(facts.httpResponse ?? '').split('\r\n').find((l) => /^sec-websocket-extensions:/i.test(l)) ?? '(no extension line)'}.`,
+        );
       return { ...verdict, behaviorClose: CloseBehavior.Ok, resultClose: 'Not judged: wsgate closes once the message is echoed (or the wait ran out).' };
     },
   });
 }
 
 /** The normal request with the offer as its only Sec-WebSocket-Extensions. */
-function requestWithOffer(normal: { target: string; host: string; key: string; headers?: ReadonlyArray<readonly [string, string]> | null }, offer: string): string {
-  const lines = [`GET ${normal.target} HTTP/1.1`, `Host: ${normal.host}`, 'Upgrade: websocket', 'Connection: Upgrade', `Sec-WebSocket-Key: ${normal.key}`, 'Sec-WebSocket-Version: 13', `Sec-WebSocket-Extensions: ${offer}`];
+function requestWithOffer(
+  normal: { target: string; host: string; key: string; headers?: ReadonlyArray<readonly [string, string]> | null },
+  offer: string,
+): string {
+  const lines = [
+    `GET ${normal.target} HTTP/1.1`,
+    `Host: ${normal.host}`,
+    'Upgrade: websocket',
+    'Connection: Upgrade',
+    `Sec-WebSocket-Key: ${normal.key}`,
+    'Sec-WebSocket-Version: 13',
+    `Sec-WebSocket-Extensions: ${offer}`,
+  ];
   for (const [n, v] of normal.headers ?? []) lines.push(`${n}: ${v}`);
   return `${lines.join('\r\n')}\r\n\r\n`;
 }

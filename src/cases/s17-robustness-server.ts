@@ -33,7 +33,14 @@ export function fillerLines(n: number): string[] {
 
 /** A growth attack on one header: `value(n)` at the budgets' sizes. */
 function growth(header: string, value: (n: number) => string): ServerAttack {
-  return { kind: 'growth', header, value, sizes: ServerBudgets.growthSizes, stopAfterMs: ServerBudgets.answerMs, judge: (facts, budgets) => judgeGrowth(header, facts, budgets) };
+  return {
+    kind: 'growth',
+    header,
+    value,
+    sizes: ServerBudgets.growthSizes,
+    stopAfterMs: ServerBudgets.answerMs,
+    judge: (facts, budgets) => judgeGrowth(header, facts, budgets),
+  };
 }
 
 /** A request the server must survive: one probe per request head. */
@@ -48,7 +55,8 @@ const protocolGrowth = attackCase({
   id: '17.1.1',
   advisory: ServerAdvisories.wsProtocolRegex,
   rfc: 'RFC 6455 §4.1, §11.3.4',
-  description: "Upgrade requests whose Sec-WebSocket-Protocol is 'b', n spaces, 'x', for n from 1,000 up to what the server's HTTP layer accepts, each on a fresh connection; the answer time measured at each size.",
+  description:
+    "Upgrade requests whose Sec-WebSocket-Protocol is 'b', n spaces, 'x', for n from 1,000 up to what the server's HTTP layer accepts, each on a fresh connection; the answer time measured at each size.",
   expectation: `Each answer (101 or an HTTP error) comes within ${ServerBudgets.answerMs} ms, and its time grows no faster than the header's size.`,
   attack: growth('Sec-WebSocket-Protocol', (n) => `b${' '.repeat(n)}x`),
   maxSeconds: 60,
@@ -60,7 +68,8 @@ const extensionsGrowth = attackCase({
   id: '17.1.2',
   advisory: ServerAdvisories.extensionsRegex,
   rfc: 'RFC 6455 §9.1, RFC 7230 §3.2.6',
-  description: 'Upgrade requests whose Sec-WebSocket-Extensions is a; b=" followed by n bytes of backslash-c pairs, never closed, for growing n, each on a fresh connection; the answer time measured at each size.',
+  description:
+    'Upgrade requests whose Sec-WebSocket-Extensions is a; b=" followed by n bytes of backslash-c pairs, never closed, for growing n, each on a fresh connection; the answer time measured at each size.',
   expectation: `Each answer (an HTTP error, or a 101 without the extension) comes within ${ServerBudgets.answerMs} ms, and its time grows no faster than the header's size.`,
   attack: growth('Sec-WebSocket-Extensions', (n) => `a; b="${'\\c'.repeat(Math.ceil(n / 2))}`),
   maxSeconds: 60,
@@ -80,7 +89,13 @@ function headerLines(id: string, n: number): CatalogueCase {
 }
 
 /** Extension and parameter names an object-keyed parser may trip over, one request each. */
-const PROTOTYPE_NAMES: readonly string[] = ['constructor', ',;constructor', 'permessage-deflate; constructor', '__proto__; __proto__=1', 'permessage-deflate; __proto__=1, toString; hasOwnProperty=x'];
+const PROTOTYPE_NAMES: readonly string[] = [
+  'constructor',
+  ',;constructor',
+  'permessage-deflate; constructor',
+  '__proto__; __proto__=1',
+  'permessage-deflate; __proto__=1, toString; hasOwnProperty=x',
+];
 
 // RFC 6455 §9.1 lets a server ignore an extension it does not know: it answers without it.
 const prototypeNames = attackCase({
@@ -89,7 +104,13 @@ const prototypeNames = attackCase({
   rfc: 'RFC 6455 §9.1',
   description: `Upgrade requests whose Sec-WebSocket-Extensions name extensions and parameters after Object.prototype's properties: ${PROTOTYPE_NAMES.map((v) => JSON.stringify(v)).join(', ')}, one request each.`,
   expectation: `The server answers each (a 101 without those extensions, or an HTTP error) within ${ServerBudgets.survivesMs} ms and keeps serving.`,
-  attack: survives(PROTOTYPE_NAMES.map((v, i) => ({ label: JSON.stringify(v), size: i, request: (normal: UpgradeRequestSpec) => requestWith(normal, [['Sec-WebSocket-Extensions', v]]) }))),
+  attack: survives(
+    PROTOTYPE_NAMES.map((v, i) => ({
+      label: JSON.stringify(v),
+      size: i,
+      request: (normal: UpgradeRequestSpec) => requestWith(normal, [['Sec-WebSocket-Extensions', v]]),
+    })),
+  ),
   maxSeconds: 20,
 });
 
@@ -107,7 +128,8 @@ const topBitLengths = attackCase({
   id: '17.2.1',
   advisory: ServerAdvisories.gorillaLength,
   rfc: 'RFC 6455 §5.2, §7.1.7',
-  description: 'After a normal opening handshake, a binary frame header (0x82 0xff) with the 64-bit length 0x8000000000000000 (its most significant bit set) and no payload; then, on a fresh connection, 0xffffffffffffffff (2^64 - 1).',
+  description:
+    'After a normal opening handshake, a binary frame header (0x82 0xff) with the 64-bit length 0x8000000000000000 (its most significant bit set) and no payload; then, on a fresh connection, 0xffffffffffffffff (2^64 - 1).',
   expectation: `The server fails the connection at the header, within ${ServerBudgets.refuseAtHeaderMs} ms: a close frame with 1002 (or 1009), or a dropped TCP connection.`,
   attack: {
     kind: 'probes',

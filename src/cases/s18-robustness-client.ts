@@ -81,9 +81,14 @@ function windowBitsCase(id: string, param: string, bits: number): CatalogueCase 
 
 /** A client that took the response is not judged on its closing; one that did neither is FAILED. */
 function judgeRefusal(verdict: Judgement): Judgement {
-  if (verdict.result === ACCEPTED) return { ...verdict, behaviorClose: CloseBehavior.Ok, resultClose: 'Not judged: the client took the response; wsgate closed after the echo.' };
+  if (verdict.result === ACCEPTED)
+    return { ...verdict, behaviorClose: CloseBehavior.Ok, resultClose: 'Not judged: the client took the response; wsgate closed after the echo.' };
   if (verdict.result === REFUSED && verdict.behaviorClose === CloseBehavior.Failed) {
-    return { ...verdict, behavior: Behavior.Failed, result: `The client neither refused the response nor echoed the compressed message within ${REFUSE_WITHIN_S} s.` };
+    return {
+      ...verdict,
+      behavior: Behavior.Failed,
+      result: `The client neither refused the response nor echoed the compressed message within ${REFUSE_WITHIN_S} s.`,
+    };
   }
   return verdict;
 }
@@ -99,7 +104,8 @@ const windowBitsCases: CatalogueCase[] = WINDOW_BITS_ROWS.map((row, i) => window
 /** Writes the bomb: `fragmented` as one frame per write (binary, then continuations), else one frame. */
 function sendBomb(t: CaseContext, fragmented: boolean): void {
   const writes = BOMB.pieces / BOMB.piecesPerWrite;
-  const piecesOf = (w: number): Buffer => Buffer.concat(Array.from({ length: BOMB.piecesPerWrite }, (_, k) => bombPieceAt(w * BOMB.piecesPerWrite + k, BOMB.pieces)));
+  const piecesOf = (w: number): Buffer =>
+    Buffer.concat(Array.from({ length: BOMB.piecesPerWrite }, (_, k) => bombPieceAt(w * BOMB.piecesPerWrite + k, BOMB.pieces)));
   if (!fragmented) t.sendRaw(encodeFrameHeader(Opcode.Binary, true, RSV1, bombLength(BOMB.pieces), null));
   for (let w = 0; w < writes; w++) {
     const body = piecesOf(w);

@@ -31,7 +31,8 @@ function probeFrame(): Buffer {
 
 /** `took`: the outcome of a client that echoed; a client that did neither within the budget is FAILED. */
 function judgeSettled(verdict: Judgement, waitS: number): Judgement {
-  if (verdict.result.startsWith(TOOK)) return { ...verdict, behaviorClose: CloseBehavior.Ok, resultClose: 'Not judged: the client took the response; wsgate closed after the echo.' };
+  if (verdict.result.startsWith(TOOK))
+    return { ...verdict, behaviorClose: CloseBehavior.Ok, resultClose: 'Not judged: the client took the response; wsgate closed after the echo.' };
   if (verdict.result === REFUSED && verdict.behaviorClose === CloseBehavior.Failed) {
     return { ...verdict, behavior: Behavior.Failed, result: `The client neither refused the response nor echoed the message within ${waitS} s.` };
   }
@@ -90,7 +91,12 @@ const hugeHeaderCase = defineCase({
   handshake: (info) => ({
     head: hugeHeaderStart(info),
     delivery: 'streamed',
-    stream: { bytes: B.hugeHeader.totalBytes, pieceBytes: B.hugeHeader.pieceBytes, everyMs: B.hugeHeader.everyMs, tail: Buffer.concat([Buffer.from('\r\n\r\n', 'latin1'), probeFrame()]) },
+    stream: {
+      bytes: B.hugeHeader.totalBytes,
+      pieceBytes: B.hugeHeader.pieceBytes,
+      everyMs: B.hugeHeader.everyMs,
+      tail: Buffer.concat([Buffer.from('\r\n\r\n', 'latin1'), probeFrame()]),
+    },
   }),
   run(t) {
     t.setOutcome(Behavior.Ok, REFUSED);
@@ -141,7 +147,12 @@ const trickledCase = defineCase({
   },
   adjust(verdict) {
     if (verdict.result !== DROPPED_STALLED || verdict.behaviorClose !== CloseBehavior.Failed) return verdict;
-    return { ...verdict, behavior: Behavior.Failed, result: 'The client kept the trickled response open past the stall budget: it has no deadline on its opening (or a later one: an idle timeout never fires while bytes trickle in); wsgate dropped it.' };
+    return {
+      ...verdict,
+      behavior: Behavior.Failed,
+      result:
+        'The client kept the trickled response open past the stall budget: it has no deadline on its opening (or a later one: an idle timeout never fires while bytes trickle in); wsgate dropped it.',
+    };
   },
 });
 

@@ -115,7 +115,12 @@ export interface CaseContext {
    * `fromChunks: false`, the same bytes as prepareMessage of the cut (taken from the run's memo when
    * the compressor starts every message afresh: see CutMemo).
    */
-  prepareCut(document: DocumentChunks, start: number, length: number, options?: { binary?: boolean; fragmentSize?: number; fromChunks?: boolean }): PreparedMessage;
+  prepareCut(
+    document: DocumentChunks,
+    start: number,
+    length: number,
+    options?: { binary?: boolean; fragmentSize?: number; fromChunks?: boolean },
+  ): PreparedMessage;
   /** Sends a message made by prepareMessage or prepareCut (only while open). */
   sendPrepared(message: PreparedMessage): void;
   /** Whether the case's `handshake` hook answered the upgrade request (false: the normal 101 went out). */

@@ -10,7 +10,12 @@ export function judgeCommand<T>(y: Argv<T>, { io, env, setStatus }: CommandConte
       y
         .option('outdir', { type: 'string', default: './reports/clients', describe: 'Report directory holding index.json' })
         .option('agent', { type: 'string', describe: 'Agent to judge (default: the only agent in index.json)' })
-        .option('cases', { type: 'string', array: true, default: [] as string[], describe: 'Case id patterns that must have results (default: the cases index.json holds)' })
+        .option('cases', {
+          type: 'string',
+          array: true,
+          default: [] as string[],
+          describe: 'Case id patterns that must have results (default: the cases index.json holds)',
+        })
         .option('exclude-cases', { type: 'string', array: true, default: [] as string[], describe: 'Case id patterns to leave out' })
         .option('extended', extendedOption)
         .option('strict', { type: 'boolean', default: false, describe: 'NON-STRICT outcomes fail too' })
@@ -24,24 +29,26 @@ export function judgeCommand<T>(y: Argv<T>, { io, env, setStatus }: CommandConte
         .example('$0 judge --outdir reports/clients --agent my-client', 'fail the build on the reports a server wrote'),
     async (a) => {
       const [{ judgeConfig }, { judgeReports }] = await Promise.all([import('../config/judge-merge.js'), import('../finish/judge.js')]);
-      setStatus(await judgeReports(
-        judgeConfig({
-          outdir: a.outdir,
-          agent: a.agent,
-          cases: a.cases,
-          excludeCases: a['exclude-cases'],
-          extended: a.extended,
-          failOn: a['fail-on'],
-          strict: a.strict,
-          baseline: a.baseline,
-          writeBaseline: a['write-baseline'],
-          github: a.github ?? null,
-          quiet: a.quiet,
-          junit: a.junit,
-          json: a.json,
-        }),
-        { out: io.stdout, logger: makeLogger('warn'), isTty: io.isTty ?? false, env },
-      ));
+      setStatus(
+        await judgeReports(
+          judgeConfig({
+            outdir: a.outdir,
+            agent: a.agent,
+            cases: a.cases,
+            excludeCases: a['exclude-cases'],
+            extended: a.extended,
+            failOn: a['fail-on'],
+            strict: a.strict,
+            baseline: a.baseline,
+            writeBaseline: a['write-baseline'],
+            github: a.github ?? null,
+            quiet: a.quiet,
+            junit: a.junit,
+            json: a.json,
+          }),
+          { out: io.stdout, logger: makeLogger('warn'), isTty: io.isTty ?? false, env },
+        ),
+      );
     },
   );
 }

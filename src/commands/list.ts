@@ -18,12 +18,25 @@ export function listCommand<T>(y: Argv<T>, { io }: CommandContext): Argv<T> {
         .option('exclude-cases', { type: 'string', array: true, requiresArg: true, default: [] as string[], describe: 'Case id patterns to leave out' })
         .option('extended', extendedOption)
         .option('robustness', robustnessOption)
-        .option('role', { type: 'string', choices: ['client', 'server'], default: 'client', describe: "The side under test: with --extended, a server's own group is 15 (a client's 14)" })
-        .option('http2', { type: 'boolean', default: false, describe: 'Over HTTP/2 (RFC 8441): with --extended, group 16 instead of 14/15 (16.1 for a server, 16.2 for a client)' })
-        .option('quick', { type: 'boolean', default: false, describe: "The cases `run --quick` plays: groups 9, 12 and 13 by a fixed sample" }),
+        .option('role', {
+          type: 'string',
+          choices: ['client', 'server'],
+          default: 'client',
+          describe: "The side under test: with --extended, a server's own group is 15 (a client's 14)",
+        })
+        .option('http2', {
+          type: 'boolean',
+          default: false,
+          describe: 'Over HTTP/2 (RFC 8441): with --extended, group 16 instead of 14/15 (16.1 for a server, 16.2 for a client)',
+        })
+        .option('quick', { type: 'boolean', default: false, describe: 'The cases `run --quick` plays: groups 9, 12 and 13 by a fixed sample' }),
     (a) => {
       const robustness = checkRobustness({ robustness: a.robustness === true, extended: a.extended === true, http2: a.http2, quick: a.quick });
-      const selected = selectCases(catalogueFor(a.extended === true, a.role === 'server' ? 'server' : 'client', a.http2 ? 'h2' : 'http/1.1', robustness), splitList(a.cases), splitList(a['exclude-cases']));
+      const selected = selectCases(
+        catalogueFor(a.extended === true, a.role === 'server' ? 'server' : 'client', a.http2 ? 'h2' : 'http/1.1', robustness),
+        splitList(a.cases),
+        splitList(a['exclude-cases']),
+      );
       const cases = a.quick ? quickSample(selected) : selected;
       const width = String(cases.length).length;
       for (const [i, c] of cases.entries()) {

@@ -5,7 +5,7 @@ import { githubOption, type CommandContext } from './shared.js';
 export function mergeCommand<T>(y: Argv<T>, { io, env, setStatus }: CommandContext): Argv<T> {
   return y.command(
     'merge <dirs..>',
-    "Join the output directories of several runs (the shards of a CI matrix) into one report set and one exit status",
+    'Join the output directories of several runs (the shards of a CI matrix) into one report set and one exit status',
     (y) =>
       y
         .positional('dirs', { type: 'string', array: true, describe: 'Output directories of wsgate runs (each with summary.json)' })
@@ -16,10 +16,12 @@ export function mergeCommand<T>(y: Argv<T>, { io, env, setStatus }: CommandConte
         .example('$0 merge shard-1 shard-2 shard-3 --outdir merged', 'one report and one exit status for three shards'),
     async (a) => {
       const [{ mergeConfig }, { mergeRuns }] = await Promise.all([import('../config/judge-merge.js'), import('../finish/merge.js')]);
-      setStatus(await mergeRuns(
-        mergeConfig({ inputs: (a.dirs ?? []).map(String), outdir: a.outdir, junit: a.junit, json: a.json, github: a.github ?? null }, env),
-        io.stdout,
-      ));
+      setStatus(
+        await mergeRuns(
+          mergeConfig({ inputs: (a.dirs ?? []).map(String), outdir: a.outdir, junit: a.junit, json: a.json, github: a.github ?? null }, env),
+          io.stdout,
+        ),
+      );
     },
   );
 }

@@ -15,7 +15,10 @@ export function reproCommand<T>(y: Argv<T>, { io }: CommandContext): Argv<T> {
         .option('from', { type: 'string', requiresArg: true, default: './reports/clients', describe: 'Report directory of the run' })
         .option('out', { type: 'string', requiresArg: true, describe: 'File to write (- for stdout) [default: ./repro-CASE.mjs]' })
         .option('agent', { type: 'string', requiresArg: true, describe: 'The agent, when several ran the case' })
-        .example('$0 repro 6.4.3 --from reports/clients', 'write repro-6.4.3.mjs; run it with `node repro-6.4.3.mjs 9001` and point the client at ws://127.0.0.1:9001/')
+        .example(
+          '$0 repro 6.4.3 --from reports/clients',
+          'write repro-6.4.3.mjs; run it with `node repro-6.4.3.mjs 9001` and point the client at ws://127.0.0.1:9001/',
+        )
         .example('$0 repro 7.9.1 --from reports/servers --out -', "print a server's repro script; run it with `node FILE ws://host:port/`"),
     async (a) => {
       const caseId = String(a.case);

@@ -13,8 +13,7 @@ export function serveCommand<T>(y: Argv<T>, { io, env, setStatus }: CommandConte
   return y.command(
     'serve',
     'Run the fuzzing server alone, for clients that loop over the cases themselves; reports are written on /updateReports and on shutdown',
-    (y) =>
-      serverOptions(y),
+    (y) => serverOptions(y),
     async (a) => {
       const spec = specOption(a.spec, io.stderr);
       const config = resolveServeConfig(serverFlags(a), { env, spec });

@@ -20,7 +20,7 @@ const TIME_UNITS: Readonly<Record<string, number>> = { ms: 1, s: 1000, '': 1000 
 
 /** `--budget` values (already split per flag), over the defaults; an unknown name or a bad value is a UsageError. */
 export function parseBudgets(values: readonly string[], robustness: boolean): RobustnessBudgets {
-  if (values.length > 0 && !robustness) throw new UsageError('--budget sets the robustness profile\'s budgets: it goes with --robustness');
+  if (values.length > 0 && !robustness) throw new UsageError("--budget sets the robustness profile's budgets: it goes with --robustness");
   const out: Record<keyof RobustnessBudgets, number> = { ...DEFAULT_BUDGETS };
   for (const value of values) {
     const eq = value.indexOf('=');

@@ -100,4 +100,3 @@ export interface MergeOptions {
   github: boolean | null;
   env: NodeJS.ProcessEnv;
 }
-

@@ -210,10 +210,12 @@ function serverUnderTest(o: RunOptions): ServerUnderTest | null {
   }
   if (o.client !== null) throw new UsageError('--client tests a client: it does not go with --role server, --server-url or --server');
   if (o.clientLoops) throw new UsageError('--client-loops tests a client: it does not go with --role server, --server-url or --server');
-  if (o.restartServer && o.server === null && o.serverUrl !== null) throw new UsageError('--restart-server needs --server CMD (wsgate can only restart a server it started)');
+  if (o.restartServer && o.server === null && o.serverUrl !== null)
+    throw new UsageError('--restart-server needs --server CMD (wsgate can only restart a server it started)');
   const embedded = o.server === null && o.serverUrl === null;
   const target = parseServerUrl(o.serverUrl ?? 'ws://127.0.0.1:0');
-  if (target.port === 0 && o.server === null && !embedded) throw new UsageError('--server-url: port 0 needs --server CMD (a free port is chosen for the server wsgate starts)');
+  if (target.port === 0 && o.server === null && !embedded)
+    throw new UsageError('--server-url: port 0 needs --server CMD (a free port is chosen for the server wsgate starts)');
   return {
     ...target,
     agent: null,
@@ -231,7 +233,10 @@ function serverUnderTest(o: RunOptions): ServerUnderTest | null {
 function moreServers(o: RunOptions, first: ServerUnderTest, spec: SpecSettings | null | undefined, tls: boolean): ServerUnderTest[] {
   const listed = spec?.servers ?? [];
   if (listed.length < 2 || o.serverUrl !== listed[0]?.url) return [];
-  if (o.server !== null) throw new UsageError(`--server starts one server, but ${spec?.file ?? 'the spec file'} lists ${listed.length}: give each its own run, or start them yourself`);
+  if (o.server !== null)
+    throw new UsageError(
+      `--server starts one server, but ${spec?.file ?? 'the spec file'} lists ${listed.length}: give each its own run, or start them yourself`,
+    );
   const agents = listed.map((s) => s.agent).filter((a): a is string => a !== null);
   const twice = agents.find((a, i) => agents.indexOf(a) !== i);
   if (twice !== undefined) throw new UsageError(`${spec?.file ?? 'the spec file'}: two servers are named ${JSON.stringify(twice)}; each needs its own agent`);

@@ -66,7 +66,13 @@ export const runSchema = serverSchema.extend({
   quick: z.boolean().default(false),
   /** Write a repro script for every case that is not OK on both axes (`run --repro`). */
   repro: z.boolean().default(false),
-  seed: z.number().int('--seed must be a whole number').min(0, '--seed must be at least 0').max(2 ** 32 - 1, '--seed must be below 2^32').nullable().default(null),
+  seed: z
+    .number()
+    .int('--seed must be a whole number')
+    .min(0, '--seed must be at least 0')
+    .max(2 ** 32 - 1, '--seed must be below 2^32')
+    .nullable()
+    .default(null),
 });
 
 /** Where settings come from besides the flags: the environment and a loaded spec file. */
@@ -114,7 +120,6 @@ export interface ServeConfig extends SpecExtras, ListenSettings {
   /** What the robustness profile holds the client to (--budget). */
   budgets: RobustnessBudgets;
 }
-
 
 export function parseWith<T extends z.ZodType>(schema: T, input: unknown): z.infer<T> {
   const parsed = schema.safeParse(input);
@@ -176,7 +181,14 @@ export function listenHostFor(urlHost: string, env: NodeJS.ProcessEnv | undefine
 /** What the spec file adds (exclusions, protocol options, its name) and the TLS settings. */
 export function specExtras(sources: ConfigSources, tls: TlsConfig | null, http2 = false): SpecExtras {
   const spec = sources.spec ?? null;
-  return { excludeAgentCases: spec?.excludeAgentCases ?? {}, protocolOptions: spec?.protocolOptions ?? {}, specFile: spec?.file ?? null, patternSyntax: 'wsgate', tls, http2 };
+  return {
+    excludeAgentCases: spec?.excludeAgentCases ?? {},
+    protocolOptions: spec?.protocolOptions ?? {},
+    specFile: spec?.file ?? null,
+    patternSyntax: 'wsgate',
+    tls,
+    http2,
+  };
 }
 
 /** Where a fuzzing server listens: the url's host and port, the address bound. */
@@ -191,7 +203,8 @@ export type TlsFlags = Pick<z.infer<typeof runSchema>, 'tls' | 'cert' | 'key' | 
  * turn TLS on; the other TLS flags without it are usage errors.
  */
 export function resolveTls(o: TlsFlags, secure: boolean, role: 'client' | 'server', startsServer: boolean): TlsConfig | null {
-  if ((o.cert === null) !== (o.key === null)) throw new UsageError(o.cert === null ? '--key needs --cert (the certificate it goes with)' : '--cert needs --key (its private key)');
+  if ((o.cert === null) !== (o.key === null))
+    throw new UsageError(o.cert === null ? '--key needs --cert (the certificate it goes with)' : '--cert needs --key (its private key)');
   const on = o.tls || secure || o.cert !== null;
   const insecure = o.insecure ?? false;
   if (!on) {
@@ -200,8 +213,10 @@ export function resolveTls(o: TlsFlags, secure: boolean, role: 'client' | 'serve
     return null;
   }
   if (role === 'client' && insecure) throw new UsageError('--insecure applies when servers are tested: a client checks the certificate itself');
-  if (role === 'client' && o.ca !== null && o.cert === null) throw new UsageError('--ca names the CA of your --cert; without --cert, wsgate makes a CA and hands that to the client');
-  if (role === 'server' && !startsServer && o.cert !== null) throw new UsageError('--cert/--key are for a server wsgate starts (--server, --role server); a server at --server-url has its own');
+  if (role === 'client' && o.ca !== null && o.cert === null)
+    throw new UsageError('--ca names the CA of your --cert; without --cert, wsgate makes a CA and hands that to the client');
+  if (role === 'server' && !startsServer && o.cert !== null)
+    throw new UsageError('--cert/--key are for a server wsgate starts (--server, --role server); a server at --server-url has its own');
   if (insecure && o.ca !== null) throw new UsageError('--insecure skips verification: it does not go with --ca');
   const abs = (f: string | null): string | null => (f === null ? null : path.resolve(f));
   return { cert: abs(o.cert), key: abs(o.key), ca: abs(o.ca), insecure };

@@ -109,7 +109,9 @@ export function protocolOptionsOf(file: string, where: string, given: Readonly<R
     const option = AUTOBAHN_OPTIONS[key];
     if (option === undefined || (reading === 'wsgate' && option.clientOnly === true)) {
       if (reading === 'wsgate') {
-        const known = Object.entries(AUTOBAHN_OPTIONS).filter(([, o]) => o.clientOnly !== true).map(([k]) => k);
+        const known = Object.entries(AUTOBAHN_OPTIONS)
+          .filter(([, o]) => o.clientOnly !== true)
+          .map(([k]) => k);
         throw new UsageError(`${file}: unknown key "${where}.${key}": not an Autobahn protocol option (known: ${known.join(', ')})`);
       }
       read.warnings.push(notHonoured(where, key, value, DEFAULT_WHY));
@@ -122,7 +124,12 @@ export function protocolOptionsOf(file: string, where: string, given: Readonly<R
       continue;
     }
     if (option.apply !== undefined) option.apply(value as never, read.options);
-    const why = option.unhonoured !== undefined ? option.unhonoured(value as never) : isDeepStrictEqual(value, option.autobahnDefault) || option.apply !== undefined ? null : DEFAULT_WHY;
+    const why =
+      option.unhonoured !== undefined
+        ? option.unhonoured(value as never)
+        : isDeepStrictEqual(value, option.autobahnDefault) || option.apply !== undefined
+          ? null
+          : DEFAULT_WHY;
     if (why !== null) read.warnings.push(notHonoured(where, key, value, why));
   }
   return read;

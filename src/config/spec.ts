@@ -98,10 +98,12 @@ export interface SpecFile {
 /** A zod object of a key table: every key under `wsgate` (others refused), the ones wstest reads under `wstest` (others dropped). */
 function objectOf(table: Readonly<Record<string, KeySpec>>, reading: SpecReading, replace: Record<string, z.ZodType> = {}): z.ZodType {
   const keys = Object.entries(table).filter(([, k]) => reading === 'wsgate' || k.wstest === true);
-  const shape = Object.fromEntries(keys.map(([key, k]) => {
-    const schema = replace[key] ?? k.schema;
-    return [key, k.required === true ? schema : schema.optional()];
-  }));
+  const shape = Object.fromEntries(
+    keys.map(([key, k]) => {
+      const schema = replace[key] ?? k.schema;
+      return [key, k.required === true ? schema : schema.optional()];
+    }),
+  );
   return reading === 'wsgate' ? z.strictObject(shape) : z.object(shape);
 }
 
@@ -234,7 +236,8 @@ function checkStrict(file: string, spec: SpecFile): void {
     if (spec.servers.length === 0) throw specError(file, `"servers" must be a non-empty array of {"agent", "url", "options"} objects`);
     if (spec.url !== undefined) throw specError(file, '"servers" (fuzzingclient.json) and "url" (fuzzingserver.json) do not go together');
   }
-  if ((spec.key === undefined) !== (spec.cert === undefined)) throw specError(file, '"key" and "cert" go together (the server certificate and its private key)');
+  if ((spec.key === undefined) !== (spec.cert === undefined))
+    throw specError(file, '"key" and "cert" go together (the server certificate and its private key)');
   checkWsgatePatterns(file, spec);
 }
 
@@ -300,7 +303,10 @@ export function autobahnSelection(spec: Pick<SpecSettings, 'cases' | 'excludeCas
  * patterns: anchored at both ends, `*` any run; everything else literal, or regular-expression syntax
  * under the original's reading).
  */
-export function agentCaseExcluder(rules: Readonly<Record<string, readonly string[]>>, syntax: PatternSyntax = 'wsgate'): (agent: string, id: string) => boolean {
+export function agentCaseExcluder(
+  rules: Readonly<Record<string, readonly string[]>>,
+  syntax: PatternSyntax = 'wsgate',
+): (agent: string, id: string) => boolean {
   const compile = (p: string): RegExp => wildcard(p, { syntax });
   const compiled = Object.entries(rules).map(([agent, cases]) => ({ agent: compile(agent), cases: cases.map(compile) }));
   if (compiled.length === 0) return () => false;

@@ -49,7 +49,6 @@ export interface OpeningHandshake {
   onData(chunk: Buffer): void;
 }
 
-
 /**
  * What a case report takes of a connection (the connection-state table, as autobahn-python 0.10.9
  * keeps it, and the opening handshake as it went on the wire). Only the connection changes it.

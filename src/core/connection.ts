@@ -19,7 +19,15 @@ import { closePayload, cutCloseReason } from '../protocol/frame-writer.js';
 import { isValidUtf8 } from '../protocol/utf8.js';
 import { EMPTY } from '../util/bytes.js';
 import type { TrafficStats } from '../model/report.js';
-import { frameReaderFor, newConnectionRecord, type ConnectionHandler, type ConnectionOptions, type ConnectionRecord, type ConnectionSide, type OpeningHandshake } from './connection-types.js';
+import {
+  frameReaderFor,
+  newConnectionRecord,
+  type ConnectionHandler,
+  type ConnectionOptions,
+  type ConnectionRecord,
+  type ConnectionSide,
+  type OpeningHandshake,
+} from './connection-types.js';
 import { MessageAssembler, type AssemblerLink } from './message-assembler.js';
 import { Outbox, type OutboxLink } from './outbox.js';
 import { Sender } from './sender.js';
@@ -68,7 +76,13 @@ export class Connection {
     readonly socket: Socket = stream as Socket,
   ) {
     this.outbox = new Outbox(stream, this.outboxLink(), side.role === 'client' ? (side.chopGapNs ?? 0) : 0);
-    this.sender = new Sender(this.outbox, { state: () => this.phase, deflate: () => this.deflate, newMask: this.newMask, wire: this.wire, traffic: this.traffic });
+    this.sender = new Sender(this.outbox, {
+      state: () => this.phase,
+      deflate: () => this.deflate,
+      newMask: this.newMask,
+      wire: this.wire,
+      traffic: this.traffic,
+    });
     this.assembler = new MessageAssembler(this.assemblerLink());
     this.reader = frameReaderFor(this.side.role, false, options.maxMessagePayload);
     this.readRate = new ReadRate(stream, () => this.phase === ConnectionState.Closed);

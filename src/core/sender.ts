@@ -57,7 +57,15 @@ export class Sender {
     const chopSize = frame.chopSize ?? null;
     const sync = frame.sync ?? false;
     if (frame.opcode <= Opcode.Binary) this.link.traffic.outgoingWebSocketFrames += 1;
-    if (payloadLen !== null && payloadLen >= STREAM_FROM && mask === null && chopSize === null && !sync && pattern.length > 0 && pattern.length <= STREAM_BLOCK) {
+    if (
+      payloadLen !== null &&
+      payloadLen >= STREAM_FROM &&
+      mask === null &&
+      chopSize === null &&
+      !sync &&
+      pattern.length > 0 &&
+      pattern.length <= STREAM_BLOCK
+    ) {
       // A 16 MiB frame of a repeated pattern (group 9) costs one block, not 16 MiB held by the socket.
       this.link.wire.txFrame({ opcode: frame.opcode, fin, rsv }, pattern, null, payloadLen, null, false);
       this.outbox.sendRepeated([encodeFrameHeader(frame.opcode, fin, rsv, payloadLen, null)], pattern, payloadLen);
@@ -94,7 +102,12 @@ export class Sender {
    */
   prepareCut(document: DocumentChunks, start: number, length: number, binary: boolean, fragmentSize = 0, fromChunks = true): PreparedMessage {
     const deflate = this.link.deflate();
-    const data = deflate === null ? document.cut(start, length) : fromChunks ? deflate.compressCut(document, start, length) : deflate.compressWhole(document, start, length);
+    const data =
+      deflate === null
+        ? document.cut(start, length)
+        : fromChunks
+          ? deflate.compressCut(document, start, length)
+          : deflate.compressWhole(document, start, length);
     return this.prepared(data, binary, fragmentSize, false, length);
   }
 

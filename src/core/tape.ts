@@ -151,7 +151,11 @@ export class Tape {
       this.blockUsed += p.copy(this.block, start);
       const lastSegment = entry.segments.at(-1);
       // The next bytes of the same block: the last segment grows instead of a new one.
-      if (lastSegment !== undefined && lastSegment.buffer === this.block.buffer && lastSegment.byteOffset + lastSegment.length === this.block.byteOffset + start) {
+      if (
+        lastSegment !== undefined &&
+        lastSegment.buffer === this.block.buffer &&
+        lastSegment.byteOffset + lastSegment.length === this.block.byteOffset + start
+      ) {
         entry.segments[entry.segments.length - 1] = this.block.subarray(start - lastSegment.length, this.blockUsed);
       } else entry.segments.push(this.block.subarray(start, this.blockUsed));
     }

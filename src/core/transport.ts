@@ -51,7 +51,22 @@ const PEER_DROPPED_TCP = 'peer dropped the TCP connection without previous WebSo
 const sessions = new WeakMap<Duplex, Http2Session>();
 
 /** RFC 9113 §7's error codes by number, as RST_STREAM carries them. */
-const H2_ERROR_NAMES = ['NO_ERROR', 'PROTOCOL_ERROR', 'INTERNAL_ERROR', 'FLOW_CONTROL_ERROR', 'SETTINGS_TIMEOUT', 'STREAM_CLOSED', 'FRAME_SIZE_ERROR', 'REFUSED_STREAM', 'CANCEL', 'COMPRESSION_ERROR', 'CONNECT_ERROR', 'ENHANCE_YOUR_CALM', 'INADEQUATE_SECURITY', 'HTTP_1_1_REQUIRED'] as const;
+const H2_ERROR_NAMES = [
+  'NO_ERROR',
+  'PROTOCOL_ERROR',
+  'INTERNAL_ERROR',
+  'FLOW_CONTROL_ERROR',
+  'SETTINGS_TIMEOUT',
+  'STREAM_CLOSED',
+  'FRAME_SIZE_ERROR',
+  'REFUSED_STREAM',
+  'CANCEL',
+  'COMPRESSION_ERROR',
+  'CONNECT_ERROR',
+  'ENHANCE_YOUR_CALM',
+  'INADEQUATE_SECURITY',
+  'HTTP_1_1_REQUIRED',
+] as const;
 
 /**
  * RFC 6455 over TCP. A peer's FIN ends the socket (Node's allowHalfOpen is off), as Twisted's
@@ -182,10 +197,13 @@ export class ReadRate {
     this.stream.pause();
     if (rate <= 0) return;
     this.stop();
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      if (this.rate !== null && !this.gone()) this.stream.resume();
-    }, (bytes / rate) * 1000);
+    this.timer = setTimeout(
+      () => {
+        this.timer = null;
+        if (this.rate !== null && !this.gone()) this.stream.resume();
+      },
+      (bytes / rate) * 1000,
+    );
   }
 
   /** Forgets the pending resume (the connection is gone). */

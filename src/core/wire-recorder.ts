@@ -115,14 +115,7 @@ export class WireLog {
   }
 
   /** A sent frame: `payload` is the pattern given (not repeated), as Autobahn logs it. */
-  txFrame(
-    frame: LoggedFrame,
-    payload: Buffer,
-    mask: Uint8Array | null,
-    repeatLength: number | null,
-    chopSize: number | null,
-    sync: boolean,
-  ): void {
+  txFrame(frame: LoggedFrame, payload: Buffer, mask: Uint8Array | null, repeatLength: number | null, chopSize: number | null, sync: boolean): void {
     bump(this.txFrameStats, frame.opcode);
     // Building the entry decodes the payload: skip it while the log is off (bulk transfers).
     if (!this.enabled) return;

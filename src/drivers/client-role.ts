@@ -33,8 +33,16 @@ export function clientRoleDriver(config: ClientRunConfig): RoleDriver {
     async startPeer(_n, context) {
       const { io, cases, secure } = context;
       logger = io.logger;
-      if (command.includes('{ca}') && secure?.caFile == null) throw new UsageError('the client command uses {ca}, but there is no CA to give it: add --tls (wsgate makes one), or --ca FILE with your --cert');
-      server = await listenForCases(config, cases, { logger: io.logger, skipCase: context.excluded, statusWaitMs: (config.caseTimeout ?? DEFAULT_CASE_TIMEOUT) * 1000, certificate: secure, keepRecordings: config.repro.record, http2: config.http2 });
+      if (command.includes('{ca}') && secure?.caFile == null)
+        throw new UsageError('the client command uses {ca}, but there is no CA to give it: add --tls (wsgate makes one), or --ca FILE with your --cert');
+      server = await listenForCases(config, cases, {
+        logger: io.logger,
+        skipCase: context.excluded,
+        statusWaitMs: (config.caseTimeout ?? DEFAULT_CASE_TIMEOUT) * 1000,
+        certificate: secure,
+        keepRecordings: config.repro.record,
+        http2: config.http2,
+      });
       clientCpu0 = childrenCpuMs();
       return clientPeer(config, command, server, context);
     },

@@ -70,7 +70,15 @@ export class LoopingRobustness {
         outcome.result.behavior = Behavior.Failed;
       }
       this.died = `not run: the client process died during case ${def.id} (it ${crash}); it runs every case itself (--client-loops), so it is not restarted (without --client-loops each case gets a process of its own)`;
-      const failed: CaseOutcome = outcome ?? { result: null, resultAt: null, client: null, sawConnection: true, warnings: [], timeMs: 0, missing: 'the case has no result' };
+      const failed: CaseOutcome = outcome ?? {
+        result: null,
+        resultAt: null,
+        client: null,
+        sawConnection: true,
+        warnings: [],
+        timeMs: 0,
+        missing: 'the case has no result',
+      };
       this.held.set(index, { ...failed, peerFailure: died });
     }
     for (const window of this.windows.values()) window.close();

@@ -129,7 +129,11 @@ async function driveClient(
   signal?.addEventListener('abort', () => abort.abort(), { once: true });
   let timedOut = false;
   try {
-    const first = await raceTimeout(client.exited.then(() => 'exit' as const), budgetMs, abort.signal);
+    const first = await raceTimeout(
+      client.exited.then(() => 'exit' as const),
+      budgetMs,
+      abort.signal,
+    );
     if (first !== 'exit') {
       timedOut = signal?.aborted !== true;
       if (timedOut) await client.stop(TERM_GRACE_MS);

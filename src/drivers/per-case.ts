@@ -58,7 +58,13 @@ export async function runOneCase(
   const agent = config.agent;
   const t0 = performance.now();
   const deadline = t0 + caseTimeoutFor(def, config) * 1000;
-  const client = startClient(command, { url: caseUrl(where.baseUrl, index, agent), case: def.id, agent, http2: where.http2, ...(where.ca !== null ? { ca: where.ca } : {}) });
+  const client = startClient(command, {
+    url: caseUrl(where.baseUrl, index, agent),
+    case: def.id,
+    agent,
+    http2: where.http2,
+    ...(where.ca !== null ? { ca: where.ca } : {}),
+  });
   // A robustness case: the client's tree is sampled, its baseline when the case's connection opens.
   const sampler = isRobustness(def) ? TreeMemory.start(client.pid) : null;
   const watch = watchCase(server, agent, index, sampler);
@@ -81,7 +87,8 @@ export async function runOneCase(
   }
   const result = watch.result();
   const died = crashedByAttack(def, result, client.crash());
-  if (result !== null && sampler !== null) addMemoryFigure(result, watch.memory() ?? { measured: false, why: 'the case never opened a connection' }, config.budgets);
+  if (result !== null && sampler !== null)
+    addMemoryFigure(result, watch.memory() ?? { measured: false, why: 'the case never opened a connection' }, config.budgets);
   return {
     result,
     resultAt: watch.resultAt(),
@@ -160,7 +167,8 @@ async function awaitCaseEnd(run: RunningCase): Promise<boolean> {
   if (first !== 'timeout') return false;
   const timedOut = run.signal?.aborted !== true;
   // A timed-out client gets SIGTERM and a grace; an interrupted run kills at once.
-  if (timedOut && (await client.stop(TERM_GRACE_MS)) === 'killed') run.warnings.push(`the client ignored SIGTERM for ${TERM_GRACE_MS / 1000} s; its process group was killed with SIGKILL`);
+  if (timedOut && (await client.stop(TERM_GRACE_MS)) === 'killed')
+    run.warnings.push(`the client ignored SIGTERM for ${TERM_GRACE_MS / 1000} s; its process group was killed with SIGKILL`);
   else client.killGroup();
   if (server.isRunning(agent, index)) {
     server.abortRun(agent, index);
@@ -181,7 +189,11 @@ async function settleAfterExit(run: RunningCase, remaining: () => number): Promi
     const running = server.isRunning(agent, index);
     if (!running && performance.now() >= settleUntil) break;
     const busy = running || server.pendingHandshakes > 0;
-    const step = await raceTimeout(watch.waiter.promise.then(() => 'result' as const), busy ? Math.min(remaining(), 50) : SETTLE_MS, run.abort);
+    const step = await raceTimeout(
+      watch.waiter.promise.then(() => 'result' as const),
+      busy ? Math.min(remaining(), 50) : SETTLE_MS,
+      run.abort,
+    );
     if (step === 'result' || (!busy && !server.isRunning(agent, index) && server.pendingHandshakes === 0)) break;
   }
 }
@@ -189,7 +201,11 @@ async function settleAfterExit(run: RunningCase, remaining: () => number): Promi
 /** A client still running after its case: EXIT_GRACE_MS to exit, then SIGTERM (SIGKILL after a grace). */
 async function stopLingeringClient(run: RunningCase): Promise<void> {
   const { client } = run;
-  const exit = await raceTimeout(client.exited.then(() => 'exit' as const), run.watch.result() === null ? 0 : EXIT_GRACE_MS, run.abort);
+  const exit = await raceTimeout(
+    client.exited.then(() => 'exit' as const),
+    run.watch.result() === null ? 0 : EXIT_GRACE_MS,
+    run.abort,
+  );
   if (exit === 'exit') return;
   let how: 'terminated' | 'killed' = 'killed';
   if (isAborted(run.signal)) client.killGroup();

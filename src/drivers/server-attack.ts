@@ -40,7 +40,12 @@ export async function playAttackCase(def: CatalogueCase, run: AttackRun): Promis
   const signal = run.signal === undefined ? limit : AbortSignal.any([run.signal, limit]);
   const attack = def.attack;
   if (attack === undefined) {
-    const outcome = await playCase(run.target, def, { agent: run.agent, index: run.index, limitMs: run.limitMs, ...(run.signal ? { signal: run.signal } : {}) }, run.settings(def));
+    const outcome = await playCase(
+      run.target,
+      def,
+      { agent: run.agent, index: run.index, limitMs: run.limitMs, ...(run.signal ? { signal: run.signal } : {}) },
+      run.settings(def),
+    );
     const down = await liveness(run);
     const result = outcome.result;
     if (result !== null) noteLiveness(result, down, run);

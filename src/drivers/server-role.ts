@@ -64,13 +64,27 @@ export function serverRoleDriver(config: ServerRunConfig): RoleDriver {
 }
 
 /** One server: started (or waited for), named; the skeleton plays its cases, then it is stopped (its CPU time added to `cpu`). */
-async function startServerPeer(config: ServerRunConfig, sut: ServerUnderTest, context: PeerContext, cpu: number[]): Promise<Peer & { results: Map<string, CaseResult> }> {
+async function startServerPeer(
+  config: ServerRunConfig,
+  sut: ServerUnderTest,
+  context: PeerContext,
+  cpu: number[],
+): Promise<Peer & { results: Map<string, CaseResult> }> {
   const { secure, io } = context;
   const port = sut.port === 0 ? await freePort(sut.host) : sut.port;
   const overTls = secure !== null && sut.url.startsWith('wss:');
-  const target: ServerTarget = { host: sut.host, port, resource: sut.resource, tls: overTls ? { ca: secure.caPem, insecure: secure.summary.insecure } : null, http2: config.http2 };
+  const target: ServerTarget = {
+    host: sut.host,
+    port,
+    resource: sut.resource,
+    tls: overTls ? { ca: secure.caPem, insecure: secure.summary.insecure } : null,
+    http2: config.http2,
+  };
   const command = sut.command === REFERENCE_SERVER_COMMAND ? referenceServerCommand() : sut.command;
-  const proc = command === null ? null : await ServerProcess.launch(command, sut.host, port, sut.startTimeout * 1000, io.signal, overTls ? certificateFiles(secure) : {}, config.http2);
+  const proc =
+    command === null
+      ? null
+      : await ServerProcess.launch(command, sut.host, port, sut.startTimeout * 1000, io.signal, overTls ? certificateFiles(secure) : {}, config.http2);
   // The server's CPU is read from /proc while it lives (a process its shell does not reap is never counted as a child).
   const sampler = setInterval(() => proc?.sampleCpu(), 2000);
   const stop = async (): Promise<string | null> => {
@@ -85,7 +99,19 @@ async function startServerPeer(config: ServerRunConfig, sut: ServerUnderTest, co
     }
     const agent = await agentOf(config, sut, target, context.taken);
     const globalIndex = new Map(catalogueFor(config.extended, 'server', config.http2 ? 'h2' : 'http/1.1', config.robustness).map((c, i) => [c.id, i + 1]));
-    const state: ServerState = { config, sut, target, agent, process: proc, results: new Map(), globalIndex, signal: io.signal, out: io.out, gone: null, stale: null };
+    const state: ServerState = {
+      config,
+      sut,
+      target,
+      agent,
+      process: proc,
+      results: new Map(),
+      globalIndex,
+      signal: io.signal,
+      out: io.out,
+      gone: null,
+      stale: null,
+    };
     const what = sut.command === REFERENCE_SERVER_COMMAND ? 'the bundled ws server' : command === null ? 'the server' : JSON.stringify(command);
     const url = `${target.tls ? 'wss' : 'ws'}://${hostPort(target.host, target.port)}${target.resource}`;
     return {
@@ -136,7 +162,10 @@ function unreachablePeer(sut: ServerUnderTest, fallbackAgent: string, out: NodeJ
     against: `the server at ${sut.url} (unreachable)`,
     atOnce: 1,
     notes: [],
-    play: { kind: 'each', playCase: async () => ({ result: null, resultAt: null, client: null, sawConnection: false, warnings: [], timeMs: 0, notRun: reason }) },
+    play: {
+      kind: 'each',
+      playCase: async () => ({ result: null, resultAt: null, client: null, sawConnection: false, warnings: [], timeMs: 0, notRun: reason }),
+    },
     results: new Map(),
     forget: () => undefined,
     stop: async () => null,
@@ -164,7 +193,15 @@ interface ServerState {
 /** One case: the server checked (restarted if asked), one connection, what came of it. */
 async function playOne(state: ServerState, def: CatalogueCase, index: number): Promise<CaseOutcome> {
   const t0 = performance.now();
-  const failed = (reason: string): CaseOutcome => ({ result: null, resultAt: null, client: null, sawConnection: false, warnings: [], timeMs: performance.now() - t0, missing: reason });
+  const failed = (reason: string): CaseOutcome => ({
+    result: null,
+    resultAt: null,
+    client: null,
+    sawConnection: false,
+    warnings: [],
+    timeMs: performance.now() - t0,
+    missing: reason,
+  });
   const down = await serverDown(state);
   if (isRobustness(def)) {
     if (down !== null) return { ...failed(down), notRun: `not run: the server is down after an earlier case (${down})` };
@@ -173,7 +210,12 @@ async function playOne(state: ServerState, def: CatalogueCase, index: number): P
   if (down !== null) return failed(down);
   const limitMs = caseTimeoutFor(def, state.config) * 1000;
   const { signal } = state;
-  const outcome = await playCase(state.target, def, { agent: state.agent, index: state.globalIndex.get(def.id) ?? index, limitMs, ...(signal ? { signal } : {}) }, playSettings(state.config, state.sut, def));
+  const outcome = await playCase(
+    state.target,
+    def,
+    { agent: state.agent, index: state.globalIndex.get(def.id) ?? index, limitMs, ...(signal ? { signal } : {}) },
+    playSettings(state.config, state.sut, def),
+  );
   // The server may have died meanwhile: say so rather than "connection refused".
   if (outcome.result === null) return failed((await serverDown(state)) ?? outcome.error ?? 'no result');
   state.results.set(def.id, outcome.result);
@@ -186,7 +228,9 @@ async function playOne(state: ServerState, def: CatalogueCase, index: number): P
     warnings: outcome.timedOut ? [`the case did not end within ${limitMs / 1000} s; wsgate dropped the connection`] : [],
     timeMs: performance.now() - t0,
     // A server that died during the case: the reason says so (the verdicts alone would not tell why).
-    ...(proc === null ? {} : { peerExit: async () => ((await proc.exitsWithin(DIED_GRACE_MS)) ? `the server under test ${proc.describeExit()} during the case` : null) }),
+    ...(proc === null
+      ? {}
+      : { peerExit: async () => ((await proc.exitsWithin(DIED_GRACE_MS)) ? `the server under test ${proc.describeExit()} during the case` : null) }),
   };
 }
 
@@ -227,11 +271,28 @@ async function playAttackOne(state: ServerState, def: CatalogueCase, index: numb
   }
   if (result === null) {
     const missing = down ?? error ?? 'no result';
-    return { result: null, resultAt: null, client: null, sawConnection: false, warnings: [], timeMs: performance.now() - t0, missing, ...(peerFailure === null ? {} : { peerFailure }) };
+    return {
+      result: null,
+      resultAt: null,
+      client: null,
+      sawConnection: false,
+      warnings: [],
+      timeMs: performance.now() - t0,
+      missing,
+      ...(peerFailure === null ? {} : { peerFailure }),
+    };
   }
   addMemoryFigure(result, memory, state.config.budgets);
   state.results.set(def.id, result);
-  return { result, resultAt: performance.now(), client: null, sawConnection: true, warnings: [], timeMs: performance.now() - t0, ...(peerFailure === null ? {} : { peerFailure }) };
+  return {
+    result,
+    resultAt: performance.now(),
+    client: null,
+    sawConnection: true,
+    warnings: [],
+    timeMs: performance.now() - t0,
+    ...(peerFailure === null ? {} : { peerFailure }),
+  };
 }
 
 /** The fuzzing client's settings for one case: Autobahn's timers and limits, the spec file's options, masks and keys (seeded per case). */
@@ -260,7 +321,9 @@ async function serverDown(state: ServerState): Promise<string | null> {
   const proc = state.process;
   if (state.gone !== null) return state.gone;
   if (proc === null || (!proc.hasExited && state.stale === null)) return null;
-  const how = proc.hasExited ? `the server under test ${proc.describeExit()} (last output: ${proc.lastOutput()})` : `the server under test stopped serving (${state.stale ?? ''})`;
+  const how = proc.hasExited
+    ? `the server under test ${proc.describeExit()} (last output: ${proc.lastOutput()})`
+    : `the server under test stopped serving (${state.stale ?? ''})`;
   state.stale = null;
   if (!state.sut.restart || isAborted(state.signal)) {
     state.gone = `${how}; not restarted (--restart-server restarts it)`;

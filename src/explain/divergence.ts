@@ -76,13 +76,21 @@ const h2Rule: Detector = ({ r, key, req }) => {
   if (!r.id.startsWith('16.') && !r.id.startsWith('17.')) return null;
   if (r.resultClose.startsWith('The WebSocket opening handshake was never completed')) {
     const why = r.wasNotCleanReason === null ? '' : `: ${r.wasNotCleanReason}`;
-    return { peerDid: `did not open the WebSocket over HTTP/2${why}`, at: null, cause: { key: key('not-opened'), title: `${req.subject}: the WebSocket did not open` } };
+    return {
+      peerDid: `did not open the WebSocket over HTTP/2${why}`,
+      at: null,
+      cause: { key: key('not-opened'), title: `${req.subject}: the WebSocket did not open` },
+    };
   }
   const closing = r.behavior === 'OK';
   const text = closing ? r.resultClose : r.result;
   const verdict = closing ? r.behaviorClose : r.behavior;
   const kind = verdict.toLowerCase().replace(/\s+/g, '-');
-  return { peerDid: `broke it: ${text.length > 0 ? text[0]!.toLowerCase() + text.slice(1) : verdict}`.replace(/\.$/, ''), at: null, cause: { key: key(kind), title: `${req.subject}: ${verdict}` } };
+  return {
+    peerDid: `broke it: ${text.length > 0 ? text[0]!.toLowerCase() + text.slice(1) : verdict}`.replace(/\.$/, ''),
+    at: null,
+    cause: { key: key(kind), title: `${req.subject}: ${verdict}` },
+  };
 };
 
 const noHandshake: Detector = ({ r }) => {
@@ -108,7 +116,12 @@ const masking: Detector = ({ r, facts }) => {
     peerDid,
     at: point(wrong),
     cause: { key: `masking:${side}`, title: r.isServer ? 'client frames not masked' : 'server frames masked' },
-    requirement: { key: 'masking', rfc: 'RFC 6455 §5.1, §5.3', text: `a client must mask every frame it sends and a server must not mask any; on a frame that breaks this, the other side fails the connection (1002)`, subject: 'frame masking' },
+    requirement: {
+      key: 'masking',
+      rfc: 'RFC 6455 §5.1, §5.3',
+      text: `a client must mask every frame it sends and a server must not mask any; on a frame that breaks this, the other side fails the connection (1002)`,
+      subject: 'frame masking',
+    },
   };
 };
 
@@ -123,7 +136,11 @@ const notApplicable: Detector = ({ r }) => {
       ? 'accepted permessage-deflate with parameters this case cannot use'
       : 'declined permessage-deflate (the case tests compression, so it says nothing about this peer)';
   const compression = /permessage-deflate/i.test(r.result) || r.id.startsWith('12.') || r.id.startsWith('13.');
-  return { peerDid, at: null, cause: { key: 'unimplemented:deflate', title: compression ? 'permessage-deflate not negotiated: cases not applicable' : `not applicable: ${r.result}` } };
+  return {
+    peerDid,
+    at: null,
+    cause: { key: 'unimplemented:deflate', title: compression ? 'permessage-deflate not negotiated: cases not applicable' : `not applicable: ${r.result}` },
+  };
 };
 
 const informational: Detector = ({ r, req, closeFrame, closeAt, key }) => {
@@ -145,10 +162,20 @@ const closingAnswer: Detector = ({ r, closeFrame, closeAt }) => {
   if (r.behaviorClose === 'WRONG CODE' && 'closeCode' in ec && ec.closeCode.includes(1000)) {
     const peerDid = `answered wsgate's close (code ${r.localCloseCode ?? 'none'}) with ${codeWords(r.remoteCloseCode, r.remoteCloseReason)}`;
     const code = r.remoteCloseCode ?? 'none';
-    return { peerDid, at: closeAt, cause: { key: `closing-answer:code-${code}`, title: `a close frame answered with code ${code} instead of its own code or 1000` }, requirement: CLOSE_ANSWER };
+    return {
+      peerDid,
+      at: closeAt,
+      cause: { key: `closing-answer:code-${code}`, title: `a close frame answered with code ${code} instead of its own code or 1000` },
+      requirement: CLOSE_ANSWER,
+    };
   }
   if (closeFrame === undefined && r.remoteCloseCode === null && r.behaviorClose === 'UNCLEAN' && r.behavior !== 'FAILED') {
-    return { peerDid: "never answered wsgate's close frame", at: null, cause: { key: 'closing-answer:none', title: 'a close frame never answered' }, requirement: CLOSE_ANSWER };
+    return {
+      peerDid: "never answered wsgate's close frame",
+      at: null,
+      cause: { key: 'closing-answer:none', title: 'a close frame never answered' },
+      requirement: CLOSE_ANSWER,
+    };
   }
   return null;
 };
@@ -164,7 +191,17 @@ const wrongCode: Detector = ({ r, req, closeAt, key }) => {
     // The peer failed the connection itself, rightly, with the wrong code: one cause per code given
     // and codes required, whatever the case was about (a library picks the code in one place).
     const peerDid = `failed the connection, rightly, but with ${codeWords(r.remoteCloseCode, r.remoteCloseReason)} where ${expectedCodes(r)} is required`;
-    return { peerDid, at: closeAt, cause: { key: `failing-code:${code}-for-${expectedCodes(r).replace(/ \(or none\)$/, '').replace(/ or /g, '-')}`, title: `the connection failed with close code ${code} where ${expectedCodes(r)} is required` }, requirement: FAIL_CODES };
+    return {
+      peerDid,
+      at: closeAt,
+      cause: {
+        key: `failing-code:${code}-for-${expectedCodes(r)
+          .replace(/ \(or none\)$/, '')
+          .replace(/ or /g, '-')}`,
+        title: `the connection failed with close code ${code} where ${expectedCodes(r)} is required`,
+      },
+      requirement: FAIL_CODES,
+    };
   }
   const peerDid = `answered wsgate's close frame (code ${r.localCloseCode ?? 'none'}) with ${codeWords(r.remoteCloseCode, r.remoteCloseReason)} where ${expectedCodes(r)} is required`;
   return { peerDid, at: closeAt, cause: { key: key(`code-${code}`), title: `${req.subject}: close code ${code} instead of ${expectedCodes(r)}` } };
@@ -183,9 +220,16 @@ const wrongEndpoint: Detector = ({ r, req, facts, closeFrame, closeAt, key }) =>
     }
     const until = timer !== undefined && timer.seconds !== null ? ` until wsgate's ${timer.seconds} s timer ran out` : '';
     const at = timer?.ms != null ? { frame: null, offset: null, ms: timer.ms } : null;
-    return { peerDid: `did not fail the connection: it kept it open and silent${until}`, at, cause: { key: key('accepted'), title: `${req.subject} accepted` } };
+    return {
+      peerDid: `did not fail the connection: it kept it open and silent${until}`,
+      at,
+      cause: { key: key('accepted'), title: `${req.subject} accepted` },
+    };
   }
-  const peerDid = closeFrame !== undefined ? `failed the connection: it sent a close frame with ${codeWords(r.remoteCloseCode, r.remoteCloseReason)}` : `${dropWords(r)} without a close frame`;
+  const peerDid =
+    closeFrame !== undefined
+      ? `failed the connection: it sent a close frame with ${codeWords(r.remoteCloseCode, r.remoteCloseReason)}`
+      : `${dropWords(r)} without a close frame`;
   return { peerDid, at: closeAt, cause: { key: key('refused'), title: `${req.subject} refused` } };
 };
 
@@ -198,7 +242,11 @@ function dropWords(r: CaseResult): string {
 const badData: Detector = ({ r, req, key }) => {
   const dropped = 'Dropped the connection without a close frame: ';
   if (r.behavior !== 'FAILED' || !r.result.startsWith(dropped)) return null;
-  return { peerDid: `sent data wsgate had to reject: ${r.result.slice(dropped.length).replace(/\.$/, '')}`, at: null, cause: { key: key('bad-data'), title: `${req.subject}: the peer sent data that cannot be read` } };
+  return {
+    peerDid: `sent data wsgate had to reject: ${r.result.slice(dropped.length).replace(/\.$/, '')}`,
+    at: null,
+    cause: { key: key('bad-data'), title: `${req.subject}: the peer sent data that cannot be read` },
+  };
 };
 
 const nonStrict: Detector = ({ r, req, closeFrame, closeAt, key }) => {
@@ -216,24 +264,43 @@ const nonStrict: Detector = ({ r, req, closeFrame, closeAt, key }) => {
 const outcomeFailed: Detector = ({ r, req, facts, key }) => {
   if (r.behavior !== 'FAILED') return null;
   if (r.result === EVENTS_DIFFER) return eventsStory(r, req, facts);
-  return { peerDid: `did not do what the case checks: ${r.result.replace(/\.$/, '')}`, at: null, cause: { key: key(`own:${normalise(r.result)}`), title: `${req.subject}: ${normalise(r.result)}` } };
+  return {
+    peerDid: `did not do what the case checks: ${r.result.replace(/\.$/, '')}`,
+    at: null,
+    cause: { key: key(`own:${normalise(r.result)}`), title: `${req.subject}: ${normalise(r.result)}` },
+  };
 };
 
 const closeFailed: Detector = ({ r, req, closeFrame, closeAt, key }) => {
   if (r.behaviorClose === 'UNCLEAN') {
     const why = r.wasNotCleanReason ?? 'no reason recorded';
-    const peerDid = closeFrame === undefined ? `${dropWords(r)} without a closing handshake (${why})` : `did not complete the closing handshake cleanly (${why})`;
+    const peerDid =
+      closeFrame === undefined ? `${dropWords(r)} without a closing handshake (${why})` : `did not complete the closing handshake cleanly (${why})`;
     return { peerDid, at: closeAt, cause: { key: key('unclean'), title: `${req.subject}: connection not closed cleanly` } };
   }
   if (r.behaviorClose === 'FAILED BY CLIENT') {
-    const peerDid = 'did not close the TCP connection after the closing handshake, so wsgate (the client) had to: RFC 6455 §7.1.1 asks the server to close it first';
+    const peerDid =
+      'did not close the TCP connection after the closing handshake, so wsgate (the client) had to: RFC 6455 §7.1.1 asks the server to close it first';
     return { peerDid, at: closeAt, cause: { key: 'tcp-close:server-kept-open', title: 'the server does not close TCP after the closing handshake' } };
   }
   return null;
 };
 
 /** In order: the first that recognises a result tells its story. */
-const DETECTORS: readonly Detector[] = [h2Rule, noHandshake, masking, notApplicable, informational, closingAnswer, wrongCode, badData, wrongEndpoint, nonStrict, outcomeFailed, closeFailed];
+const DETECTORS: readonly Detector[] = [
+  h2Rule,
+  noHandshake,
+  masking,
+  notApplicable,
+  informational,
+  closingAnswer,
+  wrongCode,
+  badData,
+  wrongEndpoint,
+  nonStrict,
+  outcomeFailed,
+  closeFailed,
+];
 
 /** The first point where the observed events leave the expected ones. */
 function eventsStory(r: CaseResult, req: Requirement, facts: WireFacts): Story {
@@ -246,13 +313,25 @@ function eventsStory(r: CaseResult, req: Requirement, facts: WireFacts): Story {
   const frame = eventFrame(facts, i);
   const at = frame === undefined ? null : point(frame);
   if (want !== undefined && have === undefined) {
-    return { peerDid: `never sent ${eventWords(want)} (the ${ordinal(i + 1)} event the case expects)`, at: null, cause: { key: `${req.key}:missing-${want[0]}`, title: `${req.subject}: ${want[0]} missing` } };
+    return {
+      peerDid: `never sent ${eventWords(want)} (the ${ordinal(i + 1)} event the case expects)`,
+      at: null,
+      cause: { key: `${req.key}:missing-${want[0]}`, title: `${req.subject}: ${want[0]} missing` },
+    };
   }
   if (want === undefined && have !== undefined) {
-    return { peerDid: `sent ${eventWords(have)}, which the case does not expect`, at, cause: { key: `${req.key}:extra-${have[0]}`, title: `${req.subject}: unexpected ${have[0]}` } };
+    return {
+      peerDid: `sent ${eventWords(have)}, which the case does not expect`,
+      at,
+      cause: { key: `${req.key}:extra-${have[0]}`, title: `${req.subject}: unexpected ${have[0]}` },
+    };
   }
   if (want !== undefined && have !== undefined) {
-    return { peerDid: `sent ${eventWords(have)} where the case expects ${eventWords(want)}`, at, cause: { key: `${req.key}:different-${want[0]}`, title: `${req.subject}: ${want[0]} differs` } };
+    return {
+      peerDid: `sent ${eventWords(have)} where the case expects ${eventWords(want)}`,
+      at,
+      cause: { key: `${req.key}:different-${want[0]}`, title: `${req.subject}: ${want[0]} differs` },
+    };
   }
   return { peerDid: `sent ${eventsWords(got)}`, at, cause: { key: `${req.key}:events`, title: `${req.subject}: events differ` } };
 }
@@ -310,4 +389,3 @@ function normalise(text: string): string {
     .replace(/(CVE-\d+-\d+|GHSA(?:-\w{4}){3}|#\d+)|\d+(\.\d+)?/g, (_m, id: string | undefined) => id ?? 'N')
     .slice(0, 120);
 }
-

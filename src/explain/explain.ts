@@ -28,22 +28,27 @@ export function explainNoResult(id: string, description: string, reason: string)
   const kind = noResultKind(reason);
   const did = didPhrase(description);
   const ending = 'no WebSocket connection was recorded for the case';
-  return finish({
-    verdict: 'NO RESULT',
-    did,
-    requirement: { rfc: req.rfc, text: req.text },
-    peerDid: reason,
-    at: null,
-    ending,
-    cause: { key: `no-result:${kind.key}`, title: kind.title },
-  }, true);
+  return finish(
+    {
+      verdict: 'NO RESULT',
+      did,
+      requirement: { rfc: req.rfc, text: req.text },
+      peerDid: reason,
+      at: null,
+      ending,
+      cause: { key: `no-result:${kind.key}`, title: kind.title },
+    },
+    true,
+  );
 }
 
 function noResultKind(reason: string): { key: string; title: string } {
   // First: these name TLS (ALPN) as the way HTTP/2 could have gone.
-  if (/^HTTP\/2: |SETTINGS_ENABLE_CONNECT_PROTOCOL|HTTP\/2 SETTINGS|HTTP\/2 connection/.test(reason)) return { key: 'http2', title: 'no result: no HTTP/2 connection that could carry a WebSocket (RFC 8441)' };
+  if (/^HTTP\/2: |SETTINGS_ENABLE_CONNECT_PROTOCOL|HTTP\/2 SETTINGS|HTTP\/2 connection/.test(reason))
+    return { key: 'http2', title: 'no result: no HTTP/2 connection that could carry a WebSocket (RFC 8441)' };
   if (/TLS/i.test(reason)) return { key: 'tls', title: 'no result: the TLS handshake failed' };
-  if (/command not found|status 127|could not be started/.test(reason)) return { key: 'no-command', title: 'no result: the client command could not be started' };
+  if (/command not found|status 127|could not be started/.test(reason))
+    return { key: 'no-command', title: 'no result: the client command could not be started' };
   if (/^the server under test /.test(reason)) return { key: 'server-stopped', title: 'no result: the server under test stopped' };
   if (/killed by SIG|crash/.test(reason)) return { key: 'crash', title: 'no result: the peer crashed' };
   if (/did not finish|timed out|time limit/.test(reason)) return { key: 'timeout', title: 'no result: the case ran out of time' };
@@ -99,7 +104,11 @@ function capital(s: string): string {
 
 /** The case's description as what wsgate did: its first sentence, without markup or payload dumps. */
 function didPhrase(description: string): string {
-  const plain = description.replace(/<br\s*\/?>/gi, ' ').replace(/<[^>]+>/g, '').replace(/\s+/g, ' ').trim();
+  const plain = description
+    .replace(/<br\s*\/?>/gi, ' ')
+    .replace(/<[^>]+>/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
   const first = plain.split(/(?<=[.!?])\s+(?=[A-Z0-9])/)[0] ?? plain;
   // Autobahn's own descriptions (a report it wrote, judged by wsgate) start with the verb.
   const body = first.replace(/[.]$/, '').replace(/^Sends? /, '');
@@ -147,7 +156,9 @@ function endingPhrase(r: CaseResult, facts: WireFacts): string {
   const peerClosed = peerClose(facts) !== undefined || r.remoteCloseCode !== null;
   if (r.closedByMe) {
     const why = r.failedByMe && r.localCloseReason !== null && r.localCloseReason !== '' ? ` ("${r.localCloseReason}")` : '';
-    parts.push(`wsgate ${r.failedByMe ? 'failed the connection' : 'started the closing handshake'}${r.localCloseCode !== null ? ` with code ${r.localCloseCode}${why}` : ''}${timerWords}`);
+    parts.push(
+      `wsgate ${r.failedByMe ? 'failed the connection' : 'started the closing handshake'}${r.localCloseCode !== null ? ` with code ${r.localCloseCode}${why}` : ''}${timerWords}`,
+    );
     parts.push(peerClosed ? `the peer answered with ${codeWords(r.remoteCloseCode, r.remoteCloseReason)}` : 'the peer sent no close frame');
   } else if (peerClosed) {
     parts.push(`the peer closed first, with ${codeWords(r.remoteCloseCode, r.remoteCloseReason)}`);
@@ -160,4 +171,3 @@ function endingPhrase(r: CaseResult, facts: WireFacts): string {
   parts.push(r.wasClean ? 'clean' : `not clean${r.wasNotCleanReason !== null ? ` (${r.wasNotCleanReason})` : ''}`);
   return parts.join(', ');
 }
-

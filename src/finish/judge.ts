@@ -38,7 +38,10 @@ export async function judgeReports(config: JudgeConfig, io: GateIo): Promise<num
   const selected =
     config.cases.length > 0 || config.excludeCases.length > 0
       ? selectCases(config.extended ? everyCase : catalogue, config.cases, config.excludeCases)
-      : selectCases(everything, Object.keys(results).filter((id) => everything.some((c) => c.id === id)));
+      : selectCases(
+          everything,
+          Object.keys(results).filter((id) => everything.some((c) => c.id === id)),
+        );
   if (selected.length === 0) throw new UsageError(`${indexFile}: no case to judge for agent ${JSON.stringify(agent)}`);
   const failing = new Set(config.failOn);
   const cases: GateCase[] = [];
@@ -73,11 +76,16 @@ export async function judgeReports(config: JudgeConfig, io: GateIo): Promise<num
 function agentToJudge(index: Record<string, unknown>, named: string | null, indexFile: string): string {
   const agents = Object.keys(index);
   if (named !== null) {
-    if (!(named in index)) throw new UsageError(`${indexFile}: no results for agent ${JSON.stringify(named)} (agents: ${agents.map((a) => JSON.stringify(a)).join(', ') || 'none'})`);
+    if (!(named in index))
+      throw new UsageError(
+        `${indexFile}: no results for agent ${JSON.stringify(named)} (agents: ${agents.map((a) => JSON.stringify(a)).join(', ') || 'none'})`,
+      );
     return named;
   }
   if (agents.length === 1 && agents[0] !== undefined) return agents[0];
-  throw new UsageError(`${indexFile}: ${agents.length === 0 ? 'holds no results' : `holds several agents (${agents.map((a) => JSON.stringify(a)).join(', ')}): name one with --agent`}`);
+  throw new UsageError(
+    `${indexFile}: ${agents.length === 0 ? 'holds no results' : `holds several agents (${agents.map((a) => JSON.stringify(a)).join(', ')}): name one with --agent`}`,
+  );
 }
 
 /** One case: its report read (inside the report directory) and the gate rule applied. */
@@ -90,7 +98,8 @@ async function judgeOne(
   indexFile: string,
 ): Promise<GateCase> {
   const base = { index, ...caseFields(def), client: null, warnings: [] };
-  if (entry === undefined) return { ...base, status: 'failed', reason: 'no result in index.json: the client did not run this case', timeMs: 0, result: null, reportBase: null };
+  if (entry === undefined)
+    return { ...base, status: 'failed', reason: 'no result in index.json: the client did not run this case', timeMs: 0, result: null, reportBase: null };
   if (typeof entry.reportfile !== 'string') throw new UsageError(`${indexFile}: case ${def.id} has no "reportfile"`);
   let file: string;
   try {
@@ -103,5 +112,13 @@ async function judgeOne(
     throw new UsageError(`${file}: not an Autobahn case report (no behavior/behaviorClose)`);
   }
   const verdict = ruleForResult(result, failing);
-  return { ...base, status: verdict.status, reason: verdict.reason, warnings: verdict.warnings, timeMs: Number(result.duration) || 0, result, reportBase: entry.reportfile.replace(/\.json$/, '') };
+  return {
+    ...base,
+    status: verdict.status,
+    reason: verdict.reason,
+    warnings: verdict.warnings,
+    timeMs: Number(result.duration) || 0,
+    result,
+    reportBase: entry.reportfile.replace(/\.json$/, ''),
+  };
 }

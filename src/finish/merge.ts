@@ -34,9 +34,7 @@ const summarySchema = z.object({
   baseline: z.string().nullable().optional(),
   interrupted: z.string().nullable(),
   shard: z.object({ index: z.number().int(), count: z.number().int() }).nullable().optional(),
-  resources: z
-    .object({ cpuUserMs: z.number(), cpuSystemMs: z.number(), maxRssKiB: z.number(), clientCpuMs: z.number().nullable() })
-    .nullable(),
+  resources: z.object({ cpuUserMs: z.number(), cpuSystemMs: z.number(), maxRssKiB: z.number(), clientCpuMs: z.number().nullable() }).nullable(),
   cases: z.array(
     z.object({
       id: z.string(),
@@ -103,7 +101,14 @@ function checkShards(inputs: readonly string[], summaries: readonly Summary[]): 
 export async function mergeRuns(options: MergeOptions, out: NodeJS.WritableStream): Promise<number> {
   if (options.inputs.length === 0) throw new UsageError('merge: name at least one run directory');
   if (options.inputs.includes(options.outdir)) throw new UsageError('merge: --outdir must not be one of the inputs');
-  await checkDirectories([['--outdir', options.outdir], ['the --junit directory', path.dirname(options.junit)], ['the --json directory', path.dirname(options.json)]], 'merge: ');
+  await checkDirectories(
+    [
+      ['--outdir', options.outdir],
+      ['the --junit directory', path.dirname(options.junit)],
+      ['the --json directory', path.dirname(options.json)],
+    ],
+    'merge: ',
+  );
   const summaries = await Promise.all(options.inputs.map(readSummary));
   const agent = (summaries[0] as Summary).agent;
   for (const [i, s] of summaries.entries()) {
@@ -117,21 +122,30 @@ export async function mergeRuns(options: MergeOptions, out: NodeJS.WritableStrea
   const { merged, results } = await mergeCases(summaries, options.inputs, role);
   const run = { ...mergedRun(agent, summaries, merged, options.inputs), ...(role === 'server' ? { role } : {}), ...mergedTls(summaries) };
   await makeDirectory(options.outdir);
-  await writeReports(options.outdir, new Map([[agent, results]]), everyCase.filter((c) => merged.some((m) => m.id === c.id)), {
-    generatedAt: new Date().toISOString(),
-    toolVersion: VERSION,
-  });
+  await writeReports(
+    options.outdir,
+    new Map([[agent, results]]),
+    everyCase.filter((c) => merged.some((m) => m.id === c.id)),
+    {
+      generatedAt: new Date().toISOString(),
+      toolVersion: VERSION,
+    },
+  );
   const count = (st: string): number => merged.filter((c) => c.status === st).length;
-  return finishRun(run, { ...options, writeBaseline: null }, {
-    tell: () =>
-      out.write(
-        `merged ${summaries.length} run${summaries.length === 1 ? '' : 's'}: ${merged.length} cases: ${count('passed')} passed, ${count('failed')} failed, ${count('skipped')} skipped\n` +
-          `reports: ${options.outdir}/index.html\njunit:   ${options.junit}\nsummary: ${options.json}\n`,
-      ),
-    github: options.github,
-    env: options.env,
-    out,
-  });
+  return finishRun(
+    run,
+    { ...options, writeBaseline: null },
+    {
+      tell: () =>
+        out.write(
+          `merged ${summaries.length} run${summaries.length === 1 ? '' : 's'}: ${merged.length} cases: ${count('passed')} passed, ${count('failed')} failed, ${count('skipped')} skipped\n` +
+            `reports: ${options.outdir}/index.html\njunit:   ${options.junit}\nsummary: ${options.json}\n`,
+        ),
+      github: options.github,
+      env: options.env,
+      out,
+    },
+  );
 }
 
 /** Over TLS: the runs' TLS settings (a CA file only when every run names the same one: shards made their own). */
@@ -143,7 +157,11 @@ function mergedTls(summaries: readonly Summary[]): { tls?: NonNullable<Summary['
 }
 
 /** Every case of every run, each once, in catalogue order and numbered as one run would number them. */
-async function mergeCases(summaries: readonly Summary[], inputs: readonly string[], role: 'client' | 'server'): Promise<{ merged: GateCase[]; results: Map<string, CaseResult> }> {
+async function mergeCases(
+  summaries: readonly Summary[],
+  inputs: readonly string[],
+  role: 'client' | 'server',
+): Promise<{ merged: GateCase[]; results: Map<string, CaseResult> }> {
   // wsgate's own cases (--extended) may be among them: look ids up in the role's extended catalogue.
   // Group 16 (runs over --http2) follows them.
   const h2Group = catalogueFor(true, role, 'h2').filter((c) => c.id.startsWith('16.'));

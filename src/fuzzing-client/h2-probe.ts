@@ -6,7 +6,18 @@
  */
 import type net from 'node:net';
 import type { H2ProbeAnswer, H2ProbeRequest } from '../cases/h2-types.js';
-import { decodeStatus, encodeH2Frame, H2_PREFACE, H2Flag, H2Frame, H2FrameReader, h2ErrorName, headerBlock, hpackBlock, parseSettings } from '../protocol/h2-frames.js';
+import {
+  decodeStatus,
+  encodeH2Frame,
+  H2_PREFACE,
+  H2Flag,
+  H2Frame,
+  H2FrameReader,
+  h2ErrorName,
+  headerBlock,
+  hpackBlock,
+  parseSettings,
+} from '../protocol/h2-frames.js';
 
 /** The extended CONNECT's fields (RFC 8441 §4), in order. */
 export function probeFields(scheme: string, authority: string, path: string): Array<[string, string]> {

@@ -53,7 +53,15 @@ export async function playSessionCase(
   for (const s of sockets) s.destroy();
   if (unreachable !== null) return { result: null, error: unreachable };
   const text = (lines: string[]): string => (lines.length === 0 ? '' : `${lines.join('\r\n')}\r\n\r\n`);
-  const facts = { agent: info.agent, index: info.index, started, durationMs: performance.now() - t0, httpRequest: text(log.sent), httpResponse: text(log.got), isServer: false };
+  const facts = {
+    agent: info.agent,
+    index: info.index,
+    started,
+    durationMs: performance.now() - t0,
+    httpRequest: text(log.sent),
+    httpResponse: text(log.got),
+    isServer: false,
+  };
   return { result: bareResult(def, verdict, facts), error: null };
 }
 
@@ -63,7 +71,12 @@ function timedOut(ms: number): Judgement {
 }
 
 /** The context a session case sees: probes and HTTP/2 sessions, each on a connection of its own. */
-function sessionContext(where: SessionWhere, settings: PlaySettings, connect: () => Promise<net.Socket | null>, log: { sent: string[]; got: string[] }): H2SessionContext {
+function sessionContext(
+  where: SessionWhere,
+  settings: PlaySettings,
+  connect: () => Promise<net.Socket | null>,
+  log: { sent: string[]; got: string[] },
+): H2SessionContext {
   const { target, authority } = where;
   const secure = target.tls != null;
   const timeoutMs = settings.protocolOptions.openHandshakeTimeoutMs;
@@ -132,7 +145,16 @@ function openWebSocket(session: http2.ClientHttp2Session, socket: net.Socket, wh
         }),
     });
     const spec = { scheme: where.target.tls != null ? 'https' : 'http', authority: where.authority, path: where.target.resource, extensions: null } as const;
-    const opened = openStream(session, socket, spec, settings.protocolOptions, settings.newMask, () => handler, () => ({ deflate: null }), false);
+    const opened = openStream(
+      session,
+      socket,
+      spec,
+      settings.protocolOptions,
+      settings.newMask,
+      () => handler,
+      () => ({ deflate: null }),
+      false,
+    );
     connection = opened.connection;
   });
 }

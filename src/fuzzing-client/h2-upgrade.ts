@@ -15,7 +15,8 @@ import type { ClientProtocolOptions, ResponseDecision } from './upgrade.js';
 import type { H2LocalSettings } from '../cases/h2-types.js';
 
 /** Why a server cannot take WebSockets over HTTP/2: it never said so in its SETTINGS. */
-export const NO_CONNECT_SETTING = 'the server did not advertise SETTINGS_ENABLE_CONNECT_PROTOCOL in its HTTP/2 SETTINGS: it does not take WebSockets over HTTP/2 (RFC 8441 §3)';
+export const NO_CONNECT_SETTING =
+  'the server did not advertise SETTINGS_ENABLE_CONNECT_PROTOCOL in its HTTP/2 SETTINGS: it does not take WebSockets over HTTP/2 (RFC 8441 §3)';
 
 /** An HTTP/2 session on the socket whose server allows extended CONNECT, or the reason it cannot be used. */
 export function openSession(
@@ -69,7 +70,13 @@ export function openStream(
   const fields = connectRequestFields(spec);
   const stream = session.request(fields as http2.OutgoingHttpHeaders, { endStream: false });
   const transport = http2Stream();
-  const connection = new Connection(stream, options, { role: 'client', newMask, serverDropTimeoutMs: options.serverDropTimeoutMs, chopGapNs: CHOP_PIECE_GAP_NS }, transport, socket);
+  const connection = new Connection(
+    stream,
+    options,
+    { role: 'client', newMask, serverDropTimeoutMs: options.serverDropTimeoutMs, chopGapNs: CHOP_PIECE_GAP_NS },
+    transport,
+    socket,
+  );
   const handler = makeHandler(connection);
   // Nothing comes on the stream before the response's HEADERS.
   connection.startHandshake({ onData: () => undefined }, handler);

@@ -83,13 +83,18 @@ export function playCase(
   settings: PlaySettings,
 ): Promise<PlayOutcome> {
   if (target.http2 === true && def.h2?.session !== undefined) {
-    const where = { target, authority: targetHostPort(target), connect: (ready: (s: net.Socket) => void, failed: (reason: string) => void) => connectTo(target, ready, failed) };
+    const where = {
+      target,
+      authority: targetHostPort(target),
+      connect: (ready: (s: net.Socket) => void, failed: (reason: string) => void) => connectTo(target, ready, failed),
+    };
     return playSessionCase(where, def, info, settings).then(({ result, error }) => ({ result, error, serverHeader: null, timedOut: false }));
   }
   return new Promise((resolve) => {
     connectTo(
       target,
-      (socket) => (target.http2 === true ? playOverH2(socket, target, def, info, settings, resolve) : playOnSocket(socket, target, def, info, settings, resolve)),
+      (socket) =>
+        target.http2 === true ? playOverH2(socket, target, def, info, settings, resolve) : playOnSocket(socket, target, def, info, settings, resolve),
       (reason) => resolve({ result: null, error: reason, serverHeader: null, timedOut: false }),
     );
   });
@@ -98,7 +103,14 @@ export function playCase(
 type CaseInfo = { agent: string; index: number; limitMs: number; signal?: AbortSignal };
 
 /** The case on a connected socket: the opening handshake, the case, its time limit, the result. */
-function playOnSocket(socket: net.Socket, target: ServerTarget, def: CatalogueCase, info: CaseInfo, settings: PlaySettings, resolve: (outcome: PlayOutcome) => void): void {
+function playOnSocket(
+  socket: net.Socket,
+  target: ServerTarget,
+  def: CatalogueCase,
+  info: CaseInfo,
+  settings: PlaySettings,
+  resolve: (outcome: PlayOutcome) => void,
+): void {
   let serverHeader: string | null = null;
   const offers = def.deflateOffers ?? [];
   const request = upgradeRequest(target, offers, settings);
@@ -119,7 +131,14 @@ function playOnSocket(socket: net.Socket, target: ServerTarget, def: CatalogueCa
 }
 
 /** The case over HTTP/2: a session whose server allows extended CONNECT, one stream, the case on it. */
-function playOverH2(socket: net.Socket, target: ServerTarget, def: CatalogueCase, info: CaseInfo, settings: PlaySettings, resolve: (outcome: PlayOutcome) => void): void {
+function playOverH2(
+  socket: net.Socket,
+  target: ServerTarget,
+  def: CatalogueCase,
+  info: CaseInfo,
+  settings: PlaySettings,
+  resolve: (outcome: PlayOutcome) => void,
+): void {
   const secure = target.tls != null;
   void openSession(socket, targetHostPort(target), secure, settings.protocolOptions.openHandshakeTimeoutMs, def.h2?.settings).then((opened) => {
     if ('error' in opened) return resolve({ result: null, error: opened.error, serverHeader: null, timedOut: false });
@@ -133,7 +152,9 @@ function playOverH2(socket: net.Socket, target: ServerTarget, def: CatalogueCase
       extensions: offers.length === 0 ? null : offers.map(offerExtensionString).join(', '),
       headers: upgradeHeaders(settings),
     } as const;
-    const opened2 = openStream(opened.session, socket, spec, settings.protocolOptions, settings.newMask, watch.runner, (response) => deflateDecision(response, offers.length > 0, def, settings));
+    const opened2 = openStream(opened.session, socket, spec, settings.protocolOptions, settings.newMask, watch.runner, (response) =>
+      deflateDecision(response, offers.length > 0, def, settings),
+    );
     serverHeader = opened2.serverHeader;
     watch.started(opened2.connection);
   });
@@ -211,7 +232,12 @@ function upgradeHeaders(settings: PlaySettings): Array<[string, string]> {
  * processHandshake): permessage-deflate on the server's terms when offered, and the handshake failed
  * with Autobahn's reason for anything else.
  */
-function deflateDecision(response: Pick<Extract<UpgradeResponse, { ok: true }>, 'extensions'>, offered: boolean, def: CatalogueCase, settings: PlaySettings): ResponseDecision {
+function deflateDecision(
+  response: Pick<Extract<UpgradeResponse, { ok: true }>, 'extensions'>,
+  offered: boolean,
+  def: CatalogueCase,
+  settings: PlaySettings,
+): ResponseDecision {
   if (response.extensions === null) return { deflate: null };
   let deflate: PerMessageDeflate | null = null;
   const refuse = (reason: string): ResponseDecision => {

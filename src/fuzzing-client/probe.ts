@@ -25,7 +25,11 @@ export function probeServerHeader(target: ServerTarget, timeoutMs = 5000): Promi
       const read = reader.push(chunk);
       if (read === 'more') return;
       if (read === 'too-big') return done(null);
-      const lines = read.head.toString('latin1').split('\r\n').slice(1).filter((l) => l !== '');
+      const lines = read.head
+        .toString('latin1')
+        .split('\r\n')
+        .slice(1)
+        .filter((l) => l !== '');
       const headers = parseHeaders(lines);
       const server = headers instanceof Map ? headers.get('server')?.[0]?.trim() : undefined;
       done(server === undefined || server === '' ? null : server.slice(0, 100));

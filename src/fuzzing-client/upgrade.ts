@@ -41,7 +41,12 @@ export class ClientUpgrade implements OpeningHandshake {
     requestHead: string | null = null,
   ) {
     this.reader = new HeadReader(options.maxHeadBytes);
-    this.connection = new Connection(socket, options, { role: 'client', newMask, serverDropTimeoutMs: options.serverDropTimeoutMs, chopGapNs: CHOP_PIECE_GAP_NS });
+    this.connection = new Connection(socket, options, {
+      role: 'client',
+      newMask,
+      serverDropTimeoutMs: options.serverDropTimeoutMs,
+      chopGapNs: CHOP_PIECE_GAP_NS,
+    });
     this.handler = makeHandler(this.connection);
     this.connection.startHandshake(this, this.handler);
     const head = requestHead ?? buildUpgradeRequest(request);

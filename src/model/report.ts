@@ -8,11 +8,7 @@ import type { CloseVerdict, OutcomeVerdict } from './verdicts.js';
 export type CaseOrigin = 'autobahn' | 'wsgate';
 
 /** An observed or expected event, as written in reports (payloads already cut/encoded as Autobahn does). */
-export type ReportEvent =
-  | readonly ['message', string, boolean]
-  | readonly ['ping', string]
-  | readonly ['pong', string]
-  | readonly ['timeout', string];
+export type ReportEvent = readonly ['message', string, boolean] | readonly ['ping', string] | readonly ['pong', string] | readonly ['timeout', string];
 
 /** Expected event lists keyed by the outcome they produce ("OK", "NON-STRICT"). */
 export type ExpectedEvents = Partial<Record<'OK' | 'NON-STRICT', ReportEvent[]>>;
@@ -34,17 +30,7 @@ export type WirelogEntry =
   | readonly ['RO', readonly [number, string]]
   | readonly ['TO', readonly [number, string], boolean]
   | readonly ['RF', readonly [number, string], number, boolean, number, boolean, string | null]
-  | readonly [
-      'TF',
-      readonly [number, string],
-      number,
-      boolean,
-      number,
-      string | null,
-      number | null,
-      number | null,
-      boolean,
-    ]
+  | readonly ['TF', readonly [number, string], number, boolean, number, string | null, number | null, number | null, boolean]
   | readonly ['KL', number]
   | readonly ['KLE']
   | readonly ['TI', number]

@@ -176,7 +176,10 @@ export class CaseRunner implements ConnectionHandler, CaseContext {
       : common;
     // Where the original's handler raised and the socket closed behind it, its result still reads as
     // if nothing had happened ("Case did not finish within 480 seconds."): say what did.
-    let result = s.record.droppedOnError !== null && adjusted.behavior === 'FAILED' ? `Dropped the connection without a close frame: ${s.record.droppedOnError}.` : adjusted.result;
+    let result =
+      s.record.droppedOnError !== null && adjusted.behavior === 'FAILED'
+        ? `Dropped the connection without a close frame: ${s.record.droppedOnError}.`
+        : adjusted.result;
     if (this.unrecorded > 0) {
       result += ` The first ${MAX_RECORDED_EVENTS} events received are recorded; ${this.unrecorded} more were received and not recorded.`;
     }
@@ -343,7 +346,12 @@ export class CaseRunner implements ConnectionHandler, CaseContext {
     return this.connection.sender.prepareMessage(toBuffer(payload), options.binary ?? false, options.fragmentSize ?? 0);
   }
 
-  prepareCut(document: DocumentChunks, start: number, length: number, options: { binary?: boolean; fragmentSize?: number; fromChunks?: boolean } = {}): PreparedMessage {
+  prepareCut(
+    document: DocumentChunks,
+    start: number,
+    length: number,
+    options: { binary?: boolean; fragmentSize?: number; fromChunks?: boolean } = {},
+  ): PreparedMessage {
     return this.connection.sender.prepareCut(document, start, length, options.binary ?? false, options.fragmentSize ?? 0, options.fromChunks ?? true);
   }
 

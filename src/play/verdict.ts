@@ -19,7 +19,6 @@ export interface ConnectionFacts {
   isServer: boolean;
 }
 
-
 /** Two events are equal when kind, payload bytes and flags are. */
 export function sameEvent(a: PeerEvent, b: PeerEvent): boolean {
   if (a.kind !== b.kind) return false;

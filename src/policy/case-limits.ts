@@ -11,7 +11,10 @@ export const DEFAULT_CASE_TIMEOUT = 30;
  * longest wait plus 5 s. A robustness case's own wait follows the run's budgets: times the `time`
  * factor, and beyond the `stall` budget for a case that waits on a stalled connection.
  */
-export function caseTimeoutFor(def: Pick<CatalogueCase, 'schedule' | 'attack' | 'attackBudget'>, config: Pick<RunSettings, 'caseTimeout'> & { budgets?: RobustnessBudgets }): number {
+export function caseTimeoutFor(
+  def: Pick<CatalogueCase, 'schedule' | 'attack' | 'attackBudget'>,
+  config: Pick<RunSettings, 'caseTimeout'> & { budgets?: RobustnessBudgets },
+): number {
   if (config.caseTimeout !== null) return config.caseTimeout;
   const budgets = config.budgets ?? DEFAULT_BUDGETS;
   const robustness = def.attack !== undefined || def.attackBudget !== undefined;

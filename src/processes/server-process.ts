@@ -90,7 +90,15 @@ export class ServerProcess {
    * Starts the command and waits until it listens on host:port. A command that exits first or never
    * listens in time is a UsageError naming it, with its last output (it is stopped first).
    */
-  static async launch(command: string, host: string, port: number, timeoutMs: number, signal?: AbortSignal, certificate: { cert?: string; key?: string } = {}, http2 = false): Promise<ServerProcess> {
+  static async launch(
+    command: string,
+    host: string,
+    port: number,
+    timeoutMs: number,
+    signal?: AbortSignal,
+    certificate: { cert?: string; key?: string } = {},
+    http2 = false,
+  ): Promise<ServerProcess> {
     const expanded = expandPlaceholders(command, { port: String(port), ...certificate });
     // --http2: the server is to take WebSockets over HTTP/2 (RFC 8441).
     const env: Record<string, string> = { WSGATE_PORT: String(port), WSGATE_HOST: host, ...(http2 ? { WSGATE_HTTP2: '1' } : {}) };
@@ -128,7 +136,10 @@ export class ServerProcess {
   async exitsWithin(ms: number): Promise<boolean> {
     if (this.current.hasExited) return true;
     let timer: NodeJS.Timeout | undefined;
-    const exited = await Promise.race([this.current.exited.then(() => true), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)))]);
+    const exited = await Promise.race([
+      this.current.exited.then(() => true),
+      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms))),
+    ]);
     clearTimeout(timer);
     return exited;
   }
@@ -161,10 +172,14 @@ export class ServerProcess {
     if (why === null || why === 'aborted') return;
     if (why === 'exited') {
       await this.current.exited;
-      throw new UsageError(`the server command ${this.describeExit()} before it accepted connections on ${host}:${port}: ${this.lastOutput()} (command: ${this.expanded})`);
+      throw new UsageError(
+        `the server command ${this.describeExit()} before it accepted connections on ${host}:${port}: ${this.lastOutput()} (command: ${this.expanded})`,
+      );
     }
     await this.stop();
-    throw new UsageError(`the server command did not accept connections on ${host}:${port} within ${timeoutMs / 1000} s: ${this.lastOutput()} (command: ${this.expanded})`);
+    throw new UsageError(
+      `the server command did not accept connections on ${host}:${port} within ${timeoutMs / 1000} s: ${this.lastOutput()} (command: ${this.expanded})`,
+    );
   }
 
   /**

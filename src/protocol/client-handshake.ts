@@ -41,9 +41,7 @@ export function buildUpgradeRequest(spec: UpgradeRequestSpec): string {
 }
 
 /** The server's response, checked: its status, headers and extensions, or why the client must fail. */
-export type UpgradeResponse =
-  | { ok: true; status: number; headers: Map<string, string[]>; extensions: string | null }
-  | { ok: false; reason: string };
+export type UpgradeResponse = { ok: true; status: number; headers: Map<string, string[]>; extensions: string | null } | { ok: false; reason: string };
 
 /**
  * Checks a complete response head against the request's key, as §4.1 has the client do: "If the

@@ -43,11 +43,7 @@ export function isControlOpcode(opcode: number): boolean {
  */
 export function isValidCloseCode(code: number): boolean {
   if (!Number.isInteger(code)) return false;
-  return (
-    (code >= 1000 && code <= 1003) ||
-    (code >= 1007 && code <= 1011) ||
-    (code >= 3000 && code <= 4999)
-  );
+  return (code >= 1000 && code <= 1003) || (code >= 1007 && code <= 1011) || (code >= 3000 && code <= 4999);
 }
 
 /**

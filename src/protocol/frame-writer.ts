@@ -46,13 +46,7 @@ export function repeatPayload(pattern: Uint8Array, length: number): Buffer {
 }
 
 /** Frame header bytes: FIN/RSV/opcode, MASK bit and minimal 7/16/64-bit length, then the mask key when given. */
-export function encodeFrameHeader(
-  opcode: number,
-  fin: boolean,
-  rsv: number,
-  length: number,
-  mask: Uint8Array | null,
-): Buffer {
+export function encodeFrameHeader(opcode: number, fin: boolean, rsv: number, length: number, mask: Uint8Array | null): Buffer {
   checkLength(length);
   checkMask(mask);
   const out = Buffer.allocUnsafe(headerSize(length, mask !== null));
@@ -138,14 +132,7 @@ function headerSize(length: number, masked: boolean): number {
   return 2 + ext + (masked ? 4 : 0);
 }
 
-function writeHeader(
-  out: Buffer,
-  opcode: number,
-  fin: boolean,
-  rsv: number,
-  length: number,
-  mask: Uint8Array | null,
-): void {
+function writeHeader(out: Buffer, opcode: number, fin: boolean, rsv: number, length: number, mask: Uint8Array | null): void {
   // byte0 = FIN<<7 | RSV<<4 | opcode; out-of-range values wrap rather than bleed into other bits.
   out[0] = (fin ? 0x80 : 0) | ((rsv & 7) << 4) | (opcode & 0x0f);
   const maskBit = mask !== null ? 0x80 : 0;

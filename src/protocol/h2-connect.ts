@@ -30,19 +30,24 @@ function one(fields: HeaderFields, name: string): string | undefined {
 export function parseConnectRequest(fields: HeaderFields): ConnectVerdict {
   const method = one(fields, ':method');
   const protocol = one(fields, ':protocol');
-  if (method !== 'CONNECT' || protocol === undefined) return { ok: false, status: 400, reason: 'a WebSocket over HTTP/2 is opened with an extended CONNECT (:method CONNECT, :protocol websocket; RFC 8441 §4)' };
+  if (method !== 'CONNECT' || protocol === undefined)
+    return { ok: false, status: 400, reason: 'a WebSocket over HTTP/2 is opened with an extended CONNECT (:method CONNECT, :protocol websocket; RFC 8441 §4)' };
   if (protocol.toLowerCase() !== 'websocket') return { ok: false, status: 501, reason: `:protocol ${JSON.stringify(protocol.slice(0, 100))} is not websocket` };
   for (const name of [':scheme', ':path', ':authority']) {
     if ((one(fields, name) ?? '') === '') return { ok: false, status: 400, reason: `the extended CONNECT has no ${name} (RFC 8441 §4)` };
   }
   const version = one(fields, 'sec-websocket-version');
-  if (version !== '13') return { ok: false, status: 400, reason: `Sec-WebSocket-Version must be 13, got ${version === undefined ? 'none' : JSON.stringify(version)}` };
+  if (version !== '13')
+    return { ok: false, status: 400, reason: `Sec-WebSocket-Version must be 13, got ${version === undefined ? 'none' : JSON.stringify(version)}` };
   const target = one(fields, ':path') ?? '/';
   const q = target.indexOf('?');
   const headers = new Map<string, string[]>();
   for (const [name, value] of Object.entries(fields)) {
     if (name.startsWith(':') || value === undefined) continue;
-    headers.set(name.toLowerCase(), (Array.isArray(value) ? value : [String(value)]).map((v) => v.trim()));
+    headers.set(
+      name.toLowerCase(),
+      (Array.isArray(value) ? value : [String(value)]).map((v) => v.trim()),
+    );
   }
   return {
     ok: true,
@@ -90,11 +95,15 @@ export type ConnectResponse = { ok: true; status: number; headers: Map<string, s
 /** Checks the answer to an extended CONNECT: any 2xx status accepts it; there is no Sec-WebSocket-Accept to check. */
 export function checkConnectResponse(fields: HeaderFields): ConnectResponse {
   const status = Number(one(fields, ':status'));
-  if (!(status >= 200 && status < 300)) return { ok: false, reason: `the server answered the extended CONNECT with status ${Number.isFinite(status) ? status : '?'}, not 2xx (RFC 8441 §5)` };
+  if (!(status >= 200 && status < 300))
+    return { ok: false, reason: `the server answered the extended CONNECT with status ${Number.isFinite(status) ? status : '?'}, not 2xx (RFC 8441 §5)` };
   const headers = new Map<string, string[]>();
   for (const [name, value] of Object.entries(fields)) {
     if (name.startsWith(':') || value === undefined) continue;
-    headers.set(name.toLowerCase(), (Array.isArray(value) ? value : [String(value)]).map((v) => v.trim()));
+    headers.set(
+      name.toLowerCase(),
+      (Array.isArray(value) ? value : [String(value)]).map((v) => v.trim()),
+    );
   }
   const extensions = headers.get('sec-websocket-extensions');
   return { ok: true, status, headers, extensions: extensions === undefined ? null : extensions.join(', ') };

@@ -15,9 +15,20 @@ export const H2Flag = { Ack: 0x1, EndStream: 0x1, EndHeaders: 0x4, Padded: 0x8, 
 
 /** Error codes (RFC 9113 §7) by number, for reports. */
 export const H2_ERROR_NAMES: Readonly<Record<number, string>> = {
-  0x0: 'NO_ERROR', 0x1: 'PROTOCOL_ERROR', 0x2: 'INTERNAL_ERROR', 0x3: 'FLOW_CONTROL_ERROR', 0x4: 'SETTINGS_TIMEOUT',
-  0x5: 'STREAM_CLOSED', 0x6: 'FRAME_SIZE_ERROR', 0x7: 'REFUSED_STREAM', 0x8: 'CANCEL', 0x9: 'COMPRESSION_ERROR',
-  0xa: 'CONNECT_ERROR', 0xb: 'ENHANCE_YOUR_CALM', 0xc: 'INADEQUATE_SECURITY', 0xd: 'HTTP_1_1_REQUIRED',
+  0x0: 'NO_ERROR',
+  0x1: 'PROTOCOL_ERROR',
+  0x2: 'INTERNAL_ERROR',
+  0x3: 'FLOW_CONTROL_ERROR',
+  0x4: 'SETTINGS_TIMEOUT',
+  0x5: 'STREAM_CLOSED',
+  0x6: 'FRAME_SIZE_ERROR',
+  0x7: 'REFUSED_STREAM',
+  0x8: 'CANCEL',
+  0x9: 'COMPRESSION_ERROR',
+  0xa: 'CONNECT_ERROR',
+  0xb: 'ENHANCE_YOUR_CALM',
+  0xc: 'INADEQUATE_SECURITY',
+  0xd: 'HTTP_1_1_REQUIRED',
 };
 
 /** "CANCEL (0x8)". */
@@ -71,7 +82,12 @@ export class H2FrameReader {
     while (this.buffered.length >= 9) {
       const length = this.buffered.readUIntBE(0, 3);
       if (this.buffered.length < 9 + length) break;
-      frames.push({ type: this.buffered[3] ?? 0, flags: this.buffered[4] ?? 0, streamId: this.buffered.readUInt32BE(5) & 0x7fffffff, payload: this.buffered.subarray(9, 9 + length) });
+      frames.push({
+        type: this.buffered[3] ?? 0,
+        flags: this.buffered[4] ?? 0,
+        streamId: this.buffered.readUInt32BE(5) & 0x7fffffff,
+        payload: this.buffered.subarray(9, 9 + length),
+      });
       this.buffered = this.buffered.subarray(9 + length);
     }
     return frames;
@@ -109,7 +125,16 @@ const STATIC_STATUS: Readonly<Record<number, number>> = { 8: 200, 9: 204, 10: 20
 
 /** RFC 7541 Appendix B: the Huffman codes of the digits '0'-'9' (5 or 6 bits), as [code, length]. */
 const DIGIT_CODES: ReadonlyArray<readonly [number, number]> = [
-  [0x0, 5], [0x1, 5], [0x2, 5], [0x19, 6], [0x1a, 6], [0x1b, 6], [0x1c, 6], [0x1d, 6], [0x1e, 6], [0x1f, 6],
+  [0x0, 5],
+  [0x1, 5],
+  [0x2, 5],
+  [0x19, 6],
+  [0x1a, 6],
+  [0x1b, 6],
+  [0x1c, 6],
+  [0x1d, 6],
+  [0x1e, 6],
+  [0x1f, 6],
 ];
 
 /** Digits coded with RFC 7541's Huffman code (a status is three digits), or null for anything else. */

@@ -29,7 +29,9 @@ export type HandshakeVerdict =
 
 /** Sec-WebSocket-Accept for a key: base64(SHA-1(key + GUID)) (§4.2.2 item 5.4). */
 export function computeAccept(key: string): string {
-  return createHash('sha1').update(key + WS_GUID, 'latin1').digest('base64');
+  return createHash('sha1')
+    .update(key + WS_GUID, 'latin1')
+    .digest('base64');
 }
 
 const HEAD_END = Buffer.from('\r\n\r\n', 'latin1');
@@ -205,10 +207,7 @@ export function show(value: string): string {
 }
 
 /** The 101 response, header order and spelling as autobahn-python sends it. */
-export function buildSwitchingProtocols(
-  accept: string,
-  options: { server: string; poweredBy: string; extensions?: string | null },
-): string {
+export function buildSwitchingProtocols(accept: string, options: { server: string; poweredBy: string; extensions?: string | null }): string {
   let response =
     'HTTP/1.1 101 Switching Protocols\r\n' +
     `Server: ${options.server}\r\n` +
@@ -266,11 +265,7 @@ export function buildHttpError(status: number, reason: string, headers?: Array<[
     response += `${name.replace(/[\r\n:]/g, '')}: ${value.replace(/[\r\n]/g, '')}\r\n`;
   }
   response +=
-    'Content-Type: text/plain; charset=utf-8\r\n' +
-    `Content-Length: ${Buffer.byteLength(body, 'utf8')}\r\n` +
-    'Connection: close\r\n' +
-    '\r\n' +
-    body;
+    'Content-Type: text/plain; charset=utf-8\r\n' + `Content-Length: ${Buffer.byteLength(body, 'utf8')}\r\n` + 'Connection: close\r\n' + '\r\n' + body;
   return response;
 }
 

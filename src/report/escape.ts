@@ -32,7 +32,5 @@ export function fragmentToText(s: string): string {
   return s
     .replace(/<br\s*\/?>/gi, '\n')
     .replace(/<[^>]*>/g, '')
-    .replace(/&(lt|gt|quot|#39|apos|amp);/g, (_m, e: string) =>
-      e === 'lt' ? '<' : e === 'gt' ? '>' : e === 'quot' ? '"' : e === 'amp' ? '&' : "'",
-    );
+    .replace(/&(lt|gt|quot|#39|apos|amp);/g, (_m, e: string) => (e === 'lt' ? '<' : e === 'gt' ? '>' : e === 'quot' ? '"' : e === 'amp' ? '&' : "'"));
 }

@@ -123,9 +123,7 @@ export function runSummary(run: GateRun): RunSummary {
       accepted: count((c) => c.baseline?.state === 'accepted'),
       baselinePassing: count((c) => c.baseline?.state === 'passing'),
       nonStrict: count((c) => c.result?.behavior === 'NON-STRICT'),
-      informational: count(
-        (c) => c.result?.behavior === 'INFORMATIONAL' || c.result?.behaviorClose === 'INFORMATIONAL',
-      ),
+      informational: count((c) => c.result?.behavior === 'INFORMATIONAL' || c.result?.behaviorClose === 'INFORMATIONAL'),
     },
     // An interrupted run did not check every selected case, so it cannot pass the gate.
     result: failed > 0 || run.interrupted !== null ? 'failed' : 'passed',

@@ -110,7 +110,10 @@ function frameLog(c: GateCase): string {
   }
   let text = kept.join('\n');
   if (Buffer.byteLength(text) > MAX_LOG_BYTES) {
-    text = Buffer.from(text).subarray(0, MAX_LOG_BYTES).toString('utf8').replace(/\uFFFD$/, '');
+    text = Buffer.from(text)
+      .subarray(0, MAX_LOG_BYTES)
+      .toString('utf8')
+      .replace(/\uFFFD$/, '');
     text = `${text.slice(0, text.lastIndexOf('\n') + 1)}... frame log cut at 8 KiB ...`;
   }
   const more = c.reportBase === null ? '' : ` (full log: ${c.reportBase}.html)`;
@@ -183,7 +186,10 @@ export function junitXml(run: GateRun): string {
   }
   for (const { agent, label, cases } of groups.values()) {
     const agentSlug = slug(agent, 'agent');
-    const suite = builder.testSuite().name(`${visible(agent)} · ${visible(label)}`).timestamp(run.startedAt);
+    const suite = builder
+      .testSuite()
+      .name(`${visible(agent)} · ${visible(label)}`)
+      .timestamp(run.startedAt);
     suite.time(seconds(cases.reduce((sum, c) => sum + c.timeMs, 0)));
     suite.property('strict', String(run.strict));
     if (run.interrupted !== null) suite.property('interrupted', run.interrupted);
@@ -216,9 +222,7 @@ function addTestCase(tc: JunitCase, c: GateCase, own: boolean): void {
   } else if (c.status === 'skipped') {
     skipWithMessage(tc, oneLine(c.reason || 'skipped'));
   }
-  const out = [frameLog(c), clientText(c), clientOutput(c)]
-    .filter((s) => s !== '')
-    .join('\n\n');
+  const out = [frameLog(c), clientText(c), clientOutput(c)].filter((s) => s !== '').join('\n\n');
   if (out !== '') tc.standardOutput(cdataSafe(out));
   if (c.warnings.length > 0) tc.standardError(cdataSafe(c.warnings.map((w) => `warning: ${w}`).join('\n')));
 }

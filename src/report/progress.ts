@@ -32,17 +32,20 @@ export class Progress {
   /** A case is settled (either role, however it was played). */
   caseDone(c: GateCase): void {
     if (this.quiet) return;
-    const mark = c.baseline?.state === 'accepted'
-      ? this.colour(33, 'acc ')
-      : c.status === 'passed'
-        ? this.colour(32, c.warnings.length > 0 ? 'warn' : 'pass')
-        : c.status === 'skipped'
-          ? this.colour(33, 'skip')
-          : this.colour(31, 'FAIL');
+    const mark =
+      c.baseline?.state === 'accepted'
+        ? this.colour(33, 'acc ')
+        : c.status === 'passed'
+          ? this.colour(32, c.warnings.length > 0 ? 'warn' : 'pass')
+          : c.status === 'skipped'
+            ? this.colour(33, 'skip')
+            : this.colour(31, 'FAIL');
     const verdicts = c.result ? `${c.result.behavior}/${c.result.behaviorClose}` : 'no result';
     const duration = c.result ? `${c.result.duration} ms` : `${c.timeMs} ms`;
     const why = c.reason !== '' ? `  ${c.reason}` : c.warnings.length > 0 ? `  ${c.warnings.join('; ')}` : '';
-    this.out.write(`[${String(c.index).padStart(this.width)}/${this.total}] ${mark} ${caseLabel(c).padEnd(8)} ${verdicts.padEnd(24)} ${duration.padStart(8)}${why}\n`);
+    this.out.write(
+      `[${String(c.index).padStart(this.width)}/${this.total}] ${mark} ${caseLabel(c).padEnd(8)} ${verdicts.padEnd(24)} ${duration.padStart(8)}${why}\n`,
+    );
     const e = c.status === 'failed' && c.result !== null ? explanationOf(c) : null;
     if (e !== null) this.out.write(`${' '.repeat(2 * this.width + 4)}why: ${e.short}\n`);
   }
@@ -69,7 +72,8 @@ export class Progress {
       this.out.write(`  ${this.colour(33, 'accepted failure')} ${c.id}: ${c.baseline?.failure ?? ''} (baseline: ${c.baseline?.reason ?? ''})\n`);
     }
     const removable = run.cases.filter((c) => c.baseline?.state === 'passing').map((c) => c.id);
-    if (removable.length > 0) this.out.write(`  baseline: ${removable.join(', ')} pass${removable.length === 1 ? 'es' : ''} now: can be removed from the baseline\n`);
+    if (removable.length > 0)
+      this.out.write(`  baseline: ${removable.join(', ')} pass${removable.length === 1 ? 'es' : ''} now: can be removed from the baseline\n`);
     if (run.interrupted !== null) this.out.write(`  interrupted: ${run.interrupted}\n`);
     this.out.write(`reports: ${files.outdir}/index.html\njunit:   ${files.junit}\nsummary: ${files.json}\n`);
   }

@@ -89,10 +89,7 @@ function seconds(n: number): string {
  * The numbered lines of a wire log, ending with "TCP DROPPED BY ME/PEER". `payload` maps a frame's
  * logged payload to the text shown (identity for HTML, an ASCII-safe form for JUnit).
  */
-export function wirelogLines(
-  result: Pick<CaseResult, 'wirelog' | 'droppedByMe'>,
-  payload: (s: string) => string = (s) => s,
-): WirelogLine[] {
+export function wirelogLines(result: Pick<CaseResult, 'wirelog' | 'droppedByMe'>, payload: (s: string) => string = (s) => s): WirelogLine[] {
   // Reports read back from older files may lack the log entirely.
   const entries = (result.wirelog as readonly WirelogEntry[] | undefined) ?? [];
   const out: WirelogLine[] = [];

@@ -38,7 +38,10 @@ function pickEntry(index: Record<string, Record<string, IndexEntry> | undefined>
   const agents = Object.keys(index).filter((a) => index[a]?.[req.caseId] !== undefined);
   if (req.agent !== null) {
     const entry = index[req.agent]?.[req.caseId];
-    if (entry === undefined) throw new UsageError(`no report of case ${req.caseId} for agent ${JSON.stringify(req.agent)} in ${dir}${agents.length > 0 ? ` (agents: ${agents.join(', ')})` : ''}`);
+    if (entry === undefined)
+      throw new UsageError(
+        `no report of case ${req.caseId} for agent ${JSON.stringify(req.agent)} in ${dir}${agents.length > 0 ? ` (agents: ${agents.join(', ')})` : ''}`,
+      );
     return { agent: req.agent, entry };
   }
   if (agents.length === 0) throw new UsageError(`no report of case ${req.caseId} in ${dir}`);
@@ -59,18 +62,26 @@ export async function reproFromReport(req: ReproRequest): Promise<{ script: stri
   if (passedBothAxes(entry)) throw new UsageError(`case ${req.caseId} passed (${verdict}) for ${JSON.stringify(agent)}: nothing to reproduce`);
   const caseFile = path.join(dir, entry.reportfile);
   if (existsSync(caseFile) && ((await readJson(caseFile)) as { transport?: string }).transport === 'h2') {
-    throw new UsageError(`case ${req.caseId} ran over HTTP/2 (RFC 8441): repro scripts replay HTTP/1.1 connections only (run the case without --http2 to get one)`);
+    throw new UsageError(
+      `case ${req.caseId} ran over HTTP/2 (RFC 8441): repro scripts replay HTTP/1.1 connections only (run the case without --http2 to get one)`,
+    );
   }
   // Group 17's raw attacks run over several raw connections (sizes, timing, then a liveness check):
   // a repro script replays one WebSocket connection. Its scripted cases are one connection each.
   if (everyCase.find((c) => c.id === req.caseId)?.attack !== undefined) {
-    throw new UsageError(`case ${req.caseId} is an attack of the robustness profile on several raw connections (growing sizes, timing, a liveness check): repro scripts replay one connection; replay it with: wsgate run --robustness --role server --server-url URL --cases ${req.caseId}`);
+    throw new UsageError(
+      `case ${req.caseId} is an attack of the robustness profile on several raw connections (growing sizes, timing, a liveness check): repro scripts replay one connection; replay it with: wsgate run --robustness --role server --server-url URL --cases ${req.caseId}`,
+    );
   }
-  if (!existsSync(path.join(dir, REPRO_DATA_DIR))) throw new UsageError(`the run in ${dir} kept no recording (wsgate run keeps one per non-passing case; wstest and older runs do not)`);
+  if (!existsSync(path.join(dir, REPRO_DATA_DIR)))
+    throw new UsageError(`the run in ${dir} kept no recording (wsgate run keeps one per non-passing case; wstest and older runs do not)`);
   // A run keeps a recording under the agent's own file prefix (reports of agents whose names clean
   // alike get a suffix only when all are written): the report's name first, then that one.
-  const file = [recordingPath(dir, entry.reportfile.replace(/\.json$/, '')), recordingPath(dir, caseReportBase(agentFileBase(agent), req.caseId))].find((f) => existsSync(f));
-  if (file === undefined) throw new UsageError(`no recording of case ${req.caseId} (${verdict}) for ${JSON.stringify(agent)} in ${path.join(dir, REPRO_DATA_DIR)}`);
+  const file = [recordingPath(dir, entry.reportfile.replace(/\.json$/, '')), recordingPath(dir, caseReportBase(agentFileBase(agent), req.caseId))].find((f) =>
+    existsSync(f),
+  );
+  if (file === undefined)
+    throw new UsageError(`no recording of case ${req.caseId} (${verdict}) for ${JSON.stringify(agent)} in ${path.join(dir, REPRO_DATA_DIR)}`);
   let data: ReproData;
   try {
     data = await readRecording(file);
@@ -78,5 +89,8 @@ export async function reproFromReport(req: ReproRequest): Promise<{ script: stri
     throw new UsageError((err as Error).message);
   }
   const report = (await readJson(resolveInside(dir, entry.reportfile))) as RunReport;
-  return { script: reproScript(data, report), summary: `case ${req.caseId} against ${JSON.stringify(agent)} (${data.role === 'client' ? 'a client' : 'a server'}), ${verdict} in the run` };
+  return {
+    script: reproScript(data, report),
+    summary: `case ${req.caseId} against ${JSON.stringify(agent)} (${data.role === 'client' ? 'a client' : 'a server'}), ${verdict} in the run`,
+  };
 }

@@ -88,7 +88,16 @@ export function reproData(rec: CaseRecording): ReproData {
       chunks.push(p);
       offset += p.length;
     }
-    return [w.t, w.rx, (w.handshake ? 1 : 0) | (w.sync ? 2 : 0), start, offset - start, w.repeat === null ? null : w.repeat.pattern.toString('base64'), w.repeat?.length ?? 0, w.chop];
+    return [
+      w.t,
+      w.rx,
+      (w.handshake ? 1 : 0) | (w.sync ? 2 : 0),
+      start,
+      offset - start,
+      w.repeat === null ? null : w.repeat.pattern.toString('base64'),
+      w.repeat?.length ?? 0,
+      w.chop,
+    ];
   });
   const expect: ReproData['expect'] = {};
   for (const key of ['OK', 'NON-STRICT'] as const) {

@@ -38,7 +38,8 @@ const PLAIN_BLOB = 2048;
 const WIDTH = 100;
 
 /** What the header says of the run (the case's per-case report). */
-export type RunReport = Pick<CaseResult, 'agent' | 'behavior' | 'behaviorClose' | 'result' | 'resultClose' | 'received' | 'remoteCloseCode'> & Partial<CaseResult>;
+export type RunReport = Pick<CaseResult, 'agent' | 'behavior' | 'behaviorClose' | 'result' | 'resultClose' | 'received' | 'remoteCloseCode'> &
+  Partial<CaseResult>;
 
 /** Text of a report (Autobahn's descriptions hold `<br>` and a few tags) as plain words. */
 function plain(text: string): string {
@@ -103,7 +104,10 @@ function headerLines(data: ReproData, run: RunReport, url: string | null, embedd
     ...(why === null ? [] : comment(`Why: ${why.cause.title}: the peer ${why.peerDid}. Ending: ${why.ending}.`, '  ')),
     ...comment(`behavior: ${run.result}`, '  '),
     ...comment(`closing: ${run.resultClose}`, '  '),
-    ...comment(`observed events: ${JSON.stringify(run.received).replaceAll('],[', '], [')}; peer close code: ${run.remoteCloseCode === null ? 'none' : String(run.remoteCloseCode)}`, '  '),
+    ...comment(
+      `observed events: ${JSON.stringify(run.received).replaceAll('],[', '], [')}; peer close code: ${run.remoteCloseCode === null ? 'none' : String(run.remoteCloseCode)}`,
+      '  ',
+    ),
     '//',
     ...(data.role === 'client'
       ? [
@@ -115,7 +119,11 @@ function headerLines(data: ReproData, run: RunReport, url: string | null, embedd
       "It plays wsgate's side of the case byte for byte with the run's timing (each write no earlier than it was made, and not before the peer had sent as many bytes as then, waiting at most 2 s more), " +
         "prints what the peer does, and ends with the verdict by Autobahn|Testsuite's rules: exit 0 for OK / OK, 1 otherwise. Plain Node >= 20, no packages.",
     ),
-    ...(data.adjust === 'other' ? comment("This case adjusts its verdict on facts the repro does not see (the frames wsgate sent, a scripted handshake): only Autobahn's common rules are applied here.") : []),
+    ...(data.adjust === 'other'
+      ? comment(
+          "This case adjusts its verdict on facts the repro does not see (the frames wsgate sent, a scripted handshake): only Autobahn's common rules are applied here.",
+        )
+      : []),
     ...(data.overflowed ? comment('The run wrote more than the recording keeps: the replay stops where the recording did.') : []),
     `// Written by wsgate ${VERSION}. Embedded bytes: ${embedded}.`,
   ];

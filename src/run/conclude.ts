@@ -28,7 +28,14 @@ export function conclude(def: CatalogueCase, index: number, outcome: CaseOutcome
     const why = outcome.missing ?? reasonWithoutResult(client, outcome.limitS ?? caseTimeoutFor(def, config), outcome.sawConnection);
     // Over TLS or HTTP/2, a client that never got through: that is the reason, before what its process did.
     const reason = outcome.transportFailure == null ? why : `${outcome.transportFailure}; ${why}`;
-    return { ...base, status: 'failed', reason: outcome.peerFailure === undefined ? reason : `${outcome.peerFailure}; ${reason}`, warnings: outcome.warnings, result: null, reportBase: null };
+    return {
+      ...base,
+      status: 'failed',
+      reason: outcome.peerFailure === undefined ? reason : `${outcome.peerFailure}; ${reason}`,
+      warnings: outcome.warnings,
+      result: null,
+      reportBase: null,
+    };
   }
   const verdict = livenessRule(ruleForResult(result, new Set(config.failOn)), result, outcome.peerFailure);
   const warnings = [...verdict.warnings, ...outcome.warnings];
@@ -51,7 +58,11 @@ export function conclude(def: CatalogueCase, index: number, outcome: CaseOutcome
  */
 function livenessRule(verdict: GateVerdict, result: CaseResult, peerFailure: string | undefined): GateVerdict {
   if (peerFailure === undefined || verdict.status === 'failed') return verdict;
-  return { ...verdict, status: 'failed', reason: `the peer failed the liveness check after the case: ${peerFailure}; outcome ${result.behavior}: ${result.result}` };
+  return {
+    ...verdict,
+    status: 'failed',
+    reason: `the peer failed the liveness check after the case: ${peerFailure}; outcome ${result.behavior}: ${result.result}`,
+  };
 }
 
 /** A case that was not run (excluded, or the run was interrupted). */

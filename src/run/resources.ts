@@ -11,9 +11,19 @@ import { checkDirectories } from '../report/files.js';
 
 /** Every place a report goes is checked before any case runs: a run must not end in an unwritable path. */
 export async function checkOutputs(config: Pick<RunSettings, 'outdir' | 'junit' | 'json'>): Promise<void> {
-  await checkDirectories([['the report directory', config.outdir], ['the --junit directory', path.dirname(config.junit)], ['the --json directory', path.dirname(config.json)]]);
-  for (const [flag, file] of [['--junit', config.junit], ['--json', config.json]] as const) {
-    const isDir = await stat(file).then((s) => s.isDirectory(), () => false);
+  await checkDirectories([
+    ['the report directory', config.outdir],
+    ['the --junit directory', path.dirname(config.junit)],
+    ['the --json directory', path.dirname(config.json)],
+  ]);
+  for (const [flag, file] of [
+    ['--junit', config.junit],
+    ['--json', config.json],
+  ] as const) {
+    const isDir = await stat(file).then(
+      (s) => s.isDirectory(),
+      () => false,
+    );
     if (isDir) throw new UsageError(`${flag} ${file} is a directory; give a file name`);
   }
 }
@@ -35,7 +45,12 @@ export function startMeter(): RunMeter {
     elapsedMs: () => Math.round(performance.now() - t0),
     resources: (peerCpuMs) => {
       const cpu = process.cpuUsage(usage0);
-      return { cpuUserMs: Math.round(cpu.user / 1000), cpuSystemMs: Math.round(cpu.system / 1000), maxRssKiB: process.resourceUsage().maxRSS, clientCpuMs: peerCpuMs };
+      return {
+        cpuUserMs: Math.round(cpu.user / 1000),
+        cpuSystemMs: Math.round(cpu.system / 1000),
+        maxRssKiB: process.resourceUsage().maxRSS,
+        clientCpuMs: peerCpuMs,
+      };
     },
   };
 }

@@ -23,7 +23,6 @@ import { prepareTls, type TlsSetup } from '../tls/setup.js';
 import { Progress } from '../report/progress.js';
 import { checkOutputs, startMeter } from './resources.js';
 
-
 /**
  * How a run ends once its case reports are written: by default the gate's ending (JUnit, summary.json,
  * the console summary, GitHub, the exit status); `wstest` ends its own way (the original's files only).
@@ -63,7 +62,10 @@ export async function runGate(config: RunConfig, io: GateIo, ending?: RunEnding)
     startedAt: meter.startedAt,
     durationMs: meter.elapsedMs(),
     strict: config.strict,
-    cases: withReportFiles(tested.flatMap((t) => t.cases), await driver.writeReports()),
+    cases: withReportFiles(
+      tested.flatMap((t) => t.cases),
+      await driver.writeReports(),
+    ),
     interrupted: io.signal?.aborted === true ? String(io.signal.reason ?? 'interrupted') : null,
     resources: meter.resources(driver.peerCpuMs()),
     shard: config.shard,
@@ -153,12 +155,17 @@ async function runPeer(peer: Peer, s: PeerRunSettings): Promise<GateCase[]> {
     if (peer.play.kind === 'self') await peer.play.playAll((index, outcome) => void settle(index, outcome));
     else {
       const { playCase } = peer.play;
-      await runCasesScheduled(cases, config.jobs, () => isAborted(io.signal), async (i) => {
-        const def = cases[i] as CatalogueCase;
-        const excluded = excludedFor(peer.agent, def, i + 1);
-        if (excluded !== null) record(excluded);
-        else await settle(i + 1, await playCase(def, i + 1));
-      });
+      await runCasesScheduled(
+        cases,
+        config.jobs,
+        () => isAborted(io.signal),
+        async (i) => {
+          const def = cases[i] as CatalogueCase;
+          const excluded = excludedFor(peer.agent, def, i + 1);
+          if (excluded !== null) record(excluded);
+          else await settle(i + 1, await playCase(def, i + 1));
+        },
+      );
     }
   } finally {
     const warning = await peer.stop();

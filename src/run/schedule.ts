@@ -163,7 +163,9 @@ function refuseOtherTransport(pattern: string, from: readonly CatalogueCase[], h
   if (selectCases(from, [pattern]).length > 0) return;
   const named = selectCases(everyCase, [pattern]).map((c) => c.id.split('.')[0]);
   if (http2 && named.some((g) => g === '14' || g === '15')) {
-    throw new UsageError(`--cases ${pattern}: groups 14 and 15 script HTTP/1.1 opening handshakes and cannot run over --http2 (group 16 has RFC 8441's rules: --extended --cases '16.*')`);
+    throw new UsageError(
+      `--cases ${pattern}: groups 14 and 15 script HTTP/1.1 opening handshakes and cannot run over --http2 (group 16 has RFC 8441's rules: --extended --cases '16.*')`,
+    );
   }
   if (!http2 && named.includes('16')) throw new UsageError(`--cases ${pattern}: group 16 (WebSocket over HTTP/2, RFC 8441) runs with --http2 --extended only`);
 }

@@ -50,8 +50,16 @@ export async function startCaseServer(
   // An empty shard serves nothing: not a server worth starting.
   if (cases.length === 0) throw new UsageError('no case is selected: check --cases and --exclude-cases');
   await checkDirectories([['the report directory', config.outdir]]);
-  const secure = config.tls === null ? null : await prepareTls(config.tls, { hosts: [config.host], outdir: config.outdir, serverFiles: false, needCertificate: true });
-  const server = await listenForCases(config, cases, { logger, statusWaitMs: 60_000, skipCase: agentExclusion(config), certificate: secure, unknownPaths: options.unknownPaths ?? 'refuse', http2: config.http2 });
+  const secure =
+    config.tls === null ? null : await prepareTls(config.tls, { hosts: [config.host], outdir: config.outdir, serverFiles: false, needCertificate: true });
+  const server = await listenForCases(config, cases, {
+    logger,
+    statusWaitMs: 60_000,
+    skipCase: agentExclusion(config),
+    certificate: secure,
+    unknownPaths: options.unknownPaths ?? 'refuse',
+    http2: config.http2,
+  });
   // A client that comes by itself is no process of wsgate's: its memory is not measured, and its robustness results say so.
   const attacks = new Set(cases.filter(isRobustness).map((c) => c.id));
   server.on('caseFinished', (_event: unknown, result: CaseResult) => {

@@ -98,7 +98,15 @@ export interface ServerSettings {
 export async function listenForCases(
   config: ServerSettings,
   cases: readonly CatalogueCase[],
-  options: { logger: Logger; statusWaitMs: number; skipCase: (agent: string, id: string) => boolean; certificate?: { cert: string; key: string } | null; unknownPaths?: 'refuse' | 'idle'; keepRecordings?: boolean; http2?: boolean },
+  options: {
+    logger: Logger;
+    statusWaitMs: number;
+    skipCase: (agent: string, id: string) => boolean;
+    certificate?: { cert: string; key: string } | null;
+    unknownPaths?: 'refuse' | 'idle';
+    keepRecordings?: boolean;
+    http2?: boolean;
+  },
 ): Promise<FuzzingServer> {
   const server = createServer({
     // WSGATE_LISTEN_HOST may bind elsewhere (0.0.0.0 in a container); clients are still told the url's host.
@@ -120,4 +128,3 @@ export async function listenForCases(
   await server.listen();
   return server;
 }
-

@@ -101,13 +101,26 @@ export class FuzzingServer extends EventEmitter {
 
   constructor(private readonly options: FuzzingServerOptions) {
     super();
-    this.h2 = options.http2 === true ? createH2Server(options.protocolOptions, (request, c) => this.route(request, c), (u) => this.trackUpgrade(u), (socket, reason) => this.noteTransportFailure(socket, reason)) : null;
+    this.h2 =
+      options.http2 === true
+        ? createH2Server(
+            options.protocolOptions,
+            (request, c) => this.route(request, c),
+            (u) => this.trackUpgrade(u),
+            (socket, reason) => this.noteTransportFailure(socket, reason),
+          )
+        : null;
     const alpn = this.h2 === null ? null : ['h2'];
-    this.server = createListener(options.tls ?? null, options.protocolOptions.openHandshakeTimeoutMs, {
-      accept: (socket) => this.accept(socket),
-      track: (socket) => this.track(socket),
-      tlsFailed: (socket, reason) => this.noteTransportFailure(socket, reason),
-    }, alpn);
+    this.server = createListener(
+      options.tls ?? null,
+      options.protocolOptions.openHandshakeTimeoutMs,
+      {
+        accept: (socket) => this.accept(socket),
+        track: (socket) => this.track(socket),
+        tlsFailed: (socket, reason) => this.noteTransportFailure(socket, reason),
+      },
+      alpn,
+    );
   }
 
   /** The reason of a client connection that failed (TLS, HTTP/2) at or after `since` (performance.now()), or null. */
@@ -265,12 +278,22 @@ export class FuzzingServer extends EventEmitter {
         return this.afterReports(this.results.size > 0 ? this.updateReports({ onlyIfChanged: true }) : Promise.resolve(), connection, 'stopServer');
       default:
         if (this.options.unknownPaths === 'idle') return this.accepted(connection, () => undefined);
-        return reject(404, `unknown path ${JSON.stringify(request.path.slice(0, 100))}: use /runCase, /getCaseCount, /getCaseInfo, /getCaseStatus or /updateReports`);
+        return reject(
+          404,
+          `unknown path ${JSON.stringify(request.path.slice(0, 100))}: use /runCase, /getCaseCount, /getCaseInfo, /getCaseStatus or /updateReports`,
+        );
     }
   }
 
   /** /runCase: the case's runner takes the connection (or, excluded for the agent, it is closed at once). */
-  private runCase(request: UpgradeRequest, connection: Connection, agent: string, index: number, def: CatalogueCase, offers: readonly DeflateOffer[]): ConnectDecision {
+  private runCase(
+    request: UpgradeRequest,
+    connection: Connection,
+    agent: string,
+    index: number,
+    def: CatalogueCase,
+    offers: readonly DeflateOffer[],
+  ): ConnectDecision {
     const key = runKey(agent, index);
     const peer = `tcp4:${connection.socket.remoteAddress ?? '?'}:${connection.socket.remotePort ?? 0}`;
     const event: CaseRunEvent = { agent, index, id: def.id, peer };
@@ -304,7 +327,12 @@ export class FuzzingServer extends EventEmitter {
     const script = def.handshake?.({ request, accept: computeAccept(request.key), deflateOffers: offers }) ?? null;
     if (script !== null) {
       const deflate = script.deflate === undefined ? null : this.perMessageDeflate(script.deflate, def);
-      return { kind: 'accept', handler: runner, script: { head: script.head, delivery: script.delivery, stream: script.stream, everyMs: script.everyMs }, deflate };
+      return {
+        kind: 'accept',
+        handler: runner,
+        script: { head: script.head, delivery: script.delivery, stream: script.stream, everyMs: script.everyMs },
+        deflate,
+      };
     }
     const accept = def.deflate?.(offers) ?? null;
     if (accept === null) return { kind: 'accept', handler: runner };
@@ -386,7 +414,11 @@ export class FuzzingServer extends EventEmitter {
     };
     const timer = setTimeout(() => {
       const list = this.statusWaiters.get(key);
-      if (list) this.statusWaiters.set(key, list.filter((w) => w !== once));
+      if (list)
+        this.statusWaiters.set(
+          key,
+          list.filter((w) => w !== once),
+        );
       once(null);
     }, this.options.statusWaitMs);
     const list = this.statusWaiters.get(key) ?? [];
@@ -394,4 +426,3 @@ export class FuzzingServer extends EventEmitter {
     this.statusWaiters.set(key, list);
   }
 }
-

@@ -30,7 +30,12 @@ export const NOT_HTTP2 =
  * An HTTP/2 server for the fuzzing server's accepted sockets; `onUpgrade` hears of each stream's
  * connection, `onBadPeer` of a client that does not speak HTTP/2.
  */
-export function createH2Server(options: ServerProtocolOptions, router: Router, onUpgrade: (upgrade: H2Upgrade) => void, onBadPeer: (peer: Pick<Socket, 'remoteAddress' | 'remotePort'>, reason: string) => void): http2.Http2Server {
+export function createH2Server(
+  options: ServerProtocolOptions,
+  router: Router,
+  onUpgrade: (upgrade: H2Upgrade) => void,
+  onBadPeer: (peer: Pick<Socket, 'remoteAddress' | 'remotePort'>, reason: string) => void,
+): http2.Http2Server {
   const server = http2.createServer({
     settings: { enableConnectProtocol: true, initialWindowSize: H2_STREAM_WINDOW },
     // Group 9's messages are queued whole; nghttp2's default 10 MB would refuse new streams under them.
@@ -67,7 +72,9 @@ function acceptStream(stream: http2.ServerHttp2Stream, headers: HeaderFields, op
   const verdict = parseConnectRequest(headers);
   if (!verdict.ok && headers[':method'] === 'GET' && options.statusPage === true) {
     stream.respond({ ':status': 200, 'content-type': 'text/html; charset=utf-8', server: options.serverHeader });
-    stream.end(buildStatusPage('wsgate fuzzing server', 'This is a WebSocket endpoint over HTTP/2 (RFC 8441): Autobahn|Testsuite&#39;s fuzzing server, run by wsgate.'));
+    stream.end(
+      buildStatusPage('wsgate fuzzing server', 'This is a WebSocket endpoint over HTTP/2 (RFC 8441): Autobahn|Testsuite&#39;s fuzzing server, run by wsgate.'),
+    );
     return null;
   }
   const transport = http2Stream();
@@ -94,7 +101,12 @@ function acceptStream(stream: http2.ServerHttp2Stream, headers: HeaderFields, op
 }
 
 /** 200 and the connection opens (RFC 8441 §5: "a 2xx series status code"), with the extensions agreed. */
-function respond(upgrade: H2Upgrade, stream: http2.ServerHttp2Stream, decision: Extract<ConnectAnswer, { kind: 'accept' }>, options: ServerProtocolOptions): void {
+function respond(
+  upgrade: H2Upgrade,
+  stream: http2.ServerHttp2Stream,
+  decision: Extract<ConnectAnswer, { kind: 'accept' }>,
+  options: ServerProtocolOptions,
+): void {
   const conn = upgrade.connection;
   conn.accept(decision.handler, decision.deflate ?? null);
   const fields: HeaderFields = { ':status': 200, server: options.serverHeader, 'x-powered-by': options.poweredBy };

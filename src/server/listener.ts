@@ -25,13 +25,21 @@ export const SILENT_AFTER_TLS =
  * A server for ws:// (certificate null) or wss://, its TLS handshake bounded by handshakeTimeoutMs;
  * `alpn` the protocols TLS offers (["h2"] for WebSockets over HTTP/2), or null for none.
  */
-export function createListener(certificate: { cert: string; key: string } | null, handshakeTimeoutMs: number, handlers: ListenerHandlers, alpn: string[] | null = null): net.Server {
+export function createListener(
+  certificate: { cert: string; key: string } | null,
+  handshakeTimeoutMs: number,
+  handlers: ListenerHandlers,
+  alpn: string[] | null = null,
+): net.Server {
   if (certificate === null) return net.createServer({ noDelay: true }, (socket) => handlers.accept(socket));
-  const server = tls.createServer({ cert: certificate.cert, key: certificate.key, noDelay: true, handshakeTimeout: handshakeTimeoutMs, ...(alpn === null ? {} : { ALPNProtocols: alpn }) }, (socket) => {
-    // Over HTTP/2 the session reads the socket natively (no 'data' here): it watches for silence itself.
-    if (alpn === null) watchSilence(socket, handlers);
-    handlers.accept(socket);
-  });
+  const server = tls.createServer(
+    { cert: certificate.cert, key: certificate.key, noDelay: true, handshakeTimeout: handshakeTimeoutMs, ...(alpn === null ? {} : { ALPNProtocols: alpn }) },
+    (socket) => {
+      // Over HTTP/2 the session reads the socket natively (no 'data' here): it watches for silence itself.
+      if (alpn === null) watchSilence(socket, handlers);
+      handlers.accept(socket);
+    },
+  );
   server.on('connection', (raw: net.Socket) => handlers.track(raw));
   server.on('tlsClientError', (err: Error, socket: tls.TLSSocket) => handlers.tlsFailed(socket, describeClientTlsError(err)));
   return server;

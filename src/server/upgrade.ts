@@ -8,7 +8,15 @@ import type { HandshakeDelivery, HeadStream } from '../cases/types.js';
 import { Connection, type ConnectionHandler, type ConnectionOptions, type OpeningHandshake } from '../core/connection.js';
 import type { PerMessageDeflate } from '../protocol/deflate/codec.js';
 import { streamHead, trickleHead } from './head-delivery.js';
-import { buildHttpError, buildStatusPage, buildSwitchingProtocols, computeAccept, HeadReader, parseUpgradeRequest, type UpgradeRequest } from '../protocol/handshake.js';
+import {
+  buildHttpError,
+  buildStatusPage,
+  buildSwitchingProtocols,
+  computeAccept,
+  HeadReader,
+  parseUpgradeRequest,
+  type UpgradeRequest,
+} from '../protocol/handshake.js';
 
 /** The server's settings of a connection: the engine's, the upgrade's, and its own zlib level. */
 export interface ServerProtocolOptions extends ConnectionOptions {
@@ -106,7 +114,12 @@ export class ServerUpgrade implements OpeningHandshake {
     const verdict = parseUpgradeRequest(headBytes);
     if (!verdict.ok) {
       if (verdict.plainHttp === true && this.options.statusPage === true) {
-        this.connection.sender.sendData(Buffer.from(buildStatusPage('wsgate fuzzing server', 'This is a WebSocket endpoint: Autobahn|Testsuite&#39;s fuzzing server, run by wsgate.'), 'utf8'));
+        this.connection.sender.sendData(
+          Buffer.from(
+            buildStatusPage('wsgate fuzzing server', 'This is a WebSocket endpoint: Autobahn|Testsuite&#39;s fuzzing server, run by wsgate.'),
+            'utf8',
+          ),
+        );
         this.connection.dropConnection('after-flush', 'a plain HTTP request: answered with the status page');
         return;
       }

@@ -65,7 +65,10 @@ export async function generatePki(hosts: readonly string[], options: { loopback?
       new x509.BasicConstraintsExtension(false, undefined, true),
       new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
       new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth], false),
-      new x509.SubjectAlternativeNameExtension(names.map((n) => (isIP(n) === 0 ? { type: 'dns' as const, value: n } : { type: 'ip' as const, value: n })), false),
+      new x509.SubjectAlternativeNameExtension(
+        names.map((n) => (isIP(n) === 0 ? { type: 'dns' as const, value: n } : { type: 'ip' as const, value: n })),
+        false,
+      ),
       await x509.AuthorityKeyIdentifierExtension.create(ca, false),
       await x509.SubjectKeyIdentifierExtension.create(serverKeys.publicKey),
     ],
@@ -77,7 +80,7 @@ export async function generatePki(hosts: readonly string[], options: { loopback?
 /** A positive 16-byte serial number (RFC 5280 §4.1.2.2: unique per CA, at most 20 octets). */
 function serial(): string {
   const bytes = webcrypto.getRandomValues(new Uint8Array(16));
-  bytes[0] = (bytes[0] ?? 0) & 0x7f | 0x01;
+  bytes[0] = ((bytes[0] ?? 0) & 0x7f) | 0x01;
   return Buffer.from(bytes).toString('hex');
 }
 

@@ -58,15 +58,18 @@ const UNTRUSTED = new Set([
 export function describeServerTlsError(err: Error): string {
   const e = err as NodeJS.ErrnoException;
   const code = e.code ?? '';
-  if (UNTRUSTED.has(code)) return `TLS: the server's certificate is not trusted (${code}: ${e.message}); give its CA with --ca FILE, or skip the check with --insecure`;
+  if (UNTRUSTED.has(code))
+    return `TLS: the server's certificate is not trusted (${code}: ${e.message}); give its CA with --ca FILE, or skip the check with --insecure`;
   if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') return `TLS: the server's certificate is for another host (${e.message}); --insecure skips the check`;
-  if (code === 'CERT_HAS_EXPIRED' || code === 'CERT_NOT_YET_VALID') return `TLS: the server's certificate is not valid now (${code}); --insecure skips the check`;
+  if (code === 'CERT_HAS_EXPIRED' || code === 'CERT_NOT_YET_VALID')
+    return `TLS: the server's certificate is not valid now (${code}); --insecure skips the check`;
   if (code === 'ECONNRESET' || /socket disconnected before secure TLS connection/i.test(e.message)) {
     return 'TLS: the server closed the connection during the TLS handshake (does it serve wss:// on this port?)';
   }
   if (code.startsWith('ERR_SSL_')) {
     const reason = opensslReason(e as NodeJS.ErrnoException & { reason?: string });
-    if (/wrong version number|packet length too long|http request/.test(reason)) return `TLS: the server does not speak TLS on this port (${reason}); is it ws://?`;
+    if (/wrong version number|packet length too long|http request/.test(reason))
+      return `TLS: the server does not speak TLS on this port (${reason}); is it ws://?`;
     return `TLS: the handshake was refused (${reason})`;
   }
   return `TLS: the handshake failed (${code === '' ? e.message : `${code}: ${e.message}`})`;

@@ -72,7 +72,10 @@ function checkPair(cert: string, key: string, config: TlsConfig): void {
  * covers them and localhost, 127.0.0.1, ::1). `serverFiles`: a server command needs the certificate
  * and key as files. `outdir`: where a generated CA's certificate goes.
  */
-export async function prepareTls(config: TlsConfig, options: { hosts: string[]; outdir: string; serverFiles: boolean; needCertificate: boolean }): Promise<TlsSetup> {
+export async function prepareTls(
+  config: TlsConfig,
+  options: { hosts: string[]; outdir: string; serverFiles: boolean; needCertificate: boolean },
+): Promise<TlsSetup> {
   const caPem = config.ca === null ? null : readPem('--ca', config.ca);
   if (caPem !== null && !caPem.includes('-----BEGIN CERTIFICATE-----')) throw new UsageError(`--ca ${config.ca}: no PEM certificate in it`);
   const summary: RunTls = { caFile: config.ca, generated: false, insecure: config.insecure };
@@ -90,7 +93,8 @@ export async function prepareTls(config: TlsConfig, options: { hosts: string[]; 
   const caFile = path.join(options.outdir, CA_FILE_NAME);
   await writeFileAtomic(caFile, pki.caCert);
   const generated: RunTls = { caFile, generated: true, insecure: config.insecure };
-  if (!options.serverFiles) return { cert: pki.cert, key: pki.key, certFile: null, keyFile: null, caFile, caPem: pki.caCert, summary: generated, dispose: none };
+  if (!options.serverFiles)
+    return { cert: pki.cert, key: pki.key, certFile: null, keyFile: null, caFile, caPem: pki.caCert, summary: generated, dispose: none };
   // mkdtemp makes the directory 0700: the key is readable by this user only, and only until the run ends.
   const dir = await mkdtemp(path.join(os.tmpdir(), 'wsgate-tls-'));
   const remove = (): void => rmSync(dir, { recursive: true, force: true });

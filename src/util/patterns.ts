@@ -29,5 +29,8 @@ export function caseIdMatcher(pattern: string, syntax: PatternSyntax = 'wsgate')
 
 /** Splits "6.*,7.1.1" style lists given to repeated flags: trimmed, empty items dropped. */
 export function splitList(values: readonly string[]): string[] {
-  return values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
+  return values
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
 }

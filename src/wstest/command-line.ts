@@ -41,11 +41,29 @@ export async function parseWstestArgs(argv: readonly string[], version: string):
   let text = '';
   const parser = yargs([...argv])
     .scriptName('wstest')
-    .usage("$0 -m MODE [options]\n\nAutobahn|Testsuite's wstest command line, run by wsgate's engine (modes: fuzzingserver, fuzzingclient, echoserver, testeeserver).")
+    .usage(
+      "$0 -m MODE [options]\n\nAutobahn|Testsuite's wstest command line, run by wsgate's engine (modes: fuzzingserver, fuzzingclient, echoserver, testeeserver).",
+    )
     .option('mode', { alias: 'm', type: 'string', requiresArg: true, describe: `Test mode: ${WSTEST_MODES.join(', ')}` })
-    .option('spec', { alias: 's', type: 'string', requiresArg: true, describe: 'Test specification file (default: MODE.json in the working directory, written with defaults when missing)' })
-    .option('wsuri', { alias: 'w', type: 'string', requiresArg: true, describe: 'WebSocket URI (echoserver, testeeserver; fuzzingclient without servers in the spec)' })
-    .option('webport', { alias: 'u', type: 'string', requiresArg: true, default: '8080', describe: 'Web port of fuzzingserver and echoserver (report pages, /cwd/); 0 disables' })
+    .option('spec', {
+      alias: 's',
+      type: 'string',
+      requiresArg: true,
+      describe: 'Test specification file (default: MODE.json in the working directory, written with defaults when missing)',
+    })
+    .option('wsuri', {
+      alias: 'w',
+      type: 'string',
+      requiresArg: true,
+      describe: 'WebSocket URI (echoserver, testeeserver; fuzzingclient without servers in the spec)',
+    })
+    .option('webport', {
+      alias: 'u',
+      type: 'string',
+      requiresArg: true,
+      default: '8080',
+      describe: 'Web port of fuzzingserver and echoserver (report pages, /cwd/); 0 disables',
+    })
     .option('debug', { alias: 'd', type: 'boolean', default: false, describe: 'Debug output' })
     .option('key', { alias: 'k', type: 'string', requiresArg: true, describe: 'Server private key file (wss://)' })
     .option('cert', { alias: 'c', type: 'string', requiresArg: true, describe: 'Server certificate file (wss://)' })
@@ -72,7 +90,8 @@ export async function parseWstestArgs(argv: readonly string[], version: string):
     const why = ORIGINAL_ONLY_MODES.includes(mode) ? 'is not provided by wsgate' : 'is not a mode';
     throw new UsageError(`mode ${JSON.stringify(mode)} ${why} (modes: ${WSTEST_MODES.join(', ')})`);
   }
-  if ((mode === 'echoserver' || mode === 'testeeserver') && a.wsuri === undefined) throw new UsageError(`mode ${mode} needs a WebSocket URI (-w ws://HOST:PORT)`);
+  if ((mode === 'echoserver' || mode === 'testeeserver') && a.wsuri === undefined)
+    throw new UsageError(`mode ${mode} needs a WebSocket URI (-w ws://HOST:PORT)`);
   const webport = /^\s*\d+\s*$/.test(a.webport) ? Number(a.webport) : Number.NaN;
   if (!(webport >= 0 && webport <= 65535)) throw new UsageError(`invalid web port ${JSON.stringify(a.webport)} (0 to 65535; 0 disables it)`);
   if ((a.key === undefined) !== (a.cert === undefined)) throw new UsageError('-k/--key and -c/--cert go together (the server private key and its certificate)');

@@ -20,11 +20,18 @@ export async function echoServer(options: WstestOptions, io: WstestIo): Promise<
     throw new UsageError(`-w/--wsuri: ${(err as Error).message.replace(/^--url:? /, '')}`);
   }
   if (listen.secure && options.key === undefined) throw new UsageError('a wss:// URI needs -k/--key and -c/--cert');
-  const secure = options.key !== undefined && options.cert !== undefined ? https.createServer({ key: readPem('-k/--key', options.key), cert: readPem('-c/--cert', options.cert) }) : null;
+  const secure =
+    options.key !== undefined && options.cert !== undefined
+      ? https.createServer({ key: readPem('-k/--key', options.key), cert: readPem('-c/--cert', options.cert) })
+      : null;
   const host = io.env.WSGATE_LISTEN_HOST?.trim() || undefined;
-  const wss = secure === null ? new WebSocketServer({ ...WS_SERVER_OPTIONS, port: listen.port, ...(host ? { host } : {}) }) : new WebSocketServer({ ...WS_SERVER_OPTIONS, server: secure });
+  const wss =
+    secure === null
+      ? new WebSocketServer({ ...WS_SERVER_OPTIONS, port: listen.port, ...(host ? { host } : {}) })
+      : new WebSocketServer({ ...WS_SERVER_OPTIONS, server: secure });
   const listening = new Promise<void>((resolve, reject) => {
-    const failed = (err: NodeJS.ErrnoException): void => reject(new UsageError(err.code === 'EADDRINUSE' ? `port ${listen.port} is already in use` : `cannot listen on port ${listen.port}: ${err.message}`));
+    const failed = (err: NodeJS.ErrnoException): void =>
+      reject(new UsageError(err.code === 'EADDRINUSE' ? `port ${listen.port} is already in use` : `cannot listen on port ${listen.port}: ${err.message}`));
     if (secure === null) {
       wss.once('listening', () => resolve());
       wss.once('error', failed);

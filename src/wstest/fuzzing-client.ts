@@ -54,7 +54,8 @@ export function fuzzingClientConfig(options: WstestOptions, io: WstestIo): Serve
   const outdir = path.resolve(spec.outdir ?? './reports/servers');
   writeAsOwnerOf(outdir, written === null ? [] : [written]);
   const jobs = Number(io.env.WSTEST_JOBS ?? '1');
-  if (!Number.isInteger(jobs) || jobs < 1 || jobs > 64) throw new UsageError(`WSTEST_JOBS must be a whole number from 1 to 64, got ${JSON.stringify(io.env.WSTEST_JOBS)}`);
+  if (!Number.isInteger(jobs) || jobs < 1 || jobs > 64)
+    throw new UsageError(`WSTEST_JOBS must be a whole number from 1 to 64, got ${JSON.stringify(io.env.WSTEST_JOBS)}`);
   return {
     role: 'server',
     // The original speaks HTTP/1.1 only.
@@ -97,12 +98,16 @@ export function fuzzingClientConfig(options: WstestOptions, io: WstestIo): Serve
 /** Runs every case against every server; 0 whatever the verdicts (130/143 when interrupted). */
 export async function fuzzingClient(options: WstestOptions, io: WstestIo, logger: Logger): Promise<number> {
   const config = fuzzingClientConfig(options, io);
-  io.stdout.write(`wsgate fuzzing client: ${config.cases.length} test cases against ${config.servers.length} server${config.servers.length === 1 ? '' : 's'} (${config.servers.map((s) => s.url).join(', ')})\n`);
+  io.stdout.write(
+    `wsgate fuzzing client: ${config.cases.length} test cases against ${config.servers.length} server${config.servers.length === 1 ? '' : 's'} (${config.servers.map((s) => s.url).join(', ')})\n`,
+  );
   return runGate(config, { out: io.stdout, logger, isTty: false, env: io.env, ...(io.signal ? { signal: io.signal } : {}) }, async (run) => {
     const played = run.cases.filter((c) => c.result !== null).length;
     const r = run.resources;
     const used = r === null ? '' : ` (CPU ${((r.cpuUserMs + r.cpuSystemMs) / 1000).toFixed(1)} s, peak RSS ${(r.maxRssKiB / 1024).toFixed(0)} MiB)`;
-    io.stdout.write(`\n${played} of ${run.cases.length} cases played in ${(run.durationMs / 1000).toFixed(1)} s${used}; reports in ${config.outdir} (index.json, index.html)\n`);
+    io.stdout.write(
+      `\n${played} of ${run.cases.length} cases played in ${(run.durationMs / 1000).toFixed(1)} s${used}; reports in ${config.outdir} (index.json, index.html)\n`,
+    );
     if (run.interrupted !== null) return run.interrupted === 'SIGINT' ? ExitCode.Interrupted : ExitCode.Terminated;
     return ExitCode.Pass;
   });

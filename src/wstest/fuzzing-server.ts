@@ -69,7 +69,12 @@ export async function fuzzingServer(options: WstestOptions, io: WstestIo, logger
   const out = io.stdout;
   let web: { close(): void } | null = null;
   try {
-    if (options.webport !== 0) web = await startWebServer(options.webport, { cwd: process.cwd(), outdir: config.outdir }, secure === null ? null : { cert: secure.cert, key: secure.key });
+    if (options.webport !== 0)
+      web = await startWebServer(
+        options.webport,
+        { cwd: process.cwd(), outdir: config.outdir },
+        secure === null ? null : { cert: secure.cert, key: secure.key },
+      );
   } catch (err) {
     await server.close();
     throw err;

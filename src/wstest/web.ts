@@ -59,7 +59,10 @@ async function fileFor(root: WebRoot, urlPath: string): Promise<string | null> {
 
 function page(root: WebRoot): string {
   const reports = reportsPath(root);
-  const link = reports === null ? '<p>The report directory is outside the working directory: it is not served.</p>' : `<p><a href="${reports}index.html">Test reports</a></p>`;
+  const link =
+    reports === null
+      ? '<p>The report directory is outside the working directory: it is not served.</p>'
+      : `<p><a href="${reports}index.html">Test reports</a></p>`;
   return `<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>wsgate fuzzing server</title></head><body><h1>wsgate fuzzing server</h1>${link}</body></html>\n`;
 }
 
@@ -83,13 +86,22 @@ export async function startWebServer(port: number, root: WebRoot, tls: { cert: s
       }
       res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
       if (req.method === 'HEAD') res.end();
-      else createReadStream(file).on('error', () => res.destroy()).pipe(res);
+      else
+        createReadStream(file)
+          .on('error', () => res.destroy())
+          .pipe(res);
     })();
   };
   const server = tls === null ? http.createServer(handler) : https.createServer({ cert: tls.cert, key: tls.key }, handler);
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) => {
-      reject(new UsageError(err.code === 'EADDRINUSE' ? `web port ${port} is already in use (-u/--webport: another port, or 0 for none)` : `cannot listen on web port ${port}: ${err.message}`));
+      reject(
+        new UsageError(
+          err.code === 'EADDRINUSE'
+            ? `web port ${port} is already in use (-u/--webport: another port, or 0 for none)`
+            : `cannot listen on web port ${port}: ${err.message}`,
+        ),
+      );
     });
     server.listen(port, () => resolve());
   });

@@ -22,18 +22,28 @@ describe('the programmatic API', { concurrency: LIVE_RUNS_AT_ONCE }, () => {
   test('run: the bundled client on group 1.1 passes; the result is summary.json plus the exit decision', async () => {
     const outdir = await tempDir('wsgate-api-');
     const lines: string[] = [];
-    const output = new (await import('node:stream')).Writable({ write: (c: Buffer, _e, done) => {
+    const output = new (await import('node:stream')).Writable({
+      write: (c: Buffer, _e, done) => {
         lines.push(c.toString());
         done();
-      } });
+      },
+    });
     const result = await run({ url: LOOPBACK, outdir, cases: '1.1.*', output });
     assert.equal(result.exitCode, 0);
     assert.equal(result.ok, true);
     assert.equal(result.result, 'passed');
     assert.equal(result.agent, 'wsgate-reference-ws');
     assert.deepEqual(result.counts, { total: 8, passed: 8, failed: 0, skipped: 0, errors: 0, accepted: 0, baselinePassing: 0, nonStrict: 0, informational: 0 });
-    assert.deepEqual(result.cases.map((c) => [c.id, c.behavior, c.behaviorClose]), ['1.1.1', '1.1.2', '1.1.3', '1.1.4', '1.1.5', '1.1.6', '1.1.7', '1.1.8'].map((id) => [id, 'OK', 'OK']));
-    assert.deepEqual(result.files, { outdir, junit: path.join(outdir, 'junit.xml'), json: path.join(outdir, 'summary.json'), html: path.join(outdir, 'index.html') });
+    assert.deepEqual(
+      result.cases.map((c) => [c.id, c.behavior, c.behaviorClose]),
+      ['1.1.1', '1.1.2', '1.1.3', '1.1.4', '1.1.5', '1.1.6', '1.1.7', '1.1.8'].map((id) => [id, 'OK', 'OK']),
+    );
+    assert.deepEqual(result.files, {
+      outdir,
+      junit: path.join(outdir, 'junit.xml'),
+      json: path.join(outdir, 'summary.json'),
+      html: path.join(outdir, 'index.html'),
+    });
     assert.deepEqual(JSON.parse(readFileSync(result.files.json, 'utf8')), summaryOf(result));
     assert.ok(existsSync(result.files.junit) && existsSync(result.files.html));
     assert.match(lines.join(''), /8 passed/, 'the progress lines go to output');
@@ -53,7 +63,10 @@ describe('the programmatic API', { concurrency: LIVE_RUNS_AT_ONCE }, () => {
     const outdir = await tempDir('wsgate-api-');
     const result = await run({ url: LOOPBACK, outdir, robustness: true, cases: ['18.1.*', '18.3.1'] });
     assert.equal(result.exitCode, 0);
-    assert.deepEqual(result.cases.map((c) => [c.id, c.behavior]), ['18.1.1', '18.1.2', '18.1.3', '18.1.4', '18.1.5', '18.1.6', '18.3.1'].map((id) => [id, 'OK']));
+    assert.deepEqual(
+      result.cases.map((c) => [c.id, c.behavior]),
+      ['18.1.1', '18.1.2', '18.1.3', '18.1.4', '18.1.5', '18.1.6', '18.3.1'].map((id) => [id, 'OK']),
+    );
   });
 
   test('run: a client that echoes invalid UTF-8 fails the gate: exit decision 1, the failing case named', async () => {
@@ -101,14 +114,23 @@ describe('the programmatic API', { concurrency: LIVE_RUNS_AT_ONCE }, () => {
     const root = await tempDir('wsgate-api-');
     const shards = ['1/2', '2/2'].map((shard, i) => ({ shard, outdir: path.join(root, `shard-${i + 1}`) }));
     const parts = await Promise.all(shards.map((s) => run({ url: LOOPBACK, cases: ['1.1.*', '2.*'], ...s })));
-    assert.deepEqual(parts.map((p) => p.counts.total).reduce((a, b) => a + b), 19);
+    assert.deepEqual(
+      parts.map((p) => p.counts.total).reduce((a, b) => a + b),
+      19,
+    );
     const merged = await merge({ inputs: shards.map((s) => s.outdir), outdir: path.join(root, 'merged') });
     assert.deepEqual([merged.exitCode, merged.counts.total, merged.counts.passed, merged.shard], [0, 19, 19, null]);
-    assert.deepEqual(merged.cases.map((c) => c.index), Array.from({ length: 19 }, (_, i) => i + 1));
+    assert.deepEqual(
+      merged.cases.map((c) => c.index),
+      Array.from({ length: 19 }, (_, i) => i + 1),
+    );
   });
 
   test('a bad option is a UsageError: an unknown name, a bad value, a non-object, an output inside an input', async () => {
-    await assert.rejects(run({ url: LOOPBACK, clientCommand: 'x' } as never), (e: unknown) => e instanceof UsageError && /unknown option clientCommand/.test(e.message));
+    await assert.rejects(
+      run({ url: LOOPBACK, clientCommand: 'x' } as never),
+      (e: unknown) => e instanceof UsageError && /unknown option clientCommand/.test(e.message),
+    );
     await assert.rejects(run({ url: 'http://127.0.0.1:1' }), UsageError);
     await assert.rejects(run({ jobs: 0 }), (e: unknown) => e instanceof UsageError && /--jobs/.test(e.message));
     await assert.rejects(startServer(null as never), UsageError);
@@ -117,7 +139,7 @@ describe('the programmatic API', { concurrency: LIVE_RUNS_AT_ONCE }, () => {
     await assert.rejects(merge({ inputs: [dir], outdir: dir }), (e: unknown) => e instanceof UsageError && /must not be one of the inputs/.test(e.message));
   });
 
-  test('VERSION is package.json\'s', () => {
+  test("VERSION is package.json's", () => {
     const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
     assert.equal(VERSION, pkg.version);
   });

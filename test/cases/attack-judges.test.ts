@@ -6,7 +6,20 @@ import type { GrowthFacts, ProbeFacts } from '../../src/cases/attack-types.js';
 import { robustnessServerCases } from '../../src/cases/s17-robustness-server.js';
 
 function probe(over: Partial<ProbeFacts>): ProbeFacts {
-  return { label: 'p', size: 1, waitMs: 3000, requestBytes: 100, status: 101, answerMs: 1, closedMs: null, closeCode: null, trickled: 0, ending: 'closed', elapsedMs: 1, ...over };
+  return {
+    label: 'p',
+    size: 1,
+    waitMs: 3000,
+    requestBytes: 100,
+    status: 101,
+    answerMs: 1,
+    closedMs: null,
+    closeCode: null,
+    trickled: 0,
+    ending: 'closed',
+    elapsedMs: 1,
+    ...over,
+  };
 }
 
 function growth(times: { base: number; quarter: number; largest: number }, cap: number | null = 16_000): GrowthFacts {

@@ -16,7 +16,10 @@ const IMPLEMENTED = new Set(['1', '2', '3', '4', '5', '6', '7', '9', '10', '12',
 test('the reference lists 517 cases, and so does the catalogue', () => {
   assert.equal(rows.length, 517);
   assert.equal(catalogue.length, 517);
-  assert.deepEqual(selectCases(catalogue, ['*']).map((c) => c.id), rows.map((r) => r.id));
+  assert.deepEqual(
+    selectCases(catalogue, ['*']).map((c) => c.id),
+    rows.map((r) => r.id),
+  );
 });
 
 test('every case of the implemented groups exists, in Autobahn order, with its category and subcategory', () => {
@@ -31,7 +34,10 @@ test('every case of the implemented groups exists, in Autobahn order, with its c
 test('no case exists that Autobahn does not have, and the global order is Autobahn order', () => {
   const known = rows.map((r) => r.id);
   const ours = catalogue.map((c) => c.id);
-  assert.deepEqual(ours, known.filter((id) => ours.includes(id)));
+  assert.deepEqual(
+    ours,
+    known.filter((id) => ours.includes(id)),
+  );
 });
 
 test('with every case selected, /runCase?case=N is Autobahn index N (within the implemented prefix)', () => {
@@ -49,5 +55,10 @@ test("Autobahn's pattern rules: '1*' takes 1.x and 10.x, '1.*' only 1.x", () => 
   const one = selectCases(catalogue, ['1*']).map((c) => c.id.split('.')[0]);
   assert.ok(one.includes('10') || !catalogue.some((c) => c.id.startsWith('10.')));
   assert.ok(selectCases(catalogue, ['1.*']).every((c) => c.id.startsWith('1.')));
-  assert.deepEqual(selectCases(catalogue, ['6.*'], ['6.1*', '6.2*']).map((c) => c.id.split('.')[1]).filter((s) => s === '1' || s === '2' || s === '10' || s === '12'), []);
+  assert.deepEqual(
+    selectCases(catalogue, ['6.*'], ['6.1*', '6.2*'])
+      .map((c) => c.id.split('.')[1])
+      .filter((s) => s === '1' || s === '2' || s === '10' || s === '12'),
+    [],
+  );
 });

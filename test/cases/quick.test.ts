@@ -21,7 +21,10 @@ for (const role of ['client', 'server'] as const) {
     const quick = selectForRun({ cases: [], excludeCases: [], extended: false, shard: null, role, quick: true }).cases.map((c) => c.id);
     assert.deepEqual([...new Set(quick.map(group))], AUTOBAHN_GROUPS);
     // A strict subset, in catalogue order.
-    assert.deepEqual(quick, whole.filter((id) => quick.includes(id)));
+    assert.deepEqual(
+      quick,
+      whole.filter((id) => quick.includes(id)),
+    );
     assert.ok(quick.length < whole.length);
     const count = (ids: string[], g: string) => ids.filter((id) => group(id) === g).length;
     for (const g of AUTOBAHN_GROUPS) {
@@ -32,12 +35,15 @@ for (const role of ['client', 'server'] as const) {
     const subgroups = (ids: string[]) => new Set(ids.filter((id) => ['9', '12', '13'].includes(group(id))).map((id) => id.split('.').slice(0, 2).join('.')));
     assert.deepEqual(subgroups(quick), subgroups(whole));
     // Deterministic: the same on every call, 21 cases of 9/12/13 (8 + 6 + 7).
-    assert.deepEqual(selectForRun({ cases: [], excludeCases: [], extended: false, shard: null, role, quick: true }).cases.map((c) => c.id), quick);
+    assert.deepEqual(
+      selectForRun({ cases: [], excludeCases: [], extended: false, shard: null, role, quick: true }).cases.map((c) => c.id),
+      quick,
+    );
     assert.equal(quick.length, whole.length - 216 - 54 + 21);
   });
 }
 
-test('--quick keeps wsgate\'s own groups whole and applies to the selection: --cases narrows it, a selection it empties is a usage error', () => {
+test("--quick keeps wsgate's own groups whole and applies to the selection: --cases narrows it, a selection it empties is a usage error", () => {
   const extended = catalogueFor(true, 'client');
   assert.equal(quickSample(extended).filter((c) => group(c.id) === '14').length, extended.filter((c) => group(c.id) === '14').length);
   const narrowed = selectForRun({ cases: ['12.1.*', '13.2.*'], excludeCases: [], extended: false, shard: null, quick: true }).cases.map((c) => c.id);
@@ -51,5 +57,10 @@ test('wsgate run --quick against the bundled ws client: the 21 sampled cases of 
   assert.equal(res.code, 0, res.stdout + res.stderr);
   assert.match(res.stdout, /21 cases: 21 passed, 0 failed, 0 skipped/);
   const summary = JSON.parse(await readFile(path.join(outdir, 'summary.json'), 'utf8')) as { cases: Array<{ id: string }> };
-  assert.deepEqual(summary.cases.map((c) => c.id), quickSample(catalogueFor(false)).filter((c) => ['9', '12', '13'].includes(group(c.id))).map((c) => c.id));
+  assert.deepEqual(
+    summary.cases.map((c) => c.id),
+    quickSample(catalogueFor(false))
+      .filter((c) => ['9', '12', '13'].includes(group(c.id)))
+      .map((c) => c.id),
+  );
 });

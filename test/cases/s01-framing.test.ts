@@ -39,10 +39,22 @@ describe('group 1: framing', () => {
   test("each size: one frame, Autobahn's payload and timer, the echo expected, a close by us", () => {
     assert.deepEqual(
       framingSizes.map((s) => [s.length, s.chopSize, s.killAfter]),
-      [[0, null, 1], [125, null, 1], [126, null, 1], [127, null, 1], [128, null, 1], [65535, null, 10], [65536, null, 10], [65536, 997, 10]],
+      [
+        [0, null, 1],
+        [125, null, 1],
+        [126, null, 1],
+        [127, null, 1],
+        [128, null, 1],
+        [65535, null, 10],
+        [65536, null, 10],
+        [65536, 997, 10],
+      ],
     );
     for (const size of framingSizes) {
-      for (const [id, binary] of [[size.textId, false], [size.binaryId, true]] as const) {
+      for (const [id, binary] of [
+        [size.textId, false],
+        [size.binaryId, true],
+      ] as const) {
         const r = get(ws, id);
         const payload = [size.length, logged(size.length, binary)] as const;
         assert.deepEqual(entries(r, 'TF')[0], tf(payload, binary ? 2 : 1, { chopSize: size.chopSize }), id);
@@ -84,7 +96,10 @@ describe('group 1: framing', () => {
       assert.deepEqual(r.txOctetStats, { [String(r.httpResponse.length)]: 1, '997': 65, '741': 1, '4': 1 }, id);
       const chops = entries(r, 'TO').slice(1, -1);
       assert.equal(chops.length, 66, id);
-      assert.ok(chops.every((e) => e[0] === 'TO' && e[2]), `${id}: every chop is a write of its own`);
+      assert.ok(
+        chops.every((e) => e[0] === 'TO' && e[2]),
+        `${id}: every chop is a write of its own`,
+      );
     }
   });
 });

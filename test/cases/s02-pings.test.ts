@@ -66,7 +66,11 @@ describe('group 2: pings and pongs', () => {
     const r11 = get(ws, '2.11');
     // Ten frames of 2 + 9 bytes ("payload-N").
     assert.equal(r11.txOctetStats['1'], 110);
-    assert.ok(entries(r11, 'TF').slice(0, 10).every((e) => e[0] === 'TF' && e[7] === 1));
+    assert.ok(
+      entries(r11, 'TF')
+        .slice(0, 10)
+        .every((e) => e[0] === 'TF' && e[7] === 1),
+    );
   });
 
   test('2.7-2.9: an unsolicited pong first; 2.7 and 2.8 close right after it', () => {
@@ -83,9 +87,15 @@ describe('group 2: pings and pongs', () => {
   test('2.10: ten pings, ten pongs in order, a close timer of 3 s', () => {
     const r = get(ws, '2.10');
     const payloads = Array.from({ length: 10 }, (_, i) => `payload-${i}`);
-    assert.deepEqual(entries(r, 'TF').slice(0, 10), payloads.map((p) => tf([9, p], 9)));
+    assert.deepEqual(
+      entries(r, 'TF').slice(0, 10),
+      payloads.map((p) => tf([9, p], 9)),
+    );
     assert.deepEqual(entries(r, 'TI'), [['TI', 3]]);
-    assert.deepEqual(r.received, payloads.map((p) => ['pong', p]));
+    assert.deepEqual(
+      r.received,
+      payloads.map((p) => ['pong', p]),
+    );
   });
 
   test('a client whose pongs carry the wrong payload fails every case that pings, and closes cleanly', () => {

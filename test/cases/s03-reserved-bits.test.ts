@@ -49,7 +49,11 @@ describe('group 3: reserved bits', () => {
 
   test('3.2-3.4: an echo expected first (NON-STRICT without it), then RSV = 2, 3, 4 in the three deliveries', () => {
     const deliveries = { '3.2': {}, '3.3': { sync: true }, '3.4': { chopSize: 1 } } as const;
-    for (const [id, rsv] of [['3.2', 2], ['3.3', 3], ['3.4', 4]] as const) {
+    for (const [id, rsv] of [
+      ['3.2', 2],
+      ['3.3', 3],
+      ['3.4', 4],
+    ] as const) {
       const r = get(ws, id);
       const d = deliveries[id];
       assert.deepEqual(entries(r, 'TF').slice(0, 3), [tf(HELLO, 1, d), tf(HELLO, 1, { ...d, rsv }), tf([0, ''], 9, d)], id);
@@ -67,9 +71,21 @@ describe('group 3: reserved bits', () => {
   test('a client that ignores RSV bits echoes what it should refuse: FAILED, and our kill timer closes', () => {
     const echoed: Record<string, unknown[]> = {
       '3.1': [['message', 'Hello, world!', false]],
-      '3.2': [['message', 'Hello, world!', false], ['message', 'Hello, world!', false], ['pong', '']],
-      '3.3': [['message', 'Hello, world!', false], ['message', 'Hello, world!', false], ['pong', '']],
-      '3.4': [['message', 'Hello, world!', false], ['message', 'Hello, world!', false], ['pong', '']],
+      '3.2': [
+        ['message', 'Hello, world!', false],
+        ['message', 'Hello, world!', false],
+        ['pong', ''],
+      ],
+      '3.3': [
+        ['message', 'Hello, world!', false],
+        ['message', 'Hello, world!', false],
+        ['pong', ''],
+      ],
+      '3.4': [
+        ['message', 'Hello, world!', false],
+        ['message', 'Hello, world!', false],
+        ['pong', ''],
+      ],
       '3.5': [['message', '0x00fffefdfcfb00ff', true]],
       '3.6': [['message', 'Hello, world!', true]],
     };

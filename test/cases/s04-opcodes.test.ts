@@ -24,7 +24,10 @@ describe('group 4: reserved opcodes', () => {
 
   test('10 cases in Autobahn order: opcodes 3-7, then 11-15', () => {
     assert.deepEqual(g.ids, ['4.1.1', '4.1.2', '4.1.3', '4.1.4', '4.1.5', '4.2.1', '4.2.2', '4.2.3', '4.2.4', '4.2.5']);
-    assert.deepEqual(reservedOpcodeCases.map((c) => c.opcode), [3, 4, 5, 6, 7, 11, 12, 13, 14, 15]);
+    assert.deepEqual(
+      reservedOpcodeCases.map((c) => c.opcode),
+      [3, 4, 5, 6, 7, 11, 12, 13, 14, 15],
+    );
   });
 
   test('the ws client gets the verdicts the original gave it (OK/OK, ws fails with 1002)', () => {

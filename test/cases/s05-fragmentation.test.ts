@@ -28,7 +28,10 @@ describe('group 5: fragmentation', () => {
   after(() => g.close());
 
   test('20 cases in Autobahn order', () => {
-    assert.deepEqual(g.ids, Array.from({ length: 20 }, (_, i) => `5.${i + 1}`));
+    assert.deepEqual(
+      g.ids,
+      Array.from({ length: 20 }, (_, i) => `5.${i + 1}`),
+    );
   });
 
   test('the ws client gets the verdicts the original gave it', () => {
@@ -40,7 +43,10 @@ describe('group 5: fragmentation', () => {
   });
 
   test('5.1, 5.2: a ping and a pong with FIN clear, then a continuation', () => {
-    for (const [id, opcode] of [['5.1', 9], ['5.2', 10]] as const) {
+    for (const [id, opcode] of [
+      ['5.1', 9],
+      ['5.2', 10],
+    ] as const) {
       const r = get(ws, id);
       assert.deepEqual(entries(r, 'TF').slice(0, 2), [tf(F1, opcode, { fin: false }), tf(F2, 0)], id);
       assert.deepEqual(r.expected, { OK: [] }, id);
@@ -58,12 +64,15 @@ describe('group 5: fragmentation', () => {
       assert.deepEqual(entries(plain, 'TI'), [['TI', 1]], plain.id);
       assert.deepEqual(plain.expectedClose, { closedByMe: true, closeCode: [1000], requireClean: true }, plain.id);
       const withPing = get(ws, `5.${6 + i}`);
+      assert.deepEqual(entries(withPing, 'TF').slice(0, 3), [tf(F1, 1, { ...d, fin: false }), tf([12, 'ping payload'], 9, d), tf(F2, 0, d)], withPing.id);
       assert.deepEqual(
-        entries(withPing, 'TF').slice(0, 3),
-        [tf(F1, 1, { ...d, fin: false }), tf([12, 'ping payload'], 9, d), tf(F2, 0, d)],
+        withPing.received,
+        [
+          ['pong', 'ping payload'],
+          ['message', 'fragment1fragment2', false],
+        ],
         withPing.id,
       );
-      assert.deepEqual(withPing.received, [['pong', 'ping payload'], ['message', 'fragment1fragment2', false]], withPing.id);
     }
     // Octet-wise: two frames of 2 + 9 bytes, then three of 11, 14 and 11 bytes.
     assert.equal(get(ws, '5.5').txOctetStats['1'], 22);
@@ -72,16 +81,16 @@ describe('group 5: fragmentation', () => {
 
   test('5.9-5.14: a continuation with nothing to continue (FIN set, then clear), then a text message', () => {
     const cases = [
-      ['5.9', true, ONE_WRITE], ['5.10', true, PER_FRAME], ['5.11', true, PER_OCTET],
-      ['5.12', false, ONE_WRITE], ['5.13', false, PER_FRAME], ['5.14', false, PER_OCTET],
+      ['5.9', true, ONE_WRITE],
+      ['5.10', true, PER_FRAME],
+      ['5.11', true, PER_OCTET],
+      ['5.12', false, ONE_WRITE],
+      ['5.13', false, PER_FRAME],
+      ['5.14', false, PER_OCTET],
     ] as const;
     for (const [id, fin, d] of cases) {
       const r = get(ws, id);
-      assert.deepEqual(
-        entries(r, 'TF').slice(0, 2),
-        [tf([24, 'non-continuation payload'], 0, { ...d, fin }), tf([13, 'Hello, world!'], 1, d)],
-        id,
-      );
+      assert.deepEqual(entries(r, 'TF').slice(0, 2), [tf([24, 'non-continuation payload'], 0, { ...d, fin }), tf([13, 'Hello, world!'], 1, d)], id);
       assert.deepEqual(r.received, [], id);
       assert.equal(r.closedByMe, false, id);
     }
@@ -89,15 +98,13 @@ describe('group 5: fragmentation', () => {
 
   test('5.15-5.18: orphan continuations after or around valid fragments, and a text frame continuing a text frame', () => {
     const r15 = get(ws, '5.15');
-    assert.deepEqual(entries(r15, 'TF').slice(0, 4), [
-      tf(F1, 1, { fin: false }),
-      tf(F2, 0),
-      tf([9, 'fragment3'], 0, { fin: false }),
-      tf([9, 'fragment4'], 1),
-    ]);
+    assert.deepEqual(entries(r15, 'TF').slice(0, 4), [tf(F1, 1, { fin: false }), tf(F2, 0), tf([9, 'fragment3'], 0, { fin: false }), tf([9, 'fragment4'], 1)]);
     assert.deepEqual(r15.expected, { OK: [['message', 'fragment1fragment2', false]], 'NON-STRICT': [] });
     assert.deepEqual(r15.received, r15.expected.OK);
-    for (const [id, fin] of [['5.16', false], ['5.17', true]] as const) {
+    for (const [id, fin] of [
+      ['5.16', false],
+      ['5.17', true],
+    ] as const) {
       const round = [tf(F1, 0, { fin }), tf(F2, 1, { fin: false }), tf([9, 'fragment3'], 0)];
       assert.deepEqual(entries(get(ws, id), 'TF').slice(0, 6), [...round, ...round], id);
     }
@@ -105,25 +112,32 @@ describe('group 5: fragmentation', () => {
   });
 
   test('5.19, 5.20: pings within a message that pauses for a second; the first pong comes during the pause', () => {
-    for (const [id, d] of [['5.19', ONE_WRITE], ['5.20', PER_FRAME]] as const) {
+    for (const [id, d] of [
+      ['5.19', ONE_WRITE],
+      ['5.20', PER_FRAME],
+    ] as const) {
       const r = get(ws, id);
       const frag = (n: number, fin = false): ReturnType<typeof tf> => tf([9, `fragment${n}`], n === 1 ? 1 : 0, { ...d, fin });
-      assert.deepEqual(entries(r, 'TF').slice(0, 7), [
-        frag(1),
-        frag(2),
-        tf([9, 'pongme 1!'], 9, d),
-        frag(3),
-        frag(4),
-        tf([9, 'pongme 2!'], 9, d),
-        frag(5, true),
-      ], id);
+      assert.deepEqual(
+        entries(r, 'TF').slice(0, 7),
+        [frag(1), frag(2), tf([9, 'pongme 1!'], 9, d), frag(3), frag(4), tf([9, 'pongme 2!'], 9, d), frag(5, true)],
+        id,
+      );
       assert.deepEqual(entries(r, 'CT'), [['CT', 1, null]], id);
       assert.deepEqual(entries(r, 'CTE'), [['CTE', null]], id);
       // The pong (an RX FRAME) is logged between the timer's start and its end.
       const kinds = frameKinds(r);
       assert.deepEqual(kinds.slice(0, 6), ['TF', 'TF', 'TF', 'CT', 'RF', 'CTE'], id);
       assert.ok(kinds.indexOf('TI') > kinds.indexOf('CTE'), id);
-      assert.deepEqual(r.received, [['pong', 'pongme 1!'], ['pong', 'pongme 2!'], ['message', 'fragment1fragment2fragment3fragment4fragment5', false]], id);
+      assert.deepEqual(
+        r.received,
+        [
+          ['pong', 'pongme 1!'],
+          ['pong', 'pongme 2!'],
+          ['message', 'fragment1fragment2fragment3fragment4fragment5', false],
+        ],
+        id,
+      );
       assert.ok(r.duration >= 1000, `${id} took ${r.duration} ms`);
     }
   });

@@ -108,8 +108,25 @@ describe('the UTF-8 vector table', () => {
       counts[sub] = (counts[sub] ?? 0) + 1;
     }
     assert.deepEqual(counts, {
-      '6.5': 5, '6.6': 11, '6.7': 4, '6.8': 2, '6.9': 4, '6.10': 3, '6.11': 5, '6.12': 8, '6.13': 5, '6.14': 10,
-      '6.15': 1, '6.16': 3, '6.17': 5, '6.18': 5, '6.19': 5, '6.20': 7, '6.21': 8, '6.22': 34, '6.23': 7,
+      '6.5': 5,
+      '6.6': 11,
+      '6.7': 4,
+      '6.8': 2,
+      '6.9': 4,
+      '6.10': 3,
+      '6.11': 5,
+      '6.12': 8,
+      '6.13': 5,
+      '6.14': 10,
+      '6.15': 1,
+      '6.16': 3,
+      '6.17': 5,
+      '6.18': 5,
+      '6.19': 5,
+      '6.20': 7,
+      '6.21': 8,
+      '6.22': 34,
+      '6.23': 7,
     });
   });
 
@@ -135,7 +152,10 @@ describe('the UTF-8 vector table', () => {
         return [`6.6.${i + 1}`, prefix.toString('hex'), state.valid && state.endsOnCodePoint];
       }),
     );
-    assert.deepEqual(prefixes.filter((v) => v.valid).map((v) => v.id), ['6.6.2', '6.6.5', '6.6.7', '6.6.9', '6.6.11']);
+    assert.deepEqual(
+      prefixes.filter((v) => v.valid).map((v) => v.id),
+      ['6.6.2', '6.6.5', '6.6.7', '6.6.9', '6.6.11'],
+    );
   });
 
   test('a few vectors byte for byte (Kuhn numbering in comments)', () => {
@@ -181,7 +201,10 @@ describe('the cases of group 6', () => {
       assert.ok(c !== undefined);
       assert.deepEqual(Object.keys(c.expect), ['OK', 'NON-STRICT']);
       assert.deepEqual(c.expect.OK, [{ kind: 'timeout', tag: 'A' }]);
-      assert.deepEqual(c.expect['NON-STRICT'], [{ kind: 'timeout', tag: 'A' }, { kind: 'timeout', tag: 'B' }]);
+      assert.deepEqual(c.expect['NON-STRICT'], [
+        { kind: 'timeout', tag: 'A' },
+        { kind: 'timeout', tag: 'B' },
+      ]);
       assert.deepEqual(c.close, { closedByMe: false, closeCode: [1007], requireClean: false, closedByWrongEndpointIsFatal: true });
     }
   });
@@ -286,7 +309,10 @@ describe('ws (the reference client) on all 145 cases', () => {
       ['TF', [6, 'edited'], 0, true, 0, null, null, null, false],
       ['KL', 1],
     ]);
-    assert.deepEqual(r.received, [['timeout', 'A'], ['timeout', 'B']]);
+    assert.deepEqual(r.received, [
+      ['timeout', 'A'],
+      ['timeout', 'B'],
+    ]);
     assert.ok(r.duration >= 1990, `duration ${r.duration}`);
   });
 
@@ -294,7 +320,14 @@ describe('ws (the reference client) on all 145 cases', () => {
     const r = results.get('6.4.2');
     assert.ok(r !== undefined);
     const tfs = r.wirelog.filter((e) => e[0] === 'TF' && e[2] !== 8);
-    assert.deepEqual(tfs.map((e) => e[1]), [[12, '0xcebae1bdb9cf83cebcceb5f4'], [1, '0x90'], [8, '0x8080656469746564']]);
+    assert.deepEqual(
+      tfs.map((e) => e[1]),
+      [
+        [12, '0xcebae1bdb9cf83cebcceb5f4'],
+        [1, '0x90'],
+        [8, '0x8080656469746564'],
+      ],
+    );
   });
 
   test('6.4.3 and 6.4.4: one frame header, the payload in three writes, an empty final frame', () => {
@@ -326,7 +359,14 @@ describe('ws (the reference client) on all 145 cases', () => {
       assert.ok(r !== undefined && v !== undefined);
       const payload = Buffer.from(v.hex, 'hex');
       const shown = decodes(payload.subarray(0, 64)) ? payload.toString('utf8') : `0x${v.hex.slice(0, 128)}${payload.length > 60 ? ' ...' : ''}`;
-      assert.deepEqual(frameLog(r).slice(0, 2), [['TF', [payload.length, shown], 1, true, 0, null, null, null, false], ['KL', 0.5]], id);
+      assert.deepEqual(
+        frameLog(r).slice(0, 2),
+        [
+          ['TF', [payload.length, shown], 1, true, 0, null, null, null, false],
+          ['KL', 0.5],
+        ],
+        id,
+      );
     }
   });
 });
@@ -355,7 +395,14 @@ describe('late-utf8 (checks UTF-8 only when a message is complete)', () => {
       const r = results.get(id);
       assert.ok(r !== undefined);
       assert.deepEqual(verdictOf(r), { behavior: 'NON-STRICT', behaviorClose: 'OK', remoteCloseCode: 1007 }, id);
-      assert.deepEqual(r.received, [['timeout', 'A'], ['timeout', 'B']], id);
+      assert.deepEqual(
+        r.received,
+        [
+          ['timeout', 'A'],
+          ['timeout', 'B'],
+        ],
+        id,
+      );
     }
   });
 

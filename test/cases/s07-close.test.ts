@@ -24,13 +24,7 @@ const IDS = closeCases.map((c) => c.id);
 const INDEX = new Map(selectCases(catalogue, ['7.*']).map((c, i) => [c.id, i + 1]));
 
 /** Runs the cases with one client process each, a few at a time, and returns their results by id. */
-async function runAll(
-  server: FuzzingServer,
-  base: string,
-  script: string,
-  agent: string,
-  ids: readonly string[],
-): Promise<Map<string, CaseResult>> {
+async function runAll(server: FuzzingServer, base: string, script: string, agent: string, ids: readonly string[]): Promise<Map<string, CaseResult>> {
   const results = new Map<string, CaseResult>();
   const BATCH = CLIENTS_AT_ONCE;
   for (let i = 0; i < ids.length; i += BATCH) {
@@ -131,16 +125,9 @@ describe('the ws package as client', () => {
     assert.deepEqual(txFrames(get(results, '7.1.2')), [tf(2, '0x03e8', 8), tf(0, '', 8)]);
     assert.deepEqual(txFrames(get(results, '7.1.3')), [tf(2, '0x03e8', 8), tf(0, '', 9)]);
     assert.deepEqual(txFrames(get(results, '7.1.4')), [tf(2, '0x03e8', 8), tf(12, 'Hello World!', 1)]);
-    assert.deepEqual(txFrames(get(results, '7.1.5')), [
-      tf(9, 'fragment1', 1, false),
-      tf(2, '0x03e8', 8),
-      tf(9, 'fragment2', 0, true),
-    ]);
+    assert.deepEqual(txFrames(get(results, '7.1.5')), [tf(9, 'fragment1', 1, false), tf(2, '0x03e8', 8), tf(9, 'fragment2', 0, true)]);
     // 0x01 0x09 "fragment1" (no FIN), 0x88 0x02 0x03 0xe8, 0x80 0x09 "fragment2".
-    assert.equal(
-      txHex(get(results, '7.1.5')),
-      `0109${Buffer.from('fragment1').toString('hex')}880203e88009${Buffer.from('fragment2').toString('hex')}`,
-    );
+    assert.equal(txHex(get(results, '7.1.5')), `0109${Buffer.from('fragment1').toString('hex')}880203e88009${Buffer.from('fragment2').toString('hex')}`);
     for (const id of ['7.1.2', '7.1.3', '7.1.4', '7.1.5']) {
       const r = get(results, id);
       assert.deepEqual(r.received, [], id);

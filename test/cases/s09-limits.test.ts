@@ -107,10 +107,30 @@ describe('group 9: the catalogue', () => {
 
   test('maxSeconds is WAITSECS + 2 (10/100 s for sizes, 100 s for fragments, 1000 s for chops, 60-480 s for round trips)', () => {
     const waits: Record<string, number> = {
-      '9.1.1': 10, '9.1.2': 10, '9.1.3': 100, '9.1.4': 100, '9.1.5': 100, '9.1.6': 100,
-      '9.2.1': 10, '9.2.2': 10, '9.2.3': 10, '9.2.4': 10, '9.2.5': 100, '9.2.6': 100,
-      '9.7.1': 60, '9.7.2': 60, '9.7.3': 60, '9.7.4': 120, '9.7.5': 240, '9.7.6': 480,
-      '9.8.1': 60, '9.8.2': 60, '9.8.3': 60, '9.8.4': 120, '9.8.5': 240, '9.8.6': 480,
+      '9.1.1': 10,
+      '9.1.2': 10,
+      '9.1.3': 100,
+      '9.1.4': 100,
+      '9.1.5': 100,
+      '9.1.6': 100,
+      '9.2.1': 10,
+      '9.2.2': 10,
+      '9.2.3': 10,
+      '9.2.4': 10,
+      '9.2.5': 100,
+      '9.2.6': 100,
+      '9.7.1': 60,
+      '9.7.2': 60,
+      '9.7.3': 60,
+      '9.7.4': 120,
+      '9.7.5': 240,
+      '9.7.6': 480,
+      '9.8.1': 60,
+      '9.8.2': 60,
+      '9.8.3': 60,
+      '9.8.4': 120,
+      '9.8.5': 240,
+      '9.8.6': 480,
     };
     for (const c of limitsCases) {
       const sub = subgroup(c.id);
@@ -154,7 +174,10 @@ class Recorder implements CaseContext {
   }
   sendMessage(payload: Uint8Array | string, options: { binary?: boolean; fragmentSize?: number; sync?: boolean } = {}): void {
     const bytes = typeof payload === 'string' ? Buffer.from(payload) : payload;
-    assert.ok(bytes.every((b) => b === bytes[0]), 'one byte repeated');
+    assert.ok(
+      bytes.every((b) => b === bytes[0]),
+      'one byte repeated',
+    );
     this.calls.push({ kind: 'sendMessage', length: bytes.length, first: bytes[0] ?? -1, binary: options.binary ?? false, fragmentSize: options.fragmentSize });
   }
   sendPing(): void {
@@ -236,12 +259,16 @@ describe('group 9: what each case sends', () => {
     const waits = [10, 10, 100, 100, 100, 100];
     lengths.forEach((length, i) => {
       const id = `9.1.${i + 1}`;
-      assert.deepEqual(started(id).calls, [
-        { kind: 'setWirelog', enabled: false, silent: true },
-        { kind: 'setOutcome', behavior: 'FAILED', result: `Did not receive message within ${waits[i]} seconds.` },
-        { kind: 'sendFrame', frame: { opcode: 1, payload: TEXT, payloadLen: length } },
-        { kind: 'closeAfter', seconds: waits[i] },
-      ], id);
+      assert.deepEqual(
+        started(id).calls,
+        [
+          { kind: 'setWirelog', enabled: false, silent: true },
+          { kind: 'setOutcome', behavior: 'FAILED', result: `Did not receive message within ${waits[i]} seconds.` },
+          { kind: 'sendFrame', frame: { opcode: 1, payload: TEXT, payloadLen: length } },
+          { kind: 'closeAfter', seconds: waits[i] },
+        ],
+        id,
+      );
     });
   });
 
@@ -267,12 +294,16 @@ describe('group 9: what each case sends', () => {
     sizes.forEach((fragmentSize, i) => {
       for (const binary of [false, true]) {
         const id = `9.${binary ? 4 : 3}.${i + 1}`;
-        assert.deepEqual(started(id).calls, [
-          { kind: 'setWirelog', enabled: false, silent: true },
-          { kind: 'setOutcome', behavior: 'FAILED', result: 'Did not receive message within 100 seconds.' },
-          { kind: 'sendMessage', length: 4 * MiB, first: binary && i === 0 ? 0xfe : 0x2a, binary, fragmentSize },
-          { kind: 'closeAfter', seconds: 100 },
-        ], id);
+        assert.deepEqual(
+          started(id).calls,
+          [
+            { kind: 'setWirelog', enabled: false, silent: true },
+            { kind: 'setOutcome', behavior: 'FAILED', result: 'Did not receive message within 100 seconds.' },
+            { kind: 'sendMessage', length: 4 * MiB, first: binary && i === 0 ? 0xfe : 0x2a, binary, fragmentSize },
+            { kind: 'closeAfter', seconds: 100 },
+          ],
+          id,
+        );
       }
     });
   });
@@ -299,7 +330,10 @@ describe('group 9: what each case sends', () => {
     ]);
     for (let i = 1; i < 1000; i++) echo('9.7.2', t, Buffer.alloc(16, 0x2a), false);
     assert.equal(t.calls.filter((c) => c.kind === 'sendFrame').length, 1000);
-    assert.equal(t.calls.some((c) => c.kind === 'sendClose'), false);
+    assert.equal(
+      t.calls.some((c) => c.kind === 'sendClose'),
+      false,
+    );
     echo('9.7.2', t, Buffer.alloc(16, 0x2a), false);
     assert.deepEqual(t.calls.slice(-3), [
       { kind: 'setOutcome', behavior: 'OK', result: "Ok, received all echo'ed messages in time." },
@@ -310,7 +344,10 @@ describe('group 9: what each case sends', () => {
     const b = started('9.8.6');
     const first = b.calls[3];
     assert.ok(first?.kind === 'sendFrame');
-    assert.deepEqual({ ...first.frame, payload: Buffer.from(first.frame.payload as Uint8Array) }, { opcode: 2, payload: Buffer.from([0xfe]), payloadLen: 4096 });
+    assert.deepEqual(
+      { ...first.frame, payload: Buffer.from(first.frame.payload as Uint8Array) },
+      { opcode: 2, payload: Buffer.from([0xfe]), payloadLen: 4096 },
+    );
     assert.deepEqual(b.calls[2], { kind: 'closeAfter', seconds: 480 });
     assert.deepEqual(started('9.7.1').calls[3], { kind: 'sendFrame', frame: { opcode: 1, payload: '*', payloadLen: 0 } });
   });
@@ -358,7 +395,7 @@ describe('group 9: judging the echoes, in Autobahn words', () => {
     assert.deepEqual(t.outcome, { behavior: 'OK', result: 'Expected binary message with payload of length 65536, but got 1.' });
   });
 
-  test('9.7/9.8: an echo of the wrong type or length stops the run at once, with Python\'s True/False', () => {
+  test("9.7/9.8: an echo of the wrong type or length stops the run at once, with Python's True/False", () => {
     const t = started('9.8.3');
     echo('9.8.3', t, Buffer.alloc(64, 0xfe), true);
     echo('9.8.3', t, Buffer.alloc(64, 0x2a), false);
@@ -410,7 +447,14 @@ describe('group 9 against real clients', () => {
     // ws with its defaults on the four many-fragment cases, and the truncating client on 9.1-9.6.
     wsDefault = await runBatches(server, base, fixture('ws-default'), 'ws-default', MANY_FRAGMENTS, 1);
     truncating = await runBatches(server, base, fixture('truncating-echo'), 'truncating', MANY_FRAGMENTS, 1);
-    const rest = await runBatches(server, base, fixture('truncating-echo'), 'truncating', bigIds.filter((id) => !MANY_FRAGMENTS.includes(id)), 6);
+    const rest = await runBatches(
+      server,
+      base,
+      fixture('truncating-echo'),
+      'truncating',
+      bigIds.filter((id) => !MANY_FRAGMENTS.includes(id)),
+      6,
+    );
     for (const [k, v] of rest) truncating.set(k, v);
   });
   after(() => server.close());
@@ -464,29 +508,53 @@ describe('group 9 against real clients', () => {
       const r = get(ws, id);
       assert.deepEqual(entries(r, 'WLM'), [], id);
       // The handshake (RX and TX octets) before the case switches the log off.
-      assert.deepEqual(r.wirelog.slice(0, 2).map((e) => e[0]), ['RO', 'TO'], id);
+      assert.deepEqual(
+        r.wirelog.slice(0, 2).map((e) => e[0]),
+        ['RO', 'TO'],
+        id,
+      );
       // After the echo: our close, its octets, the peer's close.
       assert.deepEqual(entries(r, 'TF'), [['TF', [2, '0x03e8'], 8, true, 0, null, null, null, false]], id);
-      assert.deepEqual(frameKinds(r).filter((k) => k !== 'TI'), ['TF', 'RF'], id);
-      assert.deepEqual(entries(r, 'RF').map((e) => e[2]), [8], id);
+      assert.deepEqual(
+        frameKinds(r).filter((k) => k !== 'TI'),
+        ['TF', 'RF'],
+        id,
+      );
+      assert.deepEqual(
+        entries(r, 'RF').map((e) => e[2]),
+        [8],
+        id,
+      );
     }
   });
 
-  test(
-    '9.1-9.6: closeAfter(WAITSECS) is in the frame log although it is off (Autobahn logs TI unconditionally)',
-    () => {
-      assert.deepEqual(entries(get(ws, '9.1.1'), 'TI'), [['TI', 10]]);
-      assert.deepEqual(frameKinds(get(ws, '9.1.1')), ['TI', 'TF', 'RF']);
-      assert.deepEqual(frameKinds(get(ws, '9.7.1')), ['WLM', 'TI', 'WLM', 'TF', 'RF']);
-    },
-  );
+  test('9.1-9.6: closeAfter(WAITSECS) is in the frame log although it is off (Autobahn logs TI unconditionally)', () => {
+    assert.deepEqual(entries(get(ws, '9.1.1'), 'TI'), [['TI', 10]]);
+    assert.deepEqual(frameKinds(get(ws, '9.1.1')), ['TI', 'TF', 'RF']);
+    assert.deepEqual(frameKinds(get(ws, '9.7.1')), ['WLM', 'TI', 'WLM', 'TF', 'RF']);
+  });
 
   test('9.7/9.8: WLM false at the open and WLM true before the close; 1000 messages sent and echoed', () => {
     for (const id of roundTripIds) {
       const r = get(ws, id);
-      assert.deepEqual(entries(r, 'WLM'), [['WLM', false], ['WLM', true]], id);
-      assert.deepEqual(r.wirelog.slice(0, 3).map((e) => e[0]), ['RO', 'TO', 'WLM'], id);
-      assert.deepEqual(frameKinds(r).filter((k) => k !== 'TI'), ['WLM', 'WLM', 'TF', 'RF'], id);
+      assert.deepEqual(
+        entries(r, 'WLM'),
+        [
+          ['WLM', false],
+          ['WLM', true],
+        ],
+        id,
+      );
+      assert.deepEqual(
+        r.wirelog.slice(0, 3).map((e) => e[0]),
+        ['RO', 'TO', 'WLM'],
+        id,
+      );
+      assert.deepEqual(
+        frameKinds(r).filter((k) => k !== 'TI'),
+        ['WLM', 'WLM', 'TF', 'RF'],
+        id,
+      );
       const opcode = id.startsWith('9.7.') ? '1' : '2';
       assert.deepEqual(r.txFrameStats, { [opcode]: 1000, '8': 1 }, id);
       assert.deepEqual(r.rxFrameStats, { [opcode]: 1000, '8': 1 }, id);
@@ -516,7 +584,12 @@ describe('group 9 against real clients', () => {
       assert.equal(r.behaviorClose, 'OK', id);
       assert.equal(r.remoteCloseCode, 1000, id);
       const sub = subgroup(id);
-      const length = sub === '9.3' || sub === '9.4' ? 4 * MiB : sub === '9.5' || sub === '9.6' ? MiB : [64 * KiB, 256 * KiB, MiB, 4 * MiB, 8 * MiB, 16 * MiB][Number(id.split('.')[2]) - 1];
+      const length =
+        sub === '9.3' || sub === '9.4'
+          ? 4 * MiB
+          : sub === '9.5' || sub === '9.6'
+            ? MiB
+            : [64 * KiB, 256 * KiB, MiB, 4 * MiB, 8 * MiB, 16 * MiB][Number(id.split('.')[2]) - 1];
       const kind = sub === '9.1' || sub === '9.3' || sub === '9.5' ? 'text' : 'binary';
       if (length !== undefined && length > MiB) {
         assert.equal(r.behavior, 'FAILED', id);

@@ -184,7 +184,12 @@ describe('the accept rules', () => {
   });
 
   test('13.3-13.6 need client_max_window_bits in the offer, and decline without it', () => {
-    for (const [id, nct, bits] of [['13.3.1', false, 9], ['13.4.1', false, 15], ['13.5.1', true, 9], ['13.6.1', true, 15]] as const) {
+    for (const [id, nct, bits] of [
+      ['13.3.1', false, 9],
+      ['13.4.1', false, 15],
+      ['13.5.1', true, 9],
+      ['13.6.1', true, 15],
+    ] as const) {
       assert.equal(accept(id, [bareOffer]), null, id);
       assert.deepEqual(accept(id, [bareOffer, wsOffer]), { offer: wsOffer, requestNoContextTakeover: nct, requestMaxWindowBits: bits }, id);
     }
@@ -236,7 +241,12 @@ class FakeContext implements CaseContext {
   }
   /** Document cuts prepared (prepareCut): first byte, length and whether from chunks, in order. */
   readonly cuts: Array<{ start: number; length: number; fromChunks: boolean }> = [];
-  prepareCut(document: DocumentChunks, start: number, length: number, options: { binary?: boolean; fragmentSize?: number; fromChunks?: boolean } = {}): PreparedMessage {
+  prepareCut(
+    document: DocumentChunks,
+    start: number,
+    length: number,
+    options: { binary?: boolean; fragmentSize?: number; fromChunks?: boolean } = {},
+  ): PreparedMessage {
     this.cuts.push({ start, length, fromChunks: options.fromChunks ?? true });
     return this.prepareMessage(document.cut(start, length), options);
   }
@@ -384,21 +394,21 @@ describe('judging the echoes (no sockets)', () => {
       assert.equal(t.sent.length, 6);
       return t.outcome;
     };
-    assert.deepEqual(failWith((m) => ({ data: m.data, binary: true })), [
-      'FAILED',
-      "Echo'ed message type differs from what I sent (got binary True, expected binary False).",
-    ]);
-    assert.deepEqual(failWith((m) => ({ data: m.data.subarray(1), binary: false })), [
-      'FAILED',
-      "Echo'ed message length differs from what I sent (got length 255, expected length 256).",
-    ]);
+    assert.deepEqual(
+      failWith((m) => ({ data: m.data, binary: true })),
+      ['FAILED', "Echo'ed message type differs from what I sent (got binary True, expected binary False)."],
+    );
+    assert.deepEqual(
+      failWith((m) => ({ data: m.data.subarray(1), binary: false })),
+      ['FAILED', "Echo'ed message length differs from what I sent (got length 255, expected length 256)."],
+    );
     // Length counts code points: 'é' for 'a' keeps 256 of them in 257 bytes.
     const expected = corpusFile('json').bytes.subarray(5 * 256, 6 * 256);
     const changed = Buffer.concat([Buffer.from('é'), expected.subarray(1)]);
-    assert.deepEqual(failWith(() => ({ data: changed, binary: false })), [
-      'FAILED',
-      `Echo'ed message contents differs from what I sent (got SHA1 ${sha1(changed)}, expected SHA1 ${sha1(expected)}).`,
-    ]);
+    assert.deepEqual(
+      failWith(() => ({ data: changed, binary: false })),
+      ['FAILED', `Echo'ed message contents differs from what I sent (got SHA1 ${sha1(changed)}, expected SHA1 ${sha1(expected)}).`],
+    );
   });
 });
 
@@ -442,7 +452,23 @@ function extensionsOf(r: CaseResult): string | null {
 
 const ALL = process.env.WSGATE_DEFLATE_ALL === '1';
 /** Every 12.x.1 and 13.x.1, plus bigger and fragmented ones: 128 KiB text that wraps, 256-byte fragments. */
-const SUBSET = ['12.1.1', '12.2.1', '12.3.1', '12.4.1', '12.5.1', '13.1.1', '13.2.1', '13.3.1', '13.4.1', '13.5.1', '13.6.1', '13.7.1', '12.1.10', '12.4.11', '13.2.11'];
+const SUBSET = [
+  '12.1.1',
+  '12.2.1',
+  '12.3.1',
+  '12.4.1',
+  '12.5.1',
+  '13.1.1',
+  '13.2.1',
+  '13.3.1',
+  '13.4.1',
+  '13.5.1',
+  '13.6.1',
+  '13.7.1',
+  '12.1.10',
+  '12.4.11',
+  '13.2.11',
+];
 
 describe('over sockets', () => {
   let server: FuzzingServer;
@@ -473,20 +499,23 @@ describe('over sockets', () => {
     assert.equal(stats.outgoingOctetsAppLevel, 16000);
     assert.equal(stats.incomingOctetsAppLevel, 16000);
     // The transfer leaves no frames in the log: it is off from the start until the last echo.
-    assert.deepEqual(frameKinds(r).filter((k) => k !== 'TI'), ['WLM', 'WLM', 'TF', 'RF']);
-    assert.deepEqual(entries(r, 'WLM'), [['WLM', false], ['WLM', true]]);
+    assert.deepEqual(
+      frameKinds(r).filter((k) => k !== 'TI'),
+      ['WLM', 'WLM', 'TF', 'RF'],
+    );
+    assert.deepEqual(entries(r, 'WLM'), [
+      ['WLM', false],
+      ['WLM', true],
+    ]);
     assert.deepEqual(entries(r, 'TF'), [['TF', [2, '0x03e8'], 8, true, 0, null, null, null, false]]);
     // 1000 binary data frames (each message in one frame) and the close.
     assert.deepEqual(r.txFrameStats, { '2': 1000, '8': 1 });
   });
 
-  test(
-    "the close timer is logged though the frame log is off (Autobahn's closeAfter logs TI unconditionally)",
-    () => {
-      assert.deepEqual(frameKinds(get(ws, '12.2.1')), ['WLM', 'TI', 'WLM', 'TF', 'RF']);
-      assert.deepEqual(entries(get(ws, '12.2.1'), 'TI'), [['TI', 60]]);
-    },
-  );
+  test("the close timer is logged though the frame log is off (Autobahn's closeAfter logs TI unconditionally)", () => {
+    assert.deepEqual(frameKinds(get(ws, '12.2.1')), ['WLM', 'TI', 'WLM', 'TF', 'RF']);
+    assert.deepEqual(entries(get(ws, '12.2.1'), 'TI'), [['TI', 60]]);
+  });
 
   test('fragmented cases send continuation frames of the compressed payload', () => {
     const r = get(ws, '12.4.11');
@@ -532,7 +561,10 @@ describe('over sockets', () => {
       out[out.length >>> 1] = (out[out.length >>> 1] as number) ^ 0xff;
       return out;
     };
-    for (const [id, kind, length] of [['12.2.1', 'bitmap', 16], ['12.5.3', 'pdf', 256]] as const) {
+    for (const [id, kind, length] of [
+      ['12.2.1', 'bitmap', 16],
+      ['12.5.3', 'pdf', 256],
+    ] as const) {
       const r = get(results, id);
       const sent = corpusFile(kind).bytes.subarray(0, length);
       assert.deepEqual(verdictOf(r), { behavior: 'FAILED', behaviorClose: 'OK', remoteCloseCode: 1000 }, id);
@@ -540,7 +572,10 @@ describe('over sockets', () => {
       assert.equal(r.trafficStats, null);
       // The first echo failed: one message sent, then the close with the frame log on again.
       assert.deepEqual(r.txFrameStats, { '2': 1, '8': 1 });
-      assert.deepEqual(entries(r, 'WLM'), [['WLM', false], ['WLM', true]]);
+      assert.deepEqual(entries(r, 'WLM'), [
+        ['WLM', false],
+        ['WLM', true],
+      ]);
     }
     // Text is echoed unchanged by this client.
     assert.equal(get(results, '12.1.1').behavior, 'OK');

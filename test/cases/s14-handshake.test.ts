@@ -199,7 +199,10 @@ describe('group 14 against clients of our own', () => {
     const results = await g.run(fixture('strict-client'), 'wire', ['14.4.2', '14.1.1']);
     const bytewise = results.get('14.4.2');
     assert.ok(bytewise !== undefined);
-    assert.match(bytewise.httpResponse, /^HTTP\/1\.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: [A-Za-z0-9+/]{27}=\r\n\r\n$/);
+    assert.match(
+      bytewise.httpResponse,
+      /^HTTP\/1\.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: [A-Za-z0-9+/]{27}=\r\n\r\n$/,
+    );
     const octets = bytewise.wirelog.filter((e) => e[0] === 'TO');
     const headLength = Buffer.byteLength(bytewise.httpResponse, 'latin1');
     assert.ok(octets.length > headLength, 'one TX OCTETS entry per octet of the head, then the frames');
@@ -212,7 +215,7 @@ describe('group 14 against clients of our own', () => {
   });
 });
 
-describe('reports mark group 14 as wsgate\'s own', () => {
+describe("reports mark group 14 as wsgate's own", () => {
   test('summary.json origin, JUnit classname and property, the HTML matrix; the bundled client moves on after a refused handshake', async () => {
     const outdir = await tempDir();
     // The bundled client loops over the cases itself: after refusing 14.1.2 it must go on to 14.4.1.
@@ -234,10 +237,19 @@ describe('reports mark group 14 as wsgate\'s own', () => {
     assert.match(junit, /classname="wsgate_reference_ws\.1_framing"/);
     assert.match(junit, /<property name="origin" value="wsgate"\/>/);
     const html = await readFile(path.join(outdir, 'index.html'), 'utf8');
-    assert.ok(html.includes('14 Opening Handshake and Extension Negotiation [wsgate&#39;s own, not in Autobahn|Testsuite]') || html.includes("14 Opening Handshake and Extension Negotiation [wsgate's own, not in Autobahn|Testsuite]"));
+    assert.ok(
+      html.includes('14 Opening Handshake and Extension Negotiation [wsgate&#39;s own, not in Autobahn|Testsuite]') ||
+        html.includes("14 Opening Handshake and Extension Negotiation [wsgate's own, not in Autobahn|Testsuite]"),
+    );
     assert.match(html, /class="agent_case_result_row wsgate_own" data-case="14\.1\.2"/);
     // index.json stays Autobahn-shaped: the five keys per case.
     const index = JSON.parse(await readFile(path.join(outdir, 'index.json'), 'utf8')) as Record<string, Record<string, Record<string, unknown>>>;
-    assert.deepEqual(Object.keys(index['wsgate-reference-ws']?.['14.1.2'] ?? {}).sort(), ['behavior', 'behaviorClose', 'duration', 'remoteCloseCode', 'reportfile']);
+    assert.deepEqual(Object.keys(index['wsgate-reference-ws']?.['14.1.2'] ?? {}).sort(), [
+      'behavior',
+      'behaviorClose',
+      'duration',
+      'remoteCloseCode',
+      'reportfile',
+    ]);
   });
 });

@@ -70,7 +70,12 @@ describe('every test that needs something from outside the repository declares i
   test('a test file that reaches for a machine package or a pinned release declares it with needs() or needsReleases()', () => {
     const reaching = files.filter((f) => NOT_OUTSIDE[f] === undefined && OUTSIDE.some((sign) => sign.test(code(f))));
     // The scan sees the files it is about (if it saw none, it would prove nothing).
-    for (const f of ['test/report/html-chromium.test.ts', 'test/interop/servers.test.ts', 'test/robustness/server-role.test.ts', 'test/wstest/consumer-suites.test.ts']) {
+    for (const f of [
+      'test/report/html-chromium.test.ts',
+      'test/interop/servers.test.ts',
+      'test/robustness/server-role.test.ts',
+      'test/wstest/consumer-suites.test.ts',
+    ]) {
       assert.ok(reaching.includes(f), `${f} is not recognised as reaching outside`);
     }
     assert.deepEqual(
@@ -155,7 +160,10 @@ async function strandedCopy(name: string, otherRelease: string | null): Promise<
   mkdirSync(fixtures, { recursive: true });
   for (const f of ['pinned.cjs', 'install.mjs']) cpSync(path.join(PINNED_RELEASES, f), path.join(fixtures, f));
   const dir = path.join(fixtures, name);
-  cpSync(path.join(PINNED_RELEASES, name), dir, { recursive: true, filter: (src) => !src.includes(`${path.sep}node_modules`) && !src.endsWith('.install-error') });
+  cpSync(path.join(PINNED_RELEASES, name), dir, {
+    recursive: true,
+    filter: (src) => !src.includes(`${path.sep}node_modules`) && !src.endsWith('.install-error'),
+  });
   // What the repository has at its root: today's ws, where Node's resolution would find it.
   if (otherRelease !== null) cpSync(otherRelease, path.join(root, 'node_modules', 'ws'), { recursive: true });
   return { dir, root };
@@ -163,8 +171,11 @@ async function strandedCopy(name: string, otherRelease: string | null): Promise<
 
 function npmInstall(dir: string, env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [path.join(dir, '..', 'install.mjs'), dir], { env: { ...process.env, WSGATE_TEST_REQUIRE_ALL: '', ...env }, timeout: 200_000 }, (err, stdout, stderr) =>
-      resolve({ code: err === null ? 0 : typeof err.code === 'number' ? err.code : null, stdout, stderr }),
+    execFile(
+      process.execPath,
+      [path.join(dir, '..', 'install.mjs'), dir],
+      { env: { ...process.env, WSGATE_TEST_REQUIRE_ALL: '', ...env }, timeout: 200_000 },
+      (err, stdout, stderr) => resolve({ code: err === null ? 0 : typeof err.code === 'number' ? err.code : null, stdout, stderr }),
     );
   });
 }
@@ -173,12 +184,15 @@ describe('a pinned release never resolves to another release', () => {
   const repoWs = path.join(ROOT, 'node_modules', 'ws');
   const repoWsVersion = (JSON.parse(readFileSync(path.join(repoWs, 'package.json'), 'utf8')) as { version: string }).version;
 
-  test('its node_modules removed, the fixture refuses to start (where require would have found the repository\'s ws); the installer puts it back from the lockfile', async () => {
+  test("its node_modules removed, the fixture refuses to start (where require would have found the repository's ws); the installer puts it back from the lockfile", async () => {
     assert.notEqual(repoWsVersion, '8.17.0');
     const { dir } = await strandedCopy('ws-8.17.0', repoWs);
     const refused = await runNode(path.join(dir, 'server.cjs'), ['0'], 10_000);
     assert.equal(refused.code, 1);
-    assert.equal(refused.stderr, 'ws-8.17.0: ws 8.17.0 is not installed in ws-8.17.0/node_modules: npm test installs it (or node test/fixtures/robustness/install.mjs)\n');
+    assert.equal(
+      refused.stderr,
+      'ws-8.17.0: ws 8.17.0 is not installed in ws-8.17.0/node_modules: npm test installs it (or node test/fixtures/robustness/install.mjs)\n',
+    );
     assert.match(releaseProblem(dir) ?? '', /^ws 8\.17\.0 is not installed in ws-8\.17\.0\/node_modules: npm test installs it/);
 
     const installed = await npmInstall(dir);
@@ -196,7 +210,10 @@ describe('a pinned release never resolves to another release', () => {
     cpSync(repoWs, path.join(dir, 'node_modules', 'ws'), { recursive: true });
     const refused = await runNode(path.join(dir, 'server.cjs'), ['0'], 10_000);
     assert.equal(refused.code, 1);
-    assert.equal(refused.stderr, `ws-8.17.0: ws-8.17.0/node_modules holds ws ${repoWsVersion}, not the pinned 8.17.0: npm test installs it (or node test/fixtures/robustness/install.mjs)\n`);
+    assert.equal(
+      refused.stderr,
+      `ws-8.17.0: ws-8.17.0/node_modules holds ws ${repoWsVersion}, not the pinned 8.17.0: npm test installs it (or node test/fixtures/robustness/install.mjs)\n`,
+    );
   });
 
   test('npm unreachable (offline, an empty cache): the installer says why in one line and exits 0; the tests skip with that line', async () => {
@@ -207,7 +224,10 @@ describe('a pinned release never resolves to another release', () => {
     assert.match(res.stderr, /^pinned releases: undici-6\.23\.0 not installed: npm ci failed \(exit \d+\): .+$/m);
     assert.match(res.stdout, /^pinned releases: 0 of 1 ready; the tests that need the other 1 skip$/m);
     assert.ok(!existsSync(path.join(dir, 'node_modules', 'undici')));
-    assert.match(releaseProblem(dir) ?? '', /^undici 6\.23\.0 is not installed in undici-6\.23\.0\/node_modules: npm test could not install it \(npm ci failed \(exit \d+\): .+\)$/);
+    assert.match(
+      releaseProblem(dir) ?? '',
+      /^undici 6\.23\.0 is not installed in undici-6\.23\.0\/node_modules: npm test could not install it \(npm ci failed \(exit \d+\): .+\)$/,
+    );
     // Under WSGATE_TEST_REQUIRE_ALL=1 (CI, .ci/install-robustness-peers.sh) the same is a failure.
     const strict = await npmInstall(dir, { npm_config_offline: 'true', npm_config_cache: cache, WSGATE_TEST_REQUIRE_ALL: '1' });
     assert.equal(strict.code, 1);

@@ -45,7 +45,12 @@ function instructions(text: string): Instruction[] {
 
 const all = instructions(dockerfile);
 const froms = all.filter((i) => i.keyword === 'FROM').map((i) => i.args);
-const globalArgs = all.slice(0, all.findIndex((i) => i.keyword === 'FROM')).filter((i) => i.keyword === 'ARG');
+const globalArgs = all
+  .slice(
+    0,
+    all.findIndex((i) => i.keyword === 'FROM'),
+  )
+  .filter((i) => i.keyword === 'ARG');
 const finalStage = all.slice(all.map((i) => i.keyword).lastIndexOf('FROM'));
 
 /** The default of `ARG name=value` in `list`, or undefined. */
@@ -88,7 +93,10 @@ test('no BuildKit-only syntax: no syntax directive, RUN --mount or heredoc', () 
 });
 
 test('OCI labels: version (= package.json), source and revision from build arguments of the final stage', () => {
-  const labels = finalStage.filter((i) => i.keyword === 'LABEL').map((i) => i.args).join(' ');
+  const labels = finalStage
+    .filter((i) => i.keyword === 'LABEL')
+    .map((i) => i.args)
+    .join(' ');
   const expected: Record<string, string> = {
     'org.opencontainers.image.version': 'WSGATE_VERSION',
     'org.opencontainers.image.source': 'WSGATE_SOURCE',
@@ -97,7 +105,10 @@ test('OCI labels: version (= package.json), source and revision from build argum
   for (const [label, arg] of Object.entries(expected)) {
     assert.ok(labels.includes(`${label}="\${${arg}}"`), `${label} is not \${${arg}}`);
     // An ARG declared only before the first FROM would be empty here.
-    assert.ok(finalStage.some((i) => i.keyword === 'ARG' && (i.args === arg || i.args.startsWith(`${arg}=`))), `ARG ${arg} in the final stage`);
+    assert.ok(
+      finalStage.some((i) => i.keyword === 'ARG' && (i.args === arg || i.args.startsWith(`${arg}=`))),
+      `ARG ${arg} in the final stage`,
+    );
   }
   assert.equal(argDefault(finalStage, 'WSGATE_VERSION'), pkg.version);
   // No default revision and no creation time: a build names its commit, and the same commit builds the same image.
@@ -185,7 +196,8 @@ describe('docker/entrypoint.sh, run by /bin/sh with stand-ins for id, setpriv, n
   const stubs: Record<string, string> = {
     id: '[ "$1" = -u ] && echo "$FAKE_UID"',
     // Prints its options, then runs the program after --; the probe (`-- true`) fails without the capabilities.
-    setpriv: '[ "$FAKE_SETPRIV" = fails ] && exit 1\nopts=""\nwhile [ "$1" != -- ]; do opts="$opts $1"; shift; done\nshift\n[ "$1" = true ] && exit 0\necho "setpriv$opts"\nexec "$@"',
+    setpriv:
+      '[ "$FAKE_SETPRIV" = fails ] && exit 1\nopts=""\nwhile [ "$1" != -- ]; do opts="$opts $1"; shift; done\nshift\n[ "$1" = true ] && exit 0\necho "setpriv$opts"\nexec "$@"',
     node: 'printf "node"; printf " [%s]" "$@"; echo " MALLOC_ARENA_MAX=${MALLOC_ARENA_MAX-unset} HOME=${HOME-unset}"',
     wstest: 'printf "wstest"; printf " [%s]" "$@"; echo " MALLOC_ARENA_MAX=${MALLOC_ARENA_MAX-unset} HOME=${HOME-unset}"',
   };
@@ -219,7 +231,10 @@ describe('docker/entrypoint.sh, run by /bin/sh with stand-ins for id, setpriv, n
     // Arguments pass through unchanged, spaces and braces included; `wsgate …` is the same door.
     const args = ['run', '--client', 'my client {url}', '--cases', '1.*'];
     assert.equal((await dispatch(0, args)).stdout, `${DROP}\n${NODE} [run] [--client] [my client {url}] [--cases] [1.*] MALLOC_ARENA_MAX=2 HOME=/home/node`);
-    assert.equal((await dispatch(0, ['wsgate', ...args])).stdout, `${DROP}\n${NODE} [run] [--client] [my client {url}] [--cases] [1.*] MALLOC_ARENA_MAX=2 HOME=/home/node`);
+    assert.equal(
+      (await dispatch(0, ['wsgate', ...args])).stdout,
+      `${DROP}\n${NODE} [run] [--client] [my client {url}] [--cases] [1.*] MALLOC_ARENA_MAX=2 HOME=/home/node`,
+    );
   });
 
   test("as another user (-u UID:GID) wsgate's commands run as that user", async () => {

@@ -91,7 +91,10 @@ function circlesIn(nodes: Iterable<string>, next: (node: string) => Iterable<str
 }
 
 test('no import circle', () => {
-  assert.deepEqual(circlesIn(files, (file) => graph.get(file) ?? []), []);
+  assert.deepEqual(
+    circlesIn(files, (file) => graph.get(file) ?? []),
+    [],
+  );
 });
 
 test('the checker sees an upward import and a circle when there is one', () => {
@@ -102,13 +105,18 @@ test('the checker sees an upward import and a circle when there is one', () => {
   assert.deepEqual(importsOf('core/state.ts'), []);
   assert.deepEqual([folderOf('run/run.ts'), folderOf('report/html/index.ts'), folderOf('cli.ts')], ['run/', 'report/', 'cli.ts']);
   const made: Record<string, string[]> = { a: ['b'], b: ['c'], c: ['a'], d: ['a'] };
-  assert.deepEqual(circlesIn(Object.keys(made), (n) => made[n] ?? []), ['a -> b -> c -> a']);
+  assert.deepEqual(
+    circlesIn(Object.keys(made), (n) => made[n] ?? []),
+    ['a -> b -> c -> a'],
+  );
   assert.ok(importsOf('core/connection.ts').includes('core/outbox.ts'));
 });
 
-test('the gate rule, exclusion and the not-run accounting are the run skeleton\'s alone: drivers import none of them, and only run/ calls them', () => {
+test("the gate rule, exclusion and the not-run accounting are the run skeleton's alone: drivers import none of them, and only run/ calls them", () => {
   const ruleFiles = ['policy/rule.ts', 'policy/baseline.ts', 'config/spec.ts'];
-  const leaks = [...graph].filter(([file]) => file.startsWith('drivers/')).flatMap(([file, targets]) => targets.filter((t) => ruleFiles.includes(t) || t.startsWith('run/')).map((t) => `${file} -> ${t}`));
+  const leaks = [...graph]
+    .filter(([file]) => file.startsWith('drivers/'))
+    .flatMap(([file, targets]) => targets.filter((t) => ruleFiles.includes(t) || t.startsWith('run/')).map((t) => `${file} -> ${t}`));
   assert.deepEqual(leaks, []);
   const calls = files
     .filter((f) => !f.startsWith('run/') && f !== 'config/spec.ts')
@@ -141,5 +149,8 @@ test('folder by folder: every folder is in one layer, no arrow runs back up and 
   const layer = (f: string): number => LAYERS.findIndex((l) => l.includes(f));
   const upward = [...folders].flatMap(([from, arrows]) => [...arrows].filter(([to]) => layer(to) > layer(from)).map(([, example]) => example));
   assert.deepEqual(upward, []);
-  assert.deepEqual(circlesIn(folders.keys(), (folder) => folders.get(folder)?.keys() ?? []), []);
+  assert.deepEqual(
+    circlesIn(folders.keys(), (folder) => folders.get(folder)?.keys() ?? []),
+    [],
+  );
 });

@@ -17,7 +17,21 @@ import { nodeBinary } from '../support/node-versions.js';
 const CODEC_TESTS = fileURLToPath(new URL('../protocol/deflate.test.js', import.meta.url));
 
 /** Every kind of 12.x/13.x case: sizes, fragmentation, the five documents, offers and accepts, window sizes. */
-const DEFLATE_SELECTION = ['12.1.1', '12.1.11', '12.2.5', '12.3.10', '12.4.16', '12.5.17', '13.1.1', '13.2.7', '13.3.11', '13.4.4', '13.5.12', '13.6.9', '13.7.3'];
+const DEFLATE_SELECTION = [
+  '12.1.1',
+  '12.1.11',
+  '12.2.5',
+  '12.3.10',
+  '12.4.16',
+  '12.5.17',
+  '13.1.1',
+  '13.2.7',
+  '13.3.11',
+  '13.4.4',
+  '13.5.12',
+  '13.6.9',
+  '13.7.3',
+];
 
 function run(file: string, args: string[], timeoutMs: number): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {

@@ -92,7 +92,9 @@ const ALLOWED_HOSTS = new Set([
 ]);
 
 test('no tracked file names a package registry or mirror host (every host named is on the allowlist)', async () => {
-  const files = execFileSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' }).split('\0').filter((f) => f !== '');
+  const files = execFileSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' })
+    .split('\0')
+    .filter((f) => f !== '');
   assert.ok(files.length > 100, 'not a checkout');
   const found = new Map<string, string>();
   // action/dist/ is generated (.ci/action-bundle.mjs; CI checks it equals a fresh build of src/):
@@ -107,5 +109,8 @@ test('no tracked file names a package registry or mirror host (every host named 
       if (!found.has(host)) found.set(host, file);
     }
   }
-  assert.deepEqual([...found].map(([host, file]) => `${host} (${file})`), []);
+  assert.deepEqual(
+    [...found].map(([host, file]) => `${host} (${file})`),
+    [],
+  );
 });

@@ -33,9 +33,20 @@ test('renovate.json: npm minor and patch grouped, no @types/node major, the imag
   // config:recommended enables every manager Renovate has, among them npm, dockerfile and github-actions.
   assert.deepEqual(config.extends, ['config:recommended']);
   const rule = (name: string) => config.packageRules.find((r) => JSON.stringify(r).includes(name));
-  assert.deepEqual(rule('groupName'), { description: rule('groupName')?.description, matchManagers: ['npm'], matchUpdateTypes: ['minor', 'patch'], groupName: 'npm minor and patch' });
+  assert.deepEqual(rule('groupName'), {
+    description: rule('groupName')?.description,
+    matchManagers: ['npm'],
+    matchUpdateTypes: ['minor', 'patch'],
+    groupName: 'npm minor and patch',
+  });
   assert.deepEqual(rule('@types/node')?.enabled, false);
-  assert.deepEqual(rule('"dockerfile"'), { description: rule('"dockerfile"')?.description, matchManagers: ['dockerfile'], matchPackageNames: ['node'], matchUpdateTypes: ['major'], enabled: false });
+  assert.deepEqual(rule('"dockerfile"'), {
+    description: rule('"dockerfile"')?.description,
+    matchManagers: ['dockerfile'],
+    matchPackageNames: ['node'],
+    matchUpdateTypes: ['major'],
+    enabled: false,
+  });
   assert.ok(!existsSync(path.join(ROOT, '.github/dependabot.yml')), 'one update bot: Dependabot does not follow an ARG into FROM');
 });
 

@@ -50,7 +50,10 @@ const files = sourceFiles().filter((f) => !f.startsWith(DATA) && !TABLES.has(f))
 
 test(`no source file over ${MAX_FILE_LINES} lines (${DATA} aside)`, () => {
   const long = files.map((f) => [f, readFileSync(path.join(SRC, f), 'utf8').split('\n').length] as const).filter(([, n]) => n > MAX_FILE_LINES);
-  assert.deepEqual(long.map(([f, n]) => `${f} (${n} lines)`), []);
+  assert.deepEqual(
+    long.map(([f, n]) => `${f} (${n} lines)`),
+    [],
+  );
 });
 
 test(`no function over ${MAX_FUNCTION_LINES} lines (${DATA} aside)`, () => {

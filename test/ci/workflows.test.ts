@@ -31,7 +31,8 @@ const COVERED_ELSEWHERE: Record<string, string> = {
   '.ci/install-python-clients.sh': ".ci/run runs it (apt and root: Debian's Python WebSocket clients)",
   'npm test': '.ci/run runs it, this file included',
   'npm run build': 'npm test starts with it; every test here runs its output',
-  'sudo -E env "PATH=$PATH" bash .ci/container/smoke.sh': ".ci/run's last step runs the same smoke with podman; Docker and passwordless sudo are the GitHub runner's",
+  'sudo -E env "PATH=$PATH" bash .ci/container/smoke.sh':
+    ".ci/run's last step runs the same smoke with podman; Docker and passwordless sudo are the GitHub runner's",
   'npm run check:action': 'test/github/action-bundle.test.ts runs the same check (.ci/action-bundle.mjs --check) on this checkout, in npm test',
 };
 
@@ -65,8 +66,14 @@ describe('lint-actions', () => {
     for (const line of lines) assert.match(line, /^(both|unknown|action)\.yml:\d+:\d+: \S.*\[(actionlint|action-validator) [\w-]+\]$/);
     const lineOf = (text: string, needle: string): number => text.slice(0, text.indexOf(needle)).split('\n').length;
     const stepLine = lineOf(both, '      - run: npm test\n');
-    assert.ok(lines.some((l) => new RegExp(`^both\\.yml:(${stepLine}|${stepLine + 1}):\\d+: .*"run".*"uses" key.*\\[actionlint syntax-check\\]$`).test(l)), r.stdout);
-    assert.ok(lines.some((l) => l.startsWith(`unknown.yml:${lineOf(unknown, 'matrx')}:`) && l.includes('undefined variable "matrx"')), r.stdout);
+    assert.ok(
+      lines.some((l) => new RegExp(`^both\\.yml:(${stepLine}|${stepLine + 1}):\\d+: .*"run".*"uses" key.*\\[actionlint syntax-check\\]$`).test(l)),
+      r.stdout,
+    );
+    assert.ok(
+      lines.some((l) => l.startsWith(`unknown.yml:${lineOf(unknown, 'matrx')}:`) && l.includes('undefined variable "matrx"')),
+      r.stdout,
+    );
     assert.ok(lines.includes('action.yml:1:1: /runs: This property is required [action-validator required]'), r.stdout);
     assert.match(r.stderr, new RegExp(`^lint-actions: ${lines.length} findings \\(3 files linted\\)$`, 'm'));
   });
@@ -110,7 +117,8 @@ describe('the workflows', () => {
       'major-tag': { contents: 'write' },
     });
     for (const [file, wf] of all) {
-      for (const [job, spec] of Object.entries(wf.jobs)) if (spec.uses === undefined) assert.ok((spec['timeout-minutes'] ?? 0) > 0, `${file} ${job} has no timeout`);
+      for (const [job, spec] of Object.entries(wf.jobs))
+        if (spec.uses === undefined) assert.ok((spec['timeout-minutes'] ?? 0) > 0, `${file} ${job} has no timeout`);
     }
     assert.equal(release.concurrency?.['cancel-in-progress'], false);
     assert.equal(release.jobs.ci?.uses, './.github/workflows/ci.yml');
@@ -161,7 +169,10 @@ describe("ci.yml's action job, as the runner would run it", () => {
     assert.equal(wrong.code, 1);
     assert.match(wrong.stderr, /^check-action-outputs: result is "fail", expected "pass"$/m);
     assert.match(wrong.stderr, /^check-action-outputs: outcome is "failure", expected "success"$/m);
-    const missing = await runStep('ci.yml', 'action', check, { context: { ...context, 'steps.passing.outputs.junit-report': path.join(workspace, 'nothing.xml') }, cwd: workspace });
+    const missing = await runStep('ci.yml', 'action', check, {
+      context: { ...context, 'steps.passing.outputs.junit-report': path.join(workspace, 'nothing.xml') },
+      cwd: workspace,
+    });
     assert.equal(missing.code, 1);
     assert.match(missing.stderr, /^check-action-outputs: junit-report ".*nothing\.xml" is not an absolute path to a file with content$/m);
     const unset = await runStep('ci.yml', 'action', check, { context: { 'steps.passing.outcome': 'failure' }, cwd: workspace });
@@ -190,15 +201,22 @@ describe('release.yml: before publishing', () => {
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(r.outputs, { image: `${registry}/wsgate/wsgate` });
   });
-
 });
 
 describe('release.yml: publishing', () => {
   test('npm: publishes with provenance and the token by reference; refuses a package it would regret', async () => {
-    const good = { name: 'wsgate', version: '0.1.0', scripts: { prepack: 'npm run build' }, repository: { type: 'git', url: 'git+https://github.com/wsgate/wsgate.git' } };
+    const good = {
+      name: 'wsgate',
+      version: '0.1.0',
+      scripts: { prepack: 'npm run build' },
+      repository: { type: 'git', url: 'git+https://github.com/wsgate/wsgate.git' },
+    };
     const ok = await publishWith(good);
     assert.equal(ok.code, 0, ok.stderr);
-    assert.equal(ok.log, 'publish --provenance --access public\nregistry=https://registry.example/npm/\n//registry.example/npm/:_authToken=${NODE_AUTH_TOKEN}\n');
+    assert.equal(
+      ok.log,
+      'publish --provenance --access public\nregistry=https://registry.example/npm/\n//registry.example/npm/:_authToken=${NODE_AUTH_TOKEN}\n',
+    );
     const pre = await publishWith({ ...good, version: '1.0.0-rc.1' });
     assert.match(pre.log, /^publish --provenance --access public --tag next\n/);
     const elsewhere = await publishWith({ ...good, repository: 'github:someone/else' });
@@ -243,7 +261,11 @@ async function publishWith(pkg: Record<string, unknown>, token = 'npm_secret'): 
   await writeFile(path.join(pkgDir, 'package.json'), JSON.stringify(pkg));
   const bin = await fakeNpm(pkgDir);
   const env = { PATH: `${bin}:${process.env.PATH ?? ''}`, GITHUB_REPOSITORY: 'WSGate/wsgate', NPM_CONFIG_REGISTRY: 'https://registry.example/npm/' };
-  const r = await runStep('release.yml', 'npm', stepIndex('release.yml', 'npm', '.ci/release/npm-publish.sh'), { context: { 'secrets.NPM_TOKEN': token }, env, cwd: pkgDir });
+  const r = await runStep('release.yml', 'npm', stepIndex('release.yml', 'npm', '.ci/release/npm-publish.sh'), {
+    context: { 'secrets.NPM_TOKEN': token },
+    env,
+    cwd: pkgDir,
+  });
   return { code: r.code, stderr: r.stderr, log: await readFile(path.join(pkgDir, 'npm.log'), 'utf8').catch(() => '') };
 }
 
@@ -268,7 +290,15 @@ async function cloneOfBareOrigin(): Promise<{ work: string; git: (...args: strin
   const dir = await tempDir('wsgate-origin-');
   const origin = path.join(dir, 'origin.git');
   const work = path.join(dir, 'work');
-  const env = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com', GIT_CONFIG_NOSYSTEM: '1', HOME: dir };
+  const env = {
+    ...process.env,
+    GIT_AUTHOR_NAME: 't',
+    GIT_AUTHOR_EMAIL: 't@example.com',
+    GIT_COMMITTER_NAME: 't',
+    GIT_COMMITTER_EMAIL: 't@example.com',
+    GIT_CONFIG_NOSYSTEM: '1',
+    HOME: dir,
+  };
   const git = (...args: string[]): string => execFileSync('git', args, { cwd: work, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
   execFileSync('git', ['init', '-q', '--bare', '-b', 'main', origin], { env });
   execFileSync('git', ['clone', '-q', origin, work], { env, stdio: 'ignore' });

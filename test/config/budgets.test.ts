@@ -21,13 +21,34 @@ test('each name sets its field, in its unit; the rest keep their defaults', () =
 });
 
 test('an unknown name, a bad value or a budget without --robustness: one line', () => {
-  assert.equal(usageMessage(() => parseBudgets(['speed=2'], true)), '--budget "speed=2": expected NAME=VALUE with NAME one of time, message, memory, stall');
-  assert.equal(usageMessage(() => parseBudgets(['time'], true)), '--budget "time": expected NAME=VALUE with NAME one of time, message, memory, stall');
-  assert.equal(usageMessage(() => parseBudgets(['message=lots'], true)), '--budget message=lots: expected a size such as 1MiB or 4096');
-  assert.equal(usageMessage(() => parseBudgets(['memory=0'], true)), '--budget memory=0: expected a size such as 1MiB or 4096');
-  assert.equal(usageMessage(() => parseBudgets(['stall=5min'], true)), '--budget stall=5min: expected a time such as 30s or 500ms');
-  assert.equal(usageMessage(() => parseBudgets(['time=1000'], true)), '--budget time=1000: expected a factor from 0.1 to 100, such as 2');
-  assert.equal(usageMessage(() => parseBudgets(['time=2'], false)), "--budget sets the robustness profile's budgets: it goes with --robustness");
+  assert.equal(
+    usageMessage(() => parseBudgets(['speed=2'], true)),
+    '--budget "speed=2": expected NAME=VALUE with NAME one of time, message, memory, stall',
+  );
+  assert.equal(
+    usageMessage(() => parseBudgets(['time'], true)),
+    '--budget "time": expected NAME=VALUE with NAME one of time, message, memory, stall',
+  );
+  assert.equal(
+    usageMessage(() => parseBudgets(['message=lots'], true)),
+    '--budget message=lots: expected a size such as 1MiB or 4096',
+  );
+  assert.equal(
+    usageMessage(() => parseBudgets(['memory=0'], true)),
+    '--budget memory=0: expected a size such as 1MiB or 4096',
+  );
+  assert.equal(
+    usageMessage(() => parseBudgets(['stall=5min'], true)),
+    '--budget stall=5min: expected a time such as 30s or 500ms',
+  );
+  assert.equal(
+    usageMessage(() => parseBudgets(['time=1000'], true)),
+    '--budget time=1000: expected a factor from 0.1 to 100, such as 2',
+  );
+  assert.equal(
+    usageMessage(() => parseBudgets(['time=2'], false)),
+    "--budget sets the robustness profile's budgets: it goes with --robustness",
+  );
 });
 
 test('the CLI: a bad budget exits 2 with its line; a time factor doubles the budget a report states', async () => {

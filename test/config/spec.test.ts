@@ -23,15 +23,22 @@ async function specFile(content: unknown, name = 'fuzzingserver.json'): Promise<
   return { dir, file };
 }
 
-
 describe('spec file validation', () => {
   const cases: Array<[string, unknown, string]> = [
     ['not an object', ['*'], 'fuzzingserver.json: a spec file must hold a JSON object (Autobahn fuzzingserver.json format)'],
     ['exclude-cases not an array', { 'exclude-cases': '9.*' }, 'fuzzingserver.json: "exclude-cases" must be an array of strings'],
     ['a number in cases', { cases: ['1.*', 2] }, 'fuzzingserver.json: "cases" must be an array of strings'],
     ['url not a string', { url: 9001 }, 'fuzzingserver.json: "url" must be a string (ws://HOST:PORT)'],
-    ['exclude-agent-cases as a list', { 'exclude-agent-cases': ['x'] }, 'fuzzingserver.json: "exclude-agent-cases" must be an object mapping agent patterns to arrays of case patterns'],
-    ['exclude-agent-cases with a string value', { 'exclude-agent-cases': { a: '1.*' } }, 'fuzzingserver.json: "exclude-agent-cases" must be an object mapping agent patterns to arrays of case patterns'],
+    [
+      'exclude-agent-cases as a list',
+      { 'exclude-agent-cases': ['x'] },
+      'fuzzingserver.json: "exclude-agent-cases" must be an object mapping agent patterns to arrays of case patterns',
+    ],
+    [
+      'exclude-agent-cases with a string value',
+      { 'exclude-agent-cases': { a: '1.*' } },
+      'fuzzingserver.json: "exclude-agent-cases" must be an object mapping agent patterns to arrays of case patterns',
+    ],
     ['options not an object', { options: [] }, 'fuzzingserver.json: "options" must be an object of Autobahn protocol options'],
     ['an option of the wrong type', { options: { failByDrop: 'no' } }, 'fuzzingserver.json: "options.failByDrop" must be true or false'],
     ['autoPingSize out of range', { options: { autoPingSize: 200 } }, 'fuzzingserver.json: "options.autoPingSize" must be a whole number from 4 to 125'],
@@ -39,13 +46,19 @@ describe('spec file validation', () => {
   ];
   for (const [what, value, message] of cases) {
     test(what, () => {
-      assert.equal(usageMessage(() => specFromJson('fuzzingserver.json', value, 'wsgate')), message);
+      assert.equal(
+        usageMessage(() => specFromJson('fuzzingserver.json', value, 'wsgate')),
+        message,
+      );
     });
   }
 
   test('an unknown top-level key is named, with the known ones', () => {
     const m = usageMessage(() => specFromJson('spec.json', { cases: ['*'], 'exclude-case': [] }, 'wsgate'));
-    assert.match(m, /^spec\.json: unknown key "exclude-case": not a fuzzingserver\.json key \(known: url, outdir, cases, exclude-cases, exclude-agent-cases, options,/);
+    assert.match(
+      m,
+      /^spec\.json: unknown key "exclude-case": not a fuzzingserver\.json key \(known: url, outdir, cases, exclude-cases, exclude-agent-cases, options,/,
+    );
   });
 
   test('an unknown option is an error, as Autobahn raises a TypeError for it', () => {
@@ -55,9 +68,15 @@ describe('spec file validation', () => {
 
   test('case patterns are checked like --cases, naming the key', async () => {
     const { file } = await specFile({ cases: ['6.*', '99.1.1'] });
-    assert.equal(usageMessage(() => readSpec(file)), `${file}: "cases": no case has the id "99.1.1"`);
+    assert.equal(
+      usageMessage(() => readSpec(file)),
+      `${file}: "cases": no case has the id "99.1.1"`,
+    );
     const bad = await specFile({ 'exclude-cases': ['abc'] });
-    assert.equal(usageMessage(() => readSpec(bad.file)), `${bad.file}: "exclude-cases": bad case pattern "abc"`);
+    assert.equal(
+      usageMessage(() => readSpec(bad.file)),
+      `${bad.file}: "exclude-cases": bad case pattern "abc"`,
+    );
   });
 
   test('a wss:// url with key and cert is read as TLS with those files; key without cert is refused', async () => {
@@ -65,7 +84,10 @@ describe('spec file validation', () => {
     const spec = readSpec(file);
     assert.deepEqual([spec.url, spec.key, spec.cert, spec.warnings], ['wss://127.0.0.1:9001', 'server.key', 'server.crt', []]);
     const half = await specFile({ url: 'wss://127.0.0.1:9001', key: 'server.key' });
-    assert.equal(usageMessage(() => readSpec(half.file)), `${half.file}: "key" and "cert" go together (the server certificate and its private key)`);
+    assert.equal(
+      usageMessage(() => readSpec(half.file)),
+      `${half.file}: "key" and "cert" go together (the server certificate and its private key)`,
+    );
   });
 
   test("the keys of Autobahn's example spec are accepted; options wsgate does not honour are warned about", async () => {
@@ -93,10 +115,19 @@ describe('spec file validation', () => {
 
   test('unreadable file and bad JSON', async () => {
     const dir = await tempDir();
-    assert.equal(usageMessage(() => readSpec(path.join(dir, 'none.json'))), `${path.join(dir, 'none.json')}: cannot read the spec file: no such file`);
-    assert.equal(usageMessage(() => readSpec(dir)), `${dir}: cannot read the spec file: is a directory`);
+    assert.equal(
+      usageMessage(() => readSpec(path.join(dir, 'none.json'))),
+      `${path.join(dir, 'none.json')}: cannot read the spec file: no such file`,
+    );
+    assert.equal(
+      usageMessage(() => readSpec(dir)),
+      `${dir}: cannot read the spec file: is a directory`,
+    );
     const { file } = await specFile('{"cases": ["*"],}');
-    assert.match(usageMessage(() => readSpec(file)), new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: not valid JSON: `));
+    assert.match(
+      usageMessage(() => readSpec(file)),
+      new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: not valid JSON: `),
+    );
   });
 });
 
@@ -125,13 +156,22 @@ describe('one reader, two readings: wsgate --spec strict, wstest -s as the origi
   });
 
   test('options: an unknown one is an error for wsgate, a warning for wstest; "version" is the client\'s, read by wstest only', () => {
-    assert.match(first({ options: { acceptMaskedServerFrames: true } }), /^s\.json: unknown key "options\.acceptMaskedServerFrames": not an Autobahn protocol option/);
-    assert.equal(both({ options: { acceptMaskedServerFrames: true } })[1], JSON.stringify(["options.acceptMaskedServerFrames = true is not honoured: wsgate runs with Autobahn's default"]));
+    assert.match(
+      first({ options: { acceptMaskedServerFrames: true } }),
+      /^s\.json: unknown key "options\.acceptMaskedServerFrames": not an Autobahn protocol option/,
+    );
+    assert.equal(
+      both({ options: { acceptMaskedServerFrames: true } })[1],
+      JSON.stringify(["options.acceptMaskedServerFrames = true is not honoured: wsgate runs with Autobahn's default"]),
+    );
     assert.match(first({ options: { version: 18 } }), /unknown key "options\.version"/);
     assert.equal(both({ options: { version: 18 } })[1], '[]');
     // A value wsgate does not read: of the wrong type, an error for wsgate, a warning for wstest; Autobahn's default, silent for both.
     assert.equal(both({ options: { tcpNoDelay: 'no' } })[0], 's.json: "options.tcpNoDelay" must be true or false');
-    assert.equal(both({ options: { tcpNoDelay: 'no' } })[1], JSON.stringify(['options.tcpNoDelay = "no" is not honoured: wsgate runs with Autobahn\'s default']));
+    assert.equal(
+      both({ options: { tcpNoDelay: 'no' } })[1],
+      JSON.stringify(['options.tcpNoDelay = "no" is not honoured: wsgate runs with Autobahn\'s default']),
+    );
     assert.deepEqual(both({ options: { tcpNoDelay: true, failByDrop: false } }), ['[]', '[]']);
   });
 
@@ -205,8 +245,16 @@ describe('spec files on the command line', { concurrency: LIVE_RUNS_AT_ONCE }, (
     assert.equal(res.code, 0, res.stdout + res.stderr);
     assert.equal(res.stderr, "wsgate: warning: fuzzingserver.json: options.autoPingInterval = 5 is not honoured: wsgate runs with Autobahn's default\n");
     assert.match(res.stdout, /2 cases: 1 passed, 0 failed, 1 skipped/);
-    const summary = JSON.parse(await readFile(path.join(dir, 'reports/clients/summary.json'), 'utf8')) as { cases: Array<{ id: string; status: string; reason: string }> };
-    assert.deepEqual(summary.cases.map((c) => [c.id, c.status]), [['1.1.1', 'passed'], ['1.1.2', 'skipped']]);
+    const summary = JSON.parse(await readFile(path.join(dir, 'reports/clients/summary.json'), 'utf8')) as {
+      cases: Array<{ id: string; status: string; reason: string }>;
+    };
+    assert.deepEqual(
+      summary.cases.map((c) => [c.id, c.status]),
+      [
+        ['1.1.1', 'passed'],
+        ['1.1.2', 'skipped'],
+      ],
+    );
     assert.equal(summary.cases[1]?.reason, 'excluded for agent "wsgate-reference-ws" by exclude-agent-cases in fuzzingserver.json');
     // As in Autobahn, the excluded case has no result in index.json.
     const index = JSON.parse(await readFile(path.join(dir, 'reports/clients/index.json'), 'utf8')) as Record<string, Record<string, unknown>>;
@@ -222,12 +270,33 @@ describe('spec files on the command line', { concurrency: LIVE_RUNS_AT_ONCE }, (
     });
     const outdir = path.join(dir, 'from-flag');
     const res = await runCliWith(
-      ['run', '--spec', 'fuzzingserver.json', '--url', 'ws://127.0.0.1:0', '--outdir', outdir, '--cases', '6.9.2', '6.12.7', '--agent', 'fixture-a', '--client', fixtureCommand('spec-peer')],
+      [
+        'run',
+        '--spec',
+        'fuzzingserver.json',
+        '--url',
+        'ws://127.0.0.1:0',
+        '--outdir',
+        outdir,
+        '--cases',
+        '6.9.2',
+        '6.12.7',
+        '--agent',
+        'fixture-a',
+        '--client',
+        fixtureCommand('spec-peer'),
+      ],
       { cwd: dir },
     );
     assert.equal(res.code, 0, res.stdout + res.stderr);
     const summary = JSON.parse(await readFile(path.join(outdir, 'summary.json'), 'utf8')) as { cases: Array<{ id: string; status: string; client: unknown }> };
-    assert.deepEqual(summary.cases.map((c) => [c.id, c.status, c.client === null]), [['6.9.2', 'passed', false], ['6.12.7', 'skipped', true]]);
+    assert.deepEqual(
+      summary.cases.map((c) => [c.id, c.status, c.client === null]),
+      [
+        ['6.9.2', 'passed', false],
+        ['6.12.7', 'skipped', true],
+      ],
+    );
     await assert.rejects(readFile(path.join(dir, 'from-file', 'summary.json')));
   });
 

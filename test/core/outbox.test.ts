@@ -155,8 +155,7 @@ test('a chopped write: one piece per socket write, the first at once, each next 
       { head: 'j', sync: true, length: 1 },
     ]);
     await arrived(p, 'abcdefghij');
-  }),
-);
+  }));
 
 test('one-octet chops: a head sent a byte at a time is one socket write per octet; an empty chopped write is one empty piece', () =>
   withProbe(async (p) => {
@@ -169,8 +168,7 @@ test('one-octet chops: a head sent a byte at a time is one socket write per octe
     assert.equal(p.logged.length, head.length + 1);
     assert.ok(p.logged.every((l, i) => l.sync && l.length === (i < head.length ? 1 : 0)));
     await arrived(p, head);
-  }),
-);
+  }));
 
 test('a direct write made while pieces are queued waits its turn behind them, and so does a sync write', () =>
   withProbe(async (p) => {
@@ -180,10 +178,17 @@ test('a direct write made while pieces are queued waits its turn behind them, an
     assert.deepEqual(writes(p), ['01']);
     await turns(5);
     assert.deepEqual(batches(p), ['01', '23', 'XY', 'Z']);
-    assert.deepEqual(p.logged.map((l) => [l.head, l.sync]), [['01', true], ['23', true], ['XY', false], ['Z', true]]);
+    assert.deepEqual(
+      p.logged.map((l) => [l.head, l.sync]),
+      [
+        ['01', true],
+        ['23', true],
+        ['XY', false],
+        ['Z', true],
+      ],
+    );
     await arrived(p, '0123XYZ');
-  }),
-);
+  }));
 
 test('small direct writes of one turn leave in one socket write, each logged on its own; a big one takes them along in one writev', () =>
   withProbe(async (p) => {
@@ -201,23 +206,27 @@ test('small direct writes of one turn leave in one socket write, each logged on 
     p.outbox.send([bytes('mn')], false, null);
     await turn();
     assert.deepEqual(batches(p), ['abcdef', `gh${big}`, 'ijKL', 'mn']);
-    assert.deepEqual(p.logged.map((l) => l.length), [2, 2, 2, 2, 2000, 2, 2, 2]);
+    assert.deepEqual(
+      p.logged.map((l) => l.length),
+      [2, 2, 2, 2, 2000, 2, 2, 2],
+    );
     await arrived(p, `abcdefgh${big}ijKLmn`);
-  }),
-);
+  }));
 
 test('a frame given as header and payload is one logical write and leaves in one writev, uncopied', () =>
   withProbe(async (p) => {
     const header = Buffer.from([0x82, 0x7e, 0x05, 0xdc]);
     const payload = Buffer.alloc(1500, 0x61);
     p.outbox.send([header, payload], false, null);
-    assert.deepEqual(p.events.map((e) => (e.kind === 'write' ? [e.bytes.length, e.corked] : e.kind)), [[4, true], [1500, true], 'uncorked']);
+    assert.deepEqual(
+      p.events.map((e) => (e.kind === 'write' ? [e.bytes.length, e.corked] : e.kind)),
+      [[4, true], [1500, true], 'uncorked'],
+    );
     const written = p.events.flatMap((e) => (e.kind === 'write' ? [e.bytes] : []));
     assert.ok(written[0] === header && written[1] === payload, 'the caller buffers themselves');
     assert.deepEqual(p.logged, [{ head: Buffer.concat([header, payload]).subarray(0, 64).toString('latin1'), sync: false, length: 1504 }]);
     await arrived(p, Buffer.concat([header, payload]).toString('latin1'));
-  }),
-);
+  }));
 
 test("while the peer's bytes are handled, a queued burst's first two pieces leave in one system call, the rest one per turn", () =>
   withProbe(async (p) => {
@@ -228,8 +237,7 @@ test("while the peer's bytes are handled, a queued burst's first two pieces leav
     await turns(5);
     assert.deepEqual(batches(p), ['aabb', 'cc', 'dd']);
     await arrived(p, 'aabbccdd');
-  }),
-);
+  }));
 
 test('ordering across timers: what is sent later, from a timer, follows what was queued before it', () =>
   withProbe(async (p) => {
@@ -245,10 +253,12 @@ test('ordering across timers: what is sent later, from a timer, follows what was
     await until(() => writeCount(p) === 7, 'seven writes');
     await turns(3);
     assert.deepEqual(writes(p), ['a', 'b', 'c', 'd', 'Q', '12', '34']);
-    assert.deepEqual(p.logged.map((l) => l.sync), [true, true, true, true, false, true, true]);
+    assert.deepEqual(
+      p.logged.map((l) => l.sync),
+      [true, true, true, true, false, true, true],
+    );
     await arrived(p, 'abcdQ1234');
-  }),
-);
+  }));
 
 /** Byte i of the test pattern (a period prime to every chop size used). */
 const patternByte = (i: number): number => (i * 7 + 3) % 251;
@@ -276,15 +286,17 @@ test('backpressure: queued pieces keep being handed to the socket a turn apart w
     // 48 MiB is more than the kernel's buffers on both ends can hold (at most 32 + 4 MiB here).
     await until(() => writeCount(p) === 48, 'all 48 pieces handed to the socket');
     assert.ok(p.farBytes() < total, 'the peer has not read them all');
-    assert.ok(p.events.some((e) => e.kind === 'write' && !e.accepted), 'a write was refused (backpressure)');
+    assert.ok(
+      p.events.some((e) => e.kind === 'write' && !e.accepted),
+      'a write was refused (backpressure)',
+    );
     assert.ok(p.near.writableLength > 0, 'bytes wait in the socket');
     assert.equal(p.logged.length, 48);
     p.far.resume();
     await until(() => p.farBytes() === total, 'every byte at the far end');
     assert.equal(check.bad(), null, 'every byte as sent, in order');
     assert.equal(writeCount(p), 48);
-  }, false),
-);
+  }, false));
 
 test('backpressure: a streamed repeated payload waits for the socket block by block, and a write queued behind it waits for all of it', () =>
   withProbe(async (p) => {
@@ -301,14 +313,18 @@ test('backpressure: a streamed repeated payload waits for the socket block by bl
     const handed = p.events.reduce((n, e) => n + (e.kind === 'write' ? e.bytes.length : 0), 0);
     assert.ok(handed < header.length + length, `the stream waits for the socket (${handed} bytes handed over)`);
     assert.ok(!writes(p).includes('tail'), 'the write behind it waits');
-    const head = Buffer.concat([header, bytes('wsgate'.repeat(11))]).subarray(0, 64).toString('latin1');
+    const head = Buffer.concat([header, bytes('wsgate'.repeat(11))])
+      .subarray(0, 64)
+      .toString('latin1');
     assert.deepEqual(p.logged, [{ head, sync: false, length: header.length + length }], 'logged once, whole, before it is all written');
     p.far.resume();
     await until(() => p.farBytes() === header.length + length + 4, 'the stream and the tail at the far end');
     assert.equal(check.bad(), null, 'every byte as sent, in order');
-    assert.deepEqual(p.logged.map((l) => l.length), [header.length + length, 4]);
-  }, false),
-);
+    assert.deepEqual(
+      p.logged.map((l) => l.length),
+      [header.length + length, 4],
+    );
+  }, false));
 
 test('end() during a stream ends the socket only once the whole stream is written', () =>
   withProbe(async (p) => {
@@ -320,8 +336,7 @@ test('end() during a stream ends the socket only once the whole stream is writte
     await ended;
     assert.equal(p.farBytes(), 2 + length);
     assert.equal(check.bad(), null);
-  }, false),
-);
+  }, false));
 
 test('the connection closed mid-sequence: the queued pieces left are dropped, the socket is left open, later queued writes go nowhere', () =>
   withProbe(async (p) => {
@@ -337,8 +352,7 @@ test('the connection closed mid-sequence: the queued pieces left are dropped, th
     assert.equal(p.logged.length, 3, 'nothing more reported as written');
     assert.equal(p.near.destroyed, false);
     await arrived(p, 'abc');
-  }),
-);
+  }));
 
 test('the socket destroyed mid-sequence: nothing more is written, and what was written before still arrives', () =>
   withProbe(async (p) => {
@@ -351,8 +365,7 @@ test('the socket destroyed mid-sequence: nothing more is written, and what was w
     assert.equal(p.logged.length, 2);
     await ended;
     assert.equal(p.received().toString('latin1'), 'ab');
-  }),
-);
+  }));
 
 test('the peer gone mid-sequence: the outbox stops once the socket closes, with no write after that and none unreported', () =>
   withProbe(async (p) => {
@@ -366,5 +379,4 @@ test('the peer gone mid-sequence: the outbox stops once the socket closes, with 
     assert.equal(writeCount(p), atClose, 'no write after the socket closed');
     assert.ok(atClose < pieces, `the rest was dropped (${atClose} of ${pieces} written)`);
     assert.equal(p.logged.length, atClose, 'every write reported, no more');
-  }),
-);
+  }));

@@ -9,7 +9,10 @@ import { Tape } from '../../src/core/tape.js';
 
 test('writes of one moment with nothing from the peer between are one entry, their bytes in order', () => {
   let rx = 0;
-  const tape = new Tape(() => rx, () => 5);
+  const tape = new Tape(
+    () => rx,
+    () => 5,
+  );
   tape.write([Buffer.from('GET / HTTP/1.1\r\n\r\n')], null, false, 18, true);
   tape.write([Buffer.from([0x81, 0x02]), Buffer.from('hi')], null, false, 4, false);
   tape.write([Buffer.from([0x82, 0x00])], null, false, 2, false);
@@ -24,17 +27,29 @@ test('writes of one moment with nothing from the peer between are one entry, the
 
 test('a write more than a millisecond after the last one starts a new entry', () => {
   let now = 0;
-  const tape = new Tape(() => 0, () => now);
+  const tape = new Tape(
+    () => 0,
+    () => now,
+  );
   tape.write([Buffer.from([0x89, 0x00])], null, false, 2, false);
   now = 0.9;
   tape.write([Buffer.from([0x89, 0x00])], null, false, 2, false);
   now = 2;
   tape.write([Buffer.from([0x89, 0x00])], null, false, 2, false);
-  assert.deepEqual(tape.writes.map((w) => [w.t, w.total]), [[0, 4], [2, 2]]);
+  assert.deepEqual(
+    tape.writes.map((w) => [w.t, w.total]),
+    [
+      [0, 4],
+      [2, 2],
+    ],
+  );
 });
 
 test('sync pieces of one size are a chopped run; a longer piece starts a new entry', () => {
-  const tape = new Tape(() => 0, () => 5);
+  const tape = new Tape(
+    () => 0,
+    () => 5,
+  );
   const frame = Buffer.alloc(10, 7);
   for (let i = 0; i < 10; i += 4) tape.write([frame.subarray(i, Math.min(i + 4, 10))], null, true, Math.min(4, 10 - i), false);
   tape.write([Buffer.alloc(6)], null, true, 6, false);

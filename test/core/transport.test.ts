@@ -34,7 +34,10 @@ async function reasonAfter(end: (stream: http2.ClientHttp2Stream, socket: net.So
   const session = http2.connect(`http://127.0.0.1:${port}`, { createConnection: () => socket });
   session.on('error', () => undefined);
   await new Promise((resolve) => session.once('remoteSettings', resolve));
-  const stream = session.request({ ':method': 'CONNECT', ':protocol': 'websocket', ':scheme': 'http', ':path': '/', ':authority': `127.0.0.1:${port}` }, { endStream: false });
+  const stream = session.request(
+    { ':method': 'CONNECT', ':protocol': 'websocket', ':scheme': 'http', ':path': '/', ':authority': `127.0.0.1:${port}` },
+    { endStream: false },
+  );
   stream.on('error', () => undefined);
   await new Promise((resolve) => stream.once('response', resolve));
   const before = reasons.length;
@@ -54,8 +57,14 @@ test("a peer's END_STREAM: the stream ended", async () => {
 });
 
 test("a peer's RST_STREAM: the stream reset, with the code it carried", async () => {
-  assert.equal(await reasonAfter((s) => s.close(http2.constants.NGHTTP2_INTERNAL_ERROR)), 'peer reset the HTTP/2 stream (RST_STREAM INTERNAL_ERROR) without previous WebSocket closing handshake');
-  assert.equal(await reasonAfter((s) => s.close(http2.constants.NGHTTP2_CANCEL)), 'peer reset the HTTP/2 stream (RST_STREAM CANCEL) without previous WebSocket closing handshake');
+  assert.equal(
+    await reasonAfter((s) => s.close(http2.constants.NGHTTP2_INTERNAL_ERROR)),
+    'peer reset the HTTP/2 stream (RST_STREAM INTERNAL_ERROR) without previous WebSocket closing handshake',
+  );
+  assert.equal(
+    await reasonAfter((s) => s.close(http2.constants.NGHTTP2_CANCEL)),
+    'peer reset the HTTP/2 stream (RST_STREAM CANCEL) without previous WebSocket closing handshake',
+  );
 });
 
 test('the TCP connection under the session lost: the HTTP/2 connection dropped', async () => {

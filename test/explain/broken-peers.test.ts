@@ -41,7 +41,8 @@ function explained(r: Run, id: string): Explanation {
 const client = (name: string, cases: string[]): Promise<Run> => run(['--client', fixtureCommand(name), '--url', 'ws://127.0.0.1:0', '--cases', ...cases]);
 
 const BROKEN_SERVER = fileURLToPath(new URL('../fixtures/servers/broken-server.js', import.meta.url));
-const server = (mode: string, cases: string[]): Promise<Run> => run(['--role', 'server', '--server', `'${process.execPath}' '${BROKEN_SERVER}' ${mode} {port}`, '--cases', ...cases]);
+const server = (mode: string, cases: string[]): Promise<Run> =>
+  run(['--role', 'server', '--server', `'${process.execPath}' '${BROKEN_SERVER}' ${mode} {port}`, '--cases', ...cases]);
 
 describe('a client under test, wrong in one way', () => {
   test('echo-invalid (echoes invalid UTF-8): "accepted", the frame that holds the bad byte, RFC 6455 §8.1, the echo as its first frame', async () => {
@@ -65,10 +66,16 @@ describe('a client under test, wrong in one way', () => {
     assert.match(r.stdout, /1 cause:\n {2}FAIL invalid UTF-8 in a text message accepted — 3 cases: 6\.3\.1–6\.3\.2, 6\.12\.7\n +RFC 6455 §8\.1/);
     // The case page opens with it; index.html lists the cause with its cases.
     const page = await readFile(path.join(r.outdir, 'client_case_6_3_1.html'), 'utf8');
-    assert.match(page, /<main>\n<p id="case_title"[^\n]*\n<section id="case_explanation" data-cause="utf8-invalid:accepted"><h2>Why: invalid UTF-8 in a text message accepted<\/h2>/);
+    assert.match(
+      page,
+      /<main>\n<p id="case_title"[^\n]*\n<section id="case_explanation" data-cause="utf8-invalid:accepted"><h2>Why: invalid UTF-8 in a text message accepted<\/h2>/,
+    );
     assert.match(page, /<dt>The peer<\/dt><dd>accepted it and sent text frame 1 \(FIN, 20 bytes\)/);
     const index = await readFile(path.join(r.outdir, 'index.html'), 'utf8');
-    assert.match(index, /<tr data-cause="utf8-invalid:accepted"><td>invalid UTF-8 in a text message accepted<\/td><td class="count">3<\/td><td>6\.3\.1–6\.3\.2, 6\.12\.7<\/td>/);
+    assert.match(
+      index,
+      /<tr data-cause="utf8-invalid:accepted"><td>invalid UTF-8 in a text message accepted<\/td><td class="count">3<\/td><td>6\.3\.1–6\.3\.2, 6\.12\.7<\/td>/,
+    );
   });
 
   test('wrong-close-code (answers a close with 1001): one cause for every normal close, another for the invalid codes, each at the close frame', async () => {
@@ -81,13 +88,16 @@ describe('a client under test, wrong in one way', () => {
     assert.equal(invalid.cause.key, 'close-code-invalid:code-1001');
     assert.equal(invalid.peerDid, "answered wsgate's close frame (code 999) with code 1001 where 1002 (or none) is required");
     assert.equal(invalid.at?.frame, 1, 'the close frame is the first the client sent');
-    assert.deepEqual(r.causes.map((g) => [g.key, g.cases]), [
-      ['closing-answer:code-1001', ['2.1', '2.2', '7.7.1']],
-      ['close-code-invalid:code-1001', ['7.9.1', '7.9.2']],
-    ]);
+    assert.deepEqual(
+      r.causes.map((g) => [g.key, g.cases]),
+      [
+        ['closing-answer:code-1001', ['2.1', '2.2', '7.7.1']],
+        ['close-code-invalid:code-1001', ['7.9.1', '7.9.2']],
+      ],
+    );
   });
 
-  test('wrong-pong (inverts a ping\'s bytes): the pong that differs, with both payloads, at its frame', async () => {
+  test("wrong-pong (inverts a ping's bytes): the pong that differs, with both payloads, at its frame", async () => {
     const r = await client('wrong-pong', ['2.2', '2.3']);
     const e = explained(r, '2.3');
     assert.equal(e.cause.key, 'ping-pong:different-pong');

@@ -23,7 +23,15 @@ test('ranges join consecutive ids that differ in their last number only, in the 
 
 /** The whole catalogue, every case failing the way a client that echoes invalid UTF-8 fails 6.12.7. */
 function everyCaseFailing(): GateRun {
-  const cases: GateCase[] = catalogueFor(false).map((c, i) => gateCase({ index: i + 1, id: c.id, status: 'failed', reason: 'outcome FAILED', result: { ...referenceResult('6.12.7'), id: c.id, behavior: 'FAILED', result: 'Actual events differ from any expected.' } }));
+  const cases: GateCase[] = catalogueFor(false).map((c, i) =>
+    gateCase({
+      index: i + 1,
+      id: c.id,
+      status: 'failed',
+      reason: 'outcome FAILED',
+      result: { ...referenceResult('6.12.7'), id: c.id, behavior: 'FAILED', result: 'Actual events differ from any expected.' },
+    }),
+  );
   return { ...sampleRun(), cases };
 }
 
@@ -32,7 +40,10 @@ test('517 failing cases: causes grouped (most cases first), the quiet console a 
   assert.equal(run.cases.length, 517);
   const causes = runCauses(run);
   assert.ok(causes.length < 40, `${causes.length} causes`);
-  assert.equal(causes.reduce((n, g) => n + g.cases.length, 0), 517);
+  assert.equal(
+    causes.reduce((n, g) => n + g.cases.length, 0),
+    517,
+  );
   for (let i = 1; i < causes.length; i++) assert.ok((causes[i - 1]?.cases.length ?? 0) >= (causes[i]?.cases.length ?? 0));
   const utf8 = causes.find((g) => g.key === 'utf8-invalid:events');
   assert.ok(utf8?.ranges.startsWith('6.1.1–6.1.3, 6.2.1–6.2.4, 6.3.1–6.3.2, 6.4.1–6.4.4'), utf8?.ranges);
@@ -54,7 +65,7 @@ test('517 failing cases: causes grouped (most cases first), the quiet console a 
   assert.match(md, /\| invalid UTF-8 in a text message: events differ \| 145: 6\.1\.1–6\.1\.3, 6\.2\.1–6\.2\.4/);
 });
 
-test('a case with no result: the gate\'s reason is the story, classed into a cause', () => {
+test("a case with no result: the gate's reason is the story, classed into a cause", () => {
   const cause = (reason: string): string => explainNoResult('1.1.1', 'A text message with an empty payload, in one frame.', reason).cause.key;
   assert.equal(cause('the client did not connect within 30 s; it was killed'), 'no-result:no-connection');
   assert.equal(cause('the client exited with status 0 before it connected'), 'no-result:no-connection');
@@ -62,7 +73,10 @@ test('a case with no result: the gate\'s reason is the story, classed into a cau
   assert.equal(cause('the case did not finish within 30 s; the client was killed'), 'no-result:timeout');
   assert.equal(cause('the client never completed the opening handshake'), 'no-result:handshake');
   assert.equal(cause('the client exited with status 127 (command not found?) before it connected'), 'no-result:no-command');
-  assert.equal(cause('the client did not complete the TLS handshake (certificate unknown); the client exited with status 1 before it connected'), 'no-result:tls');
+  assert.equal(
+    cause('the client did not complete the TLS handshake (certificate unknown); the client exited with status 1 before it connected'),
+    'no-result:tls',
+  );
   const e = explainNoResult('1.1.1', 'A text message with an empty payload, in one frame.', 'the case did not finish within 30 s; the client was killed');
   assert.equal(e.verdict, 'NO RESULT');
   assert.equal(e.did, 'sent a text message with an empty payload, in one frame');
@@ -71,6 +85,9 @@ test('a case with no result: the gate\'s reason is the story, classed into a cau
 
 test('a server under test with no result: stopped, or not reachable', () => {
   const cause = (reason: string): string => explainNoResult('1.1.1', 'A text message.', reason).cause.key;
-  assert.equal(cause('the server under test exited with status 7 (last output: bye); not restarted (--restart-server restarts it)'), 'no-result:server-stopped');
+  assert.equal(
+    cause('the server under test exited with status 7 (last output: bye); not restarted (--restart-server restarts it)'),
+    'no-result:server-stopped',
+  );
   assert.equal(cause('could not connect to 127.0.0.1:4321: ECONNREFUSED'), 'no-result:unreachable');
 });

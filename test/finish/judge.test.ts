@@ -21,7 +21,20 @@ describe('judge', { concurrency: LIVE_RUNS_AT_ONCE }, () => {
   before(async () => {
     outdir = await tempDir();
     // echo-invalid: 6.9.2 passes, 6.12.7 is FAILED/FAILED.
-    const res = await runCli(['run', '--client', fixtureCommand('echo-invalid'), '--agent', agent, '--url', 'ws://127.0.0.1:0', '--outdir', outdir, '--cases', '6.9.2', '6.12.7']);
+    const res = await runCli([
+      'run',
+      '--client',
+      fixtureCommand('echo-invalid'),
+      '--agent',
+      agent,
+      '--url',
+      'ws://127.0.0.1:0',
+      '--outdir',
+      outdir,
+      '--cases',
+      '6.9.2',
+      '6.12.7',
+    ]);
     assert.equal(res.code, 1, res.stdout + res.stderr);
   });
 
@@ -37,7 +50,13 @@ describe('judge', { concurrency: LIVE_RUNS_AT_ONCE }, () => {
     const r = await judge([]);
     assert.equal(r.code, 1, r.stdout + r.stderr);
     assert.equal(r.summary.agent, agent);
-    assert.deepEqual(r.summary.cases.map((c) => [c.id, c.status, c.behavior]), [['6.9.2', 'passed', 'OK'], ['6.12.7', 'failed', 'FAILED']]);
+    assert.deepEqual(
+      r.summary.cases.map((c) => [c.id, c.status, c.behavior]),
+      [
+        ['6.9.2', 'passed', 'OK'],
+        ['6.12.7', 'failed', 'FAILED'],
+      ],
+    );
     assert.match(r.summary.cases[1]?.reason ?? '', /^outcome FAILED: .*; closing FAILED: The connection was failed by the wrong endpoint$/);
     assert.match(r.stdout, /judging 2 cases of agent "echo invalid\/1\.0"/);
   });
@@ -59,7 +78,12 @@ describe('judge', { concurrency: LIVE_RUNS_AT_ONCE }, () => {
   test('a selected case without a result fails', async () => {
     const r = await judge(['--cases', '6.9.2', '6.12.7', '7.1.1']);
     assert.equal(r.code, 1);
-    assert.deepEqual(r.summary.cases[2], { ...r.summary.cases[2], id: '7.1.1', status: 'failed', reason: 'no result in index.json: the client did not run this case' });
+    assert.deepEqual(r.summary.cases[2], {
+      ...r.summary.cases[2],
+      id: '7.1.1',
+      status: 'failed',
+      reason: 'no result in index.json: the client did not run this case',
+    });
   });
 
   test('usage errors: no index.json, several agents, an unknown agent', async () => {
@@ -109,7 +133,10 @@ describe('judge and baselines on a group-14 run', () => {
     const r = await judge(['--extended', '--cases', '14.*']);
     assert.equal(r.code, 1, r.stdout + r.stderr);
     assert.equal(r.summary.cases.length, 28);
-    assert.deepEqual(r.summary.cases.filter((c) => c.status === 'failed').map((c) => c.id), ['14.4.5']);
+    assert.deepEqual(
+      r.summary.cases.filter((c) => c.status === 'failed').map((c) => c.id),
+      ['14.4.5'],
+    );
     assert.equal(r.summary.cases.find((c) => c.id === '14.2.3')?.status, 'skipped');
   });
 

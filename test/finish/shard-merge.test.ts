@@ -11,7 +11,17 @@ interface Summary {
   result: string;
   shard: { index: number; count: number } | null;
   counts: { total: number; passed: number; failed: number };
-  cases: Array<{ index: number; id: string; status: string; behavior: string | null; behaviorClose: string | null; remoteCloseCode: number | null; reason: string; warnings: string[]; reportfile: string | null }>;
+  cases: Array<{
+    index: number;
+    id: string;
+    status: string;
+    behavior: string | null;
+    behaviorClose: string | null;
+    remoteCloseCode: number | null;
+    reason: string;
+    warnings: string[];
+    reportfile: string | null;
+  }>;
 }
 
 const readJson = async <T>(file: string): Promise<T> => JSON.parse(await readFile(file, 'utf8')) as T;
@@ -25,7 +35,9 @@ async function indexWithoutDurations(dir: string): Promise<unknown> {
 
 /** JUnit test cases as (name, status) in document order. */
 function junitCases(xml: string): string[] {
-  return [...xml.matchAll(/<testcase [^>]*name="([^"]*)"[^>]*>([\s\S]*?)<\/testcase>/g)].map((m) => `${m[1] ?? ''} ${/<failure/.test(m[2] ?? '') ? 'failure' : /<skipped/.test(m[2] ?? '') ? 'skipped' : 'pass'}`);
+  return [...xml.matchAll(/<testcase [^>]*name="([^"]*)"[^>]*>([\s\S]*?)<\/testcase>/g)].map(
+    (m) => `${m[1] ?? ''} ${/<failure/.test(m[2] ?? '') ? 'failure' : /<skipped/.test(m[2] ?? '') ? 'skipped' : 'pass'}`,
+  );
 }
 
 describe('--shard and merge', () => {
@@ -52,7 +64,8 @@ describe('--shard and merge', () => {
     assert.deepEqual(await indexWithoutDurations(merged), await indexWithoutDurations(whole));
     const a = await readJson<Summary>(path.join(whole, 'summary.json'));
     const b = await readJson<Summary>(path.join(merged, 'summary.json'));
-    const view = (s: Summary): unknown[] => s.cases.map((c) => [c.index, c.id, c.status, c.behavior, c.behaviorClose, c.remoteCloseCode, c.reason, c.warnings, c.reportfile]);
+    const view = (s: Summary): unknown[] =>
+      s.cases.map((c) => [c.index, c.id, c.status, c.behavior, c.behaviorClose, c.remoteCloseCode, c.reason, c.warnings, c.reportfile]);
     assert.deepEqual(view(b), view(a));
     assert.equal(b.result, 'passed');
     assert.equal(b.shard, null);
@@ -70,15 +83,36 @@ describe('--shard and merge', () => {
     const root = await tempDir();
     const dirs = [path.join(root, 'a'), path.join(root, 'b')];
     for (const [k, dir] of dirs.entries()) {
-      const r = await runCli(['run', '--client', fixtureCommand('wrong-pong'), '--url', 'ws://127.0.0.1:0', '--outdir', dir, '--shard', `${k + 1}/2`, '--cases', '2.3', '2.4', '1.1.1', '1.1.2']);
+      const r = await runCli([
+        'run',
+        '--client',
+        fixtureCommand('wrong-pong'),
+        '--url',
+        'ws://127.0.0.1:0',
+        '--outdir',
+        dir,
+        '--shard',
+        `${k + 1}/2`,
+        '--cases',
+        '2.3',
+        '2.4',
+        '1.1.1',
+        '1.1.2',
+      ]);
       assert.ok(r.code === 0 || r.code === 1, r.stderr);
     }
     const merged = path.join(root, 'merged');
     const m = await runCli(['merge', ...dirs, '--outdir', merged]);
     assert.equal(m.code, 1, m.stdout + m.stderr);
     const s = await readJson<Summary>(path.join(merged, 'summary.json'));
-    assert.deepEqual(s.cases.map((c) => c.id), ['1.1.1', '1.1.2', '2.3', '2.4']);
-    assert.deepEqual(s.cases.map((c) => c.status), ['passed', 'passed', 'failed', 'failed']);
+    assert.deepEqual(
+      s.cases.map((c) => c.id),
+      ['1.1.1', '1.1.2', '2.3', '2.4'],
+    );
+    assert.deepEqual(
+      s.cases.map((c) => c.status),
+      ['passed', 'passed', 'failed', 'failed'],
+    );
     assert.equal(s.result, 'failed');
     assert.match(await readFile(path.join(merged, 'junit.xml'), 'utf8'), /<failure message="A ping: pong differs\.[^"]*" type="FAILED\/OK"/);
   });
@@ -87,7 +121,12 @@ describe('--shard and merge', () => {
     const root = await tempDir();
     const shard = (k: number, n: number): Promise<{ code: number | null; stderr: string }> =>
       runCli(['run', '--url', 'ws://127.0.0.1:0', '--outdir', path.join(root, `s${k}of${n}`), '--shard', `${k}/${n}`, '--cases', '1.1.1', '1.1.2', '1.1.3']);
-    for (const [k, n] of [[1, 3], [2, 3], [1, 2]] as const) assert.equal((await shard(k, n)).code, 0);
+    for (const [k, n] of [
+      [1, 3],
+      [2, 3],
+      [1, 2],
+    ] as const)
+      assert.equal((await shard(k, n)).code, 0);
     const empty = path.join(root, 'empty');
     await mkdir(empty);
     const broken = path.join(root, 'broken');

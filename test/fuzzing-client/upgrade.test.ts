@@ -14,7 +14,14 @@ import { ClientUpgrade } from '../../src/fuzzing-client/upgrade.js';
 import { newClientKey } from '../../src/protocol/client-handshake.js';
 import { findHeadEnd } from '../../src/protocol/handshake.js';
 
-const OPTIONS = { openHandshakeTimeoutMs: 5000, closeHandshakeTimeoutMs: 1000, failByDrop: false, maxMessagePayload: 0, maxHeadBytes: 16 * 1024, serverDropTimeoutMs: 1000 };
+const OPTIONS = {
+  openHandshakeTimeoutMs: 5000,
+  closeHandshakeTimeoutMs: 1000,
+  failByDrop: false,
+  maxMessagePayload: 0,
+  maxHeadBytes: 16 * 1024,
+  serverDropTimeoutMs: 1000,
+};
 const newMask = (): Uint8Array => randomBytes(4);
 
 function connect(port: number): Promise<net.Socket> {
@@ -41,7 +48,14 @@ test("against ws's server: the connection opens and a masked message comes back"
         onPong: () => undefined,
         onConnectionLost: () => reject(new Error(`lost before the echo: ${upgrade?.failure ?? upgrade?.connection.record.wasNotCleanReason ?? '?'}`)),
       };
-      upgrade = new ClientUpgrade(socket, OPTIONS, { host: `127.0.0.1:${port}`, target: '/', key: newClientKey(randomBytes) }, newMask, () => handler, () => ({ deflate: null }));
+      upgrade = new ClientUpgrade(
+        socket,
+        OPTIONS,
+        { host: `127.0.0.1:${port}`, target: '/', key: newClientKey(randomBytes) },
+        newMask,
+        () => handler,
+        () => ({ deflate: null }),
+      );
     });
     assert.equal(echoed, 'Hello, server');
   } finally {
@@ -65,8 +79,20 @@ test('a response with a wrong Sec-WebSocket-Accept: the connection never opens, 
     const socket = await connect(port);
     let opened = false;
     const upgrade = await new Promise<ClientUpgrade>((resolve) => {
-      const handler: ConnectionHandler = { onOpen: () => (opened = true), onMessage: () => undefined, onPong: () => undefined, onConnectionLost: () => undefined };
-      const u = new ClientUpgrade(socket, OPTIONS, { host: `127.0.0.1:${port}`, target: '/', key: newClientKey(randomBytes) }, newMask, () => handler, () => ({ deflate: null }));
+      const handler: ConnectionHandler = {
+        onOpen: () => (opened = true),
+        onMessage: () => undefined,
+        onPong: () => undefined,
+        onConnectionLost: () => undefined,
+      };
+      const u = new ClientUpgrade(
+        socket,
+        OPTIONS,
+        { host: `127.0.0.1:${port}`, target: '/', key: newClientKey(randomBytes) },
+        newMask,
+        () => handler,
+        () => ({ deflate: null }),
+      );
       socket.once('close', () => resolve(u));
     });
     assert.equal(opened, false);

@@ -21,7 +21,8 @@ function bundler(args: string[]) {
 /** A copy of what the bundle is built from (src/, package.json, tsconfig.json, action/dist/), with the repository's node_modules. */
 async function sourceCopy(): Promise<string> {
   const root = await tempDir('wsgate-bundle-');
-  for (const part of ['src', 'package.json', 'tsconfig.json', path.join('action', 'dist')]) await cp(path.join(REPO_ROOT, part), path.join(root, part), { recursive: true });
+  for (const part of ['src', 'package.json', 'tsconfig.json', path.join('action', 'dist')])
+    await cp(path.join(REPO_ROOT, part), path.join(root, part), { recursive: true });
   await symlink(path.join(REPO_ROOT, 'node_modules'), path.join(root, 'node_modules'));
   return root;
 }
@@ -52,7 +53,8 @@ describe('the action bundle', { concurrency: LIVE_RUNS_AT_ONCE }, () => {
   });
 
   test('the action runs from action.yml and action/dist/ alone: no install, no compile; its setup measured', async (t) => {
-    for (const step of readAction().runs.steps) assert.doesNotMatch(step.run, /\b(npm|npx|yarn|pnpm|tsc|esbuild)\b/, `step "${step.name}" installs or compiles`);
+    for (const step of readAction().runs.steps)
+      assert.doesNotMatch(step.run, /\b(npm|npx|yarn|pnpm|tsc|esbuild)\b/, `step "${step.name}" installs or compiles`);
     const actionPath = await tempDir('wsgate-action-copy-');
     await cp(path.join(REPO_ROOT, 'action.yml'), path.join(actionPath, 'action.yml'));
     await mkdir(path.join(actionPath, 'action'));
@@ -70,6 +72,8 @@ describe('the action bundle', { concurrency: LIVE_RUNS_AT_ONCE }, () => {
     const cli = await runCliWith(['run', '--cases', '1.1.1', '--url', 'ws://127.0.0.1:0', '--outdir', await tempDir('wsgate-action-cli-')]);
     const cliMs = performance.now() - cliStarted;
     assert.equal(cli.code, 0, cli.stderr);
-    t.diagnostic(`action setup: ${((actionMs - cliMs) / 1000).toFixed(2)} s (the action ${(actionMs / 1000).toFixed(2)} s, the same run by the command line ${(cliMs / 1000).toFixed(2)} s)`);
+    t.diagnostic(
+      `action setup: ${((actionMs - cliMs) / 1000).toFixed(2)} s (the action ${(actionMs / 1000).toFixed(2)} s, the same run by the command line ${(cliMs / 1000).toFixed(2)} s)`,
+    );
   });
 });

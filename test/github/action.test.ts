@@ -86,7 +86,12 @@ describe('inputs to arguments', () => {
   });
 
   test('judge-reports judges instead of running; run-only inputs are refused with it', () => {
-    assert.deepEqual(actionArguments(env({ 'judge-reports': 'reports/clients', agent: 'lib', strict: 'false', 'client-loops': 'false' })).argv, ['judge', '--github', '--agent=lib', '--outdir=reports/clients']);
+    assert.deepEqual(actionArguments(env({ 'judge-reports': 'reports/clients', agent: 'lib', strict: 'false', 'client-loops': 'false' })).argv, [
+      'judge',
+      '--github',
+      '--agent=lib',
+      '--outdir=reports/clients',
+    ]);
     assert.throws(() => actionArguments(env({ 'judge-reports': 'r', 'client-command': 'x' })), /input client-command does not apply with judge-reports/);
   });
 
@@ -113,14 +118,21 @@ describe('the action end to end', { concurrency: LIVE_RUNS_AT_ONCE }, () => {
       'html-report': path.join(reports, 'index.html'),
     });
     assert.match(summary, /^## ✅ wsgate: wsgate-reference-ws passed\n\n\*\*2 cases: 2 passed, 0 failed, 0 skipped\*\*/);
-    assert.match(summary, /<details><summary>1 Framing: 2\/2 passed<\/summary>\n\n\| Case \| Status \| Verdicts \| Duration \| Reason \|\n\| --- \| --- \| --- \| ---: \| --- \|\n\| 1\.1\.1 \| ✅ pass \| OK \/ OK \|/);
+    assert.match(
+      summary,
+      /<details><summary>1 Framing: 2\/2 passed<\/summary>\n\n\| Case \| Status \| Verdicts \| Duration \| Reason \|\n\| --- \| --- \| --- \| ---: \| --- \|\n\| 1\.1\.1 \| ✅ pass \| OK \/ OK \|/,
+    );
     assert.doesNotMatch(res.stdout, /^::error/m);
     await readFile(path.join(reports, 'junit.xml'));
   });
 
   test('a server under test: server-command with {port}; a server that accepts invalid UTF-8 fails, reports in reports/servers', async () => {
     const broken = fileURLToPath(new URL('../fixtures/servers/broken-server.js', import.meta.url));
-    const { res, summary, outputs, workspace } = await runAction({ cases: '1.1.1 6.3.1', 'server-command': `'${process.execPath}' '${broken}' no-utf8-check {port}`, agent: 'lenient-server' });
+    const { res, summary, outputs, workspace } = await runAction({
+      cases: '1.1.1 6.3.1',
+      'server-command': `'${process.execPath}' '${broken}' no-utf8-check {port}`,
+      agent: 'lenient-server',
+    });
     assert.equal(res.code, 1, res.stdout + res.stderr);
     assert.equal(outputs.result, 'fail');
     assert.equal(outputs.passed, '1');
@@ -148,8 +160,13 @@ describe('the action end to end', { concurrency: LIVE_RUNS_AT_ONCE }, () => {
       assert.equal(res.code, 0, res.stdout + res.stderr);
       assert.equal(outputs.passed, '2');
       assert.match(res.stdout, /over HTTP\/2 \(RFC 8441, h2c\)/);
-      const summary = JSON.parse(await readFile(path.join(outputs['reports-directory'] ?? '', 'summary.json'), 'utf8')) as { cases: Array<{ transport: string }> };
-      assert.deepEqual(summary.cases.map((c) => c.transport), ['h2', 'h2']);
+      const summary = JSON.parse(await readFile(path.join(outputs['reports-directory'] ?? '', 'summary.json'), 'utf8')) as {
+        cases: Array<{ transport: string }>;
+      };
+      assert.deepEqual(
+        summary.cases.map((c) => c.transport),
+        ['h2', 'h2'],
+      );
     }
   });
 
@@ -169,17 +186,32 @@ describe('the action end to end', { concurrency: LIVE_RUNS_AT_ONCE }, () => {
     const errors = res.stdout.split('\n').filter((l) => l.startsWith('::error '));
     assert.equal(errors.length, 1);
     // The annotation explains: the client echoed the invalid UTF-8 (its first frame) instead of failing with 1007.
-    assert.match(errors[0] ?? '', /^::error title=wsgate 6\.12\.7%3A FAILED \/ FAILED::Case 6\.12\.7 failed for agent it's a "client" & co: Invalid UTF-8 in a text message accepted\. .*RFC 6455 §8\.1, §7\.4\.1: .*The peer accepted it and sent text frame 1 \(FIN, 6 bytes\) 0x80bf80bf80bf instead of failing the connection \(its frame 1, .*%0AReport: /);
+    assert.match(
+      errors[0] ?? '',
+      /^::error title=wsgate 6\.12\.7%3A FAILED \/ FAILED::Case 6\.12\.7 failed for agent it's a "client" & co: Invalid UTF-8 in a text message accepted\. .*RFC 6455 §8\.1, §7\.4\.1: .*The peer accepted it and sent text frame 1 \(FIN, 6 bytes\) 0x80bf80bf80bf instead of failing the connection \(its frame 1, .*%0AReport: /,
+    );
     assert.match(summary, /^## ❌ wsgate: it's a "client" &amp; co failed/);
-    assert.match(summary, /### Failures by cause \(1\)\n\n\| Cause \| Cases \| Requirement \|\n\| --- \| --- \| --- \|\n\| invalid UTF-8 in a text message accepted \| 1: 6\.12\.7 \| RFC 6455 §8\.1, §7\.4\.1: /);
-    assert.match(summary, /### Failing cases \(1\)\n\n\| Case \| Verdicts \| Why \|\n\| --- \| --- \| --- \|\n\| 6\.12\.7 \| FAILED \/ FAILED \| the peer accepted it and sent text frame 1 \(FIN, 6 bytes\) 0x80bf80bf80bf instead of failing the connection \(its frame 1, [^|]*\) — RFC 6455 §8\.1, §7\.4\.1 \|/);
+    assert.match(
+      summary,
+      /### Failures by cause \(1\)\n\n\| Cause \| Cases \| Requirement \|\n\| --- \| --- \| --- \|\n\| invalid UTF-8 in a text message accepted \| 1: 6\.12\.7 \| RFC 6455 §8\.1, §7\.4\.1: /,
+    );
+    assert.match(
+      summary,
+      /### Failing cases \(1\)\n\n\| Case \| Verdicts \| Why \|\n\| --- \| --- \| --- \|\n\| 6\.12\.7 \| FAILED \/ FAILED \| the peer accepted it and sent text frame 1 \(FIN, 6 bytes\) 0x80bf80bf80bf instead of failing the connection \(its frame 1, [^|]*\) — RFC 6455 §8\.1, §7\.4\.1 \|/,
+    );
   });
 
   test('a baseline through the action: the failure is accepted, exit 0, noted in the summary', async () => {
     const dir = await tempDir();
     const baseline = path.join(dir, 'baseline.json');
     await writeFile(baseline, JSON.stringify({ version: 1, cases: { '6.12.7': { reason: 'validation lands in v2' } } }));
-    const { res, summary, outputs } = await runAction({ 'client-command': fixtureCommand('echo-invalid'), cases: '6.9.2 6.12.7', url: 'ws://127.0.0.1:0', baseline, 'reports-directory': 'out' });
+    const { res, summary, outputs } = await runAction({
+      'client-command': fixtureCommand('echo-invalid'),
+      cases: '6.9.2 6.12.7',
+      url: 'ws://127.0.0.1:0',
+      baseline,
+      'reports-directory': 'out',
+    });
     assert.equal(res.code, 0, res.stdout + res.stderr);
     assert.deepEqual([outputs.result, outputs.accepted, outputs.skipped], ['pass', '1', '1']);
     assert.match(summary, /### Accepted failures \(baseline, 1\)[\s\S]*\| 6\.12\.7 \| FAILED \/ FAILED \| validation lands in v2 \|/);
@@ -187,7 +219,20 @@ describe('the action end to end', { concurrency: LIVE_RUNS_AT_ONCE }, () => {
 
   test('the service-container pattern: judge-reports on reports a server wrote elsewhere', async () => {
     const reports = await tempDir();
-    const served = await runCli(['run', '--client', fixtureCommand('echo-invalid'), '--agent', 'lib', '--url', 'ws://127.0.0.1:0', '--outdir', reports, '--cases', '6.9.2', '6.12.7']);
+    const served = await runCli([
+      'run',
+      '--client',
+      fixtureCommand('echo-invalid'),
+      '--agent',
+      'lib',
+      '--url',
+      'ws://127.0.0.1:0',
+      '--outdir',
+      reports,
+      '--cases',
+      '6.9.2',
+      '6.12.7',
+    ]);
     assert.equal(served.code, 1);
     const { res, summary, outputs, workspace } = await runAction({ 'judge-reports': reports, agent: 'lib', 'reports-directory': 'judged' });
     assert.equal(res.code, 1, res.stdout + res.stderr);

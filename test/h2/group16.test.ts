@@ -24,7 +24,8 @@ interface Row {
 }
 
 const PEERS = fileURLToPath(new URL('../fixtures/h2-peers/', import.meta.url));
-const peer = (file: string, ...args: string[]): string => [process.execPath, path.join(PEERS, file), ...args].map((a) => (a.startsWith('{') ? a : `'${a}'`)).join(' ');
+const peer = (file: string, ...args: string[]): string =>
+  [process.execPath, path.join(PEERS, file), ...args].map((a) => (a.startsWith('{') ? a : `'${a}'`)).join(' ');
 
 async function run(args: string[]): Promise<Map<string, Row>> {
   const outdir = await tempDir();
@@ -48,11 +49,15 @@ function short(rows: Map<string, Row>, id: string): string {
   return e.short;
 }
 
-const SERVER_IDS = catalogueFor(true, 'server', 'h2').filter((c) => c.id.startsWith('16.')).map((c) => c.id);
-const CLIENT_IDS = catalogueFor(true, 'client', 'h2').filter((c) => c.id.startsWith('16.')).map((c) => c.id);
+const SERVER_IDS = catalogueFor(true, 'server', 'h2')
+  .filter((c) => c.id.startsWith('16.'))
+  .map((c) => c.id);
+const CLIENT_IDS = catalogueFor(true, 'client', 'h2')
+  .filter((c) => c.id.startsWith('16.'))
+  .map((c) => c.id);
 
 describe('selection', () => {
-  test('--http2 --extended: the 517 and the role\'s part of group 16; never 14/15; group 16 only with --http2', () => {
+  test("--http2 --extended: the 517 and the role's part of group 16; never 14/15; group 16 only with --http2", () => {
     assert.deepEqual(SERVER_IDS, ['16.1.1', '16.1.2', '16.1.3', '16.1.4', '16.1.5', '16.1.6', '16.1.7', '16.1.8']);
     assert.deepEqual(CLIENT_IDS, ['16.2.1', '16.2.2', '16.2.3', '16.2.4', '16.2.5']);
     for (const role of ['client', 'server'] as const) {
@@ -63,9 +68,18 @@ describe('selection', () => {
     }
     const base = { cases: [] as string[], excludeCases: [], extended: true, shard: null };
     assert.equal(selectForRun({ ...base, http2: true }).selected, catalogue.length + 5);
-    assert.match(usageMessage(() => selectForRun({ ...base, cases: ['14.*'], http2: true })), /groups 14 and 15 script HTTP\/1\.1 opening handshakes and cannot run over --http2/);
-    assert.match(usageMessage(() => selectForRun({ ...base, cases: ['15.1.*'], role: 'server', http2: true })), /cannot run over --http2/);
-    assert.match(usageMessage(() => selectForRun({ ...base, cases: ['16.*'] })), /group 16 .* runs with --http2 --extended only/);
+    assert.match(
+      usageMessage(() => selectForRun({ ...base, cases: ['14.*'], http2: true })),
+      /groups 14 and 15 script HTTP\/1\.1 opening handshakes and cannot run over --http2/,
+    );
+    assert.match(
+      usageMessage(() => selectForRun({ ...base, cases: ['15.1.*'], role: 'server', http2: true })),
+      /cannot run over --http2/,
+    );
+    assert.match(
+      usageMessage(() => selectForRun({ ...base, cases: ['16.*'] })),
+      /group 16 .* runs with --http2 --extended only/,
+    );
     // A pattern that also names cases of this transport is not refused ("1*": 1.x and the rest).
     assert.ok(selectForRun({ ...base, cases: ['1*'], http2: true }).selected > 0);
   });
@@ -98,13 +112,25 @@ describe('group 16.1: a server under test (wsgate is the HTTP/2 client)', { conc
 
   test('(c) RST_STREAM INTERNAL_ERROR after the closing handshake: WRONG CODE on the closing, naming the code; no-closing cases OK', async () => {
     const rows = await serverRun(peer('h2-server.js', 'reset-internal', '{port}'));
-    verdicts(rows, SERVER_IDS, { '16.1.4': 'OK / WRONG CODE', '16.1.5': 'OK / WRONG CODE', '16.1.6': 'OK / WRONG CODE', '16.1.7': 'OK / WRONG CODE', '16.1.8': 'OK / WRONG CODE' });
+    verdicts(rows, SERVER_IDS, {
+      '16.1.4': 'OK / WRONG CODE',
+      '16.1.5': 'OK / WRONG CODE',
+      '16.1.6': 'OK / WRONG CODE',
+      '16.1.7': 'OK / WRONG CODE',
+      '16.1.8': 'OK / WRONG CODE',
+    });
     assert.match(short(rows, '16.1.4'), /reset the stream with RST_STREAM INTERNAL_ERROR \(0x2\).* — RFC 8441 §5$/);
   });
 
   test('(d) never ends its stream after the closing handshake: UNCLEAN, "never ended its side of the stream with END_STREAM"', async () => {
     const rows = await serverRun(peer('h2-server.js', 'no-end-stream', '{port}'));
-    verdicts(rows, SERVER_IDS, { '16.1.4': 'OK / UNCLEAN', '16.1.5': 'OK / UNCLEAN', '16.1.6': 'OK / UNCLEAN', '16.1.7': 'OK / UNCLEAN', '16.1.8': 'OK / UNCLEAN' });
+    verdicts(rows, SERVER_IDS, {
+      '16.1.4': 'OK / UNCLEAN',
+      '16.1.5': 'OK / UNCLEAN',
+      '16.1.6': 'OK / UNCLEAN',
+      '16.1.7': 'OK / UNCLEAN',
+      '16.1.8': 'OK / UNCLEAN',
+    });
     assert.match(short(rows, '16.1.4'), /never ended its side of the stream with END_STREAM; wsgate reset it \(CANCEL \(0x8\)\).* — RFC 8441 §5$/);
   });
 });
@@ -115,13 +141,13 @@ describe('group 16.2: a client under test (wsgate is the HTTP/2 server)', { conc
     verdicts(await clientRun(peer('h2-client.js', 'good', '{url}')), CLIENT_IDS, {});
   });
 
-  test('(f) never answers wsgate\'s END_STREAM: 16.2.3 UNCLEAN naming END_STREAM and RFC 8441 §5, the rest OK', async () => {
+  test("(f) never answers wsgate's END_STREAM: 16.2.3 UNCLEAN naming END_STREAM and RFC 8441 §5, the rest OK", async () => {
     const rows = await clientRun(peer('h2-client.js', 'no-end-stream', '{url}'));
     verdicts(rows, CLIENT_IDS, { '16.2.3': 'OK / UNCLEAN' });
     assert.match(short(rows, '16.2.3'), /never ended its side of the stream with END_STREAM.* — RFC 8441 §5$/);
   });
 
-  test('(e) an extended CONNECT without :scheme never reaches a case: wsgate\'s HTTP/2 layer refuses it, the case has no result', async () => {
+  test("(e) an extended CONNECT without :scheme never reaches a case: wsgate's HTTP/2 layer refuses it, the case has no result", async () => {
     const rows = await clientRun(peer('raw-no-scheme-client.js', '{url}'));
     for (const id of CLIENT_IDS) {
       const row = rows.get(id);

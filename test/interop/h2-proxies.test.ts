@@ -47,7 +47,9 @@ async function run(args: string[]): Promise<Run> {
   const dir = await tempDir();
   const res = await runCliWith(['run', ...args, '--agent', 'peer', '--outdir', dir, '--cases', ...SELECTION, '--quiet'], { timeoutMs: 60_000 });
   assert.equal(res.code, 0, res.stdout + res.stderr);
-  const summary = JSON.parse(await readFile(path.join(dir, 'summary.json'), 'utf8')) as { cases: Array<{ id: string; behavior: string; behaviorClose: string; transport: string | null; reportfile: string }> };
+  const summary = JSON.parse(await readFile(path.join(dir, 'summary.json'), 'utf8')) as {
+    cases: Array<{ id: string; behavior: string; behaviorClose: string; transport: string | null; reportfile: string }>;
+  };
   const reports = new Map<string, CaseReport>();
   for (const c of summary.cases) reports.set(c.id, JSON.parse(await readFile(path.join(dir, c.reportfile), 'utf8')) as CaseReport);
   return {
@@ -135,7 +137,9 @@ describe('client role: the bundled ws client over HTTP/1.1 → proxy → wsgate 
   });
 
   for (const kind of KINDS) {
-    test(`${kind}: every verdict as over HTTP/1.1${kind === 'nghttpx' ? '; a lost close on 7.1.6 is nghttpx resetting the stream' : ''}`, { skip: skip(kind) }, async () => {
+    test(`${kind}: every verdict as over HTTP/1.1${kind === 'nghttpx' ? '; a lost close on 7.1.6 is nghttpx resetting the stream' : ''}`, {
+      skip: skip(kind),
+    }, async () => {
       // The fuzzing server on a port known before it starts, so that the proxy can forward to it.
       const fuzz = await freePort();
       const proxy = await startProxy(kind, 'h1-to-h2', { host: '127.0.0.1', port: fuzz });

@@ -77,13 +77,26 @@ async function h2Backend(): Promise<{ port: number; seen: Array<{ headers: http2
 }
 
 /** The client side of h2-to-h1: extended CONNECT, "hello", then close; resolves with what came back. */
-async function h2Client(port: number, ca?: string): Promise<{ enableConnectProtocol: boolean | undefined; status: number | undefined; received: Buffer; ended: boolean }> {
-  const session = http2.connect(ca === undefined ? `http://127.0.0.1:${port}` : `https://127.0.0.1:${port}`, ca === undefined ? {} : { ca, ALPNProtocols: ['h2'] });
+async function h2Client(
+  port: number,
+  ca?: string,
+): Promise<{ enableConnectProtocol: boolean | undefined; status: number | undefined; received: Buffer; ended: boolean }> {
+  const session = http2.connect(
+    ca === undefined ? `http://127.0.0.1:${port}` : `https://127.0.0.1:${port}`,
+    ca === undefined ? {} : { ca, ALPNProtocols: ['h2'] },
+  );
   try {
     session.on('error', () => {});
     const settings = await new Promise<http2.Settings>((resolve) => session.once('remoteSettings', resolve));
     const stream = session.request(
-      { ':method': 'CONNECT', ':protocol': 'websocket', ':scheme': ca === undefined ? 'http' : 'https', ':path': '/', ':authority': `127.0.0.1:${port}`, 'sec-websocket-version': '13' },
+      {
+        ':method': 'CONNECT',
+        ':protocol': 'websocket',
+        ':scheme': ca === undefined ? 'http' : 'https',
+        ':path': '/',
+        ':authority': `127.0.0.1:${port}`,
+        'sec-websocket-version': '13',
+      },
       { endStream: false },
     );
     stream.on('error', () => {});
@@ -140,7 +153,7 @@ for (const kind of ['haproxy', 'nghttpx'] as const satisfies readonly ProxyKind[
       pki = await generatePki(['127.0.0.1']);
     });
 
-    test('h2 front, h1 back: extended CONNECT to ws\'s server, echo and close', async () => {
+    test("h2 front, h1 back: extended CONNECT to ws's server, echo and close", async () => {
       const backend = await h1Backend();
       const proxy = await startProxy(kind, 'h2-to-h1', { host: '127.0.0.1', port: backend.port });
       try {
@@ -170,7 +183,7 @@ for (const kind of ['haproxy', 'nghttpx'] as const satisfies readonly ProxyKind[
       }
     });
 
-    test('h1 front, h2 back: ws\'s client through extended CONNECT to an h2c echo, echo and close', async () => {
+    test("h1 front, h2 back: ws's client through extended CONNECT to an h2c echo, echo and close", async () => {
       const backend = await h2Backend();
       const proxy = await startProxy(kind, 'h1-to-h2', { host: '127.0.0.1', port: backend.port });
       try {

@@ -62,9 +62,17 @@ test('chopped pieces: one write each, at least CHOP_PIECE_GAP_NS apart, every oc
     return write(chunk);
   }) as typeof socket.write;
   let logged = 0;
-  const outbox = new Outbox(socket, { isClosed: () => false, isReading: () => false, wrote: () => {
-      logged += 1;
-    } }, CHOP_PIECE_GAP_NS);
+  const outbox = new Outbox(
+    socket,
+    {
+      isClosed: () => false,
+      isReading: () => false,
+      wrote: () => {
+        logged += 1;
+      },
+    },
+    CHOP_PIECE_GAP_NS,
+  );
   const frames = [Buffer.from('810d48656c6c6f2c20776f726c6421', 'hex'), Buffer.from('c10d48656c6c6f2c20776f726c6421', 'hex'), Buffer.from('8900', 'hex')];
   for (const f of frames) outbox.send([f], false, 1);
   const total = frames.reduce((n, f) => n + f.length, 0);
@@ -112,7 +120,10 @@ for (const [name, script] of [
         const outdir = await tempDir();
         const res = await runCli(['run', '--server-url', `ws://127.0.0.1:${port}`, '--agent', 'srv', '--outdir', outdir, '--cases', ...RACES], 60_000);
         assert.equal(res.code, 0, res.stdout + res.stderr);
-        const index = JSON.parse(await readFile(path.join(outdir, 'index.json'), 'utf8')) as Record<string, Record<string, { behavior: string; behaviorClose: string; remoteCloseCode: number | null }>>;
+        const index = JSON.parse(await readFile(path.join(outdir, 'index.json'), 'utf8')) as Record<
+          string,
+          Record<string, { behavior: string; behaviorClose: string; remoteCloseCode: number | null }>
+        >;
         const cases = index.srv ?? {};
         assert.deepEqual(Object.keys(cases).sort(), RACES);
         for (const id of RACES) {

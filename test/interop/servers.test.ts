@@ -23,7 +23,10 @@ interface Summary {
   cases: Array<{ id: string; behavior: string | null; behaviorClose: string | null; remoteCloseCode: number | null; explanation: Explanation | null }>;
 }
 
-async function runServer(command: string, cases: string[]): Promise<{ code: number | null; verdicts: Map<string, string>; explanations: Map<string, Explanation | null> }> {
+async function runServer(
+  command: string,
+  cases: string[],
+): Promise<{ code: number | null; verdicts: Map<string, string>; explanations: Map<string, Explanation | null> }> {
   const dir = await tempDir();
   const res = await runCliWith(['run', '--server', command, '--agent', 'srv', '--cases', ...cases], { cwd: dir, timeoutMs: 120_000 });
   assert.ok(res.code === 0 || res.code === 1, res.stdout + res.stderr);
@@ -38,7 +41,16 @@ async function runServer(command: string, cases: string[]): Promise<{ code: numb
 describe('Python websockets as the server under test', { skip: needs('python-clients') }, () => {
   test('groups 1, 2, 6.4, 7.1, 10 and 12.1.1-12.1.3: OK but 6.4.3/6.4.4 NON-STRICT and 7.1.6 INFORMATIONAL, exit 0', async () => {
     const script = path.join(ROOT, 'interop', 'servers', 'python-websockets.py');
-    const { code, verdicts, explanations } = await runServer(`${PYTHON} '${script}' {port}`, ['1.*', '2.*', '6.4.*', '7.1.*', '10.*', '12.1.1', '12.1.2', '12.1.3']);
+    const { code, verdicts, explanations } = await runServer(`${PYTHON} '${script}' {port}`, [
+      '1.*',
+      '2.*',
+      '6.4.*',
+      '7.1.*',
+      '10.*',
+      '12.1.1',
+      '12.1.2',
+      '12.1.3',
+    ]);
     assert.equal(code, 0);
     for (const [id, v] of verdicts) {
       const expected = id === '6.4.3' || id === '6.4.4' ? 'NON-STRICT/OK' : id === '7.1.6' ? 'INFORMATIONAL/INFORMATIONAL' : 'OK/OK';
@@ -49,7 +61,10 @@ describe('Python websockets as the server under test', { skip: needs('python-cli
     for (const [id, v] of verdicts) assert.equal(explanations.get(id) === null, v === 'OK/OK', id);
     const late = explanations.get('6.4.3');
     assert.equal(late?.cause.key, 'utf8-invalid:non-strict');
-    assert.match(late?.peerDid ?? '', /^let the case's pauses A, B pass, then closed with code 1007[^:]*: failing the connection only once the message \(or frame\) is complete, not at the first invalid byte, is allowed by RFC 6455 §8\.1/);
+    assert.match(
+      late?.peerDid ?? '',
+      /^let the case's pauses A, B pass, then closed with code 1007[^:]*: failing the connection only once the message \(or frame\) is complete, not at the first invalid byte, is allowed by RFC 6455 §8\.1/,
+    );
     assert.equal(explanations.get('7.1.6')?.cause.key, 'closing-handshake:informational');
   });
 });

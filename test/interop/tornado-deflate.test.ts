@@ -33,10 +33,19 @@ test('tornado 6.2 on 13.7.1-13.7.8: FAILED/FAILED, remoteCloseCode null, the res
     assert.equal(report.localCloseCode, null, id);
   }
   // The explanations name the fault (data that cannot be inflated: the window), one cause for all eight.
-  const summary = JSON.parse(await readFile(path.join(outdir, 'summary.json'), 'utf8')) as { causes: CauseGroup[]; cases: { id: string; explanation: Explanation | null }[] };
-  assert.deepEqual(summary.causes.map((g) => [g.key, g.cases]), [['deflate-parameters:bad-data', ids]]);
+  const summary = JSON.parse(await readFile(path.join(outdir, 'summary.json'), 'utf8')) as {
+    causes: CauseGroup[];
+    cases: { id: string; explanation: Explanation | null }[];
+  };
+  assert.deepEqual(
+    summary.causes.map((g) => [g.key, g.cases]),
+    [['deflate-parameters:bad-data', ids]],
+  );
   const e = summary.cases.find((c) => c.id === '13.7.1')?.explanation;
-  assert.match(e?.peerDid ?? '', /^sent data wsgate had to reject: the client's compressed text message \d+ could not be inflated: a back-reference reaches further back than the 512-byte window/);
+  assert.match(
+    e?.peerDid ?? '',
+    /^sent data wsgate had to reject: the client's compressed text message \d+ could not be inflated: a back-reference reaches further back than the 512-byte window/,
+  );
   assert.equal(e?.requirement.rfc, 'RFC 7692 §7.1');
   assert.match(e?.ending ?? '', /no close frame was exchanged, wsgate closed TCP, not clean/);
 });

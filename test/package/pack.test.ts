@@ -19,8 +19,16 @@ const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const PKG = JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
 const NPM_FLAGS = ['--no-audit', '--no-fund', '--no-update-notifier', '--loglevel=error'];
 
-interface PackFile { path: string; size: number }
-interface PackInfo { filename: string; size: number; unpackedSize: number; files: PackFile[] }
+interface PackFile {
+  path: string;
+  size: number;
+}
+interface PackInfo {
+  filename: string;
+  size: number;
+  unpackedSize: number;
+  files: PackFile[];
+}
 
 async function npm(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}, timeoutMs = 180_000): Promise<ProcessResult> {
   const r = await runFile('npm', [...args, ...NPM_FLAGS], { cwd, env, timeoutMs });
@@ -36,7 +44,11 @@ function pathWith(nodeBin: string | null): NodeJS.ProcessEnv {
 /** Runs `npx wsgate run` on group 1 in the installed project: green, 16 cases. */
 async function runGroupOne(app: string, nodeBin: string | null): Promise<void> {
   const outdir = path.join(app, `reports-${path.basename(nodeBin ?? 'default')}-${Date.now()}`);
-  const r = await runFile('npx', ['wsgate', 'run', '--cases', '1.*', '--url', 'ws://127.0.0.1:0', '--outdir', outdir], { cwd: app, env: pathWith(nodeBin), timeoutMs: 120_000 });
+  const r = await runFile('npx', ['wsgate', 'run', '--cases', '1.*', '--url', 'ws://127.0.0.1:0', '--outdir', outdir], {
+    cwd: app,
+    env: pathWith(nodeBin),
+    timeoutMs: 120_000,
+  });
   assert.equal(r.code, 0, r.stdout + r.stderr);
   const summary = JSON.parse(await readFile(path.join(outdir, 'summary.json'), 'utf8')) as { counts: { total: number; passed: number } };
   assert.deepEqual([summary.counts.total, summary.counts.passed], [16, 16]);
@@ -59,7 +71,16 @@ describe('the npm package', () => {
   test('holds the built JavaScript and its types, the README, LICENSE and package.json, nothing else', (t) => {
     const files = pack.files.map((f) => f.path).sort();
     for (const f of files) assert.match(f, /^(README\.md|LICENSE|package\.json|dist\/src\/.+\.(js|d\.ts))$/, f);
-    for (const f of ['LICENSE', 'README.md', 'package.json', 'dist/src/cli.js', 'dist/src/wstest-cli.js', 'dist/src/api.js', 'dist/src/api.d.ts', 'dist/src/bundled/reference-client.js']) {
+    for (const f of [
+      'LICENSE',
+      'README.md',
+      'package.json',
+      'dist/src/cli.js',
+      'dist/src/wstest-cli.js',
+      'dist/src/api.js',
+      'dist/src/api.d.ts',
+      'dist/src/bundled/reference-client.js',
+    ]) {
       assert.ok(files.includes(f), `${f} is in the tarball`);
     }
     // 442 KiB packed with the robustness profile (issue 36: 53 attack cases, their engine and data); 400 before it.
@@ -75,7 +96,10 @@ describe('the npm package', () => {
     for (const command of ['run', 'serve', 'judge', 'merge', 'list']) assert.match(help.stdout, new RegExp(`wsgate ${command}`));
     await runGroupOne(app, null);
     const bin = path.join(app, 'node_modules', '.bin', 'wsgate');
-    const serve = spawn(bin, ['serve', '--url', 'ws://127.0.0.1:0', '--cases', '1.1.1', '--outdir', path.join(app, 'served')], { cwd: app, stdio: ['ignore', 'pipe', 'pipe'] });
+    const serve = spawn(bin, ['serve', '--url', 'ws://127.0.0.1:0', '--cases', '1.1.1', '--outdir', path.join(app, 'served')], {
+      cwd: app,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const exited = new Promise<number | null>((resolve) => serve.on('exit', (code) => resolve(code)));
     let out = '';
     await new Promise<void>((resolve, reject) => {
@@ -90,15 +114,23 @@ describe('the npm package', () => {
     assert.ok(existsSync(path.join(app, 'served', 'index.json')));
   });
 
-  test('installed: the wstest bin (npx -p wsgate wstest): a fuzzingclient run on its spec exits 0 with the original\'s reports', async () => {
+  test("installed: the wstest bin (npx -p wsgate wstest): a fuzzingclient run on its spec exits 0 with the original's reports", async () => {
     const bin = path.join(app, 'node_modules', '.bin', 'wstest');
     assert.ok(existsSync(bin), 'npm links the wstest bin');
     const bad = await runFile('npx', ['-p', 'wsgate', 'wstest', '-m', 'nothing'], { cwd: app });
-    assert.deepEqual([bad.code, bad.stderr.trim()], [2, 'wstest: mode "nothing" is not a mode (modes: fuzzingserver, fuzzingclient, echoserver, testeeserver)']);
+    assert.deepEqual(
+      [bad.code, bad.stderr.trim()],
+      [2, 'wstest: mode "nothing" is not a mode (modes: fuzzingserver, fuzzingclient, echoserver, testeeserver)'],
+    );
     const port = await freePort();
-    const echo = spawn(process.execPath, [path.join(app, 'node_modules', 'wsgate', 'dist', 'src', 'bundled', 'reference-server.js'), String(port)], { stdio: 'ignore' });
+    const echo = spawn(process.execPath, [path.join(app, 'node_modules', 'wsgate', 'dist', 'src', 'bundled', 'reference-server.js'), String(port)], {
+      stdio: 'ignore',
+    });
     try {
-      await writeFile(path.join(app, 'fuzzingclient.json'), JSON.stringify({ outdir: './reports/servers', servers: [{ agent: 'packed', url: `ws://127.0.0.1:${port}` }], cases: ['1.1.*'] }));
+      await writeFile(
+        path.join(app, 'fuzzingclient.json'),
+        JSON.stringify({ outdir: './reports/servers', servers: [{ agent: 'packed', url: `ws://127.0.0.1:${port}` }], cases: ['1.1.*'] }),
+      );
       const r = await runFile('npx', ['-p', 'wsgate', 'wstest', '-m', 'fuzzingclient', '-s', 'fuzzingclient.json'], { cwd: app, timeoutMs: 60_000 });
       assert.equal(r.code, 0, r.stdout + r.stderr);
       const index = JSON.parse(await readFile(path.join(app, 'reports', 'servers', 'index.json'), 'utf8')) as Record<string, object>;
@@ -110,22 +142,25 @@ describe('the npm package', () => {
 
   test('the API from a plain node:test file: a run against the bundled client, its counts and exit decision', async () => {
     const file = path.join(app, 'conformance.test.mjs');
-    await writeFile(file, [
-      "import assert from 'node:assert/strict';",
-      "import { test } from 'node:test';",
-      "import { run, VERSION } from 'wsgate';",
-      '',
-      "test('the bundled client passes group 1.1', async () => {",
-      "  const result = await run({ url: 'ws://127.0.0.1:0', cases: ['1.1.*'], outdir: 'reports/api' });",
-      '  assert.equal(result.exitCode, 0);',
-      '  assert.equal(result.ok, true);',
-      '  assert.equal(result.counts.total, 8);',
-      '  assert.equal(result.counts.passed, 8);',
-      "  assert.equal(result.cases[0].behavior, 'OK');",
-      `  assert.equal(VERSION, ${JSON.stringify(PKG.version)});`,
-      '});',
-      '',
-    ].join('\n'));
+    await writeFile(
+      file,
+      [
+        "import assert from 'node:assert/strict';",
+        "import { test } from 'node:test';",
+        "import { run, VERSION } from 'wsgate';",
+        '',
+        "test('the bundled client passes group 1.1', async () => {",
+        "  const result = await run({ url: 'ws://127.0.0.1:0', cases: ['1.1.*'], outdir: 'reports/api' });",
+        '  assert.equal(result.exitCode, 0);',
+        '  assert.equal(result.ok, true);',
+        '  assert.equal(result.counts.total, 8);',
+        '  assert.equal(result.counts.passed, 8);',
+        "  assert.equal(result.cases[0].behavior, 'OK');",
+        `  assert.equal(VERSION, ${JSON.stringify(PKG.version)});`,
+        '});',
+        '',
+      ].join('\n'),
+    );
     // Without NODE_TEST_CONTEXT: the file's runner must report on stdout, not to this test runner.
     const r = await runFile(process.execPath, ['--test', '--test-reporter=tap', file], { cwd: app, env: { NODE_TEST_CONTEXT: undefined }, timeoutMs: 60_000 });
     assert.equal(r.code, 0, r.stdout + r.stderr);
@@ -135,21 +170,33 @@ describe('the npm package', () => {
   test("the types: a consumer's TypeScript compiles against the .d.ts, and a wrong option is a type error", async () => {
     const tsc = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
     // A consumer's own tsconfig.json (a tsconfig.json in a folder above would otherwise be in the way).
-    const project = (file: string) => JSON.stringify({
-      compilerOptions: { noEmit: true, strict: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2023', types: ['node'], typeRoots: [path.join(ROOT, 'node_modules', '@types')] },
-      files: [file],
-    });
-    await writeFile(path.join(app, 'good.ts'), [
-      "import { judge, merge, run, startServer, type RunResult, type WsgateServer } from 'wsgate';",
-      "const result: RunResult = await run({ client: 'node client.js {url}', cases: ['1.*'], failOn: ['FAILED'] });",
-      'const failed: number = result.counts.failed;',
-      "const server: WsgateServer = await startServer({ url: 'ws://127.0.0.1:0' });",
-      'await server.close();',
-      "await judge({ outdir: 'reports/clients' });",
-      "await merge({ inputs: ['a', 'b'], outdir: 'merged' });",
-      'export { failed };',
-      '',
-    ].join('\n'));
+    const project = (file: string) =>
+      JSON.stringify({
+        compilerOptions: {
+          noEmit: true,
+          strict: true,
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          target: 'es2023',
+          types: ['node'],
+          typeRoots: [path.join(ROOT, 'node_modules', '@types')],
+        },
+        files: [file],
+      });
+    await writeFile(
+      path.join(app, 'good.ts'),
+      [
+        "import { judge, merge, run, startServer, type RunResult, type WsgateServer } from 'wsgate';",
+        "const result: RunResult = await run({ client: 'node client.js {url}', cases: ['1.*'], failOn: ['FAILED'] });",
+        'const failed: number = result.counts.failed;',
+        "const server: WsgateServer = await startServer({ url: 'ws://127.0.0.1:0' });",
+        'await server.close();',
+        "await judge({ outdir: 'reports/clients' });",
+        "await merge({ inputs: ['a', 'b'], outdir: 'merged' });",
+        'export { failed };',
+        '',
+      ].join('\n'),
+    );
     await writeFile(path.join(app, 'tsconfig.good.json'), project('good.ts'));
     const good = await runFile(process.execPath, [tsc, '-p', 'tsconfig.good.json'], { cwd: app });
     assert.equal(good.code, 0, good.stdout + good.stderr);

@@ -30,7 +30,10 @@ test('the request: RFC 6455 §4.1 header fields, an offer when given, CRLF-termi
 test('a valid 101 is accepted, its extensions returned; any letter case of the header names and tokens', () => {
   const r = checkUpgradeResponse(response([...GOOD, 'Sec-WebSocket-Extensions: permessage-deflate']), KEY);
   assert.deepEqual(r.ok && [r.status, r.extensions], [101, 'permessage-deflate']);
-  const odd = checkUpgradeResponse(response(['HTTP/1.1 101 Web Socket Protocol Handshake', 'UPGRADE: WebSocket', 'connection: keep-alive, upgrade', `sec-websocket-accept: ${ACCEPT}`]), KEY);
+  const odd = checkUpgradeResponse(
+    response(['HTTP/1.1 101 Web Socket Protocol Handshake', 'UPGRADE: WebSocket', 'connection: keep-alive, upgrade', `sec-websocket-accept: ${ACCEPT}`]),
+    KEY,
+  );
   assert.equal(odd.ok, true);
 });
 
@@ -53,7 +56,10 @@ test('each thing a client MUST refuse gives a one-line reason', () => {
       assert.doesNotMatch(r.reason, /[\r\n]/);
     }
   }
-  assert.deepEqual(checkUpgradeResponse(Buffer.from('HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n'), KEY), { ok: false, reason: 'the response head is not complete (no empty line)' });
+  assert.deepEqual(checkUpgradeResponse(Buffer.from('HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n'), KEY), {
+    ok: false,
+    reason: 'the response head is not complete (no empty line)',
+  });
 });
 
 test("ws's WebSocketServer accepts the request and its response passes the checks, with permessage-deflate", async () => {
@@ -63,7 +69,9 @@ test("ws's WebSocketServer accepts the request and its response passes the check
   try {
     const key = newClientKey(randomBytes);
     const head = await new Promise<Buffer>((resolve, reject) => {
-      const socket = net.connect(port, '127.0.0.1', () => socket.write(buildUpgradeRequest({ host: `127.0.0.1:${port}`, target: '/', key, extensions: 'permessage-deflate; client_max_window_bits' })));
+      const socket = net.connect(port, '127.0.0.1', () =>
+        socket.write(buildUpgradeRequest({ host: `127.0.0.1:${port}`, target: '/', key, extensions: 'permessage-deflate; client_max_window_bits' })),
+      );
       let data = Buffer.alloc(0);
       socket.on('data', (chunk: Buffer) => {
         data = Buffer.concat([data, chunk]);

@@ -35,7 +35,12 @@ const legalMessageArb = fc.record({
 
 /** Legal frames of a client (masked), ending with a close frame; and what a reader must report. */
 const legalStreamArb = fc
-  .tuple(fc.array(legalMessageArb, { maxLength: 5 }), maskArb, fc.option(fc.tuple(fc.constantFrom(1000, 1001, 3000, 4999), fc.string({ maxLength: 40 })), { nil: null }), fc.boolean())
+  .tuple(
+    fc.array(legalMessageArb, { maxLength: 5 }),
+    maskArb,
+    fc.option(fc.tuple(fc.constantFrom(1000, 1001, 3000, 4999), fc.string({ maxLength: 40 })), { nil: null }),
+    fc.boolean(),
+  )
   .map(([messages, mask, close, deflate]) => {
     const wire: Buffer[] = [];
     const expected: Array<{ opcode: number; fin: boolean; rsv: number; payload: string }> = [];
@@ -75,7 +80,11 @@ describe('frame reader: legal frames', () => {
   test('the oracle itself reads the RFC 6455 §5.7 examples', () => {
     // 0x81 0x85 + mask 37 fa 21 3d + masked "Hello"
     const hello = Buffer.from('818537fa213d7f9f4d5158', 'hex');
-    assert.deepEqual(oracle(hello, STRICT), { frames: [{ opcode: 1, fin: true, rsv: 0, payload: Buffer.from('Hello').toString('hex') }], partial: null, error: null });
+    assert.deepEqual(oracle(hello, STRICT), {
+      frames: [{ opcode: 1, fin: true, rsv: 0, payload: Buffer.from('Hello').toString('hex') }],
+      partial: null,
+      error: null,
+    });
     // The same frame unmasked is refused by a server (§5.1): 1002.
     assert.equal(oracle(Buffer.from('810548656c6c6f', 'hex'), STRICT).error, 1002);
     // 0x82 0xff + 2^63 + mask: "the most significant bit MUST be 0".
@@ -163,7 +172,13 @@ describe('frame reader: hostile streams end in frames or exactly one error with 
         const data = applyEdits(stream, edits);
         const whole = readStrict([data], options).outcome;
         assert.deepEqual(readStrict(chop(data, cuts), options).outcome, whole);
-        assert.deepEqual(readStrict(Array.from(data, (b) => Buffer.from([b])), options).outcome, whole);
+        assert.deepEqual(
+          readStrict(
+            Array.from(data, (b) => Buffer.from([b])),
+            options,
+          ).outcome,
+          whole,
+        );
       }),
       { numRuns: 200 },
     );
@@ -177,7 +192,11 @@ describe('UTF-8 validator against TextDecoder(fatal)', () => {
     fc.tuple(validArb, fc.array(editArb, { minLength: 1, maxLength: 3 })).map(([b, e]) => applyEdits(b, e)),
     fc.uint8Array({ maxLength: 60 }).map((b) => Buffer.from(b)),
     // Surrogates, overlongs, the edges of U+10FFFF, and ASCII runs long enough for the native path.
-    fc.array(fc.constantFrom('eda080', 'edbfbf', 'c080', 'e08080', 'f08f8080', 'f48fbfbf', 'f4908080', 'efbfbf', 'c2', 'e282', '41'.repeat(70)), { maxLength: 6 }).map((h) => Buffer.from(h.join(''), 'hex')),
+    fc
+      .array(fc.constantFrom('eda080', 'edbfbf', 'c080', 'e08080', 'f08f8080', 'f48fbfbf', 'f4908080', 'efbfbf', 'c2', 'e282', '41'.repeat(70)), {
+        maxLength: 6,
+      })
+      .map((h) => Buffer.from(h.join(''), 'hex')),
   );
 
   test('property: agrees at every single split point, and at random multi-way splits', () => {
@@ -185,7 +204,13 @@ describe('UTF-8 validator against TextDecoder(fatal)', () => {
       fc.property(utf8Arb, fc.array(fc.nat(), { maxLength: 6 }), (bytes, cuts) => {
         for (let i = 0; i <= bytes.length; i++) assert.deepEqual(checkUtf8Splits(bytes, [i]), []);
         assert.deepEqual(checkUtf8Splits(bytes, cuts), []);
-        assert.deepEqual(checkUtf8Splits(bytes, Array.from({ length: bytes.length }, (_, i) => i)), []);
+        assert.deepEqual(
+          checkUtf8Splits(
+            bytes,
+            Array.from({ length: bytes.length }, (_, i) => i),
+          ),
+          [],
+        );
       }),
       { numRuns: 400 },
     );
@@ -204,10 +229,21 @@ describe('permessage-deflate decoder under hostile input', () => {
 
   test('property: random bytes are data or 1007/1009, never more than the limit, never another error', () => {
     fc.assert(
-      fc.property(fc.array(fc.uint8Array({ maxLength: 300 }), { minLength: 1, maxLength: 3 }), cutsArb, limitArb, windowArb, fc.boolean(), (messages, cuts, limit, w, nct) => {
-        const r = checkInflate(messages.map((m) => chop(m, cuts)), deflateAccept(w, nct), limit);
-        assert.deepEqual(r.problems, []);
-      }),
+      fc.property(
+        fc.array(fc.uint8Array({ maxLength: 300 }), { minLength: 1, maxLength: 3 }),
+        cutsArb,
+        limitArb,
+        windowArb,
+        fc.boolean(),
+        (messages, cuts, limit, w, nct) => {
+          const r = checkInflate(
+            messages.map((m) => chop(m, cuts)),
+            deflateAccept(w, nct),
+            limit,
+          );
+          assert.deepEqual(r.problems, []);
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -215,13 +251,19 @@ describe('permessage-deflate decoder under hostile input', () => {
   test('property: mutated compressed messages are data or 1007/1009 within the limit', () => {
     const textArb = fc.string({ maxLength: 400 }).map((s) => Buffer.from(s.repeat(3), 'utf8'));
     fc.assert(
-      fc.property(fc.array(fc.tuple(textArb, fc.array(editArb, { maxLength: 3 })), { minLength: 1, maxLength: 3 }), cutsArb, limitArb, fc.boolean(), (messages, cuts, limit, nct) => {
-        const wire = messages.map(([text, edits]) => chop(applyEdits(compress(text, 15), edits), cuts));
-        const r = checkInflate(wire, deflateAccept(15, nct), limit);
-        assert.deepEqual(r.problems, []);
-        // Untouched messages within the limit inflate without an error.
-        if (messages.every(([text, edits]) => edits.length === 0 && text.length <= limit) && nct) assert.equal(r.error, null);
-      }),
+      fc.property(
+        fc.array(fc.tuple(textArb, fc.array(editArb, { maxLength: 3 })), { minLength: 1, maxLength: 3 }),
+        cutsArb,
+        limitArb,
+        fc.boolean(),
+        (messages, cuts, limit, nct) => {
+          const wire = messages.map(([text, edits]) => chop(applyEdits(compress(text, 15), edits), cuts));
+          const r = checkInflate(wire, deflateAccept(15, nct), limit);
+          assert.deepEqual(r.problems, []);
+          // Untouched messages within the limit inflate without an error.
+          if (messages.every(([text, edits]) => edits.length === 0 && text.length <= limit) && nct) assert.equal(r.error, null);
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -15,7 +15,10 @@ function params(header: string): Array<[string, string | true]> {
 }
 
 test("offers are written in Autobahn's parameter order, always allowing both client parameters", () => {
-  assert.equal(offerExtensionString({ requestNoContextTakeover: false, requestMaxWindowBits: 0 }), 'permessage-deflate; client_no_context_takeover; client_max_window_bits');
+  assert.equal(
+    offerExtensionString({ requestNoContextTakeover: false, requestMaxWindowBits: 0 }),
+    'permessage-deflate; client_no_context_takeover; client_max_window_bits',
+  );
   assert.equal(
     offerExtensionString({ requestNoContextTakeover: true, requestMaxWindowBits: 9 }),
     'permessage-deflate; client_no_context_takeover; client_max_window_bits; server_no_context_takeover; server_max_window_bits=9',
@@ -29,9 +32,18 @@ test('a server answer is parsed; a bad one fails with the reason Autobahn gives'
     serverMaxWindowBits: 0,
     serverNoContextTakeover: true,
   });
-  assert.equal(parseDeflateResponse(params('permessage-deflate; client_max_window_bits')), "illegal extension parameter value '1' for parameter 'client_max_window_bits' of extension 'permessage-deflate'");
-  assert.equal(parseDeflateResponse(params('permessage-deflate; server_max_window_bits=16')), "illegal extension parameter value '16' for parameter 'server_max_window_bits' of extension 'permessage-deflate'");
-  assert.equal(parseDeflateResponse(params('permessage-deflate; server_no_context_takeover=1')), "illegal extension parameter value '1' for parameter 'server_no_context_takeover' of extension 'permessage-deflate'");
+  assert.equal(
+    parseDeflateResponse(params('permessage-deflate; client_max_window_bits')),
+    "illegal extension parameter value '1' for parameter 'client_max_window_bits' of extension 'permessage-deflate'",
+  );
+  assert.equal(
+    parseDeflateResponse(params('permessage-deflate; server_max_window_bits=16')),
+    "illegal extension parameter value '16' for parameter 'server_max_window_bits' of extension 'permessage-deflate'",
+  );
+  assert.equal(
+    parseDeflateResponse(params('permessage-deflate; server_no_context_takeover=1')),
+    "illegal extension parameter value '1' for parameter 'server_no_context_takeover' of extension 'permessage-deflate'",
+  );
   assert.equal(parseDeflateResponse(params('permessage-deflate; x=1')), "illegal extension parameter 'x' for extension 'permessage-deflate'");
   assert.equal(
     parseDeflateResponse(params('permessage-deflate; server_no_context_takeover; server_no_context_takeover')),
@@ -42,7 +54,9 @@ test('a server answer is parsed; a bad one fails with the reason Autobahn gives'
 test("a client's agreement mirrors the server's: messages cross in both directions, windows and context rules kept", () => {
   const offer = { acceptNoContextTakeover: true, acceptMaxWindowBits: true, requestNoContextTakeover: true, requestMaxWindowBits: 10 };
   const accept = { offer, requestNoContextTakeover: true, requestMaxWindowBits: 9 };
-  const response = parseDeflateResponse(params('permessage-deflate; server_no_context_takeover; server_max_window_bits=10; client_no_context_takeover; client_max_window_bits=9'));
+  const response = parseDeflateResponse(
+    params('permessage-deflate; server_no_context_takeover; server_max_window_bits=10; client_no_context_takeover; client_max_window_bits=9'),
+  );
   assert.ok(typeof response !== 'string');
   const client = clientAgreement(response);
   const server = serverAgreement(accept);

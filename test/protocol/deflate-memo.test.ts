@@ -61,10 +61,19 @@ describe('CutMemo', () => {
     cutMemo.clear();
     const prose = new DocumentChunks(corpusFile('prose').bytes);
     const keeps = (): PerMessageDeflate => {
-      const agreement: DeflateAgreement = { compressNoContextTakeover: false, compressWindowBits: 15, decompressNoContextTakeover: false, decompressWindowBits: 15, decompressWindowParam: 'server_max_window_bits' };
+      const agreement: DeflateAgreement = {
+        compressNoContextTakeover: false,
+        compressWindowBits: 15,
+        decompressNoContextTakeover: false,
+        decompressWindowBits: 15,
+        decompressWindowParam: 'server_max_window_bits',
+      };
       return new PerMessageDeflate(agreement, { level: 1, maxMessageSize: 0 });
     };
-    for (const [make, memoised] of [[keeps, false], [() => forgetful(), true]] as const) {
+    for (const [make, memoised] of [
+      [keeps, false],
+      [() => forgetful(), true],
+    ] as const) {
       for (let pass = 0; pass < 2; pass++) {
         const whole = make();
         const plain = make();

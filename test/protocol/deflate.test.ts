@@ -319,8 +319,14 @@ describe('decompression limits', () => {
     assert.ok(maxRssAfter - maxRssBefore < 64 * MiB, `peak rss grew by ${(maxRssAfter - maxRssBefore) / MiB} MiB`);
     assert.ok(after.arrayBuffers - before.arrayBuffers < 40 * MiB, `buffers grew by ${(after.arrayBuffers - before.arrayBuffers) / MiB} MiB`);
     // Sticky: the connection is being failed, every later call says so again.
-    assert.equal(deflateErrorOf(() => pmd.push(Buffer.from([0]))), err);
-    assert.equal(deflateErrorOf(() => pmd.endMessage()), err);
+    assert.equal(
+      deflateErrorOf(() => pmd.push(Buffer.from([0]))),
+      err,
+    );
+    assert.equal(
+      deflateErrorOf(() => pmd.endMessage()),
+      err,
+    );
     pmd.close();
   });
 
@@ -407,7 +413,10 @@ describe('parseDeflateOffers (PerMessageDeflateOffer.parse)', () => {
   const refused: Array<[string, string]> = [
     ['permessage-deflate; foo', `illegal extension parameter 'foo' for ${pmd}`],
     ['permessage-deflate; x=1', `illegal extension parameter 'x' for ${pmd}`],
-    ['permessage-deflate; server_no_context_takeover; server_no_context_takeover', `multiple occurrence of extension parameter 'server_no_context_takeover' for ${pmd}`],
+    [
+      'permessage-deflate; server_no_context_takeover; server_no_context_takeover',
+      `multiple occurrence of extension parameter 'server_no_context_takeover' for ${pmd}`,
+    ],
     ['permessage-deflate; client_max_window_bits; client_max_window_bits=10', `multiple occurrence of extension parameter 'client_max_window_bits' for ${pmd}`],
     ['permessage-deflate; server_no_context_takeover=1', `illegal extension parameter value '1' for parameter 'server_no_context_takeover' of ${pmd}`],
     ['permessage-deflate; client_no_context_takeover=true', `illegal extension parameter value 'true' for parameter 'client_no_context_takeover' of ${pmd}`],
@@ -424,7 +433,10 @@ describe('parseDeflateOffers (PerMessageDeflateOffer.parse)', () => {
     ['permessage-deflate; client_max_window_bits=x', `illegal extension parameter value 'x' for parameter 'client_max_window_bits' of ${pmd}`],
     ['permessage-deflate; client_max_window_bits=""', `illegal extension parameter value '' for parameter 'client_max_window_bits' of ${pmd}`],
     // One bad offer among good ones fails the handshake.
-    ['permessage-deflate, permessage-deflate; server_max_window_bits=99', `illegal extension parameter value '99' for parameter 'server_max_window_bits' of ${pmd}`],
+    [
+      'permessage-deflate, permessage-deflate; server_max_window_bits=99',
+      `illegal extension parameter value '99' for parameter 'server_max_window_bits' of ${pmd}`,
+    ],
   ];
   for (const [header, reason] of refused) {
     test(`refuses "${header}"`, () => {
@@ -460,18 +472,37 @@ describe('acceptExtensionString (PerMessageDeflateOfferAccept.getExtensionString
     const parsed = parseHeader('permessage-deflate; client_max_window_bits; server_no_context_takeover, permessage-deflate');
     assert.ok(parsed.ok);
     const [withBits, without] = parsed.offers;
-    assert.equal(acceptExtensionString({ offer: withBits!, requestNoContextTakeover: false, requestMaxWindowBits: 9 }), 'permessage-deflate; server_no_context_takeover; client_max_window_bits=9');
-    assert.equal(acceptExtensionString({ offer: without!, requestNoContextTakeover: true, requestMaxWindowBits: 0 }), 'permessage-deflate; client_no_context_takeover');
+    assert.equal(
+      acceptExtensionString({ offer: withBits!, requestNoContextTakeover: false, requestMaxWindowBits: 9 }),
+      'permessage-deflate; server_no_context_takeover; client_max_window_bits=9',
+    );
+    assert.equal(
+      acceptExtensionString({ offer: without!, requestNoContextTakeover: true, requestMaxWindowBits: 0 }),
+      'permessage-deflate; client_no_context_takeover',
+    );
   });
 
   test('throws where Autobahn refuses the accept', () => {
     // client_max_window_bits=N without client_max_window_bits in the offer.
-    assert.throws(() => acceptExtensionString({ offer: PLAIN_OFFER, requestNoContextTakeover: false, requestMaxWindowBits: 9 }), /feature unsupported by client/);
-    assert.throws(() => acceptExtensionString({ offer: { ...PLAIN_OFFER, acceptNoContextTakeover: false }, requestNoContextTakeover: true, requestMaxWindowBits: 0 }), /feature unsupported by client/);
+    assert.throws(
+      () => acceptExtensionString({ offer: PLAIN_OFFER, requestNoContextTakeover: false, requestMaxWindowBits: 9 }),
+      /feature unsupported by client/,
+    );
+    assert.throws(
+      () => acceptExtensionString({ offer: { ...PLAIN_OFFER, acceptNoContextTakeover: false }, requestNoContextTakeover: true, requestMaxWindowBits: 0 }),
+      /feature unsupported by client/,
+    );
     assert.throws(() => acceptExtensionString(makeAccept({}, false, 16)), /permissible values/);
     assert.throws(() => acceptExtensionString(makeAccept({}, false, 7)), /permissible values/);
     assert.throws(() => acceptExtensionString(makeAccept({ requestMaxWindowBits: 3 })), /permissible values/);
-    assert.throws(() => new PerMessageDeflate(serverAgreement({ offer: PLAIN_OFFER, requestNoContextTakeover: false, requestMaxWindowBits: 9 }), { level: 6, maxMessageSize: 0 }), /feature unsupported by client/);
+    assert.throws(
+      () =>
+        new PerMessageDeflate(serverAgreement({ offer: PLAIN_OFFER, requestNoContextTakeover: false, requestMaxWindowBits: 9 }), {
+          level: 6,
+          maxMessageSize: 0,
+        }),
+      /feature unsupported by client/,
+    );
   });
 });
 
@@ -551,7 +582,10 @@ describe('compressor', () => {
     for (const takeover of [true, false]) {
       test(`server_max_window_bits=${w}, ${takeover ? 'context takeover' : 'server_no_context_takeover'}: no back-reference beyond ${2 ** w} bytes`, () => {
         const messages = mixedMessages(12, 6000, w);
-        const pmd = new PerMessageDeflate(serverAgreement(makeAccept({ requestMaxWindowBits: w, requestNoContextTakeover: !takeover })), { level: 9, maxMessageSize: 0 });
+        const pmd = new PerMessageDeflate(serverAgreement(makeAccept({ requestMaxWindowBits: w, requestNoContextTakeover: !takeover })), {
+          level: 9,
+          maxMessageSize: 0,
+        });
         const compressed = messages.map((m) => Buffer.concat([pmd.compress(m), TAIL]));
         pmd.close();
         let maxDistance = 0;
@@ -573,7 +607,11 @@ describe('compressor', () => {
         }
         assert.ok(maxDistance <= 2 ** w, `distance ${maxDistance} > ${2 ** w}`);
         if (w === 8) assert.equal(maxDistance, 0, 'window 8 is Huffman-only: no back-references');
-        else assert.ok(maxDistance > Math.min(2 ** w, takeover ? Infinity : 6000) / 4, `window ${w} barely used (max distance ${maxDistance}): the data does not test the limit`);
+        else
+          assert.ok(
+            maxDistance > Math.min(2 ** w, takeover ? Infinity : 6000) / 4,
+            `window ${w} barely used (max distance ${maxDistance}): the data does not test the limit`,
+          );
       });
     }
   }
@@ -648,7 +686,11 @@ describe('compressCut (a document sent as consecutive cuts, from chunks compress
           const cutLength = Math.min(length, bytes.length);
           // Three passes over the document and a bit.
           const count = Math.max(2, Math.ceil((3.2 * bytes.length) / cutLength));
-          const sender = new PerMessageDeflate(serverAgreement(makeAccept({ requestMaxWindowBits: w === 15 ? 0 : w })), { level, maxMessageSize: 0, literalsOnly });
+          const sender = new PerMessageDeflate(serverAgreement(makeAccept({ requestMaxWindowBits: w === 15 ? 0 : w })), {
+            level,
+            maxMessageSize: 0,
+            literalsOnly,
+          });
           const { cuts, compressed } = sendCuts(sender, document, cutLength, Math.min(count, 400));
           sender.close();
           // The peer: one inflater for the connection, with the window the server announced.
@@ -680,7 +722,10 @@ describe('compressCut (a document sent as consecutive cuts, from chunks compress
     assert.ok(cutSize < plainSize * 1.12, `cuts ${cutSize} bytes, one by one ${plainSize}`);
     // A message of the second pass inflated on its own, without the earlier ones, fails: it refers
     // back into what the peer received before it.
-    assert.throws(() => zlib.inflateRawSync(Buffer.concat([compressed[3]!, TAIL]), { finishFlush: zlib.constants.Z_SYNC_FLUSH }), /invalid distance too far back/);
+    assert.throws(
+      () => zlib.inflateRawSync(Buffer.concat([compressed[3]!, TAIL]), { finishFlush: zlib.constants.Z_SYNC_FLUSH }),
+      /invalid distance too far back/,
+    );
     const receiver = new PerMessageDeflate(serverAgreement(makeAccept()), { level: 1, maxMessageSize: 0 });
     for (const [i, c] of compressed.entries()) assert.deepEqual(inflateMessage(receiver, c), cuts[i]);
     receiver.close();
@@ -691,7 +736,8 @@ describe('compressCut (a document sent as consecutive cuts, from chunks compress
     const pmd = new PerMessageDeflate(serverAgreement(makeAccept({ requestNoContextTakeover: true })), { level: 1, maxMessageSize: 0 });
     const { cuts, compressed } = sendCuts(pmd, document, 25000, 6);
     pmd.close();
-    for (const [i, c] of compressed.entries()) assert.deepEqual(zlib.inflateRawSync(Buffer.concat([c, TAIL]), { finishFlush: zlib.constants.Z_SYNC_FLUSH }), cuts[i]);
+    for (const [i, c] of compressed.entries())
+      assert.deepEqual(zlib.inflateRawSync(Buffer.concat([c, TAIL]), { finishFlush: zlib.constants.Z_SYNC_FLUSH }), cuts[i]);
   });
 
   test('cuts must start at byte 0 and follow each other; compress() in between starts afresh, and stays valid', () => {
@@ -744,7 +790,10 @@ describe('decompressor', () => {
     assert.equal(pmd.push(Buffer.from([0x00, 0x12])).length, 0);
     const err = deflateErrorOf(() => pmd.endMessage());
     assert.equal(err.code, 1007);
-    assert.equal(deflateErrorOf(() => pmd.startMessage()), err);
+    assert.equal(
+      deflateErrorOf(() => pmd.startMessage()),
+      err,
+    );
     pmd.close();
   });
 
@@ -933,7 +982,13 @@ describe('interop with ws (client role)', () => {
   test('ws-compressed messages split into push() pieces at random points (fast-check)', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.oneof(fc.uint8Array({ maxLength: 3000 }), fc.string({ maxLength: 2000 }).map((s) => new TextEncoder().encode(s.repeat(3)))), { minLength: 1, maxLength: 6 }),
+        fc.array(
+          fc.oneof(
+            fc.uint8Array({ maxLength: 3000 }),
+            fc.string({ maxLength: 2000 }).map((s) => new TextEncoder().encode(s.repeat(3))),
+          ),
+          { minLength: 1, maxLength: 6 },
+        ),
         fc.integer({ min: 9, max: 15 }),
         fc.boolean(),
         fc.array(fc.array(fc.nat(), { maxLength: 12 }), { minLength: 6, maxLength: 6 }),

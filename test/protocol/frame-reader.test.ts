@@ -56,7 +56,7 @@ function merged(events: Event[]): Event[] {
   for (const e of events) {
     const last = out[out.length - 1];
     if (e[0] === 'data' && last !== undefined && last[0] === 'data') last[1] += e[1];
-    else out.push(e[0] === 'begin' ? ['begin', { ...e[1] }] : [...e] as Event);
+    else out.push(e[0] === 'begin' ? ['begin', { ...e[1] }] : ([...e] as Event));
   }
   return out;
 }
@@ -64,7 +64,6 @@ function merged(events: Event[]): Event[] {
 function violations(events: Event[]): Array<[number, string]> {
   return events.flatMap((e) => (e[0] === 'violation' ? [[e[1], e[2]] as [number, string]] : []));
 }
-
 
 function bytewise(data: Buffer): Buffer[] {
   return Array.from(data, (b) => Buffer.from([b]));
@@ -392,9 +391,7 @@ test('lengths beyond 2^53 (but < 2^63) exceed any limit: 1009 and stop', () => {
   assert.deepEqual(limited.events, [['violation', 1009, 'frame exceeds payload limit of 1000 octets']]);
   // 0x82 0xff 00 1f ff ff ff ff ff ff + mask: 2^53 - 1 itself is representable: accepted without a limit
   const max = run(SERVER, Buffer.from([0x82, 0xff, 0, 0x1f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, ...M]));
-  assert.deepEqual(max.events, [
-    ['begin', { opcode: 2, fin: true, rsv: 0, masked: true, mask: '01020304', length: Number.MAX_SAFE_INTEGER }],
-  ]);
+  assert.deepEqual(max.events, [['begin', { opcode: 2, fin: true, rsv: 0, masked: true, mask: '01020304', length: Number.MAX_SAFE_INTEGER }]]);
 });
 
 test('maxFramePayload: a frame over the limit gets 1009 and stops the reader; at the limit is fine', () => {
@@ -459,9 +456,7 @@ const frameArb = fc.record({
     { weight: 4, arbitrary: fc.uint8Array({ maxLength: 140 }).map((b) => Buffer.from(b)) },
     {
       weight: 1,
-      arbitrary: fc
-        .tuple(fc.constantFrom(0, 1, 125, 126, 127, 65535, 65536, 65537), fc.integer({ min: 0, max: 255 }))
-        .map(([n, v]) => Buffer.alloc(n, v)),
+      arbitrary: fc.tuple(fc.constantFrom(0, 1, 125, 126, 127, 65535, 65536, 65537), fc.integer({ min: 0, max: 255 })).map(([n, v]) => Buffer.alloc(n, v)),
     },
   ),
 });
@@ -489,50 +484,40 @@ test('property: encode → read round-trips any frame (header fields and payload
 });
 
 /** A stream of frames, where to cut it, and the reader's options: what the split properties draw. */
-const splitStream = [
-  fc.array(frameArb, { minLength: 1, maxLength: 5 }),
-  fc.array(fc.nat(), { maxLength: 30 }),
-  fc.constantFrom(SERVER, DEFLATE, LAX),
-] as const;
+const splitStream = [fc.array(frameArb, { minLength: 1, maxLength: 5 }), fc.array(fc.nat(), { maxLength: 30 }), fc.constantFrom(SERVER, DEFLATE, LAX)] as const;
 
 test('property: any split of the byte stream gives the same frames, payloads and violations', () => {
   fc.assert(
-    fc.property(
-      ...splitStream,
-      (frames, cuts, options) => {
-        const stream = Buffer.concat(frames.map(encode));
-        const whole = run(options, stream).events;
-        const split = run(options, ...chop(stream, cuts)).events;
-        assert.deepEqual(merged(split), merged(whole));
-      },
-    ),
+    fc.property(...splitStream, (frames, cuts, options) => {
+      const stream = Buffer.concat(frames.map(encode));
+      const whole = run(options, stream).events;
+      const split = run(options, ...chop(stream, cuts)).events;
+      assert.deepEqual(merged(split), merged(whole));
+    }),
     { numRuns: 200 },
   );
 });
 
 test('property: unmaskInPlace gives the same events at any split, unmasking only the payload bytes of the pushed chunks', () => {
   fc.assert(
-    fc.property(
-      ...splitStream,
-      (frames, cuts, options) => {
-        const stream = Buffer.concat(frames.map(encode));
-        const copied = chop(Buffer.from(stream), cuts);
-        const inPlace = chop(Buffer.from(stream), cuts);
-        const byCopy = run(options, ...copied).events;
-        const byInPlace = run({ ...options, unmaskInPlace: true }, ...inPlace).events;
-        assert.deepEqual(merged(byInPlace), merged(byCopy));
-        // Copying leaves the chunks as they were; in place, the stream reads as if every frame were
-        // sent unmasked (mask bit and key still there): headers untouched, payloads in the clear.
-        assert.ok(Buffer.concat(copied).equals(stream));
-        const clear = Buffer.concat(
-          frames.map((f) => {
-            const masked = encode(f);
-            return Buffer.concat([masked.subarray(0, masked.length - f.payload.length), f.payload]);
-          }),
-        );
-        if (!run(options, stream).reader.stopped) assert.ok(Buffer.concat(inPlace).equals(clear));
-      },
-    ),
+    fc.property(...splitStream, (frames, cuts, options) => {
+      const stream = Buffer.concat(frames.map(encode));
+      const copied = chop(Buffer.from(stream), cuts);
+      const inPlace = chop(Buffer.from(stream), cuts);
+      const byCopy = run(options, ...copied).events;
+      const byInPlace = run({ ...options, unmaskInPlace: true }, ...inPlace).events;
+      assert.deepEqual(merged(byInPlace), merged(byCopy));
+      // Copying leaves the chunks as they were; in place, the stream reads as if every frame were
+      // sent unmasked (mask bit and key still there): headers untouched, payloads in the clear.
+      assert.ok(Buffer.concat(copied).equals(stream));
+      const clear = Buffer.concat(
+        frames.map((f) => {
+          const masked = encode(f);
+          return Buffer.concat([masked.subarray(0, masked.length - f.payload.length), f.payload]);
+        }),
+      );
+      if (!run(options, stream).reader.stopped) assert.ok(Buffer.concat(inPlace).equals(clear));
+    }),
     { numRuns: 200 },
   );
 });
@@ -544,46 +529,51 @@ test('property: valid masked messages with interleaved control frames read back 
     pings: fc.array(fc.boolean(), { maxLength: 4 }),
   });
   fc.assert(
-    fc.property(fc.array(messageArb, { maxLength: 5 }), fc.uint8Array({ minLength: 4, maxLength: 4 }), fc.array(fc.nat(), { maxLength: 20 }), (messages, mask, cuts) => {
-      const wire: Buffer[] = [];
-      for (const msg of messages) {
-        msg.fragments.forEach((frag, i) => {
-          const last = i === msg.fragments.length - 1;
-          wire.push(encodeFrame({ opcode: i === 0 ? msg.opcode : 0, fin: last, payload: frag, mask }));
-          // 0x89: a ping between fragments is legal (§5.4)
-          if (!last && msg.pings[i] === true) wire.push(encodeFrame({ opcode: 9, payload: Buffer.from('p'), mask }));
-        });
-      }
-      const reader = new FrameReader(SERVER);
-      const got: Array<{ opcode: number; data: Buffer }> = [];
-      let current: Buffer[] = [];
-      let first = -1;
-      const sink: FrameSink = {
-        onViolation: (code, reason) => assert.fail(`unexpected violation ${code} ${reason}`),
-        onFrameBegin: (h) => {
-          if (h.opcode !== 0 && h.opcode < 8) first = h.opcode;
-        },
-        onFrameData: (chunk) => {
-          current.push(Buffer.from(chunk));
-        },
-        onFrameEnd: (h) => {
-          if (h.opcode >= 8) {
-            current.pop();
-            return;
-          }
-          if (h.fin) {
-            got.push({ opcode: first, data: Buffer.concat(current) });
-            current = [];
-          }
-        },
-      };
-      for (const piece of chop(Buffer.concat(wire), cuts)) reader.push(piece, sink);
-      assert.deepEqual(
-        got,
-        messages.map((m) => ({ opcode: m.opcode, data: Buffer.concat(m.fragments) })),
-      );
-      assert.equal(reader.insideMessage, false);
-    }),
+    fc.property(
+      fc.array(messageArb, { maxLength: 5 }),
+      fc.uint8Array({ minLength: 4, maxLength: 4 }),
+      fc.array(fc.nat(), { maxLength: 20 }),
+      (messages, mask, cuts) => {
+        const wire: Buffer[] = [];
+        for (const msg of messages) {
+          msg.fragments.forEach((frag, i) => {
+            const last = i === msg.fragments.length - 1;
+            wire.push(encodeFrame({ opcode: i === 0 ? msg.opcode : 0, fin: last, payload: frag, mask }));
+            // 0x89: a ping between fragments is legal (§5.4)
+            if (!last && msg.pings[i] === true) wire.push(encodeFrame({ opcode: 9, payload: Buffer.from('p'), mask }));
+          });
+        }
+        const reader = new FrameReader(SERVER);
+        const got: Array<{ opcode: number; data: Buffer }> = [];
+        let current: Buffer[] = [];
+        let first = -1;
+        const sink: FrameSink = {
+          onViolation: (code, reason) => assert.fail(`unexpected violation ${code} ${reason}`),
+          onFrameBegin: (h) => {
+            if (h.opcode !== 0 && h.opcode < 8) first = h.opcode;
+          },
+          onFrameData: (chunk) => {
+            current.push(Buffer.from(chunk));
+          },
+          onFrameEnd: (h) => {
+            if (h.opcode >= 8) {
+              current.pop();
+              return;
+            }
+            if (h.fin) {
+              got.push({ opcode: first, data: Buffer.concat(current) });
+              current = [];
+            }
+          },
+        };
+        for (const piece of chop(Buffer.concat(wire), cuts)) reader.push(piece, sink);
+        assert.deepEqual(
+          got,
+          messages.map((m) => ({ opcode: m.opcode, data: Buffer.concat(m.fragments) })),
+        );
+        assert.equal(reader.insideMessage, false);
+      },
+    ),
     { numRuns: 200 },
   );
 });

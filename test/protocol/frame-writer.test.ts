@@ -36,10 +36,7 @@ test('RFC 6455 §5.7: unmasked Ping and masked Pong "Hello"', () => {
   // 0x89 0x05: FIN, ping, length 5
   assert.deepEqual(encodeFrame({ opcode: 9, payload: hello }), Buffer.from([0x89, 0x05, 0x48, 0x65, 0x6c, 0x6c, 0x6f]));
   // 0x8a 0x85: FIN, pong, MASK, length 5; mask 37 fa 21 3d
-  assert.deepEqual(
-    encodeFrame({ opcode: 10, payload: hello, mask: MASK }),
-    Buffer.from([0x8a, 0x85, 0x37, 0xfa, 0x21, 0x3d, 0x7f, 0x9f, 0x4d, 0x51, 0x58]),
-  );
+  assert.deepEqual(encodeFrame({ opcode: 10, payload: hello, mask: MASK }), Buffer.from([0x8a, 0x85, 0x37, 0xfa, 0x21, 0x3d, 0x7f, 0x9f, 0x4d, 0x51, 0x58]));
 });
 
 test('RFC 6455 §5.7: 256-byte binary uses the 16-bit length', () => {
@@ -66,15 +63,9 @@ test('encodeFrameHeader: minimal length encoding at every boundary', () => {
   // 0x82 0x7e 0xff 0xff: 65535 still 16-bit
   assert.deepEqual(encodeFrameHeader(2, true, 0, 65535, null), Buffer.from([0x82, 0x7e, 0xff, 0xff]));
   // 0x82 0x7f 00 00 00 01 00 00 00 05: 2^32 + 5 needs both 32-bit halves
-  assert.deepEqual(
-    encodeFrameHeader(2, true, 0, 2 ** 32 + 5, null),
-    Buffer.from([0x82, 0x7f, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x05]),
-  );
+  assert.deepEqual(encodeFrameHeader(2, true, 0, 2 ** 32 + 5, null), Buffer.from([0x82, 0x7f, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x05]));
   // 0x82 0x7f 00 1f ff ff ff ff ff ff: 2^53 - 1, the largest representable length
-  assert.deepEqual(
-    encodeFrameHeader(2, true, 0, Number.MAX_SAFE_INTEGER, null),
-    Buffer.from([0x82, 0x7f, 0x00, 0x1f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]),
-  );
+  assert.deepEqual(encodeFrameHeader(2, true, 0, Number.MAX_SAFE_INTEGER, null), Buffer.from([0x82, 0x7f, 0x00, 0x1f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]));
   assert.throws(() => encodeFrameHeader(2, true, 0, -1, null), RangeError);
   assert.throws(() => encodeFrameHeader(2, true, 0, 2 ** 53, null), RangeError);
   assert.throws(() => encodeFrameHeader(2, true, 0, 1.5, null), RangeError);
@@ -198,7 +189,11 @@ test('encodeMaskedFrame: the header then the masked payload, in one buffer; the 
   );
   for (const n of [1, 31, 32, 33, 1023, 1024, 1025, 65535, 65536, 70001]) {
     const payload = Buffer.alloc(n, 0xa5);
-    assert.deepEqual(encodeMaskedFrame(2, true, 0, payload, MASK), Buffer.concat([encodeFrameHeader(2, true, 0, n, MASK), naiveMask(payload, MASK, 0)]), `${n} bytes`);
+    assert.deepEqual(
+      encodeMaskedFrame(2, true, 0, payload, MASK),
+      Buffer.concat([encodeFrameHeader(2, true, 0, n, MASK), naiveMask(payload, MASK, 0)]),
+      `${n} bytes`,
+    );
   }
   assert.throws(() => encodeMaskedFrame(1, true, 0, hello, Buffer.from([1, 2, 3])), RangeError);
 });

@@ -14,11 +14,34 @@ test('decodeStatus: indexed static entries, plain and Huffman-coded literals, af
 });
 
 test('H2FrameReader: the same frames whatever the chunks; SETTINGS round trip', () => {
-  const bytes = Buffer.concat([encodeH2Frame(0x4, 0, 0, settingsPayload([[0x8, 1], [0x4, 16384]])), encodeH2Frame(0x3, 0, 1, Buffer.from([0, 0, 0, 8]))]);
+  const bytes = Buffer.concat([
+    encodeH2Frame(
+      0x4,
+      0,
+      0,
+      settingsPayload([
+        [0x8, 1],
+        [0x4, 16384],
+      ]),
+    ),
+    encodeH2Frame(0x3, 0, 1, Buffer.from([0, 0, 0, 8])),
+  ]);
   for (let cut = 0; cut <= bytes.length; cut++) {
     const r = new H2FrameReader();
     const frames = [...r.push(bytes.subarray(0, cut)), ...r.push(bytes.subarray(cut))];
-    assert.deepEqual(frames.map((f) => [f.type, f.streamId, f.payload.length]), [[4, 0, 12], [3, 1, 4]]);
-    assert.deepEqual([...parseSettings(frames[0]!.payload)], [[8, 1], [4, 16384]]);
+    assert.deepEqual(
+      frames.map((f) => [f.type, f.streamId, f.payload.length]),
+      [
+        [4, 0, 12],
+        [3, 1, 4],
+      ],
+    );
+    assert.deepEqual(
+      [...parseSettings(frames[0]!.payload)],
+      [
+        [8, 1],
+        [4, 16384],
+      ],
+    );
   }
 });

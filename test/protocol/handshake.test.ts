@@ -29,9 +29,7 @@ function request(overrides: Record<string, string | null> = {}, requestLine = 'G
     ['Sec-WebSocket-Protocol', 'chat, superchat'],
     ['Sec-WebSocket-Version', '13'],
   ];
-  const lines = base
-    .filter(([name]) => overrides[name] !== null)
-    .map(([name, value]) => `${name}: ${overrides[name] ?? value}`);
+  const lines = base.filter(([name]) => overrides[name] !== null).map(([name, value]) => `${name}: ${overrides[name] ?? value}`);
   return head(requestLine, ...lines);
 }
 
@@ -102,7 +100,19 @@ test('Connection and Upgrade are token lists, also across repeated headers', () 
   accepted(parseUpgradeRequest(request({ Connection: 'keep-alive, Upgrade' })));
   accepted(parseUpgradeRequest(request({ Connection: 'UPGRADE,keep-alive' })));
   accepted(parseUpgradeRequest(request({ Upgrade: 'h2c, WebSocket' })));
-  accepted(parseUpgradeRequest(head('GET / HTTP/1.1', 'Host: a', 'Upgrade: websocket', 'Connection: keep-alive', 'Connection: upgrade', `Sec-WebSocket-Key: ${KEY}`, 'Sec-WebSocket-Version: 13')));
+  accepted(
+    parseUpgradeRequest(
+      head(
+        'GET / HTTP/1.1',
+        'Host: a',
+        'Upgrade: websocket',
+        'Connection: keep-alive',
+        'Connection: upgrade',
+        `Sec-WebSocket-Key: ${KEY}`,
+        'Sec-WebSocket-Version: 13',
+      ),
+    ),
+  );
   // "upgraded" is not the token "upgrade"
   rejected(parseUpgradeRequest(request({ Connection: 'upgraded' })), 400, /Connection/);
 });
@@ -134,15 +144,54 @@ test('each failure gets its status', () => {
   rejected(parseUpgradeRequest(request({ 'Sec-WebSocket-Version': '12' })), 426, /version "12"/, [['Sec-WebSocket-Version', '13']]);
   rejected(parseUpgradeRequest(request({ 'Sec-WebSocket-Version': ' ' })), 426, undefined, [['Sec-WebSocket-Version', '13']]);
   rejected(parseUpgradeRequest(request({ 'Sec-WebSocket-Version': null })), 426, /missing/, [['Sec-WebSocket-Version', '13']]);
-  rejected(parseUpgradeRequest(head('GET / HTTP/1.1', 'Host: a', 'Upgrade: websocket', 'Connection: upgrade', `Sec-WebSocket-Key: ${KEY}`, 'Sec-WebSocket-Version: 13', 'Sec-WebSocket-Version: 13')), 400, /more than once/);
+  rejected(
+    parseUpgradeRequest(
+      head(
+        'GET / HTTP/1.1',
+        'Host: a',
+        'Upgrade: websocket',
+        'Connection: upgrade',
+        `Sec-WebSocket-Key: ${KEY}`,
+        'Sec-WebSocket-Version: 13',
+        'Sec-WebSocket-Version: 13',
+      ),
+    ),
+    400,
+    /more than once/,
+  );
   rejected(parseUpgradeRequest(request({ 'Sec-WebSocket-Key': null })), 400, /Key header missing/);
   rejected(parseUpgradeRequest(request({ 'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ' })), 400, /Sec-WebSocket-Key/);
   rejected(parseUpgradeRequest(request({ 'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQo=' })), 400, /Sec-WebSocket-Key/);
   rejected(parseUpgradeRequest(request({ 'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25j*Q==' })), 400, /Sec-WebSocket-Key/);
   rejected(parseUpgradeRequest(request({ 'Sec-WebSocket-Key': 'c2hvcnQ=' })), 400, /Sec-WebSocket-Key/);
-  rejected(parseUpgradeRequest(head('GET / HTTP/1.1', 'Host: a', 'Upgrade: websocket', 'Connection: upgrade', `Sec-WebSocket-Key: ${KEY}`, `Sec-WebSocket-Key: ${KEY}`, 'Sec-WebSocket-Version: 13')), 400, /more than once/);
   rejected(
-    parseUpgradeRequest(head('GET / HTTP/1.1', 'Host: a', 'Upgrade: websocket', 'Connection: upgrade', `Sec-WebSocket-Key: ${KEY}`, 'Sec-WebSocket-Version: 13', 'Sec-WebSocket-Extensions: permessage-deflate', 'Sec-WebSocket-Extensions: x-foo')),
+    parseUpgradeRequest(
+      head(
+        'GET / HTTP/1.1',
+        'Host: a',
+        'Upgrade: websocket',
+        'Connection: upgrade',
+        `Sec-WebSocket-Key: ${KEY}`,
+        `Sec-WebSocket-Key: ${KEY}`,
+        'Sec-WebSocket-Version: 13',
+      ),
+    ),
+    400,
+    /more than once/,
+  );
+  rejected(
+    parseUpgradeRequest(
+      head(
+        'GET / HTTP/1.1',
+        'Host: a',
+        'Upgrade: websocket',
+        'Connection: upgrade',
+        `Sec-WebSocket-Key: ${KEY}`,
+        'Sec-WebSocket-Version: 13',
+        'Sec-WebSocket-Extensions: permessage-deflate',
+        'Sec-WebSocket-Extensions: x-foo',
+      ),
+    ),
     400,
     /Extensions header appears more than once/,
   );
@@ -241,13 +290,29 @@ test('buildHttpError: status line, headers, length and a one-line body', () => {
 test('parseExtensionsHeader: RFC 6455 §9.1 grammar', () => {
   assert.deepEqual(parseExtensionsHeader(''), []);
   assert.deepEqual(parseExtensionsHeader('  ,  '), []);
-  assert.deepEqual(parseExtensionsHeader('permessage-deflate; client_max_window_bits, Permessage-Deflate; Server_Max_Window_Bits=10; client_no_context_takeover'), [
-    { name: 'permessage-deflate', params: [['client_max_window_bits', true]] },
-    { name: 'permessage-deflate', params: [['server_max_window_bits', '10'], ['client_no_context_takeover', true]] },
-  ]);
+  assert.deepEqual(
+    parseExtensionsHeader('permessage-deflate; client_max_window_bits, Permessage-Deflate; Server_Max_Window_Bits=10; client_no_context_takeover'),
+    [
+      { name: 'permessage-deflate', params: [['client_max_window_bits', true]] },
+      {
+        name: 'permessage-deflate',
+        params: [
+          ['server_max_window_bits', '10'],
+          ['client_no_context_takeover', true],
+        ],
+      },
+    ],
+  );
   // quoted-string values (§9.1: "the quoted-string ... MUST conform to the token ABNF" once unquoted)
   assert.deepEqual(parseExtensionsHeader('foo; bar="baz"; q="a,b;c"; e="x\\"y"'), [
-    { name: 'foo', params: [['bar', 'baz'], ['q', 'a,b;c'], ['e', 'x"y']] },
+    {
+      name: 'foo',
+      params: [
+        ['bar', 'baz'],
+        ['q', 'a,b;c'],
+        ['e', 'x"y'],
+      ],
+    },
   ]);
   // tolerant of junk: empty parameters and a parameter-less extension
   assert.deepEqual(parseExtensionsHeader('x-webkit-deflate-frame;;, mux'), [

@@ -39,7 +39,6 @@ function decoderFirstBad(bytes: Uint8Array): number {
   return -1;
 }
 
-
 const b = (...bytes: number[]): Buffer => Buffer.from(bytes);
 
 test('valid text: ASCII, 2/3/4-byte sequences and the extremes', () => {
@@ -121,7 +120,15 @@ test('long chunks (native fast path) still report exact indexes and cut code poi
 });
 
 test('isValidUtf8 (native) agrees with TextDecoder on the hard cases', () => {
-  const cases = [[0xed, 0xa0, 0x80], [0xef, 0xbf, 0xbf], [0xf4, 0x8f, 0xbf, 0xbf], [0xf4, 0x90, 0x80, 0x80], [0xe2, 0x82], [0xc0, 0x80], [0xef, 0xbb, 0xbf]];
+  const cases = [
+    [0xed, 0xa0, 0x80],
+    [0xef, 0xbf, 0xbf],
+    [0xf4, 0x8f, 0xbf, 0xbf],
+    [0xf4, 0x90, 0x80, 0x80],
+    [0xe2, 0x82],
+    [0xc0, 0x80],
+    [0xef, 0xbb, 0xbf],
+  ];
   for (const c of cases) assert.equal(isValidUtf8(Buffer.from(c)), decoderAccepts(Buffer.from(c)), c.join(' '));
 });
 

@@ -29,19 +29,35 @@ for (const [agent, prefix] of [
 ] as const) {
   test(`wsgate run --agent ${agent}: ${prefix}_case_<id>.json and .html, and every pointer to them`, async () => {
     const outdir = await tempDir();
-    const res = await runCli(['run', '--client', fixtureCommand('spec-peer'), '--agent', agent, '--url', 'ws://127.0.0.1:0', '--outdir', outdir, '--cases', '6.9.2', '6.12.7']);
+    const res = await runCli([
+      'run',
+      '--client',
+      fixtureCommand('spec-peer'),
+      '--agent',
+      agent,
+      '--url',
+      'ws://127.0.0.1:0',
+      '--outdir',
+      outdir,
+      '--cases',
+      '6.9.2',
+      '6.12.7',
+    ]);
     assert.equal(res.code, 0, res.stdout + res.stderr);
     const files = (await readdir(outdir)).sort();
-    assert.deepEqual(files, [
-      'index.html',
-      'index.json',
-      'junit.xml',
-      `${prefix}_case_6_12_7.html`,
-      `${prefix}_case_6_12_7.json`,
-      `${prefix}_case_6_9_2.html`,
-      `${prefix}_case_6_9_2.json`,
-      'summary.json',
-    ].sort());
+    assert.deepEqual(
+      files,
+      [
+        'index.html',
+        'index.json',
+        'junit.xml',
+        `${prefix}_case_6_12_7.html`,
+        `${prefix}_case_6_12_7.json`,
+        `${prefix}_case_6_9_2.html`,
+        `${prefix}_case_6_9_2.json`,
+        'summary.json',
+      ].sort(),
+    );
     const index = JSON.parse(await readFile(path.join(outdir, 'index.json'), 'utf8')) as Index;
     assert.equal(index[agent]?.['6.9.2']?.reportfile, `${prefix}_case_6_9_2.json`);
     assert.match(await readFile(path.join(outdir, 'index.html'), 'utf8'), new RegExp(`href="${prefix}_case_6_12_7\\.html"`));
@@ -71,7 +87,10 @@ test('two agents of one serve session that clean to one name: distinct files, ea
       const report = JSON.parse(await readFile(path.join(srv.outdir, f), 'utf8')) as { agent: string };
       assert.equal(report.agent, f === ab ? 'a-b' : 'a.b');
     }
-    const notices = srv.output().split('\n').filter((l) => l.includes('clean to the same report file name'));
+    const notices = srv
+      .output()
+      .split('\n')
+      .filter((l) => l.includes('clean to the same report file name'));
     assert.equal(notices.length, 1, srv.output());
     assert.match(notices[0] ?? '', /^wsgate: agents "a-b" → a_b_case_\*, "a\.b" → a_b_[0-9a-f]{8}_case_\* clean to the same report file name "a_b"/);
   } finally {

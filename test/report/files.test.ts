@@ -4,7 +4,16 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { agentFileBase, agentFilePrefixes, caseReportBase, cleanForFilename, collisionNotice, resolveInside, writeFileAtomic, type AgentFileCollision } from '../../src/report/files.js';
+import {
+  agentFileBase,
+  agentFilePrefixes,
+  caseReportBase,
+  cleanForFilename,
+  collisionNotice,
+  resolveInside,
+  writeFileAtomic,
+  type AgentFileCollision,
+} from '../../src/report/files.js';
 
 test("cleanForFilename follows Autobahn's rule", () => {
   assert.equal(cleanForFilename('My Agent/1.0 (test)'), 'my_agent_1_0__test');
@@ -60,7 +69,10 @@ test('agentFilePrefixes: Autobahn names unless two agents of one directory colli
   for (const a of agents.filter((x) => x !== 'my_agent')) assert.match(prefixes.get(a) ?? '', /^my_agent_[0-9a-f]{8}$/, a);
   assert.equal(collisions.length, 1);
   assert.equal(collisions[0]?.base, 'my_agent');
-  assert.match(collisionNotice(collisions[0] as AgentFileCollision), /^wsgate: agents "my_agent" → my_agent_case_\*, .* clean to the same report file name "my_agent": the later ones get a suffix$/);
+  assert.match(
+    collisionNotice(collisions[0] as AgentFileCollision),
+    /^wsgate: agents "my_agent" → my_agent_case_\*, .* clean to the same report file name "my_agent": the later ones get a suffix$/,
+  );
 
   // Any order gives the same prefixes; without an exact name, the first in code-unit order keeps it.
   assert.deepEqual(agentFilePrefixes([...agents].reverse()).prefixes, prefixes);

@@ -23,7 +23,9 @@ const paths = { outdir: '/w/reports', junit: '/w/reports/junit.xml', json: '/w/r
 function failing(n: number): GateRun {
   const cases: GateCase[] = [];
   for (let i = 1; i <= n; i++) {
-    cases.push(gateCase({ index: i, id: `6.4.${i}`, status: 'failed', reason: `reason ${i}: a, b: c %`, result: { ...referenceResult('6.12.7'), behavior: 'FAILED' } }));
+    cases.push(
+      gateCase({ index: i, id: `6.4.${i}`, status: 'failed', reason: `reason ${i}: a, b: c %`, result: { ...referenceResult('6.12.7'), behavior: 'FAILED' } }),
+    );
   }
   return { ...sampleRun(), cases };
 }
@@ -56,7 +58,10 @@ describe('annotations', () => {
     // sampleRun has two failed cases: one with verdicts, one without a result.
     assert.equal(lines.length, 2);
     // The message is wsgate's explanation: the cause, the requirement, what the peer did and where.
-    assert.match(lines[0] ?? '', /^::error title=wsgate 6\.12\.7%3A FAILED \/ OK::Case 6\.12\.7 failed for agent My Agent\/1\.0: Invalid UTF-8 in a text message: unexpected message\. wsgate sent a text message [^%]*RFC 6455 §8\.1, §7\.4\.1: [^%]*The peer sent a text message 0x80bf80bf80bf, which the case does not expect\. Ending: the peer closed first[^%]*%0AReport: my_agent_1_0_x_case_6_12_7\.html$/);
+    assert.match(
+      lines[0] ?? '',
+      /^::error title=wsgate 6\.12\.7%3A FAILED \/ OK::Case 6\.12\.7 failed for agent My Agent\/1\.0: Invalid UTF-8 in a text message: unexpected message\. wsgate sent a text message [^%]*RFC 6455 §8\.1, §7\.4\.1: [^%]*The peer sent a text message 0x80bf80bf80bf, which the case does not expect\. Ending: the peer closed first[^%]*%0AReport: my_agent_1_0_x_case_6_12_7\.html$/,
+    );
     assert.match(lines[1] ?? '', /^::error title=wsgate 1\.1\.2%3A no result::/);
   });
 
@@ -99,9 +104,15 @@ describe('job summary', () => {
     const md = jobSummary(sampleRun(), paths);
     assert.match(md, /^## ❌ wsgate: My Agent\/1\.0 failed\n/);
     assert.match(md, /\*\*4 cases: 1 passed, 2 failed, 1 skipped\*\*/);
-    assert.match(md, /### Failing cases \(2\)\n\n\| Case \| Verdicts \| Why \|\n\| --- \| --- \| --- \|\n\| 6\.12\.7 \| FAILED \/ OK \| the peer sent a text message 0x80bf80bf80bf, which the case does not expect — RFC 6455 §8\.1, §7\.4\.1 \|\n\| 1\.1\.2 \| no result \| the client did not connect within 30 s; it was killed — RFC 6455 §5\.2 \|/);
+    assert.match(
+      md,
+      /### Failing cases \(2\)\n\n\| Case \| Verdicts \| Why \|\n\| --- \| --- \| --- \|\n\| 6\.12\.7 \| FAILED \/ OK \| the peer sent a text message 0x80bf80bf80bf, which the case does not expect — RFC 6455 §8\.1, §7\.4\.1 \|\n\| 1\.1\.2 \| no result \| the client did not connect within 30 s; it was killed — RFC 6455 §5\.2 \|/,
+    );
     // The causes come first, each once, with its cases and the requirement it breaks.
-    assert.match(md, /### Failures by cause \(2\)\n\n\| Cause \| Cases \| Requirement \|\n\| --- \| --- \| --- \|\n\| invalid UTF-8 in a text message: unexpected message \| 1: 6\.12\.7 \| RFC 6455 §8\.1, §7\.4\.1: [^|]+\|\n\| no result: the client never connected \| 1: 1\.1\.2 \|/);
+    assert.match(
+      md,
+      /### Failures by cause \(2\)\n\n\| Cause \| Cases \| Requirement \|\n\| --- \| --- \| --- \|\n\| invalid UTF-8 in a text message: unexpected message \| 1: 6\.12\.7 \| RFC 6455 §8\.1, §7\.4\.1: [^|]+\|\n\| no result: the client never connected \| 1: 1\.1\.2 \|/,
+    );
     assert.match(md, /<details open><summary>6 UTF-8 Handling: 1\/2 passed, 1 failed<\/summary>/);
     assert.match(md, /<details open><summary>1 Framing: 0\/2 passed, 1 failed<\/summary>/);
     assert.match(md, /\| 6\.9\.2 \| ✅ pass \| OK \/ OK \|/);
@@ -119,7 +130,12 @@ describe('job summary', () => {
   test('baseline notes: accepted failures with both reasons, removable entries', () => {
     const run = sampleRun();
     run.cases.push(
-      gateCase({ id: '7.1.1', status: 'skipped', reason: 'accepted', baseline: { state: 'accepted', pattern: '7.*', reason: 'known: close codes', failure: 'closing WRONG CODE: x' } }),
+      gateCase({
+        id: '7.1.1',
+        status: 'skipped',
+        reason: 'accepted',
+        baseline: { state: 'accepted', pattern: '7.*', reason: 'known: close codes', failure: 'closing WRONG CODE: x' },
+      }),
       gateCase({ id: '7.1.2', status: 'passed', baseline: { state: 'passing', pattern: '7.*', reason: 'known: close codes', failure: null } }),
     );
     const md = jobSummary(run, paths);

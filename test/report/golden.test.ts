@@ -39,7 +39,23 @@ function assertGolden(file: string, outdir: string, expectedFiles: number): void
 test('a fixed selection gives the same report bytes as when the golden digests were taken', async () => {
   const outdir = await tempDir();
   const res = await runCli(
-    ['run', '--extended', '--client-loops', '--client', fixtureCommand('golden-ws', '{url} golden'), '--agent', 'golden', '--jobs', '1', '--url', 'ws://127.0.0.1:0', '--outdir', outdir, '--cases', ...SELECTION],
+    [
+      'run',
+      '--extended',
+      '--client-loops',
+      '--client',
+      fixtureCommand('golden-ws', '{url} golden'),
+      '--agent',
+      'golden',
+      '--jobs',
+      '1',
+      '--url',
+      'ws://127.0.0.1:0',
+      '--outdir',
+      outdir,
+      '--cases',
+      ...SELECTION,
+    ],
     120_000,
   );
   // ws fails 14.4.5 (a tab around header values), as docs/extended-groups.md says: exit 1, every report written.
@@ -52,7 +68,10 @@ const SERVER_SELECTION = [...SELECTION.filter((id) => !id.startsWith('14.')), '1
 
 test('the server role: a fixed selection and seed give the same report bytes as when the golden digests were taken', async () => {
   const outdir = await tempDir();
-  const res = await runCli(['run', '--role', 'server', '--extended', '--seed', '7', '--jobs', '1', '--outdir', outdir, '--cases', ...SERVER_SELECTION], 120_000);
+  const res = await runCli(
+    ['run', '--role', 'server', '--extended', '--seed', '7', '--jobs', '1', '--outdir', outdir, '--cases', ...SERVER_SELECTION],
+    120_000,
+  );
   assert.equal(res.code, 0, res.stdout + res.stderr);
   assertGolden(GOLDEN_SERVER, outdir, 2 * SERVER_SELECTION.length + 4);
 });

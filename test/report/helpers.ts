@@ -2,7 +2,6 @@
 import type { CaseResult, GateCase, GateRun } from '../../src/model/report.js';
 import { referenceReportText } from '../support/autobahn-reference.js';
 
-
 /** The reference report parsed into the model (a fresh copy each call). */
 export function referenceResult(id: '6.9.2' | '6.12.7'): CaseResult {
   return JSON.parse(referenceReportText(id)) as CaseResult;
@@ -12,8 +11,9 @@ export function referenceResult(id: '6.9.2' | '6.12.7'): CaseResult {
 export function textContent(html: string): string {
   return html
     .replace(/<[^>]*>/g, '')
-    .replace(/&(lt|gt|quot|#39|amp|larr|middot|ldquo|rdquo);/g, (_m, e: string) =>
-      ({ lt: '<', gt: '>', quot: '"', '#39': "'", amp: '&', larr: '←', middot: '·', ldquo: '“', rdquo: '”' })[e] ?? '',
+    .replace(
+      /&(lt|gt|quot|#39|amp|larr|middot|ldquo|rdquo);/g,
+      (_m, e: string) => ({ lt: '<', gt: '>', quot: '"', '#39': "'", amp: '&', larr: '←', middot: '·', ldquo: '“', rdquo: '”' })[e] ?? '',
     );
 }
 

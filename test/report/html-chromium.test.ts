@@ -31,10 +31,27 @@ function summaryCells(dom: string): string[] {
   return rows.find((r) => r.length > 0) ?? [];
 }
 
-test('index.html in headless Chromium: no console errors, the counts of index.json, working case links, a screenshot', { skip: needs('chromium') }, async () => {
+test('index.html in headless Chromium: no console errors, the counts of index.json, working case links, a screenshot', {
+  skip: needs('chromium'),
+}, async () => {
   const outdir = await tempDir();
   // 2.x against a client with a wrong pong: some cases fail, some pass, so the counts mean something.
-  const res = await runCli(['run', '--client', fixtureCommand('wrong-pong'), '--url', 'ws://127.0.0.1:0', '--outdir', outdir, '--cases', '1.1.1', '1.1.2', '2.1', '2.2', '2.3', '2.4']);
+  const res = await runCli([
+    'run',
+    '--client',
+    fixtureCommand('wrong-pong'),
+    '--url',
+    'ws://127.0.0.1:0',
+    '--outdir',
+    outdir,
+    '--cases',
+    '1.1.1',
+    '1.1.2',
+    '2.1',
+    '2.2',
+    '2.3',
+    '2.4',
+  ]);
   assert.equal(res.code, 1, res.stderr);
   const index = JSON.parse(await readFile(path.join(outdir, 'index.json'), 'utf8')) as Record<string, Record<string, { behavior: string; reportfile: string }>>;
   const cases = Object.values(index)[0] ?? {};
@@ -43,13 +60,23 @@ test('index.html in headless Chromium: no console errors, the counts of index.js
   const page = path.join(outdir, 'index.html');
   const { stdout: dom, stderr } = await chromium(['--dump-dom'], page);
   assert.match(dom, /<table id="agent_case_results">/);
-  assert.doesNotMatch(stderr, /CONSOLE|Failed to load resource|Refused to/, stderr.split('\n').filter((l) => /CONSOLE|Failed|Refused/.test(l)).join('\n'));
+  assert.doesNotMatch(
+    stderr,
+    /CONSOLE|Failed to load resource|Refused to/,
+    stderr
+      .split('\n')
+      .filter((l) => /CONSOLE|Failed|Refused/.test(l))
+      .join('\n'),
+  );
 
   const [, pass, nonStrict, fail, info, unimplemented] = summaryCells(dom);
-  assert.deepEqual(
-    [pass, nonStrict, fail, info, unimplemented].map(Number),
-    [count('OK'), count('NON-STRICT'), count('FAILED'), count('INFORMATIONAL'), count('UNIMPLEMENTED')],
-  );
+  assert.deepEqual([pass, nonStrict, fail, info, unimplemented].map(Number), [
+    count('OK'),
+    count('NON-STRICT'),
+    count('FAILED'),
+    count('INFORMATIONAL'),
+    count('UNIMPLEMENTED'),
+  ]);
   assert.ok(count('FAILED') > 0 && count('OK') > 0, JSON.stringify(cases));
   const failingRows = [...dom.matchAll(/class="agent_case_result_row[^"]*has_failure[^"]*"/g)].length;
   assert.equal(failingRows, count('FAILED'));
@@ -73,7 +100,9 @@ test('index.html in headless Chromium: no console errors, the counts of index.js
  * Debian's Chromium). A desktop window must show the first case's verdict cell of every agent
  * without scrolling; a phone the first agent's (the matrix may scroll sideways for the others).
  */
-test('index.html shows verdicts without scrolling: 1280×800 (every agent), 390×844 (the first agent); a 1280×800 screenshot kept', { skip: needs('chromium') }, async () => {
+test('index.html shows verdicts without scrolling: 1280×800 (every agent), 390×844 (the first agent); a 1280×800 screenshot kept', {
+  skip: needs('chromium'),
+}, async () => {
   // Cases the spec peer passes: nothing failed, so the page opens on the matrix (a run with a failure
   // opens on its causes first: see the last test).
   const { server, base, outdir } = await startServer(['1.1.1', '1.1.2', '6.9.2']);
@@ -88,7 +117,10 @@ test('index.html shows verdicts without scrolling: 1280×800 (every agent), 390�
   const browser = await launchBrowser();
   try {
     const page = await browser.newPage();
-    for (const [width, height, agents] of [[1280, 800, 3], [390, 844, 1]] as const) {
+    for (const [width, height, agents] of [
+      [1280, 800, 3],
+      [390, 844, 1],
+    ] as const) {
       await page.setViewportSize({ width, height });
       await page.goto(`file://${path.join(outdir, 'index.html')}`);
       // The first case row: its id cell, then two cells (verdict, close code) per agent.
@@ -96,10 +128,16 @@ test('index.html shows verdicts without scrolling: 1280×800 (every agent), 390�
       assert.equal(await row.locator('td.case').innerText(), 'Case 1.1.1');
       assert.equal(await page.locator('#failure_causes').count(), 0, 'a case failed');
       for (let a = 0; a < agents; a++) {
-        const box = await row.locator('td').nth(1 + 2 * a).boundingBox();
+        const box = await row
+          .locator('td')
+          .nth(1 + 2 * a)
+          .boundingBox();
         assert.ok(box !== null, `no verdict cell for agent ${a}`);
         const inside = box.x >= 0 && box.y >= 0 && box.x + box.width <= width && box.y + box.height <= height;
-        assert.ok(inside, `${width}×${height}: the first verdict cell of agent ${a + 1} is at x ${Math.round(box.x)}..${Math.round(box.x + box.width)}, y ${Math.round(box.y)}..${Math.round(box.y + box.height)}`);
+        assert.ok(
+          inside,
+          `${width}×${height}: the first verdict cell of agent ${a + 1} is at x ${Math.round(box.x)}..${Math.round(box.x + box.width)}, y ${Math.round(box.y)}..${Math.round(box.y + box.height)}`,
+        );
       }
       if (width === 1280) {
         await mkdir(ARTIFACTS, { recursive: true });
@@ -167,7 +205,8 @@ function assertNoEmptyHeadingNorBand(rows: readonly LaidOutRow[], tableTop: numb
     if (row.kind === 'case') return;
     const next = rows.slice(i + 1).find((r) => r.kind !== 'subcategory' || row.kind === 'subcategory');
     assert.ok(next?.kind === 'case' || (row.kind === 'category' && next?.kind === 'subcategory'), `the heading "${row.text}" has no case under it`);
-    if (row.kind === 'category' && rows[i + 1]?.kind === 'subcategory') assert.equal(rows[i + 2]?.kind, 'case', `the heading "${rows[i + 1]?.text ?? ''}" has no case under it`);
+    if (row.kind === 'category' && rows[i + 1]?.kind === 'subcategory')
+      assert.equal(rows[i + 2]?.kind, 'case', `the heading "${rows[i + 1]?.text ?? ''}" has no case under it`);
   });
   assert.ok(Math.abs((rows[0]?.top ?? Infinity) - tableTop) <= 2, `the first row is ${Math.round((rows[0]?.top ?? 0) - tableTop)} px below the table's top`);
   for (let i = 1; i < rows.length; i++) {
@@ -176,7 +215,9 @@ function assertNoEmptyHeadingNorBand(rows: readonly LaidOutRow[], tableTop: numb
   }
 }
 
-test('a run of a subset: index.html holds exactly its cases (no Missing row, no other group), at 1280×800 its first row on screen', { skip: needs('chromium') }, async () => {
+test('a run of a subset: index.html holds exactly its cases (no Missing row, no other group), at 1280×800 its first row on screen', {
+  skip: needs('chromium'),
+}, async () => {
   const outdir = await tempDir();
   const res = await runCli(['run', '--url', 'ws://127.0.0.1:0', '--outdir', outdir, '--cases', '2.*', '6.2.*']);
   assert.equal(res.code, 0, res.stdout + res.stderr);
@@ -186,11 +227,17 @@ test('a run of a subset: index.html holds exactly its cases (no Missing row, no 
   await atDesktop(path.join(outdir, 'index.html'), async (page) => {
     const rows = await laidOutRows(page);
     // Every selected case, in order, and nothing else: the headings are those of 2 and 6.2 only.
-    assert.deepEqual(rows.filter((r) => r.kind === 'case').map((r) => r.text), selected.map((id) => `Case ${id}`));
+    assert.deepEqual(
+      rows.filter((r) => r.kind === 'case').map((r) => r.text),
+      selected.map((id) => `Case ${id}`),
+    );
     assert.deepEqual([...new Set(rows.filter((r) => r.kind !== 'case').map((r) => r.text.split(' ')[0]))], ['2', '6', '6.2']);
     assert.equal(await page.locator('#agent_case_results .case_missing').count(), 0);
     assert.equal((await page.locator('#agent_summary tr').nth(1).locator('td').last().innerText()).trim(), '0', 'Missing in the summary');
-    assert.deepEqual(await page.$$eval('#test_case_descriptions h3', (hs) => hs.map((h) => h.textContent)), selected.map((id) => `Case ${id}`));
+    assert.deepEqual(
+      await page.$$eval('#test_case_descriptions h3', (hs) => hs.map((h) => h.textContent)),
+      selected.map((id) => `Case ${id}`),
+    );
     // Nothing failed: the page opens as before, on the summary and then the matrix.
     assert.equal(await page.locator('#failure_causes').count(), 0);
     assertNoEmptyHeadingNorBand(rows, (await page.locator('#agent_case_results').boundingBox())?.y ?? 0);
@@ -199,12 +246,26 @@ test('a run of a subset: index.html holds exactly its cases (no Missing row, no 
   });
 });
 
-test('a run with failures opens on them at 1280×800: the causes, then the failing rows under their own headings only, no blank band; all cases one click away', { skip: needs('chromium') }, async () => {
+test('a run with failures opens on them at 1280×800: the causes, then the failing rows under their own headings only, no blank band; all cases one click away', {
+  skip: needs('chromium'),
+}, async () => {
   const outdir = await tempDir();
   const brokenServer = fileURLToPath(new URL('../fixtures/servers/broken-server.js', import.meta.url));
   // A server that echoes invalid UTF-8: it fails most of 6.3, 6.6 and no case of 1.1.1, 2.1, 6.2, 6.5.
   const selection = ['1.1.1', '2.1', '6.2.*', '6.3.*', '6.5.*', '6.6.*'];
-  const res = await runCli(['run', '--role', 'server', '--server', `'${process.execPath}' '${brokenServer}' no-utf8-check {port}`, '--jobs', '2', '--outdir', outdir, '--cases', ...selection]);
+  const res = await runCli([
+    'run',
+    '--role',
+    'server',
+    '--server',
+    `'${process.execPath}' '${brokenServer}' no-utf8-check {port}`,
+    '--jobs',
+    '2',
+    '--outdir',
+    outdir,
+    '--cases',
+    ...selection,
+  ]);
   assert.equal(res.code, 1, res.stdout + res.stderr);
   const summary = JSON.parse(await readFile(path.join(outdir, 'summary.json'), 'utf8')) as { cases: { id: string; status: string }[] };
   const failed = summary.cases.filter((c) => c.status === 'failed').map((c) => c.id);
@@ -216,7 +277,11 @@ test('a run with failures opens on them at 1280×800: the causes, then the faili
     assert.ok(causes.y + causes.height <= table.y, 'the causes come before the matrix');
     assert.ok(causes.y < 800 && (await page.locator('#failure_causes').isVisible()), 'the causes are on the first screen');
     const rows = await laidOutRows(page);
-    assert.deepEqual(rows.filter((r) => r.kind === 'case').map((r) => r.text), failed.map((id) => `Case ${id}`), 'only the failing rows are shown');
+    assert.deepEqual(
+      rows.filter((r) => r.kind === 'case').map((r) => r.text),
+      failed.map((id) => `Case ${id}`),
+      'only the failing rows are shown',
+    );
     // Their headings only: 6 and its 6.3 and 6.6, never 1, 2, 6.2 or 6.5.
     assert.deepEqual([...new Set(rows.filter((r) => r.kind !== 'case').map((r) => r.text.split(' ')[0]))], ['6', '6.3', '6.6']);
     assertNoEmptyHeadingNorBand(rows, table.y);
@@ -227,13 +292,19 @@ test('a run with failures opens on them at 1280×800: the causes, then the faili
     // One click shows every selected case, the filter line at the top; another goes back.
     await page.getByRole('link', { name: `Show all ${summary.cases.length} cases` }).click();
     const all = await laidOutRows(page);
-    assert.deepEqual(all.filter((r) => r.kind === 'case').map((r) => r.text), summary.cases.map((c) => `Case ${c.id}`));
+    assert.deepEqual(
+      all.filter((r) => r.kind === 'case').map((r) => r.text),
+      summary.cases.map((c) => `Case ${c.id}`),
+    );
     assertNoEmptyHeadingNorBand(all, table.y);
     const filters = await page.locator('#failing').boundingBox();
     assert.ok(filters !== null && filters.y <= 2 && filters.y + filters.height >= 10, `after the click the filter line is at y ${Math.round(filters?.y ?? 0)}`);
     await keepScreenshot(page, 'index-failing-all-1280x800.png');
     await page.getByRole('link', { name: 'Show the failing ones only' }).click();
-    assert.deepEqual((await laidOutRows(page)).filter((r) => r.kind === 'case').map((r) => r.text), failed.map((id) => `Case ${id}`));
+    assert.deepEqual(
+      (await laidOutRows(page)).filter((r) => r.kind === 'case').map((r) => r.text),
+      failed.map((id) => `Case ${id}`),
+    );
     // On a phone, too, the page opens on the causes.
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(`file://${path.join(outdir, 'index.html')}`);

@@ -32,10 +32,29 @@ test('caseReportHtml: title line text', () => {
 
 test('caseReportHtml: sections in order, with description, outcome and closing', () => {
   const html = caseReportHtml(referenceResult('6.9.2'));
-  const ids = ['case_title', 'case_description', 'case_expectation', 'case_outcome', 'case_closing_behavior', 'opening_handshake', 'connection_state', 'rx_octet_stats', 'tx_octet_stats', 'rx_frame_stats', 'tx_frame_stats', 'wirelog'];
+  const ids = [
+    'case_title',
+    'case_description',
+    'case_expectation',
+    'case_outcome',
+    'case_closing_behavior',
+    'opening_handshake',
+    'connection_state',
+    'rx_octet_stats',
+    'tx_octet_stats',
+    'rx_frame_stats',
+    'tx_frame_stats',
+    'wirelog',
+  ];
   const positions = ids.map((id) => html.indexOf(`id="${id}"`));
-  assert.ok(positions.every((p) => p > 0), `missing: ${ids.filter((_, i) => (positions[i] ?? -1) < 0).join(',')}`);
-  assert.deepEqual([...positions].sort((a, b) => a - b), positions);
+  assert.ok(
+    positions.every((p) => p > 0),
+    `missing: ${ids.filter((_, i) => (positions[i] ?? -1) < 0).join(',')}`,
+  );
+  assert.deepEqual(
+    [...positions].sort((a, b) => a - b),
+    positions,
+  );
   assert.match(elementById(html, 'case_description'), /in one fragment\.<br><br>Payload: 0xdfbf/);
   assert.match(elementById(html, 'case_outcome'), /Actual events match at least one expected\./);
   assert.equal(textContent(elementById(html, 'case_expected')), "{'OK': [['message', '\u07ff', False]]}");
@@ -72,7 +91,10 @@ test('caseReportHtml: every connection-state key and value', () => {
     remoteCloseCode: 'None',
     remoteCloseReason: 'None',
   });
-  assert.ok(rows.slice(1).every((r) => (r[2] ?? '').length > 10), 'each key has a description');
+  assert.ok(
+    rows.slice(1).every((r) => (r[2] ?? '').length > 10),
+    'each key has a description',
+  );
 });
 
 test('caseReportHtml: chop-size and opcode tables with totals', () => {
@@ -85,13 +107,23 @@ test('caseReportHtml: chop-size and opcode tables with totals', () => {
     ['Total', '3', '196'],
   ]);
   assert.deepEqual(rowsOf(elementById(html, 'tx_octet_stats')).at(-1), ['Total', '3', '216']);
-  assert.deepEqual(rowsOf(elementById(html, 'rx_frame_stats')), [['Opcode', 'Count'], ['1', '1'], ['8', '1'], ['Total', '2']]);
+  assert.deepEqual(rowsOf(elementById(html, 'rx_frame_stats')), [
+    ['Opcode', 'Count'],
+    ['1', '1'],
+    ['8', '1'],
+    ['Total', '2'],
+  ]);
   assert.deepEqual(rowsOf(elementById(html, 'tx_frame_stats')).at(-1), ['Total', '2']);
   assert.match(textContent(elementById(html, 'rx_octet_stats_title')), /^Octets Received by Chop Size$/);
   // Numeric order, not string order.
   const r = referenceResult('6.9.2');
   r.txOctetStats = { '100': 2, '9': 1, '10': 3 };
-  assert.deepEqual(rowsOf(elementById(caseReportHtml(r), 'tx_octet_stats')).slice(1).map((row) => row[0]), ['9', '10', '100', 'Total']);
+  assert.deepEqual(
+    rowsOf(elementById(caseReportHtml(r), 'tx_octet_stats'))
+      .slice(1)
+      .map((row) => row[0]),
+    ['9', '10', '100', 'Total'],
+  );
 });
 
 function wirelogText(html: string): string[] {
@@ -171,7 +203,10 @@ test('caseReportHtml: peer-controlled text is escaped everywhere', () => {
     resultClose: XSS,
     started: XSS,
     received: [['message', XSS, false]],
-    wirelog: [['RF', [30, XSS], 1, true, 0, true, XSS], ['TO', [3, XSS], false]],
+    wirelog: [
+      ['RF', [30, XSS], 1, true, 0, true, XSS],
+      ['TO', [3, XSS], false],
+    ],
     rxOctetStats: { [XSS]: 1 },
   };
   const html = caseReportHtml(r);
@@ -195,12 +230,40 @@ test('caseReportHtml: control characters become visible, never raw', () => {
 });
 
 const CATALOGUE: CaseInfo[] = [
-  { id: '1.1.1', origin: 'autobahn', category: 'Framing', subcategory: 'Text Messages', description: 'Send text message with payload 0.', expectation: 'Receive echo\'ed text message (with empty payload).<br>Clean close with normal code.' },
-  { id: '1.1.2', origin: 'autobahn', category: 'Framing', subcategory: 'Text Messages', description: 'Send text message with payload of length 125.', expectation: 'Echo.' },
-  { id: '1.2.1', origin: 'autobahn', category: 'Framing', subcategory: 'Binary Messages', description: 'Send binary message with payload 0.', expectation: 'Echo.' },
+  {
+    id: '1.1.1',
+    origin: 'autobahn',
+    category: 'Framing',
+    subcategory: 'Text Messages',
+    description: 'Send text message with payload 0.',
+    expectation: "Receive echo'ed text message (with empty payload).<br>Clean close with normal code.",
+  },
+  {
+    id: '1.1.2',
+    origin: 'autobahn',
+    category: 'Framing',
+    subcategory: 'Text Messages',
+    description: 'Send text message with payload of length 125.',
+    expectation: 'Echo.',
+  },
+  {
+    id: '1.2.1',
+    origin: 'autobahn',
+    category: 'Framing',
+    subcategory: 'Binary Messages',
+    description: 'Send binary message with payload 0.',
+    expectation: 'Echo.',
+  },
   { id: '2.1', origin: 'autobahn', category: 'Pings/Pongs', subcategory: '', description: 'Send ping without payload.', expectation: 'Pong.' },
   { id: '2.2', origin: 'autobahn', category: 'Pings/Pongs', subcategory: '', description: 'Send ping with small text payload.', expectation: 'Pong.' },
-  { id: '6.9.2', origin: 'autobahn', category: 'UTF-8 Handling', subcategory: 'Last possible sequence of a certain length', description: 'x', expectation: 'y' },
+  {
+    id: '6.9.2',
+    origin: 'autobahn',
+    category: 'UTF-8 Handling',
+    subcategory: 'Last possible sequence of a certain length',
+    description: 'x',
+    expectation: 'y',
+  },
 ];
 
 function results(): Map<string, Map<string, CaseResult>> {
@@ -244,10 +307,19 @@ test('indexHtml: behavior and close cells per outcome, Missing and Unimplemented
     return m[1] ?? '';
   };
   // My Agent (first column) has only 1.1.1, with a failed closing.
-  assert.match(row('1.1.1'), /<td class="case_ok"><a href="my_agent_case_1_1_1\.html">Pass<\/a><\/td><td class="close case_failed"><span class="close_code">Fail<\/span><\/td>/);
-  assert.match(row('1.1.1'), /<td class="case_ok"><a href="zeta_case_1_1_1\.html">Pass<\/a><br><span class="case_duration">42 ms<\/span><\/td><td class="close case_ok"><span class="close_code">None<\/span><\/td>/);
+  assert.match(
+    row('1.1.1'),
+    /<td class="case_ok"><a href="my_agent_case_1_1_1\.html">Pass<\/a><\/td><td class="close case_failed"><span class="close_code">Fail<\/span><\/td>/,
+  );
+  assert.match(
+    row('1.1.1'),
+    /<td class="case_ok"><a href="zeta_case_1_1_1\.html">Pass<\/a><br><span class="case_duration">42 ms<\/span><\/td><td class="close case_ok"><span class="close_code">None<\/span><\/td>/,
+  );
   assert.match(row('1.1.2'), /<td class="case_missing" colspan="2">Missing<\/td>/);
-  assert.match(row('1.1.2'), /case_non_strict"><a href="zeta_case_1_1_2\.html">Non-Strict<\/a><\/td><td class="close case_non_strict"><span class="close_code">1002</);
+  assert.match(
+    row('1.1.2'),
+    /case_non_strict"><a href="zeta_case_1_1_2\.html">Non-Strict<\/a><\/td><td class="close case_non_strict"><span class="close_code">1002</,
+  );
   assert.match(row('1.2.1'), /class="case_failed"><a [^>]*>Fail<\/a><\/td><td class="close case_failed"><span class="close_code">Unclean</);
   assert.match(row('2.1'), /<td class="case_unimplemented" colspan="2">Unimplemented<\/td>/);
   assert.match(row('2.2'), />Info<\/a><\/td><td class="close case_info"><span class="close_code">1000</);
@@ -264,7 +336,10 @@ test('indexHtml: rows with a failure on either axis carry has_failure, and so do
   // group, never the headings of 2 (Pings/Pongs) or 6.9 (no failure there).
   const kept = rowsOf([...html.matchAll(/<tr class="[^"]*\bhas_failure\b[^"]*"[^>]*>[\s\S]*?<\/tr>/g)].map((m) => m[0]).join('\n')).map((r) => r[0]);
   assert.deepEqual(kept, ['1 Framing', '1.1 Text Messages', 'Case 1.1.1', '1 Framing', '1.2 Binary Messages', 'Case 1.2.1']);
-  assert.match(html, /<p class="filters" id="failing"><span id="all"><\/span>2 of 6 cases with a failure\. <span class="view_failing">Showing them only, under their groups' headings\. <a href="#all">Show all 6 cases<\/a><\/span>/);
+  assert.match(
+    html,
+    /<p class="filters" id="failing"><span id="all"><\/span>2 of 6 cases with a failure\. <span class="view_failing">Showing them only, under their groups' headings\. <a href="#all">Show all 6 cases<\/a><\/span>/,
+  );
   assert.match(html, /<a href="#failing">Show the failing ones only<\/a>/);
   // It opens on them (no script: a class on main, and #all as the URL's target shows everything).
   assert.match(html, /<main class="opens_on_failures">/);
@@ -280,15 +355,24 @@ test('indexHtml: with a failure, its causes come before the matrix; without one,
   const quiet = indexHtml(passing, CATALOGUE.slice(0, 1), { generatedAt: 't', toolVersion: 'v' });
   assert.match(quiet, /<main>/);
   assert.doesNotMatch(quiet, /id="failure_causes"|class="[^"]*has_failure|id="all"/);
-  assert.match(quiet, /<p class="filters" id="failing">0 cases with a failure\. Show: <a href="#failing">failing cases only<\/a> &middot; <a href="#top">all cases<\/a><\/p>/);
+  assert.match(
+    quiet,
+    /<p class="filters" id="failing">0 cases with a failure\. Show: <a href="#failing">failing cases only<\/a> &middot; <a href="#top">all cases<\/a><\/p>/,
+  );
 });
 
 test('indexHtml: the cases given are the matrix, the counts and the descriptions; no other case appears', () => {
   // A run that selected 1.1.2 and 2.2 only: zeta's other results are not rows, and nothing is Missing.
   const selected = CATALOGUE.filter((c) => c.id === '1.1.2' || c.id === '2.2');
   const html = indexHtml(new Map([...results()].filter(([a]) => a === 'zeta')), selected, { generatedAt: 't', toolVersion: 'v' });
-  assert.deepEqual([...html.matchAll(/data-case="([^"]+)"/g)].map((m) => m[1]), ['1.1.2', '2.2']);
-  assert.deepEqual([...html.matchAll(/<section class="case_desc_block" id="([^"]+)"/g)].map((m) => m[1]), ['case_desc_1_1_2', 'case_desc_2_2']);
+  assert.deepEqual(
+    [...html.matchAll(/data-case="([^"]+)"/g)].map((m) => m[1]),
+    ['1.1.2', '2.2'],
+  );
+  assert.deepEqual(
+    [...html.matchAll(/<section class="case_desc_block" id="([^"]+)"/g)].map((m) => m[1]),
+    ['case_desc_1_1_2', 'case_desc_2_2'],
+  );
   assert.deepEqual(rowsOf(elementById(html, 'agent_summary'))[1], ['zeta', '0', '1', '0', '1', '0', '0']);
   assert.doesNotMatch(elementById(html, 'agent_case_results'), /Missing|1\.2 Binary|6 UTF-8/);
 });

@@ -23,7 +23,14 @@ test("indexJson has Autobahn's shape, order and report file names", () => {
   const b = referenceResult('6.12.7');
   const text = indexJson(
     new Map([
-      ['seedpeer', new Map([['6.9.2', a], ['6.12.7', b], ['10.1.1', { ...a, id: '10.1.1', remoteCloseCode: 1000, duration: 7 }]])],
+      [
+        'seedpeer',
+        new Map([
+          ['6.9.2', a],
+          ['6.12.7', b],
+          ['10.1.1', { ...a, id: '10.1.1', remoteCloseCode: 1000, duration: 7 }],
+        ]),
+      ],
       ['My Agent', new Map([['1.1.1', { ...a, agent: 'My Agent', id: '1.1.1' }]])],
     ]),
   );
@@ -64,8 +71,11 @@ test('summaryJson counts, result and per-case fields', () => {
   );
   assert.equal(s.cases[0]?.explanation, null, 'a case with OK/OK has no explanation');
   assert.deepEqual(
-    ((s as unknown as { causes: { key: string; cases: string[] }[] }).causes).map((g) => [g.key, g.cases]),
-    [['utf8-invalid:extra-message', ['6.12.7']], ['no-result:no-connection', ['1.1.2']]],
+    (s as unknown as { causes: { key: string; cases: string[] }[] }).causes.map((g) => [g.key, g.cases]),
+    [
+      ['utf8-invalid:extra-message', ['6.12.7']],
+      ['no-result:no-connection', ['1.1.2']],
+    ],
   );
   delete s.cases[1]?.explanation;
   assert.deepEqual(s.cases[1], {

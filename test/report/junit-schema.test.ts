@@ -26,7 +26,19 @@ test('the schema check can fail: a testcase without a name, a count that is not 
 
 test("a real run's junit.xml (passes and failures) is valid JUnit XML, each failure naming case, verdicts and reason", async () => {
   const outdir = await tempDir();
-  const res = await runCli(['run', '--client', fixtureCommand('wrong-pong'), '--url', 'ws://127.0.0.1:0', '--outdir', outdir, '--cases', '1.1.1', '2.3', '2.4']);
+  const res = await runCli([
+    'run',
+    '--client',
+    fixtureCommand('wrong-pong'),
+    '--url',
+    'ws://127.0.0.1:0',
+    '--outdir',
+    outdir,
+    '--cases',
+    '1.1.1',
+    '2.3',
+    '2.4',
+  ]);
   assert.equal(res.code, 1, res.stderr);
   const xml = await readFile(path.join(outdir, 'junit.xml'), 'utf8');
   assert.deepEqual(await validate(xml), { valid: true, errors: [] });
@@ -35,11 +47,17 @@ test("a real run's junit.xml (passes and failures) is valid JUnit XML, each fail
     .map((m) => [m[0], m[1], ...(/<failure message="([^"]*)" type="([^"]*)"/.exec(m[2] ?? '')?.slice(1) ?? [])])
     .filter((m) => m.length > 2)
     .map((m) => [m[0], m[1], m[2], m[3]]);
-  assert.deepEqual(failures.map((m) => (m[1] ?? '').split(' ')[0]), ['2.3', '2.4']);
+  assert.deepEqual(
+    failures.map((m) => (m[1] ?? '').split(' ')[0]),
+    ['2.3', '2.4'],
+  );
   for (const m of failures) {
     assert.equal(m[3], 'FAILED/OK');
     // The message explains: this client inverts every ping's bytes in its pong (its first frame).
-    assert.match(m[2] ?? '', /^A ping: pong differs\. wsgate sent a ping .*RFC 6455 §5\.5\.2, §5\.5\.3: .*The peer sent a pong 0xff0001020304ff00 where the case expects a pong 0x00fffefdfcfb00ff \(its frame 1, stream offset 0, at [\d.]+ ms\)|^A ping: pong differs\. .*The peer sent a pong 0x0101010101.* where the case expects a pong 0xfefefefefe.* \(its frame 1, stream offset 0, at [\d.]+ ms\)/);
+    assert.match(
+      m[2] ?? '',
+      /^A ping: pong differs\. wsgate sent a ping .*RFC 6455 §5\.5\.2, §5\.5\.3: .*The peer sent a pong 0xff0001020304ff00 where the case expects a pong 0x00fffefdfcfb00ff \(its frame 1, stream offset 0, at [\d.]+ ms\)|^A ping: pong differs\. .*The peer sent a pong 0x0101010101.* where the case expects a pong 0xfefefefefe.* \(its frame 1, stream offset 0, at [\d.]+ ms\)/,
+    );
     assert.match(m[0] ?? '', /Case 2\.[34]: outcome FAILED: Actual events differ from any expected\./);
   }
 });

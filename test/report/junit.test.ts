@@ -40,14 +40,20 @@ test('junitXml: names start with the case id; classname has one dot; time everyw
     assert.match(c.attrs.classname ?? '', /^[a-z0-9_]+\.[a-z0-9_]+$/);
     assert.match(c.attrs.time ?? '', /^\d+(\.\d+)?$/);
   }
-  assert.deepEqual(cases.map((c) => c.attrs.time), ['0.014', '0.014', '0', '0.003']);
+  assert.deepEqual(
+    cases.map((c) => c.attrs.time),
+    ['0.014', '0.014', '0', '0.003'],
+  );
 });
 
 test('junitXml: failure carries type, one-line message and expected vs observed', () => {
   const failed = testcases(junitXml(sampleRun()))[1];
   assert.ok(failed);
   // The message is wsgate's explanation; Autobahn's texts and the gate's reason stay in the body.
-  assert.match(failed.body, /<failure message="Invalid UTF-8 in a text message: unexpected message\. wsgate sent [^"]*RFC 6455 §8\.1, §7\.4\.1: [^"]*The peer sent a text message 0x80bf80bf80bf, which the case does not expect\.[^"]*" type="FAILED\/OK">/);
+  assert.match(
+    failed.body,
+    /<failure message="Invalid UTF-8 in a text message: unexpected message\. wsgate sent [^"]*RFC 6455 §8\.1, §7\.4\.1: [^"]*The peer sent a text message 0x80bf80bf80bf, which the case does not expect\.[^"]*" type="FAILED\/OK">/,
+  );
   assert.match(failed.body, /Case 6\.12\.7: behavior FAILED: the peer echoed invalid UTF-8\nWhy: Invalid UTF-8 in a text message/);
   assert.match(failed.body, /Expected: \{'OK': \[\]\}/);
   assert.match(failed.body, /Observed: \[\['message', '0x80bf80bf80bf', False\]\]/);

@@ -14,7 +14,10 @@ for (const id of ['6.9.2', '6.12.7'] as const) {
 }
 
 test('pythonJson: layout, empty containers inline, undefined keys omitted', () => {
-  assert.equal(pythonJson({ b: [1, {}], a: [], c: undefined, d: { x: null } }), '{\n   "a": [],\n   "b": [\n      1,\n      {}\n   ],\n   "d": {\n      "x": null\n   }\n}');
+  assert.equal(
+    pythonJson({ b: [1, {}], a: [], c: undefined, d: { x: null } }),
+    '{\n   "a": [],\n   "b": [\n      1,\n      {}\n   ],\n   "d": {\n      "x": null\n   }\n}',
+  );
   assert.equal(pythonJson([]), '[]');
   assert.equal(pythonJson({}), '{}');
   assert.equal(pythonJson([undefined]), '[\n   null\n]');

@@ -9,7 +9,14 @@ import { referenceReportText } from '../support/autobahn-reference.js';
 import { referenceResult } from './helpers.js';
 
 const CATALOGUE: CaseInfo[] = [
-  { id: '6.9.2', origin: 'autobahn', category: 'UTF-8 Handling', subcategory: 'Last possible sequence of a certain length', description: 'd', expectation: 'e' },
+  {
+    id: '6.9.2',
+    origin: 'autobahn',
+    category: 'UTF-8 Handling',
+    subcategory: 'Last possible sequence of a certain length',
+    description: 'd',
+    expectation: 'e',
+  },
   { id: '6.12.7', origin: 'autobahn', category: 'UTF-8 Handling', subcategory: 'Unexpected continuation bytes', description: 'd', expectation: 'e' },
 ];
 
@@ -19,7 +26,13 @@ test('writeReports writes per-case JSON/HTML and the indexes, nothing else', asy
   try {
     const evil = { ...referenceResult('6.9.2'), agent: '../../evil' };
     const results = new Map<string, Map<string, CaseResult>>([
-      ['seedpeer', new Map([['6.9.2', referenceResult('6.9.2')], ['6.12.7', referenceResult('6.12.7')]])],
+      [
+        'seedpeer',
+        new Map([
+          ['6.9.2', referenceResult('6.9.2')],
+          ['6.12.7', referenceResult('6.12.7')],
+        ]),
+      ],
       ['../../evil', new Map([['6.9.2', evil]])],
     ]);
     await writeReports(outdir, results, CATALOGUE, { generatedAt: '2026-11-21T23:30:00.000Z', toolVersion: '0.1.0' });
@@ -30,7 +43,10 @@ test('writeReports writes per-case JSON/HTML and the indexes, nothing else', asy
       assert.ok(files.includes(f), f);
     }
     assert.equal(files.filter((f) => /^evil_case_6_9_2\.(json|html)$/.test(f)).length, 2);
-    assert.equal(files.some((f) => f.startsWith('.wsgate-tmp-')), false);
+    assert.equal(
+      files.some((f) => f.startsWith('.wsgate-tmp-')),
+      false,
+    );
     assert.deepEqual(await readdir(root), ['nested']);
     assert.equal(await readFile(path.join(outdir, 'seedpeer_case_6_12_7.json'), 'utf8'), referenceReportText('6.12.7'));
     const index = JSON.parse(await readFile(path.join(outdir, 'index.json'), 'utf8')) as Record<string, Record<string, { reportfile: string }>>;

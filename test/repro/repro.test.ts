@@ -181,7 +181,20 @@ describe('repro scripts of clients under test', () => {
   test('an Autobahn-style looping driver on ws: 6.4.3 NON-STRICT (the invalid part 1 s after the valid one), /getCaseCount and /updateReports answered', async () => {
     const driver = node(fixture('autobahn-driver'));
     const outdir = await tempDir('wsgate-repro-run-');
-    const res = await runCli(['run', '--client-loops', '--client', `${quoted(driver)} {url} peer`, '--agent', 'peer', '--url', 'ws://127.0.0.1:0', '--outdir', outdir, '--cases', '6.4.3']);
+    const res = await runCli([
+      'run',
+      '--client-loops',
+      '--client',
+      `${quoted(driver)} {url} peer`,
+      '--agent',
+      'peer',
+      '--url',
+      'ws://127.0.0.1:0',
+      '--outdir',
+      outdir,
+      '--cases',
+      '6.4.3',
+    ]);
     assert.equal(res.code, 0, res.stderr);
     const report = await caseReport(outdir, '6.4.3');
     assert.equal(`${report.behavior}/${report.behaviorClose}`, 'NON-STRICT/OK');
@@ -227,7 +240,6 @@ describe('repro scripts of clients under test', () => {
   });
 
   describe('real Python clients', { skip: needs('python-clients') }, () => {
-
     test("Python websocket-client closes with 1000 where 1002, 1007 or the peer's code is due: 5.9, 6.3.1, 7.9.1", async () => {
       await clientCases(python('python-websocket-client.py'), ['5.9', '6.3.1', '7.9.1']);
     });
@@ -247,7 +259,9 @@ describe('repro scripts of servers under test', () => {
     await serverCases(node(BROKEN_SERVER, 'keeps-tcp'), ['2.1', '5.1', '7.1.1']);
   });
 
-  test('Python websockets as the server: 6.4.3 NON-STRICT (it fails the connection when the message ends, not at the invalid part a second earlier)', { skip: needs('python-clients') }, async (t) => {
+  test('Python websockets as the server: 6.4.3 NON-STRICT (it fails the connection when the message ends, not at the invalid part a second earlier)', {
+    skip: needs('python-clients'),
+  }, async (t) => {
     t.diagnostic('Debian python3-websockets, interop/servers/python-websockets.py');
     await serverCases({ file: PYTHON, args: [path.join(ROOT, 'interop', 'servers', 'python-websockets.py')] }, ['6.4.3'], 0);
   });
@@ -273,11 +287,28 @@ describe('what wsgate repro refuses, and run --repro', () => {
   test('run --repro writes a script and a recording per non-passing case, none for passing ones; the command refuses a passing case', async () => {
     const client = node(fixture('echo-invalid'));
     const outdir = await tempDir('wsgate-repro-run-');
-    const res = await runCli(['run', '--url', 'ws://127.0.0.1:0', '--outdir', outdir, '--agent', 'peer', '--client', `${quoted(client)} {url}`, '--cases', '6.9.2', '6.12.7', '--repro']);
+    const res = await runCli([
+      'run',
+      '--url',
+      'ws://127.0.0.1:0',
+      '--outdir',
+      outdir,
+      '--agent',
+      'peer',
+      '--client',
+      `${quoted(client)} {url}`,
+      '--cases',
+      '6.9.2',
+      '6.12.7',
+      '--repro',
+    ]);
     assert.equal(res.code, 1, res.stderr);
     assert.deepEqual(await readdir(path.join(outdir, 'repro')), ['peer_case_6_12_7.mjs']);
     assert.deepEqual(await readdir(path.join(outdir, 'repro-data')), ['peer_case_6_12_7.json.gz']);
-    const data = JSON.parse(gunzipSync(await readFile(path.join(outdir, 'repro-data', 'peer_case_6_12_7.json.gz'))).toString('utf8')) as { id: string; role: string };
+    const data = JSON.parse(gunzipSync(await readFile(path.join(outdir, 'repro-data', 'peer_case_6_12_7.json.gz'))).toString('utf8')) as {
+      id: string;
+      role: string;
+    };
     assert.equal(data.id, '6.12.7');
     assert.equal(data.role, 'client');
     const dir = await tempDir('wsgate-repro-empty-');
@@ -285,9 +316,16 @@ describe('what wsgate repro refuses, and run --repro', () => {
     await copyFile(path.join(outdir, 'repro', 'peer_case_6_12_7.mjs'), file);
     // Its top says what it shows: the requirement the case tests and why it failed in the run.
     const lines = (await readFile(file, 'utf8')).split('\n');
-    const top = lines.filter((l) => l.startsWith('//')).map((l) => l.slice(2)).join(' ').replace(/\s+/g, ' ');
+    const top = lines
+      .filter((l) => l.startsWith('//'))
+      .map((l) => l.slice(2))
+      .join(' ')
+      .replace(/\s+/g, ' ');
     assert.match(top, / Requirement \(RFC 6455 §8\.1, §7\.4\.1\): a text message that is not valid UTF-8 must fail the connection/);
-    assert.match(top, / Why: invalid UTF-8 in a text message accepted: the peer accepted it and sent text frame 1 \(FIN, 6 bytes\) 0x80bf80bf80bf instead of failing the connection\./);
+    assert.match(
+      top,
+      / Why: invalid UTF-8 in a text message accepted: the peer accepted it and sent text frame 1 \(FIN, 6 bytes\) 0x80bf80bf80bf instead of failing the connection\./,
+    );
     // One file of wsgate's own code, bundled (about 400 lines, where the hand-copied runtime made 700),
     // that imports nothing but Node's built-in modules.
     assert.ok(lines.length < 500, `${lines.length} lines`);
@@ -314,7 +352,10 @@ describe('what wsgate repro refuses, and run --repro', () => {
     try {
       await until('the server to listen', async () => ((await accepts(port)) ? true : null));
       const dir = await tempDir('wsgate-repro-wstest-');
-      await writeFile(path.join(dir, 'fuzzingclient.json'), JSON.stringify({ outdir: './out', servers: [{ agent: 'srv', url: `ws://127.0.0.1:${port}` }], cases: ['6.3.1'] }));
+      await writeFile(
+        path.join(dir, 'fuzzingclient.json'),
+        JSON.stringify({ outdir: './out', servers: [{ agent: 'srv', url: `ws://127.0.0.1:${port}` }], cases: ['6.3.1'] }),
+      );
       const run = await runWstest(['-m', 'fuzzingclient', '-s', 'fuzzingclient.json'], dir, { timeoutMs: 60_000 });
       assert.equal(run.code, 0, run.stderr);
       const outdir = path.join(dir, 'out');
@@ -332,8 +373,13 @@ describe('what wsgate repro refuses, and run --repro', () => {
 describe('repro scripts of the robustness profile', () => {
   const robustness = (name: string, file: string): Program => node(path.join(pinnedRelease(name).dir, file));
 
-  test('undici 6.23.0 on 18.1.1 (CVE-2026-2229): the script, alone, makes the client die again with the RangeError the run saw', { skip: needsReleases('undici-6.23.0') }, async () => {
-    const outdir = await gate(['--robustness', '--url', 'ws://127.0.0.1:0', '--client', `${quoted(robustness('undici-6.23.0', 'client.mjs'))} {url}`], ['18.1.1']);
+  test('undici 6.23.0 on 18.1.1 (CVE-2026-2229): the script, alone, makes the client die again with the RangeError the run saw', {
+    skip: needsReleases('undici-6.23.0'),
+  }, async () => {
+    const outdir = await gate(
+      ['--robustness', '--url', 'ws://127.0.0.1:0', '--client', `${quoted(robustness('undici-6.23.0', 'client.mjs'))} {url}`],
+      ['18.1.1'],
+    );
     assert.equal((await caseReport(outdir, '18.1.1')).behavior, 'FAILED');
     const script = await makeScript(outdir, '18.1.1');
     const repro = start(node(script.file, '0'), script.dir);
@@ -349,10 +395,15 @@ describe('repro scripts of the robustness profile', () => {
     }
   });
 
-  test('a group 17 attack (several raw connections) has no script: one line that says why and how to replay it, exit 2', { skip: needsReleases('ws-8.17.0') }, async () => {
+  test('a group 17 attack (several raw connections) has no script: one line that says why and how to replay it, exit 2', {
+    skip: needsReleases('ws-8.17.0'),
+  }, async () => {
     const outdir = await gate(['--robustness', '--server', `${quoted(robustness('ws-8.17.0', 'server.cjs'))} {port}`], ['17.1.3']);
     const res = await runCli(['repro', '17.1.3', '--from', outdir]);
     assert.equal(res.code, 2);
-    assert.match(res.stderr.trim(), /^wsgate: case 17\.1\.3 is an attack of the robustness profile on several raw connections .*: repro scripts replay one connection; replay it with: wsgate run --robustness --role server --server-url URL --cases 17\.1\.3$/);
+    assert.match(
+      res.stderr.trim(),
+      /^wsgate: case 17\.1\.3 is an attack of the robustness profile on several raw connections .*: repro scripts replay one connection; replay it with: wsgate run --robustness --role server --server-url URL --cases 17\.1\.3$/,
+    );
   });
 });

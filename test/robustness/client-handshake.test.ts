@@ -35,7 +35,15 @@ let baseUrl: string;
 
 before(async () => {
   const budgets = { ...DEFAULT_BUDGETS, stallMs: STALL_MS };
-  server = createServer({ host: '127.0.0.1', port: 0, outdir: await tempDir(), cases: robustnessClientCases, statusWaitMs: 2000, logger: pino({ level: 'silent' }), budgets });
+  server = createServer({
+    host: '127.0.0.1',
+    port: 0,
+    outdir: await tempDir(),
+    cases: robustnessClientCases,
+    statusWaitMs: 2000,
+    logger: pino({ level: 'silent' }),
+    budgets,
+  });
   await server.listen();
   baseUrl = serverBaseUrl('127.0.0.1', server.port, false);
 });
@@ -81,7 +89,10 @@ const FAST = ['18.4.1', '18.4.2', '18.4.3', '18.4.5'];
 describe('group 18.4: handshake floods and slow answers against real clients', () => {
   test('every 18.4 case quotes RFC 6455 §4.1 and its advisory', () => {
     const ours = robustnessClientCases.filter((c) => c.id.startsWith('18.4.'));
-    assert.deepEqual(ours.map((c) => c.id), ['18.4.1', '18.4.2', '18.4.3', '18.4.4', '18.4.5']);
+    assert.deepEqual(
+      ours.map((c) => c.id),
+      ['18.4.1', '18.4.2', '18.4.3', '18.4.4', '18.4.5'],
+    );
     for (const c of ours) {
       assert.match(c.description, /RFC 6455 §4\.1/, c.id);
       assert.match(c.attackBudget?.advisory ?? '', /CVE-|GHSA-/, c.id);
@@ -105,17 +116,25 @@ describe('group 18.4: handshake floods and slow answers against real clients', (
     const cases = await play(nodeCommand(fixture('ws-unbounded-head')), 'ws-unbounded-head', ['18.4.2']);
     const huge = get(cases, '18.4.2');
     assert.equal(huge.status, 'failed', lines(cases));
-    assert.match(huge.result?.result ?? '', /^The client took the response and echoed the message sent after it\. It read a 8 MiB response head without a limit\./);
+    assert.match(
+      huge.result?.result ?? '',
+      /^The client took the response and echoed the message sent after it\. It read a 8 MiB response head without a limit\./,
+    );
     assert.ok(written(huge) >= 8 * 1024 * 1024, huge.result?.result);
   });
 
   test('18.4.4 under a 4 s stall budget: ws with its defaults, and with its handshakeTimeout (an idle timeout), FAILED; the bundled echo with an opening deadline passes', async () => {
     const cases = new Map<string, GateCase>();
-    for (const name of ['ws-default', 'ws-handshake-timeout', 'ws-open-deadline']) cases.set(name, get(await play(nodeCommand(fixture(name)), name, ['18.4.4']), '18.4.4'));
+    for (const name of ['ws-default', 'ws-handshake-timeout', 'ws-open-deadline'])
+      cases.set(name, get(await play(nodeCommand(fixture(name)), name, ['18.4.4']), '18.4.4'));
     for (const name of ['ws-default', 'ws-handshake-timeout']) {
       const lax = cases.get(name);
       assert.equal(lax?.status, 'failed', `${name}: ${lax?.result?.result}`);
-      assert.match(lax?.result?.result ?? '', /^The client kept the trickled response open past the stall budget: it has no deadline on its opening.*budget 4,000 ms; wsgate ended it/, name);
+      assert.match(
+        lax?.result?.result ?? '',
+        /^The client kept the trickled response open past the stall budget: it has no deadline on its opening.*budget 4,000 ms; wsgate ended it/,
+        name,
+      );
     }
     const strict = cases.get('ws-open-deadline');
     assert.equal(strict?.status, 'passed', strict?.result?.result);

@@ -23,18 +23,23 @@ import { fixture, tempDir } from '../support/harness.js';
 import { needsReleases } from '../support/requirements.js';
 import { pinnedClient } from '../support/robustness.js';
 
-
 /** The command of a fixture client script run with this Node.js. */
 function nodeCommand(script: string): string {
   return `${shellQuote(process.execPath)} ${shellQuote(script)} {url}`;
 }
 
-
 let server: FuzzingServer;
 let baseUrl: string;
 
 before(async () => {
-  server = createServer({ host: '127.0.0.1', port: 0, outdir: await tempDir(), cases: robustnessClientCases, statusWaitMs: 2000, logger: pino({ level: 'silent' }) });
+  server = createServer({
+    host: '127.0.0.1',
+    port: 0,
+    outdir: await tempDir(),
+    cases: robustnessClientCases,
+    statusWaitMs: 2000,
+    logger: pino({ level: 'silent' }),
+  });
   await server.listen();
   baseUrl = serverBaseUrl('127.0.0.1', server.port, false);
 });
@@ -76,13 +81,19 @@ describe('group 18 against real clients', () => {
     }
   });
 
-  test('undici 6.23.0 dies on 18.1 (CVE-2026-2229) and on 18.3.2 (CVE-2026-1528): FAILED, the RangeError line in the reason', { skip: needsReleases('undici-6.23.0') }, async () => {
+  test('undici 6.23.0 dies on 18.1 (CVE-2026-2229) and on 18.3.2 (CVE-2026-1528): FAILED, the RangeError line in the reason', {
+    skip: needsReleases('undici-6.23.0'),
+  }, async () => {
     const vulnerable = pinnedClient('undici-6.23.0');
     const cases = [...(await play(vulnerable, 'undici-6.23.0', '18.1.')), ...(await play(vulnerable, 'undici-6.23.0', '18.3.2'))];
     for (const id of ['18.1.1', '18.1.3']) {
       const c = byId(cases, id);
       assert.equal(c.status, 'failed', lines(cases));
-      assert.match(c.reason, /^outcome FAILED: the client process died before its close \(undici CVE-2026-2229\): it exited with status 1: RangeError/, c.reason);
+      assert.match(
+        c.reason,
+        /^outcome FAILED: the client process died before its close \(undici CVE-2026-2229\): it exited with status 1: RangeError/,
+        c.reason,
+      );
       assert.match(c.reason, /windowBits/);
       assert.equal(c.result?.behavior, 'FAILED');
     }
@@ -90,13 +101,22 @@ describe('group 18 against real clients', () => {
     assert.match(byId(cases, '18.3.2').reason, /died before its close \(undici CVE-2026-1528\): it exited with status 1: RangeError .*Received -240/);
   });
 
-  test('undici 6.24.0 (the fix) passes 18.1 (refuses 7 and 16, takes 8), 18.2 (its 4 MB limit) and 18.3.2', { skip: needsReleases('undici-6.24.0') }, async () => {
+  test('undici 6.24.0 (the fix) passes 18.1 (refuses 7 and 16, takes 8), 18.2 (its 4 MB limit) and 18.3.2', {
+    skip: needsReleases('undici-6.24.0'),
+  }, async () => {
     const fixed = pinnedClient('undici-6.24.0');
-    const cases = [...(await play(fixed, 'undici-6.24.0', '18.1.')), ...(await play(fixed, 'undici-6.24.0', '18.2.')), ...(await play(fixed, 'undici-6.24.0', '18.3.2'))];
+    const cases = [
+      ...(await play(fixed, 'undici-6.24.0', '18.1.')),
+      ...(await play(fixed, 'undici-6.24.0', '18.2.')),
+      ...(await play(fixed, 'undici-6.24.0', '18.3.2')),
+    ];
     assert.equal(cases.length, 9);
     for (const c of cases) assert.notEqual(c.status, 'failed', lines(cases));
     // server_max_window_bits=7: refused, the figure beside its budget.
-    assert.match(byId(cases, '18.1.1').result?.result ?? '', /^The client refused the response.*Measured: the connection ended [\d,]+ ms after the attack began \(budget 2,000 ms; the peer ended it\)/);
+    assert.match(
+      byId(cases, '18.1.1').result?.result ?? '',
+      /^The client refused the response.*Measured: the connection ended [\d,]+ ms after the attack began \(budget 2,000 ms; the peer ended it\)/,
+    );
   });
 
   test('the bundled ws client passes 18.1-18.3 and 18.5, the bomb refused with 1009 (18.4: client-handshake.test.ts)', async () => {
@@ -108,8 +128,14 @@ describe('group 18 against real clients', () => {
     // 18.5: ws terminates a connection with 60 automatic pongs pending; the bundled client's echo
     // stops reading while its echoes wait (closing.test.ts has the peers that fail them).
     assert.match(byId(cases, '18.5.1').result?.result ?? '', /^The peer ended the connection during the attack/);
-    assert.match(byId(cases, '18.5.2').result?.result ?? '', /^The peer stayed bounded while its echo was read slowly: .*then stopped reading \(back-pressure\)/);
-    assert.match(byId(cases, '18.5.3').result?.result ?? '', /^The peer failed the connection on the reserved opcode and ended TCP.*budget 100,000 ms; the peer ended it/);
+    assert.match(
+      byId(cases, '18.5.2').result?.result ?? '',
+      /^The peer stayed bounded while its echo was read slowly: .*then stopped reading \(back-pressure\)/,
+    );
+    assert.match(
+      byId(cases, '18.5.3').result?.result ?? '',
+      /^The peer failed the connection on the reserved opcode and ended TCP.*budget 100,000 ms; the peer ended it/,
+    );
   });
 
   test('a client that trusts any window bits and inflates without bound: caught by 18.1 and 18.2', async () => {

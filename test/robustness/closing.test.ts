@@ -29,7 +29,9 @@ function pongBytes(result: string): number {
   return Number((m[1] as string).replace(/,/g, ''));
 }
 
-test('ws 8.17.1 queues every pong of a ping flood (17.4.1) and echoes without back-pressure (17.4.2): FAILED with the figures', { skip: needsReleases('ws-8.17.1') }, async (t) => {
+test('ws 8.17.1 queues every pong of a ping flood (17.4.1) and echoes without back-pressure (17.4.2): FAILED with the figures', {
+  skip: needsReleases('ws-8.17.1'),
+}, async (t) => {
   const run = await robustness(['--role', 'server', '--server', release('ws-8.17.1'), '--cases', '17.4.1', '17.4.2']);
   assert.equal(run.code, 1, run.out);
   assert.deepEqual(statuses(run), ['17.4.1 failed', '17.4.2 failed'], run.out);
@@ -38,7 +40,10 @@ test('ws 8.17.1 queues every pong of a ping flood (17.4.1) and echoes without ba
   // It answered (nearly) every ping: far past the budget, not a few MiB of kernel buffers.
   assert.ok(pongBytes(flood) > 24 * 1024 * 1024, flood);
   const echo = await run.result('17.4.2');
-  assert.match(echo, /^The peer read on while its echo could not leave, holding what wsgate wrote: .* the peer took [\d,]+ bytes: the 16,777,216-byte message and ([\d,]+) bytes of further messages \(budget 16,777,216\)/);
+  assert.match(
+    echo,
+    /^The peer read on while its echo could not leave, holding what wsgate wrote: .* the peer took [\d,]+ bytes: the 16,777,216-byte message and ([\d,]+) bytes of further messages \(budget 16,777,216\)/,
+  );
   assert.match(echo, /Afterwards a normal case on a fresh connection passed/);
   t.diagnostic(`${flood.slice(0, 260)} | ${echo.slice(0, 260)}`);
 });
@@ -65,7 +70,10 @@ test('clients of our own: pongs queued fail 18.5.1, TCP kept fails 18.5.4, a clo
 
   const keeps = await robustness(['--client', fixtureCommand('keeps-tcp'), '--cases', '18.5.4', '--budget', 'stall=1500ms']);
   assert.deepEqual(statuses(keeps), ['18.5.4 failed'], keeps.out);
-  assert.match(await keeps.result('18.5.4'), /^The peer kept TCP open for 3.5 s after the closing handshake, past its budget of 1,500 ms: it waits for wsgate to end the connection, without a timeout/);
+  assert.match(
+    await keeps.result('18.5.4'),
+    /^The peer kept TCP open for 3.5 s after the closing handshake, past its budget of 1,500 ms: it waits for wsgate to end the connection, without a timeout/,
+  );
 
   const never = await robustness(['--client', fixtureCommand('never-close'), '--cases', '18.5.3', '18.5.4', '--budget', 'stall=1500ms']);
   assert.deepEqual(statuses(never), ['18.5.3 failed', '18.5.4 failed'], never.out);

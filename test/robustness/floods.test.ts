@@ -12,14 +12,19 @@ import { brokenServer, release, runRobustness, type RobustnessRun } from '../sup
 
 const robustness = (args: string[]): Promise<RobustnessRun> => runRobustness(args);
 
-test("ws 7.4.5 (CVE-2021-32640): a burst of long Sec-WebSocket-Protocol requests keeps a normal client from its 101, 17.1.6 FAILED; 7.4.6 passes it", { skip: needsReleases('ws-7.4.5', 'ws-7.4.6') }, async (t) => {
+test('ws 7.4.5 (CVE-2021-32640): a burst of long Sec-WebSocket-Protocol requests keeps a normal client from its 101, 17.1.6 FAILED; 7.4.6 passes it', {
+  skip: needsReleases('ws-7.4.5', 'ws-7.4.6'),
+}, async (t) => {
   const bad = await robustness(['--server', release('ws-7.4.5'), '--cases', '17.1.6']);
   assert.equal(bad.code, 1, bad.out);
   assert.equal(bad.cases.get('17.1.6')?.status, 'failed', bad.out);
   const badText = await bad.result('17.1.6');
   t.diagnostic(`ws 7.4.5: ${badText}`);
   // Either its 101 came late (the figure beside the budget), or not within the wait at all.
-  assert.match(badText, /^The normal client (waited [\d,.]+ ms for its 101 \(budget 1,000 ms\)|got no answer within [\d,]+ ms), beside 16 connections each with a 15,000-byte Sec-WebSocket-Protocol/);
+  assert.match(
+    badText,
+    /^The normal client (waited [\d,.]+ ms for its 101 \(budget 1,000 ms\)|got no answer within [\d,]+ ms), beside 16 connections each with a 15,000-byte Sec-WebSocket-Protocol/,
+  );
   // The server is slow, not dead: the liveness check passes.
   assert.match(badText, /Afterwards a normal case on a fresh connection passed/);
 
@@ -34,7 +39,10 @@ test('Slowloris (17.1.10): a server with no timeout on a request head FAILED at 
   const bad = await robustness(['--server', brokenServer('no-head-timeout'), '--cases', '17.1.10', '--budget', 'stall=3s']);
   assert.equal(bad.code, 1, bad.out);
   assert.equal(bad.cases.get('17.1.10')?.status, 'failed', bad.out);
-  assert.match(await bad.result('17.1.10'), /^The server still held the connection 3,000 ms after the request began \(stall budget 3,000 ms\), [\d,]+ bytes trickled: it never times out/);
+  assert.match(
+    await bad.result('17.1.10'),
+    /^The server still held the connection 3,000 ms after the request began \(stall budget 3,000 ms\), [\d,]+ bytes trickled: it never times out/,
+  );
 
   const good = await robustness(['--server', brokenServer('short-head-timeout'), '--cases', '17.1.10', '--budget', 'stall=3s']);
   assert.equal(good.code, 0, good.out);

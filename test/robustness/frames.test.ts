@@ -47,8 +47,18 @@ test('the bundled ws server: refuses at the header, at its 64 MiB limit, on rand
   const r = await run(['--role', 'server', '--cases', '17.2.3', '17.2.4', '17.2.5', '17.2.6', '17.3.*']);
   assert.equal(r.code, 0, r.out);
   assert.deepEqual(verdicts(r.cases), [
-    '17.2.3 OK', '17.2.4 OK', '17.2.5 NON-STRICT', '17.2.6 OK',
-    '17.3.1 OK', '17.3.2 OK', '17.3.3 OK', '17.3.4 OK', '17.3.5 OK', '17.3.6 OK', '17.3.7 OK', '17.3.8 OK',
+    '17.2.3 OK',
+    '17.2.4 OK',
+    '17.2.5 NON-STRICT',
+    '17.2.6 OK',
+    '17.3.1 OK',
+    '17.3.2 OK',
+    '17.3.3 OK',
+    '17.3.4 OK',
+    '17.3.5 OK',
+    '17.3.6 OK',
+    '17.3.7 OK',
+    '17.3.8 OK',
   ]);
   const get = (id: string): CaseReport => r.cases.get(id) as CaseReport;
   assert.equal(get('17.2.3').remoteCloseCode, 1002);
@@ -64,7 +74,8 @@ test('the bundled ws server: refuses at the header, at its 64 MiB limit, on rand
   // 7 and 16 are out of range: ws refuses the handshake; 8 it accepts and inflates.
   assert.match(get('17.3.3').result, /refused the handshake \(HTTP 400\)/);
   assert.match(get('17.3.4').result, /accepted the offer and echoed the message/);
-  for (const c of r.cases.values()) assert.match(c.result, /Afterwards a normal case on a fresh connection passed \(echoed\), and the server process is alive/, c.id);
+  for (const c of r.cases.values())
+    assert.match(c.result, /Afterwards a normal case on a fresh connection passed \(echoed\), and the server process is alive/, c.id);
 });
 
 test('a server with no message limit takes limit + 1 (here --budget message=8 MiB): 17.2.4 FAILED with what it echoed', async () => {
@@ -81,7 +92,10 @@ test('a server that inflates without a limit answers the bomb instead of refusin
   assert.equal(r.cases.get('17.3.2')?.behavior, 'FAILED', r.out);
   // It inflates the whole gigabyte before it answers: on a busy machine that takes past the case's
   // 10 s budget, and the case fails it for the time instead (seen once with every core loaded).
-  assert.match(r.cases.get('17.3.2')?.result ?? '', /answered the bomb with a message \(\d+ bytes\) instead of failing the connection|^Over budget: the peer had not ended the connection 10,000 ms after the attack began/);
+  assert.match(
+    r.cases.get('17.3.2')?.result ?? '',
+    /answered the bomb with a message \(\d+ bytes\) instead of failing the connection|^Over budget: the peer had not ended the connection 10,000 ms after the attack began/,
+  );
 });
 
 test('the bundled ws client: 18.3.4 to 18.3.7 as the ws server did', async () => {
@@ -92,11 +106,16 @@ test('the bundled ws client: 18.3.4 to 18.3.7 as the ws server did', async () =>
   assert.match(r.cases.get('18.3.6')?.result ?? '', /took them all: 1,048,577 frames/);
 });
 
-test('undici 6.24.0 has no message limit at 100 MiB: 18.3.5 FAILED; it refuses the reserved opcode and the random bytes', { skip: needsReleases('undici-6.24.0') }, async () => {
+test('undici 6.24.0 has no message limit at 100 MiB: 18.3.5 FAILED; it refuses the reserved opcode and the random bytes', {
+  skip: needsReleases('undici-6.24.0'),
+}, async () => {
   const r = await run(['--url', 'ws://127.0.0.1:0', '--client', pinnedClient('undici-6.24.0'), '--cases', '18.3.4', '18.3.5', '18.3.7']);
   assert.equal(r.code, 1, r.out);
   assert.deepEqual(verdicts(r.cases), ['18.3.4 OK', '18.3.5 FAILED', '18.3.7 OK']);
-  assert.match(r.cases.get('18.3.5')?.result ?? '', /took the whole message \(limit \+ 1 bytes\) without failing the connection: .*wsgate had written 104,9[\d,]+ bytes while it was open/);
+  assert.match(
+    r.cases.get('18.3.5')?.result ?? '',
+    /took the whole message \(limit \+ 1 bytes\) without failing the connection: .*wsgate had written 104,9[\d,]+ bytes while it was open/,
+  );
 });
 
 test('a raw server that never checks a frame (it waits for any declared length): 17.2.3 and 17.2.6 FAILED, not refused in time', async () => {

@@ -33,7 +33,8 @@ async function robustness(args: string[]): Promise<Run> {
   const out = res.stdout + res.stderr;
   assert.ok(res.code === 0 || res.code === 1, out);
   const summary = JSON.parse(await readFile(path.join(outdir, 'summary.json'), 'utf8')) as { cases: SummaryCase[] };
-  const report = async (file: string): Promise<{ behavior: string; result: string }> => JSON.parse(await readFile(path.join(outdir, file), 'utf8')) as { behavior: string; result: string };
+  const report = async (file: string): Promise<{ behavior: string; result: string }> =>
+    JSON.parse(await readFile(path.join(outdir, file), 'utf8')) as { behavior: string; result: string };
   return { code: res.code, out, cases: new Map(summary.cases.map((c) => [c.id, c])), report };
 }
 
@@ -68,13 +69,19 @@ test('a looping client that dies during 18.3.1: that case FAILED with its error 
   assert.equal(run.code, 1, run.out);
   const died = run.cases.get('18.3.1');
   assert.equal(died?.status, 'failed', run.out);
-  assert.match(died?.reason ?? '', /the client process died during the case \(undici CVE-2026-1528\): it exited with status 1: RangeError: deliberate crash on a connection error/);
+  assert.match(
+    died?.reason ?? '',
+    /the client process died during the case \(undici CVE-2026-1528\): it exited with status 1: RangeError: deliberate crash on a connection error/,
+  );
   const report = await run.report('crashy_case_18_3_1.json');
   assert.equal(report.behavior, 'FAILED');
   assert.match(report.result, /^the client process died during the case .*The case's own verdict was OK/);
   for (const id of ['18.3.2', '18.3.3']) {
     assert.equal(run.cases.get(id)?.status, 'skipped', run.out);
-    assert.match(run.cases.get(id)?.reason ?? '', /^not run: the client process died during case 18\.3\.1 \(it exited with status 1: RangeError.*so it is not restarted/);
+    assert.match(
+      run.cases.get(id)?.reason ?? '',
+      /^not run: the client process died during case 18\.3\.1 \(it exited with status 1: RangeError.*so it is not restarted/,
+    );
   }
 });
 
@@ -110,7 +117,7 @@ test('a server wsgate did not start (--server-url): its memory was not measured,
   }
 });
 
-test('serve (startServer): a client that came by itself is no process of wsgate\'s, and its robustness report says its memory was not measured', async () => {
+test("serve (startServer): a client that came by itself is no process of wsgate's, and its robustness report says its memory was not measured", async () => {
   const outdir = await tempDir();
   const server = await startServer({ url: 'ws://127.0.0.1:0', outdir, robustness: true, cases: ['18.3.1'] });
   try {

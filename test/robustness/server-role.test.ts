@@ -18,7 +18,9 @@ import { needsReleases, pinnedRelease } from '../support/requirements.js';
 
 const robustness = (args: string[]): Promise<RobustnessRun> => runRobustness(args, 60_000);
 
-test('ws 8.17.0 dies of 2,000 header lines (CVE-2024-37890): 17.1.3 FAILED, the server restarted; 8.17.1 passes it', { skip: needsReleases('ws-8.17.0', 'ws-8.17.1') }, async () => {
+test('ws 8.17.0 dies of 2,000 header lines (CVE-2024-37890): 17.1.3 FAILED, the server restarted; 8.17.1 passes it', {
+  skip: needsReleases('ws-8.17.0', 'ws-8.17.1'),
+}, async () => {
   const bad = await robustness(['--server', release('ws-8.17.0'), '--cases', '17.1.3', '17.1.5']);
   assert.equal(bad.code, 1, bad.out);
   const c = bad.cases.get('17.1.3');
@@ -37,7 +39,9 @@ test('ws 8.17.0 dies of 2,000 header lines (CVE-2024-37890): 17.1.3 FAILED, the 
   assert.match((await good.report('17.1.3')).result, /Afterwards a normal case on a fresh connection passed \(echoed\), and the server process is alive/);
 });
 
-test("ws 7.4.5's Sec-WebSocket-Protocol split is quadratic (CVE-2021-32640): 17.1.1 FAILED with the figures; 7.4.6 passes it", { skip: needsReleases('ws-7.4.5', 'ws-7.4.6') }, async () => {
+test("ws 7.4.5's Sec-WebSocket-Protocol split is quadratic (CVE-2021-32640): 17.1.1 FAILED with the figures; 7.4.6 passes it", {
+  skip: needsReleases('ws-7.4.5', 'ws-7.4.6'),
+}, async () => {
   const bad = await robustness(['--server', release('ws-7.4.5'), '--cases', '17.1.1']);
   assert.equal(bad.code, 1, bad.out);
   const c = bad.cases.get('17.1.1');
@@ -51,7 +55,24 @@ test("ws 7.4.5's Sec-WebSocket-Protocol split is quadratic (CVE-2021-32640): 17.
 });
 
 // Slowloris (17.1.10) waits for Node's own timeout of a stalled head, 60 to 90 s: floods.test.ts plays it against servers with short timeouts.
-const BUNDLED_PASSES = ['17.1.1', '17.1.2', '17.1.3', '17.1.4', '17.1.5', '17.1.6', '17.1.7', '17.1.8', '17.1.9', '17.1.11', '17.2.1', '17.2.2', '17.4.1', '17.4.2', '17.4.3', '17.4.4'];
+const BUNDLED_PASSES = [
+  '17.1.1',
+  '17.1.2',
+  '17.1.3',
+  '17.1.4',
+  '17.1.5',
+  '17.1.6',
+  '17.1.7',
+  '17.1.8',
+  '17.1.9',
+  '17.1.11',
+  '17.2.1',
+  '17.2.2',
+  '17.4.1',
+  '17.4.2',
+  '17.4.3',
+  '17.4.4',
+];
 
 test('the current ws (the bundled server) passes the whole of group 17 (but Slowloris, for its time)', async () => {
   const run = await robustness(['--role', 'server', '--cases', ...BUNDLED_PASSES]);
@@ -62,7 +83,10 @@ test('the current ws (the bundled server) passes the whole of group 17 (but Slow
   );
   // The 20 MB header refused long before its end; the normal client served beside 500 half-open connections.
   assert.match((await run.report('17.1.8')).result, /wsgate had written [\d,]+ of the request's bytes when it refused a 20 MB header/);
-  assert.match((await run.report('17.1.11')).result, /^The normal client's 101 came [\d,.]+ ms after its request \(budget 1,000 ms\), beside 500 connections each holding a partial request head/);
+  assert.match(
+    (await run.report('17.1.11')).result,
+    /^The normal client's 101 came [\d,.]+ ms after its request \(budget 1,000 ms\), beside 500 connections each holding a partial request head/,
+  );
 });
 
 test('a server with no message limit reads a declared gigabyte instead of refusing it at the header: 17.2.2 FAILED', async () => {
@@ -74,7 +98,9 @@ test('a server with no message limit reads a declared gigabyte instead of refusi
   assert.match(run.cases.get('17.2.2')?.reason ?? '', /not refused: the server kept the connection open after reading [\d,]+ payload bytes/);
 });
 
-test('a server wsgate did not start (--server-url) that dies: that case FAILED, the rest not run, with the reason', { skip: needsReleases('ws-8.17.0') }, async () => {
+test('a server wsgate did not start (--server-url) that dies: that case FAILED, the rest not run, with the reason', {
+  skip: needsReleases('ws-8.17.0'),
+}, async () => {
   const port = await new Promise<number>((resolve) => {
     const probe = net.createServer().listen(0, '127.0.0.1', () => {
       const { port: p } = probe.address() as net.AddressInfo;
@@ -87,7 +113,10 @@ test('a server wsgate did not start (--server-url) that dies: that case FAILED, 
     assert.equal(run.code, 1, run.out);
     assert.equal(run.cases.get('17.1.3')?.status, 'failed', run.out);
     // The liveness probe finds no server, or (while the dying process still holds its port) a connection that goes nowhere.
-    assert.match(run.cases.get('17.1.3')?.reason ?? '', /(found no server |a normal case on a fresh connection failed).*wsgate did not start it, so it cannot restart it: the remaining cases are not run/);
+    assert.match(
+      run.cases.get('17.1.3')?.reason ?? '',
+      /(found no server |a normal case on a fresh connection failed).*wsgate did not start it, so it cannot restart it: the remaining cases are not run/,
+    );
     assert.equal(run.cases.get('17.1.5')?.status, 'skipped', run.out);
     assert.match(run.cases.get('17.1.5')?.reason ?? '', /^not run: the server is down after an earlier case/);
   } finally {
@@ -99,7 +128,13 @@ test('--robustness selects group 17 alone for a server, and goes with neither --
   const dir = await tempDir();
   const list = await runCliWith(['list', '--robustness', '--role', 'server'], { cwd: dir });
   assert.equal(list.code, 0, list.stderr);
-  assert.deepEqual(list.stdout.trim().split('\n').map((l) => l.trim().split(/\s+/)[1]), robustnessServerCases.map((c) => c.id));
+  assert.deepEqual(
+    list.stdout
+      .trim()
+      .split('\n')
+      .map((l) => l.trim().split(/\s+/)[1]),
+    robustnessServerCases.map((c) => c.id),
+  );
   assert.ok(robustnessServerCases.every((c) => c.id.startsWith('17.')) && robustnessServerCases.length >= 17);
   const plain = await runCliWith(['list', '--role', 'server', '--extended'], { cwd: dir });
   assert.doesNotMatch(plain.stdout, /^\s*\d+\s+17\./m);

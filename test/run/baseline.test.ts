@@ -11,7 +11,6 @@ import { applyBaseline, baselineFromRun, parseBaseline } from '../../src/policy/
 import { gateCase, sampleRun } from '../report/helpers.js';
 import { fixtureCommand, LIVE_RUNS_AT_ONCE, runCli, tempDir, usageMessage } from '../support/harness.js';
 
-
 describe('baseline file validation', () => {
   const table: Array<[string, unknown, string]> = [
     ['not an object', [], 'b.json: a baseline must be a JSON object {"version": 1, "cases": {...}}'],
@@ -20,16 +19,35 @@ describe('baseline file validation', () => {
     ['cases as a list', { version: 1, cases: ['6.4.1'] }, 'b.json: "cases" must be an object mapping case patterns to {"reason": "..."}'],
     ['an entry as a string', { version: 1, cases: { '6.4.1': 'slow' } }, 'b.json: "cases.6.4.1" must be an object {"reason": "...", "agents": [...]}'],
     ['no reason', { version: 1, cases: { '6.4.1': {} } }, 'b.json: "cases.6.4.1.reason" must be a non-empty string: say why the case is accepted'],
-    ['a blank reason', { version: 1, cases: { '6.4.1': { reason: '  ' } } }, 'b.json: "cases.6.4.1.reason" must be a non-empty string: say why the case is accepted'],
-    ['agents not a list', { version: 1, cases: { '6.4.1': { reason: 'r', agents: 'x' } } }, 'b.json: "cases.6.4.1.agents" must be an array of non-empty strings (agent patterns)'],
-    ['an unknown key', { version: 1, cases: {}, note: 'x' }, 'b.json: unknown key "note" (a baseline has "version" and "cases"; an entry has "reason" and "agents")'],
-    ['an unknown entry key', { version: 1, cases: { '6.4.1': { reason: 'r', why: 'x' } } }, 'b.json: unknown key "cases.6.4.1.why" (a baseline has "version" and "cases"; an entry has "reason" and "agents")'],
+    [
+      'a blank reason',
+      { version: 1, cases: { '6.4.1': { reason: '  ' } } },
+      'b.json: "cases.6.4.1.reason" must be a non-empty string: say why the case is accepted',
+    ],
+    [
+      'agents not a list',
+      { version: 1, cases: { '6.4.1': { reason: 'r', agents: 'x' } } },
+      'b.json: "cases.6.4.1.agents" must be an array of non-empty strings (agent patterns)',
+    ],
+    [
+      'an unknown key',
+      { version: 1, cases: {}, note: 'x' },
+      'b.json: unknown key "note" (a baseline has "version" and "cases"; an entry has "reason" and "agents")',
+    ],
+    [
+      'an unknown entry key',
+      { version: 1, cases: { '6.4.1': { reason: 'r', why: 'x' } } },
+      'b.json: unknown key "cases.6.4.1.why" (a baseline has "version" and "cases"; an entry has "reason" and "agents")',
+    ],
     ['an unknown case id', { version: 1, cases: { '6.4.9': { reason: 'r' } } }, 'b.json: "cases": no case has the id "6.4.9"'],
     ['a bad pattern', { version: 1, cases: { 'six.*': { reason: 'r' } } }, 'b.json: "cases": bad case pattern "six.*"'],
   ];
   for (const [what, value, message] of table) {
     test(what, () => {
-      assert.equal(usageMessage(() => parseBaseline('b.json', value)), message);
+      assert.equal(
+        usageMessage(() => parseBaseline('b.json', value)),
+        message,
+      );
     });
   }
 });
@@ -49,12 +67,21 @@ describe('applyBaseline', () => {
     const out = applyBaseline(run.cases, run.agent, baseline);
     const accepted = out.find((c) => c.id === '6.12.7');
     assert.equal(accepted?.status, 'skipped');
-    assert.deepEqual(accepted?.baseline, { state: 'accepted', pattern: '6.12.*', reason: 'echoes invalid UTF-8 until v2', failure: 'behavior FAILED: the peer echoed invalid UTF-8' });
+    assert.deepEqual(accepted?.baseline, {
+      state: 'accepted',
+      pattern: '6.12.*',
+      reason: 'echoes invalid UTF-8 until v2',
+      failure: 'behavior FAILED: the peer echoed invalid UTF-8',
+    });
     assert.equal(accepted?.reason, 'accepted failure (baseline: echoes invalid UTF-8 until v2): behavior FAILED: the peer echoed invalid UTF-8');
     // A case that failed without a result (the client never connected) is a failure like another.
     assert.equal(out.find((c) => c.id === '1.1.2')?.reason, 'accepted failure (baseline: never mind): the client did not connect within 30 s; it was killed');
     // 6.9.2's entry is for other agents only; 1.1.1 (skipped) is not a failure to accept.
-    for (const id of ['6.9.2', '1.1.1']) assert.deepEqual(out.find((c) => c.id === id), run.cases.find((c) => c.id === id));
+    for (const id of ['6.9.2', '1.1.1'])
+      assert.deepEqual(
+        out.find((c) => c.id === id),
+        run.cases.find((c) => c.id === id),
+      );
   });
 
   test('a passing case it names stays passed with a note; applying twice changes nothing', () => {
@@ -86,7 +113,10 @@ interface Summary {
   cases: Array<{ id: string; status: string; baseline: { state: string; reason: string } | null; warnings: string[] }>;
 }
 
-async function gate(baseline: unknown, extra: string[] = []): Promise<{ code: number | null; stdout: string; stderr: string; summary: Summary; junit: string; dir: string }> {
+async function gate(
+  baseline: unknown,
+  extra: string[] = [],
+): Promise<{ code: number | null; stdout: string; stderr: string; summary: Summary; junit: string; dir: string }> {
   const dir = await tempDir();
   const file = path.join(dir, 'baseline.json');
   if (baseline !== null) await writeFile(file, JSON.stringify(baseline));

@@ -12,7 +12,10 @@ import { fixtureCommand, LIVE_RUNS_AT_ONCE, runCli, tempDir } from '../support/h
 
 import type { SummaryCase } from '../support/cli-env.js';
 
-async function gate(client: string, extra: string[] = []): Promise<{ code: number | null; stdout: string; stderr: string; cases: Map<string, SummaryCase>; junit: string; outdir: string }> {
+async function gate(
+  client: string,
+  extra: string[] = [],
+): Promise<{ code: number | null; stdout: string; stderr: string; cases: Map<string, SummaryCase>; junit: string; outdir: string }> {
   const outdir = await tempDir();
   const res = await runCli(['run', '--client', client, '--url', 'ws://127.0.0.1:0', '--outdir', outdir, '--cases', '6.9.2', '6.12.7', ...extra]);
   const summary = JSON.parse(await readFile(path.join(outdir, 'summary.json'), 'utf8')) as { cases: SummaryCase[] };
@@ -95,7 +98,10 @@ describe('the gate with broken clients', { concurrency: LIVE_RUNS_AT_ONCE }, () 
     assert.equal(r.code, 1);
     assert.equal(r.cases.get('6.9.2')?.reason, 'the client exited with status 127 (command not found?) before it connected');
     assert.equal(r.cases.get('6.9.2')?.client?.exitCode, 127);
-    assert.match(junitCase(r.junit, '6.9.2'), /<failure [^>]*message="the client exited with status 127 \(command not found\?\) before it connected" type="CLIENT"/);
+    assert.match(
+      junitCase(r.junit, '6.9.2'),
+      /<failure [^>]*message="the client exited with status 127 \(command not found\?\) before it connected" type="CLIENT"/,
+    );
     assert.match(junitCase(r.junit, '6.9.2'), /Client output:\n.*not found/);
   });
 

@@ -52,7 +52,10 @@ test('a busy port is a usage error (exit 2), not a hang', async () => {
 test('list prints index, id and description without opening a socket', async () => {
   const res = await runCli(['list', '--cases', '6.9.2', '6.12.7']);
   assert.equal(res.code, 0);
-  assert.equal(res.stdout, '1  6.9.2     A text message whose payload is valid UTF-8, in one frame. Payload: 0xdfbf\n2  6.12.7    A text message whose payload is not valid UTF-8, in one frame. Payload: 0x80bf80bf80bf\n');
+  assert.equal(
+    res.stdout,
+    '1  6.9.2     A text message whose payload is valid UTF-8, in one frame. Payload: 0xdfbf\n2  6.12.7    A text message whose payload is not valid UTF-8, in one frame. Payload: 0x80bf80bf80bf\n',
+  );
   const filtered = await runCli(['list', '--cases', '6.12.*']);
   const lines = filtered.stdout.trim().split('\n');
   assert.equal(lines.length, 8);
@@ -79,7 +82,25 @@ test('SIGINT mid-run: the client group is killed, reports are written, cases are
   const { CLI, fixtureCommand } = await import('../support/harness.js');
   const outdir = await tempDir();
   const marker = `wsgate-sigint-${process.pid}`;
-  const child = spawn(process.execPath, [CLI, 'run', '--client', `${fixtureCommand('never-connect')} ${marker}`, '--url', 'ws://127.0.0.1:0', '--outdir', outdir, '--case-timeout', '60', '--cases', '6.9.2', '6.12.7'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [
+      CLI,
+      'run',
+      '--client',
+      `${fixtureCommand('never-connect')} ${marker}`,
+      '--url',
+      'ws://127.0.0.1:0',
+      '--outdir',
+      outdir,
+      '--case-timeout',
+      '60',
+      '--cases',
+      '6.9.2',
+      '6.12.7',
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -93,7 +114,11 @@ test('SIGINT mid-run: the client group is killed, reports are written, cases are
   assert.ok(out.includes('wsgate: '), `the run did not start: ${out}`);
   child.kill('SIGINT');
   assert.equal(await exited, 130, out);
-  const summary = JSON.parse(await readFile(path.join(outdir, 'summary.json'), 'utf8')) as { interrupted: string; result: string; cases: Array<{ status: string; reason: string }> };
+  const summary = JSON.parse(await readFile(path.join(outdir, 'summary.json'), 'utf8')) as {
+    interrupted: string;
+    result: string;
+    cases: Array<{ status: string; reason: string }>;
+  };
   assert.equal(summary.interrupted, 'SIGINT');
   assert.equal(summary.result, 'failed');
   for (const c of summary.cases) assert.deepEqual([c.status, c.reason], ['skipped', 'not run: the run was interrupted (SIGINT)']);

@@ -30,8 +30,14 @@ describe('failingVerdicts', () => {
   });
 
   test('an unknown verdict or OK is a usage error naming it', () => {
-    assert.throws(() => failingVerdicts(['FAILED', 'BROKEN'], false), (err: unknown) => err instanceof UsageError && err.message === `--fail-on: unknown verdict "BROKEN" (one of: ${VERDICTS.join(', ')})`);
-    assert.throws(() => failingVerdicts(['ok'], false), (err: unknown) => err instanceof UsageError && err.message === '--fail-on: OK cannot fail the build');
+    assert.throws(
+      () => failingVerdicts(['FAILED', 'BROKEN'], false),
+      (err: unknown) => err instanceof UsageError && err.message === `--fail-on: unknown verdict "BROKEN" (one of: ${VERDICTS.join(', ')})`,
+    );
+    assert.throws(
+      () => failingVerdicts(['ok'], false),
+      (err: unknown) => err instanceof UsageError && err.message === '--fail-on: OK cannot fail the build',
+    );
   });
 });
 
@@ -90,7 +96,13 @@ describe('--fail-on end to end', { concurrency: LIVE_RUNS_AT_ONCE }, () => {
     const onlyFailed = await gate(fixtureCommand('never-close'), ['6.9.2', '6.12.7'], ['--fail-on', 'FAILED']);
     assert.equal(onlyFailed.code, 1);
     assert.deepEqual(onlyFailed.summary?.failOn, ['FAILED']);
-    assert.deepEqual(onlyFailed.summary?.cases.map((c) => [c.id, c.status]), [['6.9.2', 'passed'], ['6.12.7', 'failed']]);
+    assert.deepEqual(
+      onlyFailed.summary?.cases.map((c) => [c.id, c.status]),
+      [
+        ['6.9.2', 'passed'],
+        ['6.12.7', 'failed'],
+      ],
+    );
   });
 
   test('UNIMPLEMENTED (no deflate) is skipped by default and fails with --fail-on UNIMPLEMENTED', async () => {

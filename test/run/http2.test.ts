@@ -21,7 +21,25 @@ interface Summary {
   cases: Array<SummaryCase & { transport: string | null; explanation: { cause: { key: string } } | null }>;
 }
 
-const SELECTION = ['1.1.*', '1.2.8', '2.*', '3.2', '4.1.1', '5.1', '5.9', '5.19', '6.2.3', '6.4.3', '6.12.7', '7.1.*', '7.3.2', '7.9.1', '9.1.1', '12.1.1', '13.3.3'];
+const SELECTION = [
+  '1.1.*',
+  '1.2.8',
+  '2.*',
+  '3.2',
+  '4.1.1',
+  '5.1',
+  '5.9',
+  '5.19',
+  '6.2.3',
+  '6.4.3',
+  '6.12.7',
+  '7.1.*',
+  '7.3.2',
+  '7.9.1',
+  '9.1.1',
+  '12.1.1',
+  '13.3.3',
+];
 
 async function gate(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string; summary: Summary; outdir: string }> {
   const outdir = path.join(await tempDir(), 'out');
@@ -53,7 +71,10 @@ for (const role of ['client', 'server'] as const) {
       assert.match(h2.stdout, /over HTTP\/2 \(RFC 8441, h2c\)/);
       const over2 = await caseReport(h2.outdir, '7.1.1');
       assert.equal(over2.transport, 'h2');
-      assert.match(String(over2.httpRequest), /^HTTP\/2 HEADERS\r\n:method: CONNECT\r\n:protocol: websocket\r\n:scheme: http\r\n:path: \/[^\r]*\r\n:authority: 127\.0\.0\.1:\d+\r\n/);
+      assert.match(
+        String(over2.httpRequest),
+        /^HTTP\/2 HEADERS\r\n:method: CONNECT\r\n:protocol: websocket\r\n:scheme: http\r\n:path: \/[^\r]*\r\n:authority: 127\.0\.0\.1:\d+\r\n/,
+      );
       assert.match(String(over2.httpRequest), /\r\nsec-websocket-version: 13\r\n/);
       assert.doesNotMatch(String(over2.httpRequest), /sec-websocket-key/i);
       assert.match(String(over2.httpResponse), /^HTTP\/2 HEADERS\r\n:status: 200\r\n/);
@@ -80,12 +101,18 @@ for (const role of ['client', 'server'] as const) {
 
 test('serve --http2: the bundled client loops over the cases on HTTP/2 streams; an HTTP/1.1 client is told in one line', async () => {
   const outdir = await tempDir();
-  const served = await startCliUntil(['serve', '--http2', '--url', 'ws://127.0.0.1:0', '--outdir', outdir, '--cases', '1.1.1', '2.1'], /over HTTP\/2 \(h2c, prior knowledge; RFC 8441\)\n/);
+  const served = await startCliUntil(
+    ['serve', '--http2', '--url', 'ws://127.0.0.1:0', '--outdir', outdir, '--cases', '1.1.1', '2.1'],
+    /over HTTP\/2 \(h2c, prior knowledge; RFC 8441\)\n/,
+  );
   try {
     const port = Number(/Fuzzing Server \(Port (\d+)\)/.exec(served.output())?.[1]);
     const client = await runNodeWith(REFERENCE_CLIENT, [`ws://127.0.0.1:${port}`, 'h2-looper'], { env: { WSGATE_HTTP2: '1' }, timeoutMs: 30_000 });
     assert.equal(client.code, 0, client.stderr);
-    const index = JSON.parse(await readFile(path.join(outdir, 'index.json'), 'utf8')) as Record<string, Record<string, { behavior: string; reportfile: string }>>;
+    const index = JSON.parse(await readFile(path.join(outdir, 'index.json'), 'utf8')) as Record<
+      string,
+      Record<string, { behavior: string; reportfile: string }>
+    >;
     assert.deepEqual(Object.keys(index['h2-looper'] ?? {}), ['1.1.1', '2.1']);
     for (const entry of Object.values(index['h2-looper'] ?? {})) {
       assert.equal(entry.behavior, 'OK');
@@ -135,7 +162,10 @@ describe('what cannot carry a WebSocket over HTTP/2 fails every case with one li
       assert.equal(noSetting.code, 1);
       for (const c of noSetting.summary.cases) {
         assert.equal(c.behavior, null);
-        assert.match(c.reason, /the server did not advertise SETTINGS_ENABLE_CONNECT_PROTOCOL in its HTTP\/2 SETTINGS: it does not take WebSockets over HTTP\/2 \(RFC 8441 §3\)/);
+        assert.match(
+          c.reason,
+          /the server did not advertise SETTINGS_ENABLE_CONNECT_PROTOCOL in its HTTP\/2 SETTINGS: it does not take WebSockets over HTTP\/2 \(RFC 8441 §3\)/,
+        );
         assert.equal(c.explanation?.cause.key, 'no-result:http2');
       }
       const h1Only = await gate(['--http2', '--server-url', `ws://127.0.0.1:${(ws.address() as AddressInfo).port}/`, '--cases', '1.1.1']);

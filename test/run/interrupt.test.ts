@@ -26,7 +26,10 @@ async function listFiles(dir: string): Promise<string[]> {
   return out.sort();
 }
 
-for (const [signal, status] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+for (const [signal, status] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+] as const) {
   test(`${signal} after two of three cases: reports for the two, the third not run, no client left, exit ${status}`, async () => {
     const outdir = await tempDir();
     const marker = `wsgate-interrupt-${signal}-${process.pid}`;
@@ -34,7 +37,11 @@ for (const [signal, status] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
     // A correct peer for the first two cases; for the third a client that never connects (it would run
     // into the 60 s timeout). The marker names the client processes in the process table.
     const client = `if [ "$WSGATE_CASE" = 6.12.7 ]; then exec ${node} '${fixture('never-connect')}' ${marker}; else exec ${node} '${fixture('spec-peer')}' {url} ${marker}; fi`;
-    const child = spawn(process.execPath, [CLI, 'run', '--client', client, '--url', 'ws://127.0.0.1:0', '--outdir', outdir, '--case-timeout', '60', '--cases', '1.1.1', '6.9.2', '6.12.7'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [CLI, 'run', '--client', client, '--url', 'ws://127.0.0.1:0', '--outdir', outdir, '--case-timeout', '60', '--cases', '1.1.1', '6.9.2', '6.12.7'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let out = '';
     let err = '';
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
@@ -57,7 +64,11 @@ for (const [signal, status] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
     assert.equal(summary.result, 'failed');
     assert.deepEqual(
       summary.cases.map((c) => [c.id, c.status, c.behavior]),
-      [['1.1.1', 'passed', 'OK'], ['6.9.2', 'passed', 'OK'], ['6.12.7', 'skipped', null]],
+      [
+        ['1.1.1', 'passed', 'OK'],
+        ['6.9.2', 'passed', 'OK'],
+        ['6.12.7', 'skipped', null],
+      ],
     );
     assert.equal(summary.cases[2]?.reason, `not run: the run was interrupted (${signal})`);
     const junit = await readFile(path.join(outdir, 'junit.xml'), 'utf8');
@@ -67,8 +78,14 @@ for (const [signal, status] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
     // The finished cases have their Autobahn reports; the interrupted one has none.
     const files = await listFiles(outdir);
     assert.deepEqual(files, [
-      'client_case_1_1_1.html', 'client_case_1_1_1.json', 'client_case_6_9_2.html', 'client_case_6_9_2.json',
-      'index.html', 'index.json', 'junit.xml', 'summary.json',
+      'client_case_1_1_1.html',
+      'client_case_1_1_1.json',
+      'client_case_6_9_2.html',
+      'client_case_6_9_2.json',
+      'index.html',
+      'index.json',
+      'junit.xml',
+      'summary.json',
     ]);
     const index = JSON.parse(await readFile(path.join(outdir, 'index.json'), 'utf8')) as Record<string, Record<string, unknown>>;
     assert.deepEqual(Object.keys(index.client ?? {}), ['1.1.1', '6.9.2']);
@@ -83,7 +100,11 @@ for (const [signal, status] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
 test('SIGTERM while a looping client (the bundled one) is mid-case: that case and the rest are not run, not failed', async () => {
   const outdir = await tempDir();
   // 6.4.x keep the connection about a second each (the server's timers), so the signal lands mid-case.
-  const child = spawn(process.execPath, [CLI, 'run', '--url', 'ws://127.0.0.1:0', '--outdir', outdir, '--jobs', '1', '--cases', '1.1.1', '6.4.1', '6.4.2', '6.4.3'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [CLI, 'run', '--url', 'ws://127.0.0.1:0', '--outdir', outdir, '--jobs', '1', '--cases', '1.1.1', '6.4.1', '6.4.2', '6.4.3'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let out = '';
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   await new Promise<void>((resolve, reject) => {
@@ -100,11 +121,19 @@ test('SIGTERM while a looping client (the bundled one) is mid-case: that case an
   const summary = JSON.parse(await readFile(path.join(outdir, 'summary.json'), 'utf8')) as Summary;
   assert.deepEqual(
     summary.cases.map((c) => [c.id, c.status]),
-    [['1.1.1', 'passed'], ['6.4.1', 'passed'], ['6.4.2', 'skipped'], ['6.4.3', 'skipped']],
+    [
+      ['1.1.1', 'passed'],
+      ['6.4.1', 'passed'],
+      ['6.4.2', 'skipped'],
+      ['6.4.3', 'skipped'],
+    ],
   );
   const index = JSON.parse(await readFile(path.join(outdir, 'index.json'), 'utf8')) as Record<string, Record<string, unknown>>;
   assert.deepEqual(Object.keys(index['wsgate-reference-ws'] ?? {}), ['1.1.1', '6.4.1']);
   const files = await listFiles(outdir);
-  assert.ok(files.every((f) => !f.startsWith('.wsgate-tmp-')), files.join(' '));
+  assert.ok(
+    files.every((f) => !f.startsWith('.wsgate-tmp-')),
+    files.join(' '),
+  );
   for (const f of files.filter((f) => f.endsWith('.json'))) JSON.parse(await readFile(path.join(outdir, f), 'utf8'));
 });

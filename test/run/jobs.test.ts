@@ -9,10 +9,38 @@ import { describe, test } from 'node:test';
 import { fixtureCommand, REFERENCE_CLIENT, runCli, tempDir } from '../support/harness.js';
 
 /** A mix: quick cases, cases with built-in pauses and timers, group 9 (runs alone), deflate. */
-const SUBSET = ['1.1.1', '1.2.8', '2.3', '2.10', '3.2', '4.2.3', '5.6', '5.19', '6.4.1', '6.12.7', '7.1.5', '7.5.1', '7.9.3', '9.1.1', '9.7.1', '10.1.1', '12.1.3', '13.7.2'];
+const SUBSET = [
+  '1.1.1',
+  '1.2.8',
+  '2.3',
+  '2.10',
+  '3.2',
+  '4.2.3',
+  '5.6',
+  '5.19',
+  '6.4.1',
+  '6.12.7',
+  '7.1.5',
+  '7.5.1',
+  '7.9.3',
+  '9.1.1',
+  '9.7.1',
+  '10.1.1',
+  '12.1.3',
+  '13.7.2',
+];
 
 interface Summary {
-  cases: Array<{ id: string; status: string; behavior: string | null; behaviorClose: string | null; remoteCloseCode: number | null; reason: string; reportfile: string | null; timeMs: number }>;
+  cases: Array<{
+    id: string;
+    status: string;
+    behavior: string | null;
+    behaviorClose: string | null;
+    remoteCloseCode: number | null;
+    reason: string;
+    reportfile: string | null;
+    timeMs: number;
+  }>;
 }
 
 type Wirelog = Array<[string, ...unknown[]]>;
@@ -52,7 +80,10 @@ describe('--jobs', () => {
     const eight = await run(8, client);
     assert.equal(one.code, 0);
     assert.equal(eight.code, 0);
-    assert.deepEqual(eight.summary.cases.map((c) => c.id), SUBSET);
+    assert.deepEqual(
+      eight.summary.cases.map((c) => c.id),
+      SUBSET,
+    );
     for (const id of SUBSET) {
       const a = one.reports.get(id) as CaseReport;
       const b = eight.reports.get(id) as CaseReport;
@@ -93,11 +124,31 @@ describe('--jobs', () => {
     const outdir = await tempDir();
     const ids = ['1.1.1', '1.1.2', '1.1.3', '1.1.4', '1.1.5', '1.1.6'];
     const t0 = performance.now();
-    const res = await runCli(['run', '--client', fixtureCommand('never-connect'), '--url', 'ws://127.0.0.1:0', '--outdir', outdir, '--jobs', '3', '--case-timeout', '2', '--cases', ...ids], 60_000);
+    const res = await runCli(
+      [
+        'run',
+        '--client',
+        fixtureCommand('never-connect'),
+        '--url',
+        'ws://127.0.0.1:0',
+        '--outdir',
+        outdir,
+        '--jobs',
+        '3',
+        '--case-timeout',
+        '2',
+        '--cases',
+        ...ids,
+      ],
+      60_000,
+    );
     const wallMs = performance.now() - t0;
     assert.equal(res.code, 1);
     const summary = JSON.parse(await readFile(path.join(outdir, 'summary.json'), 'utf8')) as Summary;
-    assert.deepEqual(summary.cases.map((c) => c.id), ids);
+    assert.deepEqual(
+      summary.cases.map((c) => c.id),
+      ids,
+    );
     for (const c of summary.cases) {
       assert.equal(c.status, 'failed', c.id);
       assert.ok(c.timeMs >= 1900, `${c.id} ended after ${c.timeMs} ms, before its timeout`);
@@ -113,7 +164,10 @@ describe('--jobs', () => {
     const res = await runCli(['run', '--client', 'exit 3', '--url', 'ws://127.0.0.1:0', '--outdir', outdir, '--jobs', '8', '--cases', ...ids], 60_000);
     assert.equal(res.code, 1);
     const summary = JSON.parse(await readFile(path.join(outdir, 'summary.json'), 'utf8')) as Summary;
-    assert.deepEqual(summary.cases.map((c) => c.id), ids);
+    assert.deepEqual(
+      summary.cases.map((c) => c.id),
+      ids,
+    );
     for (const c of summary.cases) {
       assert.equal(c.status, 'failed', c.id);
       assert.match(c.reason, /exited with status 3 before it connected/, c.id);

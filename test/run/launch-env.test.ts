@@ -46,7 +46,12 @@ test("the executable's shebang starts wsgate with the settings; its client runs 
   // the case fails (no connection), which is fine, its output is what this test reads.
   const client = `tr '\\0' '\\n' < /proc/$PPID/environ | grep -c -e '^MALLOC_MMAP_THRESHOLD_=131072$' -e '^MALLOC_ARENA_MAX=2$'; env | grep -c '^MALLOC_' || true`;
   const code = await new Promise<number | null>((resolve) => {
-    execFile(interpreter as string, [words.join(' '), CLI, 'run', '--client', client, '--url', 'ws://127.0.0.1:0', '--outdir', outdir, '--cases', '1.1.1', '--case-timeout', '5'], { env: { PATH: process.env.PATH ?? '' } }, (err) => resolve(err === null ? 0 : typeof err.code === 'number' ? err.code : null));
+    execFile(
+      interpreter as string,
+      [words.join(' '), CLI, 'run', '--client', client, '--url', 'ws://127.0.0.1:0', '--outdir', outdir, '--cases', '1.1.1', '--case-timeout', '5'],
+      { env: { PATH: process.env.PATH ?? '' } },
+      (err) => resolve(err === null ? 0 : typeof err.code === 'number' ? err.code : null),
+    );
   });
   assert.equal(code, 1, 'the probe client connects to nothing: a failed case');
   const summary = JSON.parse(await readFile(path.join(outdir, 'summary.json'), 'utf8')) as { cases: Array<{ client: { output: string } | null }> };

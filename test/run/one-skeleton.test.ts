@@ -62,7 +62,14 @@ describe('one run skeleton for both roles', { concurrency: LIVE_RUNS_AT_ONCE }, 
       });
     }
     for (const [name, lines] of Object.entries(parsed)) {
-      assert.deepEqual(lines, [['1', 'pass', '1.1.1', 'OK/OK', ''], ['2', 'pass', '1.1.2', 'OK/OK', '']], name);
+      assert.deepEqual(
+        lines,
+        [
+          ['1', 'pass', '1.1.1', 'OK/OK', ''],
+          ['2', 'pass', '1.1.2', 'OK/OK', ''],
+        ],
+        name,
+      );
     }
   });
 
@@ -71,7 +78,10 @@ describe('one run skeleton for both roles', { concurrency: LIVE_RUNS_AT_ONCE }, 
     try {
       const dir = await tempDir();
       const spec = path.join(dir, 'fuzzingclient.json');
-      await writeFile(spec, JSON.stringify({ servers: ports.map((p, i) => ({ agent: ['my agent', 'my_agent'][i], url: `ws://127.0.0.1:${p}` })), cases: ['1.1.1'] }));
+      await writeFile(
+        spec,
+        JSON.stringify({ servers: ports.map((p, i) => ({ agent: ['my agent', 'my_agent'][i], url: `ws://127.0.0.1:${p}` })), cases: ['1.1.1'] }),
+      );
       const res = await runCliWith(['run', '--spec', spec], { cwd: dir });
       assert.equal(res.code, 0, res.stdout + res.stderr);
       assert.match(res.stderr, /clean to the same report file name/);
@@ -97,7 +107,9 @@ describe('one run skeleton for both roles', { concurrency: LIVE_RUNS_AT_ONCE }, 
       const roleArgs = role === 'server' ? ['--role', 'server'] : ['--url', 'ws://127.0.0.1:0'];
       const res = await runCliWith(['run', ...roleArgs, '--cases', '1.1.1', '--baseline', baseline, '--outdir', path.join(dir, 'r')], { cwd: dir });
       assert.equal(res.code, 0, res.stdout + res.stderr);
-      const summary = JSON.parse(await readFile(path.join(dir, 'r', 'summary.json'), 'utf8')) as { cases: Array<{ warnings: string[]; baseline?: { state: string } }> };
+      const summary = JSON.parse(await readFile(path.join(dir, 'r', 'summary.json'), 'utf8')) as {
+        cases: Array<{ warnings: string[]; baseline?: { state: string } }>;
+      };
       const c = summary.cases[0];
       assert.equal(c?.baseline?.state, 'passing');
       assert.equal(c?.warnings.filter((w) => w.startsWith('passes now')).length, 1, JSON.stringify(c?.warnings));

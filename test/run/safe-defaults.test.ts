@@ -150,11 +150,30 @@ describe('agent names and case ids never become paths outside the report directo
     const sandbox = await tempDir();
     const outdir = path.join(sandbox, 'deep', 'reports');
     await mkdir(outdir, { recursive: true });
-    const res = await runCli(['run', '--client', fixtureCommand('spec-peer'), '--agent', '../../escaped', '--url', 'ws://127.0.0.1:0', '--outdir', outdir, '--cases', '6.9.2']);
+    const res = await runCli([
+      'run',
+      '--client',
+      fixtureCommand('spec-peer'),
+      '--agent',
+      '../../escaped',
+      '--url',
+      'ws://127.0.0.1:0',
+      '--outdir',
+      outdir,
+      '--cases',
+      '6.9.2',
+    ]);
     assert.equal(res.code, 0, res.stdout + res.stderr);
     const all = await listFiles(sandbox);
     for (const f of all) assert.ok(f.startsWith(`deep${path.sep}reports${path.sep}`), `${f} is outside the report directory`);
-    assert.deepEqual(all.map((f) => path.basename(f)).sort(), ['escaped_case_6_9_2.html', 'escaped_case_6_9_2.json', 'index.html', 'index.json', 'junit.xml', 'summary.json']);
+    assert.deepEqual(all.map((f) => path.basename(f)).sort(), [
+      'escaped_case_6_9_2.html',
+      'escaped_case_6_9_2.json',
+      'index.html',
+      'index.json',
+      'junit.xml',
+      'summary.json',
+    ]);
   });
 });
 
@@ -231,7 +250,10 @@ describe('HTML reports escape everything a peer controls (headless Chromium)', {
       const index = await dumpDom(path.join(srv.outdir, 'index.html'));
       assertInert(index, 'index.html');
       // The agent name is shown literally (escaped once, so the text reads as the peer sent it).
-      assert.ok(index.includes("&lt;script&gt;document.title='PWNED';document.body.setAttribute('data-pwned','script')&lt;/script&gt;"), 'agent name not shown as text');
+      assert.ok(
+        index.includes("&lt;script&gt;document.title='PWNED';document.body.setAttribute('data-pwned','script')&lt;/script&gt;"),
+        'agent name not shown as text',
+      );
 
       const page = await dumpDom(path.join(srv.outdir, casePage));
       assertInert(page, casePage);

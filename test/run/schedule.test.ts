@@ -27,11 +27,17 @@ describe('shardCases', () => {
       fc.property(costs, fc.integer({ min: 1, max: 9 }), (cs, n) => {
         const cases = cs.map((cost, i) => ({ id: `c${i}`, schedule: { cost } }));
         const shards = Array.from({ length: n }, (_, k) => shardCases(cases, { index: k + 1, count: n }));
-        const all = shards.flat().map((c) => c.id).sort();
+        const all = shards
+          .flat()
+          .map((c) => c.id)
+          .sort();
         assert.deepEqual(all, cases.map((c) => c.id).sort());
         for (const [k, s] of shards.entries()) {
           const positions = s.map((c) => cases.indexOf(c));
-          assert.deepEqual(positions, [...positions].sort((a, b) => a - b));
+          assert.deepEqual(
+            positions,
+            [...positions].sort((a, b) => a - b),
+          );
           assert.deepEqual(shardCases(cases, { index: k + 1, count: n }), s);
         }
       }),
@@ -62,16 +68,25 @@ describe('shardCases', () => {
 describe('runOrder', () => {
   test('one job: the catalogue order', () => {
     const order = runOrder(catalogue, 1);
-    assert.deepEqual(order, catalogue.map((_, i) => i));
+    assert.deepEqual(
+      order,
+      catalogue.map((_, i) => i),
+    );
   });
   test('several jobs: the cases that run alone first, then the rest longest first, each case once', () => {
     const order = runOrder(catalogue, 4);
-    assert.deepEqual([...order].sort((a, b) => a - b), catalogue.map((_, i) => i));
+    assert.deepEqual(
+      [...order].sort((a, b) => a - b),
+      catalogue.map((_, i) => i),
+    );
     const alone = order.filter((i) => catalogue[i]?.schedule?.runsAlone === true);
     assert.ok(alone.length > 0);
     assert.deepEqual(order.slice(0, alone.length), alone);
     const rest = order.slice(alone.length).map((i) => caseCost(catalogue[i] as (typeof catalogue)[number]));
-    assert.deepEqual(rest, [...rest].sort((a, b) => b - a));
+    assert.deepEqual(
+      rest,
+      [...rest].sort((a, b) => b - a),
+    );
   });
   test('group 9 and the per-octet races (3.4, 4.1.5, 4.2.5) run alone, and no other case', () => {
     const races = new Set(['3.4', '4.1.5', '4.2.5']);
@@ -83,32 +98,39 @@ describe('runPool', () => {
   const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
   test('never more than `jobs` at once, and an item that runs alone never overlaps another', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.tuple(fc.boolean(), fc.integer({ min: 0, max: 3 })), { maxLength: 30 }), fc.integer({ min: 1, max: 5 }), async (items, jobs) => {
-        let running = 0;
-        let aloneRunning = false;
-        let peak = 0;
-        const started: number[] = [];
-        await runPool(
-          items.map((_, i) => i),
-          jobs,
-          (i) => items[i]?.[0] === true,
-          () => false,
-          async (i) => {
-            const [alone, ticks] = items[i] as [boolean, number];
-            assert.ok(!aloneRunning, 'something started beside a case that runs alone');
-            if (alone) assert.equal(running, 0, 'a case that runs alone started beside others');
-            running++;
-            aloneRunning = alone;
-            peak = Math.max(peak, running);
-            started.push(i);
-            for (let t = 0; t < ticks; t++) await tick();
-            running--;
-            if (alone) aloneRunning = false;
-          },
-        );
-        assert.ok(peak <= jobs);
-        assert.deepEqual(started, items.map((_, i) => i));
-      }),
+      fc.asyncProperty(
+        fc.array(fc.tuple(fc.boolean(), fc.integer({ min: 0, max: 3 })), { maxLength: 30 }),
+        fc.integer({ min: 1, max: 5 }),
+        async (items, jobs) => {
+          let running = 0;
+          let aloneRunning = false;
+          let peak = 0;
+          const started: number[] = [];
+          await runPool(
+            items.map((_, i) => i),
+            jobs,
+            (i) => items[i]?.[0] === true,
+            () => false,
+            async (i) => {
+              const [alone, ticks] = items[i] as [boolean, number];
+              assert.ok(!aloneRunning, 'something started beside a case that runs alone');
+              if (alone) assert.equal(running, 0, 'a case that runs alone started beside others');
+              running++;
+              aloneRunning = alone;
+              peak = Math.max(peak, running);
+              started.push(i);
+              for (let t = 0; t < ticks; t++) await tick();
+              running--;
+              if (alone) aloneRunning = false;
+            },
+          );
+          assert.ok(peak <= jobs);
+          assert.deepEqual(
+            started,
+            items.map((_, i) => i),
+          );
+        },
+      ),
     );
   });
   test('idle items run beside `jobs` working ones without a slot, never beside one that runs alone; with one job nothing overlaps', async () => {
@@ -148,30 +170,52 @@ describe('runPool', () => {
     // Two jobs, two working items of 3 ticks and four idle ones: all six run at once.
     let concurrent = 0;
     let peak = 0;
-    await runPool([0, 1, 2, 3, 4, 5], 2, () => false, () => false, async () => {
-      concurrent++;
-      peak = Math.max(peak, concurrent);
-      for (let t = 0; t < 3; t++) await tick();
-      concurrent--;
-    }, (i) => i >= 2);
+    await runPool(
+      [0, 1, 2, 3, 4, 5],
+      2,
+      () => false,
+      () => false,
+      async () => {
+        concurrent++;
+        peak = Math.max(peak, concurrent);
+        for (let t = 0; t < 3; t++) await tick();
+        concurrent--;
+      },
+      (i) => i >= 2,
+    );
     assert.equal(peak, 6);
   });
   test('the idle cases are exactly those whose time is their own pauses: 5.19, 5.20, 6.4.1-6.4.4', () => {
-    assert.deepEqual(catalogue.filter((c) => c.schedule?.idle === true).map((c) => c.id), ['5.19', '5.20', '6.4.1', '6.4.2', '6.4.3', '6.4.4']);
+    assert.deepEqual(
+      catalogue.filter((c) => c.schedule?.idle === true).map((c) => c.id),
+      ['5.19', '5.20', '6.4.1', '6.4.2', '6.4.3', '6.4.4'],
+    );
   });
   test('stops starting items once asked to, and rethrows a task error after the others settle', async () => {
     const started: number[] = [];
-    await runPool([0, 1, 2, 3], 1, () => false, () => started.length >= 2, async (i) => {
-      started.push(i);
-    });
+    await runPool(
+      [0, 1, 2, 3],
+      1,
+      () => false,
+      () => started.length >= 2,
+      async (i) => {
+        started.push(i);
+      },
+    );
     assert.deepEqual(started, [0, 1]);
     let settled = 0;
     await assert.rejects(
-      runPool([0, 1, 2], 2, () => false, () => false, async (i) => {
-        await tick();
-        if (i === 0) throw new Error('boom');
-        settled++;
-      }),
+      runPool(
+        [0, 1, 2],
+        2,
+        () => false,
+        () => false,
+        async (i) => {
+          await tick();
+          if (i === 0) throw new Error('boom');
+          settled++;
+        },
+      ),
       /boom/,
     );
     assert.equal(settled, 1);

@@ -11,7 +11,9 @@ import { CLI, fixture, fixtureCommand, runCli, runNode, tempDir } from '../suppo
 
 test('an Autobahn client driver runs unchanged against wsgate serve', async () => {
   const outdir = await tempDir();
-  const child = spawn(process.execPath, [CLI, 'serve', '--url', 'ws://127.0.0.1:0', '--outdir', outdir, '--cases', '6.9.2', '6.12.7'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, 'serve', '--url', 'ws://127.0.0.1:0', '--outdir', outdir, '--cases', '6.9.2', '6.12.7'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   const port = await new Promise<number>((resolve, reject) => {
     child.stdout.on('data', (d: Buffer) => {
@@ -24,7 +26,10 @@ test('an Autobahn client driver runs unchanged against wsgate serve', async () =
   const driver = await runNode(fixture('autobahn-driver'), [`ws://127.0.0.1:${port}`, 'driver agent']);
   assert.equal(driver.code, 0, driver.stderr);
   assert.equal(driver.stdout, 'ran 2 cases\n');
-  const index = JSON.parse(await readFile(path.join(outdir, 'index.json'), 'utf8')) as Record<string, Record<string, { behavior: string; behaviorClose: string }>>;
+  const index = JSON.parse(await readFile(path.join(outdir, 'index.json'), 'utf8')) as Record<
+    string,
+    Record<string, { behavior: string; behaviorClose: string }>
+  >;
   assert.deepEqual(Object.keys(index), ['driver agent']);
   assert.deepEqual(Object.keys(index['driver agent'] ?? {}).sort(), ['6.12.7', '6.9.2']);
   for (const v of Object.values(index['driver agent'] ?? {})) assert.deepEqual([v.behavior, v.behaviorClose], ['OK', 'OK']);
@@ -36,13 +41,35 @@ test('an Autobahn client driver runs unchanged against wsgate serve', async () =
 
 test('run --client-loops: the driver runs every case itself and the gate judges them', async () => {
   const outdir = await tempDir();
-  const res = await runCli(['run', '--client', fixtureCommand('autobahn-driver', '{url} looping'), '--client-loops', '--agent', 'looping', '--url', 'ws://127.0.0.1:0', '--outdir', outdir, '--cases', '6.9.2', '6.12.7', '--jobs', '2']);
+  const res = await runCli([
+    'run',
+    '--client',
+    fixtureCommand('autobahn-driver', '{url} looping'),
+    '--client-loops',
+    '--agent',
+    'looping',
+    '--url',
+    'ws://127.0.0.1:0',
+    '--outdir',
+    outdir,
+    '--cases',
+    '6.9.2',
+    '6.12.7',
+    '--jobs',
+    '2',
+  ]);
   assert.equal(res.code, 0, res.stdout + res.stderr);
   // A looping client runs its cases one after another, whatever --jobs says; the header says so.
   assert.match(res.stdout, /^wsgate: 2 cases, one at a time, against /m);
   assert.doesNotMatch(res.stdout, /at once/);
   const summary = JSON.parse(await readFile(path.join(outdir, 'summary.json'), 'utf8')) as { cases: Array<{ id: string; status: string }> };
-  assert.deepEqual(summary.cases.map((c) => [c.id, c.status]), [['6.9.2', 'passed'], ['6.12.7', 'passed']]);
+  assert.deepEqual(
+    summary.cases.map((c) => [c.id, c.status]),
+    [
+      ['6.9.2', 'passed'],
+      ['6.12.7', 'passed'],
+    ],
+  );
 });
 
 test('run --client-loops with a driver that runs nothing fails every case', async () => {

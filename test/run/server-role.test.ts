@@ -21,7 +21,10 @@ function brokenServer(mode: string): string {
   return `'${process.execPath}' '${BROKEN}' ${mode} {port}`;
 }
 
-async function gate(args: string[], cwd?: string): Promise<{ code: number | null; stdout: string; stderr: string; cases: Map<string, SummaryCase>; outdir: string }> {
+async function gate(
+  args: string[],
+  cwd?: string,
+): Promise<{ code: number | null; stdout: string; stderr: string; cases: Map<string, SummaryCase>; outdir: string }> {
   const dir = cwd ?? (await tempDir());
   const res = await runCliWith(['run', ...args], { cwd: dir, timeoutMs: 90_000 });
   const outdir = path.join(dir, 'reports', 'servers');
@@ -41,25 +44,28 @@ test("the embedded default: --role server runs the bundled ws server, reports in
   const res = await gate(['--role', 'server', '--cases', '1.1.1', '2.5', '6.3.1', '7.1.1', '12.1.1', '--jobs', '2']);
   assert.equal(res.code, 0, res.stdout + res.stderr);
   assert.match(res.stdout, /against the bundled ws server at ws:\/\/127\.0\.0\.1:\d+\//);
-  assert.deepEqual([...res.cases.values()].map((c) => `${c.id} ${c.status} ${verdicts(c)}`), [
-    '1.1.1 passed OK/OK',
-    '2.5 passed OK/OK',
-    '6.3.1 passed OK/OK',
-    '7.1.1 passed OK/OK',
-    '12.1.1 passed OK/OK',
-  ]);
+  assert.deepEqual(
+    [...res.cases.values()].map((c) => `${c.id} ${c.status} ${verdicts(c)}`),
+    ['1.1.1 passed OK/OK', '2.5 passed OK/OK', '6.3.1 passed OK/OK', '7.1.1 passed OK/OK', '12.1.1 passed OK/OK'],
+  );
   const index = JSON.parse(await readFile(path.join(res.outdir, 'index.json'), 'utf8')) as Record<string, Record<string, { reportfile: string }>>;
   assert.deepEqual(Object.keys(index), ['wsgate-reference-ws']);
-  const report = JSON.parse(await readFile(path.join(res.outdir, index['wsgate-reference-ws']?.['12.1.1']?.reportfile ?? ''), 'utf8')) as Record<string, unknown>;
+  const report = JSON.parse(await readFile(path.join(res.outdir, index['wsgate-reference-ws']?.['12.1.1']?.reportfile ?? ''), 'utf8')) as Record<
+    string,
+    unknown
+  >;
   assert.equal(report.isServer, false);
   // Autobahn's fuzzing client numbers a case by its place in the whole catalogue.
   assert.equal(report.case, 302);
-  assert.match(String(report.httpRequest), /^GET \/ HTTP\/1\.1\r\n[\s\S]*Sec-WebSocket-Extensions: permessage-deflate; client_no_context_takeover; client_max_window_bits\r\n/);
+  assert.match(
+    String(report.httpRequest),
+    /^GET \/ HTTP\/1\.1\r\n[\s\S]*Sec-WebSocket-Extensions: permessage-deflate; client_no_context_takeover; client_max_window_bits\r\n/,
+  );
   assert.match(String(report.httpResponse), /Sec-WebSocket-Extensions: permessage-deflate/);
   assert.equal(report.wasServerConnectionDropTimeout, false);
 });
 
-describe('servers wrong in one way get the original fuzzing client\'s verdicts and exit 1', () => {
+describe("servers wrong in one way get the original fuzzing client's verdicts and exit 1", () => {
   const cases = ['--cases', '1.1.1', '6.3.1', '--agent', 'broken'];
 
   test("no echo: the outcome fails; the case's timer closes with 1001, which ws echoes: WRONG CODE", async () => {
@@ -72,7 +78,12 @@ describe('servers wrong in one way get the original fuzzing client\'s verdicts a
     const res = await gate(['--server', brokenServer('wrong-accept'), ...cases]);
     assert.equal(res.code, 1);
     assert.equal(verdicts(res.cases.get('1.1.1')), 'FAILED/FAILED');
-    const report = JSON.parse(await readFile(path.join(res.outdir, 'broken_case_1_1_1.json'), 'utf8')) as { wasNotCleanReason: string; resultClose: string; expected: unknown; expectedClose: unknown };
+    const report = JSON.parse(await readFile(path.join(res.outdir, 'broken_case_1_1_1.json'), 'utf8')) as {
+      wasNotCleanReason: string;
+      resultClose: string;
+      expected: unknown;
+      expectedClose: unknown;
+    };
     assert.match(report.wasNotCleanReason, /Sec-WebSocket-Accept is "AAAAAAAAAAAAAAAAAAAAAAAAAAA="/);
     assert.equal(report.resultClose, 'The WebSocket opening handshake was never completed!');
     // Autobahn's cases set their expectations when the connection opens: one that never opened expects nothing.
@@ -130,20 +141,29 @@ describe('server commands that misbehave', () => {
   test('one that exits at start: its status and last output, exit 2', async () => {
     const res = await gate(['--server', brokenServer('exits-at-start'), '--cases', '1.1.1']);
     assert.equal(res.code, 2);
-    assert.match(res.stderr, /the server command exited with status 3 before it accepted connections on 127\.0\.0\.1:\d+: broken-server: cannot open the configuration file/);
+    assert.match(
+      res.stderr,
+      /the server command exited with status 3 before it accepted connections on 127\.0\.0\.1:\d+: broken-server: cannot open the configuration file/,
+    );
   });
 
   test('one that dies mid-run: the case it died in fails, then the rest (or, with --restart-server, they run on a new one)', async () => {
     const cases = ['--cases', '1.1.1', '1.1.2', '1.1.3', '1.1.4', '1.1.5', '--jobs', '1', '--agent', 'dies'];
     const died = await gate(['--server', brokenServer('dies-at-3'), ...cases]);
     assert.equal(died.code, 1);
-    assert.deepEqual([...died.cases.values()].map((c) => c.status), ['passed', 'passed', 'failed', 'failed', 'failed']);
+    assert.deepEqual(
+      [...died.cases.values()].map((c) => c.status),
+      ['passed', 'passed', 'failed', 'failed', 'failed'],
+    );
     assert.match(died.cases.get('1.1.3')?.reason ?? '', /; the server under test exited with status 7 during the case$/);
     assert.match(died.cases.get('1.1.4')?.reason ?? '', /^the server under test exited with status 7 .*not restarted/);
     const restarted = await gate(['--server', brokenServer('dies-at-3'), '--restart-server', ...cases]);
     assert.equal(restarted.code, 1);
     // The new process counts its connections afresh: 1.1.4 and 1.1.5 are its first two.
-    assert.deepEqual([...restarted.cases.values()].map((c) => c.status), ['passed', 'passed', 'failed', 'passed', 'passed']);
+    assert.deepEqual(
+      [...restarted.cases.values()].map((c) => c.status),
+      ['passed', 'passed', 'failed', 'passed', 'passed'],
+    );
     assert.match(restarted.stdout, /exited with status 7 .*restarted it \(start 2\)/);
   });
 
@@ -175,7 +195,13 @@ test('--server-url: a server running elsewhere, named by its Server header; --se
     for (let i = 0; i < 2; i++) {
       const res = await gate(['--server-url', `ws://127.0.0.1:${port}/echo?x=1`, '--cases', '1.1.2', '--seed', '7']);
       assert.equal(res.code, 0, res.stdout + res.stderr);
-      runs.push(JSON.parse(await readFile(path.join(res.outdir, 'test_server_1_0_case_1_1_2.json'), 'utf8')) as { httpRequest: string; wirelog: unknown[][]; agent: string });
+      runs.push(
+        JSON.parse(await readFile(path.join(res.outdir, 'test_server_1_0_case_1_1_2.json'), 'utf8')) as {
+          httpRequest: string;
+          wirelog: unknown[][];
+          agent: string;
+        },
+      );
     }
     assert.equal(runs[0]?.agent, 'test-server/1.0');
     assert.match(runs[0]?.httpRequest ?? '', /^GET \/echo\?x=1 HTTP\/1\.1\r\n/);
@@ -192,12 +218,21 @@ test('SIGTERM mid-case: the running case and the rest are not run, the server pr
   const marker = `wsgate-server-interrupt-${process.pid}`;
   // 6.4.x hold the connection about two seconds each (their pauses), so the signal lands mid-case.
   const server = `exec '${process.execPath}' '${BROKEN}' ignores-sigterm {port} ${marker}`;
-  const run = await startCliUntil(['run', '--server', server, '--agent', 'srv', '--jobs', '1', '--cases', '1.1.1', '6.4.1', '6.4.2'], /\[1\/3\] pass 1\.1\.1/, { cwd: dir });
+  const run = await startCliUntil(['run', '--server', server, '--agent', 'srv', '--jobs', '1', '--cases', '1.1.1', '6.4.1', '6.4.2'], /\[1\/3\] pass 1\.1\.1/, {
+    cwd: dir,
+  });
   await new Promise((r) => setTimeout(r, 500));
   run.child.kill('SIGTERM');
   assert.equal(await run.exited, 143, run.output());
   const summary = JSON.parse(await readFile(path.join(dir, 'reports', 'servers', 'summary.json'), 'utf8')) as { cases: SummaryCase[] };
-  assert.deepEqual(summary.cases.map((c) => [c.id, c.status]), [['1.1.1', 'passed'], ['6.4.1', 'skipped'], ['6.4.2', 'skipped']]);
+  assert.deepEqual(
+    summary.cases.map((c) => [c.id, c.status]),
+    [
+      ['1.1.1', 'passed'],
+      ['6.4.1', 'skipped'],
+      ['6.4.2', 'skipped'],
+    ],
+  );
   const ps = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' });
   assert.ok(!ps.includes(marker), 'the server process outlived the run');
 });
@@ -211,7 +246,16 @@ test("--spec fuzzingclient.json: Autobahn's file unchanged (outdir, servers[0].a
     });
   });
   const spec = path.join(dir, 'fuzzingclient.json');
-  await writeFile(spec, JSON.stringify({ outdir: './reports/fc', servers: [{ agent: 'AutobahnServer', url: `ws://127.0.0.1:${port}` }], cases: ['1.1.1', '2.*'], 'exclude-cases': ['2.1*'], 'exclude-agent-cases': {} }));
+  await writeFile(
+    spec,
+    JSON.stringify({
+      outdir: './reports/fc',
+      servers: [{ agent: 'AutobahnServer', url: `ws://127.0.0.1:${port}` }],
+      cases: ['1.1.1', '2.*'],
+      'exclude-cases': ['2.1*'],
+      'exclude-agent-cases': {},
+    }),
+  );
   const res = await runCliWith(['run', '--spec', spec, '--server', brokenServer('no-utf8-check')], { cwd: dir, timeoutMs: 60_000 });
   assert.equal(res.code, 0, res.stdout + res.stderr);
   assert.match(res.stdout, new RegExp(`at ws://127\\.0\\.0\\.1:${port}/ \\(agent "AutobahnServer"\\)`));
@@ -251,12 +295,21 @@ test('a fuzzingclient.json with two servers: each tested in turn under its own a
   try {
     const dir = await tempDir();
     const spec = path.join(dir, 'fuzzingclient.json');
-    await writeFile(spec, JSON.stringify({ servers: ports.map((p, i) => ({ agent: ['strict', 'lenient'][i], url: `ws://127.0.0.1:${p}` })), cases: ['1.1.1', '6.3.1'] }));
+    await writeFile(
+      spec,
+      JSON.stringify({ servers: ports.map((p, i) => ({ agent: ['strict', 'lenient'][i], url: `ws://127.0.0.1:${p}` })), cases: ['1.1.1', '6.3.1'] }),
+    );
     const res = await gate(['--spec', spec], dir);
     assert.equal(res.code, 1, res.stdout + res.stderr);
-    const summary = JSON.parse(await readFile(path.join(res.outdir, 'summary.json'), 'utf8')) as { agent: string; cases: Array<SummaryCase & { agent: string }> };
+    const summary = JSON.parse(await readFile(path.join(res.outdir, 'summary.json'), 'utf8')) as {
+      agent: string;
+      cases: Array<SummaryCase & { agent: string }>;
+    };
     assert.equal(summary.agent, 'strict, lenient');
-    assert.deepEqual(summary.cases.map((c) => `${c.agent} ${c.id} ${c.status}`), ['strict 1.1.1 passed', 'strict 6.3.1 passed', 'lenient 1.1.1 passed', 'lenient 6.3.1 failed']);
+    assert.deepEqual(
+      summary.cases.map((c) => `${c.agent} ${c.id} ${c.status}`),
+      ['strict 1.1.1 passed', 'strict 6.3.1 passed', 'lenient 1.1.1 passed', 'lenient 6.3.1 failed'],
+    );
     const index = JSON.parse(await readFile(path.join(res.outdir, 'index.json'), 'utf8')) as Record<string, unknown>;
     assert.deepEqual(Object.keys(index).sort(), ['lenient', 'strict']);
     const junit = await readFile(path.join(res.outdir, 'junit.xml'), 'utf8');

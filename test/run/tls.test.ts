@@ -29,7 +29,10 @@ interface Summary {
 }
 
 /** A run with its own TMPDIR (to see what it leaves there) and report directory. */
-async function gate(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string; summary: Summary | null; outdir: string; tmp: string }> {
+async function gate(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ code: number | null; stdout: string; stderr: string; summary: Summary | null; outdir: string; tmp: string }> {
   const dir = await tempDir();
   const tmp = path.join(dir, 'tmp');
   await mkdir(tmp);
@@ -67,7 +70,10 @@ describe('client role over wss://', () => {
     const res = await gate(['--tls', '--cases', ...CASES, '--url', 'ws://127.0.0.1:0']);
     assert.equal(res.code, 0, res.stdout + res.stderr);
     assert.match(res.stdout, /on wss:\/\/127\.0\.0\.1:\d+/);
-    assert.deepEqual(statuses(res.summary), CASES.map((id) => `${id} passed`));
+    assert.deepEqual(
+      statuses(res.summary),
+      CASES.map((id) => `${id} passed`),
+    );
     assert.deepEqual(res.summary?.tls, { caFile: path.join(res.outdir, 'ca.pem'), generated: true, insecure: false });
     for (const c of res.summary?.cases ?? []) {
       assert.match(c.tls?.version ?? '', /^TLSv1\.[23]$/, c.id);
@@ -83,7 +89,10 @@ describe('client role over wss://', () => {
   test('shards over TLS merge into one report set that still says TLS', async () => {
     const dir = await tempDir();
     for (const k of [1, 2]) {
-      const res = await runCliWith(['run', '--tls', '--url', 'ws://127.0.0.1:0', '--cases', '1.1.1', '1.1.2', '--shard', `${k}/2`, '--outdir', path.join(dir, `s${k}`)], { timeoutMs: 60_000 });
+      const res = await runCliWith(
+        ['run', '--tls', '--url', 'ws://127.0.0.1:0', '--cases', '1.1.1', '1.1.2', '--shard', `${k}/2`, '--outdir', path.join(dir, `s${k}`)],
+        { timeoutMs: 60_000 },
+      );
       assert.equal(res.code, 0, res.stdout + res.stderr);
     }
     const merged = await runCliWith(['merge', path.join(dir, 's1'), path.join(dir, 's2'), '--outdir', path.join(dir, 'all')], { timeoutMs: 60_000 });
@@ -91,7 +100,13 @@ describe('client role over wss://', () => {
     const summary = JSON.parse(await readFile(path.join(dir, 'all', 'summary.json'), 'utf8')) as Summary;
     // Each shard made its own CA: the merged run names none.
     assert.deepEqual(summary.tls, { caFile: null, generated: true, insecure: false });
-    assert.deepEqual(summary.cases.map((c) => Object.keys(c.tls ?? {})), [['version', 'cipher'], ['version', 'cipher']]);
+    assert.deepEqual(
+      summary.cases.map((c) => Object.keys(c.tls ?? {})),
+      [
+        ['version', 'cipher'],
+        ['version', 'cipher'],
+      ],
+    );
     assert.match(await readFile(path.join(dir, 'all', 'index.html'), 'utf8'), /<p id="tls">Over TLS/);
   });
 
@@ -108,7 +123,7 @@ describe('client role over wss://', () => {
     assert.ok(!('caKey' in pki), 'the CA key left the generator');
   });
 
-  test("{ca}, WSGATE_CA_FILE, SSL_CERT_FILE and NODE_EXTRA_CA_CERTS all name ca.pem", async () => {
+  test('{ca}, WSGATE_CA_FILE, SSL_CERT_FILE and NODE_EXTRA_CA_CERTS all name ca.pem', async () => {
     const check = `[ "$WSGATE_CA_FILE" = {ca} ] && [ "$SSL_CERT_FILE" = {ca} ] && [ "$NODE_EXTRA_CA_CERTS" = {ca} ] && grep -q 'BEGIN CERTIFICATE' {ca} && exec '${process.execPath}' '${REFERENCE_CLIENT}' {url}`;
     const res = await gate(['--tls', '--client', check, '--cases', '1.1.1', '2.1', '--url', 'ws://127.0.0.1:0']);
     assert.equal(res.code, 0, res.stdout + res.stderr);
@@ -147,7 +162,19 @@ describe('client role over wss://', () => {
     await writeFile(path.join(dir, 'cert.pem'), pki.cert);
     await writeFile(path.join(dir, 'key.pem'), pki.key);
     await writeFile(path.join(dir, 'my-ca.pem'), pki.caCert);
-    const res = await gate(['--cert', path.join(dir, 'cert.pem'), '--key', path.join(dir, 'key.pem'), '--ca', path.join(dir, 'my-ca.pem'), '--cases', '1.1.1', '2.1', '--url', 'ws://127.0.0.1:0']);
+    const res = await gate([
+      '--cert',
+      path.join(dir, 'cert.pem'),
+      '--key',
+      path.join(dir, 'key.pem'),
+      '--ca',
+      path.join(dir, 'my-ca.pem'),
+      '--cases',
+      '1.1.1',
+      '2.1',
+      '--url',
+      'ws://127.0.0.1:0',
+    ]);
     assert.equal(res.code, 0, res.stdout + res.stderr);
     assert.deepEqual(res.summary?.tls, { caFile: path.join(dir, 'my-ca.pem'), generated: false, insecure: false });
     assert.equal(existsSync(path.join(res.outdir, 'ca.pem')), false);
@@ -159,9 +186,16 @@ describe('client role over wss://', () => {
     await writeFile(path.join(dir, 'server.crt'), pki.cert);
     await writeFile(path.join(dir, 'server.key'), pki.key);
     await writeFile(path.join(dir, 'ca.crt'), pki.caCert);
-    await writeFile(path.join(dir, 'fuzzingserver.json'), JSON.stringify({ url: 'wss://127.0.0.1:0', key: 'server.key', cert: 'server.crt', outdir: './out', cases: ['1.1.1'] }));
+    await writeFile(
+      path.join(dir, 'fuzzingserver.json'),
+      JSON.stringify({ url: 'wss://127.0.0.1:0', key: 'server.key', cert: 'server.crt', outdir: './out', cases: ['1.1.1'] }),
+    );
     const client = `'${process.execPath}' '${REFERENCE_CLIENT}' {url}`;
-    const res = await runCliWith(['run', '--spec', 'fuzzingserver.json', '--client', client], { cwd: dir, env: { NODE_EXTRA_CA_CERTS: path.join(dir, 'ca.crt') }, timeoutMs: 60_000 });
+    const res = await runCliWith(['run', '--spec', 'fuzzingserver.json', '--client', client], {
+      cwd: dir,
+      env: { NODE_EXTRA_CA_CERTS: path.join(dir, 'ca.crt') },
+      timeoutMs: 60_000,
+    });
     assert.equal(res.code, 0, res.stdout + res.stderr);
     assert.match(res.stdout, /on wss:\/\/127\.0\.0\.1:\d+/);
     const summary = JSON.parse(await readFile(path.join(dir, 'out', 'summary.json'), 'utf8')) as Summary;
@@ -197,7 +231,16 @@ async function foreignServer(hosts: string[], loopback: boolean): Promise<{ port
   wss.on('connection', (ws) => ws.on('message', (d, b) => ws.send(d as Buffer, { binary: b })));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const { port } = server.address() as net.AddressInfo;
-  return { port, caFile, close: () => new Promise<void>((resolve) => { wss.close(); server.close(() => resolve()); server.closeAllConnections(); }) };
+  return {
+    port,
+    caFile,
+    close: () =>
+      new Promise<void>((resolve) => {
+        wss.close();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
 }
 
 describe('server role over wss://', () => {
@@ -205,7 +248,10 @@ describe('server role over wss://', () => {
     const res = await gate(['--role', 'server', '--tls', '--cases', ...CASES]);
     assert.equal(res.code, 0, res.stdout + res.stderr);
     assert.match(res.stdout, /against the bundled ws server at wss:\/\/127\.0\.0\.1:\d+\//);
-    assert.deepEqual(statuses(res.summary), CASES.map((id) => `${id} passed`));
+    assert.deepEqual(
+      statuses(res.summary),
+      CASES.map((id) => `${id} passed`),
+    );
     for (const c of res.summary?.cases ?? []) assert.match(c.tls?.version ?? '', /^TLSv1\.[23]$/, c.id);
     await assertOnlyTheCertificate(res.outdir);
     assert.deepEqual(await readdir(res.tmp), [], 'the temporary directory with the server key was left behind');
@@ -223,7 +269,8 @@ describe('server role over wss://', () => {
       const url = `wss://127.0.0.1:${srv.port}`;
       const refused = await gate(['--server-url', url, '--cases', '1.1.1', '2.1']);
       assert.equal(refused.code, 1, refused.stdout + refused.stderr);
-      for (const c of refused.summary?.cases ?? []) assert.match(c.reason, /^TLS: the server's certificate is not trusted \(UNABLE_TO_VERIFY_LEAF_SIGNATURE/, c.reason);
+      for (const c of refused.summary?.cases ?? [])
+        assert.match(c.reason, /^TLS: the server's certificate is not trusted \(UNABLE_TO_VERIFY_LEAF_SIGNATURE/, c.reason);
       const trusted = await gate(['--server-url', url, '--ca', srv.caFile, '--cases', '1.1.1', '2.1']);
       assert.equal(trusted.code, 0, trusted.stdout + trusted.stderr);
       assert.deepEqual(trusted.summary?.tls, { caFile: srv.caFile, generated: false, insecure: false });
@@ -238,7 +285,10 @@ describe('server role over wss://', () => {
       const url = `wss://127.0.0.1:${srv.port}`;
       const refused = await gate(['--server-url', url, '--ca', srv.caFile, '--cases', '1.1.1']);
       assert.equal(refused.code, 1, refused.stdout + refused.stderr);
-      assert.match(refused.summary?.cases[0]?.reason ?? '', /^TLS: the server's certificate is for another host \(.*127\.0\.0\.1.*\); --insecure skips the check$/);
+      assert.match(
+        refused.summary?.cases[0]?.reason ?? '',
+        /^TLS: the server's certificate is for another host \(.*127\.0\.0\.1.*\); --insecure skips the check$/,
+      );
       const insecure = await gate(['--server-url', url, '--insecure', '--cases', '1.1.1']);
       assert.equal(insecure.code, 0, insecure.stdout + insecure.stderr);
       assert.deepEqual(insecure.summary?.tls, { caFile: null, generated: false, insecure: true });
@@ -264,7 +314,11 @@ describe('server role over wss://', () => {
     const dir = await tempDir();
     const tmp = path.join(dir, 'tmp');
     await mkdir(tmp);
-    const run = await startCliUntil(['run', '--role', 'server', '--tls', '--jobs', '1', '--outdir', path.join(dir, 'out'), '--cases', '1.1.1', '6.4.1', '6.4.2'], /\[1\/3\] pass 1\.1\.1/, { env: { TMPDIR: tmp } });
+    const run = await startCliUntil(
+      ['run', '--role', 'server', '--tls', '--jobs', '1', '--outdir', path.join(dir, 'out'), '--cases', '1.1.1', '6.4.1', '6.4.2'],
+      /\[1\/3\] pass 1\.1\.1/,
+      { env: { TMPDIR: tmp } },
+    );
     assert.equal((await readdir(tmp)).length, 1, 'no temporary directory while the server runs');
     run.child.kill('SIGTERM');
     assert.equal(await run.exited, 143, run.output());

@@ -99,7 +99,10 @@ describe('endpoints and bad input', () => {
   test('runCase without an agent is refused and records nothing', async () => {
     const reply = await rawExchange(server.port, upgrade('/runCase?case=1'));
     assert.match(reply, /^HTTP\/1\.1 400 Bad Request\r\n[\s\S]*runCase needs an agent parameter/);
-    assert.equal([...server.results.keys()].some((a) => a === '' || a === 'undefined'), false);
+    assert.equal(
+      [...server.results.keys()].some((a) => a === '' || a === 'undefined'),
+      false,
+    );
   });
 
   test('an unknown path gets 404', async () => {
@@ -155,7 +158,10 @@ describe('/updateReports answers once the reports are written', () => {
 
   test('a client that sends its close right behind its request, without waiting for the 101, gets the 101 once the files are there, then a close', async () => {
     const closeFrame = encodeFrame({ opcode: 0x8, payload: Buffer.from([0x03, 0xe8]), mask: Buffer.from([1, 2, 3, 4]) });
-    const reply = Buffer.from(await rawExchange(server.port, Buffer.concat([Buffer.from(upgrade('/updateReports?agent=main'), 'latin1'), closeFrame])), 'latin1');
+    const reply = Buffer.from(
+      await rawExchange(server.port, Buffer.concat([Buffer.from(upgrade('/updateReports?agent=main'), 'latin1'), closeFrame])),
+      'latin1',
+    );
     assert.match(reply.toString('latin1'), /^HTTP\/1\.1 101 Switching Protocols\r\n/);
     const frames = reply.subarray(reply.indexOf('\r\n\r\n') + 4);
     // The server's close (1000): the pipelined frame waited, unread, for the answer.

@@ -22,7 +22,15 @@ import { resultOf, tempDir } from '../support/harness.js';
 const MASK = Buffer.from([1, 2, 3, 4]);
 
 async function h2Server(outdir?: string): Promise<FuzzingServer> {
-  const server = createServer({ host: '127.0.0.1', port: 0, outdir: outdir ?? (await tempDir()), cases: selectCases(catalogue, ['1.1.1']), statusWaitMs: 2000, logger: pino({ level: 'silent' }), http2: true });
+  const server = createServer({
+    host: '127.0.0.1',
+    port: 0,
+    outdir: outdir ?? (await tempDir()),
+    cases: selectCases(catalogue, ['1.1.1']),
+    statusWaitMs: 2000,
+    logger: pino({ level: 'silent' }),
+    http2: true,
+  });
   await server.listen();
   return server;
 }
@@ -37,8 +45,15 @@ function session(port: number): Promise<{ session: http2.ClientHttp2Session; set
 }
 
 /** Opens /runCase for case 1.1.1; resolves with the stream and the response fields. */
-function openCase(s: http2.ClientHttp2Session, port: number, path = '/runCase?case=1&agent=h2'): Promise<{ stream: http2.ClientHttp2Stream; headers: http2.IncomingHttpHeaders }> {
-  const stream = s.request({ ':method': 'CONNECT', ':protocol': 'websocket', ':scheme': 'http', ':path': path, ':authority': `127.0.0.1:${port}`, 'sec-websocket-version': '13' }, { endStream: false });
+function openCase(
+  s: http2.ClientHttp2Session,
+  port: number,
+  path = '/runCase?case=1&agent=h2',
+): Promise<{ stream: http2.ClientHttp2Stream; headers: http2.IncomingHttpHeaders }> {
+  const stream = s.request(
+    { ':method': 'CONNECT', ':protocol': 'websocket', ':scheme': 'http', ':path': path, ':authority': `127.0.0.1:${port}`, 'sec-websocket-version': '13' },
+    { endStream: false },
+  );
   return new Promise((resolve) => stream.once('response', (headers) => resolve({ stream, headers })));
 }
 
@@ -86,7 +101,7 @@ test('case 1.1.1 over an extended CONNECT: 200, the frames as DATA, the closing 
   }
 });
 
-test('a closing handshake that fails ends the stream with END_STREAM, as TCP would end with FIN; the gate\'s abort resets it with CANCEL; the connection carries the next stream', async () => {
+test("a closing handshake that fails ends the stream with END_STREAM, as TCP would end with FIN; the gate's abort resets it with CANCEL; the connection carries the next stream", async () => {
   const server = await h2Server();
   try {
     const { session: s } = await session(server.port);
@@ -127,10 +142,16 @@ test('a request that is not an extended CONNECT for websocket gets 400 or 501, a
     const get = s.request({ ':method': 'GET', ':path': '/runCase?case=1&agent=h2' });
     const getStatus = await new Promise((resolve) => get.once('response', (h) => resolve(h[':status'])));
     assert.equal(getStatus, 400);
-    const other = s.request({ ':method': 'CONNECT', ':protocol': 'webtransport', ':scheme': 'http', ':path': '/runCase?case=1&agent=h2', ':authority': `127.0.0.1:${server.port}` }, { endStream: false });
+    const other = s.request(
+      { ':method': 'CONNECT', ':protocol': 'webtransport', ':scheme': 'http', ':path': '/runCase?case=1&agent=h2', ':authority': `127.0.0.1:${server.port}` },
+      { endStream: false },
+    );
     const otherStatus = await new Promise((resolve) => other.once('response', (h) => resolve(h[':status'])));
     assert.equal(otherStatus, 501);
-    const noVersion = s.request({ ':method': 'CONNECT', ':protocol': 'websocket', ':scheme': 'http', ':path': '/runCase?case=1&agent=h2', ':authority': `127.0.0.1:${server.port}` }, { endStream: false });
+    const noVersion = s.request(
+      { ':method': 'CONNECT', ':protocol': 'websocket', ':scheme': 'http', ':path': '/runCase?case=1&agent=h2', ':authority': `127.0.0.1:${server.port}` },
+      { endStream: false },
+    );
     const noVersionStatus = await new Promise((resolve) => noVersion.once('response', (h) => resolve(h[':status'])));
     assert.equal(noVersionStatus, 400);
     s.destroy();

@@ -124,7 +124,10 @@ describe('hostile permessage-deflate input', () => {
     assert.deepEqual([r.behavior, r.behaviorClose, r.remoteCloseCode, r.localCloseCode], ['FAILED', 'FAILED', null, null]);
     assert.deepEqual([r.closedByMe, r.droppedByMe, r.failedByMe, r.wasClean], [false, true, true, false]);
     assert.equal(r.resultClose, 'The connection was failed by the wrong endpoint');
-    assert.match(r.result, /^Dropped the connection without a close frame: the client's compressed binary message 1 could not be inflated: invalid compressed data \(zlib: invalid block type\)\.$/);
+    assert.match(
+      r.result,
+      /^Dropped the connection without a close frame: the client's compressed binary message 1 could not be inflated: invalid compressed data \(zlib: invalid block type\)\.$/,
+    );
     assert.match(r.wasNotCleanReason ?? '', /I dropped the TCP connection without a close frame: .*invalid block type/);
     assert.ok(!entries(r, 'TF').some((e) => e[2] === 8), 'no close frame sent');
   });
@@ -166,7 +169,9 @@ describe('hostile permessage-deflate input', () => {
   test('a malformed offer is refused with 400 before the case starts', async () => {
     const reply = await new Promise<string>((resolve) => {
       const s = net.connect(server.port, '127.0.0.1', () => {
-        s.write('GET /runCase?case=2&agent=badoffer HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Extensions: permessage-deflate; server_max_window_bits=7\r\n\r\n');
+        s.write(
+          'GET /runCase?case=2&agent=badoffer HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Extensions: permessage-deflate; server_max_window_bits=7\r\n\r\n',
+        );
       });
       let out = '';
       s.on('data', (d: Buffer) => (out += d.toString('latin1')));

@@ -64,7 +64,10 @@ describe('the spec peer', () => {
     assert.ok(r.wirelog.some((e) => e[0] === 'TO' && e[1][1] === '880203e8'));
     assert.ok(r.wirelog.some((e) => e[0] === 'KL' && e[1] === 0.5));
     assert.match(r.httpRequest, /^GET \/runCase\?case=1&agent=seedpeer HTTP\/1\.1\r\n[\s\S]*\r\n\r\n$/);
-    assert.match(r.httpResponse, /^HTTP\/1\.1 101 Switching Protocols\r\nServer: [^\r]+\r\nX-Powered-By: [^\r]+\r\nUpgrade: WebSocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: [A-Za-z0-9+/]{27}=\r\n\r\n$/);
+    assert.match(
+      r.httpResponse,
+      /^HTTP\/1\.1 101 Switching Protocols\r\nServer: [^\r]+\r\nX-Powered-By: [^\r]+\r\nUpgrade: WebSocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: [A-Za-z0-9+/]{27}=\r\n\r\n$/,
+    );
     assert.match(r.started, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     assert.ok(Number.isInteger(r.duration) && r.duration >= 0 && r.duration < 500);
   });

@@ -11,7 +11,15 @@ import { tempDir } from './harness.js';
  * Flags for a root user on a machine with no network but loopback: without the background-networking
  * ones Chromium's own connections are refused by the closed network, many at a time.
  */
-export const CHROMIUM_FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const CHROMIUM_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /** The installed Chromium; the test declared it needs one. */
 export function chromium(): string {
@@ -24,7 +32,11 @@ export function chromium(): string {
  * Runs headless Chromium with a fresh profile on a local file with extra arguments; resolves with
  * stdout and stderr. It rejects when Chromium failed and printed nothing, unless `tolerateFailure`.
  */
-export async function headless(extra: string[], file: string, opts: { timeoutMs?: number; tolerateFailure?: boolean } = {}): Promise<{ stdout: string; stderr: string }> {
+export async function headless(
+  extra: string[],
+  file: string,
+  opts: { timeoutMs?: number; tolerateFailure?: boolean } = {},
+): Promise<{ stdout: string; stderr: string }> {
   const profile = await tempDir('wsgate-chromium-');
   const args = ['--headless', ...CHROMIUM_FLAGS, `--user-data-dir=${profile}`, ...extra, `file://${file}`];
   return new Promise((resolve, reject) => {

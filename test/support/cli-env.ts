@@ -25,7 +25,9 @@ export function runFile(
   options: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number; replaceEnv?: boolean } = {},
 ): Promise<ProcessResult> {
   // GitHub's own variables of an outer CI must not leak into the process under test.
-  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('GITHUB_') && !k.startsWith('INPUT_') && k !== 'WSGATE_LISTEN_HOST'));
+  const base = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !k.startsWith('GITHUB_') && !k.startsWith('INPUT_') && k !== 'WSGATE_LISTEN_HOST'),
+  );
   const env = options.replaceEnv === true ? { ...options.env } : { ...base, ...options.env };
   return new Promise((resolve) => {
     execFile(file, args, { env, cwd: options.cwd, timeout: options.timeoutMs ?? 60_000 }, (err, stdout, stderr) => {

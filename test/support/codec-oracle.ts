@@ -98,7 +98,14 @@ export function readStrict(chunks: readonly Uint8Array[], o: FrameReaderOptions)
   const problems: Problems = [];
   const reader = new FrameReader(o);
   const frames: SeenFrame[] = [];
-  interface Open { opcode: number; fin: boolean; rsv: number; length: number; parts: Buffer[]; got: number }
+  interface Open {
+    opcode: number;
+    fin: boolean;
+    rsv: number;
+    length: number;
+    parts: Buffer[];
+    got: number;
+  }
   const st: { current: Open | null; error: number | null; errors: number; afterError: number } = { current: null, error: null, errors: 0, afterError: 0 };
   const sink = {
     onViolation(code: number): void {
@@ -212,7 +219,11 @@ export function deflateAccept(clientWindow: number, noContextTakeover: boolean):
  * throws a DeflateError with 1007 or 1009; no message yields more than the limit; after an error
  * every call throws the same error (the connection is failed).
  */
-export function checkInflate(messages: readonly (readonly Uint8Array[])[], accept: DeflateAccept, limit: number): { problems: Problems; produced: number; error: number | null } {
+export function checkInflate(
+  messages: readonly (readonly Uint8Array[])[],
+  accept: DeflateAccept,
+  limit: number,
+): { problems: Problems; produced: number; error: number | null } {
   const problems: Problems = [];
   let pmd: PerMessageDeflate | null = null;
   let produced = 0;

@@ -70,7 +70,10 @@ export function runNode(script: string, args: string[], timeoutMs = 20_000): Pro
     execFile(process.execPath, [script, ...args], { timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
       const code = err === null ? 0 : typeof err.code === 'number' ? err.code : null;
       // No status: say why (killed at the test's own timeout, by a signal, or output past maxBuffer), so a failing assertion shows it.
-      const why = err !== null && code === null ? `\n[runNode: no exit status: ${err.killed ? `killed after ${timeoutMs} ms` : ''} ${err.signal ?? ''} ${String(err.code ?? err.message)}]` : '';
+      const why =
+        err !== null && code === null
+          ? `\n[runNode: no exit status: ${err.killed ? `killed after ${timeoutMs} ms` : ''} ${err.signal ?? ''} ${String(err.code ?? err.message)}]`
+          : '';
       resolve({ code, stdout, stderr: stderr + why });
     });
   });

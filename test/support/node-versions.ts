@@ -20,7 +20,9 @@ export async function nodeBinary(major: string): Promise<string> {
   if (existsSync(bin)) return bin;
   await mkdir(CACHE, { recursive: true });
   const temp = await mkdtemp(path.join(CACHE, `.node${major}-`));
-  const r = await runFile('npm', ['install', '--prefix', temp, '--no-save', '--no-audit', '--no-fund', '--no-package-lock', `node@${major}`], { timeoutMs: 180_000 });
+  const r = await runFile('npm', ['install', '--prefix', temp, '--no-save', '--no-audit', '--no-fund', '--no-package-lock', `node@${major}`], {
+    timeoutMs: 180_000,
+  });
   assert.equal(r.code, 0, `npm install node@${major} failed:\n${r.stdout}${r.stderr}`);
   await rename(temp, prefix).catch(async (err: NodeJS.ErrnoException) => {
     // Another test file placed it first: use theirs.

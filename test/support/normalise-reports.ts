@@ -66,20 +66,22 @@ export function normaliseCaseHtml(text: string, reportJson: string): string {
 
 /** index.json, index.html, summary.json, junit.xml: times, durations and resource figures out. */
 export function normaliseRunFile(text: string): string {
-  return text
-    .split(process.version)
-    .join('vNODE')
-    .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, 'STARTED')
-    .replace(/"(duration|durationMs|timeMs|cpuUserMs|cpuSystemMs|maxRssKiB|clientCpuMs)": ?\d+/g, '"$1": 0')
-    .replace(/<b>\d+<\/b> ms/g, '<b>D</b> ms')
-    .replace(/at \d+(\.\d+)? ms/g, 'at T ms')
-    .replace(/"ms": ?\d+(\.\d+)?/g, '"ms": 0')
-    .replace(/(class="case_duration">)\d+ ms/g, '$1D ms')
-    .replace(/time="[0-9.]+"/g, 'time="0"')
-    .replace(/timestamp="[^"]*"/g, 'timestamp="T"')
-    // JUnit's system-out is the wire log cut to its first and last lines: where the cut falls depends
-    // on the received-octets lines, so it goes whole (the case reports keep the wire log).
-    .replace(/<system-out>[\s\S]*?<\/system-out>/g, '<system-out/>');
+  return (
+    text
+      .split(process.version)
+      .join('vNODE')
+      .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, 'STARTED')
+      .replace(/"(duration|durationMs|timeMs|cpuUserMs|cpuSystemMs|maxRssKiB|clientCpuMs)": ?\d+/g, '"$1": 0')
+      .replace(/<b>\d+<\/b> ms/g, '<b>D</b> ms')
+      .replace(/at \d+(\.\d+)? ms/g, 'at T ms')
+      .replace(/"ms": ?\d+(\.\d+)?/g, '"ms": 0')
+      .replace(/(class="case_duration">)\d+ ms/g, '$1D ms')
+      .replace(/time="[0-9.]+"/g, 'time="0"')
+      .replace(/timestamp="[^"]*"/g, 'timestamp="T"')
+      // JUnit's system-out is the wire log cut to its first and last lines: where the cut falls depends
+      // on the received-octets lines, so it goes whole (the case reports keep the wire log).
+      .replace(/<system-out>[\s\S]*?<\/system-out>/g, '<system-out/>')
+  );
 }
 
 /** sha256 of every normalised report file of a directory, by file name. */
@@ -87,7 +89,10 @@ export function reportDigests(dir: string): Record<string, string> {
   const digests: Record<string, string> = {};
   // Files only: the folders beside them (repro-data/, repro/) hold `wsgate repro`'s recordings, whose
   // times are the run's own, and are no report.
-  const names = readdirSync(dir, { withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name).sort();
+  const names = readdirSync(dir, { withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => e.name)
+    .sort();
   for (const name of names) {
     const file = path.join(dir, name);
     const text = readFileSync(file, 'utf8');

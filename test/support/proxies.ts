@@ -119,7 +119,15 @@ function haproxyConfig(direction: ProxyDirection, port: number, backend: { host:
 }
 
 /** The command line of one proxy run (the binary first), its config files written into `dir`. */
-async function command(binary: string, kind: ProxyKind, direction: ProxyDirection, port: number, backend: { host: string; port: number }, dir: string, tls: ProxyOptions['tls']): Promise<string[]> {
+async function command(
+  binary: string,
+  kind: ProxyKind,
+  direction: ProxyDirection,
+  port: number,
+  backend: { host: string; port: number },
+  dir: string,
+  tls: ProxyOptions['tls'],
+): Promise<string[]> {
   if (kind === 'haproxy') {
     let pem: string | null = null;
     if (tls !== undefined) {
@@ -157,7 +165,13 @@ async function command(binary: string, kind: ProxyKind, direction: ProxyDirectio
   return args;
 }
 
-async function startOnce(binary: string, kind: ProxyKind, direction: ProxyDirection, backend: { host: string; port: number }, options: ProxyOptions): Promise<RunningProxy> {
+async function startOnce(
+  binary: string,
+  kind: ProxyKind,
+  direction: ProxyDirection,
+  backend: { host: string; port: number },
+  options: ProxyOptions,
+): Promise<RunningProxy> {
   const port = await freePort();
   const dir = await mkdtemp(path.join(tmpdir(), `wsgate-${kind}-`));
   const [, ...args] = await command(binary, kind, direction, port, backend, dir, options.tls);

@@ -126,7 +126,12 @@ export async function runStep(
   const cwd = options.cwd ?? REPO_ROOT;
   const runnerTemp = await tempDir('wsgate-runner-');
   executedSteps.add(key({ file, job, index }));
-  return runBashStep(step.run, { env: { GITHUB_ACTIONS: 'true', CI: 'true', GITHUB_WORKSPACE: cwd, ...options.env, ...env }, cwd, runnerTemp, timeoutMs: options.timeoutMs ?? 120_000 });
+  return runBashStep(step.run, {
+    env: { GITHUB_ACTIONS: 'true', CI: 'true', GITHUB_WORKSPACE: cwd, ...options.env, ...env },
+    cwd,
+    runnerTemp,
+    timeoutMs: options.timeoutMs ?? 120_000,
+  });
 }
 
 /**
@@ -135,7 +140,9 @@ export async function runStep(
  */
 export async function checkoutLike(extra: string[] = []): Promise<string> {
   const dir = await tempDir('wsgate-checkout-');
-  const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: REPO_ROOT, encoding: 'utf8' }).split('\0').filter((f) => f !== '');
+  const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: REPO_ROOT, encoding: 'utf8' })
+    .split('\0')
+    .filter((f) => f !== '');
   const top = new Set([...tracked.map((f) => f.split('/')[0] ?? f), ...extra]);
   for (const name of top) await symlink(path.join(REPO_ROOT, name), path.join(dir, name));
   return dir;

@@ -22,7 +22,12 @@ export interface WstestProcess {
 }
 
 /** Starts wstest in `cwd` and resolves once its stdout matches `ready`. */
-export async function startWstest(args: string[], cwd: string, ready: RegExp = /Fuzzing Server \(Port (\d+)/, env: NodeJS.ProcessEnv = {}): Promise<WstestProcess> {
+export async function startWstest(
+  args: string[],
+  cwd: string,
+  ready: RegExp = /Fuzzing Server \(Port (\d+)/,
+  env: NodeJS.ProcessEnv = {},
+): Promise<WstestProcess> {
   const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'WSGATE_LISTEN_HOST'));
   const child = spawn(process.execPath, [WSTEST, ...args], { cwd, env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';

@@ -28,7 +28,15 @@ test('short, long and --opt=value forms, in any order, give the same options', a
 });
 
 test('defaults: web port 8080, no debug; -w for the modes that take it', async () => {
-  assert.deepEqual(await options(['-m', 'fuzzingclient']), { mode: 'fuzzingclient', spec: undefined, wsuri: undefined, webport: 8080, debug: false, key: undefined, cert: undefined });
+  assert.deepEqual(await options(['-m', 'fuzzingclient']), {
+    mode: 'fuzzingclient',
+    spec: undefined,
+    wsuri: undefined,
+    webport: 8080,
+    debug: false,
+    key: undefined,
+    cert: undefined,
+  });
   assert.equal((await options(['-m', 'echoserver', '-w', 'ws://0.0.0.0:9000'])).wsuri, 'ws://0.0.0.0:9000');
   assert.equal((await options(['--mode', 'testeeserver', '--wsuri=ws://127.0.0.1:9000'])).mode, 'testeeserver');
   // A repeated option takes its last value, as the original's parser does.
@@ -37,7 +45,10 @@ test('defaults: web port 8080, no debug; -w for the modes that take it', async (
 
 test('errors: one line each', async () => {
   assert.equal(await usage([]), 'a mode must be given: -m fuzzingserver|fuzzingclient|echoserver|testeeserver');
-  assert.equal(await usage(['-m', 'massconnect']), 'mode "massconnect" is not provided by wsgate (modes: fuzzingserver, fuzzingclient, echoserver, testeeserver)');
+  assert.equal(
+    await usage(['-m', 'massconnect']),
+    'mode "massconnect" is not provided by wsgate (modes: fuzzingserver, fuzzingclient, echoserver, testeeserver)',
+  );
   assert.equal(await usage(['-m', 'echoserver']), 'mode echoserver needs a WebSocket URI (-w ws://HOST:PORT)');
   assert.equal(await usage(['-m', 'fuzzingserver', '-u', '70000']), 'invalid web port "70000" (0 to 65535; 0 disables it)');
   assert.equal(await usage(['-m', 'fuzzingserver', '-k', 'k.pem']), '-k/--key and -c/--cert go together (the server private key and its certificate)');

@@ -52,7 +52,10 @@ function runGroup(file: string, args: string[], cwd: string, env: NodeJS.Process
   });
 }
 
-test('coder/websocket 1.8.7 (Debian golang-nhooyr-websocket-dev): its own TestAutobahn starts `wstest --mode fuzzingserver --spec FILE --webport=0`, plays, closes /updateReports at once, and passes on the index.json it reads', { timeout: 150_000, skip: needs('go-suite') }, async () => {
+test('coder/websocket 1.8.7 (Debian golang-nhooyr-websocket-dev): its own TestAutobahn starts `wstest --mode fuzzingserver --spec FILE --webport=0`, plays, closes /updateReports at once, and passes on the index.json it reads', {
+  timeout: 150_000,
+  skip: needs('go-suite'),
+}, async () => {
   // Its test writes ci/out/wstestClientReports/ beside its sources: a copy of the package in a GOPATH of
   // its own, the rest of its imports (test dependencies included) from Debian's /usr/share/gocode.
   const root = await tempDir('wsgate-consumer-suite-');
@@ -70,8 +73,18 @@ test('coder/websocket 1.8.7 (Debian golang-nhooyr-websocket-dev): its own TestAu
   };
   // `go test -run` picks the cases/#NN subtests to play and keeps every per-case subtest of its judge
   // (checkWSTestIndex's TestAutobahn/<id>): nothing of the suite's code is changed.
-  const run = await runGroup(GO, ['test', '-v', '-count=1', '-timeout', '120s', '-run', 'TestAutobahn$/^(cases|[0-9.]+)$/^#(\\d\\d|1[0-5]\\d)$', '.'], dir, env, 140_000);
-  const tail = run.out.split('\n').filter((l) => !/^\s*(=== RUN|autobahn_test\.go:67: echoLoop)/.test(l)).slice(-40).join('\n');
+  const run = await runGroup(
+    GO,
+    ['test', '-v', '-count=1', '-timeout', '120s', '-run', 'TestAutobahn$/^(cases|[0-9.]+)$/^#(\\d\\d|1[0-5]\\d)$', '.'],
+    dir,
+    env,
+    140_000,
+  );
+  const tail = run.out
+    .split('\n')
+    .filter((l) => !/^\s*(=== RUN|autobahn_test\.go:67: echoLoop)/.test(l))
+    .slice(-40)
+    .join('\n');
   assert.doesNotMatch(run.out, /index\.json: no such file or directory/, tail);
   assert.equal(run.code, 0, tail);
   assert.match(run.out, /^--- PASS: TestAutobahn \(/m, tail);
@@ -80,7 +93,10 @@ test('coder/websocket 1.8.7 (Debian golang-nhooyr-websocket-dev): its own TestAu
   assert.equal(played.length, PLAYED, tail);
   // Its judge ran once per case of the index.json it found on disk the moment its own close completed.
   const judged = [...run.out.matchAll(/^\s+--- PASS: TestAutobahn\/(\d+(?:\.\d+)+) /gm)].map((m) => m[1]).sort();
-  const index = JSON.parse(readFileSync(path.join(dir, 'ci/out/wstestClientReports/index.json'), 'utf8')) as Record<string, Record<string, { behavior: string; reportfile: string }>>;
+  const index = JSON.parse(readFileSync(path.join(dir, 'ci/out/wstestClientReports/index.json'), 'utf8')) as Record<
+    string,
+    Record<string, { behavior: string; reportfile: string }>
+  >;
   assert.deepEqual(Object.keys(index), ['main']);
   const cases = index.main ?? {};
   assert.deepEqual(judged, Object.keys(cases).sort());
@@ -88,5 +104,8 @@ test('coder/websocket 1.8.7 (Debian golang-nhooyr-websocket-dev): its own TestAu
   for (const [id, r] of Object.entries(cases)) {
     assert.ok(existsSync(path.join(dir, 'ci/out/wstestClientReports', r.reportfile)), `${id}: ${r.reportfile}`);
   }
-  assert.ok(['1.1.1', '7.13.2', '9.8.6', '10.1.1', '12.1.5'].every((id) => id in cases), Object.keys(cases).join(' '));
+  assert.ok(
+    ['1.1.1', '7.13.2', '9.8.6', '10.1.1', '12.1.5'].every((id) => id in cases),
+    Object.keys(cases).join(' '),
+  );
 });

@@ -63,7 +63,9 @@ function replacePort(file: string, from: number, to: number): void {
 
 type Index = Record<string, Record<string, { behavior: string; behaviorClose: string }>>;
 
-test('nodejs/undici: the default CMD\'s fuzzingserver, readiness by curl -f (crossbario/autobahn-python), undici\'s own client and report.js; their judge and wsgate judge agree', { skip: needs('curl') }, async () => {
+test("nodejs/undici: the default CMD's fuzzingserver, readiness by curl -f (crossbario/autobahn-python), undici's own client and report.js; their judge and wsgate judge agree", {
+  skip: needs('curl'),
+}, async () => {
   // The container's / holds the /config and /reports mounts; the default CMD is `wstest --mode fuzzingserver --spec /config/fuzzingserver.json`.
   const root = await tempDir('wsgate-consumer-');
   cpSync(path.join(CONSUMERS, 'undici/config'), path.join(root, 'config'), { recursive: true });
@@ -92,7 +94,9 @@ test('nodejs/undici: the default CMD\'s fuzzingserver, readiness by curl -f (cro
   }
 });
 
-test('snapview/tokio-tungstenite: fuzzingclient from / with a relative spec, the server started right before; the jq diff against expected results passes', { skip: needs('jq') }, async () => {
+test('snapview/tokio-tungstenite: fuzzingclient from / with a relative spec, the server started right before; the jq diff against expected results passes', {
+  skip: needs('jq'),
+}, async () => {
   const root = await tempDir('wsgate-consumer-');
   cpSync(path.join(CONSUMERS, 'tokio-tungstenite/autobahn'), path.join(root, 'autobahn'), { recursive: true });
   const port = await freePort();
@@ -104,7 +108,27 @@ test('snapview/tokio-tungstenite: fuzzingclient from / with a relative spec, the
     const run = await sh("wstest -m fuzzingclient -s 'autobahn/fuzzingclient.json'", root, env, 240_000);
     assert.equal(run.code, 0, run.out);
     // Their expected-results.json is a committed index.json; here it is wsgate run's for the same server and cases.
-    const gate = await runCliWith(['run', '--server-url', `ws://127.0.0.1:${port}`, '--agent', 'Tungstenite', '--outdir', path.join(root, 'gate'), '--cases', '1.*', '2.*', '3.*', '4.*', '5.*', '6.*', '7.*', '10.*'], { timeoutMs: 240_000 });
+    const gate = await runCliWith(
+      [
+        'run',
+        '--server-url',
+        `ws://127.0.0.1:${port}`,
+        '--agent',
+        'Tungstenite',
+        '--outdir',
+        path.join(root, 'gate'),
+        '--cases',
+        '1.*',
+        '2.*',
+        '3.*',
+        '4.*',
+        '5.*',
+        '6.*',
+        '7.*',
+        '10.*',
+      ],
+      { timeoutMs: 240_000 },
+    );
     assert.ok(gate.code === 0 || gate.code === 1, gate.stderr);
     copyFileSync(path.join(root, 'gate/index.json'), path.join(root, 'autobahn/expected-results.json'));
     const diff = await sh(`bash ${path.join(CONSUMERS, 'tokio-tungstenite/test_diff_server.sh')}`, root, env);
@@ -121,7 +145,9 @@ test('snapview/tokio-tungstenite: fuzzingclient from / with a relative spec, the
   }
 });
 
-test('snapview/tokio-tungstenite autobahn-client.sh: the fuzzingserver started in the background, a fixed `sleep 5`, a client loop, the jq diff against expected results', { skip: needs('jq') }, async () => {
+test('snapview/tokio-tungstenite autobahn-client.sh: the fuzzingserver started in the background, a fixed `sleep 5`, a client loop, the jq diff against expected results', {
+  skip: needs('jq'),
+}, async () => {
   const root = await tempDir('wsgate-consumer-');
   cpSync(path.join(CONSUMERS, 'tokio-tungstenite/autobahn'), path.join(root, 'autobahn'), { recursive: true });
   const port = await freePort();
@@ -135,7 +161,27 @@ test('snapview/tokio-tungstenite autobahn-client.sh: the fuzzingserver started i
     const client = await sh(`node ${REFERENCE_CLIENT} ws://127.0.0.1:${port} Tungstenite`, root, env, 240_000);
     assert.equal(client.code, 0, client.out);
     // Their expected-results.json: here wsgate run's index.json for the same client and cases.
-    const gate = await runCliWith(['run', '--agent', 'Tungstenite', '--url', 'ws://127.0.0.1:0', '--outdir', path.join(root, 'gate'), '--cases', '1.*', '2.*', '3.*', '4.*', '5.*', '6.*', '7.*', '10.*'], { timeoutMs: 240_000 });
+    const gate = await runCliWith(
+      [
+        'run',
+        '--agent',
+        'Tungstenite',
+        '--url',
+        'ws://127.0.0.1:0',
+        '--outdir',
+        path.join(root, 'gate'),
+        '--cases',
+        '1.*',
+        '2.*',
+        '3.*',
+        '4.*',
+        '5.*',
+        '6.*',
+        '7.*',
+        '10.*',
+      ],
+      { timeoutMs: 240_000 },
+    );
     assert.ok(gate.code === 0 || gate.code === 1, gate.stderr);
     copyFileSync(path.join(root, 'gate/index.json'), path.join(root, 'autobahn/expected-results.json'));
     const diff = await sh(`bash ${path.join(CONSUMERS, 'tokio-tungstenite/test_diff_client.sh')}`, root, env);
@@ -183,17 +229,26 @@ test('coder/websocket (pip-style): the test code starts `wstest --mode fuzzingse
   const excluded = ['6.*', '7.5.1', '13.3.*', '13.4.*', '13.5.*', '13.6.*', '9.*', '12.*', '13.*'];
   writeFileSync(specFile, JSON.stringify({ url, outdir: 'ci/out/wstestClientReports', cases: ['*'], 'exclude-cases': excluded }, null, '\t'));
   // exec.CommandContext(ctx, "wstest", "--mode", "fuzzingserver", "--spec", specFile, "--webport=0")
-  const wstest = spawn('wstest', ['--mode', 'fuzzingserver', '--spec', specFile, '--webport=0'], { cwd, env: { ...process.env, PATH: await pathWithWstest() }, stdio: 'ignore' });
+  const wstest = spawn('wstest', ['--mode', 'fuzzingserver', '--spec', specFile, '--webport=0'], {
+    cwd,
+    env: { ...process.env, PATH: await pathWithWstest() },
+    stdio: 'ignore',
+  });
   try {
     // waitWS: dial the root path until it succeeds (5 s), then close with 1000.
-    await until('a WebSocket on /', () => new Promise<boolean>((resolve) => {
-      const ws = new WebSocket(url);
-      ws.on('open', () => {
-        ws.close(1000);
-        resolve(true);
-      });
-      ws.on('error', () => resolve(false));
-    }), 5000);
+    await until(
+      'a WebSocket on /',
+      () =>
+        new Promise<boolean>((resolve) => {
+          const ws = new WebSocket(url);
+          ws.on('open', () => {
+            ws.close(1000);
+            resolve(true);
+          });
+          ws.on('error', () => resolve(false));
+        }),
+      5000,
+    );
     const count = await new Promise<number>((resolve) => {
       const ws = new WebSocket(`${url}/getCaseCount`);
       ws.on('message', (d) => resolve(Number(String(d))));
@@ -228,7 +283,9 @@ test('coder/websocket (pip-style): the test code starts `wstest --mode fuzzingse
   }
 });
 
-test('python-websockets/websockets 10.4 compliance/: `wstest -m fuzzingclient` with its implicit fuzzingclient.json against test_server.py on Debian\'s websockets', { skip: needs('python-clients') }, async () => {
+test("python-websockets/websockets 10.4 compliance/: `wstest -m fuzzingclient` with its implicit fuzzingclient.json against test_server.py on Debian's websockets", {
+  skip: needs('python-clients'),
+}, async () => {
   // "All commands below must be run from the directory containing this file": compliance/.
   const compliance = await tempDir('wsgate-consumer-');
   const port = await freePort();
@@ -236,7 +293,10 @@ test('python-websockets/websockets 10.4 compliance/: `wstest -m fuzzingclient` w
     copyFileSync(path.join(CONSUMERS, 'python-websockets', f), path.join(compliance, f));
     replacePort(path.join(compliance, f), 8642, port);
   }
-  writeFileSync(path.join(compliance, 'test_server.py'), readFileSync(path.join(compliance, 'test_server.py'), 'utf8').replace('HOST, PORT = "127.0.0.1", 8642', `HOST, PORT = "127.0.0.1", ${port}`));
+  writeFileSync(
+    path.join(compliance, 'test_server.py'),
+    readFileSync(path.join(compliance, 'test_server.py'), 'utf8').replace('HOST, PORT = "127.0.0.1", 8642', `HOST, PORT = "127.0.0.1", ${port}`),
+  );
   const env = { PATH: await pathWithWstest() };
   // `PYTHONPATH=.. python test_server.py` in one shell (Debian's websockets instead of the checkout), `wstest -m fuzzingclient` in another.
   const server = background(`${PYTHON} test_server.py`, compliance, env);
@@ -248,9 +308,14 @@ test('python-websockets/websockets 10.4 compliance/: `wstest -m fuzzingclient` w
     const rows = index.websockets ?? {};
     assert.equal(Object.keys(rows).length, 16 + 11 + 7 + 10 + 20 + 4 + 37 + 1);
     // Their conformance notes: Non-Strict at most where websockets fails fast or decodes late; nothing fails.
-    const notOk = Object.entries(rows).filter(([, r]) => r.behavior !== 'OK' && r.behavior !== 'INFORMATIONAL').map(([id, r]) => `${id} ${r.behavior}`);
+    const notOk = Object.entries(rows)
+      .filter(([, r]) => r.behavior !== 'OK' && r.behavior !== 'INFORMATIONAL')
+      .map(([id, r]) => `${id} ${r.behavior}`);
     const notes = new Set(['3.2', '3.3', '3.4', '4.1.3', '4.1.4', '4.1.5', '4.2.3', '4.2.4', '4.2.5', '5.15', '6.4.1', '6.4.2', '6.4.3', '6.4.4']);
-    assert.deepEqual(notOk.filter((l) => !notes.has(l.split(' ')[0] ?? '') || !l.endsWith('NON-STRICT')), []);
+    assert.deepEqual(
+      notOk.filter((l) => !notes.has(l.split(' ')[0] ?? '') || !l.endsWith('NON-STRICT')),
+      [],
+    );
     const judged = await runCliWith(['judge', '--outdir', path.join(compliance, 'reports/servers')]);
     assert.equal(judged.code, 0, judged.stdout);
   } finally {
@@ -289,14 +354,18 @@ test('lipp/lua-websockets: `wstest -m echoserver -w ws://localhost:${LUAWS_WSTES
   const echo = background('wstest -m echoserver -w ws://localhost:${LUAWS_WSTEST_PORT:=11000}', cwd, env);
   try {
     // test.sh: `sleep 5`; here: until the port answers.
-    await until('the echo server', () => new Promise<boolean>((resolve) => {
-      const ws = new WebSocket(`ws://localhost:${port}`);
-      ws.on('open', () => {
-        ws.close();
-        resolve(true);
-      });
-      ws.on('error', () => resolve(false));
-    }));
+    await until(
+      'the echo server',
+      () =>
+        new Promise<boolean>((resolve) => {
+          const ws = new WebSocket(`ws://localhost:${port}`);
+          ws.on('open', () => {
+            ws.close();
+            resolve(true);
+          });
+          ws.on('error', () => resolve(false));
+        }),
+    );
     // What the busted specs check of the echo: text as text, binary as binary, a large message whole, a close answered.
     const echoed = await new Promise<Array<[string, boolean, number]>>((resolve) => {
       const ws = new WebSocket(`ws://localhost:${port}`);
@@ -315,7 +384,12 @@ test('lipp/lua-websockets: `wstest -m echoserver -w ws://localhost:${LUAWS_WSTES
         resolve(got);
       });
     });
-    assert.deepEqual(echoed, [['Hello', false, 5], ['000102ff', true, 4], ['xxxxx', false, 100_000], ['close', false, 1000]]);
+    assert.deepEqual(echoed, [
+      ['Hello', false, 5],
+      ['000102ff', true, 4],
+      ['xxxxx', false, 100_000],
+      ['close', false, 1000],
+    ]);
   } finally {
     echo.child.kill('SIGTERM');
     assert.equal(await echo.exited, 0);

@@ -22,7 +22,12 @@ const BROKEN_SERVER = fileURLToPath(new URL('../fixtures/servers/broken-server.j
 type Index = Record<string, Record<string, { behavior: string; behaviorClose: string; remoteCloseCode: number | null; reportfile: string }>>;
 
 /** Starts a server script on a free port; resolves once it accepts connections. */
-async function serverProcess(script: string, args: (port: number) => string[], env: NodeJS.ProcessEnv = {}, delayMs = 0): Promise<{ port: number; child: Promise<ChildProcess> }> {
+async function serverProcess(
+  script: string,
+  args: (port: number) => string[],
+  env: NodeJS.ProcessEnv = {},
+  delayMs = 0,
+): Promise<{ port: number; child: Promise<ChildProcess> }> {
   const port = await freePort();
   const child = new Promise<ChildProcess>((resolve) => {
     setTimeout(() => resolve(spawn(process.execPath, [script, ...args(port)], { stdio: 'ignore', env: { ...process.env, ...env } })), delayMs);
@@ -45,11 +50,20 @@ function verdicts(rows: Index[string] | undefined): Record<string, string> {
 
 const CASES = ['1.1.*', '2.*', '3.*', '5.1', '6.4.1', '7.1.*', '9.1.1', '12.1.1'];
 
-test('fuzzingclient against a server started right before it, with no wait: exit 0, the original\'s files only, verdicts equal to wsgate run\'s', async () => {
+test("fuzzingclient against a server started right before it, with no wait: exit 0, the original's files only, verdicts equal to wsgate run's", async () => {
   const dir = await tempDir('wsgate-wstest-');
   // Started 1.5 s after wstest: the first connection is retried, as a drop-in must (the original's slow start hid this race).
   const server = await serverProcess(REFERENCE_SERVER, (port) => [String(port)], {}, 1500);
-  writeFileSync(path.join(dir, 'fuzzingclient.json'), JSON.stringify({ outdir: './reports/servers', servers: [{ url: `ws://127.0.0.1:${server.port}` }], cases: CASES, 'exclude-cases': [], 'exclude-agent-cases': {} }));
+  writeFileSync(
+    path.join(dir, 'fuzzingclient.json'),
+    JSON.stringify({
+      outdir: './reports/servers',
+      servers: [{ url: `ws://127.0.0.1:${server.port}` }],
+      cases: CASES,
+      'exclude-cases': [],
+      'exclude-agent-cases': {},
+    }),
+  );
   try {
     const r = await runWstest(['-m', 'fuzzingclient', '-s', 'fuzzingclient.json'], dir, { timeoutMs: 120_000 });
     assert.equal(r.code, 0, r.stdout + r.stderr);
@@ -58,10 +72,17 @@ test('fuzzingclient against a server started right before it, with no wait: exit
     assert.deepEqual(Object.keys(got), ['UnknownServer']);
     assert.equal(Object.keys(got.UnknownServer ?? {}).length, 8 + 11 + 7 + 1 + 1 + 6 + 1 + 1);
     const files = readdirSync(path.join(dir, 'reports/servers'));
-    assert.deepEqual(files.filter((f) => !/^unknownserver_case_[0-9_]+\.(json|html)$/.test(f)).sort(), ['index.html', 'index.json'], 'no junit.xml, summary.json or anything else of the gate');
+    assert.deepEqual(
+      files.filter((f) => !/^unknownserver_case_[0-9_]+\.(json|html)$/.test(f)).sort(),
+      ['index.html', 'index.json'],
+      'no junit.xml, summary.json or anything else of the gate',
+    );
     for (const row of Object.values(got.UnknownServer ?? {})) assert.ok(files.includes(row.reportfile), row.reportfile);
     // The same server, the same cases, through wsgate's own gate.
-    const gate = await runCliWith(['run', '--server-url', `ws://127.0.0.1:${server.port}`, '--agent', 'UnknownServer', '--outdir', path.join(dir, 'gate'), '--cases', ...CASES], { timeoutMs: 120_000 });
+    const gate = await runCliWith(
+      ['run', '--server-url', `ws://127.0.0.1:${server.port}`, '--agent', 'UnknownServer', '--outdir', path.join(dir, 'gate'), '--cases', ...CASES],
+      { timeoutMs: 120_000 },
+    );
     assert.equal(gate.code, 0, gate.stdout + gate.stderr);
     assert.deepEqual(verdicts(got.UnknownServer), verdicts(index(dir, 'gate').UnknownServer));
   } finally {
@@ -73,7 +94,10 @@ test('fuzzingclient against a failing server exits 0 with the failures in its re
   const dir = await tempDir('wsgate-wstest-');
   const server = await serverProcess(BROKEN_SERVER, (port) => ['no-utf8-check', String(port)]);
   await new Promise((r) => setTimeout(r, 300));
-  writeFileSync(path.join(dir, 'spec.json'), JSON.stringify({ outdir: './out', servers: [{ agent: 'broken/utf8', url: `ws://127.0.0.1:${server.port}` }], cases: ['1.1.1', '6.3.1', '6.3.2'] }));
+  writeFileSync(
+    path.join(dir, 'spec.json'),
+    JSON.stringify({ outdir: './out', servers: [{ agent: 'broken/utf8', url: `ws://127.0.0.1:${server.port}` }], cases: ['1.1.1', '6.3.1', '6.3.2'] }),
+  );
   try {
     const r = await runWstest(['--spec=spec.json', '--mode=fuzzingclient'], dir, { timeoutMs: 60_000 });
     assert.equal(r.code, 0, r.stdout + r.stderr);
@@ -108,7 +132,11 @@ test('fuzzingclient -w with no servers in the spec, several servers in one run, 
       path.join(dir, 'many.json'),
       JSON.stringify({
         outdir: './many',
-        servers: [{ agent: 'ws/8 plain', url: `ws://127.0.0.1:${plain.port}` }, { url: `ws://127.0.0.1:${nobody}` }, { url: `ws://127.0.0.1:${namedPort}/some/path?x=1` }],
+        servers: [
+          { agent: 'ws/8 plain', url: `ws://127.0.0.1:${plain.port}` },
+          { url: `ws://127.0.0.1:${nobody}` },
+          { url: `ws://127.0.0.1:${namedPort}/some/path?x=1` },
+        ],
         cases: ['1.1.1', '2.1'],
       }),
     );
@@ -138,14 +166,17 @@ test('fuzzingclient honours failByDrop per server and "version": 18 (RFC 6455\'s
     JSON.stringify({
       outdir: './out',
       options: { version: 18 },
-      servers: [{ agent: 'drops', url, options: { version: 18, failByDrop: true } }, { agent: 'closes', url, options: { failByDrop: false, utf8validateIncoming: false } }],
+      servers: [
+        { agent: 'drops', url, options: { version: 18, failByDrop: true } },
+        { agent: 'closes', url, options: { failByDrop: false, utf8validateIncoming: false } },
+      ],
       cases: ['6.3.1'],
     }),
   );
   try {
     const r = await runWstest(['-m', 'fuzzingclient', '-s', 'spec.json'], dir, { timeoutMs: 60_000 });
     assert.equal(r.code, 0, r.stdout + r.stderr);
-    assert.equal(r.stderr.trim(), 'wstest: servers.1.options.utf8validateIncoming = false is not honoured: wsgate runs with Autobahn\'s default');
+    assert.equal(r.stderr.trim(), "wstest: servers.1.options.utf8validateIncoming = false is not honoured: wsgate runs with Autobahn's default");
     const report = (agent: string): { droppedByMe: boolean; localCloseCode: number | null } => {
       const file = index(dir, 'out')[agent]?.['6.3.1']?.reportfile ?? '';
       return JSON.parse(readFileSync(path.join(dir, 'out', file), 'utf8')) as { droppedByMe: boolean; localCloseCode: number | null };
@@ -163,13 +194,23 @@ test('fuzzingclient over wss:// to a self-signed server does not verify the cert
   const pki = await generatePki(['127.0.0.1']);
   writeFileSync(path.join(dir, 'cert.pem'), pki.cert);
   writeFileSync(path.join(dir, 'key.pem'), pki.key);
-  const server = await serverProcess(REFERENCE_SERVER, (port) => [String(port)], { WSGATE_CERT_FILE: path.join(dir, 'cert.pem'), WSGATE_KEY_FILE: path.join(dir, 'key.pem') });
-  writeFileSync(path.join(dir, 'spec.json'), JSON.stringify({ outdir: './out', servers: [{ agent: 'tls', url: `wss://127.0.0.1:${server.port}` }], cases: ['1.1.1', '5.1'] }));
+  const server = await serverProcess(REFERENCE_SERVER, (port) => [String(port)], {
+    WSGATE_CERT_FILE: path.join(dir, 'cert.pem'),
+    WSGATE_KEY_FILE: path.join(dir, 'key.pem'),
+  });
+  writeFileSync(
+    path.join(dir, 'spec.json'),
+    JSON.stringify({ outdir: './out', servers: [{ agent: 'tls', url: `wss://127.0.0.1:${server.port}` }], cases: ['1.1.1', '5.1'] }),
+  );
   try {
     const r = await runWstest(['-m', 'fuzzingclient', '-s', 'spec.json'], dir, { timeoutMs: 60_000 });
     assert.equal(r.code, 0, r.stdout + r.stderr);
     assert.deepEqual(verdicts(index(dir, 'out').tls), { '1.1.1': 'OK/OK/1000', '5.1': 'OK/OK/1002' });
-    assert.deepEqual(readdirSync(path.join(dir, 'out')).filter((f) => f.endsWith('.pem')), [], 'no CA file: nothing was made');
+    assert.deepEqual(
+      readdirSync(path.join(dir, 'out')).filter((f) => f.endsWith('.pem')),
+      [],
+      'no CA file: nothing was made',
+    );
   } finally {
     await kill(server);
   }
@@ -205,8 +246,20 @@ test('run as root (as in the image), wstest writes into a 755 directory of anoth
     return out;
   };
   const seen = owners(workspace);
-  assert.ok(seen.some((l) => l.startsWith('fuzzingclient.json ')), seen.join('\n'));
-  assert.ok(seen.some((l) => l.startsWith('autobahn/reports/servers/index.json ')), seen.join('\n'));
-  assert.ok(seen.some((l) => l.startsWith('autobahn/reports/servers/unknownserver_case_2_1.html ')), seen.join('\n'));
-  assert.deepEqual(seen.filter((l) => !l.endsWith(` ${runner.uid}:${runner.gid}`)), []);
+  assert.ok(
+    seen.some((l) => l.startsWith('fuzzingclient.json ')),
+    seen.join('\n'),
+  );
+  assert.ok(
+    seen.some((l) => l.startsWith('autobahn/reports/servers/index.json ')),
+    seen.join('\n'),
+  );
+  assert.ok(
+    seen.some((l) => l.startsWith('autobahn/reports/servers/unknownserver_case_2_1.html ')),
+    seen.join('\n'),
+  );
+  assert.deepEqual(
+    seen.filter((l) => !l.endsWith(` ${runner.uid}:${runner.gid}`)),
+    [],
+  );
 });

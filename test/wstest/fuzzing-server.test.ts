@@ -44,7 +44,7 @@ async function stop(p: WstestProcess): Promise<number | null> {
   return p.exited;
 }
 
-test('fuzzingserver binds every interface at the url\'s port: a spec saying 127.0.0.1 is reached at 127.0.0.2 and through localhost', async () => {
+test("fuzzingserver binds every interface at the url's port: a spec saying 127.0.0.1 is reached at 127.0.0.2 and through localhost", async () => {
   const { server } = await withSpec({ outdir: './reports/clients', cases: ['1.1.1'] });
   try {
     const other = await ask(`ws://127.0.0.2:${server.port}/getCaseCount`);
@@ -93,7 +93,7 @@ test('fuzzingserver endpoints as the original answers them: count, info, casetup
   }
 });
 
-test('/updateReports: every report is on disk when the close arrives, index.json is laid out as Python\'s json.dumps, shutdownOnComplete ends the server with 0', async (t) => {
+test("/updateReports: every report is on disk when the close arrives, index.json is laid out as Python's json.dumps, shutdownOnComplete ends the server with 0", async (t) => {
   const { dir, server, base } = await withSpec({ outdir: './reports/clients', cases: ['1.1.1', '1.1.2', '5.1'] });
   const agent = 'Node/ws 8 (loop)';
   for (let i = 1; i <= 3; i++) {
@@ -113,7 +113,8 @@ test('/updateReports: every report is on disk when the close arrives, index.json
       if (!existsSync(path.join(outdir, 'index.json'))) problems.push('no index.json');
       else {
         const index = JSON.parse(readFileSync(path.join(outdir, 'index.json'), 'utf8')) as Record<string, Record<string, { reportfile: string }>>;
-        for (const [id, row] of Object.entries(index[agent] ?? {})) if (!existsSync(path.join(outdir, row.reportfile))) problems.push(`${id}: ${row.reportfile} missing`);
+        for (const [id, row] of Object.entries(index[agent] ?? {}))
+          if (!existsSync(path.join(outdir, row.reportfile))) problems.push(`${id}: ${row.reportfile} missing`);
         if (Object.keys(index[agent] ?? {}).length !== 3) problems.push(`index.json has ${Object.keys(index[agent] ?? {}).length} cases`);
       }
       resolve(problems);
@@ -124,7 +125,11 @@ test('/updateReports: every report is on disk when the close arrives, index.json
   const text = readFileSync(path.join(outdir, 'index.json'), 'utf8');
   // The original writes json.dumps(sort_keys=True, indent=3, separators=(',', ': ')): Debian's Python says what that gives.
   await t.test("index.json as Python's json.dumps writes it", { skip: needs('python3') }, () => {
-    const python = execFileSync(PYTHON, ['-c', "import json,sys; sys.stdout.write(json.dumps(json.load(sys.stdin), sort_keys=True, indent=3, separators=(',', ': ')))"], { input: text, encoding: 'utf8' });
+    const python = execFileSync(
+      PYTHON,
+      ['-c', "import json,sys; sys.stdout.write(json.dumps(json.load(sys.stdin), sort_keys=True, indent=3, separators=(',', ': ')))"],
+      { input: text, encoding: 'utf8' },
+    );
     assert.equal(text.trimEnd(), python);
   });
   const row = (JSON.parse(text) as Record<string, Record<string, Record<string, unknown>>>)[agent]?.['1.1.1'];
@@ -157,7 +162,14 @@ test('--webport serves the report directory under /cwd/ and nothing else; -u 0 s
     assert.ok('web-agent' in ((await index.json()) as object));
     assert.equal(await get('/cwd/reports/clients/web_agent_case_1_1_1.json'), 200);
     assert.equal(await get('/cwd/reports/clients/'), 200, 'a directory serves its index.html');
-    for (const outside of ['/cwd/secret.txt', '/cwd/fuzzingserver.json', '/cwd/reports/clients/../../secret.txt', '/cwd/reports/clients/%2e%2e/%2e%2e/secret.txt', '/cwd/%2fetc%2fpasswd', '/etc/passwd']) {
+    for (const outside of [
+      '/cwd/secret.txt',
+      '/cwd/fuzzingserver.json',
+      '/cwd/reports/clients/../../secret.txt',
+      '/cwd/reports/clients/%2e%2e/%2e%2e/secret.txt',
+      '/cwd/%2fetc%2fpasswd',
+      '/etc/passwd',
+    ]) {
       assert.equal(await get(outside), 404, outside);
     }
   } finally {
@@ -186,7 +198,11 @@ test('SIGTERM stops the server at once with 0, and results no /updateReports wro
 });
 
 test('exclude-agent-cases as the original reads it: agent and case patterns are anchored regular expressions, agents may hold "/"', async () => {
-  const { server, base } = await withSpec({ outdir: './r', cases: ['1.1.1', '1.1.2', '2.1'], 'exclude-agent-cases': { 'Mozilla/5.*': ['1.1.*'], 'curl/[0-9]+': ['2.1'] } });
+  const { server, base } = await withSpec({
+    outdir: './r',
+    cases: ['1.1.1', '1.1.2', '2.1'],
+    'exclude-agent-cases': { 'Mozilla/5.*': ['1.1.*'], 'curl/[0-9]+': ['2.1'] },
+  });
   /** Whether the case was played (a message or a ping arrived) or skipped (closed at once). */
   const played = (i: number, agent: string): Promise<boolean> =>
     new Promise((resolve) => {
@@ -211,11 +227,14 @@ test('exclude-agent-cases as the original reads it: agent and case patterns are 
   }
 });
 
-test('no --spec: fuzzingserver.json in the working directory, written with the original\'s defaults when missing, read when present', async () => {
+test("no --spec: fuzzingserver.json in the working directory, written with the original's defaults when missing, read when present", async () => {
   const dir = await tempDir('wsgate-wstest-');
   const port = await freePort();
   // Present: read (a port of its own, three cases).
-  writeFileSync(path.join(dir, 'fuzzingserver.json'), JSON.stringify({ url: `ws://127.0.0.1:${port}`, outdir: './x', cases: ['1.1.*'], 'exclude-cases': ['1.1.4', '1.1.5', '1.1.6', '1.1.7', '1.1.8'] }));
+  writeFileSync(
+    path.join(dir, 'fuzzingserver.json'),
+    JSON.stringify({ url: `ws://127.0.0.1:${port}`, outdir: './x', cases: ['1.1.*'], 'exclude-cases': ['1.1.4', '1.1.5', '1.1.6', '1.1.7', '1.1.8'] }),
+  );
   const present = await startWstest(['--mode', 'fuzzingserver', '--webport', '0'], dir);
   assert.match(present.output(), /Using implicit spec file 'fuzzingserver.json'/);
   assert.equal((await ask(`ws://127.0.0.1:${port}/getCaseCount`)).text, '3');
@@ -237,7 +256,10 @@ test('a spec in a read-only directory is only read; bad input is one line and ex
   const config = path.join(dir, 'config');
   mkdirSync(config);
   const port = await freePort();
-  writeFileSync(path.join(config, 'fuzzingserver.json'), JSON.stringify({ url: `ws://127.0.0.1:${port}`, outdir: '../reports', cases: ['2.*'], webport: 8080, comment: 'ignored' }));
+  writeFileSync(
+    path.join(config, 'fuzzingserver.json'),
+    JSON.stringify({ url: `ws://127.0.0.1:${port}`, outdir: '../reports', cases: ['2.*'], webport: 8080, comment: 'ignored' }),
+  );
   chmodSync(config, 0o555);
   const server = await startWstest(['-m', 'fuzzingserver', '-s', 'config/fuzzingserver.json', '-u', '0'], dir);
   await stop(server);
@@ -270,7 +292,10 @@ test('verdicts through wstest are those of wsgate serve for the same client and 
   const { dir, server, base } = await withSpec({ outdir: './reports/clients', cases });
   await runNode(REFERENCE_CLIENT, [base, 'same-client'], 60_000);
   await stop(server);
-  const viaWstest = JSON.parse(readFileSync(path.join(dir, 'reports/clients/index.json'), 'utf8')) as Record<string, Record<string, { behavior: string; behaviorClose: string; remoteCloseCode: number | null }>>;
+  const viaWstest = JSON.parse(readFileSync(path.join(dir, 'reports/clients/index.json'), 'utf8')) as Record<
+    string,
+    Record<string, { behavior: string; behaviorClose: string; remoteCloseCode: number | null }>
+  >;
   const port = await freePort();
   const outdir = path.join(dir, 'serve');
   const serve = await startCliUntil(['serve', '--url', `ws://127.0.0.1:${port}`, '--outdir', outdir, '--cases', ...cases], /Fuzzing Server/);
@@ -287,7 +312,7 @@ test('verdicts through wstest are those of wsgate serve for the same client and 
   assert.equal(judged.code, 0, judged.stdout + judged.stderr);
 });
 
-test('a wss:// url with the spec\'s key and cert serves TLS (the web port too); host 0.0.0.0 and an absolute, nested outdir are taken; /updateReports repeats', async () => {
+test("a wss:// url with the spec's key and cert serves TLS (the web port too); host 0.0.0.0 and an absolute, nested outdir are taken; /updateReports repeats", async () => {
   const dir = await tempDir('wsgate-wstest-');
   const pki = await generatePki(['127.0.0.1']);
   writeFileSync(path.join(dir, 'server.crt'), pki.cert);
@@ -316,11 +341,13 @@ test('a wss:// url with the spec\'s key and cert serves TLS (the web port too); 
     // The web port over TLS, with the same certificate (the original's listenSSL); an absolute outdir inside the working directory is served under /cwd/.
     const get = (p: string): Promise<{ status: number; body: string }> =>
       new Promise((resolve, reject) => {
-        https.get(`https://127.0.0.1:${webport}${p}`, { ca: pki.caCert }, (res) => {
-          let body = '';
-          res.on('data', (d: Buffer) => (body += d.toString()));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-        }).on('error', reject);
+        https
+          .get(`https://127.0.0.1:${webport}${p}`, { ca: pki.caCert }, (res) => {
+            let body = '';
+            res.on('data', (d: Buffer) => (body += d.toString()));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+          })
+          .on('error', reject);
       });
     assert.match((await get('/')).body, /href="\/cwd\/abs\/nested\/reports\/index.html"/);
     assert.deepEqual(await get('/cwd/abs/nested/reports/index.json'), { status: 200, body: first });

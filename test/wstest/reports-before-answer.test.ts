@@ -139,10 +139,16 @@ async function theThreeClients(base: string, outdir: string, server: { kill(): v
 
 test(`wstest -m fuzzingserver: every report of ${RESULTS} results is on disk before /updateReports answers (close first, read on dial, SIGKILL at close)`, async () => {
   const dir = await tempDir('wsgate-reports-');
-  writeFileSync(path.join(dir, 'spec.json'), JSON.stringify({ url: 'ws://127.0.0.1:0', outdir: './reports/clients', cases: FAST_GROUPS, 'exclude-cases': SLOW }));
+  writeFileSync(
+    path.join(dir, 'spec.json'),
+    JSON.stringify({ url: 'ws://127.0.0.1:0', outdir: './reports/clients', cases: FAST_GROUPS, 'exclude-cases': SLOW }),
+  );
   const wstest: WstestProcess = await startWstest(['--mode', 'fuzzingserver', '--spec', 'spec.json', '--webport=0'], dir);
   try {
-    const answerMs = await theThreeClients(`ws://127.0.0.1:${wstest.port}`, path.join(dir, 'reports/clients'), { kill: () => wstest.child.kill('SIGKILL'), exited: wstest.exited });
+    const answerMs = await theThreeClients(`ws://127.0.0.1:${wstest.port}`, path.join(dir, 'reports/clients'), {
+      kill: () => wstest.child.kill('SIGKILL'),
+      exited: wstest.exited,
+    });
     process.stderr.write(`# wstest: /updateReports answered ${Math.round(answerMs)} ms after the request, ${RESULTS} results on disk\n`);
   } finally {
     wstest.child.kill('SIGKILL');
@@ -151,7 +157,11 @@ test(`wstest -m fuzzingserver: every report of ${RESULTS} results is on disk bef
 
 test(`wsgate serve: every report of ${RESULTS} results is on disk before /updateReports answers (close first, read on dial, SIGKILL at close)`, async () => {
   const outdir = await tempDir('wsgate-reports-');
-  const child = spawn(process.execPath, [CLI, 'serve', '--url', 'ws://127.0.0.1:0', '--outdir', outdir, '--cases', ...FAST_GROUPS, '--exclude-cases', ...SLOW], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [CLI, 'serve', '--url', 'ws://127.0.0.1:0', '--outdir', outdir, '--cases', ...FAST_GROUPS, '--exclude-cases', ...SLOW],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   const exited = new Promise<unknown>((resolve) => child.on('exit', resolve));
   try {
     let out = '';

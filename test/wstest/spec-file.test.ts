@@ -17,9 +17,15 @@ const agentExclusions = (rules: Record<string, string[]>) => read({ 'exclude-age
 
 test('an entry with * is a regular expression matched at the start ("." literal, "*" any run); other syntax passes through', () => {
   // "1[1-4].*": 11.x to 14.x; of Autobahn's groups, 12 and 13.
-  assert.deepEqual(pick(['1[1-4].*']), ids.filter((id) => id.startsWith('12.') || id.startsWith('13.')));
+  assert.deepEqual(
+    pick(['1[1-4].*']),
+    ids.filter((id) => id.startsWith('12.') || id.startsWith('13.')),
+  );
   // "12.*.[1234]$": 12.x.y with y from 1 to 4 (anchored at the end by the $).
-  assert.deepEqual(pick(['12.*.[1234]$']), ids.filter((id) => /^12\.\d+\.[1234]$/.test(id)));
+  assert.deepEqual(
+    pick(['12.*.[1234]$']),
+    ids.filter((id) => /^12\.\d+\.[1234]$/.test(id)),
+  );
   // Matched at the start only: "1*" is every group starting with 1 (1, 10, 12, 13), "1.*" only group 1.
   assert.deepEqual(new Set(pick(['1*']).map((id) => id.split('.')[0])), new Set(['1', '10', '12', '13']));
   assert.deepEqual(new Set(pick(['1.*']).map((id) => id.split('.')[0])), new Set(['1']));
@@ -36,7 +42,10 @@ test('an entry without * is an id taken literally; one naming no case, and group
 });
 
 test('an invalid regular expression is one line naming the file and key', () => {
-  assert.throws(() => pick(['1.(*']), (e: unknown) => e instanceof UsageError && /spec\.json: "cases": "1\.\(\*" is not a valid pattern/.test(e.message));
+  assert.throws(
+    () => pick(['1.(*']),
+    (e: unknown) => e instanceof UsageError && /spec\.json: "cases": "1\.\(\*" is not a valid pattern/.test(e.message),
+  );
   assert.throws(() => agentExclusions({ 'a[': ['1.*'] }), UsageError);
 });
 
@@ -60,9 +69,12 @@ test('options: failByDrop and the handshake timers honoured, "version": 13 to 18
   });
   assert.deepEqual(protocolOptionsOf('s', 'options', { version: 8, tcpNoDelay: false }, 'wstest').warnings, [
     'options.version = 8 is not honoured: wsgate speaks RFC 6455 (versions 13 to 18)',
-    'options.tcpNoDelay = false is not honoured: wsgate runs with Autobahn\'s default',
+    "options.tcpNoDelay = false is not honoured: wsgate runs with Autobahn's default",
   ]);
-  assert.throws(() => protocolOptionsOf('s', 'servers.0.options', { failByDrop: 'yes' }, 'wstest'), /s: "servers\.0\.options\.failByDrop" must be true or false/);
+  assert.throws(
+    () => protocolOptionsOf('s', 'servers.0.options', { failByDrop: 'yes' }, 'wstest'),
+    /s: "servers\.0\.options\.failByDrop" must be true or false/,
+  );
 });
 
 test('keys wstest does not use are ignored; a used key of the wrong type is one line', () => {
@@ -73,12 +85,15 @@ test('keys wstest does not use are ignored; a used key of the wrong type is one 
   assert.equal(loaded.spec.url, 'ws://127.0.0.1:9001');
   assert.deepEqual(loaded.notes, [`Using explicit spec file '${file}'`]);
   writeFileSync(file, JSON.stringify({ outdir: 7 }));
-  assert.throws(() => loadWstestSpec('fuzzingserver', file), (e: unknown) => e instanceof UsageError && e.message === `${file}: "outdir" must be a non-empty string (a directory)`);
+  assert.throws(
+    () => loadWstestSpec('fuzzingserver', file),
+    (e: unknown) => e instanceof UsageError && e.message === `${file}: "outdir" must be a non-empty string (a directory)`,
+  );
   writeFileSync(file, '[1]');
   assert.throws(() => loadWstestSpec('fuzzingserver', file), /must hold a JSON object/);
 });
 
-test('no --spec: the defaults are written once (a fuzzingclient\'s -w as its server), then read', () => {
+test("no --spec: the defaults are written once (a fuzzingclient's -w as its server), then read", () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'wsgate-spec-'));
   const cwd = process.cwd();
   process.chdir(dir);

@@ -12,7 +12,8 @@ export const ClientAdvisory = {
   bomb: 'undici CVE-2026-1526 (GHSA-vrm6-8vpv-qv8q): permessage-deflate inflated without bound (fixed in 6.24.0 and 7.24.0: a 4 MB limit); Python websockets CVE-2018-1000518',
   length64:
     'undici CVE-2026-1528: a 64-bit frame length overflowed the parser and crashed the client (fixed in 6.24.0 and 7.24.0); gorilla/websocket CVE-2020-27813: a length past the read limit',
-  declaredGiB: 'Java-WebSocket#1507: a 14-byte header made the peer allocate the declared length up front; a client must refuse a length past its limit at the header',
+  declaredGiB:
+    'Java-WebSocket#1507: a 14-byte header made the peer allocate the declared length up front; a client must refuse a length past its limit at the header',
 } as const;
 
 /** Seconds a client has to refuse a response or a frame before the server ends the case (as 14.1-14.3). */

@@ -74,5 +74,7 @@ export const slowEchoBudget: AttackBudget = { advisory: ClosingAdvisory.slowRead
 export const unansweredCloseBudget: AttackBudget = { advisory: ClosingAdvisory.unansweredClose, closeWithinMs: 0, stall: true };
 /** A client under test: the stall budget; a server under test: SERVER_DROP_MS. */
 export function neverClosedBudget(peer: 'server' | 'client'): AttackBudget {
-  return peer === 'server' ? { advisory: ClosingAdvisory.neverClosed, closeWithinMs: SERVER_DROP_MS } : { advisory: ClosingAdvisory.neverClosed, closeWithinMs: 0, stall: true };
+  return peer === 'server'
+    ? { advisory: ClosingAdvisory.neverClosed, closeWithinMs: SERVER_DROP_MS }
+    : { advisory: ClosingAdvisory.neverClosed, closeWithinMs: 0, stall: true };
 }

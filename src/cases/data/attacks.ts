@@ -35,7 +35,7 @@ export const ServerAdvisories = {
   },
   declaredGigabyte: {
     id: 'TooTallNate/Java-WebSocket#1507',
-    what: 'Java-WebSocket allocated a frame\'s declared payload (up to 2 GiB) from its 14-byte header, before reading a byte of it',
+    what: "Java-WebSocket allocated a frame's declared payload (up to 2 GiB) from its 14-byte header, before reading a byte of it",
   },
 } as const satisfies Record<string, Advisory>;
 

@@ -48,7 +48,6 @@ export const HTML_CODE_POINTS = 263620;
 
 // ---- randomness ----
 
-
 const LITTLE_ENDIAN = endianness() === 'LE';
 
 /** mulberry32: a small, fast, seeded 32-bit PRNG, identical on every platform. */
@@ -234,15 +233,95 @@ function makeBitmap(): Buffer {
 
 /** Short words, frequent (a few of them very frequent, as in any language). */
 const PROSE_SMALL_WORDS = [
-  'und', 'der', 'die', 'das', 'ich', 'nicht', 'du', 'zu', 'mit', 'ein', 'in', 'es', 'mir', 'so', 'wie',
-  'sich', 'den', 'auf', 'ist', 'was', 'noch', 'doch', 'mich', 'dem', 'nur', 'wer', 'dich', 'sein', 'nun',
-  'schon', 'hier', 'wohl', 'gar', 'dort', 'auch', 'ach', 'über', 'für', 'durch', 'vor', 'hinter', 'schön',
+  'und',
+  'der',
+  'die',
+  'das',
+  'ich',
+  'nicht',
+  'du',
+  'zu',
+  'mit',
+  'ein',
+  'in',
+  'es',
+  'mir',
+  'so',
+  'wie',
+  'sich',
+  'den',
+  'auf',
+  'ist',
+  'was',
+  'noch',
+  'doch',
+  'mich',
+  'dem',
+  'nur',
+  'wer',
+  'dich',
+  'sein',
+  'nun',
+  'schon',
+  'hier',
+  'wohl',
+  'gar',
+  'dort',
+  'auch',
+  'ach',
+  'über',
+  'für',
+  'durch',
+  'vor',
+  'hinter',
+  'schön',
 ];
 /** Syllables of invented longer words (nouns, verbs, adjectives): a large, German-sounding vocabulary. */
 const PROSE_SYLLABLES = [
-  'ber', 'gen', 'wal', 'ster', 'lich', 'keit', 'hau', 'mon', 'trä', 'rö', 'schl', 'acht', 'ung', 'feld',
-  'brun', 'dor', 'glü', 'wen', 'ka', 'mer', 'nel', 'sin', 'tal', 'grau', 'kü', 'fen', 'lau', 'eß', 'hei',
-  'mu', 'rin', 'zau', 'bern', 'wö', 'gel', 'stra', 'hen', 'lo', 'quel', 'dü', 'sam', 'ten', 'vo', 'frei',
+  'ber',
+  'gen',
+  'wal',
+  'ster',
+  'lich',
+  'keit',
+  'hau',
+  'mon',
+  'trä',
+  'rö',
+  'schl',
+  'acht',
+  'ung',
+  'feld',
+  'brun',
+  'dor',
+  'glü',
+  'wen',
+  'ka',
+  'mer',
+  'nel',
+  'sin',
+  'tal',
+  'grau',
+  'kü',
+  'fen',
+  'lau',
+  'eß',
+  'hei',
+  'mu',
+  'rin',
+  'zau',
+  'bern',
+  'wö',
+  'gel',
+  'stra',
+  'hen',
+  'lo',
+  'quel',
+  'dü',
+  'sam',
+  'ten',
+  'vo',
+  'frei',
 ];
 const SPEAKERS = ['DER WANDERER', 'DIE KRÄUTERFRAU', 'DER SCHREIBER', 'CHOR DER NEBEL', 'DER TÜRMER', 'MARGA', 'DER GAUKLER'];
 const PUNCTUATION = [',', ',', '.', '.', ';', '!', '?', ':'];
@@ -371,7 +450,26 @@ function storedZlib(rng: Rng, length: number): Buffer {
   return out;
 }
 
-const PDF_WORDS = ['the', 'of', 'and', 'model', 'data', 'system', 'results', 'we', 'in', 'is', 'for', 'figure', 'method', 'value', 'table', 'analysis', 'section', 'shows'];
+const PDF_WORDS = [
+  'the',
+  'of',
+  'and',
+  'model',
+  'data',
+  'system',
+  'results',
+  'we',
+  'in',
+  'is',
+  'for',
+  'figure',
+  'method',
+  'value',
+  'table',
+  'analysis',
+  'section',
+  'shows',
+];
 
 function makePdf(): Buffer {
   const target = CORPUS_BYTES.pdf;
@@ -410,7 +508,10 @@ function makePdf(): Buffer {
     if (length + need > target - reserve) break;
     object([Buffer.from(`<< /Length ${text.length} >>\nstream\n${text}\nendstream`, 'latin1')]);
     object([
-      Buffer.from(`<< /Type /XObject /Subtype /Image /Width 256 /Height 128 /BitsPerComponent 8 /ColorSpace /DeviceGray /Filter /FlateDecode /Length ${image.length} >>\nstream\n`, 'latin1'),
+      Buffer.from(
+        `<< /Type /XObject /Subtype /Image /Width 256 /Height 128 /BitsPerComponent 8 /ColorSpace /DeviceGray /Filter /FlateDecode /Length ${image.length} >>\nstream\n`,
+        'latin1',
+      ),
       image,
       Buffer.from('\nendstream', 'latin1'),
     ]);

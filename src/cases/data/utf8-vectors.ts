@@ -78,11 +78,19 @@ export const utf8Vectors: readonly Utf8Vector[] = [
   { id: '6.12.5', hex: '80bf80bf', valid: false },
   { id: '6.12.6', hex: '80bf80bf80', valid: false },
   { id: '6.12.7', hex: '80bf80bf80bf', valid: false },
-  { id: '6.12.8', hex: '808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9fa0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbe', valid: false },
+  {
+    id: '6.12.8',
+    hex: '808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9fa0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbe',
+    valid: false,
+  },
 
   // 6.13, lead bytes each followed by a space (0x20) instead of their continuation bytes: 0xc0-0xde,
   // 0xe0-0xee, 0xf0-0xf6, 0xf8-0xfa and 0xfc (each of Autobahn's ranges stops one byte early).
-  { id: '6.13.1', hex: 'c020c120c220c320c420c520c620c720c820c920ca20cb20cc20cd20ce20cf20d020d120d220d320d420d520d620d720d820d920da20db20dc20dd20de20', valid: false },
+  {
+    id: '6.13.1',
+    hex: 'c020c120c220c320c420c520c620c720c820c920ca20cb20cc20cd20ce20cf20d020d120d220d320d420d520d620d720d820d920da20db20dc20dd20de20',
+    valid: false,
+  },
   { id: '6.13.2', hex: 'e020e120e220e320e420e520e620e720e820e920ea20eb20ec20ed20ee20', valid: false },
   { id: '6.13.3', hex: 'f020f120f220f320f420f520f620', valid: false },
   { id: '6.13.4', hex: 'f820f920fa20', valid: false },

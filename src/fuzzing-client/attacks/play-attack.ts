@@ -85,7 +85,14 @@ function waitFor(probe: AttackProbe, budgets: RobustnessBudgets): number {
 /** One line per probe: what was written, what came back. */
 function probeLines(probes: readonly ProbeFacts[]): { request: string; response: string } {
   return {
-    request: probes.map((p) => `${p.label}: ${count(p.requestBytes)} request bytes${p.trickled > 0 ? `, ${count(p.trickled)} payload bytes trickled` : ''}`).join('\n'),
-    response: probes.map((p) => `${p.label}: ${answerText(p)}${p.closedMs === null ? '' : `; ended ${Math.round(p.closedMs)} ms after the frame header${p.closeCode === null ? '' : ` (close ${p.closeCode})`}`}`).join('\n'),
+    request: probes
+      .map((p) => `${p.label}: ${count(p.requestBytes)} request bytes${p.trickled > 0 ? `, ${count(p.trickled)} payload bytes trickled` : ''}`)
+      .join('\n'),
+    response: probes
+      .map(
+        (p) =>
+          `${p.label}: ${answerText(p)}${p.closedMs === null ? '' : `; ended ${Math.round(p.closedMs)} ms after the frame header${p.closeCode === null ? '' : ` (close ${p.closeCode})`}`}`,
+      )
+      .join('\n'),
   };
 }

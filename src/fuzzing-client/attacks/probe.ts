@@ -29,11 +29,24 @@ function requestHead(probe: AttackProbe, normal: UpgradeRequestSpec): Buffer {
  * Plays one probe; never rejects. `signal` ends it at once (ending 'timeout'); `written` is told once
  * the request head is all written (a head that never ends: once its first byte is).
  */
-export function runProbe(target: ServerTarget, probe: AttackProbe, normal: UpgradeRequestSpec, signal?: AbortSignal, written?: () => void): Promise<ProbeFacts> {
+export function runProbe(
+  target: ServerTarget,
+  probe: AttackProbe,
+  normal: UpgradeRequestSpec,
+  signal?: AbortSignal,
+  written?: () => void,
+): Promise<ProbeFacts> {
   const t0 = performance.now();
   let answeredAt: number | null = null;
   return new Promise((resolve) => {
-    const m = { requestBytes: 0, status: null as number | null, answerMs: null as number | null, closedMs: null as number | null, closeCode: null as number | null, trickled: 0 };
+    const m = {
+      requestBytes: 0,
+      status: null as number | null,
+      answerMs: null as number | null,
+      closedMs: null as number | null,
+      closeCode: null as number | null,
+      trickled: 0,
+    };
     // Null until something ended the connection; wsgate ending it after the answer counts as closed.
     let ending: ProbeFacts['ending'] | null = null;
     let done = false;
@@ -48,9 +61,17 @@ export function runProbe(target: ServerTarget, probe: AttackProbe, normal: Upgra
       if (trickle !== null) clearInterval(trickle);
       signal?.removeEventListener('abort', onAbort);
       // A request cut short by the server's end: what went out before it.
-      if (m.requestBytes === 0 && socket !== null) m.requestBytes = probe.delivery?.kind === 'streamed' ? socket.bytesWritten : Math.min(head.length, socket.bytesWritten);
+      if (m.requestBytes === 0 && socket !== null)
+        m.requestBytes = probe.delivery?.kind === 'streamed' ? socket.bytesWritten : Math.min(head.length, socket.bytesWritten);
       socket?.destroy();
-      resolve({ label: probe.label, size: probe.size, waitMs: probe.waitMs, ...m, ending: ending ?? 'closed', elapsedMs: (answeredAt ?? performance.now()) - t0 });
+      resolve({
+        label: probe.label,
+        size: probe.size,
+        waitMs: probe.waitMs,
+        ...m,
+        ending: ending ?? 'closed',
+        elapsedMs: (answeredAt ?? performance.now()) - t0,
+      });
     };
     const onAbort = (): void => {
       ending ??= 'timeout';

@@ -228,7 +228,8 @@ export function parseDeflateResponse(params: ReadonlyArray<[string, string | tru
     const name = rawName.toLowerCase();
     if (seen.has(name)) return `multiple occurrence of extension parameter '${name}' for extension '${EXTENSION_NAME}'`;
     seen.add(name);
-    const illegal = (v: string | true | bigint): string => `illegal extension parameter value '${show(v)}' for parameter '${name}' of extension '${EXTENSION_NAME}'`;
+    const illegal = (v: string | true | bigint): string =>
+      `illegal extension parameter value '${show(v)}' for parameter '${name}' of extension '${EXTENSION_NAME}'`;
     switch (name) {
       case Param.clientMaxWindowBits:
       case Param.serverMaxWindowBits: {

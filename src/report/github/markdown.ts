@@ -85,11 +85,15 @@ export function annotations(run: GateRun, max = MAX_ERROR_ANNOTATIONS): string[]
   if (failing.length > max) {
     const rest = failing.slice(max).map((c) => caseLabel(c));
     const shown = rest.slice(0, 50).join(', ') + (rest.length > 50 ? ', …' : '');
-    out.push(`::notice title=${escapeProperty('wsgate: more failing cases')}::${escapeData(`and ${rest.length} more failing case${rest.length === 1 ? '' : 's'}: ${shown} (see the job summary and junit.xml)`)}`);
+    out.push(
+      `::notice title=${escapeProperty('wsgate: more failing cases')}::${escapeData(`and ${rest.length} more failing case${rest.length === 1 ? '' : 's'}: ${shown} (see the job summary and junit.xml)`)}`,
+    );
   }
   const passing = run.cases.filter((c) => c.baseline?.state === 'passing').map((c) => c.id);
   if (passing.length > 0) {
-    out.push(`::notice title=${escapeProperty('wsgate: baseline can shrink')}::${escapeData(`${passing.length} baselined case${passing.length === 1 ? '' : 's'} pass now and can be removed from the baseline: ${passing.join(', ')}`)}`);
+    out.push(
+      `::notice title=${escapeProperty('wsgate: baseline can shrink')}::${escapeData(`${passing.length} baselined case${passing.length === 1 ? '' : 's'} pass now and can be removed from the baseline: ${passing.join(', ')}`)}`,
+    );
   }
   return out;
 }
@@ -145,7 +149,14 @@ function headSection(run: GateRun, paths: ReportPaths): string[] {
     ...causesSection(run),
     ...(failing.length === 0
       ? []
-      : ['', `### Failing cases (${failing.length})`, '', '| Case | Verdicts | Why |', '| --- | --- | --- |', ...failing.map((c) => `| ${cell(caseLabel(c))} | ${cell(verdicts(c))} | ${cell(explanationOf(c)?.short ?? c.reason)} |`)]),
+      : [
+          '',
+          `### Failing cases (${failing.length})`,
+          '',
+          '| Case | Verdicts | Why |',
+          '| --- | --- | --- |',
+          ...failing.map((c) => `| ${cell(caseLabel(c))} | ${cell(verdicts(c))} | ${cell(explanationOf(c)?.short ?? c.reason)} |`),
+        ]),
   ];
 }
 
@@ -159,7 +170,9 @@ function causesSection(run: GateRun): string[] {
     '',
     '| Cause | Cases | Requirement |',
     '| --- | --- | --- |',
-    ...causes.map((g) => `| ${cell(g.title, 200)} | ${cell(`${g.cases.length}: ${g.ranges}`, 400)} | ${cell(`${g.requirement.rfc}: ${g.requirement.text}`, 300)} |`),
+    ...causes.map(
+      (g) => `| ${cell(g.title, 200)} | ${cell(`${g.cases.length}: ${g.ranges}`, 400)} | ${cell(`${g.requirement.rfc}: ${g.requirement.text}`, 300)} |`,
+    ),
   ];
 }
 
@@ -211,7 +224,10 @@ function groupSections(run: GateRun): string[][] {
       '',
       '| Case | Status | Verdicts | Duration | Reason |',
       '| --- | --- | --- | ---: | --- |',
-      ...cases.map((c) => `| ${cell(caseLabel(c))} | ${statusWord(c)} | ${cell(verdicts(c))} | ${c.result === null ? '' : `${c.result.duration} ms`} | ${cell(c.reason || c.warnings.join('; '), 200)} |`),
+      ...cases.map(
+        (c) =>
+          `| ${cell(caseLabel(c))} | ${statusWord(c)} | ${cell(verdicts(c))} | ${c.result === null ? '' : `${c.result.duration} ms`} | ${cell(c.reason || c.warnings.join('; '), 200)} |`,
+      ),
       '',
       '</details>',
     ]);

@@ -51,7 +51,6 @@ const CONNECTION_STATE = [
   ['remoteCloseReason', 'The close reason the peer sent, if any.'],
 ] as const satisfies readonly (readonly [keyof CaseResult, string])[];
 
-
 function statEntries(stats: Record<string, number> | null | undefined): [number, string, number][] {
   return Object.entries(stats ?? {})
     .map(([k, v]): [number, string, number] => [Number(k), k, Number(v)])
@@ -172,7 +171,9 @@ function connectionSections(result: CaseResult): string {
   // wsgate's own row: the TLS version and cipher suite, over wss:// only.
   const tls =
     (result.tls === undefined ? '' : `<p id="tls_connection">Over TLS: ${esc(result.tls.version)}, cipher suite ${esc(result.tls.cipher)}.</p>\n`) +
-    (result.transport === 'h2' ? '<p id="transport">Over HTTP/2 (RFC 8441): the WebSocket was an extended CONNECT stream; the request and response below are its HEADERS.</p>\n' : '');
+    (result.transport === 'h2'
+      ? '<p id="transport">Over HTTP/2 (RFC 8441): the WebSocket was an extended CONNECT stream; the request and response below are its HEADERS.</p>\n'
+      : '');
   return `<section id="opening_handshake"><h2>Opening Handshake</h2>
 ${tls}<h3>Request</h3>
 <pre id="http_request" class="http_dump">${esc(handshakeText(result.httpRequest))}</pre>

@@ -194,7 +194,10 @@ function causesBlock(results: ReadonlyMap<string, ReadonlyMap<string, CaseResult
   const causes = groupCauses(explained);
   if (causes.length === 0) return '';
   const rows = causes
-    .map((g) => `<tr data-cause="${esc(g.key)}"><td>${esc(g.title)}</td><td class="count">${g.cases.length}</td><td>${esc(g.ranges)}</td><td>${esc(`${g.requirement.rfc}: ${g.requirement.text}`)}</td></tr>`)
+    .map(
+      (g) =>
+        `<tr data-cause="${esc(g.key)}"><td>${esc(g.title)}</td><td class="count">${g.cases.length}</td><td>${esc(g.ranges)}</td><td>${esc(`${g.requirement.rfc}: ${g.requirement.text}`)}</td></tr>`,
+    )
     .join('\n');
   return `<h2 id="causes">Failures by cause</h2>
 <table id="failure_causes">
@@ -278,7 +281,9 @@ function resultRows(
     // The agent header repeats at every subcategory, so the columns stay readable in a long table.
     rows.push(`<tr class="case_category_row${mark}"><th class="case_category"><span class="title">${esc(block.category)}</span></th>${agentHeads}</tr>`);
     if (block.sub !== null) {
-      rows.push(`<tr class="case_subcategory_row${mark}"><td class="case_subcategory" colspan="${columns}"><span class="title">${esc(block.sub)}</span></td></tr>`);
+      rows.push(
+        `<tr class="case_subcategory_row${mark}"><td class="case_subcategory" colspan="${columns}"><span class="title">${esc(block.sub)}</span></td></tr>`,
+      );
     }
     rows.push(...caseRows.map((r) => r.html));
   }

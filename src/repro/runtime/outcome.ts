@@ -18,7 +18,12 @@ function peerEvent(e: RuntimeEvent): PeerEvent {
 }
 
 /** The outcome of a case that judges echoes: every message wsgate sent must come back, in order. */
-function echoOutcome(data: RuntimeData, deflateOn: boolean, echoed: readonly ReproMessage[], sent: readonly ReproMessage[]): { behavior: OutcomeVerdict; result: string } {
+function echoOutcome(
+  data: RuntimeData,
+  deflateOn: boolean,
+  echoed: readonly ReproMessage[],
+  sent: readonly ReproMessage[],
+): { behavior: OutcomeVerdict; result: string } {
   if (data.needsDeflate && !deflateOn) return { behavior: Behavior.Unimplemented, result: 'permessage-deflate was not negotiated.' };
   const failed = (result: string): { behavior: OutcomeVerdict; result: string } => ({ behavior: Behavior.Failed, result });
   for (const [i, p] of echoed.entries()) {
@@ -44,7 +49,8 @@ export interface Observed {
 
 /** Both verdicts, as the run computes them. */
 export function reproVerdict(data: RuntimeData, o: Observed): Judgement {
-  const initial = data.echo !== null ? echoOutcome(data, o.deflateOn, o.echoed, o.sent) : { behavior: Behavior.Failed, result: 'Actual events differ from any expected.' };
+  const initial =
+    data.echo !== null ? echoOutcome(data, o.deflateOn, o.echoed, o.sent) : { behavior: Behavior.Failed, result: 'Actual events differ from any expected.' };
   // Autobahn's cases set their expected events when the connection opens.
   const expected = o.facts.connectionWasOpen ? data.expect : {};
   const lists = Object.fromEntries(Object.entries(expected).flatMap(([k, list]) => (list === undefined ? [] : [[k, list.map(peerEvent)]])));

@@ -147,8 +147,10 @@ export function reproMain(data: RuntimeData, argv: readonly string[]): void {
   });
   const head = Buffer.concat(writes.filter((w) => w.handshake).map((w) => w.data)).toString('latin1');
   const s = new ReproSession(data);
-  s.replay = new ReproReplay(s, writes.filter((w) => !w.handshake));
+  s.replay = new ReproReplay(
+    s,
+    writes.filter((w) => !w.handshake),
+  );
   if (data.role === 'client') reproListen(s, head, argv[0] === undefined ? 9001 : Number(argv[0]));
   else reproConnect(s, head, argv[0] ?? data.url ?? 'ws://127.0.0.1:9001/');
 }
-

@@ -116,7 +116,11 @@ export class ReproSession {
   }
 
   /** An assembler's link to this session (core/connection.ts's assemblerLink, less the counters and the frame log). */
-  private link(handler: MessageHandler, deflate: () => PerMessageDeflate | null, on: Pick<AssemblerLink, 'failedByMe' | 'failConnection' | 'dropOnError' | 'onControlFrame'>): AssemblerLink {
+  private link(
+    handler: MessageHandler,
+    deflate: () => PerMessageDeflate | null,
+    on: Pick<AssemblerLink, 'failedByMe' | 'failConnection' | 'dropOnError' | 'onControlFrame'>,
+  ): AssemblerLink {
     return {
       ...on,
       state: () => this.phase,
@@ -293,7 +297,14 @@ export class ReproSession {
   private finish(): void {
     const wasClean = this.wasClean && this.uncleanEnd === null;
     const droppedByMe = this.droppedByMe || this.dropped;
-    const facts = { connectionWasOpen: this.open, closedByMe: this.closedByMe, droppedByMe, wasClean, remoteCloseCode: this.remoteCloseCode, isServer: this.data.role === 'client' };
+    const facts = {
+      connectionWasOpen: this.open,
+      closedByMe: this.closedByMe,
+      droppedByMe,
+      wasClean,
+      remoteCloseCode: this.remoteCloseCode,
+      isServer: this.data.role === 'client',
+    };
     const v = reproVerdict(this.data, { facts, deflateOn: this.peerDeflate !== null, received: this.received, echoed: this.echoed, sent: this.sent });
     const hidden = Math.max(0, this.counts.peer - this.shown) + Math.max(0, this.counts.wsgate - this.shown);
     const code = this.remoteCloseCode;
