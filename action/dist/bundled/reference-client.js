@@ -4111,12 +4111,10 @@ var init_s02_pings = __esm({
           t.killAfter(1);
         }
       }),
-      pingCase(
-        "2.6",
-        "A ping with a payload of 125 bytes (0xfe repeated), written to TCP one byte at a time.",
-        Buffer.alloc(125, 254),
-        { chopSize: 1, closeAfter: 2 }
-      ),
+      pingCase("2.6", "A ping with a payload of 125 bytes (0xfe repeated), written to TCP one byte at a time.", Buffer.alloc(125, 254), {
+        chopSize: 1,
+        closeAfter: 2
+      }),
       unsolicitedPongCase("2.7", "An unsolicited pong with an empty payload, then a close (1000).", ""),
       unsolicitedPongCase("2.8", 'An unsolicited pong with the payload "unsolicited pong payload", then a close (1000).', "unsolicited pong payload"),
       defineCase({
@@ -4311,7 +4309,14 @@ function twoFragments(id, delivery) {
     close: closedByMe(),
     schedule: { cost: 1.05 },
     run(t) {
-      send(t, [[TEXT, false, "fragment1"], [CONT, true, "fragment2"]], delivery);
+      send(
+        t,
+        [
+          [TEXT, false, "fragment1"],
+          [CONT, true, "fragment2"]
+        ],
+        delivery
+      );
       t.closeAfter(1);
     }
   });
@@ -4324,7 +4329,15 @@ function pingBetweenFragments(id, delivery) {
     expect: { OK: [pong("ping payload"), message("fragment1fragment2")] },
     close: closedByMe(),
     run(t) {
-      send(t, [[TEXT, false, "fragment1"], [PING, true, "ping payload"], [CONT, true, "fragment2"]], delivery);
+      send(
+        t,
+        [
+          [TEXT, false, "fragment1"],
+          [PING, true, "ping payload"],
+          [CONT, true, "fragment2"]
+        ],
+        delivery
+      );
       t.closeAfter(1);
     }
   });
@@ -4365,9 +4378,26 @@ function slowFragmentsWithPings(id, delivery) {
     close: closedByMe(),
     schedule: { cost: 1.05, idle: true },
     async run(t) {
-      send(t, [[TEXT, false, "fragment1"], [CONT, false, "fragment2"], [PING, true, "pongme 1!"]], delivery);
+      send(
+        t,
+        [
+          [TEXT, false, "fragment1"],
+          [CONT, false, "fragment2"],
+          [PING, true, "pongme 1!"]
+        ],
+        delivery
+      );
       await t.pause(1);
-      send(t, [[CONT, false, "fragment3"], [CONT, false, "fragment4"], [PING, true, "pongme 2!"], [CONT, true, "fragment5"]], delivery);
+      send(
+        t,
+        [
+          [CONT, false, "fragment3"],
+          [CONT, false, "fragment4"],
+          [PING, true, "pongme 2!"],
+          [CONT, true, "fragment5"]
+        ],
+        delivery
+      );
       t.closeAfter(1);
     }
   });
@@ -4405,7 +4435,12 @@ var init_s05_fragmentation = __esm({
         run(t) {
           send(
             t,
-            [[TEXT, false, "fragment1"], [CONT, true, "fragment2"], [CONT, false, "fragment3"], [TEXT, true, "fragment4"]],
+            [
+              [TEXT, false, "fragment1"],
+              [CONT, true, "fragment2"],
+              [CONT, false, "fragment3"],
+              [TEXT, true, "fragment4"]
+            ],
             Delivery.together
           );
           t.killAfter(1);
@@ -4491,10 +4526,18 @@ var init_utf8_vectors = __esm({
       { id: "6.12.5", hex: "80bf80bf", valid: false },
       { id: "6.12.6", hex: "80bf80bf80", valid: false },
       { id: "6.12.7", hex: "80bf80bf80bf", valid: false },
-      { id: "6.12.8", hex: "808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9fa0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbe", valid: false },
+      {
+        id: "6.12.8",
+        hex: "808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9fa0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbe",
+        valid: false
+      },
       // 6.13, lead bytes each followed by a space (0x20) instead of their continuation bytes: 0xc0-0xde,
       // 0xe0-0xee, 0xf0-0xf6, 0xf8-0xfa and 0xfc (each of Autobahn's ranges stops one byte early).
-      { id: "6.13.1", hex: "c020c120c220c320c420c520c620c720c820c920ca20cb20cc20cd20ce20cf20d020d120d220d320d420d520d620d720d820d920da20db20dc20dd20de20", valid: false },
+      {
+        id: "6.13.1",
+        hex: "c020c120c220c320c420c520c620c720c820c920ca20cb20cc20cd20ce20cf20d020d120d220d320d420d520d620d720d820d920da20db20dc20dd20de20",
+        valid: false
+      },
       { id: "6.13.2", hex: "e020e120e220e320e420e520e620e720e820e920ea20eb20ec20ed20ee20", valid: false },
       { id: "6.13.3", hex: "f020f120f220f320f420f520f620", valid: false },
       { id: "6.13.4", hex: "f820f920fa20", valid: false },
@@ -4640,11 +4683,7 @@ function sendFailFastPart(t, delivery, part, i, piece2) {
   }
 }
 function failFastCase(id, delivery, cuts) {
-  const parts = [
-    BEYOND_UNICODE.subarray(0, cuts[0]),
-    BEYOND_UNICODE.subarray(cuts[0], cuts[1]),
-    BEYOND_UNICODE.subarray(cuts[1])
-  ];
+  const parts = [BEYOND_UNICODE.subarray(0, cuts[0]), BEYOND_UNICODE.subarray(cuts[0], cuts[1]), BEYOND_UNICODE.subarray(cuts[1])];
   const partsText = parts.map((p, i) => `Part ${i + 1}: 0x${p.toString("hex")}`).join("<br>");
   const how = delivery === "frames" ? "in three frames (a text frame and two continuation frames)" : "in one text frame without FIN whose payload is written to TCP in three pieces, then an empty final continuation frame";
   let piece2 = null;
@@ -4695,26 +4734,16 @@ var init_s06_utf8 = __esm({
         t.sendFrame({ opcode: Opcode.Continuation, payload: "", fin: false });
         t.sendFrame({ opcode: Opcode.Continuation, payload: "", fin: true });
       }),
-      echoCase(
-        "6.1.3",
-        'A text message in three frames: the first and the last empty, the middle one "middle frame payload".',
-        "middle frame payload",
-        (t) => {
-          t.sendFrame({ opcode: Opcode.Text, payload: "", fin: false });
-          t.sendFrame({ opcode: Opcode.Continuation, payload: "middle frame payload", fin: false });
-          t.sendFrame({ opcode: Opcode.Continuation, payload: "", fin: true });
-        }
-      )
+      echoCase("6.1.3", 'A text message in three frames: the first and the last empty, the middle one "middle frame payload".', "middle frame payload", (t) => {
+        t.sendFrame({ opcode: Opcode.Text, payload: "", fin: false });
+        t.sendFrame({ opcode: Opcode.Continuation, payload: "middle frame payload", fin: false });
+        t.sendFrame({ opcode: Opcode.Continuation, payload: "", fin: true });
+      })
     ];
     validCases = [
-      echoCase(
-        "6.2.1",
-        `A valid UTF-8 text message in one frame.<br><br>Payload: ${HELLO3}<br>0x${Buffer.from(HELLO3).toString("hex")}`,
-        HELLO3,
-        (t) => {
-          t.sendMessage(HELLO3);
-        }
-      ),
+      echoCase("6.2.1", `A valid UTF-8 text message in one frame.<br><br>Payload: ${HELLO3}<br>0x${Buffer.from(HELLO3).toString("hex")}`, HELLO3, (t) => {
+        t.sendMessage(HELLO3);
+      }),
       // The split falls after "ä", the 15th byte: a code point boundary.
       echoCase(
         "6.2.2",
@@ -4743,10 +4772,7 @@ var init_s06_utf8 = __esm({
       )
     ];
     WITH_SURROGATE = Buffer.concat([KOSME, hex("ed a0 80"), Buffer.from("edited")]);
-    invalidCases = [
-      invalidCase("6.3.1", "in one frame", null),
-      invalidCase("6.3.2", "in frames of one byte each", 1)
-    ];
+    invalidCases = [invalidCase("6.3.1", "in one frame", null), invalidCase("6.3.2", "in frames of one byte each", 1)];
     BEYOND_UNICODE = Buffer.concat([KOSME, hex("f4 90 80 80"), Buffer.from("edited")]);
     WHOLE_SEQUENCE = [11, 15];
     UP_TO_INVALID_BYTE = [12, 13];
@@ -4770,13 +4796,7 @@ var init_s06_utf8 = __esm({
         }
       });
     });
-    utf8Cases = [
-      ...emptyCases,
-      ...validCases,
-      ...invalidCases,
-      ...failFastCases,
-      ...vectorCases
-    ];
+    utf8Cases = [...emptyCases, ...validCases, ...invalidCases, ...failFastCases, ...vectorCases];
   }
 });
 
@@ -5482,7 +5502,8 @@ var init_document = __esm({
           } finally {
             deflater.close();
           }
-          this.built.set(key, chunks = list);
+          chunks = list;
+          this.built.set(key, chunks);
         }
         return chunks;
       }
@@ -5613,7 +5634,8 @@ ${block}`;
     if (!out.fits(block, target - 200)) break;
     out.add(block);
   }
-  out.add(asciiFiller(rng, ["und", "so", "nun", "ach", "still", "fern"], target - out.bytes - 2) + "\r\n");
+  out.add(`${asciiFiller(rng, ["und", "so", "nun", "ach", "still", "fern"], target - out.bytes - 2)}\r
+`);
   return exact("prose", out.toBuffer());
 }
 function makeHtml() {
@@ -5696,7 +5718,7 @@ function makePdf() {
   object([Buffer.from("<< /Type /Catalog /Pages 2 0 R >>", "latin1")]);
   object([Buffer.from("<< /Type /Pages >>", "latin1")]);
   const reserve = 4096;
-  for (let page = 1; ; page++) {
+  for (let _page = 1; ; _page++) {
     let text = "BT\n/F1 10 Tf\n";
     const lines = 60 + rng.int(40);
     for (let i = 0; i < lines; i++) {
@@ -5714,9 +5736,12 @@ stream
 ${text}
 endstream`, "latin1")]);
     object([
-      Buffer.from(`<< /Type /XObject /Subtype /Image /Width 256 /Height 128 /BitsPerComponent 8 /ColorSpace /DeviceGray /Filter /FlateDecode /Length ${image.length} >>
+      Buffer.from(
+        `<< /Type /XObject /Subtype /Image /Width 256 /Height 128 /BitsPerComponent 8 /ColorSpace /DeviceGray /Filter /FlateDecode /Length ${image.length} >>
 stream
-`, "latin1"),
+`,
+        "latin1"
+      ),
       image,
       Buffer.from("\nendstream", "latin1")
     ]);
@@ -5744,7 +5769,8 @@ ${start}
 `;
     comment += line;
   }
-  comment = comment.slice(0, fill - 1) + "\n";
+  comment = `${comment.slice(0, fill - 1)}
+`;
   push(Buffer.from(comment, "latin1"));
   push(xref(length));
   return exact("pdf", Buffer.concat(parts));
@@ -5968,7 +5994,26 @@ var init_deflate_corpus = __esm({
       // euro sign: +2
     ];
     RESULTS = ["passed", "passed", "passed", "passed", "passed", "failed", "skipped"];
-    PDF_WORDS = ["the", "of", "and", "model", "data", "system", "results", "we", "in", "is", "for", "figure", "method", "value", "table", "analysis", "section", "shows"];
+    PDF_WORDS = [
+      "the",
+      "of",
+      "and",
+      "model",
+      "data",
+      "system",
+      "results",
+      "we",
+      "in",
+      "is",
+      "for",
+      "figure",
+      "method",
+      "value",
+      "table",
+      "analysis",
+      "section",
+      "shows"
+    ];
     makers = {
       json: makeJson,
       bitmap: makeBitmap,
@@ -6117,7 +6162,10 @@ var init_s12_deflate_payloads = __esm({
         this.length = length;
         const file = corpusFile(data.corpus);
         let document = documents.get(data.corpus);
-        if (document === void 0) documents.set(data.corpus, document = new DocumentChunks(file.bytes, CHUNK_SIZE));
+        if (document === void 0) {
+          document = new DocumentChunks(file.bytes, CHUNK_SIZE);
+          documents.set(data.corpus, document);
+        }
         this.document = document;
         this.offsets = data.binary ? null : file.codePointOffsets;
         this.units = this.offsets === null ? file.bytes.length : this.offsets.length - 1;
@@ -6211,9 +6259,7 @@ var init_s12_deflate_payloads = __esm({
     };
     NEGOTIATION_12 = "Negotiation: the server accepts the client's first permessage-deflate offer, asking nothing of the client's compressor.";
     deflatePayloadCases = payloadSubgroups.flatMap(
-      ({ subgroup, data }) => messageSizeRows.map(
-        (row) => deflateEchoCase({ id: `${subgroup}.${row.row}`, data, row, accept: acceptFirstOffer, negotiation: NEGOTIATION_12 })
-      )
+      ({ subgroup, data }) => messageSizeRows.map((row) => deflateEchoCase({ id: `${subgroup}.${row.row}`, data, row, accept: acceptFirstOffer, negotiation: NEGOTIATION_12 }))
     );
   }
 });
@@ -6250,8 +6296,9 @@ var init_s13_deflate_params = __esm({
 // src/cases/handshake-scripts.ts
 import { createHash as createHash2 } from "node:crypto";
 function head(statusLine, lines) {
-  return [statusLine, ...lines].map((l) => `${l}\r
-`).join("") + "\r\n";
+  return `${[statusLine, ...lines].map((l) => `${l}\r
+`).join("")}\r
+`;
 }
 function upgradeLines(info) {
   return ["Upgrade: websocket", "Connection: Upgrade", `Sec-WebSocket-Accept: ${info.accept}`];
@@ -6367,7 +6414,12 @@ var init_handshake_scripts = __esm({
     ANY_CLOSE_CODE = [1e3, 1001, 1002, 1003, 1007, 1008, 1009, 1010, 1011];
     refused = { closedByMe: false, closeCode: ANY_CLOSE_CODE, requireClean: false };
     SWITCHING = "HTTP/1.1 101 Switching Protocols";
-    PLAIN_OFFER = { acceptNoContextTakeover: true, acceptMaxWindowBits: false, requestNoContextTakeover: false, requestMaxWindowBits: 0 };
+    PLAIN_OFFER = {
+      acceptNoContextTakeover: true,
+      acceptMaxWindowBits: false,
+      requestNoContextTakeover: false,
+      requestMaxWindowBits: 0
+    };
   }
 });
 
@@ -6594,9 +6646,24 @@ var init_s14_handshake = __esm({
     deflateParamCases2 = [
       deflateResponse("14.3.1", "x-wsgate-not-offered", "a parameter the client did not offer", "an extension parameter not defined for use in a response"),
       // RFC 7692 §7.1.2.1: the value of server_max_window_bits is a decimal integer from 8 to 15.
-      deflateResponse("14.3.2", "server_max_window_bits=7", "server_max_window_bits out of range", "an extension parameter with an invalid value (server_max_window_bits must be 8 to 15)"),
-      deflateResponse("14.3.3", "client_max_window_bits=16", "client_max_window_bits out of range", "an extension parameter with an invalid value (client_max_window_bits must be 8 to 15)"),
-      deflateResponse("14.3.4", "server_no_context_takeover; server_no_context_takeover", "a parameter given twice", "multiple extension parameters with the same name")
+      deflateResponse(
+        "14.3.2",
+        "server_max_window_bits=7",
+        "server_max_window_bits out of range",
+        "an extension parameter with an invalid value (server_max_window_bits must be 8 to 15)"
+      ),
+      deflateResponse(
+        "14.3.3",
+        "client_max_window_bits=16",
+        "client_max_window_bits out of range",
+        "an extension parameter with an invalid value (client_max_window_bits must be 8 to 15)"
+      ),
+      deflateResponse(
+        "14.3.4",
+        "server_no_context_takeover; server_no_context_takeover",
+        "a parameter given twice",
+        "multiple extension parameters with the same name"
+      )
     ];
     acceptCases = [
       // RFC 6455 §4.2.2: "At this point, the server may begin sending (and receiving) data." A client
@@ -6660,7 +6727,12 @@ var init_s14_handshake = __esm({
         description: 'A valid 101 response with another reason phrase ("HTTP/1.1 101 Web Socket Protocol Handshake", as old servers sent it) and an unknown header field first. (RFC 7230 \xA73.1.2, RFC 6455 \xA74.1)',
         expectation: 'RFC 7230 \xA73.1.2: "A client SHOULD ignore the reason-phrase content"; unknown header fields carry no meaning for the handshake.',
         delivery: "separate",
-        response: (info) => head("HTTP/1.1 101 Web Socket Protocol Handshake", ["X-Wsgate-Note: extra field", "Upgrade: websocket", "Connection: Upgrade", `Sec-WebSocket-Accept: ${info.accept}`])
+        response: (info) => head("HTTP/1.1 101 Web Socket Protocol Handshake", [
+          "X-Wsgate-Note: extra field",
+          "Upgrade: websocket",
+          "Connection: Upgrade",
+          `Sec-WebSocket-Accept: ${info.accept}`
+        ])
       })
     ];
     handshakeCases = [
@@ -6721,7 +6793,8 @@ function mustRefuse2(spec) {
     adjust: (_verdict, facts) => {
       const status = statusOf2(facts.httpResponse);
       if (status === 101) return judged(Behavior.Failed, "The server answered 101 Switching Protocols: it accepted a request it must refuse.");
-      if (status === null) return judged(Behavior.NonStrict, "The server closed the connection without an HTTP response (RFC 6455 \xA74.2.1 asks for an error status, such as 400).");
+      if (status === null)
+        return judged(Behavior.NonStrict, "The server closed the connection without an HTTP response (RFC 6455 \xA74.2.1 asks for an error status, such as 400).");
       const problem = spec.check?.(facts) ?? null;
       if (problem !== null) return judged(Behavior.Failed, `The server refused with HTTP ${status}, but ${problem}.`, false);
       return judged(Behavior.Ok, `The server refused with HTTP ${status}.`);
@@ -6747,7 +6820,11 @@ function mustDecline(id, offer, what) {
       if (status === 101 && !facts.connectionWasOpen) {
         return judged(Behavior.Failed, "The server accepted the offer (its response names permessage-deflate).");
       }
-      if (status !== 101) return judged(Behavior.NonStrict, status === null ? "The server closed the connection without a response instead of declining the offer." : `The server refused the handshake (HTTP ${status}) instead of declining the offer.`);
+      if (status !== 101)
+        return judged(
+          Behavior.NonStrict,
+          status === null ? "The server closed the connection without a response instead of declining the offer." : `The server refused the handshake (HTTP ${status}) instead of declining the offer.`
+        );
       return { ...verdict3, behaviorClose: CloseBehavior.Ok, resultClose: "Connection was properly closed" };
     }
   });
@@ -6878,16 +6955,23 @@ var init_h2_frames = __esm({
 // src/cases/h2-judging.ts
 function orderlyEnd(verdict3, facts) {
   const h2 = facts.h2;
-  if (h2 === void 0 || !facts.connectionWasOpen || verdict3.behaviorClose !== CloseBehavior.Ok && verdict3.behaviorClose !== CloseBehavior.Unclean) return verdict3;
+  if (h2 === void 0 || !facts.connectionWasOpen || verdict3.behaviorClose !== CloseBehavior.Ok && verdict3.behaviorClose !== CloseBehavior.Unclean)
+    return verdict3;
   const fail = (behaviorClose, resultClose) => ({ ...verdict3, behaviorClose, resultClose });
   if (h2.peerReset !== null && h2.peerReset !== CANCEL) {
-    return fail(CloseBehavior.WrongCode, `The peer reset the stream with RST_STREAM ${h2ErrorName(h2.peerReset)}; RFC 8441 \xA75 ends a WebSocket with END_STREAM (an abort with RST_STREAM CANCEL).`);
+    return fail(
+      CloseBehavior.WrongCode,
+      `The peer reset the stream with RST_STREAM ${h2ErrorName(h2.peerReset)}; RFC 8441 \xA75 ends a WebSocket with END_STREAM (an abort with RST_STREAM CANCEL).`
+    );
   }
   if (h2.peerReset === CANCEL) {
     return fail(CloseBehavior.Unclean, "The peer reset the stream with RST_STREAM CANCEL (an abort, RFC 8441 \xA75) instead of ending it with END_STREAM.");
   }
   if (!h2.peerEnded) {
-    return fail(CloseBehavior.Unclean, `The peer never ended its side of the stream with END_STREAM; wsgate reset it${h2.ownReset === null ? "" : ` (${h2ErrorName(h2.ownReset)})`} after waiting. RFC 8441 \xA75: the orderly closure is END_STREAM.`);
+    return fail(
+      CloseBehavior.Unclean,
+      `The peer never ended its side of the stream with END_STREAM; wsgate reset it${h2.ownReset === null ? "" : ` (${h2ErrorName(h2.ownReset)})`} after waiting. RFC 8441 \xA75: the orderly closure is END_STREAM.`
+    );
   }
   return verdict3;
 }
@@ -6938,9 +7022,13 @@ async function closeAll(ws) {
   const ends = await Promise.all(ws.map((w) => w.close()));
   const bad = ends.findIndex((e2) => !e2.peerEnded || e2.peerReset !== null);
   const e = ends[bad];
-  if (e === void 0) return { verdict: CloseBehavior.Ok, text: `Each of the ${ws.length} streams ended with the server's END_STREAM after the closing handshake.` };
+  if (e === void 0)
+    return { verdict: CloseBehavior.Ok, text: `Each of the ${ws.length} streams ended with the server's END_STREAM after the closing handshake.` };
   const verdict3 = e.peerReset !== null && e.peerReset !== CANCEL ? CloseBehavior.WrongCode : CloseBehavior.Unclean;
-  return { verdict: verdict3, text: `Stream ${bad + 1} did not end with the server's END_STREAM (${e.peerReset === null ? "none came" : `RST_STREAM ${h2ErrorName(e.peerReset)}`}); RFC 8441 \xA75: the orderly closure is END_STREAM.` };
+  return {
+    verdict: verdict3,
+    text: `Stream ${bad + 1} did not end with the server's END_STREAM (${e.peerReset === null ? "none came" : `RST_STREAM ${h2ErrorName(e.peerReset)}`}); RFC 8441 \xA75: the orderly closure is END_STREAM.`
+  };
 }
 var NOT_JUDGED, settingsCases, closeCase, sessionCases, WINDOWED, streamCases, h2ServerCases;
 var init_s16_h2_server = __esm({
@@ -6972,7 +7060,10 @@ var init_s16_h2_server = __esm({
             if (a.settings === null) return outcome(false, `The server sent no SETTINGS (it ${answerWords(a)}).`);
             const value = a.settings.get(SETTINGS_ENABLE_CONNECT_PROTOCOL);
             if (value === 1) return outcome(true, "The server's SETTINGS carry SETTINGS_ENABLE_CONNECT_PROTOCOL = 1.");
-            return outcome(false, `The server's SETTINGS ${value === void 0 ? "do not carry SETTINGS_ENABLE_CONNECT_PROTOCOL" : `carry SETTINGS_ENABLE_CONNECT_PROTOCOL = ${value}`}: a client may not open a WebSocket over HTTP/2 with it (RFC 8441 \xA73).`);
+            return outcome(
+              false,
+              `The server's SETTINGS ${value === void 0 ? "do not carry SETTINGS_ENABLE_CONNECT_PROTOCOL" : `carry SETTINGS_ENABLE_CONNECT_PROTOCOL = ${value}`}: a client may not open a WebSocket over HTTP/2 with it (RFC 8441 \xA73).`
+            );
           }
         }
       }),
@@ -7012,8 +7103,10 @@ var init_s16_h2_server = __esm({
         h2: {
           async session(s) {
             const a = await s.probe({ send: true, omit: [":scheme"] });
-            if (a.status !== null && a.status >= 200 && a.status < 300) return outcome(false, `The server accepted an extended CONNECT without :scheme: it answered :status ${a.status}.`);
-            if (a.status === null && a.reset === null && a.goaway === null && !a.closed) return outcome(false, "The server neither answered nor refused an extended CONNECT without :scheme in time.");
+            if (a.status !== null && a.status >= 200 && a.status < 300)
+              return outcome(false, `The server accepted an extended CONNECT without :scheme: it answered :status ${a.status}.`);
+            if (a.status === null && a.reset === null && a.goaway === null && !a.closed)
+              return outcome(false, "The server neither answered nor refused an extended CONNECT without :scheme in time.");
             return outcome(true, `The server refused it: it ${answerWords(a)}.`);
           }
         }
@@ -7046,11 +7139,15 @@ var init_s16_h2_server = __esm({
         },
         h2: {
           session: (s) => withSession(s, 3, async (ws) => {
-            for (let i = 1; i <= 3; i++) ws.forEach((w, k) => w.sendText(`stream ${k + 1} message ${i}`));
+            for (let i = 1; i <= 3; i++) for (const [k, w] of ws.entries()) w.sendText(`stream ${k + 1} message ${i}`);
             for (const [k, w] of ws.entries()) {
               for (let i = 1; i <= 3; i++) {
                 const got = await w.nextText(5e3);
-                if (got !== `stream ${k + 1} message ${i}`) return outcome(false, `WebSocket ${k + 1} of 3 on the connection answered ${got === null ? "nothing" : JSON.stringify(got.slice(0, 60))} where "stream ${k + 1} message ${i}" was due.`);
+                if (got !== `stream ${k + 1} message ${i}`)
+                  return outcome(
+                    false,
+                    `WebSocket ${k + 1} of 3 on the connection answered ${got === null ? "nothing" : JSON.stringify(got.slice(0, 60))} where "stream ${k + 1} message ${i}" was due.`
+                  );
               }
             }
             return outcome(true, "Each of the three WebSockets echoed its own three messages, in order.", await closeAll(ws));
@@ -7078,10 +7175,15 @@ var init_s16_h2_server = __esm({
               if (await first.nextText(5e3) !== "before the abort") return outcome(false, "The first WebSocket did not echo its message.");
               first.reset(CANCEL);
               const second = await session.open();
-              if (typeof second === "string") return outcome(false, `After wsgate reset a stream with CANCEL, a new extended CONNECT on the connection failed: ${second}.`);
+              if (typeof second === "string")
+                return outcome(false, `After wsgate reset a stream with CANCEL, a new extended CONNECT on the connection failed: ${second}.`);
               second.sendText("after the abort");
               const got = await second.nextText(5e3);
-              if (got !== "after the abort") return outcome(false, `After wsgate reset a stream with CANCEL, a new WebSocket on the connection answered ${got === null ? "nothing" : JSON.stringify(got.slice(0, 60))}.`);
+              if (got !== "after the abort")
+                return outcome(
+                  false,
+                  `After wsgate reset a stream with CANCEL, a new WebSocket on the connection answered ${got === null ? "nothing" : JSON.stringify(got.slice(0, 60))}.`
+                );
               return outcome(true, "After the abort, a second WebSocket on the same connection echoed its message.", await closeAll([second]));
             } finally {
               session.close();
@@ -7139,7 +7241,8 @@ function requestFault(h2) {
   const scheme = h2.secure ? "https" : "http";
   if (f[":method"] !== "CONNECT") return `its :method is ${JSON.stringify(f[":method"] ?? "")}, not CONNECT`;
   if (f[":protocol"] !== "websocket") return `its :protocol is ${JSON.stringify(f[":protocol"] ?? "")}, not websocket`;
-  if (f[":scheme"] !== scheme) return `its :scheme is ${JSON.stringify(f[":scheme"] ?? "")} on a connection ${h2.secure ? "over TLS" : "without TLS"} (${scheme} expected)`;
+  if (f[":scheme"] !== scheme)
+    return `its :scheme is ${JSON.stringify(f[":scheme"] ?? "")} on a connection ${h2.secure ? "over TLS" : "without TLS"} (${scheme} expected)`;
   if (!(f[":path"] ?? "").startsWith("/")) return `its :path ${JSON.stringify(f[":path"] ?? "")} is not a path`;
   if ((f[":authority"] ?? "") === "") return "it has no :authority";
   if (f["sec-websocket-version"] !== "13") return `its sec-websocket-version is ${JSON.stringify(f["sec-websocket-version"] ?? "")}, not 13`;
@@ -7371,10 +7474,15 @@ async function pingFlood(t) {
   const pings = (bytes2) => `${count(bytes2 / f.payloadBytes)} pings (${count(bytes2)} payload bytes)`;
   const during = (bytes2) => t.setOutcome(Behavior.Ok, `${ENDED_DURING}: the peer had taken ${pings(bytes2)} while wsgate read nothing.`);
   during(0);
-  const { taken, stalled } = await writeWhileTaken(t, { total: f.totalBytes, stalledAfterS: f.stalledAfterS }, () => {
-    for (let i = 0; i < f.pingsPerWrite; i++) t.sendPing(payload2);
-    return f.pingsPerWrite * f.payloadBytes;
-  }, during);
+  const { taken, stalled } = await writeWhileTaken(
+    t,
+    { total: f.totalBytes, stalledAfterS: f.stalledAfterS },
+    () => {
+      for (let i = 0; i < f.pingsPerWrite; i++) t.sendPing(payload2);
+      return f.pingsPerWrite * f.payloadBytes;
+    },
+    during
+  );
   if (!t.isOpen) return;
   const wrote = `wsgate wrote ${pings(taken)} while reading nothing${stalled ? `, until the peer stopped taking them for ${f.stalledAfterS} s (back-pressure)` : ""}`;
   t.readRate(null);
@@ -7403,7 +7511,11 @@ function pingFloodCase(id) {
       const before = s.bytes;
       s.bytes += data.length;
       s.lastAt = performance.now();
-      if (before <= f.pongBudgetBytes && s.bytes > f.pongBudgetBytes) t.setOutcome(Behavior.Failed, `The peer queued its pongs without bound while wsgate read nothing: more than ${count(f.pongBudgetBytes)} pong payload bytes arrived once wsgate read again.`);
+      if (before <= f.pongBudgetBytes && s.bytes > f.pongBudgetBytes)
+        t.setOutcome(
+          Behavior.Failed,
+          `The peer queued its pongs without bound while wsgate read nothing: more than ${count(f.pongBudgetBytes)} pong payload bytes arrived once wsgate read again.`
+        );
     },
     adjust: endedDuringIsOk
   });
@@ -7424,7 +7536,12 @@ async function slowEcho(t) {
     i += 1;
     return piece2.length;
   };
-  const { taken, stalled } = await writeWhileTaken(t, { total: e.messageBytes + e.furtherCapBytes, stalledAfterS: e.stalledAfterS, deadline: windowEnds }, write, during);
+  const { taken, stalled } = await writeWhileTaken(
+    t,
+    { total: e.messageBytes + e.furtherCapBytes, stalledAfterS: e.stalledAfterS, deadline: windowEnds },
+    write,
+    during
+  );
   const rest = windowEnds - performance.now();
   if (rest > 0) await t.pause(rest / 1e3);
   const further = Math.max(0, taken - e.messageBytes);
@@ -7465,7 +7582,10 @@ function unansweredClose(t) {
   t.sendFrame({ opcode: 3, payload: "" });
   const limitS = t.budgets.stallMs / 1e3 + STALL_MARGIN_S;
   t.continueLater(limitS, () => {
-    t.setOutcome(Behavior.Failed, `The peer kept the connection open for ${seconds(limitS)} s after the reserved opcode, past the stall budget: with its close unanswered (or without failing the connection at all) it never ended TCP. wsgate closed it.`);
+    t.setOutcome(
+      Behavior.Failed,
+      `The peer kept the connection open for ${seconds(limitS)} s after the reserved opcode, past the stall budget: with its close unanswered (or without failing the connection at all) it never ended TCP. wsgate closed it.`
+    );
     t.sendClose(CloseCode.Normal);
     t.continueLater(1, () => t.dropConnection());
   });
@@ -7491,14 +7611,21 @@ function neverClosed(peer) {
     t.sendClose(CloseCode.Normal);
     const limitS = budgetMs / 1e3 + STALL_MARGIN_S;
     t.continueLater(limitS, () => {
-      t.setOutcome(Behavior.Failed, `The peer kept TCP open for ${seconds(limitS)} s after the closing handshake, past its budget of ${count(budgetMs)} ms: it waits for wsgate to end the connection, without a timeout. wsgate dropped it.`);
+      t.setOutcome(
+        Behavior.Failed,
+        `The peer kept TCP open for ${seconds(limitS)} s after the closing handshake, past its budget of ${count(budgetMs)} ms: it waits for wsgate to end the connection, without a timeout. wsgate dropped it.`
+      );
       t.dropConnection();
     });
   };
 }
 function unansweredIsFailed(verdict3) {
   if (verdict3.behaviorClose !== CloseBehavior.Unclean) return verdict3;
-  return { ...verdict3, behavior: Behavior.Failed, result: "The peer never answered wsgate's close frame: wsgate dropped TCP at its closing-handshake timeout." };
+  return {
+    ...verdict3,
+    behavior: Behavior.Failed,
+    result: "The peer never answered wsgate's close frame: wsgate dropped TCP at its closing-handshake timeout."
+  };
 }
 function neverClosedCase(id, peer) {
   const budget = neverClosedBudget(peer);
@@ -7613,12 +7740,19 @@ function judgeGrowth(header, facts, budgets = DEFAULT_BUDGETS) {
   const { base, largest, quarter } = facts;
   const hung = unanswered(facts.probes);
   if (hung !== void 0) return verdict(Behavior.Failed, `${header} of ${count2(hung.size)} bytes: ${answerText(hung)} within ${millis(hung.waitMs)}.`);
-  if (largest === null || base === null) return verdict(Behavior.Informational, `The server's HTTP layer refused every size of ${header} (from ${count2(facts.cap ?? 0)} bytes): nothing to measure.`);
+  if (largest === null || base === null)
+    return verdict(
+      Behavior.Informational,
+      `The server's HTTP layer refused every size of ${header} (from ${count2(facts.cap ?? 0)} bytes): nothing to measure.`
+    );
   const cap = facts.cap === null ? `it took every size up to ${count2(largest.size)} bytes` : `its HTTP layer refused ${count2(facts.cap)} bytes`;
   const figures = `${sized(largest, header)}${quarter === null ? "" : `, ${count2(quarter.size)} bytes in ${millis(quarter.ms)}`}, ${count2(base.size)} byte${base.size === 1 ? "" : "s"} in ${millis(base.ms)}; ${cap}`;
   const slowest = facts.probes.reduce((w, p) => p.answerMs !== null && p.answerMs > (w?.answerMs ?? -1) ? p : w, null);
   if (slowest !== null && (slowest.answerMs ?? 0) > b.answerMs) {
-    return verdict(Behavior.Failed, `Answered ${header} of ${count2(slowest.size)} bytes after ${millis(slowest.answerMs ?? 0)} (budget ${millis(b.answerMs)}): ${figures}.`);
+    return verdict(
+      Behavior.Failed,
+      `Answered ${header} of ${count2(slowest.size)} bytes after ${millis(slowest.answerMs ?? 0)} (budget ${millis(b.answerMs)}): ${figures}.`
+    );
   }
   const growth2 = superLinear(base, largest, quarter);
   if (growth2 !== null) return verdict(Behavior.Failed, `The answer time grew super-linearly with ${header}'s size: ${growth2}; ${figures}.`);
@@ -7640,7 +7774,11 @@ function judgeSurvives(probes, budgets = DEFAULT_BUDGETS) {
   const told = probes.map((p) => `${p.label}: ${answerText(p)}`).join("; ");
   const hung = unanswered(probes);
   if (hung !== void 0) return verdict(Behavior.Failed, `${hung.label}: ${answerText(hung)} within ${millis(hung.waitMs)}. (${told})`);
-  if (probes.some((p) => p.status === null)) return verdict(Behavior.NonStrict, `The server dropped the connection without an HTTP answer (RFC 6455 \xA74.2.1 asks for an error status such as 400): ${told}.`);
+  if (probes.some((p) => p.status === null))
+    return verdict(
+      Behavior.NonStrict,
+      `The server dropped the connection without an HTTP answer (RFC 6455 \xA74.2.1 asks for an error status such as 400): ${told}.`
+    );
   return verdict(Behavior.Ok, `The server answered: ${told} (budget ${millis(scaledMs(ServerBudgets.survivesMs, budgets))}).`);
 }
 function judgeRefusedAtHeader(probes, budgets = DEFAULT_BUDGETS) {
@@ -7700,7 +7838,12 @@ function attackCase(spec) {
     expectation: `${spec.expectation} Afterwards the server still echoes a message on a fresh connection, and (when wsgate started it) its process is alive.`,
     expect: {},
     close: { closedByMe: false, closeCode: [CloseCode.ProtocolError, CloseCode.MessageTooBig], requireClean: false },
-    schedule: { maxSeconds: spec.maxSeconds, runsAlone: true, cost: spec.stall === true ? 90 : spec.maxSeconds / 4, ...spec.stall === true ? { stall: true } : {} },
+    schedule: {
+      maxSeconds: spec.maxSeconds,
+      runsAlone: true,
+      cost: spec.stall === true ? 90 : spec.maxSeconds / 4,
+      ...spec.stall === true ? { stall: true } : {}
+    },
     attack: spec.attack,
     run: () => void 0
   });
@@ -7822,7 +7965,11 @@ function judgeCrowd(crowdText, facts, hold, budgets = DEFAULT_BUDGETS) {
   const waited = n.answerMs ?? 0;
   if (waited > budget) return verdict2(Behavior.Failed, `The normal client waited ${millis(waited)} for its 101 (budget ${millis(budget)}), ${beside}.`);
   const hung = hold ? void 0 : facts.crowd.find((p) => p.status === null && p.ending === "timeout");
-  if (hung !== void 0) return verdict2(Behavior.Failed, `A request of the crowd got no answer within ${millis(hung.waitMs)}, ${beside}; the normal client's 101 came after ${millis(waited)}.`);
+  if (hung !== void 0)
+    return verdict2(
+      Behavior.Failed,
+      `A request of the crowd got no answer within ${millis(hung.waitMs)}, ${beside}; the normal client's 101 came after ${millis(waited)}.`
+    );
   return verdict2(Behavior.Ok, `The normal client's 101 came ${millis(waited)} after its request (budget ${millis(budget)}), ${beside}.`);
 }
 function judgeHugeHeader(probes, budgets = DEFAULT_BUDGETS) {
@@ -7830,13 +7977,20 @@ function judgeHugeHeader(probes, budgets = DEFAULT_BUDGETS) {
   const p = probes[0];
   if (p === void 0) return verdict2(Behavior.Failed, "The attack was not played.");
   const read = `wsgate had written ${count2(p.requestBytes)} of the request's bytes`;
-  if (p.status === 101) return verdict2(Behavior.Failed, `The server took ${p.label} and answered 101 after ${millis(p.elapsedMs)} (${read}): it has no limit on a request head.`);
-  if (p.ending === "timeout" && p.status === null) return verdict2(Behavior.Failed, `The server neither refused ${p.label} nor ended the connection within ${millis(p.waitMs)} (${read}).`);
+  if (p.status === 101)
+    return verdict2(Behavior.Failed, `The server took ${p.label} and answered 101 after ${millis(p.elapsedMs)} (${read}): it has no limit on a request head.`);
+  if (p.ending === "timeout" && p.status === null)
+    return verdict2(Behavior.Failed, `The server neither refused ${p.label} nor ended the connection within ${millis(p.waitMs)} (${read}).`);
   if (p.ending === "refused") return verdict2(Behavior.Failed, `No connection: ${answerText(p)}.`);
   const how = p.status === null ? `dropped the connection (${p.ending === "reset" ? "reset" : "closed"}) with no answer` : `answered HTTP ${p.status}`;
-  if (p.status !== null && p.status < 400) return verdict2(Behavior.Failed, `The server ${how} to ${p.label}, not an error status, after ${millis(p.elapsedMs)} (${read}).`);
-  if (p.elapsedMs > budget) return verdict2(Behavior.Failed, `The server ${how} only ${millis(p.elapsedMs)} after the request began (budget ${millis(budget)}; ${read}).`);
-  return verdict2(Behavior.Ok, `The server ${how} ${millis(p.elapsedMs)} after the request began (budget ${millis(budget)}): ${read} when it refused ${p.label}.`);
+  if (p.status !== null && p.status < 400)
+    return verdict2(Behavior.Failed, `The server ${how} to ${p.label}, not an error status, after ${millis(p.elapsedMs)} (${read}).`);
+  if (p.elapsedMs > budget)
+    return verdict2(Behavior.Failed, `The server ${how} only ${millis(p.elapsedMs)} after the request began (budget ${millis(budget)}; ${read}).`);
+  return verdict2(
+    Behavior.Ok,
+    `The server ${how} ${millis(p.elapsedMs)} after the request began (budget ${millis(budget)}): ${read} when it refused ${p.label}.`
+  );
 }
 function judgeBytewise(probes, budgets = DEFAULT_BUDGETS) {
   const budget = scaledMs(FloodBudgets.bytewiseAnswerMs, budgets);
@@ -7846,7 +8000,10 @@ function judgeBytewise(probes, budgets = DEFAULT_BUDGETS) {
   if (p.status !== 101) return verdict2(Behavior.Failed, `${what}: ${answerText(p)} instead of 101 within ${millis(p.waitMs)} of its last byte.`);
   const ms = p.answerMs ?? 0;
   if (ms > budget) return verdict2(Behavior.Failed, `${what}: the 101 came ${millis(ms)} after the last byte (budget ${millis(budget)}).`);
-  return verdict2(Behavior.Ok, `${what}: the 101 came ${millis(ms)} after the last byte (budget ${millis(budget)}); the whole request took ${millis(p.elapsedMs)}.`);
+  return verdict2(
+    Behavior.Ok,
+    `${what}: the 101 came ${millis(ms)} after the last byte (budget ${millis(budget)}); the whole request took ${millis(p.elapsedMs)}.`
+  );
 }
 function judgeSlowloris(probes, budgets = DEFAULT_BUDGETS) {
   const p = probes[0];
@@ -7854,7 +8011,10 @@ function judgeSlowloris(probes, budgets = DEFAULT_BUDGETS) {
   const budget = `stall budget ${millis(budgets.stallMs)}`;
   if (p.ending === "refused") return verdict2(Behavior.Failed, `No connection: ${answerText(p)}.`);
   if (p.ending === "timeout" && p.status === null) {
-    return verdict2(Behavior.Failed, `The server still held the connection ${millis(p.waitMs)} after the request began (${budget}), ${count2(p.requestBytes)} bytes trickled: it never times out a stalled request head.`);
+    return verdict2(
+      Behavior.Failed,
+      `The server still held the connection ${millis(p.waitMs)} after the request began (${budget}), ${count2(p.requestBytes)} bytes trickled: it never times out a stalled request head.`
+    );
   }
   const how = p.status === null ? `dropped the connection (${p.ending === "reset" ? "reset" : "closed"})` : `answered HTTP ${p.status}`;
   return verdict2(Behavior.Ok, `The server ${how} ${millis(p.elapsedMs)} after the request began (${budget}), ${count2(p.requestBytes)} bytes trickled.`);
@@ -7877,7 +8037,12 @@ function burst(id, shape, advisory, rfc) {
   const attack = {
     kind: "crowd",
     connections: B.burstConnections,
-    crowd: { label: `${s.header} of ${bytes(B.burstBytes)} bytes`, size: B.burstBytes, waitMs: B.burstWaitMs, request: (normal) => requestWith(normal, [[s.header, value]]) },
+    crowd: {
+      label: `${s.header} of ${bytes(B.burstBytes)} bytes`,
+      size: B.burstBytes,
+      waitMs: B.burstWaitMs,
+      request: (normal) => requestWith(normal, [[s.header, value]])
+    },
     hold: false,
     normalWaitMs: B.burstWaitMs,
     judge: (facts, budgets) => judgeCrowd(crowdText, facts, false, budgets)
@@ -7913,7 +8078,11 @@ var init_s17_robustness_floods = __esm({
     bytes = (n) => n.toLocaleString("en-US");
     SHAPES = {
       protocol: { header: "Sec-WebSocket-Protocol", value: (n) => `b${" ".repeat(n)}x`, words: "'b', spaces, 'x'" },
-      extensions: { header: "Sec-WebSocket-Extensions", value: (n) => `a; b="${"\\c".repeat(Math.ceil(n / 2))}`, words: 'a; b=" and backslash-c pairs, never closed' }
+      extensions: {
+        header: "Sec-WebSocket-Extensions",
+        value: (n) => `a; b="${"\\c".repeat(Math.ceil(n / 2))}`,
+        words: 'a; b=" and backslash-c pairs, never closed'
+      }
     };
     hugeHeader = attackCase({
       id: "17.1.8",
@@ -7923,7 +8092,14 @@ var init_s17_robustness_floods = __esm({
       expectation: `The server refuses the request (431, 400 or 413, or a dropped connection) within ${bytes(B.hugeHeaderMs)} ms of its first byte, long before its end, and keeps serving.`,
       attack: {
         kind: "probes",
-        probes: [{ label: `a ${bytes(B.hugeHeader.totalBytes / 1e6)} MB header`, size: B.hugeHeader.totalBytes, waitMs: 2 * B.hugeHeaderMs, delivery: { kind: "streamed", header: "X-Wsgate-Pad", ...B.hugeHeader } }],
+        probes: [
+          {
+            label: `a ${bytes(B.hugeHeader.totalBytes / 1e6)} MB header`,
+            size: B.hugeHeader.totalBytes,
+            waitMs: 2 * B.hugeHeaderMs,
+            delivery: { kind: "streamed", header: "X-Wsgate-Pad", ...B.hugeHeader }
+          }
+        ],
         judge: judgeHugeHeader
       },
       maxSeconds: 20
@@ -7936,12 +8112,26 @@ var init_s17_robustness_floods = __esm({
       expectation: `The server answers 101 within ${bytes(B.bytewiseAnswerMs)} ms of the request's last byte (a parser that reads the head again from its start on every packet takes time quadratic in its length).`,
       attack: {
         kind: "probes",
-        probes: [{ label: `a request of ${bytes(B.bytewisePadBytes)}-byte padding`, size: B.bytewisePadBytes, waitMs: 5e3, request: (normal) => requestWith(normal, padLines(B.bytewisePadBytes)), delivery: { kind: "bytewise" } }],
+        probes: [
+          {
+            label: `a request of ${bytes(B.bytewisePadBytes)}-byte padding`,
+            size: B.bytewisePadBytes,
+            waitMs: 5e3,
+            request: (normal) => requestWith(normal, padLines(B.bytewisePadBytes)),
+            delivery: { kind: "bytewise" }
+          }
+        ],
         judge: judgeBytewise
       },
       maxSeconds: 20
     });
-    slowlorisProbe = { label: "a request head trickled one byte per second", size: 0, waitMs: DEFAULT_BUDGETS.stallMs, request: endlessHead, delivery: { kind: "trickle", everyMs: B.slowlorisEveryMs } };
+    slowlorisProbe = {
+      label: "a request head trickled one byte per second",
+      size: 0,
+      waitMs: DEFAULT_BUDGETS.stallMs,
+      request: endlessHead,
+      delivery: { kind: "trickle", everyMs: B.slowlorisEveryMs }
+    };
     slowloris = attackCase({
       id: "17.1.10",
       advisory: FloodAdvisories.slowloris,
@@ -8113,7 +8303,11 @@ function limitPlusOne(id, peer) {
     run: (t) => sendLimitPlusOne(t, peer),
     adjust(verdict3) {
       if (!verdict3.result.includes(CROSSED) || verdict3.behaviorClose !== CloseBehavior.Failed) return verdict3;
-      return { ...verdict3, behavior: Behavior.Failed, result: `The ${peer} took the whole message (limit + 1 bytes) without failing the connection: it said nothing for ${f.afterS} s after the last fragment, or echoed it past wsgate's own frame limit (wsgate then ended the connection).` };
+      return {
+        ...verdict3,
+        behavior: Behavior.Failed,
+        result: `The ${peer} took the whole message (limit + 1 bytes) without failing the connection: it said nothing for ${f.afterS} s after the last fragment, or echoed it past wsgate's own frame limit (wsgate then ended the connection).`
+      };
     },
     onMessage(t, _data, binary, length) {
       t.record({ kind: "message", data: Buffer.alloc(0), binary });
@@ -8137,7 +8331,10 @@ async function sendLimitPlusOne(t, peer) {
       t.beginFrame(i === 0 ? Opcode.Binary : Opcode.Continuation, i === fragments - 1, length)(length === f.fragmentBytes ? ZEROS : ZEROS.subarray(0, length));
       written += length;
     }
-    t.setOutcome(Behavior.Ok, `The ${peer} failed the connection before the message ended: wsgate had written ${count2(written)} of its ${count2(total)} bytes (${count2(i)} fragments) when it saw the ${peer}'s refusal.`);
+    t.setOutcome(
+      Behavior.Ok,
+      `The ${peer} failed the connection before the message ended: wsgate had written ${count2(written)} of its ${count2(total)} bytes (${count2(i)} fragments) when it saw the ${peer}'s refusal.`
+    );
     await t.flushed({ below: FLUSH_BELOW });
   }
   if (!t.isOpen) return;
@@ -8156,7 +8353,8 @@ function endlessContinuations(id, peer) {
     run: (t) => sendEndless(t, peer),
     adjust(verdict3) {
       const judged2 = anyCode(verdict3);
-      if (judged2.result.includes(TOOK_ALL)) return { ...judged2, behaviorClose: CloseBehavior.Ok, resultClose: "Not judged: wsgate closed after the last frame." };
+      if (judged2.result.includes(TOOK_ALL))
+        return { ...judged2, behaviorClose: CloseBehavior.Ok, resultClose: "Not judged: wsgate closed after the last frame." };
       return judged2;
     }
   });
@@ -8174,7 +8372,10 @@ async function sendEndless(t, peer) {
     await t.flushed({ below: FLUSH_BELOW });
   }
   if (!t.isOpen) return;
-  t.setOutcome(Behavior.NonStrict, `The ${peer} ${TOOK_ALL}: ${count2(sent + 1)} frames of one message (${count2(sent + 1)} bytes) without failing the connection, then answered wsgate's close.`);
+  t.setOutcome(
+    Behavior.NonStrict,
+    `The ${peer} ${TOOK_ALL}: ${count2(sent + 1)} frames of one message (${count2(sent + 1)} bytes) without failing the connection, then answered wsgate's close.`
+  );
   t.sendClose(CloseCode.Normal);
 }
 function randomPiece(next, length) {
@@ -8301,7 +8502,10 @@ function bombCase(id, fragmented) {
     },
     onMessage(t, _data, binary, length) {
       t.record({ kind: "message", data: Buffer.alloc(0), binary });
-      t.setOutcome(Behavior.Failed, `The server answered the bomb with a message (${length.toLocaleString("en-US")} bytes) instead of failing the connection: it inflated it.`);
+      t.setOutcome(
+        Behavior.Failed,
+        `The server answered the bomb with a message (${length.toLocaleString("en-US")} bytes) instead of failing the connection: it inflated it.`
+      );
       t.sendClose(CloseCode.Normal);
     }
   });
@@ -8332,7 +8536,11 @@ function windowBitsOffer(id, param, bits) {
       const echoed = !binary && data.toString("utf8") === PROBE2;
       const took = t.deflateActive ? "accepted the offer" : "declined the offer";
       if (!echoed) t.setOutcome(Behavior.Failed, `The server ${took}, then echoed something else (${data.length} bytes).`);
-      else if (t.deflateActive && !valid) t.setOutcome(Behavior.NonStrict, `The server accepted an offer with ${param}=${bits} (out of range: RFC 7692 \xA77 says it MUST decline) and inflated the message.`);
+      else if (t.deflateActive && !valid)
+        t.setOutcome(
+          Behavior.NonStrict,
+          `The server accepted an offer with ${param}=${bits} (out of range: RFC 7692 \xA77 says it MUST decline) and inflated the message.`
+        );
       else t.setOutcome(Behavior.Ok, `The server ${took} and echoed the message.`);
       t.sendClose(CloseCode.Normal);
     },
@@ -8340,13 +8548,25 @@ function windowBitsOffer(id, param, bits) {
       const status = statusOf3(facts.httpResponse);
       if (status === null) return settled(Behavior.Ok, "The server closed the connection without an answer (it refused the handshake).");
       if (status !== 101) return settled(Behavior.Ok, `The server refused the handshake (HTTP ${status}).`);
-      if (!facts.connectionWasOpen) return settled(Behavior.Failed, `The server accepted the offer with an answer no client can take: ${(facts.httpResponse ?? "").split("\r\n").find((l) => /^sec-websocket-extensions:/i.test(l)) ?? "(no extension line)"}.`);
+      if (!facts.connectionWasOpen)
+        return settled(
+          Behavior.Failed,
+          `The server accepted the offer with an answer no client can take: ${(facts.httpResponse ?? "").split("\r\n").find((l) => /^sec-websocket-extensions:/i.test(l)) ?? "(no extension line)"}.`
+        );
       return { ...verdict3, behaviorClose: CloseBehavior.Ok, resultClose: "Not judged: wsgate closes once the message is echoed (or the wait ran out)." };
     }
   });
 }
 function requestWithOffer(normal, offer) {
-  const lines = [`GET ${normal.target} HTTP/1.1`, `Host: ${normal.host}`, "Upgrade: websocket", "Connection: Upgrade", `Sec-WebSocket-Key: ${normal.key}`, "Sec-WebSocket-Version: 13", `Sec-WebSocket-Extensions: ${offer}`];
+  const lines = [
+    `GET ${normal.target} HTTP/1.1`,
+    `Host: ${normal.host}`,
+    "Upgrade: websocket",
+    "Connection: Upgrade",
+    `Sec-WebSocket-Key: ${normal.key}`,
+    "Sec-WebSocket-Version: 13",
+    `Sec-WebSocket-Extensions: ${offer}`
+  ];
   for (const [n, v] of normal.headers ?? []) lines.push(`${n}: ${v}`);
   return `${lines.join("\r\n")}\r
 \r
@@ -8370,7 +8590,12 @@ var init_s17_robustness_frames = __esm({
       const out = zlib3.deflateRawSync(Buffer.from(PROBE2), { windowBits: 9, level: 0, finishFlush: zlib3.constants.Z_SYNC_FLUSH });
       return out.subarray(0, out.length - 4);
     })();
-    settled = (behavior, result) => ({ behavior, result, behaviorClose: CloseBehavior.Ok, resultClose: "Not judged: the case is about the answer to the offer." });
+    settled = (behavior, result) => ({
+      behavior,
+      result,
+      behaviorClose: CloseBehavior.Ok,
+      resultClose: "Not judged: the case is about the answer to the offer."
+    });
     frameServerCases = [
       reservedOpcodeGiB("17.2.3", "server"),
       limitPlusOne("17.2.4", "server"),
@@ -8391,7 +8616,14 @@ function fillerLines(n) {
   return Array.from({ length: n }, (_, i) => `${name(i)}:x`);
 }
 function growth(header, value) {
-  return { kind: "growth", header, value, sizes: ServerBudgets.growthSizes, stopAfterMs: ServerBudgets.answerMs, judge: (facts, budgets) => judgeGrowth(header, facts, budgets) };
+  return {
+    kind: "growth",
+    header,
+    value,
+    sizes: ServerBudgets.growthSizes,
+    stopAfterMs: ServerBudgets.answerMs,
+    judge: (facts, budgets) => judgeGrowth(header, facts, budgets)
+  };
 }
 function survives(probes) {
   return { kind: "probes", probes: probes.map((p) => ({ ...p, waitMs: ServerBudgets.survivesMs })), judge: judgeSurvives };
@@ -8442,14 +8674,26 @@ var init_s17_robustness_server = __esm({
       attack: growth("Sec-WebSocket-Extensions", (n) => `a; b="${"\\c".repeat(Math.ceil(n / 2))}`),
       maxSeconds: 60
     });
-    PROTOTYPE_NAMES = ["constructor", ",;constructor", "permessage-deflate; constructor", "__proto__; __proto__=1", "permessage-deflate; __proto__=1, toString; hasOwnProperty=x"];
+    PROTOTYPE_NAMES = [
+      "constructor",
+      ",;constructor",
+      "permessage-deflate; constructor",
+      "__proto__; __proto__=1",
+      "permessage-deflate; __proto__=1, toString; hasOwnProperty=x"
+    ];
     prototypeNames = attackCase({
       id: "17.1.5",
       advisory: ServerAdvisories.wsPrototypeNames,
       rfc: "RFC 6455 \xA79.1",
       description: `Upgrade requests whose Sec-WebSocket-Extensions name extensions and parameters after Object.prototype's properties: ${PROTOTYPE_NAMES.map((v) => JSON.stringify(v)).join(", ")}, one request each.`,
       expectation: `The server answers each (a 101 without those extensions, or an HTTP error) within ${ServerBudgets.survivesMs} ms and keeps serving.`,
-      attack: survives(PROTOTYPE_NAMES.map((v, i) => ({ label: JSON.stringify(v), size: i, request: (normal) => requestWith(normal, [["Sec-WebSocket-Extensions", v]]) }))),
+      attack: survives(
+        PROTOTYPE_NAMES.map((v, i) => ({
+          label: JSON.stringify(v),
+          size: i,
+          request: (normal) => requestWith(normal, [["Sec-WebSocket-Extensions", v]])
+        }))
+      ),
       maxSeconds: 20
     });
     topBitLengths = attackCase({
@@ -8564,7 +8808,8 @@ function probeFrame() {
   return Buffer.concat([encodeFrameHeader(Opcode.Text, true, 0, payload2.length, null), payload2]);
 }
 function judgeSettled(verdict3, waitS) {
-  if (verdict3.result.startsWith(TOOK)) return { ...verdict3, behaviorClose: CloseBehavior.Ok, resultClose: "Not judged: the client took the response; wsgate closed after the echo." };
+  if (verdict3.result.startsWith(TOOK))
+    return { ...verdict3, behaviorClose: CloseBehavior.Ok, resultClose: "Not judged: the client took the response; wsgate closed after the echo." };
   if (verdict3.result === REFUSED && verdict3.behaviorClose === CloseBehavior.Failed) {
     return { ...verdict3, behavior: Behavior.Failed, result: `The client neither refused the response nor echoed the message within ${waitS} s.` };
   }
@@ -8581,8 +8826,8 @@ function manyLines() {
   return Array.from({ length: ClientFloodBudgets.manyLines }, (_, i) => `a${i}: b`);
 }
 function hugeHeaderStart(info) {
-  return [SWITCHING, ...upgradeLines(info)].map((l) => `${l}\r
-`).join("") + "X-Pad: ";
+  return `${[SWITCHING, ...upgradeLines(info)].map((l) => `${l}\r
+`).join("")}X-Pad: `;
 }
 var RFC, TOOK, REFUSED, manyLinesCase, MIB, hugeHeaderCase, bytewiseCase, STALL_S, DROPPED_STALLED, trickledCase, PROTOTYPE_EXTENSIONS, prototypeNamesCase, clientHandshakeCases;
 var init_s18_robustness_handshake = __esm({
@@ -8629,7 +8874,12 @@ var init_s18_robustness_handshake = __esm({
       handshake: (info) => ({
         head: hugeHeaderStart(info),
         delivery: "streamed",
-        stream: { bytes: ClientFloodBudgets.hugeHeader.totalBytes, pieceBytes: ClientFloodBudgets.hugeHeader.pieceBytes, everyMs: ClientFloodBudgets.hugeHeader.everyMs, tail: Buffer.concat([Buffer.from("\r\n\r\n", "latin1"), probeFrame()]) }
+        stream: {
+          bytes: ClientFloodBudgets.hugeHeader.totalBytes,
+          pieceBytes: ClientFloodBudgets.hugeHeader.pieceBytes,
+          everyMs: ClientFloodBudgets.hugeHeader.everyMs,
+          tail: Buffer.concat([Buffer.from("\r\n\r\n", "latin1"), probeFrame()])
+        }
       }),
       run(t) {
         t.setOutcome(Behavior.Ok, REFUSED);
@@ -8666,8 +8916,8 @@ var init_s18_robustness_handshake = __esm({
       attackBudget: clientFloodBudgets.trickled,
       schedule: { maxSeconds: STALL_S + 5, idle: true, cost: 30 },
       handshake: (info) => ({
-        head: [SWITCHING, ...upgradeLines(info)].map((l) => `${l}\r
-`).join("") + `X-Pad: ${"a".repeat(ClientFloodBudgets.tricklePadBytes)}`,
+        head: `${[SWITCHING, ...upgradeLines(info)].map((l) => `${l}\r
+`).join("")}X-Pad: ${"a".repeat(ClientFloodBudgets.tricklePadBytes)}`,
         delivery: "trickled",
         everyMs: ClientFloodBudgets.trickleEveryMs
       }),
@@ -8677,7 +8927,11 @@ var init_s18_robustness_handshake = __esm({
       },
       adjust(verdict3) {
         if (verdict3.result !== DROPPED_STALLED || verdict3.behaviorClose !== CloseBehavior.Failed) return verdict3;
-        return { ...verdict3, behavior: Behavior.Failed, result: "The client kept the trickled response open past the stall budget: it has no deadline on its opening (or a later one: an idle timeout never fires while bytes trickle in); wsgate dropped it." };
+        return {
+          ...verdict3,
+          behavior: Behavior.Failed,
+          result: "The client kept the trickled response open past the stall budget: it has no deadline on its opening (or a later one: an idle timeout never fires while bytes trickle in); wsgate dropped it."
+        };
       }
     });
     PROTOTYPE_EXTENSIONS = "Sec-WebSocket-Extensions: constructor; __proto__=1, __proto__; constructor=1; toString, hasOwnProperty";
@@ -8737,9 +8991,14 @@ function windowBitsCase(id, param, bits) {
   });
 }
 function judgeRefusal(verdict3) {
-  if (verdict3.result === ACCEPTED) return { ...verdict3, behaviorClose: CloseBehavior.Ok, resultClose: "Not judged: the client took the response; wsgate closed after the echo." };
+  if (verdict3.result === ACCEPTED)
+    return { ...verdict3, behaviorClose: CloseBehavior.Ok, resultClose: "Not judged: the client took the response; wsgate closed after the echo." };
   if (verdict3.result === REFUSED2 && verdict3.behaviorClose === CloseBehavior.Failed) {
-    return { ...verdict3, behavior: Behavior.Failed, result: `The client neither refused the response nor echoed the compressed message within ${REFUSE_WITHIN_S} s.` };
+    return {
+      ...verdict3,
+      behavior: Behavior.Failed,
+      result: `The client neither refused the response nor echoed the compressed message within ${REFUSE_WITHIN_S} s.`
+    };
   }
   return verdict3;
 }
@@ -8960,7 +9219,15 @@ var init_registry = __esm({
     h2ClientCatalogue = buildCatalogue(catalogue, h2ClientCases);
     robustnessServerCatalogue = buildCatalogue(robustnessServerCases);
     robustnessClientCatalogue = buildCatalogue(robustnessClientCases);
-    everyCase = buildCatalogue(catalogue, handshakeCases, serverHandshakeCases, h2ServerCases, h2ClientCases, robustnessServerCases, robustnessClientCases);
+    everyCase = buildCatalogue(
+      catalogue,
+      handshakeCases,
+      serverHandshakeCases,
+      h2ServerCases,
+      h2ClientCases,
+      robustnessServerCases,
+      robustnessClientCases
+    );
   }
 });
 
@@ -9133,7 +9400,9 @@ function refuseOtherTransport(pattern, from, http22) {
   if (selectCases(from, [pattern]).length > 0) return;
   const named = selectCases(everyCase, [pattern]).map((c) => c.id.split(".")[0]);
   if (http22 && named.some((g) => g === "14" || g === "15")) {
-    throw new UsageError(`--cases ${pattern}: groups 14 and 15 script HTTP/1.1 opening handshakes and cannot run over --http2 (group 16 has RFC 8441's rules: --extended --cases '16.*')`);
+    throw new UsageError(
+      `--cases ${pattern}: groups 14 and 15 script HTTP/1.1 opening handshakes and cannot run over --http2 (group 16 has RFC 8441's rules: --extended --cases '16.*')`
+    );
   }
   if (!http22 && named.includes("16")) throw new UsageError(`--cases ${pattern}: group 16 (WebSocket over HTTP/2, RFC 8441) runs with --http2 --extended only`);
 }

@@ -25452,12 +25452,10 @@ var init_s02_pings = __esm({
           t.killAfter(1);
         }
       }),
-      pingCase(
-        "2.6",
-        "A ping with a payload of 125 bytes (0xfe repeated), written to TCP one byte at a time.",
-        Buffer.alloc(125, 254),
-        { chopSize: 1, closeAfter: 2 }
-      ),
+      pingCase("2.6", "A ping with a payload of 125 bytes (0xfe repeated), written to TCP one byte at a time.", Buffer.alloc(125, 254), {
+        chopSize: 1,
+        closeAfter: 2
+      }),
       unsolicitedPongCase("2.7", "An unsolicited pong with an empty payload, then a close (1000).", ""),
       unsolicitedPongCase("2.8", 'An unsolicited pong with the payload "unsolicited pong payload", then a close (1000).', "unsolicited pong payload"),
       defineCase({
@@ -25652,7 +25650,14 @@ function twoFragments(id, delivery) {
     close: closedByMe(),
     schedule: { cost: 1.05 },
     run(t) {
-      send(t, [[TEXT, false, "fragment1"], [CONT, true, "fragment2"]], delivery);
+      send(
+        t,
+        [
+          [TEXT, false, "fragment1"],
+          [CONT, true, "fragment2"]
+        ],
+        delivery
+      );
       t.closeAfter(1);
     }
   });
@@ -25665,7 +25670,15 @@ function pingBetweenFragments(id, delivery) {
     expect: { OK: [pong("ping payload"), message("fragment1fragment2")] },
     close: closedByMe(),
     run(t) {
-      send(t, [[TEXT, false, "fragment1"], [PING, true, "ping payload"], [CONT, true, "fragment2"]], delivery);
+      send(
+        t,
+        [
+          [TEXT, false, "fragment1"],
+          [PING, true, "ping payload"],
+          [CONT, true, "fragment2"]
+        ],
+        delivery
+      );
       t.closeAfter(1);
     }
   });
@@ -25706,9 +25719,26 @@ function slowFragmentsWithPings(id, delivery) {
     close: closedByMe(),
     schedule: { cost: 1.05, idle: true },
     async run(t) {
-      send(t, [[TEXT, false, "fragment1"], [CONT, false, "fragment2"], [PING, true, "pongme 1!"]], delivery);
+      send(
+        t,
+        [
+          [TEXT, false, "fragment1"],
+          [CONT, false, "fragment2"],
+          [PING, true, "pongme 1!"]
+        ],
+        delivery
+      );
       await t.pause(1);
-      send(t, [[CONT, false, "fragment3"], [CONT, false, "fragment4"], [PING, true, "pongme 2!"], [CONT, true, "fragment5"]], delivery);
+      send(
+        t,
+        [
+          [CONT, false, "fragment3"],
+          [CONT, false, "fragment4"],
+          [PING, true, "pongme 2!"],
+          [CONT, true, "fragment5"]
+        ],
+        delivery
+      );
       t.closeAfter(1);
     }
   });
@@ -25746,7 +25776,12 @@ var init_s05_fragmentation = __esm({
         run(t) {
           send(
             t,
-            [[TEXT, false, "fragment1"], [CONT, true, "fragment2"], [CONT, false, "fragment3"], [TEXT, true, "fragment4"]],
+            [
+              [TEXT, false, "fragment1"],
+              [CONT, true, "fragment2"],
+              [CONT, false, "fragment3"],
+              [TEXT, true, "fragment4"]
+            ],
             Delivery.together
           );
           t.killAfter(1);
@@ -25832,10 +25867,18 @@ var init_utf8_vectors = __esm({
       { id: "6.12.5", hex: "80bf80bf", valid: false },
       { id: "6.12.6", hex: "80bf80bf80", valid: false },
       { id: "6.12.7", hex: "80bf80bf80bf", valid: false },
-      { id: "6.12.8", hex: "808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9fa0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbe", valid: false },
+      {
+        id: "6.12.8",
+        hex: "808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9fa0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbe",
+        valid: false
+      },
       // 6.13, lead bytes each followed by a space (0x20) instead of their continuation bytes: 0xc0-0xde,
       // 0xe0-0xee, 0xf0-0xf6, 0xf8-0xfa and 0xfc (each of Autobahn's ranges stops one byte early).
-      { id: "6.13.1", hex: "c020c120c220c320c420c520c620c720c820c920ca20cb20cc20cd20ce20cf20d020d120d220d320d420d520d620d720d820d920da20db20dc20dd20de20", valid: false },
+      {
+        id: "6.13.1",
+        hex: "c020c120c220c320c420c520c620c720c820c920ca20cb20cc20cd20ce20cf20d020d120d220d320d420d520d620d720d820d920da20db20dc20dd20de20",
+        valid: false
+      },
       { id: "6.13.2", hex: "e020e120e220e320e420e520e620e720e820e920ea20eb20ec20ed20ee20", valid: false },
       { id: "6.13.3", hex: "f020f120f220f320f420f520f620", valid: false },
       { id: "6.13.4", hex: "f820f920fa20", valid: false },
@@ -25981,11 +26024,7 @@ function sendFailFastPart(t, delivery, part, i2, piece2) {
   }
 }
 function failFastCase(id, delivery, cuts) {
-  const parts = [
-    BEYOND_UNICODE.subarray(0, cuts[0]),
-    BEYOND_UNICODE.subarray(cuts[0], cuts[1]),
-    BEYOND_UNICODE.subarray(cuts[1])
-  ];
+  const parts = [BEYOND_UNICODE.subarray(0, cuts[0]), BEYOND_UNICODE.subarray(cuts[0], cuts[1]), BEYOND_UNICODE.subarray(cuts[1])];
   const partsText = parts.map((p, i2) => `Part ${i2 + 1}: 0x${p.toString("hex")}`).join("<br>");
   const how = delivery === "frames" ? "in three frames (a text frame and two continuation frames)" : "in one text frame without FIN whose payload is written to TCP in three pieces, then an empty final continuation frame";
   let piece2 = null;
@@ -26036,26 +26075,16 @@ var init_s06_utf8 = __esm({
         t.sendFrame({ opcode: Opcode.Continuation, payload: "", fin: false });
         t.sendFrame({ opcode: Opcode.Continuation, payload: "", fin: true });
       }),
-      echoCase(
-        "6.1.3",
-        'A text message in three frames: the first and the last empty, the middle one "middle frame payload".',
-        "middle frame payload",
-        (t) => {
-          t.sendFrame({ opcode: Opcode.Text, payload: "", fin: false });
-          t.sendFrame({ opcode: Opcode.Continuation, payload: "middle frame payload", fin: false });
-          t.sendFrame({ opcode: Opcode.Continuation, payload: "", fin: true });
-        }
-      )
+      echoCase("6.1.3", 'A text message in three frames: the first and the last empty, the middle one "middle frame payload".', "middle frame payload", (t) => {
+        t.sendFrame({ opcode: Opcode.Text, payload: "", fin: false });
+        t.sendFrame({ opcode: Opcode.Continuation, payload: "middle frame payload", fin: false });
+        t.sendFrame({ opcode: Opcode.Continuation, payload: "", fin: true });
+      })
     ];
     validCases = [
-      echoCase(
-        "6.2.1",
-        `A valid UTF-8 text message in one frame.<br><br>Payload: ${HELLO3}<br>0x${Buffer.from(HELLO3).toString("hex")}`,
-        HELLO3,
-        (t) => {
-          t.sendMessage(HELLO3);
-        }
-      ),
+      echoCase("6.2.1", `A valid UTF-8 text message in one frame.<br><br>Payload: ${HELLO3}<br>0x${Buffer.from(HELLO3).toString("hex")}`, HELLO3, (t) => {
+        t.sendMessage(HELLO3);
+      }),
       // The split falls after "ä", the 15th byte: a code point boundary.
       echoCase(
         "6.2.2",
@@ -26084,10 +26113,7 @@ var init_s06_utf8 = __esm({
       )
     ];
     WITH_SURROGATE = Buffer.concat([KOSME, hex3("ed a0 80"), Buffer.from("edited")]);
-    invalidCases = [
-      invalidCase("6.3.1", "in one frame", null),
-      invalidCase("6.3.2", "in frames of one byte each", 1)
-    ];
+    invalidCases = [invalidCase("6.3.1", "in one frame", null), invalidCase("6.3.2", "in frames of one byte each", 1)];
     BEYOND_UNICODE = Buffer.concat([KOSME, hex3("f4 90 80 80"), Buffer.from("edited")]);
     WHOLE_SEQUENCE = [11, 15];
     UP_TO_INVALID_BYTE = [12, 13];
@@ -26111,13 +26137,7 @@ var init_s06_utf8 = __esm({
         }
       });
     });
-    utf8Cases = [
-      ...emptyCases,
-      ...validCases,
-      ...invalidCases,
-      ...failFastCases,
-      ...vectorCases
-    ];
+    utf8Cases = [...emptyCases, ...validCases, ...invalidCases, ...failFastCases, ...vectorCases];
   }
 });
 
@@ -26828,7 +26848,8 @@ var init_document = __esm({
           } finally {
             deflater.close();
           }
-          this.built.set(key, chunks = list);
+          chunks = list;
+          this.built.set(key, chunks);
         }
         return chunks;
       }
@@ -26959,7 +26980,8 @@ ${block}`;
     if (!out.fits(block, target - 200)) break;
     out.add(block);
   }
-  out.add(asciiFiller(rng, ["und", "so", "nun", "ach", "still", "fern"], target - out.bytes - 2) + "\r\n");
+  out.add(`${asciiFiller(rng, ["und", "so", "nun", "ach", "still", "fern"], target - out.bytes - 2)}\r
+`);
   return exact("prose", out.toBuffer());
 }
 function makeHtml() {
@@ -27042,7 +27064,7 @@ function makePdf() {
   object2([Buffer.from("<< /Type /Catalog /Pages 2 0 R >>", "latin1")]);
   object2([Buffer.from("<< /Type /Pages >>", "latin1")]);
   const reserve = 4096;
-  for (let page2 = 1; ; page2++) {
+  for (let _page = 1; ; _page++) {
     let text = "BT\n/F1 10 Tf\n";
     const lines = 60 + rng.int(40);
     for (let i2 = 0; i2 < lines; i2++) {
@@ -27060,9 +27082,12 @@ stream
 ${text}
 endstream`, "latin1")]);
     object2([
-      Buffer.from(`<< /Type /XObject /Subtype /Image /Width 256 /Height 128 /BitsPerComponent 8 /ColorSpace /DeviceGray /Filter /FlateDecode /Length ${image.length} >>
+      Buffer.from(
+        `<< /Type /XObject /Subtype /Image /Width 256 /Height 128 /BitsPerComponent 8 /ColorSpace /DeviceGray /Filter /FlateDecode /Length ${image.length} >>
 stream
-`, "latin1"),
+`,
+        "latin1"
+      ),
       image,
       Buffer.from("\nendstream", "latin1")
     ]);
@@ -27090,7 +27115,8 @@ ${start}
 `;
     comment2 += line2;
   }
-  comment2 = comment2.slice(0, fill - 1) + "\n";
+  comment2 = `${comment2.slice(0, fill - 1)}
+`;
   push(Buffer.from(comment2, "latin1"));
   push(xref(length));
   return exact("pdf", Buffer.concat(parts));
@@ -27314,7 +27340,26 @@ var init_deflate_corpus = __esm({
       // euro sign: +2
     ];
     RESULTS = ["passed", "passed", "passed", "passed", "passed", "failed", "skipped"];
-    PDF_WORDS = ["the", "of", "and", "model", "data", "system", "results", "we", "in", "is", "for", "figure", "method", "value", "table", "analysis", "section", "shows"];
+    PDF_WORDS = [
+      "the",
+      "of",
+      "and",
+      "model",
+      "data",
+      "system",
+      "results",
+      "we",
+      "in",
+      "is",
+      "for",
+      "figure",
+      "method",
+      "value",
+      "table",
+      "analysis",
+      "section",
+      "shows"
+    ];
     makers = {
       json: makeJson,
       bitmap: makeBitmap,
@@ -27463,7 +27508,10 @@ var init_s12_deflate_payloads = __esm({
         this.length = length;
         const file2 = corpusFile(data.corpus);
         let document = documents.get(data.corpus);
-        if (document === void 0) documents.set(data.corpus, document = new DocumentChunks(file2.bytes, CHUNK_SIZE));
+        if (document === void 0) {
+          document = new DocumentChunks(file2.bytes, CHUNK_SIZE);
+          documents.set(data.corpus, document);
+        }
         this.document = document;
         this.offsets = data.binary ? null : file2.codePointOffsets;
         this.units = this.offsets === null ? file2.bytes.length : this.offsets.length - 1;
@@ -27557,9 +27605,7 @@ var init_s12_deflate_payloads = __esm({
     };
     NEGOTIATION_12 = "Negotiation: the server accepts the client's first permessage-deflate offer, asking nothing of the client's compressor.";
     deflatePayloadCases = payloadSubgroups.flatMap(
-      ({ subgroup, data }) => messageSizeRows.map(
-        (row) => deflateEchoCase({ id: `${subgroup}.${row.row}`, data, row, accept: acceptFirstOffer, negotiation: NEGOTIATION_12 })
-      )
+      ({ subgroup, data }) => messageSizeRows.map((row) => deflateEchoCase({ id: `${subgroup}.${row.row}`, data, row, accept: acceptFirstOffer, negotiation: NEGOTIATION_12 }))
     );
   }
 });
@@ -27596,8 +27642,9 @@ var init_s13_deflate_params = __esm({
 // src/cases/handshake-scripts.ts
 import { createHash as createHash2 } from "node:crypto";
 function head(statusLine, lines) {
-  return [statusLine, ...lines].map((l) => `${l}\r
-`).join("") + "\r\n";
+  return `${[statusLine, ...lines].map((l) => `${l}\r
+`).join("")}\r
+`;
 }
 function upgradeLines(info) {
   return ["Upgrade: websocket", "Connection: Upgrade", `Sec-WebSocket-Accept: ${info.accept}`];
@@ -27713,7 +27760,12 @@ var init_handshake_scripts = __esm({
     ANY_CLOSE_CODE = [1e3, 1001, 1002, 1003, 1007, 1008, 1009, 1010, 1011];
     refused = { closedByMe: false, closeCode: ANY_CLOSE_CODE, requireClean: false };
     SWITCHING = "HTTP/1.1 101 Switching Protocols";
-    PLAIN_OFFER = { acceptNoContextTakeover: true, acceptMaxWindowBits: false, requestNoContextTakeover: false, requestMaxWindowBits: 0 };
+    PLAIN_OFFER = {
+      acceptNoContextTakeover: true,
+      acceptMaxWindowBits: false,
+      requestNoContextTakeover: false,
+      requestMaxWindowBits: 0
+    };
   }
 });
 
@@ -27940,9 +27992,24 @@ var init_s14_handshake = __esm({
     deflateParamCases2 = [
       deflateResponse("14.3.1", "x-wsgate-not-offered", "a parameter the client did not offer", "an extension parameter not defined for use in a response"),
       // RFC 7692 §7.1.2.1: the value of server_max_window_bits is a decimal integer from 8 to 15.
-      deflateResponse("14.3.2", "server_max_window_bits=7", "server_max_window_bits out of range", "an extension parameter with an invalid value (server_max_window_bits must be 8 to 15)"),
-      deflateResponse("14.3.3", "client_max_window_bits=16", "client_max_window_bits out of range", "an extension parameter with an invalid value (client_max_window_bits must be 8 to 15)"),
-      deflateResponse("14.3.4", "server_no_context_takeover; server_no_context_takeover", "a parameter given twice", "multiple extension parameters with the same name")
+      deflateResponse(
+        "14.3.2",
+        "server_max_window_bits=7",
+        "server_max_window_bits out of range",
+        "an extension parameter with an invalid value (server_max_window_bits must be 8 to 15)"
+      ),
+      deflateResponse(
+        "14.3.3",
+        "client_max_window_bits=16",
+        "client_max_window_bits out of range",
+        "an extension parameter with an invalid value (client_max_window_bits must be 8 to 15)"
+      ),
+      deflateResponse(
+        "14.3.4",
+        "server_no_context_takeover; server_no_context_takeover",
+        "a parameter given twice",
+        "multiple extension parameters with the same name"
+      )
     ];
     acceptCases = [
       // RFC 6455 §4.2.2: "At this point, the server may begin sending (and receiving) data." A client
@@ -28006,7 +28073,12 @@ var init_s14_handshake = __esm({
         description: 'A valid 101 response with another reason phrase ("HTTP/1.1 101 Web Socket Protocol Handshake", as old servers sent it) and an unknown header field first. (RFC 7230 \xA73.1.2, RFC 6455 \xA74.1)',
         expectation: 'RFC 7230 \xA73.1.2: "A client SHOULD ignore the reason-phrase content"; unknown header fields carry no meaning for the handshake.',
         delivery: "separate",
-        response: (info) => head("HTTP/1.1 101 Web Socket Protocol Handshake", ["X-Wsgate-Note: extra field", "Upgrade: websocket", "Connection: Upgrade", `Sec-WebSocket-Accept: ${info.accept}`])
+        response: (info) => head("HTTP/1.1 101 Web Socket Protocol Handshake", [
+          "X-Wsgate-Note: extra field",
+          "Upgrade: websocket",
+          "Connection: Upgrade",
+          `Sec-WebSocket-Accept: ${info.accept}`
+        ])
       })
     ];
     handshakeCases = [
@@ -28067,7 +28139,8 @@ function mustRefuse2(spec) {
     adjust: (_verdict, facts) => {
       const status = statusOf(facts.httpResponse);
       if (status === 101) return judged(Behavior.Failed, "The server answered 101 Switching Protocols: it accepted a request it must refuse.");
-      if (status === null) return judged(Behavior.NonStrict, "The server closed the connection without an HTTP response (RFC 6455 \xA74.2.1 asks for an error status, such as 400).");
+      if (status === null)
+        return judged(Behavior.NonStrict, "The server closed the connection without an HTTP response (RFC 6455 \xA74.2.1 asks for an error status, such as 400).");
       const problem = spec.check?.(facts) ?? null;
       if (problem !== null) return judged(Behavior.Failed, `The server refused with HTTP ${status}, but ${problem}.`, false);
       return judged(Behavior.Ok, `The server refused with HTTP ${status}.`);
@@ -28093,7 +28166,11 @@ function mustDecline(id, offer, what) {
       if (status === 101 && !facts.connectionWasOpen) {
         return judged(Behavior.Failed, "The server accepted the offer (its response names permessage-deflate).");
       }
-      if (status !== 101) return judged(Behavior.NonStrict, status === null ? "The server closed the connection without a response instead of declining the offer." : `The server refused the handshake (HTTP ${status}) instead of declining the offer.`);
+      if (status !== 101)
+        return judged(
+          Behavior.NonStrict,
+          status === null ? "The server closed the connection without a response instead of declining the offer." : `The server refused the handshake (HTTP ${status}) instead of declining the offer.`
+        );
       return { ...verdict3, behaviorClose: CloseBehavior.Ok, resultClose: "Connection was properly closed" };
     }
   });
@@ -28193,19 +28270,24 @@ function one(fields, name) {
 function parseConnectRequest(fields) {
   const method = one(fields, ":method");
   const protocol = one(fields, ":protocol");
-  if (method !== "CONNECT" || protocol === void 0) return { ok: false, status: 400, reason: "a WebSocket over HTTP/2 is opened with an extended CONNECT (:method CONNECT, :protocol websocket; RFC 8441 \xA74)" };
+  if (method !== "CONNECT" || protocol === void 0)
+    return { ok: false, status: 400, reason: "a WebSocket over HTTP/2 is opened with an extended CONNECT (:method CONNECT, :protocol websocket; RFC 8441 \xA74)" };
   if (protocol.toLowerCase() !== "websocket") return { ok: false, status: 501, reason: `:protocol ${JSON.stringify(protocol.slice(0, 100))} is not websocket` };
   for (const name of [":scheme", ":path", ":authority"]) {
     if ((one(fields, name) ?? "") === "") return { ok: false, status: 400, reason: `the extended CONNECT has no ${name} (RFC 8441 \xA74)` };
   }
   const version2 = one(fields, "sec-websocket-version");
-  if (version2 !== "13") return { ok: false, status: 400, reason: `Sec-WebSocket-Version must be 13, got ${version2 === void 0 ? "none" : JSON.stringify(version2)}` };
+  if (version2 !== "13")
+    return { ok: false, status: 400, reason: `Sec-WebSocket-Version must be 13, got ${version2 === void 0 ? "none" : JSON.stringify(version2)}` };
   const target = one(fields, ":path") ?? "/";
   const q = target.indexOf("?");
   const headers = /* @__PURE__ */ new Map();
   for (const [name, value] of Object.entries(fields)) {
     if (name.startsWith(":") || value === void 0) continue;
-    headers.set(name.toLowerCase(), (Array.isArray(value) ? value : [String(value)]).map((v) => v.trim()));
+    headers.set(
+      name.toLowerCase(),
+      (Array.isArray(value) ? value : [String(value)]).map((v) => v.trim())
+    );
   }
   return {
     ok: true,
@@ -28236,11 +28318,15 @@ function connectRequestFields(spec) {
 }
 function checkConnectResponse(fields) {
   const status = Number(one(fields, ":status"));
-  if (!(status >= 200 && status < 300)) return { ok: false, reason: `the server answered the extended CONNECT with status ${Number.isFinite(status) ? status : "?"}, not 2xx (RFC 8441 \xA75)` };
+  if (!(status >= 200 && status < 300))
+    return { ok: false, reason: `the server answered the extended CONNECT with status ${Number.isFinite(status) ? status : "?"}, not 2xx (RFC 8441 \xA75)` };
   const headers = /* @__PURE__ */ new Map();
   for (const [name, value] of Object.entries(fields)) {
     if (name.startsWith(":") || value === void 0) continue;
-    headers.set(name.toLowerCase(), (Array.isArray(value) ? value : [String(value)]).map((v) => v.trim()));
+    headers.set(
+      name.toLowerCase(),
+      (Array.isArray(value) ? value : [String(value)]).map((v) => v.trim())
+    );
   }
   const extensions = headers.get("sec-websocket-extensions");
   return { ok: true, status, headers, extensions: extensions === void 0 ? null : extensions.join(", ") };
@@ -28384,7 +28470,12 @@ var init_h2_frames = __esm({
         while (this.buffered.length >= 9) {
           const length = this.buffered.readUIntBE(0, 3);
           if (this.buffered.length < 9 + length) break;
-          frames.push({ type: this.buffered[3] ?? 0, flags: this.buffered[4] ?? 0, streamId: this.buffered.readUInt32BE(5) & 2147483647, payload: this.buffered.subarray(9, 9 + length) });
+          frames.push({
+            type: this.buffered[3] ?? 0,
+            flags: this.buffered[4] ?? 0,
+            streamId: this.buffered.readUInt32BE(5) & 2147483647,
+            payload: this.buffered.subarray(9, 9 + length)
+          });
           this.buffered = this.buffered.subarray(9 + length);
         }
         return frames;
@@ -28409,16 +28500,23 @@ var init_h2_frames = __esm({
 // src/cases/h2-judging.ts
 function orderlyEnd(verdict3, facts) {
   const h22 = facts.h2;
-  if (h22 === void 0 || !facts.connectionWasOpen || verdict3.behaviorClose !== CloseBehavior.Ok && verdict3.behaviorClose !== CloseBehavior.Unclean) return verdict3;
+  if (h22 === void 0 || !facts.connectionWasOpen || verdict3.behaviorClose !== CloseBehavior.Ok && verdict3.behaviorClose !== CloseBehavior.Unclean)
+    return verdict3;
   const fail3 = (behaviorClose, resultClose) => ({ ...verdict3, behaviorClose, resultClose });
   if (h22.peerReset !== null && h22.peerReset !== CANCEL) {
-    return fail3(CloseBehavior.WrongCode, `The peer reset the stream with RST_STREAM ${h2ErrorName(h22.peerReset)}; RFC 8441 \xA75 ends a WebSocket with END_STREAM (an abort with RST_STREAM CANCEL).`);
+    return fail3(
+      CloseBehavior.WrongCode,
+      `The peer reset the stream with RST_STREAM ${h2ErrorName(h22.peerReset)}; RFC 8441 \xA75 ends a WebSocket with END_STREAM (an abort with RST_STREAM CANCEL).`
+    );
   }
   if (h22.peerReset === CANCEL) {
     return fail3(CloseBehavior.Unclean, "The peer reset the stream with RST_STREAM CANCEL (an abort, RFC 8441 \xA75) instead of ending it with END_STREAM.");
   }
   if (!h22.peerEnded) {
-    return fail3(CloseBehavior.Unclean, `The peer never ended its side of the stream with END_STREAM; wsgate reset it${h22.ownReset === null ? "" : ` (${h2ErrorName(h22.ownReset)})`} after waiting. RFC 8441 \xA75: the orderly closure is END_STREAM.`);
+    return fail3(
+      CloseBehavior.Unclean,
+      `The peer never ended its side of the stream with END_STREAM; wsgate reset it${h22.ownReset === null ? "" : ` (${h2ErrorName(h22.ownReset)})`} after waiting. RFC 8441 \xA75: the orderly closure is END_STREAM.`
+    );
   }
   return verdict3;
 }
@@ -28469,9 +28567,13 @@ async function closeAll(ws) {
   const ends = await Promise.all(ws.map((w) => w.close()));
   const bad = ends.findIndex((e2) => !e2.peerEnded || e2.peerReset !== null);
   const e = ends[bad];
-  if (e === void 0) return { verdict: CloseBehavior.Ok, text: `Each of the ${ws.length} streams ended with the server's END_STREAM after the closing handshake.` };
+  if (e === void 0)
+    return { verdict: CloseBehavior.Ok, text: `Each of the ${ws.length} streams ended with the server's END_STREAM after the closing handshake.` };
   const verdict3 = e.peerReset !== null && e.peerReset !== CANCEL ? CloseBehavior.WrongCode : CloseBehavior.Unclean;
-  return { verdict: verdict3, text: `Stream ${bad + 1} did not end with the server's END_STREAM (${e.peerReset === null ? "none came" : `RST_STREAM ${h2ErrorName(e.peerReset)}`}); RFC 8441 \xA75: the orderly closure is END_STREAM.` };
+  return {
+    verdict: verdict3,
+    text: `Stream ${bad + 1} did not end with the server's END_STREAM (${e.peerReset === null ? "none came" : `RST_STREAM ${h2ErrorName(e.peerReset)}`}); RFC 8441 \xA75: the orderly closure is END_STREAM.`
+  };
 }
 var NOT_JUDGED, settingsCases, closeCase, sessionCases, WINDOWED, streamCases, h2ServerCases;
 var init_s16_h2_server = __esm({
@@ -28503,7 +28605,10 @@ var init_s16_h2_server = __esm({
             if (a2.settings === null) return outcome(false, `The server sent no SETTINGS (it ${answerWords(a2)}).`);
             const value = a2.settings.get(SETTINGS_ENABLE_CONNECT_PROTOCOL);
             if (value === 1) return outcome(true, "The server's SETTINGS carry SETTINGS_ENABLE_CONNECT_PROTOCOL = 1.");
-            return outcome(false, `The server's SETTINGS ${value === void 0 ? "do not carry SETTINGS_ENABLE_CONNECT_PROTOCOL" : `carry SETTINGS_ENABLE_CONNECT_PROTOCOL = ${value}`}: a client may not open a WebSocket over HTTP/2 with it (RFC 8441 \xA73).`);
+            return outcome(
+              false,
+              `The server's SETTINGS ${value === void 0 ? "do not carry SETTINGS_ENABLE_CONNECT_PROTOCOL" : `carry SETTINGS_ENABLE_CONNECT_PROTOCOL = ${value}`}: a client may not open a WebSocket over HTTP/2 with it (RFC 8441 \xA73).`
+            );
           }
         }
       }),
@@ -28543,8 +28648,10 @@ var init_s16_h2_server = __esm({
         h2: {
           async session(s) {
             const a2 = await s.probe({ send: true, omit: [":scheme"] });
-            if (a2.status !== null && a2.status >= 200 && a2.status < 300) return outcome(false, `The server accepted an extended CONNECT without :scheme: it answered :status ${a2.status}.`);
-            if (a2.status === null && a2.reset === null && a2.goaway === null && !a2.closed) return outcome(false, "The server neither answered nor refused an extended CONNECT without :scheme in time.");
+            if (a2.status !== null && a2.status >= 200 && a2.status < 300)
+              return outcome(false, `The server accepted an extended CONNECT without :scheme: it answered :status ${a2.status}.`);
+            if (a2.status === null && a2.reset === null && a2.goaway === null && !a2.closed)
+              return outcome(false, "The server neither answered nor refused an extended CONNECT without :scheme in time.");
             return outcome(true, `The server refused it: it ${answerWords(a2)}.`);
           }
         }
@@ -28577,11 +28684,15 @@ var init_s16_h2_server = __esm({
         },
         h2: {
           session: (s) => withSession(s, 3, async (ws) => {
-            for (let i2 = 1; i2 <= 3; i2++) ws.forEach((w, k) => w.sendText(`stream ${k + 1} message ${i2}`));
+            for (let i2 = 1; i2 <= 3; i2++) for (const [k, w] of ws.entries()) w.sendText(`stream ${k + 1} message ${i2}`);
             for (const [k, w] of ws.entries()) {
               for (let i2 = 1; i2 <= 3; i2++) {
                 const got = await w.nextText(5e3);
-                if (got !== `stream ${k + 1} message ${i2}`) return outcome(false, `WebSocket ${k + 1} of 3 on the connection answered ${got === null ? "nothing" : JSON.stringify(got.slice(0, 60))} where "stream ${k + 1} message ${i2}" was due.`);
+                if (got !== `stream ${k + 1} message ${i2}`)
+                  return outcome(
+                    false,
+                    `WebSocket ${k + 1} of 3 on the connection answered ${got === null ? "nothing" : JSON.stringify(got.slice(0, 60))} where "stream ${k + 1} message ${i2}" was due.`
+                  );
               }
             }
             return outcome(true, "Each of the three WebSockets echoed its own three messages, in order.", await closeAll(ws));
@@ -28609,10 +28720,15 @@ var init_s16_h2_server = __esm({
               if (await first.nextText(5e3) !== "before the abort") return outcome(false, "The first WebSocket did not echo its message.");
               first.reset(CANCEL);
               const second = await session.open();
-              if (typeof second === "string") return outcome(false, `After wsgate reset a stream with CANCEL, a new extended CONNECT on the connection failed: ${second}.`);
+              if (typeof second === "string")
+                return outcome(false, `After wsgate reset a stream with CANCEL, a new extended CONNECT on the connection failed: ${second}.`);
               second.sendText("after the abort");
               const got = await second.nextText(5e3);
-              if (got !== "after the abort") return outcome(false, `After wsgate reset a stream with CANCEL, a new WebSocket on the connection answered ${got === null ? "nothing" : JSON.stringify(got.slice(0, 60))}.`);
+              if (got !== "after the abort")
+                return outcome(
+                  false,
+                  `After wsgate reset a stream with CANCEL, a new WebSocket on the connection answered ${got === null ? "nothing" : JSON.stringify(got.slice(0, 60))}.`
+                );
               return outcome(true, "After the abort, a second WebSocket on the same connection echoed its message.", await closeAll([second]));
             } finally {
               session.close();
@@ -28670,7 +28786,8 @@ function requestFault(h22) {
   const scheme = h22.secure ? "https" : "http";
   if (f[":method"] !== "CONNECT") return `its :method is ${JSON.stringify(f[":method"] ?? "")}, not CONNECT`;
   if (f[":protocol"] !== "websocket") return `its :protocol is ${JSON.stringify(f[":protocol"] ?? "")}, not websocket`;
-  if (f[":scheme"] !== scheme) return `its :scheme is ${JSON.stringify(f[":scheme"] ?? "")} on a connection ${h22.secure ? "over TLS" : "without TLS"} (${scheme} expected)`;
+  if (f[":scheme"] !== scheme)
+    return `its :scheme is ${JSON.stringify(f[":scheme"] ?? "")} on a connection ${h22.secure ? "over TLS" : "without TLS"} (${scheme} expected)`;
   if (!(f[":path"] ?? "").startsWith("/")) return `its :path ${JSON.stringify(f[":path"] ?? "")} is not a path`;
   if ((f[":authority"] ?? "") === "") return "it has no :authority";
   if (f["sec-websocket-version"] !== "13") return `its sec-websocket-version is ${JSON.stringify(f["sec-websocket-version"] ?? "")}, not 13`;
@@ -28902,10 +29019,15 @@ async function pingFlood(t) {
   const pings = (bytes3) => `${count(bytes3 / f.payloadBytes)} pings (${count(bytes3)} payload bytes)`;
   const during = (bytes3) => t.setOutcome(Behavior.Ok, `${ENDED_DURING}: the peer had taken ${pings(bytes3)} while wsgate read nothing.`);
   during(0);
-  const { taken, stalled } = await writeWhileTaken(t, { total: f.totalBytes, stalledAfterS: f.stalledAfterS }, () => {
-    for (let i2 = 0; i2 < f.pingsPerWrite; i2++) t.sendPing(payload2);
-    return f.pingsPerWrite * f.payloadBytes;
-  }, during);
+  const { taken, stalled } = await writeWhileTaken(
+    t,
+    { total: f.totalBytes, stalledAfterS: f.stalledAfterS },
+    () => {
+      for (let i2 = 0; i2 < f.pingsPerWrite; i2++) t.sendPing(payload2);
+      return f.pingsPerWrite * f.payloadBytes;
+    },
+    during
+  );
   if (!t.isOpen) return;
   const wrote = `wsgate wrote ${pings(taken)} while reading nothing${stalled ? `, until the peer stopped taking them for ${f.stalledAfterS} s (back-pressure)` : ""}`;
   t.readRate(null);
@@ -28934,7 +29056,11 @@ function pingFloodCase(id) {
       const before = s.bytes;
       s.bytes += data.length;
       s.lastAt = performance.now();
-      if (before <= f.pongBudgetBytes && s.bytes > f.pongBudgetBytes) t.setOutcome(Behavior.Failed, `The peer queued its pongs without bound while wsgate read nothing: more than ${count(f.pongBudgetBytes)} pong payload bytes arrived once wsgate read again.`);
+      if (before <= f.pongBudgetBytes && s.bytes > f.pongBudgetBytes)
+        t.setOutcome(
+          Behavior.Failed,
+          `The peer queued its pongs without bound while wsgate read nothing: more than ${count(f.pongBudgetBytes)} pong payload bytes arrived once wsgate read again.`
+        );
     },
     adjust: endedDuringIsOk
   });
@@ -28955,7 +29081,12 @@ async function slowEcho(t) {
     i2 += 1;
     return piece2.length;
   };
-  const { taken, stalled } = await writeWhileTaken(t, { total: e.messageBytes + e.furtherCapBytes, stalledAfterS: e.stalledAfterS, deadline: windowEnds }, write, during);
+  const { taken, stalled } = await writeWhileTaken(
+    t,
+    { total: e.messageBytes + e.furtherCapBytes, stalledAfterS: e.stalledAfterS, deadline: windowEnds },
+    write,
+    during
+  );
   const rest = windowEnds - performance.now();
   if (rest > 0) await t.pause(rest / 1e3);
   const further = Math.max(0, taken - e.messageBytes);
@@ -28996,7 +29127,10 @@ function unansweredClose(t) {
   t.sendFrame({ opcode: 3, payload: "" });
   const limitS = t.budgets.stallMs / 1e3 + STALL_MARGIN_S;
   t.continueLater(limitS, () => {
-    t.setOutcome(Behavior.Failed, `The peer kept the connection open for ${seconds(limitS)} s after the reserved opcode, past the stall budget: with its close unanswered (or without failing the connection at all) it never ended TCP. wsgate closed it.`);
+    t.setOutcome(
+      Behavior.Failed,
+      `The peer kept the connection open for ${seconds(limitS)} s after the reserved opcode, past the stall budget: with its close unanswered (or without failing the connection at all) it never ended TCP. wsgate closed it.`
+    );
     t.sendClose(CloseCode.Normal);
     t.continueLater(1, () => t.dropConnection());
   });
@@ -29022,14 +29156,21 @@ function neverClosed(peer) {
     t.sendClose(CloseCode.Normal);
     const limitS = budgetMs / 1e3 + STALL_MARGIN_S;
     t.continueLater(limitS, () => {
-      t.setOutcome(Behavior.Failed, `The peer kept TCP open for ${seconds(limitS)} s after the closing handshake, past its budget of ${count(budgetMs)} ms: it waits for wsgate to end the connection, without a timeout. wsgate dropped it.`);
+      t.setOutcome(
+        Behavior.Failed,
+        `The peer kept TCP open for ${seconds(limitS)} s after the closing handshake, past its budget of ${count(budgetMs)} ms: it waits for wsgate to end the connection, without a timeout. wsgate dropped it.`
+      );
       t.dropConnection();
     });
   };
 }
 function unansweredIsFailed(verdict3) {
   if (verdict3.behaviorClose !== CloseBehavior.Unclean) return verdict3;
-  return { ...verdict3, behavior: Behavior.Failed, result: "The peer never answered wsgate's close frame: wsgate dropped TCP at its closing-handshake timeout." };
+  return {
+    ...verdict3,
+    behavior: Behavior.Failed,
+    result: "The peer never answered wsgate's close frame: wsgate dropped TCP at its closing-handshake timeout."
+  };
 }
 function neverClosedCase(id, peer) {
   const budget = neverClosedBudget(peer);
@@ -29144,12 +29285,19 @@ function judgeGrowth(header, facts, budgets = DEFAULT_BUDGETS) {
   const { base, largest, quarter } = facts;
   const hung = unanswered(facts.probes);
   if (hung !== void 0) return verdict(Behavior.Failed, `${header} of ${count2(hung.size)} bytes: ${answerText(hung)} within ${millis(hung.waitMs)}.`);
-  if (largest === null || base === null) return verdict(Behavior.Informational, `The server's HTTP layer refused every size of ${header} (from ${count2(facts.cap ?? 0)} bytes): nothing to measure.`);
+  if (largest === null || base === null)
+    return verdict(
+      Behavior.Informational,
+      `The server's HTTP layer refused every size of ${header} (from ${count2(facts.cap ?? 0)} bytes): nothing to measure.`
+    );
   const cap = facts.cap === null ? `it took every size up to ${count2(largest.size)} bytes` : `its HTTP layer refused ${count2(facts.cap)} bytes`;
   const figures2 = `${sized(largest, header)}${quarter === null ? "" : `, ${count2(quarter.size)} bytes in ${millis(quarter.ms)}`}, ${count2(base.size)} byte${base.size === 1 ? "" : "s"} in ${millis(base.ms)}; ${cap}`;
   const slowest = facts.probes.reduce((w, p) => p.answerMs !== null && p.answerMs > (w?.answerMs ?? -1) ? p : w, null);
   if (slowest !== null && (slowest.answerMs ?? 0) > b.answerMs) {
-    return verdict(Behavior.Failed, `Answered ${header} of ${count2(slowest.size)} bytes after ${millis(slowest.answerMs ?? 0)} (budget ${millis(b.answerMs)}): ${figures2}.`);
+    return verdict(
+      Behavior.Failed,
+      `Answered ${header} of ${count2(slowest.size)} bytes after ${millis(slowest.answerMs ?? 0)} (budget ${millis(b.answerMs)}): ${figures2}.`
+    );
   }
   const growth2 = superLinear(base, largest, quarter);
   if (growth2 !== null) return verdict(Behavior.Failed, `The answer time grew super-linearly with ${header}'s size: ${growth2}; ${figures2}.`);
@@ -29171,7 +29319,11 @@ function judgeSurvives(probes, budgets = DEFAULT_BUDGETS) {
   const told = probes.map((p) => `${p.label}: ${answerText(p)}`).join("; ");
   const hung = unanswered(probes);
   if (hung !== void 0) return verdict(Behavior.Failed, `${hung.label}: ${answerText(hung)} within ${millis(hung.waitMs)}. (${told})`);
-  if (probes.some((p) => p.status === null)) return verdict(Behavior.NonStrict, `The server dropped the connection without an HTTP answer (RFC 6455 \xA74.2.1 asks for an error status such as 400): ${told}.`);
+  if (probes.some((p) => p.status === null))
+    return verdict(
+      Behavior.NonStrict,
+      `The server dropped the connection without an HTTP answer (RFC 6455 \xA74.2.1 asks for an error status such as 400): ${told}.`
+    );
   return verdict(Behavior.Ok, `The server answered: ${told} (budget ${millis(scaledMs(ServerBudgets.survivesMs, budgets))}).`);
 }
 function judgeRefusedAtHeader(probes, budgets = DEFAULT_BUDGETS) {
@@ -29231,7 +29383,12 @@ function attackCase(spec) {
     expectation: `${spec.expectation} Afterwards the server still echoes a message on a fresh connection, and (when wsgate started it) its process is alive.`,
     expect: {},
     close: { closedByMe: false, closeCode: [CloseCode.ProtocolError, CloseCode.MessageTooBig], requireClean: false },
-    schedule: { maxSeconds: spec.maxSeconds, runsAlone: true, cost: spec.stall === true ? 90 : spec.maxSeconds / 4, ...spec.stall === true ? { stall: true } : {} },
+    schedule: {
+      maxSeconds: spec.maxSeconds,
+      runsAlone: true,
+      cost: spec.stall === true ? 90 : spec.maxSeconds / 4,
+      ...spec.stall === true ? { stall: true } : {}
+    },
     attack: spec.attack,
     run: () => void 0
   });
@@ -29353,7 +29510,11 @@ function judgeCrowd(crowdText, facts, hold, budgets = DEFAULT_BUDGETS) {
   const waited = n2.answerMs ?? 0;
   if (waited > budget) return verdict2(Behavior.Failed, `The normal client waited ${millis(waited)} for its 101 (budget ${millis(budget)}), ${beside}.`);
   const hung = hold ? void 0 : facts.crowd.find((p) => p.status === null && p.ending === "timeout");
-  if (hung !== void 0) return verdict2(Behavior.Failed, `A request of the crowd got no answer within ${millis(hung.waitMs)}, ${beside}; the normal client's 101 came after ${millis(waited)}.`);
+  if (hung !== void 0)
+    return verdict2(
+      Behavior.Failed,
+      `A request of the crowd got no answer within ${millis(hung.waitMs)}, ${beside}; the normal client's 101 came after ${millis(waited)}.`
+    );
   return verdict2(Behavior.Ok, `The normal client's 101 came ${millis(waited)} after its request (budget ${millis(budget)}), ${beside}.`);
 }
 function judgeHugeHeader(probes, budgets = DEFAULT_BUDGETS) {
@@ -29361,13 +29522,20 @@ function judgeHugeHeader(probes, budgets = DEFAULT_BUDGETS) {
   const p = probes[0];
   if (p === void 0) return verdict2(Behavior.Failed, "The attack was not played.");
   const read = `wsgate had written ${count2(p.requestBytes)} of the request's bytes`;
-  if (p.status === 101) return verdict2(Behavior.Failed, `The server took ${p.label} and answered 101 after ${millis(p.elapsedMs)} (${read}): it has no limit on a request head.`);
-  if (p.ending === "timeout" && p.status === null) return verdict2(Behavior.Failed, `The server neither refused ${p.label} nor ended the connection within ${millis(p.waitMs)} (${read}).`);
+  if (p.status === 101)
+    return verdict2(Behavior.Failed, `The server took ${p.label} and answered 101 after ${millis(p.elapsedMs)} (${read}): it has no limit on a request head.`);
+  if (p.ending === "timeout" && p.status === null)
+    return verdict2(Behavior.Failed, `The server neither refused ${p.label} nor ended the connection within ${millis(p.waitMs)} (${read}).`);
   if (p.ending === "refused") return verdict2(Behavior.Failed, `No connection: ${answerText(p)}.`);
   const how = p.status === null ? `dropped the connection (${p.ending === "reset" ? "reset" : "closed"}) with no answer` : `answered HTTP ${p.status}`;
-  if (p.status !== null && p.status < 400) return verdict2(Behavior.Failed, `The server ${how} to ${p.label}, not an error status, after ${millis(p.elapsedMs)} (${read}).`);
-  if (p.elapsedMs > budget) return verdict2(Behavior.Failed, `The server ${how} only ${millis(p.elapsedMs)} after the request began (budget ${millis(budget)}; ${read}).`);
-  return verdict2(Behavior.Ok, `The server ${how} ${millis(p.elapsedMs)} after the request began (budget ${millis(budget)}): ${read} when it refused ${p.label}.`);
+  if (p.status !== null && p.status < 400)
+    return verdict2(Behavior.Failed, `The server ${how} to ${p.label}, not an error status, after ${millis(p.elapsedMs)} (${read}).`);
+  if (p.elapsedMs > budget)
+    return verdict2(Behavior.Failed, `The server ${how} only ${millis(p.elapsedMs)} after the request began (budget ${millis(budget)}; ${read}).`);
+  return verdict2(
+    Behavior.Ok,
+    `The server ${how} ${millis(p.elapsedMs)} after the request began (budget ${millis(budget)}): ${read} when it refused ${p.label}.`
+  );
 }
 function judgeBytewise(probes, budgets = DEFAULT_BUDGETS) {
   const budget = scaledMs(FloodBudgets.bytewiseAnswerMs, budgets);
@@ -29377,7 +29545,10 @@ function judgeBytewise(probes, budgets = DEFAULT_BUDGETS) {
   if (p.status !== 101) return verdict2(Behavior.Failed, `${what}: ${answerText(p)} instead of 101 within ${millis(p.waitMs)} of its last byte.`);
   const ms = p.answerMs ?? 0;
   if (ms > budget) return verdict2(Behavior.Failed, `${what}: the 101 came ${millis(ms)} after the last byte (budget ${millis(budget)}).`);
-  return verdict2(Behavior.Ok, `${what}: the 101 came ${millis(ms)} after the last byte (budget ${millis(budget)}); the whole request took ${millis(p.elapsedMs)}.`);
+  return verdict2(
+    Behavior.Ok,
+    `${what}: the 101 came ${millis(ms)} after the last byte (budget ${millis(budget)}); the whole request took ${millis(p.elapsedMs)}.`
+  );
 }
 function judgeSlowloris(probes, budgets = DEFAULT_BUDGETS) {
   const p = probes[0];
@@ -29385,7 +29556,10 @@ function judgeSlowloris(probes, budgets = DEFAULT_BUDGETS) {
   const budget = `stall budget ${millis(budgets.stallMs)}`;
   if (p.ending === "refused") return verdict2(Behavior.Failed, `No connection: ${answerText(p)}.`);
   if (p.ending === "timeout" && p.status === null) {
-    return verdict2(Behavior.Failed, `The server still held the connection ${millis(p.waitMs)} after the request began (${budget}), ${count2(p.requestBytes)} bytes trickled: it never times out a stalled request head.`);
+    return verdict2(
+      Behavior.Failed,
+      `The server still held the connection ${millis(p.waitMs)} after the request began (${budget}), ${count2(p.requestBytes)} bytes trickled: it never times out a stalled request head.`
+    );
   }
   const how = p.status === null ? `dropped the connection (${p.ending === "reset" ? "reset" : "closed"})` : `answered HTTP ${p.status}`;
   return verdict2(Behavior.Ok, `The server ${how} ${millis(p.elapsedMs)} after the request began (${budget}), ${count2(p.requestBytes)} bytes trickled.`);
@@ -29408,7 +29582,12 @@ function burst(id, shape, advisory, rfc) {
   const attack = {
     kind: "crowd",
     connections: B.burstConnections,
-    crowd: { label: `${s.header} of ${bytes(B.burstBytes)} bytes`, size: B.burstBytes, waitMs: B.burstWaitMs, request: (normal) => requestWith(normal, [[s.header, value]]) },
+    crowd: {
+      label: `${s.header} of ${bytes(B.burstBytes)} bytes`,
+      size: B.burstBytes,
+      waitMs: B.burstWaitMs,
+      request: (normal) => requestWith(normal, [[s.header, value]])
+    },
     hold: false,
     normalWaitMs: B.burstWaitMs,
     judge: (facts, budgets) => judgeCrowd(crowdText, facts, false, budgets)
@@ -29444,7 +29623,11 @@ var init_s17_robustness_floods = __esm({
     bytes = (n2) => n2.toLocaleString("en-US");
     SHAPES = {
       protocol: { header: "Sec-WebSocket-Protocol", value: (n2) => `b${" ".repeat(n2)}x`, words: "'b', spaces, 'x'" },
-      extensions: { header: "Sec-WebSocket-Extensions", value: (n2) => `a; b="${"\\c".repeat(Math.ceil(n2 / 2))}`, words: 'a; b=" and backslash-c pairs, never closed' }
+      extensions: {
+        header: "Sec-WebSocket-Extensions",
+        value: (n2) => `a; b="${"\\c".repeat(Math.ceil(n2 / 2))}`,
+        words: 'a; b=" and backslash-c pairs, never closed'
+      }
     };
     hugeHeader = attackCase({
       id: "17.1.8",
@@ -29454,7 +29637,14 @@ var init_s17_robustness_floods = __esm({
       expectation: `The server refuses the request (431, 400 or 413, or a dropped connection) within ${bytes(B.hugeHeaderMs)} ms of its first byte, long before its end, and keeps serving.`,
       attack: {
         kind: "probes",
-        probes: [{ label: `a ${bytes(B.hugeHeader.totalBytes / 1e6)} MB header`, size: B.hugeHeader.totalBytes, waitMs: 2 * B.hugeHeaderMs, delivery: { kind: "streamed", header: "X-Wsgate-Pad", ...B.hugeHeader } }],
+        probes: [
+          {
+            label: `a ${bytes(B.hugeHeader.totalBytes / 1e6)} MB header`,
+            size: B.hugeHeader.totalBytes,
+            waitMs: 2 * B.hugeHeaderMs,
+            delivery: { kind: "streamed", header: "X-Wsgate-Pad", ...B.hugeHeader }
+          }
+        ],
         judge: judgeHugeHeader
       },
       maxSeconds: 20
@@ -29467,12 +29657,26 @@ var init_s17_robustness_floods = __esm({
       expectation: `The server answers 101 within ${bytes(B.bytewiseAnswerMs)} ms of the request's last byte (a parser that reads the head again from its start on every packet takes time quadratic in its length).`,
       attack: {
         kind: "probes",
-        probes: [{ label: `a request of ${bytes(B.bytewisePadBytes)}-byte padding`, size: B.bytewisePadBytes, waitMs: 5e3, request: (normal) => requestWith(normal, padLines(B.bytewisePadBytes)), delivery: { kind: "bytewise" } }],
+        probes: [
+          {
+            label: `a request of ${bytes(B.bytewisePadBytes)}-byte padding`,
+            size: B.bytewisePadBytes,
+            waitMs: 5e3,
+            request: (normal) => requestWith(normal, padLines(B.bytewisePadBytes)),
+            delivery: { kind: "bytewise" }
+          }
+        ],
         judge: judgeBytewise
       },
       maxSeconds: 20
     });
-    slowlorisProbe = { label: "a request head trickled one byte per second", size: 0, waitMs: DEFAULT_BUDGETS.stallMs, request: endlessHead, delivery: { kind: "trickle", everyMs: B.slowlorisEveryMs } };
+    slowlorisProbe = {
+      label: "a request head trickled one byte per second",
+      size: 0,
+      waitMs: DEFAULT_BUDGETS.stallMs,
+      request: endlessHead,
+      delivery: { kind: "trickle", everyMs: B.slowlorisEveryMs }
+    };
     slowloris = attackCase({
       id: "17.1.10",
       advisory: FloodAdvisories.slowloris,
@@ -29644,7 +29848,11 @@ function limitPlusOne(id, peer) {
     run: (t) => sendLimitPlusOne(t, peer),
     adjust(verdict3) {
       if (!verdict3.result.includes(CROSSED) || verdict3.behaviorClose !== CloseBehavior.Failed) return verdict3;
-      return { ...verdict3, behavior: Behavior.Failed, result: `The ${peer} took the whole message (limit + 1 bytes) without failing the connection: it said nothing for ${f.afterS} s after the last fragment, or echoed it past wsgate's own frame limit (wsgate then ended the connection).` };
+      return {
+        ...verdict3,
+        behavior: Behavior.Failed,
+        result: `The ${peer} took the whole message (limit + 1 bytes) without failing the connection: it said nothing for ${f.afterS} s after the last fragment, or echoed it past wsgate's own frame limit (wsgate then ended the connection).`
+      };
     },
     onMessage(t, _data, binary, length) {
       t.record({ kind: "message", data: Buffer.alloc(0), binary });
@@ -29668,7 +29876,10 @@ async function sendLimitPlusOne(t, peer) {
       t.beginFrame(i2 === 0 ? Opcode.Binary : Opcode.Continuation, i2 === fragments - 1, length)(length === f.fragmentBytes ? ZEROS : ZEROS.subarray(0, length));
       written += length;
     }
-    t.setOutcome(Behavior.Ok, `The ${peer} failed the connection before the message ended: wsgate had written ${count2(written)} of its ${count2(total)} bytes (${count2(i2)} fragments) when it saw the ${peer}'s refusal.`);
+    t.setOutcome(
+      Behavior.Ok,
+      `The ${peer} failed the connection before the message ended: wsgate had written ${count2(written)} of its ${count2(total)} bytes (${count2(i2)} fragments) when it saw the ${peer}'s refusal.`
+    );
     await t.flushed({ below: FLUSH_BELOW });
   }
   if (!t.isOpen) return;
@@ -29687,7 +29898,8 @@ function endlessContinuations(id, peer) {
     run: (t) => sendEndless(t, peer),
     adjust(verdict3) {
       const judged2 = anyCode(verdict3);
-      if (judged2.result.includes(TOOK_ALL)) return { ...judged2, behaviorClose: CloseBehavior.Ok, resultClose: "Not judged: wsgate closed after the last frame." };
+      if (judged2.result.includes(TOOK_ALL))
+        return { ...judged2, behaviorClose: CloseBehavior.Ok, resultClose: "Not judged: wsgate closed after the last frame." };
       return judged2;
     }
   });
@@ -29705,7 +29917,10 @@ async function sendEndless(t, peer) {
     await t.flushed({ below: FLUSH_BELOW });
   }
   if (!t.isOpen) return;
-  t.setOutcome(Behavior.NonStrict, `The ${peer} ${TOOK_ALL}: ${count2(sent + 1)} frames of one message (${count2(sent + 1)} bytes) without failing the connection, then answered wsgate's close.`);
+  t.setOutcome(
+    Behavior.NonStrict,
+    `The ${peer} ${TOOK_ALL}: ${count2(sent + 1)} frames of one message (${count2(sent + 1)} bytes) without failing the connection, then answered wsgate's close.`
+  );
   t.sendClose(CloseCode.Normal);
 }
 function randomPiece(next, length) {
@@ -29832,7 +30047,10 @@ function bombCase(id, fragmented) {
     },
     onMessage(t, _data, binary, length) {
       t.record({ kind: "message", data: Buffer.alloc(0), binary });
-      t.setOutcome(Behavior.Failed, `The server answered the bomb with a message (${length.toLocaleString("en-US")} bytes) instead of failing the connection: it inflated it.`);
+      t.setOutcome(
+        Behavior.Failed,
+        `The server answered the bomb with a message (${length.toLocaleString("en-US")} bytes) instead of failing the connection: it inflated it.`
+      );
       t.sendClose(CloseCode.Normal);
     }
   });
@@ -29863,7 +30081,11 @@ function windowBitsOffer(id, param, bits) {
       const echoed = !binary && data.toString("utf8") === PROBE2;
       const took = t.deflateActive ? "accepted the offer" : "declined the offer";
       if (!echoed) t.setOutcome(Behavior.Failed, `The server ${took}, then echoed something else (${data.length} bytes).`);
-      else if (t.deflateActive && !valid) t.setOutcome(Behavior.NonStrict, `The server accepted an offer with ${param}=${bits} (out of range: RFC 7692 \xA77 says it MUST decline) and inflated the message.`);
+      else if (t.deflateActive && !valid)
+        t.setOutcome(
+          Behavior.NonStrict,
+          `The server accepted an offer with ${param}=${bits} (out of range: RFC 7692 \xA77 says it MUST decline) and inflated the message.`
+        );
       else t.setOutcome(Behavior.Ok, `The server ${took} and echoed the message.`);
       t.sendClose(CloseCode.Normal);
     },
@@ -29871,13 +30093,25 @@ function windowBitsOffer(id, param, bits) {
       const status = statusOf2(facts.httpResponse);
       if (status === null) return settled(Behavior.Ok, "The server closed the connection without an answer (it refused the handshake).");
       if (status !== 101) return settled(Behavior.Ok, `The server refused the handshake (HTTP ${status}).`);
-      if (!facts.connectionWasOpen) return settled(Behavior.Failed, `The server accepted the offer with an answer no client can take: ${(facts.httpResponse ?? "").split("\r\n").find((l) => /^sec-websocket-extensions:/i.test(l)) ?? "(no extension line)"}.`);
+      if (!facts.connectionWasOpen)
+        return settled(
+          Behavior.Failed,
+          `The server accepted the offer with an answer no client can take: ${(facts.httpResponse ?? "").split("\r\n").find((l) => /^sec-websocket-extensions:/i.test(l)) ?? "(no extension line)"}.`
+        );
       return { ...verdict3, behaviorClose: CloseBehavior.Ok, resultClose: "Not judged: wsgate closes once the message is echoed (or the wait ran out)." };
     }
   });
 }
 function requestWithOffer(normal, offer) {
-  const lines = [`GET ${normal.target} HTTP/1.1`, `Host: ${normal.host}`, "Upgrade: websocket", "Connection: Upgrade", `Sec-WebSocket-Key: ${normal.key}`, "Sec-WebSocket-Version: 13", `Sec-WebSocket-Extensions: ${offer}`];
+  const lines = [
+    `GET ${normal.target} HTTP/1.1`,
+    `Host: ${normal.host}`,
+    "Upgrade: websocket",
+    "Connection: Upgrade",
+    `Sec-WebSocket-Key: ${normal.key}`,
+    "Sec-WebSocket-Version: 13",
+    `Sec-WebSocket-Extensions: ${offer}`
+  ];
   for (const [n2, v] of normal.headers ?? []) lines.push(`${n2}: ${v}`);
   return `${lines.join("\r\n")}\r
 \r
@@ -29901,7 +30135,12 @@ var init_s17_robustness_frames = __esm({
       const out = zlib3.deflateRawSync(Buffer.from(PROBE2), { windowBits: 9, level: 0, finishFlush: zlib3.constants.Z_SYNC_FLUSH });
       return out.subarray(0, out.length - 4);
     })();
-    settled = (behavior, result) => ({ behavior, result, behaviorClose: CloseBehavior.Ok, resultClose: "Not judged: the case is about the answer to the offer." });
+    settled = (behavior, result) => ({
+      behavior,
+      result,
+      behaviorClose: CloseBehavior.Ok,
+      resultClose: "Not judged: the case is about the answer to the offer."
+    });
     frameServerCases = [
       reservedOpcodeGiB("17.2.3", "server"),
       limitPlusOne("17.2.4", "server"),
@@ -29922,7 +30161,14 @@ function fillerLines(n2) {
   return Array.from({ length: n2 }, (_, i2) => `${name(i2)}:x`);
 }
 function growth(header, value) {
-  return { kind: "growth", header, value, sizes: ServerBudgets.growthSizes, stopAfterMs: ServerBudgets.answerMs, judge: (facts, budgets) => judgeGrowth(header, facts, budgets) };
+  return {
+    kind: "growth",
+    header,
+    value,
+    sizes: ServerBudgets.growthSizes,
+    stopAfterMs: ServerBudgets.answerMs,
+    judge: (facts, budgets) => judgeGrowth(header, facts, budgets)
+  };
 }
 function survives(probes) {
   return { kind: "probes", probes: probes.map((p) => ({ ...p, waitMs: ServerBudgets.survivesMs })), judge: judgeSurvives };
@@ -29973,14 +30219,26 @@ var init_s17_robustness_server = __esm({
       attack: growth("Sec-WebSocket-Extensions", (n2) => `a; b="${"\\c".repeat(Math.ceil(n2 / 2))}`),
       maxSeconds: 60
     });
-    PROTOTYPE_NAMES = ["constructor", ",;constructor", "permessage-deflate; constructor", "__proto__; __proto__=1", "permessage-deflate; __proto__=1, toString; hasOwnProperty=x"];
+    PROTOTYPE_NAMES = [
+      "constructor",
+      ",;constructor",
+      "permessage-deflate; constructor",
+      "__proto__; __proto__=1",
+      "permessage-deflate; __proto__=1, toString; hasOwnProperty=x"
+    ];
     prototypeNames = attackCase({
       id: "17.1.5",
       advisory: ServerAdvisories.wsPrototypeNames,
       rfc: "RFC 6455 \xA79.1",
       description: `Upgrade requests whose Sec-WebSocket-Extensions name extensions and parameters after Object.prototype's properties: ${PROTOTYPE_NAMES.map((v) => JSON.stringify(v)).join(", ")}, one request each.`,
       expectation: `The server answers each (a 101 without those extensions, or an HTTP error) within ${ServerBudgets.survivesMs} ms and keeps serving.`,
-      attack: survives(PROTOTYPE_NAMES.map((v, i2) => ({ label: JSON.stringify(v), size: i2, request: (normal) => requestWith(normal, [["Sec-WebSocket-Extensions", v]]) }))),
+      attack: survives(
+        PROTOTYPE_NAMES.map((v, i2) => ({
+          label: JSON.stringify(v),
+          size: i2,
+          request: (normal) => requestWith(normal, [["Sec-WebSocket-Extensions", v]])
+        }))
+      ),
       maxSeconds: 20
     });
     topBitLengths = attackCase({
@@ -30160,7 +30418,8 @@ function probeFrame() {
   return Buffer.concat([encodeFrameHeader(Opcode.Text, true, 0, payload2.length, null), payload2]);
 }
 function judgeSettled(verdict3, waitS) {
-  if (verdict3.result.startsWith(TOOK)) return { ...verdict3, behaviorClose: CloseBehavior.Ok, resultClose: "Not judged: the client took the response; wsgate closed after the echo." };
+  if (verdict3.result.startsWith(TOOK))
+    return { ...verdict3, behaviorClose: CloseBehavior.Ok, resultClose: "Not judged: the client took the response; wsgate closed after the echo." };
   if (verdict3.result === REFUSED && verdict3.behaviorClose === CloseBehavior.Failed) {
     return { ...verdict3, behavior: Behavior.Failed, result: `The client neither refused the response nor echoed the message within ${waitS} s.` };
   }
@@ -30177,8 +30436,8 @@ function manyLines() {
   return Array.from({ length: ClientFloodBudgets.manyLines }, (_, i2) => `a${i2}: b`);
 }
 function hugeHeaderStart(info) {
-  return [SWITCHING, ...upgradeLines(info)].map((l) => `${l}\r
-`).join("") + "X-Pad: ";
+  return `${[SWITCHING, ...upgradeLines(info)].map((l) => `${l}\r
+`).join("")}X-Pad: `;
 }
 var RFC, TOOK, REFUSED, manyLinesCase, MIB, hugeHeaderCase, bytewiseCase, STALL_S, DROPPED_STALLED, trickledCase, PROTOTYPE_EXTENSIONS, prototypeNamesCase, clientHandshakeCases;
 var init_s18_robustness_handshake = __esm({
@@ -30225,7 +30484,12 @@ var init_s18_robustness_handshake = __esm({
       handshake: (info) => ({
         head: hugeHeaderStart(info),
         delivery: "streamed",
-        stream: { bytes: ClientFloodBudgets.hugeHeader.totalBytes, pieceBytes: ClientFloodBudgets.hugeHeader.pieceBytes, everyMs: ClientFloodBudgets.hugeHeader.everyMs, tail: Buffer.concat([Buffer.from("\r\n\r\n", "latin1"), probeFrame()]) }
+        stream: {
+          bytes: ClientFloodBudgets.hugeHeader.totalBytes,
+          pieceBytes: ClientFloodBudgets.hugeHeader.pieceBytes,
+          everyMs: ClientFloodBudgets.hugeHeader.everyMs,
+          tail: Buffer.concat([Buffer.from("\r\n\r\n", "latin1"), probeFrame()])
+        }
       }),
       run(t) {
         t.setOutcome(Behavior.Ok, REFUSED);
@@ -30262,8 +30526,8 @@ var init_s18_robustness_handshake = __esm({
       attackBudget: clientFloodBudgets.trickled,
       schedule: { maxSeconds: STALL_S + 5, idle: true, cost: 30 },
       handshake: (info) => ({
-        head: [SWITCHING, ...upgradeLines(info)].map((l) => `${l}\r
-`).join("") + `X-Pad: ${"a".repeat(ClientFloodBudgets.tricklePadBytes)}`,
+        head: `${[SWITCHING, ...upgradeLines(info)].map((l) => `${l}\r
+`).join("")}X-Pad: ${"a".repeat(ClientFloodBudgets.tricklePadBytes)}`,
         delivery: "trickled",
         everyMs: ClientFloodBudgets.trickleEveryMs
       }),
@@ -30273,7 +30537,11 @@ var init_s18_robustness_handshake = __esm({
       },
       adjust(verdict3) {
         if (verdict3.result !== DROPPED_STALLED || verdict3.behaviorClose !== CloseBehavior.Failed) return verdict3;
-        return { ...verdict3, behavior: Behavior.Failed, result: "The client kept the trickled response open past the stall budget: it has no deadline on its opening (or a later one: an idle timeout never fires while bytes trickle in); wsgate dropped it." };
+        return {
+          ...verdict3,
+          behavior: Behavior.Failed,
+          result: "The client kept the trickled response open past the stall budget: it has no deadline on its opening (or a later one: an idle timeout never fires while bytes trickle in); wsgate dropped it."
+        };
       }
     });
     PROTOTYPE_EXTENSIONS = "Sec-WebSocket-Extensions: constructor; __proto__=1, __proto__; constructor=1; toString, hasOwnProperty";
@@ -30333,9 +30601,14 @@ function windowBitsCase(id, param, bits) {
   });
 }
 function judgeRefusal(verdict3) {
-  if (verdict3.result === ACCEPTED) return { ...verdict3, behaviorClose: CloseBehavior.Ok, resultClose: "Not judged: the client took the response; wsgate closed after the echo." };
+  if (verdict3.result === ACCEPTED)
+    return { ...verdict3, behaviorClose: CloseBehavior.Ok, resultClose: "Not judged: the client took the response; wsgate closed after the echo." };
   if (verdict3.result === REFUSED2 && verdict3.behaviorClose === CloseBehavior.Failed) {
-    return { ...verdict3, behavior: Behavior.Failed, result: `The client neither refused the response nor echoed the compressed message within ${REFUSE_WITHIN_S} s.` };
+    return {
+      ...verdict3,
+      behavior: Behavior.Failed,
+      result: `The client neither refused the response nor echoed the compressed message within ${REFUSE_WITHIN_S} s.`
+    };
   }
   return verdict3;
 }
@@ -30542,7 +30815,15 @@ var init_registry = __esm({
     h2ClientCatalogue = buildCatalogue(catalogue, h2ClientCases);
     robustnessServerCatalogue = buildCatalogue(robustnessServerCases);
     robustnessClientCatalogue = buildCatalogue(robustnessClientCases);
-    everyCase = buildCatalogue(catalogue, handshakeCases, serverHandshakeCases, h2ServerCases, h2ClientCases, robustnessServerCases, robustnessClientCases);
+    everyCase = buildCatalogue(
+      catalogue,
+      handshakeCases,
+      serverHandshakeCases,
+      h2ServerCases,
+      h2ClientCases,
+      robustnessServerCases,
+      robustnessClientCases
+    );
   }
 });
 
@@ -31064,12 +31345,14 @@ function encode3(value, depth, seen) {
   const obj = value;
   if (seen.has(obj)) throw new TypeError("pythonJson: circular structure");
   seen.add(obj);
-  const inner = "\n" + INDENT.repeat(depth + 1);
-  const outer = "\n" + INDENT.repeat(depth);
+  const inner = `
+${INDENT.repeat(depth + 1)}`;
+  const outer = `
+${INDENT.repeat(depth)}`;
   let out;
   if (Array.isArray(obj)) {
     const items = obj.map((v) => encode3(v, depth + 1, seen) ?? "null");
-    out = items.length === 0 ? "[]" : `[${inner}${items.join("," + inner)}${outer}]`;
+    out = items.length === 0 ? "[]" : `[${inner}${items.join(`,${inner}`)}${outer}]`;
   } else {
     const record2 = obj;
     const parts = [];
@@ -31077,7 +31360,7 @@ function encode3(value, depth, seen) {
       const encoded = encode3(record2[key], depth + 1, seen);
       if (encoded !== void 0) parts.push(`${pyJsonString(key)}: ${encoded}`);
     }
-    out = parts.length === 0 ? "{}" : `{${inner}${parts.join("," + inner)}${outer}}`;
+    out = parts.length === 0 ? "{}" : `{${inner}${parts.join(`,${inner}`)}${outer}}`;
   }
   seen.delete(obj);
   return out;
@@ -31440,10 +31723,42 @@ function byClosing(valid, invalid) {
 function closingRequirements(prefix, peer) {
   const drop = peer === "server" ? "ends TCP at once (a server closes it first)" : "ends TCP within the stall budget (a client waits for the server, but not forever)";
   return [
-    [`${prefix}.1`, { key: "ping-flood-bounded", rfc: "RFC 6455 \xA75.5.3", text: `a ${peer} flooded with pings by a peer that reads nothing answers only some (RFC 6455 \xA75.5.3: the most recent may do) or stops reading: the pongs it delivers afterwards stay within the budget (CVE-2019-9512, the HTTP/2 ping flood)`, subject: "a ping flood with nothing read" }],
-    [`${prefix}.2`, { key: "slow-reader-bounded", rfc: "RFC 6455 \xA710.4", text: `a ${peer} whose echo is read at 1 KiB/s stops reading further messages (back-pressure) or drops the connection, rather than queuing its echoes without bound (CVE-2019-9517, HTTP/2 internal data buffering)`, subject: "a large echo read slowly" }],
-    [`${prefix}.3`, { key: "unanswered-close-dropped", rfc: "RFC 6455 \xA77.1.1, \xA77.1.7", text: `a ${peer} that failed the connection (1002 on a reserved opcode) and got no answer to its close ends TCP itself within the stall budget`, subject: "a close frame left unanswered" }],
-    [`${prefix}.4`, { key: "never-closed-dropped", rfc: "RFC 6455 \xA77.1.1", text: `a ${peer} that answered wsgate's close ${drop}, though wsgate keeps TCP open`, subject: "a connection never closed after the closing handshake" }]
+    [
+      `${prefix}.1`,
+      {
+        key: "ping-flood-bounded",
+        rfc: "RFC 6455 \xA75.5.3",
+        text: `a ${peer} flooded with pings by a peer that reads nothing answers only some (RFC 6455 \xA75.5.3: the most recent may do) or stops reading: the pongs it delivers afterwards stay within the budget (CVE-2019-9512, the HTTP/2 ping flood)`,
+        subject: "a ping flood with nothing read"
+      }
+    ],
+    [
+      `${prefix}.2`,
+      {
+        key: "slow-reader-bounded",
+        rfc: "RFC 6455 \xA710.4",
+        text: `a ${peer} whose echo is read at 1 KiB/s stops reading further messages (back-pressure) or drops the connection, rather than queuing its echoes without bound (CVE-2019-9517, HTTP/2 internal data buffering)`,
+        subject: "a large echo read slowly"
+      }
+    ],
+    [
+      `${prefix}.3`,
+      {
+        key: "unanswered-close-dropped",
+        rfc: "RFC 6455 \xA77.1.1, \xA77.1.7",
+        text: `a ${peer} that failed the connection (1002 on a reserved opcode) and got no answer to its close ends TCP itself within the stall budget`,
+        subject: "a close frame left unanswered"
+      }
+    ],
+    [
+      `${prefix}.4`,
+      {
+        key: "never-closed-dropped",
+        rfc: "RFC 6455 \xA77.1.1",
+        text: `a ${peer} that answered wsgate's close ${drop}, though wsgate keeps TCP open`,
+        subject: "a connection never closed after the closing handshake"
+      }
+    ]
   ];
 }
 function frameRequirements(subgroup, first) {
@@ -31496,97 +31811,659 @@ var init_requirements = __esm({
       text: "an HTTP/2 PING is answered by a PING with ACK and the same 8 bytes, and a WebSocket ping by a pong on its stream: each on its own layer",
       subject: "an HTTP/2 PING beside a WebSocket ping"
     };
-    RESERVED_OPCODE_GIB = { key: "reserved-opcode-length", rfc: "RFC 6455 \xA75.2, \xA710.4", text: "a peer fails the connection at a frame header with a reserved opcode declaring 1 GiB (1002, 1009 or a drop), without reading the payload, and survives (Java-WebSocket#1507 allocated the declared size up front)", subject: "a reserved opcode declaring 1 GiB" };
-    LIMIT_PLUS_ONE2 = { key: "limit-plus-one-fragments", rfc: "RFC 6455 \xA710.4, \xA77.4.1", text: "a peer with a message limit fails the connection (1009, 1008 or a drop) once a message in 4 KiB fragments passes it, having taken at most the limit, and survives (ws#2331, ws#2332: per-fragment overhead far above the limit)", subject: "a message one byte past the limit, in small fragments" };
-    ENDLESS_CONTINUATIONS = { key: "endless-continuations", rfc: "RFC 6455 \xA75.4, \xA710.4", text: "a peer fails the connection on an endless series of one-byte continuation frames, or at least keeps up with them and stays responsive (Netty CVE-2014-0193 grew without bound)", subject: "endless one-byte continuation frames" };
-    RANDOM_BYTES2 = { key: "random-bytes", rfc: "RFC 6455 \xA75.2, \xA77.1.7", text: "a peer fails the connection on random bytes after the opening handshake (any close code, or a drop) within 10 s, and survives", subject: "random bytes after the 101" };
-    SERVER_BOMB = { key: "server-decompression-bomb", rfc: "RFC 6455 \xA710.4, RFC 7692 \xA78.1", text: "a server refuses a compressed message that inflates past its limit (1009 or a drop) with bounded memory, and keeps serving (CVE-2018-1000518: Python websockets inflated without limit)", subject: "a decompression bomb" };
+    RESERVED_OPCODE_GIB = {
+      key: "reserved-opcode-length",
+      rfc: "RFC 6455 \xA75.2, \xA710.4",
+      text: "a peer fails the connection at a frame header with a reserved opcode declaring 1 GiB (1002, 1009 or a drop), without reading the payload, and survives (Java-WebSocket#1507 allocated the declared size up front)",
+      subject: "a reserved opcode declaring 1 GiB"
+    };
+    LIMIT_PLUS_ONE2 = {
+      key: "limit-plus-one-fragments",
+      rfc: "RFC 6455 \xA710.4, \xA77.4.1",
+      text: "a peer with a message limit fails the connection (1009, 1008 or a drop) once a message in 4 KiB fragments passes it, having taken at most the limit, and survives (ws#2331, ws#2332: per-fragment overhead far above the limit)",
+      subject: "a message one byte past the limit, in small fragments"
+    };
+    ENDLESS_CONTINUATIONS = {
+      key: "endless-continuations",
+      rfc: "RFC 6455 \xA75.4, \xA710.4",
+      text: "a peer fails the connection on an endless series of one-byte continuation frames, or at least keeps up with them and stays responsive (Netty CVE-2014-0193 grew without bound)",
+      subject: "endless one-byte continuation frames"
+    };
+    RANDOM_BYTES2 = {
+      key: "random-bytes",
+      rfc: "RFC 6455 \xA75.2, \xA77.1.7",
+      text: "a peer fails the connection on random bytes after the opening handshake (any close code, or a drop) within 10 s, and survives",
+      subject: "random bytes after the 101"
+    };
+    SERVER_BOMB = {
+      key: "server-decompression-bomb",
+      rfc: "RFC 6455 \xA710.4, RFC 7692 \xA78.1",
+      text: "a server refuses a compressed message that inflates past its limit (1009 or a drop) with bounded memory, and keeps serving (CVE-2018-1000518: Python websockets inflated without limit)",
+      subject: "a decompression bomb"
+    };
     TABLE = [
-      ["1", { key: "framing-lengths", rfc: "RFC 6455 \xA75.2", text: "payload lengths in all three encodings (7-bit, 16-bit, 64-bit) must be read and the message delivered whole", subject: "a message at a payload-length boundary" }],
-      ["2", { key: "ping-pong", rfc: "RFC 6455 \xA75.5.2, \xA75.5.3", text: "every ping must be answered by a pong with the same application data, as soon as practical", subject: "a ping" }],
-      ["2.5", { key: "control-too-long", rfc: "RFC 6455 \xA75.5", text: `a control frame carries at most 125 bytes of payload: a longer one is a protocol error, so the peer ${FAIL_10022}`, subject: "a control frame longer than 125 bytes" }],
-      ["2.7", { key: "unsolicited-pong", rfc: "RFC 6455 \xA75.5.3", text: "an unsolicited pong must be ignored: no answer is expected", subject: "an unsolicited pong" }],
-      ["2.8", { key: "unsolicited-pong", rfc: "RFC 6455 \xA75.5.3", text: "an unsolicited pong must be ignored: no answer is expected", subject: "an unsolicited pong" }],
-      ["2.9", { key: "unsolicited-pong", rfc: "RFC 6455 \xA75.5.3", text: "an unsolicited pong must be ignored, and the ping after it answered", subject: "an unsolicited pong" }],
-      ["3", { key: "rsv-bits", rfc: "RFC 6455 \xA75.2", text: `RSV bits must be 0 unless a negotiated extension defines them: with one set, the peer ${FAIL_10022}`, subject: "a frame with a reserved (RSV) bit set", nonStrict: "failing the connection before echoing the valid message sent just ahead of the bad frame (reading ahead) is allowed; the strict behaviour handles frames in order" }],
-      ["4", { key: "reserved-opcode", rfc: "RFC 6455 \xA75.2", text: `opcodes 3-7 and 11-15 are reserved: on receiving one, the peer ${FAIL_10022}`, subject: "a frame with a reserved opcode", nonStrict: "failing the connection before echoing the valid message sent just ahead of the bad frame (reading ahead) is allowed; the strict behaviour handles frames in order" }],
-      ["5", { key: "fragmentation", rfc: "RFC 6455 \xA75.4", text: "fragments must be reassembled into one message, with control frames between them handled at once", subject: "a fragmented message" }],
-      ["5.1", { key: "control-fragmented", rfc: "RFC 6455 \xA75.4, \xA75.5", text: `control frames must not be fragmented: on a ping or pong without FIN, the peer ${FAIL_10022}`, subject: "a fragmented control frame" }],
-      ["5.2", { key: "control-fragmented", rfc: "RFC 6455 \xA75.4, \xA75.5", text: `control frames must not be fragmented: on a ping or pong without FIN, the peer ${FAIL_10022}`, subject: "a fragmented control frame" }],
-      ["5.9", { key: "stray-continuation", rfc: "RFC 6455 \xA75.4", text: `a continuation frame with no message open is a protocol error: the peer ${FAIL_10022}`, subject: "a continuation frame with no message open" }],
+      [
+        "1",
+        {
+          key: "framing-lengths",
+          rfc: "RFC 6455 \xA75.2",
+          text: "payload lengths in all three encodings (7-bit, 16-bit, 64-bit) must be read and the message delivered whole",
+          subject: "a message at a payload-length boundary"
+        }
+      ],
+      [
+        "2",
+        {
+          key: "ping-pong",
+          rfc: "RFC 6455 \xA75.5.2, \xA75.5.3",
+          text: "every ping must be answered by a pong with the same application data, as soon as practical",
+          subject: "a ping"
+        }
+      ],
+      [
+        "2.5",
+        {
+          key: "control-too-long",
+          rfc: "RFC 6455 \xA75.5",
+          text: `a control frame carries at most 125 bytes of payload: a longer one is a protocol error, so the peer ${FAIL_10022}`,
+          subject: "a control frame longer than 125 bytes"
+        }
+      ],
+      [
+        "2.7",
+        { key: "unsolicited-pong", rfc: "RFC 6455 \xA75.5.3", text: "an unsolicited pong must be ignored: no answer is expected", subject: "an unsolicited pong" }
+      ],
+      [
+        "2.8",
+        { key: "unsolicited-pong", rfc: "RFC 6455 \xA75.5.3", text: "an unsolicited pong must be ignored: no answer is expected", subject: "an unsolicited pong" }
+      ],
+      [
+        "2.9",
+        {
+          key: "unsolicited-pong",
+          rfc: "RFC 6455 \xA75.5.3",
+          text: "an unsolicited pong must be ignored, and the ping after it answered",
+          subject: "an unsolicited pong"
+        }
+      ],
+      [
+        "3",
+        {
+          key: "rsv-bits",
+          rfc: "RFC 6455 \xA75.2",
+          text: `RSV bits must be 0 unless a negotiated extension defines them: with one set, the peer ${FAIL_10022}`,
+          subject: "a frame with a reserved (RSV) bit set",
+          nonStrict: "failing the connection before echoing the valid message sent just ahead of the bad frame (reading ahead) is allowed; the strict behaviour handles frames in order"
+        }
+      ],
+      [
+        "4",
+        {
+          key: "reserved-opcode",
+          rfc: "RFC 6455 \xA75.2",
+          text: `opcodes 3-7 and 11-15 are reserved: on receiving one, the peer ${FAIL_10022}`,
+          subject: "a frame with a reserved opcode",
+          nonStrict: "failing the connection before echoing the valid message sent just ahead of the bad frame (reading ahead) is allowed; the strict behaviour handles frames in order"
+        }
+      ],
+      [
+        "5",
+        {
+          key: "fragmentation",
+          rfc: "RFC 6455 \xA75.4",
+          text: "fragments must be reassembled into one message, with control frames between them handled at once",
+          subject: "a fragmented message"
+        }
+      ],
+      [
+        "5.1",
+        {
+          key: "control-fragmented",
+          rfc: "RFC 6455 \xA75.4, \xA75.5",
+          text: `control frames must not be fragmented: on a ping or pong without FIN, the peer ${FAIL_10022}`,
+          subject: "a fragmented control frame"
+        }
+      ],
+      [
+        "5.2",
+        {
+          key: "control-fragmented",
+          rfc: "RFC 6455 \xA75.4, \xA75.5",
+          text: `control frames must not be fragmented: on a ping or pong without FIN, the peer ${FAIL_10022}`,
+          subject: "a fragmented control frame"
+        }
+      ],
+      [
+        "5.9",
+        {
+          key: "stray-continuation",
+          rfc: "RFC 6455 \xA75.4",
+          text: `a continuation frame with no message open is a protocol error: the peer ${FAIL_10022}`,
+          subject: "a continuation frame with no message open"
+        }
+      ],
       ...["5.10", "5.11", "5.12", "5.13", "5.14", "5.15", "5.16", "5.17"].map(
-        (id) => [id, { key: "stray-continuation", rfc: "RFC 6455 \xA75.4", text: `a continuation frame with no message open is a protocol error: the peer ${FAIL_10022}`, subject: "a continuation frame with no message open", nonStrict: "failing the connection before echoing the valid message sent ahead of the bad frame (reading ahead) is allowed; the strict behaviour handles frames in order" }]
+        (id) => [
+          id,
+          {
+            key: "stray-continuation",
+            rfc: "RFC 6455 \xA75.4",
+            text: `a continuation frame with no message open is a protocol error: the peer ${FAIL_10022}`,
+            subject: "a continuation frame with no message open",
+            nonStrict: "failing the connection before echoing the valid message sent ahead of the bad frame (reading ahead) is allowed; the strict behaviour handles frames in order"
+          }
+        ]
       ),
-      ["5.18", { key: "data-frame-inside-message", rfc: "RFC 6455 \xA75.4", text: `a new text or binary frame while a fragmented message is open is a protocol error: the peer ${FAIL_10022}`, subject: "a data frame inside a fragmented message" }],
-      ["5.19", { key: "ping-inside-message", rfc: "RFC 6455 \xA75.4, \xA75.5.2", text: "pings between the fragments of a message must be answered as they come, not after the message", subject: "pings between fragments" }],
-      ["5.20", { key: "ping-inside-message", rfc: "RFC 6455 \xA75.4, \xA75.5.2", text: "pings between the fragments of a message must be answered as they come, not after the message", subject: "pings between fragments" }],
+      [
+        "5.18",
+        {
+          key: "data-frame-inside-message",
+          rfc: "RFC 6455 \xA75.4",
+          text: `a new text or binary frame while a fragmented message is open is a protocol error: the peer ${FAIL_10022}`,
+          subject: "a data frame inside a fragmented message"
+        }
+      ],
+      [
+        "5.19",
+        {
+          key: "ping-inside-message",
+          rfc: "RFC 6455 \xA75.4, \xA75.5.2",
+          text: "pings between the fragments of a message must be answered as they come, not after the message",
+          subject: "pings between fragments"
+        }
+      ],
+      [
+        "5.20",
+        {
+          key: "ping-inside-message",
+          rfc: "RFC 6455 \xA75.4, \xA75.5.2",
+          text: "pings between the fragments of a message must be answered as they come, not after the message",
+          subject: "pings between fragments"
+        }
+      ],
       ["6", byClosing(utf8Valid, utf8Invalid)],
-      ["7", { key: "closing-handshake", rfc: "RFC 6455 \xA75.5.1, \xA77.1.2", text: "a close frame must be answered with a close frame, after which nothing more is sent or acted on", subject: "the closing handshake" }],
-      ["7.1.6", { key: "closing-handshake", rfc: "RFC 6455 \xA75.5.1", text: "a close frame must be answered with a close frame", subject: "the closing handshake", informational: "the case sends a large message, a small one, a close and a ping back to back: how much the peer echoes before it closes depends on its speed, which the RFC does not fix" }],
-      ["7.3", { key: "close-payload", rfc: "RFC 6455 \xA75.5, \xA75.5.1", text: "a close payload is empty or a 2-byte code and an optional UTF-8 reason, at most 125 bytes: a valid one is answered with a close, a 1-byte or over-long one is a protocol error (close code 1002)", subject: "the close frame payload" }],
-      ["7.5", { key: "close-reason-utf8", rfc: "RFC 6455 \xA75.5.1, \xA78.1", text: "a close reason must be valid UTF-8: an invalid one must fail the connection (close code 1007, or 1002)", subject: "a close reason that is not UTF-8" }],
-      ["7.7", { key: "close-code-valid", rfc: "RFC 6455 \xA77.4.1, \xA77.4.2", text: "a close frame with a valid code (1000-1003, 1007-1011, 3000-4999) must be answered with a close (echoing the code, or 1000)", subject: "a valid close code" }],
-      ["7.9", { key: "close-code-invalid", rfc: "RFC 6455 \xA77.4.1, \xA77.4.2", text: "a close code that is reserved or must not be sent (0-999, 1004-1006, 1015-2999) is a protocol error: the peer must close with 1002", subject: "an invalid close code" }],
-      ["7.13", { key: "close-code-out-of-range", rfc: "RFC 6455 \xA77.4.2", text: "close codes are defined up to 4999", subject: "a close code above 4999", informational: "RFC 6455 defines close codes only up to 4999 and does not say what a peer does with a larger one, so any answer is reported, none is judged" }],
-      ["9", { key: "large-messages", rfc: "RFC 6455 \xA75.4, \xA710.4", text: "large messages must be received whole (a peer may limit their size, but then closes with 1009), in time", subject: "a large message" }],
-      ["9.7", { key: "round-trips", rfc: "RFC 6455 \xA75.6", text: "many messages one after another must each be delivered (the round trip time is measured)", subject: "messages in quick succession" }],
-      ["9.8", { key: "round-trips", rfc: "RFC 6455 \xA75.6", text: "many messages one after another must each be delivered (the round trip time is measured)", subject: "messages in quick succession" }],
-      ["10", { key: "auto-fragmentation", rfc: "RFC 6455 \xA75.4", text: "a message may be split into frames of any size by the sender and must be delivered whole", subject: "a message split into many frames" }],
-      ["12", { key: "deflate-messages", rfc: "RFC 7692 \xA77.2", text: "with permessage-deflate negotiated, compressed messages must be inflated (and compressed ones sent) correctly", subject: "compressed messages" }],
-      ["13", { key: "deflate-parameters", rfc: "RFC 7692 \xA77.1", text: "the negotiated permessage-deflate parameters (context takeover, window bits) must be honoured on both sides", subject: "negotiated permessage-deflate parameters" }],
-      ["14.1", { key: "handshake-response", rfc: "RFC 6455 \xA74.1", text: "a client must fail the connection when the response is not a valid 101 upgrade with the right Sec-WebSocket-Accept", subject: "an invalid handshake response" }],
-      ["14.2", { key: "handshake-not-offered", rfc: "RFC 6455 \xA74.1", text: "a client must fail the connection when the response names an extension or subprotocol it did not offer", subject: "an extension or subprotocol not offered" }],
-      ["14.3", { key: "deflate-response-params", rfc: "RFC 7692 \xA77.1", text: "a client must fail the connection when the permessage-deflate response has a parameter it did not offer, an invalid value or a duplicate", subject: "invalid permessage-deflate response parameters" }],
-      ["14.4", { key: "handshake-leniency", rfc: "RFC 6455 \xA74.1, RFC 7230 \xA73.2", text: "a valid 101 response must be accepted whatever its letter case, optional whitespace, header order or TCP segmentation", subject: "a valid handshake response in an unusual form" }],
-      ["14.5", { key: "deflate-inflate-forms", rfc: "RFC 7692 \xA77.2.2, \xA77.2.3", text: "compressed messages in these legal forms must be inflated", subject: "compressed messages in a legal but unusual form" }],
-      ["14.6", { key: "close-reason-edges", rfc: "RFC 6455 \xA75.5.1, \xA78.1", text: "a close reason of up to 123 bytes of valid UTF-8 is legal; one that is not UTF-8 must fail the connection (1007)", subject: "close reasons at the edges" }],
-      ["15.1", { key: "upgrade-request-refused", rfc: "RFC 6455 \xA74.2.1, \xA74.4", text: "a server must refuse an invalid upgrade request with an HTTP error (400, or 426 with Sec-WebSocket-Version for a version it does not speak), not 101", subject: "an invalid upgrade request" }],
-      ["15.2", { key: "deflate-offer-declined", rfc: "RFC 7692 \xA77", text: "a server must decline a permessage-deflate offer with an unknown, invalid or duplicate parameter (or refuse the handshake)", subject: "an invalid permessage-deflate offer" }],
-      ["16.1.1", { key: "h2-settings", rfc: "RFC 8441 \xA73", text: "a server that takes WebSockets over HTTP/2 says so with SETTINGS_ENABLE_CONNECT_PROTOCOL = 1 in its SETTINGS; without it a client must not send an extended CONNECT", subject: "the SETTINGS_ENABLE_CONNECT_PROTOCOL setting" }],
-      ["16.1.2", { key: "h2-connect-answer", rfc: "RFC 8441 \xA75", text: "an extended CONNECT for websocket is answered with a 2xx status (HTTP/2 has no 101), with no Sec-WebSocket-Key or Sec-WebSocket-Accept processing", subject: "the answer to an extended CONNECT" }],
-      ["16.1.3", { key: "h2-connect-malformed", rfc: "RFC 8441 \xA74", text: 'an extended CONNECT without :scheme is malformed (":scheme and :path ... MUST also be included"): it is refused with a stream error or a 4xx, never answered 2xx', subject: "an extended CONNECT without :scheme" }],
+      [
+        "7",
+        {
+          key: "closing-handshake",
+          rfc: "RFC 6455 \xA75.5.1, \xA77.1.2",
+          text: "a close frame must be answered with a close frame, after which nothing more is sent or acted on",
+          subject: "the closing handshake"
+        }
+      ],
+      [
+        "7.1.6",
+        {
+          key: "closing-handshake",
+          rfc: "RFC 6455 \xA75.5.1",
+          text: "a close frame must be answered with a close frame",
+          subject: "the closing handshake",
+          informational: "the case sends a large message, a small one, a close and a ping back to back: how much the peer echoes before it closes depends on its speed, which the RFC does not fix"
+        }
+      ],
+      [
+        "7.3",
+        {
+          key: "close-payload",
+          rfc: "RFC 6455 \xA75.5, \xA75.5.1",
+          text: "a close payload is empty or a 2-byte code and an optional UTF-8 reason, at most 125 bytes: a valid one is answered with a close, a 1-byte or over-long one is a protocol error (close code 1002)",
+          subject: "the close frame payload"
+        }
+      ],
+      [
+        "7.5",
+        {
+          key: "close-reason-utf8",
+          rfc: "RFC 6455 \xA75.5.1, \xA78.1",
+          text: "a close reason must be valid UTF-8: an invalid one must fail the connection (close code 1007, or 1002)",
+          subject: "a close reason that is not UTF-8"
+        }
+      ],
+      [
+        "7.7",
+        {
+          key: "close-code-valid",
+          rfc: "RFC 6455 \xA77.4.1, \xA77.4.2",
+          text: "a close frame with a valid code (1000-1003, 1007-1011, 3000-4999) must be answered with a close (echoing the code, or 1000)",
+          subject: "a valid close code"
+        }
+      ],
+      [
+        "7.9",
+        {
+          key: "close-code-invalid",
+          rfc: "RFC 6455 \xA77.4.1, \xA77.4.2",
+          text: "a close code that is reserved or must not be sent (0-999, 1004-1006, 1015-2999) is a protocol error: the peer must close with 1002",
+          subject: "an invalid close code"
+        }
+      ],
+      [
+        "7.13",
+        {
+          key: "close-code-out-of-range",
+          rfc: "RFC 6455 \xA77.4.2",
+          text: "close codes are defined up to 4999",
+          subject: "a close code above 4999",
+          informational: "RFC 6455 defines close codes only up to 4999 and does not say what a peer does with a larger one, so any answer is reported, none is judged"
+        }
+      ],
+      [
+        "9",
+        {
+          key: "large-messages",
+          rfc: "RFC 6455 \xA75.4, \xA710.4",
+          text: "large messages must be received whole (a peer may limit their size, but then closes with 1009), in time",
+          subject: "a large message"
+        }
+      ],
+      [
+        "9.7",
+        {
+          key: "round-trips",
+          rfc: "RFC 6455 \xA75.6",
+          text: "many messages one after another must each be delivered (the round trip time is measured)",
+          subject: "messages in quick succession"
+        }
+      ],
+      [
+        "9.8",
+        {
+          key: "round-trips",
+          rfc: "RFC 6455 \xA75.6",
+          text: "many messages one after another must each be delivered (the round trip time is measured)",
+          subject: "messages in quick succession"
+        }
+      ],
+      [
+        "10",
+        {
+          key: "auto-fragmentation",
+          rfc: "RFC 6455 \xA75.4",
+          text: "a message may be split into frames of any size by the sender and must be delivered whole",
+          subject: "a message split into many frames"
+        }
+      ],
+      [
+        "12",
+        {
+          key: "deflate-messages",
+          rfc: "RFC 7692 \xA77.2",
+          text: "with permessage-deflate negotiated, compressed messages must be inflated (and compressed ones sent) correctly",
+          subject: "compressed messages"
+        }
+      ],
+      [
+        "13",
+        {
+          key: "deflate-parameters",
+          rfc: "RFC 7692 \xA77.1",
+          text: "the negotiated permessage-deflate parameters (context takeover, window bits) must be honoured on both sides",
+          subject: "negotiated permessage-deflate parameters"
+        }
+      ],
+      [
+        "14.1",
+        {
+          key: "handshake-response",
+          rfc: "RFC 6455 \xA74.1",
+          text: "a client must fail the connection when the response is not a valid 101 upgrade with the right Sec-WebSocket-Accept",
+          subject: "an invalid handshake response"
+        }
+      ],
+      [
+        "14.2",
+        {
+          key: "handshake-not-offered",
+          rfc: "RFC 6455 \xA74.1",
+          text: "a client must fail the connection when the response names an extension or subprotocol it did not offer",
+          subject: "an extension or subprotocol not offered"
+        }
+      ],
+      [
+        "14.3",
+        {
+          key: "deflate-response-params",
+          rfc: "RFC 7692 \xA77.1",
+          text: "a client must fail the connection when the permessage-deflate response has a parameter it did not offer, an invalid value or a duplicate",
+          subject: "invalid permessage-deflate response parameters"
+        }
+      ],
+      [
+        "14.4",
+        {
+          key: "handshake-leniency",
+          rfc: "RFC 6455 \xA74.1, RFC 7230 \xA73.2",
+          text: "a valid 101 response must be accepted whatever its letter case, optional whitespace, header order or TCP segmentation",
+          subject: "a valid handshake response in an unusual form"
+        }
+      ],
+      [
+        "14.5",
+        {
+          key: "deflate-inflate-forms",
+          rfc: "RFC 7692 \xA77.2.2, \xA77.2.3",
+          text: "compressed messages in these legal forms must be inflated",
+          subject: "compressed messages in a legal but unusual form"
+        }
+      ],
+      [
+        "14.6",
+        {
+          key: "close-reason-edges",
+          rfc: "RFC 6455 \xA75.5.1, \xA78.1",
+          text: "a close reason of up to 123 bytes of valid UTF-8 is legal; one that is not UTF-8 must fail the connection (1007)",
+          subject: "close reasons at the edges"
+        }
+      ],
+      [
+        "15.1",
+        {
+          key: "upgrade-request-refused",
+          rfc: "RFC 6455 \xA74.2.1, \xA74.4",
+          text: "a server must refuse an invalid upgrade request with an HTTP error (400, or 426 with Sec-WebSocket-Version for a version it does not speak), not 101",
+          subject: "an invalid upgrade request"
+        }
+      ],
+      [
+        "15.2",
+        {
+          key: "deflate-offer-declined",
+          rfc: "RFC 7692 \xA77",
+          text: "a server must decline a permessage-deflate offer with an unknown, invalid or duplicate parameter (or refuse the handshake)",
+          subject: "an invalid permessage-deflate offer"
+        }
+      ],
+      [
+        "16.1.1",
+        {
+          key: "h2-settings",
+          rfc: "RFC 8441 \xA73",
+          text: "a server that takes WebSockets over HTTP/2 says so with SETTINGS_ENABLE_CONNECT_PROTOCOL = 1 in its SETTINGS; without it a client must not send an extended CONNECT",
+          subject: "the SETTINGS_ENABLE_CONNECT_PROTOCOL setting"
+        }
+      ],
+      [
+        "16.1.2",
+        {
+          key: "h2-connect-answer",
+          rfc: "RFC 8441 \xA75",
+          text: "an extended CONNECT for websocket is answered with a 2xx status (HTTP/2 has no 101), with no Sec-WebSocket-Key or Sec-WebSocket-Accept processing",
+          subject: "the answer to an extended CONNECT"
+        }
+      ],
+      [
+        "16.1.3",
+        {
+          key: "h2-connect-malformed",
+          rfc: "RFC 8441 \xA74",
+          text: 'an extended CONNECT without :scheme is malformed (":scheme and :path ... MUST also be included"): it is refused with a stream error or a 4xx, never answered 2xx',
+          subject: "an extended CONNECT without :scheme"
+        }
+      ],
       ["16.1.4", H2_ORDERLY_END],
-      ["16.1.5", { key: "h2-several-streams", rfc: "RFC 8441 \xA71, RFC 9113 \xA75", text: "several WebSockets on one HTTP/2 connection each carry their own messages, in order, however their frames interleave, and each ends with END_STREAM", subject: "several WebSockets on one HTTP/2 connection" }],
-      ["16.1.6", { key: "h2-abort", rfc: "RFC 8441 \xA75, RFC 9113 \xA75.4.2", text: "RST_STREAM CANCEL aborts one WebSocket only: the HTTP/2 connection stays usable for another", subject: "a WebSocket aborted with RST_STREAM CANCEL" }],
+      [
+        "16.1.5",
+        {
+          key: "h2-several-streams",
+          rfc: "RFC 8441 \xA71, RFC 9113 \xA75",
+          text: "several WebSockets on one HTTP/2 connection each carry their own messages, in order, however their frames interleave, and each ends with END_STREAM",
+          subject: "several WebSockets on one HTTP/2 connection"
+        }
+      ],
+      [
+        "16.1.6",
+        {
+          key: "h2-abort",
+          rfc: "RFC 8441 \xA75, RFC 9113 \xA75.4.2",
+          text: "RST_STREAM CANCEL aborts one WebSocket only: the HTTP/2 connection stays usable for another",
+          subject: "a WebSocket aborted with RST_STREAM CANCEL"
+        }
+      ],
       ["16.1.7", H2_FLOW_CONTROL],
       ["16.1.8", H2_PING],
-      ["16.2.1", { key: "h2-connect-request", rfc: "RFC 8441 \xA74, \xA75", text: "the extended CONNECT carries :method CONNECT, :protocol websocket, the connection's :scheme, a :path, an :authority and sec-websocket-version 13", subject: "the extended CONNECT request" }],
-      ["16.2.2", { key: "h2-open-on-2xx", rfc: "RFC 8441 \xA75", text: "a 2xx answer opens the WebSocket: over HTTP/2 there is no Sec-WebSocket-Accept to check", subject: "a 2xx answer without Sec-WebSocket-Accept" }],
+      [
+        "16.2.1",
+        {
+          key: "h2-connect-request",
+          rfc: "RFC 8441 \xA74, \xA75",
+          text: "the extended CONNECT carries :method CONNECT, :protocol websocket, the connection's :scheme, a :path, an :authority and sec-websocket-version 13",
+          subject: "the extended CONNECT request"
+        }
+      ],
+      [
+        "16.2.2",
+        {
+          key: "h2-open-on-2xx",
+          rfc: "RFC 8441 \xA75",
+          text: "a 2xx answer opens the WebSocket: over HTTP/2 there is no Sec-WebSocket-Accept to check",
+          subject: "a 2xx answer without Sec-WebSocket-Accept"
+        }
+      ],
       ["16.2.3", H2_ORDERLY_END],
       ["16.2.4", H2_FLOW_CONTROL],
       ["16.2.5", H2_PING],
-      ["15.3", { key: "unmasked-frame", rfc: "RFC 6455 \xA75.1", text: "a server must fail the connection (close code 1002) on a frame from the client that is not masked", subject: "an unmasked client frame" }],
+      [
+        "15.3",
+        {
+          key: "unmasked-frame",
+          rfc: "RFC 6455 \xA75.1",
+          text: "a server must fail the connection (close code 1002) on a frame from the client that is not masked",
+          subject: "an unmasked client frame"
+        }
+      ],
       // The robustness profile (group 17): each requirement names the advisory its case replays; every one also asks that the server keeps serving.
-      ["17.1.1", { key: "protocol-header-growth", rfc: "RFC 6455 \xA74.1, \xA711.3.4", text: "a server answers a long Sec-WebSocket-Protocol (up to what its HTTP layer accepts) within the budget, in time no more than linear in its size, and keeps serving (CVE-2021-32640: ws before 7.4.6 took quadratic time)", subject: "a long Sec-WebSocket-Protocol header" }],
-      ["17.1.2", { key: "extensions-header-growth", rfc: "RFC 6455 \xA79.1, RFC 7230 \xA73.2.6", text: "a server answers a long, malformed Sec-WebSocket-Extensions within the budget, in time no more than linear in its size, and keeps serving (CVE-2020-7662: websocket-extensions before 0.1.4 backtracked)", subject: "a long malformed Sec-WebSocket-Extensions header" }],
-      ["17.1.3", { key: "many-header-lines", rfc: "RFC 6455 \xA74.2.1, RFC 7230 \xA73.2.5", text: "a server answers a request with thousands of header lines (an error status, or 101) and keeps serving (CVE-2024-37890: ws before 8.17.1 crashed past Node's 2,000-header limit)", subject: "a request with thousands of header lines" }],
-      ["17.1.4", { key: "many-header-lines", rfc: "RFC 6455 \xA74.2.1, RFC 7230 \xA73.2.5", text: "a server answers a request with thousands of header lines (an error status, or 101) and keeps serving (CVE-2024-37890: ws before 8.17.1 crashed past Node's 2,000-header limit)", subject: "a request with thousands of header lines" }],
-      ["17.1.5", { key: "prototype-extension-names", rfc: "RFC 6455 \xA79.1", text: "a server answers extension offers named after Object.prototype properties (constructor, __proto__) and keeps serving (GHSA-5v72-xg48-5rpm: ws before 3.3.1 crashed)", subject: "extension names such as constructor and __proto__" }],
-      ["17.1.6", { key: "burst-beside-normal-client", rfc: "RFC 6455 \xA74.1, \xA711.3.4", text: "a burst of upgrade requests with the longest Sec-WebSocket-Protocol the HTTP layer takes does not keep a normal client from its 101 within the budget (CVE-2021-32640: ws before 7.4.6's quadratic split blocked every client)", subject: "a normal client beside a burst of slow requests" }],
-      ["17.1.7", { key: "burst-beside-normal-client", rfc: "RFC 6455 \xA79.1, RFC 7230 \xA73.2.6", text: "a burst of upgrade requests with the longest malformed Sec-WebSocket-Extensions the HTTP layer takes does not keep a normal client from its 101 within the budget (CVE-2020-7662: websocket-extensions before 0.1.4 backtracked)", subject: "a normal client beside a burst of slow requests" }],
-      ["17.1.8", { key: "huge-header-refused", rfc: "RFC 7230 \xA73.2.5", text: "a server refuses a request header far larger than it wishes to process with a 4xx (431) or a drop, soon after its limit, not after reading it all, and keeps serving (CVE-2018-12121: Node.js kept 80 KB of headers per connection)", subject: "a 20 MB request header" }],
-      ["17.1.9", { key: "bytewise-request", rfc: "RFC 7230 \xA73, RFC 6455 \xA74.1", text: "a server answers an upgrade request written one byte per packet as promptly as one written at once (CVE-2023-43669: tungstenite before 0.20.1 parsed the head again on every read)", subject: "a request written one byte per packet" }],
-      ["17.1.10", { key: "slowloris", rfc: "RFC 7230 \xA76.5, RFC 6455 \xA710.1", text: "a server drops a request head trickled one byte per second by a timeout of its own, within the stall budget (CVE-2018-12122: Node.js held such a connection forever; Slowloris)", subject: "a request head trickled one byte per second" }],
-      ["17.1.11", { key: "half-open-upgrades", rfc: "RFC 6455 \xA710.1, RFC 7230 \xA76.5", text: "hundreds of connections holding a partial upgrade request do not keep a normal client from its 101 within the budget (CVE-2007-6750: Slowloris took every worker of Apache)", subject: "a normal client beside half-open upgrades" }],
-      ["17.2.1", { key: "length-top-bit", rfc: "RFC 6455 \xA75.2, \xA77.1.7", text: "a server fails the connection at a frame header whose 64-bit length has its most significant bit set, or is 2^64 - 1 (1002, 1009 or a drop), and keeps serving (CVE-2020-27813: gorilla/websocket overflowed its read limit)", subject: "a 64-bit frame length with the top bit set" }],
-      ["17.2.2", { key: "declared-length-refused", rfc: "RFC 6455 \xA710.4, \xA77.4.1", text: "a server with a message limit refuses a frame declaring more at its header (1009, 1002 or a drop), not after reading the payload, and keeps serving (Java-WebSocket#1507 allocated the declared size up front)", subject: "a frame declaring 1 GiB" }],
+      [
+        "17.1.1",
+        {
+          key: "protocol-header-growth",
+          rfc: "RFC 6455 \xA74.1, \xA711.3.4",
+          text: "a server answers a long Sec-WebSocket-Protocol (up to what its HTTP layer accepts) within the budget, in time no more than linear in its size, and keeps serving (CVE-2021-32640: ws before 7.4.6 took quadratic time)",
+          subject: "a long Sec-WebSocket-Protocol header"
+        }
+      ],
+      [
+        "17.1.2",
+        {
+          key: "extensions-header-growth",
+          rfc: "RFC 6455 \xA79.1, RFC 7230 \xA73.2.6",
+          text: "a server answers a long, malformed Sec-WebSocket-Extensions within the budget, in time no more than linear in its size, and keeps serving (CVE-2020-7662: websocket-extensions before 0.1.4 backtracked)",
+          subject: "a long malformed Sec-WebSocket-Extensions header"
+        }
+      ],
+      [
+        "17.1.3",
+        {
+          key: "many-header-lines",
+          rfc: "RFC 6455 \xA74.2.1, RFC 7230 \xA73.2.5",
+          text: "a server answers a request with thousands of header lines (an error status, or 101) and keeps serving (CVE-2024-37890: ws before 8.17.1 crashed past Node's 2,000-header limit)",
+          subject: "a request with thousands of header lines"
+        }
+      ],
+      [
+        "17.1.4",
+        {
+          key: "many-header-lines",
+          rfc: "RFC 6455 \xA74.2.1, RFC 7230 \xA73.2.5",
+          text: "a server answers a request with thousands of header lines (an error status, or 101) and keeps serving (CVE-2024-37890: ws before 8.17.1 crashed past Node's 2,000-header limit)",
+          subject: "a request with thousands of header lines"
+        }
+      ],
+      [
+        "17.1.5",
+        {
+          key: "prototype-extension-names",
+          rfc: "RFC 6455 \xA79.1",
+          text: "a server answers extension offers named after Object.prototype properties (constructor, __proto__) and keeps serving (GHSA-5v72-xg48-5rpm: ws before 3.3.1 crashed)",
+          subject: "extension names such as constructor and __proto__"
+        }
+      ],
+      [
+        "17.1.6",
+        {
+          key: "burst-beside-normal-client",
+          rfc: "RFC 6455 \xA74.1, \xA711.3.4",
+          text: "a burst of upgrade requests with the longest Sec-WebSocket-Protocol the HTTP layer takes does not keep a normal client from its 101 within the budget (CVE-2021-32640: ws before 7.4.6's quadratic split blocked every client)",
+          subject: "a normal client beside a burst of slow requests"
+        }
+      ],
+      [
+        "17.1.7",
+        {
+          key: "burst-beside-normal-client",
+          rfc: "RFC 6455 \xA79.1, RFC 7230 \xA73.2.6",
+          text: "a burst of upgrade requests with the longest malformed Sec-WebSocket-Extensions the HTTP layer takes does not keep a normal client from its 101 within the budget (CVE-2020-7662: websocket-extensions before 0.1.4 backtracked)",
+          subject: "a normal client beside a burst of slow requests"
+        }
+      ],
+      [
+        "17.1.8",
+        {
+          key: "huge-header-refused",
+          rfc: "RFC 7230 \xA73.2.5",
+          text: "a server refuses a request header far larger than it wishes to process with a 4xx (431) or a drop, soon after its limit, not after reading it all, and keeps serving (CVE-2018-12121: Node.js kept 80 KB of headers per connection)",
+          subject: "a 20 MB request header"
+        }
+      ],
+      [
+        "17.1.9",
+        {
+          key: "bytewise-request",
+          rfc: "RFC 7230 \xA73, RFC 6455 \xA74.1",
+          text: "a server answers an upgrade request written one byte per packet as promptly as one written at once (CVE-2023-43669: tungstenite before 0.20.1 parsed the head again on every read)",
+          subject: "a request written one byte per packet"
+        }
+      ],
+      [
+        "17.1.10",
+        {
+          key: "slowloris",
+          rfc: "RFC 7230 \xA76.5, RFC 6455 \xA710.1",
+          text: "a server drops a request head trickled one byte per second by a timeout of its own, within the stall budget (CVE-2018-12122: Node.js held such a connection forever; Slowloris)",
+          subject: "a request head trickled one byte per second"
+        }
+      ],
+      [
+        "17.1.11",
+        {
+          key: "half-open-upgrades",
+          rfc: "RFC 6455 \xA710.1, RFC 7230 \xA76.5",
+          text: "hundreds of connections holding a partial upgrade request do not keep a normal client from its 101 within the budget (CVE-2007-6750: Slowloris took every worker of Apache)",
+          subject: "a normal client beside half-open upgrades"
+        }
+      ],
+      [
+        "17.2.1",
+        {
+          key: "length-top-bit",
+          rfc: "RFC 6455 \xA75.2, \xA77.1.7",
+          text: "a server fails the connection at a frame header whose 64-bit length has its most significant bit set, or is 2^64 - 1 (1002, 1009 or a drop), and keeps serving (CVE-2020-27813: gorilla/websocket overflowed its read limit)",
+          subject: "a 64-bit frame length with the top bit set"
+        }
+      ],
+      [
+        "17.2.2",
+        {
+          key: "declared-length-refused",
+          rfc: "RFC 6455 \xA710.4, \xA77.4.1",
+          text: "a server with a message limit refuses a frame declaring more at its header (1009, 1002 or a drop), not after reading the payload, and keeps serving (Java-WebSocket#1507 allocated the declared size up front)",
+          subject: "a frame declaring 1 GiB"
+        }
+      ],
       ...closingRequirements("17.4", "server"),
       ...frameRequirements("17.2", 3),
       ...["17.3.1", "17.3.2"].map((id) => [id, SERVER_BOMB]),
-      ["17.3", { key: "offer-window-bits", rfc: "RFC 7692 \xA77, \xA77.1.2", text: "a server declines a permessage-deflate offer whose window bits are out of range (8 to 15) or refuses the handshake, never accepts the value, and survives the compressed message that follows", subject: "window bits out of range in the offer" }],
+      [
+        "17.3",
+        {
+          key: "offer-window-bits",
+          rfc: "RFC 7692 \xA77, \xA77.1.2",
+          text: "a server declines a permessage-deflate offer whose window bits are out of range (8 to 15) or refuses the handshake, never accepts the value, and survives the compressed message that follows",
+          subject: "window bits out of range in the offer"
+        }
+      ],
       // Group 18 (attacks on a client): each requirement names the advisory too; every one also asks that the client process survives.
-      ["18.1", { key: "window-bits-out-of-range", rfc: "RFC 7692 \xA77.1, \xA77.1.2", text: "a client fails the connection on a permessage-deflate answer whose window bits are out of range (8 to 15), and its process survives the compressed frame that follows (CVE-2026-2229: undici before 6.24.0 died of an uncaught RangeError)", subject: "window bits out of range in the 101" }],
-      ...["18.1.2", "18.1.5"].map(
-        (id) => [id, { key: "window-bits-eight", rfc: "RFC 7692 \xA77.1, \xA77.1.2.1", text: "a client takes window bits of 8 in a permessage-deflate answer (valid: 8 to 15) or fails the connection cleanly because it cannot use them (zlib has no 256-byte window), and its process survives the compressed frame that follows (CVE-2026-2229 is the out-of-range variant)", subject: "window bits of 8 in the 101" }]
-      ),
-      ["18.2", { key: "decompression-bomb", rfc: "RFC 7692 \xA78.1, RFC 6455 \xA710.4", text: "a client refuses a compressed message that inflates past its limit (1009 or a drop) with bounded memory, and its process survives (CVE-2026-1526: undici before 6.24.0 inflated without limit; CVE-2018-1000518: Python websockets)", subject: "a decompression bomb" }],
+      [
+        "18.1",
+        {
+          key: "window-bits-out-of-range",
+          rfc: "RFC 7692 \xA77.1, \xA77.1.2",
+          text: "a client fails the connection on a permessage-deflate answer whose window bits are out of range (8 to 15), and its process survives the compressed frame that follows (CVE-2026-2229: undici before 6.24.0 died of an uncaught RangeError)",
+          subject: "window bits out of range in the 101"
+        }
+      ],
+      ...["18.1.2", "18.1.5"].map((id) => [
+        id,
+        {
+          key: "window-bits-eight",
+          rfc: "RFC 7692 \xA77.1, \xA77.1.2.1",
+          text: "a client takes window bits of 8 in a permessage-deflate answer (valid: 8 to 15) or fails the connection cleanly because it cannot use them (zlib has no 256-byte window), and its process survives the compressed frame that follows (CVE-2026-2229 is the out-of-range variant)",
+          subject: "window bits of 8 in the 101"
+        }
+      ]),
+      [
+        "18.2",
+        {
+          key: "decompression-bomb",
+          rfc: "RFC 7692 \xA78.1, RFC 6455 \xA710.4",
+          text: "a client refuses a compressed message that inflates past its limit (1009 or a drop) with bounded memory, and its process survives (CVE-2026-1526: undici before 6.24.0 inflated without limit; CVE-2018-1000518: Python websockets)",
+          subject: "a decompression bomb"
+        }
+      ],
       ...frameRequirements("18.3", 4),
-      ["18.3", { key: "client-length-refused", rfc: "RFC 6455 \xA75.2, \xA710.4", text: "a client fails the connection at a frame header whose length has its top bit set, lies past its limit, or declares 1 GiB, without reading the payload, and its process survives (CVE-2026-1528: undici before 6.24.0; CVE-2020-27813: gorilla/websocket)", subject: "an oversized frame length" }],
-      ["18.4.1", { key: "client-many-header-lines", rfc: "RFC 6455 \xA74.1, \xA74.2.2", text: "a client takes a 101 with thousands of header lines or fails the connection, within the budget, and its process survives (CVE-2024-37890: ws before 8.17.1 crashed on more header lines than Node keeps; CVE-2018-12121)", subject: "a 101 with 10,000 header lines" }],
-      ["18.4.2", { key: "client-huge-header", rfc: "RFC 6455 \xA74.1, RFC 9112 \xA72.3", text: "a client bounds the response head it reads: it fails the connection on a header of megabytes soon after its limit, not after reading it all (CVE-2018-12121: Node.js kept 80 KB of headers per connection until its heap ran out)", subject: "an 8 MiB header in the 101" }],
-      ["18.4.3", { key: "client-bytewise-response", rfc: "RFC 6455 \xA74.1, \xA74.2.2", text: "a client takes a valid 101 written one byte per packet as promptly as one written at once, and echoes (CVE-2023-43669: tungstenite before 0.20.1 parsed the head again on every read)", subject: "a 101 written one byte per packet" }],
-      ["18.4.4", { key: "client-handshake-timeout", rfc: "RFC 6455 \xA74.1, \xA710.1", text: "a client drops a 101 trickled one byte per second by a handshake timeout of its own, within the stall budget (CVE-2018-12122: Node.js held a trickled head forever; Slowloris)", subject: "a 101 trickled one byte per second" }],
-      ["18.4.5", { key: "client-prototype-extension-names", rfc: "RFC 6455 \xA74.1, \xA79.1", text: "a client fails the connection on a 101 accepting extensions it never offered, named constructor, __proto__, toString, and its process survives (GHSA-5v72-xg48-5rpm: ws before 3.3.1 crashed on such names)", subject: "extension names such as constructor in the 101" }],
+      [
+        "18.3",
+        {
+          key: "client-length-refused",
+          rfc: "RFC 6455 \xA75.2, \xA710.4",
+          text: "a client fails the connection at a frame header whose length has its top bit set, lies past its limit, or declares 1 GiB, without reading the payload, and its process survives (CVE-2026-1528: undici before 6.24.0; CVE-2020-27813: gorilla/websocket)",
+          subject: "an oversized frame length"
+        }
+      ],
+      [
+        "18.4.1",
+        {
+          key: "client-many-header-lines",
+          rfc: "RFC 6455 \xA74.1, \xA74.2.2",
+          text: "a client takes a 101 with thousands of header lines or fails the connection, within the budget, and its process survives (CVE-2024-37890: ws before 8.17.1 crashed on more header lines than Node keeps; CVE-2018-12121)",
+          subject: "a 101 with 10,000 header lines"
+        }
+      ],
+      [
+        "18.4.2",
+        {
+          key: "client-huge-header",
+          rfc: "RFC 6455 \xA74.1, RFC 9112 \xA72.3",
+          text: "a client bounds the response head it reads: it fails the connection on a header of megabytes soon after its limit, not after reading it all (CVE-2018-12121: Node.js kept 80 KB of headers per connection until its heap ran out)",
+          subject: "an 8 MiB header in the 101"
+        }
+      ],
+      [
+        "18.4.3",
+        {
+          key: "client-bytewise-response",
+          rfc: "RFC 6455 \xA74.1, \xA74.2.2",
+          text: "a client takes a valid 101 written one byte per packet as promptly as one written at once, and echoes (CVE-2023-43669: tungstenite before 0.20.1 parsed the head again on every read)",
+          subject: "a 101 written one byte per packet"
+        }
+      ],
+      [
+        "18.4.4",
+        {
+          key: "client-handshake-timeout",
+          rfc: "RFC 6455 \xA74.1, \xA710.1",
+          text: "a client drops a 101 trickled one byte per second by a handshake timeout of its own, within the stall budget (CVE-2018-12122: Node.js held a trickled head forever; Slowloris)",
+          subject: "a 101 trickled one byte per second"
+        }
+      ],
+      [
+        "18.4.5",
+        {
+          key: "client-prototype-extension-names",
+          rfc: "RFC 6455 \xA74.1, \xA79.1",
+          text: "a client fails the connection on a 101 accepting extensions it never offered, named constructor, __proto__, toString, and its process survives (GHSA-5v72-xg48-5rpm: ws before 3.3.1 crashed on such names)",
+          subject: "extension names such as constructor in the 101"
+        }
+      ],
       ...closingRequirements("18.5", "client")
     ];
     CLOSE_ANSWER = {
@@ -31744,13 +32621,25 @@ function eventsStory(r, req, facts) {
   const frame = eventFrame(facts, i2);
   const at = frame === void 0 ? null : point(frame);
   if (want !== void 0 && have === void 0) {
-    return { peerDid: `never sent ${eventWords(want)} (the ${ordinal(i2 + 1)} event the case expects)`, at: null, cause: { key: `${req.key}:missing-${want[0]}`, title: `${req.subject}: ${want[0]} missing` } };
+    return {
+      peerDid: `never sent ${eventWords(want)} (the ${ordinal(i2 + 1)} event the case expects)`,
+      at: null,
+      cause: { key: `${req.key}:missing-${want[0]}`, title: `${req.subject}: ${want[0]} missing` }
+    };
   }
   if (want === void 0 && have !== void 0) {
-    return { peerDid: `sent ${eventWords(have)}, which the case does not expect`, at, cause: { key: `${req.key}:extra-${have[0]}`, title: `${req.subject}: unexpected ${have[0]}` } };
+    return {
+      peerDid: `sent ${eventWords(have)}, which the case does not expect`,
+      at,
+      cause: { key: `${req.key}:extra-${have[0]}`, title: `${req.subject}: unexpected ${have[0]}` }
+    };
   }
   if (want !== void 0 && have !== void 0) {
-    return { peerDid: `sent ${eventWords(have)} where the case expects ${eventWords(want)}`, at, cause: { key: `${req.key}:different-${want[0]}`, title: `${req.subject}: ${want[0]} differs` } };
+    return {
+      peerDid: `sent ${eventWords(have)} where the case expects ${eventWords(want)}`,
+      at,
+      cause: { key: `${req.key}:different-${want[0]}`, title: `${req.subject}: ${want[0]} differs` }
+    };
   }
   return { peerDid: `sent ${eventsWords(got)}`, at, cause: { key: `${req.key}:events`, title: `${req.subject}: events differ` } };
 }
@@ -31791,7 +32680,7 @@ function eventsWords(events) {
   return events.length > 3 ? `${shown} and ${events.length - 3} more` : shown;
 }
 function normalise(text) {
-  return text.replace(/\.$/, "").replace(/"[^"]*"|'[^']*'/g, '"\u2026"').replace(/(CVE-\d+-\d+|GHSA(?:-\w{4}){3}|#\d+)|\d+(\.\d+)?/g, (m, id) => id ?? "N").slice(0, 120);
+  return text.replace(/\.$/, "").replace(/"[^"]*"|'[^']*'/g, '"\u2026"').replace(/(CVE-\d+-\d+|GHSA(?:-\w{4}){3}|#\d+)|\d+(\.\d+)?/g, (_m, id) => id ?? "N").slice(0, 120);
 }
 var EVENTS_DIFFER, h2Rule, noHandshake, masking, notApplicable, informational2, closingAnswer, wrongCode, wrongEndpoint, badData, nonStrict, outcomeFailed, closeFailed, DETECTORS;
 var init_divergence = __esm({
@@ -31804,13 +32693,21 @@ var init_divergence = __esm({
       if (!r.id.startsWith("16.") && !r.id.startsWith("17.")) return null;
       if (r.resultClose.startsWith("The WebSocket opening handshake was never completed")) {
         const why = r.wasNotCleanReason === null ? "" : `: ${r.wasNotCleanReason}`;
-        return { peerDid: `did not open the WebSocket over HTTP/2${why}`, at: null, cause: { key: key("not-opened"), title: `${req.subject}: the WebSocket did not open` } };
+        return {
+          peerDid: `did not open the WebSocket over HTTP/2${why}`,
+          at: null,
+          cause: { key: key("not-opened"), title: `${req.subject}: the WebSocket did not open` }
+        };
       }
       const closing = r.behavior === "OK";
       const text = closing ? r.resultClose : r.result;
       const verdict3 = closing ? r.behaviorClose : r.behavior;
       const kind = verdict3.toLowerCase().replace(/\s+/g, "-");
-      return { peerDid: `broke it: ${text.length > 0 ? text[0].toLowerCase() + text.slice(1) : verdict3}`.replace(/\.$/, ""), at: null, cause: { key: key(kind), title: `${req.subject}: ${verdict3}` } };
+      return {
+        peerDid: `broke it: ${text.length > 0 ? text[0].toLowerCase() + text.slice(1) : verdict3}`.replace(/\.$/, ""),
+        at: null,
+        cause: { key: key(kind), title: `${req.subject}: ${verdict3}` }
+      };
     };
     noHandshake = ({ r }) => {
       if (!r.resultClose.startsWith("The WebSocket opening handshake was never completed")) return null;
@@ -31827,7 +32724,12 @@ var init_divergence = __esm({
         peerDid,
         at: point(wrong),
         cause: { key: `masking:${side}`, title: r.isServer ? "client frames not masked" : "server frames masked" },
-        requirement: { key: "masking", rfc: "RFC 6455 \xA75.1, \xA75.3", text: `a client must mask every frame it sends and a server must not mask any; on a frame that breaks this, the other side fails the connection (1002)`, subject: "frame masking" }
+        requirement: {
+          key: "masking",
+          rfc: "RFC 6455 \xA75.1, \xA75.3",
+          text: `a client must mask every frame it sends and a server must not mask any; on a frame that breaks this, the other side fails the connection (1002)`,
+          subject: "frame masking"
+        }
       };
     };
     notApplicable = ({ r }) => {
@@ -31835,7 +32737,11 @@ var init_divergence = __esm({
       const deflate = /permessage-deflate/i;
       const peerDid = r.isServer ? deflate.test(r.httpRequest) ? "offered permessage-deflate with parameters this case cannot use" : "offered no permessage-deflate (the case tests compression, so it says nothing about this peer)" : deflate.test(r.httpResponse) ? "accepted permessage-deflate with parameters this case cannot use" : "declined permessage-deflate (the case tests compression, so it says nothing about this peer)";
       const compression = /permessage-deflate/i.test(r.result) || r.id.startsWith("12.") || r.id.startsWith("13.");
-      return { peerDid, at: null, cause: { key: "unimplemented:deflate", title: compression ? "permessage-deflate not negotiated: cases not applicable" : `not applicable: ${r.result}` } };
+      return {
+        peerDid,
+        at: null,
+        cause: { key: "unimplemented:deflate", title: compression ? "permessage-deflate not negotiated: cases not applicable" : `not applicable: ${r.result}` }
+      };
     };
     informational2 = ({ r, req, closeFrame, closeAt, key }) => {
       if (r.behavior !== "INFORMATIONAL" && r.behaviorClose !== "INFORMATIONAL") return null;
@@ -31850,10 +32756,20 @@ var init_divergence = __esm({
       if (r.behaviorClose === "WRONG CODE" && "closeCode" in ec && ec.closeCode.includes(1e3)) {
         const peerDid = `answered wsgate's close (code ${r.localCloseCode ?? "none"}) with ${codeWords(r.remoteCloseCode, r.remoteCloseReason)}`;
         const code = r.remoteCloseCode ?? "none";
-        return { peerDid, at: closeAt, cause: { key: `closing-answer:code-${code}`, title: `a close frame answered with code ${code} instead of its own code or 1000` }, requirement: CLOSE_ANSWER };
+        return {
+          peerDid,
+          at: closeAt,
+          cause: { key: `closing-answer:code-${code}`, title: `a close frame answered with code ${code} instead of its own code or 1000` },
+          requirement: CLOSE_ANSWER
+        };
       }
       if (closeFrame === void 0 && r.remoteCloseCode === null && r.behaviorClose === "UNCLEAN" && r.behavior !== "FAILED") {
-        return { peerDid: "never answered wsgate's close frame", at: null, cause: { key: "closing-answer:none", title: "a close frame never answered" }, requirement: CLOSE_ANSWER };
+        return {
+          peerDid: "never answered wsgate's close frame",
+          at: null,
+          cause: { key: "closing-answer:none", title: "a close frame never answered" },
+          requirement: CLOSE_ANSWER
+        };
       }
       return null;
     };
@@ -31866,7 +32782,15 @@ var init_divergence = __esm({
       }
       if (!r.closedByMe) {
         const peerDid2 = `failed the connection, rightly, but with ${codeWords(r.remoteCloseCode, r.remoteCloseReason)} where ${expectedCodes(r)} is required`;
-        return { peerDid: peerDid2, at: closeAt, cause: { key: `failing-code:${code}-for-${expectedCodes(r).replace(/ \(or none\)$/, "").replace(/ or /g, "-")}`, title: `the connection failed with close code ${code} where ${expectedCodes(r)} is required` }, requirement: FAIL_CODES };
+        return {
+          peerDid: peerDid2,
+          at: closeAt,
+          cause: {
+            key: `failing-code:${code}-for-${expectedCodes(r).replace(/ \(or none\)$/, "").replace(/ or /g, "-")}`,
+            title: `the connection failed with close code ${code} where ${expectedCodes(r)} is required`
+          },
+          requirement: FAIL_CODES
+        };
       }
       const peerDid = `answered wsgate's close frame (code ${r.localCloseCode ?? "none"}) with ${codeWords(r.remoteCloseCode, r.remoteCloseReason)} where ${expectedCodes(r)} is required`;
       return { peerDid, at: closeAt, cause: { key: key(`code-${code}`), title: `${req.subject}: close code ${code} instead of ${expectedCodes(r)}` } };
@@ -31883,7 +32807,11 @@ var init_divergence = __esm({
         }
         const until = timer !== void 0 && timer.seconds !== null ? ` until wsgate's ${timer.seconds} s timer ran out` : "";
         const at = timer?.ms != null ? { frame: null, offset: null, ms: timer.ms } : null;
-        return { peerDid: `did not fail the connection: it kept it open and silent${until}`, at, cause: { key: key("accepted"), title: `${req.subject} accepted` } };
+        return {
+          peerDid: `did not fail the connection: it kept it open and silent${until}`,
+          at,
+          cause: { key: key("accepted"), title: `${req.subject} accepted` }
+        };
       }
       const peerDid = closeFrame !== void 0 ? `failed the connection: it sent a close frame with ${codeWords(r.remoteCloseCode, r.remoteCloseReason)}` : `${dropWords(r)} without a close frame`;
       return { peerDid, at: closeAt, cause: { key: key("refused"), title: `${req.subject} refused` } };
@@ -31891,7 +32819,11 @@ var init_divergence = __esm({
     badData = ({ r, req, key }) => {
       const dropped = "Dropped the connection without a close frame: ";
       if (r.behavior !== "FAILED" || !r.result.startsWith(dropped)) return null;
-      return { peerDid: `sent data wsgate had to reject: ${r.result.slice(dropped.length).replace(/\.$/, "")}`, at: null, cause: { key: key("bad-data"), title: `${req.subject}: the peer sent data that cannot be read` } };
+      return {
+        peerDid: `sent data wsgate had to reject: ${r.result.slice(dropped.length).replace(/\.$/, "")}`,
+        at: null,
+        cause: { key: key("bad-data"), title: `${req.subject}: the peer sent data that cannot be read` }
+      };
     };
     nonStrict = ({ r, req, closeFrame, closeAt, key }) => {
       if (r.behavior !== "NON-STRICT") return null;
@@ -31907,7 +32839,11 @@ var init_divergence = __esm({
     outcomeFailed = ({ r, req, facts, key }) => {
       if (r.behavior !== "FAILED") return null;
       if (r.result === EVENTS_DIFFER) return eventsStory(r, req, facts);
-      return { peerDid: `did not do what the case checks: ${r.result.replace(/\.$/, "")}`, at: null, cause: { key: key(`own:${normalise(r.result)}`), title: `${req.subject}: ${normalise(r.result)}` } };
+      return {
+        peerDid: `did not do what the case checks: ${r.result.replace(/\.$/, "")}`,
+        at: null,
+        cause: { key: key(`own:${normalise(r.result)}`), title: `${req.subject}: ${normalise(r.result)}` }
+      };
     };
     closeFailed = ({ r, req, closeFrame, closeAt, key }) => {
       if (r.behaviorClose === "UNCLEAN") {
@@ -31921,7 +32857,20 @@ var init_divergence = __esm({
       }
       return null;
     };
-    DETECTORS = [h2Rule, noHandshake, masking, notApplicable, informational2, closingAnswer, wrongCode, badData, wrongEndpoint, nonStrict, outcomeFailed, closeFailed];
+    DETECTORS = [
+      h2Rule,
+      noHandshake,
+      masking,
+      notApplicable,
+      informational2,
+      closingAnswer,
+      wrongCode,
+      badData,
+      wrongEndpoint,
+      nonStrict,
+      outcomeFailed,
+      closeFailed
+    ];
   }
 });
 
@@ -31939,20 +32888,25 @@ function explainNoResult(id, description, reason) {
   const kind = noResultKind(reason);
   const did = didPhrase(description);
   const ending = "no WebSocket connection was recorded for the case";
-  return finish2({
-    verdict: "NO RESULT",
-    did,
-    requirement: { rfc: req.rfc, text: req.text },
-    peerDid: reason,
-    at: null,
-    ending,
-    cause: { key: `no-result:${kind.key}`, title: kind.title }
-  }, true);
+  return finish2(
+    {
+      verdict: "NO RESULT",
+      did,
+      requirement: { rfc: req.rfc, text: req.text },
+      peerDid: reason,
+      at: null,
+      ending,
+      cause: { key: `no-result:${kind.key}`, title: kind.title }
+    },
+    true
+  );
 }
 function noResultKind(reason) {
-  if (/^HTTP\/2: |SETTINGS_ENABLE_CONNECT_PROTOCOL|HTTP\/2 SETTINGS|HTTP\/2 connection/.test(reason)) return { key: "http2", title: "no result: no HTTP/2 connection that could carry a WebSocket (RFC 8441)" };
+  if (/^HTTP\/2: |SETTINGS_ENABLE_CONNECT_PROTOCOL|HTTP\/2 SETTINGS|HTTP\/2 connection/.test(reason))
+    return { key: "http2", title: "no result: no HTTP/2 connection that could carry a WebSocket (RFC 8441)" };
   if (/TLS/i.test(reason)) return { key: "tls", title: "no result: the TLS handshake failed" };
-  if (/command not found|status 127|could not be started/.test(reason)) return { key: "no-command", title: "no result: the client command could not be started" };
+  if (/command not found|status 127|could not be started/.test(reason))
+    return { key: "no-command", title: "no result: the client command could not be started" };
   if (/^the server under test /.test(reason)) return { key: "server-stopped", title: "no result: the server under test stopped" };
   if (/killed by SIG|crash/.test(reason)) return { key: "crash", title: "no result: the peer crashed" };
   if (/did not finish|timed out|time limit/.test(reason)) return { key: "timeout", title: "no result: the case ran out of time" };
@@ -32036,7 +32990,9 @@ function endingPhrase(r, facts) {
   const peerClosed = peerClose(facts) !== void 0 || r.remoteCloseCode !== null;
   if (r.closedByMe) {
     const why = r.failedByMe && r.localCloseReason !== null && r.localCloseReason !== "" ? ` ("${r.localCloseReason}")` : "";
-    parts.push(`wsgate ${r.failedByMe ? "failed the connection" : "started the closing handshake"}${r.localCloseCode !== null ? ` with code ${r.localCloseCode}${why}` : ""}${timerWords}`);
+    parts.push(
+      `wsgate ${r.failedByMe ? "failed the connection" : "started the closing handshake"}${r.localCloseCode !== null ? ` with code ${r.localCloseCode}${why}` : ""}${timerWords}`
+    );
     parts.push(peerClosed ? `the peer answered with ${codeWords(r.remoteCloseCode, r.remoteCloseReason)}` : "the peer sent no close frame");
   } else if (peerClosed) {
     parts.push(`the peer closed first, with ${codeWords(r.remoteCloseCode, r.remoteCloseReason)}`);
@@ -32114,7 +33070,8 @@ function indexJson(results, prefixes = agentFilePrefixes(results.keys()).prefixe
   return pythonJson(index);
 }
 function summaryJson(run) {
-  return JSON.stringify(runSummary(run), null, 2) + "\n";
+  return `${JSON.stringify(runSummary(run), null, 2)}
+`;
 }
 function runSummary(run) {
   const count6 = (pred) => run.cases.filter(pred).length;
@@ -32144,9 +33101,7 @@ function runSummary(run) {
       accepted: count6((c3) => c3.baseline?.state === "accepted"),
       baselinePassing: count6((c3) => c3.baseline?.state === "passing"),
       nonStrict: count6((c3) => c3.result?.behavior === "NON-STRICT"),
-      informational: count6(
-        (c3) => c3.result?.behavior === "INFORMATIONAL" || c3.result?.behaviorClose === "INFORMATIONAL"
-      )
+      informational: count6((c3) => c3.result?.behavior === "INFORMATIONAL" || c3.result?.behaviorClose === "INFORMATIONAL")
     },
     // An interrupted run did not check every selected case, so it cannot pass the gate.
     result: failed > 0 || run.interrupted !== null ? "failed" : "passed",
@@ -43684,10 +44639,7 @@ function htmlFragment(s) {
   return escapeHtml(s).replace(/&lt;br\s*\/?&gt;/gi, "<br>");
 }
 function fragmentToText(s) {
-  return s.replace(/<br\s*\/?>/gi, "\n").replace(/<[^>]*>/g, "").replace(
-    /&(lt|gt|quot|#39|apos|amp);/g,
-    (_m, e) => e === "lt" ? "<" : e === "gt" ? ">" : e === "quot" ? '"' : e === "amp" ? "&" : "'"
-  );
+  return s.replace(/<br\s*\/?>/gi, "\n").replace(/<[^>]*>/g, "").replace(/&(lt|gt|quot|#39|apos|amp);/g, (_m, e) => e === "lt" ? "<" : e === "gt" ? ">" : e === "quot" ? '"' : e === "amp" ? "&" : "'");
 }
 var HTML_SPECIAL, HTML_INVISIBLE;
 var init_escape = __esm({
@@ -43759,7 +44711,7 @@ function seconds3(n2) {
 function wirelogLines(result, payload2 = (s) => s) {
   const entries = result.wirelog ?? [];
   const out = [];
-  entries.forEach((entry, i2) => out.push(...entryLines(entry, String(i2).padStart(3, "0"), payload2)));
+  for (const [i2, entry] of entries.entries()) out.push(...entryLines(entry, String(i2).padStart(3, "0"), payload2));
   const num = String(entries.length).padStart(3, "0");
   out.push(
     result.droppedByMe ? { cls: "wirelog_tcp_closed_by_me", text: `${num} TCP DROPPED BY ME` } : { cls: "wirelog_tcp_closed_by_peer", text: `${num} TCP DROPPED BY PEER` }
@@ -43869,7 +44821,7 @@ function frameLog(c3) {
   let text = kept.join("\n");
   if (Buffer.byteLength(text) > MAX_LOG_BYTES) {
     text = Buffer.from(text).subarray(0, MAX_LOG_BYTES).toString("utf8").replace(/\uFFFD$/, "");
-    text = text.slice(0, text.lastIndexOf("\n") + 1) + "... frame log cut at 8 KiB ...";
+    text = `${text.slice(0, text.lastIndexOf("\n") + 1)}... frame log cut at 8 KiB ...`;
   }
   const more = c3.reportBase === null ? "" : ` (full log: ${c3.reportBase}.html)`;
   return `Frame log${more}:
@@ -44040,11 +44992,15 @@ Report: ${c3.reportBase}.html`;
   if (failing.length > max) {
     const rest = failing.slice(max).map((c3) => caseLabel(c3));
     const shown = rest.slice(0, 50).join(", ") + (rest.length > 50 ? ", \u2026" : "");
-    out.push(`::notice title=${escapeProperty("wsgate: more failing cases")}::${escapeData(`and ${rest.length} more failing case${rest.length === 1 ? "" : "s"}: ${shown} (see the job summary and junit.xml)`)}`);
+    out.push(
+      `::notice title=${escapeProperty("wsgate: more failing cases")}::${escapeData(`and ${rest.length} more failing case${rest.length === 1 ? "" : "s"}: ${shown} (see the job summary and junit.xml)`)}`
+    );
   }
   const passing = run.cases.filter((c3) => c3.baseline?.state === "passing").map((c3) => c3.id);
   if (passing.length > 0) {
-    out.push(`::notice title=${escapeProperty("wsgate: baseline can shrink")}::${escapeData(`${passing.length} baselined case${passing.length === 1 ? "" : "s"} pass now and can be removed from the baseline: ${passing.join(", ")}`)}`);
+    out.push(
+      `::notice title=${escapeProperty("wsgate: baseline can shrink")}::${escapeData(`${passing.length} baselined case${passing.length === 1 ? "" : "s"} pass now and can be removed from the baseline: ${passing.join(", ")}`)}`
+    );
   }
   return out;
 }
@@ -44078,7 +45034,14 @@ function headSection(run, paths) {
     "",
     `Reports: \`${cell(paths.outdir, 200)}/index.html\`, JUnit \`${cell(paths.junit, 200)}\`, summary \`${cell(paths.json, 200)}\``,
     ...causesSection(run),
-    ...failing.length === 0 ? [] : ["", `### Failing cases (${failing.length})`, "", "| Case | Verdicts | Why |", "| --- | --- | --- |", ...failing.map((c3) => `| ${cell(caseLabel(c3))} | ${cell(verdicts(c3))} | ${cell(explanationOf(c3)?.short ?? c3.reason)} |`)]
+    ...failing.length === 0 ? [] : [
+      "",
+      `### Failing cases (${failing.length})`,
+      "",
+      "| Case | Verdicts | Why |",
+      "| --- | --- | --- |",
+      ...failing.map((c3) => `| ${cell(caseLabel(c3))} | ${cell(verdicts(c3))} | ${cell(explanationOf(c3)?.short ?? c3.reason)} |`)
+    ]
   ];
 }
 function causesSection(run) {
@@ -44090,7 +45053,9 @@ function causesSection(run) {
     "",
     "| Cause | Cases | Requirement |",
     "| --- | --- | --- |",
-    ...causes.map((g) => `| ${cell(g.title, 200)} | ${cell(`${g.cases.length}: ${g.ranges}`, 400)} | ${cell(`${g.requirement.rfc}: ${g.requirement.text}`, 300)} |`)
+    ...causes.map(
+      (g) => `| ${cell(g.title, 200)} | ${cell(`${g.cases.length}: ${g.ranges}`, 400)} | ${cell(`${g.requirement.rfc}: ${g.requirement.text}`, 300)} |`
+    )
   ];
 }
 function baselineSections(run) {
@@ -44138,7 +45103,9 @@ function groupSections(run) {
       "",
       "| Case | Status | Verdicts | Duration | Reason |",
       "| --- | --- | --- | ---: | --- |",
-      ...cases2.map((c3) => `| ${cell(caseLabel(c3))} | ${statusWord(c3)} | ${cell(verdicts(c3))} | ${c3.result === null ? "" : `${c3.result.duration} ms`} | ${cell(c3.reason || c3.warnings.join("; "), 200)} |`),
+      ...cases2.map(
+        (c3) => `| ${cell(caseLabel(c3))} | ${statusWord(c3)} | ${cell(verdicts(c3))} | ${c3.result === null ? "" : `${c3.result.duration} ms`} | ${cell(c3.reason || c3.warnings.join("; "), 200)} |`
+      ),
       "",
       "</details>"
     ]);
@@ -44314,8 +45281,10 @@ var init_progress = __esm({
         const verdicts2 = c3.result ? `${c3.result.behavior}/${c3.result.behaviorClose}` : "no result";
         const duration3 = c3.result ? `${c3.result.duration} ms` : `${c3.timeMs} ms`;
         const why = c3.reason !== "" ? `  ${c3.reason}` : c3.warnings.length > 0 ? `  ${c3.warnings.join("; ")}` : "";
-        this.out.write(`[${String(c3.index).padStart(this.width)}/${this.total}] ${mark} ${caseLabel(c3).padEnd(8)} ${verdicts2.padEnd(24)} ${duration3.padStart(8)}${why}
-`);
+        this.out.write(
+          `[${String(c3.index).padStart(this.width)}/${this.total}] ${mark} ${caseLabel(c3).padEnd(8)} ${verdicts2.padEnd(24)} ${duration3.padStart(8)}${why}
+`
+        );
         const e = c3.status === "failed" && c3.result !== null ? explanationOf(c3) : null;
         if (e !== null) this.out.write(`${" ".repeat(2 * this.width + 4)}why: ${e.short}
 `);
@@ -44349,7 +45318,8 @@ ${failed > 0 || run.interrupted !== null ? this.colour(31, line2) : this.colour(
 `);
         }
         const removable = run.cases.filter((c3) => c3.baseline?.state === "passing").map((c3) => c3.id);
-        if (removable.length > 0) this.out.write(`  baseline: ${removable.join(", ")} pass${removable.length === 1 ? "es" : ""} now: can be removed from the baseline
+        if (removable.length > 0)
+          this.out.write(`  baseline: ${removable.join(", ")} pass${removable.length === 1 ? "es" : ""} now: can be removed from the baseline
 `);
         if (run.interrupted !== null) this.out.write(`  interrupted: ${run.interrupted}
 `);
@@ -44415,7 +45385,10 @@ async function judgeReports(config2, io) {
   const results = index[agent] ?? {};
   const baseline = config2.baseline === null ? null : loadBaseline(config2.baseline);
   const everything = everyCase;
-  const selected = config2.cases.length > 0 || config2.excludeCases.length > 0 ? selectCases(config2.extended ? everyCase : catalogue, config2.cases, config2.excludeCases) : selectCases(everything, Object.keys(results).filter((id) => everything.some((c3) => c3.id === id)));
+  const selected = config2.cases.length > 0 || config2.excludeCases.length > 0 ? selectCases(config2.extended ? everyCase : catalogue, config2.cases, config2.excludeCases) : selectCases(
+    everything,
+    Object.keys(results).filter((id) => everything.some((c3) => c3.id === id))
+  );
   if (selected.length === 0) throw new UsageError(`${indexFile}: no case to judge for agent ${JSON.stringify(agent)}`);
   const failing = new Set(config2.failOn);
   const cases2 = [];
@@ -44448,15 +45421,21 @@ async function judgeReports(config2, io) {
 function agentToJudge(index, named, indexFile) {
   const agents = Object.keys(index);
   if (named !== null) {
-    if (!(named in index)) throw new UsageError(`${indexFile}: no results for agent ${JSON.stringify(named)} (agents: ${agents.map((a2) => JSON.stringify(a2)).join(", ") || "none"})`);
+    if (!(named in index))
+      throw new UsageError(
+        `${indexFile}: no results for agent ${JSON.stringify(named)} (agents: ${agents.map((a2) => JSON.stringify(a2)).join(", ") || "none"})`
+      );
     return named;
   }
   if (agents.length === 1 && agents[0] !== void 0) return agents[0];
-  throw new UsageError(`${indexFile}: ${agents.length === 0 ? "holds no results" : `holds several agents (${agents.map((a2) => JSON.stringify(a2)).join(", ")}): name one with --agent`}`);
+  throw new UsageError(
+    `${indexFile}: ${agents.length === 0 ? "holds no results" : `holds several agents (${agents.map((a2) => JSON.stringify(a2)).join(", ")}): name one with --agent`}`
+  );
 }
 async function judgeOne(def, index, entry, failing, outdir, indexFile) {
   const base = { index, ...caseFields(def), client: null, warnings: [] };
-  if (entry === void 0) return { ...base, status: "failed", reason: "no result in index.json: the client did not run this case", timeMs: 0, result: null, reportBase: null };
+  if (entry === void 0)
+    return { ...base, status: "failed", reason: "no result in index.json: the client did not run this case", timeMs: 0, result: null, reportBase: null };
   if (typeof entry.reportfile !== "string") throw new UsageError(`${indexFile}: case ${def.id} has no "reportfile"`);
   let file2;
   try {
@@ -44469,7 +45448,15 @@ async function judgeOne(def, index, entry, failing, outdir, indexFile) {
     throw new UsageError(`${file2}: not an Autobahn case report (no behavior/behaviorClose)`);
   }
   const verdict3 = ruleForResult(result, failing);
-  return { ...base, status: verdict3.status, reason: verdict3.reason, warnings: verdict3.warnings, timeMs: Number(result.duration) || 0, result, reportBase: entry.reportfile.replace(/\.json$/, "") };
+  return {
+    ...base,
+    status: verdict3.status,
+    reason: verdict3.reason,
+    warnings: verdict3.warnings,
+    timeMs: Number(result.duration) || 0,
+    result,
+    reportBase: entry.reportfile.replace(/\.json$/, "")
+  };
 }
 var init_judge = __esm({
   "src/finish/judge.ts"() {
@@ -44749,7 +45736,7 @@ function resultCells(agentPrefix, caseId, r) {
   const close = closeCls !== void 0 ? { cls: closeCls, text: pyStr(r.remoteCloseCode) } : r.behaviorClose === "UNCLEAN" ? { cls: "case_failed", text: "Unclean" } : { cls: "case_failed", text: "Fail" };
   let detail = r.reportTime ? `${pyInt(r.duration)} ms` : "";
   if (r.reportCompressionRatio && r.trafficStats !== null) {
-    detail += ` [${ratio(r.trafficStats["incomingCompressionRatio"])}/${ratio(r.trafficStats["outgoingCompressionRatio"])}]`;
+    detail += ` [${ratio(r.trafficStats.incomingCompressionRatio)}/${ratio(r.trafficStats.outgoingCompressionRatio)}]`;
   }
   const href = `${caseReportBase(agentPrefix, caseId)}.html`;
   const extra = detail === "" ? "" : `<br><span class="case_duration">${escapeHtml(detail.trim())}</span>`;
@@ -44810,7 +45797,9 @@ function causesBlock(results, catalogue2, agents) {
   }
   const causes = groupCauses(explained);
   if (causes.length === 0) return "";
-  const rows = causes.map((g) => `<tr data-cause="${escapeHtml(g.key)}"><td>${escapeHtml(g.title)}</td><td class="count">${g.cases.length}</td><td>${escapeHtml(g.ranges)}</td><td>${escapeHtml(`${g.requirement.rfc}: ${g.requirement.text}`)}</td></tr>`).join("\n");
+  const rows = causes.map(
+    (g) => `<tr data-cause="${escapeHtml(g.key)}"><td>${escapeHtml(g.title)}</td><td class="count">${g.cases.length}</td><td>${escapeHtml(g.ranges)}</td><td>${escapeHtml(`${g.requirement.rfc}: ${g.requirement.text}`)}</td></tr>`
+  ).join("\n");
   return `<h2 id="causes">Failures by cause</h2>
 <table id="failure_causes">
 <tr><th>Cause</th><th>Cases</th><th>Which</th><th>Requirement</th></tr>
@@ -44869,7 +45858,9 @@ function resultRows(results, catalogue2, agents, prefixes) {
     const mark = caseRows.some((r) => r.failing) ? " has_failure" : "";
     rows.push(`<tr class="case_category_row${mark}"><th class="case_category"><span class="title">${escapeHtml(block.category)}</span></th>${agentHeads}</tr>`);
     if (block.sub !== null) {
-      rows.push(`<tr class="case_subcategory_row${mark}"><td class="case_subcategory" colspan="${columns}"><span class="title">${escapeHtml(block.sub)}</span></td></tr>`);
+      rows.push(
+        `<tr class="case_subcategory_row${mark}"><td class="case_subcategory" colspan="${columns}"><span class="title">${escapeHtml(block.sub)}</span></td></tr>`
+      );
     }
     rows.push(...caseRows.map((r) => r.html));
   }
@@ -45043,7 +46034,14 @@ function checkShards(inputs, summaries) {
 async function mergeRuns(options, out) {
   if (options.inputs.length === 0) throw new UsageError("merge: name at least one run directory");
   if (options.inputs.includes(options.outdir)) throw new UsageError("merge: --outdir must not be one of the inputs");
-  await checkDirectories([["--outdir", options.outdir], ["the --junit directory", path7.dirname(options.junit)], ["the --json directory", path7.dirname(options.json)]], "merge: ");
+  await checkDirectories(
+    [
+      ["--outdir", options.outdir],
+      ["the --junit directory", path7.dirname(options.junit)],
+      ["the --json directory", path7.dirname(options.json)]
+    ],
+    "merge: "
+  );
   const summaries = await Promise.all(options.inputs.map(readSummary));
   const agent = summaries[0].agent;
   for (const [i2, s] of summaries.entries()) {
@@ -45057,23 +46055,32 @@ async function mergeRuns(options, out) {
   const { merged, results } = await mergeCases(summaries, options.inputs, role);
   const run = { ...mergedRun(agent, summaries, merged, options.inputs), ...role === "server" ? { role } : {}, ...mergedTls(summaries) };
   await makeDirectory(options.outdir);
-  await writeReports(options.outdir, /* @__PURE__ */ new Map([[agent, results]]), everyCase.filter((c3) => merged.some((m) => m.id === c3.id)), {
-    generatedAt: (/* @__PURE__ */ new Date()).toISOString(),
-    toolVersion: VERSION
-  });
+  await writeReports(
+    options.outdir,
+    /* @__PURE__ */ new Map([[agent, results]]),
+    everyCase.filter((c3) => merged.some((m) => m.id === c3.id)),
+    {
+      generatedAt: (/* @__PURE__ */ new Date()).toISOString(),
+      toolVersion: VERSION
+    }
+  );
   const count6 = (st) => merged.filter((c3) => c3.status === st).length;
-  return finishRun(run, { ...options, writeBaseline: null }, {
-    tell: () => out.write(
-      `merged ${summaries.length} run${summaries.length === 1 ? "" : "s"}: ${merged.length} cases: ${count6("passed")} passed, ${count6("failed")} failed, ${count6("skipped")} skipped
+  return finishRun(
+    run,
+    { ...options, writeBaseline: null },
+    {
+      tell: () => out.write(
+        `merged ${summaries.length} run${summaries.length === 1 ? "" : "s"}: ${merged.length} cases: ${count6("passed")} passed, ${count6("failed")} failed, ${count6("skipped")} skipped
 reports: ${options.outdir}/index.html
 junit:   ${options.junit}
 summary: ${options.json}
 `
-    ),
-    github: options.github,
-    env: options.env,
-    out
-  });
+      ),
+      github: options.github,
+      env: options.env,
+      out
+    }
+  );
 }
 function mergedTls(summaries) {
   const first = summaries.find((s) => s.tls !== void 0)?.tls;
@@ -70953,10 +71960,12 @@ var SPEC_KEYS = {
 };
 function objectOf(table, reading, replace = {}) {
   const keys = Object.entries(table).filter(([, k]) => reading === "wsgate" || k.wstest === true);
-  const shape = Object.fromEntries(keys.map(([key, k]) => {
-    const schema = replace[key] ?? k.schema;
-    return [key, k.required === true ? schema : schema.optional()];
-  }));
+  const shape = Object.fromEntries(
+    keys.map(([key, k]) => {
+      const schema = replace[key] ?? k.schema;
+      return [key, k.required === true ? schema : schema.optional()];
+    })
+  );
   return reading === "wsgate" ? external_exports.strictObject(shape) : external_exports.object(shape);
 }
 var SCHEMAS = {
@@ -71038,7 +72047,8 @@ function checkStrict(file2, spec) {
     if (spec.servers.length === 0) throw specError(file2, `"servers" must be a non-empty array of {"agent", "url", "options"} objects`);
     if (spec.url !== void 0) throw specError(file2, '"servers" (fuzzingclient.json) and "url" (fuzzingserver.json) do not go together');
   }
-  if (spec.key === void 0 !== (spec.cert === void 0)) throw specError(file2, '"key" and "cert" go together (the server certificate and its private key)');
+  if (spec.key === void 0 !== (spec.cert === void 0))
+    throw specError(file2, '"key" and "cert" go together (the server certificate and its private key)');
   checkWsgatePatterns(file2, spec);
 }
 function serversOf(file2, spec, reading, warnings) {
@@ -71112,7 +72122,42 @@ function serverFlags(a2) {
   };
 }
 function serverOptions(y) {
-  return y.option("spec", { type: "string", requiresArg: true, describe: "Autobahn fuzzingserver.json spec file (url, outdir, cases, exclude-cases, exclude-agent-cases, options); flags override it" }).option("url", { type: "string", requiresArg: true, describe: "Where the fuzzing server listens (ws://HOST:PORT; port 0 picks a free one; env WSGATE_LISTEN_HOST overrides the host bound) [default: ws://127.0.0.1:9001]" }).option("outdir", { type: "string", requiresArg: true, describe: "Report directory (index.json, index.html, per-case reports) [default: ./reports/clients]" }).option("cases", { type: "string", array: true, requiresArg: true, describe: "Case id patterns to run, Autobahn's rules ('6.*', '6.9.2'); default all" }).option("exclude-cases", { type: "string", array: true, requiresArg: true, describe: "Case id patterns to leave out" }).option("log-level", { type: "string", requiresArg: true, describe: "pino log level on stderr (fatal, error, warn, info, debug, trace, silent)", default: "warn" }).option("shard", { type: "string", requiresArg: true, describe: "Run only the K-th of N slices of the selected cases, balanced by expected duration (K/N, e.g. 2/4); join the shards with `wsgate merge`" }).option("extended", extendedOption).option("robustness", robustnessOption).option("budget", budgetOption).option("tls", { type: "boolean", describe: "wss://: serve TLS (a client under test) or connect over TLS (a server under test). Without --cert, wsgate makes a throwaway CA and certificate and writes the CA to OUTDIR/ca.pem" }).option("http2", { type: "boolean", describe: "WebSockets over HTTP/2 (RFC 8441): each case is an extended CONNECT stream, h2c with prior knowledge (with --tls: ALPN h2). The client or server under test is told by WSGATE_HTTP2=1" }).option("cert", { type: "string", requiresArg: true, describe: `TLS: your server certificate (PEM, chain) instead of a generated one; implies --tls (a spec file's "cert")` }).option("key", { type: "string", requiresArg: true, describe: `TLS: the private key of --cert (PEM) (a spec file's "key")` }).option("ca", { type: "string", requiresArg: true, describe: "TLS: a CA certificate (PEM). Client under test: handed to it (the CA of your --cert). Server under test: trusted when verifying its certificate" });
+  return y.option("spec", {
+    type: "string",
+    requiresArg: true,
+    describe: "Autobahn fuzzingserver.json spec file (url, outdir, cases, exclude-cases, exclude-agent-cases, options); flags override it"
+  }).option("url", {
+    type: "string",
+    requiresArg: true,
+    describe: "Where the fuzzing server listens (ws://HOST:PORT; port 0 picks a free one; env WSGATE_LISTEN_HOST overrides the host bound) [default: ws://127.0.0.1:9001]"
+  }).option("outdir", {
+    type: "string",
+    requiresArg: true,
+    describe: "Report directory (index.json, index.html, per-case reports) [default: ./reports/clients]"
+  }).option("cases", { type: "string", array: true, requiresArg: true, describe: "Case id patterns to run, Autobahn's rules ('6.*', '6.9.2'); default all" }).option("exclude-cases", { type: "string", array: true, requiresArg: true, describe: "Case id patterns to leave out" }).option("log-level", {
+    type: "string",
+    requiresArg: true,
+    describe: "pino log level on stderr (fatal, error, warn, info, debug, trace, silent)",
+    default: "warn"
+  }).option("shard", {
+    type: "string",
+    requiresArg: true,
+    describe: "Run only the K-th of N slices of the selected cases, balanced by expected duration (K/N, e.g. 2/4); join the shards with `wsgate merge`"
+  }).option("extended", extendedOption).option("robustness", robustnessOption).option("budget", budgetOption).option("tls", {
+    type: "boolean",
+    describe: "wss://: serve TLS (a client under test) or connect over TLS (a server under test). Without --cert, wsgate makes a throwaway CA and certificate and writes the CA to OUTDIR/ca.pem"
+  }).option("http2", {
+    type: "boolean",
+    describe: "WebSockets over HTTP/2 (RFC 8441): each case is an extended CONNECT stream, h2c with prior knowledge (with --tls: ALPN h2). The client or server under test is told by WSGATE_HTTP2=1"
+  }).option("cert", {
+    type: "string",
+    requiresArg: true,
+    describe: `TLS: your server certificate (PEM, chain) instead of a generated one; implies --tls (a spec file's "cert")`
+  }).option("key", { type: "string", requiresArg: true, describe: `TLS: the private key of --cert (PEM) (a spec file's "key")` }).option("ca", {
+    type: "string",
+    requiresArg: true,
+    describe: "TLS: a CA certificate (PEM). Client under test: handed to it (the CA of your --cert). Server under test: trusted when verifying its certificate"
+  });
 }
 var extendedOption = {
   type: "boolean",
@@ -71129,7 +72174,10 @@ var budgetOption = {
   describe: "With --robustness: a budget the peer is held to, NAME=VALUE, repeatable: time=2 (a factor on every time budget), message=1MiB (the peer's own message limit; default 100MiB), memory=256MiB (its process tree's growth in one case, when wsgate started it; default 512MiB), stall=100s (how long it may keep a stalled connection: a trickled handshake, an unanswered close)"
 };
 var quietOption = { type: "boolean", default: false, describe: "No line per case: only the summary, with the failures grouped by cause" };
-var githubOption = { type: "boolean", describe: "GitHub Actions job summary, annotations and step outputs (default: when GITHUB_ACTIONS=true)" };
+var githubOption = {
+  type: "boolean",
+  describe: "GitHub Actions job summary, annotations and step outputs (default: when GITHUB_ACTIONS=true)"
+};
 function exitForSignal(signal) {
   if (signal?.aborted !== true) return null;
   return signal.reason === "SIGTERM" ? ExitCode.Terminated : ExitCode.Interrupted;
@@ -71147,27 +72195,34 @@ function judgeCommand(y, { io, env: env2, setStatus }) {
   return y.command(
     "judge",
     "Apply the gate to existing reports (index.json and per-case JSON of wsgate serve or Autobahn): JUnit, summary, exit 1 on any failure",
-    (y2) => y2.option("outdir", { type: "string", default: "./reports/clients", describe: "Report directory holding index.json" }).option("agent", { type: "string", describe: "Agent to judge (default: the only agent in index.json)" }).option("cases", { type: "string", array: true, default: [], describe: "Case id patterns that must have results (default: the cases index.json holds)" }).option("exclude-cases", { type: "string", array: true, default: [], describe: "Case id patterns to leave out" }).option("extended", extendedOption).option("strict", { type: "boolean", default: false, describe: "NON-STRICT outcomes fail too" }).option("fail-on", { type: "string", array: true, describe: "Verdicts that fail a case (as for run)" }).option("baseline", { type: "string", describe: "Baseline file of accepted non-OK cases" }).option("write-baseline", { type: "string", describe: "Write the failing cases to a baseline file" }).option("github", githubOption).option("quiet", quietOption).option("junit", { type: "string", describe: "JUnit XML file (default: OUTDIR/junit.xml)" }).option("json", { type: "string", describe: "JSON summary file (default: OUTDIR/summary.json)" }).example("$0 judge --outdir reports/clients --agent my-client", "fail the build on the reports a server wrote"),
+    (y2) => y2.option("outdir", { type: "string", default: "./reports/clients", describe: "Report directory holding index.json" }).option("agent", { type: "string", describe: "Agent to judge (default: the only agent in index.json)" }).option("cases", {
+      type: "string",
+      array: true,
+      default: [],
+      describe: "Case id patterns that must have results (default: the cases index.json holds)"
+    }).option("exclude-cases", { type: "string", array: true, default: [], describe: "Case id patterns to leave out" }).option("extended", extendedOption).option("strict", { type: "boolean", default: false, describe: "NON-STRICT outcomes fail too" }).option("fail-on", { type: "string", array: true, describe: "Verdicts that fail a case (as for run)" }).option("baseline", { type: "string", describe: "Baseline file of accepted non-OK cases" }).option("write-baseline", { type: "string", describe: "Write the failing cases to a baseline file" }).option("github", githubOption).option("quiet", quietOption).option("junit", { type: "string", describe: "JUnit XML file (default: OUTDIR/junit.xml)" }).option("json", { type: "string", describe: "JSON summary file (default: OUTDIR/summary.json)" }).example("$0 judge --outdir reports/clients --agent my-client", "fail the build on the reports a server wrote"),
     async (a2) => {
       const [{ judgeConfig: judgeConfig2 }, { judgeReports: judgeReports2 }] = await Promise.all([Promise.resolve().then(() => (init_judge_merge(), judge_merge_exports)), Promise.resolve().then(() => (init_judge(), judge_exports))]);
-      setStatus(await judgeReports2(
-        judgeConfig2({
-          outdir: a2.outdir,
-          agent: a2.agent,
-          cases: a2.cases,
-          excludeCases: a2["exclude-cases"],
-          extended: a2.extended,
-          failOn: a2["fail-on"],
-          strict: a2.strict,
-          baseline: a2.baseline,
-          writeBaseline: a2["write-baseline"],
-          github: a2.github ?? null,
-          quiet: a2.quiet,
-          junit: a2.junit,
-          json: a2.json
-        }),
-        { out: io.stdout, logger: makeLogger("warn"), isTty: io.isTty ?? false, env: env2 }
-      ));
+      setStatus(
+        await judgeReports2(
+          judgeConfig2({
+            outdir: a2.outdir,
+            agent: a2.agent,
+            cases: a2.cases,
+            excludeCases: a2["exclude-cases"],
+            extended: a2.extended,
+            failOn: a2["fail-on"],
+            strict: a2.strict,
+            baseline: a2.baseline,
+            writeBaseline: a2["write-baseline"],
+            github: a2.github ?? null,
+            quiet: a2.quiet,
+            junit: a2.junit,
+            json: a2.json
+          }),
+          { out: io.stdout, logger: makeLogger("warn"), isTty: io.isTty ?? false, env: env2 }
+        )
+      );
     }
   );
 }
@@ -71363,13 +72418,21 @@ function listenHostFor(urlHost, env2) {
 }
 function specExtras(sources, tls5, http23 = false) {
   const spec = sources.spec ?? null;
-  return { excludeAgentCases: spec?.excludeAgentCases ?? {}, protocolOptions: spec?.protocolOptions ?? {}, specFile: spec?.file ?? null, patternSyntax: "wsgate", tls: tls5, http2: http23 };
+  return {
+    excludeAgentCases: spec?.excludeAgentCases ?? {},
+    protocolOptions: spec?.protocolOptions ?? {},
+    specFile: spec?.file ?? null,
+    patternSyntax: "wsgate",
+    tls: tls5,
+    http2: http23
+  };
 }
 function listenSettings(host, port, env2) {
   return { host, port, listenHost: listenHostFor(host, env2) };
 }
 function resolveTls(o2, secure, role, startsServer) {
-  if (o2.cert === null !== (o2.key === null)) throw new UsageError(o2.cert === null ? "--key needs --cert (the certificate it goes with)" : "--cert needs --key (its private key)");
+  if (o2.cert === null !== (o2.key === null))
+    throw new UsageError(o2.cert === null ? "--key needs --cert (the certificate it goes with)" : "--cert needs --key (its private key)");
   const on6 = o2.tls || secure || o2.cert !== null;
   const insecure = o2.insecure ?? false;
   if (!on6) {
@@ -71378,8 +72441,10 @@ function resolveTls(o2, secure, role, startsServer) {
     return null;
   }
   if (role === "client" && insecure) throw new UsageError("--insecure applies when servers are tested: a client checks the certificate itself");
-  if (role === "client" && o2.ca !== null && o2.cert === null) throw new UsageError("--ca names the CA of your --cert; without --cert, wsgate makes a CA and hands that to the client");
-  if (role === "server" && !startsServer && o2.cert !== null) throw new UsageError("--cert/--key are for a server wsgate starts (--server, --role server); a server at --server-url has its own");
+  if (role === "client" && o2.ca !== null && o2.cert === null)
+    throw new UsageError("--ca names the CA of your --cert; without --cert, wsgate makes a CA and hands that to the client");
+  if (role === "server" && !startsServer && o2.cert !== null)
+    throw new UsageError("--cert/--key are for a server wsgate starts (--server, --role server); a server at --server-url has its own");
   if (insecure && o2.ca !== null) throw new UsageError("--insecure skips verification: it does not go with --ca");
   const abs = (f) => f === null ? null : path6.resolve(f);
   return { cert: abs(o2.cert), key: abs(o2.key), ca: abs(o2.ca), insecure };
@@ -71410,14 +72475,27 @@ function checkRobustness(o2) {
 }
 
 // src/commands/list.ts
-function listCommand(y, { io, env: env2, setStatus }) {
+function listCommand(y, { io }) {
   return y.command(
     "list",
     "Print the selected cases (index, id, description) without opening a socket",
-    (y2) => y2.option("cases", { type: "string", array: true, requiresArg: true, default: [], describe: "Case id patterns" }).option("exclude-cases", { type: "string", array: true, requiresArg: true, default: [], describe: "Case id patterns to leave out" }).option("extended", extendedOption).option("robustness", robustnessOption).option("role", { type: "string", choices: ["client", "server"], default: "client", describe: "The side under test: with --extended, a server's own group is 15 (a client's 14)" }).option("http2", { type: "boolean", default: false, describe: "Over HTTP/2 (RFC 8441): with --extended, group 16 instead of 14/15 (16.1 for a server, 16.2 for a client)" }).option("quick", { type: "boolean", default: false, describe: "The cases `run --quick` plays: groups 9, 12 and 13 by a fixed sample" }),
+    (y2) => y2.option("cases", { type: "string", array: true, requiresArg: true, default: [], describe: "Case id patterns" }).option("exclude-cases", { type: "string", array: true, requiresArg: true, default: [], describe: "Case id patterns to leave out" }).option("extended", extendedOption).option("robustness", robustnessOption).option("role", {
+      type: "string",
+      choices: ["client", "server"],
+      default: "client",
+      describe: "The side under test: with --extended, a server's own group is 15 (a client's 14)"
+    }).option("http2", {
+      type: "boolean",
+      default: false,
+      describe: "Over HTTP/2 (RFC 8441): with --extended, group 16 instead of 14/15 (16.1 for a server, 16.2 for a client)"
+    }).option("quick", { type: "boolean", default: false, describe: "The cases `run --quick` plays: groups 9, 12 and 13 by a fixed sample" }),
     (a2) => {
       const robustness = checkRobustness({ robustness: a2.robustness === true, extended: a2.extended === true, http2: a2.http2, quick: a2.quick });
-      const selected = selectCases(catalogueFor(a2.extended === true, a2.role === "server" ? "server" : "client", a2.http2 ? "h2" : "http/1.1", robustness), splitList(a2.cases), splitList(a2["exclude-cases"]));
+      const selected = selectCases(
+        catalogueFor(a2.extended === true, a2.role === "server" ? "server" : "client", a2.http2 ? "h2" : "http/1.1", robustness),
+        splitList(a2.cases),
+        splitList(a2["exclude-cases"])
+      );
       const cases2 = a2.quick ? quickSample(selected) : selected;
       const width = String(cases2.length).length;
       for (const [i2, c3] of cases2.entries()) {
@@ -71436,10 +72514,12 @@ function mergeCommand(y, { io, env: env2, setStatus }) {
     (y2) => y2.positional("dirs", { type: "string", array: true, describe: "Output directories of wsgate runs (each with summary.json)" }).option("outdir", { type: "string", describe: "Directory for the merged reports", demandOption: true }).option("junit", { type: "string", describe: "JUnit XML file (default: OUTDIR/junit.xml)" }).option("json", { type: "string", describe: "JSON summary file (default: OUTDIR/summary.json)" }).option("github", githubOption).example("$0 merge shard-1 shard-2 shard-3 --outdir merged", "one report and one exit status for three shards"),
     async (a2) => {
       const [{ mergeConfig: mergeConfig2 }, { mergeRuns: mergeRuns2 }] = await Promise.all([Promise.resolve().then(() => (init_judge_merge(), judge_merge_exports)), Promise.resolve().then(() => (init_merge(), merge_exports))]);
-      setStatus(await mergeRuns2(
-        mergeConfig2({ inputs: (a2.dirs ?? []).map(String), outdir: a2.outdir, junit: a2.junit, json: a2.json, github: a2.github ?? null }, env2),
-        io.stdout
-      ));
+      setStatus(
+        await mergeRuns2(
+          mergeConfig2({ inputs: (a2.dirs ?? []).map(String), outdir: a2.outdir, junit: a2.junit, json: a2.json, github: a2.github ?? null }, env2),
+          io.stdout
+        )
+      );
     }
   );
 }
@@ -71538,7 +72618,16 @@ function reproData(rec) {
       chunks.push(p);
       offset += p.length;
     }
-    return [w.t, w.rx, (w.handshake ? 1 : 0) | (w.sync ? 2 : 0), start, offset - start, w.repeat === null ? null : w.repeat.pattern.toString("base64"), w.repeat?.length ?? 0, w.chop];
+    return [
+      w.t,
+      w.rx,
+      (w.handshake ? 1 : 0) | (w.sync ? 2 : 0),
+      start,
+      offset - start,
+      w.repeat === null ? null : w.repeat.pattern.toString("base64"),
+      w.repeat?.length ?? 0,
+      w.chop
+    ];
   });
   const expect = {};
   for (const key of ["OK", "NON-STRICT"]) {
@@ -71593,7 +72682,7 @@ import { readFileSync as readFileSync5 } from "node:fs";
 import { gzipSync as gzipSync2 } from "node:zlib";
 var runtimeText = null;
 function runtime() {
-  if (true) return 'import Fe from"node:net";import{gunzipSync as ct}from"node:zlib";import{createHash as Ue}from"node:crypto";var d={Continuation:0,Text:1,Binary:2,Close:8,Ping:9,Pong:10},m={Normal:1e3,GoingAway:1001,ProtocolError:1002,\nUnsupportedData:1003,NoStatus:1005,Abnormal:1006,InvalidPayload:1007,PolicyViolation:1008,MessageTooBig:1009,\nMandatoryExtension:1010,InternalError:1011},ue="258EAFA5-E914-47DA-95CA-C5AB0DC85B11";function $(n){\nreturn n>7}function ce(n){return Number.isInteger(n)?n>=1e3&&n<=1003||n>=1007&&n<=1011||n>=3e3&&n<=4999:\n!1}var A={openHandshakeTimeoutMs:5e3,closeHandshakeTimeoutMs:1e3,failByDrop:!1,maxMessagePayload:64*\n1024*1024,serverDropTimeoutMs:1e3,deflateLevel:1,maxHeadBytes:16*1024};function ee(n){return Ue("sha1").update(n+ue,"latin1").digest("base64")}var vt=Buffer.from(`\\r\n\\r\n`,"latin1");function de(n){let e=[],t=null,r="",s=!1,i=o=>{let a=r;if(r="",t===null){let l=a.trim().toLowerCase();\nl!==""&&(t={name:l,params:[]})}else{let l=a.indexOf("="),f=(l<0?a:a.slice(0,l)).trim().toLowerCase();\nif(f!==""){let c=l<0?!0:a.slice(l+1).trim();t.params.push([f,c])}}o&&(t!==null&&e.push(t),t=null)};for(let o=0;o<\nn.length;o++){let a=n[o];s?a==="\\\\"&&o+1<n.length?r+=n[++o]:a===\'"\'?s=!1:r+=a:a===\'"\'?s=!0:a===","?i(\n!0):a===";"?i(!1):r+=a}return i(!0),e}var q=class{constructor(e,t){this.s=e;this.writes=t}s;writes;rxWaitMs=2e3;peerCloseWaitMs=1e4;next=0;piece=0;nextMark=0;lastSent=0;waitTimer=null;endTimer=null;lagNoted=!1;finished=!1;ready(e,t){\nlet r=performance.now()-this.s.t0;if(r<e)return this.waitTimer=setTimeout(()=>this.pump(),Math.ceil(\ne-r)),!1;if(this.s.rx>=t)return!0;let s=Math.max(e,this.lastSent)+this.rxWaitMs;return r>=s?(this.lagNoted||\nthis.s.sayNow(`(the peer has sent ${this.s.rx} of the ${t} frame octets it had sent by now in the ru\\\nn: going on without them)`),this.lagNoted=!0,!0):(this.waitTimer=setTimeout(()=>this.pump(),Math.ceil(\ns-r)),!1)}pump(){this.stop();let e=this.s.socket;if(!(e===null||this.s.tcpDone||!this.s.open||this.finished)){\ne.cork();try{for(;;){let t=this.writes[this.next],r=this.s.data.marks[this.nextMark];if(r!==void 0&&\n(t===void 0||r[0]<t.t)){if(!this.ready(r[0],r[1]))return;this.nextMark+=1,this.s.mark(r[2]);continue}\nif(t===void 0)return this.endTcp();if(this.piece===0&&!this.ready(t.t,t.rx))return;if(t.sync&&e.uncork(),\nt.chop>0&&this.piece+t.chop<t.data.length){this.send(t.data.subarray(this.piece,this.piece+t.chop)),\nthis.piece+=t.chop,setImmediate(()=>this.pump());return}if(this.send(t.chop>0?t.data.subarray(this.piece):\nt.data),this.piece=0,this.next+=1,t.sync||this.writes[this.next]?.sync===!0){setImmediate(()=>this.pump());\nreturn}}}finally{process.nextTick(()=>{for(;e.writableCorked>0;)e.uncork()})}}}send(e){this.s.socket===\nnull||this.s.tcpDone||(this.s.socket.write(e),this.lastSent=performance.now()-this.s.t0,this.s.ourBytes(\ne))}endTcp(){let e=this.s.socket,t=this.s.data.end;if(e===null)return;if(t===null){this.finished=!0,\nthis.endTimer=setTimeout(()=>{this.s.sayNow(`(the peer did not close TCP within ${this.peerCloseWaitMs/\n1e3} s of wsgate\'s last write: the repro drops it)`),this.s.droppedByMe=!0,e.destroy()},this.peerCloseWaitMs);\nreturn}let[r,s,i,o]=t;this.ready(r,s)&&(this.finished=!0,this.s.droppedByMe=!0,this.s.uncleanEnd=o,this.\ns.sayNow(`wsgate ${i==="abort"?"drops TCP":"closes TCP (FIN once its writes have left)"}${o!==null?`\\\n: ${o}`:""}`),i==="abort"?e.destroy():e.end(()=>e.destroy()))}stop(){this.waitTimer!==null&&clearTimeout(\nthis.waitTimer),this.waitTimer=null,this.s.tcpDone&&this.endTimer!==null&&clearTimeout(this.endTimer)}};import N from"node:zlib";function te(n){return typeof n=="string"?Buffer.from(n,"utf8"):Buffer.isBuffer(n)?n:Buffer.from(n.buffer,\nn.byteOffset,n.byteLength)}var b=Buffer.alloc(0);var V="permessage-deflate",S={serverNoContextTakeover:"server_no_context_takeover",clientNoContextTakeover:"\\\nclient_no_context_takeover",serverMaxWindowBits:"server_max_window_bits",clientMaxWindowBits:"client\\\n_max_window_bits"},y={min:8,max:15,default:15};function Ie(n){if(n===!0)return 1n;let e=/^[ \\t\\n\\r\\v\\f]*([+-]?[0-9]+)[ \\t\\n\\r\\v\\f]*$/.\nexec(n);return e===null?null:BigInt(e[1])}function He(n){return n>=y.min&&n<=y.max}function _e(n){return n===\n!0?"True":String(n)}function he(n){let e={clientMaxWindowBits:0,clientNoContextTakeover:!1,serverMaxWindowBits:0,serverNoContextTakeover:!1},\nt=new Set;for(let[r,s]of n){let i=r.toLowerCase();if(t.has(i))return`multiple occurrence of extensio\\\nn parameter \'${i}\' for extension \'${V}\'`;t.add(i);let o=a=>`illegal extension parameter value \'${_e(\na)}\' for parameter \'${i}\' of extension \'${V}\'`;switch(i){case S.clientMaxWindowBits:case S.serverMaxWindowBits:{\nlet a=Ie(s);if(a===null)return o(s);if(!He(a))return o(a);i===S.clientMaxWindowBits?e.clientMaxWindowBits=\nNumber(a):e.serverMaxWindowBits=Number(a);break}case S.clientNoContextTakeover:case S.serverNoContextTakeover:\nif(s!==!0)return o(s);i===S.clientNoContextTakeover?e.clientNoContextTakeover=!0:e.serverNoContextTakeover=\n!0;break;default:return`illegal extension parameter \'${i}\' for extension \'${V}\'`}}return e}function me(n){\nreturn{compressNoContextTakeover:n.clientNoContextTakeover,compressWindowBits:n.clientMaxWindowBits||\ny.default,decompressNoContextTakeover:n.serverNoContextTakeover,decompressWindowBits:n.serverMaxWindowBits||\ny.default,decompressWindowParam:S.serverMaxWindowBits}}function pe(n){return n.toLowerCase()===V}var re=class{constructor(e=134217728){this.budget=e;if(!(e>=0))throw new RangeError(`CutMemo: budget\\\n ${e}`)}budget;series=new Map;documentIds=new WeakMap;nextDocumentId=0;used=0;get size(){return this.\nused}get(e,t,r,s){let i=this.key(e,t,s),o=this.series.get(i);if(o===void 0)return;let a=o.byStart.get(\nr);return a!==void 0&&this.touch(i,o),a}remember(e,t,r,s,i){let o=this.key(e,t,s),a=this.series.get(\no);if(a?.byStart.has(r)===!0)return i;let l=i.length+128;for(let[c,u]of this.series){if(this.used+l<=\nthis.budget||c===o)break;this.series.delete(c),this.used-=u.bytes}if(this.used+l>this.budget)return i;\na===void 0&&(a={byStart:new Map,bytes:0});let f=i.buffer.byteLength>i.length*2?qe(i):i;return a.byStart.\nset(r,f),a.bytes+=l,this.used+=l,this.touch(o,a),i}clear(){this.series.clear(),this.used=0}touch(e,t){\nthis.series.delete(e),this.series.set(e,t)}key(e,t,r){let s=this.documentIds.get(e);return s===void 0&&\nthis.documentIds.set(e,s=this.nextDocumentId++),`${s}/${t.level}/${t.windowBits}/${t.strategy}/${r}`}};\nfunction qe(n){let e=Buffer.allocUnsafeSlow(n.length);return n.copy(e),e}var ne=new re;import se from"node:zlib";var E=Buffer.from([0,0,255,255]),W=class{stream;handle;writeState;failure=null;closed=!1;constructor(e){\nlet t=e,r=t._handle,s=t._writeState;if(r==null||typeof r.writeSync!="function"||!(s instanceof Uint32Array)||\ns.length<2)throw new Error("node:zlib internals (_handle.writeSync, _writeState) not found: this Nod\\\ne.js version is not supported");this.stream=e,this.handle=r,this.writeState=s,r.onerror=i=>{this.failure=\ni}}get availOut(){return this.writeState[0]}get availIn(){return this.writeState[1]}write(e,t,r,s,i,o,a){\nif(this.closed)throw new Error("permessage-deflate: zlib stream used after close()");this.handle.writeSync(\ne,t,r,s,i,o,a);let l=this.failure;return this.failure=null,l}reset(){this.closed||(this.handle.reset(),\nthis.failure=null)}close(){this.closed||(this.closed=!0,this.stream.close())}};function ge(n){return new W(\nse.createDeflateRaw({chunkSize:se.constants.Z_MIN_CHUNK,memLevel:8,...n}))}function ve(n,e,t,r,s){let i=0;\nfor(;;){let o=n.write(se.constants.Z_SYNC_FLUSH,e,t,r,s,i,s.length-i);if(o!==null)throw new Error(`p\\\nermessage-deflate: deflate failed: ${o}`);let a=n.availOut,l=n.availIn;if(i=s.length-a,t+=r-l,r=l,a!==\n0)break;let f=Buffer.allocUnsafe(s.length*2);s.copy(f,0,0,i),s=f}if(i<E.length||s.readUInt32BE(i-E.length)!==\n65535)throw new Error("permessage-deflate: sync flush did not end with 00 00 ff ff");return s.subarray(\n0,i)}var R={call:32*1024,min:64*1024,max:4*1024*1024,ratioGuess:4},ie={min:16*1024,max:1024*1024},F=class extends Error{code;constructor(e,t){\nsuper(t),this.name="DeflateError",this.code=e}},L=class{deflater;inflater;compressReset;decompressReset;maxMessageSize;inflateWindowBits;inflateWindowParam;deflateSettings;scratch=b;cutDocument=null;cutNext=0;chunk=b;chunkUsed=0;inMessage=!1;reuseOutput=!1;messageSize=0;error=null;constructor(e,t){\nif(!Number.isInteger(t.level)||t.level<-1||t.level>9)throw new RangeError(`permessage-deflate: level\\\n must be an integer -1..9, not ${t.level}`);if(!(t.maxMessageSize>=0))throw new RangeError(`permessa\\\nge-deflate: maxMessageSize must be >= 0, not ${t.maxMessageSize}`);this.maxMessageSize=t.maxMessageSize===\n0?Number.MAX_SAFE_INTEGER:t.maxMessageSize,this.compressReset=e.compressNoContextTakeover,this.decompressReset=\ne.decompressNoContextTakeover;let r=e.compressWindowBits;this.deflateSettings={level:t.level,windowBits:r===\ny.min?y.min+1:r,strategy:r===y.min||t.literalsOnly===!0?N.constants.Z_HUFFMAN_ONLY:N.constants.Z_DEFAULT_STRATEGY},\nthis.deflater=ge(this.deflateSettings),this.inflateWindowBits=e.decompressWindowBits,this.inflateWindowParam=\ne.decompressWindowParam,this.inflater=new W(N.createInflateRaw({chunkSize:N.constants.Z_MIN_CHUNK,windowBits:this.\ninflateWindowBits}))}compress(e){if(e.length===0)return Buffer.from([0]);this.cutDocument!==null&&(this.\ncutDocument=null,this.deflater.reset());let t=this.deflate(e,0,e.length);return this.compressReset&&\nthis.deflater.reset(),Buffer.from(t.subarray(0,t.length-E.length))}compressCut(e,t,r){let s=e.bytes.\nlength;if(!Number.isInteger(t)||!Number.isInteger(r)||t<0||t>=s||r<0||r>s)throw new RangeError(`perm\\\nessage-deflate: cut [${t}, +${r}) outside a document of ${s} bytes`);if(this.compressReset)return this.\ncompressWhole(e,t,r);if(this.cutDocument!==e){if(t!==0)throw new RangeError("permessage-deflate: the\\\n first cut of a document starts at byte 0");this.cutDocument=e}else if(t!==this.cutNext)throw new RangeError(\n`permessage-deflate: cut at byte ${t}, the previous one ended at ${this.cutNext}`);if(r===0)return Buffer.\nfrom([0]);let i=e.chunksFor(this.deflateSettings),o=[],a=0,l=t,f=r;for(;f>0;){let c=Math.floor(l/e.chunkSize),\nu=c*e.chunkSize,p=Math.min(u+e.chunkSize,s),h=Math.min(p,l+f),g;l===u&&h===p?g=i[c]:(this.deflater.reset(),\ng=Buffer.from(this.deflate(e.bytes,l,h-l))),o.push(g),a+=g.length,f-=h-l,l=h===s?0:h}return this.cutNext=\nl,Buffer.concat(o,a).subarray(0,a-E.length)}compressWhole(e,t,r){return this.compressReset?ne.get(e,\nthis.deflateSettings,t,r)??ne.remember(e,this.deflateSettings,t,r,this.compress(e.cut(t,r))):this.compress(\ne.cut(t,r))}deflate(e,t,r){let s=r+(r>>>3)+64;return s<=ie.max&&this.scratch.length<s&&(this.scratch=\nBuffer.allocUnsafe(Math.max(s,ie.min))),ve(this.deflater,e,t,r,s<=ie.max?this.scratch:Buffer.allocUnsafe(\ns))}startMessage(e=!1){if(this.error!==null)throw this.error;if(this.inMessage)throw new Error("perm\\\nessage-deflate: startMessage() inside a message");this.inMessage=!0,this.messageSize=0,this.reuseOutput=\ne,e&&(this.chunkUsed=0)}push(e){if(this.error!==null)throw this.error;if(!this.inMessage)throw new Error(\n"permessage-deflate: push() outside a message");return e.length===0?b:this.inflate(e)}endMessage(){if(this.\nerror!==null)throw this.error;if(!this.inMessage)throw new Error("permessage-deflate: endMessage() o\\\nutside a message");let e=this.inflate(E);return this.inMessage=!1,this.decompressReset&&this.inflater.\nreset(),e}close(){this.deflater.close(),this.inflater.close(),this.chunk=b,this.chunkUsed=0,this.scratch=\nb}inflate(e){let t=[],r=this.chunkUsed,s=0,i=0,o=e.length,a=e.length*R.ratioGuess;for(;;){let l=this.\nmaxMessageSize-this.messageSize,f=Math.min(R.call,l+1);if(this.chunk.length-this.chunkUsed<f){this.chunkUsed>\nr&&t.push(this.chunk.subarray(r,this.chunkUsed));let g=Math.max(f,Math.min(Math.max(a,R.min),R.max,l+\n1));this.reuseOutput&&(g=Math.max(g,Math.min(this.chunk.length*2,R.max))),this.chunk=Buffer.allocUnsafe(\ng),this.chunkUsed=0,r=0,a=g*2}let c=this.inflater.write(N.constants.Z_SYNC_FLUSH,e,i,o,this.chunk,this.\nchunkUsed,f);if(c!==null)return this.fail(m.InvalidPayload,this.describeInflateFailure(c));let u=this.\ninflater.availOut,p=this.inflater.availIn,h=f-u;if(this.chunkUsed+=h,this.messageSize+=h,s+=h,this.messageSize>\nthis.maxMessageSize)return this.fail(m.MessageTooBig,`decompressed message longer than ${this.maxMessageSize}\\\n bytes`);if(i+=o-p,o=p,u!==0)break}return this.chunkUsed>r&&t.push(this.chunk.subarray(r,this.chunkUsed)),\nt.length<=1?t[0]??b:Buffer.concat(t,s)}describeInflateFailure(e){if(!/too far back/.test(e))return`i\\\nnvalid compressed data (zlib: ${e})`;let t=1<<this.inflateWindowBits;return`a back-reference reaches\\\n further back than ${this.inflateWindowBits<y.default?`the ${t}-byte window negotiated with ${this.inflateWindowParam}\\\n=${this.inflateWindowBits}`:`the ${t}-byte window of permessage-deflate`} (zlib: ${e})`}fail(e,t){throw this.\nerror=new F(e,t),this.chunk=b,this.chunkUsed=0,this.error}};import{isUtf8 as we}from"node:buffer";var Ve=[...Array(128).fill(0),...Array(16).fill(1),...Array(16).\nfill(9),...Array(32).fill(7),8,8,...Array(30).fill(2),10,...Array(12).fill(3),4,3,3,11,6,6,6,5,...Array(\n11).fill(8)],ze=[0,1,2,3,5,8,7,1,1,1,4,6,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,0,1,1,1,1,1,0,1,0,\n1,1,1,1,1,1,1,2,1,1,1,1,1,2,1,2,1,1,1,1,1,1,1,1,1,1,1,1,1,2,1,1,1,1,1,1,1,1,1,2,1,1,1,1,1,1,1,2,1,1,\n1,1,1,1,1,1,1,1,1,1,1,3,1,3,1,1,1,1,1,1,1,3,1,1,1,1,1,3,1,3,1,1,1,1,1,1,1,3,1,1,1,1,1,1,1,1,1,1,1,1,\n1,1],D=0,z=1,be=9,ye=(()=>{let n=new Uint8Array(be<<8);for(let e=0;e<be;e++)for(let t=0;t<256;t++)n[e<<\n8|t]=ze[e*16+Ve[t]];return n})(),xe=64,j=class{state=D;consumed=0;reset(){this.state=D,this.consumed=\n0}validate(e){let t=this.state;if(t===z)return{valid:!1,endsOnCodePoint:!1,index:this.consumed};let r=e.\nlength,s=0;for(;t!==D&&s<r;){if(t=ye[t<<8|e[s]],t===z)return this.fail(s);s++}if(r-s>=xe){let i=je(e,\ns);i-s>=xe&&we(e.subarray(s,i))&&(s=i)}for(;s<r;s++){let i=e[s];if(!(i<128&&t===D)&&(t=ye[t<<8|i],t===\nz))return this.fail(s)}return this.state=t,this.consumed+=r,{valid:!0,endsOnCodePoint:t===D,index:this.\nconsumed}}fail(e){return this.state=z,this.consumed+=e,{valid:!1,endsOnCodePoint:!1,index:this.consumed}}};\nfunction je(n,e){let t=n.length,r=Math.max(e,t-4);for(let s=t-1;s>=r;s--){let i=n[s];if(i<128)return t;\nif(i>=192)return s}return t}function Be(n){return we(n)}import Ge from"node:v8";import Ye from"node:vm";var P;function Ke(){if(P!==void 0)return P;try{Ge.setFlagsFromString(\n"--expose-gc"),P=Ye.runInNewContext("gc")}catch{P=null}return P}var ke=8*1024*1024;var Lt=32*1024*1024;var oe=!1;function Ce(){oe||(oe=!0,setImmediate(()=>{oe=!1,Ke()?.()}))}var x={Connecting:0,Open:1,Closing:2,Closed:3};var Je=64*1024,U=class{constructor(e){this.link=e}link;insideMessage=!1;messagesStarted=0;messageBinary=!1;messageChunks=[];messageBuffer=null;messageFill=0;messageLength=0;discardMessageData=!1;validateUtf8=!1;messageCompressed=!1;utf8=new j;utf8EndsOnCodePoint=!0;controlChunks=[];frameHead=[];frameHeadLength=0;currentIsControl=!1;release(){\nthis.messageChunks=[],this.messageBuffer=null}onViolation(e,t){this.link.onViolation(e,t)}onFrameBegin(e){\nlet{link:t}=this;if(this.frameHead=[],this.frameHeadLength=0,this.currentIsControl=$(e.opcode),this.\ncurrentIsControl){this.controlChunks=[];return}this.insideMessage||this.startMessage(e),this.messageLength+=\ne.length,!t.failedByMe()&&t.maxMessagePayload>0&&this.messageLength>t.maxMessagePayload&&t.failConnection(\nm.MessageTooBig,`message exceeds payload limit of ${t.maxMessagePayload} octets`)}startMessage(e){let{\nlink:t}=this;this.insideMessage=!0,this.messagesStarted+=1,this.messageBinary=e.opcode===d.Binary,this.\nmessageChunks=[],this.messageLength=0,this.validateUtf8=e.opcode===d.Text,this.utf8EndsOnCodePoint=!0,\nthis.validateUtf8&&this.utf8.reset(),this.messageCompressed=t.deflate()!==null&&e.rsv===4,this.messageCompressed&&\nt.deflate()?.startMessage(t.handler()?.transientMessages===!0),this.messageBuffer=null,this.messageFill=\n0,this.discardMessageData=t.handler()?.messageLengthOnly===!0;let r=t.maxMessagePayload;!this.discardMessageData&&\ne.fin&&!this.messageCompressed&&e.length>=Je&&(r===0||e.length<=r)&&(this.messageBuffer=Buffer.allocUnsafe(\ne.length))}onFrameData(e){if(this.frameHeadLength<64&&e.length>0&&(this.frameHead.push(e.subarray(0,\n64-this.frameHeadLength)),this.frameHeadLength+=Math.min(e.length,64-this.frameHeadLength)),this.currentIsControl){\nthis.controlChunks.push(e);return}this.link.state()===x.Open&&(this.link.traffic.incomingOctetsWebSocketLevel+=\ne.length);let t=e;if(this.messageCompressed){let r=this.inflate(()=>this.link.deflate()?.push(e)??e);\nif(r===null)return;t=r}this.acceptMessageData(t)}inflate(e){try{return e()}catch(t){if(!(t instanceof\nF))throw t;if(this.messageCompressed=!1,t.code===m.InvalidPayload){let r=this.messageBinary?"binary":\n"text";this.link.dropOnError(`the client\'s compressed ${r} message ${this.messagesStarted} could not\\\n be inflated: ${t.message}`)}else this.link.failConnection(t.code,t.message);return this.afterCallback(),\nnull}}acceptMessageData(e){let{link:t}=this;if(t.state()===x.Open&&(t.traffic.incomingOctetsAppLevel+=\ne.length),this.validateUtf8&&e.length>0){let r=this.utf8.validate(e);if(this.utf8EndsOnCodePoint=r.endsOnCodePoint,\n!r.valid){t.failConnection(m.InvalidPayload,`encountered invalid UTF-8 while processing text message\\\n at payload octet index ${r.index}`),this.afterCallback();return}}if(!t.failedByMe())if(this.discardMessageData)\nthis.messageFill+=e.length;else if(this.messageBuffer!==null)this.messageFill+=e.copy(this.messageBuffer,\nthis.messageFill);else{let r=this.messageChunks.at(-1);r!==void 0&&r.buffer===e.buffer&&r.byteOffset+\nr.length===e.byteOffset?this.messageChunks[this.messageChunks.length-1]=Buffer.from(r.buffer,r.byteOffset,\nr.length+e.length):this.messageChunks.push(e)}}onFrameEnd(e){let{link:t}=this,r=this.frameHead.length===\n1?this.frameHead[0]:Buffer.concat(this.frameHead);if(t.wire.rxFrame(e,e.length,r,e.mask),$(e.opcode)){\nlet s=this.controlChunks.length===1?this.controlChunks[0]:Buffer.concat(this.controlChunks);this.controlChunks=\n[],t.onControlFrame(e.opcode,s),this.afterCallback();return}if(t.state()===x.Open&&(t.traffic.incomingWebSocketFrames+=\n1),!!e.fin){if(this.insideMessage=!1,this.messageCompressed){this.messageCompressed=!1;let s=this.inflate(\n()=>t.deflate()?.endMessage()??b);if(s===null||(s.length>0&&this.acceptMessageData(s),t.state()===x.\nClosed))return}if(t.state()===x.Open&&(t.traffic.incomingWebSocketMessages+=1),this.validateUtf8&&!this.\nutf8EndsOnCodePoint){t.failConnection(m.InvalidPayload,`UTF-8 text message payload ended within Unic\\\node code point at payload octet index ${this.messageLength}`),this.afterCallback();return}t.failedByMe()||\nthis.deliver(),this.afterCallback()}}deliver(){let e=this.link.handler(),t=this.messageChunks,r=this.\nmessageBuffer;if(this.messageChunks=[],this.messageBuffer=null,this.discardMessageData){e?.onMessage(\nb,this.messageBinary,this.messageFill);return}let s=r!==null?r.subarray(0,this.messageFill):t.length===\n1?t[0]:Buffer.concat(t);e?.onMessage(s,this.messageBinary,s.length),s.length>=ke&&Ce()}afterCallback(){\nthis.link.state()===x.Closed&&this.link.stopReading()}};var G=class{outgoingOctetsWireLevel=0;outgoingOctetsWebSocketLevel=0;outgoingOctetsAppLevel=0;outgoingWebSocketFrames=0;outgoingWebSocketMessages=0;incomingOctetsWireLevel=0;incomingOctetsWebSocketLevel=0;incomingOctetsAppLevel=0;incomingWebSocketFrames=0;incomingWebSocketMessages=0;preopenOutgoingOctetsWireLevel=0;preopenIncomingOctetsWireLevel=0;snapshot(){\nlet e=(t,r)=>r>0?t/r:null;return{outgoingOctetsWireLevel:this.outgoingOctetsWireLevel,outgoingOctetsWebSocketLevel:this.\noutgoingOctetsWebSocketLevel,outgoingOctetsAppLevel:this.outgoingOctetsAppLevel,outgoingCompressionRatio:e(\nthis.outgoingOctetsWebSocketLevel,this.outgoingOctetsAppLevel),outgoingWebSocketOverhead:e(this.outgoingOctetsWireLevel-\nthis.outgoingOctetsWebSocketLevel,this.outgoingOctetsWebSocketLevel),outgoingWebSocketFrames:this.outgoingWebSocketFrames,\noutgoingWebSocketMessages:this.outgoingWebSocketMessages,preopenOutgoingOctetsWireLevel:this.preopenOutgoingOctetsWireLevel,\nincomingOctetsWireLevel:this.incomingOctetsWireLevel,incomingOctetsWebSocketLevel:this.incomingOctetsWebSocketLevel,\nincomingOctetsAppLevel:this.incomingOctetsAppLevel,incomingCompressionRatio:e(this.incomingOctetsWebSocketLevel,\nthis.incomingOctetsAppLevel),incomingWebSocketOverhead:e(this.incomingOctetsWireLevel-this.incomingOctetsWebSocketLevel,\nthis.incomingOctetsWebSocketLevel),incomingWebSocketFrames:this.incomingWebSocketFrames,incomingWebSocketMessages:this.\nincomingWebSocketMessages,preopenIncomingOctetsWireLevel:this.preopenIncomingOctetsWireLevel}}};var w=" ...",Se=new TextDecoder("utf-8",{fatal:!0});function Me(n){return n.length>64-w.length?Buffer.\nfrom(n.buffer,n.byteOffset,Math.min(n.length,64)).toString("hex")+w:Buffer.from(n.buffer,n.byteOffset,\nn.length).toString("hex")}function M(n){let e=n.length>64-w.length,t=e?n.subarray(0,64):n;try{return Se.\ndecode(t)+(e?w:"")}catch{return`0x${Me(n)}`}}function Te(n){switch(n.kind){case"message":return["mes\\\nsage",M(n.data),n.binary];case"pong":return["pong",M(n.data)];case"timeout":return["timeout",n.tag]}}\nfunction Y(n,e){let t=String(e);n[t]=(n[t]??0)+1}var K=class{entries=[];rxOctetStats={};txOctetStats={};rxFrameStats={};txFrameStats={};enabled=!0;times=[];maxEntries;origin=performance.\nnow();constructor(e=2e4){this.maxEntries=e}push(e){this.enabled&&this.pushAlways(e)}pushAlways(e){this.\nentries.length>=this.maxEntries||(this.entries.push(e),this.times.push(Math.round((performance.now()-\nthis.origin)*10)/10))}setEnabled(e){e!==this.enabled&&(this.enabled=e,this.pushAlways(["WLM",e]))}rxOctets(e){\nY(this.rxOctetStats,e.length),this.enabled&&this.push(["RO",[e.length,Me(e)]])}txOctets(e,t,r=e.length){\nY(this.txOctetStats,r),this.enabled&&this.push(["TO",[r,Ze(e,r)],t])}rxFrame(e,t,r,s){if(Y(this.rxFrameStats,\ne.opcode),!this.enabled)return;let i=r.length>t?r.subarray(0,t):r,o=t>i.length?Xe(i,t):M(i);this.push(\n["RF",[t,o],e.opcode,e.fin,e.rsv,s!==null,s?s.toString("hex"):null])}txFrame(e,t,r,s,i,o){Y(this.txFrameStats,\ne.opcode),this.enabled&&this.push(["TF",[t.length,M(t)],e.opcode,e.fin,e.rsv,r?Buffer.from(r).toString(\n"hex"):null,s,i,o])}killAfter(e){this.pushAlways(["KL",e])}killFired(){this.pushAlways(["KLE"])}closeAfter(e){\nthis.pushAlways(["TI",e])}closeFired(){this.pushAlways(["TIE"])}continueLater(e,t){this.pushAlways([\n"CT",e,t])}continueFired(e){this.pushAlways(["CTE",e])}};function Ze(n,e){let t=Buffer.from(n.buffer,\nn.byteOffset,Math.min(n.length,64)).toString("hex");return e>64-w.length?t+w:t}function Xe(n,e){if(e<=\n64-w.length)return M(n);let t=n.subarray(0,64);try{return Se.decode(t)+w}catch{return`0x${t.toString(\n"hex")}${w}`}}import{createRequire as Qe}from"node:module";var J=(()=>{try{return Qe(import.meta.url)("bufferutil")}catch{return null}})(),Ee=typeof J?.unmask==\n"function"?J.unmask:null,Jt=typeof J?.mask=="function"?J.mask:null,et=1024;var tt=32;function ae(n,e,t=0){if(e.length!==4)throw new RangeError(`mask must be 4 bytes, got ${e.length}`);let r=n.\nlength;if(r===0)return;let s=t&3;if(Ee!==null&&r>=et){let o=s===0?e:Uint8Array.of(e[s],e[s+1&3],e[s+\n2&3],e[s+3&3]);Ee(te(n),te(o));return}let i=0;if(r>=tt){let o=4-(n.byteOffset&3)&3;for(;i<o;i++)n[i]=\nn[i]^e[s+i&3];let a=r-i>>>2,l=new Uint8Array(4);for(let u=0;u<4;u++)l[u]=e[s+i+u&3];let f=new Uint32Array(\nl.buffer)[0],c=new Uint32Array(n.buffer,n.byteOffset+i,a);for(let u=0;u<a;u++)c[u]=c[u]^f;i+=a<<2}for(;i<\nr;i++)n[i]=n[i]^e[s+i&3]}var v=m.ProtocolError,rt=m.MessageTooBig,nt=14,st=4,it=64,T={Header:0,Payload:1},I=class{requireMask;refuseMask;compression;maxFramePayload;unmaskInPlace;pushed=0;state=T.\nHeader;isStopped=!1;inMessage=!1;head=Buffer.alloc(nt);headLen=0;headNeeded=2;firstBytesChecked=!1;fin=!1;rsv=0;opcode=0;masked=!1;len7=0;frame=null;remaining=0;delivered=0;constructor(e){\nthis.requireMask=e.requireMask,this.refuseMask=e.refuseMask??!1,this.compression=e.compressionNegotiated,\nthis.maxFramePayload=e.maxFramePayload,this.unmaskInPlace=e.unmaskInPlace??!1}get stopped(){return this.\nisStopped}get insideMessage(){return this.inMessage}get bufferedBytes(){return this.state===T.Header?\nthis.headLen:0}stop(){this.isStopped=!0}push(e,t){let r=e.length;this.pushed+=r;let s=0;for(;!this.isStopped;)\nif(this.state===T.Header){if(this.headLen<2&&(s=this.collect(e,s,2),this.headLen<2)||!this.firstBytesChecked&&\n(this.firstBytesChecked=!0,this.checkFirstBytes(t),this.isStopped)||this.headLen<this.headNeeded&&(s=\nthis.collect(e,s,this.headNeeded),this.headLen<this.headNeeded)||!this.beginFrame(t))return}else{if(s>=\nr)return;let i=this.frame,o=Math.min(this.remaining,r-s),a=e.subarray(s,s+o);if(s+=o,i.mask!==null&&\nthis.unmaskInPlace)ae(a,i.mask,this.delivered);else if(i.mask!==null){let l=Buffer.allocUnsafe(o);if(o<\nit){let f=i.mask,c=this.delivered&3;for(let u=0;u<o;u++)l[u]=a[u]^f[c+u&3]}else a.copy(l),ae(l,i.mask,\nthis.delivered);a=l}if(this.delivered+=o,this.remaining-=o,this.remaining===0&&(this.state=T.Header),\nt.onFrameData(a),this.isStopped)return;this.remaining===0&&this.endFrame(t)}}collect(e,t,r){let s=Math.\nmin(r-this.headLen,e.length-t);for(let i=0;i<s;i++)this.head[this.headLen+i]=e[t+i];return this.headLen+=\ns,t+s}checkFirstBytes(e){let t=this.head[0],r=this.head[1],s=(t&128)!==0,i=(t&112)>>4,o=t&15,a=(r&128)!==\n0,l=r&127;this.fin=s,this.rsv=i,this.opcode=o,this.masked=a,this.len7=l,this.headNeeded=2+(l===126?2:\nl===127?8:0)+(a?4:0);let f=this.compression&&i===st;i!==0&&!f&&this.violation(e,v,`RSV = ${i} and no\\\n extension negotiated`)||this.requireMask&&!a&&this.violation(e,v,"unmasked client-to-server frame")||\nthis.refuseMask&&a&&this.violation(e,v,"masked server-to-client frame")||($(o)?this.checkControlFrame(\ne,o,s,l,f):this.checkDataFrame(e,o,f))}checkControlFrame(e,t,r,s,i){!r&&this.violation(e,v,"fragment\\\ned control frame")||s>125&&this.violation(e,v,"control frame with payload length > 125 octets")||t!==\nd.Close&&t!==d.Ping&&t!==d.Pong&&this.violation(e,v,`control frame using reserved opcode ${t}`)||t===\nd.Close&&s===1&&this.violation(e,v,"received close control frame with payload len 1")||i&&this.violation(\ne,v,"received compressed control frame")}checkDataFrame(e,t,r){t!==d.Continuation&&t!==d.Text&&t!==d.\nBinary&&this.violation(e,v,`data frame using reserved opcode ${t}`)||!this.inMessage&&t===d.Continuation&&\nthis.violation(e,v,"received continuation data frame outside fragmented message")||this.inMessage&&t!==\nd.Continuation&&this.violation(e,v,"received non-continuation data frame while inside fragmented mes\\\nsage")||r&&this.inMessage&&this.violation(e,v,"received continuation data frame with compress bit se\\\nt")}payloadLength(e){let t=this.head;if(this.len7===126){let o=t.readUInt16BE(2);return o<126&&this.\nviolation(e,v,"invalid data frame length (not using minimal length encoding)")?null:{length:o,pos:4,\noverLimit:!1}}if(this.len7!==127)return{length:this.len7,pos:2,overLimit:!1};let r=t.readUInt32BE(2),\ns=t.readUInt32BE(6);if(r>=2147483648)return this.violation(e,v,"invalid data frame length (>2^63)"),\nthis.stop(),null;let i=r*4294967296+s;return i<65536&&this.violation(e,v,"invalid data frame length \\\n(not using minimal length encoding)")?null:{length:i,pos:10,overLimit:r>2097151}}beginFrame(e){let t=this.\npayloadLength(e);if(t===null)return!1;let{length:r,pos:s,overLimit:i}=t,o=this.maxFramePayload>0?this.\nmaxFramePayload:Number.MAX_SAFE_INTEGER;if(i||r>o)return this.violation(e,rt,`frame exceeds payload \\\nlimit of ${o} octets`),this.stop(),!1;let a=this.masked?Buffer.from(this.head.subarray(s,s+4)):null,\nl={opcode:this.opcode,fin:this.fin,rsv:this.rsv,masked:this.masked,mask:a,length:r};if(this.headLen=\n0,this.headNeeded=2,this.firstBytesChecked=!1,this.frame=l,this.remaining=r,this.delivered=0,this.state=\nT.Payload,l.opcode<=7&&!this.inMessage&&(this.inMessage=!0),e.onFrameBegin(l),this.isStopped)return!1;\nif(r===0){if(this.state=T.Header,e.onFrameData(b),this.isStopped)return!1;this.endFrame(e)}return!this.\nisStopped}endFrame(e){let t=this.frame;this.frame=null,this.state=T.Header,e.onFrameEnd(t),t.opcode<=\n7&&t.fin&&(this.inMessage=!1)}violation(e,t,r){return e.onViolation(t,r),this.isStopped}};function Oe(n){return n.behaviorClose!=="WRONG CODE"?n:{...n,behavior:"FAILED",result:n.resultClose}}var k={Ok:"OK",NonStrict:"NON-STRICT",Failed:"FAILED",Informational:"INFORMATIONAL",Unimplemented:"U\\\nNIMPLEMENTED"},B={Ok:"OK",Failed:"FAILED",Unclean:"UNCLEAN",WrongCode:"WRONG CODE",FailedByClient:"F\\\nAILED BY CLIENT",Informational:"INFORMATIONAL"};function ot(n,e){if(n.kind!==e.kind)return!1;switch(n.kind){case"message":return e.kind==="message"&&\nn.binary===e.binary&&n.data.equals(e.data);case"pong":return e.kind==="pong"&&n.data.equals(e.data);case"\\\ntimeout":return e.kind==="timeout"&&n.tag===e.tag}}function at(n,e){return n.length===e.length&&n.every(\n(t,r)=>ot(t,e[r]))}function $e(n,e,t,r,s){let i=r.behavior,o=r.result;for(let[f,c]of Object.entries(n))if(c!==void 0&&at(\nt,c)){i=f,o="Actual events match at least one expected.";break}let a,l;return s.connectionWasOpen?(e.\nclosedByMe!==s.closedByMe?(a=B.Failed,l="The connection was failed by the wrong endpoint"):e.requireClean&&\n!s.wasClean?(a=B.Unclean,l="The spec requires the connection to be failed cleanly here"):s.remoteCloseCode!==\nnull&&!e.closeCode.includes(s.remoteCloseCode)?(a=B.WrongCode,l=`The close code should have been ${e.\ncloseCode.join(",")} or empty`):!s.isServer&&s.droppedByMe?(a=B.FailedByClient,l="It is preferred th\\\nat the server close the TCP connection"):(a=B.Ok,l="Connection was properly closed"),e.closedByWrongEndpointIsFatal===\n!0&&e.closedByMe!==s.closedByMe&&(i=k.Failed)):(a=B.Failed,l="The WebSocket opening handshake was ne\\\nver completed!"),{behavior:i,result:o,behaviorClose:a,resultClose:l}}function lt(n){return n[0]==="timeout"?{kind:"timeout",tag:n[1]}:n[0]==="pong"?{kind:"pong",data:Buffer.\nfrom(n[1],"base64")}:{kind:"message",data:Buffer.from(n[1],"base64"),binary:n[2]}}function ft(n,e,t,r){\nif(n.needsDeflate&&!e)return{behavior:k.Unimplemented,result:"permessage-deflate was not negotiated."};\nlet s=i=>({behavior:k.Failed,result:i});for(let[i,o]of t.entries()){let a=r[i],l=`Echo ${i+1}`;if(a===\nvoid 0)return s(`${l}: the peer sent more messages than it was sent.`);if(o.binary!==a.binary)return s(\n`${l}: ${o.binary?"binary":"text"} instead of ${a.binary?"binary":"text"}.`);if(o.length!==a.length)\nreturn s(`${l}: ${o.length} bytes instead of ${a.length}.`);if(n.echo==="content"&&!o.data.equals(a.\ndata))return s(`${l}: its content differs from what was sent.`)}return r.length===0||t.length<r.length?\ns(`Received ${t.length} of ${r.length} echoes.`):{behavior:k.Ok,result:"Every message was echoed."}}\nfunction Ae(n,e){let t=n.echo!==null?ft(n,e.deflateOn,e.echoed,e.sent):{behavior:k.Failed,result:"Ac\\\ntual events differ from any expected."},r=e.facts.connectionWasOpen?n.expect:{},s=Object.fromEntries(\nObject.entries(r).flatMap(([a,l])=>l===void 0?[]:[[a,l.map(lt)]])),i={...n.close,closedByWrongEndpointIsFatal:n.\nclose.closedByWrongEndpointIsFatal===!0},o=$e(s,i,e.received,t,e.facts);return n.adjust==="wrong-cod\\\ne-fails"?Oe(o):n.adjust==="informational"?{...o,behavior:k.Informational,behaviorClose:B.Informational}:\no}var ut={0:"continuation",1:"text",2:"binary",8:"close",9:"ping",10:"pong"},{Open:We,Closing:Z,Closed:le}=x;\nfunction H(n){return JSON.stringify(M(n))}function Ne(n){if(n.length===0)return"close (no code)";if(n.\nlength===1)return`close with a 1-byte payload 0x${n.toString("hex")}`;let e=n.subarray(2);return`clo\\\nse ${n.readUInt16BE(0)}${e.length>0?` ${H(e)}`:""}`}function Re(n){return{compressNoContextTakeover:n.\ndecompressNoContextTakeover,compressWindowBits:n.decompressWindowBits,decompressNoContextTakeover:n.\ncompressNoContextTakeover,decompressWindowBits:n.compressWindowBits,decompressWindowParam:"client_ma\\\nx_window_bits"}}var X=class{constructor(e){this.data=e;this.peerReader=this.newPeerReader(!1);let t=e.\necho==="length";this.peerAssembler=new U(this.link({onMessage:(r,s,i)=>this.peerMessage(r,s,i),messageLengthOnly:t},\n()=>this.peerDeflate,{failedByMe:()=>this.failedByMe,failConnection:(r,s)=>this.fail(r,s),dropOnError:r=>this.\nfail(null,r),onControlFrame:(r,s)=>this.onPeerControl(r,s)})),this.ourAssembler=new U(this.link({onMessage:(r,s,i)=>{\nthis.sent.push({binary:s,data:r,length:i})},messageLengthOnly:t},()=>this.ourDeflate,{failedByMe:()=>!1,\nfailConnection:()=>{},dropOnError:()=>{},onControlFrame:r=>this.onOurControl(r)})),this.ourSink=this.\nourFrames()}data;shown=40;t0=performance.now();socket=null;replay=null;onJudged=()=>{};open=!1;tcpDone=!1;droppedByMe=!1;uncleanEnd=null;rx=0;received=[];echoed=[];sent=[];counts={\npeer:0,wsgate:0};phase=We;closedByMe=!1;failedByMe=!1;wasClean=!1;remoteCloseCode=null;dropped=!1;peerDeflate=null;ourDeflate=null;peerReader;ourReader=new I(\n{requireMask:!1,compressionNegotiated:!0,maxFramePayload:0});peerAssembler;ourAssembler;ourSink;ourInFrame=!1;newPeerReader(e){\nlet t=this.data.role==="client",r=A.maxMessagePayload;return new I({requireMask:t,refuseMask:!t,compressionNegotiated:e,\nmaxFramePayload:r,unmaskInPlace:!0})}link(e,t,r){return{...r,state:()=>this.phase,deflate:t,handler:()=>e,\nmaxMessagePayload:A.maxMessagePayload,wire:new K(0),traffic:new G,onViolation:(s,i)=>r.failConnection(\ns===m.MessageTooBig?s:m.ProtocolError,i),stopReading:()=>{}}}stamp(){return`+${(performance.now()-this.\nt0).toFixed(1)} ms`.padStart(12)}say(e,t){console.log(`${e}  ${t}`)}sayNow(e){this.say(this.stamp(),\ne)}note(e,t){this.counts[e]+=1,this.counts[e]<=this.shown?this.sayNow(`${e==="peer"?"peer \u2192 ":"wsg\\\nate \u2192 "}${t}`):this.counts[e]===this.shown+1&&this.sayNow(`(${e}: further frames and messages are \\\ncounted, not shown)`)}agree(e){let t=de(e??"").find(a=>pe(a.name)),r=t===void 0?null:he(t.params);if(r===\nnull||typeof r=="string")return;let s=me(r),i=this.data.role==="server"?s:Re(s),o={level:A.deflateLevel,\nmaxMessageSize:A.maxMessagePayload};this.peerDeflate=new L(i,o),this.ourDeflate=new L(Re(i),o),this.\npeerReader=this.newPeerReader(!0)}peerBytes(e){this.droppedByMe||(this.rx+=e.length,this.peerReader.\nstopped||this.peerReader.push(e,this.peerAssembler),this.replay?.pump())}ourBytes(e){this.ourReader.\npush(e,this.ourSink),(this.ourInFrame||this.ourReader.bufferedBytes>0)&&this.note("wsgate",`${e.length}\\\n octets, a frame not yet complete`)}ourFrames(){let e=[],t=0;return{onViolation:()=>{},onFrameBegin:r=>{\nthis.ourInFrame=!0,e=[],t=0,this.ourAssembler.onFrameBegin(r)},onFrameData:r=>{t<64&&r.length>0&&e.push(\nr.subarray(0,64-t)),t+=r.length,this.ourAssembler.onFrameData(r)},onFrameEnd:r=>{this.ourInFrame=!1;\nlet s=Buffer.concat(e),i=`${r.fin?"fin":"not fin"}${r.rsv!==0?`, rsv ${r.rsv}`:""}`;r.opcode===d.Close?\nthis.note("wsgate",Ne(s)):this.note("wsgate",`${ut[r.opcode]??`opcode ${r.opcode}`} frame ${H(s)} (${r.\nlength} bytes, ${i})`),this.ourAssembler.onFrameEnd(r)}}}onOurControl(e){e!==d.Close||this.phase!==We||\n(this.phase=Z,this.closedByMe=!0)}fail(e,t){this.phase!==le&&(this.failedByMe=!0,e===null?(this.sayNow(\n`peer \u2192 ${t} (wsgate drops TCP)`),this.wasClean=!1,this.drop()):this.phase!==Z?(this.sayNow(`peer \\\n\u2192 protocol violation: ${t} (wsgate fails the connection, ${e})`),this.phase=Z,this.closedByMe=!0):\n(this.sayNow(`peer \u2192 protocol violation: ${t} (wsgate, already closing, drops TCP)`),this.drop()))}isClosed(){\nreturn this.phase===le}drop(){this.phase=le,this.dropped=!0,this.peerReader.stop()}peerMessage(e,t,r){\nlet s=e.length===0&&r>0?"":` ${H(e.subarray(0,64))}`;this.note("peer",`${t?"binary":"text"} message${s}\\\n (${r} bytes)`),this.data.echo!==null?this.echoed.push({binary:t,data:e,length:r}):this.received.push(\n{kind:"message",data:e,binary:t})}onPeerControl(e,t){e===d.Close?(this.note("peer",Ne(t)),this.onPeerClose(\nt)):e===d.Ping?this.note("peer",`ping ${H(t)}`):e===d.Pong&&(this.note("peer",`pong ${H(t)}`),this.received.\npush({kind:"pong",data:t}))}onPeerClose(e){let t=e.length>=2?e.readUInt16BE(0):null,r=e.length>2?e.subarray(\n2):null;this.remoteCloseCode=t,t!==null&&!ce(t)&&this.fail(m.ProtocolError,`invalid close code ${t}`),\n!this.isClosed()&&(r!==null&&!Be(r)&&this.fail(m.InvalidPayload,"invalid close reason (non-UTF-8 pay\\\nload)"),!this.isClosed()&&(this.wasClean=!0,this.phase=Z,this.data.role==="client"&&this.drop()))}mark(e){\nthis.sayNow(`wsgate: timeout ${JSON.stringify(e)} (the case\'s own event)`),this.received.push({kind:"\\\ntimeout",tag:e})}tcpClosed(e){this.tcpDone||(this.tcpDone=!0,this.replay?.stop(),this.droppedByMe||this.\nsayNow(`peer ${e}`),this.finish())}finish(){let e=this.wasClean&&this.uncleanEnd===null,t=this.droppedByMe||\nthis.dropped,r={connectionWasOpen:this.open,closedByMe:this.closedByMe,droppedByMe:t,wasClean:e,remoteCloseCode:this.\nremoteCloseCode,isServer:this.data.role==="client"},s=Ae(this.data,{facts:r,deflateOn:this.peerDeflate!==\nnull,received:this.received,echoed:this.echoed,sent:this.sent}),i=Math.max(0,this.counts.peer-this.shown)+\nMath.max(0,this.counts.wsgate-this.shown),o=this.remoteCloseCode;console.log(""),i>0&&console.log(`f\\\nrames and messages not shown: ${i}`),console.log(`observed events: ${JSON.stringify(this.received.map(\nTe))}`),console.log(`peer close code: ${o===null?"none":String(o)}`),console.log(`closed by wsgate\'s\\\n side: ${String(this.closedByMe)}; clean: ${String(e)}; TCP dropped by wsgate\'s side: ${String(t)}`),\nconsole.log(`behavior: ${s.result}`),console.log(`closing: ${s.resultClose}`),console.log(`verdict: ${s.\nbehavior} / ${s.behaviorClose}`),process.exitCode=s.behavior==="OK"&&s.behaviorClose==="OK"?0:1,this.\nonJudged()}};function O(n,e){let t=new RegExp(`^${e}:[ \\\\t]*(.*?)[ \\\\t]*$`,"im").exec(n);return t===null?null:t[1]}\nfunction Le(n,e,t){let r=Buffer.alloc(0),s=!1;e.on("data",i=>{if(s){n?.open===!0&&n.socket===e&&n.peerBytes(\ni);return}r=Buffer.concat([r,i]);let o=r.indexOf(`\\r\n\\r\n`);o<0||(s=!0,t(r.subarray(0,o+4).toString("latin1"),r.subarray(o+4)))})}function De(n,e){let t=!1;n.\nsocket=e,e.setNoDelay(!0),e.on("error",r=>{r.code==="ECONNRESET"?t=!0:n.sayNow(`(socket error: ${r.message}\\\n)`)}),e.on("close",()=>n.tcpClosed(t?"reset TCP":"closed TCP"))}function dt(n,e,t){let r=o=>ee(o??""),\ns=!1,i=Fe.createServer(o=>{let a=performance.now();o.on("error",()=>{}),Le(n,o,(l,f)=>{let c=/^GET (\\S+)/.\nexec(l)?.[1]??"/",u=O(l,"Sec-WebSocket-Key"),p=c.startsWith("/getCaseCount");if(p||c.startsWith("/up\\\ndateReports")||s){o.write(`HTTP/1.1 101 Switching Protocols\\r\nUpgrade: websocket\\r\nConnection: Upgrade\\r\nSec-WebSocket-Accept: ${r(u)}\\r\n\\r\n`),p&&o.write(Buffer.from([129,1,49])),o.write(Buffer.from([136,2,3,232])),o.on("data",()=>o.destroy()),\nsetTimeout(()=>o.destroy(),2e3).unref();return}s=!0,n.t0=a,De(n,o);let h=O(l,"Sec-WebSocket-Extensio\\\nns");n.say(n.stamp(),`peer \u2192 upgrade request GET ${c}${h!==null?` (offers ${h})`:""}`);let g=e.replace(\n/^(Sec-WebSocket-Accept:[ \\t]*)\\S+/im,`$1${r(u)}`),C=O(g,"Sec-WebSocket-Extensions");n.agree(C),n.say(\nn.stamp(),`wsgate \u2192 ${g.split(`\\r\n`)[0]??""}${C!==null?` (${C})`:""}`),o.cork(),o.write(Buffer.from(g,"latin1")),n.open=!0,f.length>0&&\nn.peerBytes(f),n.replay?.pump(),process.nextTick(()=>{for(;o.writableCorked>0;)o.uncork()})})});n.onJudged=\n()=>setTimeout(()=>i.close(),500),i.listen(t,"127.0.0.1",()=>{let o=i.address(),a=typeof o=="object"&&\no!==null?o.port:t;console.log(`listening on ws://127.0.0.1:${a}/ : point the client under test at it\\\n (any path)`)})}function ht(n,e,t){let r=new URL(t),s=`${r.hostname}${r.port===""?"":`:${r.port}`}`,\ni=e.replace(/^GET \\S+/,`GET ${r.pathname}${r.search}`).replace(/^(Host:[ \\t]*)\\S+/im,`$1${s}`),o=O(i,\n"Sec-WebSocket-Key")??"",a=ee(o),l=Fe.connect({host:r.hostname.replace(/^\\[|\\]$/g,""),port:r.port===\n""?80:Number(r.port)},()=>{n.t0=performance.now(),De(n,l),n.say(n.stamp(),`wsgate \u2192 upgrade request \\\nGET ${r.pathname}${r.search} to ${s}`),l.write(Buffer.from(i,"latin1"))});l.once("error",f=>{n.socket===\nnull&&(console.error(`cannot connect to ${r.href}: ${f.code??f.message}`),process.exitCode=2)}),Le(n,\nl,(f,c)=>{let u=f.split(`\\r\n`)[0]??"",p=O(f,"Sec-WebSocket-Extensions");if(n.say(n.stamp(),`peer \u2192 ${u}${p!==null?` (${p})`:""}`),\n!/^HTTP\\/1\\.1 101\\b/.test(u)||O(f,"Sec-WebSocket-Accept")!==a){n.say(n.stamp(),"wsgate drops TCP: th\\\ne opening handshake failed"),n.droppedByMe=!0,l.destroy();return}n.agree(p),n.open=!0,c.length>0&&n.\npeerBytes(c),n.replay?.pump()})}function Pe(n,e){let t=Buffer.from(n.blob,"base64"),r=n.blobGzip?ct(\nt):t,s=n.writes.map(([a,l,f,c,u,p,h,g])=>{let C=r.subarray(c,c+u);if(p!==null){let Q=Buffer.from(p,"\\\nbase64"),fe=Buffer.alloc(h);for(let _=0;_<h;_+=Q.length)Q.copy(fe,_,0,Math.min(Q.length,h-_));C=Buffer.\nconcat([C,fe])}return{t:a,rx:l,handshake:(f&1)!==0,sync:(f&2)!==0,data:C,chop:g}}),i=Buffer.concat(s.\nfilter(a=>a.handshake).map(a=>a.data)).toString("latin1"),o=new X(n);o.replay=new q(o,s.filter(a=>!a.\nhandshake)),n.role==="client"?dt(o,i,e[0]===void 0?9001:Number(e[0])):ht(o,i,e[0]??n.url??"ws://127.\\\n0.0.1:9001/")}Pe(DATA,process.argv.slice(2));\n';
+  if (true) return 'import Fe from"node:net";import{gunzipSync as ct}from"node:zlib";import{createHash as Ue}from"node:crypto";var d={Continuation:0,Text:1,Binary:2,Close:8,Ping:9,Pong:10},m={Normal:1e3,GoingAway:1001,ProtocolError:1002,\nUnsupportedData:1003,NoStatus:1005,Abnormal:1006,InvalidPayload:1007,PolicyViolation:1008,MessageTooBig:1009,\nMandatoryExtension:1010,InternalError:1011},ue="258EAFA5-E914-47DA-95CA-C5AB0DC85B11";function $(n){\nreturn n>7}function ce(n){return Number.isInteger(n)?n>=1e3&&n<=1003||n>=1007&&n<=1011||n>=3e3&&n<=4999:\n!1}var A={openHandshakeTimeoutMs:5e3,closeHandshakeTimeoutMs:1e3,failByDrop:!1,maxMessagePayload:64*\n1024*1024,serverDropTimeoutMs:1e3,deflateLevel:1,maxHeadBytes:16*1024};function ee(n){return Ue("sha1").update(n+ue,"latin1").digest("base64")}var vt=Buffer.from(`\\r\n\\r\n`,"latin1");function de(n){let e=[],t=null,r="",s=!1,i=o=>{let a=r;if(r="",t===null){let l=a.trim().toLowerCase();\nl!==""&&(t={name:l,params:[]})}else{let l=a.indexOf("="),f=(l<0?a:a.slice(0,l)).trim().toLowerCase();\nif(f!==""){let c=l<0?!0:a.slice(l+1).trim();t.params.push([f,c])}}o&&(t!==null&&e.push(t),t=null)};for(let o=0;o<\nn.length;o++){let a=n[o];s?a==="\\\\"&&o+1<n.length?r+=n[++o]:a===\'"\'?s=!1:r+=a:a===\'"\'?s=!0:a===","?i(\n!0):a===";"?i(!1):r+=a}return i(!0),e}var q=class{constructor(e,t){this.s=e;this.writes=t}s;writes;rxWaitMs=2e3;peerCloseWaitMs=1e4;next=0;piece=0;nextMark=0;lastSent=0;waitTimer=null;endTimer=null;lagNoted=!1;finished=!1;ready(e,t){\nlet r=performance.now()-this.s.t0;if(r<e)return this.waitTimer=setTimeout(()=>this.pump(),Math.ceil(\ne-r)),!1;if(this.s.rx>=t)return!0;let s=Math.max(e,this.lastSent)+this.rxWaitMs;return r>=s?(this.lagNoted||\nthis.s.sayNow(`(the peer has sent ${this.s.rx} of the ${t} frame octets it had sent by now in the ru\\\nn: going on without them)`),this.lagNoted=!0,!0):(this.waitTimer=setTimeout(()=>this.pump(),Math.ceil(\ns-r)),!1)}pump(){this.stop();let e=this.s.socket;if(!(e===null||this.s.tcpDone||!this.s.open||this.finished)){\ne.cork();try{for(;;){let t=this.writes[this.next],r=this.s.data.marks[this.nextMark];if(r!==void 0&&\n(t===void 0||r[0]<t.t)){if(!this.ready(r[0],r[1]))return;this.nextMark+=1,this.s.mark(r[2]);continue}\nif(t===void 0)return this.endTcp();if(this.piece===0&&!this.ready(t.t,t.rx))return;if(t.sync&&e.uncork(),\nt.chop>0&&this.piece+t.chop<t.data.length){this.send(t.data.subarray(this.piece,this.piece+t.chop)),\nthis.piece+=t.chop,setImmediate(()=>this.pump());return}if(this.send(t.chop>0?t.data.subarray(this.piece):\nt.data),this.piece=0,this.next+=1,t.sync||this.writes[this.next]?.sync===!0){setImmediate(()=>this.pump());\nreturn}}}finally{process.nextTick(()=>{for(;e.writableCorked>0;)e.uncork()})}}}send(e){this.s.socket===\nnull||this.s.tcpDone||(this.s.socket.write(e),this.lastSent=performance.now()-this.s.t0,this.s.ourBytes(\ne))}endTcp(){let e=this.s.socket,t=this.s.data.end;if(e===null)return;if(t===null){this.finished=!0,\nthis.endTimer=setTimeout(()=>{this.s.sayNow(`(the peer did not close TCP within ${this.peerCloseWaitMs/\n1e3} s of wsgate\'s last write: the repro drops it)`),this.s.droppedByMe=!0,e.destroy()},this.peerCloseWaitMs);\nreturn}let[r,s,i,o]=t;this.ready(r,s)&&(this.finished=!0,this.s.droppedByMe=!0,this.s.uncleanEnd=o,this.\ns.sayNow(`wsgate ${i==="abort"?"drops TCP":"closes TCP (FIN once its writes have left)"}${o!==null?`\\\n: ${o}`:""}`),i==="abort"?e.destroy():e.end(()=>e.destroy()))}stop(){this.waitTimer!==null&&clearTimeout(\nthis.waitTimer),this.waitTimer=null,this.s.tcpDone&&this.endTimer!==null&&clearTimeout(this.endTimer)}};import N from"node:zlib";function te(n){return typeof n=="string"?Buffer.from(n,"utf8"):Buffer.isBuffer(n)?n:Buffer.from(n.buffer,\nn.byteOffset,n.byteLength)}var b=Buffer.alloc(0);var V="permessage-deflate",S={serverNoContextTakeover:"server_no_context_takeover",clientNoContextTakeover:"\\\nclient_no_context_takeover",serverMaxWindowBits:"server_max_window_bits",clientMaxWindowBits:"client\\\n_max_window_bits"},y={min:8,max:15,default:15};function Ie(n){if(n===!0)return 1n;let e=/^[ \\t\\n\\r\\v\\f]*([+-]?[0-9]+)[ \\t\\n\\r\\v\\f]*$/.\nexec(n);return e===null?null:BigInt(e[1])}function He(n){return n>=y.min&&n<=y.max}function _e(n){return n===\n!0?"True":String(n)}function he(n){let e={clientMaxWindowBits:0,clientNoContextTakeover:!1,serverMaxWindowBits:0,serverNoContextTakeover:!1},\nt=new Set;for(let[r,s]of n){let i=r.toLowerCase();if(t.has(i))return`multiple occurrence of extensio\\\nn parameter \'${i}\' for extension \'${V}\'`;t.add(i);let o=a=>`illegal extension parameter value \'${_e(\na)}\' for parameter \'${i}\' of extension \'${V}\'`;switch(i){case S.clientMaxWindowBits:case S.serverMaxWindowBits:{\nlet a=Ie(s);if(a===null)return o(s);if(!He(a))return o(a);i===S.clientMaxWindowBits?e.clientMaxWindowBits=\nNumber(a):e.serverMaxWindowBits=Number(a);break}case S.clientNoContextTakeover:case S.serverNoContextTakeover:\nif(s!==!0)return o(s);i===S.clientNoContextTakeover?e.clientNoContextTakeover=!0:e.serverNoContextTakeover=\n!0;break;default:return`illegal extension parameter \'${i}\' for extension \'${V}\'`}}return e}function me(n){\nreturn{compressNoContextTakeover:n.clientNoContextTakeover,compressWindowBits:n.clientMaxWindowBits||\ny.default,decompressNoContextTakeover:n.serverNoContextTakeover,decompressWindowBits:n.serverMaxWindowBits||\ny.default,decompressWindowParam:S.serverMaxWindowBits}}function pe(n){return n.toLowerCase()===V}var re=class{constructor(e=134217728){this.budget=e;if(!(e>=0))throw new RangeError(`CutMemo: budget\\\n ${e}`)}budget;series=new Map;documentIds=new WeakMap;nextDocumentId=0;used=0;get size(){return this.\nused}get(e,t,r,s){let i=this.key(e,t,s),o=this.series.get(i);if(o===void 0)return;let a=o.byStart.get(\nr);return a!==void 0&&this.touch(i,o),a}remember(e,t,r,s,i){let o=this.key(e,t,s),a=this.series.get(\no);if(a?.byStart.has(r)===!0)return i;let l=i.length+128;for(let[c,u]of this.series){if(this.used+l<=\nthis.budget||c===o)break;this.series.delete(c),this.used-=u.bytes}if(this.used+l>this.budget)return i;\na===void 0&&(a={byStart:new Map,bytes:0});let f=i.buffer.byteLength>i.length*2?qe(i):i;return a.byStart.\nset(r,f),a.bytes+=l,this.used+=l,this.touch(o,a),i}clear(){this.series.clear(),this.used=0}touch(e,t){\nthis.series.delete(e),this.series.set(e,t)}key(e,t,r){let s=this.documentIds.get(e);return s===void 0&&\n(s=this.nextDocumentId++,this.documentIds.set(e,s)),`${s}/${t.level}/${t.windowBits}/${t.strategy}/${r}`}};\nfunction qe(n){let e=Buffer.allocUnsafeSlow(n.length);return n.copy(e),e}var ne=new re;import se from"node:zlib";var E=Buffer.from([0,0,255,255]),W=class{stream;handle;writeState;failure=null;closed=!1;constructor(e){\nlet t=e,r=t._handle,s=t._writeState;if(r==null||typeof r.writeSync!="function"||!(s instanceof Uint32Array)||\ns.length<2)throw new Error("node:zlib internals (_handle.writeSync, _writeState) not found: this Nod\\\ne.js version is not supported");this.stream=e,this.handle=r,this.writeState=s,r.onerror=i=>{this.failure=\ni}}get availOut(){return this.writeState[0]}get availIn(){return this.writeState[1]}write(e,t,r,s,i,o,a){\nif(this.closed)throw new Error("permessage-deflate: zlib stream used after close()");this.handle.writeSync(\ne,t,r,s,i,o,a);let l=this.failure;return this.failure=null,l}reset(){this.closed||(this.handle.reset(),\nthis.failure=null)}close(){this.closed||(this.closed=!0,this.stream.close())}};function ge(n){return new W(\nse.createDeflateRaw({chunkSize:se.constants.Z_MIN_CHUNK,memLevel:8,...n}))}function ve(n,e,t,r,s){let i=0;\nfor(;;){let o=n.write(se.constants.Z_SYNC_FLUSH,e,t,r,s,i,s.length-i);if(o!==null)throw new Error(`p\\\nermessage-deflate: deflate failed: ${o}`);let a=n.availOut,l=n.availIn;if(i=s.length-a,t+=r-l,r=l,a!==\n0)break;let f=Buffer.allocUnsafe(s.length*2);s.copy(f,0,0,i),s=f}if(i<E.length||s.readUInt32BE(i-E.length)!==\n65535)throw new Error("permessage-deflate: sync flush did not end with 00 00 ff ff");return s.subarray(\n0,i)}var R={call:32*1024,min:64*1024,max:4*1024*1024,ratioGuess:4},ie={min:16*1024,max:1024*1024},F=class extends Error{code;constructor(e,t){\nsuper(t),this.name="DeflateError",this.code=e}},L=class{deflater;inflater;compressReset;decompressReset;maxMessageSize;inflateWindowBits;inflateWindowParam;deflateSettings;scratch=b;cutDocument=null;cutNext=0;chunk=b;chunkUsed=0;inMessage=!1;reuseOutput=!1;messageSize=0;error=null;constructor(e,t){\nif(!Number.isInteger(t.level)||t.level<-1||t.level>9)throw new RangeError(`permessage-deflate: level\\\n must be an integer -1..9, not ${t.level}`);if(!(t.maxMessageSize>=0))throw new RangeError(`permessa\\\nge-deflate: maxMessageSize must be >= 0, not ${t.maxMessageSize}`);this.maxMessageSize=t.maxMessageSize===\n0?Number.MAX_SAFE_INTEGER:t.maxMessageSize,this.compressReset=e.compressNoContextTakeover,this.decompressReset=\ne.decompressNoContextTakeover;let r=e.compressWindowBits;this.deflateSettings={level:t.level,windowBits:r===\ny.min?y.min+1:r,strategy:r===y.min||t.literalsOnly===!0?N.constants.Z_HUFFMAN_ONLY:N.constants.Z_DEFAULT_STRATEGY},\nthis.deflater=ge(this.deflateSettings),this.inflateWindowBits=e.decompressWindowBits,this.inflateWindowParam=\ne.decompressWindowParam,this.inflater=new W(N.createInflateRaw({chunkSize:N.constants.Z_MIN_CHUNK,windowBits:this.\ninflateWindowBits}))}compress(e){if(e.length===0)return Buffer.from([0]);this.cutDocument!==null&&(this.\ncutDocument=null,this.deflater.reset());let t=this.deflate(e,0,e.length);return this.compressReset&&\nthis.deflater.reset(),Buffer.from(t.subarray(0,t.length-E.length))}compressCut(e,t,r){let s=e.bytes.\nlength;if(!Number.isInteger(t)||!Number.isInteger(r)||t<0||t>=s||r<0||r>s)throw new RangeError(`perm\\\nessage-deflate: cut [${t}, +${r}) outside a document of ${s} bytes`);if(this.compressReset)return this.\ncompressWhole(e,t,r);if(this.cutDocument!==e){if(t!==0)throw new RangeError("permessage-deflate: the\\\n first cut of a document starts at byte 0");this.cutDocument=e}else if(t!==this.cutNext)throw new RangeError(\n`permessage-deflate: cut at byte ${t}, the previous one ended at ${this.cutNext}`);if(r===0)return Buffer.\nfrom([0]);let i=e.chunksFor(this.deflateSettings),o=[],a=0,l=t,f=r;for(;f>0;){let c=Math.floor(l/e.chunkSize),\nu=c*e.chunkSize,p=Math.min(u+e.chunkSize,s),h=Math.min(p,l+f),g;l===u&&h===p?g=i[c]:(this.deflater.reset(),\ng=Buffer.from(this.deflate(e.bytes,l,h-l))),o.push(g),a+=g.length,f-=h-l,l=h===s?0:h}return this.cutNext=\nl,Buffer.concat(o,a).subarray(0,a-E.length)}compressWhole(e,t,r){return this.compressReset?ne.get(e,\nthis.deflateSettings,t,r)??ne.remember(e,this.deflateSettings,t,r,this.compress(e.cut(t,r))):this.compress(\ne.cut(t,r))}deflate(e,t,r){let s=r+(r>>>3)+64;return s<=ie.max&&this.scratch.length<s&&(this.scratch=\nBuffer.allocUnsafe(Math.max(s,ie.min))),ve(this.deflater,e,t,r,s<=ie.max?this.scratch:Buffer.allocUnsafe(\ns))}startMessage(e=!1){if(this.error!==null)throw this.error;if(this.inMessage)throw new Error("perm\\\nessage-deflate: startMessage() inside a message");this.inMessage=!0,this.messageSize=0,this.reuseOutput=\ne,e&&(this.chunkUsed=0)}push(e){if(this.error!==null)throw this.error;if(!this.inMessage)throw new Error(\n"permessage-deflate: push() outside a message");return e.length===0?b:this.inflate(e)}endMessage(){if(this.\nerror!==null)throw this.error;if(!this.inMessage)throw new Error("permessage-deflate: endMessage() o\\\nutside a message");let e=this.inflate(E);return this.inMessage=!1,this.decompressReset&&this.inflater.\nreset(),e}close(){this.deflater.close(),this.inflater.close(),this.chunk=b,this.chunkUsed=0,this.scratch=\nb}inflate(e){let t=[],r=this.chunkUsed,s=0,i=0,o=e.length,a=e.length*R.ratioGuess;for(;;){let l=this.\nmaxMessageSize-this.messageSize,f=Math.min(R.call,l+1);if(this.chunk.length-this.chunkUsed<f){this.chunkUsed>\nr&&t.push(this.chunk.subarray(r,this.chunkUsed));let g=Math.max(f,Math.min(Math.max(a,R.min),R.max,l+\n1));this.reuseOutput&&(g=Math.max(g,Math.min(this.chunk.length*2,R.max))),this.chunk=Buffer.allocUnsafe(\ng),this.chunkUsed=0,r=0,a=g*2}let c=this.inflater.write(N.constants.Z_SYNC_FLUSH,e,i,o,this.chunk,this.\nchunkUsed,f);if(c!==null)return this.fail(m.InvalidPayload,this.describeInflateFailure(c));let u=this.\ninflater.availOut,p=this.inflater.availIn,h=f-u;if(this.chunkUsed+=h,this.messageSize+=h,s+=h,this.messageSize>\nthis.maxMessageSize)return this.fail(m.MessageTooBig,`decompressed message longer than ${this.maxMessageSize}\\\n bytes`);if(i+=o-p,o=p,u!==0)break}return this.chunkUsed>r&&t.push(this.chunk.subarray(r,this.chunkUsed)),\nt.length<=1?t[0]??b:Buffer.concat(t,s)}describeInflateFailure(e){if(!/too far back/.test(e))return`i\\\nnvalid compressed data (zlib: ${e})`;let t=1<<this.inflateWindowBits;return`a back-reference reaches\\\n further back than ${this.inflateWindowBits<y.default?`the ${t}-byte window negotiated with ${this.inflateWindowParam}\\\n=${this.inflateWindowBits}`:`the ${t}-byte window of permessage-deflate`} (zlib: ${e})`}fail(e,t){throw this.\nerror=new F(e,t),this.chunk=b,this.chunkUsed=0,this.error}};import{isUtf8 as we}from"node:buffer";var Ve=[...Array(128).fill(0),...Array(16).fill(1),...Array(16).\nfill(9),...Array(32).fill(7),8,8,...Array(30).fill(2),10,...Array(12).fill(3),4,3,3,11,6,6,6,5,...Array(\n11).fill(8)],ze=[0,1,2,3,5,8,7,1,1,1,4,6,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,0,1,1,1,1,1,0,1,0,\n1,1,1,1,1,1,1,2,1,1,1,1,1,2,1,2,1,1,1,1,1,1,1,1,1,1,1,1,1,2,1,1,1,1,1,1,1,1,1,2,1,1,1,1,1,1,1,2,1,1,\n1,1,1,1,1,1,1,1,1,1,1,3,1,3,1,1,1,1,1,1,1,3,1,1,1,1,1,3,1,3,1,1,1,1,1,1,1,3,1,1,1,1,1,1,1,1,1,1,1,1,\n1,1],D=0,z=1,be=9,ye=(()=>{let n=new Uint8Array(be<<8);for(let e=0;e<be;e++)for(let t=0;t<256;t++)n[e<<\n8|t]=ze[e*16+Ve[t]];return n})(),xe=64,j=class{state=D;consumed=0;reset(){this.state=D,this.consumed=\n0}validate(e){let t=this.state;if(t===z)return{valid:!1,endsOnCodePoint:!1,index:this.consumed};let r=e.\nlength,s=0;for(;t!==D&&s<r;){if(t=ye[t<<8|e[s]],t===z)return this.fail(s);s++}if(r-s>=xe){let i=je(e,\ns);i-s>=xe&&we(e.subarray(s,i))&&(s=i)}for(;s<r;s++){let i=e[s];if(!(i<128&&t===D)&&(t=ye[t<<8|i],t===\nz))return this.fail(s)}return this.state=t,this.consumed+=r,{valid:!0,endsOnCodePoint:t===D,index:this.\nconsumed}}fail(e){return this.state=z,this.consumed+=e,{valid:!1,endsOnCodePoint:!1,index:this.consumed}}};\nfunction je(n,e){let t=n.length,r=Math.max(e,t-4);for(let s=t-1;s>=r;s--){let i=n[s];if(i<128)return t;\nif(i>=192)return s}return t}function Be(n){return we(n)}import Ge from"node:v8";import Ye from"node:vm";var P;function Ke(){if(P!==void 0)return P;try{Ge.setFlagsFromString(\n"--expose-gc"),P=Ye.runInNewContext("gc")}catch{P=null}return P}var ke=8*1024*1024;var Lt=32*1024*1024;var oe=!1;function Ce(){oe||(oe=!0,setImmediate(()=>{oe=!1,Ke()?.()}))}var x={Connecting:0,Open:1,Closing:2,Closed:3};var Je=64*1024,U=class{constructor(e){this.link=e}link;insideMessage=!1;messagesStarted=0;messageBinary=!1;messageChunks=[];messageBuffer=null;messageFill=0;messageLength=0;discardMessageData=!1;validateUtf8=!1;messageCompressed=!1;utf8=new j;utf8EndsOnCodePoint=!0;controlChunks=[];frameHead=[];frameHeadLength=0;currentIsControl=!1;release(){\nthis.messageChunks=[],this.messageBuffer=null}onViolation(e,t){this.link.onViolation(e,t)}onFrameBegin(e){\nlet{link:t}=this;if(this.frameHead=[],this.frameHeadLength=0,this.currentIsControl=$(e.opcode),this.\ncurrentIsControl){this.controlChunks=[];return}this.insideMessage||this.startMessage(e),this.messageLength+=\ne.length,!t.failedByMe()&&t.maxMessagePayload>0&&this.messageLength>t.maxMessagePayload&&t.failConnection(\nm.MessageTooBig,`message exceeds payload limit of ${t.maxMessagePayload} octets`)}startMessage(e){let{\nlink:t}=this;this.insideMessage=!0,this.messagesStarted+=1,this.messageBinary=e.opcode===d.Binary,this.\nmessageChunks=[],this.messageLength=0,this.validateUtf8=e.opcode===d.Text,this.utf8EndsOnCodePoint=!0,\nthis.validateUtf8&&this.utf8.reset(),this.messageCompressed=t.deflate()!==null&&e.rsv===4,this.messageCompressed&&\nt.deflate()?.startMessage(t.handler()?.transientMessages===!0),this.messageBuffer=null,this.messageFill=\n0,this.discardMessageData=t.handler()?.messageLengthOnly===!0;let r=t.maxMessagePayload;!this.discardMessageData&&\ne.fin&&!this.messageCompressed&&e.length>=Je&&(r===0||e.length<=r)&&(this.messageBuffer=Buffer.allocUnsafe(\ne.length))}onFrameData(e){if(this.frameHeadLength<64&&e.length>0&&(this.frameHead.push(e.subarray(0,\n64-this.frameHeadLength)),this.frameHeadLength+=Math.min(e.length,64-this.frameHeadLength)),this.currentIsControl){\nthis.controlChunks.push(e);return}this.link.state()===x.Open&&(this.link.traffic.incomingOctetsWebSocketLevel+=\ne.length);let t=e;if(this.messageCompressed){let r=this.inflate(()=>this.link.deflate()?.push(e)??e);\nif(r===null)return;t=r}this.acceptMessageData(t)}inflate(e){try{return e()}catch(t){if(!(t instanceof\nF))throw t;if(this.messageCompressed=!1,t.code===m.InvalidPayload){let r=this.messageBinary?"binary":\n"text";this.link.dropOnError(`the client\'s compressed ${r} message ${this.messagesStarted} could not\\\n be inflated: ${t.message}`)}else this.link.failConnection(t.code,t.message);return this.afterCallback(),\nnull}}acceptMessageData(e){let{link:t}=this;if(t.state()===x.Open&&(t.traffic.incomingOctetsAppLevel+=\ne.length),this.validateUtf8&&e.length>0){let r=this.utf8.validate(e);if(this.utf8EndsOnCodePoint=r.endsOnCodePoint,\n!r.valid){t.failConnection(m.InvalidPayload,`encountered invalid UTF-8 while processing text message\\\n at payload octet index ${r.index}`),this.afterCallback();return}}if(!t.failedByMe())if(this.discardMessageData)\nthis.messageFill+=e.length;else if(this.messageBuffer!==null)this.messageFill+=e.copy(this.messageBuffer,\nthis.messageFill);else{let r=this.messageChunks.at(-1);r!==void 0&&r.buffer===e.buffer&&r.byteOffset+\nr.length===e.byteOffset?this.messageChunks[this.messageChunks.length-1]=Buffer.from(r.buffer,r.byteOffset,\nr.length+e.length):this.messageChunks.push(e)}}onFrameEnd(e){let{link:t}=this,r=this.frameHead.length===\n1?this.frameHead[0]:Buffer.concat(this.frameHead);if(t.wire.rxFrame(e,e.length,r,e.mask),$(e.opcode)){\nlet s=this.controlChunks.length===1?this.controlChunks[0]:Buffer.concat(this.controlChunks);this.controlChunks=\n[],t.onControlFrame(e.opcode,s),this.afterCallback();return}if(t.state()===x.Open&&(t.traffic.incomingWebSocketFrames+=\n1),!!e.fin){if(this.insideMessage=!1,this.messageCompressed){this.messageCompressed=!1;let s=this.inflate(\n()=>t.deflate()?.endMessage()??b);if(s===null||(s.length>0&&this.acceptMessageData(s),t.state()===x.\nClosed))return}if(t.state()===x.Open&&(t.traffic.incomingWebSocketMessages+=1),this.validateUtf8&&!this.\nutf8EndsOnCodePoint){t.failConnection(m.InvalidPayload,`UTF-8 text message payload ended within Unic\\\node code point at payload octet index ${this.messageLength}`),this.afterCallback();return}t.failedByMe()||\nthis.deliver(),this.afterCallback()}}deliver(){let e=this.link.handler(),t=this.messageChunks,r=this.\nmessageBuffer;if(this.messageChunks=[],this.messageBuffer=null,this.discardMessageData){e?.onMessage(\nb,this.messageBinary,this.messageFill);return}let s=r!==null?r.subarray(0,this.messageFill):t.length===\n1?t[0]:Buffer.concat(t);e?.onMessage(s,this.messageBinary,s.length),s.length>=ke&&Ce()}afterCallback(){\nthis.link.state()===x.Closed&&this.link.stopReading()}};var G=class{outgoingOctetsWireLevel=0;outgoingOctetsWebSocketLevel=0;outgoingOctetsAppLevel=0;outgoingWebSocketFrames=0;outgoingWebSocketMessages=0;incomingOctetsWireLevel=0;incomingOctetsWebSocketLevel=0;incomingOctetsAppLevel=0;incomingWebSocketFrames=0;incomingWebSocketMessages=0;preopenOutgoingOctetsWireLevel=0;preopenIncomingOctetsWireLevel=0;snapshot(){\nlet e=(t,r)=>r>0?t/r:null;return{outgoingOctetsWireLevel:this.outgoingOctetsWireLevel,outgoingOctetsWebSocketLevel:this.\noutgoingOctetsWebSocketLevel,outgoingOctetsAppLevel:this.outgoingOctetsAppLevel,outgoingCompressionRatio:e(\nthis.outgoingOctetsWebSocketLevel,this.outgoingOctetsAppLevel),outgoingWebSocketOverhead:e(this.outgoingOctetsWireLevel-\nthis.outgoingOctetsWebSocketLevel,this.outgoingOctetsWebSocketLevel),outgoingWebSocketFrames:this.outgoingWebSocketFrames,\noutgoingWebSocketMessages:this.outgoingWebSocketMessages,preopenOutgoingOctetsWireLevel:this.preopenOutgoingOctetsWireLevel,\nincomingOctetsWireLevel:this.incomingOctetsWireLevel,incomingOctetsWebSocketLevel:this.incomingOctetsWebSocketLevel,\nincomingOctetsAppLevel:this.incomingOctetsAppLevel,incomingCompressionRatio:e(this.incomingOctetsWebSocketLevel,\nthis.incomingOctetsAppLevel),incomingWebSocketOverhead:e(this.incomingOctetsWireLevel-this.incomingOctetsWebSocketLevel,\nthis.incomingOctetsWebSocketLevel),incomingWebSocketFrames:this.incomingWebSocketFrames,incomingWebSocketMessages:this.\nincomingWebSocketMessages,preopenIncomingOctetsWireLevel:this.preopenIncomingOctetsWireLevel}}};var w=" ...",Se=new TextDecoder("utf-8",{fatal:!0});function Me(n){return n.length>64-w.length?Buffer.\nfrom(n.buffer,n.byteOffset,Math.min(n.length,64)).toString("hex")+w:Buffer.from(n.buffer,n.byteOffset,\nn.length).toString("hex")}function M(n){let e=n.length>64-w.length,t=e?n.subarray(0,64):n;try{return Se.\ndecode(t)+(e?w:"")}catch{return`0x${Me(n)}`}}function Te(n){switch(n.kind){case"message":return["mes\\\nsage",M(n.data),n.binary];case"pong":return["pong",M(n.data)];case"timeout":return["timeout",n.tag]}}\nfunction Y(n,e){let t=String(e);n[t]=(n[t]??0)+1}var K=class{entries=[];rxOctetStats={};txOctetStats={};rxFrameStats={};txFrameStats={};enabled=!0;times=[];maxEntries;origin=performance.\nnow();constructor(e=2e4){this.maxEntries=e}push(e){this.enabled&&this.pushAlways(e)}pushAlways(e){this.\nentries.length>=this.maxEntries||(this.entries.push(e),this.times.push(Math.round((performance.now()-\nthis.origin)*10)/10))}setEnabled(e){e!==this.enabled&&(this.enabled=e,this.pushAlways(["WLM",e]))}rxOctets(e){\nY(this.rxOctetStats,e.length),this.enabled&&this.push(["RO",[e.length,Me(e)]])}txOctets(e,t,r=e.length){\nY(this.txOctetStats,r),this.enabled&&this.push(["TO",[r,Ze(e,r)],t])}rxFrame(e,t,r,s){if(Y(this.rxFrameStats,\ne.opcode),!this.enabled)return;let i=r.length>t?r.subarray(0,t):r,o=t>i.length?Xe(i,t):M(i);this.push(\n["RF",[t,o],e.opcode,e.fin,e.rsv,s!==null,s?s.toString("hex"):null])}txFrame(e,t,r,s,i,o){Y(this.txFrameStats,\ne.opcode),this.enabled&&this.push(["TF",[t.length,M(t)],e.opcode,e.fin,e.rsv,r?Buffer.from(r).toString(\n"hex"):null,s,i,o])}killAfter(e){this.pushAlways(["KL",e])}killFired(){this.pushAlways(["KLE"])}closeAfter(e){\nthis.pushAlways(["TI",e])}closeFired(){this.pushAlways(["TIE"])}continueLater(e,t){this.pushAlways([\n"CT",e,t])}continueFired(e){this.pushAlways(["CTE",e])}};function Ze(n,e){let t=Buffer.from(n.buffer,\nn.byteOffset,Math.min(n.length,64)).toString("hex");return e>64-w.length?t+w:t}function Xe(n,e){if(e<=\n64-w.length)return M(n);let t=n.subarray(0,64);try{return Se.decode(t)+w}catch{return`0x${t.toString(\n"hex")}${w}`}}import{createRequire as Qe}from"node:module";var J=(()=>{try{return Qe(import.meta.url)("bufferutil")}catch{return null}})(),Ee=typeof J?.unmask==\n"function"?J.unmask:null,Jt=typeof J?.mask=="function"?J.mask:null,et=1024;var tt=32;function ae(n,e,t=0){if(e.length!==4)throw new RangeError(`mask must be 4 bytes, got ${e.length}`);let r=n.\nlength;if(r===0)return;let s=t&3;if(Ee!==null&&r>=et){let o=s===0?e:Uint8Array.of(e[s],e[s+1&3],e[s+\n2&3],e[s+3&3]);Ee(te(n),te(o));return}let i=0;if(r>=tt){let o=4-(n.byteOffset&3)&3;for(;i<o;i++)n[i]=\nn[i]^e[s+i&3];let a=r-i>>>2,l=new Uint8Array(4);for(let u=0;u<4;u++)l[u]=e[s+i+u&3];let f=new Uint32Array(\nl.buffer)[0],c=new Uint32Array(n.buffer,n.byteOffset+i,a);for(let u=0;u<a;u++)c[u]=c[u]^f;i+=a<<2}for(;i<\nr;i++)n[i]=n[i]^e[s+i&3]}var v=m.ProtocolError,rt=m.MessageTooBig,nt=14,st=4,it=64,T={Header:0,Payload:1},I=class{requireMask;refuseMask;compression;maxFramePayload;unmaskInPlace;pushed=0;state=T.\nHeader;isStopped=!1;inMessage=!1;head=Buffer.alloc(nt);headLen=0;headNeeded=2;firstBytesChecked=!1;fin=!1;rsv=0;opcode=0;masked=!1;len7=0;frame=null;remaining=0;delivered=0;constructor(e){\nthis.requireMask=e.requireMask,this.refuseMask=e.refuseMask??!1,this.compression=e.compressionNegotiated,\nthis.maxFramePayload=e.maxFramePayload,this.unmaskInPlace=e.unmaskInPlace??!1}get stopped(){return this.\nisStopped}get insideMessage(){return this.inMessage}get bufferedBytes(){return this.state===T.Header?\nthis.headLen:0}stop(){this.isStopped=!0}push(e,t){let r=e.length;this.pushed+=r;let s=0;for(;!this.isStopped;)\nif(this.state===T.Header){if(this.headLen<2&&(s=this.collect(e,s,2),this.headLen<2)||!this.firstBytesChecked&&\n(this.firstBytesChecked=!0,this.checkFirstBytes(t),this.isStopped)||this.headLen<this.headNeeded&&(s=\nthis.collect(e,s,this.headNeeded),this.headLen<this.headNeeded)||!this.beginFrame(t))return}else{if(s>=\nr)return;let i=this.frame,o=Math.min(this.remaining,r-s),a=e.subarray(s,s+o);if(s+=o,i.mask!==null&&\nthis.unmaskInPlace)ae(a,i.mask,this.delivered);else if(i.mask!==null){let l=Buffer.allocUnsafe(o);if(o<\nit){let f=i.mask,c=this.delivered&3;for(let u=0;u<o;u++)l[u]=a[u]^f[c+u&3]}else a.copy(l),ae(l,i.mask,\nthis.delivered);a=l}if(this.delivered+=o,this.remaining-=o,this.remaining===0&&(this.state=T.Header),\nt.onFrameData(a),this.isStopped)return;this.remaining===0&&this.endFrame(t)}}collect(e,t,r){let s=Math.\nmin(r-this.headLen,e.length-t);for(let i=0;i<s;i++)this.head[this.headLen+i]=e[t+i];return this.headLen+=\ns,t+s}checkFirstBytes(e){let t=this.head[0],r=this.head[1],s=(t&128)!==0,i=(t&112)>>4,o=t&15,a=(r&128)!==\n0,l=r&127;this.fin=s,this.rsv=i,this.opcode=o,this.masked=a,this.len7=l,this.headNeeded=2+(l===126?2:\nl===127?8:0)+(a?4:0);let f=this.compression&&i===st;i!==0&&!f&&this.violation(e,v,`RSV = ${i} and no\\\n extension negotiated`)||this.requireMask&&!a&&this.violation(e,v,"unmasked client-to-server frame")||\nthis.refuseMask&&a&&this.violation(e,v,"masked server-to-client frame")||($(o)?this.checkControlFrame(\ne,o,s,l,f):this.checkDataFrame(e,o,f))}checkControlFrame(e,t,r,s,i){!r&&this.violation(e,v,"fragment\\\ned control frame")||s>125&&this.violation(e,v,"control frame with payload length > 125 octets")||t!==\nd.Close&&t!==d.Ping&&t!==d.Pong&&this.violation(e,v,`control frame using reserved opcode ${t}`)||t===\nd.Close&&s===1&&this.violation(e,v,"received close control frame with payload len 1")||i&&this.violation(\ne,v,"received compressed control frame")}checkDataFrame(e,t,r){t!==d.Continuation&&t!==d.Text&&t!==d.\nBinary&&this.violation(e,v,`data frame using reserved opcode ${t}`)||!this.inMessage&&t===d.Continuation&&\nthis.violation(e,v,"received continuation data frame outside fragmented message")||this.inMessage&&t!==\nd.Continuation&&this.violation(e,v,"received non-continuation data frame while inside fragmented mes\\\nsage")||r&&this.inMessage&&this.violation(e,v,"received continuation data frame with compress bit se\\\nt")}payloadLength(e){let t=this.head;if(this.len7===126){let o=t.readUInt16BE(2);return o<126&&this.\nviolation(e,v,"invalid data frame length (not using minimal length encoding)")?null:{length:o,pos:4,\noverLimit:!1}}if(this.len7!==127)return{length:this.len7,pos:2,overLimit:!1};let r=t.readUInt32BE(2),\ns=t.readUInt32BE(6);if(r>=2147483648)return this.violation(e,v,"invalid data frame length (>2^63)"),\nthis.stop(),null;let i=r*4294967296+s;return i<65536&&this.violation(e,v,"invalid data frame length \\\n(not using minimal length encoding)")?null:{length:i,pos:10,overLimit:r>2097151}}beginFrame(e){let t=this.\npayloadLength(e);if(t===null)return!1;let{length:r,pos:s,overLimit:i}=t,o=this.maxFramePayload>0?this.\nmaxFramePayload:Number.MAX_SAFE_INTEGER;if(i||r>o)return this.violation(e,rt,`frame exceeds payload \\\nlimit of ${o} octets`),this.stop(),!1;let a=this.masked?Buffer.from(this.head.subarray(s,s+4)):null,\nl={opcode:this.opcode,fin:this.fin,rsv:this.rsv,masked:this.masked,mask:a,length:r};if(this.headLen=\n0,this.headNeeded=2,this.firstBytesChecked=!1,this.frame=l,this.remaining=r,this.delivered=0,this.state=\nT.Payload,l.opcode<=7&&!this.inMessage&&(this.inMessage=!0),e.onFrameBegin(l),this.isStopped)return!1;\nif(r===0){if(this.state=T.Header,e.onFrameData(b),this.isStopped)return!1;this.endFrame(e)}return!this.\nisStopped}endFrame(e){let t=this.frame;this.frame=null,this.state=T.Header,e.onFrameEnd(t),t.opcode<=\n7&&t.fin&&(this.inMessage=!1)}violation(e,t,r){return e.onViolation(t,r),this.isStopped}};function Oe(n){return n.behaviorClose!=="WRONG CODE"?n:{...n,behavior:"FAILED",result:n.resultClose}}var k={Ok:"OK",NonStrict:"NON-STRICT",Failed:"FAILED",Informational:"INFORMATIONAL",Unimplemented:"U\\\nNIMPLEMENTED"},B={Ok:"OK",Failed:"FAILED",Unclean:"UNCLEAN",WrongCode:"WRONG CODE",FailedByClient:"F\\\nAILED BY CLIENT",Informational:"INFORMATIONAL"};function ot(n,e){if(n.kind!==e.kind)return!1;switch(n.kind){case"message":return e.kind==="message"&&\nn.binary===e.binary&&n.data.equals(e.data);case"pong":return e.kind==="pong"&&n.data.equals(e.data);case"\\\ntimeout":return e.kind==="timeout"&&n.tag===e.tag}}function at(n,e){return n.length===e.length&&n.every(\n(t,r)=>ot(t,e[r]))}function $e(n,e,t,r,s){let i=r.behavior,o=r.result;for(let[f,c]of Object.entries(n))if(c!==void 0&&at(\nt,c)){i=f,o="Actual events match at least one expected.";break}let a,l;return s.connectionWasOpen?(e.\nclosedByMe!==s.closedByMe?(a=B.Failed,l="The connection was failed by the wrong endpoint"):e.requireClean&&\n!s.wasClean?(a=B.Unclean,l="The spec requires the connection to be failed cleanly here"):s.remoteCloseCode!==\nnull&&!e.closeCode.includes(s.remoteCloseCode)?(a=B.WrongCode,l=`The close code should have been ${e.\ncloseCode.join(",")} or empty`):!s.isServer&&s.droppedByMe?(a=B.FailedByClient,l="It is preferred th\\\nat the server close the TCP connection"):(a=B.Ok,l="Connection was properly closed"),e.closedByWrongEndpointIsFatal===\n!0&&e.closedByMe!==s.closedByMe&&(i=k.Failed)):(a=B.Failed,l="The WebSocket opening handshake was ne\\\nver completed!"),{behavior:i,result:o,behaviorClose:a,resultClose:l}}function lt(n){return n[0]==="timeout"?{kind:"timeout",tag:n[1]}:n[0]==="pong"?{kind:"pong",data:Buffer.\nfrom(n[1],"base64")}:{kind:"message",data:Buffer.from(n[1],"base64"),binary:n[2]}}function ft(n,e,t,r){\nif(n.needsDeflate&&!e)return{behavior:k.Unimplemented,result:"permessage-deflate was not negotiated."};\nlet s=i=>({behavior:k.Failed,result:i});for(let[i,o]of t.entries()){let a=r[i],l=`Echo ${i+1}`;if(a===\nvoid 0)return s(`${l}: the peer sent more messages than it was sent.`);if(o.binary!==a.binary)return s(\n`${l}: ${o.binary?"binary":"text"} instead of ${a.binary?"binary":"text"}.`);if(o.length!==a.length)\nreturn s(`${l}: ${o.length} bytes instead of ${a.length}.`);if(n.echo==="content"&&!o.data.equals(a.\ndata))return s(`${l}: its content differs from what was sent.`)}return r.length===0||t.length<r.length?\ns(`Received ${t.length} of ${r.length} echoes.`):{behavior:k.Ok,result:"Every message was echoed."}}\nfunction Ae(n,e){let t=n.echo!==null?ft(n,e.deflateOn,e.echoed,e.sent):{behavior:k.Failed,result:"Ac\\\ntual events differ from any expected."},r=e.facts.connectionWasOpen?n.expect:{},s=Object.fromEntries(\nObject.entries(r).flatMap(([a,l])=>l===void 0?[]:[[a,l.map(lt)]])),i={...n.close,closedByWrongEndpointIsFatal:n.\nclose.closedByWrongEndpointIsFatal===!0},o=$e(s,i,e.received,t,e.facts);return n.adjust==="wrong-cod\\\ne-fails"?Oe(o):n.adjust==="informational"?{...o,behavior:k.Informational,behaviorClose:B.Informational}:\no}var ut={0:"continuation",1:"text",2:"binary",8:"close",9:"ping",10:"pong"},{Open:We,Closing:Z,Closed:le}=x;\nfunction H(n){return JSON.stringify(M(n))}function Ne(n){if(n.length===0)return"close (no code)";if(n.\nlength===1)return`close with a 1-byte payload 0x${n.toString("hex")}`;let e=n.subarray(2);return`clo\\\nse ${n.readUInt16BE(0)}${e.length>0?` ${H(e)}`:""}`}function Re(n){return{compressNoContextTakeover:n.\ndecompressNoContextTakeover,compressWindowBits:n.decompressWindowBits,decompressNoContextTakeover:n.\ncompressNoContextTakeover,decompressWindowBits:n.compressWindowBits,decompressWindowParam:"client_ma\\\nx_window_bits"}}var X=class{constructor(e){this.data=e;this.peerReader=this.newPeerReader(!1);let t=e.\necho==="length";this.peerAssembler=new U(this.link({onMessage:(r,s,i)=>this.peerMessage(r,s,i),messageLengthOnly:t},\n()=>this.peerDeflate,{failedByMe:()=>this.failedByMe,failConnection:(r,s)=>this.fail(r,s),dropOnError:r=>this.\nfail(null,r),onControlFrame:(r,s)=>this.onPeerControl(r,s)})),this.ourAssembler=new U(this.link({onMessage:(r,s,i)=>{\nthis.sent.push({binary:s,data:r,length:i})},messageLengthOnly:t},()=>this.ourDeflate,{failedByMe:()=>!1,\nfailConnection:()=>{},dropOnError:()=>{},onControlFrame:r=>this.onOurControl(r)})),this.ourSink=this.\nourFrames()}data;shown=40;t0=performance.now();socket=null;replay=null;onJudged=()=>{};open=!1;tcpDone=!1;droppedByMe=!1;uncleanEnd=null;rx=0;received=[];echoed=[];sent=[];counts={\npeer:0,wsgate:0};phase=We;closedByMe=!1;failedByMe=!1;wasClean=!1;remoteCloseCode=null;dropped=!1;peerDeflate=null;ourDeflate=null;peerReader;ourReader=new I(\n{requireMask:!1,compressionNegotiated:!0,maxFramePayload:0});peerAssembler;ourAssembler;ourSink;ourInFrame=!1;newPeerReader(e){\nlet t=this.data.role==="client",r=A.maxMessagePayload;return new I({requireMask:t,refuseMask:!t,compressionNegotiated:e,\nmaxFramePayload:r,unmaskInPlace:!0})}link(e,t,r){return{...r,state:()=>this.phase,deflate:t,handler:()=>e,\nmaxMessagePayload:A.maxMessagePayload,wire:new K(0),traffic:new G,onViolation:(s,i)=>r.failConnection(\ns===m.MessageTooBig?s:m.ProtocolError,i),stopReading:()=>{}}}stamp(){return`+${(performance.now()-this.\nt0).toFixed(1)} ms`.padStart(12)}say(e,t){console.log(`${e}  ${t}`)}sayNow(e){this.say(this.stamp(),\ne)}note(e,t){this.counts[e]+=1,this.counts[e]<=this.shown?this.sayNow(`${e==="peer"?"peer \u2192 ":"wsg\\\nate \u2192 "}${t}`):this.counts[e]===this.shown+1&&this.sayNow(`(${e}: further frames and messages are \\\ncounted, not shown)`)}agree(e){let t=de(e??"").find(a=>pe(a.name)),r=t===void 0?null:he(t.params);if(r===\nnull||typeof r=="string")return;let s=me(r),i=this.data.role==="server"?s:Re(s),o={level:A.deflateLevel,\nmaxMessageSize:A.maxMessagePayload};this.peerDeflate=new L(i,o),this.ourDeflate=new L(Re(i),o),this.\npeerReader=this.newPeerReader(!0)}peerBytes(e){this.droppedByMe||(this.rx+=e.length,this.peerReader.\nstopped||this.peerReader.push(e,this.peerAssembler),this.replay?.pump())}ourBytes(e){this.ourReader.\npush(e,this.ourSink),(this.ourInFrame||this.ourReader.bufferedBytes>0)&&this.note("wsgate",`${e.length}\\\n octets, a frame not yet complete`)}ourFrames(){let e=[],t=0;return{onViolation:()=>{},onFrameBegin:r=>{\nthis.ourInFrame=!0,e=[],t=0,this.ourAssembler.onFrameBegin(r)},onFrameData:r=>{t<64&&r.length>0&&e.push(\nr.subarray(0,64-t)),t+=r.length,this.ourAssembler.onFrameData(r)},onFrameEnd:r=>{this.ourInFrame=!1;\nlet s=Buffer.concat(e),i=`${r.fin?"fin":"not fin"}${r.rsv!==0?`, rsv ${r.rsv}`:""}`;r.opcode===d.Close?\nthis.note("wsgate",Ne(s)):this.note("wsgate",`${ut[r.opcode]??`opcode ${r.opcode}`} frame ${H(s)} (${r.\nlength} bytes, ${i})`),this.ourAssembler.onFrameEnd(r)}}}onOurControl(e){e!==d.Close||this.phase!==We||\n(this.phase=Z,this.closedByMe=!0)}fail(e,t){this.phase!==le&&(this.failedByMe=!0,e===null?(this.sayNow(\n`peer \u2192 ${t} (wsgate drops TCP)`),this.wasClean=!1,this.drop()):this.phase!==Z?(this.sayNow(`peer \\\n\u2192 protocol violation: ${t} (wsgate fails the connection, ${e})`),this.phase=Z,this.closedByMe=!0):\n(this.sayNow(`peer \u2192 protocol violation: ${t} (wsgate, already closing, drops TCP)`),this.drop()))}isClosed(){\nreturn this.phase===le}drop(){this.phase=le,this.dropped=!0,this.peerReader.stop()}peerMessage(e,t,r){\nlet s=e.length===0&&r>0?"":` ${H(e.subarray(0,64))}`;this.note("peer",`${t?"binary":"text"} message${s}\\\n (${r} bytes)`),this.data.echo!==null?this.echoed.push({binary:t,data:e,length:r}):this.received.push(\n{kind:"message",data:e,binary:t})}onPeerControl(e,t){e===d.Close?(this.note("peer",Ne(t)),this.onPeerClose(\nt)):e===d.Ping?this.note("peer",`ping ${H(t)}`):e===d.Pong&&(this.note("peer",`pong ${H(t)}`),this.received.\npush({kind:"pong",data:t}))}onPeerClose(e){let t=e.length>=2?e.readUInt16BE(0):null,r=e.length>2?e.subarray(\n2):null;this.remoteCloseCode=t,t!==null&&!ce(t)&&this.fail(m.ProtocolError,`invalid close code ${t}`),\n!this.isClosed()&&(r!==null&&!Be(r)&&this.fail(m.InvalidPayload,"invalid close reason (non-UTF-8 pay\\\nload)"),!this.isClosed()&&(this.wasClean=!0,this.phase=Z,this.data.role==="client"&&this.drop()))}mark(e){\nthis.sayNow(`wsgate: timeout ${JSON.stringify(e)} (the case\'s own event)`),this.received.push({kind:"\\\ntimeout",tag:e})}tcpClosed(e){this.tcpDone||(this.tcpDone=!0,this.replay?.stop(),this.droppedByMe||this.\nsayNow(`peer ${e}`),this.finish())}finish(){let e=this.wasClean&&this.uncleanEnd===null,t=this.droppedByMe||\nthis.dropped,r={connectionWasOpen:this.open,closedByMe:this.closedByMe,droppedByMe:t,wasClean:e,remoteCloseCode:this.\nremoteCloseCode,isServer:this.data.role==="client"},s=Ae(this.data,{facts:r,deflateOn:this.peerDeflate!==\nnull,received:this.received,echoed:this.echoed,sent:this.sent}),i=Math.max(0,this.counts.peer-this.shown)+\nMath.max(0,this.counts.wsgate-this.shown),o=this.remoteCloseCode;console.log(""),i>0&&console.log(`f\\\nrames and messages not shown: ${i}`),console.log(`observed events: ${JSON.stringify(this.received.map(\nTe))}`),console.log(`peer close code: ${o===null?"none":String(o)}`),console.log(`closed by wsgate\'s\\\n side: ${String(this.closedByMe)}; clean: ${String(e)}; TCP dropped by wsgate\'s side: ${String(t)}`),\nconsole.log(`behavior: ${s.result}`),console.log(`closing: ${s.resultClose}`),console.log(`verdict: ${s.\nbehavior} / ${s.behaviorClose}`),process.exitCode=s.behavior==="OK"&&s.behaviorClose==="OK"?0:1,this.\nonJudged()}};function O(n,e){let t=new RegExp(`^${e}:[ \\\\t]*(.*?)[ \\\\t]*$`,"im").exec(n);return t===null?null:t[1]}\nfunction Le(n,e,t){let r=Buffer.alloc(0),s=!1;e.on("data",i=>{if(s){n?.open===!0&&n.socket===e&&n.peerBytes(\ni);return}r=Buffer.concat([r,i]);let o=r.indexOf(`\\r\n\\r\n`);o<0||(s=!0,t(r.subarray(0,o+4).toString("latin1"),r.subarray(o+4)))})}function De(n,e){let t=!1;n.\nsocket=e,e.setNoDelay(!0),e.on("error",r=>{r.code==="ECONNRESET"?t=!0:n.sayNow(`(socket error: ${r.message}\\\n)`)}),e.on("close",()=>n.tcpClosed(t?"reset TCP":"closed TCP"))}function dt(n,e,t){let r=o=>ee(o??""),\ns=!1,i=Fe.createServer(o=>{let a=performance.now();o.on("error",()=>{}),Le(n,o,(l,f)=>{let c=/^GET (\\S+)/.\nexec(l)?.[1]??"/",u=O(l,"Sec-WebSocket-Key"),p=c.startsWith("/getCaseCount");if(p||c.startsWith("/up\\\ndateReports")||s){o.write(`HTTP/1.1 101 Switching Protocols\\r\nUpgrade: websocket\\r\nConnection: Upgrade\\r\nSec-WebSocket-Accept: ${r(u)}\\r\n\\r\n`),p&&o.write(Buffer.from([129,1,49])),o.write(Buffer.from([136,2,3,232])),o.on("data",()=>o.destroy()),\nsetTimeout(()=>o.destroy(),2e3).unref();return}s=!0,n.t0=a,De(n,o);let h=O(l,"Sec-WebSocket-Extensio\\\nns");n.say(n.stamp(),`peer \u2192 upgrade request GET ${c}${h!==null?` (offers ${h})`:""}`);let g=e.replace(\n/^(Sec-WebSocket-Accept:[ \\t]*)\\S+/im,`$1${r(u)}`),C=O(g,"Sec-WebSocket-Extensions");n.agree(C),n.say(\nn.stamp(),`wsgate \u2192 ${g.split(`\\r\n`)[0]??""}${C!==null?` (${C})`:""}`),o.cork(),o.write(Buffer.from(g,"latin1")),n.open=!0,f.length>0&&\nn.peerBytes(f),n.replay?.pump(),process.nextTick(()=>{for(;o.writableCorked>0;)o.uncork()})})});n.onJudged=\n()=>setTimeout(()=>i.close(),500),i.listen(t,"127.0.0.1",()=>{let o=i.address(),a=typeof o=="object"&&\no!==null?o.port:t;console.log(`listening on ws://127.0.0.1:${a}/ : point the client under test at it\\\n (any path)`)})}function ht(n,e,t){let r=new URL(t),s=`${r.hostname}${r.port===""?"":`:${r.port}`}`,\ni=e.replace(/^GET \\S+/,`GET ${r.pathname}${r.search}`).replace(/^(Host:[ \\t]*)\\S+/im,`$1${s}`),o=O(i,\n"Sec-WebSocket-Key")??"",a=ee(o),l=Fe.connect({host:r.hostname.replace(/^\\[|\\]$/g,""),port:r.port===\n""?80:Number(r.port)},()=>{n.t0=performance.now(),De(n,l),n.say(n.stamp(),`wsgate \u2192 upgrade request \\\nGET ${r.pathname}${r.search} to ${s}`),l.write(Buffer.from(i,"latin1"))});l.once("error",f=>{n.socket===\nnull&&(console.error(`cannot connect to ${r.href}: ${f.code??f.message}`),process.exitCode=2)}),Le(n,\nl,(f,c)=>{let u=f.split(`\\r\n`)[0]??"",p=O(f,"Sec-WebSocket-Extensions");if(n.say(n.stamp(),`peer \u2192 ${u}${p!==null?` (${p})`:""}`),\n!/^HTTP\\/1\\.1 101\\b/.test(u)||O(f,"Sec-WebSocket-Accept")!==a){n.say(n.stamp(),"wsgate drops TCP: th\\\ne opening handshake failed"),n.droppedByMe=!0,l.destroy();return}n.agree(p),n.open=!0,c.length>0&&n.\npeerBytes(c),n.replay?.pump()})}function Pe(n,e){let t=Buffer.from(n.blob,"base64"),r=n.blobGzip?ct(\nt):t,s=n.writes.map(([a,l,f,c,u,p,h,g])=>{let C=r.subarray(c,c+u);if(p!==null){let Q=Buffer.from(p,"\\\nbase64"),fe=Buffer.alloc(h);for(let _=0;_<h;_+=Q.length)Q.copy(fe,_,0,Math.min(Q.length,h-_));C=Buffer.\nconcat([C,fe])}return{t:a,rx:l,handshake:(f&1)!==0,sync:(f&2)!==0,data:C,chop:g}}),i=Buffer.concat(s.\nfilter(a=>a.handshake).map(a=>a.data)).toString("latin1"),o=new X(n);o.replay=new q(o,s.filter(a=>!a.\nhandshake)),n.role==="client"?dt(o,i,e[0]===void 0?9001:Number(e[0])):ht(o,i,e[0]??n.url??"ws://127.\\\n0.0.1:9001/")}Pe(DATA,process.argv.slice(2));\n';
   try {
     runtimeText ??= readFileSync5(new URL("./runtime-bundle.js", import.meta.url), "utf8");
   } catch (err) {
@@ -71651,7 +72740,10 @@ function headerLines2(data, run, url2, embedded) {
     ...why === null ? [] : comment(`Why: ${why.cause.title}: the peer ${why.peerDid}. Ending: ${why.ending}.`, "  "),
     ...comment(`behavior: ${run.result}`, "  "),
     ...comment(`closing: ${run.resultClose}`, "  "),
-    ...comment(`observed events: ${JSON.stringify(run.received).replaceAll("],[", "], [")}; peer close code: ${run.remoteCloseCode === null ? "none" : String(run.remoteCloseCode)}`, "  "),
+    ...comment(
+      `observed events: ${JSON.stringify(run.received).replaceAll("],[", "], [")}; peer close code: ${run.remoteCloseCode === null ? "none" : String(run.remoteCloseCode)}`,
+      "  "
+    ),
     "//",
     ...data.role === "client" ? [
       `// Run it: node ${file2} [PORT]   (default 9001), then point the client at ws://127.0.0.1:PORT/`,
@@ -71660,7 +72752,9 @@ function headerLines2(data, run, url2, embedded) {
     ...comment(
       "It plays wsgate's side of the case byte for byte with the run's timing (each write no earlier than it was made, and not before the peer had sent as many bytes as then, waiting at most 2 s more), prints what the peer does, and ends with the verdict by Autobahn|Testsuite's rules: exit 0 for OK / OK, 1 otherwise. Plain Node >= 20, no packages."
     ),
-    ...data.adjust === "other" ? comment("This case adjusts its verdict on facts the repro does not see (the frames wsgate sent, a scripted handshake): only Autobahn's common rules are applied here.") : [],
+    ...data.adjust === "other" ? comment(
+      "This case adjusts its verdict on facts the repro does not see (the frames wsgate sent, a scripted handshake): only Autobahn's common rules are applied here."
+    ) : [],
     ...data.overflowed ? comment("The run wrote more than the recording keeps: the replay stops where the recording did.") : [],
     `// Written by wsgate ${VERSION}. Embedded bytes: ${embedded}.`
   ];
@@ -71750,7 +72844,10 @@ function pickEntry(index, req, dir) {
   const agents = Object.keys(index).filter((a2) => index[a2]?.[req.caseId] !== void 0);
   if (req.agent !== null) {
     const entry = index[req.agent]?.[req.caseId];
-    if (entry === void 0) throw new UsageError(`no report of case ${req.caseId} for agent ${JSON.stringify(req.agent)} in ${dir}${agents.length > 0 ? ` (agents: ${agents.join(", ")})` : ""}`);
+    if (entry === void 0)
+      throw new UsageError(
+        `no report of case ${req.caseId} for agent ${JSON.stringify(req.agent)} in ${dir}${agents.length > 0 ? ` (agents: ${agents.join(", ")})` : ""}`
+      );
     return { agent: req.agent, entry };
   }
   if (agents.length === 0) throw new UsageError(`no report of case ${req.caseId} in ${dir}`);
@@ -71769,14 +72866,22 @@ async function reproFromReport(req) {
   if (passedBothAxes(entry)) throw new UsageError(`case ${req.caseId} passed (${verdict3}) for ${JSON.stringify(agent)}: nothing to reproduce`);
   const caseFile = path10.join(dir, entry.reportfile);
   if (existsSync2(caseFile) && (await readJson(caseFile)).transport === "h2") {
-    throw new UsageError(`case ${req.caseId} ran over HTTP/2 (RFC 8441): repro scripts replay HTTP/1.1 connections only (run the case without --http2 to get one)`);
+    throw new UsageError(
+      `case ${req.caseId} ran over HTTP/2 (RFC 8441): repro scripts replay HTTP/1.1 connections only (run the case without --http2 to get one)`
+    );
   }
   if (everyCase.find((c3) => c3.id === req.caseId)?.attack !== void 0) {
-    throw new UsageError(`case ${req.caseId} is an attack of the robustness profile on several raw connections (growing sizes, timing, a liveness check): repro scripts replay one connection; replay it with: wsgate run --robustness --role server --server-url URL --cases ${req.caseId}`);
+    throw new UsageError(
+      `case ${req.caseId} is an attack of the robustness profile on several raw connections (growing sizes, timing, a liveness check): repro scripts replay one connection; replay it with: wsgate run --robustness --role server --server-url URL --cases ${req.caseId}`
+    );
   }
-  if (!existsSync2(path10.join(dir, REPRO_DATA_DIR))) throw new UsageError(`the run in ${dir} kept no recording (wsgate run keeps one per non-passing case; wstest and older runs do not)`);
-  const file2 = [recordingPath(dir, entry.reportfile.replace(/\.json$/, "")), recordingPath(dir, caseReportBase(agentFileBase(agent), req.caseId))].find((f) => existsSync2(f));
-  if (file2 === void 0) throw new UsageError(`no recording of case ${req.caseId} (${verdict3}) for ${JSON.stringify(agent)} in ${path10.join(dir, REPRO_DATA_DIR)}`);
+  if (!existsSync2(path10.join(dir, REPRO_DATA_DIR)))
+    throw new UsageError(`the run in ${dir} kept no recording (wsgate run keeps one per non-passing case; wstest and older runs do not)`);
+  const file2 = [recordingPath(dir, entry.reportfile.replace(/\.json$/, "")), recordingPath(dir, caseReportBase(agentFileBase(agent), req.caseId))].find(
+    (f) => existsSync2(f)
+  );
+  if (file2 === void 0)
+    throw new UsageError(`no recording of case ${req.caseId} (${verdict3}) for ${JSON.stringify(agent)} in ${path10.join(dir, REPRO_DATA_DIR)}`);
   let data;
   try {
     data = await readRecording(file2);
@@ -71784,7 +72889,10 @@ async function reproFromReport(req) {
     throw new UsageError(err.message);
   }
   const report = await readJson(resolveInside(dir, entry.reportfile));
-  return { script: reproScript(data, report), summary: `case ${req.caseId} against ${JSON.stringify(agent)} (${data.role === "client" ? "a client" : "a server"}), ${verdict3} in the run` };
+  return {
+    script: reproScript(data, report),
+    summary: `case ${req.caseId} against ${JSON.stringify(agent)} (${data.role === "client" ? "a client" : "a server"}), ${verdict3} in the run`
+  };
 }
 
 // src/commands/repro.ts
@@ -71792,7 +72900,10 @@ function reproCommand(y, { io }) {
   return y.command(
     "repro <case>",
     "Write a repro script for a case of a run that was not OK: one file that runs on plain Node >= 20 with no packages, plays wsgate's side of the case byte for byte with the run's timing, prints what the peer does and ends with the verdict",
-    (y2) => y2.positional("case", { type: "string", demandOption: true, describe: "Case id (6.4.3)" }).option("from", { type: "string", requiresArg: true, default: "./reports/clients", describe: "Report directory of the run" }).option("out", { type: "string", requiresArg: true, describe: "File to write (- for stdout) [default: ./repro-CASE.mjs]" }).option("agent", { type: "string", requiresArg: true, describe: "The agent, when several ran the case" }).example("$0 repro 6.4.3 --from reports/clients", "write repro-6.4.3.mjs; run it with `node repro-6.4.3.mjs 9001` and point the client at ws://127.0.0.1:9001/").example("$0 repro 7.9.1 --from reports/servers --out -", "print a server's repro script; run it with `node FILE ws://host:port/`"),
+    (y2) => y2.positional("case", { type: "string", demandOption: true, describe: "Case id (6.4.3)" }).option("from", { type: "string", requiresArg: true, default: "./reports/clients", describe: "Report directory of the run" }).option("out", { type: "string", requiresArg: true, describe: "File to write (- for stdout) [default: ./repro-CASE.mjs]" }).option("agent", { type: "string", requiresArg: true, describe: "The agent, when several ran the case" }).example(
+      "$0 repro 6.4.3 --from reports/clients",
+      "write repro-6.4.3.mjs; run it with `node repro-6.4.3.mjs 9001` and point the client at ws://127.0.0.1:9001/"
+    ).example("$0 repro 7.9.1 --from reports/servers --out -", "print a server's repro script; run it with `node FILE ws://host:port/`"),
     async (a2) => {
       const caseId = String(a2.case);
       const { script, summary } = await reproFromReport({ caseId, from: a2.from, agent: a2.agent ?? null });
@@ -72135,7 +73246,8 @@ Sec-WebSocket-Accept: ${accept}\r
     response += `Sec-WebSocket-Extensions: ${options.extensions}\r
 `;
   }
-  return response + "\r\n";
+  return `${response}\r
+`;
 }
 var STATUS_PHRASES = {
   400: "Bad Request",
@@ -72359,10 +73471,12 @@ function serverUnderTest(o2) {
   }
   if (o2.client !== null) throw new UsageError("--client tests a client: it does not go with --role server, --server-url or --server");
   if (o2.clientLoops) throw new UsageError("--client-loops tests a client: it does not go with --role server, --server-url or --server");
-  if (o2.restartServer && o2.server === null && o2.serverUrl !== null) throw new UsageError("--restart-server needs --server CMD (wsgate can only restart a server it started)");
+  if (o2.restartServer && o2.server === null && o2.serverUrl !== null)
+    throw new UsageError("--restart-server needs --server CMD (wsgate can only restart a server it started)");
   const embedded = o2.server === null && o2.serverUrl === null;
   const target = parseServerUrl(o2.serverUrl ?? "ws://127.0.0.1:0");
-  if (target.port === 0 && o2.server === null && !embedded) throw new UsageError("--server-url: port 0 needs --server CMD (a free port is chosen for the server wsgate starts)");
+  if (target.port === 0 && o2.server === null && !embedded)
+    throw new UsageError("--server-url: port 0 needs --server CMD (a free port is chosen for the server wsgate starts)");
   return {
     ...target,
     agent: null,
@@ -72375,7 +73489,10 @@ function serverUnderTest(o2) {
 function moreServers(o2, first, spec, tls5) {
   const listed = spec?.servers ?? [];
   if (listed.length < 2 || o2.serverUrl !== listed[0]?.url) return [];
-  if (o2.server !== null) throw new UsageError(`--server starts one server, but ${spec?.file ?? "the spec file"} lists ${listed.length}: give each its own run, or start them yourself`);
+  if (o2.server !== null)
+    throw new UsageError(
+      `--server starts one server, but ${spec?.file ?? "the spec file"} lists ${listed.length}: give each its own run, or start them yourself`
+    );
   const agents = listed.map((s) => s.agent).filter((a2) => a2 !== null);
   const twice = agents.find((a2, i2) => agents.indexOf(a2) !== i2);
   if (twice !== void 0) throw new UsageError(`${spec?.file ?? "the spec file"}: two servers are named ${JSON.stringify(twice)}; each needs its own agent`);
@@ -79280,7 +80397,10 @@ async function generatePki(hosts, options = {}) {
       new x509.BasicConstraintsExtension(false, void 0, true),
       new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
       new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth], false),
-      new x509.SubjectAlternativeNameExtension(names.map((n2) => isIP(n2) === 0 ? { type: "dns", value: n2 } : { type: "ip", value: n2 }), false),
+      new x509.SubjectAlternativeNameExtension(
+        names.map((n2) => isIP(n2) === 0 ? { type: "dns", value: n2 } : { type: "ip", value: n2 }),
+        false
+      ),
       await x509.AuthorityKeyIdentifierExtension.create(ca, false),
       await x509.SubjectKeyIdentifierExtension.create(serverKeys.publicKey)
     ]
@@ -79334,7 +80454,8 @@ async function prepareTls(config2, options) {
   const caFile = path17.join(options.outdir, CA_FILE_NAME);
   await writeFileAtomic(caFile, pki.caCert);
   const generated = { caFile, generated: true, insecure: config2.insecure };
-  if (!options.serverFiles) return { cert: pki.cert, key: pki.key, certFile: null, keyFile: null, caFile, caPem: pki.caCert, summary: generated, dispose: none };
+  if (!options.serverFiles)
+    return { cert: pki.cert, key: pki.key, certFile: null, keyFile: null, caFile, caPem: pki.caCert, summary: generated, dispose: none };
   const dir = await mkdtemp(path17.join(os2.tmpdir(), "wsgate-tls-"));
   const remove = () => rmSync(dir, { recursive: true, force: true });
   process.once("exit", remove);
@@ -79419,7 +80540,14 @@ var TailBuffer = class {
 };
 var CLIENT_TOKEN_VARIABLE = "WSGATE_CLIENT_TOKEN";
 function startClient(command2, values, extraEnv = {}) {
-  return startCommand(expandCommand(command2, values), { ...extraEnv, ...caEnvironment(values.ca ?? null), WSGATE_URL: values.url, WSGATE_CASE: values.case, WSGATE_AGENT: values.agent, ...values.http2 === true ? { WSGATE_HTTP2: "1" } : {} });
+  return startCommand(expandCommand(command2, values), {
+    ...extraEnv,
+    ...caEnvironment(values.ca ?? null),
+    WSGATE_URL: values.url,
+    WSGATE_CASE: values.case,
+    WSGATE_AGENT: values.agent,
+    ...values.http2 === true ? { WSGATE_HTTP2: "1" } : {}
+  });
 }
 function startCommand(expanded, env2) {
   const output2 = new TailBuffer(OUTPUT_LIMIT);
@@ -79590,9 +80718,9 @@ function childrenCpuMs() {
 }
 
 // src/server/fuzzing-server.ts
-import { EventEmitter as EventEmitter2 } from "node:events";
 init_errors();
 init_constants();
+import { EventEmitter as EventEmitter2 } from "node:events";
 
 // src/protocol/deflate/codec.ts
 init_constants();
@@ -79661,7 +80789,10 @@ var CutMemo = class {
   }
   key(document, settings, length) {
     let id = this.documentIds.get(document);
-    if (id === void 0) this.documentIds.set(document, id = this.nextDocumentId++);
+    if (id === void 0) {
+      id = this.nextDocumentId++;
+      this.documentIds.set(document, id);
+    }
     return `${id}/${settings.level}/${settings.windowBits}/${settings.strategy}/${length}`;
   }
 };
@@ -81400,7 +82531,22 @@ var H2_LOCAL_WINDOW = 32 * 1024 * 1024;
 var H2_STREAM_WINDOW = 4 * 1024 * 1024;
 var PEER_DROPPED_TCP = "peer dropped the TCP connection without previous WebSocket closing handshake";
 var sessions = /* @__PURE__ */ new WeakMap();
-var H2_ERROR_NAMES2 = ["NO_ERROR", "PROTOCOL_ERROR", "INTERNAL_ERROR", "FLOW_CONTROL_ERROR", "SETTINGS_TIMEOUT", "STREAM_CLOSED", "FRAME_SIZE_ERROR", "REFUSED_STREAM", "CANCEL", "COMPRESSION_ERROR", "CONNECT_ERROR", "ENHANCE_YOUR_CALM", "INADEQUATE_SECURITY", "HTTP_1_1_REQUIRED"];
+var H2_ERROR_NAMES2 = [
+  "NO_ERROR",
+  "PROTOCOL_ERROR",
+  "INTERNAL_ERROR",
+  "FLOW_CONTROL_ERROR",
+  "SETTINGS_TIMEOUT",
+  "STREAM_CLOSED",
+  "FRAME_SIZE_ERROR",
+  "REFUSED_STREAM",
+  "CANCEL",
+  "COMPRESSION_ERROR",
+  "CONNECT_ERROR",
+  "ENHANCE_YOUR_CALM",
+  "INADEQUATE_SECURITY",
+  "HTTP_1_1_REQUIRED"
+];
 var TCP = {
   name: "http/1.1",
   attach(stream) {
@@ -81486,10 +82632,13 @@ var ReadRate = class {
     this.stream.pause();
     if (rate <= 0) return;
     this.stop();
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      if (this.rate !== null && !this.gone()) this.stream.resume();
-    }, bytes3 / rate * 1e3);
+    this.timer = setTimeout(
+      () => {
+        this.timer = null;
+        if (this.rate !== null && !this.gone()) this.stream.resume();
+      },
+      bytes3 / rate * 1e3
+    );
   }
   /** Forgets the pending resume (the connection is gone). */
   stop() {
@@ -81546,7 +82695,13 @@ var Connection = class {
     this.transport = transport;
     this.socket = socket;
     this.outbox = new Outbox(stream, this.outboxLink(), side.role === "client" ? side.chopGapNs ?? 0 : 0);
-    this.sender = new Sender(this.outbox, { state: () => this.phase, deflate: () => this.deflate, newMask: this.newMask, wire: this.wire, traffic: this.traffic });
+    this.sender = new Sender(this.outbox, {
+      state: () => this.phase,
+      deflate: () => this.deflate,
+      newMask: this.newMask,
+      wire: this.wire,
+      traffic: this.traffic
+    });
     this.assembler = new MessageAssembler(this.assemblerLink());
     this.reader = frameReaderFor(this.side.role, false, options.maxMessagePayload);
     this.readRate = new ReadRate(stream, () => this.phase === ConnectionState.Closed);
@@ -81942,7 +83097,12 @@ var ServerUpgrade = class {
     const verdict3 = parseUpgradeRequest(headBytes);
     if (!verdict3.ok) {
       if (verdict3.plainHttp === true && this.options.statusPage === true) {
-        this.connection.sender.sendData(Buffer.from(buildStatusPage("wsgate fuzzing server", "This is a WebSocket endpoint: Autobahn|Testsuite&#39;s fuzzing server, run by wsgate."), "utf8"));
+        this.connection.sender.sendData(
+          Buffer.from(
+            buildStatusPage("wsgate fuzzing server", "This is a WebSocket endpoint: Autobahn|Testsuite&#39;s fuzzing server, run by wsgate."),
+            "utf8"
+          )
+        );
         this.connection.dropConnection("after-flush", "a plain HTTP request: answered with the status page");
         return;
       }
@@ -82073,15 +83233,18 @@ var UNTRUSTED = /* @__PURE__ */ new Set([
 function describeServerTlsError(err) {
   const e = err;
   const code = e.code ?? "";
-  if (UNTRUSTED.has(code)) return `TLS: the server's certificate is not trusted (${code}: ${e.message}); give its CA with --ca FILE, or skip the check with --insecure`;
+  if (UNTRUSTED.has(code))
+    return `TLS: the server's certificate is not trusted (${code}: ${e.message}); give its CA with --ca FILE, or skip the check with --insecure`;
   if (code === "ERR_TLS_CERT_ALTNAME_INVALID") return `TLS: the server's certificate is for another host (${e.message}); --insecure skips the check`;
-  if (code === "CERT_HAS_EXPIRED" || code === "CERT_NOT_YET_VALID") return `TLS: the server's certificate is not valid now (${code}); --insecure skips the check`;
+  if (code === "CERT_HAS_EXPIRED" || code === "CERT_NOT_YET_VALID")
+    return `TLS: the server's certificate is not valid now (${code}); --insecure skips the check`;
   if (code === "ECONNRESET" || /socket disconnected before secure TLS connection/i.test(e.message)) {
     return "TLS: the server closed the connection during the TLS handshake (does it serve wss:// on this port?)";
   }
   if (code.startsWith("ERR_SSL_")) {
     const reason = opensslReason(e);
-    if (/wrong version number|packet length too long|http request/.test(reason)) return `TLS: the server does not speak TLS on this port (${reason}); is it ws://?`;
+    if (/wrong version number|packet length too long|http request/.test(reason))
+      return `TLS: the server does not speak TLS on this port (${reason}); is it ws://?`;
     return `TLS: the handshake was refused (${reason})`;
   }
   return `TLS: the handshake failed (${code === "" ? e.message : `${code}: ${e.message}`})`;
@@ -82093,10 +83256,13 @@ import tls3 from "node:tls";
 var SILENT_AFTER_TLS = "TLS: the client closed the connection right after the TLS handshake, before its opening handshake (does it trust the certificate? give it the CA: NODE_EXTRA_CA_CERTS, SSL_CERT_FILE, WSGATE_CA_FILE or {ca})";
 function createListener(certificate, handshakeTimeoutMs, handlers, alpn = null) {
   if (certificate === null) return net.createServer({ noDelay: true }, (socket) => handlers.accept(socket));
-  const server = tls3.createServer({ cert: certificate.cert, key: certificate.key, noDelay: true, handshakeTimeout: handshakeTimeoutMs, ...alpn === null ? {} : { ALPNProtocols: alpn } }, (socket) => {
-    if (alpn === null) watchSilence(socket, handlers);
-    handlers.accept(socket);
-  });
+  const server = tls3.createServer(
+    { cert: certificate.cert, key: certificate.key, noDelay: true, handshakeTimeout: handshakeTimeoutMs, ...alpn === null ? {} : { ALPNProtocols: alpn } },
+    (socket) => {
+      if (alpn === null) watchSilence(socket, handlers);
+      handlers.accept(socket);
+    }
+  );
   server.on("connection", (raw) => handlers.track(raw));
   server.on("tlsClientError", (err, socket) => handlers.tlsFailed(socket, describeClientTlsError(err)));
   return server;
@@ -82153,7 +83319,9 @@ function acceptStream(stream, headers, options, router) {
   const verdict3 = parseConnectRequest(headers);
   if (!verdict3.ok && headers[":method"] === "GET" && options.statusPage === true) {
     stream.respond({ ":status": 200, "content-type": "text/html; charset=utf-8", server: options.serverHeader });
-    stream.end(buildStatusPage("wsgate fuzzing server", "This is a WebSocket endpoint over HTTP/2 (RFC 8441): Autobahn|Testsuite&#39;s fuzzing server, run by wsgate."));
+    stream.end(
+      buildStatusPage("wsgate fuzzing server", "This is a WebSocket endpoint over HTTP/2 (RFC 8441): Autobahn|Testsuite&#39;s fuzzing server, run by wsgate.")
+    );
     return null;
   }
   const transport = http2Stream();
@@ -82205,13 +83373,23 @@ var FuzzingServer = class extends EventEmitter2 {
   constructor(options) {
     super();
     this.options = options;
-    this.h2 = options.http2 === true ? createH2Server(options.protocolOptions, (request, c3) => this.route(request, c3), (u2) => this.trackUpgrade(u2), (socket, reason) => this.noteTransportFailure(socket, reason)) : null;
+    this.h2 = options.http2 === true ? createH2Server(
+      options.protocolOptions,
+      (request, c3) => this.route(request, c3),
+      (u2) => this.trackUpgrade(u2),
+      (socket, reason) => this.noteTransportFailure(socket, reason)
+    ) : null;
     const alpn = this.h2 === null ? null : ["h2"];
-    this.server = createListener(options.tls ?? null, options.protocolOptions.openHandshakeTimeoutMs, {
-      accept: (socket) => this.accept(socket),
-      track: (socket) => this.track(socket),
-      tlsFailed: (socket, reason) => this.noteTransportFailure(socket, reason)
-    }, alpn);
+    this.server = createListener(
+      options.tls ?? null,
+      options.protocolOptions.openHandshakeTimeoutMs,
+      {
+        accept: (socket) => this.accept(socket),
+        track: (socket) => this.track(socket),
+        tlsFailed: (socket, reason) => this.noteTransportFailure(socket, reason)
+      },
+      alpn
+    );
   }
   options;
   /** Results by agent, then case id: the content of index.json. */
@@ -82366,7 +83544,10 @@ var FuzzingServer = class extends EventEmitter2 {
         return this.afterReports(this.results.size > 0 ? this.updateReports({ onlyIfChanged: true }) : Promise.resolve(), connection, "stopServer");
       default:
         if (this.options.unknownPaths === "idle") return this.accepted(connection, () => void 0);
-        return reject(404, `unknown path ${JSON.stringify(request.path.slice(0, 100))}: use /runCase, /getCaseCount, /getCaseInfo, /getCaseStatus or /updateReports`);
+        return reject(
+          404,
+          `unknown path ${JSON.stringify(request.path.slice(0, 100))}: use /runCase, /getCaseCount, /getCaseInfo, /getCaseStatus or /updateReports`
+        );
     }
   }
   /** /runCase: the case's runner takes the connection (or, excluded for the agent, it is closed at once). */
@@ -82402,7 +83583,12 @@ var FuzzingServer = class extends EventEmitter2 {
     const script = def.handshake?.({ request, accept: computeAccept(request.key), deflateOffers: offers }) ?? null;
     if (script !== null) {
       const deflate = script.deflate === void 0 ? null : this.perMessageDeflate(script.deflate, def);
-      return { kind: "accept", handler: runner, script: { head: script.head, delivery: script.delivery, stream: script.stream, everyMs: script.everyMs }, deflate };
+      return {
+        kind: "accept",
+        handler: runner,
+        script: { head: script.head, delivery: script.delivery, stream: script.stream, everyMs: script.everyMs },
+        deflate
+      };
     }
     const accept = def.deflate?.(offers) ?? null;
     if (accept === null) return { kind: "accept", handler: runner };
@@ -82479,7 +83665,11 @@ var FuzzingServer = class extends EventEmitter2 {
     };
     const timer = setTimeout(() => {
       const list2 = this.statusWaiters.get(key);
-      if (list2) this.statusWaiters.set(key, list2.filter((w) => w !== once9));
+      if (list2)
+        this.statusWaiters.set(
+          key,
+          list2.filter((w) => w !== once9)
+        );
       once9(null);
     }, this.options.statusWaitMs);
     const list = this.statusWaiters.get(key) ?? [];
@@ -82664,7 +83854,15 @@ var LoopingRobustness = class {
         outcome2.result.behavior = Behavior.Failed;
       }
       this.died = `not run: the client process died during case ${def.id} (it ${crash}); it runs every case itself (--client-loops), so it is not restarted (without --client-loops each case gets a process of its own)`;
-      const failed = outcome2 ?? { result: null, resultAt: null, client: null, sawConnection: true, warnings: [], timeMs: 0, missing: "the case has no result" };
+      const failed = outcome2 ?? {
+        result: null,
+        resultAt: null,
+        client: null,
+        sawConnection: true,
+        warnings: [],
+        timeMs: 0,
+        missing: "the case has no result"
+      };
       this.held.set(index, { ...failed, peerFailure: died });
     }
     for (const window2 of this.windows.values()) window2.close();
@@ -82876,7 +84074,11 @@ async function driveClient(server, command2, values, config2, signal, budgetMs, 
   signal?.addEventListener("abort", () => abort.abort(), { once: true });
   let timedOut2 = false;
   try {
-    const first = await raceTimeout(client.exited.then(() => "exit"), budgetMs, abort.signal);
+    const first = await raceTimeout(
+      client.exited.then(() => "exit"),
+      budgetMs,
+      abort.signal
+    );
     if (first !== "exit") {
       timedOut2 = signal?.aborted !== true;
       if (timedOut2) await client.stop(TERM_GRACE_MS);
@@ -82897,7 +84099,13 @@ async function runOneCase(server, def, index, command2, where, config2, signal) 
   const agent = config2.agent;
   const t0 = performance.now();
   const deadline = t0 + caseTimeoutFor(def, config2) * 1e3;
-  const client = startClient(command2, { url: caseUrl(where.baseUrl, index, agent), case: def.id, agent, http2: where.http2, ...where.ca !== null ? { ca: where.ca } : {} });
+  const client = startClient(command2, {
+    url: caseUrl(where.baseUrl, index, agent),
+    case: def.id,
+    agent,
+    http2: where.http2,
+    ...where.ca !== null ? { ca: where.ca } : {}
+  });
   const sampler = isRobustness(def) ? TreeMemory.start(client.pid) : null;
   const watch = watchCase(server, agent, index, sampler);
   const warnings = [];
@@ -82918,7 +84126,8 @@ async function runOneCase(server, def, index, command2, where, config2, signal) 
   }
   const result = watch.result();
   const died = crashedByAttack(def, result, client.crash());
-  if (result !== null && sampler !== null) addMemoryFigure(result, watch.memory() ?? { measured: false, why: "the case never opened a connection" }, config2.budgets);
+  if (result !== null && sampler !== null)
+    addMemoryFigure(result, watch.memory() ?? { measured: false, why: "the case never opened a connection" }, config2.budgets);
   return {
     result,
     resultAt: watch.resultAt(),
@@ -82986,7 +84195,8 @@ async function awaitCaseEnd(run) {
   }
   if (first !== "timeout") return false;
   const timedOut2 = run.signal?.aborted !== true;
-  if (timedOut2 && await client.stop(TERM_GRACE_MS) === "killed") run.warnings.push(`the client ignored SIGTERM for ${TERM_GRACE_MS / 1e3} s; its process group was killed with SIGKILL`);
+  if (timedOut2 && await client.stop(TERM_GRACE_MS) === "killed")
+    run.warnings.push(`the client ignored SIGTERM for ${TERM_GRACE_MS / 1e3} s; its process group was killed with SIGKILL`);
   else client.killGroup();
   if (server.isRunning(agent, index)) {
     server.abortRun(agent, index);
@@ -83001,13 +84211,21 @@ async function settleAfterExit(run, remaining) {
     const running = server.isRunning(agent, index);
     if (!running && performance.now() >= settleUntil) break;
     const busy = running || server.pendingHandshakes > 0;
-    const step = await raceTimeout(watch.waiter.promise.then(() => "result"), busy ? Math.min(remaining(), 50) : SETTLE_MS, run.abort);
+    const step = await raceTimeout(
+      watch.waiter.promise.then(() => "result"),
+      busy ? Math.min(remaining(), 50) : SETTLE_MS,
+      run.abort
+    );
     if (step === "result" || !busy && !server.isRunning(agent, index) && server.pendingHandshakes === 0) break;
   }
 }
 async function stopLingeringClient(run) {
   const { client } = run;
-  const exit = await raceTimeout(client.exited.then(() => "exit"), run.watch.result() === null ? 0 : EXIT_GRACE_MS, run.abort);
+  const exit = await raceTimeout(
+    client.exited.then(() => "exit"),
+    run.watch.result() === null ? 0 : EXIT_GRACE_MS,
+    run.abort
+  );
   if (exit === "exit") return;
   let how = "killed";
   if (isAborted(run.signal)) client.killGroup();
@@ -83036,8 +84254,16 @@ function clientRoleDriver(config2) {
     async startPeer(_n, context) {
       const { io, cases: cases2, secure } = context;
       logger = io.logger;
-      if (command2.includes("{ca}") && secure?.caFile == null) throw new UsageError("the client command uses {ca}, but there is no CA to give it: add --tls (wsgate makes one), or --ca FILE with your --cert");
-      server = await listenForCases(config2, cases2, { logger: io.logger, skipCase: context.excluded, statusWaitMs: (config2.caseTimeout ?? DEFAULT_CASE_TIMEOUT) * 1e3, certificate: secure, keepRecordings: config2.repro.record, http2: config2.http2 });
+      if (command2.includes("{ca}") && secure?.caFile == null)
+        throw new UsageError("the client command uses {ca}, but there is no CA to give it: add --tls (wsgate makes one), or --ca FILE with your --cert");
+      server = await listenForCases(config2, cases2, {
+        logger: io.logger,
+        skipCase: context.excluded,
+        statusWaitMs: (config2.caseTimeout ?? DEFAULT_CASE_TIMEOUT) * 1e3,
+        certificate: secure,
+        keepRecordings: config2.repro.record,
+        http2: config2.http2
+      });
       clientCpu0 = childrenCpuMs();
       return clientPeer(config2, command2, server, context);
     },
@@ -83159,7 +84385,9 @@ function refuseOtherTransport(pattern2, from, http23) {
   if (selectCases(from, [pattern2]).length > 0) return;
   const named = selectCases(everyCase, [pattern2]).map((c3) => c3.id.split(".")[0]);
   if (http23 && named.some((g) => g === "14" || g === "15")) {
-    throw new UsageError(`--cases ${pattern2}: groups 14 and 15 script HTTP/1.1 opening handshakes and cannot run over --http2 (group 16 has RFC 8441's rules: --extended --cases '16.*')`);
+    throw new UsageError(
+      `--cases ${pattern2}: groups 14 and 15 script HTTP/1.1 opening handshakes and cannot run over --http2 (group 16 has RFC 8441's rules: --extended --cases '16.*')`
+    );
   }
   if (!http23 && named.includes("16")) throw new UsageError(`--cases ${pattern2}: group 16 (WebSocket over HTTP/2, RFC 8441) runs with --http2 --extended only`);
 }
@@ -83227,7 +84455,12 @@ var ClientUpgrade = class {
     this.request = request;
     this.decide = decide;
     this.reader = new HeadReader(options.maxHeadBytes);
-    this.connection = new Connection(socket, options, { role: "client", newMask, serverDropTimeoutMs: options.serverDropTimeoutMs, chopGapNs: CHOP_PIECE_GAP_NS });
+    this.connection = new Connection(socket, options, {
+      role: "client",
+      newMask,
+      serverDropTimeoutMs: options.serverDropTimeoutMs,
+      chopGapNs: CHOP_PIECE_GAP_NS
+    });
     this.handler = makeHandler(this.connection);
     this.connection.startHandshake(this, this.handler);
     const head2 = requestHead2 ?? buildUpgradeRequest(request);
@@ -83306,7 +84539,13 @@ function openStream(session, socket, spec, options, newMask, makeHandler, decide
   const fields = connectRequestFields(spec);
   const stream = session.request(fields, { endStream: false });
   const transport = http2Stream();
-  const connection = new Connection(stream, options, { role: "client", newMask, serverDropTimeoutMs: options.serverDropTimeoutMs, chopGapNs: CHOP_PIECE_GAP_NS }, transport, socket);
+  const connection = new Connection(
+    stream,
+    options,
+    { role: "client", newMask, serverDropTimeoutMs: options.serverDropTimeoutMs, chopGapNs: CHOP_PIECE_GAP_NS },
+    transport,
+    socket
+  );
   const handler = makeHandler(connection);
   connection.startHandshake({ onData: () => void 0 }, handler);
   connection.recordRequest(renderFields(fields));
@@ -83470,7 +84709,15 @@ async function playSessionCase(where, def, info, settings) {
   const text = (lines) => lines.length === 0 ? "" : `${lines.join("\r\n")}\r
 \r
 `;
-  const facts = { agent: info.agent, index: info.index, started, durationMs: performance.now() - t0, httpRequest: text(log.sent), httpResponse: text(log.got), isServer: false };
+  const facts = {
+    agent: info.agent,
+    index: info.index,
+    started,
+    durationMs: performance.now() - t0,
+    httpRequest: text(log.sent),
+    httpResponse: text(log.got),
+    isServer: false
+  };
   return { result: bareResult(def, verdict3, facts), error: null };
 }
 function timedOut(ms) {
@@ -83542,7 +84789,16 @@ function openWebSocket(session, socket, where, settings) {
       })
     });
     const spec = { scheme: where.target.tls != null ? "https" : "http", authority: where.authority, path: where.target.resource, extensions: null };
-    const opened = openStream(session, socket, spec, settings.protocolOptions, settings.newMask, () => handler, () => ({ deflate: null }), false);
+    const opened = openStream(
+      session,
+      socket,
+      spec,
+      settings.protocolOptions,
+      settings.newMask,
+      () => handler,
+      () => ({ deflate: null }),
+      false
+    );
     connection = opened.connection;
   });
 }
@@ -83585,7 +84841,11 @@ function connectTo(target, ready, failed) {
 }
 function playCase(target, def, info, settings) {
   if (target.http2 === true && def.h2?.session !== void 0) {
-    const where = { target, authority: targetHostPort(target), connect: (ready, failed) => connectTo(target, ready, failed) };
+    const where = {
+      target,
+      authority: targetHostPort(target),
+      connect: (ready, failed) => connectTo(target, ready, failed)
+    };
     return playSessionCase(where, def, info, settings).then(({ result, error: error62 }) => ({ result, error: error62, serverHeader: null, timedOut: false }));
   }
   return new Promise((resolve6) => {
@@ -83629,7 +84889,15 @@ function playOverH2(socket, target, def, info, settings, resolve6) {
       extensions: offers.length === 0 ? null : offers.map(offerExtensionString).join(", "),
       headers: upgradeHeaders(settings)
     };
-    const opened2 = openStream(opened.session, socket, spec, settings.protocolOptions, settings.newMask, watch.runner, (response) => deflateDecision(response, offers.length > 0, def, settings));
+    const opened2 = openStream(
+      opened.session,
+      socket,
+      spec,
+      settings.protocolOptions,
+      settings.newMask,
+      watch.runner,
+      (response) => deflateDecision(response, offers.length > 0, def, settings)
+    );
     serverHeader = opened2.serverHeader;
     watch.started(opened2.connection);
   });
@@ -83866,7 +85134,10 @@ var ServerProcess = class _ServerProcess {
   async exitsWithin(ms) {
     if (this.current.hasExited) return true;
     let timer;
-    const exited = await Promise.race([this.current.exited.then(() => true), new Promise((resolve6) => timer = setTimeout(() => resolve6(false), ms))]);
+    const exited = await Promise.race([
+      this.current.exited.then(() => true),
+      new Promise((resolve6) => timer = setTimeout(() => resolve6(false), ms))
+    ]);
     clearTimeout(timer);
     return exited;
   }
@@ -83895,10 +85166,14 @@ var ServerProcess = class _ServerProcess {
     if (why === null || why === "aborted") return;
     if (why === "exited") {
       await this.current.exited;
-      throw new UsageError(`the server command ${this.describeExit()} before it accepted connections on ${host}:${port}: ${this.lastOutput()} (command: ${this.expanded})`);
+      throw new UsageError(
+        `the server command ${this.describeExit()} before it accepted connections on ${host}:${port}: ${this.lastOutput()} (command: ${this.expanded})`
+      );
     }
     await this.stop();
-    throw new UsageError(`the server command did not accept connections on ${host}:${port} within ${timeoutMs / 1e3} s: ${this.lastOutput()} (command: ${this.expanded})`);
+    throw new UsageError(
+      `the server command did not accept connections on ${host}:${port} within ${timeoutMs / 1e3} s: ${this.lastOutput()} (command: ${this.expanded})`
+    );
   }
   /**
    * Stops the whole process tree: SIGTERM, then SIGKILL after a grace. Returns a warning when
@@ -84124,7 +85399,14 @@ function runProbe(target, probe, normal, signal, written) {
   const t0 = performance.now();
   let answeredAt = null;
   return new Promise((resolve6) => {
-    const m = { requestBytes: 0, status: null, answerMs: null, closedMs: null, closeCode: null, trickled: 0 };
+    const m = {
+      requestBytes: 0,
+      status: null,
+      answerMs: null,
+      closedMs: null,
+      closeCode: null,
+      trickled: 0
+    };
     let ending = null;
     let done = false;
     let timer = null;
@@ -84137,9 +85419,17 @@ function runProbe(target, probe, normal, signal, written) {
       if (timer !== null) clearTimeout(timer);
       if (trickle !== null) clearInterval(trickle);
       signal?.removeEventListener("abort", onAbort);
-      if (m.requestBytes === 0 && socket !== null) m.requestBytes = probe.delivery?.kind === "streamed" ? socket.bytesWritten : Math.min(head2.length, socket.bytesWritten);
+      if (m.requestBytes === 0 && socket !== null)
+        m.requestBytes = probe.delivery?.kind === "streamed" ? socket.bytesWritten : Math.min(head2.length, socket.bytesWritten);
       socket?.destroy();
-      resolve6({ label: probe.label, size: probe.size, waitMs: probe.waitMs, ...m, ending: ending ?? "closed", elapsedMs: (answeredAt ?? performance.now()) - t0 });
+      resolve6({
+        label: probe.label,
+        size: probe.size,
+        waitMs: probe.waitMs,
+        ...m,
+        ending: ending ?? "closed",
+        elapsedMs: (answeredAt ?? performance.now()) - t0
+      });
     };
     const onAbort = () => {
       ending ??= "timeout";
@@ -84348,7 +85638,9 @@ function waitFor(probe, budgets) {
 function probeLines(probes) {
   return {
     request: probes.map((p) => `${p.label}: ${count2(p.requestBytes)} request bytes${p.trickled > 0 ? `, ${count2(p.trickled)} payload bytes trickled` : ""}`).join("\n"),
-    response: probes.map((p) => `${p.label}: ${answerText(p)}${p.closedMs === null ? "" : `; ended ${Math.round(p.closedMs)} ms after the frame header${p.closeCode === null ? "" : ` (close ${p.closeCode})`}`}`).join("\n")
+    response: probes.map(
+      (p) => `${p.label}: ${answerText(p)}${p.closedMs === null ? "" : `; ended ${Math.round(p.closedMs)} ms after the frame header${p.closeCode === null ? "" : ` (close ${p.closeCode})`}`}`
+    ).join("\n")
   };
 }
 
@@ -84360,7 +85652,12 @@ async function playAttackCase(def, run) {
   const signal = run.signal === void 0 ? limit : AbortSignal.any([run.signal, limit]);
   const attack = def.attack;
   if (attack === void 0) {
-    const outcome2 = await playCase(run.target, def, { agent: run.agent, index: run.index, limitMs: run.limitMs, ...run.signal ? { signal: run.signal } : {} }, run.settings(def));
+    const outcome2 = await playCase(
+      run.target,
+      def,
+      { agent: run.agent, index: run.index, limitMs: run.limitMs, ...run.signal ? { signal: run.signal } : {} },
+      run.settings(def)
+    );
     const down2 = await liveness(run);
     const result2 = outcome2.result;
     if (result2 !== null) noteLiveness(result2, down2, run);
@@ -84431,7 +85728,13 @@ async function startServerPeer(config2, sut, context, cpu) {
   const { secure, io } = context;
   const port = sut.port === 0 ? await freePort(sut.host) : sut.port;
   const overTls = secure !== null && sut.url.startsWith("wss:");
-  const target = { host: sut.host, port, resource: sut.resource, tls: overTls ? { ca: secure.caPem, insecure: secure.summary.insecure } : null, http2: config2.http2 };
+  const target = {
+    host: sut.host,
+    port,
+    resource: sut.resource,
+    tls: overTls ? { ca: secure.caPem, insecure: secure.summary.insecure } : null,
+    http2: config2.http2
+  };
   const command2 = sut.command === REFERENCE_SERVER_COMMAND ? referenceServerCommand() : sut.command;
   const proc = command2 === null ? null : await ServerProcess.launch(command2, sut.host, port, sut.startTimeout * 1e3, io.signal, overTls ? certificateFiles(secure) : {}, config2.http2);
   const sampler = setInterval(() => proc?.sampleCpu(), 2e3);
@@ -84447,7 +85750,19 @@ async function startServerPeer(config2, sut, context, cpu) {
     }
     const agent = await agentOf(config2, sut, target, context.taken);
     const globalIndex = new Map(catalogueFor(config2.extended, "server", config2.http2 ? "h2" : "http/1.1", config2.robustness).map((c3, i2) => [c3.id, i2 + 1]));
-    const state = { config: config2, sut, target, agent, process: proc, results: /* @__PURE__ */ new Map(), globalIndex, signal: io.signal, out: io.out, gone: null, stale: null };
+    const state = {
+      config: config2,
+      sut,
+      target,
+      agent,
+      process: proc,
+      results: /* @__PURE__ */ new Map(),
+      globalIndex,
+      signal: io.signal,
+      out: io.out,
+      gone: null,
+      stale: null
+    };
     const what = sut.command === REFERENCE_SERVER_COMMAND ? "the bundled ws server" : command2 === null ? "the server" : JSON.stringify(command2);
     const url2 = `${target.tls ? "wss" : "ws"}://${hostPort(target.host, target.port)}${target.resource}`;
     return {
@@ -84490,7 +85805,10 @@ function unreachablePeer(sut, fallbackAgent, out) {
     against: `the server at ${sut.url} (unreachable)`,
     atOnce: 1,
     notes: [],
-    play: { kind: "each", playCase: async () => ({ result: null, resultAt: null, client: null, sawConnection: false, warnings: [], timeMs: 0, notRun: reason }) },
+    play: {
+      kind: "each",
+      playCase: async () => ({ result: null, resultAt: null, client: null, sawConnection: false, warnings: [], timeMs: 0, notRun: reason })
+    },
     results: /* @__PURE__ */ new Map(),
     forget: () => void 0,
     stop: async () => null
@@ -84498,7 +85816,15 @@ function unreachablePeer(sut, fallbackAgent, out) {
 }
 async function playOne(state, def, index) {
   const t0 = performance.now();
-  const failed = (reason) => ({ result: null, resultAt: null, client: null, sawConnection: false, warnings: [], timeMs: performance.now() - t0, missing: reason });
+  const failed = (reason) => ({
+    result: null,
+    resultAt: null,
+    client: null,
+    sawConnection: false,
+    warnings: [],
+    timeMs: performance.now() - t0,
+    missing: reason
+  });
   const down = await serverDown(state);
   if (isRobustness(def)) {
     if (down !== null) return { ...failed(down), notRun: `not run: the server is down after an earlier case (${down})` };
@@ -84507,7 +85833,12 @@ async function playOne(state, def, index) {
   if (down !== null) return failed(down);
   const limitMs = caseTimeoutFor(def, state.config) * 1e3;
   const { signal } = state;
-  const outcome2 = await playCase(state.target, def, { agent: state.agent, index: state.globalIndex.get(def.id) ?? index, limitMs, ...signal ? { signal } : {} }, playSettings(state.config, state.sut, def));
+  const outcome2 = await playCase(
+    state.target,
+    def,
+    { agent: state.agent, index: state.globalIndex.get(def.id) ?? index, limitMs, ...signal ? { signal } : {} },
+    playSettings(state.config, state.sut, def)
+  );
   if (outcome2.result === null) return failed(await serverDown(state) ?? outcome2.error ?? "no result");
   state.results.set(def.id, outcome2.result);
   const proc = state.process;
@@ -84549,11 +85880,28 @@ async function playAttackOne(state, def, index, t0) {
   }
   if (result === null) {
     const missing2 = down ?? error62 ?? "no result";
-    return { result: null, resultAt: null, client: null, sawConnection: false, warnings: [], timeMs: performance.now() - t0, missing: missing2, ...peerFailure === null ? {} : { peerFailure } };
+    return {
+      result: null,
+      resultAt: null,
+      client: null,
+      sawConnection: false,
+      warnings: [],
+      timeMs: performance.now() - t0,
+      missing: missing2,
+      ...peerFailure === null ? {} : { peerFailure }
+    };
   }
   addMemoryFigure(result, memory, state.config.budgets);
   state.results.set(def.id, result);
-  return { result, resultAt: performance.now(), client: null, sawConnection: true, warnings: [], timeMs: performance.now() - t0, ...peerFailure === null ? {} : { peerFailure } };
+  return {
+    result,
+    resultAt: performance.now(),
+    client: null,
+    sawConnection: true,
+    warnings: [],
+    timeMs: performance.now() - t0,
+    ...peerFailure === null ? {} : { peerFailure }
+  };
 }
 function playSettings(config2, sut, def) {
   const bytes3 = config2.seed === null ? systemBytes() : seededBytes(config2.seed, def.id);
@@ -84606,7 +85954,14 @@ function conclude(def, index, outcome2, config2) {
   if (result === null) {
     const why = outcome2.missing ?? reasonWithoutResult(client, outcome2.limitS ?? caseTimeoutFor(def, config2), outcome2.sawConnection);
     const reason = outcome2.transportFailure == null ? why : `${outcome2.transportFailure}; ${why}`;
-    return { ...base, status: "failed", reason: outcome2.peerFailure === void 0 ? reason : `${outcome2.peerFailure}; ${reason}`, warnings: outcome2.warnings, result: null, reportBase: null };
+    return {
+      ...base,
+      status: "failed",
+      reason: outcome2.peerFailure === void 0 ? reason : `${outcome2.peerFailure}; ${reason}`,
+      warnings: outcome2.warnings,
+      result: null,
+      reportBase: null
+    };
   }
   const verdict3 = livenessRule(ruleForResult(result, new Set(config2.failOn)), result, outcome2.peerFailure);
   const warnings = [...verdict3.warnings, ...outcome2.warnings];
@@ -84624,7 +85979,11 @@ function conclude(def, index, outcome2, config2) {
 }
 function livenessRule(verdict3, result, peerFailure) {
   if (peerFailure === void 0 || verdict3.status === "failed") return verdict3;
-  return { ...verdict3, status: "failed", reason: `the peer failed the liveness check after the case: ${peerFailure}; outcome ${result.behavior}: ${result.result}` };
+  return {
+    ...verdict3,
+    status: "failed",
+    reason: `the peer failed the liveness check after the case: ${peerFailure}; outcome ${result.behavior}: ${result.result}`
+  };
 }
 function notRun(def, index, reason) {
   return {
@@ -84655,9 +86014,19 @@ init_files();
 import { stat as stat2 } from "node:fs/promises";
 import path18 from "node:path";
 async function checkOutputs(config2) {
-  await checkDirectories([["the report directory", config2.outdir], ["the --junit directory", path18.dirname(config2.junit)], ["the --json directory", path18.dirname(config2.json)]]);
-  for (const [flag, file2] of [["--junit", config2.junit], ["--json", config2.json]]) {
-    const isDir = await stat2(file2).then((s) => s.isDirectory(), () => false);
+  await checkDirectories([
+    ["the report directory", config2.outdir],
+    ["the --junit directory", path18.dirname(config2.junit)],
+    ["the --json directory", path18.dirname(config2.json)]
+  ]);
+  for (const [flag, file2] of [
+    ["--junit", config2.junit],
+    ["--json", config2.json]
+  ]) {
+    const isDir = await stat2(file2).then(
+      (s) => s.isDirectory(),
+      () => false
+    );
     if (isDir) throw new UsageError(`${flag} ${file2} is a directory; give a file name`);
   }
 }
@@ -84670,7 +86039,12 @@ function startMeter() {
     elapsedMs: () => Math.round(performance.now() - t0),
     resources: (peerCpuMs) => {
       const cpu = process.cpuUsage(usage0);
-      return { cpuUserMs: Math.round(cpu.user / 1e3), cpuSystemMs: Math.round(cpu.system / 1e3), maxRssKiB: process.resourceUsage().maxRSS, clientCpuMs: peerCpuMs };
+      return {
+        cpuUserMs: Math.round(cpu.user / 1e3),
+        cpuSystemMs: Math.round(cpu.system / 1e3),
+        maxRssKiB: process.resourceUsage().maxRSS,
+        clientCpuMs: peerCpuMs
+      };
     }
   };
 }
@@ -84706,7 +86080,10 @@ async function runGate(config2, io, ending) {
     startedAt: meter.startedAt,
     durationMs: meter.elapsedMs(),
     strict: config2.strict,
-    cases: withReportFiles(tested.flatMap((t) => t.cases), await driver.writeReports()),
+    cases: withReportFiles(
+      tested.flatMap((t) => t.cases),
+      await driver.writeReports()
+    ),
     interrupted: io.signal?.aborted === true ? String(io.signal.reason ?? "interrupted") : null,
     resources: meter.resources(driver.peerCpuMs()),
     shard: config2.shard,
@@ -84764,12 +86141,17 @@ async function runPeer(peer, s) {
     if (peer.play.kind === "self") await peer.play.playAll((index, outcome2) => void settle2(index, outcome2));
     else {
       const { playCase: playCase2 } = peer.play;
-      await runCasesScheduled(cases2, config2.jobs, () => isAborted(io.signal), async (i2) => {
-        const def = cases2[i2];
-        const excluded = excludedFor(peer.agent, def, i2 + 1);
-        if (excluded !== null) record2(excluded);
-        else await settle2(i2 + 1, await playCase2(def, i2 + 1));
-      });
+      await runCasesScheduled(
+        cases2,
+        config2.jobs,
+        () => isAborted(io.signal),
+        async (i2) => {
+          const def = cases2[i2];
+          const excluded = excludedFor(peer.agent, def, i2 + 1);
+          if (excluded !== null) record2(excluded);
+          else await settle2(i2 + 1, await playCase2(def, i2 + 1));
+        }
+      );
     }
   } finally {
     const warning = await peer.stop();
@@ -84807,31 +86189,34 @@ function runCommand(y, { io, env: env2, setStatus }) {
     (y2) => runOptions(y2),
     async (a2) => {
       const spec = specOption(a2.spec, io.stderr);
-      const config2 = resolveRunConfig({
-        ...serverFlags(a2),
-        client: a2.client ?? null,
-        clientLoops: a2["client-loops"],
-        agent: a2.agent ?? null,
-        caseTimeout: a2["case-timeout"] ?? null,
-        strict: a2.strict,
-        failOn: a2["fail-on"] ?? null,
-        baseline: a2.baseline ?? null,
-        writeBaseline: a2["write-baseline"] ?? null,
-        github: a2.github ?? null,
-        quiet: a2.quiet,
-        junit: a2.junit ?? null,
-        json: a2.json ?? null,
-        jobs: a2.jobs ?? null,
-        role: a2.role ?? null,
-        serverUrl: a2["server-url"] ?? null,
-        server: a2.server ?? null,
-        restartServer: a2["restart-server"],
-        serverStartTimeout: a2["server-start-timeout"] ?? null,
-        seed: a2.seed ?? null,
-        insecure: a2.insecure,
-        repro: a2.repro,
-        quick: a2.quick
-      }, { env: env2, spec });
+      const config2 = resolveRunConfig(
+        {
+          ...serverFlags(a2),
+          client: a2.client ?? null,
+          clientLoops: a2["client-loops"],
+          agent: a2.agent ?? null,
+          caseTimeout: a2["case-timeout"] ?? null,
+          strict: a2.strict,
+          failOn: a2["fail-on"] ?? null,
+          baseline: a2.baseline ?? null,
+          writeBaseline: a2["write-baseline"] ?? null,
+          github: a2.github ?? null,
+          quiet: a2.quiet,
+          junit: a2.junit ?? null,
+          json: a2.json ?? null,
+          jobs: a2.jobs ?? null,
+          role: a2.role ?? null,
+          serverUrl: a2["server-url"] ?? null,
+          server: a2.server ?? null,
+          restartServer: a2["restart-server"],
+          serverStartTimeout: a2["server-start-timeout"] ?? null,
+          seed: a2.seed ?? null,
+          insecure: a2.insecure,
+          repro: a2.repro,
+          quick: a2.quick
+        },
+        { env: env2, spec }
+      );
       const logger = makeLogger(config2.logLevel);
       const gateIo = { out: io.stdout, logger, isTty: io.isTty ?? false, env: env2, ...io.signal ? { signal: io.signal } : {} };
       const status = await runGate(config2, gateIo);
@@ -84840,7 +86225,73 @@ function runCommand(y, { io, env: env2, setStatus }) {
   );
 }
 function runOptions(y) {
-  return serverOptions(y).option("client", { type: "string", requiresArg: true, describe: "Client command, run in a shell once per case; {url}, {case}, {agent} (and {ca} over TLS) are replaced (shell-quoted) and set as WSGATE_URL, WSGATE_CASE, WSGATE_AGENT (WSGATE_CA_FILE, NODE_EXTRA_CA_CERTS, SSL_CERT_FILE). Default: the bundled ws client, which loops over the cases itself" }).option("client-loops", { type: "boolean", default: false, describe: "Run the client once with the base URL; it drives every case itself (/getCaseCount, /runCase, /updateReports). The bundled client can do this too" }).option("agent", { type: "string", requiresArg: true, describe: "Agent name in the reports (default: client, or wsgate-reference-ws for the bundled client or server; a server under test is named by its Server header, else its host:port)" }).option("role", { type: "string", choices: ["client", "server"], requiresArg: true, describe: "The side under test: client (default) or server; --role server alone tests the bundled ws server" }).option("server-url", { type: "string", requiresArg: true, describe: "Test the WebSocket server at ws://HOST:PORT[/path]: wsgate connects to it once per case (port 0 with --server: a free port)" }).option("server", { type: "string", requiresArg: true, describe: "Command that starts the server under test, run in a shell; {port} and WSGATE_PORT give it the port (with --tls: {cert}, {key} and WSGATE_CERT_FILE, WSGATE_KEY_FILE its certificate). Stopped (its process tree) at the end" }).option("restart-server", { type: "boolean", default: false, describe: "Start the --server command again when it dies, before the next case (else the remaining cases fail)" }).option("server-start-timeout", { type: "number", requiresArg: true, describe: "Seconds to wait for the server under test to accept connections (default: 30)" }).option("insecure", { type: "boolean", default: false, describe: "Server under test over wss://: do not verify its certificate (the summary records it)" }).option("quick", { type: "boolean", default: false, describe: "The quick profile, for a pre-push hook: every group of the selection, groups 9, 12 and 13 by a fixed sample of each subgroup (21 of their 270 cases); CI runs the whole catalogue" }).option("repro", { type: "boolean", default: false, describe: "Write a repro script (plain Node, no packages) for every case that is not OK on both axes to OUTDIR/repro/ (see `wsgate repro`)" }).option("seed", { type: "number", requiresArg: true, describe: "Server role: masking keys and handshake keys from this seed (a reproducible run), instead of random ones" }).option("case-timeout", { type: "number", requiresArg: true, describe: "Seconds a case may take before the client is killed (default: 30, or longer for cases whose own timers wait longer, e.g. group 9)" }).option("strict", { type: "boolean", default: false, describe: "NON-STRICT outcomes fail too (adds NON-STRICT to --fail-on)" }).option("fail-on", { type: "string", array: true, requiresArg: true, describe: "Verdicts that fail a case, on either axis (replaces the default FAILED, 'WRONG CODE', UNCLEAN, 'FAILED BY CLIENT'; also NON-STRICT, INFORMATIONAL, UNIMPLEMENTED)" }).option("baseline", { type: "string", requiresArg: true, describe: "Baseline file of accepted non-OK cases, each with a reason: they do not fail the build" }).option("write-baseline", { type: "string", requiresArg: true, describe: "Write this run's failing cases to a baseline file (a starting point; edit the reasons)" }).option("github", githubOption).option("quiet", quietOption).option("junit", { type: "string", requiresArg: true, describe: "JUnit XML file (default: OUTDIR/junit.xml)" }).option("json", { type: "string", requiresArg: true, describe: "JSON summary file (default: OUTDIR/summary.json)" }).option("jobs", { type: "number", requiresArg: true, describe: "Cases run at once, each on its own connection (and client process, per case); group 9 always runs alone. Default: one per core, at most 8" }).example("$0 run", "run every case against the bundled ws client").example('$0 run --client "node my-client.js {url}" --cases "6.*"', "run group 6 against your client").example('$0 run --quick --client "node my-client.js {url}"', "every group, the slow ones sampled: a pre-push check in seconds").example('$0 run --server "node my-server.js {port}"', "run every case against your server").example("$0 run --server-url ws://127.0.0.1:9001", "run every case against a server running elsewhere").example('$0 run --tls --client "node my-client.js {url}"', "the same over wss://, the client trusting a throwaway CA");
+  return serverOptions(y).option("client", {
+    type: "string",
+    requiresArg: true,
+    describe: "Client command, run in a shell once per case; {url}, {case}, {agent} (and {ca} over TLS) are replaced (shell-quoted) and set as WSGATE_URL, WSGATE_CASE, WSGATE_AGENT (WSGATE_CA_FILE, NODE_EXTRA_CA_CERTS, SSL_CERT_FILE). Default: the bundled ws client, which loops over the cases itself"
+  }).option("client-loops", {
+    type: "boolean",
+    default: false,
+    describe: "Run the client once with the base URL; it drives every case itself (/getCaseCount, /runCase, /updateReports). The bundled client can do this too"
+  }).option("agent", {
+    type: "string",
+    requiresArg: true,
+    describe: "Agent name in the reports (default: client, or wsgate-reference-ws for the bundled client or server; a server under test is named by its Server header, else its host:port)"
+  }).option("role", {
+    type: "string",
+    choices: ["client", "server"],
+    requiresArg: true,
+    describe: "The side under test: client (default) or server; --role server alone tests the bundled ws server"
+  }).option("server-url", {
+    type: "string",
+    requiresArg: true,
+    describe: "Test the WebSocket server at ws://HOST:PORT[/path]: wsgate connects to it once per case (port 0 with --server: a free port)"
+  }).option("server", {
+    type: "string",
+    requiresArg: true,
+    describe: "Command that starts the server under test, run in a shell; {port} and WSGATE_PORT give it the port (with --tls: {cert}, {key} and WSGATE_CERT_FILE, WSGATE_KEY_FILE its certificate). Stopped (its process tree) at the end"
+  }).option("restart-server", {
+    type: "boolean",
+    default: false,
+    describe: "Start the --server command again when it dies, before the next case (else the remaining cases fail)"
+  }).option("server-start-timeout", {
+    type: "number",
+    requiresArg: true,
+    describe: "Seconds to wait for the server under test to accept connections (default: 30)"
+  }).option("insecure", { type: "boolean", default: false, describe: "Server under test over wss://: do not verify its certificate (the summary records it)" }).option("quick", {
+    type: "boolean",
+    default: false,
+    describe: "The quick profile, for a pre-push hook: every group of the selection, groups 9, 12 and 13 by a fixed sample of each subgroup (21 of their 270 cases); CI runs the whole catalogue"
+  }).option("repro", {
+    type: "boolean",
+    default: false,
+    describe: "Write a repro script (plain Node, no packages) for every case that is not OK on both axes to OUTDIR/repro/ (see `wsgate repro`)"
+  }).option("seed", {
+    type: "number",
+    requiresArg: true,
+    describe: "Server role: masking keys and handshake keys from this seed (a reproducible run), instead of random ones"
+  }).option("case-timeout", {
+    type: "number",
+    requiresArg: true,
+    describe: "Seconds a case may take before the client is killed (default: 30, or longer for cases whose own timers wait longer, e.g. group 9)"
+  }).option("strict", { type: "boolean", default: false, describe: "NON-STRICT outcomes fail too (adds NON-STRICT to --fail-on)" }).option("fail-on", {
+    type: "string",
+    array: true,
+    requiresArg: true,
+    describe: "Verdicts that fail a case, on either axis (replaces the default FAILED, 'WRONG CODE', UNCLEAN, 'FAILED BY CLIENT'; also NON-STRICT, INFORMATIONAL, UNIMPLEMENTED)"
+  }).option("baseline", {
+    type: "string",
+    requiresArg: true,
+    describe: "Baseline file of accepted non-OK cases, each with a reason: they do not fail the build"
+  }).option("write-baseline", {
+    type: "string",
+    requiresArg: true,
+    describe: "Write this run's failing cases to a baseline file (a starting point; edit the reasons)"
+  }).option("github", githubOption).option("quiet", quietOption).option("junit", { type: "string", requiresArg: true, describe: "JUnit XML file (default: OUTDIR/junit.xml)" }).option("json", { type: "string", requiresArg: true, describe: "JSON summary file (default: OUTDIR/summary.json)" }).option("jobs", {
+    type: "number",
+    requiresArg: true,
+    describe: "Cases run at once, each on its own connection (and client process, per case); group 9 always runs alone. Default: one per core, at most 8"
+  }).example("$0 run", "run every case against the bundled ws client").example('$0 run --client "node my-client.js {url}" --cases "6.*"', "run group 6 against your client").example('$0 run --quick --client "node my-client.js {url}"', "every group, the slow ones sampled: a pre-push check in seconds").example('$0 run --server "node my-server.js {port}"', "run every case against your server").example("$0 run --server-url ws://127.0.0.1:9001", "run every case against a server running elsewhere").example('$0 run --tls --client "node my-client.js {url}"', "the same over wss://, the client trusting a throwaway CA");
 }
 
 // src/commands/serve.ts
@@ -84868,7 +86319,14 @@ async function startCaseServer(config2, logger, options = {}) {
   if (cases2.length === 0) throw new UsageError("no case is selected: check --cases and --exclude-cases");
   await checkDirectories([["the report directory", config2.outdir]]);
   const secure = config2.tls === null ? null : await prepareTls(config2.tls, { hosts: [config2.host], outdir: config2.outdir, serverFiles: false, needCertificate: true });
-  const server = await listenForCases(config2, cases2, { logger, statusWaitMs: 6e4, skipCase: agentExclusion(config2), certificate: secure, unknownPaths: options.unknownPaths ?? "refuse", http2: config2.http2 });
+  const server = await listenForCases(config2, cases2, {
+    logger,
+    statusWaitMs: 6e4,
+    skipCase: agentExclusion(config2),
+    certificate: secure,
+    unknownPaths: options.unknownPaths ?? "refuse",
+    http2: config2.http2
+  });
   const attacks = new Set(cases2.filter(isRobustness).map((c3) => c3.id));
   server.on("caseFinished", (_event, result) => {
     if (attacks.has(result.id)) addMemoryFigure(result, null, config2.budgets);
@@ -84933,7 +86391,9 @@ init_version();
 async function main(argv, io) {
   let status = ExitCode.Pass;
   const context = { io, env: io.env ?? process.env, setStatus: (s) => status = s };
-  let parser2 = yargs_default([...argv]).scriptName("wsgate").usage("$0 <command> [options]\n\nWebSocket conformance gate for clients and servers: plays the Autobahn|Testsuite case catalogue against a client (wsgate is the fuzzing server) or a server (--role server, --server-url, --server: wsgate is the fuzzing client) and fails the build on any violation.").version(VERSION).strict().exitProcess(false).wrap(Math.min(110, process.stdout.columns || 100)).fail((msg, err) => {
+  let parser2 = yargs_default([...argv]).scriptName("wsgate").usage(
+    "$0 <command> [options]\n\nWebSocket conformance gate for clients and servers: plays the Autobahn|Testsuite case catalogue against a client (wsgate is the fuzzing server) or a server (--role server, --server-url, --server: wsgate is the fuzzing client) and fails the build on any violation."
+  ).version(VERSION).strict().exitProcess(false).wrap(Math.min(110, process.stdout.columns || 100)).fail((msg, err) => {
     if (err?.name === "YError") throw new UsageError(err.message);
     throw err ?? new UsageError(msg ?? "invalid arguments");
   });
@@ -85022,7 +86482,8 @@ function actionArguments(env2) {
         for (const p of value.split(/[\s,]+/).filter((x) => x !== "")) argv.push(`${flag}=${p}`);
         break;
       case "verdicts":
-        for (const v of value.split(/[\n,]+/).map((x) => x.trim()).filter((x) => x !== "")) argv.push(`${flag}=${v}`);
+        for (const v of value.split(/[\n,]+/).map((x) => x.trim()).filter((x) => x !== ""))
+          argv.push(`${flag}=${v}`);
         break;
       case "string":
         if (judging && name === "reports-directory") argv.push(`--junit=${path19.join(value, "junit.xml")}`, `--json=${path19.join(value, "summary.json")}`);
