@@ -36,12 +36,12 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { catalogue } from '../src/cases/registry.js';
 import { defaultJobs } from '../src/config/parallel.js';
 import { MALLOC_TUNING, TUNING_MARKER } from '../src/util/launch-env.js';
 import { codecThroughput } from './codec.js';
 import { http2Section } from './http2.js';
+import { parseScriptArgs } from './options.js';
 import { robustnessSection } from './robustness.js';
 import { differences, fmtN, type RunResult } from './runs.js';
 import { referenceVerdictsWs, WS_REFERENCE_EXCEPTIONS, type ReferenceVerdict } from '../test/support/autobahn-reference.js';
@@ -55,28 +55,36 @@ interface Summary {
 
 const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
 
-const { values } = parseArgs({
-  allowNegative: true,
-  options: {
-    groups: { type: 'string' },
-    client: { type: 'string' },
-    jobs: { type: 'string' },
-    whole: { type: 'boolean', default: true },
-    'whole-only': { type: 'boolean', default: false },
-    agent: { type: 'string' },
-    'server-role': { type: 'boolean', default: true },
-    'server-only': { type: 'boolean', default: false },
-    tls: { type: 'boolean', default: true },
-    'tls-only': { type: 'boolean', default: false },
-    wstest: { type: 'boolean', default: true },
-    'wstest-only': { type: 'boolean', default: false },
-    http2: { type: 'boolean', default: true },
-    'http2-only': { type: 'boolean', default: false },
-    'http2-runs': { type: 'string', default: '3' },
-    robustness: { type: 'boolean', default: true },
-    'robustness-only': { type: 'boolean', default: false },
+const values = parseScriptArgs(
+  'npm run bench --',
+  'Runs the catalogue through the real CLI and prints wall time, cases/s, CPU and peak RSS per section as tables, with the goals beside them. With no option: every section (about an hour on 2 cores).',
+  {
+    groups: { type: 'string', describe: 'only these groups, comma-separated (e.g. 1,2,6), group by group; no other section' },
+    client: { type: 'string', describe: 'the client command under test ({url} replaced; default: the bundled ws client)' },
+    jobs: { type: 'string', describe: 'cases at once (default: as wsgate run chooses)' },
+    whole: { type: 'boolean', default: true, describe: 'the whole catalogue in one process (--no-whole leaves it out)' },
+    'whole-only': { type: 'boolean', default: false, describe: 'only the whole catalogue in one process, against the original verdicts' },
+    agent: { type: 'string', describe: 'the agent name of --client' },
+    'server-role': { type: 'boolean', default: true, describe: 'the server role against the bundled ws server' },
+    'server-only': { type: 'boolean', default: false, describe: 'only the server role' },
+    tls: { type: 'boolean', default: true, describe: 'ws:// against wss:// in both roles' },
+    'tls-only': { type: 'boolean', default: false, describe: 'only the TLS section' },
+    wstest: { type: 'boolean', default: true, describe: 'the original command line (wstest) beside wsgate run' },
+    'wstest-only': { type: 'boolean', default: false, describe: 'only the wstest section' },
+    http2: { type: 'boolean', default: true, describe: 'HTTP/1.1 against HTTP/2 (h2c) in both roles' },
+    'http2-only': { type: 'boolean', default: false, describe: 'only the HTTP/2 section' },
+    'http2-runs': { type: 'string', default: '3', describe: 'runs per HTTP/2 measurement (the median is kept)' },
+    robustness: { type: 'boolean', default: true, describe: 'the robustness profile in both roles' },
+    'robustness-only': { type: 'boolean', default: false, describe: 'only the robustness section' },
   },
-});
+);
+for (const name of ['jobs', 'http2-runs'] as const) {
+  const v = values[name];
+  if (v !== undefined && !(Number.isInteger(Number(v)) && Number(v) > 0)) {
+    process.stderr.write(`npm run bench --: --${name} must be a positive integer, not ${JSON.stringify(v)} (see --help)\n`);
+    process.exit(2);
+  }
+}
 const robustnessOnly = values['robustness-only'] === true;
 const http2Only = values['http2-only'] === true || robustnessOnly;
 const wstestOnly = values['wstest-only'] === true || http2Only;

@@ -17,19 +17,24 @@ import { parseDeflateOffers } from '../src/protocol/deflate/params.js';
 import type { FrameReaderOptions } from '../src/protocol/frame-reader.js';
 import { closePayload } from '../src/protocol/frame-writer.js';
 import { encodeFrame } from '../test/support/frame-encoder.js';
+import { parseScriptArgs } from './options.js';
 import { parseExtensionsHeader, parseUpgradeRequest } from '../src/protocol/handshake.js';
 import { checkFrameStream, checkInflate, checkUtf8Splits, deflateAccept, lengthFieldHeader, type Problems } from '../test/support/codec-oracle.js';
 
-function arg(name: string, fallback: string): string {
-  const at = process.argv.indexOf(`--${name}`);
-  return at >= 0 && process.argv[at + 1] !== undefined ? (process.argv[at + 1] as string) : fallback;
-}
-
-const seconds = Number(arg('seconds', '60'));
-const seed = Number(arg('seed', String(Date.now() % 0x7fffffff)));
-const outDir = arg('out', '');
+const args = parseScriptArgs(
+  'npm run fuzz --',
+  'A mutational fuzz campaign over the protocol layer (frames, UTF-8, permessage-deflate, the upgrade parsers), each input checked against an independent model. Exit status 1 if any input broke an invariant.',
+  {
+    seconds: { type: 'number', default: 60, describe: 'how long to fuzz' },
+    seed: { type: 'number', describe: 'the seed of the campaign, to replay one (default: from the clock)' },
+    out: { type: 'string', default: '', describe: 'a directory to save each crashing input in, as hex' },
+  },
+);
+const seconds = args.seconds;
+const seed = args.seed ?? Date.now() % 0x7fffffff;
+const outDir = args.out;
 if (!(seconds > 0) || !Number.isInteger(seed)) {
-  process.stderr.write('usage: npm run fuzz -- --seconds N [--seed N] [--out DIR]\n');
+  process.stderr.write('npm run fuzz --: --seconds must be above 0 and --seed an integer (see --help)\n');
   process.exit(2);
 }
 
