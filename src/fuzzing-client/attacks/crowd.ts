@@ -5,6 +5,7 @@
  * outlives the case); the others wait for their own answers. wsgate holds one request head per
  * connection, nothing more.
  */
+import { setMaxListeners } from 'node:events';
 import type { AttackProbe, CrowdAttack, CrowdFacts, ProbeFacts } from '../../cases/attack-types.js';
 import { answerText, count } from '../../cases/attack-judges.js';
 
@@ -18,6 +19,9 @@ const READY_WITHIN_MS = 5000;
 export async function runCrowd(attack: CrowdAttack, normal: AttackProbe, play: PlayCrowdProbe, signal?: AbortSignal): Promise<CrowdFacts> {
   const held = new AbortController();
   const crowdSignal = signal === undefined ? held.signal : AbortSignal.any([signal, held.signal]);
+  // Every connection of the crowd listens to this one signal, which is the crowd's alone: without
+  // this, Node warns of a listener leak (MaxListenersExceededWarning) past 10 connections.
+  setMaxListeners(attack.connections + 1, crowdSignal);
   let ready = 0;
   let allReady = (): void => undefined;
   const readyAll = new Promise<void>((resolve) => (allReady = resolve));
