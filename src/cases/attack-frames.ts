@@ -21,6 +21,7 @@ import {
   randomBytesBudget,
   reservedGiBBudget,
 } from './data/attacks-frames.js';
+import { scaledS } from './data/budgets.js';
 import { mulberry32 } from './data/deflate-corpus.js';
 import { defineCase, failedByPeer } from './define.js';
 import type { AttackBudget, CaseContext, CaseDef, CatalogueCase, Judgement } from './types.js';
@@ -54,11 +55,6 @@ function frameCase(
   });
 }
 
-/** The time budget in seconds under the run's `time` factor (as the engine scales the attack budget). */
-function scaled(t: CaseContext, seconds: number): number {
-  return seconds * t.budgets.timeScale;
-}
-
 // ---- a reserved opcode declaring 1 GiB --------------------------------------------------------------
 
 // RFC 6455 §5.2: opcodes %x3-7 "are reserved for further non-control frames"; "If an unknown opcode
@@ -75,7 +71,7 @@ export function reservedOpcodeGiB(id: string, peer: Peer): CatalogueCase {
     async run(t) {
       t.setOutcome(Behavior.Ok, `The ${peer} failed the connection on the frame header.`);
       const write = t.beginFrame(RESERVED_GIB.opcode, true, RESERVED_GIB.declared);
-      t.killAfter(scaled(t, REFUSE_AT_HEADER_S));
+      t.killAfter(scaledS(REFUSE_AT_HEADER_S, t.budgets));
       const piece = Buffer.alloc(RESERVED_GIB.pieceBytes);
       while (t.isOpen) {
         await t.pause(RESERVED_GIB.everyS);
@@ -127,7 +123,7 @@ async function sendLimitPlusOne(t: CaseContext, peer: Peer): Promise<void> {
   t.setWirelog(false, { silent: true });
   const total = t.budgets.messageLimit + 1;
   const fragments = Math.ceil(total / f.fragmentBytes);
-  t.killAfter(scaled(t, f.withinS));
+  t.killAfter(scaledS(f.withinS, t.budgets));
   let written = 0;
   for (let i = 0; i < fragments && t.isOpen; ) {
     for (let k = 0; k < f.batch && i < fragments; k++, i++) {
@@ -144,7 +140,7 @@ async function sendLimitPlusOne(t: CaseContext, peer: Peer): Promise<void> {
   if (!t.isOpen) return;
   // Sent before the refusal arrived (the peer reads ahead of its limit check, the kernel buffers): the close may still come.
   t.setOutcome(Behavior.Ok, `The ${peer} failed the connection as wsgate wrote the last of its ${count(total)} bytes (${CROSSED}).`);
-  t.killAfter(scaled(t, f.afterS));
+  t.killAfter(scaledS(f.afterS, t.budgets));
 }
 
 // ---- endless one-byte continuations ------------------------------------------------------------------
@@ -178,7 +174,7 @@ export function endlessContinuations(id: string, peer: Peer): CatalogueCase {
 async function sendEndless(t: CaseContext, peer: Peer): Promise<void> {
   const e = ENDLESS;
   t.setWirelog(false, { silent: true });
-  t.killAfter(scaled(t, e.withinS));
+  t.killAfter(scaledS(e.withinS, t.budgets));
   t.beginFrame(Opcode.Binary, false, 1)(ONE);
   let sent = 0;
   while (sent < e.frames && t.isOpen) {
@@ -218,7 +214,7 @@ export function randomBytes(id: string, peer: Peer): CatalogueCase {
     async run(t) {
       t.setWirelog(false, { silent: true });
       t.setOutcome(Behavior.Ok, `The ${peer} failed the connection on the random bytes.`);
-      t.killAfter(scaled(t, r.seconds));
+      t.killAfter(scaledS(r.seconds, t.budgets));
       const next = mulberry32(r.seed);
       for (;;) {
         t.sendRaw(randomPiece(next, r.pieceBytes));

@@ -10,6 +10,7 @@ import { bombPieceAt } from '../protocol/deflate/bomb.js';
 import { Behavior, CloseBehavior } from '../model/verdicts.js';
 import { endlessContinuations, limitPlusOne, randomBytes, reservedOpcodeGiB } from './attack-frames.js';
 import { BOMB } from './data/attacks-client.js';
+import { scaledS } from './data/budgets.js';
 import { FrameAdvisory, OFFER_WINDOW_BITS, windowBitsOfferBudget } from './data/attacks-frames.js';
 import { defineCase, failedByPeer } from './define.js';
 import type { AttackBudget, CaseContext, CatalogueCase, Judgement } from './types.js';
@@ -55,7 +56,7 @@ function bombCase(id: string, fragmented: boolean): CatalogueCase {
       t.setWirelog(false, { silent: true });
       t.setOutcome(Behavior.Ok, 'The server ended the connection without echoing the message.');
       sendBomb(t, perFrame);
-      t.killAfter(BOMB.refuseWithinS * t.budgets.timeScale);
+      t.killAfter(scaledS(BOMB.refuseWithinS, t.budgets));
     },
     onMessage(t, _data, binary, length) {
       t.record({ kind: 'message', data: Buffer.alloc(0), binary });
@@ -107,7 +108,7 @@ function windowBitsOffer(id: string, param: string, bits: number): CatalogueCase
       if (t.deflateActive) t.sendFrame({ opcode: Opcode.Text, rsv: RSV1, payload: COMPRESSED_PROBE });
       else t.sendMessage(PROBE);
       t.setOutcome(Behavior.Failed, `The server ${t.deflateActive ? 'accepted the offer' : 'declined the offer'} but did not echo the message.`);
-      t.killAfter(3 * t.budgets.timeScale);
+      t.killAfter(scaledS(3, t.budgets));
     },
     onMessage(t, data, binary) {
       const echoed = !binary && data.toString('utf8') === PROBE;

@@ -14,6 +14,7 @@ import { CloseCode, Opcode } from '../protocol/constants.js';
 import { bombLength, bombPieceAt } from '../protocol/deflate/bomb.js';
 import { encodeFrameHeader } from '../protocol/frame-writer.js';
 import { Behavior, CloseBehavior } from '../model/verdicts.js';
+import { scaledS } from './data/budgets.js';
 import { acceptFirstOffer, acceptOffer } from './data/deflate-cases.js';
 import { closingCases } from './attack-closing.js';
 import { endlessContinuations, limitPlusOne, randomBytes, reservedOpcodeGiB } from './attack-frames.js';
@@ -64,7 +65,7 @@ function windowBitsCase(id: string, param: string, bits: number): CatalogueCase 
       }
       t.setOutcome(Behavior.Ok, REFUSED);
       t.sendFrame({ opcode: Opcode.Text, rsv: RSV1, payload: COMPRESSED_PROBE });
-      t.killAfter(REFUSE_WITHIN_S);
+      t.killAfter(scaledS(REFUSE_WITHIN_S, t.budgets));
     },
     onMessage(t, data, binary) {
       if (!binary && data.toString('utf8') === PROBE) t.setOutcome(valid ? Behavior.Ok : Behavior.NonStrict, ACCEPTED);
@@ -146,7 +147,7 @@ function bombCase(id: string, fragmented: boolean): CatalogueCase {
         return;
       }
       sendBomb(t, fragmented);
-      t.killAfter(BOMB.refuseWithinS);
+      t.killAfter(scaledS(BOMB.refuseWithinS, t.budgets));
     },
     // A client that offered no permessage-deflate is not judged: the bomb was never sent.
     adjust: (verdict, facts) => (facts.deflateActive === true ? verdict : NO_DEFLATE),
@@ -177,7 +178,7 @@ const lengthCases: CatalogueCase[] = [
     schedule: { maxSeconds: REFUSE_WITHIN_S + 2 },
     run(t) {
       t.sendRaw(Buffer.concat([hex('82 7f 80 00 00 00 00 00 00 10'), Buffer.alloc(16)]));
-      t.killAfter(REFUSE_WITHIN_S);
+      t.killAfter(scaledS(REFUSE_WITHIN_S, t.budgets));
     },
   }),
   // The shape of undici CVE-2026-1528: high 32 bits 0x7fffffff, so "(upper << 8) + lower" went negative.
@@ -192,7 +193,7 @@ const lengthCases: CatalogueCase[] = [
     schedule: { maxSeconds: REFUSE_WITHIN_S + 2 },
     run(t) {
       t.sendRaw(Buffer.concat([hex('82 7f 7f ff ff ff 00 00 00 10'), Buffer.alloc(16)]));
-      t.killAfter(REFUSE_WITHIN_S);
+      t.killAfter(scaledS(REFUSE_WITHIN_S, t.budgets));
     },
   }),
   defineCase({
@@ -206,7 +207,7 @@ const lengthCases: CatalogueCase[] = [
     schedule: { maxSeconds: REFUSE_WITHIN_S + 2, idle: true },
     async run(t) {
       t.sendRaw(hex('82 7f 00 00 00 00 40 00 00 00'));
-      t.killAfter(REFUSE_WITHIN_S);
+      t.killAfter(scaledS(REFUSE_WITHIN_S, t.budgets));
       const piece = Buffer.alloc(TRICKLE.bytes);
       while (t.isOpen) {
         t.sendRaw(piece, { sync: true });

@@ -10,7 +10,7 @@ import { CloseCode, Opcode } from '../protocol/constants.js';
 import { encodeFrameHeader } from '../protocol/frame-writer.js';
 import { Behavior, CloseBehavior, type OutcomeVerdict } from '../model/verdicts.js';
 import { ClientFloodBudgets as B, clientFloodBudgets as budget } from './data/floods.js';
-import { DEFAULT_BUDGETS } from './data/budgets.js';
+import { DEFAULT_BUDGETS, scaledS } from './data/budgets.js';
 import { closedByMe, defineCase, message, wrongCodeFails } from './define.js';
 import { head, mustRefuse, PROBE, refused, SWITCHING, upgradeLines } from './handshake-scripts.js';
 import type { CaseContext, CatalogueCase, HandshakeRequestInfo, Judgement } from './types.js';
@@ -66,7 +66,7 @@ const manyLinesCase = defineCase({
   run(t) {
     t.setOutcome(Behavior.Ok, REFUSED);
     t.sendFrame({ opcode: Opcode.Text, payload: PROBE });
-    t.killAfter(B.settleWithinS);
+    t.killAfter(scaledS(B.settleWithinS, t.budgets));
   },
   onMessage: onEcho(Behavior.Ok, ''),
   adjust: (verdict) => judgeSettled(verdict, B.settleWithinS),
@@ -100,7 +100,7 @@ const hugeHeaderCase = defineCase({
   }),
   run(t) {
     t.setOutcome(Behavior.Ok, REFUSED);
-    t.killAfter(B.settleWithinS);
+    t.killAfter(scaledS(B.settleWithinS, t.budgets));
   },
   onMessage: onEcho(Behavior.Failed, ` It read a ${MIB} MiB response head without a limit.`),
   adjust: (verdict) => judgeSettled(verdict, B.settleWithinS),
@@ -119,7 +119,7 @@ const bytewiseCase = defineCase({
     // The frame log would hold an entry per byte of the response (4,000 of them): the description says what left.
     t.setWirelog(false, { silent: true });
     t.sendFrame({ opcode: Opcode.Text, payload: PROBE });
-    t.killAfter(B.settleWithinS);
+    t.killAfter(scaledS(B.settleWithinS, t.budgets));
   },
   adjust: wrongCodeFails,
 });

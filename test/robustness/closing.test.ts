@@ -80,3 +80,13 @@ test('clients of our own: pongs queued fail 18.5.1, TCP kept fails 18.5.4, a clo
   assert.match(await never.result('18.5.3'), /past the stall budget/);
   assert.match(await never.result('18.5.4'), /^The peer never answered wsgate's close frame/);
 });
+
+test('--budget time=3 scales the waits of group 18 too: a client that never refuses a declared gigabyte (18.3.3) is cut at 6 s, not 2 s', async () => {
+  const run = await robustness(['--client', fixtureCommand('never-close'), '--cases', '18.3.3', '--budget', 'time=3']);
+  assert.equal(run.code, 1, run.out);
+  assert.equal(run.cases.get('18.3.3')?.status, 'failed', run.out);
+  const text = await run.result('18.3.3');
+  const m = /the connection ended ([\d,]+) ms after the attack began \(budget 6,000 ms; wsgate ended it\)/.exec(text);
+  assert.ok(m, text);
+  assert.ok(Number((m[1] as string).replace(/,/g, '')) >= 6000, text);
+});

@@ -42,6 +42,11 @@ export const DEFAULT_BUDGETS: RobustnessBudgets = {
   stallMs: 100_000,
 };
 
+/** A wait of a robustness case (s) under the run's `time` factor: every deadline a case sets goes through it. */
+export function scaledS(seconds: number, budgets: RobustnessBudgets): number {
+  return seconds * budgets.timeScale;
+}
+
 /** A time budget of a case (ms) under the run's `time` factor. */
 export function scaledMs(ms: number, budgets: RobustnessBudgets): number {
   return Math.round(ms * budgets.timeScale);
