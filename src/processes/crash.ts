@@ -5,8 +5,8 @@
  * traceback: the error line is the last one that names an Error or Exception, else the last line.
  */
 
-/** A line that names an error: "RangeError [ERR_OUT_OF_RANGE]: …", "ValueError: …", "pkg.mod.SomeException: …". */
-const ERROR_LINE = /^(Uncaught )?([\w$]+\.)*[A-Z][\w$]*(Error|Exception)\b/;
+/** A line that names an error: "RangeError [ERR_OUT_OF_RANGE]: …", "Error: …", "ValueError: …", "pkg.mod.SomeException: …". */
+const ERROR_LINE = /^(Uncaught )?([\w$]+\.)*([A-Z][\w$]*)?(Error|Exception)\b/;
 
 /** Lines that say nothing of the error (Node's version footer, a stack frame). */
 const NOISE = /^(Node\.js v\d|at\s)/;
@@ -22,6 +22,13 @@ export function errorLine(output: string): string | null {
   return line === null ? null : line.slice(0, 300);
 }
 
+/**
+ * A runtime's own report of a failure nothing handled, at the start of a line of the output: Node's
+ * version footer after an uncaught exception or a fatal error, its "FATAL ERROR" (out of memory),
+ * Python's traceback, a Rust or a Go panic.
+ */
+const FAILURE_REPORT = /^\s*(Node\.js v\d+\.\d+|FATAL ERROR:|Traceback \(most recent call last\):|thread '.*' panicked at|panic: )/m;
+
 /** The process's end as the driver saw it. */
 export interface ProcessEnd {
   readonly exitCode: number | null;
@@ -30,12 +37,15 @@ export interface ProcessEnd {
 }
 
 /**
- * How the process died on its own (an exit status other than 0, or a signal wsgate did not send),
- * with its error line; null when it exited with 0 or could not start.
+ * How the process died on its own, with its error line: killed by a signal wsgate did not send (an
+ * out-of-memory abort is SIGABRT, the kernel's OOM killer SIGKILL), or an exit with its runtime's
+ * report of an unhandled failure. Null when it exited with 0, could not start, or exited with a
+ * status of its own and no such report (a driver that prints how its connection ended and exits 3
+ * after its client refused an attack did what the case asks).
  */
 export function crashOf(end: ProcessEnd, output: string): string | null {
   if (end.spawnError !== null) return null;
-  if (end.signal === null && (end.exitCode === null || end.exitCode === 0)) return null;
+  if (end.signal === null && (end.exitCode === null || end.exitCode === 0 || !FAILURE_REPORT.test(output))) return null;
   const how = end.signal !== null ? `was killed by ${end.signal}` : `exited with status ${end.exitCode ?? '?'}`;
   const line = errorLine(output);
   return line === null ? how : `${how}: ${line}`;

@@ -100,6 +100,17 @@ describe('group 18.4: handshake floods and slow answers against real clients', (
     assert.equal(robustnessClientCases.find((c) => c.id === '18.4.4')?.attackBudget?.stall, true);
   });
 
+  test("a driver that prints its close and exits 3 after its client refused the hostile 101 passes: an exit status of the driver's own is no crash; an uncaught error is one", async () => {
+    const refusing = await play(nodeCommand(fixture('refuses-then-exits')), 'refuses-then-exits', ['18.4.1', '18.4.5']);
+    assert.equal(refusing.size, 2);
+    for (const c of refusing.values()) assert.equal(c.status, 'passed', lines(refusing));
+    // The same refusal with its error left uncaught: Node's report of an uncaught exception, which
+    // wsgate cannot tell from an error thrown inside the library by the attack (docs/robustness.md).
+    const throwing = await play(`${nodeCommand(fixture('refuses-then-exits'))} throws`, 'refuses-then-throws', ['18.4.1']);
+    assert.equal(throwing.get('18.4.1')?.status, 'failed', lines(throwing));
+    assert.match(throwing.get('18.4.1')?.reason ?? '', /the client process died before its close \(.*\): it exited with status 1: \w*Error: /);
+  });
+
   test('the bundled ws client refuses the 10,000 lines, the 8 MiB header (early) and the prototype names, and takes the bytewise 101', async (t) => {
     const cases = await play(referenceClientCommand(), 'ws', FAST);
     for (const c of cases.values()) assert.equal(c.status, 'passed', lines(cases));
