@@ -65,6 +65,8 @@ export interface ClientProcess {
    * may flush its output on SIGTERM; one that ignores it is killed anyway). 'killed' when SIGKILL was needed.
    */
   stop(graceMs: number): Promise<'terminated' | 'killed'>;
+  /** Resolves true once no process of its tree is left (its group and its marked descendants), false after withinMs. */
+  treeGone(withinMs: number): Promise<boolean>;
   /** The run as the report shows it; `timedOut` is set by the caller. */
   snapshot(timedOut: boolean): ClientRun;
   /**
@@ -176,6 +178,7 @@ export function startCommand(expanded: string, env: Record<string, string>): Cli
     treeCpuMs: () => treeCpuMs(child.pid, token),
     killGroup,
     stop,
+    treeGone: tree.gone,
     snapshot(timedOut) {
       const { exitCode, signal, spawnError } = end;
       return { command: expanded, exitCode, signal, timedOut, spawnError, output: output.text(), outputTruncated: output.truncated };
@@ -188,7 +191,10 @@ export function startCommand(expanded: string, env: Record<string, string>): Cli
  * Signalling a client's whole process tree: its process group, and every live process that carries
  * its token (descendants that left the group). `stop` is SIGTERM, a grace, then SIGKILL.
  */
-function processTree(pid: number | undefined, token: string): { killGroup: () => void; stop: (graceMs: number) => Promise<'terminated' | 'killed'> } {
+function processTree(
+  pid: number | undefined,
+  token: string,
+): { killGroup: () => void; stop: (graceMs: number) => Promise<'terminated' | 'killed'>; gone: (withinMs: number) => Promise<boolean> } {
   const signalAll = (sig: NodeJS.Signals): void => {
     if (pid === undefined) return;
     try {
@@ -206,19 +212,22 @@ function processTree(pid: number | undefined, token: string): { killGroup: () =>
   };
   const alive = (): boolean => pid !== undefined && (groupAlive(pid) || marked(token).length > 0);
   const killGroup = (): void => signalAll('SIGKILL');
+  const gone = async (withinMs: number): Promise<boolean> => {
+    const deadline = performance.now() + withinMs;
+    while (alive()) {
+      if (performance.now() >= deadline) return false;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    return true;
+  };
   const stop = async (graceMs: number): Promise<'terminated' | 'killed'> => {
     if (pid === undefined || !alive()) return 'terminated';
     signalAll('SIGTERM');
-    const deadline = performance.now() + graceMs;
-    while (performance.now() < deadline) {
-      if (!alive()) return 'terminated';
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-    if (!alive()) return 'terminated';
+    if (await gone(graceMs)) return 'terminated';
     killGroup();
     return 'killed';
   };
-  return { killGroup, stop };
+  return { killGroup, stop, gone };
 }
 
 /**

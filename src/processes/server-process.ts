@@ -14,6 +14,8 @@ const POLL_MS = 50;
 
 /** Lines of the server's own output quoted when it never listened. */
 const QUOTED_LINES = 3;
+/** How long a restart waits for the old server tree to be gone after SIGKILL (a process in the kernel may take a moment). */
+const OLD_TREE_GONE_MS = 5000;
 
 /** A free TCP port on host (the kernel's choice), for a URL that gives port 0. */
 export function freePort(host: string): Promise<number> {
@@ -162,6 +164,14 @@ export class ServerProcess {
     this.earlierCpuMs += this.lastCpuMs;
     this.lastCpuMs = 0;
     this.current.killGroup();
+    // The old tree must be gone before the new one starts: a server that stopped serving still holds
+    // its listening socket until it dies, and a probe it accepted would pass for the new server's
+    // (the next case then found nothing listening: "no connection (refused)").
+    if (!(await this.current.treeGone(OLD_TREE_GONE_MS))) {
+      throw new UsageError(
+        `the server under test's processes were still alive ${OLD_TREE_GONE_MS / 1000} s after SIGKILL; not restarted (command: ${this.expanded})`,
+      );
+    }
     this.current = startCommand(this.expanded, this.env);
     this.starts += 1;
     await this.waitUntilListening(host, port, timeoutMs, signal);

@@ -1,0 +1,61 @@
+/**
+ * A restart of the server under test (the robustness profile restarts a server that died or stopped
+ * serving): when restart() resolves, every process of the old tree is gone, and what listens on the
+ * port is the new server, so the next case can never be played against the dying one or find
+ * nothing listening.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { test } from 'node:test';
+import { freePort, ServerProcess } from '../../src/processes/server-process.js';
+import { tempDir } from '../support/harness.js';
+
+/** A server that answers each connection with its pid, then closes it. */
+const PID_SERVER = `require('node:net').createServer((s) => s.end(String(process.pid))).listen(Number(process.argv[1]), '127.0.0.1');`;
+
+function askPid(port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    net
+      .connect(port, '127.0.0.1')
+      .on('data', (d: Buffer) => {
+        text += d.toString();
+      })
+      .on('end', () => resolve(Number(text)))
+      .on('error', reject);
+  });
+}
+
+/** Whether pid is a live process (a zombie is not). */
+function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+test('restart: the old tree is gone and the new server listens when it resolves', async () => {
+  const dir = await tempDir('wsgate-restart-');
+  const script = path.join(dir, 'pid-server.cjs');
+  writeFileSync(script, PID_SERVER.replace('process.argv[1]', 'process.argv[2]'));
+  const port = await freePort('127.0.0.1');
+  const server = await ServerProcess.launch(`'${process.execPath}' '${script}' {port}`, '127.0.0.1', port, 10_000);
+  try {
+    const before = await askPid(port);
+    assert.ok(alive(before));
+    for (let i = 1; i <= 3; i++) {
+      const old = await askPid(port);
+      await server.restart('127.0.0.1', port, 10_000);
+      assert.equal(alive(old), false, `start ${i}: the old server (pid ${old}) is still alive after restart()`);
+      const now = await askPid(port);
+      assert.notEqual(now, old);
+      assert.equal(server.starts, i + 1);
+    }
+  } finally {
+    await server.stop();
+  }
+});
