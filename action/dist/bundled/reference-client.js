@@ -7413,6 +7413,9 @@ var init_attacks_closing = __esm({
 });
 
 // src/cases/data/budgets.ts
+function scaledS(seconds2, budgets) {
+  return seconds2 * budgets.timeScale;
+}
 function scaledMs(ms, budgets) {
   return Math.round(ms * budgets.timeScale);
 }
@@ -8267,9 +8270,6 @@ function frameCase(spec) {
     ...rest
   });
 }
-function scaled(t, seconds2) {
-  return seconds2 * t.budgets.timeScale;
-}
 function reservedOpcodeGiB(id, peer) {
   return frameCase({
     id,
@@ -8281,7 +8281,7 @@ function reservedOpcodeGiB(id, peer) {
     async run(t) {
       t.setOutcome(Behavior.Ok, `The ${peer} failed the connection on the frame header.`);
       const write = t.beginFrame(RESERVED_GIB.opcode, true, RESERVED_GIB.declared);
-      t.killAfter(scaled(t, REFUSE_AT_HEADER_S));
+      t.killAfter(scaledS(REFUSE_AT_HEADER_S, t.budgets));
       const piece2 = Buffer.alloc(RESERVED_GIB.pieceBytes);
       while (t.isOpen) {
         await t.pause(RESERVED_GIB.everyS);
@@ -8323,7 +8323,7 @@ async function sendLimitPlusOne(t, peer) {
   t.setWirelog(false, { silent: true });
   const total = t.budgets.messageLimit + 1;
   const fragments = Math.ceil(total / f.fragmentBytes);
-  t.killAfter(scaled(t, f.withinS));
+  t.killAfter(scaledS(f.withinS, t.budgets));
   let written = 0;
   for (let i = 0; i < fragments && t.isOpen; ) {
     for (let k = 0; k < f.batch && i < fragments; k++, i++) {
@@ -8339,7 +8339,7 @@ async function sendLimitPlusOne(t, peer) {
   }
   if (!t.isOpen) return;
   t.setOutcome(Behavior.Ok, `The ${peer} failed the connection as wsgate wrote the last of its ${count2(total)} bytes (${CROSSED}).`);
-  t.killAfter(scaled(t, f.afterS));
+  t.killAfter(scaledS(f.afterS, t.budgets));
 }
 function endlessContinuations(id, peer) {
   const e = ENDLESS;
@@ -8362,7 +8362,7 @@ function endlessContinuations(id, peer) {
 async function sendEndless(t, peer) {
   const e = ENDLESS;
   t.setWirelog(false, { silent: true });
-  t.killAfter(scaled(t, e.withinS));
+  t.killAfter(scaledS(e.withinS, t.budgets));
   t.beginFrame(Opcode.Binary, false, 1)(ONE);
   let sent = 0;
   while (sent < e.frames && t.isOpen) {
@@ -8395,7 +8395,7 @@ function randomBytes(id, peer) {
     async run(t) {
       t.setWirelog(false, { silent: true });
       t.setOutcome(Behavior.Ok, `The ${peer} failed the connection on the random bytes.`);
-      t.killAfter(scaled(t, r.seconds));
+      t.killAfter(scaledS(r.seconds, t.budgets));
       const next = mulberry32(r.seed);
       for (; ; ) {
         t.sendRaw(randomPiece(next, r.pieceBytes));
@@ -8415,6 +8415,7 @@ var init_attack_frames = __esm({
     init_verdicts();
     init_attack_judges();
     init_attacks_frames();
+    init_budgets();
     init_deflate_corpus();
     init_define();
     TOO_BIG = [CloseCode.MessageTooBig, CloseCode.PolicyViolation];
@@ -8498,7 +8499,7 @@ function bombCase(id, fragmented) {
       t.setWirelog(false, { silent: true });
       t.setOutcome(Behavior.Ok, "The server ended the connection without echoing the message.");
       sendBomb(t, perFrame);
-      t.killAfter(BOMB.refuseWithinS * t.budgets.timeScale);
+      t.killAfter(scaledS(BOMB.refuseWithinS, t.budgets));
     },
     onMessage(t, _data, binary, length) {
       t.record({ kind: "message", data: Buffer.alloc(0), binary });
@@ -8530,7 +8531,7 @@ function windowBitsOffer(id, param, bits) {
       if (t.deflateActive) t.sendFrame({ opcode: Opcode.Text, rsv: RSV12, payload: COMPRESSED_PROBE });
       else t.sendMessage(PROBE2);
       t.setOutcome(Behavior.Failed, `The server ${t.deflateActive ? "accepted the offer" : "declined the offer"} but did not echo the message.`);
-      t.killAfter(3 * t.budgets.timeScale);
+      t.killAfter(scaledS(3, t.budgets));
     },
     onMessage(t, data, binary) {
       const echoed = !binary && data.toString("utf8") === PROBE2;
@@ -8581,6 +8582,7 @@ var init_s17_robustness_frames = __esm({
     init_verdicts();
     init_attack_frames();
     init_attacks_client();
+    init_budgets();
     init_attacks_frames();
     init_define();
     RSV12 = 4;
@@ -8856,7 +8858,7 @@ var init_s18_robustness_handshake = __esm({
       run(t) {
         t.setOutcome(Behavior.Ok, REFUSED);
         t.sendFrame({ opcode: Opcode.Text, payload: PROBE });
-        t.killAfter(ClientFloodBudgets.settleWithinS);
+        t.killAfter(scaledS(ClientFloodBudgets.settleWithinS, t.budgets));
       },
       onMessage: onEcho(Behavior.Ok, ""),
       adjust: (verdict3) => judgeSettled(verdict3, ClientFloodBudgets.settleWithinS)
@@ -8883,7 +8885,7 @@ var init_s18_robustness_handshake = __esm({
       }),
       run(t) {
         t.setOutcome(Behavior.Ok, REFUSED);
-        t.killAfter(ClientFloodBudgets.settleWithinS);
+        t.killAfter(scaledS(ClientFloodBudgets.settleWithinS, t.budgets));
       },
       onMessage: onEcho(Behavior.Failed, ` It read a ${MIB} MiB response head without a limit.`),
       adjust: (verdict3) => judgeSettled(verdict3, ClientFloodBudgets.settleWithinS)
@@ -8900,7 +8902,7 @@ var init_s18_robustness_handshake = __esm({
       run(t) {
         t.setWirelog(false, { silent: true });
         t.sendFrame({ opcode: Opcode.Text, payload: PROBE });
-        t.killAfter(ClientFloodBudgets.settleWithinS);
+        t.killAfter(scaledS(ClientFloodBudgets.settleWithinS, t.budgets));
       },
       adjust: wrongCodeFails
     });
@@ -8976,7 +8978,7 @@ function windowBitsCase(id, param, bits) {
       }
       t.setOutcome(Behavior.Ok, REFUSED2);
       t.sendFrame({ opcode: Opcode.Text, rsv: RSV13, payload: COMPRESSED_PROBE2 });
-      t.killAfter(REFUSE_WITHIN_S);
+      t.killAfter(scaledS(REFUSE_WITHIN_S, t.budgets));
     },
     onMessage(t, data, binary) {
       if (!binary && data.toString("utf8") === PROBE) t.setOutcome(valid ? Behavior.Ok : Behavior.NonStrict, ACCEPTED);
@@ -9035,7 +9037,7 @@ function bombCase2(id, fragmented) {
         return;
       }
       sendBomb2(t, fragmented);
-      t.killAfter(BOMB.refuseWithinS);
+      t.killAfter(scaledS(BOMB.refuseWithinS, t.budgets));
     },
     // A client that offered no permessage-deflate is not judged: the bomb was never sent.
     adjust: (verdict3, facts) => facts.deflateActive === true ? verdict3 : NO_DEFLATE,
@@ -9054,6 +9056,7 @@ var init_s18_robustness_client = __esm({
     init_bomb();
     init_frame_writer();
     init_verdicts();
+    init_budgets();
     init_deflate_cases();
     init_attack_closing();
     init_attack_frames();
@@ -9088,7 +9091,7 @@ var init_s18_robustness_client = __esm({
         schedule: { maxSeconds: REFUSE_WITHIN_S + 2 },
         run(t) {
           t.sendRaw(Buffer.concat([hex("82 7f 80 00 00 00 00 00 00 10"), Buffer.alloc(16)]));
-          t.killAfter(REFUSE_WITHIN_S);
+          t.killAfter(scaledS(REFUSE_WITHIN_S, t.budgets));
         }
       }),
       // The shape of undici CVE-2026-1528: high 32 bits 0x7fffffff, so "(upper << 8) + lower" went negative.
@@ -9103,7 +9106,7 @@ var init_s18_robustness_client = __esm({
         schedule: { maxSeconds: REFUSE_WITHIN_S + 2 },
         run(t) {
           t.sendRaw(Buffer.concat([hex("82 7f 7f ff ff ff 00 00 00 10"), Buffer.alloc(16)]));
-          t.killAfter(REFUSE_WITHIN_S);
+          t.killAfter(scaledS(REFUSE_WITHIN_S, t.budgets));
         }
       }),
       defineCase({
@@ -9117,7 +9120,7 @@ var init_s18_robustness_client = __esm({
         schedule: { maxSeconds: REFUSE_WITHIN_S + 2, idle: true },
         async run(t) {
           t.sendRaw(hex("82 7f 00 00 00 00 40 00 00 00"));
-          t.killAfter(REFUSE_WITHIN_S);
+          t.killAfter(scaledS(REFUSE_WITHIN_S, t.budgets));
           const piece2 = Buffer.alloc(TRICKLE.bytes);
           while (t.isOpen) {
             t.sendRaw(piece2, { sync: true });

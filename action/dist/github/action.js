@@ -28958,6 +28958,9 @@ var init_attacks_closing = __esm({
 });
 
 // src/cases/data/budgets.ts
+function scaledS(seconds5, budgets) {
+  return seconds5 * budgets.timeScale;
+}
 function scaledMs(ms, budgets) {
   return Math.round(ms * budgets.timeScale);
 }
@@ -29812,9 +29815,6 @@ function frameCase(spec) {
     ...rest
   });
 }
-function scaled(t, seconds5) {
-  return seconds5 * t.budgets.timeScale;
-}
 function reservedOpcodeGiB(id, peer) {
   return frameCase({
     id,
@@ -29826,7 +29826,7 @@ function reservedOpcodeGiB(id, peer) {
     async run(t) {
       t.setOutcome(Behavior.Ok, `The ${peer} failed the connection on the frame header.`);
       const write = t.beginFrame(RESERVED_GIB.opcode, true, RESERVED_GIB.declared);
-      t.killAfter(scaled(t, REFUSE_AT_HEADER_S));
+      t.killAfter(scaledS(REFUSE_AT_HEADER_S, t.budgets));
       const piece2 = Buffer.alloc(RESERVED_GIB.pieceBytes);
       while (t.isOpen) {
         await t.pause(RESERVED_GIB.everyS);
@@ -29868,7 +29868,7 @@ async function sendLimitPlusOne(t, peer) {
   t.setWirelog(false, { silent: true });
   const total = t.budgets.messageLimit + 1;
   const fragments = Math.ceil(total / f.fragmentBytes);
-  t.killAfter(scaled(t, f.withinS));
+  t.killAfter(scaledS(f.withinS, t.budgets));
   let written = 0;
   for (let i2 = 0; i2 < fragments && t.isOpen; ) {
     for (let k = 0; k < f.batch && i2 < fragments; k++, i2++) {
@@ -29884,7 +29884,7 @@ async function sendLimitPlusOne(t, peer) {
   }
   if (!t.isOpen) return;
   t.setOutcome(Behavior.Ok, `The ${peer} failed the connection as wsgate wrote the last of its ${count2(total)} bytes (${CROSSED}).`);
-  t.killAfter(scaled(t, f.afterS));
+  t.killAfter(scaledS(f.afterS, t.budgets));
 }
 function endlessContinuations(id, peer) {
   const e = ENDLESS;
@@ -29907,7 +29907,7 @@ function endlessContinuations(id, peer) {
 async function sendEndless(t, peer) {
   const e = ENDLESS;
   t.setWirelog(false, { silent: true });
-  t.killAfter(scaled(t, e.withinS));
+  t.killAfter(scaledS(e.withinS, t.budgets));
   t.beginFrame(Opcode.Binary, false, 1)(ONE);
   let sent = 0;
   while (sent < e.frames && t.isOpen) {
@@ -29940,7 +29940,7 @@ function randomBytes(id, peer) {
     async run(t) {
       t.setWirelog(false, { silent: true });
       t.setOutcome(Behavior.Ok, `The ${peer} failed the connection on the random bytes.`);
-      t.killAfter(scaled(t, r.seconds));
+      t.killAfter(scaledS(r.seconds, t.budgets));
       const next = mulberry32(r.seed);
       for (; ; ) {
         t.sendRaw(randomPiece(next, r.pieceBytes));
@@ -29960,6 +29960,7 @@ var init_attack_frames = __esm({
     init_verdicts();
     init_attack_judges();
     init_attacks_frames();
+    init_budgets();
     init_deflate_corpus();
     init_define();
     TOO_BIG = [CloseCode.MessageTooBig, CloseCode.PolicyViolation];
@@ -30043,7 +30044,7 @@ function bombCase(id, fragmented) {
       t.setWirelog(false, { silent: true });
       t.setOutcome(Behavior.Ok, "The server ended the connection without echoing the message.");
       sendBomb(t, perFrame);
-      t.killAfter(BOMB.refuseWithinS * t.budgets.timeScale);
+      t.killAfter(scaledS(BOMB.refuseWithinS, t.budgets));
     },
     onMessage(t, _data, binary, length) {
       t.record({ kind: "message", data: Buffer.alloc(0), binary });
@@ -30075,7 +30076,7 @@ function windowBitsOffer(id, param, bits) {
       if (t.deflateActive) t.sendFrame({ opcode: Opcode.Text, rsv: RSV12, payload: COMPRESSED_PROBE });
       else t.sendMessage(PROBE2);
       t.setOutcome(Behavior.Failed, `The server ${t.deflateActive ? "accepted the offer" : "declined the offer"} but did not echo the message.`);
-      t.killAfter(3 * t.budgets.timeScale);
+      t.killAfter(scaledS(3, t.budgets));
     },
     onMessage(t, data, binary) {
       const echoed = !binary && data.toString("utf8") === PROBE2;
@@ -30126,6 +30127,7 @@ var init_s17_robustness_frames = __esm({
     init_verdicts();
     init_attack_frames();
     init_attacks_client();
+    init_budgets();
     init_attacks_frames();
     init_define();
     RSV12 = 4;
@@ -30466,7 +30468,7 @@ var init_s18_robustness_handshake = __esm({
       run(t) {
         t.setOutcome(Behavior.Ok, REFUSED);
         t.sendFrame({ opcode: Opcode.Text, payload: PROBE });
-        t.killAfter(ClientFloodBudgets.settleWithinS);
+        t.killAfter(scaledS(ClientFloodBudgets.settleWithinS, t.budgets));
       },
       onMessage: onEcho(Behavior.Ok, ""),
       adjust: (verdict3) => judgeSettled(verdict3, ClientFloodBudgets.settleWithinS)
@@ -30493,7 +30495,7 @@ var init_s18_robustness_handshake = __esm({
       }),
       run(t) {
         t.setOutcome(Behavior.Ok, REFUSED);
-        t.killAfter(ClientFloodBudgets.settleWithinS);
+        t.killAfter(scaledS(ClientFloodBudgets.settleWithinS, t.budgets));
       },
       onMessage: onEcho(Behavior.Failed, ` It read a ${MIB} MiB response head without a limit.`),
       adjust: (verdict3) => judgeSettled(verdict3, ClientFloodBudgets.settleWithinS)
@@ -30510,7 +30512,7 @@ var init_s18_robustness_handshake = __esm({
       run(t) {
         t.setWirelog(false, { silent: true });
         t.sendFrame({ opcode: Opcode.Text, payload: PROBE });
-        t.killAfter(ClientFloodBudgets.settleWithinS);
+        t.killAfter(scaledS(ClientFloodBudgets.settleWithinS, t.budgets));
       },
       adjust: wrongCodeFails
     });
@@ -30586,7 +30588,7 @@ function windowBitsCase(id, param, bits) {
       }
       t.setOutcome(Behavior.Ok, REFUSED2);
       t.sendFrame({ opcode: Opcode.Text, rsv: RSV13, payload: COMPRESSED_PROBE2 });
-      t.killAfter(REFUSE_WITHIN_S);
+      t.killAfter(scaledS(REFUSE_WITHIN_S, t.budgets));
     },
     onMessage(t, data, binary) {
       if (!binary && data.toString("utf8") === PROBE) t.setOutcome(valid ? Behavior.Ok : Behavior.NonStrict, ACCEPTED);
@@ -30645,7 +30647,7 @@ function bombCase2(id, fragmented) {
         return;
       }
       sendBomb2(t, fragmented);
-      t.killAfter(BOMB.refuseWithinS);
+      t.killAfter(scaledS(BOMB.refuseWithinS, t.budgets));
     },
     // A client that offered no permessage-deflate is not judged: the bomb was never sent.
     adjust: (verdict3, facts) => facts.deflateActive === true ? verdict3 : NO_DEFLATE,
@@ -30664,6 +30666,7 @@ var init_s18_robustness_client = __esm({
     init_bomb();
     init_frame_writer();
     init_verdicts();
+    init_budgets();
     init_deflate_cases();
     init_attack_closing();
     init_attack_frames();
@@ -30698,7 +30701,7 @@ var init_s18_robustness_client = __esm({
         schedule: { maxSeconds: REFUSE_WITHIN_S + 2 },
         run(t) {
           t.sendRaw(Buffer.concat([hex3("82 7f 80 00 00 00 00 00 00 10"), Buffer.alloc(16)]));
-          t.killAfter(REFUSE_WITHIN_S);
+          t.killAfter(scaledS(REFUSE_WITHIN_S, t.budgets));
         }
       }),
       // The shape of undici CVE-2026-1528: high 32 bits 0x7fffffff, so "(upper << 8) + lower" went negative.
@@ -30713,7 +30716,7 @@ var init_s18_robustness_client = __esm({
         schedule: { maxSeconds: REFUSE_WITHIN_S + 2 },
         run(t) {
           t.sendRaw(Buffer.concat([hex3("82 7f 7f ff ff ff 00 00 00 10"), Buffer.alloc(16)]));
-          t.killAfter(REFUSE_WITHIN_S);
+          t.killAfter(scaledS(REFUSE_WITHIN_S, t.budgets));
         }
       }),
       defineCase({
@@ -30727,7 +30730,7 @@ var init_s18_robustness_client = __esm({
         schedule: { maxSeconds: REFUSE_WITHIN_S + 2, idle: true },
         async run(t) {
           t.sendRaw(hex3("82 7f 00 00 00 00 40 00 00 00"));
-          t.killAfter(REFUSE_WITHIN_S);
+          t.killAfter(scaledS(REFUSE_WITHIN_S, t.budgets));
           const piece2 = Buffer.alloc(TRICKLE.bytes);
           while (t.isOpen) {
             t.sendRaw(piece2, { sync: true });
@@ -80483,7 +80486,7 @@ function caEnvironment(caFile) {
 }
 
 // src/processes/crash.ts
-var ERROR_LINE = /^(Uncaught )?([\w$]+\.)*[A-Z][\w$]*(Error|Exception)\b/;
+var ERROR_LINE = /^(Uncaught )?([\w$]+\.)*([A-Z][\w$]*)?(Error|Exception)\b/;
 var NOISE = /^(Node\.js v\d|at\s)/;
 function errorLine(output2) {
   const lines = output2.split("\n").map((l) => l.trim()).filter((l) => l !== "");
@@ -80491,9 +80494,10 @@ function errorLine(output2) {
   const line2 = named ?? lines.findLast((l) => !NOISE.test(l)) ?? null;
   return line2 === null ? null : line2.slice(0, 300);
 }
+var FAILURE_REPORT = /^\s*(Node\.js v\d+\.\d+|FATAL ERROR:|Traceback \(most recent call last\):|thread '.*' panicked at|panic: )/m;
 function crashOf(end, output2) {
   if (end.spawnError !== null) return null;
-  if (end.signal === null && (end.exitCode === null || end.exitCode === 0)) return null;
+  if (end.signal === null && (end.exitCode === null || end.exitCode === 0 || !FAILURE_REPORT.test(output2))) return null;
   const how = end.signal !== null ? `was killed by ${end.signal}` : `exited with status ${end.exitCode ?? "?"}`;
   const line2 = errorLine(output2);
   return line2 === null ? how : `${how}: ${line2}`;
@@ -80600,6 +80604,7 @@ function startCommand(expanded, env2) {
     treeCpuMs: () => treeCpuMs(child.pid, token),
     killGroup,
     stop,
+    treeGone: tree.gone,
     snapshot(timedOut2) {
       const { exitCode, signal, spawnError } = end;
       return { command: expanded, exitCode, signal, timedOut: timedOut2, spawnError, output: output2.text(), outputTruncated: output2.truncated };
@@ -80623,19 +80628,22 @@ function processTree(pid, token) {
   };
   const alive = () => pid !== void 0 && (groupAlive(pid) || marked(token).length > 0);
   const killGroup = () => signalAll("SIGKILL");
+  const gone = async (withinMs) => {
+    const deadline = performance.now() + withinMs;
+    while (alive()) {
+      if (performance.now() >= deadline) return false;
+      await new Promise((resolve6) => setTimeout(resolve6, 25));
+    }
+    return true;
+  };
   const stop = async (graceMs) => {
     if (pid === void 0 || !alive()) return "terminated";
     signalAll("SIGTERM");
-    const deadline = performance.now() + graceMs;
-    while (performance.now() < deadline) {
-      if (!alive()) return "terminated";
-      await new Promise((resolve6) => setTimeout(resolve6, 25));
-    }
-    if (!alive()) return "terminated";
+    if (await gone(graceMs)) return "terminated";
     killGroup();
     return "killed";
   };
-  return { killGroup, stop };
+  return { killGroup, stop, gone };
 }
 function marked(token) {
   let entries;
@@ -85050,6 +85058,7 @@ init_errors();
 import net3 from "node:net";
 var POLL_MS = 50;
 var QUOTED_LINES = 3;
+var OLD_TREE_GONE_MS = 5e3;
 function freePort(host) {
   return new Promise((resolve6, reject2) => {
     const probe = net3.createServer();
@@ -85157,6 +85166,11 @@ var ServerProcess = class _ServerProcess {
     this.earlierCpuMs += this.lastCpuMs;
     this.lastCpuMs = 0;
     this.current.killGroup();
+    if (!await this.current.treeGone(OLD_TREE_GONE_MS)) {
+      throw new UsageError(
+        `the server under test's processes were still alive ${OLD_TREE_GONE_MS / 1e3} s after SIGKILL; not restarted (command: ${this.expanded})`
+      );
+    }
     this.current = startCommand(this.expanded, this.env);
     this.starts += 1;
     await this.waitUntilListening(host, port, timeoutMs, signal);
@@ -85206,10 +85220,12 @@ init_attack_judges();
 
 // src/fuzzing-client/attacks/crowd.ts
 init_attack_judges();
+import { setMaxListeners as setMaxListeners2 } from "node:events";
 var READY_WITHIN_MS = 5e3;
 async function runCrowd(attack, normal, play2, signal) {
   const held = new AbortController();
   const crowdSignal = signal === void 0 ? held.signal : AbortSignal.any([signal, held.signal]);
+  setMaxListeners2(attack.connections + 1, crowdSignal);
   let ready = 0;
   let allReady = () => void 0;
   const readyAll = new Promise((resolve6) => allReady = resolve6);
@@ -85615,8 +85631,8 @@ async function play(target, attack, signal, settings) {
   });
   const stopped = () => signal?.aborted === true;
   const budgets = settings.budgets ?? DEFAULT_BUDGETS;
-  const scaled2 = (probe2) => ({ ...probe2, waitMs: waitFor(probe2, budgets) });
-  const probe = (p, s = signal, written) => runProbe(target, scaled2(p), normal(), s, written);
+  const scaled = (probe2) => ({ ...probe2, waitMs: waitFor(probe2, budgets) });
+  const probe = (p, s = signal, written) => runProbe(target, scaled(p), normal(), s, written);
   if (attack.kind === "growth") {
     const facts = await runGrowth({ ...attack, stopAfterMs: scaledMs(attack.stopAfterMs, budgets) }, (p) => probe(p), stopped);
     return { verdict: attack.judge(facts, budgets), ...probeLines(facts.probes) };
