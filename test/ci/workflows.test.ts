@@ -34,6 +34,7 @@ const COVERED_ELSEWHERE: Record<string, string> = {
   'sudo -E env "PATH=$PATH" bash .ci/container/smoke.sh':
     ".ci/run's last step runs the same smoke with podman; Docker and passwordless sudo are the GitHub runner's",
   'npm run check:action': 'test/github/action-bundle.test.ts runs the same check (.ci/action-bundle.mjs --check) on this checkout, in npm test',
+  'npm run lint': 'test/ci/lint.test.ts runs the same biome ci on this checkout, in npm test; .ci/run runs it too',
 };
 
 function lint(args: string[], cwd = REPO_ROOT): ReturnType<typeof runFile> {
