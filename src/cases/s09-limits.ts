@@ -201,7 +201,7 @@ function roundTripCase(id: string, row: RoundTripRow, binary: boolean): Catalogu
       : `${row.count} ${kind} messages of ${row.length} bytes (${binary ? 'the byte 0xfe' : '"*"'} repeated)`;
   return defineCase({
     id,
-    description: `${messages}, one at a time: each is sent once the previous one came back, ` + `to measure the round trip time.`,
+    description: `${messages}, one at a time: each is sent once the previous one came back, to measure the round trip time.`,
     expectation: `The client echoes every ${kind} message with its length, all ${row.count} within ${row.waitSecs} s, then answers the fuzzer's close (1000) cleanly.`,
     expect: {},
     close: closedByMe([CloseCode.Normal]),

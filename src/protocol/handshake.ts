@@ -264,8 +264,7 @@ export function buildHttpError(status: number, reason: string, headers?: Array<[
     // Header injection guard: a value is never allowed to start a new header line.
     response += `${name.replace(/[\r\n:]/g, '')}: ${value.replace(/[\r\n]/g, '')}\r\n`;
   }
-  response +=
-    'Content-Type: text/plain; charset=utf-8\r\n' + `Content-Length: ${Buffer.byteLength(body, 'utf8')}\r\n` + 'Connection: close\r\n' + '\r\n' + body;
+  response += `Content-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body, 'utf8')}\r\nConnection: close\r\n\r\n${body}`;
   return response;
 }
 

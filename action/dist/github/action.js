@@ -73298,7 +73298,7 @@ function buildHttpError(status, reason, headers) {
 Content-Length: ${Buffer.byteLength(body, "utf8")}\r
 Connection: close\r
 \r
-` + body;
+${body}`;
   return response;
 }
 function parseExtensionsHeader(value) {
