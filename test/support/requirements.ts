@@ -132,8 +132,6 @@ export function needs(...names: MachineRequirement[]): string | false {
 /** One pinned release of test/fixtures/robustness/: its directory, and why it cannot run (false: ready). */
 export interface PinnedRelease {
   dir: string;
-  /** `name version`, as pinned. */
-  label: string;
   skip: string | false;
 }
 
@@ -144,8 +142,7 @@ export interface PinnedRelease {
  */
 export function pinnedRelease(name: string): PinnedRelease {
   const dir = path.join(PINNED_RELEASES, name);
-  const status = pinnedModule.pinnedStatus(dir);
-  return { dir, label: `${status.name} ${status.pinned}`, skip: decide(`pinned:${name}`, () => releaseProblem(dir)) };
+  return { dir, skip: decide(`pinned:${name}`, () => releaseProblem(dir)) };
 }
 
 /**
