@@ -12,8 +12,11 @@ import { test } from 'node:test';
 import { freePort, ServerProcess } from '../../src/processes/server-process.js';
 import { tempDir } from '../support/harness.js';
 
-/** A server that answers each connection with its pid, then closes it. */
-const PID_SERVER = `require('node:net').createServer((s) => s.end(String(process.pid))).listen(Number(process.argv[1]), '127.0.0.1');`;
+/**
+ * A server that answers each connection with its pid, then closes it. The readiness probe resets
+ * its connection at once, so a write to it may fail with ECONNRESET: ignored, as any server would.
+ */
+const PID_SERVER = `require('node:net').createServer((s) => s.on('error', () => {}).end(String(process.pid))).listen(Number(process.argv[1]), '127.0.0.1');`;
 
 function askPid(port: number): Promise<number> {
   return new Promise((resolve, reject) => {
