@@ -1,14 +1,19 @@
 /** The bundled client's one connection: ws, echoing every message back unchanged. */
 import WebSocket, { type ServerOptions } from 'ws';
+import { SHIPPED_LIMITS_ENV } from '../config/shipped-limits.js';
+
+// The robustness profile: ws's own limits (config/shipped-limits.ts).
+const shipped = process.env[SHIPPED_LIMITS_ENV] === 'shipped';
+
+// Autobahn's 9.x cases send messages up to 16 MiB in up to 65536 fragments (ws allows 16384
+// fragments by default, which fails 9.3.1, 9.3.2, 9.4.1 and 9.4.2): the catalogue's limits.
+const CATALOGUE_LIMITS = shipped ? {} : { maxPayload: 64 * 1024 * 1024, maxFragments: 0 };
 
 /** ws's server options for the catalogue (the bundled client's, server side). */
 export const WS_SERVER_OPTIONS = {
   // zlib level 1 for the echoes, as the bundled client: no verdict depends on it.
   perMessageDeflate: { zlibDeflateOptions: { level: 1 } },
-  // Autobahn's 9.x cases send messages up to 16 MiB in up to 65536 fragments (ws's server allows
-  // 16384 fragments by default, which fails 9.3.1, 9.3.2, 9.4.1 and 9.4.2).
-  maxPayload: 64 * 1024 * 1024,
-  maxFragments: 0,
+  ...CATALOGUE_LIMITS,
 } as unknown as ServerOptions;
 
 /**
@@ -44,9 +49,7 @@ export const WS_ECHO_OPTIONS = {
   // 128 KiB per case). Measured over 12.1.*, 12.3.* and 13.1.*: client CPU 118 -> 62 s, wall 116 ->
   // 63 s (BENCHMARKS.md).
   perMessageDeflate: { clientMaxWindowBits: true, zlibDeflateOptions: { level: 1 } },
-  // Autobahn's 9.x cases send messages up to 16 MiB in up to 65536 fragments.
-  maxPayload: 64 * 1024 * 1024,
-  maxFragments: 0,
+  ...CATALOGUE_LIMITS,
 } as unknown as WebSocket.ClientOptions;
 
 /**

@@ -21,7 +21,7 @@ import {
   randomBytesBudget,
   reservedGiBBudget,
 } from './data/attacks-frames.js';
-import { scaledS } from './data/budgets.js';
+import { MEMORY_GROWTH, scaledS } from './data/budgets.js';
 import { mulberry32 } from './data/deflate-corpus.js';
 import { defineCase, failedByPeer } from './define.js';
 import type { AttackBudget, CaseContext, CaseDef, CatalogueCase, Judgement } from './types.js';
@@ -156,7 +156,7 @@ export function endlessContinuations(id: string, peer: Peer): CatalogueCase {
   return frameCase({
     id,
     description: `A binary frame without FIN holding 1 byte, then continuation frames of 1 byte each, never a final one: up to ${count(e.frames)} of them, ${count(e.batch)} at a time as the ${peer} reads them; then, if the ${peer} took them all, a close frame (1000). (RFC 6455 §5.4, §10.4; ${endlessBudget.advisory})`,
-    expectation: `The ${peer} fails the connection (any code, 1009 or 1008 expected, or a drop) before the ${count(e.frames)} frames end: OK. Taking them all and answering the close within ${e.withinS} s is NON-STRICT (it kept up, but limits neither the number of fragments nor what each costs it; ws's maxFragments refuses past 16,384). Falling behind past ${e.withinS} s, or dying, is FAILED.`,
+    expectation: `The ${peer} fails the connection (any code, 1009 or 1008 expected, or a drop) before the ${count(e.frames)} frames end: OK. Taking them all and answering the close within ${e.withinS} s is NON-STRICT (it kept up, but limits neither the number of fragments nor what each costs it; ws's maxFragments refuses past 16,384), unless its memory grew past ${MEMORY_GROWTH.fragments / 1024 / 1024} MiB for this 1 MiB message (ws 8.20.1: about 150 MiB), which is FAILED, as are falling behind past ${e.withinS} s and dying. Where wsgate did not start the ${peer}, its memory is not measured and the result says so.`,
     budget: endlessBudget,
     codes: [CloseCode.MessageTooBig, CloseCode.PolicyViolation],
     maxSeconds: e.withinS + 3,

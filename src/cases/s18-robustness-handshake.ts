@@ -143,16 +143,14 @@ const trickledCase = defineCase({
   }),
   run(t) {
     t.setOutcome(Behavior.Ok, DROPPED_STALLED);
-    t.killAfter(t.budgets.stallMs / 1000 + 1);
-  },
-  adjust(verdict) {
-    if (verdict.result !== DROPPED_STALLED || verdict.behaviorClose !== CloseBehavior.Failed) return verdict;
-    return {
-      ...verdict,
-      behavior: Behavior.Failed,
-      result:
+    // No close frame can follow a head that never ended: wsgate drops TCP.
+    t.continueLater(t.budgets.stallMs / 1000 + 1, () => {
+      t.setOutcome(
+        Behavior.Failed,
         'The client kept the trickled response open past the stall budget: it has no deadline on its opening (or a later one: an idle timeout never fires while bytes trickle in); wsgate dropped it.',
-    };
+      );
+      t.dropConnection();
+    });
   },
 });
 

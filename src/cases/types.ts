@@ -154,6 +154,12 @@ export interface CaseContext {
    * the connection itself, by its own timer.
    */
   holdClose(): void;
+  /**
+   * Bytes wsgate handed the kernel that the peer's process has not read yet: wsgate's unacknowledged
+   * bytes and the peer socket's receive queue (util/kernel-queues.ts). What the peer took is what
+   * wsgate flushed minus this. Null when the peer's socket is not on this machine (or not TCP).
+   */
+  unreadByPeer(): number | null;
 }
 
 /** What a case that scripts the opening handshake sees of the client's upgrade request. */
@@ -243,6 +249,11 @@ export interface AttackBudget {
   readonly closeWithinMs: number;
   /** The attack stalls the connection (an unanswered close, a connection never closed): the run's `stall` budget replaces closeWithinMs. */
   readonly stall?: boolean;
+  /**
+   * The most the peer's process tree may grow during this case (bytes; data/budgets.ts's
+   * MEMORY_GROWTH), under the run's `memory` budget, which caps it; absent: the run's alone.
+   */
+  readonly memoryGrowth?: number;
 }
 
 /** A case as declared: data plus its script. */

@@ -14,16 +14,20 @@ import { listenForCases, serverBaseUrl } from '../server/factory.js';
 import type { CasePlay, GateIo, Peer, PeerContext, RoleDriver } from './driver.js';
 import { runLooping } from './looping.js';
 import { runOneCase } from './per-case.js';
+import { SHIPPED_LIMITS_ENV } from '../config/shipped-limits.js';
 
-/** The command of the bundled reference client (the `ws` package, echoing everything). */
-export function referenceClientCommand(): string {
+/**
+ * The command of the bundled reference client (the `ws` package, echoing everything); for the
+ * robustness profile, with ws's limits as shipped (bundled/ws-echo.ts).
+ */
+export function referenceClientCommand(profile = false): string {
   const script = fileURLToPath(new URL('../bundled/reference-client.js', import.meta.url));
-  return `${shellQuote(process.execPath)} ${shellQuote(script)} {url}`;
+  return `${profile ? `${SHIPPED_LIMITS_ENV}=shipped ` : ''}${shellQuote(process.execPath)} ${shellQuote(script)} {url}`;
 }
 
 /** The client role's driver: one fuzzing server, one client command. */
 export function clientRoleDriver(config: ClientRunConfig): RoleDriver {
-  const command = config.client ?? referenceClientCommand();
+  const command = config.client ?? referenceClientCommand(config.robustness);
   let server: FuzzingServer | null = null;
   let logger: GateIo['logger'] | null = null;
   let clientCpu0: number | null = null;

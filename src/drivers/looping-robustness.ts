@@ -9,7 +9,7 @@
  * the first, so it is not restarted (per-case mode, without --client-loops, starts a process per case).
  */
 import type { CatalogueCase } from '../cases/types.js';
-import type { RobustnessBudgets } from '../cases/data/budgets.js';
+import { DEFAULT_BUDGETS, memoryBudgetOf, type RobustnessBudgets } from '../cases/data/budgets.js';
 import type { CaseResult } from '../model/report.js';
 import { Behavior } from '../model/verdicts.js';
 import { addMemoryFigure, isRobustness } from '../play/attack-figures.js';
@@ -46,10 +46,15 @@ export class LoopingRobustness {
 
   /** A case's result: an attack case's gets its memory figure and is held; true when held (not to settle now). */
   finished(index: number, result: CaseResult, outcome: CaseOutcome): boolean {
-    if (this.attack(index) === null) return false;
+    const def = this.attack(index);
+    if (def === null) return false;
     const window = this.windows.get(index);
     this.windows.delete(index);
-    addMemoryFigure(result, window?.close() ?? (this.sampler === null ? null : { measured: false, why: 'the case never opened a connection' }), this.budgets);
+    addMemoryFigure(
+      result,
+      window?.close() ?? (this.sampler === null ? null : { measured: false, why: 'the case never opened a connection' }),
+      memoryBudgetOf(def, this.budgets ?? DEFAULT_BUDGETS),
+    );
     this.held.set(index, outcome);
     return true;
   }

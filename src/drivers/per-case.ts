@@ -12,7 +12,7 @@ import type { CaseRunEvent, FuzzingServer } from '../server/fuzzing-server.js';
 import { caseTimeoutFor } from '../policy/case-limits.js';
 import { startClient, type ClientProcess } from '../processes/client-process.js';
 import type { CaseOutcome } from './driver.js';
-import type { RobustnessBudgets } from '../cases/data/budgets.js';
+import { DEFAULT_BUDGETS, memoryBudgetOf, type RobustnessBudgets } from '../cases/data/budgets.js';
 import { addMemoryFigure, isRobustness, type PeerMemory } from '../play/attack-figures.js';
 import { TreeMemory, type MemoryWindow } from '../processes/tree-memory.js';
 import { EXIT_GRACE_MS, HANDSHAKE_SETTLE_MS, SETTLE_MS, TERM_GRACE_MS, caseUrl, isAborted, raceTimeout, waitForResult } from '../processes/waiting.js';
@@ -88,7 +88,11 @@ export async function runOneCase(
   const result = watch.result();
   const died = crashedByAttack(def, result, client.crash());
   if (result !== null && sampler !== null)
-    addMemoryFigure(result, watch.memory() ?? { measured: false, why: 'the case never opened a connection' }, config.budgets);
+    addMemoryFigure(
+      result,
+      watch.memory() ?? { measured: false, why: 'the case never opened a connection' },
+      memoryBudgetOf(def, config.budgets ?? DEFAULT_BUDGETS),
+    );
   return {
     result,
     resultAt: watch.resultAt(),

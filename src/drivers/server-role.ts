@@ -20,6 +20,7 @@ import { freePort, ServerProcess, waitForListen } from '../processes/server-proc
 import { TreeMemory } from '../processes/tree-memory.js';
 import { isAborted } from '../processes/waiting.js';
 import { addMemoryFigure, isRobustness } from '../play/attack-figures.js';
+import { memoryBudgetOf } from '../cases/data/budgets.js';
 import { AUTOBAHN_DEFAULTS } from '../protocol/constants.js';
 import { collisionNotice } from '../report/files.js';
 import { writeReports } from '../report/writer.js';
@@ -28,11 +29,15 @@ import { hostPort } from '../util/host-port.js';
 import { VERSION } from '../version.js';
 import type { CaseOutcome, Peer, PeerContext, RoleDriver } from './driver.js';
 import { playAttackCase } from './server-attack.js';
+import { SHIPPED_LIMITS_ENV } from '../config/shipped-limits.js';
 
-/** The command of the bundled reference server (ws's WebSocketServer, echoing everything). */
-export function referenceServerCommand(): string {
+/**
+ * The command of the bundled reference server (ws's WebSocketServer, echoing everything); for the
+ * robustness profile, with ws's limits as shipped (bundled/ws-echo.ts).
+ */
+export function referenceServerCommand(profile = false): string {
   const script = fileURLToPath(new URL('../bundled/reference-server.js', import.meta.url));
-  return `${shellQuote(process.execPath)} ${shellQuote(script)} {port}`;
+  return `${profile ? `${SHIPPED_LIMITS_ENV}=shipped ` : ''}${shellQuote(process.execPath)} ${shellQuote(script)} {port}`;
 }
 
 /** The server role's driver: the servers under test, one after another. */
@@ -80,7 +85,7 @@ async function startServerPeer(
     tls: overTls ? { ca: secure.caPem, insecure: secure.summary.insecure } : null,
     http2: config.http2,
   };
-  const command = sut.command === REFERENCE_SERVER_COMMAND ? referenceServerCommand() : sut.command;
+  const command = sut.command === REFERENCE_SERVER_COMMAND ? referenceServerCommand(config.robustness) : sut.command;
   const proc =
     command === null
       ? null
@@ -252,7 +257,8 @@ async function playAttackOne(state: ServerState, def: CatalogueCase, index: numb
   };
   // The server's tree from before the attack to after the liveness check (the sample now is the baseline).
   const sampler = proc === null ? null : TreeMemory.start(proc.pid);
-  const window = sampler?.window() ?? null;
+  // A server loses no process to an attack: a worker that ended is a crash its supervisor hid.
+  const window = sampler?.window({ watch: await sampler.settled() }) ?? null;
   const { result, error, down } = await playAttackCase(def, run);
   const memory = window?.close() ?? null;
   sampler?.stop();
@@ -282,7 +288,7 @@ async function playAttackOne(state: ServerState, def: CatalogueCase, index: numb
       ...(peerFailure === null ? {} : { peerFailure }),
     };
   }
-  addMemoryFigure(result, memory, state.config.budgets);
+  addMemoryFigure(result, memory, memoryBudgetOf(def, state.config.budgets));
   state.results.set(def.id, result);
   return {
     result,

@@ -19,6 +19,7 @@ import type { H2CaseContext } from '../cases/h2-types.js';
 import { h2Facet } from './h2-facet.js';
 import { withAttackFigures } from './attack-figures.js';
 import { DEFAULT_BUDGETS, type RobustnessBudgets } from '../cases/data/budgets.js';
+import { connectionQueues } from '../util/kernel-queues.js';
 
 /** Payload bytes a report shows of a received event (core/wire-recorder.ts: asciiLogData / binLogData). */
 const REPORTED_BYTES = 64;
@@ -99,6 +100,11 @@ export class CaseRunner implements ConnectionHandler, CaseContext {
 
   holdClose(): void {
     this.connection.holdClose();
+  }
+
+  unreadByPeer(): number | null {
+    const queues = connectionQueues(this.connection.socket);
+    return queues === null ? null : queues.ourUnacked + queues.peerUnread;
   }
 
   get messageLengthOnly(): boolean {
@@ -186,7 +192,12 @@ export class CaseRunner implements ConnectionHandler, CaseContext {
     const judged = { ...adjusted, result };
     if (this.def.attackBudget === undefined) return judged;
     const sentBytes = this.connection.trafficStats().outgoingOctetsWireLevel ?? 0;
-    return withAttackFigures(judged, this.def.attackBudget, { durationMs, sentBytes, closedByMe: s.record.closedByMe }, this.budgets);
+    return withAttackFigures(
+      judged,
+      this.def.attackBudget,
+      { durationMs, sentBytes, droppedByMe: s.record.droppedByMe, closedByMe: s.record.closedByMe },
+      this.budgets,
+    );
   }
 
   /**

@@ -9,6 +9,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import type { PeerMemory } from '../play/attack-figures.js';
 
+/**
+ * How long a process of the tree must be seen before a window opens to be watched for ending during
+ * it: a forking server's child for the case before, still ending, is gone by then.
+ */
+export const SETTLE_MS = 100;
+
 /** One case's stretch of the sampling: opened at its baseline, closed with its peak. */
 export interface MemoryWindow {
   /** Takes a last sample and stops the window: its baseline (first sample), peak and growth. */
@@ -57,6 +63,29 @@ function treeOf(root: number): number[] {
     queue.push(...(children.get(pid) ?? []));
   }
   return tree;
+}
+
+/** A process as /proc/PID/stat names it: its comm and its start time (clock ticks after boot), which tell a reused pid apart. */
+export interface ProcessIdentity {
+  readonly name: string;
+  readonly startTicks: number;
+}
+
+/** The processes a window watches for ending, by pid. */
+export type SettledProcesses = ReadonlyMap<number, ProcessIdentity>;
+
+/** A live process's identity; null when gone or a zombie. */
+function identity(pid: number): ProcessIdentity | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const close = stat.lastIndexOf(')');
+    // After "(comm) ": state is field 3, starttime field 22.
+    const fields = stat.slice(close + 2).split(' ');
+    if (fields[0] === 'Z') return null;
+    return { name: stat.slice(stat.indexOf('(') + 1, close), startTicks: Number(fields[19]) };
+  } catch {
+    return null;
+  }
 }
 
 /** VmRSS of one process in bytes; null when it is gone (or a kernel thread, or not ours to read). */
@@ -124,22 +153,44 @@ export class TreeMemory {
     return total;
   }
 
-  /** Opens a window: its baseline is a sample taken now (the tree scanned afresh). */
-  window(): MemoryWindow {
+  /**
+   * Opens a window: its baseline is a sample taken now (the tree scanned afresh). With `watch` (from
+   * settled()), close() names those of its processes that ended meanwhile while the root lived on (a
+   * server's worker that died and was replaced).
+   */
+  window(options: { watch?: SettledProcesses } = {}): MemoryWindow {
     const baseline = this.unavailable === null ? this.sample(true) : null;
     if (baseline === null) {
       const why = this.unavailable ?? 'the process had already ended';
       return { close: () => ({ measured: false, why }) };
     }
     const w = { baseline, peak: baseline, samples: 1 };
+    const settled = options.watch ?? new Map<number, ProcessIdentity>();
     this.open.add(w);
     return {
       close: () => {
         if (this.open.has(w)) this.sample();
         this.open.delete(w);
-        return { measured: true, baselineBytes: w.baseline, peakBytes: w.peak, growthBytes: w.peak - w.baseline, samples: w.samples };
+        const rootLives = this.root !== undefined && identity(this.root) !== null;
+        const ended = rootLives
+          ? [...settled].filter(([pid, was]) => identity(pid)?.startTicks !== was.startTicks).map(([pid, was]) => `pid ${pid}, ${was.name}`)
+          : [];
+        return { measured: true, baselineBytes: w.baseline, peakBytes: w.peak, growthBytes: w.peak - w.baseline, samples: w.samples, ended };
       },
     };
+  }
+
+  /** The tree's processes but the root, seen in two scans SETTLE_MS apart (the same process in both), with their identities. */
+  async settled(): Promise<SettledProcesses> {
+    const out = new Map<number, ProcessIdentity>();
+    if (this.root === undefined || this.unavailable !== null) return out;
+    const first = new Map(treeOf(this.root).map((pid) => [pid, identity(pid)]));
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+    for (const pid of treeOf(this.root)) {
+      const id = identity(pid);
+      if (pid !== this.root && id !== null && first.get(pid)?.startTicks === id.startTicks) out.set(pid, id);
+    }
+    return out;
   }
 
   /** Stops sampling (open windows keep what they saw). */

@@ -63,7 +63,7 @@ export async function startCaseServer(
   // A client that comes by itself is no process of wsgate's: its memory is not measured, and its robustness results say so.
   const attacks = new Set(cases.filter(isRobustness).map((c) => c.id));
   server.on('caseFinished', (_event: unknown, result: CaseResult) => {
-    if (attacks.has(result.id)) addMemoryFigure(result, null, config.budgets);
+    if (attacks.has(result.id)) addMemoryFigure(result, null, config.budgets.memoryGrowth);
   });
   return { server, cases, secure };
 }

@@ -166,6 +166,9 @@ class Recorder implements CaseContext {
   holdClose(): void {
     throw new Error('not used by these cases');
   }
+  unreadByPeer(): number | null {
+    throw new Error('not used by these cases');
+  }
   dropConnection(): void {
     throw new Error('group 9 never drops the connection itself');
   }

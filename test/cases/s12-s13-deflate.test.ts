@@ -224,6 +224,9 @@ class FakeContext implements CaseContext {
   holdClose(): void {
     throw new Error('not used by these cases');
   }
+  unreadByPeer(): number | null {
+    throw new Error('not used by these cases');
+  }
   constructor(readonly deflateActive: boolean) {}
   dropConnection(): void {
     throw new Error('groups 12 and 13 never drop the connection themselves');

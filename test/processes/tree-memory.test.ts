@@ -81,3 +81,58 @@ test('a process that has ended, or never started: not measured, with the reason'
   assert.deepEqual(never.window().close(), { measured: false, why: 'the process did not start' });
   never.stop();
 });
+
+/** A shell (the root) with two children sleeping; their pids, read from /proc. */
+async function sleepingTree(): Promise<{ pid: number; children: () => number[]; kill: () => void }> {
+  const child = spawn('sh', ['-c', 'sleep 60 & sleep 60 & wait'], { stdio: 'ignore', detached: true });
+  const pid = child.pid as number;
+  const children = (): number[] =>
+    readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .trim()
+      .split(/\s+/)
+      .filter((s) => s !== '')
+      .map(Number);
+  while (children().length < 2) await new Promise((resolve) => setTimeout(resolve, 20));
+  return {
+    pid,
+    children,
+    kill: () => {
+      try {
+        process.kill(-pid, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    },
+  };
+}
+
+test("a settled process of the tree killed during a window is named when it closes; the root's own death is not one", async () => {
+  const tree = await sleepingTree();
+  const sampler = TreeMemory.start(tree.pid);
+  try {
+    const [victim, survivor] = tree.children() as [number, number];
+    const quiet = sampler.window({ watch: await sampler.settled() });
+    const nothing = quiet.close();
+    assert.ok(nothing.measured);
+    assert.deepEqual(nothing.ended, []);
+
+    const watch = await sampler.settled();
+    assert.deepEqual([...watch.keys()].sort(), [victim, survivor].sort(), 'both children, not the root');
+    const window = sampler.window({ watch });
+    process.kill(victim, 'SIGKILL');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const figure = window.close();
+    assert.ok(figure.measured);
+    assert.deepEqual(figure.ended, [`pid ${victim}, sleep`]);
+
+    // The root dies too: the liveness check reports that; no process is named.
+    const last = sampler.window({ watch: await sampler.settled() });
+    tree.kill();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const gone = last.close();
+    assert.deepEqual(gone.measured ? gone.ended : [], []);
+  } finally {
+    sampler.stop();
+    tree.kill();
+  }
+});

@@ -1,9 +1,10 @@
 /**
  * The frame-level and permessage-deflate attacks (17.2.3-17.2.6, 17.3.x, 18.3.4-18.3.7), through the
- * real CLI over real TCP: the bundled ws server and client refuse what they must (ws's limit of 64
- * MiB refuses limit + 1 with 1009 before 100 MiB), take the endless one-byte continuations (they set
- * maxFragments 0 for Autobahn's 9.x: NON-STRICT, with the figure), and survive; servers of our own,
- * each wrong in one way, fail the case about it; undici 6.24.0 takes a message past the limit.
+ * real CLI over real TCP: the bundled ws server and client, with ws's limits as shipped under the
+ * profile (maxPayload 100 MiB, maxFragments 16,384), refuse what they must, the endless one-byte
+ * continuations included, and survive; ws 8.20.1 (no fragment limit, GHSA-96hv-2xvq-fx4p) takes the
+ * continuations and grows past the case's memory budget: FAILED, where 8.23.0 refuses them; servers
+ * of our own, each wrong in one way, fail the case about it; undici 6.24.0 takes a message past the limit.
  */
 import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
@@ -13,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { runCliWith } from '../support/cli-env.js';
 import { tempDir } from '../support/harness.js';
 import { needsReleases } from '../support/requirements.js';
-import { pinnedClient } from '../support/robustness.js';
+import { pinnedClient, release } from '../support/robustness.js';
 
 const BROKEN = fileURLToPath(new URL('../fixtures/servers/broken-server.js', import.meta.url));
 
@@ -43,13 +44,13 @@ function verdicts(cases: Map<string, CaseReport>): string[] {
   return [...cases.values()].sort((a, b) => a.id.localeCompare(b.id, 'en', { numeric: true })).map((c) => `${c.id} ${c.behavior}`);
 }
 
-test('the bundled ws server: refuses at the header, at its 64 MiB limit, on random bytes and on the bomb; takes the endless continuations (NON-STRICT); declines or refuses odd window bits', async () => {
+test('the bundled ws server: refuses at the header, at its 100 MiB limit, on random bytes, on the bomb and past 16,384 continuations; declines or refuses odd window bits', async () => {
   const r = await run(['--role', 'server', '--cases', '17.2.3', '17.2.4', '17.2.5', '17.2.6', '17.3.*']);
   assert.equal(r.code, 0, r.out);
   assert.deepEqual(verdicts(r.cases), [
     '17.2.3 OK',
     '17.2.4 OK',
-    '17.2.5 NON-STRICT',
+    '17.2.5 OK',
     '17.2.6 OK',
     '17.3.1 OK',
     '17.3.2 OK',
@@ -62,13 +63,15 @@ test('the bundled ws server: refuses at the header, at its 64 MiB limit, on rand
   ]);
   const get = (id: string): CaseReport => r.cases.get(id) as CaseReport;
   assert.equal(get('17.2.3').remoteCloseCode, 1002);
-  // ws's maxPayload (64 MiB here) is below the default budget of 100 MiB: it refuses earlier, with 1009.
-  assert.equal(get('17.2.4').remoteCloseCode, 1009);
+  // In 4 KiB fragments ws's maxFragments (16,384 as shipped) refuses first, with 1008, 64 MiB in.
+  assert.equal(get('17.2.4').remoteCloseCode, 1008);
   // What wsgate had written when it saw the refusal: past the 64 MiB the server took (it reads on after refusing), or all of it.
   const written = /wsgate had written ([\d,]+) of its 104,857,601 bytes/.exec(get('17.2.4').result)?.[1];
   if (written === undefined) assert.match(get('17.2.4').result, /failed the connection as wsgate wrote the last of its 104,857,601 bytes/);
   else assert.ok(Number(written.replace(/,/g, '')) >= 64 * 1024 * 1024, get('17.2.4').result);
-  assert.match(get('17.2.5').result, /took them all: 1,048,577 frames of one message .* then answered wsgate's close/);
+  // ws's maxFragments (16,384 as shipped): 1008 ("Too many message fragments") long before the million frames end.
+  assert.equal(get('17.2.5').remoteCloseCode, 1008);
+  assert.match(get('17.2.5').result, /^The server failed the connection after wsgate had written [\d,]+ one-byte continuation frames/);
   assert.match(get('17.2.6').result, /failed the connection on the random bytes/);
   for (const id of ['17.3.1', '17.3.2']) assert.equal(get(id).remoteCloseCode, 1009, get(id).result);
   // 7 and 16 are out of range: ws refuses the handshake; 8 it accepts and inflates.
@@ -101,9 +104,29 @@ test('a server that inflates without a limit answers the bomb instead of refusin
 test('the bundled ws client: 18.3.4 to 18.3.7 as the ws server did', async () => {
   const r = await run(['--url', 'ws://127.0.0.1:0', '--cases', '18.3.4', '18.3.5', '18.3.6', '18.3.7']);
   assert.equal(r.code, 0, r.out);
-  assert.deepEqual(verdicts(r.cases), ['18.3.4 OK', '18.3.5 OK', '18.3.6 NON-STRICT', '18.3.7 OK']);
-  assert.equal(r.cases.get('18.3.5')?.remoteCloseCode, 1009);
-  assert.match(r.cases.get('18.3.6')?.result ?? '', /took them all: 1,048,577 frames/);
+  assert.deepEqual(verdicts(r.cases), ['18.3.4 OK', '18.3.5 OK', '18.3.6 OK', '18.3.7 OK']);
+  // ws's maxFragments refuses both first: 1008.
+  assert.equal(r.cases.get('18.3.5')?.remoteCloseCode, 1008);
+  assert.equal(r.cases.get('18.3.6')?.remoteCloseCode, 1008);
+});
+
+test('ws 8.20.1 takes a million one-byte continuations and grows past 64 MiB (GHSA-96hv-2xvq-fx4p): 17.2.5 FAILED; 8.23.0, as shipped, refuses them', {
+  skip: needsReleases('ws-8.20.1', 'ws-8.23.0'),
+}, async () => {
+  const bad = await run(['--server', release('ws-8.20.1'), '--cases', '17.2.5']);
+  assert.equal(bad.code, 1, bad.out);
+  const c = bad.cases.get('17.2.5');
+  assert.equal(c?.behavior, 'FAILED', bad.out);
+  const grew = /^Over budget: the peer's process tree grew by ([\d.]+) MiB at its peak \(budget 64 MiB;/.exec(c?.result ?? '');
+  assert.ok(grew, c?.result);
+  assert.ok(Number(grew[1]) > 64, c?.result);
+  assert.match(c?.result ?? '', /The server took them all: 1,048,577 frames of one message/);
+
+  const good = await run(['--server', release('ws-8.23.0'), '--cases', '17.2.5']);
+  assert.equal(good.code, 0, good.out);
+  assert.equal(good.cases.get('17.2.5')?.behavior, 'OK', good.out);
+  assert.equal(good.cases.get('17.2.5')?.remoteCloseCode, 1008);
+  assert.match(good.cases.get('17.2.5')?.result ?? '', /grew by [\d.]+ MiB at its peak \(budget 64 MiB;/);
 });
 
 test('undici 6.24.0 has no message limit at 100 MiB: 18.3.5 FAILED; it refuses the reserved opcode and the random bytes', {

@@ -14,7 +14,7 @@ import { robustnessServerCases } from '../../src/cases/s17-robustness-server.js'
 import { runCliWith } from '../support/cli-env.js';
 import { brokenServer, release, runRobustness, type RobustnessRun } from '../support/robustness.js';
 import { tempDir } from '../support/harness.js';
-import { needsReleases, pinnedRelease } from '../support/requirements.js';
+import { needsReleases, PINNED_RELEASES, pinnedRelease } from '../support/requirements.js';
 
 const robustness = (args: string[]): Promise<RobustnessRun> => runRobustness(args, 60_000);
 
@@ -37,6 +37,25 @@ test('ws 8.17.0 dies of 2,000 header lines (CVE-2024-37890): 17.1.3 FAILED, the 
   const good = await robustness(['--server', release('ws-8.17.1'), '--cases', '17.1.3']);
   assert.equal(good.code, 0, good.out);
   assert.match((await good.report('17.1.3')).result, /Afterwards a normal case on a fresh connection passed \(echoed\), and the server process is alive/);
+});
+
+test('ws 8.17.0 under a supervisor (Node cluster) loses its worker to 2,000 header lines: 17.1.3 FAILED, though the root lives on; 8.17.1 passes', {
+  skip: needsReleases('ws-8.17.0', 'ws-8.17.1'),
+}, async () => {
+  const supervised = (name: string): string => `'${process.execPath}' '${path.join(PINNED_RELEASES, 'cluster.cjs')}' ${name} {port}`;
+  const bad = await robustness(['--server', supervised('ws-8.17.0'), '--cases', '17.1.3', '17.1.5']);
+  assert.equal(bad.code, 1, bad.out);
+  assert.equal(bad.cases.get('17.1.3')?.status, 'failed', bad.out);
+  const report = await bad.report('17.1.3');
+  assert.equal(report.behavior, 'FAILED');
+  assert.match(report.result, /^A process of the peer's tree \(pid \d+, node\) ended during the case while its root process lived on/);
+  // The supervisor forked another worker: the root was never restarted, and the next case passes.
+  assert.doesNotMatch(report.result, /restarted for the next case/);
+  assert.equal(bad.cases.get('17.1.5')?.status, 'passed', bad.out);
+
+  const good = await robustness(['--server', supervised('ws-8.17.1'), '--cases', '17.1.3']);
+  assert.equal(good.code, 0, good.out);
+  assert.doesNotMatch((await good.report('17.1.3')).result, /ended during the case/);
 });
 
 test("ws 7.4.5's Sec-WebSocket-Protocol split is quadratic (CVE-2021-32640): 17.1.1 FAILED with the figures; 7.4.6 passes it", {
@@ -89,6 +108,8 @@ test('the current ws (the bundled server) passes the whole of group 17 (but Slow
     (await run.report('17.1.11')).result,
     /^The normal client's 101 came [\d,.]+ ms after its request \(budget 1,000 ms\), beside 500 connections each holding a partial request head/,
   );
+  // Who ended TCP, not who began the closing handshake (wsgate did, in 17.4.4): the server, as it should.
+  assert.match((await run.report('17.4.4')).result, /budget 2,000 ms; the peer ended it\)/);
 });
 
 test('a server with no message limit reads a declared gigabyte instead of refusing it at the header: 17.2.2 FAILED', async () => {

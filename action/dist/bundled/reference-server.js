@@ -3889,14 +3889,16 @@ function h2EchoServer(certificate) {
   return server;
 }
 
+// src/config/shipped-limits.ts
+var SHIPPED_LIMITS_ENV = "WSGATE_WS_LIMITS";
+
 // src/bundled/ws-echo.ts
+var shipped = process.env[SHIPPED_LIMITS_ENV] === "shipped";
+var CATALOGUE_LIMITS = shipped ? {} : { maxPayload: 64 * 1024 * 1024, maxFragments: 0 };
 var WS_SERVER_OPTIONS = {
   // zlib level 1 for the echoes, as the bundled client: no verdict depends on it.
   perMessageDeflate: { zlibDeflateOptions: { level: 1 } },
-  // Autobahn's 9.x cases send messages up to 16 MiB in up to 65536 fragments (ws's server allows
-  // 16384 fragments by default, which fails 9.3.1, 9.3.2, 9.4.1 and 9.4.2).
-  maxPayload: 64 * 1024 * 1024,
-  maxFragments: 0
+  ...CATALOGUE_LIMITS
 };
 var ECHO_HIGH_WATER = 1024 * 1024;
 function echoBack(ws, data, isBinary) {
@@ -3916,9 +3918,7 @@ var WS_ECHO_OPTIONS = {
   // 128 KiB per case). Measured over 12.1.*, 12.3.* and 13.1.*: client CPU 118 -> 62 s, wall 116 ->
   // 63 s (BENCHMARKS.md).
   perMessageDeflate: { clientMaxWindowBits: true, zlibDeflateOptions: { level: 1 } },
-  // Autobahn's 9.x cases send messages up to 16 MiB in up to 65536 fragments.
-  maxPayload: 64 * 1024 * 1024,
-  maxFragments: 0
+  ...CATALOGUE_LIMITS
 };
 
 // src/bundled/reference-server.ts

@@ -28894,14 +28894,52 @@ var init_s16_h2_client = __esm({
   }
 });
 
+// src/cases/data/budgets.ts
+function memoryBudgetOf(def, budgets) {
+  const own2 = def.attackBudget?.memoryGrowth ?? (def.attack !== void 0 ? MEMORY_GROWTH.small : Number.POSITIVE_INFINITY);
+  return Math.min(own2, budgets.memoryGrowth);
+}
+function scaledS(seconds5, budgets) {
+  return seconds5 * budgets.timeScale;
+}
+function scaledMs(ms, budgets) {
+  return Math.round(ms * budgets.timeScale);
+}
+var DEFAULT_BUDGETS, MEMORY_GROWTH;
+var init_budgets = __esm({
+  "src/cases/data/budgets.ts"() {
+    "use strict";
+    DEFAULT_BUDGETS = {
+      timeScale: 1,
+      messageLimit: 100 * 1024 * 1024,
+      // The bundled ws client, holding a message at its 100 MiB limit before it refuses the bomb of 18.2.2
+      // (16 fragments), grew by 260-291 MiB over five runs (18.2.1, one frame: 196-205 MiB): twice that.
+      memoryGrowth: 512 * 1024 * 1024,
+      stallMs: 1e5
+    };
+    MEMORY_GROWTH = {
+      /** A handshake, a refused frame header, a stall, a flood of control frames: about nothing. */
+      small: 32 * 1024 * 1024,
+      /** 1 MiB of one-byte fragments: 64 bytes a fragment (ws 8.20.1 keeps about 150, GHSA-96hv-2xvq-fx4p; 8.23.0 grows 5-8 MiB refusing them). */
+      fragments: 64 * 1024 * 1024,
+      /**
+       * A 16 MiB message held with its echo, which cannot leave: a few copies of it (its fragments, the
+       * message, the echo queued); the bundled ws client grew 66 MiB.
+       */
+      echo: 128 * 1024 * 1024
+    };
+  }
+});
+
 // src/cases/data/attacks-closing.ts
 function neverClosedBudget(peer) {
-  return peer === "server" ? { advisory: ClosingAdvisory.neverClosed, closeWithinMs: SERVER_DROP_MS } : { advisory: ClosingAdvisory.neverClosed, closeWithinMs: 0, stall: true };
+  return peer === "server" ? { advisory: ClosingAdvisory.neverClosed, closeWithinMs: SERVER_DROP_MS, memoryGrowth: MEMORY_GROWTH.small } : { advisory: ClosingAdvisory.neverClosed, closeWithinMs: 0, stall: true, memoryGrowth: MEMORY_GROWTH.small };
 }
 var ClosingAdvisory, PING_FLOOD, SLOW_ECHO, STALL_MARGIN_S, SERVER_DROP_MS, pingFloodBudget, slowEchoBudget, unansweredCloseBudget;
 var init_attacks_closing = __esm({
   "src/cases/data/attacks-closing.ts"() {
     "use strict";
+    init_budgets();
     ClosingAdvisory = {
       pingFlood: 'CVE-2019-9512 ("Ping Flood", HTTP/2): a peer that answers every ping while its writes back up queues the answers without bound; RFC 6455 \xA75.5.3 lets a WebSocket peer answer only the most recent ping',
       slowReader: 'CVE-2019-9517 ("Internal Data Buffering", HTTP/2): a peer that keeps reading requests while its answers cannot leave buffers them without bound; undici#5503 (a WebSocket reader without back-pressure)',
@@ -28951,30 +28989,13 @@ var init_attacks_closing = __esm({
     };
     STALL_MARGIN_S = 2;
     SERVER_DROP_MS = 2e3;
-    pingFloodBudget = { advisory: ClosingAdvisory.pingFlood, closeWithinMs: 6e4 };
-    slowEchoBudget = { advisory: ClosingAdvisory.slowReader, closeWithinMs: 6e4 };
-    unansweredCloseBudget = { advisory: ClosingAdvisory.unansweredClose, closeWithinMs: 0, stall: true };
-  }
-});
-
-// src/cases/data/budgets.ts
-function scaledS(seconds5, budgets) {
-  return seconds5 * budgets.timeScale;
-}
-function scaledMs(ms, budgets) {
-  return Math.round(ms * budgets.timeScale);
-}
-var DEFAULT_BUDGETS;
-var init_budgets = __esm({
-  "src/cases/data/budgets.ts"() {
-    "use strict";
-    DEFAULT_BUDGETS = {
-      timeScale: 1,
-      messageLimit: 100 * 1024 * 1024,
-      // The bundled ws client, holding a message at its 100 MiB limit before it refuses the bomb of 18.2.2
-      // (16 fragments), grew by 260-291 MiB over five runs (18.2.1, one frame: 196-205 MiB): twice that.
-      memoryGrowth: 512 * 1024 * 1024,
-      stallMs: 1e5
+    pingFloodBudget = { advisory: ClosingAdvisory.pingFlood, closeWithinMs: 6e4, memoryGrowth: MEMORY_GROWTH.small };
+    slowEchoBudget = { advisory: ClosingAdvisory.slowReader, closeWithinMs: 6e4, memoryGrowth: MEMORY_GROWTH.echo };
+    unansweredCloseBudget = {
+      advisory: ClosingAdvisory.unansweredClose,
+      closeWithinMs: 0,
+      stall: true,
+      memoryGrowth: MEMORY_GROWTH.small
     };
   }
 });
@@ -29092,13 +29113,18 @@ async function slowEcho(t) {
   );
   const rest = windowEnds - performance.now();
   if (rest > 0) await t.pause(rest / 1e3);
-  const further = Math.max(0, taken - e.messageBytes);
-  const wrote = `while wsgate read at ${count(e.readBytesPerSecond)} bytes/s for ${e.windowS} s, the peer took ${count(taken)} bytes: the ${count(e.messageBytes)}-byte message and ${count(further)} bytes of further messages (budget ${count(e.furtherBudgetBytes)})${stalled ? ", then stopped reading (back-pressure)" : ""}`;
-  t.setOutcome(Behavior.Ok, `${ENDED_DURING}: ${wrote}.`);
+  const unread = t.unreadByPeer();
+  const read = Math.max(0, taken - (unread ?? 0));
+  const further = Math.max(0, read - e.messageBytes);
+  const buffers = unread === null ? `wsgate flushed ${count(taken)} bytes to the kernel, its buffers counted in (the peer's socket is not on this machine)` : `wsgate flushed ${count(taken)} bytes to the kernel, ${count(unread)} of them still in its buffers unread`;
+  const wrote = `while wsgate read at ${count(e.readBytesPerSecond)} bytes/s for ${e.windowS} s, the peer read ${count(read)} bytes: the ${count(Math.min(read, e.messageBytes))}-byte message and ${count(further)} bytes of further messages (budget ${count(e.furtherBudgetBytes)}; ${buffers})`;
+  const over = further > e.furtherBudgetBytes;
+  const stop = stalled ? over ? `; its reading stopped only after that` : `; then its reading stopped (back-pressure)` : "";
+  t.setOutcome(Behavior.Ok, `${ENDED_DURING}: ${wrote}${stop}.`);
   t.readRate(null);
   await untilQuiet(t, 1, 30);
-  const figure = `${wrote}; reading freely again, wsgate received ${count(tally(t).bytes)} bytes of echoes.`;
-  if (further > e.furtherBudgetBytes) t.setOutcome(Behavior.Failed, `The peer read on while its echo could not leave, holding what wsgate wrote: ${figure}`);
+  const figure = `${wrote}${stop}; reading freely again, wsgate received ${count(tally(t).bytes)} bytes of echoes.`;
+  if (over) t.setOutcome(Behavior.Failed, `The peer read on while its echo could not leave, holding what wsgate wrote: ${figure}`);
   else t.setOutcome(Behavior.Ok, `The peer stayed bounded while its echo was read slowly: ${figure}`);
   t.setWirelog(true, { silent: true });
   t.sendClose(CloseCode.Normal);
@@ -29409,6 +29435,7 @@ var FloodAdvisories, FloodBudgets, ClientFloodAdvisory, ClientFloodBudgets, clie
 var init_floods = __esm({
   "src/cases/data/floods.ts"() {
     "use strict";
+    init_budgets();
     FloodAdvisories = {
       protocolBurst: {
         id: "CVE-2021-32640 (GHSA-6fc8-4gx4-v693)",
@@ -29483,11 +29510,11 @@ var init_floods = __esm({
       refuseWithinS: 2
     };
     clientFloodBudgets = {
-      manyLines: { advisory: ClientFloodAdvisory.manyLines, closeWithinMs: ClientFloodBudgets.settleWithinS * 1e3 },
-      hugeHeader: { advisory: ClientFloodAdvisory.hugeHeader, closeWithinMs: ClientFloodBudgets.settleWithinS * 1e3 },
-      bytewise: { advisory: ClientFloodAdvisory.bytewise, closeWithinMs: ClientFloodBudgets.settleWithinS * 1e3 },
-      trickled: { advisory: ClientFloodAdvisory.trickled, closeWithinMs: 0, stall: true },
-      prototypeNames: { advisory: ClientFloodAdvisory.prototypeNames, closeWithinMs: ClientFloodBudgets.refuseWithinS * 1e3 }
+      manyLines: { advisory: ClientFloodAdvisory.manyLines, closeWithinMs: ClientFloodBudgets.settleWithinS * 1e3, memoryGrowth: MEMORY_GROWTH.small },
+      hugeHeader: { advisory: ClientFloodAdvisory.hugeHeader, closeWithinMs: ClientFloodBudgets.settleWithinS * 1e3, memoryGrowth: MEMORY_GROWTH.small },
+      bytewise: { advisory: ClientFloodAdvisory.bytewise, closeWithinMs: ClientFloodBudgets.settleWithinS * 1e3, memoryGrowth: MEMORY_GROWTH.small },
+      trickled: { advisory: ClientFloodAdvisory.trickled, closeWithinMs: 0, stall: true, memoryGrowth: MEMORY_GROWTH.small },
+      prototypeNames: { advisory: ClientFloodAdvisory.prototypeNames, closeWithinMs: ClientFloodBudgets.refuseWithinS * 1e3, memoryGrowth: MEMORY_GROWTH.small }
     };
   }
 });
@@ -29746,6 +29773,7 @@ var FrameAdvisory, REFUSE_AT_HEADER_S, RESERVED_GIB, LIMIT_PLUS_ONE, ENDLESS, RA
 var init_attacks_frames = __esm({
   "src/cases/data/attacks-frames.ts"() {
     "use strict";
+    init_budgets();
     FrameAdvisory = {
       reservedOpcode: "Java-WebSocket#1507 (the declared length allocated from the header, before a byte of payload), here behind a reserved opcode, which RFC 6455 \xA75.2 makes a reason to fail on its own",
       limitPlusOne: 'ws#2331 and ws#2332: a message cut into many small fragments cost its receiver far more memory than the message limit it was checked against; RFC 6455 \xA710.4 asks for a limit "after reassembly from multiple frames"',
@@ -29791,11 +29819,19 @@ var init_attacks_frames = __esm({
       { param: "client_max_window_bits", bits: 8 },
       { param: "client_max_window_bits", bits: 16 }
     ];
-    reservedGiBBudget = { advisory: FrameAdvisory.reservedOpcode, closeWithinMs: REFUSE_AT_HEADER_S * 1e3 };
+    reservedGiBBudget = {
+      advisory: FrameAdvisory.reservedOpcode,
+      closeWithinMs: REFUSE_AT_HEADER_S * 1e3,
+      memoryGrowth: MEMORY_GROWTH.small
+    };
     limitPlusOneBudget = { advisory: FrameAdvisory.limitPlusOne, closeWithinMs: LIMIT_PLUS_ONE.withinS * 1e3 };
-    endlessBudget = { advisory: FrameAdvisory.endless, closeWithinMs: ENDLESS.withinS * 1e3 };
-    randomBytesBudget = { advisory: FrameAdvisory.randomBytes, closeWithinMs: RANDOM_BYTES.seconds * 1e3 };
-    windowBitsOfferBudget = { advisory: FrameAdvisory.windowBits, closeWithinMs: 4e3 };
+    endlessBudget = { advisory: FrameAdvisory.endless, closeWithinMs: ENDLESS.withinS * 1e3, memoryGrowth: MEMORY_GROWTH.fragments };
+    randomBytesBudget = {
+      advisory: FrameAdvisory.randomBytes,
+      closeWithinMs: RANDOM_BYTES.seconds * 1e3,
+      memoryGrowth: MEMORY_GROWTH.small
+    };
+    windowBitsOfferBudget = { advisory: FrameAdvisory.windowBits, closeWithinMs: 4e3, memoryGrowth: MEMORY_GROWTH.small };
   }
 });
 
@@ -29891,7 +29927,7 @@ function endlessContinuations(id, peer) {
   return frameCase({
     id,
     description: `A binary frame without FIN holding 1 byte, then continuation frames of 1 byte each, never a final one: up to ${count2(e.frames)} of them, ${count2(e.batch)} at a time as the ${peer} reads them; then, if the ${peer} took them all, a close frame (1000). (RFC 6455 \xA75.4, \xA710.4; ${endlessBudget.advisory})`,
-    expectation: `The ${peer} fails the connection (any code, 1009 or 1008 expected, or a drop) before the ${count2(e.frames)} frames end: OK. Taking them all and answering the close within ${e.withinS} s is NON-STRICT (it kept up, but limits neither the number of fragments nor what each costs it; ws's maxFragments refuses past 16,384). Falling behind past ${e.withinS} s, or dying, is FAILED.`,
+    expectation: `The ${peer} fails the connection (any code, 1009 or 1008 expected, or a drop) before the ${count2(e.frames)} frames end: OK. Taking them all and answering the close within ${e.withinS} s is NON-STRICT (it kept up, but limits neither the number of fragments nor what each costs it; ws's maxFragments refuses past 16,384), unless its memory grew past ${MEMORY_GROWTH.fragments / 1024 / 1024} MiB for this 1 MiB message (ws 8.20.1: about 150 MiB), which is FAILED, as are falling behind past ${e.withinS} s and dying. Where wsgate did not start the ${peer}, its memory is not measured and the result says so.`,
     budget: endlessBudget,
     codes: [CloseCode.MessageTooBig, CloseCode.PolicyViolation],
     maxSeconds: e.withinS + 3,
@@ -29977,6 +30013,7 @@ var ClientAdvisory, REFUSE_WITHIN_S, WINDOW_BITS_ROWS, windowBitsBudget, BOMB, b
 var init_attacks_client = __esm({
   "src/cases/data/attacks-client.ts"() {
     "use strict";
+    init_budgets();
     ClientAdvisory = {
       windowBits: "undici CVE-2026-2229: an out-of-range server_max_window_bits passed the digits-only check, and the first compressed frame made createInflateRaw throw an uncaught RangeError that ended the process (fixed in 6.24.0 and 7.24.0)",
       bomb: "undici CVE-2026-1526 (GHSA-vrm6-8vpv-qv8q): permessage-deflate inflated without bound (fixed in 6.24.0 and 7.24.0: a 4 MB limit); Python websockets CVE-2018-1000518",
@@ -29992,7 +30029,7 @@ var init_attacks_client = __esm({
       { param: "client_max_window_bits", bits: 8 },
       { param: "client_max_window_bits", bits: 16 }
     ];
-    windowBitsBudget = { advisory: ClientAdvisory.windowBits, closeWithinMs: REFUSE_WITHIN_S * 1e3 };
+    windowBitsBudget = { advisory: ClientAdvisory.windowBits, closeWithinMs: REFUSE_WITHIN_S * 1e3, memoryGrowth: MEMORY_GROWTH.small };
     BOMB = {
       /** 1 GiB of zeros: 256 pieces of 4 MiB (about 1 MB on the wire). */
       pieces: 256,
@@ -30007,8 +30044,12 @@ var init_attacks_client = __esm({
       bytes: 1024,
       everyS: 0.1
     };
-    length64Budget = { advisory: ClientAdvisory.length64, closeWithinMs: REFUSE_WITHIN_S * 1e3 };
-    declaredGiBBudget = { advisory: ClientAdvisory.declaredGiB, closeWithinMs: REFUSE_WITHIN_S * 1e3 };
+    length64Budget = { advisory: ClientAdvisory.length64, closeWithinMs: REFUSE_WITHIN_S * 1e3, memoryGrowth: MEMORY_GROWTH.small };
+    declaredGiBBudget = {
+      advisory: ClientAdvisory.declaredGiB,
+      closeWithinMs: REFUSE_WITHIN_S * 1e3,
+      memoryGrowth: MEMORY_GROWTH.small
+    };
   }
 });
 
@@ -30535,15 +30576,13 @@ var init_s18_robustness_handshake = __esm({
       }),
       run(t) {
         t.setOutcome(Behavior.Ok, DROPPED_STALLED);
-        t.killAfter(t.budgets.stallMs / 1e3 + 1);
-      },
-      adjust(verdict3) {
-        if (verdict3.result !== DROPPED_STALLED || verdict3.behaviorClose !== CloseBehavior.Failed) return verdict3;
-        return {
-          ...verdict3,
-          behavior: Behavior.Failed,
-          result: "The client kept the trickled response open past the stall budget: it has no deadline on its opening (or a later one: an idle timeout never fires while bytes trickle in); wsgate dropped it."
-        };
+        t.continueLater(t.budgets.stallMs / 1e3 + 1, () => {
+          t.setOutcome(
+            Behavior.Failed,
+            "The client kept the trickled response open past the stall budget: it has no deadline on its opening (or a later one: an idle timeout never fires while bytes trickle in); wsgate dropped it."
+          );
+          t.dropConnection();
+        });
       }
     });
     PROTOTYPE_EXTENSIONS = "Sec-WebSocket-Extensions: constructor; __proto__=1, __proto__; constructor=1; toString, hasOwnProperty";
@@ -36029,7 +36068,7 @@ var require_dist = __commonJS({
               return value;
             }
             if (value == null) {
-              return identity3;
+              return identity4;
             }
             if (typeof value == "object") {
               return isArray(value) ? baseMatchesProperty(value[0], value[1]) : baseMatches(value);
@@ -36167,7 +36206,7 @@ var require_dist = __commonJS({
                 return iteratee2;
               });
             } else {
-              iteratees = [identity3];
+              iteratees = [identity4];
             }
             var index2 = -1;
             iteratees = arrayMap(iteratees, baseUnary(getIteratee()));
@@ -36263,7 +36302,7 @@ var require_dist = __commonJS({
             return result2;
           }
           function baseRest(func, start) {
-            return setToString(overRest(func, start, identity3), func + "");
+            return setToString(overRest(func, start, identity4), func + "");
           }
           function baseSample(collection) {
             return arraySample(values(collection));
@@ -36295,11 +36334,11 @@ var require_dist = __commonJS({
             }
             return object2;
           }
-          var baseSetData = !metaMap ? identity3 : function(func, data) {
+          var baseSetData = !metaMap ? identity4 : function(func, data) {
             metaMap.set(func, data);
             return func;
           };
-          var baseSetToString = !defineProperty ? identity3 : function(func, string4) {
+          var baseSetToString = !defineProperty ? identity4 : function(func, string4) {
             return defineProperty(func, "toString", {
               "configurable": true,
               "enumerable": false,
@@ -36348,7 +36387,7 @@ var require_dist = __commonJS({
               }
               return high;
             }
-            return baseSortedIndexBy(array2, value, identity3, retHighest);
+            return baseSortedIndexBy(array2, value, identity4, retHighest);
           }
           function baseSortedIndexBy(array2, value, iteratee2, retHighest) {
             var low = 0, high = array2 == null ? 0 : array2.length;
@@ -36517,7 +36556,7 @@ var require_dist = __commonJS({
             return isArrayLikeObject(value) ? value : [];
           }
           function castFunction(value) {
-            return typeof value == "function" ? value : identity3;
+            return typeof value == "function" ? value : identity4;
           }
           function castPath(value, object2) {
             if (isArray(value)) {
@@ -38867,7 +38906,7 @@ var require_dist = __commonJS({
               value = nativeObjectToString.call(value);
             }
             result2[value] = key;
-          }, constant(identity3));
+          }, constant(identity4));
           var invertBy = createInverter(function(result2, value, key) {
             if (value != null && typeof value.toString != "function") {
               value = nativeObjectToString.call(value);
@@ -39375,7 +39414,7 @@ var require_dist = __commonJS({
           }
           var flow = createFlow();
           var flowRight = createFlow(true);
-          function identity3(value) {
+          function identity4(value) {
             return value;
           }
           function iteratee(func) {
@@ -39499,19 +39538,19 @@ var require_dist = __commonJS({
           }, 1);
           var floor = createRound("floor");
           function max(array2) {
-            return array2 && array2.length ? baseExtremum(array2, identity3, baseGt) : undefined$1;
+            return array2 && array2.length ? baseExtremum(array2, identity4, baseGt) : undefined$1;
           }
           function maxBy(array2, iteratee2) {
             return array2 && array2.length ? baseExtremum(array2, getIteratee(iteratee2, 2), baseGt) : undefined$1;
           }
           function mean(array2) {
-            return baseMean(array2, identity3);
+            return baseMean(array2, identity4);
           }
           function meanBy(array2, iteratee2) {
             return baseMean(array2, getIteratee(iteratee2, 2));
           }
           function min(array2) {
-            return array2 && array2.length ? baseExtremum(array2, identity3, baseLt) : undefined$1;
+            return array2 && array2.length ? baseExtremum(array2, identity4, baseLt) : undefined$1;
           }
           function minBy(array2, iteratee2) {
             return array2 && array2.length ? baseExtremum(array2, getIteratee(iteratee2, 2), baseLt) : undefined$1;
@@ -39524,7 +39563,7 @@ var require_dist = __commonJS({
             return minuend - subtrahend;
           }, 0);
           function sum(array2) {
-            return array2 && array2.length ? baseSum(array2, identity3) : 0;
+            return array2 && array2.length ? baseSum(array2, identity4) : 0;
           }
           function sumBy(array2, iteratee2) {
             return array2 && array2.length ? baseSum(array2, getIteratee(iteratee2, 2)) : 0;
@@ -39721,7 +39760,7 @@ var require_dist = __commonJS({
           lodash2.has = has;
           lodash2.hasIn = hasIn;
           lodash2.head = head2;
-          lodash2.identity = identity3;
+          lodash2.identity = identity4;
           lodash2.includes = includes;
           lodash2.indexOf = indexOf;
           lodash2.inRange = inRange;
@@ -39891,7 +39930,7 @@ var require_dist = __commonJS({
             };
           });
           LazyWrapper.prototype.compact = function() {
-            return this.filter(identity3);
+            return this.filter(identity4);
           };
           LazyWrapper.prototype.find = function(predicate) {
             return this.filter(predicate).head();
@@ -45532,12 +45571,12 @@ function statEntries(stats) {
   return Object.entries(stats ?? {}).map(([k, v]) => [Number(k), k, Number(v)]).sort((a2, b) => Number.isNaN(a2[0]) ? 1 : Number.isNaN(b[0]) ? -1 : a2[0] - b[0]);
 }
 function chopTable(id, title, stats) {
-  let rows = "";
+  let rows2 = "";
   let count6 = 0;
   let octets = 0;
   for (const [size, key, n2] of statEntries(stats)) {
     const bytes3 = Number.isNaN(size) ? 0 : size * n2;
-    rows += `<tr class="stats_row"><td class="num">${escapeHtml(key)}</td><td class="num">${n2}</td><td class="num">${bytes3}</td></tr>
+    rows2 += `<tr class="stats_row"><td class="num">${escapeHtml(key)}</td><td class="num">${n2}</td><td class="num">${bytes3}</td></tr>
 `;
     count6 += n2;
     octets += bytes3;
@@ -45545,30 +45584,30 @@ function chopTable(id, title, stats) {
   return `<div><h3 id="${id}_title">${title}</h3>
 <table id="${id}" class="stats">
 <tr class="stats_header"><th class="num">Chop Size</th><th class="num">Count</th><th class="num">Octets</th></tr>
-${rows}<tr class="stats_total"><td>Total</td><td class="num">${count6}</td><td class="num">${octets}</td></tr>
+${rows2}<tr class="stats_total"><td>Total</td><td class="num">${count6}</td><td class="num">${octets}</td></tr>
 </table></div>`;
 }
 function opcodeTable(id, title, stats) {
-  let rows = "";
+  let rows2 = "";
   let count6 = 0;
   for (const [, key, n2] of statEntries(stats)) {
-    rows += `<tr class="stats_row"><td class="num">${escapeHtml(key)}</td><td class="num">${n2}</td></tr>
+    rows2 += `<tr class="stats_row"><td class="num">${escapeHtml(key)}</td><td class="num">${n2}</td></tr>
 `;
     count6 += n2;
   }
   return `<div><h3 id="${id}_title">${title}</h3>
 <table id="${id}" class="stats">
 <tr class="stats_header"><th class="num">Opcode</th><th class="num">Count</th></tr>
-${rows}<tr class="stats_total"><td>Total</td><td class="num">${count6}</td></tr>
+${rows2}<tr class="stats_total"><td>Total</td><td class="num">${count6}</td></tr>
 </table></div>`;
 }
 function trafficTable(stats) {
   if (stats === null || typeof stats !== "object") return "";
-  const rows = Object.keys(stats).sort().map((k) => `<tr class="stats_row"><td>${escapeHtml(k)}</td><td class="num">${escapeHtml(pyStr(stats[k]))}</td></tr>`).join("\n");
+  const rows2 = Object.keys(stats).sort().map((k) => `<tr class="stats_row"><td>${escapeHtml(k)}</td><td class="num">${escapeHtml(pyStr(stats[k]))}</td></tr>`).join("\n");
   return `<div><h3 id="traffic_stats_title">Traffic Statistics</h3>
 <table id="traffic_stats" class="stats">
 <tr class="stats_header"><th>Key</th><th class="num">Value</th></tr>
-${rows}
+${rows2}
 </table></div>`;
 }
 function handshakeText(s) {
@@ -45800,13 +45839,13 @@ function causesBlock(results, catalogue2, agents) {
   }
   const causes = groupCauses(explained);
   if (causes.length === 0) return "";
-  const rows = causes.map(
+  const rows2 = causes.map(
     (g) => `<tr data-cause="${escapeHtml(g.key)}"><td>${escapeHtml(g.title)}</td><td class="count">${g.cases.length}</td><td>${escapeHtml(g.ranges)}</td><td>${escapeHtml(`${g.requirement.rfc}: ${g.requirement.text}`)}</td></tr>`
   ).join("\n");
   return `<h2 id="causes">Failures by cause</h2>
 <table id="failure_causes">
 <tr><th>Cause</th><th>Cases</th><th>Which</th><th>Requirement</th></tr>
-${rows}
+${rows2}
 </table>
 `;
 }
@@ -45847,7 +45886,7 @@ function blocksOf(catalogue2) {
 function resultRows(results, catalogue2, agents, prefixes) {
   const columns = agents.length * 2 + 1;
   const agentHeads = agents.map((a2) => `<th class="agent" colspan="2">${escapeHtml(a2)}</th>`).join("");
-  const rows = [];
+  const rows2 = [];
   let failingCases = 0;
   for (const block of blocksOf(catalogue2)) {
     const caseRows = block.cases.map((c3) => {
@@ -45859,15 +45898,15 @@ function resultRows(results, catalogue2, agents, prefixes) {
       return { html, failing };
     });
     const mark = caseRows.some((r) => r.failing) ? " has_failure" : "";
-    rows.push(`<tr class="case_category_row${mark}"><th class="case_category"><span class="title">${escapeHtml(block.category)}</span></th>${agentHeads}</tr>`);
+    rows2.push(`<tr class="case_category_row${mark}"><th class="case_category"><span class="title">${escapeHtml(block.category)}</span></th>${agentHeads}</tr>`);
     if (block.sub !== null) {
-      rows.push(
+      rows2.push(
         `<tr class="case_subcategory_row${mark}"><td class="case_subcategory" colspan="${columns}"><span class="title">${escapeHtml(block.sub)}</span></td></tr>`
       );
     }
-    rows.push(...caseRows.map((r) => r.html));
+    rows2.push(...caseRows.map((r) => r.html));
   }
-  return { rows, failing: failingCases };
+  return { rows: rows2, failing: failingCases };
 }
 function descriptions(catalogue2) {
   return catalogue2.map((c3) => {
@@ -66292,14 +66331,14 @@ var UI = class {
     return args.length === 1 && typeof args[0] === "string" && /[\t\n]/.test(args[0]);
   }
   applyLayoutDSL(str) {
-    const rows = str.split("\n").map((row) => row.split("	"));
+    const rows2 = str.split("\n").map((row) => row.split("	"));
     let leftColumnWidth = 0;
-    rows.forEach((columns) => {
+    rows2.forEach((columns) => {
       if (columns.length > 1 && mixin.stringWidth(columns[0]) > leftColumnWidth) {
         leftColumnWidth = Math.min(Math.floor(this.width * 0.5), mixin.stringWidth(columns[0]));
       }
     });
-    rows.forEach((columns) => {
+    rows2.forEach((columns) => {
       this.div(...columns.map((r, i2) => {
         return {
           text: r.trim(),
@@ -66912,17 +66951,17 @@ var ANSI_ESCAPE_LINK = `${ANSI_OSC}8;;`;
 var wrapAnsiCode = (code) => `${ESCAPES.values().next().value}${ANSI_CSI}${code}${ANSI_SGR_TERMINATOR}`;
 var wrapAnsiHyperlink = (url2) => `${ESCAPES.values().next().value}${ANSI_ESCAPE_LINK}${url2}${ANSI_ESCAPE_BELL}`;
 var wordLengths = (string4) => string4.split(" ").map((character) => stringWidth2(character));
-var wrapWord = (rows, word, columns) => {
+var wrapWord = (rows2, word, columns) => {
   const characters = [...word];
   let isInsideEscape = false;
   let isInsideLinkEscape = false;
-  let visible2 = stringWidth2(stripAnsi(rows.at(-1)));
+  let visible2 = stringWidth2(stripAnsi(rows2.at(-1)));
   for (const [index, character] of characters.entries()) {
     const characterLength = stringWidth2(character);
     if (visible2 + characterLength <= columns) {
-      rows[rows.length - 1] += character;
+      rows2[rows2.length - 1] += character;
     } else {
-      rows.push(character);
+      rows2.push(character);
       visible2 = 0;
     }
     if (ESCAPES.has(character)) {
@@ -66943,12 +66982,12 @@ var wrapWord = (rows, word, columns) => {
     }
     visible2 += characterLength;
     if (visible2 === columns && index < characters.length - 1) {
-      rows.push("");
+      rows2.push("");
       visible2 = 0;
     }
   }
-  if (!visible2 && rows.at(-1).length > 0 && rows.length > 1) {
-    rows[rows.length - 2] += rows.pop();
+  if (!visible2 && rows2.at(-1).length > 0 && rows2.length > 1) {
+    rows2[rows2.length - 2] += rows2.pop();
   }
 };
 var stringVisibleTrimSpacesRight = (string4) => {
@@ -66973,19 +67012,19 @@ var exec = (string4, columns, options = {}) => {
   let escapeCode;
   let escapeUrl;
   const lengths = wordLengths(string4);
-  let rows = [""];
+  let rows2 = [""];
   for (const [index, word] of string4.split(" ").entries()) {
     if (options.trim !== false) {
-      rows[rows.length - 1] = rows.at(-1).trimStart();
+      rows2[rows2.length - 1] = rows2.at(-1).trimStart();
     }
-    let rowLength = stringWidth2(rows.at(-1));
+    let rowLength = stringWidth2(rows2.at(-1));
     if (index !== 0) {
       if (rowLength >= columns && (options.wordWrap === false || options.trim === false)) {
-        rows.push("");
+        rows2.push("");
         rowLength = 0;
       }
       if (rowLength > 0 || options.trim === false) {
-        rows[rows.length - 1] += " ";
+        rows2[rows2.length - 1] += " ";
         rowLength++;
       }
     }
@@ -66994,28 +67033,28 @@ var exec = (string4, columns, options = {}) => {
       const breaksStartingThisLine = 1 + Math.floor((lengths[index] - remainingColumns - 1) / columns);
       const breaksStartingNextLine = Math.floor((lengths[index] - 1) / columns);
       if (breaksStartingNextLine < breaksStartingThisLine) {
-        rows.push("");
+        rows2.push("");
       }
-      wrapWord(rows, word, columns);
+      wrapWord(rows2, word, columns);
       continue;
     }
     if (rowLength + lengths[index] > columns && rowLength > 0 && lengths[index] > 0) {
       if (options.wordWrap === false && rowLength < columns) {
-        wrapWord(rows, word, columns);
+        wrapWord(rows2, word, columns);
         continue;
       }
-      rows.push("");
+      rows2.push("");
     }
     if (rowLength + lengths[index] > columns && options.wordWrap === false) {
-      wrapWord(rows, word, columns);
+      wrapWord(rows2, word, columns);
       continue;
     }
-    rows[rows.length - 1] += word;
+    rows2[rows2.length - 1] += word;
   }
   if (options.trim !== false) {
-    rows = rows.map((row) => stringVisibleTrimSpacesRight(row));
+    rows2 = rows2.map((row) => stringVisibleTrimSpacesRight(row));
   }
-  const preString = rows.join("\n");
+  const preString = rows2.join("\n");
   const pre = [...preString];
   let preStringIndex = 0;
   for (const [index, character] of pre.entries()) {
@@ -81293,12 +81332,12 @@ function count5(n2) {
 function withAttackFigures(verdict3, attack, facts, budgets = DEFAULT_BUDGETS) {
   if (verdict3.behavior === Behavior.Unimplemented) return verdict3;
   const budget = { ...attack, closeWithinMs: attack.stall === true ? budgets.stallMs : scaledMs(attack.closeWithinMs, budgets) };
-  const who = facts.closedByMe ? "wsgate ended it" : "the peer ended it";
+  const who = facts.droppedByMe ? "wsgate ended it" : "the peer ended it";
   const figures2 = `Measured: the connection ended ${count5(facts.durationMs)} ms after the attack began (budget ${count5(budget.closeWithinMs)} ms; ${who}); wsgate had written ${count5(facts.sentBytes)} bytes while it was open.`;
   const over = facts.durationMs > budget.closeWithinMs && (verdict3.behavior === Behavior.Ok || verdict3.behavior === Behavior.NonStrict);
   if (over) {
-    const late = facts.closedByMe ? "the peer had not ended the connection" : "the peer ended the connection only after";
-    return { ...verdict3, behavior: Behavior.Failed, result: `Over budget: ${late} ${count5(budget.closeWithinMs)} ms after the attack began. ${figures2}` };
+    const late = facts.droppedByMe || facts.closedByMe ? `the peer had not ended the connection ${count5(budget.closeWithinMs)} ms after the attack began` : `the peer ended the connection only ${count5(facts.durationMs)} ms after the attack began`;
+    return { ...verdict3, behavior: Behavior.Failed, result: `Over budget: ${late}. ${figures2}` };
   }
   return { ...verdict3, result: `${verdict3.result} ${figures2}` };
 }
@@ -81309,24 +81348,91 @@ function mebibytes(bytes3) {
   const mib = bytes3 / (1024 * 1024);
   return Number.isInteger(mib) ? `${mib} MiB` : `${mib.toFixed(1)} MiB`;
 }
-function addMemoryFigure(result, memory, budgets = DEFAULT_BUDGETS) {
+function addMemoryFigure(result, memory, budgetBytes) {
   const text = result.result.replace(/\s+$/, "");
   if (memory === null || !memory.measured) {
     const why = memory === null ? "wsgate did not start it" : memory.why;
     result.result = `${text} The peer's memory was not measured (${why}).`;
     return;
   }
-  const figure = `the peer's process tree grew by ${mebibytes(memory.growthBytes)} at its peak (budget ${mebibytes(budgets.memoryGrowth)}; resident ${mebibytes(memory.baselineBytes)} at the start, ${mebibytes(memory.peakBytes)} at the peak, ${count5(memory.samples)} samples)`;
-  if (memory.growthBytes > budgets.memoryGrowth) {
+  const failedAlready = result.behavior === Behavior.Failed;
+  const ended = memory.ended ?? [];
+  let said = text;
+  if (ended.length > 0) {
     result.behavior = Behavior.Failed;
-    result.result = `Over budget: ${figure}. ${text}`;
+    const which = ended.length === 1 ? `A process of the peer's tree (${ended[0]})` : `${ended.length} processes of the peer's tree (${ended.join("; ")})`;
+    said = `${which} ended during the case while its root process lived on: a worker died of the attack, whatever replaced it. ${text}`;
+  }
+  const figure = `the peer's process tree grew by ${mebibytes(memory.growthBytes)} at its peak (budget ${mebibytes(budgetBytes)}; resident ${mebibytes(memory.baselineBytes)} at the start, ${mebibytes(memory.peakBytes)} at the peak, ${count5(memory.samples)} samples)`;
+  if (memory.growthBytes > budgetBytes) {
+    result.behavior = Behavior.Failed;
+    result.result = failedAlready || ended.length > 0 ? `${said} Also over budget: ${figure}.` : `Over budget: ${figure}. ${said}`;
     return;
   }
-  result.result = `${text} Measured: ${figure}.`;
+  result.result = `${said} Measured: ${figure}.`;
 }
 
 // src/play/case-runner.ts
 init_budgets();
+
+// src/util/kernel-queues.ts
+import { readFileSync as readFileSync10 } from "node:fs";
+function endpoint(hex4) {
+  const [addr = "", port = ""] = hex4.split(":");
+  const words = addr.match(/.{8}/g) ?? [];
+  const bytes3 = words.flatMap((w) => [6, 4, 2, 0].map((i2) => Number.parseInt(w.slice(i2, i2 + 2), 16)));
+  const v4 = (b) => b.join(".");
+  let text;
+  if (bytes3.length === 4) text = v4(bytes3);
+  else if (bytes3.slice(0, 10).every((b) => b === 0) && bytes3[10] === 255 && bytes3[11] === 255) text = v4(bytes3.slice(12));
+  else text = bytes3.map((b) => b.toString(16).padStart(2, "0")).join("");
+  return `${text}:${Number.parseInt(port, 16)}`;
+}
+function canonical(address, port) {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped !== null) return `${mapped[1]}:${port}`;
+  if (/^\d+\.\d+\.\d+\.\d+$/.test(address)) return `${address}:${port}`;
+  const [head2 = "", tail = ""] = address.split("::");
+  const groups = (s) => s === "" ? [] : s.split(":");
+  const h3 = groups(head2);
+  const t = address.includes("::") ? groups(tail) : [];
+  const all = [...h3, ...Array(8 - h3.length - t.length).fill("0"), ...t];
+  return `${all.map((g) => g.padStart(4, "0")).join("")}:${port}`;
+}
+function rows() {
+  const out = [];
+  for (const file2 of ["/proc/net/tcp", "/proc/net/tcp6"]) {
+    let text;
+    try {
+      text = readFileSync10(file2, "latin1");
+    } catch {
+      continue;
+    }
+    for (const line2 of text.split("\n").slice(1)) {
+      const f = line2.trim().split(/\s+/);
+      if (f.length < 5) continue;
+      const [tx = "0", rx = "0"] = (f[4] ?? "").split(":");
+      out.push({ local: endpoint(f[1] ?? ""), remote: endpoint(f[2] ?? ""), tx: Number.parseInt(tx, 16), rx: Number.parseInt(rx, 16) });
+    }
+  }
+  return out;
+}
+function connectionQueues(socket) {
+  const { localAddress, localPort, remoteAddress, remotePort } = socket;
+  if (localAddress === void 0 || localPort === void 0 || remoteAddress === void 0 || remotePort === void 0) return null;
+  const ours = canonical(localAddress, localPort);
+  const theirs = canonical(remoteAddress, remotePort);
+  let mine;
+  let peer;
+  for (const row of rows()) {
+    if (row.local === ours && row.remote === theirs) mine = row;
+    else if (row.local === theirs && row.remote === ours) peer = row;
+  }
+  if (mine === void 0 || peer === void 0) return null;
+  return { ourUnacked: mine.tx, peerUnread: peer.rx };
+}
+
+// src/play/case-runner.ts
 var REPORTED_BYTES = 64;
 var MAX_RECORDED_EVENTS = 1e3;
 function utcNow() {
@@ -81373,6 +81479,10 @@ var CaseRunner = class {
   }
   holdClose() {
     this.connection.holdClose();
+  }
+  unreadByPeer() {
+    const queues = connectionQueues(this.connection.socket);
+    return queues === null ? null : queues.ourUnacked + queues.peerUnread;
   }
   get messageLengthOnly() {
     return this.def.messageLengthOnly === true;
@@ -81445,7 +81555,12 @@ var CaseRunner = class {
     const judged2 = { ...adjusted, result };
     if (this.def.attackBudget === void 0) return judged2;
     const sentBytes = this.connection.trafficStats().outgoingOctetsWireLevel ?? 0;
-    return withAttackFigures(judged2, this.def.attackBudget, { durationMs, sentBytes, closedByMe: s.record.closedByMe }, this.budgets);
+    return withAttackFigures(
+      judged2,
+      this.def.attackBudget,
+      { durationMs, sentBytes, droppedByMe: s.record.droppedByMe, closedByMe: s.record.closedByMe },
+      this.budgets
+    );
   }
   /**
    * The expected event lists as Autobahn has them when the connection is lost: its cases set them in
@@ -83810,6 +83925,7 @@ function sleep(ms) {
 }
 
 // src/drivers/looping-robustness.ts
+init_budgets();
 init_verdicts();
 var LoopingRobustness = class {
   constructor(cases2, sampler, budgets, settle2) {
@@ -83840,10 +83956,15 @@ var LoopingRobustness = class {
   }
   /** A case's result: an attack case's gets its memory figure and is held; true when held (not to settle now). */
   finished(index, result, outcome2) {
-    if (this.attack(index) === null) return false;
+    const def = this.attack(index);
+    if (def === null) return false;
     const window2 = this.windows.get(index);
     this.windows.delete(index);
-    addMemoryFigure(result, window2?.close() ?? (this.sampler === null ? null : { measured: false, why: "the case never opened a connection" }), this.budgets);
+    addMemoryFigure(
+      result,
+      window2?.close() ?? (this.sampler === null ? null : { measured: false, why: "the case never opened a connection" }),
+      memoryBudgetOf(def, this.budgets ?? DEFAULT_BUDGETS)
+    );
     this.held.set(index, outcome2);
     return true;
   }
@@ -83891,7 +84012,8 @@ var LoopingRobustness = class {
 };
 
 // src/processes/tree-memory.ts
-import { readdirSync as readdirSync4, readFileSync as readFileSync10 } from "node:fs";
+import { readdirSync as readdirSync4, readFileSync as readFileSync11 } from "node:fs";
+var SETTLE_MS2 = 100;
 var SAMPLE_MS = 100;
 var RESCAN_MS = 1e3;
 function parents() {
@@ -83905,7 +84027,7 @@ function parents() {
   for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      const stat3 = readFileSync10(`/proc/${entry}/stat`, "utf8");
+      const stat3 = readFileSync11(`/proc/${entry}/stat`, "utf8");
       const [state, parent] = stat3.slice(stat3.lastIndexOf(")") + 2).split(" ");
       if (state !== "Z") ppid.set(Number(entry), Number(parent));
     } catch {
@@ -83927,9 +84049,20 @@ function treeOf(root) {
   }
   return tree;
 }
+function identity3(pid) {
+  try {
+    const stat3 = readFileSync11(`/proc/${pid}/stat`, "utf8");
+    const close = stat3.lastIndexOf(")");
+    const fields = stat3.slice(close + 2).split(" ");
+    if (fields[0] === "Z") return null;
+    return { name: stat3.slice(stat3.indexOf("(") + 1, close), startTicks: Number(fields[19]) };
+  } catch {
+    return null;
+  }
+}
 function residentBytes(pid) {
   try {
-    const status = readFileSync10(`/proc/${pid}/status`, "utf8");
+    const status = readFileSync11(`/proc/${pid}/status`, "utf8");
     const kb = /^VmRSS:\s+(\d+) kB/m.exec(status)?.[1];
     return kb === void 0 ? null : Number(kb) * 1024;
   } catch {
@@ -83985,22 +84118,41 @@ var TreeMemory = class _TreeMemory {
     }
     return total;
   }
-  /** Opens a window: its baseline is a sample taken now (the tree scanned afresh). */
-  window() {
+  /**
+   * Opens a window: its baseline is a sample taken now (the tree scanned afresh). With `watch` (from
+   * settled()), close() names those of its processes that ended meanwhile while the root lived on (a
+   * server's worker that died and was replaced).
+   */
+  window(options = {}) {
     const baseline = this.unavailable === null ? this.sample(true) : null;
     if (baseline === null) {
       const why = this.unavailable ?? "the process had already ended";
       return { close: () => ({ measured: false, why }) };
     }
     const w = { baseline, peak: baseline, samples: 1 };
+    const settled2 = options.watch ?? /* @__PURE__ */ new Map();
     this.open.add(w);
     return {
       close: () => {
         if (this.open.has(w)) this.sample();
         this.open.delete(w);
-        return { measured: true, baselineBytes: w.baseline, peakBytes: w.peak, growthBytes: w.peak - w.baseline, samples: w.samples };
+        const rootLives = this.root !== void 0 && identity3(this.root) !== null;
+        const ended = rootLives ? [...settled2].filter(([pid, was]) => identity3(pid)?.startTicks !== was.startTicks).map(([pid, was]) => `pid ${pid}, ${was.name}`) : [];
+        return { measured: true, baselineBytes: w.baseline, peakBytes: w.peak, growthBytes: w.peak - w.baseline, samples: w.samples, ended };
       }
     };
+  }
+  /** The tree's processes but the root, seen in two scans SETTLE_MS apart (the same process in both), with their identities. */
+  async settled() {
+    const out = /* @__PURE__ */ new Map();
+    if (this.root === void 0 || this.unavailable !== null) return out;
+    const first = new Map(treeOf(this.root).map((pid) => [pid, identity3(pid)]));
+    await new Promise((resolve6) => setTimeout(resolve6, SETTLE_MS2));
+    for (const pid of treeOf(this.root)) {
+      const id = identity3(pid);
+      if (pid !== this.root && id !== null && first.get(pid)?.startTicks === id.startTicks) out.set(pid, id);
+    }
+    return out;
   }
   /** Stops sampling (open windows keep what they saw). */
   stop() {
@@ -84103,6 +84255,7 @@ async function driveClient(server, command2, values, config2, signal, budgetMs, 
 
 // src/drivers/per-case.ts
 init_verdicts();
+init_budgets();
 async function runOneCase(server, def, index, command2, where, config2, signal) {
   const agent = config2.agent;
   const t0 = performance.now();
@@ -84135,7 +84288,11 @@ async function runOneCase(server, def, index, command2, where, config2, signal) 
   const result = watch.result();
   const died = crashedByAttack(def, result, client.crash());
   if (result !== null && sampler !== null)
-    addMemoryFigure(result, watch.memory() ?? { measured: false, why: "the case never opened a connection" }, config2.budgets);
+    addMemoryFigure(
+      result,
+      watch.memory() ?? { measured: false, why: "the case never opened a connection" },
+      memoryBudgetOf(def, config2.budgets ?? DEFAULT_BUDGETS)
+    );
   return {
     result,
     resultAt: watch.resultAt(),
@@ -84246,13 +84403,16 @@ async function stopLingeringClient(run) {
   await raceTimeout(client.exited, 1e3);
 }
 
+// src/config/shipped-limits.ts
+var SHIPPED_LIMITS_ENV = "WSGATE_WS_LIMITS";
+
 // src/drivers/client-role.ts
-function referenceClientCommand() {
+function referenceClientCommand(profile = false) {
   const script = fileURLToPath4(new URL("../bundled/reference-client.js", import.meta.url));
-  return `${shellQuote(process.execPath)} ${shellQuote(script)} {url}`;
+  return `${profile ? `${SHIPPED_LIMITS_ENV}=shipped ` : ""}${shellQuote(process.execPath)} ${shellQuote(script)} {url}`;
 }
 function clientRoleDriver(config2) {
-  const command2 = config2.client ?? referenceClientCommand();
+  const command2 = config2.client ?? referenceClientCommand(config2.robustness);
   let server = null;
   let logger = null;
   let clientCpu0 = null;
@@ -85206,6 +85366,7 @@ var ServerProcess = class _ServerProcess {
 };
 
 // src/drivers/server-role.ts
+init_budgets();
 init_constants();
 init_files();
 init_writer();
@@ -85711,9 +85872,9 @@ async function liveness(run) {
 }
 
 // src/drivers/server-role.ts
-function referenceServerCommand() {
+function referenceServerCommand(profile = false) {
   const script = fileURLToPath5(new URL("../bundled/reference-server.js", import.meta.url));
-  return `${shellQuote(process.execPath)} ${shellQuote(script)} {port}`;
+  return `${profile ? `${SHIPPED_LIMITS_ENV}=shipped ` : ""}${shellQuote(process.execPath)} ${shellQuote(script)} {port}`;
 }
 function serverRoleDriver(config2) {
   const results = /* @__PURE__ */ new Map();
@@ -85751,7 +85912,7 @@ async function startServerPeer(config2, sut, context, cpu) {
     tls: overTls ? { ca: secure.caPem, insecure: secure.summary.insecure } : null,
     http2: config2.http2
   };
-  const command2 = sut.command === REFERENCE_SERVER_COMMAND ? referenceServerCommand() : sut.command;
+  const command2 = sut.command === REFERENCE_SERVER_COMMAND ? referenceServerCommand(config2.robustness) : sut.command;
   const proc = command2 === null ? null : await ServerProcess.launch(command2, sut.host, port, sut.startTimeout * 1e3, io.signal, overTls ? certificateFiles(secure) : {}, config2.http2);
   const sampler = setInterval(() => proc?.sampleCpu(), 2e3);
   const stop = async () => {
@@ -85881,7 +86042,7 @@ async function playAttackOne(state, def, index, t0) {
     limitMs: caseTimeoutFor(def, state.config) * 1e3
   };
   const sampler = proc === null ? null : TreeMemory.start(proc.pid);
-  const window2 = sampler?.window() ?? null;
+  const window2 = sampler?.window({ watch: await sampler.settled() }) ?? null;
   const { result, error: error62, down } = await playAttackCase(def, run);
   const memory = window2?.close() ?? null;
   sampler?.stop();
@@ -85907,7 +86068,7 @@ async function playAttackOne(state, def, index, t0) {
       ...peerFailure === null ? {} : { peerFailure }
     };
   }
-  addMemoryFigure(result, memory, state.config.budgets);
+  addMemoryFigure(result, memory, memoryBudgetOf(def, state.config.budgets));
   state.results.set(def.id, result);
   return {
     result,
@@ -86345,7 +86506,7 @@ async function startCaseServer(config2, logger, options = {}) {
   });
   const attacks = new Set(cases2.filter(isRobustness).map((c3) => c3.id));
   server.on("caseFinished", (_event, result) => {
-    if (attacks.has(result.id)) addMemoryFigure(result, null, config2.budgets);
+    if (attacks.has(result.id)) addMemoryFigure(result, null, config2.budgets.memoryGrowth);
   });
   return { server, cases: cases2, secure };
 }

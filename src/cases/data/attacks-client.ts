@@ -4,6 +4,7 @@
  * (s18-robustness-client.ts) only script what is sent.
  */
 import type { AttackBudget } from '../types.js';
+import { MEMORY_GROWTH } from './budgets.js';
 
 /** The public advisories group 18 replays, in the words a report quotes. */
 export const ClientAdvisory = {
@@ -30,7 +31,7 @@ export const WINDOW_BITS_ROWS: ReadonlyArray<{ readonly param: 'server_max_windo
 ];
 
 /** 18.1: refuse (or take a valid 8) within the refusal time; never crash. */
-export const windowBitsBudget: AttackBudget = { advisory: ClientAdvisory.windowBits, closeWithinMs: REFUSE_WITHIN_S * 1000 };
+export const windowBitsBudget: AttackBudget = { advisory: ClientAdvisory.windowBits, closeWithinMs: REFUSE_WITHIN_S * 1000, memoryGrowth: MEMORY_GROWTH.small };
 
 /** 18.2: what the bomb inflates to, how it is cut, and how long a client has to refuse it. */
 export const BOMB = {
@@ -51,5 +52,9 @@ export const TRICKLE = {
   everyS: 0.1,
 } as const;
 
-export const length64Budget: AttackBudget = { advisory: ClientAdvisory.length64, closeWithinMs: REFUSE_WITHIN_S * 1000 };
-export const declaredGiBBudget: AttackBudget = { advisory: ClientAdvisory.declaredGiB, closeWithinMs: REFUSE_WITHIN_S * 1000 };
+export const length64Budget: AttackBudget = { advisory: ClientAdvisory.length64, closeWithinMs: REFUSE_WITHIN_S * 1000, memoryGrowth: MEMORY_GROWTH.small };
+export const declaredGiBBudget: AttackBudget = {
+  advisory: ClientAdvisory.declaredGiB,
+  closeWithinMs: REFUSE_WITHIN_S * 1000,
+  memoryGrowth: MEMORY_GROWTH.small,
+};

@@ -4,6 +4,7 @@
  * figures the engine adds to every robustness case (play/attack-figures.ts) use `closeWithinMs`.
  */
 import type { AttackBudget } from '../types.js';
+import { MEMORY_GROWTH } from './budgets.js';
 
 /** What each attack replays: the advisory where one exists, else the rule it tests. */
 export const ClosingAdvisory = {
@@ -69,12 +70,17 @@ export const STALL_MARGIN_S = 2;
 export const SERVER_DROP_MS = 2000;
 
 /** The connection's whole time: the flood, the counting, the close (ms). */
-export const pingFloodBudget: AttackBudget = { advisory: ClosingAdvisory.pingFlood, closeWithinMs: 60_000 };
-export const slowEchoBudget: AttackBudget = { advisory: ClosingAdvisory.slowReader, closeWithinMs: 60_000 };
-export const unansweredCloseBudget: AttackBudget = { advisory: ClosingAdvisory.unansweredClose, closeWithinMs: 0, stall: true };
+export const pingFloodBudget: AttackBudget = { advisory: ClosingAdvisory.pingFlood, closeWithinMs: 60_000, memoryGrowth: MEMORY_GROWTH.small };
+export const slowEchoBudget: AttackBudget = { advisory: ClosingAdvisory.slowReader, closeWithinMs: 60_000, memoryGrowth: MEMORY_GROWTH.echo };
+export const unansweredCloseBudget: AttackBudget = {
+  advisory: ClosingAdvisory.unansweredClose,
+  closeWithinMs: 0,
+  stall: true,
+  memoryGrowth: MEMORY_GROWTH.small,
+};
 /** A client under test: the stall budget; a server under test: SERVER_DROP_MS. */
 export function neverClosedBudget(peer: 'server' | 'client'): AttackBudget {
   return peer === 'server'
-    ? { advisory: ClosingAdvisory.neverClosed, closeWithinMs: SERVER_DROP_MS }
-    : { advisory: ClosingAdvisory.neverClosed, closeWithinMs: 0, stall: true };
+    ? { advisory: ClosingAdvisory.neverClosed, closeWithinMs: SERVER_DROP_MS, memoryGrowth: MEMORY_GROWTH.small }
+    : { advisory: ClosingAdvisory.neverClosed, closeWithinMs: 0, stall: true, memoryGrowth: MEMORY_GROWTH.small };
 }

@@ -4,6 +4,7 @@
  * played in both roles: 17.2.3-17.2.6 and 17.3.x against a server, 18.3.4-18.3.7 against a client.
  */
 import type { AttackBudget } from '../types.js';
+import { MEMORY_GROWTH } from './budgets.js';
 
 /** The public advisories these attacks replay, in the words a report quotes. */
 export const FrameAdvisory = {
@@ -77,9 +78,17 @@ export const OFFER_WINDOW_BITS: ReadonlyArray<{ readonly param: 'client_max_wind
   { param: 'client_max_window_bits', bits: 16 },
 ];
 
-export const reservedGiBBudget: AttackBudget = { advisory: FrameAdvisory.reservedOpcode, closeWithinMs: REFUSE_AT_HEADER_S * 1000 };
+export const reservedGiBBudget: AttackBudget = {
+  advisory: FrameAdvisory.reservedOpcode,
+  closeWithinMs: REFUSE_AT_HEADER_S * 1000,
+  memoryGrowth: MEMORY_GROWTH.small,
+};
 export const limitPlusOneBudget: AttackBudget = { advisory: FrameAdvisory.limitPlusOne, closeWithinMs: LIMIT_PLUS_ONE.withinS * 1000 };
-export const endlessBudget: AttackBudget = { advisory: FrameAdvisory.endless, closeWithinMs: ENDLESS.withinS * 1000 };
-export const randomBytesBudget: AttackBudget = { advisory: FrameAdvisory.randomBytes, closeWithinMs: RANDOM_BYTES.seconds * 1000 };
+export const endlessBudget: AttackBudget = { advisory: FrameAdvisory.endless, closeWithinMs: ENDLESS.withinS * 1000, memoryGrowth: MEMORY_GROWTH.fragments };
+export const randomBytesBudget: AttackBudget = {
+  advisory: FrameAdvisory.randomBytes,
+  closeWithinMs: RANDOM_BYTES.seconds * 1000,
+  memoryGrowth: MEMORY_GROWTH.small,
+};
 /** 17.3.3-17.3.8: the answer, the compressed message and its echo (or the refusal) within 4 s. */
-export const windowBitsOfferBudget: AttackBudget = { advisory: FrameAdvisory.windowBits, closeWithinMs: 4000 };
+export const windowBitsOfferBudget: AttackBudget = { advisory: FrameAdvisory.windowBits, closeWithinMs: 4000, memoryGrowth: MEMORY_GROWTH.small };

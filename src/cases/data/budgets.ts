@@ -42,6 +42,33 @@ export const DEFAULT_BUDGETS: RobustnessBudgets = {
   stallMs: 100_000,
 };
 
+/**
+ * The cases' own memory budgets (AttackBudget.memoryGrowth; a raw attack of group 17, at most a
+ * request head or a frame header, has `small`): one 512 MiB budget let a handshake grow the peer by
+ * hundreds of MiB. The run's `memory` budget caps them all. Measured against the bundled peers (ws
+ * with its limits as shipped) over a whole profile run: at most 6.5 MiB where `small` applies.
+ */
+export const MEMORY_GROWTH = {
+  /** A handshake, a refused frame header, a stall, a flood of control frames: about nothing. */
+  small: 32 * 1024 * 1024,
+  /** 1 MiB of one-byte fragments: 64 bytes a fragment (ws 8.20.1 keeps about 150, GHSA-96hv-2xvq-fx4p; 8.23.0 grows 5-8 MiB refusing them). */
+  fragments: 64 * 1024 * 1024,
+  /**
+   * A 16 MiB message held with its echo, which cannot leave: a few copies of it (its fragments, the
+   * message, the echo queued); the bundled ws client grew 66 MiB.
+   */
+  echo: 128 * 1024 * 1024,
+} as const;
+
+/** A robustness case's memory budget: its own (a raw attack's is `small`), capped by the run's. */
+export function memoryBudgetOf(
+  def: { readonly attack?: unknown; readonly attackBudget?: { readonly memoryGrowth?: number } },
+  budgets: RobustnessBudgets,
+): number {
+  const own = def.attackBudget?.memoryGrowth ?? (def.attack !== undefined ? MEMORY_GROWTH.small : Number.POSITIVE_INFINITY);
+  return Math.min(own, budgets.memoryGrowth);
+}
+
 /** A wait of a robustness case (s) under the run's `time` factor: every deadline a case sets goes through it. */
 export function scaledS(seconds: number, budgets: RobustnessBudgets): number {
   return seconds * budgets.timeScale;

@@ -4,6 +4,7 @@
  * the run's `time` budget; the slow ones (slowloris, a trickled 101) use its `stall` budget instead.
  */
 import type { AttackBudget } from '../types.js';
+import { MEMORY_GROWTH } from './budgets.js';
 import type { Advisory } from './attacks.js';
 
 /** The advisories of the floods and slow requests. */
@@ -90,9 +91,9 @@ export const ClientFloodBudgets = {
 
 /** What each 18.4 case holds the client to beside its verdict (play/attack-figures.ts states the figures). */
 export const clientFloodBudgets = {
-  manyLines: { advisory: ClientFloodAdvisory.manyLines, closeWithinMs: ClientFloodBudgets.settleWithinS * 1000 },
-  hugeHeader: { advisory: ClientFloodAdvisory.hugeHeader, closeWithinMs: ClientFloodBudgets.settleWithinS * 1000 },
-  bytewise: { advisory: ClientFloodAdvisory.bytewise, closeWithinMs: ClientFloodBudgets.settleWithinS * 1000 },
-  trickled: { advisory: ClientFloodAdvisory.trickled, closeWithinMs: 0, stall: true },
-  prototypeNames: { advisory: ClientFloodAdvisory.prototypeNames, closeWithinMs: ClientFloodBudgets.refuseWithinS * 1000 },
+  manyLines: { advisory: ClientFloodAdvisory.manyLines, closeWithinMs: ClientFloodBudgets.settleWithinS * 1000, memoryGrowth: MEMORY_GROWTH.small },
+  hugeHeader: { advisory: ClientFloodAdvisory.hugeHeader, closeWithinMs: ClientFloodBudgets.settleWithinS * 1000, memoryGrowth: MEMORY_GROWTH.small },
+  bytewise: { advisory: ClientFloodAdvisory.bytewise, closeWithinMs: ClientFloodBudgets.settleWithinS * 1000, memoryGrowth: MEMORY_GROWTH.small },
+  trickled: { advisory: ClientFloodAdvisory.trickled, closeWithinMs: 0, stall: true, memoryGrowth: MEMORY_GROWTH.small },
+  prototypeNames: { advisory: ClientFloodAdvisory.prototypeNames, closeWithinMs: ClientFloodBudgets.refuseWithinS * 1000, memoryGrowth: MEMORY_GROWTH.small },
 } as const satisfies Record<string, AttackBudget>;
