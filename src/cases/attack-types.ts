@@ -54,6 +54,12 @@ export interface ProbeFacts {
   readonly waitMs: number;
   /** Request bytes wsgate wrote (all of them unless the server ended the connection first). */
   readonly requestBytes: number;
+  /**
+   * Of a streamed request: the most of it the server's process had read at any point (what wsgate
+   * flushed less what the kernel held unread: util/kernel-queues.ts); null when the server's socket
+   * was never seen (not on this machine, or gone before the first look). Absent for other deliveries.
+   */
+  readonly peerReadBytes?: number | null | undefined;
   /** The status of the server's answer, or null when none came. */
   readonly status: number | null;
   /** From the request's last byte written to the answer's first byte, in ms; null without an answer. */

@@ -51,12 +51,23 @@ export function judgeCrowd(crowdText: string, facts: CrowdFacts, hold: boolean, 
   return verdict(Behavior.Ok, `The normal client's 101 came ${millis(waited)} after its request (budget ${millis(budget)}), ${beside}.`);
 }
 
-/** A header far past any limit, streamed: an HTTP error (or a drop) within the budget passes; a 101, or reading on, fails. */
+/**
+ * A header far past any limit, streamed: an HTTP error (or a drop) within the budget, having read at
+ * most 1 MiB of it, passes; a 101, reading on, or reading past the byte budget first, fails. What the
+ * server read is measured where its socket is on this machine; elsewhere the time alone judges.
+ */
 export function judgeHugeHeader(probes: readonly ProbeFacts[], budgets: RobustnessBudgets = DEFAULT_BUDGETS): Judgement {
   const budget = scaledMs(FloodBudgets.hugeHeaderMs, budgets);
+  const bytesBudget = FloodBudgets.hugeHeaderReadBytes;
   const p = probes[0];
   if (p === undefined) return verdict(Behavior.Failed, 'The attack was not played.');
-  const read = `wsgate had written ${count(p.requestBytes)} of the request's bytes`;
+  const measured = p.peerReadBytes ?? null;
+  const took =
+    measured === null
+      ? `what the server read was not measured (its socket is not on this machine, or was gone at the first look)`
+      : `the server had read ${count(measured)} of them (budget ${count(bytesBudget)})`;
+  const wrote = `wsgate had written ${count(p.requestBytes)} of the request's bytes`;
+  const read = `${wrote}; ${took}`;
   if (p.status === 101)
     return verdict(Behavior.Failed, `The server took ${p.label} and answered 101 after ${millis(p.elapsedMs)} (${read}): it has no limit on a request head.`);
   if (p.ending === 'timeout' && p.status === null)
@@ -67,6 +78,11 @@ export function judgeHugeHeader(probes: readonly ProbeFacts[], budgets: Robustne
     return verdict(Behavior.Failed, `The server ${how} to ${p.label}, not an error status, after ${millis(p.elapsedMs)} (${read}).`);
   if (p.elapsedMs > budget)
     return verdict(Behavior.Failed, `The server ${how} only ${millis(p.elapsedMs)} after the request began (budget ${millis(budget)}; ${read}).`);
+  if (measured !== null && measured > bytesBudget)
+    return verdict(
+      Behavior.Failed,
+      `The server ${how} to ${p.label} only after reading ${count(measured)} bytes of it (budget ${count(bytesBudget)}): its limit on a request head lets each connection hold that much (${wrote}).`,
+    );
   return verdict(
     Behavior.Ok,
     `The server ${how} ${millis(p.elapsedMs)} after the request began (budget ${millis(budget)}): ${read} when it refused ${p.label}.`,

@@ -11,6 +11,7 @@ import { encodeFrameHeader } from '../protocol/frame-writer.js';
 import { Behavior, CloseBehavior, type OutcomeVerdict } from '../model/verdicts.js';
 import { ClientFloodBudgets as B, clientFloodBudgets as budget } from './data/floods.js';
 import { DEFAULT_BUDGETS, scaledS } from './data/budgets.js';
+import { count } from './attack-judges.js';
 import { closedByMe, defineCase, message, wrongCodeFails } from './define.js';
 import { head, mustRefuse, PROBE, refused, SWITCHING, upgradeLines } from './handshake-scripts.js';
 import type { CaseContext, CatalogueCase, HandshakeRequestInfo, Judgement } from './types.js';
@@ -98,9 +99,24 @@ const hugeHeaderCase = defineCase({
       tail: Buffer.concat([Buffer.from('\r\n\r\n', 'latin1'), probeFrame()]),
     },
   }),
-  run(t) {
+  async run(t) {
     t.setOutcome(Behavior.Ok, REFUSED);
     t.killAfter(scaledS(B.settleWithinS, t.budgets));
+    // What the client's process read of the head (the kernel's buffers taken out), looked at until it
+    // ends the connection: past the budget, a refusal came too late to bound what it holds.
+    let most = 0;
+    while (t.isOpen) {
+      const read = t.peerRead();
+      if (read !== null && read > most) {
+        most = read;
+        if (most > B.hugeHeaderReadBytes)
+          t.setOutcome(
+            Behavior.Failed,
+            `The client read ${count(most)} bytes of the response head (budget ${count(B.hugeHeaderReadBytes)}): its limit on a response head, if it has one, lets a server make it hold that much.`,
+          );
+      }
+      await t.pause(B.readSampleS);
+    }
   },
   onMessage: onEcho(Behavior.Failed, ` It read a ${MIB} MiB response head without a limit.`),
   adjust: (verdict) => judgeSettled(verdict, B.settleWithinS),

@@ -160,6 +160,11 @@ export interface CaseContext {
    * wsgate flushed minus this. Null when the peer's socket is not on this machine (or not TCP).
    */
   unreadByPeer(): number | null;
+  /**
+   * Bytes of all wsgate wrote on this connection (its handshake included) that the peer's process
+   * has read: what wsgate flushed to the kernel less unreadByPeer(). Null where that is null.
+   */
+  peerRead(): number | null;
 }
 
 /** What a case that scripts the opening handshake sees of the client's upgrade request. */

@@ -107,6 +107,12 @@ export class CaseRunner implements ConnectionHandler, CaseContext {
     return queues === null ? null : queues.ourUnacked + queues.peerUnread;
   }
 
+  peerRead(): number | null {
+    const unread = this.unreadByPeer();
+    const { socket } = this.connection;
+    return unread === null ? null : Math.max(0, socket.bytesWritten - socket.writableLength - unread);
+  }
+
   get messageLengthOnly(): boolean {
     return this.def.messageLengthOnly === true;
   }

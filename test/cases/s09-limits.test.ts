@@ -169,6 +169,9 @@ class Recorder implements CaseContext {
   unreadByPeer(): number | null {
     throw new Error('not used by these cases');
   }
+  peerRead(): number | null {
+    throw new Error('not used by these cases');
+  }
   dropConnection(): void {
     throw new Error('group 9 never drops the connection itself');
   }

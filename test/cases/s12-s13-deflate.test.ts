@@ -227,6 +227,9 @@ class FakeContext implements CaseContext {
   unreadByPeer(): number | null {
     throw new Error('not used by these cases');
   }
+  peerRead(): number | null {
+    throw new Error('not used by these cases');
+  }
   constructor(readonly deflateActive: boolean) {}
   dropConnection(): void {
     throw new Error('groups 12 and 13 never drop the connection themselves');

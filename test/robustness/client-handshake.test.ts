@@ -3,7 +3,8 @@
  * the engine a run uses (fuzzing server, per-case driver, the gate's conclusion). The bundled ws client
  * refuses the 10,000 lines and the 8 MiB header at Node's 16 KiB limit, takes the 101 written byte by
  * byte, refuses the prototype names; a ws client whose HTTP parser reads 64 MiB of head takes the 8 MiB
- * header and is FAILED for it; ws has no deadline on its opening (its handshakeTimeout is an idle
+ * header and is FAILED for it, one whose limit is 4 MiB refuses it only after reading 4 MiB and is
+ * FAILED on that figure (what its process read, from the kernel's queues); ws has no deadline on its opening (its handshakeTimeout is an idle
  * timeout) and is FAILED by the trickled 101 (a stall budget of 4 s here), with or without
  * handshakeTimeout; the bundled client's deadline (at 1 s here) passes; undici 6.24.0 is played too.
  */
@@ -132,6 +133,17 @@ describe('group 18.4: handshake floods and slow answers against real clients', (
       /^The client took the response and echoed the message sent after it\. It read a 8 MiB response head without a limit\./,
     );
     assert.ok(written(huge) >= 8 * 1024 * 1024, huge.result?.result);
+  });
+
+  test('a ws client whose head limit is 4 MiB refuses the 8 MiB header only after reading 4 MiB of it: 18.4.2 FAILED on what it read', async () => {
+    const cases = await play(nodeCommand(fixture('ws-head-limit')), 'ws-head-limit', ['18.4.2']);
+    const huge = get(cases, '18.4.2');
+    assert.equal(huge.status, 'failed', lines(cases));
+    const m = /^The client read ([\d,]+) bytes of the response head \(budget 1,048,576\)/.exec(huge.result?.result ?? '');
+    assert.ok(m, huge.result?.result);
+    // Its process's reads, not the kernel's buffers: about its 4 MiB limit.
+    const read = Number((m[1] as string).replace(/,/g, ''));
+    assert.ok(read > 3.5 * 1024 * 1024 && read <= 4.5 * 1024 * 1024, huge.result?.result);
   });
 
   test('18.4.4 under a 4 s stall budget: ws with its defaults, and with its handshakeTimeout (an idle timeout), FAILED; the bundled echo with an opening deadline passes', async () => {

@@ -3,7 +3,9 @@
  * TCP: ws 7.4.5's quadratic Sec-WebSocket-Protocol split (CVE-2021-32640) keeps a normal client from
  * its 101 behind a burst, 7.4.6 does not; a server of our own with no timeout on a request head holds
  * a Slowloris connection past a short stall budget, the same server with a short headersTimeout drops
- * it. The releases are installed by `npm test` (test/fixtures/robustness/install.mjs).
+ * it; a server whose head limit is 16 MiB refuses a 20 MB header only after reading 16 MiB of it
+ * (17.1.8 FAILED on the bytes it read), where ws behind Node's default 16 KiB limit passes. The
+ * releases are installed by `npm test` (test/fixtures/robustness/install.mjs).
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -33,6 +35,27 @@ test('ws 7.4.5 (CVE-2021-32640): a burst of long Sec-WebSocket-Protocol requests
   const goodText = await good.result('17.1.6');
   t.diagnostic(`ws 7.4.6: ${goodText}`);
   assert.match(goodText, /^The normal client's 101 came [\d,.]+ ms after its request \(budget 1,000 ms\), beside 16 connections .*the crowd: 16 HTTP 101\)/);
+});
+
+test("a 20 MB header (17.1.8): a server with a 16 MiB head limit refuses it only after reading 16 MiB, FAILED on that figure; ws with Node's default limit passes, having read under 1 MiB", async () => {
+  const bad = await robustness(['--server', brokenServer('huge-head-limit'), '--cases', '17.1.8']);
+  assert.equal(bad.code, 1, bad.out);
+  const failed = await bad.result('17.1.8');
+  const m =
+    /^The server (?:answered HTTP 431|dropped the connection \((?:reset|closed)\) with no answer) to a 20 MB header only after reading ([\d,]+) bytes of it \(budget 1,048,576\)/.exec(
+      failed,
+    );
+  assert.ok(m, failed);
+  // What its process read, not what the kernel buffered: about its 16 MiB limit, under what wsgate wrote.
+  const read = Number((m[1] as string).replace(/,/g, ''));
+  assert.ok(read > 15 * 1024 * 1024 && read < 20_000_000, failed);
+
+  const good = await robustness(['--role', 'server', '--cases', '17.1.8']);
+  assert.equal(good.code, 0, good.out);
+  const passed = await good.result('17.1.8');
+  const g = /the server had read ([\d,]+) of them \(budget 1,048,576\) when it refused a 20 MB header/.exec(passed);
+  assert.ok(g, passed);
+  assert.ok(Number((g[1] as string).replace(/,/g, '')) < 1024 * 1024, passed);
 });
 
 test('Slowloris (17.1.10): a server with no timeout on a request head FAILED at a 3 s stall budget; the same server with headersTimeout 1 s passes', async (t) => {

@@ -29475,6 +29475,12 @@ var init_floods = __esm({
       hugeHeader: { totalBytes: 20 * 1e3 * 1e3, pieceBytes: 64 * 1024 },
       /** A server must refuse (an HTTP error or a drop) the huge header within this many ms of its first byte (scaled). */
       hugeHeaderMs: 5e3,
+      /**
+       * ... having read at most this much of it: 1 MiB. Request heads are limited to 8-32 KiB by Node
+       * (16 KiB), nginx, Tomcat and IIS, about 800 KiB by Apache (100 lines of 8 KiB); a server that
+       * reads 16 MB of one header before refusing it lets each connection hold that much (CVE-2018-12121).
+       */
+      hugeHeaderReadBytes: 1024 * 1024,
       /** The padding header of the request written one byte per packet, so re-parsing from the start shows (bytes). */
       bytewisePadBytes: 4096,
       /** The answer to a request written one byte per packet, after its last byte (ms, scaled). */
@@ -29499,6 +29505,10 @@ var init_floods = __esm({
        * and 10 ms after it (6.4 MB/s: all of it in 1.3 s, well within the budget, to a client that reads it).
        */
       hugeHeader: { totalBytes: 8 * 1024 * 1024, pieceBytes: 64 * 1024, everyMs: 10 },
+      /** ... of which a client may read at most this much before it refuses the head (as 17.1.8's server: FloodBudgets.hugeHeaderReadBytes). */
+      hugeHeaderReadBytes: 1024 * 1024,
+      /** How often 18.4.2 looks at what the client read, in seconds. */
+      readSampleS: 0.05,
       /** A client completes (echoes) or fails the connection within this many seconds of the 101's first byte. */
       settleWithinS: 5,
       /** 18.4.3: the padding header of the 101 written one byte per packet (as 17.1.9's request). */
@@ -29549,9 +29559,13 @@ function judgeCrowd(crowdText, facts, hold, budgets = DEFAULT_BUDGETS) {
 }
 function judgeHugeHeader(probes, budgets = DEFAULT_BUDGETS) {
   const budget = scaledMs(FloodBudgets.hugeHeaderMs, budgets);
+  const bytesBudget = FloodBudgets.hugeHeaderReadBytes;
   const p = probes[0];
   if (p === void 0) return verdict2(Behavior.Failed, "The attack was not played.");
-  const read = `wsgate had written ${count2(p.requestBytes)} of the request's bytes`;
+  const measured = p.peerReadBytes ?? null;
+  const took = measured === null ? `what the server read was not measured (its socket is not on this machine, or was gone at the first look)` : `the server had read ${count2(measured)} of them (budget ${count2(bytesBudget)})`;
+  const wrote = `wsgate had written ${count2(p.requestBytes)} of the request's bytes`;
+  const read = `${wrote}; ${took}`;
   if (p.status === 101)
     return verdict2(Behavior.Failed, `The server took ${p.label} and answered 101 after ${millis(p.elapsedMs)} (${read}): it has no limit on a request head.`);
   if (p.ending === "timeout" && p.status === null)
@@ -29562,6 +29576,11 @@ function judgeHugeHeader(probes, budgets = DEFAULT_BUDGETS) {
     return verdict2(Behavior.Failed, `The server ${how} to ${p.label}, not an error status, after ${millis(p.elapsedMs)} (${read}).`);
   if (p.elapsedMs > budget)
     return verdict2(Behavior.Failed, `The server ${how} only ${millis(p.elapsedMs)} after the request began (budget ${millis(budget)}; ${read}).`);
+  if (measured !== null && measured > bytesBudget)
+    return verdict2(
+      Behavior.Failed,
+      `The server ${how} to ${p.label} only after reading ${count2(measured)} bytes of it (budget ${count2(bytesBudget)}): its limit on a request head lets each connection hold that much (${wrote}).`
+    );
   return verdict2(
     Behavior.Ok,
     `The server ${how} ${millis(p.elapsedMs)} after the request began (budget ${millis(budget)}): ${read} when it refused ${p.label}.`
@@ -30491,6 +30510,7 @@ var init_s18_robustness_handshake = __esm({
     init_verdicts();
     init_floods();
     init_budgets();
+    init_attack_judges();
     init_define();
     init_handshake_scripts();
     RFC = "RFC 6455 \xA74.1, \xA74.2.2";
@@ -30534,9 +30554,22 @@ var init_s18_robustness_handshake = __esm({
           tail: Buffer.concat([Buffer.from("\r\n\r\n", "latin1"), probeFrame()])
         }
       }),
-      run(t) {
+      async run(t) {
         t.setOutcome(Behavior.Ok, REFUSED);
         t.killAfter(scaledS(ClientFloodBudgets.settleWithinS, t.budgets));
+        let most = 0;
+        while (t.isOpen) {
+          const read = t.peerRead();
+          if (read !== null && read > most) {
+            most = read;
+            if (most > ClientFloodBudgets.hugeHeaderReadBytes)
+              t.setOutcome(
+                Behavior.Failed,
+                `The client read ${count2(most)} bytes of the response head (budget ${count2(ClientFloodBudgets.hugeHeaderReadBytes)}): its limit on a response head, if it has one, lets a server make it hold that much.`
+              );
+          }
+          await t.pause(ClientFloodBudgets.readSampleS);
+        }
       },
       onMessage: onEcho(Behavior.Failed, ` It read a ${MIB} MiB response head without a limit.`),
       adjust: (verdict3) => judgeSettled(verdict3, ClientFloodBudgets.settleWithinS)
@@ -81484,6 +81517,11 @@ var CaseRunner = class {
     const queues = connectionQueues(this.connection.socket);
     return queues === null ? null : queues.ourUnacked + queues.peerUnread;
   }
+  peerRead() {
+    const unread = this.unreadByPeer();
+    const { socket } = this.connection;
+    return unread === null ? null : Math.max(0, socket.bytesWritten - socket.writableLength - unread);
+  }
   get messageLengthOnly() {
     return this.def.messageLengthOnly === true;
   }
@@ -85545,12 +85583,13 @@ function writeTrickle(socket, data, everyMs, wrote) {
   tick();
   return setInterval(tick, everyMs);
 }
-function writeStreamed(socket, parts, done) {
+function writeStreamed(socket, parts, done, onPiece) {
   let left2 = parts.totalBytes;
   socket.write(parts.prefix);
   const pump = () => {
     while (left2 > 0) {
       if (socket.destroyed) return;
+      onPiece?.();
       const n2 = Math.min(parts.piece.length, left2);
       left2 -= n2;
       if (!socket.write(n2 === parts.piece.length ? parts.piece : parts.piece.subarray(0, n2))) {
@@ -85582,7 +85621,8 @@ function runProbe(target, probe, normal, signal, written) {
       answerMs: null,
       closedMs: null,
       closeCode: null,
-      trickled: 0
+      trickled: 0,
+      peerReadBytes: void 0
     };
     let ending = null;
     let done = false;
@@ -85697,9 +85737,15 @@ var ProbeConnection = class {
       this.hooks.written();
       const piece2 = Buffer.alloc(Math.min(delivery.pieceBytes, delivery.totalBytes), "a");
       const prefix = Buffer.concat([request, Buffer.from(`${delivery.header}: `, "latin1")]);
-      writeStreamed(this.socket, { prefix, piece: piece2, totalBytes: delivery.totalBytes, suffix: Buffer.from("\r\n\r\n", "latin1") }, () => {
-        m.requestBytes = prefix.length + delivery.totalBytes + 4;
-      });
+      m.peerReadBytes = null;
+      writeStreamed(
+        this.socket,
+        { prefix, piece: piece2, totalBytes: delivery.totalBytes, suffix: Buffer.from("\r\n\r\n", "latin1") },
+        () => {
+          m.requestBytes = prefix.length + delivery.totalBytes + 4;
+        },
+        () => this.sampleRead()
+      );
     }
   }
   onData(chunk) {
@@ -85710,6 +85756,7 @@ var ProbeConnection = class {
     const read = this.head.push(chunk);
     if (read === "more") return;
     const now = performance.now();
+    if (this.m.peerReadBytes !== void 0) this.sampleRead();
     this.hooks.answered();
     this.m.answerMs = Math.max(0, now - (this.writtenAt ?? now));
     if (this.m.requestBytes === 0) this.m.requestBytes = this.socket.bytesWritten;
@@ -85721,6 +85768,13 @@ var ProbeConnection = class {
       return;
     }
     this.open(read.rest);
+  }
+  /** How much of what wsgate flushed the server's process has read now, kept when the most so far. */
+  sampleRead() {
+    const queues = connectionQueues(this.socket);
+    if (queues === null) return;
+    const flushed = this.socket.bytesWritten - this.socket.writableLength;
+    this.m.peerReadBytes = Math.max(this.m.peerReadBytes ?? 0, flushed - queues.ourUnacked - queues.peerUnread);
   }
   /** The server ended TCP: after the frame header, that is its refusal (unless a close frame came first). */
   onEnd() {

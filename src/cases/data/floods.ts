@@ -49,6 +49,12 @@ export const FloodBudgets = {
   hugeHeader: { totalBytes: 20 * 1000 * 1000, pieceBytes: 64 * 1024 },
   /** A server must refuse (an HTTP error or a drop) the huge header within this many ms of its first byte (scaled). */
   hugeHeaderMs: 5000,
+  /**
+   * ... having read at most this much of it: 1 MiB. Request heads are limited to 8-32 KiB by Node
+   * (16 KiB), nginx, Tomcat and IIS, about 800 KiB by Apache (100 lines of 8 KiB); a server that
+   * reads 16 MB of one header before refusing it lets each connection hold that much (CVE-2018-12121).
+   */
+  hugeHeaderReadBytes: 1024 * 1024,
   /** The padding header of the request written one byte per packet, so re-parsing from the start shows (bytes). */
   bytewisePadBytes: 4096,
   /** The answer to a request written one byte per packet, after its last byte (ms, scaled). */
@@ -78,6 +84,10 @@ export const ClientFloodBudgets = {
    * and 10 ms after it (6.4 MB/s: all of it in 1.3 s, well within the budget, to a client that reads it).
    */
   hugeHeader: { totalBytes: 8 * 1024 * 1024, pieceBytes: 64 * 1024, everyMs: 10 },
+  /** ... of which a client may read at most this much before it refuses the head (as 17.1.8's server: FloodBudgets.hugeHeaderReadBytes). */
+  hugeHeaderReadBytes: 1024 * 1024,
+  /** How often 18.4.2 looks at what the client read, in seconds. */
+  readSampleS: 0.05,
   /** A client completes (echoes) or fails the connection within this many seconds of the 101's first byte. */
   settleWithinS: 5,
   /** 18.4.3: the padding header of the 101 written one byte per packet (as 17.1.9's request). */

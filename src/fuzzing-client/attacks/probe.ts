@@ -14,6 +14,7 @@ import { HeadReader } from '../../protocol/handshake.js';
 import { connectTo } from '../play-case.js';
 import type { ServerTarget } from '../play-types.js';
 import { writeBytewise, writeStreamed, writeTrickle } from './writers.js';
+import { connectionQueues } from '../../util/kernel-queues.js';
 
 /** The longest response head read (a server's answer to an attack is short; more is an answer too). */
 const MAX_ANSWER_HEAD = 64 * 1024;
@@ -46,6 +47,7 @@ export function runProbe(
       closedMs: null as number | null,
       closeCode: null as number | null,
       trickled: 0,
+      peerReadBytes: undefined as number | null | undefined,
     };
     // Null until something ended the connection; wsgate ending it after the answer counts as closed.
     let ending: ProbeFacts['ending'] | null = null;
@@ -106,7 +108,7 @@ export function runProbe(
   });
 }
 
-type Measured = { -readonly [K in 'requestBytes' | 'status' | 'answerMs' | 'closedMs' | 'closeCode' | 'trickled']: ProbeFacts[K] };
+type Measured = { -readonly [K in 'requestBytes' | 'status' | 'answerMs' | 'closedMs' | 'closeCode' | 'trickled' | 'peerReadBytes']: ProbeFacts[K] };
 
 /** What a probe's connection tells the probe: its end, and the timers it starts. */
 interface ProbeHooks {
@@ -185,9 +187,15 @@ class ProbeConnection {
       this.hooks.written();
       const piece = Buffer.alloc(Math.min(delivery.pieceBytes, delivery.totalBytes), 'a');
       const prefix = Buffer.concat([request, Buffer.from(`${delivery.header}: `, 'latin1')]);
-      writeStreamed(this.socket, { prefix, piece, totalBytes: delivery.totalBytes, suffix: Buffer.from('\r\n\r\n', 'latin1') }, () => {
-        m.requestBytes = prefix.length + delivery.totalBytes + 4;
-      });
+      m.peerReadBytes = null;
+      writeStreamed(
+        this.socket,
+        { prefix, piece, totalBytes: delivery.totalBytes, suffix: Buffer.from('\r\n\r\n', 'latin1') },
+        () => {
+          m.requestBytes = prefix.length + delivery.totalBytes + 4;
+        },
+        () => this.sampleRead(),
+      );
     }
   }
 
@@ -199,6 +207,7 @@ class ProbeConnection {
     const read = this.head.push(chunk);
     if (read === 'more') return;
     const now = performance.now();
+    if (this.m.peerReadBytes !== undefined) this.sampleRead();
     this.hooks.answered();
     // An answer before the request was all written (a refusal of its first part) took no time after it.
     this.m.answerMs = Math.max(0, now - (this.writtenAt ?? now));
@@ -211,6 +220,14 @@ class ProbeConnection {
       return;
     }
     this.open(read.rest);
+  }
+
+  /** How much of what wsgate flushed the server's process has read now, kept when the most so far. */
+  private sampleRead(): void {
+    const queues = connectionQueues(this.socket);
+    if (queues === null) return;
+    const flushed = this.socket.bytesWritten - this.socket.writableLength;
+    this.m.peerReadBytes = Math.max(this.m.peerReadBytes ?? 0, flushed - queues.ourUnacked - queues.peerUnread);
   }
 
   /** The server ended TCP: after the frame header, that is its refusal (unless a close frame came first). */

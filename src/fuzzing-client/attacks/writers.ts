@@ -42,12 +42,18 @@ export function writeTrickle(socket: Socket, data: Buffer, everyMs: number, wrot
  * one piece waits in wsgate's buffers), then `suffix`; `done` once the suffix is flushed. Stops when
  * the socket is gone; a server that stops reading without ending the connection leaves it waiting.
  */
-export function writeStreamed(socket: Socket, parts: { prefix: Buffer; piece: Buffer; totalBytes: number; suffix: Buffer }, done: () => void): void {
+export function writeStreamed(
+  socket: Socket,
+  parts: { prefix: Buffer; piece: Buffer; totalBytes: number; suffix: Buffer },
+  done: () => void,
+  onPiece?: () => void,
+): void {
   let left = parts.totalBytes;
   socket.write(parts.prefix);
   const pump = (): void => {
     while (left > 0) {
       if (socket.destroyed) return;
+      onPiece?.();
       const n = Math.min(parts.piece.length, left);
       left -= n;
       if (!socket.write(n === parts.piece.length ? parts.piece : parts.piece.subarray(0, n))) {
