@@ -200,22 +200,64 @@ function randomPiece(next: () => number, length: number): Buffer {
   return out;
 }
 
+/** An integer in [0, n) from the PRNG. */
+function below(next: () => number, n: number): number {
+  return next() % n;
+}
+
+/**
+ * One valid binary message of random size and bytes: whole, or in fragments with a ping of random
+ * payload after each fragment but the last (RFC 6455 §5.4: control frames may come between
+ * fragments). Returns its size.
+ */
+function randomMessage(t: CaseContext, next: () => number): number {
+  const r = RANDOM_BYTES;
+  // Sizes spread over the three length encodings: a third each below 126, below 65536, and up to the maximum.
+  const band = below(next, 3);
+  const size = band === 0 ? below(next, 126) : band === 1 ? 126 + below(next, 65536 - 126) : 65536 - below(next, 1024);
+  const payload = randomPiece(next, Math.ceil(size / 4) * 4).subarray(0, Math.min(size, r.maxMessageBytes));
+  const parts = below(next, 3) === 0 ? 1 + below(next, r.maxFragments) : 1;
+  for (let i = 0; i < parts; i++) {
+    const from = Math.floor((payload.length * i) / parts);
+    const to = Math.floor((payload.length * (i + 1)) / parts);
+    t.sendFrame({ opcode: i === 0 ? Opcode.Binary : Opcode.Continuation, fin: i === parts - 1, payload: payload.subarray(from, to) });
+    if (i < parts - 1) t.sendFrame({ opcode: Opcode.Ping, payload: randomPiece(next, 128).subarray(0, below(next, 126)) });
+  }
+  return payload.length;
+}
+
 // RFC 6455 §5.2: the RSV bits MUST be 0 unless an extension says otherwise, an unknown opcode MUST
 // fail the connection; §7.1.7: a peer that finds the data invalid fails the connection.
 export function randomBytes(id: string, peer: Peer): CatalogueCase {
   const r = RANDOM_BYTES;
   return frameCase({
     id,
-    description: `After the opening handshake, bytes of a seeded PRNG (mulberry32, seed 0x${r.seed.toString(16)}; the same in both roles, where masking random bytes would change nothing): ${count(r.pieceBytes)} bytes every ${r.everyS * 1000} ms for ${r.seconds} s, or until the ${peer} ends the connection. (RFC 6455 §5.2, §7.1.7; ${randomBytesBudget.advisory})`,
-    expectation: `Random bytes soon break a rule of §5.2 (reserved bits, a reserved opcode, an unmasked or masked frame in the wrong role, a length past any limit): the ${peer} fails the connection (any close code, or a drop) within ${r.seconds} s and ${peer === 'server' ? 'still serves afterwards' : 'its process does not die'}. Still open after ${r.seconds} s of them is FAILED.`,
+    description: `After the opening handshake, from seeded PRNGs (mulberry32; the random bytes seed 0x${r.seed.toString(16)}, the messages the next seed): first ${r.messages} valid binary messages of random sizes (0 to ${count(r.maxMessageBytes)} bytes, all three length encodings) and random bytes, a third of them in up to ${r.maxFragments} fragments with a ping of random payload between fragments; then random bytes, ${count(r.pieceBytes)} every ${r.everyS * 1000} ms, until ${r.seconds} s from the start or until the ${peer} ends the connection. (RFC 6455 §5.2, §5.4, §7.1.7; ${randomBytesBudget.advisory})`,
+    expectation: `The valid frames are taken (echoed or not: not judged) without failing the connection; the random bytes soon break a rule of §5.2 (reserved bits, a reserved opcode, an unmasked or masked frame in the wrong role, a length past any limit): the ${peer} fails the connection (any close code, or a drop) within ${r.seconds} s of the start and ${peer === 'server' ? 'still serves afterwards' : 'its process does not die'}. Failing the connection on the valid frames, or still open after ${r.seconds} s, is FAILED.`,
     budget: randomBytesBudget,
     codes: [CloseCode.ProtocolError],
     maxSeconds: r.seconds + 3,
+    messageLengthOnly: true,
+    // The peer's echoes of the valid messages and its pongs: not judged, never held.
+    onMessage: () => undefined,
+    onPong: () => undefined,
     async run(t) {
       t.setWirelog(false, { silent: true });
-      t.setOutcome(Behavior.Ok, `The ${peer} failed the connection on the random bytes.`);
       t.killAfter(scaledS(r.seconds, t.budgets));
+      // Two streams: the random bytes are the seed's own, whatever the valid frames took before them.
+      const contents = mulberry32(r.seed + 1);
       const next = mulberry32(r.seed);
+      t.setOutcome(Behavior.Failed, `The ${peer} failed the connection on valid frames (random binary messages, fragments and pings), before any random byte.`);
+      let bytes = 0;
+      for (let i = 0; i < r.messages; i++) {
+        bytes += randomMessage(t, contents);
+        await t.flushed({ below: FLUSH_BELOW });
+        if (!t.isOpen) return;
+      }
+      t.setOutcome(
+        Behavior.Ok,
+        `The ${peer} took ${r.messages} valid random messages (${count(bytes)} payload bytes), then failed the connection on the random bytes.`,
+      );
       for (;;) {
         t.sendRaw(randomPiece(next, r.pieceBytes));
         await t.pause(r.everyS);

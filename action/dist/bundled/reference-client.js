@@ -7371,6 +7371,8 @@ var init_budgets = __esm({
     MEMORY_GROWTH = {
       /** A handshake, a refused frame header, a stall, a flood of control frames: about nothing. */
       small: 32 * 1024 * 1024,
+      /** A few MiB of valid messages echoed (17.2.6, 18.3.7: 3 MB before the random bytes; undici 6.24.0 grew by 30-35 MiB on them). */
+      messages: 64 * 1024 * 1024,
       /** 1 MiB of one-byte fragments: 64 bytes a fragment (ws 8.20.1 keeps about 150, GHSA-96hv-2xvq-fx4p; 8.23.0 grows 5-8 MiB refusing them). */
       fragments: 64 * 1024 * 1024,
       /**
@@ -8279,7 +8281,13 @@ var init_attacks_frames = __esm({
       seed: 25119326,
       seconds: 10,
       pieceBytes: 64 * 1024,
-      everyS: 0.1
+      everyS: 0.1,
+      /** Valid frames first: this many messages, ... */
+      messages: 100,
+      /** ... each at most this long (all three length encodings: 0-125, 126-65535, and 65536 itself needs the 64-bit one) ... */
+      maxMessageBytes: 65536,
+      /** ... a third of them in up to this many fragments, a ping of random payload (at most 125 bytes) after each fragment but the last. */
+      maxFragments: 8
     };
     OFFER_WINDOW_BITS = [
       { param: "server_max_window_bits", bits: 7 },
@@ -8299,7 +8307,7 @@ var init_attacks_frames = __esm({
     randomBytesBudget = {
       advisory: FrameAdvisory.randomBytes,
       closeWithinMs: RANDOM_BYTES.seconds * 1e3,
-      memoryGrowth: MEMORY_GROWTH.small
+      memoryGrowth: MEMORY_GROWTH.messages
     };
     windowBitsOfferBudget = { advisory: FrameAdvisory.windowBits, closeWithinMs: 4e3, memoryGrowth: MEMORY_GROWTH.small };
   }
@@ -8434,20 +8442,52 @@ function randomPiece(next, length) {
   for (let i = 0; i < length; i += 4) out.writeUInt32LE(next(), i);
   return out;
 }
+function below(next, n) {
+  return next() % n;
+}
+function randomMessage(t, next) {
+  const r = RANDOM_BYTES;
+  const band = below(next, 3);
+  const size = band === 0 ? below(next, 126) : band === 1 ? 126 + below(next, 65536 - 126) : 65536 - below(next, 1024);
+  const payload2 = randomPiece(next, Math.ceil(size / 4) * 4).subarray(0, Math.min(size, r.maxMessageBytes));
+  const parts = below(next, 3) === 0 ? 1 + below(next, r.maxFragments) : 1;
+  for (let i = 0; i < parts; i++) {
+    const from = Math.floor(payload2.length * i / parts);
+    const to = Math.floor(payload2.length * (i + 1) / parts);
+    t.sendFrame({ opcode: i === 0 ? Opcode.Binary : Opcode.Continuation, fin: i === parts - 1, payload: payload2.subarray(from, to) });
+    if (i < parts - 1) t.sendFrame({ opcode: Opcode.Ping, payload: randomPiece(next, 128).subarray(0, below(next, 126)) });
+  }
+  return payload2.length;
+}
 function randomBytes(id, peer) {
   const r = RANDOM_BYTES;
   return frameCase({
     id,
-    description: `After the opening handshake, bytes of a seeded PRNG (mulberry32, seed 0x${r.seed.toString(16)}; the same in both roles, where masking random bytes would change nothing): ${count2(r.pieceBytes)} bytes every ${r.everyS * 1e3} ms for ${r.seconds} s, or until the ${peer} ends the connection. (RFC 6455 \xA75.2, \xA77.1.7; ${randomBytesBudget.advisory})`,
-    expectation: `Random bytes soon break a rule of \xA75.2 (reserved bits, a reserved opcode, an unmasked or masked frame in the wrong role, a length past any limit): the ${peer} fails the connection (any close code, or a drop) within ${r.seconds} s and ${peer === "server" ? "still serves afterwards" : "its process does not die"}. Still open after ${r.seconds} s of them is FAILED.`,
+    description: `After the opening handshake, from seeded PRNGs (mulberry32; the random bytes seed 0x${r.seed.toString(16)}, the messages the next seed): first ${r.messages} valid binary messages of random sizes (0 to ${count2(r.maxMessageBytes)} bytes, all three length encodings) and random bytes, a third of them in up to ${r.maxFragments} fragments with a ping of random payload between fragments; then random bytes, ${count2(r.pieceBytes)} every ${r.everyS * 1e3} ms, until ${r.seconds} s from the start or until the ${peer} ends the connection. (RFC 6455 \xA75.2, \xA75.4, \xA77.1.7; ${randomBytesBudget.advisory})`,
+    expectation: `The valid frames are taken (echoed or not: not judged) without failing the connection; the random bytes soon break a rule of \xA75.2 (reserved bits, a reserved opcode, an unmasked or masked frame in the wrong role, a length past any limit): the ${peer} fails the connection (any close code, or a drop) within ${r.seconds} s of the start and ${peer === "server" ? "still serves afterwards" : "its process does not die"}. Failing the connection on the valid frames, or still open after ${r.seconds} s, is FAILED.`,
     budget: randomBytesBudget,
     codes: [CloseCode.ProtocolError],
     maxSeconds: r.seconds + 3,
+    messageLengthOnly: true,
+    // The peer's echoes of the valid messages and its pongs: not judged, never held.
+    onMessage: () => void 0,
+    onPong: () => void 0,
     async run(t) {
       t.setWirelog(false, { silent: true });
-      t.setOutcome(Behavior.Ok, `The ${peer} failed the connection on the random bytes.`);
       t.killAfter(scaledS(r.seconds, t.budgets));
+      const contents = mulberry32(r.seed + 1);
       const next = mulberry32(r.seed);
+      t.setOutcome(Behavior.Failed, `The ${peer} failed the connection on valid frames (random binary messages, fragments and pings), before any random byte.`);
+      let bytes2 = 0;
+      for (let i = 0; i < r.messages; i++) {
+        bytes2 += randomMessage(t, contents);
+        await t.flushed({ below: FLUSH_BELOW });
+        if (!t.isOpen) return;
+      }
+      t.setOutcome(
+        Behavior.Ok,
+        `The ${peer} took ${r.messages} valid random messages (${count2(bytes2)} payload bytes), then failed the connection on the random bytes.`
+      );
       for (; ; ) {
         t.sendRaw(randomPiece(next, r.pieceBytes));
         await t.pause(r.everyS);

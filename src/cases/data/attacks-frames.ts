@@ -60,12 +60,24 @@ export const ENDLESS = {
   withinS: 30,
 } as const;
 
-/** 17.2.6 / 18.3.7: random bytes after the 101 for 10 s, 64 KiB every 100 ms. */
+/**
+ * 17.2.6 / 18.3.7: first valid frames with random contents (binary messages of random sizes across
+ * the three length encodings, some fragmented with pings between the fragments), so that a peer's
+ * parser is exercised past a frame's first byte; then random bytes, 64 KiB every 100 ms, until 10 s
+ * from the start. A random stream alone began 9b ff (RSV3, a reserved opcode): every peer refused it
+ * at its first byte.
+ */
 export const RANDOM_BYTES = {
   seed: 0x17f4a5e,
   seconds: 10,
   pieceBytes: 64 * 1024,
   everyS: 0.1,
+  /** Valid frames first: this many messages, ... */
+  messages: 100,
+  /** ... each at most this long (all three length encodings: 0-125, 126-65535, and 65536 itself needs the 64-bit one) ... */
+  maxMessageBytes: 65536,
+  /** ... a third of them in up to this many fragments, a ping of random payload (at most 125 bytes) after each fragment but the last. */
+  maxFragments: 8,
 } as const;
 
 /** 17.3.3-17.3.8: the window bits the offers name (7 and 16 out of range, 8 valid). */
@@ -88,7 +100,7 @@ export const endlessBudget: AttackBudget = { advisory: FrameAdvisory.endless, cl
 export const randomBytesBudget: AttackBudget = {
   advisory: FrameAdvisory.randomBytes,
   closeWithinMs: RANDOM_BYTES.seconds * 1000,
-  memoryGrowth: MEMORY_GROWTH.small,
+  memoryGrowth: MEMORY_GROWTH.messages,
 };
 /** 17.3.3-17.3.8: the answer, the compressed message and its echo (or the refusal) within 4 s. */
 export const windowBitsOfferBudget: AttackBudget = { advisory: FrameAdvisory.windowBits, closeWithinMs: 4000, memoryGrowth: MEMORY_GROWTH.small };

@@ -51,6 +51,8 @@ export const DEFAULT_BUDGETS: RobustnessBudgets = {
 export const MEMORY_GROWTH = {
   /** A handshake, a refused frame header, a stall, a flood of control frames: about nothing. */
   small: 32 * 1024 * 1024,
+  /** A few MiB of valid messages echoed (17.2.6, 18.3.7: 3 MB before the random bytes; undici 6.24.0 grew by 30-35 MiB on them). */
+  messages: 64 * 1024 * 1024,
   /** 1 MiB of one-byte fragments: 64 bytes a fragment (ws 8.20.1 keeps about 150, GHSA-96hv-2xvq-fx4p; 8.23.0 grows 5-8 MiB refusing them). */
   fragments: 64 * 1024 * 1024,
   /**
