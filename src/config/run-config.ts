@@ -188,7 +188,9 @@ function runSettings(o: RunOptions, sources: ConfigSources, tls: SpecExtras['tls
     junit: path.resolve(o.junit ?? path.join(outdir, 'junit.xml')),
     json: path.resolve(o.json ?? path.join(outdir, 'summary.json')),
     logLevel: o.logLevel,
-    jobs: o.jobs ?? defaultJobs(),
+    // The profile measures each case's growth of the peer's one process tree: cases at once would share
+    // it (a bomb's hundreds of MiB charged to a handshake beside it), so one at a time unless --jobs says.
+    jobs: o.jobs ?? (o.robustness ? 1 : defaultJobs()),
     shard: resolveShard(o.shard),
     extended: o.extended,
     robustness: checkRobustness(o),

@@ -4,7 +4,9 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { test } from 'node:test';
 import { parseBudgets } from '../../src/config/budgets.js';
-import { DEFAULT_BUDGETS, scaledMs } from '../../src/cases/data/budgets.js';
+import { DEFAULT_BUDGETS, MEMORY_GROWTH, memoryBudgetOf, scaledMs } from '../../src/cases/data/budgets.js';
+import { defaultJobs } from '../../src/config/parallel.js';
+import { resolveRunConfig } from '../../src/config/run-config.js';
 import { runCli, tempDir, usageMessage } from '../support/harness.js';
 
 test('each name sets its field, in its unit; the rest keep their defaults', () => {
@@ -80,4 +82,18 @@ test("a robustness case's time limit follows the budgets: times the time factor,
   // An Autobahn case ignores the budgets; --case-timeout overrides everything.
   assert.equal(caseTimeoutFor(byId('9.1.6'), { caseTimeout: null, budgets: parseBudgets(['time=4'], true) }), caseTimeoutFor(byId('9.1.6'), plain));
   assert.equal(caseTimeoutFor(slowloris, { caseTimeout: 7 }), 7);
+});
+
+test('the profile plays one case at a time unless --jobs says otherwise (cases at once would share the peer tree whose growth is a figure)', () => {
+  assert.equal(resolveRunConfig({ robustness: true }).jobs, 1);
+  assert.equal(resolveRunConfig({ robustness: true, jobs: 3 }).jobs, 3);
+  assert.equal(resolveRunConfig({}).jobs, defaultJobs());
+});
+
+test('memoryBudgetOf: a case of its own budget, a raw attack small, the rest the run budget; the run budget caps them all', () => {
+  const run = DEFAULT_BUDGETS;
+  assert.equal(memoryBudgetOf({ attackBudget: { memoryGrowth: MEMORY_GROWTH.fragments } }, run), 64 * 1048576);
+  assert.equal(memoryBudgetOf({ attack: {} }, run), MEMORY_GROWTH.small);
+  assert.equal(memoryBudgetOf({ attackBudget: {} }, run), run.memoryGrowth);
+  assert.equal(memoryBudgetOf({ attackBudget: { memoryGrowth: MEMORY_GROWTH.echo } }, parseBudgets(['memory=16MiB'], true)), 16 * 1048576);
 });

@@ -73566,7 +73566,9 @@ function runSettings(o2, sources, tls5, defaultOutdir, defaultAgent) {
     junit: path11.resolve(o2.junit ?? path11.join(outdir, "junit.xml")),
     json: path11.resolve(o2.json ?? path11.join(outdir, "summary.json")),
     logLevel: o2.logLevel,
-    jobs: o2.jobs ?? defaultJobs(),
+    // The profile measures each case's growth of the peer's one process tree: cases at once would share
+    // it (a bomb's hundreds of MiB charged to a handshake beside it), so one at a time unless --jobs says.
+    jobs: o2.jobs ?? (o2.robustness ? 1 : defaultJobs()),
     shard: resolveShard(o2.shard),
     extended: o2.extended,
     robustness: checkRobustness(o2),
