@@ -18,7 +18,17 @@ import { scaledS } from './data/budgets.js';
 import { acceptFirstOffer, acceptOffer } from './data/deflate-cases.js';
 import { closingCases } from './attack-closing.js';
 import { endlessContinuations, limitPlusOne, randomBytes, reservedOpcodeGiB } from './attack-frames.js';
-import { BOMB, TRICKLE, WINDOW_BITS_ROWS, bombBudget, declaredGiBBudget, length64Budget, REFUSE_WITHIN_S, windowBitsBudget } from './data/attacks-client.js';
+import {
+  BOMB,
+  TRICKLE,
+  WINDOW_BITS_ROWS,
+  bombBudget,
+  declaredGiBBudget,
+  length64Budget,
+  REFUSE_WITHIN_S,
+  unnegotiatedBombBudget,
+  windowBitsBudget,
+} from './data/attacks-client.js';
 import { defineCase, failedByPeer, hex } from './define.js';
 import { head, PROBE, refused, SWITCHING, unimplemented, unimplementedUnlessScripted, upgradeLines } from './handshake-scripts.js';
 import { clientHandshakeCases } from './s18-robustness-handshake.js';
@@ -160,7 +170,31 @@ function bombCase(id: string, fragmented: boolean): CatalogueCase {
   });
 }
 
-const bombCases: CatalogueCase[] = [bombCase('18.2.1', false), bombCase('18.2.2', true)];
+// RFC 6455 §5.2: RSV1 "MUST be 0 unless an extension is negotiated that defines meanings for non-zero
+// values. If a nonzero value is received and none of the negotiated extensions defines the meaning of
+// such a nonzero value, the receiving endpoint MUST _Fail the WebSocket Connection_."
+const unnegotiatedBombCase = defineCase({
+  id: '18.2.3',
+  description: `The 101 declines permessage-deflate (whatever the client offered); then 18.2.1's bomb in one binary frame with RSV1 set, as if the extension were in use. (RFC 6455 §5.2; ${unnegotiatedBombBudget.advisory})`,
+  expectation: `RFC 6455 §5.2: RSV1 without a negotiated extension MUST fail the connection: the client fails it at the frame's first byte (1002, or a drop) within ${REFUSE_WITHIN_S} s, inflating nothing and echoing nothing, and its process does not die. Inflating the frame (its memory grows) or echoing anything is FAILED.`,
+  expect: { OK: [] },
+  close: failedByPeer([CloseCode.ProtocolError]),
+  suppressClose: true,
+  attackBudget: unnegotiatedBombBudget,
+  messageLengthOnly: true,
+  schedule: { maxSeconds: REFUSE_WITHIN_S + 2, runsAlone: true, cost: 1 },
+  run(t) {
+    sendBomb(t, false);
+    t.killAfter(scaledS(REFUSE_WITHIN_S, t.budgets));
+  },
+  onMessage(t, _data, binary, length) {
+    t.record({ kind: 'message', data: Buffer.alloc(0), binary });
+    t.setOutcome(Behavior.Failed, `The client echoed a message of ${length} bytes: it took a frame with RSV1 though no extension was negotiated.`);
+    t.sendClose(CloseCode.Normal);
+  },
+});
+
+const bombCases: CatalogueCase[] = [bombCase('18.2.1', false), bombCase('18.2.2', true), unnegotiatedBombCase];
 
 // ---- 18.3: frame lengths refused at the header -----------------------------------------------------
 
@@ -217,6 +251,22 @@ const lengthCases: CatalogueCase[] = [
   }),
 ];
 
+// The other end of the range from 18.3.1: every bit set. A parser that reads the length as signed sees -1.
+const allOnesLengthCase = defineCase({
+  id: '18.3.8',
+  description: `A binary frame whose 64-bit length is 2^64 − 1 (82 7f ff ff ff ff ff ff ff ff), then 16 bytes. (RFC 6455 §5.2; ${length64Budget.advisory})`,
+  expectation: `RFC 6455 §5.2: "the most significant bit MUST be 0"; the client fails the connection at the header (1002, or 1009, or a drop) within ${REFUSE_WITHIN_S} s, and its process does not die.`,
+  expect: { OK: [] },
+  close: failedByPeer([CloseCode.ProtocolError, CloseCode.MessageTooBig]),
+  suppressClose: true,
+  attackBudget: length64Budget,
+  schedule: { maxSeconds: REFUSE_WITHIN_S + 2 },
+  run(t) {
+    t.sendRaw(Buffer.concat([hex('82 7f ff ff ff ff ff ff ff ff'), Buffer.alloc(16)]));
+    t.killAfter(scaledS(REFUSE_WITHIN_S, t.budgets));
+  },
+});
+
 /** Group 18, in id order: the robustness profile for a client under test. */
 export const robustnessClientCases: readonly CatalogueCase[] = [
   ...windowBitsCases,
@@ -227,6 +277,7 @@ export const robustnessClientCases: readonly CatalogueCase[] = [
   limitPlusOne('18.3.5', 'client'),
   endlessContinuations('18.3.6', 'client'),
   randomBytes('18.3.7', 'client'),
+  allOnesLengthCase,
   ...clientHandshakeCases,
   ...closingCases('18.5', 'client'),
 ];

@@ -722,6 +722,15 @@ const TABLE: ReadonlyArray<readonly [string, Entry]> = [
       subject: 'a decompression bomb',
     },
   ],
+  [
+    '18.2.3',
+    {
+      key: 'client-rsv1-unnegotiated',
+      rfc: 'RFC 6455 §5.2',
+      text: 'a client fails the connection on a frame with RSV1 set when no extension was negotiated, at its first byte, inflating nothing (aiohttp GHSA-mq44-7p77-q5h7 inflated such frames: a decompression bomb without the extension)',
+      subject: 'a compressed frame without permessage-deflate',
+    },
+  ],
   ...frameRequirements('18.3', 4),
   [
     '18.3',

@@ -110,7 +110,7 @@ describe('group 18 against real clients', () => {
       ...(await play(fixed, 'undici-6.24.0', '18.2.')),
       ...(await play(fixed, 'undici-6.24.0', '18.3.2')),
     ];
-    assert.equal(cases.length, 9);
+    assert.equal(cases.length, 10);
     for (const c of cases) assert.notEqual(c.status, 'failed', lines(cases));
     // server_max_window_bits=7: refused, the figure beside its budget.
     assert.match(
@@ -125,6 +125,9 @@ describe('group 18 against real clients', () => {
     assert.equal(cases.length, robustnessClientCases.filter((c) => /^18\.[1235]\./.test(c.id)).length);
     for (const c of cases) assert.equal(c.status, 'passed', lines(cases));
     for (const id of ['18.2.1', '18.2.2', '18.3.3']) assert.equal(byId(cases, id).result?.remoteCloseCode, 1009, id);
+    // RSV1 without the extension: 1002 at the frame's first byte; a length of 2^64 - 1: 1009 (ws refuses past 2^53 - 1).
+    assert.equal(byId(cases, '18.2.3').result?.remoteCloseCode, 1002);
+    assert.equal(byId(cases, '18.3.8').result?.remoteCloseCode, 1009);
     // 18.5: ws terminates a connection with 60 automatic pongs pending; the bundled client's echo
     // stops reading while its echoes wait (closing.test.ts has the peers that fail them).
     assert.match(byId(cases, '18.5.1').result?.result ?? '', /^The peer ended the connection during the attack/);
@@ -151,15 +154,32 @@ describe('group 18 against real clients', () => {
     assert.equal(byId(cases, '18.1.2').status, 'passed', lines(cases));
   });
 
-  test('a client without permessage-deflate: 18.1 and 18.2 are UNIMPLEMENTED (the bomb is never sent), not failed', async () => {
+  test('a client without permessage-deflate: 18.1, 18.2.1 and 18.2.2 are UNIMPLEMENTED (the bomb is never sent), not failed; 18.2.3 (RSV1 un-negotiated) applies to it, and ws refuses it', async () => {
     const command = nodeCommand(fixture('ws-no-deflate'));
     const cases = [...(await play(command, 'ws-no-deflate', '18.1.1')), ...(await play(command, 'ws-no-deflate', '18.2.'))];
-    assert.equal(cases.length, 3);
-    for (const c of cases) {
+    assert.deepEqual(
+      cases.map((c) => c.id),
+      ['18.1.1', '18.2.1', '18.2.2', '18.2.3'],
+    );
+    for (const c of cases.filter((k) => k.id !== '18.2.3')) {
       assert.equal(c.result?.behavior, 'UNIMPLEMENTED', lines(cases));
       assert.equal(c.result?.behaviorClose, 'OK', lines(cases));
       assert.notEqual(c.status, 'failed', lines(cases));
     }
     assert.match(byId(cases, '18.2.1').result?.result ?? '', /the bomb was not sent/);
+    const rsv = byId(cases, '18.2.3');
+    assert.equal(rsv.status, 'passed', lines(cases));
+    assert.equal(rsv.result?.remoteCloseCode, 1002);
+  });
+
+  test('a client that ignores the RSV bits takes the un-negotiated compressed frame: 18.2.3 FAILED; it also waits on a 2^64 - 1 length: 18.3.8 FAILED', async () => {
+    const command = nodeCommand(fixture('accepts-rsv'));
+    const cases = [...(await play(command, 'accepts-rsv', '18.2.3')), ...(await play(command, 'accepts-rsv', '18.3.8'))];
+    const rsv = byId(cases, '18.2.3');
+    assert.equal(rsv.status, 'failed', lines(cases));
+    assert.match(rsv.result?.result ?? '', /^The client echoed a message of \d+ bytes: it took a frame with RSV1 though no extension was negotiated/);
+    const ones = byId(cases, '18.3.8');
+    assert.equal(ones.status, 'failed', lines(cases));
+    assert.match(ones.result?.result ?? '', /^Over budget: the peer had not ended the connection 2,000 ms after the attack began/);
   });
 });

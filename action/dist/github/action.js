@@ -30068,7 +30068,7 @@ var init_attack_frames = __esm({
 });
 
 // src/cases/data/attacks-client.ts
-var ClientAdvisory, REFUSE_WITHIN_S, WINDOW_BITS_ROWS, windowBitsBudget, BOMB, bombBudget, TRICKLE, length64Budget, declaredGiBBudget;
+var ClientAdvisory, REFUSE_WITHIN_S, WINDOW_BITS_ROWS, windowBitsBudget, BOMB, bombBudget, unnegotiatedBombBudget, TRICKLE, length64Budget, declaredGiBBudget;
 var init_attacks_client = __esm({
   "src/cases/data/attacks-client.ts"() {
     "use strict";
@@ -30077,7 +30077,8 @@ var init_attacks_client = __esm({
       windowBits: "undici CVE-2026-2229: an out-of-range server_max_window_bits passed the digits-only check, and the first compressed frame made createInflateRaw throw an uncaught RangeError that ended the process (fixed in 6.24.0 and 7.24.0)",
       bomb: "undici CVE-2026-1526 (GHSA-vrm6-8vpv-qv8q): permessage-deflate inflated without bound (fixed in 6.24.0 and 7.24.0: a 4 MB limit); Python websockets CVE-2018-1000518",
       length64: "undici CVE-2026-1528: a 64-bit frame length overflowed the parser and crashed the client (fixed in 6.24.0 and 7.24.0); gorilla/websocket CVE-2020-27813: a length past the read limit",
-      declaredGiB: "Java-WebSocket#1507: a 14-byte header made the peer allocate the declared length up front; a client must refuse a length past its limit at the header"
+      declaredGiB: "Java-WebSocket#1507: a 14-byte header made the peer allocate the declared length up front; a client must refuse a length past its limit at the header",
+      unnegotiatedRsv1: "aiohttp GHSA-mq44-7p77-q5h7: a client inflated frames with RSV1 set though it had not negotiated permessage-deflate (a decompression bomb without the extension)"
     };
     REFUSE_WITHIN_S = 2;
     WINDOW_BITS_ROWS = [
@@ -30098,6 +30099,11 @@ var init_attacks_client = __esm({
       refuseWithinS: 10
     };
     bombBudget = { advisory: ClientAdvisory.bomb, closeWithinMs: BOMB.refuseWithinS * 1e3 };
+    unnegotiatedBombBudget = {
+      advisory: ClientAdvisory.unnegotiatedRsv1,
+      closeWithinMs: REFUSE_WITHIN_S * 1e3,
+      memoryGrowth: MEMORY_GROWTH.small
+    };
     TRICKLE = {
       /** Bytes per write, one write every `everyS` seconds. */
       bytes: 1024,
@@ -30770,7 +30776,7 @@ function bombCase2(id, fragmented) {
     }
   });
 }
-var RSV13, COMPRESSED_PROBE2, REFUSED2, ACCEPTED, windowBitsCases, NO_DEFLATE, bombCases, lengthCases2, robustnessClientCases;
+var RSV13, COMPRESSED_PROBE2, REFUSED2, ACCEPTED, windowBitsCases, NO_DEFLATE, unnegotiatedBombCase, bombCases, lengthCases2, allOnesLengthCase, robustnessClientCases;
 var init_s18_robustness_client = __esm({
   "src/cases/s18-robustness-client.ts"() {
     "use strict";
@@ -30800,7 +30806,27 @@ var init_s18_robustness_client = __esm({
       behaviorClose: CloseBehavior.Ok,
       resultClose: "Not judged: the case does not apply to this client."
     };
-    bombCases = [bombCase2("18.2.1", false), bombCase2("18.2.2", true)];
+    unnegotiatedBombCase = defineCase({
+      id: "18.2.3",
+      description: `The 101 declines permessage-deflate (whatever the client offered); then 18.2.1's bomb in one binary frame with RSV1 set, as if the extension were in use. (RFC 6455 \xA75.2; ${unnegotiatedBombBudget.advisory})`,
+      expectation: `RFC 6455 \xA75.2: RSV1 without a negotiated extension MUST fail the connection: the client fails it at the frame's first byte (1002, or a drop) within ${REFUSE_WITHIN_S} s, inflating nothing and echoing nothing, and its process does not die. Inflating the frame (its memory grows) or echoing anything is FAILED.`,
+      expect: { OK: [] },
+      close: failedByPeer([CloseCode.ProtocolError]),
+      suppressClose: true,
+      attackBudget: unnegotiatedBombBudget,
+      messageLengthOnly: true,
+      schedule: { maxSeconds: REFUSE_WITHIN_S + 2, runsAlone: true, cost: 1 },
+      run(t) {
+        sendBomb2(t, false);
+        t.killAfter(scaledS(REFUSE_WITHIN_S, t.budgets));
+      },
+      onMessage(t, _data, binary, length) {
+        t.record({ kind: "message", data: Buffer.alloc(0), binary });
+        t.setOutcome(Behavior.Failed, `The client echoed a message of ${length} bytes: it took a frame with RSV1 though no extension was negotiated.`);
+        t.sendClose(CloseCode.Normal);
+      }
+    });
+    bombCases = [bombCase2("18.2.1", false), bombCase2("18.2.2", true), unnegotiatedBombCase];
     lengthCases2 = [
       defineCase({
         id: "18.3.1",
@@ -30851,6 +30877,20 @@ var init_s18_robustness_client = __esm({
         }
       })
     ];
+    allOnesLengthCase = defineCase({
+      id: "18.3.8",
+      description: `A binary frame whose 64-bit length is 2^64 \u2212 1 (82 7f ff ff ff ff ff ff ff ff), then 16 bytes. (RFC 6455 \xA75.2; ${length64Budget.advisory})`,
+      expectation: `RFC 6455 \xA75.2: "the most significant bit MUST be 0"; the client fails the connection at the header (1002, or 1009, or a drop) within ${REFUSE_WITHIN_S} s, and its process does not die.`,
+      expect: { OK: [] },
+      close: failedByPeer([CloseCode.ProtocolError, CloseCode.MessageTooBig]),
+      suppressClose: true,
+      attackBudget: length64Budget,
+      schedule: { maxSeconds: REFUSE_WITHIN_S + 2 },
+      run(t) {
+        t.sendRaw(Buffer.concat([hex3("82 7f ff ff ff ff ff ff ff ff"), Buffer.alloc(16)]));
+        t.killAfter(scaledS(REFUSE_WITHIN_S, t.budgets));
+      }
+    });
     robustnessClientCases = [
       ...windowBitsCases,
       ...bombCases,
@@ -30860,6 +30900,7 @@ var init_s18_robustness_client = __esm({
       limitPlusOne("18.3.5", "client"),
       endlessContinuations("18.3.6", "client"),
       randomBytes("18.3.7", "client"),
+      allOnesLengthCase,
       ...clientHandshakeCases,
       ...closingCases("18.5", "client")
     ];
@@ -32522,6 +32563,15 @@ var init_requirements = __esm({
           rfc: "RFC 7692 \xA78.1, RFC 6455 \xA710.4",
           text: "a client refuses a compressed message that inflates past its limit (1009 or a drop) with bounded memory, and its process survives (CVE-2026-1526: undici before 6.24.0 inflated without limit; CVE-2018-1000518: Python websockets)",
           subject: "a decompression bomb"
+        }
+      ],
+      [
+        "18.2.3",
+        {
+          key: "client-rsv1-unnegotiated",
+          rfc: "RFC 6455 \xA75.2",
+          text: "a client fails the connection on a frame with RSV1 set when no extension was negotiated, at its first byte, inflating nothing (aiohttp GHSA-mq44-7p77-q5h7 inflated such frames: a decompression bomb without the extension)",
+          subject: "a compressed frame without permessage-deflate"
         }
       ],
       ...frameRequirements("18.3", 4),

@@ -15,6 +15,8 @@ export const ClientAdvisory = {
     'undici CVE-2026-1528: a 64-bit frame length overflowed the parser and crashed the client (fixed in 6.24.0 and 7.24.0); gorilla/websocket CVE-2020-27813: a length past the read limit',
   declaredGiB:
     'Java-WebSocket#1507: a 14-byte header made the peer allocate the declared length up front; a client must refuse a length past its limit at the header',
+  unnegotiatedRsv1:
+    'aiohttp GHSA-mq44-7p77-q5h7: a client inflated frames with RSV1 set though it had not negotiated permessage-deflate (a decompression bomb without the extension)',
 } as const;
 
 /** Seconds a client has to refuse a response or a frame before the server ends the case (as 14.1-14.3). */
@@ -44,6 +46,12 @@ export const BOMB = {
 } as const;
 
 export const bombBudget: AttackBudget = { advisory: ClientAdvisory.bomb, closeWithinMs: BOMB.refuseWithinS * 1000 };
+/** 18.2.3: RSV1 without the extension is refused at the frame's first byte: the refusal time, and about no memory. */
+export const unnegotiatedBombBudget: AttackBudget = {
+  advisory: ClientAdvisory.unnegotiatedRsv1,
+  closeWithinMs: REFUSE_WITHIN_S * 1000,
+  memoryGrowth: MEMORY_GROWTH.small,
+};
 
 /** 18.3: the declared 1 GiB frame's payload, trickled while the client has not refused. */
 export const TRICKLE = {
