@@ -13,7 +13,7 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { runCliWith } from '../support/cli-env.js';
 import { tempDir } from '../support/harness.js';
-import { needsReleases } from '../support/requirements.js';
+import { needsReleases, PINNED_RELEASES } from '../support/requirements.js';
 import { pinnedClient, release } from '../support/robustness.js';
 
 const BROKEN = fileURLToPath(new URL('../fixtures/servers/broken-server.js', import.meta.url));
@@ -88,6 +88,23 @@ test('a server with no message limit takes limit + 1 (here --budget message=8 Mi
   const c = r.cases.get('17.2.4');
   assert.equal(c?.behavior, 'FAILED', r.out);
   assert.match(c?.result ?? '', /echoed the whole message \(8,388,609 bytes, past the limit of 8,388,608\)/);
+});
+
+test('ws 8.17.1 with permessage-deflate refuses the bomb in one frame with 1007, not 1009 (ws#2285, fixed in 8.18.2): 17.3.1 WRONG CODE; 8.23.0 closes with 1009', {
+  skip: needsReleases('ws-8.17.1', 'ws-8.23.0'),
+}, async () => {
+  const deflating = (name: string): string => `'${process.execPath}' '${path.join(PINNED_RELEASES, 'deflate-server.cjs')}' ${name} {port}`;
+  const old = await run(['--server', deflating('ws-8.17.1'), '--cases', '17.3.1', '17.3.2']);
+  assert.equal(old.code, 1, old.out);
+  const one = old.cases.get('17.3.1');
+  assert.equal(one?.remoteCloseCode, 1007, old.out);
+  assert.equal(one?.behaviorClose, 'WRONG CODE', old.out);
+  // In fragments the limit's error comes first: 1009.
+  assert.equal(old.cases.get('17.3.2')?.remoteCloseCode, 1009, old.out);
+
+  const fixed = await run(['--server', deflating('ws-8.23.0'), '--cases', '17.3.1']);
+  assert.equal(fixed.code, 0, fixed.out);
+  assert.equal(fixed.cases.get('17.3.1')?.remoteCloseCode, 1009, fixed.out);
 });
 
 test('a server that inflates without a limit answers the bomb instead of refusing it: 17.3.2 FAILED', async () => {
