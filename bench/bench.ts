@@ -405,7 +405,9 @@ if ((values.http2 === true || values['http2-only'] === true) && !robustnessOnly 
 }
 const onlyAnother = ['http2-only', 'wstest-only', 'tls-only', 'server-only'].some((k) => values[k as keyof typeof values] === true);
 if (robustnessOnly || (values.robustness === true && !onlyAnother && values.groups === undefined)) {
-  problems.push(...(await robustnessSection((role, outdir) => runOnce(['*'], outdir, jobs, role, { robustness: true }), base, jobs)));
+  // The profile plays one case at a time unless --jobs says otherwise (wsgate run's default for it).
+  const profileJobs = values.jobs === undefined ? 1 : jobs;
+  problems.push(...(await robustnessSection((role, outdir) => runOnce(['*'], outdir, profileJobs, role, { robustness: true }), base, profileJobs)));
 }
 if (problems.length > 0) process.stdout.write(`\nVerdicts that differ:\n${problems.map((m) => `  ${m}`).join('\n')}\n`);
 const codec = codecThroughput();
