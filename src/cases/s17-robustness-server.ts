@@ -114,6 +114,33 @@ const prototypeNames = attackCase({
   maxSeconds: 20,
 });
 
+/** Header values with bytes above 0x7f (obs-text), as latin1 puts them on the wire one byte each. */
+const OBS_TEXT_VALUES: ReadonlyArray<readonly [string, string]> = [
+  ['Sec-WebSocket-Protocol', 'chat\u00ff\u00fe'],
+  ['Sec-WebSocket-Protocol', '\u00e9\u00e8, chat'],
+  ['Sec-WebSocket-Extensions', 'permessage-deflate; x=\u00ff'],
+  ['Sec-WebSocket-Extensions', '\u00c3\u00a9-ext'],
+];
+
+// RFC 9110 §5.5: "a recipient SHOULD treat other octets in field content (obs-text) as opaque data";
+// RFC 6455 §4.1 and §9.1 name subprotocols and extensions from ASCII tokens. A server that cannot
+// use such a value answers without it, or with an error: it must not die of it.
+const obsTextValues = attackCase({
+  id: '17.1.12',
+  advisory: ServerAdvisories.obsTextValues,
+  rfc: 'RFC 9110 §5.5, RFC 6455 §4.1, §9.1',
+  description: `Upgrade requests whose Sec-WebSocket-Protocol or Sec-WebSocket-Extensions holds bytes above 0x7f (obs-text): ${OBS_TEXT_VALUES.map(([n, v]) => `${n}: ${JSON.stringify(v)}`).join('; ')} (each character one byte, latin1), one request each.`,
+  expectation: `The server answers each (a 101 without the value, or an HTTP error such as 400) within ${ServerBudgets.survivesMs} ms and keeps serving.`,
+  attack: survives(
+    OBS_TEXT_VALUES.map(([name, value], i) => ({
+      label: `${name}: ${JSON.stringify(value)}`,
+      size: i,
+      request: (normal: UpgradeRequestSpec) => requestWith(normal, [[name, value]]),
+    })),
+  ),
+  maxSeconds: 20,
+});
+
 /** A frame header (binary, FIN, masked with 37 fa 21 3d) with a 64-bit length, sent after a normal 101. */
 function frameHeader(label: string, length64: string, trickle = false): AttackProbe {
   const t = ServerBudgets.trickle;
@@ -159,6 +186,7 @@ export const robustnessServerCases: readonly CatalogueCase[] = [
   headerLines('17.1.4', 10000),
   prototypeNames,
   ...floodServerCases,
+  obsTextValues,
   topBitLengths,
   declaredGigabyte,
   ...frameServerCases,

@@ -184,4 +184,19 @@ const prototypeNamesCase: CatalogueCase = {
 };
 
 /** Group 18.4, in id order. */
-export const clientHandshakeCases: readonly CatalogueCase[] = [manyLinesCase, hugeHeaderCase, bytewiseCase, trickledCase, prototypeNamesCase];
+// RFC 6455 §4.1: a Sec-WebSocket-Protocol "that indicates a subprotocol that was not present in the
+// client's handshake" makes the client _Fail the WebSocket Connection_; one of bytes above 0x7f can
+// never have been offered (tokens are ASCII). RFC 9110 §5.5: such octets are opaque data, not a crash.
+const OBS_TEXT_PROTOCOL = 'Sec-WebSocket-Protocol: \u00ff\u00fechat\u00e9';
+const obsTextCase: CatalogueCase = {
+  ...mustRefuse({
+    id: '18.4.6',
+    description: `A 101 response with a Sec-WebSocket-Protocol of bytes above 0x7f (obs-text: ff fe "chat" e9, latin1), which the client never offered, then a text message. (${RFC}, RFC 9110 §5.5; ${budget.obsText.advisory})`,
+    expectation: `RFC 6455 §4.1: a subprotocol the client did not offer means it MUST _Fail the WebSocket Connection_, within ${B.refuseWithinS} s, and its process survives the bytes.`,
+    lines: (info) => [...upgradeLines(info), OBS_TEXT_PROTOCOL],
+  }),
+  attackBudget: budget.obsText,
+  schedule: { maxSeconds: B.refuseWithinS + 2 },
+};
+
+export const clientHandshakeCases: readonly CatalogueCase[] = [manyLinesCase, hugeHeaderCase, bytewiseCase, trickledCase, prototypeNamesCase, obsTextCase];

@@ -611,6 +611,15 @@ const TABLE: ReadonlyArray<readonly [string, Entry]> = [
     },
   ],
   [
+    '17.1.12',
+    {
+      key: 'obs-text-values',
+      rfc: 'RFC 9110 §5.5, RFC 6455 §4.1, §9.1',
+      text: 'a server answers an upgrade whose Sec-WebSocket-Protocol or Sec-WebSocket-Extensions holds bytes above 0x7f (a 101 without the value, or an error such as 400) and keeps serving (http-rs/async-h1#187: a server panicked on such a value)',
+      subject: 'header values with bytes above 0x7f',
+    },
+  ],
+  [
     '17.1.6',
     {
       key: 'burst-beside-normal-client',
@@ -775,6 +784,15 @@ const TABLE: ReadonlyArray<readonly [string, Entry]> = [
       rfc: 'RFC 6455 §4.1, §10.1',
       text: 'a client drops a 101 trickled one byte per second by a handshake timeout of its own, within the stall budget (CVE-2018-12122: Node.js held a trickled head forever; Slowloris)',
       subject: 'a 101 trickled one byte per second',
+    },
+  ],
+  [
+    '18.4.6',
+    {
+      key: 'client-obs-text-protocol',
+      rfc: 'RFC 6455 §4.1, RFC 9110 §5.5',
+      text: 'a client fails the connection on a 101 naming a subprotocol it never offered, here of bytes above 0x7f, and its process survives (denoland/deno#32594: Deno panicked on such a value)',
+      subject: 'a subprotocol of bytes above 0x7f in the 101',
     },
   ],
   [

@@ -29254,6 +29254,10 @@ var init_attacks = __esm({
         id: "CVE-2024-37890 (GHSA-3h5v-q93c-6h6q)",
         what: "ws before 8.17.1 (7.5.10, 6.2.3, 5.2.4): a request with more header lines than Node's server.maxHeadersCount (2,000) crashed the server (the upgrade headers past the limit are dropped, and ws read a missing one)"
       },
+      obsTextValues: {
+        id: "http-rs/async-h1#187",
+        what: "a server panicked on a request header value with bytes above 0x7f (obs-text, RFC 9110 \xA75.5); Deno (denoland/deno#32594) panicked the same way on such a Sec-WebSocket-Protocol in a 101"
+      },
       wsPrototypeNames: {
         id: "GHSA-5v72-xg48-5rpm",
         what: 'ws before 3.3.1 (1.1.5): Sec-WebSocket-Extensions naming an extension or parameter after an Object.prototype property ("constructor") crashed the server'
@@ -29497,7 +29501,8 @@ var init_floods = __esm({
       hugeHeader: "CVE-2018-12121 (Node.js kept up to 80 KB of headers per connection, until heap exhaustion), in a 101 answer of several MB",
       bytewise: "CVE-2023-43669 (tungstenite before 0.20.1 parsed the whole handshake again on every read), in a 101 answer written one byte per packet",
       trickled: "CVE-2018-12122 (Node.js kept a head trickled one byte at a time open forever: Slowloris), in a 101 answer trickled one byte per second",
-      prototypeNames: "GHSA-5v72-xg48-5rpm (ws before 3.3.1 crashed on extension names such as constructor), in the 101 answer"
+      prototypeNames: "GHSA-5v72-xg48-5rpm (ws before 3.3.1 crashed on extension names such as constructor), in the 101 answer",
+      obsText: "denoland/deno#32594 (Deno panicked on a Sec-WebSocket-Protocol or Sec-WebSocket-Extensions value with bytes above 0x7f in a 101)"
     };
     ClientFloodBudgets = {
       /** Header lines of the 101 in 18.4.1. */
@@ -29526,7 +29531,8 @@ var init_floods = __esm({
       hugeHeader: { advisory: ClientFloodAdvisory.hugeHeader, closeWithinMs: ClientFloodBudgets.settleWithinS * 1e3, memoryGrowth: MEMORY_GROWTH.small },
       bytewise: { advisory: ClientFloodAdvisory.bytewise, closeWithinMs: ClientFloodBudgets.settleWithinS * 1e3, memoryGrowth: MEMORY_GROWTH.small },
       trickled: { advisory: ClientFloodAdvisory.trickled, closeWithinMs: 0, stall: true, memoryGrowth: MEMORY_GROWTH.small },
-      prototypeNames: { advisory: ClientFloodAdvisory.prototypeNames, closeWithinMs: ClientFloodBudgets.refuseWithinS * 1e3, memoryGrowth: MEMORY_GROWTH.small }
+      prototypeNames: { advisory: ClientFloodAdvisory.prototypeNames, closeWithinMs: ClientFloodBudgets.refuseWithinS * 1e3, memoryGrowth: MEMORY_GROWTH.small },
+      obsText: { advisory: ClientFloodAdvisory.obsText, closeWithinMs: ClientFloodBudgets.refuseWithinS * 1e3, memoryGrowth: MEMORY_GROWTH.small }
     };
   }
 });
@@ -30297,7 +30303,7 @@ function frameHeader(label, length64, trickle = false) {
   const waitMs = ServerBudgets.refuseAtHeaderMs + (trickle ? t.totalBytes / t.pieceBytes * t.everyMs : 1e3);
   return { label, size: 0, afterOpen: { head: hex3(`82 ff ${length64} 37 fa 21 3d`), ...trickle ? { trickle: t } : {} }, waitMs };
 }
-var LIVENESS_TEXT, protocolGrowth, extensionsGrowth, PROTOTYPE_NAMES, prototypeNames, topBitLengths, declaredGigabyte, robustnessServerCases, livenessCase;
+var LIVENESS_TEXT, protocolGrowth, extensionsGrowth, PROTOTYPE_NAMES, prototypeNames, OBS_TEXT_VALUES, obsTextValues, topBitLengths, declaredGigabyte, robustnessServerCases, livenessCase;
 var init_s17_robustness_server = __esm({
   "src/cases/s17-robustness-server.ts"() {
     "use strict";
@@ -30349,6 +30355,27 @@ var init_s17_robustness_server = __esm({
       ),
       maxSeconds: 20
     });
+    OBS_TEXT_VALUES = [
+      ["Sec-WebSocket-Protocol", "chat\xFF\xFE"],
+      ["Sec-WebSocket-Protocol", "\xE9\xE8, chat"],
+      ["Sec-WebSocket-Extensions", "permessage-deflate; x=\xFF"],
+      ["Sec-WebSocket-Extensions", "\xC3\xA9-ext"]
+    ];
+    obsTextValues = attackCase({
+      id: "17.1.12",
+      advisory: ServerAdvisories.obsTextValues,
+      rfc: "RFC 9110 \xA75.5, RFC 6455 \xA74.1, \xA79.1",
+      description: `Upgrade requests whose Sec-WebSocket-Protocol or Sec-WebSocket-Extensions holds bytes above 0x7f (obs-text): ${OBS_TEXT_VALUES.map(([n2, v]) => `${n2}: ${JSON.stringify(v)}`).join("; ")} (each character one byte, latin1), one request each.`,
+      expectation: `The server answers each (a 101 without the value, or an HTTP error such as 400) within ${ServerBudgets.survivesMs} ms and keeps serving.`,
+      attack: survives(
+        OBS_TEXT_VALUES.map(([name, value], i2) => ({
+          label: `${name}: ${JSON.stringify(value)}`,
+          size: i2,
+          request: (normal) => requestWith(normal, [[name, value]])
+        }))
+      ),
+      maxSeconds: 20
+    });
     topBitLengths = attackCase({
       id: "17.2.1",
       advisory: ServerAdvisories.gorillaLength,
@@ -30378,6 +30405,7 @@ var init_s17_robustness_server = __esm({
       headerLines("17.1.4", 1e4),
       prototypeNames,
       ...floodServerCases,
+      obsTextValues,
       topBitLengths,
       declaredGigabyte,
       ...frameServerCases,
@@ -30547,7 +30575,7 @@ function hugeHeaderStart(info) {
   return `${[SWITCHING, ...upgradeLines(info)].map((l) => `${l}\r
 `).join("")}X-Pad: `;
 }
-var RFC, TOOK, REFUSED, manyLinesCase, MIB, hugeHeaderCase, bytewiseCase, STALL_S, DROPPED_STALLED, trickledCase, PROTOTYPE_EXTENSIONS, prototypeNamesCase, clientHandshakeCases;
+var RFC, TOOK, REFUSED, manyLinesCase, MIB, hugeHeaderCase, bytewiseCase, STALL_S, DROPPED_STALLED, trickledCase, PROTOTYPE_EXTENSIONS, prototypeNamesCase, OBS_TEXT_PROTOCOL, obsTextCase, clientHandshakeCases;
 var init_s18_robustness_handshake = __esm({
   "src/cases/s18-robustness-handshake.ts"() {
     "use strict";
@@ -30675,7 +30703,18 @@ var init_s18_robustness_handshake = __esm({
       attackBudget: clientFloodBudgets.prototypeNames,
       schedule: { maxSeconds: ClientFloodBudgets.refuseWithinS + 2 }
     };
-    clientHandshakeCases = [manyLinesCase, hugeHeaderCase, bytewiseCase, trickledCase, prototypeNamesCase];
+    OBS_TEXT_PROTOCOL = "Sec-WebSocket-Protocol: \xFF\xFEchat\xE9";
+    obsTextCase = {
+      ...mustRefuse({
+        id: "18.4.6",
+        description: `A 101 response with a Sec-WebSocket-Protocol of bytes above 0x7f (obs-text: ff fe "chat" e9, latin1), which the client never offered, then a text message. (${RFC}, RFC 9110 \xA75.5; ${clientFloodBudgets.obsText.advisory})`,
+        expectation: `RFC 6455 \xA74.1: a subprotocol the client did not offer means it MUST _Fail the WebSocket Connection_, within ${ClientFloodBudgets.refuseWithinS} s, and its process survives the bytes.`,
+        lines: (info) => [...upgradeLines(info), OBS_TEXT_PROTOCOL]
+      }),
+      attackBudget: clientFloodBudgets.obsText,
+      schedule: { maxSeconds: ClientFloodBudgets.refuseWithinS + 2 }
+    };
+    clientHandshakeCases = [manyLinesCase, hugeHeaderCase, bytewiseCase, trickledCase, prototypeNamesCase, obsTextCase];
   }
 });
 
@@ -32444,6 +32483,15 @@ var init_requirements = __esm({
         }
       ],
       [
+        "17.1.12",
+        {
+          key: "obs-text-values",
+          rfc: "RFC 9110 \xA75.5, RFC 6455 \xA74.1, \xA79.1",
+          text: "a server answers an upgrade whose Sec-WebSocket-Protocol or Sec-WebSocket-Extensions holds bytes above 0x7f (a 101 without the value, or an error such as 400) and keeps serving (http-rs/async-h1#187: a server panicked on such a value)",
+          subject: "header values with bytes above 0x7f"
+        }
+      ],
+      [
         "17.1.6",
         {
           key: "burst-beside-normal-client",
@@ -32608,6 +32656,15 @@ var init_requirements = __esm({
           rfc: "RFC 6455 \xA74.1, \xA710.1",
           text: "a client drops a 101 trickled one byte per second by a handshake timeout of its own, within the stall budget (CVE-2018-12122: Node.js held a trickled head forever; Slowloris)",
           subject: "a 101 trickled one byte per second"
+        }
+      ],
+      [
+        "18.4.6",
+        {
+          key: "client-obs-text-protocol",
+          rfc: "RFC 6455 \xA74.1, RFC 9110 \xA75.5",
+          text: "a client fails the connection on a 101 naming a subprotocol it never offered, here of bytes above 0x7f, and its process survives (denoland/deno#32594: Deno panicked on such a value)",
+          subject: "a subprotocol of bytes above 0x7f in the 101"
         }
       ],
       [

@@ -25,6 +25,10 @@ export const ServerAdvisories = {
     id: 'CVE-2024-37890 (GHSA-3h5v-q93c-6h6q)',
     what: "ws before 8.17.1 (7.5.10, 6.2.3, 5.2.4): a request with more header lines than Node's server.maxHeadersCount (2,000) crashed the server (the upgrade headers past the limit are dropped, and ws read a missing one)",
   },
+  obsTextValues: {
+    id: 'http-rs/async-h1#187',
+    what: 'a server panicked on a request header value with bytes above 0x7f (obs-text, RFC 9110 §5.5); Deno (denoland/deno#32594) panicked the same way on such a Sec-WebSocket-Protocol in a 101',
+  },
   wsPrototypeNames: {
     id: 'GHSA-5v72-xg48-5rpm',
     what: 'ws before 3.3.1 (1.1.5): Sec-WebSocket-Extensions naming an extension or parameter after an Object.prototype property ("constructor") crashed the server',

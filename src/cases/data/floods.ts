@@ -73,6 +73,7 @@ export const ClientFloodAdvisory = {
   bytewise: 'CVE-2023-43669 (tungstenite before 0.20.1 parsed the whole handshake again on every read), in a 101 answer written one byte per packet',
   trickled: 'CVE-2018-12122 (Node.js kept a head trickled one byte at a time open forever: Slowloris), in a 101 answer trickled one byte per second',
   prototypeNames: 'GHSA-5v72-xg48-5rpm (ws before 3.3.1 crashed on extension names such as constructor), in the 101 answer',
+  obsText: 'denoland/deno#32594 (Deno panicked on a Sec-WebSocket-Protocol or Sec-WebSocket-Extensions value with bytes above 0x7f in a 101)',
 } as const;
 
 /** The budgets of 18.4 (seconds unless said). */
@@ -106,4 +107,5 @@ export const clientFloodBudgets = {
   bytewise: { advisory: ClientFloodAdvisory.bytewise, closeWithinMs: ClientFloodBudgets.settleWithinS * 1000, memoryGrowth: MEMORY_GROWTH.small },
   trickled: { advisory: ClientFloodAdvisory.trickled, closeWithinMs: 0, stall: true, memoryGrowth: MEMORY_GROWTH.small },
   prototypeNames: { advisory: ClientFloodAdvisory.prototypeNames, closeWithinMs: ClientFloodBudgets.refuseWithinS * 1000, memoryGrowth: MEMORY_GROWTH.small },
+  obsText: { advisory: ClientFloodAdvisory.obsText, closeWithinMs: ClientFloodBudgets.refuseWithinS * 1000, memoryGrowth: MEMORY_GROWTH.small },
 } as const satisfies Record<string, AttackBudget>;
