@@ -5,12 +5,12 @@
  * environment and ended with it.
  */
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
 import { execa } from 'execa';
 import type { ClientRun } from '../model/report.js';
 import { clientEnvironment } from '../util/launch-env.js';
 import { caEnvironment } from '../tls/setup.js';
 import { crashOf } from './crash.js';
+import { environHas, isLive, procPids, procStat, TICKS_PER_S } from './proc.js';
 
 /** Values a client command can use as {url}, {case}, {agent} and {ca}, and as WSGATE_* variables. */
 export interface ClientValues {
@@ -235,52 +235,21 @@ function processTree(
  * there is no /proc. A process of another user cannot be read, and is not one of ours.
  */
 function marked(token: string): number[] {
-  let entries: string[];
-  try {
-    entries = readdirSync('/proc');
-  } catch {
-    return [];
-  }
-  const needle = Buffer.from(`${CLIENT_TOKEN_VARIABLE}=${token}\0`);
-  const found: number[] = [];
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
-    try {
-      const environ = readFileSync(`/proc/${entry}/environ`);
-      const at = environ.indexOf(needle);
-      if (at < 0 || (at > 0 && environ[at - 1] !== 0)) continue;
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z') found.push(Number(entry));
-    } catch {
-      // Ended while we looked, or not ours to read.
-    }
-  }
-  return found;
+  const entry = `${CLIENT_TOKEN_VARIABLE}=${token}`;
+  return (procPids() ?? []).filter((pid) => pid !== process.pid && environHas(pid, entry) && isLive(procStat(pid)));
 }
 
-/** utime + stime (ms) of the live members of group pgid and of the processes carrying the token. */
+/** utime + stime (ms) of the members of group pgid and of the processes carrying the token. */
 function treeCpuMs(pgid: number | undefined, token: string): number {
   if (pgid === undefined) return 0;
   const pids = new Set(marked(token));
-  let entries: string[] = [];
-  try {
-    entries = readdirSync('/proc');
-  } catch {
-    return 0;
-  }
   let ticks = 0;
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const fields = readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-      // After "(comm) ": state, ppid, pgrp, ... utime is field 14, stime 15 (of the whole line).
-      if (Number(fields[2]) !== pgid && !pids.has(Number(entry))) continue;
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // Ended while we looked.
-    }
+  for (const pid of procPids() ?? []) {
+    const stat = procStat(pid);
+    if (stat === null || (stat.pgrp !== pgid && !pids.has(pid))) continue;
+    ticks += stat.utime + stat.stime;
   }
-  return ticks * 10; // USER_HZ is 100 on Linux
+  return (ticks * 1000) / TICKS_PER_S;
 }
 
 /**
@@ -294,24 +263,12 @@ function groupAlive(pgid: number): boolean {
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
-  let entries: string[];
-  try {
-    entries = readdirSync('/proc');
-  } catch {
-    return true;
-  }
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      // After "(comm)": state, ppid, pgrp.
-      const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(pgrp) === pgid && state !== 'Z') return true;
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  return false;
+  const pids = procPids();
+  if (pids === null) return true;
+  return pids.some((pid) => {
+    const stat = procStat(pid);
+    return isLive(stat) && stat.pgrp === pgid;
+  });
 }
 
 function firstLine(text: string): string {
@@ -323,13 +280,8 @@ function firstLine(text: string): string {
  * /proc/self/stat, in ms; a client's own children count once the client reaped them), or null.
  */
 export function childrenCpuMs(): number | null {
-  try {
-    const stat = readFileSync('/proc/self/stat', 'utf8');
-    // Fields after the command name (which may hold spaces): state is field 3, cutime 16, cstime 17.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const ticks = Number(fields[13]) + Number(fields[14]);
-    return Number.isFinite(ticks) ? ticks * 10 : null; // USER_HZ is 100 on Linux
-  } catch {
-    return null;
-  }
+  const stat = procStat('self');
+  if (stat === null) return null;
+  const ticks = stat.cutime + stat.cstime;
+  return Number.isFinite(ticks) ? (ticks * 1000) / TICKS_PER_S : null;
 }

@@ -6,8 +6,8 @@
  * sample reads only the tree's own /proc/PID/status (VmRSS). A sum over a tree counts pages its
  * processes share once per process: growth is the figure to trust, not the level. Never throws.
  */
-import { readdirSync, readFileSync } from 'node:fs';
 import type { PeerMemory } from '../play/attack-figures.js';
+import { isLive, procPids, procStat, residentBytes } from './proc.js';
 
 /**
  * How long a process of the tree must be seen before a window opens to be watched for ending during
@@ -28,23 +28,12 @@ export const RESCAN_MS = 1000;
 
 /** The ppid of every live process, or null where /proc cannot be read. */
 function parents(): Map<number, number> | null {
-  let entries: string[];
-  try {
-    entries = readdirSync('/proc');
-  } catch {
-    return null;
-  }
+  const pids = procPids();
+  if (pids === null) return null;
   const ppid = new Map<number, number>();
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      // After "(comm) ": state, ppid (comm may hold spaces and parentheses).
-      const [state, parent] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (state !== 'Z') ppid.set(Number(entry), Number(parent));
-    } catch {
-      // Ended while we looked.
-    }
+  for (const pid of pids) {
+    const stat = procStat(pid);
+    if (isLive(stat)) ppid.set(pid, stat.ppid);
   }
   return ppid;
 }
@@ -65,7 +54,7 @@ function treeOf(root: number): number[] {
   return tree;
 }
 
-/** A process as /proc/PID/stat names it: its comm and its start time (clock ticks after boot), which tell a reused pid apart. */
+/** A process as /proc/PID/stat names it: its comm and its start time (ticks after boot), which tell a reused pid apart. */
 export interface ProcessIdentity {
   readonly name: string;
   readonly startTicks: number;
@@ -76,27 +65,8 @@ export type SettledProcesses = ReadonlyMap<number, ProcessIdentity>;
 
 /** A live process's identity; null when gone or a zombie. */
 function identity(pid: number): ProcessIdentity | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const close = stat.lastIndexOf(')');
-    // After "(comm) ": state is field 3, starttime field 22.
-    const fields = stat.slice(close + 2).split(' ');
-    if (fields[0] === 'Z') return null;
-    return { name: stat.slice(stat.indexOf('(') + 1, close), startTicks: Number(fields[19]) };
-  } catch {
-    return null;
-  }
-}
-
-/** VmRSS of one process in bytes; null when it is gone (or a kernel thread, or not ours to read). */
-function residentBytes(pid: number): number | null {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kb = /^VmRSS:\s+(\d+) kB/m.exec(status)?.[1];
-    return kb === undefined ? null : Number(kb) * 1024;
-  } catch {
-    return null;
-  }
+  const stat = procStat(pid);
+  return isLive(stat) ? { name: stat.name, startTicks: stat.startTicks } : null;
 }
 
 /** Samples the tree under a root pid every SAMPLE_MS until stopped; windows read the samples. */
@@ -122,11 +92,7 @@ export class TreeMemory {
 
   private static why(root: number | undefined): string | null {
     if (root === undefined) return 'the process did not start';
-    try {
-      readdirSync('/proc');
-    } catch {
-      return 'this system has no /proc to read it from';
-    }
+    if (procPids() === null) return 'this system has no /proc to read it from';
     return residentBytes(root) === null ? 'the process had already ended' : null;
   }
 

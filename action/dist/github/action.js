@@ -73739,7 +73739,6 @@ function caseTimeoutFor(def, config2) {
 
 // src/processes/client-process.ts
 import { randomBytes as randomBytes3 } from "node:crypto";
-import { readdirSync as readdirSync3, readFileSync as readFileSync9 } from "node:fs";
 
 // node_modules/is-plain-obj/index.js
 function isPlainObject2(value) {
@@ -80714,6 +80713,63 @@ function crashOf(end, output2) {
   return line2 === null ? how : `${how}: ${line2}`;
 }
 
+// src/processes/proc.ts
+import { readdirSync as readdirSync3, readFileSync as readFileSync9 } from "node:fs";
+var TICKS_PER_S = 100;
+function procPids() {
+  let entries;
+  try {
+    entries = readdirSync3("/proc");
+  } catch {
+    return null;
+  }
+  return entries.filter((e) => /^\d+$/.test(e)).map(Number);
+}
+function procStat(pid) {
+  let line2;
+  try {
+    line2 = readFileSync9(`/proc/${pid}/stat`, "utf8");
+  } catch {
+    return null;
+  }
+  const close = line2.lastIndexOf(")");
+  const f = line2.slice(close + 2).split(" ");
+  const n2 = (i2) => Number(f[i2]);
+  return {
+    name: line2.slice(line2.indexOf("(") + 1, close),
+    state: f[0] ?? "",
+    ppid: n2(1),
+    pgrp: n2(2),
+    utime: n2(11),
+    stime: n2(12),
+    cutime: n2(13),
+    cstime: n2(14),
+    startTicks: n2(19)
+  };
+}
+function isLive(stat3) {
+  return stat3 !== null && stat3.state !== "Z";
+}
+function environHas(pid, entry) {
+  try {
+    const environ = readFileSync9(`/proc/${pid}/environ`);
+    const needle = Buffer.from(`${entry}\0`);
+    const at = environ.indexOf(needle);
+    return at === 0 || at > 0 && environ[at - 1] === 0;
+  } catch {
+    return false;
+  }
+}
+function residentBytes(pid) {
+  try {
+    const status = readFileSync9(`/proc/${pid}/status`, "utf8");
+    const kb = /^VmRSS:\s+(\d+) kB/m.exec(status)?.[1];
+    return kb === void 0 ? null : Number(kb) * 1024;
+  } catch {
+    return null;
+  }
+}
+
 // src/processes/client-process.ts
 var OUTPUT_LIMIT = 16 * 1024;
 function shellQuote(value) {
@@ -80857,47 +80913,19 @@ function processTree(pid, token) {
   return { killGroup, stop, gone };
 }
 function marked(token) {
-  let entries;
-  try {
-    entries = readdirSync3("/proc");
-  } catch {
-    return [];
-  }
-  const needle = Buffer.from(`${CLIENT_TOKEN_VARIABLE}=${token}\0`);
-  const found = [];
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
-    try {
-      const environ = readFileSync9(`/proc/${entry}/environ`);
-      const at = environ.indexOf(needle);
-      if (at < 0 || at > 0 && environ[at - 1] !== 0) continue;
-      const stat3 = readFileSync9(`/proc/${entry}/stat`, "utf8");
-      if (stat3.slice(stat3.lastIndexOf(")") + 2)[0] !== "Z") found.push(Number(entry));
-    } catch {
-    }
-  }
-  return found;
+  const entry = `${CLIENT_TOKEN_VARIABLE}=${token}`;
+  return (procPids() ?? []).filter((pid) => pid !== process.pid && environHas(pid, entry) && isLive(procStat(pid)));
 }
 function treeCpuMs(pgid, token) {
   if (pgid === void 0) return 0;
   const pids = new Set(marked(token));
-  let entries = [];
-  try {
-    entries = readdirSync3("/proc");
-  } catch {
-    return 0;
-  }
   let ticks = 0;
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const fields = readFileSync9(`/proc/${entry}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
-      if (Number(fields[2]) !== pgid && !pids.has(Number(entry))) continue;
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-    }
+  for (const pid of procPids() ?? []) {
+    const stat3 = procStat(pid);
+    if (stat3 === null || stat3.pgrp !== pgid && !pids.has(pid)) continue;
+    ticks += stat3.utime + stat3.stime;
   }
-  return ticks * 10;
+  return ticks * 1e3 / TICKS_PER_S;
 }
 function groupAlive(pgid) {
   try {
@@ -80905,35 +80933,21 @@ function groupAlive(pgid) {
   } catch (err) {
     return err.code === "EPERM";
   }
-  let entries;
-  try {
-    entries = readdirSync3("/proc");
-  } catch {
-    return true;
-  }
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat3 = readFileSync9(`/proc/${entry}/stat`, "utf8");
-      const [state, , pgrp] = stat3.slice(stat3.lastIndexOf(")") + 2).split(" ");
-      if (Number(pgrp) === pgid && state !== "Z") return true;
-    } catch {
-    }
-  }
-  return false;
+  const pids = procPids();
+  if (pids === null) return true;
+  return pids.some((pid) => {
+    const stat3 = procStat(pid);
+    return isLive(stat3) && stat3.pgrp === pgid;
+  });
 }
 function firstLine(text) {
   return (text.split("\n").find((l) => l.trim() !== "") ?? text).trim().slice(0, 300);
 }
 function childrenCpuMs() {
-  try {
-    const stat3 = readFileSync9("/proc/self/stat", "utf8");
-    const fields = stat3.slice(stat3.lastIndexOf(")") + 2).split(" ");
-    const ticks = Number(fields[13]) + Number(fields[14]);
-    return Number.isFinite(ticks) ? ticks * 10 : null;
-  } catch {
-    return null;
-  }
+  const stat3 = procStat("self");
+  if (stat3 === null) return null;
+  const ticks = stat3.cutime + stat3.cstime;
+  return Number.isFinite(ticks) ? ticks * 1e3 / TICKS_PER_S : null;
 }
 
 // src/server/fuzzing-server.ts
@@ -84189,26 +84203,16 @@ var LoopingRobustness = class {
 };
 
 // src/processes/tree-memory.ts
-import { readdirSync as readdirSync4, readFileSync as readFileSync11 } from "node:fs";
 var SETTLE_MS2 = 100;
 var SAMPLE_MS = 100;
 var RESCAN_MS = 1e3;
 function parents() {
-  let entries;
-  try {
-    entries = readdirSync4("/proc");
-  } catch {
-    return null;
-  }
+  const pids = procPids();
+  if (pids === null) return null;
   const ppid = /* @__PURE__ */ new Map();
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat3 = readFileSync11(`/proc/${entry}/stat`, "utf8");
-      const [state, parent] = stat3.slice(stat3.lastIndexOf(")") + 2).split(" ");
-      if (state !== "Z") ppid.set(Number(entry), Number(parent));
-    } catch {
-    }
+  for (const pid of pids) {
+    const stat3 = procStat(pid);
+    if (isLive(stat3)) ppid.set(pid, stat3.ppid);
   }
   return ppid;
 }
@@ -84227,24 +84231,8 @@ function treeOf(root) {
   return tree;
 }
 function identity3(pid) {
-  try {
-    const stat3 = readFileSync11(`/proc/${pid}/stat`, "utf8");
-    const close = stat3.lastIndexOf(")");
-    const fields = stat3.slice(close + 2).split(" ");
-    if (fields[0] === "Z") return null;
-    return { name: stat3.slice(stat3.indexOf("(") + 1, close), startTicks: Number(fields[19]) };
-  } catch {
-    return null;
-  }
-}
-function residentBytes(pid) {
-  try {
-    const status = readFileSync11(`/proc/${pid}/status`, "utf8");
-    const kb = /^VmRSS:\s+(\d+) kB/m.exec(status)?.[1];
-    return kb === void 0 ? null : Number(kb) * 1024;
-  } catch {
-    return null;
-  }
+  const stat3 = procStat(pid);
+  return isLive(stat3) ? { name: stat3.name, startTicks: stat3.startTicks } : null;
 }
 var TreeMemory = class _TreeMemory {
   constructor(root) {
@@ -84266,11 +84254,7 @@ var TreeMemory = class _TreeMemory {
   }
   static why(root) {
     if (root === void 0) return "the process did not start";
-    try {
-      readdirSync4("/proc");
-    } catch {
-      return "this system has no /proc to read it from";
-    }
+    if (procPids() === null) return "this system has no /proc to read it from";
     return residentBytes(root) === null ? "the process had already ended" : null;
   }
   /** The tree's resident set now, in bytes (null when nothing of it is left), rescanning the tree when due. */
