@@ -90,6 +90,23 @@ test('a server with no message limit takes limit + 1 (here --budget message=8 Mi
   assert.match(c?.result ?? '', /echoed the whole message \(8,388,609 bytes, past the limit of 8,388,608\)/);
 });
 
+test('the same releases as clients: ws 8.20.1 takes the continuations and grows past 64 MiB, 18.3.6 FAILED; 8.23.0 refuses them with 1008', {
+  skip: needsReleases('ws-8.20.1', 'ws-8.23.0'),
+}, async () => {
+  const bad = await run(['--url', 'ws://127.0.0.1:0', '--client', pinnedClient('ws-8.20.1'), '--cases', '18.3.6']);
+  assert.equal(bad.code, 1, bad.out);
+  const c = bad.cases.get('18.3.6');
+  assert.equal(c?.behavior, 'FAILED', bad.out);
+  assert.match(
+    c?.result ?? '',
+    /^Over budget: the peer's process tree grew by [\d.]+ MiB at its peak \(budget 64 MiB;.* The client took them all: 1,048,577 frames/,
+  );
+
+  const good = await run(['--url', 'ws://127.0.0.1:0', '--client', pinnedClient('ws-8.23.0'), '--cases', '18.3.6']);
+  assert.equal(good.code, 0, good.out);
+  assert.equal(good.cases.get('18.3.6')?.remoteCloseCode, 1008, good.out);
+});
+
 test('ws 8.17.1 with permessage-deflate refuses the bomb in one frame with 1007, not 1009 (ws#2285, fixed in 8.18.2): 17.3.1 WRONG CODE; 8.23.0 closes with 1009', {
   skip: needsReleases('ws-8.17.1', 'ws-8.23.0'),
 }, async () => {
