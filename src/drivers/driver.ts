@@ -9,6 +9,7 @@
 import type { Logger } from 'pino';
 import type { CatalogueCase } from '../cases/types.js';
 import type { CaseResult, ClientRun } from '../model/report.js';
+import type { PeerFacts } from '../play/attack-figures.js';
 import type { TlsSetup } from '../tls/setup.js';
 
 /** What a driver saw of one case, raw: no verdict, no exclusion, no "not run" (the skeleton's). */
@@ -41,6 +42,11 @@ export interface CaseOutcome {
    * The case fails whatever its verdicts say.
    */
   peerFailure?: string;
+  /**
+   * A robustness case: what the driver saw of the peer around it (its memory, the liveness check, the
+   * client's death), as facts; the skeleton decides the case's one verdict from them (run/conclude.ts).
+   */
+  peer?: PeerFacts;
 }
 
 /** Where a run writes its human output, and how it is stopped early. */

@@ -9,10 +9,8 @@
  * the first, so it is not restarted (per-case mode, without --client-loops, starts a process per case).
  */
 import type { CatalogueCase } from '../cases/types.js';
-import { DEFAULT_BUDGETS, memoryBudgetOf, type RobustnessBudgets } from '../cases/data/budgets.js';
 import type { CaseResult } from '../model/report.js';
-import { Behavior } from '../model/verdicts.js';
-import { addMemoryFigure, isRobustness } from '../play/attack-figures.js';
+import { crashWords, isRobustness } from '../play/attack-figures.js';
 import type { MemoryWindow, TreeMemory } from '../processes/tree-memory.js';
 import type { CaseOutcome } from './driver.js';
 
@@ -28,7 +26,6 @@ export class LoopingRobustness {
   constructor(
     private readonly cases: readonly CatalogueCase[],
     private readonly sampler: TreeMemory | null,
-    private readonly budgets: RobustnessBudgets | undefined,
     private readonly settle: (index: number, outcome: CaseOutcome) => void,
   ) {}
 
@@ -44,38 +41,30 @@ export class LoopingRobustness {
     if (this.attack(index) !== null && this.sampler !== null && !this.windows.has(index)) this.windows.set(index, this.sampler.window());
   }
 
-  /** A case's result: an attack case's gets its memory figure and is held; true when held (not to settle now). */
-  finished(index: number, result: CaseResult, outcome: CaseOutcome): boolean {
+  /** A case's result: an attack case's outcome gets its memory window's facts and is held; true when held (not to settle now). */
+  finished(index: number, _result: CaseResult, outcome: CaseOutcome): boolean {
     const def = this.attack(index);
     if (def === null) return false;
     const window = this.windows.get(index);
     this.windows.delete(index);
-    addMemoryFigure(
-      result,
-      window?.close() ?? (this.sampler === null ? null : { measured: false, why: 'the case never opened a connection' }),
-      memoryBudgetOf(def, this.budgets ?? DEFAULT_BUDGETS),
-    );
-    this.held.set(index, outcome);
+    const memory = window?.close() ?? (this.sampler === null ? null : { measured: false as const, why: 'the case never opened a connection' });
+    this.held.set(index, { ...outcome, peer: { memory } });
     return true;
   }
 
   /**
    * The client exited (`crash`: how it died on its own, or null). The attack case it was in when it
-   * died fails with why; the held cases are settled; the cases it never started are not run.
+   * died fails with why (a fact its verdict reads: play/attack-figures.ts); the held cases are
+   * settled; the cases it never started are not run.
    */
   ended(crash: string | null): void {
     const index = this.lastStarted;
     const def = index === null ? null : this.attack(index);
     if (crash !== null && index !== null && def?.attackBudget !== undefined) {
-      const outcome = this.held.get(index) ?? null;
       // Unlike per-case mode, dying after its close frame counts too: the process was to run the cases after it.
-      const died = `the client process died during the case (${def.attackBudget.advisory.split(':')[0] ?? ''}): it ${crash}`;
-      if (outcome?.result != null) {
-        outcome.result.result = `${died}. The case's own verdict was ${outcome.result.behavior}: ${outcome.result.result}`;
-        outcome.result.behavior = Behavior.Failed;
-      }
+      const died = { how: crash, when: 'during the case' } as const;
       this.died = `not run: the client process died during case ${def.id} (it ${crash}); it runs every case itself (--client-loops), so it is not restarted (without --client-loops each case gets a process of its own)`;
-      const failed: CaseOutcome = outcome ?? {
+      const failed: CaseOutcome = this.held.get(index) ?? {
         result: null,
         resultAt: null,
         client: null,
@@ -84,7 +73,7 @@ export class LoopingRobustness {
         timeMs: 0,
         missing: 'the case has no result',
       };
-      this.held.set(index, { ...failed, peerFailure: died });
+      this.held.set(index, { ...failed, peerFailure: crashWords(def.attackBudget, died), peer: { memory: failed.peer?.memory ?? null, crash: died } });
     }
     for (const window of this.windows.values()) window.close();
     this.windows.clear();

@@ -32,7 +32,7 @@ export async function runLooping(
   const t0 = performance.now();
   const seen: CaseRunEvent[] = [];
   let sampler: TreeMemory | null = null;
-  let watch = new LoopingRobustness(cases, null, config.budgets, settle);
+  let watch = new LoopingRobustness(cases, null, settle);
   const onStart = (event: CaseRunEvent): void => {
     seen.push(event);
     watch.started(event.index);
@@ -51,7 +51,7 @@ export async function runLooping(
   const started = (pid: number | undefined): void => {
     if (!cases.some(isRobustness)) return;
     sampler = TreeMemory.start(pid);
-    watch = new LoopingRobustness(cases, sampler, config.budgets, settle);
+    watch = new LoopingRobustness(cases, sampler, settle);
   };
   try {
     const values = { url: where.baseUrl, case: '', agent: config.agent, http2: where.http2, ...(where.ca !== null ? { ca: where.ca } : {}) };

@@ -7,13 +7,12 @@
 import type { CatalogueCase } from '../cases/types.js';
 import type { RunSettings } from '../config/run-config.js';
 import type { CaseResult } from '../model/report.js';
-import { Behavior } from '../model/verdicts.js';
 import type { CaseRunEvent, FuzzingServer } from '../server/fuzzing-server.js';
 import { caseTimeoutFor } from '../policy/case-limits.js';
 import { startClient, type ClientProcess } from '../processes/client-process.js';
 import type { CaseOutcome } from './driver.js';
-import { DEFAULT_BUDGETS, memoryBudgetOf, type RobustnessBudgets } from '../cases/data/budgets.js';
-import { addMemoryFigure, isRobustness, type PeerMemory } from '../play/attack-figures.js';
+import type { RobustnessBudgets } from '../cases/data/budgets.js';
+import { crashWords, isRobustness, type PeerFacts, type PeerMemory } from '../play/attack-figures.js';
 import { TreeMemory, type MemoryWindow } from '../processes/tree-memory.js';
 import { EXIT_GRACE_MS, HANDSHAKE_SETTLE_MS, SETTLE_MS, TERM_GRACE_MS, caseUrl, isAborted, raceTimeout, waitForResult } from '../processes/waiting.js';
 
@@ -86,13 +85,11 @@ export async function runOneCase(
     watch.dispose();
   }
   const result = watch.result();
-  const died = crashedByAttack(def, result, client.crash());
-  if (result !== null && sampler !== null)
-    addMemoryFigure(
-      result,
-      watch.memory() ?? { measured: false, why: 'the case never opened a connection' },
-      memoryBudgetOf(def, config.budgets ?? DEFAULT_BUDGETS),
-    );
+  const crash = crashedByAttack(def, result, client.crash());
+  const peer: PeerFacts | null =
+    sampler === null
+      ? null
+      : { memory: watch.memory() ?? { measured: false, why: 'the case never opened a connection' }, ...(crash === null ? {} : { crash }) };
   return {
     result,
     resultAt: watch.resultAt(),
@@ -101,24 +98,20 @@ export async function runOneCase(
     warnings,
     timeMs: performance.now() - t0,
     transportFailure: result === null ? server.transportFailureSince(t0) : null,
-    ...(died === null ? {} : { peerFailure: died }),
+    ...(crash === null ? {} : { peerFailure: crashWords(def.attackBudget ?? null, crash) }),
+    ...(peer === null ? {} : { peer }),
   };
 }
 
 /**
  * A robustness case (one with an attack budget) whose client process died on its own (an uncaught
  * exception, a signal wsgate did not send) before it sent its close frame: the attack took the client
- * down. The case's result says FAILED with why (the per-case report too), its own verdict kept in the text.
+ * down (the case's verdict says so: play/attack-figures.ts), or null.
  */
-function crashedByAttack(def: CatalogueCase, result: CaseResult | null, crash: string | null): string | null {
+function crashedByAttack(def: CatalogueCase, result: CaseResult | null, crash: string | null): NonNullable<PeerFacts['crash']> | null {
   if (def.attackBudget === undefined || crash === null) return null;
   if (result !== null && result.remoteCloseCode !== null) return null;
-  const died = `the client process died before its close (${def.attackBudget.advisory.split(':')[0] ?? ''}): it ${crash}`;
-  if (result !== null) {
-    result.result = `${died}. The case's own verdict was ${result.behavior}: ${result.result}`;
-    result.behavior = Behavior.Failed;
-  }
-  return died;
+  return { how: crash, when: 'before its close' };
 }
 
 function watchCase(server: FuzzingServer, agent: string, index: number, sampler: TreeMemory | null): CaseWatch {

@@ -2,7 +2,7 @@
  * A robustness case against a server under test (group 17): the attack played by the fuzzing
  * client's engine, then the liveness check: the server process (when wsgate started it) still
  * alive, and a normal case on a fresh connection passing. A server that died or stopped serving
- * fails the case whatever the attack's own verdict, with the reason in the case report too.
+ * fails the case whatever the attack's own verdict (play/attack-figures.ts says so in its report).
  */
 import { livenessCase } from '../cases/s17-robustness-server.js';
 import type { CatalogueCase } from '../cases/types.js';
@@ -29,13 +29,22 @@ export interface AttackRun {
 /** How long a server that failed the liveness check is watched for its exit. */
 const EXIT_GRACE_MS = 500;
 
+/** What an attack case left: its result (null: the scripted case never got a connection, `error` says why), and the facts around it. */
+export interface AttackPlayed {
+  result: CaseResult | null;
+  error: string | null;
+  /** Why the server failed the liveness check, or null: it passed. */
+  down: string | null;
+  /** The attack was cut at the case's hard limit (its seconds), or null. */
+  cutAtS: number | null;
+}
+
 /**
- * The attack, then the liveness check; `down` says why the server failed it (null: it passed). A
- * case with an `attack` is played over raw connections; one with only an attack budget is a scripted
- * connection like any case (its figures stated by the case runner). Null result: the scripted case
- * never got a connection (`error` says why).
+ * The attack, then the liveness check. A case with an `attack` is played over raw connections; one
+ * with only an attack budget is a scripted connection like any case. The verdict is not amended
+ * here: the facts go to the run's one verdict (play/attack-figures.ts).
  */
-export async function playAttackCase(def: CatalogueCase, run: AttackRun): Promise<{ result: CaseResult | null; error: string | null; down: string | null }> {
+export async function playAttackCase(def: CatalogueCase, run: AttackRun): Promise<AttackPlayed> {
   const limit = AbortSignal.timeout(run.limitMs);
   const signal = run.signal === undefined ? limit : AbortSignal.any([run.signal, limit]);
   const attack = def.attack;
@@ -46,30 +55,11 @@ export async function playAttackCase(def: CatalogueCase, run: AttackRun): Promis
       { agent: run.agent, index: run.index, limitMs: run.limitMs, ...(run.signal ? { signal: run.signal } : {}) },
       run.settings(def),
     );
-    const down = await liveness(run);
-    const result = outcome.result;
-    if (result !== null) noteLiveness(result, down, run);
-    return { result, error: outcome.error ?? null, down };
+    return { result: outcome.result, error: outcome.error ?? null, down: await liveness(run), cutAtS: null };
   }
   const result = await playAttack(run.target, { ...def, attack }, { agent: run.agent, index: run.index, signal }, run.settings(def));
-  if (limit.aborted && run.signal?.aborted !== true) {
-    result.behavior = Behavior.Failed;
-    result.result = `The attack did not end within the case's limit of ${run.limitMs / 1000} s: the server answered too slowly. ${result.result}`;
-  }
-  const down = await liveness(run);
-  noteLiveness(result, down, run);
-  return { result, error: null, down };
-}
-
-/** The liveness check's outcome after the case's own result; a server that failed it fails the case. */
-function noteLiveness(result: CaseResult, down: string | null, run: AttackRun): void {
-  if (down === null) {
-    const alive = run.process === null ? '' : ', and the server process is alive';
-    result.result = `${result.result} Afterwards a normal case on a fresh connection passed (echoed)${alive}.`;
-  } else {
-    result.behavior = Behavior.Failed;
-    result.result = `${result.result} Afterwards ${down}.`;
-  }
+  const cut = limit.aborted && run.signal?.aborted !== true;
+  return { result, error: null, down: await liveness(run), cutAtS: cut ? run.limitMs / 1000 : null };
 }
 
 /** Null while the server lives and serves; otherwise what it did (died, or failed a normal case). */

@@ -19,8 +19,7 @@ import { shellQuote } from '../processes/client-process.js';
 import { freePort, ServerProcess, waitForListen } from '../processes/server-process.js';
 import { TreeMemory } from '../processes/tree-memory.js';
 import { isAborted } from '../processes/waiting.js';
-import { addMemoryFigure, isRobustness } from '../play/attack-figures.js';
-import { memoryBudgetOf } from '../cases/data/budgets.js';
+import { isRobustness, type PeerFacts } from '../play/attack-figures.js';
 import { AUTOBAHN_DEFAULTS } from '../protocol/constants.js';
 import { collisionNotice } from '../report/files.js';
 import { writeReports } from '../report/writer.js';
@@ -259,10 +258,10 @@ async function playAttackOne(state: ServerState, def: CatalogueCase, index: numb
   const sampler = proc === null ? null : TreeMemory.start(proc.pid);
   // A server loses no process to an attack: a worker that ended is a crash its supervisor hid.
   const window = sampler?.window({ watch: await sampler.settled() }) ?? null;
-  const { result, error, down } = await playAttackCase(def, run);
+  const { result, error, down, cutAtS } = await playAttackCase(def, run);
   const memory = window?.close() ?? null;
   sampler?.stop();
-  let peerFailure: string | null = null;
+  let liveness: NonNullable<PeerFacts['liveness']> = { down: null, processAlive: proc !== null };
   if (down !== null) {
     const restarts = proc !== null && state.sut.restart;
     const next = restarts
@@ -272,33 +271,14 @@ async function playAttackOne(state: ServerState, def: CatalogueCase, index: numb
         : 'it is not restarted: the remaining cases are not run';
     if (!restarts) state.gone = down;
     else if (!proc.hasExited) state.stale = down;
-    peerFailure = `${down}; ${next}`;
-    if (result !== null) result.result = `${result.result.replace(/\.$/, '')}; ${next}.`;
+    liveness = { down, next };
   }
-  if (result === null) {
-    const missing = down ?? error ?? 'no result';
-    return {
-      result: null,
-      resultAt: null,
-      client: null,
-      sawConnection: false,
-      warnings: [],
-      timeMs: performance.now() - t0,
-      missing,
-      ...(peerFailure === null ? {} : { peerFailure }),
-    };
-  }
-  addMemoryFigure(result, memory, memoryBudgetOf(def, state.config.budgets));
+  const peerFailure = liveness.down === null ? null : `${liveness.down}; ${liveness.next}`;
+  const base = { client: null, warnings: [], timeMs: performance.now() - t0, ...(peerFailure === null ? {} : { peerFailure }) };
+  if (result === null) return { ...base, result: null, resultAt: null, sawConnection: false, missing: down ?? error ?? 'no result' };
   state.results.set(def.id, result);
-  return {
-    result,
-    resultAt: performance.now(),
-    client: null,
-    sawConnection: true,
-    warnings: [],
-    timeMs: performance.now() - t0,
-    ...(peerFailure === null ? {} : { peerFailure }),
-  };
+  const peer: PeerFacts = { memory, liveness, ...(cutAtS === null ? {} : { cutAtS }) };
+  return { ...base, result, resultAt: performance.now(), sawConnection: true, peer };
 }
 
 /** The fuzzing client's settings for one case: Autobahn's timers and limits, the spec file's options, masks and keys (seeded per case). */

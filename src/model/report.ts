@@ -2,6 +2,7 @@
  * The report model: the single source of truth every renderer (JSON, HTML, JUnit, console) reads.
  * Field names are Autobahn|Testsuite's, so tools that read its per-case reports keep working.
  */
+import type { AttackRecord, Figure } from './figures.js';
 import type { CloseVerdict, OutcomeVerdict } from './verdicts.js';
 
 /** Whose case it is: Autobahn|Testsuite's, or wsgate's own (group 14, --extended). */
@@ -99,6 +100,16 @@ export interface CaseResult {
    * since the connection started (absent for a report read from disk). Explanations quote it.
    */
   wirelogTimes?: readonly number[];
+  /**
+   * wsgate's own, beside Autobahn's keys, for a robustness case only: its measured figures beside
+   * their budgets (written to the per-case file in sorted place).
+   */
+  figures?: readonly Figure[];
+  /**
+   * wsgate's own, never written: a robustness case's own verdict and its connection's facts, kept
+   * until the run decides its one verdict (play/attack-figures.ts judgeRobustness).
+   */
+  attack?: AttackRecord;
 }
 
 /** The TLS version and cipher suite (its IANA name) a case's connection agreed on. */

@@ -1,58 +1,18 @@
 /**
- * What a robustness case measured, stated beside its budget: the engine's one place for it (a case
- * only declares its AttackBudget). The figures are the connection's: how long after the attack began
- * (the open) the connection ended and who ended it, and how many bytes wsgate wrote while it was
- * open (what the peer was sent before it refused); and, when wsgate started the peer, how much its
- * process tree's resident memory grew (measured by the driver: processes/tree-memory.ts). A figure
- * over its budget fails the outcome. Pure.
+ * The verdict of a robustness case, decided in one place: one pure function (judgeRobustness) turns
+ * the case's own verdict (its judge, on what the engine measured of the attack) and the facts the
+ * engine and the driver gathered around it (how long the connection lasted and who ended it, what
+ * wsgate wrote, whether the attack ran past the case's limit, whether the server still served
+ * afterwards, whether the client process died, how much the peer's process tree grew and whether a
+ * process of it ended) into the verdict, the result text and the figures beside their budgets. The
+ * run skeleton calls it once per case (run/conclude.ts; run/serve.ts where there is no skeleton).
  */
-import type { AttackBudget, Judgement } from '../cases/types.js';
+import type { AttackBudget } from '../cases/types.js';
+import { budgetFigure, statedFigure, type AttackFacts, type AttackRecord, type Figure } from '../model/figures.js';
+import type { CaseResult } from '../model/report.js';
+export type { AttackFacts, AttackRecord } from '../model/figures.js';
 import { Behavior, type OutcomeVerdict } from '../model/verdicts.js';
 import { DEFAULT_BUDGETS, scaledMs, type RobustnessBudgets } from '../cases/data/budgets.js';
-
-/** The connection's facts the figures come from. */
-export interface AttackFacts {
-  /** ms from the open to the TCP close. */
-  readonly durationMs: number;
-  /** Octets wsgate wrote while the connection was open. */
-  readonly sentBytes: number;
-  /**
-   * wsgate ended TCP (its timer ran out, or it dropped the connection after the closing handshake):
-   * who ended the connection, not who started the closing handshake.
-   */
-  readonly droppedByMe: boolean;
-  /** wsgate began the closing handshake (its limit ran out, or it closed after an echo). */
-  readonly closedByMe: boolean;
-}
-
-/** A count with thousands separators ("1,045,760"). */
-function count(n: number): string {
-  return Math.round(n).toLocaleString('en-US');
-}
-
-/** The verdict with the measured figures after its result; over budget, the outcome FAILED. */
-export function withAttackFigures(verdict: Judgement, attack: AttackBudget, facts: AttackFacts, budgets: RobustnessBudgets = DEFAULT_BUDGETS): Judgement {
-  if (verdict.behavior === Behavior.Unimplemented) return verdict;
-  const budget = { ...attack, closeWithinMs: attack.stall === true ? budgets.stallMs : scaledMs(attack.closeWithinMs, budgets) };
-  const who = facts.droppedByMe ? 'wsgate ended it' : 'the peer ended it';
-  const figures =
-    `Measured: the connection ended ${count(facts.durationMs)} ms after the attack began (budget ${count(budget.closeWithinMs)} ms; ${who}); ` +
-    `wsgate had written ${count(facts.sentBytes)} bytes while it was open.`;
-  const over = facts.durationMs > budget.closeWithinMs && (verdict.behavior === Behavior.Ok || verdict.behavior === Behavior.NonStrict);
-  if (over) {
-    const late =
-      facts.droppedByMe || facts.closedByMe
-        ? `the peer had not ended the connection ${count(budget.closeWithinMs)} ms after the attack began`
-        : `the peer ended the connection only ${count(facts.durationMs)} ms after the attack began`;
-    return { ...verdict, behavior: Behavior.Failed, result: `Over budget: ${late}. ${figures}` };
-  }
-  return { ...verdict, result: `${verdict.result} ${figures}` };
-}
-
-/** A case of the robustness profile (an attack played raw, or a scripted case with an attack budget): it gets the memory figure. */
-export function isRobustness(def: { readonly attack?: unknown; readonly attackBudget?: unknown }): boolean {
-  return def.attack !== undefined || def.attackBudget !== undefined;
-}
 
 /** The peer's process tree's memory over one case (processes/tree-memory.ts), or why it was not measured. */
 export type PeerMemory =
@@ -67,47 +27,151 @@ export type PeerMemory =
     }
   | { readonly measured: false; readonly why: string };
 
+/** What a driver saw of the peer around a robustness case: facts, never verdict text. */
+export interface PeerFacts {
+  /** The peer's tree's memory over the case; null: wsgate did not start the peer. */
+  readonly memory: PeerMemory | null;
+  /** The attack of a server was cut at the case's hard limit (its seconds), or absent. */
+  readonly cutAtS?: number;
+  /**
+   * The server after the case (absent for a client): it served a normal case on a fresh connection
+   * (`down` null; `processAlive` when wsgate started it and saw it alive), or why not and what
+   * happens next (restarted for the next case, or the remaining cases not run).
+   */
+  readonly liveness?: { readonly down: null; readonly processAlive: boolean } | { readonly down: string; readonly next: string };
+  /** The client process died on its own: how (processes/crash.ts), and when (before its close frame; during the case, for a looping client). */
+  readonly crash?: { readonly how: string; readonly when: 'before its close' | 'during the case' };
+}
+
+/** A robustness case's verdict: the outcome, its text, its figures. */
+export interface RobustnessVerdict {
+  readonly behavior: OutcomeVerdict;
+  readonly result: string;
+  readonly figures: readonly Figure[];
+}
+
+/** A count with thousands separators ("1,045,760"). */
+function count(n: number): string {
+  return Math.round(n).toLocaleString('en-US');
+}
+
 /** Bytes in MiB with one decimal ("12.3 MiB"); whole MiB without it ("256 MiB"). */
 export function mebibytes(bytes: number): string {
   const mib = bytes / (1024 * 1024);
   return Number.isInteger(mib) ? `${mib} MiB` : `${mib.toFixed(1)} MiB`;
 }
 
-/** The part of a result the memory figure amends (a CaseResult is one). */
-export interface AmendableResult {
-  behavior: OutcomeVerdict;
-  result: string;
+/** A case of the robustness profile (an attack played raw, or a scripted case with an attack budget). */
+export function isRobustness(def: { readonly attack?: unknown; readonly attackBudget?: unknown }): boolean {
+  return def.attack !== undefined || def.attackBudget !== undefined;
 }
 
-/**
- * The memory figure after the result (null: wsgate did not start the peer, so nothing was measured);
- * growth over the case's memory budget (`budgetBytes`: data/budgets.ts's memoryBudgetOf) makes the
- * outcome FAILED with the figure first. Amends `result` in place.
- */
-export function addMemoryFigure(result: AmendableResult, memory: PeerMemory | null, budgetBytes: number): void {
-  const text = result.result.replace(/\s+$/, '');
+/** What judging accumulates: the outcome, its text, its figures. */
+interface Said {
+  behavior: OutcomeVerdict;
+  text: string;
+  figures: Figure[];
+}
+
+/** The connection's time beside its budget and who ended it, and what wsgate wrote; over budget, FAILED. */
+function connectionFigures(said: Said, attack: AttackBudget, facts: AttackFacts, budgets: RobustnessBudgets): void {
+  const budgetMs = attack.stall === true ? budgets.stallMs : scaledMs(attack.closeWithinMs, budgets);
+  const who = facts.droppedByMe ? 'wsgate ended it' : 'the peer ended it';
+  const figures =
+    `Measured: the connection ended ${count(facts.durationMs)} ms after the attack began (budget ${count(budgetMs)} ms; ${who}); ` +
+    `wsgate had written ${count(facts.sentBytes)} bytes while it was open.`;
+  const over = facts.durationMs > budgetMs && (said.behavior === Behavior.Ok || said.behavior === Behavior.NonStrict);
+  said.figures.push(
+    { ...budgetFigure('connection-ms', 'the connection ended after the attack began', facts.durationMs, 'ms', budgetMs), over },
+    statedFigure('sent-bytes', 'wsgate wrote while the connection was open', facts.sentBytes, 'bytes'),
+  );
+  if (!over) {
+    said.text = `${said.text} ${figures}`;
+    return;
+  }
+  const late =
+    facts.droppedByMe || facts.closedByMe
+      ? `the peer had not ended the connection ${count(budgetMs)} ms after the attack began`
+      : `the peer ended the connection only ${count(facts.durationMs)} ms after the attack began`;
+  said.behavior = Behavior.Failed;
+  said.text = `Over budget: ${late}. ${figures}`;
+}
+
+/** Whether the server served a normal case afterwards, and what happens next when it did not. */
+function livenessSaid(said: Said, liveness: NonNullable<PeerFacts['liveness']>): void {
+  if (liveness.down === null) {
+    said.text = `${said.text} Afterwards a normal case on a fresh connection passed (echoed)${liveness.processAlive ? ', and the server process is alive' : ''}.`;
+    return;
+  }
+  said.behavior = Behavior.Failed;
+  said.text = `${said.text} Afterwards ${liveness.down}; ${liveness.next}.`;
+}
+
+/** The memory figure, and the processes of the tree that ended; over budget, or a process ended, FAILED. */
+function memorySaid(said: Said, memory: PeerMemory | null, budgetBytes: number): void {
+  const text = said.text.replace(/\s+$/, '');
   if (memory === null || !memory.measured) {
-    const why = memory === null ? 'wsgate did not start it' : memory.why;
-    result.result = `${text} The peer's memory was not measured (${why}).`;
+    said.text = `${text} The peer's memory was not measured (${memory === null ? 'wsgate did not start it' : memory.why}).`;
     return;
   }
   // A case that failed on its own figure keeps it first: the memory figure follows it.
-  const failedAlready = result.behavior === Behavior.Failed;
+  const failedAlready = said.behavior === Behavior.Failed;
   const ended = memory.ended ?? [];
-  let said = text;
+  let lead = text;
+  if (memory.ended !== undefined)
+    said.figures.push(budgetFigure('tree-deaths', "processes of the peer's tree that ended during the case", ended.length, 'count', 0));
   if (ended.length > 0) {
     // A supervisor (Node's cluster, a pre-fork server) replaces a worker the attack killed: the root alone looks alive.
-    result.behavior = Behavior.Failed;
+    said.behavior = Behavior.Failed;
     const which = ended.length === 1 ? `A process of the peer's tree (${ended[0]})` : `${ended.length} processes of the peer's tree (${ended.join('; ')})`;
-    said = `${which} ended during the case while its root process lived on: a worker died of the attack, whatever replaced it. ${text}`;
+    lead = `${which} ended during the case while its root process lived on: a worker died of the attack, whatever replaced it. ${text}`;
   }
+  said.figures.push(budgetFigure('memory-growth-bytes', "the peer's process tree grew by, at its peak", memory.growthBytes, 'bytes', budgetBytes));
   const figure =
     `the peer's process tree grew by ${mebibytes(memory.growthBytes)} at its peak (budget ${mebibytes(budgetBytes)}; ` +
     `resident ${mebibytes(memory.baselineBytes)} at the start, ${mebibytes(memory.peakBytes)} at the peak, ${count(memory.samples)} samples)`;
-  if (memory.growthBytes > budgetBytes) {
-    result.behavior = Behavior.Failed;
-    result.result = failedAlready || ended.length > 0 ? `${said} Also over budget: ${figure}.` : `Over budget: ${figure}. ${said}`;
+  if (memory.growthBytes <= budgetBytes) {
+    said.text = `${lead} Measured: ${figure}.`;
     return;
   }
-  result.result = `${said} Measured: ${figure}.`;
+  said.behavior = Behavior.Failed;
+  said.text = failedAlready || ended.length > 0 ? `${lead} Also over budget: ${figure}.` : `Over budget: ${figure}. ${lead}`;
+}
+
+/** How the client process died, as the result and the gate's reason say it ("the client process died before its close (CVE-…): it …"). */
+export function crashWords(attack: AttackBudget | null, crash: NonNullable<PeerFacts['crash']>): string {
+  return `the client process died ${crash.when} (${attack?.advisory.split(':')[0] ?? ''}): it ${crash.how}`;
+}
+
+/**
+ * The one verdict of a robustness case: its own verdict, then in order the connection's figures (a
+ * scripted case), the attack cut at the case's limit, the liveness check, the client's death, the
+ * memory figure. Each fact that fails the case makes it FAILED and says why first or after, keeping
+ * what was said before. An UNIMPLEMENTED case gets no connection figures. Pure.
+ */
+export function judgeRobustness(
+  attack: AttackBudget | null,
+  record: AttackRecord,
+  peer: PeerFacts,
+  budgets: RobustnessBudgets = DEFAULT_BUDGETS,
+  memoryBudgetBytes: number = budgets.memoryGrowth,
+): RobustnessVerdict {
+  const said: Said = { behavior: record.own.behavior, text: record.own.result, figures: [...record.own.figures] };
+  if (record.connection !== null && attack !== null && said.behavior !== Behavior.Unimplemented) connectionFigures(said, attack, record.connection, budgets);
+  if (peer.cutAtS !== undefined) {
+    said.behavior = Behavior.Failed;
+    said.text = `The attack did not end within the case's limit of ${peer.cutAtS} s: the server answered too slowly. ${said.text}`;
+  }
+  if (peer.liveness !== undefined) livenessSaid(said, peer.liveness);
+  if (peer.crash !== undefined) {
+    said.text = `${crashWords(attack, peer.crash)}. The case's own verdict was ${said.behavior}: ${said.text}`;
+    said.behavior = Behavior.Failed;
+  }
+  memorySaid(said, peer.memory, memoryBudgetBytes);
+  return { behavior: said.behavior, result: said.text, figures: said.figures };
+}
+
+/** A result's record for judging: the one the engine kept, or (a report without one) the result as it stands. */
+export function recordOf(result: CaseResult): AttackRecord {
+  return result.attack ?? { own: { behavior: result.behavior, result: result.result, figures: [] }, connection: null };
 }

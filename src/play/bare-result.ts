@@ -63,5 +63,9 @@ export function bareResult(def: CatalogueCase, verdict: Judgement, facts: BareFa
     wasServerConnectionDropTimeout: false,
     wirelog: [],
     ...(facts.transport === null ? {} : { transport: 'h2' as const }),
+    // A raw attack (group 17): its own verdict kept for the run's one verdict (attack-figures.ts).
+    ...(def.attack === undefined
+      ? {}
+      : { attack: { own: { behavior: verdict.behavior, result: verdict.result, figures: verdict.figures ?? [] }, connection: null } }),
   };
 }

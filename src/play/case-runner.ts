@@ -17,7 +17,7 @@ import { reportEvent } from '../core/wire-recorder.js';
 import { attachRecording } from './recording.js';
 import type { H2CaseContext } from '../cases/h2-types.js';
 import { h2Facet } from './h2-facet.js';
-import { withAttackFigures } from './attack-figures.js';
+import type { AttackRecord } from '../model/figures.js';
 import { DEFAULT_BUDGETS, type RobustnessBudgets } from '../cases/data/budgets.js';
 import { connectionQueues } from '../util/kernel-queues.js';
 
@@ -159,14 +159,16 @@ export class CaseRunner implements ConnectionHandler, CaseContext {
 
   onConnectionLost(): void {
     const duration = Math.round(performance.now() - this.startedAt);
-    const result = this.report(this.verdict(duration), duration);
+    const verdict = this.verdict();
+    const result = this.report(verdict, duration);
+    if (this.def.attackBudget !== undefined) result.attack = this.attackRecord(verdict, duration);
     const c = this.connection;
     if (this.info.keepRecording === true) attachRecording(result, { tape: c.tape, def: this.def, isServer: c.isServer, deflate: c.deflateActive });
     this.info.onResult(result);
   }
 
-  /** Both verdicts: Autobahn's common judging, the case's own adjustment, what the result says, and a robustness case's figures. */
-  private verdict(durationMs: number): Judgement {
+  /** Both verdicts: Autobahn's common judging, the case's own adjustment, what the result says (a robustness case's figures come later: attack-figures.ts). */
+  private verdict(): Judgement {
     const s = this.connection;
     const common = judgeCase(this.expectedLists(), this.def.close, this.received, this.outcome, {
       connectionWasOpen: s.record.connectionWasOpen,
@@ -195,15 +197,17 @@ export class CaseRunner implements ConnectionHandler, CaseContext {
     if (this.unrecorded > 0) {
       result += ` The first ${MAX_RECORDED_EVENTS} events received are recorded; ${this.unrecorded} more were received and not recorded.`;
     }
-    const judged = { ...adjusted, result };
-    if (this.def.attackBudget === undefined) return judged;
-    const sentBytes = this.connection.trafficStats().outgoingOctetsWireLevel ?? 0;
-    return withAttackFigures(
-      judged,
-      this.def.attackBudget,
-      { durationMs, sentBytes, droppedByMe: s.record.droppedByMe, closedByMe: s.record.closedByMe },
-      this.budgets,
-    );
+    return { ...adjusted, result };
+  }
+
+  /** A robustness case's own verdict and its connection's facts, kept on its result until the run's one verdict (attack-figures.ts). */
+  private attackRecord(verdict: Judgement, durationMs: number): AttackRecord {
+    const s = this.connection;
+    const sentBytes = s.trafficStats().outgoingOctetsWireLevel ?? 0;
+    return {
+      own: { behavior: verdict.behavior, result: verdict.result, figures: verdict.figures ?? [] },
+      connection: { durationMs, sentBytes, droppedByMe: s.record.droppedByMe, closedByMe: s.record.closedByMe },
+    };
   }
 
   /**

@@ -141,7 +141,9 @@ export class TreeMemory {
         const ended = rootLives
           ? [...settled].filter(([pid, was]) => identity(pid)?.startTicks !== was.startTicks).map(([pid, was]) => `pid ${pid}, ${was.name}`)
           : [];
-        return { measured: true, baselineBytes: w.baseline, peakBytes: w.peak, growthBytes: w.peak - w.baseline, samples: w.samples, ended };
+        const measured = { measured: true, baselineBytes: w.baseline, peakBytes: w.peak, growthBytes: w.peak - w.baseline, samples: w.samples } as const;
+        // Only a watched tree (a server's) states which of its processes ended: a client's children may come and go.
+        return options.watch === undefined ? measured : { ...measured, ended };
       },
     };
   }

@@ -51,19 +51,22 @@ const CASE_KEYS = [
 ] as const satisfies readonly (keyof CaseResult)[];
 
 // Compile-time guard: a key added to CaseResult but not listed above (or as wsgate's own) fails the build here.
-const allKeysListed: [Exclude<keyof CaseResult, (typeof CASE_KEYS)[number] | 'tls' | 'transport' | 'wirelogTimes'>] extends [never] ? true : never = true;
+const allKeysListed: [Exclude<keyof CaseResult, (typeof CASE_KEYS)[number] | 'tls' | 'transport' | 'wirelogTimes' | 'figures' | 'attack'>] extends [never]
+  ? true
+  : never = true;
 void allKeysListed;
 
 /**
  * The per-case JSON report, as Autobahn writes it (its keys, sorted, 3-space indent, ASCII); over
  * TLS, wsgate's own `tls` key joins them in sorted place (Autobahn's keys keep their values), and
- * over HTTP/2 its `transport` key.
+ * over HTTP/2 its `transport` key; a robustness case's `figures` (name, label, value, unit, budget, over).
  */
 export function caseReportJson(result: CaseResult): string {
   const picked: Record<string, unknown> = {};
   for (const key of CASE_KEYS) picked[key] = result[key];
   if (result.tls !== undefined) picked.tls = { cipher: result.tls.cipher, version: result.tls.version };
   if (result.transport !== undefined) picked.transport = result.transport;
+  if (result.figures !== undefined) picked.figures = result.figures.map((f) => ({ ...f }));
   return pythonJson(picked);
 }
 

@@ -2,6 +2,7 @@
  * Human output of a gate run: one line per case (and, under a failing case, one line saying why),
  * then a summary with the failures grouped by cause. Quiet: the summary only.
  */
+import { figureLine } from '../model/figures.js';
 import { causeLine } from '../explain/causes.js';
 import { explanationOf, runCauses } from '../explain/run.js';
 import { caseLabel, type GateCase, type GateRun } from '../model/report.js';
@@ -48,6 +49,9 @@ export class Progress {
     );
     const e = c.status === 'failed' && c.result !== null ? explanationOf(c) : null;
     if (e !== null) this.out.write(`${' '.repeat(2 * this.width + 4)}why: ${e.short}\n`);
+    // A robustness case that failed on a figure: the figure, beside its budget.
+    const over = c.status === 'failed' ? (c.result?.figures ?? []).filter((f) => f.over) : [];
+    if (over.length > 0) this.out.write(`${' '.repeat(2 * this.width + 4)}over: ${over.map(figureLine).join('; ')}\n`);
   }
 
   summary(run: GateRun, files: { outdir: string; junit: string; json: string }): void {

@@ -6,6 +6,8 @@
 import type { CatalogueCase } from '../cases/types.js';
 import type { RunSettings } from '../config/run-config.js';
 import type { CaseOutcome } from '../drivers/driver.js';
+import { DEFAULT_BUDGETS, memoryBudgetOf, type RobustnessBudgets } from '../cases/data/budgets.js';
+import { isRobustness, judgeRobustness, recordOf, type PeerFacts } from '../play/attack-figures.js';
 import type { CaseResult, GateCase } from '../model/report.js';
 import { caseTimeoutFor } from '../policy/case-limits.js';
 import { caseFields, reasonWithoutResult, ruleForResult, type GateVerdict } from '../policy/rule.js';
@@ -17,7 +19,18 @@ export function excludedReason(agent: string, specFile: string | null): string {
 }
 
 /** What concluding a case reads of the run's configuration. */
-export type OutcomeConfig = Pick<RunSettings, 'caseTimeout' | 'failOn'>;
+export type OutcomeConfig = Pick<RunSettings, 'caseTimeout' | 'failOn'> & { budgets?: RobustnessBudgets };
+
+/**
+ * A robustness case's one verdict (play/attack-figures.ts) written into its result: the outcome, the
+ * text, the figures. The result is the one the reports are written from.
+ */
+export function judgeResult(def: CatalogueCase, result: CaseResult, peer: PeerFacts, budgets: RobustnessBudgets = DEFAULT_BUDGETS): void {
+  const verdict = judgeRobustness(def.attackBudget ?? null, recordOf(result), peer, budgets, memoryBudgetOf(def, budgets));
+  result.behavior = verdict.behavior;
+  result.result = verdict.result;
+  result.figures = verdict.figures;
+}
 
 /** The gate case of a played case: the gate rule on its result, or why it has none. */
 export function conclude(def: CatalogueCase, index: number, outcome: CaseOutcome, config: OutcomeConfig): GateCase {
@@ -37,6 +50,7 @@ export function conclude(def: CatalogueCase, index: number, outcome: CaseOutcome
       reportBase: null,
     };
   }
+  if (isRobustness(def)) judgeResult(def, result, outcome.peer ?? { memory: null }, config.budgets);
   const verdict = livenessRule(ruleForResult(result, new Set(config.failOn)), result, outcome.peerFailure);
   const warnings = [...verdict.warnings, ...outcome.warnings];
   if (client !== null && client.exitCode !== null && client.exitCode !== 0 && !client.timedOut) {

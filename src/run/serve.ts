@@ -13,7 +13,8 @@ import { agentExclusion } from './exclusion.js';
 import { checkDirectories } from '../report/files.js';
 import { selectForRun } from './schedule.js';
 import type { CaseResult } from '../model/report.js';
-import { addMemoryFigure, isRobustness } from '../play/attack-figures.js';
+import { isRobustness } from '../play/attack-figures.js';
+import { judgeResult } from './conclude.js';
 
 /**
  * Serves until a client asks the server to stop (/stopServer, /updateReports?shutdownOnComplete=true)
@@ -61,9 +62,10 @@ export async function startCaseServer(
     http2: config.http2,
   });
   // A client that comes by itself is no process of wsgate's: its memory is not measured, and its robustness results say so.
-  const attacks = new Set(cases.filter(isRobustness).map((c) => c.id));
+  const defs = new Map(cases.filter(isRobustness).map((c) => [c.id, c]));
   server.on('caseFinished', (_event: unknown, result: CaseResult) => {
-    if (attacks.has(result.id)) addMemoryFigure(result, null, config.budgets.memoryGrowth);
+    const def = defs.get(result.id);
+    if (def !== undefined) judgeResult(def, result, { memory: null }, config.budgets);
   });
   return { server, cases, secure };
 }

@@ -115,6 +115,9 @@ test("a settled process of the tree killed during a window is named when it clos
     const nothing = quiet.close();
     assert.ok(nothing.measured);
     assert.deepEqual(nothing.ended, []);
+    // Unwatched (a client's tree): no process is named, and no figure of them is stated.
+    const unwatched = sampler.window().close();
+    assert.ok(unwatched.measured && unwatched.ended === undefined);
 
     const watch = await sampler.settled();
     assert.deepEqual([...watch.keys()].sort(), [victim, survivor].sort(), 'both children, not the root');

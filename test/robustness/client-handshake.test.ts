@@ -31,11 +31,11 @@ import { pinnedClient } from '../support/robustness.js';
  */
 const STALL_MS = 4000;
 
+const budgets = { ...DEFAULT_BUDGETS, stallMs: STALL_MS };
 let server: FuzzingServer;
 let baseUrl: string;
 
 before(async () => {
-  const budgets = { ...DEFAULT_BUDGETS, stallMs: STALL_MS };
   server = createServer({
     host: '127.0.0.1',
     port: 0,
@@ -63,7 +63,7 @@ async function play(command: string, agent: string, ids: readonly string[]): Pro
   for (const [i, def] of robustnessClientCases.entries()) {
     if (!ids.includes(def.id)) continue;
     const outcome = await runOneCase(server, def, i + 1, command, { baseUrl, ca: null, http2: false }, { agent, caseTimeout: null }, undefined);
-    out.set(def.id, conclude(def, i + 1, outcome, { caseTimeout: null, failOn: [...FAILING_VERDICTS] }));
+    out.set(def.id, conclude(def, i + 1, outcome, { caseTimeout: null, failOn: [...FAILING_VERDICTS], budgets }));
   }
   return out;
 }

@@ -24,7 +24,14 @@ interface Run {
   code: number | null;
   out: string;
   cases: Map<string, SummaryCase>;
-  report: (file: string) => Promise<{ behavior: string; result: string }>;
+  report: (file: string) => Promise<Report>;
+  text: (file: string) => Promise<string>;
+}
+
+interface Report {
+  behavior: string;
+  result: string;
+  figures?: { name: string; value: number; unit: string; budget: number | null; over: boolean }[];
 }
 
 /** `wsgate run --robustness ARGS` into a fresh report directory. */
@@ -34,9 +41,9 @@ async function robustness(args: string[]): Promise<Run> {
   const out = res.stdout + res.stderr;
   assert.ok(res.code === 0 || res.code === 1, out);
   const summary = JSON.parse(await readFile(path.join(outdir, 'summary.json'), 'utf8')) as { cases: SummaryCase[] };
-  const report = async (file: string): Promise<{ behavior: string; result: string }> =>
-    JSON.parse(await readFile(path.join(outdir, file), 'utf8')) as { behavior: string; result: string };
-  return { code: res.code, out, cases: new Map(summary.cases.map((c) => [c.id, c])), report };
+  const text = (file: string): Promise<string> => readFile(path.join(outdir, file), 'utf8');
+  const report = async (file: string): Promise<Report> => JSON.parse(await text(file)) as Report;
+  return { code: res.code, out, cases: new Map(summary.cases.map((c) => [c.id, c])), report, text };
 }
 
 /** The figure in a result: growth, budget and the resident set at the start, in MiB. */
@@ -61,6 +68,22 @@ test("a client that allocates 300 MiB when its case opens: FAILED under the case
     const over = figure(report.result);
     assert.equal(over.budget, expected, budget.join(' '));
     assert.ok(over.growth >= 250 && over.growth < 600, report.result);
+    // The same figure, structured: in the JSON (the only one over), the HTML (marked) and the console line.
+    const figures = report.figures ?? [];
+    assert.deepEqual(
+      figures.filter((f) => f.over).map((f) => f.name),
+      ['memory-growth-bytes'],
+    );
+    const memory = figures.find((f) => f.name === 'memory-growth-bytes');
+    assert.equal(memory?.budget, expected * 1024 * 1024);
+    assert.equal(memory?.unit, 'bytes');
+    assert.ok(Math.abs((memory?.value ?? 0) / 1024 / 1024 - over.growth) < 0.1, JSON.stringify(memory));
+    const html = await tight.text('client_case_18_3_1.html');
+    assert.match(html, /<tr class="figure over"[^>]*data-name="memory-growth-bytes">.*<b>over budget<\/b>/);
+    assert.match(
+      tight.out,
+      new RegExp(`over: memory-growth-bytes: [\\d,]+ bytes \\([\\d.]+ MiB\\) \\(budget [\\d,]+ bytes \\(${expected}\\.0 MiB\\), over\\)`),
+    );
   }
 
   // The bomb (18.2.1) has no budget of its own (a peer may hold up to its message limit): the run's.

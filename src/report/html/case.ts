@@ -1,4 +1,5 @@
 /** The per-case HTML report: Autobahn's sections in its order, self-contained, every peer string escaped. */
+import { figureAmount } from '../../model/figures.js';
 import { explainResult, pointWords } from '../../explain/explain.js';
 import type { CaseResult } from '../../model/report.js';
 import { escapeHtml as esc, htmlFragment } from '../escape.js';
@@ -148,13 +149,25 @@ function explanationSection(result: CaseResult): string {
 `;
 }
 
+/** A robustness case's figures beside their budgets, the ones over marked (nothing for the catalogue's cases). */
+function figuresTable(figures: CaseResult['figures']): string {
+  if (figures === undefined || figures.length === 0) return '';
+  const rows = figures.map(
+    (f) =>
+      `<tr class="figure${f.over ? ' over" style="background: var(--fail-bg); color: var(--fail)' : ''}" data-name="${esc(f.name)}"><td class="key">${esc(f.name)}</td><td class="desc">${esc(f.label)}</td>` +
+      `<td class="value">${esc(figureAmount(f.value, f.unit))}</td><td class="budget">${f.budget === null ? '' : esc(figureAmount(f.budget, f.unit))}</td>` +
+      `<td class="over">${f.over ? '<b>over budget</b>' : ''}</td></tr>`,
+  );
+  return `<table id="case_figures" class="figures"><tr><th>figure</th><th>what</th><th>measured</th><th>budget</th><th></th></tr>\n${rows.join('\n')}\n</table>\n`;
+}
+
 /** Description, expectation, outcome (expected and observed events) and closing behaviour. */
 function outcomeSections(result: CaseResult): string {
   return `<section id="case_description"><h2>Case Description</h2><div class="text_block">${htmlFragment(result.description)}</div></section>
 <section id="case_expectation"><h2>Case Expectation</h2><div class="text_block">${htmlFragment(result.expectation)}</div></section>
 <section id="case_outcome"><h2>Case Outcome</h2>
 <p class="result">${esc(result.result)}</p>
-<p class="label">Expected:</p>
+${figuresTable(result.figures)}<p class="label">Expected:</p>
 <pre id="case_expected" class="case_pickle">${esc(limitString(pyRepr(result.expected)))}</pre>
 <p class="label">Observed:</p>
 <pre id="case_observed" class="case_pickle">${esc(limitString(pyRepr(result.received)))}</pre>
