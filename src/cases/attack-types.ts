@@ -20,13 +20,15 @@ export interface Trickle {
 
 /**
  * How a probe writes its request head (absent: all at once). `bytewise`: one byte per write, each
- * after the previous one was flushed, Nagle off. `trickle`: one byte every `everyMs` (the head the
+ * after the previous one was flushed, Nagle off. `paced`: a piece of `pieceBytes` every `everyMs` (a
+ * server that keeps up reads each on its own). `trickle`: one byte every `everyMs` (the head the
  * case gives never ends: a stall, waited for up to the run's `stall` budget). `streamed`: the request
  * head up to a header `header` whose value is `totalBytes` of one reused piece, each write after the
  * previous one drained, stopped once the server answers or ends the connection.
  */
 export type ProbeDelivery =
   | { readonly kind: 'bytewise' }
+  | { readonly kind: 'paced'; readonly pieceBytes: number; readonly everyMs: number }
   | { readonly kind: 'trickle'; readonly everyMs: number }
   | { readonly kind: 'streamed'; readonly header: string; readonly pieceBytes: number; readonly totalBytes: number };
 
@@ -100,7 +102,7 @@ export interface GrowthFacts {
  * A header of growing size: `value(n)` of n bytes in the header `header`, at each of `sizes` until
  * the HTTP layer refuses one, then between the last taken and the first refused.
  */
-export interface GrowthAttack {
+export interface GrowthAttack extends AttackCost {
   readonly kind: 'growth';
   readonly header: string;
   readonly value: (n: number) => string;
@@ -111,8 +113,17 @@ export interface GrowthAttack {
   readonly judge: (facts: GrowthFacts, budgets: RobustnessBudgets) => Judgement;
 }
 
+/** What every attack may hold the server to beside its judge. */
+export interface AttackCost {
+  /**
+   * The most CPU time the server's process tree may spend over the case, in ms, times the run's
+   * `time` budget (measured when wsgate started it: play/attack-figures.ts); absent, not judged.
+   */
+  readonly cpuMs?: number;
+}
+
 /** Fixed probes, one connection each, judged together. */
-export interface ProbesAttack {
+export interface ProbesAttack extends AttackCost {
   readonly kind: 'probes';
   readonly probes: readonly AttackProbe[];
   /** The verdict; `budgets` are the run's (its time budgets scaled: cases/data/budgets.ts). */
@@ -135,7 +146,7 @@ export interface CrowdFacts {
  * connections are held open until the normal client is done, then wsgate closes them; otherwise each
  * waits for its own answer.
  */
-export interface CrowdAttack {
+export interface CrowdAttack extends AttackCost {
   readonly kind: 'crowd';
   readonly connections: number;
   readonly crowd: AttackProbe;

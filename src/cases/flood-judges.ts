@@ -89,19 +89,31 @@ export function judgeHugeHeader(probes: readonly ProbeFacts[], budgets: Robustne
   );
 }
 
-/** A normal request written one byte per packet: a 101 within the budget after the last byte passes. */
-export function judgeBytewise(probes: readonly ProbeFacts[], budgets: RobustnessBudgets = DEFAULT_BUDGETS): Judgement {
-  const budget = scaledMs(FloodBudgets.bytewiseAnswerMs, budgets);
+/**
+ * A long request head written in pieces, each read before the next: a 101 within the budget after the
+ * last piece, or a refusal (an HTTP error, a drop) at the server's own limit, passes; no answer, or a
+ * late 101, fails. What it cost the server's CPU is the engine's figure (AttackCost.cpuMs).
+ */
+export function judgePacedHead(probes: readonly ProbeFacts[], budgets: RobustnessBudgets = DEFAULT_BUDGETS): Judgement {
+  const budget = scaledMs(FloodBudgets.pacedAnswerMs, budgets);
   const p = probes[0];
   if (p === undefined) return verdict(Behavior.Failed, 'The attack was not played.');
-  const what = `${p.label} (${count(p.requestBytes)} bytes written, one per packet)`;
-  if (p.status !== 101) return verdict(Behavior.Failed, `${what}: ${answerText(p)} instead of 101 within ${millis(p.waitMs)} of its last byte.`);
-  const ms = p.answerMs ?? 0;
-  if (ms > budget) return verdict(Behavior.Failed, `${what}: the 101 came ${millis(ms)} after the last byte (budget ${millis(budget)}).`);
-  return verdict(
-    Behavior.Ok,
-    `${what}: the 101 came ${millis(ms)} after the last byte (budget ${millis(budget)}); the whole request took ${millis(p.elapsedMs)}.`,
-  );
+  const read = p.peerReadBytes == null ? `${count(p.requestBytes)} bytes written` : `${count(p.peerReadBytes)} bytes read by the server`;
+  const what = `${p.label} (${read})`;
+  if (p.ending === 'refused') return verdict(Behavior.Failed, `No connection: ${answerText(p)}.`);
+  if (p.status === 101) {
+    const ms = p.answerMs ?? 0;
+    if (ms > budget) return verdict(Behavior.Failed, `${what}: the 101 came ${millis(ms)} after the last piece (budget ${millis(budget)}).`);
+    return verdict(
+      Behavior.Ok,
+      `${what}: the 101 came ${millis(ms)} after the last piece (budget ${millis(budget)}); the whole request took ${millis(p.elapsedMs)}.`,
+    );
+  }
+  if (p.status === null && p.ending === 'timeout')
+    return verdict(Behavior.Failed, `${what}: the server neither answered nor ended the connection within ${millis(p.waitMs)}.`);
+  if (p.status !== null && p.status < 400) return verdict(Behavior.Failed, `${what}: answered HTTP ${p.status}, neither 101 nor an error status.`);
+  const how = p.status === null ? `dropped the connection (${p.ending === 'reset' ? 'reset' : 'closed'})` : `answered HTTP ${p.status}`;
+  return verdict(Behavior.Ok, `${what}: the server ${how} at its own limit on a request head, ${millis(p.elapsedMs)} after the request began.`);
 }
 
 /** A request head trickled one byte at a time, never ended: dropped (or answered with an error) within the stall budget passes. */

@@ -9,7 +9,7 @@ import type { UpgradeRequestSpec } from '../protocol/client-handshake.js';
 import type { AttackProbe, ServerAttack } from './attack-types.js';
 import { DEFAULT_BUDGETS } from './data/budgets.js';
 import { FloodAdvisories, FloodBudgets } from './data/floods.js';
-import { judgeBytewise, judgeCrowd, judgeHugeHeader, judgeSlowloris } from './flood-judges.js';
+import { judgeCrowd, judgePacedHead, judgeHugeHeader, judgeSlowloris } from './flood-judges.js';
 import { attackCase, requestWith } from './attack-case.js';
 import type { CatalogueCase } from './types.js';
 
@@ -83,30 +83,33 @@ const hugeHeader = attackCase({
  * `total` bytes of padding in four header lines: each value a quarter (1,024 bytes for 4,096), under
  * the line limits servers keep (Python websockets 10: 4,110 bytes a line), so the request is valid.
  */
-function padLines(total: number): Array<[string, string]> {
-  return [1, 2, 3, 4].map((i) => [`X-Wsgate-Pad-${i}`, 'a'.repeat(total / 4)]);
+/** Padding header lines (X-Wsgate-Pad-1, -2 ...) of `lineBytes` each, `total` bytes of values in all. */
+function padLines(total: number, lineBytes: number): Array<[string, string]> {
+  return Array.from({ length: Math.ceil(total / lineBytes) }, (_, i) => [`X-Wsgate-Pad-${i + 1}`, 'a'.repeat(Math.min(lineBytes, total - i * lineBytes))]);
 }
 
-const bytewise = attackCase({
+const P = B.pacedHead;
+const paced = attackCase({
   id: '17.1.9',
-  advisory: FloodAdvisories.bytewiseHead,
+  advisory: FloodAdvisories.pacedHead,
   rfc: 'RFC 7230 §3, RFC 6455 §4.1',
-  description: `A normal upgrade request with ${bytes(B.bytewisePadBytes)} bytes of padding in four header lines (X-Wsgate-Pad-1 to -4, each under any server's line limit), written one byte per TCP write, each after the previous one was flushed, Nagle off.`,
-  expectation: `The server answers 101 within ${bytes(B.bytewiseAnswerMs)} ms of the request's last byte (a parser that reads the head again from its start on every packet takes time quadratic in its length).`,
+  description: `A normal upgrade request with ${bytes(P.totalBytes)} bytes of padding in header lines of ${bytes(P.lineBytes)} bytes (X-Wsgate-Pad-1, -2 ...), written in ${bytes(P.pieceBytes)}-byte pieces, one every ${P.everyMs} ms, Nagle off: about ${bytes(Math.round(P.totalBytes / P.pieceBytes))} reads for a server that keeps up.`,
+  expectation: `The server answers 101 within ${bytes(B.pacedAnswerMs)} ms of the last piece, or refuses the head at its own limit (an HTTP error or a drop), and its process tree spends at most ${bytes(B.pacedCpuMs)} ms of CPU time on the case (a parser that reads the head again from its start on every read spends time quadratic in its length).`,
   attack: {
     kind: 'probes',
+    cpuMs: B.pacedCpuMs,
     probes: [
       {
-        label: `a request of ${bytes(B.bytewisePadBytes)}-byte padding`,
-        size: B.bytewisePadBytes,
-        waitMs: 5000,
-        request: (normal) => requestWith(normal, padLines(B.bytewisePadBytes)),
-        delivery: { kind: 'bytewise' },
+        label: `a request of ${bytes(P.totalBytes)} bytes of padding in ${bytes(P.pieceBytes)}-byte pieces`,
+        size: P.totalBytes,
+        waitMs: B.pacedWaitMs,
+        request: (normal) => requestWith(normal, padLines(P.totalBytes, P.lineBytes)),
+        delivery: { kind: 'paced', pieceBytes: P.pieceBytes, everyMs: P.everyMs },
       },
     ],
-    judge: judgeBytewise,
+    judge: judgePacedHead,
   },
-  maxSeconds: 20,
+  maxSeconds: 40,
 });
 
 /** A request head that never ends: the normal fields, then a padding header that lasts an hour at one byte a second. */
@@ -163,7 +166,7 @@ export const floodServerCases: readonly CatalogueCase[] = [
   burst('17.1.6', 'protocol', FloodAdvisories.protocolBurst, 'RFC 6455 §4.1, §11.3.4'),
   burst('17.1.7', 'extensions', FloodAdvisories.extensionsBurst, 'RFC 6455 §9.1, RFC 7230 §3.2.6'),
   hugeHeader,
-  bytewise,
+  paced,
   slowloris,
   halfOpen,
 ];

@@ -649,10 +649,10 @@ const TABLE: ReadonlyArray<readonly [string, Entry]> = [
   [
     '17.1.9',
     {
-      key: 'bytewise-request',
+      key: 'paced-request',
       rfc: 'RFC 7230 §3, RFC 6455 §4.1',
-      text: 'a server answers an upgrade request written one byte per packet as promptly as one written at once (CVE-2023-43669: tungstenite before 0.20.1 parsed the head again on every read)',
-      subject: 'a request written one byte per packet',
+      text: 'a server reads a long request head written in small pieces at a cost that grows with its length, not its square: it answers or refuses it promptly, spending little CPU time (CVE-2023-43669: tungstenite before 0.20.1 parsed the head again on every read)',
+      subject: 'a 1 MiB request head written in small pieces',
     },
   ],
   [

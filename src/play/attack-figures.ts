@@ -22,6 +22,8 @@ export type PeerMemory =
       readonly peakBytes: number;
       readonly growthBytes: number;
       readonly samples: number;
+      /** CPU time the tree spent over the window (user and kernel, 10 ms ticks), in ms. */
+      readonly cpuMs?: number;
       /** Processes of the tree (not its root) that ended during the case while the root lived on ("pid 123, node"); watched for servers only. */
       readonly ended?: readonly string[];
     }
@@ -144,9 +146,29 @@ export function crashWords(attack: AttackBudget | null, crash: NonNullable<PeerF
 }
 
 /**
+ * The CPU time the peer's tree spent over the case beside the case's CPU budget (a case with one:
+ * the cost of parsing what it sent, which neither bytes nor time show on a fast machine); over, FAILED.
+ */
+function cpuSaid(said: Said, memory: PeerMemory | null, budgetMs: number): void {
+  if (memory === null || !memory.measured || memory.cpuMs === undefined) {
+    said.text = `${said.text} Its CPU time was not measured either: the case is judged on the answer alone.`;
+    return;
+  }
+  said.figures.push(budgetFigure('cpu-ms', "CPU time the peer's process tree spent over the case", memory.cpuMs, 'ms', budgetMs));
+  const figure = `the peer's process tree spent ${count(memory.cpuMs)} ms of CPU time over the case (budget ${count(budgetMs)} ms)`;
+  if (memory.cpuMs <= budgetMs) {
+    said.text = `${said.text} Measured: ${figure}.`;
+    return;
+  }
+  const failedAlready = said.behavior === Behavior.Failed;
+  said.behavior = Behavior.Failed;
+  said.text = failedAlready ? `${said.text} Also over budget: ${figure}.` : `Over budget: ${figure}. ${said.text}`;
+}
+
+/**
  * The one verdict of a robustness case: its own verdict, then in order the connection's figures (a
  * scripted case), the attack cut at the case's limit, the liveness check, the client's death, the
- * memory figure. Each fact that fails the case makes it FAILED and says why first or after, keeping
+ * memory figure, the CPU figure (a case with a CPU budget). Each fact that fails the case makes it FAILED and says why first or after, keeping
  * what was said before. An UNIMPLEMENTED case gets no connection figures. Pure.
  */
 export function judgeRobustness(
@@ -155,6 +177,7 @@ export function judgeRobustness(
   peer: PeerFacts,
   budgets: RobustnessBudgets = DEFAULT_BUDGETS,
   memoryBudgetBytes: number = budgets.memoryGrowth,
+  cpuBudgetMs: number | null = null,
 ): RobustnessVerdict {
   const said: Said = { behavior: record.own.behavior, text: record.own.result, figures: [...record.own.figures] };
   if (record.connection !== null && attack !== null && said.behavior !== Behavior.Unimplemented) connectionFigures(said, attack, record.connection, budgets);
@@ -168,6 +191,7 @@ export function judgeRobustness(
     said.behavior = Behavior.Failed;
   }
   memorySaid(said, peer.memory, memoryBudgetBytes);
+  if (cpuBudgetMs !== null) cpuSaid(said, peer.memory, cpuBudgetMs);
   return { behavior: said.behavior, result: said.text, figures: said.figures };
 }
 

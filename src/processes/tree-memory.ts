@@ -7,7 +7,7 @@
  * processes share once per process: growth is the figure to trust, not the level. Never throws.
  */
 import type { PeerMemory } from '../play/attack-figures.js';
-import { isLive, procPids, procStat, residentBytes } from './proc.js';
+import { isLive, procPids, procStat, residentBytes, TICKS_PER_S } from './proc.js';
 
 /**
  * How long a process of the tree must be seen before a window opens to be watched for ending during
@@ -96,6 +96,17 @@ export class TreeMemory {
     return residentBytes(root) === null ? 'the process had already ended' : null;
   }
 
+  /** CPU ticks (user and kernel) the tree has spent so far: its processes' own, and the root's reaped children's. */
+  private cpuTicks(): number {
+    if (this.root === undefined) return 0;
+    let ticks = 0;
+    for (const pid of new Set([this.root, ...treeOf(this.root)])) {
+      const s = procStat(pid);
+      if (s !== null) ticks += s.utime + s.stime + (pid === this.root ? s.cutime + s.cstime : 0);
+    }
+    return ticks;
+  }
+
   /** The tree's resident set now, in bytes (null when nothing of it is left), rescanning the tree when due. */
   private sample(rescan = false): number | null {
     if (this.root === undefined) return null;
@@ -131,6 +142,7 @@ export class TreeMemory {
       return { close: () => ({ measured: false, why }) };
     }
     const w = { baseline, peak: baseline, samples: 1 };
+    const cpu0 = this.cpuTicks();
     const settled = options.watch ?? new Map<number, ProcessIdentity>();
     this.open.add(w);
     return {
@@ -141,7 +153,8 @@ export class TreeMemory {
         const ended = rootLives
           ? [...settled].filter(([pid, was]) => identity(pid)?.startTicks !== was.startTicks).map(([pid, was]) => `pid ${pid}, ${was.name}`)
           : [];
-        const measured = { measured: true, baselineBytes: w.baseline, peakBytes: w.peak, growthBytes: w.peak - w.baseline, samples: w.samples } as const;
+        const cpuMs = ((this.cpuTicks() - cpu0) * 1000) / TICKS_PER_S;
+        const measured = { measured: true, baselineBytes: w.baseline, peakBytes: w.peak, growthBytes: w.peak - w.baseline, samples: w.samples, cpuMs } as const;
         // Only a watched tree (a server's) states which of its processes ended: a client's children may come and go.
         return options.watch === undefined ? measured : { ...measured, ended };
       },

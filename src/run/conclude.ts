@@ -6,7 +6,7 @@
 import type { CatalogueCase } from '../cases/types.js';
 import type { RunSettings } from '../config/run-config.js';
 import type { CaseOutcome } from '../drivers/driver.js';
-import { DEFAULT_BUDGETS, memoryBudgetOf, type RobustnessBudgets } from '../cases/data/budgets.js';
+import { cpuBudgetOf, DEFAULT_BUDGETS, memoryBudgetOf, type RobustnessBudgets } from '../cases/data/budgets.js';
 import { isRobustness, judgeRobustness, recordOf, type PeerFacts } from '../play/attack-figures.js';
 import type { CaseResult, GateCase } from '../model/report.js';
 import { caseTimeoutFor } from '../policy/case-limits.js';
@@ -26,7 +26,7 @@ export type OutcomeConfig = Pick<RunSettings, 'caseTimeout' | 'failOn'> & { budg
  * text, the figures. The result is the one the reports are written from.
  */
 export function judgeResult(def: CatalogueCase, result: CaseResult, peer: PeerFacts, budgets: RobustnessBudgets = DEFAULT_BUDGETS): void {
-  const verdict = judgeRobustness(def.attackBudget ?? null, recordOf(result), peer, budgets, memoryBudgetOf(def, budgets));
+  const verdict = judgeRobustness(def.attackBudget ?? null, recordOf(result), peer, budgets, memoryBudgetOf(def, budgets), cpuBudgetOf(def, budgets));
   result.behavior = verdict.behavior;
   result.result = verdict.result;
   result.figures = verdict.figures;

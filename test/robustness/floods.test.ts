@@ -4,7 +4,9 @@
  * its 101 behind a burst, 7.4.6 does not; a server of our own with no timeout on a request head holds
  * a Slowloris connection past a short stall budget, the same server with a short headersTimeout drops
  * it; a server whose head limit is 16 MiB refuses a 20 MB header only after reading 16 MiB of it
- * (17.1.8 FAILED on the bytes it read), where ws behind Node's default 16 KiB limit passes. The
+ * (17.1.8 FAILED on the bytes it read), where ws behind Node's default 16 KiB limit passes; a server
+ * that parses its whole request head again on every read spends seconds of CPU on a 1 MiB head
+ * written in small pieces (17.1.9 FAILED on its CPU time), the same server fixed a fraction. The
  * releases are installed by `npm test` (test/fixtures/robustness/install.mjs).
  */
 import assert from 'node:assert/strict';
@@ -56,6 +58,42 @@ test("a 20 MB header (17.1.8): a server with a 16 MiB head limit refuses it only
   const g = /the server had read ([\d,]+) of them \(budget 1,048,576\) when it refused a 20 MB header/.exec(passed);
   assert.ok(g, passed);
   assert.ok(Number((g[1] as string).replace(/,/g, '')) < 1024 * 1024, passed);
+});
+
+test('a 1 MiB head in 256-byte pieces (17.1.9, CVE-2023-43669): a server that parses its whole head again on every read FAILED on its CPU time; the same server fixed, and ws behind Node (431 at 16 KiB), pass', async (t) => {
+  const cpu = async (run: RobustnessRun): Promise<{ name: string; value: number; budget: number | null; over: boolean }> => {
+    const figure = (await run.report('17.1.9')).figures?.find((f) => f.name === 'cpu-ms');
+    assert.ok(figure, run.out);
+    return figure;
+  };
+  const bad = await robustness(['--server', brokenServer('rescans-head'), '--cases', '17.1.9']);
+  assert.equal(bad.code, 1, bad.out);
+  const badText = await bad.result('17.1.9');
+  t.diagnostic(`rescans-head: ${badText}`);
+  // Its answer is right and prompt: only the CPU it spent on the way shows the fault.
+  assert.match(badText, /the 101 came [\d.]+ ms after the last piece/);
+  assert.match(badText, /over budget: the peer's process tree spent [\d,]+ ms of CPU time over the case \(budget 1,000 ms\)/i);
+  const over = await cpu(bad);
+  assert.equal(over.over, true);
+  assert.equal(over.budget, 1000);
+  assert.ok(over.value > 1000, JSON.stringify(over));
+  assert.match(bad.out, /over: .*cpu-ms: [\d,]+ ms \(budget 1,000 ms, over\)/);
+
+  const fixed = await robustness(['--server', brokenServer('scans-head'), '--cases', '17.1.9']);
+  assert.equal(fixed.code, 0, fixed.out);
+  const fine = await cpu(fixed);
+  t.diagnostic(`scans-head: ${await fixed.result('17.1.9')}`);
+  assert.equal(fine.over, false);
+  // The same 1 MiB read and parsed once: a fraction of the budget, and far under the fault's figure.
+  assert.ok(fine.value < over.value / 3, `${fine.value} ms against ${over.value} ms`);
+  assert.match(
+    await fixed.result('17.1.9'),
+    /^a request of 1,048,576 bytes of padding in 256-byte pieces \(1,0\d\d,\d{3} bytes read by the server\): the 101 came/,
+  );
+
+  const node = await robustness(['--role', 'server', '--cases', '17.1.9']);
+  assert.equal(node.code, 0, node.out);
+  assert.match(await node.result('17.1.9'), /\(1\d,\d{3} bytes read by the server\): the server answered HTTP 431 at its own limit on a request head/);
 });
 
 test('Slowloris (17.1.10): a server with no timeout on a request head FAILED at a 3 s stall budget; the same server with headersTimeout 1 s passes', async (t) => {

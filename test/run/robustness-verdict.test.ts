@@ -16,7 +16,7 @@ const own = (behavior: 'OK' | 'NON-STRICT' | 'FAILED' | 'UNIMPLEMENTED', figures
   own: { behavior, result: 'The peer refused it.', figures },
   connection: { durationMs: 150, sentBytes: 4096, droppedByMe: false, closedByMe: false },
 });
-const memory = (growthMiB: number, ended?: string[]): PeerMemory => ({
+const memory = (growthMiB: number, ended?: string[]): PeerMemory & { measured: true } => ({
   measured: true,
   baselineBytes: 50 * MiB,
   peakBytes: (50 + growthMiB) * MiB,
@@ -112,4 +112,20 @@ test('UNIMPLEMENTED gets no connection figures, and the stall budget replaces th
   assert.equal(stall.figures.find((f) => f.name === 'connection-ms')?.budget, 4000);
   const scaled = judgeRobustness(attack, own('OK'), { memory: null }, { ...DEFAULT_BUDGETS, timeScale: 3 });
   assert.equal(scaled.figures.find((f) => f.name === 'connection-ms')?.budget, 6000);
+});
+
+test('a case with a CPU budget: its figure judged (over: FAILED, first unless the case failed already); unmeasured, the text says the answer alone judged it', () => {
+  const spent = (cpuMs: number): PeerMemory => ({ ...memory(1), cpuMs });
+  const within = judgeRobustness(null, { ...own('OK'), connection: null }, { memory: spent(400) }, DEFAULT_BUDGETS, 32 * MiB, 1000);
+  assert.equal(within.behavior, 'OK');
+  assert.match(within.result, /Measured: the peer's process tree spent 400 ms of CPU time over the case \(budget 1,000 ms\)\.$/);
+  const over = judgeRobustness(null, { ...own('OK'), connection: null }, { memory: spent(3700) }, DEFAULT_BUDGETS, 32 * MiB, 1000);
+  assert.equal(over.behavior, 'FAILED');
+  assert.match(over.result, /^Over budget: the peer's process tree spent 3,700 ms of CPU time over the case \(budget 1,000 ms\)\. The peer refused it\./);
+  assert.deepEqual(names(over.figures), ['cpu-ms']);
+  const unmeasured = judgeRobustness(null, { ...own('OK'), connection: null }, { memory: null }, DEFAULT_BUDGETS, 32 * MiB, 1000);
+  assert.equal(unmeasured.behavior, 'OK');
+  assert.match(unmeasured.result, /Its CPU time was not measured either: the case is judged on the answer alone\.$/);
+  // Without a CPU budget, nothing is said of CPU.
+  assert.doesNotMatch(judgeRobustness(null, own('OK'), { memory: spent(9000) }).result, /CPU/);
 });

@@ -39,7 +39,13 @@ export interface RobustnessRun {
   code: number | null;
   out: string;
   cases: Map<string, SummaryCase>;
-  report: (id: string) => Promise<{ behavior: string; behaviorClose: string; remoteCloseCode: number | null; result: string }>;
+  report: (id: string) => Promise<{
+    behavior: string;
+    behaviorClose: string;
+    remoteCloseCode: number | null;
+    result: string;
+    figures?: { name: string; value: number; unit: string; budget: number | null; over: boolean }[];
+  }>;
   result: (id: string) => Promise<string>;
 }
 

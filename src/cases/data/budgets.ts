@@ -71,6 +71,12 @@ export function memoryBudgetOf(
   return Math.min(own, budgets.memoryGrowth);
 }
 
+/** A robustness case's CPU budget (ms of the peer's process tree over the case), or null: CPU is not judged. */
+export function cpuBudgetOf(def: { readonly attack?: { readonly cpuMs?: number | undefined } | undefined }, budgets: RobustnessBudgets): number | null {
+  const own = def.attack?.cpuMs;
+  return own === undefined ? null : own * budgets.timeScale;
+}
+
 /** A wait of a robustness case (s) under the run's `time` factor: every deadline a case sets goes through it. */
 export function scaledS(seconds: number, budgets: RobustnessBudgets): number {
   return seconds * budgets.timeScale;

@@ -21,7 +21,7 @@ export const FloodAdvisories = {
     id: 'CVE-2018-12121',
     what: 'Node.js before 6.15.0, 8.14.0, 10.14.0 and 11.3.0 kept up to 80 KB of headers per connection: requests with maximum-sized headers exhausted the heap (the limit became 8 KB, now 16 KB)',
   },
-  bytewiseHead: {
+  pacedHead: {
     id: 'CVE-2023-43669',
     what: 'tungstenite before 0.20.1 parsed the whole handshake again on every read: a long header delivered in small pieces took minutes of CPU',
   },
@@ -55,10 +55,24 @@ export const FloodBudgets = {
    * reads 16 MB of one header before refusing it lets each connection hold that much (CVE-2018-12121).
    */
   hugeHeaderReadBytes: 1024 * 1024,
-  /** The padding header of the request written one byte per packet, so re-parsing from the start shows (bytes). */
-  bytewisePadBytes: 4096,
-  /** The answer to a request written one byte per packet, after its last byte (ms, scaled). */
-  bytewiseAnswerMs: 1000,
+  /**
+   * The paced request (17.1.9): a head of 1 MiB (the most 17.1.8 lets a server read) in header lines
+   * of 1,000 bytes, written in 256-byte pieces, one a millisecond (256 KB/s): about 4,096 reads by a
+   * server that keeps up, so a parser that reads the head again from its start on every read scans
+   * 2 GiB, and falls behind (then its CPU time is about the attack's whole length).
+   */
+  pacedHead: { totalBytes: 1024 * 1024, lineBytes: 1000, pieceBytes: 256, everyMs: 1 },
+  /** How long the paced request and the answer after it are waited for (ms, scaled). */
+  pacedWaitMs: 20000,
+  /** The answer to the paced request, after its last piece was read (ms, scaled). */
+  pacedAnswerMs: 1000,
+  /**
+   * The CPU time the server's process tree may spend over 17.1.9 (ms, scaled): reading 1 MiB in 1,024
+   * reads and answering, then the liveness check. A parser that keeps its place costs tens of ms (ws
+   * behind Node's http with a 2 MiB head limit: measured below 100 ms); one that re-parses the head
+   * on every read, seconds (CVE-2023-43669's fault, in test/fixtures/servers/broken-server.ts).
+   */
+  pacedCpuMs: 1000,
   /** Slowloris: one byte of a request head that never ends, every this many ms; the `stall` budget bounds the wait. */
   slowlorisEveryMs: 1000,
   /** Connections each holding a partial request head while a normal client connects. */

@@ -13,7 +13,7 @@ import { FrameReader, type FrameHeader, type FrameSink } from '../../protocol/fr
 import { HeadReader } from '../../protocol/handshake.js';
 import { connectTo } from '../play-case.js';
 import type { ServerTarget } from '../play-types.js';
-import { writeBytewise, writeStreamed, writeTrickle } from './writers.js';
+import { writeBytewise, writePaced, writeStreamed, writeTrickle } from './writers.js';
 import { connectionQueues } from '../../util/kernel-queues.js';
 
 /** The longest response head read (a server's answer to an attack is short; more is an answer too). */
@@ -176,6 +176,13 @@ class ProbeConnection {
     } else if (delivery.kind === 'bytewise') {
       // The wait for the answer starts again after the last byte.
       writeBytewise(this.socket, request, () => {
+        whole();
+        this.wait();
+      });
+    } else if (delivery.kind === 'paced') {
+      m.peerReadBytes = null;
+      writePaced(this.socket, request, { bytes: delivery.pieceBytes, everyMs: delivery.everyMs }, () => {
+        this.sampleRead();
         whole();
         this.wait();
       });

@@ -1,5 +1,6 @@
 /**
- * How a probe writes a request head other than at once: one byte per packet, one byte per interval
+ * How a probe writes a request head other than at once: one byte per packet, a piece per interval,
+ * one byte per interval
  * (a head that stalls), or a header value far larger than any buffer wsgate would hold, streamed from
  * one reused piece with back-pressure. Each stops as soon as the socket is gone (the server answered
  * or ended the connection, or the probe's wait ran out).
@@ -19,6 +20,29 @@ export function writeBytewise(socket: Socket, data: Buffer, done: () => void): v
     const byte = data.subarray(at, at + 1);
     at++;
     socket.write(byte, next);
+  };
+  next();
+}
+
+/**
+ * Pieces of `pieceBytes`, one every `everyMs`, Nagle off, so that a server that keeps up reads each
+ * on its own (one that falls behind reads several at once); `done` after the last. Stops when the
+ * socket is gone.
+ */
+export function writePaced(socket: Socket, data: Buffer, piece: { bytes: number; everyMs: number }, done: () => void): void {
+  socket.setNoDelay(true);
+  let at = 0;
+  const next = (): void => {
+    if (socket.destroyed) return;
+    if (at >= data.length) {
+      done();
+      return;
+    }
+    const part = data.subarray(at, at + piece.bytes);
+    at += part.length;
+    socket.write(part, (err) => {
+      if (err == null) setTimeout(next, piece.everyMs);
+    });
   };
   next();
 }
