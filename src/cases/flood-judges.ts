@@ -76,13 +76,14 @@ export function judgeHugeHeader(probes: readonly ProbeFacts[], budgets: Robustne
   const how = p.status === null ? `dropped the connection (${p.ending === 'reset' ? 'reset' : 'closed'}) with no answer` : `answered HTTP ${p.status}`;
   if (p.status !== null && p.status < 400)
     return verdict(Behavior.Failed, `The server ${how} to ${p.label}, not an error status, after ${millis(p.elapsedMs)} (${read}).`);
-  if (p.elapsedMs > budget)
-    return verdict(Behavior.Failed, `The server ${how} only ${millis(p.elapsedMs)} after the request began (budget ${millis(budget)}; ${read}).`);
+  // The bytes it read first: a server that reads 16 MiB is slow to refuse because it reads them.
   if (measured !== null && measured > bytesBudget)
     return verdict(
       Behavior.Failed,
       `The server ${how} to ${p.label} only after reading ${count(measured)} bytes of it (budget ${count(bytesBudget)}): its limit on a request head lets each connection hold that much (${wrote}).`,
     );
+  if (p.elapsedMs > budget)
+    return verdict(Behavior.Failed, `The server ${how} only ${millis(p.elapsedMs)} after the request began (budget ${millis(budget)}; ${read}).`);
   return verdict(
     Behavior.Ok,
     `The server ${how} ${millis(p.elapsedMs)} after the request began (budget ${millis(budget)}): ${read} when it refused ${p.label}.`,

@@ -1,8 +1,8 @@
 /**
  * Group 18.4 (the robustness profile, a client under test): the handshake floods and slow answers
  * that took HTTP stacks down, played by wsgate as a hostile server in its 101 response. 18.4.1 has
- * 10,000 header lines; 18.4.2 a header value of 8 MiB, streamed; 18.4.3 is written one byte per
- * packet; 18.4.4 is trickled one byte per second and never ends; 18.4.5 names extensions after
+ * 10,000 header lines; 18.4.2 a header value of 8 MiB, streamed; 18.4.3 a header value of 1 MiB
+ * in small pieces, judged on the client's CPU time; 18.4.4 is trickled one byte per second and never ends; 18.4.5 names extensions after
  * Object.prototype's properties. Advisories and budgets are data (data/floods.ts); the engine writes
  * the slow and huge heads (server/head-delivery.ts) and states the figures (play/attack-figures.ts).
  */
@@ -12,7 +12,7 @@ import { Behavior, CloseBehavior, type OutcomeVerdict } from '../model/verdicts.
 import { ClientFloodBudgets as B, clientFloodBudgets as budget } from './data/floods.js';
 import { DEFAULT_BUDGETS, scaledS } from './data/budgets.js';
 import { count } from './attack-judges.js';
-import { closedByMe, defineCase, message, wrongCodeFails } from './define.js';
+import { defineCase } from './define.js';
 import { head, mustRefuse, PROBE, refused, SWITCHING, upgradeLines } from './handshake-scripts.js';
 import type { CaseContext, CatalogueCase, HandshakeRequestInfo, Judgement } from './types.js';
 
@@ -122,22 +122,33 @@ const hugeHeaderCase = defineCase({
   adjust: (verdict) => judgeSettled(verdict, B.settleWithinS),
 });
 
-const bytewiseCase = defineCase({
+const P = B.pacedHead;
+
+const pacedCase = defineCase({
   id: '18.4.3',
-  description: `A valid 101 response with a ${B.bytewisePadBytes.toLocaleString('en-US')}-byte X-Pad header, written one byte per TCP write (each after the one before was flushed), then a text message ("${PROBE}"). (${RFC}; ${budget.bytewise.advisory})`,
-  expectation: `The response is valid however it is cut: the client takes it and echoes the message within ${B.settleWithinS} s of its first byte (parsing it again on every read took tungstenite minutes), then answers wsgate's close (1000).`,
-  expect: { OK: [message(PROBE)] },
-  close: closedByMe([CloseCode.Normal]),
-  attackBudget: budget.bytewise,
-  schedule: { maxSeconds: B.settleWithinS + 2 },
-  handshake: (info) => ({ head: head(SWITCHING, [...upgradeLines(info), `X-Pad: ${'a'.repeat(B.bytewisePadBytes)}`]), delivery: 'bytewise' }),
+  description: `A 101 response whose last header line, X-Pad, has a value of ${count(P.totalBytes)} bytes, written in ${P.pieceBytes}-byte pieces, one every ${P.everyMs} ms (about ${count(P.totalBytes / P.pieceBytes)} reads for a client that keeps up); then the empty line and a text message ("${PROBE}"). (${RFC}; ${budget.paced.advisory})`,
+  expectation: `The client takes the response and echoes the message, or fails the connection at its own limit on a response head (Node's is 16 KiB), within ${B.settleWithinS + P.writeS} s; and its process tree spends at most ${count(B.pacedCpuMs)} ms of CPU time on the case (a parser that reads the head again from its start on every read spends time quadratic in its length: tungstenite took minutes). Neither echo nor refusal in time, or a process that dies, is FAILED.`,
+  expect: {},
+  close: refused,
+  suppressClose: true,
+  attackBudget: budget.paced,
+  schedule: { maxSeconds: B.settleWithinS + P.writeS + 2 },
+  handshake: (info) => ({
+    head: hugeHeaderStart(info),
+    delivery: 'streamed',
+    stream: {
+      bytes: P.totalBytes,
+      pieceBytes: P.pieceBytes,
+      everyMs: P.everyMs,
+      tail: Buffer.concat([Buffer.from('\r\n\r\n', 'latin1'), probeFrame()]),
+    },
+  }),
   run(t) {
-    // The frame log would hold an entry per byte of the response (4,000 of them): the description says what left.
-    t.setWirelog(false, { silent: true });
-    t.sendFrame({ opcode: Opcode.Text, payload: PROBE });
-    t.killAfter(scaledS(B.settleWithinS, t.budgets));
+    t.setOutcome(Behavior.Ok, REFUSED);
+    t.killAfter(scaledS(B.settleWithinS + P.writeS, t.budgets));
   },
-  adjust: wrongCodeFails,
+  onMessage: onEcho(Behavior.Ok, ''),
+  adjust: (verdict) => judgeSettled(verdict, B.settleWithinS + P.writeS),
 });
 
 const STALL_S = DEFAULT_BUDGETS.stallMs / 1000;
@@ -199,4 +210,4 @@ const obsTextCase: CatalogueCase = {
   schedule: { maxSeconds: B.refuseWithinS + 2 },
 };
 
-export const clientHandshakeCases: readonly CatalogueCase[] = [manyLinesCase, hugeHeaderCase, bytewiseCase, trickledCase, prototypeNamesCase, obsTextCase];
+export const clientHandshakeCases: readonly CatalogueCase[] = [manyLinesCase, hugeHeaderCase, pacedCase, trickledCase, prototypeNamesCase, obsTextCase];

@@ -250,6 +250,8 @@ export interface CaseSchedule {
 export interface AttackBudget {
   /** The public advisory or issue the attack replays (e.g. "undici CVE-2026-2229"). */
   readonly advisory: string;
+  /** The most CPU time the peer's process tree may spend on the case, in ms, times the run's `time` budget (when wsgate started it); absent, not judged. */
+  readonly cpuMs?: number;
   /** The peer must have ended the connection within this many ms of the attack's start (the open), times the run's `time` budget. */
   readonly closeWithinMs: number;
   /** The attack stalls the connection (an unanswered close, a connection never closed): the run's `stall` budget replaces closeWithinMs. */

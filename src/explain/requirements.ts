@@ -771,10 +771,10 @@ const TABLE: ReadonlyArray<readonly [string, Entry]> = [
   [
     '18.4.3',
     {
-      key: 'client-bytewise-response',
+      key: 'client-paced-response',
       rfc: 'RFC 6455 §4.1, §4.2.2',
-      text: 'a client takes a valid 101 written one byte per packet as promptly as one written at once, and echoes (CVE-2023-43669: tungstenite before 0.20.1 parsed the head again on every read)',
-      subject: 'a 101 written one byte per packet',
+      text: 'a client reads a long 101 written in small pieces at a cost that grows with its length, not its square: it takes it and echoes, or refuses it at its own limit, spending little CPU time (CVE-2023-43669: tungstenite before 0.20.1 parsed the head again on every read)',
+      subject: 'a 1 MiB response head written in small pieces',
     },
   ],
   [

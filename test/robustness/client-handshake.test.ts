@@ -113,7 +113,7 @@ describe('group 18.4: handshake floods and slow answers against real clients', (
     assert.match(throwing.get('18.4.1')?.reason ?? '', /the client process died before its close \(.*\): it exited with status 1: \w*Error: /);
   });
 
-  test('the bundled ws client refuses the 10,000 lines, the 8 MiB header (early) and the prototype names, and takes the bytewise 101', async (t) => {
+  test('the bundled ws client refuses the 10,000 lines, the 8 MiB header (early), the paced 1 MiB header (at 16 KiB) and the prototype names', async (t) => {
     const cases = await play(referenceClientCommand(true), 'ws', FAST);
     for (const c of cases.values()) assert.equal(c.status, 'passed', lines(cases));
     assert.match(get(cases, '18.4.1').result?.result ?? '', /^The client refused the response/);
@@ -122,7 +122,33 @@ describe('group 18.4: handshake floods and slow answers against real clients', (
     // Node's parser stops at 16 KiB: wsgate had written far less than the 8 MiB when it dropped.
     assert.ok(written(huge) < 4 * 1024 * 1024, huge.result?.result);
     t.diagnostic(`18.4.2: ${written(huge)} bytes written when the bundled client dropped`);
-    assert.match(get(cases, '18.4.3').result?.result ?? '', /^Actual events match.*wsgate ended it/);
+    const paced = get(cases, '18.4.3');
+    assert.match(paced.result?.result ?? '', /^The client refused the response.*the peer ended it/);
+    assert.ok(written(paced) < 64 * 1024, paced.result?.result);
+    assert.equal(paced.result?.figures?.find((f) => f.name === 'cpu-ms')?.over, false, paced.result?.result);
+  });
+
+  test('a 1 MiB header in 256-byte pieces (18.4.3, CVE-2023-43669): a client that parses its whole head again on every read FAILED on its CPU time; the same client fixed passes', async (t) => {
+    const cpu = (c: GateCase): { value: number; budget: number | null; over: boolean } => {
+      const figure = c.result?.figures?.find((f) => f.name === 'cpu-ms');
+      assert.ok(figure, c.result?.result);
+      return figure;
+    };
+    const bad = get(await play(nodeCommand(fixture('rescans-head')), 'rescans-head', ['18.4.3']), '18.4.3');
+    t.diagnostic(`rescans-head: ${bad.result?.result}`);
+    assert.equal(bad.status, 'failed', bad.result?.result);
+    // It took the head and echoed: only the CPU it spent on the way shows the fault.
+    assert.match(bad.result?.result ?? '', /The client took the response and echoed the message sent after it\./);
+    assert.match(bad.result?.result ?? '', /over budget: the peer's process tree spent [\d,]+ ms of CPU time over the case \(budget 1,000 ms\)/i);
+    const over = cpu(bad);
+    assert.equal(over.over, true);
+    assert.ok(over.value > 1000, JSON.stringify(over));
+
+    const fixed = get(await play(nodeCommand(fixture('scans-head')), 'scans-head', ['18.4.3']), '18.4.3');
+    t.diagnostic(`scans-head: ${fixed.result?.result}`);
+    assert.equal(fixed.status, 'passed', fixed.result?.result);
+    assert.match(fixed.result?.result ?? '', /^The client took the response and echoed the message sent after it\./);
+    assert.ok(cpu(fixed).value < over.value / 3, `${cpu(fixed).value} ms against ${over.value} ms`);
   });
 
   test('a ws client whose HTTP parser reads 64 MiB of head takes the 8 MiB header: 18.4.2 FAILED, the explanation says so', async () => {
@@ -165,7 +191,7 @@ describe('group 18.4: handshake floods and slow answers against real clients', (
     assert.match(strict?.result?.result ?? '', /^The client dropped the trickled response by a timeout of its own.*the peer ended it/);
   });
 
-  test('undici 6.24.0: refuses the floods, takes the bytewise 101, survives every case but 18.4.6, where a subprotocol it never offered kills it', {
+  test('undici 6.24.0: refuses the floods and the paced 1 MiB header, survives every case but 18.4.6, where a subprotocol it never offered kills it', {
     skip: needsReleases('undici-6.24.0'),
   }, async () => {
     const cases = await play(pinnedClient('undici-6.24.0'), 'undici-6.24.0', FAST);

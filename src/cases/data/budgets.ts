@@ -72,8 +72,11 @@ export function memoryBudgetOf(
 }
 
 /** A robustness case's CPU budget (ms of the peer's process tree over the case), or null: CPU is not judged. */
-export function cpuBudgetOf(def: { readonly attack?: { readonly cpuMs?: number | undefined } | undefined }, budgets: RobustnessBudgets): number | null {
-  const own = def.attack?.cpuMs;
+export function cpuBudgetOf(
+  def: { readonly attack?: { readonly cpuMs?: number | undefined } | undefined; readonly attackBudget?: { readonly cpuMs?: number | undefined } | undefined },
+  budgets: RobustnessBudgets,
+): number | null {
+  const own = def.attack?.cpuMs ?? def.attackBudget?.cpuMs;
   return own === undefined ? null : own * budgets.timeScale;
 }
 

@@ -84,7 +84,7 @@ export const ClientFloodAdvisory = {
   manyLines:
     "CVE-2024-37890's shape (ws before 8.17.1 crashed on more header lines than Node keeps), and CVE-2018-12121 (Node.js kept up to 80 KB of headers per connection), in a 101 answer",
   hugeHeader: 'CVE-2018-12121 (Node.js kept up to 80 KB of headers per connection, until heap exhaustion), in a 101 answer of several MB',
-  bytewise: 'CVE-2023-43669 (tungstenite before 0.20.1 parsed the whole handshake again on every read), in a 101 answer written one byte per packet',
+  paced: 'CVE-2023-43669 (tungstenite before 0.20.1 parsed the whole handshake again on every read), in a 101 answer written in small pieces',
   trickled: 'CVE-2018-12122 (Node.js kept a head trickled one byte at a time open forever: Slowloris), in a 101 answer trickled one byte per second',
   prototypeNames: 'GHSA-5v72-xg48-5rpm (ws before 3.3.1 crashed on extension names such as constructor), in the 101 answer',
   obsText: 'denoland/deno#32594 (Deno panicked on a Sec-WebSocket-Protocol or Sec-WebSocket-Extensions value with bytes above 0x7f in a 101)',
@@ -105,8 +105,13 @@ export const ClientFloodBudgets = {
   readSampleS: 0.05,
   /** A client completes (echoes) or fails the connection within this many seconds of the 101's first byte. */
   settleWithinS: 5,
-  /** 18.4.3: the padding header of the 101 written one byte per packet (as 17.1.9's request). */
-  bytewisePadBytes: 4096,
+  /**
+   * 18.4.3: the padding header's value, written in 256-byte pieces one a millisecond (as 17.1.9's
+   * request): about 4,096 reads, 5 s of writing (`writeS`, added to the settling time).
+   */
+  pacedHead: { totalBytes: 1024 * 1024, pieceBytes: 256, everyMs: 1, writeS: 6 },
+  /** 18.4.3: the CPU time the client's process tree may spend on the case (ms, scaled), as 17.1.9's server. */
+  pacedCpuMs: 1000,
   /** 18.4.4: one byte of the 101 every this many ms; the padding makes the head outlast any stall budget (an hour). */
   trickleEveryMs: 1000,
   tricklePadBytes: 3600,
@@ -118,7 +123,12 @@ export const ClientFloodBudgets = {
 export const clientFloodBudgets = {
   manyLines: { advisory: ClientFloodAdvisory.manyLines, closeWithinMs: ClientFloodBudgets.settleWithinS * 1000, memoryGrowth: MEMORY_GROWTH.small },
   hugeHeader: { advisory: ClientFloodAdvisory.hugeHeader, closeWithinMs: ClientFloodBudgets.settleWithinS * 1000, memoryGrowth: MEMORY_GROWTH.small },
-  bytewise: { advisory: ClientFloodAdvisory.bytewise, closeWithinMs: ClientFloodBudgets.settleWithinS * 1000, memoryGrowth: MEMORY_GROWTH.small },
+  paced: {
+    advisory: ClientFloodAdvisory.paced,
+    closeWithinMs: (ClientFloodBudgets.settleWithinS + ClientFloodBudgets.pacedHead.writeS) * 1000,
+    memoryGrowth: MEMORY_GROWTH.small,
+    cpuMs: ClientFloodBudgets.pacedCpuMs,
+  },
   trickled: { advisory: ClientFloodAdvisory.trickled, closeWithinMs: 0, stall: true, memoryGrowth: MEMORY_GROWTH.small },
   prototypeNames: { advisory: ClientFloodAdvisory.prototypeNames, closeWithinMs: ClientFloodBudgets.refuseWithinS * 1000, memoryGrowth: MEMORY_GROWTH.small },
   obsText: { advisory: ClientFloodAdvisory.obsText, closeWithinMs: ClientFloodBudgets.refuseWithinS * 1000, memoryGrowth: MEMORY_GROWTH.small },
