@@ -156,5 +156,67 @@ export interface CrowdAttack extends AttackCost {
   readonly judge: (facts: CrowdFacts, budgets: RobustnessBudgets) => Judgement;
 }
 
+/**
+ * What an HTTP/2 flood sends, one unit at a time (17.5: cases/s17-robustness-h2.ts): on one
+ * connection, a stream opened and reset, a CONTINUATION frame, a PING; or (`cut-blocks`) a connection
+ * of its own each, an unfinished header block cut by a TCP reset.
+ */
+export type H2Flood = 'rapid-reset' | 'continuation' | 'ping' | 'cut-blocks';
+
+/**
+ * One HTTP/2 connection (h2c with prior knowledge, or TLS with ALPN "h2"): the preface and SETTINGS,
+ * then up to `units` of the flood (a stream opened and reset; a CONTINUATION frame; a PING), `batch`
+ * per write, each write once the socket took the one before, until the server ends the connection.
+ */
+export interface H2FloodAttack extends AttackCost {
+  readonly kind: 'h2-flood';
+  readonly flood: H2Flood;
+  readonly units: number;
+  readonly batch: number;
+  /** How long the server has to end the connection once it has read the whole flood, in ms (times the run's `time` budget). */
+  readonly graceMs: number;
+  /** The verdict; `budgets` are the run's (cases/data/budgets.ts). */
+  readonly judge: (facts: H2FloodFacts, budgets: RobustnessBudgets) => Judgement;
+}
+
+/** What the engine measured of an HTTP/2 flood. */
+export interface H2FloodFacts {
+  readonly flood: H2Flood;
+  /** The units the attack would send at most. */
+  readonly units: number;
+  /** Why the flood never began (no TCP connection, no SETTINGS, no extended CONNECT), or null. */
+  readonly refused: string | null;
+  /** Units wsgate wrote (handed to the socket) before it stopped. */
+  readonly unitsWritten: number;
+  /** Octets of the preface and the request ahead of the units, and of one unit (the units are alike in size, to within a few octets). */
+  readonly headBytes: number;
+  readonly unitBytes: number;
+  /**
+   * Units the server's process had read at the last look (wsgate's flushed bytes less the kernel's
+   * queues at both ends: util/kernel-queues.ts), the most seen; null when its socket was never seen.
+   */
+  readonly unitsRead: number | null;
+  /**
+   * The server's end of the flood (its GOAWAY, or the end of TCP, the earlier): when, in ms from the
+   * first unit, the units written and read then, and the GOAWAY's error code and last stream id (null:
+   * TCP ended first); null when the server did neither.
+   */
+  readonly end: {
+    readonly ms: number;
+    readonly unitsWritten: number;
+    readonly unitsRead: number | null;
+    readonly goaway: { readonly code: number; readonly lastStreamId: number } | null;
+  } | null;
+  /** The stream ids wsgate opened: the last one (0 for a flood on one stream or none). */
+  readonly lastStreamId: number;
+  /** RST_STREAM frames and responses (HEADERS) the server sent. */
+  readonly resetsIn: number;
+  readonly responsesIn: number;
+  /** How the connection ended: the server closed or reset TCP; or it was still open when wsgate gave up (`open`). */
+  readonly ending: 'closed' | 'reset' | 'open';
+  /** From the first unit written to the last, in ms. */
+  readonly writingMs: number;
+}
+
 /** An attack on a server under test (group 17). */
-export type ServerAttack = GrowthAttack | ProbesAttack | CrowdAttack;
+export type ServerAttack = GrowthAttack | ProbesAttack | CrowdAttack | H2FloodAttack;

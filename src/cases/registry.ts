@@ -14,6 +14,7 @@ import { handshakeCases } from './s14-handshake.js';
 import { serverHandshakeCases } from './s15-server-handshake.js';
 import { h2ServerCases } from './s16-h2-server.js';
 import { h2ClientCases } from './s16-h2-client.js';
+import { h2FloodServerCases } from './s17-robustness-h2.js';
 import { robustnessServerCases } from './s17-robustness-server.js';
 import { robustnessClientCases } from './s18-robustness-client.js';
 import type { CatalogueCase } from './types.js';
@@ -65,7 +66,9 @@ export type CaseTransport = 'http/1.1' | 'h2';
  * under test (`under` 'server') gets group 15 instead (its refusals, from the client's side). Both
  * script HTTP/1.1 heads: over HTTP/2 (`transport` 'h2') the role's part of group 16 (RFC 8441's
  * rules) takes their place. `robustness` selects the role's robustness group instead of all of
- * these (17 for a server, 18 for a client): attacks, never part of another selection.
+ * these (17 for a server, 18 for a client): attacks, never part of another selection. Over HTTP/2
+ * the robustness group is 17.5 alone (the HTTP/2 floods; the rest of 17 writes HTTP/1.1 requests), and
+ * there is none for a client (config refuses `--robustness --http2` for one).
  */
 export function catalogueFor(
   extended: boolean,
@@ -73,6 +76,7 @@ export function catalogueFor(
   transport: CaseTransport = 'http/1.1',
   robustness = false,
 ): readonly CatalogueCase[] {
+  if (robustness && transport === 'h2') return under === 'server' ? h2RobustnessServerCatalogue : [];
   if (robustness) return under === 'server' ? robustnessServerCatalogue : robustnessClientCatalogue;
   if (!extended) return catalogue;
   if (transport === 'h2') return under === 'server' ? h2ServerCatalogue : h2ClientCatalogue;
@@ -92,6 +96,9 @@ export const h2ClientCatalogue: readonly CatalogueCase[] = buildCatalogue(catalo
 /** Group 17 alone: `--role server --robustness`. */
 export const robustnessServerCatalogue: readonly CatalogueCase[] = buildCatalogue(robustnessServerCases);
 
+/** Group 17.5 alone: `--role server --robustness --http2` (the HTTP/2 floods). */
+export const h2RobustnessServerCatalogue: readonly CatalogueCase[] = buildCatalogue(h2FloodServerCases);
+
 /** Group 18 alone: `--robustness` (a client under test). */
 export const robustnessClientCatalogue: readonly CatalogueCase[] = buildCatalogue(robustnessClientCases);
 
@@ -103,5 +110,6 @@ export const everyCase: readonly CatalogueCase[] = buildCatalogue(
   h2ServerCases,
   h2ClientCases,
   robustnessServerCases,
+  h2FloodServerCases,
   robustnessClientCases,
 );

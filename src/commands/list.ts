@@ -31,7 +31,13 @@ export function listCommand<T>(y: Argv<T>, { io }: CommandContext): Argv<T> {
         })
         .option('quick', { type: 'boolean', default: false, describe: 'The cases `run --quick` plays: groups 9, 12 and 13 by a fixed sample' }),
     (a) => {
-      const robustness = checkRobustness({ robustness: a.robustness === true, extended: a.extended === true, http2: a.http2, quick: a.quick });
+      const robustness = checkRobustness({
+        robustness: a.robustness === true,
+        extended: a.extended === true,
+        http2: a.http2,
+        quick: a.quick,
+        servers: a.role === 'server',
+      });
       const selected = selectCases(
         catalogueFor(a.extended === true, a.role === 'server' ? 'server' : 'client', a.http2 ? 'h2' : 'http/1.1', robustness),
         splitList(a.cases),

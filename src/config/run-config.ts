@@ -144,7 +144,7 @@ export function resolveRunConfig(input: Record<string, unknown>, sources: Config
   if (specServer !== undefined && o.serverUrl === specServer.url && o.agent === null) server.agent = specServer.agent;
   return {
     role: 'server',
-    ...runSettings(o, sources, tls, './reports/servers', 'wsgate-reference-ws'),
+    ...runSettings(o, sources, tls, './reports/servers', 'wsgate-reference-ws', true),
     servers: [server, ...moreServers(o, server, sources.spec, o.tls)],
     // The bundled server sends no Server header and listens on a free port: it has a name of its own.
     agentFromServer: o.agent === null && server.command !== REFERENCE_SERVER_COMMAND,
@@ -157,7 +157,7 @@ function clientRunConfig(o: RunOptions, sources: ConfigSources): ClientRunConfig
   const tls = resolveTls(o, secure, 'client', false);
   return {
     role: 'client',
-    ...runSettings(o, sources, tls, './reports/clients', o.client === null ? 'wsgate-reference-ws' : 'client'),
+    ...runSettings(o, sources, tls, './reports/clients', o.client === null ? 'wsgate-reference-ws' : 'client', false),
     ...listenSettings(host, port, sources.env),
     client: o.client,
     // The bundled client drives the cases itself: one process instead of one per case.
@@ -165,8 +165,15 @@ function clientRunConfig(o: RunOptions, sources: ConfigSources): ClientRunConfig
   };
 }
 
-/** The settings both roles resolve alike. */
-function runSettings(o: RunOptions, sources: ConfigSources, tls: SpecExtras['tls'], defaultOutdir: string, defaultAgent: string): RunSettings {
+/** The settings both roles resolve alike (`servers`: the role is server). */
+function runSettings(
+  o: RunOptions,
+  sources: ConfigSources,
+  tls: SpecExtras['tls'],
+  defaultOutdir: string,
+  defaultAgent: string,
+  servers: boolean,
+): RunSettings {
   if (o.repro && o.http2) throw new UsageError('--repro writes scripts that replay HTTP/1.1 connections: it does not go with --http2');
   const agent = o.agent ?? defaultAgent;
   const problem = agentProblem(agent);
@@ -193,7 +200,7 @@ function runSettings(o: RunOptions, sources: ConfigSources, tls: SpecExtras['tls
     jobs: o.jobs ?? (o.robustness ? 1 : defaultJobs()),
     shard: resolveShard(o.shard),
     extended: o.extended,
-    robustness: checkRobustness(o),
+    robustness: checkRobustness({ ...o, servers }),
     budgets: parseBudgets(o.budget, o.robustness),
     quick: o.quick,
     // A repro script replays an HTTP/1.1 connection: a run over HTTP/2 keeps no recording.

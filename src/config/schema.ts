@@ -236,19 +236,23 @@ export function resolveServeConfig(input: Record<string, unknown>, sources: Conf
     shard: resolveShard(o.shard),
     ...specExtras(sources, tls, o.http2),
     extended: o.extended,
-    robustness: checkRobustness(o),
+    robustness: checkRobustness({ ...o, servers: false }),
     budgets: parseBudgets(o.budget, o.robustness),
   };
 }
 
 /**
  * `--robustness` selects the role's attacks instead of the catalogue: not with --extended (another
- * selection) nor --http2 (the attacks are raw HTTP/1.1 connections). Returns the flag.
+ * selection). With --http2 it selects the HTTP/2 floods (17.5), which attack servers only: `servers`
+ * says whether a server is under test. Returns the flag.
  */
-export function checkRobustness(o: { robustness: boolean; extended: boolean; http2: boolean; quick?: boolean }): boolean {
+export function checkRobustness(o: { robustness: boolean; extended: boolean; http2: boolean; quick?: boolean; servers: boolean }): boolean {
   if (!o.robustness) return false;
   if (o.extended) throw new UsageError('--robustness selects the attacks instead of the catalogue: it does not go with --extended');
-  if (o.http2) throw new UsageError('--robustness plays its attacks over raw HTTP/1.1 connections: it does not go with --http2');
+  if (o.http2 && !o.servers)
+    throw new UsageError(
+      '--robustness --http2 plays the HTTP/2 floods (17.5) against a server: a client under test has no HTTP/2 attacks (leave out --http2 for group 18)',
+    );
   if (o.quick === true) throw new UsageError('--robustness selects the attacks instead of the catalogue: it does not go with --quick');
   return true;
 }

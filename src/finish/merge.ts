@@ -165,8 +165,9 @@ async function mergeCases(
   // wsgate's own cases (--extended) may be among them: look ids up in the role's extended catalogue.
   // Group 16 (runs over --http2) follows them.
   const h2Group = catalogueFor(true, role, 'h2').filter((c) => c.id.startsWith('16.'));
-  // The robustness profile's group (17 or 18) comes last.
-  const order = new Map([...catalogueFor(true, role), ...h2Group, ...catalogueFor(false, role, 'http/1.1', true)].map((c, i) => [c.id, { i, def: c }]));
+  // The robustness profile's group (17 or 18) comes last, its HTTP/2 floods (17.5) after the rest.
+  const robustness = [...catalogueFor(false, role, 'http/1.1', true), ...catalogueFor(false, role, 'h2', true)];
+  const order = new Map([...catalogueFor(true, role), ...h2Group, ...robustness].map((c, i) => [c.id, { i, def: c }]));
   const owner = new Map<string, string>();
   const results = new Map<string, CaseResult>();
   const merged: GateCase[] = [];

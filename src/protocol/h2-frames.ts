@@ -8,7 +8,7 @@
 export const H2_PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', 'latin1');
 
 /** Frame types (RFC 9113 §6). */
-export const H2Frame = { Data: 0x0, Headers: 0x1, RstStream: 0x3, Settings: 0x4, Ping: 0x6, GoAway: 0x7, WindowUpdate: 0x8 } as const;
+export const H2Frame = { Data: 0x0, Headers: 0x1, RstStream: 0x3, Settings: 0x4, Ping: 0x6, GoAway: 0x7, WindowUpdate: 0x8, Continuation: 0x9 } as const;
 
 /** Frame flags (RFC 9113 §6): ACK (SETTINGS, PING), END_STREAM, END_HEADERS, PADDED, PRIORITY. */
 export const H2Flag = { Ack: 0x1, EndStream: 0x1, EndHeaders: 0x4, Padded: 0x8, Priority: 0x20 } as const;

@@ -151,7 +151,8 @@ test('a server wsgate did not start (--server-url) that dies: that case FAILED, 
   }
 });
 
-test('--robustness selects group 17 alone for a server, and goes with neither --extended nor --http2', async () => {
+// With --http2 it selects the HTTP/2 floods alone (17.5): h2-attacks.test.ts.
+test('--robustness selects group 17 alone for a server, and does not go with --extended', async () => {
   const dir = await tempDir();
   const list = await runCliWith(['list', '--robustness', '--role', 'server'], { cwd: dir });
   assert.equal(list.code, 0, list.stderr);
@@ -165,7 +166,7 @@ test('--robustness selects group 17 alone for a server, and goes with neither --
   assert.ok(robustnessServerCases.every((c) => c.id.startsWith('17.')) && robustnessServerCases.length >= 17);
   const plain = await runCliWith(['list', '--role', 'server', '--extended'], { cwd: dir });
   assert.doesNotMatch(plain.stdout, /^\s*\d+\s+17\./m);
-  for (const flag of ['--extended', '--http2']) {
+  for (const flag of ['--extended']) {
     const res = await runCliWith(['run', '--role', 'server', '--robustness', flag], { cwd: dir });
     assert.equal(res.code, 2, res.stdout + res.stderr);
     assert.match(res.stderr, new RegExp(`--robustness .*${flag}`));

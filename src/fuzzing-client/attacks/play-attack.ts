@@ -1,6 +1,6 @@
 /**
  * A robustness case against a server under test (group 17): its attack played (a growth plan, fixed
- * probes, or a crowd beside a normal client, each a raw connection), the measured facts judged by
+ * probes, or a crowd beside a normal client, each a raw connection; or an HTTP/2 flood on one connection), the measured facts judged by
  * the case's own pure function, and a case report of the figures (no frame log: the requests are too
  * large to keep, and the figures are the point).
  */
@@ -17,6 +17,7 @@ import type { PlaySettings, ServerTarget } from '../play-types.js';
 import { targetHostPort } from '../play-case.js';
 import { crowdLines, runCrowd } from './crowd.js';
 import { runGrowth } from './growth.js';
+import { floodLines, runCutBlocks, runH2Flood } from './h2-flood.js';
 import { runProbe } from './probe.js';
 
 /** What an attack played: its verdict, and the report's request and response lines. */
@@ -44,7 +45,8 @@ export async function playAttack(
     httpRequest: played.request,
     httpResponse: played.response,
     isServer: false,
-    transport: null,
+    // An HTTP/2 flood (17.5) is one HTTP/2 connection; the other attacks are raw HTTP/1.1 ones.
+    transport: def.attack.kind === 'h2-flood' ? 'h2' : null,
   });
 }
 
@@ -68,6 +70,11 @@ async function play(target: ServerTarget, attack: ServerAttack, signal: AbortSig
   if (attack.kind === 'crowd') {
     const facts = await runCrowd(attack, { label: 'the normal client', size: 0, waitMs: attack.normalWaitMs }, probe, signal);
     return { verdict: attack.judge(facts, budgets), ...crowdLines(facts) };
+  }
+  if (attack.kind === 'h2-flood') {
+    const facts =
+      attack.flood === 'cut-blocks' ? await runCutBlocks(target, attack, signal) : await runH2Flood(target, attack, scaledMs(attack.graceMs, budgets), signal);
+    return { verdict: attack.judge(facts, budgets), ...floodLines(facts) };
   }
   const played: ProbeFacts[] = [];
   for (const p of attack.probes) {

