@@ -692,6 +692,43 @@ const TABLE: ReadonlyArray<readonly [string, Entry]> = [
     },
   ],
   ...closingRequirements('17.4', 'server'),
+  // 17.5: the HTTP/2 floods (--robustness --http2), on one HTTP/2 connection each.
+  [
+    '17.5.1',
+    {
+      key: 'h2-rapid-reset',
+      rfc: 'RFC 9113 §5.1.2, §10.5',
+      text: 'a server bounds streams opened and reset at once: it ends the connection (GOAWAY, or TCP) before it has taken 10,000 of them, and keeps serving (CVE-2023-44487: nghttp2 before 1.57, Node.js before 20.8.1, took them all)',
+      subject: 'streams opened and reset at once (HTTP/2 Rapid Reset)',
+    },
+  ],
+  [
+    '17.5.2',
+    {
+      key: 'h2-continuation-flood',
+      rfc: 'RFC 9113 §6.10, §10.5.1',
+      text: 'a server bounds a header block that never ends: it ends the connection (GOAWAY, or TCP) before it has read 100,000 CONTINUATION frames, and keeps serving (CVE-2024-28182: nghttp2 before 1.61, Node.js before 20.13.0, decoded them all)',
+      subject: 'an endless run of CONTINUATION frames',
+    },
+  ],
+  [
+    '17.5.3',
+    {
+      key: 'h2-ping-flood',
+      rfc: 'RFC 9113 §6.7, §10.5',
+      text: 'a server bounds the PING acknowledgements it queues for a client that reads none: it ends the connection (or stops reading) before it has read the whole flood, and keeps serving (CVE-2019-9512)',
+      subject: 'an HTTP/2 PING flood whose acknowledgements are never read',
+    },
+  ],
+  [
+    '17.5.4',
+    {
+      key: 'h2-cut-header-block',
+      rfc: 'RFC 9113 §5.4.1, §6.10',
+      text: 'a server survives connections reset while their header block (HEADERS and CONTINUATION frames) is still being decoded (CVE-2024-27983: Node.js 20.12.0 aborted on an assertion)',
+      subject: 'header blocks cut by a TCP reset',
+    },
+  ],
   ...frameRequirements('17.2', 3),
   ...['17.3.1', '17.3.2'].map((id): [string, Requirement] => [id, SERVER_BOMB]),
   [
