@@ -407,7 +407,9 @@ const onlyAnother = ['http2-only', 'wstest-only', 'tls-only', 'server-only'].som
 if (robustnessOnly || (values.robustness === true && !onlyAnother && values.groups === undefined)) {
   // The profile plays one case at a time unless --jobs says otherwise (wsgate run's default for it).
   const profileJobs = values.jobs === undefined ? 1 : jobs;
-  problems.push(...(await robustnessSection((role, outdir) => runOnce(['*'], outdir, profileJobs, role, { robustness: true }), base, profileJobs)));
+  problems.push(
+    ...(await robustnessSection((role, outdir, http2) => runOnce(['*'], outdir, profileJobs, role, { robustness: true, http2 }), base, profileJobs)),
+  );
 }
 if (problems.length > 0) process.stdout.write(`\nVerdicts that differ:\n${problems.map((m) => `  ${m}`).join('\n')}\n`);
 const codec = codecThroughput();
