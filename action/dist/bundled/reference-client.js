@@ -895,34 +895,34 @@ var require_receiver = __commonJS({
        * @return {Buffer} The consumed bytes
        * @private
        */
-      consume(n) {
-        this._bufferedBytes -= n;
-        if (n === this._buffers[0].length) return this._buffers.shift();
-        if (n < this._buffers[0].length) {
+      consume(n2) {
+        this._bufferedBytes -= n2;
+        if (n2 === this._buffers[0].length) return this._buffers.shift();
+        if (n2 < this._buffers[0].length) {
           const buf = this._buffers[0];
           this._buffers[0] = new FastBuffer(
             buf.buffer,
-            buf.byteOffset + n,
-            buf.length - n
+            buf.byteOffset + n2,
+            buf.length - n2
           );
-          return new FastBuffer(buf.buffer, buf.byteOffset, n);
+          return new FastBuffer(buf.buffer, buf.byteOffset, n2);
         }
-        const dst = Buffer.allocUnsafe(n);
+        const dst = Buffer.allocUnsafe(n2);
         do {
           const buf = this._buffers[0];
-          const offset = dst.length - n;
-          if (n >= buf.length) {
+          const offset = dst.length - n2;
+          if (n2 >= buf.length) {
             dst.set(this._buffers.shift(), offset);
           } else {
-            dst.set(new Uint8Array(buf.buffer, buf.byteOffset, n), offset);
+            dst.set(new Uint8Array(buf.buffer, buf.byteOffset, n2), offset);
             this._buffers[0] = new FastBuffer(
               buf.buffer,
-              buf.byteOffset + n,
-              buf.length - n
+              buf.byteOffset + n2,
+              buf.length - n2
             );
           }
-          n -= buf.length;
-        } while (n > 0);
+          n2 -= buf.length;
+        } while (n2 > 0);
         return dst;
       }
       /**
@@ -5523,10 +5523,10 @@ function mulberry32(seed) {
     return (t ^ t >>> 14) >>> 0;
   };
 }
-function asciiFiller(rng, words, n) {
+function asciiFiller(rng, words, n2) {
   let out = "";
-  while (out.length < n) out += (out.length === 0 ? "" : " ") + rng.zipf(words);
-  return out.slice(0, n);
+  while (out.length < n2) out += (out.length === 0 ? "" : " ") + rng.zipf(words);
+  return out.slice(0, n2);
 }
 function exact(kind, data) {
   if (data.length !== CORPUS_BYTES[kind]) {
@@ -5595,8 +5595,8 @@ function makeBitmap() {
       const dy = y - 230;
       const disc = dx * dx + dy * dy < 120 * 120 ? 40 : 0;
       const smooth = 110 + waveX[x] * waveY[y] + diagonal[x + 2 * y] + disc;
-      const n = noise[y * size + x] % 24 - 12;
-      out[at++] = Math.max(0, Math.min(255, Math.round(smooth + n)));
+      const n2 = noise[y * size + x] % 24 - 12;
+      out[at++] = Math.max(0, Math.min(255, Math.round(smooth + n2)));
     }
   }
   return exact("bitmap", out);
@@ -5612,9 +5612,9 @@ function makeProse() {
     return rng.int(3) === 0 ? word.charAt(0).toUpperCase() + word.slice(1) : word;
   };
   const line = () => {
-    const n = 4 + rng.int(5);
+    const n2 = 4 + rng.int(5);
     const words = [];
-    for (let i = 0; i < n; i++) words.push(rng.int(2) === 0 ? rng.zipf(PROSE_SMALL_WORDS) : inventedWord());
+    for (let i = 0; i < n2; i++) words.push(rng.int(2) === 0 ? rng.zipf(PROSE_SMALL_WORDS) : inventedWord());
     const first = words[0] ?? "";
     words[0] = first.charAt(0).toUpperCase() + first.slice(1);
     return `  ${words.join(" ")}${rng.pick(PUNCTUATION)}\r
@@ -5687,12 +5687,12 @@ function storedZlib(rng, length) {
   out[1] = 1;
   let at = 2;
   for (let i = 0; i < blocks; i++) {
-    const n = Math.min(65535, length - i * 65535);
+    const n2 = Math.min(65535, length - i * 65535);
     out[at] = i === blocks - 1 ? 1 : 0;
-    out.writeUInt16LE(n, at + 1);
-    out.writeUInt16LE(~n & 65535, at + 3);
-    out.set(raw.subarray(i * 65535, i * 65535 + n), at + 5);
-    at += 5 + n;
+    out.writeUInt16LE(n2, at + 1);
+    out.writeUInt16LE(~n2 & 65535, at + 3);
+    out.set(raw.subarray(i * 65535, i * 65535 + n2), at + 5);
+    at += 5 + n2;
   }
   out.writeUInt32BE(adler32(raw), at);
   return out;
@@ -5811,8 +5811,8 @@ var init_deflate_corpus = __esm({
         this.next = mulberry32(seed);
       }
       /** An integer in [0, n). */
-      int(n) {
-        return this.next() % n;
+      int(n2) {
+        return this.next() % n2;
       }
       /** A float in [0, 1). */
       float() {
@@ -6099,9 +6099,9 @@ function equalsParts(data, parts) {
   return at === data.length;
 }
 function codePoints(data) {
-  let n = 0;
-  for (let i = 0; i < data.length; i++) if ((data[i] & 192) !== 128) n++;
-  return n;
+  let n2 = 0;
+  for (let i = 0; i < data.length; i++) if ((data[i] & 192) !== 128) n2++;
+  return n2;
 }
 function framing(row) {
   return row.fragmentSize === 0 ? "each message in a single frame" : `the compressed payload of each message split into frames of at most ${row.fragmentSize} bytes`;
@@ -6754,7 +6754,7 @@ function changedRequest(normal, change) {
     ["Connection", "Upgrade"],
     ["Sec-WebSocket-Key", normal.key],
     ["Sec-WebSocket-Version", "13"],
-    ...(normal.headers ?? []).map(([n, v]) => [n, v])
+    ...(normal.headers ?? []).map(([n2, v]) => [n2, v])
   ];
   const changes = change.headers ?? {};
   const out = [`${change.method ?? "GET"} ${normal.target} HTTP/1.1`];
@@ -6763,7 +6763,7 @@ function changedRequest(normal, change) {
     else if (changes[name] !== null) out.push(`${name}: ${changes[name] ?? ""}`);
   }
   for (const [name, value] of Object.entries(changes)) {
-    if (value !== null && !lines.some(([n]) => n === name)) out.push(`${name}: ${value}`);
+    if (value !== null && !lines.some(([n2]) => n2 === name)) out.push(`${name}: ${value}`);
   }
   return `${out.join("\r\n")}\r
 \r
@@ -6979,9 +6979,9 @@ function failOutcome(t, why) {
   t.setOutcome(Behavior.Failed, why);
   t.record(timeout("h2-rule-broken"));
 }
-function patterned(n) {
-  const out = Buffer.alloc(n);
-  for (let i = 0; i < n; i++) out[i] = i * 31 + (i >> 10) & 255;
+function patterned(n2) {
+  const out = Buffer.alloc(n2);
+  for (let i = 0; i < n2; i++) out[i] = i * 31 + (i >> 10) & 255;
   return out;
 }
 var CANCEL, H2_PROBE;
@@ -7349,6 +7349,236 @@ var init_s16_h2_client = __esm({
   }
 });
 
+// src/model/figures.ts
+function budgetFigure(name, label, value, unit, budget) {
+  return { name, label, value, unit, budget, over: value > budget };
+}
+function statedFigure(name, label, value, unit) {
+  return { name, label, value, unit, budget: null, over: false };
+}
+var init_figures = __esm({
+  "src/model/figures.ts"() {
+    "use strict";
+  }
+});
+
+// src/cases/judgement.ts
+var init_judgement = __esm({
+  "src/cases/judgement.ts"() {
+    "use strict";
+    init_figures();
+  }
+});
+
+// src/cases/attack-case.ts
+function requestWith(normal, after, before = []) {
+  const lines = [
+    `GET ${normal.target} HTTP/1.1`,
+    `Host: ${normal.host}`,
+    ...before,
+    "Upgrade: websocket",
+    "Connection: Upgrade",
+    `Sec-WebSocket-Key: ${normal.key}`,
+    "Sec-WebSocket-Version: 13",
+    ...after.map(([n2, v]) => `${n2}: ${v}`)
+  ];
+  return `${lines.join("\r\n")}\r
+\r
+`;
+}
+function attackCase(spec) {
+  return defineCase({
+    id: spec.id,
+    description: `${spec.description} (${spec.rfc}; ${spec.advisory.id}: ${spec.advisory.what})`,
+    expectation: `${spec.expectation} Afterwards the server still echoes a message on a fresh connection, and (when wsgate started it) its process is alive.`,
+    expect: {},
+    close: { closedByMe: false, closeCode: [CloseCode.ProtocolError, CloseCode.MessageTooBig], requireClean: false },
+    schedule: {
+      maxSeconds: spec.maxSeconds,
+      runsAlone: true,
+      cost: spec.stall === true ? 90 : spec.maxSeconds / 4,
+      ...spec.stall === true ? { stall: true } : {}
+    },
+    attack: spec.attack,
+    run: () => void 0
+  });
+}
+var init_attack_case = __esm({
+  "src/cases/attack-case.ts"() {
+    "use strict";
+    init_constants();
+    init_define();
+  }
+});
+
+// src/cases/data/attacks-h2.ts
+var H2Advisories, H2Budgets;
+var init_attacks_h2 = __esm({
+  "src/cases/data/attacks-h2.ts"() {
+    "use strict";
+    H2Advisories = {
+      rapidReset: {
+        id: "CVE-2023-44487 (HTTP/2 Rapid Reset)",
+        what: "a client opens streams and cancels each at once (HEADERS, RST_STREAM): no stream stays open to count against SETTINGS_MAX_CONCURRENT_STREAMS, and the server does the work of every request; nghttp2 1.57.0 rate-limits resets (a burst of 1,000, then 33 a second) and sends GOAWAY, Node.js took it in 18.18.2, 20.8.1 and 21.0.0"
+      },
+      continuationFlood: {
+        id: "CVE-2024-27316, CVE-2023-45288, CVE-2024-28182 (HTTP/2 CONTINUATION flood)",
+        what: "a header block that never ends: HEADERS without END_HEADERS, then CONTINUATION frames without end, which a server decodes (or buffers) while no other frame may come; nghttp2 1.61.0 ends the connection after 8 CONTINUATION frames (Node.js ships it from 20.13.0; 20.12.1's fix of the same week was CVE-2024-27983's, 17.5.4)"
+      },
+      cutHeaderBlock: {
+        id: "CVE-2024-27983",
+        what: "Node.js before 18.20.1, 20.12.1 and 21.7.2: a connection cut (TCP reset) while its HEADERS and CONTINUATION frames were still being decoded left nghttp2 memory behind, and the session's destructor asserted it was zero: the server process aborted"
+      },
+      pingFlood: {
+        id: "CVE-2019-9512 (HTTP/2 ping flood)",
+        what: "a client sends PINGs and never reads the acknowledgements, which pile up in the server's memory; nghttp2 1.39.2 ends the connection once 1,000 frames wait in its outbound queue, Node.js took it in 10.16.3 and 12.8.1"
+      }
+    };
+    H2Budgets = {
+      /** Streams opened and reset: ten times nghttp2's burst of 1,000. */
+      rapidResetPairs: 1e4,
+      /** Pairs per write (about 80 bytes each). */
+      rapidResetBatch: 100,
+      /** CONTINUATION frames (26 bytes each, 2.6 MB): over ten thousand times nghttp2's limit of 8. */
+      continuationFrames: 1e5,
+      continuationBatch: 1e3,
+      /** PINGs (17 bytes each, 34 MB): past loopback's buffers at both ends (tens of MiB under load) and then nghttp2's queue of 1,000. */
+      pings: 2e6,
+      pingBatch: 2e3,
+      /** Connections whose header block is cut by a TCP reset: Node.js 20.12.0 died within 40 here. */
+      cutBlocks: 500,
+      /** How long a server that has read the whole flood has to end the connection, in ms (times the `time` budget). */
+      graceMs: 2e3
+    };
+  }
+});
+
+// src/cases/s17-robustness-h2.ts
+function endWords(f) {
+  const goaway = f.end?.goaway;
+  if (goaway) return `with GOAWAY ${h2ErrorName(goaway.code)}${f.flood === "rapid-reset" ? ` (last stream ${n(goaway.lastStreamId)})` : ""}`;
+  return f.ending === "reset" ? "with a TCP reset" : "by closing TCP";
+}
+function takenAtEnd(f, end) {
+  const last = end.goaway?.lastStreamId;
+  if (f.flood === "rapid-reset" && last !== void 0) return { units: Math.min(f.units, Math.floor((last + 1) / 2)), how: "by its GOAWAY's last stream id" };
+  if (end.unitsRead !== null) return { units: end.unitsRead, how: "read by its process (wsgate flushed less the kernel queues)" };
+  return { units: end.unitsWritten, how: "at most what wsgate had written then: the server's socket was gone, or never on this machine, when wsgate looked" };
+}
+function judgeH2Flood(f) {
+  const unit = UNIT[f.flood];
+  const verdict3 = (behavior, result, figures) => ({
+    behavior,
+    result,
+    behaviorClose: "INFORMATIONAL",
+    resultClose: "An HTTP/2 flood on one connection: no WebSocket closing handshake to judge.",
+    figures
+  });
+  if (f.refused !== null) return verdict3("FAILED", `No HTTP/2 connection to flood: ${f.refused}.`, []);
+  if (f.flood === "cut-blocks") return judgeCutBlocks(f, verdict3);
+  const written = statedFigure("units-written", `${unit} wsgate wrote`, f.unitsWritten, "count");
+  const end = f.end;
+  if (end !== null) {
+    const taken = takenAtEnd(f, end);
+    const took = budgetFigure("units-taken", `${unit} the server took before it ended the connection`, taken.units, "count", f.units - 1);
+    const ms = statedFigure("ended-ms", "the server ended the flood after", end.ms, "ms");
+    const text = `The server ended the connection ${endWords(f)} ${n(Math.round(end.ms))} ms into the flood, having taken ${n(taken.units)} of ${n(f.units)} ${unit} (${taken.how}; ${n(end.unitsWritten)} written then)`;
+    if (taken.units < f.units) return verdict3("OK", `${text}.`, [took, written, ms]);
+    return verdict3("FAILED", `${text}: it took the whole flood before ending it.`, [took, written, ms]);
+  }
+  if (f.unitsRead === null || f.unitsRead >= f.unitsWritten) {
+    const read2 = f.unitsRead ?? f.unitsWritten;
+    const how = f.unitsRead === null ? "written by wsgate (the server's socket is not on this machine: the kernel's buffers counted in)" : "read by its process";
+    const took = budgetFigure("units-taken", `${unit} the server took without ending the connection`, read2, "count", f.units - 1);
+    return verdict3("FAILED", `The server took all ${n(read2)} ${unit} (${how}) and kept the connection open: it does not bound the flood.`, [took, written]);
+  }
+  const read = statedFigure("units-taken", `${unit} the server read, then stopped reading`, f.unitsRead, "count");
+  return verdict3(
+    "NON-STRICT",
+    `The server stopped reading after ${n(f.unitsRead)} of ${n(f.unitsWritten)} ${unit} written, without ending the connection: it took no more, but holds the connection.`,
+    [read, written]
+  );
+}
+function judgeCutBlocks(f, verdict3) {
+  const cut = statedFigure("units-written", "header blocks cut by a TCP reset", f.unitsWritten, "count");
+  if (f.end === null) return verdict3("OK", `The server took all ${n(f.unitsWritten)} connections whose header block wsgate cut with a TCP reset.`, [cut]);
+  const failed = budgetFigure("connections-taken", "connections the server took before it was gone", f.end.unitsWritten, "count", f.units);
+  return verdict3(
+    "FAILED",
+    `The server was gone after ${n(f.end.unitsWritten)} connections whose header block wsgate cut with a TCP reset (the next one was refused ${n(Math.round(f.end.ms))} ms in).`,
+    [{ ...failed, over: true }, cut]
+  );
+}
+function floodCase(spec) {
+  const attack = {
+    kind: "h2-flood",
+    flood: spec.flood,
+    units: spec.units,
+    batch: spec.batch,
+    graceMs: H2Budgets.graceMs,
+    judge: (facts) => judgeH2Flood(facts)
+  };
+  return attackCase({ ...spec, attack, maxSeconds: 60 });
+}
+var n, UNIT, rapidReset, continuationFlood, pingFlood, cutBlocks, h2FloodServerCases;
+var init_s17_robustness_h2 = __esm({
+  "src/cases/s17-robustness-h2.ts"() {
+    "use strict";
+    init_judgement();
+    init_h2_frames();
+    init_attack_case();
+    init_attacks_h2();
+    n = (v) => v.toLocaleString("en-US");
+    UNIT = {
+      "rapid-reset": "reset streams",
+      continuation: "CONTINUATION frames",
+      ping: "PINGs",
+      "cut-blocks": "cut header blocks"
+    };
+    rapidReset = floodCase({
+      id: "17.5.1",
+      flood: "rapid-reset",
+      advisory: H2Advisories.rapidReset,
+      rfc: "RFC 9113 \xA75.1.2, \xA710.5; RFC 8441 \xA74",
+      units: H2Budgets.rapidResetPairs,
+      batch: H2Budgets.rapidResetBatch,
+      description: `After the HTTP/2 preface and SETTINGS, on one connection: up to ${n(H2Budgets.rapidResetPairs)} streams (1, 3, 5, ...) each opened by HEADERS with an extended CONNECT (:protocol websocket, END_HEADERS) and reset at once by RST_STREAM (CANCEL), ${H2Budgets.rapidResetBatch} pairs per write, each write once the socket took the one before, until the server sends GOAWAY or ends TCP. What the server read is measured from the kernel's queues.`,
+      expectation: `The server ends the connection (GOAWAY, or TCP) before it has taken all ${n(H2Budgets.rapidResetPairs)} (nghttp2 1.57 and later: GOAWAY after about 1,000); taking them all and serving on is FAILED.`
+    });
+    continuationFlood = floodCase({
+      id: "17.5.2",
+      flood: "continuation",
+      advisory: H2Advisories.continuationFlood,
+      rfc: "RFC 9113 \xA76.10, \xA74.3, \xA710.5.1",
+      units: H2Budgets.continuationFrames,
+      batch: H2Budgets.continuationBatch,
+      description: `After the HTTP/2 preface and SETTINGS: HEADERS on stream 1 with an extended CONNECT (:protocol websocket) and without END_HEADERS, then up to ${n(H2Budgets.continuationFrames)} CONTINUATION frames, never END_HEADERS, each a new header field ("x-flood-0000000: a", as an HPACK literal), ${n(H2Budgets.continuationBatch)} per write, each write once the socket took the one before, until the server sends GOAWAY or ends TCP. What the server read is measured from the kernel's queues.`,
+      expectation: `The server ends the connection (GOAWAY, or TCP) before it has read all ${n(H2Budgets.continuationFrames)} frames (nghttp2 1.61 and later: after 8); a server that resets the stream but reads on, decoding the block, takes them all and is FAILED.`
+    });
+    pingFlood = floodCase({
+      id: "17.5.3",
+      flood: "ping",
+      advisory: H2Advisories.pingFlood,
+      rfc: "RFC 9113 \xA76.7, \xA710.5",
+      units: H2Budgets.pings,
+      batch: H2Budgets.pingBatch,
+      description: `After the HTTP/2 preface and SETTINGS: up to ${n(H2Budgets.pings)} PING frames (8 bytes each, a counter), ${n(H2Budgets.pingBatch)} per write, each write once the socket took the one before, while wsgate reads nothing (the acknowledgements pile up at the server), until the server ends TCP. What the server read is measured from the kernel's queues.`,
+      expectation: `The server ends the connection, or stops reading, before it has read all ${n(H2Budgets.pings)} (nghttp2 1.39.2 and later: once 1,000 frames wait in its queue); reading them all while its acknowledgements wait is FAILED.`
+    });
+    cutBlocks = floodCase({
+      id: "17.5.4",
+      flood: "cut-blocks",
+      advisory: H2Advisories.cutHeaderBlock,
+      rfc: "RFC 9113 \xA75.4.1, \xA76.10",
+      units: H2Budgets.cutBlocks,
+      batch: 1,
+      description: `Up to ${n(H2Budgets.cutBlocks)} connections, one after another, each in one write: the HTTP/2 preface, SETTINGS, HEADERS on stream 1 with an extended CONNECT and without END_HEADERS, and 20 CONTINUATION frames of a 100-byte field; then, on the next turn of wsgate's event loop, a TCP reset, while the server may still be decoding the block.`,
+      expectation: "The server takes every connection and survives (Node.js 20.12.0 dies of an assertion within a few dozen); a connection refused partway is FAILED."
+    });
+    h2FloodServerCases = [rapidReset, continuationFlood, pingFlood, cutBlocks];
+  }
+});
+
 // src/cases/data/budgets.ts
 function scaledS(seconds2, budgets) {
   return seconds2 * budgets.timeScale;
@@ -7454,8 +7684,8 @@ var init_attacks_closing = __esm({
 });
 
 // src/cases/attack-closing.ts
-function count(n) {
-  return Math.round(n).toLocaleString("en-US");
+function count(n2) {
+  return Math.round(n2).toLocaleString("en-US");
 }
 function seconds(s) {
   return s.toLocaleString("en-US", { maximumFractionDigits: 1 });
@@ -7475,9 +7705,9 @@ function endedDuringIsOk(verdict3) {
 async function writeWhileTaken(t, plan, write, taken) {
   let sofar = 0;
   while (sofar < plan.total && t.isOpen && performance.now() < (plan.deadline ?? Infinity)) {
-    const n = write();
+    const n2 = write();
     if (!await t.flushed({ within: plan.stalledAfterS })) return { taken: sofar, stalled: t.isOpen };
-    sofar += n;
+    sofar += n2;
     taken(sofar);
   }
   return { taken: sofar, stalled: false };
@@ -7488,7 +7718,7 @@ async function untilQuiet(t, quietS, maxS) {
   s.lastAt = start;
   while (performance.now() - s.lastAt < quietS * 1e3 && performance.now() - start < maxS * 1e3) await t.pause(0.1);
 }
-async function pingFlood(t) {
+async function pingFlood2(t) {
   const f = PING_FLOOD;
   const payload2 = Buffer.alloc(f.payloadBytes, 112);
   t.setWirelog(false, { silent: true });
@@ -7527,7 +7757,7 @@ function pingFloodCase(id) {
     suppressClose: true,
     attackBudget: pingFloodBudget,
     schedule: { maxSeconds: pingFloodBudget.closeWithinMs / 1e3, runsAlone: true, cost: 3 },
-    run: pingFlood,
+    run: pingFlood2,
     onPong(t, data) {
       const s = tally(t);
       const before = s.bytes;
@@ -7748,8 +7978,8 @@ var init_attacks = __esm({
 });
 
 // src/cases/attack-judges.ts
-function count2(n) {
-  return n.toLocaleString("en-US");
+function count2(n2) {
+  return n2.toLocaleString("en-US");
 }
 function millis(ms) {
   return ms < 10 ? `${ms.toFixed(1)} ms` : `${count2(Math.round(ms))} ms`;
@@ -7846,47 +8076,6 @@ var init_attack_judges = __esm({
   }
 });
 
-// src/cases/attack-case.ts
-function requestWith(normal, after, before = []) {
-  const lines = [
-    `GET ${normal.target} HTTP/1.1`,
-    `Host: ${normal.host}`,
-    ...before,
-    "Upgrade: websocket",
-    "Connection: Upgrade",
-    `Sec-WebSocket-Key: ${normal.key}`,
-    "Sec-WebSocket-Version: 13",
-    ...after.map(([n, v]) => `${n}: ${v}`)
-  ];
-  return `${lines.join("\r\n")}\r
-\r
-`;
-}
-function attackCase(spec) {
-  return defineCase({
-    id: spec.id,
-    description: `${spec.description} (${spec.rfc}; ${spec.advisory.id}: ${spec.advisory.what})`,
-    expectation: `${spec.expectation} Afterwards the server still echoes a message on a fresh connection, and (when wsgate started it) its process is alive.`,
-    expect: {},
-    close: { closedByMe: false, closeCode: [CloseCode.ProtocolError, CloseCode.MessageTooBig], requireClean: false },
-    schedule: {
-      maxSeconds: spec.maxSeconds,
-      runsAlone: true,
-      cost: spec.stall === true ? 90 : spec.maxSeconds / 4,
-      ...spec.stall === true ? { stall: true } : {}
-    },
-    attack: spec.attack,
-    run: () => void 0
-  });
-}
-var init_attack_case = __esm({
-  "src/cases/attack-case.ts"() {
-    "use strict";
-    init_constants();
-    init_define();
-  }
-});
-
 // src/cases/data/floods.ts
 var FloodAdvisories, FloodBudgets, ClientFloodAdvisory, ClientFloodBudgets, clientFloodBudgets;
 var init_floods = __esm({
@@ -7906,7 +8095,7 @@ var init_floods = __esm({
         id: "CVE-2018-12121",
         what: "Node.js before 6.15.0, 8.14.0, 10.14.0 and 11.3.0 kept up to 80 KB of headers per connection: requests with maximum-sized headers exhausted the heap (the limit became 8 KB, now 16 KB)"
       },
-      bytewiseHead: {
+      pacedHead: {
         id: "CVE-2023-43669",
         what: "tungstenite before 0.20.1 parsed the whole handshake again on every read: a long header delivered in small pieces took minutes of CPU"
       },
@@ -7938,10 +8127,24 @@ var init_floods = __esm({
        * reads 16 MB of one header before refusing it lets each connection hold that much (CVE-2018-12121).
        */
       hugeHeaderReadBytes: 1024 * 1024,
-      /** The padding header of the request written one byte per packet, so re-parsing from the start shows (bytes). */
-      bytewisePadBytes: 4096,
-      /** The answer to a request written one byte per packet, after its last byte (ms, scaled). */
-      bytewiseAnswerMs: 1e3,
+      /**
+       * The paced request (17.1.9): a head of 1 MiB (the most 17.1.8 lets a server read) in header lines
+       * of 1,000 bytes, written in 256-byte pieces, one a millisecond (256 KB/s): about 4,096 reads by a
+       * server that keeps up, so a parser that reads the head again from its start on every read scans
+       * 2 GiB, and falls behind (then its CPU time is about the attack's whole length).
+       */
+      pacedHead: { totalBytes: 1024 * 1024, lineBytes: 1e3, pieceBytes: 256, everyMs: 1 },
+      /** How long the paced request and the answer after it are waited for (ms, scaled). */
+      pacedWaitMs: 2e4,
+      /** The answer to the paced request, after its last piece was read (ms, scaled). */
+      pacedAnswerMs: 1e3,
+      /**
+       * The CPU time the server's process tree may spend over 17.1.9 (ms, scaled): reading 1 MiB in 1,024
+       * reads and answering, then the liveness check. A parser that keeps its place costs tens of ms (ws
+       * behind Node's http with a 2 MiB head limit: measured below 100 ms); one that re-parses the head
+       * on every read, seconds (CVE-2023-43669's fault, in test/fixtures/servers/broken-server.ts).
+       */
+      pacedCpuMs: 1e3,
       /** Slowloris: one byte of a request head that never ends, every this many ms; the `stall` budget bounds the wait. */
       slowlorisEveryMs: 1e3,
       /** Connections each holding a partial request head while a normal client connects. */
@@ -7950,7 +8153,7 @@ var init_floods = __esm({
     ClientFloodAdvisory = {
       manyLines: "CVE-2024-37890's shape (ws before 8.17.1 crashed on more header lines than Node keeps), and CVE-2018-12121 (Node.js kept up to 80 KB of headers per connection), in a 101 answer",
       hugeHeader: "CVE-2018-12121 (Node.js kept up to 80 KB of headers per connection, until heap exhaustion), in a 101 answer of several MB",
-      bytewise: "CVE-2023-43669 (tungstenite before 0.20.1 parsed the whole handshake again on every read), in a 101 answer written one byte per packet",
+      paced: "CVE-2023-43669 (tungstenite before 0.20.1 parsed the whole handshake again on every read), in a 101 answer written in small pieces",
       trickled: "CVE-2018-12122 (Node.js kept a head trickled one byte at a time open forever: Slowloris), in a 101 answer trickled one byte per second",
       prototypeNames: "GHSA-5v72-xg48-5rpm (ws before 3.3.1 crashed on extension names such as constructor), in the 101 answer",
       obsText: "denoland/deno#32594 (Deno panicked on a Sec-WebSocket-Protocol or Sec-WebSocket-Extensions value with bytes above 0x7f in a 101)"
@@ -7969,8 +8172,13 @@ var init_floods = __esm({
       readSampleS: 0.05,
       /** A client completes (echoes) or fails the connection within this many seconds of the 101's first byte. */
       settleWithinS: 5,
-      /** 18.4.3: the padding header of the 101 written one byte per packet (as 17.1.9's request). */
-      bytewisePadBytes: 4096,
+      /**
+       * 18.4.3: the padding header's value, written in 256-byte pieces one a millisecond (as 17.1.9's
+       * request): about 4,096 reads, 5 s of writing (`writeS`, added to the settling time).
+       */
+      pacedHead: { totalBytes: 1024 * 1024, pieceBytes: 256, everyMs: 1, writeS: 6 },
+      /** 18.4.3: the CPU time the client's process tree may spend on the case (ms, scaled), as 17.1.9's server. */
+      pacedCpuMs: 1e3,
       /** 18.4.4: one byte of the 101 every this many ms; the padding makes the head outlast any stall budget (an hour). */
       trickleEveryMs: 1e3,
       tricklePadBytes: 3600,
@@ -7980,7 +8188,12 @@ var init_floods = __esm({
     clientFloodBudgets = {
       manyLines: { advisory: ClientFloodAdvisory.manyLines, closeWithinMs: ClientFloodBudgets.settleWithinS * 1e3, memoryGrowth: MEMORY_GROWTH.small },
       hugeHeader: { advisory: ClientFloodAdvisory.hugeHeader, closeWithinMs: ClientFloodBudgets.settleWithinS * 1e3, memoryGrowth: MEMORY_GROWTH.small },
-      bytewise: { advisory: ClientFloodAdvisory.bytewise, closeWithinMs: ClientFloodBudgets.settleWithinS * 1e3, memoryGrowth: MEMORY_GROWTH.small },
+      paced: {
+        advisory: ClientFloodAdvisory.paced,
+        closeWithinMs: (ClientFloodBudgets.settleWithinS + ClientFloodBudgets.pacedHead.writeS) * 1e3,
+        memoryGrowth: MEMORY_GROWTH.small,
+        cpuMs: ClientFloodBudgets.pacedCpuMs
+      },
       trickled: { advisory: ClientFloodAdvisory.trickled, closeWithinMs: 0, stall: true, memoryGrowth: MEMORY_GROWTH.small },
       prototypeNames: { advisory: ClientFloodAdvisory.prototypeNames, closeWithinMs: ClientFloodBudgets.refuseWithinS * 1e3, memoryGrowth: MEMORY_GROWTH.small },
       obsText: { advisory: ClientFloodAdvisory.obsText, closeWithinMs: ClientFloodBudgets.refuseWithinS * 1e3, memoryGrowth: MEMORY_GROWTH.small }
@@ -7998,15 +8211,15 @@ function crowdTold(crowd, hold) {
     const what = p.status !== null ? `HTTP ${p.status}` : p.ending !== "timeout" ? answerText(p) : hold ? "still open when wsgate closed it" : `no answer within ${millis(p.waitMs)}`;
     answers.set(what, (answers.get(what) ?? 0) + 1);
   }
-  return [...answers].map(([what, n]) => `${count2(n)} ${what}`).join(", ");
+  return [...answers].map(([what, n2]) => `${count2(n2)} ${what}`).join(", ");
 }
 function judgeCrowd(crowdText, facts, hold, budgets = DEFAULT_BUDGETS) {
   const budget = scaledMs(FloodBudgets.normalAnswerMs, budgets);
-  const n = facts.normal;
+  const n2 = facts.normal;
   const beside = `beside ${count2(facts.crowd.length)} connections ${crowdText} (${count2(facts.ready)} written when it connected; the crowd: ${crowdTold(facts.crowd, hold)})`;
-  if (n.status === null) return verdict2(Behavior.Failed, `The normal client got ${answerText(n)} within ${millis(n.waitMs)}, ${beside}.`);
-  if (n.status !== 101) return verdict2(Behavior.Failed, `The normal client was answered HTTP ${n.status} instead of 101, ${beside}.`);
-  const waited = n.answerMs ?? 0;
+  if (n2.status === null) return verdict2(Behavior.Failed, `The normal client got ${answerText(n2)} within ${millis(n2.waitMs)}, ${beside}.`);
+  if (n2.status !== 101) return verdict2(Behavior.Failed, `The normal client was answered HTTP ${n2.status} instead of 101, ${beside}.`);
+  const waited = n2.answerMs ?? 0;
   if (waited > budget) return verdict2(Behavior.Failed, `The normal client waited ${millis(waited)} for its 101 (budget ${millis(budget)}), ${beside}.`);
   const hung = hold ? void 0 : facts.crowd.find((p) => p.status === null && p.ending === "timeout");
   if (hung !== void 0)
@@ -8033,30 +8246,38 @@ function judgeHugeHeader(probes, budgets = DEFAULT_BUDGETS) {
   const how = p.status === null ? `dropped the connection (${p.ending === "reset" ? "reset" : "closed"}) with no answer` : `answered HTTP ${p.status}`;
   if (p.status !== null && p.status < 400)
     return verdict2(Behavior.Failed, `The server ${how} to ${p.label}, not an error status, after ${millis(p.elapsedMs)} (${read}).`);
-  if (p.elapsedMs > budget)
-    return verdict2(Behavior.Failed, `The server ${how} only ${millis(p.elapsedMs)} after the request began (budget ${millis(budget)}; ${read}).`);
   if (measured !== null && measured > bytesBudget)
     return verdict2(
       Behavior.Failed,
       `The server ${how} to ${p.label} only after reading ${count2(measured)} bytes of it (budget ${count2(bytesBudget)}): its limit on a request head lets each connection hold that much (${wrote}).`
     );
+  if (p.elapsedMs > budget)
+    return verdict2(Behavior.Failed, `The server ${how} only ${millis(p.elapsedMs)} after the request began (budget ${millis(budget)}; ${read}).`);
   return verdict2(
     Behavior.Ok,
     `The server ${how} ${millis(p.elapsedMs)} after the request began (budget ${millis(budget)}): ${read} when it refused ${p.label}.`
   );
 }
-function judgeBytewise(probes, budgets = DEFAULT_BUDGETS) {
-  const budget = scaledMs(FloodBudgets.bytewiseAnswerMs, budgets);
+function judgePacedHead(probes, budgets = DEFAULT_BUDGETS) {
+  const budget = scaledMs(FloodBudgets.pacedAnswerMs, budgets);
   const p = probes[0];
   if (p === void 0) return verdict2(Behavior.Failed, "The attack was not played.");
-  const what = `${p.label} (${count2(p.requestBytes)} bytes written, one per packet)`;
-  if (p.status !== 101) return verdict2(Behavior.Failed, `${what}: ${answerText(p)} instead of 101 within ${millis(p.waitMs)} of its last byte.`);
-  const ms = p.answerMs ?? 0;
-  if (ms > budget) return verdict2(Behavior.Failed, `${what}: the 101 came ${millis(ms)} after the last byte (budget ${millis(budget)}).`);
-  return verdict2(
-    Behavior.Ok,
-    `${what}: the 101 came ${millis(ms)} after the last byte (budget ${millis(budget)}); the whole request took ${millis(p.elapsedMs)}.`
-  );
+  const read = p.peerReadBytes == null ? `${count2(p.requestBytes)} bytes written` : `${count2(p.peerReadBytes)} bytes read by the server`;
+  const what = `${p.label} (${read})`;
+  if (p.ending === "refused") return verdict2(Behavior.Failed, `No connection: ${answerText(p)}.`);
+  if (p.status === 101) {
+    const ms = p.answerMs ?? 0;
+    if (ms > budget) return verdict2(Behavior.Failed, `${what}: the 101 came ${millis(ms)} after the last piece (budget ${millis(budget)}).`);
+    return verdict2(
+      Behavior.Ok,
+      `${what}: the 101 came ${millis(ms)} after the last piece (budget ${millis(budget)}); the whole request took ${millis(p.elapsedMs)}.`
+    );
+  }
+  if (p.status === null && p.ending === "timeout")
+    return verdict2(Behavior.Failed, `${what}: the server neither answered nor ended the connection within ${millis(p.waitMs)}.`);
+  if (p.status !== null && p.status < 400) return verdict2(Behavior.Failed, `${what}: answered HTTP ${p.status}, neither 101 nor an error status.`);
+  const how = p.status === null ? `dropped the connection (${p.ending === "reset" ? "reset" : "closed"})` : `answered HTTP ${p.status}`;
+  return verdict2(Behavior.Ok, `${what}: the server ${how} at its own limit on a request head, ${millis(p.elapsedMs)} after the request began.`);
 }
 function judgeSlowloris(probes, budgets = DEFAULT_BUDGETS) {
   const p = probes[0];
@@ -8110,8 +8331,8 @@ function burst(id, shape, advisory, rfc) {
     maxSeconds: 40
   });
 }
-function padLines(total) {
-  return [1, 2, 3, 4].map((i) => [`X-Wsgate-Pad-${i}`, "a".repeat(total / 4)]);
+function padLines(total, lineBytes) {
+  return Array.from({ length: Math.ceil(total / lineBytes) }, (_, i) => [`X-Wsgate-Pad-${i + 1}`, "a".repeat(Math.min(lineBytes, total - i * lineBytes))]);
 }
 function endlessHead(normal) {
   return requestWith(normal, [["X-Wsgate-Pad", "a".repeat(3600)]]).replace(/\r\n\r\n$/, "");
@@ -8119,7 +8340,7 @@ function endlessHead(normal) {
 function partialHead(normal) {
   return requestWith(normal, []).replace(/\r\n$/, "");
 }
-var B, bytes, SHAPES, hugeHeader, bytewise, slowlorisProbe, slowloris, halfOpen, floodServerCases;
+var B, bytes, SHAPES, hugeHeader, P, paced, slowlorisProbe, slowloris, halfOpen, floodServerCases;
 var init_s17_robustness_floods = __esm({
   "src/cases/s17-robustness-floods.ts"() {
     "use strict";
@@ -8128,12 +8349,12 @@ var init_s17_robustness_floods = __esm({
     init_flood_judges();
     init_attack_case();
     B = FloodBudgets;
-    bytes = (n) => n.toLocaleString("en-US");
+    bytes = (n2) => n2.toLocaleString("en-US");
     SHAPES = {
-      protocol: { header: "Sec-WebSocket-Protocol", value: (n) => `b${" ".repeat(n)}x`, words: "'b', spaces, 'x'" },
+      protocol: { header: "Sec-WebSocket-Protocol", value: (n2) => `b${" ".repeat(n2)}x`, words: "'b', spaces, 'x'" },
       extensions: {
         header: "Sec-WebSocket-Extensions",
-        value: (n) => `a; b="${"\\c".repeat(Math.ceil(n / 2))}`,
+        value: (n2) => `a; b="${"\\c".repeat(Math.ceil(n2 / 2))}`,
         words: 'a; b=" and backslash-c pairs, never closed'
       }
     };
@@ -8157,26 +8378,28 @@ var init_s17_robustness_floods = __esm({
       },
       maxSeconds: 20
     });
-    bytewise = attackCase({
+    P = B.pacedHead;
+    paced = attackCase({
       id: "17.1.9",
-      advisory: FloodAdvisories.bytewiseHead,
+      advisory: FloodAdvisories.pacedHead,
       rfc: "RFC 7230 \xA73, RFC 6455 \xA74.1",
-      description: `A normal upgrade request with ${bytes(B.bytewisePadBytes)} bytes of padding in four header lines (X-Wsgate-Pad-1 to -4, each under any server's line limit), written one byte per TCP write, each after the previous one was flushed, Nagle off.`,
-      expectation: `The server answers 101 within ${bytes(B.bytewiseAnswerMs)} ms of the request's last byte (a parser that reads the head again from its start on every packet takes time quadratic in its length).`,
+      description: `A normal upgrade request with ${bytes(P.totalBytes)} bytes of padding in header lines of ${bytes(P.lineBytes)} bytes (X-Wsgate-Pad-1, -2 ...), written in ${bytes(P.pieceBytes)}-byte pieces, one every ${P.everyMs} ms, Nagle off: about ${bytes(Math.round(P.totalBytes / P.pieceBytes))} reads for a server that keeps up.`,
+      expectation: `The server answers 101 within ${bytes(B.pacedAnswerMs)} ms of the last piece, or refuses the head at its own limit (an HTTP error or a drop), and its process tree spends at most ${bytes(B.pacedCpuMs)} ms of CPU time on the case (a parser that reads the head again from its start on every read spends time quadratic in its length).`,
       attack: {
         kind: "probes",
+        cpuMs: B.pacedCpuMs,
         probes: [
           {
-            label: `a request of ${bytes(B.bytewisePadBytes)}-byte padding`,
-            size: B.bytewisePadBytes,
-            waitMs: 5e3,
-            request: (normal) => requestWith(normal, padLines(B.bytewisePadBytes)),
-            delivery: { kind: "bytewise" }
+            label: `a request of ${bytes(P.totalBytes)} bytes of padding in ${bytes(P.pieceBytes)}-byte pieces`,
+            size: P.totalBytes,
+            waitMs: B.pacedWaitMs,
+            request: (normal) => requestWith(normal, padLines(P.totalBytes, P.lineBytes)),
+            delivery: { kind: "paced", pieceBytes: P.pieceBytes, everyMs: P.everyMs }
           }
         ],
-        judge: judgeBytewise
+        judge: judgePacedHead
       },
-      maxSeconds: 20
+      maxSeconds: 40
     });
     slowlorisProbe = {
       label: "a request head trickled one byte per second",
@@ -8216,7 +8439,7 @@ var init_s17_robustness_floods = __esm({
       burst("17.1.6", "protocol", FloodAdvisories.protocolBurst, "RFC 6455 \xA74.1, \xA711.3.4"),
       burst("17.1.7", "extensions", FloodAdvisories.extensionsBurst, "RFC 6455 \xA79.1, RFC 7230 \xA73.2.6"),
       hugeHeader,
-      bytewise,
+      paced,
       slowloris,
       halfOpen
     ];
@@ -8448,8 +8671,8 @@ function randomPiece(next, length) {
   for (let i = 0; i < length; i += 4) out.writeUInt32LE(next(), i);
   return out;
 }
-function below(next, n) {
-  return next() % n;
+function below(next, n2) {
+  return next() % n2;
 }
 function randomMessage(t, next) {
   const r = RANDOM_BYTES;
@@ -8676,7 +8899,7 @@ function requestWithOffer(normal, offer) {
     "Sec-WebSocket-Version: 13",
     `Sec-WebSocket-Extensions: ${offer}`
   ];
-  for (const [n, v] of normal.headers ?? []) lines.push(`${n}: ${v}`);
+  for (const [n2, v] of normal.headers ?? []) lines.push(`${n2}: ${v}`);
   return `${lines.join("\r\n")}\r
 \r
 `;
@@ -8719,11 +8942,11 @@ var init_s17_robustness_frames = __esm({
 });
 
 // src/cases/s17-robustness-server.ts
-function fillerLines(n) {
+function fillerLines(n2) {
   const chars = "!#$%&'*+-.0123456789abcdefghijklmnopqrstuvwxyz^_`|~";
-  const width = n <= chars.length ** 2 ? 2 : 3;
+  const width = n2 <= chars.length ** 2 ? 2 : 3;
   const name = (i) => Array.from({ length: width }, (_, d) => chars[Math.floor(i / chars.length ** d) % chars.length]).join("");
-  return Array.from({ length: n }, (_, i) => `${name(i)}:x`);
+  return Array.from({ length: n2 }, (_, i) => `${name(i)}:x`);
 }
 function growth(header, value) {
   return {
@@ -8738,14 +8961,14 @@ function growth(header, value) {
 function survives(probes) {
   return { kind: "probes", probes: probes.map((p) => ({ ...p, waitMs: ServerBudgets.survivesMs })), judge: judgeSurvives };
 }
-function headerLines(id, n) {
+function headerLines(id, n2) {
   return attackCase({
     id,
     advisory: ServerAdvisories.wsHeaderCount,
     rfc: "RFC 6455 \xA74.2.1, RFC 7230 \xA73.2.5",
-    description: `An upgrade request with ${n.toLocaleString("en-US")} header lines ("ab:x") ahead of Upgrade, Connection, Sec-WebSocket-Key and Sec-WebSocket-Version.`,
+    description: `An upgrade request with ${n2.toLocaleString("en-US")} header lines ("ab:x") ahead of Upgrade, Connection, Sec-WebSocket-Key and Sec-WebSocket-Version.`,
     expectation: `The server answers (101, an HTTP error such as 400 or 431) within ${ServerBudgets.survivesMs} ms and keeps serving.`,
-    attack: survives([{ label: `${n.toLocaleString("en-US")} header lines`, size: n, request: (normal) => requestWith(normal, [], fillerLines(n)) }]),
+    attack: survives([{ label: `${n2.toLocaleString("en-US")} header lines`, size: n2, request: (normal) => requestWith(normal, [], fillerLines(n2)) }]),
     maxSeconds: 10
   });
 }
@@ -8772,7 +8995,7 @@ var init_s17_robustness_server = __esm({
       rfc: "RFC 6455 \xA74.1, \xA711.3.4",
       description: "Upgrade requests whose Sec-WebSocket-Protocol is 'b', n spaces, 'x', for n from 1,000 up to what the server's HTTP layer accepts, each on a fresh connection; the answer time measured at each size.",
       expectation: `Each answer (101 or an HTTP error) comes within ${ServerBudgets.answerMs} ms, and its time grows no faster than the header's size.`,
-      attack: growth("Sec-WebSocket-Protocol", (n) => `b${" ".repeat(n)}x`),
+      attack: growth("Sec-WebSocket-Protocol", (n2) => `b${" ".repeat(n2)}x`),
       maxSeconds: 60
     });
     extensionsGrowth = attackCase({
@@ -8781,7 +9004,7 @@ var init_s17_robustness_server = __esm({
       rfc: "RFC 6455 \xA79.1, RFC 7230 \xA73.2.6",
       description: 'Upgrade requests whose Sec-WebSocket-Extensions is a; b=" followed by n bytes of backslash-c pairs, never closed, for growing n, each on a fresh connection; the answer time measured at each size.',
       expectation: `Each answer (an HTTP error, or a 101 without the extension) comes within ${ServerBudgets.answerMs} ms, and its time grows no faster than the header's size.`,
-      attack: growth("Sec-WebSocket-Extensions", (n) => `a; b="${"\\c".repeat(Math.ceil(n / 2))}`),
+      attack: growth("Sec-WebSocket-Extensions", (n2) => `a; b="${"\\c".repeat(Math.ceil(n2 / 2))}`),
       maxSeconds: 60
     });
     PROTOTYPE_NAMES = [
@@ -8816,7 +9039,7 @@ var init_s17_robustness_server = __esm({
       id: "17.1.12",
       advisory: ServerAdvisories.obsTextValues,
       rfc: "RFC 9110 \xA75.5, RFC 6455 \xA74.1, \xA79.1",
-      description: `Upgrade requests whose Sec-WebSocket-Protocol or Sec-WebSocket-Extensions holds bytes above 0x7f (obs-text): ${OBS_TEXT_VALUES.map(([n, v]) => `${n}: ${JSON.stringify(v)}`).join("; ")} (each character one byte, latin1), one request each.`,
+      description: `Upgrade requests whose Sec-WebSocket-Protocol or Sec-WebSocket-Extensions holds bytes above 0x7f (obs-text): ${OBS_TEXT_VALUES.map(([n2, v]) => `${n2}: ${JSON.stringify(v)}`).join("; ")} (each character one byte, latin1), one request each.`,
       expectation: `The server answers each (a 101 without the value, or an HTTP error such as 400) within ${ServerBudgets.survivesMs} ms and keeps serving.`,
       attack: survives(
         OBS_TEXT_VALUES.map(([name, value], i) => ({
@@ -8961,7 +9184,7 @@ function hugeHeaderStart(info) {
   return `${[SWITCHING, ...upgradeLines(info)].map((l) => `${l}\r
 `).join("")}X-Pad: `;
 }
-var RFC, TOOK, REFUSED, manyLinesCase, MIB, hugeHeaderCase, bytewiseCase, STALL_S, DROPPED_STALLED, trickledCase, PROTOTYPE_EXTENSIONS, prototypeNamesCase, OBS_TEXT_PROTOCOL, obsTextCase, clientHandshakeCases;
+var RFC, TOOK, REFUSED, manyLinesCase, MIB, hugeHeaderCase, P2, pacedCase, STALL_S, DROPPED_STALLED, trickledCase, PROTOTYPE_EXTENSIONS, prototypeNamesCase, OBS_TEXT_PROTOCOL, obsTextCase, clientHandshakeCases;
 var init_s18_robustness_handshake = __esm({
   "src/cases/s18-robustness-handshake.ts"() {
     "use strict";
@@ -9034,21 +9257,32 @@ var init_s18_robustness_handshake = __esm({
       onMessage: onEcho(Behavior.Failed, ` It read a ${MIB} MiB response head without a limit.`),
       adjust: (verdict3) => judgeSettled(verdict3, ClientFloodBudgets.settleWithinS)
     });
-    bytewiseCase = defineCase({
+    P2 = ClientFloodBudgets.pacedHead;
+    pacedCase = defineCase({
       id: "18.4.3",
-      description: `A valid 101 response with a ${ClientFloodBudgets.bytewisePadBytes.toLocaleString("en-US")}-byte X-Pad header, written one byte per TCP write (each after the one before was flushed), then a text message ("${PROBE}"). (${RFC}; ${clientFloodBudgets.bytewise.advisory})`,
-      expectation: `The response is valid however it is cut: the client takes it and echoes the message within ${ClientFloodBudgets.settleWithinS} s of its first byte (parsing it again on every read took tungstenite minutes), then answers wsgate's close (1000).`,
-      expect: { OK: [message(PROBE)] },
-      close: closedByMe([CloseCode.Normal]),
-      attackBudget: clientFloodBudgets.bytewise,
-      schedule: { maxSeconds: ClientFloodBudgets.settleWithinS + 2 },
-      handshake: (info) => ({ head: head(SWITCHING, [...upgradeLines(info), `X-Pad: ${"a".repeat(ClientFloodBudgets.bytewisePadBytes)}`]), delivery: "bytewise" }),
+      description: `A 101 response whose last header line, X-Pad, has a value of ${count2(P2.totalBytes)} bytes, written in ${P2.pieceBytes}-byte pieces, one every ${P2.everyMs} ms (about ${count2(P2.totalBytes / P2.pieceBytes)} reads for a client that keeps up); then the empty line and a text message ("${PROBE}"). (${RFC}; ${clientFloodBudgets.paced.advisory})`,
+      expectation: `The client takes the response and echoes the message, or fails the connection at its own limit on a response head (Node's is 16 KiB), within ${ClientFloodBudgets.settleWithinS + P2.writeS} s; and its process tree spends at most ${count2(ClientFloodBudgets.pacedCpuMs)} ms of CPU time on the case (a parser that reads the head again from its start on every read spends time quadratic in its length: tungstenite took minutes). Neither echo nor refusal in time, or a process that dies, is FAILED.`,
+      expect: {},
+      close: refused,
+      suppressClose: true,
+      attackBudget: clientFloodBudgets.paced,
+      schedule: { maxSeconds: ClientFloodBudgets.settleWithinS + P2.writeS + 2 },
+      handshake: (info) => ({
+        head: hugeHeaderStart(info),
+        delivery: "streamed",
+        stream: {
+          bytes: P2.totalBytes,
+          pieceBytes: P2.pieceBytes,
+          everyMs: P2.everyMs,
+          tail: Buffer.concat([Buffer.from("\r\n\r\n", "latin1"), probeFrame()])
+        }
+      }),
       run(t) {
-        t.setWirelog(false, { silent: true });
-        t.sendFrame({ opcode: Opcode.Text, payload: PROBE });
-        t.killAfter(scaledS(ClientFloodBudgets.settleWithinS, t.budgets));
+        t.setOutcome(Behavior.Ok, REFUSED);
+        t.killAfter(scaledS(ClientFloodBudgets.settleWithinS + P2.writeS, t.budgets));
       },
-      adjust: wrongCodeFails
+      onMessage: onEcho(Behavior.Ok, ""),
+      adjust: (verdict3) => judgeSettled(verdict3, ClientFloodBudgets.settleWithinS + P2.writeS)
     });
     STALL_S = DEFAULT_BUDGETS.stallMs / 1e3;
     DROPPED_STALLED = "The client dropped the trickled response by a timeout of its own.";
@@ -9100,7 +9334,7 @@ var init_s18_robustness_handshake = __esm({
       attackBudget: clientFloodBudgets.obsText,
       schedule: { maxSeconds: ClientFloodBudgets.refuseWithinS + 2 }
     };
-    clientHandshakeCases = [manyLinesCase, hugeHeaderCase, bytewiseCase, trickledCase, prototypeNamesCase, obsTextCase];
+    clientHandshakeCases = [manyLinesCase, hugeHeaderCase, pacedCase, trickledCase, prototypeNamesCase, obsTextCase];
   }
 });
 
@@ -9332,6 +9566,7 @@ __export(registry_exports, {
   everyCase: () => everyCase,
   extendedCatalogue: () => extendedCatalogue,
   h2ClientCatalogue: () => h2ClientCatalogue,
+  h2RobustnessServerCatalogue: () => h2RobustnessServerCatalogue,
   h2ServerCatalogue: () => h2ServerCatalogue,
   robustnessClientCatalogue: () => robustnessClientCatalogue,
   robustnessServerCatalogue: () => robustnessServerCatalogue,
@@ -9354,13 +9589,14 @@ function buildCatalogue(...groups) {
   return Object.freeze(all);
 }
 function catalogueFor(extended, under = "client", transport = "http/1.1", robustness = false) {
+  if (robustness && transport === "h2") return under === "server" ? h2RobustnessServerCatalogue : [];
   if (robustness) return under === "server" ? robustnessServerCatalogue : robustnessClientCatalogue;
   if (!extended) return catalogue;
   if (transport === "h2") return under === "server" ? h2ServerCatalogue : h2ClientCatalogue;
   if (under === "server") return serverExtendedCatalogue;
   return extendedCatalogue;
 }
-var catalogue, extendedCatalogue, serverExtendedCatalogue, h2ServerCatalogue, h2ClientCatalogue, robustnessServerCatalogue, robustnessClientCatalogue, everyCase;
+var catalogue, extendedCatalogue, serverExtendedCatalogue, h2ServerCatalogue, h2ClientCatalogue, robustnessServerCatalogue, h2RobustnessServerCatalogue, robustnessClientCatalogue, everyCase;
 var init_registry = __esm({
   "src/cases/registry.ts"() {
     "use strict";
@@ -9379,6 +9615,7 @@ var init_registry = __esm({
     init_s15_server_handshake();
     init_s16_h2_server();
     init_s16_h2_client();
+    init_s17_robustness_h2();
     init_s17_robustness_server();
     init_s18_robustness_client();
     catalogue = buildCatalogue(
@@ -9399,6 +9636,7 @@ var init_registry = __esm({
     h2ServerCatalogue = buildCatalogue(catalogue, h2ServerCases);
     h2ClientCatalogue = buildCatalogue(catalogue, h2ClientCases);
     robustnessServerCatalogue = buildCatalogue(robustnessServerCases);
+    h2RobustnessServerCatalogue = buildCatalogue(h2FloodServerCases);
     robustnessClientCatalogue = buildCatalogue(robustnessClientCases);
     everyCase = buildCatalogue(
       catalogue,
@@ -9407,6 +9645,7 @@ var init_registry = __esm({
       h2ServerCases,
       h2ClientCases,
       robustnessServerCases,
+      h2FloodServerCases,
       robustnessClientCases
     );
   }

@@ -1447,7 +1447,7 @@ var require_sonic_boom = __commonJS({
       if (this.minLength >= this.maxWrite) {
         throw new Error(`minLength should be smaller than maxWrite (${this.maxWrite})`);
       }
-      this.release = (err, n2) => {
+      this.release = (err, n3) => {
         if (err) {
           if ((err.code === "EAGAIN" || err.code === "EBUSY") && this.retryEAGAIN(err, this._writingBuf.length, this._len - this._writingBuf.length)) {
             if (this.sync) {
@@ -1466,8 +1466,8 @@ var require_sonic_boom = __commonJS({
           }
           return;
         }
-        this.emit("write", n2);
-        const releasedBufObj = releaseWritingBuf(this._writingBuf, this._len, n2);
+        this.emit("write", n3);
+        const releasedBufObj = releaseWritingBuf(this._writingBuf, this._len, n3);
         this._len = releasedBufObj.len;
         this._writingBuf = releasedBufObj.writingBuf;
         if (this._writingBuf.length) {
@@ -1477,8 +1477,8 @@ var require_sonic_boom = __commonJS({
           }
           try {
             do {
-              const n3 = fsWriteSync();
-              const releasedBufObj2 = releaseWritingBuf(this._writingBuf, this._len, n3);
+              const n4 = fsWriteSync();
+              const releasedBufObj2 = releaseWritingBuf(this._writingBuf, this._len, n4);
               this._len = releasedBufObj2.len;
               this._writingBuf = releasedBufObj2.writingBuf;
             } while (this._writingBuf.length);
@@ -1526,12 +1526,12 @@ var require_sonic_boom = __commonJS({
         this._periodicFlushTimer.unref();
       }
     }
-    function releaseWritingBuf(writingBuf, len, n2) {
+    function releaseWritingBuf(writingBuf, len, n3) {
       if (typeof writingBuf === "string") {
         writingBuf = Buffer.from(writingBuf);
       }
-      len = Math.max(len - n2, 0);
-      writingBuf = writingBuf.subarray(n2);
+      len = Math.max(len - n3, 0);
+      writingBuf = writingBuf.subarray(n3);
       return { writingBuf, len };
     }
     function emitDrain(sonic) {
@@ -1753,8 +1753,8 @@ var require_sonic_boom = __commonJS({
           buf = this._bufs[0];
         }
         try {
-          const n2 = Buffer.isBuffer(buf) ? fs.writeSync(this.fd, buf) : fs.writeSync(this.fd, buf, "utf8");
-          const releasedBufObj = releaseWritingBuf(buf, this._len, n2);
+          const n3 = Buffer.isBuffer(buf) ? fs.writeSync(this.fd, buf) : fs.writeSync(this.fd, buf, "utf8");
+          const releasedBufObj = releaseWritingBuf(buf, this._len, n3);
           buf = releasedBufObj.writingBuf;
           this._len = releasedBufObj.len;
           if (buf.length <= 0) {
@@ -1790,9 +1790,9 @@ var require_sonic_boom = __commonJS({
           buf = mergeBuf(this._bufs[0], this._lens[0]);
         }
         try {
-          const n2 = fs.writeSync(this.fd, buf);
-          buf = buf.subarray(n2);
-          this._len = Math.max(this._len - n2, 0);
+          const n3 = fs.writeSync(this.fd, buf);
+          buf = buf.subarray(n3);
+          this._len = Math.max(this._len - n3, 0);
           if (buf.length <= 0) {
             this._bufs.shift();
             this._lens.shift();
@@ -2961,7 +2961,7 @@ var require_tools = __commonJS({
       return function hookWrappedLog(...args) {
         hook.call(this, args, LOG, level);
       };
-      function LOG(o2, ...n2) {
+      function LOG(o2, ...n3) {
         if (typeof o2 === "object") {
           let msg = o2;
           if (o2 !== null) {
@@ -2972,22 +2972,22 @@ var require_tools = __commonJS({
             }
           }
           let formatParams;
-          if (msg === null && n2.length === 0) {
+          if (msg === null && n3.length === 0) {
             formatParams = [null];
           } else {
-            msg = n2.shift();
-            formatParams = n2;
+            msg = n3.shift();
+            formatParams = n3;
           }
           if (typeof this[msgPrefixSym] === "string" && msg !== void 0 && msg !== null) {
             msg = this[msgPrefixSym] + msg;
           }
           this[writeSym](o2, format4(msg, formatParams, this[formatOptsSym]), level);
         } else {
-          let msg = o2 === void 0 ? n2.shift() : o2;
+          let msg = o2 === void 0 ? n3.shift() : o2;
           if (typeof this[msgPrefixSym] === "string" && msg !== void 0 && msg !== null) {
             msg = this[msgPrefixSym] + msg;
           }
-          this[writeSym](null, format4(msg, n2, this[formatOptsSym]), level);
+          this[writeSym](null, format4(msg, n3, this[formatOptsSym]), level);
         }
       }
     }
@@ -3544,7 +3544,7 @@ var require_proto = __commonJS({
       get levelVal() {
         return this[levelValSym];
       },
-      set levelVal(n2) {
+      set levelVal(n3) {
         throw Error("levelVal is read-only");
       },
       get msgPrefix() {
@@ -6940,10 +6940,10 @@ function capSize(inst, size) {
   const cap = Math.min(...caps.map((c3) => c3[0]));
   const parse4 = inst._zod.parse;
   inst._zod.parse = (payload2, ctx) => {
-    const n2 = size(payload2.value);
-    if (n2 > cap && !ctx?.skipChecks && ctx?.direction !== "backward") {
+    const n3 = size(payload2.value);
+    if (n3 > cap && !ctx?.skipChecks && ctx?.direction !== "backward") {
       for (const [max, ch] of sizeCaps(inst._zod.def.checks)) {
-        if (n2 > max && ch._zod.def.when(payload2)) {
+        if (n3 > max && ch._zod.def.when(payload2)) {
           const start = payload2.issues.length;
           ch._zod.check(payload2);
           payload2.issues[start].continue = false;
@@ -23412,17 +23412,17 @@ var init_schemas2 = __esm({
       inst._zod.processJSONSchema = (ctx, json2, params) => arrayProcessor(inst, ctx, json2, params);
       inst.element = def.element;
     }, {
-      min(n2, params) {
-        return this.check(_minLength(n2, params));
+      min(n3, params) {
+        return this.check(_minLength(n3, params));
       },
       nonempty(params) {
         return this.check(_minLength(1, params));
       },
-      max(n2, params) {
-        return this.check(_maxLength(n2, params));
+      max(n3, params) {
+        return this.check(_maxLength(n3, params));
       },
-      length(n2, params) {
-        return this.check(_length(n2, params));
+      length(n3, params) {
+        return this.check(_length(n3, params));
       },
       unwrap() {
         return this.element;
@@ -23966,8 +23966,8 @@ function containsRef(value) {
     return Object.values(sub).some(containsRef);
   });
 }
-function plural(n2) {
-  return n2 === 1 ? "element" : "elements";
+function plural(n3) {
+  return n3 === 1 ? "element" : "elements";
 }
 function checkArrayGuards(arraySchema, guards) {
   const guard = z.transform((value) => value).check((payload2) => {
@@ -26869,10 +26869,10 @@ function mulberry32(seed) {
     return (t ^ t >>> 14) >>> 0;
   };
 }
-function asciiFiller(rng, words, n2) {
+function asciiFiller(rng, words, n3) {
   let out = "";
-  while (out.length < n2) out += (out.length === 0 ? "" : " ") + rng.zipf(words);
-  return out.slice(0, n2);
+  while (out.length < n3) out += (out.length === 0 ? "" : " ") + rng.zipf(words);
+  return out.slice(0, n3);
 }
 function exact(kind, data) {
   if (data.length !== CORPUS_BYTES[kind]) {
@@ -26941,8 +26941,8 @@ function makeBitmap() {
       const dy = y - 230;
       const disc = dx * dx + dy * dy < 120 * 120 ? 40 : 0;
       const smooth = 110 + waveX[x] * waveY[y] + diagonal[x + 2 * y] + disc;
-      const n2 = noise[y * size + x] % 24 - 12;
-      out[at++] = Math.max(0, Math.min(255, Math.round(smooth + n2)));
+      const n3 = noise[y * size + x] % 24 - 12;
+      out[at++] = Math.max(0, Math.min(255, Math.round(smooth + n3)));
     }
   }
   return exact("bitmap", out);
@@ -26958,9 +26958,9 @@ function makeProse() {
     return rng.int(3) === 0 ? word.charAt(0).toUpperCase() + word.slice(1) : word;
   };
   const line2 = () => {
-    const n2 = 4 + rng.int(5);
+    const n3 = 4 + rng.int(5);
     const words = [];
-    for (let i2 = 0; i2 < n2; i2++) words.push(rng.int(2) === 0 ? rng.zipf(PROSE_SMALL_WORDS) : inventedWord());
+    for (let i2 = 0; i2 < n3; i2++) words.push(rng.int(2) === 0 ? rng.zipf(PROSE_SMALL_WORDS) : inventedWord());
     const first = words[0] ?? "";
     words[0] = first.charAt(0).toUpperCase() + first.slice(1);
     return `  ${words.join(" ")}${rng.pick(PUNCTUATION)}\r
@@ -27033,12 +27033,12 @@ function storedZlib(rng, length) {
   out[1] = 1;
   let at = 2;
   for (let i2 = 0; i2 < blocks; i2++) {
-    const n2 = Math.min(65535, length - i2 * 65535);
+    const n3 = Math.min(65535, length - i2 * 65535);
     out[at] = i2 === blocks - 1 ? 1 : 0;
-    out.writeUInt16LE(n2, at + 1);
-    out.writeUInt16LE(~n2 & 65535, at + 3);
-    out.set(raw.subarray(i2 * 65535, i2 * 65535 + n2), at + 5);
-    at += 5 + n2;
+    out.writeUInt16LE(n3, at + 1);
+    out.writeUInt16LE(~n3 & 65535, at + 3);
+    out.set(raw.subarray(i2 * 65535, i2 * 65535 + n3), at + 5);
+    at += 5 + n3;
   }
   out.writeUInt32BE(adler32(raw), at);
   return out;
@@ -27157,8 +27157,8 @@ var init_deflate_corpus = __esm({
         this.next = mulberry32(seed);
       }
       /** An integer in [0, n). */
-      int(n2) {
-        return this.next() % n2;
+      int(n3) {
+        return this.next() % n3;
       }
       /** A float in [0, 1). */
       float() {
@@ -27445,9 +27445,9 @@ function equalsParts(data, parts) {
   return at === data.length;
 }
 function codePoints(data) {
-  let n2 = 0;
-  for (let i2 = 0; i2 < data.length; i2++) if ((data[i2] & 192) !== 128) n2++;
-  return n2;
+  let n3 = 0;
+  for (let i2 = 0; i2 < data.length; i2++) if ((data[i2] & 192) !== 128) n3++;
+  return n3;
 }
 function framing(row) {
   return row.fragmentSize === 0 ? "each message in a single frame" : `the compressed payload of each message split into frames of at most ${row.fragmentSize} bytes`;
@@ -28100,7 +28100,7 @@ function changedRequest(normal, change) {
     ["Connection", "Upgrade"],
     ["Sec-WebSocket-Key", normal.key],
     ["Sec-WebSocket-Version", "13"],
-    ...(normal.headers ?? []).map(([n2, v]) => [n2, v])
+    ...(normal.headers ?? []).map(([n3, v]) => [n3, v])
   ];
   const changes = change.headers ?? {};
   const out = [`${change.method ?? "GET"} ${normal.target} HTTP/1.1`];
@@ -28109,7 +28109,7 @@ function changedRequest(normal, change) {
     else if (changes[name] !== null) out.push(`${name}: ${changes[name] ?? ""}`);
   }
   for (const [name, value] of Object.entries(changes)) {
-    if (value !== null && !lines.some(([n2]) => n2 === name)) out.push(`${name}: ${value}`);
+    if (value !== null && !lines.some(([n3]) => n3 === name)) out.push(`${name}: ${value}`);
   }
   return `${out.join("\r\n")}\r
 \r
@@ -28388,12 +28388,12 @@ function hpackInt(value, prefixBits, firstBits) {
   return Buffer.from(out);
 }
 function hpackLiteral(name, value) {
-  const n2 = Buffer.from(name, "latin1");
+  const n3 = Buffer.from(name, "latin1");
   const v = Buffer.from(value, "latin1");
-  return Buffer.concat([Buffer.from([0]), hpackInt(n2.length, 7, 0), n2, hpackInt(v.length, 7, 0), v]);
+  return Buffer.concat([Buffer.from([0]), hpackInt(n3.length, 7, 0), n3, hpackInt(v.length, 7, 0), v]);
 }
 function hpackBlock(fields) {
-  return Buffer.concat(fields.map(([n2, v]) => hpackLiteral(n2, v)));
+  return Buffer.concat(fields.map(([n3, v]) => hpackLiteral(n3, v)));
 }
 function huffmanDigits(bytes3) {
   let bits = "";
@@ -28443,7 +28443,7 @@ var init_h2_frames = __esm({
   "src/protocol/h2-frames.ts"() {
     "use strict";
     H2_PREFACE = Buffer.from("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", "latin1");
-    H2Frame = { Data: 0, Headers: 1, RstStream: 3, Settings: 4, Ping: 6, GoAway: 7, WindowUpdate: 8 };
+    H2Frame = { Data: 0, Headers: 1, RstStream: 3, Settings: 4, Ping: 6, GoAway: 7, WindowUpdate: 8, Continuation: 9 };
     H2Flag = { Ack: 1, EndStream: 1, EndHeaders: 4, Padded: 8, Priority: 32 };
     H2_ERROR_NAMES = {
       0: "NO_ERROR",
@@ -28524,9 +28524,9 @@ function failOutcome(t, why) {
   t.setOutcome(Behavior.Failed, why);
   t.record(timeout("h2-rule-broken"));
 }
-function patterned(n2) {
-  const out = Buffer.alloc(n2);
-  for (let i2 = 0; i2 < n2; i2++) out[i2] = i2 * 31 + (i2 >> 10) & 255;
+function patterned(n3) {
+  const out = Buffer.alloc(n3);
+  for (let i2 = 0; i2 < n3; i2++) out[i2] = i2 * 31 + (i2 >> 10) & 255;
   return out;
 }
 var CANCEL, H2_PROBE;
@@ -28894,10 +28894,254 @@ var init_s16_h2_client = __esm({
   }
 });
 
+// src/model/figures.ts
+function budgetFigure(name, label, value, unit, budget) {
+  return { name, label, value, unit, budget, over: value > budget };
+}
+function statedFigure(name, label, value, unit) {
+  return { name, label, value, unit, budget: null, over: false };
+}
+function figureAmount(value, unit) {
+  const n3 = Math.round(value).toLocaleString("en-US");
+  if (unit === "ms") return `${n3} ms`;
+  if (unit === "count") return n3;
+  return value >= 1024 * 1024 ? `${n3} bytes (${(value / (1024 * 1024)).toFixed(1)} MiB)` : `${n3} bytes`;
+}
+function figureLine(f) {
+  const budget = f.budget === null ? "" : ` (budget ${figureAmount(f.budget, f.unit)}${f.over ? ", over" : ""})`;
+  return `${f.name}: ${figureAmount(f.value, f.unit)}${budget}`;
+}
+var init_figures = __esm({
+  "src/model/figures.ts"() {
+    "use strict";
+  }
+});
+
+// src/cases/judgement.ts
+var init_judgement = __esm({
+  "src/cases/judgement.ts"() {
+    "use strict";
+    init_figures();
+  }
+});
+
+// src/cases/attack-case.ts
+function requestWith(normal, after, before = []) {
+  const lines = [
+    `GET ${normal.target} HTTP/1.1`,
+    `Host: ${normal.host}`,
+    ...before,
+    "Upgrade: websocket",
+    "Connection: Upgrade",
+    `Sec-WebSocket-Key: ${normal.key}`,
+    "Sec-WebSocket-Version: 13",
+    ...after.map(([n3, v]) => `${n3}: ${v}`)
+  ];
+  return `${lines.join("\r\n")}\r
+\r
+`;
+}
+function attackCase(spec) {
+  return defineCase({
+    id: spec.id,
+    description: `${spec.description} (${spec.rfc}; ${spec.advisory.id}: ${spec.advisory.what})`,
+    expectation: `${spec.expectation} Afterwards the server still echoes a message on a fresh connection, and (when wsgate started it) its process is alive.`,
+    expect: {},
+    close: { closedByMe: false, closeCode: [CloseCode.ProtocolError, CloseCode.MessageTooBig], requireClean: false },
+    schedule: {
+      maxSeconds: spec.maxSeconds,
+      runsAlone: true,
+      cost: spec.stall === true ? 90 : spec.maxSeconds / 4,
+      ...spec.stall === true ? { stall: true } : {}
+    },
+    attack: spec.attack,
+    run: () => void 0
+  });
+}
+var init_attack_case = __esm({
+  "src/cases/attack-case.ts"() {
+    "use strict";
+    init_constants();
+    init_define();
+  }
+});
+
+// src/cases/data/attacks-h2.ts
+var H2Advisories, H2Budgets;
+var init_attacks_h2 = __esm({
+  "src/cases/data/attacks-h2.ts"() {
+    "use strict";
+    H2Advisories = {
+      rapidReset: {
+        id: "CVE-2023-44487 (HTTP/2 Rapid Reset)",
+        what: "a client opens streams and cancels each at once (HEADERS, RST_STREAM): no stream stays open to count against SETTINGS_MAX_CONCURRENT_STREAMS, and the server does the work of every request; nghttp2 1.57.0 rate-limits resets (a burst of 1,000, then 33 a second) and sends GOAWAY, Node.js took it in 18.18.2, 20.8.1 and 21.0.0"
+      },
+      continuationFlood: {
+        id: "CVE-2024-27316, CVE-2023-45288, CVE-2024-28182 (HTTP/2 CONTINUATION flood)",
+        what: "a header block that never ends: HEADERS without END_HEADERS, then CONTINUATION frames without end, which a server decodes (or buffers) while no other frame may come; nghttp2 1.61.0 ends the connection after 8 CONTINUATION frames (Node.js ships it from 20.13.0; 20.12.1's fix of the same week was CVE-2024-27983's, 17.5.4)"
+      },
+      cutHeaderBlock: {
+        id: "CVE-2024-27983",
+        what: "Node.js before 18.20.1, 20.12.1 and 21.7.2: a connection cut (TCP reset) while its HEADERS and CONTINUATION frames were still being decoded left nghttp2 memory behind, and the session's destructor asserted it was zero: the server process aborted"
+      },
+      pingFlood: {
+        id: "CVE-2019-9512 (HTTP/2 ping flood)",
+        what: "a client sends PINGs and never reads the acknowledgements, which pile up in the server's memory; nghttp2 1.39.2 ends the connection once 1,000 frames wait in its outbound queue, Node.js took it in 10.16.3 and 12.8.1"
+      }
+    };
+    H2Budgets = {
+      /** Streams opened and reset: ten times nghttp2's burst of 1,000. */
+      rapidResetPairs: 1e4,
+      /** Pairs per write (about 80 bytes each). */
+      rapidResetBatch: 100,
+      /** CONTINUATION frames (26 bytes each, 2.6 MB): over ten thousand times nghttp2's limit of 8. */
+      continuationFrames: 1e5,
+      continuationBatch: 1e3,
+      /** PINGs (17 bytes each, 34 MB): past loopback's buffers at both ends (tens of MiB under load) and then nghttp2's queue of 1,000. */
+      pings: 2e6,
+      pingBatch: 2e3,
+      /** Connections whose header block is cut by a TCP reset: Node.js 20.12.0 died within 40 here. */
+      cutBlocks: 500,
+      /** How long a server that has read the whole flood has to end the connection, in ms (times the `time` budget). */
+      graceMs: 2e3
+    };
+  }
+});
+
+// src/cases/s17-robustness-h2.ts
+function endWords(f) {
+  const goaway = f.end?.goaway;
+  if (goaway) return `with GOAWAY ${h2ErrorName(goaway.code)}${f.flood === "rapid-reset" ? ` (last stream ${n(goaway.lastStreamId)})` : ""}`;
+  return f.ending === "reset" ? "with a TCP reset" : "by closing TCP";
+}
+function takenAtEnd(f, end) {
+  const last = end.goaway?.lastStreamId;
+  if (f.flood === "rapid-reset" && last !== void 0) return { units: Math.min(f.units, Math.floor((last + 1) / 2)), how: "by its GOAWAY's last stream id" };
+  if (end.unitsRead !== null) return { units: end.unitsRead, how: "read by its process (wsgate flushed less the kernel queues)" };
+  return { units: end.unitsWritten, how: "at most what wsgate had written then: the server's socket was gone, or never on this machine, when wsgate looked" };
+}
+function judgeH2Flood(f) {
+  const unit = UNIT[f.flood];
+  const verdict3 = (behavior, result, figures2) => ({
+    behavior,
+    result,
+    behaviorClose: "INFORMATIONAL",
+    resultClose: "An HTTP/2 flood on one connection: no WebSocket closing handshake to judge.",
+    figures: figures2
+  });
+  if (f.refused !== null) return verdict3("FAILED", `No HTTP/2 connection to flood: ${f.refused}.`, []);
+  if (f.flood === "cut-blocks") return judgeCutBlocks(f, verdict3);
+  const written = statedFigure("units-written", `${unit} wsgate wrote`, f.unitsWritten, "count");
+  const end = f.end;
+  if (end !== null) {
+    const taken = takenAtEnd(f, end);
+    const took = budgetFigure("units-taken", `${unit} the server took before it ended the connection`, taken.units, "count", f.units - 1);
+    const ms = statedFigure("ended-ms", "the server ended the flood after", end.ms, "ms");
+    const text = `The server ended the connection ${endWords(f)} ${n(Math.round(end.ms))} ms into the flood, having taken ${n(taken.units)} of ${n(f.units)} ${unit} (${taken.how}; ${n(end.unitsWritten)} written then)`;
+    if (taken.units < f.units) return verdict3("OK", `${text}.`, [took, written, ms]);
+    return verdict3("FAILED", `${text}: it took the whole flood before ending it.`, [took, written, ms]);
+  }
+  if (f.unitsRead === null || f.unitsRead >= f.unitsWritten) {
+    const read2 = f.unitsRead ?? f.unitsWritten;
+    const how = f.unitsRead === null ? "written by wsgate (the server's socket is not on this machine: the kernel's buffers counted in)" : "read by its process";
+    const took = budgetFigure("units-taken", `${unit} the server took without ending the connection`, read2, "count", f.units - 1);
+    return verdict3("FAILED", `The server took all ${n(read2)} ${unit} (${how}) and kept the connection open: it does not bound the flood.`, [took, written]);
+  }
+  const read = statedFigure("units-taken", `${unit} the server read, then stopped reading`, f.unitsRead, "count");
+  return verdict3(
+    "NON-STRICT",
+    `The server stopped reading after ${n(f.unitsRead)} of ${n(f.unitsWritten)} ${unit} written, without ending the connection: it took no more, but holds the connection.`,
+    [read, written]
+  );
+}
+function judgeCutBlocks(f, verdict3) {
+  const cut = statedFigure("units-written", "header blocks cut by a TCP reset", f.unitsWritten, "count");
+  if (f.end === null) return verdict3("OK", `The server took all ${n(f.unitsWritten)} connections whose header block wsgate cut with a TCP reset.`, [cut]);
+  const failed = budgetFigure("connections-taken", "connections the server took before it was gone", f.end.unitsWritten, "count", f.units);
+  return verdict3(
+    "FAILED",
+    `The server was gone after ${n(f.end.unitsWritten)} connections whose header block wsgate cut with a TCP reset (the next one was refused ${n(Math.round(f.end.ms))} ms in).`,
+    [{ ...failed, over: true }, cut]
+  );
+}
+function floodCase(spec) {
+  const attack = {
+    kind: "h2-flood",
+    flood: spec.flood,
+    units: spec.units,
+    batch: spec.batch,
+    graceMs: H2Budgets.graceMs,
+    judge: (facts) => judgeH2Flood(facts)
+  };
+  return attackCase({ ...spec, attack, maxSeconds: 60 });
+}
+var n, UNIT, rapidReset, continuationFlood, pingFlood, cutBlocks, h2FloodServerCases;
+var init_s17_robustness_h2 = __esm({
+  "src/cases/s17-robustness-h2.ts"() {
+    "use strict";
+    init_judgement();
+    init_h2_frames();
+    init_attack_case();
+    init_attacks_h2();
+    n = (v) => v.toLocaleString("en-US");
+    UNIT = {
+      "rapid-reset": "reset streams",
+      continuation: "CONTINUATION frames",
+      ping: "PINGs",
+      "cut-blocks": "cut header blocks"
+    };
+    rapidReset = floodCase({
+      id: "17.5.1",
+      flood: "rapid-reset",
+      advisory: H2Advisories.rapidReset,
+      rfc: "RFC 9113 \xA75.1.2, \xA710.5; RFC 8441 \xA74",
+      units: H2Budgets.rapidResetPairs,
+      batch: H2Budgets.rapidResetBatch,
+      description: `After the HTTP/2 preface and SETTINGS, on one connection: up to ${n(H2Budgets.rapidResetPairs)} streams (1, 3, 5, ...) each opened by HEADERS with an extended CONNECT (:protocol websocket, END_HEADERS) and reset at once by RST_STREAM (CANCEL), ${H2Budgets.rapidResetBatch} pairs per write, each write once the socket took the one before, until the server sends GOAWAY or ends TCP. What the server read is measured from the kernel's queues.`,
+      expectation: `The server ends the connection (GOAWAY, or TCP) before it has taken all ${n(H2Budgets.rapidResetPairs)} (nghttp2 1.57 and later: GOAWAY after about 1,000); taking them all and serving on is FAILED.`
+    });
+    continuationFlood = floodCase({
+      id: "17.5.2",
+      flood: "continuation",
+      advisory: H2Advisories.continuationFlood,
+      rfc: "RFC 9113 \xA76.10, \xA74.3, \xA710.5.1",
+      units: H2Budgets.continuationFrames,
+      batch: H2Budgets.continuationBatch,
+      description: `After the HTTP/2 preface and SETTINGS: HEADERS on stream 1 with an extended CONNECT (:protocol websocket) and without END_HEADERS, then up to ${n(H2Budgets.continuationFrames)} CONTINUATION frames, never END_HEADERS, each a new header field ("x-flood-0000000: a", as an HPACK literal), ${n(H2Budgets.continuationBatch)} per write, each write once the socket took the one before, until the server sends GOAWAY or ends TCP. What the server read is measured from the kernel's queues.`,
+      expectation: `The server ends the connection (GOAWAY, or TCP) before it has read all ${n(H2Budgets.continuationFrames)} frames (nghttp2 1.61 and later: after 8); a server that resets the stream but reads on, decoding the block, takes them all and is FAILED.`
+    });
+    pingFlood = floodCase({
+      id: "17.5.3",
+      flood: "ping",
+      advisory: H2Advisories.pingFlood,
+      rfc: "RFC 9113 \xA76.7, \xA710.5",
+      units: H2Budgets.pings,
+      batch: H2Budgets.pingBatch,
+      description: `After the HTTP/2 preface and SETTINGS: up to ${n(H2Budgets.pings)} PING frames (8 bytes each, a counter), ${n(H2Budgets.pingBatch)} per write, each write once the socket took the one before, while wsgate reads nothing (the acknowledgements pile up at the server), until the server ends TCP. What the server read is measured from the kernel's queues.`,
+      expectation: `The server ends the connection, or stops reading, before it has read all ${n(H2Budgets.pings)} (nghttp2 1.39.2 and later: once 1,000 frames wait in its queue); reading them all while its acknowledgements wait is FAILED.`
+    });
+    cutBlocks = floodCase({
+      id: "17.5.4",
+      flood: "cut-blocks",
+      advisory: H2Advisories.cutHeaderBlock,
+      rfc: "RFC 9113 \xA75.4.1, \xA76.10",
+      units: H2Budgets.cutBlocks,
+      batch: 1,
+      description: `Up to ${n(H2Budgets.cutBlocks)} connections, one after another, each in one write: the HTTP/2 preface, SETTINGS, HEADERS on stream 1 with an extended CONNECT and without END_HEADERS, and 20 CONTINUATION frames of a 100-byte field; then, on the next turn of wsgate's event loop, a TCP reset, while the server may still be decoding the block.`,
+      expectation: "The server takes every connection and survives (Node.js 20.12.0 dies of an assertion within a few dozen); a connection refused partway is FAILED."
+    });
+    h2FloodServerCases = [rapidReset, continuationFlood, pingFlood, cutBlocks];
+  }
+});
+
 // src/cases/data/budgets.ts
 function memoryBudgetOf(def, budgets) {
   const own2 = def.attackBudget?.memoryGrowth ?? (def.attack !== void 0 ? MEMORY_GROWTH.small : Number.POSITIVE_INFINITY);
   return Math.min(own2, budgets.memoryGrowth);
+}
+function cpuBudgetOf(def, budgets) {
+  const own2 = def.attack?.cpuMs ?? def.attackBudget?.cpuMs;
+  return own2 === void 0 ? null : own2 * budgets.timeScale;
 }
 function scaledS(seconds5, budgets) {
   return seconds5 * budgets.timeScale;
@@ -29003,8 +29247,8 @@ var init_attacks_closing = __esm({
 });
 
 // src/cases/attack-closing.ts
-function count(n2) {
-  return Math.round(n2).toLocaleString("en-US");
+function count(n3) {
+  return Math.round(n3).toLocaleString("en-US");
 }
 function seconds(s) {
   return s.toLocaleString("en-US", { maximumFractionDigits: 1 });
@@ -29024,9 +29268,9 @@ function endedDuringIsOk(verdict3) {
 async function writeWhileTaken(t, plan, write, taken) {
   let sofar = 0;
   while (sofar < plan.total && t.isOpen && performance.now() < (plan.deadline ?? Infinity)) {
-    const n2 = write();
+    const n3 = write();
     if (!await t.flushed({ within: plan.stalledAfterS })) return { taken: sofar, stalled: t.isOpen };
-    sofar += n2;
+    sofar += n3;
     taken(sofar);
   }
   return { taken: sofar, stalled: false };
@@ -29037,7 +29281,7 @@ async function untilQuiet(t, quietS, maxS) {
   s.lastAt = start;
   while (performance.now() - s.lastAt < quietS * 1e3 && performance.now() - start < maxS * 1e3) await t.pause(0.1);
 }
-async function pingFlood(t) {
+async function pingFlood2(t) {
   const f = PING_FLOOD;
   const payload2 = Buffer.alloc(f.payloadBytes, 112);
   t.setWirelog(false, { silent: true });
@@ -29076,7 +29320,7 @@ function pingFloodCase(id) {
     suppressClose: true,
     attackBudget: pingFloodBudget,
     schedule: { maxSeconds: pingFloodBudget.closeWithinMs / 1e3, runsAlone: true, cost: 3 },
-    run: pingFlood,
+    run: pingFlood2,
     onPong(t, data) {
       const s = tally(t);
       const before = s.bytes;
@@ -29297,8 +29541,8 @@ var init_attacks = __esm({
 });
 
 // src/cases/attack-judges.ts
-function count2(n2) {
-  return n2.toLocaleString("en-US");
+function count2(n3) {
+  return n3.toLocaleString("en-US");
 }
 function millis(ms) {
   return ms < 10 ? `${ms.toFixed(1)} ms` : `${count2(Math.round(ms))} ms`;
@@ -29395,47 +29639,6 @@ var init_attack_judges = __esm({
   }
 });
 
-// src/cases/attack-case.ts
-function requestWith(normal, after, before = []) {
-  const lines = [
-    `GET ${normal.target} HTTP/1.1`,
-    `Host: ${normal.host}`,
-    ...before,
-    "Upgrade: websocket",
-    "Connection: Upgrade",
-    `Sec-WebSocket-Key: ${normal.key}`,
-    "Sec-WebSocket-Version: 13",
-    ...after.map(([n2, v]) => `${n2}: ${v}`)
-  ];
-  return `${lines.join("\r\n")}\r
-\r
-`;
-}
-function attackCase(spec) {
-  return defineCase({
-    id: spec.id,
-    description: `${spec.description} (${spec.rfc}; ${spec.advisory.id}: ${spec.advisory.what})`,
-    expectation: `${spec.expectation} Afterwards the server still echoes a message on a fresh connection, and (when wsgate started it) its process is alive.`,
-    expect: {},
-    close: { closedByMe: false, closeCode: [CloseCode.ProtocolError, CloseCode.MessageTooBig], requireClean: false },
-    schedule: {
-      maxSeconds: spec.maxSeconds,
-      runsAlone: true,
-      cost: spec.stall === true ? 90 : spec.maxSeconds / 4,
-      ...spec.stall === true ? { stall: true } : {}
-    },
-    attack: spec.attack,
-    run: () => void 0
-  });
-}
-var init_attack_case = __esm({
-  "src/cases/attack-case.ts"() {
-    "use strict";
-    init_constants();
-    init_define();
-  }
-});
-
 // src/cases/data/floods.ts
 var FloodAdvisories, FloodBudgets, ClientFloodAdvisory, ClientFloodBudgets, clientFloodBudgets;
 var init_floods = __esm({
@@ -29455,7 +29658,7 @@ var init_floods = __esm({
         id: "CVE-2018-12121",
         what: "Node.js before 6.15.0, 8.14.0, 10.14.0 and 11.3.0 kept up to 80 KB of headers per connection: requests with maximum-sized headers exhausted the heap (the limit became 8 KB, now 16 KB)"
       },
-      bytewiseHead: {
+      pacedHead: {
         id: "CVE-2023-43669",
         what: "tungstenite before 0.20.1 parsed the whole handshake again on every read: a long header delivered in small pieces took minutes of CPU"
       },
@@ -29487,10 +29690,24 @@ var init_floods = __esm({
        * reads 16 MB of one header before refusing it lets each connection hold that much (CVE-2018-12121).
        */
       hugeHeaderReadBytes: 1024 * 1024,
-      /** The padding header of the request written one byte per packet, so re-parsing from the start shows (bytes). */
-      bytewisePadBytes: 4096,
-      /** The answer to a request written one byte per packet, after its last byte (ms, scaled). */
-      bytewiseAnswerMs: 1e3,
+      /**
+       * The paced request (17.1.9): a head of 1 MiB (the most 17.1.8 lets a server read) in header lines
+       * of 1,000 bytes, written in 256-byte pieces, one a millisecond (256 KB/s): about 4,096 reads by a
+       * server that keeps up, so a parser that reads the head again from its start on every read scans
+       * 2 GiB, and falls behind (then its CPU time is about the attack's whole length).
+       */
+      pacedHead: { totalBytes: 1024 * 1024, lineBytes: 1e3, pieceBytes: 256, everyMs: 1 },
+      /** How long the paced request and the answer after it are waited for (ms, scaled). */
+      pacedWaitMs: 2e4,
+      /** The answer to the paced request, after its last piece was read (ms, scaled). */
+      pacedAnswerMs: 1e3,
+      /**
+       * The CPU time the server's process tree may spend over 17.1.9 (ms, scaled): reading 1 MiB in 1,024
+       * reads and answering, then the liveness check. A parser that keeps its place costs tens of ms (ws
+       * behind Node's http with a 2 MiB head limit: measured below 100 ms); one that re-parses the head
+       * on every read, seconds (CVE-2023-43669's fault, in test/fixtures/servers/broken-server.ts).
+       */
+      pacedCpuMs: 1e3,
       /** Slowloris: one byte of a request head that never ends, every this many ms; the `stall` budget bounds the wait. */
       slowlorisEveryMs: 1e3,
       /** Connections each holding a partial request head while a normal client connects. */
@@ -29499,7 +29716,7 @@ var init_floods = __esm({
     ClientFloodAdvisory = {
       manyLines: "CVE-2024-37890's shape (ws before 8.17.1 crashed on more header lines than Node keeps), and CVE-2018-12121 (Node.js kept up to 80 KB of headers per connection), in a 101 answer",
       hugeHeader: "CVE-2018-12121 (Node.js kept up to 80 KB of headers per connection, until heap exhaustion), in a 101 answer of several MB",
-      bytewise: "CVE-2023-43669 (tungstenite before 0.20.1 parsed the whole handshake again on every read), in a 101 answer written one byte per packet",
+      paced: "CVE-2023-43669 (tungstenite before 0.20.1 parsed the whole handshake again on every read), in a 101 answer written in small pieces",
       trickled: "CVE-2018-12122 (Node.js kept a head trickled one byte at a time open forever: Slowloris), in a 101 answer trickled one byte per second",
       prototypeNames: "GHSA-5v72-xg48-5rpm (ws before 3.3.1 crashed on extension names such as constructor), in the 101 answer",
       obsText: "denoland/deno#32594 (Deno panicked on a Sec-WebSocket-Protocol or Sec-WebSocket-Extensions value with bytes above 0x7f in a 101)"
@@ -29518,8 +29735,13 @@ var init_floods = __esm({
       readSampleS: 0.05,
       /** A client completes (echoes) or fails the connection within this many seconds of the 101's first byte. */
       settleWithinS: 5,
-      /** 18.4.3: the padding header of the 101 written one byte per packet (as 17.1.9's request). */
-      bytewisePadBytes: 4096,
+      /**
+       * 18.4.3: the padding header's value, written in 256-byte pieces one a millisecond (as 17.1.9's
+       * request): about 4,096 reads, 5 s of writing (`writeS`, added to the settling time).
+       */
+      pacedHead: { totalBytes: 1024 * 1024, pieceBytes: 256, everyMs: 1, writeS: 6 },
+      /** 18.4.3: the CPU time the client's process tree may spend on the case (ms, scaled), as 17.1.9's server. */
+      pacedCpuMs: 1e3,
       /** 18.4.4: one byte of the 101 every this many ms; the padding makes the head outlast any stall budget (an hour). */
       trickleEveryMs: 1e3,
       tricklePadBytes: 3600,
@@ -29529,7 +29751,12 @@ var init_floods = __esm({
     clientFloodBudgets = {
       manyLines: { advisory: ClientFloodAdvisory.manyLines, closeWithinMs: ClientFloodBudgets.settleWithinS * 1e3, memoryGrowth: MEMORY_GROWTH.small },
       hugeHeader: { advisory: ClientFloodAdvisory.hugeHeader, closeWithinMs: ClientFloodBudgets.settleWithinS * 1e3, memoryGrowth: MEMORY_GROWTH.small },
-      bytewise: { advisory: ClientFloodAdvisory.bytewise, closeWithinMs: ClientFloodBudgets.settleWithinS * 1e3, memoryGrowth: MEMORY_GROWTH.small },
+      paced: {
+        advisory: ClientFloodAdvisory.paced,
+        closeWithinMs: (ClientFloodBudgets.settleWithinS + ClientFloodBudgets.pacedHead.writeS) * 1e3,
+        memoryGrowth: MEMORY_GROWTH.small,
+        cpuMs: ClientFloodBudgets.pacedCpuMs
+      },
       trickled: { advisory: ClientFloodAdvisory.trickled, closeWithinMs: 0, stall: true, memoryGrowth: MEMORY_GROWTH.small },
       prototypeNames: { advisory: ClientFloodAdvisory.prototypeNames, closeWithinMs: ClientFloodBudgets.refuseWithinS * 1e3, memoryGrowth: MEMORY_GROWTH.small },
       obsText: { advisory: ClientFloodAdvisory.obsText, closeWithinMs: ClientFloodBudgets.refuseWithinS * 1e3, memoryGrowth: MEMORY_GROWTH.small }
@@ -29547,15 +29774,15 @@ function crowdTold(crowd, hold) {
     const what = p.status !== null ? `HTTP ${p.status}` : p.ending !== "timeout" ? answerText(p) : hold ? "still open when wsgate closed it" : `no answer within ${millis(p.waitMs)}`;
     answers.set(what, (answers.get(what) ?? 0) + 1);
   }
-  return [...answers].map(([what, n2]) => `${count2(n2)} ${what}`).join(", ");
+  return [...answers].map(([what, n3]) => `${count2(n3)} ${what}`).join(", ");
 }
 function judgeCrowd(crowdText, facts, hold, budgets = DEFAULT_BUDGETS) {
   const budget = scaledMs(FloodBudgets.normalAnswerMs, budgets);
-  const n2 = facts.normal;
+  const n3 = facts.normal;
   const beside = `beside ${count2(facts.crowd.length)} connections ${crowdText} (${count2(facts.ready)} written when it connected; the crowd: ${crowdTold(facts.crowd, hold)})`;
-  if (n2.status === null) return verdict2(Behavior.Failed, `The normal client got ${answerText(n2)} within ${millis(n2.waitMs)}, ${beside}.`);
-  if (n2.status !== 101) return verdict2(Behavior.Failed, `The normal client was answered HTTP ${n2.status} instead of 101, ${beside}.`);
-  const waited = n2.answerMs ?? 0;
+  if (n3.status === null) return verdict2(Behavior.Failed, `The normal client got ${answerText(n3)} within ${millis(n3.waitMs)}, ${beside}.`);
+  if (n3.status !== 101) return verdict2(Behavior.Failed, `The normal client was answered HTTP ${n3.status} instead of 101, ${beside}.`);
+  const waited = n3.answerMs ?? 0;
   if (waited > budget) return verdict2(Behavior.Failed, `The normal client waited ${millis(waited)} for its 101 (budget ${millis(budget)}), ${beside}.`);
   const hung = hold ? void 0 : facts.crowd.find((p) => p.status === null && p.ending === "timeout");
   if (hung !== void 0)
@@ -29582,30 +29809,38 @@ function judgeHugeHeader(probes, budgets = DEFAULT_BUDGETS) {
   const how = p.status === null ? `dropped the connection (${p.ending === "reset" ? "reset" : "closed"}) with no answer` : `answered HTTP ${p.status}`;
   if (p.status !== null && p.status < 400)
     return verdict2(Behavior.Failed, `The server ${how} to ${p.label}, not an error status, after ${millis(p.elapsedMs)} (${read}).`);
-  if (p.elapsedMs > budget)
-    return verdict2(Behavior.Failed, `The server ${how} only ${millis(p.elapsedMs)} after the request began (budget ${millis(budget)}; ${read}).`);
   if (measured !== null && measured > bytesBudget)
     return verdict2(
       Behavior.Failed,
       `The server ${how} to ${p.label} only after reading ${count2(measured)} bytes of it (budget ${count2(bytesBudget)}): its limit on a request head lets each connection hold that much (${wrote}).`
     );
+  if (p.elapsedMs > budget)
+    return verdict2(Behavior.Failed, `The server ${how} only ${millis(p.elapsedMs)} after the request began (budget ${millis(budget)}; ${read}).`);
   return verdict2(
     Behavior.Ok,
     `The server ${how} ${millis(p.elapsedMs)} after the request began (budget ${millis(budget)}): ${read} when it refused ${p.label}.`
   );
 }
-function judgeBytewise(probes, budgets = DEFAULT_BUDGETS) {
-  const budget = scaledMs(FloodBudgets.bytewiseAnswerMs, budgets);
+function judgePacedHead(probes, budgets = DEFAULT_BUDGETS) {
+  const budget = scaledMs(FloodBudgets.pacedAnswerMs, budgets);
   const p = probes[0];
   if (p === void 0) return verdict2(Behavior.Failed, "The attack was not played.");
-  const what = `${p.label} (${count2(p.requestBytes)} bytes written, one per packet)`;
-  if (p.status !== 101) return verdict2(Behavior.Failed, `${what}: ${answerText(p)} instead of 101 within ${millis(p.waitMs)} of its last byte.`);
-  const ms = p.answerMs ?? 0;
-  if (ms > budget) return verdict2(Behavior.Failed, `${what}: the 101 came ${millis(ms)} after the last byte (budget ${millis(budget)}).`);
-  return verdict2(
-    Behavior.Ok,
-    `${what}: the 101 came ${millis(ms)} after the last byte (budget ${millis(budget)}); the whole request took ${millis(p.elapsedMs)}.`
-  );
+  const read = p.peerReadBytes == null ? `${count2(p.requestBytes)} bytes written` : `${count2(p.peerReadBytes)} bytes read by the server`;
+  const what = `${p.label} (${read})`;
+  if (p.ending === "refused") return verdict2(Behavior.Failed, `No connection: ${answerText(p)}.`);
+  if (p.status === 101) {
+    const ms = p.answerMs ?? 0;
+    if (ms > budget) return verdict2(Behavior.Failed, `${what}: the 101 came ${millis(ms)} after the last piece (budget ${millis(budget)}).`);
+    return verdict2(
+      Behavior.Ok,
+      `${what}: the 101 came ${millis(ms)} after the last piece (budget ${millis(budget)}); the whole request took ${millis(p.elapsedMs)}.`
+    );
+  }
+  if (p.status === null && p.ending === "timeout")
+    return verdict2(Behavior.Failed, `${what}: the server neither answered nor ended the connection within ${millis(p.waitMs)}.`);
+  if (p.status !== null && p.status < 400) return verdict2(Behavior.Failed, `${what}: answered HTTP ${p.status}, neither 101 nor an error status.`);
+  const how = p.status === null ? `dropped the connection (${p.ending === "reset" ? "reset" : "closed"})` : `answered HTTP ${p.status}`;
+  return verdict2(Behavior.Ok, `${what}: the server ${how} at its own limit on a request head, ${millis(p.elapsedMs)} after the request began.`);
 }
 function judgeSlowloris(probes, budgets = DEFAULT_BUDGETS) {
   const p = probes[0];
@@ -29659,8 +29894,8 @@ function burst(id, shape, advisory, rfc) {
     maxSeconds: 40
   });
 }
-function padLines(total) {
-  return [1, 2, 3, 4].map((i2) => [`X-Wsgate-Pad-${i2}`, "a".repeat(total / 4)]);
+function padLines(total, lineBytes) {
+  return Array.from({ length: Math.ceil(total / lineBytes) }, (_, i2) => [`X-Wsgate-Pad-${i2 + 1}`, "a".repeat(Math.min(lineBytes, total - i2 * lineBytes))]);
 }
 function endlessHead(normal) {
   return requestWith(normal, [["X-Wsgate-Pad", "a".repeat(3600)]]).replace(/\r\n\r\n$/, "");
@@ -29668,7 +29903,7 @@ function endlessHead(normal) {
 function partialHead(normal) {
   return requestWith(normal, []).replace(/\r\n$/, "");
 }
-var B, bytes, SHAPES, hugeHeader, bytewise, slowlorisProbe, slowloris, halfOpen, floodServerCases;
+var B, bytes, SHAPES, hugeHeader, P, paced, slowlorisProbe, slowloris, halfOpen, floodServerCases;
 var init_s17_robustness_floods = __esm({
   "src/cases/s17-robustness-floods.ts"() {
     "use strict";
@@ -29677,12 +29912,12 @@ var init_s17_robustness_floods = __esm({
     init_flood_judges();
     init_attack_case();
     B = FloodBudgets;
-    bytes = (n2) => n2.toLocaleString("en-US");
+    bytes = (n3) => n3.toLocaleString("en-US");
     SHAPES = {
-      protocol: { header: "Sec-WebSocket-Protocol", value: (n2) => `b${" ".repeat(n2)}x`, words: "'b', spaces, 'x'" },
+      protocol: { header: "Sec-WebSocket-Protocol", value: (n3) => `b${" ".repeat(n3)}x`, words: "'b', spaces, 'x'" },
       extensions: {
         header: "Sec-WebSocket-Extensions",
-        value: (n2) => `a; b="${"\\c".repeat(Math.ceil(n2 / 2))}`,
+        value: (n3) => `a; b="${"\\c".repeat(Math.ceil(n3 / 2))}`,
         words: 'a; b=" and backslash-c pairs, never closed'
       }
     };
@@ -29706,26 +29941,28 @@ var init_s17_robustness_floods = __esm({
       },
       maxSeconds: 20
     });
-    bytewise = attackCase({
+    P = B.pacedHead;
+    paced = attackCase({
       id: "17.1.9",
-      advisory: FloodAdvisories.bytewiseHead,
+      advisory: FloodAdvisories.pacedHead,
       rfc: "RFC 7230 \xA73, RFC 6455 \xA74.1",
-      description: `A normal upgrade request with ${bytes(B.bytewisePadBytes)} bytes of padding in four header lines (X-Wsgate-Pad-1 to -4, each under any server's line limit), written one byte per TCP write, each after the previous one was flushed, Nagle off.`,
-      expectation: `The server answers 101 within ${bytes(B.bytewiseAnswerMs)} ms of the request's last byte (a parser that reads the head again from its start on every packet takes time quadratic in its length).`,
+      description: `A normal upgrade request with ${bytes(P.totalBytes)} bytes of padding in header lines of ${bytes(P.lineBytes)} bytes (X-Wsgate-Pad-1, -2 ...), written in ${bytes(P.pieceBytes)}-byte pieces, one every ${P.everyMs} ms, Nagle off: about ${bytes(Math.round(P.totalBytes / P.pieceBytes))} reads for a server that keeps up.`,
+      expectation: `The server answers 101 within ${bytes(B.pacedAnswerMs)} ms of the last piece, or refuses the head at its own limit (an HTTP error or a drop), and its process tree spends at most ${bytes(B.pacedCpuMs)} ms of CPU time on the case (a parser that reads the head again from its start on every read spends time quadratic in its length).`,
       attack: {
         kind: "probes",
+        cpuMs: B.pacedCpuMs,
         probes: [
           {
-            label: `a request of ${bytes(B.bytewisePadBytes)}-byte padding`,
-            size: B.bytewisePadBytes,
-            waitMs: 5e3,
-            request: (normal) => requestWith(normal, padLines(B.bytewisePadBytes)),
-            delivery: { kind: "bytewise" }
+            label: `a request of ${bytes(P.totalBytes)} bytes of padding in ${bytes(P.pieceBytes)}-byte pieces`,
+            size: P.totalBytes,
+            waitMs: B.pacedWaitMs,
+            request: (normal) => requestWith(normal, padLines(P.totalBytes, P.lineBytes)),
+            delivery: { kind: "paced", pieceBytes: P.pieceBytes, everyMs: P.everyMs }
           }
         ],
-        judge: judgeBytewise
+        judge: judgePacedHead
       },
-      maxSeconds: 20
+      maxSeconds: 40
     });
     slowlorisProbe = {
       label: "a request head trickled one byte per second",
@@ -29765,7 +30002,7 @@ var init_s17_robustness_floods = __esm({
       burst("17.1.6", "protocol", FloodAdvisories.protocolBurst, "RFC 6455 \xA74.1, \xA711.3.4"),
       burst("17.1.7", "extensions", FloodAdvisories.extensionsBurst, "RFC 6455 \xA79.1, RFC 7230 \xA73.2.6"),
       hugeHeader,
-      bytewise,
+      paced,
       slowloris,
       halfOpen
     ];
@@ -29997,8 +30234,8 @@ function randomPiece(next, length) {
   for (let i2 = 0; i2 < length; i2 += 4) out.writeUInt32LE(next(), i2);
   return out;
 }
-function below(next, n2) {
-  return next() % n2;
+function below(next, n3) {
+  return next() % n3;
 }
 function randomMessage(t, next) {
   const r = RANDOM_BYTES;
@@ -30225,7 +30462,7 @@ function requestWithOffer(normal, offer) {
     "Sec-WebSocket-Version: 13",
     `Sec-WebSocket-Extensions: ${offer}`
   ];
-  for (const [n2, v] of normal.headers ?? []) lines.push(`${n2}: ${v}`);
+  for (const [n3, v] of normal.headers ?? []) lines.push(`${n3}: ${v}`);
   return `${lines.join("\r\n")}\r
 \r
 `;
@@ -30268,11 +30505,11 @@ var init_s17_robustness_frames = __esm({
 });
 
 // src/cases/s17-robustness-server.ts
-function fillerLines(n2) {
+function fillerLines(n3) {
   const chars = "!#$%&'*+-.0123456789abcdefghijklmnopqrstuvwxyz^_`|~";
-  const width = n2 <= chars.length ** 2 ? 2 : 3;
+  const width = n3 <= chars.length ** 2 ? 2 : 3;
   const name = (i2) => Array.from({ length: width }, (_, d) => chars[Math.floor(i2 / chars.length ** d) % chars.length]).join("");
-  return Array.from({ length: n2 }, (_, i2) => `${name(i2)}:x`);
+  return Array.from({ length: n3 }, (_, i2) => `${name(i2)}:x`);
 }
 function growth(header, value) {
   return {
@@ -30287,14 +30524,14 @@ function growth(header, value) {
 function survives(probes) {
   return { kind: "probes", probes: probes.map((p) => ({ ...p, waitMs: ServerBudgets.survivesMs })), judge: judgeSurvives };
 }
-function headerLines(id, n2) {
+function headerLines(id, n3) {
   return attackCase({
     id,
     advisory: ServerAdvisories.wsHeaderCount,
     rfc: "RFC 6455 \xA74.2.1, RFC 7230 \xA73.2.5",
-    description: `An upgrade request with ${n2.toLocaleString("en-US")} header lines ("ab:x") ahead of Upgrade, Connection, Sec-WebSocket-Key and Sec-WebSocket-Version.`,
+    description: `An upgrade request with ${n3.toLocaleString("en-US")} header lines ("ab:x") ahead of Upgrade, Connection, Sec-WebSocket-Key and Sec-WebSocket-Version.`,
     expectation: `The server answers (101, an HTTP error such as 400 or 431) within ${ServerBudgets.survivesMs} ms and keeps serving.`,
-    attack: survives([{ label: `${n2.toLocaleString("en-US")} header lines`, size: n2, request: (normal) => requestWith(normal, [], fillerLines(n2)) }]),
+    attack: survives([{ label: `${n3.toLocaleString("en-US")} header lines`, size: n3, request: (normal) => requestWith(normal, [], fillerLines(n3)) }]),
     maxSeconds: 10
   });
 }
@@ -30321,7 +30558,7 @@ var init_s17_robustness_server = __esm({
       rfc: "RFC 6455 \xA74.1, \xA711.3.4",
       description: "Upgrade requests whose Sec-WebSocket-Protocol is 'b', n spaces, 'x', for n from 1,000 up to what the server's HTTP layer accepts, each on a fresh connection; the answer time measured at each size.",
       expectation: `Each answer (101 or an HTTP error) comes within ${ServerBudgets.answerMs} ms, and its time grows no faster than the header's size.`,
-      attack: growth("Sec-WebSocket-Protocol", (n2) => `b${" ".repeat(n2)}x`),
+      attack: growth("Sec-WebSocket-Protocol", (n3) => `b${" ".repeat(n3)}x`),
       maxSeconds: 60
     });
     extensionsGrowth = attackCase({
@@ -30330,7 +30567,7 @@ var init_s17_robustness_server = __esm({
       rfc: "RFC 6455 \xA79.1, RFC 7230 \xA73.2.6",
       description: 'Upgrade requests whose Sec-WebSocket-Extensions is a; b=" followed by n bytes of backslash-c pairs, never closed, for growing n, each on a fresh connection; the answer time measured at each size.',
       expectation: `Each answer (an HTTP error, or a 101 without the extension) comes within ${ServerBudgets.answerMs} ms, and its time grows no faster than the header's size.`,
-      attack: growth("Sec-WebSocket-Extensions", (n2) => `a; b="${"\\c".repeat(Math.ceil(n2 / 2))}`),
+      attack: growth("Sec-WebSocket-Extensions", (n3) => `a; b="${"\\c".repeat(Math.ceil(n3 / 2))}`),
       maxSeconds: 60
     });
     PROTOTYPE_NAMES = [
@@ -30365,7 +30602,7 @@ var init_s17_robustness_server = __esm({
       id: "17.1.12",
       advisory: ServerAdvisories.obsTextValues,
       rfc: "RFC 9110 \xA75.5, RFC 6455 \xA74.1, \xA79.1",
-      description: `Upgrade requests whose Sec-WebSocket-Protocol or Sec-WebSocket-Extensions holds bytes above 0x7f (obs-text): ${OBS_TEXT_VALUES.map(([n2, v]) => `${n2}: ${JSON.stringify(v)}`).join("; ")} (each character one byte, latin1), one request each.`,
+      description: `Upgrade requests whose Sec-WebSocket-Protocol or Sec-WebSocket-Extensions holds bytes above 0x7f (obs-text): ${OBS_TEXT_VALUES.map(([n3, v]) => `${n3}: ${JSON.stringify(v)}`).join("; ")} (each character one byte, latin1), one request each.`,
       expectation: `The server answers each (a 101 without the value, or an HTTP error such as 400) within ${ServerBudgets.survivesMs} ms and keeps serving.`,
       attack: survives(
         OBS_TEXT_VALUES.map(([name, value], i2) => ({
@@ -30459,19 +30696,19 @@ function encodeMaskedFrame(opcode, fin, rsv, payload2, mask) {
 }
 function maskInPlace(data, mask, offset = 0) {
   if (mask.length !== 4) throw new RangeError(`mask must be 4 bytes, got ${mask.length}`);
-  const n2 = data.length;
-  if (n2 === 0) return;
+  const n3 = data.length;
+  if (n3 === 0) return;
   const o2 = offset & 3;
-  if (nativeUnmask !== null && n2 >= NATIVE_THRESHOLD) {
+  if (nativeUnmask !== null && n3 >= NATIVE_THRESHOLD) {
     const rotated = o2 === 0 ? mask : Uint8Array.of(mask[o2], mask[o2 + 1 & 3], mask[o2 + 2 & 3], mask[o2 + 3 & 3]);
     nativeUnmask(toBuffer(data), toBuffer(rotated));
     return;
   }
   let i2 = 0;
-  if (n2 >= WORD_MASK_THRESHOLD) {
+  if (n3 >= WORD_MASK_THRESHOLD) {
     const head2 = 4 - (data.byteOffset & 3) & 3;
     for (; i2 < head2; i2++) data[i2] = data[i2] ^ mask[o2 + i2 & 3];
-    const words = n2 - i2 >>> 2;
+    const words = n3 - i2 >>> 2;
     const rotated = new Uint8Array(4);
     for (let j = 0; j < 4; j++) rotated[j] = mask[o2 + i2 + j & 3];
     const word = new Uint32Array(rotated.buffer)[0];
@@ -30479,7 +30716,7 @@ function maskInPlace(data, mask, offset = 0) {
     for (let w = 0; w < words; w++) view[w] = view[w] ^ word;
     i2 += words << 2;
   }
-  for (; i2 < n2; i2++) data[i2] = data[i2] ^ mask[o2 + i2 & 3];
+  for (; i2 < n3; i2++) data[i2] = data[i2] ^ mask[o2 + i2 & 3];
 }
 function closePayload(code, reason) {
   if (code === null || code === void 0) return Buffer.alloc(0);
@@ -30575,7 +30812,7 @@ function hugeHeaderStart(info) {
   return `${[SWITCHING, ...upgradeLines(info)].map((l) => `${l}\r
 `).join("")}X-Pad: `;
 }
-var RFC, TOOK, REFUSED, manyLinesCase, MIB, hugeHeaderCase, bytewiseCase, STALL_S, DROPPED_STALLED, trickledCase, PROTOTYPE_EXTENSIONS, prototypeNamesCase, OBS_TEXT_PROTOCOL, obsTextCase, clientHandshakeCases;
+var RFC, TOOK, REFUSED, manyLinesCase, MIB, hugeHeaderCase, P2, pacedCase, STALL_S, DROPPED_STALLED, trickledCase, PROTOTYPE_EXTENSIONS, prototypeNamesCase, OBS_TEXT_PROTOCOL, obsTextCase, clientHandshakeCases;
 var init_s18_robustness_handshake = __esm({
   "src/cases/s18-robustness-handshake.ts"() {
     "use strict";
@@ -30648,21 +30885,32 @@ var init_s18_robustness_handshake = __esm({
       onMessage: onEcho(Behavior.Failed, ` It read a ${MIB} MiB response head without a limit.`),
       adjust: (verdict3) => judgeSettled(verdict3, ClientFloodBudgets.settleWithinS)
     });
-    bytewiseCase = defineCase({
+    P2 = ClientFloodBudgets.pacedHead;
+    pacedCase = defineCase({
       id: "18.4.3",
-      description: `A valid 101 response with a ${ClientFloodBudgets.bytewisePadBytes.toLocaleString("en-US")}-byte X-Pad header, written one byte per TCP write (each after the one before was flushed), then a text message ("${PROBE}"). (${RFC}; ${clientFloodBudgets.bytewise.advisory})`,
-      expectation: `The response is valid however it is cut: the client takes it and echoes the message within ${ClientFloodBudgets.settleWithinS} s of its first byte (parsing it again on every read took tungstenite minutes), then answers wsgate's close (1000).`,
-      expect: { OK: [message(PROBE)] },
-      close: closedByMe([CloseCode.Normal]),
-      attackBudget: clientFloodBudgets.bytewise,
-      schedule: { maxSeconds: ClientFloodBudgets.settleWithinS + 2 },
-      handshake: (info) => ({ head: head(SWITCHING, [...upgradeLines(info), `X-Pad: ${"a".repeat(ClientFloodBudgets.bytewisePadBytes)}`]), delivery: "bytewise" }),
+      description: `A 101 response whose last header line, X-Pad, has a value of ${count2(P2.totalBytes)} bytes, written in ${P2.pieceBytes}-byte pieces, one every ${P2.everyMs} ms (about ${count2(P2.totalBytes / P2.pieceBytes)} reads for a client that keeps up); then the empty line and a text message ("${PROBE}"). (${RFC}; ${clientFloodBudgets.paced.advisory})`,
+      expectation: `The client takes the response and echoes the message, or fails the connection at its own limit on a response head (Node's is 16 KiB), within ${ClientFloodBudgets.settleWithinS + P2.writeS} s; and its process tree spends at most ${count2(ClientFloodBudgets.pacedCpuMs)} ms of CPU time on the case (a parser that reads the head again from its start on every read spends time quadratic in its length: tungstenite took minutes). Neither echo nor refusal in time, or a process that dies, is FAILED.`,
+      expect: {},
+      close: refused,
+      suppressClose: true,
+      attackBudget: clientFloodBudgets.paced,
+      schedule: { maxSeconds: ClientFloodBudgets.settleWithinS + P2.writeS + 2 },
+      handshake: (info) => ({
+        head: hugeHeaderStart(info),
+        delivery: "streamed",
+        stream: {
+          bytes: P2.totalBytes,
+          pieceBytes: P2.pieceBytes,
+          everyMs: P2.everyMs,
+          tail: Buffer.concat([Buffer.from("\r\n\r\n", "latin1"), probeFrame()])
+        }
+      }),
       run(t) {
-        t.setWirelog(false, { silent: true });
-        t.sendFrame({ opcode: Opcode.Text, payload: PROBE });
-        t.killAfter(scaledS(ClientFloodBudgets.settleWithinS, t.budgets));
+        t.setOutcome(Behavior.Ok, REFUSED);
+        t.killAfter(scaledS(ClientFloodBudgets.settleWithinS + P2.writeS, t.budgets));
       },
-      adjust: wrongCodeFails
+      onMessage: onEcho(Behavior.Ok, ""),
+      adjust: (verdict3) => judgeSettled(verdict3, ClientFloodBudgets.settleWithinS + P2.writeS)
     });
     STALL_S = DEFAULT_BUDGETS.stallMs / 1e3;
     DROPPED_STALLED = "The client dropped the trickled response by a timeout of its own.";
@@ -30714,7 +30962,7 @@ var init_s18_robustness_handshake = __esm({
       attackBudget: clientFloodBudgets.obsText,
       schedule: { maxSeconds: ClientFloodBudgets.refuseWithinS + 2 }
     };
-    clientHandshakeCases = [manyLinesCase, hugeHeaderCase, bytewiseCase, trickledCase, prototypeNamesCase, obsTextCase];
+    clientHandshakeCases = [manyLinesCase, hugeHeaderCase, pacedCase, trickledCase, prototypeNamesCase, obsTextCase];
   }
 });
 
@@ -30954,13 +31202,14 @@ function buildCatalogue(...groups) {
   return Object.freeze(all);
 }
 function catalogueFor(extended2, under = "client", transport = "http/1.1", robustness = false) {
+  if (robustness && transport === "h2") return under === "server" ? h2RobustnessServerCatalogue : [];
   if (robustness) return under === "server" ? robustnessServerCatalogue : robustnessClientCatalogue;
   if (!extended2) return catalogue;
   if (transport === "h2") return under === "server" ? h2ServerCatalogue : h2ClientCatalogue;
   if (under === "server") return serverExtendedCatalogue;
   return extendedCatalogue;
 }
-var catalogue, extendedCatalogue, serverExtendedCatalogue, h2ServerCatalogue, h2ClientCatalogue, robustnessServerCatalogue, robustnessClientCatalogue, everyCase;
+var catalogue, extendedCatalogue, serverExtendedCatalogue, h2ServerCatalogue, h2ClientCatalogue, robustnessServerCatalogue, h2RobustnessServerCatalogue, robustnessClientCatalogue, everyCase;
 var init_registry = __esm({
   "src/cases/registry.ts"() {
     "use strict";
@@ -30979,6 +31228,7 @@ var init_registry = __esm({
     init_s15_server_handshake();
     init_s16_h2_server();
     init_s16_h2_client();
+    init_s17_robustness_h2();
     init_s17_robustness_server();
     init_s18_robustness_client();
     catalogue = buildCatalogue(
@@ -30999,6 +31249,7 @@ var init_registry = __esm({
     h2ServerCatalogue = buildCatalogue(catalogue, h2ServerCases);
     h2ClientCatalogue = buildCatalogue(catalogue, h2ClientCases);
     robustnessServerCatalogue = buildCatalogue(robustnessServerCases);
+    h2RobustnessServerCatalogue = buildCatalogue(h2FloodServerCases);
     robustnessClientCatalogue = buildCatalogue(robustnessClientCases);
     everyCase = buildCatalogue(
       catalogue,
@@ -31007,6 +31258,7 @@ var init_registry = __esm({
       h2ServerCases,
       h2ClientCases,
       robustnessServerCases,
+      h2FloodServerCases,
       robustnessClientCases
     );
   }
@@ -31210,7 +31462,7 @@ function agentFilePrefixes(agents) {
     const assigned = [[group[0], base]];
     for (const agent of group.slice(1)) {
       let prefix = `${base}_${hash8(agent)}`;
-      for (let n2 = 9; taken.has(prefix); n2++) prefix = `${base}_${hash8(agent, n2)}`;
+      for (let n3 = 9; taken.has(prefix); n3++) prefix = `${base}_${hash8(agent, n3)}`;
       taken.add(prefix);
       prefixes.set(agent, prefix);
       assigned.push([agent, prefix]);
@@ -31410,13 +31662,13 @@ var init_baseline = __esm({
 });
 
 // src/report/python-repr.ts
-function pyNumber(n2) {
-  if (Number.isNaN(n2)) return "NaN";
-  if (n2 === Infinity) return "Infinity";
-  if (n2 === -Infinity) return "-Infinity";
-  if (Number.isInteger(n2)) return BigInt(n2).toString();
-  const m = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(n2.toExponential());
-  if (m === null) return String(n2);
+function pyNumber(n3) {
+  if (Number.isNaN(n3)) return "NaN";
+  if (n3 === Infinity) return "Infinity";
+  if (n3 === -Infinity) return "-Infinity";
+  if (Number.isInteger(n3)) return BigInt(n3).toString();
+  const m = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(n3.toExponential());
+  if (m === null) return String(n3);
   const sign = m[1] ?? "";
   const digits = (m[2] ?? "") + (m[3] ?? "");
   const exp = Number(m[4]);
@@ -31474,8 +31726,8 @@ function limitString(s, limit = 1e3, indicator = " ...") {
   if (cps.length > limit - indicator.length) return cps.slice(0, limit - indicator.length).join("") + indicator;
   return s;
 }
-function pyInt(n2) {
-  return Number.isFinite(n2) ? String(Math.trunc(n2)) : String(n2);
+function pyInt(n3) {
+  return Number.isFinite(n3) ? String(Math.trunc(n3)) : String(n3);
 }
 var NON_PRINTABLE;
 var init_python_repr = __esm({
@@ -31630,9 +31882,9 @@ function follows(a2, b) {
   return pa === pb && Number.isInteger(na) && nb === na + 1;
 }
 function causeLine(g, maxChars = 160) {
-  const n2 = g.cases.length;
+  const n3 = g.cases.length;
   const ranges = g.ranges.length > maxChars ? `${g.ranges.slice(0, g.ranges.lastIndexOf(", ", maxChars))}, \u2026` : g.ranges;
-  return `${g.title} \u2014 ${n2} case${n2 === 1 ? "" : "s"}: ${ranges}`;
+  return `${g.title} \u2014 ${n3} case${n3 === 1 ? "" : "s"}: ${ranges}`;
 }
 var init_causes = __esm({
   "src/explain/causes.ts"() {
@@ -31643,14 +31895,14 @@ var init_causes = __esm({
 // src/protocol/utf8.ts
 import { isUtf8 } from "node:buffer";
 function lastSequenceStart(chunk, from) {
-  const n2 = chunk.length;
-  const stop = Math.max(from, n2 - 4);
-  for (let j = n2 - 1; j >= stop; j--) {
+  const n3 = chunk.length;
+  const stop = Math.max(from, n3 - 4);
+  for (let j = n3 - 1; j >= stop; j--) {
     const b = chunk[j];
-    if (b < 128) return n2;
+    if (b < 128) return n3;
     if (b >= 192) return j;
   }
-  return n2;
+  return n3;
 }
 function isValidUtf8(data) {
   return isUtf8(data);
@@ -31871,25 +32123,25 @@ var init_utf8 = __esm({
       validate(chunk) {
         let state = this.state;
         if (state === REJECT) return { valid: false, endsOnCodePoint: false, index: this.consumed };
-        const n2 = chunk.length;
+        const n3 = chunk.length;
         let i2 = 0;
-        while (state !== ACCEPT && i2 < n2) {
+        while (state !== ACCEPT && i2 < n3) {
           state = TRANSITION[state << 8 | chunk[i2]];
           if (state === REJECT) return this.fail(i2);
           i2++;
         }
-        if (n2 - i2 >= NATIVE_MIN) {
+        if (n3 - i2 >= NATIVE_MIN) {
           const cut = lastSequenceStart(chunk, i2);
           if (cut - i2 >= NATIVE_MIN && isUtf8(chunk.subarray(i2, cut))) i2 = cut;
         }
-        for (; i2 < n2; i2++) {
+        for (; i2 < n3; i2++) {
           const b = chunk[i2];
           if (b < 128 && state === ACCEPT) continue;
           state = TRANSITION[state << 8 | b];
           if (state === REJECT) return this.fail(i2);
         }
         this.state = state;
-        this.consumed += n2;
+        this.consumed += n3;
         return { valid: true, endsOnCodePoint: state === ACCEPT, index: this.consumed };
       }
       fail(i2) {
@@ -31951,8 +32203,8 @@ function frameRequirements(subgroup, first) {
 }
 function requirementFor(caseId, expectedClose) {
   const parts = caseId.split(".");
-  for (let n2 = parts.length; n2 > 0; n2--) {
-    const prefix = parts.slice(0, n2).join(".");
+  for (let n3 = parts.length; n3 > 0; n3--) {
+    const prefix = parts.slice(0, n3).join(".");
     const entry = TABLE.find(([p]) => p === prefix)?.[1];
     if (entry === void 0) continue;
     if (typeof entry !== "function") return entry;
@@ -32521,10 +32773,10 @@ var init_requirements = __esm({
       [
         "17.1.9",
         {
-          key: "bytewise-request",
+          key: "paced-request",
           rfc: "RFC 7230 \xA73, RFC 6455 \xA74.1",
-          text: "a server answers an upgrade request written one byte per packet as promptly as one written at once (CVE-2023-43669: tungstenite before 0.20.1 parsed the head again on every read)",
-          subject: "a request written one byte per packet"
+          text: "a server reads a long request head written in small pieces at a cost that grows with its length, not its square: it answers or refuses it promptly, spending little CPU time (CVE-2023-43669: tungstenite before 0.20.1 parsed the head again on every read)",
+          subject: "a 1 MiB request head written in small pieces"
         }
       ],
       [
@@ -32564,6 +32816,43 @@ var init_requirements = __esm({
         }
       ],
       ...closingRequirements("17.4", "server"),
+      // 17.5: the HTTP/2 floods (--robustness --http2), on one HTTP/2 connection each.
+      [
+        "17.5.1",
+        {
+          key: "h2-rapid-reset",
+          rfc: "RFC 9113 \xA75.1.2, \xA710.5",
+          text: "a server bounds streams opened and reset at once: it ends the connection (GOAWAY, or TCP) before it has taken 10,000 of them, and keeps serving (CVE-2023-44487: nghttp2 before 1.57, Node.js before 20.8.1, took them all)",
+          subject: "streams opened and reset at once (HTTP/2 Rapid Reset)"
+        }
+      ],
+      [
+        "17.5.2",
+        {
+          key: "h2-continuation-flood",
+          rfc: "RFC 9113 \xA76.10, \xA710.5.1",
+          text: "a server bounds a header block that never ends: it ends the connection (GOAWAY, or TCP) before it has read 100,000 CONTINUATION frames, and keeps serving (CVE-2024-28182: nghttp2 before 1.61, Node.js before 20.13.0, decoded them all)",
+          subject: "an endless run of CONTINUATION frames"
+        }
+      ],
+      [
+        "17.5.3",
+        {
+          key: "h2-ping-flood",
+          rfc: "RFC 9113 \xA76.7, \xA710.5",
+          text: "a server bounds the PING acknowledgements it queues for a client that reads none: it ends the connection (or stops reading) before it has read the whole flood, and keeps serving (CVE-2019-9512)",
+          subject: "an HTTP/2 PING flood whose acknowledgements are never read"
+        }
+      ],
+      [
+        "17.5.4",
+        {
+          key: "h2-cut-header-block",
+          rfc: "RFC 9113 \xA75.4.1, \xA76.10",
+          text: "a server survives connections reset while their header block (HEADERS and CONTINUATION frames) is still being decoded (CVE-2024-27983: Node.js 20.12.0 aborted on an assertion)",
+          subject: "header blocks cut by a TCP reset"
+        }
+      ],
       ...frameRequirements("17.2", 3),
       ...["17.3.1", "17.3.2"].map((id) => [id, SERVER_BOMB]),
       [
@@ -32643,10 +32932,10 @@ var init_requirements = __esm({
       [
         "18.4.3",
         {
-          key: "client-bytewise-response",
+          key: "client-paced-response",
           rfc: "RFC 6455 \xA74.1, \xA74.2.2",
-          text: "a client takes a valid 101 written one byte per packet as promptly as one written at once, and echoes (CVE-2023-43669: tungstenite before 0.20.1 parsed the head again on every read)",
-          subject: "a 101 written one byte per packet"
+          text: "a client reads a long 101 written in small pieces at a cost that grows with its length, not its square: it takes it and echoes, or refuses it at its own limit, spending little CPU time (CVE-2023-43669: tungstenite before 0.20.1 parsed the head again on every read)",
+          subject: "a 1 MiB response head written in small pieces"
         }
       ],
       [
@@ -32776,13 +33065,13 @@ function opcodeName(opcode) {
       return `opcode-${opcode}`;
   }
 }
-function bytes2(n2) {
-  return `${n2} byte${n2 === 1 ? "" : "s"}`;
+function bytes2(n3) {
+  return `${n3} byte${n3 === 1 ? "" : "s"}`;
 }
-function ordinal(n2) {
-  const tens = n2 % 100;
-  const suffix = tens >= 11 && tens <= 13 ? "th" : ["th", "st", "nd", "rd"][n2 % 10] ?? "th";
-  return `${n2}${suffix}`;
+function ordinal(n3) {
+  const tens = n3 % 100;
+  const suffix = tens >= 11 && tens <= 13 ? "th" : ["th", "st", "nd", "rd"][n3 % 10] ?? "th";
+  return `${n3}${suffix}`;
 }
 var Op;
 var init_wire_facts = __esm({
@@ -32856,10 +33145,10 @@ function eventsStory(r, req, facts) {
   return { peerDid: `sent ${eventsWords(got)}`, at, cause: { key: `${req.key}:events`, title: `${req.subject}: events differ` } };
 }
 function eventFrame(facts, i2) {
-  let n2 = -1;
+  let n3 = -1;
   for (const f of facts.peerFrames) {
-    if (f.opcode === Op.Pong || (f.opcode === Op.Text || f.opcode === Op.Binary || f.opcode === Op.Continuation) && f.fin) n2++;
-    if (n2 === i2) return f;
+    if (f.opcode === Op.Pong || (f.opcode === Op.Text || f.opcode === Op.Binary || f.opcode === Op.Continuation) && f.fin) n3++;
+    if (n3 === i2) return f;
   }
   return void 0;
 }
@@ -33262,6 +33551,7 @@ function caseReportJson(result) {
   for (const key of CASE_KEYS) picked[key] = result[key];
   if (result.tls !== void 0) picked.tls = { cipher: result.tls.cipher, version: result.tls.version };
   if (result.transport !== void 0) picked.transport = result.transport;
+  if (result.figures !== void 0) picked.figures = result.figures.map((f) => ({ ...f }));
   return pythonJson(picked);
 }
 function indexJson(results, prefixes = agentFilePrefixes(results.keys()).prefixes) {
@@ -33483,8 +33773,8 @@ var require_dist = __commonJS({
       var src = exports$1.src = [];
       var t = exports$1.tokens = {};
       var R = 0;
-      function tok(n2) {
-        t[n2] = R++;
+      function tok(n3) {
+        t[n3] = R++;
       }
       var LETTERDASHNUMBER = "[a-zA-Z0-9-]";
       var safeRegexReplacements = [
@@ -35269,9 +35559,9 @@ var require_dist = __commonJS({
           }
           return result;
         }
-        function baseTimes(n2, iteratee) {
-          var index2 = -1, result = Array(n2);
-          while (++index2 < n2) {
+        function baseTimes(n3, iteratee) {
+          var index2 = -1, result = Array(n3);
+          while (++index2 < n3) {
             result[index2] = iteratee(index2);
           }
           return result;
@@ -35795,8 +36085,8 @@ var require_dist = __commonJS({
             var length = array2.length;
             return length ? array2[baseRandom(0, length - 1)] : undefined$1;
           }
-          function arraySampleSize(array2, n2) {
-            return shuffleSelf(copyArray(array2), baseClamp(n2, 0, array2.length));
+          function arraySampleSize(array2, n3) {
+            return shuffleSelf(copyArray(array2), baseClamp(n3, 0, array2.length));
           }
           function arrayShuffle(array2) {
             return shuffleSelf(copyArray(array2));
@@ -36357,13 +36647,13 @@ var require_dist = __commonJS({
             }
             assignMergeValue(object2, key, newValue);
           }
-          function baseNth(array2, n2) {
+          function baseNth(array2, n3) {
             var length = array2.length;
             if (!length) {
               return;
             }
-            n2 += n2 < 0 ? length : 0;
-            return isIndex(n2, length) ? array2[n2] : undefined$1;
+            n3 += n3 < 0 ? length : 0;
+            return isIndex(n3, length) ? array2[n3] : undefined$1;
           }
           function baseOrderBy(collection, iteratees, orders) {
             if (iteratees.length) {
@@ -36455,20 +36745,20 @@ var require_dist = __commonJS({
             }
             return result2;
           }
-          function baseRepeat(string4, n2) {
+          function baseRepeat(string4, n3) {
             var result2 = "";
-            if (!string4 || n2 < 1 || n2 > MAX_SAFE_INTEGER) {
+            if (!string4 || n3 < 1 || n3 > MAX_SAFE_INTEGER) {
               return result2;
             }
             do {
-              if (n2 % 2) {
+              if (n3 % 2) {
                 result2 += string4;
               }
-              n2 = nativeFloor(n2 / 2);
-              if (n2) {
+              n3 = nativeFloor(n3 / 2);
+              if (n3) {
                 string4 += string4;
               }
-            } while (n2);
+            } while (n3);
             return result2;
           }
           function baseRest(func, start) {
@@ -36477,9 +36767,9 @@ var require_dist = __commonJS({
           function baseSample(collection) {
             return arraySample(values(collection));
           }
-          function baseSampleSize(collection, n2) {
+          function baseSampleSize(collection, n3) {
             var array2 = values(collection);
-            return shuffleSelf(array2, baseClamp(n2, 0, array2.length));
+            return shuffleSelf(array2, baseClamp(n3, 0, array2.length));
           }
           function baseSet(object2, path21, value, customizer) {
             if (!isObject4(object2)) {
@@ -37928,22 +38218,22 @@ var require_dist = __commonJS({
             }
             return isArrayLikeObject(array2) ? baseDifference(array2, baseFlatten(values2, 1, isArrayLikeObject, true), undefined$1, comparator) : [];
           });
-          function drop(array2, n2, guard) {
+          function drop(array2, n3, guard) {
             var length = array2 == null ? 0 : array2.length;
             if (!length) {
               return [];
             }
-            n2 = guard || n2 === undefined$1 ? 1 : toInteger(n2);
-            return baseSlice(array2, n2 < 0 ? 0 : n2, length);
+            n3 = guard || n3 === undefined$1 ? 1 : toInteger(n3);
+            return baseSlice(array2, n3 < 0 ? 0 : n3, length);
           }
-          function dropRight(array2, n2, guard) {
+          function dropRight(array2, n3, guard) {
             var length = array2 == null ? 0 : array2.length;
             if (!length) {
               return [];
             }
-            n2 = guard || n2 === undefined$1 ? 1 : toInteger(n2);
-            n2 = length - n2;
-            return baseSlice(array2, 0, n2 < 0 ? 0 : n2);
+            n3 = guard || n3 === undefined$1 ? 1 : toInteger(n3);
+            n3 = length - n3;
+            return baseSlice(array2, 0, n3 < 0 ? 0 : n3);
           }
           function dropRightWhile(array2, predicate) {
             return array2 && array2.length ? baseWhile(array2, getIteratee(predicate, 3), true, true) : [];
@@ -38067,8 +38357,8 @@ var require_dist = __commonJS({
             }
             return value === value ? strictLastIndexOf(array2, value, index2) : baseFindIndex(array2, baseIsNaN, index2, true);
           }
-          function nth(array2, n2) {
-            return array2 && array2.length ? baseNth(array2, toInteger(n2)) : undefined$1;
+          function nth(array2, n3) {
+            return array2 && array2.length ? baseNth(array2, toInteger(n3)) : undefined$1;
           }
           var pull = baseRest(pullAll);
           function pullAll(array2, values2) {
@@ -38163,21 +38453,21 @@ var require_dist = __commonJS({
             var length = array2 == null ? 0 : array2.length;
             return length ? baseSlice(array2, 1, length) : [];
           }
-          function take(array2, n2, guard) {
+          function take(array2, n3, guard) {
             if (!(array2 && array2.length)) {
               return [];
             }
-            n2 = guard || n2 === undefined$1 ? 1 : toInteger(n2);
-            return baseSlice(array2, 0, n2 < 0 ? 0 : n2);
+            n3 = guard || n3 === undefined$1 ? 1 : toInteger(n3);
+            return baseSlice(array2, 0, n3 < 0 ? 0 : n3);
           }
-          function takeRight(array2, n2, guard) {
+          function takeRight(array2, n3, guard) {
             var length = array2 == null ? 0 : array2.length;
             if (!length) {
               return [];
             }
-            n2 = guard || n2 === undefined$1 ? 1 : toInteger(n2);
-            n2 = length - n2;
-            return baseSlice(array2, n2 < 0 ? 0 : n2, length);
+            n3 = guard || n3 === undefined$1 ? 1 : toInteger(n3);
+            n3 = length - n3;
+            return baseSlice(array2, n3 < 0 ? 0 : n3, length);
           }
           function takeRightWhile(array2, predicate) {
             return array2 && array2.length ? baseWhile(array2, getIteratee(predicate, 3), false, true) : [];
@@ -38454,14 +38744,14 @@ var require_dist = __commonJS({
             var func = isArray(collection) ? arraySample : baseSample;
             return func(collection);
           }
-          function sampleSize(collection, n2, guard) {
-            if (guard ? isIterateeCall(collection, n2, guard) : n2 === undefined$1) {
-              n2 = 1;
+          function sampleSize(collection, n3, guard) {
+            if (guard ? isIterateeCall(collection, n3, guard) : n3 === undefined$1) {
+              n3 = 1;
             } else {
-              n2 = toInteger(n2);
+              n3 = toInteger(n3);
             }
             var func = isArray(collection) ? arraySampleSize : baseSampleSize;
-            return func(collection, n2);
+            return func(collection, n3);
           }
           function shuffle(collection) {
             var func = isArray(collection) ? arrayShuffle : baseShuffle;
@@ -38502,33 +38792,33 @@ var require_dist = __commonJS({
           var now = ctxNow || function() {
             return root.Date.now();
           };
-          function after(n2, func) {
+          function after(n3, func) {
             if (typeof func != "function") {
               throw new TypeError2(FUNC_ERROR_TEXT);
             }
-            n2 = toInteger(n2);
+            n3 = toInteger(n3);
             return function() {
-              if (--n2 < 1) {
+              if (--n3 < 1) {
                 return func.apply(this, arguments);
               }
             };
           }
-          function ary(func, n2, guard) {
-            n2 = guard ? undefined$1 : n2;
-            n2 = func && n2 == null ? func.length : n2;
-            return createWrap(func, WRAP_ARY_FLAG, undefined$1, undefined$1, undefined$1, undefined$1, n2);
+          function ary(func, n3, guard) {
+            n3 = guard ? undefined$1 : n3;
+            n3 = func && n3 == null ? func.length : n3;
+            return createWrap(func, WRAP_ARY_FLAG, undefined$1, undefined$1, undefined$1, undefined$1, n3);
           }
-          function before(n2, func) {
+          function before(n3, func) {
             var result2;
             if (typeof func != "function") {
               throw new TypeError2(FUNC_ERROR_TEXT);
             }
-            n2 = toInteger(n2);
+            n3 = toInteger(n3);
             return function() {
-              if (--n2 > 0) {
+              if (--n3 > 0) {
                 result2 = func.apply(this, arguments);
               }
-              if (n2 <= 1) {
+              if (n3 <= 1) {
                 func = undefined$1;
               }
               return result2;
@@ -39342,13 +39632,13 @@ var require_dist = __commonJS({
             }
             return nativeParseInt(toString2(string4).replace(reTrimStart, ""), radix || 0);
           }
-          function repeat(string4, n2, guard) {
-            if (guard ? isIterateeCall(string4, n2, guard) : n2 === undefined$1) {
-              n2 = 1;
+          function repeat(string4, n3, guard) {
+            if (guard ? isIterateeCall(string4, n3, guard) : n3 === undefined$1) {
+              n3 = 1;
             } else {
-              n2 = toInteger(n2);
+              n3 = toInteger(n3);
             }
-            return baseRepeat(toString2(string4), n2);
+            return baseRepeat(toString2(string4), n3);
           }
           function replace() {
             var args = arguments, string4 = toString2(args[0]);
@@ -39641,10 +39931,10 @@ var require_dist = __commonJS({
           }
           function noop3() {
           }
-          function nthArg(n2) {
-            n2 = toInteger(n2);
+          function nthArg(n3) {
+            n3 = toInteger(n3);
             return baseRest(function(args) {
-              return baseNth(args, n2);
+              return baseNth(args, n3);
             });
           }
           var over = createOver(arrayMap);
@@ -39675,16 +39965,16 @@ var require_dist = __commonJS({
           function stubTrue() {
             return true;
           }
-          function times(n2, iteratee2) {
-            n2 = toInteger(n2);
-            if (n2 < 1 || n2 > MAX_SAFE_INTEGER) {
+          function times(n3, iteratee2) {
+            n3 = toInteger(n3);
+            if (n3 < 1 || n3 > MAX_SAFE_INTEGER) {
               return [];
             }
-            var index2 = MAX_ARRAY_LENGTH, length = nativeMin(n2, MAX_ARRAY_LENGTH);
+            var index2 = MAX_ARRAY_LENGTH, length = nativeMin(n3, MAX_ARRAY_LENGTH);
             iteratee2 = getIteratee(iteratee2);
-            n2 -= MAX_ARRAY_LENGTH;
+            n3 -= MAX_ARRAY_LENGTH;
             var result2 = baseTimes(length, iteratee2);
-            while (++index2 < n2) {
+            while (++index2 < n3) {
               iteratee2(index2);
             }
             return result2;
@@ -40058,21 +40348,21 @@ var require_dist = __commonJS({
             lodash2[methodName].placeholder = lodash2;
           });
           arrayEach(["drop", "take"], function(methodName, index2) {
-            LazyWrapper.prototype[methodName] = function(n2) {
-              n2 = n2 === undefined$1 ? 1 : nativeMax(toInteger(n2), 0);
+            LazyWrapper.prototype[methodName] = function(n3) {
+              n3 = n3 === undefined$1 ? 1 : nativeMax(toInteger(n3), 0);
               var result2 = this.__filtered__ && !index2 ? new LazyWrapper(this) : this.clone();
               if (result2.__filtered__) {
-                result2.__takeCount__ = nativeMin(n2, result2.__takeCount__);
+                result2.__takeCount__ = nativeMin(n3, result2.__takeCount__);
               } else {
                 result2.__views__.push({
-                  "size": nativeMin(n2, MAX_ARRAY_LENGTH),
+                  "size": nativeMin(n3, MAX_ARRAY_LENGTH),
                   "type": methodName + (result2.__dir__ < 0 ? "Right" : "")
                 });
               }
               return result2;
             };
-            LazyWrapper.prototype[methodName + "Right"] = function(n2) {
-              return this.reverse()[methodName](n2).reverse();
+            LazyWrapper.prototype[methodName + "Right"] = function(n3) {
+              return this.reverse()[methodName](n3).reverse();
             };
           });
           arrayEach(["filter", "map", "takeWhile"], function(methodName, index2) {
@@ -44874,9 +45164,9 @@ function textWrap(text, width = WRAP_WIDTH) {
   let col = 0;
   for (const ch of text) {
     if (ch === "	") {
-      const n2 = 8 - col % 8;
-      expanded += " ".repeat(n2);
-      col += n2;
+      const n3 = 8 - col % 8;
+      expanded += " ".repeat(n3);
+      col += n3;
     } else if (ch === "\n" || ch === "\r") {
       expanded += " ";
       col = 0;
@@ -44917,8 +45207,8 @@ function textWrap(text, width = WRAP_WIDTH) {
   }
   return lines;
 }
-function seconds3(n2) {
-  return Number.isFinite(n2) ? n2.toFixed(6) : String(n2);
+function seconds3(n3) {
+  return Number.isFinite(n3) ? n3.toFixed(6) : String(n3);
 }
 function wirelogLines(result, payload2 = (s) => s) {
   const entries = result.wirelog ?? [];
@@ -45167,15 +45457,15 @@ function escapeProperty(s) {
   return escapeData(s).replaceAll(":", "%3A").replaceAll(",", "%2C");
 }
 function runCounts(run) {
-  const n2 = (pred) => run.cases.filter(pred).length;
-  const failed = n2((c3) => c3.status === "failed");
+  const n3 = (pred) => run.cases.filter(pred).length;
+  const failed = n3((c3) => c3.status === "failed");
   return {
     total: run.cases.length,
-    passed: n2((c3) => c3.status === "passed"),
+    passed: n3((c3) => c3.status === "passed"),
     failed,
-    skipped: n2((c3) => c3.status === "skipped"),
-    accepted: n2((c3) => c3.baseline?.state === "accepted"),
-    baselinePassing: n2((c3) => c3.baseline?.state === "passing"),
+    skipped: n3((c3) => c3.status === "skipped"),
+    accepted: n3((c3) => c3.baseline?.state === "accepted"),
+    baselinePassing: n3((c3) => c3.baseline?.state === "passing"),
     result: failed > 0 || run.interrupted !== null ? "fail" : "pass"
   };
 }
@@ -45462,6 +45752,7 @@ var MAX_CAUSES, Progress;
 var init_progress = __esm({
   "src/report/progress.ts"() {
     "use strict";
+    init_figures();
     init_causes();
     init_run();
     init_report();
@@ -45500,6 +45791,9 @@ var init_progress = __esm({
         const e = c3.status === "failed" && c3.result !== null ? explanationOf(c3) : null;
         if (e !== null) this.out.write(`${" ".repeat(2 * this.width + 4)}why: ${e.short}
 `);
+        const over = c3.status === "failed" ? (c3.result?.figures ?? []).filter((f) => f.over) : [];
+        if (over.length > 0) this.out.write(`${" ".repeat(2 * this.width + 4)}over: ${over.map(figureLine).join("; ")}
+`);
       }
       summary(run, files) {
         const count6 = (s) => run.cases.filter((c3) => c3.status === s).length;
@@ -45521,8 +45815,8 @@ ${failed > 0 || run.interrupted !== null ? this.colour(31, line2) : this.colour(
         }
         if (causes.length > MAX_CAUSES) {
           const rest = causes.slice(MAX_CAUSES);
-          const n2 = rest.reduce((sum, g) => sum + g.cases.length, 0);
-          this.out.write(`  and ${rest.length} more causes (${n2} cases): see summary.json or index.html
+          const n3 = rest.reduce((sum, g) => sum + g.cases.length, 0);
+          this.out.write(`  and ${rest.length} more causes (${n3} cases): see summary.json or index.html
 `);
         }
         for (const c3 of accepted.slice(0, 20)) {
@@ -45744,11 +46038,11 @@ function chopTable(id, title, stats) {
   let rows2 = "";
   let count6 = 0;
   let octets = 0;
-  for (const [size, key, n2] of statEntries(stats)) {
-    const bytes3 = Number.isNaN(size) ? 0 : size * n2;
-    rows2 += `<tr class="stats_row"><td class="num">${escapeHtml(key)}</td><td class="num">${n2}</td><td class="num">${bytes3}</td></tr>
+  for (const [size, key, n3] of statEntries(stats)) {
+    const bytes3 = Number.isNaN(size) ? 0 : size * n3;
+    rows2 += `<tr class="stats_row"><td class="num">${escapeHtml(key)}</td><td class="num">${n3}</td><td class="num">${bytes3}</td></tr>
 `;
-    count6 += n2;
+    count6 += n3;
     octets += bytes3;
   }
   return `<div><h3 id="${id}_title">${title}</h3>
@@ -45760,10 +46054,10 @@ ${rows2}<tr class="stats_total"><td>Total</td><td class="num">${count6}</td><td 
 function opcodeTable(id, title, stats) {
   let rows2 = "";
   let count6 = 0;
-  for (const [, key, n2] of statEntries(stats)) {
-    rows2 += `<tr class="stats_row"><td class="num">${escapeHtml(key)}</td><td class="num">${n2}</td></tr>
+  for (const [, key, n3] of statEntries(stats)) {
+    rows2 += `<tr class="stats_row"><td class="num">${escapeHtml(key)}</td><td class="num">${n3}</td></tr>
 `;
-    count6 += n2;
+    count6 += n3;
   }
   return `<div><h3 id="${id}_title">${title}</h3>
 <table id="${id}" class="stats">
@@ -45816,12 +46110,22 @@ function explanationSection(result) {
 </dl></section>
 `;
 }
+function figuresTable(figures2) {
+  if (figures2 === void 0 || figures2.length === 0) return "";
+  const rows2 = figures2.map(
+    (f) => `<tr class="figure${f.over ? ' over" style="background: var(--fail-bg); color: var(--fail)' : ""}" data-name="${escapeHtml(f.name)}"><td class="key">${escapeHtml(f.name)}</td><td class="desc">${escapeHtml(f.label)}</td><td class="value">${escapeHtml(figureAmount(f.value, f.unit))}</td><td class="budget">${f.budget === null ? "" : escapeHtml(figureAmount(f.budget, f.unit))}</td><td class="over">${f.over ? "<b>over budget</b>" : ""}</td></tr>`
+  );
+  return `<table id="case_figures" class="figures"><tr><th>figure</th><th>what</th><th>measured</th><th>budget</th><th></th></tr>
+${rows2.join("\n")}
+</table>
+`;
+}
 function outcomeSections(result) {
   return `<section id="case_description"><h2>Case Description</h2><div class="text_block">${htmlFragment(result.description)}</div></section>
 <section id="case_expectation"><h2>Case Expectation</h2><div class="text_block">${htmlFragment(result.expectation)}</div></section>
 <section id="case_outcome"><h2>Case Outcome</h2>
 <p class="result">${escapeHtml(result.result)}</p>
-<p class="label">Expected:</p>
+${figuresTable(result.figures)}<p class="label">Expected:</p>
 <pre id="case_expected" class="case_pickle">${escapeHtml(limitString(pyRepr(result.expected)))}</pre>
 <p class="label">Observed:</p>
 <pre id="case_observed" class="case_pickle">${escapeHtml(limitString(pyRepr(result.received)))}</pre>
@@ -45863,6 +46167,7 @@ var CSS_CASE, CASE_OUTCOME, CASE_FAIL, CONNECTION_STATE;
 var init_case = __esm({
   "src/report/html/case.ts"() {
     "use strict";
+    init_figures();
     init_explain();
     init_escape();
     init_page();
@@ -45990,7 +46295,7 @@ ${descriptions(catalogue2)}
   return page("wsgate report", CSS_INDEX, body);
 }
 function filterLine(failing, selected) {
-  const cases2 = (n2) => `${n2} case${n2 === 1 ? "" : "s"}`;
+  const cases2 = (n3) => `${n3} case${n3 === 1 ? "" : "s"}`;
   if (failing === 0) {
     return '<p class="filters" id="failing">0 cases with a failure. Show: <a href="#failing">failing cases only</a> &middot; <a href="#top">all cases</a></p>';
   }
@@ -46029,17 +46334,17 @@ function tlsNote(results) {
 function summaryRows(results, catalogue2, agents) {
   return agents.map((agent) => {
     const cases2 = results.get(agent);
-    const n2 = { pass: 0, nonStrict: 0, fail: 0, info: 0, unimpl: 0, missing: 0 };
+    const n3 = { pass: 0, nonStrict: 0, fail: 0, info: 0, unimpl: 0, missing: 0 };
     for (const c3 of catalogue2) {
       const r = cases2?.get(c3.id);
-      if (r === void 0) n2.missing += 1;
-      else if (r.behavior === "OK") n2.pass += 1;
-      else if (r.behavior === "NON-STRICT") n2.nonStrict += 1;
-      else if (r.behavior === "INFORMATIONAL") n2.info += 1;
-      else if (r.behavior === "UNIMPLEMENTED") n2.unimpl += 1;
-      else n2.fail += 1;
+      if (r === void 0) n3.missing += 1;
+      else if (r.behavior === "OK") n3.pass += 1;
+      else if (r.behavior === "NON-STRICT") n3.nonStrict += 1;
+      else if (r.behavior === "INFORMATIONAL") n3.info += 1;
+      else if (r.behavior === "UNIMPLEMENTED") n3.unimpl += 1;
+      else n3.fail += 1;
     }
-    return `<tr><td>${escapeHtml(agent)}</td><td>${n2.pass}</td><td>${n2.nonStrict}</td><td>${n2.fail}</td><td>${n2.info}</td><td>${n2.unimpl}</td><td>${n2.missing}</td></tr>`;
+    return `<tr><td>${escapeHtml(agent)}</td><td>${n3.pass}</td><td>${n3.nonStrict}</td><td>${n3.fail}</td><td>${n3.info}</td><td>${n3.unimpl}</td><td>${n3.missing}</td></tr>`;
   }).join("\n");
 }
 function blocksOf(catalogue2) {
@@ -46302,12 +46607,13 @@ function mergedTls(summaries) {
 }
 async function mergeCases(summaries, inputs, role) {
   const h2Group = catalogueFor(true, role, "h2").filter((c3) => c3.id.startsWith("16."));
-  const order = new Map([...catalogueFor(true, role), ...h2Group, ...catalogueFor(false, role, "http/1.1", true)].map((c3, i2) => [c3.id, { i: i2, def: c3 }]));
+  const robustness = [...catalogueFor(false, role, "http/1.1", true), ...catalogueFor(false, role, "h2", true)];
+  const order = new Map([...catalogueFor(true, role), ...h2Group, ...robustness].map((c3, i2) => [c3.id, { i: i2, def: c3 }]));
   const owner = /* @__PURE__ */ new Map();
   const results = /* @__PURE__ */ new Map();
   const merged = [];
-  for (const [n2, s] of summaries.entries()) {
-    const dir = inputs[n2];
+  for (const [n3, s] of summaries.entries()) {
+    const dir = inputs[n3];
     for (const c3 of s.cases) {
       const entry = order.get(c3.id);
       if (entry === void 0) throw new UsageError(`${dir}: case ${JSON.stringify(c3.id)} is not in wsgate ${VERSION}'s catalogue`);
@@ -47110,61 +47416,61 @@ var require_Reflect = __commonJS({
           }
           return descriptor;
         }
-        function OrdinaryHasMetadata(MetadataKey, O, P) {
-          var hasOwn2 = OrdinaryHasOwnMetadata(MetadataKey, O, P);
+        function OrdinaryHasMetadata(MetadataKey, O, P3) {
+          var hasOwn2 = OrdinaryHasOwnMetadata(MetadataKey, O, P3);
           if (hasOwn2)
             return true;
           var parent = OrdinaryGetPrototypeOf(O);
           if (!IsNull(parent))
-            return OrdinaryHasMetadata(MetadataKey, parent, P);
+            return OrdinaryHasMetadata(MetadataKey, parent, P3);
           return false;
         }
-        function OrdinaryHasOwnMetadata(MetadataKey, O, P) {
+        function OrdinaryHasOwnMetadata(MetadataKey, O, P3) {
           var provider = GetMetadataProvider(
             O,
-            P,
+            P3,
             /*Create*/
             false
           );
           if (IsUndefined(provider))
             return false;
-          return ToBoolean(provider.OrdinaryHasOwnMetadata(MetadataKey, O, P));
+          return ToBoolean(provider.OrdinaryHasOwnMetadata(MetadataKey, O, P3));
         }
-        function OrdinaryGetMetadata(MetadataKey, O, P) {
-          var hasOwn2 = OrdinaryHasOwnMetadata(MetadataKey, O, P);
+        function OrdinaryGetMetadata(MetadataKey, O, P3) {
+          var hasOwn2 = OrdinaryHasOwnMetadata(MetadataKey, O, P3);
           if (hasOwn2)
-            return OrdinaryGetOwnMetadata(MetadataKey, O, P);
+            return OrdinaryGetOwnMetadata(MetadataKey, O, P3);
           var parent = OrdinaryGetPrototypeOf(O);
           if (!IsNull(parent))
-            return OrdinaryGetMetadata(MetadataKey, parent, P);
+            return OrdinaryGetMetadata(MetadataKey, parent, P3);
           return void 0;
         }
-        function OrdinaryGetOwnMetadata(MetadataKey, O, P) {
+        function OrdinaryGetOwnMetadata(MetadataKey, O, P3) {
           var provider = GetMetadataProvider(
             O,
-            P,
+            P3,
             /*Create*/
             false
           );
           if (IsUndefined(provider))
             return;
-          return provider.OrdinaryGetOwnMetadata(MetadataKey, O, P);
+          return provider.OrdinaryGetOwnMetadata(MetadataKey, O, P3);
         }
-        function OrdinaryDefineOwnMetadata(MetadataKey, MetadataValue, O, P) {
+        function OrdinaryDefineOwnMetadata(MetadataKey, MetadataValue, O, P3) {
           var provider = GetMetadataProvider(
             O,
-            P,
+            P3,
             /*Create*/
             true
           );
-          provider.OrdinaryDefineOwnMetadata(MetadataKey, MetadataValue, O, P);
+          provider.OrdinaryDefineOwnMetadata(MetadataKey, MetadataValue, O, P3);
         }
-        function OrdinaryMetadataKeys(O, P) {
-          var ownKeys2 = OrdinaryOwnMetadataKeys(O, P);
+        function OrdinaryMetadataKeys(O, P3) {
+          var ownKeys2 = OrdinaryOwnMetadataKeys(O, P3);
           var parent = OrdinaryGetPrototypeOf(O);
           if (parent === null)
             return ownKeys2;
-          var parentKeys = OrdinaryMetadataKeys(parent, P);
+          var parentKeys = OrdinaryMetadataKeys(parent, P3);
           if (parentKeys.length <= 0)
             return ownKeys2;
           if (ownKeys2.length <= 0)
@@ -47189,17 +47495,17 @@ var require_Reflect = __commonJS({
           }
           return keys;
         }
-        function OrdinaryOwnMetadataKeys(O, P) {
+        function OrdinaryOwnMetadataKeys(O, P3) {
           var provider = GetMetadataProvider(
             O,
-            P,
+            P3,
             /*create*/
             false
           );
           if (!provider) {
             return [];
           }
-          return provider.OrdinaryOwnMetadataKeys(O, P);
+          return provider.OrdinaryOwnMetadataKeys(O, P3);
         }
         function Type(x) {
           if (x === null)
@@ -47326,8 +47632,8 @@ var require_Reflect = __commonJS({
         function SameValueZero(x, y) {
           return x === y || x !== x && y !== y;
         }
-        function GetMethod(V, P) {
-          var func = V[P];
+        function GetMethod(V, P3) {
+          var func = V[P3];
           if (func === void 0 || func === null)
             return void 0;
           if (!IsCallable(func))
@@ -47411,12 +47717,12 @@ var require_Reflect = __commonJS({
                 break;
             }
           }
-          function getProviderNoCache(O, P) {
+          function getProviderNoCache(O, P3) {
             if (!IsUndefined(first)) {
-              if (first.isProviderFor(O, P))
+              if (first.isProviderFor(O, P3))
                 return first;
               if (!IsUndefined(second)) {
-                if (second.isProviderFor(O, P))
+                if (second.isProviderFor(O, P3))
                   return first;
                 if (!IsUndefined(rest)) {
                   var iterator = GetIterator(rest);
@@ -47426,7 +47732,7 @@ var require_Reflect = __commonJS({
                       return void 0;
                     }
                     var provider = IteratorValue(next);
-                    if (provider.isProviderFor(O, P)) {
+                    if (provider.isProviderFor(O, P3)) {
                       IteratorClose(iterator);
                       return provider;
                     }
@@ -47434,27 +47740,27 @@ var require_Reflect = __commonJS({
                 }
               }
             }
-            if (!IsUndefined(fallback) && fallback.isProviderFor(O, P)) {
+            if (!IsUndefined(fallback) && fallback.isProviderFor(O, P3)) {
               return fallback;
             }
             return void 0;
           }
-          function getProvider(O, P) {
+          function getProvider(O, P3) {
             var providerMap = targetProviderMap.get(O);
             var provider;
             if (!IsUndefined(providerMap)) {
-              provider = providerMap.get(P);
+              provider = providerMap.get(P3);
             }
             if (!IsUndefined(provider)) {
               return provider;
             }
-            provider = getProviderNoCache(O, P);
+            provider = getProviderNoCache(O, P3);
             if (!IsUndefined(provider)) {
               if (IsUndefined(providerMap)) {
                 providerMap = new _Map();
                 targetProviderMap.set(O, providerMap);
               }
-              providerMap.set(P, provider);
+              providerMap.set(P3, provider);
             }
             return provider;
           }
@@ -47463,11 +47769,11 @@ var require_Reflect = __commonJS({
               throw new TypeError();
             return first === provider || second === provider || !IsUndefined(rest) && rest.has(provider);
           }
-          function setProvider(O, P, provider) {
+          function setProvider(O, P3, provider) {
             if (!hasProvider(provider)) {
               throw new Error("Metadata provider not registered.");
             }
-            var existingProvider = getProvider(O, P);
+            var existingProvider = getProvider(O, P3);
             if (existingProvider !== provider) {
               if (!IsUndefined(existingProvider)) {
                 return false;
@@ -47477,7 +47783,7 @@ var require_Reflect = __commonJS({
                 providerMap = new _Map();
                 targetProviderMap.set(O, providerMap);
               }
-              providerMap.set(P, provider);
+              providerMap.set(P3, provider);
             }
             return true;
           }
@@ -47503,11 +47809,11 @@ var require_Reflect = __commonJS({
         function CreateMetadataProvider(registry2) {
           var metadata2 = new _WeakMap();
           var provider = {
-            isProviderFor: function(O, P) {
+            isProviderFor: function(O, P3) {
               var targetMetadata = metadata2.get(O);
               if (IsUndefined(targetMetadata))
                 return false;
-              return targetMetadata.has(P);
+              return targetMetadata.has(P3);
             },
             OrdinaryDefineOwnMetadata: OrdinaryDefineOwnMetadata2,
             OrdinaryHasOwnMetadata: OrdinaryHasOwnMetadata2,
@@ -47517,7 +47823,7 @@ var require_Reflect = __commonJS({
           };
           metadataRegistry.registerProvider(provider);
           return provider;
-          function GetOrCreateMetadataMap(O, P, Create) {
+          function GetOrCreateMetadataMap(O, P3, Create) {
             var targetMetadata = metadata2.get(O);
             var createdTargetMetadata = false;
             if (IsUndefined(targetMetadata)) {
@@ -47527,14 +47833,14 @@ var require_Reflect = __commonJS({
               metadata2.set(O, targetMetadata);
               createdTargetMetadata = true;
             }
-            var metadataMap = targetMetadata.get(P);
+            var metadataMap = targetMetadata.get(P3);
             if (IsUndefined(metadataMap)) {
               if (!Create)
                 return void 0;
               metadataMap = new _Map();
-              targetMetadata.set(P, metadataMap);
-              if (!registry2.setProvider(O, P, provider)) {
-                targetMetadata.delete(P);
+              targetMetadata.set(P3, metadataMap);
+              if (!registry2.setProvider(O, P3, provider)) {
+                targetMetadata.delete(P3);
                 if (createdTargetMetadata) {
                   metadata2.delete(O);
                 }
@@ -47543,10 +47849,10 @@ var require_Reflect = __commonJS({
             }
             return metadataMap;
           }
-          function OrdinaryHasOwnMetadata2(MetadataKey, O, P) {
+          function OrdinaryHasOwnMetadata2(MetadataKey, O, P3) {
             var metadataMap = GetOrCreateMetadataMap(
               O,
-              P,
+              P3,
               /*Create*/
               false
             );
@@ -47554,10 +47860,10 @@ var require_Reflect = __commonJS({
               return false;
             return ToBoolean(metadataMap.has(MetadataKey));
           }
-          function OrdinaryGetOwnMetadata2(MetadataKey, O, P) {
+          function OrdinaryGetOwnMetadata2(MetadataKey, O, P3) {
             var metadataMap = GetOrCreateMetadataMap(
               O,
-              P,
+              P3,
               /*Create*/
               false
             );
@@ -47565,20 +47871,20 @@ var require_Reflect = __commonJS({
               return void 0;
             return metadataMap.get(MetadataKey);
           }
-          function OrdinaryDefineOwnMetadata2(MetadataKey, MetadataValue, O, P) {
+          function OrdinaryDefineOwnMetadata2(MetadataKey, MetadataValue, O, P3) {
             var metadataMap = GetOrCreateMetadataMap(
               O,
-              P,
+              P3,
               /*Create*/
               true
             );
             metadataMap.set(MetadataKey, MetadataValue);
           }
-          function OrdinaryOwnMetadataKeys2(O, P) {
+          function OrdinaryOwnMetadataKeys2(O, P3) {
             var keys = [];
             var metadataMap = GetOrCreateMetadataMap(
               O,
-              P,
+              P3,
               /*Create*/
               false
             );
@@ -47606,10 +47912,10 @@ var require_Reflect = __commonJS({
               k++;
             }
           }
-          function OrdinaryDeleteMetadata(MetadataKey, O, P) {
+          function OrdinaryDeleteMetadata(MetadataKey, O, P3) {
             var metadataMap = GetOrCreateMetadataMap(
               O,
-              P,
+              P3,
               /*Create*/
               false
             );
@@ -47620,7 +47926,7 @@ var require_Reflect = __commonJS({
             if (metadataMap.size === 0) {
               var targetMetadata = metadata2.get(O);
               if (!IsUndefined(targetMetadata)) {
-                targetMetadata.delete(P);
+                targetMetadata.delete(P3);
                 if (targetMetadata.size === 0) {
                   metadata2.delete(targetMetadata);
                 }
@@ -47633,17 +47939,17 @@ var require_Reflect = __commonJS({
           var defineMetadata2 = reflect.defineMetadata, hasOwnMetadata2 = reflect.hasOwnMetadata, getOwnMetadata2 = reflect.getOwnMetadata, getOwnMetadataKeys2 = reflect.getOwnMetadataKeys, deleteMetadata2 = reflect.deleteMetadata;
           var metadataOwner = new _WeakMap();
           var provider = {
-            isProviderFor: function(O, P) {
+            isProviderFor: function(O, P3) {
               var metadataPropertySet = metadataOwner.get(O);
-              if (!IsUndefined(metadataPropertySet) && metadataPropertySet.has(P)) {
+              if (!IsUndefined(metadataPropertySet) && metadataPropertySet.has(P3)) {
                 return true;
               }
-              if (getOwnMetadataKeys2(O, P).length) {
+              if (getOwnMetadataKeys2(O, P3).length) {
                 if (IsUndefined(metadataPropertySet)) {
                   metadataPropertySet = new _Set();
                   metadataOwner.set(O, metadataPropertySet);
                 }
-                metadataPropertySet.add(P);
+                metadataPropertySet.add(P3);
                 return true;
               }
               return false;
@@ -47656,13 +47962,13 @@ var require_Reflect = __commonJS({
           };
           return provider;
         }
-        function GetMetadataProvider(O, P, Create) {
-          var registeredProvider = metadataRegistry.getProvider(O, P);
+        function GetMetadataProvider(O, P3, Create) {
+          var registeredProvider = metadataRegistry.getProvider(O, P3);
           if (!IsUndefined(registeredProvider)) {
             return registeredProvider;
           }
           if (Create) {
-            if (metadataRegistry.setProvider(O, P, metadataProvider)) {
+            if (metadataRegistry.setProvider(O, P3, metadataProvider)) {
               return metadataProvider;
             }
             throw new Error("Illegal state.");
@@ -48108,13 +48414,13 @@ function __setFunctionName(f, name, prefix) {
 function __metadata(metadataKey, metadataValue) {
   if (typeof Reflect === "object" && typeof Reflect.metadata === "function") return Reflect.metadata(metadataKey, metadataValue);
 }
-function __awaiter(thisArg, _arguments, P, generator) {
+function __awaiter(thisArg, _arguments, P3, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve6) {
+    return value instanceof P3 ? value : new P3(function(resolve6) {
       resolve6(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve6, reject2) {
+  return new (P3 || (P3 = Promise))(function(resolve6, reject2) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -48143,9 +48449,9 @@ function __generator(thisArg, body) {
   return g.next = verb(0), g["throw"] = verb(1), g["return"] = verb(2), typeof Symbol === "function" && (g[Symbol.iterator] = function() {
     return this;
   }), g;
-  function verb(n2) {
+  function verb(n3) {
     return function(v) {
-      return step([n2, v]);
+      return step([n3, v]);
     };
   }
   function step(op) {
@@ -48218,12 +48524,12 @@ function __values(o2) {
   };
   throw new TypeError(s ? "Object is not iterable." : "Symbol.iterator is not defined.");
 }
-function __read(o2, n2) {
+function __read(o2, n3) {
   var m = typeof Symbol === "function" && o2[Symbol.iterator];
   if (!m) return o2;
   var i2 = m.call(o2), r, ar = [], e;
   try {
-    while ((n2 === void 0 || n2-- > 0) && !(r = i2.next()).done) ar.push(r.value);
+    while ((n3 === void 0 || n3-- > 0) && !(r = i2.next()).done) ar.push(r.value);
   } catch (error62) {
     e = { error: error62 };
   } finally {
@@ -48270,19 +48576,19 @@ function __asyncGenerator(thisArg, _arguments, generator) {
       return Promise.resolve(v).then(f, reject2);
     };
   }
-  function verb(n2, f) {
-    if (g[n2]) {
-      i2[n2] = function(v) {
+  function verb(n3, f) {
+    if (g[n3]) {
+      i2[n3] = function(v) {
         return new Promise(function(a2, b) {
-          q.push([n2, v, a2, b]) > 1 || resume(n2, v);
+          q.push([n3, v, a2, b]) > 1 || resume(n3, v);
         });
       };
-      if (f) i2[n2] = f(i2[n2]);
+      if (f) i2[n3] = f(i2[n3]);
     }
   }
-  function resume(n2, v) {
+  function resume(n3, v) {
     try {
-      step(g[n2](v));
+      step(g[n3](v));
     } catch (e) {
       settle2(q[0][3], e);
     }
@@ -48307,9 +48613,9 @@ function __asyncDelegator(o2) {
   }), verb("return"), i2[Symbol.iterator] = function() {
     return this;
   }, i2;
-  function verb(n2, f) {
-    i2[n2] = o2[n2] ? function(v) {
-      return (p = !p) ? { value: __await(o2[n2](v)), done: false } : f ? f(v) : v;
+  function verb(n3, f) {
+    i2[n3] = o2[n3] ? function(v) {
+      return (p = !p) ? { value: __await(o2[n3](v)), done: false } : f ? f(v) : v;
     } : f;
   }
 }
@@ -48319,10 +48625,10 @@ function __asyncValues(o2) {
   return m ? m.call(o2) : (o2 = typeof __values === "function" ? __values(o2) : o2[Symbol.iterator](), i2 = {}, verb("next"), verb("throw"), verb("return"), i2[Symbol.asyncIterator] = function() {
     return this;
   }, i2);
-  function verb(n2) {
-    i2[n2] = o2[n2] && function(v) {
+  function verb(n3) {
+    i2[n3] = o2[n3] && function(v) {
       return new Promise(function(resolve6, reject2) {
-        v = o2[n2](v), settle2(resolve6, reject2, v.done, v.value);
+        v = o2[n3](v), settle2(resolve6, reject2, v.done, v.value);
       });
     };
   }
@@ -48450,7 +48756,7 @@ var init_tslib_es6 = __esm({
     };
     __assign = function() {
       __assign = Object.assign || function __assign3(t) {
-        for (var s, i2 = 1, n2 = arguments.length; i2 < n2; i2++) {
+        for (var s, i2 = 1, n3 = arguments.length; i2 < n3; i2++) {
           s = arguments[i2];
           for (var p in s) if (Object.prototype.hasOwnProperty.call(s, p)) t[p] = s[p];
         }
@@ -49249,12 +49555,12 @@ var require_build2 = __commonJS({
     var pvtsutils = require_build();
     var pvutils = require_utils();
     function _interopNamespaceDefault(e) {
-      var n2 = /* @__PURE__ */ Object.create(null);
+      var n3 = /* @__PURE__ */ Object.create(null);
       if (e) {
         Object.keys(e).forEach(function(k) {
           if (k !== "default") {
             var d = Object.getOwnPropertyDescriptor(e, k);
-            Object.defineProperty(n2, k, d.get ? d : {
+            Object.defineProperty(n3, k, d.get ? d : {
               enumerable: true,
               get: function() {
                 return e[k];
@@ -49263,8 +49569,8 @@ var require_build2 = __commonJS({
           }
         });
       }
-      n2.default = e;
-      return Object.freeze(n2);
+      n3.default = e;
+      return Object.freeze(n3);
     }
     var pvtsutils__namespace = /* @__PURE__ */ _interopNamespaceDefault(pvtsutils);
     var pvutils__namespace = /* @__PURE__ */ _interopNamespaceDefault(pvutils);
@@ -60565,13 +60871,13 @@ function __param2(paramIndex, decorator) {
 function __metadata2(metadataKey, metadataValue) {
   if (typeof Reflect === "object" && typeof Reflect.metadata === "function") return Reflect.metadata(metadataKey, metadataValue);
 }
-function __awaiter2(thisArg, _arguments, P, generator) {
+function __awaiter2(thisArg, _arguments, P3, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve6) {
+    return value instanceof P3 ? value : new P3(function(resolve6) {
       resolve6(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve6, reject2) {
+  return new (P3 || (P3 = Promise))(function(resolve6, reject2) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -60600,9 +60906,9 @@ function __generator2(thisArg, body) {
   return g = { next: verb(0), "throw": verb(1), "return": verb(2) }, typeof Symbol === "function" && (g[Symbol.iterator] = function() {
     return this;
   }), g;
-  function verb(n2) {
+  function verb(n3) {
     return function(v) {
-      return step([n2, v]);
+      return step([n3, v]);
     };
   }
   function step(op) {
@@ -60679,12 +60985,12 @@ function __values2(o2) {
   };
   throw new TypeError(s ? "Object is not iterable." : "Symbol.iterator is not defined.");
 }
-function __read2(o2, n2) {
+function __read2(o2, n3) {
   var m = typeof Symbol === "function" && o2[Symbol.iterator];
   if (!m) return o2;
   var i2 = m.call(o2), r, ar = [], e;
   try {
-    while ((n2 === void 0 || n2-- > 0) && !(r = i2.next()).done) ar.push(r.value);
+    while ((n3 === void 0 || n3-- > 0) && !(r = i2.next()).done) ar.push(r.value);
   } catch (error62) {
     e = { error: error62 };
   } finally {
@@ -60717,16 +61023,16 @@ function __asyncGenerator2(thisArg, _arguments, generator) {
   return i2 = {}, verb("next"), verb("throw"), verb("return"), i2[Symbol.asyncIterator] = function() {
     return this;
   }, i2;
-  function verb(n2) {
-    if (g[n2]) i2[n2] = function(v) {
+  function verb(n3) {
+    if (g[n3]) i2[n3] = function(v) {
       return new Promise(function(a2, b) {
-        q.push([n2, v, a2, b]) > 1 || resume(n2, v);
+        q.push([n3, v, a2, b]) > 1 || resume(n3, v);
       });
     };
   }
-  function resume(n2, v) {
+  function resume(n3, v) {
     try {
-      step(g[n2](v));
+      step(g[n3](v));
     } catch (e) {
       settle2(q[0][3], e);
     }
@@ -60751,9 +61057,9 @@ function __asyncDelegator2(o2) {
   }), verb("return"), i2[Symbol.iterator] = function() {
     return this;
   }, i2;
-  function verb(n2, f) {
-    i2[n2] = o2[n2] ? function(v) {
-      return (p = !p) ? { value: __await2(o2[n2](v)), done: n2 === "return" } : f ? f(v) : v;
+  function verb(n3, f) {
+    i2[n3] = o2[n3] ? function(v) {
+      return (p = !p) ? { value: __await2(o2[n3](v)), done: n3 === "return" } : f ? f(v) : v;
     } : f;
   }
 }
@@ -60763,10 +61069,10 @@ function __asyncValues2(o2) {
   return m ? m.call(o2) : (o2 = typeof __values2 === "function" ? __values2(o2) : o2[Symbol.iterator](), i2 = {}, verb("next"), verb("throw"), verb("return"), i2[Symbol.asyncIterator] = function() {
     return this;
   }, i2);
-  function verb(n2) {
-    i2[n2] = o2[n2] && function(v) {
+  function verb(n3) {
+    i2[n3] = o2[n3] && function(v) {
       return new Promise(function(resolve6, reject2) {
-        v = o2[n2](v), settle2(resolve6, reject2, v.done, v.value);
+        v = o2[n3](v), settle2(resolve6, reject2, v.done, v.value);
       });
     };
   }
@@ -60822,7 +61128,7 @@ var init_tslib_es62 = __esm({
     };
     __assign2 = function() {
       __assign2 = Object.assign || function __assign3(t) {
-        for (var s, i2 = 1, n2 = arguments.length; i2 < n2; i2++) {
+        for (var s, i2 = 1, n3 = arguments.length; i2 < n3; i2++) {
           s = arguments[i2];
           for (var p in s) if (Object.prototype.hasOwnProperty.call(s, p)) t[p] = s[p];
         }
@@ -63023,12 +63329,12 @@ var require_x509_cjs = __commonJS({
     var asn1X509PostQuantum = require_cjs13();
     var asn1Csr = require_cjs14();
     function _interopNamespaceDefault(e) {
-      var n2 = /* @__PURE__ */ Object.create(null);
+      var n3 = /* @__PURE__ */ Object.create(null);
       if (e) {
         Object.keys(e).forEach(function(k) {
           if (k !== "default") {
             var d = Object.getOwnPropertyDescriptor(e, k);
-            Object.defineProperty(n2, k, d.get ? d : {
+            Object.defineProperty(n3, k, d.get ? d : {
               enumerable: true,
               get: function() {
                 return e[k];
@@ -63037,8 +63343,8 @@ var require_x509_cjs = __commonJS({
           }
         });
       }
-      n2.default = e;
-      return Object.freeze(n2);
+      n3.default = e;
+      return Object.freeze(n3);
     }
     var asn1X509__namespace = /* @__PURE__ */ _interopNamespaceDefault(asn1X509);
     var asn1Cms__namespace = /* @__PURE__ */ _interopNamespaceDefault(asn1Cms);
@@ -72523,13 +72829,13 @@ function readValue(name, unit, text) {
   const m = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(text);
   const units = unit === "size" ? SIZE_UNITS : unit === "duration" ? TIME_UNITS : { "": 1, x: 1 };
   const scale = m === null ? void 0 : units[(m[2] ?? "").toLowerCase()];
-  const n2 = m === null || scale === void 0 ? Number.NaN : Number(m[1]) * scale;
-  const ok = positive.safeParse(n2);
-  if (!ok.success || unit === "factor" && n2 > 100) {
+  const n3 = m === null || scale === void 0 ? Number.NaN : Number(m[1]) * scale;
+  const ok = positive.safeParse(n3);
+  if (!ok.success || unit === "factor" && n3 > 100) {
     const how = unit === "size" ? "a size such as 1MiB or 4096" : unit === "duration" ? "a time such as 30s or 500ms" : "a factor from 0.1 to 100, such as 2";
     throw new UsageError(`--budget ${name}=${text}: expected ${how}`);
   }
-  return unit === "factor" ? n2 : Math.round(n2);
+  return unit === "factor" ? n3 : Math.round(n3);
 }
 
 // src/config/schema.ts
@@ -72674,14 +72980,17 @@ function resolveServeConfig(input3, sources = {}) {
     shard: resolveShard(o2.shard),
     ...specExtras(sources, tls5, o2.http2),
     extended: o2.extended,
-    robustness: checkRobustness(o2),
+    robustness: checkRobustness({ ...o2, servers: false }),
     budgets: parseBudgets(o2.budget, o2.robustness)
   };
 }
 function checkRobustness(o2) {
   if (!o2.robustness) return false;
   if (o2.extended) throw new UsageError("--robustness selects the attacks instead of the catalogue: it does not go with --extended");
-  if (o2.http2) throw new UsageError("--robustness plays its attacks over raw HTTP/1.1 connections: it does not go with --http2");
+  if (o2.http2 && !o2.servers)
+    throw new UsageError(
+      "--robustness --http2 plays the HTTP/2 floods (17.5) against a server: a client under test has no HTTP/2 attacks (leave out --http2 for group 18)"
+    );
   if (o2.quick === true) throw new UsageError("--robustness selects the attacks instead of the catalogue: it does not go with --quick");
   return true;
 }
@@ -72702,7 +73011,13 @@ function listCommand(y, { io }) {
       describe: "Over HTTP/2 (RFC 8441): with --extended, group 16 instead of 14/15 (16.1 for a server, 16.2 for a client)"
     }).option("quick", { type: "boolean", default: false, describe: "The cases `run --quick` plays: groups 9, 12 and 13 by a fixed sample" }),
     (a2) => {
-      const robustness = checkRobustness({ robustness: a2.robustness === true, extended: a2.extended === true, http2: a2.http2, quick: a2.quick });
+      const robustness = checkRobustness({
+        robustness: a2.robustness === true,
+        extended: a2.extended === true,
+        http2: a2.http2,
+        quick: a2.quick,
+        servers: a2.role === "server"
+      });
       const selected = selectCases(
         catalogueFor(a2.extended === true, a2.role === "server" ? "server" : "client", a2.http2 ? "h2" : "http/1.1", robustness),
         splitList(a2.cases),
@@ -73623,7 +73938,7 @@ function resolveRunConfig(input3, sources = {}) {
   if (specServer !== void 0 && o2.serverUrl === specServer.url && o2.agent === null) server.agent = specServer.agent;
   return {
     role: "server",
-    ...runSettings(o2, sources, tls5, "./reports/servers", "wsgate-reference-ws"),
+    ...runSettings(o2, sources, tls5, "./reports/servers", "wsgate-reference-ws", true),
     servers: [server, ...moreServers(o2, server, sources.spec, o2.tls)],
     // The bundled server sends no Server header and listens on a free port: it has a name of its own.
     agentFromServer: o2.agent === null && server.command !== REFERENCE_SERVER_COMMAND,
@@ -73635,14 +73950,14 @@ function clientRunConfig(o2, sources) {
   const tls5 = resolveTls(o2, secure, "client", false);
   return {
     role: "client",
-    ...runSettings(o2, sources, tls5, "./reports/clients", o2.client === null ? "wsgate-reference-ws" : "client"),
+    ...runSettings(o2, sources, tls5, "./reports/clients", o2.client === null ? "wsgate-reference-ws" : "client", false),
     ...listenSettings(host, port, sources.env),
     client: o2.client,
     // The bundled client drives the cases itself: one process instead of one per case.
     clientLoops: o2.clientLoops || o2.client === null
   };
 }
-function runSettings(o2, sources, tls5, defaultOutdir, defaultAgent) {
+function runSettings(o2, sources, tls5, defaultOutdir, defaultAgent, servers) {
   if (o2.repro && o2.http2) throw new UsageError("--repro writes scripts that replay HTTP/1.1 connections: it does not go with --http2");
   const agent = o2.agent ?? defaultAgent;
   const problem = agentProblem(agent);
@@ -73668,7 +73983,7 @@ function runSettings(o2, sources, tls5, defaultOutdir, defaultAgent) {
     jobs: o2.jobs ?? (o2.robustness ? 1 : defaultJobs()),
     shard: resolveShard(o2.shard),
     extended: o2.extended,
-    robustness: checkRobustness(o2),
+    robustness: checkRobustness({ ...o2, servers }),
     budgets: parseBudgets(o2.budget, o2.robustness),
     quick: o2.quick,
     // A repro script replays an HTTP/1.1 connection: a run over HTTP/2 keeps no recording.
@@ -76153,13 +76468,13 @@ var c = class {
     };
   }
 };
-var n = /* @__PURE__ */ Symbol();
+var n2 = /* @__PURE__ */ Symbol();
 function i() {
-  return this[n].next();
+  return this[n2].next();
 }
 Object.defineProperty(i, "name", { value: "next" });
 function o(r) {
-  return this[n].return(r);
+  return this[n2].return(r);
 }
 Object.defineProperty(o, "name", { value: "return" });
 var u = Object.create(a, {
@@ -76181,7 +76496,7 @@ function h({ preventCancel: r = false } = {}) {
     e,
     r
   ), s = Object.create(u);
-  return s[n] = t, s;
+  return s[n2] = t, s;
 }
 
 // node_modules/get-stream/source/stream.js
@@ -80611,7 +80926,7 @@ async function generatePki(hosts, options = {}) {
       new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
       new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth], false),
       new x509.SubjectAlternativeNameExtension(
-        names.map((n2) => isIP(n2) === 0 ? { type: "dns", value: n2 } : { type: "ip", value: n2 }),
+        names.map((n3) => isIP(n3) === 0 ? { type: "dns", value: n3 } : { type: "ip", value: n3 }),
         false
       ),
       await x509.AuthorityKeyIdentifierExtension.create(ca, false),
@@ -80734,17 +81049,17 @@ function procStat(pid) {
   }
   const close = line2.lastIndexOf(")");
   const f = line2.slice(close + 2).split(" ");
-  const n2 = (i2) => Number(f[i2]);
+  const n3 = (i2) => Number(f[i2]);
   return {
     name: line2.slice(line2.indexOf("(") + 1, close),
     state: f[0] ?? "",
-    ppid: n2(1),
-    pgrp: n2(2),
-    utime: n2(11),
-    stime: n2(12),
-    cutime: n2(13),
-    cstime: n2(14),
-    startTicks: n2(19)
+    ppid: n3(1),
+    pgrp: n3(2),
+    utime: n3(11),
+    stime: n3(12),
+    cutime: n3(13),
+    cstime: n3(14),
+    startTicks: n3(19)
   };
 }
 function isLive(stat3) {
@@ -81248,10 +81563,10 @@ var PerMessageDeflate = class {
       if (failure2 !== null) return this.fail(CloseCode.InvalidPayload, this.describeInflateFailure(failure2));
       const availOut = this.inflater.availOut;
       const availIn = this.inflater.availIn;
-      const n2 = room - availOut;
-      this.chunkUsed += n2;
-      this.messageSize += n2;
-      produced += n2;
+      const n3 = room - availOut;
+      this.chunkUsed += n3;
+      this.messageSize += n3;
+      produced += n3;
       if (this.messageSize > this.maxMessageSize) {
         return this.fail(CloseCode.MessageTooBig, `decompressed message longer than ${this.maxMessageSize} bytes`);
       }
@@ -81509,55 +81824,6 @@ function h2Facet(connection) {
   };
 }
 
-// src/play/attack-figures.ts
-init_verdicts();
-init_budgets();
-function count5(n2) {
-  return Math.round(n2).toLocaleString("en-US");
-}
-function withAttackFigures(verdict3, attack, facts, budgets = DEFAULT_BUDGETS) {
-  if (verdict3.behavior === Behavior.Unimplemented) return verdict3;
-  const budget = { ...attack, closeWithinMs: attack.stall === true ? budgets.stallMs : scaledMs(attack.closeWithinMs, budgets) };
-  const who = facts.droppedByMe ? "wsgate ended it" : "the peer ended it";
-  const figures2 = `Measured: the connection ended ${count5(facts.durationMs)} ms after the attack began (budget ${count5(budget.closeWithinMs)} ms; ${who}); wsgate had written ${count5(facts.sentBytes)} bytes while it was open.`;
-  const over = facts.durationMs > budget.closeWithinMs && (verdict3.behavior === Behavior.Ok || verdict3.behavior === Behavior.NonStrict);
-  if (over) {
-    const late = facts.droppedByMe || facts.closedByMe ? `the peer had not ended the connection ${count5(budget.closeWithinMs)} ms after the attack began` : `the peer ended the connection only ${count5(facts.durationMs)} ms after the attack began`;
-    return { ...verdict3, behavior: Behavior.Failed, result: `Over budget: ${late}. ${figures2}` };
-  }
-  return { ...verdict3, result: `${verdict3.result} ${figures2}` };
-}
-function isRobustness(def) {
-  return def.attack !== void 0 || def.attackBudget !== void 0;
-}
-function mebibytes(bytes3) {
-  const mib = bytes3 / (1024 * 1024);
-  return Number.isInteger(mib) ? `${mib} MiB` : `${mib.toFixed(1)} MiB`;
-}
-function addMemoryFigure(result, memory, budgetBytes) {
-  const text = result.result.replace(/\s+$/, "");
-  if (memory === null || !memory.measured) {
-    const why = memory === null ? "wsgate did not start it" : memory.why;
-    result.result = `${text} The peer's memory was not measured (${why}).`;
-    return;
-  }
-  const failedAlready = result.behavior === Behavior.Failed;
-  const ended = memory.ended ?? [];
-  let said = text;
-  if (ended.length > 0) {
-    result.behavior = Behavior.Failed;
-    const which = ended.length === 1 ? `A process of the peer's tree (${ended[0]})` : `${ended.length} processes of the peer's tree (${ended.join("; ")})`;
-    said = `${which} ended during the case while its root process lived on: a worker died of the attack, whatever replaced it. ${text}`;
-  }
-  const figure = `the peer's process tree grew by ${mebibytes(memory.growthBytes)} at its peak (budget ${mebibytes(budgetBytes)}; resident ${mebibytes(memory.baselineBytes)} at the start, ${mebibytes(memory.peakBytes)} at the peak, ${count5(memory.samples)} samples)`;
-  if (memory.growthBytes > budgetBytes) {
-    result.behavior = Behavior.Failed;
-    result.result = failedAlready || ended.length > 0 ? `${said} Also over budget: ${figure}.` : `Over budget: ${figure}. ${said}`;
-    return;
-  }
-  result.result = `${said} Measured: ${figure}.`;
-}
-
 // src/play/case-runner.ts
 init_budgets();
 
@@ -81715,13 +81981,15 @@ var CaseRunner = class {
   }
   onConnectionLost() {
     const duration3 = Math.round(performance.now() - this.startedAt);
-    const result = this.report(this.verdict(duration3), duration3);
+    const verdict3 = this.verdict();
+    const result = this.report(verdict3, duration3);
+    if (this.def.attackBudget !== void 0) result.attack = this.attackRecord(verdict3, duration3);
     const c3 = this.connection;
     if (this.info.keepRecording === true) attachRecording(result, { tape: c3.tape, def: this.def, isServer: c3.isServer, deflate: c3.deflateActive });
     this.info.onResult(result);
   }
-  /** Both verdicts: Autobahn's common judging, the case's own adjustment, what the result says, and a robustness case's figures. */
-  verdict(durationMs) {
+  /** Both verdicts: Autobahn's common judging, the case's own adjustment, what the result says (a robustness case's figures come later: attack-figures.ts). */
+  verdict() {
     const s = this.connection;
     const common2 = judgeCase(this.expectedLists(), this.def.close, this.received, this.outcome, {
       connectionWasOpen: s.record.connectionWasOpen,
@@ -81743,15 +82011,16 @@ var CaseRunner = class {
     if (this.unrecorded > 0) {
       result += ` The first ${MAX_RECORDED_EVENTS} events received are recorded; ${this.unrecorded} more were received and not recorded.`;
     }
-    const judged2 = { ...adjusted, result };
-    if (this.def.attackBudget === void 0) return judged2;
-    const sentBytes = this.connection.trafficStats().outgoingOctetsWireLevel ?? 0;
-    return withAttackFigures(
-      judged2,
-      this.def.attackBudget,
-      { durationMs, sentBytes, droppedByMe: s.record.droppedByMe, closedByMe: s.record.closedByMe },
-      this.budgets
-    );
+    return { ...adjusted, result };
+  }
+  /** A robustness case's own verdict and its connection's facts, kept on its result until the run's one verdict (attack-figures.ts). */
+  attackRecord(verdict3, durationMs) {
+    const s = this.connection;
+    const sentBytes = s.trafficStats().outgoingOctetsWireLevel ?? 0;
+    return {
+      own: { behavior: verdict3.behavior, result: verdict3.result, figures: verdict3.figures ?? [] },
+      connection: { durationMs, sentBytes, droppedByMe: s.record.droppedByMe, closedByMe: s.record.closedByMe }
+    };
   }
   /**
    * The expected event lists as Autobahn has them when the connection is lost: its cases set them in
@@ -81993,8 +82262,8 @@ var FrameReader = class {
    * never modified).
    */
   push(chunk, sink) {
-    const n2 = chunk.length;
-    this.pushed += n2;
+    const n3 = chunk.length;
+    this.pushed += n3;
     let pos = 0;
     while (!this.isStopped) {
       if (this.state === ReadState.Header) {
@@ -82013,9 +82282,9 @@ var FrameReader = class {
         }
         if (!this.beginFrame(sink)) return;
       } else {
-        if (pos >= n2) return;
+        if (pos >= n3) return;
         const frame = this.frame;
-        const take = Math.min(this.remaining, n2 - pos);
+        const take = Math.min(this.remaining, n3 - pos);
         let data = chunk.subarray(pos, pos + take);
         pos += take;
         if (frame.mask !== null && this.unmaskInPlace) {
@@ -82609,9 +82878,9 @@ var Outbox = class {
         done();
         return;
       }
-      const n2 = Math.min(left2, block.length);
-      left2 -= n2;
-      socket.write(n2 === block.length ? block : block.subarray(0, n2), more);
+      const n3 = Math.min(left2, block.length);
+      left2 -= n3;
+      socket.write(n3 === block.length ? block : block.subarray(0, n3), more);
     };
     more();
   }
@@ -83344,9 +83613,9 @@ function streamHead(conn, head2, stream) {
       conn.sender.sendDataNow(stream.tail);
       return;
     }
-    const n2 = Math.min(left2, piece2.length);
-    left2 -= n2;
-    conn.sender.sendDataNow(n2 === piece2.length ? piece2 : piece2.subarray(0, n2));
+    const n3 = Math.min(left2, piece2.length);
+    left2 -= n3;
+    conn.sender.sendDataNow(n3 === piece2.length ? piece2 : piece2.subarray(0, n3));
     later();
   };
   conn.sender.sendDataNow(head2);
@@ -83766,9 +84035,9 @@ var FuzzingServer = class extends EventEmitter2 {
   }
   /** Number of connections still in the opening handshake. */
   get pendingHandshakes() {
-    let n2 = 0;
-    for (const s of this.upgrades) if (s.connection.state === ConnectionState.Connecting) n2++;
-    return n2;
+    let n3 = 0;
+    for (const s of this.upgrades) if (s.connection.state === ConnectionState.Connecting) n3++;
+    return n3;
   }
   /** Whether agent is running the case at index right now. */
   isRunning(agent, index) {
@@ -84115,19 +84384,117 @@ function sleep(ms) {
   return new Promise((resolve6) => setTimeout(resolve6, ms));
 }
 
-// src/drivers/looping-robustness.ts
-init_budgets();
+// src/play/attack-figures.ts
+init_figures();
 init_verdicts();
+init_budgets();
+function count5(n3) {
+  return Math.round(n3).toLocaleString("en-US");
+}
+function mebibytes(bytes3) {
+  const mib = bytes3 / (1024 * 1024);
+  return Number.isInteger(mib) ? `${mib} MiB` : `${mib.toFixed(1)} MiB`;
+}
+function isRobustness(def) {
+  return def.attack !== void 0 || def.attackBudget !== void 0;
+}
+function connectionFigures(said, attack, facts, budgets) {
+  const budgetMs = attack.stall === true ? budgets.stallMs : scaledMs(attack.closeWithinMs, budgets);
+  const who = facts.droppedByMe ? "wsgate ended it" : "the peer ended it";
+  const figures2 = `Measured: the connection ended ${count5(facts.durationMs)} ms after the attack began (budget ${count5(budgetMs)} ms; ${who}); wsgate had written ${count5(facts.sentBytes)} bytes while it was open.`;
+  const over = facts.durationMs > budgetMs && (said.behavior === Behavior.Ok || said.behavior === Behavior.NonStrict);
+  said.figures.push(
+    { ...budgetFigure("connection-ms", "the connection ended after the attack began", facts.durationMs, "ms", budgetMs), over },
+    statedFigure("sent-bytes", "wsgate wrote while the connection was open", facts.sentBytes, "bytes")
+  );
+  if (!over) {
+    said.text = `${said.text} ${figures2}`;
+    return;
+  }
+  const late = facts.droppedByMe || facts.closedByMe ? `the peer had not ended the connection ${count5(budgetMs)} ms after the attack began` : `the peer ended the connection only ${count5(facts.durationMs)} ms after the attack began`;
+  said.behavior = Behavior.Failed;
+  said.text = `Over budget: ${late}. ${figures2}`;
+}
+function livenessSaid(said, liveness2) {
+  if (liveness2.down === null) {
+    said.text = `${said.text} Afterwards a normal case on a fresh connection passed (echoed)${liveness2.processAlive ? ", and the server process is alive" : ""}.`;
+    return;
+  }
+  said.behavior = Behavior.Failed;
+  said.text = `${said.text} Afterwards ${liveness2.down}; ${liveness2.next}.`;
+}
+function memorySaid(said, memory, budgetBytes) {
+  const text = said.text.replace(/\s+$/, "");
+  if (memory === null || !memory.measured) {
+    said.text = `${text} The peer's memory was not measured (${memory === null ? "wsgate did not start it" : memory.why}).`;
+    return;
+  }
+  const failedAlready = said.behavior === Behavior.Failed;
+  const ended = memory.ended ?? [];
+  let lead = text;
+  if (memory.ended !== void 0)
+    said.figures.push(budgetFigure("tree-deaths", "processes of the peer's tree that ended during the case", ended.length, "count", 0));
+  if (ended.length > 0) {
+    said.behavior = Behavior.Failed;
+    const which = ended.length === 1 ? `A process of the peer's tree (${ended[0]})` : `${ended.length} processes of the peer's tree (${ended.join("; ")})`;
+    lead = `${which} ended during the case while its root process lived on: a worker died of the attack, whatever replaced it. ${text}`;
+  }
+  said.figures.push(budgetFigure("memory-growth-bytes", "the peer's process tree grew by, at its peak", memory.growthBytes, "bytes", budgetBytes));
+  const figure = `the peer's process tree grew by ${mebibytes(memory.growthBytes)} at its peak (budget ${mebibytes(budgetBytes)}; resident ${mebibytes(memory.baselineBytes)} at the start, ${mebibytes(memory.peakBytes)} at the peak, ${count5(memory.samples)} samples)`;
+  if (memory.growthBytes <= budgetBytes) {
+    said.text = `${lead} Measured: ${figure}.`;
+    return;
+  }
+  said.behavior = Behavior.Failed;
+  said.text = failedAlready || ended.length > 0 ? `${lead} Also over budget: ${figure}.` : `Over budget: ${figure}. ${lead}`;
+}
+function crashWords(attack, crash) {
+  return `the client process died ${crash.when} (${attack?.advisory.split(":")[0] ?? ""}): it ${crash.how}`;
+}
+function cpuSaid(said, memory, budgetMs) {
+  if (memory === null || !memory.measured || memory.cpuMs === void 0) {
+    said.text = `${said.text} Its CPU time was not measured either: the case is judged on the answer alone.`;
+    return;
+  }
+  said.figures.push(budgetFigure("cpu-ms", "CPU time the peer's process tree spent over the case", memory.cpuMs, "ms", budgetMs));
+  const figure = `the peer's process tree spent ${count5(memory.cpuMs)} ms of CPU time over the case (budget ${count5(budgetMs)} ms)`;
+  if (memory.cpuMs <= budgetMs) {
+    said.text = `${said.text} Measured: ${figure}.`;
+    return;
+  }
+  const failedAlready = said.behavior === Behavior.Failed;
+  said.behavior = Behavior.Failed;
+  said.text = failedAlready ? `${said.text} Also over budget: ${figure}.` : `Over budget: ${figure}. ${said.text}`;
+}
+function judgeRobustness(attack, record2, peer, budgets = DEFAULT_BUDGETS, memoryBudgetBytes = budgets.memoryGrowth, cpuBudgetMs = null) {
+  const said = { behavior: record2.own.behavior, text: record2.own.result, figures: [...record2.own.figures] };
+  if (record2.connection !== null && attack !== null && said.behavior !== Behavior.Unimplemented) connectionFigures(said, attack, record2.connection, budgets);
+  if (peer.cutAtS !== void 0) {
+    said.behavior = Behavior.Failed;
+    said.text = `The attack did not end within the case's limit of ${peer.cutAtS} s: the server answered too slowly. ${said.text}`;
+  }
+  if (peer.liveness !== void 0) livenessSaid(said, peer.liveness);
+  if (peer.crash !== void 0) {
+    said.text = `${crashWords(attack, peer.crash)}. The case's own verdict was ${said.behavior}: ${said.text}`;
+    said.behavior = Behavior.Failed;
+  }
+  memorySaid(said, peer.memory, memoryBudgetBytes);
+  if (cpuBudgetMs !== null) cpuSaid(said, peer.memory, cpuBudgetMs);
+  return { behavior: said.behavior, result: said.text, figures: said.figures };
+}
+function recordOf(result) {
+  return result.attack ?? { own: { behavior: result.behavior, result: result.result, figures: [] }, connection: null };
+}
+
+// src/drivers/looping-robustness.ts
 var LoopingRobustness = class {
-  constructor(cases2, sampler, budgets, settle2) {
+  constructor(cases2, sampler, settle2) {
     this.cases = cases2;
     this.sampler = sampler;
-    this.budgets = budgets;
     this.settle = settle2;
   }
   cases;
   sampler;
-  budgets;
   settle;
   windows = /* @__PURE__ */ new Map();
   /** Attack cases with a result, waiting for the client to show it survived them. */
@@ -84145,36 +84512,28 @@ var LoopingRobustness = class {
     this.lastStarted = index;
     if (this.attack(index) !== null && this.sampler !== null && !this.windows.has(index)) this.windows.set(index, this.sampler.window());
   }
-  /** A case's result: an attack case's gets its memory figure and is held; true when held (not to settle now). */
-  finished(index, result, outcome2) {
+  /** A case's result: an attack case's outcome gets its memory window's facts and is held; true when held (not to settle now). */
+  finished(index, _result, outcome2) {
     const def = this.attack(index);
     if (def === null) return false;
     const window2 = this.windows.get(index);
     this.windows.delete(index);
-    addMemoryFigure(
-      result,
-      window2?.close() ?? (this.sampler === null ? null : { measured: false, why: "the case never opened a connection" }),
-      memoryBudgetOf(def, this.budgets ?? DEFAULT_BUDGETS)
-    );
-    this.held.set(index, outcome2);
+    const memory = window2?.close() ?? (this.sampler === null ? null : { measured: false, why: "the case never opened a connection" });
+    this.held.set(index, { ...outcome2, peer: { memory } });
     return true;
   }
   /**
    * The client exited (`crash`: how it died on its own, or null). The attack case it was in when it
-   * died fails with why; the held cases are settled; the cases it never started are not run.
+   * died fails with why (a fact its verdict reads: play/attack-figures.ts); the held cases are
+   * settled; the cases it never started are not run.
    */
   ended(crash) {
     const index = this.lastStarted;
     const def = index === null ? null : this.attack(index);
     if (crash !== null && index !== null && def?.attackBudget !== void 0) {
-      const outcome2 = this.held.get(index) ?? null;
-      const died = `the client process died during the case (${def.attackBudget.advisory.split(":")[0] ?? ""}): it ${crash}`;
-      if (outcome2?.result != null) {
-        outcome2.result.result = `${died}. The case's own verdict was ${outcome2.result.behavior}: ${outcome2.result.result}`;
-        outcome2.result.behavior = Behavior.Failed;
-      }
+      const died = { how: crash, when: "during the case" };
       this.died = `not run: the client process died during case ${def.id} (it ${crash}); it runs every case itself (--client-loops), so it is not restarted (without --client-loops each case gets a process of its own)`;
-      const failed = outcome2 ?? {
+      const failed = this.held.get(index) ?? {
         result: null,
         resultAt: null,
         client: null,
@@ -84183,7 +84542,7 @@ var LoopingRobustness = class {
         timeMs: 0,
         missing: "the case has no result"
       };
-      this.held.set(index, { ...failed, peerFailure: died });
+      this.held.set(index, { ...failed, peerFailure: crashWords(def.attackBudget, died), peer: { memory: failed.peer?.memory ?? null, crash: died } });
     }
     for (const window2 of this.windows.values()) window2.close();
     this.windows.clear();
@@ -84257,6 +84616,16 @@ var TreeMemory = class _TreeMemory {
     if (procPids() === null) return "this system has no /proc to read it from";
     return residentBytes(root) === null ? "the process had already ended" : null;
   }
+  /** CPU ticks (user and kernel) the tree has spent so far: its processes' own, and the root's reaped children's. */
+  cpuTicks() {
+    if (this.root === void 0) return 0;
+    let ticks = 0;
+    for (const pid of /* @__PURE__ */ new Set([this.root, ...treeOf(this.root)])) {
+      const s = procStat(pid);
+      if (s !== null) ticks += s.utime + s.stime + (pid === this.root ? s.cutime + s.cstime : 0);
+    }
+    return ticks;
+  }
   /** The tree's resident set now, in bytes (null when nothing of it is left), rescanning the tree when due. */
   sample(rescan = false) {
     if (this.root === void 0) return null;
@@ -84291,6 +84660,7 @@ var TreeMemory = class _TreeMemory {
       return { close: () => ({ measured: false, why }) };
     }
     const w = { baseline, peak: baseline, samples: 1 };
+    const cpu0 = this.cpuTicks();
     const settled2 = options.watch ?? /* @__PURE__ */ new Map();
     this.open.add(w);
     return {
@@ -84299,7 +84669,9 @@ var TreeMemory = class _TreeMemory {
         this.open.delete(w);
         const rootLives = this.root !== void 0 && identity3(this.root) !== null;
         const ended = rootLives ? [...settled2].filter(([pid, was]) => identity3(pid)?.startTicks !== was.startTicks).map(([pid, was]) => `pid ${pid}, ${was.name}`) : [];
-        return { measured: true, baselineBytes: w.baseline, peakBytes: w.peak, growthBytes: w.peak - w.baseline, samples: w.samples, ended };
+        const cpuMs = (this.cpuTicks() - cpu0) * 1e3 / TICKS_PER_S;
+        const measured = { measured: true, baselineBytes: w.baseline, peakBytes: w.peak, growthBytes: w.peak - w.baseline, samples: w.samples, cpuMs };
+        return options.watch === void 0 ? measured : { ...measured, ended };
       }
     };
   }
@@ -84326,7 +84698,7 @@ async function runLooping(server, cases2, command2, where, config2, signal, sett
   const t0 = performance.now();
   const seen = [];
   let sampler = null;
-  let watch = new LoopingRobustness(cases2, null, config2.budgets, settle2);
+  let watch = new LoopingRobustness(cases2, null, settle2);
   const onStart = (event) => {
     seen.push(event);
     watch.started(event.index);
@@ -84344,7 +84716,7 @@ async function runLooping(server, cases2, command2, where, config2, signal, sett
   const started = (pid) => {
     if (!cases2.some(isRobustness)) return;
     sampler = TreeMemory.start(pid);
-    watch = new LoopingRobustness(cases2, sampler, config2.budgets, settle2);
+    watch = new LoopingRobustness(cases2, sampler, settle2);
   };
   try {
     const values = { url: where.baseUrl, case: "", agent: config2.agent, http2: where.http2, ...where.ca !== null ? { ca: where.ca } : {} };
@@ -84415,8 +84787,6 @@ async function driveClient(server, command2, values, config2, signal, budgetMs, 
 }
 
 // src/drivers/per-case.ts
-init_verdicts();
-init_budgets();
 async function runOneCase(server, def, index, command2, where, config2, signal) {
   const agent = config2.agent;
   const t0 = performance.now();
@@ -84447,13 +84817,8 @@ async function runOneCase(server, def, index, command2, where, config2, signal) 
     watch.dispose();
   }
   const result = watch.result();
-  const died = crashedByAttack(def, result, client.crash());
-  if (result !== null && sampler !== null)
-    addMemoryFigure(
-      result,
-      watch.memory() ?? { measured: false, why: "the case never opened a connection" },
-      memoryBudgetOf(def, config2.budgets ?? DEFAULT_BUDGETS)
-    );
+  const crash = crashedByAttack(def, result, client.crash());
+  const peer = sampler === null ? null : { memory: watch.memory() ?? { measured: false, why: "the case never opened a connection" }, ...crash === null ? {} : { crash } };
   return {
     result,
     resultAt: watch.resultAt(),
@@ -84462,18 +84827,14 @@ async function runOneCase(server, def, index, command2, where, config2, signal) 
     warnings,
     timeMs: performance.now() - t0,
     transportFailure: result === null ? server.transportFailureSince(t0) : null,
-    ...died === null ? {} : { peerFailure: died }
+    ...crash === null ? {} : { peerFailure: crashWords(def.attackBudget ?? null, crash) },
+    ...peer === null ? {} : { peer }
   };
 }
 function crashedByAttack(def, result, crash) {
   if (def.attackBudget === void 0 || crash === null) return null;
   if (result !== null && result.remoteCloseCode !== null) return null;
-  const died = `the client process died before its close (${def.attackBudget.advisory.split(":")[0] ?? ""}): it ${crash}`;
-  if (result !== null) {
-    result.result = `${died}. The case's own verdict was ${result.behavior}: ${result.result}`;
-    result.behavior = Behavior.Failed;
-  }
-  return died;
+  return { how: crash, when: "before its close" };
 }
 function watchCase(server, agent, index, sampler) {
   let saw = false;
@@ -84598,7 +84959,7 @@ function clientRoleDriver(config2) {
     },
     async writeReports() {
       if (server === null) return [];
-      await server.updateReports({ onlyIfChanged: true }).catch((err) => {
+      await server.updateReports({ onlyIfChanged: !config2.robustness }).catch((err) => {
         logger?.error({ err }, "writing the case reports failed");
       });
       return [...server.results.keys()];
@@ -84942,7 +85303,9 @@ function bareResult(def, verdict3, facts) {
     wasOpenHandshakeTimeout: false,
     wasServerConnectionDropTimeout: false,
     wirelog: [],
-    ...facts.transport === null ? {} : { transport: "h2" }
+    ...facts.transport === null ? {} : { transport: "h2" },
+    // A raw attack (group 17): its own verdict kept for the run's one verdict (attack-figures.ts).
+    ...def.attack === void 0 ? {} : { attack: { own: { behavior: verdict3.behavior, result: verdict3.result, figures: verdict3.figures ?? [] }, connection: null } }
   };
 }
 
@@ -84987,7 +85350,7 @@ function probeOnSocket(socket, fields, request, timeoutMs, log) {
           if (!request.send) return finish3(false);
           if (!requested) {
             requested = true;
-            log.sent.push("HTTP/2 HEADERS", ...sent.map(([n2, v]) => `${n2}: ${v}`));
+            log.sent.push("HTTP/2 HEADERS", ...sent.map(([n3, v]) => `${n3}: ${v}`));
             socket.write(encodeH2Frame(H2Frame.Headers, H2Flag.EndHeaders, 1, hpackBlock(sent)));
           }
         } else if (f.type === H2Frame.Ping && (f.flags & H2Flag.Ack) === 0) {
@@ -85344,28 +85707,28 @@ var POOL_SIZE = 4096;
 function systemBytes() {
   let pool = Buffer.alloc(0);
   let at = 0;
-  return (n2) => {
-    if (n2 > POOL_SIZE) return randomFillSync(Buffer.alloc(n2));
-    if (at + n2 > pool.length) {
+  return (n3) => {
+    if (n3 > POOL_SIZE) return randomFillSync(Buffer.alloc(n3));
+    if (at + n3 > pool.length) {
       pool = randomFillSync(Buffer.allocUnsafeSlow(POOL_SIZE));
       at = 0;
     }
-    at += n2;
-    return pool.subarray(at - n2, at);
+    at += n3;
+    return pool.subarray(at - n3, at);
   };
 }
 function seededBytes(seed, caseId) {
   let counter = 0;
   let block = Buffer.alloc(0);
   let at = 0;
-  return (n2) => {
-    const out = Buffer.alloc(n2);
-    for (let filled = 0; filled < n2; ) {
+  return (n3) => {
+    const out = Buffer.alloc(n3);
+    for (let filled = 0; filled < n3; ) {
       if (at === block.length) {
         block = createHash5("sha256").update(`wsgate:${seed}:${caseId}:${counter++}`).digest();
         at = 0;
       }
-      const take = Math.min(n2 - filled, block.length - at);
+      const take = Math.min(n3 - filled, block.length - at);
       block.copy(out, filled, at, at + take);
       filled += take;
       at += take;
@@ -85527,7 +85890,6 @@ var ServerProcess = class _ServerProcess {
 };
 
 // src/drivers/server-role.ts
-init_budgets();
 init_constants();
 init_files();
 init_writer();
@@ -85574,7 +85936,7 @@ function crowdLines(facts) {
     const what = p.status !== null ? `HTTP ${p.status}` : p.ending === "timeout" ? "held open until wsgate closed it" : answerText(p);
     answers.set(what, (answers.get(what) ?? 0) + 1);
   }
-  const told = [...answers].map(([what, n2]) => `${count2(n2)}: ${what}`).join("; ");
+  const told = [...answers].map(([what, n3]) => `${count2(n3)}: ${what}`).join("; ");
   return {
     request: `${count2(facts.crowd.length)} connections (${count2(facts.ready)} written when the normal client connected): ${count2(bytes3)} request bytes in all
 the normal client: ${count2(facts.normal.requestBytes)} request bytes`,
@@ -85600,13 +85962,13 @@ var GrowthRun = class {
   probes = [];
   waitMs;
   /** The header at n bytes, on a fresh connection. */
-  async at(n2) {
+  async at(n3) {
     const { header, value } = this.attack;
     const p = await this.play({
-      label: `${n2.toLocaleString("en-US")} byte${n2 === 1 ? "" : "s"}`,
-      size: n2,
+      label: `${n3.toLocaleString("en-US")} byte${n3 === 1 ? "" : "s"}`,
+      size: n3,
       waitMs: this.waitMs,
-      request: (normal) => buildUpgradeRequest({ ...normal, headers: [...normal.headers ?? [], [header, value(n2)]] })
+      request: (normal) => buildUpgradeRequest({ ...normal, headers: [...normal.headers ?? [], [header, value(n3)]] })
     });
     this.probes.push(p);
     return p;
@@ -85621,13 +85983,13 @@ var GrowthRun = class {
   /** Up the sizes until one is refused, an answer is over the budget, or the server is gone. */
   async climb() {
     let top2 = null;
-    for (const n2 of this.attack.sizes) {
+    for (const n3 of this.attack.sizes) {
       if (this.stopped()) return { top: top2, cap: null, over: false, gone: true };
-      const p = await this.at(n2);
+      const p = await this.at(n3);
       const k = this.kind(p);
       if (k === "gone") return { top: top2, cap: null, over: false, gone: true };
-      if (k === "refused") return { top: top2, cap: n2, over: false, gone: false };
-      top2 = n2;
+      if (k === "refused") return { top: top2, cap: n3, over: false, gone: false };
+      top2 = n3;
       if (this.slow(p)) return { top: top2, cap: null, over: true, gone: false };
     }
     return { top: top2, cap: null, over: false, gone: false };
@@ -85650,16 +86012,16 @@ var GrowthRun = class {
     return { ...climb, top: top2, cap, over };
   }
   /** Plays size n up to `tries` times more (fewer once an answer is slow or missing). */
-  async again(n2, tries) {
+  async again(n3, tries) {
     for (let i2 = 0; i2 < tries && !this.stopped(); i2++) {
-      const p = await this.at(n2);
+      const p = await this.at(n3);
       if (p.answerMs === null || this.slow(p)) break;
     }
   }
   /** The shortest answer time of size n among the probes played (noise only ever adds time). */
-  best(n2) {
-    const times = this.probes.filter((p) => p.size === n2 && p.answerMs !== null && this.kind(p) === "taken").map((p) => p.answerMs ?? 0);
-    return { size: n2, ms: times.length === 0 ? 0 : Math.min(...times) };
+  best(n3) {
+    const times = this.probes.filter((p) => p.size === n3 && p.answerMs !== null && this.kind(p) === "taken").map((p) => p.answerMs ?? 0);
+    return { size: n3, ms: times.length === 0 ? 0 : Math.min(...times) };
   }
 };
 async function runGrowth(attack, play2, stopped) {
@@ -85674,6 +86036,317 @@ async function runGrowth(attack, play2, stopped) {
   await run.again(1, TRIES);
   return { probes: run.probes, base: run.best(1), largest: run.best(largest), quarter: largest >= 4 ? run.best(quarter) : null, cap };
 }
+
+// src/fuzzing-client/attacks/h2-flood.ts
+init_h2_frames();
+var SETTINGS_WAIT_MS = 5e3;
+var UNREAD_WAIT_MS = 1e4;
+var LOOK_EVERY_MS = 50;
+var ENABLE_CONNECT_PROTOCOL = 8;
+var CANCEL2 = Buffer.from([0, 0, 0, 8]);
+function floodFrames(flood, fields) {
+  if (flood === "rapid-reset") {
+    const streamOf = (i2) => 2 * i2 + 1;
+    return {
+      head: Buffer.alloc(0),
+      unit: (i2) => Buffer.concat([encodeH2Frame(H2Frame.Headers, H2Flag.EndHeaders, streamOf(i2), fields), encodeH2Frame(H2Frame.RstStream, 0, streamOf(i2), CANCEL2)]),
+      streamOf
+    };
+  }
+  if (flood === "continuation") {
+    return {
+      head: encodeH2Frame(H2Frame.Headers, 0, 1, fields),
+      unit: (i2) => encodeH2Frame(H2Frame.Continuation, 0, 1, hpackLiteral(`x-flood-${String(i2).padStart(7, "0")}`, "a")),
+      streamOf: () => 1
+    };
+  }
+  const ping = Buffer.alloc(8);
+  return {
+    head: Buffer.alloc(0),
+    unit: (i2) => {
+      ping.writeUInt32BE(i2 >>> 0, 4);
+      return encodeH2Frame(H2Frame.Ping, 0, 0, ping);
+    },
+    streamOf: () => 0
+  };
+}
+function runH2Flood(target, attack, graceMs, signal) {
+  const fields = hpackBlock(probeFields(target.tls ? "https" : "http", targetHostPort(target), target.resource));
+  const frames = floodFrames(attack.flood, fields);
+  return new Promise((resolve6) => {
+    let flood = null;
+    const refused2 = (why) => resolve6({
+      flood: attack.flood,
+      units: attack.units,
+      refused: why,
+      unitsWritten: 0,
+      headBytes: 0,
+      unitBytes: frames.unit(0).length,
+      unitsRead: null,
+      end: null,
+      lastStreamId: 0,
+      resetsIn: 0,
+      responsesIn: 0,
+      ending: "open",
+      writingMs: 0
+    });
+    const socket = connectTo(
+      target,
+      (s) => {
+        flood = new Flood(s, attack, frames, graceMs, resolve6);
+        flood.start(refused2);
+      },
+      refused2
+    );
+    signal?.addEventListener("abort", () => flood === null ? socket.destroy() : flood.stop(), { once: true });
+  });
+}
+var Flood = class {
+  constructor(socket, attack, frames, graceMs, resolve6) {
+    this.socket = socket;
+    this.attack = attack;
+    this.frames = frames;
+    this.graceMs = graceMs;
+    this.resolve = resolve6;
+    this.unitBytes = frames.unit(0).length;
+  }
+  socket;
+  attack;
+  frames;
+  graceMs;
+  resolve;
+  reader = new H2FrameReader();
+  /** Octets wsgate wrote besides the flood's own (the preface, SETTINGS, acknowledgements). */
+  overhead = 0;
+  written = 0;
+  startedAt = null;
+  lastAt = null;
+  read = null;
+  end = null;
+  ending = "open";
+  resetsIn = 0;
+  responsesIn = 0;
+  timer;
+  done = false;
+  unitBytes;
+  /** The preface; the flood once the server's SETTINGS allow it, or `refused` with the reason. */
+  start(refused2) {
+    const s = this.socket;
+    let begun = false;
+    const notBegun = (why) => {
+      if (begun) return;
+      begun = true;
+      this.done = true;
+      clearTimeout(this.timer);
+      s.destroy();
+      refused2(why);
+    };
+    this.timer = setTimeout(() => notBegun(`the server sent no HTTP/2 SETTINGS within ${SETTINGS_WAIT_MS / 1e3} s`), SETTINGS_WAIT_MS);
+    s.on("error", () => void 0);
+    s.on("close", (hadError) => begun ? this.ended(hadError ? "reset" : "closed") : notBegun("the server closed the connection before its HTTP/2 SETTINGS"));
+    s.on("data", (chunk) => {
+      for (const f of this.reader.push(chunk)) {
+        if (f.type === H2Frame.Settings && (f.flags & H2Flag.Ack) === 0) {
+          this.put(encodeH2Frame(H2Frame.Settings, H2Flag.Ack, 0));
+          if (begun) continue;
+          if (parseSettings(f.payload).get(ENABLE_CONNECT_PROTOCOL) !== 1) {
+            notBegun("the server did not advertise SETTINGS_ENABLE_CONNECT_PROTOCOL: it takes no WebSockets over HTTP/2 (RFC 8441 \xA73)");
+            return;
+          }
+          begun = true;
+          clearTimeout(this.timer);
+          if (this.attack.flood === "ping") s.pause();
+          this.startedAt = performance.now();
+          this.next();
+        } else if (f.type === H2Frame.Ping && (f.flags & H2Flag.Ack) === 0 && this.attack.flood !== "ping") {
+          this.put(encodeH2Frame(H2Frame.Ping, H2Flag.Ack, 0, f.payload));
+        } else if (f.type === H2Frame.RstStream) this.resetsIn++;
+        else if (f.type === H2Frame.Headers) this.responsesIn++;
+        else if (f.type === H2Frame.GoAway && begun) {
+          const code = f.payload.length >= 8 ? f.payload.readUInt32BE(4) : 0;
+          this.ended("goaway", { code, lastStreamId: f.payload.length >= 4 ? f.payload.readUInt32BE(0) & 2147483647 : 0 });
+        }
+      }
+    });
+    this.put(Buffer.concat([H2_PREFACE, encodeH2Frame(H2Frame.Settings, 0, 0)]));
+  }
+  /** Bytes that are not the flood's. */
+  put(bytes3) {
+    if (this.socket.destroyed) return;
+    this.overhead += bytes3.length;
+    this.socket.write(bytes3);
+  }
+  /** The next batch, once the socket took the previous one; then the wait for the server to read it all. */
+  next() {
+    if (this.done) return;
+    if (this.written === 0) this.overhead += this.frames.head.length;
+    const from = this.written;
+    const to = Math.min(this.attack.units, from + this.attack.batch);
+    if (from >= to) return this.waitForEnd();
+    const pieces = from === 0 ? [this.frames.head] : [];
+    for (let i2 = from; i2 < to; i2++) pieces.push(this.frames.unit(i2));
+    this.written = to;
+    this.lastAt = performance.now();
+    this.socket.write(Buffer.concat(pieces), (err) => {
+      if (err != null || this.done) return;
+      this.look();
+      this.next();
+    });
+  }
+  /** The units the server's process has read now (wsgate's flushed bytes less the kernel's queues), or null when its socket is not in the table. */
+  sample() {
+    const queues = connectionQueues(this.socket);
+    if (queues === null) return null;
+    const flushed = this.socket.bytesWritten - this.socket.writableLength;
+    const units = Math.floor((flushed - queues.ourUnacked - queues.peerUnread - this.overhead) / this.unitBytes);
+    return Math.min(this.written, Math.max(0, units));
+  }
+  /**
+   * The most units the server's process has read so far, kept. The server's socket gone from the
+   * table once seen is its end of TCP (noticed here when wsgate is not reading: the ping flood).
+   */
+  look() {
+    const now = this.sample();
+    if (now !== null) this.read = Math.max(this.read ?? 0, now);
+    else if (this.read !== null) this.ended("closed");
+  }
+  /** All written: wait for the server to read it all (or UNREAD_WAIT_MS), then `graceMs` for its end. */
+  waitForEnd() {
+    const lastAt = performance.now();
+    let allReadAt = null;
+    const tick = () => {
+      if (this.done) return;
+      this.look();
+      const now = performance.now();
+      const allRead = this.read === null || this.read >= this.written;
+      if (allRead) allReadAt ??= now;
+      if (allReadAt !== null && now - allReadAt >= this.graceMs || now - lastAt >= UNREAD_WAIT_MS + this.graceMs) return this.stop();
+      this.timer = setTimeout(tick, LOOK_EVERY_MS);
+    };
+    tick();
+  }
+  /** The server ended the connection (GOAWAY, or TCP): the figures at that moment, and the end of the flood. */
+  ended(how, goaway) {
+    if (this.done || this.startedAt === null) return;
+    if (how !== "goaway") this.ending = how;
+    if (this.end === null) {
+      const now = this.sample();
+      if (now !== null) this.read = Math.max(this.read ?? 0, now);
+      this.end = { ms: performance.now() - this.startedAt, unitsWritten: this.written, unitsRead: now === null ? null : this.read, goaway: goaway ?? null };
+    }
+    this.stop();
+  }
+  /** The flood is over: the facts, and the connection closed. */
+  stop() {
+    if (this.done) return;
+    this.done = true;
+    clearTimeout(this.timer);
+    this.socket.destroy();
+    const lastStreamId = this.written === 0 ? 0 : this.frames.streamOf(this.written - 1);
+    this.resolve({
+      flood: this.attack.flood,
+      units: this.attack.units,
+      refused: null,
+      unitsWritten: this.written,
+      headBytes: this.frames.head.length,
+      unitBytes: this.unitBytes,
+      unitsRead: this.read,
+      end: this.end,
+      lastStreamId,
+      resetsIn: this.resetsIn,
+      responsesIn: this.responsesIn,
+      ending: this.ending,
+      writingMs: this.startedAt === null || this.lastAt === null ? 0 : this.lastAt - this.startedAt
+    });
+  }
+};
+var UNIT_WORDS = {
+  "rapid-reset": "streams opened (HEADERS, an extended CONNECT) and reset (RST_STREAM CANCEL)",
+  continuation: "CONTINUATION frames of one header block (HEADERS without END_HEADERS on stream 1)",
+  ping: "PING frames",
+  "cut-blocks": "connections, each an unfinished header block (HEADERS without END_HEADERS, 20 CONTINUATION frames) cut by a TCP reset"
+};
+function floodLines(f) {
+  const n3 = (v) => v.toLocaleString("en-US");
+  if (f.refused !== null) return { request: "HTTP/2 preface and SETTINGS", response: f.refused };
+  const request = `HTTP/2 preface and SETTINGS; ${n3(f.unitsWritten)} of ${n3(f.units)} ${UNIT_WORDS[f.flood]} (${n3(f.unitBytes)} bytes each) in ${n3(Math.round(f.writingMs))} ms`;
+  const end = f.end;
+  if (f.flood === "cut-blocks") {
+    const response = end === null ? `every connection accepted (${n3(f.unitsWritten)})` : `connection ${n3(end.unitsWritten + 1)} failed ${n3(Math.round(end.ms))} ms in: the server was gone`;
+    return { request, response };
+  }
+  const goaway = end?.goaway;
+  const ended = end === null ? "the connection still open when wsgate stopped" : `${goaway ? `GOAWAY ${h2ErrorName(goaway.code)}, last stream ${n3(goaway.lastStreamId)}` : `TCP ${f.ending === "reset" ? "reset" : "closed"}`} ${n3(Math.round(end.ms))} ms into the flood, ${n3(end.unitsWritten)} written${end.unitsRead === null ? "" : `, ${n3(end.unitsRead)} read by the server`}`;
+  const read = f.unitsRead === null ? "what the server read not measurable (its socket is not on this machine)" : `${n3(f.unitsRead)} units read by the server at most`;
+  return { request, response: `${ended}; ${read}; ${n3(f.resetsIn)} RST_STREAM and ${n3(f.responsesIn)} HEADERS from the server` };
+}
+var CUT_BLOCK_FRAMES = 20;
+async function runCutBlocks(target, attack, signal) {
+  const fields = hpackBlock(probeFields(target.tls ? "https" : "http", targetHostPort(target), target.resource));
+  const block = Buffer.concat([
+    H2_PREFACE,
+    encodeH2Frame(H2Frame.Settings, 0, 0),
+    encodeH2Frame(H2Frame.Headers, 0, 1, fields),
+    ...Array.from({ length: CUT_BLOCK_FRAMES }, (_, k) => encodeH2Frame(H2Frame.Continuation, 0, 1, hpackLiteral(`x-cut-${k}`, "a".repeat(100))))
+  ]);
+  const started = performance.now();
+  let written = 0;
+  let end = null;
+  while (written < attack.units && signal?.aborted !== true) {
+    const why = await cutOne(target, block);
+    if (why !== null) {
+      end = { ms: performance.now() - started, unitsWritten: written, unitsRead: null, goaway: null };
+      break;
+    }
+    written++;
+  }
+  return {
+    flood: attack.flood,
+    units: attack.units,
+    refused: written === 0 && end !== null ? "the first connection was refused" : null,
+    unitsWritten: written,
+    headBytes: 0,
+    unitBytes: block.length,
+    unitsRead: null,
+    end,
+    lastStreamId: 0,
+    resetsIn: 0,
+    responsesIn: 0,
+    ending: end === null ? "open" : "reset",
+    writingMs: performance.now() - started
+  };
+}
+function cutOne(target, block) {
+  return new Promise((resolve6) => {
+    let settled2 = false;
+    const done = (why) => {
+      if (settled2) return;
+      settled2 = true;
+      clearTimeout(timer);
+      resolve6(why);
+    };
+    const timer = setTimeout(() => {
+      socket.destroy();
+      done(`no connection within ${CUT_CONNECT_MS / 1e3} s`);
+    }, CUT_CONNECT_MS);
+    const socket = connectTo(
+      target,
+      (s) => {
+        s.on("error", () => void 0);
+        s.write(block);
+        setImmediate(() => {
+          if (target.tls) s.destroy();
+          else s.resetAndDestroy();
+          done(null);
+        });
+      },
+      (why) => done(why)
+    );
+    socket.on("error", () => void 0);
+    socket.once("close", () => done("the connection closed before it opened"));
+  });
+}
+var CUT_CONNECT_MS = 5e3;
 
 // src/fuzzing-client/attacks/probe.ts
 init_constants();
@@ -85691,6 +86364,23 @@ function writeBytewise(socket, data, done) {
     const byte = data.subarray(at, at + 1);
     at++;
     socket.write(byte, next);
+  };
+  next();
+}
+function writePaced(socket, data, piece2, done) {
+  socket.setNoDelay(true);
+  let at = 0;
+  const next = () => {
+    if (socket.destroyed) return;
+    if (at >= data.length) {
+      done();
+      return;
+    }
+    const part = data.subarray(at, at + piece2.bytes);
+    at += part.length;
+    socket.write(part, (err) => {
+      if (err == null) setTimeout(next, piece2.everyMs);
+    });
   };
   next();
 }
@@ -85713,9 +86403,9 @@ function writeStreamed(socket, parts, done, onPiece) {
     while (left2 > 0) {
       if (socket.destroyed) return;
       onPiece?.();
-      const n2 = Math.min(parts.piece.length, left2);
-      left2 -= n2;
-      if (!socket.write(n2 === parts.piece.length ? parts.piece : parts.piece.subarray(0, n2))) {
+      const n3 = Math.min(parts.piece.length, left2);
+      left2 -= n3;
+      if (!socket.write(n3 === parts.piece.length ? parts.piece : parts.piece.subarray(0, n3))) {
         socket.once("drain", pump);
         return;
       }
@@ -85852,6 +86542,13 @@ var ProbeConnection = class {
         whole();
         this.wait();
       });
+    } else if (delivery.kind === "paced") {
+      m.peerReadBytes = null;
+      writePaced(this.socket, request, { bytes: delivery.pieceBytes, everyMs: delivery.everyMs }, () => {
+        this.sampleRead();
+        whole();
+        this.wait();
+      });
     } else if (delivery.kind === "trickle") {
       this.hooks.written();
       this.hooks.setTrickle(writeTrickle(this.socket, request, delivery.everyMs, () => m.requestBytes += 1));
@@ -85957,7 +86654,8 @@ async function playAttack(target, def, info, settings) {
     httpRequest: played2.request,
     httpResponse: played2.response,
     isServer: false,
-    transport: null
+    // An HTTP/2 flood (17.5) is one HTTP/2 connection; the other attacks are raw HTTP/1.1 ones.
+    transport: def.attack.kind === "h2-flood" ? "h2" : null
   });
 }
 async function play(target, attack, signal, settings) {
@@ -85978,6 +86676,10 @@ async function play(target, attack, signal, settings) {
   if (attack.kind === "crowd") {
     const facts = await runCrowd(attack, { label: "the normal client", size: 0, waitMs: attack.normalWaitMs }, probe, signal);
     return { verdict: attack.judge(facts, budgets), ...crowdLines(facts) };
+  }
+  if (attack.kind === "h2-flood") {
+    const facts = attack.flood === "cut-blocks" ? await runCutBlocks(target, attack, signal) : await runH2Flood(target, attack, scaledMs(attack.graceMs, budgets), signal);
+    return { verdict: attack.judge(facts, budgets), ...floodLines(facts) };
   }
   const played2 = [];
   for (const p of attack.probes) {
@@ -86012,28 +86714,11 @@ async function playAttackCase(def, run) {
       { agent: run.agent, index: run.index, limitMs: run.limitMs, ...run.signal ? { signal: run.signal } : {} },
       run.settings(def)
     );
-    const down2 = await liveness(run);
-    const result2 = outcome2.result;
-    if (result2 !== null) noteLiveness(result2, down2, run);
-    return { result: result2, error: outcome2.error ?? null, down: down2 };
+    return { result: outcome2.result, error: outcome2.error ?? null, down: await liveness(run), cutAtS: null };
   }
   const result = await playAttack(run.target, { ...def, attack }, { agent: run.agent, index: run.index, signal }, run.settings(def));
-  if (limit.aborted && run.signal?.aborted !== true) {
-    result.behavior = Behavior.Failed;
-    result.result = `The attack did not end within the case's limit of ${run.limitMs / 1e3} s: the server answered too slowly. ${result.result}`;
-  }
-  const down = await liveness(run);
-  noteLiveness(result, down, run);
-  return { result, error: null, down };
-}
-function noteLiveness(result, down, run) {
-  if (down === null) {
-    const alive = run.process === null ? "" : ", and the server process is alive";
-    result.result = `${result.result} Afterwards a normal case on a fresh connection passed (echoed)${alive}.`;
-  } else {
-    result.behavior = Behavior.Failed;
-    result.result = `${result.result} Afterwards ${down}.`;
-  }
+  const cut = limit.aborted && run.signal?.aborted !== true;
+  return { result, error: null, down: await liveness(run), cutAtS: cut ? run.limitMs / 1e3 : null };
 }
 async function liveness(run) {
   const proc = run.process;
@@ -86061,9 +86746,9 @@ function serverRoleDriver(config2) {
     // A server wsgate starts gets a certificate from a throwaway CA (files in a private temporary directory) unless --cert gives one.
     tlsNeeds: { hosts: config2.servers.map((s) => s.host), serverFiles: true, needCertificate: config2.servers.some((s) => s.command !== null) },
     peerCount: config2.servers.length,
-    async startPeer(n2, context) {
+    async startPeer(n3, context) {
       selected = context.cases;
-      const peer = await startServerPeer(config2, config2.servers[n2], context, cpu);
+      const peer = await startServerPeer(config2, config2.servers[n3], context, cpu);
       results.set(peer.agent, peer.results);
       return peer;
     },
@@ -86220,42 +86905,23 @@ async function playAttackOne(state, def, index, t0) {
   };
   const sampler = proc === null ? null : TreeMemory.start(proc.pid);
   const window2 = sampler?.window({ watch: await sampler.settled() }) ?? null;
-  const { result, error: error62, down } = await playAttackCase(def, run);
+  const { result, error: error62, down, cutAtS } = await playAttackCase(def, run);
   const memory = window2?.close() ?? null;
   sampler?.stop();
-  let peerFailure = null;
+  let liveness2 = { down: null, processAlive: proc !== null };
   if (down !== null) {
     const restarts = proc !== null && state.sut.restart;
     const next = restarts ? "it is restarted for the next case (the robustness profile restarts a server wsgate started)" : proc === null ? "wsgate did not start it, so it cannot restart it: the remaining cases are not run" : "it is not restarted: the remaining cases are not run";
     if (!restarts) state.gone = down;
     else if (!proc.hasExited) state.stale = down;
-    peerFailure = `${down}; ${next}`;
-    if (result !== null) result.result = `${result.result.replace(/\.$/, "")}; ${next}.`;
+    liveness2 = { down, next };
   }
-  if (result === null) {
-    const missing2 = down ?? error62 ?? "no result";
-    return {
-      result: null,
-      resultAt: null,
-      client: null,
-      sawConnection: false,
-      warnings: [],
-      timeMs: performance.now() - t0,
-      missing: missing2,
-      ...peerFailure === null ? {} : { peerFailure }
-    };
-  }
-  addMemoryFigure(result, memory, memoryBudgetOf(def, state.config.budgets));
+  const peerFailure = liveness2.down === null ? null : `${liveness2.down}; ${liveness2.next}`;
+  const base = { client: null, warnings: [], timeMs: performance.now() - t0, ...peerFailure === null ? {} : { peerFailure } };
+  if (result === null) return { ...base, result: null, resultAt: null, sawConnection: false, missing: down ?? error62 ?? "no result" };
   state.results.set(def.id, result);
-  return {
-    result,
-    resultAt: performance.now(),
-    client: null,
-    sawConnection: true,
-    warnings: [],
-    timeMs: performance.now() - t0,
-    ...peerFailure === null ? {} : { peerFailure }
-  };
+  const peer = { memory, liveness: liveness2, ...cutAtS === null ? {} : { cutAtS } };
+  return { ...base, result, resultAt: performance.now(), sawConnection: true, peer };
 }
 function playSettings(config2, sut, def) {
   const bytes3 = config2.seed === null ? systemBytes() : seededBytes(config2.seed, def.id);
@@ -86296,10 +86962,17 @@ init_finish_run();
 init_baseline();
 
 // src/run/conclude.ts
+init_budgets();
 init_rule();
 init_files();
 function excludedReason(agent, specFile) {
   return `excluded for agent ${JSON.stringify(agent)} by exclude-agent-cases${specFile === null ? "" : ` in ${specFile}`}`;
+}
+function judgeResult(def, result, peer, budgets = DEFAULT_BUDGETS) {
+  const verdict3 = judgeRobustness(def.attackBudget ?? null, recordOf(result), peer, budgets, memoryBudgetOf(def, budgets), cpuBudgetOf(def, budgets));
+  result.behavior = verdict3.behavior;
+  result.result = verdict3.result;
+  result.figures = verdict3.figures;
 }
 function conclude(def, index, outcome2, config2) {
   if (outcome2.notRun !== void 0) return notRun(def, index, outcome2.notRun);
@@ -86317,6 +86990,7 @@ function conclude(def, index, outcome2, config2) {
       reportBase: null
     };
   }
+  if (isRobustness(def)) judgeResult(def, result, outcome2.peer ?? { memory: null }, config2.budgets);
   const verdict3 = livenessRule(ruleForResult(result, new Set(config2.failOn)), result, outcome2.peerFailure);
   const warnings = [...verdict3.warnings, ...outcome2.warnings];
   if (client !== null && client.exitCode !== null && client.exitCode !== 0 && !client.timedOut) {
@@ -86417,8 +87091,8 @@ async function runGate(config2, io, ending) {
   const settings = { config: config2, io, cases: cases2, selected, baseline, progress, several: driver.peerCount > 1, keeper, excluded, cut: cutBy(io.signal) };
   const tested = [];
   try {
-    for (let n2 = 0; n2 < driver.peerCount && !isAborted(io.signal); n2++) {
-      const peer = await driver.startPeer(n2, { cases: cases2, io, secure, taken: new Set(tested.map((t) => t.agent)), excluded });
+    for (let n3 = 0; n3 < driver.peerCount && !isAborted(io.signal); n3++) {
+      const peer = await driver.startPeer(n3, { cases: cases2, io, secure, taken: new Set(tested.map((t) => t.agent)), excluded });
       tested.push({ agent: peer.agent, cases: await runPeer(peer, settings) });
     }
   } catch (err) {
@@ -86681,9 +87355,10 @@ async function startCaseServer(config2, logger, options = {}) {
     unknownPaths: options.unknownPaths ?? "refuse",
     http2: config2.http2
   });
-  const attacks = new Set(cases2.filter(isRobustness).map((c3) => c3.id));
+  const defs = new Map(cases2.filter(isRobustness).map((c3) => [c3.id, c3]));
   server.on("caseFinished", (_event, result) => {
-    if (attacks.has(result.id)) addMemoryFigure(result, null, config2.budgets.memoryGrowth);
+    const def = defs.get(result.id);
+    if (def !== void 0) judgeResult(def, result, { memory: null }, config2.budgets);
   });
   return { server, cases: cases2, secure };
 }
