@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { judgeGrowth, judgeRefusedAtHeader, judgeSurvives } from '../../src/cases/attack-judges.js';
 import type { GrowthFacts, ProbeFacts } from '../../src/cases/attack-types.js';
+import type { Figure } from '../../src/cases/judgement.js';
 import { robustnessServerCases } from '../../src/cases/s17-robustness-server.js';
 
 function probe(over: Partial<ProbeFacts>): ProbeFacts {
@@ -20,6 +21,15 @@ function probe(over: Partial<ProbeFacts>): ProbeFacts {
     elapsedMs: 1,
     ...over,
   };
+}
+
+/** The figures a verdict failed on, by name. */
+function overNames(figures: readonly Figure[] | undefined): string[] {
+  return (figures ?? []).filter((f) => f.over).map((f) => f.name);
+}
+
+function figure(figures: readonly Figure[] | undefined, name: string): Figure | undefined {
+  return figures?.find((f) => f.name === name);
 }
 
 function growth(times: { base: number; quarter: number; largest: number }, cap: number | null = 16_000): GrowthFacts {
@@ -72,4 +82,81 @@ test('every group-17 case quotes its RFC section and its advisory, and has an at
     assert.match(c.description, /CVE-\d{4}-\d+|GHSA-|#\d+/, c.id);
     assert.ok(c.attack !== undefined || c.attackBudget !== undefined, c.id);
   }
+});
+
+test("growth: the figures beside the text, the growth over a small value's over its allowance exactly when super-linear", () => {
+  // Allowed: 2 (slack) × 4 (the size ratio) × 20 ms (the quarter over the base) = 160 ms.
+  const over = judgeGrowth('X', growth({ base: 0.5, quarter: 20.5, largest: 161 }));
+  assert.equal(over.behavior, 'FAILED');
+  assert.deepEqual(overNames(over.figures), ['growth-ms']);
+  assert.deepEqual(figure(over.figures, 'growth-ms'), {
+    name: 'growth-ms',
+    label: "the largest size's answer time over a small value's",
+    value: 160.5,
+    unit: 'ms',
+    budget: 160,
+    over: true,
+  });
+  const under = judgeGrowth('X', growth({ base: 0.5, quarter: 20.5, largest: 160 }));
+  assert.equal(under.behavior, 'OK');
+  assert.deepEqual(overNames(under.figures), []);
+  assert.equal(figure(under.figures, 'growth-ms')?.value, 159.5);
+  assert.deepEqual(
+    under.figures?.map((f) => f.name),
+    [
+      'largest-bytes',
+      'largest-ms',
+      'quarter-bytes',
+      'quarter-ms',
+      'base-bytes',
+      'base-ms',
+      'cap-bytes',
+      'slowest-answer-ms',
+      'slowest-size-bytes',
+      'growth-ms',
+    ],
+  );
+  // An answer over the budget fails on it alone, however the time grew.
+  const times = growth({ base: 1, quarter: 300, largest: 1001 });
+  const slow = judgeGrowth('X', { ...times, probes: [probe({ size: 16_000, answerMs: 1001 })] });
+  assert.deepEqual(overNames(slow.figures), ['slowest-answer-ms']);
+  assert.deepEqual([figure(slow.figures, 'slowest-answer-ms')?.value, figure(slow.figures, 'slowest-answer-ms')?.budget], [1001, 1000]);
+  assert.equal(judgeGrowth('X', { ...times, probes: [probe({ size: 16_000, answerMs: 1000 })] }).behavior, 'OK');
+});
+
+test('survives: each answer beside the budget, never over; the request left unanswered over on its wait', () => {
+  const answered = judgeSurvives([probe({ status: 431, answerMs: 2999 }), probe({ status: 101, answerMs: 3 })]);
+  assert.deepEqual(
+    answered.figures?.map((f) => [f.name, f.value, f.budget, f.over]),
+    [
+      ['probe-1-answer-ms', 2999, 3000, false],
+      ['probe-2-answer-ms', 3, 3000, false],
+    ],
+  );
+  const hung = judgeSurvives([probe({ status: null, answerMs: null, ending: 'timeout', waitMs: 3000 })]);
+  assert.equal(hung.behavior, 'FAILED');
+  assert.deepEqual(overNames(hung.figures), ['wait-ms']);
+  assert.equal(figure(hung.figures, 'wait-ms')?.value, 3000);
+});
+
+test('refused at the header: the close time beside the budget, over just past it; the payload read stated', () => {
+  const late = judgeRefusedAtHeader([probe({ closedMs: 2001, closeCode: 1009, trickled: 25_600 })]);
+  assert.equal(late.behavior, 'FAILED');
+  assert.deepEqual(overNames(late.figures), ['close-ms']);
+  assert.deepEqual(
+    late.figures?.map((f) => [f.name, f.value, f.budget]),
+    [
+      ['close-ms', 2001, 2000],
+      ['trickled-bytes', 25_600, null],
+    ],
+  );
+  const inTime = judgeRefusedAtHeader([probe({ closedMs: 2000, closeCode: 1009 }), probe({ closedMs: 2 })]);
+  assert.equal(inTime.behavior, 'OK');
+  assert.deepEqual(
+    inTime.figures?.map((f) => [f.name, f.over]),
+    [
+      ['probe-1-close-ms', false],
+      ['probe-2-close-ms', false],
+    ],
+  );
 });

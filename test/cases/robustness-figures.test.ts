@@ -1,0 +1,170 @@
+/**
+ * The figures of the robustness profile's own verdicts: each judge fed facts just over and just
+ * under its budget, the verdict, the figure it failed on (name, value, budget) and that no other is
+ * over. The floods' judges (flood-judges.ts), and a scripted case's figures on their way from its
+ * outcome to its verdict (own-figures.ts).
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { CrowdFacts, ProbeFacts } from '../../src/cases/attack-types.js';
+import { judgeCrowd, judgeHugeHeader, judgePacedHead, judgeSlowloris } from '../../src/cases/flood-judges.js';
+import type { Figure, Judgement } from '../../src/cases/judgement.js';
+import { stateOutcome, withOwnFigures } from '../../src/cases/own-figures.js';
+import type { CaseContext } from '../../src/cases/types.js';
+import { DEFAULT_BUDGETS } from '../../src/cases/data/budgets.js';
+import { budgetFigure, statedFigure } from '../../src/model/figures.js';
+
+function probe(over: Partial<ProbeFacts>): ProbeFacts {
+  return {
+    label: 'p',
+    size: 1,
+    waitMs: 10_000,
+    requestBytes: 100,
+    status: 101,
+    answerMs: 1,
+    closedMs: null,
+    closeCode: null,
+    trickled: 0,
+    ending: 'closed',
+    elapsedMs: 1,
+    ...over,
+  };
+}
+
+/** The names of the figures a verdict failed on. */
+function overNames(j: Judgement): string[] {
+  return (j.figures ?? []).filter((f) => f.over).map((f) => f.name);
+}
+
+/** [name, value, budget, over] of the figure named. */
+function row(j: Judgement, name: string): [string, number, number | null, boolean] | undefined {
+  const f = j.figures?.find((g) => g.name === name);
+  return f === undefined ? undefined : [f.name, f.value, f.budget, f.over];
+}
+
+function crowd(normal: Partial<ProbeFacts>, others: Partial<ProbeFacts> = { status: 101 }): CrowdFacts {
+  return { crowd: [probe(others), probe({ status: 101 })], ready: 2, normal: probe(normal) };
+}
+
+test("crowd: the normal client's 101 just past its budget (1,000 ms) fails on answer-ms alone; at it, passes", () => {
+  const late = judgeCrowd('each x', crowd({ answerMs: 1001 }), false);
+  assert.equal(late.behavior, 'FAILED');
+  assert.deepEqual(overNames(late), ['answer-ms']);
+  assert.deepEqual(row(late, 'answer-ms'), ['answer-ms', 1001, 1000, true]);
+  const inTime = judgeCrowd('each x', crowd({ answerMs: 1000 }), false);
+  assert.equal(inTime.behavior, 'OK');
+  assert.deepEqual(overNames(inTime), []);
+  assert.deepEqual(
+    inTime.figures?.map((f) => [f.name, f.value]),
+    [
+      ['answer-ms', 1000],
+      ['crowd-count', 2],
+      ['ready-count', 2],
+      ['crowd-answered-count', 2],
+      ['crowd-unanswered-count', 0],
+    ],
+  );
+});
+
+test('crowd: a request of a crowd not held left unanswered fails on crowd-unanswered-count; a held crowd has no such figure', () => {
+  const hung = judgeCrowd('each x', crowd({ answerMs: 5 }, { status: null, answerMs: null, ending: 'timeout' }), false);
+  assert.equal(hung.behavior, 'FAILED');
+  assert.deepEqual(overNames(hung), ['crowd-unanswered-count']);
+  assert.deepEqual(row(hung, 'crowd-unanswered-count'), ['crowd-unanswered-count', 1, 0, true]);
+  assert.deepEqual(row(hung, 'crowd-wait-ms'), ['crowd-wait-ms', 10_000, null, false]);
+  const held = judgeCrowd('each x', crowd({ answerMs: 5 }, { status: null, answerMs: null, ending: 'timeout' }), true);
+  assert.equal(held.behavior, 'OK');
+  assert.equal(row(held, 'crowd-unanswered-count'), undefined);
+});
+
+test('a huge header: read just past 1 MiB fails on peer-read-bytes, at 1 MiB passes; refused late fails on elapsed-ms', () => {
+  const refused = { status: 431, peerReadBytes: 1024 * 1024, requestBytes: 2_000_000, elapsedMs: 40 };
+  const over = judgeHugeHeader([probe({ ...refused, peerReadBytes: 1024 * 1024 + 1 })]);
+  assert.equal(over.behavior, 'FAILED');
+  assert.deepEqual(overNames(over), ['peer-read-bytes']);
+  assert.deepEqual(row(over, 'peer-read-bytes'), ['peer-read-bytes', 1024 * 1024 + 1, 1024 * 1024, true]);
+  assert.deepEqual(row(over, 'request-bytes'), ['request-bytes', 2_000_000, null, false]);
+  const under = judgeHugeHeader([probe(refused)]);
+  assert.equal(under.behavior, 'OK');
+  assert.deepEqual(overNames(under), []);
+  assert.deepEqual(row(under, 'elapsed-ms'), ['elapsed-ms', 40, 5000, false]);
+  const late = judgeHugeHeader([probe({ ...refused, elapsedMs: 5001 })]);
+  assert.equal(late.behavior, 'FAILED');
+  assert.deepEqual(overNames(late), ['elapsed-ms']);
+  assert.deepEqual(row(late, 'elapsed-ms'), ['elapsed-ms', 5001, 5000, true]);
+});
+
+test('a huge header answered 101 fails for the answer, not a budget: no figure over, though it read past 1 MiB', () => {
+  const took = judgeHugeHeader([probe({ status: 101, peerReadBytes: 20_000_000, requestBytes: 20_000_000, elapsedMs: 900 })]);
+  assert.equal(took.behavior, 'FAILED');
+  assert.match(took.result, /answered 101 after 900 ms/);
+  assert.deepEqual(overNames(took), []);
+  assert.deepEqual(row(took, 'peer-read-bytes'), ['peer-read-bytes', 20_000_000, 1024 * 1024, false]);
+  // Where the server's socket was not seen, there is no read figure.
+  assert.equal(row(judgeHugeHeader([probe({ status: 431, peerReadBytes: null })]), 'peer-read-bytes'), undefined);
+});
+
+test('a paced head: the 101 just past 1,000 ms after the last piece fails on answer-ms; at it, passes', () => {
+  const late = judgePacedHead([probe({ answerMs: 1001, peerReadBytes: 1_050_000, elapsedMs: 4500 })]);
+  assert.equal(late.behavior, 'FAILED');
+  assert.deepEqual(overNames(late), ['answer-ms']);
+  assert.deepEqual(row(late, 'answer-ms'), ['answer-ms', 1001, 1000, true]);
+  assert.deepEqual(row(late, 'peer-read-bytes'), ['peer-read-bytes', 1_050_000, null, false]);
+  const inTime = judgePacedHead([probe({ answerMs: 1000, elapsedMs: 4500 })]);
+  assert.equal(inTime.behavior, 'OK');
+  assert.deepEqual(overNames(inTime), []);
+  assert.deepEqual(
+    inTime.figures?.map((f) => f.name),
+    ['request-bytes', 'answer-ms', 'elapsed-ms'],
+  );
+});
+
+test('Slowloris: a connection held through the stall budget fails on wait-ms (over at the budget itself); dropped within it passes', () => {
+  const budgets = { ...DEFAULT_BUDGETS, stallMs: 3000 };
+  const held = judgeSlowloris([probe({ status: null, answerMs: null, ending: 'timeout', waitMs: 3000, requestBytes: 3 })], budgets);
+  assert.equal(held.behavior, 'FAILED');
+  assert.deepEqual(overNames(held), ['wait-ms']);
+  assert.deepEqual(row(held, 'wait-ms'), ['wait-ms', 3000, 3000, true]);
+  assert.deepEqual(row(held, 'request-bytes'), ['request-bytes', 3, null, false]);
+  const dropped = judgeSlowloris([probe({ status: null, answerMs: null, ending: 'reset', elapsedMs: 2999, requestBytes: 2 })], budgets);
+  assert.equal(dropped.behavior, 'OK');
+  assert.deepEqual(overNames(dropped), []);
+  assert.deepEqual(row(dropped, 'elapsed-ms'), ['elapsed-ms', 2999, 3000, false]);
+});
+
+/** A CaseContext with nothing but setOutcome, which records the outcome. */
+function fakeContext(): CaseContext & { outcome: string } {
+  const t = {
+    outcome: '',
+    setOutcome(_b: string, result: string) {
+      t.outcome = result;
+    },
+  };
+  return t as unknown as CaseContext & { outcome: string };
+}
+
+const judged = (result: string): Judgement => ({ behavior: 'FAILED', result, behaviorClose: 'OK', resultClose: '' });
+
+test("a scripted case's figures reach its verdict under its outcome's text: the latest outcome's, once per connection", () => {
+  const pong = (n: number): Figure => budgetFigure('pong-payload-bytes', 'pongs', n, 'bytes', 10);
+  const a = fakeContext();
+  const b = fakeContext();
+  stateOutcome(a, 'OK', 'taken 1', [statedFigure('taken-bytes', 'taken', 1, 'bytes')]);
+  stateOutcome(a, 'FAILED', 'queued 11', [pong(11)]);
+  stateOutcome(b, 'FAILED', 'queued 11', [pong(11)]);
+  assert.equal(a.outcome, 'queued 11');
+  // The earlier outcome's figures were let go when the connection set another.
+  assert.equal(withOwnFigures(judged('taken 1')).figures, undefined);
+  // Two connections with the same text: each verdict gets the figures once.
+  assert.deepEqual(withOwnFigures(judged('queued 11')).figures, [pong(11)]);
+  const adjusted = withOwnFigures(judged('queued 11'), { ...judged('replaced by adjust'), figures: [statedFigure('x-count', 'x', 1, 'count')] });
+  assert.equal(adjusted.result, 'replaced by adjust');
+  assert.deepEqual(
+    adjusted.figures?.map((f) => f.name),
+    ['x-count', 'pong-payload-bytes'],
+  );
+  assert.equal(withOwnFigures(judged('queued 11')).figures, undefined);
+  // An outcome without figures holds none.
+  stateOutcome(a, 'OK', 'no figures');
+  assert.equal(withOwnFigures(judged('no figures')).figures, undefined);
+});
