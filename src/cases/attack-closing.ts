@@ -13,6 +13,8 @@ import { Behavior, CloseBehavior } from '../model/verdicts.js';
 import { closedByMe, defineCase, failedByPeer } from './define.js';
 import { neverClosedBudget, PING_FLOOD, pingFloodBudget, SLOW_ECHO, slowEchoBudget, STALL_MARGIN_S, unansweredCloseBudget } from './data/attacks-closing.js';
 import { DEFAULT_BUDGETS, scaledMs } from './data/budgets.js';
+import { budgetFigure, statedFigure, type Figure } from './judgement.js';
+import { judgedFigure, ownFiguresOnly, stateOutcome, withOwnFigures } from './own-figures.js';
 import type { CaseContext, CatalogueCase, Judgement } from './types.js';
 
 /** Who is under test: the peer's role. */
@@ -95,7 +97,12 @@ async function pingFlood(t: CaseContext): Promise<void> {
   t.setWirelog(false, { silent: true });
   t.readRate(0);
   const pings = (bytes: number): string => `${count(bytes / f.payloadBytes)} pings (${count(bytes)} payload bytes)`;
-  const during = (bytes: number): void => t.setOutcome(Behavior.Ok, `${ENDED_DURING}: the peer had taken ${pings(bytes)} while wsgate read nothing.`);
+  const pingFigures = (bytes: number): Figure[] => [
+    statedFigure('ping-count', 'pings the peer took while wsgate read nothing', bytes / f.payloadBytes, 'count'),
+    statedFigure('ping-payload-bytes', 'of ping payload', bytes, 'bytes'),
+  ];
+  const during = (bytes: number): void =>
+    stateOutcome(t, Behavior.Ok, `${ENDED_DURING}: the peer had taken ${pings(bytes)} while wsgate read nothing.`, pingFigures(bytes));
   during(0);
   const { taken, stalled } = await writeWhileTaken(
     t,
@@ -112,10 +119,16 @@ async function pingFlood(t: CaseContext): Promise<void> {
   await untilQuiet(t, f.quietS, f.countForS);
   const pongs = tally(t).bytes;
   const figure = `${wrote}; once it read again the peer delivered ${count(pongs)} pong payload bytes (budget ${count(f.pongBudgetBytes)}).`;
-  if (pongs > f.pongBudgetBytes) t.setOutcome(Behavior.Failed, `The peer queued its pongs without bound while wsgate read nothing: ${figure}`);
-  else t.setOutcome(Behavior.Ok, `The peer's pongs stayed bounded: ${figure}`);
+  const figures = [...pingFigures(taken), pongFigure(pongs)];
+  if (pongs > f.pongBudgetBytes) stateOutcome(t, Behavior.Failed, `The peer queued its pongs without bound while wsgate read nothing: ${figure}`, figures);
+  else stateOutcome(t, Behavior.Ok, `The peer's pongs stayed bounded: ${figure}`, figures);
   t.setWirelog(true, { silent: true });
   t.sendClose(CloseCode.Normal);
+}
+
+/** The pong payload the peer delivered once wsgate read again, beside its budget. */
+function pongFigure(bytes: number): Figure {
+  return budgetFigure('pong-payload-bytes', 'of pong payload the peer delivered once wsgate read again', bytes, 'bytes', PING_FLOOD.pongBudgetBytes);
 }
 
 export function pingFloodCase(id: string): CatalogueCase {
@@ -137,12 +150,14 @@ export function pingFloodCase(id: string): CatalogueCase {
       s.lastAt = performance.now();
       // Should the peer end the connection before the count is in, the verdict is already this.
       if (before <= f.pongBudgetBytes && s.bytes > f.pongBudgetBytes)
-        t.setOutcome(
+        stateOutcome(
+          t,
           Behavior.Failed,
           `The peer queued its pongs without bound while wsgate read nothing: more than ${count(f.pongBudgetBytes)} pong payload bytes arrived once wsgate read again.`,
+          [pongFigure(s.bytes)],
         );
     },
-    adjust: endedDuringIsOk,
+    adjust: (verdict) => withOwnFigures(verdict, endedDuringIsOk(verdict)),
   });
 }
 
@@ -162,7 +177,9 @@ async function slowEcho(t: CaseContext): Promise<void> {
   const windowEnds = performance.now() + e.windowS * 1000;
   let i = 0;
   const during = (bytes: number): void =>
-    t.setOutcome(Behavior.Ok, `${ENDED_DURING}: the peer had taken ${count(bytes)} bytes while wsgate read at ${count(e.readBytesPerSecond)} bytes/s.`);
+    stateOutcome(t, Behavior.Ok, `${ENDED_DURING}: the peer had taken ${count(bytes)} bytes while wsgate read at ${count(e.readBytesPerSecond)} bytes/s.`, [
+      statedFigure('taken-bytes', 'the peer had taken while wsgate read slowly', bytes, 'bytes'),
+    ]);
   during(0);
   const write = (): number => {
     if (i < fragments) t.sendFrame({ opcode: i === 0 ? Opcode.Binary : Opcode.Continuation, fin: i === fragments - 1, payload: piece });
@@ -189,12 +206,22 @@ async function slowEcho(t: CaseContext): Promise<void> {
   const over = further > e.furtherBudgetBytes;
   // Over budget the peer read on, whether or not its reading stopped later: only a bounded peer's stop is back-pressure.
   const stop = stalled ? (over ? `; its reading stopped only after that` : `; then its reading stopped (back-pressure)`) : '';
-  t.setOutcome(Behavior.Ok, `${ENDED_DURING}: ${wrote}${stop}.`);
+  const figures = (failed: boolean): Figure[] => [
+    statedFigure('peer-read-bytes', 'the peer read while wsgate read slowly', read, 'bytes'),
+    statedFigure('message-read-bytes', 'of them of the large message', Math.min(read, e.messageBytes), 'bytes'),
+    judgedFigure('further-read-bytes', 'of them of further messages', further, 'bytes', e.furtherBudgetBytes, failed),
+    statedFigure('flushed-bytes', 'wsgate flushed to the kernel', taken, 'bytes'),
+    ...(unread === null ? [] : [statedFigure('unread-bytes', "of them still in the kernel's buffers unread", unread, 'bytes')]),
+  ];
+  // A peer that ends the connection now passes, whatever it read.
+  stateOutcome(t, Behavior.Ok, `${ENDED_DURING}: ${wrote}${stop}.`, figures(false));
   t.readRate(null);
   await untilQuiet(t, 1, 30);
   const figure = `${wrote}${stop}; reading freely again, wsgate received ${count(tally(t).bytes)} bytes of echoes.`;
-  if (over) t.setOutcome(Behavior.Failed, `The peer read on while its echo could not leave, holding what wsgate wrote: ${figure}`);
-  else t.setOutcome(Behavior.Ok, `The peer stayed bounded while its echo was read slowly: ${figure}`);
+  const echoes = statedFigure('echo-bytes', 'of echoes wsgate received reading freely again', tally(t).bytes, 'bytes');
+  if (over)
+    stateOutcome(t, Behavior.Failed, `The peer read on while its echo could not leave, holding what wsgate wrote: ${figure}`, [...figures(true), echoes]);
+  else stateOutcome(t, Behavior.Ok, `The peer stayed bounded while its echo was read slowly: ${figure}`, [...figures(false), echoes]);
   t.setWirelog(true, { silent: true });
   t.sendClose(CloseCode.Normal);
 }
@@ -217,7 +244,7 @@ export function slowEchoCase(id: string): CatalogueCase {
       s.bytes += length;
       s.lastAt = performance.now();
     },
-    adjust: endedDuringIsOk,
+    adjust: (verdict) => withOwnFigures(verdict, endedDuringIsOk(verdict)),
   });
 }
 
@@ -227,13 +254,15 @@ export function slowEchoCase(id: string): CatalogueCase {
 // close frame, then close TCP). wsgate answers nothing and keeps TCP: the peer must not wait forever.
 function unansweredClose(t: CaseContext): void {
   t.holdClose();
-  t.setOutcome(Behavior.Ok, 'The peer failed the connection on the reserved opcode and ended TCP though wsgate never answered its close.');
+  stateOutcome(t, Behavior.Ok, 'The peer failed the connection on the reserved opcode and ended TCP though wsgate never answered its close.');
   t.sendFrame({ opcode: 3, payload: '' });
   const limitS = t.budgets.stallMs / 1000 + STALL_MARGIN_S;
   t.continueLater(limitS, () => {
-    t.setOutcome(
+    stateOutcome(
+      t,
       Behavior.Failed,
       `The peer kept the connection open for ${seconds(limitS)} s after the reserved opcode, past the stall budget: with its close unanswered (or without failing the connection at all) it never ended TCP. wsgate closed it.`,
+      [budgetFigure('held-open-ms', 'the peer kept the connection open after the reserved opcode', limitS * 1000, 'ms', t.budgets.stallMs)],
     );
     t.sendClose(CloseCode.Normal);
     // wsgate still holds the close: it drops TCP itself a second later.
@@ -252,6 +281,7 @@ export function unansweredCloseCase(id: string): CatalogueCase {
     attackBudget: unansweredCloseBudget,
     schedule: { maxSeconds: DEFAULT_BUDGETS.stallMs / 1000 + STALL_MARGIN_S + 3, idle: true, cost: 1 },
     run: unansweredClose,
+    adjust: ownFiguresOnly,
   });
 }
 
@@ -264,13 +294,15 @@ function neverClosed(peer: PeerRole): (t: CaseContext) => void {
   return (t) => {
     t.holdClose();
     const budgetMs = peer === 'server' ? scaledMs(neverClosedBudget('server').closeWithinMs, t.budgets) : t.budgets.stallMs;
-    t.setOutcome(Behavior.Ok, `The peer answered wsgate's close and ended TCP though wsgate kept it open.`);
+    stateOutcome(t, Behavior.Ok, `The peer answered wsgate's close and ended TCP though wsgate kept it open.`);
     t.sendClose(CloseCode.Normal);
     const limitS = budgetMs / 1000 + STALL_MARGIN_S;
     t.continueLater(limitS, () => {
-      t.setOutcome(
+      stateOutcome(
+        t,
         Behavior.Failed,
         `The peer kept TCP open for ${seconds(limitS)} s after the closing handshake, past its budget of ${count(budgetMs)} ms: it waits for wsgate to end the connection, without a timeout. wsgate dropped it.`,
+        [budgetFigure('held-open-ms', 'the peer kept TCP open after the closing handshake', limitS * 1000, 'ms', budgetMs)],
       );
       t.dropConnection();
     });
@@ -303,7 +335,7 @@ export function neverClosedCase(id: string, peer: PeerRole): CatalogueCase {
     attackBudget: budget,
     schedule: { maxSeconds: (peer === 'server' ? budget.closeWithinMs : DEFAULT_BUDGETS.stallMs) / 1000 + STALL_MARGIN_S + 3, idle: true, cost: 1 },
     run: neverClosed(peer),
-    adjust: unansweredIsFailed,
+    adjust: (verdict) => withOwnFigures(verdict, unansweredIsFailed(verdict)),
   });
 }
 

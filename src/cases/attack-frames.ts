@@ -24,6 +24,8 @@ import {
 import { MEMORY_GROWTH, scaledS } from './data/budgets.js';
 import { mulberry32 } from './data/deflate-corpus.js';
 import { defineCase, failedByPeer } from './define.js';
+import { statedFigure } from './judgement.js';
+import { echoedFigure, stateOutcome, withOwnFigures } from './own-figures.js';
 import type { AttackBudget, CaseContext, CaseDef, CatalogueCase, Judgement } from './types.js';
 
 /** Whom the case attacks: the words its texts use. */
@@ -101,18 +103,21 @@ export function limitPlusOne(id: string, peer: Peer): CatalogueCase {
     run: (t) => sendLimitPlusOne(t, peer),
     adjust(verdict) {
       // wsgate ended it: the peer neither refused nor echoed within the wait, or echoed past wsgate's own frame limit.
-      if (!verdict.result.includes(CROSSED) || verdict.behaviorClose !== CloseBehavior.Failed) return verdict;
-      return {
+      if (!verdict.result.includes(CROSSED) || verdict.behaviorClose !== CloseBehavior.Failed) return withOwnFigures(verdict);
+      return withOwnFigures(verdict, {
         ...verdict,
         behavior: Behavior.Failed,
         result: `The ${peer} took the whole message (limit + 1 bytes) without failing the connection: it said nothing for ${f.afterS} s after the last fragment, or echoed it past wsgate's own frame limit (wsgate then ended the connection).`,
-      };
+      });
     },
     onMessage(t, _data, binary, length) {
       t.record({ kind: 'message', data: Buffer.alloc(0), binary });
       const limit = t.budgets.messageLimit;
-      const what = length > limit ? `the whole message (${count(length)} bytes, past the limit of ${count(limit)})` : `a message of ${count(length)} bytes`;
-      t.setOutcome(Behavior.Failed, `The ${peer} echoed ${what}: it took a message past the limit instead of failing the connection.`);
+      const past = length > limit;
+      const what = past ? `the whole message (${count(length)} bytes, past the limit of ${count(limit)})` : `a message of ${count(length)} bytes`;
+      stateOutcome(t, Behavior.Failed, `The ${peer} echoed ${what}: it took a message past the limit instead of failing the connection.`, [
+        echoedFigure(length, past ? limit : undefined),
+      ]);
       t.sendClose(CloseCode.Normal);
     },
   });
@@ -124,6 +129,7 @@ async function sendLimitPlusOne(t: CaseContext, peer: Peer): Promise<void> {
   const total = t.budgets.messageLimit + 1;
   const fragments = Math.ceil(total / f.fragmentBytes);
   t.killAfter(scaledS(f.withinS, t.budgets));
+  const message = statedFigure('message-bytes', 'the message: the limit + 1', total, 'bytes');
   let written = 0;
   for (let i = 0; i < fragments && t.isOpen; ) {
     for (let k = 0; k < f.batch && i < fragments; k++, i++) {
@@ -131,15 +137,21 @@ async function sendLimitPlusOne(t: CaseContext, peer: Peer): Promise<void> {
       t.beginFrame(i === 0 ? Opcode.Binary : Opcode.Continuation, i === fragments - 1, length)(length === f.fragmentBytes ? ZEROS : ZEROS.subarray(0, length));
       written += length;
     }
-    t.setOutcome(
+    stateOutcome(
+      t,
       Behavior.Ok,
       `The ${peer} failed the connection before the message ended: wsgate had written ${count(written)} of its ${count(total)} bytes (${count(i)} fragments) when it saw the ${peer}'s refusal.`,
+      [
+        statedFigure('message-written-bytes', "of the message wsgate had written when it saw the peer's refusal", written, 'bytes'),
+        message,
+        statedFigure('fragment-count', 'fragments of it written', i, 'count'),
+      ],
     );
     await t.flushed({ below: FLUSH_BELOW });
   }
   if (!t.isOpen) return;
   // Sent before the refusal arrived (the peer reads ahead of its limit check, the kernel buffers): the close may still come.
-  t.setOutcome(Behavior.Ok, `The ${peer} failed the connection as wsgate wrote the last of its ${count(total)} bytes (${CROSSED}).`);
+  stateOutcome(t, Behavior.Ok, `The ${peer} failed the connection as wsgate wrote the last of its ${count(total)} bytes (${CROSSED}).`, [message]);
   t.killAfter(scaledS(f.afterS, t.budgets));
 }
 
@@ -165,8 +177,8 @@ export function endlessContinuations(id: string, peer: Peer): CatalogueCase {
       const judged = anyCode(verdict);
       // wsgate closed after the last frame: the close is wsgate's, not the peer's refusal.
       if (judged.result.includes(TOOK_ALL))
-        return { ...judged, behaviorClose: CloseBehavior.Ok, resultClose: 'Not judged: wsgate closed after the last frame.' };
-      return judged;
+        return withOwnFigures(verdict, { ...judged, behaviorClose: CloseBehavior.Ok, resultClose: 'Not judged: wsgate closed after the last frame.' });
+      return withOwnFigures(verdict, judged);
     },
   });
 }
@@ -180,13 +192,17 @@ async function sendEndless(t: CaseContext, peer: Peer): Promise<void> {
   while (sent < e.frames && t.isOpen) {
     for (let k = 0; k < e.batch; k++) t.beginFrame(Opcode.Continuation, false, 1)(ONE);
     sent += e.batch;
-    t.setOutcome(Behavior.Ok, `The ${peer} failed the connection after wsgate had written ${count(sent)} one-byte continuation frames.`);
+    stateOutcome(t, Behavior.Ok, `The ${peer} failed the connection after wsgate had written ${count(sent)} one-byte continuation frames.`, [
+      statedFigure('continuation-count', 'one-byte continuation frames wsgate had written', sent, 'count'),
+    ]);
     await t.flushed({ below: FLUSH_BELOW });
   }
   if (!t.isOpen) return;
-  t.setOutcome(
+  stateOutcome(
+    t,
     Behavior.NonStrict,
     `The ${peer} ${TOOK_ALL}: ${count(sent + 1)} frames of one message (${count(sent + 1)} bytes) without failing the connection, then answered wsgate's close.`,
+    [statedFigure('frame-count', 'frames of one message the peer took', sent + 1, 'count'), statedFigure('message-bytes', 'the message', sent + 1, 'bytes')],
   );
   t.sendClose(CloseCode.Normal);
 }
@@ -247,16 +263,25 @@ export function randomBytes(id: string, peer: Peer): CatalogueCase {
       // Two streams: the random bytes are the seed's own, whatever the valid frames took before them.
       const contents = mulberry32(r.seed + 1);
       const next = mulberry32(r.seed);
-      t.setOutcome(Behavior.Failed, `The ${peer} failed the connection on valid frames (random binary messages, fragments and pings), before any random byte.`);
+      stateOutcome(
+        t,
+        Behavior.Failed,
+        `The ${peer} failed the connection on valid frames (random binary messages, fragments and pings), before any random byte.`,
+      );
       let bytes = 0;
       for (let i = 0; i < r.messages; i++) {
         bytes += randomMessage(t, contents);
         await t.flushed({ below: FLUSH_BELOW });
         if (!t.isOpen) return;
       }
-      t.setOutcome(
+      stateOutcome(
+        t,
         Behavior.Ok,
         `The ${peer} took ${r.messages} valid random messages (${count(bytes)} payload bytes), then failed the connection on the random bytes.`,
+        [
+          statedFigure('valid-message-count', 'valid messages the peer took', r.messages, 'count'),
+          statedFigure('valid-payload-bytes', 'of their payload', bytes, 'bytes'),
+        ],
       );
       for (;;) {
         t.sendRaw(randomPiece(next, r.pieceBytes));
@@ -265,6 +290,6 @@ export function randomBytes(id: string, peer: Peer): CatalogueCase {
         if (!t.isOpen) return;
       }
     },
-    adjust: anyCode,
+    adjust: (verdict) => withOwnFigures(verdict, anyCode(verdict)),
   });
 }

@@ -15,9 +15,10 @@ export function judgedFigure(name: string, label: string, value: number, unit: F
   return { ...budgetFigure(name, label, value, unit, budget), over };
 }
 
-/** The length of a message the peer echoed where it should not have (or not the one sent). */
-export function echoedFigure(length: number): Figure {
-  return statedFigure('echoed-bytes', 'the peer echoed a message of', length, 'bytes');
+/** The length of a message the peer echoed where it should not have (or not the one sent); beside the limit it was past, if any. */
+export function echoedFigure(length: number, limit?: number): Figure {
+  const label = 'the peer echoed a message of';
+  return limit === undefined ? statedFigure('echoed-bytes', label, length, 'bytes') : budgetFigure('echoed-bytes', label, length, 'bytes', limit);
 }
 
 // A scripted case sets its outcome through CaseContext.setOutcome, which takes a text alone, and its
@@ -60,4 +61,9 @@ export function withOwnFigures(verdict: Judgement, adjusted: Judgement = verdict
   if (held === undefined) return adjusted;
   letGo(verdict.result);
   return { ...adjusted, figures: [...(adjusted.figures ?? []), ...held.figures] };
+}
+
+/** The `adjust` of a case whose only adjustment is its figures: its verdict's words as judged (a repro script applies none). */
+export function ownFiguresOnly(verdict: Judgement): Judgement {
+  return withOwnFigures(verdict);
 }

@@ -13,7 +13,8 @@ import { BOMB } from './data/attacks-client.js';
 import { scaledS } from './data/budgets.js';
 import { FrameAdvisory, OFFER_WINDOW_BITS, windowBitsOfferBudget } from './data/attacks-frames.js';
 import { defineCase, failedByPeer } from './define.js';
-import type { AttackBudget, CaseContext, CatalogueCase, Judgement } from './types.js';
+import { echoedFigure, ownFiguresOnly, stateOutcome, withOwnFigures } from './own-figures.js';
+import type { AdjustFacts, AttackBudget, CaseContext, CatalogueCase, Judgement } from './types.js';
 
 const RSV1 = 4;
 const serverBombBudget: AttackBudget = { advisory: FrameAdvisory.bomb, closeWithinMs: BOMB.refuseWithinS * 1000 };
@@ -49,23 +50,26 @@ function bombCase(id: string, fragmented: boolean): CatalogueCase {
     schedule: { maxSeconds: BOMB.refuseWithinS + 3, runsAlone: true, cost: 1 },
     run(t) {
       if (!t.deflateActive) {
-        t.setOutcome(Behavior.Unimplemented, 'The server declined permessage-deflate: there is nothing to inflate.');
+        stateOutcome(t, Behavior.Unimplemented, 'The server declined permessage-deflate: there is nothing to inflate.');
         t.sendClose(CloseCode.Normal);
         return;
       }
       t.setWirelog(false, { silent: true });
-      t.setOutcome(Behavior.Ok, 'The server ended the connection without echoing the message.');
+      stateOutcome(t, Behavior.Ok, 'The server ended the connection without echoing the message.');
       sendBomb(t, perFrame);
       t.killAfter(scaledS(BOMB.refuseWithinS, t.budgets));
     },
     onMessage(t, _data, binary, length) {
       t.record({ kind: 'message', data: Buffer.alloc(0), binary });
-      t.setOutcome(
+      stateOutcome(
+        t,
         Behavior.Failed,
         `The server answered the bomb with a message (${length.toLocaleString('en-US')} bytes) instead of failing the connection: it inflated it.`,
+        [echoedFigure(length)],
       );
       t.sendClose(CloseCode.Normal);
     },
+    adjust: ownFiguresOnly,
   });
 }
 
@@ -107,34 +111,38 @@ function windowBitsOffer(id: string, param: string, bits: number): CatalogueCase
     run(t) {
       if (t.deflateActive) t.sendFrame({ opcode: Opcode.Text, rsv: RSV1, payload: COMPRESSED_PROBE });
       else t.sendMessage(PROBE);
-      t.setOutcome(Behavior.Failed, `The server ${t.deflateActive ? 'accepted the offer' : 'declined the offer'} but did not echo the message.`);
+      stateOutcome(t, Behavior.Failed, `The server ${t.deflateActive ? 'accepted the offer' : 'declined the offer'} but did not echo the message.`);
       t.killAfter(scaledS(3, t.budgets));
     },
     onMessage(t, data, binary) {
       const echoed = !binary && data.toString('utf8') === PROBE;
       const took = t.deflateActive ? 'accepted the offer' : 'declined the offer';
-      if (!echoed) t.setOutcome(Behavior.Failed, `The server ${took}, then echoed something else (${data.length} bytes).`);
+      if (!echoed) stateOutcome(t, Behavior.Failed, `The server ${took}, then echoed something else (${data.length} bytes).`, [echoedFigure(data.length)]);
       else if (t.deflateActive && !valid)
-        t.setOutcome(
+        stateOutcome(
+          t,
           Behavior.NonStrict,
           `The server accepted an offer with ${param}=${bits} (out of range: RFC 7692 §7 says it MUST decline) and inflated the message.`,
         );
-      else t.setOutcome(Behavior.Ok, `The server ${took} and echoed the message.`);
+      else stateOutcome(t, Behavior.Ok, `The server ${took} and echoed the message.`);
       t.sendClose(CloseCode.Normal);
     },
-    adjust(verdict, facts) {
-      const status = statusOf(facts.httpResponse);
-      if (status === null) return settled(Behavior.Ok, 'The server closed the connection without an answer (it refused the handshake).');
-      if (status !== 101) return settled(Behavior.Ok, `The server refused the handshake (HTTP ${status}).`);
-      // wsgate refused the 101 itself: the server's answer named permessage-deflate with a value no client takes.
-      if (!facts.connectionWasOpen)
-        return settled(
-          Behavior.Failed,
-          `The server accepted the offer with an answer no client can take: ${(facts.httpResponse ?? '').split('\r\n').find((l) => /^sec-websocket-extensions:/i.test(l)) ?? '(no extension line)'}.`,
-        );
-      return { ...verdict, behaviorClose: CloseBehavior.Ok, resultClose: 'Not judged: wsgate closes once the message is echoed (or the wait ran out).' };
-    },
+    adjust: (verdict, facts) => withOwnFigures(verdict, judgeOfferAnswer(verdict, facts)),
   });
+}
+
+/** What the answer to an offer with odd window bits makes of the verdict: a refused handshake is fine, an answer no client takes is not. */
+function judgeOfferAnswer(verdict: Judgement, facts: AdjustFacts): Judgement {
+  const status = statusOf(facts.httpResponse);
+  if (status === null) return settled(Behavior.Ok, 'The server closed the connection without an answer (it refused the handshake).');
+  if (status !== 101) return settled(Behavior.Ok, `The server refused the handshake (HTTP ${status}).`);
+  // wsgate refused the 101 itself: the server's answer named permessage-deflate with a value no client takes.
+  if (!facts.connectionWasOpen)
+    return settled(
+      Behavior.Failed,
+      `The server accepted the offer with an answer no client can take: ${(facts.httpResponse ?? '').split('\r\n').find((l) => /^sec-websocket-extensions:/i.test(l)) ?? '(no extension line)'}.`,
+    );
+  return { ...verdict, behaviorClose: CloseBehavior.Ok, resultClose: 'Not judged: wsgate closes once the message is echoed (or the wait ran out).' };
 }
 
 /** The normal request with the offer as its only Sec-WebSocket-Extensions. */

@@ -31,6 +31,7 @@ import {
 } from './data/attacks-client.js';
 import { defineCase, failedByPeer, hex } from './define.js';
 import { head, PROBE, refused, SWITCHING, unimplemented, unimplementedUnlessScripted, upgradeLines } from './handshake-scripts.js';
+import { echoedFigure, ownFiguresOnly, stateOutcome, withOwnFigures } from './own-figures.js';
 import { clientHandshakeCases } from './s18-robustness-handshake.js';
 import type { CaseContext, CatalogueCase, Judgement } from './types.js';
 
@@ -73,19 +74,22 @@ function windowBitsCase(id: string, param: string, bits: number): CatalogueCase 
         unimplemented(t, 'permessage-deflate was not negotiated (the client offered none).');
         return;
       }
-      t.setOutcome(Behavior.Ok, REFUSED);
+      stateOutcome(t, Behavior.Ok, REFUSED);
       t.sendFrame({ opcode: Opcode.Text, rsv: RSV1, payload: COMPRESSED_PROBE });
       t.killAfter(scaledS(REFUSE_WITHIN_S, t.budgets));
     },
     onMessage(t, data, binary) {
-      if (!binary && data.toString('utf8') === PROBE) t.setOutcome(valid ? Behavior.Ok : Behavior.NonStrict, ACCEPTED);
-      else t.setOutcome(Behavior.Failed, `The client echoed a message other than the one sent (${binary ? 'binary' : 'text'}, ${data.length} bytes).`);
+      if (!binary && data.toString('utf8') === PROBE) stateOutcome(t, valid ? Behavior.Ok : Behavior.NonStrict, ACCEPTED);
+      else
+        stateOutcome(t, Behavior.Failed, `The client echoed a message other than the one sent (${binary ? 'binary' : 'text'}, ${data.length} bytes).`, [
+          echoedFigure(data.length),
+        ]);
       t.sendClose(CloseCode.Normal);
     },
     adjust(verdict, facts) {
       const scripted = unimplementedUnlessScripted('deflate-offer')(verdict, facts);
       if (scripted !== verdict) return scripted;
-      return judgeRefusal(verdict);
+      return withOwnFigures(verdict, judgeRefusal(verdict));
     },
   });
 }
@@ -160,10 +164,10 @@ function bombCase(id: string, fragmented: boolean): CatalogueCase {
       t.killAfter(scaledS(BOMB.refuseWithinS, t.budgets));
     },
     // A client that offered no permessage-deflate is not judged: the bomb was never sent.
-    adjust: (verdict, facts) => (facts.deflateActive === true ? verdict : NO_DEFLATE),
+    adjust: (verdict, facts) => (facts.deflateActive === true ? withOwnFigures(verdict) : NO_DEFLATE),
     onMessage(t, _data, binary, length) {
       t.record({ kind: 'message', data: Buffer.alloc(0), binary });
-      t.setOutcome(Behavior.Failed, `The client echoed a message of ${length} bytes: it took the bomb.`);
+      stateOutcome(t, Behavior.Failed, `The client echoed a message of ${length} bytes: it took the bomb.`, [echoedFigure(length)]);
       // Nothing left to wait for: the verdict is in.
       t.sendClose(CloseCode.Normal);
     },
@@ -189,9 +193,12 @@ const unnegotiatedBombCase = defineCase({
   },
   onMessage(t, _data, binary, length) {
     t.record({ kind: 'message', data: Buffer.alloc(0), binary });
-    t.setOutcome(Behavior.Failed, `The client echoed a message of ${length} bytes: it took a frame with RSV1 though no extension was negotiated.`);
+    stateOutcome(t, Behavior.Failed, `The client echoed a message of ${length} bytes: it took a frame with RSV1 though no extension was negotiated.`, [
+      echoedFigure(length),
+    ]);
     t.sendClose(CloseCode.Normal);
   },
+  adjust: ownFiguresOnly,
 });
 
 const bombCases: CatalogueCase[] = [bombCase('18.2.1', false), bombCase('18.2.2', true), unnegotiatedBombCase];

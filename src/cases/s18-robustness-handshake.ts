@@ -13,6 +13,8 @@ import { ClientFloodBudgets as B, clientFloodBudgets as budget } from './data/fl
 import { DEFAULT_BUDGETS, scaledS } from './data/budgets.js';
 import { count } from './attack-judges.js';
 import { defineCase } from './define.js';
+import { budgetFigure } from './judgement.js';
+import { echoedFigure, stateOutcome, withOwnFigures } from './own-figures.js';
 import { head, mustRefuse, PROBE, refused, SWITCHING, upgradeLines } from './handshake-scripts.js';
 import type { CaseContext, CatalogueCase, HandshakeRequestInfo, Judgement } from './types.js';
 
@@ -30,21 +32,32 @@ function probeFrame(): Buffer {
   return Buffer.concat([encodeFrameHeader(Opcode.Text, true, 0, payload.length, null), payload]);
 }
 
-/** `took`: the outcome of a client that echoed; a client that did neither within the budget is FAILED. */
+/** `took`: the outcome of a client that echoed; a client that did neither within the budget is FAILED. With the figures its outcome stated. */
 function judgeSettled(verdict: Judgement, waitS: number): Judgement {
   if (verdict.result.startsWith(TOOK))
-    return { ...verdict, behaviorClose: CloseBehavior.Ok, resultClose: 'Not judged: the client took the response; wsgate closed after the echo.' };
+    return withOwnFigures(verdict, {
+      ...verdict,
+      behaviorClose: CloseBehavior.Ok,
+      resultClose: 'Not judged: the client took the response; wsgate closed after the echo.',
+    });
   if (verdict.result === REFUSED && verdict.behaviorClose === CloseBehavior.Failed) {
-    return { ...verdict, behavior: Behavior.Failed, result: `The client neither refused the response nor echoed the message within ${waitS} s.` };
+    return withOwnFigures(verdict, {
+      ...verdict,
+      behavior: Behavior.Failed,
+      result: `The client neither refused the response nor echoed the message within ${waitS} s.`,
+    });
   }
-  return verdict;
+  return withOwnFigures(verdict);
 }
 
 /** The echo of PROBE sets the outcome (`took`); anything else fails. */
 function onEcho(took: OutcomeVerdict, why: string): (t: CaseContext, data: Buffer, binary: boolean) => void {
   return (t, data, binary) => {
-    if (!binary && data.toString('utf8') === PROBE) t.setOutcome(took, `${TOOK}${why}`);
-    else t.setOutcome(Behavior.Failed, `The client echoed a message other than the one sent (${binary ? 'binary' : 'text'}, ${data.length} bytes).`);
+    if (!binary && data.toString('utf8') === PROBE) stateOutcome(t, took, `${TOOK}${why}`);
+    else
+      stateOutcome(t, Behavior.Failed, `The client echoed a message other than the one sent (${binary ? 'binary' : 'text'}, ${data.length} bytes).`, [
+        echoedFigure(data.length),
+      ]);
     t.sendClose(CloseCode.Normal);
   };
 }
@@ -65,7 +78,7 @@ const manyLinesCase = defineCase({
   schedule: { maxSeconds: B.settleWithinS + 2 },
   handshake: (info) => ({ head: head(SWITCHING, [...manyLines(), ...upgradeLines(info)]), delivery: 'together' }),
   run(t) {
-    t.setOutcome(Behavior.Ok, REFUSED);
+    stateOutcome(t, Behavior.Ok, REFUSED);
     t.sendFrame({ opcode: Opcode.Text, payload: PROBE });
     t.killAfter(scaledS(B.settleWithinS, t.budgets));
   },
@@ -100,7 +113,7 @@ const hugeHeaderCase = defineCase({
     },
   }),
   async run(t) {
-    t.setOutcome(Behavior.Ok, REFUSED);
+    stateOutcome(t, Behavior.Ok, REFUSED);
     t.killAfter(scaledS(B.settleWithinS, t.budgets));
     // What the client's process read of the head (the kernel's buffers taken out), looked at until it
     // ends the connection: past the budget, a refusal came too late to bound what it holds.
@@ -110,9 +123,11 @@ const hugeHeaderCase = defineCase({
       if (read !== null && read > most) {
         most = read;
         if (most > B.hugeHeaderReadBytes)
-          t.setOutcome(
+          stateOutcome(
+            t,
             Behavior.Failed,
             `The client read ${count(most)} bytes of the response head (budget ${count(B.hugeHeaderReadBytes)}): its limit on a response head, if it has one, lets a server make it hold that much.`,
+            [budgetFigure('peer-read-bytes', "of the response head the client's process had read", most, 'bytes', B.hugeHeaderReadBytes)],
           );
       }
       await t.pause(B.readSampleS);
@@ -144,7 +159,7 @@ const pacedCase = defineCase({
     },
   }),
   run(t) {
-    t.setOutcome(Behavior.Ok, REFUSED);
+    stateOutcome(t, Behavior.Ok, REFUSED);
     t.killAfter(scaledS(B.settleWithinS + P.writeS, t.budgets));
   },
   onMessage: onEcho(Behavior.Ok, ''),

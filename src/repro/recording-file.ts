@@ -9,6 +9,7 @@ import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { z } from 'zod';
 import { wrongCodeFails } from '../cases/define.js';
+import { ownFiguresOnly } from '../cases/own-figures.js';
 import type { CatalogueCase, PeerEvent } from '../cases/types.js';
 import type { CaseRecording } from '../play/recording.js';
 import { makeDirectory, resolveInside, writeFileAtomic } from '../report/files.js';
@@ -71,7 +72,8 @@ function wireEvent(e: PeerEvent): WireEvent {
 
 /** Which of Autobahn's verdict overrides the case has (the script knows these two). */
 function adjustKind(def: CatalogueCase): ReproData['adjust'] {
-  if (def.adjust === undefined) return null;
+  // Figures alone change no verdict (cases/own-figures.ts).
+  if (def.adjust === undefined || def.adjust === ownFiguresOnly) return null;
   if (def.adjust === wrongCodeFails) return 'wrong-code-fails';
   const probe = def.adjust({ behavior: 'OK', result: '', behaviorClose: 'OK', resultClose: '' }, { connectionWasOpen: true, txFrameStats: {} });
   return probe.behavior === 'INFORMATIONAL' && probe.behaviorClose === 'INFORMATIONAL' ? 'informational' : 'other';

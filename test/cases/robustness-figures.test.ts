@@ -10,6 +10,8 @@ import type { CrowdFacts, ProbeFacts } from '../../src/cases/attack-types.js';
 import { judgeCrowd, judgeHugeHeader, judgePacedHead, judgeSlowloris } from '../../src/cases/flood-judges.js';
 import type { Figure, Judgement } from '../../src/cases/judgement.js';
 import { stateOutcome, withOwnFigures } from '../../src/cases/own-figures.js';
+import { robustnessServerCases } from '../../src/cases/s17-robustness-server.js';
+import { robustnessClientCases } from '../../src/cases/s18-robustness-client.js';
 import type { CaseContext } from '../../src/cases/types.js';
 import { DEFAULT_BUDGETS } from '../../src/cases/data/budgets.js';
 import { budgetFigure, statedFigure } from '../../src/model/figures.js';
@@ -167,4 +169,45 @@ test("a scripted case's figures reach its verdict under its outcome's text: the 
   // An outcome without figures holds none.
   stateOutcome(a, 'OK', 'no figures');
   assert.equal(withOwnFigures(judged('no figures')).figures, undefined);
+});
+
+/** Plays a scripted case's `run` on a context whose timers fire at once and whose peer has read `reads` bytes at each look, open for `looks` of them. */
+async function play(id: string, reads: number[]): Promise<Judgement> {
+  const c = [...robustnessServerCases, ...robustnessClientCases].find((k) => k.id === id);
+  assert.ok(c, id);
+  let result = '';
+  let looks = 0;
+  const t = {
+    budgets: DEFAULT_BUDGETS,
+    get isOpen() {
+      return looks < reads.length;
+    },
+    setOutcome: (_b: string, r: string) => {
+      result = r;
+    },
+    holdClose: () => undefined,
+    sendClose: () => undefined,
+    dropConnection: () => undefined,
+    killAfter: () => undefined,
+    continueLater: (_s: number, fn: () => void) => fn(),
+    pause: async () => undefined,
+    peerRead: () => reads[looks++] ?? null,
+  } as unknown as CaseContext;
+  await c.run(t);
+  const verdict = judged(result);
+  return c.adjust?.(verdict, { connectionWasOpen: true, txFrameStats: {} }) ?? verdict;
+}
+
+test('scripted cases: 17.4.4 kept open past its 2,000 ms fails on held-open-ms; 18.4.2 fails on the head read just past 1 MiB, not at it', async () => {
+  const kept = await play('17.4.4', []);
+  assert.match(kept.result, /^The peer kept TCP open for 4 s after the closing handshake, past its budget of 2,000 ms/);
+  assert.deepEqual(overNames(kept), ['held-open-ms']);
+  assert.deepEqual(row(kept, 'held-open-ms'), ['held-open-ms', 4000, 2000, true]);
+  const over = await play('18.4.2', [1000, 1024 * 1024 + 1]);
+  assert.match(over.result, /^The client read 1,048,577 bytes of the response head \(budget 1,048,576\)/);
+  assert.deepEqual(overNames(over), ['peer-read-bytes']);
+  assert.deepEqual(row(over, 'peer-read-bytes'), ['peer-read-bytes', 1024 * 1024 + 1, 1024 * 1024, true]);
+  const under = await play('18.4.2', [1000, 1024 * 1024]);
+  assert.match(under.result, /^The client refused the response/);
+  assert.equal(under.figures, undefined);
 });

@@ -171,6 +171,8 @@ describe('group 18.4: handshake floods and slow answers against real clients', (
     // Its process's reads, not the kernel's buffers: about its 4 MiB limit.
     const read = Number((m[1] as string).replace(/,/g, ''));
     assert.ok(read > 3.5 * 1024 * 1024 && read <= 4.5 * 1024 * 1024, huge.result?.result);
+    const figure = huge.result?.figures?.find((f) => f.name === 'peer-read-bytes');
+    assert.deepEqual([figure?.value, figure?.budget, figure?.over], [read, 1024 * 1024, true]);
   });
 
   test('18.4.4 under a 4 s stall budget: ws with its defaults, and with its handshakeTimeout (an idle timeout), FAILED; the bundled echo with an opening deadline passes', async () => {

@@ -24,6 +24,12 @@ function statuses(run: Run): string[] {
   return [...run.cases.values()].map((c) => `${c.id} ${c.status}`).sort();
 }
 
+/** [value, budget, over] of a case's figure. */
+async function figure(run: Run, id: string, name: string): Promise<[number, number | null, boolean] | undefined> {
+  const f = (await run.report(id)).figures?.find((g) => g.name === name);
+  return f === undefined ? undefined : [f.value, f.budget, f.over];
+}
+
 /** The pong payload bytes a 17.4.1/18.5.1 result states. */
 function pongBytes(result: string): number {
   const m = /delivered ([\d,]+) pong payload bytes \(budget 16,777,216\)/.exec(result);
@@ -48,6 +54,9 @@ test('ws 8.17.1 queues every pong of a ping flood (17.4.1) and echoes without ba
   );
   // It read on: its reading stopping later, if it did, is no back-pressure.
   assert.doesNotMatch(echo, /back-pressure/);
+  const further = Number((/and ([\d,]+) bytes of further messages/.exec(echo)?.[1] ?? '').replace(/,/g, ''));
+  assert.deepEqual(await figure(run, '17.4.2', 'further-read-bytes'), [further, 16 * 1024 * 1024, true]);
+  assert.deepEqual(await figure(run, '17.4.1', 'pong-payload-bytes'), [pongBytes(flood), 16 * 1024 * 1024, true]);
   assert.match(echo, /Afterwards a normal case on a fresh connection passed/);
   t.diagnostic(`${flood.slice(0, 260)} | ${echo.slice(0, 260)}`);
 });
@@ -78,6 +87,8 @@ test('a server that queues its pongs fails 17.4.1; one that keeps TCP after the 
   const pongs = await robustness(['--role', 'server', '--server', broken('queues-pongs'), '--cases', '17.4.1']);
   assert.deepEqual(statuses(pongs), ['17.4.1 failed'], pongs.out);
   assert.ok(pongBytes(await pongs.result('17.4.1')) > 24 * 1024 * 1024);
+  assert.deepEqual(await figure(pongs, '17.4.1', 'pong-payload-bytes'), [pongBytes(await pongs.result('17.4.1')), 16 * 1024 * 1024, true]);
+  assert.equal((await figure(pongs, '17.4.1', 'ping-payload-bytes'))?.[2], false);
 
   const keeps = await robustness(['--role', 'server', '--server', broken('keeps-tcp'), '--cases', '17.4.3', '17.4.4', '--budget', 'stall=1500ms']);
   assert.equal(keeps.code, 1, keeps.out);
@@ -88,6 +99,8 @@ test('a server that queues its pongs fails 17.4.1; one that keeps TCP after the 
   assert.match(await keeps.result('17.4.4'), /^The peer kept TCP open for 4 s after the closing handshake, past its budget of 2,000 ms/);
   // The figure says who ended TCP (wsgate, after the budget), not who began the closing handshake.
   assert.match(await keeps.result('17.4.4'), /budget 2,000 ms; wsgate ended it\)/);
+  assert.deepEqual(await figure(keeps, '17.4.3', 'held-open-ms'), [3500, 1500, true]);
+  assert.deepEqual(await figure(keeps, '17.4.4', 'held-open-ms'), [4000, 2000, true]);
   t.diagnostic((await keeps.result('17.4.4')).slice(0, 300));
 });
 

@@ -51,6 +51,17 @@ test("a 20 MB header (17.1.8): a server with a 16 MiB head limit refuses it only
   // What its process read, not what the kernel buffered: about its 16 MiB limit, under what wsgate wrote.
   const read = Number((m[1] as string).replace(/,/g, ''));
   assert.ok(read > 15 * 1024 * 1024 && read < 20_000_000, failed);
+  // The figure it failed on, as data: the bytes read beside the budget, over.
+  const figures = (await bad.report('17.1.8')).figures ?? [];
+  assert.deepEqual(
+    figures.filter((f) => f.name === 'peer-read-bytes').map((f) => [f.value, f.budget, f.over]),
+    [[read, 1024 * 1024, true]],
+  );
+  assert.equal(
+    figures.find((f) => f.name === 'elapsed-ms'),
+    undefined,
+    JSON.stringify(figures),
+  );
 
   const good = await robustness(['--role', 'server', '--cases', '17.1.8']);
   assert.equal(good.code, 0, good.out);
@@ -58,6 +69,15 @@ test("a 20 MB header (17.1.8): a server with a 16 MiB head limit refuses it only
   const g = /the server had read ([\d,]+) of them \(budget 1,048,576\) when it refused a 20 MB header/.exec(passed);
   assert.ok(g, passed);
   assert.ok(Number((g[1] as string).replace(/,/g, '')) < 1024 * 1024, passed);
+  const goodFigures = (await good.report('17.1.8')).figures ?? [];
+  assert.deepEqual(
+    goodFigures.filter((f) => ['request-bytes', 'peer-read-bytes', 'elapsed-ms'].includes(f.name)).map((f) => [f.name, f.over]),
+    [
+      ['request-bytes', false],
+      ['peer-read-bytes', false],
+      ['elapsed-ms', false],
+    ],
+  );
 });
 
 test('a 1 MiB head in 256-byte pieces (17.1.9, CVE-2023-43669): a server that parses its whole head again on every read FAILED on its CPU time; the same server fixed, and ws behind Node (431 at 16 KiB), pass', async (t) => {
@@ -104,6 +124,8 @@ test('Slowloris (17.1.10): a server with no timeout on a request head FAILED at 
     await bad.result('17.1.10'),
     /^The server still held the connection 3,000 ms after the request began \(stall budget 3,000 ms\), [\d,]+ bytes trickled: it never times out/,
   );
+  const held = (await bad.report('17.1.10')).figures?.find((f) => f.name === 'wait-ms');
+  assert.deepEqual([held?.value, held?.budget, held?.over], [3000, 3000, true]);
 
   const good = await robustness(['--server', brokenServer('short-head-timeout'), '--cases', '17.1.10', '--budget', 'stall=3s']);
   assert.equal(good.code, 0, good.out);
