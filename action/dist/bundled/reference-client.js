@@ -4000,9 +4000,9 @@ function hex(text) {
 function timeout(tag) {
   return { kind: "timeout", tag };
 }
-function wrongCodeFails(verdict3) {
-  if (verdict3.behaviorClose !== "WRONG CODE") return verdict3;
-  return { ...verdict3, behavior: "FAILED", result: verdict3.resultClose };
+function wrongCodeFails(verdict) {
+  if (verdict.behaviorClose !== "WRONG CODE") return verdict;
+  return { ...verdict, behavior: "FAILED", result: verdict.resultClose };
 }
 var ID_PATTERN;
 var init_define = __esm({
@@ -4877,11 +4877,11 @@ function refusedClose(codes) {
   return { closedByMe: true, closeCode: codes, requireClean: false };
 }
 function informational(result) {
-  return (verdict3) => ({
-    ...verdict3,
+  return (verdict) => ({
+    ...verdict,
     behavior: Behavior.Informational,
     behaviorClose: CloseBehavior.Informational,
-    result: result(verdict3)
+    result: result(verdict)
   });
 }
 function closeFirst(def) {
@@ -5358,17 +5358,17 @@ var init_s10_misc = __esm({
           t.sendMessage(payload, { fragmentSize: FRAGMENT_SIZE });
           t.killAfter(10);
         },
-        adjust(verdict3, facts) {
-          if (!facts.connectionWasOpen) return { ...verdict3, behavior: Behavior.Failed, result: "WebSocket connection was never open" };
+        adjust(verdict, facts) {
+          if (!facts.connectionWasOpen) return { ...verdict, behavior: Behavior.Failed, result: "WebSocket connection was never open" };
           const sent = {
             [Opcode.Continuation]: facts.txFrameStats[String(Opcode.Continuation)],
             [Opcode.Text]: facts.txFrameStats[String(Opcode.Text)]
           };
           if (sent[Opcode.Continuation] === EXPECTED_TX_FRAMES[Opcode.Continuation] && sent[Opcode.Text] === EXPECTED_TX_FRAMES[Opcode.Text]) {
-            return verdict3;
+            return verdict;
           }
           return {
-            ...verdict3,
+            ...verdict,
             behavior: Behavior.Failed,
             result: `Frames transmitted ${pyDict(sent)} does not match what we expected ${pyDict(EXPECTED_TX_FRAMES)}.`
           };
@@ -6309,8 +6309,8 @@ function needsMet(needs, info) {
   return true;
 }
 function unimplementedUnlessScripted(needs) {
-  return (verdict3, facts) => {
-    if (facts.scriptedHandshake === true) return verdict3;
+  return (verdict, facts) => {
+    if (facts.scriptedHandshake === true) return verdict;
     return {
       behavior: Behavior.Unimplemented,
       result: needsText(needs),
@@ -6815,7 +6815,7 @@ function mustDecline(id, offer, what) {
       else t.setOutcome(Behavior.Ok, "The server declined the offer (its response has no permessage-deflate).");
       t.sendClose(CloseCode.Normal);
     },
-    adjust: (verdict3, facts) => {
+    adjust: (verdict, facts) => {
       const status = statusOf2(facts.httpResponse);
       if (status === 101 && !facts.connectionWasOpen) {
         return judged(Behavior.Failed, "The server accepted the offer (its response names permessage-deflate).");
@@ -6825,7 +6825,7 @@ function mustDecline(id, offer, what) {
           Behavior.NonStrict,
           status === null ? "The server closed the connection without a response instead of declining the offer." : `The server refused the handshake (HTTP ${status}) instead of declining the offer.`
         );
-      return { ...verdict3, behaviorClose: CloseBehavior.Ok, resultClose: "Connection was properly closed" };
+      return { ...verdict, behaviorClose: CloseBehavior.Ok, resultClose: "Connection was properly closed" };
     }
   });
 }
@@ -6953,11 +6953,11 @@ var init_h2_frames = __esm({
 });
 
 // src/cases/h2-judging.ts
-function orderlyEnd(verdict3, facts) {
+function orderlyEnd(verdict, facts) {
   const h2 = facts.h2;
-  if (h2 === void 0 || !facts.connectionWasOpen || verdict3.behaviorClose !== CloseBehavior.Ok && verdict3.behaviorClose !== CloseBehavior.Unclean)
-    return verdict3;
-  const fail = (behaviorClose, resultClose) => ({ ...verdict3, behaviorClose, resultClose });
+  if (h2 === void 0 || !facts.connectionWasOpen || verdict.behaviorClose !== CloseBehavior.Ok && verdict.behaviorClose !== CloseBehavior.Unclean)
+    return verdict;
+  const fail = (behaviorClose, resultClose) => ({ ...verdict, behaviorClose, resultClose });
   if (h2.peerReset !== null && h2.peerReset !== CANCEL) {
     return fail(
       CloseBehavior.WrongCode,
@@ -6973,7 +6973,7 @@ function orderlyEnd(verdict3, facts) {
       `The peer never ended its side of the stream with END_STREAM; wsgate reset it${h2.ownReset === null ? "" : ` (${h2ErrorName(h2.ownReset)})`} after waiting. RFC 8441 \xA75: the orderly closure is END_STREAM.`
     );
   }
-  return verdict3;
+  return verdict;
 }
 function failOutcome(t, why) {
   t.setOutcome(Behavior.Failed, why);
@@ -7024,9 +7024,9 @@ async function closeAll(ws) {
   const e = ends[bad];
   if (e === void 0)
     return { verdict: CloseBehavior.Ok, text: `Each of the ${ws.length} streams ended with the server's END_STREAM after the closing handshake.` };
-  const verdict3 = e.peerReset !== null && e.peerReset !== CANCEL ? CloseBehavior.WrongCode : CloseBehavior.Unclean;
+  const verdict = e.peerReset !== null && e.peerReset !== CANCEL ? CloseBehavior.WrongCode : CloseBehavior.Unclean;
   return {
-    verdict: verdict3,
+    verdict,
     text: `Stream ${bad + 1} did not end with the server's END_STREAM (${e.peerReset === null ? "none came" : `RST_STREAM ${h2ErrorName(e.peerReset)}`}); RFC 8441 \xA75: the orderly closure is END_STREAM.`
   };
 }
@@ -7467,15 +7467,15 @@ function takenAtEnd(f, end) {
 }
 function judgeH2Flood(f) {
   const unit = UNIT[f.flood];
-  const verdict3 = (behavior, result, figures) => ({
+  const verdict = (behavior, result, figures) => ({
     behavior,
     result,
     behaviorClose: "INFORMATIONAL",
     resultClose: "An HTTP/2 flood on one connection: no WebSocket closing handshake to judge.",
     figures
   });
-  if (f.refused !== null) return verdict3("FAILED", `No HTTP/2 connection to flood: ${f.refused}.`, []);
-  if (f.flood === "cut-blocks") return judgeCutBlocks(f, verdict3);
+  if (f.refused !== null) return verdict("FAILED", `No HTTP/2 connection to flood: ${f.refused}.`, []);
+  if (f.flood === "cut-blocks") return judgeCutBlocks(f, verdict);
   const written = statedFigure("units-written", `${unit} wsgate wrote`, f.unitsWritten, "count");
   const end = f.end;
   if (end !== null) {
@@ -7483,27 +7483,27 @@ function judgeH2Flood(f) {
     const took = budgetFigure("units-taken", `${unit} the server took before it ended the connection`, taken.units, "count", f.units - 1);
     const ms = statedFigure("ended-ms", "the server ended the flood after", end.ms, "ms");
     const text = `The server ended the connection ${endWords(f)} ${n(Math.round(end.ms))} ms into the flood, having taken ${n(taken.units)} of ${n(f.units)} ${unit} (${taken.how}; ${n(end.unitsWritten)} written then)`;
-    if (taken.units < f.units) return verdict3("OK", `${text}.`, [took, written, ms]);
-    return verdict3("FAILED", `${text}: it took the whole flood before ending it.`, [took, written, ms]);
+    if (taken.units < f.units) return verdict("OK", `${text}.`, [took, written, ms]);
+    return verdict("FAILED", `${text}: it took the whole flood before ending it.`, [took, written, ms]);
   }
   if (f.unitsRead === null || f.unitsRead >= f.unitsWritten) {
     const read2 = f.unitsRead ?? f.unitsWritten;
     const how = f.unitsRead === null ? "written by wsgate (the server's socket is not on this machine: the kernel's buffers counted in)" : "read by its process";
     const took = budgetFigure("units-taken", `${unit} the server took without ending the connection`, read2, "count", f.units - 1);
-    return verdict3("FAILED", `The server took all ${n(read2)} ${unit} (${how}) and kept the connection open: it does not bound the flood.`, [took, written]);
+    return verdict("FAILED", `The server took all ${n(read2)} ${unit} (${how}) and kept the connection open: it does not bound the flood.`, [took, written]);
   }
   const read = statedFigure("units-taken", `${unit} the server read, then stopped reading`, f.unitsRead, "count");
-  return verdict3(
+  return verdict(
     "NON-STRICT",
     `The server stopped reading after ${n(f.unitsRead)} of ${n(f.unitsWritten)} ${unit} written, without ending the connection: it took no more, but holds the connection.`,
     [read, written]
   );
 }
-function judgeCutBlocks(f, verdict3) {
+function judgeCutBlocks(f, verdict) {
   const cut = statedFigure("units-written", "header blocks cut by a TCP reset", f.unitsWritten, "count");
-  if (f.end === null) return verdict3("OK", `The server took all ${n(f.unitsWritten)} connections whose header block wsgate cut with a TCP reset.`, [cut]);
+  if (f.end === null) return verdict("OK", `The server took all ${n(f.unitsWritten)} connections whose header block wsgate cut with a TCP reset.`, [cut]);
   const failed = budgetFigure("connections-taken", "connections the server took before it was gone", f.end.unitsWritten, "count", f.units);
-  return verdict3(
+  return verdict(
     "FAILED",
     `The server was gone after ${n(f.end.unitsWritten)} connections whose header block wsgate cut with a TCP reset (the next one was refused ${n(Math.round(f.end.ms))} ms in).`,
     [{ ...failed, over: true }, cut]
@@ -7683,6 +7683,48 @@ var init_attacks_closing = __esm({
   }
 });
 
+// src/cases/own-figures.ts
+function judgedFigure(name, label, value, unit, budget, over) {
+  return { ...budgetFigure(name, label, value, unit, budget), over };
+}
+function echoedFigure(length, limit) {
+  const label = "the peer echoed a message of";
+  return limit === void 0 ? statedFigure("echoed-bytes", label, length, "bytes") : budgetFigure("echoed-bytes", label, length, "bytes", limit);
+}
+function letGo(text) {
+  const held = byText.get(text);
+  if (held === void 0) return;
+  held.holders -= 1;
+  if (held.holders <= 0) byText.delete(text);
+}
+function stateOutcome(t, behavior, result, figures = []) {
+  const before = heldBy.get(t);
+  if (before !== void 0) letGo(before);
+  heldBy.delete(t);
+  t.setOutcome(behavior, result);
+  if (figures.length === 0) return;
+  byText.set(result, { figures, holders: (byText.get(result)?.holders ?? 0) + 1 });
+  heldBy.set(t, result);
+}
+function withOwnFigures(verdict, adjusted = verdict) {
+  const held = byText.get(verdict.result);
+  if (held === void 0) return adjusted;
+  letGo(verdict.result);
+  return { ...adjusted, figures: [...adjusted.figures ?? [], ...held.figures] };
+}
+function ownFiguresOnly(verdict) {
+  return withOwnFigures(verdict);
+}
+var byText, heldBy;
+var init_own_figures = __esm({
+  "src/cases/own-figures.ts"() {
+    "use strict";
+    init_judgement();
+    byText = /* @__PURE__ */ new Map();
+    heldBy = /* @__PURE__ */ new WeakMap();
+  }
+});
+
 // src/cases/attack-closing.ts
 function count(n2) {
   return Math.round(n2).toLocaleString("en-US");
@@ -7698,9 +7740,9 @@ function tally(t) {
   }
   return s;
 }
-function endedDuringIsOk(verdict3) {
-  if (!verdict3.result.startsWith(ENDED_DURING)) return verdict3;
-  return { ...verdict3, behaviorClose: CloseBehavior.Ok, resultClose: "Not judged: the peer ended the connection during the attack." };
+function endedDuringIsOk(verdict) {
+  if (!verdict.result.startsWith(ENDED_DURING)) return verdict;
+  return { ...verdict, behaviorClose: CloseBehavior.Ok, resultClose: "Not judged: the peer ended the connection during the attack." };
 }
 async function writeWhileTaken(t, plan, write, taken) {
   let sofar = 0;
@@ -7724,7 +7766,11 @@ async function pingFlood2(t) {
   t.setWirelog(false, { silent: true });
   t.readRate(0);
   const pings = (bytes2) => `${count(bytes2 / f.payloadBytes)} pings (${count(bytes2)} payload bytes)`;
-  const during = (bytes2) => t.setOutcome(Behavior.Ok, `${ENDED_DURING}: the peer had taken ${pings(bytes2)} while wsgate read nothing.`);
+  const pingFigures = (bytes2) => [
+    statedFigure("ping-count", "pings the peer took while wsgate read nothing", bytes2 / f.payloadBytes, "count"),
+    statedFigure("ping-payload-bytes", "of ping payload", bytes2, "bytes")
+  ];
+  const during = (bytes2) => stateOutcome(t, Behavior.Ok, `${ENDED_DURING}: the peer had taken ${pings(bytes2)} while wsgate read nothing.`, pingFigures(bytes2));
   during(0);
   const { taken, stalled } = await writeWhileTaken(
     t,
@@ -7741,10 +7787,14 @@ async function pingFlood2(t) {
   await untilQuiet(t, f.quietS, f.countForS);
   const pongs = tally(t).bytes;
   const figure = `${wrote}; once it read again the peer delivered ${count(pongs)} pong payload bytes (budget ${count(f.pongBudgetBytes)}).`;
-  if (pongs > f.pongBudgetBytes) t.setOutcome(Behavior.Failed, `The peer queued its pongs without bound while wsgate read nothing: ${figure}`);
-  else t.setOutcome(Behavior.Ok, `The peer's pongs stayed bounded: ${figure}`);
+  const figures = [...pingFigures(taken), pongFigure(pongs)];
+  if (pongs > f.pongBudgetBytes) stateOutcome(t, Behavior.Failed, `The peer queued its pongs without bound while wsgate read nothing: ${figure}`, figures);
+  else stateOutcome(t, Behavior.Ok, `The peer's pongs stayed bounded: ${figure}`, figures);
   t.setWirelog(true, { silent: true });
   t.sendClose(CloseCode.Normal);
+}
+function pongFigure(bytes2) {
+  return budgetFigure("pong-payload-bytes", "of pong payload the peer delivered once wsgate read again", bytes2, "bytes", PING_FLOOD.pongBudgetBytes);
 }
 function pingFloodCase(id) {
   const f = PING_FLOOD;
@@ -7764,12 +7814,14 @@ function pingFloodCase(id) {
       s.bytes += data.length;
       s.lastAt = performance.now();
       if (before <= f.pongBudgetBytes && s.bytes > f.pongBudgetBytes)
-        t.setOutcome(
+        stateOutcome(
+          t,
           Behavior.Failed,
-          `The peer queued its pongs without bound while wsgate read nothing: more than ${count(f.pongBudgetBytes)} pong payload bytes arrived once wsgate read again.`
+          `The peer queued its pongs without bound while wsgate read nothing: more than ${count(f.pongBudgetBytes)} pong payload bytes arrived once wsgate read again.`,
+          [pongFigure(s.bytes)]
         );
     },
-    adjust: endedDuringIsOk
+    adjust: (verdict) => withOwnFigures(verdict, endedDuringIsOk(verdict))
   });
 }
 async function slowEcho(t) {
@@ -7780,7 +7832,9 @@ async function slowEcho(t) {
   t.readRate(e.readBytesPerSecond);
   const windowEnds = performance.now() + e.windowS * 1e3;
   let i = 0;
-  const during = (bytes2) => t.setOutcome(Behavior.Ok, `${ENDED_DURING}: the peer had taken ${count(bytes2)} bytes while wsgate read at ${count(e.readBytesPerSecond)} bytes/s.`);
+  const during = (bytes2) => stateOutcome(t, Behavior.Ok, `${ENDED_DURING}: the peer had taken ${count(bytes2)} bytes while wsgate read at ${count(e.readBytesPerSecond)} bytes/s.`, [
+    statedFigure("taken-bytes", "the peer had taken while wsgate read slowly", bytes2, "bytes")
+  ]);
   during(0);
   const write = () => {
     if (i < fragments) t.sendFrame({ opcode: i === 0 ? Opcode.Binary : Opcode.Continuation, fin: i === fragments - 1, payload: piece2 });
@@ -7803,12 +7857,21 @@ async function slowEcho(t) {
   const wrote = `while wsgate read at ${count(e.readBytesPerSecond)} bytes/s for ${e.windowS} s, the peer read ${count(read)} bytes: the ${count(Math.min(read, e.messageBytes))}-byte message and ${count(further)} bytes of further messages (budget ${count(e.furtherBudgetBytes)}; ${buffers})`;
   const over = further > e.furtherBudgetBytes;
   const stop = stalled ? over ? `; its reading stopped only after that` : `; then its reading stopped (back-pressure)` : "";
-  t.setOutcome(Behavior.Ok, `${ENDED_DURING}: ${wrote}${stop}.`);
+  const figures = (failed) => [
+    statedFigure("peer-read-bytes", "the peer read while wsgate read slowly", read, "bytes"),
+    statedFigure("message-read-bytes", "of them of the large message", Math.min(read, e.messageBytes), "bytes"),
+    judgedFigure("further-read-bytes", "of them of further messages", further, "bytes", e.furtherBudgetBytes, failed),
+    statedFigure("flushed-bytes", "wsgate flushed to the kernel", taken, "bytes"),
+    ...unread === null ? [] : [statedFigure("unread-bytes", "of them still in the kernel's buffers unread", unread, "bytes")]
+  ];
+  stateOutcome(t, Behavior.Ok, `${ENDED_DURING}: ${wrote}${stop}.`, figures(false));
   t.readRate(null);
   await untilQuiet(t, 1, 30);
   const figure = `${wrote}${stop}; reading freely again, wsgate received ${count(tally(t).bytes)} bytes of echoes.`;
-  if (over) t.setOutcome(Behavior.Failed, `The peer read on while its echo could not leave, holding what wsgate wrote: ${figure}`);
-  else t.setOutcome(Behavior.Ok, `The peer stayed bounded while its echo was read slowly: ${figure}`);
+  const echoes = statedFigure("echo-bytes", "of echoes wsgate received reading freely again", tally(t).bytes, "bytes");
+  if (over)
+    stateOutcome(t, Behavior.Failed, `The peer read on while its echo could not leave, holding what wsgate wrote: ${figure}`, [...figures(true), echoes]);
+  else stateOutcome(t, Behavior.Ok, `The peer stayed bounded while its echo was read slowly: ${figure}`, [...figures(false), echoes]);
   t.setWirelog(true, { silent: true });
   t.sendClose(CloseCode.Normal);
 }
@@ -7830,18 +7893,20 @@ function slowEchoCase(id) {
       s.bytes += length;
       s.lastAt = performance.now();
     },
-    adjust: endedDuringIsOk
+    adjust: (verdict) => withOwnFigures(verdict, endedDuringIsOk(verdict))
   });
 }
 function unansweredClose(t) {
   t.holdClose();
-  t.setOutcome(Behavior.Ok, "The peer failed the connection on the reserved opcode and ended TCP though wsgate never answered its close.");
+  stateOutcome(t, Behavior.Ok, "The peer failed the connection on the reserved opcode and ended TCP though wsgate never answered its close.");
   t.sendFrame({ opcode: 3, payload: "" });
   const limitS = t.budgets.stallMs / 1e3 + STALL_MARGIN_S;
   t.continueLater(limitS, () => {
-    t.setOutcome(
+    stateOutcome(
+      t,
       Behavior.Failed,
-      `The peer kept the connection open for ${seconds(limitS)} s after the reserved opcode, past the stall budget: with its close unanswered (or without failing the connection at all) it never ended TCP. wsgate closed it.`
+      `The peer kept the connection open for ${seconds(limitS)} s after the reserved opcode, past the stall budget: with its close unanswered (or without failing the connection at all) it never ended TCP. wsgate closed it.`,
+      [budgetFigure("held-open-ms", "the peer kept the connection open after the reserved opcode", limitS * 1e3, "ms", t.budgets.stallMs)]
     );
     t.sendClose(CloseCode.Normal);
     t.continueLater(1, () => t.dropConnection());
@@ -7857,29 +7922,32 @@ function unansweredCloseCase(id) {
     suppressClose: true,
     attackBudget: unansweredCloseBudget,
     schedule: { maxSeconds: DEFAULT_BUDGETS.stallMs / 1e3 + STALL_MARGIN_S + 3, idle: true, cost: 1 },
-    run: unansweredClose
+    run: unansweredClose,
+    adjust: ownFiguresOnly
   });
 }
 function neverClosed(peer) {
   return (t) => {
     t.holdClose();
     const budgetMs = peer === "server" ? scaledMs(neverClosedBudget("server").closeWithinMs, t.budgets) : t.budgets.stallMs;
-    t.setOutcome(Behavior.Ok, `The peer answered wsgate's close and ended TCP though wsgate kept it open.`);
+    stateOutcome(t, Behavior.Ok, `The peer answered wsgate's close and ended TCP though wsgate kept it open.`);
     t.sendClose(CloseCode.Normal);
     const limitS = budgetMs / 1e3 + STALL_MARGIN_S;
     t.continueLater(limitS, () => {
-      t.setOutcome(
+      stateOutcome(
+        t,
         Behavior.Failed,
-        `The peer kept TCP open for ${seconds(limitS)} s after the closing handshake, past its budget of ${count(budgetMs)} ms: it waits for wsgate to end the connection, without a timeout. wsgate dropped it.`
+        `The peer kept TCP open for ${seconds(limitS)} s after the closing handshake, past its budget of ${count(budgetMs)} ms: it waits for wsgate to end the connection, without a timeout. wsgate dropped it.`,
+        [budgetFigure("held-open-ms", "the peer kept TCP open after the closing handshake", limitS * 1e3, "ms", budgetMs)]
       );
       t.dropConnection();
     });
   };
 }
-function unansweredIsFailed(verdict3) {
-  if (verdict3.behaviorClose !== CloseBehavior.Unclean) return verdict3;
+function unansweredIsFailed(verdict) {
+  if (verdict.behaviorClose !== CloseBehavior.Unclean) return verdict;
   return {
-    ...verdict3,
+    ...verdict,
     behavior: Behavior.Failed,
     result: "The peer never answered wsgate's close frame: wsgate dropped TCP at its closing-handshake timeout."
   };
@@ -7897,7 +7965,7 @@ function neverClosedCase(id, peer) {
     attackBudget: budget,
     schedule: { maxSeconds: (peer === "server" ? budget.closeWithinMs : DEFAULT_BUDGETS.stallMs) / 1e3 + STALL_MARGIN_S + 3, idle: true, cost: 1 },
     run: neverClosed(peer),
-    adjust: unansweredIsFailed
+    adjust: (verdict) => withOwnFigures(verdict, unansweredIsFailed(verdict))
   });
 }
 function closingCases(prefix, peer) {
@@ -7912,6 +7980,8 @@ var init_attack_closing = __esm({
     init_define();
     init_attacks_closing();
     init_budgets();
+    init_judgement();
+    init_own_figures();
     tallies = /* @__PURE__ */ new WeakMap();
     ENDED_DURING = "The peer ended the connection during the attack";
   }
@@ -7984,8 +8054,11 @@ function count2(n2) {
 function millis(ms) {
   return ms < 10 ? `${ms.toFixed(1)} ms` : `${count2(Math.round(ms))} ms`;
 }
-function verdict(behavior, result) {
-  return { behavior, result, behaviorClose: CloseBehavior.Ok, resultClose: "The attack does not judge the closing handshake." };
+function attackVerdict(behavior, result, figures = []) {
+  return { behavior, result, behaviorClose: CloseBehavior.Ok, resultClose: "The attack does not judge the closing handshake.", figures };
+}
+function probeFigureName(name, index, probes) {
+  return probes === 1 ? name : `probe-${index + 1}-${name}`;
 }
 function answerText(p) {
   if (p.status !== null) return `HTTP ${p.status} after ${millis(p.answerMs ?? 0)}`;
@@ -8000,58 +8073,103 @@ function judgeGrowth(header, facts, budgets = DEFAULT_BUDGETS) {
   const b = { ...ServerBudgets, answerMs: scaledMs(ServerBudgets.answerMs, budgets) };
   const { base, largest, quarter } = facts;
   const hung = unanswered(facts.probes);
-  if (hung !== void 0) return verdict(Behavior.Failed, `${header} of ${count2(hung.size)} bytes: ${answerText(hung)} within ${millis(hung.waitMs)}.`);
+  if (hung !== void 0)
+    return attackVerdict(Behavior.Failed, `${header} of ${count2(hung.size)} bytes: ${answerText(hung)} within ${millis(hung.waitMs)}.`, [
+      statedFigure("unanswered-bytes", `the size of ${header} no answer came for`, hung.size, "bytes"),
+      statedFigure("wait-ms", "wsgate waited for the answer", hung.waitMs, "ms")
+    ]);
   if (largest === null || base === null)
-    return verdict(
+    return attackVerdict(
       Behavior.Informational,
-      `The server's HTTP layer refused every size of ${header} (from ${count2(facts.cap ?? 0)} bytes): nothing to measure.`
+      `The server's HTTP layer refused every size of ${header} (from ${count2(facts.cap ?? 0)} bytes): nothing to measure.`,
+      [statedFigure("cap-bytes", `the smallest size of ${header} the HTTP layer refused`, facts.cap ?? 0, "bytes")]
     );
   const cap = facts.cap === null ? `it took every size up to ${count2(largest.size)} bytes` : `its HTTP layer refused ${count2(facts.cap)} bytes`;
-  const figures = `${sized(largest, header)}${quarter === null ? "" : `, ${count2(quarter.size)} bytes in ${millis(quarter.ms)}`}, ${count2(base.size)} byte${base.size === 1 ? "" : "s"} in ${millis(base.ms)}; ${cap}`;
+  const told = `${sized(largest, header)}${quarter === null ? "" : `, ${count2(quarter.size)} bytes in ${millis(quarter.ms)}`}, ${count2(base.size)} byte${base.size === 1 ? "" : "s"} in ${millis(base.ms)}; ${cap}`;
+  const figures = [...sizedFigures(header, facts)];
   const slowest = facts.probes.reduce((w, p) => p.answerMs !== null && p.answerMs > (w?.answerMs ?? -1) ? p : w, null);
+  if (slowest !== null)
+    figures.push(
+      budgetFigure("slowest-answer-ms", "the slowest answer came after", slowest.answerMs ?? 0, "ms", b.answerMs),
+      statedFigure("slowest-size-bytes", `the size of ${header} answered slowest`, slowest.size, "bytes")
+    );
   if (slowest !== null && (slowest.answerMs ?? 0) > b.answerMs) {
-    return verdict(
+    return attackVerdict(
       Behavior.Failed,
-      `Answered ${header} of ${count2(slowest.size)} bytes after ${millis(slowest.answerMs ?? 0)} (budget ${millis(b.answerMs)}): ${figures}.`
+      `Answered ${header} of ${count2(slowest.size)} bytes after ${millis(slowest.answerMs ?? 0)} (budget ${millis(b.answerMs)}): ${told}.`,
+      figures
     );
   }
-  const growth2 = superLinear(base, largest, quarter);
-  if (growth2 !== null) return verdict(Behavior.Failed, `The answer time grew super-linearly with ${header}'s size: ${growth2}; ${figures}.`);
-  return verdict(Behavior.Ok, `The answer time stayed within ${millis(b.answerMs)} and grew no faster than the size: ${figures}.`);
+  const growth2 = quarter === null ? null : growthFigure(base, largest, quarter);
+  if (growth2 !== null) figures.push(growth2);
+  if (growth2?.over === true && quarter !== null)
+    return attackVerdict(
+      Behavior.Failed,
+      `The answer time grew super-linearly with ${header}'s size: ${superLinear(base, largest, quarter)}; ${told}.`,
+      figures
+    );
+  return attackVerdict(Behavior.Ok, `The answer time stayed within ${millis(b.answerMs)} and grew no faster than the size: ${told}.`, figures);
 }
 function sized(t, header) {
   return `answered ${count2(t.size)} bytes of ${header} in ${millis(t.ms)}`;
 }
+function* sizedFigures(header, facts) {
+  const points = [
+    ["largest", "the largest size answered", facts.largest],
+    ["quarter", "the size nearest a quarter of it", facts.quarter],
+    ["base", "a small value", facts.base]
+  ];
+  for (const [name, what, t] of points) {
+    if (t === null) continue;
+    yield statedFigure(`${name}-bytes`, `${what}: bytes of ${header}`, t.size, "bytes");
+    yield statedFigure(`${name}-ms`, `${what}: answered in`, t.ms, "ms");
+  }
+  if (facts.cap !== null) yield statedFigure("cap-bytes", `the smallest size of ${header} the HTTP layer refused`, facts.cap, "bytes");
+}
+function growthFigure(base, largest, quarter) {
+  const b = ServerBudgets;
+  const before = Math.max(quarter.ms - base.ms, 1);
+  const allowed = Math.max(b.growthFloorMs, b.growthSlack * (largest.size / quarter.size) * before);
+  return budgetFigure("growth-ms", "the largest size's answer time over a small value's", largest.ms - base.ms, "ms", allowed);
+}
 function superLinear(base, largest, quarter) {
   const b = ServerBudgets;
   const over = largest.ms - base.ms;
-  if (quarter === null || over <= b.growthFloorMs) return null;
   const ratio = largest.size / quarter.size;
   const before = Math.max(quarter.ms - base.ms, 1);
-  if (over <= b.growthSlack * ratio * before) return null;
   return `${(over / before).toFixed(1)}\xD7 the time over a small value's for ${ratio.toFixed(1)}\xD7 the size (linear growth: ${ratio.toFixed(1)}\xD7; failing beyond ${(b.growthSlack * ratio).toFixed(1)}\xD7 and ${millis(b.growthFloorMs)})`;
 }
 function judgeSurvives(probes, budgets = DEFAULT_BUDGETS) {
   const told = probes.map((p) => `${p.label}: ${answerText(p)}`).join("; ");
+  const budget = scaledMs(ServerBudgets.survivesMs, budgets);
   const hung = unanswered(probes);
-  if (hung !== void 0) return verdict(Behavior.Failed, `${hung.label}: ${answerText(hung)} within ${millis(hung.waitMs)}. (${told})`);
+  const figures = probes.flatMap((p, i) => {
+    const name = (n2) => probeFigureName(n2, i, probes.length);
+    if (p === hung) return [judgedFigure(name("wait-ms"), `${p.label}: wsgate waited for an answer`, p.waitMs, "ms", budget, true)];
+    if (p.status === null) return [];
+    return [judgedFigure(name("answer-ms"), `${p.label}: the server answered after`, p.answerMs ?? 0, "ms", budget, false)];
+  });
+  if (hung !== void 0) return attackVerdict(Behavior.Failed, `${hung.label}: ${answerText(hung)} within ${millis(hung.waitMs)}. (${told})`, figures);
   if (probes.some((p) => p.status === null))
-    return verdict(
+    return attackVerdict(
       Behavior.NonStrict,
-      `The server dropped the connection without an HTTP answer (RFC 6455 \xA74.2.1 asks for an error status such as 400): ${told}.`
+      `The server dropped the connection without an HTTP answer (RFC 6455 \xA74.2.1 asks for an error status such as 400): ${told}.`,
+      figures
     );
-  return verdict(Behavior.Ok, `The server answered: ${told} (budget ${millis(scaledMs(ServerBudgets.survivesMs, budgets))}).`);
+  return attackVerdict(Behavior.Ok, `The server answered: ${told} (budget ${millis(budget)}).`, figures);
 }
 function judgeRefusedAtHeader(probes, budgets = DEFAULT_BUDGETS) {
   const budget = scaledMs(ServerBudgets.refuseAtHeaderMs, budgets);
   const parts = [];
+  const figures = [];
   let worst = Behavior.Ok;
-  for (const p of probes) {
+  probes.forEach((p, i) => {
     const [behavior, text] = refusal(p, budget);
     parts.push(`${p.label}: ${text}`);
+    figures.push(...refusalFigures(p, budget, (n2) => probeFigureName(n2, i, probes.length)));
     if (rank(behavior) > rank(worst)) worst = behavior;
-  }
-  return verdict(worst, `${parts.join("; ")} (budget ${millis(budget)}).`);
+  });
+  return attackVerdict(worst, `${parts.join("; ")} (budget ${millis(budget)}).`, figures);
 }
 function refusal(p, budget) {
   if (p.status !== 101) return [Behavior.Informational, `the opening handshake was not accepted (${answerText(p)}): the frame was never sent`];
@@ -8062,6 +8180,14 @@ function refusal(p, budget) {
   if (p.closeCode !== null && !REFUSAL_CODES.has(p.closeCode)) return [Behavior.NonStrict, `${how} after ${millis(p.closedMs)}${read} (1002 or 1009 expected)`];
   return [Behavior.Ok, `${how} after ${millis(p.closedMs)}${read}`];
 }
+function refusalFigures(p, budget, name) {
+  if (p.status !== 101) return p.status === null ? [] : [statedFigure(name("answer-ms"), `${p.label}: the server answered after`, p.answerMs ?? 0, "ms")];
+  const figures = [];
+  if (p.closedMs !== null)
+    figures.push(budgetFigure(name("close-ms"), `${p.label}: the server ended the connection after the header`, p.closedMs, "ms", budget));
+  if (p.trickled > 0) figures.push(statedFigure(name("trickled-bytes"), `${p.label}: payload bytes the server took first`, p.trickled, "bytes"));
+  return figures;
+}
 function rank(b) {
   return [Behavior.Ok, Behavior.Informational, Behavior.NonStrict, Behavior.Failed].indexOf(b);
 }
@@ -8071,7 +8197,9 @@ var init_attack_judges = __esm({
     "use strict";
     init_verdicts();
     init_attacks();
+    init_judgement();
     init_budgets();
+    init_own_figures();
     REFUSAL_CODES = /* @__PURE__ */ new Set([1002, 1009]);
   }
 });
@@ -8202,9 +8330,6 @@ var init_floods = __esm({
 });
 
 // src/cases/flood-judges.ts
-function verdict2(behavior, result) {
-  return { behavior, result, behaviorClose: CloseBehavior.Ok, resultClose: "The attack does not judge the closing handshake." };
-}
 function crowdTold(crowd, hold) {
   const answers = /* @__PURE__ */ new Map();
   for (const p of crowd) {
@@ -8217,81 +8342,141 @@ function judgeCrowd(crowdText, facts, hold, budgets = DEFAULT_BUDGETS) {
   const budget = scaledMs(FloodBudgets.normalAnswerMs, budgets);
   const n2 = facts.normal;
   const beside = `beside ${count2(facts.crowd.length)} connections ${crowdText} (${count2(facts.ready)} written when it connected; the crowd: ${crowdTold(facts.crowd, hold)})`;
-  if (n2.status === null) return verdict2(Behavior.Failed, `The normal client got ${answerText(n2)} within ${millis(n2.waitMs)}, ${beside}.`);
-  if (n2.status !== 101) return verdict2(Behavior.Failed, `The normal client was answered HTTP ${n2.status} instead of 101, ${beside}.`);
+  const crowd = [
+    statedFigure("crowd-count", "connections of the crowd", facts.crowd.length, "count"),
+    statedFigure("ready-count", "of them written when the normal client connected", facts.ready, "count"),
+    statedFigure("crowd-answered-count", "requests of the crowd answered", facts.crowd.filter((p) => p.status !== null).length, "count")
+  ];
+  if (n2.status === null)
+    return attackVerdict(Behavior.Failed, `The normal client got ${answerText(n2)} within ${millis(n2.waitMs)}, ${beside}.`, [
+      statedFigure("wait-ms", "wsgate waited for the normal client's answer", n2.waitMs, "ms"),
+      ...crowd
+    ]);
+  if (n2.status !== 101) return attackVerdict(Behavior.Failed, `The normal client was answered HTTP ${n2.status} instead of 101, ${beside}.`, crowd);
   const waited = n2.answerMs ?? 0;
-  if (waited > budget) return verdict2(Behavior.Failed, `The normal client waited ${millis(waited)} for its 101 (budget ${millis(budget)}), ${beside}.`);
+  const answer = budgetFigure("answer-ms", "the normal client's 101 came after its request", waited, "ms", budget);
+  if (waited > budget)
+    return attackVerdict(Behavior.Failed, `The normal client waited ${millis(waited)} for its 101 (budget ${millis(budget)}), ${beside}.`, [answer, ...crowd]);
   const hung = hold ? void 0 : facts.crowd.find((p) => p.status === null && p.ending === "timeout");
+  const unanswered2 = hold ? [] : [
+    budgetFigure(
+      "crowd-unanswered-count",
+      "requests of the crowd never answered",
+      facts.crowd.filter((p) => p.status === null && p.ending === "timeout").length,
+      "count",
+      0
+    )
+  ];
   if (hung !== void 0)
-    return verdict2(
+    return attackVerdict(
       Behavior.Failed,
-      `A request of the crowd got no answer within ${millis(hung.waitMs)}, ${beside}; the normal client's 101 came after ${millis(waited)}.`
+      `A request of the crowd got no answer within ${millis(hung.waitMs)}, ${beside}; the normal client's 101 came after ${millis(waited)}.`,
+      [answer, ...crowd, ...unanswered2, statedFigure("crowd-wait-ms", "wsgate waited for each answer of the crowd", hung.waitMs, "ms")]
     );
-  return verdict2(Behavior.Ok, `The normal client's 101 came ${millis(waited)} after its request (budget ${millis(budget)}), ${beside}.`);
+  return attackVerdict(Behavior.Ok, `The normal client's 101 came ${millis(waited)} after its request (budget ${millis(budget)}), ${beside}.`, [
+    answer,
+    ...crowd,
+    ...unanswered2
+  ]);
 }
 function judgeHugeHeader(probes, budgets = DEFAULT_BUDGETS) {
   const budget = scaledMs(FloodBudgets.hugeHeaderMs, budgets);
   const bytesBudget = FloodBudgets.hugeHeaderReadBytes;
   const p = probes[0];
-  if (p === void 0) return verdict2(Behavior.Failed, "The attack was not played.");
+  if (p === void 0) return attackVerdict(Behavior.Failed, "The attack was not played.");
   const measured = p.peerReadBytes ?? null;
   const took = measured === null ? `what the server read was not measured (its socket is not on this machine, or was gone at the first look)` : `the server had read ${count2(measured)} of them (budget ${count2(bytesBudget)})`;
   const wrote = `wsgate had written ${count2(p.requestBytes)} of the request's bytes`;
   const read = `${wrote}; ${took}`;
+  const bytes2 = (over) => [
+    statedFigure("request-bytes", "of the request's bytes wsgate had written", p.requestBytes, "bytes"),
+    ...measured === null ? [] : [judgedFigure("peer-read-bytes", "of the request's bytes the server had read", measured, "bytes", bytesBudget, over)]
+  ];
+  const elapsed = (over) => judgedFigure("elapsed-ms", "the server answered or ended the connection after the request began", p.elapsedMs, "ms", budget, over);
   if (p.status === 101)
-    return verdict2(Behavior.Failed, `The server took ${p.label} and answered 101 after ${millis(p.elapsedMs)} (${read}): it has no limit on a request head.`);
+    return attackVerdict(Behavior.Failed, `The server took ${p.label} and answered 101 after ${millis(p.elapsedMs)} (${read}): it has no limit on a request head.`, [
+      ...bytes2(false),
+      elapsed(false)
+    ]);
   if (p.ending === "timeout" && p.status === null)
-    return verdict2(Behavior.Failed, `The server neither refused ${p.label} nor ended the connection within ${millis(p.waitMs)} (${read}).`);
-  if (p.ending === "refused") return verdict2(Behavior.Failed, `No connection: ${answerText(p)}.`);
+    return attackVerdict(Behavior.Failed, `The server neither refused ${p.label} nor ended the connection within ${millis(p.waitMs)} (${read}).`, [
+      ...bytes2(false),
+      budgetFigure("wait-ms", "wsgate waited for an answer or the end after the request began", p.waitMs, "ms", budget)
+    ]);
+  if (p.ending === "refused") return attackVerdict(Behavior.Failed, `No connection: ${answerText(p)}.`);
   const how = p.status === null ? `dropped the connection (${p.ending === "reset" ? "reset" : "closed"}) with no answer` : `answered HTTP ${p.status}`;
   if (p.status !== null && p.status < 400)
-    return verdict2(Behavior.Failed, `The server ${how} to ${p.label}, not an error status, after ${millis(p.elapsedMs)} (${read}).`);
+    return attackVerdict(Behavior.Failed, `The server ${how} to ${p.label}, not an error status, after ${millis(p.elapsedMs)} (${read}).`, [
+      ...bytes2(false),
+      elapsed(false)
+    ]);
   if (measured !== null && measured > bytesBudget)
-    return verdict2(
+    return attackVerdict(
       Behavior.Failed,
-      `The server ${how} to ${p.label} only after reading ${count2(measured)} bytes of it (budget ${count2(bytesBudget)}): its limit on a request head lets each connection hold that much (${wrote}).`
+      `The server ${how} to ${p.label} only after reading ${count2(measured)} bytes of it (budget ${count2(bytesBudget)}): its limit on a request head lets each connection hold that much (${wrote}).`,
+      bytes2(true)
     );
   if (p.elapsedMs > budget)
-    return verdict2(Behavior.Failed, `The server ${how} only ${millis(p.elapsedMs)} after the request began (budget ${millis(budget)}; ${read}).`);
-  return verdict2(
+    return attackVerdict(Behavior.Failed, `The server ${how} only ${millis(p.elapsedMs)} after the request began (budget ${millis(budget)}; ${read}).`, [
+      ...bytes2(false),
+      elapsed(true)
+    ]);
+  return attackVerdict(
     Behavior.Ok,
-    `The server ${how} ${millis(p.elapsedMs)} after the request began (budget ${millis(budget)}): ${read} when it refused ${p.label}.`
+    `The server ${how} ${millis(p.elapsedMs)} after the request began (budget ${millis(budget)}): ${read} when it refused ${p.label}.`,
+    [...bytes2(false), elapsed(false)]
   );
 }
 function judgePacedHead(probes, budgets = DEFAULT_BUDGETS) {
   const budget = scaledMs(FloodBudgets.pacedAnswerMs, budgets);
   const p = probes[0];
-  if (p === void 0) return verdict2(Behavior.Failed, "The attack was not played.");
+  if (p === void 0) return attackVerdict(Behavior.Failed, "The attack was not played.");
   const read = p.peerReadBytes == null ? `${count2(p.requestBytes)} bytes written` : `${count2(p.peerReadBytes)} bytes read by the server`;
   const what = `${p.label} (${read})`;
-  if (p.ending === "refused") return verdict2(Behavior.Failed, `No connection: ${answerText(p)}.`);
+  const bytes2 = p.peerReadBytes == null ? statedFigure("request-bytes", "of the request's bytes wsgate had written", p.requestBytes, "bytes") : statedFigure("peer-read-bytes", "of the request's bytes the server had read", p.peerReadBytes, "bytes");
+  const elapsed = statedFigure("elapsed-ms", "the server answered or ended the connection after the request began", p.elapsedMs, "ms");
+  if (p.ending === "refused") return attackVerdict(Behavior.Failed, `No connection: ${answerText(p)}.`);
   if (p.status === 101) {
     const ms = p.answerMs ?? 0;
-    if (ms > budget) return verdict2(Behavior.Failed, `${what}: the 101 came ${millis(ms)} after the last piece (budget ${millis(budget)}).`);
-    return verdict2(
+    const answer = budgetFigure("answer-ms", "the 101 came after the last piece", ms, "ms", budget);
+    if (ms > budget) return attackVerdict(Behavior.Failed, `${what}: the 101 came ${millis(ms)} after the last piece (budget ${millis(budget)}).`, [bytes2, answer]);
+    return attackVerdict(
       Behavior.Ok,
-      `${what}: the 101 came ${millis(ms)} after the last piece (budget ${millis(budget)}); the whole request took ${millis(p.elapsedMs)}.`
+      `${what}: the 101 came ${millis(ms)} after the last piece (budget ${millis(budget)}); the whole request took ${millis(p.elapsedMs)}.`,
+      [bytes2, answer, elapsed]
     );
   }
   if (p.status === null && p.ending === "timeout")
-    return verdict2(Behavior.Failed, `${what}: the server neither answered nor ended the connection within ${millis(p.waitMs)}.`);
-  if (p.status !== null && p.status < 400) return verdict2(Behavior.Failed, `${what}: answered HTTP ${p.status}, neither 101 nor an error status.`);
+    return attackVerdict(Behavior.Failed, `${what}: the server neither answered nor ended the connection within ${millis(p.waitMs)}.`, [
+      bytes2,
+      statedFigure("wait-ms", "wsgate waited for an answer or the end after the request began", p.waitMs, "ms")
+    ]);
+  if (p.status !== null && p.status < 400) return attackVerdict(Behavior.Failed, `${what}: answered HTTP ${p.status}, neither 101 nor an error status.`, [bytes2]);
   const how = p.status === null ? `dropped the connection (${p.ending === "reset" ? "reset" : "closed"})` : `answered HTTP ${p.status}`;
-  return verdict2(Behavior.Ok, `${what}: the server ${how} at its own limit on a request head, ${millis(p.elapsedMs)} after the request began.`);
+  return attackVerdict(Behavior.Ok, `${what}: the server ${how} at its own limit on a request head, ${millis(p.elapsedMs)} after the request began.`, [
+    bytes2,
+    elapsed
+  ]);
 }
 function judgeSlowloris(probes, budgets = DEFAULT_BUDGETS) {
   const p = probes[0];
-  if (p === void 0) return verdict2(Behavior.Failed, "The attack was not played.");
+  if (p === void 0) return attackVerdict(Behavior.Failed, "The attack was not played.");
   const budget = `stall budget ${millis(budgets.stallMs)}`;
-  if (p.ending === "refused") return verdict2(Behavior.Failed, `No connection: ${answerText(p)}.`);
+  const trickled = statedFigure("request-bytes", "bytes of the request head trickled", p.requestBytes, "bytes");
+  if (p.ending === "refused") return attackVerdict(Behavior.Failed, `No connection: ${answerText(p)}.`);
   if (p.ending === "timeout" && p.status === null) {
-    return verdict2(
+    const held = judgedFigure("wait-ms", "the server still held the connection after the request began", p.waitMs, "ms", budgets.stallMs, true);
+    return attackVerdict(
       Behavior.Failed,
-      `The server still held the connection ${millis(p.waitMs)} after the request began (${budget}), ${count2(p.requestBytes)} bytes trickled: it never times out a stalled request head.`
+      `The server still held the connection ${millis(p.waitMs)} after the request began (${budget}), ${count2(p.requestBytes)} bytes trickled: it never times out a stalled request head.`,
+      [held, trickled]
     );
   }
   const how = p.status === null ? `dropped the connection (${p.ending === "reset" ? "reset" : "closed"})` : `answered HTTP ${p.status}`;
-  return verdict2(Behavior.Ok, `The server ${how} ${millis(p.elapsedMs)} after the request began (${budget}), ${count2(p.requestBytes)} bytes trickled.`);
+  return attackVerdict(Behavior.Ok, `The server ${how} ${millis(p.elapsedMs)} after the request began (${budget}), ${count2(p.requestBytes)} bytes trickled.`, [
+    budgetFigure("elapsed-ms", "the server answered or ended the connection after the request began", p.elapsedMs, "ms", budgets.stallMs),
+    trickled
+  ]);
 }
 var init_flood_judges = __esm({
   "src/cases/flood-judges.ts"() {
@@ -8300,6 +8485,8 @@ var init_flood_judges = __esm({
     init_attack_judges();
     init_budgets();
     init_floods();
+    init_judgement();
+    init_own_figures();
   }
 });
 
@@ -8543,9 +8730,9 @@ var init_attacks_frames = __esm({
 });
 
 // src/cases/attack-frames.ts
-function anyCode(verdict3) {
-  if (verdict3.behaviorClose !== CloseBehavior.WrongCode) return verdict3;
-  return { ...verdict3, behaviorClose: CloseBehavior.Ok, resultClose: "The peer failed the connection (any close code, or a drop, passes this case)." };
+function anyCode(verdict) {
+  if (verdict.behaviorClose !== CloseBehavior.WrongCode) return verdict;
+  return { ...verdict, behaviorClose: CloseBehavior.Ok, resultClose: "The peer failed the connection (any close code, or a drop, passes this case)." };
 }
 function frameCase(spec) {
   const { budget, codes, maxSeconds, ...rest } = spec;
@@ -8589,19 +8776,22 @@ function limitPlusOne(id, peer) {
     maxSeconds: f.withinS + 3,
     messageLengthOnly: true,
     run: (t) => sendLimitPlusOne(t, peer),
-    adjust(verdict3) {
-      if (!verdict3.result.includes(CROSSED) || verdict3.behaviorClose !== CloseBehavior.Failed) return verdict3;
-      return {
-        ...verdict3,
+    adjust(verdict) {
+      if (!verdict.result.includes(CROSSED) || verdict.behaviorClose !== CloseBehavior.Failed) return withOwnFigures(verdict);
+      return withOwnFigures(verdict, {
+        ...verdict,
         behavior: Behavior.Failed,
         result: `The ${peer} took the whole message (limit + 1 bytes) without failing the connection: it said nothing for ${f.afterS} s after the last fragment, or echoed it past wsgate's own frame limit (wsgate then ended the connection).`
-      };
+      });
     },
     onMessage(t, _data, binary, length) {
       t.record({ kind: "message", data: Buffer.alloc(0), binary });
       const limit = t.budgets.messageLimit;
-      const what = length > limit ? `the whole message (${count2(length)} bytes, past the limit of ${count2(limit)})` : `a message of ${count2(length)} bytes`;
-      t.setOutcome(Behavior.Failed, `The ${peer} echoed ${what}: it took a message past the limit instead of failing the connection.`);
+      const past = length > limit;
+      const what = past ? `the whole message (${count2(length)} bytes, past the limit of ${count2(limit)})` : `a message of ${count2(length)} bytes`;
+      stateOutcome(t, Behavior.Failed, `The ${peer} echoed ${what}: it took a message past the limit instead of failing the connection.`, [
+        echoedFigure(length, past ? limit : void 0)
+      ]);
       t.sendClose(CloseCode.Normal);
     }
   });
@@ -8612,6 +8802,7 @@ async function sendLimitPlusOne(t, peer) {
   const total = t.budgets.messageLimit + 1;
   const fragments = Math.ceil(total / f.fragmentBytes);
   t.killAfter(scaledS(f.withinS, t.budgets));
+  const message2 = statedFigure("message-bytes", "the message: the limit + 1", total, "bytes");
   let written = 0;
   for (let i = 0; i < fragments && t.isOpen; ) {
     for (let k = 0; k < f.batch && i < fragments; k++, i++) {
@@ -8619,14 +8810,20 @@ async function sendLimitPlusOne(t, peer) {
       t.beginFrame(i === 0 ? Opcode.Binary : Opcode.Continuation, i === fragments - 1, length)(length === f.fragmentBytes ? ZEROS : ZEROS.subarray(0, length));
       written += length;
     }
-    t.setOutcome(
+    stateOutcome(
+      t,
       Behavior.Ok,
-      `The ${peer} failed the connection before the message ended: wsgate had written ${count2(written)} of its ${count2(total)} bytes (${count2(i)} fragments) when it saw the ${peer}'s refusal.`
+      `The ${peer} failed the connection before the message ended: wsgate had written ${count2(written)} of its ${count2(total)} bytes (${count2(i)} fragments) when it saw the ${peer}'s refusal.`,
+      [
+        statedFigure("message-written-bytes", "of the message wsgate had written when it saw the peer's refusal", written, "bytes"),
+        message2,
+        statedFigure("fragment-count", "fragments of it written", i, "count")
+      ]
     );
     await t.flushed({ below: FLUSH_BELOW });
   }
   if (!t.isOpen) return;
-  t.setOutcome(Behavior.Ok, `The ${peer} failed the connection as wsgate wrote the last of its ${count2(total)} bytes (${CROSSED}).`);
+  stateOutcome(t, Behavior.Ok, `The ${peer} failed the connection as wsgate wrote the last of its ${count2(total)} bytes (${CROSSED}).`, [message2]);
   t.killAfter(scaledS(f.afterS, t.budgets));
 }
 function endlessContinuations(id, peer) {
@@ -8639,11 +8836,11 @@ function endlessContinuations(id, peer) {
     codes: [CloseCode.MessageTooBig, CloseCode.PolicyViolation],
     maxSeconds: e.withinS + 3,
     run: (t) => sendEndless(t, peer),
-    adjust(verdict3) {
-      const judged2 = anyCode(verdict3);
+    adjust(verdict) {
+      const judged2 = anyCode(verdict);
       if (judged2.result.includes(TOOK_ALL))
-        return { ...judged2, behaviorClose: CloseBehavior.Ok, resultClose: "Not judged: wsgate closed after the last frame." };
-      return judged2;
+        return withOwnFigures(verdict, { ...judged2, behaviorClose: CloseBehavior.Ok, resultClose: "Not judged: wsgate closed after the last frame." });
+      return withOwnFigures(verdict, judged2);
     }
   });
 }
@@ -8656,13 +8853,17 @@ async function sendEndless(t, peer) {
   while (sent < e.frames && t.isOpen) {
     for (let k = 0; k < e.batch; k++) t.beginFrame(Opcode.Continuation, false, 1)(ONE);
     sent += e.batch;
-    t.setOutcome(Behavior.Ok, `The ${peer} failed the connection after wsgate had written ${count2(sent)} one-byte continuation frames.`);
+    stateOutcome(t, Behavior.Ok, `The ${peer} failed the connection after wsgate had written ${count2(sent)} one-byte continuation frames.`, [
+      statedFigure("continuation-count", "one-byte continuation frames wsgate had written", sent, "count")
+    ]);
     await t.flushed({ below: FLUSH_BELOW });
   }
   if (!t.isOpen) return;
-  t.setOutcome(
+  stateOutcome(
+    t,
     Behavior.NonStrict,
-    `The ${peer} ${TOOK_ALL}: ${count2(sent + 1)} frames of one message (${count2(sent + 1)} bytes) without failing the connection, then answered wsgate's close.`
+    `The ${peer} ${TOOK_ALL}: ${count2(sent + 1)} frames of one message (${count2(sent + 1)} bytes) without failing the connection, then answered wsgate's close.`,
+    [statedFigure("frame-count", "frames of one message the peer took", sent + 1, "count"), statedFigure("message-bytes", "the message", sent + 1, "bytes")]
   );
   t.sendClose(CloseCode.Normal);
 }
@@ -8706,16 +8907,25 @@ function randomBytes(id, peer) {
       t.killAfter(scaledS(r.seconds, t.budgets));
       const contents = mulberry32(r.seed + 1);
       const next = mulberry32(r.seed);
-      t.setOutcome(Behavior.Failed, `The ${peer} failed the connection on valid frames (random binary messages, fragments and pings), before any random byte.`);
+      stateOutcome(
+        t,
+        Behavior.Failed,
+        `The ${peer} failed the connection on valid frames (random binary messages, fragments and pings), before any random byte.`
+      );
       let bytes2 = 0;
       for (let i = 0; i < r.messages; i++) {
         bytes2 += randomMessage(t, contents);
         await t.flushed({ below: FLUSH_BELOW });
         if (!t.isOpen) return;
       }
-      t.setOutcome(
+      stateOutcome(
+        t,
         Behavior.Ok,
-        `The ${peer} took ${r.messages} valid random messages (${count2(bytes2)} payload bytes), then failed the connection on the random bytes.`
+        `The ${peer} took ${r.messages} valid random messages (${count2(bytes2)} payload bytes), then failed the connection on the random bytes.`,
+        [
+          statedFigure("valid-message-count", "valid messages the peer took", r.messages, "count"),
+          statedFigure("valid-payload-bytes", "of their payload", bytes2, "bytes")
+        ]
       );
       for (; ; ) {
         t.sendRaw(randomPiece(next, r.pieceBytes));
@@ -8724,7 +8934,7 @@ function randomBytes(id, peer) {
         if (!t.isOpen) return;
       }
     },
-    adjust: anyCode
+    adjust: (verdict) => withOwnFigures(verdict, anyCode(verdict))
   });
 }
 var TOO_BIG, FLUSH_BELOW, ZEROS, CROSSED, ONE, TOOK_ALL;
@@ -8738,6 +8948,8 @@ var init_attack_frames = __esm({
     init_budgets();
     init_deflate_corpus();
     init_define();
+    init_judgement();
+    init_own_figures();
     TOO_BIG = [CloseCode.MessageTooBig, CloseCode.PolicyViolation];
     FLUSH_BELOW = 256 * 1024;
     ZEROS = Buffer.alloc(LIMIT_PLUS_ONE.fragmentBytes);
@@ -8823,23 +9035,26 @@ function bombCase(id, fragmented) {
     schedule: { maxSeconds: BOMB.refuseWithinS + 3, runsAlone: true, cost: 1 },
     run(t) {
       if (!t.deflateActive) {
-        t.setOutcome(Behavior.Unimplemented, "The server declined permessage-deflate: there is nothing to inflate.");
+        stateOutcome(t, Behavior.Unimplemented, "The server declined permessage-deflate: there is nothing to inflate.");
         t.sendClose(CloseCode.Normal);
         return;
       }
       t.setWirelog(false, { silent: true });
-      t.setOutcome(Behavior.Ok, "The server ended the connection without echoing the message.");
+      stateOutcome(t, Behavior.Ok, "The server ended the connection without echoing the message.");
       sendBomb(t, perFrame);
       t.killAfter(scaledS(BOMB.refuseWithinS, t.budgets));
     },
     onMessage(t, _data, binary, length) {
       t.record({ kind: "message", data: Buffer.alloc(0), binary });
-      t.setOutcome(
+      stateOutcome(
+        t,
         Behavior.Failed,
-        `The server answered the bomb with a message (${length.toLocaleString("en-US")} bytes) instead of failing the connection: it inflated it.`
+        `The server answered the bomb with a message (${length.toLocaleString("en-US")} bytes) instead of failing the connection: it inflated it.`,
+        [echoedFigure(length)]
       );
       t.sendClose(CloseCode.Normal);
-    }
+    },
+    adjust: ownFiguresOnly
   });
 }
 function statusOf3(httpResponse) {
@@ -8861,33 +9076,35 @@ function windowBitsOffer(id, param, bits) {
     run(t) {
       if (t.deflateActive) t.sendFrame({ opcode: Opcode.Text, rsv: RSV12, payload: COMPRESSED_PROBE });
       else t.sendMessage(PROBE2);
-      t.setOutcome(Behavior.Failed, `The server ${t.deflateActive ? "accepted the offer" : "declined the offer"} but did not echo the message.`);
+      stateOutcome(t, Behavior.Failed, `The server ${t.deflateActive ? "accepted the offer" : "declined the offer"} but did not echo the message.`);
       t.killAfter(scaledS(3, t.budgets));
     },
     onMessage(t, data, binary) {
       const echoed = !binary && data.toString("utf8") === PROBE2;
       const took = t.deflateActive ? "accepted the offer" : "declined the offer";
-      if (!echoed) t.setOutcome(Behavior.Failed, `The server ${took}, then echoed something else (${data.length} bytes).`);
+      if (!echoed) stateOutcome(t, Behavior.Failed, `The server ${took}, then echoed something else (${data.length} bytes).`, [echoedFigure(data.length)]);
       else if (t.deflateActive && !valid)
-        t.setOutcome(
+        stateOutcome(
+          t,
           Behavior.NonStrict,
           `The server accepted an offer with ${param}=${bits} (out of range: RFC 7692 \xA77 says it MUST decline) and inflated the message.`
         );
-      else t.setOutcome(Behavior.Ok, `The server ${took} and echoed the message.`);
+      else stateOutcome(t, Behavior.Ok, `The server ${took} and echoed the message.`);
       t.sendClose(CloseCode.Normal);
     },
-    adjust(verdict3, facts) {
-      const status = statusOf3(facts.httpResponse);
-      if (status === null) return settled(Behavior.Ok, "The server closed the connection without an answer (it refused the handshake).");
-      if (status !== 101) return settled(Behavior.Ok, `The server refused the handshake (HTTP ${status}).`);
-      if (!facts.connectionWasOpen)
-        return settled(
-          Behavior.Failed,
-          `The server accepted the offer with an answer no client can take: ${(facts.httpResponse ?? "").split("\r\n").find((l) => /^sec-websocket-extensions:/i.test(l)) ?? "(no extension line)"}.`
-        );
-      return { ...verdict3, behaviorClose: CloseBehavior.Ok, resultClose: "Not judged: wsgate closes once the message is echoed (or the wait ran out)." };
-    }
+    adjust: (verdict, facts) => withOwnFigures(verdict, judgeOfferAnswer(verdict, facts))
   });
+}
+function judgeOfferAnswer(verdict, facts) {
+  const status = statusOf3(facts.httpResponse);
+  if (status === null) return settled(Behavior.Ok, "The server closed the connection without an answer (it refused the handshake).");
+  if (status !== 101) return settled(Behavior.Ok, `The server refused the handshake (HTTP ${status}).`);
+  if (!facts.connectionWasOpen)
+    return settled(
+      Behavior.Failed,
+      `The server accepted the offer with an answer no client can take: ${(facts.httpResponse ?? "").split("\r\n").find((l) => /^sec-websocket-extensions:/i.test(l)) ?? "(no extension line)"}.`
+    );
+  return { ...verdict, behaviorClose: CloseBehavior.Ok, resultClose: "Not judged: wsgate closes once the message is echoed (or the wait ran out)." };
 }
 function requestWithOffer(normal, offer) {
   const lines = [
@@ -8916,6 +9133,7 @@ var init_s17_robustness_frames = __esm({
     init_budgets();
     init_attacks_frames();
     init_define();
+    init_own_figures();
     RSV12 = 4;
     serverBombBudget = { advisory: FrameAdvisory.bomb, closeWithinMs: BOMB.refuseWithinS * 1e3 };
     PROBE2 = "wsgate: a compressed message after an odd offer.";
@@ -9162,18 +9380,29 @@ function probeFrame() {
   const payload2 = Buffer.from(PROBE, "utf8");
   return Buffer.concat([encodeFrameHeader(Opcode.Text, true, 0, payload2.length, null), payload2]);
 }
-function judgeSettled(verdict3, waitS) {
-  if (verdict3.result.startsWith(TOOK))
-    return { ...verdict3, behaviorClose: CloseBehavior.Ok, resultClose: "Not judged: the client took the response; wsgate closed after the echo." };
-  if (verdict3.result === REFUSED && verdict3.behaviorClose === CloseBehavior.Failed) {
-    return { ...verdict3, behavior: Behavior.Failed, result: `The client neither refused the response nor echoed the message within ${waitS} s.` };
+function judgeSettled(verdict, waitS) {
+  if (verdict.result.startsWith(TOOK))
+    return withOwnFigures(verdict, {
+      ...verdict,
+      behaviorClose: CloseBehavior.Ok,
+      resultClose: "Not judged: the client took the response; wsgate closed after the echo."
+    });
+  if (verdict.result === REFUSED && verdict.behaviorClose === CloseBehavior.Failed) {
+    return withOwnFigures(verdict, {
+      ...verdict,
+      behavior: Behavior.Failed,
+      result: `The client neither refused the response nor echoed the message within ${waitS} s.`
+    });
   }
-  return verdict3;
+  return withOwnFigures(verdict);
 }
 function onEcho(took, why) {
   return (t, data, binary) => {
-    if (!binary && data.toString("utf8") === PROBE) t.setOutcome(took, `${TOOK}${why}`);
-    else t.setOutcome(Behavior.Failed, `The client echoed a message other than the one sent (${binary ? "binary" : "text"}, ${data.length} bytes).`);
+    if (!binary && data.toString("utf8") === PROBE) stateOutcome(t, took, `${TOOK}${why}`);
+    else
+      stateOutcome(t, Behavior.Failed, `The client echoed a message other than the one sent (${binary ? "binary" : "text"}, ${data.length} bytes).`, [
+        echoedFigure(data.length)
+      ]);
     t.sendClose(CloseCode.Normal);
   };
 }
@@ -9195,6 +9424,8 @@ var init_s18_robustness_handshake = __esm({
     init_budgets();
     init_attack_judges();
     init_define();
+    init_judgement();
+    init_own_figures();
     init_handshake_scripts();
     RFC = "RFC 6455 \xA74.1, \xA74.2.2";
     TOOK = "The client took the response and echoed the message sent after it.";
@@ -9210,12 +9441,12 @@ var init_s18_robustness_handshake = __esm({
       schedule: { maxSeconds: ClientFloodBudgets.settleWithinS + 2 },
       handshake: (info) => ({ head: head(SWITCHING, [...manyLines(), ...upgradeLines(info)]), delivery: "together" }),
       run(t) {
-        t.setOutcome(Behavior.Ok, REFUSED);
+        stateOutcome(t, Behavior.Ok, REFUSED);
         t.sendFrame({ opcode: Opcode.Text, payload: PROBE });
         t.killAfter(scaledS(ClientFloodBudgets.settleWithinS, t.budgets));
       },
       onMessage: onEcho(Behavior.Ok, ""),
-      adjust: (verdict3) => judgeSettled(verdict3, ClientFloodBudgets.settleWithinS)
+      adjust: (verdict) => judgeSettled(verdict, ClientFloodBudgets.settleWithinS)
     });
     MIB = ClientFloodBudgets.hugeHeader.totalBytes / (1024 * 1024);
     hugeHeaderCase = defineCase({
@@ -9238,7 +9469,7 @@ var init_s18_robustness_handshake = __esm({
         }
       }),
       async run(t) {
-        t.setOutcome(Behavior.Ok, REFUSED);
+        stateOutcome(t, Behavior.Ok, REFUSED);
         t.killAfter(scaledS(ClientFloodBudgets.settleWithinS, t.budgets));
         let most = 0;
         while (t.isOpen) {
@@ -9246,16 +9477,18 @@ var init_s18_robustness_handshake = __esm({
           if (read !== null && read > most) {
             most = read;
             if (most > ClientFloodBudgets.hugeHeaderReadBytes)
-              t.setOutcome(
+              stateOutcome(
+                t,
                 Behavior.Failed,
-                `The client read ${count2(most)} bytes of the response head (budget ${count2(ClientFloodBudgets.hugeHeaderReadBytes)}): its limit on a response head, if it has one, lets a server make it hold that much.`
+                `The client read ${count2(most)} bytes of the response head (budget ${count2(ClientFloodBudgets.hugeHeaderReadBytes)}): its limit on a response head, if it has one, lets a server make it hold that much.`,
+                [budgetFigure("peer-read-bytes", "of the response head the client's process had read", most, "bytes", ClientFloodBudgets.hugeHeaderReadBytes)]
               );
           }
           await t.pause(ClientFloodBudgets.readSampleS);
         }
       },
       onMessage: onEcho(Behavior.Failed, ` It read a ${MIB} MiB response head without a limit.`),
-      adjust: (verdict3) => judgeSettled(verdict3, ClientFloodBudgets.settleWithinS)
+      adjust: (verdict) => judgeSettled(verdict, ClientFloodBudgets.settleWithinS)
     });
     P2 = ClientFloodBudgets.pacedHead;
     pacedCase = defineCase({
@@ -9278,11 +9511,11 @@ var init_s18_robustness_handshake = __esm({
         }
       }),
       run(t) {
-        t.setOutcome(Behavior.Ok, REFUSED);
+        stateOutcome(t, Behavior.Ok, REFUSED);
         t.killAfter(scaledS(ClientFloodBudgets.settleWithinS + P2.writeS, t.budgets));
       },
       onMessage: onEcho(Behavior.Ok, ""),
-      adjust: (verdict3) => judgeSettled(verdict3, ClientFloodBudgets.settleWithinS + P2.writeS)
+      adjust: (verdict) => judgeSettled(verdict, ClientFloodBudgets.settleWithinS + P2.writeS)
     });
     STALL_S = DEFAULT_BUDGETS.stallMs / 1e3;
     DROPPED_STALLED = "The client dropped the trickled response by a timeout of its own.";
@@ -9363,33 +9596,36 @@ function windowBitsCase(id, param, bits) {
         unimplemented(t, "permessage-deflate was not negotiated (the client offered none).");
         return;
       }
-      t.setOutcome(Behavior.Ok, REFUSED2);
+      stateOutcome(t, Behavior.Ok, REFUSED2);
       t.sendFrame({ opcode: Opcode.Text, rsv: RSV13, payload: COMPRESSED_PROBE2 });
       t.killAfter(scaledS(REFUSE_WITHIN_S, t.budgets));
     },
     onMessage(t, data, binary) {
-      if (!binary && data.toString("utf8") === PROBE) t.setOutcome(valid ? Behavior.Ok : Behavior.NonStrict, ACCEPTED);
-      else t.setOutcome(Behavior.Failed, `The client echoed a message other than the one sent (${binary ? "binary" : "text"}, ${data.length} bytes).`);
+      if (!binary && data.toString("utf8") === PROBE) stateOutcome(t, valid ? Behavior.Ok : Behavior.NonStrict, ACCEPTED);
+      else
+        stateOutcome(t, Behavior.Failed, `The client echoed a message other than the one sent (${binary ? "binary" : "text"}, ${data.length} bytes).`, [
+          echoedFigure(data.length)
+        ]);
       t.sendClose(CloseCode.Normal);
     },
-    adjust(verdict3, facts) {
-      const scripted = unimplementedUnlessScripted("deflate-offer")(verdict3, facts);
-      if (scripted !== verdict3) return scripted;
-      return judgeRefusal(verdict3);
+    adjust(verdict, facts) {
+      const scripted = unimplementedUnlessScripted("deflate-offer")(verdict, facts);
+      if (scripted !== verdict) return scripted;
+      return withOwnFigures(verdict, judgeRefusal(verdict));
     }
   });
 }
-function judgeRefusal(verdict3) {
-  if (verdict3.result === ACCEPTED)
-    return { ...verdict3, behaviorClose: CloseBehavior.Ok, resultClose: "Not judged: the client took the response; wsgate closed after the echo." };
-  if (verdict3.result === REFUSED2 && verdict3.behaviorClose === CloseBehavior.Failed) {
+function judgeRefusal(verdict) {
+  if (verdict.result === ACCEPTED)
+    return { ...verdict, behaviorClose: CloseBehavior.Ok, resultClose: "Not judged: the client took the response; wsgate closed after the echo." };
+  if (verdict.result === REFUSED2 && verdict.behaviorClose === CloseBehavior.Failed) {
     return {
-      ...verdict3,
+      ...verdict,
       behavior: Behavior.Failed,
       result: `The client neither refused the response nor echoed the compressed message within ${REFUSE_WITHIN_S} s.`
     };
   }
-  return verdict3;
+  return verdict;
 }
 function sendBomb2(t, fragmented) {
   const writes = BOMB.pieces / BOMB.piecesPerWrite;
@@ -9427,10 +9663,10 @@ function bombCase2(id, fragmented) {
       t.killAfter(scaledS(BOMB.refuseWithinS, t.budgets));
     },
     // A client that offered no permessage-deflate is not judged: the bomb was never sent.
-    adjust: (verdict3, facts) => facts.deflateActive === true ? verdict3 : NO_DEFLATE,
+    adjust: (verdict, facts) => facts.deflateActive === true ? withOwnFigures(verdict) : NO_DEFLATE,
     onMessage(t, _data, binary, length) {
       t.record({ kind: "message", data: Buffer.alloc(0), binary });
-      t.setOutcome(Behavior.Failed, `The client echoed a message of ${length} bytes: it took the bomb.`);
+      stateOutcome(t, Behavior.Failed, `The client echoed a message of ${length} bytes: it took the bomb.`, [echoedFigure(length)]);
       t.sendClose(CloseCode.Normal);
     }
   });
@@ -9466,6 +9702,7 @@ var init_s18_robustness_client = __esm({
     init_attacks_client();
     init_define();
     init_handshake_scripts();
+    init_own_figures();
     init_s18_robustness_handshake();
     RSV13 = 4;
     COMPRESSED_PROBE2 = (() => {
@@ -9497,9 +9734,12 @@ var init_s18_robustness_client = __esm({
       },
       onMessage(t, _data, binary, length) {
         t.record({ kind: "message", data: Buffer.alloc(0), binary });
-        t.setOutcome(Behavior.Failed, `The client echoed a message of ${length} bytes: it took a frame with RSV1 though no extension was negotiated.`);
+        stateOutcome(t, Behavior.Failed, `The client echoed a message of ${length} bytes: it took a frame with RSV1 though no extension was negotiated.`, [
+          echoedFigure(length)
+        ]);
         t.sendClose(CloseCode.Normal);
-      }
+      },
+      adjust: ownFiguresOnly
     });
     bombCases = [bombCase2("18.2.1", false), bombCase2("18.2.2", true), unnegotiatedBombCase];
     lengthCases2 = [
