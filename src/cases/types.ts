@@ -7,7 +7,7 @@ import type { DocumentChunks } from '../protocol/deflate/document.js';
 import type { UpgradeRequestSpec } from '../protocol/client-handshake.js';
 import type { UpgradeRequest } from '../protocol/handshake.js';
 import type { CaseOrigin, ExpectedClose } from '../model/report.js';
-import type { ServerAttack } from './attack-types.js';
+import type { ServerAttack } from './robustness/attack-types.js';
 import type { H2CaseContext, H2CaseOptions, H2StreamFacts } from './h2-types.js';
 import type { Judgement } from './judgement.js';
 import type { RobustnessBudgets } from './data/budgets.js';

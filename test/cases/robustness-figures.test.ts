@@ -6,12 +6,12 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { CrowdFacts, ProbeFacts } from '../../src/cases/attack-types.js';
-import { judgeCrowd, judgeHugeHeader, judgePacedHead, judgeSlowloris } from '../../src/cases/flood-judges.js';
+import type { CrowdFacts, ProbeFacts } from '../../src/cases/robustness/attack-types.js';
+import { judgeCrowd, judgeHugeHeader, judgePacedHead, judgeSlowloris } from '../../src/cases/robustness/flood-judges.js';
 import type { Figure, Judgement } from '../../src/cases/judgement.js';
-import { stateOutcome, withOwnFigures } from '../../src/cases/own-figures.js';
-import { robustnessServerCases } from '../../src/cases/s17-robustness-server.js';
-import { robustnessClientCases } from '../../src/cases/s18-robustness-client.js';
+import { stateOutcome, withOwnFigures } from '../../src/cases/robustness/own-figures.js';
+import { robustnessServerCases } from '../../src/cases/robustness/s17-robustness-server.js';
+import { robustnessClientCases } from '../../src/cases/robustness/s18-robustness-client.js';
 import type { CaseContext } from '../../src/cases/types.js';
 import { DEFAULT_BUDGETS } from '../../src/cases/data/budgets.js';
 import { budgetFigure, statedFigure } from '../../src/model/figures.js';

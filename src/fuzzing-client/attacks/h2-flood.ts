@@ -8,7 +8,7 @@
  * write and when the server ends the connection.
  */
 import type net from 'node:net';
-import type { H2Flood, H2FloodAttack, H2FloodFacts } from '../../cases/attack-types.js';
+import type { H2Flood, H2FloodAttack, H2FloodFacts } from '../../cases/robustness/attack-types.js';
 import { encodeH2Frame, H2_PREFACE, H2Flag, H2Frame, H2FrameReader, h2ErrorName, hpackBlock, hpackLiteral, parseSettings } from '../../protocol/h2-frames.js';
 import { connectionQueues } from '../../util/kernel-queues.js';
 import { probeFields } from '../h2-probe.js';

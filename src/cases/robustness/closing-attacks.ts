@@ -8,14 +8,14 @@
  * 1. a ping flood while wsgate reads nothing; 2. a large echo read at 1 KiB/s while wsgate writes on;
  * 3. the peer's close left unanswered; 4. the closing handshake done, TCP never ended by wsgate.
  */
-import { CloseCode, Opcode } from '../protocol/constants.js';
-import { Behavior, CloseBehavior } from '../model/verdicts.js';
-import { closedByMe, defineCase, failedByPeer } from './define.js';
+import { CloseCode, Opcode } from '../../protocol/constants.js';
+import { Behavior, CloseBehavior } from '../../model/verdicts.js';
+import { closedByMe, defineCase, failedByPeer } from '../define.js';
 import { neverClosedBudget, PING_FLOOD, pingFloodBudget, SLOW_ECHO, slowEchoBudget, STALL_MARGIN_S, unansweredCloseBudget } from './data/attacks-closing.js';
-import { DEFAULT_BUDGETS, scaledMs } from './data/budgets.js';
-import { budgetFigure, statedFigure, type Figure } from './judgement.js';
+import { DEFAULT_BUDGETS, scaledMs } from '../data/budgets.js';
+import { budgetFigure, statedFigure, type Figure } from '../judgement.js';
 import { judgedFigure, ownFiguresOnly, stateOutcome, withOwnFigures } from './own-figures.js';
-import type { CaseContext, CatalogueCase, Judgement } from './types.js';
+import type { CaseContext, CatalogueCase, Judgement } from '../types.js';
 
 /** Who is under test: the peer's role. */
 export type PeerRole = 'server' | 'client';

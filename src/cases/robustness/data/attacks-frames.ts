@@ -3,8 +3,8 @@
  * replays and the budgets a peer is held to. The cases (cases/attack-frames.ts) are written once and
  * played in both roles: 17.2.3-17.2.6 and 17.3.x against a server, 18.3.4-18.3.7 against a client.
  */
-import type { AttackBudget } from '../types.js';
-import { MEMORY_GROWTH } from './budgets.js';
+import type { AttackBudget } from '../../types.js';
+import { MEMORY_GROWTH } from '../../data/budgets.js';
 
 /** The public advisories these attacks replay, in the words a report quotes. */
 export const FrameAdvisory = {

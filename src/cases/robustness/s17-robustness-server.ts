@@ -6,16 +6,16 @@
  * judge of what it measured (attack-judges.ts); after each, a normal echo on a fresh connection and
  * the server process checked (the liveness check): a server that died or stopped serving fails.
  */
-import type { UpgradeRequestSpec } from '../protocol/client-handshake.js';
-import { closingCases } from './attack-closing.js';
+import type { UpgradeRequestSpec } from '../../protocol/client-handshake.js';
+import { closingCases } from './closing-attacks.js';
 import { judgeGrowth, judgeRefusedAtHeader, judgeSurvives } from './attack-judges.js';
 import type { AttackProbe, ServerAttack } from './attack-types.js';
 import { ServerAdvisories, ServerBudgets } from './data/attacks.js';
 import { attackCase, requestWith } from './attack-case.js';
-import { closedByMe, defineCase, hex, message } from './define.js';
+import { closedByMe, defineCase, hex, message } from '../define.js';
 import { floodServerCases } from './s17-robustness-floods.js';
 import { frameServerCases } from './s17-robustness-frames.js';
-import type { CatalogueCase } from './types.js';
+import type { CatalogueCase } from '../types.js';
 
 export { requestWith };
 

@@ -7,8 +7,8 @@
  * Everything large is generated a batch at a time, each batch awaited with t.flushed({ below: FLUSH_BELOW }), so wsgate
  * never holds more than a batch however slowly the peer reads. Budgets: data/attacks-frames.ts.
  */
-import { CloseCode, Opcode } from '../protocol/constants.js';
-import { Behavior, CloseBehavior } from '../model/verdicts.js';
+import { CloseCode, Opcode } from '../../protocol/constants.js';
+import { Behavior, CloseBehavior } from '../../model/verdicts.js';
 import { count } from './attack-judges.js';
 import {
   ENDLESS,
@@ -21,12 +21,12 @@ import {
   randomBytesBudget,
   reservedGiBBudget,
 } from './data/attacks-frames.js';
-import { MEMORY_GROWTH, scaledS } from './data/budgets.js';
-import { mulberry32 } from './data/deflate-corpus.js';
-import { defineCase, failedByPeer } from './define.js';
-import { statedFigure } from './judgement.js';
+import { MEMORY_GROWTH, scaledS } from '../data/budgets.js';
+import { mulberry32 } from '../data/deflate-corpus.js';
+import { defineCase, failedByPeer } from '../define.js';
+import { statedFigure } from '../judgement.js';
 import { echoedFigure, stateOutcome, withOwnFigures } from './own-figures.js';
-import type { AttackBudget, CaseContext, CaseDef, CatalogueCase, Judgement } from './types.js';
+import type { AttackBudget, CaseContext, CaseDef, CatalogueCase, Judgement } from '../types.js';
 
 /** Whom the case attacks: the words its texts use. */
 export type Peer = 'server' | 'client';

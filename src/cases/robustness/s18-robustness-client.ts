@@ -10,14 +10,14 @@
  * lengths a client must refuse at the header; 18.4 (s18-robustness-handshake.ts) floods and slows the 101.
  */
 import zlib from 'node:zlib';
-import { CloseCode, Opcode } from '../protocol/constants.js';
-import { bombLength, bombPieceAt } from '../protocol/deflate/bomb.js';
-import { encodeFrameHeader } from '../protocol/frame-writer.js';
-import { Behavior, CloseBehavior } from '../model/verdicts.js';
-import { scaledS } from './data/budgets.js';
-import { acceptFirstOffer, acceptOffer } from './data/deflate-cases.js';
-import { closingCases } from './attack-closing.js';
-import { endlessContinuations, limitPlusOne, randomBytes, reservedOpcodeGiB } from './attack-frames.js';
+import { CloseCode, Opcode } from '../../protocol/constants.js';
+import { bombLength, bombPieceAt } from '../../protocol/deflate/bomb.js';
+import { encodeFrameHeader } from '../../protocol/frame-writer.js';
+import { Behavior, CloseBehavior } from '../../model/verdicts.js';
+import { scaledS } from '../data/budgets.js';
+import { acceptFirstOffer, acceptOffer } from '../data/deflate-cases.js';
+import { closingCases } from './closing-attacks.js';
+import { endlessContinuations, limitPlusOne, randomBytes, reservedOpcodeGiB } from './frame-attacks.js';
 import {
   BOMB,
   TRICKLE,
@@ -29,11 +29,11 @@ import {
   unnegotiatedBombBudget,
   windowBitsBudget,
 } from './data/attacks-client.js';
-import { defineCase, failedByPeer, hex } from './define.js';
-import { head, PROBE, refused, SWITCHING, unimplemented, unimplementedUnlessScripted, upgradeLines } from './handshake-scripts.js';
+import { defineCase, failedByPeer, hex } from '../define.js';
+import { head, PROBE, refused, SWITCHING, unimplemented, unimplementedUnlessScripted, upgradeLines } from '../handshake-scripts.js';
 import { echoedFigure, ownFiguresOnly, stateOutcome, withOwnFigures } from './own-figures.js';
 import { clientHandshakeCases } from './s18-robustness-handshake.js';
-import type { CaseContext, CatalogueCase, Judgement } from './types.js';
+import type { CaseContext, CatalogueCase, Judgement } from '../types.js';
 
 const RSV1 = 4;
 

@@ -6,17 +6,17 @@
  * Object.prototype's properties. Advisories and budgets are data (data/floods.ts); the engine writes
  * the slow and huge heads (server/head-delivery.ts) and states the figures (play/attack-figures.ts).
  */
-import { CloseCode, Opcode } from '../protocol/constants.js';
-import { encodeFrameHeader } from '../protocol/frame-writer.js';
-import { Behavior, CloseBehavior, type OutcomeVerdict } from '../model/verdicts.js';
+import { CloseCode, Opcode } from '../../protocol/constants.js';
+import { encodeFrameHeader } from '../../protocol/frame-writer.js';
+import { Behavior, CloseBehavior, type OutcomeVerdict } from '../../model/verdicts.js';
 import { ClientFloodBudgets as B, clientFloodBudgets as budget } from './data/floods.js';
-import { DEFAULT_BUDGETS, scaledS } from './data/budgets.js';
+import { DEFAULT_BUDGETS, scaledS } from '../data/budgets.js';
 import { count } from './attack-judges.js';
-import { defineCase } from './define.js';
-import { budgetFigure } from './judgement.js';
+import { defineCase } from '../define.js';
+import { budgetFigure } from '../judgement.js';
 import { echoedFigure, stateOutcome, withOwnFigures } from './own-figures.js';
-import { head, mustRefuse, PROBE, refused, SWITCHING, upgradeLines } from './handshake-scripts.js';
-import type { CaseContext, CatalogueCase, HandshakeRequestInfo, Judgement } from './types.js';
+import { head, mustRefuse, PROBE, refused, SWITCHING, upgradeLines } from '../handshake-scripts.js';
+import type { CaseContext, CatalogueCase, HandshakeRequestInfo, Judgement } from '../types.js';
 
 // RFC 6455 §4.1: the client reads the server's handshake response and "If the response lacks ... or
 // ... the client MUST _Fail the WebSocket Connection_"; §4.2.2 says what a valid 101 holds. Nothing

@@ -2,12 +2,12 @@
  * What every group-17 attack case shares (s17-robustness-server.ts, s17-robustness-floods.ts): the
  * normal upgrade request with lines added, and the case's shape around its attack.
  */
-import { CloseCode } from '../protocol/constants.js';
-import type { UpgradeRequestSpec } from '../protocol/client-handshake.js';
+import { CloseCode } from '../../protocol/constants.js';
+import type { UpgradeRequestSpec } from '../../protocol/client-handshake.js';
 import type { ServerAttack } from './attack-types.js';
 import type { Advisory } from './data/attacks.js';
-import { defineCase } from './define.js';
-import type { CatalogueCase } from './types.js';
+import { defineCase } from '../define.js';
+import type { CatalogueCase } from '../types.js';
 
 /** The normal upgrade request with header lines added: `before` ahead of the upgrade fields, `after` behind them. */
 export function requestWith(normal: UpgradeRequestSpec, after: ReadonlyArray<readonly [string, string]>, before: readonly string[] = []): string {

@@ -5,16 +5,16 @@
  * Each is a scripted connection with an attack budget; the liveness check follows every one.
  */
 import zlib from 'node:zlib';
-import { CloseCode, Opcode } from '../protocol/constants.js';
-import { bombPieceAt } from '../protocol/deflate/bomb.js';
-import { Behavior, CloseBehavior } from '../model/verdicts.js';
-import { endlessContinuations, limitPlusOne, randomBytes, reservedOpcodeGiB } from './attack-frames.js';
+import { CloseCode, Opcode } from '../../protocol/constants.js';
+import { bombPieceAt } from '../../protocol/deflate/bomb.js';
+import { Behavior, CloseBehavior } from '../../model/verdicts.js';
+import { endlessContinuations, limitPlusOne, randomBytes, reservedOpcodeGiB } from './frame-attacks.js';
 import { BOMB } from './data/attacks-client.js';
-import { scaledS } from './data/budgets.js';
+import { scaledS } from '../data/budgets.js';
 import { FrameAdvisory, OFFER_WINDOW_BITS, windowBitsOfferBudget } from './data/attacks-frames.js';
-import { defineCase, failedByPeer } from './define.js';
+import { defineCase, failedByPeer } from '../define.js';
 import { echoedFigure, ownFiguresOnly, stateOutcome, withOwnFigures } from './own-figures.js';
-import type { AdjustFacts, AttackBudget, CaseContext, CatalogueCase, Judgement } from './types.js';
+import type { AdjustFacts, AttackBudget, CaseContext, CatalogueCase, Judgement } from '../types.js';
 
 const RSV1 = 4;
 const serverBombBudget: AttackBudget = { advisory: FrameAdvisory.bomb, closeWithinMs: BOMB.refuseWithinS * 1000 };

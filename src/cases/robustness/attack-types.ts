@@ -4,9 +4,9 @@
  * function that judges the facts the engine measured. A case never touches a socket; measuring is
  * the engine's job (fuzzing-client/attacks/), once.
  */
-import type { UpgradeRequestSpec } from '../protocol/client-handshake.js';
-import type { Judgement } from './judgement.js';
-import type { RobustnessBudgets } from './data/budgets.js';
+import type { UpgradeRequestSpec } from '../../protocol/client-handshake.js';
+import type { Judgement } from '../judgement.js';
+import type { RobustnessBudgets } from '../data/budgets.js';
 
 /** Payload bytes written slowly after a frame header, to see whether the server waits for them. */
 export interface Trickle {

@@ -3,9 +3,9 @@
  * play/attack-figures.ts): how a judge builds them, and how a scripted case's figures reach its
  * verdict. Each figure states a number its result's text states; the text is unchanged by them.
  */
-import type { OutcomeVerdict } from '../model/verdicts.js';
-import { budgetFigure, statedFigure, type Figure, type Judgement } from './judgement.js';
-import type { CaseContext } from './types.js';
+import type { OutcomeVerdict } from '../../model/verdicts.js';
+import { budgetFigure, statedFigure, type Figure, type Judgement } from '../judgement.js';
+import type { CaseContext } from '../types.js';
 
 /**
  * A figure held to a budget whose `over` the judge decides: the verdict failed on it (a wait that ran
