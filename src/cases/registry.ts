@@ -14,9 +14,7 @@ import { handshakeCases } from './s14-handshake.js';
 import { serverHandshakeCases } from './s15-server-handshake.js';
 import { h2ServerCases } from './s16-h2-server.js';
 import { h2ClientCases } from './s16-h2-client.js';
-import { h2FloodServerCases } from './robustness/s17-robustness-h2.js';
-import { robustnessServerCases } from './robustness/s17-robustness-server.js';
-import { robustnessClientCases } from './robustness/s18-robustness-client.js';
+import { h2FloodServerCases, robustnessClientCases, robustnessServerCases } from './robustness/index.js';
 import type { CatalogueCase } from './types.js';
 
 /** Compares dotted ids as integer tuples ("6.9.2" < "6.12.7" < "10.1.1"). */

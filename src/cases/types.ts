@@ -11,6 +11,7 @@ import type { ServerAttack } from './robustness/attack-types.js';
 import type { H2CaseContext, H2CaseOptions, H2StreamFacts } from './h2-types.js';
 import type { Judgement } from './judgement.js';
 import type { RobustnessBudgets } from './data/budgets.js';
+import type { Requirement } from '../model/requirement.js';
 import type { OutcomeVerdict } from '../model/verdicts.js';
 
 /** An event the peer produced, with its full payload (reports cut it; verdicts compare all of it). */
@@ -289,6 +290,11 @@ export interface CaseDef {
   readonly reportCompressionRatio?: boolean;
   /** How the gate schedules the case: its time limit, whether it runs alone or idle, its expected cost. */
   readonly schedule?: CaseSchedule;
+  /**
+   * The requirement the case tests, where the case declares its own (the robustness profile, each
+   * case with the advisory it replays); the others' are looked up by id (explain/requirements.ts).
+   */
+  readonly requirement?: Requirement;
   /** A robustness case against a client (group 18): the advisory it replays and the budgets the engine measures it against. */
   readonly attackBudget?: AttackBudget;
   /**

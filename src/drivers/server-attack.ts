@@ -4,7 +4,7 @@
  * alive, and a normal case on a fresh connection passing. A server that died or stopped serving
  * fails the case whatever the attack's own verdict (play/attack-figures.ts says so in its report).
  */
-import { livenessCase } from '../cases/robustness/s17-robustness-server.js';
+import { livenessCase } from '../cases/robustness/index.js';
 import type { CatalogueCase } from '../cases/types.js';
 import { playAttack } from '../fuzzing-client/attacks/play-attack.js';
 import { playCase, type PlaySettings, type ServerTarget } from '../fuzzing-client/play-case.js';

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import { judgeGrowth, judgeRefusedAtHeader, judgeSurvives } from '../../src/cases/robustness/attack-judges.js';
 import type { GrowthFacts, ProbeFacts } from '../../src/cases/robustness/attack-types.js';
 import type { Figure } from '../../src/cases/judgement.js';
-import { robustnessServerCases } from '../../src/cases/robustness/s17-robustness-server.js';
+import { robustnessServerCases } from '../../src/cases/robustness/index.js';
 
 function probe(over: Partial<ProbeFacts>): ProbeFacts {
   return {

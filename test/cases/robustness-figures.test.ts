@@ -10,8 +10,8 @@ import type { CrowdFacts, ProbeFacts } from '../../src/cases/robustness/attack-t
 import { judgeCrowd, judgeHugeHeader, judgePacedHead, judgeSlowloris } from '../../src/cases/robustness/flood-judges.js';
 import type { Figure, Judgement } from '../../src/cases/judgement.js';
 import { stateOutcome, withOwnFigures } from '../../src/cases/robustness/own-figures.js';
-import { robustnessServerCases } from '../../src/cases/robustness/s17-robustness-server.js';
-import { robustnessClientCases } from '../../src/cases/robustness/s18-robustness-client.js';
+import { robustnessServerCases } from '../../src/cases/robustness/index.js';
+import { robustnessClientCases } from '../../src/cases/robustness/index.js';
 import type { CaseContext } from '../../src/cases/types.js';
 import { DEFAULT_BUDGETS } from '../../src/cases/data/budgets.js';
 import { budgetFigure, statedFigure } from '../../src/model/figures.js';

@@ -1,10 +1,11 @@
 /**
- * What every group-17 attack case shares (s17-robustness-server.ts, s17-robustness-floods.ts): the
+ * What every raw attack of group 17 shares (s17-1-handshake.ts, s17-2-frames.ts, s17-5-h2.ts): the
  * normal upgrade request with lines added, and the case's shape around its attack.
  */
 import { CloseCode } from '../../protocol/constants.js';
 import type { UpgradeRequestSpec } from '../../protocol/client-handshake.js';
 import type { ServerAttack } from './attack-types.js';
+import type { Requirement } from '../../model/requirement.js';
 import type { Advisory } from './data/attacks.js';
 import { defineCase } from '../define.js';
 import type { CatalogueCase } from '../types.js';
@@ -28,6 +29,8 @@ export function requestWith(normal: UpgradeRequestSpec, after: ReadonlyArray<rea
 export function attackCase(spec: {
   id: string;
   advisory: Advisory;
+  /** What the case asks of the server, with the advisory's flaw named. */
+  requirement: Requirement;
   rfc: string;
   description: string;
   expectation: string;
@@ -38,6 +41,7 @@ export function attackCase(spec: {
   return defineCase({
     id: spec.id,
     description: `${spec.description} (${spec.rfc}; ${spec.advisory.id}: ${spec.advisory.what})`,
+    requirement: spec.requirement,
     expectation: `${spec.expectation} Afterwards the server still echoes a message on a fresh connection, and (when wsgate started it) its process is alive.`,
     expect: {},
     close: { closedByMe: false, closeCode: [CloseCode.ProtocolError, CloseCode.MessageTooBig], requireClean: false },

@@ -157,7 +157,7 @@ export interface CrowdAttack extends AttackCost {
 }
 
 /**
- * What an HTTP/2 flood sends, one unit at a time (17.5: cases/s17-robustness-h2.ts): on one
+ * What an HTTP/2 flood sends, one unit at a time (17.5: cases/robustness/s17-5-h2.ts): on one
  * connection, a stream opened and reset, a CONTINUATION frame, a PING; or (`cut-blocks`) a connection
  * of its own each, an unfinished header block cut by a TCP reset.
  */

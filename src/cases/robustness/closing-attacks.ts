@@ -9,6 +9,7 @@
  * 3. the peer's close left unanswered; 4. the closing handshake done, TCP never ended by wsgate.
  */
 import { CloseCode, Opcode } from '../../protocol/constants.js';
+import type { Requirement } from '../../model/requirement.js';
 import { Behavior, CloseBehavior } from '../../model/verdicts.js';
 import { closedByMe, defineCase, failedByPeer } from '../define.js';
 import { neverClosedBudget, PING_FLOOD, pingFloodBudget, SLOW_ECHO, slowEchoBudget, STALL_MARGIN_S, unansweredCloseBudget } from './data/attacks-closing.js';
@@ -339,7 +340,42 @@ export function neverClosedCase(id: string, peer: PeerRole): CatalogueCase {
   });
 }
 
-/** The four attacks with ids `${prefix}.1` to `${prefix}.4`, against a peer of the given role. */
+/** 17.4 and 18.5: the back-pressure and closing attacks, the same four against either role. */
+function closingRequirements(peer: PeerRole): readonly Requirement[] {
+  const drop =
+    peer === 'server' ? 'ends TCP at once (a server closes it first)' : 'ends TCP within the stall budget (a client waits for the server, but not forever)';
+  return [
+    {
+      key: 'ping-flood-bounded',
+      rfc: 'RFC 6455 §5.5.3',
+      text: `a ${peer} flooded with pings by a peer that reads nothing answers only some (RFC 6455 §5.5.3: the most recent may do) or stops reading: the pongs it delivers afterwards stay within the budget (CVE-2019-9512, the HTTP/2 ping flood)`,
+      subject: 'a ping flood with nothing read',
+    },
+    {
+      key: 'slow-reader-bounded',
+      rfc: 'RFC 6455 §10.4',
+      text: `a ${peer} whose echo is read at 1 KiB/s stops reading further messages (back-pressure) or drops the connection, rather than queuing its echoes without bound (CVE-2019-9517, HTTP/2 internal data buffering)`,
+      subject: 'a large echo read slowly',
+    },
+    {
+      key: 'unanswered-close-dropped',
+      rfc: 'RFC 6455 §7.1.1, §7.1.7',
+      text: `a ${peer} that failed the connection (1002 on a reserved opcode) and got no answer to its close ends TCP itself within the stall budget`,
+      subject: 'a close frame left unanswered',
+    },
+    {
+      key: 'never-closed-dropped',
+      rfc: 'RFC 6455 §7.1.1',
+      text: `a ${peer} that answered wsgate's close ${drop}, though wsgate keeps TCP open`,
+      subject: 'a connection never closed after the closing handshake',
+    },
+  ];
+}
+/** The four attacks with ids `${prefix}.1` to `${prefix}.4`, against a peer of the given role, each with its requirement. */
 export function closingCases(prefix: string, peer: PeerRole): CatalogueCase[] {
-  return [pingFloodCase(`${prefix}.1`), slowEchoCase(`${prefix}.2`), unansweredCloseCase(`${prefix}.3`), neverClosedCase(`${prefix}.4`, peer)];
+  const requirements = closingRequirements(peer);
+  return [pingFloodCase(`${prefix}.1`), slowEchoCase(`${prefix}.2`), unansweredCloseCase(`${prefix}.3`), neverClosedCase(`${prefix}.4`, peer)].map((c, i) => ({
+    ...c,
+    requirement: requirements[i] as Requirement,
+  }));
 }

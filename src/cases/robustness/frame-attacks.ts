@@ -24,6 +24,7 @@ import {
 import { MEMORY_GROWTH, scaledS } from '../data/budgets.js';
 import { mulberry32 } from '../data/deflate-corpus.js';
 import { defineCase, failedByPeer } from '../define.js';
+import type { Requirement } from '../../model/requirement.js';
 import { statedFigure } from '../judgement.js';
 import { echoedFigure, stateOutcome, withOwnFigures } from './own-figures.js';
 import type { AttackBudget, CaseContext, CaseDef, CatalogueCase, Judgement } from '../types.js';
@@ -41,6 +42,32 @@ function anyCode(verdict: Judgement): Judgement {
   if (verdict.behaviorClose !== CloseBehavior.WrongCode) return verdict;
   return { ...verdict, behaviorClose: CloseBehavior.Ok, resultClose: 'The peer failed the connection (any close code, or a drop, passes this case).' };
 }
+
+// What the frame attacks ask of either role (17.2.3-17.2.6, 18.3.4-18.3.7).
+const reservedOpcodeRequirement: Requirement = {
+  key: 'reserved-opcode-length',
+  rfc: 'RFC 6455 §5.2, §10.4',
+  text: 'a peer fails the connection at a frame header with a reserved opcode declaring 1 GiB (1002, 1009 or a drop), without reading the payload, and survives (Java-WebSocket#1507 allocated the declared size up front)',
+  subject: 'a reserved opcode declaring 1 GiB',
+};
+const limitPlusOneRequirement: Requirement = {
+  key: 'limit-plus-one-fragments',
+  rfc: 'RFC 6455 §10.4, §7.4.1',
+  text: 'a peer with a message limit fails the connection (1009, 1008 or a drop) once a message in 4 KiB fragments passes it, having taken at most the limit, and survives (ws#2331, ws#2332: per-fragment overhead far above the limit)',
+  subject: 'a message one byte past the limit, in small fragments',
+};
+const endlessRequirement: Requirement = {
+  key: 'endless-continuations',
+  rfc: 'RFC 6455 §5.4, §10.4',
+  text: 'a peer fails the connection on an endless series of one-byte continuation frames, or at least keeps up with them and stays responsive (Netty CVE-2014-0193 grew without bound)',
+  subject: 'endless one-byte continuation frames',
+};
+const randomBytesRequirement: Requirement = {
+  key: 'random-bytes',
+  rfc: 'RFC 6455 §5.2, §7.1.7',
+  text: 'a peer fails the connection on random bytes after the opening handshake (any close code, or a drop) within 10 s, and survives',
+  subject: 'random bytes after the 101',
+};
 
 /** What every frame attack shares: refused by the peer, run alone (its duration is a figure), its budget. */
 function frameCase(
@@ -65,6 +92,7 @@ function frameCase(
 export function reservedOpcodeGiB(id: string, peer: Peer): CatalogueCase {
   return frameCase({
     id,
+    requirement: reservedOpcodeRequirement,
     description: `A frame with the reserved opcode 0x3 (FIN set) whose header declares 1 GiB (127, then 00 00 00 00 40 00 00 00), then its payload trickled: ${RESERVED_GIB.pieceBytes} bytes every ${RESERVED_GIB.everyS * 1000} ms while the connection is open. (RFC 6455 §5.2, §10.4; ${reservedGiBBudget.advisory})`,
     expectation: `RFC 6455 §5.2: an unknown opcode MUST fail the connection: the ${peer} refuses the frame at its header (1002, or 1009, or a drop) within ${REFUSE_AT_HEADER_S} s, not after reading the payload; ${peer === 'server' ? 'afterwards it still serves' : 'its process does not die'}.`,
     budget: reservedGiBBudget,
@@ -94,6 +122,7 @@ export function limitPlusOne(id: string, peer: Peer): CatalogueCase {
   const f = LIMIT_PLUS_ONE;
   return frameCase({
     id,
+    requirement: limitPlusOneRequirement,
     description: `A binary message of the message limit plus one byte (the run's \`message\` budget, 100 MiB + 1 by default: ws's maxPayload), in fragments of ${count(f.fragmentBytes)} bytes, generated ${f.batch} fragments at a time as the ${peer} reads them (wsgate never holds the message). (RFC 6455 §10.4, §7.4.1; ${limitPlusOneBudget.advisory})`,
     expectation: `RFC 6455 §10.4: a ${peer} with a message limit fails the connection (1009, or 1008 for a limit on fragments, or a drop) once the message passes it, within ${f.withinS} s, having taken at most its limit; a lower limit refuses earlier, which passes. Taking the whole message (echoing limit + 1 bytes, or nothing to say against it) is FAILED.`,
     budget: limitPlusOneBudget,
@@ -167,6 +196,7 @@ export function endlessContinuations(id: string, peer: Peer): CatalogueCase {
   const e = ENDLESS;
   return frameCase({
     id,
+    requirement: endlessRequirement,
     description: `A binary frame without FIN holding 1 byte, then continuation frames of 1 byte each, never a final one: up to ${count(e.frames)} of them, ${count(e.batch)} at a time as the ${peer} reads them; then, if the ${peer} took them all, a close frame (1000). (RFC 6455 §5.4, §10.4; ${endlessBudget.advisory})`,
     expectation: `The ${peer} fails the connection (any code, 1009 or 1008 expected, or a drop) before the ${count(e.frames)} frames end: OK. Taking them all and answering the close within ${e.withinS} s is NON-STRICT (it kept up, but limits neither the number of fragments nor what each costs it; ws's maxFragments refuses past 16,384), unless its memory grew past ${MEMORY_GROWTH.fragments / 1024 / 1024} MiB for this 1 MiB message (ws 8.20.1: about 150 MiB), which is FAILED, as are falling behind past ${e.withinS} s and dying. Where wsgate did not start the ${peer}, its memory is not measured and the result says so.`,
     budget: endlessBudget,
@@ -248,6 +278,7 @@ export function randomBytes(id: string, peer: Peer): CatalogueCase {
   const r = RANDOM_BYTES;
   return frameCase({
     id,
+    requirement: randomBytesRequirement,
     description: `After the opening handshake, from seeded PRNGs (mulberry32; the random bytes seed 0x${r.seed.toString(16)}, the messages the next seed): first ${r.messages} valid binary messages of random sizes (0 to ${count(r.maxMessageBytes)} bytes, all three length encodings) and random bytes, a third of them in up to ${r.maxFragments} fragments with a ping of random payload between fragments; then random bytes, ${count(r.pieceBytes)} every ${r.everyS * 1000} ms, until ${r.seconds} s from the start or until the ${peer} ends the connection. (RFC 6455 §5.2, §5.4, §7.1.7; ${randomBytesBudget.advisory})`,
     expectation: `The valid frames are taken (echoed or not: not judged) without failing the connection; the random bytes soon break a rule of §5.2 (reserved bits, a reserved opcode, an unmasked or masked frame in the wrong role, a length past any limit): the ${peer} fails the connection (any close code, or a drop) within ${r.seconds} s of the start and ${peer === 'server' ? 'still serves afterwards' : 'its process does not die'}. Failing the connection on the valid frames, or still open after ${r.seconds} s, is FAILED.`,
     budget: randomBytesBudget,

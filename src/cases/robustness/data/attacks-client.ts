@@ -1,7 +1,7 @@
 /**
  * Group 18's attacks as data: the advisory each replays and its budgets (the defaults a client under
  * test is held to). The engine measures the figures (play/attack-figures.ts); the cases
- * (s18-robustness-client.ts) only script what is sent.
+ * (s18-*.ts) only script what is sent.
  */
 import type { AttackBudget } from '../../types.js';
 import { MEMORY_GROWTH } from '../../data/budgets.js';
@@ -21,16 +21,6 @@ export const ClientAdvisory = {
 
 /** Seconds a client has to refuse a response or a frame before the server ends the case (as 14.1-14.3). */
 export const REFUSE_WITHIN_S = 2;
-
-/** The window bits values 18.1 answers with: below, at and above RFC 7692 §7.1.2.1's range (8 to 15). */
-export const WINDOW_BITS_ROWS: ReadonlyArray<{ readonly param: 'server_max_window_bits' | 'client_max_window_bits'; readonly bits: number }> = [
-  { param: 'server_max_window_bits', bits: 7 },
-  { param: 'server_max_window_bits', bits: 8 },
-  { param: 'server_max_window_bits', bits: 16 },
-  { param: 'client_max_window_bits', bits: 7 },
-  { param: 'client_max_window_bits', bits: 8 },
-  { param: 'client_max_window_bits', bits: 16 },
-];
 
 /** 18.1: refuse (or take a valid 8) within the refusal time; never crash. */
 export const windowBitsBudget: AttackBudget = { advisory: ClientAdvisory.windowBits, closeWithinMs: REFUSE_WITHIN_S * 1000, memoryGrowth: MEMORY_GROWTH.small };

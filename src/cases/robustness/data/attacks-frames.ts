@@ -80,8 +80,11 @@ export const RANDOM_BYTES = {
   maxFragments: 8,
 } as const;
 
-/** 17.3.3-17.3.8: the window bits the offers name (7 and 16 out of range, 8 valid). */
-export const OFFER_WINDOW_BITS: ReadonlyArray<{ readonly param: 'client_max_window_bits' | 'server_max_window_bits'; readonly bits: number }> = [
+/**
+ * The window bits values below, at and above RFC 7692 §7.1.2.1's range (8 to 15), for each parameter:
+ * the offers of 17.3.3-17.3.8 and the answers of 18.1.1-18.1.6, in that order.
+ */
+export const WINDOW_BITS_ROWS: ReadonlyArray<{ readonly param: 'server_max_window_bits' | 'client_max_window_bits'; readonly bits: number }> = [
   { param: 'server_max_window_bits', bits: 7 },
   { param: 'server_max_window_bits', bits: 8 },
   { param: 'server_max_window_bits', bits: 16 },

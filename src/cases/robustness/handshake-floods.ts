@@ -11,6 +11,7 @@ import { DEFAULT_BUDGETS } from '../data/budgets.js';
 import { FloodAdvisories, FloodBudgets } from './data/floods.js';
 import { judgeCrowd, judgePacedHead, judgeHugeHeader, judgeSlowloris } from './flood-judges.js';
 import { attackCase, requestWith } from './attack-case.js';
+import type { Requirement } from '../../model/requirement.js';
 import type { CatalogueCase } from '../types.js';
 
 const B = FloodBudgets;
@@ -27,7 +28,13 @@ const SHAPES = {
 } as const;
 
 /** A burst of one shape at the burst size on parallel connections, then a normal client. */
-function burst(id: string, shape: keyof typeof SHAPES, advisory: (typeof FloodAdvisories)['protocolBurst' | 'extensionsBurst'], rfc: string): CatalogueCase {
+function burst(
+  id: string,
+  shape: keyof typeof SHAPES,
+  advisory: (typeof FloodAdvisories)['protocolBurst' | 'extensionsBurst'],
+  rfc: string,
+  requirement: Requirement,
+): CatalogueCase {
   const s = SHAPES[shape];
   const value = s.value(B.burstBytes);
   const crowdText = `each with a ${bytes(B.burstBytes)}-byte ${s.header}`;
@@ -46,6 +53,7 @@ function burst(id: string, shape: keyof typeof SHAPES, advisory: (typeof FloodAd
   };
   return attackCase({
     id,
+    requirement,
     advisory,
     rfc,
     description: `${B.burstConnections} upgrade requests at once, on parallel connections, each with a ${s.header} of ${bytes(B.burstBytes)} bytes (${s.words}: below Node's 16 KiB limit on a request head); once they are written, a normal client's upgrade request, timed.`,
@@ -59,6 +67,12 @@ function burst(id: string, shape: keyof typeof SHAPES, advisory: (typeof FloodAd
 // wishes to process MUST respond with an appropriate 4xx (Client Error) status code."
 const hugeHeader = attackCase({
   id: '17.1.8',
+  requirement: {
+    key: 'huge-header-refused',
+    rfc: 'RFC 7230 §3.2.5',
+    text: 'a server refuses a request header far larger than it wishes to process with a 4xx (431) or a drop, soon after its limit, not after reading it all, and keeps serving (CVE-2018-12121: Node.js kept 80 KB of headers per connection)',
+    subject: 'a 20 MB request header',
+  },
   advisory: FloodAdvisories.largeHeaders,
   rfc: 'RFC 7230 §3.2.5, RFC 6455 §4.2.1',
   description: `A normal upgrade request with one more header line whose value is ${bytes(B.hugeHeader.totalBytes)} bytes, streamed in pieces of ${bytes(B.hugeHeader.pieceBytes)} bytes, each after the previous one drained, until the server answers or ends the connection.`,
@@ -91,6 +105,12 @@ function padLines(total: number, lineBytes: number): Array<[string, string]> {
 const P = B.pacedHead;
 const paced = attackCase({
   id: '17.1.9',
+  requirement: {
+    key: 'paced-request',
+    rfc: 'RFC 7230 §3, RFC 6455 §4.1',
+    text: 'a server reads a long request head written in small pieces at a cost that grows with its length, not its square: it answers or refuses it promptly, spending little CPU time (CVE-2023-43669: tungstenite before 0.20.1 parsed the head again on every read)',
+    subject: 'a 1 MiB request head written in small pieces',
+  },
   advisory: FloodAdvisories.pacedHead,
   rfc: 'RFC 7230 §3, RFC 6455 §4.1',
   description: `A normal upgrade request with ${bytes(P.totalBytes)} bytes of padding in header lines of ${bytes(P.lineBytes)} bytes (X-Wsgate-Pad-1, -2 ...), written in ${bytes(P.pieceBytes)}-byte pieces, one every ${P.everyMs} ms, Nagle off: about ${bytes(Math.round(P.totalBytes / P.pieceBytes))} reads for a server that keeps up.`,
@@ -129,6 +149,12 @@ const slowlorisProbe: AttackProbe = {
 // on a timeout; RFC 6455 §10.1 leaves resource limits to the server.
 const slowloris = attackCase({
   id: '17.1.10',
+  requirement: {
+    key: 'slowloris',
+    rfc: 'RFC 7230 §6.5, RFC 6455 §10.1',
+    text: 'a server drops a request head trickled one byte per second by a timeout of its own, within the stall budget (CVE-2018-12122: Node.js held such a connection forever; Slowloris)',
+    subject: 'a request head trickled one byte per second',
+  },
   advisory: FloodAdvisories.slowloris,
   rfc: 'RFC 7230 §6.5, RFC 6455 §10.1',
   description: `An upgrade request head written one byte every ${bytes(B.slowlorisEveryMs)} ms, never ended (a padding header of an hour's bytes after the upgrade fields).`,
@@ -146,6 +172,12 @@ function partialHead(normal: UpgradeRequestSpec): string {
 
 const halfOpen = attackCase({
   id: '17.1.11',
+  requirement: {
+    key: 'half-open-upgrades',
+    rfc: 'RFC 6455 §10.1, RFC 7230 §6.5',
+    text: 'hundreds of connections holding a partial upgrade request do not keep a normal client from its 101 within the budget (CVE-2007-6750: Slowloris took every worker of Apache)',
+    subject: 'a normal client beside half-open upgrades',
+  },
   advisory: FloodAdvisories.halfOpen,
   rfc: 'RFC 6455 §10.1, RFC 7230 §6.5',
   description: `${bytes(B.halfOpenConnections)} connections at once, each with an upgrade request whose final empty line never comes, held open; then a normal client's upgrade request, timed; then wsgate closes the ${bytes(B.halfOpenConnections)}.`,
@@ -161,10 +193,20 @@ const halfOpen = attackCase({
   maxSeconds: 40,
 });
 
-/** 17.1.6-17.1.11, in id order. */
-export const floodServerCases: readonly CatalogueCase[] = [
-  burst('17.1.6', 'protocol', FloodAdvisories.protocolBurst, 'RFC 6455 §4.1, §11.3.4'),
-  burst('17.1.7', 'extensions', FloodAdvisories.extensionsBurst, 'RFC 6455 §9.1, RFC 7230 §3.2.6'),
+/** 17.1.6-17.1.11, in id order (s17-1-handshake.ts places them in 17.1). */
+export const handshakeFloodCases: readonly CatalogueCase[] = [
+  burst('17.1.6', 'protocol', FloodAdvisories.protocolBurst, 'RFC 6455 §4.1, §11.3.4', {
+    key: 'burst-beside-normal-client',
+    rfc: 'RFC 6455 §4.1, §11.3.4',
+    text: "a burst of upgrade requests with the longest Sec-WebSocket-Protocol the HTTP layer takes does not keep a normal client from its 101 within the budget (CVE-2021-32640: ws before 7.4.6's quadratic split blocked every client)",
+    subject: 'a normal client beside a burst of slow requests',
+  }),
+  burst('17.1.7', 'extensions', FloodAdvisories.extensionsBurst, 'RFC 6455 §9.1, RFC 7230 §3.2.6', {
+    key: 'burst-beside-normal-client',
+    rfc: 'RFC 6455 §9.1, RFC 7230 §3.2.6',
+    text: 'a burst of upgrade requests with the longest malformed Sec-WebSocket-Extensions the HTTP layer takes does not keep a normal client from its 101 within the budget (CVE-2020-7662: websocket-extensions before 0.1.4 backtracked)',
+    subject: 'a normal client beside a burst of slow requests',
+  }),
   hugeHeader,
   paced,
   slowloris,

@@ -1,26 +1,21 @@
 /**
- * Group 17 (wsgate's own; selected with `--role server --robustness` only, never by default: these
- * cases can take a server down): the denial-of-service attacks that broke WebSocket servers in
- * production, each replayed from its advisory. 17.1 attacks the opening handshake, 17.2 the frame
- * header. Each case is an attack the engine plays (raw TCP, timed, at several sizes) and a pure
- * judge of what it measured (attack-judges.ts); after each, a normal echo on a fresh connection and
- * the server process checked (the liveness check): a server that died or stopped serving fails.
+ * 17.1, the opening handshake against a server under test: the denial-of-service attacks that broke
+ * WebSocket servers in production, each replayed from its advisory. Each case is an attack the
+ * engine plays (raw TCP, timed, at several sizes) and a pure judge of what it measured
+ * (attack-judges.ts); after each, a normal echo on a fresh connection and the server process checked
+ * (the liveness check, liveness.ts): a server that died or stopped serving fails.
  */
 import type { UpgradeRequestSpec } from '../../protocol/client-handshake.js';
-import { closingCases } from './closing-attacks.js';
-import { judgeGrowth, judgeRefusedAtHeader, judgeSurvives } from './attack-judges.js';
-import type { AttackProbe, ServerAttack } from './attack-types.js';
+import { judgeGrowth, judgeSurvives } from './attack-judges.js';
+import type { ServerAttack } from './attack-types.js';
 import { ServerAdvisories, ServerBudgets } from './data/attacks.js';
 import { attackCase, requestWith } from './attack-case.js';
-import { closedByMe, defineCase, hex, message } from '../define.js';
-import { floodServerCases } from './s17-robustness-floods.js';
-import { frameServerCases } from './s17-robustness-frames.js';
+import { handshakeFloodCases } from './handshake-floods.js';
 import type { CatalogueCase } from '../types.js';
+import type { Requirement } from '../../model/requirement.js';
+import { subgroup } from './subgroup.js';
 
 export { requestWith };
-
-/** What the liveness check sends (and the server must echo). */
-const LIVENESS_TEXT = 'wsgate liveness check.';
 
 /** n distinct header lines as short as HTTP allows ("ab:x"), the advisory's proof of concept's shape. */
 export function fillerLines(n: number): string[] {
@@ -53,6 +48,12 @@ function survives(probes: ReadonlyArray<{ label: string; size: number; request: 
 // super-linear time.
 const protocolGrowth = attackCase({
   id: '17.1.1',
+  requirement: {
+    key: 'protocol-header-growth',
+    rfc: 'RFC 6455 §4.1, §11.3.4',
+    text: 'a server answers a long Sec-WebSocket-Protocol (up to what its HTTP layer accepts) within the budget, in time no more than linear in its size, and keeps serving (CVE-2021-32640: ws before 7.4.6 took quadratic time)',
+    subject: 'a long Sec-WebSocket-Protocol header',
+  },
   advisory: ServerAdvisories.wsProtocolRegex,
   rfc: 'RFC 6455 §4.1, §11.3.4',
   description:
@@ -66,6 +67,12 @@ const protocolGrowth = attackCase({
 // (RFC 7230 §3.2.6); an unclosed quoted string is not one.
 const extensionsGrowth = attackCase({
   id: '17.1.2',
+  requirement: {
+    key: 'extensions-header-growth',
+    rfc: 'RFC 6455 §9.1, RFC 7230 §3.2.6',
+    text: 'a server answers a long, malformed Sec-WebSocket-Extensions within the budget, in time no more than linear in its size, and keeps serving (CVE-2020-7662: websocket-extensions before 0.1.4 backtracked)',
+    subject: 'a long malformed Sec-WebSocket-Extensions header',
+  },
   advisory: ServerAdvisories.extensionsRegex,
   rfc: 'RFC 6455 §9.1, RFC 7230 §3.2.6',
   description:
@@ -75,10 +82,18 @@ const extensionsGrowth = attackCase({
   maxSeconds: 60,
 });
 
+const MANY_HEADER_LINES: Requirement = {
+  key: 'many-header-lines',
+  rfc: 'RFC 6455 §4.2.1, RFC 7230 §3.2.5',
+  text: "a server answers a request with thousands of header lines (an error status, or 101) and keeps serving (CVE-2024-37890: ws before 8.17.1 crashed past Node's 2,000-header limit)",
+  subject: 'a request with thousands of header lines',
+};
+
 /** n filler lines ahead of the upgrade fields (the advisory's proof of concept puts them first). */
 function headerLines(id: string, n: number): CatalogueCase {
   return attackCase({
     id,
+    requirement: MANY_HEADER_LINES,
     advisory: ServerAdvisories.wsHeaderCount,
     rfc: 'RFC 6455 §4.2.1, RFC 7230 §3.2.5',
     description: `An upgrade request with ${n.toLocaleString('en-US')} header lines ("ab:x") ahead of Upgrade, Connection, Sec-WebSocket-Key and Sec-WebSocket-Version.`,
@@ -100,6 +115,12 @@ const PROTOTYPE_NAMES: readonly string[] = [
 // RFC 6455 §9.1 lets a server ignore an extension it does not know: it answers without it.
 const prototypeNames = attackCase({
   id: '17.1.5',
+  requirement: {
+    key: 'prototype-extension-names',
+    rfc: 'RFC 6455 §9.1',
+    text: 'a server answers extension offers named after Object.prototype properties (constructor, __proto__) and keeps serving (GHSA-5v72-xg48-5rpm: ws before 3.3.1 crashed)',
+    subject: 'extension names such as constructor and __proto__',
+  },
   advisory: ServerAdvisories.wsPrototypeNames,
   rfc: 'RFC 6455 §9.1',
   description: `Upgrade requests whose Sec-WebSocket-Extensions name extensions and parameters after Object.prototype's properties: ${PROTOTYPE_NAMES.map((v) => JSON.stringify(v)).join(', ')}, one request each.`,
@@ -127,6 +148,12 @@ const OBS_TEXT_VALUES: ReadonlyArray<readonly [string, string]> = [
 // use such a value answers without it, or with an error: it must not die of it.
 const obsTextValues = attackCase({
   id: '17.1.12',
+  requirement: {
+    key: 'obs-text-values',
+    rfc: 'RFC 9110 §5.5, RFC 6455 §4.1, §9.1',
+    text: 'a server answers an upgrade whose Sec-WebSocket-Protocol or Sec-WebSocket-Extensions holds bytes above 0x7f (a 101 without the value, or an error such as 400) and keeps serving (http-rs/async-h1#187: a server panicked on such a value)',
+    subject: 'header values with bytes above 0x7f',
+  },
   advisory: ServerAdvisories.obsTextValues,
   rfc: 'RFC 9110 §5.5, RFC 6455 §4.1, §9.1',
   description: `Upgrade requests whose Sec-WebSocket-Protocol or Sec-WebSocket-Extensions holds bytes above 0x7f (obs-text): ${OBS_TEXT_VALUES.map(([n, v]) => `${n}: ${JSON.stringify(v)}`).join('; ')} (each character one byte, latin1), one request each.`,
@@ -141,71 +168,9 @@ const obsTextValues = attackCase({
   maxSeconds: 20,
 });
 
-/** A frame header (binary, FIN, masked with 37 fa 21 3d) with a 64-bit length, sent after a normal 101. */
-function frameHeader(label: string, length64: string, trickle = false): AttackProbe {
-  const t = ServerBudgets.trickle;
-  const waitMs = ServerBudgets.refuseAtHeaderMs + (trickle ? (t.totalBytes / t.pieceBytes) * t.everyMs : 1000);
-  return { label, size: 0, afterOpen: { head: hex(`82 ff ${length64} 37 fa 21 3d`), ...(trickle ? { trickle: t } : {}) }, waitMs };
-}
-
-// RFC 6455 §5.2: "Payload length: ... If 127, the following 8 bytes interpreted as a 64-bit unsigned
-// integer (the most significant bit MUST be 0) are the payload length." §7.1.7: an endpoint that
-// finds a frame invalid MUST _Fail the WebSocket Connection_.
-const topBitLengths = attackCase({
-  id: '17.2.1',
-  advisory: ServerAdvisories.gorillaLength,
-  rfc: 'RFC 6455 §5.2, §7.1.7',
-  description:
-    'After a normal opening handshake, a binary frame header (0x82 0xff) with the 64-bit length 0x8000000000000000 (its most significant bit set) and no payload; then, on a fresh connection, 0xffffffffffffffff (2^64 - 1).',
-  expectation: `The server fails the connection at the header, within ${ServerBudgets.refuseAtHeaderMs} ms: a close frame with 1002 (or 1009), or a dropped TCP connection.`,
-  attack: {
-    kind: 'probes',
-    probes: [frameHeader('length 0x8000000000000000', '80 00 00 00 00 00 00 00'), frameHeader('length 2^64 - 1', 'ff ff ff ff ff ff ff ff')],
-    judge: judgeRefusedAtHeader,
-  },
-  maxSeconds: 15,
-});
-
-// RFC 6455 §10.4: "implementations SHOULD impose a limit on frame sizes and the total message size
-// after reassembly from multiple frames"; §7.4.1: 1009 "a message that is too big for it to process".
-const declaredGigabyte = attackCase({
-  id: '17.2.2',
-  advisory: ServerAdvisories.declaredGigabyte,
-  rfc: 'RFC 6455 §10.4, §7.4.1',
-  description: `After a normal opening handshake, a binary frame header declaring 1 GiB (0x82 0xff 00 00 00 00 40 00 00 00), then its payload trickled: ${ServerBudgets.trickle.pieceBytes} bytes every ${ServerBudgets.trickle.everyMs} ms, at most ${ServerBudgets.trickle.totalBytes.toLocaleString('en-US')} bytes.`,
-  expectation: `A server with a message limit below 1 GiB refuses the frame at its header, within ${ServerBudgets.refuseAtHeaderMs} ms (1009, 1002 or a dropped connection), not after reading the payload.`,
-  attack: { kind: 'probes', probes: [frameHeader('1 GiB declared, trickled', '00 00 00 00 40 00 00 00', true)], judge: judgeRefusedAtHeader },
-  maxSeconds: 20,
-});
-
-/** Group 17: attacks on a server under test. */
-export const robustnessServerCases: readonly CatalogueCase[] = [
-  protocolGrowth,
-  extensionsGrowth,
-  headerLines('17.1.3', 2000),
-  headerLines('17.1.4', 10000),
-  prototypeNames,
-  ...floodServerCases,
-  obsTextValues,
-  topBitLengths,
-  declaredGigabyte,
-  ...frameServerCases,
-  ...closingCases('17.4', 'server'),
-];
-
-/**
- * The liveness check after every group-17 case (not in the catalogue): a normal text message on a
- * fresh connection, echoed, then a clean close, as 1.1.2 asks of any server.
- */
-export const livenessCase: CatalogueCase = defineCase({
-  id: '17.0.1',
-  description: 'Liveness: a text message of 22 bytes on a fresh connection, after an attack.',
-  expectation: 'The server echoes it and closes the connection cleanly.',
-  expect: { OK: [message(LIVENESS_TEXT)] },
-  close: closedByMe(),
-  schedule: { maxSeconds: 4 },
-  run: (t) => {
-    t.sendMessage(LIVENESS_TEXT);
-    t.killAfter(2);
-  },
-});
+/** 17.1 in id order: header values, lines and names, then the floods and slow requests (handshake-floods.ts), then obs-text values. */
+export const handshakeServerCases: readonly CatalogueCase[] = subgroup(
+  '17.1',
+  'Opening handshake: header values, lines and names, floods and slow requests that broke servers',
+  [protocolGrowth, extensionsGrowth, headerLines('17.1.3', 2000), headerLines('17.1.4', 10000), prototypeNames, ...handshakeFloodCases, obsTextValues],
+);

@@ -12,6 +12,8 @@ import { attackCase } from './attack-case.js';
 import type { H2Flood, H2FloodAttack, H2FloodFacts } from './attack-types.js';
 import type { Advisory } from './data/attacks.js';
 import { H2Advisories, H2Budgets } from './data/attacks-h2.js';
+import type { Requirement } from '../../model/requirement.js';
+import { subgroup } from './subgroup.js';
 import type { CatalogueCase } from '../types.js';
 
 const n = (v: number): string => v.toLocaleString('en-US');
@@ -100,6 +102,7 @@ function judgeCutBlocks(f: H2FloodFacts, verdict: (b: Judgement['behavior'], r: 
 /** A flood case: the attack, its judge, and the case's words. */
 function floodCase(spec: {
   id: string;
+  requirement: Requirement;
   flood: H2Flood;
   advisory: Advisory;
   rfc: string;
@@ -125,6 +128,12 @@ function floodCase(spec: {
 // once never counts against the limit: only a bound on resets stops the flood.
 const rapidReset = floodCase({
   id: '17.5.1',
+  requirement: {
+    key: 'h2-rapid-reset',
+    rfc: 'RFC 9113 §5.1.2, §10.5',
+    text: 'a server bounds streams opened and reset at once: it ends the connection (GOAWAY, or TCP) before it has taken 10,000 of them, and keeps serving (CVE-2023-44487: nghttp2 before 1.57, Node.js before 20.8.1, took them all)',
+    subject: 'streams opened and reset at once (HTTP/2 Rapid Reset)',
+  },
   flood: 'rapid-reset',
   advisory: H2Advisories.rapidReset,
   rfc: 'RFC 9113 §5.1.2, §10.5; RFC 8441 §4',
@@ -141,6 +150,12 @@ const rapidReset = floodCase({
 // error". No frame of another stream may come until the block ends: an endless block holds the connection.
 const continuationFlood = floodCase({
   id: '17.5.2',
+  requirement: {
+    key: 'h2-continuation-flood',
+    rfc: 'RFC 9113 §6.10, §10.5.1',
+    text: 'a server bounds a header block that never ends: it ends the connection (GOAWAY, or TCP) before it has read 100,000 CONTINUATION frames, and keeps serving (CVE-2024-28182: nghttp2 before 1.61, Node.js before 20.13.0, decoded them all)',
+    subject: 'an endless run of CONTINUATION frames',
+  },
   flood: 'continuation',
   advisory: H2Advisories.continuationFlood,
   rfc: 'RFC 9113 §6.10, §4.3, §10.5.1',
@@ -155,6 +170,12 @@ const continuationFlood = floodCase({
 // connection error of type ENHANCE_YOUR_CALM". A peer that never reads the answers makes them pile up.
 const pingFlood = floodCase({
   id: '17.5.3',
+  requirement: {
+    key: 'h2-ping-flood',
+    rfc: 'RFC 9113 §6.7, §10.5',
+    text: 'a server bounds the PING acknowledgements it queues for a client that reads none: it ends the connection (or stops reading) before it has read the whole flood, and keeps serving (CVE-2019-9512)',
+    subject: 'an HTTP/2 PING flood whose acknowledgements are never read',
+  },
   flood: 'ping',
   advisory: H2Advisories.pingFlood,
   rfc: 'RFC 9113 §6.7, §10.5',
@@ -168,6 +189,12 @@ const pingFlood = floodCase({
 // server must free what it decoded then (CVE-2024-27983: Node.js asserted its HPACK memory was zero).
 const cutBlocks = floodCase({
   id: '17.5.4',
+  requirement: {
+    key: 'h2-cut-header-block',
+    rfc: 'RFC 9113 §5.4.1, §6.10',
+    text: 'a server survives connections reset while their header block (HEADERS and CONTINUATION frames) is still being decoded (CVE-2024-27983: Node.js 20.12.0 aborted on an assertion)',
+    subject: 'header blocks cut by a TCP reset',
+  },
   flood: 'cut-blocks',
   advisory: H2Advisories.cutHeaderBlock,
   rfc: 'RFC 9113 §5.4.1, §6.10',
@@ -179,4 +206,8 @@ const cutBlocks = floodCase({
 });
 
 /** Group 17.5: the HTTP/2 floods (`--robustness --http2`, a server under test). */
-export const h2FloodServerCases: readonly CatalogueCase[] = [rapidReset, continuationFlood, pingFlood, cutBlocks];
+export const h2FloodServerCases: readonly CatalogueCase[] = subgroup(
+  '17.5',
+  'HTTP/2 floods on one connection: Rapid Reset, CONTINUATION, PING, header blocks cut by a reset',
+  [rapidReset, continuationFlood, pingFlood, cutBlocks],
+);

@@ -1,5 +1,4 @@
 /**
- * Group 17's frame-level attacks (17.2.3 on: written once for both roles in attack-frames.ts) and
  * 17.3, permessage-deflate against a server under test: the decompression bomb of 18.2 sent by wsgate
  * as the client, and offers whose window bits are out of range followed by a compressed message.
  * Each is a scripted connection with an attack budget; the liveness check follows every one.
@@ -8,15 +7,31 @@ import zlib from 'node:zlib';
 import { CloseCode, Opcode } from '../../protocol/constants.js';
 import { bombPieceAt } from '../../protocol/deflate/bomb.js';
 import { Behavior, CloseBehavior } from '../../model/verdicts.js';
-import { endlessContinuations, limitPlusOne, randomBytes, reservedOpcodeGiB } from './frame-attacks.js';
 import { BOMB } from './data/attacks-client.js';
 import { scaledS } from '../data/budgets.js';
-import { FrameAdvisory, OFFER_WINDOW_BITS, windowBitsOfferBudget } from './data/attacks-frames.js';
+import { FrameAdvisory, WINDOW_BITS_ROWS, windowBitsOfferBudget } from './data/attacks-frames.js';
 import { defineCase, failedByPeer } from '../define.js';
 import { echoedFigure, ownFiguresOnly, stateOutcome, withOwnFigures } from './own-figures.js';
+import { subgroup } from './subgroup.js';
+import type { Requirement } from '../../model/requirement.js';
 import type { AdjustFacts, AttackBudget, CaseContext, CatalogueCase, Judgement } from '../types.js';
 
 const RSV1 = 4;
+// What 17.3 asks of a server.
+const bombRequirement: Requirement = {
+  key: 'server-decompression-bomb',
+  rfc: 'RFC 6455 §10.4, RFC 7692 §8.1',
+  text: 'a server refuses a compressed message that inflates past its limit (1009 or a drop) with bounded memory, and keeps serving (CVE-2018-1000518: Python websockets inflated without limit)',
+  subject: 'a decompression bomb',
+};
+
+const offerRequirement: Requirement = {
+  key: 'offer-window-bits',
+  rfc: 'RFC 7692 §7, §7.1.2',
+  text: 'a server declines a permessage-deflate offer whose window bits are out of range (8 to 15) or refuses the handshake, never accepts the value, and survives the compressed message that follows',
+  subject: 'window bits out of range in the offer',
+};
+
 const serverBombBudget: AttackBudget = { advisory: FrameAdvisory.bomb, closeWithinMs: BOMB.refuseWithinS * 1000 };
 
 // ---- 17.3.1, 17.3.2: a decompression bomb ------------------------------------------------------------
@@ -39,6 +54,7 @@ function bombCase(id: string, fragmented: boolean): CatalogueCase {
     : 'in one binary frame with RSV1';
   return defineCase({
     id,
+    requirement: bombRequirement,
     description: `wsgate offers permessage-deflate; once the server accepted it, a compressed message of about 1 MB that inflates to 1 GiB of zeros, ${how}, made from one small compressed piece repeated. (RFC 6455 §10.4, RFC 7692 §8.1; ${serverBombBudget.advisory})`,
     expectation: `A server with a message limit fails the connection past it (1009, or a drop) within ${BOMB.refuseWithinS} s, with bounded memory, and echoes nothing; afterwards it still serves. Inflating the whole gigabyte (an echo, or no refusal in time) is FAILED. A server that declines permessage-deflate: UNIMPLEMENTED. Another close code is WRONG CODE, and the peer's: ws before 8.18.2 answers the bomb in one frame with 1007, the error its inflater raised on the data still queued after it stopped at its limit (ws#2285), where the limit's 1009 was due.`,
     expect: {},
@@ -101,6 +117,7 @@ function windowBitsOffer(id: string, param: string, bits: number): CatalogueCase
   const offer = `permessage-deflate; ${param}=${bits}`;
   return defineCase({
     id,
+    requirement: offerRequirement,
     description: `An upgrade request offering "${offer}", then a text message ("${PROBE}"), compressed (DEFLATE literals) when the server accepted permessage-deflate. (RFC 7692 §7, §7.1.2; ${windowBitsOfferBudget.advisory})`,
     expectation: `${valid ? '8 is valid: the server accepts or declines the offer' : `${bits} is out of range (8 to 15): the server MUST decline the offer (a 101 without permessage-deflate), or refuses the handshake`}; either way it echoes the message it then gets and keeps serving. Accepting an invalid value breaks that MUST but harms no one here: NON-STRICT (the conformance check is 15.2.2, with --extended); dying or not echoing is FAILED.`,
     expect: {},
@@ -163,13 +180,9 @@ function requestWithOffer(
   return `${lines.join('\r\n')}\r\n\r\n`;
 }
 
-/** 17.2.3-17.2.6 and 17.3.x, in id order. */
-export const frameServerCases: readonly CatalogueCase[] = [
-  reservedOpcodeGiB('17.2.3', 'server'),
-  limitPlusOne('17.2.4', 'server'),
-  endlessContinuations('17.2.5', 'server'),
-  randomBytes('17.2.6', 'server'),
-  bombCase('17.3.1', false),
-  bombCase('17.3.2', true),
-  ...OFFER_WINDOW_BITS.map((row, i) => windowBitsOffer(`17.3.${i + 3}`, row.param, row.bits)),
-];
+/** 17.3: permessage-deflate against a server, in id order. */
+export const deflateServerCases: readonly CatalogueCase[] = subgroup(
+  '17.3',
+  'permessage-deflate: a decompression bomb, window bits out of range in the offer',
+  [bombCase('17.3.1', false), bombCase('17.3.2', true), ...WINDOW_BITS_ROWS.map((row, i) => windowBitsOffer(`17.3.${i + 3}`, row.param, row.bits))],
+);

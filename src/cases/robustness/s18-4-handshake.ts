@@ -16,6 +16,7 @@ import { defineCase } from '../define.js';
 import { budgetFigure } from '../judgement.js';
 import { echoedFigure, stateOutcome, withOwnFigures } from './own-figures.js';
 import { head, mustRefuse, PROBE, refused, SWITCHING, upgradeLines } from '../handshake-scripts.js';
+import { subgroup } from './subgroup.js';
 import type { CaseContext, CatalogueCase, HandshakeRequestInfo, Judgement } from '../types.js';
 
 // RFC 6455 §4.1: the client reads the server's handshake response and "If the response lacks ... or
@@ -69,6 +70,12 @@ function manyLines(): string[] {
 
 const manyLinesCase = defineCase({
   id: '18.4.1',
+  requirement: {
+    key: 'client-many-header-lines',
+    rfc: 'RFC 6455 §4.1, §4.2.2',
+    text: 'a client takes a 101 with thousands of header lines or fails the connection, within the budget, and its process survives (CVE-2024-37890: ws before 8.17.1 crashed on more header lines than Node keeps; CVE-2018-12121)',
+    subject: 'a 101 with 10,000 header lines',
+  },
   description: `A 101 response with ${B.manyLines.toLocaleString('en-US')} short header lines ("a0: b" ...) ahead of the upgrade fields, then in the same write a text message ("${PROBE}"). (${RFC}; ${budget.manyLines.advisory})`,
   expectation: `The client takes the response and echoes the message, or fails the connection (its HTTP layer keeps fewer header lines: Node's 16 KiB head, Python's 100 lines), within ${B.settleWithinS} s: both are OK. Neither within ${B.settleWithinS} s, or a process that dies, is FAILED.`,
   expect: {},
@@ -95,6 +102,12 @@ function hugeHeaderStart(info: HandshakeRequestInfo): string {
 
 const hugeHeaderCase = defineCase({
   id: '18.4.2',
+  requirement: {
+    key: 'client-huge-header',
+    rfc: 'RFC 6455 §4.1, RFC 9112 §2.3',
+    text: 'a client bounds the response head it reads: it fails the connection on a header of megabytes soon after its limit, not after reading it all (CVE-2018-12121: Node.js kept 80 KB of headers per connection until its heap ran out)',
+    subject: 'an 8 MiB header in the 101',
+  },
   description: `A 101 response whose last header line, X-Pad, has a value of ${MIB} MiB, streamed in pieces of ${B.hugeHeader.pieceBytes / 1024} KiB, one every ${B.hugeHeader.everyMs} ms once the client's socket took the one before; then the empty line and a text message ("${PROBE}"). wsgate stops writing when the client ends the connection. (${RFC}; ${budget.hugeHeader.advisory})`,
   expectation: `The client's HTTP layer bounds the response head (Node's is 16 KiB): it fails the connection within ${B.settleWithinS} s of the first byte, without reading the megabytes. A client that reads the whole head and echoes the message is FAILED (no limit: the memory it holds grows with what the server sends); neither within ${B.settleWithinS} s is FAILED. The figure says how many bytes wsgate had written when the client dropped.`,
   expect: {},
@@ -141,6 +154,12 @@ const P = B.pacedHead;
 
 const pacedCase = defineCase({
   id: '18.4.3',
+  requirement: {
+    key: 'client-paced-response',
+    rfc: 'RFC 6455 §4.1, §4.2.2',
+    text: 'a client reads a long 101 written in small pieces at a cost that grows with its length, not its square: it takes it and echoes, or refuses it at its own limit, spending little CPU time (CVE-2023-43669: tungstenite before 0.20.1 parsed the head again on every read)',
+    subject: 'a 1 MiB response head written in small pieces',
+  },
   description: `A 101 response whose last header line, X-Pad, has a value of ${count(P.totalBytes)} bytes, written in ${P.pieceBytes}-byte pieces, one every ${P.everyMs} ms (about ${count(P.totalBytes / P.pieceBytes)} reads for a client that keeps up); then the empty line and a text message ("${PROBE}"). (${RFC}; ${budget.paced.advisory})`,
   expectation: `The client takes the response and echoes the message, or fails the connection at its own limit on a response head (Node's is 16 KiB), within ${B.settleWithinS + P.writeS} s; and its process tree spends at most ${count(B.pacedCpuMs)} ms of CPU time on the case (a parser that reads the head again from its start on every read spends time quadratic in its length: tungstenite took minutes). Neither echo nor refusal in time, or a process that dies, is FAILED.`,
   expect: {},
@@ -171,6 +190,12 @@ const DROPPED_STALLED = 'The client dropped the trickled response by a timeout o
 
 const trickledCase = defineCase({
   id: '18.4.4',
+  requirement: {
+    key: 'client-handshake-timeout',
+    rfc: 'RFC 6455 §4.1, §10.1',
+    text: 'a client drops a 101 trickled one byte per second by a handshake timeout of its own, within the stall budget (CVE-2018-12122: Node.js held a trickled head forever; Slowloris)',
+    subject: 'a 101 trickled one byte per second',
+  },
   description: `A 101 response trickled one byte every ${B.trickleEveryMs} ms that never ends (an X-Pad header of ${B.tricklePadBytes.toLocaleString('en-US')} bytes: an hour). (${RFC}; ${budget.trickled.advisory})`,
   expectation: `The client drops the connection by a handshake timeout of its own within the stall budget (--budget stall, default ${STALL_S} s). wsgate drops it just after the budget: FAILED. This case takes as long as the client's deadline. An idle timeout never fires while the bytes trickle in: ws has no deadline on its opening (its handshakeTimeout is the socket's idle timeout).`,
   expect: {},
@@ -205,11 +230,16 @@ const prototypeNamesCase: CatalogueCase = {
     expectation: `RFC 6455 §4.1: a response that "indicates the use of an extension that was not present in the client's handshake" means the client MUST _Fail the WebSocket Connection_, within ${B.refuseWithinS} s, and its process survives the names.`,
     lines: (info) => [...upgradeLines(info), PROTOTYPE_EXTENSIONS],
   }),
+  requirement: {
+    key: 'client-prototype-extension-names',
+    rfc: 'RFC 6455 §4.1, §9.1',
+    text: 'a client fails the connection on a 101 accepting extensions it never offered, named constructor, __proto__, toString, and its process survives (GHSA-5v72-xg48-5rpm: ws before 3.3.1 crashed on such names)',
+    subject: 'extension names such as constructor in the 101',
+  },
   attackBudget: budget.prototypeNames,
   schedule: { maxSeconds: B.refuseWithinS + 2 },
 };
 
-/** Group 18.4, in id order. */
 // RFC 6455 §4.1: a Sec-WebSocket-Protocol "that indicates a subprotocol that was not present in the
 // client's handshake" makes the client _Fail the WebSocket Connection_; one of bytes above 0x7f can
 // never have been offered (tokens are ASCII). RFC 9110 §5.5: such octets are opaque data, not a crash.
@@ -221,8 +251,18 @@ const obsTextCase: CatalogueCase = {
     expectation: `RFC 6455 §4.1: a subprotocol the client did not offer means it MUST _Fail the WebSocket Connection_, within ${B.refuseWithinS} s, and its process survives the bytes.`,
     lines: (info) => [...upgradeLines(info), OBS_TEXT_PROTOCOL],
   }),
+  requirement: {
+    key: 'client-obs-text-protocol',
+    rfc: 'RFC 6455 §4.1, RFC 9110 §5.5',
+    text: 'a client fails the connection on a 101 naming a subprotocol it never offered, here of bytes above 0x7f, and its process survives (denoland/deno#32594: Deno panicked on such a value)',
+    subject: 'a subprotocol of bytes above 0x7f in the 101',
+  },
   attackBudget: budget.obsText,
   schedule: { maxSeconds: B.refuseWithinS + 2 },
 };
 
-export const clientHandshakeCases: readonly CatalogueCase[] = [manyLinesCase, hugeHeaderCase, pacedCase, trickledCase, prototypeNamesCase, obsTextCase];
+export const handshakeClientCases: readonly CatalogueCase[] = subgroup(
+  '18.4',
+  'Opening handshake: a 101 with 10,000 lines, an 8 MiB header, one byte per packet, trickled, prototype extension names',
+  [manyLinesCase, hugeHeaderCase, pacedCase, trickledCase, prototypeNamesCase, obsTextCase],
+);
