@@ -1,0 +1,168 @@
+/**
+ * The HTTP/2 floods of 17.5 (`--robustness --http2`) against real RFC 8441 proxies: Debian 12's
+ * HAProxy 2.6.12 and nghttpx 1.52.0 (libnghttp2 1.52.0-1+deb12u3, which carries the fixes of
+ * CVE-2023-44487 and CVE-2024-28182) as `h2-to-h1` proxies (test/support/proxies.ts) in front of the
+ * bundled ws echo over HTTP/1.1, through the real CLI at `--server-url` (the proxy's memory is not
+ * measured there). What each proxy does (interop/README.md has the rows, with the frames each proxy
+ * wrote as strace showed them):
+ * - HAProxy 2.6.12 takes all 10,000 reset streams and keeps the connection (2.6 has no limit on
+ *   resets, nor the glitch counter of later releases; about 0.1 s of its CPU): 17.5.1 FAILED. It ends
+ *   the CONTINUATION flood within tens of ms (GOAWAY INTERNAL_ERROR, last stream 0). It answers PINGs
+ *   until its acknowledgements fill the socket, then reads no more and resets the connection at its
+ *   `timeout client` (30 s in proxies.ts): 17.5.3 runs on a HAProxy of its own beside the others.
+ * - nghttpx ends Rapid Reset with GOAWAY INTERNAL_ERROR after about 1,030 streams (nghttp2's reset
+ *   rate limit: a burst of 1,000, then 33 a second), and drops the connection without GOAWAY after 8
+ *   CONTINUATION frames and when 1,000 PING acknowledgements wait in its queue; its error log names each.
+ * Both take all 500 cut header blocks (17.5.4) and echo afterwards.
+ *
+ * Both proxies close with the flood still unread in their socket, which sends a TCP reset: wsgate
+ * then sees their socket gone from /proc/net/tcp (or its next write fail) before it reads the GOAWAY
+ * they wrote first, and reports "by closing TCP" / "with a TCP reset" with what it had written by
+ * then as the figure. The assertions take the GOAWAY's words when they come, and the reset's when not.
+ * A proxy that is not installed is skipped (.ci/install-proxies.sh installs both).
+ */
+import assert from 'node:assert/strict';
+import type { AddressInfo } from 'node:net';
+import { test } from 'node:test';
+import { WebSocketServer } from 'ws';
+import { echoConnection, WS_SERVER_OPTIONS } from '../../src/bundled/ws-echo.js';
+import { startProxy, type ProxyKind, type RunningProxy } from '../support/proxies.js';
+import { needs } from '../support/requirements.js';
+import { runRobustness, type RobustnessRun } from '../support/robustness.js';
+
+const CASES = ['17.5.1', '17.5.2', '17.5.3', '17.5.4'];
+const LIVE_AFTER = /Afterwards a normal case on a fresh connection passed \(echoed\)\./;
+
+type Figure = NonNullable<Awaited<ReturnType<RobustnessRun['report']>>['figures']>[number];
+
+/** A case's figure by name, from its per-case report; fails when the report has none of that name. */
+async function figure(run: RobustnessRun, id: string, name: string): Promise<Figure> {
+  const found = (await run.report(id)).figures?.find((f) => f.name === name);
+  assert.ok(found !== undefined, `${id}: no figure ${name}: ${JSON.stringify((await run.report(id)).figures)}`);
+  return found;
+}
+
+/** The report's response line: what the server sent and did, with the units its process read ("N units read by the server at most"). */
+async function responseLine(run: RobustnessRun, id: string): Promise<string> {
+  return ((await run.report(id)) as unknown as { httpResponse: string }).httpResponse;
+}
+
+/** The number in a result or line, "10,000" → 10000. */
+const num = (text: string | undefined): number => Number((text ?? 'NaN').replace(/,/g, ''));
+
+/**
+ * `wsgate run --robustness --http2 --role server --server-url ws://127.0.0.1:PROXY/ --cases CASES`
+ * through `kind` in front of the bundled ws echo (in this process, HTTP/1.1); both stopped after.
+ */
+async function throughProxy(kind: ProxyKind, cases: string[]): Promise<{ run: RobustnessRun; logs: string }> {
+  const wss = new WebSocketServer({ ...WS_SERVER_OPTIONS, host: '127.0.0.1', port: 0 });
+  wss.on('connection', echoConnection);
+  await new Promise<void>((resolve) => wss.once('listening', resolve));
+  const { port } = wss.address() as AddressInfo;
+  let proxy: RunningProxy | undefined;
+  try {
+    proxy = await startProxy(kind, 'h2-to-h1', { host: '127.0.0.1', port });
+    const run = await runRobustness(['--http2', '--role', 'server', '--server-url', `ws://127.0.0.1:${proxy.port}/`, '--cases', ...cases], 120_000);
+    assert.deepEqual([...run.cases.keys()], cases, run.out);
+    return { run, logs: proxy.logs() };
+  } finally {
+    await proxy?.stop();
+    for (const client of wss.clients) client.terminate();
+    await new Promise<void>((resolve) => wss.close(() => resolve()));
+  }
+}
+
+test('HAProxy 2.6.12: takes all 10,000 reset streams (17.5.1 FAILED); ends the CONTINUATION flood; stops reading PINGs and resets at its 30 s client timeout; takes every cut block', {
+  skip: needs('haproxy'),
+}, async () => {
+  // The ping flood idles 30 s at HAProxy's timeout: on a proxy of its own, the other three run meanwhile
+  // (3 s later, once its PINGs are written and HAProxy has stopped reading).
+  const pinged = throughProxy('haproxy', ['17.5.3']);
+  pinged.catch(() => undefined);
+  await new Promise((resolve) => setTimeout(resolve, 3000));
+  const { run } = await throughProxy('haproxy', ['17.5.1', '17.5.2', '17.5.4']);
+  const { run: pings } = await pinged;
+  assert.equal(run.code, 1, run.out);
+  assert.equal(pings.code, 0, pings.out);
+
+  // 17.5.1: read all 10,000 HEADERS + RST_STREAM pairs, no GOAWAY, the connection kept past the grace.
+  assert.equal(run.cases.get('17.5.1')?.status, 'failed', run.out);
+  const rapid = await run.result('17.5.1');
+  assert.match(rapid, /^The server took all 10,000 reset streams \(read by its process\) and kept the connection open: it does not bound the flood\./);
+  assert.match(rapid, LIVE_AFTER);
+  const all = await figure(run, '17.5.1', 'units-taken');
+  assert.deepEqual([all.value, all.budget, all.over], [10_000, 9_999, true]);
+  assert.match(
+    await responseLine(run, '17.5.1'),
+    /^the connection still open when wsgate stopped; 10,000 units read by the server at most; 0 RST_STREAM and 0 HEADERS/,
+  );
+
+  // 17.5.2: HAProxy ends it within tens of ms (it writes GOAWAY INTERNAL_ERROR, last stream 0, then closes).
+  assert.equal(run.cases.get('17.5.2')?.status, 'passed', run.out);
+  assert.match(
+    await run.result('17.5.2'),
+    /^The server ended the connection (with GOAWAY INTERNAL_ERROR \(0x2\)|by closing TCP|with a TCP reset) [\d,]+ ms into the flood/,
+  );
+  const continuation = await figure(run, '17.5.2', 'units-taken');
+  assert.equal(continuation.over, false);
+  assert.ok(continuation.value <= 20_000, `17.5.2: ${continuation.value} CONTINUATION frames taken`);
+  assert.ok((await figure(run, '17.5.2', 'ended-ms')).value < 2_000);
+
+  // 17.5.3: it answers PINGs until the acknowledgements fill its socket, then reads no more and holds
+  // the connection, idle, until `timeout client` (30 s) resets it: bounded, though not by a flood limit.
+  assert.equal(pings.cases.get('17.5.3')?.status, 'passed', pings.out);
+  const ping = await pings.result('17.5.3');
+  assert.match(ping, LIVE_AFTER);
+  assert.match(ping, /^The server ended the connection with a TCP reset [\d,]+ ms into the flood/);
+  const endedMs = (await figure(pings, '17.5.3', 'ended-ms')).value;
+  assert.ok(endedMs >= 29_500 && endedMs < 40_000, `17.5.3 ended after ${endedMs} ms, not at HAProxy's 30 s timeout client`);
+  const line = await responseLine(pings, '17.5.3');
+  const written = num(/, ([\d,]+) written;/.exec(line)?.[1]);
+  const read = num(/; ([\d,]+) units read by the server at most;/.exec(line)?.[1]);
+  assert.ok(read < written && written < 2_000_000, `17.5.3: ${read} of ${written} PINGs read (${line})`);
+  assert.equal((await figure(pings, '17.5.3', 'units-taken')).over, false);
+
+  // 17.5.4: every connection taken, and the echo after it.
+  assert.equal(run.cases.get('17.5.4')?.status, 'passed', run.out);
+  assert.match(await run.result('17.5.4'), /^The server took all 500 connections whose header block wsgate cut with a TCP reset\./);
+  assert.equal((await figure(run, '17.5.4', 'units-written')).value, 500);
+  for (const id of ['17.5.2', '17.5.4']) assert.match(await run.result(id), LIVE_AFTER, id);
+});
+
+test("nghttpx 1.52.0 (Debian's nghttp2 fixes): GOAWAY after about 1,030 reset streams, drops the CONTINUATION and ping floods at once, takes every cut block: all OK", {
+  skip: needs('nghttpx'),
+}, async () => {
+  const { run, logs } = await throughProxy('nghttpx', CASES);
+  assert.equal(run.code, 0, run.out);
+  for (const id of CASES) {
+    assert.equal(run.cases.get(id)?.status, 'passed', `${id}: ${run.out}`);
+    assert.match(await run.result(id), LIVE_AFTER, id);
+  }
+
+  // 17.5.1: nghttp2's reset limit (a burst of 1,000, then 33 a second) ends the connection with GOAWAY
+  // INTERNAL_ERROR once the burst is spent (nghttpx wrote last stream 2,067 or 2,133 in the runs traced: 1,034 or 1,067 streams).
+  const rapid = await run.result('17.5.1');
+  const m =
+    /^The server ended the connection (?:with GOAWAY INTERNAL_ERROR \(0x2\) \(last stream ([\d,]+)\)|by closing TCP|with a TCP reset) [\d,]+ ms into the flood/.exec(
+      rapid,
+    );
+  assert.ok(m !== null, rapid);
+  if (m[1] !== undefined) assert.ok(num(m[1]) >= 2_001 && num(m[1]) < 2_400, rapid);
+  const taken = await figure(run, '17.5.1', 'units-taken');
+  // By the GOAWAY: the streams it covers; by the reset: what wsgate had written when it saw it (1,200-1,400 here).
+  assert.ok(taken.value >= 1_001 && taken.value <= 5_000 && !taken.over, `17.5.1: ${JSON.stringify(taken)}`);
+
+  // 17.5.2 and 17.5.3: nghttpx writes no GOAWAY for these, it closes the connection.
+  for (const id of ['17.5.2', '17.5.3']) {
+    assert.match(await run.result(id), /^The server ended the connection (by closing TCP|with a TCP reset) [\d,]+ ms into the flood/, id);
+    const units = await figure(run, id, 'units-taken');
+    assert.ok(units.value <= 20_000 && !units.over, `${id}: ${JSON.stringify(units)}`);
+    assert.ok((await figure(run, id, 'ended-ms')).value < 2_000, id);
+  }
+  // Why, in its own words (CVE-2024-28182's limit of 8 CONTINUATION frames; CVE-2019-9512's queue of 1,000).
+  assert.match(logs, /nghttp2_session_mem_recv\(\) returned error: Too many CONTINUATION frames following a HEADER frame/);
+  assert.match(logs, /nghttp2_session_mem_recv\(\) returned error: Flooding was detected in this HTTP\/2 session, and it must be closed/);
+
+  assert.match(await run.result('17.5.4'), /^The server took all 500 connections whose header block wsgate cut with a TCP reset\./);
+  assert.equal((await figure(run, '17.5.4', 'units-written')).value, 500);
+});
