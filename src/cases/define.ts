@@ -2,19 +2,35 @@
 import type { ExpectedClose } from '../model/report.js';
 import { categoryNames, isWsgateCase, subcategoryNames } from './categories.js';
 import { toBuffer } from '../util/bytes.js';
-import type { CaseDef, CatalogueCase, Judgement, PeerEvent } from './types.js';
+import type { AttackCase, AttackCaseDef, CaseDef, CatalogueCase, Judgement, PeerEvent, ScriptedCase } from './types.js';
 
 const ID_PATTERN = /^\d+(\.\d+)+$/;
 
-/** Places a case in the catalogue: its category and subcategory follow from its id. */
-export function defineCase(def: CaseDef): CatalogueCase {
-  if (!ID_PATTERN.test(def.id)) throw new Error(`case id ${JSON.stringify(def.id)} is not a dotted number`);
-  const parts = def.id.split('.');
+/** Where a case sits in the catalogue: its category and subcategory follow from its id. */
+function placement(id: string): { category: string; subcategory: string; origin: 'wsgate' | 'autobahn' } {
+  if (!ID_PATTERN.test(id)) throw new Error(`case id ${JSON.stringify(id)} is not a dotted number`);
+  const parts = id.split('.');
   const category = categoryNames[parts[0] ?? ''];
-  if (category === undefined) throw new Error(`case ${def.id}: no category ${parts[0] ?? ''}`);
+  if (category === undefined) throw new Error(`case ${id}: no category ${parts[0] ?? ''}`);
   // Ids with three parts have a subcategory ("6.9" of "6.9.2"); two-part ids ("2.5") have none.
   const subcategory = parts.length > 2 ? (subcategoryNames[`${parts[0] ?? ''}.${parts[1] ?? ''}`] ?? '') : '';
-  return { ...def, category, subcategory, origin: isWsgateCase(def.id) ? 'wsgate' : 'autobahn' };
+  return { category, subcategory, origin: isWsgateCase(id) ? 'wsgate' : 'autobahn' };
+}
+
+/** Places a scripted case in the catalogue. */
+export function defineCase(def: CaseDef): ScriptedCase {
+  return { ...def, ...placement(def.id) };
+}
+
+/** Places a raw attack in the catalogue (the robustness profile's attacks on a server). */
+export function defineAttack(def: AttackCaseDef): AttackCase {
+  return { ...def, ...placement(def.id) };
+}
+
+/** The case as the case runner plays it: a raw attack never reaches a runner (the attack engine plays it). */
+export function scriptedCase(def: CatalogueCase): ScriptedCase {
+  if (def.attack !== undefined) throw new Error(`case ${def.id} is a raw attack: the attack engine plays it, not a WebSocket connection`);
+  return def;
 }
 
 /** A message event: what the peer must echo. */

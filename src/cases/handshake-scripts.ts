@@ -9,7 +9,7 @@ import type { ExpectedClose } from '../model/report.js';
 import { Behavior, CloseBehavior } from '../model/verdicts.js';
 import { acceptFirstOffer, acceptOffer } from './data/deflate-cases.js';
 import { closedByMe, defineCase, message, wrongCodeFails } from './define.js';
-import type { AdjustFacts, CaseContext, CatalogueCase, HandshakeDelivery, HandshakeRequestInfo, Judgement, TxFrame } from './types.js';
+import type { AdjustFacts, CaseContext, ScriptedCase, HandshakeDelivery, HandshakeRequestInfo, Judgement, TxFrame } from './types.js';
 
 /** The text message sent right after the response. */
 export const PROBE = 'Hello, wsgate';
@@ -89,7 +89,7 @@ export function mustRefuse(def: {
   lines(info: HandshakeRequestInfo): string[];
   /** The server reads what follows with permessage-deflate on (the response accepted it). */
   deflate?: boolean;
-}): CatalogueCase {
+}): ScriptedCase {
   const needs = def.needs ?? null;
   const statusLine = def.statusLine ?? SWITCHING;
   const switching = statusLine === SWITCHING;
@@ -146,7 +146,7 @@ export function mustAccept(def: {
   expectation: string;
   delivery: HandshakeDelivery;
   response(info: HandshakeRequestInfo): string;
-}): CatalogueCase {
+}): ScriptedCase {
   const binary = Buffer.from('wsgate binary \u0000\u00ff', 'latin1');
   return defineCase({
     id: def.id,
@@ -169,7 +169,7 @@ export function mustAccept(def: {
  * DEFLATE data crafted here, each message self-contained: no back-reference into an earlier one);
  * the server inflates the client's echo with the first offer it accepted, asking nothing.
  */
-export function mustInflate(def: { id: string; description: string; expectation: string; rfc: string; frames: TxFrame[]; echoes: string[] }): CatalogueCase {
+export function mustInflate(def: { id: string; description: string; expectation: string; rfc: string; frames: TxFrame[]; echoes: string[] }): ScriptedCase {
   return defineCase({
     id: def.id,
     description: `${def.description} Negotiation: the server accepts the client's first permessage-deflate offer, asking nothing. (${def.rfc})`,

@@ -15,7 +15,7 @@ import { serverHandshakeCases } from './s15-server-handshake.js';
 import { h2ServerCases } from './s16-h2-server.js';
 import { h2ClientCases } from './s16-h2-client.js';
 import { h2FloodServerCases, robustnessClientCases, robustnessServerCases } from './robustness/index.js';
-import type { CatalogueCase } from './types.js';
+import type { CatalogueCase, ScriptedCase } from './types.js';
 
 /** Compares dotted ids as integer tuples ("6.9.2" < "6.12.7" < "10.1.1"). */
 export function compareIds(a: string, b: string): number {
@@ -29,7 +29,7 @@ export function compareIds(a: string, b: string): number {
 }
 
 /** Builds a catalogue from case lists: sorted by id, duplicates refused. */
-export function buildCatalogue(...groups: ReadonlyArray<readonly CatalogueCase[]>): readonly CatalogueCase[] {
+export function buildCatalogue<T extends CatalogueCase>(...groups: ReadonlyArray<readonly T[]>): readonly T[] {
   const all = groups.flat().sort((a, b) => compareIds(a.id, b.id));
   for (let i = 1; i < all.length; i++) {
     if (all[i - 1]?.id === all[i]?.id) throw new Error(`case ${all[i]?.id ?? ''} is declared twice`);
@@ -38,7 +38,7 @@ export function buildCatalogue(...groups: ReadonlyArray<readonly CatalogueCase[]
 }
 
 /** Autobahn's 517 cases, in Autobahn's order: the default selection (indices as Autobahn's). */
-export const catalogue: readonly CatalogueCase[] = buildCatalogue(
+export const catalogue: readonly ScriptedCase[] = buildCatalogue(
   framingCases,
   pingCases,
   reservedBitCases,
@@ -53,7 +53,7 @@ export const catalogue: readonly CatalogueCase[] = buildCatalogue(
 );
 
 /** Autobahn's cases followed by wsgate's own (group 14): the `--extended` selection. */
-export const extendedCatalogue: readonly CatalogueCase[] = buildCatalogue(catalogue, handshakeCases);
+export const extendedCatalogue: readonly ScriptedCase[] = buildCatalogue(catalogue, handshakeCases);
 
 /** What a run's WebSockets travel on: HTTP/1.1 upgrades, or HTTP/2 extended CONNECT streams (--http2). */
 export type CaseTransport = 'http/1.1' | 'h2';
@@ -83,13 +83,13 @@ export function catalogueFor(
 }
 
 /** Autobahn's cases followed by wsgate's group 15: the `--extended` selection for a server under test. */
-export const serverExtendedCatalogue: readonly CatalogueCase[] = buildCatalogue(catalogue, serverHandshakeCases);
+export const serverExtendedCatalogue: readonly ScriptedCase[] = buildCatalogue(catalogue, serverHandshakeCases);
 
 /** Autobahn's cases followed by group 16.1: `--role server --http2 --extended`. */
-export const h2ServerCatalogue: readonly CatalogueCase[] = buildCatalogue(catalogue, h2ServerCases);
+export const h2ServerCatalogue: readonly ScriptedCase[] = buildCatalogue(catalogue, h2ServerCases);
 
 /** Autobahn's cases followed by group 16.2: `--http2 --extended` (a client under test). */
-export const h2ClientCatalogue: readonly CatalogueCase[] = buildCatalogue(catalogue, h2ClientCases);
+export const h2ClientCatalogue: readonly ScriptedCase[] = buildCatalogue(catalogue, h2ClientCases);
 
 /** Group 17 alone: `--role server --robustness`. */
 export const robustnessServerCatalogue: readonly CatalogueCase[] = buildCatalogue(robustnessServerCases);
@@ -98,7 +98,7 @@ export const robustnessServerCatalogue: readonly CatalogueCase[] = buildCatalogu
 export const h2RobustnessServerCatalogue: readonly CatalogueCase[] = buildCatalogue(h2FloodServerCases);
 
 /** Group 18 alone: `--robustness` (a client under test). */
-export const robustnessClientCatalogue: readonly CatalogueCase[] = buildCatalogue(robustnessClientCases);
+export const robustnessClientCatalogue: readonly ScriptedCase[] = buildCatalogue(robustnessClientCases);
 
 /** Every case wsgate knows, both roles' own groups included (14 to 18): what judging reports may meet. */
 export const everyCase: readonly CatalogueCase[] = buildCatalogue(

@@ -10,9 +10,9 @@
 import { Opcode } from '../protocol/constants.js';
 import { framingSizes, type FramingSize } from './data/framing-sizes.js';
 import { closedByMe, defineCase, message } from './define.js';
-import type { CatalogueCase } from './types.js';
+import type { ScriptedCase } from './types.js';
 
-function sizeCase(id: string, size: FramingSize, binary: boolean): CatalogueCase {
+function sizeCase(id: string, size: FramingSize, binary: boolean): ScriptedCase {
   const payload = binary ? Buffer.alloc(size.length, 0xfe) : '*'.repeat(size.length);
   const kind = binary ? 'binary' : 'text';
   const content = binary ? 'the byte 0xfe' : '"*"';
@@ -34,7 +34,7 @@ function sizeCase(id: string, size: FramingSize, binary: boolean): CatalogueCase
 }
 
 /** Every case of this group: 1.1.x (text), then 1.2.x (binary). */
-export const framingCases: readonly CatalogueCase[] = [
+export const framingCases: readonly ScriptedCase[] = [
   ...framingSizes.map((s) => sizeCase(s.textId, s, false)),
   ...framingSizes.map((s) => sizeCase(s.binaryId, s, true)),
 ];

@@ -9,10 +9,10 @@
  */
 import { CloseCode, Opcode } from '../protocol/constants.js';
 import { closedByMe, defineCase, failedByPeer, hex, pong } from './define.js';
-import type { CatalogueCase } from './types.js';
+import type { ScriptedCase } from './types.js';
 
 /** 2.1-2.4, 2.6: one ping the peer must answer with a pong carrying the same payload. */
-function pingCase(id: string, description: string, payload: Buffer | string, options: { chopSize?: number; closeAfter?: number } = {}): CatalogueCase {
+function pingCase(id: string, description: string, payload: Buffer | string, options: { chopSize?: number; closeAfter?: number } = {}): ScriptedCase {
   return defineCase({
     id,
     description,
@@ -27,7 +27,7 @@ function pingCase(id: string, description: string, payload: Buffer | string, opt
 }
 
 /** 2.7, 2.8: an unsolicited pong, then our close; the peer must not answer the pong. */
-function unsolicitedPongCase(id: string, description: string, payload: string): CatalogueCase {
+function unsolicitedPongCase(id: string, description: string, payload: string): ScriptedCase {
   return defineCase({
     id,
     description,
@@ -43,7 +43,7 @@ function unsolicitedPongCase(id: string, description: string, payload: string): 
 }
 
 /** 2.10, 2.11: ten pings in a row, payloads "payload-0" to "payload-9". */
-function tenPingsCase(id: string, description: string, chopSize: number | null): CatalogueCase {
+function tenPingsCase(id: string, description: string, chopSize: number | null): ScriptedCase {
   const payloads = Array.from({ length: 10 }, (_, i) => `payload-${i}`);
   return defineCase({
     id,
@@ -61,7 +61,7 @@ function tenPingsCase(id: string, description: string, chopSize: number | null):
 }
 
 /** Every case of this group. */
-export const pingCases: readonly CatalogueCase[] = [
+export const pingCases: readonly ScriptedCase[] = [
   pingCase('2.1', 'A ping with an empty payload.', ''),
   pingCase('2.2', 'A ping with the text payload "Hello, world!".', 'Hello, world!'),
   // 0x00 0xff 0xfe 0xfd 0xfc 0xfb 0x00 0xff: not UTF-8, which a ping payload need not be.

@@ -9,7 +9,7 @@
 import { CloseCode, Opcode } from '../protocol/constants.js';
 import { Delivery, deliveryPhrase, PER_OCTET_RACE_SCHEDULE, type DeliveryMode } from './data/delivery.js';
 import { defineCase, failedByPeer, hex, message } from './define.js';
-import type { CatalogueCase, TxFrame } from './types.js';
+import type { ScriptedCase, TxFrame } from './types.js';
 
 const HELLO = 'Hello, world!';
 
@@ -17,7 +17,7 @@ const HELLO = 'Hello, world!';
 const FAIL_1002 = failedByPeer([CloseCode.ProtocolError]);
 
 /** 3.1, 3.5-3.7: one frame with RSV bits set; the peer must fail at once and echo nothing. */
-function rsvFrameCase(id: string, description: string, frame: TxFrame): CatalogueCase {
+function rsvFrameCase(id: string, description: string, frame: TxFrame): ScriptedCase {
   return defineCase({
     id,
     description,
@@ -35,7 +35,7 @@ function rsvFrameCase(id: string, description: string, frame: TxFrame): Catalogu
  * 3.2-3.4: a valid text message, the same message with RSV bits set, then an empty ping. A peer that
  * fails before echoing the first message (it read all three frames first) is NON-STRICT.
  */
-function afterEchoCase(id: string, rsv: number, delivery: DeliveryMode): CatalogueCase {
+function afterEchoCase(id: string, rsv: number, delivery: DeliveryMode): ScriptedCase {
   return defineCase({
     id,
     description: `A text message "${HELLO}", then the same message with RSV = ${rsv}, then a ping with an empty payload, ${deliveryPhrase(delivery)}.`,
@@ -53,7 +53,7 @@ function afterEchoCase(id: string, rsv: number, delivery: DeliveryMode): Catalog
 }
 
 /** Every case of this group. RSV is the three bits as a number: 4 = RSV1, 2 = RSV2, 1 = RSV3. */
-export const reservedBitCases: readonly CatalogueCase[] = [
+export const reservedBitCases: readonly ScriptedCase[] = [
   rsvFrameCase('3.1', `A text message "${HELLO}" with RSV = 1 (RSV3 set).`, { opcode: Opcode.Text, payload: HELLO, rsv: 1 }),
   afterEchoCase('3.2', 2, Delivery.together),
   afterEchoCase('3.3', 3, Delivery.perFrame),

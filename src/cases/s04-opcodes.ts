@@ -8,11 +8,11 @@ import { CloseCode, Opcode } from '../protocol/constants.js';
 import { Delivery, deliveryPhrase, PER_OCTET_RACE_SCHEDULE } from './data/delivery.js';
 import { reservedOpcodeCases, type ReservedOpcodeCase } from './data/reserved-opcodes.js';
 import { defineCase, failedByPeer, message } from './define.js';
-import type { CatalogueCase } from './types.js';
+import type { ScriptedCase } from './types.js';
 
 const HELLO = 'Hello, world!';
 
-function opcodeCase(c: ReservedOpcodeCase): CatalogueCase {
+function opcodeCase(c: ReservedOpcodeCase): ScriptedCase {
   const kind = c.opcode < 8 ? 'non-control' : 'control';
   const frame = `a frame with the reserved ${kind} opcode ${c.opcode} and ${c.payload === '' ? 'an empty payload' : `the payload "${c.payload}"`}`;
   return defineCase({
@@ -37,4 +37,4 @@ function opcodeCase(c: ReservedOpcodeCase): CatalogueCase {
 }
 
 /** Every case of this group. */
-export const opcodeCases: readonly CatalogueCase[] = reservedOpcodeCases.map(opcodeCase);
+export const opcodeCases: readonly ScriptedCase[] = reservedOpcodeCases.map(opcodeCase);

@@ -10,7 +10,7 @@
 import { CloseCode, Opcode } from '../protocol/constants.js';
 import { Delivery, deliveryPhrase, type DeliveryMode } from './data/delivery.js';
 import { closedByMe, defineCase, failedByPeer, message, pong } from './define.js';
-import type { CaseContext, CatalogueCase } from './types.js';
+import type { CaseContext, ScriptedCase } from './types.js';
 
 /** A frame as these cases write it: opcode, FIN, payload. */
 type Frame = readonly [opcode: number, fin: boolean, payload: string];
@@ -22,7 +22,7 @@ function send(t: CaseContext, frames: readonly Frame[], delivery: DeliveryMode):
 }
 
 /** The peer must fail the connection (1002) without echoing anything. */
-function failCase(id: string, description: string, frames: readonly Frame[], delivery: DeliveryMode, why: string): CatalogueCase {
+function failCase(id: string, description: string, frames: readonly Frame[], delivery: DeliveryMode, why: string): ScriptedCase {
   return defineCase({
     id,
     description,
@@ -37,7 +37,7 @@ function failCase(id: string, description: string, frames: readonly Frame[], del
 }
 
 /** 5.1, 5.2: a control frame with FIN clear, then a continuation. */
-function fragmentedControl(id: string, opcode: typeof PING | typeof PONG, name: string): CatalogueCase {
+function fragmentedControl(id: string, opcode: typeof PING | typeof PONG, name: string): ScriptedCase {
   return failCase(
     id,
     `A ${name} split into two fragments: a ${name} frame "fragment1" with FIN clear, then a continuation frame "fragment2".`,
@@ -51,7 +51,7 @@ function fragmentedControl(id: string, opcode: typeof PING | typeof PONG, name: 
 }
 
 /** 5.3-5.5: a valid text message in two fragments. */
-function twoFragments(id: string, delivery: DeliveryMode): CatalogueCase {
+function twoFragments(id: string, delivery: DeliveryMode): ScriptedCase {
   return defineCase({
     id,
     description: `A text message in two fragments, "fragment1" (FIN clear) and a continuation "fragment2", ${deliveryPhrase(delivery)}.`,
@@ -74,7 +74,7 @@ function twoFragments(id: string, delivery: DeliveryMode): CatalogueCase {
 }
 
 /** 5.6-5.8: a valid text message in two fragments with a ping between them. */
-function pingBetweenFragments(id: string, delivery: DeliveryMode): CatalogueCase {
+function pingBetweenFragments(id: string, delivery: DeliveryMode): ScriptedCase {
   return defineCase({
     id,
     description: `A text message in two fragments, "fragment1" and "fragment2", with a ping "ping payload" between them, ${deliveryPhrase(delivery)}.`,
@@ -98,7 +98,7 @@ function pingBetweenFragments(id: string, delivery: DeliveryMode): CatalogueCase
 }
 
 /** 5.9-5.14: a continuation frame with no message to continue, then a valid text message. */
-function orphanContinuation(id: string, fin: boolean, delivery: DeliveryMode): CatalogueCase {
+function orphanContinuation(id: string, fin: boolean, delivery: DeliveryMode): ScriptedCase {
   return failCase(
     id,
     `A continuation frame "non-continuation payload" with FIN ${fin ? 'set' : 'clear'} while no message is open, then a text message "Hello, world!", ${deliveryPhrase(delivery)}.`,
@@ -112,7 +112,7 @@ function orphanContinuation(id: string, fin: boolean, delivery: DeliveryMode): C
 }
 
 /** 5.16, 5.17: twice over, a continuation with nothing to continue, then a text message in two fragments. */
-function orphanThenMessageTwice(id: string, fin: boolean): CatalogueCase {
+function orphanThenMessageTwice(id: string, fin: boolean): ScriptedCase {
   const round: Frame[] = [
     [CONT, fin, 'fragment1'],
     [TEXT, false, 'fragment2'],
@@ -128,7 +128,7 @@ function orphanThenMessageTwice(id: string, fin: boolean): CatalogueCase {
 }
 
 /** 5.19, 5.20: five text fragments with a ping after the second and after the fourth, and a pause. */
-function slowFragmentsWithPings(id: string, delivery: DeliveryMode): CatalogueCase {
+function slowFragmentsWithPings(id: string, delivery: DeliveryMode): ScriptedCase {
   const fragments = ['fragment1', 'fragment2', 'fragment3', 'fragment4', 'fragment5'];
   return defineCase({
     id,
@@ -169,7 +169,7 @@ function slowFragmentsWithPings(id: string, delivery: DeliveryMode): CatalogueCa
 }
 
 /** Every case of this group. */
-export const fragmentationCases: readonly CatalogueCase[] = [
+export const fragmentationCases: readonly ScriptedCase[] = [
   fragmentedControl('5.1', PING, 'ping'),
   fragmentedControl('5.2', PONG, 'pong'),
   twoFragments('5.3', Delivery.together),

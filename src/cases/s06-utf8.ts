@@ -10,7 +10,7 @@
 import { CloseCode, Opcode } from '../protocol/constants.js';
 import { utf8Vectors } from './data/utf8-vectors.js';
 import { closedByMe, defineCase, failedByPeer, hex, message, timeout } from './define.js';
-import type { CaseContext, CatalogueCase } from './types.js';
+import type { CaseContext, ScriptedCase } from './types.js';
 
 /** The fail timer of the decoder-vector cases: the peer has half a second to react. */
 const VECTOR_FAIL_AFTER = 0.5;
@@ -31,7 +31,7 @@ const KOSME = hex('ce ba e1 bd b9 cf 83 ce bc ce b5');
 const HELLO = 'Hello-µ@ßöäüàá-UTF-8!!';
 
 /** A text message the peer must echo (it arrives within a second, else we close it ourselves). */
-function echoCase(id: string, description: string, echoed: Buffer | string, run: (t: CaseContext) => void): CatalogueCase {
+function echoCase(id: string, description: string, echoed: Buffer | string, run: (t: CaseContext) => void): ScriptedCase {
   return defineCase({
     id,
     description,
@@ -46,7 +46,7 @@ function echoCase(id: string, description: string, echoed: Buffer | string, run:
 }
 
 /** 6.1: empty text messages, whole and in empty fragments. */
-const emptyCases: CatalogueCase[] = [
+const emptyCases: ScriptedCase[] = [
   echoCase('6.1.1', 'A text message with an empty payload, in one frame.', '', (t) => {
     t.sendFrame({ opcode: Opcode.Text, payload: '' });
   }),
@@ -63,7 +63,7 @@ const emptyCases: CatalogueCase[] = [
 ];
 
 /** 6.2: valid UTF-8 whole, split between code points, and split inside code points. */
-const validCases: CatalogueCase[] = [
+const validCases: ScriptedCase[] = [
   echoCase('6.2.1', `A valid UTF-8 text message in one frame.<br><br>Payload: ${HELLO}<br>0x${Buffer.from(HELLO).toString('hex')}`, HELLO, (t) => {
     t.sendMessage(HELLO);
   }),
@@ -99,7 +99,7 @@ const validCases: CatalogueCase[] = [
 const WITH_SURROGATE = Buffer.concat([KOSME, hex('ed a0 80'), Buffer.from('edited')]);
 
 /** 6.3: invalid UTF-8, whole and in one-byte frames. */
-function invalidCase(id: string, framing: string, fragmentSize: number | null): CatalogueCase {
+function invalidCase(id: string, framing: string, fragmentSize: number | null): ScriptedCase {
   return defineCase({
     id,
     description: `A text message that is not valid UTF-8 (it holds U+D800, a surrogate), ${framing}.<br><br>Payload: 0x${WITH_SURROGATE.toString('hex')}`,
@@ -113,7 +113,7 @@ function invalidCase(id: string, framing: string, fragmentSize: number | null): 
   });
 }
 
-const invalidCases: CatalogueCase[] = [invalidCase('6.3.1', 'in one frame', null), invalidCase('6.3.2', 'in frames of one byte each', 1)];
+const invalidCases: ScriptedCase[] = [invalidCase('6.3.1', 'in one frame', null), invalidCase('6.3.2', 'in frames of one byte each', 1)];
 
 /**
  * 6.4: fail fast. 'κόσμε', then 0xf4 0x90 0x80 0x80 (U+110000, beyond Unicode: invalid at 0x90, the
@@ -141,7 +141,7 @@ function sendFailFastPart(t: CaseContext, delivery: Delivery, part: Buffer, i: 0
   }
 }
 
-function failFastCase(id: string, delivery: Delivery, cuts: [number, number]): CatalogueCase {
+function failFastCase(id: string, delivery: Delivery, cuts: [number, number]): ScriptedCase {
   const parts = [BEYOND_UNICODE.subarray(0, cuts[0]), BEYOND_UNICODE.subarray(cuts[0], cuts[1]), BEYOND_UNICODE.subarray(cuts[1])] as const;
   const partsText = parts.map((p, i) => `Part ${i + 1}: 0x${p.toString('hex')}`).join('<br>');
   const how =
@@ -182,7 +182,7 @@ function failFastCase(id: string, delivery: Delivery, cuts: [number, number]): C
   });
 }
 
-const failFastCases: CatalogueCase[] = [
+const failFastCases: ScriptedCase[] = [
   failFastCase('6.4.1', 'frames', WHOLE_SEQUENCE),
   failFastCase('6.4.2', 'frames', UP_TO_INVALID_BYTE),
   failFastCase('6.4.3', 'chops', WHOLE_SEQUENCE),
@@ -190,7 +190,7 @@ const failFastCases: CatalogueCase[] = [
 ];
 
 /** 6.5-6.23: one unfragmented text message per vector, valid ones echoed, invalid ones refused. */
-const vectorCases: CatalogueCase[] = utf8Vectors.map((v) => {
+const vectorCases: ScriptedCase[] = utf8Vectors.map((v) => {
   const payload = hex(v.hex);
   return defineCase({
     id: v.id,
@@ -208,4 +208,4 @@ const vectorCases: CatalogueCase[] = utf8Vectors.map((v) => {
 });
 
 /** Every case of group 6. */
-export const utf8Cases: readonly CatalogueCase[] = [...emptyCases, ...validCases, ...invalidCases, ...failFastCases, ...vectorCases];
+export const utf8Cases: readonly ScriptedCase[] = [...emptyCases, ...validCases, ...invalidCases, ...failFastCases, ...vectorCases];

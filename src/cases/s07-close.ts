@@ -11,7 +11,7 @@ import type { ExpectedClose } from '../model/report.js';
 import { Behavior, CloseBehavior } from '../model/verdicts.js';
 import { invalidCloseCodes, undefinedCloseCodes, validCloseCodes } from './data/close-codes.js';
 import { closedByMe, defineCase, hex, message, wrongCodeFails } from './define.js';
-import type { CaseContext, CatalogueCase, Judgement } from './types.js';
+import type { CaseContext, ScriptedCase, Judgement } from './types.js';
 
 /** Every case of the group fails the connection when it is still not closed a second after opening. */
 const FAIL_AFTER = 1;
@@ -42,7 +42,7 @@ function closeFirst(def: {
   /** Default: the peer answers with 1000 or no code, cleanly. */
   close?: ExpectedClose;
   send(t: CaseContext): void;
-}): CatalogueCase {
+}): ScriptedCase {
   return defineCase({
     id: def.id,
     description: def.description,
@@ -64,7 +64,7 @@ function closeFirst(def: {
 // discards any further data received." Frames that follow our close must change nothing: the peer
 // answers the close and echoes nothing.
 
-const basicCases: CatalogueCase[] = [
+const basicCases: ScriptedCase[] = [
   defineCase({
     id: '7.1.1',
     description: 'A text message "Hello World!"; once it is echoed, a close frame with code 1000.',
@@ -152,7 +152,7 @@ const basicCases: CatalogueCase[] = [
 // integer (in network byte order) representing a status code", and §5.5: "All control frames MUST
 // have a payload length of 125 bytes or less". A 1-byte body or a 126-byte one is a protocol error.
 
-const lengthCases: CatalogueCase[] = [
+const lengthCases: ScriptedCase[] = [
   closeFirst({
     id: '7.3.1',
     description: 'A close frame with an empty payload: no code, no reason.',
@@ -215,7 +215,7 @@ const lengthCases: CatalogueCase[] = [
 /** κόσμε (ce ba e1 bd b9 cf 83 ce bc ce b5), then ed a0 80 (U+D800, a surrogate), then "edited". */
 const INVALID_REASON = hex('cebae1bdb9cf83cebcceb5 eda080 656469746564');
 
-const payloadValueCases: CatalogueCase[] = [
+const payloadValueCases: ScriptedCase[] = [
   closeFirst({
     id: '7.5.1',
     description: `A close frame with code 1000 and a reason that is not valid UTF-8.<br><br>Reason: 0x${INVALID_REASON.toString('hex')}`,
@@ -235,7 +235,7 @@ const payloadValueCases: CatalogueCase[] = [
 // by an endpoint". A peer must accept every code it may be sent and refuse the others (1002).
 
 /** 7.7.x: a close with a code the peer must accept; it may answer with 1000 or echo the code. */
-const validCodeCases: CatalogueCase[] = validCloseCodes.map(({ id, code }) =>
+const validCodeCases: ScriptedCase[] = validCloseCodes.map(({ id, code }) =>
   defineCase({
     id,
     description: `A close frame with the valid code ${code} and no reason.`,
@@ -251,7 +251,7 @@ const validCodeCases: CatalogueCase[] = validCloseCodes.map(({ id, code }) =>
 );
 
 /** 7.9.x: a close with a code no endpoint may send; the peer refuses it with 1002. */
-const invalidCodeCases: CatalogueCase[] = invalidCloseCodes.map(({ id, code }) =>
+const invalidCodeCases: ScriptedCase[] = invalidCloseCodes.map(({ id, code }) =>
   defineCase({
     id,
     description: `A close frame with the invalid code ${code} and no reason.`,
@@ -267,7 +267,7 @@ const invalidCodeCases: CatalogueCase[] = invalidCloseCodes.map(({ id, code }) =
 );
 
 /** 7.13.x: a code beyond 4999 (RFC 6455 defines 0-4999 only); whatever the peer does is reported. */
-const undefinedCodeCases: CatalogueCase[] = undefinedCloseCodes.map(({ id, code }) =>
+const undefinedCodeCases: ScriptedCase[] = undefinedCloseCodes.map(({ id, code }) =>
   defineCase({
     id,
     description: `A close frame with the code ${code}, outside the range RFC 6455 defines (0-4999), and no reason.`,
@@ -284,7 +284,7 @@ const undefinedCodeCases: CatalogueCase[] = undefinedCloseCodes.map(({ id, code 
 );
 
 /** Every case of group 7, in Autobahn's order. */
-export const closeCases: readonly CatalogueCase[] = [
+export const closeCases: readonly ScriptedCase[] = [
   ...basicCases,
   ...lengthCases,
   ...payloadValueCases,

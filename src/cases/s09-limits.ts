@@ -32,7 +32,7 @@ import {
   type SizeRow,
 } from './data/limits.js';
 import { closedByMe, defineCase } from './define.js';
-import type { CaseContext, CatalogueCase } from './types.js';
+import type { CaseContext, ScriptedCase } from './types.js';
 
 /** A size as the descriptions name it ("64 KiB", "4 MiB", "64 bytes"). */
 function sizeName(bytes: number): string {
@@ -80,7 +80,7 @@ function wrongTypeText(binary: boolean): string {
   return binary ? 'Expected binary message with payload, but got text.' : 'Expected text message with payload, but got binary.';
 }
 
-function bigMessageCase(m: BigMessage): CatalogueCase {
+function bigMessageCase(m: BigMessage): ScriptedCase {
   const kind = kindOf(m.binary);
   return defineCase({
     id: m.id,
@@ -111,7 +111,7 @@ function bigMessageCase(m: BigMessage): CatalogueCase {
 }
 
 /** 9.1.x / 9.2.x: the pattern repeated to the full length, in a single frame. */
-function sizeCases(): CatalogueCase[] {
+function sizeCases(): ScriptedCase[] {
   const family = (binary: boolean) => (row: SizeRow) =>
     bigMessageCase({
       id: row.id,
@@ -133,7 +133,7 @@ function sizeCases(): CatalogueCase[] {
 }
 
 /** 9.3.x / 9.4.x: 4 MiB sent as a well-formed fragmented message. */
-function fragmentCases(): CatalogueCase[] {
+function fragmentCases(): ScriptedCase[] {
   const family = (binary: boolean) => (row: FragmentRow) => {
     const frames = Math.floor(FRAGMENTED_LENGTH / row.fragmentSize) + 1;
     const split =
@@ -155,7 +155,7 @@ function fragmentCases(): CatalogueCase[] {
 }
 
 /** 9.5.x / 9.6.x: 1 MiB in one frame, its bytes written to TCP a few at a time. */
-function chopCases(): CatalogueCase[] {
+function chopCases(): ScriptedCase[] {
   const family = (binary: boolean) => (row: ChopRow) =>
     bigMessageCase({
       id: row.id,
@@ -182,7 +182,7 @@ function chopCases(): CatalogueCase[] {
 /** Messages sent so far, per connection. */
 const sentCounts = new WeakMap<CaseContext, number>();
 
-function roundTripCase(id: string, row: RoundTripRow, binary: boolean): CatalogueCase {
+function roundTripCase(id: string, row: RoundTripRow, binary: boolean): ScriptedCase {
   const kind = kindOf(binary);
   const sendOne = (t: CaseContext): void => {
     t.sendFrame(
@@ -231,7 +231,7 @@ function roundTripCase(id: string, row: RoundTripRow, binary: boolean): Catalogu
 }
 
 /** Every case of this group, 9.1.1 to 9.8.6. */
-export const limitsCases: readonly CatalogueCase[] = [
+export const limitsCases: readonly ScriptedCase[] = [
   ...sizeCases(),
   ...fragmentCases(),
   ...chopCases(),

@@ -9,7 +9,7 @@
 import { Opcode } from '../protocol/constants.js';
 import { Behavior } from '../model/verdicts.js';
 import { closedByMe, defineCase, message } from './define.js';
-import type { CatalogueCase } from './types.js';
+import type { ScriptedCase } from './types.js';
 
 const LENGTH = 65536;
 const FRAGMENT_SIZE = 1300;
@@ -24,7 +24,7 @@ function pyDict(counts: Readonly<Record<number, number | undefined>>): string {
 const payload = '*'.repeat(LENGTH);
 
 /** Every case of this group. */
-export const miscCases: readonly CatalogueCase[] = [
+export const miscCases: readonly ScriptedCase[] = [
   defineCase({
     id: '10.1.1',
     description: `A text message of ${LENGTH} bytes ("*" repeated), fragmented by the fuzzer into frames of at most ${FRAGMENT_SIZE} bytes.`,

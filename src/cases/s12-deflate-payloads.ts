@@ -24,7 +24,7 @@ import {
   type TestData,
 } from './data/deflate-cases.js';
 import { closedByMe, defineCase } from './define.js';
-import type { CaseContext, CatalogueCase, PreparedMessage } from './types.js';
+import type { CaseContext, ScriptedCase, PreparedMessage } from './types.js';
 
 /** Each document, with its chunks compressed once per run (see DocumentChunks). */
 const documents = new Map<TestData['corpus'], DocumentChunks>();
@@ -143,7 +143,7 @@ export function deflateEchoCase(spec: {
   accept: readonly DeflateRequest[];
   /** How the description words the negotiation. */
   negotiation: string;
-}): CatalogueCase {
+}): ScriptedCase {
   const { data, row } = spec;
   const echo = new EchoRun(data, row);
   return defineCase({
@@ -272,6 +272,6 @@ function finish(t: CaseContext, behavior: OutcomeVerdict, result: string): void 
 const NEGOTIATION_12 = "Negotiation: the server accepts the client's first permessage-deflate offer, asking nothing of the client's compressor.";
 
 /** 5 documents × 18 message sizes. */
-export const deflatePayloadCases: readonly CatalogueCase[] = payloadSubgroups.flatMap(({ subgroup, data }) =>
+export const deflatePayloadCases: readonly ScriptedCase[] = payloadSubgroups.flatMap(({ subgroup, data }) =>
   messageSizeRows.map((row) => deflateEchoCase({ id: `${subgroup}.${row.row}`, data, row, accept: acceptFirstOffer, negotiation: NEGOTIATION_12 })),
 );

@@ -12,7 +12,7 @@
  */
 import { acceptRules, messageSizeRows, paramTestData, type DeflateRequest } from './data/deflate-cases.js';
 import { deflateEchoCase } from './s12-deflate-payloads.js';
-import type { CatalogueCase } from './types.js';
+import type { ScriptedCase } from './types.js';
 
 /** What the server asks for, in the words of the negotiation response. */
 function asked(r: DeflateRequest): string {
@@ -35,7 +35,7 @@ function negotiation(requests: readonly DeflateRequest[]): string {
 }
 
 /** 7 accept rules × 18 message sizes. */
-export const deflateParamCases: readonly CatalogueCase[] = acceptRules.flatMap(({ subgroup, requests }) =>
+export const deflateParamCases: readonly ScriptedCase[] = acceptRules.flatMap(({ subgroup, requests }) =>
   messageSizeRows.map((row) =>
     deflateEchoCase({ id: `${subgroup}.${row.row}`, data: paramTestData, row, accept: requests, negotiation: negotiation(requests) }),
   ),

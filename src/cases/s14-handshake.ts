@@ -11,11 +11,11 @@
  */
 import { acceptWithoutGuid, head, mustAccept, mustRefuse, swapCase, SWITCHING, upgradeLines } from './handshake-scripts.js';
 import { closeReasonCases, inflateCases } from './s14-messages.js';
-import type { CatalogueCase } from './types.js';
+import type { ScriptedCase } from './types.js';
 
 // ---- 14.1: the status line and the required header fields ------------------------------------------
 
-const statusAndHeaderCases: CatalogueCase[] = [
+const statusAndHeaderCases: ScriptedCase[] = [
   // RFC 6455 §4.1: "If the response lacks a |Sec-WebSocket-Accept| header field or the
   // |Sec-WebSocket-Accept| contains a value other than the base64-encoded SHA-1 of the concatenation
   // of the |Sec-WebSocket-Key| (as a string, not base64-decoded) with the string
@@ -89,7 +89,7 @@ const statusAndHeaderCases: CatalogueCase[] = [
 
 // ---- 14.2: extensions and subprotocols the client did not offer ------------------------------------
 
-const negotiationCases: CatalogueCase[] = [
+const negotiationCases: ScriptedCase[] = [
   // RFC 6455 §4.1: "If the response includes a |Sec-WebSocket-Extensions| header field and this
   // header field indicates the use of an extension that was not present in the client's handshake
   // (the server has indicated an extension not requested by the client), the client MUST _Fail the
@@ -129,7 +129,7 @@ const negotiationCases: CatalogueCase[] = [
 // for use in a response. The negotiation response contains an extension parameter with an invalid
 // value. The negotiation response contains multiple extension parameters with the same name. The
 // client does not support the configuration that the response represents."
-function deflateResponse(id: string, params: string, what: string, rule: string): CatalogueCase {
+function deflateResponse(id: string, params: string, what: string, rule: string): ScriptedCase {
   return mustRefuse({
     id,
     description: `A valid 101 response accepting permessage-deflate with ${what}: "Sec-WebSocket-Extensions: permessage-deflate; ${params}", then an uncompressed text message. (RFC 7692 §7.1)`,
@@ -140,7 +140,7 @@ function deflateResponse(id: string, params: string, what: string, rule: string)
   });
 }
 
-const deflateParamCases: CatalogueCase[] = [
+const deflateParamCases: ScriptedCase[] = [
   deflateResponse('14.3.1', 'x-wsgate-not-offered', 'a parameter the client did not offer', 'an extension parameter not defined for use in a response'),
   // RFC 7692 §7.1.2.1: the value of server_max_window_bits is a decimal integer from 8 to 15.
   deflateResponse(
@@ -165,7 +165,7 @@ const deflateParamCases: CatalogueCase[] = [
 
 // ---- 14.4: responses the client must accept --------------------------------------------------------
 
-const acceptCases: CatalogueCase[] = [
+const acceptCases: ScriptedCase[] = [
   // RFC 6455 §4.2.2: "At this point, the server may begin sending (and receiving) data." A client
   // reads the frames that follow the response in the same TCP segment.
   mustAccept({
@@ -244,7 +244,7 @@ const acceptCases: CatalogueCase[] = [
 ];
 
 /** Group 14, in id order. */
-export const handshakeCases: readonly CatalogueCase[] = [
+export const handshakeCases: readonly ScriptedCase[] = [
   ...statusAndHeaderCases,
   ...negotiationCases,
   ...deflateParamCases,

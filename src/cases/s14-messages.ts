@@ -4,7 +4,7 @@
  */
 import { CloseCode, Opcode } from '../protocol/constants.js';
 import { closedByMe, defineCase, hex, wrongCodeFails } from './define.js';
-import type { CatalogueCase } from './types.js';
+import type { ScriptedCase } from './types.js';
 import { REFUSE_WAIT, mustInflate } from './handshake-scripts.js';
 
 /** RSV1: "the "Per-Message Compressed" bit" (RFC 7692 §6), set on the first frame of a compressed message. */
@@ -29,7 +29,7 @@ const EMPTY_BLOCK = hex('00');
 // octets of 0x00 0x00 0xff 0xff to the tail end of the payload of the message. 2. Decompress the
 // resulting data using DEFLATE." Every payload below is valid DEFLATE data under that algorithm and
 // leaves the decompressor at a block boundary, so a following message inflates as usual.
-export const inflateCases: CatalogueCase[] = [
+export const inflateCases: ScriptedCase[] = [
   // RFC 7692 §7.2.3.6 (Generating an Empty Fragment): a sender that has flushed what it compressed
   // (the flush's empty stored block kept, as it is not the end of the message yet) and then meets the
   // end of the message sends a final fragment holding the octet 0x00; with the appended 00 00 ff ff it
@@ -97,7 +97,7 @@ const REASON_123 = '\u20ac'.repeat(41);
 /** "Hello €" with its last octet cut: the reason ends inside a three-octet sequence (e2 82). */
 const REASON_CUT = Buffer.from('Hello \u20ac', 'utf8').subarray(0, -1);
 
-export const closeReasonCases: CatalogueCase[] = [
+export const closeReasonCases: ScriptedCase[] = [
   // RFC 6455 §5.5: "All control frames MUST have a payload length of 125 bytes or less"; §5.5.1: the
   // body is a 2-byte status code followed by UTF-8 data, so a reason has at most 123 octets.
   defineCase({

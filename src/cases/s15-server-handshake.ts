@@ -8,7 +8,7 @@ import { CloseCode, Opcode } from '../protocol/constants.js';
 import type { UpgradeRequestSpec } from '../protocol/client-handshake.js';
 import { Behavior, CloseBehavior } from '../model/verdicts.js';
 import { defineCase, failedByPeer } from './define.js';
-import type { AdjustFacts, CatalogueCase, Judgement } from './types.js';
+import type { AdjustFacts, ScriptedCase, Judgement } from './types.js';
 
 /** What a case changes in the normal request: header lines replaced (null: left out), the method. */
 interface RequestChange {
@@ -72,7 +72,7 @@ function mustRefuse(spec: {
   expectation: string;
   change: RequestChange;
   check?: (facts: AdjustFacts) => string | null;
-}): CatalogueCase {
+}): ScriptedCase {
   return defineCase({
     id: spec.id,
     description: spec.description,
@@ -95,7 +95,7 @@ function mustRefuse(spec: {
   });
 }
 
-const refusedRequests: CatalogueCase[] = [
+const refusedRequests: ScriptedCase[] = [
   // RFC 6455 §4.4: "If this version does not match a version understood by the server, the server
   // MUST abort the WebSocket handshake described in Section 4 and instead send an appropriate HTTP
   // error code (such as 426 Upgrade Required) and a |Sec-WebSocket-Version| header field indicating
@@ -162,7 +162,7 @@ const refusedRequests: CatalogueCase[] = [
  * name." (RFC 7692 §7). Declining is answering without the extension: a 101 without it passes, a
  * refused handshake is NON-STRICT (it declines more than the offer), accepting it fails.
  */
-function mustDecline(id: string, offer: string, what: string): CatalogueCase {
+function mustDecline(id: string, offer: string, what: string): ScriptedCase {
   return defineCase({
     id,
     description: `An upgrade request offering "${offer}" (${what}), then a text message once open. (RFC 7692 §7)`,
@@ -194,7 +194,7 @@ function mustDecline(id: string, offer: string, what: string): CatalogueCase {
   });
 }
 
-const declinedOffers: CatalogueCase[] = [
+const declinedOffers: ScriptedCase[] = [
   mustDecline('15.2.1', 'permessage-deflate; no_such_parameter', 'an extension parameter not defined for use in an offer'),
   mustDecline('15.2.2', 'permessage-deflate; server_max_window_bits=7', 'an extension parameter with an invalid value (window bits 7, below 8)'),
   mustDecline('15.2.3', 'permessage-deflate; server_no_context_takeover; server_no_context_takeover', 'two extension parameters with the same name'),
@@ -217,4 +217,4 @@ const unmaskedFrame = defineCase({
 });
 
 /** Group 15: a server's refusals, from the client's side. */
-export const serverHandshakeCases: readonly CatalogueCase[] = [...refusedRequests, ...declinedOffers, unmaskedFrame];
+export const serverHandshakeCases: readonly ScriptedCase[] = [...refusedRequests, ...declinedOffers, unmaskedFrame];

@@ -10,7 +10,7 @@ import { Behavior } from '../model/verdicts.js';
 import { closedByMe, defineCase, message, pong } from './define.js';
 import { failOutcome, H2_PROBE, orderlyEnd, patterned } from './h2-judging.js';
 import type { H2CaseContext } from './h2-types.js';
-import type { CaseContext, CatalogueCase } from './types.js';
+import type { CaseContext, ScriptedCase } from './types.js';
 
 /** What is wrong with the client's extended CONNECT (RFC 8441 §4, §5), or null. */
 export function requestFault(h2: H2CaseContext): string | null {
@@ -36,7 +36,7 @@ function h2Of(t: CaseContext): H2CaseContext | null {
 /** 16.2.4's message: sixteen times a 65535-octet window, the default of RFC 9113 §6.9.2. */
 const LARGE = patterned(1024 * 1024);
 
-const cases: CatalogueCase[] = [
+const cases: ScriptedCase[] = [
   // RFC 8441 §4: "A new pseudo-header field :protocol MAY be included on request HEADERS indicating
   // the desired protocol to be spoken on the tunnel created by CONNECT." "On requests that contain
   // the :protocol pseudo-header field, the :scheme and :path pseudo-header fields of the target URI
@@ -125,4 +125,4 @@ const cases: CatalogueCase[] = [
 ];
 
 /** Group 16.2, in id order. */
-export const h2ClientCases: readonly CatalogueCase[] = cases;
+export const h2ClientCases: readonly ScriptedCase[] = cases;

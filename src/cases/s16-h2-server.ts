@@ -11,7 +11,7 @@ import { Behavior, CloseBehavior } from '../model/verdicts.js';
 import { closedByMe, defineCase, message, pong } from './define.js';
 import { CANCEL, failOutcome, H2_PROBE, orderlyEnd, patterned } from './h2-judging.js';
 import type { H2ProbeAnswer, H2SessionContext, H2WebSocket } from './h2-types.js';
-import type { CatalogueCase, Judgement } from './types.js';
+import type { ScriptedCase, Judgement } from './types.js';
 
 const NOT_JUDGED = 'Not judged: the case opens no single WebSocket to close.';
 
@@ -56,7 +56,7 @@ async function closeAll(ws: readonly H2WebSocket[]): Promise<{ verdict: Judgemen
   };
 }
 
-const settingsCases: CatalogueCase[] = [
+const settingsCases: ScriptedCase[] = [
   // RFC 8441 §3: "Upon receipt of SETTINGS_ENABLE_CONNECT_PROTOCOL with a value of 1, a client MAY
   // use the Extended CONNECT as defined in this document when creating new streams." §3: "A sender
   // MUST NOT send a SETTINGS_ENABLE_CONNECT_PROTOCOL parameter with the value of 0 after previously
@@ -128,7 +128,7 @@ const settingsCases: CatalogueCase[] = [
   }),
 ];
 
-const closeCase: CatalogueCase = defineCase({
+const closeCase: ScriptedCase = defineCase({
   // RFC 8441 §5: "the orderly TCP-level closures are represented as END_STREAM flags"; RFC 6455
   // §7.1.1: after the closing handshake the server closes the connection first.
   id: '16.1.4',
@@ -142,7 +142,7 @@ const closeCase: CatalogueCase = defineCase({
   adjust: orderlyEnd,
 });
 
-const sessionCases: CatalogueCase[] = [
+const sessionCases: ScriptedCase[] = [
   // RFC 8441 §1: "... allowing WebSockets to share an HTTP/2 connection with other streams"; RFC 9113
   // §5: "A single HTTP/2 connection can contain multiple concurrently open streams ... Streams can be
   // established and used unilaterally" and frames of several streams interleave.
@@ -215,7 +215,7 @@ const sessionCases: CatalogueCase[] = [
 /** 16.1.7's message: 64 times the 16 KiB window wsgate advertises. */
 const WINDOWED = patterned(1024 * 1024);
 
-const streamCases: CatalogueCase[] = [
+const streamCases: ScriptedCase[] = [
   // RFC 8441 §5: "... the data is transmitted in DATA frames" under HTTP/2's flow control; RFC 9113
   // §6.9.1: "A sender MUST NOT send a flow-controlled frame with a length that exceeds the space
   // available in either of the flow-control windows advertised by the receiver."
@@ -257,4 +257,4 @@ const streamCases: CatalogueCase[] = [
 ];
 
 /** Group 16.1, in id order. */
-export const h2ServerCases: readonly CatalogueCase[] = [...settingsCases, closeCase, ...sessionCases, ...streamCases];
+export const h2ServerCases: readonly ScriptedCase[] = [...settingsCases, closeCase, ...sessionCases, ...streamCases];

@@ -33,7 +33,7 @@ function resolve(patterns: readonly string[], ids: readonly string[], known: Rea
 }
 
 /** Selected cases in Autobahn's order: included minus excluded. */
-export function selectCases(catalogue: readonly CatalogueCase[], include: readonly string[], exclude: readonly string[] = []): CatalogueCase[] {
+export function selectCases<T extends CatalogueCase>(catalogue: readonly T[], include: readonly string[], exclude: readonly string[] = []): T[] {
   const ids = catalogue.map((c) => c.id);
   const known = new Set(ids);
   const inc = resolve(include.length === 0 ? ['*'] : include, ids, known);

@@ -264,14 +264,35 @@ export interface AttackBudget {
   readonly memoryGrowth?: number;
 }
 
-/** A case as declared: data plus its script. */
-export interface CaseDef {
+/** What every case declares, whatever plays it. */
+interface CaseBase {
   /** Autobahn's id, explicit ("6.12.7"), never derived from position. */
   readonly id: string;
   /** What the server sends (may hold `<br>` line breaks, as Autobahn's descriptions do). */
   readonly description: string;
   /** What the peer must do. */
   readonly expectation: string;
+  /** How the gate schedules the case: its time limit, whether it runs alone or idle, its expected cost. */
+  readonly schedule?: CaseSchedule;
+  /**
+   * The requirement the case tests, where the case declares its own (the robustness profile, each
+   * case with the advisory it replays); the others' are looked up by id (explain/requirements.ts).
+   */
+  readonly requirement?: Requirement;
+}
+
+/**
+ * A raw attack of the robustness profile against a server (17.1, 17.2.1-17.2.2, 17.5): no WebSocket
+ * connection of the case runner's, so no script, expected events or closing: the engine plays the
+ * attack over raw connections (fuzzing-client/attacks/) and its judge decides the case's own verdict.
+ */
+export interface AttackCaseDef extends CaseBase {
+  /** The attack the engine plays, with its judge. */
+  readonly attack: ServerAttack;
+}
+
+/** A case as declared: data plus its script, played on one WebSocket connection (or an HTTP/2 session of group 16). */
+export interface CaseDef extends CaseBase {
   /** Acceptable event lists. */
   readonly expect: ExpectedEventLists;
   /** What the closing handshake must look like. */
@@ -288,13 +309,6 @@ export interface CaseDef {
   readonly reportTime?: boolean;
   /** Autobahn's reportCompressionRatio: the summary shows compression ratios (groups 12, 13). */
   readonly reportCompressionRatio?: boolean;
-  /** How the gate schedules the case: its time limit, whether it runs alone or idle, its expected cost. */
-  readonly schedule?: CaseSchedule;
-  /**
-   * The requirement the case tests, where the case declares its own (the robustness profile, each
-   * case with the advisory it replays); the others' are looked up by id (explain/requirements.ts).
-   */
-  readonly requirement?: Requirement;
   /** A robustness case against a client (group 18): the advisory it replays and the budgets the engine measures it against. */
   readonly attackBudget?: AttackBudget;
   /**
@@ -326,11 +340,8 @@ export interface CaseDef {
   readonly upgradeRequest?: (normal: UpgradeRequestSpec) => string;
   /** What the case needs of HTTP/2 (group 16): wsgate's SETTINGS, or a whole session of its own. */
   readonly h2?: H2CaseOptions;
-  /**
-   * A robustness case against a server (group 17): the attack the engine plays instead of one
-   * WebSocket connection, with its judge; `run` is then never called.
-   */
-  readonly attack?: ServerAttack;
+  /** Never set on a scripted case: a raw attack is an `AttackCaseDef` (what tells the two kinds apart). */
+  readonly attack?: undefined;
   /**
    * Handles a message from the peer instead of recording it as an event (Autobahn's cases that
    * override onMessage: groups 9, 12, 13).
@@ -378,8 +389,18 @@ export interface AdjustFacts {
 }
 
 /** A registered case with its place in the catalogue. */
-export interface CatalogueCase extends CaseDef {
+/** Where a case sits in the catalogue, from its id. */
+interface Placement {
   readonly category: string;
   readonly subcategory: string;
   readonly origin: CaseOrigin;
 }
+
+/** A scripted case, placed in the catalogue: what the case runner plays. */
+export type ScriptedCase = CaseDef & Placement;
+
+/** A raw attack, placed in the catalogue: what the attack engine plays (drivers/server-attack.ts). */
+export type AttackCase = AttackCaseDef & Placement & { readonly attackBudget?: undefined };
+
+/** A case of the catalogue: scripted, or a raw attack (`attack` set). */
+export type CatalogueCase = ScriptedCase | AttackCase;

@@ -6,6 +6,7 @@
  * more than one) are tested one after another, each its own agent.
  */
 import { fileURLToPath } from 'node:url';
+import { scriptedCase } from '../cases/define.js';
 import { catalogueFor } from '../cases/registry.js';
 import type { CatalogueCase } from '../cases/types.js';
 import { REFERENCE_SERVER_COMMAND, type ServerRunConfig, type ServerUnderTest } from '../config/run-config.js';
@@ -216,7 +217,7 @@ async function playOne(state: ServerState, def: CatalogueCase, index: number): P
   const { signal } = state;
   const outcome = await playCase(
     state.target,
-    def,
+    scriptedCase(def),
     { agent: state.agent, index: state.globalIndex.get(def.id) ?? index, limitMs, ...(signal ? { signal } : {}) },
     playSettings(state.config, state.sut, def),
   );

@@ -6,7 +6,7 @@
 import type http2 from 'node:http2';
 import type net from 'node:net';
 import type { H2SessionContext, H2StreamFacts, H2WebSocket } from '../cases/h2-types.js';
-import type { CatalogueCase, Judgement } from '../cases/types.js';
+import type { ScriptedCase, Judgement } from '../cases/types.js';
 import type { Connection, ConnectionHandler } from '../core/connection.js';
 import { ConnectionState } from '../core/state.js';
 import { Behavior, CloseBehavior } from '../model/verdicts.js';
@@ -28,7 +28,7 @@ export interface SessionWhere {
 /** Plays a session case; resolves with its report, or the reason there is none (the server cannot be reached). */
 export async function playSessionCase(
   where: SessionWhere,
-  def: CatalogueCase,
+  def: ScriptedCase,
   info: { agent: string; index: number; limitMs: number },
   settings: PlaySettings,
 ): Promise<{ result: CaseResult | null; error: string | null }> {

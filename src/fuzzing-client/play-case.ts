@@ -6,7 +6,7 @@
  */
 import net from 'node:net';
 import tls from 'node:tls';
-import type { CatalogueCase } from '../cases/types.js';
+import type { ScriptedCase } from '../cases/types.js';
 import type { Connection } from '../core/connection.js';
 import type { CaseResult } from '../model/report.js';
 import { CaseRunner, utcNow } from '../play/case-runner.js';
@@ -78,7 +78,7 @@ export interface PlayOutcome {
 /** Plays one case against the server; never rejects. */
 export function playCase(
   target: ServerTarget,
-  def: CatalogueCase,
+  def: ScriptedCase,
   info: { agent: string; index: number; limitMs: number; signal?: AbortSignal },
   settings: PlaySettings,
 ): Promise<PlayOutcome> {
@@ -106,7 +106,7 @@ type CaseInfo = { agent: string; index: number; limitMs: number; signal?: AbortS
 function playOnSocket(
   socket: net.Socket,
   target: ServerTarget,
-  def: CatalogueCase,
+  def: ScriptedCase,
   info: CaseInfo,
   settings: PlaySettings,
   resolve: (outcome: PlayOutcome) => void,
@@ -134,7 +134,7 @@ function playOnSocket(
 function playOverH2(
   socket: net.Socket,
   target: ServerTarget,
-  def: CatalogueCase,
+  def: ScriptedCase,
   info: CaseInfo,
   settings: PlaySettings,
   resolve: (outcome: PlayOutcome) => void,
@@ -166,7 +166,7 @@ function playOverH2(
  */
 function caseWatch(
   socket: net.Socket,
-  def: CatalogueCase,
+  def: ScriptedCase,
   info: CaseInfo,
   settings: PlaySettings,
   serverHeader: () => string | null,
@@ -235,7 +235,7 @@ function upgradeHeaders(settings: PlaySettings): Array<[string, string]> {
 function deflateDecision(
   response: Pick<Extract<UpgradeResponse, { ok: true }>, 'extensions'>,
   offered: boolean,
-  def: CatalogueCase,
+  def: ScriptedCase,
   settings: PlaySettings,
 ): ResponseDecision {
   if (response.extensions === null) return { deflate: null };

@@ -8,7 +8,7 @@ import { encodeFrameHeader, maskInPlace } from '../protocol/frame-writer.js';
 import type { DocumentChunks } from '../protocol/deflate/document.js';
 import type { CaseResult } from '../model/report.js';
 import { Behavior, type OutcomeVerdict } from '../model/verdicts.js';
-import type { CaseContext, CatalogueCase, Judgement, PeerEvent, PreparedMessage, TxFrame } from '../cases/types.js';
+import type { CaseContext, ScriptedCase, Judgement, PeerEvent, PreparedMessage, TxFrame } from '../cases/types.js';
 import { toBuffer } from '../util/bytes.js';
 import { judgeCase, matchesAllExpected } from './verdict.js';
 import type { Connection, ConnectionHandler } from '../core/connection.js';
@@ -67,7 +67,7 @@ export class CaseRunner implements ConnectionHandler, CaseContext {
 
   constructor(
     private readonly connection: Connection,
-    private readonly def: CatalogueCase,
+    private readonly def: ScriptedCase,
     private readonly info: RunCaseInfo,
   ) {}
 
@@ -214,7 +214,7 @@ export class CaseRunner implements ConnectionHandler, CaseContext {
    * The expected event lists as Autobahn has them when the connection is lost: its cases set them in
    * onOpen, so a connection that never opened expects nothing (no list matches: FAILED).
    */
-  private expectedLists(): CatalogueCase['expect'] {
+  private expectedLists(): ScriptedCase['expect'] {
     return this.connection.record.connectionWasOpen ? this.def.expect : {};
   }
 

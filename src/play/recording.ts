@@ -3,14 +3,14 @@
  * to the run that settles it (and keeps it for `wsgate repro` when the case did not pass), beside the
  * report and never in it (Autobahn's per-case JSON stays as it is).
  */
-import type { CatalogueCase } from '../cases/types.js';
+import type { ScriptedCase } from '../cases/types.js';
 import type { Tape } from '../core/tape.js';
 import type { CaseResult } from '../model/report.js';
 
 /** A case's tape and what replaying it needs besides. */
 export interface CaseRecording {
   readonly tape: Tape;
-  readonly def: CatalogueCase;
+  readonly def: ScriptedCase;
   /** wsgate was the server (a client under test). */
   readonly isServer: boolean;
   /** permessage-deflate was negotiated on the connection. */

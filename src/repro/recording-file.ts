@@ -10,7 +10,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { z } from 'zod';
 import { wrongCodeFails } from '../cases/define.js';
 import { ownFiguresOnly } from '../cases/robustness/own-figures.js';
-import type { CatalogueCase, PeerEvent } from '../cases/types.js';
+import type { PeerEvent, ScriptedCase } from '../cases/types.js';
 import type { CaseRecording } from '../play/recording.js';
 import { makeDirectory, resolveInside, writeFileAtomic } from '../report/files.js';
 
@@ -71,7 +71,7 @@ function wireEvent(e: PeerEvent): WireEvent {
 }
 
 /** Which of Autobahn's verdict overrides the case has (the script knows these two). */
-function adjustKind(def: CatalogueCase): ReproData['adjust'] {
+function adjustKind(def: ScriptedCase): ReproData['adjust'] {
   // Figures alone change no verdict (cases/own-figures.ts).
   if (def.adjust === undefined || def.adjust === ownFiguresOnly) return null;
   if (def.adjust === wrongCodeFails) return 'wrong-code-fails';

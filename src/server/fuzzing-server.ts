@@ -19,7 +19,8 @@ import type net from 'node:net';
 import type { Logger } from 'pino';
 import { UsageError } from '../errors.js';
 import type { CaseResult } from '../model/report.js';
-import type { CatalogueCase } from '../cases/types.js';
+import type { CatalogueCase, ScriptedCase } from '../cases/types.js';
+import { scriptedCase } from '../cases/define.js';
 import { Opcode } from '../protocol/constants.js';
 import { acceptExtensionString, serverAgreement, type DeflateAccept, type DeflateOffer } from '../protocol/deflate/params.js';
 import { PerMessageDeflate } from '../protocol/deflate/codec.js';
@@ -245,7 +246,7 @@ export class FuzzingServer extends EventEmitter {
       case '/runCase':
         if (def === undefined || index === null) return reject(400, 'runCase needs a case parameter (case=N)');
         if (agent === undefined) return reject(400, 'runCase needs an agent parameter (agent=NAME)');
-        return this.runCase(request, connection, agent, index, def, target.offers);
+        return this.runCase(request, connection, agent, index, scriptedCase(def), target.offers);
       case '/getCaseCount':
         return this.accepted(connection, (s) => {
           s.sender.sendFrame({ opcode: Opcode.Text, payload: JSON.stringify(this.options.cases.length) });
@@ -291,7 +292,7 @@ export class FuzzingServer extends EventEmitter {
     connection: Connection,
     agent: string,
     index: number,
-    def: CatalogueCase,
+    def: ScriptedCase,
     offers: readonly DeflateOffer[],
   ): ConnectDecision {
     const key = runKey(agent, index);
@@ -339,7 +340,7 @@ export class FuzzingServer extends EventEmitter {
     return { kind: 'accept', handler: runner, extensions: acceptExtensionString(accept), deflate: this.perMessageDeflate(accept, def) };
   }
 
-  private perMessageDeflate(accept: DeflateAccept, def: CatalogueCase): PerMessageDeflate {
+  private perMessageDeflate(accept: DeflateAccept, def: ScriptedCase): PerMessageDeflate {
     return new PerMessageDeflate(serverAgreement(accept), {
       level: this.options.protocolOptions.deflateLevel,
       maxMessageSize: this.options.protocolOptions.maxMessagePayload,

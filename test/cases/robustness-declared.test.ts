@@ -50,3 +50,18 @@ test('a subgroup refuses a case outside it, or one without a requirement', () =>
   const { requirement: _dropped, ...bare } = one;
   assert.throws(() => subgroup('18.1', 'x', [bare]), /case 18\.1\.1 declares no requirement/);
 });
+
+test('a raw attack is its own kind of case: no script, no expected events, no closing; the case runner refuses it', async () => {
+  const { scriptedCase } = await import('../../src/cases/define.js');
+  const attacks = [...robustnessServerCases, ...h2FloodServerCases].filter((c) => c.attack !== undefined);
+  assert.deepEqual(
+    attacks.map((c) => c.id.split('.').slice(0, 2).join('.')).filter((s, i, all) => all.indexOf(s) === i),
+    ['17.1', '17.2', '17.5'],
+  );
+  for (const c of attacks) {
+    for (const key of ['run', 'expect', 'close', 'adjust', 'attackBudget']) assert.equal(key in c, false, `${c.id} ${key}`);
+    assert.throws(() => scriptedCase(c), new RegExp(`case ${c.id.replace(/\./g, '\\.')} is a raw attack`));
+  }
+  // The scripted cases of the profile (17.2.3 on, 17.3, 17.4, 18) carry an attack budget instead.
+  for (const c of [...robustnessServerCases, ...robustnessClientCases].filter((k) => k.attack === undefined)) assert.ok(c.attackBudget, c.id);
+});

@@ -13,6 +13,7 @@ import { stateOutcome, withOwnFigures } from '../../src/cases/robustness/own-fig
 import { robustnessServerCases } from '../../src/cases/robustness/index.js';
 import { robustnessClientCases } from '../../src/cases/robustness/index.js';
 import type { CaseContext } from '../../src/cases/types.js';
+import { scriptedCase } from '../../src/cases/define.js';
 import { DEFAULT_BUDGETS } from '../../src/cases/data/budgets.js';
 import { budgetFigure, statedFigure } from '../../src/model/figures.js';
 
@@ -173,8 +174,9 @@ test("a scripted case's figures reach its verdict under its outcome's text: the 
 
 /** Plays a scripted case's `run` on a context whose timers fire at once and whose peer has read `reads` bytes at each look, open for `looks` of them. */
 async function play(id: string, reads: number[]): Promise<Judgement> {
-  const c = [...robustnessServerCases, ...robustnessClientCases].find((k) => k.id === id);
-  assert.ok(c, id);
+  const found = [...robustnessServerCases, ...robustnessClientCases].find((k) => k.id === id);
+  assert.ok(found, id);
+  const c = scriptedCase(found);
   let result = '';
   let looks = 0;
   const t = {

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { catalogue } from '../../src/cases/registry.js';
 import { limitsCases } from '../../src/cases/s09-limits.js';
-import type { CaseContext, CatalogueCase, PeerEvent, TxFrame } from '../../src/cases/types.js';
+import type { CaseContext, ScriptedCase, PeerEvent, TxFrame } from '../../src/cases/types.js';
 import type { CaseResult } from '../../src/model/report.js';
 import type { FuzzingServer } from '../../src/server/fuzzing-server.js';
 import { REFERENCE_CLIENT, fixture, resultOf, runNode, startServer } from '../support/harness.js';
@@ -34,7 +34,7 @@ function subgroup(id: string): string {
   return id.split('.').slice(0, 2).join('.');
 }
 
-function caseOf(id: string): CatalogueCase {
+function caseOf(id: string): ScriptedCase {
   const c = limitsCases.find((x) => x.id === id);
   if (c === undefined) throw new Error(`no case ${id}`);
   return c;

@@ -18,7 +18,7 @@ import { catalogue } from '../../src/cases/registry.js';
 import { selectCases } from '../../src/cases/select.js';
 import { deflatePayloadCases } from '../../src/cases/s12-deflate-payloads.js';
 import { deflateParamCases } from '../../src/cases/s13-deflate-params.js';
-import type { CaseContext, CatalogueCase } from '../../src/cases/types.js';
+import type { CaseContext, ScriptedCase } from '../../src/cases/types.js';
 import type { CaseResult } from '../../src/model/report.js';
 import type { FuzzingServer } from '../../src/server/fuzzing-server.js';
 import type { PreparedMessage } from '../../src/cases/types.js';
@@ -32,7 +32,7 @@ const sha256 = (b: Buffer): string => createHash('sha256').update(b).digest('hex
 const sha1 = (b: Buffer): string => createHash('sha1').update(b).digest('hex');
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
-function caseById(id: string): CatalogueCase {
+function caseById(id: string): ScriptedCase {
   const c = catalogue.find((x) => x.id === id);
   if (c === undefined) throw new Error(`no case ${id}`);
   return c;
@@ -308,7 +308,7 @@ class FakeContext implements CaseContext {
 }
 
 /** Plays a well-behaved client: echoes n messages. */
-function echo(c: CatalogueCase, t: FakeContext, n: number): void {
+function echo(c: ScriptedCase, t: FakeContext, n: number): void {
   for (let i = 0; i < n; i++) c.onMessage?.(t, t.last.data, t.last.binary, t.last.data.length);
 }
 

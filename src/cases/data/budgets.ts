@@ -64,7 +64,7 @@ export const MEMORY_GROWTH = {
 
 /** A robustness case's memory budget: its own (a raw attack's is `small`), capped by the run's. */
 export function memoryBudgetOf(
-  def: { readonly attack?: unknown; readonly attackBudget?: { readonly memoryGrowth?: number } },
+  def: { readonly attack?: unknown; readonly attackBudget?: { readonly memoryGrowth?: number } | undefined },
   budgets: RobustnessBudgets,
 ): number {
   const own = def.attackBudget?.memoryGrowth ?? (def.attack !== undefined ? MEMORY_GROWTH.small : Number.POSITIVE_INFINITY);

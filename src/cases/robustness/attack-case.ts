@@ -2,13 +2,12 @@
  * What every raw attack of group 17 shares (s17-1-handshake.ts, s17-2-frames.ts, s17-5-h2.ts): the
  * normal upgrade request with lines added, and the case's shape around its attack.
  */
-import { CloseCode } from '../../protocol/constants.js';
 import type { UpgradeRequestSpec } from '../../protocol/client-handshake.js';
 import type { ServerAttack } from './attack-types.js';
 import type { Requirement } from '../../model/requirement.js';
 import type { Advisory } from './data/attacks.js';
-import { defineCase } from '../define.js';
-import type { CatalogueCase } from '../types.js';
+import { defineAttack } from '../define.js';
+import type { AttackCase } from '../types.js';
 
 /** The normal upgrade request with header lines added: `before` ahead of the upgrade fields, `after` behind them. */
 export function requestWith(normal: UpgradeRequestSpec, after: ReadonlyArray<readonly [string, string]>, before: readonly string[] = []): string {
@@ -25,7 +24,7 @@ export function requestWith(normal: UpgradeRequestSpec, after: ReadonlyArray<rea
   return `${lines.join('\r\n')}\r\n\r\n`;
 }
 
-/** What every attack case shares: no expected events, refusal codes as its closing expectation, run alone (its times are the figures). */
+/** What every raw attack shares: its advisory and RFC in its description, the liveness check in its expectation, run alone (its times are the figures). */
 export function attackCase(spec: {
   id: string;
   advisory: Advisory;
@@ -37,14 +36,12 @@ export function attackCase(spec: {
   attack: ServerAttack;
   maxSeconds: number;
   stall?: boolean;
-}): CatalogueCase {
-  return defineCase({
+}): AttackCase {
+  return defineAttack({
     id: spec.id,
     description: `${spec.description} (${spec.rfc}; ${spec.advisory.id}: ${spec.advisory.what})`,
     requirement: spec.requirement,
     expectation: `${spec.expectation} Afterwards the server still echoes a message on a fresh connection, and (when wsgate started it) its process is alive.`,
-    expect: {},
-    close: { closedByMe: false, closeCode: [CloseCode.ProtocolError, CloseCode.MessageTooBig], requireClean: false },
     schedule: {
       maxSeconds: spec.maxSeconds,
       runsAlone: true,
@@ -52,6 +49,5 @@ export function attackCase(spec: {
       ...(spec.stall === true ? { stall: true } : {}),
     },
     attack: spec.attack,
-    run: () => undefined,
   });
 }

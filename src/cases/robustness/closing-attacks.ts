@@ -16,7 +16,7 @@ import { neverClosedBudget, PING_FLOOD, pingFloodBudget, SLOW_ECHO, slowEchoBudg
 import { DEFAULT_BUDGETS, scaledMs } from '../data/budgets.js';
 import { budgetFigure, statedFigure, type Figure } from '../judgement.js';
 import { judgedFigure, ownFiguresOnly, stateOutcome, withOwnFigures } from './own-figures.js';
-import type { CaseContext, CatalogueCase, Judgement } from '../types.js';
+import type { CaseContext, ScriptedCase, Judgement } from '../types.js';
 
 /** Who is under test: the peer's role. */
 export type PeerRole = 'server' | 'client';
@@ -132,7 +132,7 @@ function pongFigure(bytes: number): Figure {
   return budgetFigure('pong-payload-bytes', 'of pong payload the peer delivered once wsgate read again', bytes, 'bytes', PING_FLOOD.pongBudgetBytes);
 }
 
-export function pingFloodCase(id: string): CatalogueCase {
+export function pingFloodCase(id: string): ScriptedCase {
   const f = PING_FLOOD;
   return defineCase({
     id,
@@ -227,7 +227,7 @@ async function slowEcho(t: CaseContext): Promise<void> {
   t.sendClose(CloseCode.Normal);
 }
 
-export function slowEchoCase(id: string): CatalogueCase {
+export function slowEchoCase(id: string): ScriptedCase {
   const e = SLOW_ECHO;
   return defineCase({
     id,
@@ -271,7 +271,7 @@ function unansweredClose(t: CaseContext): void {
   });
 }
 
-export function unansweredCloseCase(id: string): CatalogueCase {
+export function unansweredCloseCase(id: string): ScriptedCase {
   return defineCase({
     id,
     description: `A frame with the reserved opcode 3 (RFC 6455 §5.2: the peer must fail the connection); wsgate then neither answers the peer's close frame nor ends TCP. (RFC 6455 §5.2, §7.1.1, §7.1.7; ${unansweredCloseBudget.advisory})`,
@@ -320,7 +320,7 @@ function unansweredIsFailed(verdict: Judgement): Judgement {
   };
 }
 
-export function neverClosedCase(id: string, peer: PeerRole): CatalogueCase {
+export function neverClosedCase(id: string, peer: PeerRole): ScriptedCase {
   const budget = neverClosedBudget(peer);
   const within =
     peer === 'server'
@@ -372,7 +372,7 @@ function closingRequirements(peer: PeerRole): readonly Requirement[] {
   ];
 }
 /** The four attacks with ids `${prefix}.1` to `${prefix}.4`, against a peer of the given role, each with its requirement. */
-export function closingCases(prefix: string, peer: PeerRole): CatalogueCase[] {
+export function closingCases(prefix: string, peer: PeerRole): ScriptedCase[] {
   const requirements = closingRequirements(peer);
   return [pingFloodCase(`${prefix}.1`), slowEchoCase(`${prefix}.2`), unansweredCloseCase(`${prefix}.3`), neverClosedCase(`${prefix}.4`, peer)].map((c, i) => ({
     ...c,

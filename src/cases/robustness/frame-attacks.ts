@@ -27,7 +27,7 @@ import { defineCase, failedByPeer } from '../define.js';
 import type { Requirement } from '../../model/requirement.js';
 import { statedFigure } from '../judgement.js';
 import { echoedFigure, stateOutcome, withOwnFigures } from './own-figures.js';
-import type { AttackBudget, CaseContext, CaseDef, CatalogueCase, Judgement } from '../types.js';
+import type { AttackBudget, CaseContext, CaseDef, ScriptedCase, Judgement } from '../types.js';
 
 /** Whom the case attacks: the words its texts use. */
 export type Peer = 'server' | 'client';
@@ -72,7 +72,7 @@ const randomBytesRequirement: Requirement = {
 /** What every frame attack shares: refused by the peer, run alone (its duration is a figure), its budget. */
 function frameCase(
   spec: Pick<CaseDef, 'id' | 'description' | 'expectation' | 'run'> & Partial<CaseDef> & { budget: AttackBudget; codes: number[]; maxSeconds: number },
-): CatalogueCase {
+): ScriptedCase {
   const { budget, codes, maxSeconds, ...rest } = spec;
   return defineCase({
     expect: {},
@@ -89,7 +89,7 @@ function frameCase(
 // RFC 6455 §5.2: opcodes %x3-7 "are reserved for further non-control frames"; "If an unknown opcode
 // is received, the receiving endpoint MUST _Fail the WebSocket Connection_." §10.4: a length past the
 // limit is refused as well: either reason ends it at the header.
-export function reservedOpcodeGiB(id: string, peer: Peer): CatalogueCase {
+export function reservedOpcodeGiB(id: string, peer: Peer): ScriptedCase {
   return frameCase({
     id,
     requirement: reservedOpcodeRequirement,
@@ -118,7 +118,7 @@ const CROSSED = 'its refusal and the last fragments crossed';
 
 // RFC 6455 §10.4: "implementations SHOULD impose a limit on frame sizes and the total message size
 // after reassembly from multiple frames"; §7.4.1: 1009 for "a message that is too big for it to process".
-export function limitPlusOne(id: string, peer: Peer): CatalogueCase {
+export function limitPlusOne(id: string, peer: Peer): ScriptedCase {
   const f = LIMIT_PLUS_ONE;
   return frameCase({
     id,
@@ -192,7 +192,7 @@ const TOOK_ALL = 'took them all';
 // RFC 6455 §5.4 lets a message have any number of fragments; §10.4 asks for limits "on frame sizes and
 // the total message size after reassembly from multiple frames". Nothing bounds the count: the
 // figure is what the peer holds per fragment, and whether it stays responsive.
-export function endlessContinuations(id: string, peer: Peer): CatalogueCase {
+export function endlessContinuations(id: string, peer: Peer): ScriptedCase {
   const e = ENDLESS;
   return frameCase({
     id,
@@ -274,7 +274,7 @@ function randomMessage(t: CaseContext, next: () => number): number {
 
 // RFC 6455 §5.2: the RSV bits MUST be 0 unless an extension says otherwise, an unknown opcode MUST
 // fail the connection; §7.1.7: a peer that finds the data invalid fails the connection.
-export function randomBytes(id: string, peer: Peer): CatalogueCase {
+export function randomBytes(id: string, peer: Peer): ScriptedCase {
   const r = RANDOM_BYTES;
   return frameCase({
     id,

@@ -13,7 +13,7 @@ import { bombClientCases } from './s18-2-bombs.js';
 import { frameClientCases } from './s18-3-frames.js';
 import { handshakeClientCases } from './s18-4-handshake.js';
 import { closingClientCases } from './s18-5-closing.js';
-import type { CatalogueCase } from '../types.js';
+import type { CatalogueCase, ScriptedCase } from '../types.js';
 
 export { h2FloodServerCases } from './s17-5-h2.js';
 export { livenessCase } from './liveness.js';
@@ -22,7 +22,7 @@ export { livenessCase } from './liveness.js';
 export const robustnessServerCases: readonly CatalogueCase[] = [...handshakeServerCases, ...frameServerCases, ...deflateServerCases, ...closingServerCases];
 
 /** Group 18, in id order: attacks on a client under test. */
-export const robustnessClientCases: readonly CatalogueCase[] = [
+export const robustnessClientCases: readonly ScriptedCase[] = [
   ...windowBitsClientCases,
   ...bombClientCases,
   ...frameClientCases,

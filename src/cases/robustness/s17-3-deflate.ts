@@ -14,7 +14,7 @@ import { defineCase, failedByPeer } from '../define.js';
 import { echoedFigure, ownFiguresOnly, stateOutcome, withOwnFigures } from './own-figures.js';
 import { subgroup } from './subgroup.js';
 import type { Requirement } from '../../model/requirement.js';
-import type { AdjustFacts, AttackBudget, CaseContext, CatalogueCase, Judgement } from '../types.js';
+import type { AdjustFacts, AttackBudget, CaseContext, ScriptedCase, Judgement } from '../types.js';
 
 const RSV1 = 4;
 // What 17.3 asks of a server.
@@ -47,7 +47,7 @@ function sendBomb(t: CaseContext, piecesPerFrame: number): void {
 
 // RFC 6455 §10.4: a limit on "the total message size after reassembly"; RFC 7692 §8.1 ("the
 // decompression ... may need a lot of memory") is the reason; §7.4.1: 1009.
-function bombCase(id: string, fragmented: boolean): CatalogueCase {
+function bombCase(id: string, fragmented: boolean): ScriptedCase {
   const perFrame = fragmented ? BOMB.piecesPerWrite : BOMB.pieces;
   const how = fragmented
     ? `in ${BOMB.pieces / perFrame} fragments (a binary frame with RSV1, then continuations), each inflating to 64 MiB`
@@ -112,7 +112,7 @@ const settled = (behavior: Judgement['behavior'], result: string): Judgement => 
 
 // RFC 7692 §7: "A server MUST decline an extension negotiation offer for this extension if ... The
 // negotiation offer contains an extension parameter with an invalid value"; §7.1.2.1/§7.1.2.2: 8 to 15.
-function windowBitsOffer(id: string, param: string, bits: number): CatalogueCase {
+function windowBitsOffer(id: string, param: string, bits: number): ScriptedCase {
   const valid = bits >= 8 && bits <= 15;
   const offer = `permessage-deflate; ${param}=${bits}`;
   return defineCase({
@@ -181,8 +181,8 @@ function requestWithOffer(
 }
 
 /** 17.3: permessage-deflate against a server, in id order. */
-export const deflateServerCases: readonly CatalogueCase[] = subgroup(
-  '17.3',
-  'permessage-deflate: a decompression bomb, window bits out of range in the offer',
-  [bombCase('17.3.1', false), bombCase('17.3.2', true), ...WINDOW_BITS_ROWS.map((row, i) => windowBitsOffer(`17.3.${i + 3}`, row.param, row.bits))],
-);
+export const deflateServerCases: readonly ScriptedCase[] = subgroup('17.3', 'permessage-deflate: a decompression bomb, window bits out of range in the offer', [
+  bombCase('17.3.1', false),
+  bombCase('17.3.2', true),
+  ...WINDOW_BITS_ROWS.map((row, i) => windowBitsOffer(`17.3.${i + 3}`, row.param, row.bits)),
+]);

@@ -5,10 +5,10 @@
  */
 import { closingCases } from './closing-attacks.js';
 import { subgroup } from './subgroup.js';
-import type { CatalogueCase } from '../types.js';
+import type { ScriptedCase } from '../types.js';
 
 /** 17.4 in id order. */
-export const closingServerCases: readonly CatalogueCase[] = subgroup(
+export const closingServerCases: readonly ScriptedCase[] = subgroup(
   '17.4',
   'Back-pressure and closing: a ping flood unread, a slow reader of a large echo, an unanswered close, a connection never closed',
   closingCases('17.4', 'server'),

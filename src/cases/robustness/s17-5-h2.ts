@@ -6,6 +6,7 @@
  * server read is measured, not what wsgate wrote (fuzzing-client/attacks/h2-flood.ts). After each,
  * the liveness check over HTTP/2, as after every case of group 17.
  */
+import { scaledMs } from '../data/budgets.js';
 import { budgetFigure, statedFigure, type Figure, type Judgement } from '../judgement.js';
 import { h2ErrorName } from '../../protocol/h2-frames.js';
 import { attackCase } from './attack-case.js';
@@ -35,23 +36,25 @@ function endWords(f: H2FloodFacts): string {
 
 /**
  * The units the server took before its end: for Rapid Reset the streams its GOAWAY says it processed
- * (last stream id), else what its process had read then (kernel queues), else what wsgate had
- * written (an upper bound: the kernel's buffers counted in).
+ * (last stream id), else what its process had read by wsgate's last measure (at its GOAWAY, or
+ * before its socket was gone: a reset), else what wsgate had written (an upper bound: the kernel's
+ * buffers counted in, the server's socket not on this machine).
  */
 function takenAtEnd(f: H2FloodFacts, end: NonNullable<H2FloodFacts['end']>): { units: number; how: string } {
   const last = end.goaway?.lastStreamId;
   if (f.flood === 'rapid-reset' && last !== undefined) return { units: Math.min(f.units, Math.floor((last + 1) / 2)), how: "by its GOAWAY's last stream id" };
-  if (end.unitsRead !== null) return { units: end.unitsRead, how: 'read by its process (wsgate flushed less the kernel queues)' };
-  return { units: end.unitsWritten, how: "at most what wsgate had written then: the server's socket was gone, or never on this machine, when wsgate looked" };
+  if (end.unitsRead !== null) return { units: end.unitsRead, how: "read by its process by wsgate's last measure (flushed less the kernel queues)" };
+  return { units: end.unitsWritten, how: "at most what wsgate had written then: the server's socket is not on this machine" };
 }
 
 /**
  * A flood's verdict. The server ended the connection (GOAWAY or TCP) before it took the whole count:
  * OK. It took them all (read every unit, and kept the connection past the grace, or ended it only
- * after): FAILED. It stopped reading without ending the connection: NON-STRICT (it holds the
- * connection, but took no more). No HTTP/2 session to flood: FAILED.
+ * after): FAILED. It stopped reading without ending the connection (a write it did not take, or the
+ * flood's end unread, while it read nothing for `stallMs`): NON-STRICT (it holds the connection, but
+ * took no more). No HTTP/2 session to flood: FAILED.
  */
-export function judgeH2Flood(f: H2FloodFacts): Judgement {
+export function judgeH2Flood(f: H2FloodFacts, stallMs: number = H2Budgets.graceMs): Judgement {
   const unit = UNIT[f.flood];
   const verdict = (behavior: Judgement['behavior'], result: string, figures: readonly Figure[]): Judgement => ({
     behavior,
@@ -72,17 +75,22 @@ export function judgeH2Flood(f: H2FloodFacts): Judgement {
     if (taken.units < f.units) return verdict('OK', `${text}.`, [took, written, ms]);
     return verdict('FAILED', `${text}: it took the whole flood before ending it.`, [took, written, ms]);
   }
-  if (f.unitsRead === null || f.unitsRead >= f.unitsWritten) {
+  if (f.unitsWritten >= f.units && (f.unitsRead === null || f.unitsRead >= f.unitsWritten)) {
     const read = f.unitsRead ?? f.unitsWritten;
     const how =
       f.unitsRead === null ? "written by wsgate (the server's socket is not on this machine: the kernel's buffers counted in)" : 'read by its process';
     const took = budgetFigure('units-taken', `${unit} the server took without ending the connection`, read, 'count', f.units - 1);
     return verdict('FAILED', `The server took all ${n(read)} ${unit} (${how}) and kept the connection open: it does not bound the flood.`, [took, written]);
   }
-  const read = statedFigure('units-taken', `${unit} the server read, then stopped reading`, f.unitsRead, 'count');
+  const taken = f.unitsRead ?? f.unitsWritten;
+  const how =
+    f.unitsRead === null
+      ? `at most: written by wsgate, whose write the socket did not take for ${n(stallMs)} ms (the server's socket is not on this machine)`
+      : `read by its process, then nothing more for ${n(stallMs)} ms`;
+  const read = statedFigure('units-taken', `${unit} the server read, then stopped reading`, taken, 'count');
   return verdict(
     'NON-STRICT',
-    `The server stopped reading after ${n(f.unitsRead)} of ${n(f.unitsWritten)} ${unit} written, without ending the connection: it took no more, but holds the connection.`,
+    `The server stopped reading after ${n(taken)} of ${n(f.unitsWritten)} ${unit} written (${how}), without ending the connection: it took no more, but holds the connection.`,
     [read, written],
   );
 }
@@ -117,7 +125,7 @@ function floodCase(spec: {
     units: spec.units,
     batch: spec.batch,
     graceMs: H2Budgets.graceMs,
-    judge: (facts) => judgeH2Flood(facts),
+    judge: (facts, budgets) => judgeH2Flood(facts, scaledMs(H2Budgets.graceMs, budgets)),
   };
   return attackCase({ ...spec, attack, maxSeconds: 60 });
 }
@@ -139,7 +147,7 @@ const rapidReset = floodCase({
   rfc: 'RFC 9113 §5.1.2, §10.5; RFC 8441 §4',
   units: H2Budgets.rapidResetPairs,
   batch: H2Budgets.rapidResetBatch,
-  description: `After the HTTP/2 preface and SETTINGS, on one connection: up to ${n(H2Budgets.rapidResetPairs)} streams (1, 3, 5, ...) each opened by HEADERS with an extended CONNECT (:protocol websocket, END_HEADERS) and reset at once by RST_STREAM (CANCEL), ${H2Budgets.rapidResetBatch} pairs per write, each write once the socket took the one before, until the server sends GOAWAY or ends TCP. What the server read is measured from the kernel's queues.`,
+  description: `After the HTTP/2 preface and SETTINGS, on one connection: up to ${n(H2Budgets.rapidResetPairs)} streams (1, 3, 5, ...) each opened by HEADERS with an extended CONNECT (:protocol websocket, END_HEADERS) and reset at once by RST_STREAM (CANCEL), ${H2Budgets.rapidResetBatch} pairs per write, each write once the socket took the one before, until the server sends GOAWAY (read even when a TCP reset follows it) or ends TCP, or stops reading (it reads nothing for ${H2Budgets.graceMs / 1000} s while a write waits or the flood's end is unread). What the server read is measured from the kernel's queues.`,
   expectation: `The server ends the connection (GOAWAY, or TCP) before it has taken all ${n(H2Budgets.rapidResetPairs)} (nghttp2 1.57 and later: GOAWAY after about 1,000); taking them all and serving on is FAILED.`,
 });
 
@@ -161,8 +169,8 @@ const continuationFlood = floodCase({
   rfc: 'RFC 9113 §6.10, §4.3, §10.5.1',
   units: H2Budgets.continuationFrames,
   batch: H2Budgets.continuationBatch,
-  description: `After the HTTP/2 preface and SETTINGS: HEADERS on stream 1 with an extended CONNECT (:protocol websocket) and without END_HEADERS, then up to ${n(H2Budgets.continuationFrames)} CONTINUATION frames, never END_HEADERS, each a new header field ("x-flood-0000000: a", as an HPACK literal), ${n(H2Budgets.continuationBatch)} per write, each write once the socket took the one before, until the server sends GOAWAY or ends TCP. What the server read is measured from the kernel's queues.`,
-  expectation: `The server ends the connection (GOAWAY, or TCP) before it has read all ${n(H2Budgets.continuationFrames)} frames (nghttp2 1.61 and later: after 8); a server that resets the stream but reads on, decoding the block, takes them all and is FAILED.`,
+  description: `After the HTTP/2 preface and SETTINGS: HEADERS on stream 1 with an extended CONNECT (:protocol websocket) and without END_HEADERS, then up to ${n(H2Budgets.continuationFrames)} CONTINUATION frames, never END_HEADERS, each a new header field ("x-flood-0000000: a", as an HPACK literal), ${n(H2Budgets.continuationBatch)} per write, each write once the socket took the one before, until the server sends GOAWAY or ends TCP, or stops reading (it reads nothing for ${H2Budgets.graceMs / 1000} s while a write waits or the flood's end is unread). What the server read is measured from the kernel's queues.`,
+  expectation: `The server ends the connection (GOAWAY, or TCP) before it has read all ${n(H2Budgets.continuationFrames)} frames (nghttp2 1.61 and later: after 8); stopping reading without ending the connection is NON-STRICT; a server that resets the stream but reads on, decoding the block, takes them all and is FAILED.`,
 });
 
 // RFC 9113 §6.7: "Receivers of a PING frame that does not include an ACK flag MUST send a PING frame
@@ -181,8 +189,8 @@ const pingFlood = floodCase({
   rfc: 'RFC 9113 §6.7, §10.5',
   units: H2Budgets.pings,
   batch: H2Budgets.pingBatch,
-  description: `After the HTTP/2 preface and SETTINGS: up to ${n(H2Budgets.pings)} PING frames (8 bytes each, a counter), ${n(H2Budgets.pingBatch)} per write, each write once the socket took the one before, while wsgate reads nothing (the acknowledgements pile up at the server), until the server ends TCP. What the server read is measured from the kernel's queues.`,
-  expectation: `The server ends the connection, or stops reading, before it has read all ${n(H2Budgets.pings)} (nghttp2 1.39.2 and later: once 1,000 frames wait in its queue); reading them all while its acknowledgements wait is FAILED.`,
+  description: `After the HTTP/2 preface and SETTINGS: up to ${n(H2Budgets.pings)} PING frames (8 bytes each, a counter), ${n(H2Budgets.pingBatch)} per write, each write once the socket took the one before, while wsgate reads nothing (the acknowledgements pile up at the server), until the server ends TCP (wsgate then reads what it wrote, for a GOAWAY) or stops reading (it reads nothing for ${H2Budgets.graceMs / 1000} s while a write waits or the flood's end is unread). What the server read is measured from the kernel's queues.`,
+  expectation: `The server ends the connection, or stops reading, before it has read all ${n(H2Budgets.pings)} (nghttp2 1.39.2 and later: once 1,000 frames wait in its queue); stopping reading without ending the connection is NON-STRICT (it holds the connection); reading them all while its acknowledgements wait is FAILED.`,
 });
 
 // RFC 9113 §5.4.1: an endpoint may end a connection at any time, here with the block half decoded; the

@@ -15,7 +15,7 @@ import { REFUSE_WITHIN_S, windowBitsBudget } from './data/attacks-client.js';
 import { defineCase } from '../define.js';
 import { head, PROBE, refused, SWITCHING, unimplemented, unimplementedUnlessScripted, upgradeLines } from '../handshake-scripts.js';
 import { echoedFigure, stateOutcome, withOwnFigures } from './own-figures.js';
-import type { CatalogueCase, Judgement } from '../types.js';
+import type { ScriptedCase, Judgement } from '../types.js';
 
 const RSV1 = 4;
 
@@ -42,7 +42,7 @@ const eightBits: Requirement = {
   subject: 'window bits of 8 in the 101',
 };
 
-function windowBitsCase(id: string, param: string, bits: number): CatalogueCase {
+function windowBitsCase(id: string, param: string, bits: number): ScriptedCase {
   const valid = bits >= 8 && bits <= 15;
   const rule = valid
     ? `RFC 7692 §7.1.2.1: ${param} is "a decimal integer value without leading zeroes between 8 to 15, inclusive": 8 is valid. The client takes it and echoes the message, or fails the connection because it "does not support the configuration that the response represents" (§7.1; zlib has no 256-byte window): both are OK.`
@@ -104,7 +104,7 @@ function judgeRefusal(verdict: Judgement): Judgement {
 }
 
 /** 18.1 in id order. */
-export const windowBitsClientCases: readonly CatalogueCase[] = subgroup(
+export const windowBitsClientCases: readonly ScriptedCase[] = subgroup(
   '18.1',
   'permessage-deflate window bits out of range, then a compressed frame (undici CVE-2026-2229)',
   WINDOW_BITS_ROWS.map((row, i) => windowBitsCase(`18.1.${i + 1}`, row.param, row.bits)),

@@ -13,7 +13,7 @@ import { acceptFirstOffer, acceptOffer } from '../data/deflate-cases.js';
 import { BOMB, bombBudget, REFUSE_WITHIN_S, unnegotiatedBombBudget } from './data/attacks-client.js';
 import { defineCase, failedByPeer } from '../define.js';
 import { echoedFigure, ownFiguresOnly, stateOutcome, withOwnFigures } from './own-figures.js';
-import type { CaseContext, CatalogueCase, Judgement } from '../types.js';
+import type { CaseContext, ScriptedCase, Judgement } from '../types.js';
 
 const RSV1 = 4;
 
@@ -52,7 +52,7 @@ const NO_DEFLATE: Judgement = {
   resultClose: 'Not judged: the case does not apply to this client.',
 };
 
-function bombCase(id: string, fragmented: boolean): CatalogueCase {
+function bombCase(id: string, fragmented: boolean): ScriptedCase {
   const how = fragmented
     ? `in ${BOMB.pieces / BOMB.piecesPerWrite} fragments (a binary frame with RSV1, then continuations), each inflating to 64 MiB`
     : 'in one binary frame with RSV1';
@@ -121,7 +121,7 @@ const unnegotiatedBombCase = defineCase({
 });
 
 /** 18.2 in id order. */
-export const bombClientCases: readonly CatalogueCase[] = subgroup(
+export const bombClientCases: readonly ScriptedCase[] = subgroup(
   '18.2',
   'Decompression bombs: 1 GiB of zeros from about 1 MB (undici CVE-2026-1526, websockets CVE-2018-1000518)',
   [bombCase('18.2.1', false), bombCase('18.2.2', true), unnegotiatedBombCase],

@@ -9,7 +9,7 @@ import { scaledS } from '../data/budgets.js';
 import { endlessContinuations, limitPlusOne, randomBytes, reservedOpcodeGiB } from './frame-attacks.js';
 import { TRICKLE, declaredGiBBudget, length64Budget, REFUSE_WITHIN_S } from './data/attacks-client.js';
 import { defineCase, failedByPeer, hex } from '../define.js';
-import type { CatalogueCase } from '../types.js';
+import type { ScriptedCase } from '../types.js';
 
 const lengthRequirement: Requirement = {
   key: 'client-length-refused',
@@ -21,7 +21,7 @@ const lengthRequirement: Requirement = {
 // RFC 6455 §5.2: "Payload length: ... If 127, the following 8 bytes interpreted as a 64-bit unsigned
 // integer (the most significant bit MUST be 0) are the payload length."
 /** A binary frame whose 64-bit length (`length`, 8 bytes in hex) has its top bit set, then 16 bytes. */
-function topBitLengthCase(id: string, length: string, what: string): CatalogueCase {
+function topBitLengthCase(id: string, length: string, what: string): ScriptedCase {
   return defineCase({
     id,
     requirement: lengthRequirement,
@@ -39,7 +39,7 @@ function topBitLengthCase(id: string, length: string, what: string): CatalogueCa
   });
 }
 
-const lengthCases: readonly CatalogueCase[] = [
+const lengthCases: readonly ScriptedCase[] = [
   topBitLengthCase('18.3.1', '80 00 00 00 00 00 00 10', 'has the most significant bit set'),
   // The shape of undici CVE-2026-1528: high 32 bits 0x7fffffff, so "(upper << 8) + lower" went negative.
   defineCase({
@@ -80,7 +80,7 @@ const lengthCases: readonly CatalogueCase[] = [
 ];
 
 /** 18.3 in id order: lengths refused at the header, then the frame attacks group 17 plays against a server (frame-attacks.ts). */
-export const frameClientCases: readonly CatalogueCase[] = subgroup(
+export const frameClientCases: readonly ScriptedCase[] = subgroup(
   '18.3',
   'Frames: lengths refused at the header (undici CVE-2026-1528, gorilla CVE-2020-27813), limit + 1 in fragments, endless continuations, random bytes',
   [

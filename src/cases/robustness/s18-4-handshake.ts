@@ -17,7 +17,7 @@ import { budgetFigure } from '../judgement.js';
 import { echoedFigure, stateOutcome, withOwnFigures } from './own-figures.js';
 import { head, mustRefuse, PROBE, refused, SWITCHING, upgradeLines } from '../handshake-scripts.js';
 import { subgroup } from './subgroup.js';
-import type { CaseContext, CatalogueCase, HandshakeRequestInfo, Judgement } from '../types.js';
+import type { CaseContext, ScriptedCase, HandshakeRequestInfo, Judgement } from '../types.js';
 
 // RFC 6455 §4.1: the client reads the server's handshake response and "If the response lacks ... or
 // ... the client MUST _Fail the WebSocket Connection_"; §4.2.2 says what a valid 101 holds. Nothing
@@ -223,7 +223,7 @@ const trickledCase = defineCase({
 
 const PROTOTYPE_EXTENSIONS = 'Sec-WebSocket-Extensions: constructor; __proto__=1, __proto__; constructor=1; toString, hasOwnProperty';
 
-const prototypeNamesCase: CatalogueCase = {
+const prototypeNamesCase: ScriptedCase = {
   ...mustRefuse({
     id: '18.4.5',
     description: `A 101 response accepting extensions the client never offered, named after Object.prototype's properties ("${PROTOTYPE_EXTENSIONS.slice(26)}"), then a text message. (${RFC}; ${budget.prototypeNames.advisory})`,
@@ -244,7 +244,7 @@ const prototypeNamesCase: CatalogueCase = {
 // client's handshake" makes the client _Fail the WebSocket Connection_; one of bytes above 0x7f can
 // never have been offered (tokens are ASCII). RFC 9110 §5.5: such octets are opaque data, not a crash.
 const OBS_TEXT_PROTOCOL = 'Sec-WebSocket-Protocol: \u00ff\u00fechat\u00e9';
-const obsTextCase: CatalogueCase = {
+const obsTextCase: ScriptedCase = {
   ...mustRefuse({
     id: '18.4.6',
     description: `A 101 response with a Sec-WebSocket-Protocol of bytes above 0x7f (obs-text: ff fe "chat" e9, latin1), which the client never offered, then a text message. (${RFC}, RFC 9110 §5.5; ${budget.obsText.advisory})`,
@@ -261,7 +261,7 @@ const obsTextCase: CatalogueCase = {
   schedule: { maxSeconds: B.refuseWithinS + 2 },
 };
 
-export const handshakeClientCases: readonly CatalogueCase[] = subgroup(
+export const handshakeClientCases: readonly ScriptedCase[] = subgroup(
   '18.4',
   'Opening handshake: a 101 with 10,000 lines, an 8 MiB header, one byte per packet, trickled, prototype extension names',
   [manyLinesCase, hugeHeaderCase, pacedCase, trickledCase, prototypeNamesCase, obsTextCase],

@@ -4,10 +4,10 @@
  */
 import { closingCases } from './closing-attacks.js';
 import { subgroup } from './subgroup.js';
-import type { CatalogueCase } from '../types.js';
+import type { ScriptedCase } from '../types.js';
 
 /** 18.5 in id order. */
-export const closingClientCases: readonly CatalogueCase[] = subgroup(
+export const closingClientCases: readonly ScriptedCase[] = subgroup(
   '18.5',
   'Back-pressure and closing: a ping flood unread, a slow reader of a large echo, an unanswered close, a connection never closed',
   closingCases('18.5', 'client'),

@@ -5,7 +5,7 @@
 import type { CatalogueCase } from '../types.js';
 
 /** The cases of subgroup `id` under its `title`; a case outside it, or without a requirement, is a mistake in the declaration. */
-export function subgroup(id: string, title: string, cases: readonly CatalogueCase[]): readonly CatalogueCase[] {
+export function subgroup<T extends CatalogueCase>(id: string, title: string, cases: readonly T[]): readonly T[] {
   return cases.map((c) => {
     if (!c.id.startsWith(`${id}.`)) throw new Error(`case ${c.id} is declared in subgroup ${id}`);
     if (c.requirement === undefined) throw new Error(`case ${c.id} declares no requirement`);

@@ -39,6 +39,10 @@ export const H2Budgets = {
   pingBatch: 2000,
   /** Connections whose header block is cut by a TCP reset: Node.js 20.12.0 died within 40 here. */
   cutBlocks: 500,
-  /** How long a server that has read the whole flood has to end the connection, in ms (times the `time` budget). */
+  /**
+   * How long a server that has read the whole flood has to end the connection, and how long one that
+   * reads nothing (a write of the flood waiting, or its end unread) has before wsgate calls it stopped
+   * and stops the flood, in ms (times the `time` budget).
+   */
   graceMs: 2000,
 } as const;
