@@ -4,6 +4,7 @@
  * alive, and a normal case on a fresh connection passing. A server that died or stopped serving
  * fails the case whatever the attack's own verdict (play/attack-figures.ts says so in its report).
  */
+import { setTimeout as delay } from 'node:timers/promises';
 import { livenessCase } from '../cases/robustness/index.js';
 import type { CatalogueCase } from '../cases/types.js';
 import { playAttack } from '../fuzzing-client/attacks/play-attack.js';
@@ -28,6 +29,9 @@ export interface AttackRun {
 
 /** How long a server that failed the liveness check is watched for its exit. */
 const EXIT_GRACE_MS = 500;
+/** How long a server whose listener is gone (its supervisor replacing a worker) has to listen again, and how often it is tried. */
+const LISTEN_AGAIN_MS = 3000;
+const REFUSED_RETRY_MS = 100;
 
 /** What an attack case left: its result (null: the scripted case never got a connection, `error` says why), and the facts around it. */
 export interface AttackPlayed {
@@ -71,7 +75,15 @@ async function liveness(run: AttackRun): Promise<string | null> {
   if (dead !== null) return dead;
   const limitMs = ((livenessCase.schedule?.maxSeconds ?? 4) + 2) * 1000;
   const info = { agent: run.agent, index: run.index, limitMs, ...(run.signal ? { signal: run.signal } : {}) };
-  const outcome = await playCase(run.target, livenessCase, info, run.settings(livenessCase));
+  let outcome = await playCase(run.target, livenessCase, info, run.settings(livenessCase));
+  // A supervisor that lives on (Node's cluster, a process manager) may be listening again in a moment,
+  // its dead worker replaced: a refused connection is tried again for a while before it counts.
+  const until = performance.now() + LISTEN_AGAIN_MS;
+  while (outcome.result === null && /ECONNREFUSED/.test(outcome.error ?? '') && performance.now() < until && run.signal?.aborted !== true) {
+    if ((await died()) !== null) break;
+    await delay(REFUSED_RETRY_MS);
+    outcome = await playCase(run.target, livenessCase, info, run.settings(livenessCase));
+  }
   if (outcome.result === null) return (await died()) ?? `a normal case on a fresh connection found no server (${outcome.error ?? 'no result'})`;
   if (outcome.result.behavior !== Behavior.Ok) return (await died()) ?? `a normal case on a fresh connection failed: ${outcome.result.result}`;
   return null;
