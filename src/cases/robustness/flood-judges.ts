@@ -107,7 +107,8 @@ export function judgeHugeHeader(probes: readonly ProbeFacts[], budgets: Robustne
     ]);
   if (p.ending === 'timeout' && p.status === null)
     return verdict(Behavior.Failed, `The server neither refused ${p.label} nor ended the connection within ${millis(p.waitMs)} (${read}).`, [
-      ...bytes(false),
+      // Reading on past the byte budget is a failure of its own, whenever the wait ran out.
+      ...bytes(measured !== null && measured > bytesBudget),
       budgetFigure('wait-ms', 'wsgate waited for an answer or the end after the request began', p.waitMs, 'ms', budget),
     ]);
   if (p.ending === 'refused') return verdict(Behavior.Failed, `No connection: ${answerText(p)}.`);

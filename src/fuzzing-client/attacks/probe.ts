@@ -181,11 +181,17 @@ class ProbeConnection {
       });
     } else if (delivery.kind === 'paced') {
       m.peerReadBytes = null;
-      writePaced(this.socket, request, { bytes: delivery.pieceBytes, everyMs: delivery.everyMs }, () => {
-        this.sampleRead();
-        whole();
-        this.wait();
-      });
+      writePaced(
+        this.socket,
+        request,
+        { bytes: delivery.pieceBytes, everyMs: delivery.everyMs },
+        () => {
+          this.sampleRead();
+          whole();
+          this.wait();
+        },
+        () => this.sampleRead(),
+      );
     } else if (delivery.kind === 'trickle') {
       this.hooks.written();
       this.hooks.setTrickle(writeTrickle(this.socket, request, delivery.everyMs, () => (m.requestBytes += 1)));

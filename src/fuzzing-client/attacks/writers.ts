@@ -24,14 +24,24 @@ export function writeBytewise(socket: Socket, data: Buffer, done: () => void): v
   next();
 }
 
+/** How often (in pieces) a paced write looks at what the peer has read. */
+const SAMPLE_EVERY_PIECES = 16;
+
 /**
  * Pieces of `pieceBytes`, one every `everyMs`, Nagle off, so that a server that keeps up reads each
- * on its own (one that falls behind reads several at once); `done` after the last. Stops when the
- * socket is gone.
+ * on its own (one that falls behind reads several at once); `done` after the last, `sample` every
+ * few pieces. Stops when the socket is gone.
  */
-export function writePaced(socket: Socket, data: Buffer, piece: { bytes: number; everyMs: number }, done: () => void): void {
+export function writePaced(
+  socket: Socket,
+  data: Buffer,
+  piece: { bytes: number; everyMs: number },
+  done: () => void,
+  sample: () => void = () => undefined,
+): void {
   socket.setNoDelay(true);
   let at = 0;
+  let pieces = 0;
   const next = (): void => {
     if (socket.destroyed) return;
     if (at >= data.length) {
@@ -40,6 +50,8 @@ export function writePaced(socket: Socket, data: Buffer, piece: { bytes: number;
     }
     const part = data.subarray(at, at + piece.bytes);
     at += part.length;
+    // What the peer has read, looked at as the pieces go (its socket may be gone by the end).
+    if (++pieces % SAMPLE_EVERY_PIECES === 0) sample();
     socket.write(part, (err) => {
       if (err == null) setTimeout(next, piece.everyMs);
     });
