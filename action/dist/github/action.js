@@ -25224,17 +25224,8 @@ var init_categories = __esm({
       "15.1": "Upgrade requests the server must refuse",
       "15.2": "permessage-deflate offers the server must decline",
       "15.3": "Frames the server must refuse",
-      "17.1": "Opening handshake: header values, lines and names, floods and slow requests that broke servers",
-      "17.2": "Frames: lengths refused at the header, limit + 1 in fragments, endless continuations, random bytes",
-      "17.3": "permessage-deflate: a decompression bomb, window bits out of range in the offer",
-      "17.4": "Back-pressure and closing: a ping flood unread, a slow reader of a large echo, an unanswered close, a connection never closed",
       "16.1": "Server under test: SETTINGS, extended CONNECT, stream ends, several streams, flow control, PING (RFC 8441)",
       "16.2": "Client under test: extended CONNECT, 2xx without Sec-WebSocket-Accept, stream ends, flow control, PING (RFC 8441)",
-      "18.1": "permessage-deflate window bits out of range, then a compressed frame (undici CVE-2026-2229)",
-      "18.2": "Decompression bombs: 1 GiB of zeros from about 1 MB (undici CVE-2026-1526, websockets CVE-2018-1000518)",
-      "18.3": "Frames: lengths refused at the header (undici CVE-2026-1528, gorilla CVE-2020-27813), limit + 1 in fragments, endless continuations, random bytes",
-      "18.4": "Opening handshake: a 101 with 10,000 lines, an 8 MiB header, one byte per packet, trickled, prototype extension names",
-      "18.5": "Back-pressure and closing: a ping flood unread, a slow reader of a large echo, an unanswered close, a connection never closed",
       "1.1": "Text Messages",
       "1.2": "Binary Messages",
       "4.1": "Non-control Opcodes",
@@ -25313,13 +25304,23 @@ var init_bytes = __esm({
 });
 
 // src/cases/define.ts
-function defineCase(def) {
-  if (!ID_PATTERN.test(def.id)) throw new Error(`case id ${JSON.stringify(def.id)} is not a dotted number`);
-  const parts = def.id.split(".");
+function placement(id) {
+  if (!ID_PATTERN.test(id)) throw new Error(`case id ${JSON.stringify(id)} is not a dotted number`);
+  const parts = id.split(".");
   const category = categoryNames[parts[0] ?? ""];
-  if (category === void 0) throw new Error(`case ${def.id}: no category ${parts[0] ?? ""}`);
+  if (category === void 0) throw new Error(`case ${id}: no category ${parts[0] ?? ""}`);
   const subcategory = parts.length > 2 ? subcategoryNames[`${parts[0] ?? ""}.${parts[1] ?? ""}`] ?? "" : "";
-  return { ...def, category, subcategory, origin: isWsgateCase(def.id) ? "wsgate" : "autobahn" };
+  return { category, subcategory, origin: isWsgateCase(id) ? "wsgate" : "autobahn" };
+}
+function defineCase(def) {
+  return { ...def, ...placement(def.id) };
+}
+function defineAttack(def) {
+  return { ...def, ...placement(def.id) };
+}
+function scriptedCase(def) {
+  if (def.attack !== void 0) throw new Error(`case ${def.id} is a raw attack: the attack engine plays it, not a WebSocket connection`);
+  return def;
 }
 function message(data, binary = false) {
   return { kind: "message", data: toBuffer(data), binary };
@@ -27605,7 +27606,7 @@ var init_s12_deflate_payloads = __esm({
     };
     NEGOTIATION_12 = "Negotiation: the server accepts the client's first permessage-deflate offer, asking nothing of the client's compressor.";
     deflatePayloadCases = payloadSubgroups.flatMap(
-      ({ subgroup, data }) => messageSizeRows.map((row) => deflateEchoCase({ id: `${subgroup}.${row.row}`, data, row, accept: acceptFirstOffer, negotiation: NEGOTIATION_12 }))
+      ({ subgroup: subgroup2, data }) => messageSizeRows.map((row) => deflateEchoCase({ id: `${subgroup2}.${row.row}`, data, row, accept: acceptFirstOffer, negotiation: NEGOTIATION_12 }))
     );
   }
 });
@@ -27632,8 +27633,8 @@ var init_s13_deflate_params = __esm({
     init_deflate_cases();
     init_s12_deflate_payloads();
     deflateParamCases = acceptRules.flatMap(
-      ({ subgroup, requests }) => messageSizeRows.map(
-        (row) => deflateEchoCase({ id: `${subgroup}.${row.row}`, data: paramTestData, row, accept: requests, negotiation: negotiation(requests) })
+      ({ subgroup: subgroup2, requests }) => messageSizeRows.map(
+        (row) => deflateEchoCase({ id: `${subgroup2}.${row.row}`, data: paramTestData, row, accept: requests, negotiation: negotiation(requests) })
       )
     );
   }
@@ -28894,666 +28895,10 @@ var init_s16_h2_client = __esm({
   }
 });
 
-// src/model/figures.ts
-function budgetFigure(name, label, value, unit, budget) {
-  return { name, label, value, unit, budget, over: value > budget };
-}
-function statedFigure(name, label, value, unit) {
-  return { name, label, value, unit, budget: null, over: false };
-}
-function figureAmount(value, unit) {
-  const n3 = Math.round(value).toLocaleString("en-US");
-  if (unit === "ms") return `${n3} ms`;
-  if (unit === "count") return n3;
-  return value >= 1024 * 1024 ? `${n3} bytes (${(value / (1024 * 1024)).toFixed(1)} MiB)` : `${n3} bytes`;
-}
-function figureLine(f) {
-  const budget = f.budget === null ? "" : ` (budget ${figureAmount(f.budget, f.unit)}${f.over ? ", over" : ""})`;
-  return `${f.name}: ${figureAmount(f.value, f.unit)}${budget}`;
-}
-var init_figures = __esm({
-  "src/model/figures.ts"() {
-    "use strict";
-  }
-});
-
-// src/cases/judgement.ts
-var init_judgement = __esm({
-  "src/cases/judgement.ts"() {
-    "use strict";
-    init_figures();
-  }
-});
-
-// src/cases/attack-case.ts
-function requestWith(normal, after, before = []) {
-  const lines = [
-    `GET ${normal.target} HTTP/1.1`,
-    `Host: ${normal.host}`,
-    ...before,
-    "Upgrade: websocket",
-    "Connection: Upgrade",
-    `Sec-WebSocket-Key: ${normal.key}`,
-    "Sec-WebSocket-Version: 13",
-    ...after.map(([n3, v]) => `${n3}: ${v}`)
-  ];
-  return `${lines.join("\r\n")}\r
-\r
-`;
-}
-function attackCase(spec) {
-  return defineCase({
-    id: spec.id,
-    description: `${spec.description} (${spec.rfc}; ${spec.advisory.id}: ${spec.advisory.what})`,
-    expectation: `${spec.expectation} Afterwards the server still echoes a message on a fresh connection, and (when wsgate started it) its process is alive.`,
-    expect: {},
-    close: { closedByMe: false, closeCode: [CloseCode.ProtocolError, CloseCode.MessageTooBig], requireClean: false },
-    schedule: {
-      maxSeconds: spec.maxSeconds,
-      runsAlone: true,
-      cost: spec.stall === true ? 90 : spec.maxSeconds / 4,
-      ...spec.stall === true ? { stall: true } : {}
-    },
-    attack: spec.attack,
-    run: () => void 0
-  });
-}
-var init_attack_case = __esm({
-  "src/cases/attack-case.ts"() {
-    "use strict";
-    init_constants();
-    init_define();
-  }
-});
-
-// src/cases/data/attacks-h2.ts
-var H2Advisories, H2Budgets;
-var init_attacks_h2 = __esm({
-  "src/cases/data/attacks-h2.ts"() {
-    "use strict";
-    H2Advisories = {
-      rapidReset: {
-        id: "CVE-2023-44487 (HTTP/2 Rapid Reset)",
-        what: "a client opens streams and cancels each at once (HEADERS, RST_STREAM): no stream stays open to count against SETTINGS_MAX_CONCURRENT_STREAMS, and the server does the work of every request; nghttp2 1.57.0 rate-limits resets (a burst of 1,000, then 33 a second) and sends GOAWAY, Node.js took it in 18.18.2, 20.8.1 and 21.0.0"
-      },
-      continuationFlood: {
-        id: "CVE-2024-27316, CVE-2023-45288, CVE-2024-28182 (HTTP/2 CONTINUATION flood)",
-        what: "a header block that never ends: HEADERS without END_HEADERS, then CONTINUATION frames without end, which a server decodes (or buffers) while no other frame may come; nghttp2 1.61.0 ends the connection after 8 CONTINUATION frames (Node.js ships it from 20.13.0; 20.12.1's fix of the same week was CVE-2024-27983's, 17.5.4)"
-      },
-      cutHeaderBlock: {
-        id: "CVE-2024-27983",
-        what: "Node.js before 18.20.1, 20.12.1 and 21.7.2: a connection cut (TCP reset) while its HEADERS and CONTINUATION frames were still being decoded left nghttp2 memory behind, and the session's destructor asserted it was zero: the server process aborted"
-      },
-      pingFlood: {
-        id: "CVE-2019-9512 (HTTP/2 ping flood)",
-        what: "a client sends PINGs and never reads the acknowledgements, which pile up in the server's memory; nghttp2 1.39.2 ends the connection once 1,000 frames wait in its outbound queue, Node.js took it in 10.16.3 and 12.8.1"
-      }
-    };
-    H2Budgets = {
-      /** Streams opened and reset: ten times nghttp2's burst of 1,000. */
-      rapidResetPairs: 1e4,
-      /** Pairs per write (about 80 bytes each). */
-      rapidResetBatch: 100,
-      /** CONTINUATION frames (26 bytes each, 2.6 MB): over ten thousand times nghttp2's limit of 8. */
-      continuationFrames: 1e5,
-      continuationBatch: 1e3,
-      /** PINGs (17 bytes each, 34 MB): past loopback's buffers at both ends (tens of MiB under load) and then nghttp2's queue of 1,000. */
-      pings: 2e6,
-      pingBatch: 2e3,
-      /** Connections whose header block is cut by a TCP reset: Node.js 20.12.0 died within 40 here. */
-      cutBlocks: 500,
-      /** How long a server that has read the whole flood has to end the connection, in ms (times the `time` budget). */
-      graceMs: 2e3
-    };
-  }
-});
-
-// src/cases/s17-robustness-h2.ts
-function endWords(f) {
-  const goaway = f.end?.goaway;
-  if (goaway) return `with GOAWAY ${h2ErrorName(goaway.code)}${f.flood === "rapid-reset" ? ` (last stream ${n(goaway.lastStreamId)})` : ""}`;
-  return f.ending === "reset" ? "with a TCP reset" : "by closing TCP";
-}
-function takenAtEnd(f, end) {
-  const last = end.goaway?.lastStreamId;
-  if (f.flood === "rapid-reset" && last !== void 0) return { units: Math.min(f.units, Math.floor((last + 1) / 2)), how: "by its GOAWAY's last stream id" };
-  if (end.unitsRead !== null) return { units: end.unitsRead, how: "read by its process (wsgate flushed less the kernel queues)" };
-  return { units: end.unitsWritten, how: "at most what wsgate had written then: the server's socket was gone, or never on this machine, when wsgate looked" };
-}
-function judgeH2Flood(f) {
-  const unit = UNIT[f.flood];
-  const verdict = (behavior, result, figures2) => ({
-    behavior,
-    result,
-    behaviorClose: "INFORMATIONAL",
-    resultClose: "An HTTP/2 flood on one connection: no WebSocket closing handshake to judge.",
-    figures: figures2
-  });
-  if (f.refused !== null) return verdict("FAILED", `No HTTP/2 connection to flood: ${f.refused}.`, []);
-  if (f.flood === "cut-blocks") return judgeCutBlocks(f, verdict);
-  const written = statedFigure("units-written", `${unit} wsgate wrote`, f.unitsWritten, "count");
-  const end = f.end;
-  if (end !== null) {
-    const taken = takenAtEnd(f, end);
-    const took = budgetFigure("units-taken", `${unit} the server took before it ended the connection`, taken.units, "count", f.units - 1);
-    const ms = statedFigure("ended-ms", "the server ended the flood after", end.ms, "ms");
-    const text = `The server ended the connection ${endWords(f)} ${n(Math.round(end.ms))} ms into the flood, having taken ${n(taken.units)} of ${n(f.units)} ${unit} (${taken.how}; ${n(end.unitsWritten)} written then)`;
-    if (taken.units < f.units) return verdict("OK", `${text}.`, [took, written, ms]);
-    return verdict("FAILED", `${text}: it took the whole flood before ending it.`, [took, written, ms]);
-  }
-  if (f.unitsRead === null || f.unitsRead >= f.unitsWritten) {
-    const read2 = f.unitsRead ?? f.unitsWritten;
-    const how = f.unitsRead === null ? "written by wsgate (the server's socket is not on this machine: the kernel's buffers counted in)" : "read by its process";
-    const took = budgetFigure("units-taken", `${unit} the server took without ending the connection`, read2, "count", f.units - 1);
-    return verdict("FAILED", `The server took all ${n(read2)} ${unit} (${how}) and kept the connection open: it does not bound the flood.`, [took, written]);
-  }
-  const read = statedFigure("units-taken", `${unit} the server read, then stopped reading`, f.unitsRead, "count");
-  return verdict(
-    "NON-STRICT",
-    `The server stopped reading after ${n(f.unitsRead)} of ${n(f.unitsWritten)} ${unit} written, without ending the connection: it took no more, but holds the connection.`,
-    [read, written]
-  );
-}
-function judgeCutBlocks(f, verdict) {
-  const cut = statedFigure("units-written", "header blocks cut by a TCP reset", f.unitsWritten, "count");
-  if (f.end === null) return verdict("OK", `The server took all ${n(f.unitsWritten)} connections whose header block wsgate cut with a TCP reset.`, [cut]);
-  const failed = budgetFigure("connections-taken", "connections the server took before it was gone", f.end.unitsWritten, "count", f.units);
-  return verdict(
-    "FAILED",
-    `The server was gone after ${n(f.end.unitsWritten)} connections whose header block wsgate cut with a TCP reset (the next one was refused ${n(Math.round(f.end.ms))} ms in).`,
-    [{ ...failed, over: true }, cut]
-  );
-}
-function floodCase(spec) {
-  const attack = {
-    kind: "h2-flood",
-    flood: spec.flood,
-    units: spec.units,
-    batch: spec.batch,
-    graceMs: H2Budgets.graceMs,
-    judge: (facts) => judgeH2Flood(facts)
-  };
-  return attackCase({ ...spec, attack, maxSeconds: 60 });
-}
-var n, UNIT, rapidReset, continuationFlood, pingFlood, cutBlocks, h2FloodServerCases;
-var init_s17_robustness_h2 = __esm({
-  "src/cases/s17-robustness-h2.ts"() {
-    "use strict";
-    init_judgement();
-    init_h2_frames();
-    init_attack_case();
-    init_attacks_h2();
-    n = (v) => v.toLocaleString("en-US");
-    UNIT = {
-      "rapid-reset": "reset streams",
-      continuation: "CONTINUATION frames",
-      ping: "PINGs",
-      "cut-blocks": "cut header blocks"
-    };
-    rapidReset = floodCase({
-      id: "17.5.1",
-      flood: "rapid-reset",
-      advisory: H2Advisories.rapidReset,
-      rfc: "RFC 9113 \xA75.1.2, \xA710.5; RFC 8441 \xA74",
-      units: H2Budgets.rapidResetPairs,
-      batch: H2Budgets.rapidResetBatch,
-      description: `After the HTTP/2 preface and SETTINGS, on one connection: up to ${n(H2Budgets.rapidResetPairs)} streams (1, 3, 5, ...) each opened by HEADERS with an extended CONNECT (:protocol websocket, END_HEADERS) and reset at once by RST_STREAM (CANCEL), ${H2Budgets.rapidResetBatch} pairs per write, each write once the socket took the one before, until the server sends GOAWAY or ends TCP. What the server read is measured from the kernel's queues.`,
-      expectation: `The server ends the connection (GOAWAY, or TCP) before it has taken all ${n(H2Budgets.rapidResetPairs)} (nghttp2 1.57 and later: GOAWAY after about 1,000); taking them all and serving on is FAILED.`
-    });
-    continuationFlood = floodCase({
-      id: "17.5.2",
-      flood: "continuation",
-      advisory: H2Advisories.continuationFlood,
-      rfc: "RFC 9113 \xA76.10, \xA74.3, \xA710.5.1",
-      units: H2Budgets.continuationFrames,
-      batch: H2Budgets.continuationBatch,
-      description: `After the HTTP/2 preface and SETTINGS: HEADERS on stream 1 with an extended CONNECT (:protocol websocket) and without END_HEADERS, then up to ${n(H2Budgets.continuationFrames)} CONTINUATION frames, never END_HEADERS, each a new header field ("x-flood-0000000: a", as an HPACK literal), ${n(H2Budgets.continuationBatch)} per write, each write once the socket took the one before, until the server sends GOAWAY or ends TCP. What the server read is measured from the kernel's queues.`,
-      expectation: `The server ends the connection (GOAWAY, or TCP) before it has read all ${n(H2Budgets.continuationFrames)} frames (nghttp2 1.61 and later: after 8); a server that resets the stream but reads on, decoding the block, takes them all and is FAILED.`
-    });
-    pingFlood = floodCase({
-      id: "17.5.3",
-      flood: "ping",
-      advisory: H2Advisories.pingFlood,
-      rfc: "RFC 9113 \xA76.7, \xA710.5",
-      units: H2Budgets.pings,
-      batch: H2Budgets.pingBatch,
-      description: `After the HTTP/2 preface and SETTINGS: up to ${n(H2Budgets.pings)} PING frames (8 bytes each, a counter), ${n(H2Budgets.pingBatch)} per write, each write once the socket took the one before, while wsgate reads nothing (the acknowledgements pile up at the server), until the server ends TCP. What the server read is measured from the kernel's queues.`,
-      expectation: `The server ends the connection, or stops reading, before it has read all ${n(H2Budgets.pings)} (nghttp2 1.39.2 and later: once 1,000 frames wait in its queue); reading them all while its acknowledgements wait is FAILED.`
-    });
-    cutBlocks = floodCase({
-      id: "17.5.4",
-      flood: "cut-blocks",
-      advisory: H2Advisories.cutHeaderBlock,
-      rfc: "RFC 9113 \xA75.4.1, \xA76.10",
-      units: H2Budgets.cutBlocks,
-      batch: 1,
-      description: `Up to ${n(H2Budgets.cutBlocks)} connections, one after another, each in one write: the HTTP/2 preface, SETTINGS, HEADERS on stream 1 with an extended CONNECT and without END_HEADERS, and 20 CONTINUATION frames of a 100-byte field; then, on the next turn of wsgate's event loop, a TCP reset, while the server may still be decoding the block.`,
-      expectation: "The server takes every connection and survives (Node.js 20.12.0 dies of an assertion within a few dozen); a connection refused partway is FAILED."
-    });
-    h2FloodServerCases = [rapidReset, continuationFlood, pingFlood, cutBlocks];
-  }
-});
-
-// src/cases/data/budgets.ts
-function memoryBudgetOf(def, budgets) {
-  const own2 = def.attackBudget?.memoryGrowth ?? (def.attack !== void 0 ? MEMORY_GROWTH.small : Number.POSITIVE_INFINITY);
-  return Math.min(own2, budgets.memoryGrowth);
-}
-function cpuBudgetOf(def, budgets) {
-  const own2 = def.attack?.cpuMs ?? def.attackBudget?.cpuMs;
-  return own2 === void 0 ? null : own2 * budgets.timeScale;
-}
-function scaledS(seconds5, budgets) {
-  return seconds5 * budgets.timeScale;
-}
-function scaledMs(ms, budgets) {
-  return Math.round(ms * budgets.timeScale);
-}
-var DEFAULT_BUDGETS, MEMORY_GROWTH;
-var init_budgets = __esm({
-  "src/cases/data/budgets.ts"() {
-    "use strict";
-    DEFAULT_BUDGETS = {
-      timeScale: 1,
-      messageLimit: 100 * 1024 * 1024,
-      // The bundled ws client, holding a message at its 100 MiB limit before it refuses the bomb of 18.2.2
-      // (16 fragments), grew by 260-291 MiB over five runs (18.2.1, one frame: 196-205 MiB): twice that.
-      memoryGrowth: 512 * 1024 * 1024,
-      stallMs: 1e5
-    };
-    MEMORY_GROWTH = {
-      /** A handshake, a refused frame header, a stall, a flood of control frames: about nothing. */
-      small: 32 * 1024 * 1024,
-      /** A few MiB of valid messages echoed (17.2.6, 18.3.7: 3 MB before the random bytes; undici 6.24.0 grew by 30-35 MiB on them). */
-      messages: 64 * 1024 * 1024,
-      /** 1 MiB of one-byte fragments: 64 bytes a fragment (ws 8.20.1 keeps about 150, GHSA-96hv-2xvq-fx4p; 8.23.0 grows 5-8 MiB refusing them). */
-      fragments: 64 * 1024 * 1024,
-      /**
-       * A 16 MiB message held with its echo, which cannot leave: a few copies of it (its fragments, the
-       * message, the echo queued); the bundled ws client grew 66 MiB.
-       */
-      echo: 128 * 1024 * 1024
-    };
-  }
-});
-
-// src/cases/data/attacks-closing.ts
-function neverClosedBudget(peer) {
-  return peer === "server" ? { advisory: ClosingAdvisory.neverClosed, closeWithinMs: SERVER_DROP_MS, memoryGrowth: MEMORY_GROWTH.small } : { advisory: ClosingAdvisory.neverClosed, closeWithinMs: 0, stall: true, memoryGrowth: MEMORY_GROWTH.small };
-}
-var ClosingAdvisory, PING_FLOOD, SLOW_ECHO, STALL_MARGIN_S, SERVER_DROP_MS, pingFloodBudget, slowEchoBudget, unansweredCloseBudget;
-var init_attacks_closing = __esm({
-  "src/cases/data/attacks-closing.ts"() {
-    "use strict";
-    init_budgets();
-    ClosingAdvisory = {
-      pingFlood: 'CVE-2019-9512 ("Ping Flood", HTTP/2): a peer that answers every ping while its writes back up queues the answers without bound; RFC 6455 \xA75.5.3 lets a WebSocket peer answer only the most recent ping',
-      slowReader: 'CVE-2019-9517 ("Internal Data Buffering", HTTP/2): a peer that keeps reading requests while its answers cannot leave buffers them without bound; undici#5503 (a WebSocket reader without back-pressure)',
-      unansweredClose: "streamr-dev/broker#100: server connections whose closing handshake was never completed stayed open (fixed with a timeout); ws drops an unanswered close after its 30 s closeTimeout",
-      neverClosed: "dotnet/corefx#33339: ManagedWebSocket did not close TCP after a completed closing handshake; RFC 6455 \xA77.1.1: the server closes TCP first, a client waits for it, but not forever (ws: 30 s)"
-    };
-    PING_FLOOD = {
-      /** Ping payload bytes (the most a control frame carries, RFC 6455 §5.5). */
-      payloadBytes: 125,
-      /** Pings per write, each write awaited (flushed) before the next: about 64 KiB. */
-      pingsPerWrite: 500,
-      /** Ping bytes written at most (32 MiB), unless the peer stops reading first. */
-      totalBytes: 32 * 1024 * 1024,
-      /** A write the peer has not taken within this many seconds: it stopped reading (back-pressure, fine). */
-      stalledAfterS: 2,
-      /** Reading again: pongs are counted until none came for this many seconds. */
-      quietS: 1,
-      /** ... or for at most this many seconds. */
-      countForS: 15,
-      /**
-       * Pong bytes the peer may deliver once wsgate reads again: 16 MiB. What the kernel's buffers hold
-       * on loopback (the peer's send buffer, up to 4 MiB by Linux's default tcp_wmem, and wsgate's
-       * receive buffer, which does not grow while nothing is read) is a few MiB; a peer that answers
-       * only the latest ping, or stops reading while its answers back up, delivers no more than that and
-       * what it holds itself. One that answers every ping into an unbounded queue delivers about what
-       * wsgate wrote (31 MiB of pongs for 32 MiB of pings).
-       */
-      pongBudgetBytes: 16 * 1024 * 1024
-    };
-    SLOW_ECHO = {
-      /** The large message: 16 MiB, in fragments of 64 KiB. */
-      messageBytes: 16 * 1024 * 1024,
-      fragmentBytes: 64 * 1024,
-      /** wsgate reads at this rate for `windowS` seconds. */
-      readBytesPerSecond: 1024,
-      windowS: 8,
-      /** Further 64 KiB messages written after it, each once the previous was taken, up to this many bytes. */
-      furtherCapBytes: 48 * 1024 * 1024,
-      /** A write the peer has not taken within this many seconds: it stopped reading. */
-      stalledAfterS: 1,
-      /**
-       * Bytes beyond the large message the peer may take while its echo is not read: 16 MiB (the
-       * kernel's buffers both ways, a few MiB, and a bounded queue of its own). A peer that reads on and
-       * queues its echoes takes the whole cap.
-       */
-      furtherBudgetBytes: 16 * 1024 * 1024
-    };
-    STALL_MARGIN_S = 2;
-    SERVER_DROP_MS = 2e3;
-    pingFloodBudget = { advisory: ClosingAdvisory.pingFlood, closeWithinMs: 6e4, memoryGrowth: MEMORY_GROWTH.small };
-    slowEchoBudget = { advisory: ClosingAdvisory.slowReader, closeWithinMs: 6e4, memoryGrowth: MEMORY_GROWTH.echo };
-    unansweredCloseBudget = {
-      advisory: ClosingAdvisory.unansweredClose,
-      closeWithinMs: 0,
-      stall: true,
-      memoryGrowth: MEMORY_GROWTH.small
-    };
-  }
-});
-
-// src/cases/own-figures.ts
-function judgedFigure(name, label, value, unit, budget, over) {
-  return { ...budgetFigure(name, label, value, unit, budget), over };
-}
-function echoedFigure(length, limit) {
-  const label = "the peer echoed a message of";
-  return limit === void 0 ? statedFigure("echoed-bytes", label, length, "bytes") : budgetFigure("echoed-bytes", label, length, "bytes", limit);
-}
-function letGo(text) {
-  const held = byText.get(text);
-  if (held === void 0) return;
-  held.holders -= 1;
-  if (held.holders <= 0) byText.delete(text);
-}
-function stateOutcome(t, behavior, result, figures2 = []) {
-  const before = heldBy.get(t);
-  if (before !== void 0) letGo(before);
-  heldBy.delete(t);
-  t.setOutcome(behavior, result);
-  if (figures2.length === 0) return;
-  byText.set(result, { figures: figures2, holders: (byText.get(result)?.holders ?? 0) + 1 });
-  heldBy.set(t, result);
-}
-function withOwnFigures(verdict, adjusted = verdict) {
-  const held = byText.get(verdict.result);
-  if (held === void 0) return adjusted;
-  letGo(verdict.result);
-  return { ...adjusted, figures: [...adjusted.figures ?? [], ...held.figures] };
-}
-function ownFiguresOnly(verdict) {
-  return withOwnFigures(verdict);
-}
-var byText, heldBy;
-var init_own_figures = __esm({
-  "src/cases/own-figures.ts"() {
-    "use strict";
-    init_judgement();
-    byText = /* @__PURE__ */ new Map();
-    heldBy = /* @__PURE__ */ new WeakMap();
-  }
-});
-
-// src/cases/attack-closing.ts
-function count(n3) {
-  return Math.round(n3).toLocaleString("en-US");
-}
-function seconds(s) {
-  return s.toLocaleString("en-US", { maximumFractionDigits: 1 });
-}
-function tally(t) {
-  let s = tallies.get(t);
-  if (s === void 0) {
-    s = { bytes: 0, lastAt: performance.now() };
-    tallies.set(t, s);
-  }
-  return s;
-}
-function endedDuringIsOk(verdict) {
-  if (!verdict.result.startsWith(ENDED_DURING)) return verdict;
-  return { ...verdict, behaviorClose: CloseBehavior.Ok, resultClose: "Not judged: the peer ended the connection during the attack." };
-}
-async function writeWhileTaken(t, plan, write, taken) {
-  let sofar = 0;
-  while (sofar < plan.total && t.isOpen && performance.now() < (plan.deadline ?? Infinity)) {
-    const n3 = write();
-    if (!await t.flushed({ within: plan.stalledAfterS })) return { taken: sofar, stalled: t.isOpen };
-    sofar += n3;
-    taken(sofar);
-  }
-  return { taken: sofar, stalled: false };
-}
-async function untilQuiet(t, quietS, maxS) {
-  const s = tally(t);
-  const start = performance.now();
-  s.lastAt = start;
-  while (performance.now() - s.lastAt < quietS * 1e3 && performance.now() - start < maxS * 1e3) await t.pause(0.1);
-}
-async function pingFlood2(t) {
-  const f = PING_FLOOD;
-  const payload2 = Buffer.alloc(f.payloadBytes, 112);
-  t.setWirelog(false, { silent: true });
-  t.readRate(0);
-  const pings = (bytes3) => `${count(bytes3 / f.payloadBytes)} pings (${count(bytes3)} payload bytes)`;
-  const pingFigures = (bytes3) => [
-    statedFigure("ping-count", "pings the peer took while wsgate read nothing", bytes3 / f.payloadBytes, "count"),
-    statedFigure("ping-payload-bytes", "of ping payload", bytes3, "bytes")
-  ];
-  const during = (bytes3) => stateOutcome(t, Behavior.Ok, `${ENDED_DURING}: the peer had taken ${pings(bytes3)} while wsgate read nothing.`, pingFigures(bytes3));
-  during(0);
-  const { taken, stalled } = await writeWhileTaken(
-    t,
-    { total: f.totalBytes, stalledAfterS: f.stalledAfterS },
-    () => {
-      for (let i2 = 0; i2 < f.pingsPerWrite; i2++) t.sendPing(payload2);
-      return f.pingsPerWrite * f.payloadBytes;
-    },
-    during
-  );
-  if (!t.isOpen) return;
-  const wrote = `wsgate wrote ${pings(taken)} while reading nothing${stalled ? `, until the peer stopped taking them for ${f.stalledAfterS} s (back-pressure)` : ""}`;
-  t.readRate(null);
-  await untilQuiet(t, f.quietS, f.countForS);
-  const pongs = tally(t).bytes;
-  const figure = `${wrote}; once it read again the peer delivered ${count(pongs)} pong payload bytes (budget ${count(f.pongBudgetBytes)}).`;
-  const figures2 = [...pingFigures(taken), pongFigure(pongs)];
-  if (pongs > f.pongBudgetBytes) stateOutcome(t, Behavior.Failed, `The peer queued its pongs without bound while wsgate read nothing: ${figure}`, figures2);
-  else stateOutcome(t, Behavior.Ok, `The peer's pongs stayed bounded: ${figure}`, figures2);
-  t.setWirelog(true, { silent: true });
-  t.sendClose(CloseCode.Normal);
-}
-function pongFigure(bytes3) {
-  return budgetFigure("pong-payload-bytes", "of pong payload the peer delivered once wsgate read again", bytes3, "bytes", PING_FLOOD.pongBudgetBytes);
-}
-function pingFloodCase(id) {
-  const f = PING_FLOOD;
-  return defineCase({
-    id,
-    description: `While wsgate reads nothing, pings of ${f.payloadBytes} bytes, ${f.pingsPerWrite} per write, each write once the peer took the previous one, up to ${count(f.totalBytes)} payload bytes; then wsgate reads again and counts the pong bytes the peer delivers, then closes with 1000. (RFC 6455 \xA75.5.2, \xA75.5.3; ${pingFloodBudget.advisory})`,
-    expectation: `The peer answers only some pings (RFC 6455 \xA75.5.3 lets it answer the most recent only), or stops reading while its answers back up: at most ${count(f.pongBudgetBytes)} pong payload bytes arrive once wsgate reads again (its kernel buffers hold a few MiB), and it completes the closing handshake. Ending the connection during the flood is also OK. Queuing every pong (about as many bytes as the pings) is FAILED.`,
-    expect: {},
-    close: closedByMe([CloseCode.Normal]),
-    suppressClose: true,
-    attackBudget: pingFloodBudget,
-    schedule: { maxSeconds: pingFloodBudget.closeWithinMs / 1e3, runsAlone: true, cost: 3 },
-    run: pingFlood2,
-    onPong(t, data) {
-      const s = tally(t);
-      const before = s.bytes;
-      s.bytes += data.length;
-      s.lastAt = performance.now();
-      if (before <= f.pongBudgetBytes && s.bytes > f.pongBudgetBytes)
-        stateOutcome(
-          t,
-          Behavior.Failed,
-          `The peer queued its pongs without bound while wsgate read nothing: more than ${count(f.pongBudgetBytes)} pong payload bytes arrived once wsgate read again.`,
-          [pongFigure(s.bytes)]
-        );
-    },
-    adjust: (verdict) => withOwnFigures(verdict, endedDuringIsOk(verdict))
-  });
-}
-async function slowEcho(t) {
-  const e = SLOW_ECHO;
-  const piece2 = Buffer.alloc(e.fragmentBytes, 101);
-  const fragments = e.messageBytes / e.fragmentBytes;
-  t.setWirelog(false, { silent: true });
-  t.readRate(e.readBytesPerSecond);
-  const windowEnds = performance.now() + e.windowS * 1e3;
-  let i2 = 0;
-  const during = (bytes3) => stateOutcome(t, Behavior.Ok, `${ENDED_DURING}: the peer had taken ${count(bytes3)} bytes while wsgate read at ${count(e.readBytesPerSecond)} bytes/s.`, [
-    statedFigure("taken-bytes", "the peer had taken while wsgate read slowly", bytes3, "bytes")
-  ]);
-  during(0);
-  const write = () => {
-    if (i2 < fragments) t.sendFrame({ opcode: i2 === 0 ? Opcode.Binary : Opcode.Continuation, fin: i2 === fragments - 1, payload: piece2 });
-    else t.sendMessage(piece2, { binary: true });
-    i2 += 1;
-    return piece2.length;
-  };
-  const { taken, stalled } = await writeWhileTaken(
-    t,
-    { total: e.messageBytes + e.furtherCapBytes, stalledAfterS: e.stalledAfterS, deadline: windowEnds },
-    write,
-    during
-  );
-  const rest = windowEnds - performance.now();
-  if (rest > 0) await t.pause(rest / 1e3);
-  const unread = t.unreadByPeer();
-  const read = Math.max(0, taken - (unread ?? 0));
-  const further = Math.max(0, read - e.messageBytes);
-  const buffers = unread === null ? `wsgate flushed ${count(taken)} bytes to the kernel, its buffers counted in (the peer's socket is not on this machine)` : `wsgate flushed ${count(taken)} bytes to the kernel, ${count(unread)} of them still in its buffers unread`;
-  const wrote = `while wsgate read at ${count(e.readBytesPerSecond)} bytes/s for ${e.windowS} s, the peer read ${count(read)} bytes: the ${count(Math.min(read, e.messageBytes))}-byte message and ${count(further)} bytes of further messages (budget ${count(e.furtherBudgetBytes)}; ${buffers})`;
-  const over = further > e.furtherBudgetBytes;
-  const stop = stalled ? over ? `; its reading stopped only after that` : `; then its reading stopped (back-pressure)` : "";
-  const figures2 = (failed) => [
-    statedFigure("peer-read-bytes", "the peer read while wsgate read slowly", read, "bytes"),
-    statedFigure("message-read-bytes", "of them of the large message", Math.min(read, e.messageBytes), "bytes"),
-    judgedFigure("further-read-bytes", "of them of further messages", further, "bytes", e.furtherBudgetBytes, failed),
-    statedFigure("flushed-bytes", "wsgate flushed to the kernel", taken, "bytes"),
-    ...unread === null ? [] : [statedFigure("unread-bytes", "of them still in the kernel's buffers unread", unread, "bytes")]
-  ];
-  stateOutcome(t, Behavior.Ok, `${ENDED_DURING}: ${wrote}${stop}.`, figures2(false));
-  t.readRate(null);
-  await untilQuiet(t, 1, 30);
-  const figure = `${wrote}${stop}; reading freely again, wsgate received ${count(tally(t).bytes)} bytes of echoes.`;
-  const echoes = statedFigure("echo-bytes", "of echoes wsgate received reading freely again", tally(t).bytes, "bytes");
-  if (over)
-    stateOutcome(t, Behavior.Failed, `The peer read on while its echo could not leave, holding what wsgate wrote: ${figure}`, [...figures2(true), echoes]);
-  else stateOutcome(t, Behavior.Ok, `The peer stayed bounded while its echo was read slowly: ${figure}`, [...figures2(false), echoes]);
-  t.setWirelog(true, { silent: true });
-  t.sendClose(CloseCode.Normal);
-}
-function slowEchoCase(id) {
-  const e = SLOW_ECHO;
-  return defineCase({
-    id,
-    description: `A binary message of ${count(e.messageBytes)} bytes in ${count(e.fragmentBytes)}-byte fragments, then further ${count(e.fragmentBytes)}-byte messages (at most ${count(e.furtherCapBytes)} bytes), each write once the peer took the previous one, while wsgate reads the echoes at ${count(e.readBytesPerSecond)} bytes/s for ${e.windowS} s; then it reads freely and closes with 1000. (RFC 6455 \xA710.4; ${slowEchoBudget.advisory})`,
-    expectation: `The peer applies back-pressure: once its echo cannot leave it stops reading (at most ${count(e.furtherBudgetBytes)} bytes taken beyond the large message), or it drops the connection; then it completes the closing handshake. Reading on and queuing its echoes (the whole ${count(e.furtherCapBytes)} bytes) is FAILED.`,
-    expect: {},
-    close: closedByMe([CloseCode.Normal]),
-    suppressClose: true,
-    attackBudget: slowEchoBudget,
-    messageLengthOnly: true,
-    schedule: { maxSeconds: slowEchoBudget.closeWithinMs / 1e3, runsAlone: true, cost: e.windowS + 2 },
-    run: slowEcho,
-    onMessage(t, _data, _binary, length) {
-      const s = tally(t);
-      s.bytes += length;
-      s.lastAt = performance.now();
-    },
-    adjust: (verdict) => withOwnFigures(verdict, endedDuringIsOk(verdict))
-  });
-}
-function unansweredClose(t) {
-  t.holdClose();
-  stateOutcome(t, Behavior.Ok, "The peer failed the connection on the reserved opcode and ended TCP though wsgate never answered its close.");
-  t.sendFrame({ opcode: 3, payload: "" });
-  const limitS = t.budgets.stallMs / 1e3 + STALL_MARGIN_S;
-  t.continueLater(limitS, () => {
-    stateOutcome(
-      t,
-      Behavior.Failed,
-      `The peer kept the connection open for ${seconds(limitS)} s after the reserved opcode, past the stall budget: with its close unanswered (or without failing the connection at all) it never ended TCP. wsgate closed it.`,
-      [budgetFigure("held-open-ms", "the peer kept the connection open after the reserved opcode", limitS * 1e3, "ms", t.budgets.stallMs)]
-    );
-    t.sendClose(CloseCode.Normal);
-    t.continueLater(1, () => t.dropConnection());
-  });
-}
-function unansweredCloseCase(id) {
-  return defineCase({
-    id,
-    description: `A frame with the reserved opcode 3 (RFC 6455 \xA75.2: the peer must fail the connection); wsgate then neither answers the peer's close frame nor ends TCP. (RFC 6455 \xA75.2, \xA77.1.1, \xA77.1.7; ${unansweredCloseBudget.advisory})`,
-    expectation: `The peer sends its close (1002) and, its close unanswered, ends TCP itself within the stall budget (${count(DEFAULT_BUDGETS.stallMs)} ms unless --budget stall= says otherwise). Keeping the connection past it is FAILED.`,
-    expect: {},
-    close: failedByPeer([CloseCode.ProtocolError]),
-    suppressClose: true,
-    attackBudget: unansweredCloseBudget,
-    schedule: { maxSeconds: DEFAULT_BUDGETS.stallMs / 1e3 + STALL_MARGIN_S + 3, idle: true, cost: 1 },
-    run: unansweredClose,
-    adjust: ownFiguresOnly
-  });
-}
-function neverClosed(peer) {
-  return (t) => {
-    t.holdClose();
-    const budgetMs = peer === "server" ? scaledMs(neverClosedBudget("server").closeWithinMs, t.budgets) : t.budgets.stallMs;
-    stateOutcome(t, Behavior.Ok, `The peer answered wsgate's close and ended TCP though wsgate kept it open.`);
-    t.sendClose(CloseCode.Normal);
-    const limitS = budgetMs / 1e3 + STALL_MARGIN_S;
-    t.continueLater(limitS, () => {
-      stateOutcome(
-        t,
-        Behavior.Failed,
-        `The peer kept TCP open for ${seconds(limitS)} s after the closing handshake, past its budget of ${count(budgetMs)} ms: it waits for wsgate to end the connection, without a timeout. wsgate dropped it.`,
-        [budgetFigure("held-open-ms", "the peer kept TCP open after the closing handshake", limitS * 1e3, "ms", budgetMs)]
-      );
-      t.dropConnection();
-    });
-  };
-}
-function unansweredIsFailed(verdict) {
-  if (verdict.behaviorClose !== CloseBehavior.Unclean) return verdict;
-  return {
-    ...verdict,
-    behavior: Behavior.Failed,
-    result: "The peer never answered wsgate's close frame: wsgate dropped TCP at its closing-handshake timeout."
-  };
-}
-function neverClosedCase(id, peer) {
-  const budget = neverClosedBudget(peer);
-  const within = peer === "server" ? `within ${count(budget.closeWithinMs)} ms (RFC 6455 \xA77.1.1: the server closes TCP first, at once)` : `within the stall budget (${count(DEFAULT_BUDGETS.stallMs)} ms unless --budget stall= says otherwise: a client waits for the server to end TCP, but not forever)`;
-  return defineCase({
-    id,
-    description: `wsgate sends a close frame (1000); once the peer answered with its own, wsgate never ends TCP. (RFC 6455 \xA77.1.1; ${budget.advisory})`,
-    expectation: `The ${peer} answers the close and ends TCP itself ${within}. Keeping it open past the budget, or never answering the close, is FAILED.`,
-    expect: {},
-    close: { ...closedByMe([CloseCode.Normal]), requireClean: true },
-    suppressClose: true,
-    attackBudget: budget,
-    schedule: { maxSeconds: (peer === "server" ? budget.closeWithinMs : DEFAULT_BUDGETS.stallMs) / 1e3 + STALL_MARGIN_S + 3, idle: true, cost: 1 },
-    run: neverClosed(peer),
-    adjust: (verdict) => withOwnFigures(verdict, unansweredIsFailed(verdict))
-  });
-}
-function closingCases(prefix, peer) {
-  return [pingFloodCase(`${prefix}.1`), slowEchoCase(`${prefix}.2`), unansweredCloseCase(`${prefix}.3`), neverClosedCase(`${prefix}.4`, peer)];
-}
-var tallies, ENDED_DURING;
-var init_attack_closing = __esm({
-  "src/cases/attack-closing.ts"() {
-    "use strict";
-    init_constants();
-    init_verdicts();
-    init_define();
-    init_attacks_closing();
-    init_budgets();
-    init_judgement();
-    init_own_figures();
-    tallies = /* @__PURE__ */ new WeakMap();
-    ENDED_DURING = "The peer ended the connection during the attack";
-  }
-});
-
-// src/cases/data/attacks.ts
+// src/cases/robustness/data/attacks.ts
 var ServerAdvisories, ServerBudgets;
 var init_attacks = __esm({
-  "src/cases/data/attacks.ts"() {
+  "src/cases/robustness/data/attacks.ts"() {
     "use strict";
     ServerAdvisories = {
       wsProtocolRegex: {
@@ -29610,12 +28955,128 @@ var init_attacks = __esm({
   }
 });
 
-// src/cases/attack-judges.ts
-function count2(n3) {
+// src/model/figures.ts
+function budgetFigure(name, label, value, unit, budget) {
+  return { name, label, value, unit, budget, over: value > budget };
+}
+function statedFigure(name, label, value, unit) {
+  return { name, label, value, unit, budget: null, over: false };
+}
+function figureAmount(value, unit) {
+  const n3 = Math.round(value).toLocaleString("en-US");
+  if (unit === "ms") return `${n3} ms`;
+  if (unit === "count") return n3;
+  return value >= 1024 * 1024 ? `${n3} bytes (${(value / (1024 * 1024)).toFixed(1)} MiB)` : `${n3} bytes`;
+}
+function figureLine(f) {
+  const budget = f.budget === null ? "" : ` (budget ${figureAmount(f.budget, f.unit)}${f.over ? ", over" : ""})`;
+  return `${f.name}: ${figureAmount(f.value, f.unit)}${budget}`;
+}
+var init_figures = __esm({
+  "src/model/figures.ts"() {
+    "use strict";
+  }
+});
+
+// src/cases/judgement.ts
+var init_judgement = __esm({
+  "src/cases/judgement.ts"() {
+    "use strict";
+    init_figures();
+  }
+});
+
+// src/cases/data/budgets.ts
+function memoryBudgetOf(def, budgets) {
+  const own2 = def.attackBudget?.memoryGrowth ?? (def.attack !== void 0 ? MEMORY_GROWTH.small : Number.POSITIVE_INFINITY);
+  return Math.min(own2, budgets.memoryGrowth);
+}
+function cpuBudgetOf(def, budgets) {
+  const own2 = def.attack?.cpuMs ?? def.attackBudget?.cpuMs;
+  return own2 === void 0 ? null : own2 * budgets.timeScale;
+}
+function scaledS(seconds5, budgets) {
+  return seconds5 * budgets.timeScale;
+}
+function scaledMs(ms, budgets) {
+  return Math.round(ms * budgets.timeScale);
+}
+var DEFAULT_BUDGETS, MEMORY_GROWTH;
+var init_budgets = __esm({
+  "src/cases/data/budgets.ts"() {
+    "use strict";
+    DEFAULT_BUDGETS = {
+      timeScale: 1,
+      messageLimit: 100 * 1024 * 1024,
+      // The bundled ws client, holding a message at its 100 MiB limit before it refuses the bomb of 18.2.2
+      // (16 fragments), grew by 260-291 MiB over five runs (18.2.1, one frame: 196-205 MiB): twice that.
+      memoryGrowth: 512 * 1024 * 1024,
+      stallMs: 1e5
+    };
+    MEMORY_GROWTH = {
+      /** A handshake, a refused frame header, a stall, a flood of control frames: about nothing. */
+      small: 32 * 1024 * 1024,
+      /** A few MiB of valid messages echoed (17.2.6, 18.3.7: 3 MB before the random bytes; undici 6.24.0 grew by 30-35 MiB on them). */
+      messages: 64 * 1024 * 1024,
+      /** 1 MiB of one-byte fragments: 64 bytes a fragment (ws 8.20.1 keeps about 150, GHSA-96hv-2xvq-fx4p; 8.23.0 grows 5-8 MiB refusing them). */
+      fragments: 64 * 1024 * 1024,
+      /**
+       * A 16 MiB message held with its echo, which cannot leave: a few copies of it (its fragments, the
+       * message, the echo queued); the bundled ws client grew 66 MiB.
+       */
+      echo: 128 * 1024 * 1024
+    };
+  }
+});
+
+// src/cases/robustness/own-figures.ts
+function judgedFigure(name, label, value, unit, budget, over) {
+  return { ...budgetFigure(name, label, value, unit, budget), over };
+}
+function echoedFigure(length, limit) {
+  const label = "the peer echoed a message of";
+  return limit === void 0 ? statedFigure("echoed-bytes", label, length, "bytes") : budgetFigure("echoed-bytes", label, length, "bytes", limit);
+}
+function letGo(text) {
+  const held = byText.get(text);
+  if (held === void 0) return;
+  held.holders -= 1;
+  if (held.holders <= 0) byText.delete(text);
+}
+function stateOutcome(t, behavior, result, figures2 = []) {
+  const before = heldBy.get(t);
+  if (before !== void 0) letGo(before);
+  heldBy.delete(t);
+  t.setOutcome(behavior, result);
+  if (figures2.length === 0) return;
+  byText.set(result, { figures: figures2, holders: (byText.get(result)?.holders ?? 0) + 1 });
+  heldBy.set(t, result);
+}
+function withOwnFigures(verdict, adjusted = verdict) {
+  const held = byText.get(verdict.result);
+  if (held === void 0) return adjusted;
+  letGo(verdict.result);
+  return { ...adjusted, figures: [...adjusted.figures ?? [], ...held.figures] };
+}
+function ownFiguresOnly(verdict) {
+  return withOwnFigures(verdict);
+}
+var byText, heldBy;
+var init_own_figures = __esm({
+  "src/cases/robustness/own-figures.ts"() {
+    "use strict";
+    init_judgement();
+    byText = /* @__PURE__ */ new Map();
+    heldBy = /* @__PURE__ */ new WeakMap();
+  }
+});
+
+// src/cases/robustness/attack-judges.ts
+function count(n3) {
   return n3.toLocaleString("en-US");
 }
 function millis(ms) {
-  return ms < 10 ? `${ms.toFixed(1)} ms` : `${count2(Math.round(ms))} ms`;
+  return ms < 10 ? `${ms.toFixed(1)} ms` : `${count(Math.round(ms))} ms`;
 }
 function attackVerdict(behavior, result, figures2 = []) {
   return { behavior, result, behaviorClose: CloseBehavior.Ok, resultClose: "The attack does not judge the closing handshake.", figures: figures2 };
@@ -29637,18 +29098,18 @@ function judgeGrowth(header, facts, budgets = DEFAULT_BUDGETS) {
   const { base, largest, quarter } = facts;
   const hung = unanswered(facts.probes);
   if (hung !== void 0)
-    return attackVerdict(Behavior.Failed, `${header} of ${count2(hung.size)} bytes: ${answerText(hung)} within ${millis(hung.waitMs)}.`, [
+    return attackVerdict(Behavior.Failed, `${header} of ${count(hung.size)} bytes: ${answerText(hung)} within ${millis(hung.waitMs)}.`, [
       statedFigure("unanswered-bytes", `the size of ${header} no answer came for`, hung.size, "bytes"),
       statedFigure("wait-ms", "wsgate waited for the answer", hung.waitMs, "ms")
     ]);
   if (largest === null || base === null)
     return attackVerdict(
       Behavior.Informational,
-      `The server's HTTP layer refused every size of ${header} (from ${count2(facts.cap ?? 0)} bytes): nothing to measure.`,
+      `The server's HTTP layer refused every size of ${header} (from ${count(facts.cap ?? 0)} bytes): nothing to measure.`,
       [statedFigure("cap-bytes", `the smallest size of ${header} the HTTP layer refused`, facts.cap ?? 0, "bytes")]
     );
-  const cap = facts.cap === null ? `it took every size up to ${count2(largest.size)} bytes` : `its HTTP layer refused ${count2(facts.cap)} bytes`;
-  const told = `${sized(largest, header)}${quarter === null ? "" : `, ${count2(quarter.size)} bytes in ${millis(quarter.ms)}`}, ${count2(base.size)} byte${base.size === 1 ? "" : "s"} in ${millis(base.ms)}; ${cap}`;
+  const cap = facts.cap === null ? `it took every size up to ${count(largest.size)} bytes` : `its HTTP layer refused ${count(facts.cap)} bytes`;
+  const told = `${sized(largest, header)}${quarter === null ? "" : `, ${count(quarter.size)} bytes in ${millis(quarter.ms)}`}, ${count(base.size)} byte${base.size === 1 ? "" : "s"} in ${millis(base.ms)}; ${cap}`;
   const figures2 = [...sizedFigures(header, facts)];
   const slowest = facts.probes.reduce((w, p) => p.answerMs !== null && p.answerMs > (w?.answerMs ?? -1) ? p : w, null);
   if (slowest !== null)
@@ -29659,7 +29120,7 @@ function judgeGrowth(header, facts, budgets = DEFAULT_BUDGETS) {
   if (slowest !== null && (slowest.answerMs ?? 0) > b.answerMs) {
     return attackVerdict(
       Behavior.Failed,
-      `Answered ${header} of ${count2(slowest.size)} bytes after ${millis(slowest.answerMs ?? 0)} (budget ${millis(b.answerMs)}): ${told}.`,
+      `Answered ${header} of ${count(slowest.size)} bytes after ${millis(slowest.answerMs ?? 0)} (budget ${millis(b.answerMs)}): ${told}.`,
       figures2
     );
   }
@@ -29674,7 +29135,7 @@ function judgeGrowth(header, facts, budgets = DEFAULT_BUDGETS) {
   return attackVerdict(Behavior.Ok, `The answer time stayed within ${millis(b.answerMs)} and grew no faster than the size: ${told}.`, figures2);
 }
 function sized(t, header) {
-  return `answered ${count2(t.size)} bytes of ${header} in ${millis(t.ms)}`;
+  return `answered ${count(t.size)} bytes of ${header} in ${millis(t.ms)}`;
 }
 function* sizedFigures(header, facts) {
   const points = [
@@ -29736,7 +29197,7 @@ function judgeRefusedAtHeader(probes, budgets = DEFAULT_BUDGETS) {
 }
 function refusal(p, budget) {
   if (p.status !== 101) return [Behavior.Informational, `the opening handshake was not accepted (${answerText(p)}): the frame was never sent`];
-  const read = p.trickled > 0 ? ` after reading ${count2(p.trickled)} payload bytes` : "";
+  const read = p.trickled > 0 ? ` after reading ${count(p.trickled)} payload bytes` : "";
   if (p.closedMs === null) return [Behavior.Failed, `not refused: the server kept the connection open${read} and did not fail it`];
   const how = p.closeCode === null ? "dropped TCP" : `closed with ${p.closeCode}`;
   if (p.closedMs > budget) return [Behavior.Failed, `${how} only after ${millis(p.closedMs)}${read}: not at the header`];
@@ -29756,7 +29217,7 @@ function rank(b) {
 }
 var REFUSAL_CODES;
 var init_attack_judges = __esm({
-  "src/cases/attack-judges.ts"() {
+  "src/cases/robustness/attack-judges.ts"() {
     "use strict";
     init_verdicts();
     init_attacks();
@@ -29767,10 +29228,48 @@ var init_attack_judges = __esm({
   }
 });
 
-// src/cases/data/floods.ts
+// src/cases/robustness/attack-case.ts
+function requestWith(normal, after, before = []) {
+  const lines = [
+    `GET ${normal.target} HTTP/1.1`,
+    `Host: ${normal.host}`,
+    ...before,
+    "Upgrade: websocket",
+    "Connection: Upgrade",
+    `Sec-WebSocket-Key: ${normal.key}`,
+    "Sec-WebSocket-Version: 13",
+    ...after.map(([n3, v]) => `${n3}: ${v}`)
+  ];
+  return `${lines.join("\r\n")}\r
+\r
+`;
+}
+function attackCase(spec) {
+  return defineAttack({
+    id: spec.id,
+    description: `${spec.description} (${spec.rfc}; ${spec.advisory.id}: ${spec.advisory.what})`,
+    requirement: spec.requirement,
+    expectation: `${spec.expectation} Afterwards the server still echoes a message on a fresh connection, and (when wsgate started it) its process is alive.`,
+    schedule: {
+      maxSeconds: spec.maxSeconds,
+      runsAlone: true,
+      cost: spec.stall === true ? 90 : spec.maxSeconds / 4,
+      ...spec.stall === true ? { stall: true } : {}
+    },
+    attack: spec.attack
+  });
+}
+var init_attack_case = __esm({
+  "src/cases/robustness/attack-case.ts"() {
+    "use strict";
+    init_define();
+  }
+});
+
+// src/cases/robustness/data/floods.ts
 var FloodAdvisories, FloodBudgets, ClientFloodAdvisory, ClientFloodBudgets, clientFloodBudgets;
 var init_floods = __esm({
-  "src/cases/data/floods.ts"() {
+  "src/cases/robustness/data/floods.ts"() {
     "use strict";
     init_budgets();
     FloodAdvisories = {
@@ -29892,19 +29391,19 @@ var init_floods = __esm({
   }
 });
 
-// src/cases/flood-judges.ts
+// src/cases/robustness/flood-judges.ts
 function crowdTold(crowd, hold) {
   const answers = /* @__PURE__ */ new Map();
   for (const p of crowd) {
     const what = p.status !== null ? `HTTP ${p.status}` : p.ending !== "timeout" ? answerText(p) : hold ? "still open when wsgate closed it" : `no answer within ${millis(p.waitMs)}`;
     answers.set(what, (answers.get(what) ?? 0) + 1);
   }
-  return [...answers].map(([what, n3]) => `${count2(n3)} ${what}`).join(", ");
+  return [...answers].map(([what, n3]) => `${count(n3)} ${what}`).join(", ");
 }
 function judgeCrowd(crowdText, facts, hold, budgets = DEFAULT_BUDGETS) {
   const budget = scaledMs(FloodBudgets.normalAnswerMs, budgets);
   const n3 = facts.normal;
-  const beside = `beside ${count2(facts.crowd.length)} connections ${crowdText} (${count2(facts.ready)} written when it connected; the crowd: ${crowdTold(facts.crowd, hold)})`;
+  const beside = `beside ${count(facts.crowd.length)} connections ${crowdText} (${count(facts.ready)} written when it connected; the crowd: ${crowdTold(facts.crowd, hold)})`;
   const crowd = [
     statedFigure("crowd-count", "connections of the crowd", facts.crowd.length, "count"),
     statedFigure("ready-count", "of them written when the normal client connected", facts.ready, "count"),
@@ -29948,8 +29447,8 @@ function judgeHugeHeader(probes, budgets = DEFAULT_BUDGETS) {
   const p = probes[0];
   if (p === void 0) return attackVerdict(Behavior.Failed, "The attack was not played.");
   const measured = p.peerReadBytes ?? null;
-  const took = measured === null ? `what the server read was not measured (its socket is not on this machine, or was gone at the first look)` : `the server had read ${count2(measured)} of them (budget ${count2(bytesBudget)})`;
-  const wrote = `wsgate had written ${count2(p.requestBytes)} of the request's bytes`;
+  const took = measured === null ? `what the server read was not measured (its socket is not on this machine, or was gone at the first look)` : `the server had read ${count(measured)} of them (budget ${count(bytesBudget)})`;
+  const wrote = `wsgate had written ${count(p.requestBytes)} of the request's bytes`;
   const read = `${wrote}; ${took}`;
   const bytes3 = (over) => [
     statedFigure("request-bytes", "of the request's bytes wsgate had written", p.requestBytes, "bytes"),
@@ -29963,7 +29462,8 @@ function judgeHugeHeader(probes, budgets = DEFAULT_BUDGETS) {
     ]);
   if (p.ending === "timeout" && p.status === null)
     return attackVerdict(Behavior.Failed, `The server neither refused ${p.label} nor ended the connection within ${millis(p.waitMs)} (${read}).`, [
-      ...bytes3(false),
+      // Reading on past the byte budget is a failure of its own, whenever the wait ran out.
+      ...bytes3(measured !== null && measured > bytesBudget),
       budgetFigure("wait-ms", "wsgate waited for an answer or the end after the request began", p.waitMs, "ms", budget)
     ]);
   if (p.ending === "refused") return attackVerdict(Behavior.Failed, `No connection: ${answerText(p)}.`);
@@ -29976,7 +29476,7 @@ function judgeHugeHeader(probes, budgets = DEFAULT_BUDGETS) {
   if (measured !== null && measured > bytesBudget)
     return attackVerdict(
       Behavior.Failed,
-      `The server ${how} to ${p.label} only after reading ${count2(measured)} bytes of it (budget ${count2(bytesBudget)}): its limit on a request head lets each connection hold that much (${wrote}).`,
+      `The server ${how} to ${p.label} only after reading ${count(measured)} bytes of it (budget ${count(bytesBudget)}): its limit on a request head lets each connection hold that much (${wrote}).`,
       bytes3(true)
     );
   if (p.elapsedMs > budget)
@@ -29994,7 +29494,7 @@ function judgePacedHead(probes, budgets = DEFAULT_BUDGETS) {
   const budget = scaledMs(FloodBudgets.pacedAnswerMs, budgets);
   const p = probes[0];
   if (p === void 0) return attackVerdict(Behavior.Failed, "The attack was not played.");
-  const read = p.peerReadBytes == null ? `${count2(p.requestBytes)} bytes written` : `${count2(p.peerReadBytes)} bytes read by the server`;
+  const read = p.peerReadBytes == null ? `${count(p.requestBytes)} bytes written` : `${count(p.peerReadBytes)} bytes read by the server`;
   const what = `${p.label} (${read})`;
   const bytes3 = p.peerReadBytes == null ? statedFigure("request-bytes", "of the request's bytes wsgate had written", p.requestBytes, "bytes") : statedFigure("peer-read-bytes", "of the request's bytes the server had read", p.peerReadBytes, "bytes");
   const elapsed = statedFigure("elapsed-ms", "the server answered or ended the connection after the request began", p.elapsedMs, "ms");
@@ -30031,18 +29531,18 @@ function judgeSlowloris(probes, budgets = DEFAULT_BUDGETS) {
     const held = judgedFigure("wait-ms", "the server still held the connection after the request began", p.waitMs, "ms", budgets.stallMs, true);
     return attackVerdict(
       Behavior.Failed,
-      `The server still held the connection ${millis(p.waitMs)} after the request began (${budget}), ${count2(p.requestBytes)} bytes trickled: it never times out a stalled request head.`,
+      `The server still held the connection ${millis(p.waitMs)} after the request began (${budget}), ${count(p.requestBytes)} bytes trickled: it never times out a stalled request head.`,
       [held, trickled]
     );
   }
   const how = p.status === null ? `dropped the connection (${p.ending === "reset" ? "reset" : "closed"})` : `answered HTTP ${p.status}`;
-  return attackVerdict(Behavior.Ok, `The server ${how} ${millis(p.elapsedMs)} after the request began (${budget}), ${count2(p.requestBytes)} bytes trickled.`, [
+  return attackVerdict(Behavior.Ok, `The server ${how} ${millis(p.elapsedMs)} after the request began (${budget}), ${count(p.requestBytes)} bytes trickled.`, [
     budgetFigure("elapsed-ms", "the server answered or ended the connection after the request began", p.elapsedMs, "ms", budgets.stallMs),
     trickled
   ]);
 }
 var init_flood_judges = __esm({
-  "src/cases/flood-judges.ts"() {
+  "src/cases/robustness/flood-judges.ts"() {
     "use strict";
     init_verdicts();
     init_attack_judges();
@@ -30053,8 +29553,8 @@ var init_flood_judges = __esm({
   }
 });
 
-// src/cases/s17-robustness-floods.ts
-function burst(id, shape, advisory, rfc) {
+// src/cases/robustness/handshake-floods.ts
+function burst(id, shape, advisory, rfc, requirement) {
   const s = SHAPES[shape];
   const value = s.value(B.burstBytes);
   const crowdText = `each with a ${bytes(B.burstBytes)}-byte ${s.header}`;
@@ -30073,6 +29573,7 @@ function burst(id, shape, advisory, rfc) {
   };
   return attackCase({
     id,
+    requirement,
     advisory,
     rfc,
     description: `${B.burstConnections} upgrade requests at once, on parallel connections, each with a ${s.header} of ${bytes(B.burstBytes)} bytes (${s.words}: below Node's 16 KiB limit on a request head); once they are written, a normal client's upgrade request, timed.`,
@@ -30090,9 +29591,9 @@ function endlessHead(normal) {
 function partialHead(normal) {
   return requestWith(normal, []).replace(/\r\n$/, "");
 }
-var B, bytes, SHAPES, hugeHeader, P, paced, slowlorisProbe, slowloris, halfOpen, floodServerCases;
-var init_s17_robustness_floods = __esm({
-  "src/cases/s17-robustness-floods.ts"() {
+var B, bytes, SHAPES, hugeHeader, P, paced, slowlorisProbe, slowloris, halfOpen, handshakeFloodCases;
+var init_handshake_floods = __esm({
+  "src/cases/robustness/handshake-floods.ts"() {
     "use strict";
     init_budgets();
     init_floods();
@@ -30110,6 +29611,12 @@ var init_s17_robustness_floods = __esm({
     };
     hugeHeader = attackCase({
       id: "17.1.8",
+      requirement: {
+        key: "huge-header-refused",
+        rfc: "RFC 7230 \xA73.2.5",
+        text: "a server refuses a request header far larger than it wishes to process with a 4xx (431) or a drop, soon after its limit, not after reading it all, and keeps serving (CVE-2018-12121: Node.js kept 80 KB of headers per connection)",
+        subject: "a 20 MB request header"
+      },
       advisory: FloodAdvisories.largeHeaders,
       rfc: "RFC 7230 \xA73.2.5, RFC 6455 \xA74.2.1",
       description: `A normal upgrade request with one more header line whose value is ${bytes(B.hugeHeader.totalBytes)} bytes, streamed in pieces of ${bytes(B.hugeHeader.pieceBytes)} bytes, each after the previous one drained, until the server answers or ends the connection.`,
@@ -30131,6 +29638,12 @@ var init_s17_robustness_floods = __esm({
     P = B.pacedHead;
     paced = attackCase({
       id: "17.1.9",
+      requirement: {
+        key: "paced-request",
+        rfc: "RFC 7230 \xA73, RFC 6455 \xA74.1",
+        text: "a server reads a long request head written in small pieces at a cost that grows with its length, not its square: it answers or refuses it promptly, spending little CPU time (CVE-2023-43669: tungstenite before 0.20.1 parsed the head again on every read)",
+        subject: "a 1 MiB request head written in small pieces"
+      },
       advisory: FloodAdvisories.pacedHead,
       rfc: "RFC 7230 \xA73, RFC 6455 \xA74.1",
       description: `A normal upgrade request with ${bytes(P.totalBytes)} bytes of padding in header lines of ${bytes(P.lineBytes)} bytes (X-Wsgate-Pad-1, -2 ...), written in ${bytes(P.pieceBytes)}-byte pieces, one every ${P.everyMs} ms, Nagle off: about ${bytes(Math.round(P.totalBytes / P.pieceBytes))} reads for a server that keeps up.`,
@@ -30160,6 +29673,12 @@ var init_s17_robustness_floods = __esm({
     };
     slowloris = attackCase({
       id: "17.1.10",
+      requirement: {
+        key: "slowloris",
+        rfc: "RFC 7230 \xA76.5, RFC 6455 \xA710.1",
+        text: "a server drops a request head trickled one byte per second by a timeout of its own, within the stall budget (CVE-2018-12122: Node.js held such a connection forever; Slowloris)",
+        subject: "a request head trickled one byte per second"
+      },
       advisory: FloodAdvisories.slowloris,
       rfc: "RFC 7230 \xA76.5, RFC 6455 \xA710.1",
       description: `An upgrade request head written one byte every ${bytes(B.slowlorisEveryMs)} ms, never ended (a padding header of an hour's bytes after the upgrade fields).`,
@@ -30171,6 +29690,12 @@ var init_s17_robustness_floods = __esm({
     });
     halfOpen = attackCase({
       id: "17.1.11",
+      requirement: {
+        key: "half-open-upgrades",
+        rfc: "RFC 6455 \xA710.1, RFC 7230 \xA76.5",
+        text: "hundreds of connections holding a partial upgrade request do not keep a normal client from its 101 within the budget (CVE-2007-6750: Slowloris took every worker of Apache)",
+        subject: "a normal client beside half-open upgrades"
+      },
       advisory: FloodAdvisories.halfOpen,
       rfc: "RFC 6455 \xA710.1, RFC 7230 \xA76.5",
       description: `${bytes(B.halfOpenConnections)} connections at once, each with an upgrade request whose final empty line never comes, held open; then a normal client's upgrade request, timed; then wsgate closes the ${bytes(B.halfOpenConnections)}.`,
@@ -30185,9 +29710,19 @@ var init_s17_robustness_floods = __esm({
       },
       maxSeconds: 40
     });
-    floodServerCases = [
-      burst("17.1.6", "protocol", FloodAdvisories.protocolBurst, "RFC 6455 \xA74.1, \xA711.3.4"),
-      burst("17.1.7", "extensions", FloodAdvisories.extensionsBurst, "RFC 6455 \xA79.1, RFC 7230 \xA73.2.6"),
+    handshakeFloodCases = [
+      burst("17.1.6", "protocol", FloodAdvisories.protocolBurst, "RFC 6455 \xA74.1, \xA711.3.4", {
+        key: "burst-beside-normal-client",
+        rfc: "RFC 6455 \xA74.1, \xA711.3.4",
+        text: "a burst of upgrade requests with the longest Sec-WebSocket-Protocol the HTTP layer takes does not keep a normal client from its 101 within the budget (CVE-2021-32640: ws before 7.4.6's quadratic split blocked every client)",
+        subject: "a normal client beside a burst of slow requests"
+      }),
+      burst("17.1.7", "extensions", FloodAdvisories.extensionsBurst, "RFC 6455 \xA79.1, RFC 7230 \xA73.2.6", {
+        key: "burst-beside-normal-client",
+        rfc: "RFC 6455 \xA79.1, RFC 7230 \xA73.2.6",
+        text: "a burst of upgrade requests with the longest malformed Sec-WebSocket-Extensions the HTTP layer takes does not keep a normal client from its 101 within the budget (CVE-2020-7662: websocket-extensions before 0.1.4 backtracked)",
+        subject: "a normal client beside a burst of slow requests"
+      }),
       hugeHeader,
       paced,
       slowloris,
@@ -30196,33 +29731,164 @@ var init_s17_robustness_floods = __esm({
   }
 });
 
-// src/protocol/deflate/bomb.ts
-import zlib2 from "node:zlib";
-function bombPiece() {
-  piece ??= zlib2.deflateRawSync(Buffer.alloc(BOMB_PIECE_INFLATED), { level: 9, windowBits: 9, memLevel: 9, finishFlush: zlib2.constants.Z_FULL_FLUSH });
-  return piece;
+// src/cases/robustness/subgroup.ts
+function subgroup(id, title, cases2) {
+  return cases2.map((c3) => {
+    if (!c3.id.startsWith(`${id}.`)) throw new Error(`case ${c3.id} is declared in subgroup ${id}`);
+    if (c3.requirement === void 0) throw new Error(`case ${c3.id} declares no requirement`);
+    return { ...c3, subcategory: title };
+  });
 }
-function bombLength(pieces) {
-  return pieces * bombPiece().length - SYNC_TAIL.length;
-}
-function bombPieceAt(i2, pieces) {
-  const p = bombPiece();
-  return i2 === pieces - 1 ? p.subarray(0, p.length - SYNC_TAIL.length) : p;
-}
-var BOMB_PIECE_INFLATED, SYNC_TAIL, piece;
-var init_bomb = __esm({
-  "src/protocol/deflate/bomb.ts"() {
+var init_subgroup = __esm({
+  "src/cases/robustness/subgroup.ts"() {
     "use strict";
-    BOMB_PIECE_INFLATED = 4 * 1024 * 1024;
-    SYNC_TAIL = Buffer.from([0, 0, 255, 255]);
-    piece = null;
   }
 });
 
-// src/cases/data/attacks-frames.ts
-var FrameAdvisory, REFUSE_AT_HEADER_S, RESERVED_GIB, LIMIT_PLUS_ONE, ENDLESS, RANDOM_BYTES, OFFER_WINDOW_BITS, reservedGiBBudget, limitPlusOneBudget, endlessBudget, randomBytesBudget, windowBitsOfferBudget;
+// src/cases/robustness/s17-1-handshake.ts
+function fillerLines(n3) {
+  const chars = "!#$%&'*+-.0123456789abcdefghijklmnopqrstuvwxyz^_`|~";
+  const width = n3 <= chars.length ** 2 ? 2 : 3;
+  const name = (i2) => Array.from({ length: width }, (_, d) => chars[Math.floor(i2 / chars.length ** d) % chars.length]).join("");
+  return Array.from({ length: n3 }, (_, i2) => `${name(i2)}:x`);
+}
+function growth(header, value) {
+  return {
+    kind: "growth",
+    header,
+    value,
+    sizes: ServerBudgets.growthSizes,
+    stopAfterMs: ServerBudgets.answerMs,
+    judge: (facts, budgets) => judgeGrowth(header, facts, budgets)
+  };
+}
+function survives(probes) {
+  return { kind: "probes", probes: probes.map((p) => ({ ...p, waitMs: ServerBudgets.survivesMs })), judge: judgeSurvives };
+}
+function headerLines(id, n3) {
+  return attackCase({
+    id,
+    requirement: MANY_HEADER_LINES,
+    advisory: ServerAdvisories.wsHeaderCount,
+    rfc: "RFC 6455 \xA74.2.1, RFC 7230 \xA73.2.5",
+    description: `An upgrade request with ${n3.toLocaleString("en-US")} header lines ("ab:x") ahead of Upgrade, Connection, Sec-WebSocket-Key and Sec-WebSocket-Version.`,
+    expectation: `The server answers (101, an HTTP error such as 400 or 431) within ${ServerBudgets.survivesMs} ms and keeps serving.`,
+    attack: survives([{ label: `${n3.toLocaleString("en-US")} header lines`, size: n3, request: (normal) => requestWith(normal, [], fillerLines(n3)) }]),
+    maxSeconds: 10
+  });
+}
+var protocolGrowth, extensionsGrowth, MANY_HEADER_LINES, PROTOTYPE_NAMES, prototypeNames, OBS_TEXT_VALUES, obsTextValues, handshakeServerCases;
+var init_s17_1_handshake = __esm({
+  "src/cases/robustness/s17-1-handshake.ts"() {
+    "use strict";
+    init_attack_judges();
+    init_attacks();
+    init_attack_case();
+    init_handshake_floods();
+    init_subgroup();
+    protocolGrowth = attackCase({
+      id: "17.1.1",
+      requirement: {
+        key: "protocol-header-growth",
+        rfc: "RFC 6455 \xA74.1, \xA711.3.4",
+        text: "a server answers a long Sec-WebSocket-Protocol (up to what its HTTP layer accepts) within the budget, in time no more than linear in its size, and keeps serving (CVE-2021-32640: ws before 7.4.6 took quadratic time)",
+        subject: "a long Sec-WebSocket-Protocol header"
+      },
+      advisory: ServerAdvisories.wsProtocolRegex,
+      rfc: "RFC 6455 \xA74.1, \xA711.3.4",
+      description: "Upgrade requests whose Sec-WebSocket-Protocol is 'b', n spaces, 'x', for n from 1,000 up to what the server's HTTP layer accepts, each on a fresh connection; the answer time measured at each size.",
+      expectation: `Each answer (101 or an HTTP error) comes within ${ServerBudgets.answerMs} ms, and its time grows no faster than the header's size.`,
+      attack: growth("Sec-WebSocket-Protocol", (n3) => `b${" ".repeat(n3)}x`),
+      maxSeconds: 60
+    });
+    extensionsGrowth = attackCase({
+      id: "17.1.2",
+      requirement: {
+        key: "extensions-header-growth",
+        rfc: "RFC 6455 \xA79.1, RFC 7230 \xA73.2.6",
+        text: "a server answers a long, malformed Sec-WebSocket-Extensions within the budget, in time no more than linear in its size, and keeps serving (CVE-2020-7662: websocket-extensions before 0.1.4 backtracked)",
+        subject: "a long malformed Sec-WebSocket-Extensions header"
+      },
+      advisory: ServerAdvisories.extensionsRegex,
+      rfc: "RFC 6455 \xA79.1, RFC 7230 \xA73.2.6",
+      description: 'Upgrade requests whose Sec-WebSocket-Extensions is a; b=" followed by n bytes of backslash-c pairs, never closed, for growing n, each on a fresh connection; the answer time measured at each size.',
+      expectation: `Each answer (an HTTP error, or a 101 without the extension) comes within ${ServerBudgets.answerMs} ms, and its time grows no faster than the header's size.`,
+      attack: growth("Sec-WebSocket-Extensions", (n3) => `a; b="${"\\c".repeat(Math.ceil(n3 / 2))}`),
+      maxSeconds: 60
+    });
+    MANY_HEADER_LINES = {
+      key: "many-header-lines",
+      rfc: "RFC 6455 \xA74.2.1, RFC 7230 \xA73.2.5",
+      text: "a server answers a request with thousands of header lines (an error status, or 101) and keeps serving (CVE-2024-37890: ws before 8.17.1 crashed past Node's 2,000-header limit)",
+      subject: "a request with thousands of header lines"
+    };
+    PROTOTYPE_NAMES = [
+      "constructor",
+      ",;constructor",
+      "permessage-deflate; constructor",
+      "__proto__; __proto__=1",
+      "permessage-deflate; __proto__=1, toString; hasOwnProperty=x"
+    ];
+    prototypeNames = attackCase({
+      id: "17.1.5",
+      requirement: {
+        key: "prototype-extension-names",
+        rfc: "RFC 6455 \xA79.1",
+        text: "a server answers extension offers named after Object.prototype properties (constructor, __proto__) and keeps serving (GHSA-5v72-xg48-5rpm: ws before 3.3.1 crashed)",
+        subject: "extension names such as constructor and __proto__"
+      },
+      advisory: ServerAdvisories.wsPrototypeNames,
+      rfc: "RFC 6455 \xA79.1",
+      description: `Upgrade requests whose Sec-WebSocket-Extensions name extensions and parameters after Object.prototype's properties: ${PROTOTYPE_NAMES.map((v) => JSON.stringify(v)).join(", ")}, one request each.`,
+      expectation: `The server answers each (a 101 without those extensions, or an HTTP error) within ${ServerBudgets.survivesMs} ms and keeps serving.`,
+      attack: survives(
+        PROTOTYPE_NAMES.map((v, i2) => ({
+          label: JSON.stringify(v),
+          size: i2,
+          request: (normal) => requestWith(normal, [["Sec-WebSocket-Extensions", v]])
+        }))
+      ),
+      maxSeconds: 20
+    });
+    OBS_TEXT_VALUES = [
+      ["Sec-WebSocket-Protocol", "chat\xFF\xFE"],
+      ["Sec-WebSocket-Protocol", "\xE9\xE8, chat"],
+      ["Sec-WebSocket-Extensions", "permessage-deflate; x=\xFF"],
+      ["Sec-WebSocket-Extensions", "\xC3\xA9-ext"]
+    ];
+    obsTextValues = attackCase({
+      id: "17.1.12",
+      requirement: {
+        key: "obs-text-values",
+        rfc: "RFC 9110 \xA75.5, RFC 6455 \xA74.1, \xA79.1",
+        text: "a server answers an upgrade whose Sec-WebSocket-Protocol or Sec-WebSocket-Extensions holds bytes above 0x7f (a 101 without the value, or an error such as 400) and keeps serving (http-rs/async-h1#187: a server panicked on such a value)",
+        subject: "header values with bytes above 0x7f"
+      },
+      advisory: ServerAdvisories.obsTextValues,
+      rfc: "RFC 9110 \xA75.5, RFC 6455 \xA74.1, \xA79.1",
+      description: `Upgrade requests whose Sec-WebSocket-Protocol or Sec-WebSocket-Extensions holds bytes above 0x7f (obs-text): ${OBS_TEXT_VALUES.map(([n3, v]) => `${n3}: ${JSON.stringify(v)}`).join("; ")} (each character one byte, latin1), one request each.`,
+      expectation: `The server answers each (a 101 without the value, or an HTTP error such as 400) within ${ServerBudgets.survivesMs} ms and keeps serving.`,
+      attack: survives(
+        OBS_TEXT_VALUES.map(([name, value], i2) => ({
+          label: `${name}: ${JSON.stringify(value)}`,
+          size: i2,
+          request: (normal) => requestWith(normal, [[name, value]])
+        }))
+      ),
+      maxSeconds: 20
+    });
+    handshakeServerCases = subgroup(
+      "17.1",
+      "Opening handshake: header values, lines and names, floods and slow requests that broke servers",
+      [protocolGrowth, extensionsGrowth, headerLines("17.1.3", 2e3), headerLines("17.1.4", 1e4), prototypeNames, ...handshakeFloodCases, obsTextValues]
+    );
+  }
+});
+
+// src/cases/robustness/data/attacks-frames.ts
+var FrameAdvisory, REFUSE_AT_HEADER_S, RESERVED_GIB, LIMIT_PLUS_ONE, ENDLESS, RANDOM_BYTES, WINDOW_BITS_ROWS, reservedGiBBudget, limitPlusOneBudget, endlessBudget, randomBytesBudget, windowBitsOfferBudget;
 var init_attacks_frames = __esm({
-  "src/cases/data/attacks-frames.ts"() {
+  "src/cases/robustness/data/attacks-frames.ts"() {
     "use strict";
     init_budgets();
     FrameAdvisory = {
@@ -30268,7 +29934,7 @@ var init_attacks_frames = __esm({
       /** ... a third of them in up to this many fragments, a ping of random payload (at most 125 bytes) after each fragment but the last. */
       maxFragments: 8
     };
-    OFFER_WINDOW_BITS = [
+    WINDOW_BITS_ROWS = [
       { param: "server_max_window_bits", bits: 7 },
       { param: "server_max_window_bits", bits: 8 },
       { param: "server_max_window_bits", bits: 16 },
@@ -30292,7 +29958,7 @@ var init_attacks_frames = __esm({
   }
 });
 
-// src/cases/attack-frames.ts
+// src/cases/robustness/frame-attacks.ts
 function anyCode(verdict) {
   if (verdict.behaviorClose !== CloseBehavior.WrongCode) return verdict;
   return { ...verdict, behaviorClose: CloseBehavior.Ok, resultClose: "The peer failed the connection (any close code, or a drop, passes this case)." };
@@ -30311,6 +29977,7 @@ function frameCase(spec) {
 function reservedOpcodeGiB(id, peer) {
   return frameCase({
     id,
+    requirement: reservedOpcodeRequirement,
     description: `A frame with the reserved opcode 0x3 (FIN set) whose header declares 1 GiB (127, then 00 00 00 00 40 00 00 00), then its payload trickled: ${RESERVED_GIB.pieceBytes} bytes every ${RESERVED_GIB.everyS * 1e3} ms while the connection is open. (RFC 6455 \xA75.2, \xA710.4; ${reservedGiBBudget.advisory})`,
     expectation: `RFC 6455 \xA75.2: an unknown opcode MUST fail the connection: the ${peer} refuses the frame at its header (1002, or 1009, or a drop) within ${REFUSE_AT_HEADER_S} s, not after reading the payload; ${peer === "server" ? "afterwards it still serves" : "its process does not die"}.`,
     budget: reservedGiBBudget,
@@ -30332,7 +29999,8 @@ function limitPlusOne(id, peer) {
   const f = LIMIT_PLUS_ONE;
   return frameCase({
     id,
-    description: `A binary message of the message limit plus one byte (the run's \`message\` budget, 100 MiB + 1 by default: ws's maxPayload), in fragments of ${count2(f.fragmentBytes)} bytes, generated ${f.batch} fragments at a time as the ${peer} reads them (wsgate never holds the message). (RFC 6455 \xA710.4, \xA77.4.1; ${limitPlusOneBudget.advisory})`,
+    requirement: limitPlusOneRequirement,
+    description: `A binary message of the message limit plus one byte (the run's \`message\` budget, 100 MiB + 1 by default: ws's maxPayload), in fragments of ${count(f.fragmentBytes)} bytes, generated ${f.batch} fragments at a time as the ${peer} reads them (wsgate never holds the message). (RFC 6455 \xA710.4, \xA77.4.1; ${limitPlusOneBudget.advisory})`,
     expectation: `RFC 6455 \xA710.4: a ${peer} with a message limit fails the connection (1009, or 1008 for a limit on fragments, or a drop) once the message passes it, within ${f.withinS} s, having taken at most its limit; a lower limit refuses earlier, which passes. Taking the whole message (echoing limit + 1 bytes, or nothing to say against it) is FAILED.`,
     budget: limitPlusOneBudget,
     codes: TOO_BIG,
@@ -30351,7 +30019,7 @@ function limitPlusOne(id, peer) {
       t.record({ kind: "message", data: Buffer.alloc(0), binary });
       const limit = t.budgets.messageLimit;
       const past = length > limit;
-      const what = past ? `the whole message (${count2(length)} bytes, past the limit of ${count2(limit)})` : `a message of ${count2(length)} bytes`;
+      const what = past ? `the whole message (${count(length)} bytes, past the limit of ${count(limit)})` : `a message of ${count(length)} bytes`;
       stateOutcome(t, Behavior.Failed, `The ${peer} echoed ${what}: it took a message past the limit instead of failing the connection.`, [
         echoedFigure(length, past ? limit : void 0)
       ]);
@@ -30376,7 +30044,7 @@ async function sendLimitPlusOne(t, peer) {
     stateOutcome(
       t,
       Behavior.Ok,
-      `The ${peer} failed the connection before the message ended: wsgate had written ${count2(written)} of its ${count2(total)} bytes (${count2(i2)} fragments) when it saw the ${peer}'s refusal.`,
+      `The ${peer} failed the connection before the message ended: wsgate had written ${count(written)} of its ${count(total)} bytes (${count(i2)} fragments) when it saw the ${peer}'s refusal.`,
       [
         statedFigure("message-written-bytes", "of the message wsgate had written when it saw the peer's refusal", written, "bytes"),
         message2,
@@ -30386,15 +30054,16 @@ async function sendLimitPlusOne(t, peer) {
     await t.flushed({ below: FLUSH_BELOW });
   }
   if (!t.isOpen) return;
-  stateOutcome(t, Behavior.Ok, `The ${peer} failed the connection as wsgate wrote the last of its ${count2(total)} bytes (${CROSSED}).`, [message2]);
+  stateOutcome(t, Behavior.Ok, `The ${peer} failed the connection as wsgate wrote the last of its ${count(total)} bytes (${CROSSED}).`, [message2]);
   t.killAfter(scaledS(f.afterS, t.budgets));
 }
 function endlessContinuations(id, peer) {
   const e = ENDLESS;
   return frameCase({
     id,
-    description: `A binary frame without FIN holding 1 byte, then continuation frames of 1 byte each, never a final one: up to ${count2(e.frames)} of them, ${count2(e.batch)} at a time as the ${peer} reads them; then, if the ${peer} took them all, a close frame (1000). (RFC 6455 \xA75.4, \xA710.4; ${endlessBudget.advisory})`,
-    expectation: `The ${peer} fails the connection (any code, 1009 or 1008 expected, or a drop) before the ${count2(e.frames)} frames end: OK. Taking them all and answering the close within ${e.withinS} s is NON-STRICT (it kept up, but limits neither the number of fragments nor what each costs it; ws's maxFragments refuses past 16,384), unless its memory grew past ${MEMORY_GROWTH.fragments / 1024 / 1024} MiB for this 1 MiB message (ws 8.20.1: about 150 MiB), which is FAILED, as are falling behind past ${e.withinS} s and dying. Where wsgate did not start the ${peer}, its memory is not measured and the result says so.`,
+    requirement: endlessRequirement,
+    description: `A binary frame without FIN holding 1 byte, then continuation frames of 1 byte each, never a final one: up to ${count(e.frames)} of them, ${count(e.batch)} at a time as the ${peer} reads them; then, if the ${peer} took them all, a close frame (1000). (RFC 6455 \xA75.4, \xA710.4; ${endlessBudget.advisory})`,
+    expectation: `The ${peer} fails the connection (any code, 1009 or 1008 expected, or a drop) before the ${count(e.frames)} frames end: OK. Taking them all and answering the close within ${e.withinS} s is NON-STRICT (it kept up, but limits neither the number of fragments nor what each costs it; ws's maxFragments refuses past 16,384), unless its memory grew past ${MEMORY_GROWTH.fragments / 1024 / 1024} MiB for this 1 MiB message (ws 8.20.1: about 150 MiB), which is FAILED, as are falling behind past ${e.withinS} s and dying. Where wsgate did not start the ${peer}, its memory is not measured and the result says so.`,
     budget: endlessBudget,
     codes: [CloseCode.MessageTooBig, CloseCode.PolicyViolation],
     maxSeconds: e.withinS + 3,
@@ -30416,7 +30085,7 @@ async function sendEndless(t, peer) {
   while (sent < e.frames && t.isOpen) {
     for (let k = 0; k < e.batch; k++) t.beginFrame(Opcode.Continuation, false, 1)(ONE);
     sent += e.batch;
-    stateOutcome(t, Behavior.Ok, `The ${peer} failed the connection after wsgate had written ${count2(sent)} one-byte continuation frames.`, [
+    stateOutcome(t, Behavior.Ok, `The ${peer} failed the connection after wsgate had written ${count(sent)} one-byte continuation frames.`, [
       statedFigure("continuation-count", "one-byte continuation frames wsgate had written", sent, "count")
     ]);
     await t.flushed({ below: FLUSH_BELOW });
@@ -30425,7 +30094,7 @@ async function sendEndless(t, peer) {
   stateOutcome(
     t,
     Behavior.NonStrict,
-    `The ${peer} ${TOOK_ALL}: ${count2(sent + 1)} frames of one message (${count2(sent + 1)} bytes) without failing the connection, then answered wsgate's close.`,
+    `The ${peer} ${TOOK_ALL}: ${count(sent + 1)} frames of one message (${count(sent + 1)} bytes) without failing the connection, then answered wsgate's close.`,
     [statedFigure("frame-count", "frames of one message the peer took", sent + 1, "count"), statedFigure("message-bytes", "the message", sent + 1, "bytes")]
   );
   t.sendClose(CloseCode.Normal);
@@ -30456,7 +30125,8 @@ function randomBytes(id, peer) {
   const r = RANDOM_BYTES;
   return frameCase({
     id,
-    description: `After the opening handshake, from seeded PRNGs (mulberry32; the random bytes seed 0x${r.seed.toString(16)}, the messages the next seed): first ${r.messages} valid binary messages of random sizes (0 to ${count2(r.maxMessageBytes)} bytes, all three length encodings) and random bytes, a third of them in up to ${r.maxFragments} fragments with a ping of random payload between fragments; then random bytes, ${count2(r.pieceBytes)} every ${r.everyS * 1e3} ms, until ${r.seconds} s from the start or until the ${peer} ends the connection. (RFC 6455 \xA75.2, \xA75.4, \xA77.1.7; ${randomBytesBudget.advisory})`,
+    requirement: randomBytesRequirement,
+    description: `After the opening handshake, from seeded PRNGs (mulberry32; the random bytes seed 0x${r.seed.toString(16)}, the messages the next seed): first ${r.messages} valid binary messages of random sizes (0 to ${count(r.maxMessageBytes)} bytes, all three length encodings) and random bytes, a third of them in up to ${r.maxFragments} fragments with a ping of random payload between fragments; then random bytes, ${count(r.pieceBytes)} every ${r.everyS * 1e3} ms, until ${r.seconds} s from the start or until the ${peer} ends the connection. (RFC 6455 \xA75.2, \xA75.4, \xA77.1.7; ${randomBytesBudget.advisory})`,
     expectation: `The valid frames are taken (echoed or not: not judged) without failing the connection; the random bytes soon break a rule of \xA75.2 (reserved bits, a reserved opcode, an unmasked or masked frame in the wrong role, a length past any limit): the ${peer} fails the connection (any close code, or a drop) within ${r.seconds} s of the start and ${peer === "server" ? "still serves afterwards" : "its process does not die"}. Failing the connection on the valid frames, or still open after ${r.seconds} s, is FAILED.`,
     budget: randomBytesBudget,
     codes: [CloseCode.ProtocolError],
@@ -30484,7 +30154,7 @@ function randomBytes(id, peer) {
       stateOutcome(
         t,
         Behavior.Ok,
-        `The ${peer} took ${r.messages} valid random messages (${count2(bytes3)} payload bytes), then failed the connection on the random bytes.`,
+        `The ${peer} took ${r.messages} valid random messages (${count(bytes3)} payload bytes), then failed the connection on the random bytes.`,
         [
           statedFigure("valid-message-count", "valid messages the peer took", r.messages, "count"),
           statedFigure("valid-payload-bytes", "of their payload", bytes3, "bytes")
@@ -30500,9 +30170,9 @@ function randomBytes(id, peer) {
     adjust: (verdict) => withOwnFigures(verdict, anyCode(verdict))
   });
 }
-var TOO_BIG, FLUSH_BELOW, ZEROS, CROSSED, ONE, TOOK_ALL;
-var init_attack_frames = __esm({
-  "src/cases/attack-frames.ts"() {
+var TOO_BIG, FLUSH_BELOW, reservedOpcodeRequirement, limitPlusOneRequirement, endlessRequirement, randomBytesRequirement, ZEROS, CROSSED, ONE, TOOK_ALL;
+var init_frame_attacks = __esm({
+  "src/cases/robustness/frame-attacks.ts"() {
     "use strict";
     init_constants();
     init_verdicts();
@@ -30515,6 +30185,30 @@ var init_attack_frames = __esm({
     init_own_figures();
     TOO_BIG = [CloseCode.MessageTooBig, CloseCode.PolicyViolation];
     FLUSH_BELOW = 256 * 1024;
+    reservedOpcodeRequirement = {
+      key: "reserved-opcode-length",
+      rfc: "RFC 6455 \xA75.2, \xA710.4",
+      text: "a peer fails the connection at a frame header with a reserved opcode declaring 1 GiB (1002, 1009 or a drop), without reading the payload, and survives (Java-WebSocket#1507 allocated the declared size up front)",
+      subject: "a reserved opcode declaring 1 GiB"
+    };
+    limitPlusOneRequirement = {
+      key: "limit-plus-one-fragments",
+      rfc: "RFC 6455 \xA710.4, \xA77.4.1",
+      text: "a peer with a message limit fails the connection (1009, 1008 or a drop) once a message in 4 KiB fragments passes it, having taken at most the limit, and survives (ws#2331, ws#2332: per-fragment overhead far above the limit)",
+      subject: "a message one byte past the limit, in small fragments"
+    };
+    endlessRequirement = {
+      key: "endless-continuations",
+      rfc: "RFC 6455 \xA75.4, \xA710.4",
+      text: "a peer fails the connection on an endless series of one-byte continuation frames, or at least keeps up with them and stays responsive (Netty CVE-2014-0193 grew without bound)",
+      subject: "endless one-byte continuation frames"
+    };
+    randomBytesRequirement = {
+      key: "random-bytes",
+      rfc: "RFC 6455 \xA75.2, \xA77.1.7",
+      text: "a peer fails the connection on random bytes after the opening handshake (any close code, or a drop) within 10 s, and survives",
+      subject: "random bytes after the 101"
+    };
     ZEROS = Buffer.alloc(LIMIT_PLUS_ONE.fragmentBytes);
     CROSSED = "its refusal and the last fragments crossed";
     ONE = Buffer.from([97]);
@@ -30522,10 +30216,98 @@ var init_attack_frames = __esm({
   }
 });
 
-// src/cases/data/attacks-client.ts
-var ClientAdvisory, REFUSE_WITHIN_S, WINDOW_BITS_ROWS, windowBitsBudget, BOMB, bombBudget, unnegotiatedBombBudget, TRICKLE, length64Budget, declaredGiBBudget;
+// src/cases/robustness/s17-2-frames.ts
+function frameHeader(label, length64, trickle = false) {
+  const t = ServerBudgets.trickle;
+  const waitMs = ServerBudgets.refuseAtHeaderMs + (trickle ? t.totalBytes / t.pieceBytes * t.everyMs : 1e3);
+  return { label, size: 0, afterOpen: { head: hex3(`82 ff ${length64} 37 fa 21 3d`), ...trickle ? { trickle: t } : {} }, waitMs };
+}
+var topBitLengths, declaredGigabyte, frameServerCases;
+var init_s17_2_frames = __esm({
+  "src/cases/robustness/s17-2-frames.ts"() {
+    "use strict";
+    init_attack_judges();
+    init_attack_case();
+    init_attacks();
+    init_frame_attacks();
+    init_subgroup();
+    init_define();
+    topBitLengths = attackCase({
+      id: "17.2.1",
+      requirement: {
+        key: "length-top-bit",
+        rfc: "RFC 6455 \xA75.2, \xA77.1.7",
+        text: "a server fails the connection at a frame header whose 64-bit length has its most significant bit set, or is 2^64 - 1 (1002, 1009 or a drop), and keeps serving (CVE-2020-27813: gorilla/websocket overflowed its read limit)",
+        subject: "a 64-bit frame length with the top bit set"
+      },
+      advisory: ServerAdvisories.gorillaLength,
+      rfc: "RFC 6455 \xA75.2, \xA77.1.7",
+      description: "After a normal opening handshake, a binary frame header (0x82 0xff) with the 64-bit length 0x8000000000000000 (its most significant bit set) and no payload; then, on a fresh connection, 0xffffffffffffffff (2^64 - 1).",
+      expectation: `The server fails the connection at the header, within ${ServerBudgets.refuseAtHeaderMs} ms: a close frame with 1002 (or 1009), or a dropped TCP connection.`,
+      attack: {
+        kind: "probes",
+        probes: [frameHeader("length 0x8000000000000000", "80 00 00 00 00 00 00 00"), frameHeader("length 2^64 - 1", "ff ff ff ff ff ff ff ff")],
+        judge: judgeRefusedAtHeader
+      },
+      maxSeconds: 15
+    });
+    declaredGigabyte = attackCase({
+      id: "17.2.2",
+      requirement: {
+        key: "declared-length-refused",
+        rfc: "RFC 6455 \xA710.4, \xA77.4.1",
+        text: "a server with a message limit refuses a frame declaring more at its header (1009, 1002 or a drop), not after reading the payload, and keeps serving (Java-WebSocket#1507 allocated the declared size up front)",
+        subject: "a frame declaring 1 GiB"
+      },
+      advisory: ServerAdvisories.declaredGigabyte,
+      rfc: "RFC 6455 \xA710.4, \xA77.4.1",
+      description: `After a normal opening handshake, a binary frame header declaring 1 GiB (0x82 0xff 00 00 00 00 40 00 00 00), then its payload trickled: ${ServerBudgets.trickle.pieceBytes} bytes every ${ServerBudgets.trickle.everyMs} ms, at most ${ServerBudgets.trickle.totalBytes.toLocaleString("en-US")} bytes.`,
+      expectation: `A server with a message limit below 1 GiB refuses the frame at its header, within ${ServerBudgets.refuseAtHeaderMs} ms (1009, 1002 or a dropped connection), not after reading the payload.`,
+      attack: { kind: "probes", probes: [frameHeader("1 GiB declared, trickled", "00 00 00 00 40 00 00 00", true)], judge: judgeRefusedAtHeader },
+      maxSeconds: 20
+    });
+    frameServerCases = subgroup(
+      "17.2",
+      "Frames: lengths refused at the header, limit + 1 in fragments, endless continuations, random bytes",
+      [
+        topBitLengths,
+        declaredGigabyte,
+        reservedOpcodeGiB("17.2.3", "server"),
+        limitPlusOne("17.2.4", "server"),
+        endlessContinuations("17.2.5", "server"),
+        randomBytes("17.2.6", "server")
+      ]
+    );
+  }
+});
+
+// src/protocol/deflate/bomb.ts
+import zlib2 from "node:zlib";
+function bombPiece() {
+  piece ??= zlib2.deflateRawSync(Buffer.alloc(BOMB_PIECE_INFLATED), { level: 9, windowBits: 9, memLevel: 9, finishFlush: zlib2.constants.Z_FULL_FLUSH });
+  return piece;
+}
+function bombLength(pieces) {
+  return pieces * bombPiece().length - SYNC_TAIL.length;
+}
+function bombPieceAt(i2, pieces) {
+  const p = bombPiece();
+  return i2 === pieces - 1 ? p.subarray(0, p.length - SYNC_TAIL.length) : p;
+}
+var BOMB_PIECE_INFLATED, SYNC_TAIL, piece;
+var init_bomb = __esm({
+  "src/protocol/deflate/bomb.ts"() {
+    "use strict";
+    BOMB_PIECE_INFLATED = 4 * 1024 * 1024;
+    SYNC_TAIL = Buffer.from([0, 0, 255, 255]);
+    piece = null;
+  }
+});
+
+// src/cases/robustness/data/attacks-client.ts
+var ClientAdvisory, REFUSE_WITHIN_S, windowBitsBudget, BOMB, bombBudget, unnegotiatedBombBudget, TRICKLE, length64Budget, declaredGiBBudget;
 var init_attacks_client = __esm({
-  "src/cases/data/attacks-client.ts"() {
+  "src/cases/robustness/data/attacks-client.ts"() {
     "use strict";
     init_budgets();
     ClientAdvisory = {
@@ -30536,14 +30318,6 @@ var init_attacks_client = __esm({
       unnegotiatedRsv1: "aiohttp GHSA-mq44-7p77-q5h7: a client inflated frames with RSV1 set though it had not negotiated permessage-deflate (a decompression bomb without the extension)"
     };
     REFUSE_WITHIN_S = 2;
-    WINDOW_BITS_ROWS = [
-      { param: "server_max_window_bits", bits: 7 },
-      { param: "server_max_window_bits", bits: 8 },
-      { param: "server_max_window_bits", bits: 16 },
-      { param: "client_max_window_bits", bits: 7 },
-      { param: "client_max_window_bits", bits: 8 },
-      { param: "client_max_window_bits", bits: 16 }
-    ];
     windowBitsBudget = { advisory: ClientAdvisory.windowBits, closeWithinMs: REFUSE_WITHIN_S * 1e3, memoryGrowth: MEMORY_GROWTH.small };
     BOMB = {
       /** 1 GiB of zeros: 256 pieces of 4 MiB (about 1 MB on the wire). */
@@ -30573,7 +30347,7 @@ var init_attacks_client = __esm({
   }
 });
 
-// src/cases/s17-robustness-frames.ts
+// src/cases/robustness/s17-3-deflate.ts
 import zlib3 from "node:zlib";
 function sendBomb(t, piecesPerFrame) {
   const frames = BOMB.pieces / piecesPerFrame;
@@ -30587,6 +30361,7 @@ function bombCase(id, fragmented) {
   const how = fragmented ? `in ${BOMB.pieces / perFrame} fragments (a binary frame with RSV1, then continuations), each inflating to 64 MiB` : "in one binary frame with RSV1";
   return defineCase({
     id,
+    requirement: bombRequirement,
     description: `wsgate offers permessage-deflate; once the server accepted it, a compressed message of about 1 MB that inflates to 1 GiB of zeros, ${how}, made from one small compressed piece repeated. (RFC 6455 \xA710.4, RFC 7692 \xA78.1; ${serverBombBudget.advisory})`,
     expectation: `A server with a message limit fails the connection past it (1009, or a drop) within ${BOMB.refuseWithinS} s, with bounded memory, and echoes nothing; afterwards it still serves. Inflating the whole gigabyte (an echo, or no refusal in time) is FAILED. A server that declines permessage-deflate: UNIMPLEMENTED. Another close code is WRONG CODE, and the peer's: ws before 8.18.2 answers the bomb in one frame with 1007, the error its inflater raised on the data still queued after it stopped at its limit (ws#2285), where the limit's 1009 was due.`,
     expect: {},
@@ -30629,6 +30404,7 @@ function windowBitsOffer(id, param, bits) {
   const offer = `permessage-deflate; ${param}=${bits}`;
   return defineCase({
     id,
+    requirement: offerRequirement,
     description: `An upgrade request offering "${offer}", then a text message ("${PROBE2}"), compressed (DEFLATE literals) when the server accepted permessage-deflate. (RFC 7692 \xA77, \xA77.1.2; ${windowBitsOfferBudget.advisory})`,
     expectation: `${valid ? "8 is valid: the server accepts or declines the offer" : `${bits} is out of range (8 to 15): the server MUST decline the offer (a 101 without permessage-deflate), or refuses the handshake`}; either way it echoes the message it then gets and keeps serving. Accepting an invalid value breaks that MUST but harms no one here: NON-STRICT (the conformance check is 15.2.2, with --extended); dying or not echoing is FAILED.`,
     expect: {},
@@ -30684,20 +30460,32 @@ function requestWithOffer(normal, offer) {
 \r
 `;
 }
-var RSV12, serverBombBudget, PROBE2, COMPRESSED_PROBE, settled, frameServerCases;
-var init_s17_robustness_frames = __esm({
-  "src/cases/s17-robustness-frames.ts"() {
+var RSV12, bombRequirement, offerRequirement, serverBombBudget, PROBE2, COMPRESSED_PROBE, settled, deflateServerCases;
+var init_s17_3_deflate = __esm({
+  "src/cases/robustness/s17-3-deflate.ts"() {
     "use strict";
     init_constants();
     init_bomb();
     init_verdicts();
-    init_attack_frames();
     init_attacks_client();
     init_budgets();
     init_attacks_frames();
     init_define();
     init_own_figures();
+    init_subgroup();
     RSV12 = 4;
+    bombRequirement = {
+      key: "server-decompression-bomb",
+      rfc: "RFC 6455 \xA710.4, RFC 7692 \xA78.1",
+      text: "a server refuses a compressed message that inflates past its limit (1009 or a drop) with bounded memory, and keeps serving (CVE-2018-1000518: Python websockets inflated without limit)",
+      subject: "a decompression bomb"
+    };
+    offerRequirement = {
+      key: "offer-window-bits",
+      rfc: "RFC 7692 \xA77, \xA77.1.2",
+      text: "a server declines a permessage-deflate offer whose window bits are out of range (8 to 15) or refuses the handshake, never accepts the value, and survives the compressed message that follows",
+      subject: "window bits out of range in the offer"
+    };
     serverBombBudget = { advisory: FrameAdvisory.bomb, closeWithinMs: BOMB.refuseWithinS * 1e3 };
     PROBE2 = "wsgate: a compressed message after an odd offer.";
     COMPRESSED_PROBE = (() => {
@@ -30710,174 +30498,487 @@ var init_s17_robustness_frames = __esm({
       behaviorClose: CloseBehavior.Ok,
       resultClose: "Not judged: the case is about the answer to the offer."
     });
-    frameServerCases = [
-      reservedOpcodeGiB("17.2.3", "server"),
-      limitPlusOne("17.2.4", "server"),
-      endlessContinuations("17.2.5", "server"),
-      randomBytes("17.2.6", "server"),
+    deflateServerCases = subgroup("17.3", "permessage-deflate: a decompression bomb, window bits out of range in the offer", [
       bombCase("17.3.1", false),
       bombCase("17.3.2", true),
-      ...OFFER_WINDOW_BITS.map((row, i2) => windowBitsOffer(`17.3.${i2 + 3}`, row.param, row.bits))
-    ];
+      ...WINDOW_BITS_ROWS.map((row, i2) => windowBitsOffer(`17.3.${i2 + 3}`, row.param, row.bits))
+    ]);
   }
 });
 
-// src/cases/s17-robustness-server.ts
-function fillerLines(n3) {
-  const chars = "!#$%&'*+-.0123456789abcdefghijklmnopqrstuvwxyz^_`|~";
-  const width = n3 <= chars.length ** 2 ? 2 : 3;
-  const name = (i2) => Array.from({ length: width }, (_, d) => chars[Math.floor(i2 / chars.length ** d) % chars.length]).join("");
-  return Array.from({ length: n3 }, (_, i2) => `${name(i2)}:x`);
+// src/cases/robustness/data/attacks-closing.ts
+function neverClosedBudget(peer) {
+  return peer === "server" ? { advisory: ClosingAdvisory.neverClosed, closeWithinMs: SERVER_DROP_MS, memoryGrowth: MEMORY_GROWTH.small } : { advisory: ClosingAdvisory.neverClosed, closeWithinMs: 0, stall: true, memoryGrowth: MEMORY_GROWTH.small };
 }
-function growth(header, value) {
-  return {
-    kind: "growth",
-    header,
-    value,
-    sizes: ServerBudgets.growthSizes,
-    stopAfterMs: ServerBudgets.answerMs,
-    judge: (facts, budgets) => judgeGrowth(header, facts, budgets)
-  };
+var ClosingAdvisory, PING_FLOOD, SLOW_ECHO, STALL_MARGIN_S, SERVER_DROP_MS, pingFloodBudget, slowEchoBudget, unansweredCloseBudget;
+var init_attacks_closing = __esm({
+  "src/cases/robustness/data/attacks-closing.ts"() {
+    "use strict";
+    init_budgets();
+    ClosingAdvisory = {
+      pingFlood: 'CVE-2019-9512 ("Ping Flood", HTTP/2): a peer that answers every ping while its writes back up queues the answers without bound; RFC 6455 \xA75.5.3 lets a WebSocket peer answer only the most recent ping',
+      slowReader: 'CVE-2019-9517 ("Internal Data Buffering", HTTP/2): a peer that keeps reading requests while its answers cannot leave buffers them without bound; undici#5503 (a WebSocket reader without back-pressure)',
+      unansweredClose: "streamr-dev/broker#100: server connections whose closing handshake was never completed stayed open (fixed with a timeout); ws drops an unanswered close after its 30 s closeTimeout",
+      neverClosed: "dotnet/corefx#33339: ManagedWebSocket did not close TCP after a completed closing handshake; RFC 6455 \xA77.1.1: the server closes TCP first, a client waits for it, but not forever (ws: 30 s)"
+    };
+    PING_FLOOD = {
+      /** Ping payload bytes (the most a control frame carries, RFC 6455 §5.5). */
+      payloadBytes: 125,
+      /** Pings per write, each write awaited (flushed) before the next: about 64 KiB. */
+      pingsPerWrite: 500,
+      /** Ping bytes written at most (32 MiB), unless the peer stops reading first. */
+      totalBytes: 32 * 1024 * 1024,
+      /** A write the peer has not taken within this many seconds: it stopped reading (back-pressure, fine). */
+      stalledAfterS: 2,
+      /** Reading again: pongs are counted until none came for this many seconds. */
+      quietS: 1,
+      /** ... or for at most this many seconds. */
+      countForS: 15,
+      /**
+       * Pong bytes the peer may deliver once wsgate reads again: 16 MiB. What the kernel's buffers hold
+       * on loopback (the peer's send buffer, up to 4 MiB by Linux's default tcp_wmem, and wsgate's
+       * receive buffer, which does not grow while nothing is read) is a few MiB; a peer that answers
+       * only the latest ping, or stops reading while its answers back up, delivers no more than that and
+       * what it holds itself. One that answers every ping into an unbounded queue delivers about what
+       * wsgate wrote (31 MiB of pongs for 32 MiB of pings).
+       */
+      pongBudgetBytes: 16 * 1024 * 1024
+    };
+    SLOW_ECHO = {
+      /** The large message: 16 MiB, in fragments of 64 KiB. */
+      messageBytes: 16 * 1024 * 1024,
+      fragmentBytes: 64 * 1024,
+      /** wsgate reads at this rate for `windowS` seconds. */
+      readBytesPerSecond: 1024,
+      windowS: 8,
+      /** Further 64 KiB messages written after it, each once the previous was taken, up to this many bytes. */
+      furtherCapBytes: 48 * 1024 * 1024,
+      /** A write the peer has not taken within this many seconds: it stopped reading. */
+      stalledAfterS: 1,
+      /**
+       * Bytes beyond the large message the peer may take while its echo is not read: 16 MiB (the
+       * kernel's buffers both ways, a few MiB, and a bounded queue of its own). A peer that reads on and
+       * queues its echoes takes the whole cap.
+       */
+      furtherBudgetBytes: 16 * 1024 * 1024
+    };
+    STALL_MARGIN_S = 2;
+    SERVER_DROP_MS = 2e3;
+    pingFloodBudget = { advisory: ClosingAdvisory.pingFlood, closeWithinMs: 6e4, memoryGrowth: MEMORY_GROWTH.small };
+    slowEchoBudget = { advisory: ClosingAdvisory.slowReader, closeWithinMs: 6e4, memoryGrowth: MEMORY_GROWTH.echo };
+    unansweredCloseBudget = {
+      advisory: ClosingAdvisory.unansweredClose,
+      closeWithinMs: 0,
+      stall: true,
+      memoryGrowth: MEMORY_GROWTH.small
+    };
+  }
+});
+
+// src/cases/robustness/closing-attacks.ts
+function count2(n3) {
+  return Math.round(n3).toLocaleString("en-US");
 }
-function survives(probes) {
-  return { kind: "probes", probes: probes.map((p) => ({ ...p, waitMs: ServerBudgets.survivesMs })), judge: judgeSurvives };
+function seconds(s) {
+  return s.toLocaleString("en-US", { maximumFractionDigits: 1 });
 }
-function headerLines(id, n3) {
-  return attackCase({
+function tally(t) {
+  let s = tallies.get(t);
+  if (s === void 0) {
+    s = { bytes: 0, lastAt: performance.now() };
+    tallies.set(t, s);
+  }
+  return s;
+}
+function endedDuringIsOk(verdict) {
+  if (!verdict.result.startsWith(ENDED_DURING)) return verdict;
+  return { ...verdict, behaviorClose: CloseBehavior.Ok, resultClose: "Not judged: the peer ended the connection during the attack." };
+}
+async function writeWhileTaken(t, plan, write, taken) {
+  let sofar = 0;
+  while (sofar < plan.total && t.isOpen && performance.now() < (plan.deadline ?? Infinity)) {
+    const n3 = write();
+    if (!await t.flushed({ within: plan.stalledAfterS })) return { taken: sofar, stalled: t.isOpen };
+    sofar += n3;
+    taken(sofar);
+  }
+  return { taken: sofar, stalled: false };
+}
+async function untilQuiet(t, quietS, maxS) {
+  const s = tally(t);
+  const start = performance.now();
+  s.lastAt = start;
+  while (performance.now() - s.lastAt < quietS * 1e3 && performance.now() - start < maxS * 1e3) await t.pause(0.1);
+}
+async function pingFlood(t) {
+  const f = PING_FLOOD;
+  const payload2 = Buffer.alloc(f.payloadBytes, 112);
+  t.setWirelog(false, { silent: true });
+  t.readRate(0);
+  const pings = (bytes3) => `${count2(bytes3 / f.payloadBytes)} pings (${count2(bytes3)} payload bytes)`;
+  const pingFigures = (bytes3) => [
+    statedFigure("ping-count", "pings the peer took while wsgate read nothing", bytes3 / f.payloadBytes, "count"),
+    statedFigure("ping-payload-bytes", "of ping payload", bytes3, "bytes")
+  ];
+  const during = (bytes3) => stateOutcome(t, Behavior.Ok, `${ENDED_DURING}: the peer had taken ${pings(bytes3)} while wsgate read nothing.`, pingFigures(bytes3));
+  during(0);
+  const { taken, stalled } = await writeWhileTaken(
+    t,
+    { total: f.totalBytes, stalledAfterS: f.stalledAfterS },
+    () => {
+      for (let i2 = 0; i2 < f.pingsPerWrite; i2++) t.sendPing(payload2);
+      return f.pingsPerWrite * f.payloadBytes;
+    },
+    during
+  );
+  if (!t.isOpen) return;
+  const wrote = `wsgate wrote ${pings(taken)} while reading nothing${stalled ? `, until the peer stopped taking them for ${f.stalledAfterS} s (back-pressure)` : ""}`;
+  t.readRate(null);
+  await untilQuiet(t, f.quietS, f.countForS);
+  const pongs = tally(t).bytes;
+  const figure = `${wrote}; once it read again the peer delivered ${count2(pongs)} pong payload bytes (budget ${count2(f.pongBudgetBytes)}).`;
+  const figures2 = [...pingFigures(taken), pongFigure(pongs)];
+  if (pongs > f.pongBudgetBytes) stateOutcome(t, Behavior.Failed, `The peer queued its pongs without bound while wsgate read nothing: ${figure}`, figures2);
+  else stateOutcome(t, Behavior.Ok, `The peer's pongs stayed bounded: ${figure}`, figures2);
+  t.setWirelog(true, { silent: true });
+  t.sendClose(CloseCode.Normal);
+}
+function pongFigure(bytes3) {
+  return budgetFigure("pong-payload-bytes", "of pong payload the peer delivered once wsgate read again", bytes3, "bytes", PING_FLOOD.pongBudgetBytes);
+}
+function pingFloodCase(id) {
+  const f = PING_FLOOD;
+  return defineCase({
     id,
-    advisory: ServerAdvisories.wsHeaderCount,
-    rfc: "RFC 6455 \xA74.2.1, RFC 7230 \xA73.2.5",
-    description: `An upgrade request with ${n3.toLocaleString("en-US")} header lines ("ab:x") ahead of Upgrade, Connection, Sec-WebSocket-Key and Sec-WebSocket-Version.`,
-    expectation: `The server answers (101, an HTTP error such as 400 or 431) within ${ServerBudgets.survivesMs} ms and keeps serving.`,
-    attack: survives([{ label: `${n3.toLocaleString("en-US")} header lines`, size: n3, request: (normal) => requestWith(normal, [], fillerLines(n3)) }]),
-    maxSeconds: 10
+    description: `While wsgate reads nothing, pings of ${f.payloadBytes} bytes, ${f.pingsPerWrite} per write, each write once the peer took the previous one, up to ${count2(f.totalBytes)} payload bytes; then wsgate reads again and counts the pong bytes the peer delivers, then closes with 1000. (RFC 6455 \xA75.5.2, \xA75.5.3; ${pingFloodBudget.advisory})`,
+    expectation: `The peer answers only some pings (RFC 6455 \xA75.5.3 lets it answer the most recent only), or stops reading while its answers back up: at most ${count2(f.pongBudgetBytes)} pong payload bytes arrive once wsgate reads again (its kernel buffers hold a few MiB), and it completes the closing handshake. Ending the connection during the flood is also OK. Queuing every pong (about as many bytes as the pings) is FAILED.`,
+    expect: {},
+    close: closedByMe([CloseCode.Normal]),
+    suppressClose: true,
+    attackBudget: pingFloodBudget,
+    schedule: { maxSeconds: pingFloodBudget.closeWithinMs / 1e3, runsAlone: true, cost: 3 },
+    run: pingFlood,
+    onPong(t, data) {
+      const s = tally(t);
+      const before = s.bytes;
+      s.bytes += data.length;
+      s.lastAt = performance.now();
+      if (before <= f.pongBudgetBytes && s.bytes > f.pongBudgetBytes)
+        stateOutcome(
+          t,
+          Behavior.Failed,
+          `The peer queued its pongs without bound while wsgate read nothing: more than ${count2(f.pongBudgetBytes)} pong payload bytes arrived once wsgate read again.`,
+          [pongFigure(s.bytes)]
+        );
+    },
+    adjust: (verdict) => withOwnFigures(verdict, endedDuringIsOk(verdict))
   });
 }
-function frameHeader(label, length64, trickle = false) {
-  const t = ServerBudgets.trickle;
-  const waitMs = ServerBudgets.refuseAtHeaderMs + (trickle ? t.totalBytes / t.pieceBytes * t.everyMs : 1e3);
-  return { label, size: 0, afterOpen: { head: hex3(`82 ff ${length64} 37 fa 21 3d`), ...trickle ? { trickle: t } : {} }, waitMs };
+async function slowEcho(t) {
+  const e = SLOW_ECHO;
+  const piece2 = Buffer.alloc(e.fragmentBytes, 101);
+  const fragments = e.messageBytes / e.fragmentBytes;
+  t.setWirelog(false, { silent: true });
+  t.readRate(e.readBytesPerSecond);
+  const windowEnds = performance.now() + e.windowS * 1e3;
+  let i2 = 0;
+  const during = (bytes3) => stateOutcome(t, Behavior.Ok, `${ENDED_DURING}: the peer had taken ${count2(bytes3)} bytes while wsgate read at ${count2(e.readBytesPerSecond)} bytes/s.`, [
+    statedFigure("taken-bytes", "the peer had taken while wsgate read slowly", bytes3, "bytes")
+  ]);
+  during(0);
+  const write = () => {
+    if (i2 < fragments) t.sendFrame({ opcode: i2 === 0 ? Opcode.Binary : Opcode.Continuation, fin: i2 === fragments - 1, payload: piece2 });
+    else t.sendMessage(piece2, { binary: true });
+    i2 += 1;
+    return piece2.length;
+  };
+  const { taken, stalled } = await writeWhileTaken(
+    t,
+    { total: e.messageBytes + e.furtherCapBytes, stalledAfterS: e.stalledAfterS, deadline: windowEnds },
+    write,
+    during
+  );
+  const rest = windowEnds - performance.now();
+  if (rest > 0) await t.pause(rest / 1e3);
+  const unread = t.unreadByPeer();
+  const read = Math.max(0, taken - (unread ?? 0));
+  const further = Math.max(0, read - e.messageBytes);
+  const buffers = unread === null ? `wsgate flushed ${count2(taken)} bytes to the kernel, its buffers counted in (the peer's socket is not on this machine)` : `wsgate flushed ${count2(taken)} bytes to the kernel, ${count2(unread)} of them still in its buffers unread`;
+  const wrote = `while wsgate read at ${count2(e.readBytesPerSecond)} bytes/s for ${e.windowS} s, the peer read ${count2(read)} bytes: the ${count2(Math.min(read, e.messageBytes))}-byte message and ${count2(further)} bytes of further messages (budget ${count2(e.furtherBudgetBytes)}; ${buffers})`;
+  const over = further > e.furtherBudgetBytes;
+  const stop = stalled ? over ? `; its reading stopped only after that` : `; then its reading stopped (back-pressure)` : "";
+  const figures2 = (failed) => [
+    statedFigure("peer-read-bytes", "the peer read while wsgate read slowly", read, "bytes"),
+    statedFigure("message-read-bytes", "of them of the large message", Math.min(read, e.messageBytes), "bytes"),
+    judgedFigure("further-read-bytes", "of them of further messages", further, "bytes", e.furtherBudgetBytes, failed),
+    statedFigure("flushed-bytes", "wsgate flushed to the kernel", taken, "bytes"),
+    ...unread === null ? [] : [statedFigure("unread-bytes", "of them still in the kernel's buffers unread", unread, "bytes")]
+  ];
+  stateOutcome(t, Behavior.Ok, `${ENDED_DURING}: ${wrote}${stop}.`, figures2(false));
+  t.readRate(null);
+  await untilQuiet(t, 1, 30);
+  const figure = `${wrote}${stop}; reading freely again, wsgate received ${count2(tally(t).bytes)} bytes of echoes.`;
+  const echoes = statedFigure("echo-bytes", "of echoes wsgate received reading freely again", tally(t).bytes, "bytes");
+  if (over)
+    stateOutcome(t, Behavior.Failed, `The peer read on while its echo could not leave, holding what wsgate wrote: ${figure}`, [...figures2(true), echoes]);
+  else stateOutcome(t, Behavior.Ok, `The peer stayed bounded while its echo was read slowly: ${figure}`, [...figures2(false), echoes]);
+  t.setWirelog(true, { silent: true });
+  t.sendClose(CloseCode.Normal);
 }
-var LIVENESS_TEXT, protocolGrowth, extensionsGrowth, PROTOTYPE_NAMES, prototypeNames, OBS_TEXT_VALUES, obsTextValues, topBitLengths, declaredGigabyte, robustnessServerCases, livenessCase;
-var init_s17_robustness_server = __esm({
-  "src/cases/s17-robustness-server.ts"() {
+function slowEchoCase(id) {
+  const e = SLOW_ECHO;
+  return defineCase({
+    id,
+    description: `A binary message of ${count2(e.messageBytes)} bytes in ${count2(e.fragmentBytes)}-byte fragments, then further ${count2(e.fragmentBytes)}-byte messages (at most ${count2(e.furtherCapBytes)} bytes), each write once the peer took the previous one, while wsgate reads the echoes at ${count2(e.readBytesPerSecond)} bytes/s for ${e.windowS} s; then it reads freely and closes with 1000. (RFC 6455 \xA710.4; ${slowEchoBudget.advisory})`,
+    expectation: `The peer applies back-pressure: once its echo cannot leave it stops reading (at most ${count2(e.furtherBudgetBytes)} bytes taken beyond the large message), or it drops the connection; then it completes the closing handshake. Reading on and queuing its echoes (the whole ${count2(e.furtherCapBytes)} bytes) is FAILED.`,
+    expect: {},
+    close: closedByMe([CloseCode.Normal]),
+    suppressClose: true,
+    attackBudget: slowEchoBudget,
+    messageLengthOnly: true,
+    schedule: { maxSeconds: slowEchoBudget.closeWithinMs / 1e3, runsAlone: true, cost: e.windowS + 2 },
+    run: slowEcho,
+    onMessage(t, _data, _binary, length) {
+      const s = tally(t);
+      s.bytes += length;
+      s.lastAt = performance.now();
+    },
+    adjust: (verdict) => withOwnFigures(verdict, endedDuringIsOk(verdict))
+  });
+}
+function unansweredClose(t) {
+  t.holdClose();
+  stateOutcome(t, Behavior.Ok, "The peer failed the connection on the reserved opcode and ended TCP though wsgate never answered its close.");
+  t.sendFrame({ opcode: 3, payload: "" });
+  const limitS = t.budgets.stallMs / 1e3 + STALL_MARGIN_S;
+  t.continueLater(limitS, () => {
+    stateOutcome(
+      t,
+      Behavior.Failed,
+      `The peer kept the connection open for ${seconds(limitS)} s after the reserved opcode, past the stall budget: with its close unanswered (or without failing the connection at all) it never ended TCP. wsgate closed it.`,
+      [budgetFigure("held-open-ms", "the peer kept the connection open after the reserved opcode", limitS * 1e3, "ms", t.budgets.stallMs)]
+    );
+    t.sendClose(CloseCode.Normal);
+    t.continueLater(1, () => t.dropConnection());
+  });
+}
+function unansweredCloseCase(id) {
+  return defineCase({
+    id,
+    description: `A frame with the reserved opcode 3 (RFC 6455 \xA75.2: the peer must fail the connection); wsgate then neither answers the peer's close frame nor ends TCP. (RFC 6455 \xA75.2, \xA77.1.1, \xA77.1.7; ${unansweredCloseBudget.advisory})`,
+    expectation: `The peer sends its close (1002) and, its close unanswered, ends TCP itself within the stall budget (${count2(DEFAULT_BUDGETS.stallMs)} ms unless --budget stall= says otherwise). Keeping the connection past it is FAILED.`,
+    expect: {},
+    close: failedByPeer([CloseCode.ProtocolError]),
+    suppressClose: true,
+    attackBudget: unansweredCloseBudget,
+    schedule: { maxSeconds: DEFAULT_BUDGETS.stallMs / 1e3 + STALL_MARGIN_S + 3, idle: true, cost: 1 },
+    run: unansweredClose,
+    adjust: ownFiguresOnly
+  });
+}
+function neverClosed(peer) {
+  return (t) => {
+    t.holdClose();
+    const budgetMs = peer === "server" ? scaledMs(neverClosedBudget("server").closeWithinMs, t.budgets) : t.budgets.stallMs;
+    stateOutcome(t, Behavior.Ok, `The peer answered wsgate's close and ended TCP though wsgate kept it open.`);
+    t.sendClose(CloseCode.Normal);
+    const limitS = budgetMs / 1e3 + STALL_MARGIN_S;
+    t.continueLater(limitS, () => {
+      stateOutcome(
+        t,
+        Behavior.Failed,
+        `The peer kept TCP open for ${seconds(limitS)} s after the closing handshake, past its budget of ${count2(budgetMs)} ms: it waits for wsgate to end the connection, without a timeout. wsgate dropped it.`,
+        [budgetFigure("held-open-ms", "the peer kept TCP open after the closing handshake", limitS * 1e3, "ms", budgetMs)]
+      );
+      t.dropConnection();
+    });
+  };
+}
+function unansweredIsFailed(verdict) {
+  if (verdict.behaviorClose !== CloseBehavior.Unclean) return verdict;
+  return {
+    ...verdict,
+    behavior: Behavior.Failed,
+    result: "The peer never answered wsgate's close frame: wsgate dropped TCP at its closing-handshake timeout."
+  };
+}
+function neverClosedCase(id, peer) {
+  const budget = neverClosedBudget(peer);
+  const within = peer === "server" ? `within ${count2(budget.closeWithinMs)} ms (RFC 6455 \xA77.1.1: the server closes TCP first, at once)` : `within the stall budget (${count2(DEFAULT_BUDGETS.stallMs)} ms unless --budget stall= says otherwise: a client waits for the server to end TCP, but not forever)`;
+  return defineCase({
+    id,
+    description: `wsgate sends a close frame (1000); once the peer answered with its own, wsgate never ends TCP. (RFC 6455 \xA77.1.1; ${budget.advisory})`,
+    expectation: `The ${peer} answers the close and ends TCP itself ${within}. Keeping it open past the budget, or never answering the close, is FAILED.`,
+    expect: {},
+    close: { ...closedByMe([CloseCode.Normal]), requireClean: true },
+    suppressClose: true,
+    attackBudget: budget,
+    schedule: { maxSeconds: (peer === "server" ? budget.closeWithinMs : DEFAULT_BUDGETS.stallMs) / 1e3 + STALL_MARGIN_S + 3, idle: true, cost: 1 },
+    run: neverClosed(peer),
+    adjust: (verdict) => withOwnFigures(verdict, unansweredIsFailed(verdict))
+  });
+}
+function closingRequirements(peer) {
+  const drop = peer === "server" ? "ends TCP at once (a server closes it first)" : "ends TCP within the stall budget (a client waits for the server, but not forever)";
+  return [
+    {
+      key: "ping-flood-bounded",
+      rfc: "RFC 6455 \xA75.5.3",
+      text: `a ${peer} flooded with pings by a peer that reads nothing answers only some (RFC 6455 \xA75.5.3: the most recent may do) or stops reading: the pongs it delivers afterwards stay within the budget (CVE-2019-9512, the HTTP/2 ping flood)`,
+      subject: "a ping flood with nothing read"
+    },
+    {
+      key: "slow-reader-bounded",
+      rfc: "RFC 6455 \xA710.4",
+      text: `a ${peer} whose echo is read at 1 KiB/s stops reading further messages (back-pressure) or drops the connection, rather than queuing its echoes without bound (CVE-2019-9517, HTTP/2 internal data buffering)`,
+      subject: "a large echo read slowly"
+    },
+    {
+      key: "unanswered-close-dropped",
+      rfc: "RFC 6455 \xA77.1.1, \xA77.1.7",
+      text: `a ${peer} that failed the connection (1002 on a reserved opcode) and got no answer to its close ends TCP itself within the stall budget`,
+      subject: "a close frame left unanswered"
+    },
+    {
+      key: "never-closed-dropped",
+      rfc: "RFC 6455 \xA77.1.1",
+      text: `a ${peer} that answered wsgate's close ${drop}, though wsgate keeps TCP open`,
+      subject: "a connection never closed after the closing handshake"
+    }
+  ];
+}
+function closingCases(prefix, peer) {
+  const requirements = closingRequirements(peer);
+  return [pingFloodCase(`${prefix}.1`), slowEchoCase(`${prefix}.2`), unansweredCloseCase(`${prefix}.3`), neverClosedCase(`${prefix}.4`, peer)].map((c3, i2) => ({
+    ...c3,
+    requirement: requirements[i2]
+  }));
+}
+var tallies, ENDED_DURING;
+var init_closing_attacks = __esm({
+  "src/cases/robustness/closing-attacks.ts"() {
     "use strict";
-    init_attack_closing();
-    init_attack_judges();
-    init_attacks();
-    init_attack_case();
+    init_constants();
+    init_verdicts();
     init_define();
-    init_s17_robustness_floods();
-    init_s17_robustness_frames();
-    LIVENESS_TEXT = "wsgate liveness check.";
-    protocolGrowth = attackCase({
-      id: "17.1.1",
-      advisory: ServerAdvisories.wsProtocolRegex,
-      rfc: "RFC 6455 \xA74.1, \xA711.3.4",
-      description: "Upgrade requests whose Sec-WebSocket-Protocol is 'b', n spaces, 'x', for n from 1,000 up to what the server's HTTP layer accepts, each on a fresh connection; the answer time measured at each size.",
-      expectation: `Each answer (101 or an HTTP error) comes within ${ServerBudgets.answerMs} ms, and its time grows no faster than the header's size.`,
-      attack: growth("Sec-WebSocket-Protocol", (n3) => `b${" ".repeat(n3)}x`),
-      maxSeconds: 60
-    });
-    extensionsGrowth = attackCase({
-      id: "17.1.2",
-      advisory: ServerAdvisories.extensionsRegex,
-      rfc: "RFC 6455 \xA79.1, RFC 7230 \xA73.2.6",
-      description: 'Upgrade requests whose Sec-WebSocket-Extensions is a; b=" followed by n bytes of backslash-c pairs, never closed, for growing n, each on a fresh connection; the answer time measured at each size.',
-      expectation: `Each answer (an HTTP error, or a 101 without the extension) comes within ${ServerBudgets.answerMs} ms, and its time grows no faster than the header's size.`,
-      attack: growth("Sec-WebSocket-Extensions", (n3) => `a; b="${"\\c".repeat(Math.ceil(n3 / 2))}`),
-      maxSeconds: 60
-    });
-    PROTOTYPE_NAMES = [
-      "constructor",
-      ",;constructor",
-      "permessage-deflate; constructor",
-      "__proto__; __proto__=1",
-      "permessage-deflate; __proto__=1, toString; hasOwnProperty=x"
-    ];
-    prototypeNames = attackCase({
-      id: "17.1.5",
-      advisory: ServerAdvisories.wsPrototypeNames,
-      rfc: "RFC 6455 \xA79.1",
-      description: `Upgrade requests whose Sec-WebSocket-Extensions name extensions and parameters after Object.prototype's properties: ${PROTOTYPE_NAMES.map((v) => JSON.stringify(v)).join(", ")}, one request each.`,
-      expectation: `The server answers each (a 101 without those extensions, or an HTTP error) within ${ServerBudgets.survivesMs} ms and keeps serving.`,
-      attack: survives(
-        PROTOTYPE_NAMES.map((v, i2) => ({
-          label: JSON.stringify(v),
-          size: i2,
-          request: (normal) => requestWith(normal, [["Sec-WebSocket-Extensions", v]])
-        }))
-      ),
-      maxSeconds: 20
-    });
-    OBS_TEXT_VALUES = [
-      ["Sec-WebSocket-Protocol", "chat\xFF\xFE"],
-      ["Sec-WebSocket-Protocol", "\xE9\xE8, chat"],
-      ["Sec-WebSocket-Extensions", "permessage-deflate; x=\xFF"],
-      ["Sec-WebSocket-Extensions", "\xC3\xA9-ext"]
-    ];
-    obsTextValues = attackCase({
-      id: "17.1.12",
-      advisory: ServerAdvisories.obsTextValues,
-      rfc: "RFC 9110 \xA75.5, RFC 6455 \xA74.1, \xA79.1",
-      description: `Upgrade requests whose Sec-WebSocket-Protocol or Sec-WebSocket-Extensions holds bytes above 0x7f (obs-text): ${OBS_TEXT_VALUES.map(([n3, v]) => `${n3}: ${JSON.stringify(v)}`).join("; ")} (each character one byte, latin1), one request each.`,
-      expectation: `The server answers each (a 101 without the value, or an HTTP error such as 400) within ${ServerBudgets.survivesMs} ms and keeps serving.`,
-      attack: survives(
-        OBS_TEXT_VALUES.map(([name, value], i2) => ({
-          label: `${name}: ${JSON.stringify(value)}`,
-          size: i2,
-          request: (normal) => requestWith(normal, [[name, value]])
-        }))
-      ),
-      maxSeconds: 20
-    });
-    topBitLengths = attackCase({
-      id: "17.2.1",
-      advisory: ServerAdvisories.gorillaLength,
-      rfc: "RFC 6455 \xA75.2, \xA77.1.7",
-      description: "After a normal opening handshake, a binary frame header (0x82 0xff) with the 64-bit length 0x8000000000000000 (its most significant bit set) and no payload; then, on a fresh connection, 0xffffffffffffffff (2^64 - 1).",
-      expectation: `The server fails the connection at the header, within ${ServerBudgets.refuseAtHeaderMs} ms: a close frame with 1002 (or 1009), or a dropped TCP connection.`,
-      attack: {
-        kind: "probes",
-        probes: [frameHeader("length 0x8000000000000000", "80 00 00 00 00 00 00 00"), frameHeader("length 2^64 - 1", "ff ff ff ff ff ff ff ff")],
-        judge: judgeRefusedAtHeader
-      },
-      maxSeconds: 15
-    });
-    declaredGigabyte = attackCase({
-      id: "17.2.2",
-      advisory: ServerAdvisories.declaredGigabyte,
-      rfc: "RFC 6455 \xA710.4, \xA77.4.1",
-      description: `After a normal opening handshake, a binary frame header declaring 1 GiB (0x82 0xff 00 00 00 00 40 00 00 00), then its payload trickled: ${ServerBudgets.trickle.pieceBytes} bytes every ${ServerBudgets.trickle.everyMs} ms, at most ${ServerBudgets.trickle.totalBytes.toLocaleString("en-US")} bytes.`,
-      expectation: `A server with a message limit below 1 GiB refuses the frame at its header, within ${ServerBudgets.refuseAtHeaderMs} ms (1009, 1002 or a dropped connection), not after reading the payload.`,
-      attack: { kind: "probes", probes: [frameHeader("1 GiB declared, trickled", "00 00 00 00 40 00 00 00", true)], judge: judgeRefusedAtHeader },
-      maxSeconds: 20
-    });
-    robustnessServerCases = [
-      protocolGrowth,
-      extensionsGrowth,
-      headerLines("17.1.3", 2e3),
-      headerLines("17.1.4", 1e4),
-      prototypeNames,
-      ...floodServerCases,
-      obsTextValues,
-      topBitLengths,
-      declaredGigabyte,
-      ...frameServerCases,
-      ...closingCases("17.4", "server")
-    ];
-    livenessCase = defineCase({
-      id: "17.0.1",
-      description: "Liveness: a text message of 22 bytes on a fresh connection, after an attack.",
-      expectation: "The server echoes it and closes the connection cleanly.",
-      expect: { OK: [message(LIVENESS_TEXT)] },
-      close: closedByMe(),
-      schedule: { maxSeconds: 4 },
-      run: (t) => {
-        t.sendMessage(LIVENESS_TEXT);
-        t.killAfter(2);
+    init_attacks_closing();
+    init_budgets();
+    init_judgement();
+    init_own_figures();
+    tallies = /* @__PURE__ */ new WeakMap();
+    ENDED_DURING = "The peer ended the connection during the attack";
+  }
+});
+
+// src/cases/robustness/s17-4-closing.ts
+var closingServerCases;
+var init_s17_4_closing = __esm({
+  "src/cases/robustness/s17-4-closing.ts"() {
+    "use strict";
+    init_closing_attacks();
+    init_subgroup();
+    closingServerCases = subgroup(
+      "17.4",
+      "Back-pressure and closing: a ping flood unread, a slow reader of a large echo, an unanswered close, a connection never closed",
+      closingCases("17.4", "server")
+    );
+  }
+});
+
+// src/cases/robustness/s18-1-window-bits.ts
+import zlib4 from "node:zlib";
+function windowBitsCase(id, param, bits) {
+  const valid = bits >= 8 && bits <= 15;
+  const rule = valid ? `RFC 7692 \xA77.1.2.1: ${param} is "a decimal integer value without leading zeroes between 8 to 15, inclusive": 8 is valid. The client takes it and echoes the message, or fails the connection because it "does not support the configuration that the response represents" (\xA77.1; zlib has no 256-byte window): both are OK.` : `RFC 7692 \xA77.1: a response with "an extension parameter with an invalid value" (${param} must be 8 to 15, \xA77.1.2) means the client MUST _Fail the WebSocket Connection_: a close frame (1010 or any code) or a drop. Taking the value and inflating anyway is NON-STRICT.`;
+  return defineCase({
+    id,
+    requirement: valid ? eightBits : outOfRange,
+    description: `A 101 response accepting permessage-deflate with "${param}=${bits}", then in the same write a compressed text message ("${PROBE}", DEFLATE literals). (RFC 7692 \xA77.1, \xA77.1.2; ${windowBitsBudget.advisory})`,
+    expectation: `${rule} Whatever it does, the client process must not die: one that exits on an uncaught exception or a signal before its close is FAILED. Without a permessage-deflate offer from the client the case is UNIMPLEMENTED.`,
+    expect: {},
+    close: refused,
+    suppressClose: true,
+    attackBudget: windowBitsBudget,
+    schedule: { maxSeconds: REFUSE_WITHIN_S + 2 },
+    handshake(info) {
+      const offer = info.deflateOffers[0];
+      if (offer === void 0) return null;
+      const response = head(SWITCHING, [...upgradeLines(info), `Sec-WebSocket-Extensions: permessage-deflate; ${param}=${bits}`]);
+      return { head: response, delivery: "together", deflate: { offer, requestNoContextTakeover: false, requestMaxWindowBits: 0 } };
+    },
+    run(t) {
+      if (!t.scriptedHandshake) {
+        unimplemented(t, "permessage-deflate was not negotiated (the client offered none).");
+        return;
       }
-    });
+      stateOutcome(t, Behavior.Ok, REFUSED);
+      t.sendFrame({ opcode: Opcode.Text, rsv: RSV13, payload: COMPRESSED_PROBE2 });
+      t.killAfter(scaledS(REFUSE_WITHIN_S, t.budgets));
+    },
+    onMessage(t, data, binary) {
+      if (!binary && data.toString("utf8") === PROBE) stateOutcome(t, valid ? Behavior.Ok : Behavior.NonStrict, ACCEPTED);
+      else
+        stateOutcome(t, Behavior.Failed, `The client echoed a message other than the one sent (${binary ? "binary" : "text"}, ${data.length} bytes).`, [
+          echoedFigure(data.length)
+        ]);
+      t.sendClose(CloseCode.Normal);
+    },
+    adjust(verdict, facts) {
+      const scripted = unimplementedUnlessScripted("deflate-offer")(verdict, facts);
+      if (scripted !== verdict) return scripted;
+      return withOwnFigures(verdict, judgeRefusal(verdict));
+    }
+  });
+}
+function judgeRefusal(verdict) {
+  if (verdict.result === ACCEPTED)
+    return { ...verdict, behaviorClose: CloseBehavior.Ok, resultClose: "Not judged: the client took the response; wsgate closed after the echo." };
+  if (verdict.result === REFUSED && verdict.behaviorClose === CloseBehavior.Failed) {
+    return {
+      ...verdict,
+      behavior: Behavior.Failed,
+      result: `The client neither refused the response nor echoed the compressed message within ${REFUSE_WITHIN_S} s.`
+    };
+  }
+  return verdict;
+}
+var RSV13, COMPRESSED_PROBE2, REFUSED, ACCEPTED, outOfRange, eightBits, windowBitsClientCases;
+var init_s18_1_window_bits = __esm({
+  "src/cases/robustness/s18-1-window-bits.ts"() {
+    "use strict";
+    init_subgroup();
+    init_attacks_frames();
+    init_constants();
+    init_verdicts();
+    init_budgets();
+    init_attacks_client();
+    init_define();
+    init_handshake_scripts();
+    init_own_figures();
+    RSV13 = 4;
+    COMPRESSED_PROBE2 = (() => {
+      const out = zlib4.deflateRawSync(Buffer.from(PROBE), { windowBits: 9, level: 1, finishFlush: zlib4.constants.Z_SYNC_FLUSH });
+      return out.subarray(0, out.length - 4);
+    })();
+    REFUSED = "The client refused the response: it ended the connection without echoing the compressed message.";
+    ACCEPTED = "The client took the response and inflated the compressed message (its echo matches).";
+    outOfRange = {
+      key: "window-bits-out-of-range",
+      rfc: "RFC 7692 \xA77.1, \xA77.1.2",
+      text: "a client fails the connection on a permessage-deflate answer whose window bits are out of range (8 to 15), and its process survives the compressed frame that follows (CVE-2026-2229: undici before 6.24.0 died of an uncaught RangeError)",
+      subject: "window bits out of range in the 101"
+    };
+    eightBits = {
+      key: "window-bits-eight",
+      rfc: "RFC 7692 \xA77.1, \xA77.1.2.1",
+      text: "a client takes window bits of 8 in a permessage-deflate answer (valid: 8 to 15) or fails the connection cleanly because it cannot use them (zlib has no 256-byte window), and its process survives the compressed frame that follows (CVE-2026-2229 is the out-of-range variant)",
+      subject: "window bits of 8 in the 101"
+    };
+    windowBitsClientCases = subgroup(
+      "18.1",
+      "permessage-deflate window bits out of range, then a compressed frame (undici CVE-2026-2229)",
+      WINDOW_BITS_ROWS.map((row, i2) => windowBitsCase(`18.1.${i2 + 1}`, row.param, row.bits))
+    );
   }
 });
 
@@ -31003,7 +31104,206 @@ var init_frame_writer = __esm({
   }
 });
 
-// src/cases/s18-robustness-handshake.ts
+// src/cases/robustness/s18-2-bombs.ts
+function sendBomb2(t, fragmented) {
+  const writes = BOMB.pieces / BOMB.piecesPerWrite;
+  const piecesOf = (w) => Buffer.concat(Array.from({ length: BOMB.piecesPerWrite }, (_, k) => bombPieceAt(w * BOMB.piecesPerWrite + k, BOMB.pieces)));
+  if (!fragmented) t.sendRaw(encodeFrameHeader(Opcode.Binary, true, RSV14, bombLength(BOMB.pieces), null));
+  for (let w = 0; w < writes; w++) {
+    const body = piecesOf(w);
+    if (!fragmented) {
+      t.sendRaw(body, { sync: true });
+      continue;
+    }
+    const header = encodeFrameHeader(w === 0 ? Opcode.Binary : Opcode.Continuation, w === writes - 1, w === 0 ? RSV14 : 0, body.length, null);
+    t.sendRaw(Buffer.concat([header, body]), { sync: true });
+  }
+}
+function bombCase2(id, fragmented) {
+  const how = fragmented ? `in ${BOMB.pieces / BOMB.piecesPerWrite} fragments (a binary frame with RSV1, then continuations), each inflating to 64 MiB` : "in one binary frame with RSV1";
+  return defineCase({
+    id,
+    requirement: bombRequirement2,
+    description: `After a normal permessage-deflate negotiation, a compressed message of about 1 MB that inflates to 1 GiB of zeros, ${how}, written as it is generated (wsgate never holds it). (RFC 6455 \xA710.4, \xA77.4.1; ${bombBudget.advisory})`,
+    expectation: `RFC 6455 \xA710.4: a client SHOULD limit the message size after reassembly; past its limit it fails the connection with 1009 (or drops it) within ${BOMB.refuseWithinS} s, with bounded memory, and echoes nothing. A client that inflates the whole gigabyte is too slow or echoes it: FAILED. Without permessage-deflate the case is UNIMPLEMENTED.`,
+    expect: { OK: [] },
+    close: failedByPeer([CloseCode.MessageTooBig]),
+    suppressClose: true,
+    attackBudget: bombBudget,
+    messageLengthOnly: true,
+    schedule: { maxSeconds: BOMB.refuseWithinS + 2, runsAlone: true, cost: 1 },
+    deflate: (offers) => acceptOffer(acceptFirstOffer, offers),
+    run(t) {
+      if (!t.deflateActive) {
+        t.sendClose(CloseCode.Normal);
+        return;
+      }
+      sendBomb2(t, fragmented);
+      t.killAfter(scaledS(BOMB.refuseWithinS, t.budgets));
+    },
+    // A client that offered no permessage-deflate is not judged: the bomb was never sent.
+    adjust: (verdict, facts) => facts.deflateActive === true ? withOwnFigures(verdict) : NO_DEFLATE,
+    onMessage(t, _data, binary, length) {
+      t.record({ kind: "message", data: Buffer.alloc(0), binary });
+      stateOutcome(t, Behavior.Failed, `The client echoed a message of ${length} bytes: it took the bomb.`, [echoedFigure(length)]);
+      t.sendClose(CloseCode.Normal);
+    }
+  });
+}
+var RSV14, bombRequirement2, NO_DEFLATE, unnegotiatedBombCase, bombClientCases;
+var init_s18_2_bombs = __esm({
+  "src/cases/robustness/s18-2-bombs.ts"() {
+    "use strict";
+    init_subgroup();
+    init_constants();
+    init_bomb();
+    init_frame_writer();
+    init_verdicts();
+    init_budgets();
+    init_deflate_cases();
+    init_attacks_client();
+    init_define();
+    init_own_figures();
+    RSV14 = 4;
+    bombRequirement2 = {
+      key: "decompression-bomb",
+      rfc: "RFC 7692 \xA78.1, RFC 6455 \xA710.4",
+      text: "a client refuses a compressed message that inflates past its limit (1009 or a drop) with bounded memory, and its process survives (CVE-2026-1526: undici before 6.24.0 inflated without limit; CVE-2018-1000518: Python websockets)",
+      subject: "a decompression bomb"
+    };
+    NO_DEFLATE = {
+      behavior: Behavior.Unimplemented,
+      result: "permessage-deflate was not negotiated (the client offered none): the bomb was not sent.",
+      behaviorClose: CloseBehavior.Ok,
+      resultClose: "Not judged: the case does not apply to this client."
+    };
+    unnegotiatedBombCase = defineCase({
+      id: "18.2.3",
+      requirement: {
+        key: "client-rsv1-unnegotiated",
+        rfc: "RFC 6455 \xA75.2",
+        text: "a client fails the connection on a frame with RSV1 set when no extension was negotiated, at its first byte, inflating nothing (aiohttp GHSA-mq44-7p77-q5h7 inflated such frames: a decompression bomb without the extension)",
+        subject: "a compressed frame without permessage-deflate"
+      },
+      description: `The 101 declines permessage-deflate (whatever the client offered); then 18.2.1's bomb in one binary frame with RSV1 set, as if the extension were in use. (RFC 6455 \xA75.2; ${unnegotiatedBombBudget.advisory})`,
+      expectation: `RFC 6455 \xA75.2: RSV1 without a negotiated extension MUST fail the connection: the client fails it at the frame's first byte (1002, or a drop) within ${REFUSE_WITHIN_S} s, inflating nothing and echoing nothing, and its process does not die. Inflating the frame (its memory grows) or echoing anything is FAILED.`,
+      expect: { OK: [] },
+      close: failedByPeer([CloseCode.ProtocolError]),
+      suppressClose: true,
+      attackBudget: unnegotiatedBombBudget,
+      messageLengthOnly: true,
+      schedule: { maxSeconds: REFUSE_WITHIN_S + 2, runsAlone: true, cost: 1 },
+      run(t) {
+        sendBomb2(t, false);
+        t.killAfter(scaledS(REFUSE_WITHIN_S, t.budgets));
+      },
+      onMessage(t, _data, binary, length) {
+        t.record({ kind: "message", data: Buffer.alloc(0), binary });
+        stateOutcome(t, Behavior.Failed, `The client echoed a message of ${length} bytes: it took a frame with RSV1 though no extension was negotiated.`, [
+          echoedFigure(length)
+        ]);
+        t.sendClose(CloseCode.Normal);
+      },
+      adjust: ownFiguresOnly
+    });
+    bombClientCases = subgroup(
+      "18.2",
+      "Decompression bombs: 1 GiB of zeros from about 1 MB (undici CVE-2026-1526, websockets CVE-2018-1000518)",
+      [bombCase2("18.2.1", false), bombCase2("18.2.2", true), unnegotiatedBombCase]
+    );
+  }
+});
+
+// src/cases/robustness/s18-3-frames.ts
+function topBitLengthCase(id, length, what) {
+  return defineCase({
+    id,
+    requirement: lengthRequirement,
+    description: `A binary frame whose 64-bit length ${what} (82 7f ${length}), then 16 bytes. (RFC 6455 \xA75.2; ${length64Budget.advisory})`,
+    expectation: `RFC 6455 \xA75.2: "the most significant bit MUST be 0"; the client fails the connection at the header (1002, or 1009, or a drop) within ${REFUSE_WITHIN_S} s, and its process does not die.`,
+    expect: { OK: [] },
+    close: failedByPeer([CloseCode.ProtocolError, CloseCode.MessageTooBig]),
+    suppressClose: true,
+    attackBudget: length64Budget,
+    schedule: { maxSeconds: REFUSE_WITHIN_S + 2 },
+    run(t) {
+      t.sendRaw(Buffer.concat([hex3(`82 7f ${length}`), Buffer.alloc(16)]));
+      t.killAfter(scaledS(REFUSE_WITHIN_S, t.budgets));
+    }
+  });
+}
+var lengthRequirement, lengthCases2, frameClientCases;
+var init_s18_3_frames = __esm({
+  "src/cases/robustness/s18-3-frames.ts"() {
+    "use strict";
+    init_subgroup();
+    init_constants();
+    init_budgets();
+    init_frame_attacks();
+    init_attacks_client();
+    init_define();
+    lengthRequirement = {
+      key: "client-length-refused",
+      rfc: "RFC 6455 \xA75.2, \xA710.4",
+      text: "a client fails the connection at a frame header whose length has its top bit set, lies past its limit, or declares 1 GiB, without reading the payload, and its process survives (CVE-2026-1528: undici before 6.24.0; CVE-2020-27813: gorilla/websocket)",
+      subject: "an oversized frame length"
+    };
+    lengthCases2 = [
+      topBitLengthCase("18.3.1", "80 00 00 00 00 00 00 10", "has the most significant bit set"),
+      // The shape of undici CVE-2026-1528: high 32 bits 0x7fffffff, so "(upper << 8) + lower" went negative.
+      defineCase({
+        id: "18.3.2",
+        requirement: lengthRequirement,
+        description: `A binary frame declaring 0x7fffffff00000010 bytes (top bit clear: legal, about 2^63), then 16 bytes. (RFC 6455 \xA75.2, \xA710.4; ${length64Budget.advisory})`,
+        expectation: `RFC 6455 \xA710.4: a client limits frame sizes; a length past its limit fails the connection at the header with 1009 (1002 tolerated, or a drop) within ${REFUSE_WITHIN_S} s, and its process does not die.`,
+        expect: { OK: [] },
+        close: failedByPeer([CloseCode.MessageTooBig, CloseCode.ProtocolError]),
+        suppressClose: true,
+        attackBudget: length64Budget,
+        schedule: { maxSeconds: REFUSE_WITHIN_S + 2 },
+        run(t) {
+          t.sendRaw(Buffer.concat([hex3("82 7f 7f ff ff ff 00 00 00 10"), Buffer.alloc(16)]));
+          t.killAfter(scaledS(REFUSE_WITHIN_S, t.budgets));
+        }
+      }),
+      defineCase({
+        id: "18.3.3",
+        requirement: lengthRequirement,
+        description: `A binary frame declaring 1 GiB (82 7f 00 00 00 00 40 00 00 00), its payload trickled at ${TRICKLE.bytes} bytes every ${TRICKLE.everyS} s while the connection is open. (RFC 6455 \xA710.4; ${declaredGiBBudget.advisory})`,
+        expectation: `RFC 6455 \xA710.4: a client whose message limit is below 1 GiB refuses the frame at its header (1009, or a drop) within ${REFUSE_WITHIN_S} s, not after reading (or allocating) the payload.`,
+        expect: { OK: [] },
+        close: failedByPeer([CloseCode.MessageTooBig]),
+        suppressClose: true,
+        attackBudget: declaredGiBBudget,
+        schedule: { maxSeconds: REFUSE_WITHIN_S + 2, idle: true },
+        async run(t) {
+          t.sendRaw(hex3("82 7f 00 00 00 00 40 00 00 00"));
+          t.killAfter(scaledS(REFUSE_WITHIN_S, t.budgets));
+          const piece2 = Buffer.alloc(TRICKLE.bytes);
+          while (t.isOpen) {
+            t.sendRaw(piece2, { sync: true });
+            await t.pause(TRICKLE.everyS);
+          }
+        }
+      })
+    ];
+    frameClientCases = subgroup(
+      "18.3",
+      "Frames: lengths refused at the header (undici CVE-2026-1528, gorilla CVE-2020-27813), limit + 1 in fragments, endless continuations, random bytes",
+      [
+        ...lengthCases2,
+        reservedOpcodeGiB("18.3.4", "client"),
+        limitPlusOne("18.3.5", "client"),
+        endlessContinuations("18.3.6", "client"),
+        randomBytes("18.3.7", "client"),
+        // The other end of the range from 18.3.1: every bit set (-1 to a parser that reads it signed).
+        topBitLengthCase("18.3.8", "ff ff ff ff ff ff ff ff", "is 2^64 \u2212 1")
+      ]
+    );
+  }
+});
+
+// src/cases/robustness/s18-4-handshake.ts
 function probeFrame() {
   const payload2 = Buffer.from(PROBE, "utf8");
   return Buffer.concat([encodeFrameHeader(Opcode.Text, true, 0, payload2.length, null), payload2]);
@@ -31015,7 +31315,7 @@ function judgeSettled(verdict, waitS) {
       behaviorClose: CloseBehavior.Ok,
       resultClose: "Not judged: the client took the response; wsgate closed after the echo."
     });
-  if (verdict.result === REFUSED && verdict.behaviorClose === CloseBehavior.Failed) {
+  if (verdict.result === REFUSED2 && verdict.behaviorClose === CloseBehavior.Failed) {
     return withOwnFigures(verdict, {
       ...verdict,
       behavior: Behavior.Failed,
@@ -31041,9 +31341,9 @@ function hugeHeaderStart(info) {
   return `${[SWITCHING, ...upgradeLines(info)].map((l) => `${l}\r
 `).join("")}X-Pad: `;
 }
-var RFC, TOOK, REFUSED, manyLinesCase, MIB, hugeHeaderCase, P2, pacedCase, STALL_S, DROPPED_STALLED, trickledCase, PROTOTYPE_EXTENSIONS, prototypeNamesCase, OBS_TEXT_PROTOCOL, obsTextCase, clientHandshakeCases;
-var init_s18_robustness_handshake = __esm({
-  "src/cases/s18-robustness-handshake.ts"() {
+var RFC, TOOK, REFUSED2, manyLinesCase, MIB, hugeHeaderCase, P2, pacedCase, STALL_S, DROPPED_STALLED, trickledCase, PROTOTYPE_EXTENSIONS, prototypeNamesCase, OBS_TEXT_PROTOCOL, obsTextCase, handshakeClientCases;
+var init_s18_4_handshake = __esm({
+  "src/cases/robustness/s18-4-handshake.ts"() {
     "use strict";
     init_constants();
     init_frame_writer();
@@ -31055,11 +31355,18 @@ var init_s18_robustness_handshake = __esm({
     init_judgement();
     init_own_figures();
     init_handshake_scripts();
+    init_subgroup();
     RFC = "RFC 6455 \xA74.1, \xA74.2.2";
     TOOK = "The client took the response and echoed the message sent after it.";
-    REFUSED = "The client refused the response: it ended the connection without echoing the message sent after it.";
+    REFUSED2 = "The client refused the response: it ended the connection without echoing the message sent after it.";
     manyLinesCase = defineCase({
       id: "18.4.1",
+      requirement: {
+        key: "client-many-header-lines",
+        rfc: "RFC 6455 \xA74.1, \xA74.2.2",
+        text: "a client takes a 101 with thousands of header lines or fails the connection, within the budget, and its process survives (CVE-2024-37890: ws before 8.17.1 crashed on more header lines than Node keeps; CVE-2018-12121)",
+        subject: "a 101 with 10,000 header lines"
+      },
       description: `A 101 response with ${ClientFloodBudgets.manyLines.toLocaleString("en-US")} short header lines ("a0: b" ...) ahead of the upgrade fields, then in the same write a text message ("${PROBE}"). (${RFC}; ${clientFloodBudgets.manyLines.advisory})`,
       expectation: `The client takes the response and echoes the message, or fails the connection (its HTTP layer keeps fewer header lines: Node's 16 KiB head, Python's 100 lines), within ${ClientFloodBudgets.settleWithinS} s: both are OK. Neither within ${ClientFloodBudgets.settleWithinS} s, or a process that dies, is FAILED.`,
       expect: {},
@@ -31069,7 +31376,7 @@ var init_s18_robustness_handshake = __esm({
       schedule: { maxSeconds: ClientFloodBudgets.settleWithinS + 2 },
       handshake: (info) => ({ head: head(SWITCHING, [...manyLines(), ...upgradeLines(info)]), delivery: "together" }),
       run(t) {
-        stateOutcome(t, Behavior.Ok, REFUSED);
+        stateOutcome(t, Behavior.Ok, REFUSED2);
         t.sendFrame({ opcode: Opcode.Text, payload: PROBE });
         t.killAfter(scaledS(ClientFloodBudgets.settleWithinS, t.budgets));
       },
@@ -31079,6 +31386,12 @@ var init_s18_robustness_handshake = __esm({
     MIB = ClientFloodBudgets.hugeHeader.totalBytes / (1024 * 1024);
     hugeHeaderCase = defineCase({
       id: "18.4.2",
+      requirement: {
+        key: "client-huge-header",
+        rfc: "RFC 6455 \xA74.1, RFC 9112 \xA72.3",
+        text: "a client bounds the response head it reads: it fails the connection on a header of megabytes soon after its limit, not after reading it all (CVE-2018-12121: Node.js kept 80 KB of headers per connection until its heap ran out)",
+        subject: "an 8 MiB header in the 101"
+      },
       description: `A 101 response whose last header line, X-Pad, has a value of ${MIB} MiB, streamed in pieces of ${ClientFloodBudgets.hugeHeader.pieceBytes / 1024} KiB, one every ${ClientFloodBudgets.hugeHeader.everyMs} ms once the client's socket took the one before; then the empty line and a text message ("${PROBE}"). wsgate stops writing when the client ends the connection. (${RFC}; ${clientFloodBudgets.hugeHeader.advisory})`,
       expectation: `The client's HTTP layer bounds the response head (Node's is 16 KiB): it fails the connection within ${ClientFloodBudgets.settleWithinS} s of the first byte, without reading the megabytes. A client that reads the whole head and echoes the message is FAILED (no limit: the memory it holds grows with what the server sends); neither within ${ClientFloodBudgets.settleWithinS} s is FAILED. The figure says how many bytes wsgate had written when the client dropped.`,
       expect: {},
@@ -31097,7 +31410,7 @@ var init_s18_robustness_handshake = __esm({
         }
       }),
       async run(t) {
-        stateOutcome(t, Behavior.Ok, REFUSED);
+        stateOutcome(t, Behavior.Ok, REFUSED2);
         t.killAfter(scaledS(ClientFloodBudgets.settleWithinS, t.budgets));
         let most = 0;
         while (t.isOpen) {
@@ -31108,7 +31421,7 @@ var init_s18_robustness_handshake = __esm({
               stateOutcome(
                 t,
                 Behavior.Failed,
-                `The client read ${count2(most)} bytes of the response head (budget ${count2(ClientFloodBudgets.hugeHeaderReadBytes)}): its limit on a response head, if it has one, lets a server make it hold that much.`,
+                `The client read ${count(most)} bytes of the response head (budget ${count(ClientFloodBudgets.hugeHeaderReadBytes)}): its limit on a response head, if it has one, lets a server make it hold that much.`,
                 [budgetFigure("peer-read-bytes", "of the response head the client's process had read", most, "bytes", ClientFloodBudgets.hugeHeaderReadBytes)]
               );
           }
@@ -31121,8 +31434,14 @@ var init_s18_robustness_handshake = __esm({
     P2 = ClientFloodBudgets.pacedHead;
     pacedCase = defineCase({
       id: "18.4.3",
-      description: `A 101 response whose last header line, X-Pad, has a value of ${count2(P2.totalBytes)} bytes, written in ${P2.pieceBytes}-byte pieces, one every ${P2.everyMs} ms (about ${count2(P2.totalBytes / P2.pieceBytes)} reads for a client that keeps up); then the empty line and a text message ("${PROBE}"). (${RFC}; ${clientFloodBudgets.paced.advisory})`,
-      expectation: `The client takes the response and echoes the message, or fails the connection at its own limit on a response head (Node's is 16 KiB), within ${ClientFloodBudgets.settleWithinS + P2.writeS} s; and its process tree spends at most ${count2(ClientFloodBudgets.pacedCpuMs)} ms of CPU time on the case (a parser that reads the head again from its start on every read spends time quadratic in its length: tungstenite took minutes). Neither echo nor refusal in time, or a process that dies, is FAILED.`,
+      requirement: {
+        key: "client-paced-response",
+        rfc: "RFC 6455 \xA74.1, \xA74.2.2",
+        text: "a client reads a long 101 written in small pieces at a cost that grows with its length, not its square: it takes it and echoes, or refuses it at its own limit, spending little CPU time (CVE-2023-43669: tungstenite before 0.20.1 parsed the head again on every read)",
+        subject: "a 1 MiB response head written in small pieces"
+      },
+      description: `A 101 response whose last header line, X-Pad, has a value of ${count(P2.totalBytes)} bytes, written in ${P2.pieceBytes}-byte pieces, one every ${P2.everyMs} ms (about ${count(P2.totalBytes / P2.pieceBytes)} reads for a client that keeps up); then the empty line and a text message ("${PROBE}"). (${RFC}; ${clientFloodBudgets.paced.advisory})`,
+      expectation: `The client takes the response and echoes the message, or fails the connection at its own limit on a response head (Node's is 16 KiB), within ${ClientFloodBudgets.settleWithinS + P2.writeS} s; and its process tree spends at most ${count(ClientFloodBudgets.pacedCpuMs)} ms of CPU time on the case (a parser that reads the head again from its start on every read spends time quadratic in its length: tungstenite took minutes). Neither echo nor refusal in time, or a process that dies, is FAILED.`,
       expect: {},
       close: refused,
       suppressClose: true,
@@ -31139,7 +31458,7 @@ var init_s18_robustness_handshake = __esm({
         }
       }),
       run(t) {
-        stateOutcome(t, Behavior.Ok, REFUSED);
+        stateOutcome(t, Behavior.Ok, REFUSED2);
         t.killAfter(scaledS(ClientFloodBudgets.settleWithinS + P2.writeS, t.budgets));
       },
       onMessage: onEcho(Behavior.Ok, ""),
@@ -31149,6 +31468,12 @@ var init_s18_robustness_handshake = __esm({
     DROPPED_STALLED = "The client dropped the trickled response by a timeout of its own.";
     trickledCase = defineCase({
       id: "18.4.4",
+      requirement: {
+        key: "client-handshake-timeout",
+        rfc: "RFC 6455 \xA74.1, \xA710.1",
+        text: "a client drops a 101 trickled one byte per second by a handshake timeout of its own, within the stall budget (CVE-2018-12122: Node.js held a trickled head forever; Slowloris)",
+        subject: "a 101 trickled one byte per second"
+      },
       description: `A 101 response trickled one byte every ${ClientFloodBudgets.trickleEveryMs} ms that never ends (an X-Pad header of ${ClientFloodBudgets.tricklePadBytes.toLocaleString("en-US")} bytes: an hour). (${RFC}; ${clientFloodBudgets.trickled.advisory})`,
       expectation: `The client drops the connection by a handshake timeout of its own within the stall budget (--budget stall, default ${STALL_S} s). wsgate drops it just after the budget: FAILED. This case takes as long as the client's deadline. An idle timeout never fires while the bytes trickle in: ws has no deadline on its opening (its handshakeTimeout is the socket's idle timeout).`,
       expect: {},
@@ -31181,6 +31506,12 @@ var init_s18_robustness_handshake = __esm({
         expectation: `RFC 6455 \xA74.1: a response that "indicates the use of an extension that was not present in the client's handshake" means the client MUST _Fail the WebSocket Connection_, within ${ClientFloodBudgets.refuseWithinS} s, and its process survives the names.`,
         lines: (info) => [...upgradeLines(info), PROTOTYPE_EXTENSIONS]
       }),
+      requirement: {
+        key: "client-prototype-extension-names",
+        rfc: "RFC 6455 \xA74.1, \xA79.1",
+        text: "a client fails the connection on a 101 accepting extensions it never offered, named constructor, __proto__, toString, and its process survives (GHSA-5v72-xg48-5rpm: ws before 3.3.1 crashed on such names)",
+        subject: "extension names such as constructor in the 101"
+      },
       attackBudget: clientFloodBudgets.prototypeNames,
       schedule: { maxSeconds: ClientFloodBudgets.refuseWithinS + 2 }
     };
@@ -31192,234 +31523,287 @@ var init_s18_robustness_handshake = __esm({
         expectation: `RFC 6455 \xA74.1: a subprotocol the client did not offer means it MUST _Fail the WebSocket Connection_, within ${ClientFloodBudgets.refuseWithinS} s, and its process survives the bytes.`,
         lines: (info) => [...upgradeLines(info), OBS_TEXT_PROTOCOL]
       }),
+      requirement: {
+        key: "client-obs-text-protocol",
+        rfc: "RFC 6455 \xA74.1, RFC 9110 \xA75.5",
+        text: "a client fails the connection on a 101 naming a subprotocol it never offered, here of bytes above 0x7f, and its process survives (denoland/deno#32594: Deno panicked on such a value)",
+        subject: "a subprotocol of bytes above 0x7f in the 101"
+      },
       attackBudget: clientFloodBudgets.obsText,
       schedule: { maxSeconds: ClientFloodBudgets.refuseWithinS + 2 }
     };
-    clientHandshakeCases = [manyLinesCase, hugeHeaderCase, pacedCase, trickledCase, prototypeNamesCase, obsTextCase];
+    handshakeClientCases = subgroup(
+      "18.4",
+      "Opening handshake: a 101 with 10,000 lines, an 8 MiB header, one byte per packet, trickled, prototype extension names",
+      [manyLinesCase, hugeHeaderCase, pacedCase, trickledCase, prototypeNamesCase, obsTextCase]
+    );
   }
 });
 
-// src/cases/s18-robustness-client.ts
-import zlib4 from "node:zlib";
-function windowBitsCase(id, param, bits) {
-  const valid = bits >= 8 && bits <= 15;
-  const rule = valid ? `RFC 7692 \xA77.1.2.1: ${param} is "a decimal integer value without leading zeroes between 8 to 15, inclusive": 8 is valid. The client takes it and echoes the message, or fails the connection because it "does not support the configuration that the response represents" (\xA77.1; zlib has no 256-byte window): both are OK.` : `RFC 7692 \xA77.1: a response with "an extension parameter with an invalid value" (${param} must be 8 to 15, \xA77.1.2) means the client MUST _Fail the WebSocket Connection_: a close frame (1010 or any code) or a drop. Taking the value and inflating anyway is NON-STRICT.`;
-  return defineCase({
-    id,
-    description: `A 101 response accepting permessage-deflate with "${param}=${bits}", then in the same write a compressed text message ("${PROBE}", DEFLATE literals). (RFC 7692 \xA77.1, \xA77.1.2; ${windowBitsBudget.advisory})`,
-    expectation: `${rule} Whatever it does, the client process must not die: one that exits on an uncaught exception or a signal before its close is FAILED. Without a permessage-deflate offer from the client the case is UNIMPLEMENTED.`,
-    expect: {},
-    close: refused,
-    suppressClose: true,
-    attackBudget: windowBitsBudget,
-    schedule: { maxSeconds: REFUSE_WITHIN_S + 2 },
-    handshake(info) {
-      const offer = info.deflateOffers[0];
-      if (offer === void 0) return null;
-      const response = head(SWITCHING, [...upgradeLines(info), `Sec-WebSocket-Extensions: permessage-deflate; ${param}=${bits}`]);
-      return { head: response, delivery: "together", deflate: { offer, requestNoContextTakeover: false, requestMaxWindowBits: 0 } };
-    },
-    run(t) {
-      if (!t.scriptedHandshake) {
-        unimplemented(t, "permessage-deflate was not negotiated (the client offered none).");
-        return;
-      }
-      stateOutcome(t, Behavior.Ok, REFUSED2);
-      t.sendFrame({ opcode: Opcode.Text, rsv: RSV13, payload: COMPRESSED_PROBE2 });
-      t.killAfter(scaledS(REFUSE_WITHIN_S, t.budgets));
-    },
-    onMessage(t, data, binary) {
-      if (!binary && data.toString("utf8") === PROBE) stateOutcome(t, valid ? Behavior.Ok : Behavior.NonStrict, ACCEPTED);
-      else
-        stateOutcome(t, Behavior.Failed, `The client echoed a message other than the one sent (${binary ? "binary" : "text"}, ${data.length} bytes).`, [
-          echoedFigure(data.length)
-        ]);
-      t.sendClose(CloseCode.Normal);
-    },
-    adjust(verdict, facts) {
-      const scripted = unimplementedUnlessScripted("deflate-offer")(verdict, facts);
-      if (scripted !== verdict) return scripted;
-      return withOwnFigures(verdict, judgeRefusal(verdict));
-    }
-  });
-}
-function judgeRefusal(verdict) {
-  if (verdict.result === ACCEPTED)
-    return { ...verdict, behaviorClose: CloseBehavior.Ok, resultClose: "Not judged: the client took the response; wsgate closed after the echo." };
-  if (verdict.result === REFUSED2 && verdict.behaviorClose === CloseBehavior.Failed) {
-    return {
-      ...verdict,
-      behavior: Behavior.Failed,
-      result: `The client neither refused the response nor echoed the compressed message within ${REFUSE_WITHIN_S} s.`
-    };
-  }
-  return verdict;
-}
-function sendBomb2(t, fragmented) {
-  const writes = BOMB.pieces / BOMB.piecesPerWrite;
-  const piecesOf = (w) => Buffer.concat(Array.from({ length: BOMB.piecesPerWrite }, (_, k) => bombPieceAt(w * BOMB.piecesPerWrite + k, BOMB.pieces)));
-  if (!fragmented) t.sendRaw(encodeFrameHeader(Opcode.Binary, true, RSV13, bombLength(BOMB.pieces), null));
-  for (let w = 0; w < writes; w++) {
-    const body = piecesOf(w);
-    if (!fragmented) {
-      t.sendRaw(body, { sync: true });
-      continue;
-    }
-    const header = encodeFrameHeader(w === 0 ? Opcode.Binary : Opcode.Continuation, w === writes - 1, w === 0 ? RSV13 : 0, body.length, null);
-    t.sendRaw(Buffer.concat([header, body]), { sync: true });
-  }
-}
-function bombCase2(id, fragmented) {
-  const how = fragmented ? `in ${BOMB.pieces / BOMB.piecesPerWrite} fragments (a binary frame with RSV1, then continuations), each inflating to 64 MiB` : "in one binary frame with RSV1";
-  return defineCase({
-    id,
-    description: `After a normal permessage-deflate negotiation, a compressed message of about 1 MB that inflates to 1 GiB of zeros, ${how}, written as it is generated (wsgate never holds it). (RFC 6455 \xA710.4, \xA77.4.1; ${bombBudget.advisory})`,
-    expectation: `RFC 6455 \xA710.4: a client SHOULD limit the message size after reassembly; past its limit it fails the connection with 1009 (or drops it) within ${BOMB.refuseWithinS} s, with bounded memory, and echoes nothing. A client that inflates the whole gigabyte is too slow or echoes it: FAILED. Without permessage-deflate the case is UNIMPLEMENTED.`,
-    expect: { OK: [] },
-    close: failedByPeer([CloseCode.MessageTooBig]),
-    suppressClose: true,
-    attackBudget: bombBudget,
-    messageLengthOnly: true,
-    schedule: { maxSeconds: BOMB.refuseWithinS + 2, runsAlone: true, cost: 1 },
-    deflate: (offers) => acceptOffer(acceptFirstOffer, offers),
-    run(t) {
-      if (!t.deflateActive) {
-        t.sendClose(CloseCode.Normal);
-        return;
-      }
-      sendBomb2(t, fragmented);
-      t.killAfter(scaledS(BOMB.refuseWithinS, t.budgets));
-    },
-    // A client that offered no permessage-deflate is not judged: the bomb was never sent.
-    adjust: (verdict, facts) => facts.deflateActive === true ? withOwnFigures(verdict) : NO_DEFLATE,
-    onMessage(t, _data, binary, length) {
-      t.record({ kind: "message", data: Buffer.alloc(0), binary });
-      stateOutcome(t, Behavior.Failed, `The client echoed a message of ${length} bytes: it took the bomb.`, [echoedFigure(length)]);
-      t.sendClose(CloseCode.Normal);
-    }
-  });
-}
-function topBitLengthCase(id, length, what) {
-  return defineCase({
-    id,
-    description: `A binary frame whose 64-bit length ${what} (82 7f ${length}), then 16 bytes. (RFC 6455 \xA75.2; ${length64Budget.advisory})`,
-    expectation: `RFC 6455 \xA75.2: "the most significant bit MUST be 0"; the client fails the connection at the header (1002, or 1009, or a drop) within ${REFUSE_WITHIN_S} s, and its process does not die.`,
-    expect: { OK: [] },
-    close: failedByPeer([CloseCode.ProtocolError, CloseCode.MessageTooBig]),
-    suppressClose: true,
-    attackBudget: length64Budget,
-    schedule: { maxSeconds: REFUSE_WITHIN_S + 2 },
-    run(t) {
-      t.sendRaw(Buffer.concat([hex3(`82 7f ${length}`), Buffer.alloc(16)]));
-      t.killAfter(scaledS(REFUSE_WITHIN_S, t.budgets));
-    }
-  });
-}
-var RSV13, COMPRESSED_PROBE2, REFUSED2, ACCEPTED, windowBitsCases, NO_DEFLATE, unnegotiatedBombCase, bombCases, lengthCases2, robustnessClientCases;
-var init_s18_robustness_client = __esm({
-  "src/cases/s18-robustness-client.ts"() {
+// src/cases/robustness/s18-5-closing.ts
+var closingClientCases;
+var init_s18_5_closing = __esm({
+  "src/cases/robustness/s18-5-closing.ts"() {
     "use strict";
-    init_constants();
-    init_bomb();
-    init_frame_writer();
-    init_verdicts();
-    init_budgets();
-    init_deflate_cases();
-    init_attack_closing();
-    init_attack_frames();
-    init_attacks_client();
-    init_define();
-    init_handshake_scripts();
-    init_own_figures();
-    init_s18_robustness_handshake();
-    RSV13 = 4;
-    COMPRESSED_PROBE2 = (() => {
-      const out = zlib4.deflateRawSync(Buffer.from(PROBE), { windowBits: 9, level: 1, finishFlush: zlib4.constants.Z_SYNC_FLUSH });
-      return out.subarray(0, out.length - 4);
-    })();
-    REFUSED2 = "The client refused the response: it ended the connection without echoing the compressed message.";
-    ACCEPTED = "The client took the response and inflated the compressed message (its echo matches).";
-    windowBitsCases = WINDOW_BITS_ROWS.map((row, i2) => windowBitsCase(`18.1.${i2 + 1}`, row.param, row.bits));
-    NO_DEFLATE = {
-      behavior: Behavior.Unimplemented,
-      result: "permessage-deflate was not negotiated (the client offered none): the bomb was not sent.",
-      behaviorClose: CloseBehavior.Ok,
-      resultClose: "Not judged: the case does not apply to this client."
+    init_closing_attacks();
+    init_subgroup();
+    closingClientCases = subgroup(
+      "18.5",
+      "Back-pressure and closing: a ping flood unread, a slow reader of a large echo, an unanswered close, a connection never closed",
+      closingCases("18.5", "client")
+    );
+  }
+});
+
+// src/cases/robustness/data/attacks-h2.ts
+var H2Advisories, H2Budgets;
+var init_attacks_h2 = __esm({
+  "src/cases/robustness/data/attacks-h2.ts"() {
+    "use strict";
+    H2Advisories = {
+      rapidReset: {
+        id: "CVE-2023-44487 (HTTP/2 Rapid Reset)",
+        what: "a client opens streams and cancels each at once (HEADERS, RST_STREAM): no stream stays open to count against SETTINGS_MAX_CONCURRENT_STREAMS, and the server does the work of every request; nghttp2 1.57.0 rate-limits resets (a burst of 1,000, then 33 a second) and sends GOAWAY, Node.js took it in 18.18.2, 20.8.1 and 21.0.0"
+      },
+      continuationFlood: {
+        id: "CVE-2024-27316, CVE-2023-45288, CVE-2024-28182 (HTTP/2 CONTINUATION flood)",
+        what: "a header block that never ends: HEADERS without END_HEADERS, then CONTINUATION frames without end, which a server decodes (or buffers) while no other frame may come; nghttp2 1.61.0 ends the connection after 8 CONTINUATION frames (Node.js ships it from 20.13.0; 20.12.1's fix of the same week was CVE-2024-27983's, 17.5.4)"
+      },
+      cutHeaderBlock: {
+        id: "CVE-2024-27983",
+        what: "Node.js before 18.20.1, 20.12.1 and 21.7.2: a connection cut (TCP reset) while its HEADERS and CONTINUATION frames were still being decoded left nghttp2 memory behind, and the session's destructor asserted it was zero: the server process aborted"
+      },
+      pingFlood: {
+        id: "CVE-2019-9512 (HTTP/2 ping flood)",
+        what: "a client sends PINGs and never reads the acknowledgements, which pile up in the server's memory; nghttp2 1.39.2 ends the connection once 1,000 frames wait in its outbound queue, Node.js took it in 10.16.3 and 12.8.1"
+      }
     };
-    unnegotiatedBombCase = defineCase({
-      id: "18.2.3",
-      description: `The 101 declines permessage-deflate (whatever the client offered); then 18.2.1's bomb in one binary frame with RSV1 set, as if the extension were in use. (RFC 6455 \xA75.2; ${unnegotiatedBombBudget.advisory})`,
-      expectation: `RFC 6455 \xA75.2: RSV1 without a negotiated extension MUST fail the connection: the client fails it at the frame's first byte (1002, or a drop) within ${REFUSE_WITHIN_S} s, inflating nothing and echoing nothing, and its process does not die. Inflating the frame (its memory grows) or echoing anything is FAILED.`,
-      expect: { OK: [] },
-      close: failedByPeer([CloseCode.ProtocolError]),
-      suppressClose: true,
-      attackBudget: unnegotiatedBombBudget,
-      messageLengthOnly: true,
-      schedule: { maxSeconds: REFUSE_WITHIN_S + 2, runsAlone: true, cost: 1 },
-      run(t) {
-        sendBomb2(t, false);
-        t.killAfter(scaledS(REFUSE_WITHIN_S, t.budgets));
+    H2Budgets = {
+      /** Streams opened and reset: ten times nghttp2's burst of 1,000. */
+      rapidResetPairs: 1e4,
+      /** Pairs per write (about 80 bytes each). */
+      rapidResetBatch: 100,
+      /** CONTINUATION frames (26 bytes each, 2.6 MB): over ten thousand times nghttp2's limit of 8. */
+      continuationFrames: 1e5,
+      continuationBatch: 1e3,
+      /** PINGs (17 bytes each, 34 MB): past loopback's buffers at both ends (tens of MiB under load) and then nghttp2's queue of 1,000. */
+      pings: 2e6,
+      pingBatch: 2e3,
+      /** Connections whose header block is cut by a TCP reset: Node.js 20.12.0 died within 40 here. */
+      cutBlocks: 500,
+      /**
+       * How long a server that has read the whole flood has to end the connection, and how long one that
+       * reads nothing (a write of the flood waiting, or its end unread) has before wsgate calls it stopped
+       * and stops the flood, in ms (times the `time` budget).
+       */
+      graceMs: 2e3
+    };
+  }
+});
+
+// src/cases/robustness/s17-5-h2.ts
+function endWords(f) {
+  const goaway = f.end?.goaway;
+  if (goaway) return `with GOAWAY ${h2ErrorName(goaway.code)}${f.flood === "rapid-reset" ? ` (last stream ${n(goaway.lastStreamId)})` : ""}`;
+  return f.ending === "reset" ? "with a TCP reset" : "by closing TCP";
+}
+function takenAtEnd(f, end) {
+  const last = end.goaway?.lastStreamId;
+  if (f.flood === "rapid-reset" && last !== void 0) return { units: Math.min(f.units, Math.floor((last + 1) / 2)), how: "by its GOAWAY's last stream id" };
+  if (end.unitsRead !== null) return { units: end.unitsRead, how: "read by its process by wsgate's last measure (flushed less the kernel queues)" };
+  return { units: end.unitsWritten, how: "at most what wsgate had written then: the server's socket is not on this machine" };
+}
+function judgeH2Flood(f, stallMs = H2Budgets.graceMs) {
+  const unit = UNIT[f.flood];
+  const verdict = (behavior, result, figures2) => ({
+    behavior,
+    result,
+    behaviorClose: "INFORMATIONAL",
+    resultClose: "An HTTP/2 flood on one connection: no WebSocket closing handshake to judge.",
+    figures: figures2
+  });
+  if (f.refused !== null) return verdict("FAILED", `No HTTP/2 connection to flood: ${f.refused}.`, []);
+  if (f.flood === "cut-blocks") return judgeCutBlocks(f, verdict);
+  const written = statedFigure("units-written", `${unit} wsgate wrote`, f.unitsWritten, "count");
+  const end = f.end;
+  if (end !== null) {
+    const taken2 = takenAtEnd(f, end);
+    const took = budgetFigure("units-taken", `${unit} the server took before it ended the connection`, taken2.units, "count", f.units - 1);
+    const ms = statedFigure("ended-ms", "the server ended the flood after", end.ms, "ms");
+    const text = `The server ended the connection ${endWords(f)} ${n(Math.round(end.ms))} ms into the flood, having taken ${n(taken2.units)} of ${n(f.units)} ${unit} (${taken2.how}; ${n(end.unitsWritten)} written then)`;
+    if (taken2.units < f.units) return verdict("OK", `${text}.`, [took, written, ms]);
+    return verdict("FAILED", `${text}: it took the whole flood before ending it.`, [took, written, ms]);
+  }
+  if (f.unitsWritten >= f.units && (f.unitsRead === null || f.unitsRead >= f.unitsWritten)) {
+    const read2 = f.unitsRead ?? f.unitsWritten;
+    const how2 = f.unitsRead === null ? "written by wsgate (the server's socket is not on this machine: the kernel's buffers counted in)" : "read by its process";
+    const took = budgetFigure("units-taken", `${unit} the server took without ending the connection`, read2, "count", f.units - 1);
+    return verdict("FAILED", `The server took all ${n(read2)} ${unit} (${how2}) and kept the connection open: it does not bound the flood.`, [took, written]);
+  }
+  const taken = f.unitsRead ?? f.unitsWritten;
+  const how = f.unitsRead === null ? `at most: written by wsgate, whose write the socket did not take for ${n(stallMs)} ms (the server's socket is not on this machine)` : `read by its process, then nothing more for ${n(stallMs)} ms`;
+  const read = statedFigure("units-taken", `${unit} the server read, then stopped reading`, taken, "count");
+  return verdict(
+    "NON-STRICT",
+    `The server stopped reading after ${n(taken)} of ${n(f.unitsWritten)} ${unit} written (${how}), without ending the connection: it took no more, but holds the connection.`,
+    [read, written]
+  );
+}
+function judgeCutBlocks(f, verdict) {
+  const cut = statedFigure("units-written", "header blocks cut by a TCP reset", f.unitsWritten, "count");
+  if (f.end === null) return verdict("OK", `The server took all ${n(f.unitsWritten)} connections whose header block wsgate cut with a TCP reset.`, [cut]);
+  const failed = budgetFigure("connections-taken", "connections the server took before it was gone", f.end.unitsWritten, "count", f.units);
+  return verdict(
+    "FAILED",
+    `The server was gone after ${n(f.end.unitsWritten)} connections whose header block wsgate cut with a TCP reset (the next one was refused ${n(Math.round(f.end.ms))} ms in).`,
+    [{ ...failed, over: true }, cut]
+  );
+}
+function floodCase(spec) {
+  const attack = {
+    kind: "h2-flood",
+    flood: spec.flood,
+    units: spec.units,
+    batch: spec.batch,
+    graceMs: H2Budgets.graceMs,
+    judge: (facts, budgets) => judgeH2Flood(facts, scaledMs(H2Budgets.graceMs, budgets))
+  };
+  return attackCase({ ...spec, attack, maxSeconds: 60 });
+}
+var n, UNIT, rapidReset, continuationFlood, pingFlood2, cutBlocks, h2FloodServerCases;
+var init_s17_5_h2 = __esm({
+  "src/cases/robustness/s17-5-h2.ts"() {
+    "use strict";
+    init_budgets();
+    init_judgement();
+    init_h2_frames();
+    init_attack_case();
+    init_attacks_h2();
+    init_subgroup();
+    n = (v) => v.toLocaleString("en-US");
+    UNIT = {
+      "rapid-reset": "reset streams",
+      continuation: "CONTINUATION frames",
+      ping: "PINGs",
+      "cut-blocks": "cut header blocks"
+    };
+    rapidReset = floodCase({
+      id: "17.5.1",
+      requirement: {
+        key: "h2-rapid-reset",
+        rfc: "RFC 9113 \xA75.1.2, \xA710.5",
+        text: "a server bounds streams opened and reset at once: it ends the connection (GOAWAY, or TCP) before it has taken 10,000 of them, and keeps serving (CVE-2023-44487: nghttp2 before 1.57, Node.js before 20.8.1, took them all)",
+        subject: "streams opened and reset at once (HTTP/2 Rapid Reset)"
       },
-      onMessage(t, _data, binary, length) {
-        t.record({ kind: "message", data: Buffer.alloc(0), binary });
-        stateOutcome(t, Behavior.Failed, `The client echoed a message of ${length} bytes: it took a frame with RSV1 though no extension was negotiated.`, [
-          echoedFigure(length)
-        ]);
-        t.sendClose(CloseCode.Normal);
-      },
-      adjust: ownFiguresOnly
+      flood: "rapid-reset",
+      advisory: H2Advisories.rapidReset,
+      rfc: "RFC 9113 \xA75.1.2, \xA710.5; RFC 8441 \xA74",
+      units: H2Budgets.rapidResetPairs,
+      batch: H2Budgets.rapidResetBatch,
+      description: `After the HTTP/2 preface and SETTINGS, on one connection: up to ${n(H2Budgets.rapidResetPairs)} streams (1, 3, 5, ...) each opened by HEADERS with an extended CONNECT (:protocol websocket, END_HEADERS) and reset at once by RST_STREAM (CANCEL), ${H2Budgets.rapidResetBatch} pairs per write, each write once the socket took the one before, until the server sends GOAWAY (read even when a TCP reset follows it) or ends TCP, or stops reading (it reads nothing for ${H2Budgets.graceMs / 1e3} s while a write waits or the flood's end is unread). What the server read is measured from the kernel's queues.`,
+      expectation: `The server ends the connection (GOAWAY, or TCP) before it has taken all ${n(H2Budgets.rapidResetPairs)} (nghttp2 1.57 and later: GOAWAY after about 1,000); taking them all and serving on is FAILED.`
     });
-    bombCases = [bombCase2("18.2.1", false), bombCase2("18.2.2", true), unnegotiatedBombCase];
-    lengthCases2 = [
-      topBitLengthCase("18.3.1", "80 00 00 00 00 00 00 10", "has the most significant bit set"),
-      // The shape of undici CVE-2026-1528: high 32 bits 0x7fffffff, so "(upper << 8) + lower" went negative.
-      defineCase({
-        id: "18.3.2",
-        description: `A binary frame declaring 0x7fffffff00000010 bytes (top bit clear: legal, about 2^63), then 16 bytes. (RFC 6455 \xA75.2, \xA710.4; ${length64Budget.advisory})`,
-        expectation: `RFC 6455 \xA710.4: a client limits frame sizes; a length past its limit fails the connection at the header with 1009 (1002 tolerated, or a drop) within ${REFUSE_WITHIN_S} s, and its process does not die.`,
-        expect: { OK: [] },
-        close: failedByPeer([CloseCode.MessageTooBig, CloseCode.ProtocolError]),
-        suppressClose: true,
-        attackBudget: length64Budget,
-        schedule: { maxSeconds: REFUSE_WITHIN_S + 2 },
-        run(t) {
-          t.sendRaw(Buffer.concat([hex3("82 7f 7f ff ff ff 00 00 00 10"), Buffer.alloc(16)]));
-          t.killAfter(scaledS(REFUSE_WITHIN_S, t.budgets));
-        }
-      }),
-      defineCase({
-        id: "18.3.3",
-        description: `A binary frame declaring 1 GiB (82 7f 00 00 00 00 40 00 00 00), its payload trickled at ${TRICKLE.bytes} bytes every ${TRICKLE.everyS} s while the connection is open. (RFC 6455 \xA710.4; ${declaredGiBBudget.advisory})`,
-        expectation: `RFC 6455 \xA710.4: a client whose message limit is below 1 GiB refuses the frame at its header (1009, or a drop) within ${REFUSE_WITHIN_S} s, not after reading (or allocating) the payload.`,
-        expect: { OK: [] },
-        close: failedByPeer([CloseCode.MessageTooBig]),
-        suppressClose: true,
-        attackBudget: declaredGiBBudget,
-        schedule: { maxSeconds: REFUSE_WITHIN_S + 2, idle: true },
-        async run(t) {
-          t.sendRaw(hex3("82 7f 00 00 00 00 40 00 00 00"));
-          t.killAfter(scaledS(REFUSE_WITHIN_S, t.budgets));
-          const piece2 = Buffer.alloc(TRICKLE.bytes);
-          while (t.isOpen) {
-            t.sendRaw(piece2, { sync: true });
-            await t.pause(TRICKLE.everyS);
-          }
-        }
-      })
-    ];
+    continuationFlood = floodCase({
+      id: "17.5.2",
+      requirement: {
+        key: "h2-continuation-flood",
+        rfc: "RFC 9113 \xA76.10, \xA710.5.1",
+        text: "a server bounds a header block that never ends: it ends the connection (GOAWAY, or TCP) before it has read 100,000 CONTINUATION frames, and keeps serving (CVE-2024-28182: nghttp2 before 1.61, Node.js before 20.13.0, decoded them all)",
+        subject: "an endless run of CONTINUATION frames"
+      },
+      flood: "continuation",
+      advisory: H2Advisories.continuationFlood,
+      rfc: "RFC 9113 \xA76.10, \xA74.3, \xA710.5.1",
+      units: H2Budgets.continuationFrames,
+      batch: H2Budgets.continuationBatch,
+      description: `After the HTTP/2 preface and SETTINGS: HEADERS on stream 1 with an extended CONNECT (:protocol websocket) and without END_HEADERS, then up to ${n(H2Budgets.continuationFrames)} CONTINUATION frames, never END_HEADERS, each a new header field ("x-flood-0000000: a", as an HPACK literal), ${n(H2Budgets.continuationBatch)} per write, each write once the socket took the one before, until the server sends GOAWAY or ends TCP, or stops reading (it reads nothing for ${H2Budgets.graceMs / 1e3} s while a write waits or the flood's end is unread). What the server read is measured from the kernel's queues.`,
+      expectation: `The server ends the connection (GOAWAY, or TCP) before it has read all ${n(H2Budgets.continuationFrames)} frames (nghttp2 1.61 and later: after 8); stopping reading without ending the connection is NON-STRICT; a server that resets the stream but reads on, decoding the block, takes them all and is FAILED.`
+    });
+    pingFlood2 = floodCase({
+      id: "17.5.3",
+      requirement: {
+        key: "h2-ping-flood",
+        rfc: "RFC 9113 \xA76.7, \xA710.5",
+        text: "a server bounds the PING acknowledgements it queues for a client that reads none: it ends the connection (or stops reading) before it has read the whole flood, and keeps serving (CVE-2019-9512)",
+        subject: "an HTTP/2 PING flood whose acknowledgements are never read"
+      },
+      flood: "ping",
+      advisory: H2Advisories.pingFlood,
+      rfc: "RFC 9113 \xA76.7, \xA710.5",
+      units: H2Budgets.pings,
+      batch: H2Budgets.pingBatch,
+      description: `After the HTTP/2 preface and SETTINGS: up to ${n(H2Budgets.pings)} PING frames (8 bytes each, a counter), ${n(H2Budgets.pingBatch)} per write, each write once the socket took the one before, while wsgate reads nothing (the acknowledgements pile up at the server), until the server ends TCP (wsgate then reads what it wrote, for a GOAWAY) or stops reading (it reads nothing for ${H2Budgets.graceMs / 1e3} s while a write waits or the flood's end is unread). What the server read is measured from the kernel's queues.`,
+      expectation: `The server ends the connection, or stops reading, before it has read all ${n(H2Budgets.pings)} (nghttp2 1.39.2 and later: once 1,000 frames wait in its queue); stopping reading without ending the connection is NON-STRICT (it holds the connection); reading them all while its acknowledgements wait is FAILED.`
+    });
+    cutBlocks = floodCase({
+      id: "17.5.4",
+      requirement: {
+        key: "h2-cut-header-block",
+        rfc: "RFC 9113 \xA75.4.1, \xA76.10",
+        text: "a server survives connections reset while their header block (HEADERS and CONTINUATION frames) is still being decoded (CVE-2024-27983: Node.js 20.12.0 aborted on an assertion)",
+        subject: "header blocks cut by a TCP reset"
+      },
+      flood: "cut-blocks",
+      advisory: H2Advisories.cutHeaderBlock,
+      rfc: "RFC 9113 \xA75.4.1, \xA76.10",
+      units: H2Budgets.cutBlocks,
+      batch: 1,
+      description: `Up to ${n(H2Budgets.cutBlocks)} connections, one after another, each in one write: the HTTP/2 preface, SETTINGS, HEADERS on stream 1 with an extended CONNECT and without END_HEADERS, and 20 CONTINUATION frames of a 100-byte field; then, on the next turn of wsgate's event loop, a TCP reset, while the server may still be decoding the block.`,
+      expectation: "The server takes every connection and survives (Node.js 20.12.0 dies of an assertion within a few dozen); a connection refused partway is FAILED."
+    });
+    h2FloodServerCases = subgroup(
+      "17.5",
+      "HTTP/2 floods on one connection: Rapid Reset, CONTINUATION, PING, header blocks cut by a reset",
+      [rapidReset, continuationFlood, pingFlood2, cutBlocks]
+    );
+  }
+});
+
+// src/cases/robustness/liveness.ts
+var LIVENESS_TEXT, livenessCase;
+var init_liveness = __esm({
+  "src/cases/robustness/liveness.ts"() {
+    "use strict";
+    init_define();
+    LIVENESS_TEXT = "wsgate liveness check.";
+    livenessCase = defineCase({
+      id: "17.0.1",
+      description: "Liveness: a text message of 22 bytes on a fresh connection, after an attack.",
+      expectation: "The server echoes it and closes the connection cleanly.",
+      expect: { OK: [message(LIVENESS_TEXT)] },
+      close: closedByMe(),
+      schedule: { maxSeconds: 4 },
+      run: (t) => {
+        t.sendMessage(LIVENESS_TEXT);
+        t.killAfter(2);
+      }
+    });
+  }
+});
+
+// src/cases/robustness/index.ts
+var robustnessServerCases, robustnessClientCases;
+var init_robustness = __esm({
+  "src/cases/robustness/index.ts"() {
+    "use strict";
+    init_s17_1_handshake();
+    init_s17_2_frames();
+    init_s17_3_deflate();
+    init_s17_4_closing();
+    init_s18_1_window_bits();
+    init_s18_2_bombs();
+    init_s18_3_frames();
+    init_s18_4_handshake();
+    init_s18_5_closing();
+    init_s17_5_h2();
+    init_liveness();
+    robustnessServerCases = [...handshakeServerCases, ...frameServerCases, ...deflateServerCases, ...closingServerCases];
     robustnessClientCases = [
-      ...windowBitsCases,
-      ...bombCases,
-      ...lengthCases2,
-      // The frame attacks group 17 plays against a server (attack-frames.ts), here against a client.
-      reservedOpcodeGiB("18.3.4", "client"),
-      limitPlusOne("18.3.5", "client"),
-      endlessContinuations("18.3.6", "client"),
-      randomBytes("18.3.7", "client"),
-      // The other end of the range from 18.3.1: every bit set (-1 to a parser that reads it signed).
-      topBitLengthCase("18.3.8", "ff ff ff ff ff ff ff ff", "is 2^64 \u2212 1"),
-      ...clientHandshakeCases,
-      ...closingCases("18.5", "client")
+      ...windowBitsClientCases,
+      ...bombClientCases,
+      ...frameClientCases,
+      ...handshakeClientCases,
+      ...closingClientCases
     ];
   }
 });
@@ -31468,9 +31852,7 @@ var init_registry = __esm({
     init_s15_server_handshake();
     init_s16_h2_server();
     init_s16_h2_client();
-    init_s17_robustness_h2();
-    init_s17_robustness_server();
-    init_s18_robustness_client();
+    init_robustness();
     catalogue = buildCatalogue(
       framingCases,
       pingCases,
@@ -32397,51 +32779,10 @@ var init_utf8 = __esm({
 function byClosing(valid, invalid) {
   return (close) => close !== null && close.closedByMe === false ? invalid : valid;
 }
-function closingRequirements(prefix, peer) {
-  const drop = peer === "server" ? "ends TCP at once (a server closes it first)" : "ends TCP within the stall budget (a client waits for the server, but not forever)";
-  return [
-    [
-      `${prefix}.1`,
-      {
-        key: "ping-flood-bounded",
-        rfc: "RFC 6455 \xA75.5.3",
-        text: `a ${peer} flooded with pings by a peer that reads nothing answers only some (RFC 6455 \xA75.5.3: the most recent may do) or stops reading: the pongs it delivers afterwards stay within the budget (CVE-2019-9512, the HTTP/2 ping flood)`,
-        subject: "a ping flood with nothing read"
-      }
-    ],
-    [
-      `${prefix}.2`,
-      {
-        key: "slow-reader-bounded",
-        rfc: "RFC 6455 \xA710.4",
-        text: `a ${peer} whose echo is read at 1 KiB/s stops reading further messages (back-pressure) or drops the connection, rather than queuing its echoes without bound (CVE-2019-9517, HTTP/2 internal data buffering)`,
-        subject: "a large echo read slowly"
-      }
-    ],
-    [
-      `${prefix}.3`,
-      {
-        key: "unanswered-close-dropped",
-        rfc: "RFC 6455 \xA77.1.1, \xA77.1.7",
-        text: `a ${peer} that failed the connection (1002 on a reserved opcode) and got no answer to its close ends TCP itself within the stall budget`,
-        subject: "a close frame left unanswered"
-      }
-    ],
-    [
-      `${prefix}.4`,
-      {
-        key: "never-closed-dropped",
-        rfc: "RFC 6455 \xA77.1.1",
-        text: `a ${peer} that answered wsgate's close ${drop}, though wsgate keeps TCP open`,
-        subject: "a connection never closed after the closing handshake"
-      }
-    ]
-  ];
-}
-function frameRequirements(subgroup, first) {
-  return [RESERVED_OPCODE_GIB, LIMIT_PLUS_ONE2, ENDLESS_CONTINUATIONS, RANDOM_BYTES2].map((r, i2) => [`${subgroup}.${first + i2}`, r]);
-}
 function requirementFor(caseId, expectedClose) {
+  declared ??= new Map(everyCase.flatMap((c3) => c3.requirement === void 0 ? [] : [[c3.id, c3.requirement]]));
+  const own2 = declared.get(caseId);
+  if (own2 !== void 0) return own2;
   const parts = caseId.split(".");
   for (let n3 = parts.length; n3 > 0; n3--) {
     const prefix = parts.slice(0, n3).join(".");
@@ -32452,10 +32793,11 @@ function requirementFor(caseId, expectedClose) {
   }
   return FALLBACK;
 }
-var FAIL_10022, utf8Invalid, utf8Valid, H2_ORDERLY_END, H2_FLOW_CONTROL, H2_PING, RESERVED_OPCODE_GIB, LIMIT_PLUS_ONE2, ENDLESS_CONTINUATIONS, RANDOM_BYTES2, SERVER_BOMB, TABLE, CLOSE_ANSWER, FAIL_CODES, FALLBACK;
+var FAIL_10022, utf8Invalid, utf8Valid, H2_ORDERLY_END, H2_FLOW_CONTROL, H2_PING, TABLE, CLOSE_ANSWER, FAIL_CODES, FALLBACK, declared;
 var init_requirements = __esm({
   "src/explain/requirements.ts"() {
     "use strict";
+    init_registry();
     FAIL_10022 = "must fail the connection (close code 1002, protocol error, or none) and act on nothing after it";
     utf8Invalid = {
       key: "utf8-invalid",
@@ -32487,36 +32829,6 @@ var init_requirements = __esm({
       rfc: "RFC 9113 \xA76.7, RFC 8441 \xA75",
       text: "an HTTP/2 PING is answered by a PING with ACK and the same 8 bytes, and a WebSocket ping by a pong on its stream: each on its own layer",
       subject: "an HTTP/2 PING beside a WebSocket ping"
-    };
-    RESERVED_OPCODE_GIB = {
-      key: "reserved-opcode-length",
-      rfc: "RFC 6455 \xA75.2, \xA710.4",
-      text: "a peer fails the connection at a frame header with a reserved opcode declaring 1 GiB (1002, 1009 or a drop), without reading the payload, and survives (Java-WebSocket#1507 allocated the declared size up front)",
-      subject: "a reserved opcode declaring 1 GiB"
-    };
-    LIMIT_PLUS_ONE2 = {
-      key: "limit-plus-one-fragments",
-      rfc: "RFC 6455 \xA710.4, \xA77.4.1",
-      text: "a peer with a message limit fails the connection (1009, 1008 or a drop) once a message in 4 KiB fragments passes it, having taken at most the limit, and survives (ws#2331, ws#2332: per-fragment overhead far above the limit)",
-      subject: "a message one byte past the limit, in small fragments"
-    };
-    ENDLESS_CONTINUATIONS = {
-      key: "endless-continuations",
-      rfc: "RFC 6455 \xA75.4, \xA710.4",
-      text: "a peer fails the connection on an endless series of one-byte continuation frames, or at least keeps up with them and stays responsive (Netty CVE-2014-0193 grew without bound)",
-      subject: "endless one-byte continuation frames"
-    };
-    RANDOM_BYTES2 = {
-      key: "random-bytes",
-      rfc: "RFC 6455 \xA75.2, \xA77.1.7",
-      text: "a peer fails the connection on random bytes after the opening handshake (any close code, or a drop) within 10 s, and survives",
-      subject: "random bytes after the 101"
-    };
-    SERVER_BOMB = {
-      key: "server-decompression-bomb",
-      rfc: "RFC 6455 \xA710.4, RFC 7692 \xA78.1",
-      text: "a server refuses a compressed message that inflates past its limit (1009 or a drop) with bounded memory, and keeps serving (CVE-2018-1000518: Python websockets inflated without limit)",
-      subject: "a decompression bomb"
     };
     TABLE = [
       [
@@ -32927,285 +33239,7 @@ var init_requirements = __esm({
           text: "a server must fail the connection (close code 1002) on a frame from the client that is not masked",
           subject: "an unmasked client frame"
         }
-      ],
-      // The robustness profile (group 17): each requirement names the advisory its case replays; every one also asks that the server keeps serving.
-      [
-        "17.1.1",
-        {
-          key: "protocol-header-growth",
-          rfc: "RFC 6455 \xA74.1, \xA711.3.4",
-          text: "a server answers a long Sec-WebSocket-Protocol (up to what its HTTP layer accepts) within the budget, in time no more than linear in its size, and keeps serving (CVE-2021-32640: ws before 7.4.6 took quadratic time)",
-          subject: "a long Sec-WebSocket-Protocol header"
-        }
-      ],
-      [
-        "17.1.2",
-        {
-          key: "extensions-header-growth",
-          rfc: "RFC 6455 \xA79.1, RFC 7230 \xA73.2.6",
-          text: "a server answers a long, malformed Sec-WebSocket-Extensions within the budget, in time no more than linear in its size, and keeps serving (CVE-2020-7662: websocket-extensions before 0.1.4 backtracked)",
-          subject: "a long malformed Sec-WebSocket-Extensions header"
-        }
-      ],
-      [
-        "17.1.3",
-        {
-          key: "many-header-lines",
-          rfc: "RFC 6455 \xA74.2.1, RFC 7230 \xA73.2.5",
-          text: "a server answers a request with thousands of header lines (an error status, or 101) and keeps serving (CVE-2024-37890: ws before 8.17.1 crashed past Node's 2,000-header limit)",
-          subject: "a request with thousands of header lines"
-        }
-      ],
-      [
-        "17.1.4",
-        {
-          key: "many-header-lines",
-          rfc: "RFC 6455 \xA74.2.1, RFC 7230 \xA73.2.5",
-          text: "a server answers a request with thousands of header lines (an error status, or 101) and keeps serving (CVE-2024-37890: ws before 8.17.1 crashed past Node's 2,000-header limit)",
-          subject: "a request with thousands of header lines"
-        }
-      ],
-      [
-        "17.1.5",
-        {
-          key: "prototype-extension-names",
-          rfc: "RFC 6455 \xA79.1",
-          text: "a server answers extension offers named after Object.prototype properties (constructor, __proto__) and keeps serving (GHSA-5v72-xg48-5rpm: ws before 3.3.1 crashed)",
-          subject: "extension names such as constructor and __proto__"
-        }
-      ],
-      [
-        "17.1.12",
-        {
-          key: "obs-text-values",
-          rfc: "RFC 9110 \xA75.5, RFC 6455 \xA74.1, \xA79.1",
-          text: "a server answers an upgrade whose Sec-WebSocket-Protocol or Sec-WebSocket-Extensions holds bytes above 0x7f (a 101 without the value, or an error such as 400) and keeps serving (http-rs/async-h1#187: a server panicked on such a value)",
-          subject: "header values with bytes above 0x7f"
-        }
-      ],
-      [
-        "17.1.6",
-        {
-          key: "burst-beside-normal-client",
-          rfc: "RFC 6455 \xA74.1, \xA711.3.4",
-          text: "a burst of upgrade requests with the longest Sec-WebSocket-Protocol the HTTP layer takes does not keep a normal client from its 101 within the budget (CVE-2021-32640: ws before 7.4.6's quadratic split blocked every client)",
-          subject: "a normal client beside a burst of slow requests"
-        }
-      ],
-      [
-        "17.1.7",
-        {
-          key: "burst-beside-normal-client",
-          rfc: "RFC 6455 \xA79.1, RFC 7230 \xA73.2.6",
-          text: "a burst of upgrade requests with the longest malformed Sec-WebSocket-Extensions the HTTP layer takes does not keep a normal client from its 101 within the budget (CVE-2020-7662: websocket-extensions before 0.1.4 backtracked)",
-          subject: "a normal client beside a burst of slow requests"
-        }
-      ],
-      [
-        "17.1.8",
-        {
-          key: "huge-header-refused",
-          rfc: "RFC 7230 \xA73.2.5",
-          text: "a server refuses a request header far larger than it wishes to process with a 4xx (431) or a drop, soon after its limit, not after reading it all, and keeps serving (CVE-2018-12121: Node.js kept 80 KB of headers per connection)",
-          subject: "a 20 MB request header"
-        }
-      ],
-      [
-        "17.1.9",
-        {
-          key: "paced-request",
-          rfc: "RFC 7230 \xA73, RFC 6455 \xA74.1",
-          text: "a server reads a long request head written in small pieces at a cost that grows with its length, not its square: it answers or refuses it promptly, spending little CPU time (CVE-2023-43669: tungstenite before 0.20.1 parsed the head again on every read)",
-          subject: "a 1 MiB request head written in small pieces"
-        }
-      ],
-      [
-        "17.1.10",
-        {
-          key: "slowloris",
-          rfc: "RFC 7230 \xA76.5, RFC 6455 \xA710.1",
-          text: "a server drops a request head trickled one byte per second by a timeout of its own, within the stall budget (CVE-2018-12122: Node.js held such a connection forever; Slowloris)",
-          subject: "a request head trickled one byte per second"
-        }
-      ],
-      [
-        "17.1.11",
-        {
-          key: "half-open-upgrades",
-          rfc: "RFC 6455 \xA710.1, RFC 7230 \xA76.5",
-          text: "hundreds of connections holding a partial upgrade request do not keep a normal client from its 101 within the budget (CVE-2007-6750: Slowloris took every worker of Apache)",
-          subject: "a normal client beside half-open upgrades"
-        }
-      ],
-      [
-        "17.2.1",
-        {
-          key: "length-top-bit",
-          rfc: "RFC 6455 \xA75.2, \xA77.1.7",
-          text: "a server fails the connection at a frame header whose 64-bit length has its most significant bit set, or is 2^64 - 1 (1002, 1009 or a drop), and keeps serving (CVE-2020-27813: gorilla/websocket overflowed its read limit)",
-          subject: "a 64-bit frame length with the top bit set"
-        }
-      ],
-      [
-        "17.2.2",
-        {
-          key: "declared-length-refused",
-          rfc: "RFC 6455 \xA710.4, \xA77.4.1",
-          text: "a server with a message limit refuses a frame declaring more at its header (1009, 1002 or a drop), not after reading the payload, and keeps serving (Java-WebSocket#1507 allocated the declared size up front)",
-          subject: "a frame declaring 1 GiB"
-        }
-      ],
-      ...closingRequirements("17.4", "server"),
-      // 17.5: the HTTP/2 floods (--robustness --http2), on one HTTP/2 connection each.
-      [
-        "17.5.1",
-        {
-          key: "h2-rapid-reset",
-          rfc: "RFC 9113 \xA75.1.2, \xA710.5",
-          text: "a server bounds streams opened and reset at once: it ends the connection (GOAWAY, or TCP) before it has taken 10,000 of them, and keeps serving (CVE-2023-44487: nghttp2 before 1.57, Node.js before 20.8.1, took them all)",
-          subject: "streams opened and reset at once (HTTP/2 Rapid Reset)"
-        }
-      ],
-      [
-        "17.5.2",
-        {
-          key: "h2-continuation-flood",
-          rfc: "RFC 9113 \xA76.10, \xA710.5.1",
-          text: "a server bounds a header block that never ends: it ends the connection (GOAWAY, or TCP) before it has read 100,000 CONTINUATION frames, and keeps serving (CVE-2024-28182: nghttp2 before 1.61, Node.js before 20.13.0, decoded them all)",
-          subject: "an endless run of CONTINUATION frames"
-        }
-      ],
-      [
-        "17.5.3",
-        {
-          key: "h2-ping-flood",
-          rfc: "RFC 9113 \xA76.7, \xA710.5",
-          text: "a server bounds the PING acknowledgements it queues for a client that reads none: it ends the connection (or stops reading) before it has read the whole flood, and keeps serving (CVE-2019-9512)",
-          subject: "an HTTP/2 PING flood whose acknowledgements are never read"
-        }
-      ],
-      [
-        "17.5.4",
-        {
-          key: "h2-cut-header-block",
-          rfc: "RFC 9113 \xA75.4.1, \xA76.10",
-          text: "a server survives connections reset while their header block (HEADERS and CONTINUATION frames) is still being decoded (CVE-2024-27983: Node.js 20.12.0 aborted on an assertion)",
-          subject: "header blocks cut by a TCP reset"
-        }
-      ],
-      ...frameRequirements("17.2", 3),
-      ...["17.3.1", "17.3.2"].map((id) => [id, SERVER_BOMB]),
-      [
-        "17.3",
-        {
-          key: "offer-window-bits",
-          rfc: "RFC 7692 \xA77, \xA77.1.2",
-          text: "a server declines a permessage-deflate offer whose window bits are out of range (8 to 15) or refuses the handshake, never accepts the value, and survives the compressed message that follows",
-          subject: "window bits out of range in the offer"
-        }
-      ],
-      // Group 18 (attacks on a client): each requirement names the advisory too; every one also asks that the client process survives.
-      [
-        "18.1",
-        {
-          key: "window-bits-out-of-range",
-          rfc: "RFC 7692 \xA77.1, \xA77.1.2",
-          text: "a client fails the connection on a permessage-deflate answer whose window bits are out of range (8 to 15), and its process survives the compressed frame that follows (CVE-2026-2229: undici before 6.24.0 died of an uncaught RangeError)",
-          subject: "window bits out of range in the 101"
-        }
-      ],
-      ...["18.1.2", "18.1.5"].map((id) => [
-        id,
-        {
-          key: "window-bits-eight",
-          rfc: "RFC 7692 \xA77.1, \xA77.1.2.1",
-          text: "a client takes window bits of 8 in a permessage-deflate answer (valid: 8 to 15) or fails the connection cleanly because it cannot use them (zlib has no 256-byte window), and its process survives the compressed frame that follows (CVE-2026-2229 is the out-of-range variant)",
-          subject: "window bits of 8 in the 101"
-        }
-      ]),
-      [
-        "18.2",
-        {
-          key: "decompression-bomb",
-          rfc: "RFC 7692 \xA78.1, RFC 6455 \xA710.4",
-          text: "a client refuses a compressed message that inflates past its limit (1009 or a drop) with bounded memory, and its process survives (CVE-2026-1526: undici before 6.24.0 inflated without limit; CVE-2018-1000518: Python websockets)",
-          subject: "a decompression bomb"
-        }
-      ],
-      [
-        "18.2.3",
-        {
-          key: "client-rsv1-unnegotiated",
-          rfc: "RFC 6455 \xA75.2",
-          text: "a client fails the connection on a frame with RSV1 set when no extension was negotiated, at its first byte, inflating nothing (aiohttp GHSA-mq44-7p77-q5h7 inflated such frames: a decompression bomb without the extension)",
-          subject: "a compressed frame without permessage-deflate"
-        }
-      ],
-      ...frameRequirements("18.3", 4),
-      [
-        "18.3",
-        {
-          key: "client-length-refused",
-          rfc: "RFC 6455 \xA75.2, \xA710.4",
-          text: "a client fails the connection at a frame header whose length has its top bit set, lies past its limit, or declares 1 GiB, without reading the payload, and its process survives (CVE-2026-1528: undici before 6.24.0; CVE-2020-27813: gorilla/websocket)",
-          subject: "an oversized frame length"
-        }
-      ],
-      [
-        "18.4.1",
-        {
-          key: "client-many-header-lines",
-          rfc: "RFC 6455 \xA74.1, \xA74.2.2",
-          text: "a client takes a 101 with thousands of header lines or fails the connection, within the budget, and its process survives (CVE-2024-37890: ws before 8.17.1 crashed on more header lines than Node keeps; CVE-2018-12121)",
-          subject: "a 101 with 10,000 header lines"
-        }
-      ],
-      [
-        "18.4.2",
-        {
-          key: "client-huge-header",
-          rfc: "RFC 6455 \xA74.1, RFC 9112 \xA72.3",
-          text: "a client bounds the response head it reads: it fails the connection on a header of megabytes soon after its limit, not after reading it all (CVE-2018-12121: Node.js kept 80 KB of headers per connection until its heap ran out)",
-          subject: "an 8 MiB header in the 101"
-        }
-      ],
-      [
-        "18.4.3",
-        {
-          key: "client-paced-response",
-          rfc: "RFC 6455 \xA74.1, \xA74.2.2",
-          text: "a client reads a long 101 written in small pieces at a cost that grows with its length, not its square: it takes it and echoes, or refuses it at its own limit, spending little CPU time (CVE-2023-43669: tungstenite before 0.20.1 parsed the head again on every read)",
-          subject: "a 1 MiB response head written in small pieces"
-        }
-      ],
-      [
-        "18.4.4",
-        {
-          key: "client-handshake-timeout",
-          rfc: "RFC 6455 \xA74.1, \xA710.1",
-          text: "a client drops a 101 trickled one byte per second by a handshake timeout of its own, within the stall budget (CVE-2018-12122: Node.js held a trickled head forever; Slowloris)",
-          subject: "a 101 trickled one byte per second"
-        }
-      ],
-      [
-        "18.4.6",
-        {
-          key: "client-obs-text-protocol",
-          rfc: "RFC 6455 \xA74.1, RFC 9110 \xA75.5",
-          text: "a client fails the connection on a 101 naming a subprotocol it never offered, here of bytes above 0x7f, and its process survives (denoland/deno#32594: Deno panicked on such a value)",
-          subject: "a subprotocol of bytes above 0x7f in the 101"
-        }
-      ],
-      [
-        "18.4.5",
-        {
-          key: "client-prototype-extension-names",
-          rfc: "RFC 6455 \xA74.1, \xA79.1",
-          text: "a client fails the connection on a 101 accepting extensions it never offered, named constructor, __proto__, toString, and its process survives (GHSA-5v72-xg48-5rpm: ws before 3.3.1 crashed on such names)",
-          subject: "extension names such as constructor in the 101"
-        }
-      ],
-      ...closingRequirements("18.5", "client")
+      ]
     ];
     CLOSE_ANSWER = {
       key: "closing-answer",
@@ -33220,6 +33254,7 @@ var init_requirements = __esm({
       subject: "the code of a failed connection"
     };
     FALLBACK = { key: "other", rfc: "RFC 6455", text: "the behaviour the case describes", subject: "the case" };
+    declared = null;
   }
 });
 
@@ -39176,7 +39211,7 @@ var require_dist = __commonJS({
           var defer = baseRest(function(func, args) {
             return baseDelay(func, 1, args);
           });
-          var delay = baseRest(function(func, wait, args) {
+          var delay2 = baseRest(function(func, wait, args) {
             return baseDelay(func, toNumber(wait) || 0, args);
           });
           function flip(func) {
@@ -40295,7 +40330,7 @@ var require_dist = __commonJS({
           lodash2.defaults = defaults;
           lodash2.defaultsDeep = defaultsDeep;
           lodash2.defer = defer;
-          lodash2.delay = delay;
+          lodash2.delay = delay2;
           lodash2.difference = difference;
           lodash2.differenceBy = differenceBy;
           lodash2.differenceWith = differenceWith;
@@ -61514,13 +61549,13 @@ var require_lazy_helpers = __commonJS({
       }
     };
     exports.DelayedConstructor = DelayedConstructor;
-    function delay(wrappedConstructor) {
+    function delay2(wrappedConstructor) {
       if (typeof wrappedConstructor === "undefined") {
         throw new Error("Attempt to `delay` undefined. Constructor must be wrapped in a callback");
       }
       return new DelayedConstructor(wrappedConstructor);
     }
-    exports.delay = delay;
+    exports.delay = delay2;
   }
 });
 
@@ -73000,8 +73035,8 @@ var QUICK_SAMPLE = {
   "13": [1]
 };
 function inQuickSample(id) {
-  const [group, subgroup, number4] = id.split(".");
-  const kept = QUICK_SAMPLE[`${group ?? ""}.${subgroup ?? ""}`] ?? QUICK_SAMPLE[group ?? ""];
+  const [group, subgroup2, number4] = id.split(".");
+  const kept = QUICK_SAMPLE[`${group ?? ""}.${subgroup2 ?? ""}`] ?? QUICK_SAMPLE[group ?? ""];
   return kept === void 0 || kept.includes(Number(number4));
 }
 function quickSample(cases2) {
@@ -73450,7 +73485,7 @@ import { readFileSync as readFileSync5 } from "node:fs";
 import { gzipSync as gzipSync2 } from "node:zlib";
 var runtimeText = null;
 function runtime() {
-  if (true) return 'import Fe from"node:net";import{gunzipSync as ct}from"node:zlib";import{createHash as Ue}from"node:crypto";var d={Continuation:0,Text:1,Binary:2,Close:8,Ping:9,Pong:10},m={Normal:1e3,GoingAway:1001,ProtocolError:1002,\nUnsupportedData:1003,NoStatus:1005,Abnormal:1006,InvalidPayload:1007,PolicyViolation:1008,MessageTooBig:1009,\nMandatoryExtension:1010,InternalError:1011},ue="258EAFA5-E914-47DA-95CA-C5AB0DC85B11";function $(n){\nreturn n>7}function ce(n){return Number.isInteger(n)?n>=1e3&&n<=1003||n>=1007&&n<=1011||n>=3e3&&n<=4999:\n!1}var A={openHandshakeTimeoutMs:5e3,closeHandshakeTimeoutMs:1e3,failByDrop:!1,maxMessagePayload:64*\n1024*1024,serverDropTimeoutMs:1e3,deflateLevel:1,maxHeadBytes:16*1024};function ee(n){return Ue("sha1").update(n+ue,"latin1").digest("base64")}var vt=Buffer.from(`\\r\n\\r\n`,"latin1");function de(n){let e=[],t=null,r="",s=!1,i=o=>{let a=r;if(r="",t===null){let l=a.trim().toLowerCase();\nl!==""&&(t={name:l,params:[]})}else{let l=a.indexOf("="),f=(l<0?a:a.slice(0,l)).trim().toLowerCase();\nif(f!==""){let c=l<0?!0:a.slice(l+1).trim();t.params.push([f,c])}}o&&(t!==null&&e.push(t),t=null)};for(let o=0;o<\nn.length;o++){let a=n[o];s?a==="\\\\"&&o+1<n.length?r+=n[++o]:a===\'"\'?s=!1:r+=a:a===\'"\'?s=!0:a===","?i(\n!0):a===";"?i(!1):r+=a}return i(!0),e}var q=class{constructor(e,t){this.s=e;this.writes=t}s;writes;rxWaitMs=2e3;peerCloseWaitMs=1e4;next=0;piece=0;nextMark=0;lastSent=0;waitTimer=null;endTimer=null;lagNoted=!1;finished=!1;ready(e,t){\nlet r=performance.now()-this.s.t0;if(r<e)return this.waitTimer=setTimeout(()=>this.pump(),Math.ceil(\ne-r)),!1;if(this.s.rx>=t)return!0;let s=Math.max(e,this.lastSent)+this.rxWaitMs;return r>=s?(this.lagNoted||\nthis.s.sayNow(`(the peer has sent ${this.s.rx} of the ${t} frame octets it had sent by now in the ru\\\nn: going on without them)`),this.lagNoted=!0,!0):(this.waitTimer=setTimeout(()=>this.pump(),Math.ceil(\ns-r)),!1)}pump(){this.stop();let e=this.s.socket;if(!(e===null||this.s.tcpDone||!this.s.open||this.finished)){\ne.cork();try{for(;;){let t=this.writes[this.next],r=this.s.data.marks[this.nextMark];if(r!==void 0&&\n(t===void 0||r[0]<t.t)){if(!this.ready(r[0],r[1]))return;this.nextMark+=1,this.s.mark(r[2]);continue}\nif(t===void 0)return this.endTcp();if(this.piece===0&&!this.ready(t.t,t.rx))return;if(t.sync&&e.uncork(),\nt.chop>0&&this.piece+t.chop<t.data.length){this.send(t.data.subarray(this.piece,this.piece+t.chop)),\nthis.piece+=t.chop,setImmediate(()=>this.pump());return}if(this.send(t.chop>0?t.data.subarray(this.piece):\nt.data),this.piece=0,this.next+=1,t.sync||this.writes[this.next]?.sync===!0){setImmediate(()=>this.pump());\nreturn}}}finally{process.nextTick(()=>{for(;e.writableCorked>0;)e.uncork()})}}}send(e){this.s.socket===\nnull||this.s.tcpDone||(this.s.socket.write(e),this.lastSent=performance.now()-this.s.t0,this.s.ourBytes(\ne))}endTcp(){let e=this.s.socket,t=this.s.data.end;if(e===null)return;if(t===null){this.finished=!0,\nthis.endTimer=setTimeout(()=>{this.s.sayNow(`(the peer did not close TCP within ${this.peerCloseWaitMs/\n1e3} s of wsgate\'s last write: the repro drops it)`),this.s.droppedByMe=!0,e.destroy()},this.peerCloseWaitMs);\nreturn}let[r,s,i,o]=t;this.ready(r,s)&&(this.finished=!0,this.s.droppedByMe=!0,this.s.uncleanEnd=o,this.\ns.sayNow(`wsgate ${i==="abort"?"drops TCP":"closes TCP (FIN once its writes have left)"}${o!==null?`\\\n: ${o}`:""}`),i==="abort"?e.destroy():e.end(()=>e.destroy()))}stop(){this.waitTimer!==null&&clearTimeout(\nthis.waitTimer),this.waitTimer=null,this.s.tcpDone&&this.endTimer!==null&&clearTimeout(this.endTimer)}};import N from"node:zlib";function te(n){return typeof n=="string"?Buffer.from(n,"utf8"):Buffer.isBuffer(n)?n:Buffer.from(n.buffer,\nn.byteOffset,n.byteLength)}var b=Buffer.alloc(0);var V="permessage-deflate",S={serverNoContextTakeover:"server_no_context_takeover",clientNoContextTakeover:"\\\nclient_no_context_takeover",serverMaxWindowBits:"server_max_window_bits",clientMaxWindowBits:"client\\\n_max_window_bits"},y={min:8,max:15,default:15};function Ie(n){if(n===!0)return 1n;let e=/^[ \\t\\n\\r\\v\\f]*([+-]?[0-9]+)[ \\t\\n\\r\\v\\f]*$/.\nexec(n);return e===null?null:BigInt(e[1])}function He(n){return n>=y.min&&n<=y.max}function _e(n){return n===\n!0?"True":String(n)}function he(n){let e={clientMaxWindowBits:0,clientNoContextTakeover:!1,serverMaxWindowBits:0,serverNoContextTakeover:!1},\nt=new Set;for(let[r,s]of n){let i=r.toLowerCase();if(t.has(i))return`multiple occurrence of extensio\\\nn parameter \'${i}\' for extension \'${V}\'`;t.add(i);let o=a=>`illegal extension parameter value \'${_e(\na)}\' for parameter \'${i}\' of extension \'${V}\'`;switch(i){case S.clientMaxWindowBits:case S.serverMaxWindowBits:{\nlet a=Ie(s);if(a===null)return o(s);if(!He(a))return o(a);i===S.clientMaxWindowBits?e.clientMaxWindowBits=\nNumber(a):e.serverMaxWindowBits=Number(a);break}case S.clientNoContextTakeover:case S.serverNoContextTakeover:\nif(s!==!0)return o(s);i===S.clientNoContextTakeover?e.clientNoContextTakeover=!0:e.serverNoContextTakeover=\n!0;break;default:return`illegal extension parameter \'${i}\' for extension \'${V}\'`}}return e}function me(n){\nreturn{compressNoContextTakeover:n.clientNoContextTakeover,compressWindowBits:n.clientMaxWindowBits||\ny.default,decompressNoContextTakeover:n.serverNoContextTakeover,decompressWindowBits:n.serverMaxWindowBits||\ny.default,decompressWindowParam:S.serverMaxWindowBits}}function pe(n){return n.toLowerCase()===V}var re=class{constructor(e=134217728){this.budget=e;if(!(e>=0))throw new RangeError(`CutMemo: budget\\\n ${e}`)}budget;series=new Map;documentIds=new WeakMap;nextDocumentId=0;used=0;get size(){return this.\nused}get(e,t,r,s){let i=this.key(e,t,s),o=this.series.get(i);if(o===void 0)return;let a=o.byStart.get(\nr);return a!==void 0&&this.touch(i,o),a}remember(e,t,r,s,i){let o=this.key(e,t,s),a=this.series.get(\no);if(a?.byStart.has(r)===!0)return i;let l=i.length+128;for(let[c,u]of this.series){if(this.used+l<=\nthis.budget||c===o)break;this.series.delete(c),this.used-=u.bytes}if(this.used+l>this.budget)return i;\na===void 0&&(a={byStart:new Map,bytes:0});let f=i.buffer.byteLength>i.length*2?qe(i):i;return a.byStart.\nset(r,f),a.bytes+=l,this.used+=l,this.touch(o,a),i}clear(){this.series.clear(),this.used=0}touch(e,t){\nthis.series.delete(e),this.series.set(e,t)}key(e,t,r){let s=this.documentIds.get(e);return s===void 0&&\n(s=this.nextDocumentId++,this.documentIds.set(e,s)),`${s}/${t.level}/${t.windowBits}/${t.strategy}/${r}`}};\nfunction qe(n){let e=Buffer.allocUnsafeSlow(n.length);return n.copy(e),e}var ne=new re;import se from"node:zlib";var E=Buffer.from([0,0,255,255]),W=class{stream;handle;writeState;failure=null;closed=!1;constructor(e){\nlet t=e,r=t._handle,s=t._writeState;if(r==null||typeof r.writeSync!="function"||!(s instanceof Uint32Array)||\ns.length<2)throw new Error("node:zlib internals (_handle.writeSync, _writeState) not found: this Nod\\\ne.js version is not supported");this.stream=e,this.handle=r,this.writeState=s,r.onerror=i=>{this.failure=\ni}}get availOut(){return this.writeState[0]}get availIn(){return this.writeState[1]}write(e,t,r,s,i,o,a){\nif(this.closed)throw new Error("permessage-deflate: zlib stream used after close()");this.handle.writeSync(\ne,t,r,s,i,o,a);let l=this.failure;return this.failure=null,l}reset(){this.closed||(this.handle.reset(),\nthis.failure=null)}close(){this.closed||(this.closed=!0,this.stream.close())}};function ge(n){return new W(\nse.createDeflateRaw({chunkSize:se.constants.Z_MIN_CHUNK,memLevel:8,...n}))}function ve(n,e,t,r,s){let i=0;\nfor(;;){let o=n.write(se.constants.Z_SYNC_FLUSH,e,t,r,s,i,s.length-i);if(o!==null)throw new Error(`p\\\nermessage-deflate: deflate failed: ${o}`);let a=n.availOut,l=n.availIn;if(i=s.length-a,t+=r-l,r=l,a!==\n0)break;let f=Buffer.allocUnsafe(s.length*2);s.copy(f,0,0,i),s=f}if(i<E.length||s.readUInt32BE(i-E.length)!==\n65535)throw new Error("permessage-deflate: sync flush did not end with 00 00 ff ff");return s.subarray(\n0,i)}var R={call:32*1024,min:64*1024,max:4*1024*1024,ratioGuess:4},ie={min:16*1024,max:1024*1024},F=class extends Error{code;constructor(e,t){\nsuper(t),this.name="DeflateError",this.code=e}},L=class{deflater;inflater;compressReset;decompressReset;maxMessageSize;inflateWindowBits;inflateWindowParam;deflateSettings;scratch=b;cutDocument=null;cutNext=0;chunk=b;chunkUsed=0;inMessage=!1;reuseOutput=!1;messageSize=0;error=null;constructor(e,t){\nif(!Number.isInteger(t.level)||t.level<-1||t.level>9)throw new RangeError(`permessage-deflate: level\\\n must be an integer -1..9, not ${t.level}`);if(!(t.maxMessageSize>=0))throw new RangeError(`permessa\\\nge-deflate: maxMessageSize must be >= 0, not ${t.maxMessageSize}`);this.maxMessageSize=t.maxMessageSize===\n0?Number.MAX_SAFE_INTEGER:t.maxMessageSize,this.compressReset=e.compressNoContextTakeover,this.decompressReset=\ne.decompressNoContextTakeover;let r=e.compressWindowBits;this.deflateSettings={level:t.level,windowBits:r===\ny.min?y.min+1:r,strategy:r===y.min||t.literalsOnly===!0?N.constants.Z_HUFFMAN_ONLY:N.constants.Z_DEFAULT_STRATEGY},\nthis.deflater=ge(this.deflateSettings),this.inflateWindowBits=e.decompressWindowBits,this.inflateWindowParam=\ne.decompressWindowParam,this.inflater=new W(N.createInflateRaw({chunkSize:N.constants.Z_MIN_CHUNK,windowBits:this.\ninflateWindowBits}))}compress(e){if(e.length===0)return Buffer.from([0]);this.cutDocument!==null&&(this.\ncutDocument=null,this.deflater.reset());let t=this.deflate(e,0,e.length);return this.compressReset&&\nthis.deflater.reset(),Buffer.from(t.subarray(0,t.length-E.length))}compressCut(e,t,r){let s=e.bytes.\nlength;if(!Number.isInteger(t)||!Number.isInteger(r)||t<0||t>=s||r<0||r>s)throw new RangeError(`perm\\\nessage-deflate: cut [${t}, +${r}) outside a document of ${s} bytes`);if(this.compressReset)return this.\ncompressWhole(e,t,r);if(this.cutDocument!==e){if(t!==0)throw new RangeError("permessage-deflate: the\\\n first cut of a document starts at byte 0");this.cutDocument=e}else if(t!==this.cutNext)throw new RangeError(\n`permessage-deflate: cut at byte ${t}, the previous one ended at ${this.cutNext}`);if(r===0)return Buffer.\nfrom([0]);let i=e.chunksFor(this.deflateSettings),o=[],a=0,l=t,f=r;for(;f>0;){let c=Math.floor(l/e.chunkSize),\nu=c*e.chunkSize,p=Math.min(u+e.chunkSize,s),h=Math.min(p,l+f),g;l===u&&h===p?g=i[c]:(this.deflater.reset(),\ng=Buffer.from(this.deflate(e.bytes,l,h-l))),o.push(g),a+=g.length,f-=h-l,l=h===s?0:h}return this.cutNext=\nl,Buffer.concat(o,a).subarray(0,a-E.length)}compressWhole(e,t,r){return this.compressReset?ne.get(e,\nthis.deflateSettings,t,r)??ne.remember(e,this.deflateSettings,t,r,this.compress(e.cut(t,r))):this.compress(\ne.cut(t,r))}deflate(e,t,r){let s=r+(r>>>3)+64;return s<=ie.max&&this.scratch.length<s&&(this.scratch=\nBuffer.allocUnsafe(Math.max(s,ie.min))),ve(this.deflater,e,t,r,s<=ie.max?this.scratch:Buffer.allocUnsafe(\ns))}startMessage(e=!1){if(this.error!==null)throw this.error;if(this.inMessage)throw new Error("perm\\\nessage-deflate: startMessage() inside a message");this.inMessage=!0,this.messageSize=0,this.reuseOutput=\ne,e&&(this.chunkUsed=0)}push(e){if(this.error!==null)throw this.error;if(!this.inMessage)throw new Error(\n"permessage-deflate: push() outside a message");return e.length===0?b:this.inflate(e)}endMessage(){if(this.\nerror!==null)throw this.error;if(!this.inMessage)throw new Error("permessage-deflate: endMessage() o\\\nutside a message");let e=this.inflate(E);return this.inMessage=!1,this.decompressReset&&this.inflater.\nreset(),e}close(){this.deflater.close(),this.inflater.close(),this.chunk=b,this.chunkUsed=0,this.scratch=\nb}inflate(e){let t=[],r=this.chunkUsed,s=0,i=0,o=e.length,a=e.length*R.ratioGuess;for(;;){let l=this.\nmaxMessageSize-this.messageSize,f=Math.min(R.call,l+1);if(this.chunk.length-this.chunkUsed<f){this.chunkUsed>\nr&&t.push(this.chunk.subarray(r,this.chunkUsed));let g=Math.max(f,Math.min(Math.max(a,R.min),R.max,l+\n1));this.reuseOutput&&(g=Math.max(g,Math.min(this.chunk.length*2,R.max))),this.chunk=Buffer.allocUnsafe(\ng),this.chunkUsed=0,r=0,a=g*2}let c=this.inflater.write(N.constants.Z_SYNC_FLUSH,e,i,o,this.chunk,this.\nchunkUsed,f);if(c!==null)return this.fail(m.InvalidPayload,this.describeInflateFailure(c));let u=this.\ninflater.availOut,p=this.inflater.availIn,h=f-u;if(this.chunkUsed+=h,this.messageSize+=h,s+=h,this.messageSize>\nthis.maxMessageSize)return this.fail(m.MessageTooBig,`decompressed message longer than ${this.maxMessageSize}\\\n bytes`);if(i+=o-p,o=p,u!==0)break}return this.chunkUsed>r&&t.push(this.chunk.subarray(r,this.chunkUsed)),\nt.length<=1?t[0]??b:Buffer.concat(t,s)}describeInflateFailure(e){if(!/too far back/.test(e))return`i\\\nnvalid compressed data (zlib: ${e})`;let t=1<<this.inflateWindowBits;return`a back-reference reaches\\\n further back than ${this.inflateWindowBits<y.default?`the ${t}-byte window negotiated with ${this.inflateWindowParam}\\\n=${this.inflateWindowBits}`:`the ${t}-byte window of permessage-deflate`} (zlib: ${e})`}fail(e,t){throw this.\nerror=new F(e,t),this.chunk=b,this.chunkUsed=0,this.error}};import{isUtf8 as we}from"node:buffer";var Ve=[...Array(128).fill(0),...Array(16).fill(1),...Array(16).\nfill(9),...Array(32).fill(7),8,8,...Array(30).fill(2),10,...Array(12).fill(3),4,3,3,11,6,6,6,5,...Array(\n11).fill(8)],ze=[0,1,2,3,5,8,7,1,1,1,4,6,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,0,1,1,1,1,1,0,1,0,\n1,1,1,1,1,1,1,2,1,1,1,1,1,2,1,2,1,1,1,1,1,1,1,1,1,1,1,1,1,2,1,1,1,1,1,1,1,1,1,2,1,1,1,1,1,1,1,2,1,1,\n1,1,1,1,1,1,1,1,1,1,1,3,1,3,1,1,1,1,1,1,1,3,1,1,1,1,1,3,1,3,1,1,1,1,1,1,1,3,1,1,1,1,1,1,1,1,1,1,1,1,\n1,1],D=0,z=1,be=9,ye=(()=>{let n=new Uint8Array(be<<8);for(let e=0;e<be;e++)for(let t=0;t<256;t++)n[e<<\n8|t]=ze[e*16+Ve[t]];return n})(),xe=64,j=class{state=D;consumed=0;reset(){this.state=D,this.consumed=\n0}validate(e){let t=this.state;if(t===z)return{valid:!1,endsOnCodePoint:!1,index:this.consumed};let r=e.\nlength,s=0;for(;t!==D&&s<r;){if(t=ye[t<<8|e[s]],t===z)return this.fail(s);s++}if(r-s>=xe){let i=je(e,\ns);i-s>=xe&&we(e.subarray(s,i))&&(s=i)}for(;s<r;s++){let i=e[s];if(!(i<128&&t===D)&&(t=ye[t<<8|i],t===\nz))return this.fail(s)}return this.state=t,this.consumed+=r,{valid:!0,endsOnCodePoint:t===D,index:this.\nconsumed}}fail(e){return this.state=z,this.consumed+=e,{valid:!1,endsOnCodePoint:!1,index:this.consumed}}};\nfunction je(n,e){let t=n.length,r=Math.max(e,t-4);for(let s=t-1;s>=r;s--){let i=n[s];if(i<128)return t;\nif(i>=192)return s}return t}function Be(n){return we(n)}import Ge from"node:v8";import Ye from"node:vm";var P;function Ke(){if(P!==void 0)return P;try{Ge.setFlagsFromString(\n"--expose-gc"),P=Ye.runInNewContext("gc")}catch{P=null}return P}var ke=8*1024*1024;var Lt=32*1024*1024;var oe=!1;function Ce(){oe||(oe=!0,setImmediate(()=>{oe=!1,Ke()?.()}))}var x={Connecting:0,Open:1,Closing:2,Closed:3};var Je=64*1024,U=class{constructor(e){this.link=e}link;insideMessage=!1;messagesStarted=0;messageBinary=!1;messageChunks=[];messageBuffer=null;messageFill=0;messageLength=0;discardMessageData=!1;validateUtf8=!1;messageCompressed=!1;utf8=new j;utf8EndsOnCodePoint=!0;controlChunks=[];frameHead=[];frameHeadLength=0;currentIsControl=!1;release(){\nthis.messageChunks=[],this.messageBuffer=null}onViolation(e,t){this.link.onViolation(e,t)}onFrameBegin(e){\nlet{link:t}=this;if(this.frameHead=[],this.frameHeadLength=0,this.currentIsControl=$(e.opcode),this.\ncurrentIsControl){this.controlChunks=[];return}this.insideMessage||this.startMessage(e),this.messageLength+=\ne.length,!t.failedByMe()&&t.maxMessagePayload>0&&this.messageLength>t.maxMessagePayload&&t.failConnection(\nm.MessageTooBig,`message exceeds payload limit of ${t.maxMessagePayload} octets`)}startMessage(e){let{\nlink:t}=this;this.insideMessage=!0,this.messagesStarted+=1,this.messageBinary=e.opcode===d.Binary,this.\nmessageChunks=[],this.messageLength=0,this.validateUtf8=e.opcode===d.Text,this.utf8EndsOnCodePoint=!0,\nthis.validateUtf8&&this.utf8.reset(),this.messageCompressed=t.deflate()!==null&&e.rsv===4,this.messageCompressed&&\nt.deflate()?.startMessage(t.handler()?.transientMessages===!0),this.messageBuffer=null,this.messageFill=\n0,this.discardMessageData=t.handler()?.messageLengthOnly===!0;let r=t.maxMessagePayload;!this.discardMessageData&&\ne.fin&&!this.messageCompressed&&e.length>=Je&&(r===0||e.length<=r)&&(this.messageBuffer=Buffer.allocUnsafe(\ne.length))}onFrameData(e){if(this.frameHeadLength<64&&e.length>0&&(this.frameHead.push(e.subarray(0,\n64-this.frameHeadLength)),this.frameHeadLength+=Math.min(e.length,64-this.frameHeadLength)),this.currentIsControl){\nthis.controlChunks.push(e);return}this.link.state()===x.Open&&(this.link.traffic.incomingOctetsWebSocketLevel+=\ne.length);let t=e;if(this.messageCompressed){let r=this.inflate(()=>this.link.deflate()?.push(e)??e);\nif(r===null)return;t=r}this.acceptMessageData(t)}inflate(e){try{return e()}catch(t){if(!(t instanceof\nF))throw t;if(this.messageCompressed=!1,t.code===m.InvalidPayload){let r=this.messageBinary?"binary":\n"text";this.link.dropOnError(`the client\'s compressed ${r} message ${this.messagesStarted} could not\\\n be inflated: ${t.message}`)}else this.link.failConnection(t.code,t.message);return this.afterCallback(),\nnull}}acceptMessageData(e){let{link:t}=this;if(t.state()===x.Open&&(t.traffic.incomingOctetsAppLevel+=\ne.length),this.validateUtf8&&e.length>0){let r=this.utf8.validate(e);if(this.utf8EndsOnCodePoint=r.endsOnCodePoint,\n!r.valid){t.failConnection(m.InvalidPayload,`encountered invalid UTF-8 while processing text message\\\n at payload octet index ${r.index}`),this.afterCallback();return}}if(!t.failedByMe())if(this.discardMessageData)\nthis.messageFill+=e.length;else if(this.messageBuffer!==null)this.messageFill+=e.copy(this.messageBuffer,\nthis.messageFill);else{let r=this.messageChunks.at(-1);r!==void 0&&r.buffer===e.buffer&&r.byteOffset+\nr.length===e.byteOffset?this.messageChunks[this.messageChunks.length-1]=Buffer.from(r.buffer,r.byteOffset,\nr.length+e.length):this.messageChunks.push(e)}}onFrameEnd(e){let{link:t}=this,r=this.frameHead.length===\n1?this.frameHead[0]:Buffer.concat(this.frameHead);if(t.wire.rxFrame(e,e.length,r,e.mask),$(e.opcode)){\nlet s=this.controlChunks.length===1?this.controlChunks[0]:Buffer.concat(this.controlChunks);this.controlChunks=\n[],t.onControlFrame(e.opcode,s),this.afterCallback();return}if(t.state()===x.Open&&(t.traffic.incomingWebSocketFrames+=\n1),!!e.fin){if(this.insideMessage=!1,this.messageCompressed){this.messageCompressed=!1;let s=this.inflate(\n()=>t.deflate()?.endMessage()??b);if(s===null||(s.length>0&&this.acceptMessageData(s),t.state()===x.\nClosed))return}if(t.state()===x.Open&&(t.traffic.incomingWebSocketMessages+=1),this.validateUtf8&&!this.\nutf8EndsOnCodePoint){t.failConnection(m.InvalidPayload,`UTF-8 text message payload ended within Unic\\\node code point at payload octet index ${this.messageLength}`),this.afterCallback();return}t.failedByMe()||\nthis.deliver(),this.afterCallback()}}deliver(){let e=this.link.handler(),t=this.messageChunks,r=this.\nmessageBuffer;if(this.messageChunks=[],this.messageBuffer=null,this.discardMessageData){e?.onMessage(\nb,this.messageBinary,this.messageFill);return}let s=r!==null?r.subarray(0,this.messageFill):t.length===\n1?t[0]:Buffer.concat(t);e?.onMessage(s,this.messageBinary,s.length),s.length>=ke&&Ce()}afterCallback(){\nthis.link.state()===x.Closed&&this.link.stopReading()}};var G=class{outgoingOctetsWireLevel=0;outgoingOctetsWebSocketLevel=0;outgoingOctetsAppLevel=0;outgoingWebSocketFrames=0;outgoingWebSocketMessages=0;incomingOctetsWireLevel=0;incomingOctetsWebSocketLevel=0;incomingOctetsAppLevel=0;incomingWebSocketFrames=0;incomingWebSocketMessages=0;preopenOutgoingOctetsWireLevel=0;preopenIncomingOctetsWireLevel=0;snapshot(){\nlet e=(t,r)=>r>0?t/r:null;return{outgoingOctetsWireLevel:this.outgoingOctetsWireLevel,outgoingOctetsWebSocketLevel:this.\noutgoingOctetsWebSocketLevel,outgoingOctetsAppLevel:this.outgoingOctetsAppLevel,outgoingCompressionRatio:e(\nthis.outgoingOctetsWebSocketLevel,this.outgoingOctetsAppLevel),outgoingWebSocketOverhead:e(this.outgoingOctetsWireLevel-\nthis.outgoingOctetsWebSocketLevel,this.outgoingOctetsWebSocketLevel),outgoingWebSocketFrames:this.outgoingWebSocketFrames,\noutgoingWebSocketMessages:this.outgoingWebSocketMessages,preopenOutgoingOctetsWireLevel:this.preopenOutgoingOctetsWireLevel,\nincomingOctetsWireLevel:this.incomingOctetsWireLevel,incomingOctetsWebSocketLevel:this.incomingOctetsWebSocketLevel,\nincomingOctetsAppLevel:this.incomingOctetsAppLevel,incomingCompressionRatio:e(this.incomingOctetsWebSocketLevel,\nthis.incomingOctetsAppLevel),incomingWebSocketOverhead:e(this.incomingOctetsWireLevel-this.incomingOctetsWebSocketLevel,\nthis.incomingOctetsWebSocketLevel),incomingWebSocketFrames:this.incomingWebSocketFrames,incomingWebSocketMessages:this.\nincomingWebSocketMessages,preopenIncomingOctetsWireLevel:this.preopenIncomingOctetsWireLevel}}};var w=" ...",Se=new TextDecoder("utf-8",{fatal:!0});function Me(n){return n.length>64-w.length?Buffer.\nfrom(n.buffer,n.byteOffset,Math.min(n.length,64)).toString("hex")+w:Buffer.from(n.buffer,n.byteOffset,\nn.length).toString("hex")}function M(n){let e=n.length>64-w.length,t=e?n.subarray(0,64):n;try{return Se.\ndecode(t)+(e?w:"")}catch{return`0x${Me(n)}`}}function Te(n){switch(n.kind){case"message":return["mes\\\nsage",M(n.data),n.binary];case"pong":return["pong",M(n.data)];case"timeout":return["timeout",n.tag]}}\nfunction Y(n,e){let t=String(e);n[t]=(n[t]??0)+1}var K=class{entries=[];rxOctetStats={};txOctetStats={};rxFrameStats={};txFrameStats={};enabled=!0;times=[];maxEntries;origin=performance.\nnow();constructor(e=2e4){this.maxEntries=e}push(e){this.enabled&&this.pushAlways(e)}pushAlways(e){this.\nentries.length>=this.maxEntries||(this.entries.push(e),this.times.push(Math.round((performance.now()-\nthis.origin)*10)/10))}setEnabled(e){e!==this.enabled&&(this.enabled=e,this.pushAlways(["WLM",e]))}rxOctets(e){\nY(this.rxOctetStats,e.length),this.enabled&&this.push(["RO",[e.length,Me(e)]])}txOctets(e,t,r=e.length){\nY(this.txOctetStats,r),this.enabled&&this.push(["TO",[r,Ze(e,r)],t])}rxFrame(e,t,r,s){if(Y(this.rxFrameStats,\ne.opcode),!this.enabled)return;let i=r.length>t?r.subarray(0,t):r,o=t>i.length?Xe(i,t):M(i);this.push(\n["RF",[t,o],e.opcode,e.fin,e.rsv,s!==null,s?s.toString("hex"):null])}txFrame(e,t,r,s,i,o){Y(this.txFrameStats,\ne.opcode),this.enabled&&this.push(["TF",[t.length,M(t)],e.opcode,e.fin,e.rsv,r?Buffer.from(r).toString(\n"hex"):null,s,i,o])}killAfter(e){this.pushAlways(["KL",e])}killFired(){this.pushAlways(["KLE"])}closeAfter(e){\nthis.pushAlways(["TI",e])}closeFired(){this.pushAlways(["TIE"])}continueLater(e,t){this.pushAlways([\n"CT",e,t])}continueFired(e){this.pushAlways(["CTE",e])}};function Ze(n,e){let t=Buffer.from(n.buffer,\nn.byteOffset,Math.min(n.length,64)).toString("hex");return e>64-w.length?t+w:t}function Xe(n,e){if(e<=\n64-w.length)return M(n);let t=n.subarray(0,64);try{return Se.decode(t)+w}catch{return`0x${t.toString(\n"hex")}${w}`}}import{createRequire as Qe}from"node:module";var J=(()=>{try{return Qe(import.meta.url)("bufferutil")}catch{return null}})(),Ee=typeof J?.unmask==\n"function"?J.unmask:null,Jt=typeof J?.mask=="function"?J.mask:null,et=1024;var tt=32;function ae(n,e,t=0){if(e.length!==4)throw new RangeError(`mask must be 4 bytes, got ${e.length}`);let r=n.\nlength;if(r===0)return;let s=t&3;if(Ee!==null&&r>=et){let o=s===0?e:Uint8Array.of(e[s],e[s+1&3],e[s+\n2&3],e[s+3&3]);Ee(te(n),te(o));return}let i=0;if(r>=tt){let o=4-(n.byteOffset&3)&3;for(;i<o;i++)n[i]=\nn[i]^e[s+i&3];let a=r-i>>>2,l=new Uint8Array(4);for(let u=0;u<4;u++)l[u]=e[s+i+u&3];let f=new Uint32Array(\nl.buffer)[0],c=new Uint32Array(n.buffer,n.byteOffset+i,a);for(let u=0;u<a;u++)c[u]=c[u]^f;i+=a<<2}for(;i<\nr;i++)n[i]=n[i]^e[s+i&3]}var v=m.ProtocolError,rt=m.MessageTooBig,nt=14,st=4,it=64,T={Header:0,Payload:1},I=class{requireMask;refuseMask;compression;maxFramePayload;unmaskInPlace;pushed=0;state=T.\nHeader;isStopped=!1;inMessage=!1;head=Buffer.alloc(nt);headLen=0;headNeeded=2;firstBytesChecked=!1;fin=!1;rsv=0;opcode=0;masked=!1;len7=0;frame=null;remaining=0;delivered=0;constructor(e){\nthis.requireMask=e.requireMask,this.refuseMask=e.refuseMask??!1,this.compression=e.compressionNegotiated,\nthis.maxFramePayload=e.maxFramePayload,this.unmaskInPlace=e.unmaskInPlace??!1}get stopped(){return this.\nisStopped}get insideMessage(){return this.inMessage}get bufferedBytes(){return this.state===T.Header?\nthis.headLen:0}stop(){this.isStopped=!0}push(e,t){let r=e.length;this.pushed+=r;let s=0;for(;!this.isStopped;)\nif(this.state===T.Header){if(this.headLen<2&&(s=this.collect(e,s,2),this.headLen<2)||!this.firstBytesChecked&&\n(this.firstBytesChecked=!0,this.checkFirstBytes(t),this.isStopped)||this.headLen<this.headNeeded&&(s=\nthis.collect(e,s,this.headNeeded),this.headLen<this.headNeeded)||!this.beginFrame(t))return}else{if(s>=\nr)return;let i=this.frame,o=Math.min(this.remaining,r-s),a=e.subarray(s,s+o);if(s+=o,i.mask!==null&&\nthis.unmaskInPlace)ae(a,i.mask,this.delivered);else if(i.mask!==null){let l=Buffer.allocUnsafe(o);if(o<\nit){let f=i.mask,c=this.delivered&3;for(let u=0;u<o;u++)l[u]=a[u]^f[c+u&3]}else a.copy(l),ae(l,i.mask,\nthis.delivered);a=l}if(this.delivered+=o,this.remaining-=o,this.remaining===0&&(this.state=T.Header),\nt.onFrameData(a),this.isStopped)return;this.remaining===0&&this.endFrame(t)}}collect(e,t,r){let s=Math.\nmin(r-this.headLen,e.length-t);for(let i=0;i<s;i++)this.head[this.headLen+i]=e[t+i];return this.headLen+=\ns,t+s}checkFirstBytes(e){let t=this.head[0],r=this.head[1],s=(t&128)!==0,i=(t&112)>>4,o=t&15,a=(r&128)!==\n0,l=r&127;this.fin=s,this.rsv=i,this.opcode=o,this.masked=a,this.len7=l,this.headNeeded=2+(l===126?2:\nl===127?8:0)+(a?4:0);let f=this.compression&&i===st;i!==0&&!f&&this.violation(e,v,`RSV = ${i} and no\\\n extension negotiated`)||this.requireMask&&!a&&this.violation(e,v,"unmasked client-to-server frame")||\nthis.refuseMask&&a&&this.violation(e,v,"masked server-to-client frame")||($(o)?this.checkControlFrame(\ne,o,s,l,f):this.checkDataFrame(e,o,f))}checkControlFrame(e,t,r,s,i){!r&&this.violation(e,v,"fragment\\\ned control frame")||s>125&&this.violation(e,v,"control frame with payload length > 125 octets")||t!==\nd.Close&&t!==d.Ping&&t!==d.Pong&&this.violation(e,v,`control frame using reserved opcode ${t}`)||t===\nd.Close&&s===1&&this.violation(e,v,"received close control frame with payload len 1")||i&&this.violation(\ne,v,"received compressed control frame")}checkDataFrame(e,t,r){t!==d.Continuation&&t!==d.Text&&t!==d.\nBinary&&this.violation(e,v,`data frame using reserved opcode ${t}`)||!this.inMessage&&t===d.Continuation&&\nthis.violation(e,v,"received continuation data frame outside fragmented message")||this.inMessage&&t!==\nd.Continuation&&this.violation(e,v,"received non-continuation data frame while inside fragmented mes\\\nsage")||r&&this.inMessage&&this.violation(e,v,"received continuation data frame with compress bit se\\\nt")}payloadLength(e){let t=this.head;if(this.len7===126){let o=t.readUInt16BE(2);return o<126&&this.\nviolation(e,v,"invalid data frame length (not using minimal length encoding)")?null:{length:o,pos:4,\noverLimit:!1}}if(this.len7!==127)return{length:this.len7,pos:2,overLimit:!1};let r=t.readUInt32BE(2),\ns=t.readUInt32BE(6);if(r>=2147483648)return this.violation(e,v,"invalid data frame length (>2^63)"),\nthis.stop(),null;let i=r*4294967296+s;return i<65536&&this.violation(e,v,"invalid data frame length \\\n(not using minimal length encoding)")?null:{length:i,pos:10,overLimit:r>2097151}}beginFrame(e){let t=this.\npayloadLength(e);if(t===null)return!1;let{length:r,pos:s,overLimit:i}=t,o=this.maxFramePayload>0?this.\nmaxFramePayload:Number.MAX_SAFE_INTEGER;if(i||r>o)return this.violation(e,rt,`frame exceeds payload \\\nlimit of ${o} octets`),this.stop(),!1;let a=this.masked?Buffer.from(this.head.subarray(s,s+4)):null,\nl={opcode:this.opcode,fin:this.fin,rsv:this.rsv,masked:this.masked,mask:a,length:r};if(this.headLen=\n0,this.headNeeded=2,this.firstBytesChecked=!1,this.frame=l,this.remaining=r,this.delivered=0,this.state=\nT.Payload,l.opcode<=7&&!this.inMessage&&(this.inMessage=!0),e.onFrameBegin(l),this.isStopped)return!1;\nif(r===0){if(this.state=T.Header,e.onFrameData(b),this.isStopped)return!1;this.endFrame(e)}return!this.\nisStopped}endFrame(e){let t=this.frame;this.frame=null,this.state=T.Header,e.onFrameEnd(t),t.opcode<=\n7&&t.fin&&(this.inMessage=!1)}violation(e,t,r){return e.onViolation(t,r),this.isStopped}};function Oe(n){return n.behaviorClose!=="WRONG CODE"?n:{...n,behavior:"FAILED",result:n.resultClose}}var k={Ok:"OK",NonStrict:"NON-STRICT",Failed:"FAILED",Informational:"INFORMATIONAL",Unimplemented:"U\\\nNIMPLEMENTED"},B={Ok:"OK",Failed:"FAILED",Unclean:"UNCLEAN",WrongCode:"WRONG CODE",FailedByClient:"F\\\nAILED BY CLIENT",Informational:"INFORMATIONAL"};function ot(n,e){if(n.kind!==e.kind)return!1;switch(n.kind){case"message":return e.kind==="message"&&\nn.binary===e.binary&&n.data.equals(e.data);case"pong":return e.kind==="pong"&&n.data.equals(e.data);case"\\\ntimeout":return e.kind==="timeout"&&n.tag===e.tag}}function at(n,e){return n.length===e.length&&n.every(\n(t,r)=>ot(t,e[r]))}function $e(n,e,t,r,s){let i=r.behavior,o=r.result;for(let[f,c]of Object.entries(n))if(c!==void 0&&at(\nt,c)){i=f,o="Actual events match at least one expected.";break}let a,l;return s.connectionWasOpen?(e.\nclosedByMe!==s.closedByMe?(a=B.Failed,l="The connection was failed by the wrong endpoint"):e.requireClean&&\n!s.wasClean?(a=B.Unclean,l="The spec requires the connection to be failed cleanly here"):s.remoteCloseCode!==\nnull&&!e.closeCode.includes(s.remoteCloseCode)?(a=B.WrongCode,l=`The close code should have been ${e.\ncloseCode.join(",")} or empty`):!s.isServer&&s.droppedByMe?(a=B.FailedByClient,l="It is preferred th\\\nat the server close the TCP connection"):(a=B.Ok,l="Connection was properly closed"),e.closedByWrongEndpointIsFatal===\n!0&&e.closedByMe!==s.closedByMe&&(i=k.Failed)):(a=B.Failed,l="The WebSocket opening handshake was ne\\\nver completed!"),{behavior:i,result:o,behaviorClose:a,resultClose:l}}function lt(n){return n[0]==="timeout"?{kind:"timeout",tag:n[1]}:n[0]==="pong"?{kind:"pong",data:Buffer.\nfrom(n[1],"base64")}:{kind:"message",data:Buffer.from(n[1],"base64"),binary:n[2]}}function ft(n,e,t,r){\nif(n.needsDeflate&&!e)return{behavior:k.Unimplemented,result:"permessage-deflate was not negotiated."};\nlet s=i=>({behavior:k.Failed,result:i});for(let[i,o]of t.entries()){let a=r[i],l=`Echo ${i+1}`;if(a===\nvoid 0)return s(`${l}: the peer sent more messages than it was sent.`);if(o.binary!==a.binary)return s(\n`${l}: ${o.binary?"binary":"text"} instead of ${a.binary?"binary":"text"}.`);if(o.length!==a.length)\nreturn s(`${l}: ${o.length} bytes instead of ${a.length}.`);if(n.echo==="content"&&!o.data.equals(a.\ndata))return s(`${l}: its content differs from what was sent.`)}return r.length===0||t.length<r.length?\ns(`Received ${t.length} of ${r.length} echoes.`):{behavior:k.Ok,result:"Every message was echoed."}}\nfunction Ae(n,e){let t=n.echo!==null?ft(n,e.deflateOn,e.echoed,e.sent):{behavior:k.Failed,result:"Ac\\\ntual events differ from any expected."},r=e.facts.connectionWasOpen?n.expect:{},s=Object.fromEntries(\nObject.entries(r).flatMap(([a,l])=>l===void 0?[]:[[a,l.map(lt)]])),i={...n.close,closedByWrongEndpointIsFatal:n.\nclose.closedByWrongEndpointIsFatal===!0},o=$e(s,i,e.received,t,e.facts);return n.adjust==="wrong-cod\\\ne-fails"?Oe(o):n.adjust==="informational"?{...o,behavior:k.Informational,behaviorClose:B.Informational}:\no}var ut={0:"continuation",1:"text",2:"binary",8:"close",9:"ping",10:"pong"},{Open:We,Closing:Z,Closed:le}=x;\nfunction H(n){return JSON.stringify(M(n))}function Ne(n){if(n.length===0)return"close (no code)";if(n.\nlength===1)return`close with a 1-byte payload 0x${n.toString("hex")}`;let e=n.subarray(2);return`clo\\\nse ${n.readUInt16BE(0)}${e.length>0?` ${H(e)}`:""}`}function Re(n){return{compressNoContextTakeover:n.\ndecompressNoContextTakeover,compressWindowBits:n.decompressWindowBits,decompressNoContextTakeover:n.\ncompressNoContextTakeover,decompressWindowBits:n.compressWindowBits,decompressWindowParam:"client_ma\\\nx_window_bits"}}var X=class{constructor(e){this.data=e;this.peerReader=this.newPeerReader(!1);let t=e.\necho==="length";this.peerAssembler=new U(this.link({onMessage:(r,s,i)=>this.peerMessage(r,s,i),messageLengthOnly:t},\n()=>this.peerDeflate,{failedByMe:()=>this.failedByMe,failConnection:(r,s)=>this.fail(r,s),dropOnError:r=>this.\nfail(null,r),onControlFrame:(r,s)=>this.onPeerControl(r,s)})),this.ourAssembler=new U(this.link({onMessage:(r,s,i)=>{\nthis.sent.push({binary:s,data:r,length:i})},messageLengthOnly:t},()=>this.ourDeflate,{failedByMe:()=>!1,\nfailConnection:()=>{},dropOnError:()=>{},onControlFrame:r=>this.onOurControl(r)})),this.ourSink=this.\nourFrames()}data;shown=40;t0=performance.now();socket=null;replay=null;onJudged=()=>{};open=!1;tcpDone=!1;droppedByMe=!1;uncleanEnd=null;rx=0;received=[];echoed=[];sent=[];counts={\npeer:0,wsgate:0};phase=We;closedByMe=!1;failedByMe=!1;wasClean=!1;remoteCloseCode=null;dropped=!1;peerDeflate=null;ourDeflate=null;peerReader;ourReader=new I(\n{requireMask:!1,compressionNegotiated:!0,maxFramePayload:0});peerAssembler;ourAssembler;ourSink;ourInFrame=!1;newPeerReader(e){\nlet t=this.data.role==="client",r=A.maxMessagePayload;return new I({requireMask:t,refuseMask:!t,compressionNegotiated:e,\nmaxFramePayload:r,unmaskInPlace:!0})}link(e,t,r){return{...r,state:()=>this.phase,deflate:t,handler:()=>e,\nmaxMessagePayload:A.maxMessagePayload,wire:new K(0),traffic:new G,onViolation:(s,i)=>r.failConnection(\ns===m.MessageTooBig?s:m.ProtocolError,i),stopReading:()=>{}}}stamp(){return`+${(performance.now()-this.\nt0).toFixed(1)} ms`.padStart(12)}say(e,t){console.log(`${e}  ${t}`)}sayNow(e){this.say(this.stamp(),\ne)}note(e,t){this.counts[e]+=1,this.counts[e]<=this.shown?this.sayNow(`${e==="peer"?"peer \u2192 ":"wsg\\\nate \u2192 "}${t}`):this.counts[e]===this.shown+1&&this.sayNow(`(${e}: further frames and messages are \\\ncounted, not shown)`)}agree(e){let t=de(e??"").find(a=>pe(a.name)),r=t===void 0?null:he(t.params);if(r===\nnull||typeof r=="string")return;let s=me(r),i=this.data.role==="server"?s:Re(s),o={level:A.deflateLevel,\nmaxMessageSize:A.maxMessagePayload};this.peerDeflate=new L(i,o),this.ourDeflate=new L(Re(i),o),this.\npeerReader=this.newPeerReader(!0)}peerBytes(e){this.droppedByMe||(this.rx+=e.length,this.peerReader.\nstopped||this.peerReader.push(e,this.peerAssembler),this.replay?.pump())}ourBytes(e){this.ourReader.\npush(e,this.ourSink),(this.ourInFrame||this.ourReader.bufferedBytes>0)&&this.note("wsgate",`${e.length}\\\n octets, a frame not yet complete`)}ourFrames(){let e=[],t=0;return{onViolation:()=>{},onFrameBegin:r=>{\nthis.ourInFrame=!0,e=[],t=0,this.ourAssembler.onFrameBegin(r)},onFrameData:r=>{t<64&&r.length>0&&e.push(\nr.subarray(0,64-t)),t+=r.length,this.ourAssembler.onFrameData(r)},onFrameEnd:r=>{this.ourInFrame=!1;\nlet s=Buffer.concat(e),i=`${r.fin?"fin":"not fin"}${r.rsv!==0?`, rsv ${r.rsv}`:""}`;r.opcode===d.Close?\nthis.note("wsgate",Ne(s)):this.note("wsgate",`${ut[r.opcode]??`opcode ${r.opcode}`} frame ${H(s)} (${r.\nlength} bytes, ${i})`),this.ourAssembler.onFrameEnd(r)}}}onOurControl(e){e!==d.Close||this.phase!==We||\n(this.phase=Z,this.closedByMe=!0)}fail(e,t){this.phase!==le&&(this.failedByMe=!0,e===null?(this.sayNow(\n`peer \u2192 ${t} (wsgate drops TCP)`),this.wasClean=!1,this.drop()):this.phase!==Z?(this.sayNow(`peer \\\n\u2192 protocol violation: ${t} (wsgate fails the connection, ${e})`),this.phase=Z,this.closedByMe=!0):\n(this.sayNow(`peer \u2192 protocol violation: ${t} (wsgate, already closing, drops TCP)`),this.drop()))}isClosed(){\nreturn this.phase===le}drop(){this.phase=le,this.dropped=!0,this.peerReader.stop()}peerMessage(e,t,r){\nlet s=e.length===0&&r>0?"":` ${H(e.subarray(0,64))}`;this.note("peer",`${t?"binary":"text"} message${s}\\\n (${r} bytes)`),this.data.echo!==null?this.echoed.push({binary:t,data:e,length:r}):this.received.push(\n{kind:"message",data:e,binary:t})}onPeerControl(e,t){e===d.Close?(this.note("peer",Ne(t)),this.onPeerClose(\nt)):e===d.Ping?this.note("peer",`ping ${H(t)}`):e===d.Pong&&(this.note("peer",`pong ${H(t)}`),this.received.\npush({kind:"pong",data:t}))}onPeerClose(e){let t=e.length>=2?e.readUInt16BE(0):null,r=e.length>2?e.subarray(\n2):null;this.remoteCloseCode=t,t!==null&&!ce(t)&&this.fail(m.ProtocolError,`invalid close code ${t}`),\n!this.isClosed()&&(r!==null&&!Be(r)&&this.fail(m.InvalidPayload,"invalid close reason (non-UTF-8 pay\\\nload)"),!this.isClosed()&&(this.wasClean=!0,this.phase=Z,this.data.role==="client"&&this.drop()))}mark(e){\nthis.sayNow(`wsgate: timeout ${JSON.stringify(e)} (the case\'s own event)`),this.received.push({kind:"\\\ntimeout",tag:e})}tcpClosed(e){this.tcpDone||(this.tcpDone=!0,this.replay?.stop(),this.droppedByMe||this.\nsayNow(`peer ${e}`),this.finish())}finish(){let e=this.wasClean&&this.uncleanEnd===null,t=this.droppedByMe||\nthis.dropped,r={connectionWasOpen:this.open,closedByMe:this.closedByMe,droppedByMe:t,wasClean:e,remoteCloseCode:this.\nremoteCloseCode,isServer:this.data.role==="client"},s=Ae(this.data,{facts:r,deflateOn:this.peerDeflate!==\nnull,received:this.received,echoed:this.echoed,sent:this.sent}),i=Math.max(0,this.counts.peer-this.shown)+\nMath.max(0,this.counts.wsgate-this.shown),o=this.remoteCloseCode;console.log(""),i>0&&console.log(`f\\\nrames and messages not shown: ${i}`),console.log(`observed events: ${JSON.stringify(this.received.map(\nTe))}`),console.log(`peer close code: ${o===null?"none":String(o)}`),console.log(`closed by wsgate\'s\\\n side: ${String(this.closedByMe)}; clean: ${String(e)}; TCP dropped by wsgate\'s side: ${String(t)}`),\nconsole.log(`behavior: ${s.result}`),console.log(`closing: ${s.resultClose}`),console.log(`verdict: ${s.\nbehavior} / ${s.behaviorClose}`),process.exitCode=s.behavior==="OK"&&s.behaviorClose==="OK"?0:1,this.\nonJudged()}};function O(n,e){let t=new RegExp(`^${e}:[ \\\\t]*(.*?)[ \\\\t]*$`,"im").exec(n);return t===null?null:t[1]}\nfunction Le(n,e,t){let r=Buffer.alloc(0),s=!1;e.on("data",i=>{if(s){n?.open===!0&&n.socket===e&&n.peerBytes(\ni);return}r=Buffer.concat([r,i]);let o=r.indexOf(`\\r\n\\r\n`);o<0||(s=!0,t(r.subarray(0,o+4).toString("latin1"),r.subarray(o+4)))})}function De(n,e){let t=!1;n.\nsocket=e,e.setNoDelay(!0),e.on("error",r=>{r.code==="ECONNRESET"?t=!0:n.sayNow(`(socket error: ${r.message}\\\n)`)}),e.on("close",()=>n.tcpClosed(t?"reset TCP":"closed TCP"))}function dt(n,e,t){let r=o=>ee(o??""),\ns=!1,i=Fe.createServer(o=>{let a=performance.now();o.on("error",()=>{}),Le(n,o,(l,f)=>{let c=/^GET (\\S+)/.\nexec(l)?.[1]??"/",u=O(l,"Sec-WebSocket-Key"),p=c.startsWith("/getCaseCount");if(p||c.startsWith("/up\\\ndateReports")||s){o.write(`HTTP/1.1 101 Switching Protocols\\r\nUpgrade: websocket\\r\nConnection: Upgrade\\r\nSec-WebSocket-Accept: ${r(u)}\\r\n\\r\n`),p&&o.write(Buffer.from([129,1,49])),o.write(Buffer.from([136,2,3,232])),o.on("data",()=>o.destroy()),\nsetTimeout(()=>o.destroy(),2e3).unref();return}s=!0,n.t0=a,De(n,o);let h=O(l,"Sec-WebSocket-Extensio\\\nns");n.say(n.stamp(),`peer \u2192 upgrade request GET ${c}${h!==null?` (offers ${h})`:""}`);let g=e.replace(\n/^(Sec-WebSocket-Accept:[ \\t]*)\\S+/im,`$1${r(u)}`),C=O(g,"Sec-WebSocket-Extensions");n.agree(C),n.say(\nn.stamp(),`wsgate \u2192 ${g.split(`\\r\n`)[0]??""}${C!==null?` (${C})`:""}`),o.cork(),o.write(Buffer.from(g,"latin1")),n.open=!0,f.length>0&&\nn.peerBytes(f),n.replay?.pump(),process.nextTick(()=>{for(;o.writableCorked>0;)o.uncork()})})});n.onJudged=\n()=>setTimeout(()=>i.close(),500),i.listen(t,"127.0.0.1",()=>{let o=i.address(),a=typeof o=="object"&&\no!==null?o.port:t;console.log(`listening on ws://127.0.0.1:${a}/ : point the client under test at it\\\n (any path)`)})}function ht(n,e,t){let r=new URL(t),s=`${r.hostname}${r.port===""?"":`:${r.port}`}`,\ni=e.replace(/^GET \\S+/,`GET ${r.pathname}${r.search}`).replace(/^(Host:[ \\t]*)\\S+/im,`$1${s}`),o=O(i,\n"Sec-WebSocket-Key")??"",a=ee(o),l=Fe.connect({host:r.hostname.replace(/^\\[|\\]$/g,""),port:r.port===\n""?80:Number(r.port)},()=>{n.t0=performance.now(),De(n,l),n.say(n.stamp(),`wsgate \u2192 upgrade request \\\nGET ${r.pathname}${r.search} to ${s}`),l.write(Buffer.from(i,"latin1"))});l.once("error",f=>{n.socket===\nnull&&(console.error(`cannot connect to ${r.href}: ${f.code??f.message}`),process.exitCode=2)}),Le(n,\nl,(f,c)=>{let u=f.split(`\\r\n`)[0]??"",p=O(f,"Sec-WebSocket-Extensions");if(n.say(n.stamp(),`peer \u2192 ${u}${p!==null?` (${p})`:""}`),\n!/^HTTP\\/1\\.1 101\\b/.test(u)||O(f,"Sec-WebSocket-Accept")!==a){n.say(n.stamp(),"wsgate drops TCP: th\\\ne opening handshake failed"),n.droppedByMe=!0,l.destroy();return}n.agree(p),n.open=!0,c.length>0&&n.\npeerBytes(c),n.replay?.pump()})}function Pe(n,e){let t=Buffer.from(n.blob,"base64"),r=n.blobGzip?ct(\nt):t,s=n.writes.map(([a,l,f,c,u,p,h,g])=>{let C=r.subarray(c,c+u);if(p!==null){let Q=Buffer.from(p,"\\\nbase64"),fe=Buffer.alloc(h);for(let _=0;_<h;_+=Q.length)Q.copy(fe,_,0,Math.min(Q.length,h-_));C=Buffer.\nconcat([C,fe])}return{t:a,rx:l,handshake:(f&1)!==0,sync:(f&2)!==0,data:C,chop:g}}),i=Buffer.concat(s.\nfilter(a=>a.handshake).map(a=>a.data)).toString("latin1"),o=new X(n);o.replay=new q(o,s.filter(a=>!a.\nhandshake)),n.role==="client"?dt(o,i,e[0]===void 0?9001:Number(e[0])):ht(o,i,e[0]??n.url??"ws://127.\\\n0.0.1:9001/")}Pe(DATA,process.argv.slice(2));\n';
+  if (true) return 'import Fe from"node:net";import{gunzipSync as ct}from"node:zlib";import{createHash as Ue}from"node:crypto";var d={Continuation:0,Text:1,Binary:2,Close:8,Ping:9,Pong:10},m={Normal:1e3,GoingAway:1001,ProtocolError:1002,\nUnsupportedData:1003,NoStatus:1005,Abnormal:1006,InvalidPayload:1007,PolicyViolation:1008,MessageTooBig:1009,\nMandatoryExtension:1010,InternalError:1011},ue="258EAFA5-E914-47DA-95CA-C5AB0DC85B11";function $(n){\nreturn n>7}function ce(n){return Number.isInteger(n)?n>=1e3&&n<=1003||n>=1007&&n<=1011||n>=3e3&&n<=4999:\n!1}var A={openHandshakeTimeoutMs:5e3,closeHandshakeTimeoutMs:1e3,failByDrop:!1,maxMessagePayload:64*\n1024*1024,serverDropTimeoutMs:1e3,deflateLevel:1,maxHeadBytes:16*1024};function ee(n){return Ue("sha1").update(n+ue,"latin1").digest("base64")}var vt=Buffer.from(`\\r\n\\r\n`,"latin1");function de(n){let e=[],t=null,r="",s=!1,i=o=>{let a=r;if(r="",t===null){let l=a.trim().toLowerCase();\nl!==""&&(t={name:l,params:[]})}else{let l=a.indexOf("="),f=(l<0?a:a.slice(0,l)).trim().toLowerCase();\nif(f!==""){let c=l<0?!0:a.slice(l+1).trim();t.params.push([f,c])}}o&&(t!==null&&e.push(t),t=null)};for(let o=0;o<\nn.length;o++){let a=n[o];s?a==="\\\\"&&o+1<n.length?r+=n[++o]:a===\'"\'?s=!1:r+=a:a===\'"\'?s=!0:a===","?i(\n!0):a===";"?i(!1):r+=a}return i(!0),e}var q=class{constructor(e,t){this.s=e;this.writes=t}s;writes;rxWaitMs=2e3;peerCloseWaitMs=1e4;next=0;piece=0;nextMark=0;lastSent=0;waitTimer=null;endTimer=null;lagNoted=!1;finished=!1;ready(e,t){\nlet r=performance.now()-this.s.t0;if(r<e)return this.waitTimer=setTimeout(()=>this.pump(),Math.ceil(\ne-r)),!1;if(this.s.rx>=t)return!0;let s=Math.max(e,this.lastSent)+this.rxWaitMs;return r>=s?(this.lagNoted||\nthis.s.sayNow(`(the peer has sent ${this.s.rx} of the ${t} frame octets it had sent by now in the ru\\\nn: going on without them)`),this.lagNoted=!0,!0):(this.waitTimer=setTimeout(()=>this.pump(),Math.ceil(\ns-r)),!1)}pump(){this.stop();let e=this.s.socket;if(!(e===null||this.s.tcpDone||!this.s.open||this.finished)){\ne.cork();try{for(;;){let t=this.writes[this.next],r=this.s.data.marks[this.nextMark];if(r!==void 0&&\n(t===void 0||r[0]<t.t)){if(!this.ready(r[0],r[1]))return;this.nextMark+=1,this.s.mark(r[2]);continue}\nif(t===void 0)return this.endTcp();if(this.piece===0&&!this.ready(t.t,t.rx))return;if(t.sync&&e.uncork(),\nt.chop>0&&this.piece+t.chop<t.data.length){this.send(t.data.subarray(this.piece,this.piece+t.chop)),\nthis.piece+=t.chop,setImmediate(()=>this.pump());return}if(this.send(t.chop>0?t.data.subarray(this.piece):\nt.data),this.piece=0,this.next+=1,t.sync||this.writes[this.next]?.sync===!0){setImmediate(()=>this.pump());\nreturn}}}finally{process.nextTick(()=>{for(;e.writableCorked>0;)e.uncork()})}}}send(e){this.s.socket===\nnull||this.s.tcpDone||(this.s.socket.write(e),this.lastSent=performance.now()-this.s.t0,this.s.ourBytes(\ne))}endTcp(){let e=this.s.socket,t=this.s.data.end;if(e===null)return;if(t===null){this.finished=!0,\nthis.endTimer=setTimeout(()=>{this.s.sayNow(`(the peer did not close TCP within ${this.peerCloseWaitMs/\n1e3} s of wsgate\'s last write: the repro drops it)`),this.s.droppedByMe=!0,e.destroy()},this.peerCloseWaitMs);\nreturn}let[r,s,i,o]=t;this.ready(r,s)&&(this.finished=!0,this.s.droppedByMe=!0,this.s.uncleanEnd=o,this.\ns.sayNow(`wsgate ${i==="abort"?"drops TCP":"closes TCP (FIN once its writes have left)"}${o!==null?`\\\n: ${o}`:""}`),i==="abort"?e.destroy():e.end(()=>e.destroy()))}stop(){this.waitTimer!==null&&clearTimeout(\nthis.waitTimer),this.waitTimer=null,this.s.tcpDone&&this.endTimer!==null&&clearTimeout(this.endTimer)}};import N from"node:zlib";function te(n){return typeof n=="string"?Buffer.from(n,"utf8"):Buffer.isBuffer(n)?n:Buffer.from(n.buffer,\nn.byteOffset,n.byteLength)}var b=Buffer.alloc(0);var V="permessage-deflate",S={serverNoContextTakeover:"server_no_context_takeover",clientNoContextTakeover:"\\\nclient_no_context_takeover",serverMaxWindowBits:"server_max_window_bits",clientMaxWindowBits:"client\\\n_max_window_bits"},y={min:8,max:15,default:15};function Ie(n){if(n===!0)return 1n;let e=/^[ \\t\\n\\r\\v\\f]*([+-]?[0-9]+)[ \\t\\n\\r\\v\\f]*$/.\nexec(n);return e===null?null:BigInt(e[1])}function He(n){return n>=y.min&&n<=y.max}function _e(n){return n===\n!0?"True":String(n)}function he(n){let e={clientMaxWindowBits:0,clientNoContextTakeover:!1,serverMaxWindowBits:0,serverNoContextTakeover:!1},\nt=new Set;for(let[r,s]of n){let i=r.toLowerCase();if(t.has(i))return`multiple occurrence of extensio\\\nn parameter \'${i}\' for extension \'${V}\'`;t.add(i);let o=a=>`illegal extension parameter value \'${_e(\na)}\' for parameter \'${i}\' of extension \'${V}\'`;switch(i){case S.clientMaxWindowBits:case S.serverMaxWindowBits:{\nlet a=Ie(s);if(a===null)return o(s);if(!He(a))return o(a);i===S.clientMaxWindowBits?e.clientMaxWindowBits=\nNumber(a):e.serverMaxWindowBits=Number(a);break}case S.clientNoContextTakeover:case S.serverNoContextTakeover:\nif(s!==!0)return o(s);i===S.clientNoContextTakeover?e.clientNoContextTakeover=!0:e.serverNoContextTakeover=\n!0;break;default:return`illegal extension parameter \'${i}\' for extension \'${V}\'`}}return e}function me(n){\nreturn{compressNoContextTakeover:n.clientNoContextTakeover,compressWindowBits:n.clientMaxWindowBits||\ny.default,decompressNoContextTakeover:n.serverNoContextTakeover,decompressWindowBits:n.serverMaxWindowBits||\ny.default,decompressWindowParam:S.serverMaxWindowBits}}function pe(n){return n.toLowerCase()===V}var re=class{constructor(e=134217728){this.budget=e;if(!(e>=0))throw new RangeError(`CutMemo: budget\\\n ${e}`)}budget;series=new Map;documentIds=new WeakMap;nextDocumentId=0;used=0;get size(){return this.\nused}get(e,t,r,s){let i=this.key(e,t,s),o=this.series.get(i);if(o===void 0)return;let a=o.byStart.get(\nr);return a!==void 0&&this.touch(i,o),a}remember(e,t,r,s,i){let o=this.key(e,t,s),a=this.series.get(\no);if(a?.byStart.has(r)===!0)return i;let l=i.length+128;for(let[c,u]of this.series){if(this.used+l<=\nthis.budget||c===o)break;this.series.delete(c),this.used-=u.bytes}if(this.used+l>this.budget)return i;\na===void 0&&(a={byStart:new Map,bytes:0});let f=i.buffer.byteLength>i.length*2?qe(i):i;return a.byStart.\nset(r,f),a.bytes+=l,this.used+=l,this.touch(o,a),i}clear(){this.series.clear(),this.used=0}touch(e,t){\nthis.series.delete(e),this.series.set(e,t)}key(e,t,r){let s=this.documentIds.get(e);return s===void 0&&\n(s=this.nextDocumentId++,this.documentIds.set(e,s)),`${s}/${t.level}/${t.windowBits}/${t.strategy}/${r}`}};\nfunction qe(n){let e=Buffer.allocUnsafeSlow(n.length);return n.copy(e),e}var ne=new re;import se from"node:zlib";var T=Buffer.from([0,0,255,255]),W=class{stream;handle;writeState;failure=null;closed=!1;constructor(e){\nlet t=e,r=t._handle,s=t._writeState;if(r==null||typeof r.writeSync!="function"||!(s instanceof Uint32Array)||\ns.length<2)throw new Error("node:zlib internals (_handle.writeSync, _writeState) not found: this Nod\\\ne.js version is not supported");this.stream=e,this.handle=r,this.writeState=s,r.onerror=i=>{this.failure=\ni}}get availOut(){return this.writeState[0]}get availIn(){return this.writeState[1]}write(e,t,r,s,i,o,a){\nif(this.closed)throw new Error("permessage-deflate: zlib stream used after close()");this.handle.writeSync(\ne,t,r,s,i,o,a);let l=this.failure;return this.failure=null,l}reset(){this.closed||(this.handle.reset(),\nthis.failure=null)}close(){this.closed||(this.closed=!0,this.stream.close())}};function ge(n){return new W(\nse.createDeflateRaw({chunkSize:se.constants.Z_MIN_CHUNK,memLevel:8,...n}))}function ve(n,e,t,r,s){let i=0;\nfor(;;){let o=n.write(se.constants.Z_SYNC_FLUSH,e,t,r,s,i,s.length-i);if(o!==null)throw new Error(`p\\\nermessage-deflate: deflate failed: ${o}`);let a=n.availOut,l=n.availIn;if(i=s.length-a,t+=r-l,r=l,a!==\n0)break;let f=Buffer.allocUnsafe(s.length*2);s.copy(f,0,0,i),s=f}if(i<T.length||s.readUInt32BE(i-T.length)!==\n65535)throw new Error("permessage-deflate: sync flush did not end with 00 00 ff ff");return s.subarray(\n0,i)}var R={call:32*1024,min:64*1024,max:4*1024*1024,ratioGuess:4},ie={min:16*1024,max:1024*1024},F=class extends Error{code;constructor(e,t){\nsuper(t),this.name="DeflateError",this.code=e}},D=class{deflater;inflater;compressReset;decompressReset;maxMessageSize;inflateWindowBits;inflateWindowParam;deflateSettings;scratch=b;cutDocument=null;cutNext=0;chunk=b;chunkUsed=0;inMessage=!1;reuseOutput=!1;messageSize=0;error=null;constructor(e,t){\nif(!Number.isInteger(t.level)||t.level<-1||t.level>9)throw new RangeError(`permessage-deflate: level\\\n must be an integer -1..9, not ${t.level}`);if(!(t.maxMessageSize>=0))throw new RangeError(`permessa\\\nge-deflate: maxMessageSize must be >= 0, not ${t.maxMessageSize}`);this.maxMessageSize=t.maxMessageSize===\n0?Number.MAX_SAFE_INTEGER:t.maxMessageSize,this.compressReset=e.compressNoContextTakeover,this.decompressReset=\ne.decompressNoContextTakeover;let r=e.compressWindowBits;this.deflateSettings={level:t.level,windowBits:r===\ny.min?y.min+1:r,strategy:r===y.min||t.literalsOnly===!0?N.constants.Z_HUFFMAN_ONLY:N.constants.Z_DEFAULT_STRATEGY},\nthis.deflater=ge(this.deflateSettings),this.inflateWindowBits=e.decompressWindowBits,this.inflateWindowParam=\ne.decompressWindowParam,this.inflater=new W(N.createInflateRaw({chunkSize:N.constants.Z_MIN_CHUNK,windowBits:this.\ninflateWindowBits}))}compress(e){if(e.length===0)return Buffer.from([0]);this.cutDocument!==null&&(this.\ncutDocument=null,this.deflater.reset());let t=this.deflate(e,0,e.length);return this.compressReset&&\nthis.deflater.reset(),Buffer.from(t.subarray(0,t.length-T.length))}compressCut(e,t,r){let s=e.bytes.\nlength;if(!Number.isInteger(t)||!Number.isInteger(r)||t<0||t>=s||r<0||r>s)throw new RangeError(`perm\\\nessage-deflate: cut [${t}, +${r}) outside a document of ${s} bytes`);if(this.compressReset)return this.\ncompressWhole(e,t,r);if(this.cutDocument!==e){if(t!==0)throw new RangeError("permessage-deflate: the\\\n first cut of a document starts at byte 0");this.cutDocument=e}else if(t!==this.cutNext)throw new RangeError(\n`permessage-deflate: cut at byte ${t}, the previous one ended at ${this.cutNext}`);if(r===0)return Buffer.\nfrom([0]);let i=e.chunksFor(this.deflateSettings),o=[],a=0,l=t,f=r;for(;f>0;){let c=Math.floor(l/e.chunkSize),\nu=c*e.chunkSize,p=Math.min(u+e.chunkSize,s),h=Math.min(p,l+f),g;l===u&&h===p?g=i[c]:(this.deflater.reset(),\ng=Buffer.from(this.deflate(e.bytes,l,h-l))),o.push(g),a+=g.length,f-=h-l,l=h===s?0:h}return this.cutNext=\nl,Buffer.concat(o,a).subarray(0,a-T.length)}compressWhole(e,t,r){return this.compressReset?ne.get(e,\nthis.deflateSettings,t,r)??ne.remember(e,this.deflateSettings,t,r,this.compress(e.cut(t,r))):this.compress(\ne.cut(t,r))}deflate(e,t,r){let s=r+(r>>>3)+64;return s<=ie.max&&this.scratch.length<s&&(this.scratch=\nBuffer.allocUnsafe(Math.max(s,ie.min))),ve(this.deflater,e,t,r,s<=ie.max?this.scratch:Buffer.allocUnsafe(\ns))}startMessage(e=!1){if(this.error!==null)throw this.error;if(this.inMessage)throw new Error("perm\\\nessage-deflate: startMessage() inside a message");this.inMessage=!0,this.messageSize=0,this.reuseOutput=\ne,e&&(this.chunkUsed=0)}push(e){if(this.error!==null)throw this.error;if(!this.inMessage)throw new Error(\n"permessage-deflate: push() outside a message");return e.length===0?b:this.inflate(e)}endMessage(){if(this.\nerror!==null)throw this.error;if(!this.inMessage)throw new Error("permessage-deflate: endMessage() o\\\nutside a message");let e=this.inflate(T);return this.inMessage=!1,this.decompressReset&&this.inflater.\nreset(),e}close(){this.deflater.close(),this.inflater.close(),this.chunk=b,this.chunkUsed=0,this.scratch=\nb}inflate(e){let t=[],r=this.chunkUsed,s=0,i=0,o=e.length,a=e.length*R.ratioGuess;for(;;){let l=this.\nmaxMessageSize-this.messageSize,f=Math.min(R.call,l+1);if(this.chunk.length-this.chunkUsed<f){this.chunkUsed>\nr&&t.push(this.chunk.subarray(r,this.chunkUsed));let g=Math.max(f,Math.min(Math.max(a,R.min),R.max,l+\n1));this.reuseOutput&&(g=Math.max(g,Math.min(this.chunk.length*2,R.max))),this.chunk=Buffer.allocUnsafe(\ng),this.chunkUsed=0,r=0,a=g*2}let c=this.inflater.write(N.constants.Z_SYNC_FLUSH,e,i,o,this.chunk,this.\nchunkUsed,f);if(c!==null)return this.fail(m.InvalidPayload,this.describeInflateFailure(c));let u=this.\ninflater.availOut,p=this.inflater.availIn,h=f-u;if(this.chunkUsed+=h,this.messageSize+=h,s+=h,this.messageSize>\nthis.maxMessageSize)return this.fail(m.MessageTooBig,`decompressed message longer than ${this.maxMessageSize}\\\n bytes`);if(i+=o-p,o=p,u!==0)break}return this.chunkUsed>r&&t.push(this.chunk.subarray(r,this.chunkUsed)),\nt.length<=1?t[0]??b:Buffer.concat(t,s)}describeInflateFailure(e){if(!/too far back/.test(e))return`i\\\nnvalid compressed data (zlib: ${e})`;let t=1<<this.inflateWindowBits;return`a back-reference reaches\\\n further back than ${this.inflateWindowBits<y.default?`the ${t}-byte window negotiated with ${this.inflateWindowParam}\\\n=${this.inflateWindowBits}`:`the ${t}-byte window of permessage-deflate`} (zlib: ${e})`}fail(e,t){throw this.\nerror=new F(e,t),this.chunk=b,this.chunkUsed=0,this.error}};import{isUtf8 as we}from"node:buffer";var Ve=[...Array(128).fill(0),...Array(16).fill(1),...Array(16).\nfill(9),...Array(32).fill(7),8,8,...Array(30).fill(2),10,...Array(12).fill(3),4,3,3,11,6,6,6,5,...Array(\n11).fill(8)],ze=[0,1,2,3,5,8,7,1,1,1,4,6,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,0,1,1,1,1,1,0,1,0,\n1,1,1,1,1,1,1,2,1,1,1,1,1,2,1,2,1,1,1,1,1,1,1,1,1,1,1,1,1,2,1,1,1,1,1,1,1,1,1,2,1,1,1,1,1,1,1,2,1,1,\n1,1,1,1,1,1,1,1,1,1,1,3,1,3,1,1,1,1,1,1,1,3,1,1,1,1,1,3,1,3,1,1,1,1,1,1,1,3,1,1,1,1,1,1,1,1,1,1,1,1,\n1,1],L=0,z=1,be=9,ye=(()=>{let n=new Uint8Array(be<<8);for(let e=0;e<be;e++)for(let t=0;t<256;t++)n[e<<\n8|t]=ze[e*16+Ve[t]];return n})(),xe=64,j=class{state=L;consumed=0;reset(){this.state=L,this.consumed=\n0}validate(e){let t=this.state;if(t===z)return{valid:!1,endsOnCodePoint:!1,index:this.consumed};let r=e.\nlength,s=0;for(;t!==L&&s<r;){if(t=ye[t<<8|e[s]],t===z)return this.fail(s);s++}if(r-s>=xe){let i=je(e,\ns);i-s>=xe&&we(e.subarray(s,i))&&(s=i)}for(;s<r;s++){let i=e[s];if(!(i<128&&t===L)&&(t=ye[t<<8|i],t===\nz))return this.fail(s)}return this.state=t,this.consumed+=r,{valid:!0,endsOnCodePoint:t===L,index:this.\nconsumed}}fail(e){return this.state=z,this.consumed+=e,{valid:!1,endsOnCodePoint:!1,index:this.consumed}}};\nfunction je(n,e){let t=n.length,r=Math.max(e,t-4);for(let s=t-1;s>=r;s--){let i=n[s];if(i<128)return t;\nif(i>=192)return s}return t}function ke(n){return we(n)}import Ge from"node:v8";import Ye from"node:vm";var P;function Ke(){if(P!==void 0)return P;try{Ge.setFlagsFromString(\n"--expose-gc"),P=Ye.runInNewContext("gc")}catch{P=null}return P}var Be=8*1024*1024;var Dt=32*1024*1024;var oe=!1;function Ce(){oe||(oe=!0,setImmediate(()=>{oe=!1,Ke()?.()}))}var x={Connecting:0,Open:1,Closing:2,Closed:3};var Je=64*1024,U=class{constructor(e){this.link=e}link;insideMessage=!1;messagesStarted=0;messageBinary=!1;messageChunks=[];messageBuffer=null;messageFill=0;messageLength=0;discardMessageData=!1;validateUtf8=!1;messageCompressed=!1;utf8=new j;utf8EndsOnCodePoint=!0;controlChunks=[];frameHead=[];frameHeadLength=0;currentIsControl=!1;release(){\nthis.messageChunks=[],this.messageBuffer=null}onViolation(e,t){this.link.onViolation(e,t)}onFrameBegin(e){\nlet{link:t}=this;if(this.frameHead=[],this.frameHeadLength=0,this.currentIsControl=$(e.opcode),this.\ncurrentIsControl){this.controlChunks=[];return}this.insideMessage||this.startMessage(e),this.messageLength+=\ne.length,!t.failedByMe()&&t.maxMessagePayload>0&&this.messageLength>t.maxMessagePayload&&t.failConnection(\nm.MessageTooBig,`message exceeds payload limit of ${t.maxMessagePayload} octets`)}startMessage(e){let{\nlink:t}=this;this.insideMessage=!0,this.messagesStarted+=1,this.messageBinary=e.opcode===d.Binary,this.\nmessageChunks=[],this.messageLength=0,this.validateUtf8=e.opcode===d.Text,this.utf8EndsOnCodePoint=!0,\nthis.validateUtf8&&this.utf8.reset(),this.messageCompressed=t.deflate()!==null&&e.rsv===4,this.messageCompressed&&\nt.deflate()?.startMessage(t.handler()?.transientMessages===!0),this.messageBuffer=null,this.messageFill=\n0,this.discardMessageData=t.handler()?.messageLengthOnly===!0;let r=t.maxMessagePayload;!this.discardMessageData&&\ne.fin&&!this.messageCompressed&&e.length>=Je&&(r===0||e.length<=r)&&(this.messageBuffer=Buffer.allocUnsafe(\ne.length))}onFrameData(e){if(this.frameHeadLength<64&&e.length>0&&(this.frameHead.push(e.subarray(0,\n64-this.frameHeadLength)),this.frameHeadLength+=Math.min(e.length,64-this.frameHeadLength)),this.currentIsControl){\nthis.controlChunks.push(e);return}this.link.state()===x.Open&&(this.link.traffic.incomingOctetsWebSocketLevel+=\ne.length);let t=e;if(this.messageCompressed){let r=this.inflate(()=>this.link.deflate()?.push(e)??e);\nif(r===null)return;t=r}this.acceptMessageData(t)}inflate(e){try{return e()}catch(t){if(!(t instanceof\nF))throw t;if(this.messageCompressed=!1,t.code===m.InvalidPayload){let r=this.messageBinary?"binary":\n"text";this.link.dropOnError(`the client\'s compressed ${r} message ${this.messagesStarted} could not\\\n be inflated: ${t.message}`)}else this.link.failConnection(t.code,t.message);return this.afterCallback(),\nnull}}acceptMessageData(e){let{link:t}=this;if(t.state()===x.Open&&(t.traffic.incomingOctetsAppLevel+=\ne.length),this.validateUtf8&&e.length>0){let r=this.utf8.validate(e);if(this.utf8EndsOnCodePoint=r.endsOnCodePoint,\n!r.valid){t.failConnection(m.InvalidPayload,`encountered invalid UTF-8 while processing text message\\\n at payload octet index ${r.index}`),this.afterCallback();return}}if(!t.failedByMe())if(this.discardMessageData)\nthis.messageFill+=e.length;else if(this.messageBuffer!==null)this.messageFill+=e.copy(this.messageBuffer,\nthis.messageFill);else{let r=this.messageChunks.at(-1);r!==void 0&&r.buffer===e.buffer&&r.byteOffset+\nr.length===e.byteOffset?this.messageChunks[this.messageChunks.length-1]=Buffer.from(r.buffer,r.byteOffset,\nr.length+e.length):this.messageChunks.push(e)}}onFrameEnd(e){let{link:t}=this,r=this.frameHead.length===\n1?this.frameHead[0]:Buffer.concat(this.frameHead);if(t.wire.rxFrame(e,e.length,r,e.mask),$(e.opcode)){\nlet s=this.controlChunks.length===1?this.controlChunks[0]:Buffer.concat(this.controlChunks);this.controlChunks=\n[],t.onControlFrame(e.opcode,s),this.afterCallback();return}if(t.state()===x.Open&&(t.traffic.incomingWebSocketFrames+=\n1),!!e.fin){if(this.insideMessage=!1,this.messageCompressed){this.messageCompressed=!1;let s=this.inflate(\n()=>t.deflate()?.endMessage()??b);if(s===null||(s.length>0&&this.acceptMessageData(s),t.state()===x.\nClosed))return}if(t.state()===x.Open&&(t.traffic.incomingWebSocketMessages+=1),this.validateUtf8&&!this.\nutf8EndsOnCodePoint){t.failConnection(m.InvalidPayload,`UTF-8 text message payload ended within Unic\\\node code point at payload octet index ${this.messageLength}`),this.afterCallback();return}t.failedByMe()||\nthis.deliver(),this.afterCallback()}}deliver(){let e=this.link.handler(),t=this.messageChunks,r=this.\nmessageBuffer;if(this.messageChunks=[],this.messageBuffer=null,this.discardMessageData){e?.onMessage(\nb,this.messageBinary,this.messageFill);return}let s=r!==null?r.subarray(0,this.messageFill):t.length===\n1?t[0]:Buffer.concat(t);e?.onMessage(s,this.messageBinary,s.length),s.length>=Be&&Ce()}afterCallback(){\nthis.link.state()===x.Closed&&this.link.stopReading()}};var G=class{outgoingOctetsWireLevel=0;outgoingOctetsWebSocketLevel=0;outgoingOctetsAppLevel=0;outgoingWebSocketFrames=0;outgoingWebSocketMessages=0;incomingOctetsWireLevel=0;incomingOctetsWebSocketLevel=0;incomingOctetsAppLevel=0;incomingWebSocketFrames=0;incomingWebSocketMessages=0;preopenOutgoingOctetsWireLevel=0;preopenIncomingOctetsWireLevel=0;snapshot(){\nlet e=(t,r)=>r>0?t/r:null;return{outgoingOctetsWireLevel:this.outgoingOctetsWireLevel,outgoingOctetsWebSocketLevel:this.\noutgoingOctetsWebSocketLevel,outgoingOctetsAppLevel:this.outgoingOctetsAppLevel,outgoingCompressionRatio:e(\nthis.outgoingOctetsWebSocketLevel,this.outgoingOctetsAppLevel),outgoingWebSocketOverhead:e(this.outgoingOctetsWireLevel-\nthis.outgoingOctetsWebSocketLevel,this.outgoingOctetsWebSocketLevel),outgoingWebSocketFrames:this.outgoingWebSocketFrames,\noutgoingWebSocketMessages:this.outgoingWebSocketMessages,preopenOutgoingOctetsWireLevel:this.preopenOutgoingOctetsWireLevel,\nincomingOctetsWireLevel:this.incomingOctetsWireLevel,incomingOctetsWebSocketLevel:this.incomingOctetsWebSocketLevel,\nincomingOctetsAppLevel:this.incomingOctetsAppLevel,incomingCompressionRatio:e(this.incomingOctetsWebSocketLevel,\nthis.incomingOctetsAppLevel),incomingWebSocketOverhead:e(this.incomingOctetsWireLevel-this.incomingOctetsWebSocketLevel,\nthis.incomingOctetsWebSocketLevel),incomingWebSocketFrames:this.incomingWebSocketFrames,incomingWebSocketMessages:this.\nincomingWebSocketMessages,preopenIncomingOctetsWireLevel:this.preopenIncomingOctetsWireLevel}}};var w=" ...",Se=new TextDecoder("utf-8",{fatal:!0});function Me(n){return n.length>64-w.length?Buffer.\nfrom(n.buffer,n.byteOffset,Math.min(n.length,64)).toString("hex")+w:Buffer.from(n.buffer,n.byteOffset,\nn.length).toString("hex")}function M(n){let e=n.length>64-w.length,t=e?n.subarray(0,64):n;try{return Se.\ndecode(t)+(e?w:"")}catch{return`0x${Me(n)}`}}function Ee(n){switch(n.kind){case"message":return["mes\\\nsage",M(n.data),n.binary];case"pong":return["pong",M(n.data)];case"timeout":return["timeout",n.tag]}}\nfunction Y(n,e){let t=String(e);n[t]=(n[t]??0)+1}var K=class{entries=[];rxOctetStats={};txOctetStats={};rxFrameStats={};txFrameStats={};enabled=!0;times=[];maxEntries;origin=performance.\nnow();constructor(e=2e4){this.maxEntries=e}push(e){this.enabled&&this.pushAlways(e)}pushAlways(e){this.\nentries.length>=this.maxEntries||(this.entries.push(e),this.times.push(Math.round((performance.now()-\nthis.origin)*10)/10))}setEnabled(e){e!==this.enabled&&(this.enabled=e,this.pushAlways(["WLM",e]))}rxOctets(e){\nY(this.rxOctetStats,e.length),this.enabled&&this.push(["RO",[e.length,Me(e)]])}txOctets(e,t,r=e.length){\nY(this.txOctetStats,r),this.enabled&&this.push(["TO",[r,Ze(e,r)],t])}rxFrame(e,t,r,s){if(Y(this.rxFrameStats,\ne.opcode),!this.enabled)return;let i=r.length>t?r.subarray(0,t):r,o=t>i.length?Xe(i,t):M(i);this.push(\n["RF",[t,o],e.opcode,e.fin,e.rsv,s!==null,s?s.toString("hex"):null])}txFrame(e,t,r,s,i,o){Y(this.txFrameStats,\ne.opcode),this.enabled&&this.push(["TF",[t.length,M(t)],e.opcode,e.fin,e.rsv,r?Buffer.from(r).toString(\n"hex"):null,s,i,o])}killAfter(e){this.pushAlways(["KL",e])}killFired(){this.pushAlways(["KLE"])}closeAfter(e){\nthis.pushAlways(["TI",e])}closeFired(){this.pushAlways(["TIE"])}continueLater(e,t){this.pushAlways([\n"CT",e,t])}continueFired(e){this.pushAlways(["CTE",e])}};function Ze(n,e){let t=Buffer.from(n.buffer,\nn.byteOffset,Math.min(n.length,64)).toString("hex");return e>64-w.length?t+w:t}function Xe(n,e){if(e<=\n64-w.length)return M(n);let t=n.subarray(0,64);try{return Se.decode(t)+w}catch{return`0x${t.toString(\n"hex")}${w}`}}import{createRequire as Qe}from"node:module";var J=(()=>{try{return Qe(import.meta.url)("bufferutil")}catch{return null}})(),Te=typeof J?.unmask==\n"function"?J.unmask:null,Jt=typeof J?.mask=="function"?J.mask:null,et=1024;var tt=32;function ae(n,e,t=0){if(e.length!==4)throw new RangeError(`mask must be 4 bytes, got ${e.length}`);let r=n.\nlength;if(r===0)return;let s=t&3;if(Te!==null&&r>=et){let o=s===0?e:Uint8Array.of(e[s],e[s+1&3],e[s+\n2&3],e[s+3&3]);Te(te(n),te(o));return}let i=0;if(r>=tt){let o=4-(n.byteOffset&3)&3;for(;i<o;i++)n[i]=\nn[i]^e[s+i&3];let a=r-i>>>2,l=new Uint8Array(4);for(let u=0;u<4;u++)l[u]=e[s+i+u&3];let f=new Uint32Array(\nl.buffer)[0],c=new Uint32Array(n.buffer,n.byteOffset+i,a);for(let u=0;u<a;u++)c[u]=c[u]^f;i+=a<<2}for(;i<\nr;i++)n[i]=n[i]^e[s+i&3]}var v=m.ProtocolError,rt=m.MessageTooBig,nt=14,st=4,it=64,E={Header:0,Payload:1},I=class{requireMask;refuseMask;compression;maxFramePayload;unmaskInPlace;pushed=0;state=E.\nHeader;isStopped=!1;inMessage=!1;head=Buffer.alloc(nt);headLen=0;headNeeded=2;firstBytesChecked=!1;fin=!1;rsv=0;opcode=0;masked=!1;len7=0;frame=null;remaining=0;delivered=0;constructor(e){\nthis.requireMask=e.requireMask,this.refuseMask=e.refuseMask??!1,this.compression=e.compressionNegotiated,\nthis.maxFramePayload=e.maxFramePayload,this.unmaskInPlace=e.unmaskInPlace??!1}get stopped(){return this.\nisStopped}get insideMessage(){return this.inMessage}get bufferedBytes(){return this.state===E.Header?\nthis.headLen:0}stop(){this.isStopped=!0}push(e,t){let r=e.length;this.pushed+=r;let s=0;for(;!this.isStopped;)\nif(this.state===E.Header){if(this.headLen<2&&(s=this.collect(e,s,2),this.headLen<2)||!this.firstBytesChecked&&\n(this.firstBytesChecked=!0,this.checkFirstBytes(t),this.isStopped)||this.headLen<this.headNeeded&&(s=\nthis.collect(e,s,this.headNeeded),this.headLen<this.headNeeded)||!this.beginFrame(t))return}else{if(s>=\nr)return;let i=this.frame,o=Math.min(this.remaining,r-s),a=e.subarray(s,s+o);if(s+=o,i.mask!==null&&\nthis.unmaskInPlace)ae(a,i.mask,this.delivered);else if(i.mask!==null){let l=Buffer.allocUnsafe(o);if(o<\nit){let f=i.mask,c=this.delivered&3;for(let u=0;u<o;u++)l[u]=a[u]^f[c+u&3]}else a.copy(l),ae(l,i.mask,\nthis.delivered);a=l}if(this.delivered+=o,this.remaining-=o,this.remaining===0&&(this.state=E.Header),\nt.onFrameData(a),this.isStopped)return;this.remaining===0&&this.endFrame(t)}}collect(e,t,r){let s=Math.\nmin(r-this.headLen,e.length-t);for(let i=0;i<s;i++)this.head[this.headLen+i]=e[t+i];return this.headLen+=\ns,t+s}checkFirstBytes(e){let t=this.head[0],r=this.head[1],s=(t&128)!==0,i=(t&112)>>4,o=t&15,a=(r&128)!==\n0,l=r&127;this.fin=s,this.rsv=i,this.opcode=o,this.masked=a,this.len7=l,this.headNeeded=2+(l===126?2:\nl===127?8:0)+(a?4:0);let f=this.compression&&i===st;i!==0&&!f&&this.violation(e,v,`RSV = ${i} and no\\\n extension negotiated`)||this.requireMask&&!a&&this.violation(e,v,"unmasked client-to-server frame")||\nthis.refuseMask&&a&&this.violation(e,v,"masked server-to-client frame")||($(o)?this.checkControlFrame(\ne,o,s,l,f):this.checkDataFrame(e,o,f))}checkControlFrame(e,t,r,s,i){!r&&this.violation(e,v,"fragment\\\ned control frame")||s>125&&this.violation(e,v,"control frame with payload length > 125 octets")||t!==\nd.Close&&t!==d.Ping&&t!==d.Pong&&this.violation(e,v,`control frame using reserved opcode ${t}`)||t===\nd.Close&&s===1&&this.violation(e,v,"received close control frame with payload len 1")||i&&this.violation(\ne,v,"received compressed control frame")}checkDataFrame(e,t,r){t!==d.Continuation&&t!==d.Text&&t!==d.\nBinary&&this.violation(e,v,`data frame using reserved opcode ${t}`)||!this.inMessage&&t===d.Continuation&&\nthis.violation(e,v,"received continuation data frame outside fragmented message")||this.inMessage&&t!==\nd.Continuation&&this.violation(e,v,"received non-continuation data frame while inside fragmented mes\\\nsage")||r&&this.inMessage&&this.violation(e,v,"received continuation data frame with compress bit se\\\nt")}payloadLength(e){let t=this.head;if(this.len7===126){let o=t.readUInt16BE(2);return o<126&&this.\nviolation(e,v,"invalid data frame length (not using minimal length encoding)")?null:{length:o,pos:4,\noverLimit:!1}}if(this.len7!==127)return{length:this.len7,pos:2,overLimit:!1};let r=t.readUInt32BE(2),\ns=t.readUInt32BE(6);if(r>=2147483648)return this.violation(e,v,"invalid data frame length (>2^63)"),\nthis.stop(),null;let i=r*4294967296+s;return i<65536&&this.violation(e,v,"invalid data frame length \\\n(not using minimal length encoding)")?null:{length:i,pos:10,overLimit:r>2097151}}beginFrame(e){let t=this.\npayloadLength(e);if(t===null)return!1;let{length:r,pos:s,overLimit:i}=t,o=this.maxFramePayload>0?this.\nmaxFramePayload:Number.MAX_SAFE_INTEGER;if(i||r>o)return this.violation(e,rt,`frame exceeds payload \\\nlimit of ${o} octets`),this.stop(),!1;let a=this.masked?Buffer.from(this.head.subarray(s,s+4)):null,\nl={opcode:this.opcode,fin:this.fin,rsv:this.rsv,masked:this.masked,mask:a,length:r};if(this.headLen=\n0,this.headNeeded=2,this.firstBytesChecked=!1,this.frame=l,this.remaining=r,this.delivered=0,this.state=\nE.Payload,l.opcode<=7&&!this.inMessage&&(this.inMessage=!0),e.onFrameBegin(l),this.isStopped)return!1;\nif(r===0){if(this.state=E.Header,e.onFrameData(b),this.isStopped)return!1;this.endFrame(e)}return!this.\nisStopped}endFrame(e){let t=this.frame;this.frame=null,this.state=E.Header,e.onFrameEnd(t),t.opcode<=\n7&&t.fin&&(this.inMessage=!1)}violation(e,t,r){return e.onViolation(t,r),this.isStopped}};function Oe(n){return n.behaviorClose!=="WRONG CODE"?n:{...n,behavior:"FAILED",result:n.resultClose}}var B={Ok:"OK",NonStrict:"NON-STRICT",Failed:"FAILED",Informational:"INFORMATIONAL",Unimplemented:"U\\\nNIMPLEMENTED"},k={Ok:"OK",Failed:"FAILED",Unclean:"UNCLEAN",WrongCode:"WRONG CODE",FailedByClient:"F\\\nAILED BY CLIENT",Informational:"INFORMATIONAL"};function ot(n,e){if(n.kind!==e.kind)return!1;switch(n.kind){case"message":return e.kind==="message"&&\nn.binary===e.binary&&n.data.equals(e.data);case"pong":return e.kind==="pong"&&n.data.equals(e.data);case"\\\ntimeout":return e.kind==="timeout"&&n.tag===e.tag}}function at(n,e){return n.length===e.length&&n.every(\n(t,r)=>ot(t,e[r]))}function $e(n,e,t,r,s){let i=r.behavior,o=r.result;for(let[f,c]of Object.entries(n))if(c!==void 0&&at(\nt,c)){i=f,o="Actual events match at least one expected.";break}let a,l;return s.connectionWasOpen?(e.\nclosedByMe!==s.closedByMe?(a=k.Failed,l="The connection was failed by the wrong endpoint"):e.requireClean&&\n!s.wasClean?(a=k.Unclean,l="The spec requires the connection to be failed cleanly here"):s.remoteCloseCode!==\nnull&&!e.closeCode.includes(s.remoteCloseCode)?(a=k.WrongCode,l=`The close code should have been ${e.\ncloseCode.join(",")} or empty`):!s.isServer&&s.droppedByMe?(a=k.FailedByClient,l="It is preferred th\\\nat the server close the TCP connection"):(a=k.Ok,l="Connection was properly closed"),e.closedByWrongEndpointIsFatal===\n!0&&e.closedByMe!==s.closedByMe&&(i=B.Failed)):(a=k.Failed,l="The WebSocket opening handshake was ne\\\nver completed!"),{behavior:i,result:o,behaviorClose:a,resultClose:l}}function lt(n){return n[0]==="timeout"?{kind:"timeout",tag:n[1]}:n[0]==="pong"?{kind:"pong",data:Buffer.\nfrom(n[1],"base64")}:{kind:"message",data:Buffer.from(n[1],"base64"),binary:n[2]}}function ft(n,e,t,r){\nif(n.needsDeflate&&!e)return{behavior:B.Unimplemented,result:"permessage-deflate was not negotiated."};\nlet s=i=>({behavior:B.Failed,result:i});for(let[i,o]of t.entries()){let a=r[i],l=`Echo ${i+1}`;if(a===\nvoid 0)return s(`${l}: the peer sent more messages than it was sent.`);if(o.binary!==a.binary)return s(\n`${l}: ${o.binary?"binary":"text"} instead of ${a.binary?"binary":"text"}.`);if(o.length!==a.length)\nreturn s(`${l}: ${o.length} bytes instead of ${a.length}.`);if(n.echo==="content"&&!o.data.equals(a.\ndata))return s(`${l}: its content differs from what was sent.`)}return r.length===0||t.length<r.length?\ns(`Received ${t.length} of ${r.length} echoes.`):{behavior:B.Ok,result:"Every message was echoed."}}\nfunction Ae(n,e){let t=n.echo!==null?ft(n,e.deflateOn,e.echoed,e.sent):{behavior:B.Failed,result:"Ac\\\ntual events differ from any expected."},r=e.facts.connectionWasOpen?n.expect:{},s=Object.fromEntries(\nObject.entries(r).flatMap(([a,l])=>l===void 0?[]:[[a,l.map(lt)]])),i={...n.close,closedByWrongEndpointIsFatal:n.\nclose.closedByWrongEndpointIsFatal===!0},o=$e(s,i,e.received,t,e.facts);return n.adjust==="wrong-cod\\\ne-fails"?Oe(o):n.adjust==="informational"?{...o,behavior:B.Informational,behaviorClose:k.Informational}:\no}var ut={0:"continuation",1:"text",2:"binary",8:"close",9:"ping",10:"pong"},{Open:We,Closing:Z,Closed:le}=x;\nfunction H(n){return JSON.stringify(M(n))}function Ne(n){if(n.length===0)return"close (no code)";if(n.\nlength===1)return`close with a 1-byte payload 0x${n.toString("hex")}`;let e=n.subarray(2);return`clo\\\nse ${n.readUInt16BE(0)}${e.length>0?` ${H(e)}`:""}`}function Re(n){return{compressNoContextTakeover:n.\ndecompressNoContextTakeover,compressWindowBits:n.decompressWindowBits,decompressNoContextTakeover:n.\ncompressNoContextTakeover,decompressWindowBits:n.compressWindowBits,decompressWindowParam:"client_ma\\\nx_window_bits"}}var X=class{constructor(e){this.data=e;this.peerReader=this.newPeerReader(!1);let t=e.\necho==="length";this.peerAssembler=new U(this.link({onMessage:(r,s,i)=>this.peerMessage(r,s,i),messageLengthOnly:t},\n()=>this.peerDeflate,{failedByMe:()=>this.failedByMe,failConnection:(r,s)=>this.fail(r,s),dropOnError:r=>this.\nfail(null,r),onControlFrame:(r,s)=>this.onPeerControl(r,s)})),this.ourAssembler=new U(this.link({onMessage:(r,s,i)=>{\nthis.sent.push({binary:s,data:r,length:i})},messageLengthOnly:t},()=>this.ourDeflate,{failedByMe:()=>!1,\nfailConnection:()=>{},dropOnError:()=>{},onControlFrame:r=>this.onOurControl(r)})),this.ourSink=this.\nourFrames()}data;shown=40;t0=performance.now();socket=null;replay=null;onJudged=()=>{};open=!1;tcpDone=!1;droppedByMe=!1;uncleanEnd=null;rx=0;received=[];echoed=[];sent=[];counts={\npeer:0,wsgate:0};phase=We;closedByMe=!1;failedByMe=!1;wasClean=!1;remoteCloseCode=null;dropped=!1;peerDeflate=null;ourDeflate=null;peerReader;ourReader=new I(\n{requireMask:!1,compressionNegotiated:!0,maxFramePayload:0});peerAssembler;ourAssembler;ourSink;ourInFrame=!1;newPeerReader(e){\nlet t=this.data.role==="client",r=A.maxMessagePayload;return new I({requireMask:t,refuseMask:!t,compressionNegotiated:e,\nmaxFramePayload:r,unmaskInPlace:!0})}link(e,t,r){return{...r,state:()=>this.phase,deflate:t,handler:()=>e,\nmaxMessagePayload:A.maxMessagePayload,wire:new K(0),traffic:new G,onViolation:(s,i)=>r.failConnection(\ns===m.MessageTooBig?s:m.ProtocolError,i),stopReading:()=>{}}}stamp(){return`+${(performance.now()-this.\nt0).toFixed(1)} ms`.padStart(12)}say(e,t){console.log(`${e}  ${t}`)}sayNow(e){this.say(this.stamp(),\ne)}note(e,t){this.counts[e]+=1,this.counts[e]<=this.shown?this.sayNow(`${e==="peer"?"peer \u2192 ":"wsg\\\nate \u2192 "}${t}`):this.counts[e]===this.shown+1&&this.sayNow(`(${e}: further frames and messages are \\\ncounted, not shown)`)}agree(e){let t=de(e??"").find(a=>pe(a.name)),r=t===void 0?null:he(t.params);if(r===\nnull||typeof r=="string")return;let s=me(r),i=this.data.role==="server"?s:Re(s),o={level:A.deflateLevel,\nmaxMessageSize:A.maxMessagePayload};this.peerDeflate=new D(i,o),this.ourDeflate=new D(Re(i),o),this.\npeerReader=this.newPeerReader(!0)}peerBytes(e){this.droppedByMe||(this.rx+=e.length,this.peerReader.\nstopped||this.peerReader.push(e,this.peerAssembler),this.replay?.pump())}ourBytes(e){this.ourReader.\npush(e,this.ourSink),(this.ourInFrame||this.ourReader.bufferedBytes>0)&&this.note("wsgate",`${e.length}\\\n octets, a frame not yet complete`)}ourFrames(){let e=[],t=0;return{onViolation:()=>{},onFrameBegin:r=>{\nthis.ourInFrame=!0,e=[],t=0,this.ourAssembler.onFrameBegin(r)},onFrameData:r=>{t<64&&r.length>0&&e.push(\nr.subarray(0,64-t)),t+=r.length,this.ourAssembler.onFrameData(r)},onFrameEnd:r=>{this.ourInFrame=!1;\nlet s=Buffer.concat(e),i=`${r.fin?"fin":"not fin"}${r.rsv!==0?`, rsv ${r.rsv}`:""}`;r.opcode===d.Close?\nthis.note("wsgate",Ne(s)):this.note("wsgate",`${ut[r.opcode]??`opcode ${r.opcode}`} frame ${H(s)} (${r.\nlength} bytes, ${i})`),this.ourAssembler.onFrameEnd(r)}}}onOurControl(e){e!==d.Close||this.phase!==We||\n(this.phase=Z,this.closedByMe=!0)}fail(e,t){this.phase!==le&&(this.failedByMe=!0,e===null?(this.sayNow(\n`peer \u2192 ${t} (wsgate drops TCP)`),this.wasClean=!1,this.drop()):this.phase!==Z?(this.sayNow(`peer \\\n\u2192 protocol violation: ${t} (wsgate fails the connection, ${e})`),this.phase=Z,this.closedByMe=!0):\n(this.sayNow(`peer \u2192 protocol violation: ${t} (wsgate, already closing, drops TCP)`),this.drop()))}isClosed(){\nreturn this.phase===le}drop(){this.phase=le,this.dropped=!0,this.peerReader.stop()}peerMessage(e,t,r){\nlet s=e.length===0&&r>0?"":` ${H(e.subarray(0,64))}`;this.note("peer",`${t?"binary":"text"} message${s}\\\n (${r} bytes)`),this.data.echo!==null?this.echoed.push({binary:t,data:e,length:r}):this.received.push(\n{kind:"message",data:e,binary:t})}onPeerControl(e,t){e===d.Close?(this.note("peer",Ne(t)),this.onPeerClose(\nt)):e===d.Ping?this.note("peer",`ping ${H(t)}`):e===d.Pong&&(this.note("peer",`pong ${H(t)}`),this.received.\npush({kind:"pong",data:t}))}onPeerClose(e){let t=e.length>=2?e.readUInt16BE(0):null,r=e.length>2?e.subarray(\n2):null;this.remoteCloseCode=t,t!==null&&!ce(t)&&this.fail(m.ProtocolError,`invalid close code ${t}`),\n!this.isClosed()&&(r!==null&&!ke(r)&&this.fail(m.InvalidPayload,"invalid close reason (non-UTF-8 pay\\\nload)"),!this.isClosed()&&(this.wasClean=!0,this.phase=Z,this.data.role==="client"&&this.drop()))}mark(e){\nthis.sayNow(`wsgate: timeout ${JSON.stringify(e)} (the case\'s own event)`),this.received.push({kind:"\\\ntimeout",tag:e})}tcpClosed(e){this.tcpDone||(this.tcpDone=!0,this.replay?.stop(),this.droppedByMe||this.\nsayNow(`peer ${e}`),this.finish())}finish(){let e=this.wasClean&&this.uncleanEnd===null,t=this.droppedByMe||\nthis.dropped,r={connectionWasOpen:this.open,closedByMe:this.closedByMe,droppedByMe:t,wasClean:e,remoteCloseCode:this.\nremoteCloseCode,isServer:this.data.role==="client"},s=Ae(this.data,{facts:r,deflateOn:this.peerDeflate!==\nnull,received:this.received,echoed:this.echoed,sent:this.sent}),i=Math.max(0,this.counts.peer-this.shown)+\nMath.max(0,this.counts.wsgate-this.shown),o=this.remoteCloseCode;console.log(""),i>0&&console.log(`f\\\nrames and messages not shown: ${i}`),console.log(`observed events: ${JSON.stringify(this.received.map(\nEe))}`),console.log(`peer close code: ${o===null?"none":String(o)}`),console.log(`closed by wsgate\'s\\\n side: ${String(this.closedByMe)}; clean: ${String(e)}; TCP dropped by wsgate\'s side: ${String(t)}`),\nconsole.log(`behavior: ${s.result}`),console.log(`closing: ${s.resultClose}`),console.log(`verdict: ${s.\nbehavior} / ${s.behaviorClose}`),process.exitCode=s.behavior==="OK"&&s.behaviorClose==="OK"?0:1,this.\nonJudged()}};function O(n,e){let t=new RegExp(`^${e}:[ \\\\t]*(.*?)[ \\\\t]*$`,"im").exec(n);return t===null?null:t[1]}\nfunction De(n,e,t){let r=Buffer.alloc(0),s=!1;e.on("data",i=>{if(s){n?.open===!0&&n.socket===e&&n.peerBytes(\ni);return}r=Buffer.concat([r,i]);let o=r.indexOf(`\\r\n\\r\n`);o<0||(s=!0,t(r.subarray(0,o+4).toString("latin1"),r.subarray(o+4)))})}function Le(n,e){let t=!1;n.\nsocket=e,e.setNoDelay(!0),e.on("error",r=>{r.code==="ECONNRESET"?t=!0:n.sayNow(`(socket error: ${r.message}\\\n)`)}),e.on("close",()=>n.tcpClosed(t?"reset TCP":"closed TCP"))}function dt(n,e,t){let r=o=>ee(o??""),\ns=!1,i=Fe.createServer(o=>{let a=performance.now();o.on("error",()=>{}),De(n,o,(l,f)=>{let c=/^GET (\\S+)/.\nexec(l)?.[1]??"/",u=O(l,"Sec-WebSocket-Key"),p=c.startsWith("/getCaseCount");if(p||c.startsWith("/up\\\ndateReports")||s){o.write(`HTTP/1.1 101 Switching Protocols\\r\nUpgrade: websocket\\r\nConnection: Upgrade\\r\nSec-WebSocket-Accept: ${r(u)}\\r\n\\r\n`),p&&o.write(Buffer.from([129,1,49])),o.write(Buffer.from([136,2,3,232])),o.on("data",()=>o.destroy()),\nsetTimeout(()=>o.destroy(),2e3).unref();return}s=!0,n.t0=a,Le(n,o);let h=O(l,"Sec-WebSocket-Extensio\\\nns");n.say(n.stamp(),`peer \u2192 upgrade request GET ${c}${h!==null?` (offers ${h})`:""}`);let g=e.replace(\n/^(Sec-WebSocket-Accept:[ \\t]*)\\S+/im,`$1${r(u)}`),C=O(g,"Sec-WebSocket-Extensions");n.agree(C),n.say(\nn.stamp(),`wsgate \u2192 ${g.split(`\\r\n`)[0]??""}${C!==null?` (${C})`:""}`),o.cork(),o.write(Buffer.from(g,"latin1")),n.open=!0,f.length>0&&\nn.peerBytes(f),n.replay?.pump(),process.nextTick(()=>{for(;o.writableCorked>0;)o.uncork()})})});n.onJudged=\n()=>setTimeout(()=>i.close(),500),i.listen(t,"127.0.0.1",()=>{let o=i.address(),a=typeof o=="object"&&\no!==null?o.port:t;console.log(`listening on ws://127.0.0.1:${a}/ : point the client under test at it\\\n (any path)`)})}function ht(n,e,t){let r=new URL(t),s=`${r.hostname}${r.port===""?"":`:${r.port}`}`,\ni=e.replace(/^GET \\S+/,`GET ${r.pathname}${r.search}`).replace(/^(Host:[ \\t]*)\\S+/im,`$1${s}`),o=O(i,\n"Sec-WebSocket-Key")??"",a=ee(o),l=Fe.connect({host:r.hostname.replace(/^\\[|\\]$/g,""),port:r.port===\n""?80:Number(r.port)},()=>{n.t0=performance.now(),Le(n,l),n.say(n.stamp(),`wsgate \u2192 upgrade request \\\nGET ${r.pathname}${r.search} to ${s}`),l.write(Buffer.from(i,"latin1"))});l.once("error",f=>{n.socket===\nnull&&(console.error(`cannot connect to ${r.href}: ${f.code??f.message}`),process.exitCode=2)}),De(n,\nl,(f,c)=>{let u=f.split(`\\r\n`)[0]??"",p=O(f,"Sec-WebSocket-Extensions");if(n.say(n.stamp(),`peer \u2192 ${u}${p!==null?` (${p})`:""}`),\n!/^HTTP\\/1\\.1 101\\b/.test(u)||O(f,"Sec-WebSocket-Accept")!==a){n.say(n.stamp(),"wsgate drops TCP: th\\\ne opening handshake failed"),n.droppedByMe=!0,l.destroy();return}n.agree(p),n.open=!0,c.length>0&&n.\npeerBytes(c),n.replay?.pump()})}function Pe(n,e){let t=Buffer.from(n.blob,"base64"),r=n.blobGzip?ct(\nt):t,s=n.writes.map(([a,l,f,c,u,p,h,g])=>{let C=r.subarray(c,c+u);if(p!==null){let Q=Buffer.from(p,"\\\nbase64"),fe=Buffer.alloc(h);for(let _=0;_<h;_+=Q.length)Q.copy(fe,_,0,Math.min(Q.length,h-_));C=Buffer.\nconcat([C,fe])}return{t:a,rx:l,handshake:(f&1)!==0,sync:(f&2)!==0,data:C,chop:g}}),i=Buffer.concat(s.\nfilter(a=>a.handshake).map(a=>a.data)).toString("latin1"),o=new X(n);o.replay=new q(o,s.filter(a=>!a.\nhandshake)),n.role==="client"?dt(o,i,e[0]===void 0?9001:Number(e[0])):ht(o,i,e[0]??n.url??"ws://127.\\\n0.0.1:9001/")}Pe(DATA,process.argv.slice(2));\n';
   try {
     runtimeText ??= readFileSync5(new URL("./runtime-bundle.js", import.meta.url), "utf8");
   } catch (err) {
@@ -81508,6 +81543,7 @@ function childrenCpuMs() {
 
 // src/server/fuzzing-server.ts
 init_errors();
+init_define();
 init_constants();
 import { EventEmitter as EventEmitter2 } from "node:events";
 
@@ -82446,7 +82482,7 @@ init_frame_writer();
 var PROTOCOL_ERROR = CloseCode.ProtocolError;
 var MESSAGE_TOO_BIG = CloseCode.MessageTooBig;
 var MAX_HEADER = 14;
-var RSV14 = 4;
+var RSV15 = 4;
 var SMALL_UNMASK = 64;
 var ReadState = { Header: 0, Payload: 1 };
 var FrameReader = class {
@@ -82573,7 +82609,7 @@ var FrameReader = class {
     this.masked = masked;
     this.len7 = len7;
     this.headNeeded = 2 + (len7 === 126 ? 2 : len7 === 127 ? 8 : 0) + (masked ? 4 : 0);
-    const compressed = this.compression && rsv === RSV14;
+    const compressed = this.compression && rsv === RSV15;
     if (rsv !== 0 && !compressed) {
       if (this.violation(sink, PROTOCOL_ERROR, `RSV = ${rsv} and no extension negotiated`)) return;
     }
@@ -84336,7 +84372,7 @@ var FuzzingServer = class extends EventEmitter2 {
       case "/runCase":
         if (def === void 0 || index === null) return reject(400, "runCase needs a case parameter (case=N)");
         if (agent === void 0) return reject(400, "runCase needs an agent parameter (agent=NAME)");
-        return this.runCase(request, connection, agent, index, def, target.offers);
+        return this.runCase(request, connection, agent, index, scriptedCase(def), target.offers);
       case "/getCaseCount":
         return this.accepted(connection, (s) => {
           s.sender.sendFrame({ opcode: Opcode.Text, payload: JSON.stringify(this.options.cases.length) });
@@ -85324,6 +85360,7 @@ function refuseOtherTransport(pattern2, from, http23) {
 }
 
 // src/drivers/server-role.ts
+init_define();
 init_registry();
 import { fileURLToPath as fileURLToPath5 } from "node:url";
 init_errors();
@@ -85517,7 +85554,8 @@ function bareResult(def, verdict, facts) {
     duration: Math.round(facts.durationMs),
     expectation: def.expectation,
     expected: {},
-    expectedClose: { ...def.close },
+    // A raw attack expects nothing of a closing handshake: it plays no WebSocket connection of its own.
+    expectedClose: def.attack === void 0 ? { ...def.close } : {},
     failedByMe: false,
     httpRequest: facts.httpRequest,
     httpResponse: facts.httpResponse,
@@ -86137,7 +86175,8 @@ init_writer();
 init_version();
 
 // src/drivers/server-attack.ts
-init_s17_robustness_server();
+init_robustness();
+import { setTimeout as delay } from "node:timers/promises";
 
 // src/fuzzing-client/attacks/play-attack.ts
 init_budgets();
@@ -86177,10 +86216,10 @@ function crowdLines(facts) {
     const what = p.status !== null ? `HTTP ${p.status}` : p.ending === "timeout" ? "held open until wsgate closed it" : answerText(p);
     answers.set(what, (answers.get(what) ?? 0) + 1);
   }
-  const told = [...answers].map(([what, n3]) => `${count2(n3)}: ${what}`).join("; ");
+  const told = [...answers].map(([what, n3]) => `${count(n3)}: ${what}`).join("; ");
   return {
-    request: `${count2(facts.crowd.length)} connections (${count2(facts.ready)} written when the normal client connected): ${count2(bytes3)} request bytes in all
-the normal client: ${count2(facts.normal.requestBytes)} request bytes`,
+    request: `${count(facts.crowd.length)} connections (${count(facts.ready)} written when the normal client connected): ${count(bytes3)} request bytes in all
+the normal client: ${count(facts.normal.requestBytes)} request bytes`,
     response: `the crowd: ${told}
 the normal client: ${answerText(facts.normal)}`
   };
@@ -86608,9 +86647,11 @@ function writeBytewise(socket, data, done) {
   };
   next();
 }
-function writePaced(socket, data, piece2, done) {
+var SAMPLE_EVERY_PIECES = 16;
+function writePaced(socket, data, piece2, done, sample = () => void 0) {
   socket.setNoDelay(true);
   let at = 0;
+  let pieces = 0;
   const next = () => {
     if (socket.destroyed) return;
     if (at >= data.length) {
@@ -86619,6 +86660,7 @@ function writePaced(socket, data, piece2, done) {
     }
     const part = data.subarray(at, at + piece2.bytes);
     at += part.length;
+    if (++pieces % SAMPLE_EVERY_PIECES === 0) sample();
     socket.write(part, (err) => {
       if (err == null) setTimeout(next, piece2.everyMs);
     });
@@ -86785,11 +86827,17 @@ var ProbeConnection = class {
       });
     } else if (delivery.kind === "paced") {
       m.peerReadBytes = null;
-      writePaced(this.socket, request, { bytes: delivery.pieceBytes, everyMs: delivery.everyMs }, () => {
-        this.sampleRead();
-        whole();
-        this.wait();
-      });
+      writePaced(
+        this.socket,
+        request,
+        { bytes: delivery.pieceBytes, everyMs: delivery.everyMs },
+        () => {
+          this.sampleRead();
+          whole();
+          this.wait();
+        },
+        () => this.sampleRead()
+      );
     } else if (delivery.kind === "trickle") {
       this.hooks.written();
       this.hooks.setTrickle(writeTrickle(this.socket, request, delivery.everyMs, () => m.requestBytes += 1));
@@ -86934,7 +86982,7 @@ function waitFor(probe, budgets) {
 }
 function probeLines(probes) {
   return {
-    request: probes.map((p) => `${p.label}: ${count2(p.requestBytes)} request bytes${p.trickled > 0 ? `, ${count2(p.trickled)} payload bytes trickled` : ""}`).join("\n"),
+    request: probes.map((p) => `${p.label}: ${count(p.requestBytes)} request bytes${p.trickled > 0 ? `, ${count(p.trickled)} payload bytes trickled` : ""}`).join("\n"),
     response: probes.map(
       (p) => `${p.label}: ${answerText(p)}${p.closedMs === null ? "" : `; ended ${Math.round(p.closedMs)} ms after the frame header${p.closeCode === null ? "" : ` (close ${p.closeCode})`}`}`
     ).join("\n")
@@ -86944,6 +86992,8 @@ function probeLines(probes) {
 // src/drivers/server-attack.ts
 init_verdicts();
 var EXIT_GRACE_MS2 = 500;
+var LISTEN_AGAIN_MS = 3e3;
+var REFUSED_RETRY_MS = 100;
 async function playAttackCase(def, run) {
   const limit = AbortSignal.timeout(run.limitMs);
   const signal = run.signal === void 0 ? limit : AbortSignal.any([run.signal, limit]);
@@ -86968,7 +87018,13 @@ async function liveness(run) {
   if (dead !== null) return dead;
   const limitMs = ((livenessCase.schedule?.maxSeconds ?? 4) + 2) * 1e3;
   const info = { agent: run.agent, index: run.index, limitMs, ...run.signal ? { signal: run.signal } : {} };
-  const outcome2 = await playCase(run.target, livenessCase, info, run.settings(livenessCase));
+  let outcome2 = await playCase(run.target, livenessCase, info, run.settings(livenessCase));
+  const until = performance.now() + LISTEN_AGAIN_MS;
+  while (outcome2.result === null && /ECONNREFUSED/.test(outcome2.error ?? "") && performance.now() < until && run.signal?.aborted !== true) {
+    if (await died() !== null) break;
+    await delay(REFUSED_RETRY_MS);
+    outcome2 = await playCase(run.target, livenessCase, info, run.settings(livenessCase));
+  }
   if (outcome2.result === null) return await died() ?? `a normal case on a fresh connection found no server (${outcome2.error ?? "no result"})`;
   if (outcome2.result.behavior !== Behavior.Ok) return await died() ?? `a normal case on a fresh connection failed: ${outcome2.result.result}`;
   return null;
@@ -87115,7 +87171,7 @@ async function playOne(state, def, index) {
   const { signal } = state;
   const outcome2 = await playCase(
     state.target,
-    def,
+    scriptedCase(def),
     { agent: state.agent, index: state.globalIndex.get(def.id) ?? index, limitMs, ...signal ? { signal } : {} },
     playSettings(state.config, state.sut, def)
   );
