@@ -7,19 +7,20 @@
  * wrote as strace showed them):
  * - HAProxy 2.6.12 takes all 10,000 reset streams and keeps the connection (2.6 has no limit on
  *   resets, nor the glitch counter of later releases; about 0.1 s of its CPU): 17.5.1 FAILED. It ends
- *   the CONTINUATION flood within tens of ms (GOAWAY INTERNAL_ERROR, last stream 0). It answers PINGs
- *   until its acknowledgements fill the socket, then reads no more and resets the connection at its
- *   `timeout client` (30 s in proxies.ts): 17.5.3 runs on a HAProxy of its own beside the others.
- * - nghttpx ends Rapid Reset with GOAWAY INTERNAL_ERROR after about 1,030 streams (nghttp2's reset
- *   rate limit: a burst of 1,000, then 33 a second), and drops the connection without GOAWAY after 8
- *   CONTINUATION frames and when 1,000 PING acknowledgements wait in its queue; its error log names each.
+ *   the CONTINUATION flood within tens of ms (GOAWAY INTERNAL_ERROR, last stream 0, then a reset). It
+ *   answers PINGs until its acknowledgements fill the socket, then reads no more and holds the
+ *   connection (until its `timeout client`, 30 s): wsgate sees its write not taken while HAProxy reads
+ *   nothing for 2 s and judges 17.5.3 NON-STRICT then.
+ * - nghttpx ends Rapid Reset with GOAWAY INTERNAL_ERROR after about 1,000-1,070 streams (nghttp2's
+ *   reset rate limit: a burst of 1,000, then 33 a second), and drops the connection without GOAWAY
+ *   after 8 CONTINUATION frames and when 1,000 PING acknowledgements wait in its queue; its error log
+ *   names each.
  * Both take all 500 cut header blocks (17.5.4) and echo afterwards.
  *
- * Both proxies close with the flood still unread in their socket, which sends a TCP reset: wsgate
- * then sees their socket gone from /proc/net/tcp (or its next write fail) before it reads the GOAWAY
- * they wrote first, and reports "by closing TCP" / "with a TCP reset" with what it had written by
- * then as the figure. The assertions take the GOAWAY's words when they come, and the reset's when not.
- * A proxy that is not installed is skipped (.ci/install-proxies.sh installs both).
+ * Both proxies write their GOAWAY and close with the flood still unread in their socket, which sends
+ * a TCP reset: wsgate reads what came before the reset (it writes no more once their socket is gone
+ * from /proc/net/tcp, and reads between writes), so the GOAWAY and its last stream are stated. A
+ * proxy that is not installed is skipped (.ci/install-proxies.sh installs both).
  */
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
@@ -42,7 +43,7 @@ async function figure(run: RobustnessRun, id: string, name: string): Promise<Fig
   return found;
 }
 
-/** The report's response line: what the server sent and did, with the units its process read ("N units read by the server at most"). */
+/** The report's response line: what the server sent and did, with the units its process read ("N units read by the server at the last look"). */
 async function responseLine(run: RobustnessRun, id: string): Promise<string> {
   return ((await run.report(id)) as unknown as { httpResponse: string }).httpResponse;
 }
@@ -72,18 +73,11 @@ async function throughProxy(kind: ProxyKind, cases: string[]): Promise<{ run: Ro
   }
 }
 
-test('HAProxy 2.6.12: takes all 10,000 reset streams (17.5.1 FAILED); ends the CONTINUATION flood; stops reading PINGs and resets at its 30 s client timeout; takes every cut block', {
+test('HAProxy 2.6.12: takes all 10,000 reset streams (17.5.1 FAILED); ends the CONTINUATION flood with GOAWAY; stops reading PINGs (17.5.3 NON-STRICT within 2 s); takes every cut block', {
   skip: needs('haproxy'),
 }, async () => {
-  // The ping flood idles 30 s at HAProxy's timeout: on a proxy of its own, the other three run meanwhile
-  // (3 s later, once its PINGs are written and HAProxy has stopped reading).
-  const pinged = throughProxy('haproxy', ['17.5.3']);
-  pinged.catch(() => undefined);
-  await new Promise((resolve) => setTimeout(resolve, 3000));
-  const { run } = await throughProxy('haproxy', ['17.5.1', '17.5.2', '17.5.4']);
-  const { run: pings } = await pinged;
+  const { run } = await throughProxy('haproxy', CASES);
   assert.equal(run.code, 1, run.out);
-  assert.equal(pings.code, 0, pings.out);
 
   // 17.5.1: read all 10,000 HEADERS + RST_STREAM pairs, no GOAWAY, the connection kept past the grace.
   assert.equal(run.cases.get('17.5.1')?.status, 'failed', run.out);
@@ -94,33 +88,38 @@ test('HAProxy 2.6.12: takes all 10,000 reset streams (17.5.1 FAILED); ends the C
   assert.deepEqual([all.value, all.budget, all.over], [10_000, 9_999, true]);
   assert.match(
     await responseLine(run, '17.5.1'),
-    /^the connection still open when wsgate stopped; 10,000 units read by the server at most; 0 RST_STREAM and 0 HEADERS/,
+    /^the connection still open when wsgate stopped; 10,000 units read by the server at the last look; 0 RST_STREAM and 0 HEADERS/,
   );
 
-  // 17.5.2: HAProxy ends it within tens of ms (it writes GOAWAY INTERNAL_ERROR, last stream 0, then closes).
+  // 17.5.2: HAProxy writes GOAWAY INTERNAL_ERROR (last stream 0) and resets the connection within tens of ms; wsgate reads the GOAWAY.
   assert.equal(run.cases.get('17.5.2')?.status, 'passed', run.out);
   assert.match(
     await run.result('17.5.2'),
-    /^The server ended the connection (with GOAWAY INTERNAL_ERROR \(0x2\)|by closing TCP|with a TCP reset) [\d,]+ ms into the flood/,
+    /^The server ended the connection with GOAWAY INTERNAL_ERROR \(0x2\) [\d,]+ ms into the flood, having taken [\d,]+ of 100,000 CONTINUATION frames \(read by its process/,
   );
+  assert.match(await responseLine(run, '17.5.2'), /^GOAWAY INTERNAL_ERROR \(0x2\), last stream 0 [\d,]+ ms into the flood, [\d,]+ written/);
   const continuation = await figure(run, '17.5.2', 'units-taken');
   assert.equal(continuation.over, false);
   assert.ok(continuation.value <= 20_000, `17.5.2: ${continuation.value} CONTINUATION frames taken`);
   assert.ok((await figure(run, '17.5.2', 'ended-ms')).value < 2_000);
 
   // 17.5.3: it answers PINGs until the acknowledgements fill its socket, then reads no more and holds
-  // the connection, idle, until `timeout client` (30 s) resets it: bounded, though not by a flood limit.
-  assert.equal(pings.cases.get('17.5.3')?.status, 'passed', pings.out);
-  const ping = await pings.result('17.5.3');
+  // the connection: NON-STRICT once it has read nothing for 2 s, not at its 30 s `timeout client`.
+  const pings = run.cases.get('17.5.3');
+  assert.deepEqual([pings?.status, pings?.behavior], ['passed', 'NON-STRICT'], run.out);
+  const ping = await run.result('17.5.3');
   assert.match(ping, LIVE_AFTER);
-  assert.match(ping, /^The server ended the connection with a TCP reset [\d,]+ ms into the flood/);
-  const endedMs = (await figure(pings, '17.5.3', 'ended-ms')).value;
-  assert.ok(endedMs >= 29_500 && endedMs < 40_000, `17.5.3 ended after ${endedMs} ms, not at HAProxy's 30 s timeout client`);
-  const line = await responseLine(pings, '17.5.3');
-  const written = num(/, ([\d,]+) written;/.exec(line)?.[1]);
-  const read = num(/; ([\d,]+) units read by the server at most;/.exec(line)?.[1]);
-  assert.ok(read < written && written < 2_000_000, `17.5.3: ${read} of ${written} PINGs read (${line})`);
-  assert.equal((await figure(pings, '17.5.3', 'units-taken')).over, false);
+  const m =
+    /^The server stopped reading after ([\d,]+) of ([\d,]+) PINGs written \(read by its process, then nothing more for 2,000 ms\), without ending the connection/.exec(
+      ping,
+    );
+  assert.ok(m !== null, ping);
+  const [read, written] = [num(m[1]), num(m[2])];
+  assert.ok(read > 10_000 && read < written && written < 2_000_000, `17.5.3: ${read} of ${written} PINGs read`);
+  assert.equal((await figure(run, '17.5.3', 'units-taken')).value, read);
+  assert.match(await responseLine(run, '17.5.3'), /^the connection still open when wsgate stopped: the server read no more; /);
+  const ms = (pings as unknown as { duration: number }).duration;
+  assert.ok(ms < 15_000, `17.5.3 took ${ms} ms`);
 
   // 17.5.4: every connection taken, and the echo after it.
   assert.equal(run.cases.get('17.5.4')?.status, 'passed', run.out);
@@ -129,7 +128,7 @@ test('HAProxy 2.6.12: takes all 10,000 reset streams (17.5.1 FAILED); ends the C
   for (const id of ['17.5.2', '17.5.4']) assert.match(await run.result(id), LIVE_AFTER, id);
 });
 
-test("nghttpx 1.52.0 (Debian's nghttp2 fixes): GOAWAY after about 1,030 reset streams, drops the CONTINUATION and ping floods at once, takes every cut block: all OK", {
+test("nghttpx 1.52.0 (Debian's nghttp2 fixes): GOAWAY after about 1,000-1,070 reset streams, drops the CONTINUATION and ping floods at once, takes every cut block: all OK", {
   skip: needs('nghttpx'),
 }, async () => {
   const { run, logs } = await throughProxy('nghttpx', CASES);
@@ -140,23 +139,31 @@ test("nghttpx 1.52.0 (Debian's nghttp2 fixes): GOAWAY after about 1,030 reset st
   }
 
   // 17.5.1: nghttp2's reset limit (a burst of 1,000, then 33 a second) ends the connection with GOAWAY
-  // INTERNAL_ERROR once the burst is spent (nghttpx wrote last stream 2,067 or 2,133 in the runs traced: 1,034 or 1,067 streams).
+  // INTERNAL_ERROR once the burst is spent (last stream 2,001, 2,067 or 2,133 in the runs traced), then a reset.
   const rapid = await run.result('17.5.1');
   const m =
-    /^The server ended the connection (?:with GOAWAY INTERNAL_ERROR \(0x2\) \(last stream ([\d,]+)\)|by closing TCP|with a TCP reset) [\d,]+ ms into the flood/.exec(
+    /^The server ended the connection with GOAWAY INTERNAL_ERROR \(0x2\) \(last stream ([\d,]+)\) [\d,]+ ms into the flood, having taken ([\d,]+) of 10,000/.exec(
       rapid,
     );
   assert.ok(m !== null, rapid);
-  if (m[1] !== undefined) assert.ok(num(m[1]) >= 2_001 && num(m[1]) < 2_400, rapid);
+  const [last, streams] = [num(m[1]), num(m[2])];
+  assert.equal(streams, (last + 1) / 2, rapid);
+  // The burst, and 33 a second for as long as wsgate took to write it (under a second here, 1,001-1,067).
+  assert.ok(streams >= 1_001 && streams <= 1_200, rapid);
   const taken = await figure(run, '17.5.1', 'units-taken');
-  // By the GOAWAY: the streams it covers; by the reset: what wsgate had written when it saw it (1,200-1,400 here).
-  assert.ok(taken.value >= 1_001 && taken.value <= 5_000 && !taken.over, `17.5.1: ${JSON.stringify(taken)}`);
+  assert.deepEqual([taken.value, taken.over], [streams, false]);
 
-  // 17.5.2 and 17.5.3: nghttpx writes no GOAWAY for these, it closes the connection.
+  // 17.5.2 and 17.5.3: nghttpx writes no GOAWAY for these, it closes the connection; what it read is
+  // measured when wsgate last saw its socket (often before it read anything: at least that), never more than written.
   for (const id of ['17.5.2', '17.5.3']) {
-    assert.match(await run.result(id), /^The server ended the connection (by closing TCP|with a TCP reset) [\d,]+ ms into the flood/, id);
+    const result = await run.result(id);
+    const ended =
+      /^The server ended the connection (?:by closing TCP|with a TCP reset) [\d,]+ ms into the flood, having taken ([\d,]+) of [\d,]+ \w+( \w+)? \(read by its process at wsgate's last look before its end: at least that many, wsgate flushed less the kernel queues; ([\d,]+) written then\)/.exec(
+        result,
+      );
+    assert.ok(ended !== null, `${id}: ${result}`);
     const units = await figure(run, id, 'units-taken');
-    assert.ok(units.value <= 20_000 && !units.over, `${id}: ${JSON.stringify(units)}`);
+    assert.ok(units.value === num(ended[1]) && units.value <= num(ended[3]) && !units.over, `${id}: ${JSON.stringify(units)}`);
     assert.ok((await figure(run, id, 'ended-ms')).value < 2_000, id);
   }
   // Why, in its own words (CVE-2024-28182's limit of 8 CONTINUATION frames; CVE-2019-9512's queue of 1,000).

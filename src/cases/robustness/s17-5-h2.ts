@@ -36,14 +36,20 @@ function endWords(f: H2FloodFacts): string {
 
 /**
  * The units the server took before its end: for Rapid Reset the streams its GOAWAY says it processed
- * (last stream id), else what its process had read by wsgate's last measure (at its GOAWAY, or
- * before its socket was gone: a reset), else what wsgate had written (an upper bound: the kernel's
- * buffers counted in, the server's socket not on this machine).
+ * (last stream id), else what its process had read then (kernel queues), else what it had read at
+ * wsgate's last look before its end (its socket gone then, or wsgate's: at least that many), else
+ * what wsgate had written (an upper bound: the kernel's buffers counted in, the server's socket not
+ * on this machine).
  */
 function takenAtEnd(f: H2FloodFacts, end: NonNullable<H2FloodFacts['end']>): { units: number; how: string } {
   const last = end.goaway?.lastStreamId;
   if (f.flood === 'rapid-reset' && last !== undefined) return { units: Math.min(f.units, Math.floor((last + 1) / 2)), how: "by its GOAWAY's last stream id" };
-  if (end.unitsRead !== null) return { units: end.unitsRead, how: "read by its process by wsgate's last measure (flushed less the kernel queues)" };
+  if (end.unitsRead !== null) return { units: end.unitsRead, how: 'read by its process then: wsgate flushed less the kernel queues' };
+  if (f.unitsRead !== null)
+    return {
+      units: f.unitsRead,
+      how: "read by its process at wsgate's last look before its end: at least that many, wsgate flushed less the kernel queues",
+    };
   return { units: end.unitsWritten, how: "at most what wsgate had written then: the server's socket is not on this machine" };
 }
 

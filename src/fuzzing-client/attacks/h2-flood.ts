@@ -2,10 +2,11 @@
  * An HTTP/2 flood on one connection (17.5), in wsgate's own frames: the preface and an empty
  * SETTINGS, the server's SETTINGS acknowledged (and SETTINGS_ENABLE_CONNECT_PROTOCOL checked), then
  * the flood a batch per write, each write once the socket took the one before, until the server
- * sends GOAWAY or ends TCP, or the flood is all written. Loopback's buffers take megabytes before
- * the server reads a byte, so "written" says little: what the server's process read is wsgate's
- * flushed bytes less the kernel's queues at both ends (util/kernel-queues.ts), sampled after every
- * write and when the server ends the connection.
+ * sends GOAWAY or ends TCP (what it wrote before a reset is read first), stops reading (a write not
+ * taken for the grace), or the flood is all written. Loopback's buffers take megabytes before the
+ * server reads a byte, so "written" says little: what the server's process read is wsgate's flushed
+ * bytes less the kernel's queues at both ends (util/kernel-queues.ts), sampled before the first
+ * write, after every write, while a write waits, and at the server's GOAWAY.
  */
 import type net from 'node:net';
 import type { H2Flood, H2FloodAttack, H2FloodFacts } from '../../cases/robustness/attack-types.js';
@@ -19,8 +20,11 @@ import type { ServerTarget } from '../play-types.js';
 const SETTINGS_WAIT_MS = 5000;
 /** How long wsgate waits, after the last unit, for a server that has not read them all yet. */
 const UNREAD_WAIT_MS = 10_000;
-/** How often the kernel's queues are looked at while wsgate waits. */
+/** How often the kernel's queues are looked at while wsgate waits: for the end, and for a write the socket has not taken. */
 const LOOK_EVERY_MS = 50;
+const STALL_LOOK_MS = 250;
+/** How long wsgate reads on, once the server's socket is gone, for what it wrote before (a GOAWAY): from the last byte. */
+const END_READ_MS = 200;
 /** SETTINGS_ENABLE_CONNECT_PROTOCOL (RFC 8441 §3). */
 const ENABLE_CONNECT_PROTOCOL = 0x8;
 /** RST_STREAM's CANCEL (RFC 9113 §7). */
@@ -65,28 +69,19 @@ function floodFrames(flood: H2Flood, fields: Buffer): FloodFrames {
   };
 }
 
+/** A flood's facts: nothing written, read or seen, but `over`. */
+function factsOf(attack: H2FloodAttack, over: Partial<H2FloodFacts> & { unitBytes: number }): H2FloodFacts {
+  const zero = { unitsWritten: 0, headBytes: 0, lastStreamId: 0, resetsIn: 0, responsesIn: 0, writingMs: 0 };
+  return { flood: attack.flood, units: attack.units, refused: null, unitsRead: null, end: null, ending: 'open', ...zero, ...over };
+}
+
 /** The flood played against the server; never rejects. */
 export function runH2Flood(target: ServerTarget, attack: H2FloodAttack, graceMs: number, signal: AbortSignal | undefined): Promise<H2FloodFacts> {
   const fields = hpackBlock(probeFields(target.tls ? 'https' : 'http', targetHostPort(target), target.resource));
   const frames = floodFrames(attack.flood, fields);
   return new Promise((resolve) => {
     let flood: Flood | null = null;
-    const refused = (why: string): void =>
-      resolve({
-        flood: attack.flood,
-        units: attack.units,
-        refused: why,
-        unitsWritten: 0,
-        headBytes: 0,
-        unitBytes: frames.unit(0).length,
-        unitsRead: null,
-        end: null,
-        lastStreamId: 0,
-        resetsIn: 0,
-        responsesIn: 0,
-        ending: 'open',
-        writingMs: 0,
-      });
+    const refused = (why: string): void => resolve(factsOf(attack, { refused: why, unitBytes: frames.unit(0).length }));
     const socket = connectTo(
       target,
       (s) => {
@@ -107,12 +102,17 @@ class Flood {
   private written = 0;
   private startedAt: number | null = null;
   private lastAt: number | null = null;
+  /** The most units the server's process was seen to have read (null: its socket is not in the table), and when that last grew. */
   private read: number | null = null;
+  private progressAt = 0;
   private end: H2FloodFacts['end'] = null;
   private ending: H2FloodFacts['ending'] = 'open';
   private resetsIn = 0;
   private responsesIn = 0;
   private timer: NodeJS.Timeout | undefined;
+  private stallTimer: NodeJS.Timeout | undefined;
+  /** The server's end seen: wsgate writes no more and reads what the server wrote before it (its GOAWAY). */
+  private closing = false;
   private done = false;
   private readonly unitBytes: number;
 
@@ -140,58 +140,101 @@ class Flood {
     };
     this.timer = setTimeout(() => notBegun(`the server sent no HTTP/2 SETTINGS within ${SETTINGS_WAIT_MS / 1000} s`), SETTINGS_WAIT_MS);
     s.on('error', () => undefined);
-    s.on('close', (hadError) => (begun ? this.ended(hadError ? 'reset' : 'closed') : notBegun('the server closed the connection before its HTTP/2 SETTINGS')));
+    s.on('close', (hadError) =>
+      begun ? this.tcpEnded(hadError ? 'reset' : 'closed') : notBegun('the server closed the connection before its HTTP/2 SETTINGS'),
+    );
     s.on('data', (chunk: Buffer) => {
+      if (this.closing && !this.done) this.readOn();
       for (const f of this.reader.push(chunk)) {
-        if (f.type === H2Frame.Settings && (f.flags & H2Flag.Ack) === 0) {
-          this.put(encodeH2Frame(H2Frame.Settings, H2Flag.Ack, 0));
-          if (begun) continue;
-          if (parseSettings(f.payload).get(ENABLE_CONNECT_PROTOCOL) !== 1) {
-            notBegun('the server did not advertise SETTINGS_ENABLE_CONNECT_PROTOCOL: it takes no WebSockets over HTTP/2 (RFC 8441 §3)');
-            return;
-          }
-          begun = true;
-          clearTimeout(this.timer);
-          // The ping flood: wsgate reads nothing more, so the acknowledgements wait at the server.
-          if (this.attack.flood === 'ping') s.pause();
-          this.startedAt = performance.now();
-          this.next();
-        } else if (f.type === H2Frame.Ping && (f.flags & H2Flag.Ack) === 0 && this.attack.flood !== 'ping') {
-          this.put(encodeH2Frame(H2Frame.Ping, H2Flag.Ack, 0, f.payload));
-        } else if (f.type === H2Frame.RstStream) this.resetsIn++;
-        else if (f.type === H2Frame.Headers) this.responsesIn++;
-        else if (f.type === H2Frame.GoAway && begun) {
-          const code = f.payload.length >= 8 ? f.payload.readUInt32BE(4) : 0;
-          this.ended('goaway', { code, lastStreamId: f.payload.length >= 4 ? f.payload.readUInt32BE(0) & 0x7fffffff : 0 });
+        if (f.type !== H2Frame.Settings || (f.flags & H2Flag.Ack) !== 0) {
+          this.frame(f, begun);
+          continue;
         }
+        this.put(encodeH2Frame(H2Frame.Settings, H2Flag.Ack, 0));
+        if (begun) continue;
+        if (parseSettings(f.payload).get(ENABLE_CONNECT_PROTOCOL) !== 1) {
+          notBegun('the server did not advertise SETTINGS_ENABLE_CONNECT_PROTOCOL: it takes no WebSockets over HTTP/2 (RFC 8441 §3)');
+          return;
+        }
+        begun = true;
+        clearTimeout(this.timer);
+        this.begin();
       }
     });
     this.put(Buffer.concat([H2_PREFACE, encodeH2Frame(H2Frame.Settings, 0, 0)]));
   }
 
-  /** Bytes that are not the flood's. */
+  /** The flood's first write, the server's read measured first (0, or null: its socket is not on this machine); the ping flood reads no more. */
+  private begin(): void {
+    if (this.attack.flood === 'ping') this.socket.pause();
+    this.read = this.sample();
+    this.startedAt = performance.now();
+    this.next();
+  }
+
+  /** A frame of the server's besides its SETTINGS; a GOAWAY read after its end of TCP was seen (written just before) joins that end. */
+  private frame(f: ReturnType<H2FrameReader['push']>[number], begun: boolean): void {
+    if (f.type === H2Frame.Ping && (f.flags & H2Flag.Ack) === 0 && this.attack.flood !== 'ping')
+      this.put(encodeH2Frame(H2Frame.Ping, H2Flag.Ack, 0, f.payload));
+    else if (f.type === H2Frame.RstStream) this.resetsIn++;
+    else if (f.type === H2Frame.Headers) this.responsesIn++;
+    else if (f.type === H2Frame.GoAway && begun && !this.done) {
+      const p = f.payload;
+      const goaway = { code: p.length >= 8 ? p.readUInt32BE(4) : 0, lastStreamId: p.length >= 4 ? p.readUInt32BE(0) & 0x7fffffff : 0 };
+      if (this.end === null) this.endAt(performance.now(), goaway, true);
+      else this.end = { ...this.end, goaway: this.end.goaway ?? goaway };
+      this.stop();
+    }
+  }
+
+  /** Bytes that are not the flood's; none once the server's end is seen (a write then fails, and Node drops what waits to be read). */
   private put(bytes: Buffer): void {
-    if (this.socket.destroyed) return;
+    if (this.socket.destroyed || this.closing) return;
     this.overhead += bytes.length;
     this.socket.write(bytes);
   }
 
-  /** The next batch, once the socket took the previous one; then the wait for the server to read it all. */
+  /**
+   * The next batch, once the socket took the previous one; then the wait for the server to read it all.
+   * It is written two turns of Node's event loop later, so that what the server wrote meanwhile is read
+   * first: a GOAWAY written just before a reset, which the write would fail on, and Node then drops.
+   */
   private next(): void {
-    if (this.done) return;
+    if (this.done || this.closing) return;
     if (this.written === 0) this.overhead += this.frames.head.length;
     const from = this.written;
     const to = Math.min(this.attack.units, from + this.attack.batch);
     if (from >= to) return this.waitForEnd();
     const pieces = from === 0 ? [this.frames.head] : [];
     for (let i = from; i < to; i++) pieces.push(this.frames.unit(i));
+    const batch = Buffer.concat(pieces);
+    setImmediate(() => setImmediate(() => this.write(batch, to)));
+  }
+
+  /** A batch written, unless the server's end came meanwhile; a write not taken while the server reads nothing for `graceMs` stops the flood. */
+  private write(batch: Buffer, to: number): void {
+    if (this.done || this.closing) return;
     this.written = to;
     this.lastAt = performance.now();
-    this.socket.write(Buffer.concat(pieces), (err) => {
-      if (err != null || this.done) return;
+    this.progressAt = this.lastAt;
+    this.watchStall();
+    this.socket.write(batch, (err) => {
+      clearTimeout(this.stallTimer);
+      if (err != null || this.done || this.closing) return;
       this.look();
       this.next();
     });
+  }
+
+  /** While a write waits for the socket: the server's read looked at, and the flood stopped once it has read nothing for `graceMs`. */
+  private watchStall(): void {
+    clearTimeout(this.stallTimer);
+    this.stallTimer = setTimeout(() => {
+      this.look();
+      if (this.done || this.closing) return;
+      if (performance.now() - this.progressAt >= this.graceMs) return this.stop();
+      this.watchStall();
+    }, STALL_LOOK_MS);
   }
 
   /** The units the server's process has read now (wsgate's flushed bytes less the kernel's queues), or null when its socket is not in the table. */
@@ -203,42 +246,61 @@ class Flood {
     return Math.min(this.written, Math.max(0, units));
   }
 
-  /**
-   * The most units the server's process has read so far, kept. The server's socket gone from the
-   * table once seen is its end of TCP (noticed here when wsgate is not reading: the ping flood).
-   */
+  /** The server's read measured, kept when it grew; its socket gone from the table (a reset: closed with a FIN, it stays) timed before the read (tens of ms). */
   private look(): void {
+    if (this.done || this.closing) return;
+    const at = performance.now();
     const now = this.sample();
-    if (now !== null) this.read = Math.max(this.read ?? 0, now);
-    else if (this.read !== null) this.ended('closed');
+    if (now === null && this.read !== null) return this.serverGone(at);
+    if (now !== null && (this.read === null || now > this.read)) [this.read, this.progressAt] = [now, at];
   }
 
-  /** All written: wait for the server to read it all (or UNREAD_WAIT_MS), then `graceMs` for its end. */
+  /** All written: wait for the server to read it all (or UNREAD_WAIT_MS, or until it reads nothing for `graceMs`), then `graceMs` for its end. */
   private waitForEnd(): void {
     const lastAt = performance.now();
     let allReadAt: number | null = null;
     const tick = (): void => {
-      if (this.done) return;
       this.look();
+      if (this.done || this.closing) return;
       const now = performance.now();
-      const allRead = this.read === null || this.read >= this.written;
-      if (allRead) allReadAt ??= now;
-      if ((allReadAt !== null && now - allReadAt >= this.graceMs) || now - lastAt >= UNREAD_WAIT_MS + this.graceMs) return this.stop();
+      if (this.read === null || this.read >= this.written) allReadAt ??= now;
+      const over =
+        allReadAt === null ? now - this.progressAt >= this.graceMs || now - lastAt >= UNREAD_WAIT_MS + this.graceMs : now - allReadAt >= this.graceMs;
+      if (over) return this.stop();
       this.timer = setTimeout(tick, LOOK_EVERY_MS);
     };
     tick();
   }
 
-  /** The server ended the connection (GOAWAY, or TCP): the figures at that moment, and the end of the flood. */
-  private ended(how: 'goaway' | 'closed' | 'reset', goaway?: { code: number; lastStreamId: number }): void {
+  /** The server's end (its GOAWAY, or TCP) seen at `at`: the figures then, the server's read when `measure` finds its socket (else null: the last look's stands). */
+  private endAt(at: number, goaway: { code: number; lastStreamId: number } | null, measure: boolean): void {
+    if (this.end !== null || this.startedAt === null) return;
+    const now = measure ? this.sample() : null;
+    if (now !== null) this.read = Math.max(this.read ?? 0, now);
+    this.end = { ms: at - this.startedAt, unitsWritten: this.written, unitsRead: now === null ? null : this.read, goaway };
+  }
+
+  /** The server's socket gone (a reset): no more writes, and what it wrote before is read (the ping flood's too), for its GOAWAY. */
+  private serverGone(at: number): void {
+    this.ending = 'reset';
+    this.endAt(at, null, false);
+    this.closing = true;
+    clearTimeout(this.stallTimer);
+    this.socket.resume();
+    this.readOn();
+  }
+
+  /** Reading on after the server's end: until TCP ends, or END_READ_MS pass without a byte. */
+  private readOn(): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.stop(), END_READ_MS);
+  }
+
+  /** wsgate's socket closed: the server closed or reset TCP (or a write failed on its reset), everything it wrote read (the ping flood: unless paused). */
+  private tcpEnded(how: 'closed' | 'reset'): void {
     if (this.done || this.startedAt === null) return;
-    if (how !== 'goaway') this.ending = how;
-    if (this.end === null) {
-      // What the server had read at its end, when its socket is still there to say (gone: null, and the verdict takes what was written).
-      const now = this.sample();
-      if (now !== null) this.read = Math.max(this.read ?? 0, now);
-      this.end = { ms: performance.now() - this.startedAt, unitsWritten: this.written, unitsRead: now === null ? null : this.read, goaway: goaway ?? null };
-    }
+    this.ending = how;
+    this.endAt(performance.now(), null, false);
     this.stop();
   }
 
@@ -247,23 +309,22 @@ class Flood {
     if (this.done) return;
     this.done = true;
     clearTimeout(this.timer);
+    clearTimeout(this.stallTimer);
     this.socket.destroy();
-    const lastStreamId = this.written === 0 ? 0 : this.frames.streamOf(this.written - 1);
-    this.resolve({
-      flood: this.attack.flood,
-      units: this.attack.units,
-      refused: null,
-      unitsWritten: this.written,
-      headBytes: this.frames.head.length,
-      unitBytes: this.unitBytes,
-      unitsRead: this.read,
-      end: this.end,
-      lastStreamId,
-      resetsIn: this.resetsIn,
-      responsesIn: this.responsesIn,
-      ending: this.ending,
-      writingMs: this.startedAt === null || this.lastAt === null ? 0 : this.lastAt - this.startedAt,
-    });
+    this.resolve(
+      factsOf(this.attack, {
+        unitsWritten: this.written,
+        headBytes: this.frames.head.length,
+        unitBytes: this.unitBytes,
+        unitsRead: this.read,
+        end: this.end,
+        lastStreamId: this.written === 0 ? 0 : this.frames.streamOf(this.written - 1),
+        resetsIn: this.resetsIn,
+        responsesIn: this.responsesIn,
+        ending: this.ending,
+        writingMs: this.startedAt === null || this.lastAt === null ? 0 : this.lastAt - this.startedAt,
+      }),
+    );
   }
 }
 
@@ -291,10 +352,12 @@ export function floodLines(f: H2FloodFacts): { request: string; response: string
   const goaway = end?.goaway;
   const ended =
     end === null
-      ? 'the connection still open when wsgate stopped'
+      ? `the connection still open when wsgate stopped${f.unitsWritten < f.units ? ': the server read no more' : ''}`
       : `${goaway ? `GOAWAY ${h2ErrorName(goaway.code)}, last stream ${n(goaway.lastStreamId)}` : `TCP ${f.ending === 'reset' ? 'reset' : 'closed'}`} ${n(Math.round(end.ms))} ms into the flood, ${n(end.unitsWritten)} written${end.unitsRead === null ? '' : `, ${n(end.unitsRead)} read by the server`}`;
   const read =
-    f.unitsRead === null ? 'what the server read not measurable (its socket is not on this machine)' : `${n(f.unitsRead)} units read by the server at most`;
+    f.unitsRead === null
+      ? 'what the server read not measurable (its socket is not on this machine)'
+      : `${n(f.unitsRead)} units read by the server at the last look`;
   return { request, response: `${ended}; ${read}; ${n(f.resetsIn)} RST_STREAM and ${n(f.responsesIn)} HEADERS from the server` };
 }
 
@@ -326,21 +389,14 @@ export async function runCutBlocks(target: ServerTarget, attack: H2FloodAttack, 
     }
     written++;
   }
-  return {
-    flood: attack.flood,
-    units: attack.units,
+  return factsOf(attack, {
     refused: written === 0 && end !== null ? 'the first connection was refused' : null,
     unitsWritten: written,
-    headBytes: 0,
     unitBytes: block.length,
-    unitsRead: null,
     end,
-    lastStreamId: 0,
-    resetsIn: 0,
-    responsesIn: 0,
     ending: end === null ? 'open' : 'reset',
     writingMs: performance.now() - started,
-  };
+  });
 }
 
 /** One connection: the block written, then reset on the next turn of the event loop; null, or why it failed. */
