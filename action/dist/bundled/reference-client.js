@@ -9978,7 +9978,12 @@ function endWords(f) {
 function takenAtEnd(f, end) {
   const last = end.goaway?.lastStreamId;
   if (f.flood === "rapid-reset" && last !== void 0) return { units: Math.min(f.units, Math.floor((last + 1) / 2)), how: "by its GOAWAY's last stream id" };
-  if (end.unitsRead !== null) return { units: end.unitsRead, how: "read by its process by wsgate's last measure (flushed less the kernel queues)" };
+  if (end.unitsRead !== null) return { units: end.unitsRead, how: "read by its process then: wsgate flushed less the kernel queues" };
+  if (f.unitsRead !== null)
+    return {
+      units: f.unitsRead,
+      how: "read by its process at wsgate's last look before its end: at least that many, wsgate flushed less the kernel queues"
+    };
   return { units: end.unitsWritten, how: "at most what wsgate had written then: the server's socket is not on this machine" };
 }
 function judgeH2Flood(f, stallMs = H2Budgets.graceMs) {

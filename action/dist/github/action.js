@@ -31610,7 +31610,12 @@ function endWords(f) {
 function takenAtEnd(f, end) {
   const last = end.goaway?.lastStreamId;
   if (f.flood === "rapid-reset" && last !== void 0) return { units: Math.min(f.units, Math.floor((last + 1) / 2)), how: "by its GOAWAY's last stream id" };
-  if (end.unitsRead !== null) return { units: end.unitsRead, how: "read by its process by wsgate's last measure (flushed less the kernel queues)" };
+  if (end.unitsRead !== null) return { units: end.unitsRead, how: "read by its process then: wsgate flushed less the kernel queues" };
+  if (f.unitsRead !== null)
+    return {
+      units: f.unitsRead,
+      how: "read by its process at wsgate's last look before its end: at least that many, wsgate flushed less the kernel queues"
+    };
   return { units: end.unitsWritten, how: "at most what wsgate had written then: the server's socket is not on this machine" };
 }
 function judgeH2Flood(f, stallMs = H2Budgets.graceMs) {
@@ -86322,6 +86327,8 @@ init_h2_frames();
 var SETTINGS_WAIT_MS = 5e3;
 var UNREAD_WAIT_MS = 1e4;
 var LOOK_EVERY_MS = 50;
+var STALL_LOOK_MS = 250;
+var END_READ_MS = 200;
 var ENABLE_CONNECT_PROTOCOL = 8;
 var CANCEL2 = Buffer.from([0, 0, 0, 8]);
 function floodFrames(flood, fields) {
@@ -86350,26 +86357,16 @@ function floodFrames(flood, fields) {
     streamOf: () => 0
   };
 }
+function factsOf(attack, over) {
+  const zero = { unitsWritten: 0, headBytes: 0, lastStreamId: 0, resetsIn: 0, responsesIn: 0, writingMs: 0 };
+  return { flood: attack.flood, units: attack.units, refused: null, unitsRead: null, end: null, ending: "open", ...zero, ...over };
+}
 function runH2Flood(target, attack, graceMs, signal) {
   const fields = hpackBlock(probeFields(target.tls ? "https" : "http", targetHostPort(target), target.resource));
   const frames = floodFrames(attack.flood, fields);
   return new Promise((resolve6) => {
     let flood = null;
-    const refused2 = (why) => resolve6({
-      flood: attack.flood,
-      units: attack.units,
-      refused: why,
-      unitsWritten: 0,
-      headBytes: 0,
-      unitBytes: frames.unit(0).length,
-      unitsRead: null,
-      end: null,
-      lastStreamId: 0,
-      resetsIn: 0,
-      responsesIn: 0,
-      ending: "open",
-      writingMs: 0
-    });
+    const refused2 = (why) => resolve6(factsOf(attack, { refused: why, unitBytes: frames.unit(0).length }));
     const socket = connectTo(
       target,
       (s) => {
@@ -86401,12 +86398,17 @@ var Flood = class {
   written = 0;
   startedAt = null;
   lastAt = null;
+  /** The most units the server's process was seen to have read (null: its socket is not in the table), and when that last grew. */
   read = null;
+  progressAt = 0;
   end = null;
   ending = "open";
   resetsIn = 0;
   responsesIn = 0;
   timer;
+  stallTimer;
+  /** The server's end seen: wsgate writes no more and reads what the server wrote before it (its GOAWAY). */
+  closing = false;
   done = false;
   unitBytes;
   /** The preface; the flood once the server's SETTINGS allow it, or `refused` with the reason. */
@@ -86423,55 +86425,96 @@ var Flood = class {
     };
     this.timer = setTimeout(() => notBegun(`the server sent no HTTP/2 SETTINGS within ${SETTINGS_WAIT_MS / 1e3} s`), SETTINGS_WAIT_MS);
     s.on("error", () => void 0);
-    s.on("close", (hadError) => begun ? this.ended(hadError ? "reset" : "closed") : notBegun("the server closed the connection before its HTTP/2 SETTINGS"));
+    s.on(
+      "close",
+      (hadError) => begun ? this.tcpEnded(hadError ? "reset" : "closed") : notBegun("the server closed the connection before its HTTP/2 SETTINGS")
+    );
     s.on("data", (chunk) => {
+      if (this.closing && !this.done) this.readOn();
       for (const f of this.reader.push(chunk)) {
-        if (f.type === H2Frame.Settings && (f.flags & H2Flag.Ack) === 0) {
-          this.put(encodeH2Frame(H2Frame.Settings, H2Flag.Ack, 0));
-          if (begun) continue;
-          if (parseSettings(f.payload).get(ENABLE_CONNECT_PROTOCOL) !== 1) {
-            notBegun("the server did not advertise SETTINGS_ENABLE_CONNECT_PROTOCOL: it takes no WebSockets over HTTP/2 (RFC 8441 \xA73)");
-            return;
-          }
-          begun = true;
-          clearTimeout(this.timer);
-          if (this.attack.flood === "ping") s.pause();
-          this.startedAt = performance.now();
-          this.next();
-        } else if (f.type === H2Frame.Ping && (f.flags & H2Flag.Ack) === 0 && this.attack.flood !== "ping") {
-          this.put(encodeH2Frame(H2Frame.Ping, H2Flag.Ack, 0, f.payload));
-        } else if (f.type === H2Frame.RstStream) this.resetsIn++;
-        else if (f.type === H2Frame.Headers) this.responsesIn++;
-        else if (f.type === H2Frame.GoAway && begun) {
-          const code = f.payload.length >= 8 ? f.payload.readUInt32BE(4) : 0;
-          this.ended("goaway", { code, lastStreamId: f.payload.length >= 4 ? f.payload.readUInt32BE(0) & 2147483647 : 0 });
+        if (f.type !== H2Frame.Settings || (f.flags & H2Flag.Ack) !== 0) {
+          this.frame(f, begun);
+          continue;
         }
+        this.put(encodeH2Frame(H2Frame.Settings, H2Flag.Ack, 0));
+        if (begun) continue;
+        if (parseSettings(f.payload).get(ENABLE_CONNECT_PROTOCOL) !== 1) {
+          notBegun("the server did not advertise SETTINGS_ENABLE_CONNECT_PROTOCOL: it takes no WebSockets over HTTP/2 (RFC 8441 \xA73)");
+          return;
+        }
+        begun = true;
+        clearTimeout(this.timer);
+        this.begin();
       }
     });
     this.put(Buffer.concat([H2_PREFACE, encodeH2Frame(H2Frame.Settings, 0, 0)]));
   }
-  /** Bytes that are not the flood's. */
+  /** The flood's first write, the server's read measured first (0, or null: its socket is not on this machine); the ping flood reads no more. */
+  begin() {
+    if (this.attack.flood === "ping") this.socket.pause();
+    this.read = this.sample();
+    this.startedAt = performance.now();
+    this.next();
+  }
+  /** A frame of the server's besides its SETTINGS; a GOAWAY read after its end of TCP was seen (written just before) joins that end. */
+  frame(f, begun) {
+    if (f.type === H2Frame.Ping && (f.flags & H2Flag.Ack) === 0 && this.attack.flood !== "ping")
+      this.put(encodeH2Frame(H2Frame.Ping, H2Flag.Ack, 0, f.payload));
+    else if (f.type === H2Frame.RstStream) this.resetsIn++;
+    else if (f.type === H2Frame.Headers) this.responsesIn++;
+    else if (f.type === H2Frame.GoAway && begun && !this.done) {
+      const p = f.payload;
+      const goaway = { code: p.length >= 8 ? p.readUInt32BE(4) : 0, lastStreamId: p.length >= 4 ? p.readUInt32BE(0) & 2147483647 : 0 };
+      if (this.end === null) this.endAt(performance.now(), goaway, true);
+      else this.end = { ...this.end, goaway: this.end.goaway ?? goaway };
+      this.stop();
+    }
+  }
+  /** Bytes that are not the flood's; none once the server's end is seen (a write then fails, and Node drops what waits to be read). */
   put(bytes3) {
-    if (this.socket.destroyed) return;
+    if (this.socket.destroyed || this.closing) return;
     this.overhead += bytes3.length;
     this.socket.write(bytes3);
   }
-  /** The next batch, once the socket took the previous one; then the wait for the server to read it all. */
+  /**
+   * The next batch, once the socket took the previous one; then the wait for the server to read it all.
+   * It is written two turns of Node's event loop later, so that what the server wrote meanwhile is read
+   * first: a GOAWAY written just before a reset, which the write would fail on, and Node then drops.
+   */
   next() {
-    if (this.done) return;
+    if (this.done || this.closing) return;
     if (this.written === 0) this.overhead += this.frames.head.length;
     const from = this.written;
     const to = Math.min(this.attack.units, from + this.attack.batch);
     if (from >= to) return this.waitForEnd();
     const pieces = from === 0 ? [this.frames.head] : [];
     for (let i2 = from; i2 < to; i2++) pieces.push(this.frames.unit(i2));
+    const batch = Buffer.concat(pieces);
+    setImmediate(() => setImmediate(() => this.write(batch, to)));
+  }
+  /** A batch written, unless the server's end came meanwhile; a write not taken while the server reads nothing for `graceMs` stops the flood. */
+  write(batch, to) {
+    if (this.done || this.closing) return;
     this.written = to;
     this.lastAt = performance.now();
-    this.socket.write(Buffer.concat(pieces), (err) => {
-      if (err != null || this.done) return;
+    this.progressAt = this.lastAt;
+    this.watchStall();
+    this.socket.write(batch, (err) => {
+      clearTimeout(this.stallTimer);
+      if (err != null || this.done || this.closing) return;
       this.look();
       this.next();
     });
+  }
+  /** While a write waits for the socket: the server's read looked at, and the flood stopped once it has read nothing for `graceMs`. */
+  watchStall() {
+    clearTimeout(this.stallTimer);
+    this.stallTimer = setTimeout(() => {
+      this.look();
+      if (this.done || this.closing) return;
+      if (performance.now() - this.progressAt >= this.graceMs) return this.stop();
+      this.watchStall();
+    }, STALL_LOOK_MS);
   }
   /** The units the server's process has read now (wsgate's flushed bytes less the kernel's queues), or null when its socket is not in the table. */
   sample() {
@@ -86481,39 +86524,55 @@ var Flood = class {
     const units = Math.floor((flushed - queues.ourUnacked - queues.peerUnread - this.overhead) / this.unitBytes);
     return Math.min(this.written, Math.max(0, units));
   }
-  /**
-   * The most units the server's process has read so far, kept. The server's socket gone from the
-   * table once seen is its end of TCP (noticed here when wsgate is not reading: the ping flood).
-   */
+  /** The server's read measured, kept when it grew; its socket gone from the table (a reset: closed with a FIN, it stays) timed before the read (tens of ms). */
   look() {
+    if (this.done || this.closing) return;
+    const at = performance.now();
     const now = this.sample();
-    if (now !== null) this.read = Math.max(this.read ?? 0, now);
-    else if (this.read !== null) this.ended("closed");
+    if (now === null && this.read !== null) return this.serverGone(at);
+    if (now !== null && (this.read === null || now > this.read)) [this.read, this.progressAt] = [now, at];
   }
-  /** All written: wait for the server to read it all (or UNREAD_WAIT_MS), then `graceMs` for its end. */
+  /** All written: wait for the server to read it all (or UNREAD_WAIT_MS, or until it reads nothing for `graceMs`), then `graceMs` for its end. */
   waitForEnd() {
     const lastAt = performance.now();
     let allReadAt = null;
     const tick = () => {
-      if (this.done) return;
       this.look();
+      if (this.done || this.closing) return;
       const now = performance.now();
-      const allRead = this.read === null || this.read >= this.written;
-      if (allRead) allReadAt ??= now;
-      if (allReadAt !== null && now - allReadAt >= this.graceMs || now - lastAt >= UNREAD_WAIT_MS + this.graceMs) return this.stop();
+      if (this.read === null || this.read >= this.written) allReadAt ??= now;
+      const over = allReadAt === null ? now - this.progressAt >= this.graceMs || now - lastAt >= UNREAD_WAIT_MS + this.graceMs : now - allReadAt >= this.graceMs;
+      if (over) return this.stop();
       this.timer = setTimeout(tick, LOOK_EVERY_MS);
     };
     tick();
   }
-  /** The server ended the connection (GOAWAY, or TCP): the figures at that moment, and the end of the flood. */
-  ended(how, goaway) {
+  /** The server's end (its GOAWAY, or TCP) seen at `at`: the figures then, the server's read when `measure` finds its socket (else null: the last look's stands). */
+  endAt(at, goaway, measure) {
+    if (this.end !== null || this.startedAt === null) return;
+    const now = measure ? this.sample() : null;
+    if (now !== null) this.read = Math.max(this.read ?? 0, now);
+    this.end = { ms: at - this.startedAt, unitsWritten: this.written, unitsRead: now === null ? null : this.read, goaway };
+  }
+  /** The server's socket gone (a reset): no more writes, and what it wrote before is read (the ping flood's too), for its GOAWAY. */
+  serverGone(at) {
+    this.ending = "reset";
+    this.endAt(at, null, false);
+    this.closing = true;
+    clearTimeout(this.stallTimer);
+    this.socket.resume();
+    this.readOn();
+  }
+  /** Reading on after the server's end: until TCP ends, or END_READ_MS pass without a byte. */
+  readOn() {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.stop(), END_READ_MS);
+  }
+  /** wsgate's socket closed: the server closed or reset TCP (or a write failed on its reset), everything it wrote read (the ping flood: unless paused). */
+  tcpEnded(how) {
     if (this.done || this.startedAt === null) return;
-    if (how !== "goaway") this.ending = how;
-    if (this.end === null) {
-      const now = this.sample();
-      if (now !== null) this.read = Math.max(this.read ?? 0, now);
-      this.end = { ms: performance.now() - this.startedAt, unitsWritten: this.written, unitsRead: now === null ? null : this.read, goaway: goaway ?? null };
-    }
+    this.ending = how;
+    this.endAt(performance.now(), null, false);
     this.stop();
   }
   /** The flood is over: the facts, and the connection closed. */
@@ -86521,23 +86580,22 @@ var Flood = class {
     if (this.done) return;
     this.done = true;
     clearTimeout(this.timer);
+    clearTimeout(this.stallTimer);
     this.socket.destroy();
-    const lastStreamId = this.written === 0 ? 0 : this.frames.streamOf(this.written - 1);
-    this.resolve({
-      flood: this.attack.flood,
-      units: this.attack.units,
-      refused: null,
-      unitsWritten: this.written,
-      headBytes: this.frames.head.length,
-      unitBytes: this.unitBytes,
-      unitsRead: this.read,
-      end: this.end,
-      lastStreamId,
-      resetsIn: this.resetsIn,
-      responsesIn: this.responsesIn,
-      ending: this.ending,
-      writingMs: this.startedAt === null || this.lastAt === null ? 0 : this.lastAt - this.startedAt
-    });
+    this.resolve(
+      factsOf(this.attack, {
+        unitsWritten: this.written,
+        headBytes: this.frames.head.length,
+        unitBytes: this.unitBytes,
+        unitsRead: this.read,
+        end: this.end,
+        lastStreamId: this.written === 0 ? 0 : this.frames.streamOf(this.written - 1),
+        resetsIn: this.resetsIn,
+        responsesIn: this.responsesIn,
+        ending: this.ending,
+        writingMs: this.startedAt === null || this.lastAt === null ? 0 : this.lastAt - this.startedAt
+      })
+    );
   }
 };
 var UNIT_WORDS = {
@@ -86556,8 +86614,8 @@ function floodLines(f) {
     return { request, response };
   }
   const goaway = end?.goaway;
-  const ended = end === null ? "the connection still open when wsgate stopped" : `${goaway ? `GOAWAY ${h2ErrorName(goaway.code)}, last stream ${n3(goaway.lastStreamId)}` : `TCP ${f.ending === "reset" ? "reset" : "closed"}`} ${n3(Math.round(end.ms))} ms into the flood, ${n3(end.unitsWritten)} written${end.unitsRead === null ? "" : `, ${n3(end.unitsRead)} read by the server`}`;
-  const read = f.unitsRead === null ? "what the server read not measurable (its socket is not on this machine)" : `${n3(f.unitsRead)} units read by the server at most`;
+  const ended = end === null ? `the connection still open when wsgate stopped${f.unitsWritten < f.units ? ": the server read no more" : ""}` : `${goaway ? `GOAWAY ${h2ErrorName(goaway.code)}, last stream ${n3(goaway.lastStreamId)}` : `TCP ${f.ending === "reset" ? "reset" : "closed"}`} ${n3(Math.round(end.ms))} ms into the flood, ${n3(end.unitsWritten)} written${end.unitsRead === null ? "" : `, ${n3(end.unitsRead)} read by the server`}`;
+  const read = f.unitsRead === null ? "what the server read not measurable (its socket is not on this machine)" : `${n3(f.unitsRead)} units read by the server at the last look`;
   return { request, response: `${ended}; ${read}; ${n3(f.resetsIn)} RST_STREAM and ${n3(f.responsesIn)} HEADERS from the server` };
 }
 var CUT_BLOCK_FRAMES = 20;
@@ -86580,21 +86638,14 @@ async function runCutBlocks(target, attack, signal) {
     }
     written++;
   }
-  return {
-    flood: attack.flood,
-    units: attack.units,
+  return factsOf(attack, {
     refused: written === 0 && end !== null ? "the first connection was refused" : null,
     unitsWritten: written,
-    headBytes: 0,
     unitBytes: block.length,
-    unitsRead: null,
     end,
-    lastStreamId: 0,
-    resetsIn: 0,
-    responsesIn: 0,
     ending: end === null ? "open" : "reset",
     writingMs: performance.now() - started
-  };
+  });
 }
 function cutOne(target, block) {
   return new Promise((resolve6) => {
