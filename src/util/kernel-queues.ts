@@ -26,6 +26,9 @@ export interface ConnectionQueues {
   readonly ourUnacked: number;
   /** Bytes in the peer's receive queue that its process has not read. */
   readonly peerUnread: number;
+  /** The other way: bytes the peer's socket holds that wsgate has not acknowledged, and bytes in wsgate's receive queue it has not read. */
+  readonly peerUnacked: number;
+  readonly ourUnread: number;
 }
 
 interface Row {
@@ -97,5 +100,5 @@ export function connectionQueues(socket: SocketEnds): ConnectionQueues | null {
     else if (row.local === theirs && row.remote === ours) peer = row;
   }
   if (mine === undefined || peer === undefined) return null;
-  return { ourUnacked: mine.tx, peerUnread: peer.rx };
+  return { ourUnacked: mine.tx, peerUnread: peer.rx, peerUnacked: peer.tx, ourUnread: mine.rx };
 }

@@ -145,6 +145,7 @@ test('judgeH2Flood: a flood stopped short with the server elsewhere is NON-STRIC
     responsesIn: 0,
     ending: 'open',
     writingMs: 900,
+    answers: null,
   };
   const stopped = judgeH2Flood(base, 2_000);
   assert.equal(stopped.behavior, 'NON-STRICT');
@@ -155,4 +156,45 @@ test('judgeH2Flood: a flood stopped short with the server elsewhere is NON-STRIC
   const whole = judgeH2Flood({ ...base, unitsWritten: 2_000_000 }, 2_000);
   assert.equal(whole.behavior, 'FAILED');
   assert.match(whole.result, /^The server took all 2,000,000 PINGs \(written by wsgate/);
+});
+
+test('judgeH2Flood, requests: the answers held beyond the kernel, in bytes at their size, decide; at the budget OK, a byte over FAILED', () => {
+  // 100,000 answers of 32 bytes in the kernel; the server read 100,000 + held requests.
+  const facts = (held: number): H2FloodFacts => ({
+    flood: 'requests',
+    units: 500_000,
+    refused: null,
+    unitsWritten: 200_000,
+    headBytes: 0,
+    unitBytes: 75,
+    unitsRead: 100_000 + held,
+    end: null,
+    lastStreamId: 399_999,
+    resetsIn: 0,
+    responsesIn: 0,
+    ending: 'open',
+    writingMs: 900,
+    answers: { kernelBytes: 3_200_000, inKernel: 100_000, read: 200_000 },
+  });
+  const held = (f: H2FloodFacts): number | undefined => judgeH2Flood(f).figures.find((x) => x.name === 'answer-bytes-held')?.value;
+  const atBudget = facts((1024 * 1024) / 32);
+  assert.equal(held(atBudget), 1024 * 1024);
+  assert.equal(judgeH2Flood(atBudget).behavior, 'OK');
+  assert.match(
+    judgeH2Flood(atBudget).result,
+    /^The server read [\d,]+ of 200,000 requests written, then stopped reading while their answers could not leave: 100,000 of their answers/,
+  );
+  const over = facts((1024 * 1024) / 32 + 1);
+  assert.equal(judgeH2Flood(over).behavior, 'FAILED');
+  assert.match(
+    judgeH2Flood(over).result,
+    /queueing them: 100,000 of their answers were in the kernel's buffers \(3,200,000 bytes\), 32,769 held by the server itself, about 1,048,608 bytes/,
+  );
+  // The last look older than the server's last read: it read at least the requests it answered.
+  const stale = { ...facts(0), unitsRead: 90_000 };
+  assert.equal(judgeH2Flood(stale).figures.find((x) => x.name === 'units-taken')?.value, 100_000);
+  assert.equal(held(stale), 0);
+  // The server ended the connection first: judged as every flood, on what it took before.
+  const ended = { ...facts(0), answers: null, end: { ms: 30, unitsWritten: 4000, unitsRead: 0, goaway: null }, ending: 'reset' as const };
+  assert.equal(judgeH2Flood(ended).behavior, 'OK');
 });

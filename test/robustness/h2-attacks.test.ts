@@ -41,7 +41,7 @@ test('--robustness --http2 lists the HTTP/2 floods (17.5) alone for a server, an
     ids,
     h2FloodServerCases.map((c) => c.id),
   );
-  assert.deepEqual(ids, ['17.5.1', '17.5.2', '17.5.3', '17.5.4']);
+  assert.deepEqual(ids, ['17.5.1', '17.5.2', '17.5.3', '17.5.4', '17.5.5']);
   for (const args of [
     ['list', '--robustness', '--http2'],
     ['run', '--robustness', '--http2'],
@@ -106,11 +106,35 @@ test('Node.js 20.12.0 aborts when header blocks are cut by a TCP reset (CVE-2024
   assert.match(await good.result('17.5.4'), /^The server took all 500 connections/);
 });
 
+test('Node.js 12.8.0 reads on while the answers to 500,000 requests cannot leave (CVE-2019-9517): 17.5.5 FAILED on the bytes it held; 12.8.1 stops reading', {
+  skip: needsReleases('node-12.8.0', 'node-12.8.1'),
+}, async () => {
+  const bad = await h2(['--server', h2Release('node-12.8.0'), '--cases', '17.5.5']);
+  assert.equal(bad.code, 1, bad.out);
+  assert.equal(bad.cases.get('17.5.5')?.status, 'failed', bad.out);
+  assert.match(
+    await bad.result('17.5.5'),
+    /^The server read [\d,]+ (of [\d,]+ )?requests while their answers could not leave, queueing them: [\d,]+ of their answers were in the kernel's buffers/,
+  );
+  const held = await figure(bad, '17.5.5', 'answer-bytes-held');
+  assert.ok(held !== undefined && held > 1024 * 1024, `12.8.0 held ${held} bytes`);
+  assert.ok(((await figure(bad, '17.5.5', 'answers-held')) ?? 0) > 50_000);
+
+  const good = await h2(['--server', h2Release('node-12.8.1'), '--cases', '17.5.5']);
+  assert.equal(good.code, 0, good.out);
+  assert.match(await good.result('17.5.5'), /^The server read [\d,]+ of [\d,]+ requests written, then stopped reading while their answers could not leave/);
+  // Node's fix: an Http2Session reads nothing while a write of its own waits, so it holds about one write.
+  assert.ok(((await figure(good, '17.5.5', 'answer-bytes-held')) ?? Number.POSITIVE_INFINITY) <= 256 * 1024);
+  const taken = (await figure(good, '17.5.5', 'units-taken')) ?? 0;
+  assert.ok(taken > 10_000 && taken < 500_000, `12.8.1 read ${taken} requests`);
+});
+
 test('the bundled server over HTTP/2 (Node 20.20, nghttp2 1.61) passes every case of 17.5', async () => {
   const run = await h2(['--role', 'server']);
   assert.equal(run.code, 0, run.out);
   for (const c of h2FloodServerCases) assert.equal(run.cases.get(c.id)?.status, 'passed', `${c.id}: ${run.out}`);
   for (const id of ['17.5.1', '17.5.2']) assert.match(await run.result(id), /^The server ended the connection with GOAWAY INTERNAL_ERROR \(0x2\)/, id);
+  assert.match(await run.result('17.5.5'), /^The server read [\d,]+ of [\d,]+ requests written, then stopped reading while their answers could not leave/);
   // The ping flood: its GOAWAY waits behind acknowledgements wsgate has not read, and is read when wsgate sees the server's socket gone first.
   assert.match(
     await run.result('17.5.3'),

@@ -15,7 +15,10 @@
  *   reset rate limit: a burst of 1,000, then 33 a second), and drops the connection without GOAWAY
  *   after 8 CONTINUATION frames and when 1,000 PING acknowledgements wait in its queue; its error log
  *   names each.
- * Both take all 500 cut header blocks (17.5.4) and echo afterwards.
+ * Both take all 500 cut header blocks (17.5.4) and echo afterwards. Of 500,000 requests whose answers
+ * wsgate never reads (17.5.5), HAProxy reads them all, its answers (16 bytes each: most streams
+ * refused) in the kernel but for a few thousand at most, well within the 1 MiB budget; nghttpx drops
+ * the connection within tens of ms (nghttp2's outbound queue, as for the ping flood).
  *
  * Both proxies write their GOAWAY and close with the flood still unread in their socket, which sends
  * a TCP reset: wsgate reads what came before the reset (it writes no more once their socket is gone
@@ -31,7 +34,7 @@ import { startProxy, type ProxyKind, type RunningProxy } from '../support/proxie
 import { needs } from '../support/requirements.js';
 import { runRobustness, type RobustnessRun } from '../support/robustness.js';
 
-const CASES = ['17.5.1', '17.5.2', '17.5.3', '17.5.4'];
+const CASES = ['17.5.1', '17.5.2', '17.5.3', '17.5.4', '17.5.5'];
 const LIVE_AFTER = /Afterwards a normal case on a fresh connection passed \(echoed\)\./;
 
 type Figure = NonNullable<Awaited<ReturnType<RobustnessRun['report']>>['figures']>[number];
@@ -73,7 +76,7 @@ async function throughProxy(kind: ProxyKind, cases: string[]): Promise<{ run: Ro
   }
 }
 
-test('HAProxy 2.6.12: takes all 10,000 reset streams (17.5.1 FAILED); ends the CONTINUATION flood with GOAWAY; stops reading PINGs (17.5.3 NON-STRICT within 2 s); takes every cut block', {
+test('HAProxy 2.6.12: takes all 10,000 reset streams (17.5.1 FAILED); ends the CONTINUATION flood with GOAWAY; stops reading PINGs (17.5.3 NON-STRICT within 2 s); takes every cut block; holds little of 500,000 unread answers', {
   skip: needs('haproxy'),
 }, async () => {
   const { run } = await throughProxy('haproxy', CASES);
@@ -126,9 +129,21 @@ test('HAProxy 2.6.12: takes all 10,000 reset streams (17.5.1 FAILED); ends the C
   assert.match(await run.result('17.5.4'), /^The server took all 500 connections whose header block wsgate cut with a TCP reset\./);
   assert.equal((await figure(run, '17.5.4', 'units-written')).value, 500);
   for (const id of ['17.5.2', '17.5.4']) assert.match(await run.result(id), LIVE_AFTER, id);
+
+  // 17.5.5: it reads every request; the answers it holds beyond the kernel's buffers (its output ring,
+  // or not yet back from the backend) stay far below the 1 MiB budget (3,390-29,178 of 16 bytes seen).
+  assert.equal(run.cases.get('17.5.5')?.status, 'passed', run.out);
+  assert.match(
+    await run.result('17.5.5'),
+    /^The server read (all [\d,]+ requests written|[\d,]+ of [\d,]+ requests written, then stopped reading) while their answers could not leave: [\d,]+ of their answers were in the kernel's buffers/,
+  );
+  const held = await figure(run, '17.5.5', 'answer-bytes-held');
+  assert.ok(held.value < 1024 * 1024 && !held.over, JSON.stringify(held));
+  assert.ok((await figure(run, '17.5.5', 'answers-in-kernel')).value > 100_000);
+  assert.match(await run.result('17.5.5'), LIVE_AFTER);
 });
 
-test("nghttpx 1.52.0 (Debian's nghttp2 fixes): GOAWAY after about 1,000-1,070 reset streams, drops the CONTINUATION and ping floods at once, takes every cut block: all OK", {
+test("nghttpx 1.52.0 (Debian's nghttp2 fixes): GOAWAY after about 1,000-1,070 reset streams, drops the CONTINUATION, ping and request floods at once, takes every cut block: all OK", {
   skip: needs('nghttpx'),
 }, async () => {
   const { run, logs } = await throughProxy('nghttpx', CASES);
@@ -153,9 +168,9 @@ test("nghttpx 1.52.0 (Debian's nghttp2 fixes): GOAWAY after about 1,000-1,070 re
   const taken = await figure(run, '17.5.1', 'units-taken');
   assert.deepEqual([taken.value, taken.over], [streams, false]);
 
-  // 17.5.2 and 17.5.3: nghttpx writes no GOAWAY for these, it closes the connection; what it read is
+  // 17.5.2, 17.5.3 and 17.5.5: nghttpx writes no GOAWAY for these, it closes the connection; what it read is
   // measured when wsgate last saw its socket (often before it read anything: at least that), never more than written.
-  for (const id of ['17.5.2', '17.5.3']) {
+  for (const id of ['17.5.2', '17.5.3', '17.5.5']) {
     const result = await run.result(id);
     const ended =
       /^The server ended the connection (?:by closing TCP|with a TCP reset) [\d,]+ ms into the flood, having taken ([\d,]+) of [\d,]+ \w+( \w+)? \(read by its process at wsgate's last look before its end: at least that many, wsgate flushed less the kernel queues; ([\d,]+) written then\)/.exec(

@@ -120,6 +120,8 @@ export interface AttackCost {
    * `time` budget (measured when wsgate started it: play/attack-figures.ts); absent, not judged.
    */
   readonly cpuMs?: number;
+  /** The most the server's process tree may grow over the case, in bytes; absent, a raw attack's `small` (cases/data/budgets.ts). */
+  readonly memoryGrowth?: number;
 }
 
 /** Fixed probes, one connection each, judged together. */
@@ -158,10 +160,11 @@ export interface CrowdAttack extends AttackCost {
 
 /**
  * What an HTTP/2 flood sends, one unit at a time (17.5: cases/robustness/s17-5-h2.ts): on one
- * connection, a stream opened and reset, a CONTINUATION frame, a PING; or (`cut-blocks`) a connection
- * of its own each, an unfinished header block cut by a TCP reset.
+ * connection, a stream opened and reset, a CONTINUATION frame, a PING, a request whose answer is
+ * never read; or (`cut-blocks`) a connection of its own each, an unfinished header block cut by a
+ * TCP reset.
  */
-export type H2Flood = 'rapid-reset' | 'continuation' | 'ping' | 'cut-blocks';
+export type H2Flood = 'rapid-reset' | 'continuation' | 'ping' | 'requests' | 'cut-blocks';
 
 /**
  * One HTTP/2 connection (h2c with prior knowledge, or TLS with ALPN "h2"): the preface and SETTINGS,
@@ -216,6 +219,20 @@ export interface H2FloodFacts {
   readonly ending: 'closed' | 'reset' | 'open';
   /** From the first unit written to the last, in ms. */
   readonly writingMs: number;
+  /**
+   * `requests`: where the answers to the requests the server had read were when the flood stopped
+   * (null: not measured, the server's socket not on this machine, or the flood ended otherwise).
+   * The kernel's bytes are the server's unacknowledged send queue and wsgate's unread receive queue
+   * (with what Node had read ahead); wsgate then read the connection, and the answers that came
+   * within those bytes were in the kernel. The others the server held itself.
+   */
+  readonly answers: {
+    readonly kernelBytes: number;
+    /** Answers (a stream's first HEADERS or RST_STREAM) within the kernel's bytes. */
+    readonly inKernel: number;
+    /** Answers wsgate read in all once it read on (until the server sent nothing for a while). */
+    readonly read: number;
+  } | null;
 }
 
 /** An attack on a server under test (group 17). */

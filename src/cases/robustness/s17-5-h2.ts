@@ -6,7 +6,7 @@
  * server read is measured, not what wsgate wrote (fuzzing-client/attacks/h2-flood.ts). After each,
  * the liveness check over HTTP/2, as after every case of group 17.
  */
-import { scaledMs } from '../data/budgets.js';
+import { MEMORY_GROWTH, scaledMs } from '../data/budgets.js';
 import { budgetFigure, statedFigure, type Figure, type Judgement } from '../judgement.js';
 import { h2ErrorName } from '../../protocol/h2-frames.js';
 import { attackCase } from './attack-case.js';
@@ -24,6 +24,7 @@ const UNIT: Readonly<Record<H2Flood, string>> = {
   'rapid-reset': 'reset streams',
   continuation: 'CONTINUATION frames',
   ping: 'PINGs',
+  requests: 'requests',
   'cut-blocks': 'cut header blocks',
 };
 
@@ -71,6 +72,7 @@ export function judgeH2Flood(f: H2FloodFacts, stallMs: number = H2Budgets.graceM
   });
   if (f.refused !== null) return verdict('FAILED', `No HTTP/2 connection to flood: ${f.refused}.`, []);
   if (f.flood === 'cut-blocks') return judgeCutBlocks(f, verdict);
+  if (f.flood === 'requests' && f.end === null && f.answers !== null) return judgeHeldAnswers(f, f.answers, verdict);
   const written = statedFigure('units-written', `${unit} wsgate wrote`, f.unitsWritten, 'count');
   const end = f.end;
   if (end !== null) {
@@ -101,6 +103,39 @@ export function judgeH2Flood(f: H2FloodFacts, stallMs: number = H2Budgets.graceM
   );
 }
 
+/**
+ * `requests`, the connection still open: what the server held itself, the requests it read less the
+ * answers the kernel held, in bytes at the size of those answers (alike: one request over and over).
+ * Within the budget, OK (it stopped reading while they could not leave, holding a buffer's worth);
+ * past it, FAILED (it read on, queueing them).
+ */
+function judgeHeldAnswers(
+  f: H2FloodFacts,
+  answers: NonNullable<H2FloodFacts['answers']>,
+  verdict: (b: Judgement['behavior'], r: string, figures: readonly Figure[]) => Judgement,
+): Judgement {
+  // The server read at least the requests it answered (the last look may be older than its last read).
+  const taken = Math.max(f.unitsRead ?? f.unitsWritten, answers.inKernel);
+  const held = taken - answers.inKernel;
+  const answerBytes = answers.inKernel === 0 ? 0 : answers.kernelBytes / answers.inKernel;
+  const heldBytes = Math.round(held * answerBytes);
+  const budget = H2Budgets.answerBytesHeld;
+  const figures = [
+    budgetFigure('answer-bytes-held', 'bytes of answers the server held itself (at the size of those in the kernel)', heldBytes, 'bytes', budget),
+    statedFigure('answers-held', 'answers the server held itself (requests it read, less the answers in the kernel)', held, 'count'),
+    statedFigure('units-taken', 'requests the server read', taken, 'count'),
+    statedFigure('answers-in-kernel', "answers in the kernel's buffers", answers.inKernel, 'count'),
+    statedFigure('units-written', 'requests wsgate wrote', f.unitsWritten, 'count'),
+  ];
+  const where =
+    `${n(answers.inKernel)} of their answers were in the kernel's buffers (${n(answers.kernelBytes)} bytes), ${n(held)} held by the server itself, ` +
+    `about ${n(heldBytes)} bytes at that size (budget ${n(budget)}; wsgate then read ${n(answers.read)} answers)`;
+  const read = taken >= f.unitsWritten ? `all ${n(taken)} requests written` : `${n(taken)} of ${n(f.unitsWritten)} requests written, then stopped reading`;
+  if (heldBytes <= budget) return verdict('OK', `The server read ${read} while their answers could not leave: ${where}.`, figures);
+  const all = taken >= f.units ? `all ${n(taken)}` : `${n(taken)} of ${n(f.unitsWritten)}`;
+  return verdict('FAILED', `The server read ${all} requests while their answers could not leave, queueing them: ${where}.`, figures);
+}
+
 /** `cut-blocks`: every connection taken is OK (the liveness check then asks that the server lives); a connection refused partway is FAILED. */
 function judgeCutBlocks(f: H2FloodFacts, verdict: (b: Judgement['behavior'], r: string, figures: readonly Figure[]) => Judgement): Judgement {
   const cut = statedFigure('units-written', 'header blocks cut by a TCP reset', f.unitsWritten, 'count');
@@ -115,6 +150,7 @@ function judgeCutBlocks(f: H2FloodFacts, verdict: (b: Judgement['behavior'], r: 
 
 /** A flood case: the attack, its judge, and the case's words. */
 function floodCase(spec: {
+  memoryGrowth?: number;
   id: string;
   requirement: Requirement;
   flood: H2Flood;
@@ -132,6 +168,7 @@ function floodCase(spec: {
     batch: spec.batch,
     graceMs: H2Budgets.graceMs,
     judge: (facts, budgets) => judgeH2Flood(facts, scaledMs(H2Budgets.graceMs, budgets)),
+    ...(spec.memoryGrowth === undefined ? {} : { memoryGrowth: spec.memoryGrowth }),
   };
   return attackCase({ ...spec, attack, maxSeconds: 60 });
 }
@@ -219,9 +256,30 @@ const cutBlocks = floodCase({
     'The server takes every connection and survives (Node.js 20.12.0 dies of an assertion within a few dozen); a connection refused partway is FAILED.',
 });
 
+// RFC 9113 §5.2.2: "A receiver MAY ... [not] read from the TCP receive buffer" when it has no room;
+// §10.5: a server limits what a client can make it commit. With every HTTP/2 window open, only TCP holds
+// the answers back; a server that reads on holds them itself (CVE-2019-9517).
+const internalBuffering = floodCase({
+  id: '17.5.5',
+  requirement: {
+    key: 'h2-internal-buffering',
+    rfc: 'RFC 9113 §5.2.2, §10.5',
+    text: `a server stops reading requests while their answers cannot leave (the client reads none, every HTTP/2 window open): it holds at most ${n(H2Budgets.answerBytesHeld)} bytes of answers beyond the kernel's buffers, or ends the connection (CVE-2019-9517: Node.js before 10.16.3 and 12.8.1 read on, queueing every answer)`,
+    subject: 'requests whose answers are never read (HTTP/2 internal data buffering)',
+  },
+  flood: 'requests',
+  advisory: H2Advisories.internalBuffering,
+  rfc: 'RFC 9113 §5.2.2, §6.9, §10.5',
+  units: H2Budgets.requests,
+  batch: H2Budgets.requestBatch,
+  memoryGrowth: MEMORY_GROWTH.answers,
+  description: `After the HTTP/2 preface and SETTINGS: SETTINGS_INITIAL_WINDOW_SIZE and the connection's window opened to 2^31-1, then up to ${n(H2Budgets.requests)} requests (HEADERS on streams 1, 3, 5, ..., a GET of the WebSocket's path with END_STREAM), ${n(H2Budgets.requestBatch)} per write, each write once the socket took the one before, while wsgate reads nothing, until the server ends the connection or stops reading (it reads nothing for ${H2Budgets.graceMs / 1000} s while a write waits or the flood's end is unread). What the server read is measured from the kernel's queues; then wsgate measures what the kernel holds of the answers and reads them: the answers within those bytes were in the kernel, the rest the server held itself.`,
+  expectation: `The server stops reading (or ends the connection) while its answers cannot leave, holding at most ${n(H2Budgets.answerBytesHeld)} bytes of them itself beyond the kernel's buffers (Node.js 12.8.1 and later: none to a few thousand answers of 44 bytes; HAProxy 2.6: about 470 KB); reading on and queueing them is FAILED.`,
+});
+
 /** Group 17.5: the HTTP/2 floods (`--robustness --http2`, a server under test). */
 export const h2FloodServerCases: readonly CatalogueCase[] = subgroup(
   '17.5',
-  'HTTP/2 floods on one connection: Rapid Reset, CONTINUATION, PING, header blocks cut by a reset',
-  [rapidReset, continuationFlood, pingFlood, cutBlocks],
+  'HTTP/2 floods on one connection: Rapid Reset, CONTINUATION, PING, header blocks cut by a reset, unread answers',
+  [rapidReset, continuationFlood, pingFlood, cutBlocks, internalBuffering],
 );

