@@ -176,7 +176,7 @@ test('judgeH2Flood, requests: the answers held beyond the kernel, in bytes at th
     writingMs: 900,
     answers: { kernelBytes: 3_200_000, inKernel: 100_000, read: 200_000 },
   });
-  const held = (f: H2FloodFacts): number | undefined => judgeH2Flood(f).figures.find((x) => x.name === 'answer-bytes-held')?.value;
+  const held = (f: H2FloodFacts): number | undefined => judgeH2Flood(f).figures?.find((x) => x.name === 'answer-bytes-held')?.value;
   const atBudget = facts((1024 * 1024) / 32);
   assert.equal(held(atBudget), 1024 * 1024);
   assert.equal(judgeH2Flood(atBudget).behavior, 'OK');
@@ -192,7 +192,7 @@ test('judgeH2Flood, requests: the answers held beyond the kernel, in bytes at th
   );
   // The last look older than the server's last read: it read at least the requests it answered.
   const stale = { ...facts(0), unitsRead: 90_000 };
-  assert.equal(judgeH2Flood(stale).figures.find((x) => x.name === 'units-taken')?.value, 100_000);
+  assert.equal(judgeH2Flood(stale).figures?.find((x) => x.name === 'units-taken')?.value, 100_000);
   assert.equal(held(stale), 0);
   // The server ended the connection first: judged as every flood, on what it took before.
   const ended = { ...facts(0), answers: null, end: { ms: 30, unitsWritten: 4000, unitsRead: 0, goaway: null }, ending: 'reset' as const };
