@@ -1,7 +1,7 @@
 /**
  * The kernel's queues of a loopback connection, read from /proc/net/tcp: over real TCP on
  * 127.0.0.1, what one end wrote and the other has not read is in the reader's receive queue (or the
- * writer's unacknowledged bytes), and once the reader reads it all, nothing is; a connection whose
+ * writer's unacknowledged bytes), either way, and once the reader reads it all, nothing is; a connection whose
  * other end is not in the table (here: ended) has no answer.
  */
 import assert from 'node:assert/strict';
@@ -53,7 +53,28 @@ for (const listen of ['127.0.0.1', undefined]) {
       accepted.resume();
       while (read < written) await settle();
       const after = connectionQueues(client);
-      assert.deepEqual(after, { ourUnacked: 0, peerUnread: 0 });
+      assert.deepEqual(after, { ourUnacked: 0, peerUnread: 0, peerUnacked: 0, ourUnread: 0 });
+
+      // The other way: the server writes, the client reads nothing; seen from the client's end.
+      client.pause();
+      const back = 2 * MiB;
+      accepted.write(Buffer.alloc(back, 9));
+      await settle();
+      const backFlushed = accepted.bytesWritten - accepted.writableLength;
+      const queued = connectionQueues(client);
+      assert.ok(queued !== null && queued.ourUnread > 0, JSON.stringify(queued));
+      assert.equal(
+        queued.peerUnacked + queued.ourUnread,
+        backFlushed - client.readableLength,
+        JSON.stringify({ queued, backFlushed, taken: client.readableLength }),
+      );
+      let got = 0;
+      client.on('data', (d: Buffer) => {
+        got += d.length;
+      });
+      client.resume();
+      while (got < back) await settle();
+      assert.deepEqual(connectionQueues(client), { ourUnacked: 0, peerUnread: 0, peerUnacked: 0, ourUnread: 0 });
     } finally {
       client.destroy();
       accepted.destroy();
