@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import type { CatalogueCase } from '../cases/types.js';
 import type { CaseInfo } from '../model/report.js';
 import { FuzzingServer } from './fuzzing-server.js';
+import { fuzzingServerPages } from './pages.js';
 import type { ServerProtocolOptions } from './upgrade.js';
 import { AUTOBAHN_DEFAULTS } from '../protocol/constants.js';
 import { SERVER_HEADER, VERSION } from '../version.js';
@@ -53,7 +54,12 @@ export function createServer(options: {
     host: options.host,
     port: options.port,
     cases: options.cases,
-    protocolOptions: { ...defaultServerOptions, ...options.protocolOptions },
+    // The browser page and the reports on the server's own port; wstest's port keeps the original's status page.
+    protocolOptions: {
+      ...defaultServerOptions,
+      ...(options.protocolOptions?.statusPage === true ? {} : { pages: fuzzingServerPages(options.outdir) }),
+      ...options.protocolOptions,
+    },
     statusWaitMs: options.statusWaitMs,
     logger: options.logger,
     ...(options.skipCase ? { skipCase: options.skipCase } : {}),

@@ -8,6 +8,7 @@ import type { HandshakeDelivery, HeadStream } from '../cases/types.js';
 import { Connection, type ConnectionHandler, type ConnectionOptions, type OpeningHandshake } from '../core/connection.js';
 import type { PerMessageDeflate } from '../protocol/deflate/codec.js';
 import { streamHead, trickleHead } from './head-delivery.js';
+import { type PageServer, requestLine } from './pages.js';
 import {
   buildHttpError,
   buildStatusPage,
@@ -31,6 +32,8 @@ export interface ServerProtocolOptions extends ConnectionOptions {
    * server does (its webStatus option): scripts poll it with `curl -f` to know the server is up.
    */
   statusPage?: boolean;
+  /** A plain HTTP request's answer, before the status page or 426: the browser page and the reports (pages.ts). */
+  pages?: PageServer;
 }
 
 /** A response head a case wrote itself, sent instead of the normal 101 (see CaseDef.handshake). */
@@ -98,6 +101,17 @@ export class ServerUpgrade implements OpeningHandshake {
     this.connection.startHandshake(this);
   }
 
+  /** A request that is not an upgrade: the status page (wstest), else the HTTP error the parser named (426 for a plain request). */
+  private plainAnswer(verdict: Extract<ReturnType<typeof parseUpgradeRequest>, { ok: false }>): void {
+    if (verdict.plainHttp === true && this.options.statusPage === true) {
+      const page = buildStatusPage('wsgate fuzzing server', 'This is a WebSocket endpoint: Autobahn|Testsuite&#39;s fuzzing server, run by wsgate.');
+      this.connection.sender.sendData(Buffer.from(page, 'utf8'));
+      this.connection.dropConnection('after-flush', 'a plain HTTP request: answered with the status page');
+      return;
+    }
+    this.fail(verdict.status, verdict.reason, verdict.headers);
+  }
+
   onData(chunk: Buffer): void {
     if (this.held !== null) {
       this.held.push(chunk);
@@ -113,17 +127,20 @@ export class ServerUpgrade implements OpeningHandshake {
     this.connection.recordRequest(headBytes.toString('latin1'));
     const verdict = parseUpgradeRequest(headBytes);
     if (!verdict.ok) {
-      if (verdict.plainHttp === true && this.options.statusPage === true) {
-        this.connection.sender.sendData(
-          Buffer.from(
-            buildStatusPage('wsgate fuzzing server', 'This is a WebSocket endpoint: Autobahn|Testsuite&#39;s fuzzing server, run by wsgate.'),
-            'utf8',
-          ),
-        );
-        this.connection.dropConnection('after-flush', 'a plain HTTP request: answered with the status page');
+      const line = verdict.plainHttp === true && this.options.pages !== undefined ? requestLine(headBytes) : null;
+      if (line !== null && this.options.pages !== undefined) {
+        // What comes meanwhile waits, as for an answer given later; a page that is not the server's gets the usual answer.
+        this.held = [read.rest];
+        const plain = (): void => this.plainAnswer(verdict);
+        this.options.pages(line.method, line.target).then((page) => {
+          this.held = null;
+          if (page === null) return plain();
+          this.connection.sender.sendData(page);
+          this.connection.dropConnection('after-flush', 'a plain HTTP request: answered with a page');
+        }, plain);
         return;
       }
-      this.fail(verdict.status, verdict.reason, verdict.headers);
+      this.plainAnswer(verdict);
       return;
     }
     this.request = verdict.request;

@@ -74,6 +74,7 @@ export async function fuzzingServer(options: WstestOptions, io: WstestIo, logger
         options.webport,
         { cwd: process.cwd(), outdir: config.outdir },
         secure === null ? null : { cert: secure.cert, key: secure.key },
+        server.port,
       );
   } catch (err) {
     await server.close();

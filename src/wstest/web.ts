@@ -2,24 +2,21 @@
  * `--webport`: the original's small web server beside the fuzzing server. The original maps its whole
  * working directory under `/cwd/` (which is `/` in its image); wsgate serves there only what scripts
  * fetch: the files of the report directory (`/cwd/reports/clients/index.json` when the outdir is
- * `./reports/clients`), read-only, nothing outside it, no directory listings.
+ * `./reports/clients`), read-only, nothing outside it, no directory listings; and, as the original,
+ * `/test_browser.html`: the page that tests the browser that opens it against the fuzzing server's port.
  */
 import { createReadStream } from 'node:fs';
-import { realpath, stat } from 'node:fs/promises';
 import http from 'node:http';
 import https from 'node:https';
 import path from 'node:path';
 import { UsageError } from '../errors.js';
+import { browserPage } from '../server/browser-page.js';
+import { CONTENT_TYPES, fileInside } from '../server/static-files.js';
 
-const TYPES: Readonly<Record<string, string>> = {
-  '.html': 'text/html; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.xml': 'application/xml; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.txt': 'text/plain; charset=utf-8',
-  '.pem': 'application/x-pem-file',
-};
+const TYPES = CONTENT_TYPES;
+
+/** The original's page for a browser under test. */
+const BROWSER_PAGE = '/test_browser.html';
 
 /** Where the web server serves from: the working directory it maps and the report directory inside it. */
 export interface WebRoot {
@@ -35,26 +32,9 @@ export function reportsPath(root: WebRoot): string | null {
 }
 
 /** The file a request path names inside the report directory, or null (outside it, not a file, absent). */
-async function fileFor(root: WebRoot, urlPath: string): Promise<string | null> {
-  if (!urlPath.startsWith('/cwd/')) return null;
-  let rel: string;
-  try {
-    rel = decodeURIComponent(urlPath.slice('/cwd/'.length));
-  } catch {
-    return null;
-  }
-  if (rel.includes('\0')) return null;
-  let file = path.resolve(root.cwd, rel);
-  try {
-    if ((await stat(file)).isDirectory()) file = path.join(file, 'index.html');
-    // Symbolic links are followed, then checked again: the file itself must be inside the reports.
-    const [real, realOutdir] = await Promise.all([realpath(file), realpath(root.outdir)]);
-    const inside = path.relative(realOutdir, real);
-    if (inside === '' || inside.startsWith('..') || path.isAbsolute(inside)) return null;
-    return (await stat(real)).isFile() ? real : null;
-  } catch {
-    return null;
-  }
+function fileFor(root: WebRoot, urlPath: string): Promise<string | null> {
+  if (!urlPath.startsWith('/cwd/')) return Promise.resolve(null);
+  return fileInside(root.outdir, root.cwd, urlPath.slice('/cwd/'.length));
 }
 
 function page(root: WebRoot): string {
@@ -63,11 +43,13 @@ function page(root: WebRoot): string {
     reports === null
       ? '<p>The report directory is outside the working directory: it is not served.</p>'
       : `<p><a href="${reports}index.html">Test reports</a></p>`;
-  return `<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>wsgate fuzzing server</title></head><body><h1>wsgate fuzzing server</h1>${link}</body></html>\n`;
+  return `<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>wsgate fuzzing server</title></head><body><h1>wsgate fuzzing server</h1><p><a href="${BROWSER_PAGE}">Test your browser</a></p>${link}</body></html>\n`;
 }
 
-/** Starts the web server on `port` (every interface; TLS with the fuzzing server's certificate when given). */
-export async function startWebServer(port: number, root: WebRoot, tls: { cert: string; key: string } | null): Promise<{ close(): void }> {
+/** Starts the web server on `port` (every interface; TLS with the fuzzing server's certificate when given); `wsPort` is the fuzzing server's. */
+export async function startWebServer(port: number, root: WebRoot, tls: { cert: string; key: string } | null, wsPort: number): Promise<{ close(): void }> {
+  const reports = reportsPath(root);
+  const browser = browserPage({ wsPort, reportsHref: reports === null ? null : `${reports}index.html` });
   const handler = (req: http.IncomingMessage, res: http.ServerResponse): void => {
     void (async () => {
       if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -77,6 +59,10 @@ export async function startWebServer(port: number, root: WebRoot, tls: { cert: s
       const urlPath = new URL(req.url ?? '/', 'http://localhost').pathname;
       if (urlPath === '/' || urlPath === '/index.html') {
         res.writeHead(200, { 'content-type': TYPES['.html'] ?? '' }).end(req.method === 'HEAD' ? undefined : page(root));
+        return;
+      }
+      if (urlPath === BROWSER_PAGE) {
+        res.writeHead(200, { 'content-type': TYPES['.html'] ?? '', 'cache-control': 'no-store' }).end(req.method === 'HEAD' ? undefined : browser);
         return;
       }
       const file = await fileFor(root, urlPath);

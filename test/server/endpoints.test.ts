@@ -81,8 +81,8 @@ describe('endpoints and bad input', () => {
     assert.deepEqual(await messages(`${base}/getCaseCount`), ['2']);
   });
 
-  test('a plain HTTP request gets 426 Upgrade Required with a short body', async () => {
-    const reply = await rawExchange(server.port, 'GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+  test('a plain HTTP request for none of its pages gets 426 Upgrade Required with a short body', async () => {
+    const reply = await rawExchange(server.port, 'GET /runCase?case=1 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
     assert.match(reply, /^HTTP\/1\.1 426 Upgrade Required\r\n/);
     assert.match(reply, /\r\nUpgrade: websocket\r\n/i);
     const body = reply.slice(reply.indexOf('\r\n\r\n') + 4);
