@@ -383,8 +383,8 @@ var require_req = __commonJS({
       if (req.originalUrl) {
         _req.url = req.originalUrl;
       } else {
-        const path20 = req.path;
-        _req.url = typeof path20 === "string" ? path20 : req.url ? req.url.path || req.url : void 0;
+        const path21 = req.path;
+        _req.url = typeof path21 === "string" ? path21 : req.url ? req.url.path || req.url : void 0;
       }
       if (req.query) {
         _req.query = req.query;
@@ -554,14 +554,14 @@ var require_redact = __commonJS({
       }
       return obj;
     }
-    function parsePath(path20) {
+    function parsePath(path21) {
       const parts = [];
       let current = "";
       let inBrackets = false;
       let inQuotes = false;
       let quoteChar = "";
-      for (let i2 = 0; i2 < path20.length; i2++) {
-        const char = path20[i2];
+      for (let i2 = 0; i2 < path21.length; i2++) {
+        const char = path21[i2];
         if (!inBrackets && char === ".") {
           if (current) {
             parts.push(current);
@@ -692,10 +692,10 @@ var require_redact = __commonJS({
       return current;
     }
     function redactPaths(obj, paths, censor, remove = false) {
-      for (const path20 of paths) {
-        const parts = parsePath(path20);
+      for (const path21 of paths) {
+        const parts = parsePath(path21);
         if (parts.includes("*")) {
-          redactWildcardPath(obj, parts, censor, path20, remove);
+          redactWildcardPath(obj, parts, censor, path21, remove);
         } else {
           if (remove) {
             removeKey(obj, parts);
@@ -780,8 +780,8 @@ var require_redact = __commonJS({
           }
         } else {
           if (afterWildcard.includes("*")) {
-            const wrappedCensor = typeof censor === "function" ? (value, path20) => {
-              const fullPath = [...pathArray.slice(0, pathLength), ...path20];
+            const wrappedCensor = typeof censor === "function" ? (value, path21) => {
+              const fullPath = [...pathArray.slice(0, pathLength), ...path21];
               return censor(value, fullPath);
             } : censor;
             redactWildcardPath(current, afterWildcard, wrappedCensor, originalPath, remove);
@@ -816,8 +816,8 @@ var require_redact = __commonJS({
         return null;
       }
       const pathStructure = /* @__PURE__ */ new Map();
-      for (const path20 of pathsToClone) {
-        const parts = parsePath(path20);
+      for (const path21 of pathsToClone) {
+        const parts = parsePath(path21);
         let current = pathStructure;
         for (let i2 = 0; i2 < parts.length; i2++) {
           const part = parts[i2];
@@ -869,24 +869,24 @@ var require_redact = __commonJS({
       }
       return cloneSelectively(obj, pathStructure);
     }
-    function validatePath(path20) {
-      if (typeof path20 !== "string") {
+    function validatePath(path21) {
+      if (typeof path21 !== "string") {
         throw new Error("Paths must be (non-empty) strings");
       }
-      if (path20 === "") {
+      if (path21 === "") {
         throw new Error("Invalid redaction path ()");
       }
-      if (path20.includes("..")) {
-        throw new Error(`Invalid redaction path (${path20})`);
+      if (path21.includes("..")) {
+        throw new Error(`Invalid redaction path (${path21})`);
       }
-      if (path20.includes(",")) {
-        throw new Error(`Invalid redaction path (${path20})`);
+      if (path21.includes(",")) {
+        throw new Error(`Invalid redaction path (${path21})`);
       }
       let bracketCount = 0;
       let inQuotes = false;
       let quoteChar = "";
-      for (let i2 = 0; i2 < path20.length; i2++) {
-        const char = path20[i2];
+      for (let i2 = 0; i2 < path21.length; i2++) {
+        const char = path21[i2];
         if ((char === '"' || char === "'") && bracketCount > 0) {
           if (!inQuotes) {
             inQuotes = true;
@@ -900,20 +900,20 @@ var require_redact = __commonJS({
         } else if (char === "]" && !inQuotes) {
           bracketCount--;
           if (bracketCount < 0) {
-            throw new Error(`Invalid redaction path (${path20})`);
+            throw new Error(`Invalid redaction path (${path21})`);
           }
         }
       }
       if (bracketCount !== 0) {
-        throw new Error(`Invalid redaction path (${path20})`);
+        throw new Error(`Invalid redaction path (${path21})`);
       }
     }
     function validatePaths(paths) {
       if (!Array.isArray(paths)) {
         throw new TypeError("paths must be an array");
       }
-      for (const path20 of paths) {
-        validatePath(path20);
+      for (const path21 of paths) {
+        validatePath(path21);
       }
     }
     function slowRedact(options = {}) {
@@ -1083,8 +1083,8 @@ var require_redaction = __commonJS({
         if (shape[k] === null) {
           o2[k] = (value) => topCensor(value, [k]);
         } else {
-          const wrappedCensor = typeof censor === "function" ? (value, path20) => {
-            return censor(value, [k, ...path20]);
+          const wrappedCensor = typeof censor === "function" ? (value, path21) => {
+            return censor(value, [k, ...path21]);
           } : censor;
           o2[k] = Redact({
             paths: shape[k],
@@ -1305,7 +1305,7 @@ var require_sonic_boom = __commonJS({
     var fs = __require("fs");
     var EventEmitter3 = __require("events");
     var inherits = __require("util").inherits;
-    var path20 = __require("path");
+    var path21 = __require("path");
     var sleep2 = require_atomic_sleep();
     var assert2 = __require("assert");
     var BUSY_WRITE_TIMEOUT = 100;
@@ -1359,7 +1359,7 @@ var require_sonic_boom = __commonJS({
       const mode = sonic.mode;
       if (sonic.sync) {
         try {
-          if (sonic.mkdir) fs.mkdirSync(path20.dirname(file2), { recursive: true });
+          if (sonic.mkdir) fs.mkdirSync(path21.dirname(file2), { recursive: true });
           const fd = fs.openSync(file2, flags, mode);
           fileOpened(null, fd);
         } catch (err) {
@@ -1367,7 +1367,7 @@ var require_sonic_boom = __commonJS({
           throw err;
         }
       } else if (sonic.mkdir) {
-        fs.mkdir(path20.dirname(file2), { recursive: true }, (err) => {
+        fs.mkdir(path21.dirname(file2), { recursive: true }, (err) => {
           if (err) return fileOpened(err);
           fs.open(file2, flags, mode, fileOpened);
         });
@@ -2762,15 +2762,15 @@ var require_transport = __commonJS({
       if (!unquoted) {
         return false;
       }
-      let path20 = unquoted;
-      if (path20.startsWith("file://")) {
+      let path21 = unquoted;
+      if (path21.startsWith("file://")) {
         try {
-          path20 = fileURLToPath7(path20);
+          path21 = fileURLToPath7(path21);
         } catch {
           return false;
         }
       }
-      return isAbsolute(path20) && !existsSync3(path20);
+      return isAbsolute(path21) && !existsSync3(path21);
     }
     function stripQuotes2(value) {
       const first = value[0];
@@ -4923,10 +4923,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path20) {
-  if (!path20)
+function getElementAtPath(obj, path21) {
+  if (!path21)
     return obj;
-  return path20.reduce((acc, key) => acc?.[key], obj);
+  return path21.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -5185,11 +5185,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path20, issues) {
+function prefixIssues(path21, issues) {
   return issues.map((iss) => {
     var _a4;
     (_a4 = iss).path ?? (_a4.path = []);
-    iss.path.unshift(path20);
+    iss.path.unshift(path21);
     return iss;
   });
 }
@@ -5722,16 +5722,16 @@ function flattenError(error62, mapper = (issue2) => issue2.message) {
 }
 function formatError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error63, path20 = []) => {
+  const processError = (error63, path21 = []) => {
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path20, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path21, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path20, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path21, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path20, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path21, ...issue2.path]);
       } else {
-        const fullpath = [...path20, ...issue2.path];
+        const fullpath = [...path21, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -5770,17 +5770,17 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error62, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error63, path20 = []) => {
+  const processError = (error63, path21 = []) => {
     var _a4;
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path20, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path21, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path20, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path21, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path20, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path21, ...issue2.path]);
       } else {
-        const fullpath = [...path20, ...issue2.path];
+        const fullpath = [...path21, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -5819,8 +5819,8 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path20 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path20) {
+  const path21 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path21) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -23852,13 +23852,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path20 = ref.slice(1).split("/").filter(Boolean);
-  if (path20.length === 0) {
+  const path21 = ref.slice(1).split("/").filter(Boolean);
+  if (path21.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path20[0] === defsKey) {
-    const key = path20[1] === void 0 ? void 0 : decodeJSONPointerSegment(path20[1]);
+  if (path21[0] === defsKey) {
+    const key = path21[1] === void 0 ? void 0 : decodeJSONPointerSegment(path21[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -27680,10 +27680,10 @@ function mustRefuse(def) {
     adjust: unimplementedUnlessScripted(needs),
     handshake(info) {
       if (!needsMet(needs, info)) return null;
-      const response = head(statusLine, def.lines(info));
-      if (def.deflate !== true) return { head: response, delivery: "together" };
+      const response2 = head(statusLine, def.lines(info));
+      if (def.deflate !== true) return { head: response2, delivery: "together" };
       const offer = info.deflateOffers[0] ?? PLAIN_OFFER;
-      return { head: response, delivery: "together", deflate: { offer, requestNoContextTakeover: false, requestMaxWindowBits: 0 } };
+      return { head: response2, delivery: "together", deflate: { offer, requestNoContextTakeover: false, requestMaxWindowBits: 0 } };
     },
     run(t) {
       if (!t.scriptedHandshake) {
@@ -30910,8 +30910,8 @@ function windowBitsCase(id, param, bits) {
     handshake(info) {
       const offer = info.deflateOffers[0];
       if (offer === void 0) return null;
-      const response = head(SWITCHING, [...upgradeLines(info), `Sec-WebSocket-Extensions: permessage-deflate; ${param}=${bits}`]);
-      return { head: response, delivery: "together", deflate: { offer, requestNoContextTakeover: false, requestMaxWindowBits: 0 } };
+      const response2 = head(SWITCHING, [...upgradeLines(info), `Sec-WebSocket-Extensions: permessage-deflate; ${param}=${bits}`]);
+      return { head: response2, delivery: "together", deflate: { offer, requestNoContextTakeover: false, requestMaxWindowBits: 0 } };
     },
     run(t) {
       if (!t.scriptedHandshake) {
@@ -35246,13 +35246,13 @@ var require_dist = __commonJS({
     })(semver$1, semver$1.exports);
     var semverExports = semver$1.exports;
     var fs = require$$0;
-    var path20 = require$$1;
+    var path21 = require$$1;
     var { promisify: promisify3 } = require$$2;
     var semver = semverExports;
     var useNativeRecursiveOption = semver.satisfies(process.version, ">=10.12.0");
     var checkPath = (pth) => {
       if (process.platform === "win32") {
-        const pathHasInvalidWinCharacters = /[<>:"|?*]/.test(pth.replace(path20.parse(pth).root, ""));
+        const pathHasInvalidWinCharacters = /[<>:"|?*]/.test(pth.replace(path21.parse(pth).root, ""));
         if (pathHasInvalidWinCharacters) {
           const error62 = new Error(`Path contains invalid characters: ${pth}`);
           error62.code = "EINVAL";
@@ -35282,9 +35282,9 @@ var require_dist = __commonJS({
       checkPath(input3);
       options = processOptions(options);
       const mkdir2 = promisify3(options.fs.mkdir);
-      const stat3 = promisify3(options.fs.stat);
+      const stat4 = promisify3(options.fs.stat);
       if (useNativeRecursiveOption && options.fs.mkdir === fs.mkdir) {
-        const pth = path20.resolve(input3);
+        const pth = path21.resolve(input3);
         await mkdir2(pth, {
           mode: options.mode,
           recursive: true
@@ -35300,17 +35300,17 @@ var require_dist = __commonJS({
             throw error62;
           }
           if (error62.code === "ENOENT") {
-            if (path20.dirname(pth) === pth) {
+            if (path21.dirname(pth) === pth) {
               throw permissionError(pth);
             }
             if (error62.message.includes("null bytes")) {
               throw error62;
             }
-            await make(path20.dirname(pth));
+            await make(path21.dirname(pth));
             return make(pth);
           }
           try {
-            const stats = await stat3(pth);
+            const stats = await stat4(pth);
             if (!stats.isDirectory()) {
               throw new Error("The path is not a directory");
             }
@@ -35320,14 +35320,14 @@ var require_dist = __commonJS({
           return pth;
         }
       };
-      return make(path20.resolve(input3));
+      return make(path21.resolve(input3));
     };
     makeDir$2.exports = makeDir;
     makeDir$2.exports.sync = (input3, options) => {
       checkPath(input3);
       options = processOptions(options);
       if (useNativeRecursiveOption && options.fs.mkdirSync === fs.mkdirSync) {
-        const pth = path20.resolve(input3);
+        const pth = path21.resolve(input3);
         fs.mkdirSync(pth, {
           mode: options.mode,
           recursive: true
@@ -35342,13 +35342,13 @@ var require_dist = __commonJS({
             throw error62;
           }
           if (error62.code === "ENOENT") {
-            if (path20.dirname(pth) === pth) {
+            if (path21.dirname(pth) === pth) {
               throw permissionError(pth);
             }
             if (error62.message.includes("null bytes")) {
               throw error62;
             }
-            make(path20.dirname(pth));
+            make(path21.dirname(pth));
             return make(pth);
           }
           try {
@@ -35361,7 +35361,7 @@ var require_dist = __commonJS({
         }
         return pth;
       };
-      return make(path20.resolve(input3));
+      return make(path21.resolve(input3));
     };
     var makeDirExports = makeDir$2.exports;
     var makeDir$1 = /* @__PURE__ */ getDefaultExportFromCjs(makeDirExports);
@@ -36695,11 +36695,11 @@ var require_dist = __commonJS({
               return isFunction2(object2[key]);
             });
           }
-          function baseGet(object2, path21) {
-            path21 = castPath(path21, object2);
-            var index2 = 0, length = path21.length;
+          function baseGet(object2, path22) {
+            path22 = castPath(path22, object2);
+            var index2 = 0, length = path22.length;
             while (object2 != null && index2 < length) {
-              object2 = object2[toKey(path21[index2++])];
+              object2 = object2[toKey(path22[index2++])];
             }
             return index2 && index2 == length ? object2 : undefined$1;
           }
@@ -36763,10 +36763,10 @@ var require_dist = __commonJS({
             });
             return accumulator;
           }
-          function baseInvoke(object2, path21, args) {
-            path21 = castPath(path21, object2);
-            object2 = parent(object2, path21);
-            var func = object2 == null ? object2 : object2[toKey(last(path21))];
+          function baseInvoke(object2, path22, args) {
+            path22 = castPath(path22, object2);
+            object2 = parent(object2, path22);
+            var func = object2 == null ? object2 : object2[toKey(last(path22))];
             return func == null ? undefined$1 : apply(func, object2, args);
           }
           function baseIsArguments(value) {
@@ -36922,13 +36922,13 @@ var require_dist = __commonJS({
               return object2 === source || baseIsMatch(object2, source, matchData);
             };
           }
-          function baseMatchesProperty(path21, srcValue) {
-            if (isKey(path21) && isStrictComparable(srcValue)) {
-              return matchesStrictComparable(toKey(path21), srcValue);
+          function baseMatchesProperty(path22, srcValue) {
+            if (isKey(path22) && isStrictComparable(srcValue)) {
+              return matchesStrictComparable(toKey(path22), srcValue);
             }
             return function(object2) {
-              var objValue = get(object2, path21);
-              return objValue === undefined$1 && objValue === srcValue ? hasIn(object2, path21) : baseIsEqual(srcValue, objValue, COMPARE_PARTIAL_FLAG | COMPARE_UNORDERED_FLAG);
+              var objValue = get(object2, path22);
+              return objValue === undefined$1 && objValue === srcValue ? hasIn(object2, path22) : baseIsEqual(srcValue, objValue, COMPARE_PARTIAL_FLAG | COMPARE_UNORDERED_FLAG);
             };
           }
           function baseMerge(object2, source, srcIndex, customizer, stack) {
@@ -37025,23 +37025,23 @@ var require_dist = __commonJS({
             });
           }
           function basePick(object2, paths) {
-            return basePickBy(object2, paths, function(value, path21) {
-              return hasIn(object2, path21);
+            return basePickBy(object2, paths, function(value, path22) {
+              return hasIn(object2, path22);
             });
           }
           function basePickBy(object2, paths, predicate) {
             var index2 = -1, length = paths.length, result2 = {};
             while (++index2 < length) {
-              var path21 = paths[index2], value = baseGet(object2, path21);
-              if (predicate(value, path21)) {
-                baseSet(result2, castPath(path21, object2), value);
+              var path22 = paths[index2], value = baseGet(object2, path22);
+              if (predicate(value, path22)) {
+                baseSet(result2, castPath(path22, object2), value);
               }
             }
             return result2;
           }
-          function basePropertyDeep(path21) {
+          function basePropertyDeep(path22) {
             return function(object2) {
-              return baseGet(object2, path21);
+              return baseGet(object2, path22);
             };
           }
           function basePullAll(array2, values2, iteratee2, comparator) {
@@ -37115,14 +37115,14 @@ var require_dist = __commonJS({
             var array2 = values(collection);
             return shuffleSelf(array2, baseClamp(n3, 0, array2.length));
           }
-          function baseSet(object2, path21, value, customizer) {
+          function baseSet(object2, path22, value, customizer) {
             if (!isObject4(object2)) {
               return object2;
             }
-            path21 = castPath(path21, object2);
-            var index2 = -1, length = path21.length, lastIndex = length - 1, nested = object2;
+            path22 = castPath(path22, object2);
+            var index2 = -1, length = path22.length, lastIndex = length - 1, nested = object2;
             while (nested != null && ++index2 < length) {
-              var key = toKey(path21[index2]), newValue = value;
+              var key = toKey(path22[index2]), newValue = value;
               if (key === "__proto__" || key === "constructor" || key === "prototype") {
                 return object2;
               }
@@ -37130,7 +37130,7 @@ var require_dist = __commonJS({
                 var objValue = nested[key];
                 newValue = customizer ? customizer(objValue, key, nested) : undefined$1;
                 if (newValue === undefined$1) {
-                  newValue = isObject4(objValue) ? objValue : isIndex(path21[index2 + 1]) ? [] : {};
+                  newValue = isObject4(objValue) ? objValue : isIndex(path22[index2 + 1]) ? [] : {};
                 }
               }
               assignValue(nested, key, newValue);
@@ -37296,14 +37296,14 @@ var require_dist = __commonJS({
               }
             return result2;
           }
-          function baseUnset(object2, path21) {
-            path21 = castPath(path21, object2);
-            var index2 = -1, length = path21.length;
+          function baseUnset(object2, path22) {
+            path22 = castPath(path22, object2);
+            var index2 = -1, length = path22.length;
             if (!length) {
               return true;
             }
             while (++index2 < length) {
-              var key = toKey(path21[index2]);
+              var key = toKey(path22[index2]);
               if (key === "__proto__" && !hasOwnProperty.call(object2, "__proto__")) {
                 return false;
               }
@@ -37311,11 +37311,11 @@ var require_dist = __commonJS({
                 return false;
               }
             }
-            var obj = parent(object2, path21);
-            return obj == null || delete obj[toKey(last(path21))];
+            var obj = parent(object2, path22);
+            return obj == null || delete obj[toKey(last(path22))];
           }
-          function baseUpdate(object2, path21, updater, customizer) {
-            return baseSet(object2, path21, updater(baseGet(object2, path21)), customizer);
+          function baseUpdate(object2, path22, updater, customizer) {
+            return baseSet(object2, path22, updater(baseGet(object2, path22)), customizer);
           }
           function baseWhile(array2, predicate, isDrop, fromRight) {
             var length = array2.length, index2 = fromRight ? length : -1;
@@ -38198,11 +38198,11 @@ var require_dist = __commonJS({
             var match = source.match(reWrapDetails);
             return match ? match[1].split(reSplitDetails) : [];
           }
-          function hasPath(object2, path21, hasFunc) {
-            path21 = castPath(path21, object2);
-            var index2 = -1, length = path21.length, result2 = false;
+          function hasPath(object2, path22, hasFunc) {
+            path22 = castPath(path22, object2);
+            var index2 = -1, length = path22.length, result2 = false;
             while (++index2 < length) {
-              var key = toKey(path21[index2]);
+              var key = toKey(path22[index2]);
               if (!(result2 = object2 != null && hasFunc(object2, key))) {
                 break;
               }
@@ -38404,8 +38404,8 @@ var require_dist = __commonJS({
               return apply(func, this, otherArgs);
             };
           }
-          function parent(object2, path21) {
-            return path21.length < 2 ? object2 : baseGet(object2, baseSlice(path21, 0, -1));
+          function parent(object2, path22) {
+            return path22.length < 2 ? object2 : baseGet(object2, baseSlice(path22, 0, -1));
           }
           function reorder(array2, indexes) {
             var arrLength = array2.length, length = nativeMin(indexes.length, arrLength), oldArray = copyArray(array2);
@@ -39040,10 +39040,10 @@ var require_dist = __commonJS({
             }
             return isString(collection) ? fromIndex <= length && collection.indexOf(value, fromIndex) > -1 : !!length && baseIndexOf(collection, value, fromIndex) > -1;
           }
-          var invokeMap = baseRest(function(collection, path21, args) {
-            var index2 = -1, isFunc = typeof path21 == "function", result2 = isArrayLike(collection) ? Array2(collection.length) : [];
+          var invokeMap = baseRest(function(collection, path22, args) {
+            var index2 = -1, isFunc = typeof path22 == "function", result2 = isArrayLike(collection) ? Array2(collection.length) : [];
             baseEach(collection, function(value) {
-              result2[++index2] = isFunc ? apply(path21, value, args) : baseInvoke(value, path21, args);
+              result2[++index2] = isFunc ? apply(path22, value, args) : baseInvoke(value, path22, args);
             });
             return result2;
           });
@@ -39695,15 +39695,15 @@ var require_dist = __commonJS({
           function functionsIn(object2) {
             return object2 == null ? [] : baseFunctions(object2, keysIn(object2));
           }
-          function get(object2, path21, defaultValue) {
-            var result2 = object2 == null ? undefined$1 : baseGet(object2, path21);
+          function get(object2, path22, defaultValue) {
+            var result2 = object2 == null ? undefined$1 : baseGet(object2, path22);
             return result2 === undefined$1 ? defaultValue : result2;
           }
-          function has(object2, path21) {
-            return object2 != null && hasPath(object2, path21, baseHas);
+          function has(object2, path22) {
+            return object2 != null && hasPath(object2, path22, baseHas);
           }
-          function hasIn(object2, path21) {
-            return object2 != null && hasPath(object2, path21, baseHasIn);
+          function hasIn(object2, path22) {
+            return object2 != null && hasPath(object2, path22, baseHasIn);
           }
           var invert = createInverter(function(result2, value, key) {
             if (value != null && typeof value.toString != "function") {
@@ -39756,10 +39756,10 @@ var require_dist = __commonJS({
               return result2;
             }
             var isDeep = false;
-            paths = arrayMap(paths, function(path21) {
-              path21 = castPath(path21, object2);
-              isDeep || (isDeep = path21.length > 1);
-              return path21;
+            paths = arrayMap(paths, function(path22) {
+              path22 = castPath(path22, object2);
+              isDeep || (isDeep = path22.length > 1);
+              return path22;
             });
             copyObject(object2, getAllKeysIn(object2), result2);
             if (isDeep) {
@@ -39785,19 +39785,19 @@ var require_dist = __commonJS({
               return [prop];
             });
             predicate = getIteratee(predicate);
-            return basePickBy(object2, props, function(value, path21) {
-              return predicate(value, path21[0]);
+            return basePickBy(object2, props, function(value, path22) {
+              return predicate(value, path22[0]);
             });
           }
-          function result(object2, path21, defaultValue) {
-            path21 = castPath(path21, object2);
-            var index2 = -1, length = path21.length;
+          function result(object2, path22, defaultValue) {
+            path22 = castPath(path22, object2);
+            var index2 = -1, length = path22.length;
             if (!length) {
               length = 1;
               object2 = undefined$1;
             }
             while (++index2 < length) {
-              var value = object2 == null ? undefined$1 : object2[toKey(path21[index2])];
+              var value = object2 == null ? undefined$1 : object2[toKey(path22[index2])];
               if (value === undefined$1) {
                 index2 = length;
                 value = defaultValue;
@@ -39806,12 +39806,12 @@ var require_dist = __commonJS({
             }
             return object2;
           }
-          function set2(object2, path21, value) {
-            return object2 == null ? object2 : baseSet(object2, path21, value);
+          function set2(object2, path22, value) {
+            return object2 == null ? object2 : baseSet(object2, path22, value);
           }
-          function setWith(object2, path21, value, customizer) {
+          function setWith(object2, path22, value, customizer) {
             customizer = typeof customizer == "function" ? customizer : undefined$1;
-            return object2 == null ? object2 : baseSet(object2, path21, value, customizer);
+            return object2 == null ? object2 : baseSet(object2, path22, value, customizer);
           }
           var toPairs = createToPairs(keys);
           var toPairsIn = createToPairs(keysIn);
@@ -39833,15 +39833,15 @@ var require_dist = __commonJS({
             });
             return accumulator;
           }
-          function unset(object2, path21) {
-            return object2 == null ? true : baseUnset(object2, path21);
+          function unset(object2, path22) {
+            return object2 == null ? true : baseUnset(object2, path22);
           }
-          function update(object2, path21, updater) {
-            return object2 == null ? object2 : baseUpdate(object2, path21, castFunction(updater));
+          function update(object2, path22, updater) {
+            return object2 == null ? object2 : baseUpdate(object2, path22, castFunction(updater));
           }
-          function updateWith(object2, path21, updater, customizer) {
+          function updateWith(object2, path22, updater, customizer) {
             customizer = typeof customizer == "function" ? customizer : undefined$1;
-            return object2 == null ? object2 : baseUpdate(object2, path21, castFunction(updater), customizer);
+            return object2 == null ? object2 : baseUpdate(object2, path22, castFunction(updater), customizer);
           }
           function values(object2) {
             return object2 == null ? [] : baseValues(object2, keys(object2));
@@ -40227,17 +40227,17 @@ var require_dist = __commonJS({
           function matches(source) {
             return baseMatches(baseClone(source, CLONE_DEEP_FLAG));
           }
-          function matchesProperty(path21, srcValue) {
-            return baseMatchesProperty(path21, baseClone(srcValue, CLONE_DEEP_FLAG));
+          function matchesProperty(path22, srcValue) {
+            return baseMatchesProperty(path22, baseClone(srcValue, CLONE_DEEP_FLAG));
           }
-          var method = baseRest(function(path21, args) {
+          var method = baseRest(function(path22, args) {
             return function(object2) {
-              return baseInvoke(object2, path21, args);
+              return baseInvoke(object2, path22, args);
             };
           });
           var methodOf = baseRest(function(object2, args) {
-            return function(path21) {
-              return baseInvoke(object2, path21, args);
+            return function(path22) {
+              return baseInvoke(object2, path22, args);
             };
           });
           function mixin3(object2, source, options) {
@@ -40284,12 +40284,12 @@ var require_dist = __commonJS({
           var over = createOver(arrayMap);
           var overEvery = createOver(arrayEvery);
           var overSome = createOver(arraySome);
-          function property(path21) {
-            return isKey(path21) ? baseProperty(toKey(path21)) : basePropertyDeep(path21);
+          function property(path22) {
+            return isKey(path22) ? baseProperty(toKey(path22)) : basePropertyDeep(path22);
           }
           function propertyOf(object2) {
-            return function(path21) {
-              return object2 == null ? undefined$1 : baseGet(object2, path21);
+            return function(path22) {
+              return object2 == null ? undefined$1 : baseGet(object2, path22);
             };
           }
           var range = createRange();
@@ -40742,12 +40742,12 @@ var require_dist = __commonJS({
           LazyWrapper.prototype.findLast = function(predicate) {
             return this.reverse().find(predicate);
           };
-          LazyWrapper.prototype.invokeMap = baseRest(function(path21, args) {
-            if (typeof path21 == "function") {
+          LazyWrapper.prototype.invokeMap = baseRest(function(path22, args) {
+            if (typeof path22 == "function") {
               return new LazyWrapper(this);
             }
             return this.map(function(value) {
-              return baseInvoke(value, path21, args);
+              return baseInvoke(value, path22, args);
             });
           });
           LazyWrapper.prototype.reject = function(predicate) {
@@ -45406,8 +45406,8 @@ var require_dist = __commonJS({
        * @param path
        * @returns this
        */
-      errorAttachment(path21) {
-        this._errorAttachment = path21;
+      errorAttachment(path22) {
+        this._errorAttachment = path22;
         return this;
       }
       /**
@@ -47065,7 +47065,7 @@ var require_windows = __commonJS({
     module.exports = isexe;
     isexe.sync = sync;
     var fs = __require("fs");
-    function checkPathExt(path20, options) {
+    function checkPathExt(path21, options) {
       var pathext = options.pathExt !== void 0 ? options.pathExt : process.env.PATHEXT;
       if (!pathext) {
         return true;
@@ -47076,25 +47076,25 @@ var require_windows = __commonJS({
       }
       for (var i2 = 0; i2 < pathext.length; i2++) {
         var p = pathext[i2].toLowerCase();
-        if (p && path20.substr(-p.length).toLowerCase() === p) {
+        if (p && path21.substr(-p.length).toLowerCase() === p) {
           return true;
         }
       }
       return false;
     }
-    function checkStat(stat3, path20, options) {
-      if (!stat3.isSymbolicLink() && !stat3.isFile()) {
+    function checkStat(stat4, path21, options) {
+      if (!stat4.isSymbolicLink() && !stat4.isFile()) {
         return false;
       }
-      return checkPathExt(path20, options);
+      return checkPathExt(path21, options);
     }
-    function isexe(path20, options, cb) {
-      fs.stat(path20, function(er, stat3) {
-        cb(er, er ? false : checkStat(stat3, path20, options));
+    function isexe(path21, options, cb) {
+      fs.stat(path21, function(er, stat4) {
+        cb(er, er ? false : checkStat(stat4, path21, options));
       });
     }
-    function sync(path20, options) {
-      return checkStat(fs.statSync(path20), path20, options);
+    function sync(path21, options) {
+      return checkStat(fs.statSync(path21), path21, options);
     }
   }
 });
@@ -47105,21 +47105,21 @@ var require_mode = __commonJS({
     module.exports = isexe;
     isexe.sync = sync;
     var fs = __require("fs");
-    function isexe(path20, options, cb) {
-      fs.stat(path20, function(er, stat3) {
-        cb(er, er ? false : checkStat(stat3, options));
+    function isexe(path21, options, cb) {
+      fs.stat(path21, function(er, stat4) {
+        cb(er, er ? false : checkStat(stat4, options));
       });
     }
-    function sync(path20, options) {
-      return checkStat(fs.statSync(path20), options);
+    function sync(path21, options) {
+      return checkStat(fs.statSync(path21), options);
     }
-    function checkStat(stat3, options) {
-      return stat3.isFile() && checkMode(stat3, options);
+    function checkStat(stat4, options) {
+      return stat4.isFile() && checkMode(stat4, options);
     }
-    function checkMode(stat3, options) {
-      var mod = stat3.mode;
-      var uid = stat3.uid;
-      var gid = stat3.gid;
+    function checkMode(stat4, options) {
+      var mod = stat4.mode;
+      var uid = stat4.uid;
+      var gid = stat4.gid;
       var myUid = options.uid !== void 0 ? options.uid : process.getuid && process.getuid();
       var myGid = options.gid !== void 0 ? options.gid : process.getgid && process.getgid();
       var u2 = parseInt("100", 8);
@@ -47144,7 +47144,7 @@ var require_isexe = __commonJS({
     }
     module.exports = isexe;
     isexe.sync = sync;
-    function isexe(path20, options, cb) {
+    function isexe(path21, options, cb) {
       if (typeof options === "function") {
         cb = options;
         options = {};
@@ -47154,7 +47154,7 @@ var require_isexe = __commonJS({
           throw new TypeError("callback not provided");
         }
         return new Promise(function(resolve6, reject2) {
-          isexe(path20, options || {}, function(er, is) {
+          isexe(path21, options || {}, function(er, is) {
             if (er) {
               reject2(er);
             } else {
@@ -47163,7 +47163,7 @@ var require_isexe = __commonJS({
           });
         });
       }
-      core(path20, options || {}, function(er, is) {
+      core(path21, options || {}, function(er, is) {
         if (er) {
           if (er.code === "EACCES" || options && options.ignoreErrors) {
             er = null;
@@ -47173,9 +47173,9 @@ var require_isexe = __commonJS({
         cb(er, is);
       });
     }
-    function sync(path20, options) {
+    function sync(path21, options) {
       try {
-        return core.sync(path20, options || {});
+        return core.sync(path21, options || {});
       } catch (er) {
         if (options && options.ignoreErrors || er.code === "EACCES") {
           return false;
@@ -47191,7 +47191,7 @@ var require_isexe = __commonJS({
 var require_which = __commonJS({
   "node_modules/which/which.js"(exports, module) {
     var isWindows = process.platform === "win32" || process.env.OSTYPE === "cygwin" || process.env.OSTYPE === "msys";
-    var path20 = __require("path");
+    var path21 = __require("path");
     var COLON = isWindows ? ";" : ":";
     var isexe = require_isexe();
     var getNotFoundError = (cmd) => Object.assign(new Error(`not found: ${cmd}`), { code: "ENOENT" });
@@ -47229,7 +47229,7 @@ var require_which = __commonJS({
           return opt.all && found.length ? resolve6(found) : reject2(getNotFoundError(cmd));
         const ppRaw = pathEnv[i2];
         const pathPart = /^".*"$/.test(ppRaw) ? ppRaw.slice(1, -1) : ppRaw;
-        const pCmd = path20.join(pathPart, cmd);
+        const pCmd = path21.join(pathPart, cmd);
         const p = !pathPart && /^\.[\\\/]/.test(cmd) ? cmd.slice(0, 2) + pCmd : pCmd;
         resolve6(subStep(p, i2, 0));
       });
@@ -47256,7 +47256,7 @@ var require_which = __commonJS({
       for (let i2 = 0; i2 < pathEnv.length; i2++) {
         const ppRaw = pathEnv[i2];
         const pathPart = /^".*"$/.test(ppRaw) ? ppRaw.slice(1, -1) : ppRaw;
-        const pCmd = path20.join(pathPart, cmd);
+        const pCmd = path21.join(pathPart, cmd);
         const p = !pathPart && /^\.[\\\/]/.test(cmd) ? cmd.slice(0, 2) + pCmd : pCmd;
         for (let j = 0; j < pathExt.length; j++) {
           const cur = p + pathExt[j];
@@ -47304,7 +47304,7 @@ var require_path_key = __commonJS({
 var require_resolveCommand = __commonJS({
   "node_modules/cross-spawn/lib/util/resolveCommand.js"(exports, module) {
     "use strict";
-    var path20 = __require("path");
+    var path21 = __require("path");
     var which = require_which();
     var getPathKey = require_path_key();
     function resolveCommandAttempt(parsed, withoutPathExt) {
@@ -47322,7 +47322,7 @@ var require_resolveCommand = __commonJS({
       try {
         resolved = which.sync(parsed.command, {
           path: env2[getPathKey({ env: env2 })],
-          pathExt: withoutPathExt ? path20.delimiter : void 0
+          pathExt: withoutPathExt ? path21.delimiter : void 0
         });
       } catch (e) {
       } finally {
@@ -47331,7 +47331,7 @@ var require_resolveCommand = __commonJS({
         }
       }
       if (resolved) {
-        resolved = path20.resolve(hasCustomCwd ? parsed.options.cwd : "", resolved);
+        resolved = path21.resolve(hasCustomCwd ? parsed.options.cwd : "", resolved);
       }
       return resolved;
     }
@@ -47385,8 +47385,8 @@ var require_shebang_command = __commonJS({
       if (!match) {
         return null;
       }
-      const [path20, argument] = match[0].replace(/#! ?/, "").split(" ");
-      const binary = path20.split("/").pop();
+      const [path21, argument] = match[0].replace(/#! ?/, "").split(" ");
+      const binary = path21.split("/").pop();
       if (binary === "env") {
         return argument;
       }
@@ -47421,7 +47421,7 @@ var require_readShebang = __commonJS({
 var require_parse = __commonJS({
   "node_modules/cross-spawn/lib/parse.js"(exports, module) {
     "use strict";
-    var path20 = __require("path");
+    var path21 = __require("path");
     var resolveCommand = require_resolveCommand();
     var escape3 = require_escape();
     var readShebang = require_readShebang();
@@ -47446,7 +47446,7 @@ var require_parse = __commonJS({
       const needsShell = !isExecutableRegExp.test(commandFile);
       if (parsed.options.forceShell || needsShell) {
         const needsDoubleEscapeMetaChars = isCmdShimRegExp.test(commandFile);
-        parsed.command = path20.normalize(parsed.command);
+        parsed.command = path21.normalize(parsed.command);
         parsed.command = escape3.command(parsed.command);
         parsed.args = parsed.args.map((arg) => escape3.argument(arg, needsDoubleEscapeMetaChars));
         const shellCommand = [parsed.command].concat(parsed.args).join(" ");
@@ -49070,22 +49070,22 @@ function __disposeResources(env2) {
   }
   return next();
 }
-function __rewriteRelativeImportExtension(path20, preserveJsx, extraExtensions, ignoreCase) {
-  if (typeof path20 === "string" && /^\.\.?\//.test(path20)) {
+function __rewriteRelativeImportExtension(path21, preserveJsx, extraExtensions, ignoreCase) {
+  if (typeof path21 === "string" && /^\.\.?\//.test(path21)) {
     if (extraExtensions) {
       for (var extension in extraExtensions) {
-        var suffix = path20.slice(-extension.length);
+        var suffix = path21.slice(-extension.length);
         if (suffix === extension || ignoreCase && suffix.toLowerCase() === extension.toLowerCase()) {
           var output2 = extraExtensions[extension];
-          return output2 === extension ? path20 : path20.slice(0, -extension.length) + output2;
+          return output2 === extension ? path21 : path21.slice(0, -extension.length) + output2;
         }
       }
     }
-    return path20.replace(/\.(tsx)$|((?:\.d)?)((?:\.[^./]+?)?)\.([cm]?)ts$/i, function(m, tsx, d, ext, cm) {
+    return path21.replace(/\.(tsx)$|((?:\.d)?)((?:\.[^./]+?)?)\.([cm]?)ts$/i, function(m, tsx, d, ext, cm) {
       return tsx ? preserveJsx ? ".jsx" : ".js" : d && (!ext || !cm) ? m : d + ext + "." + cm.toLowerCase() + "js";
     });
   }
-  return path20;
+  return path21;
 }
 var extendStatics, __assign, __createBinding, __setModuleDefault, ownKeys, _SuppressedError, tslib_es6_default;
 var init_tslib_es6 = __esm({
@@ -61898,14 +61898,14 @@ var require_dependency_container = __commonJS({
           provider = providerOrConstructor;
         }
         if (providers_1.isTokenProvider(provider)) {
-          const path20 = [token];
+          const path21 = [token];
           let tokenProvider = provider;
           while (tokenProvider != null) {
             const currentToken = tokenProvider.useToken;
-            if (path20.includes(currentToken)) {
-              throw new Error(`Token registration cycle detected! ${[...path20, currentToken].join(" -> ")}`);
+            if (path21.includes(currentToken)) {
+              throw new Error(`Token registration cycle detected! ${[...path21, currentToken].join(" -> ")}`);
             }
-            path20.push(currentToken);
+            path21.push(currentToken);
             const registration = this._registry.get(currentToken);
             if (registration && providers_1.isTokenProvider(registration.provider)) {
               tokenProvider = registration.provider;
@@ -67101,7 +67101,7 @@ var require_x509_cjs = __commonJS({
 
 // src/action.ts
 init_errors();
-import path19 from "node:path";
+import path20 from "node:path";
 import { Writable as Writable4 } from "node:stream";
 import { fileURLToPath as fileURLToPath6 } from "node:url";
 
@@ -68905,11 +68905,11 @@ var parser = new YargsParser({
   format,
   normalize,
   resolve: resolve2,
-  require: (path20) => {
+  require: (path21) => {
     if (typeof require2 !== "undefined") {
-      return require2(path20);
-    } else if (path20.match(/\.json$/)) {
-      return JSON.parse(readFileSync(path20, "utf8"));
+      return require2(path21);
+    } else if (path21.match(/\.json$/)) {
+      return JSON.parse(readFileSync(path21, "utf8"));
     } else {
       throw Error("only .json config files are supported in ESM");
     }
@@ -70768,20 +70768,20 @@ var Completion = class {
     return isPromise(argv) ? argv.then(completionFunction) : completionFunction(argv);
   }
   generateCompletionScript($0, cmd) {
-    let script;
+    let script2;
     if (this.zshShell) {
-      script = completionZshTemplate;
+      script2 = completionZshTemplate;
     } else if (this.fishShell) {
-      script = completionFishTemplate;
+      script2 = completionFishTemplate;
     } else {
-      script = completionShTemplate;
+      script2 = completionShTemplate;
     }
     const name = this.shim.path.basename($0);
     if ($0.match(/\.js$/))
       $0 = `./${$0}`;
-    script = script.replace(/{{app_name}}/g, name);
-    script = script.replace(/{{completion_command}}/g, cmd);
-    return script.replace(/{{app_path}}/g, $0);
+    script2 = script2.replace(/{{app_name}}/g, name);
+    script2 = script2.replace(/{{completion_command}}/g, cmd);
+    return script2.replace(/{{app_path}}/g, $0);
   }
   registerFunction(fn) {
     this.customCompletionFunction = fn;
@@ -72837,13 +72837,13 @@ var SCHEMAS = {
 function specError(file2, message2) {
   return new UsageError(`${file2}: ${message2}`);
 }
-function describe3(path20) {
-  const [top2, index, field] = path20.map(String);
+function describe3(path21) {
+  const [top2, index, field] = path21.map(String);
   if (top2 === "servers" && index !== void 0 && field !== void 0 && field in SERVER_KEYS) {
     return { key: `servers.${index}.${field}`, phrase: SERVER_KEYS[field]?.phrase ?? "" };
   }
   if (top2 !== void 0 && top2 in SPEC_KEYS) return { key: top2, phrase: SPEC_KEYS[top2]?.phrase ?? "" };
-  return { key: path20.map(String).join("."), phrase: "valid" };
+  return { key: path21.map(String).join("."), phrase: "valid" };
 }
 function validateSpec(file2, value, reading = "wsgate") {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
@@ -73778,13 +73778,13 @@ function reproCommand(y, { io }) {
     ).example("$0 repro 7.9.1 --from reports/servers --out -", "print a server's repro script; run it with `node FILE ws://host:port/`"),
     async (a2) => {
       const caseId = String(a2.case);
-      const { script, summary } = await reproFromReport({ caseId, from: a2.from, agent: a2.agent ?? null });
+      const { script: script2, summary } = await reproFromReport({ caseId, from: a2.from, agent: a2.agent ?? null });
       if (a2.out === "-") {
-        io.stdout.write(script);
+        io.stdout.write(script2);
         return;
       }
       const out = a2.out ?? `repro-${caseId}.mjs`;
-      await writeFileAtomic(out, script).catch((err) => {
+      await writeFileAtomic(out, script2).catch((err) => {
         throw new UsageError(`cannot write ${out}: ${err.code ?? err.message}`);
       });
       io.stdout.write(`wsgate: wrote ${out}: ${summary}
@@ -73918,7 +73918,7 @@ function offerExtensionString(offer) {
   return s;
 }
 function parseDeflateResponse(params) {
-  const response = { clientMaxWindowBits: 0, clientNoContextTakeover: false, serverMaxWindowBits: 0, serverNoContextTakeover: false };
+  const response2 = { clientMaxWindowBits: 0, clientNoContextTakeover: false, serverMaxWindowBits: 0, serverNoContextTakeover: false };
   const seen = /* @__PURE__ */ new Set();
   for (const [rawName, value] of params) {
     const name = rawName.toLowerCase();
@@ -73931,28 +73931,28 @@ function parseDeflateResponse(params) {
         const bits = pythonInt(value);
         if (bits === null) return illegal(value);
         if (!isWindowBits(bits)) return illegal(bits);
-        if (name === Param.clientMaxWindowBits) response.clientMaxWindowBits = Number(bits);
-        else response.serverMaxWindowBits = Number(bits);
+        if (name === Param.clientMaxWindowBits) response2.clientMaxWindowBits = Number(bits);
+        else response2.serverMaxWindowBits = Number(bits);
         break;
       }
       case Param.clientNoContextTakeover:
       case Param.serverNoContextTakeover:
         if (value !== true) return illegal(value);
-        if (name === Param.clientNoContextTakeover) response.clientNoContextTakeover = true;
-        else response.serverNoContextTakeover = true;
+        if (name === Param.clientNoContextTakeover) response2.clientNoContextTakeover = true;
+        else response2.serverNoContextTakeover = true;
         break;
       default:
         return `illegal extension parameter '${name}' for extension '${EXTENSION_NAME}'`;
     }
   }
-  return response;
+  return response2;
 }
-function clientAgreement(response) {
+function clientAgreement(response2) {
   return {
-    compressNoContextTakeover: response.clientNoContextTakeover,
-    compressWindowBits: response.clientMaxWindowBits || WindowBits.default,
-    decompressNoContextTakeover: response.serverNoContextTakeover,
-    decompressWindowBits: response.serverMaxWindowBits || WindowBits.default,
+    compressNoContextTakeover: response2.clientNoContextTakeover,
+    compressWindowBits: response2.clientMaxWindowBits || WindowBits.default,
+    decompressNoContextTakeover: response2.serverNoContextTakeover,
+    decompressWindowBits: response2.serverMaxWindowBits || WindowBits.default,
     decompressWindowParam: Param.serverMaxWindowBits
   };
 }
@@ -74018,14 +74018,14 @@ function parse3(head2) {
   const checked = checkUpgradeHeaders(headers);
   if ("ok" in checked) return checked;
   const q = target.indexOf("?");
-  const path20 = q < 0 ? target : target.slice(0, q);
+  const path21 = q < 0 ? target : target.slice(0, q);
   const query = new URLSearchParams(q < 0 ? "" : target.slice(q + 1));
-  return { ok: true, request: { method, target, path: path20, query, headers, key: checked.key, version: checked.version, raw } };
+  return { ok: true, request: { method, target, path: path21, query, headers, key: checked.key, version: checked.version, raw } };
 }
-function parseRequestLine(requestLine) {
-  const parts = requestLine.trim().split(/[ \t]+/);
-  if (parts.length !== 3 || parts[0] === "" || /[\r\n]/.test(requestLine)) {
-    return fail2(400, `Bad HTTP request status line ${show2(requestLine)}`);
+function parseRequestLine(requestLine2) {
+  const parts = requestLine2.trim().split(/[ \t]+/);
+  if (parts.length !== 3 || parts[0] === "" || /[\r\n]/.test(requestLine2)) {
+    return fail2(400, `Bad HTTP request status line ${show2(requestLine2)}`);
   }
   const [method, target, httpVersion] = parts;
   if (method !== "GET") {
@@ -74107,7 +74107,7 @@ function show2(value) {
   return JSON.stringify(cut);
 }
 function buildSwitchingProtocols(accept, options) {
-  let response = `HTTP/1.1 101 Switching Protocols\r
+  let response2 = `HTTP/1.1 101 Switching Protocols\r
 Server: ${options.server}\r
 X-Powered-By: ${options.poweredBy}\r
 Upgrade: WebSocket\r
@@ -74115,10 +74115,10 @@ Connection: Upgrade\r
 Sec-WebSocket-Accept: ${accept}\r
 `;
   if (options.extensions !== void 0 && options.extensions !== null && options.extensions !== "") {
-    response += `Sec-WebSocket-Extensions: ${options.extensions}\r
+    response2 += `Sec-WebSocket-Extensions: ${options.extensions}\r
 `;
   }
-  return `${response}\r
+  return `${response2}\r
 `;
 }
 var STATUS_PHRASES = {
@@ -74157,18 +74157,18 @@ function buildHttpError(status, reason, headers) {
   }
   const body = `${line2}
 `;
-  let response = `HTTP/1.1 ${status} ${phrase}\r
+  let response2 = `HTTP/1.1 ${status} ${phrase}\r
 `;
   for (const [name, value] of headers ?? []) {
-    response += `${name.replace(/[\r\n:]/g, "")}: ${value.replace(/[\r\n]/g, "")}\r
+    response2 += `${name.replace(/[\r\n:]/g, "")}: ${value.replace(/[\r\n]/g, "")}\r
 `;
   }
-  response += `Content-Type: text/plain; charset=utf-8\r
+  response2 += `Content-Type: text/plain; charset=utf-8\r
 Content-Length: ${Buffer.byteLength(body, "utf8")}\r
 Connection: close\r
 \r
 ${body}`;
-  return response;
+  return response2;
 }
 function parseExtensionsHeader(value) {
   const result = [];
@@ -76217,14 +76217,14 @@ var handleStrictRequest = async ({ wrappedMessage, anyProcess, channel, isSubpro
     return wrappedMessage;
   }
   const { id, message: message2 } = wrappedMessage;
-  const response = { id, type: RESPONSE_TYPE, message: hasMessageListeners(anyProcess, ipcEmitter) };
+  const response2 = { id, type: RESPONSE_TYPE, message: hasMessageListeners(anyProcess, ipcEmitter) };
   try {
     await sendMessage({
       anyProcess,
       channel,
       isSubprocess,
       ipc: true
-    }, response);
+    }, response2);
   } catch (error62) {
     ipcEmitter.emit("strict:error", error62);
   }
@@ -78802,13 +78802,13 @@ var logOutputSync = ({ serializedResult, fdNumber, state, verboseInfo, encoding,
   }
 };
 var writeToFiles = (serializedResult, stdioItems, outputFiles) => {
-  for (const { path: path20, append: append2 } of stdioItems.filter(({ type }) => FILE_TYPES.has(type))) {
-    const pathString = typeof path20 === "string" ? path20 : path20.toString();
+  for (const { path: path21, append: append2 } of stdioItems.filter(({ type }) => FILE_TYPES.has(type))) {
+    const pathString = typeof path21 === "string" ? path21 : path21.toString();
     if (append2 || outputFiles.has(pathString)) {
-      appendFileSync(path20, serializedResult);
+      appendFileSync(path21, serializedResult);
     } else {
       outputFiles.add(pathString);
-      writeFileSync(path20, serializedResult);
+      writeFileSync(path21, serializedResult);
     }
   }
 };
@@ -81407,8 +81407,8 @@ function procStat(pid) {
     startTicks: n3(19)
   };
 }
-function isLive(stat3) {
-  return stat3 !== null && stat3.state !== "Z";
+function isLive(stat4) {
+  return stat4 !== null && stat4.state !== "Z";
 }
 function environHas(pid, entry) {
   try {
@@ -81581,9 +81581,9 @@ function treeCpuMs(pgid, token) {
   const pids = new Set(marked(token));
   let ticks = 0;
   for (const pid of procPids() ?? []) {
-    const stat3 = procStat(pid);
-    if (stat3 === null || stat3.pgrp !== pgid && !pids.has(pid)) continue;
-    ticks += stat3.utime + stat3.stime;
+    const stat4 = procStat(pid);
+    if (stat4 === null || stat4.pgrp !== pgid && !pids.has(pid)) continue;
+    ticks += stat4.utime + stat4.stime;
   }
   return ticks * 1e3 / TICKS_PER_S;
 }
@@ -81596,17 +81596,17 @@ function groupAlive(pgid) {
   const pids = procPids();
   if (pids === null) return true;
   return pids.some((pid) => {
-    const stat3 = procStat(pid);
-    return isLive(stat3) && stat3.pgrp === pgid;
+    const stat4 = procStat(pid);
+    return isLive(stat4) && stat4.pgrp === pgid;
   });
 }
 function firstLine(text) {
   return (text.split("\n").find((l) => l.trim() !== "") ?? text).trim().slice(0, 300);
 }
 function childrenCpuMs() {
-  const stat3 = procStat("self");
-  if (stat3 === null) return null;
-  const ticks = stat3.cutime + stat3.cstime;
+  const stat4 = procStat("self");
+  if (stat4 === null) return null;
+  const ticks = stat4.cutime + stat4.cstime;
   return Number.isFinite(ticks) ? ticks * 1e3 / TICKS_PER_S : null;
 }
 
@@ -83984,6 +83984,211 @@ function trickleHead(conn, head2, everyMs) {
   at = 1;
 }
 
+// src/server/pages.ts
+import { readFile as readFile4 } from "node:fs/promises";
+
+// src/server/browser-page.ts
+function agentFromUserAgent(ua) {
+  const token = (name, stop) => {
+    const i2 = ua.indexOf(name);
+    let j = ua.indexOf(stop, i2);
+    if (j < 0) j = ua.length;
+    return ua.slice(i2, j);
+  };
+  if (ua.indexOf("Chrome") > -1) return token("Chrome", " ");
+  if (ua.indexOf("Firefox") > -1) {
+    const firefox = token("Firefox", " ");
+    const g = ua.indexOf("Gecko/");
+    let end = ua.indexOf(" ", g);
+    if (end < 0) end = ua.length;
+    const gecko = g < 0 ? "" : ua.slice(g + "Gecko/".length, end).trim();
+    return gecko === "" ? firefox : `${firefox}-${gecko}`;
+  }
+  if (ua.indexOf("Safari") > -1) return token("Safari", " ");
+  if (ua.indexOf("MSIE") > -1) return token("MSIE", ";");
+  return "unknown";
+}
+function script(config2) {
+  return `
+'use strict';
+var CONFIG = ${JSON.stringify(config2).replace(/</g, "\\u003c")};
+var agentFromUserAgent = ${agentFromUserAgent.toString()};
+var params = new URLSearchParams(window.location.search);
+function $(id) { return document.getElementById(id); }
+function defaultUri() {
+  var secure = window.location.protocol === 'https:';
+  var host = CONFIG.wsPort === null ? window.location.host : window.location.hostname + ':' + CONFIG.wsPort;
+  return (secure ? 'wss://' : 'ws://') + host;
+}
+function setState(state, text) {
+  document.body.setAttribute('data-state', state);
+  $('status').textContent = text;
+  document.title = text + ' - wsgate';
+}
+function connect(path, onmessage, onclose) {
+  var ws;
+  try { ws = new WebSocket($('wsuri').value.replace(/\\/+$/, '') + path); } catch (e) { setState('failed', 'Cannot open ' + path + ': ' + e.message); return; }
+  ws.binaryType = 'arraybuffer';
+  ws.onmessage = function (e) { onmessage(ws, e.data); };
+  ws.onclose = function (e) { onclose(e); };
+}
+function finish(agent) {
+  setState('running', 'Updating the reports');
+  connect('/updateReports?agent=' + encodeURIComponent(agent), function () {}, function () {
+    var link = $('reports');
+    if (CONFIG.reportsHref !== null) { link.href = CONFIG.reportsHref; link.hidden = false; }
+    setState('done', 'Done: ' + $('progress').value + ' cases played as ' + agent);
+  });
+}
+function play(agent, ids, count) {
+  var n = 0;
+  $('progress').max = count;
+  function next() {
+    if (n >= count) return finish(agent);
+    n += 1;
+    var which = ids === null ? 'case=' + n : 'casetuple=' + encodeURIComponent(ids[n - 1]);
+    setState('running', 'Case ' + n + ' of ' + count + (ids === null ? '' : ' (' + ids[n - 1] + ')'));
+    connect('/runCase?' + which + '&agent=' + encodeURIComponent(agent), function (ws, data) { ws.send(data); }, function () {
+      $('progress').value = n;
+      next();
+    });
+  }
+  next();
+}
+function start() {
+  var agent = $('agent').value.trim() || agentFromUserAgent(navigator.userAgent);
+  $('agent').value = agent;
+  var ids = $('cases').value.split(',').map(function (s) { return s.trim(); }).filter(function (s) { return s !== ''; });
+  $('reports').hidden = true;
+  $('progress').value = 0;
+  if (ids.length > 0) return play(agent, ids, ids.length);
+  var count = null;
+  setState('running', 'Asking how many cases there are');
+  connect('/getCaseCount', function (ws, data) { count = Number(JSON.parse(data)); }, function () {
+    if (count === null || !(count >= 0)) return setState('failed', 'The fuzzing server did not say how many cases it has (' + $('wsuri').value + '/getCaseCount)');
+    play(agent, null, count);
+  });
+}
+window.addEventListener('load', function () {
+  $('wsuri').value = params.get('wsuri') || defaultUri();
+  $('agent').value = params.get('agent') || '';
+  $('agent').placeholder = agentFromUserAgent(navigator.userAgent);
+  $('cases').value = params.get('cases') || '';
+  $('ua').textContent = navigator.userAgent;
+  $('start').addEventListener('click', start);
+  $('update').addEventListener('click', function () { finish($('agent').value.trim() || agentFromUserAgent(navigator.userAgent)); });
+  setState('ready', 'Ready');
+  if (params.get('autorun') === '1' || params.get('autorun') === 'true') start();
+});
+`;
+}
+function browserPage(config2) {
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Test your browser - wsgate</title>
+<link rel="icon" href="data:,">
+<style>
+body { font-family: system-ui, sans-serif; color: #222; margin: 2em; max-width: 48em; }
+label { display: block; margin-top: 0.8em; }
+input[type=text] { width: 100%; box-sizing: border-box; padding: 0.3em; }
+progress { width: 100%; height: 1.2em; margin-top: 1em; }
+#ua { font-size: 0.8em; color: #555; }
+</style>
+</head>
+<body data-state="loading">
+<h1>Test your browser</h1>
+<p>This page plays the fuzzing server's cases with this browser's own WebSocket client and writes the reports with the browser as the agent. wsgate, an RFC 6455 conformance gate in the manner of Autobahn|Testsuite.</p>
+<label>Fuzzing server <input type="text" id="wsuri"></label>
+<label>Agent <input type="text" id="agent"></label>
+<div id="ua"></div>
+<label>Cases (ids, comma-separated; empty: every selected case) <input type="text" id="cases"></label>
+<p><button id="start">Start</button> <button id="update">Update the reports</button></p>
+<progress id="progress" value="0" max="1"></progress>
+<p id="status">Loading</p>
+<p><a id="reports" hidden>The reports</a></p>
+<script>${script(config2)}</script>
+</body>
+</html>
+`;
+}
+
+// src/server/static-files.ts
+import { realpath, stat as stat2 } from "node:fs/promises";
+import path18 from "node:path";
+var CONTENT_TYPES = {
+  ".html": "text/html; charset=utf-8",
+  ".json": "application/json; charset=utf-8",
+  ".xml": "application/xml; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".txt": "text/plain; charset=utf-8",
+  ".pem": "application/x-pem-file"
+};
+function contentType(file2) {
+  return CONTENT_TYPES[path18.extname(file2)] ?? "application/octet-stream";
+}
+async function fileInside(dir, base, rel) {
+  let decoded;
+  try {
+    decoded = decodeURIComponent(rel);
+  } catch {
+    return null;
+  }
+  if (decoded.includes("\0")) return null;
+  let file2 = path18.resolve(base, decoded);
+  try {
+    if ((await stat2(file2)).isDirectory()) file2 = path18.join(file2, "index.html");
+    const [real, realDir] = await Promise.all([realpath(file2), realpath(dir)]);
+    const inside = path18.relative(realDir, real);
+    if (inside === "" || inside.startsWith("..") || path18.isAbsolute(inside)) return null;
+    return (await stat2(real)).isFile() ? real : null;
+  } catch {
+    return null;
+  }
+}
+
+// src/server/pages.ts
+var REPORTS_PATH = "/reports/";
+function requestLine(head2) {
+  const end = head2.indexOf("\r\n");
+  const parts = head2.subarray(0, end < 0 ? head2.length : end).toString("latin1").split(" ");
+  const [method, target] = parts;
+  return parts.length === 3 && method !== void 0 && target !== void 0 ? { method, target } : null;
+}
+var PHRASES = { 200: "OK", 404: "Not Found" };
+function response(status, type, body) {
+  const lines = [
+    `HTTP/1.1 ${status} ${PHRASES[status] ?? ""}`,
+    `Content-Type: ${type}`,
+    `Content-Length: ${body.length}`,
+    "Cache-Control: no-store",
+    "Connection: close"
+  ];
+  return Buffer.concat([Buffer.from(`${lines.join("\r\n")}\r
+\r
+`, "latin1"), body]);
+}
+function fuzzingServerPages(outdir) {
+  const page2 = Buffer.from(browserPage({ wsPort: null, reportsHref: `${REPORTS_PATH}index.html` }), "utf8");
+  return async (method, target) => {
+    if (method !== "GET") return null;
+    let urlPath;
+    try {
+      urlPath = new URL(target, "http://localhost").pathname;
+    } catch {
+      return null;
+    }
+    if (urlPath === "/" || urlPath === "/test_browser.html") return response(200, CONTENT_TYPES[".html"] ?? "", page2);
+    if (!urlPath.startsWith(REPORTS_PATH)) return null;
+    const file2 = await fileInside(outdir, outdir, urlPath.slice(REPORTS_PATH.length));
+    if (file2 === null) return response(404, CONTENT_TYPES[".txt"] ?? "", Buffer.from("not found\n"));
+    return response(200, contentType(file2), await readFile4(file2));
+  };
+}
+
 // src/server/upgrade.ts
 function answerWhenReady(connection, ready, answer) {
   connection.stream.pause();
@@ -84010,6 +84215,16 @@ var ServerUpgrade = class {
   reader;
   /** What the peer sent after its request while the answer was pending (a 'later' decision), or null. */
   held = null;
+  /** A request that is not an upgrade: the status page (wstest), else the HTTP error the parser named (426 for a plain request). */
+  plainAnswer(verdict) {
+    if (verdict.plainHttp === true && this.options.statusPage === true) {
+      const page2 = buildStatusPage("wsgate fuzzing server", "This is a WebSocket endpoint: Autobahn|Testsuite&#39;s fuzzing server, run by wsgate.");
+      this.connection.sender.sendData(Buffer.from(page2, "utf8"));
+      this.connection.dropConnection("after-flush", "a plain HTTP request: answered with the status page");
+      return;
+    }
+    this.fail(verdict.status, verdict.reason, verdict.headers);
+  }
   onData(chunk) {
     if (this.held !== null) {
       this.held.push(chunk);
@@ -84025,17 +84240,19 @@ var ServerUpgrade = class {
     this.connection.recordRequest(headBytes.toString("latin1"));
     const verdict = parseUpgradeRequest(headBytes);
     if (!verdict.ok) {
-      if (verdict.plainHttp === true && this.options.statusPage === true) {
-        this.connection.sender.sendData(
-          Buffer.from(
-            buildStatusPage("wsgate fuzzing server", "This is a WebSocket endpoint: Autobahn|Testsuite&#39;s fuzzing server, run by wsgate."),
-            "utf8"
-          )
-        );
-        this.connection.dropConnection("after-flush", "a plain HTTP request: answered with the status page");
+      const line2 = verdict.plainHttp === true && this.options.pages !== void 0 ? requestLine(headBytes) : null;
+      if (line2 !== null && this.options.pages !== void 0) {
+        this.held = [read.rest];
+        const plain3 = () => this.plainAnswer(verdict);
+        this.options.pages(line2.method, line2.target).then((page2) => {
+          this.held = null;
+          if (page2 === null) return plain3();
+          this.connection.sender.sendData(page2);
+          this.connection.dropConnection("after-flush", "a plain HTTP request: answered with a page");
+        }, plain3);
         return;
       }
-      this.fail(verdict.status, verdict.reason, verdict.headers);
+      this.plainAnswer(verdict);
       return;
     }
     this.request = verdict.request;
@@ -84064,29 +84281,29 @@ var ServerUpgrade = class {
   respond(decision, request) {
     const conn = this.connection;
     conn.accept(decision.handler, decision.deflate ?? null);
-    const script = decision.script ?? null;
-    if (script !== null) {
-      this.sendScriptedResponse(script);
+    const script2 = decision.script ?? null;
+    if (script2 !== null) {
+      this.sendScriptedResponse(script2);
       return;
     }
-    const response = buildSwitchingProtocols(computeAccept(request.key), {
+    const response2 = buildSwitchingProtocols(computeAccept(request.key), {
       server: this.options.serverHeader,
       poweredBy: this.options.poweredBy,
       extensions: decision.extensions ?? null
     });
-    conn.sender.sendData(Buffer.from(response, "latin1"));
-    conn.recordResponse(response);
+    conn.sender.sendData(Buffer.from(response2, "latin1"));
+    conn.recordResponse(response2);
     conn.open();
   }
   /**
    * Sends a case's own response head (group 14) and opens the connection whatever it says: from here
    * on the case judges what the client does with it, so whatever the client sends is read as frames.
    */
-  sendScriptedResponse(script) {
+  sendScriptedResponse(script2) {
     const conn = this.connection;
-    const head2 = Buffer.from(script.head, "latin1");
-    conn.recordResponse(script.head, true);
-    switch (script.delivery) {
+    const head2 = Buffer.from(script2.head, "latin1");
+    conn.recordResponse(script2.head, true);
+    switch (script2.delivery) {
       case "together":
         conn.stream.cork();
         conn.sender.sendData(head2);
@@ -84106,11 +84323,11 @@ var ServerUpgrade = class {
         break;
       case "streamed":
         conn.open();
-        streamHead(conn, head2, script.stream ?? { bytes: 0, pieceBytes: 1, everyMs: 0, tail: Buffer.alloc(0) });
+        streamHead(conn, head2, script2.stream ?? { bytes: 0, pieceBytes: 1, everyMs: 0, tail: Buffer.alloc(0) });
         break;
       case "trickled":
         conn.open();
-        trickleHead(conn, head2, script.everyMs ?? 1e3);
+        trickleHead(conn, head2, script2.everyMs ?? 1e3);
         break;
     }
   }
@@ -84509,13 +84726,13 @@ var FuzzingServer = class extends EventEmitter2 {
       }
     });
     this.emit("caseStarted", event);
-    const script = def.handshake?.({ request, accept: computeAccept(request.key), deflateOffers: offers }) ?? null;
-    if (script !== null) {
-      const deflate = script.deflate === void 0 ? null : this.perMessageDeflate(script.deflate, def);
+    const script2 = def.handshake?.({ request, accept: computeAccept(request.key), deflateOffers: offers }) ?? null;
+    if (script2 !== null) {
+      const deflate = script2.deflate === void 0 ? null : this.perMessageDeflate(script2.deflate, def);
       return {
         kind: "accept",
         handler: runner,
-        script: { head: script.head, delivery: script.delivery, stream: script.stream, everyMs: script.everyMs },
+        script: { head: script2.head, delivery: script2.delivery, stream: script2.stream, everyMs: script2.everyMs },
         deflate
       };
     }
@@ -84634,7 +84851,12 @@ function createServer(options) {
     host: options.host,
     port: options.port,
     cases: options.cases,
-    protocolOptions: { ...defaultServerOptions, ...options.protocolOptions },
+    // The browser page and the reports on the server's own port; wstest's port keeps the original's status page.
+    protocolOptions: {
+      ...defaultServerOptions,
+      ...options.protocolOptions?.statusPage === true ? {} : { pages: fuzzingServerPages(options.outdir) },
+      ...options.protocolOptions
+    },
     statusWaitMs: options.statusWaitMs,
     logger: options.logger,
     ...options.skipCase ? { skipCase: options.skipCase } : {},
@@ -84916,8 +85138,8 @@ function parents() {
   if (pids === null) return null;
   const ppid = /* @__PURE__ */ new Map();
   for (const pid of pids) {
-    const stat3 = procStat(pid);
-    if (isLive(stat3)) ppid.set(pid, stat3.ppid);
+    const stat4 = procStat(pid);
+    if (isLive(stat4)) ppid.set(pid, stat4.ppid);
   }
   return ppid;
 }
@@ -84936,8 +85158,8 @@ function treeOf(root) {
   return tree;
 }
 function identity3(pid) {
-  const stat3 = procStat(pid);
-  return isLive(stat3) ? { name: stat3.name, startTicks: stat3.startTicks } : null;
+  const stat4 = procStat(pid);
+  return isLive(stat4) ? { name: stat4.name, startTicks: stat4.startTicks } : null;
 }
 var TreeMemory = class _TreeMemory {
   constructor(root) {
@@ -85276,8 +85498,8 @@ var SHIPPED_LIMITS_ENV = "WSGATE_WS_LIMITS";
 
 // src/drivers/client-role.ts
 function referenceClientCommand(profile = false) {
-  const script = fileURLToPath4(new URL("../bundled/reference-client.js", import.meta.url));
-  return `${profile ? `${SHIPPED_LIMITS_ENV}=shipped ` : ""}${shellQuote(process.execPath)} ${shellQuote(script)} {url}`;
+  const script2 = fileURLToPath4(new URL("../bundled/reference-client.js", import.meta.url));
+  return `${profile ? `${SHIPPED_LIMITS_ENV}=shipped ` : ""}${shellQuote(process.execPath)} ${shellQuote(script2)} {url}`;
 }
 function clientRoleDriver(config2) {
   const command2 = config2.client ?? referenceClientCommand(config2.robustness);
@@ -85521,12 +85743,12 @@ var ClientUpgrade = class {
     }
     const conn = this.connection;
     conn.recordResponse(read.head.toString("latin1"));
-    const response = checkUpgradeResponse(read.head, this.request.key);
-    if (!response.ok) {
-      this.fail(response.reason);
+    const response2 = checkUpgradeResponse(read.head, this.request.key);
+    if (!response2.ok) {
+      this.fail(response2.reason);
       return;
     }
-    const decision = this.decide(response);
+    const decision = this.decide(response2);
     if ("refuse" in decision) {
       this.fail(decision.refuse);
       return;
@@ -85594,10 +85816,10 @@ function openStream(session, socket, spec, options, newMask, makeHandler, decide
   stream.once("response", (headers) => {
     connection.recordResponse(renderFields(headers));
     transport.peerFields = flatFields(headers);
-    const response = checkConnectResponse(headers);
-    if (!response.ok) return connection.dropConnection("abort", response.reason);
-    server = response.headers.get("server")?.[0] ?? null;
-    const decision = decide(response);
+    const response2 = checkConnectResponse(headers);
+    if (!response2.ok) return connection.dropConnection("abort", response2.reason);
+    server = response2.headers.get("server")?.[0] ?? null;
+    const decision = decide(response2);
     if ("refuse" in decision) return connection.dropConnection("abort", decision.refuse);
     connection.accept(handler, decision.deflate);
     connection.open();
@@ -85659,12 +85881,12 @@ function bareResult(def, verdict, facts) {
 
 // src/fuzzing-client/h2-probe.ts
 init_h2_frames();
-function probeFields(scheme, authority, path20) {
+function probeFields(scheme, authority, path21) {
   return [
     [":method", "CONNECT"],
     [":protocol", "websocket"],
     [":scheme", scheme],
-    [":path", path20],
+    [":path", path21],
     [":authority", authority],
     ["sec-websocket-version", "13"]
   ];
@@ -85907,9 +86129,9 @@ function playOnSocket(socket, target, def, info, settings, resolve6) {
     request,
     settings.newMask,
     watch.runner,
-    (response) => {
-      serverHeader = response.headers.get("server")?.[0] ?? null;
-      return deflateDecision(response, offers.length > 0 || def.upgradeRequest !== void 0, def, settings);
+    (response2) => {
+      serverHeader = response2.headers.get("server")?.[0] ?? null;
+      return deflateDecision(response2, offers.length > 0 || def.upgradeRequest !== void 0, def, settings);
     },
     def.upgradeRequest?.(request) ?? null
   );
@@ -85936,7 +86158,7 @@ function playOverH2(socket, target, def, info, settings, resolve6) {
       settings.protocolOptions,
       settings.newMask,
       watch.runner,
-      (response) => deflateDecision(response, offers.length > 0, def, settings)
+      (response2) => deflateDecision(response2, offers.length > 0, def, settings)
     );
     serverHeader = opened2.serverHeader;
     watch.started(opened2.connection);
@@ -85990,14 +86212,14 @@ function upgradeHeaders(settings) {
     ["Cache-Control", "no-cache"]
   ];
 }
-function deflateDecision(response, offered, def, settings) {
-  if (response.extensions === null) return { deflate: null };
+function deflateDecision(response2, offered, def, settings) {
+  if (response2.extensions === null) return { deflate: null };
   let deflate = null;
   const refuse2 = (reason) => {
     deflate?.close();
     return { refuse: reason };
   };
-  for (const { name, params } of parseExtensionsHeader(response.extensions)) {
+  for (const { name, params } of parseExtensionsHeader(response2.extensions)) {
     if (!isDeflateExtension(name)) return refuse2(`server wants to use extension '${name}' we did not request, haven't implemented or did not enable`);
     if (deflate !== null) return refuse2("multiple occurrence of a permessage-compress extension");
     const parsed = parseDeflateResponse(params);
@@ -86815,8 +87037,8 @@ function floodLines(f) {
   const request = `HTTP/2 preface and SETTINGS; ${n3(f.unitsWritten)} of ${n3(f.units)} ${UNIT_WORDS[f.flood]} (${n3(f.unitBytes)} bytes each) in ${n3(Math.round(f.writingMs))} ms`;
   const end = f.end;
   if (f.flood === "cut-blocks") {
-    const response = end === null ? `every connection accepted (${n3(f.unitsWritten)})` : `connection ${n3(end.unitsWritten + 1)} failed ${n3(Math.round(end.ms))} ms in: the server was gone`;
-    return { request, response };
+    const response2 = end === null ? `every connection accepted (${n3(f.unitsWritten)})` : `connection ${n3(end.unitsWritten + 1)} failed ${n3(Math.round(end.ms))} ms in: the server was gone`;
+    return { request, response: response2 };
   }
   const goaway = end?.goaway;
   const ended = end === null ? `the connection still open when wsgate stopped${f.unitsWritten < f.units ? ": the server read no more" : ""}` : `${goaway ? `GOAWAY ${h2ErrorName(goaway.code)}, last stream ${n3(goaway.lastStreamId)}` : `TCP ${f.ending === "reset" ? "reset" : "closed"}`} ${n3(Math.round(end.ms))} ms into the flood, ${n3(end.unitsWritten)} written${end.unitsRead === null ? "" : `, ${n3(end.unitsRead)} read by the server`}`;
@@ -87229,8 +87451,8 @@ async function liveness(run) {
 
 // src/drivers/server-role.ts
 function referenceServerCommand(profile = false) {
-  const script = fileURLToPath5(new URL("../bundled/reference-server.js", import.meta.url));
-  return `${profile ? `${SHIPPED_LIMITS_ENV}=shipped ` : ""}${shellQuote(process.execPath)} ${shellQuote(script)} {port}`;
+  const script2 = fileURLToPath5(new URL("../bundled/reference-server.js", import.meta.url));
+  return `${profile ? `${SHIPPED_LIMITS_ENV}=shipped ` : ""}${shellQuote(process.execPath)} ${shellQuote(script2)} {port}`;
 }
 function serverRoleDriver(config2) {
   const results = /* @__PURE__ */ new Map();
@@ -87533,19 +87755,19 @@ init_progress();
 // src/run/resources.ts
 init_errors();
 init_files();
-import { stat as stat2 } from "node:fs/promises";
-import path18 from "node:path";
+import { stat as stat3 } from "node:fs/promises";
+import path19 from "node:path";
 async function checkOutputs(config2) {
   await checkDirectories([
     ["the report directory", config2.outdir],
-    ["the --junit directory", path18.dirname(config2.junit)],
-    ["the --json directory", path18.dirname(config2.json)]
+    ["the --junit directory", path19.dirname(config2.junit)],
+    ["the --json directory", path19.dirname(config2.json)]
   ]);
   for (const [flag, file2] of [
     ["--junit", config2.junit],
     ["--json", config2.json]
   ]) {
-    const isDir = await stat2(file2).then(
+    const isDir = await stat3(file2).then(
       (s) => s.isDirectory(),
       () => false
     );
@@ -88009,7 +88231,7 @@ function actionArguments(env2) {
           argv.push(`${flag}=${v}`);
         break;
       case "string":
-        if (judging && name === "reports-directory") argv.push(`--junit=${path19.join(value, "junit.xml")}`, `--json=${path19.join(value, "summary.json")}`);
+        if (judging && name === "reports-directory") argv.push(`--junit=${path20.join(value, "junit.xml")}`, `--json=${path20.join(value, "summary.json")}`);
         else argv.push(`${flag}=${value}`);
         break;
     }
