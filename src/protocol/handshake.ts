@@ -25,7 +25,7 @@ export interface UpgradeRequest {
 /** Either the request, or the HTTP error to answer with. */
 export type HandshakeVerdict =
   | { ok: true; request: UpgradeRequest }
-  | { ok: false; status: number; reason: string; headers?: Array<[string, string]>; plainHttp?: true };
+  | { ok: false; status: number; reason: string; headers?: Array<[string, string]>; plainHttp?: true; target?: string };
 
 /** Sec-WebSocket-Accept for a key: base64(SHA-1(key + GUID)) (§4.2.2 item 5.4). */
 export function computeAccept(key: string): string {
@@ -96,7 +96,8 @@ function parse(head: Buffer): HandshakeVerdict {
   const headers = parseHeaders(lines.slice(1));
   if (!(headers instanceof Map)) return headers;
   const checked = checkUpgradeHeaders(headers);
-  if ('ok' in checked) return checked;
+  // A plain request (a GET without Upgrade) says what it asked for: the server may have a page for it.
+  if ('ok' in checked) return checked.plainHttp === true ? { ...checked, target } : checked;
   const q = target.indexOf('?');
   const path = q < 0 ? target : target.slice(0, q);
   const query = new URLSearchParams(q < 0 ? '' : target.slice(q + 1));
@@ -222,6 +223,7 @@ export function buildSwitchingProtocols(accept: string, options: { server: strin
 }
 
 const STATUS_PHRASES: Readonly<Record<number, string>> = {
+  200: 'OK',
   400: 'Bad Request',
   403: 'Forbidden',
   404: 'Not Found',
@@ -244,6 +246,18 @@ const BODY_REASON_MAX = 200;
  * A complete HTTP error response with a short text body (the reason on one line). Content-Length
  * counts UTF-8 bytes: write the string as UTF-8 (Node's default).
  */
+/** A whole HTTP response to a plain request (a page, a report file): its status, type and body, never kept alive. */
+export function buildHttpResponse(status: number, contentType: string, body: Buffer): Buffer {
+  const head = [
+    `HTTP/1.1 ${status} ${STATUS_PHRASES[status] ?? ''}`,
+    `Content-Type: ${contentType}`,
+    `Content-Length: ${body.length}`,
+    'Cache-Control: no-store',
+    'Connection: close',
+  ];
+  return Buffer.concat([Buffer.from(`${head.join('\r\n')}\r\n\r\n`, 'latin1'), body]);
+}
+
 /** A 200 response with a small HTML page: what a plain HTTP request (no Upgrade) gets from a server with a status page. */
 export function buildStatusPage(title: string, text: string): string {
   const body = `<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>${title}</title></head><body><h1>${title}</h1><p>${text}</p></body></html>\n`;

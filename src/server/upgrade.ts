@@ -8,7 +8,7 @@ import type { HandshakeDelivery, HeadStream } from '../cases/types.js';
 import { Connection, type ConnectionHandler, type ConnectionOptions, type OpeningHandshake } from '../core/connection.js';
 import type { PerMessageDeflate } from '../protocol/deflate/codec.js';
 import { streamHead, trickleHead } from './head-delivery.js';
-import { type PageServer, requestLine } from './pages.js';
+import type { PageServer } from './pages.js';
 import {
   buildHttpError,
   buildStatusPage,
@@ -127,12 +127,12 @@ export class ServerUpgrade implements OpeningHandshake {
     this.connection.recordRequest(headBytes.toString('latin1'));
     const verdict = parseUpgradeRequest(headBytes);
     if (!verdict.ok) {
-      const line = verdict.plainHttp === true && this.options.pages !== undefined ? requestLine(headBytes) : null;
-      if (line !== null && this.options.pages !== undefined) {
+      const pages = this.options.pages;
+      if (verdict.plainHttp === true && verdict.target !== undefined && pages !== undefined) {
         // What comes meanwhile waits, as for an answer given later; a page that is not the server's gets the usual answer.
         this.held = [read.rest];
         const plain = (): void => this.plainAnswer(verdict);
-        this.options.pages(line.method, line.target).then((page) => {
+        pages(verdict.target).then((page) => {
           this.held = null;
           if (page === null) return plain();
           this.connection.sender.sendData(page);

@@ -138,6 +138,11 @@ test('each failure gets its status', () => {
   rejected(parseUpgradeRequest(request({ Host: null })), 400, /Host header missing/);
   rejected(parseUpgradeRequest(head('GET / HTTP/1.1', 'Host: a', 'Host: b', 'Upgrade: websocket')), 400, /Host header appears more than once/);
   rejected(parseUpgradeRequest(request({ Upgrade: null })), 426, /Upgrade header missing/, [['Upgrade', 'websocket']]);
+  // A plain request says what it asked for (the server may have a page for it); an upgrade refused otherwise does not.
+  const plain = parseUpgradeRequest(request({ Upgrade: null }, 'GET /test_browser.html?autorun=1 HTTP/1.1'));
+  assert.ok(!plain.ok && plain.plainHttp === true && plain.target === '/test_browser.html?autorun=1', JSON.stringify(plain));
+  const refused = parseUpgradeRequest(request({ Upgrade: 'h2c' }));
+  assert.ok(!refused.ok && refused.target === undefined && refused.plainHttp === undefined);
   rejected(parseUpgradeRequest(request({ Upgrade: 'h2c' })), 400, /websocket/);
   rejected(parseUpgradeRequest(request({ Connection: null })), 400, /Connection header missing/);
   rejected(parseUpgradeRequest(request({ Connection: 'keep-alive' })), 400, /upgrade/);
