@@ -27680,10 +27680,10 @@ function mustRefuse(def) {
     adjust: unimplementedUnlessScripted(needs),
     handshake(info) {
       if (!needsMet(needs, info)) return null;
-      const response2 = head(statusLine, def.lines(info));
-      if (def.deflate !== true) return { head: response2, delivery: "together" };
+      const response = head(statusLine, def.lines(info));
+      if (def.deflate !== true) return { head: response, delivery: "together" };
       const offer = info.deflateOffers[0] ?? PLAIN_OFFER;
-      return { head: response2, delivery: "together", deflate: { offer, requestNoContextTakeover: false, requestMaxWindowBits: 0 } };
+      return { head: response, delivery: "together", deflate: { offer, requestNoContextTakeover: false, requestMaxWindowBits: 0 } };
     },
     run(t) {
       if (!t.scriptedHandshake) {
@@ -30910,8 +30910,8 @@ function windowBitsCase(id, param, bits) {
     handshake(info) {
       const offer = info.deflateOffers[0];
       if (offer === void 0) return null;
-      const response2 = head(SWITCHING, [...upgradeLines(info), `Sec-WebSocket-Extensions: permessage-deflate; ${param}=${bits}`]);
-      return { head: response2, delivery: "together", deflate: { offer, requestNoContextTakeover: false, requestMaxWindowBits: 0 } };
+      const response = head(SWITCHING, [...upgradeLines(info), `Sec-WebSocket-Extensions: permessage-deflate; ${param}=${bits}`]);
+      return { head: response, delivery: "together", deflate: { offer, requestNoContextTakeover: false, requestMaxWindowBits: 0 } };
     },
     run(t) {
       if (!t.scriptedHandshake) {
@@ -73554,7 +73554,7 @@ import { readFileSync as readFileSync5 } from "node:fs";
 import { gzipSync as gzipSync2 } from "node:zlib";
 var runtimeText = null;
 function runtime() {
-  if (true) return 'import Fe from"node:net";import{gunzipSync as ct}from"node:zlib";import{createHash as Ue}from"node:crypto";var d={Continuation:0,Text:1,Binary:2,Close:8,Ping:9,Pong:10},m={Normal:1e3,GoingAway:1001,ProtocolError:1002,\nUnsupportedData:1003,NoStatus:1005,Abnormal:1006,InvalidPayload:1007,PolicyViolation:1008,MessageTooBig:1009,\nMandatoryExtension:1010,InternalError:1011},ue="258EAFA5-E914-47DA-95CA-C5AB0DC85B11";function $(n){\nreturn n>7}function ce(n){return Number.isInteger(n)?n>=1e3&&n<=1003||n>=1007&&n<=1011||n>=3e3&&n<=4999:\n!1}var A={openHandshakeTimeoutMs:5e3,closeHandshakeTimeoutMs:1e3,failByDrop:!1,maxMessagePayload:64*\n1024*1024,serverDropTimeoutMs:1e3,deflateLevel:1,maxHeadBytes:16*1024};function ee(n){return Ue("sha1").update(n+ue,"latin1").digest("base64")}var vt=Buffer.from(`\\r\n\\r\n`,"latin1");function de(n){let e=[],t=null,r="",s=!1,i=o=>{let a=r;if(r="",t===null){let l=a.trim().toLowerCase();\nl!==""&&(t={name:l,params:[]})}else{let l=a.indexOf("="),f=(l<0?a:a.slice(0,l)).trim().toLowerCase();\nif(f!==""){let c=l<0?!0:a.slice(l+1).trim();t.params.push([f,c])}}o&&(t!==null&&e.push(t),t=null)};for(let o=0;o<\nn.length;o++){let a=n[o];s?a==="\\\\"&&o+1<n.length?r+=n[++o]:a===\'"\'?s=!1:r+=a:a===\'"\'?s=!0:a===","?i(\n!0):a===";"?i(!1):r+=a}return i(!0),e}var q=class{constructor(e,t){this.s=e;this.writes=t}s;writes;rxWaitMs=2e3;peerCloseWaitMs=1e4;next=0;piece=0;nextMark=0;lastSent=0;waitTimer=null;endTimer=null;lagNoted=!1;finished=!1;ready(e,t){\nlet r=performance.now()-this.s.t0;if(r<e)return this.waitTimer=setTimeout(()=>this.pump(),Math.ceil(\ne-r)),!1;if(this.s.rx>=t)return!0;let s=Math.max(e,this.lastSent)+this.rxWaitMs;return r>=s?(this.lagNoted||\nthis.s.sayNow(`(the peer has sent ${this.s.rx} of the ${t} frame octets it had sent by now in the ru\\\nn: going on without them)`),this.lagNoted=!0,!0):(this.waitTimer=setTimeout(()=>this.pump(),Math.ceil(\ns-r)),!1)}pump(){this.stop();let e=this.s.socket;if(!(e===null||this.s.tcpDone||!this.s.open||this.finished)){\ne.cork();try{for(;;){let t=this.writes[this.next],r=this.s.data.marks[this.nextMark];if(r!==void 0&&\n(t===void 0||r[0]<t.t)){if(!this.ready(r[0],r[1]))return;this.nextMark+=1,this.s.mark(r[2]);continue}\nif(t===void 0)return this.endTcp();if(this.piece===0&&!this.ready(t.t,t.rx))return;if(t.sync&&e.uncork(),\nt.chop>0&&this.piece+t.chop<t.data.length){this.send(t.data.subarray(this.piece,this.piece+t.chop)),\nthis.piece+=t.chop,setImmediate(()=>this.pump());return}if(this.send(t.chop>0?t.data.subarray(this.piece):\nt.data),this.piece=0,this.next+=1,t.sync||this.writes[this.next]?.sync===!0){setImmediate(()=>this.pump());\nreturn}}}finally{process.nextTick(()=>{for(;e.writableCorked>0;)e.uncork()})}}}send(e){this.s.socket===\nnull||this.s.tcpDone||(this.s.socket.write(e),this.lastSent=performance.now()-this.s.t0,this.s.ourBytes(\ne))}endTcp(){let e=this.s.socket,t=this.s.data.end;if(e===null)return;if(t===null){this.finished=!0,\nthis.endTimer=setTimeout(()=>{this.s.sayNow(`(the peer did not close TCP within ${this.peerCloseWaitMs/\n1e3} s of wsgate\'s last write: the repro drops it)`),this.s.droppedByMe=!0,e.destroy()},this.peerCloseWaitMs);\nreturn}let[r,s,i,o]=t;this.ready(r,s)&&(this.finished=!0,this.s.droppedByMe=!0,this.s.uncleanEnd=o,this.\ns.sayNow(`wsgate ${i==="abort"?"drops TCP":"closes TCP (FIN once its writes have left)"}${o!==null?`\\\n: ${o}`:""}`),i==="abort"?e.destroy():e.end(()=>e.destroy()))}stop(){this.waitTimer!==null&&clearTimeout(\nthis.waitTimer),this.waitTimer=null,this.s.tcpDone&&this.endTimer!==null&&clearTimeout(this.endTimer)}};import N from"node:zlib";function te(n){return typeof n=="string"?Buffer.from(n,"utf8"):Buffer.isBuffer(n)?n:Buffer.from(n.buffer,\nn.byteOffset,n.byteLength)}var b=Buffer.alloc(0);var V="permessage-deflate",S={serverNoContextTakeover:"server_no_context_takeover",clientNoContextTakeover:"\\\nclient_no_context_takeover",serverMaxWindowBits:"server_max_window_bits",clientMaxWindowBits:"client\\\n_max_window_bits"},y={min:8,max:15,default:15};function Ie(n){if(n===!0)return 1n;let e=/^[ \\t\\n\\r\\v\\f]*([+-]?[0-9]+)[ \\t\\n\\r\\v\\f]*$/.\nexec(n);return e===null?null:BigInt(e[1])}function He(n){return n>=y.min&&n<=y.max}function _e(n){return n===\n!0?"True":String(n)}function he(n){let e={clientMaxWindowBits:0,clientNoContextTakeover:!1,serverMaxWindowBits:0,serverNoContextTakeover:!1},\nt=new Set;for(let[r,s]of n){let i=r.toLowerCase();if(t.has(i))return`multiple occurrence of extensio\\\nn parameter \'${i}\' for extension \'${V}\'`;t.add(i);let o=a=>`illegal extension parameter value \'${_e(\na)}\' for parameter \'${i}\' of extension \'${V}\'`;switch(i){case S.clientMaxWindowBits:case S.serverMaxWindowBits:{\nlet a=Ie(s);if(a===null)return o(s);if(!He(a))return o(a);i===S.clientMaxWindowBits?e.clientMaxWindowBits=\nNumber(a):e.serverMaxWindowBits=Number(a);break}case S.clientNoContextTakeover:case S.serverNoContextTakeover:\nif(s!==!0)return o(s);i===S.clientNoContextTakeover?e.clientNoContextTakeover=!0:e.serverNoContextTakeover=\n!0;break;default:return`illegal extension parameter \'${i}\' for extension \'${V}\'`}}return e}function me(n){\nreturn{compressNoContextTakeover:n.clientNoContextTakeover,compressWindowBits:n.clientMaxWindowBits||\ny.default,decompressNoContextTakeover:n.serverNoContextTakeover,decompressWindowBits:n.serverMaxWindowBits||\ny.default,decompressWindowParam:S.serverMaxWindowBits}}function pe(n){return n.toLowerCase()===V}var re=class{constructor(e=134217728){this.budget=e;if(!(e>=0))throw new RangeError(`CutMemo: budget\\\n ${e}`)}budget;series=new Map;documentIds=new WeakMap;nextDocumentId=0;used=0;get size(){return this.\nused}get(e,t,r,s){let i=this.key(e,t,s),o=this.series.get(i);if(o===void 0)return;let a=o.byStart.get(\nr);return a!==void 0&&this.touch(i,o),a}remember(e,t,r,s,i){let o=this.key(e,t,s),a=this.series.get(\no);if(a?.byStart.has(r)===!0)return i;let l=i.length+128;for(let[c,u]of this.series){if(this.used+l<=\nthis.budget||c===o)break;this.series.delete(c),this.used-=u.bytes}if(this.used+l>this.budget)return i;\na===void 0&&(a={byStart:new Map,bytes:0});let f=i.buffer.byteLength>i.length*2?qe(i):i;return a.byStart.\nset(r,f),a.bytes+=l,this.used+=l,this.touch(o,a),i}clear(){this.series.clear(),this.used=0}touch(e,t){\nthis.series.delete(e),this.series.set(e,t)}key(e,t,r){let s=this.documentIds.get(e);return s===void 0&&\n(s=this.nextDocumentId++,this.documentIds.set(e,s)),`${s}/${t.level}/${t.windowBits}/${t.strategy}/${r}`}};\nfunction qe(n){let e=Buffer.allocUnsafeSlow(n.length);return n.copy(e),e}var ne=new re;import se from"node:zlib";var T=Buffer.from([0,0,255,255]),W=class{stream;handle;writeState;failure=null;closed=!1;constructor(e){\nlet t=e,r=t._handle,s=t._writeState;if(r==null||typeof r.writeSync!="function"||!(s instanceof Uint32Array)||\ns.length<2)throw new Error("node:zlib internals (_handle.writeSync, _writeState) not found: this Nod\\\ne.js version is not supported");this.stream=e,this.handle=r,this.writeState=s,r.onerror=i=>{this.failure=\ni}}get availOut(){return this.writeState[0]}get availIn(){return this.writeState[1]}write(e,t,r,s,i,o,a){\nif(this.closed)throw new Error("permessage-deflate: zlib stream used after close()");this.handle.writeSync(\ne,t,r,s,i,o,a);let l=this.failure;return this.failure=null,l}reset(){this.closed||(this.handle.reset(),\nthis.failure=null)}close(){this.closed||(this.closed=!0,this.stream.close())}};function ge(n){return new W(\nse.createDeflateRaw({chunkSize:se.constants.Z_MIN_CHUNK,memLevel:8,...n}))}function ve(n,e,t,r,s){let i=0;\nfor(;;){let o=n.write(se.constants.Z_SYNC_FLUSH,e,t,r,s,i,s.length-i);if(o!==null)throw new Error(`p\\\nermessage-deflate: deflate failed: ${o}`);let a=n.availOut,l=n.availIn;if(i=s.length-a,t+=r-l,r=l,a!==\n0)break;let f=Buffer.allocUnsafe(s.length*2);s.copy(f,0,0,i),s=f}if(i<T.length||s.readUInt32BE(i-T.length)!==\n65535)throw new Error("permessage-deflate: sync flush did not end with 00 00 ff ff");return s.subarray(\n0,i)}var R={call:32*1024,min:64*1024,max:4*1024*1024,ratioGuess:4},ie={min:16*1024,max:1024*1024},F=class extends Error{code;constructor(e,t){\nsuper(t),this.name="DeflateError",this.code=e}},D=class{deflater;inflater;compressReset;decompressReset;maxMessageSize;inflateWindowBits;inflateWindowParam;deflateSettings;scratch=b;cutDocument=null;cutNext=0;chunk=b;chunkUsed=0;inMessage=!1;reuseOutput=!1;messageSize=0;error=null;constructor(e,t){\nif(!Number.isInteger(t.level)||t.level<-1||t.level>9)throw new RangeError(`permessage-deflate: level\\\n must be an integer -1..9, not ${t.level}`);if(!(t.maxMessageSize>=0))throw new RangeError(`permessa\\\nge-deflate: maxMessageSize must be >= 0, not ${t.maxMessageSize}`);this.maxMessageSize=t.maxMessageSize===\n0?Number.MAX_SAFE_INTEGER:t.maxMessageSize,this.compressReset=e.compressNoContextTakeover,this.decompressReset=\ne.decompressNoContextTakeover;let r=e.compressWindowBits;this.deflateSettings={level:t.level,windowBits:r===\ny.min?y.min+1:r,strategy:r===y.min||t.literalsOnly===!0?N.constants.Z_HUFFMAN_ONLY:N.constants.Z_DEFAULT_STRATEGY},\nthis.deflater=ge(this.deflateSettings),this.inflateWindowBits=e.decompressWindowBits,this.inflateWindowParam=\ne.decompressWindowParam,this.inflater=new W(N.createInflateRaw({chunkSize:N.constants.Z_MIN_CHUNK,windowBits:this.\ninflateWindowBits}))}compress(e){if(e.length===0)return Buffer.from([0]);this.cutDocument!==null&&(this.\ncutDocument=null,this.deflater.reset());let t=this.deflate(e,0,e.length);return this.compressReset&&\nthis.deflater.reset(),Buffer.from(t.subarray(0,t.length-T.length))}compressCut(e,t,r){let s=e.bytes.\nlength;if(!Number.isInteger(t)||!Number.isInteger(r)||t<0||t>=s||r<0||r>s)throw new RangeError(`perm\\\nessage-deflate: cut [${t}, +${r}) outside a document of ${s} bytes`);if(this.compressReset)return this.\ncompressWhole(e,t,r);if(this.cutDocument!==e){if(t!==0)throw new RangeError("permessage-deflate: the\\\n first cut of a document starts at byte 0");this.cutDocument=e}else if(t!==this.cutNext)throw new RangeError(\n`permessage-deflate: cut at byte ${t}, the previous one ended at ${this.cutNext}`);if(r===0)return Buffer.\nfrom([0]);let i=e.chunksFor(this.deflateSettings),o=[],a=0,l=t,f=r;for(;f>0;){let c=Math.floor(l/e.chunkSize),\nu=c*e.chunkSize,p=Math.min(u+e.chunkSize,s),h=Math.min(p,l+f),g;l===u&&h===p?g=i[c]:(this.deflater.reset(),\ng=Buffer.from(this.deflate(e.bytes,l,h-l))),o.push(g),a+=g.length,f-=h-l,l=h===s?0:h}return this.cutNext=\nl,Buffer.concat(o,a).subarray(0,a-T.length)}compressWhole(e,t,r){return this.compressReset?ne.get(e,\nthis.deflateSettings,t,r)??ne.remember(e,this.deflateSettings,t,r,this.compress(e.cut(t,r))):this.compress(\ne.cut(t,r))}deflate(e,t,r){let s=r+(r>>>3)+64;return s<=ie.max&&this.scratch.length<s&&(this.scratch=\nBuffer.allocUnsafe(Math.max(s,ie.min))),ve(this.deflater,e,t,r,s<=ie.max?this.scratch:Buffer.allocUnsafe(\ns))}startMessage(e=!1){if(this.error!==null)throw this.error;if(this.inMessage)throw new Error("perm\\\nessage-deflate: startMessage() inside a message");this.inMessage=!0,this.messageSize=0,this.reuseOutput=\ne,e&&(this.chunkUsed=0)}push(e){if(this.error!==null)throw this.error;if(!this.inMessage)throw new Error(\n"permessage-deflate: push() outside a message");return e.length===0?b:this.inflate(e)}endMessage(){if(this.\nerror!==null)throw this.error;if(!this.inMessage)throw new Error("permessage-deflate: endMessage() o\\\nutside a message");let e=this.inflate(T);return this.inMessage=!1,this.decompressReset&&this.inflater.\nreset(),e}close(){this.deflater.close(),this.inflater.close(),this.chunk=b,this.chunkUsed=0,this.scratch=\nb}inflate(e){let t=[],r=this.chunkUsed,s=0,i=0,o=e.length,a=e.length*R.ratioGuess;for(;;){let l=this.\nmaxMessageSize-this.messageSize,f=Math.min(R.call,l+1);if(this.chunk.length-this.chunkUsed<f){this.chunkUsed>\nr&&t.push(this.chunk.subarray(r,this.chunkUsed));let g=Math.max(f,Math.min(Math.max(a,R.min),R.max,l+\n1));this.reuseOutput&&(g=Math.max(g,Math.min(this.chunk.length*2,R.max))),this.chunk=Buffer.allocUnsafe(\ng),this.chunkUsed=0,r=0,a=g*2}let c=this.inflater.write(N.constants.Z_SYNC_FLUSH,e,i,o,this.chunk,this.\nchunkUsed,f);if(c!==null)return this.fail(m.InvalidPayload,this.describeInflateFailure(c));let u=this.\ninflater.availOut,p=this.inflater.availIn,h=f-u;if(this.chunkUsed+=h,this.messageSize+=h,s+=h,this.messageSize>\nthis.maxMessageSize)return this.fail(m.MessageTooBig,`decompressed message longer than ${this.maxMessageSize}\\\n bytes`);if(i+=o-p,o=p,u!==0)break}return this.chunkUsed>r&&t.push(this.chunk.subarray(r,this.chunkUsed)),\nt.length<=1?t[0]??b:Buffer.concat(t,s)}describeInflateFailure(e){if(!/too far back/.test(e))return`i\\\nnvalid compressed data (zlib: ${e})`;let t=1<<this.inflateWindowBits;return`a back-reference reaches\\\n further back than ${this.inflateWindowBits<y.default?`the ${t}-byte window negotiated with ${this.inflateWindowParam}\\\n=${this.inflateWindowBits}`:`the ${t}-byte window of permessage-deflate`} (zlib: ${e})`}fail(e,t){throw this.\nerror=new F(e,t),this.chunk=b,this.chunkUsed=0,this.error}};import{isUtf8 as we}from"node:buffer";var Ve=[...Array(128).fill(0),...Array(16).fill(1),...Array(16).\nfill(9),...Array(32).fill(7),8,8,...Array(30).fill(2),10,...Array(12).fill(3),4,3,3,11,6,6,6,5,...Array(\n11).fill(8)],ze=[0,1,2,3,5,8,7,1,1,1,4,6,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,0,1,1,1,1,1,0,1,0,\n1,1,1,1,1,1,1,2,1,1,1,1,1,2,1,2,1,1,1,1,1,1,1,1,1,1,1,1,1,2,1,1,1,1,1,1,1,1,1,2,1,1,1,1,1,1,1,2,1,1,\n1,1,1,1,1,1,1,1,1,1,1,3,1,3,1,1,1,1,1,1,1,3,1,1,1,1,1,3,1,3,1,1,1,1,1,1,1,3,1,1,1,1,1,1,1,1,1,1,1,1,\n1,1],L=0,z=1,be=9,ye=(()=>{let n=new Uint8Array(be<<8);for(let e=0;e<be;e++)for(let t=0;t<256;t++)n[e<<\n8|t]=ze[e*16+Ve[t]];return n})(),xe=64,j=class{state=L;consumed=0;reset(){this.state=L,this.consumed=\n0}validate(e){let t=this.state;if(t===z)return{valid:!1,endsOnCodePoint:!1,index:this.consumed};let r=e.\nlength,s=0;for(;t!==L&&s<r;){if(t=ye[t<<8|e[s]],t===z)return this.fail(s);s++}if(r-s>=xe){let i=je(e,\ns);i-s>=xe&&we(e.subarray(s,i))&&(s=i)}for(;s<r;s++){let i=e[s];if(!(i<128&&t===L)&&(t=ye[t<<8|i],t===\nz))return this.fail(s)}return this.state=t,this.consumed+=r,{valid:!0,endsOnCodePoint:t===L,index:this.\nconsumed}}fail(e){return this.state=z,this.consumed+=e,{valid:!1,endsOnCodePoint:!1,index:this.consumed}}};\nfunction je(n,e){let t=n.length,r=Math.max(e,t-4);for(let s=t-1;s>=r;s--){let i=n[s];if(i<128)return t;\nif(i>=192)return s}return t}function ke(n){return we(n)}import Ge from"node:v8";import Ye from"node:vm";var P;function Ke(){if(P!==void 0)return P;try{Ge.setFlagsFromString(\n"--expose-gc"),P=Ye.runInNewContext("gc")}catch{P=null}return P}var Be=8*1024*1024;var Dt=32*1024*1024;var oe=!1;function Ce(){oe||(oe=!0,setImmediate(()=>{oe=!1,Ke()?.()}))}var x={Connecting:0,Open:1,Closing:2,Closed:3};var Je=64*1024,U=class{constructor(e){this.link=e}link;insideMessage=!1;messagesStarted=0;messageBinary=!1;messageChunks=[];messageBuffer=null;messageFill=0;messageLength=0;discardMessageData=!1;validateUtf8=!1;messageCompressed=!1;utf8=new j;utf8EndsOnCodePoint=!0;controlChunks=[];frameHead=[];frameHeadLength=0;currentIsControl=!1;release(){\nthis.messageChunks=[],this.messageBuffer=null}onViolation(e,t){this.link.onViolation(e,t)}onFrameBegin(e){\nlet{link:t}=this;if(this.frameHead=[],this.frameHeadLength=0,this.currentIsControl=$(e.opcode),this.\ncurrentIsControl){this.controlChunks=[];return}this.insideMessage||this.startMessage(e),this.messageLength+=\ne.length,!t.failedByMe()&&t.maxMessagePayload>0&&this.messageLength>t.maxMessagePayload&&t.failConnection(\nm.MessageTooBig,`message exceeds payload limit of ${t.maxMessagePayload} octets`)}startMessage(e){let{\nlink:t}=this;this.insideMessage=!0,this.messagesStarted+=1,this.messageBinary=e.opcode===d.Binary,this.\nmessageChunks=[],this.messageLength=0,this.validateUtf8=e.opcode===d.Text,this.utf8EndsOnCodePoint=!0,\nthis.validateUtf8&&this.utf8.reset(),this.messageCompressed=t.deflate()!==null&&e.rsv===4,this.messageCompressed&&\nt.deflate()?.startMessage(t.handler()?.transientMessages===!0),this.messageBuffer=null,this.messageFill=\n0,this.discardMessageData=t.handler()?.messageLengthOnly===!0;let r=t.maxMessagePayload;!this.discardMessageData&&\ne.fin&&!this.messageCompressed&&e.length>=Je&&(r===0||e.length<=r)&&(this.messageBuffer=Buffer.allocUnsafe(\ne.length))}onFrameData(e){if(this.frameHeadLength<64&&e.length>0&&(this.frameHead.push(e.subarray(0,\n64-this.frameHeadLength)),this.frameHeadLength+=Math.min(e.length,64-this.frameHeadLength)),this.currentIsControl){\nthis.controlChunks.push(e);return}this.link.state()===x.Open&&(this.link.traffic.incomingOctetsWebSocketLevel+=\ne.length);let t=e;if(this.messageCompressed){let r=this.inflate(()=>this.link.deflate()?.push(e)??e);\nif(r===null)return;t=r}this.acceptMessageData(t)}inflate(e){try{return e()}catch(t){if(!(t instanceof\nF))throw t;if(this.messageCompressed=!1,t.code===m.InvalidPayload){let r=this.messageBinary?"binary":\n"text";this.link.dropOnError(`the client\'s compressed ${r} message ${this.messagesStarted} could not\\\n be inflated: ${t.message}`)}else this.link.failConnection(t.code,t.message);return this.afterCallback(),\nnull}}acceptMessageData(e){let{link:t}=this;if(t.state()===x.Open&&(t.traffic.incomingOctetsAppLevel+=\ne.length),this.validateUtf8&&e.length>0){let r=this.utf8.validate(e);if(this.utf8EndsOnCodePoint=r.endsOnCodePoint,\n!r.valid){t.failConnection(m.InvalidPayload,`encountered invalid UTF-8 while processing text message\\\n at payload octet index ${r.index}`),this.afterCallback();return}}if(!t.failedByMe())if(this.discardMessageData)\nthis.messageFill+=e.length;else if(this.messageBuffer!==null)this.messageFill+=e.copy(this.messageBuffer,\nthis.messageFill);else{let r=this.messageChunks.at(-1);r!==void 0&&r.buffer===e.buffer&&r.byteOffset+\nr.length===e.byteOffset?this.messageChunks[this.messageChunks.length-1]=Buffer.from(r.buffer,r.byteOffset,\nr.length+e.length):this.messageChunks.push(e)}}onFrameEnd(e){let{link:t}=this,r=this.frameHead.length===\n1?this.frameHead[0]:Buffer.concat(this.frameHead);if(t.wire.rxFrame(e,e.length,r,e.mask),$(e.opcode)){\nlet s=this.controlChunks.length===1?this.controlChunks[0]:Buffer.concat(this.controlChunks);this.controlChunks=\n[],t.onControlFrame(e.opcode,s),this.afterCallback();return}if(t.state()===x.Open&&(t.traffic.incomingWebSocketFrames+=\n1),!!e.fin){if(this.insideMessage=!1,this.messageCompressed){this.messageCompressed=!1;let s=this.inflate(\n()=>t.deflate()?.endMessage()??b);if(s===null||(s.length>0&&this.acceptMessageData(s),t.state()===x.\nClosed))return}if(t.state()===x.Open&&(t.traffic.incomingWebSocketMessages+=1),this.validateUtf8&&!this.\nutf8EndsOnCodePoint){t.failConnection(m.InvalidPayload,`UTF-8 text message payload ended within Unic\\\node code point at payload octet index ${this.messageLength}`),this.afterCallback();return}t.failedByMe()||\nthis.deliver(),this.afterCallback()}}deliver(){let e=this.link.handler(),t=this.messageChunks,r=this.\nmessageBuffer;if(this.messageChunks=[],this.messageBuffer=null,this.discardMessageData){e?.onMessage(\nb,this.messageBinary,this.messageFill);return}let s=r!==null?r.subarray(0,this.messageFill):t.length===\n1?t[0]:Buffer.concat(t);e?.onMessage(s,this.messageBinary,s.length),s.length>=Be&&Ce()}afterCallback(){\nthis.link.state()===x.Closed&&this.link.stopReading()}};var G=class{outgoingOctetsWireLevel=0;outgoingOctetsWebSocketLevel=0;outgoingOctetsAppLevel=0;outgoingWebSocketFrames=0;outgoingWebSocketMessages=0;incomingOctetsWireLevel=0;incomingOctetsWebSocketLevel=0;incomingOctetsAppLevel=0;incomingWebSocketFrames=0;incomingWebSocketMessages=0;preopenOutgoingOctetsWireLevel=0;preopenIncomingOctetsWireLevel=0;snapshot(){\nlet e=(t,r)=>r>0?t/r:null;return{outgoingOctetsWireLevel:this.outgoingOctetsWireLevel,outgoingOctetsWebSocketLevel:this.\noutgoingOctetsWebSocketLevel,outgoingOctetsAppLevel:this.outgoingOctetsAppLevel,outgoingCompressionRatio:e(\nthis.outgoingOctetsWebSocketLevel,this.outgoingOctetsAppLevel),outgoingWebSocketOverhead:e(this.outgoingOctetsWireLevel-\nthis.outgoingOctetsWebSocketLevel,this.outgoingOctetsWebSocketLevel),outgoingWebSocketFrames:this.outgoingWebSocketFrames,\noutgoingWebSocketMessages:this.outgoingWebSocketMessages,preopenOutgoingOctetsWireLevel:this.preopenOutgoingOctetsWireLevel,\nincomingOctetsWireLevel:this.incomingOctetsWireLevel,incomingOctetsWebSocketLevel:this.incomingOctetsWebSocketLevel,\nincomingOctetsAppLevel:this.incomingOctetsAppLevel,incomingCompressionRatio:e(this.incomingOctetsWebSocketLevel,\nthis.incomingOctetsAppLevel),incomingWebSocketOverhead:e(this.incomingOctetsWireLevel-this.incomingOctetsWebSocketLevel,\nthis.incomingOctetsWebSocketLevel),incomingWebSocketFrames:this.incomingWebSocketFrames,incomingWebSocketMessages:this.\nincomingWebSocketMessages,preopenIncomingOctetsWireLevel:this.preopenIncomingOctetsWireLevel}}};var w=" ...",Se=new TextDecoder("utf-8",{fatal:!0});function Me(n){return n.length>64-w.length?Buffer.\nfrom(n.buffer,n.byteOffset,Math.min(n.length,64)).toString("hex")+w:Buffer.from(n.buffer,n.byteOffset,\nn.length).toString("hex")}function M(n){let e=n.length>64-w.length,t=e?n.subarray(0,64):n;try{return Se.\ndecode(t)+(e?w:"")}catch{return`0x${Me(n)}`}}function Ee(n){switch(n.kind){case"message":return["mes\\\nsage",M(n.data),n.binary];case"pong":return["pong",M(n.data)];case"timeout":return["timeout",n.tag]}}\nfunction Y(n,e){let t=String(e);n[t]=(n[t]??0)+1}var K=class{entries=[];rxOctetStats={};txOctetStats={};rxFrameStats={};txFrameStats={};enabled=!0;times=[];maxEntries;origin=performance.\nnow();constructor(e=2e4){this.maxEntries=e}push(e){this.enabled&&this.pushAlways(e)}pushAlways(e){this.\nentries.length>=this.maxEntries||(this.entries.push(e),this.times.push(Math.round((performance.now()-\nthis.origin)*10)/10))}setEnabled(e){e!==this.enabled&&(this.enabled=e,this.pushAlways(["WLM",e]))}rxOctets(e){\nY(this.rxOctetStats,e.length),this.enabled&&this.push(["RO",[e.length,Me(e)]])}txOctets(e,t,r=e.length){\nY(this.txOctetStats,r),this.enabled&&this.push(["TO",[r,Ze(e,r)],t])}rxFrame(e,t,r,s){if(Y(this.rxFrameStats,\ne.opcode),!this.enabled)return;let i=r.length>t?r.subarray(0,t):r,o=t>i.length?Xe(i,t):M(i);this.push(\n["RF",[t,o],e.opcode,e.fin,e.rsv,s!==null,s?s.toString("hex"):null])}txFrame(e,t,r,s,i,o){Y(this.txFrameStats,\ne.opcode),this.enabled&&this.push(["TF",[t.length,M(t)],e.opcode,e.fin,e.rsv,r?Buffer.from(r).toString(\n"hex"):null,s,i,o])}killAfter(e){this.pushAlways(["KL",e])}killFired(){this.pushAlways(["KLE"])}closeAfter(e){\nthis.pushAlways(["TI",e])}closeFired(){this.pushAlways(["TIE"])}continueLater(e,t){this.pushAlways([\n"CT",e,t])}continueFired(e){this.pushAlways(["CTE",e])}};function Ze(n,e){let t=Buffer.from(n.buffer,\nn.byteOffset,Math.min(n.length,64)).toString("hex");return e>64-w.length?t+w:t}function Xe(n,e){if(e<=\n64-w.length)return M(n);let t=n.subarray(0,64);try{return Se.decode(t)+w}catch{return`0x${t.toString(\n"hex")}${w}`}}import{createRequire as Qe}from"node:module";var J=(()=>{try{return Qe(import.meta.url)("bufferutil")}catch{return null}})(),Te=typeof J?.unmask==\n"function"?J.unmask:null,Jt=typeof J?.mask=="function"?J.mask:null,et=1024;var tt=32;function ae(n,e,t=0){if(e.length!==4)throw new RangeError(`mask must be 4 bytes, got ${e.length}`);let r=n.\nlength;if(r===0)return;let s=t&3;if(Te!==null&&r>=et){let o=s===0?e:Uint8Array.of(e[s],e[s+1&3],e[s+\n2&3],e[s+3&3]);Te(te(n),te(o));return}let i=0;if(r>=tt){let o=4-(n.byteOffset&3)&3;for(;i<o;i++)n[i]=\nn[i]^e[s+i&3];let a=r-i>>>2,l=new Uint8Array(4);for(let u=0;u<4;u++)l[u]=e[s+i+u&3];let f=new Uint32Array(\nl.buffer)[0],c=new Uint32Array(n.buffer,n.byteOffset+i,a);for(let u=0;u<a;u++)c[u]=c[u]^f;i+=a<<2}for(;i<\nr;i++)n[i]=n[i]^e[s+i&3]}var v=m.ProtocolError,rt=m.MessageTooBig,nt=14,st=4,it=64,E={Header:0,Payload:1},I=class{requireMask;refuseMask;compression;maxFramePayload;unmaskInPlace;pushed=0;state=E.\nHeader;isStopped=!1;inMessage=!1;head=Buffer.alloc(nt);headLen=0;headNeeded=2;firstBytesChecked=!1;fin=!1;rsv=0;opcode=0;masked=!1;len7=0;frame=null;remaining=0;delivered=0;constructor(e){\nthis.requireMask=e.requireMask,this.refuseMask=e.refuseMask??!1,this.compression=e.compressionNegotiated,\nthis.maxFramePayload=e.maxFramePayload,this.unmaskInPlace=e.unmaskInPlace??!1}get stopped(){return this.\nisStopped}get insideMessage(){return this.inMessage}get bufferedBytes(){return this.state===E.Header?\nthis.headLen:0}stop(){this.isStopped=!0}push(e,t){let r=e.length;this.pushed+=r;let s=0;for(;!this.isStopped;)\nif(this.state===E.Header){if(this.headLen<2&&(s=this.collect(e,s,2),this.headLen<2)||!this.firstBytesChecked&&\n(this.firstBytesChecked=!0,this.checkFirstBytes(t),this.isStopped)||this.headLen<this.headNeeded&&(s=\nthis.collect(e,s,this.headNeeded),this.headLen<this.headNeeded)||!this.beginFrame(t))return}else{if(s>=\nr)return;let i=this.frame,o=Math.min(this.remaining,r-s),a=e.subarray(s,s+o);if(s+=o,i.mask!==null&&\nthis.unmaskInPlace)ae(a,i.mask,this.delivered);else if(i.mask!==null){let l=Buffer.allocUnsafe(o);if(o<\nit){let f=i.mask,c=this.delivered&3;for(let u=0;u<o;u++)l[u]=a[u]^f[c+u&3]}else a.copy(l),ae(l,i.mask,\nthis.delivered);a=l}if(this.delivered+=o,this.remaining-=o,this.remaining===0&&(this.state=E.Header),\nt.onFrameData(a),this.isStopped)return;this.remaining===0&&this.endFrame(t)}}collect(e,t,r){let s=Math.\nmin(r-this.headLen,e.length-t);for(let i=0;i<s;i++)this.head[this.headLen+i]=e[t+i];return this.headLen+=\ns,t+s}checkFirstBytes(e){let t=this.head[0],r=this.head[1],s=(t&128)!==0,i=(t&112)>>4,o=t&15,a=(r&128)!==\n0,l=r&127;this.fin=s,this.rsv=i,this.opcode=o,this.masked=a,this.len7=l,this.headNeeded=2+(l===126?2:\nl===127?8:0)+(a?4:0);let f=this.compression&&i===st;i!==0&&!f&&this.violation(e,v,`RSV = ${i} and no\\\n extension negotiated`)||this.requireMask&&!a&&this.violation(e,v,"unmasked client-to-server frame")||\nthis.refuseMask&&a&&this.violation(e,v,"masked server-to-client frame")||($(o)?this.checkControlFrame(\ne,o,s,l,f):this.checkDataFrame(e,o,f))}checkControlFrame(e,t,r,s,i){!r&&this.violation(e,v,"fragment\\\ned control frame")||s>125&&this.violation(e,v,"control frame with payload length > 125 octets")||t!==\nd.Close&&t!==d.Ping&&t!==d.Pong&&this.violation(e,v,`control frame using reserved opcode ${t}`)||t===\nd.Close&&s===1&&this.violation(e,v,"received close control frame with payload len 1")||i&&this.violation(\ne,v,"received compressed control frame")}checkDataFrame(e,t,r){t!==d.Continuation&&t!==d.Text&&t!==d.\nBinary&&this.violation(e,v,`data frame using reserved opcode ${t}`)||!this.inMessage&&t===d.Continuation&&\nthis.violation(e,v,"received continuation data frame outside fragmented message")||this.inMessage&&t!==\nd.Continuation&&this.violation(e,v,"received non-continuation data frame while inside fragmented mes\\\nsage")||r&&this.inMessage&&this.violation(e,v,"received continuation data frame with compress bit se\\\nt")}payloadLength(e){let t=this.head;if(this.len7===126){let o=t.readUInt16BE(2);return o<126&&this.\nviolation(e,v,"invalid data frame length (not using minimal length encoding)")?null:{length:o,pos:4,\noverLimit:!1}}if(this.len7!==127)return{length:this.len7,pos:2,overLimit:!1};let r=t.readUInt32BE(2),\ns=t.readUInt32BE(6);if(r>=2147483648)return this.violation(e,v,"invalid data frame length (>2^63)"),\nthis.stop(),null;let i=r*4294967296+s;return i<65536&&this.violation(e,v,"invalid data frame length \\\n(not using minimal length encoding)")?null:{length:i,pos:10,overLimit:r>2097151}}beginFrame(e){let t=this.\npayloadLength(e);if(t===null)return!1;let{length:r,pos:s,overLimit:i}=t,o=this.maxFramePayload>0?this.\nmaxFramePayload:Number.MAX_SAFE_INTEGER;if(i||r>o)return this.violation(e,rt,`frame exceeds payload \\\nlimit of ${o} octets`),this.stop(),!1;let a=this.masked?Buffer.from(this.head.subarray(s,s+4)):null,\nl={opcode:this.opcode,fin:this.fin,rsv:this.rsv,masked:this.masked,mask:a,length:r};if(this.headLen=\n0,this.headNeeded=2,this.firstBytesChecked=!1,this.frame=l,this.remaining=r,this.delivered=0,this.state=\nE.Payload,l.opcode<=7&&!this.inMessage&&(this.inMessage=!0),e.onFrameBegin(l),this.isStopped)return!1;\nif(r===0){if(this.state=E.Header,e.onFrameData(b),this.isStopped)return!1;this.endFrame(e)}return!this.\nisStopped}endFrame(e){let t=this.frame;this.frame=null,this.state=E.Header,e.onFrameEnd(t),t.opcode<=\n7&&t.fin&&(this.inMessage=!1)}violation(e,t,r){return e.onViolation(t,r),this.isStopped}};function Oe(n){return n.behaviorClose!=="WRONG CODE"?n:{...n,behavior:"FAILED",result:n.resultClose}}var B={Ok:"OK",NonStrict:"NON-STRICT",Failed:"FAILED",Informational:"INFORMATIONAL",Unimplemented:"U\\\nNIMPLEMENTED"},k={Ok:"OK",Failed:"FAILED",Unclean:"UNCLEAN",WrongCode:"WRONG CODE",FailedByClient:"F\\\nAILED BY CLIENT",Informational:"INFORMATIONAL"};function ot(n,e){if(n.kind!==e.kind)return!1;switch(n.kind){case"message":return e.kind==="message"&&\nn.binary===e.binary&&n.data.equals(e.data);case"pong":return e.kind==="pong"&&n.data.equals(e.data);case"\\\ntimeout":return e.kind==="timeout"&&n.tag===e.tag}}function at(n,e){return n.length===e.length&&n.every(\n(t,r)=>ot(t,e[r]))}function $e(n,e,t,r,s){let i=r.behavior,o=r.result;for(let[f,c]of Object.entries(n))if(c!==void 0&&at(\nt,c)){i=f,o="Actual events match at least one expected.";break}let a,l;return s.connectionWasOpen?(e.\nclosedByMe!==s.closedByMe?(a=k.Failed,l="The connection was failed by the wrong endpoint"):e.requireClean&&\n!s.wasClean?(a=k.Unclean,l="The spec requires the connection to be failed cleanly here"):s.remoteCloseCode!==\nnull&&!e.closeCode.includes(s.remoteCloseCode)?(a=k.WrongCode,l=`The close code should have been ${e.\ncloseCode.join(",")} or empty`):!s.isServer&&s.droppedByMe?(a=k.FailedByClient,l="It is preferred th\\\nat the server close the TCP connection"):(a=k.Ok,l="Connection was properly closed"),e.closedByWrongEndpointIsFatal===\n!0&&e.closedByMe!==s.closedByMe&&(i=B.Failed)):(a=k.Failed,l="The WebSocket opening handshake was ne\\\nver completed!"),{behavior:i,result:o,behaviorClose:a,resultClose:l}}function lt(n){return n[0]==="timeout"?{kind:"timeout",tag:n[1]}:n[0]==="pong"?{kind:"pong",data:Buffer.\nfrom(n[1],"base64")}:{kind:"message",data:Buffer.from(n[1],"base64"),binary:n[2]}}function ft(n,e,t,r){\nif(n.needsDeflate&&!e)return{behavior:B.Unimplemented,result:"permessage-deflate was not negotiated."};\nlet s=i=>({behavior:B.Failed,result:i});for(let[i,o]of t.entries()){let a=r[i],l=`Echo ${i+1}`;if(a===\nvoid 0)return s(`${l}: the peer sent more messages than it was sent.`);if(o.binary!==a.binary)return s(\n`${l}: ${o.binary?"binary":"text"} instead of ${a.binary?"binary":"text"}.`);if(o.length!==a.length)\nreturn s(`${l}: ${o.length} bytes instead of ${a.length}.`);if(n.echo==="content"&&!o.data.equals(a.\ndata))return s(`${l}: its content differs from what was sent.`)}return r.length===0||t.length<r.length?\ns(`Received ${t.length} of ${r.length} echoes.`):{behavior:B.Ok,result:"Every message was echoed."}}\nfunction Ae(n,e){let t=n.echo!==null?ft(n,e.deflateOn,e.echoed,e.sent):{behavior:B.Failed,result:"Ac\\\ntual events differ from any expected."},r=e.facts.connectionWasOpen?n.expect:{},s=Object.fromEntries(\nObject.entries(r).flatMap(([a,l])=>l===void 0?[]:[[a,l.map(lt)]])),i={...n.close,closedByWrongEndpointIsFatal:n.\nclose.closedByWrongEndpointIsFatal===!0},o=$e(s,i,e.received,t,e.facts);return n.adjust==="wrong-cod\\\ne-fails"?Oe(o):n.adjust==="informational"?{...o,behavior:B.Informational,behaviorClose:k.Informational}:\no}var ut={0:"continuation",1:"text",2:"binary",8:"close",9:"ping",10:"pong"},{Open:We,Closing:Z,Closed:le}=x;\nfunction H(n){return JSON.stringify(M(n))}function Ne(n){if(n.length===0)return"close (no code)";if(n.\nlength===1)return`close with a 1-byte payload 0x${n.toString("hex")}`;let e=n.subarray(2);return`clo\\\nse ${n.readUInt16BE(0)}${e.length>0?` ${H(e)}`:""}`}function Re(n){return{compressNoContextTakeover:n.\ndecompressNoContextTakeover,compressWindowBits:n.decompressWindowBits,decompressNoContextTakeover:n.\ncompressNoContextTakeover,decompressWindowBits:n.compressWindowBits,decompressWindowParam:"client_ma\\\nx_window_bits"}}var X=class{constructor(e){this.data=e;this.peerReader=this.newPeerReader(!1);let t=e.\necho==="length";this.peerAssembler=new U(this.link({onMessage:(r,s,i)=>this.peerMessage(r,s,i),messageLengthOnly:t},\n()=>this.peerDeflate,{failedByMe:()=>this.failedByMe,failConnection:(r,s)=>this.fail(r,s),dropOnError:r=>this.\nfail(null,r),onControlFrame:(r,s)=>this.onPeerControl(r,s)})),this.ourAssembler=new U(this.link({onMessage:(r,s,i)=>{\nthis.sent.push({binary:s,data:r,length:i})},messageLengthOnly:t},()=>this.ourDeflate,{failedByMe:()=>!1,\nfailConnection:()=>{},dropOnError:()=>{},onControlFrame:r=>this.onOurControl(r)})),this.ourSink=this.\nourFrames()}data;shown=40;t0=performance.now();socket=null;replay=null;onJudged=()=>{};open=!1;tcpDone=!1;droppedByMe=!1;uncleanEnd=null;rx=0;received=[];echoed=[];sent=[];counts={\npeer:0,wsgate:0};phase=We;closedByMe=!1;failedByMe=!1;wasClean=!1;remoteCloseCode=null;dropped=!1;peerDeflate=null;ourDeflate=null;peerReader;ourReader=new I(\n{requireMask:!1,compressionNegotiated:!0,maxFramePayload:0});peerAssembler;ourAssembler;ourSink;ourInFrame=!1;newPeerReader(e){\nlet t=this.data.role==="client",r=A.maxMessagePayload;return new I({requireMask:t,refuseMask:!t,compressionNegotiated:e,\nmaxFramePayload:r,unmaskInPlace:!0})}link(e,t,r){return{...r,state:()=>this.phase,deflate:t,handler:()=>e,\nmaxMessagePayload:A.maxMessagePayload,wire:new K(0),traffic:new G,onViolation:(s,i)=>r.failConnection(\ns===m.MessageTooBig?s:m.ProtocolError,i),stopReading:()=>{}}}stamp(){return`+${(performance.now()-this.\nt0).toFixed(1)} ms`.padStart(12)}say(e,t){console.log(`${e}  ${t}`)}sayNow(e){this.say(this.stamp(),\ne)}note(e,t){this.counts[e]+=1,this.counts[e]<=this.shown?this.sayNow(`${e==="peer"?"peer \u2192 ":"wsg\\\nate \u2192 "}${t}`):this.counts[e]===this.shown+1&&this.sayNow(`(${e}: further frames and messages are \\\ncounted, not shown)`)}agree(e){let t=de(e??"").find(a=>pe(a.name)),r=t===void 0?null:he(t.params);if(r===\nnull||typeof r=="string")return;let s=me(r),i=this.data.role==="server"?s:Re(s),o={level:A.deflateLevel,\nmaxMessageSize:A.maxMessagePayload};this.peerDeflate=new D(i,o),this.ourDeflate=new D(Re(i),o),this.\npeerReader=this.newPeerReader(!0)}peerBytes(e){this.droppedByMe||(this.rx+=e.length,this.peerReader.\nstopped||this.peerReader.push(e,this.peerAssembler),this.replay?.pump())}ourBytes(e){this.ourReader.\npush(e,this.ourSink),(this.ourInFrame||this.ourReader.bufferedBytes>0)&&this.note("wsgate",`${e.length}\\\n octets, a frame not yet complete`)}ourFrames(){let e=[],t=0;return{onViolation:()=>{},onFrameBegin:r=>{\nthis.ourInFrame=!0,e=[],t=0,this.ourAssembler.onFrameBegin(r)},onFrameData:r=>{t<64&&r.length>0&&e.push(\nr.subarray(0,64-t)),t+=r.length,this.ourAssembler.onFrameData(r)},onFrameEnd:r=>{this.ourInFrame=!1;\nlet s=Buffer.concat(e),i=`${r.fin?"fin":"not fin"}${r.rsv!==0?`, rsv ${r.rsv}`:""}`;r.opcode===d.Close?\nthis.note("wsgate",Ne(s)):this.note("wsgate",`${ut[r.opcode]??`opcode ${r.opcode}`} frame ${H(s)} (${r.\nlength} bytes, ${i})`),this.ourAssembler.onFrameEnd(r)}}}onOurControl(e){e!==d.Close||this.phase!==We||\n(this.phase=Z,this.closedByMe=!0)}fail(e,t){this.phase!==le&&(this.failedByMe=!0,e===null?(this.sayNow(\n`peer \u2192 ${t} (wsgate drops TCP)`),this.wasClean=!1,this.drop()):this.phase!==Z?(this.sayNow(`peer \\\n\u2192 protocol violation: ${t} (wsgate fails the connection, ${e})`),this.phase=Z,this.closedByMe=!0):\n(this.sayNow(`peer \u2192 protocol violation: ${t} (wsgate, already closing, drops TCP)`),this.drop()))}isClosed(){\nreturn this.phase===le}drop(){this.phase=le,this.dropped=!0,this.peerReader.stop()}peerMessage(e,t,r){\nlet s=e.length===0&&r>0?"":` ${H(e.subarray(0,64))}`;this.note("peer",`${t?"binary":"text"} message${s}\\\n (${r} bytes)`),this.data.echo!==null?this.echoed.push({binary:t,data:e,length:r}):this.received.push(\n{kind:"message",data:e,binary:t})}onPeerControl(e,t){e===d.Close?(this.note("peer",Ne(t)),this.onPeerClose(\nt)):e===d.Ping?this.note("peer",`ping ${H(t)}`):e===d.Pong&&(this.note("peer",`pong ${H(t)}`),this.received.\npush({kind:"pong",data:t}))}onPeerClose(e){let t=e.length>=2?e.readUInt16BE(0):null,r=e.length>2?e.subarray(\n2):null;this.remoteCloseCode=t,t!==null&&!ce(t)&&this.fail(m.ProtocolError,`invalid close code ${t}`),\n!this.isClosed()&&(r!==null&&!ke(r)&&this.fail(m.InvalidPayload,"invalid close reason (non-UTF-8 pay\\\nload)"),!this.isClosed()&&(this.wasClean=!0,this.phase=Z,this.data.role==="client"&&this.drop()))}mark(e){\nthis.sayNow(`wsgate: timeout ${JSON.stringify(e)} (the case\'s own event)`),this.received.push({kind:"\\\ntimeout",tag:e})}tcpClosed(e){this.tcpDone||(this.tcpDone=!0,this.replay?.stop(),this.droppedByMe||this.\nsayNow(`peer ${e}`),this.finish())}finish(){let e=this.wasClean&&this.uncleanEnd===null,t=this.droppedByMe||\nthis.dropped,r={connectionWasOpen:this.open,closedByMe:this.closedByMe,droppedByMe:t,wasClean:e,remoteCloseCode:this.\nremoteCloseCode,isServer:this.data.role==="client"},s=Ae(this.data,{facts:r,deflateOn:this.peerDeflate!==\nnull,received:this.received,echoed:this.echoed,sent:this.sent}),i=Math.max(0,this.counts.peer-this.shown)+\nMath.max(0,this.counts.wsgate-this.shown),o=this.remoteCloseCode;console.log(""),i>0&&console.log(`f\\\nrames and messages not shown: ${i}`),console.log(`observed events: ${JSON.stringify(this.received.map(\nEe))}`),console.log(`peer close code: ${o===null?"none":String(o)}`),console.log(`closed by wsgate\'s\\\n side: ${String(this.closedByMe)}; clean: ${String(e)}; TCP dropped by wsgate\'s side: ${String(t)}`),\nconsole.log(`behavior: ${s.result}`),console.log(`closing: ${s.resultClose}`),console.log(`verdict: ${s.\nbehavior} / ${s.behaviorClose}`),process.exitCode=s.behavior==="OK"&&s.behaviorClose==="OK"?0:1,this.\nonJudged()}};function O(n,e){let t=new RegExp(`^${e}:[ \\\\t]*(.*?)[ \\\\t]*$`,"im").exec(n);return t===null?null:t[1]}\nfunction De(n,e,t){let r=Buffer.alloc(0),s=!1;e.on("data",i=>{if(s){n?.open===!0&&n.socket===e&&n.peerBytes(\ni);return}r=Buffer.concat([r,i]);let o=r.indexOf(`\\r\n\\r\n`);o<0||(s=!0,t(r.subarray(0,o+4).toString("latin1"),r.subarray(o+4)))})}function Le(n,e){let t=!1;n.\nsocket=e,e.setNoDelay(!0),e.on("error",r=>{r.code==="ECONNRESET"?t=!0:n.sayNow(`(socket error: ${r.message}\\\n)`)}),e.on("close",()=>n.tcpClosed(t?"reset TCP":"closed TCP"))}function dt(n,e,t){let r=o=>ee(o??""),\ns=!1,i=Fe.createServer(o=>{let a=performance.now();o.on("error",()=>{}),De(n,o,(l,f)=>{let c=/^GET (\\S+)/.\nexec(l)?.[1]??"/",u=O(l,"Sec-WebSocket-Key"),p=c.startsWith("/getCaseCount");if(p||c.startsWith("/up\\\ndateReports")||s){o.write(`HTTP/1.1 101 Switching Protocols\\r\nUpgrade: websocket\\r\nConnection: Upgrade\\r\nSec-WebSocket-Accept: ${r(u)}\\r\n\\r\n`),p&&o.write(Buffer.from([129,1,49])),o.write(Buffer.from([136,2,3,232])),o.on("data",()=>o.destroy()),\nsetTimeout(()=>o.destroy(),2e3).unref();return}s=!0,n.t0=a,Le(n,o);let h=O(l,"Sec-WebSocket-Extensio\\\nns");n.say(n.stamp(),`peer \u2192 upgrade request GET ${c}${h!==null?` (offers ${h})`:""}`);let g=e.replace(\n/^(Sec-WebSocket-Accept:[ \\t]*)\\S+/im,`$1${r(u)}`),C=O(g,"Sec-WebSocket-Extensions");n.agree(C),n.say(\nn.stamp(),`wsgate \u2192 ${g.split(`\\r\n`)[0]??""}${C!==null?` (${C})`:""}`),o.cork(),o.write(Buffer.from(g,"latin1")),n.open=!0,f.length>0&&\nn.peerBytes(f),n.replay?.pump(),process.nextTick(()=>{for(;o.writableCorked>0;)o.uncork()})})});n.onJudged=\n()=>setTimeout(()=>i.close(),500),i.listen(t,"127.0.0.1",()=>{let o=i.address(),a=typeof o=="object"&&\no!==null?o.port:t;console.log(`listening on ws://127.0.0.1:${a}/ : point the client under test at it\\\n (any path)`)})}function ht(n,e,t){let r=new URL(t),s=`${r.hostname}${r.port===""?"":`:${r.port}`}`,\ni=e.replace(/^GET \\S+/,`GET ${r.pathname}${r.search}`).replace(/^(Host:[ \\t]*)\\S+/im,`$1${s}`),o=O(i,\n"Sec-WebSocket-Key")??"",a=ee(o),l=Fe.connect({host:r.hostname.replace(/^\\[|\\]$/g,""),port:r.port===\n""?80:Number(r.port)},()=>{n.t0=performance.now(),Le(n,l),n.say(n.stamp(),`wsgate \u2192 upgrade request \\\nGET ${r.pathname}${r.search} to ${s}`),l.write(Buffer.from(i,"latin1"))});l.once("error",f=>{n.socket===\nnull&&(console.error(`cannot connect to ${r.href}: ${f.code??f.message}`),process.exitCode=2)}),De(n,\nl,(f,c)=>{let u=f.split(`\\r\n`)[0]??"",p=O(f,"Sec-WebSocket-Extensions");if(n.say(n.stamp(),`peer \u2192 ${u}${p!==null?` (${p})`:""}`),\n!/^HTTP\\/1\\.1 101\\b/.test(u)||O(f,"Sec-WebSocket-Accept")!==a){n.say(n.stamp(),"wsgate drops TCP: th\\\ne opening handshake failed"),n.droppedByMe=!0,l.destroy();return}n.agree(p),n.open=!0,c.length>0&&n.\npeerBytes(c),n.replay?.pump()})}function Pe(n,e){let t=Buffer.from(n.blob,"base64"),r=n.blobGzip?ct(\nt):t,s=n.writes.map(([a,l,f,c,u,p,h,g])=>{let C=r.subarray(c,c+u);if(p!==null){let Q=Buffer.from(p,"\\\nbase64"),fe=Buffer.alloc(h);for(let _=0;_<h;_+=Q.length)Q.copy(fe,_,0,Math.min(Q.length,h-_));C=Buffer.\nconcat([C,fe])}return{t:a,rx:l,handshake:(f&1)!==0,sync:(f&2)!==0,data:C,chop:g}}),i=Buffer.concat(s.\nfilter(a=>a.handshake).map(a=>a.data)).toString("latin1"),o=new X(n);o.replay=new q(o,s.filter(a=>!a.\nhandshake)),n.role==="client"?dt(o,i,e[0]===void 0?9001:Number(e[0])):ht(o,i,e[0]??n.url??"ws://127.\\\n0.0.1:9001/")}Pe(DATA,process.argv.slice(2));\n';
+  if (true) return 'import Fe from"node:net";import{gunzipSync as ct}from"node:zlib";import{createHash as Ue}from"node:crypto";var d={Continuation:0,Text:1,Binary:2,Close:8,Ping:9,Pong:10},m={Normal:1e3,GoingAway:1001,ProtocolError:1002,\nUnsupportedData:1003,NoStatus:1005,Abnormal:1006,InvalidPayload:1007,PolicyViolation:1008,MessageTooBig:1009,\nMandatoryExtension:1010,InternalError:1011},ue="258EAFA5-E914-47DA-95CA-C5AB0DC85B11";function $(n){\nreturn n>7}function ce(n){return Number.isInteger(n)?n>=1e3&&n<=1003||n>=1007&&n<=1011||n>=3e3&&n<=4999:\n!1}var A={openHandshakeTimeoutMs:5e3,closeHandshakeTimeoutMs:1e3,failByDrop:!1,maxMessagePayload:64*\n1024*1024,serverDropTimeoutMs:1e3,deflateLevel:1,maxHeadBytes:16*1024};function ee(n){return Ue("sha1").update(n+ue,"latin1").digest("base64")}var vt=Buffer.from(`\\r\n\\r\n`,"latin1");function de(n){let e=[],t=null,r="",s=!1,i=o=>{let a=r;if(r="",t===null){let l=a.trim().toLowerCase();\nl!==""&&(t={name:l,params:[]})}else{let l=a.indexOf("="),f=(l<0?a:a.slice(0,l)).trim().toLowerCase();\nif(f!==""){let c=l<0?!0:a.slice(l+1).trim();t.params.push([f,c])}}o&&(t!==null&&e.push(t),t=null)};for(let o=0;o<\nn.length;o++){let a=n[o];s?a==="\\\\"&&o+1<n.length?r+=n[++o]:a===\'"\'?s=!1:r+=a:a===\'"\'?s=!0:a===","?i(\n!0):a===";"?i(!1):r+=a}return i(!0),e}var q=class{constructor(e,t){this.s=e;this.writes=t}s;writes;rxWaitMs=2e3;peerCloseWaitMs=1e4;next=0;piece=0;nextMark=0;lastSent=0;waitTimer=null;endTimer=null;lagNoted=!1;finished=!1;ready(e,t){\nlet r=performance.now()-this.s.t0;if(r<e)return this.waitTimer=setTimeout(()=>this.pump(),Math.ceil(\ne-r)),!1;if(this.s.rx>=t)return!0;let s=Math.max(e,this.lastSent)+this.rxWaitMs;return r>=s?(this.lagNoted||\nthis.s.sayNow(`(the peer has sent ${this.s.rx} of the ${t} frame octets it had sent by now in the ru\\\nn: going on without them)`),this.lagNoted=!0,!0):(this.waitTimer=setTimeout(()=>this.pump(),Math.ceil(\ns-r)),!1)}pump(){this.stop();let e=this.s.socket;if(!(e===null||this.s.tcpDone||!this.s.open||this.finished)){\ne.cork();try{for(;;){let t=this.writes[this.next],r=this.s.data.marks[this.nextMark];if(r!==void 0&&\n(t===void 0||r[0]<t.t)){if(!this.ready(r[0],r[1]))return;this.nextMark+=1,this.s.mark(r[2]);continue}\nif(t===void 0)return this.endTcp();if(this.piece===0&&!this.ready(t.t,t.rx))return;if(t.sync&&e.uncork(),\nt.chop>0&&this.piece+t.chop<t.data.length){this.send(t.data.subarray(this.piece,this.piece+t.chop)),\nthis.piece+=t.chop,setImmediate(()=>this.pump());return}if(this.send(t.chop>0?t.data.subarray(this.piece):\nt.data),this.piece=0,this.next+=1,t.sync||this.writes[this.next]?.sync===!0){setImmediate(()=>this.pump());\nreturn}}}finally{process.nextTick(()=>{for(;e.writableCorked>0;)e.uncork()})}}}send(e){this.s.socket===\nnull||this.s.tcpDone||(this.s.socket.write(e),this.lastSent=performance.now()-this.s.t0,this.s.ourBytes(\ne))}endTcp(){let e=this.s.socket,t=this.s.data.end;if(e===null)return;if(t===null){this.finished=!0,\nthis.endTimer=setTimeout(()=>{this.s.sayNow(`(the peer did not close TCP within ${this.peerCloseWaitMs/\n1e3} s of wsgate\'s last write: the repro drops it)`),this.s.droppedByMe=!0,e.destroy()},this.peerCloseWaitMs);\nreturn}let[r,s,i,o]=t;this.ready(r,s)&&(this.finished=!0,this.s.droppedByMe=!0,this.s.uncleanEnd=o,this.\ns.sayNow(`wsgate ${i==="abort"?"drops TCP":"closes TCP (FIN once its writes have left)"}${o!==null?`\\\n: ${o}`:""}`),i==="abort"?e.destroy():e.end(()=>e.destroy()))}stop(){this.waitTimer!==null&&clearTimeout(\nthis.waitTimer),this.waitTimer=null,this.s.tcpDone&&this.endTimer!==null&&clearTimeout(this.endTimer)}};import N from"node:zlib";function te(n){return typeof n=="string"?Buffer.from(n,"utf8"):Buffer.isBuffer(n)?n:Buffer.from(n.buffer,\nn.byteOffset,n.byteLength)}var b=Buffer.alloc(0);var V="permessage-deflate",S={serverNoContextTakeover:"server_no_context_takeover",clientNoContextTakeover:"\\\nclient_no_context_takeover",serverMaxWindowBits:"server_max_window_bits",clientMaxWindowBits:"client\\\n_max_window_bits"},y={min:8,max:15,default:15};function Ie(n){if(n===!0)return 1n;let e=/^[ \\t\\n\\r\\v\\f]*([+-]?[0-9]+)[ \\t\\n\\r\\v\\f]*$/.\nexec(n);return e===null?null:BigInt(e[1])}function He(n){return n>=y.min&&n<=y.max}function _e(n){return n===\n!0?"True":String(n)}function he(n){let e={clientMaxWindowBits:0,clientNoContextTakeover:!1,serverMaxWindowBits:0,serverNoContextTakeover:!1},\nt=new Set;for(let[r,s]of n){let i=r.toLowerCase();if(t.has(i))return`multiple occurrence of extensio\\\nn parameter \'${i}\' for extension \'${V}\'`;t.add(i);let o=a=>`illegal extension parameter value \'${_e(\na)}\' for parameter \'${i}\' of extension \'${V}\'`;switch(i){case S.clientMaxWindowBits:case S.serverMaxWindowBits:{\nlet a=Ie(s);if(a===null)return o(s);if(!He(a))return o(a);i===S.clientMaxWindowBits?e.clientMaxWindowBits=\nNumber(a):e.serverMaxWindowBits=Number(a);break}case S.clientNoContextTakeover:case S.serverNoContextTakeover:\nif(s!==!0)return o(s);i===S.clientNoContextTakeover?e.clientNoContextTakeover=!0:e.serverNoContextTakeover=\n!0;break;default:return`illegal extension parameter \'${i}\' for extension \'${V}\'`}}return e}function me(n){\nreturn{compressNoContextTakeover:n.clientNoContextTakeover,compressWindowBits:n.clientMaxWindowBits||\ny.default,decompressNoContextTakeover:n.serverNoContextTakeover,decompressWindowBits:n.serverMaxWindowBits||\ny.default,decompressWindowParam:S.serverMaxWindowBits}}function pe(n){return n.toLowerCase()===V}var re=class{constructor(e=134217728){this.budget=e;if(!(e>=0))throw new RangeError(`CutMemo: budget\\\n ${e}`)}budget;series=new Map;documentIds=new WeakMap;nextDocumentId=0;used=0;get size(){return this.\nused}get(e,t,r,s){let i=this.key(e,t,s),o=this.series.get(i);if(o===void 0)return;let a=o.byStart.get(\nr);return a!==void 0&&this.touch(i,o),a}remember(e,t,r,s,i){let o=this.key(e,t,s),a=this.series.get(\no);if(a?.byStart.has(r)===!0)return i;let l=i.length+128;for(let[c,u]of this.series){if(this.used+l<=\nthis.budget||c===o)break;this.series.delete(c),this.used-=u.bytes}if(this.used+l>this.budget)return i;\na===void 0&&(a={byStart:new Map,bytes:0});let f=i.buffer.byteLength>i.length*2?qe(i):i;return a.byStart.\nset(r,f),a.bytes+=l,this.used+=l,this.touch(o,a),i}clear(){this.series.clear(),this.used=0}touch(e,t){\nthis.series.delete(e),this.series.set(e,t)}key(e,t,r){let s=this.documentIds.get(e);return s===void 0&&\n(s=this.nextDocumentId++,this.documentIds.set(e,s)),`${s}/${t.level}/${t.windowBits}/${t.strategy}/${r}`}};\nfunction qe(n){let e=Buffer.allocUnsafeSlow(n.length);return n.copy(e),e}var ne=new re;import se from"node:zlib";var E=Buffer.from([0,0,255,255]),W=class{stream;handle;writeState;failure=null;closed=!1;constructor(e){\nlet t=e,r=t._handle,s=t._writeState;if(r==null||typeof r.writeSync!="function"||!(s instanceof Uint32Array)||\ns.length<2)throw new Error("node:zlib internals (_handle.writeSync, _writeState) not found: this Nod\\\ne.js version is not supported");this.stream=e,this.handle=r,this.writeState=s,r.onerror=i=>{this.failure=\ni}}get availOut(){return this.writeState[0]}get availIn(){return this.writeState[1]}write(e,t,r,s,i,o,a){\nif(this.closed)throw new Error("permessage-deflate: zlib stream used after close()");this.handle.writeSync(\ne,t,r,s,i,o,a);let l=this.failure;return this.failure=null,l}reset(){this.closed||(this.handle.reset(),\nthis.failure=null)}close(){this.closed||(this.closed=!0,this.stream.close())}};function ge(n){return new W(\nse.createDeflateRaw({chunkSize:se.constants.Z_MIN_CHUNK,memLevel:8,...n}))}function ve(n,e,t,r,s){let i=0;\nfor(;;){let o=n.write(se.constants.Z_SYNC_FLUSH,e,t,r,s,i,s.length-i);if(o!==null)throw new Error(`p\\\nermessage-deflate: deflate failed: ${o}`);let a=n.availOut,l=n.availIn;if(i=s.length-a,t+=r-l,r=l,a!==\n0)break;let f=Buffer.allocUnsafe(s.length*2);s.copy(f,0,0,i),s=f}if(i<E.length||s.readUInt32BE(i-E.length)!==\n65535)throw new Error("permessage-deflate: sync flush did not end with 00 00 ff ff");return s.subarray(\n0,i)}var R={call:32*1024,min:64*1024,max:4*1024*1024,ratioGuess:4},ie={min:16*1024,max:1024*1024},F=class extends Error{code;constructor(e,t){\nsuper(t),this.name="DeflateError",this.code=e}},L=class{deflater;inflater;compressReset;decompressReset;maxMessageSize;inflateWindowBits;inflateWindowParam;deflateSettings;scratch=b;cutDocument=null;cutNext=0;chunk=b;chunkUsed=0;inMessage=!1;reuseOutput=!1;messageSize=0;error=null;constructor(e,t){\nif(!Number.isInteger(t.level)||t.level<-1||t.level>9)throw new RangeError(`permessage-deflate: level\\\n must be an integer -1..9, not ${t.level}`);if(!(t.maxMessageSize>=0))throw new RangeError(`permessa\\\nge-deflate: maxMessageSize must be >= 0, not ${t.maxMessageSize}`);this.maxMessageSize=t.maxMessageSize===\n0?Number.MAX_SAFE_INTEGER:t.maxMessageSize,this.compressReset=e.compressNoContextTakeover,this.decompressReset=\ne.decompressNoContextTakeover;let r=e.compressWindowBits;this.deflateSettings={level:t.level,windowBits:r===\ny.min?y.min+1:r,strategy:r===y.min||t.literalsOnly===!0?N.constants.Z_HUFFMAN_ONLY:N.constants.Z_DEFAULT_STRATEGY},\nthis.deflater=ge(this.deflateSettings),this.inflateWindowBits=e.decompressWindowBits,this.inflateWindowParam=\ne.decompressWindowParam,this.inflater=new W(N.createInflateRaw({chunkSize:N.constants.Z_MIN_CHUNK,windowBits:this.\ninflateWindowBits}))}compress(e){if(e.length===0)return Buffer.from([0]);this.cutDocument!==null&&(this.\ncutDocument=null,this.deflater.reset());let t=this.deflate(e,0,e.length);return this.compressReset&&\nthis.deflater.reset(),Buffer.from(t.subarray(0,t.length-E.length))}compressCut(e,t,r){let s=e.bytes.\nlength;if(!Number.isInteger(t)||!Number.isInteger(r)||t<0||t>=s||r<0||r>s)throw new RangeError(`perm\\\nessage-deflate: cut [${t}, +${r}) outside a document of ${s} bytes`);if(this.compressReset)return this.\ncompressWhole(e,t,r);if(this.cutDocument!==e){if(t!==0)throw new RangeError("permessage-deflate: the\\\n first cut of a document starts at byte 0");this.cutDocument=e}else if(t!==this.cutNext)throw new RangeError(\n`permessage-deflate: cut at byte ${t}, the previous one ended at ${this.cutNext}`);if(r===0)return Buffer.\nfrom([0]);let i=e.chunksFor(this.deflateSettings),o=[],a=0,l=t,f=r;for(;f>0;){let c=Math.floor(l/e.chunkSize),\nu=c*e.chunkSize,p=Math.min(u+e.chunkSize,s),h=Math.min(p,l+f),g;l===u&&h===p?g=i[c]:(this.deflater.reset(),\ng=Buffer.from(this.deflate(e.bytes,l,h-l))),o.push(g),a+=g.length,f-=h-l,l=h===s?0:h}return this.cutNext=\nl,Buffer.concat(o,a).subarray(0,a-E.length)}compressWhole(e,t,r){return this.compressReset?ne.get(e,\nthis.deflateSettings,t,r)??ne.remember(e,this.deflateSettings,t,r,this.compress(e.cut(t,r))):this.compress(\ne.cut(t,r))}deflate(e,t,r){let s=r+(r>>>3)+64;return s<=ie.max&&this.scratch.length<s&&(this.scratch=\nBuffer.allocUnsafe(Math.max(s,ie.min))),ve(this.deflater,e,t,r,s<=ie.max?this.scratch:Buffer.allocUnsafe(\ns))}startMessage(e=!1){if(this.error!==null)throw this.error;if(this.inMessage)throw new Error("perm\\\nessage-deflate: startMessage() inside a message");this.inMessage=!0,this.messageSize=0,this.reuseOutput=\ne,e&&(this.chunkUsed=0)}push(e){if(this.error!==null)throw this.error;if(!this.inMessage)throw new Error(\n"permessage-deflate: push() outside a message");return e.length===0?b:this.inflate(e)}endMessage(){if(this.\nerror!==null)throw this.error;if(!this.inMessage)throw new Error("permessage-deflate: endMessage() o\\\nutside a message");let e=this.inflate(E);return this.inMessage=!1,this.decompressReset&&this.inflater.\nreset(),e}close(){this.deflater.close(),this.inflater.close(),this.chunk=b,this.chunkUsed=0,this.scratch=\nb}inflate(e){let t=[],r=this.chunkUsed,s=0,i=0,o=e.length,a=e.length*R.ratioGuess;for(;;){let l=this.\nmaxMessageSize-this.messageSize,f=Math.min(R.call,l+1);if(this.chunk.length-this.chunkUsed<f){this.chunkUsed>\nr&&t.push(this.chunk.subarray(r,this.chunkUsed));let g=Math.max(f,Math.min(Math.max(a,R.min),R.max,l+\n1));this.reuseOutput&&(g=Math.max(g,Math.min(this.chunk.length*2,R.max))),this.chunk=Buffer.allocUnsafe(\ng),this.chunkUsed=0,r=0,a=g*2}let c=this.inflater.write(N.constants.Z_SYNC_FLUSH,e,i,o,this.chunk,this.\nchunkUsed,f);if(c!==null)return this.fail(m.InvalidPayload,this.describeInflateFailure(c));let u=this.\ninflater.availOut,p=this.inflater.availIn,h=f-u;if(this.chunkUsed+=h,this.messageSize+=h,s+=h,this.messageSize>\nthis.maxMessageSize)return this.fail(m.MessageTooBig,`decompressed message longer than ${this.maxMessageSize}\\\n bytes`);if(i+=o-p,o=p,u!==0)break}return this.chunkUsed>r&&t.push(this.chunk.subarray(r,this.chunkUsed)),\nt.length<=1?t[0]??b:Buffer.concat(t,s)}describeInflateFailure(e){if(!/too far back/.test(e))return`i\\\nnvalid compressed data (zlib: ${e})`;let t=1<<this.inflateWindowBits;return`a back-reference reaches\\\n further back than ${this.inflateWindowBits<y.default?`the ${t}-byte window negotiated with ${this.inflateWindowParam}\\\n=${this.inflateWindowBits}`:`the ${t}-byte window of permessage-deflate`} (zlib: ${e})`}fail(e,t){throw this.\nerror=new F(e,t),this.chunk=b,this.chunkUsed=0,this.error}};import{isUtf8 as we}from"node:buffer";var Ve=[...Array(128).fill(0),...Array(16).fill(1),...Array(16).\nfill(9),...Array(32).fill(7),8,8,...Array(30).fill(2),10,...Array(12).fill(3),4,3,3,11,6,6,6,5,...Array(\n11).fill(8)],ze=[0,1,2,3,5,8,7,1,1,1,4,6,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,0,1,1,1,1,1,0,1,0,\n1,1,1,1,1,1,1,2,1,1,1,1,1,2,1,2,1,1,1,1,1,1,1,1,1,1,1,1,1,2,1,1,1,1,1,1,1,1,1,2,1,1,1,1,1,1,1,2,1,1,\n1,1,1,1,1,1,1,1,1,1,1,3,1,3,1,1,1,1,1,1,1,3,1,1,1,1,1,3,1,3,1,1,1,1,1,1,1,3,1,1,1,1,1,1,1,1,1,1,1,1,\n1,1],D=0,z=1,be=9,ye=(()=>{let n=new Uint8Array(be<<8);for(let e=0;e<be;e++)for(let t=0;t<256;t++)n[e<<\n8|t]=ze[e*16+Ve[t]];return n})(),xe=64,j=class{state=D;consumed=0;reset(){this.state=D,this.consumed=\n0}validate(e){let t=this.state;if(t===z)return{valid:!1,endsOnCodePoint:!1,index:this.consumed};let r=e.\nlength,s=0;for(;t!==D&&s<r;){if(t=ye[t<<8|e[s]],t===z)return this.fail(s);s++}if(r-s>=xe){let i=je(e,\ns);i-s>=xe&&we(e.subarray(s,i))&&(s=i)}for(;s<r;s++){let i=e[s];if(!(i<128&&t===D)&&(t=ye[t<<8|i],t===\nz))return this.fail(s)}return this.state=t,this.consumed+=r,{valid:!0,endsOnCodePoint:t===D,index:this.\nconsumed}}fail(e){return this.state=z,this.consumed+=e,{valid:!1,endsOnCodePoint:!1,index:this.consumed}}};\nfunction je(n,e){let t=n.length,r=Math.max(e,t-4);for(let s=t-1;s>=r;s--){let i=n[s];if(i<128)return t;\nif(i>=192)return s}return t}function Be(n){return we(n)}import Ge from"node:v8";import Ye from"node:vm";var P;function Ke(){if(P!==void 0)return P;try{Ge.setFlagsFromString(\n"--expose-gc"),P=Ye.runInNewContext("gc")}catch{P=null}return P}var ke=8*1024*1024;var Lt=32*1024*1024;var oe=!1;function Ce(){oe||(oe=!0,setImmediate(()=>{oe=!1,Ke()?.()}))}var x={Connecting:0,Open:1,Closing:2,Closed:3};var Je=64*1024,U=class{constructor(e){this.link=e}link;insideMessage=!1;messagesStarted=0;messageBinary=!1;messageChunks=[];messageBuffer=null;messageFill=0;messageLength=0;discardMessageData=!1;validateUtf8=!1;messageCompressed=!1;utf8=new j;utf8EndsOnCodePoint=!0;controlChunks=[];frameHead=[];frameHeadLength=0;currentIsControl=!1;release(){\nthis.messageChunks=[],this.messageBuffer=null}onViolation(e,t){this.link.onViolation(e,t)}onFrameBegin(e){\nlet{link:t}=this;if(this.frameHead=[],this.frameHeadLength=0,this.currentIsControl=$(e.opcode),this.\ncurrentIsControl){this.controlChunks=[];return}this.insideMessage||this.startMessage(e),this.messageLength+=\ne.length,!t.failedByMe()&&t.maxMessagePayload>0&&this.messageLength>t.maxMessagePayload&&t.failConnection(\nm.MessageTooBig,`message exceeds payload limit of ${t.maxMessagePayload} octets`)}startMessage(e){let{\nlink:t}=this;this.insideMessage=!0,this.messagesStarted+=1,this.messageBinary=e.opcode===d.Binary,this.\nmessageChunks=[],this.messageLength=0,this.validateUtf8=e.opcode===d.Text,this.utf8EndsOnCodePoint=!0,\nthis.validateUtf8&&this.utf8.reset(),this.messageCompressed=t.deflate()!==null&&e.rsv===4,this.messageCompressed&&\nt.deflate()?.startMessage(t.handler()?.transientMessages===!0),this.messageBuffer=null,this.messageFill=\n0,this.discardMessageData=t.handler()?.messageLengthOnly===!0;let r=t.maxMessagePayload;!this.discardMessageData&&\ne.fin&&!this.messageCompressed&&e.length>=Je&&(r===0||e.length<=r)&&(this.messageBuffer=Buffer.allocUnsafe(\ne.length))}onFrameData(e){if(this.frameHeadLength<64&&e.length>0&&(this.frameHead.push(e.subarray(0,\n64-this.frameHeadLength)),this.frameHeadLength+=Math.min(e.length,64-this.frameHeadLength)),this.currentIsControl){\nthis.controlChunks.push(e);return}this.link.state()===x.Open&&(this.link.traffic.incomingOctetsWebSocketLevel+=\ne.length);let t=e;if(this.messageCompressed){let r=this.inflate(()=>this.link.deflate()?.push(e)??e);\nif(r===null)return;t=r}this.acceptMessageData(t)}inflate(e){try{return e()}catch(t){if(!(t instanceof\nF))throw t;if(this.messageCompressed=!1,t.code===m.InvalidPayload){let r=this.messageBinary?"binary":\n"text";this.link.dropOnError(`the client\'s compressed ${r} message ${this.messagesStarted} could not\\\n be inflated: ${t.message}`)}else this.link.failConnection(t.code,t.message);return this.afterCallback(),\nnull}}acceptMessageData(e){let{link:t}=this;if(t.state()===x.Open&&(t.traffic.incomingOctetsAppLevel+=\ne.length),this.validateUtf8&&e.length>0){let r=this.utf8.validate(e);if(this.utf8EndsOnCodePoint=r.endsOnCodePoint,\n!r.valid){t.failConnection(m.InvalidPayload,`encountered invalid UTF-8 while processing text message\\\n at payload octet index ${r.index}`),this.afterCallback();return}}if(!t.failedByMe())if(this.discardMessageData)\nthis.messageFill+=e.length;else if(this.messageBuffer!==null)this.messageFill+=e.copy(this.messageBuffer,\nthis.messageFill);else{let r=this.messageChunks.at(-1);r!==void 0&&r.buffer===e.buffer&&r.byteOffset+\nr.length===e.byteOffset?this.messageChunks[this.messageChunks.length-1]=Buffer.from(r.buffer,r.byteOffset,\nr.length+e.length):this.messageChunks.push(e)}}onFrameEnd(e){let{link:t}=this,r=this.frameHead.length===\n1?this.frameHead[0]:Buffer.concat(this.frameHead);if(t.wire.rxFrame(e,e.length,r,e.mask),$(e.opcode)){\nlet s=this.controlChunks.length===1?this.controlChunks[0]:Buffer.concat(this.controlChunks);this.controlChunks=\n[],t.onControlFrame(e.opcode,s),this.afterCallback();return}if(t.state()===x.Open&&(t.traffic.incomingWebSocketFrames+=\n1),!!e.fin){if(this.insideMessage=!1,this.messageCompressed){this.messageCompressed=!1;let s=this.inflate(\n()=>t.deflate()?.endMessage()??b);if(s===null||(s.length>0&&this.acceptMessageData(s),t.state()===x.\nClosed))return}if(t.state()===x.Open&&(t.traffic.incomingWebSocketMessages+=1),this.validateUtf8&&!this.\nutf8EndsOnCodePoint){t.failConnection(m.InvalidPayload,`UTF-8 text message payload ended within Unic\\\node code point at payload octet index ${this.messageLength}`),this.afterCallback();return}t.failedByMe()||\nthis.deliver(),this.afterCallback()}}deliver(){let e=this.link.handler(),t=this.messageChunks,r=this.\nmessageBuffer;if(this.messageChunks=[],this.messageBuffer=null,this.discardMessageData){e?.onMessage(\nb,this.messageBinary,this.messageFill);return}let s=r!==null?r.subarray(0,this.messageFill):t.length===\n1?t[0]:Buffer.concat(t);e?.onMessage(s,this.messageBinary,s.length),s.length>=ke&&Ce()}afterCallback(){\nthis.link.state()===x.Closed&&this.link.stopReading()}};var G=class{outgoingOctetsWireLevel=0;outgoingOctetsWebSocketLevel=0;outgoingOctetsAppLevel=0;outgoingWebSocketFrames=0;outgoingWebSocketMessages=0;incomingOctetsWireLevel=0;incomingOctetsWebSocketLevel=0;incomingOctetsAppLevel=0;incomingWebSocketFrames=0;incomingWebSocketMessages=0;preopenOutgoingOctetsWireLevel=0;preopenIncomingOctetsWireLevel=0;snapshot(){\nlet e=(t,r)=>r>0?t/r:null;return{outgoingOctetsWireLevel:this.outgoingOctetsWireLevel,outgoingOctetsWebSocketLevel:this.\noutgoingOctetsWebSocketLevel,outgoingOctetsAppLevel:this.outgoingOctetsAppLevel,outgoingCompressionRatio:e(\nthis.outgoingOctetsWebSocketLevel,this.outgoingOctetsAppLevel),outgoingWebSocketOverhead:e(this.outgoingOctetsWireLevel-\nthis.outgoingOctetsWebSocketLevel,this.outgoingOctetsWebSocketLevel),outgoingWebSocketFrames:this.outgoingWebSocketFrames,\noutgoingWebSocketMessages:this.outgoingWebSocketMessages,preopenOutgoingOctetsWireLevel:this.preopenOutgoingOctetsWireLevel,\nincomingOctetsWireLevel:this.incomingOctetsWireLevel,incomingOctetsWebSocketLevel:this.incomingOctetsWebSocketLevel,\nincomingOctetsAppLevel:this.incomingOctetsAppLevel,incomingCompressionRatio:e(this.incomingOctetsWebSocketLevel,\nthis.incomingOctetsAppLevel),incomingWebSocketOverhead:e(this.incomingOctetsWireLevel-this.incomingOctetsWebSocketLevel,\nthis.incomingOctetsWebSocketLevel),incomingWebSocketFrames:this.incomingWebSocketFrames,incomingWebSocketMessages:this.\nincomingWebSocketMessages,preopenIncomingOctetsWireLevel:this.preopenIncomingOctetsWireLevel}}};var w=" ...",Se=new TextDecoder("utf-8",{fatal:!0});function Me(n){return n.length>64-w.length?Buffer.\nfrom(n.buffer,n.byteOffset,Math.min(n.length,64)).toString("hex")+w:Buffer.from(n.buffer,n.byteOffset,\nn.length).toString("hex")}function M(n){let e=n.length>64-w.length,t=e?n.subarray(0,64):n;try{return Se.\ndecode(t)+(e?w:"")}catch{return`0x${Me(n)}`}}function Te(n){switch(n.kind){case"message":return["mes\\\nsage",M(n.data),n.binary];case"pong":return["pong",M(n.data)];case"timeout":return["timeout",n.tag]}}\nfunction Y(n,e){let t=String(e);n[t]=(n[t]??0)+1}var K=class{entries=[];rxOctetStats={};txOctetStats={};rxFrameStats={};txFrameStats={};enabled=!0;times=[];maxEntries;origin=performance.\nnow();constructor(e=2e4){this.maxEntries=e}push(e){this.enabled&&this.pushAlways(e)}pushAlways(e){this.\nentries.length>=this.maxEntries||(this.entries.push(e),this.times.push(Math.round((performance.now()-\nthis.origin)*10)/10))}setEnabled(e){e!==this.enabled&&(this.enabled=e,this.pushAlways(["WLM",e]))}rxOctets(e){\nY(this.rxOctetStats,e.length),this.enabled&&this.push(["RO",[e.length,Me(e)]])}txOctets(e,t,r=e.length){\nY(this.txOctetStats,r),this.enabled&&this.push(["TO",[r,Ze(e,r)],t])}rxFrame(e,t,r,s){if(Y(this.rxFrameStats,\ne.opcode),!this.enabled)return;let i=r.length>t?r.subarray(0,t):r,o=t>i.length?Xe(i,t):M(i);this.push(\n["RF",[t,o],e.opcode,e.fin,e.rsv,s!==null,s?s.toString("hex"):null])}txFrame(e,t,r,s,i,o){Y(this.txFrameStats,\ne.opcode),this.enabled&&this.push(["TF",[t.length,M(t)],e.opcode,e.fin,e.rsv,r?Buffer.from(r).toString(\n"hex"):null,s,i,o])}killAfter(e){this.pushAlways(["KL",e])}killFired(){this.pushAlways(["KLE"])}closeAfter(e){\nthis.pushAlways(["TI",e])}closeFired(){this.pushAlways(["TIE"])}continueLater(e,t){this.pushAlways([\n"CT",e,t])}continueFired(e){this.pushAlways(["CTE",e])}};function Ze(n,e){let t=Buffer.from(n.buffer,\nn.byteOffset,Math.min(n.length,64)).toString("hex");return e>64-w.length?t+w:t}function Xe(n,e){if(e<=\n64-w.length)return M(n);let t=n.subarray(0,64);try{return Se.decode(t)+w}catch{return`0x${t.toString(\n"hex")}${w}`}}import{createRequire as Qe}from"node:module";var J=(()=>{try{return Qe(import.meta.url)("bufferutil")}catch{return null}})(),Ee=typeof J?.unmask==\n"function"?J.unmask:null,Jt=typeof J?.mask=="function"?J.mask:null,et=1024;var tt=32;function ae(n,e,t=0){if(e.length!==4)throw new RangeError(`mask must be 4 bytes, got ${e.length}`);let r=n.\nlength;if(r===0)return;let s=t&3;if(Ee!==null&&r>=et){let o=s===0?e:Uint8Array.of(e[s],e[s+1&3],e[s+\n2&3],e[s+3&3]);Ee(te(n),te(o));return}let i=0;if(r>=tt){let o=4-(n.byteOffset&3)&3;for(;i<o;i++)n[i]=\nn[i]^e[s+i&3];let a=r-i>>>2,l=new Uint8Array(4);for(let u=0;u<4;u++)l[u]=e[s+i+u&3];let f=new Uint32Array(\nl.buffer)[0],c=new Uint32Array(n.buffer,n.byteOffset+i,a);for(let u=0;u<a;u++)c[u]=c[u]^f;i+=a<<2}for(;i<\nr;i++)n[i]=n[i]^e[s+i&3]}var v=m.ProtocolError,rt=m.MessageTooBig,nt=14,st=4,it=64,T={Header:0,Payload:1},I=class{requireMask;refuseMask;compression;maxFramePayload;unmaskInPlace;pushed=0;state=T.\nHeader;isStopped=!1;inMessage=!1;head=Buffer.alloc(nt);headLen=0;headNeeded=2;firstBytesChecked=!1;fin=!1;rsv=0;opcode=0;masked=!1;len7=0;frame=null;remaining=0;delivered=0;constructor(e){\nthis.requireMask=e.requireMask,this.refuseMask=e.refuseMask??!1,this.compression=e.compressionNegotiated,\nthis.maxFramePayload=e.maxFramePayload,this.unmaskInPlace=e.unmaskInPlace??!1}get stopped(){return this.\nisStopped}get insideMessage(){return this.inMessage}get bufferedBytes(){return this.state===T.Header?\nthis.headLen:0}stop(){this.isStopped=!0}push(e,t){let r=e.length;this.pushed+=r;let s=0;for(;!this.isStopped;)\nif(this.state===T.Header){if(this.headLen<2&&(s=this.collect(e,s,2),this.headLen<2)||!this.firstBytesChecked&&\n(this.firstBytesChecked=!0,this.checkFirstBytes(t),this.isStopped)||this.headLen<this.headNeeded&&(s=\nthis.collect(e,s,this.headNeeded),this.headLen<this.headNeeded)||!this.beginFrame(t))return}else{if(s>=\nr)return;let i=this.frame,o=Math.min(this.remaining,r-s),a=e.subarray(s,s+o);if(s+=o,i.mask!==null&&\nthis.unmaskInPlace)ae(a,i.mask,this.delivered);else if(i.mask!==null){let l=Buffer.allocUnsafe(o);if(o<\nit){let f=i.mask,c=this.delivered&3;for(let u=0;u<o;u++)l[u]=a[u]^f[c+u&3]}else a.copy(l),ae(l,i.mask,\nthis.delivered);a=l}if(this.delivered+=o,this.remaining-=o,this.remaining===0&&(this.state=T.Header),\nt.onFrameData(a),this.isStopped)return;this.remaining===0&&this.endFrame(t)}}collect(e,t,r){let s=Math.\nmin(r-this.headLen,e.length-t);for(let i=0;i<s;i++)this.head[this.headLen+i]=e[t+i];return this.headLen+=\ns,t+s}checkFirstBytes(e){let t=this.head[0],r=this.head[1],s=(t&128)!==0,i=(t&112)>>4,o=t&15,a=(r&128)!==\n0,l=r&127;this.fin=s,this.rsv=i,this.opcode=o,this.masked=a,this.len7=l,this.headNeeded=2+(l===126?2:\nl===127?8:0)+(a?4:0);let f=this.compression&&i===st;i!==0&&!f&&this.violation(e,v,`RSV = ${i} and no\\\n extension negotiated`)||this.requireMask&&!a&&this.violation(e,v,"unmasked client-to-server frame")||\nthis.refuseMask&&a&&this.violation(e,v,"masked server-to-client frame")||($(o)?this.checkControlFrame(\ne,o,s,l,f):this.checkDataFrame(e,o,f))}checkControlFrame(e,t,r,s,i){!r&&this.violation(e,v,"fragment\\\ned control frame")||s>125&&this.violation(e,v,"control frame with payload length > 125 octets")||t!==\nd.Close&&t!==d.Ping&&t!==d.Pong&&this.violation(e,v,`control frame using reserved opcode ${t}`)||t===\nd.Close&&s===1&&this.violation(e,v,"received close control frame with payload len 1")||i&&this.violation(\ne,v,"received compressed control frame")}checkDataFrame(e,t,r){t!==d.Continuation&&t!==d.Text&&t!==d.\nBinary&&this.violation(e,v,`data frame using reserved opcode ${t}`)||!this.inMessage&&t===d.Continuation&&\nthis.violation(e,v,"received continuation data frame outside fragmented message")||this.inMessage&&t!==\nd.Continuation&&this.violation(e,v,"received non-continuation data frame while inside fragmented mes\\\nsage")||r&&this.inMessage&&this.violation(e,v,"received continuation data frame with compress bit se\\\nt")}payloadLength(e){let t=this.head;if(this.len7===126){let o=t.readUInt16BE(2);return o<126&&this.\nviolation(e,v,"invalid data frame length (not using minimal length encoding)")?null:{length:o,pos:4,\noverLimit:!1}}if(this.len7!==127)return{length:this.len7,pos:2,overLimit:!1};let r=t.readUInt32BE(2),\ns=t.readUInt32BE(6);if(r>=2147483648)return this.violation(e,v,"invalid data frame length (>2^63)"),\nthis.stop(),null;let i=r*4294967296+s;return i<65536&&this.violation(e,v,"invalid data frame length \\\n(not using minimal length encoding)")?null:{length:i,pos:10,overLimit:r>2097151}}beginFrame(e){let t=this.\npayloadLength(e);if(t===null)return!1;let{length:r,pos:s,overLimit:i}=t,o=this.maxFramePayload>0?this.\nmaxFramePayload:Number.MAX_SAFE_INTEGER;if(i||r>o)return this.violation(e,rt,`frame exceeds payload \\\nlimit of ${o} octets`),this.stop(),!1;let a=this.masked?Buffer.from(this.head.subarray(s,s+4)):null,\nl={opcode:this.opcode,fin:this.fin,rsv:this.rsv,masked:this.masked,mask:a,length:r};if(this.headLen=\n0,this.headNeeded=2,this.firstBytesChecked=!1,this.frame=l,this.remaining=r,this.delivered=0,this.state=\nT.Payload,l.opcode<=7&&!this.inMessage&&(this.inMessage=!0),e.onFrameBegin(l),this.isStopped)return!1;\nif(r===0){if(this.state=T.Header,e.onFrameData(b),this.isStopped)return!1;this.endFrame(e)}return!this.\nisStopped}endFrame(e){let t=this.frame;this.frame=null,this.state=T.Header,e.onFrameEnd(t),t.opcode<=\n7&&t.fin&&(this.inMessage=!1)}violation(e,t,r){return e.onViolation(t,r),this.isStopped}};function Oe(n){return n.behaviorClose!=="WRONG CODE"?n:{...n,behavior:"FAILED",result:n.resultClose}}var k={Ok:"OK",NonStrict:"NON-STRICT",Failed:"FAILED",Informational:"INFORMATIONAL",Unimplemented:"U\\\nNIMPLEMENTED"},B={Ok:"OK",Failed:"FAILED",Unclean:"UNCLEAN",WrongCode:"WRONG CODE",FailedByClient:"F\\\nAILED BY CLIENT",Informational:"INFORMATIONAL"};function ot(n,e){if(n.kind!==e.kind)return!1;switch(n.kind){case"message":return e.kind==="message"&&\nn.binary===e.binary&&n.data.equals(e.data);case"pong":return e.kind==="pong"&&n.data.equals(e.data);case"\\\ntimeout":return e.kind==="timeout"&&n.tag===e.tag}}function at(n,e){return n.length===e.length&&n.every(\n(t,r)=>ot(t,e[r]))}function $e(n,e,t,r,s){let i=r.behavior,o=r.result;for(let[f,c]of Object.entries(n))if(c!==void 0&&at(\nt,c)){i=f,o="Actual events match at least one expected.";break}let a,l;return s.connectionWasOpen?(e.\nclosedByMe!==s.closedByMe?(a=B.Failed,l="The connection was failed by the wrong endpoint"):e.requireClean&&\n!s.wasClean?(a=B.Unclean,l="The spec requires the connection to be failed cleanly here"):s.remoteCloseCode!==\nnull&&!e.closeCode.includes(s.remoteCloseCode)?(a=B.WrongCode,l=`The close code should have been ${e.\ncloseCode.join(",")} or empty`):!s.isServer&&s.droppedByMe?(a=B.FailedByClient,l="It is preferred th\\\nat the server close the TCP connection"):(a=B.Ok,l="Connection was properly closed"),e.closedByWrongEndpointIsFatal===\n!0&&e.closedByMe!==s.closedByMe&&(i=k.Failed)):(a=B.Failed,l="The WebSocket opening handshake was ne\\\nver completed!"),{behavior:i,result:o,behaviorClose:a,resultClose:l}}function lt(n){return n[0]==="timeout"?{kind:"timeout",tag:n[1]}:n[0]==="pong"?{kind:"pong",data:Buffer.\nfrom(n[1],"base64")}:{kind:"message",data:Buffer.from(n[1],"base64"),binary:n[2]}}function ft(n,e,t,r){\nif(n.needsDeflate&&!e)return{behavior:k.Unimplemented,result:"permessage-deflate was not negotiated."};\nlet s=i=>({behavior:k.Failed,result:i});for(let[i,o]of t.entries()){let a=r[i],l=`Echo ${i+1}`;if(a===\nvoid 0)return s(`${l}: the peer sent more messages than it was sent.`);if(o.binary!==a.binary)return s(\n`${l}: ${o.binary?"binary":"text"} instead of ${a.binary?"binary":"text"}.`);if(o.length!==a.length)\nreturn s(`${l}: ${o.length} bytes instead of ${a.length}.`);if(n.echo==="content"&&!o.data.equals(a.\ndata))return s(`${l}: its content differs from what was sent.`)}return r.length===0||t.length<r.length?\ns(`Received ${t.length} of ${r.length} echoes.`):{behavior:k.Ok,result:"Every message was echoed."}}\nfunction Ae(n,e){let t=n.echo!==null?ft(n,e.deflateOn,e.echoed,e.sent):{behavior:k.Failed,result:"Ac\\\ntual events differ from any expected."},r=e.facts.connectionWasOpen?n.expect:{},s=Object.fromEntries(\nObject.entries(r).flatMap(([a,l])=>l===void 0?[]:[[a,l.map(lt)]])),i={...n.close,closedByWrongEndpointIsFatal:n.\nclose.closedByWrongEndpointIsFatal===!0},o=$e(s,i,e.received,t,e.facts);return n.adjust==="wrong-cod\\\ne-fails"?Oe(o):n.adjust==="informational"?{...o,behavior:k.Informational,behaviorClose:B.Informational}:\no}var ut={0:"continuation",1:"text",2:"binary",8:"close",9:"ping",10:"pong"},{Open:We,Closing:Z,Closed:le}=x;\nfunction H(n){return JSON.stringify(M(n))}function Ne(n){if(n.length===0)return"close (no code)";if(n.\nlength===1)return`close with a 1-byte payload 0x${n.toString("hex")}`;let e=n.subarray(2);return`clo\\\nse ${n.readUInt16BE(0)}${e.length>0?` ${H(e)}`:""}`}function Re(n){return{compressNoContextTakeover:n.\ndecompressNoContextTakeover,compressWindowBits:n.decompressWindowBits,decompressNoContextTakeover:n.\ncompressNoContextTakeover,decompressWindowBits:n.compressWindowBits,decompressWindowParam:"client_ma\\\nx_window_bits"}}var X=class{constructor(e){this.data=e;this.peerReader=this.newPeerReader(!1);let t=e.\necho==="length";this.peerAssembler=new U(this.link({onMessage:(r,s,i)=>this.peerMessage(r,s,i),messageLengthOnly:t},\n()=>this.peerDeflate,{failedByMe:()=>this.failedByMe,failConnection:(r,s)=>this.fail(r,s),dropOnError:r=>this.\nfail(null,r),onControlFrame:(r,s)=>this.onPeerControl(r,s)})),this.ourAssembler=new U(this.link({onMessage:(r,s,i)=>{\nthis.sent.push({binary:s,data:r,length:i})},messageLengthOnly:t},()=>this.ourDeflate,{failedByMe:()=>!1,\nfailConnection:()=>{},dropOnError:()=>{},onControlFrame:r=>this.onOurControl(r)})),this.ourSink=this.\nourFrames()}data;shown=40;t0=performance.now();socket=null;replay=null;onJudged=()=>{};open=!1;tcpDone=!1;droppedByMe=!1;uncleanEnd=null;rx=0;received=[];echoed=[];sent=[];counts={\npeer:0,wsgate:0};phase=We;closedByMe=!1;failedByMe=!1;wasClean=!1;remoteCloseCode=null;dropped=!1;peerDeflate=null;ourDeflate=null;peerReader;ourReader=new I(\n{requireMask:!1,compressionNegotiated:!0,maxFramePayload:0});peerAssembler;ourAssembler;ourSink;ourInFrame=!1;newPeerReader(e){\nlet t=this.data.role==="client",r=A.maxMessagePayload;return new I({requireMask:t,refuseMask:!t,compressionNegotiated:e,\nmaxFramePayload:r,unmaskInPlace:!0})}link(e,t,r){return{...r,state:()=>this.phase,deflate:t,handler:()=>e,\nmaxMessagePayload:A.maxMessagePayload,wire:new K(0),traffic:new G,onViolation:(s,i)=>r.failConnection(\ns===m.MessageTooBig?s:m.ProtocolError,i),stopReading:()=>{}}}stamp(){return`+${(performance.now()-this.\nt0).toFixed(1)} ms`.padStart(12)}say(e,t){console.log(`${e}  ${t}`)}sayNow(e){this.say(this.stamp(),\ne)}note(e,t){this.counts[e]+=1,this.counts[e]<=this.shown?this.sayNow(`${e==="peer"?"peer \u2192 ":"wsg\\\nate \u2192 "}${t}`):this.counts[e]===this.shown+1&&this.sayNow(`(${e}: further frames and messages are \\\ncounted, not shown)`)}agree(e){let t=de(e??"").find(a=>pe(a.name)),r=t===void 0?null:he(t.params);if(r===\nnull||typeof r=="string")return;let s=me(r),i=this.data.role==="server"?s:Re(s),o={level:A.deflateLevel,\nmaxMessageSize:A.maxMessagePayload};this.peerDeflate=new L(i,o),this.ourDeflate=new L(Re(i),o),this.\npeerReader=this.newPeerReader(!0)}peerBytes(e){this.droppedByMe||(this.rx+=e.length,this.peerReader.\nstopped||this.peerReader.push(e,this.peerAssembler),this.replay?.pump())}ourBytes(e){this.ourReader.\npush(e,this.ourSink),(this.ourInFrame||this.ourReader.bufferedBytes>0)&&this.note("wsgate",`${e.length}\\\n octets, a frame not yet complete`)}ourFrames(){let e=[],t=0;return{onViolation:()=>{},onFrameBegin:r=>{\nthis.ourInFrame=!0,e=[],t=0,this.ourAssembler.onFrameBegin(r)},onFrameData:r=>{t<64&&r.length>0&&e.push(\nr.subarray(0,64-t)),t+=r.length,this.ourAssembler.onFrameData(r)},onFrameEnd:r=>{this.ourInFrame=!1;\nlet s=Buffer.concat(e),i=`${r.fin?"fin":"not fin"}${r.rsv!==0?`, rsv ${r.rsv}`:""}`;r.opcode===d.Close?\nthis.note("wsgate",Ne(s)):this.note("wsgate",`${ut[r.opcode]??`opcode ${r.opcode}`} frame ${H(s)} (${r.\nlength} bytes, ${i})`),this.ourAssembler.onFrameEnd(r)}}}onOurControl(e){e!==d.Close||this.phase!==We||\n(this.phase=Z,this.closedByMe=!0)}fail(e,t){this.phase!==le&&(this.failedByMe=!0,e===null?(this.sayNow(\n`peer \u2192 ${t} (wsgate drops TCP)`),this.wasClean=!1,this.drop()):this.phase!==Z?(this.sayNow(`peer \\\n\u2192 protocol violation: ${t} (wsgate fails the connection, ${e})`),this.phase=Z,this.closedByMe=!0):\n(this.sayNow(`peer \u2192 protocol violation: ${t} (wsgate, already closing, drops TCP)`),this.drop()))}isClosed(){\nreturn this.phase===le}drop(){this.phase=le,this.dropped=!0,this.peerReader.stop()}peerMessage(e,t,r){\nlet s=e.length===0&&r>0?"":` ${H(e.subarray(0,64))}`;this.note("peer",`${t?"binary":"text"} message${s}\\\n (${r} bytes)`),this.data.echo!==null?this.echoed.push({binary:t,data:e,length:r}):this.received.push(\n{kind:"message",data:e,binary:t})}onPeerControl(e,t){e===d.Close?(this.note("peer",Ne(t)),this.onPeerClose(\nt)):e===d.Ping?this.note("peer",`ping ${H(t)}`):e===d.Pong&&(this.note("peer",`pong ${H(t)}`),this.received.\npush({kind:"pong",data:t}))}onPeerClose(e){let t=e.length>=2?e.readUInt16BE(0):null,r=e.length>2?e.subarray(\n2):null;this.remoteCloseCode=t,t!==null&&!ce(t)&&this.fail(m.ProtocolError,`invalid close code ${t}`),\n!this.isClosed()&&(r!==null&&!Be(r)&&this.fail(m.InvalidPayload,"invalid close reason (non-UTF-8 pay\\\nload)"),!this.isClosed()&&(this.wasClean=!0,this.phase=Z,this.data.role==="client"&&this.drop()))}mark(e){\nthis.sayNow(`wsgate: timeout ${JSON.stringify(e)} (the case\'s own event)`),this.received.push({kind:"\\\ntimeout",tag:e})}tcpClosed(e){this.tcpDone||(this.tcpDone=!0,this.replay?.stop(),this.droppedByMe||this.\nsayNow(`peer ${e}`),this.finish())}finish(){let e=this.wasClean&&this.uncleanEnd===null,t=this.droppedByMe||\nthis.dropped,r={connectionWasOpen:this.open,closedByMe:this.closedByMe,droppedByMe:t,wasClean:e,remoteCloseCode:this.\nremoteCloseCode,isServer:this.data.role==="client"},s=Ae(this.data,{facts:r,deflateOn:this.peerDeflate!==\nnull,received:this.received,echoed:this.echoed,sent:this.sent}),i=Math.max(0,this.counts.peer-this.shown)+\nMath.max(0,this.counts.wsgate-this.shown),o=this.remoteCloseCode;console.log(""),i>0&&console.log(`f\\\nrames and messages not shown: ${i}`),console.log(`observed events: ${JSON.stringify(this.received.map(\nTe))}`),console.log(`peer close code: ${o===null?"none":String(o)}`),console.log(`closed by wsgate\'s\\\n side: ${String(this.closedByMe)}; clean: ${String(e)}; TCP dropped by wsgate\'s side: ${String(t)}`),\nconsole.log(`behavior: ${s.result}`),console.log(`closing: ${s.resultClose}`),console.log(`verdict: ${s.\nbehavior} / ${s.behaviorClose}`),process.exitCode=s.behavior==="OK"&&s.behaviorClose==="OK"?0:1,this.\nonJudged()}};function O(n,e){let t=new RegExp(`^${e}:[ \\\\t]*(.*?)[ \\\\t]*$`,"im").exec(n);return t===null?null:t[1]}\nfunction Le(n,e,t){let r=Buffer.alloc(0),s=!1;e.on("data",i=>{if(s){n?.open===!0&&n.socket===e&&n.peerBytes(\ni);return}r=Buffer.concat([r,i]);let o=r.indexOf(`\\r\n\\r\n`);o<0||(s=!0,t(r.subarray(0,o+4).toString("latin1"),r.subarray(o+4)))})}function De(n,e){let t=!1;n.\nsocket=e,e.setNoDelay(!0),e.on("error",r=>{r.code==="ECONNRESET"?t=!0:n.sayNow(`(socket error: ${r.message}\\\n)`)}),e.on("close",()=>n.tcpClosed(t?"reset TCP":"closed TCP"))}function dt(n,e,t){let r=o=>ee(o??""),\ns=!1,i=Fe.createServer(o=>{let a=performance.now();o.on("error",()=>{}),Le(n,o,(l,f)=>{let c=/^GET (\\S+)/.\nexec(l)?.[1]??"/",u=O(l,"Sec-WebSocket-Key"),p=c.startsWith("/getCaseCount");if(p||c.startsWith("/up\\\ndateReports")||s){o.write(`HTTP/1.1 101 Switching Protocols\\r\nUpgrade: websocket\\r\nConnection: Upgrade\\r\nSec-WebSocket-Accept: ${r(u)}\\r\n\\r\n`),p&&o.write(Buffer.from([129,1,49])),o.write(Buffer.from([136,2,3,232])),o.on("data",()=>o.destroy()),\nsetTimeout(()=>o.destroy(),2e3).unref();return}s=!0,n.t0=a,De(n,o);let h=O(l,"Sec-WebSocket-Extensio\\\nns");n.say(n.stamp(),`peer \u2192 upgrade request GET ${c}${h!==null?` (offers ${h})`:""}`);let g=e.replace(\n/^(Sec-WebSocket-Accept:[ \\t]*)\\S+/im,`$1${r(u)}`),C=O(g,"Sec-WebSocket-Extensions");n.agree(C),n.say(\nn.stamp(),`wsgate \u2192 ${g.split(`\\r\n`)[0]??""}${C!==null?` (${C})`:""}`),o.cork(),o.write(Buffer.from(g,"latin1")),n.open=!0,f.length>0&&\nn.peerBytes(f),n.replay?.pump(),process.nextTick(()=>{for(;o.writableCorked>0;)o.uncork()})})});n.onJudged=\n()=>setTimeout(()=>i.close(),500),i.listen(t,"127.0.0.1",()=>{let o=i.address(),a=typeof o=="object"&&\no!==null?o.port:t;console.log(`listening on ws://127.0.0.1:${a}/ : point the client under test at it\\\n (any path)`)})}function ht(n,e,t){let r=new URL(t),s=`${r.hostname}${r.port===""?"":`:${r.port}`}`,\ni=e.replace(/^GET \\S+/,`GET ${r.pathname}${r.search}`).replace(/^(Host:[ \\t]*)\\S+/im,`$1${s}`),o=O(i,\n"Sec-WebSocket-Key")??"",a=ee(o),l=Fe.connect({host:r.hostname.replace(/^\\[|\\]$/g,""),port:r.port===\n""?80:Number(r.port)},()=>{n.t0=performance.now(),De(n,l),n.say(n.stamp(),`wsgate \u2192 upgrade request \\\nGET ${r.pathname}${r.search} to ${s}`),l.write(Buffer.from(i,"latin1"))});l.once("error",f=>{n.socket===\nnull&&(console.error(`cannot connect to ${r.href}: ${f.code??f.message}`),process.exitCode=2)}),Le(n,\nl,(f,c)=>{let u=f.split(`\\r\n`)[0]??"",p=O(f,"Sec-WebSocket-Extensions");if(n.say(n.stamp(),`peer \u2192 ${u}${p!==null?` (${p})`:""}`),\n!/^HTTP\\/1\\.1 101\\b/.test(u)||O(f,"Sec-WebSocket-Accept")!==a){n.say(n.stamp(),"wsgate drops TCP: th\\\ne opening handshake failed"),n.droppedByMe=!0,l.destroy();return}n.agree(p),n.open=!0,c.length>0&&n.\npeerBytes(c),n.replay?.pump()})}function Pe(n,e){let t=Buffer.from(n.blob,"base64"),r=n.blobGzip?ct(\nt):t,s=n.writes.map(([a,l,f,c,u,p,h,g])=>{let C=r.subarray(c,c+u);if(p!==null){let Q=Buffer.from(p,"\\\nbase64"),fe=Buffer.alloc(h);for(let _=0;_<h;_+=Q.length)Q.copy(fe,_,0,Math.min(Q.length,h-_));C=Buffer.\nconcat([C,fe])}return{t:a,rx:l,handshake:(f&1)!==0,sync:(f&2)!==0,data:C,chop:g}}),i=Buffer.concat(s.\nfilter(a=>a.handshake).map(a=>a.data)).toString("latin1"),o=new X(n);o.replay=new q(o,s.filter(a=>!a.\nhandshake)),n.role==="client"?dt(o,i,e[0]===void 0?9001:Number(e[0])):ht(o,i,e[0]??n.url??"ws://127.\\\n0.0.1:9001/")}Pe(DATA,process.argv.slice(2));\n';
   try {
     runtimeText ??= readFileSync5(new URL("./runtime-bundle.js", import.meta.url), "utf8");
   } catch (err) {
@@ -73918,7 +73918,7 @@ function offerExtensionString(offer) {
   return s;
 }
 function parseDeflateResponse(params) {
-  const response2 = { clientMaxWindowBits: 0, clientNoContextTakeover: false, serverMaxWindowBits: 0, serverNoContextTakeover: false };
+  const response = { clientMaxWindowBits: 0, clientNoContextTakeover: false, serverMaxWindowBits: 0, serverNoContextTakeover: false };
   const seen = /* @__PURE__ */ new Set();
   for (const [rawName, value] of params) {
     const name = rawName.toLowerCase();
@@ -73931,28 +73931,28 @@ function parseDeflateResponse(params) {
         const bits = pythonInt(value);
         if (bits === null) return illegal(value);
         if (!isWindowBits(bits)) return illegal(bits);
-        if (name === Param.clientMaxWindowBits) response2.clientMaxWindowBits = Number(bits);
-        else response2.serverMaxWindowBits = Number(bits);
+        if (name === Param.clientMaxWindowBits) response.clientMaxWindowBits = Number(bits);
+        else response.serverMaxWindowBits = Number(bits);
         break;
       }
       case Param.clientNoContextTakeover:
       case Param.serverNoContextTakeover:
         if (value !== true) return illegal(value);
-        if (name === Param.clientNoContextTakeover) response2.clientNoContextTakeover = true;
-        else response2.serverNoContextTakeover = true;
+        if (name === Param.clientNoContextTakeover) response.clientNoContextTakeover = true;
+        else response.serverNoContextTakeover = true;
         break;
       default:
         return `illegal extension parameter '${name}' for extension '${EXTENSION_NAME}'`;
     }
   }
-  return response2;
+  return response;
 }
-function clientAgreement(response2) {
+function clientAgreement(response) {
   return {
-    compressNoContextTakeover: response2.clientNoContextTakeover,
-    compressWindowBits: response2.clientMaxWindowBits || WindowBits.default,
-    decompressNoContextTakeover: response2.serverNoContextTakeover,
-    decompressWindowBits: response2.serverMaxWindowBits || WindowBits.default,
+    compressNoContextTakeover: response.clientNoContextTakeover,
+    compressWindowBits: response.clientMaxWindowBits || WindowBits.default,
+    decompressNoContextTakeover: response.serverNoContextTakeover,
+    decompressWindowBits: response.serverMaxWindowBits || WindowBits.default,
     decompressWindowParam: Param.serverMaxWindowBits
   };
 }
@@ -74016,16 +74016,16 @@ function parse3(head2) {
   const headers = parseHeaders(lines.slice(1));
   if (!(headers instanceof Map)) return headers;
   const checked = checkUpgradeHeaders(headers);
-  if ("ok" in checked) return checked;
+  if ("ok" in checked) return checked.plainHttp === true ? { ...checked, target } : checked;
   const q = target.indexOf("?");
   const path21 = q < 0 ? target : target.slice(0, q);
   const query = new URLSearchParams(q < 0 ? "" : target.slice(q + 1));
   return { ok: true, request: { method, target, path: path21, query, headers, key: checked.key, version: checked.version, raw } };
 }
-function parseRequestLine(requestLine2) {
-  const parts = requestLine2.trim().split(/[ \t]+/);
-  if (parts.length !== 3 || parts[0] === "" || /[\r\n]/.test(requestLine2)) {
-    return fail2(400, `Bad HTTP request status line ${show2(requestLine2)}`);
+function parseRequestLine(requestLine) {
+  const parts = requestLine.trim().split(/[ \t]+/);
+  if (parts.length !== 3 || parts[0] === "" || /[\r\n]/.test(requestLine)) {
+    return fail2(400, `Bad HTTP request status line ${show2(requestLine)}`);
   }
   const [method, target, httpVersion] = parts;
   if (method !== "GET") {
@@ -74107,7 +74107,7 @@ function show2(value) {
   return JSON.stringify(cut);
 }
 function buildSwitchingProtocols(accept, options) {
-  let response2 = `HTTP/1.1 101 Switching Protocols\r
+  let response = `HTTP/1.1 101 Switching Protocols\r
 Server: ${options.server}\r
 X-Powered-By: ${options.poweredBy}\r
 Upgrade: WebSocket\r
@@ -74115,13 +74115,14 @@ Connection: Upgrade\r
 Sec-WebSocket-Accept: ${accept}\r
 `;
   if (options.extensions !== void 0 && options.extensions !== null && options.extensions !== "") {
-    response2 += `Sec-WebSocket-Extensions: ${options.extensions}\r
+    response += `Sec-WebSocket-Extensions: ${options.extensions}\r
 `;
   }
-  return `${response2}\r
+  return `${response}\r
 `;
 }
 var STATUS_PHRASES = {
+  200: "OK",
   400: "Bad Request",
   403: "Forbidden",
   404: "Not Found",
@@ -74137,6 +74138,18 @@ var STATUS_PHRASES = {
   505: "HTTP Version Not Supported"
 };
 var BODY_REASON_MAX = 200;
+function buildHttpResponse(status, contentType2, body) {
+  const head2 = [
+    `HTTP/1.1 ${status} ${STATUS_PHRASES[status] ?? ""}`,
+    `Content-Type: ${contentType2}`,
+    `Content-Length: ${body.length}`,
+    "Cache-Control: no-store",
+    "Connection: close"
+  ];
+  return Buffer.concat([Buffer.from(`${head2.join("\r\n")}\r
+\r
+`, "latin1"), body]);
+}
 function buildStatusPage(title, text) {
   const body = `<!DOCTYPE html>
 <html><head><meta charset="utf-8"><title>${title}</title></head><body><h1>${title}</h1><p>${text}</p></body></html>
@@ -74157,18 +74170,18 @@ function buildHttpError(status, reason, headers) {
   }
   const body = `${line2}
 `;
-  let response2 = `HTTP/1.1 ${status} ${phrase}\r
+  let response = `HTTP/1.1 ${status} ${phrase}\r
 `;
   for (const [name, value] of headers ?? []) {
-    response2 += `${name.replace(/[\r\n:]/g, "")}: ${value.replace(/[\r\n]/g, "")}\r
+    response += `${name.replace(/[\r\n:]/g, "")}: ${value.replace(/[\r\n]/g, "")}\r
 `;
   }
-  response2 += `Content-Type: text/plain; charset=utf-8\r
+  response += `Content-Type: text/plain; charset=utf-8\r
 Content-Length: ${Buffer.byteLength(body, "utf8")}\r
 Connection: close\r
 \r
 ${body}`;
-  return response2;
+  return response;
 }
 function parseExtensionsHeader(value) {
   const result = [];
@@ -76217,14 +76230,14 @@ var handleStrictRequest = async ({ wrappedMessage, anyProcess, channel, isSubpro
     return wrappedMessage;
   }
   const { id, message: message2 } = wrappedMessage;
-  const response2 = { id, type: RESPONSE_TYPE, message: hasMessageListeners(anyProcess, ipcEmitter) };
+  const response = { id, type: RESPONSE_TYPE, message: hasMessageListeners(anyProcess, ipcEmitter) };
   try {
     await sendMessage({
       anyProcess,
       channel,
       isSubprocess,
       ipc: true
-    }, response2);
+    }, response);
   } catch (error62) {
     ipcEmitter.emit("strict:error", error62);
   }
@@ -83984,211 +83997,6 @@ function trickleHead(conn, head2, everyMs) {
   at = 1;
 }
 
-// src/server/pages.ts
-import { readFile as readFile4 } from "node:fs/promises";
-
-// src/server/browser-page.ts
-function agentFromUserAgent(ua) {
-  const token = (name, stop) => {
-    const i2 = ua.indexOf(name);
-    let j = ua.indexOf(stop, i2);
-    if (j < 0) j = ua.length;
-    return ua.slice(i2, j);
-  };
-  if (ua.indexOf("Chrome") > -1) return token("Chrome", " ");
-  if (ua.indexOf("Firefox") > -1) {
-    const firefox = token("Firefox", " ");
-    const g = ua.indexOf("Gecko/");
-    let end = ua.indexOf(" ", g);
-    if (end < 0) end = ua.length;
-    const gecko = g < 0 ? "" : ua.slice(g + "Gecko/".length, end).trim();
-    return gecko === "" ? firefox : `${firefox}-${gecko}`;
-  }
-  if (ua.indexOf("Safari") > -1) return token("Safari", " ");
-  if (ua.indexOf("MSIE") > -1) return token("MSIE", ";");
-  return "unknown";
-}
-function script(config2) {
-  return `
-'use strict';
-var CONFIG = ${JSON.stringify(config2).replace(/</g, "\\u003c")};
-var agentFromUserAgent = ${agentFromUserAgent.toString()};
-var params = new URLSearchParams(window.location.search);
-function $(id) { return document.getElementById(id); }
-function defaultUri() {
-  var secure = window.location.protocol === 'https:';
-  var host = CONFIG.wsPort === null ? window.location.host : window.location.hostname + ':' + CONFIG.wsPort;
-  return (secure ? 'wss://' : 'ws://') + host;
-}
-function setState(state, text) {
-  document.body.setAttribute('data-state', state);
-  $('status').textContent = text;
-  document.title = text + ' - wsgate';
-}
-function connect(path, onmessage, onclose) {
-  var ws;
-  try { ws = new WebSocket($('wsuri').value.replace(/\\/+$/, '') + path); } catch (e) { setState('failed', 'Cannot open ' + path + ': ' + e.message); return; }
-  ws.binaryType = 'arraybuffer';
-  ws.onmessage = function (e) { onmessage(ws, e.data); };
-  ws.onclose = function (e) { onclose(e); };
-}
-function finish(agent) {
-  setState('running', 'Updating the reports');
-  connect('/updateReports?agent=' + encodeURIComponent(agent), function () {}, function () {
-    var link = $('reports');
-    if (CONFIG.reportsHref !== null) { link.href = CONFIG.reportsHref; link.hidden = false; }
-    setState('done', 'Done: ' + $('progress').value + ' cases played as ' + agent);
-  });
-}
-function play(agent, ids, count) {
-  var n = 0;
-  $('progress').max = count;
-  function next() {
-    if (n >= count) return finish(agent);
-    n += 1;
-    var which = ids === null ? 'case=' + n : 'casetuple=' + encodeURIComponent(ids[n - 1]);
-    setState('running', 'Case ' + n + ' of ' + count + (ids === null ? '' : ' (' + ids[n - 1] + ')'));
-    connect('/runCase?' + which + '&agent=' + encodeURIComponent(agent), function (ws, data) { ws.send(data); }, function () {
-      $('progress').value = n;
-      next();
-    });
-  }
-  next();
-}
-function start() {
-  var agent = $('agent').value.trim() || agentFromUserAgent(navigator.userAgent);
-  $('agent').value = agent;
-  var ids = $('cases').value.split(',').map(function (s) { return s.trim(); }).filter(function (s) { return s !== ''; });
-  $('reports').hidden = true;
-  $('progress').value = 0;
-  if (ids.length > 0) return play(agent, ids, ids.length);
-  var count = null;
-  setState('running', 'Asking how many cases there are');
-  connect('/getCaseCount', function (ws, data) { count = Number(JSON.parse(data)); }, function () {
-    if (count === null || !(count >= 0)) return setState('failed', 'The fuzzing server did not say how many cases it has (' + $('wsuri').value + '/getCaseCount)');
-    play(agent, null, count);
-  });
-}
-window.addEventListener('load', function () {
-  $('wsuri').value = params.get('wsuri') || defaultUri();
-  $('agent').value = params.get('agent') || '';
-  $('agent').placeholder = agentFromUserAgent(navigator.userAgent);
-  $('cases').value = params.get('cases') || '';
-  $('ua').textContent = navigator.userAgent;
-  $('start').addEventListener('click', start);
-  $('update').addEventListener('click', function () { finish($('agent').value.trim() || agentFromUserAgent(navigator.userAgent)); });
-  setState('ready', 'Ready');
-  if (params.get('autorun') === '1' || params.get('autorun') === 'true') start();
-});
-`;
-}
-function browserPage(config2) {
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Test your browser - wsgate</title>
-<link rel="icon" href="data:,">
-<style>
-body { font-family: system-ui, sans-serif; color: #222; margin: 2em; max-width: 48em; }
-label { display: block; margin-top: 0.8em; }
-input[type=text] { width: 100%; box-sizing: border-box; padding: 0.3em; }
-progress { width: 100%; height: 1.2em; margin-top: 1em; }
-#ua { font-size: 0.8em; color: #555; }
-</style>
-</head>
-<body data-state="loading">
-<h1>Test your browser</h1>
-<p>This page plays the fuzzing server's cases with this browser's own WebSocket client and writes the reports with the browser as the agent. wsgate, an RFC 6455 conformance gate in the manner of Autobahn|Testsuite.</p>
-<label>Fuzzing server <input type="text" id="wsuri"></label>
-<label>Agent <input type="text" id="agent"></label>
-<div id="ua"></div>
-<label>Cases (ids, comma-separated; empty: every selected case) <input type="text" id="cases"></label>
-<p><button id="start">Start</button> <button id="update">Update the reports</button></p>
-<progress id="progress" value="0" max="1"></progress>
-<p id="status">Loading</p>
-<p><a id="reports" hidden>The reports</a></p>
-<script>${script(config2)}</script>
-</body>
-</html>
-`;
-}
-
-// src/server/static-files.ts
-import { realpath, stat as stat2 } from "node:fs/promises";
-import path18 from "node:path";
-var CONTENT_TYPES = {
-  ".html": "text/html; charset=utf-8",
-  ".json": "application/json; charset=utf-8",
-  ".xml": "application/xml; charset=utf-8",
-  ".css": "text/css; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".txt": "text/plain; charset=utf-8",
-  ".pem": "application/x-pem-file"
-};
-function contentType(file2) {
-  return CONTENT_TYPES[path18.extname(file2)] ?? "application/octet-stream";
-}
-async function fileInside(dir, base, rel) {
-  let decoded;
-  try {
-    decoded = decodeURIComponent(rel);
-  } catch {
-    return null;
-  }
-  if (decoded.includes("\0")) return null;
-  let file2 = path18.resolve(base, decoded);
-  try {
-    if ((await stat2(file2)).isDirectory()) file2 = path18.join(file2, "index.html");
-    const [real, realDir] = await Promise.all([realpath(file2), realpath(dir)]);
-    const inside = path18.relative(realDir, real);
-    if (inside === "" || inside.startsWith("..") || path18.isAbsolute(inside)) return null;
-    return (await stat2(real)).isFile() ? real : null;
-  } catch {
-    return null;
-  }
-}
-
-// src/server/pages.ts
-var REPORTS_PATH = "/reports/";
-function requestLine(head2) {
-  const end = head2.indexOf("\r\n");
-  const parts = head2.subarray(0, end < 0 ? head2.length : end).toString("latin1").split(" ");
-  const [method, target] = parts;
-  return parts.length === 3 && method !== void 0 && target !== void 0 ? { method, target } : null;
-}
-var PHRASES = { 200: "OK", 404: "Not Found" };
-function response(status, type, body) {
-  const lines = [
-    `HTTP/1.1 ${status} ${PHRASES[status] ?? ""}`,
-    `Content-Type: ${type}`,
-    `Content-Length: ${body.length}`,
-    "Cache-Control: no-store",
-    "Connection: close"
-  ];
-  return Buffer.concat([Buffer.from(`${lines.join("\r\n")}\r
-\r
-`, "latin1"), body]);
-}
-function fuzzingServerPages(outdir) {
-  const page2 = Buffer.from(browserPage({ wsPort: null, reportsHref: `${REPORTS_PATH}index.html` }), "utf8");
-  return async (method, target) => {
-    if (method !== "GET") return null;
-    let urlPath;
-    try {
-      urlPath = new URL(target, "http://localhost").pathname;
-    } catch {
-      return null;
-    }
-    if (urlPath === "/" || urlPath === "/test_browser.html") return response(200, CONTENT_TYPES[".html"] ?? "", page2);
-    if (!urlPath.startsWith(REPORTS_PATH)) return null;
-    const file2 = await fileInside(outdir, outdir, urlPath.slice(REPORTS_PATH.length));
-    if (file2 === null) return response(404, CONTENT_TYPES[".txt"] ?? "", Buffer.from("not found\n"));
-    return response(200, contentType(file2), await readFile4(file2));
-  };
-}
-
 // src/server/upgrade.ts
 function answerWhenReady(connection, ready, answer) {
   connection.stream.pause();
@@ -84240,11 +84048,11 @@ var ServerUpgrade = class {
     this.connection.recordRequest(headBytes.toString("latin1"));
     const verdict = parseUpgradeRequest(headBytes);
     if (!verdict.ok) {
-      const line2 = verdict.plainHttp === true && this.options.pages !== void 0 ? requestLine(headBytes) : null;
-      if (line2 !== null && this.options.pages !== void 0) {
+      const pages = this.options.pages;
+      if (verdict.plainHttp === true && verdict.target !== void 0 && pages !== void 0) {
         this.held = [read.rest];
         const plain3 = () => this.plainAnswer(verdict);
-        this.options.pages(line2.method, line2.target).then((page2) => {
+        pages(verdict.target).then((page2) => {
           this.held = null;
           if (page2 === null) return plain3();
           this.connection.sender.sendData(page2);
@@ -84286,13 +84094,13 @@ var ServerUpgrade = class {
       this.sendScriptedResponse(script2);
       return;
     }
-    const response2 = buildSwitchingProtocols(computeAccept(request.key), {
+    const response = buildSwitchingProtocols(computeAccept(request.key), {
       server: this.options.serverHeader,
       poweredBy: this.options.poweredBy,
       extensions: decision.extensions ?? null
     });
-    conn.sender.sendData(Buffer.from(response2, "latin1"));
-    conn.recordResponse(response2);
+    conn.sender.sendData(Buffer.from(response, "latin1"));
+    conn.recordResponse(response);
     conn.open();
   }
   /**
@@ -84823,6 +84631,191 @@ var FuzzingServer = class extends EventEmitter2 {
     this.statusWaiters.set(key, list);
   }
 };
+
+// src/server/pages.ts
+import { readFile as readFile4 } from "node:fs/promises";
+
+// src/server/browser-page.ts
+function agentFromUserAgent(ua) {
+  const token = (name, stop) => {
+    const i2 = ua.indexOf(name);
+    let j = ua.indexOf(stop, i2);
+    if (j < 0) j = ua.length;
+    return ua.slice(i2, j);
+  };
+  if (ua.indexOf("Chrome") > -1) return token("Chrome", " ");
+  if (ua.indexOf("Firefox") > -1) {
+    const firefox = token("Firefox", " ");
+    const g = ua.indexOf("Gecko/");
+    let end = ua.indexOf(" ", g);
+    if (end < 0) end = ua.length;
+    const gecko = g < 0 ? "" : ua.slice(g + "Gecko/".length, end).trim();
+    return gecko === "" ? firefox : `${firefox}-${gecko}`;
+  }
+  if (ua.indexOf("Safari") > -1) return token("Safari", " ");
+  if (ua.indexOf("MSIE") > -1) return token("MSIE", ";");
+  return "unknown";
+}
+function script(config2) {
+  return `
+'use strict';
+var CONFIG = ${JSON.stringify(config2).replace(/</g, "\\u003c")};
+var agentFromUserAgent = ${agentFromUserAgent.toString()};
+var params = new URLSearchParams(window.location.search);
+function $(id) { return document.getElementById(id); }
+function defaultUri() {
+  var secure = window.location.protocol === 'https:';
+  var host = CONFIG.wsPort === null ? window.location.host : window.location.hostname + ':' + CONFIG.wsPort;
+  return (secure ? 'wss://' : 'ws://') + host;
+}
+function setState(state, text) {
+  document.body.setAttribute('data-state', state);
+  $('status').textContent = text;
+  document.title = text + ' - wsgate';
+}
+function connect(path, onmessage, onclose) {
+  var ws;
+  try { ws = new WebSocket($('wsuri').value.replace(/\\/+$/, '') + path); } catch (e) { setState('failed', 'Cannot open ' + path + ': ' + e.message); return; }
+  ws.binaryType = 'arraybuffer';
+  ws.onmessage = function (e) { onmessage(ws, e.data); };
+  ws.onclose = function (e) { onclose(e); };
+}
+function finish(agent) {
+  setState('running', 'Updating the reports');
+  connect('/updateReports?agent=' + encodeURIComponent(agent), function () {}, function () {
+    var link = $('reports');
+    if (CONFIG.reportsHref !== null) { link.href = CONFIG.reportsHref; link.hidden = false; }
+    setState('done', 'Done: ' + $('progress').value + ' cases played as ' + agent);
+  });
+}
+function play(agent, ids, count) {
+  var n = 0;
+  $('progress').max = count;
+  function next() {
+    if (n >= count) return finish(agent);
+    n += 1;
+    var which = ids === null ? 'case=' + n : 'casetuple=' + encodeURIComponent(ids[n - 1]);
+    setState('running', 'Case ' + n + ' of ' + count + (ids === null ? '' : ' (' + ids[n - 1] + ')'));
+    connect('/runCase?' + which + '&agent=' + encodeURIComponent(agent), function (ws, data) { ws.send(data); }, function () {
+      $('progress').value = n;
+      next();
+    });
+  }
+  next();
+}
+function start() {
+  var agent = $('agent').value.trim() || agentFromUserAgent(navigator.userAgent);
+  $('agent').value = agent;
+  var ids = $('cases').value.split(',').map(function (s) { return s.trim(); }).filter(function (s) { return s !== ''; });
+  $('reports').hidden = true;
+  $('progress').value = 0;
+  if (ids.length > 0) return play(agent, ids, ids.length);
+  var count = null;
+  setState('running', 'Asking how many cases there are');
+  connect('/getCaseCount', function (ws, data) { count = Number(JSON.parse(data)); }, function () {
+    if (count === null || !(count >= 0)) return setState('failed', 'The fuzzing server did not say how many cases it has (' + $('wsuri').value + '/getCaseCount)');
+    play(agent, null, count);
+  });
+}
+window.addEventListener('load', function () {
+  $('wsuri').value = params.get('wsuri') || defaultUri();
+  $('agent').value = params.get('agent') || '';
+  $('agent').placeholder = agentFromUserAgent(navigator.userAgent);
+  $('cases').value = params.get('cases') || '';
+  $('ua').textContent = navigator.userAgent;
+  $('start').addEventListener('click', start);
+  $('update').addEventListener('click', function () { finish($('agent').value.trim() || agentFromUserAgent(navigator.userAgent)); });
+  setState('ready', 'Ready');
+  if (params.get('autorun') === '1' || params.get('autorun') === 'true') start();
+});
+`;
+}
+function browserPage(config2) {
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Test your browser - wsgate</title>
+<link rel="icon" href="data:,">
+<style>
+body { font-family: system-ui, sans-serif; color: #222; margin: 2em; max-width: 48em; }
+label { display: block; margin-top: 0.8em; }
+input[type=text] { width: 100%; box-sizing: border-box; padding: 0.3em; }
+progress { width: 100%; height: 1.2em; margin-top: 1em; }
+#ua { font-size: 0.8em; color: #555; }
+</style>
+</head>
+<body data-state="loading">
+<h1>Test your browser</h1>
+<p>This page plays the fuzzing server's cases with this browser's own WebSocket client and writes the reports with the browser as the agent. wsgate, an RFC 6455 conformance gate in the manner of Autobahn|Testsuite.</p>
+<label>Fuzzing server <input type="text" id="wsuri"></label>
+<label>Agent <input type="text" id="agent"></label>
+<div id="ua"></div>
+<label>Cases (ids, comma-separated; empty: every selected case) <input type="text" id="cases"></label>
+<p><button id="start">Start</button> <button id="update">Update the reports</button></p>
+<progress id="progress" value="0" max="1"></progress>
+<p id="status">Loading</p>
+<p><a id="reports" hidden>The reports</a></p>
+<script>${script(config2)}</script>
+</body>
+</html>
+`;
+}
+
+// src/server/static-files.ts
+import { realpath, stat as stat2 } from "node:fs/promises";
+import path18 from "node:path";
+var CONTENT_TYPES = {
+  ".html": "text/html; charset=utf-8",
+  ".json": "application/json; charset=utf-8",
+  ".xml": "application/xml; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".txt": "text/plain; charset=utf-8",
+  ".pem": "application/x-pem-file"
+};
+function contentType(file2) {
+  return CONTENT_TYPES[path18.extname(file2)] ?? "application/octet-stream";
+}
+async function fileInside(dir, base, rel) {
+  let decoded;
+  try {
+    decoded = decodeURIComponent(rel);
+  } catch {
+    return null;
+  }
+  if (decoded.includes("\0")) return null;
+  let file2 = path18.resolve(base, decoded);
+  try {
+    if ((await stat2(file2)).isDirectory()) file2 = path18.join(file2, "index.html");
+    const [real, realDir] = await Promise.all([realpath(file2), realpath(dir)]);
+    const inside = path18.relative(realDir, real);
+    if (inside === "" || inside.startsWith("..") || path18.isAbsolute(inside)) return null;
+    return (await stat2(real)).isFile() ? real : null;
+  } catch {
+    return null;
+  }
+}
+
+// src/server/pages.ts
+var REPORTS_PATH = "/reports/";
+function fuzzingServerPages(outdir) {
+  const page2 = Buffer.from(browserPage({ wsPort: null, reportsHref: `${REPORTS_PATH}index.html` }), "utf8");
+  return async (target) => {
+    let urlPath;
+    try {
+      urlPath = new URL(target, "http://localhost").pathname;
+    } catch {
+      return null;
+    }
+    if (urlPath === "/" || urlPath === "/test_browser.html") return buildHttpResponse(200, CONTENT_TYPES[".html"] ?? "", page2);
+    if (!urlPath.startsWith(REPORTS_PATH)) return null;
+    const file2 = await fileInside(outdir, outdir, urlPath.slice(REPORTS_PATH.length));
+    if (file2 === null) return buildHttpResponse(404, CONTENT_TYPES[".txt"] ?? "", Buffer.from("not found\n"));
+    return buildHttpResponse(200, contentType(file2), await readFile4(file2));
+  };
+}
 
 // src/server/factory.ts
 init_constants();
@@ -85743,12 +85736,12 @@ var ClientUpgrade = class {
     }
     const conn = this.connection;
     conn.recordResponse(read.head.toString("latin1"));
-    const response2 = checkUpgradeResponse(read.head, this.request.key);
-    if (!response2.ok) {
-      this.fail(response2.reason);
+    const response = checkUpgradeResponse(read.head, this.request.key);
+    if (!response.ok) {
+      this.fail(response.reason);
       return;
     }
-    const decision = this.decide(response2);
+    const decision = this.decide(response);
     if ("refuse" in decision) {
       this.fail(decision.refuse);
       return;
@@ -85816,10 +85809,10 @@ function openStream(session, socket, spec, options, newMask, makeHandler, decide
   stream.once("response", (headers) => {
     connection.recordResponse(renderFields(headers));
     transport.peerFields = flatFields(headers);
-    const response2 = checkConnectResponse(headers);
-    if (!response2.ok) return connection.dropConnection("abort", response2.reason);
-    server = response2.headers.get("server")?.[0] ?? null;
-    const decision = decide(response2);
+    const response = checkConnectResponse(headers);
+    if (!response.ok) return connection.dropConnection("abort", response.reason);
+    server = response.headers.get("server")?.[0] ?? null;
+    const decision = decide(response);
     if ("refuse" in decision) return connection.dropConnection("abort", decision.refuse);
     connection.accept(handler, decision.deflate);
     connection.open();
@@ -86129,9 +86122,9 @@ function playOnSocket(socket, target, def, info, settings, resolve6) {
     request,
     settings.newMask,
     watch.runner,
-    (response2) => {
-      serverHeader = response2.headers.get("server")?.[0] ?? null;
-      return deflateDecision(response2, offers.length > 0 || def.upgradeRequest !== void 0, def, settings);
+    (response) => {
+      serverHeader = response.headers.get("server")?.[0] ?? null;
+      return deflateDecision(response, offers.length > 0 || def.upgradeRequest !== void 0, def, settings);
     },
     def.upgradeRequest?.(request) ?? null
   );
@@ -86158,7 +86151,7 @@ function playOverH2(socket, target, def, info, settings, resolve6) {
       settings.protocolOptions,
       settings.newMask,
       watch.runner,
-      (response2) => deflateDecision(response2, offers.length > 0, def, settings)
+      (response) => deflateDecision(response, offers.length > 0, def, settings)
     );
     serverHeader = opened2.serverHeader;
     watch.started(opened2.connection);
@@ -86212,14 +86205,14 @@ function upgradeHeaders(settings) {
     ["Cache-Control", "no-cache"]
   ];
 }
-function deflateDecision(response2, offered, def, settings) {
-  if (response2.extensions === null) return { deflate: null };
+function deflateDecision(response, offered, def, settings) {
+  if (response.extensions === null) return { deflate: null };
   let deflate = null;
   const refuse2 = (reason) => {
     deflate?.close();
     return { refuse: reason };
   };
-  for (const { name, params } of parseExtensionsHeader(response2.extensions)) {
+  for (const { name, params } of parseExtensionsHeader(response.extensions)) {
     if (!isDeflateExtension(name)) return refuse2(`server wants to use extension '${name}' we did not request, haven't implemented or did not enable`);
     if (deflate !== null) return refuse2("multiple occurrence of a permessage-compress extension");
     const parsed = parseDeflateResponse(params);
@@ -87037,8 +87030,8 @@ function floodLines(f) {
   const request = `HTTP/2 preface and SETTINGS; ${n3(f.unitsWritten)} of ${n3(f.units)} ${UNIT_WORDS[f.flood]} (${n3(f.unitBytes)} bytes each) in ${n3(Math.round(f.writingMs))} ms`;
   const end = f.end;
   if (f.flood === "cut-blocks") {
-    const response2 = end === null ? `every connection accepted (${n3(f.unitsWritten)})` : `connection ${n3(end.unitsWritten + 1)} failed ${n3(Math.round(end.ms))} ms in: the server was gone`;
-    return { request, response: response2 };
+    const response = end === null ? `every connection accepted (${n3(f.unitsWritten)})` : `connection ${n3(end.unitsWritten + 1)} failed ${n3(Math.round(end.ms))} ms in: the server was gone`;
+    return { request, response };
   }
   const goaway = end?.goaway;
   const ended = end === null ? `the connection still open when wsgate stopped${f.unitsWritten < f.units ? ": the server read no more" : ""}` : `${goaway ? `GOAWAY ${h2ErrorName(goaway.code)}, last stream ${n3(goaway.lastStreamId)}` : `TCP ${f.ending === "reset" ? "reset" : "closed"}`} ${n3(Math.round(end.ms))} ms into the flood, ${n3(end.unitsWritten)} written${end.unitsRead === null ? "" : `, ${n3(end.unitsRead)} read by the server`}`;
