@@ -82,6 +82,12 @@ export interface RunOptions extends ServerOptions, Pick<CommonOptions, 'github'>
   client?: string;
   /** Run the client once; it drives every case itself (/getCaseCount, /runCase, /updateReports). */
   clientLoops?: boolean;
+  /** A browser engine as the client under test, headless on the fuzzing server's page (`--browser`). */
+  browser?: 'chromium' | 'firefox' | 'webkit';
+  /** The browser's executable (default: where the distributions install it). */
+  browserPath?: string;
+  /** Seconds the browser has to load the page, and between cases, before the watchdog ends it (default 30). */
+  browserTimeout?: number;
   agent?: string;
   /** The side under test: 'client' (default) or 'server'. */
   role?: 'client' | 'server';
@@ -173,6 +179,9 @@ const RUN_KEYS = [
   'ca',
   'client',
   'clientLoops',
+  'browser',
+  'browserPath',
+  'browserTimeout',
   'agent',
   'role',
   'server',

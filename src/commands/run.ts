@@ -16,6 +16,9 @@ export function runCommand<T>(y: Argv<T>, { io, env, setStatus }: CommandContext
           ...serverFlags(a),
           client: a.client ?? null,
           clientLoops: a['client-loops'],
+          browser: a.browser ?? null,
+          browserPath: a['browser-path'] ?? null,
+          browserTimeout: a['browser-timeout'] ?? null,
           agent: a.agent ?? null,
           caseTimeout: a['case-timeout'] ?? null,
           strict: a.strict,
@@ -61,6 +64,23 @@ function runOptions<T>(y: Argv<T>) {
       default: false,
       describe:
         'Run the client once with the base URL; it drives every case itself (/getCaseCount, /runCase, /updateReports). The bundled client can do this too',
+    })
+    .option('browser', {
+      type: 'string',
+      choices: ['chromium', 'firefox', 'webkit'],
+      requiresArg: true,
+      describe:
+        "A browser engine as the client under test: started headless on the fuzzing server's page with a fresh profile, it plays every case with its own WebSocket client, in order; the agent is the engine's name and version",
+    })
+    .option('browser-path', {
+      type: 'string',
+      requiresArg: true,
+      describe: "The browser's executable (default: where Debian, Ubuntu and GitHub's runners install it)",
+    })
+    .option('browser-timeout', {
+      type: 'number',
+      requiresArg: true,
+      describe: 'Seconds the browser has to load the page, and between one case and the next, before the watchdog ends it (default: 30)',
     })
     .option('agent', {
       type: 'string',
@@ -149,5 +169,6 @@ function runOptions<T>(y: Argv<T>) {
     .example('$0 run --quick --client "node my-client.js {url}"', 'every group, the slow ones sampled: a pre-push check in seconds')
     .example('$0 run --server "node my-server.js {port}"', 'run every case against your server')
     .example('$0 run --server-url ws://127.0.0.1:9001', 'run every case against a server running elsewhere')
+    .example('$0 run --browser chromium', 'run every case against headless Chromium, the page playing them with its own WebSocket')
     .example('$0 run --tls --client "node my-client.js {url}"', 'the same over wss://, the client trusting a throwaway CA');
 }

@@ -21,6 +21,7 @@ import {
   specExtras,
   withSpec,
   type ConfigSources,
+  type BrowserEngine,
   type ListenSettings,
   type SpecExtras,
 } from './schema.js';
@@ -79,7 +80,23 @@ export interface ClientRunConfig extends RunSettings, ListenSettings {
   client: string | null;
   /** The client drives every case itself (/getCaseCount, /runCase, /updateReports). */
   clientLoops: boolean;
+  /** A browser engine plays the cases on the fuzzing server's page instead of a command (`--browser`), or null. */
+  browser: BrowserChoice | null;
+  /** The agent was given (--agent, a spec file): a browser's results are otherwise named after its engine and version. */
+  agentGiven: boolean;
 }
+
+/** The browser under test (`run --browser`). */
+export interface BrowserChoice {
+  engine: BrowserEngine;
+  /** --browser-path: its executable, or null to look where the distributions install it. */
+  path: string | null;
+  /** Seconds the watchdog waits for the page to load, and between one case and the next. */
+  timeoutS: number;
+}
+
+/** Seconds a browser has to load the page, and between cases, when --browser-timeout does not say. */
+export const DEFAULT_BROWSER_TIMEOUT = 30;
 
 /** `wsgate run` testing servers: wsgate is the fuzzing client. */
 export interface ServerRunConfig extends RunSettings {
@@ -155,14 +172,43 @@ export function resolveRunConfig(input: Record<string, unknown>, sources: Config
 function clientRunConfig(o: RunOptions, sources: ConfigSources): ClientRunConfig {
   const { host, port, secure } = parseListenUrl(o.url);
   const tls = resolveTls(o, secure, 'client', false);
+  const browser = browserChoice(o, tls !== null);
+  const defaultAgent = browser !== null ? browser.engine : o.client === null ? 'wsgate-reference-ws' : 'client';
   return {
     role: 'client',
-    ...runSettings(o, sources, tls, './reports/clients', o.client === null ? 'wsgate-reference-ws' : 'client', false),
+    ...runSettings(o, sources, tls, './reports/clients', defaultAgent, false),
     ...listenSettings(host, port, sources.env),
     client: o.client,
-    // The bundled client drives the cases itself: one process instead of one per case.
+    // The bundled client drives the cases itself: one process instead of one per case; so does a browser's page.
     clientLoops: o.clientLoops || o.client === null,
+    browser,
+    agentGiven: o.agent !== null,
   };
+}
+
+/** --browser and its options, or null; what does not go with a browser is a UsageError. */
+function browserChoice(o: RunOptions, tls: boolean): BrowserChoice | null {
+  if (o.browser === null) {
+    const stray = o.browserPath !== null ? '--browser-path' : o.browserTimeout !== null ? '--browser-timeout' : null;
+    if (stray !== null) throw new UsageError(`${stray} goes with --browser chromium|firefox|webkit`);
+    return null;
+  }
+  const clash =
+    o.client !== null
+      ? ['--client', 'the browser is the client']
+      : o.clientLoops
+        ? ['--client-loops', 'a browser always plays every case itself']
+        : o.jobs !== null
+          ? ['--jobs', 'a browser plays its cases one after another, in order']
+          : o.http2
+            ? ['--http2', 'a browser chooses HTTP/2 for a WebSocket itself; wsgate cannot make it']
+            : tls
+              ? ['--tls (wss://)', "a browser would have to trust the run's CA: not supported yet; test over ws://"]
+              : o.robustness
+                ? ['--robustness', "the profile measures a client process tree's memory, and a browser's is shared by its tabs and helpers"]
+                : null;
+  if (clash !== null) throw new UsageError(`--browser does not go with ${clash[0]}: ${clash[1]}`);
+  return { engine: o.browser, path: o.browserPath, timeoutS: o.browserTimeout ?? DEFAULT_BROWSER_TIMEOUT };
 }
 
 /** The settings both roles resolve alike (`servers`: the role is server). */

@@ -16,6 +16,10 @@ import type { RobustnessBudgets } from '../cases/data/budgets.js';
 
 const patterns = z.array(z.string()).default([]);
 
+/** The browser engines `wsgate run --browser` can put under test (browsers/engines.ts). */
+export const BROWSER_ENGINES = ['chromium', 'firefox', 'webkit'] as const;
+export type BrowserEngine = (typeof BROWSER_ENGINES)[number];
+
 /** Options shared by the commands that start a server. */
 export const serverSchema = z.object({
   url: z.string().default('ws://127.0.0.1:9001'),
@@ -44,6 +48,10 @@ export const serverSchema = z.object({
 export const runSchema = serverSchema.extend({
   client: z.string().trim().min(1, 'the client command is empty').nullable().default(null),
   clientLoops: z.boolean().default(false),
+  /** A browser engine as the client under test, playing the fuzzing server's page (`run --browser`). */
+  browser: z.enum(BROWSER_ENGINES).nullable().default(null),
+  browserPath: z.string().trim().min(1, '--browser-path is empty').nullable().default(null),
+  browserTimeout: z.number().positive('--browser-timeout must be a positive number of seconds').max(3600).nullable().default(null),
   agent: z.string().nullable().default(null),
   caseTimeout: z.number().positive('--case-timeout must be a positive number of seconds').max(86_400).nullable().default(null),
   strict: z.boolean().default(false),

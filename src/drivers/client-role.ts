@@ -13,6 +13,8 @@ import type { FuzzingServer } from '../server/fuzzing-server.js';
 import { listenForCases, serverBaseUrl } from '../server/factory.js';
 import type { CasePlay, GateIo, Peer, PeerContext, RoleDriver } from './driver.js';
 import { runLooping } from './looping.js';
+import { pageUrl, runBrowser } from './browser.js';
+import { setUpBrowser, type BrowserSetup, type LaunchedBrowser } from '../browsers/launch.js';
 import { runOneCase } from './per-case.js';
 import { SHIPPED_LIMITS_ENV } from '../config/shipped-limits.js';
 
@@ -37,6 +39,8 @@ export function clientRoleDriver(config: ClientRunConfig): RoleDriver {
     async startPeer(_n, context) {
       const { io, cases, secure } = context;
       logger = io.logger;
+      // Found and asked its version before anything listens: a missing browser is a usage error, at once.
+      const browser = config.browser === null ? null : await setUpBrowser(config.browser, io.env ?? process.env);
       if (command.includes('{ca}') && secure?.caFile == null)
         throw new UsageError('the client command uses {ca}, but there is no CA to give it: add --tls (wsgate makes one), or --ca FILE with your --cert');
       server = await listenForCases(config, cases, {
@@ -48,7 +52,7 @@ export function clientRoleDriver(config: ClientRunConfig): RoleDriver {
         http2: config.http2,
       });
       clientCpu0 = childrenCpuMs();
-      return clientPeer(config, command, server, context);
+      return browser === null ? clientPeer(config, command, server, context) : browserPeer(config, browser, server, context);
     },
     async writeReports() {
       if (server === null) return [];
@@ -64,6 +68,35 @@ export function clientRoleDriver(config: ClientRunConfig): RoleDriver {
       return now === null || clientCpu0 === null ? null : now - clientCpu0;
     },
     recordRole: {},
+  };
+}
+
+/** A browser engine on the fuzzing server's page. */
+function browserPeer(config: ClientRunConfig, setup: BrowserSetup, server: FuzzingServer, context: PeerContext): Peer {
+  const baseUrl = serverBaseUrl(config.host, server.port, false);
+  const agent = config.agentGiven ? config.agent : setup.engineAgent;
+  let incidents: readonly string[] = [];
+  return {
+    agent,
+    against: `${setup.engineAgent} (${setup.executable}), headless, on ${pageUrl({ baseUrl, agent }, 1)}`,
+    atOnce: 1,
+    notes: [],
+    play: {
+      kind: 'self',
+      playAll: async (settle) => {
+        const { io } = context;
+        const launched = (b: LaunchedBrowser): void => io.logger.info({ command: b.command }, 'browser launched');
+        const found = await runBrowser(server, context.cases, setup, { baseUrl, agent }, config, io.signal, settle, launched);
+        for (const line of found.recovered) io.out.write(`wsgate: warning: ${line}\n`);
+        incidents = found.lost;
+      },
+    },
+    incidents: () => incidents,
+    forget: (id) => server.forgetResult(agent, id),
+    async stop() {
+      await server.close();
+      return null;
+    },
   };
 }
 

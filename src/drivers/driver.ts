@@ -92,6 +92,11 @@ export interface Peer {
   /** Lines printed under the run's first line (what the peer is given, say). */
   readonly notes: readonly string[];
   readonly play: CasePlay;
+  /**
+   * What cut the peer's run short, each in one line (a browser that exited, a page that stalled):
+   * some case was not run, so the run cannot pass. Absent or empty: nothing did.
+   */
+  incidents?(): readonly string[];
   /** Drops any result the peer holds for case `id` from its reports: the skeleton reports it as not run. */
   forget(id: string): void;
   /** Stops the peer (its process tree, its connections); a warning to print, or null. */

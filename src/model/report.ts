@@ -198,7 +198,7 @@ export interface GateRun {
   durationMs: number;
   strict: boolean;
   cases: GateCase[];
-  /** Set when the run was interrupted (signal) or aborted: the remaining cases are 'skipped'. */
+  /** Set when the run was interrupted (signal) or cut short (a browser that exited or stalled, run/run.ts): the cases not run are 'skipped', and the run fails. */
   interrupted: string | null;
   /** wsgate's own resource use over the run (its client processes not included). */
   resources: RunResources | null;

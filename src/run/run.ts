@@ -43,11 +43,11 @@ export async function runGate(config: RunConfig, io: GateIo, ending?: RunEnding)
   const keeper = config.repro.record ? new ReproKeeper(config.outdir, config.repro.scripts) : null;
   const excluded = agentExclusion(config);
   const settings: PeerRunSettings = { config, io, cases, selected, baseline, progress, several: driver.peerCount > 1, keeper, excluded, cut: cutBy(io.signal) };
-  const tested: Array<{ agent: string; cases: GateCase[] }> = [];
+  const tested: Array<{ agent: string; cases: GateCase[]; incidents: readonly string[] }> = [];
   try {
     for (let n = 0; n < driver.peerCount && !isAborted(io.signal); n++) {
       const peer = await driver.startPeer(n, { cases, io, secure, taken: new Set(tested.map((t) => t.agent)), excluded });
-      tested.push({ agent: peer.agent, cases: await runPeer(peer, settings) });
+      tested.push({ agent: peer.agent, cases: await runPeer(peer, settings), incidents: peer.incidents?.() ?? [] });
     }
   } catch (err) {
     // A fault of wsgate's own mid-run (not bad input): the results the peers gave are still written.
@@ -66,7 +66,7 @@ export async function runGate(config: RunConfig, io: GateIo, ending?: RunEnding)
       tested.flatMap((t) => t.cases),
       await driver.writeReports(),
     ),
-    interrupted: io.signal?.aborted === true ? String(io.signal.reason ?? 'interrupted') : null,
+    interrupted: io.signal?.aborted === true ? String(io.signal.reason ?? 'interrupted') : cutShort(tested),
     resources: meter.resources(driver.peerCpuMs()),
     shard: config.shard,
     failOn: config.failOn,
@@ -91,6 +91,12 @@ function cutBy(signal: AbortSignal | undefined): (outcome: CaseOutcome) => boole
   let abortedAt = signal?.aborted === true ? 0 : Infinity;
   signal?.addEventListener('abort', () => (abortedAt = performance.now()), { once: true });
   return (outcome) => signal?.aborted === true && (outcome.resultAt === null || outcome.resultAt > abortedAt);
+}
+
+/** What cut the peers' runs short, one line (null: nothing did): the run did not check every case. */
+function cutShort(tested: ReadonlyArray<{ agent: string; incidents: readonly string[] }>): string | null {
+  const lines = tested.flatMap((t) => t.incidents.map((i) => (tested.length > 1 ? `${t.agent}: ${i}` : i)));
+  return lines.length === 0 ? null : lines.join('; ');
 }
 
 function tlsRecord(secure: TlsSetup | null): Pick<GateRun, 'tls'> {

@@ -6,8 +6,10 @@
  * `/test_browser.html` (pages.ts); `wstest`'s web port at `/test_browser.html`.
  *
  * The URL may carry `agent` (the agent's name; by default the one the original derives from the user
- * agent), `cases` (case ids, comma-separated: only those, by `casetuple`), `wsuri` (the fuzzing
- * server's URL) and `autorun=1` (start at once: what a headless browser needs). The page shows its
+ * agent), `cases` (case ids, comma-separated: only those, by `casetuple`), `first` (the index to
+ * start at, when the cases are counted: where `wsgate run --browser` relaunches a browser after the
+ * one before stopped), `wsuri` (the fuzzing server's URL) and `autorun=1` (start at once: what a
+ * headless browser needs). The page shows its
  * progress, and marks its state on `<body data-state>` (`ready`, `running`, `done`, `failed`) and in
  * its title, for whoever watches it; once done it links to the reports.
  */
@@ -79,9 +81,10 @@ function finish(agent) {
     setState('done', 'Done: ' + $('progress').value + ' cases played as ' + agent);
   });
 }
-function play(agent, ids, count) {
-  var n = 0;
+function play(agent, ids, count, first) {
+  var n = first - 1;
   $('progress').max = count;
+  $('progress').value = n;
   function next() {
     if (n >= count) return finish(agent);
     n += 1;
@@ -100,12 +103,13 @@ function start() {
   var ids = $('cases').value.split(',').map(function (s) { return s.trim(); }).filter(function (s) { return s !== ''; });
   $('reports').hidden = true;
   $('progress').value = 0;
-  if (ids.length > 0) return play(agent, ids, ids.length);
+  if (ids.length > 0) return play(agent, ids, ids.length, 1);
   var count = null;
   setState('running', 'Asking how many cases there are');
   connect('/getCaseCount', function (ws, data) { count = Number(JSON.parse(data)); }, function () {
     if (count === null || !(count >= 0)) return setState('failed', 'The fuzzing server did not say how many cases it has (' + $('wsuri').value + '/getCaseCount)');
-    play(agent, null, count);
+    var first = Math.floor(Number(params.get('first')));
+    play(agent, null, count, first >= 1 ? first : 1);
   });
 }
 window.addEventListener('load', function () {

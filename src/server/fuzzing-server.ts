@@ -84,7 +84,7 @@ export interface CaseRunEvent {
 /** Thrown when the server cannot listen (port in use, bad address). */
 export class ListenError extends UsageError {}
 
-/** Events: 'caseStarted' (CaseRunEvent), 'caseFinished' (CaseRunEvent, CaseResult), 'caseSkipped' (CaseRunEvent), 'stopRequested', 'reportsUpdated', 'transportError' (TransportFailure). */
+/** Events: 'asked' (the path of any request routed, before its answer), 'caseStarted' (CaseRunEvent), 'caseFinished' (CaseRunEvent, CaseResult), 'caseSkipped' (CaseRunEvent), 'stopRequested', 'reportsUpdated', 'transportError' (TransportFailure). */
 export class FuzzingServer extends EventEmitter {
   /** Results by agent, then case id: the content of index.json. */
   readonly results = new Map<string, Map<string, CaseResult>>();
@@ -239,6 +239,7 @@ export class FuzzingServer extends EventEmitter {
   }
 
   private route(request: UpgradeRequest, connection: Connection): ConnectDecision {
+    this.emit('asked', request.path);
     const target = parseTarget(request, this.options.cases);
     if ('kind' in target) return target;
     const { agent, index, def } = target;

@@ -1,0 +1,282 @@
+/**
+ * A browser engine as the client under test (`run --browser`): started headless on the fuzzing
+ * server's own page (server/browser-page.ts), it plays every case with its own WebSocket client,
+ * in order, and ends with /updateReports. The server sees every case start and end; a watchdog owns
+ * the rest, which only the launcher can see:
+ *
+ * - the page never loads (no request within the browser timeout): the run ends, every case not run;
+ * - the browser exits before /updateReports;
+ * - the page stalls: no case starts within the browser timeout after the last one ended, or a case
+ *   runs past its own time limit.
+ *
+ * Either of the last two ends the browser (its whole process group), reports the case it was in
+ * as not run with the reason, never as a verdict on the browser, and launches it again at the next
+ * case, at most RELAUNCHES times a run. An incident that cost a case, or ended the run, is said in
+ * the run's record, which then cannot pass the gate: a case not run was not checked. One between
+ * cases, after which the browser played the rest, is a warning.
+ */
+import type { CatalogueCase } from '../cases/types.js';
+import type { ClientRunConfig } from '../config/run-config.js';
+import type { CaseResult } from '../model/report.js';
+import { launchBrowser, type BrowserSetup, type LaunchedBrowser } from '../browsers/launch.js';
+import { caseTimeoutFor } from '../policy/case-limits.js';
+import { sleep } from '../processes/waiting.js';
+import type { CaseRunEvent, FuzzingServer } from '../server/fuzzing-server.js';
+import type { CaseOutcome } from './driver.js';
+
+/** How many times a run launches the browser again after it exited or its page stalled. */
+export const RELAUNCHES = 2;
+/** How often the watchdog looks. */
+const TICK_MS = 100;
+/** How long before a browser's exit a case's connection may have dropped for it to count as the case the browser was in. */
+const EXIT_WINDOW_MS = 500;
+/** How long a case the browser was in when it was ended may take to be dropped by the server. */
+const DROP_WAIT_MS = 2000;
+
+/** Where the page is, and who plays it. */
+export interface BrowserTarget {
+  /** The fuzzing server's base URL, ws://HOST:PORT. */
+  baseUrl: string;
+  agent: string;
+}
+
+/** What cut a browser's run short, in lines: `lost` cost a case or ended the run; `recovered` cost none. */
+export interface BrowserIncidents {
+  lost: string[];
+  recovered: string[];
+}
+
+/** How one launch ended. */
+type LaunchEnd =
+  | { kind: 'done' }
+  | { kind: 'signal' }
+  /** The watchdog ended it (or the browser ended itself): why, the case it was in (index), whether the page had loaded. */
+  | { kind: 'incident'; reason: string; inCase: number | null; loaded: boolean };
+
+/**
+ * Plays every case in the browser; hands each case's outcome to `settle` (played, or not run with
+ * the reason). Resolves with the incidents (none: the page played every case at one go).
+ */
+export async function runBrowser(
+  server: FuzzingServer,
+  cases: readonly CatalogueCase[],
+  setup: BrowserSetup,
+  target: BrowserTarget,
+  config: ClientRunConfig,
+  signal: AbortSignal | undefined,
+  settle: (index: number, outcome: CaseOutcome) => void,
+  onLaunch: (browser: LaunchedBrowser) => void = () => undefined,
+): Promise<BrowserIncidents> {
+  const incidents: BrowserIncidents = { lost: [], recovered: [] };
+  const timeoutS = config.browser?.timeoutS ?? 30;
+  const settled = new Set<number>();
+  const settleOnce = (index: number, outcome: CaseOutcome): void => {
+    if (settled.has(index)) return;
+    settled.add(index);
+    settle(index, outcome);
+  };
+  let first = 1;
+  let launches = 0;
+  let finalReason: string | null = null;
+  while (first <= cases.length || launches === 0) {
+    launches++;
+    const browser = await launchBrowser(setup, pageUrl(target, first));
+    onLaunch(browser);
+    let end: LaunchEnd;
+    try {
+      end = await watchLaunch({ server, cases, agent: target.agent, config, timeoutS, settle: settleOnce }, browser, signal);
+    } finally {
+      await browser.dispose();
+    }
+    if (end.kind !== 'incident') break;
+    const where = end.inCase === null ? '' : ` during case ${cases[end.inCase - 1]?.id ?? end.inCase}`;
+    if (end.inCase !== null) {
+      await dropCase(server, target.agent, end.inCase, cases);
+      settleOnce(end.inCase, notPlayed(`not run: ${end.reason}${where}`));
+    }
+    const last = Math.max(0, ...settled);
+    const relaunch = end.loaded && launches <= RELAUNCHES && last < cases.length;
+    const line = `${end.reason}${where}${relaunch ? `; launched again at case ${cases[last]?.id ?? last + 1}` : ''}`;
+    (end.inCase === null && relaunch ? incidents.recovered : incidents.lost).push(line);
+    if (!relaunch) {
+      finalReason = end.reason;
+      break;
+    }
+    first = last + 1;
+  }
+  // Cases the browser never reached: not run, for the reason the run ended (a result the server holds, kept).
+  const results = server.results.get(target.agent);
+  for (const [i, def] of cases.entries()) {
+    const result = results?.get(def.id);
+    if (result !== undefined) settleOnce(i + 1, played(result, null));
+    else if (finalReason !== null) settleOnce(i + 1, notPlayed(`not run: ${finalReason}`));
+    else if (signal?.aborted !== true) settleOnce(i + 1, notPlayed('not run: the page did not play this case'));
+  }
+  return incidents;
+}
+
+/** The page's address for a launch that starts at case `first`. */
+export function pageUrl(target: BrowserTarget, first: number): string {
+  const http = target.baseUrl.replace(/^ws/, 'http');
+  const query = new URLSearchParams({ autorun: '1', agent: target.agent, ...(first > 1 ? { first: String(first) } : {}) });
+  return `${http}/?${query.toString()}`;
+}
+
+/** What watching a launch reads: the server, the cases, the agent, the bounds, and where results go. */
+interface WatchSettings {
+  server: FuzzingServer;
+  cases: readonly CatalogueCase[];
+  agent: string;
+  config: ClientRunConfig;
+  timeoutS: number;
+  settle: (index: number, outcome: CaseOutcome) => void;
+}
+
+/** Watches one launch until the page asks /updateReports, the run's signal, or an incident. */
+function watchLaunch(w: WatchSettings, browser: LaunchedBrowser, signal: AbortSignal | undefined): Promise<LaunchEnd> {
+  return new Promise<LaunchEnd>((resolve) => {
+    const watch = new LaunchWatch(w, resolve);
+    watch.attach(signal);
+    void browser.process.exited.then(() => watch.exited(`the browser exited (${exitWords(browser)})`));
+  });
+}
+
+/**
+ * One launch's watch: what the page asked and when, the case it is in, and the bounds checked every
+ * TICK_MS. A case's result is held for EXIT_WINDOW_MS before it counts: a browser that dies mid-case
+ * drops the case's connection before its own exit is seen, and that case was not played to its end.
+ */
+class LaunchWatch {
+  private readonly t0 = performance.now();
+  private loaded = false;
+  private current: { index: number; since: number } | null = null;
+  private lastEnded: number | null = null;
+  private lastActivity = this.t0;
+  private held: { index: number; result: CaseResult; at: number } | null = null;
+  private ended = false;
+  private readonly timer: NodeJS.Timeout;
+  private detach: () => void = () => undefined;
+
+  constructor(
+    private readonly w: WatchSettings,
+    private readonly resolve: (end: LaunchEnd) => void,
+  ) {
+    this.timer = setInterval(() => this.tick(), TICK_MS);
+  }
+
+  /** Listens to the server and the run's signal. */
+  attach(signal: AbortSignal | undefined): void {
+    const { server } = this.w;
+    const onAsked = (): void => {
+      this.loaded = true;
+      this.lastActivity = performance.now();
+    };
+    const onStart = (event: CaseRunEvent): void => this.started(event);
+    const onFinish = (event: CaseRunEvent, result: CaseResult): void => this.finished(event, result);
+    const onReports = (): void => this.finish({ kind: 'done' });
+    const onAbort = (): void => this.finish({ kind: 'signal' });
+    server.on('asked', onAsked);
+    server.on('caseStarted', onStart);
+    server.on('caseFinished', onFinish);
+    server.on('reportsUpdated', onReports);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    this.detach = () => {
+      server.off('asked', onAsked);
+      server.off('caseStarted', onStart);
+      server.off('caseFinished', onFinish);
+      server.off('reportsUpdated', onReports);
+      signal?.removeEventListener('abort', onAbort);
+    };
+    if (signal?.aborted === true) onAbort();
+  }
+
+  /** The browser's process ended: the case it was in is the one running, or the one whose connection dropped just before. */
+  exited(words: string): void {
+    const dropped = this.held !== null && performance.now() - this.held.at < EXIT_WINDOW_MS ? this.held.index : null;
+    if (dropped !== null) this.held = null;
+    this.incident(words, this.current?.index ?? dropped);
+  }
+
+  private started(event: CaseRunEvent): void {
+    if (event.agent !== this.w.agent) return;
+    this.release();
+    this.current = { index: event.index, since: performance.now() };
+    this.lastActivity = this.current.since;
+  }
+
+  private finished(event: CaseRunEvent, result: CaseResult): void {
+    if (event.agent !== this.w.agent || this.ended) return;
+    const at = performance.now();
+    if (this.current?.index === event.index) this.current = null;
+    this.release();
+    this.held = { index: event.index, result, at };
+    this.lastEnded = event.index;
+    this.lastActivity = at;
+  }
+
+  private tick(): void {
+    const now = performance.now();
+    const { cases, config, timeoutS } = this.w;
+    if (this.held !== null && now - this.held.at >= EXIT_WINDOW_MS) this.release();
+    if (!this.loaded) {
+      if (now - this.t0 > timeoutS * 1000) this.incident(`the browser did not load the page within ${timeoutS} s`);
+      return;
+    }
+    if (this.current !== null) {
+      const def = cases[this.current.index - 1];
+      const limitS = def === undefined ? timeoutS : caseTimeoutFor(def, config);
+      if (now - this.current.since > limitS * 1000) this.incident(`the page stalled: the case did not end within ${limitS} s`);
+      return;
+    }
+    if (now - this.lastActivity > timeoutS * 1000) {
+      const after = this.lastEnded === null ? 'after the page loaded' : `after case ${cases[this.lastEnded - 1]?.id ?? this.lastEnded} ended`;
+      this.incident(`the page stalled: nothing was asked within ${timeoutS} s ${after}`);
+    }
+  }
+
+  /** The held result counts now. */
+  private release(): void {
+    if (this.held !== null) this.w.settle(this.held.index, played(this.held.result, this.held.at));
+    this.held = null;
+  }
+
+  private incident(reason: string, inCase: number | null = this.current?.index ?? null): void {
+    this.finish({ kind: 'incident', reason, inCase, loaded: this.loaded });
+  }
+
+  private finish(end: LaunchEnd): void {
+    if (this.ended) return;
+    this.release();
+    this.ended = true;
+    clearInterval(this.timer);
+    this.detach();
+    this.resolve(end);
+  }
+}
+
+/** How the browser's process ended, in words. */
+function exitWords(browser: LaunchedBrowser): string {
+  const run = browser.process.snapshot(false);
+  if (run.spawnError !== null) return run.spawnError;
+  if (run.signal !== null) return `signal ${run.signal}`;
+  return `status ${run.exitCode ?? '?'}`;
+}
+
+/** Waits for the server to drop the case the ended browser was in, then forgets whatever it recorded: the case was not run. */
+async function dropCase(server: FuzzingServer, agent: string, index: number, cases: readonly CatalogueCase[]): Promise<void> {
+  server.abortRun(agent, index);
+  const until = performance.now() + DROP_WAIT_MS;
+  while (server.isRunning(agent, index) && performance.now() < until) await sleep(20);
+  const def = cases[index - 1];
+  if (def !== undefined) server.forgetResult(agent, def.id);
+}
+
+/** A case the browser played: its result, recorded at `at` (performance.now()) when known. */
+function played(result: CaseResult, at: number | null): CaseOutcome {
+  return { result, resultAt: at, client: null, sawConnection: true, warnings: [], timeMs: result.duration, agent: result.agent };
+}
+
+/** A case the browser did not play, for this reason. */
+function notPlayed(reason: string): CaseOutcome {
+  return { result: null, resultAt: null, client: null, sawConnection: false, warnings: [], timeMs: 0, notRun: reason };
+}
