@@ -383,8 +383,8 @@ var require_req = __commonJS({
       if (req.originalUrl) {
         _req.url = req.originalUrl;
       } else {
-        const path21 = req.path;
-        _req.url = typeof path21 === "string" ? path21 : req.url ? req.url.path || req.url : void 0;
+        const path23 = req.path;
+        _req.url = typeof path23 === "string" ? path23 : req.url ? req.url.path || req.url : void 0;
       }
       if (req.query) {
         _req.query = req.query;
@@ -554,14 +554,14 @@ var require_redact = __commonJS({
       }
       return obj;
     }
-    function parsePath(path21) {
+    function parsePath(path23) {
       const parts = [];
       let current = "";
       let inBrackets = false;
       let inQuotes = false;
       let quoteChar = "";
-      for (let i2 = 0; i2 < path21.length; i2++) {
-        const char = path21[i2];
+      for (let i2 = 0; i2 < path23.length; i2++) {
+        const char = path23[i2];
         if (!inBrackets && char === ".") {
           if (current) {
             parts.push(current);
@@ -692,10 +692,10 @@ var require_redact = __commonJS({
       return current;
     }
     function redactPaths(obj, paths, censor, remove = false) {
-      for (const path21 of paths) {
-        const parts = parsePath(path21);
+      for (const path23 of paths) {
+        const parts = parsePath(path23);
         if (parts.includes("*")) {
-          redactWildcardPath(obj, parts, censor, path21, remove);
+          redactWildcardPath(obj, parts, censor, path23, remove);
         } else {
           if (remove) {
             removeKey(obj, parts);
@@ -780,8 +780,8 @@ var require_redact = __commonJS({
           }
         } else {
           if (afterWildcard.includes("*")) {
-            const wrappedCensor = typeof censor === "function" ? (value, path21) => {
-              const fullPath = [...pathArray.slice(0, pathLength), ...path21];
+            const wrappedCensor = typeof censor === "function" ? (value, path23) => {
+              const fullPath = [...pathArray.slice(0, pathLength), ...path23];
               return censor(value, fullPath);
             } : censor;
             redactWildcardPath(current, afterWildcard, wrappedCensor, originalPath, remove);
@@ -816,8 +816,8 @@ var require_redact = __commonJS({
         return null;
       }
       const pathStructure = /* @__PURE__ */ new Map();
-      for (const path21 of pathsToClone) {
-        const parts = parsePath(path21);
+      for (const path23 of pathsToClone) {
+        const parts = parsePath(path23);
         let current = pathStructure;
         for (let i2 = 0; i2 < parts.length; i2++) {
           const part = parts[i2];
@@ -869,24 +869,24 @@ var require_redact = __commonJS({
       }
       return cloneSelectively(obj, pathStructure);
     }
-    function validatePath(path21) {
-      if (typeof path21 !== "string") {
+    function validatePath(path23) {
+      if (typeof path23 !== "string") {
         throw new Error("Paths must be (non-empty) strings");
       }
-      if (path21 === "") {
+      if (path23 === "") {
         throw new Error("Invalid redaction path ()");
       }
-      if (path21.includes("..")) {
-        throw new Error(`Invalid redaction path (${path21})`);
+      if (path23.includes("..")) {
+        throw new Error(`Invalid redaction path (${path23})`);
       }
-      if (path21.includes(",")) {
-        throw new Error(`Invalid redaction path (${path21})`);
+      if (path23.includes(",")) {
+        throw new Error(`Invalid redaction path (${path23})`);
       }
       let bracketCount = 0;
       let inQuotes = false;
       let quoteChar = "";
-      for (let i2 = 0; i2 < path21.length; i2++) {
-        const char = path21[i2];
+      for (let i2 = 0; i2 < path23.length; i2++) {
+        const char = path23[i2];
         if ((char === '"' || char === "'") && bracketCount > 0) {
           if (!inQuotes) {
             inQuotes = true;
@@ -900,20 +900,20 @@ var require_redact = __commonJS({
         } else if (char === "]" && !inQuotes) {
           bracketCount--;
           if (bracketCount < 0) {
-            throw new Error(`Invalid redaction path (${path21})`);
+            throw new Error(`Invalid redaction path (${path23})`);
           }
         }
       }
       if (bracketCount !== 0) {
-        throw new Error(`Invalid redaction path (${path21})`);
+        throw new Error(`Invalid redaction path (${path23})`);
       }
     }
     function validatePaths(paths) {
       if (!Array.isArray(paths)) {
         throw new TypeError("paths must be an array");
       }
-      for (const path21 of paths) {
-        validatePath(path21);
+      for (const path23 of paths) {
+        validatePath(path23);
       }
     }
     function slowRedact(options = {}) {
@@ -1083,8 +1083,8 @@ var require_redaction = __commonJS({
         if (shape[k] === null) {
           o2[k] = (value) => topCensor(value, [k]);
         } else {
-          const wrappedCensor = typeof censor === "function" ? (value, path21) => {
-            return censor(value, [k, ...path21]);
+          const wrappedCensor = typeof censor === "function" ? (value, path23) => {
+            return censor(value, [k, ...path23]);
           } : censor;
           o2[k] = Redact({
             paths: shape[k],
@@ -1305,7 +1305,7 @@ var require_sonic_boom = __commonJS({
     var fs = __require("fs");
     var EventEmitter3 = __require("events");
     var inherits = __require("util").inherits;
-    var path21 = __require("path");
+    var path23 = __require("path");
     var sleep2 = require_atomic_sleep();
     var assert2 = __require("assert");
     var BUSY_WRITE_TIMEOUT = 100;
@@ -1359,7 +1359,7 @@ var require_sonic_boom = __commonJS({
       const mode = sonic.mode;
       if (sonic.sync) {
         try {
-          if (sonic.mkdir) fs.mkdirSync(path21.dirname(file2), { recursive: true });
+          if (sonic.mkdir) fs.mkdirSync(path23.dirname(file2), { recursive: true });
           const fd = fs.openSync(file2, flags, mode);
           fileOpened(null, fd);
         } catch (err) {
@@ -1367,7 +1367,7 @@ var require_sonic_boom = __commonJS({
           throw err;
         }
       } else if (sonic.mkdir) {
-        fs.mkdir(path21.dirname(file2), { recursive: true }, (err) => {
+        fs.mkdir(path23.dirname(file2), { recursive: true }, (err) => {
           if (err) return fileOpened(err);
           fs.open(file2, flags, mode, fileOpened);
         });
@@ -2762,15 +2762,15 @@ var require_transport = __commonJS({
       if (!unquoted) {
         return false;
       }
-      let path21 = unquoted;
-      if (path21.startsWith("file://")) {
+      let path23 = unquoted;
+      if (path23.startsWith("file://")) {
         try {
-          path21 = fileURLToPath7(path21);
+          path23 = fileURLToPath7(path23);
         } catch {
           return false;
         }
       }
-      return isAbsolute(path21) && !existsSync3(path21);
+      return isAbsolute(path23) && !existsSync3(path23);
     }
     function stripQuotes2(value) {
       const first = value[0];
@@ -4474,7 +4474,7 @@ var require_multistream = __commonJS({
 var require_pino = __commonJS({
   "node_modules/pino/pino.js"(exports, module) {
     "use strict";
-    var os3 = __require("node:os");
+    var os4 = __require("node:os");
     var stdSerializers = require_pino_std_serializers();
     var caller = require_caller();
     var redaction = require_redaction();
@@ -4522,7 +4522,7 @@ var require_pino = __commonJS({
     } = symbols;
     var { epochTime, nullTime } = time3;
     var { pid } = process;
-    var hostname3 = os3.hostname();
+    var hostname3 = os4.hostname();
     var defaultErrorSerializer = stdSerializers.err;
     var defaultOptions = {
       level: "info",
@@ -4923,10 +4923,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path21) {
-  if (!path21)
+function getElementAtPath(obj, path23) {
+  if (!path23)
     return obj;
-  return path21.reduce((acc, key) => acc?.[key], obj);
+  return path23.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -5185,11 +5185,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path21, issues) {
+function prefixIssues(path23, issues) {
   return issues.map((iss) => {
     var _a4;
     (_a4 = iss).path ?? (_a4.path = []);
-    iss.path.unshift(path21);
+    iss.path.unshift(path23);
     return iss;
   });
 }
@@ -5722,16 +5722,16 @@ function flattenError(error62, mapper = (issue2) => issue2.message) {
 }
 function formatError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error63, path21 = []) => {
+  const processError = (error63, path23 = []) => {
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path21, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path23, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path21, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path23, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path21, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path23, ...issue2.path]);
       } else {
-        const fullpath = [...path21, ...issue2.path];
+        const fullpath = [...path23, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -5770,17 +5770,17 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error62, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error63, path21 = []) => {
+  const processError = (error63, path23 = []) => {
     var _a4;
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path21, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path23, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path21, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path23, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path21, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path23, ...issue2.path]);
       } else {
-        const fullpath = [...path21, ...issue2.path];
+        const fullpath = [...path23, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -5819,8 +5819,8 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path21 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path21) {
+  const path23 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path23) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -23852,13 +23852,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path21 = ref.slice(1).split("/").filter(Boolean);
-  if (path21.length === 0) {
+  const path23 = ref.slice(1).split("/").filter(Boolean);
+  if (path23.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path21[0] === defsKey) {
-    const key = path21[1] === void 0 ? void 0 : decodeJSONPointerSegment(path21[1]);
+  if (path23[0] === defsKey) {
+    const key = path23[1] === void 0 ? void 0 : decodeJSONPointerSegment(path23[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -35246,13 +35246,13 @@ var require_dist = __commonJS({
     })(semver$1, semver$1.exports);
     var semverExports = semver$1.exports;
     var fs = require$$0;
-    var path21 = require$$1;
+    var path23 = require$$1;
     var { promisify: promisify3 } = require$$2;
     var semver = semverExports;
     var useNativeRecursiveOption = semver.satisfies(process.version, ">=10.12.0");
     var checkPath = (pth) => {
       if (process.platform === "win32") {
-        const pathHasInvalidWinCharacters = /[<>:"|?*]/.test(pth.replace(path21.parse(pth).root, ""));
+        const pathHasInvalidWinCharacters = /[<>:"|?*]/.test(pth.replace(path23.parse(pth).root, ""));
         if (pathHasInvalidWinCharacters) {
           const error62 = new Error(`Path contains invalid characters: ${pth}`);
           error62.code = "EINVAL";
@@ -35284,7 +35284,7 @@ var require_dist = __commonJS({
       const mkdir2 = promisify3(options.fs.mkdir);
       const stat4 = promisify3(options.fs.stat);
       if (useNativeRecursiveOption && options.fs.mkdir === fs.mkdir) {
-        const pth = path21.resolve(input3);
+        const pth = path23.resolve(input3);
         await mkdir2(pth, {
           mode: options.mode,
           recursive: true
@@ -35300,13 +35300,13 @@ var require_dist = __commonJS({
             throw error62;
           }
           if (error62.code === "ENOENT") {
-            if (path21.dirname(pth) === pth) {
+            if (path23.dirname(pth) === pth) {
               throw permissionError(pth);
             }
             if (error62.message.includes("null bytes")) {
               throw error62;
             }
-            await make(path21.dirname(pth));
+            await make(path23.dirname(pth));
             return make(pth);
           }
           try {
@@ -35320,14 +35320,14 @@ var require_dist = __commonJS({
           return pth;
         }
       };
-      return make(path21.resolve(input3));
+      return make(path23.resolve(input3));
     };
     makeDir$2.exports = makeDir;
     makeDir$2.exports.sync = (input3, options) => {
       checkPath(input3);
       options = processOptions(options);
       if (useNativeRecursiveOption && options.fs.mkdirSync === fs.mkdirSync) {
-        const pth = path21.resolve(input3);
+        const pth = path23.resolve(input3);
         fs.mkdirSync(pth, {
           mode: options.mode,
           recursive: true
@@ -35342,13 +35342,13 @@ var require_dist = __commonJS({
             throw error62;
           }
           if (error62.code === "ENOENT") {
-            if (path21.dirname(pth) === pth) {
+            if (path23.dirname(pth) === pth) {
               throw permissionError(pth);
             }
             if (error62.message.includes("null bytes")) {
               throw error62;
             }
-            make(path21.dirname(pth));
+            make(path23.dirname(pth));
             return make(pth);
           }
           try {
@@ -35361,7 +35361,7 @@ var require_dist = __commonJS({
         }
         return pth;
       };
-      return make(path21.resolve(input3));
+      return make(path23.resolve(input3));
     };
     var makeDirExports = makeDir$2.exports;
     var makeDir$1 = /* @__PURE__ */ getDefaultExportFromCjs(makeDirExports);
@@ -36695,11 +36695,11 @@ var require_dist = __commonJS({
               return isFunction2(object2[key]);
             });
           }
-          function baseGet(object2, path22) {
-            path22 = castPath(path22, object2);
-            var index2 = 0, length = path22.length;
+          function baseGet(object2, path24) {
+            path24 = castPath(path24, object2);
+            var index2 = 0, length = path24.length;
             while (object2 != null && index2 < length) {
-              object2 = object2[toKey(path22[index2++])];
+              object2 = object2[toKey(path24[index2++])];
             }
             return index2 && index2 == length ? object2 : undefined$1;
           }
@@ -36763,10 +36763,10 @@ var require_dist = __commonJS({
             });
             return accumulator;
           }
-          function baseInvoke(object2, path22, args) {
-            path22 = castPath(path22, object2);
-            object2 = parent(object2, path22);
-            var func = object2 == null ? object2 : object2[toKey(last(path22))];
+          function baseInvoke(object2, path24, args) {
+            path24 = castPath(path24, object2);
+            object2 = parent(object2, path24);
+            var func = object2 == null ? object2 : object2[toKey(last(path24))];
             return func == null ? undefined$1 : apply(func, object2, args);
           }
           function baseIsArguments(value) {
@@ -36922,13 +36922,13 @@ var require_dist = __commonJS({
               return object2 === source || baseIsMatch(object2, source, matchData);
             };
           }
-          function baseMatchesProperty(path22, srcValue) {
-            if (isKey(path22) && isStrictComparable(srcValue)) {
-              return matchesStrictComparable(toKey(path22), srcValue);
+          function baseMatchesProperty(path24, srcValue) {
+            if (isKey(path24) && isStrictComparable(srcValue)) {
+              return matchesStrictComparable(toKey(path24), srcValue);
             }
             return function(object2) {
-              var objValue = get(object2, path22);
-              return objValue === undefined$1 && objValue === srcValue ? hasIn(object2, path22) : baseIsEqual(srcValue, objValue, COMPARE_PARTIAL_FLAG | COMPARE_UNORDERED_FLAG);
+              var objValue = get(object2, path24);
+              return objValue === undefined$1 && objValue === srcValue ? hasIn(object2, path24) : baseIsEqual(srcValue, objValue, COMPARE_PARTIAL_FLAG | COMPARE_UNORDERED_FLAG);
             };
           }
           function baseMerge(object2, source, srcIndex, customizer, stack) {
@@ -37025,23 +37025,23 @@ var require_dist = __commonJS({
             });
           }
           function basePick(object2, paths) {
-            return basePickBy(object2, paths, function(value, path22) {
-              return hasIn(object2, path22);
+            return basePickBy(object2, paths, function(value, path24) {
+              return hasIn(object2, path24);
             });
           }
           function basePickBy(object2, paths, predicate) {
             var index2 = -1, length = paths.length, result2 = {};
             while (++index2 < length) {
-              var path22 = paths[index2], value = baseGet(object2, path22);
-              if (predicate(value, path22)) {
-                baseSet(result2, castPath(path22, object2), value);
+              var path24 = paths[index2], value = baseGet(object2, path24);
+              if (predicate(value, path24)) {
+                baseSet(result2, castPath(path24, object2), value);
               }
             }
             return result2;
           }
-          function basePropertyDeep(path22) {
+          function basePropertyDeep(path24) {
             return function(object2) {
-              return baseGet(object2, path22);
+              return baseGet(object2, path24);
             };
           }
           function basePullAll(array2, values2, iteratee2, comparator) {
@@ -37115,14 +37115,14 @@ var require_dist = __commonJS({
             var array2 = values(collection);
             return shuffleSelf(array2, baseClamp(n3, 0, array2.length));
           }
-          function baseSet(object2, path22, value, customizer) {
+          function baseSet(object2, path24, value, customizer) {
             if (!isObject4(object2)) {
               return object2;
             }
-            path22 = castPath(path22, object2);
-            var index2 = -1, length = path22.length, lastIndex = length - 1, nested = object2;
+            path24 = castPath(path24, object2);
+            var index2 = -1, length = path24.length, lastIndex = length - 1, nested = object2;
             while (nested != null && ++index2 < length) {
-              var key = toKey(path22[index2]), newValue = value;
+              var key = toKey(path24[index2]), newValue = value;
               if (key === "__proto__" || key === "constructor" || key === "prototype") {
                 return object2;
               }
@@ -37130,7 +37130,7 @@ var require_dist = __commonJS({
                 var objValue = nested[key];
                 newValue = customizer ? customizer(objValue, key, nested) : undefined$1;
                 if (newValue === undefined$1) {
-                  newValue = isObject4(objValue) ? objValue : isIndex(path22[index2 + 1]) ? [] : {};
+                  newValue = isObject4(objValue) ? objValue : isIndex(path24[index2 + 1]) ? [] : {};
                 }
               }
               assignValue(nested, key, newValue);
@@ -37296,14 +37296,14 @@ var require_dist = __commonJS({
               }
             return result2;
           }
-          function baseUnset(object2, path22) {
-            path22 = castPath(path22, object2);
-            var index2 = -1, length = path22.length;
+          function baseUnset(object2, path24) {
+            path24 = castPath(path24, object2);
+            var index2 = -1, length = path24.length;
             if (!length) {
               return true;
             }
             while (++index2 < length) {
-              var key = toKey(path22[index2]);
+              var key = toKey(path24[index2]);
               if (key === "__proto__" && !hasOwnProperty.call(object2, "__proto__")) {
                 return false;
               }
@@ -37311,11 +37311,11 @@ var require_dist = __commonJS({
                 return false;
               }
             }
-            var obj = parent(object2, path22);
-            return obj == null || delete obj[toKey(last(path22))];
+            var obj = parent(object2, path24);
+            return obj == null || delete obj[toKey(last(path24))];
           }
-          function baseUpdate(object2, path22, updater, customizer) {
-            return baseSet(object2, path22, updater(baseGet(object2, path22)), customizer);
+          function baseUpdate(object2, path24, updater, customizer) {
+            return baseSet(object2, path24, updater(baseGet(object2, path24)), customizer);
           }
           function baseWhile(array2, predicate, isDrop, fromRight) {
             var length = array2.length, index2 = fromRight ? length : -1;
@@ -38198,11 +38198,11 @@ var require_dist = __commonJS({
             var match = source.match(reWrapDetails);
             return match ? match[1].split(reSplitDetails) : [];
           }
-          function hasPath(object2, path22, hasFunc) {
-            path22 = castPath(path22, object2);
-            var index2 = -1, length = path22.length, result2 = false;
+          function hasPath(object2, path24, hasFunc) {
+            path24 = castPath(path24, object2);
+            var index2 = -1, length = path24.length, result2 = false;
             while (++index2 < length) {
-              var key = toKey(path22[index2]);
+              var key = toKey(path24[index2]);
               if (!(result2 = object2 != null && hasFunc(object2, key))) {
                 break;
               }
@@ -38404,8 +38404,8 @@ var require_dist = __commonJS({
               return apply(func, this, otherArgs);
             };
           }
-          function parent(object2, path22) {
-            return path22.length < 2 ? object2 : baseGet(object2, baseSlice(path22, 0, -1));
+          function parent(object2, path24) {
+            return path24.length < 2 ? object2 : baseGet(object2, baseSlice(path24, 0, -1));
           }
           function reorder(array2, indexes) {
             var arrLength = array2.length, length = nativeMin(indexes.length, arrLength), oldArray = copyArray(array2);
@@ -39040,10 +39040,10 @@ var require_dist = __commonJS({
             }
             return isString(collection) ? fromIndex <= length && collection.indexOf(value, fromIndex) > -1 : !!length && baseIndexOf(collection, value, fromIndex) > -1;
           }
-          var invokeMap = baseRest(function(collection, path22, args) {
-            var index2 = -1, isFunc = typeof path22 == "function", result2 = isArrayLike(collection) ? Array2(collection.length) : [];
+          var invokeMap = baseRest(function(collection, path24, args) {
+            var index2 = -1, isFunc = typeof path24 == "function", result2 = isArrayLike(collection) ? Array2(collection.length) : [];
             baseEach(collection, function(value) {
-              result2[++index2] = isFunc ? apply(path22, value, args) : baseInvoke(value, path22, args);
+              result2[++index2] = isFunc ? apply(path24, value, args) : baseInvoke(value, path24, args);
             });
             return result2;
           });
@@ -39695,15 +39695,15 @@ var require_dist = __commonJS({
           function functionsIn(object2) {
             return object2 == null ? [] : baseFunctions(object2, keysIn(object2));
           }
-          function get(object2, path22, defaultValue) {
-            var result2 = object2 == null ? undefined$1 : baseGet(object2, path22);
+          function get(object2, path24, defaultValue) {
+            var result2 = object2 == null ? undefined$1 : baseGet(object2, path24);
             return result2 === undefined$1 ? defaultValue : result2;
           }
-          function has(object2, path22) {
-            return object2 != null && hasPath(object2, path22, baseHas);
+          function has(object2, path24) {
+            return object2 != null && hasPath(object2, path24, baseHas);
           }
-          function hasIn(object2, path22) {
-            return object2 != null && hasPath(object2, path22, baseHasIn);
+          function hasIn(object2, path24) {
+            return object2 != null && hasPath(object2, path24, baseHasIn);
           }
           var invert = createInverter(function(result2, value, key) {
             if (value != null && typeof value.toString != "function") {
@@ -39756,10 +39756,10 @@ var require_dist = __commonJS({
               return result2;
             }
             var isDeep = false;
-            paths = arrayMap(paths, function(path22) {
-              path22 = castPath(path22, object2);
-              isDeep || (isDeep = path22.length > 1);
-              return path22;
+            paths = arrayMap(paths, function(path24) {
+              path24 = castPath(path24, object2);
+              isDeep || (isDeep = path24.length > 1);
+              return path24;
             });
             copyObject(object2, getAllKeysIn(object2), result2);
             if (isDeep) {
@@ -39785,19 +39785,19 @@ var require_dist = __commonJS({
               return [prop];
             });
             predicate = getIteratee(predicate);
-            return basePickBy(object2, props, function(value, path22) {
-              return predicate(value, path22[0]);
+            return basePickBy(object2, props, function(value, path24) {
+              return predicate(value, path24[0]);
             });
           }
-          function result(object2, path22, defaultValue) {
-            path22 = castPath(path22, object2);
-            var index2 = -1, length = path22.length;
+          function result(object2, path24, defaultValue) {
+            path24 = castPath(path24, object2);
+            var index2 = -1, length = path24.length;
             if (!length) {
               length = 1;
               object2 = undefined$1;
             }
             while (++index2 < length) {
-              var value = object2 == null ? undefined$1 : object2[toKey(path22[index2])];
+              var value = object2 == null ? undefined$1 : object2[toKey(path24[index2])];
               if (value === undefined$1) {
                 index2 = length;
                 value = defaultValue;
@@ -39806,12 +39806,12 @@ var require_dist = __commonJS({
             }
             return object2;
           }
-          function set2(object2, path22, value) {
-            return object2 == null ? object2 : baseSet(object2, path22, value);
+          function set2(object2, path24, value) {
+            return object2 == null ? object2 : baseSet(object2, path24, value);
           }
-          function setWith(object2, path22, value, customizer) {
+          function setWith(object2, path24, value, customizer) {
             customizer = typeof customizer == "function" ? customizer : undefined$1;
-            return object2 == null ? object2 : baseSet(object2, path22, value, customizer);
+            return object2 == null ? object2 : baseSet(object2, path24, value, customizer);
           }
           var toPairs = createToPairs(keys);
           var toPairsIn = createToPairs(keysIn);
@@ -39833,15 +39833,15 @@ var require_dist = __commonJS({
             });
             return accumulator;
           }
-          function unset(object2, path22) {
-            return object2 == null ? true : baseUnset(object2, path22);
+          function unset(object2, path24) {
+            return object2 == null ? true : baseUnset(object2, path24);
           }
-          function update(object2, path22, updater) {
-            return object2 == null ? object2 : baseUpdate(object2, path22, castFunction(updater));
+          function update(object2, path24, updater) {
+            return object2 == null ? object2 : baseUpdate(object2, path24, castFunction(updater));
           }
-          function updateWith(object2, path22, updater, customizer) {
+          function updateWith(object2, path24, updater, customizer) {
             customizer = typeof customizer == "function" ? customizer : undefined$1;
-            return object2 == null ? object2 : baseUpdate(object2, path22, castFunction(updater), customizer);
+            return object2 == null ? object2 : baseUpdate(object2, path24, castFunction(updater), customizer);
           }
           function values(object2) {
             return object2 == null ? [] : baseValues(object2, keys(object2));
@@ -40227,17 +40227,17 @@ var require_dist = __commonJS({
           function matches(source) {
             return baseMatches(baseClone(source, CLONE_DEEP_FLAG));
           }
-          function matchesProperty(path22, srcValue) {
-            return baseMatchesProperty(path22, baseClone(srcValue, CLONE_DEEP_FLAG));
+          function matchesProperty(path24, srcValue) {
+            return baseMatchesProperty(path24, baseClone(srcValue, CLONE_DEEP_FLAG));
           }
-          var method = baseRest(function(path22, args) {
+          var method = baseRest(function(path24, args) {
             return function(object2) {
-              return baseInvoke(object2, path22, args);
+              return baseInvoke(object2, path24, args);
             };
           });
           var methodOf = baseRest(function(object2, args) {
-            return function(path22) {
-              return baseInvoke(object2, path22, args);
+            return function(path24) {
+              return baseInvoke(object2, path24, args);
             };
           });
           function mixin3(object2, source, options) {
@@ -40284,12 +40284,12 @@ var require_dist = __commonJS({
           var over = createOver(arrayMap);
           var overEvery = createOver(arrayEvery);
           var overSome = createOver(arraySome);
-          function property(path22) {
-            return isKey(path22) ? baseProperty(toKey(path22)) : basePropertyDeep(path22);
+          function property(path24) {
+            return isKey(path24) ? baseProperty(toKey(path24)) : basePropertyDeep(path24);
           }
           function propertyOf(object2) {
-            return function(path22) {
-              return object2 == null ? undefined$1 : baseGet(object2, path22);
+            return function(path24) {
+              return object2 == null ? undefined$1 : baseGet(object2, path24);
             };
           }
           var range = createRange();
@@ -40742,12 +40742,12 @@ var require_dist = __commonJS({
           LazyWrapper.prototype.findLast = function(predicate) {
             return this.reverse().find(predicate);
           };
-          LazyWrapper.prototype.invokeMap = baseRest(function(path22, args) {
-            if (typeof path22 == "function") {
+          LazyWrapper.prototype.invokeMap = baseRest(function(path24, args) {
+            if (typeof path24 == "function") {
               return new LazyWrapper(this);
             }
             return this.map(function(value) {
-              return baseInvoke(value, path22, args);
+              return baseInvoke(value, path24, args);
             });
           });
           LazyWrapper.prototype.reject = function(predicate) {
@@ -45406,8 +45406,8 @@ var require_dist = __commonJS({
        * @param path
        * @returns this
        */
-      errorAttachment(path22) {
-        this._errorAttachment = path22;
+      errorAttachment(path24) {
+        this._errorAttachment = path24;
         return this;
       }
       /**
@@ -47065,7 +47065,7 @@ var require_windows = __commonJS({
     module.exports = isexe;
     isexe.sync = sync;
     var fs = __require("fs");
-    function checkPathExt(path21, options) {
+    function checkPathExt(path23, options) {
       var pathext = options.pathExt !== void 0 ? options.pathExt : process.env.PATHEXT;
       if (!pathext) {
         return true;
@@ -47076,25 +47076,25 @@ var require_windows = __commonJS({
       }
       for (var i2 = 0; i2 < pathext.length; i2++) {
         var p = pathext[i2].toLowerCase();
-        if (p && path21.substr(-p.length).toLowerCase() === p) {
+        if (p && path23.substr(-p.length).toLowerCase() === p) {
           return true;
         }
       }
       return false;
     }
-    function checkStat(stat4, path21, options) {
+    function checkStat(stat4, path23, options) {
       if (!stat4.isSymbolicLink() && !stat4.isFile()) {
         return false;
       }
-      return checkPathExt(path21, options);
+      return checkPathExt(path23, options);
     }
-    function isexe(path21, options, cb) {
-      fs.stat(path21, function(er, stat4) {
-        cb(er, er ? false : checkStat(stat4, path21, options));
+    function isexe(path23, options, cb) {
+      fs.stat(path23, function(er, stat4) {
+        cb(er, er ? false : checkStat(stat4, path23, options));
       });
     }
-    function sync(path21, options) {
-      return checkStat(fs.statSync(path21), path21, options);
+    function sync(path23, options) {
+      return checkStat(fs.statSync(path23), path23, options);
     }
   }
 });
@@ -47105,13 +47105,13 @@ var require_mode = __commonJS({
     module.exports = isexe;
     isexe.sync = sync;
     var fs = __require("fs");
-    function isexe(path21, options, cb) {
-      fs.stat(path21, function(er, stat4) {
+    function isexe(path23, options, cb) {
+      fs.stat(path23, function(er, stat4) {
         cb(er, er ? false : checkStat(stat4, options));
       });
     }
-    function sync(path21, options) {
-      return checkStat(fs.statSync(path21), options);
+    function sync(path23, options) {
+      return checkStat(fs.statSync(path23), options);
     }
     function checkStat(stat4, options) {
       return stat4.isFile() && checkMode(stat4, options);
@@ -47144,7 +47144,7 @@ var require_isexe = __commonJS({
     }
     module.exports = isexe;
     isexe.sync = sync;
-    function isexe(path21, options, cb) {
+    function isexe(path23, options, cb) {
       if (typeof options === "function") {
         cb = options;
         options = {};
@@ -47154,7 +47154,7 @@ var require_isexe = __commonJS({
           throw new TypeError("callback not provided");
         }
         return new Promise(function(resolve6, reject2) {
-          isexe(path21, options || {}, function(er, is) {
+          isexe(path23, options || {}, function(er, is) {
             if (er) {
               reject2(er);
             } else {
@@ -47163,7 +47163,7 @@ var require_isexe = __commonJS({
           });
         });
       }
-      core(path21, options || {}, function(er, is) {
+      core(path23, options || {}, function(er, is) {
         if (er) {
           if (er.code === "EACCES" || options && options.ignoreErrors) {
             er = null;
@@ -47173,9 +47173,9 @@ var require_isexe = __commonJS({
         cb(er, is);
       });
     }
-    function sync(path21, options) {
+    function sync(path23, options) {
       try {
-        return core.sync(path21, options || {});
+        return core.sync(path23, options || {});
       } catch (er) {
         if (options && options.ignoreErrors || er.code === "EACCES") {
           return false;
@@ -47191,7 +47191,7 @@ var require_isexe = __commonJS({
 var require_which = __commonJS({
   "node_modules/which/which.js"(exports, module) {
     var isWindows = process.platform === "win32" || process.env.OSTYPE === "cygwin" || process.env.OSTYPE === "msys";
-    var path21 = __require("path");
+    var path23 = __require("path");
     var COLON = isWindows ? ";" : ":";
     var isexe = require_isexe();
     var getNotFoundError = (cmd) => Object.assign(new Error(`not found: ${cmd}`), { code: "ENOENT" });
@@ -47229,7 +47229,7 @@ var require_which = __commonJS({
           return opt.all && found.length ? resolve6(found) : reject2(getNotFoundError(cmd));
         const ppRaw = pathEnv[i2];
         const pathPart = /^".*"$/.test(ppRaw) ? ppRaw.slice(1, -1) : ppRaw;
-        const pCmd = path21.join(pathPart, cmd);
+        const pCmd = path23.join(pathPart, cmd);
         const p = !pathPart && /^\.[\\\/]/.test(cmd) ? cmd.slice(0, 2) + pCmd : pCmd;
         resolve6(subStep(p, i2, 0));
       });
@@ -47256,7 +47256,7 @@ var require_which = __commonJS({
       for (let i2 = 0; i2 < pathEnv.length; i2++) {
         const ppRaw = pathEnv[i2];
         const pathPart = /^".*"$/.test(ppRaw) ? ppRaw.slice(1, -1) : ppRaw;
-        const pCmd = path21.join(pathPart, cmd);
+        const pCmd = path23.join(pathPart, cmd);
         const p = !pathPart && /^\.[\\\/]/.test(cmd) ? cmd.slice(0, 2) + pCmd : pCmd;
         for (let j = 0; j < pathExt.length; j++) {
           const cur = p + pathExt[j];
@@ -47304,7 +47304,7 @@ var require_path_key = __commonJS({
 var require_resolveCommand = __commonJS({
   "node_modules/cross-spawn/lib/util/resolveCommand.js"(exports, module) {
     "use strict";
-    var path21 = __require("path");
+    var path23 = __require("path");
     var which = require_which();
     var getPathKey = require_path_key();
     function resolveCommandAttempt(parsed, withoutPathExt) {
@@ -47322,7 +47322,7 @@ var require_resolveCommand = __commonJS({
       try {
         resolved = which.sync(parsed.command, {
           path: env2[getPathKey({ env: env2 })],
-          pathExt: withoutPathExt ? path21.delimiter : void 0
+          pathExt: withoutPathExt ? path23.delimiter : void 0
         });
       } catch (e) {
       } finally {
@@ -47331,7 +47331,7 @@ var require_resolveCommand = __commonJS({
         }
       }
       if (resolved) {
-        resolved = path21.resolve(hasCustomCwd ? parsed.options.cwd : "", resolved);
+        resolved = path23.resolve(hasCustomCwd ? parsed.options.cwd : "", resolved);
       }
       return resolved;
     }
@@ -47385,8 +47385,8 @@ var require_shebang_command = __commonJS({
       if (!match) {
         return null;
       }
-      const [path21, argument] = match[0].replace(/#! ?/, "").split(" ");
-      const binary = path21.split("/").pop();
+      const [path23, argument] = match[0].replace(/#! ?/, "").split(" ");
+      const binary = path23.split("/").pop();
       if (binary === "env") {
         return argument;
       }
@@ -47421,7 +47421,7 @@ var require_readShebang = __commonJS({
 var require_parse = __commonJS({
   "node_modules/cross-spawn/lib/parse.js"(exports, module) {
     "use strict";
-    var path21 = __require("path");
+    var path23 = __require("path");
     var resolveCommand = require_resolveCommand();
     var escape3 = require_escape();
     var readShebang = require_readShebang();
@@ -47446,7 +47446,7 @@ var require_parse = __commonJS({
       const needsShell = !isExecutableRegExp.test(commandFile);
       if (parsed.options.forceShell || needsShell) {
         const needsDoubleEscapeMetaChars = isCmdShimRegExp.test(commandFile);
-        parsed.command = path21.normalize(parsed.command);
+        parsed.command = path23.normalize(parsed.command);
         parsed.command = escape3.command(parsed.command);
         parsed.args = parsed.args.map((arg) => escape3.argument(arg, needsDoubleEscapeMetaChars));
         const shellCommand = [parsed.command].concat(parsed.args).join(" ");
@@ -49070,22 +49070,22 @@ function __disposeResources(env2) {
   }
   return next();
 }
-function __rewriteRelativeImportExtension(path21, preserveJsx, extraExtensions, ignoreCase) {
-  if (typeof path21 === "string" && /^\.\.?\//.test(path21)) {
+function __rewriteRelativeImportExtension(path23, preserveJsx, extraExtensions, ignoreCase) {
+  if (typeof path23 === "string" && /^\.\.?\//.test(path23)) {
     if (extraExtensions) {
       for (var extension in extraExtensions) {
-        var suffix = path21.slice(-extension.length);
+        var suffix = path23.slice(-extension.length);
         if (suffix === extension || ignoreCase && suffix.toLowerCase() === extension.toLowerCase()) {
           var output2 = extraExtensions[extension];
-          return output2 === extension ? path21 : path21.slice(0, -extension.length) + output2;
+          return output2 === extension ? path23 : path23.slice(0, -extension.length) + output2;
         }
       }
     }
-    return path21.replace(/\.(tsx)$|((?:\.d)?)((?:\.[^./]+?)?)\.([cm]?)ts$/i, function(m, tsx, d, ext, cm) {
+    return path23.replace(/\.(tsx)$|((?:\.d)?)((?:\.[^./]+?)?)\.([cm]?)ts$/i, function(m, tsx, d, ext, cm) {
       return tsx ? preserveJsx ? ".jsx" : ".js" : d && (!ext || !cm) ? m : d + ext + "." + cm.toLowerCase() + "js";
     });
   }
-  return path21;
+  return path23;
 }
 var extendStatics, __assign, __createBinding, __setModuleDefault, ownKeys, _SuppressedError, tslib_es6_default;
 var init_tslib_es6 = __esm({
@@ -61898,14 +61898,14 @@ var require_dependency_container = __commonJS({
           provider = providerOrConstructor;
         }
         if (providers_1.isTokenProvider(provider)) {
-          const path21 = [token];
+          const path23 = [token];
           let tokenProvider = provider;
           while (tokenProvider != null) {
             const currentToken = tokenProvider.useToken;
-            if (path21.includes(currentToken)) {
-              throw new Error(`Token registration cycle detected! ${[...path21, currentToken].join(" -> ")}`);
+            if (path23.includes(currentToken)) {
+              throw new Error(`Token registration cycle detected! ${[...path23, currentToken].join(" -> ")}`);
             }
-            path21.push(currentToken);
+            path23.push(currentToken);
             const registration = this._registry.get(currentToken);
             if (registration && providers_1.isTokenProvider(registration.provider)) {
               tokenProvider = registration.provider;
@@ -67101,7 +67101,7 @@ var require_x509_cjs = __commonJS({
 
 // src/action.ts
 init_errors();
-import path20 from "node:path";
+import path22 from "node:path";
 import { Writable as Writable4 } from "node:stream";
 import { fileURLToPath as fileURLToPath6 } from "node:url";
 
@@ -68905,11 +68905,11 @@ var parser = new YargsParser({
   format,
   normalize,
   resolve: resolve2,
-  require: (path21) => {
+  require: (path23) => {
     if (typeof require2 !== "undefined") {
-      return require2(path21);
-    } else if (path21.match(/\.json$/)) {
-      return JSON.parse(readFileSync(path21, "utf8"));
+      return require2(path23);
+    } else if (path23.match(/\.json$/)) {
+      return JSON.parse(readFileSync(path23, "utf8"));
     } else {
       throw Error("only .json config files are supported in ESM");
     }
@@ -72837,13 +72837,13 @@ var SCHEMAS = {
 function specError(file2, message2) {
   return new UsageError(`${file2}: ${message2}`);
 }
-function describe3(path21) {
-  const [top2, index, field] = path21.map(String);
+function describe3(path23) {
+  const [top2, index, field] = path23.map(String);
   if (top2 === "servers" && index !== void 0 && field !== void 0 && field in SERVER_KEYS) {
     return { key: `servers.${index}.${field}`, phrase: SERVER_KEYS[field]?.phrase ?? "" };
   }
   if (top2 !== void 0 && top2 in SPEC_KEYS) return { key: top2, phrase: SPEC_KEYS[top2]?.phrase ?? "" };
-  return { key: path21.map(String).join("."), phrase: "valid" };
+  return { key: path23.map(String).join("."), phrase: "valid" };
 }
 function validateSpec(file2, value, reading = "wsgate") {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
@@ -73184,6 +73184,7 @@ function readValue(name, unit, text) {
 
 // src/config/schema.ts
 var patterns = external_exports.array(external_exports.string()).default([]);
+var BROWSER_ENGINES = ["chromium", "firefox", "webkit"];
 var serverSchema = external_exports.object({
   url: external_exports.string().default("ws://127.0.0.1:9001"),
   /** Default: ./reports/clients (./reports/servers when servers are tested). */
@@ -73209,6 +73210,10 @@ var serverSchema = external_exports.object({
 var runSchema = serverSchema.extend({
   client: external_exports.string().trim().min(1, "the client command is empty").nullable().default(null),
   clientLoops: external_exports.boolean().default(false),
+  /** A browser engine as the client under test, playing the fuzzing server's page (`run --browser`). */
+  browser: external_exports.enum(BROWSER_ENGINES).nullable().default(null),
+  browserPath: external_exports.string().trim().min(1, "--browser-path is empty").nullable().default(null),
+  browserTimeout: external_exports.number().positive("--browser-timeout must be a positive number of seconds").max(3600).nullable().default(null),
   agent: external_exports.string().nullable().default(null),
   caseTimeout: external_exports.number().positive("--case-timeout must be a positive number of seconds").max(86400).nullable().default(null),
   strict: external_exports.boolean().default(false),
@@ -74018,9 +74023,9 @@ function parse3(head2) {
   const checked = checkUpgradeHeaders(headers);
   if ("ok" in checked) return checked.plainHttp === true ? { ...checked, target } : checked;
   const q = target.indexOf("?");
-  const path21 = q < 0 ? target : target.slice(0, q);
+  const path23 = q < 0 ? target : target.slice(0, q);
   const query = new URLSearchParams(q < 0 ? "" : target.slice(q + 1));
-  return { ok: true, request: { method, target, path: path21, query, headers, key: checked.key, version: checked.version, raw } };
+  return { ok: true, request: { method, target, path: path23, query, headers, key: checked.key, version: checked.version, raw } };
 }
 function parseRequestLine(requestLine) {
   const parts = requestLine.trim().split(/[ \t]+/);
@@ -74283,6 +74288,7 @@ function runKey(agent, index) {
 
 // src/config/run-config.ts
 init_patterns();
+var DEFAULT_BROWSER_TIMEOUT = 30;
 var REFERENCE_SERVER_COMMAND = "{reference-server}";
 var DEFAULT_SERVER_START_TIMEOUT = 30;
 function resolveRunConfig(input3, sources = {}) {
@@ -74306,14 +74312,28 @@ function resolveRunConfig(input3, sources = {}) {
 function clientRunConfig(o2, sources) {
   const { host, port, secure } = parseListenUrl(o2.url);
   const tls5 = resolveTls(o2, secure, "client", false);
+  const browser = browserChoice(o2, tls5 !== null);
+  const defaultAgent = browser !== null ? browser.engine : o2.client === null ? "wsgate-reference-ws" : "client";
   return {
     role: "client",
-    ...runSettings(o2, sources, tls5, "./reports/clients", o2.client === null ? "wsgate-reference-ws" : "client", false),
+    ...runSettings(o2, sources, tls5, "./reports/clients", defaultAgent, false),
     ...listenSettings(host, port, sources.env),
     client: o2.client,
-    // The bundled client drives the cases itself: one process instead of one per case.
-    clientLoops: o2.clientLoops || o2.client === null
+    // The bundled client drives the cases itself: one process instead of one per case; so does a browser's page.
+    clientLoops: o2.clientLoops || o2.client === null,
+    browser,
+    agentGiven: o2.agent !== null
   };
+}
+function browserChoice(o2, tls5) {
+  if (o2.browser === null) {
+    const stray = o2.browserPath !== null ? "--browser-path" : o2.browserTimeout !== null ? "--browser-timeout" : null;
+    if (stray !== null) throw new UsageError(`${stray} goes with --browser chromium|firefox|webkit`);
+    return null;
+  }
+  const clash = o2.client !== null ? ["--client", "the browser is the client"] : o2.clientLoops ? ["--client-loops", "a browser always plays every case itself"] : o2.jobs !== null ? ["--jobs", "a browser plays its cases one after another, in order"] : o2.http2 ? ["--http2", "a browser chooses HTTP/2 for a WebSocket itself; wsgate cannot make it"] : tls5 ? ["--tls (wss://)", "a browser would have to trust the run's CA: not supported yet; test over ws://"] : o2.robustness ? ["--robustness", "the profile measures a client process tree's memory, and a browser's is shared by its tabs and helpers"] : null;
+  if (clash !== null) throw new UsageError(`--browser does not go with ${clash[0]}: ${clash[1]}`);
+  return { engine: o2.browser, path: o2.browserPath, timeoutS: o2.browserTimeout ?? DEFAULT_BROWSER_TIMEOUT };
 }
 function runSettings(o2, sources, tls5, defaultOutdir, defaultAgent, servers) {
   if (o2.repro && o2.http2) throw new UsageError("--repro writes scripts that replay HTTP/1.1 connections: it does not go with --http2");
@@ -78815,13 +78835,13 @@ var logOutputSync = ({ serializedResult, fdNumber, state, verboseInfo, encoding,
   }
 };
 var writeToFiles = (serializedResult, stdioItems, outputFiles) => {
-  for (const { path: path21, append: append2 } of stdioItems.filter(({ type }) => FILE_TYPES.has(type))) {
-    const pathString = typeof path21 === "string" ? path21 : path21.toString();
+  for (const { path: path23, append: append2 } of stdioItems.filter(({ type }) => FILE_TYPES.has(type))) {
+    const pathString = typeof path23 === "string" ? path23 : path23.toString();
     if (append2 || outputFiles.has(pathString)) {
-      appendFileSync(path21, serializedResult);
+      appendFileSync(path23, serializedResult);
     } else {
       outputFiles.add(pathString);
-      writeFileSync(path21, serializedResult);
+      writeFileSync(path23, serializedResult);
     }
   }
 };
@@ -84459,6 +84479,7 @@ var FuzzingServer = class extends EventEmitter2 {
     upgrade.connection.stream.on("close", () => this.upgrades.delete(upgrade));
   }
   route(request, connection) {
+    this.emit("asked", request.path);
     const target = parseTarget(request, this.options.cases);
     if ("kind" in target) return target;
     const { agent, index, def } = target;
@@ -84688,9 +84709,10 @@ function finish(agent) {
     setState('done', 'Done: ' + $('progress').value + ' cases played as ' + agent);
   });
 }
-function play(agent, ids, count) {
-  var n = 0;
+function play(agent, ids, count, first) {
+  var n = first - 1;
   $('progress').max = count;
+  $('progress').value = n;
   function next() {
     if (n >= count) return finish(agent);
     n += 1;
@@ -84709,12 +84731,13 @@ function start() {
   var ids = $('cases').value.split(',').map(function (s) { return s.trim(); }).filter(function (s) { return s !== ''; });
   $('reports').hidden = true;
   $('progress').value = 0;
-  if (ids.length > 0) return play(agent, ids, ids.length);
+  if (ids.length > 0) return play(agent, ids, ids.length, 1);
   var count = null;
   setState('running', 'Asking how many cases there are');
   connect('/getCaseCount', function (ws, data) { count = Number(JSON.parse(data)); }, function () {
     if (count === null || !(count >= 0)) return setState('failed', 'The fuzzing server did not say how many cases it has (' + $('wsuri').value + '/getCaseCount)');
-    play(agent, null, count);
+    var first = Math.floor(Number(params.get('first')));
+    play(agent, null, count, first >= 1 ? first : 1);
   });
 }
 window.addEventListener('load', function () {
@@ -85347,6 +85370,388 @@ async function driveClient(server, command2, values, config2, signal, budgetMs, 
   return { run: client.snapshot(timedOut2), crash: client.crash() };
 }
 
+// src/browsers/launch.ts
+import { mkdtemp as mkdtemp2, rm } from "node:fs/promises";
+import os3 from "node:os";
+import path20 from "node:path";
+init_errors();
+
+// src/browsers/engines.ts
+import { accessSync, constants as constants4 } from "node:fs";
+import { writeFile as writeFile3 } from "node:fs/promises";
+import path19 from "node:path";
+var ENGINES = {
+  chromium: {
+    engine: "chromium",
+    label: "Chromium",
+    candidates: [
+      "chromium",
+      "chromium-browser",
+      "google-chrome",
+      "google-chrome-stable",
+      "/usr/lib/chromium/chromium",
+      "/opt/google/chrome/chrome",
+      "/usr/local/share/chromium/chrome-linux/chrome",
+      "/snap/bin/chromium"
+    ],
+    install: "Debian: apt-get install chromium; Ubuntu: snap install chromium, or Google Chrome"
+  },
+  firefox: {
+    engine: "firefox",
+    label: "Firefox",
+    candidates: ["firefox-esr", "firefox", "/usr/lib/firefox-esr/firefox-esr", "/usr/lib/firefox/firefox", "/opt/firefox/firefox", "/snap/bin/firefox"],
+    install: "Debian: apt-get install firefox-esr; Ubuntu: apt-get install firefox"
+  },
+  webkit: {
+    engine: "webkit",
+    label: "WebKit",
+    candidates: [
+      "cog",
+      "MiniBrowser",
+      "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser",
+      "/usr/lib/aarch64-linux-gnu/webkit2gtk-4.1/MiniBrowser",
+      "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.0/MiniBrowser",
+      "/usr/lib/aarch64-linux-gnu/webkit2gtk-4.0/MiniBrowser",
+      "/usr/libexec/webkit2gtk-4.1/MiniBrowser"
+    ],
+    install: "Debian and Ubuntu: apt-get install cog (WPE WebKit, no display needed), or libwebkit2gtk-4.1-0 and xvfb (WebKitGTK MiniBrowser)"
+  }
+};
+function findExecutable(name, env2 = process.env) {
+  const runnable = (file2) => {
+    try {
+      accessSync(file2, constants4.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (name.includes("/")) return runnable(name) ? path19.resolve(name) : null;
+  for (const dir of (env2.PATH ?? "").split(path19.delimiter).filter((d) => d !== "")) {
+    const file2 = path19.join(dir, name);
+    if (runnable(file2)) return file2;
+  }
+  return null;
+}
+function discoverEngine(kind, env2 = process.env) {
+  for (const candidate of kind.candidates) {
+    const found = findExecutable(candidate, env2);
+    if (found !== null) return found;
+  }
+  return null;
+}
+function webkitPort(executable) {
+  return path19.basename(executable).startsWith("cog") ? "wpe" : "gtk";
+}
+function engineArgv(kind, plan) {
+  const { executable, page: page2, profile, env: env2 } = plan;
+  switch (kind.engine) {
+    case "chromium":
+      return [
+        executable,
+        "--headless",
+        "--no-sandbox",
+        `--user-data-dir=${profile}`,
+        "--no-first-run",
+        "--no-default-browser-check",
+        "--disable-gpu",
+        "--disable-quic",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--disable-extensions",
+        "--mute-audio",
+        page2
+      ];
+    case "firefox":
+      return [executable, "--headless", "--no-remote", "--profile", profile, page2];
+    case "webkit": {
+      if (webkitPort(executable) === "wpe") return [executable, "-P", "headless", page2];
+      if ((env2.DISPLAY ?? "") !== "" || (env2.WAYLAND_DISPLAY ?? "") !== "") return [executable, page2];
+      const xvfb = findExecutable("xvfb-run", env2);
+      if (xvfb === null) return `${executable} needs a display: set DISPLAY, or install xvfb (xvfb-run), or use WPE WebKit's cog`;
+      return [xvfb, "-a", executable, page2];
+    }
+  }
+}
+var FIREFOX_PREFS = {
+  "network.websocket.delay-failed-reconnects": false,
+  "browser.shell.checkDefaultBrowser": false,
+  "browser.startup.homepage_override.mstone": "ignore",
+  "browser.aboutwelcome.enabled": false,
+  "datareporting.policy.dataSubmissionEnabled": false,
+  "toolkit.telemetry.reportingpolicy.firstRun": false,
+  "app.update.disabledForTesting": true,
+  "app.normandy.enabled": false,
+  "browser.safebrowsing.update.enabled": false,
+  "network.captive-portal-service.enabled": false,
+  "network.connectivity-service.enabled": false,
+  "extensions.update.enabled": false
+};
+async function prepareProfile(kind, profile) {
+  if (kind.engine !== "firefox") return;
+  const lines = Object.entries(FIREFOX_PREFS).map(([name, value]) => `user_pref(${JSON.stringify(name)}, ${JSON.stringify(value)});`);
+  await writeFile3(path19.join(profile, "user.js"), `${lines.join("\n")}
+`);
+}
+function agentFromVersion(kind, line2) {
+  const wpe = /WPE WebKit\s+(\d[\w.]*)/.exec(line2);
+  if (wpe !== null) return `WPE-WebKit/${wpe[1] ?? ""}`;
+  const match = /(Chromium|Google Chrome|Chrome|Firefox|WebKitGTK)\D*?(\d+(?:\.\d+)+\w*)/.exec(line2);
+  if (match === null) return kind.label;
+  const name = match[1] === "Google Chrome" ? "Chrome" : match[1] ?? kind.label;
+  return `${name}/${match[2] ?? ""}`;
+}
+
+// src/browsers/launch.ts
+var VERSION_TIMEOUT_MS = 2e4;
+async function setUpBrowser(choice, env2 = process.env) {
+  const kind = ENGINES[choice.engine];
+  let executable;
+  if (choice.path !== null) {
+    executable = findExecutable(choice.path, env2);
+    if (executable === null) throw new UsageError(`--browser-path: ${choice.path} is not an executable file`);
+  } else {
+    executable = discoverEngine(kind, env2);
+    if (executable === null)
+      throw new UsageError(
+        `--browser ${choice.engine}: no ${kind.label} found (looked for ${kind.candidates.join(", ")}); ${kind.install}, or name it with --browser-path`
+      );
+  }
+  return { kind, executable, engineAgent: await engineAgent(kind, executable, env2) };
+}
+async function engineAgent(kind, executable, env2) {
+  if (kind.engine === "webkit" && webkitPort(executable) === "gtk") return "WebKitGTK";
+  const run = await execa(executable, ["--version"], {
+    reject: false,
+    timeout: VERSION_TIMEOUT_MS,
+    stdin: "ignore",
+    env: { ...env2, HOME: os3.tmpdir() },
+    extendEnv: false
+  });
+  if (run.failed && run.exitCode === void 0)
+    throw new UsageError(`--browser ${kind.engine}: ${executable} could not be started: ${String(run.shortMessage ?? "").split("\n")[0] ?? ""}`);
+  return agentFromVersion(kind, `${String(run.stdout)}
+${String(run.stderr)}`);
+}
+async function launchBrowser(setup, page2, env2 = process.env) {
+  const profile = await mkdtemp2(path20.join(os3.tmpdir(), `wsgate-${setup.kind.engine}-`));
+  let started = null;
+  try {
+    await prepareProfile(setup.kind, profile);
+    const argv = engineArgv(setup.kind, { executable: setup.executable, page: page2, profile, env: env2 });
+    if (typeof argv === "string") throw new UsageError(`--browser ${setup.kind.engine}: ${argv}`);
+    const command2 = argv.map(shellQuote).join(" ");
+    const home = {
+      HOME: profile,
+      XDG_CONFIG_HOME: path20.join(profile, ".config"),
+      XDG_CACHE_HOME: path20.join(profile, ".cache"),
+      XDG_DATA_HOME: path20.join(profile, ".local")
+    };
+    started = startCommand(`exec ${command2}`, home);
+    const proc = started;
+    let disposed = null;
+    return {
+      process: proc,
+      command: command2,
+      dispose: () => {
+        disposed ??= (async () => {
+          await proc.stop(TERM_GRACE_MS);
+          await proc.treeGone(5e3);
+          await rm(profile, { recursive: true, force: true, maxRetries: 3 });
+        })();
+        return disposed;
+      }
+    };
+  } catch (err) {
+    await rm(profile, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+// src/drivers/browser.ts
+var RELAUNCHES = 2;
+var TICK_MS = 100;
+var EXIT_WINDOW_MS = 500;
+var DROP_WAIT_MS = 2e3;
+async function runBrowser(server, cases2, setup, target, config2, signal, settle2, onLaunch = () => void 0) {
+  const incidents = { lost: [], recovered: [] };
+  const timeoutS = config2.browser?.timeoutS ?? 30;
+  const settled2 = /* @__PURE__ */ new Set();
+  const settleOnce = (index, outcome2) => {
+    if (settled2.has(index)) return;
+    settled2.add(index);
+    settle2(index, outcome2);
+  };
+  let first = 1;
+  let launches = 0;
+  let finalReason = null;
+  while (first <= cases2.length || launches === 0) {
+    launches++;
+    const browser = await launchBrowser(setup, pageUrl(target, first));
+    onLaunch(browser);
+    let end;
+    try {
+      end = await watchLaunch({ server, cases: cases2, agent: target.agent, config: config2, timeoutS, settle: settleOnce }, browser, signal);
+    } finally {
+      await browser.dispose();
+    }
+    if (end.kind !== "incident") break;
+    const where = end.inCase === null ? "" : ` during case ${cases2[end.inCase - 1]?.id ?? end.inCase}`;
+    if (end.inCase !== null) {
+      await dropCase(server, target.agent, end.inCase, cases2);
+      settleOnce(end.inCase, notPlayed(`not run: ${end.reason}${where}`));
+    }
+    const last = Math.max(0, ...settled2);
+    const relaunch = end.loaded && launches <= RELAUNCHES && last < cases2.length;
+    const line2 = `${end.reason}${where}${relaunch ? `; launched again at case ${cases2[last]?.id ?? last + 1}` : ""}`;
+    (end.inCase === null && relaunch ? incidents.recovered : incidents.lost).push(line2);
+    if (!relaunch) {
+      finalReason = end.reason;
+      break;
+    }
+    first = last + 1;
+  }
+  const results = server.results.get(target.agent);
+  for (const [i2, def] of cases2.entries()) {
+    const result = results?.get(def.id);
+    if (result !== void 0) settleOnce(i2 + 1, played2(result, null));
+    else if (finalReason !== null) settleOnce(i2 + 1, notPlayed(`not run: ${finalReason}`));
+    else if (signal?.aborted !== true) settleOnce(i2 + 1, notPlayed("not run: the page did not play this case"));
+  }
+  return incidents;
+}
+function pageUrl(target, first) {
+  const http = target.baseUrl.replace(/^ws/, "http");
+  const query = new URLSearchParams({ autorun: "1", agent: target.agent, ...first > 1 ? { first: String(first) } : {} });
+  return `${http}/?${query.toString()}`;
+}
+function watchLaunch(w, browser, signal) {
+  return new Promise((resolve6) => {
+    const watch = new LaunchWatch(w, resolve6);
+    watch.attach(signal);
+    void browser.process.exited.then(() => watch.exited(`the browser exited (${exitWords(browser)})`));
+  });
+}
+var LaunchWatch = class {
+  constructor(w, resolve6) {
+    this.w = w;
+    this.resolve = resolve6;
+    this.timer = setInterval(() => this.tick(), TICK_MS);
+  }
+  w;
+  resolve;
+  t0 = performance.now();
+  loaded = false;
+  current = null;
+  lastEnded = null;
+  lastActivity = this.t0;
+  held = null;
+  ended = false;
+  timer;
+  detach = () => void 0;
+  /** Listens to the server and the run's signal. */
+  attach(signal) {
+    const { server } = this.w;
+    const onAsked = () => {
+      this.loaded = true;
+      this.lastActivity = performance.now();
+    };
+    const onStart = (event) => this.started(event);
+    const onFinish = (event, result) => this.finished(event, result);
+    const onReports = () => this.finish({ kind: "done" });
+    const onAbort = () => this.finish({ kind: "signal" });
+    server.on("asked", onAsked);
+    server.on("caseStarted", onStart);
+    server.on("caseFinished", onFinish);
+    server.on("reportsUpdated", onReports);
+    signal?.addEventListener("abort", onAbort, { once: true });
+    this.detach = () => {
+      server.off("asked", onAsked);
+      server.off("caseStarted", onStart);
+      server.off("caseFinished", onFinish);
+      server.off("reportsUpdated", onReports);
+      signal?.removeEventListener("abort", onAbort);
+    };
+    if (signal?.aborted === true) onAbort();
+  }
+  /** The browser's process ended: the case it was in is the one running, or the one whose connection dropped just before. */
+  exited(words) {
+    const dropped = this.held !== null && performance.now() - this.held.at < EXIT_WINDOW_MS ? this.held.index : null;
+    if (dropped !== null) this.held = null;
+    this.incident(words, this.current?.index ?? dropped);
+  }
+  started(event) {
+    if (event.agent !== this.w.agent) return;
+    this.release();
+    this.current = { index: event.index, since: performance.now() };
+    this.lastActivity = this.current.since;
+  }
+  finished(event, result) {
+    if (event.agent !== this.w.agent || this.ended) return;
+    const at = performance.now();
+    if (this.current?.index === event.index) this.current = null;
+    this.release();
+    this.held = { index: event.index, result, at };
+    this.lastEnded = event.index;
+    this.lastActivity = at;
+  }
+  tick() {
+    const now = performance.now();
+    const { cases: cases2, config: config2, timeoutS } = this.w;
+    if (this.held !== null && now - this.held.at >= EXIT_WINDOW_MS) this.release();
+    if (!this.loaded) {
+      if (now - this.t0 > timeoutS * 1e3) this.incident(`the browser did not load the page within ${timeoutS} s`);
+      return;
+    }
+    if (this.current !== null) {
+      const def = cases2[this.current.index - 1];
+      const limitS = def === void 0 ? timeoutS : caseTimeoutFor(def, config2);
+      if (now - this.current.since > limitS * 1e3) this.incident(`the page stalled: the case did not end within ${limitS} s`);
+      return;
+    }
+    if (now - this.lastActivity > timeoutS * 1e3) {
+      const after = this.lastEnded === null ? "after the page loaded" : `after case ${cases2[this.lastEnded - 1]?.id ?? this.lastEnded} ended`;
+      this.incident(`the page stalled: nothing was asked within ${timeoutS} s ${after}`);
+    }
+  }
+  /** The held result counts now. */
+  release() {
+    if (this.held !== null) this.w.settle(this.held.index, played2(this.held.result, this.held.at));
+    this.held = null;
+  }
+  incident(reason, inCase = this.current?.index ?? null) {
+    this.finish({ kind: "incident", reason, inCase, loaded: this.loaded });
+  }
+  finish(end) {
+    if (this.ended) return;
+    this.release();
+    this.ended = true;
+    clearInterval(this.timer);
+    this.detach();
+    this.resolve(end);
+  }
+};
+function exitWords(browser) {
+  const run = browser.process.snapshot(false);
+  if (run.spawnError !== null) return run.spawnError;
+  if (run.signal !== null) return `signal ${run.signal}`;
+  return `status ${run.exitCode ?? "?"}`;
+}
+async function dropCase(server, agent, index, cases2) {
+  server.abortRun(agent, index);
+  const until = performance.now() + DROP_WAIT_MS;
+  while (server.isRunning(agent, index) && performance.now() < until) await sleep(20);
+  const def = cases2[index - 1];
+  if (def !== void 0) server.forgetResult(agent, def.id);
+}
+function played2(result, at) {
+  return { result, resultAt: at, client: null, sawConnection: true, warnings: [], timeMs: result.duration, agent: result.agent };
+}
+function notPlayed(reason) {
+  return { result: null, resultAt: null, client: null, sawConnection: false, warnings: [], timeMs: 0, notRun: reason };
+}
+
 // src/drivers/per-case.ts
 async function runOneCase(server, def, index, command2, where, config2, signal) {
   const agent = config2.agent;
@@ -85505,6 +85910,7 @@ function clientRoleDriver(config2) {
     async startPeer(_n, context) {
       const { io, cases: cases2, secure } = context;
       logger = io.logger;
+      const browser = config2.browser === null ? null : await setUpBrowser(config2.browser, io.env ?? process.env);
       if (command2.includes("{ca}") && secure?.caFile == null)
         throw new UsageError("the client command uses {ca}, but there is no CA to give it: add --tls (wsgate makes one), or --ca FILE with your --cert");
       server = await listenForCases(config2, cases2, {
@@ -85516,7 +85922,7 @@ function clientRoleDriver(config2) {
         http2: config2.http2
       });
       clientCpu0 = childrenCpuMs();
-      return clientPeer(config2, command2, server, context);
+      return browser === null ? clientPeer(config2, command2, server, context) : browserPeer(config2, browser, server, context);
     },
     async writeReports() {
       if (server === null) return [];
@@ -85530,6 +85936,34 @@ function clientRoleDriver(config2) {
       return now === null || clientCpu0 === null ? null : now - clientCpu0;
     },
     recordRole: {}
+  };
+}
+function browserPeer(config2, setup, server, context) {
+  const baseUrl = serverBaseUrl(config2.host, server.port, false);
+  const agent = config2.agentGiven ? config2.agent : setup.engineAgent;
+  let incidents = [];
+  return {
+    agent,
+    against: `${setup.engineAgent} (${setup.executable}), headless, on ${pageUrl({ baseUrl, agent }, 1)}`,
+    atOnce: 1,
+    notes: [],
+    play: {
+      kind: "self",
+      playAll: async (settle2) => {
+        const { io } = context;
+        const launched = (b) => io.logger.info({ command: b.command }, "browser launched");
+        const found = await runBrowser(server, context.cases, setup, { baseUrl, agent }, config2, io.signal, settle2, launched);
+        for (const line2 of found.recovered) io.out.write(`wsgate: warning: ${line2}
+`);
+        incidents = found.lost;
+      }
+    },
+    incidents: () => incidents,
+    forget: (id) => server.forgetResult(agent, id),
+    async stop() {
+      await server.close();
+      return null;
+    }
   };
 }
 function clientPeer(config2, command2, server, context) {
@@ -85874,12 +86308,12 @@ function bareResult(def, verdict, facts) {
 
 // src/fuzzing-client/h2-probe.ts
 init_h2_frames();
-function probeFields(scheme, authority, path21) {
+function probeFields(scheme, authority, path23) {
   return [
     [":method", "CONNECT"],
     [":protocol", "websocket"],
     [":scheme", scheme],
-    [":path", path21],
+    [":path", path23],
     [":authority", authority],
     ["sec-websocket-version", "13"]
   ];
@@ -87346,14 +87780,14 @@ var ProbeConnection = class {
 async function playAttack(target, def, info, settings) {
   const started = utcNow();
   const t0 = performance.now();
-  const played2 = await play(target, def.attack, info.signal, settings);
-  return bareResult(def, played2.verdict, {
+  const played3 = await play(target, def.attack, info.signal, settings);
+  return bareResult(def, played3.verdict, {
     agent: info.agent,
     index: info.index,
     started,
     durationMs: performance.now() - t0,
-    httpRequest: played2.request,
-    httpResponse: played2.response,
+    httpRequest: played3.request,
+    httpResponse: played3.response,
     isServer: false,
     // An HTTP/2 flood (17.5) is one HTTP/2 connection; the other attacks are raw HTTP/1.1 ones.
     transport: def.attack.kind === "h2-flood" ? "h2" : null
@@ -87382,12 +87816,12 @@ async function play(target, attack, signal, settings) {
     const facts = attack.flood === "cut-blocks" ? await runCutBlocks(target, attack, signal) : await runH2Flood(target, attack, scaledMs(attack.graceMs, budgets), signal);
     return { verdict: attack.judge(facts, budgets), ...floodLines(facts) };
   }
-  const played2 = [];
+  const played3 = [];
   for (const p of attack.probes) {
     if (stopped()) break;
-    played2.push(await probe(p));
+    played3.push(await probe(p));
   }
-  return { verdict: attack.judge(played2, budgets), ...probeLines(played2) };
+  return { verdict: attack.judge(played3, budgets), ...probeLines(played3) };
 }
 function waitFor(probe, budgets) {
   return probe.delivery?.kind === "trickle" ? budgets.stallMs : scaledMs(probe.waitMs, budgets);
@@ -87749,12 +88183,12 @@ init_progress();
 init_errors();
 init_files();
 import { stat as stat3 } from "node:fs/promises";
-import path19 from "node:path";
+import path21 from "node:path";
 async function checkOutputs(config2) {
   await checkDirectories([
     ["the report directory", config2.outdir],
-    ["the --junit directory", path19.dirname(config2.junit)],
-    ["the --json directory", path19.dirname(config2.json)]
+    ["the --junit directory", path21.dirname(config2.junit)],
+    ["the --json directory", path21.dirname(config2.json)]
   ]);
   for (const [flag, file2] of [
     ["--junit", config2.junit],
@@ -87802,7 +88236,7 @@ async function runGate(config2, io, ending) {
   try {
     for (let n3 = 0; n3 < driver.peerCount && !isAborted(io.signal); n3++) {
       const peer = await driver.startPeer(n3, { cases: cases2, io, secure, taken: new Set(tested.map((t) => t.agent)), excluded });
-      tested.push({ agent: peer.agent, cases: await runPeer(peer, settings) });
+      tested.push({ agent: peer.agent, cases: await runPeer(peer, settings), incidents: peer.incidents?.() ?? [] });
     }
   } catch (err) {
     if (!(err instanceof UsageError)) await driver.writeReports().catch(() => void 0);
@@ -87821,7 +88255,7 @@ async function runGate(config2, io, ending) {
       tested.flatMap((t) => t.cases),
       await driver.writeReports()
     ),
-    interrupted: io.signal?.aborted === true ? String(io.signal.reason ?? "interrupted") : null,
+    interrupted: io.signal?.aborted === true ? String(io.signal.reason ?? "interrupted") : cutShort(tested),
     resources: meter.resources(driver.peerCpuMs()),
     shard: config2.shard,
     failOn: config2.failOn,
@@ -87842,6 +88276,10 @@ function cutBy(signal) {
   signal?.addEventListener("abort", () => abortedAt = performance.now(), { once: true });
   return (outcome2) => signal?.aborted === true && (outcome2.resultAt === null || outcome2.resultAt > abortedAt);
 }
+function cutShort(tested) {
+  const lines = tested.flatMap((t) => t.incidents.map((i2) => tested.length > 1 ? `${t.agent}: ${i2}` : i2));
+  return lines.length === 0 ? null : lines.join("; ");
+}
 function tlsRecord(secure) {
   return secure === null ? {} : { tls: secure.summary };
 }
@@ -87850,10 +88288,10 @@ async function runPeer(peer, s) {
   s.progress.header(headerLine(config2, cases2.length, s.selected, peer));
   for (const note of peer.notes) s.progress.header(note);
   const done = /* @__PURE__ */ new Map();
-  const record2 = (played2) => {
-    if (done.has(played2.index)) return;
-    s.keeper?.settled(played2);
-    const gc = s.baseline === null ? played2 : applyBaseline([played2], peer.agent, s.baseline)[0] ?? played2;
+  const record2 = (played3) => {
+    if (done.has(played3.index)) return;
+    s.keeper?.settled(played3);
+    const gc = s.baseline === null ? played3 : applyBaseline([played3], peer.agent, s.baseline)[0] ?? played3;
     if (s.several) gc.agent = peer.agent;
     done.set(gc.index, gc);
     s.progress.caseDone(gc);
@@ -87931,6 +88369,9 @@ function runCommand(y, { io, env: env2, setStatus }) {
           ...serverFlags(a2),
           client: a2.client ?? null,
           clientLoops: a2["client-loops"],
+          browser: a2.browser ?? null,
+          browserPath: a2["browser-path"] ?? null,
+          browserTimeout: a2["browser-timeout"] ?? null,
           agent: a2.agent ?? null,
           caseTimeout: a2["case-timeout"] ?? null,
           strict: a2.strict,
@@ -87970,6 +88411,19 @@ function runOptions(y) {
     type: "boolean",
     default: false,
     describe: "Run the client once with the base URL; it drives every case itself (/getCaseCount, /runCase, /updateReports). The bundled client can do this too"
+  }).option("browser", {
+    type: "string",
+    choices: ["chromium", "firefox", "webkit"],
+    requiresArg: true,
+    describe: "A browser engine as the client under test: started headless on the fuzzing server's page with a fresh profile, it plays every case with its own WebSocket client, in order; the agent is the engine's name and version"
+  }).option("browser-path", {
+    type: "string",
+    requiresArg: true,
+    describe: "The browser's executable (default: where Debian, Ubuntu and GitHub's runners install it)"
+  }).option("browser-timeout", {
+    type: "number",
+    requiresArg: true,
+    describe: "Seconds the browser has to load the page, and between one case and the next, before the watchdog ends it (default: 30)"
   }).option("agent", {
     type: "string",
     requiresArg: true,
@@ -88028,7 +88482,7 @@ function runOptions(y) {
     type: "number",
     requiresArg: true,
     describe: "Cases run at once, each on its own connection (and client process, per case); group 9 always runs alone. Default: one per core, at most 8"
-  }).example("$0 run", "run every case against the bundled ws client").example('$0 run --client "node my-client.js {url}" --cases "6.*"', "run group 6 against your client").example('$0 run --quick --client "node my-client.js {url}"', "every group, the slow ones sampled: a pre-push check in seconds").example('$0 run --server "node my-server.js {port}"', "run every case against your server").example("$0 run --server-url ws://127.0.0.1:9001", "run every case against a server running elsewhere").example('$0 run --tls --client "node my-client.js {url}"', "the same over wss://, the client trusting a throwaway CA");
+  }).example("$0 run", "run every case against the bundled ws client").example('$0 run --client "node my-client.js {url}" --cases "6.*"', "run group 6 against your client").example('$0 run --quick --client "node my-client.js {url}"', "every group, the slow ones sampled: a pre-push check in seconds").example('$0 run --server "node my-server.js {port}"', "run every case against your server").example("$0 run --server-url ws://127.0.0.1:9001", "run every case against a server running elsewhere").example("$0 run --browser chromium", "run every case against headless Chromium, the page playing them with its own WebSocket").example('$0 run --tls --client "node my-client.js {url}"', "the same over wss://, the client trusting a throwaway CA");
 }
 
 // src/commands/serve.ts
@@ -88224,7 +88678,7 @@ function actionArguments(env2) {
           argv.push(`${flag}=${v}`);
         break;
       case "string":
-        if (judging && name === "reports-directory") argv.push(`--junit=${path20.join(value, "junit.xml")}`, `--json=${path20.join(value, "summary.json")}`);
+        if (judging && name === "reports-directory") argv.push(`--junit=${path22.join(value, "junit.xml")}`, `--json=${path22.join(value, "summary.json")}`);
         else argv.push(`${flag}=${value}`);
         break;
     }
