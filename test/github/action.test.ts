@@ -56,6 +56,11 @@ describe('inputs to arguments', () => {
     assert.deepEqual(actionArguments(env({ strict: 'false', 'client-loops': 'false', agent: '' })), { argv: ['run', '--github'], cwd: null });
   });
 
+  test('a browser, with its executable and timeout', () => {
+    const { argv } = actionArguments(env({ browser: 'firefox', 'browser-path': '/usr/bin/firefox', 'browser-timeout': '45', quick: 'true' }));
+    assert.deepEqual(argv, ['run', '--github', '--browser=firefox', '--browser-path=/usr/bin/firefox', '--browser-timeout=45', '--quick']);
+  });
+
   test('each kind of input', () => {
     const { argv, cwd } = actionArguments(
       env({
