@@ -88609,6 +88609,10 @@ init_markdown();
 var ACTION_INPUTS = {
   "client-command": { flag: "--client", kind: "string", judge: false },
   "client-loops": { flag: "--client-loops", kind: "boolean", judge: false },
+  // A browser engine as the client: the runner's own installed Chrome or Firefox (or one named by browser-path).
+  browser: { flag: "--browser", kind: "string", judge: false },
+  "browser-path": { flag: "--browser-path", kind: "string", judge: false },
+  "browser-timeout": { flag: "--browser-timeout", kind: "string", judge: false },
   agent: { flag: "--agent", kind: "string", judge: true },
   cases: { flag: "--cases", kind: "patterns", judge: true },
   "exclude-cases": { flag: "--exclude-cases", kind: "patterns", judge: true },
