@@ -11,6 +11,7 @@
  *   node dist/bench/bench.js [--groups 1,2,6] [--jobs N] [--no-whole] [--whole-only] [--client CMD] [--agent NAME]
  *                            [--no-server-role] [--server-only] [--no-tls] [--tls-only] [--no-wstest] [--wstest-only]
  *                            [--no-http2] [--http2-only] [--http2-runs N] [--no-robustness] [--robustness-only]
+ *                            [--no-browsers] [--browsers-only] [--no-browser-whole]
  *
  * `--whole-only` skips the group by group runs: the whole catalogue in one process, with the default
  * jobs (or --jobs), and its verdicts against the original's (about 4 minutes instead of 30).
@@ -29,6 +30,9 @@
  * Last, the robustness profile (`--no-robustness` leaves it out, `--robustness-only` runs it alone;
  * bench/robustness.ts): group 18 against the bundled client and group 17 against the bundled server,
  * against the goals (under 3 minutes per role, wsgate's peak RSS under 300 MiB).
+ * Last, the browser engines installed here (`--no-browsers` leaves them out, `--browsers-only` runs
+ * them alone, `--no-browser-whole` keeps only --quick; bench/browsers.ts): --quick and the whole
+ * catalogue per engine through `wsgate run --browser`.
  */
 import { execFile, spawn } from 'node:child_process';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
@@ -43,10 +47,14 @@ import { codecThroughput } from './codec.js';
 import { http2Section } from './http2.js';
 import { parseScriptArgs } from './options.js';
 import { robustnessSection } from './robustness.js';
+import { browsersSection, type BrowserRun } from './browsers.js';
+import type { BrowserEngine } from '../src/config/schema.js';
 import { differences, fmtN, type RunResult } from './runs.js';
 import { referenceVerdictsWs, WS_REFERENCE_EXCEPTIONS, type ReferenceVerdict } from '../test/support/autobahn-reference.js';
 
 interface Summary {
+  agent: string;
+  interrupted: string | null;
   durationMs: number;
   resources: { cpuUserMs: number; cpuSystemMs: number; maxRssKiB: number; clientCpuMs: number | null } | null;
   counts: { total: number; passed: number; failed: number; skipped: number };
@@ -76,6 +84,9 @@ const values = parseScriptArgs(
     'http2-runs': { type: 'string', default: '3', describe: 'runs per HTTP/2 measurement (the median is kept)' },
     robustness: { type: 'boolean', default: true, describe: 'the robustness profile in both roles' },
     'robustness-only': { type: 'boolean', default: false, describe: 'only the robustness section' },
+    browsers: { type: 'boolean', default: true, describe: 'each installed browser engine (run --browser): --quick, then the whole catalogue' },
+    'browsers-only': { type: 'boolean', default: false, describe: 'only the browser section' },
+    'browser-whole': { type: 'boolean', default: true, describe: 'the whole catalogue per engine too (--no-browser-whole: --quick only)' },
   },
 );
 for (const name of ['jobs', 'http2-runs'] as const) {
@@ -85,7 +96,8 @@ for (const name of ['jobs', 'http2-runs'] as const) {
     process.exit(2);
   }
 }
-const robustnessOnly = values['robustness-only'] === true;
+const browsersOnly = values['browsers-only'] === true;
+const robustnessOnly = values['robustness-only'] === true || browsersOnly;
 const http2Only = values['http2-only'] === true || robustnessOnly;
 const wstestOnly = values['wstest-only'] === true || http2Only;
 const tlsOnly = values['tls-only'] === true || wstestOnly;
@@ -241,25 +253,26 @@ async function runOnce(
   outdir: string,
   jobs: number,
   role: 'client' | 'server' = 'client',
-  over: { tls?: boolean; http2?: boolean; robustness?: boolean } = {},
+  over: { tls?: boolean; http2?: boolean; robustness?: boolean; browser?: BrowserEngine; quick?: boolean } = {},
   serverUrl?: string,
-): Promise<RunResult | null> {
+): Promise<BrowserRun | null> {
   const args = [
     'run',
     '--outdir',
     outdir,
-    '--jobs',
-    String(jobs),
+    // A browser plays its cases one after another: --jobs does not go with it.
+    ...(over.browser === undefined ? ['--jobs', String(jobs)] : ['--browser', over.browser]),
     '--cases',
     ...patterns,
     ...(over.tls === true ? ['--tls'] : []),
     ...(over.http2 === true ? ['--http2'] : []),
     ...(over.robustness === true ? ['--robustness'] : []),
+    ...(over.quick === true ? ['--quick'] : []),
   ];
   if (role === 'server') args.push(...(serverUrl === undefined ? ['--role', 'server'] : ['--server-url', serverUrl, '--agent', 'ws']));
   else args.push('--url', 'ws://127.0.0.1:0');
-  if (values.client !== undefined && role === 'client') args.push('--client', values.client);
-  if (values.agent !== undefined && role === 'client') args.push('--agent', values.agent);
+  if (values.client !== undefined && role === 'client' && over.browser === undefined) args.push('--client', values.client);
+  if (values.agent !== undefined && role === 'client' && over.browser === undefined) args.push('--agent', values.agent);
   const t0 = performance.now();
   const code = await run(args);
   const wallS = (performance.now() - t0) / 1000;
@@ -275,7 +288,7 @@ async function runOnce(
     verdicts.set(c.id, `${c.behavior}/${c.behaviorClose}/${c.remoteCloseCode}`);
     durations.set(c.id, c.duration);
     // The original's verdicts are the ws client's: the server role has no reference here.
-    const ref = role === 'server' ? undefined : reference?.cases[c.id];
+    const ref = role === 'server' || over.browser !== undefined ? undefined : reference?.cases[c.id];
     if (ref === undefined || WS_REFERENCE_EXCEPTIONS.has(c.id)) continue;
     if (ref.behavior !== c.behavior || ref.behaviorClose !== c.behaviorClose || ref.remoteCloseCode !== c.remoteCloseCode) {
       mismatches.push(
@@ -294,6 +307,8 @@ async function runOnce(
     verdicts,
     durations,
     mismatches,
+    agent: summary.agent,
+    interrupted: summary.interrupted,
   };
 }
 
@@ -404,12 +419,16 @@ if ((values.http2 === true || values['http2-only'] === true) && !robustnessOnly 
   problems.push(...(await http2Section(play, base, jobs, runs)));
 }
 const onlyAnother = ['http2-only', 'wstest-only', 'tls-only', 'server-only'].some((k) => values[k as keyof typeof values] === true);
-if (robustnessOnly || (values.robustness === true && !onlyAnother && values.groups === undefined)) {
+if (values['robustness-only'] === true || (values.robustness === true && !onlyAnother && !browsersOnly && values.groups === undefined)) {
   // The profile plays one case at a time unless --jobs says otherwise (wsgate run's default for it).
   const profileJobs = values.jobs === undefined ? 1 : jobs;
   problems.push(
     ...(await robustnessSection((role, outdir, http2) => runOnce(['*'], outdir, profileJobs, role, { robustness: true, http2 }), base, profileJobs)),
   );
+}
+if (browsersOnly || (values.browsers === true && !onlyAnother && values['robustness-only'] !== true && values.groups === undefined)) {
+  const play = (browser: BrowserEngine, quick: boolean, outdir: string): Promise<BrowserRun | null> => runOnce(['*'], outdir, 1, 'client', { browser, quick });
+  problems.push(...(await browsersSection(play, base, values['browser-whole'] === true)));
 }
 if (problems.length > 0) process.stdout.write(`\nVerdicts that differ:\n${problems.map((m) => `  ${m}`).join('\n')}\n`);
 const codec = codecThroughput();

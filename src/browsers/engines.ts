@@ -12,6 +12,7 @@
  * - webkit: WPE WebKit's `cog` (its headless platform needs no display), else WebKitGTK's
  *   `MiniBrowser`, under `xvfb-run` when there is no display.
  */
+import { createHash, X509Certificate } from 'node:crypto';
 import { accessSync, constants } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -104,6 +105,12 @@ export interface LaunchPlan {
   page: string;
   profile: string;
   env: NodeJS.ProcessEnv;
+  /**
+   * Over wss://: the base64 SHA-256 of the run's server key (its SPKI); null over ws://. Chromium pins
+   * it (`--ignore-certificate-errors-spki-list`); WebKit's ports ignore TLS errors (`--ignore-tls-errors`:
+   * the page is the run's own, on loopback). Firefox is refused over wss:// (config/run-config.ts).
+   */
+  spki: string | null;
 }
 
 /**
@@ -111,11 +118,12 @@ export interface LaunchPlan {
  * neither DISPLAY is set nor xvfb-run is installed (the message says so).
  */
 export function engineArgv(kind: EngineKind, plan: LaunchPlan): string[] | string {
-  const { executable, page, profile, env } = plan;
+  const { executable, page, profile, env, spki } = plan;
   switch (kind.engine) {
     case 'chromium':
       return [
         executable,
+        ...(spki === null ? [] : [`--ignore-certificate-errors-spki-list=${spki}`]),
         '--headless',
         '--no-sandbox',
         `--user-data-dir=${profile}`,
@@ -133,11 +141,13 @@ export function engineArgv(kind: EngineKind, plan: LaunchPlan): string[] | strin
     case 'firefox':
       return [executable, '--headless', '--no-remote', '--profile', profile, page];
     case 'webkit': {
-      if (webkitPort(executable) === 'wpe') return [executable, '-P', 'headless', page];
-      if ((env.DISPLAY ?? '') !== '' || (env.WAYLAND_DISPLAY ?? '') !== '') return [executable, page];
+      const tls = spki === null ? [] : ['--ignore-tls-errors'];
+      // A crashed web process ends cog (the watchdog sees the browser exit) instead of showing an error page.
+      if (webkitPort(executable) === 'wpe') return [executable, '-P', 'headless', '--webprocess-failure=exit', ...tls, page];
+      if ((env.DISPLAY ?? '') !== '' || (env.WAYLAND_DISPLAY ?? '') !== '') return [executable, ...tls, page];
       const xvfb = findExecutable('xvfb-run', env);
       if (xvfb === null) return `${executable} needs a display: set DISPLAY, or install xvfb (xvfb-run), or use WPE WebKit's cog`;
-      return [xvfb, '-a', executable, page];
+      return [xvfb, '-a', executable, ...tls, page];
     }
   }
 }
@@ -177,4 +187,10 @@ export function agentFromVersion(kind: EngineKind, line: string): string {
   if (match === null) return kind.label;
   const name = match[1] === 'Google Chrome' ? 'Chrome' : (match[1] ?? kind.label);
   return `${name}/${match[2] ?? ''}`;
+}
+
+/** The base64 SHA-256 of a certificate's public key (SubjectPublicKeyInfo): the first certificate of a PEM chain. */
+export function spkiHash(pem: string): string {
+  const der = new X509Certificate(pem).publicKey.export({ type: 'spki', format: 'der' });
+  return createHash('sha256').update(der).digest('base64');
 }

@@ -66,13 +66,16 @@ export interface LaunchedBrowser {
   dispose(): Promise<void>;
 }
 
-/** Starts the engine headless on `page` with a fresh profile; a UsageError when it cannot run here (WebKitGTK without a display). */
-export async function launchBrowser(setup: BrowserSetup, page: string, env: NodeJS.ProcessEnv = process.env): Promise<LaunchedBrowser> {
+/**
+ * Starts the engine headless on `page` with a fresh profile, trusting the server key `spki` over
+ * wss://; a UsageError when it cannot run here (WebKitGTK without a display).
+ */
+export async function launchBrowser(setup: BrowserSetup, page: string, spki: string | null, env: NodeJS.ProcessEnv = process.env): Promise<LaunchedBrowser> {
   const profile = await mkdtemp(path.join(os.tmpdir(), `wsgate-${setup.kind.engine}-`));
   let started: ClientProcess | null = null;
   try {
     await prepareProfile(setup.kind, profile);
-    const argv = engineArgv(setup.kind, { executable: setup.executable, page, profile, env });
+    const argv = engineArgv(setup.kind, { executable: setup.executable, page, profile, env, spki });
     if (typeof argv === 'string') throw new UsageError(`--browser ${setup.kind.engine}: ${argv}`);
     const command = argv.map(shellQuote).join(' ');
     // The profile is its home too: an engine that keeps data under $HOME (WebKit's) starts as fresh as one given a profile.

@@ -202,8 +202,11 @@ function browserChoice(o: RunOptions, tls: boolean): BrowserChoice | null {
           ? ['--jobs', 'a browser plays its cases one after another, in order']
           : o.http2
             ? ['--http2', 'a browser chooses HTTP/2 for a WebSocket itself; wsgate cannot make it']
-            : tls
-              ? ['--tls (wss://)', "a browser would have to trust the run's CA: not supported yet; test over ws://"]
+            : tls && o.browser === 'firefox'
+              ? [
+                  '--tls (wss://) for firefox',
+                  "a fresh Firefox profile trusts a CA only through NSS's certutil (its certificate database), which wsgate does not use; test Firefox over ws://",
+                ]
               : o.robustness
                 ? ['--robustness', "the profile measures a client process tree's memory, and a browser's is shared by its tabs and helpers"]
                 : null;

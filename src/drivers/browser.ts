@@ -35,9 +35,11 @@ const DROP_WAIT_MS = 2000;
 
 /** Where the page is, and who plays it. */
 export interface BrowserTarget {
-  /** The fuzzing server's base URL, ws://HOST:PORT. */
+  /** The fuzzing server's base URL, ws://HOST:PORT (wss:// over TLS: the page is then https://). */
   baseUrl: string;
   agent: string;
+  /** Over TLS: the server key the browser is to trust (browsers/engines.ts spkiHash), else null. */
+  spki: string | null;
 }
 
 /** What cut a browser's run short, in lines: `lost` cost a case or ended the run; `recovered` cost none. */
@@ -80,7 +82,7 @@ export async function runBrowser(
   let finalReason: string | null = null;
   while (first <= cases.length || launches === 0) {
     launches++;
-    const browser = await launchBrowser(setup, pageUrl(target, first));
+    const browser = await launchBrowser(setup, pageUrl(target, first), target.spki);
     onLaunch(browser);
     let end: LaunchEnd;
     try {
@@ -116,7 +118,7 @@ export async function runBrowser(
 }
 
 /** The page's address for a launch that starts at case `first`. */
-export function pageUrl(target: BrowserTarget, first: number): string {
+export function pageUrl(target: Pick<BrowserTarget, 'baseUrl' | 'agent'>, first: number): string {
   const http = target.baseUrl.replace(/^ws/, 'http');
   const query = new URLSearchParams({ autorun: '1', agent: target.agent, ...(first > 1 ? { first: String(first) } : {}) });
   return `${http}/?${query.toString()}`;

@@ -15,6 +15,7 @@ import type { CasePlay, GateIo, Peer, PeerContext, RoleDriver } from './driver.j
 import { runLooping } from './looping.js';
 import { pageUrl, runBrowser } from './browser.js';
 import { setUpBrowser, type BrowserSetup, type LaunchedBrowser } from '../browsers/launch.js';
+import { spkiHash } from '../browsers/engines.js';
 import { runOneCase } from './per-case.js';
 import { SHIPPED_LIMITS_ENV } from '../config/shipped-limits.js';
 
@@ -73,8 +74,9 @@ export function clientRoleDriver(config: ClientRunConfig): RoleDriver {
 
 /** A browser engine on the fuzzing server's page. */
 function browserPeer(config: ClientRunConfig, setup: BrowserSetup, server: FuzzingServer, context: PeerContext): Peer {
-  const baseUrl = serverBaseUrl(config.host, server.port, false);
+  const baseUrl = serverBaseUrl(config.host, server.port, context.secure !== null);
   const agent = config.agentGiven ? config.agent : setup.engineAgent;
+  const target = { baseUrl, agent, spki: context.secure === null ? null : spkiHash(context.secure.cert) };
   let incidents: readonly string[] = [];
   return {
     agent,
@@ -86,7 +88,7 @@ function browserPeer(config: ClientRunConfig, setup: BrowserSetup, server: Fuzzi
       playAll: async (settle) => {
         const { io } = context;
         const launched = (b: LaunchedBrowser): void => io.logger.info({ command: b.command }, 'browser launched');
-        const found = await runBrowser(server, context.cases, setup, { baseUrl, agent }, config, io.signal, settle, launched);
+        const found = await runBrowser(server, context.cases, setup, target, config, io.signal, settle, launched);
         for (const line of found.recovered) io.out.write(`wsgate: warning: ${line}\n`);
         incidents = found.lost;
       },

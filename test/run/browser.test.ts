@@ -4,7 +4,9 @@
  * a browser that is killed mid-run, a page that stalls, and a browser that never loads the page,
  * each within its bound, the cases it cost reported as not run with the reason (never as a verdict on
  * the browser), and no process of the browser's left behind. The broken browsers are real Chromium
- * started by test/fixtures/browsers/broken-browser.ts, each wrong in one way.
+ * started by test/fixtures/browsers/broken-browser.ts, each wrong in one way. Over wss:// too.
+ * Firefox and WPE WebKit play a few cases where they are installed (.ci/install-browsers.sh; CI
+ * runs the Chromium path only).
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -14,6 +16,7 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { agentFromVersion, discoverEngine, ENGINES } from '../../src/browsers/engines.js';
 import { isLive, procStat } from '../../src/processes/proc.js';
+import { agentFileBase } from '../../src/report/files.js';
 import { fileURLToPath } from 'node:url';
 import { CLI, runCli, tempDir } from '../support/harness.js';
 import { chromiumPath, needs } from '../support/requirements.js';
@@ -120,15 +123,41 @@ test('what does not go with --browser is a usage error', async () => {
     [['--client', 'true'], /--browser does not go with --client: the browser is the client/],
     [['--jobs', '2'], /--browser does not go with --jobs/],
     [['--http2'], /--browser does not go with --http2/],
-    [['--tls'], /--browser does not go with --tls/],
   ] as const) {
     const r = await runCli(['run', '--browser', 'chromium', '--url', 'ws://127.0.0.1:0', ...flags]);
     assert.equal(r.code, 2, r.stderr);
     assert.match(r.stderr, message);
   }
+  const firefoxTls = await runCli(['run', '--browser', 'firefox', '--tls', '--url', 'ws://127.0.0.1:0']);
+  assert.equal(firefoxTls.code, 2, firefoxTls.stderr);
+  assert.match(
+    firefoxTls.stderr,
+    /^wsgate: --browser does not go with --tls \(wss:\/\/\) for firefox: a fresh Firefox profile trusts a CA only through NSS's certutil/,
+  );
   const stray = await runCli(['run', '--browser-path', '/usr/bin/chromium']);
   assert.equal(stray.code, 2);
   assert.equal(stray.stderr, 'wsgate: --browser-path goes with --browser chromium|firefox|webkit\n');
+});
+
+/** Plays a few cases in an engine beside Chromium; its agent is its name and version. */
+async function playsIn(engine: 'firefox' | 'webkit', agent: RegExp, extra: string[] = []): Promise<void> {
+  const tmp = await tempDir();
+  const outdir = path.join(tmp, 'reports');
+  const r = await runCli(['run', '--browser', engine, '--url', 'ws://127.0.0.1:0', '--cases', '1.1.1,2.1,5.1,6.2.1', '--outdir', outdir, ...extra], 90_000);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  const summary = await summaryOf(outdir);
+  assert.match(summary.agent, agent);
+  assert.deepEqual(
+    summary.cases.map((c) => [c.id, c.status]),
+    ['1.1.1', '2.1', '5.1', '6.2.1'].map((id) => [id, 'passed']),
+  );
+}
+
+test('Firefox plays the cases on the page, named Firefox/<version>', { skip: needs('firefox') }, () => playsIn('firefox', /^Firefox\/\d+\.\d+/));
+
+test("WPE WebKit's cog plays the cases headless, over wss:// too", { skip: needs('webkit') }, async () => {
+  await playsIn('webkit', /^(WPE-WebKit\/\d+\.\d+|WebKitGTK)/);
+  await playsIn('webkit', /^(WPE-WebKit\/\d+\.\d+|WebKitGTK)/, ['--tls']);
 });
 
 describe('Chromium under the watchdog', { skip: needs('chromium') }, () => {
@@ -147,6 +176,23 @@ describe('Chromium under the watchdog', { skip: needs('chromium') }, () => {
     const report = JSON.parse(await readFile(path.join(outdir, 'index.json'), 'utf8')) as Record<string, Record<string, { behavior: string }>>;
     assert.deepEqual(Object.keys(report), [summary.agent]);
     assert.equal(report[summary.agent]?.['1.1.8']?.behavior, 'OK');
+    assert.deepEqual(processesNaming(tmp), []);
+  });
+
+  test("over wss://: the page over https, Chromium pinning the run's server key", async () => {
+    const tmp = await tempDir();
+    const outdir = path.join(tmp, 'reports');
+    const r = await runBrowserGate(['--tls', '--cases', '1.1.1,2.1,5.1', '--outdir', outdir], tmp, 60_000);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.match(r.stdout, /headless, on https:\/\/127\.0\.0\.1:\d+\/\?autorun=1/);
+    const summary = (await summaryOf(outdir)) as Summary & { tls?: { generated: boolean } };
+    assert.equal(summary.tls?.generated, true);
+    assert.deepEqual(
+      summary.cases.map((c) => c.status),
+      ['passed', 'passed', 'passed'],
+    );
+    const one = JSON.parse(await readFile(path.join(outdir, `${agentFileBase(summary.agent)}_case_1_1_1.json`), 'utf8')) as { tls?: { version: string } };
+    assert.match(one.tls?.version ?? '', /^TLSv1\.[23]$/);
     assert.deepEqual(processesNaming(tmp), []);
   });
 

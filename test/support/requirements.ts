@@ -8,7 +8,8 @@
  *
  * Two switches, both read from the environment:
  * - WSGATE_TEST_REQUIRE_ALL=1 (CI, where everything is installed): a missing requirement fails the
- *   file that needs it, so a CI run where everything ran proves it.
+ *   file that needs it, so a CI run where everything ran proves it. Not the browsers beside Chromium
+ *   (OPTIONAL): CI runs the Chromium path only; their tests run where they are installed.
  * - WSGATE_TEST_ABSENT=all or a comma list of names: those requirements count as missing, to check
  *   that the tests needing them skip cleanly (test/ci/fresh-machine.test.ts).
  */
@@ -17,6 +18,7 @@ import { accessSync, constants, existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { discoverEngine, ENGINES } from '../../src/browsers/engines.js';
 
 /** Where the pinned releases live (read in place: their node_modules are not copied to dist/). */
 export const PINNED_RELEASES = fileURLToPath(new URL('../../../test/fixtures/robustness/', import.meta.url));
@@ -78,6 +80,8 @@ const MACHINE = {
     present: () => pythonImports('websockets, aiohttp, tornado, websocket'),
   },
   chromium: { what: "Debian's chromium", script: '.ci/install-chromium.sh', present: () => chromiumPath() !== null },
+  firefox: { what: "Debian's firefox-esr", script: '.ci/install-browsers.sh', present: () => discoverEngine(ENGINES.firefox) !== null },
+  webkit: { what: "WPE WebKit's cog (Debian's cog)", script: '.ci/install-browsers.sh', present: () => discoverEngine(ENGINES.webkit) !== null },
   haproxy: { what: "Debian's haproxy", script: '.ci/install-proxies.sh', present: () => executable('haproxy') !== null },
   nghttpx: { what: "Debian's nghttpx (nghttp2-proxy)", script: '.ci/install-proxies.sh', present: () => executable('nghttpx') !== null },
   'go-suite': {
@@ -103,6 +107,8 @@ function forcedAbsent(name: string): boolean {
 }
 
 const required = process.env.WSGATE_TEST_REQUIRE_ALL === '1';
+/** Requirements CI does not install (the engines beside Chromium): absent, they skip even under WSGATE_TEST_REQUIRE_ALL=1. */
+const OPTIONAL: ReadonlySet<string> = new Set(['firefox', 'webkit']);
 const seen = new Map<string, string | false>();
 
 /** `false`, or the skip line; under WSGATE_TEST_REQUIRE_ALL=1 a missing requirement throws instead. */
@@ -110,7 +116,8 @@ function decide(name: string, missingLine: () => string | null): string | false 
   const known = seen.get(name);
   if (known !== undefined) return known;
   const line = forcedAbsent(name) ? `${name} counted absent (WSGATE_TEST_ABSENT)` : missingLine();
-  if (line !== null && required && !forcedAbsent(name)) throw new Error(`WSGATE_TEST_REQUIRE_ALL=1 and a requirement is missing: ${line}`);
+  if (line !== null && required && !forcedAbsent(name) && !OPTIONAL.has(name))
+    throw new Error(`WSGATE_TEST_REQUIRE_ALL=1 and a requirement is missing: ${line}`);
   const result = line ?? false;
   seen.set(name, result);
   return result;
