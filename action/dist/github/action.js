@@ -66173,7 +66173,7 @@ var require_x509_cjs = __commonJS({
     var _X509Certificate_signature;
     var _X509Certificate_extensions;
     var _X509Certificate_publicKey;
-    var X509Certificate = class extends PemData {
+    var X509Certificate2 = class extends PemData {
       get publicKey() {
         if (!tslib.__classPrivateFieldGet(this, _X509Certificate_publicKey, "f")) {
           tslib.__classPrivateFieldSet(this, _X509Certificate_publicKey, new PublicKey(this.asn.tbsCertificate.subjectPublicKeyInfo, this.parseOptions), "f");
@@ -66416,7 +66416,7 @@ var require_x509_cjs = __commonJS({
       }
     };
     _X509Certificate_tbs = /* @__PURE__ */ new WeakMap(), _X509Certificate_serialNumber = /* @__PURE__ */ new WeakMap(), _X509Certificate_subjectName = /* @__PURE__ */ new WeakMap(), _X509Certificate_subject = /* @__PURE__ */ new WeakMap(), _X509Certificate_issuerName = /* @__PURE__ */ new WeakMap(), _X509Certificate_issuer = /* @__PURE__ */ new WeakMap(), _X509Certificate_notBefore = /* @__PURE__ */ new WeakMap(), _X509Certificate_notAfter = /* @__PURE__ */ new WeakMap(), _X509Certificate_signatureAlgorithm = /* @__PURE__ */ new WeakMap(), _X509Certificate_signature = /* @__PURE__ */ new WeakMap(), _X509Certificate_extensions = /* @__PURE__ */ new WeakMap(), _X509Certificate_publicKey = /* @__PURE__ */ new WeakMap();
-    X509Certificate.NAME = "Certificate";
+    X509Certificate2.NAME = "Certificate";
     var _X509Certificates_options;
     var X509Certificates = class extends Array {
       constructor(param, options) {
@@ -66424,7 +66424,7 @@ var require_x509_cjs = __commonJS({
         _X509Certificates_options.set(this, void 0);
         if (PemData.isAsnEncoded(param)) {
           this.import(param, options);
-        } else if (param instanceof X509Certificate) {
+        } else if (param instanceof X509Certificate2) {
           this.push(param);
         } else if (Array.isArray(param)) {
           for (const item of param) {
@@ -66462,7 +66462,7 @@ var require_x509_cjs = __commonJS({
         const certificates = [];
         for (const item of signedData.certificates || []) {
           if (item.certificate) {
-            certificates.push(new X509Certificate(item.certificate, options));
+            certificates.push(new X509Certificate2(item.certificate, options));
           }
         }
         this.clear();
@@ -66656,7 +66656,7 @@ var require_x509_cjs = __commonJS({
           throw Error("Cannot convert ASN.1 signature value to WebCrypto format");
         }
         asnX509.signatureValue = asnSignature;
-        return new X509Certificate(asn1Schema.AsnConvert.serialize(asnX509), selfProducedParseOptions);
+        return new X509Certificate2(asn1Schema.AsnConvert.serialize(asnX509), selfProducedParseOptions);
       }
     };
     var _X509CrlEntry_serialNumber;
@@ -66877,7 +66877,7 @@ var require_x509_cjs = __commonJS({
         let publicKey;
         const paramsKey = params.publicKey;
         try {
-          if (paramsKey instanceof X509Certificate) {
+          if (paramsKey instanceof X509Certificate2) {
             keyAlgorithm = {
               ...paramsKey.publicKey.algorithm,
               ...paramsKey.signatureAlgorithm
@@ -67081,7 +67081,7 @@ var require_x509_cjs = __commonJS({
     exports.TextObject = TextObject;
     exports.UPN = UPN;
     exports.URL = URL2;
-    exports.X509Certificate = X509Certificate;
+    exports.X509Certificate = X509Certificate2;
     exports.X509CertificateGenerator = X509CertificateGenerator;
     exports.X509Certificates = X509Certificates;
     exports.X509ChainBuilder = X509ChainBuilder;
@@ -74331,7 +74331,10 @@ function browserChoice(o2, tls5) {
     if (stray !== null) throw new UsageError(`${stray} goes with --browser chromium|firefox|webkit`);
     return null;
   }
-  const clash = o2.client !== null ? ["--client", "the browser is the client"] : o2.clientLoops ? ["--client-loops", "a browser always plays every case itself"] : o2.jobs !== null ? ["--jobs", "a browser plays its cases one after another, in order"] : o2.http2 ? ["--http2", "a browser chooses HTTP/2 for a WebSocket itself; wsgate cannot make it"] : tls5 ? ["--tls (wss://)", "a browser would have to trust the run's CA: not supported yet; test over ws://"] : o2.robustness ? ["--robustness", "the profile measures a client process tree's memory, and a browser's is shared by its tabs and helpers"] : null;
+  const clash = o2.client !== null ? ["--client", "the browser is the client"] : o2.clientLoops ? ["--client-loops", "a browser always plays every case itself"] : o2.jobs !== null ? ["--jobs", "a browser plays its cases one after another, in order"] : o2.http2 ? ["--http2", "a browser chooses HTTP/2 for a WebSocket itself; wsgate cannot make it"] : tls5 && o2.browser === "firefox" ? [
+    "--tls (wss://) for firefox",
+    "a fresh Firefox profile trusts a CA only through NSS's certutil (its certificate database), which wsgate does not use; test Firefox over ws://"
+  ] : o2.robustness ? ["--robustness", "the profile measures a client process tree's memory, and a browser's is shared by its tabs and helpers"] : null;
   if (clash !== null) throw new UsageError(`--browser does not go with ${clash[0]}: ${clash[1]}`);
   return { engine: o2.browser, path: o2.browserPath, timeoutS: o2.browserTimeout ?? DEFAULT_BROWSER_TIMEOUT };
 }
@@ -85377,6 +85380,7 @@ import path20 from "node:path";
 init_errors();
 
 // src/browsers/engines.ts
+import { createHash as createHash5, X509Certificate } from "node:crypto";
 import { accessSync, constants as constants4 } from "node:fs";
 import { writeFile as writeFile3 } from "node:fs/promises";
 import path19 from "node:path";
@@ -85444,11 +85448,12 @@ function webkitPort(executable) {
   return path19.basename(executable).startsWith("cog") ? "wpe" : "gtk";
 }
 function engineArgv(kind, plan) {
-  const { executable, page: page2, profile, env: env2 } = plan;
+  const { executable, page: page2, profile, env: env2, spki } = plan;
   switch (kind.engine) {
     case "chromium":
       return [
         executable,
+        ...spki === null ? [] : [`--ignore-certificate-errors-spki-list=${spki}`],
         "--headless",
         "--no-sandbox",
         `--user-data-dir=${profile}`,
@@ -85466,11 +85471,12 @@ function engineArgv(kind, plan) {
     case "firefox":
       return [executable, "--headless", "--no-remote", "--profile", profile, page2];
     case "webkit": {
-      if (webkitPort(executable) === "wpe") return [executable, "-P", "headless", page2];
-      if ((env2.DISPLAY ?? "") !== "" || (env2.WAYLAND_DISPLAY ?? "") !== "") return [executable, page2];
+      const tls5 = spki === null ? [] : ["--ignore-tls-errors"];
+      if (webkitPort(executable) === "wpe") return [executable, "-P", "headless", "--webprocess-failure=exit", ...tls5, page2];
+      if ((env2.DISPLAY ?? "") !== "" || (env2.WAYLAND_DISPLAY ?? "") !== "") return [executable, ...tls5, page2];
       const xvfb = findExecutable("xvfb-run", env2);
       if (xvfb === null) return `${executable} needs a display: set DISPLAY, or install xvfb (xvfb-run), or use WPE WebKit's cog`;
-      return [xvfb, "-a", executable, page2];
+      return [xvfb, "-a", executable, ...tls5, page2];
     }
   }
 }
@@ -85501,6 +85507,10 @@ function agentFromVersion(kind, line2) {
   if (match === null) return kind.label;
   const name = match[1] === "Google Chrome" ? "Chrome" : match[1] ?? kind.label;
   return `${name}/${match[2] ?? ""}`;
+}
+function spkiHash(pem2) {
+  const der = new X509Certificate(pem2).publicKey.export({ type: "spki", format: "der" });
+  return createHash5("sha256").update(der).digest("base64");
 }
 
 // src/browsers/launch.ts
@@ -85534,12 +85544,12 @@ async function engineAgent(kind, executable, env2) {
   return agentFromVersion(kind, `${String(run.stdout)}
 ${String(run.stderr)}`);
 }
-async function launchBrowser(setup, page2, env2 = process.env) {
+async function launchBrowser(setup, page2, spki, env2 = process.env) {
   const profile = await mkdtemp2(path20.join(os3.tmpdir(), `wsgate-${setup.kind.engine}-`));
   let started = null;
   try {
     await prepareProfile(setup.kind, profile);
-    const argv = engineArgv(setup.kind, { executable: setup.executable, page: page2, profile, env: env2 });
+    const argv = engineArgv(setup.kind, { executable: setup.executable, page: page2, profile, env: env2, spki });
     if (typeof argv === "string") throw new UsageError(`--browser ${setup.kind.engine}: ${argv}`);
     const command2 = argv.map(shellQuote).join(" ");
     const home = {
@@ -85588,7 +85598,7 @@ async function runBrowser(server, cases2, setup, target, config2, signal, settle
   let finalReason = null;
   while (first <= cases2.length || launches === 0) {
     launches++;
-    const browser = await launchBrowser(setup, pageUrl(target, first));
+    const browser = await launchBrowser(setup, pageUrl(target, first), target.spki);
     onLaunch(browser);
     let end;
     try {
@@ -85939,8 +85949,9 @@ function clientRoleDriver(config2) {
   };
 }
 function browserPeer(config2, setup, server, context) {
-  const baseUrl = serverBaseUrl(config2.host, server.port, false);
+  const baseUrl = serverBaseUrl(config2.host, server.port, context.secure !== null);
   const agent = config2.agentGiven ? config2.agent : setup.engineAgent;
+  const target = { baseUrl, agent, spki: context.secure === null ? null : spkiHash(context.secure.cert) };
   let incidents = [];
   return {
     agent,
@@ -85952,7 +85963,7 @@ function browserPeer(config2, setup, server, context) {
       playAll: async (settle2) => {
         const { io } = context;
         const launched = (b) => io.logger.info({ command: b.command }, "browser launched");
-        const found = await runBrowser(server, context.cases, setup, { baseUrl, agent }, config2, io.signal, settle2, launched);
+        const found = await runBrowser(server, context.cases, setup, target, config2, io.signal, settle2, launched);
         for (const line2 of found.recovered) io.out.write(`wsgate: warning: ${line2}
 `);
         incidents = found.lost;
@@ -86699,7 +86710,7 @@ function probeServerHeader(target, timeoutMs = 5e3) {
 }
 
 // src/fuzzing-client/randomness.ts
-import { createHash as createHash5, randomFillSync } from "node:crypto";
+import { createHash as createHash6, randomFillSync } from "node:crypto";
 var POOL_SIZE = 4096;
 function systemBytes() {
   let pool = Buffer.alloc(0);
@@ -86722,7 +86733,7 @@ function seededBytes(seed, caseId) {
     const out = Buffer.alloc(n3);
     for (let filled = 0; filled < n3; ) {
       if (at === block.length) {
-        block = createHash5("sha256").update(`wsgate:${seed}:${caseId}:${counter++}`).digest();
+        block = createHash6("sha256").update(`wsgate:${seed}:${caseId}:${counter++}`).digest();
         at = 0;
       }
       const take = Math.min(n3 - filled, block.length - at);
