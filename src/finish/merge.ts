@@ -2,14 +2,16 @@
  * `wsgate merge DIR... --outdir DIR`: joins the output directories of several runs (the shards of a
  * CI matrix) into one report set, as if one run had covered every case: index.json/index.html and
  * the per-case reports, one JUnit file, one summary, one exit status. It re-judges nothing: each
- * shard's gate statuses are taken as they were written, its per-case reports are read back.
+ * shard's gate statuses are taken as they were written, its per-case reports are read back. Runs of
+ * different agents (one job per browser engine, say) become one report set of several agents, as a
+ * run testing several servers writes; a case may appear once per agent.
  */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { catalogueFor, everyCase } from '../cases/registry.js';
-import { makeDirectory, resolveInside } from '../report/files.js';
+import { agentFilePrefixes, caseReportBase, makeDirectory, resolveInside } from '../report/files.js';
 import type { CaseResult, GateCase, GateRun } from '../model/report.js';
 import { writeReports } from '../report/writer.js';
 import { VERSION } from '../version.js';
@@ -38,6 +40,8 @@ const summarySchema = z.object({
   cases: z.array(
     z.object({
       id: z.string(),
+      // Present when the run tested several agents (a merge of several, a spec file's servers).
+      agent: z.string().optional(),
       status: z.enum(['passed', 'failed', 'skipped']),
       timeMs: z.number(),
       reason: z.string(),
@@ -110,21 +114,21 @@ export async function mergeRuns(options: MergeOptions, out: NodeJS.WritableStrea
     'merge: ',
   );
   const summaries = await Promise.all(options.inputs.map(readSummary));
-  const agent = (summaries[0] as Summary).agent;
-  for (const [i, s] of summaries.entries()) {
-    if (s.agent !== agent) throw new UsageError(`${options.inputs[i] ?? ''}: agent ${JSON.stringify(s.agent)}, the first input's is ${JSON.stringify(agent)}`);
-  }
   const role = (summaries[0] as Summary).role;
   for (const [i, s] of summaries.entries()) {
     if (s.role !== role) throw new UsageError(`${options.inputs[i] ?? ''}: a run of the ${s.role} role, the first input's is of the ${role} role`);
   }
   checkShards(options.inputs, summaries);
   const { merged, results } = await mergeCases(summaries, options.inputs, role);
-  const run = { ...mergedRun(agent, summaries, merged, options.inputs), ...(role === 'server' ? { role } : {}), ...mergedTls(summaries) };
+  const run = {
+    ...mergedRun([...results.keys()].join(', '), summaries, merged, options.inputs),
+    ...(role === 'server' ? { role } : {}),
+    ...mergedTls(summaries),
+  };
   await makeDirectory(options.outdir);
   await writeReports(
     options.outdir,
-    new Map([[agent, results]]),
+    results,
     everyCase.filter((c) => merged.some((m) => m.id === c.id)),
     {
       generatedAt: new Date().toISOString(),
@@ -156,12 +160,16 @@ function mergedTls(summaries: readonly Summary[]): { tls?: NonNullable<Summary['
   return { tls: { ...first, caFile: sameCa ? first.caFile : null, insecure: summaries.some((s) => s.tls?.insecure === true) } };
 }
 
-/** Every case of every run, each once, in catalogue order and numbered as one run would number them. */
+/**
+ * Every case of every run, each once per agent: the agents in the order the inputs name them, each
+ * agent's cases in catalogue order and numbered as one run would number them; with several agents
+ * each case names its agent, and the report files are named as one run of them all would name them.
+ */
 async function mergeCases(
   summaries: readonly Summary[],
   inputs: readonly string[],
   role: 'client' | 'server',
-): Promise<{ merged: GateCase[]; results: Map<string, CaseResult> }> {
+): Promise<{ merged: GateCase[]; results: Map<string, Map<string, CaseResult>> }> {
   // wsgate's own cases (--extended) may be among them: look ids up in the role's extended catalogue.
   // Group 16 (runs over --http2) follows them.
   const h2Group = catalogueFor(true, role, 'h2').filter((c) => c.id.startsWith('16.'));
@@ -169,20 +177,24 @@ async function mergeCases(
   const robustness = [...catalogueFor(false, role, 'http/1.1', true), ...catalogueFor(false, role, 'h2', true)];
   const order = new Map([...catalogueFor(true, role), ...h2Group, ...robustness].map((c, i) => [c.id, { i, def: c }]));
   const owner = new Map<string, string>();
-  const results = new Map<string, CaseResult>();
+  const results = new Map<string, Map<string, CaseResult>>();
   const merged: GateCase[] = [];
   for (const [n, s] of summaries.entries()) {
     const dir = inputs[n] as string;
     for (const c of s.cases) {
       const entry = order.get(c.id);
       if (entry === undefined) throw new UsageError(`${dir}: case ${JSON.stringify(c.id)} is not in wsgate ${VERSION}'s catalogue`);
-      const before = owner.get(c.id);
-      if (before !== undefined) throw new UsageError(`case ${c.id} is in both ${before} and ${dir}`);
-      owner.set(c.id, dir);
+      const agent = c.agent ?? s.agent;
+      const key = `${agent}\u0000${c.id}`;
+      const before = owner.get(key);
+      if (before !== undefined) throw new UsageError(`case ${c.id} of agent ${JSON.stringify(agent)} is in both ${before} and ${dir}`);
+      owner.set(key, dir);
+      if (!results.has(agent)) results.set(agent, new Map());
       const result = c.reportfile === null ? null : await readCaseResult(dir, c.reportfile);
-      if (result !== null) results.set(c.id, result);
+      if (result !== null) results.get(agent)?.set(c.id, result);
       merged.push({
         index: 0,
+        agent,
         ...caseFields(entry.def),
         status: c.status,
         reason: c.reason,
@@ -195,10 +207,19 @@ async function mergeCases(
       });
     }
   }
-  merged.sort((a, b) => (order.get(a.id)?.i ?? 0) - (order.get(b.id)?.i ?? 0));
-  merged.forEach((c, i) => {
-    c.index = i + 1;
-  });
+  const agents = [...results.keys()];
+  const place = (c: GateCase): number => agents.indexOf(c.agent ?? '') * order.size + (order.get(c.id)?.i ?? 0);
+  merged.sort((a, b) => place(a) - place(b));
+  const { prefixes } = agentFilePrefixes(agents);
+  const counted = new Map<string, number>();
+  for (const c of merged) {
+    const agent = c.agent ?? '';
+    const n = (counted.get(agent) ?? 0) + 1;
+    counted.set(agent, n);
+    c.index = n;
+    if (c.result !== null) c.reportBase = caseReportBase(prefixes.get(agent) ?? agent, c.id);
+    if (agents.length === 1) delete c.agent;
+  }
   return { merged, results };
 }
 

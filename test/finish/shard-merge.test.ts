@@ -8,11 +8,14 @@ import { fixtureCommand, runCli, tempDir } from '../support/harness.js';
 const SUBSET = ['1.1.*', '2.*', '5.19', '6.4.1', '7.1.*', '9.1.1', '12.1.1'];
 
 interface Summary {
+  agent: string;
   result: string;
   shard: { index: number; count: number } | null;
   counts: { total: number; passed: number; failed: number };
   cases: Array<{
     index: number;
+    /** Only when the run has several agents. */
+    agent?: string;
     id: string;
     status: string;
     behavior: string | null;
@@ -115,6 +118,56 @@ describe('--shard and merge', () => {
     );
     assert.equal(s.result, 'failed');
     assert.match(await readFile(path.join(merged, 'junit.xml'), 'utf8'), /<failure message="A ping: pong differs\.[^"]*" type="FAILED\/OK"/);
+  });
+
+  test('runs of different agents (one job per browser engine) merge into one report set of several agents', async () => {
+    const root = await tempDir();
+    const a = path.join(root, 'a');
+    const b = path.join(root, 'b');
+    const ra = await runCli(['run', '--agent', 'engine-a', '--url', 'ws://127.0.0.1:0', '--outdir', a, '--cases', '1.1.1', '2.1']);
+    assert.equal(ra.code, 0, ra.stderr);
+    const rb = await runCli([
+      'run',
+      '--client',
+      fixtureCommand('wrong-pong'),
+      '--agent',
+      'engine-b',
+      '--url',
+      'ws://127.0.0.1:0',
+      '--outdir',
+      b,
+      '--cases',
+      '1.1.1',
+      '2.3',
+    ]);
+    assert.equal(rb.code, 1, rb.stderr);
+    const merged = path.join(root, 'merged');
+    const m = await runCli(['merge', a, b, '--outdir', merged]);
+    assert.equal(m.code, 1, m.stdout + m.stderr);
+    const s = await readJson<Summary & { agent: string; cases: Array<{ index: number; agent?: string; reportfile: string | null }> }>(
+      path.join(merged, 'summary.json'),
+    );
+    assert.equal(s.agent, 'engine-a, engine-b');
+    assert.deepEqual(
+      s.cases.map((c) => [c.index, c.agent, c.id, c.status]),
+      [
+        [1, 'engine-a', '1.1.1', 'passed'],
+        [2, 'engine-a', '2.1', 'passed'],
+        [1, 'engine-b', '1.1.1', 'passed'],
+        [2, 'engine-b', '2.3', 'failed'],
+      ],
+    );
+    const index = await readJson<Record<string, Record<string, { reportfile: string }>>>(path.join(merged, 'index.json'));
+    assert.deepEqual(Object.keys(index), ['engine-a', 'engine-b']);
+    assert.deepEqual(Object.keys(index['engine-b'] ?? {}).sort(), ['1.1.1', '2.3']);
+    for (const c of s.cases) {
+      const report = await readJson<{ agent: string; id: string }>(path.join(merged, c.reportfile ?? ''));
+      assert.deepEqual([report.agent, report.id], [c.agent, c.id]);
+    }
+    // The same agent's case twice is still refused.
+    const twice = await runCli(['merge', a, a, '--outdir', path.join(root, 'twice')]);
+    assert.equal(twice.code, 2);
+    assert.match(twice.stderr, /^wsgate: case 1\.1\.1 of agent "engine-a" is in both /);
   });
 
   test('bad inputs: one line naming the problem, exit 2, nothing written', async () => {
