@@ -70,51 +70,83 @@ export async function runBrowser(
   onLaunch: (browser: LaunchedBrowser) => void = () => undefined,
 ): Promise<BrowserIncidents> {
   const incidents: BrowserIncidents = { lost: [], recovered: [] };
-  const timeoutS = config.browser?.timeoutS ?? 30;
   const settled = new Set<number>();
   const settleOnce = (index: number, outcome: CaseOutcome): void => {
     if (settled.has(index)) return;
     settled.add(index);
     settle(index, outcome);
   };
-  let first = 1;
-  let launches = 0;
-  let finalReason: string | null = null;
-  while (first <= cases.length || launches === 0) {
-    launches++;
-    const browser = await launchBrowser(setup, pageUrl(target, first), target.spki);
-    onLaunch(browser);
-    let end: LaunchEnd;
-    try {
-      end = await watchLaunch({ server, cases, agent: target.agent, config, timeoutS, settle: settleOnce }, browser, signal);
-    } finally {
-      await browser.dispose();
-    }
-    if (end.kind !== 'incident') break;
-    const where = end.inCase === null ? '' : ` during case ${cases[end.inCase - 1]?.id ?? end.inCase}`;
-    if (end.inCase !== null) {
-      await dropCase(server, target.agent, end.inCase, cases);
-      settleOnce(end.inCase, notPlayed(`not run: ${end.reason}${where}`));
-    }
-    const last = Math.max(0, ...settled);
-    const relaunch = end.loaded && launches <= RELAUNCHES && last < cases.length;
-    const line = `${end.reason}${where}${relaunch ? `; launched again at case ${cases[last]?.id ?? last + 1}` : ''}`;
-    (end.inCase === null && relaunch ? incidents.recovered : incidents.lost).push(line);
-    if (!relaunch) {
-      finalReason = end.reason;
-      break;
-    }
-    first = last + 1;
+  // Cases the spec excludes for the agent: the server closes them at once, and the skeleton says why.
+  const excluded = new Set<number>();
+  const onSkipped = (event: CaseRunEvent): void => {
+    if (event.agent === target.agent) excluded.add(event.index);
+  };
+  server.on('caseSkipped', onSkipped);
+  let finalReason: string | null;
+  try {
+    const watch = { server, cases, agent: target.agent, config, timeoutS: config.browser?.timeoutS ?? 30, settle: settleOnce };
+    finalReason = await playLaunches(watch, setup, target, signal, incidents, () => Math.max(0, ...settled, ...excluded), onLaunch);
+  } finally {
+    server.off('caseSkipped', onSkipped);
   }
   // Cases the browser never reached: not run, for the reason the run ended (a result the server holds, kept).
   const results = server.results.get(target.agent);
+  const skipped: string[] = [];
   for (const [i, def] of cases.entries()) {
     const result = results?.get(def.id);
     if (result !== undefined) settleOnce(i + 1, played(result, null));
     else if (finalReason !== null) settleOnce(i + 1, notPlayed(`not run: ${finalReason}`));
-    else if (signal?.aborted !== true) settleOnce(i + 1, notPlayed('not run: the page did not play this case'));
+    else if (signal?.aborted !== true && !settled.has(i + 1) && !excluded.has(i + 1)) {
+      skipped.push(def.id);
+      settleOnce(i + 1, notPlayed('not run: the page did not play this case'));
+    }
   }
+  // A page that ended without asking for some cases (a WebSocket it could not open): they were not checked.
+  if (skipped.length > 0)
+    incidents.lost.push(
+      `the page did not play ${skipped.length} case${skipped.length === 1 ? '' : 's'} (${skipped.slice(0, 5).join(', ')}${skipped.length > 5 ? ', …' : ''})`,
+    );
   return incidents;
+}
+
+/**
+ * Launches the browser, watches it, and after an incident launches it again at the case after
+ * `reached()` (the last case settled or excluded), at most RELAUNCHES times; each incident goes to
+ * `incidents`. Resolves with the reason the run ended early, or null.
+ */
+async function playLaunches(
+  watch: WatchSettings,
+  setup: BrowserSetup,
+  target: BrowserTarget,
+  signal: AbortSignal | undefined,
+  incidents: BrowserIncidents,
+  reached: () => number,
+  onLaunch: (browser: LaunchedBrowser) => void,
+): Promise<string | null> {
+  const { server, cases } = watch;
+  let first = 1;
+  for (let launches = 1; ; launches++) {
+    const browser = await launchBrowser(setup, pageUrl(target, first), target.spki);
+    onLaunch(browser);
+    let end: LaunchEnd;
+    try {
+      end = await watchLaunch(watch, browser, signal);
+    } finally {
+      await browser.dispose();
+    }
+    if (end.kind !== 'incident') return null;
+    const where = end.inCase === null ? '' : ` during case ${cases[end.inCase - 1]?.id ?? end.inCase}`;
+    if (end.inCase !== null) {
+      await dropCase(server, target.agent, end.inCase, cases);
+      watch.settle(end.inCase, notPlayed(`not run: ${end.reason}${where}`));
+    }
+    const last = reached();
+    const relaunch = end.loaded && launches <= RELAUNCHES && last < cases.length;
+    const line = `${end.reason}${where}${relaunch ? `; launched again at case ${cases[last]?.id ?? last + 1}` : ''}`;
+    (end.inCase === null && relaunch ? incidents.recovered : incidents.lost).push(line);
+    if (!relaunch) return end.reason;
+    first = last + 1;
+  }
 }
 
 /** The page's address for a launch that starts at case `first`. */

@@ -254,6 +254,25 @@ describe('Chromium under the watchdog', { skip: needs('chromium') }, () => {
     assert.deepEqual(processesNaming(tmp), []);
   });
 
+  test('a page that skips a case and ends as usual: that case is not run, and the run fails', async () => {
+    const tmp = await tempDir();
+    const outdir = path.join(tmp, 'reports');
+    const browser = await brokenBrowser(tmp, 'skip');
+    const r = await runBrowserGate(['--browser-path', browser, '--cases', '1.1.1,1.1.2,1.1.3', '--outdir', outdir], tmp, 60_000);
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    const summary = await summaryOf(outdir);
+    assert.deepEqual(
+      summary.cases.map((c) => [c.id, c.status, c.reason]),
+      [
+        ['1.1.1', 'passed', ''],
+        ['1.1.2', 'skipped', 'not run: the page did not play this case'],
+        ['1.1.3', 'passed', ''],
+      ],
+    );
+    assert.equal(summary.interrupted, 'the page did not play 1 case (1.1.2)');
+    assert.deepEqual(processesNaming(tmp), []);
+  });
+
   test('a browser that never loads the page: ended after the browser timeout, every case not run, not launched again', async () => {
     const tmp = await tempDir();
     const outdir = path.join(tmp, 'reports');
