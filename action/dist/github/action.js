@@ -46904,21 +46904,21 @@ async function mergeRuns(options, out) {
     "merge: "
   );
   const summaries = await Promise.all(options.inputs.map(readSummary));
-  const agent = summaries[0].agent;
-  for (const [i2, s] of summaries.entries()) {
-    if (s.agent !== agent) throw new UsageError(`${options.inputs[i2] ?? ""}: agent ${JSON.stringify(s.agent)}, the first input's is ${JSON.stringify(agent)}`);
-  }
   const role = summaries[0].role;
   for (const [i2, s] of summaries.entries()) {
     if (s.role !== role) throw new UsageError(`${options.inputs[i2] ?? ""}: a run of the ${s.role} role, the first input's is of the ${role} role`);
   }
   checkShards(options.inputs, summaries);
   const { merged, results } = await mergeCases(summaries, options.inputs, role);
-  const run = { ...mergedRun(agent, summaries, merged, options.inputs), ...role === "server" ? { role } : {}, ...mergedTls(summaries) };
+  const run = {
+    ...mergedRun([...results.keys()].join(", "), summaries, merged, options.inputs),
+    ...role === "server" ? { role } : {},
+    ...mergedTls(summaries)
+  };
   await makeDirectory(options.outdir);
   await writeReports(
     options.outdir,
-    /* @__PURE__ */ new Map([[agent, results]]),
+    results,
     everyCase.filter((c3) => merged.some((m) => m.id === c3.id)),
     {
       generatedAt: (/* @__PURE__ */ new Date()).toISOString(),
@@ -46961,13 +46961,17 @@ async function mergeCases(summaries, inputs, role) {
     for (const c3 of s.cases) {
       const entry = order.get(c3.id);
       if (entry === void 0) throw new UsageError(`${dir}: case ${JSON.stringify(c3.id)} is not in wsgate ${VERSION}'s catalogue`);
-      const before = owner.get(c3.id);
-      if (before !== void 0) throw new UsageError(`case ${c3.id} is in both ${before} and ${dir}`);
-      owner.set(c3.id, dir);
+      const agent = c3.agent ?? s.agent;
+      const key = `${agent}\0${c3.id}`;
+      const before = owner.get(key);
+      if (before !== void 0) throw new UsageError(`case ${c3.id} of agent ${JSON.stringify(agent)} is in both ${before} and ${dir}`);
+      owner.set(key, dir);
+      if (!results.has(agent)) results.set(agent, /* @__PURE__ */ new Map());
       const result = c3.reportfile === null ? null : await readCaseResult(dir, c3.reportfile);
-      if (result !== null) results.set(c3.id, result);
+      if (result !== null) results.get(agent)?.set(c3.id, result);
       merged.push({
         index: 0,
+        agent,
         ...caseFields(entry.def),
         status: c3.status,
         reason: c3.reason,
@@ -46980,10 +46984,19 @@ async function mergeCases(summaries, inputs, role) {
       });
     }
   }
-  merged.sort((a2, b) => (order.get(a2.id)?.i ?? 0) - (order.get(b.id)?.i ?? 0));
-  merged.forEach((c3, i2) => {
-    c3.index = i2 + 1;
-  });
+  const agents = [...results.keys()];
+  const place = (c3) => agents.indexOf(c3.agent ?? "") * order.size + (order.get(c3.id)?.i ?? 0);
+  merged.sort((a2, b) => place(a2) - place(b));
+  const { prefixes } = agentFilePrefixes(agents);
+  const counted = /* @__PURE__ */ new Map();
+  for (const c3 of merged) {
+    const agent = c3.agent ?? "";
+    const n3 = (counted.get(agent) ?? 0) + 1;
+    counted.set(agent, n3);
+    c3.index = n3;
+    if (c3.result !== null) c3.reportBase = caseReportBase(prefixes.get(agent) ?? agent, c3.id);
+    if (agents.length === 1) delete c3.agent;
+  }
   return { merged, results };
 }
 function mergedRun(agent, summaries, merged, inputs) {
@@ -47038,6 +47051,8 @@ var init_merge = __esm({
       cases: external_exports.array(
         external_exports.object({
           id: external_exports.string(),
+          // Present when the run tested several agents (a merge of several, a spec file's servers).
+          agent: external_exports.string().optional(),
           status: external_exports.enum(["passed", "failed", "skipped"]),
           timeMs: external_exports.number(),
           reason: external_exports.string(),
@@ -85586,50 +85601,66 @@ var EXIT_WINDOW_MS = 500;
 var DROP_WAIT_MS = 2e3;
 async function runBrowser(server, cases2, setup, target, config2, signal, settle2, onLaunch = () => void 0) {
   const incidents = { lost: [], recovered: [] };
-  const timeoutS = config2.browser?.timeoutS ?? 30;
   const settled2 = /* @__PURE__ */ new Set();
   const settleOnce = (index, outcome2) => {
     if (settled2.has(index)) return;
     settled2.add(index);
     settle2(index, outcome2);
   };
-  let first = 1;
-  let launches = 0;
-  let finalReason = null;
-  while (first <= cases2.length || launches === 0) {
-    launches++;
-    const browser = await launchBrowser(setup, pageUrl(target, first), target.spki);
-    onLaunch(browser);
-    let end;
-    try {
-      end = await watchLaunch({ server, cases: cases2, agent: target.agent, config: config2, timeoutS, settle: settleOnce }, browser, signal);
-    } finally {
-      await browser.dispose();
-    }
-    if (end.kind !== "incident") break;
-    const where = end.inCase === null ? "" : ` during case ${cases2[end.inCase - 1]?.id ?? end.inCase}`;
-    if (end.inCase !== null) {
-      await dropCase(server, target.agent, end.inCase, cases2);
-      settleOnce(end.inCase, notPlayed(`not run: ${end.reason}${where}`));
-    }
-    const last = Math.max(0, ...settled2);
-    const relaunch = end.loaded && launches <= RELAUNCHES && last < cases2.length;
-    const line2 = `${end.reason}${where}${relaunch ? `; launched again at case ${cases2[last]?.id ?? last + 1}` : ""}`;
-    (end.inCase === null && relaunch ? incidents.recovered : incidents.lost).push(line2);
-    if (!relaunch) {
-      finalReason = end.reason;
-      break;
-    }
-    first = last + 1;
+  const excluded = /* @__PURE__ */ new Set();
+  const onSkipped = (event) => {
+    if (event.agent === target.agent) excluded.add(event.index);
+  };
+  server.on("caseSkipped", onSkipped);
+  let finalReason;
+  try {
+    const watch = { server, cases: cases2, agent: target.agent, config: config2, timeoutS: config2.browser?.timeoutS ?? 30, settle: settleOnce };
+    finalReason = await playLaunches(watch, setup, target, signal, incidents, () => Math.max(0, ...settled2, ...excluded), onLaunch);
+  } finally {
+    server.off("caseSkipped", onSkipped);
   }
   const results = server.results.get(target.agent);
+  const skipped = [];
   for (const [i2, def] of cases2.entries()) {
     const result = results?.get(def.id);
     if (result !== void 0) settleOnce(i2 + 1, played2(result, null));
     else if (finalReason !== null) settleOnce(i2 + 1, notPlayed(`not run: ${finalReason}`));
-    else if (signal?.aborted !== true) settleOnce(i2 + 1, notPlayed("not run: the page did not play this case"));
+    else if (signal?.aborted !== true && !settled2.has(i2 + 1) && !excluded.has(i2 + 1)) {
+      skipped.push(def.id);
+      settleOnce(i2 + 1, notPlayed("not run: the page did not play this case"));
+    }
   }
+  if (skipped.length > 0)
+    incidents.lost.push(
+      `the page did not play ${skipped.length} case${skipped.length === 1 ? "" : "s"} (${skipped.slice(0, 5).join(", ")}${skipped.length > 5 ? ", \u2026" : ""})`
+    );
   return incidents;
+}
+async function playLaunches(watch, setup, target, signal, incidents, reached, onLaunch) {
+  const { server, cases: cases2 } = watch;
+  let first = 1;
+  for (let launches = 1; ; launches++) {
+    const browser = await launchBrowser(setup, pageUrl(target, first), target.spki);
+    onLaunch(browser);
+    let end;
+    try {
+      end = await watchLaunch(watch, browser, signal);
+    } finally {
+      await browser.dispose();
+    }
+    if (end.kind !== "incident") return null;
+    const where = end.inCase === null ? "" : ` during case ${cases2[end.inCase - 1]?.id ?? end.inCase}`;
+    if (end.inCase !== null) {
+      await dropCase(server, target.agent, end.inCase, cases2);
+      watch.settle(end.inCase, notPlayed(`not run: ${end.reason}${where}`));
+    }
+    const last = reached();
+    const relaunch = end.loaded && launches <= RELAUNCHES && last < cases2.length;
+    const line2 = `${end.reason}${where}${relaunch ? `; launched again at case ${cases2[last]?.id ?? last + 1}` : ""}`;
+    (end.inCase === null && relaunch ? incidents.recovered : incidents.lost).push(line2);
+    if (!relaunch) return end.reason;
+    first = last + 1;
+  }
 }
 function pageUrl(target, first) {
   const http = target.baseUrl.replace(/^ws/, "http");
