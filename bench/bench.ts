@@ -309,6 +309,7 @@ async function runOnce(
     mismatches,
     agent: summary.agent,
     interrupted: summary.interrupted,
+    skipped: summary.counts.skipped,
   };
 }
 

@@ -64,6 +64,11 @@ export interface LaunchedBrowser {
   readonly command: string;
   /** Ends its whole process group (SIGTERM, a grace, SIGKILL) and removes its profile; idempotent. */
   dispose(): Promise<void>;
+  /**
+   * CPU time (ms) of its processes, read just before dispose() ended them (0 before): a browser's
+   * helpers are not all its own children, so the run's reaped-children figure would miss them.
+   */
+  cpuMs(): number;
 }
 
 /**
@@ -88,11 +93,14 @@ export async function launchBrowser(setup: BrowserSetup, page: string, spki: str
     started = startCommand(`exec ${command}`, home);
     const proc = started;
     let disposed: Promise<void> | null = null;
+    let cpuMs = 0;
     return {
       process: proc,
       command,
+      cpuMs: () => cpuMs,
       dispose: () => {
         disposed ??= (async () => {
+          cpuMs = proc.treeCpuMs();
           await proc.stop(TERM_GRACE_MS);
           await proc.treeGone(5000);
           await rm(profile, { recursive: true, force: true, maxRetries: 3 });

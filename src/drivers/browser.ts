@@ -46,6 +46,8 @@ export interface BrowserTarget {
 export interface BrowserIncidents {
   lost: string[];
   recovered: string[];
+  /** CPU time (ms) of the browser's processes over every launch. */
+  cpuMs: number;
 }
 
 /** How one launch ended. */
@@ -69,7 +71,7 @@ export async function runBrowser(
   settle: (index: number, outcome: CaseOutcome) => void,
   onLaunch: (browser: LaunchedBrowser) => void = () => undefined,
 ): Promise<BrowserIncidents> {
-  const incidents: BrowserIncidents = { lost: [], recovered: [] };
+  const incidents: BrowserIncidents = { lost: [], recovered: [], cpuMs: 0 };
   const settled = new Set<number>();
   const settleOnce = (index: number, outcome: CaseOutcome): void => {
     if (settled.has(index)) return;
@@ -133,6 +135,7 @@ async function playLaunches(
       end = await watchLaunch(watch, browser, signal);
     } finally {
       await browser.dispose();
+      incidents.cpuMs += browser.cpuMs();
     }
     if (end.kind !== 'incident') return null;
     const where = end.inCase === null ? '' : ` during case ${cases[end.inCase - 1]?.id ?? end.inCase}`;

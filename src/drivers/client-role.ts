@@ -34,6 +34,8 @@ export function clientRoleDriver(config: ClientRunConfig): RoleDriver {
   let server: FuzzingServer | null = null;
   let logger: GateIo['logger'] | null = null;
   let clientCpu0: number | null = null;
+  // A browser's CPU, read from its process tree (its helpers are not all reaped by wsgate), or null.
+  let browserCpu: { ms: number } | null = null;
   return {
     tlsNeeds: { hosts: [config.host], serverFiles: false, needCertificate: true },
     peerCount: 1,
@@ -53,7 +55,9 @@ export function clientRoleDriver(config: ClientRunConfig): RoleDriver {
         http2: config.http2,
       });
       clientCpu0 = childrenCpuMs();
-      return browser === null ? clientPeer(config, command, server, context) : browserPeer(config, browser, server, context);
+      if (browser === null) return clientPeer(config, command, server, context);
+      browserCpu = { ms: 0 };
+      return browserPeer(config, browser, server, context, browserCpu);
     },
     async writeReports() {
       if (server === null) return [];
@@ -65,6 +69,7 @@ export function clientRoleDriver(config: ClientRunConfig): RoleDriver {
       return [...server.results.keys()];
     },
     peerCpuMs: () => {
+      if (browserCpu !== null) return browserCpu.ms;
       const now = childrenCpuMs();
       return now === null || clientCpu0 === null ? null : now - clientCpu0;
     },
@@ -73,7 +78,7 @@ export function clientRoleDriver(config: ClientRunConfig): RoleDriver {
 }
 
 /** A browser engine on the fuzzing server's page. */
-function browserPeer(config: ClientRunConfig, setup: BrowserSetup, server: FuzzingServer, context: PeerContext): Peer {
+function browserPeer(config: ClientRunConfig, setup: BrowserSetup, server: FuzzingServer, context: PeerContext, cpu: { ms: number }): Peer {
   const baseUrl = serverBaseUrl(config.host, server.port, context.secure !== null);
   const agent = config.agentGiven ? config.agent : setup.engineAgent;
   const target = { baseUrl, agent, spki: context.secure === null ? null : spkiHash(context.secure.cert) };
@@ -91,6 +96,7 @@ function browserPeer(config: ClientRunConfig, setup: BrowserSetup, server: Fuzzi
         const found = await runBrowser(server, context.cases, setup, target, config, io.signal, settle, launched);
         for (const line of found.recovered) io.out.write(`wsgate: warning: ${line}\n`);
         incidents = found.lost;
+        cpu.ms = found.cpuMs;
       },
     },
     incidents: () => incidents,
