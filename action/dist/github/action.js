@@ -85576,11 +85576,14 @@ async function launchBrowser(setup, page2, spki, env2 = process.env) {
     started = startCommand(`exec ${command2}`, home);
     const proc = started;
     let disposed = null;
+    let cpuMs = 0;
     return {
       process: proc,
       command: command2,
+      cpuMs: () => cpuMs,
       dispose: () => {
         disposed ??= (async () => {
+          cpuMs = proc.treeCpuMs();
           await proc.stop(TERM_GRACE_MS);
           await proc.treeGone(5e3);
           await rm(profile, { recursive: true, force: true, maxRetries: 3 });
@@ -85600,7 +85603,7 @@ var TICK_MS = 100;
 var EXIT_WINDOW_MS = 500;
 var DROP_WAIT_MS = 2e3;
 async function runBrowser(server, cases2, setup, target, config2, signal, settle2, onLaunch = () => void 0) {
-  const incidents = { lost: [], recovered: [] };
+  const incidents = { lost: [], recovered: [], cpuMs: 0 };
   const settled2 = /* @__PURE__ */ new Set();
   const settleOnce = (index, outcome2) => {
     if (settled2.has(index)) return;
@@ -85647,6 +85650,7 @@ async function playLaunches(watch, setup, target, signal, incidents, reached, on
       end = await watchLaunch(watch, browser, signal);
     } finally {
       await browser.dispose();
+      incidents.cpuMs += browser.cpuMs();
     }
     if (end.kind !== "incident") return null;
     const where = end.inCase === null ? "" : ` during case ${cases2[end.inCase - 1]?.id ?? end.inCase}`;
@@ -85945,6 +85949,7 @@ function clientRoleDriver(config2) {
   let server = null;
   let logger = null;
   let clientCpu0 = null;
+  let browserCpu = null;
   return {
     tlsNeeds: { hosts: [config2.host], serverFiles: false, needCertificate: true },
     peerCount: 1,
@@ -85963,7 +85968,9 @@ function clientRoleDriver(config2) {
         http2: config2.http2
       });
       clientCpu0 = childrenCpuMs();
-      return browser === null ? clientPeer(config2, command2, server, context) : browserPeer(config2, browser, server, context);
+      if (browser === null) return clientPeer(config2, command2, server, context);
+      browserCpu = { ms: 0 };
+      return browserPeer(config2, browser, server, context, browserCpu);
     },
     async writeReports() {
       if (server === null) return [];
@@ -85973,13 +85980,14 @@ function clientRoleDriver(config2) {
       return [...server.results.keys()];
     },
     peerCpuMs: () => {
+      if (browserCpu !== null) return browserCpu.ms;
       const now = childrenCpuMs();
       return now === null || clientCpu0 === null ? null : now - clientCpu0;
     },
     recordRole: {}
   };
 }
-function browserPeer(config2, setup, server, context) {
+function browserPeer(config2, setup, server, context, cpu) {
   const baseUrl = serverBaseUrl(config2.host, server.port, context.secure !== null);
   const agent = config2.agentGiven ? config2.agent : setup.engineAgent;
   const target = { baseUrl, agent, spki: context.secure === null ? null : spkiHash(context.secure.cert) };
@@ -85998,6 +86006,7 @@ function browserPeer(config2, setup, server, context) {
         for (const line2 of found.recovered) io.out.write(`wsgate: warning: ${line2}
 `);
         incidents = found.lost;
+        cpu.ms = found.cpuMs;
       }
     },
     incidents: () => incidents,
