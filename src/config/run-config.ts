@@ -207,9 +207,7 @@ function browserChoice(o: RunOptions, tls: boolean): BrowserChoice | null {
                   '--tls (wss://) for firefox',
                   "a fresh Firefox profile trusts a CA only through NSS's certutil (its certificate database), which wsgate does not use; test Firefox over ws://",
                 ]
-              : o.robustness
-                ? ['--robustness', "the profile measures a client process tree's memory, and a browser's is shared by its tabs and helpers"]
-                : null;
+              : null;
   if (clash !== null) throw new UsageError(`--browser does not go with ${clash[0]}: ${clash[1]}`);
   return { engine: o.browser, path: o.browserPath, timeoutS: o.browserTimeout ?? DEFAULT_BROWSER_TIMEOUT };
 }

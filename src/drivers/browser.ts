@@ -20,9 +20,12 @@ import type { ClientRunConfig } from '../config/run-config.js';
 import type { CaseResult } from '../model/report.js';
 import { launchBrowser, type BrowserSetup, type LaunchedBrowser } from '../browsers/launch.js';
 import { caseTimeoutFor } from '../policy/case-limits.js';
+import { isRobustness } from '../play/attack-figures.js';
+import { TreeMemory } from '../processes/tree-memory.js';
 import { sleep } from '../processes/waiting.js';
 import type { CaseRunEvent, FuzzingServer } from '../server/fuzzing-server.js';
 import type { CaseOutcome } from './driver.js';
+import { LoopingRobustness } from './looping-robustness.js';
 
 /** How many times a run launches the browser again after it exited or its page stalled. */
 export const RELAUNCHES = 2;
@@ -86,7 +89,15 @@ export async function runBrowser(
   server.on('caseSkipped', onSkipped);
   let finalReason: string | null;
   try {
-    const watch = { server, cases, agent: target.agent, config, timeoutS: config.browser?.timeoutS ?? 30, settle: settleOnce };
+    const watch = {
+      server,
+      cases,
+      agent: target.agent,
+      config,
+      timeoutS: config.browser?.timeoutS ?? 30,
+      settle: settleOnce,
+      settled: (i: number) => settled.has(i),
+    };
     finalReason = await playLaunches(watch, setup, target, signal, incidents, () => Math.max(0, ...settled, ...excluded), onLaunch);
   } finally {
     server.off('caseSkipped', onSkipped);
@@ -126,27 +137,43 @@ async function playLaunches(
   onLaunch: (browser: LaunchedBrowser) => void,
 ): Promise<string | null> {
   const { server, cases } = watch;
+  const attacks = cases.some(isRobustness);
   let first = 1;
-  for (let launches = 1; ; launches++) {
+  // Relaunches after an incident that cost a case; one an attack's verdict took (the browser died of it, or its page hung) is its finding.
+  let spent = 0;
+  for (;;) {
     const browser = await launchBrowser(setup, pageUrl(target, first), target.spki);
     onLaunch(browser);
-    let end: LaunchEnd;
+    // The robustness profile: each attack case's memory window of the browser's process tree; a
+    // browser that dies of an attack fails that case (looping-robustness.ts), then is launched again.
+    const sampler = attacks ? TreeMemory.start(browser.process.pid) : null;
+    const robust = attacks ? new LoopingRobustness(cases, sampler, watch.settle) : null;
+    let end: LaunchEnd = { kind: 'signal' };
+    let attributed = false;
     try {
-      end = await watchLaunch(watch, browser, signal);
+      end = await watchLaunch(watch, browser, signal, robust);
     } finally {
+      // How it died on its own, read before wsgate ends it; or how its page stopped asking (a stall).
+      const died = end.kind === 'incident' && browser.process.hasExited ? diedWords(browser) : null;
+      const hung = end.kind === 'incident' && died === null && end.loaded ? end.reason.replace(/^the page stalled: /, '') : null;
+      attributed = robust?.ended(died ?? hung, died === null && hung !== null) ?? false;
+      sampler?.stop();
       await browser.dispose();
       incidents.cpuMs += browser.cpuMs();
     }
     if (end.kind !== 'incident') return null;
+    if (!attributed) spent++;
+    // A case the attack's verdict already failed (the browser died of it) keeps its result.
+    const inCase = end.inCase !== null && !watch.settled(end.inCase) ? end.inCase : null;
     const where = end.inCase === null ? '' : ` during case ${cases[end.inCase - 1]?.id ?? end.inCase}`;
-    if (end.inCase !== null) {
-      await dropCase(server, target.agent, end.inCase, cases);
-      watch.settle(end.inCase, notPlayed(`not run: ${end.reason}${where}`));
+    if (inCase !== null) {
+      await dropCase(server, target.agent, inCase, cases);
+      watch.settle(inCase, notPlayed(`not run: ${end.reason}${where}`));
     }
     const last = reached();
-    const relaunch = end.loaded && launches <= RELAUNCHES && last < cases.length;
+    const relaunch = end.loaded && spent <= RELAUNCHES && last < cases.length;
     const line = `${end.reason}${where}${relaunch ? `; launched again at case ${cases[last]?.id ?? last + 1}` : ''}`;
-    (end.inCase === null && relaunch ? incidents.recovered : incidents.lost).push(line);
+    (inCase === null && relaunch ? incidents.recovered : incidents.lost).push(line);
     if (!relaunch) return end.reason;
     first = last + 1;
   }
@@ -167,12 +194,14 @@ interface WatchSettings {
   config: ClientRunConfig;
   timeoutS: number;
   settle: (index: number, outcome: CaseOutcome) => void;
+  /** Whether a case has its outcome already. */
+  settled: (index: number) => boolean;
 }
 
 /** Watches one launch until the page asks /updateReports, the run's signal, or an incident. */
-function watchLaunch(w: WatchSettings, browser: LaunchedBrowser, signal: AbortSignal | undefined): Promise<LaunchEnd> {
+function watchLaunch(w: WatchSettings, browser: LaunchedBrowser, signal: AbortSignal | undefined, robust: LoopingRobustness | null): Promise<LaunchEnd> {
   return new Promise<LaunchEnd>((resolve) => {
-    const watch = new LaunchWatch(w, resolve);
+    const watch = new LaunchWatch(w, robust, resolve);
     watch.attach(signal);
     void browser.process.exited.then(() => watch.exited(`the browser exited (${exitWords(browser)})`));
   });
@@ -187,7 +216,7 @@ class LaunchWatch {
   private readonly t0 = performance.now();
   private loaded = false;
   private current: { index: number; since: number } | null = null;
-  private lastEnded: number | null = null;
+  private lastEnded: { index: number; at: number } | null = null;
   private lastActivity = this.t0;
   private held: { index: number; result: CaseResult; at: number } | null = null;
   private ended = false;
@@ -196,6 +225,7 @@ class LaunchWatch {
 
   constructor(
     private readonly w: WatchSettings,
+    private readonly robust: LoopingRobustness | null,
     private readonly resolve: (end: LaunchEnd) => void,
   ) {
     this.timer = setInterval(() => this.tick(), TICK_MS);
@@ -229,14 +259,16 @@ class LaunchWatch {
 
   /** The browser's process ended: the case it was in is the one running, or the one whose connection dropped just before. */
   exited(words: string): void {
-    const dropped = this.held !== null && performance.now() - this.held.at < EXIT_WINDOW_MS ? this.held.index : null;
-    if (dropped !== null) this.held = null;
+    const last = this.lastEnded;
+    const dropped = last !== null && performance.now() - last.at < EXIT_WINDOW_MS ? last.index : null;
+    if (dropped !== null && this.held?.index === dropped) this.held = null;
     this.incident(words, this.current?.index ?? dropped);
   }
 
   private started(event: CaseRunEvent): void {
     if (event.agent !== this.w.agent) return;
     this.release();
+    this.robust?.started(event.index);
     this.current = { index: event.index, since: performance.now() };
     this.lastActivity = this.current.since;
   }
@@ -246,9 +278,10 @@ class LaunchWatch {
     const at = performance.now();
     if (this.current?.index === event.index) this.current = null;
     this.release();
-    this.held = { index: event.index, result, at };
-    this.lastEnded = event.index;
+    this.lastEnded = { index: event.index, at };
     this.lastActivity = at;
+    // An attack case's outcome waits for the browser to show it survived (the next case starts).
+    if (this.robust?.finished(event.index, result, played(result, at)) !== true) this.held = { index: event.index, result, at };
   }
 
   private tick(): void {
@@ -266,7 +299,7 @@ class LaunchWatch {
       return;
     }
     if (now - this.lastActivity > timeoutS * 1000) {
-      const after = this.lastEnded === null ? 'after the page loaded' : `after case ${cases[this.lastEnded - 1]?.id ?? this.lastEnded} ended`;
+      const after = this.lastEnded === null ? 'after the page loaded' : `after case ${cases[this.lastEnded.index - 1]?.id ?? this.lastEnded.index} ended`;
       this.incident(`the page stalled: nothing was asked within ${timeoutS} s ${after}`);
     }
   }
@@ -289,6 +322,16 @@ class LaunchWatch {
     this.detach();
     this.resolve(end);
   }
+}
+
+/**
+ * How a browser that ended on its own died, as the robustness verdicts word it ("was killed by
+ * SIGSEGV", "exited with status 1"): any end before the page asked for the reports is one, and its
+ * output (D-Bus and GPU chatter) tells nothing about why.
+ */
+function diedWords(browser: LaunchedBrowser): string {
+  const run = browser.process.snapshot(false);
+  return run.signal !== null ? `was killed by ${run.signal}` : `exited with status ${run.exitCode ?? '?'}`;
 }
 
 /** How the browser's process ended, in words. */

@@ -10,7 +10,7 @@
  */
 import type { CatalogueCase } from '../cases/types.js';
 import type { CaseResult } from '../model/report.js';
-import { crashWords, isRobustness } from '../play/attack-figures.js';
+import { crashWords, isRobustness, type PeerFacts } from '../play/attack-figures.js';
 import type { MemoryWindow, TreeMemory } from '../processes/tree-memory.js';
 import type { CaseOutcome } from './driver.js';
 
@@ -53,16 +53,18 @@ export class LoopingRobustness {
   }
 
   /**
-   * The client exited (`crash`: how it died on its own, or null). The attack case it was in when it
-   * died fails with why (a fact its verdict reads: play/attack-figures.ts); the held cases are
-   * settled; the cases it never started are not run.
+   * The client exited (`crash`: how it died on its own, or null), or, `hung`, a browser's page stopped
+   * asking for cases (`crash` says how). The attack case it was in fails with why (a fact its
+   * verdict reads: play/attack-figures.ts); the held cases are settled; the cases it never started
+   * are not run. True when an attack case was failed so.
    */
-  ended(crash: string | null): void {
+  ended(crash: string | null, hung = false): boolean {
     const index = this.lastStarted;
     const def = index === null ? null : this.attack(index);
-    if (crash !== null && index !== null && def?.attackBudget !== undefined) {
+    const failed = crash !== null && index !== null && def?.attackBudget !== undefined;
+    if (failed) {
       // Unlike per-case mode, dying after its close frame counts too: the process was to run the cases after it.
-      const died = { how: crash, when: 'during the case' } as const;
+      const died: NonNullable<PeerFacts['crash']> = hung ? { how: crash, when: 'during the case', hung: true } : { how: crash, when: 'during the case' };
       this.died = `not run: the client process died during case ${def.id} (it ${crash}); it runs every case itself (--client-loops), so it is not restarted (without --client-loops each case gets a process of its own)`;
       const failed: CaseOutcome = this.held.get(index) ?? {
         result: null,
@@ -78,6 +80,7 @@ export class LoopingRobustness {
     for (const window of this.windows.values()) window.close();
     this.windows.clear();
     this.release(() => true);
+    return failed;
   }
 
   /** The outcome of a case the client never started before it died of an attack, or null. */

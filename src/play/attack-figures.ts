@@ -41,8 +41,12 @@ export interface PeerFacts {
    * happens next (restarted for the next case, or the remaining cases not run).
    */
   readonly liveness?: { readonly down: null; readonly processAlive: boolean } | { readonly down: string; readonly next: string };
-  /** The client process died on its own: how (processes/crash.ts), and when (before its close frame; during the case, for a looping client). */
-  readonly crash?: { readonly how: string; readonly when: 'before its close' | 'during the case' };
+  /**
+   * The client process died on its own: how (processes/crash.ts), and when (before its close frame;
+   * during the case, for a looping client); or, `hung`, a browser's page stopped asking for cases
+   * after it (the watchdog's words): the client did not survive the attack either.
+   */
+  readonly crash?: { readonly how: string; readonly when: 'before its close' | 'during the case'; readonly hung?: true };
 }
 
 /** A robustness case's verdict: the outcome, its text, its figures. */
@@ -142,7 +146,10 @@ function memorySaid(said: Said, memory: PeerMemory | null, budgetBytes: number):
 
 /** How the client process died, as the result and the gate's reason say it ("the client process died before its close (CVE-…): it …"). */
 export function crashWords(attack: AttackBudget | null, crash: NonNullable<PeerFacts['crash']>): string {
-  return `the client process died ${crash.when} (${attack?.advisory.split(':')[0] ?? ''}): it ${crash.how}`;
+  const advisory = attack?.advisory.split(':')[0] ?? '';
+  return crash.hung === true
+    ? `the client stopped answering after the case (${advisory}): ${crash.how}`
+    : `the client process died ${crash.when} (${advisory}): it ${crash.how}`;
 }
 
 /**

@@ -273,6 +273,33 @@ describe('Chromium under the watchdog', { skip: needs('chromium') }, () => {
     assert.deepEqual(processesNaming(tmp), []);
   });
 
+  test("the robustness profile: the browser's process tree measured in each attack case; a browser that dies during one fails it, and is launched again", async () => {
+    const tmp = await tempDir();
+    const outdir = path.join(tmp, 'reports');
+    const browser = await brokenBrowser(tmp, 'die');
+    // In catalogue order, 18.4.4 is the second: it trickles its 101 and never ends it, so the browser is still in it when it is killed, half a second in.
+    const r = await runBrowserGate(['--browser-path', browser, '--robustness', '--cases', '18.4.5,18.4.4,18.3.1', '--outdir', outdir], tmp, 120_000);
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.equal(await readFile(path.join(tmp, 'launches'), 'utf8'), 'xx');
+    const summary = await summaryOf(outdir);
+    const byId = new Map(summary.cases.map((c) => [c.id, c]));
+    assert.equal(byId.get('18.4.5')?.status, 'passed', byId.get('18.4.5')?.reason);
+    assert.equal(byId.get('18.3.1')?.status, 'passed', byId.get('18.3.1')?.reason);
+    // Dying of an attack is the attack's verdict, not a case not run.
+    assert.equal(byId.get('18.4.4')?.status, 'failed');
+    assert.match(byId.get('18.4.4')?.reason ?? '', /SIGKILL/);
+    assert.equal(summary.interrupted, null);
+    assert.match(r.stdout, /wsgate: warning: the browser exited \(signal SIGKILL\) during case 18\.4\.4; launched again at case 18\.4\.5\n/);
+    for (const id of ['18.4.5', '18.3.1']) {
+      const report = JSON.parse(await readFile(path.join(outdir, `${agentFileBase(summary.agent)}_case_${id.replace(/\./g, '_')}.json`), 'utf8')) as {
+        figures?: Array<{ name: string; value: number | null }>;
+      };
+      const memory = report.figures?.find((f) => f.name === 'memory-growth-bytes');
+      assert.equal(typeof memory?.value, 'number', `${id}: the browser's memory measured: ${JSON.stringify(report.figures)}`);
+    }
+    assert.deepEqual(processesNaming(tmp), []);
+  });
+
   test('a browser that never loads the page: ended after the browser timeout, every case not run, not launched again', async () => {
     const tmp = await tempDir();
     const outdir = path.join(tmp, 'reports');
