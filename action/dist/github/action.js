@@ -74349,7 +74349,7 @@ function browserChoice(o2, tls5) {
   const clash = o2.client !== null ? ["--client", "the browser is the client"] : o2.clientLoops ? ["--client-loops", "a browser always plays every case itself"] : o2.jobs !== null ? ["--jobs", "a browser plays its cases one after another, in order"] : o2.http2 ? ["--http2", "a browser chooses HTTP/2 for a WebSocket itself; wsgate cannot make it"] : tls5 && o2.browser === "firefox" ? [
     "--tls (wss://) for firefox",
     "a fresh Firefox profile trusts a CA only through NSS's certutil (its certificate database), which wsgate does not use; test Firefox over ws://"
-  ] : o2.robustness ? ["--robustness", "the profile measures a client process tree's memory, and a browser's is shared by its tabs and helpers"] : null;
+  ] : null;
   if (clash !== null) throw new UsageError(`--browser does not go with ${clash[0]}: ${clash[1]}`);
   return { engine: o2.browser, path: o2.browserPath, timeoutS: o2.browserTimeout ?? DEFAULT_BROWSER_TIMEOUT };
 }
@@ -85051,7 +85051,8 @@ function memorySaid(said, memory, budgetBytes) {
   said.text = failedAlready || ended.length > 0 ? `${lead} Also over budget: ${figure}.` : `Over budget: ${figure}. ${lead}`;
 }
 function crashWords(attack, crash) {
-  return `the client process died ${crash.when} (${attack?.advisory.split(":")[0] ?? ""}): it ${crash.how}`;
+  const advisory = attack?.advisory.split(":")[0] ?? "";
+  return crash.hung === true ? `the client stopped answering after the case (${advisory}): ${crash.how}` : `the client process died ${crash.when} (${advisory}): it ${crash.how}`;
 }
 function cpuSaid(said, memory, budgetMs) {
   if (memory === null || !memory.measured || memory.cpuMs === void 0) {
@@ -85125,17 +85126,19 @@ var LoopingRobustness = class {
     return true;
   }
   /**
-   * The client exited (`crash`: how it died on its own, or null). The attack case it was in when it
-   * died fails with why (a fact its verdict reads: play/attack-figures.ts); the held cases are
-   * settled; the cases it never started are not run.
+   * The client exited (`crash`: how it died on its own, or null), or, `hung`, a browser's page stopped
+   * asking for cases (`crash` says how). The attack case it was in fails with why (a fact its
+   * verdict reads: play/attack-figures.ts); the held cases are settled; the cases it never started
+   * are not run. True when an attack case was failed so.
    */
-  ended(crash) {
+  ended(crash, hung = false) {
     const index = this.lastStarted;
     const def = index === null ? null : this.attack(index);
-    if (crash !== null && index !== null && def?.attackBudget !== void 0) {
-      const died = { how: crash, when: "during the case" };
+    const failed = crash !== null && index !== null && def?.attackBudget !== void 0;
+    if (failed) {
+      const died = hung ? { how: crash, when: "during the case", hung: true } : { how: crash, when: "during the case" };
       this.died = `not run: the client process died during case ${def.id} (it ${crash}); it runs every case itself (--client-loops), so it is not restarted (without --client-loops each case gets a process of its own)`;
-      const failed = this.held.get(index) ?? {
+      const failed2 = this.held.get(index) ?? {
         result: null,
         resultAt: null,
         client: null,
@@ -85144,11 +85147,12 @@ var LoopingRobustness = class {
         timeMs: 0,
         missing: "the case has no result"
       };
-      this.held.set(index, { ...failed, peerFailure: crashWords(def.attackBudget, died), peer: { memory: failed.peer?.memory ?? null, crash: died } });
+      this.held.set(index, { ...failed2, peerFailure: crashWords(def.attackBudget, died), peer: { memory: failed2.peer?.memory ?? null, crash: died } });
     }
     for (const window2 of this.windows.values()) window2.close();
     this.windows.clear();
     this.release(() => true);
+    return failed;
   }
   /** The outcome of a case the client never started before it died of an attack, or null. */
   unplayed() {
@@ -85617,7 +85621,15 @@ async function runBrowser(server, cases2, setup, target, config2, signal, settle
   server.on("caseSkipped", onSkipped);
   let finalReason;
   try {
-    const watch = { server, cases: cases2, agent: target.agent, config: config2, timeoutS: config2.browser?.timeoutS ?? 30, settle: settleOnce };
+    const watch = {
+      server,
+      cases: cases2,
+      agent: target.agent,
+      config: config2,
+      timeoutS: config2.browser?.timeoutS ?? 30,
+      settle: settleOnce,
+      settled: (i2) => settled2.has(i2)
+    };
     finalReason = await playLaunches(watch, setup, target, signal, incidents, () => Math.max(0, ...settled2, ...excluded), onLaunch);
   } finally {
     server.off("caseSkipped", onSkipped);
@@ -85641,27 +85653,38 @@ async function runBrowser(server, cases2, setup, target, config2, signal, settle
 }
 async function playLaunches(watch, setup, target, signal, incidents, reached, onLaunch) {
   const { server, cases: cases2 } = watch;
+  const attacks = cases2.some(isRobustness);
   let first = 1;
-  for (let launches = 1; ; launches++) {
+  let spent = 0;
+  for (; ; ) {
     const browser = await launchBrowser(setup, pageUrl(target, first), target.spki);
     onLaunch(browser);
-    let end;
+    const sampler = attacks ? TreeMemory.start(browser.process.pid) : null;
+    const robust = attacks ? new LoopingRobustness(cases2, sampler, watch.settle) : null;
+    let end = { kind: "signal" };
+    let attributed = false;
     try {
-      end = await watchLaunch(watch, browser, signal);
+      end = await watchLaunch(watch, browser, signal, robust);
     } finally {
+      const died = end.kind === "incident" && browser.process.hasExited ? diedWords(browser) : null;
+      const hung = end.kind === "incident" && died === null && end.loaded ? end.reason.replace(/^the page stalled: /, "") : null;
+      attributed = robust?.ended(died ?? hung, died === null && hung !== null) ?? false;
+      sampler?.stop();
       await browser.dispose();
       incidents.cpuMs += browser.cpuMs();
     }
     if (end.kind !== "incident") return null;
+    if (!attributed) spent++;
+    const inCase = end.inCase !== null && !watch.settled(end.inCase) ? end.inCase : null;
     const where = end.inCase === null ? "" : ` during case ${cases2[end.inCase - 1]?.id ?? end.inCase}`;
-    if (end.inCase !== null) {
-      await dropCase(server, target.agent, end.inCase, cases2);
-      watch.settle(end.inCase, notPlayed(`not run: ${end.reason}${where}`));
+    if (inCase !== null) {
+      await dropCase(server, target.agent, inCase, cases2);
+      watch.settle(inCase, notPlayed(`not run: ${end.reason}${where}`));
     }
     const last = reached();
-    const relaunch = end.loaded && launches <= RELAUNCHES && last < cases2.length;
+    const relaunch = end.loaded && spent <= RELAUNCHES && last < cases2.length;
     const line2 = `${end.reason}${where}${relaunch ? `; launched again at case ${cases2[last]?.id ?? last + 1}` : ""}`;
-    (end.inCase === null && relaunch ? incidents.recovered : incidents.lost).push(line2);
+    (inCase === null && relaunch ? incidents.recovered : incidents.lost).push(line2);
     if (!relaunch) return end.reason;
     first = last + 1;
   }
@@ -85671,20 +85694,22 @@ function pageUrl(target, first) {
   const query = new URLSearchParams({ autorun: "1", agent: target.agent, ...first > 1 ? { first: String(first) } : {} });
   return `${http}/?${query.toString()}`;
 }
-function watchLaunch(w, browser, signal) {
+function watchLaunch(w, browser, signal, robust) {
   return new Promise((resolve6) => {
-    const watch = new LaunchWatch(w, resolve6);
+    const watch = new LaunchWatch(w, robust, resolve6);
     watch.attach(signal);
     void browser.process.exited.then(() => watch.exited(`the browser exited (${exitWords(browser)})`));
   });
 }
 var LaunchWatch = class {
-  constructor(w, resolve6) {
+  constructor(w, robust, resolve6) {
     this.w = w;
+    this.robust = robust;
     this.resolve = resolve6;
     this.timer = setInterval(() => this.tick(), TICK_MS);
   }
   w;
+  robust;
   resolve;
   t0 = performance.now();
   loaded = false;
@@ -85722,13 +85747,15 @@ var LaunchWatch = class {
   }
   /** The browser's process ended: the case it was in is the one running, or the one whose connection dropped just before. */
   exited(words) {
-    const dropped = this.held !== null && performance.now() - this.held.at < EXIT_WINDOW_MS ? this.held.index : null;
-    if (dropped !== null) this.held = null;
+    const last = this.lastEnded;
+    const dropped = last !== null && performance.now() - last.at < EXIT_WINDOW_MS ? last.index : null;
+    if (dropped !== null && this.held?.index === dropped) this.held = null;
     this.incident(words, this.current?.index ?? dropped);
   }
   started(event) {
     if (event.agent !== this.w.agent) return;
     this.release();
+    this.robust?.started(event.index);
     this.current = { index: event.index, since: performance.now() };
     this.lastActivity = this.current.since;
   }
@@ -85737,9 +85764,9 @@ var LaunchWatch = class {
     const at = performance.now();
     if (this.current?.index === event.index) this.current = null;
     this.release();
-    this.held = { index: event.index, result, at };
-    this.lastEnded = event.index;
+    this.lastEnded = { index: event.index, at };
     this.lastActivity = at;
+    if (this.robust?.finished(event.index, result, played2(result, at)) !== true) this.held = { index: event.index, result, at };
   }
   tick() {
     const now = performance.now();
@@ -85756,7 +85783,7 @@ var LaunchWatch = class {
       return;
     }
     if (now - this.lastActivity > timeoutS * 1e3) {
-      const after = this.lastEnded === null ? "after the page loaded" : `after case ${cases2[this.lastEnded - 1]?.id ?? this.lastEnded} ended`;
+      const after = this.lastEnded === null ? "after the page loaded" : `after case ${cases2[this.lastEnded.index - 1]?.id ?? this.lastEnded.index} ended`;
       this.incident(`the page stalled: nothing was asked within ${timeoutS} s ${after}`);
     }
   }
@@ -85777,6 +85804,10 @@ var LaunchWatch = class {
     this.resolve(end);
   }
 };
+function diedWords(browser) {
+  const run = browser.process.snapshot(false);
+  return run.signal !== null ? `was killed by ${run.signal}` : `exited with status ${run.exitCode ?? "?"}`;
+}
 function exitWords(browser) {
   const run = browser.process.snapshot(false);
   if (run.spawnError !== null) return run.spawnError;
