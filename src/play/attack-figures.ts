@@ -148,7 +148,7 @@ function memorySaid(said: Said, memory: PeerMemory | null, budgetBytes: number):
 export function crashWords(attack: AttackBudget | null, crash: NonNullable<PeerFacts['crash']>): string {
   const advisory = attack?.advisory.split(':')[0] ?? '';
   return crash.hung === true
-    ? `the client stopped answering after the case (${advisory}): ${crash.how}`
+    ? `the client stopped answering, its page hung (${advisory}): ${crash.how}`
     : `the client process died ${crash.when} (${advisory}): it ${crash.how}`;
 }
 
