@@ -85052,7 +85052,7 @@ function memorySaid(said, memory, budgetBytes) {
 }
 function crashWords(attack, crash) {
   const advisory = attack?.advisory.split(":")[0] ?? "";
-  return crash.hung === true ? `the client stopped answering after the case (${advisory}): ${crash.how}` : `the client process died ${crash.when} (${advisory}): it ${crash.how}`;
+  return crash.hung === true ? `the client stopped answering, its page hung (${advisory}): ${crash.how}` : `the client process died ${crash.when} (${advisory}): it ${crash.how}`;
 }
 function cpuSaid(said, memory, budgetMs) {
   if (memory === null || !memory.measured || memory.cpuMs === void 0) {
