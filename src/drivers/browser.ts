@@ -26,6 +26,7 @@ import { sleep } from '../processes/waiting.js';
 import type { CaseRunEvent, FuzzingServer } from '../server/fuzzing-server.js';
 import type { CaseOutcome } from './driver.js';
 import { LoopingRobustness } from './looping-robustness.js';
+import { played } from './looping.js';
 
 /** How many times a run launches the browser again after it exited or its page stalled. */
 export const RELAUNCHES = 2;
@@ -349,11 +350,6 @@ async function dropCase(server: FuzzingServer, agent: string, index: number, cas
   while (server.isRunning(agent, index) && performance.now() < until) await sleep(20);
   const def = cases[index - 1];
   if (def !== undefined) server.forgetResult(agent, def.id);
-}
-
-/** A case the browser played: its result, recorded at `at` (performance.now()) when known. */
-function played(result: CaseResult, at: number | null): CaseOutcome {
-  return { result, resultAt: at, client: null, sawConnection: true, warnings: [], timeMs: result.duration, agent: result.agent };
 }
 
 /** A case the browser did not play, for this reason. */

@@ -76,7 +76,7 @@ export async function runLooping(
 }
 
 /** A case the client played: its result, recorded at `at` (performance.now()) when known. */
-function played(result: CaseResult, at: number | null): CaseOutcome {
+export function played(result: CaseResult, at: number | null): CaseOutcome {
   return { result, resultAt: at, client: null, sawConnection: true, warnings: [], timeMs: result.duration, agent: result.agent };
 }
 
