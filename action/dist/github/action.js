@@ -85638,7 +85638,7 @@ async function runBrowser(server, cases2, setup, target, config2, signal, settle
   const skipped = [];
   for (const [i2, def] of cases2.entries()) {
     const result = results?.get(def.id);
-    if (result !== void 0) settleOnce(i2 + 1, played2(result, null));
+    if (result !== void 0) settleOnce(i2 + 1, played(result, null));
     else if (finalReason !== null) settleOnce(i2 + 1, notPlayed(`not run: ${finalReason}`));
     else if (signal?.aborted !== true && !settled2.has(i2 + 1) && !excluded.has(i2 + 1)) {
       skipped.push(def.id);
@@ -85766,7 +85766,7 @@ var LaunchWatch = class {
     this.release();
     this.lastEnded = { index: event.index, at };
     this.lastActivity = at;
-    if (this.robust?.finished(event.index, result, played2(result, at)) !== true) this.held = { index: event.index, result, at };
+    if (this.robust?.finished(event.index, result, played(result, at)) !== true) this.held = { index: event.index, result, at };
   }
   tick() {
     const now = performance.now();
@@ -85789,7 +85789,7 @@ var LaunchWatch = class {
   }
   /** The held result counts now. */
   release() {
-    if (this.held !== null) this.w.settle(this.held.index, played2(this.held.result, this.held.at));
+    if (this.held !== null) this.w.settle(this.held.index, played(this.held.result, this.held.at));
     this.held = null;
   }
   incident(reason, inCase = this.current?.index ?? null) {
@@ -85820,9 +85820,6 @@ async function dropCase(server, agent, index, cases2) {
   while (server.isRunning(agent, index) && performance.now() < until) await sleep(20);
   const def = cases2[index - 1];
   if (def !== void 0) server.forgetResult(agent, def.id);
-}
-function played2(result, at) {
-  return { result, resultAt: at, client: null, sawConnection: true, warnings: [], timeMs: result.duration, agent: result.agent };
 }
 function notPlayed(reason) {
   return { result: null, resultAt: null, client: null, sawConnection: false, warnings: [], timeMs: 0, notRun: reason };
@@ -87862,14 +87859,14 @@ var ProbeConnection = class {
 async function playAttack(target, def, info, settings) {
   const started = utcNow();
   const t0 = performance.now();
-  const played3 = await play(target, def.attack, info.signal, settings);
-  return bareResult(def, played3.verdict, {
+  const played2 = await play(target, def.attack, info.signal, settings);
+  return bareResult(def, played2.verdict, {
     agent: info.agent,
     index: info.index,
     started,
     durationMs: performance.now() - t0,
-    httpRequest: played3.request,
-    httpResponse: played3.response,
+    httpRequest: played2.request,
+    httpResponse: played2.response,
     isServer: false,
     // An HTTP/2 flood (17.5) is one HTTP/2 connection; the other attacks are raw HTTP/1.1 ones.
     transport: def.attack.kind === "h2-flood" ? "h2" : null
@@ -87898,12 +87895,12 @@ async function play(target, attack, signal, settings) {
     const facts = attack.flood === "cut-blocks" ? await runCutBlocks(target, attack, signal) : await runH2Flood(target, attack, scaledMs(attack.graceMs, budgets), signal);
     return { verdict: attack.judge(facts, budgets), ...floodLines(facts) };
   }
-  const played3 = [];
+  const played2 = [];
   for (const p of attack.probes) {
     if (stopped()) break;
-    played3.push(await probe(p));
+    played2.push(await probe(p));
   }
-  return { verdict: attack.judge(played3, budgets), ...probeLines(played3) };
+  return { verdict: attack.judge(played2, budgets), ...probeLines(played2) };
 }
 function waitFor(probe, budgets) {
   return probe.delivery?.kind === "trickle" ? budgets.stallMs : scaledMs(probe.waitMs, budgets);
@@ -88370,10 +88367,10 @@ async function runPeer(peer, s) {
   s.progress.header(headerLine(config2, cases2.length, s.selected, peer));
   for (const note of peer.notes) s.progress.header(note);
   const done = /* @__PURE__ */ new Map();
-  const record2 = (played3) => {
-    if (done.has(played3.index)) return;
-    s.keeper?.settled(played3);
-    const gc = s.baseline === null ? played3 : applyBaseline([played3], peer.agent, s.baseline)[0] ?? played3;
+  const record2 = (played2) => {
+    if (done.has(played2.index)) return;
+    s.keeper?.settled(played2);
+    const gc = s.baseline === null ? played2 : applyBaseline([played2], peer.agent, s.baseline)[0] ?? played2;
     if (s.several) gc.agent = peer.agent;
     done.set(gc.index, gc);
     s.progress.caseDone(gc);
