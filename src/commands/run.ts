@@ -80,7 +80,8 @@ function runOptions<T>(y: Argv<T>) {
     .option('browser-timeout', {
       type: 'number',
       requiresArg: true,
-      describe: 'Seconds the browser has to load the page, and between one case and the next, before the watchdog ends it (default: 30)',
+      describe:
+        'Seconds the page may go without asking between one case and the next before the watchdog ends it (default: 30); loading the page may take this, but at least 30',
     })
     .option('agent', {
       type: 'string',

@@ -95,7 +95,7 @@ export interface BrowserChoice {
   timeoutS: number;
 }
 
-/** Seconds a browser has to load the page, and between cases, when --browser-timeout does not say. */
+/** Seconds a page may go without asking between cases (and to load, drivers/browser.ts LOAD_FLOOR_S at least), when --browser-timeout does not say. */
 export const DEFAULT_BROWSER_TIMEOUT = 30;
 
 /** `wsgate run` testing servers: wsgate is the fuzzing client. */

@@ -4,7 +4,8 @@
  * in order, and ends with /updateReports. The server sees every case start and end; a watchdog owns
  * the rest, which only the launcher can see:
  *
- * - the page never loads (no request within the browser timeout): the run ends, every case not run;
+ * - the page never loads (no request within the load bound, the browser timeout but at least
+ *   LOAD_FLOOR_S: a cold start on a busy runner is not a stall): the run ends, every case not run;
  * - the browser exits before /updateReports;
  * - the page stalls: no case starts within the browser timeout after the last one ended, or a case
  *   runs past its own time limit.
@@ -30,6 +31,8 @@ import { played } from './looping.js';
 
 /** How many times a run launches the browser again after it exited or its page stalled. */
 export const RELAUNCHES = 2;
+/** The least time a launch has to load the page, whatever the browser timeout: a shorter timeout is for stalls. */
+export const LOAD_FLOOR_S = 30;
 /** How often the watchdog looks. */
 const TICK_MS = 100;
 /** How long before a browser's exit a case's connection may have dropped for it to count as the case the browser was in. */
@@ -290,7 +293,8 @@ class LaunchWatch {
     const { cases, config, timeoutS } = this.w;
     if (this.held !== null && now - this.held.at >= EXIT_WINDOW_MS) this.release();
     if (!this.loaded) {
-      if (now - this.t0 > timeoutS * 1000) this.incident(`the browser did not load the page within ${timeoutS} s`);
+      const loadS = Math.max(timeoutS, LOAD_FLOOR_S);
+      if (now - this.t0 > loadS * 1000) this.incident(`the browser did not load the page within ${loadS} s`);
       return;
     }
     if (this.current !== null) {
