@@ -85603,6 +85603,7 @@ async function launchBrowser(setup, page2, spki, env2 = process.env) {
 
 // src/drivers/browser.ts
 var RELAUNCHES = 2;
+var LOAD_FLOOR_S = 30;
 var TICK_MS = 100;
 var EXIT_WINDOW_MS = 500;
 var DROP_WAIT_MS = 2e3;
@@ -85773,7 +85774,8 @@ var LaunchWatch = class {
     const { cases: cases2, config: config2, timeoutS } = this.w;
     if (this.held !== null && now - this.held.at >= EXIT_WINDOW_MS) this.release();
     if (!this.loaded) {
-      if (now - this.t0 > timeoutS * 1e3) this.incident(`the browser did not load the page within ${timeoutS} s`);
+      const loadS = Math.max(timeoutS, LOAD_FLOOR_S);
+      if (now - this.t0 > loadS * 1e3) this.incident(`the browser did not load the page within ${loadS} s`);
       return;
     }
     if (this.current !== null) {
@@ -88502,7 +88504,7 @@ function runOptions(y) {
   }).option("browser-timeout", {
     type: "number",
     requiresArg: true,
-    describe: "Seconds the browser has to load the page, and between one case and the next, before the watchdog ends it (default: 30)"
+    describe: "Seconds the page may go without asking between one case and the next before the watchdog ends it (default: 30); loading the page may take this, but at least 30"
   }).option("agent", {
     type: "string",
     requiresArg: true,
