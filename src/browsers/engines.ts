@@ -152,7 +152,7 @@ export function engineArgv(kind: EngineKind, plan: LaunchPlan): string[] | strin
   }
 }
 
-/** Preferences written to a fresh Firefox profile: no back-off between failed WebSocket connections, nothing fetched at start. */
+/** Preferences written to a fresh Firefox profile: no back-off between failed WebSocket connections, nothing fetched or started ahead at start. */
 const FIREFOX_PREFS: Readonly<Record<string, boolean | string | number>> = {
   'network.websocket.delay-failed-reconnects': false,
   'browser.shell.checkDefaultBrowser': false,
@@ -166,6 +166,13 @@ const FIREFOX_PREFS: Readonly<Record<string, boolean | string | number>> = {
   'network.captive-portal-service.enabled': false,
   'network.connectivity-service.enabled': false,
   'extensions.update.enabled': false,
+  // No Web Push connection (Firefox opened one to Mozilla's push service at start).
+  'dom.push.connection.enabled': false,
+  // No spare content process, no preloaded new-tab page: Firefox started them 2-3 s after launch,
+  // ~370 MiB more in its tree, which the robustness profile counted against the case then running.
+  'dom.ipc.processPrelaunch.enabled': false,
+  'browser.newtab.preload': false,
+  'browser.newtabpage.enabled': false,
 };
 
 /** Writes what the engine needs in its fresh profile directory before it starts. */

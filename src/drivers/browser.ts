@@ -37,6 +37,9 @@ export const LOAD_FLOOR_S = 30;
 const TICK_MS = 100;
 /** How long before a browser's exit a case's connection may have dropped for it to count as the case the browser was in. */
 const EXIT_WINDOW_MS = 500;
+/** Under the robustness profile, a launched browser's tree must hold within STEADY_SLACK for STEADY_MS before its page starts. */
+const STEADY_MS = 1000;
+const STEADY_SLACK = 4 * 1024 * 1024;
 /** How long a case the browser was in when it was ended may take to be dropped by the server. */
 const DROP_WAIT_MS = 2000;
 
@@ -146,11 +149,15 @@ async function playLaunches(
   // Relaunches after an incident that cost a case; one an attack's verdict took (the browser died of it, or its page hung) is its finding.
   let spent = 0;
   for (;;) {
+    // The robustness profile: the page waits for the browser's tree to stop growing (Firefox starts
+    // processes for seconds after its launch); then each attack case has its memory window of that
+    // tree; a browser that dies of an attack fails that case (looping-robustness.ts), then is launched again.
+    let steady: () => void = () => undefined;
+    if (attacks) server.caseCountHold = new Promise<void>((resolve) => (steady = resolve));
     const browser = await launchBrowser(setup, pageUrl(target, first), target.spki);
     onLaunch(browser);
-    // The robustness profile: each attack case's memory window of the browser's process tree; a
-    // browser that dies of an attack fails that case (looping-robustness.ts), then is launched again.
     const sampler = attacks ? TreeMemory.start(browser.process.pid) : null;
+    void sampler?.steady(STEADY_MS, STEADY_SLACK, (watch.timeoutS * 1000) / 2).finally(steady);
     const robust = attacks ? new LoopingRobustness(cases, sampler, watch.settle) : null;
     let end: LaunchEnd = { kind: 'signal' };
     let attributed = false;
@@ -161,6 +168,8 @@ async function playLaunches(
       const died = end.kind === 'incident' && browser.process.hasExited ? diedWords(browser) : null;
       const hung = end.kind === 'incident' && died === null && end.loaded ? end.reason.replace(/^the page stalled: /, '') : null;
       attributed = robust?.ended(died ?? hung, died === null && hung !== null) ?? false;
+      steady();
+      server.caseCountHold = null;
       sampler?.stop();
       await browser.dispose();
       incidents.cpuMs += browser.cpuMs();
@@ -215,11 +224,21 @@ function watchLaunch(w: WatchSettings, browser: LaunchedBrowser, signal: AbortSi
  * One launch's watch: what the page asked and when, the case it is in, and the bounds checked every
  * TICK_MS. A case's result is held for EXIT_WINDOW_MS before it counts: a browser that dies mid-case
  * drops the case's connection before its own exit is seen, and that case was not played to its end.
+ *
+ * A page moves on when its WebSocket closes, which is not always when the browser ends the case's
+ * connection: Firefox gives up on a 101 that never ends after 20 s but may keep its TCP connection.
+ * So cases overlap, and when the page asks for the reports the launch ends only once every case it
+ * started has ended on the server (each within its own limit): ending the browser sooner would end
+ * their connections for it, and take their verdicts.
  */
 class LaunchWatch {
   private readonly t0 = performance.now();
   private loaded = false;
   private current: { index: number; since: number } | null = null;
+  /** Cases started and not ended yet, and since when: the current one, and any the page moved on from. */
+  private readonly open = new Map<number, number>();
+  /** The page asked for the reports while some case was still open. */
+  private draining = false;
   private lastEnded: { index: number; at: number } | null = null;
   private lastActivity = this.t0;
   private held: { index: number; result: CaseResult; at: number } | null = null;
@@ -244,7 +263,10 @@ class LaunchWatch {
     };
     const onStart = (event: CaseRunEvent): void => this.started(event);
     const onFinish = (event: CaseRunEvent, result: CaseResult): void => this.finished(event, result);
-    const onReports = (): void => this.finish({ kind: 'done' });
+    const onReports = (): void => {
+      if (this.open.size === 0) this.finish({ kind: 'done' });
+      else this.draining = true;
+    };
     const onAbort = (): void => this.finish({ kind: 'signal' });
     server.on('asked', onAsked);
     server.on('caseStarted', onStart);
@@ -274,6 +296,7 @@ class LaunchWatch {
     this.release();
     this.robust?.started(event.index);
     this.current = { index: event.index, since: performance.now() };
+    this.open.set(event.index, this.current.since);
     this.lastActivity = this.current.since;
   }
 
@@ -281,17 +304,27 @@ class LaunchWatch {
     if (event.agent !== this.w.agent || this.ended) return;
     const at = performance.now();
     if (this.current?.index === event.index) this.current = null;
+    this.open.delete(event.index);
     this.release();
     this.lastEnded = { index: event.index, at };
     this.lastActivity = at;
     // An attack case's outcome waits for the browser to show it survived (the next case starts).
     if (this.robust?.finished(event.index, result, played(result, at)) !== true) this.held = { index: event.index, result, at };
+    if (this.draining && this.open.size === 0) this.finish({ kind: 'done' });
   }
 
   private tick(): void {
     const now = performance.now();
     const { cases, config, timeoutS } = this.w;
     if (this.held !== null && now - this.held.at >= EXIT_WINDOW_MS) this.release();
+    if (this.draining) {
+      for (const [index, since] of this.open) {
+        const def = cases[index - 1];
+        const limitS = def === undefined ? timeoutS : caseTimeoutFor(def, config);
+        if (now - since > limitS * 1000) return this.incident(`the page asked for the reports, but the case did not end within ${limitS} s`, index);
+      }
+      return;
+    }
     if (!this.loaded) {
       const loadS = Math.max(timeoutS, LOAD_FLOOR_S);
       if (now - this.t0 > loadS * 1000) this.incident(`the browser did not load the page within ${loadS} s`);

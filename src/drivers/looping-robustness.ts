@@ -10,13 +10,15 @@
  */
 import type { CatalogueCase } from '../cases/types.js';
 import type { CaseResult } from '../model/report.js';
-import { crashWords, isRobustness, type PeerFacts } from '../play/attack-figures.js';
+import { crashWords, isRobustness, type PeerFacts, type PeerMemory } from '../play/attack-figures.js';
 import type { MemoryWindow, TreeMemory } from '../processes/tree-memory.js';
 import type { CaseOutcome } from './driver.js';
 
 /** What the looping driver tells the watch, and how the watch settles a case. */
 export class LoopingRobustness {
   private readonly windows = new Map<number, MemoryWindow>();
+  /** Windows closed when the client moved on to a later case before this one ended (a browser's page can). */
+  private readonly closed = new Map<number, PeerMemory>();
   /** Attack cases with a result, waiting for the client to show it survived them. */
   private readonly held = new Map<number, CaseOutcome>();
   private lastStarted: number | null = null;
@@ -34,9 +36,17 @@ export class LoopingRobustness {
     return def !== undefined && isRobustness(def) ? def : null;
   }
 
-  /** A case's connection opened: the client survived the cases before it; an attack case's baseline is sampled now. */
+  /**
+   * A case's connection opened: the client survived the cases before it; an attack case's baseline is
+   * sampled now. A case still open ends its window here: what the tree does next is the new case's.
+   */
   started(index: number): void {
     this.release((i) => i !== index);
+    for (const [i, window] of [...this.windows]) {
+      if (i === index) continue;
+      this.closed.set(i, window.close());
+      this.windows.delete(i);
+    }
     this.lastStarted = index;
     if (this.attack(index) !== null && this.sampler !== null && !this.windows.has(index)) this.windows.set(index, this.sampler.window());
   }
@@ -47,7 +57,9 @@ export class LoopingRobustness {
     if (def === null) return false;
     const window = this.windows.get(index);
     this.windows.delete(index);
-    const memory = window?.close() ?? (this.sampler === null ? null : { measured: false as const, why: 'the case never opened a connection' });
+    const early = this.closed.get(index);
+    this.closed.delete(index);
+    const memory = early ?? window?.close() ?? (this.sampler === null ? null : { measured: false as const, why: 'the case never opened a connection' });
     this.held.set(index, { ...outcome, peer: { memory } });
     return true;
   }

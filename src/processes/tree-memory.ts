@@ -174,6 +174,26 @@ export class TreeMemory {
     return out;
   }
 
+  /**
+   * Resolves true once the tree's resident set has stayed within `slackBytes` for `quietMs`, false
+   * after `maxMs` or when nothing can be measured: a browser grows for seconds after its launch,
+   * which no case should be charged with.
+   */
+  async steady(quietMs: number, slackBytes: number, maxMs: number): Promise<boolean> {
+    const t0 = performance.now();
+    const seen: Array<{ at: number; bytes: number }> = [];
+    while (this.unavailable === null && performance.now() - t0 < maxMs) {
+      const bytes = this.sample();
+      if (bytes === null) return false;
+      const at = performance.now();
+      seen.push({ at, bytes });
+      const recent = seen.filter((s) => at - s.at <= quietMs).map((s) => s.bytes);
+      if (at - t0 >= quietMs && Math.max(...recent) - Math.min(...recent) <= slackBytes) return true;
+      await new Promise((resolve) => setTimeout(resolve, SAMPLE_MS));
+    }
+    return false;
+  }
+
   /** Stops sampling (open windows keep what they saw). */
   stop(): void {
     if (this.timer !== null) clearInterval(this.timer);

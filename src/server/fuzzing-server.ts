@@ -98,6 +98,8 @@ export class FuzzingServer extends EventEmitter {
   private readonly running = new Map<string, number>();
   private readonly statusWaiters = new Map<string, Array<(result: CaseResult | null) => void>>();
   private reportChain: Promise<void> = Promise.resolve();
+  /** While set, /getCaseCount is answered only once it settles: a browser's page does not start its cases before (drivers/browser.ts). */
+  caseCountHold: Promise<unknown> | null = null;
   private boundPort = 0;
 
   constructor(private readonly options: FuzzingServerOptions) {
@@ -250,8 +252,13 @@ export class FuzzingServer extends EventEmitter {
         return this.runCase(request, connection, agent, index, scriptedCase(def), target.offers);
       case '/getCaseCount':
         return this.accepted(connection, (s) => {
-          s.sender.sendFrame({ opcode: Opcode.Text, payload: JSON.stringify(this.options.cases.length) });
-          s.sendClose();
+          const answer = (): void => {
+            if (s.state !== ConnectionState.Open) return;
+            s.sender.sendFrame({ opcode: Opcode.Text, payload: JSON.stringify(this.options.cases.length) });
+            s.sendClose();
+          };
+          if (this.caseCountHold === null) answer();
+          else void this.caseCountHold.then(answer, answer);
         });
       case '/getCaseInfo':
         if (def === undefined) return reject(400, 'getCaseInfo needs a case parameter (case=N)');

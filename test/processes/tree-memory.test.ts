@@ -70,6 +70,35 @@ test('a tree that allocates nothing grows by next to nothing', async () => {
   }
 });
 
+test("steady(): true only once the tree stopped growing (a browser's first seconds); false while it grows, or when nothing is measured", async () => {
+  // A tree that allocates 150 MiB 1.5 s in: not steady before that allocation has been held quiet for a second.
+  const tree = allocatingTree(150, 1500);
+  const sampler = TreeMemory.start(tree.pid);
+  try {
+    const t0 = performance.now();
+    assert.equal(await sampler.steady(1000, 4 * MiB, 20_000), true);
+    const ms = performance.now() - t0;
+    assert.ok(ms >= 2400, `steady after ${ms.toFixed(0)} ms, before the allocation had been quiet for a second`);
+    assert.equal(await sampler.steady(1000, 4 * MiB, 20_000), true);
+  } finally {
+    sampler.stop();
+    tree.kill();
+  }
+  // One that keeps allocating, 20 MiB every 200 ms: never steady within 2 s.
+  const script = 'const kept = []; setInterval(() => kept.push(Buffer.alloc(20 * 1024 * 1024, 1)), 200);';
+  const growing = spawn(process.execPath, ['-e', script], { stdio: 'ignore' });
+  const busy = TreeMemory.start(growing.pid);
+  try {
+    assert.equal(await busy.steady(1000, 4 * MiB, 2000), false);
+  } finally {
+    busy.stop();
+    growing.kill('SIGKILL');
+  }
+  const never = TreeMemory.start(undefined);
+  assert.equal(await never.steady(1000, 4 * MiB, 2000), false);
+  never.stop();
+});
+
 test('a process that has ended, or never started: not measured, with the reason', async () => {
   const child = spawn(process.execPath, ['-e', '0'], { stdio: 'ignore' });
   await new Promise((resolve) => child.once('exit', resolve));

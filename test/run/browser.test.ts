@@ -301,6 +301,39 @@ describe('Chromium under the watchdog', { skip: needs('chromium') }, () => {
     assert.deepEqual(processesNaming(tmp), []);
   });
 
+  test('a page that moves on from a case whose connection it keeps (as Firefox does): the browser is ended only once that case ended on its own, with its verdict', async () => {
+    const tmp = await tempDir();
+    const outdir = path.join(tmp, 'reports');
+    // This "browser" asks for the reports at once, while 18.4.4's trickled 101 is still open: ending
+    // it then would end that connection for it, and pass the case.
+    const browser = await brokenBrowser(tmp, 'overlap');
+    const r = await runBrowserGate(
+      ['--browser-path', browser, '--robustness', '--budget', 'stall=3s', '--cases', '18.4.4,18.4.5', '--outdir', outdir],
+      tmp,
+      60_000,
+    );
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.equal(await readFile(path.join(tmp, 'launches'), 'utf8'), 'x');
+    const summary = await summaryOf(outdir);
+    assert.equal(summary.interrupted, null);
+    assert.deepEqual(
+      summary.cases.map((c) => [c.id, c.status]),
+      [
+        ['18.4.4', 'failed'],
+        ['18.4.5', 'passed'],
+      ],
+    );
+    assert.match(summary.cases[0]?.reason ?? '', /kept the trickled response open past the stall budget.*wsgate dropped it/);
+    // Its console line comes after the case the page played later.
+    assert.ok(r.stdout.indexOf('18.4.4   FAILED') > r.stdout.indexOf('18.4.5   OK'), r.stdout);
+    // Its memory window ended when the page moved on (18.4.5's start), not at its drop 3 s later
+    // (about 30 samples): what the browser does next is the next case's.
+    const one = JSON.parse(await readFile(path.join(outdir, `${agentFileBase(summary.agent)}_case_18_4_4.json`), 'utf8')) as { result: string };
+    const samples = Number(/, ([\d,]+) samples?\)/.exec(one.result)?.[1]?.replace(/,/g, '') ?? 'NaN');
+    assert.ok(samples >= 1 && samples < 10, one.result);
+    assert.deepEqual(processesNaming(tmp), []);
+  });
+
   test('a browser that never loads the page: ended after the load bound (the browser timeout, at least 30 s), every case not run, not launched again', async () => {
     const tmp = await tempDir();
     const outdir = path.join(tmp, 'reports');
