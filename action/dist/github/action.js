@@ -84396,6 +84396,8 @@ var FuzzingServer = class extends EventEmitter2 {
   running = /* @__PURE__ */ new Map();
   statusWaiters = /* @__PURE__ */ new Map();
   reportChain = Promise.resolve();
+  /** While set, /getCaseCount is answered only once it settles: a browser's page does not start its cases before (drivers/browser.ts). */
+  caseCountHold = null;
   boundPort = 0;
   /** The reason of a client connection that failed (TLS, HTTP/2) at or after `since` (performance.now()), or null. */
   transportFailureSince(since) {
@@ -84508,8 +84510,13 @@ var FuzzingServer = class extends EventEmitter2 {
         return this.runCase(request, connection, agent, index, scriptedCase(def), target.offers);
       case "/getCaseCount":
         return this.accepted(connection, (s) => {
-          s.sender.sendFrame({ opcode: Opcode.Text, payload: JSON.stringify(this.options.cases.length) });
-          s.sendClose();
+          const answer = () => {
+            if (s.state !== ConnectionState.Open) return;
+            s.sender.sendFrame({ opcode: Opcode.Text, payload: JSON.stringify(this.options.cases.length) });
+            s.sendClose();
+          };
+          if (this.caseCountHold === null) answer();
+          else void this.caseCountHold.then(answer, answer);
         });
       case "/getCaseInfo":
         if (def === void 0) return reject(400, "getCaseInfo needs a case parameter (case=N)");
@@ -85100,6 +85107,8 @@ var LoopingRobustness = class {
   sampler;
   settle;
   windows = /* @__PURE__ */ new Map();
+  /** Windows closed when the client moved on to a later case before this one ended (a browser's page can). */
+  closed = /* @__PURE__ */ new Map();
   /** Attack cases with a result, waiting for the client to show it survived them. */
   held = /* @__PURE__ */ new Map();
   lastStarted = null;
@@ -85109,9 +85118,17 @@ var LoopingRobustness = class {
     const def = this.cases[index - 1];
     return def !== void 0 && isRobustness(def) ? def : null;
   }
-  /** A case's connection opened: the client survived the cases before it; an attack case's baseline is sampled now. */
+  /**
+   * A case's connection opened: the client survived the cases before it; an attack case's baseline is
+   * sampled now. A case still open ends its window here: what the tree does next is the new case's.
+   */
   started(index) {
     this.release((i2) => i2 !== index);
+    for (const [i2, window2] of [...this.windows]) {
+      if (i2 === index) continue;
+      this.closed.set(i2, window2.close());
+      this.windows.delete(i2);
+    }
     this.lastStarted = index;
     if (this.attack(index) !== null && this.sampler !== null && !this.windows.has(index)) this.windows.set(index, this.sampler.window());
   }
@@ -85121,7 +85138,9 @@ var LoopingRobustness = class {
     if (def === null) return false;
     const window2 = this.windows.get(index);
     this.windows.delete(index);
-    const memory = window2?.close() ?? (this.sampler === null ? null : { measured: false, why: "the case never opened a connection" });
+    const early = this.closed.get(index);
+    this.closed.delete(index);
+    const memory = early ?? window2?.close() ?? (this.sampler === null ? null : { measured: false, why: "the case never opened a connection" });
     this.held.set(index, { ...outcome2, peer: { memory } });
     return true;
   }
@@ -85292,6 +85311,25 @@ var TreeMemory = class _TreeMemory {
       if (pid !== this.root && id !== null && first.get(pid)?.startTicks === id.startTicks) out.set(pid, id);
     }
     return out;
+  }
+  /**
+   * Resolves true once the tree's resident set has stayed within `slackBytes` for `quietMs`, false
+   * after `maxMs` or when nothing can be measured: a browser grows for seconds after its launch,
+   * which no case should be charged with.
+   */
+  async steady(quietMs, slackBytes, maxMs) {
+    const t0 = performance.now();
+    const seen = [];
+    while (this.unavailable === null && performance.now() - t0 < maxMs) {
+      const bytes3 = this.sample();
+      if (bytes3 === null) return false;
+      const at = performance.now();
+      seen.push({ at, bytes: bytes3 });
+      const recent = seen.filter((s) => at - s.at <= quietMs).map((s) => s.bytes);
+      if (at - t0 >= quietMs && Math.max(...recent) - Math.min(...recent) <= slackBytes) return true;
+      await new Promise((resolve6) => setTimeout(resolve6, SAMPLE_MS));
+    }
+    return false;
   }
   /** Stops sampling (open windows keep what they saw). */
   stop() {
@@ -85511,7 +85549,14 @@ var FIREFOX_PREFS = {
   "browser.safebrowsing.update.enabled": false,
   "network.captive-portal-service.enabled": false,
   "network.connectivity-service.enabled": false,
-  "extensions.update.enabled": false
+  "extensions.update.enabled": false,
+  // No Web Push connection (Firefox opened one to Mozilla's push service at start).
+  "dom.push.connection.enabled": false,
+  // No spare content process, no preloaded new-tab page: Firefox started them 2-3 s after launch,
+  // ~370 MiB more in its tree, which the robustness profile counted against the case then running.
+  "dom.ipc.processPrelaunch.enabled": false,
+  "browser.newtab.preload": false,
+  "browser.newtabpage.enabled": false
 };
 async function prepareProfile(kind, profile) {
   if (kind.engine !== "firefox") return;
@@ -85606,6 +85651,8 @@ var RELAUNCHES = 2;
 var LOAD_FLOOR_S = 30;
 var TICK_MS = 100;
 var EXIT_WINDOW_MS = 500;
+var STEADY_MS = 1e3;
+var STEADY_SLACK = 4 * 1024 * 1024;
 var DROP_WAIT_MS = 2e3;
 async function runBrowser(server, cases2, setup, target, config2, signal, settle2, onLaunch = () => void 0) {
   const incidents = { lost: [], recovered: [], cpuMs: 0 };
@@ -85658,9 +85705,12 @@ async function playLaunches(watch, setup, target, signal, incidents, reached, on
   let first = 1;
   let spent = 0;
   for (; ; ) {
+    let steady = () => void 0;
+    if (attacks) server.caseCountHold = new Promise((resolve6) => steady = resolve6);
     const browser = await launchBrowser(setup, pageUrl(target, first), target.spki);
     onLaunch(browser);
     const sampler = attacks ? TreeMemory.start(browser.process.pid) : null;
+    void sampler?.steady(STEADY_MS, STEADY_SLACK, watch.timeoutS * 1e3 / 2).finally(steady);
     const robust = attacks ? new LoopingRobustness(cases2, sampler, watch.settle) : null;
     let end = { kind: "signal" };
     let attributed = false;
@@ -85670,6 +85720,8 @@ async function playLaunches(watch, setup, target, signal, incidents, reached, on
       const died = end.kind === "incident" && browser.process.hasExited ? diedWords(browser) : null;
       const hung = end.kind === "incident" && died === null && end.loaded ? end.reason.replace(/^the page stalled: /, "") : null;
       attributed = robust?.ended(died ?? hung, died === null && hung !== null) ?? false;
+      steady();
+      server.caseCountHold = null;
       sampler?.stop();
       await browser.dispose();
       incidents.cpuMs += browser.cpuMs();
@@ -85715,6 +85767,10 @@ var LaunchWatch = class {
   t0 = performance.now();
   loaded = false;
   current = null;
+  /** Cases started and not ended yet, and since when: the current one, and any the page moved on from. */
+  open = /* @__PURE__ */ new Map();
+  /** The page asked for the reports while some case was still open. */
+  draining = false;
   lastEnded = null;
   lastActivity = this.t0;
   held = null;
@@ -85730,7 +85786,10 @@ var LaunchWatch = class {
     };
     const onStart = (event) => this.started(event);
     const onFinish = (event, result) => this.finished(event, result);
-    const onReports = () => this.finish({ kind: "done" });
+    const onReports = () => {
+      if (this.open.size === 0) this.finish({ kind: "done" });
+      else this.draining = true;
+    };
     const onAbort = () => this.finish({ kind: "signal" });
     server.on("asked", onAsked);
     server.on("caseStarted", onStart);
@@ -85758,21 +85817,32 @@ var LaunchWatch = class {
     this.release();
     this.robust?.started(event.index);
     this.current = { index: event.index, since: performance.now() };
+    this.open.set(event.index, this.current.since);
     this.lastActivity = this.current.since;
   }
   finished(event, result) {
     if (event.agent !== this.w.agent || this.ended) return;
     const at = performance.now();
     if (this.current?.index === event.index) this.current = null;
+    this.open.delete(event.index);
     this.release();
     this.lastEnded = { index: event.index, at };
     this.lastActivity = at;
     if (this.robust?.finished(event.index, result, played(result, at)) !== true) this.held = { index: event.index, result, at };
+    if (this.draining && this.open.size === 0) this.finish({ kind: "done" });
   }
   tick() {
     const now = performance.now();
     const { cases: cases2, config: config2, timeoutS } = this.w;
     if (this.held !== null && now - this.held.at >= EXIT_WINDOW_MS) this.release();
+    if (this.draining) {
+      for (const [index, since] of this.open) {
+        const def = cases2[index - 1];
+        const limitS = def === void 0 ? timeoutS : caseTimeoutFor(def, config2);
+        if (now - since > limitS * 1e3) return this.incident(`the page asked for the reports, but the case did not end within ${limitS} s`, index);
+      }
+      return;
+    }
     if (!this.loaded) {
       const loadS = Math.max(timeoutS, LOAD_FLOOR_S);
       if (now - this.t0 > loadS * 1e3) this.incident(`the browser did not load the page within ${loadS} s`);
