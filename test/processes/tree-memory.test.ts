@@ -1,10 +1,12 @@
 /**
  * The process-tree memory sampler against real processes: a grandchild that allocates 200 MiB under a
  * shell is counted in its root's tree (the root itself stays small), a tree that does nothing grows by
- * next to nothing, and a process that is gone or never started is said so, never thrown.
+ * next to nothing, steady() waits out a process's growth, and a process that is gone or never started
+ * is said so, never thrown.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { TreeMemory } from '../../src/processes/tree-memory.js';
@@ -71,22 +73,29 @@ test('a tree that allocates nothing grows by next to nothing', async () => {
 });
 
 test("steady(): true only once the tree stopped growing (a browser's first seconds); false while it grows, or when nothing is measured", async () => {
-  // A tree that allocates 150 MiB 1.5 s in: not steady before that allocation has been held quiet for a second.
-  const tree = allocatingTree(150, 1500);
-  const sampler = TreeMemory.start(tree.pid);
+  // A process that, once up, grows by 8 MiB every 100 ms, 15 times, then says "done": steady only after
+  // that word (a second without growth after the last step), and so again at once.
+  const script =
+    "process.stdout.write('up\\n'); const kept = []; const t = setInterval(() => { kept.push(Buffer.alloc(8 * 1024 * 1024, 1)); if (kept.length === 15) { clearInterval(t); process.stdout.write('done\\n'); } }, 100); setTimeout(() => undefined, 60000);";
+  const grower = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'ignore'] });
+  let said = '';
+  grower.stdout.on('data', (d: Buffer) => (said += d.toString()));
+  await once(grower.stdout, 'data');
+  const sampler = TreeMemory.start(grower.pid);
   try {
+    assert.equal(await sampler.steady(1000, 4 * MiB, 20_000), true);
+    assert.match(said, /done/, 'steady while the process was still growing');
     const t0 = performance.now();
     assert.equal(await sampler.steady(1000, 4 * MiB, 20_000), true);
-    const ms = performance.now() - t0;
-    assert.ok(ms >= 2400, `steady after ${ms.toFixed(0)} ms, before the allocation had been quiet for a second`);
-    assert.equal(await sampler.steady(1000, 4 * MiB, 20_000), true);
+    assert.ok(performance.now() - t0 < 2500);
   } finally {
     sampler.stop();
-    tree.kill();
+    grower.kill('SIGKILL');
   }
   // One that keeps allocating, 20 MiB every 200 ms: never steady within 2 s.
-  const script = 'const kept = []; setInterval(() => kept.push(Buffer.alloc(20 * 1024 * 1024, 1)), 200);';
-  const growing = spawn(process.execPath, ['-e', script], { stdio: 'ignore' });
+  const endless = "process.stdout.write('up\\n'); const kept = []; setInterval(() => kept.push(Buffer.alloc(20 * 1024 * 1024, 1)), 200);";
+  const growing = spawn(process.execPath, ['-e', endless], { stdio: ['ignore', 'pipe', 'ignore'] });
+  await once(growing.stdout, 'data');
   const busy = TreeMemory.start(growing.pid);
   try {
     assert.equal(await busy.steady(1000, 4 * MiB, 2000), false);
