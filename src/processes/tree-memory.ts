@@ -77,6 +77,7 @@ export class TreeMemory {
   private readonly open = new Set<{ baseline: number; peak: number; samples: number }>();
   /** Why nothing can be measured (no /proc, no process), or null. */
   private readonly unavailable: string | null;
+  private stopped = false;
 
   private constructor(private readonly root: number | undefined) {
     this.unavailable = TreeMemory.why(root);
@@ -176,13 +177,13 @@ export class TreeMemory {
 
   /**
    * Resolves true once the tree's resident set has stayed within `slackBytes` for `quietMs`, false
-   * after `maxMs` or when nothing can be measured: a browser grows for seconds after its launch,
+   * after `maxMs`, when nothing can be measured, or once stopped: a browser grows for seconds after its launch,
    * which no case should be charged with.
    */
   async steady(quietMs: number, slackBytes: number, maxMs: number): Promise<boolean> {
     const t0 = performance.now();
     const seen: Array<{ at: number; bytes: number }> = [];
-    while (this.unavailable === null && performance.now() - t0 < maxMs) {
+    while (this.unavailable === null && !this.stopped && performance.now() - t0 < maxMs) {
       const bytes = this.sample();
       if (bytes === null) return false;
       const at = performance.now();
@@ -196,6 +197,7 @@ export class TreeMemory {
 
   /** Stops sampling (open windows keep what they saw). */
   stop(): void {
+    this.stopped = true;
     if (this.timer !== null) clearInterval(this.timer);
   }
 }
