@@ -85232,6 +85232,7 @@ var TreeMemory = class _TreeMemory {
   open = /* @__PURE__ */ new Set();
   /** Why nothing can be measured (no /proc, no process), or null. */
   unavailable;
+  stopped = false;
   /** Starts sampling the tree under `root` (the shell of a command wsgate started). */
   static start(root) {
     return new _TreeMemory(root);
@@ -85314,13 +85315,13 @@ var TreeMemory = class _TreeMemory {
   }
   /**
    * Resolves true once the tree's resident set has stayed within `slackBytes` for `quietMs`, false
-   * after `maxMs` or when nothing can be measured: a browser grows for seconds after its launch,
+   * after `maxMs`, when nothing can be measured, or once stopped: a browser grows for seconds after its launch,
    * which no case should be charged with.
    */
   async steady(quietMs, slackBytes, maxMs) {
     const t0 = performance.now();
     const seen = [];
-    while (this.unavailable === null && performance.now() - t0 < maxMs) {
+    while (this.unavailable === null && !this.stopped && performance.now() - t0 < maxMs) {
       const bytes3 = this.sample();
       if (bytes3 === null) return false;
       const at = performance.now();
@@ -85333,6 +85334,7 @@ var TreeMemory = class _TreeMemory {
   }
   /** Stops sampling (open windows keep what they saw). */
   stop() {
+    this.stopped = true;
     if (this.timer !== null) clearInterval(this.timer);
   }
 };
