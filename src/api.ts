@@ -15,7 +15,7 @@
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { Logger } from 'pino';
-import { makeLogger, specOption } from './commands/shared.js';
+import { makeLogger, specOption } from './commands/setup.js';
 import { resolveRunConfig } from './config/run-config.js';
 import { resolveServeConfig } from './config/schema.js';
 import { UsageError } from './errors.js';

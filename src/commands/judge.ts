@@ -1,6 +1,6 @@
 /** `wsgate judge`: the gate applied to reports already written (by `wsgate serve` or Autobahn). */
 import type { Argv } from 'yargs';
-import { extendedOption, githubOption, quietOption, makeLogger, type CommandContext } from './shared.js';
+import { extendedOption, githubOption, quietOption, type CommandContext } from './shared.js';
 
 export function judgeCommand<T>(y: Argv<T>, { io, env, setStatus }: CommandContext): Argv<T> {
   return y.command(
@@ -28,7 +28,11 @@ export function judgeCommand<T>(y: Argv<T>, { io, env, setStatus }: CommandConte
         .option('json', { type: 'string', describe: 'JSON summary file (default: OUTDIR/summary.json)' })
         .example('$0 judge --outdir reports/clients --agent my-client', 'fail the build on the reports a server wrote'),
     async (a) => {
-      const [{ judgeConfig }, { judgeReports }] = await Promise.all([import('../config/judge-merge.js'), import('../finish/judge.js')]);
+      const [{ judgeConfig }, { judgeReports }, { makeLogger }] = await Promise.all([
+        import('../config/judge-merge.js'),
+        import('../finish/judge.js'),
+        import('./setup.js'),
+      ]);
       setStatus(
         await judgeReports(
           judgeConfig({

@@ -1,11 +1,5 @@
 /** `wsgate list`: the selected cases, without opening a socket. */
 import type { Argv } from 'yargs';
-import { quickSample } from '../cases/quick.js';
-import { catalogueFor } from '../cases/registry.js';
-import { selectCases } from '../cases/select.js';
-import { fragmentToText } from '../report/escape.js';
-import { splitList } from '../util/patterns.js';
-import { checkRobustness } from '../config/schema.js';
 import { extendedOption, robustnessOption, type CommandContext } from './shared.js';
 
 export function listCommand<T>(y: Argv<T>, { io }: CommandContext): Argv<T> {
@@ -30,7 +24,16 @@ export function listCommand<T>(y: Argv<T>, { io }: CommandContext): Argv<T> {
           describe: 'Over HTTP/2 (RFC 8441): with --extended, group 16 instead of 14/15 (16.1 for a server, 16.2 for a client)',
         })
         .option('quick', { type: 'boolean', default: false, describe: 'The cases `run --quick` plays: groups 9, 12 and 13 by a fixed sample' }),
-    (a) => {
+    async (a) => {
+      // Loaded here, not at the top: only `list` needs the catalogue without a run.
+      const [{ quickSample }, { catalogueFor }, { selectCases }, { fragmentToText }, { splitList }, { checkRobustness }] = await Promise.all([
+        import('../cases/quick.js'),
+        import('../cases/registry.js'),
+        import('../cases/select.js'),
+        import('../report/escape.js'),
+        import('../util/patterns.js'),
+        import('../config/schema.js'),
+      ]);
       const robustness = checkRobustness({
         robustness: a.robustness === true,
         extended: a.extended === true,

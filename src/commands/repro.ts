@@ -1,8 +1,6 @@
 /** `wsgate repro CASE --from DIR`: a stand-alone Node script that plays one case of a run again. */
 import type { Argv } from 'yargs';
 import { UsageError } from '../errors.js';
-import { writeFileAtomic } from '../report/files.js';
-import { reproFromReport } from '../repro/from-report.js';
 import type { CommandContext } from './shared.js';
 
 export function reproCommand<T>(y: Argv<T>, { io }: CommandContext): Argv<T> {
@@ -21,6 +19,7 @@ export function reproCommand<T>(y: Argv<T>, { io }: CommandContext): Argv<T> {
         )
         .example('$0 repro 7.9.1 --from reports/servers --out -', "print a server's repro script; run it with `node FILE ws://host:port/`"),
     async (a) => {
+      const [{ writeFileAtomic }, { reproFromReport }] = await Promise.all([import('../report/files.js'), import('../repro/from-report.js')]);
       const caseId = String(a.case);
       const { script, summary } = await reproFromReport({ caseId, from: a.from, agent: a.agent ?? null });
       if (a.out === '-') {

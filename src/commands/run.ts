@@ -1,8 +1,6 @@
 /** `wsgate run`: the server, the client for every selected case, the reports and the exit status. */
 import type { Argv } from 'yargs';
-import { resolveRunConfig } from '../config/run-config.js';
-import { runGate } from '../run/run.js';
-import { exitForSignal, githubOption, quietOption, makeLogger, specOption, serverFlags, serverOptions, type CommandContext } from './shared.js';
+import { exitForSignal, githubOption, quietOption, serverFlags, serverOptions, type CommandContext } from './shared.js';
 
 export function runCommand<T>(y: Argv<T>, { io, env, setStatus }: CommandContext): Argv<T> {
   return y.command(
@@ -10,6 +8,12 @@ export function runCommand<T>(y: Argv<T>, { io, env, setStatus }: CommandContext
     'Test a client (start the fuzzing server, run the client for every selected case) or a server (--role server, --server-url: connect to it once per case); write JUnit/JSON/HTML reports; exit 1 on any failure',
     (y) => runOptions(y),
     async (a) => {
+      // Loaded here, not at the top: --help and a usage error need none of the engine.
+      const [{ resolveRunConfig }, { runGate }, { makeLogger, specOption }] = await Promise.all([
+        import('../config/run-config.js'),
+        import('../run/run.js'),
+        import('./setup.js'),
+      ]);
       const spec = specOption(a.spec, io.stderr);
       const config = resolveRunConfig(
         {

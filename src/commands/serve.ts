@@ -1,13 +1,11 @@
 /** `wsgate serve`: the fuzzing server alone, for clients that loop over the cases themselves. */
 import type { Logger } from 'pino';
 import type { Argv } from 'yargs';
-import { resolveServeConfig } from '../config/schema.js';
+import type { resolveServeConfig } from '../config/schema.js';
 import { ExitCode } from '../errors.js';
-import { serverBaseUrl } from '../server/factory.js';
-import { serveUntilStopped, startCaseServer } from '../run/serve.js';
 import type { TransportFailure } from '../server/fuzzing-server.js';
 import { VERSION } from '../version.js';
-import { makeLogger, specOption, serverFlags, serverOptions, type CommandContext, type MainIo } from './shared.js';
+import { serverFlags, serverOptions, type CommandContext, type MainIo } from './shared.js';
 
 export function serveCommand<T>(y: Argv<T>, { io, env, setStatus }: CommandContext): Argv<T> {
   return y.command(
@@ -15,6 +13,8 @@ export function serveCommand<T>(y: Argv<T>, { io, env, setStatus }: CommandConte
     'Run the fuzzing server alone, for clients that loop over the cases themselves; reports are written on /updateReports and on shutdown',
     (y) => serverOptions(y),
     async (a) => {
+      // Loaded here, not at the top: --help and a usage error need none of the server.
+      const [{ resolveServeConfig }, { makeLogger, specOption }] = await Promise.all([import('../config/schema.js'), import('./setup.js')]);
       const spec = specOption(a.spec, io.stderr);
       const config = resolveServeConfig(serverFlags(a), { env, spec });
       setStatus(await serve(config, io, makeLogger(config.logLevel)));
@@ -24,6 +24,7 @@ export function serveCommand<T>(y: Argv<T>, { io, env, setStatus }: CommandConte
 
 /** `wsgate serve`: the server until SIGINT/SIGTERM, /stopServer or /updateReports?shutdownOnComplete=true. */
 async function serve(config: ReturnType<typeof resolveServeConfig>, io: MainIo, logger: Logger): Promise<number> {
+  const [{ serveUntilStopped, startCaseServer }, { serverBaseUrl }] = await Promise.all([import('../run/serve.js'), import('../server/factory.js')]);
   const { server, cases, secure } = await startCaseServer(config, logger);
   const out = io.stdout;
   // The first two lines match what scripts wait for in Autobahn's output.

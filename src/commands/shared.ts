@@ -1,7 +1,5 @@
 /** What every command shares: where it reads and writes, the server options, the spec file, the logger. */
-import { pino, type Logger } from 'pino';
 import type { Argv } from 'yargs';
-import { readSpec, type SpecSettings } from '../config/spec.js';
 import { ExitCode } from '../errors.js';
 
 /** Where main reads and writes. */
@@ -20,11 +18,6 @@ export interface CommandContext {
   io: MainIo;
   env: NodeJS.ProcessEnv;
   setStatus(status: number): void;
-}
-
-/** pino on stderr (stdout carries the human progress lines). */
-export function makeLogger(level: string): Logger {
-  return pino({ level, base: null }, pino.destination({ dest: 2, sync: true }));
 }
 
 /** The parsed server options (see serverOptions), as the config resolvers take them. */
@@ -161,15 +154,4 @@ export const githubOption = {
 export function exitForSignal(signal: AbortSignal | undefined): number | null {
   if (signal?.aborted !== true) return null;
   return signal.reason === 'SIGTERM' ? ExitCode.Terminated : ExitCode.Interrupted;
-}
-
-/**
- * The spec file of `--spec FILE` (the API's `spec`), read strictly, or null without one; its warnings
- * (values wsgate does not honour) go to `warnings` (stderr for the command line).
- */
-export function specOption(file: string | undefined, warnings: NodeJS.WritableStream | undefined): SpecSettings | null {
-  if (file === undefined) return null;
-  const spec = readSpec(file, 'wsgate');
-  for (const w of spec.warnings) warnings?.write(`wsgate: warning: ${file}: ${w}\n`);
-  return spec;
 }

@@ -4,7 +4,7 @@
  * each mode builds a wsgate configuration and runs it; what differs is the original's contract at this
  * door (every interface, lenient spec files, the original's files only, fuzzingclient's exit 0).
  */
-import { makeLogger } from '../commands/shared.js';
+import { makeLogger } from '../commands/setup.js';
 import { ExitCode, reportError } from '../errors.js';
 import { VERSION } from '../version.js';
 import { parseWstestArgs, type WstestIo } from './command-line.js';
