@@ -90,7 +90,9 @@ export async function launchBrowser(setup: BrowserSetup, page: string, spki: str
       XDG_CACHE_HOME: path.join(profile, '.cache'),
       XDG_DATA_HOME: path.join(profile, '.local'),
     };
-    started = startCommand(`exec ${command}`, home);
+    // Its processes are found by the run's token and by the profile they name (a crashpad handler
+    // sits in a session of its own, out of the group's reach).
+    started = startCommand(`exec ${command}`, home, profile);
     const proc = started;
     let disposed: Promise<void> | null = null;
     let cpuMs = 0;

@@ -10,7 +10,7 @@ import type { ClientRun } from '../model/report.js';
 import { clientEnvironment } from '../util/launch-env.js';
 import { caEnvironment } from '../tls/setup.js';
 import { crashOf } from './crash.js';
-import { environHas, isLive, procPids, procStat, TICKS_PER_S } from './proc.js';
+import { commandLineHas, environHas, isLive, procPids, procStat, TICKS_PER_S } from './proc.js';
 
 /** Values a client command can use as {url}, {case}, {agent} and {ca}, and as WSGATE_* variables. */
 export interface ClientValues {
@@ -125,8 +125,11 @@ export function startClient(command: string, values: ClientValues, extraEnv: Rec
 /**
  * Starts an expanded command line in a shell, in a process group of its own, with wsgate's
  * environment plus `env` (a client under test, or a server under test: processes/server-process.ts).
+ * `namedBy`, when given, is a path only this command's processes name on their command line (a
+ * browser's profile directory): a process that names it is one of the tree even if it cleared its
+ * environment.
  */
-export function startCommand(expanded: string, env: Record<string, string>): ClientProcess {
+export function startCommand(expanded: string, env: Record<string, string>, namedBy: string | null = null): ClientProcess {
   const output = new TailBuffer(OUTPUT_LIMIT);
   const token = randomBytes(12).toString('hex');
   const child = execa(expanded, {
@@ -158,7 +161,7 @@ export function startCommand(expanded: string, env: Record<string, string>): Cli
       end.spawnError = firstLine(err instanceof Error ? err.message : String(err));
     },
   );
-  const tree = processTree(child.pid, token);
+  const tree = processTree(child.pid, token, namedBy);
   // A process still running when wsgate signals it did not die on its own.
   let signalled = false;
   const killGroup = (): void => {
@@ -175,7 +178,7 @@ export function startCommand(expanded: string, env: Record<string, string>): Cli
       return end.hasExited;
     },
     pid: child.pid,
-    treeCpuMs: () => treeCpuMs(child.pid, token),
+    treeCpuMs: () => treeCpuMs(child.pid, token, namedBy),
     killGroup,
     stop,
     treeGone: tree.gone,
@@ -194,6 +197,7 @@ export function startCommand(expanded: string, env: Record<string, string>): Cli
 function processTree(
   pid: number | undefined,
   token: string,
+  namedBy: string | null,
 ): { killGroup: () => void; stop: (graceMs: number) => Promise<'terminated' | 'killed'>; gone: (withinMs: number) => Promise<boolean> } {
   const signalAll = (sig: NodeJS.Signals): void => {
     if (pid === undefined) return;
@@ -202,7 +206,7 @@ function processTree(
     } catch {
       // ESRCH: the group is already gone.
     }
-    for (const p of marked(token)) {
+    for (const p of marked(token, namedBy)) {
       try {
         process.kill(p, sig);
       } catch {
@@ -210,7 +214,7 @@ function processTree(
       }
     }
   };
-  const alive = (): boolean => pid !== undefined && (groupAlive(pid) || marked(token).length > 0);
+  const alive = (): boolean => pid !== undefined && (groupAlive(pid) || marked(token, namedBy).length > 0);
   const killGroup = (): void => signalAll('SIGKILL');
   const gone = async (withinMs: number): Promise<boolean> => {
     const deadline = performance.now() + withinMs;
@@ -231,18 +235,21 @@ function processTree(
 }
 
 /**
- * Live processes (not zombies, not this one) whose environment holds the client token; empty where
- * there is no /proc. A process of another user cannot be read, and is not one of ours.
+ * Live processes (not zombies, not this one) whose environment holds the client token, or whose
+ * command line names `namedBy`; empty where there is no /proc. A process of another user cannot be
+ * read, and is not one of ours.
  */
-function marked(token: string): number[] {
+function marked(token: string, namedBy: string | null): number[] {
   const entry = `${CLIENT_TOKEN_VARIABLE}=${token}`;
-  return (procPids() ?? []).filter((pid) => pid !== process.pid && environHas(pid, entry) && isLive(procStat(pid)));
+  return (procPids() ?? []).filter(
+    (pid) => pid !== process.pid && (environHas(pid, entry) || (namedBy !== null && commandLineHas(pid, namedBy))) && isLive(procStat(pid)),
+  );
 }
 
 /** utime + stime (ms) of the members of group pgid and of the processes carrying the token. */
-function treeCpuMs(pgid: number | undefined, token: string): number {
+function treeCpuMs(pgid: number | undefined, token: string, namedBy: string | null): number {
   if (pgid === undefined) return 0;
-  const pids = new Set(marked(token));
+  const pids = new Set(marked(token, namedBy));
   let ticks = 0;
   for (const pid of procPids() ?? []) {
     const stat = procStat(pid);

@@ -80,6 +80,15 @@ export function environHas(pid: number, entry: string): boolean {
   }
 }
 
+/** Whether a process's command line (its arguments, NUL-separated) contains `text`; false when it cannot be read. */
+export function commandLineHas(pid: number, text: string): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`).includes(Buffer.from(text));
+  } catch {
+    return false;
+  }
+}
+
 /** A process's resident set (VmRSS) in bytes; null when it is gone, a kernel thread, or not ours to read. */
 export function residentBytes(pid: number): number | null {
   try {
