@@ -1,6 +1,7 @@
 /** Shared test plumbing: an in-process fuzzing server on a free port, and fixture clients as processes. */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -44,9 +45,20 @@ export const REFERENCE_CLIENT = fileURLToPath(new URL('../../src/bundled/referen
 /** The compiled CLI. */
 export const CLI = fileURLToPath(new URL('../../src/cli.js', import.meta.url));
 
-/** A fresh temporary directory. */
-export function tempDir(prefix = 'wsgate-test-'): Promise<string> {
-  return mkdtemp(path.join(tmpdir(), prefix));
+/** The temporary directories this test file made, removed when its process exits. */
+const madeDirs = new Set<string>();
+process.once('exit', () => {
+  for (const dir of madeDirs) rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+});
+
+/**
+ * A fresh temporary directory, removed (with all it holds) when the test file's process exits:
+ * npm test fails when a test file leaves one behind (test/suite.ts).
+ */
+export async function tempDir(prefix = 'wsgate-test-'): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), prefix));
+  madeDirs.add(dir);
+  return dir;
 }
 
 /** A running server for the given case patterns, with its reports in a temp dir. */
