@@ -13,7 +13,7 @@
  */
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import net, { type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { WebSocketServer } from 'ws';
@@ -22,6 +22,7 @@ import { runCliWith } from '../support/cli-env.js';
 import { REFERENCE_CLIENT, tempDir } from '../support/harness.js';
 import { startProxy, type ProxyKind } from '../support/proxies.js';
 import { needs } from '../support/requirements.js';
+import { reservedPort } from '../support/ports.js';
 
 /** Groups 1, 2, 5 and 7 whole, and a few of 9 and 12: every verdict the bundled peers give (OK, INFORMATIONAL) and a deflate case. */
 const SELECTION = ['1.*', '2.*', '5.*', '7.*', '9.1.1', '9.2.1', '9.8.1', '12.1.1', '12.2.1'];
@@ -84,13 +85,7 @@ function assertSameEndings(proxied: Run, h1: Run, resetMayCut: ReadonlySet<strin
 }
 
 function freePort(): Promise<number> {
-  const server = net.createServer();
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    }),
-  );
+  return reservedPort();
 }
 
 const KINDS: ProxyKind[] = ['haproxy', 'nghttpx'];

@@ -25,20 +25,15 @@ import { CHOP_PIECE_GAP_NS, Outbox } from '../../src/core/outbox.js';
 import { catalogueFor } from '../../src/cases/registry.js';
 import { runCli, tempDir } from '../support/harness.js';
 import { needs, PYTHON } from '../support/requirements.js';
+import { reservedPort } from '../support/ports.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const RACES = ['3.4', '4.1.5', '4.2.5'];
 const RUNS = 3;
 
 /** A free port on 127.0.0.1 (the server under test is started on it right after). */
-async function freePort(): Promise<number> {
-  const srv = net.createServer();
-  srv.listen(0, '127.0.0.1');
-  await once(srv, 'listening');
-  const { port } = srv.address() as net.AddressInfo;
-  srv.close();
-  await once(srv, 'close');
-  return port;
+function freePort(): Promise<number> {
+  return reservedPort();
 }
 
 test('chopped pieces: one write each, at least CHOP_PIECE_GAP_NS apart, every octet delivered in order', async () => {

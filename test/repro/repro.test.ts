@@ -16,6 +16,7 @@ import { gunzipSync } from 'node:zlib';
 import { fixture, runCli, tempDir } from '../support/harness.js';
 import { runWstest } from '../support/wstest.js';
 import { needs, needsReleases, pinnedRelease, PYTHON } from '../support/requirements.js';
+import { reservedPort } from '../support/ports.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const BROKEN_SERVER = fileURLToPath(new URL('../fixtures/servers/broken-server.js', import.meta.url));
@@ -108,12 +109,8 @@ async function replayClient(script: { dir: string; file: string }, client: Progr
   }
 }
 
-async function freePort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as net.AddressInfo).port;
-  await new Promise((r) => s.close(r));
-  return port;
+function freePort(): Promise<number> {
+  return reservedPort();
 }
 
 function accepts(port: number): Promise<boolean> {

@@ -27,6 +27,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { executable } from './requirements.js';
+import { reservedPort } from './ports.js';
 
 export type ProxyKind = 'haproxy' | 'nghttpx';
 /** Which side speaks HTTP/2: "h2-to-h1" = h2 client, HTTP/1.1 backend; "h1-to-h2" = the reverse. */
@@ -74,12 +75,8 @@ export function proxyBinary(kind: ProxyKind): string | null {
 }
 
 /** A port that was free a moment ago (the proxy binds it itself: a small race, retried by startProxy). */
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
+function freePort(): Promise<number> {
+  return reservedPort();
 }
 
 function canConnect(port: number): Promise<boolean> {

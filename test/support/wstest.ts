@@ -1,8 +1,8 @@
 /** Running the compiled `wstest` executable as a user's script does: in a working directory of its own. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { runNodeWith, type ProcessResult } from './cli-env.js';
+import { reservedPort } from './ports.js';
 
 /** The compiled wstest executable (package.json's "wstest" bin). */
 export const WSTEST = fileURLToPath(new URL('../../src/wstest-cli.js', import.meta.url));
@@ -46,12 +46,5 @@ export async function startWstest(
 
 /** A free TCP port on 127.0.0.1 (closed again: a spec file names it). */
 export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const address = s.address();
-      s.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0));
-    });
-  });
+  return reservedPort();
 }

@@ -6,14 +6,17 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { chownSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { test } from 'node:test';
 import { WebSocketServer } from 'ws';
 import { generatePki } from '../../src/tls/certificates.js';
 import { runCliWith } from '../support/cli-env.js';
 import { tempDir } from '../support/harness.js';
+import { unansweredAddress } from '../support/ports.js';
 import { freePort, runWstest } from '../support/wstest.js';
 
 const REFERENCE_SERVER = fileURLToPath(new URL('../../src/bundled/reference-server.js', import.meta.url));
@@ -116,13 +119,15 @@ test('fuzzingclient -w with no servers in the spec, several servers in one run, 
   const dir = await tempDir('wsgate-wstest-');
   const plain = await serverProcess(REFERENCE_SERVER, (port) => [String(port)]);
   // A server that names itself in its Server header.
-  const namedPort = await freePort();
-  const named = new WebSocketServer({ host: '127.0.0.1', port: namedPort });
+  const named = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+  await once(named, 'listening');
+  const namedPort = (named.address() as AddressInfo).port;
   named.on('headers', (headers) => headers.push('Server: EchoServer/2.0'));
   named.on('connection', (ws) => ws.on('message', (d, binary) => ws.send(d as Buffer, { binary })));
-  const nobody = await freePort();
+  // Held for the test: a port nobody can listen on meanwhile, so it stays unreachable.
+  const unanswered = await unansweredAddress();
+  const nobody = unanswered.port;
   try {
-    await new Promise((r) => setTimeout(r, 300));
     writeFileSync(path.join(dir, 'w.json'), JSON.stringify({ outdir: './reports/servers', servers: [], cases: ['1.1.1'] }));
     const viaW = await runWstest(['-m', 'fuzzingclient', '-s', 'w.json', '-w', `ws://127.0.0.1:${plain.port}`], dir, { timeoutMs: 60_000 });
     assert.equal(viaW.code, 0, viaW.stdout + viaW.stderr);
@@ -153,6 +158,7 @@ test('fuzzingclient -w with no servers in the spec, several servers in one run, 
   } finally {
     await kill(plain);
     named.close();
+    await unanswered.close();
   }
 });
 
