@@ -112,10 +112,7 @@ test('Node.js 12.8.0 reads on while the answers to 500,000 requests cannot leave
   const bad = await h2(['--server', h2Release('node-12.8.0'), '--cases', '17.5.5']);
   assert.equal(bad.code, 1, bad.out);
   assert.equal(bad.cases.get('17.5.5')?.status, 'failed', bad.out);
-  assert.match(
-    await bad.result('17.5.5'),
-    /^The server read [\d,]+ (of [\d,]+ )?requests while their answers could not leave, queueing them: [\d,]+ of their answers were in the kernel's buffers/,
-  );
+  // The figures, not the sentence: how many of the 500,000 requests it read before wsgate stopped depends on the load.
   const held = await figure(bad, '17.5.5', 'answer-bytes-held');
   assert.ok(held !== undefined && held > 1024 * 1024, `12.8.0 held ${held} bytes`);
   assert.ok(((await figure(bad, '17.5.5', 'answers-held')) ?? 0) > 50_000);

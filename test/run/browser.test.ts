@@ -161,7 +161,32 @@ test("WPE WebKit's cog plays the cases headless, over wss:// too", { skip: needs
   await playsIn('webkit', /^(WPE-WebKit\/\d+\.\d+|WebKitGTK)/, ['--tls']);
 });
 
-describe('Chromium under the watchdog', { skip: needs('chromium') }, () => {
+// Two at a time: most of these wait on the watchdog's timers (30 s for a page that never loads, 6 s
+// for a stall), and each run has a browser, a profile and a report directory of its own.
+describe('Chromium under the watchdog', { skip: needs('chromium'), concurrency: 2 }, () => {
+  test('a browser that never loads the page: ended after the load bound (the browser timeout, at least 30 s), every case not run, not launched again', async () => {
+    const tmp = await tempDir();
+    const outdir = path.join(tmp, 'reports');
+    const browser = await brokenBrowser(tmp, 'blank');
+    // A 3 s browser timeout is for stalls: loading still has LOAD_FLOOR_S.
+    const r = await runBrowserGate(['--browser-path', browser, '--browser-timeout', '3', '--cases', '1.1.1,1.1.2', '--outdir', outdir], tmp, 90_000);
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.equal(await readFile(path.join(tmp, 'launches'), 'utf8'), 'x');
+    assert.ok(r.ms >= LOAD_FLOOR_S * 1000 && r.ms < (LOAD_FLOOR_S + 30) * 1000, `${r.ms} ms`);
+    const summary = await summaryOf(outdir);
+    const why = `the browser did not load the page within ${LOAD_FLOOR_S} s`;
+    assert.deepEqual(
+      summary.cases.map((c) => [c.id, c.status, c.reason]),
+      [
+        ['1.1.1', 'skipped', `not run: ${why}`],
+        ['1.1.2', 'skipped', `not run: ${why}`],
+      ],
+    );
+    assert.equal(summary.interrupted, why);
+    assert.match(r.stdout, new RegExp(`interrupted: ${why}`));
+    assert.deepEqual(processesNaming(tmp), []);
+  });
+
   test("plays the cases on the page, the agent its engine's name and version; nothing of it is left", async () => {
     const tmp = await tempDir();
     const outdir = path.join(tmp, 'reports');
@@ -331,29 +356,6 @@ describe('Chromium under the watchdog', { skip: needs('chromium') }, () => {
     const one = JSON.parse(await readFile(path.join(outdir, `${agentFileBase(summary.agent)}_case_18_4_4.json`), 'utf8')) as { result: string };
     const samples = Number(/, ([\d,]+) samples?\)/.exec(one.result)?.[1]?.replace(/,/g, '') ?? 'NaN');
     assert.ok(samples >= 1 && samples < 10, one.result);
-    assert.deepEqual(processesNaming(tmp), []);
-  });
-
-  test('a browser that never loads the page: ended after the load bound (the browser timeout, at least 30 s), every case not run, not launched again', async () => {
-    const tmp = await tempDir();
-    const outdir = path.join(tmp, 'reports');
-    const browser = await brokenBrowser(tmp, 'blank');
-    // A 3 s browser timeout is for stalls: loading still has LOAD_FLOOR_S.
-    const r = await runBrowserGate(['--browser-path', browser, '--browser-timeout', '3', '--cases', '1.1.1,1.1.2', '--outdir', outdir], tmp, 90_000);
-    assert.equal(r.code, 1, r.stdout + r.stderr);
-    assert.equal(await readFile(path.join(tmp, 'launches'), 'utf8'), 'x');
-    assert.ok(r.ms >= LOAD_FLOOR_S * 1000 && r.ms < (LOAD_FLOOR_S + 30) * 1000, `${r.ms} ms`);
-    const summary = await summaryOf(outdir);
-    const why = `the browser did not load the page within ${LOAD_FLOOR_S} s`;
-    assert.deepEqual(
-      summary.cases.map((c) => [c.id, c.status, c.reason]),
-      [
-        ['1.1.1', 'skipped', `not run: ${why}`],
-        ['1.1.2', 'skipped', `not run: ${why}`],
-      ],
-    );
-    assert.equal(summary.interrupted, why);
-    assert.match(r.stdout, new RegExp(`interrupted: ${why}`));
     assert.deepEqual(processesNaming(tmp), []);
   });
 });
