@@ -6,7 +6,16 @@ import assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
+import { runMain } from '../support/cli-env.js';
 import { fixtureCommand, LIVE_RUNS_AT_ONCE, runCli, tempDir } from '../support/harness.js';
+
+/**
+ * judge's verdicts, files and one-line errors are what the command decides: its calls run main() in
+ * this process (runMain) unless `asProcess`; one judge in each block and every run stay processes.
+ */
+type Runner = (args: string[]) => Promise<{ code: number | null; stdout: string; stderr: string }>;
+const inProcess: Runner = (args) => runMain(args);
+const asProcess: Runner = (args) => runCli(args);
 
 interface Summary {
   agent: string;
@@ -38,16 +47,16 @@ describe('judge', { concurrency: LIVE_RUNS_AT_ONCE }, () => {
     assert.equal(res.code, 1, res.stdout + res.stderr);
   });
 
-  async function judge(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string; summary: Summary }> {
+  async function judge(args: string[], run: Runner = inProcess): Promise<{ code: number | null; stdout: string; stderr: string; summary: Summary }> {
     const out = await tempDir();
     const json = path.join(out, 'summary.json');
-    const res = await runCli(['judge', '--outdir', outdir, '--json', json, '--junit', path.join(out, 'junit.xml'), ...args]);
+    const res = await run(['judge', '--outdir', outdir, '--json', json, '--junit', path.join(out, 'junit.xml'), ...args]);
     const summary = JSON.parse(await readFile(json, 'utf8').catch(() => '{}')) as Summary;
     return { ...res, summary };
   }
 
   test('the reports of a run: the same verdicts and exit 1; the agent is the only one in index.json', async () => {
-    const r = await judge([]);
+    const r = await judge([], asProcess);
     assert.equal(r.code, 1, r.stdout + r.stderr);
     assert.equal(r.summary.agent, agent);
     assert.deepEqual(
@@ -88,14 +97,14 @@ describe('judge', { concurrency: LIVE_RUNS_AT_ONCE }, () => {
 
   test('usage errors: no index.json, several agents, an unknown agent', async () => {
     const empty = await tempDir();
-    const none = await runCli(['judge', '--outdir', empty]);
+    const none = await runMain(['judge', '--outdir', empty]);
     assert.equal(none.code, 2);
     assert.equal(none.stderr, `wsgate: ${path.join(empty, 'index.json')}: cannot read the report index (write it with /updateReports first): no such file\n`);
     await writeFile(path.join(empty, 'index.json'), JSON.stringify({ a: {}, b: {} }));
-    const several = await runCli(['judge', '--outdir', empty]);
+    const several = await runMain(['judge', '--outdir', empty]);
     assert.equal(several.code, 2);
     assert.equal(several.stderr, `wsgate: ${path.join(empty, 'index.json')}: holds several agents ("a", "b"): name one with --agent\n`);
-    const unknown = await runCli(['judge', '--outdir', empty, '--agent', 'c']);
+    const unknown = await runMain(['judge', '--outdir', empty, '--agent', 'c']);
     assert.equal(unknown.code, 2);
     assert.equal(unknown.stderr, `wsgate: ${path.join(empty, 'index.json')}: no results for agent "c" (agents: "a", "b")\n`);
   });
@@ -103,7 +112,7 @@ describe('judge', { concurrency: LIVE_RUNS_AT_ONCE }, () => {
   test('a report file outside the directory is refused', async () => {
     const dir = await tempDir();
     await writeFile(path.join(dir, 'index.json'), JSON.stringify({ a: { '6.9.2': { behavior: 'OK', behaviorClose: 'OK', reportfile: '../../etc/passwd' } } }));
-    const res = await runCli(['judge', '--outdir', dir]);
+    const res = await runMain(['judge', '--outdir', dir]);
     assert.equal(res.code, 2);
     assert.match(res.stderr, /^wsgate: .*index\.json: case 6\.9\.2: file name escapes the output directory: "\.\.\/\.\.\/etc\/passwd"\n$/);
   });
@@ -120,10 +129,10 @@ describe('judge and baselines on a group-14 run', () => {
     runStatus = res.code;
   });
 
-  async function judge(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string; summary: Summary }> {
+  async function judge(args: string[], run: Runner = inProcess): Promise<{ code: number | null; stdout: string; stderr: string; summary: Summary }> {
     const out = await tempDir();
     const json = path.join(out, 'summary.json');
-    const res = await runCli(['judge', '--outdir', outdir, '--json', json, '--junit', path.join(out, 'junit.xml'), ...args]);
+    const res = await run(['judge', '--outdir', outdir, '--json', json, '--junit', path.join(out, 'junit.xml'), ...args]);
     const summary = JSON.parse(await readFile(json, 'utf8').catch(() => '{}')) as Summary;
     return { ...res, summary };
   }
@@ -154,12 +163,12 @@ describe('judge and baselines on a group-14 run', () => {
     assert.equal(judged.code, 0, judged.stdout + judged.stderr);
     assert.equal(judged.summary.counts.accepted, 1);
     const out = await tempDir();
-    const ran = await runCli(['run', '--extended', '--url', 'ws://127.0.0.1:0', '--outdir', out, '--cases', '14.4.5', '--baseline', file]);
+    const ran = await runMain(['run', '--extended', '--url', 'ws://127.0.0.1:0', '--outdir', out, '--cases', '14.4.5', '--baseline', file]);
     assert.equal(ran.code, 0, ran.stdout + ran.stderr);
   });
 
   test('a group-14 id without --extended: exit 2 and the way out', async () => {
-    const r = await judge(['--cases', '14.1.1']);
+    const r = await judge(['--cases', '14.1.1'], asProcess);
     assert.equal(r.code, 2);
     assert.equal(r.stderr, 'wsgate: "14.1.1" is one of wsgate\'s own cases (group 14): add --extended\n');
   });

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, test } from 'node:test';
+import { runMain } from '../support/cli-env.js';
 import { fixtureCommand, runCli, tempDir } from '../support/harness.js';
 
 const SUBSET = ['1.1.*', '2.*', '5.19', '6.4.1', '7.1.*', '9.1.1', '12.1.1'];
@@ -43,6 +44,9 @@ function junitCases(xml: string): string[] {
   );
 }
 
+// The shards' and merges' files, verdicts and statuses are what the commands decide: they run main()
+// in this process (runMain, absolute paths only). The unsharded run and one usage error stay
+// processes (runCli), for the real process's exit status.
 describe('--shard and merge', () => {
   test('shards 1/4 to 4/4, merged, equal one unsharded run (index.json, reports, summary, JUnit)', async () => {
     const root = await tempDir();
@@ -52,7 +56,7 @@ describe('--shard and merge', () => {
     const shards: string[] = [];
     for (let k = 1; k <= 4; k++) {
       const dir = path.join(root, `shard-${k}`);
-      const r = await runCli(['run', '--url', 'ws://127.0.0.1:0', '--outdir', dir, '--shard', `${k}/4`, '--cases', ...SUBSET], 180_000);
+      const r = await runMain(['run', '--url', 'ws://127.0.0.1:0', '--outdir', dir, '--shard', `${k}/4`, '--cases', ...SUBSET]);
       assert.equal(r.code, 0, r.stderr);
       const s = await readJson<Summary>(path.join(dir, 'summary.json'));
       assert.deepEqual(s.shard, { index: k, count: 4 });
@@ -60,7 +64,7 @@ describe('--shard and merge', () => {
       shards.push(dir);
     }
     const merged = path.join(root, 'merged');
-    const m = await runCli(['merge', ...shards.reverse(), '--outdir', merged]);
+    const m = await runMain(['merge', ...shards.reverse(), '--outdir', merged]);
     assert.equal(m.code, 0, m.stderr);
     assert.match(m.stdout, /merged 4 runs: \d+ cases: \d+ passed, 0 failed/);
 
@@ -86,7 +90,7 @@ describe('--shard and merge', () => {
     const root = await tempDir();
     const dirs = [path.join(root, 'a'), path.join(root, 'b')];
     for (const [k, dir] of dirs.entries()) {
-      const r = await runCli([
+      const r = await runMain([
         'run',
         '--client',
         fixtureCommand('wrong-pong'),
@@ -105,7 +109,7 @@ describe('--shard and merge', () => {
       assert.ok(r.code === 0 || r.code === 1, r.stderr);
     }
     const merged = path.join(root, 'merged');
-    const m = await runCli(['merge', ...dirs, '--outdir', merged]);
+    const m = await runMain(['merge', ...dirs, '--outdir', merged]);
     assert.equal(m.code, 1, m.stdout + m.stderr);
     const s = await readJson<Summary>(path.join(merged, 'summary.json'));
     assert.deepEqual(
@@ -124,9 +128,9 @@ describe('--shard and merge', () => {
     const root = await tempDir();
     const a = path.join(root, 'a');
     const b = path.join(root, 'b');
-    const ra = await runCli(['run', '--agent', 'engine-a', '--url', 'ws://127.0.0.1:0', '--outdir', a, '--cases', '1.1.1', '2.1']);
+    const ra = await runMain(['run', '--agent', 'engine-a', '--url', 'ws://127.0.0.1:0', '--outdir', a, '--cases', '1.1.1', '2.1']);
     assert.equal(ra.code, 0, ra.stderr);
-    const rb = await runCli([
+    const rb = await runMain([
       'run',
       '--client',
       fixtureCommand('wrong-pong'),
@@ -142,7 +146,7 @@ describe('--shard and merge', () => {
     ]);
     assert.equal(rb.code, 1, rb.stderr);
     const merged = path.join(root, 'merged');
-    const m = await runCli(['merge', a, b, '--outdir', merged]);
+    const m = await runMain(['merge', a, b, '--outdir', merged]);
     assert.equal(m.code, 1, m.stdout + m.stderr);
     const s = await readJson<Summary & { agent: string; cases: Array<{ index: number; agent?: string; reportfile: string | null }> }>(
       path.join(merged, 'summary.json'),
@@ -165,7 +169,7 @@ describe('--shard and merge', () => {
       assert.deepEqual([report.agent, report.id], [c.agent, c.id]);
     }
     // The same agent's case twice is still refused.
-    const twice = await runCli(['merge', a, a, '--outdir', path.join(root, 'twice')]);
+    const twice = await runMain(['merge', a, a, '--outdir', path.join(root, 'twice')]);
     assert.equal(twice.code, 2);
     assert.match(twice.stderr, /^wsgate: case 1\.1\.1 of agent "engine-a" is in both /);
   });
@@ -173,7 +177,7 @@ describe('--shard and merge', () => {
   test('bad inputs: one line naming the problem, exit 2, nothing written', async () => {
     const root = await tempDir();
     const shard = (k: number, n: number): Promise<{ code: number | null; stderr: string }> =>
-      runCli(['run', '--url', 'ws://127.0.0.1:0', '--outdir', path.join(root, `s${k}of${n}`), '--shard', `${k}/${n}`, '--cases', '1.1.1', '1.1.2', '1.1.3']);
+      runMain(['run', '--url', 'ws://127.0.0.1:0', '--outdir', path.join(root, `s${k}of${n}`), '--shard', `${k}/${n}`, '--cases', '1.1.1', '1.1.2', '1.1.3']);
     for (const [k, n] of [
       [1, 3],
       [2, 3],
@@ -194,7 +198,7 @@ describe('--shard and merge', () => {
     ];
     for (const [inputs, message] of cases) {
       const out = path.join(root, `out-${Math.random().toString(36).slice(2)}`);
-      const r = await runCli(['merge', ...inputs, '--outdir', out]);
+      const r = await runMain(['merge', ...inputs, '--outdir', out]);
       assert.equal(r.code, 2, `${inputs.join(' ')}: ${r.stderr}`);
       assert.match(r.stderr, message);
       assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);

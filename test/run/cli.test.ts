@@ -4,6 +4,7 @@ import { access, readFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { test } from 'node:test';
+import { runMain } from '../support/cli-env.js';
 import { runCli, tempDir } from '../support/harness.js';
 
 test('run with no --client plays the cases against the bundled ws client: exit 0, all reports written', async () => {
@@ -27,9 +28,11 @@ const usageCases: Array<[string[], RegExp]> = [
   [[], /name a command/],
 ];
 
-for (const [args, message] of usageCases) {
+// What a usage error prints and returns is main's decision: main() runs in this process (runMain),
+// except for the first row, which stays a process (the real exit status and stderr).
+for (const [i, [args, message]] of usageCases.entries()) {
   test(`usage error: wsgate ${args.join(' ')}`, async () => {
-    const res = await runCli(args);
+    const res = i === 0 ? await runCli(args) : await runMain(args);
     assert.equal(res.code, 2, res.stdout + res.stderr);
     assert.match(res.stderr.trim().split('\n').pop() ?? '', message);
     assert.match(res.stderr, /^wsgate: /m);
@@ -41,7 +44,7 @@ test('a busy port is a usage error (exit 2), not a hang', async () => {
   await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
   const port = (blocker.address() as net.AddressInfo).port;
   try {
-    const res = await runCli(['run', '--url', `ws://127.0.0.1:${port}`, '--outdir', await tempDir()], 20_000);
+    const res = await runMain(['run', '--url', `ws://127.0.0.1:${port}`, '--outdir', await tempDir()]);
     assert.equal(res.code, 2);
     assert.equal(res.stderr, `wsgate: port ${port} is already in use on 127.0.0.1\n`);
   } finally {
@@ -50,13 +53,13 @@ test('a busy port is a usage error (exit 2), not a hang', async () => {
 });
 
 test('list prints index, id and description without opening a socket', async () => {
-  const res = await runCli(['list', '--cases', '6.9.2', '6.12.7']);
+  const res = await runMain(['list', '--cases', '6.9.2', '6.12.7']);
   assert.equal(res.code, 0);
   assert.equal(
     res.stdout,
     '1  6.9.2     A text message whose payload is valid UTF-8, in one frame. Payload: 0xdfbf\n2  6.12.7    A text message whose payload is not valid UTF-8, in one frame. Payload: 0x80bf80bf80bf\n',
   );
-  const filtered = await runCli(['list', '--cases', '6.12.*']);
+  const filtered = await runMain(['list', '--cases', '6.12.*']);
   const lines = filtered.stdout.trim().split('\n');
   assert.equal(lines.length, 8);
   assert.equal(lines[6], '7  6.12.7    A text message whose payload is not valid UTF-8, in one frame. Payload: 0x80bf80bf80bf');
@@ -64,7 +67,7 @@ test('list prints index, id and description without opening a socket', async () 
 
 test('--help works for every command', async () => {
   for (const cmd of ['run', 'serve', 'judge', 'list']) {
-    const res = await runCli([cmd, '--help']);
+    const res = await runMain([cmd, '--help']);
     assert.equal(res.code, 0);
     assert.match(res.stdout, new RegExp(`wsgate ${cmd}`));
   }

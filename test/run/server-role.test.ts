@@ -12,7 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
 import { WebSocketServer } from 'ws';
-import { runCliWith, startCliUntil, type SummaryCase } from '../support/cli-env.js';
+import { runCliWith, runMain, startCliUntil, type SummaryCase } from '../support/cli-env.js';
 import { tempDir } from '../support/harness.js';
 
 const BROKEN = fileURLToPath(new URL('../fixtures/servers/broken-server.js', import.meta.url));
@@ -21,13 +21,18 @@ function brokenServer(mode: string): string {
   return `'${process.execPath}' '${BROKEN}' ${mode} {port}`;
 }
 
+/**
+ * A run whose reports go to DIR/reports/servers. Given `cwd`, the CLI runs as a process there and
+ * writes to its default ./reports/servers; without, main() runs in this process (runMain: what the
+ * run decides, its verdicts, reports, one-line errors and status) with that directory as --outdir.
+ */
 async function gate(
   args: string[],
   cwd?: string,
 ): Promise<{ code: number | null; stdout: string; stderr: string; cases: Map<string, SummaryCase>; outdir: string }> {
   const dir = cwd ?? (await tempDir());
-  const res = await runCliWith(['run', ...args], { cwd: dir, timeoutMs: 90_000 });
   const outdir = path.join(dir, 'reports', 'servers');
+  const res = cwd !== undefined ? await runCliWith(['run', ...args], { cwd, timeoutMs: 90_000 }) : await runMain(['run', '--outdir', outdir, ...args]);
   let cases = new Map<string, SummaryCase>();
   if (res.code === 0 || res.code === 1) {
     const summary = JSON.parse(await readFile(path.join(outdir, 'summary.json'), 'utf8')) as { cases: SummaryCase[] };
@@ -41,7 +46,7 @@ function verdicts(c: SummaryCase | undefined): string {
 }
 
 test("the embedded default: --role server runs the bundled ws server, reports in ./reports/servers as Autobahn's fuzzing client writes them", async () => {
-  const res = await gate(['--role', 'server', '--cases', '1.1.1', '2.5', '6.3.1', '7.1.1', '12.1.1', '--jobs', '2']);
+  const res = await gate(['--role', 'server', '--cases', '1.1.1', '2.5', '6.3.1', '7.1.1', '12.1.1', '--jobs', '2'], await tempDir());
   assert.equal(res.code, 0, res.stdout + res.stderr);
   assert.match(res.stdout, /against the bundled ws server at ws:\/\/127\.0\.0\.1:\d+\//);
   assert.deepEqual(
@@ -315,7 +320,7 @@ test('a fuzzingclient.json with two servers: each tested in turn under its own a
     const junit = await readFile(path.join(res.outdir, 'junit.xml'), 'utf8');
     assert.match(junit, /<testsuite name="strict · 6 UTF-8 Handling"/);
     assert.match(junit, /<testsuite name="lenient · 6 UTF-8 Handling"[^>]* failures="1"/);
-    const started = await runCliWith(['run', '--spec', spec, '--server', 'true'], { cwd: dir });
+    const started = await runMain(['run', '--spec', spec, '--server', 'true']);
     assert.equal(started.code, 2);
     assert.match(started.stderr, /--server starts one server, but .* lists 2/);
   } finally {
@@ -327,15 +332,23 @@ test('shards of a server run merge into one, and judge reads server reports (gro
   const dir = await tempDir();
   const cases = ['--role', 'server', '--extended', '--cases', '1.1.*', '15.1.*'];
   for (const k of [1, 2]) {
-    const res = await runCliWith(['run', ...cases, '--shard', `${k}/2`, '--outdir', `shard-${k}`], { cwd: dir, timeoutMs: 60_000 });
+    const res = await runMain(['run', ...cases, '--shard', `${k}/2`, '--outdir', path.join(dir, `shard-${k}`)]);
     assert.equal(res.code, 0, res.stdout + res.stderr);
   }
-  const merged = await runCliWith(['merge', 'shard-1', 'shard-2', '--outdir', 'merged'], { cwd: dir });
+  const merged = await runMain(['merge', path.join(dir, 'shard-1'), path.join(dir, 'shard-2'), '--outdir', path.join(dir, 'merged')]);
   assert.equal(merged.code, 0, merged.stdout + merged.stderr);
   const summary = JSON.parse(await readFile(path.join(dir, 'merged', 'summary.json'), 'utf8')) as { role: string; cases: SummaryCase[] };
   assert.equal(summary.role, 'server');
   assert.equal(summary.cases.length, 14);
-  const judged = await runCliWith(['judge', '--outdir', 'merged', '--json', 'judged.json', '--junit', 'judged.xml'], { cwd: dir });
+  const judged = await runMain([
+    'judge',
+    '--outdir',
+    path.join(dir, 'merged'),
+    '--json',
+    path.join(dir, 'judged.json'),
+    '--junit',
+    path.join(dir, 'judged.xml'),
+  ]);
   assert.equal(judged.code, 0, judged.stdout + judged.stderr);
   const verdict = JSON.parse(await readFile(path.join(dir, 'judged.json'), 'utf8')) as { role: string; cases: SummaryCase[] };
   assert.deepEqual([verdict.role, verdict.cases.length, verdict.cases.at(-1)?.id], ['server', 14, '15.1.6']);

@@ -19,7 +19,7 @@ import tls from 'node:tls';
 import { describe, test } from 'node:test';
 import { WebSocketServer } from 'ws';
 import { generatePki } from '../../src/tls/certificates.js';
-import { runCliWith, startCliUntil, type SummaryCase } from '../support/cli-env.js';
+import { runCliWith, runMain, startCliUntil, type SummaryCase } from '../support/cli-env.js';
 import { REFERENCE_CLIENT, tempDir } from '../support/harness.js';
 import { needs, PYTHON } from '../support/requirements.js';
 
@@ -28,16 +28,22 @@ interface Summary {
   cases: SummaryCase[];
 }
 
-/** A run with its own TMPDIR (to see what it leaves there) and report directory. */
+/**
+ * A run with its own report directory: main() in this process (runMain) by default, for what the run
+ * decides (verdicts, reasons, reports); with `asProcess`, the CLI as a process with its own TMPDIR (to
+ * see what it leaves there) and working directory.
+ */
 async function gate(
   args: string[],
-  env: NodeJS.ProcessEnv = {},
+  { asProcess = false }: { asProcess?: boolean } = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string; summary: Summary | null; outdir: string; tmp: string }> {
   const dir = await tempDir();
   const tmp = path.join(dir, 'tmp');
   await mkdir(tmp);
   const outdir = path.join(dir, 'out');
-  const res = await runCliWith(['run', '--outdir', outdir, ...args], { cwd: dir, env: { TMPDIR: tmp, ...env }, timeoutMs: 90_000 });
+  const res = asProcess
+    ? await runCliWith(['run', '--outdir', outdir, ...args], { cwd: dir, env: { TMPDIR: tmp }, timeoutMs: 90_000 })
+    : await runMain(['run', '--outdir', outdir, ...args]);
   const summary = res.code === 0 || res.code === 1 ? (JSON.parse(await readFile(path.join(outdir, 'summary.json'), 'utf8')) as Summary) : null;
   return { ...res, summary, outdir, tmp };
 }
@@ -67,7 +73,7 @@ const CASES = ['1.1.1', '2.1', '5.1', '6.4.1', '7.1.1', '12.1.1'];
 
 describe('client role over wss://', () => {
   test('--tls: the bundled ws client trusts the generated CA by environment alone; each report records TLS version and cipher', async () => {
-    const res = await gate(['--tls', '--cases', ...CASES, '--url', 'ws://127.0.0.1:0']);
+    const res = await gate(['--tls', '--cases', ...CASES, '--url', 'ws://127.0.0.1:0'], { asProcess: true });
     assert.equal(res.code, 0, res.stdout + res.stderr);
     assert.match(res.stdout, /on wss:\/\/127\.0\.0\.1:\d+/);
     assert.deepEqual(
@@ -89,13 +95,22 @@ describe('client role over wss://', () => {
   test('shards over TLS merge into one report set that still says TLS', async () => {
     const dir = await tempDir();
     for (const k of [1, 2]) {
-      const res = await runCliWith(
-        ['run', '--tls', '--url', 'ws://127.0.0.1:0', '--cases', '1.1.1', '1.1.2', '--shard', `${k}/2`, '--outdir', path.join(dir, `s${k}`)],
-        { timeoutMs: 60_000 },
-      );
+      const res = await runMain([
+        'run',
+        '--tls',
+        '--url',
+        'ws://127.0.0.1:0',
+        '--cases',
+        '1.1.1',
+        '1.1.2',
+        '--shard',
+        `${k}/2`,
+        '--outdir',
+        path.join(dir, `s${k}`),
+      ]);
       assert.equal(res.code, 0, res.stdout + res.stderr);
     }
-    const merged = await runCliWith(['merge', path.join(dir, 's1'), path.join(dir, 's2'), '--outdir', path.join(dir, 'all')], { timeoutMs: 60_000 });
+    const merged = await runMain(['merge', path.join(dir, 's1'), path.join(dir, 's2'), '--outdir', path.join(dir, 'all')]);
     assert.equal(merged.code, 0, merged.stdout + merged.stderr);
     const summary = JSON.parse(await readFile(path.join(dir, 'all', 'summary.json'), 'utf8')) as Summary;
     // Each shard made its own CA: the merged run names none.
@@ -245,7 +260,7 @@ async function foreignServer(hosts: string[], loopback: boolean): Promise<{ port
 
 describe('server role over wss://', () => {
   test('--role server --tls: the bundled server gets a generated certificate by file; the key is gone at exit', async () => {
-    const res = await gate(['--role', 'server', '--tls', '--cases', ...CASES]);
+    const res = await gate(['--role', 'server', '--tls', '--cases', ...CASES], { asProcess: true });
     assert.equal(res.code, 0, res.stdout + res.stderr);
     assert.match(res.stdout, /against the bundled ws server at wss:\/\/127\.0\.0\.1:\d+\//);
     assert.deepEqual(
