@@ -2,6 +2,8 @@
  * Plumbing shared by the tests of groups 1-5 and 10: a server for one group, its cases run by a client
  * process each (several at a time), and the verdicts the original Autobahn gave the ws client.
  */
+import { execFile } from 'node:child_process';
+import { Worker } from 'node:worker_threads';
 import { catalogue } from '../../src/cases/registry.js';
 import { selectCases } from '../../src/cases/select.js';
 import type { CaseResult, WirelogEntry } from '../../src/model/report.js';
@@ -94,4 +96,66 @@ export function tf(
   options: { fin?: boolean; rsv?: number; chopSize?: number | null; sync?: boolean } = {},
 ): WirelogEntry {
   return ['TF', payload, opcode, options.fin ?? true, options.rsv ?? 0, null, null, options.chopSize ?? null, options.sync ?? false];
+}
+
+/**
+ * Plays every case the server selects with ONE process of a client that loops over them itself, as
+ * Autobahn's client drivers do (the bundled reference client given the base URL and an agent:
+ * /getCaseCount, each /runCase, /updateReports), `jobs` cases at once (WSGATE_JOBS: the gate's own
+ * schedule, group 9 alone, the 6.4.x beside the others). Resolves once the process has exited (its
+ * /updateReports is answered only when every result is in) with the agent's results.
+ */
+export function playLooping(
+  server: FuzzingServer,
+  base: string,
+  script: string,
+  agent: string,
+  options: { jobs?: number; timeoutMs?: number } = {},
+): Promise<Map<string, CaseResult>> {
+  const { jobs = 1, timeoutMs = 120_000 } = options;
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      [script, base, agent],
+      { timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, WSGATE_JOBS: String(jobs) } },
+      (err, _stdout, stderr) => {
+        if (err !== null) reject(new Error(`${script} ${base} ${agent}: ${err.message}\n${stderr}`));
+        else resolve(new Map(server.results.get(agent) ?? []));
+      },
+    );
+  });
+}
+
+/**
+ * Plays cases with a fixture client run in a worker thread of this process for each case instead of a
+ * process per case: the unchanged fixture script with the case's /runCase URL as its argument
+ * (process.argv[2]), in its own thread and event loop, over a real TCP connection to the server; a
+ * case is done when its worker has exited (its connection closed) and the server has its result.
+ * `atOnce` workers at a time (default CLIENTS_AT_ONCE), the cases started in the order given.
+ */
+export async function playInWorkers(
+  server: FuzzingServer,
+  script: string,
+  cases: ReadonlyArray<{ id: string; agent: string; url: string }>,
+  options: { atOnce?: number; timeoutMs?: number } = {},
+): Promise<Map<string, CaseResult>> {
+  const { atOnce = CLIENTS_AT_ONCE, timeoutMs = 20_000 } = options;
+  const out = new Map<string, CaseResult>();
+  const queue = [...cases];
+  const lane = async (): Promise<void> => {
+    for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+      const { id, agent, url } = next;
+      const pending = resultOf(server, agent, id, timeoutMs);
+      const worker = new Worker(script, { argv: [url], stdout: true, stderr: true });
+      worker.stdout.resume();
+      worker.stderr.resume();
+      await new Promise<void>((resolve) => {
+        worker.once('error', () => undefined);
+        worker.once('exit', () => resolve());
+      });
+      out.set(id, await pending);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(atOnce, cases.length)) }, lane));
+  return out;
 }

@@ -18,6 +18,7 @@ import type { FuzzingServer } from '../../src/server/fuzzing-server.js';
 import { clientFrame } from '../fixtures/clients/raw-peer.js';
 import { referenceCaseRows, referenceVerdictsWs, type ReferenceVerdict as FullVerdict } from '../support/autobahn-reference.js';
 import { CLIENTS_AT_ONCE, fixture, REFERENCE_CLIENT, resultOf, runNode, startServer } from '../support/harness.js';
+import { playInWorkers, playLooping } from './group-runs.js';
 
 /** Autobahn's case ids of group 6, in its order (from the reference list). */
 const referenceIds = referenceCaseRows()
@@ -75,11 +76,29 @@ function slowFirst(ids: readonly string[]): string[] {
   return [...ids.filter((id) => id.startsWith('6.4.')), ...ids.filter((id) => !id.startsWith('6.4.'))];
 }
 
-/** Runs one case with a client process (one agent per case, so runs never share anything). */
-async function runWith(server: FuzzingServer, base: string, script: string, agentPrefix: string, id: string): Promise<CaseResult> {
+/** The /runCase URL of a case for an agent of its own (one agent per case, so runs never share anything). */
+function caseUrl(base: string, agentPrefix: string, id: string): { id: string; agent: string; url: string } {
   const agent = `${agentPrefix}-${id}`;
-  const pending = resultOf(server, agent, id, 15_000);
-  await runNode(script, [`${base}/runCase?case=${indexOf(id)}&agent=${agent}`]);
+  return { id, agent, url: `${base}/runCase?case=${indexOf(id)}&agent=${agent}` };
+}
+
+/**
+ * Runs cases with a client that plays several /runCase URLs in turn (late-utf8.ts): CLIENTS_AT_ONCE
+ * processes, the ids dealt to them in turn (slowFirst spreads the 6.4.x), each case on an agent of its own.
+ */
+async function runEachWith(server: FuzzingServer, base: string, script: string, agentPrefix: string, ids: readonly string[]): Promise<CaseResult[]> {
+  const runs = ids.map((id) => caseUrl(base, agentPrefix, id));
+  const pending = Promise.all(runs.map((r) => resultOf(server, r.agent, r.id, 60_000)));
+  const lanes = Array.from({ length: CLIENTS_AT_ONCE }, (_, lane) => runs.filter((_, i) => i % CLIENTS_AT_ONCE === lane)).filter((l) => l.length > 0);
+  await Promise.all(
+    lanes.map((lane) =>
+      runNode(
+        script,
+        lane.map((r) => r.url),
+        120_000,
+      ),
+    ),
+  );
   return pending;
 }
 
@@ -220,8 +239,9 @@ describe('ws (the reference client) on all 145 cases', () => {
   const results = new Map<string, CaseResult>();
   before(async () => {
     ({ server, base } = await startServer(['6.*']));
-    const all = await inBatches(slowFirst(GROUP6_IDS), CLIENTS_AT_ONCE, (id) => runWith(server, base, REFERENCE_CLIENT, 'ws', id));
-    for (const r of all) results.set(r.id, r);
+    // One ws process for all 145 cases, looping over them itself as `wsgate run` plays it (/getCaseCount,
+    // /runCase, /updateReports), CLIENTS_AT_ONCE cases at once under the gate's schedule (the 6.4.x beside).
+    for (const [id, r] of await playLooping(server, base, REFERENCE_CLIENT, 'ws', { jobs: CLIENTS_AT_ONCE })) results.set(id, r);
   });
   after(() => server.close());
 
@@ -385,7 +405,7 @@ describe('late-utf8 (checks UTF-8 only when a message is complete)', () => {
   const results = new Map<string, CaseResult>();
   before(async () => {
     ({ server, base } = await startServer(['6.*']));
-    const all = await inBatches(slowFirst(LATE_IDS), CLIENTS_AT_ONCE, (id) => runWith(server, base, fixture('late-utf8'), 'late', id));
+    const all = await runEachWith(server, base, fixture('late-utf8'), 'late', slowFirst(LATE_IDS));
     for (const r of all) results.set(r.id, r);
   });
   after(() => server.close());
@@ -432,8 +452,14 @@ describe('echo-invalid (echoes text without checking UTF-8)', () => {
 
   test('invalid vectors: FAILED / FAILED (the echo is invalid UTF-8, so wsgate fails the connection itself)', async () => {
     const ids = ['6.3.1', '6.6.1', '6.8.1', '6.11.5', '6.12.7', '6.14.10', '6.18.3', '6.20.1', '6.21.8'];
-    const results = await inBatches(ids, CLIENTS_AT_ONCE, (id) => runWith(server, base, fixture('echo-invalid'), 'echo-invalid', id));
-    for (const r of results) {
+    // The unchanged fixture, a worker thread per case (group-runs.ts playInWorkers).
+    const results = await playInWorkers(
+      server,
+      fixture('echo-invalid'),
+      ids.map((id) => caseUrl(base, 'echo-invalid', id)),
+    );
+    assert.equal(results.size, ids.length);
+    for (const r of results.values()) {
       assert.deepEqual(verdictOf(r), { behavior: 'FAILED', behaviorClose: 'FAILED', remoteCloseCode: null }, r.id);
       assert.equal(r.resultClose, 'The connection was failed by the wrong endpoint', r.id);
       // wsgate refuses the echoed message with 1007, as Autobahn's engine does.
@@ -445,8 +471,14 @@ describe('echo-invalid (echoes text without checking UTF-8)', () => {
   });
 
   test('valid vectors are still OK', async () => {
-    const results = await inBatches(['6.5.5', '6.6.11', '6.22.1'], 10, (id) => runWith(server, base, fixture('echo-invalid'), 'echo-invalid', id));
-    for (const r of results) assert.deepEqual(verdictOf(r), { behavior: 'OK', behaviorClose: 'OK', remoteCloseCode: null }, r.id);
+    const ids = ['6.5.5', '6.6.11', '6.22.1'];
+    const results = await playInWorkers(
+      server,
+      fixture('echo-invalid'),
+      ids.map((id) => caseUrl(base, 'echo-invalid', id)),
+    );
+    assert.equal(results.size, ids.length);
+    for (const r of results.values()) assert.deepEqual(verdictOf(r), { behavior: 'OK', behaviorClose: 'OK', remoteCloseCode: null }, r.id);
   });
 });
 

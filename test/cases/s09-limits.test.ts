@@ -3,8 +3,9 @@
  * maxFragments for the four cases the reference run failed), what each case sends and how it switches
  * the frame log, the echo checks in Autobahn's words, and a client that cuts long echoes to 1 MiB.
  *
- * The big-message cases (9.1-9.6) and the round-trip cases (9.7, 9.8) run at the same time, in
- * batches, each client a process of its own with its own connection.
+ * ws plays the whole group in one process that loops over the cases itself, one after another, as
+ * `wsgate run` plays it (group 9 runs alone there); the fixture clients run unchanged, each case in
+ * a worker thread and a connection of its own.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -13,8 +14,8 @@ import { limitsCases } from '../../src/cases/s09-limits.js';
 import type { CaseContext, ScriptedCase, PeerEvent, TxFrame } from '../../src/cases/types.js';
 import type { CaseResult } from '../../src/model/report.js';
 import type { FuzzingServer } from '../../src/server/fuzzing-server.js';
-import { REFERENCE_CLIENT, fixture, resultOf, runNode, startServer } from '../support/harness.js';
-import { entries, frameKinds, get, verdictOf, wsVerdict } from './group-runs.js';
+import { REFERENCE_CLIENT, fixture, startServer } from '../support/harness.js';
+import { entries, frameKinds, get, playInWorkers, playLooping, verdictOf, wsVerdict } from './group-runs.js';
 import { DEFAULT_BUDGETS } from '../../src/cases/data/budgets.js';
 
 const KiB = 1024;
@@ -27,7 +28,6 @@ const CASE_TIMEOUT_MS = 120_000;
 const ids = limitsCases.map((c) => c.id);
 const bigIds = ids.filter((id) => !id.startsWith('9.7.') && !id.startsWith('9.8.'));
 const roundTripIds = ids.filter((id) => id.startsWith('9.7.') || id.startsWith('9.8.'));
-const SIXTEEN_MIB = ['9.1.6', '9.2.6'];
 
 /** "9.3" of "9.3.1". */
 function subgroup(id: string): string {
@@ -40,29 +40,9 @@ function caseOf(id: string): ScriptedCase {
   return c;
 }
 
-/** Runs cases with a client, `batch` processes at a time, each case a process and a connection of its own. */
-async function runBatches(
-  server: FuzzingServer,
-  base: string,
-  script: string,
-  agent: string,
-  which: readonly string[],
-  batch: number,
-): Promise<Map<string, CaseResult>> {
-  const out = new Map<string, CaseResult>();
-  for (let i = 0; i < which.length; i += batch) {
-    const part = which.slice(i, i + batch);
-    const results = await Promise.all(
-      part.map(async (id) => {
-        const pending = resultOf(server, agent, id, CASE_TIMEOUT_MS);
-        const index = ids.indexOf(id) + 1;
-        await runNode(script, [`${base}/runCase?case=${index}&agent=${encodeURIComponent(agent)}`], CASE_TIMEOUT_MS);
-        return pending;
-      }),
-    );
-    for (const r of results) out.set(r.id, r);
-  }
-  return out;
+/** The /runCase URLs of cases for an agent. */
+function runCases(base: string, agent: string, which: readonly string[]): Array<{ id: string; agent: string; url: string }> {
+  return which.map((id) => ({ id, agent, url: `${base}/runCase?case=${ids.indexOf(id) + 1}&agent=${encodeURIComponent(agent)}` }));
 }
 
 /** The process's resident set size, sampled while fn runs. */
@@ -432,42 +412,28 @@ describe('group 9 against real clients', () => {
     ({ server, base } = await startServer(['9.*']));
     server.setMaxListeners(200);
     const t0 = performance.now();
-    // Lane 1: the big messages, the two 16 MiB cases in a batch of their own (memory measured there).
-    const bigLane = async (): Promise<Map<string, CaseResult>> => {
-      const others = bigIds.filter((id) => !SIXTEEN_MIB.includes(id) && !MANY_FRAGMENTS.includes(id));
-      const out = await runBatches(server, base, REFERENCE_CLIENT, 'ws', others, 6);
-      const m = await measureRss(() => runBatches(server, base, REFERENCE_CLIENT, 'ws', SIXTEEN_MIB, 2));
-      memory = { before: m.before, peak: m.peak, after: m.after };
-      for (const [k, v] of m.value) out.set(k, v);
-      return out;
-    };
-    // Lane 2: 12 × 1000 round trips.
-    const rttLane = (): Promise<Map<string, CaseResult>> => runBatches(server, base, REFERENCE_CLIENT, 'ws', roundTripIds, 6);
-    const [big, rtt] = await Promise.all([bigLane(), rttLane()]);
+    // ws: one process playing all 54 cases itself, one after another (--jobs changes nothing for group 9).
+    const m = await measureRss(() => playLooping(server, base, REFERENCE_CLIENT, 'ws', { timeoutMs: 5 * CASE_TIMEOUT_MS }));
+    wallMs = performance.now() - t0;
+    memory = { before: m.before, peak: m.peak, after: m.after };
+    ws = m.value;
+    // ws with its defaults on the four many-fragment cases, and the truncating client on 9.1-9.6: the
+    // unchanged fixtures, a worker thread and a connection for each case (group-runs.ts playInWorkers).
     // The cases of 16385 and more frames send them all in one turn of the event loop, which keeps the
     // server busy for a second or more: a client handshaking meanwhile could run into the 5 s opening
     // handshake timeout. They run one at a time, with nothing else going on.
-    const many = await runBatches(server, base, REFERENCE_CLIENT, 'ws', MANY_FRAGMENTS, 1);
-    wallMs = performance.now() - t0;
-    ws = new Map([...big, ...rtt, ...many]);
-    // ws with its defaults on the four many-fragment cases, and the truncating client on 9.1-9.6.
-    wsDefault = await runBatches(server, base, fixture('ws-default'), 'ws-default', MANY_FRAGMENTS, 1);
-    truncating = await runBatches(server, base, fixture('truncating-echo'), 'truncating', MANY_FRAGMENTS, 1);
-    const rest = await runBatches(
-      server,
-      base,
-      fixture('truncating-echo'),
-      'truncating',
-      bigIds.filter((id) => !MANY_FRAGMENTS.includes(id)),
-      6,
-    );
-    for (const [k, v] of rest) truncating.set(k, v);
+    const alone = { atOnce: 1, timeoutMs: CASE_TIMEOUT_MS };
+    wsDefault = await playInWorkers(server, fixture('ws-default'), runCases(base, 'ws-default', MANY_FRAGMENTS), alone);
+    truncating = await playInWorkers(server, fixture('truncating-echo'), runCases(base, 'truncating', MANY_FRAGMENTS), alone);
+    const rest = bigIds.filter((id) => !MANY_FRAGMENTS.includes(id));
+    for (const [k, v] of await playInWorkers(server, fixture('truncating-echo'), runCases(base, 'truncating', rest), { timeoutMs: CASE_TIMEOUT_MS }))
+      truncating.set(k, v);
   });
   after(() => server.close());
 
   test('timing and memory (diagnostics)', (t) => {
-    t.diagnostic(`whole group 9 against ws (two lanes, then the four many-fragment cases): ${(wallMs / 1000).toFixed(1)} s`);
-    t.diagnostic(`rss around 9.1.6 + 9.2.6 (16 MiB each, concurrently): before ${mb(memory.before)}, peak ${mb(memory.peak)}, after ${mb(memory.after)}`);
+    t.diagnostic(`whole group 9 against ws (one process, one case after another): ${(wallMs / 1000).toFixed(1)} s`);
+    t.diagnostic(`rss of the server's process around it: before ${mb(memory.before)}, peak ${mb(memory.peak)}, after ${mb(memory.after)}`);
     const durations = ids.map((id) => `${id} ${get(ws, id).duration} ms`).join(', ');
     t.diagnostic(`durations: ${durations}`);
   });
