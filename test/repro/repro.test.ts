@@ -10,9 +10,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFile, readdir, readFile, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
+import { main } from '../../src/main.js';
 import { fixture, runCli, tempDir } from '../support/harness.js';
 import { runWstest } from '../support/wstest.js';
 import { needs, needsReleases, pinnedRelease, PYTHON } from '../support/requirements.js';
@@ -58,10 +60,38 @@ async function caseReport(outdir: string, id: string): Promise<CaseReport> {
   return JSON.parse(await readFile(path.join(outdir, `peer_case_${id.replaceAll('.', '_')}.json`), 'utf8')) as CaseReport;
 }
 
-/** `wsgate repro ID --from OUTDIR`, written into a fresh empty directory: the directory and file. */
-async function makeScript(outdir: string, id: string): Promise<{ dir: string; file: string }> {
+/** A stream that keeps what is written to it. */
+function collected(): { stream: Writable; text: () => string } {
+  let text = '';
+  const stream = new Writable({
+    write(chunk: Buffer | string, _encoding, done): void {
+      text += chunk.toString();
+      done();
+    },
+  });
+  return { stream, text: () => text };
+}
+
+/**
+ * The wsgate command line run in this process: src/main.ts's `main`, what the executable (src/cli.ts)
+ * runs, with its output captured; a process start costs more CPU than writing a script. The tests that
+ * start the real `wsgate repro` process use runCli.
+ */
+async function wsgate(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const stdout = collected();
+  const stderr = collected();
+  const code = await main(args, { stdout: stdout.stream, stderr: stderr.stream, isTty: false });
+  return { code, stdout: stdout.text(), stderr: stderr.text() };
+}
+
+/**
+ * `wsgate repro ID --from OUTDIR`, written into a fresh empty directory: the directory and file. The
+ * command runs in this process, or, with `asProcess`, as the real `wsgate` executable.
+ */
+async function makeScript(outdir: string, id: string, asProcess = false): Promise<{ dir: string; file: string }> {
   const written = path.join(await tempDir('wsgate-repro-made-'), `repro-${id}.mjs`);
-  const res = await runCli(['repro', id, '--from', outdir, '--out', written]);
+  const args = ['repro', id, '--from', outdir, '--out', written];
+  const res = asProcess ? await runCli(args) : await wsgate(args);
   assert.equal(res.code, 0, res.stderr);
   assert.match(res.stdout, new RegExp(`wsgate: wrote .*repro-${id.replaceAll('.', '\\.')}\\.mjs`));
   // Alone in an empty directory: nothing of wsgate beside it.
@@ -92,6 +122,19 @@ async function until<T>(what: string, probe: () => T | null | Promise<T | null>,
   }
 }
 
+/**
+ * The exit status, or 'late' if the process has not ended after `ms`. The timer is cleared when the
+ * process ends: a pending one kept the test file's process alive for up to a minute after its last test.
+ */
+async function exitedWithin(exited: Promise<number | null>, ms: number): Promise<number | null | 'late'> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([exited, new Promise<'late'>((r) => (timer = setTimeout(() => r('late'), ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** The script of a client's case: it listens; the client connects to it as to wsgate. */
 async function replayClient(script: { dir: string; file: string }, client: Program, loops = false): Promise<Replay> {
   const repro = start(node(script.file, '0'), script.dir);
@@ -100,7 +143,7 @@ async function replayClient(script: { dir: string; file: string }, client: Progr
     const port = await until('the script to listen', () => /listening on ws:\/\/127\.0\.0\.1:(\d+)\//.exec(repro.out())?.[1] ?? null);
     // A looping driver gets the base URL and asks for the case count itself.
     peer = start(client, script.dir, loops ? [`ws://127.0.0.1:${port}`, 'peer'] : [`ws://127.0.0.1:${port}/runCase?case=1&agent=peer`]).child;
-    const code = await Promise.race([repro.exited, new Promise<'late'>((r) => setTimeout(() => r('late'), 60_000))]);
+    const code = await exitedWithin(repro.exited, 60_000);
     assert.notEqual(code, 'late', `the script did not end\n${repro.out()}`);
     return { code: code === 'late' ? null : code, stdout: repro.out(), stderr: repro.err() };
   } finally {
@@ -130,7 +173,7 @@ async function replayServer(script: { dir: string; file: string }, server: Progr
   try {
     await until('the server to listen', async () => ((await accepts(port)) ? true : null));
     const repro = start(node(script.file, `ws://127.0.0.1:${port}/`), script.dir);
-    const code = await Promise.race([repro.exited, new Promise<'late'>((r) => setTimeout(() => r('late'), 60_000))]);
+    const code = await exitedWithin(repro.exited, 60_000);
     repro.child.kill('SIGKILL');
     assert.notEqual(code, 'late', `the script did not end\n${repro.out()}`);
     return { code: code === 'late' ? null : code, stdout: repro.out(), stderr: repro.err() };
@@ -170,7 +213,13 @@ async function serverCases(server: Program, cases: string[], exit = 1): Promise<
   }
 }
 
-describe('repro scripts of clients under test', () => {
+/**
+ * The tests of a describe run two at a time: each has its own report directories, ports and peer
+ * processes, and much of a case's time is its own timers (a close timeout, a second between parts).
+ */
+const TWO_AT_ONCE = { concurrency: 2 };
+
+describe('repro scripts of clients under test', TWO_AT_ONCE, () => {
   test('a client that answers every close with 1001: 2.4 (a ping), 5.2 (a fragmented pong), 7.1.1 and 9.5.1 (1 MiB in 64-byte writes)', async () => {
     await clientCases(node(fixture('wrong-close-code')), ['2.4', '5.2', '7.1.1', '9.5.1']);
   });
@@ -247,7 +296,7 @@ describe('repro scripts of clients under test', () => {
   });
 });
 
-describe('repro scripts of servers under test', () => {
+describe('repro scripts of servers under test', TWO_AT_ONCE, () => {
   test('a server that echoes invalid UTF-8: 6.3.1', async () => {
     await serverCases(node(BROKEN_SERVER, 'no-utf8-check'), ['6.3.1']);
   });
@@ -268,139 +317,143 @@ describe('repro scripts of servers under test', () => {
   });
 });
 
-describe("repro scripts of the robustness profile's scripted group-17 cases", () => {
-  test('17.4.4 against a server that keeps TCP after the closing handshake: one connection, so it has a script, and the script sees the same close', async () => {
-    const server = node(BROKEN_SERVER, 'keeps-tcp');
-    const outdir = await gate(['--robustness', '--server', `${quoted(server)} {port}`], ['17.4.4']);
-    const report = await caseReport(outdir, '17.4.4');
-    assert.equal(report.behavior, 'FAILED');
-    const replay = await replayServer(await makeScript(outdir, '17.4.4'), server);
-    // The script replays wsgate's writes (its close) and shows the server's answer: 1000, as in the run.
-    assert.equal(/^peer close code: (.*)$/m.exec(replay.stdout)?.[1], String(report.remoteCloseCode), replay.stdout);
-  });
-});
-
-describe('what wsgate repro refuses, and run --repro', () => {
-  test('run --repro writes a script and a recording per non-passing case, none for passing ones; the command refuses a passing case', async () => {
-    const client = node(fixture('echo-invalid'));
-    const outdir = await tempDir('wsgate-repro-run-');
-    const res = await runCli([
-      'run',
-      '--url',
-      'ws://127.0.0.1:0',
-      '--outdir',
-      outdir,
-      '--agent',
-      'peer',
-      '--client',
-      `${quoted(client)} {url}`,
-      '--cases',
-      '6.9.2',
-      '6.12.7',
-      '--repro',
-    ]);
-    assert.equal(res.code, 1, res.stderr);
-    assert.deepEqual(await readdir(path.join(outdir, 'repro')), ['peer_case_6_12_7.mjs']);
-    assert.deepEqual(await readdir(path.join(outdir, 'repro-data')), ['peer_case_6_12_7.json.gz']);
-    const data = JSON.parse(gunzipSync(await readFile(path.join(outdir, 'repro-data', 'peer_case_6_12_7.json.gz'))).toString('utf8')) as {
-      id: string;
-      role: string;
-    };
-    assert.equal(data.id, '6.12.7');
-    assert.equal(data.role, 'client');
-    const dir = await tempDir('wsgate-repro-empty-');
-    const file = path.join(dir, 'repro.mjs');
-    await copyFile(path.join(outdir, 'repro', 'peer_case_6_12_7.mjs'), file);
-    // Its top says what it shows: the requirement the case tests and why it failed in the run.
-    const lines = (await readFile(file, 'utf8')).split('\n');
-    const top = lines
-      .filter((l) => l.startsWith('//'))
-      .map((l) => l.slice(2))
-      .join(' ')
-      .replace(/\s+/g, ' ');
-    assert.match(top, / Requirement \(RFC 6455 §8\.1, §7\.4\.1\): a text message that is not valid UTF-8 must fail the connection/);
-    assert.match(
-      top,
-      / Why: invalid UTF-8 in a text message accepted: the peer accepted it and sent text frame 1 \(FIN, 6 bytes\) 0x80bf80bf80bf instead of failing the connection\./,
-    );
-    // One file of wsgate's own code, bundled (about 400 lines, where the hand-copied runtime made 700),
-    // that imports nothing but Node's built-in modules.
-    assert.ok(lines.length < 500, `${lines.length} lines`);
-    const imports = [...lines.join('\n').matchAll(/(?:^|[;}])import(?:[^'"]*?from)?\s*["']([^"']+)["']/gm)].map((m) => m[1]);
-    assert.ok(imports.length > 0 && imports.every((m) => m?.startsWith('node:') === true), imports.join(', '));
-    assertSame('6.12.7', await replayClient({ dir, file }, client), await caseReport(outdir, '6.12.7'));
-
-    const passed = await runCli(['repro', '6.9.2', '--from', outdir, '--out', path.join(dir, 'x.mjs')]);
-    assert.equal(passed.code, 2);
-    assert.equal(passed.stderr, 'wsgate: case 6.9.2 passed (OK / OK) for "peer": nothing to reproduce\n');
-    const missing = await runCli(['repro', '1.1.1', '--from', outdir]);
-    assert.equal(missing.code, 2);
-    assert.match(missing.stderr, /^wsgate: no report of case 1\.1\.1 in .*\n$/);
+// These three run side by side too: the first is mostly a server keeping TCP open past its budget.
+describe('the robustness profile, and what wsgate repro refuses', TWO_AT_ONCE, () => {
+  describe("repro scripts of the robustness profile's scripted group-17 cases", () => {
+    test('17.4.4 against a server that keeps TCP after the closing handshake: one connection, so it has a script, and the script sees the same close', async () => {
+      const server = node(BROKEN_SERVER, 'keeps-tcp');
+      const outdir = await gate(['--robustness', '--server', `${quoted(server)} {port}`], ['17.4.4']);
+      const report = await caseReport(outdir, '17.4.4');
+      assert.equal(report.behavior, 'FAILED');
+      // `wsgate repro` as the real executable, as a user runs it (the other tests run it in this process).
+      const replay = await replayServer(await makeScript(outdir, '17.4.4', true), server);
+      // The script replays wsgate's writes (its close) and shows the server's answer: 1000, as in the run.
+      assert.equal(/^peer close code: (.*)$/m.exec(replay.stdout)?.[1], String(report.remoteCloseCode), replay.stdout);
+    });
   });
 
-  test('a missing report directory, and the reports of wstest (which keeps no recording): one line, exit 2', async () => {
-    const gone = path.join(await tempDir(), 'nothing-here');
-    const res = await runCli(['repro', '6.4.3', '--from', gone]);
-    assert.equal(res.code, 2);
-    assert.equal(res.stderr, `wsgate: no report directory ${gone}\n`);
-    // wstest -m fuzzingclient against a server that fails 6.3.1: the original's files, no recording.
-    const port = await freePort();
-    const server = start(node(BROKEN_SERVER, 'no-utf8-check', String(port)), ROOT);
-    try {
-      await until('the server to listen', async () => ((await accepts(port)) ? true : null));
-      const dir = await tempDir('wsgate-repro-wstest-');
-      await writeFile(
-        path.join(dir, 'fuzzingclient.json'),
-        JSON.stringify({ outdir: './out', servers: [{ agent: 'srv', url: `ws://127.0.0.1:${port}` }], cases: ['6.3.1'] }),
+  describe('what wsgate repro refuses, and run --repro', TWO_AT_ONCE, () => {
+    test('run --repro writes a script and a recording per non-passing case, none for passing ones; the command refuses a passing case', async () => {
+      const client = node(fixture('echo-invalid'));
+      const outdir = await tempDir('wsgate-repro-run-');
+      const res = await runCli([
+        'run',
+        '--url',
+        'ws://127.0.0.1:0',
+        '--outdir',
+        outdir,
+        '--agent',
+        'peer',
+        '--client',
+        `${quoted(client)} {url}`,
+        '--cases',
+        '6.9.2',
+        '6.12.7',
+        '--repro',
+      ]);
+      assert.equal(res.code, 1, res.stderr);
+      assert.deepEqual(await readdir(path.join(outdir, 'repro')), ['peer_case_6_12_7.mjs']);
+      assert.deepEqual(await readdir(path.join(outdir, 'repro-data')), ['peer_case_6_12_7.json.gz']);
+      const data = JSON.parse(gunzipSync(await readFile(path.join(outdir, 'repro-data', 'peer_case_6_12_7.json.gz'))).toString('utf8')) as {
+        id: string;
+        role: string;
+      };
+      assert.equal(data.id, '6.12.7');
+      assert.equal(data.role, 'client');
+      const dir = await tempDir('wsgate-repro-empty-');
+      const file = path.join(dir, 'repro.mjs');
+      await copyFile(path.join(outdir, 'repro', 'peer_case_6_12_7.mjs'), file);
+      // Its top says what it shows: the requirement the case tests and why it failed in the run.
+      const lines = (await readFile(file, 'utf8')).split('\n');
+      const top = lines
+        .filter((l) => l.startsWith('//'))
+        .map((l) => l.slice(2))
+        .join(' ')
+        .replace(/\s+/g, ' ');
+      assert.match(top, / Requirement \(RFC 6455 §8\.1, §7\.4\.1\): a text message that is not valid UTF-8 must fail the connection/);
+      assert.match(
+        top,
+        / Why: invalid UTF-8 in a text message accepted: the peer accepted it and sent text frame 1 \(FIN, 6 bytes\) 0x80bf80bf80bf instead of failing the connection\./,
       );
-      const run = await runWstest(['-m', 'fuzzingclient', '-s', 'fuzzingclient.json'], dir, { timeoutMs: 60_000 });
-      assert.equal(run.code, 0, run.stderr);
-      const outdir = path.join(dir, 'out');
-      assert.ok((await readdir(outdir)).includes('srv_case_6_3_1.json'));
-      assert.ok(!(await readdir(outdir)).includes('repro-data'));
-      const none = await runCli(['repro', '6.3.1', '--from', outdir]);
-      assert.equal(none.code, 2);
-      assert.match(none.stderr, /^wsgate: the run in .* kept no recording \(wsgate run keeps one per non-passing case; wstest and older runs do not\)\n$/);
-    } finally {
-      server.child.kill('SIGKILL');
-    }
+      // One file of wsgate's own code, bundled (about 400 lines, where the hand-copied runtime made 700),
+      // that imports nothing but Node's built-in modules.
+      assert.ok(lines.length < 500, `${lines.length} lines`);
+      const imports = [...lines.join('\n').matchAll(/(?:^|[;}])import(?:[^'"]*?from)?\s*["']([^"']+)["']/gm)].map((m) => m[1]);
+      assert.ok(imports.length > 0 && imports.every((m) => m?.startsWith('node:') === true), imports.join(', '));
+      assertSame('6.12.7', await replayClient({ dir, file }, client), await caseReport(outdir, '6.12.7'));
+
+      const passed = await runCli(['repro', '6.9.2', '--from', outdir, '--out', path.join(dir, 'x.mjs')]);
+      assert.equal(passed.code, 2);
+      assert.equal(passed.stderr, 'wsgate: case 6.9.2 passed (OK / OK) for "peer": nothing to reproduce\n');
+      const missing = await runCli(['repro', '1.1.1', '--from', outdir]);
+      assert.equal(missing.code, 2);
+      assert.match(missing.stderr, /^wsgate: no report of case 1\.1\.1 in .*\n$/);
+    });
+
+    test('a missing report directory, and the reports of wstest (which keeps no recording): one line, exit 2', async () => {
+      const gone = path.join(await tempDir(), 'nothing-here');
+      const res = await wsgate(['repro', '6.4.3', '--from', gone]);
+      assert.equal(res.code, 2);
+      assert.equal(res.stderr, `wsgate: no report directory ${gone}\n`);
+      // wstest -m fuzzingclient against a server that fails 6.3.1: the original's files, no recording.
+      const port = await freePort();
+      const server = start(node(BROKEN_SERVER, 'no-utf8-check', String(port)), ROOT);
+      try {
+        await until('the server to listen', async () => ((await accepts(port)) ? true : null));
+        const dir = await tempDir('wsgate-repro-wstest-');
+        await writeFile(
+          path.join(dir, 'fuzzingclient.json'),
+          JSON.stringify({ outdir: './out', servers: [{ agent: 'srv', url: `ws://127.0.0.1:${port}` }], cases: ['6.3.1'] }),
+        );
+        const run = await runWstest(['-m', 'fuzzingclient', '-s', 'fuzzingclient.json'], dir, { timeoutMs: 60_000 });
+        assert.equal(run.code, 0, run.stderr);
+        const outdir = path.join(dir, 'out');
+        assert.ok((await readdir(outdir)).includes('srv_case_6_3_1.json'));
+        assert.ok(!(await readdir(outdir)).includes('repro-data'));
+        const none = await wsgate(['repro', '6.3.1', '--from', outdir]);
+        assert.equal(none.code, 2);
+        assert.match(none.stderr, /^wsgate: the run in .* kept no recording \(wsgate run keeps one per non-passing case; wstest and older runs do not\)\n$/);
+      } finally {
+        server.child.kill('SIGKILL');
+      }
+    });
   });
-});
 
-describe('repro scripts of the robustness profile', () => {
-  const robustness = (name: string, file: string): Program => node(path.join(pinnedRelease(name).dir, file));
+  describe('repro scripts of the robustness profile', () => {
+    const robustness = (name: string, file: string): Program => node(path.join(pinnedRelease(name).dir, file));
 
-  test('undici 6.23.0 on 18.1.1 (CVE-2026-2229): the script, alone, makes the client die again with the RangeError the run saw', {
-    skip: needsReleases('undici-6.23.0'),
-  }, async () => {
-    const outdir = await gate(
-      ['--robustness', '--url', 'ws://127.0.0.1:0', '--client', `${quoted(robustness('undici-6.23.0', 'client.mjs'))} {url}`],
-      ['18.1.1'],
-    );
-    assert.equal((await caseReport(outdir, '18.1.1')).behavior, 'FAILED');
-    const script = await makeScript(outdir, '18.1.1');
-    const repro = start(node(script.file, '0'), script.dir);
-    try {
-      const port = await until('the script to listen', () => /listening on ws:\/\/127\.0\.0\.1:(\d+)\//.exec(repro.out())?.[1] ?? null);
-      const client = start(robustness('undici-6.23.0', 'client.mjs'), script.dir, [`ws://127.0.0.1:${port}/`]);
-      assert.notEqual(await client.exited, 0, 'the client process died');
-      assert.match(client.err(), /RangeError \[ERR_OUT_OF_RANGE\]: The value of "options\.windowBits" is out of range/);
-      await repro.exited;
-      assert.match(repro.out(), /peer closed TCP/);
-    } finally {
-      repro.child.kill('SIGKILL');
-    }
-  });
+    test('undici 6.23.0 on 18.1.1 (CVE-2026-2229): the script, alone, makes the client die again with the RangeError the run saw', {
+      skip: needsReleases('undici-6.23.0'),
+    }, async () => {
+      const outdir = await gate(
+        ['--robustness', '--url', 'ws://127.0.0.1:0', '--client', `${quoted(robustness('undici-6.23.0', 'client.mjs'))} {url}`],
+        ['18.1.1'],
+      );
+      assert.equal((await caseReport(outdir, '18.1.1')).behavior, 'FAILED');
+      const script = await makeScript(outdir, '18.1.1');
+      const repro = start(node(script.file, '0'), script.dir);
+      try {
+        const port = await until('the script to listen', () => /listening on ws:\/\/127\.0\.0\.1:(\d+)\//.exec(repro.out())?.[1] ?? null);
+        const client = start(robustness('undici-6.23.0', 'client.mjs'), script.dir, [`ws://127.0.0.1:${port}/`]);
+        assert.notEqual(await client.exited, 0, 'the client process died');
+        assert.match(client.err(), /RangeError \[ERR_OUT_OF_RANGE\]: The value of "options\.windowBits" is out of range/);
+        await repro.exited;
+        assert.match(repro.out(), /peer closed TCP/);
+      } finally {
+        repro.child.kill('SIGKILL');
+      }
+    });
 
-  test('a group 17 attack (several raw connections) has no script: one line that says why and how to replay it, exit 2', {
-    skip: needsReleases('ws-8.17.0'),
-  }, async () => {
-    const outdir = await gate(['--robustness', '--server', `${quoted(robustness('ws-8.17.0', 'server.cjs'))} {port}`], ['17.1.3']);
-    const res = await runCli(['repro', '17.1.3', '--from', outdir]);
-    assert.equal(res.code, 2);
-    assert.match(
-      res.stderr.trim(),
-      /^wsgate: case 17\.1\.3 is an attack of the robustness profile on several raw connections .*: repro scripts replay one connection; replay it with: wsgate run --robustness --role server --server-url URL --cases 17\.1\.3$/,
-    );
+    test('a group 17 attack (several raw connections) has no script: one line that says why and how to replay it, exit 2', {
+      skip: needsReleases('ws-8.17.0'),
+    }, async () => {
+      const outdir = await gate(['--robustness', '--server', `${quoted(robustness('ws-8.17.0', 'server.cjs'))} {port}`], ['17.1.3']);
+      const res = await wsgate(['repro', '17.1.3', '--from', outdir]);
+      assert.equal(res.code, 2);
+      assert.match(
+        res.stderr.trim(),
+        /^wsgate: case 17\.1\.3 is an attack of the robustness profile on several raw connections .*: repro scripts replay one connection; replay it with: wsgate run --robustness --role server --server-url URL --cases 17\.1\.3$/,
+      );
+    });
   });
 });

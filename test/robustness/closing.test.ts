@@ -10,7 +10,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
-import { test } from 'node:test';
+import { describe, test } from 'node:test';
 import { fixtureCommand } from '../support/harness.js';
 import { needsReleases } from '../support/requirements.js';
 import { brokenServer, release, runRobustness, type RobustnessRun } from '../support/robustness.js';
@@ -19,6 +19,12 @@ const broken = brokenServer;
 type Run = RobustnessRun;
 
 const robustness = (args: string[]): Promise<Run> => runRobustness(args);
+
+/**
+ * Where a client's run listens: a port of its own (the default, 9001, is one for all, and the client
+ * runs below run side by side).
+ */
+const ANY_PORT = 'ws://127.0.0.1:0';
 
 function statuses(run: Run): string[] {
   return [...run.cases.values()].map((c) => `${c.id} ${c.status}`).sort();
@@ -36,30 +42,6 @@ function pongBytes(result: string): number {
   assert.ok(m, result);
   return Number((m[1] as string).replace(/,/g, ''));
 }
-
-test('ws 8.17.1 queues every pong of a ping flood (17.4.1) and echoes without back-pressure (17.4.2): FAILED with the figures', {
-  skip: needsReleases('ws-8.17.1'),
-}, async (t) => {
-  const run = await robustness(['--role', 'server', '--server', release('ws-8.17.1'), '--cases', '17.4.1', '17.4.2']);
-  assert.equal(run.code, 1, run.out);
-  assert.deepEqual(statuses(run), ['17.4.1 failed', '17.4.2 failed'], run.out);
-  const flood = await run.result('17.4.1');
-  assert.match(flood, /^The peer queued its pongs without bound while wsgate read nothing: wsgate wrote [\d,]+ pings/);
-  // It answered (nearly) every ping: far past the budget, not a few MiB of kernel buffers.
-  assert.ok(pongBytes(flood) > 24 * 1024 * 1024, flood);
-  const echo = await run.result('17.4.2');
-  assert.match(
-    echo,
-    /^The peer read on while its echo could not leave, holding what wsgate wrote: .* the peer read [\d,]+ bytes: the 16,777,216-byte message and ([\d,]+) bytes of further messages \(budget 16,777,216; wsgate flushed [\d,]+ bytes to the kernel, [\d,]+ of them still in its buffers unread\)/,
-  );
-  // It read on: its reading stopping later, if it did, is no back-pressure.
-  assert.doesNotMatch(echo, /back-pressure/);
-  const further = Number((/and ([\d,]+) bytes of further messages/.exec(echo)?.[1] ?? '').replace(/,/g, ''));
-  assert.deepEqual(await figure(run, '17.4.2', 'further-read-bytes'), [further, 16 * 1024 * 1024, true]);
-  assert.deepEqual(await figure(run, '17.4.1', 'pong-payload-bytes'), [pongBytes(flood), 16 * 1024 * 1024, true]);
-  assert.match(echo, /Afterwards a normal case on a fresh connection passed/);
-  t.diagnostic(`${flood.slice(0, 260)} | ${echo.slice(0, 260)}`);
-});
 
 // On a busy machine the kernel's receive buffers grew past the budget (tcp_rmem allows 32 MiB) and
 // 17.4.2 failed the bundled server, which stops reading at 1 MiB of pending echoes: the figure is
@@ -83,52 +65,86 @@ test('with a busy loop on every core beside it, the bundled server passes 17.4.2
   }
 });
 
-test('a server that queues its pongs fails 17.4.1; one that keeps TCP after the closing handshake fails 17.4.3 and 17.4.4', async (t) => {
-  const pongs = await robustness(['--role', 'server', '--server', broken('queues-pongs'), '--cases', '17.4.1']);
-  assert.deepEqual(statuses(pongs), ['17.4.1 failed'], pongs.out);
-  assert.ok(pongBytes(await pongs.result('17.4.1')) > 24 * 1024 * 1024);
-  assert.deepEqual(await figure(pongs, '17.4.1', 'pong-payload-bytes'), [pongBytes(await pongs.result('17.4.1')), 16 * 1024 * 1024, true]);
-  assert.equal((await figure(pongs, '17.4.1', 'ping-payload-bytes'))?.[2], false);
+/**
+ * The rest two at a time: each run has its own report directory, ports and peer processes, and much
+ * of their time is a budget running out (a stall budget, TCP held open for 3.5 or 4 s, 6 s of a
+ * declared gigabyte). The busy-loop test above runs alone: it loads every core on purpose.
+ */
+describe('peers that fail a closing or back-pressure case', { concurrency: 2 }, () => {
+  test('ws 8.17.1 queues every pong of a ping flood (17.4.1) and echoes without back-pressure (17.4.2): FAILED with the figures', {
+    skip: needsReleases('ws-8.17.1'),
+  }, async (t) => {
+    const run = await robustness(['--role', 'server', '--server', release('ws-8.17.1'), '--cases', '17.4.1', '17.4.2']);
+    assert.equal(run.code, 1, run.out);
+    assert.deepEqual(statuses(run), ['17.4.1 failed', '17.4.2 failed'], run.out);
+    const flood = await run.result('17.4.1');
+    assert.match(flood, /^The peer queued its pongs without bound while wsgate read nothing: wsgate wrote [\d,]+ pings/);
+    // It answered (nearly) every ping: far past the budget, not a few MiB of kernel buffers.
+    assert.ok(pongBytes(flood) > 24 * 1024 * 1024, flood);
+    const echo = await run.result('17.4.2');
+    assert.match(
+      echo,
+      /^The peer read on while its echo could not leave, holding what wsgate wrote: .* the peer read [\d,]+ bytes: the 16,777,216-byte message and ([\d,]+) bytes of further messages \(budget 16,777,216; wsgate flushed [\d,]+ bytes to the kernel, [\d,]+ of them still in its buffers unread\)/,
+    );
+    // It read on: its reading stopping later, if it did, is no back-pressure.
+    assert.doesNotMatch(echo, /back-pressure/);
+    const further = Number((/and ([\d,]+) bytes of further messages/.exec(echo)?.[1] ?? '').replace(/,/g, ''));
+    assert.deepEqual(await figure(run, '17.4.2', 'further-read-bytes'), [further, 16 * 1024 * 1024, true]);
+    assert.deepEqual(await figure(run, '17.4.1', 'pong-payload-bytes'), [pongBytes(flood), 16 * 1024 * 1024, true]);
+    assert.match(echo, /Afterwards a normal case on a fresh connection passed/);
+    t.diagnostic(`${flood.slice(0, 260)} | ${echo.slice(0, 260)}`);
+  });
 
-  const keeps = await robustness(['--role', 'server', '--server', broken('keeps-tcp'), '--cases', '17.4.3', '17.4.4', '--budget', 'stall=1500ms']);
-  assert.equal(keeps.code, 1, keeps.out);
-  assert.deepEqual(statuses(keeps), ['17.4.3 failed', '17.4.4 failed'], keeps.out);
-  assert.match(await keeps.result('17.4.3'), /^The peer kept the connection open for 3.5 s after the reserved opcode, past the stall budget/);
-  assert.match(await keeps.result('17.4.3'), /budget 1,500 ms/);
-  // A server is held to 2 s (it closes TCP first, at once), not to the stall budget.
-  assert.match(await keeps.result('17.4.4'), /^The peer kept TCP open for 4 s after the closing handshake, past its budget of 2,000 ms/);
-  // The figure says who ended TCP (wsgate, after the budget), not who began the closing handshake.
-  assert.match(await keeps.result('17.4.4'), /budget 2,000 ms; wsgate ended it\)/);
-  assert.deepEqual(await figure(keeps, '17.4.3', 'held-open-ms'), [3500, 1500, true]);
-  assert.deepEqual(await figure(keeps, '17.4.4', 'held-open-ms'), [4000, 2000, true]);
-  t.diagnostic((await keeps.result('17.4.4')).slice(0, 300));
-});
+  test('a server that queues its pongs fails 17.4.1; one that keeps TCP after the closing handshake fails 17.4.3 and 17.4.4', async (t) => {
+    const pongs = await robustness(['--role', 'server', '--server', broken('queues-pongs'), '--cases', '17.4.1']);
+    assert.deepEqual(statuses(pongs), ['17.4.1 failed'], pongs.out);
+    assert.ok(pongBytes(await pongs.result('17.4.1')) > 24 * 1024 * 1024);
+    assert.deepEqual(await figure(pongs, '17.4.1', 'pong-payload-bytes'), [pongBytes(await pongs.result('17.4.1')), 16 * 1024 * 1024, true]);
+    assert.equal((await figure(pongs, '17.4.1', 'ping-payload-bytes'))?.[2], false);
 
-test('clients of our own: pongs queued fail 18.5.1, TCP kept fails 18.5.4, a close never sent nor answered fails 18.5.3 and 18.5.4', async () => {
-  const pongs = await robustness(['--client', fixtureCommand('queues-pongs'), '--cases', '18.5.1']);
-  assert.deepEqual(statuses(pongs), ['18.5.1 failed'], pongs.out);
-  assert.match(await pongs.result('18.5.1'), /^The peer queued its pongs without bound/);
+    const keeps = await robustness(['--role', 'server', '--server', broken('keeps-tcp'), '--cases', '17.4.3', '17.4.4', '--budget', 'stall=1500ms']);
+    assert.equal(keeps.code, 1, keeps.out);
+    assert.deepEqual(statuses(keeps), ['17.4.3 failed', '17.4.4 failed'], keeps.out);
+    assert.match(await keeps.result('17.4.3'), /^The peer kept the connection open for 3.5 s after the reserved opcode, past the stall budget/);
+    assert.match(await keeps.result('17.4.3'), /budget 1,500 ms/);
+    // A server is held to 2 s (it closes TCP first, at once), not to the stall budget.
+    assert.match(await keeps.result('17.4.4'), /^The peer kept TCP open for 4 s after the closing handshake, past its budget of 2,000 ms/);
+    // The figure says who ended TCP (wsgate, after the budget), not who began the closing handshake.
+    assert.match(await keeps.result('17.4.4'), /budget 2,000 ms; wsgate ended it\)/);
+    assert.deepEqual(await figure(keeps, '17.4.3', 'held-open-ms'), [3500, 1500, true]);
+    assert.deepEqual(await figure(keeps, '17.4.4', 'held-open-ms'), [4000, 2000, true]);
+    t.diagnostic((await keeps.result('17.4.4')).slice(0, 300));
+  });
 
-  const keeps = await robustness(['--client', fixtureCommand('keeps-tcp'), '--cases', '18.5.4', '--budget', 'stall=1500ms']);
-  assert.deepEqual(statuses(keeps), ['18.5.4 failed'], keeps.out);
-  assert.match(
-    await keeps.result('18.5.4'),
-    /^The peer kept TCP open for 3.5 s after the closing handshake, past its budget of 1,500 ms: it waits for wsgate to end the connection, without a timeout/,
-  );
-  assert.match(await keeps.result('18.5.4'), /budget 1,500 ms; wsgate ended it\)/);
+  test('clients of our own: pongs queued fail 18.5.1, TCP kept fails 18.5.4, a close never sent nor answered fails 18.5.3 and 18.5.4', async () => {
+    const pongs = await robustness(['--url', ANY_PORT, '--client', fixtureCommand('queues-pongs'), '--cases', '18.5.1']);
+    assert.deepEqual(statuses(pongs), ['18.5.1 failed'], pongs.out);
+    assert.match(await pongs.result('18.5.1'), /^The peer queued its pongs without bound/);
 
-  const never = await robustness(['--client', fixtureCommand('never-close'), '--cases', '18.5.3', '18.5.4', '--budget', 'stall=1500ms']);
-  assert.deepEqual(statuses(never), ['18.5.3 failed', '18.5.4 failed'], never.out);
-  assert.match(await never.result('18.5.3'), /past the stall budget/);
-  assert.match(await never.result('18.5.4'), /^The peer never answered wsgate's close frame/);
-});
+    // The two that wait out a stall budget, side by side: each its own run, client and ports.
+    const [keeps, never] = await Promise.all([
+      robustness(['--url', ANY_PORT, '--client', fixtureCommand('keeps-tcp'), '--cases', '18.5.4', '--budget', 'stall=1500ms']),
+      robustness(['--url', ANY_PORT, '--client', fixtureCommand('never-close'), '--cases', '18.5.3', '18.5.4', '--budget', 'stall=1500ms']),
+    ]);
+    assert.deepEqual(statuses(keeps), ['18.5.4 failed'], keeps.out);
+    assert.match(
+      await keeps.result('18.5.4'),
+      /^The peer kept TCP open for 3.5 s after the closing handshake, past its budget of 1,500 ms: it waits for wsgate to end the connection, without a timeout/,
+    );
+    assert.match(await keeps.result('18.5.4'), /budget 1,500 ms; wsgate ended it\)/);
 
-test('--budget time=3 scales the waits of group 18 too: a client that never refuses a declared gigabyte (18.3.3) is cut at 6 s, not 2 s', async () => {
-  const run = await robustness(['--client', fixtureCommand('never-close'), '--cases', '18.3.3', '--budget', 'time=3']);
-  assert.equal(run.code, 1, run.out);
-  assert.equal(run.cases.get('18.3.3')?.status, 'failed', run.out);
-  const text = await run.result('18.3.3');
-  const m = /the connection ended ([\d,]+) ms after the attack began \(budget 6,000 ms; wsgate ended it\)/.exec(text);
-  assert.ok(m, text);
-  assert.ok(Number((m[1] as string).replace(/,/g, '')) >= 6000, text);
+    assert.deepEqual(statuses(never), ['18.5.3 failed', '18.5.4 failed'], never.out);
+    assert.match(await never.result('18.5.3'), /past the stall budget/);
+    assert.match(await never.result('18.5.4'), /^The peer never answered wsgate's close frame/);
+  });
+
+  test('--budget time=3 scales the waits of group 18 too: a client that never refuses a declared gigabyte (18.3.3) is cut at 6 s, not 2 s', async () => {
+    const run = await robustness(['--url', ANY_PORT, '--client', fixtureCommand('never-close'), '--cases', '18.3.3', '--budget', 'time=3']);
+    assert.equal(run.code, 1, run.out);
+    assert.equal(run.cases.get('18.3.3')?.status, 'failed', run.out);
+    const text = await run.result('18.3.3');
+    const m = /the connection ended ([\d,]+) ms after the attack began \(budget 6,000 ms; wsgate ended it\)/.exec(text);
+    assert.ok(m, text);
+    assert.ok(Number((m[1] as string).replace(/,/g, '')) >= 6000, text);
+  });
 });
