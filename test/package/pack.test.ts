@@ -38,7 +38,8 @@ async function npm(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}, tim
 
 /** PATH with the given Node's bin directory first (npx, and wsgate's `env node` shebang, find it there). */
 function pathWith(nodeBin: string | null): NodeJS.ProcessEnv {
-  return nodeBin === null ? {} : { PATH: `${nodeBin}${path.delimiter}${process.env.PATH ?? ''}` };
+  // npm on Node 22 and later keeps a compile cache in os.tmpdir(), which would outlive the test.
+  return nodeBin === null ? {} : { PATH: `${nodeBin}${path.delimiter}${process.env.PATH ?? ''}`, NODE_DISABLE_COMPILE_CACHE: '1' };
 }
 
 /** Runs `npx wsgate run` on group 1 in the installed project: green, 16 cases. */

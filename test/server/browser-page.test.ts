@@ -6,7 +6,7 @@
  * them. The naming is checked on the user agents of the engines the issue names.
  */
 import assert from 'node:assert/strict';
-import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -91,6 +91,7 @@ describe("the fuzzing server's own port: the page at / and /test_browser.html, t
         `${target}: ${reply.slice(0, 80)}`,
       );
     }
+    await rm(secret, { force: true });
   });
 });
 

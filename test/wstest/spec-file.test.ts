@@ -1,6 +1,6 @@
 /** Spec files as the original `wstest` reads them: its pattern rules, leniency and defaults. */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -91,6 +91,7 @@ test('keys wstest does not use are ignored; a used key of the wrong type is one 
   );
   writeFileSync(file, '[1]');
   assert.throws(() => loadWstestSpec('fuzzingserver', file), /must hold a JSON object/);
+  rmSync(dir, { recursive: true, force: true });
 });
 
 test("no --spec: the defaults are written once (a fuzzingclient's -w as its server), then read", () => {
@@ -105,5 +106,6 @@ test("no --spec: the defaults are written once (a fuzzingclient's -w as its serv
     assert.deepEqual(again.notes, ["Using implicit spec file 'fuzzingclient.json'"]);
   } finally {
     process.chdir(cwd);
+    rmSync(dir, { recursive: true, force: true });
   }
 });
