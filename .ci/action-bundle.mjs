@@ -111,9 +111,11 @@ try {
     const stale = names.filter((n) => !fresh.includes(n) || !committed.includes(n) || digest(path.join(temp, n)) !== digest(path.join(OUT, n)));
     if (stale.length > 0) {
       console.error(`action-bundle: action/dist/ is not what src/ builds (${stale.join(', ')}): run npm run build:action and commit it`);
-      process.exit(1);
+      // Not process.exit(): the temporary build below is removed first.
+      process.exitCode = 1;
+    } else {
+      console.log(`action-bundle: action/dist/ is up to date (${fresh.length} files)`);
     }
-    console.log(`action-bundle: action/dist/ is up to date (${fresh.length} files)`);
   } else {
     // Replaced whole, so that a file the build no longer makes does not linger.
     rmSync(OUT, { recursive: true, force: true });

@@ -13,14 +13,33 @@ import { TreeMemory } from '../../src/processes/tree-memory.js';
 
 const MiB = 1024 * 1024;
 
-/** A shell whose grandchild (a second shell's node) allocates `mib` MiB after `delayMs`, then waits to be killed. */
-function allocatingTree(mib: number, delayMs: number): { pid: number | undefined; kill: () => void } {
-  const script = `setTimeout(() => { globalThis.kept = Buffer.alloc(${mib} * 1024 * 1024, 1); }, ${delayMs}); setTimeout(() => undefined, 60000);`;
+/**
+ * A shell whose grandchild (a second shell's node) allocates `mib` MiB after `delayMs`, then waits to
+ * be killed. `started` resolves when the grandchild has started (its line on the shared stdout), and
+ * `allocated` when its allocation is done: a window opened after `started` does not see Node's own
+ * start-up, however slowly a busy machine starts it.
+ */
+function allocatingTree(mib: number, delayMs: number): { pid: number | undefined; started: Promise<void>; allocated: Promise<void>; kill: () => void } {
+  const script = `console.log('started'); setTimeout(() => { globalThis.kept = Buffer.alloc(${mib} * 1024 * 1024, 1); console.log('allocated'); }, ${delayMs}); setTimeout(() => undefined, 60000);`;
   // "; true" keeps each shell alive as the parent of the next process (no exec of the last command).
   const inner = `'${process.execPath}' -e "${script}"; true`;
-  const child = spawn('sh', ['-c', `sh -c '${inner.replace(/'/g, `'\\''`)}'; true`], { stdio: 'ignore', detached: true });
+  const child = spawn('sh', ['-c', `sh -c '${inner.replace(/'/g, `'\\''`)}'; true`], { stdio: ['ignore', 'pipe', 'ignore'], detached: true });
+  let said = '';
+  const saying = (word: string): Promise<void> =>
+    new Promise((resolve) => {
+      const check = (): void => {
+        if (said.includes(word)) resolve();
+      };
+      child.stdout.on('data', (d: Buffer) => {
+        said += d.toString();
+        check();
+      });
+      check();
+    });
   return {
     pid: child.pid,
+    started: saying('started'),
+    allocated: saying('allocated'),
     kill: () => {
       try {
         process.kill(-(child.pid as number), 'SIGKILL');
@@ -36,9 +55,11 @@ test('a grandchild allocating 200 MiB under two shells: the tree grows by about 
   const sampler = TreeMemory.start(tree.pid);
   try {
     // Node's start-up in the grandchild happens before the window opens.
-    await new Promise((resolve) => setTimeout(resolve, 700));
+    await tree.started;
+    await new Promise((resolve) => setTimeout(resolve, 200));
     const window = sampler.window();
-    await new Promise((resolve) => setTimeout(resolve, 2500));
+    await tree.allocated;
+    await new Promise((resolve) => setTimeout(resolve, 1000));
     const figure = window.close();
     assert.ok(figure.measured, JSON.stringify(figure));
     t.diagnostic(`baseline ${(figure.baselineBytes / MiB).toFixed(1)} MiB, peak ${(figure.peakBytes / MiB).toFixed(1)} MiB, ${figure.samples} samples`);
@@ -58,7 +79,8 @@ test('a tree that allocates nothing grows by next to nothing', async () => {
   const tree = allocatingTree(0, 0);
   const sampler = TreeMemory.start(tree.pid);
   try {
-    await new Promise((resolve) => setTimeout(resolve, 700));
+    await tree.allocated;
+    await new Promise((resolve) => setTimeout(resolve, 200));
     const window = sampler.window();
     await new Promise((resolve) => setTimeout(resolve, 500));
     const figure = window.close();

@@ -119,7 +119,11 @@ describe('peers that fail a closing or back-pressure case', { concurrency: 2 }, 
   test('clients of our own: pongs queued fail 18.5.1, TCP kept fails 18.5.4, a close never sent nor answered fails 18.5.3 and 18.5.4', async () => {
     const pongs = await robustness(['--url', ANY_PORT, '--client', fixtureCommand('queues-pongs'), '--cases', '18.5.1']);
     assert.deepEqual(statuses(pongs), ['18.5.1 failed'], pongs.out);
-    assert.match(await pongs.result('18.5.1'), /^The peer queued its pongs without bound/);
+    // Failed on what it queued: the pongs it delivered once wsgate read again, or (on a busy machine,
+    // when fewer of them were out within the case) the memory they held in its process tree.
+    const queued = await figure(pongs, '18.5.1', 'pong-payload-bytes');
+    const held = await figure(pongs, '18.5.1', 'memory-growth-bytes');
+    assert.ok(queued?.[2] === true || held?.[2] === true, `${JSON.stringify({ queued, held })}: ${await pongs.result('18.5.1')}`);
 
     // The two that wait out a stall budget, side by side: each its own run, client and ports.
     const [keeps, never] = await Promise.all([

@@ -252,7 +252,9 @@ test("no --spec: fuzzingserver.json in the working directory, written with the o
 });
 
 test('a spec in a read-only directory is only read; bad input is one line and exit 2 with nothing written', async () => {
-  const dir = await tempDir('wsgate-wstest-');
+  // One level down: the spec's outdir, ../reports, stays inside the test's own directory.
+  const dir = path.join(await tempDir('wsgate-wstest-'), 'work');
+  mkdirSync(dir);
   const config = path.join(dir, 'config');
   mkdirSync(config);
   const port = await freePort();
