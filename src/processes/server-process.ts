@@ -4,6 +4,7 @@
  * while cases run, restarted on request, and stopped with its whole process tree at the end or on
  * a signal. A server that runs elsewhere (--server-url alone) is only waited for.
  */
+import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import { UsageError } from '../errors.js';
 import { expandPlaceholders, startCommand, type ClientProcess } from './client-process.js';
@@ -17,8 +18,43 @@ const QUOTED_LINES = 3;
 /** How long a restart waits for the old server tree to be gone after SIGKILL (a process in the kernel may take a moment). */
 const OLD_TREE_GONE_MS = 5000;
 
-/** A free TCP port on host (the kernel's choice), for a URL that gives port 0. */
-export function freePort(host: string): Promise<number> {
+/** The lowest port of the kernel's ephemeral range (Linux's default when it cannot be read). */
+function ephemeralLow(): number {
+  try {
+    const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    return Number.isInteger(low) && low > 2048 ? low : 32768;
+  } catch {
+    return 32768;
+  }
+}
+
+/** Whether host:port can be listened on now (and is let go at once). */
+function canListen(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = net.createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen({ port, host, exclusive: true }, () => probe.close(() => resolve(true)));
+  });
+}
+
+/** How far below the ephemeral range a server's port is taken from, and how many tries there. */
+const PORT_SPAN = 12_000;
+const PORT_TRIES = 50;
+
+/**
+ * A free TCP port on host for the server under test, when the URL gives port 0: one below the
+ * kernel's ephemeral range, checked free. A port of that range is what every outgoing connection
+ * takes as its own, so between this choice and the server's bind one of them can take it, and a
+ * probe connecting to it while nothing listens can connect to itself (TCP's self-connect) and see a
+ * server that is not there. Below the range neither happens. If none is free there, the kernel's
+ * choice.
+ */
+export async function freePort(host: string): Promise<number> {
+  const top = ephemeralLow() - 1;
+  for (let i = 0; i < PORT_TRIES; i++) {
+    const port = top - Math.floor(Math.random() * PORT_SPAN);
+    if (await canListen(host, port)) return port;
+  }
   return new Promise((resolve, reject) => {
     const probe = net.createServer();
     probe.once('error', reject);
