@@ -82655,8 +82655,29 @@ var init_randomness = __esm({
 });
 
 // src/processes/server-process.ts
+import { readFileSync as readFileSync11 } from "node:fs";
 import net3 from "node:net";
-function freePort(host) {
+function ephemeralLow() {
+  try {
+    const low = Number(readFileSync11("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/)[0]);
+    return Number.isInteger(low) && low > 2048 ? low : 32768;
+  } catch {
+    return 32768;
+  }
+}
+function canListen(host, port) {
+  return new Promise((resolve6) => {
+    const probe = net3.createServer();
+    probe.once("error", () => resolve6(false));
+    probe.listen({ port, host, exclusive: true }, () => probe.close(() => resolve6(true)));
+  });
+}
+async function freePort(host) {
+  const top2 = ephemeralLow() - 1;
+  for (let i2 = 0; i2 < PORT_TRIES; i2++) {
+    const port = top2 - Math.floor(Math.random() * PORT_SPAN);
+    if (await canListen(host, port)) return port;
+  }
   return new Promise((resolve6, reject2) => {
     const probe = net3.createServer();
     probe.once("error", reject2);
@@ -82690,7 +82711,7 @@ function lastLines(output2) {
   const lines = output2.split("\n").map((l) => l.trim()).filter((l) => l !== "");
   return lines.length === 0 ? "(no output)" : lines.slice(-QUOTED_LINES).join(" | ").slice(0, 400);
 }
-var POLL_MS, QUOTED_LINES, OLD_TREE_GONE_MS, ServerProcess;
+var POLL_MS, QUOTED_LINES, OLD_TREE_GONE_MS, PORT_SPAN, PORT_TRIES, ServerProcess;
 var init_server_process = __esm({
   "src/processes/server-process.ts"() {
     "use strict";
@@ -82700,6 +82721,8 @@ var init_server_process = __esm({
     POLL_MS = 50;
     QUOTED_LINES = 3;
     OLD_TREE_GONE_MS = 5e3;
+    PORT_SPAN = 12e3;
+    PORT_TRIES = 50;
     ServerProcess = class _ServerProcess {
       constructor(expanded, env2, first) {
         this.expanded = expanded;
