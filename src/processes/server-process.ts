@@ -19,7 +19,7 @@ const QUOTED_LINES = 3;
 const OLD_TREE_GONE_MS = 5000;
 
 /** The lowest port of the kernel's ephemeral range (Linux's default when it cannot be read). */
-function ephemeralLow(): number {
+export function ephemeralLow(): number {
   try {
     const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
     return Number.isInteger(low) && low > 2048 ? low : 32768;
@@ -29,7 +29,7 @@ function ephemeralLow(): number {
 }
 
 /** Whether host:port can be listened on now (and is let go at once). */
-function canListen(host: string, port: number): Promise<boolean> {
+export function canListen(host: string, port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const probe = net.createServer();
     probe.once('error', () => resolve(false));

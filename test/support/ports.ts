@@ -14,18 +14,8 @@
  * closest a test gets to that.
  */
 import dgram from 'node:dgram';
-import { readFileSync } from 'node:fs';
 import net from 'node:net';
-
-/** The lowest ephemeral port (32768 when /proc does not say). */
-function ephemeralLow(): number {
-  try {
-    const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
-    return Number.isInteger(low) && low > 2048 ? low : 32768;
-  } catch {
-    return 32768;
-  }
-}
+import { canListen, ephemeralLow } from '../../src/processes/server-process.js';
 
 /** How far below the ephemeral range reserved ports are taken from. */
 const SPAN = 12_000;
@@ -47,14 +37,6 @@ function claimUdp(port: number): Promise<dgram.Socket | null> {
   });
 }
 
-function tcpFree(port: number, host: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const probe = net.createServer();
-    probe.once('error', () => resolve(false));
-    probe.listen({ port, host, exclusive: true }, () => probe.close(() => resolve(true)));
-  });
-}
-
 /**
  * A port below the ephemeral range that nothing listens on now on `host`, claimed for this process:
  * start the program that listens on it soon after.
@@ -65,7 +47,7 @@ export async function reservedPort(host = '127.0.0.1'): Promise<number> {
     const port = top - Math.floor(Math.random() * SPAN);
     const claim = await claimUdp(port);
     if (claim === null) continue;
-    if (await tcpFree(port, host)) {
+    if (await canListen(host, port)) {
       claims.push(claim);
       return port;
     }
