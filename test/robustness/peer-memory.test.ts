@@ -64,7 +64,8 @@ test("a client that allocates 300 MiB when its case opens: FAILED under the case
     assert.equal(tight.cases.get('18.3.1')?.status, 'failed', tight.out);
     const report = await tight.report('client_case_18_3_1.json');
     assert.equal(report.behavior, 'FAILED');
-    assert.match(report.result, /^Over budget: the peer's process tree grew by/);
+    // Over on memory, with its figure: on a busy machine a late close can be over budget too, and worded first.
+    assert.equal(report.figures?.find((f) => f.name === 'memory-growth-bytes')?.over, true, report.result);
     const over = figure(report.result);
     assert.equal(over.budget, expected, budget.join(' '));
     assert.ok(over.growth >= 250 && over.growth < 600, report.result);
