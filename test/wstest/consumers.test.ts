@@ -63,6 +63,9 @@ function replacePort(file: string, from: number, to: number): void {
 
 type Index = Record<string, Record<string, { behavior: string; behaviorClose: string }>>;
 
+/** What tokio-tungstenite's spec files select (cases ["*"]: groups 1-7 and 10), for the run that makes their expected results. */
+const TUNGSTENITE_CASES = ['1.*', '2.*', '3.*', '4.*', '5.*', '6.*', '7.*', '10.*'];
+
 // Two projects' scripts at a time: each has its own directory, ports and processes, and most of a
 // script's time is waiting (the cases' own timers, a project's fixed sleep), not CPU.
 describe("real projects' Autobahn invocations", { concurrency: 2 }, () => {
@@ -112,24 +115,7 @@ describe("real projects' Autobahn invocations", { concurrency: 2 }, () => {
       assert.equal(run.code, 0, run.out);
       // Their expected-results.json is a committed index.json; here it is wsgate run's for the same server and cases.
       const gate = await runCliWith(
-        [
-          'run',
-          '--server-url',
-          `ws://127.0.0.1:${port}`,
-          '--agent',
-          'Tungstenite',
-          '--outdir',
-          path.join(root, 'gate'),
-          '--cases',
-          '1.*',
-          '2.*',
-          '3.*',
-          '4.*',
-          '5.*',
-          '6.*',
-          '7.*',
-          '10.*',
-        ],
+        ['run', '--server-url', `ws://127.0.0.1:${port}`, '--agent', 'Tungstenite', '--outdir', path.join(root, 'gate'), '--cases', ...TUNGSTENITE_CASES],
         { timeoutMs: 240_000 },
       );
       assert.ok(gate.code === 0 || gate.code === 1, gate.stderr);
@@ -167,27 +153,9 @@ describe("real projects' Autobahn invocations", { concurrency: 2 }, () => {
         })(),
         // Their expected-results.json: here wsgate run's index.json for the same client and cases. It
         // needs nothing of their script (its own server, its own client), so it runs beside it.
-        runCliWith(
-          [
-            'run',
-            '--agent',
-            'Tungstenite',
-            '--url',
-            'ws://127.0.0.1:0',
-            '--outdir',
-            path.join(root, 'gate'),
-            '--cases',
-            '1.*',
-            '2.*',
-            '3.*',
-            '4.*',
-            '5.*',
-            '6.*',
-            '7.*',
-            '10.*',
-          ],
-          { timeoutMs: 240_000 },
-        ),
+        runCliWith(['run', '--agent', 'Tungstenite', '--url', 'ws://127.0.0.1:0', '--outdir', path.join(root, 'gate'), '--cases', ...TUNGSTENITE_CASES], {
+          timeoutMs: 240_000,
+        }),
       ]);
       assert.equal(client.code, 0, client.out);
       assert.ok(gate.code === 0 || gate.code === 1, gate.stderr);
