@@ -155,11 +155,19 @@ describe('group 18.4: handshake floods and slow answers against real clients', (
     const cases = await play(nodeCommand(fixture('ws-unbounded-head')), 'ws-unbounded-head', ['18.4.2']);
     const huge = get(cases, '18.4.2');
     assert.equal(huge.status, 'failed', lines(cases));
-    assert.match(
-      huge.result?.result ?? '',
-      /^The client took the response and echoed the message sent after it\. It read a 8 MiB response head without a limit\./,
-    );
-    assert.ok(written(huge) >= 8 * 1024 * 1024, huge.result?.result);
+    // Quiet, it reads all 8 MiB and echoes; on a busy machine the case's 5 s can end first, after most of it.
+    // Either way, what it read is over the budget, far past any limit a ws client should have.
+    const text = huge.result?.result ?? '';
+    if (/^The client took the response/.test(text)) {
+      assert.match(text, /^The client took the response and echoed the message sent after it\. It read a 8 MiB response head without a limit\./);
+      assert.ok(written(huge) >= 8 * 1024 * 1024, text);
+    } else {
+      const m = /^The client read ([\d,]+) bytes of the response head \(budget 1,048,576\)/.exec(text);
+      assert.ok(m, text);
+      assert.ok(Number((m[1] as string).replace(/,/g, '')) > 4.5 * 1024 * 1024, text);
+      const figure = huge.result?.figures?.find((f) => f.name === 'peer-read-bytes');
+      assert.equal(figure?.over, true, text);
+    }
   });
 
   test('a ws client whose head limit is 4 MiB refuses the 8 MiB header only after reading 4 MiB of it: 18.4.2 FAILED on what it read', async () => {

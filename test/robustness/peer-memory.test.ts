@@ -69,10 +69,11 @@ test("a client that allocates 300 MiB when its case opens: FAILED under the case
     const over = figure(report.result);
     assert.equal(over.budget, expected, budget.join(' '));
     assert.ok(over.growth >= 250 && over.growth < 600, report.result);
-    // The same figure, structured: in the JSON (the only one over), the HTML (marked) and the console line.
+    // The same figure, structured: in the JSON (over; a late close on a busy machine is the only other figure
+    // that may be), the HTML (marked) and the console line.
     const figures = report.figures ?? [];
     assert.deepEqual(
-      figures.filter((f) => f.over).map((f) => f.name),
+      figures.filter((f) => f.over && f.name !== 'connection-ms').map((f) => f.name),
       ['memory-growth-bytes'],
     );
     const memory = figures.find((f) => f.name === 'memory-growth-bytes');
