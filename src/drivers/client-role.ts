@@ -7,7 +7,10 @@ import { fileURLToPath } from 'node:url';
 import type { CatalogueCase } from '../cases/types.js';
 import type { ClientRunConfig } from '../config/run-config.js';
 import { UsageError } from '../errors.js';
-import { DEFAULT_CASE_TIMEOUT } from '../policy/case-limits.js';
+import { caseTimeoutFor, DEFAULT_CASE_TIMEOUT } from '../policy/case-limits.js';
+import { reasonWithoutResult } from '../policy/rule.js';
+import { errorLine } from '../processes/crash.js';
+import type { CaseOutcome } from './driver.js';
 import { childrenCpuMs, shellQuote } from '../processes/client-process.js';
 import type { FuzzingServer } from '../server/fuzzing-server.js';
 import { listenForCases, serverBaseUrl } from '../server/factory.js';
@@ -114,9 +117,25 @@ function clientPeer(config: ClientRunConfig, command: string, server: FuzzingSer
   const baseUrl = serverBaseUrl(config.host, server.port, context.secure !== null);
   const ca = context.secure?.caFile ?? null;
   const where = { baseUrl, ca, http2: config.http2 };
+  // A command that never reaches the server stops the run (exit 2): the cases still running end at once.
+  const broken = new AbortController();
+  const signal = io.signal === undefined ? broken.signal : AbortSignal.any([io.signal, broken.signal]);
+  const guard = new FirstCases(server);
   const play: CasePlay = config.clientLoops
     ? { kind: 'self', playAll: (settle) => runLooping(server, context.cases, command, where, config, io.signal, settle) }
-    : { kind: 'each', playCase: (def: CatalogueCase, index: number) => runOneCase(server, def, index, command, where, config, io.signal) };
+    : {
+        kind: 'each',
+        playCase: async (def: CatalogueCase, index: number) => {
+          const outcome = await runOneCase(server, def, index, command, where, config, signal);
+          const why = io.signal?.aborted === true ? null : guard.after(def, outcome, caseTimeoutFor(def, config));
+          if (why !== null) {
+            // The cases still running end now, and are not reported: the run is stopped.
+            broken.abort();
+            throw new UsageError(why);
+          }
+          return outcome;
+        },
+      };
   return {
     agent: config.agent,
     against: `${config.client === null ? 'the bundled ws client' : JSON.stringify(command)} on ${baseUrl}`,
@@ -133,4 +152,55 @@ function clientPeer(config: ClientRunConfig, command: string, server: FuzzingSer
       return null;
     },
   };
+}
+
+/**
+ * How many cases in a row, from the run's first, may end without the client ever connecting before
+ * the run stops with a usage error. Two: one such case can be a slow start on a busy machine (a
+ * runtime that needs longer than the case's timeout once), two in a row at the start are a command
+ * that cannot work (not found, exits at once, dials the wrong address, never dials); and a client
+ * that never dials costs at most two case timeouts before it is said, not one per case.
+ */
+export const NEVER_CONNECTED_LIMIT = 2;
+
+/**
+ * Watches the run's first cases: a client command that ends them without connecting (it could not
+ * start, exited, or never dialed) is a broken command, not a conformance result. Once any case
+ * connects, it watches no more.
+ */
+class FirstCases {
+  private armed = true;
+  private readonly misses: Array<{ id: string; why: string }> = [];
+  /** The line that stopped the run, once said: every case that ends after it ends the same way. */
+  private stopped: string | null = null;
+
+  constructor(server: FuzzingServer) {
+    // Any case's opening handshake shows the command reaches the server, whichever case ends first.
+    const started = (): void => {
+      this.armed = false;
+    };
+    server.once('caseStarted', started);
+  }
+
+  /** The one line that stops the run, or null. */
+  after(def: CatalogueCase, outcome: CaseOutcome, limitS: number): string | null {
+    if (this.stopped !== null || !this.armed) return this.stopped;
+    const connected = outcome.result !== null || outcome.sawConnection || outcome.transportFailure != null;
+    if (connected) {
+      this.armed = false;
+      return null;
+    }
+    const client = outcome.client;
+    const said = client === null ? null : errorLine(client.output);
+    this.misses.push({ id: def.id, why: `${reasonWithoutResult(client, limitS, false)}${said === null ? '' : `: ${said}`}` });
+    if (this.misses.length < NEVER_CONNECTED_LIMIT) return null;
+    // One reason for all of them is said once.
+    const whys = new Set(this.misses.map((m) => m.why));
+    const cases =
+      whys.size === 1
+        ? `(${this.misses.map((m) => m.id).join(', ')}): ${this.misses[0]?.why ?? ''}`
+        : `(${this.misses.map((m) => `${m.id}: ${m.why}`).join('; ')})`;
+    this.stopped = `the client command never connected in the run's first ${this.misses.length} cases ${cases}; the run is stopped: check --client (the command, and that it dials its {url})`;
+    return this.stopped;
+  }
 }

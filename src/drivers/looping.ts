@@ -14,6 +14,9 @@ import type { CaseOutcome } from './driver.js';
 import { LoopingRobustness } from './looping-robustness.js';
 import { isRobustness } from '../play/attack-figures.js';
 import { TreeMemory } from '../processes/tree-memory.js';
+import { UsageError } from '../errors.js';
+import { errorLine } from '../processes/crash.js';
+import { reasonWithoutResult } from '../policy/rule.js';
 
 /**
  * Runs the command once; it drives every case itself (Autobahn style) via /getCaseCount and /runCase.
@@ -55,7 +58,8 @@ export async function runLooping(
   };
   try {
     const values = { url: where.baseUrl, case: '', agent: config.agent, http2: where.http2, ...(where.ca !== null ? { ca: where.ca } : {}) };
-    ({ run: clientRun, crash } = await driveClient(server, command, values, config, signal, budgetS * 1000, seen, started));
+    const connectMs = caseTimeoutFor(cases[0] as CatalogueCase, config) * 1000;
+    ({ run: clientRun, crash } = await driveClient(server, command, values, config, signal, { budgetMs: budgetS * 1000, connectMs }, seen, started));
   } finally {
     server.off('caseStarted', onStart);
     server.off('caseFinished', onFinish);
@@ -113,7 +117,7 @@ async function driveClient(
   values: ClientValues,
   config: ClientRunConfig,
   signal: AbortSignal | undefined,
-  budgetMs: number,
+  limits: { budgetMs: number; connectMs: number },
   seen: readonly CaseRunEvent[],
   started: (pid: number | undefined) => void,
 ): Promise<{ run: ClientRun; crash: string | null }> {
@@ -128,12 +132,23 @@ async function driveClient(
   const abort = new AbortController();
   signal?.addEventListener('abort', () => abort.abort(), { once: true });
   let timedOut = false;
+  // Any request (/getCaseCount, /runCase) shows the command reaches the server.
+  let asked = false;
+  const reached = new Promise<'asked'>((resolve) =>
+    server.once('asked', () => {
+      asked = true;
+      resolve('asked');
+    }),
+  );
   try {
-    const first = await raceTimeout(
-      client.exited.then(() => 'exit' as const),
-      budgetMs,
-      abort.signal,
-    );
+    const exited = client.exited.then(() => 'exit' as const);
+    // A command that cannot start, exits before it asks anything, or never dials stops the run (exit 2).
+    const opening = await raceTimeout(Promise.race([exited, reached]), limits.connectMs, abort.signal);
+    if (!asked && signal?.aborted !== true && (opening === 'exit' || opening === 'timeout')) {
+      client.killGroup();
+      throw new UsageError(neverConnected(client.snapshot(opening === 'timeout'), limits.connectMs / 1000));
+    }
+    const first = await raceTimeout(exited, limits.budgetMs, abort.signal);
     if (first !== 'exit') {
       timedOut = signal?.aborted !== true;
       if (timedOut) await client.stop(TERM_GRACE_MS);
@@ -147,4 +162,11 @@ async function driveClient(
     client.killGroup();
   }
   return { run: client.snapshot(timedOut), crash: client.crash() };
+}
+
+/** The one line of a looping client command that never reached the server. */
+function neverConnected(run: ClientRun, connectS: number): string {
+  const said = errorLine(run.output);
+  const why = reasonWithoutResult(run, connectS, false).replace(/^the client /, '');
+  return `the looping client command ${why}${said === null ? '' : `: ${said}`}; the run is stopped: check --client (the command, and that it dials its {url})`;
 }

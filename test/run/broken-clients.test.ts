@@ -23,6 +23,18 @@ async function gate(
   return { ...res, cases: new Map(summary.cases.map((c) => [c.id, c])), junit, outdir };
 }
 
+/** A run of group 1 with a client command that cannot work: its exit status, its `wsgate:` lines, the cases it played. */
+async function broken(client: string, extra: string[]): Promise<{ code: number | null; stdout: string; stderr: string; errorLines: string[]; played: string[] }> {
+  const outdir = await tempDir();
+  const res = await runCli(['run', '--client', client, '--url', 'ws://127.0.0.1:0', '--outdir', outdir, '--cases', '1.*', ...extra]);
+  const errorLines = res.stderr.split('\n').filter((l) => l.startsWith('wsgate:'));
+  // The progress lines of the cases that ended.
+  const played = [...res.stdout.matchAll(/^\[ *\d+\/\d+\] \S+ +(1\.\d\.\d+) /gm)].map((m) => m[1] as string);
+  // A stopped run writes no reports.
+  assert.deepEqual(existsSync(path.join(outdir, 'summary.json')), false);
+  return { ...res, errorLines, played };
+}
+
 function verdicts(c: SummaryCase | undefined): string {
   return `${c?.behavior ?? '-'}/${c?.behaviorClose ?? '-'}`;
 }
@@ -70,17 +82,14 @@ describe('the gate with broken clients', { concurrency: LIVE_RUNS_AT_ONCE }, () 
     assert.equal(detail.wasNotCleanReason, 'peer dropped the TCP connection without previous WebSocket closing handshake');
   });
 
-  test('a client that never connects is killed at the case timeout', async () => {
-    const r = await gate(fixtureCommand('never-connect'), ['--case-timeout', '1.5']);
-    assert.equal(r.code, 1);
-    for (const id of ['6.9.2', '6.12.7']) {
-      const c = r.cases.get(id);
-      assert.equal(c?.status, 'failed');
-      assert.equal(c?.behavior, null);
-      assert.equal(c?.client?.timedOut, true);
-      assert.equal(c?.reason, 'the client did not connect within 1.5 s; it was killed');
-      assert.match(junitCase(r.junit, id), /<failure [^>]*message="the client did not connect within 1.5 s; it was killed"/);
-    }
+  test('a client that never connects: the run stops after its first two cases, each killed at the case timeout; exit 2, one line, nothing played after', async () => {
+    const r = await broken(fixtureCommand('never-connect'), ['--case-timeout', '1.5', '--jobs', '1']);
+    assert.equal(r.code, 2, r.stdout + r.stderr);
+    assert.deepEqual(r.errorLines, [
+      "wsgate: the client command never connected in the run's first 2 cases (1.1.1, 1.1.2): the client did not connect within 1.5 s; it was killed; the run is stopped: check --client (the command, and that it dials its {url})",
+    ]);
+    // The first case was reported, the second stopped the run; the 14 others of group 1 were not played.
+    assert.deepEqual(r.played, ['1.1.1']);
   });
 
   test('a client that crashes mid-case fails the echo case and its exit status is reported', async () => {
@@ -93,16 +102,27 @@ describe('the gate with broken clients', { concurrency: LIVE_RUNS_AT_ONCE }, () 
     assert.match(junitCase(r.junit, '6.9.2'), /deliberate crash of a test client/);
   });
 
-  test('a command that does not exist fails every case with a clear reason', async () => {
-    const r = await gate('/nonexistent/wsgate-no-such-client {url}', ['--exclude-cases', '6.12.7']);
-    assert.equal(r.code, 1);
-    assert.equal(r.cases.get('6.9.2')?.reason, 'the client exited with status 127 (command not found?) before it connected');
-    assert.equal(r.cases.get('6.9.2')?.client?.exitCode, 127);
+  test('a command that does not exist: exit 2 after two cases, with the shell\'s own line', async () => {
+    const r = await broken('/nonexistent/wsgate-no-such-client {url}', ['--jobs', '4']);
+    assert.equal(r.code, 2, r.stdout + r.stderr);
+    assert.equal(r.errorLines.length, 1, r.stderr);
     assert.match(
-      junitCase(r.junit, '6.9.2'),
-      /<failure [^>]*message="the client exited with status 127 \(command not found\?\) before it connected" type="CLIENT"/,
+      r.errorLines[0] ?? '',
+      /^wsgate: the client command never connected in the run's first 2 cases \(1\.1\.\d, 1\.1\.\d\): the client exited with status 127 \(command not found\?\) before it connected: .*\/nonexistent\/wsgate-no-such-client: not found; the run is stopped/,
     );
-    assert.match(junitCase(r.junit, '6.9.2'), /Client output:\n.*not found/);
+    assert.ok(r.played.length <= 4, r.stdout);
+  });
+
+  test('a client that connects in its first case and then exits before connecting: those cases fail with the exit status (exit 1)', async () => {
+    const peer = fixtureCommand('spec-peer');
+    const r = await gate(`case {case} in 6.9.2) ${peer} ;; *) exit 3 ;; esac`, ['--jobs', '1', '--cases', '1.1.1']);
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.equal(r.cases.get('6.9.2')?.status, 'passed');
+    for (const id of ['6.12.7', '1.1.1']) {
+      const c = r.cases.get(id);
+      assert.deepEqual([c?.status, c?.reason, c?.client?.exitCode], ['failed', 'the client exited with status 3 before it connected', 3]);
+      assert.match(junitCase(r.junit, id), /<failure [^>]*message="the client exited with status 3 before it connected" type="CLIENT"/);
+    }
   });
 
   test('placeholders are shell-quoted: an agent with spaces, quotes and & reaches the client intact', async () => {
@@ -114,14 +134,22 @@ describe('the gate with broken clients', { concurrency: LIVE_RUNS_AT_ONCE }, () 
     assert.deepEqual(Object.keys(index), [agent]);
   });
 
-  test('a client that exits at once (status 0, no connection) fails every case with that reason', async () => {
-    const r = await gate(fixtureCommand('exits-at-once'));
-    assert.equal(r.code, 1);
-    for (const id of ['6.9.2', '6.12.7']) {
-      const c = r.cases.get(id);
-      assert.deepEqual([c?.status, c?.reason, c?.client?.exitCode], ['failed', 'the client exited with status 0 before it connected', 0]);
-      assert.match(junitCase(r.junit, id), /<failure [^>]*message="the client exited with status 0 before it connected" type="CLIENT"/);
-    }
+  test('a client that exits at once (status 0, no connection): exit 2 after two cases, the looping one at once', async () => {
+    const r = await broken(fixtureCommand('exits-at-once'), ['--jobs', '1']);
+    assert.equal(r.code, 2, r.stdout + r.stderr);
+    assert.deepEqual(r.errorLines, [
+      "wsgate: the client command never connected in the run's first 2 cases (1.1.1, 1.1.2): the client exited with status 0 before it connected; the run is stopped: check --client (the command, and that it dials its {url})",
+    ]);
+    const looping = await broken(fixtureCommand('exits-at-once'), ['--client-loops']);
+    assert.equal(looping.code, 2, looping.stdout + looping.stderr);
+    assert.deepEqual(looping.errorLines, [
+      'wsgate: the looping client command exited with status 0 before it connected; the run is stopped: check --client (the command, and that it dials its {url})',
+    ]);
+    const silent = await broken(fixtureCommand('never-connect'), ['--client-loops', '--case-timeout', '1.5']);
+    assert.equal(silent.code, 2, silent.stdout + silent.stderr);
+    assert.deepEqual(silent.errorLines, [
+      'wsgate: the looping client command did not connect within 1.5 s; it was killed; the run is stopped: check --client (the command, and that it dials its {url})',
+    ]);
   });
 
   test('a client that exits non-zero after passing: the case passes with a warning, the run passes', async () => {

@@ -120,15 +120,17 @@ describe('--jobs', () => {
     assert.equal(runs[0]?.cases.length, SUBSET.length);
   });
 
-  test('clients that hang on every case: each case costs the timeout, the job slots run them side by side, the report is complete', async () => {
+  test('clients that hang on every case but the first: each costs the timeout, the job slots run them side by side, the report is complete', async () => {
     const outdir = await tempDir();
-    const ids = ['1.1.1', '1.1.2', '1.1.3', '1.1.4', '1.1.5', '1.1.6'];
+    const ids = ['1.1.1', '1.1.2', '1.1.3', '1.1.4', '1.1.5', '1.1.6', '1.1.7'];
     const t0 = performance.now();
+    // 1.1.1's client connects, so the command works and the run goes on (a command that never connects stops it).
+    const client = `case {case} in 1.1.1) ${fixtureCommand('spec-peer')} ;; *) ${fixtureCommand('never-connect')} ;; esac`;
     const res = await runCli(
       [
         'run',
         '--client',
-        fixtureCommand('never-connect'),
+        client,
         '--url',
         'ws://127.0.0.1:0',
         '--outdir',
@@ -149,7 +151,8 @@ describe('--jobs', () => {
       summary.cases.map((c) => c.id),
       ids,
     );
-    for (const c of summary.cases) {
+    assert.equal(summary.cases[0]?.status, 'passed');
+    for (const c of summary.cases.slice(1)) {
       assert.equal(c.status, 'failed', c.id);
       assert.ok(c.timeMs >= 1900, `${c.id} ended after ${c.timeMs} ms, before its timeout`);
     }
@@ -158,17 +161,20 @@ describe('--jobs', () => {
     assert.ok(wallMs < 6 * 2000, `took ${wallMs.toFixed(0)} ms`);
   });
 
-  test('clients that exit at once, eight at a time: each case fails with the exit status, none waits for its timeout', async () => {
+  test('clients that exit before connecting, eight at a time: each case fails with the exit status, none waits for its timeout', async () => {
     const outdir = await tempDir();
     const ids = ['1.1.1', '1.1.2', '1.1.3', '1.1.4', '1.1.5', '1.1.6', '1.1.7', '1.1.8', '2.1', '2.2', '2.3', '2.4'];
-    const res = await runCli(['run', '--client', 'exit 3', '--url', 'ws://127.0.0.1:0', '--outdir', outdir, '--jobs', '8', '--cases', ...ids], 60_000);
-    assert.equal(res.code, 1);
+    // 1.1.1's client connects (so the command works: the run goes on); the others exit 3 after a moment.
+    const client = `case {case} in 1.1.1) ${fixtureCommand('spec-peer')} ;; *) sleep 3; exit 3 ;; esac`;
+    const res = await runCli(['run', '--client', client, '--url', 'ws://127.0.0.1:0', '--outdir', outdir, '--jobs', '8', '--cases', ...ids], 60_000);
+    assert.equal(res.code, 1, res.stdout + res.stderr);
     const summary = JSON.parse(await readFile(path.join(outdir, 'summary.json'), 'utf8')) as Summary;
     assert.deepEqual(
       summary.cases.map((c) => c.id),
       ids,
     );
-    for (const c of summary.cases) {
+    assert.equal(summary.cases[0]?.status, 'passed');
+    for (const c of summary.cases.slice(1)) {
       assert.equal(c.status, 'failed', c.id);
       assert.match(c.reason, /exited with status 3 before it connected/, c.id);
       // The default timeout is 30 s: a case that waited for it was held up by the other jobs' handshakes.

@@ -72,10 +72,19 @@ test('run --client-loops: the driver runs every case itself and the gate judges 
   );
 });
 
-test('run --client-loops with a driver that runs nothing fails every case', async () => {
+test('run --client-loops with a driver that asks for nothing: the run stops, exit 2, one line', async () => {
   const outdir = await tempDir();
   const res = await runCli(['run', '--client', 'true', '--client-loops', '--url', 'ws://127.0.0.1:0', '--outdir', outdir, '--cases', '6.9.2', '6.12.7']);
-  assert.equal(res.code, 1);
+  assert.equal(res.code, 2, res.stdout + res.stderr);
+  assert.match(res.stderr, /^wsgate: the looping client command exited with status 0 before it connected; the run is stopped/m);
+});
+
+test('run --client-loops with a driver that asks for the count and runs nothing fails every case', async () => {
+  const outdir = await tempDir();
+  // It asks for the count over a WebSocket (as Autobahn's drivers do), then exits.
+  const count = `'${process.execPath}' -e "const W = require('ws'); new W(process.env.WSGATE_URL + '/getCaseCount').on('message', () => process.exit(0))"`;
+  const res = await runCli(['run', '--client', count, '--client-loops', '--url', 'ws://127.0.0.1:0', '--outdir', outdir, '--cases', '6.9.2', '6.12.7']);
+  assert.equal(res.code, 1, res.stdout + res.stderr);
   const summary = JSON.parse(await readFile(path.join(outdir, 'summary.json'), 'utf8')) as { cases: Array<{ status: string; reason: string }> };
   for (const c of summary.cases) {
     assert.equal(c.status, 'failed');
