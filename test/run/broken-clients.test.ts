@@ -24,7 +24,10 @@ async function gate(
 }
 
 /** A run of group 1 with a client command that cannot work: its exit status, its `wsgate:` lines, the cases it played. */
-async function broken(client: string, extra: string[]): Promise<{ code: number | null; stdout: string; stderr: string; errorLines: string[]; played: string[] }> {
+async function broken(
+  client: string,
+  extra: string[],
+): Promise<{ code: number | null; stdout: string; stderr: string; errorLines: string[]; played: string[] }> {
   const outdir = await tempDir();
   const res = await runCli(['run', '--client', client, '--url', 'ws://127.0.0.1:0', '--outdir', outdir, '--cases', '1.*', ...extra]);
   const errorLines = res.stderr.split('\n').filter((l) => l.startsWith('wsgate:'));
@@ -102,7 +105,7 @@ describe('the gate with broken clients', { concurrency: LIVE_RUNS_AT_ONCE }, () 
     assert.match(junitCase(r.junit, '6.9.2'), /deliberate crash of a test client/);
   });
 
-  test('a command that does not exist: exit 2 after two cases, with the shell\'s own line', async () => {
+  test("a command that does not exist: exit 2 after two cases, with the shell's own line", async () => {
     const r = await broken('/nonexistent/wsgate-no-such-client {url}', ['--jobs', '4']);
     assert.equal(r.code, 2, r.stdout + r.stderr);
     assert.equal(r.errorLines.length, 1, r.stderr);

@@ -127,21 +127,7 @@ describe('--jobs', () => {
     // 1.1.1's client connects, so the command works and the run goes on (a command that never connects stops it).
     const client = `case {case} in 1.1.1) ${fixtureCommand('spec-peer')} ;; *) ${fixtureCommand('never-connect')} ;; esac`;
     const res = await runCli(
-      [
-        'run',
-        '--client',
-        client,
-        '--url',
-        'ws://127.0.0.1:0',
-        '--outdir',
-        outdir,
-        '--jobs',
-        '3',
-        '--case-timeout',
-        '2',
-        '--cases',
-        ...ids,
-      ],
+      ['run', '--client', client, '--url', 'ws://127.0.0.1:0', '--outdir', outdir, '--jobs', '3', '--case-timeout', '2', '--cases', ...ids],
       60_000,
     );
     const wallMs = performance.now() - t0;
