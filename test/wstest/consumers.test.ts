@@ -215,7 +215,9 @@ describe("real projects' Autobahn invocations", { concurrency: 2 }, () => {
       stdio: 'ignore',
     });
     try {
-      // waitWS: dial the root path until it succeeds (5 s), then close with 1000.
+      // waitWS: dial the root path until it succeeds, then close with 1000. Their 5 s is for a wstest
+      // already installed; here wstest is a Node start on a machine busy with other test files (CI
+      // failed once at 5 s): 20 s, the wait being what is tested, not its length.
       await until(
         'a WebSocket on /',
         () =>
@@ -227,7 +229,7 @@ describe("real projects' Autobahn invocations", { concurrency: 2 }, () => {
             });
             ws.on('error', () => resolve(false));
           }),
-        5000,
+        20_000,
       );
       const count = await new Promise<number>((resolve) => {
         const ws = new WebSocket(`${url}/getCaseCount`);
