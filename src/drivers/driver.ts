@@ -11,6 +11,9 @@ import type { CatalogueCase } from '../cases/types.js';
 import type { CaseResult, ClientRun } from '../model/report.js';
 import type { PeerFacts } from '../play/attack-figures.js';
 import type { TlsSetup } from '../tls/setup.js';
+import type { PeerDeath } from '../model/peer.js';
+
+export type { PeerDeath } from '../model/peer.js';
 
 /** What a driver saw of one case, raw: no verdict, no exclusion, no "not run" (the skeleton's). */
 export interface CaseOutcome {
@@ -32,8 +35,12 @@ export interface CaseOutcome {
   limitS?: number;
   /** Said first in the reason of a case without a result (the client's TLS or HTTP/2 failed). */
   transportFailure?: string | null;
-  /** Asked only when the gate fails the case: what the peer's process did meanwhile (the server under test died), or null. */
-  peerExit?: () => Promise<string | null>;
+  /**
+   * Settles once the driver knows whether the peer's process died while this case was open (the
+   * server under test, started by wsgate): that death, charged to this case, or null. It may settle
+   * after the next case started: the skeleton waits for it without holding a job slot.
+   */
+  died?: Promise<PeerDeath | null>;
   /** The case could not be played at all (nothing accepted connections): not run, for this reason. */
   notRun?: string;
   /**

@@ -5,6 +5,7 @@
  * the end and on SIGINT/SIGTERM, its whole process tree. Several servers (a fuzzingclient.json listing
  * more than one) are tested one after another, each its own agent.
  */
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { scriptedCase } from '../cases/define.js';
 import { catalogueFor } from '../cases/registry.js';
@@ -27,7 +28,8 @@ import { writeReports } from '../report/writer.js';
 import type { TlsSetup } from '../tls/setup.js';
 import { hostPort } from '../util/host-port.js';
 import { VERSION } from '../version.js';
-import type { CaseOutcome, Peer, PeerContext, RoleDriver } from './driver.js';
+import type { CaseOutcome, Peer, PeerContext, PeerDeath, RoleDriver } from './driver.js';
+import { cutShortWords, notRunAfterDeath, restartedWords, restartLimitWords } from '../report/peer-words.js';
 import { playAttackCase } from './server-attack.js';
 import { SHIPPED_LIMITS_ENV } from '../config/shipped-limits.js';
 
@@ -86,10 +88,22 @@ async function startServerPeer(
     http2: config.http2,
   };
   const command = sut.command === REFERENCE_SERVER_COMMAND ? referenceServerCommand(config.robustness) : sut.command;
+  // Its whole output is kept in the report directory: server-output.log (server-output-2.log, … for a spec's further servers).
+  const n = config.servers.indexOf(sut);
+  const outputFile = path.join(config.outdir, n <= 0 ? 'server-output.log' : `server-output-${n + 1}.log`);
   const proc =
     command === null
       ? null
-      : await ServerProcess.launch(command, sut.host, port, sut.startTimeout * 1000, io.signal, overTls ? certificateFiles(secure) : {}, config.http2);
+      : await ServerProcess.launch(
+          command,
+          sut.host,
+          port,
+          sut.startTimeout * 1000,
+          io.signal,
+          overTls ? certificateFiles(secure) : {},
+          config.http2,
+          outputFile,
+        );
   // The server's CPU is read from /proc while it lives (a process its shell does not reap is never counted as a child).
   const sampler = setInterval(() => proc?.sampleCpu(), 2000);
   const stop = async (): Promise<string | null> => {
@@ -116,6 +130,10 @@ async function startServerPeer(
       out: io.out,
       gone: null,
       stale: null,
+      windows: [],
+      deaths: new Map(),
+      restarting: null,
+      incidents: [],
     };
     const what = sut.command === REFERENCE_SERVER_COMMAND ? 'the bundled ws server' : command === null ? 'the server' : JSON.stringify(command);
     const url = `${target.tls ? 'wss' : 'ws'}://${hostPort(target.host, target.port)}${target.resource}`;
@@ -125,6 +143,7 @@ async function startServerPeer(
       atOnce: config.jobs,
       notes: [],
       play: { kind: 'each', playCase: (def, index) => playOne(state, def, index) },
+      incidents: () => state.incidents,
       results: state.results,
       forget: (id) => state.results.delete(id),
       stop,
@@ -193,6 +212,14 @@ interface ServerState {
   gone: string | null;
   /** Why the server, alive, is restarted before the next case (it stopped serving after an attack), or null. */
   stale: string | null;
+  /** Each case's time against the server (the deaths are charged from them). */
+  windows: CaseWindow[];
+  /** The deaths of the server's starts, by start number, once worked out. */
+  deaths: Map<number, Promise<PeerDeath>>;
+  /** A restart in progress: the cases that found the server dead wait for it. */
+  restarting: Promise<void> | null;
+  /** What cut the run short (the restart limit), in one line each. */
+  incidents: string[];
 }
 
 /** One case: the server checked (restarted if asked), one connection, what came of it. */
@@ -207,36 +234,184 @@ async function playOne(state: ServerState, def: CatalogueCase, index: number): P
     timeMs: performance.now() - t0,
     missing: reason,
   });
-  const down = await serverDown(state);
   if (isRobustness(def)) {
+    const down = await serverDown(state);
     if (down !== null) return { ...failed(down), notRun: `not run: the server is down after an earlier case (${down})` };
     return playAttackOne(state, def, index, t0);
   }
-  if (down !== null) return failed(down);
   const limitMs = caseTimeoutFor(def, state.config) * 1000;
   const { signal } = state;
-  const outcome = await playCase(
-    state.target,
-    scriptedCase(def),
-    { agent: state.agent, index: state.globalIndex.get(def.id) ?? index, limitMs, ...(signal ? { signal } : {}) },
-    playSettings(state.config, state.sut, def),
-  );
-  // The server may have died meanwhile: say so rather than "connection refused".
-  if (outcome.result === null) return failed((await serverDown(state)) ?? outcome.error ?? 'no result');
-  state.results.set(def.id, outcome.result);
-  const proc = state.process;
-  return {
-    result: outcome.result,
-    resultAt: performance.now(),
-    client: null,
-    sawConnection: true,
-    warnings: outcome.timedOut ? [`the case did not end within ${limitMs / 1000} s; wsgate dropped the connection`] : [],
-    timeMs: performance.now() - t0,
-    // A server that died during the case: the reason says so (the verdicts alone would not tell why).
-    ...(proc === null
-      ? {}
-      : { peerExit: async () => ((await proc.exitsWithin(DIED_GRACE_MS)) ? `the server under test ${proc.describeExit()} during the case` : null) }),
-  };
+  // A case that found the server dead (it died during an earlier case, or, with --jobs, during a
+  // case beside it) is played again on the restarted server: no case fails for a restart in progress.
+  for (let attempt = 0; ; attempt++) {
+    const unplayable = await serverUp(state);
+    if (unplayable !== null) return { ...failed(unplayable), notRun: unplayable };
+    const proc = state.process;
+    let ended!: () => void;
+    const settled = new Promise<void>((resolve) => (ended = resolve));
+    const window: CaseWindow = { id: def.id, at: index, start: performance.now(), end: null, startNo: proc?.starts ?? 0, answered: false, settled };
+    state.windows.push(window);
+    const outcome = await playCase(
+      state.target,
+      scriptedCase(def),
+      { agent: state.agent, index: state.globalIndex.get(def.id) ?? index, limitMs, ...(signal ? { signal } : {}) },
+      playSettings(state.config, state.sut, def),
+    );
+    const end = performance.now();
+    // Autobahn records "?" as the response of a server that sent nothing.
+    const answered = outcome.result !== null && outcome.result.httpResponse !== '' && outcome.result.httpResponse !== '?';
+    // No answer from the server: dead (then not this case's doing, the first time), or failing it as before.
+    // A refused connection waits longer for the exit to be told than a connection a dying kernel reset.
+    const grace = outcome.result === null ? REFUSED_GRACE_MS : DIED_GRACE_MS;
+    const dead = !answered && proc !== null && !isAborted(signal) && (await proc.startExitsWithin(window.startNo, grace));
+    // A restarted server that dies again on this case's request, unanswered, died of it.
+    window.answered = answered || (dead && attempt > 0 && outcome.result !== null);
+    window.end = end;
+    ended();
+    if (dead && !window.answered) {
+      // Refused (it had died before this case connected): never this case's doing, tried on a few starts.
+      if (state.sut.restart && (attempt === 0 || (outcome.result === null && attempt < REFUSED_TRIES))) continue;
+      const gone = await serverUp(state);
+      if (gone !== null) return { ...failed(gone), notRun: gone };
+    }
+    if (outcome.result === null) return failed(outcome.error ?? 'no result');
+    state.results.set(def.id, outcome.result);
+    return {
+      result: outcome.result,
+      resultAt: performance.now(),
+      client: null,
+      sawConnection: true,
+      warnings: outcome.timedOut ? [`the case did not end within ${limitMs / 1000} s; wsgate dropped the connection`] : [],
+      timeMs: performance.now() - t0,
+      // Told once the server has stayed up a moment after the case, or has died.
+      ...(proc === null || !window.answered ? {} : { died: diedDuring(state, proc, window) }),
+    };
+  }
+}
+
+/** One case's time against one start of the server: from its connection to its end. */
+interface CaseWindow {
+  readonly id: string;
+  /** Its place in the run (catalogue order). */
+  readonly at: number;
+  readonly start: number;
+  end: number | null;
+  /** Which start of the server it was played against. */
+  readonly startNo: number;
+  /** The server answered its opening handshake: it was the server's case, not a connection its dying kernel took. */
+  answered: boolean;
+  /** Settles once the case has ended (`end` and `answered` are known). */
+  readonly settled: Promise<void>;
+}
+
+/**
+ * How long after a case's end the server's death is still that case's: a process that died of the
+ * case closes its connection first, and its exit is told a moment later (more on a busy machine).
+ * Waited for beside the next cases, so it costs the run nothing but at its end.
+ */
+const CHARGE_GRACE_MS = 1000;
+
+/** The death of the server during `window`, charged to it (with the other cases open then), or null. */
+async function diedDuring(state: ServerState, proc: ServerProcess, window: CaseWindow): Promise<PeerDeath | null> {
+  const no = window.startNo;
+  const exited = await proc.startExitsWithin(no, Math.max(0, (window.end ?? 0) + CHARGE_GRACE_MS - performance.now()));
+  if (!exited || (proc.stopping && proc.starts === no)) return null;
+  const death = await deathOf(state, proc, no);
+  return death.during.includes(window.id) ? death : null;
+}
+
+/**
+ * The death of start `no` of the server as facts (worked out once): how it ended, its error line, the
+ * cases it is charged to. Those whose connection was open when it died; if none was (its exit is
+ * told after its connections closed), the last cases to end before it, within CHARGE_GRACE_MS, and
+ * those that ended with them.
+ */
+function deathOf(state: ServerState, proc: ServerProcess, no: number): Promise<PeerDeath> {
+  const known = state.deaths.get(no);
+  if (known !== undefined) return known;
+  const death = chargeDeath(state, proc, no);
+  state.deaths.set(no, death);
+  return death;
+}
+
+async function chargeDeath(state: ServerState, proc: ServerProcess, no: number): Promise<PeerDeath> {
+  const at = proc.exitedAtOf(no) ?? performance.now();
+  // The cases open when it died end with it: what each saw of the server is known once they have.
+  await Promise.all(state.windows.filter((w) => w.startNo === no && w.start <= at && w.end === null).map((w) => w.settled));
+  const mine = state.windows.filter((w) => w.startNo === no && w.answered && w.start <= at);
+  // Its connections end when it dies, together: the last case to end (within CHARGE_GRACE_MS of the
+  // exit, else it died between cases) and those open beside it then. The moment is the exit, or that
+  // case's end when the exit was told after the connections closed.
+  const last = mine.reduce<CaseWindow | null>((a, w) => (a === null || (w.end as number) > (a.end as number) ? w : a), null);
+  const during =
+    last === null || at - (last.end as number) > CHARGE_GRACE_MS
+      ? []
+      : mine.filter((w) => {
+          const moment = Math.min(at, last.end as number);
+          return w.start <= moment && (w.end as number) >= moment - ENDED_TOGETHER_MS && (w.end as number) >= last.start;
+        });
+  const ids = during.sort((a, b) => a.at - b.at).map((w) => w.id);
+  return { role: 'server', ...(await proc.endOf(no)), during: ids, outputFile: proc.outputFile };
+}
+
+/** Connections a dying process closes end within this of each other. */
+const ENDED_TOGETHER_MS = 20;
+
+/** How many starts a case whose connection is refused each time (its server dead) is tried on. */
+const REFUSED_TRIES = 3;
+
+/** How often a server wsgate started is started again after it died, at most. */
+export const RESTART_LIMIT = 200;
+
+/**
+ * Null while the server can take the next case; else why the case is not run. A server wsgate
+ * started that died is started again (once for the cases waiting on it) when --restart-server says
+ * so, up to RESTART_LIMIT times, and waited for until it accepts connections.
+ */
+async function serverUp(state: ServerState): Promise<string | null> {
+  for (;;) {
+    if (state.gone !== null) return state.gone;
+    const proc = state.process;
+    if (proc === null || proc.exitedAt === null) return null;
+    if (state.restarting !== null) {
+      await state.restarting;
+      continue;
+    }
+    let settled!: () => void;
+    state.restarting = new Promise<void>((resolve) => (settled = resolve));
+    try {
+      await restartAfterDeath(state, proc, await deathOf(state, proc, proc.starts));
+    } finally {
+      state.restarting = null;
+      settled();
+    }
+  }
+}
+
+/** Restarts a server that died, or says why the remaining cases are not run (state.gone). */
+async function restartAfterDeath(state: ServerState, proc: ServerProcess, death: PeerDeath): Promise<void> {
+  if (isAborted(state.signal)) {
+    state.gone = notRunAfterDeath(death, 'not restarted');
+    return;
+  }
+  if (!state.sut.restart) {
+    state.gone = notRunAfterDeath(death, 'not restarted');
+    state.incidents.push(cutShortWords(death, 'not restarted'));
+    return;
+  }
+  if (proc.starts > RESTART_LIMIT) {
+    state.gone = notRunAfterDeath(death, 'restart limit', `it was started ${proc.starts} times`);
+    state.incidents.push(restartLimitWords(RESTART_LIMIT));
+    state.out.write(`wsgate: ${restartLimitWords(RESTART_LIMIT)}\n`);
+    return;
+  }
+  try {
+    await proc.restart(state.target.host, state.target.port, state.sut.startTimeout * 1000, state.signal);
+    state.out.write(`${restartedWords(death, proc.starts)}\n`);
+  } catch (err) {
+    state.gone = notRunAfterDeath(death, 'restart failed', err instanceof Error ? err.message : String(err));
+    state.incidents.push(cutShortWords(death, 'restart failed'));
+  }
 }
 
 /**
@@ -296,8 +471,10 @@ function playSettings(config: ServerRunConfig, sut: ServerUnderTest, def: Catalo
   };
 }
 
-/** How long a failed case waits to see whether the server process is exiting. */
-const DIED_GRACE_MS = 200;
+/** How long a case the server never answered waits to see whether the server process is exiting. */
+const DIED_GRACE_MS = 300;
+/** The same, for a case whose connection was refused (nothing listens: a dead server, most likely). */
+const REFUSED_GRACE_MS = 1500;
 
 /**
  * Null while the server can take the next case. A server wsgate started that has exited is started

@@ -5,6 +5,8 @@
  */
 import type { CaseResult, GateCase } from '../model/report.js';
 import type { Explanation, WirePoint } from '../model/explanation.js';
+import type { PeerDeath } from '../model/peer.js';
+import { diedDuringWords } from '../report/peer-words.js';
 import { Utf8Validator } from '../protocol/utf8.js';
 import { codeWords, divergence, peerClose } from './divergence.js';
 import { requirementFor, type Requirement } from './requirements.js';
@@ -12,9 +14,33 @@ import { loggedBytes, Op, ordinal, wireFacts, type WireFacts } from './wire-fact
 
 /** The explanation of a gate case that did not pass cleanly, or null (OK on both axes, or not run). */
 export function explainCase(gc: GateCase): Explanation | null {
+  if (gc.death !== undefined) return explainDeath(gc, gc.death);
   if (gc.result !== null) return explainResult(gc.result);
   if (gc.status !== 'failed') return null;
   return explainNoResult(gc.id, gc.description, gc.reason);
+}
+
+/**
+ * A case the peer's process died during: the death is the finding, whatever the wire's verdicts
+ * (which keep the original's values, and are said after it).
+ */
+function explainDeath(gc: GateCase, death: PeerDeath): Explanation {
+  const r = gc.result;
+  return finish(
+    {
+      verdict: r === null ? 'NO RESULT' : `${r.behavior} / ${r.behaviorClose}`,
+      did: didPhrase(gc.description),
+      requirement: {
+        rfc: 'RFC 6455 §7.1.7',
+        text: `failing a WebSocket connection closes that connection, not the endpoint: the ${death.role} goes on serving`,
+      },
+      peerDid: diedDuringWords(death, gc.id),
+      at: null,
+      ending: r === null ? 'no WebSocket connection was recorded for the case' : `the wire's verdicts were ${r.behavior} / ${r.behaviorClose}`,
+      cause: { key: `died:${death.role}`, title: `the ${death.role} under test died during the case` },
+    },
+    true,
+  );
 }
 
 /** Whether a result needs explaining: any verdict other than OK on either axis. */

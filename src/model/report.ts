@@ -3,6 +3,7 @@
  * Field names are Autobahn|Testsuite's, so tools that read its per-case reports keep working.
  */
 import type { AttackRecord, Figure } from './figures.js';
+import type { PeerDeath } from './peer.js';
 import type { CloseVerdict, OutcomeVerdict } from './verdicts.js';
 
 /** Whose case it is: Autobahn|Testsuite's, or wsgate's own (group 14, --extended). */
@@ -178,6 +179,8 @@ export interface GateCase {
   reportBase: string | null;
   /** Set when a baseline file names the case (see policy/baseline.ts). */
   baseline?: BaselineMark;
+  /** The peer's process died while the case was open: the case fails for it (drivers/driver.ts). */
+  death?: PeerDeath;
 }
 
 /** What the baseline did to a case: accepted its failure, or named a case that passes now. */

@@ -48,6 +48,10 @@ export interface ClientProcess {
   readonly exited: Promise<void>;
   /** Whether the process has exited. */
   readonly hasExited: boolean;
+  /** When its shell exited (performance.now(), from the exit itself, not its output's end), or null while it runs. */
+  readonly exitedAt: number | null;
+  /** Settles when its shell has exited, before its output has ended (a descendant may still hold it). Never rejects. */
+  readonly exitSeen: Promise<void>;
   /** The pid of its shell (the root of its process tree), or undefined when it could not start. */
   readonly pid: number | undefined;
   /**
@@ -129,7 +133,12 @@ export function startClient(command: string, values: ClientValues, extraEnv: Rec
  * browser's profile directory): a process that names it is one of the tree even if it cleared its
  * environment.
  */
-export function startCommand(expanded: string, env: Record<string, string>, namedBy: string | null = null): ClientProcess {
+export function startCommand(
+  expanded: string,
+  env: Record<string, string>,
+  namedBy: string | null = null,
+  sink: ((chunk: Buffer) => void) | null = null,
+): ClientProcess {
   const output = new TailBuffer(OUTPUT_LIMIT);
   const token = randomBytes(12).toString('hex');
   const child = execa(expanded, {
@@ -146,17 +155,30 @@ export function startCommand(expanded: string, env: Record<string, string>, name
       [CLIENT_TOKEN_VARIABLE]: token,
     },
   });
-  child.stdout?.on('data', (chunk: Buffer) => output.push(chunk));
-  child.stderr?.on('data', (chunk: Buffer) => output.push(chunk));
+  const take = (chunk: Buffer): void => {
+    output.push(chunk);
+    sink?.(chunk);
+  };
+  child.stdout?.on('data', take);
+  child.stderr?.on('data', take);
+  let exitedAt: number | null = null;
+  const exitEvent = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      exitedAt = performance.now();
+      resolve();
+    }),
+  );
   const end = { hasExited: false, exitCode: null as number | null, signal: null as string | null, spawnError: null as string | null };
   const exited = child.then(
     (result) => {
+      exitedAt ??= performance.now();
       end.hasExited = true;
       end.exitCode = result.exitCode ?? null;
       end.signal = result.signal ?? null;
       if (result.failed && end.exitCode === null && end.signal === null) end.spawnError = firstLine(result.message ?? 'the command failed to start');
     },
     (err: unknown) => {
+      exitedAt ??= performance.now();
       end.hasExited = true;
       end.spawnError = firstLine(err instanceof Error ? err.message : String(err));
     },
@@ -177,6 +199,10 @@ export function startCommand(expanded: string, env: Record<string, string>, name
     get hasExited() {
       return end.hasExited;
     },
+    get exitedAt() {
+      return exitedAt;
+    },
+    exitSeen: Promise.race([exitEvent, exited]),
     pid: child.pid,
     treeCpuMs: () => treeCpuMs(child.pid, token, namedBy),
     killGroup,

@@ -4,8 +4,10 @@
  * while cases run, restarted on request, and stopped with its whole process tree at the end or on
  * a signal. A server that runs elsewhere (--server-url alone) is only waited for.
  */
-import { readFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readFileSync, renameSync, type WriteStream } from 'node:fs';
 import net from 'node:net';
+import path from 'node:path';
+import { errorLine } from './crash.js';
 import { UsageError } from '../errors.js';
 import { expandPlaceholders, startCommand, type ClientProcess } from './client-process.js';
 import { TERM_GRACE_MS } from './waiting.js';
@@ -119,9 +121,45 @@ export class ServerProcess {
   private constructor(
     private readonly expanded: string,
     private readonly env: Record<string, string>,
-    first: ClientProcess,
+    private readonly log: OutputLog | null,
   ) {
-    this.current = first;
+    this.current = this.start();
+  }
+
+  /** Every start's process, the first first. */
+  private readonly all: ClientProcess[] = [];
+
+  /** A start of the command; its output goes to the log too, after a line naming the start. */
+  private start(): ClientProcess {
+    this.log?.write(`--- wsgate: start ${this.starts} of the server under test: ${this.expanded}\n`);
+    const started = startCommand(this.expanded, this.env, null, this.log === null ? null : (chunk) => this.log?.write(chunk));
+    this.all.push(started);
+    return started;
+  }
+
+  /** When start `no` (1-based) exited (performance.now()), or null while it runs. */
+  exitedAtOf(no: number): number | null {
+    return this.all[no - 1]?.exitedAt ?? null;
+  }
+
+  /** Whether start `no` exits within ms (true at once when it has). */
+  async startExitsWithin(no: number, ms: number): Promise<boolean> {
+    const run = this.all[no - 1];
+    if (run === undefined || run.exitedAt !== null) return true;
+    await raceExit(run.exitSeen, ms);
+    return run.exitedAt !== null;
+  }
+
+  /**
+   * How start `no` ended, as facts: its status or signal, and its output's line that names the error
+   * (read once its output has ended, or after a moment when a descendant still holds it).
+   */
+  async endOf(no: number): Promise<{ exitCode: number | null; signal: string | null; errorLine: string | null }> {
+    const run = this.all[no - 1];
+    if (run === undefined) return { exitCode: null, signal: null, errorLine: null };
+    await raceExit(run.exited, 1000);
+    const snap = run.snapshot(false);
+    return { exitCode: snap.exitCode, signal: snap.signal, errorLine: errorLine(snap.output) };
   }
 
   /**
@@ -136,6 +174,7 @@ export class ServerProcess {
     signal?: AbortSignal,
     certificate: { cert?: string; key?: string } = {},
     http2 = false,
+    outputFile: string | null = null,
   ): Promise<ServerProcess> {
     const expanded = expandPlaceholders(command, { port: String(port), ...certificate });
     // --http2: the server is to take WebSockets over HTTP/2 (RFC 8441).
@@ -144,7 +183,7 @@ export class ServerProcess {
       env.WSGATE_CERT_FILE = certificate.cert;
       env.WSGATE_KEY_FILE = certificate.key;
     }
-    const server = new ServerProcess(expanded, env, startCommand(expanded, env));
+    const server = new ServerProcess(expanded, env, outputFile === null ? null : new OutputLog(outputFile));
     await server.waitUntilListening(host, port, timeoutMs, signal);
     return server;
   }
@@ -170,12 +209,25 @@ export class ServerProcess {
     return this.current.hasExited;
   }
 
+  /** When the current start exited (performance.now()), or null while it runs. */
+  get exitedAt(): number | null {
+    return this.current.exitedAt;
+  }
+
+  /** Whether wsgate is stopping it (at the run's end, or on a signal): an exit now is not a death. */
+  stopping = false;
+
+  /** The file its whole output is kept in (its name in the report directory), or null. */
+  get outputFile(): string | null {
+    return this.log?.name ?? null;
+  }
+
   /** Whether the process exits within ms (true at once when it already has). */
   async exitsWithin(ms: number): Promise<boolean> {
-    if (this.current.hasExited) return true;
+    if (this.current.exitedAt !== null) return true;
     let timer: NodeJS.Timeout | undefined;
     const exited = await Promise.race([
-      this.current.exited.then(() => true),
+      this.current.exitSeen.then(() => true),
       new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms))),
     ]);
     clearTimeout(timer);
@@ -208,8 +260,8 @@ export class ServerProcess {
         `the server under test's processes were still alive ${OLD_TREE_GONE_MS / 1000} s after SIGKILL; not restarted (command: ${this.expanded})`,
       );
     }
-    this.current = startCommand(this.expanded, this.env);
     this.starts += 1;
+    this.current = this.start();
     await this.waitUntilListening(host, port, timeoutMs, signal);
   }
 
@@ -233,13 +285,54 @@ export class ServerProcess {
    * SIGKILL was needed.
    */
   async stop(): Promise<string | null> {
+    this.stopping = true;
     this.sampleCpu();
     if (this.current.hasExited) {
       this.current.killGroup();
+      await this.log?.close();
       return null;
     }
     const how = await this.current.stop(TERM_GRACE_MS);
     this.current.killGroup();
+    await raceExit(this.current.exited, 1000);
+    await this.log?.close();
     return how === 'killed' ? `the server ignored SIGTERM for ${TERM_GRACE_MS / 1000} s; its process group was killed with SIGKILL` : null;
+  }
+}
+
+/** Resolves when `p` does or after ms. */
+function raceExit(p: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([p, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * The server's whole output, every start's, in a file of the report directory: written to NAME.part
+ * as it comes, renamed to NAME once the server is stopped (a reader never sees half a log as whole).
+ */
+class OutputLog {
+  private readonly stream: WriteStream;
+  readonly name: string;
+
+  constructor(private readonly file: string) {
+    mkdirSync(path.dirname(file), { recursive: true });
+    this.name = path.basename(file);
+    this.stream = createWriteStream(`${file}.part`);
+    // A full disk costs the log, not the run.
+    this.stream.on('error', () => undefined);
+  }
+
+  write(chunk: string | Buffer): void {
+    if (!this.stream.closed && !this.stream.writableEnded) this.stream.write(chunk);
+  }
+
+  async close(): Promise<void> {
+    if (this.stream.writableEnded) return;
+    await new Promise<void>((resolve) => this.stream.end(resolve));
+    try {
+      renameSync(`${this.file}.part`, this.file);
+    } catch {
+      // The report directory went away: nothing to keep it in.
+    }
   }
 }

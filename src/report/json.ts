@@ -157,6 +157,8 @@ function caseSummary(c: GateCase): CaseSummary {
     explanation: explanationOf(c),
     warnings: c.warnings,
     baseline: c.baseline ?? null,
+    // Only when the peer's process died while the case was open: how, and the cases open then.
+    ...(c.death !== undefined ? { peerDeath: c.death } : {}),
     reportfile: c.reportBase === null ? null : `${c.reportBase}.json`,
     client:
       c.client === null

@@ -23,6 +23,7 @@ interface JunitCase {
   name(name: string): JunitCase;
   time(seconds: number): JunitCase;
   failure(message?: string, type?: string): JunitCase;
+  error(message?: string, type?: string, content?: string): JunitCase;
   stacktrace(text?: string): JunitCase;
   skipped(): JunitCase;
   standardOutput(text?: string): JunitCase;
@@ -197,13 +198,17 @@ export function junitXml(run: GateRun): string {
     const own = cases[0]?.origin === 'wsgate';
     if (own) suite.property('origin', 'wsgate');
     const className = `${agentSlug}.${slug(label, 'misc')}${own ? '_wsgate' : ''}`;
-    for (const c of cases) addTestCase(suite.testCase().className(className), c, own);
+    for (const c of cases) addTestCase(suite.testCase().className(className), c, own, run.interrupted !== null);
   }
   return builder.build();
 }
 
-/** One case as a testcase: properties, failure or skipped, the frame log and client output. */
-function addTestCase(tc: JunitCase, c: GateCase, own: boolean): void {
+/**
+ * One case as a testcase: properties, failure or skipped, the frame log and client output. In a run
+ * that was interrupted or cut short, a case it kept from running is an <error>: every JUnit reader
+ * shows the run red, as its exit status is.
+ */
+function addTestCase(tc: JunitCase, c: GateCase, own: boolean, cutShort: boolean): void {
   tc.name(testName(c)).time(seconds(c.timeMs));
   tc.property('status', c.status);
   if (own) tc.property('origin', 'wsgate');
@@ -219,6 +224,8 @@ function addTestCase(tc: JunitCase, c: GateCase, own: boolean): void {
     // The message is wsgate's explanation where the case has a result (Autobahn's texts stay in the body).
     const why = c.result === null ? null : explanationOf(c);
     tc.failure(oneLine(why?.text ?? (c.reason || type)), type).stacktrace(cdataSafe(failureBody(c)));
+  } else if (cutShort && c.status === 'skipped' && c.result === null && c.reason.startsWith('not run:')) {
+    tc.error(oneLine(c.reason), 'NOT RUN');
   } else if (c.status === 'skipped') {
     skipWithMessage(tc, oneLine(c.reason || 'skipped'));
   }

@@ -5,7 +5,8 @@
  */
 import type { CatalogueCase } from '../cases/types.js';
 import type { RunSettings } from '../config/run-config.js';
-import type { CaseOutcome } from '../drivers/driver.js';
+import type { CaseOutcome, PeerDeath } from '../drivers/driver.js';
+import { diedDuringWords } from '../report/peer-words.js';
 import { cpuBudgetOf, DEFAULT_BUDGETS, memoryBudgetOf, type RobustnessBudgets } from '../cases/data/budgets.js';
 import { isRobustness, judgeRobustness, recordOf, type PeerFacts } from '../play/attack-figures.js';
 import type { CaseResult, GateCase } from '../model/report.js';
@@ -33,7 +34,7 @@ export function judgeResult(def: CatalogueCase, result: CaseResult, peer: PeerFa
 }
 
 /** The gate case of a played case: the gate rule on its result, or why it has none. */
-export function conclude(def: CatalogueCase, index: number, outcome: CaseOutcome, config: OutcomeConfig): GateCase {
+export function conclude(def: CatalogueCase, index: number, outcome: CaseOutcome, config: OutcomeConfig, death: PeerDeath | null = null): GateCase {
   if (outcome.notRun !== undefined) return notRun(def, index, outcome.notRun);
   const { result, client } = outcome;
   const base = { index, ...caseFields(def), timeMs: Math.round(outcome.timeMs), client };
@@ -51,7 +52,7 @@ export function conclude(def: CatalogueCase, index: number, outcome: CaseOutcome
     };
   }
   if (isRobustness(def)) judgeResult(def, result, outcome.peer ?? { memory: null }, config.budgets);
-  const verdict = livenessRule(ruleForResult(result, new Set(config.failOn)), result, outcome.peerFailure);
+  const verdict = deathRule(livenessRule(ruleForResult(result, new Set(config.failOn)), result, outcome.peerFailure), def, death);
   const warnings = [...verdict.warnings, ...outcome.warnings];
   if (client !== null && client.exitCode !== null && client.exitCode !== 0 && !client.timedOut) {
     warnings.push(`the client exited with status ${client.exitCode}`);
@@ -63,6 +64,7 @@ export function conclude(def: CatalogueCase, index: number, outcome: CaseOutcome
     warnings,
     result,
     reportBase: caseReportBase(agentFileBase(result.agent), result.id),
+    ...(death === null ? {} : { death }),
   };
 }
 
@@ -77,6 +79,16 @@ function livenessRule(verdict: GateVerdict, result: CaseResult, peerFailure: str
     status: 'failed',
     reason: `the peer failed the liveness check after the case: ${peerFailure}; outcome ${result.behavior}: ${result.result}`,
   };
+}
+
+/**
+ * A peer that died during the case fails it, whatever its verdicts say of the wire (they keep the
+ * original's values): the crash is the finding. Its verdicts' own reason follows when they failed too.
+ */
+function deathRule(verdict: GateVerdict, def: CatalogueCase, death: PeerDeath | null): GateVerdict {
+  if (death === null) return verdict;
+  const crash = diedDuringWords(death, def.id);
+  return { ...verdict, status: 'failed', reason: verdict.status === 'failed' ? `${crash}; ${verdict.reason}` : crash };
 }
 
 /** A case that was not run (excluded, or the run was interrupted). */

@@ -8,7 +8,7 @@ import type { CatalogueCase } from '../cases/types.js';
 import { UsageError } from '../errors.js';
 import type { RunConfig } from '../config/run-config.js';
 import { clientRoleDriver } from '../drivers/client-role.js';
-import type { CaseOutcome, GateIo, Peer, RoleDriver } from '../drivers/driver.js';
+import type { CaseOutcome, GateIo, Peer, PeerDeath, RoleDriver } from '../drivers/driver.js';
 import { runCasesScheduled, selectForRun } from './schedule.js';
 import { serverRoleDriver } from '../drivers/server-role.js';
 import type { GateCase, GateRun } from '../model/report.js';
@@ -142,21 +142,21 @@ async function runPeer(peer: Peer, s: PeerRunSettings): Promise<GateCase[]> {
   };
   const excludedFor = (agent: string, def: CatalogueCase, index: number): GateCase | null =>
     s.excluded(agent, def.id) ? notRun(def, index, excludedReason(peer.agent, config.specFile)) : null;
-  // Synchronous unless the peer's process must be asked about a failed case.
+  // Synchronous unless the driver is still to tell whether the peer died during the case.
   const settle = (index: number, outcome: CaseOutcome): Promise<void> | undefined => {
     const def = cases[index - 1];
     if (def === undefined || done.has(index) || s.cut(outcome)) return;
-    const gc = (outcome.result === null ? excludedFor(outcome.agent ?? peer.agent, def, index) : null) ?? conclude(def, index, outcome, config);
-    const askExit = gc.status === 'failed' ? outcome.peerExit : undefined;
-    if (askExit === undefined) {
-      record(gc);
+    const decide = (death: PeerDeath | null): void => {
+      record((outcome.result === null ? excludedFor(outcome.agent ?? peer.agent, def, index) : null) ?? conclude(def, index, outcome, config, death));
+    };
+    if (outcome.died === undefined) {
+      decide(null);
       return;
     }
-    return askExit().then((exit) => {
-      if (exit !== null) gc.reason += `; ${exit}`;
-      record(gc);
-    });
+    return outcome.died.then(decide);
   };
+  // What is still to be told of cases that ended: waited for before the peer stops, not in a job slot.
+  const pending: Promise<void>[] = [];
   try {
     if (peer.play.kind === 'self') await peer.play.playAll((index, outcome) => void settle(index, outcome));
     else {
@@ -169,9 +169,13 @@ async function runPeer(peer: Peer, s: PeerRunSettings): Promise<GateCase[]> {
           const def = cases[i] as CatalogueCase;
           const excluded = excludedFor(peer.agent, def, i + 1);
           if (excluded !== null) record(excluded);
-          else await settle(i + 1, await playCase(def, i + 1));
+          else {
+            const told = settle(i + 1, await playCase(def, i + 1));
+            if (told !== undefined) pending.push(told);
+          }
         },
       );
+      await Promise.all(pending);
     }
   } finally {
     const warning = await peer.stop();
