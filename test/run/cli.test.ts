@@ -126,7 +126,10 @@ test('SIGINT mid-run: the client group is killed, reports are written, cases are
   assert.equal(summary.result, 'failed');
   for (const c of summary.cases) assert.deepEqual([c.status, c.reason], ['skipped', 'not run: the run was interrupted (SIGINT)']);
   const junit = await readFile(path.join(outdir, 'junit.xml'), 'utf8');
-  assert.equal((junit.match(/<skipped/g) ?? []).length, 2);
+  // Cut short is red to a JUnit reader too: each not-run case is an <error>, none a <skipped>.
+  assert.equal((junit.match(/<error message="not run: the run was interrupted \(SIGINT\)" type="NOT RUN"\/>/g) ?? []).length, 2);
+  assert.equal((junit.match(/<skipped/g) ?? []).length, 0);
+  assert.match(junit, /<testsuites [^>]*failures="0" errors="2"/);
   // No client process survives: the marker argument is on no command line any more.
   const { execFileSync } = await import('node:child_process');
   const ps = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' });

@@ -1,7 +1,7 @@
 /**
  * SIGINT and SIGTERM to a real `wsgate run` process in the middle of a run: no new case starts, the
  * client's process group is killed, the finished cases are reported, the rest are marked not run
- * (JUnit <skipped> with the reason), the exit status is 130 / 143, and the report directory holds
+ * (JUnit <error> with the reason: red to every JUnit reader), the exit status is 130 / 143, and the report directory holds
  * only complete files (no temporary file; every JSON file parses).
  */
 import assert from 'node:assert/strict';
@@ -72,8 +72,9 @@ for (const [signal, status] of [
     );
     assert.equal(summary.cases[2]?.reason, `not run: the run was interrupted (${signal})`);
     const junit = await readFile(path.join(outdir, 'junit.xml'), 'utf8');
-    assert.equal((junit.match(/<skipped /g) ?? []).length, 1);
-    assert.match(junit, new RegExp(`<skipped message="not run: the run was interrupted \\(${signal}\\)"/>`));
+    assert.equal((junit.match(/<skipped /g) ?? []).length, 0);
+    assert.equal((junit.match(/<error /g) ?? []).length, 1);
+    assert.match(junit, new RegExp(`<error message="not run: the run was interrupted \\(${signal}\\)" type="NOT RUN"/>`));
 
     // The finished cases have their Autobahn reports; the interrupted one has none.
     const files = await listFiles(outdir);
