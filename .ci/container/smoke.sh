@@ -366,7 +366,7 @@ echo "exit 0 after $elapsed ms"
 check serve-reports "$auto/reports/servers" reference-server "$RUN_TOTAL"
 check owner "$auto/reports/servers" 1001
 # The gate on the host, on the original's files.
-node dist/src/cli.js judge --outdir "$auto/reports/servers" >/dev/null || fail "wsgate judge on a passing server's reports exited with $?, expected 0"
+node dist/src/cli.js judge --outdir "$auto/reports/servers" --spec "$auto/fuzzingclient.json" >/dev/null || fail "wsgate judge on a passing server's reports exited with $?, expected 0"
 echo 'wsgate judge on the reports: exit 0'
 
 step 'fuzzingclient against a broken server (denoland/fastwebsockets autobahn/server-test.js): exit 0, then wsgate judge exits 1'
@@ -402,7 +402,7 @@ kill "$host_server" 2>/dev/null || true
 [ "$status" = 0 ] || fail "wstest -m fuzzingclient against a broken server exited with $status, expected 0 (the original's)"
 [ -f "$fw/reports/servers/index.json" ] || fail "no $fw/reports/servers/index.json"
 status=0
-node dist/src/cli.js judge --outdir "$fw/reports/servers" >"$work/judge.log" || status=$?
+node dist/src/cli.js judge --outdir "$fw/reports/servers" --spec "$fw/fuzzingclient.json" >"$work/judge.log" || status=$?
 grep -E '^ *FAIL ' "$work/judge.log" || true
 [ "$status" = 1 ] || fail "wsgate judge on a broken server's reports exited with $status, expected 1"
 echo 'wstest: exit 0; wsgate judge on the reports: exit 1'

@@ -14,8 +14,10 @@ export function judgeCommand<T>(y: Argv<T>, { io, env, setStatus }: CommandConte
           type: 'string',
           array: true,
           default: [] as string[],
-          describe: 'Case id patterns that must have results (default: the cases index.json holds)',
+          describe:
+            "Case id patterns that must have results (default: --spec's selection, else the selection in the summary.json of the wsgate run that wrote the reports, else the whole catalogue)",
         })
+        .option('spec', { type: 'string', describe: 'The spec file wstest ran from (fuzzingclient.json, fuzzingserver.json): its cases must have results' })
         .option('exclude-cases', { type: 'string', array: true, default: [] as string[], describe: 'Case id patterns to leave out' })
         .option('extended', extendedOption)
         .option('strict', { type: 'boolean', default: false, describe: 'NON-STRICT outcomes fail too' })
@@ -40,6 +42,7 @@ export function judgeCommand<T>(y: Argv<T>, { io, env, setStatus }: CommandConte
             agent: a.agent,
             cases: a.cases,
             excludeCases: a['exclude-cases'],
+            spec: a.spec,
             extended: a.extended,
             failOn: a['fail-on'],
             strict: a.strict,

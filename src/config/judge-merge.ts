@@ -12,8 +12,13 @@ export interface JudgeConfig {
   outdir: string;
   /** The agent to judge; null: the only agent in index.json. */
   agent: string | null;
-  /** Case patterns that must have results; empty: the cases index.json holds for the agent. */
+  /**
+   * Case patterns that must have results; empty: the spec file's selection (`spec`), else the
+   * selection in the summary.json of the wsgate run that wrote the reports, else the whole catalogue.
+   */
   cases: string[];
+  /** The spec file `wstest` ran from (fuzzingclient.json, fuzzingserver.json): its cases and exclusions are what must be there. */
+  spec: string | null;
   /** Patterns may name wsgate's own group 14 (as --extended does for run, serve and list). */
   extended: boolean;
   excludeCases: string[];
@@ -35,6 +40,7 @@ export interface JudgeInput {
   agent?: string | undefined;
   cases?: readonly string[] | undefined;
   excludeCases?: readonly string[] | undefined;
+  spec?: string | undefined;
   extended?: boolean | undefined;
   strict?: boolean | undefined;
   failOn?: readonly string[] | undefined;
@@ -55,6 +61,7 @@ export function judgeConfig(input: JudgeInput): JudgeConfig {
     agent: input.agent ?? null,
     cases: splitList(input.cases ?? []),
     excludeCases: splitList(input.excludeCases ?? []),
+    spec: input.spec === undefined ? null : path.resolve(input.spec),
     extended: input.extended === true,
     failOn: [...failingVerdicts(input.failOn === undefined ? null : splitList(input.failOn), strict)],
     strict,

@@ -4,7 +4,10 @@
  * It is the judging step of setups where the server ran elsewhere (a CI service container), and it
  * replaces the hand-written index.json scripts projects use today. Nothing is run; no socket opened.
  */
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { agentCaseExcluder, autobahnSelection, readSpec } from '../config/spec.js';
+import { SELECTION_FILE, selectionOf } from '../report/selection.js';
 import { catalogue, everyCase } from '../cases/registry.js';
 import { selectCases } from '../cases/select.js';
 import type { CatalogueCase } from '../cases/types.js';
@@ -33,19 +36,13 @@ export async function judgeReports(config: JudgeConfig, io: GateIo): Promise<num
   const agent = agentToJudge(index, config.agent, indexFile);
   const results = (index as IndexFile)[agent] ?? {};
   const baseline = config.baseline === null ? null : loadBaseline(config.baseline);
-  // Without patterns, every case the index holds that wsgate knows, its own groups included (as merge does).
-  const everything = everyCase;
-  const selected =
-    config.cases.length > 0 || config.excludeCases.length > 0
-      ? selectCases(config.extended ? everyCase : catalogue, config.cases, config.excludeCases)
-      : selectCases(
-          everything,
-          Object.keys(results).filter((id) => everything.some((c) => c.id === id)),
-        );
+  // Reports of a fuzzing client (isServer false) judge a server.
+  const role = (await reportsOfServer(results, config.outdir)) ? 'server' : 'client';
+  const { cases: selected, from } = expectedCases(config, results, agent, indexFile);
   if (selected.length === 0) throw new UsageError(`${indexFile}: no case to judge for agent ${JSON.stringify(agent)}`);
   const failing = new Set(config.failOn);
   const cases: GateCase[] = [];
-  for (const [i, def] of selected.entries()) cases.push(await judgeOne(def, i + 1, results[def.id], failing, config.outdir, indexFile));
+  for (const [i, def] of selected.entries()) cases.push(await judgeOne(def, i + 1, results[def.id], failing, config.outdir, indexFile, role));
   const run: GateRun = {
     agent,
     startedAt: new Date().toISOString(),
@@ -55,14 +52,13 @@ export async function judgeReports(config: JudgeConfig, io: GateIo): Promise<num
     interrupted: null,
     resources: null,
     failOn: config.failOn,
-    // Reports of a fuzzing client (isServer false) judge a server.
-    ...(cases.some((c) => c.result?.isServer === false) ? { role: 'server' as const } : {}),
+    ...(role === 'server' ? { role: 'server' as const } : {}),
     ...(baseline !== null ? { baselineFile: baseline.file } : {}),
   };
   return finishRun(run, config, {
     tell: (r) => {
       const progress = new Progress(io.out, io.isTty, r.cases.length, config.quiet);
-      progress.header(`wsgate: judging ${r.cases.length} case${r.cases.length === 1 ? '' : 's'} of agent ${JSON.stringify(agent)} in ${indexFile}`);
+      progress.header(`wsgate: judging ${r.cases.length} case${r.cases.length === 1 ? '' : 's'} of agent ${JSON.stringify(agent)} in ${indexFile} (${from})`);
       for (const c of r.cases) if (c.status !== 'passed' || c.baseline !== undefined) progress.caseDone(c);
       progress.summary(r, { outdir: config.outdir, junit: config.junit, json: config.json });
     },
@@ -70,6 +66,73 @@ export async function judgeReports(config: JudgeConfig, io: GateIo): Promise<num
     env: io.env ?? process.env,
     out: io.out,
   });
+}
+
+/**
+ * The cases the reports were meant to hold, and where that selection comes from (said in the
+ * header): --cases, the spec file wstest ran from, the summary.json of the wsgate run that wrote
+ * them, or the whole catalogue (with any of wsgate's own groups the index holds). A case of the
+ * selection missing from the index fails: a run that stopped part-way is not green.
+ */
+function expectedCases(config: JudgeConfig, results: IndexFile[string], agent: string, indexFile: string): { cases: CatalogueCase[]; from: string } {
+  if (config.cases.length > 0 || config.excludeCases.length > 0)
+    return { cases: selectCases(config.extended ? everyCase : catalogue, config.cases, config.excludeCases), from: 'the cases given' };
+  if (config.spec !== null) {
+    const spec = readSpec(config.spec, 'wstest');
+    const excluded = agentCaseExcluder(spec.excludeAgentCases, 'autobahn');
+    const ids = new Set(autobahnSelection(spec).filter((id) => !excluded(agent, id)));
+    return { cases: catalogue.filter((c) => ids.has(c.id)), from: `the selection of ${config.spec}` };
+  }
+  const ran = runSelection(path.join(config.outdir, 'summary.json'), agent);
+  if (ran !== null) return { cases: everyCase.filter((c) => ran.has(c.id)), from: 'the selection in the summary.json of the run that wrote them' };
+  const served = servedSelection(path.join(config.outdir, SELECTION_FILE));
+  if (served !== null) return { cases: everyCase.filter((c) => served.has(c.id)), from: `the selection wsgate serve recorded in ${SELECTION_FILE}` };
+  const own = new Set(Object.keys(results));
+  const catalogueIds = new Set(catalogue.map((c) => c.id));
+  return {
+    cases: everyCase.filter((c) => catalogueIds.has(c.id) || own.has(c.id)),
+    from: `the whole catalogue: no --cases, no --spec, and no selection a wsgate run recorded in ${path.dirname(indexFile)}; give --spec FILE when the reports hold a selection`,
+  };
+}
+
+/** A JSON file's content, or undefined when it cannot be read or parsed. */
+function jsonOf(file: string): unknown {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The case ids wsgate serve recorded, or null. */
+function servedSelection(file: string): Set<string> | null {
+  const ids = selectionOf(jsonOf(file));
+  return ids === null ? null : new Set(ids);
+}
+
+/**
+ * The case ids a wsgate run's summary.json lists for the agent, or null (no such file, or not a
+ * run's: judge's own summary, with no resources measured, says what it judged, not what ran).
+ */
+function runSelection(file: string, agent: string): Set<string> | null {
+  const summary = jsonOf(file);
+  if (!isObject(summary) || !Array.isArray(summary.cases) || summary.resources === null) return null;
+  const ids = summary.cases
+    .filter((c) => isObject(c) && typeof c.id === 'string' && (c.agent === undefined || c.agent === agent))
+    .map((c) => (c as { id: string }).id);
+  return ids.length === 0 ? null : new Set(ids);
+}
+
+/** Whether the first report the index names was written by a fuzzing client (the reports judge a server). */
+async function reportsOfServer(results: IndexFile[string], outdir: string): Promise<boolean> {
+  const first = Object.values(results).find((r) => isObject(r) && typeof r.reportfile === 'string');
+  if (first === undefined) return false;
+  try {
+    const report = JSON.parse(readFileSync(resolveInside(outdir, first.reportfile as string), 'utf8')) as unknown;
+    return isObject(report) && report.isServer === false;
+  } catch {
+    return false;
+  }
 }
 
 /** The agent named, or the only one the index holds. */
@@ -96,10 +159,13 @@ async function judgeOne(
   failing: ReadonlySet<string>,
   outdir: string,
   indexFile: string,
+  role: 'client' | 'server',
 ): Promise<GateCase> {
   const base = { index, ...caseFields(def), client: null, warnings: [] };
-  if (entry === undefined)
-    return { ...base, status: 'failed', reason: 'no result in index.json: the client did not run this case', timeMs: 0, result: null, reportBase: null };
+  if (entry === undefined) {
+    const why = role === 'server' ? 'the server run did not reach this case' : 'the client did not run this case';
+    return { ...base, status: 'failed', reason: `no result in index.json: ${why}`, timeMs: 0, result: null, reportBase: null };
+  }
   if (typeof entry.reportfile !== 'string') throw new UsageError(`${indexFile}: case ${def.id} has no "reportfile"`);
   let file: string;
   try {

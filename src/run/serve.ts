@@ -10,7 +10,9 @@ import { listenForCases } from '../server/factory.js';
 import type { FuzzingServer } from '../server/fuzzing-server.js';
 import { prepareTls, type TlsSetup } from '../tls/setup.js';
 import { agentExclusion } from './exclusion.js';
-import { checkDirectories } from '../report/files.js';
+import path from 'node:path';
+import { checkDirectories, writeFileAtomic } from '../report/files.js';
+import { SELECTION_FILE, selectionJson } from '../report/selection.js';
 import { selectForRun } from './schedule.js';
 import type { CaseResult } from '../model/report.js';
 import { isRobustness } from '../play/attack-figures.js';
@@ -45,12 +47,14 @@ export async function serveUntilStopped(
 export async function startCaseServer(
   config: ServeConfig,
   logger: Logger,
-  options: { unknownPaths?: 'refuse' | 'idle' } = {},
+  options: { unknownPaths?: 'refuse' | 'idle'; recordSelection?: boolean } = {},
 ): Promise<{ server: FuzzingServer; cases: CatalogueCase[]; secure: TlsSetup | null }> {
   const { cases } = selectForRun(config);
   // An empty shard serves nothing: not a server worth starting.
   if (cases.length === 0) throw new UsageError('no case is selected: check --cases and --exclude-cases');
   await checkDirectories([['the report directory', config.outdir]]);
+  // What `wsgate judge` is to find results for (wstest writes the original's files only).
+  if (options.recordSelection !== false) await writeFileAtomic(path.join(config.outdir, SELECTION_FILE), selectionJson(cases));
   const secure =
     config.tls === null ? null : await prepareTls(config.tls, { hosts: [config.host], outdir: config.outdir, serverFiles: false, needCertificate: true });
   const server = await listenForCases(config, cases, {

@@ -65,7 +65,7 @@ export function fuzzingServerConfig(options: WstestOptions, io: WstestIo): Serve
 /** Runs the fuzzing server until it is told to stop; resolves with the exit status (0). */
 export async function fuzzingServer(options: WstestOptions, io: WstestIo, logger: Logger): Promise<number> {
   const config = fuzzingServerConfig(options, io);
-  const { server, cases, secure } = await startCaseServer(config, logger, { unknownPaths: 'idle' });
+  const { server, cases, secure } = await startCaseServer(config, logger, { unknownPaths: 'idle', recordSelection: false });
   const out = io.stdout;
   let web: { close(): void } | null = null;
   try {

@@ -91,7 +91,15 @@ describe("real projects' Autobahn invocations", { concurrency: 2 }, () => {
       assert.equal(client.code, 0, client.out);
       assert.match(client.out, /Running test case 101\/101/);
       const report = await sh('node report.js', root, { ...env, FAIL_ON_ERROR: 'true' });
-      const judged = await runCliWith(['judge', '--outdir', path.join(root, 'reports/clients'), '--agent', 'undici']);
+      const judged = await runCliWith([
+        'judge',
+        '--outdir',
+        path.join(root, 'reports/clients'),
+        '--agent',
+        'undici',
+        '--spec',
+        path.join(root, 'config/fuzzingserver.json'),
+      ]);
       assert.equal(report.code, judged.code === 0 ? 0 : 1, `report.js: ${report.out}\nwsgate judge: ${judged.stdout}`);
       assert.equal(Object.keys((JSON.parse(readFileSync(path.join(root, 'reports/clients/index.json'), 'utf8')) as Index).undici ?? {}).length, 101);
     } finally {
@@ -298,7 +306,7 @@ describe("real projects' Autobahn invocations", { concurrency: 2 }, () => {
         notOk.filter((l) => !notes.has(l.split(' ')[0] ?? '') || !l.endsWith('NON-STRICT')),
         [],
       );
-      const judged = await runCliWith(['judge', '--outdir', path.join(compliance, 'reports/servers')]);
+      const judged = await runCliWith(['judge', '--outdir', path.join(compliance, 'reports/servers'), '--spec', path.join(compliance, 'fuzzingclient.json')]);
       assert.equal(judged.code, 0, judged.stdout);
     } finally {
       server.child.kill('SIGKILL');

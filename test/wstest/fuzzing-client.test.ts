@@ -107,9 +107,34 @@ test('fuzzingclient against a failing server exits 0 with the failures in its re
     const rows = index(dir, 'out')['broken/utf8'] ?? {};
     assert.equal(rows['1.1.1']?.behavior, 'OK');
     assert.equal(rows['6.3.1']?.behavior, 'FAILED');
-    const judged = await runCliWith(['judge', '--outdir', path.join(dir, 'out')]);
+    const judged = await runCliWith(['judge', '--outdir', path.join(dir, 'out'), '--spec', path.join(dir, 'spec.json')]);
     assert.equal(judged.code, 1, judged.stdout + judged.stderr);
     assert.match(judged.stdout, /6\.3\.1/);
+  } finally {
+    await kill(server);
+  }
+});
+
+test("docs/autobahn.md's one more line against a server that stops part-way: wstest exits 0 with the reports of what it reached; wsgate judge --spec exits 1, each missing case not run", async () => {
+  const dir = await tempDir('wsgate-wstest-');
+  const server = await serverProcess(BROKEN_SERVER, (port) => ['exits-after-20', String(port)]);
+  writeFileSync(
+    path.join(dir, 'fuzzingclient.json'),
+    JSON.stringify({ outdir: './reports/servers', servers: [{ agent: 'stops', url: `ws://127.0.0.1:${server.port}` }], cases: ['1.*', '2.*', '7.*'] }),
+  );
+  try {
+    const r = await runWstest(['-m', 'fuzzingclient', '-s', 'fuzzingclient.json'], dir, { timeoutMs: 60_000 });
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    // Its 20 connections, and the case that found it gone (a result with no connection, as the original writes).
+    const played = Object.keys(index(dir).stops ?? {}).length;
+    assert.ok(played >= 20 && played < 30, `${played} reports`);
+    const judged = await runCliWith(['judge', '--outdir', path.join(dir, 'reports/servers'), '--spec', path.join(dir, 'fuzzingclient.json')]);
+    assert.equal(judged.code, 1, judged.stdout + judged.stderr);
+    assert.match(judged.stdout, /judging 64 cases of agent "stops"/);
+    const summary = JSON.parse(readFileSync(path.join(dir, 'reports/servers/summary.json'), 'utf8')) as { cases: Array<{ status: string; reason: string }> };
+    const missing = summary.cases.filter((c) => c.reason === 'no result in index.json: the server run did not reach this case');
+    assert.equal(missing.length, 64 - played);
+    assert.ok(missing.every((c) => c.status === 'failed'));
   } finally {
     await kill(server);
   }

@@ -309,9 +309,25 @@ test('verdicts through wstest are those of wsgate serve for the same client and 
     Object.fromEntries(Object.entries(index['same-client'] ?? {}).map(([id, r]) => [id, `${r.behavior}/${r.behaviorClose}/${String(r.remoteCloseCode)}`]));
   assert.equal(Object.keys(verdicts(viaWstest)).length, 8 + 11 + 7 + 1 + 1 + 6 + 9);
   assert.deepEqual(verdicts(viaWstest), verdicts(viaServe));
-  // And the gate judges wstest's reports: the bundled client passes these.
-  const judged = await runCliWith(['judge', '--outdir', path.join(dir, 'reports/clients')]);
+  // And the gate judges wstest's reports against the spec they were run from: the bundled client passes these.
+  const judged = await runCliWith(['judge', '--outdir', path.join(dir, 'reports/clients'), '--spec', path.join(dir, 'fuzzingserver.json')]);
   assert.equal(judged.code, 0, judged.stdout + judged.stderr);
+  assert.match(judged.stdout, /judging 43 cases of agent "same-client" .*\(the selection of .*fuzzingserver\.json\)/);
+  // Without it, the whole catalogue is what should be there: the 474 cases this spec left out fail as not run.
+  const whole = await runCliWith([
+    'judge',
+    '--outdir',
+    path.join(dir, 'reports/clients'),
+    '--json',
+    path.join(dir, 'whole.json'),
+    '--junit',
+    path.join(dir, 'whole.xml'),
+  ]);
+  assert.equal(whole.code, 1);
+  const missing = (JSON.parse(readFileSync(path.join(dir, 'whole.json'), 'utf8')) as { cases: Array<{ reason: string }> }).cases.filter(
+    (c) => c.reason === 'no result in index.json: the client did not run this case',
+  );
+  assert.equal(missing.length, 517 - 43);
 });
 
 test("a wss:// url with the spec's key and cert serves TLS (the web port too); host 0.0.0.0 and an absolute, nested outdir are taken; /updateReports repeats", async () => {

@@ -200,6 +200,7 @@ function judgeConfig(input3) {
     agent: input3.agent ?? null,
     cases: splitList(input3.cases ?? []),
     excludeCases: splitList(input3.excludeCases ?? []),
+    spec: input3.spec === void 0 ? null : path.resolve(input3.spec),
     extended: input3.extended === true,
     failOn: [...failingVerdicts(input3.failOn === void 0 ? null : splitList(input3.failOn), strict)],
     strict,
@@ -227,7026 +228,6 @@ var init_judge_merge = __esm({
     "use strict";
     init_verdicts();
     init_patterns();
-  }
-});
-
-// src/protocol/constants.ts
-function isControlOpcode(opcode) {
-  return opcode > 7;
-}
-function isValidCloseCode(code) {
-  if (!Number.isInteger(code)) return false;
-  return code >= 1e3 && code <= 1003 || code >= 1007 && code <= 1011 || code >= 3e3 && code <= 4999;
-}
-var Opcode, CloseCode, WS_GUID, AUTOBAHN_DEFAULTS;
-var init_constants = __esm({
-  "src/protocol/constants.ts"() {
-    "use strict";
-    Opcode = {
-      Continuation: 0,
-      Text: 1,
-      Binary: 2,
-      Close: 8,
-      Ping: 9,
-      Pong: 10
-    };
-    CloseCode = {
-      Normal: 1e3,
-      GoingAway: 1001,
-      ProtocolError: 1002,
-      UnsupportedData: 1003,
-      NoStatus: 1005,
-      Abnormal: 1006,
-      InvalidPayload: 1007,
-      PolicyViolation: 1008,
-      MessageTooBig: 1009,
-      MandatoryExtension: 1010,
-      InternalError: 1011
-    };
-    WS_GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
-    AUTOBAHN_DEFAULTS = {
-      /** Drop a connection whose opening handshake is not complete by then. */
-      openHandshakeTimeoutMs: 5e3,
-      /** Drop a connection whose peer does not answer our close frame by then. */
-      closeHandshakeTimeoutMs: 1e3,
-      /** Fail connections with a close frame, never by dropping TCP (the fuzzers force it). */
-      failByDrop: false,
-      /** Largest message (and frame) payload accepted; more is refused with 1009. */
-      maxMessagePayload: 64 * 1024 * 1024,
-      /** A client waits this long after the closing handshake for the server to drop TCP (serverConnectionDropTimeout). */
-      serverDropTimeoutMs: 1e3,
-      /** zlib level of the fuzzer's own compressed messages (no verdict depends on it). */
-      deflateLevel: 1,
-      /** Largest opening handshake head read; a longer one gets 431. */
-      maxHeadBytes: 16 * 1024
-    };
-  }
-});
-
-// src/cases/data/framing-sizes.ts
-var framingSizes;
-var init_framing_sizes = __esm({
-  "src/cases/data/framing-sizes.ts"() {
-    "use strict";
-    framingSizes = [
-      // 7-bit length field: 0 and its largest value, 125.
-      { textId: "1.1.1", binaryId: "1.2.1", length: 0, chopSize: null, killAfter: 1 },
-      { textId: "1.1.2", binaryId: "1.2.2", length: 125, chopSize: null, killAfter: 1 },
-      // 126 switches to the 16-bit extended length (0x7e + 2 bytes).
-      { textId: "1.1.3", binaryId: "1.2.3", length: 126, chopSize: null, killAfter: 1 },
-      { textId: "1.1.4", binaryId: "1.2.4", length: 127, chopSize: null, killAfter: 1 },
-      { textId: "1.1.5", binaryId: "1.2.5", length: 128, chopSize: null, killAfter: 1 },
-      // The largest 16-bit length, then the first 64-bit one (0x7f + 8 bytes).
-      { textId: "1.1.6", binaryId: "1.2.6", length: 65535, chopSize: null, killAfter: 10 },
-      { textId: "1.1.7", binaryId: "1.2.7", length: 65536, chopSize: null, killAfter: 10 },
-      // The same 64 KiB frame written 997 bytes at a time: its 65546 bytes (10 of header) go out as 65
-      // writes of 997 bytes and one of 741.
-      { textId: "1.1.8", binaryId: "1.2.8", length: 65536, chopSize: 997, killAfter: 10 }
-    ];
-  }
-});
-
-// src/cases/categories.ts
-function isWsgateCase(id) {
-  return WSGATE_GROUPS.has(id.split(".")[0] ?? "");
-}
-function deflateParams(tuples) {
-  const what = "(requestNoContextTakeover, requestMaxWindowBits)";
-  return `Large JSON data file (utf8, 194056 bytes) - client offers ${what}: ${tuples} / server accept ${what}: ${tuples}`;
-}
-var categoryNames, WSGATE_GROUPS, subcategoryNames;
-var init_categories = __esm({
-  "src/cases/categories.ts"() {
-    "use strict";
-    categoryNames = {
-      "1": "Framing",
-      "2": "Pings/Pongs",
-      "3": "Reserved Bits",
-      "4": "Opcodes",
-      "5": "Fragmentation",
-      "6": "UTF-8 Handling",
-      "7": "Close Handling",
-      "9": "Limits/Performance",
-      "10": "Misc",
-      "12": "WebSocket Compression (different payloads)",
-      "13": "WebSocket Compression (different parameters)",
-      // wsgate's own (not in Autobahn|Testsuite): selected with --extended only.
-      "14": "Opening Handshake and Extension Negotiation",
-      // The same subjects from the other side: a server under test (--role server --extended).
-      "15": "Opening Handshake and Framing (server under test)",
-      // RFC 8441's own rules, both roles (--http2 --extended): 16.1 for a server under test, 16.2 for a client.
-      "16": "WebSocket over HTTP/2 (RFC 8441)",
-      // The robustness profile (--robustness only, never by default): the known denial-of-service attacks.
-      "17": "Robustness: attacks on a server under test",
-      "18": "Robustness: attacks on a client under test"
-    };
-    WSGATE_GROUPS = /* @__PURE__ */ new Set(["14", "15", "16", "17", "18"]);
-    subcategoryNames = {
-      "15.1": "Upgrade requests the server must refuse",
-      "15.2": "permessage-deflate offers the server must decline",
-      "15.3": "Frames the server must refuse",
-      "16.1": "Server under test: SETTINGS, extended CONNECT, stream ends, several streams, flow control, PING (RFC 8441)",
-      "16.2": "Client under test: extended CONNECT, 2xx without Sec-WebSocket-Accept, stream ends, flow control, PING (RFC 8441)",
-      "1.1": "Text Messages",
-      "1.2": "Binary Messages",
-      "4.1": "Non-control Opcodes",
-      "4.2": "Control Opcodes",
-      "6.1": "Valid UTF-8 with zero payload fragments",
-      "6.2": "Valid UTF-8 unfragmented, fragmented on code-points and within code-points",
-      "6.3": "Invalid UTF-8 differently fragmented",
-      "6.4": "Fail-fast on invalid UTF-8",
-      "6.5": "Some valid UTF-8 sequences",
-      "6.6": "All prefixes of a valid UTF-8 string that contains multi-byte code points",
-      "6.7": "First possible sequence of a certain length",
-      "6.8": "First possible sequence length 5/6 (invalid codepoints)",
-      "6.9": "Last possible sequence of a certain length",
-      "6.10": "Last possible sequence length 4/5/6 (invalid codepoints)",
-      "6.11": "Other boundary conditions",
-      "6.12": "Unexpected continuation bytes",
-      "6.13": "Lonely start characters",
-      "6.14": "Sequences with last continuation byte missing",
-      "6.15": "Concatenation of incomplete sequences",
-      "6.16": "Impossible bytes",
-      "6.17": "Examples of an overlong ASCII character",
-      "6.18": "Maximum overlong sequences",
-      "6.19": "Overlong representation of the NUL character",
-      "6.20": "Single UTF-16 surrogates",
-      "6.21": "Paired UTF-16 surrogates",
-      "6.22": "Non-character code points (valid UTF-8)",
-      "6.23": "Unicode specials (i.e. replacement char)",
-      "7.1": "Basic close behavior (fuzzer initiated)",
-      "7.3": "Close frame structure: payload length (fuzzer initiated)",
-      "7.5": "Close frame structure: payload value (fuzzer initiated)",
-      "7.7": "Close frame structure: valid close codes (fuzzer initiated)",
-      "7.9": "Close frame structure: invalid close codes (fuzzer initiated)",
-      "7.13": "Informational close information (fuzzer initiated)",
-      "9.1": "Text Message (increasing size)",
-      "9.2": "Binary Message (increasing size)",
-      "9.3": "Fragmented Text Message (fixed size, increasing fragment size)",
-      "9.4": "Fragmented Binary Message (fixed size, increasing fragment size)",
-      "9.5": "Text Message (fixed size, increasing chop size)",
-      "9.6": "Binary Text Message (fixed size, increasing chop size)",
-      "9.7": "Text Message Roundtrip Time (fixed number, increasing size)",
-      "9.8": "Binary Message Roundtrip Time (fixed number, increasing size)",
-      "10.1": "Auto-Fragmentation",
-      "12.1": "Large JSON data file (utf8, 194056 bytes)",
-      "12.2": "Lena Picture, Bitmap 512x512 bw (binary, 263222 bytes)",
-      "12.3": "Human readable text, Goethe's Faust I (German) (binary, 222218 bytes)",
-      "12.4": "Large HTML file (utf8, 263647 bytes)",
-      "12.5": "A larger PDF (binary, 1042328 bytes)",
-      "13.1": deflateParams("[(False, 0)]"),
-      "13.2": deflateParams("[(True, 0)]"),
-      "13.3": deflateParams("[(False, 9)]"),
-      "13.4": deflateParams("[(False, 15)]"),
-      "13.5": deflateParams("[(True, 9)]"),
-      "13.6": deflateParams("[(True, 15)]"),
-      "13.7": deflateParams("[(True, 9), (True, 0), (False, 0)]"),
-      "14.1": "Responses to refuse: status line and required header fields (RFC 6455 \xA74.1)",
-      "14.2": "Responses to refuse: extensions and subprotocols not offered (RFC 6455 \xA74.1)",
-      "14.3": "Responses to refuse: permessage-deflate parameters (RFC 7692 \xA77.1)",
-      "14.4": "Responses to accept: delivery, letter case, whitespace, lists (RFC 6455 \xA74.1, RFC 7230 \xA73.2)",
-      "14.5": "Compressed messages to inflate (RFC 7692 \xA77.2.2, \xA77.2.3)",
-      "14.6": "Close reasons at the edges (RFC 6455 \xA75.5.1, \xA78.1)"
-    };
-  }
-});
-
-// src/util/bytes.ts
-function toBuffer(data) {
-  if (typeof data === "string") return Buffer.from(data, "utf8");
-  return Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-}
-var EMPTY;
-var init_bytes = __esm({
-  "src/util/bytes.ts"() {
-    "use strict";
-    EMPTY = Buffer.alloc(0);
-  }
-});
-
-// src/cases/define.ts
-function placement(id) {
-  if (!ID_PATTERN.test(id)) throw new Error(`case id ${JSON.stringify(id)} is not a dotted number`);
-  const parts = id.split(".");
-  const category = categoryNames[parts[0] ?? ""];
-  if (category === void 0) throw new Error(`case ${id}: no category ${parts[0] ?? ""}`);
-  const subcategory = parts.length > 2 ? subcategoryNames[`${parts[0] ?? ""}.${parts[1] ?? ""}`] ?? "" : "";
-  return { category, subcategory, origin: isWsgateCase(id) ? "wsgate" : "autobahn" };
-}
-function defineCase(def) {
-  return { ...def, ...placement(def.id) };
-}
-function defineAttack(def) {
-  return { ...def, ...placement(def.id) };
-}
-function scriptedCase(def) {
-  if (def.attack !== void 0) throw new Error(`case ${def.id} is a raw attack: the attack engine plays it, not a WebSocket connection`);
-  return def;
-}
-function message(data, binary = false) {
-  return { kind: "message", data: toBuffer(data), binary };
-}
-function pong(data = "") {
-  return { kind: "pong", data: toBuffer(data) };
-}
-function closedByMe(codes = [1e3]) {
-  return { closedByMe: true, closeCode: codes, requireClean: true };
-}
-function failedByPeer(codes, options = {}) {
-  const close = { closedByMe: false, closeCode: codes, requireClean: false };
-  if (options.fatal === true) close.closedByWrongEndpointIsFatal = true;
-  return close;
-}
-function hex(text) {
-  return Buffer.from(text.replace(/\s+/g, ""), "hex");
-}
-function timeout(tag) {
-  return { kind: "timeout", tag };
-}
-function wrongCodeFails(verdict) {
-  if (verdict.behaviorClose !== "WRONG CODE") return verdict;
-  return { ...verdict, behavior: "FAILED", result: verdict.resultClose };
-}
-var ID_PATTERN;
-var init_define = __esm({
-  "src/cases/define.ts"() {
-    "use strict";
-    init_categories();
-    init_bytes();
-    ID_PATTERN = /^\d+(\.\d+)+$/;
-  }
-});
-
-// src/cases/s01-framing.ts
-function sizeCase(id, size, binary) {
-  const payload2 = binary ? Buffer.alloc(size.length, 254) : "*".repeat(size.length);
-  const kind = binary ? "binary" : "text";
-  const content = binary ? "the byte 0xfe" : '"*"';
-  const chopped = size.chopSize === null ? "" : `, written to TCP in chops of ${size.chopSize} bytes`;
-  return defineCase({
-    id,
-    description: size.length === 0 ? `A ${kind} message with an empty payload, in one frame.` : `A ${kind} message of ${size.length} bytes (${content} repeated), in one frame${chopped}.`,
-    expectation: `The client echoes the ${kind} message back unchanged, then answers the fuzzer's close (1000) cleanly.`,
-    expect: { OK: [message(payload2, binary)] },
-    close: closedByMe(),
-    run(t) {
-      t.sendFrame({ opcode: binary ? Opcode.Binary : Opcode.Text, payload: payload2, chopSize: size.chopSize });
-      t.killAfter(size.killAfter);
-    }
-  });
-}
-var framingCases;
-var init_s01_framing = __esm({
-  "src/cases/s01-framing.ts"() {
-    "use strict";
-    init_constants();
-    init_framing_sizes();
-    init_define();
-    framingCases = [
-      ...framingSizes.map((s) => sizeCase(s.textId, s, false)),
-      ...framingSizes.map((s) => sizeCase(s.binaryId, s, true))
-    ];
-  }
-});
-
-// src/cases/s02-pings.ts
-function pingCase(id, description, payload2, options = {}) {
-  return defineCase({
-    id,
-    description,
-    expectation: "The client answers with a pong carrying the same payload, then answers the fuzzer's close (1000) cleanly.",
-    expect: { OK: [pong(payload2)] },
-    close: closedByMe(),
-    run(t) {
-      t.sendFrame({ opcode: Opcode.Ping, payload: payload2, chopSize: options.chopSize ?? null });
-      t.closeAfter(options.closeAfter ?? 1);
-    }
-  });
-}
-function unsolicitedPongCase(id, description, payload2) {
-  return defineCase({
-    id,
-    description,
-    expectation: "The client sends nothing in reply to the pong and answers the close (1000) cleanly.",
-    expect: { OK: [] },
-    close: closedByMe(),
-    run(t) {
-      t.sendFrame({ opcode: Opcode.Pong, payload: payload2 });
-      t.sendClose(CloseCode.Normal);
-      t.closeAfter(1);
-    }
-  });
-}
-function tenPingsCase(id, description, chopSize) {
-  const payloads = Array.from({ length: 10 }, (_, i2) => `payload-${i2}`);
-  return defineCase({
-    id,
-    description,
-    expectation: "The client answers every ping with a pong carrying its payload, in order, then answers the fuzzer's close (1000) cleanly. (The RFC allows a peer to answer only the latest of several pings; this case expects all ten pongs all the same.)",
-    expect: { OK: payloads.map((p) => pong(p)) },
-    close: closedByMe(),
-    run(t) {
-      for (const payload2 of payloads) t.sendFrame({ opcode: Opcode.Ping, payload: payload2, chopSize });
-      t.closeAfter(3);
-    }
-  });
-}
-var pingCases;
-var init_s02_pings = __esm({
-  "src/cases/s02-pings.ts"() {
-    "use strict";
-    init_constants();
-    init_define();
-    pingCases = [
-      pingCase("2.1", "A ping with an empty payload.", ""),
-      pingCase("2.2", 'A ping with the text payload "Hello, world!".', "Hello, world!"),
-      // 0x00 0xff 0xfe 0xfd 0xfc 0xfb 0x00 0xff: not UTF-8, which a ping payload need not be.
-      pingCase("2.3", "A ping with the 8-byte binary payload 0x00fffefdfcfb00ff (not UTF-8).", hex("00 ff fe fd fc fb 00 ff")),
-      pingCase("2.4", "A ping with a payload of 125 bytes (0xfe repeated), the most a control frame may carry.", Buffer.alloc(125, 254)),
-      defineCase({
-        id: "2.5",
-        description: "A ping with a payload of 126 bytes (0xfe repeated), one more than a control frame may carry.",
-        expectation: "The client fails the connection at once (1002, protocol error) and sends no pong.",
-        expect: { OK: [] },
-        close: failedByPeer([CloseCode.ProtocolError]),
-        run(t) {
-          t.sendFrame({ opcode: Opcode.Ping, payload: Buffer.alloc(126, 254) });
-          t.killAfter(1);
-        }
-      }),
-      pingCase("2.6", "A ping with a payload of 125 bytes (0xfe repeated), written to TCP one byte at a time.", Buffer.alloc(125, 254), {
-        chopSize: 1,
-        closeAfter: 2
-      }),
-      unsolicitedPongCase("2.7", "An unsolicited pong with an empty payload, then a close (1000).", ""),
-      unsolicitedPongCase("2.8", 'An unsolicited pong with the payload "unsolicited pong payload", then a close (1000).', "unsolicited pong payload"),
-      defineCase({
-        id: "2.9",
-        description: 'An unsolicited pong with the payload "unsolicited pong payload", then a ping with the payload "ping payload".',
-        expectation: `The client ignores the pong, answers the ping with a pong carrying "ping payload", then answers the fuzzer's close (1000) cleanly.`,
-        expect: { OK: [pong("ping payload")] },
-        close: closedByMe(),
-        run(t) {
-          t.sendFrame({ opcode: Opcode.Pong, payload: "unsolicited pong payload" });
-          t.sendFrame({ opcode: Opcode.Ping, payload: "ping payload" });
-          t.closeAfter(1);
-        }
-      }),
-      tenPingsCase("2.10", 'Ten pings in a row, with the payloads "payload-0" to "payload-9".', null),
-      tenPingsCase("2.11", 'Ten pings in a row, with the payloads "payload-0" to "payload-9", written to TCP one byte at a time.', 1)
-    ];
-  }
-});
-
-// src/cases/data/delivery.ts
-function deliveryPhrase(delivery) {
-  if (delivery === Delivery.perOctet) return "written to TCP one byte at a time";
-  if (delivery === Delivery.perFrame) return "each frame written to TCP on its own";
-  return "all written to TCP at once";
-}
-var Delivery, PER_OCTET_RACE_SCHEDULE;
-var init_delivery = __esm({
-  "src/cases/data/delivery.ts"() {
-    "use strict";
-    Delivery = {
-      /** Every frame written at once: they usually reach the peer in one TCP segment ("one chop"). */
-      together: {},
-      /** Each frame a TCP write of its own, after the previous one flushed ("frame-wise chops"). */
-      perFrame: { sync: true },
-      /** Every byte a TCP write of its own ("octet-wise chops"). */
-      perOctet: { chopSize: 1 }
-    };
-    PER_OCTET_RACE_SCHEDULE = { runsAlone: true };
-  }
-});
-
-// src/cases/s03-reserved-bits.ts
-function rsvFrameCase(id, description, frame) {
-  return defineCase({
-    id,
-    description,
-    expectation: "The client fails the connection at once (1002, protocol error): no extension was negotiated that gives the RSV bits a meaning.",
-    expect: { OK: [] },
-    close: FAIL_1002,
-    run(t) {
-      t.sendFrame(frame);
-      t.killAfter(1);
-    }
-  });
-}
-function afterEchoCase(id, rsv, delivery) {
-  return defineCase({
-    id,
-    description: `A text message "${HELLO}", then the same message with RSV = ${rsv}, then a ping with an empty payload, ${deliveryPhrase(delivery)}.`,
-    expectation: "The client echoes the first message, then fails the connection (1002, protocol error) on the frame with RSV bits set, and sends no pong.",
-    expect: { OK: [message(HELLO)], "NON-STRICT": [] },
-    close: FAIL_1002,
-    ...delivery === Delivery.perOctet ? { schedule: PER_OCTET_RACE_SCHEDULE } : {},
-    run(t) {
-      t.sendFrame({ opcode: Opcode.Text, payload: HELLO, ...delivery });
-      t.sendFrame({ opcode: Opcode.Text, payload: HELLO, rsv, ...delivery });
-      t.sendFrame({ opcode: Opcode.Ping, ...delivery });
-      t.killAfter(1);
-    }
-  });
-}
-var HELLO, FAIL_1002, reservedBitCases;
-var init_s03_reserved_bits = __esm({
-  "src/cases/s03-reserved-bits.ts"() {
-    "use strict";
-    init_constants();
-    init_delivery();
-    init_define();
-    HELLO = "Hello, world!";
-    FAIL_1002 = failedByPeer([CloseCode.ProtocolError]);
-    reservedBitCases = [
-      rsvFrameCase("3.1", `A text message "${HELLO}" with RSV = 1 (RSV3 set).`, { opcode: Opcode.Text, payload: HELLO, rsv: 1 }),
-      afterEchoCase("3.2", 2, Delivery.together),
-      afterEchoCase("3.3", 3, Delivery.perFrame),
-      afterEchoCase("3.4", 4, Delivery.perOctet),
-      rsvFrameCase("3.5", "A binary message 0x00fffefdfcfb00ff with RSV = 5 (RSV1 and RSV3 set).", {
-        opcode: Opcode.Binary,
-        payload: hex("00 ff fe fd fc fb 00 ff"),
-        rsv: 5
-      }),
-      // Autobahn's own description of 3.6 says "Ping", but the frame it sends is a binary message.
-      rsvFrameCase("3.6", `A binary message "${HELLO}" with RSV = 6 (RSV1 and RSV2 set).`, {
-        opcode: Opcode.Binary,
-        payload: HELLO,
-        rsv: 6
-      }),
-      rsvFrameCase("3.7", "A close frame with an empty payload and RSV = 7 (all three bits set).", { opcode: Opcode.Close, rsv: 7 })
-    ];
-  }
-});
-
-// src/cases/data/reserved-opcodes.ts
-var reservedOpcodeCases;
-var init_reserved_opcodes = __esm({
-  "src/cases/data/reserved-opcodes.ts"() {
-    "use strict";
-    init_delivery();
-    reservedOpcodeCases = [
-      { id: "4.1.1", opcode: 3, payload: "", betweenMessageAndPing: false, delivery: Delivery.together },
-      { id: "4.1.2", opcode: 4, payload: "reserved opcode payload", betweenMessageAndPing: false, delivery: Delivery.together },
-      { id: "4.1.3", opcode: 5, payload: "", betweenMessageAndPing: true, delivery: Delivery.together },
-      { id: "4.1.4", opcode: 6, payload: "Hello, world!", betweenMessageAndPing: true, delivery: Delivery.together },
-      { id: "4.1.5", opcode: 7, payload: "Hello, world!", betweenMessageAndPing: true, delivery: Delivery.perOctet },
-      { id: "4.2.1", opcode: 11, payload: "", betweenMessageAndPing: false, delivery: Delivery.together },
-      { id: "4.2.2", opcode: 12, payload: "reserved opcode payload", betweenMessageAndPing: false, delivery: Delivery.together },
-      { id: "4.2.3", opcode: 13, payload: "", betweenMessageAndPing: true, delivery: Delivery.together },
-      { id: "4.2.4", opcode: 14, payload: "Hello, world!", betweenMessageAndPing: true, delivery: Delivery.together },
-      { id: "4.2.5", opcode: 15, payload: "Hello, world!", betweenMessageAndPing: true, delivery: Delivery.perOctet }
-    ];
-  }
-});
-
-// src/cases/s04-opcodes.ts
-function opcodeCase(c3) {
-  const kind = c3.opcode < 8 ? "non-control" : "control";
-  const frame = `a frame with the reserved ${kind} opcode ${c3.opcode} and ${c3.payload === "" ? "an empty payload" : `the payload "${c3.payload}"`}`;
-  return defineCase({
-    id: c3.id,
-    description: c3.betweenMessageAndPing ? `A text message "${HELLO2}", then ${frame}, then a ping with an empty payload, ${deliveryPhrase(c3.delivery)}.` : `${frame.charAt(0).toUpperCase()}${frame.slice(1)}.`,
-    expectation: c3.betweenMessageAndPing ? "The client echoes the text message, then fails the connection (1002, protocol error) on the reserved opcode, and sends no pong." : "The client fails the connection at once (1002, protocol error) on the reserved opcode.",
-    // A peer that fails before echoing the first message (it read all frames first) is NON-STRICT.
-    expect: c3.betweenMessageAndPing ? { OK: [message(HELLO2)], "NON-STRICT": [] } : { OK: [] },
-    close: failedByPeer([CloseCode.ProtocolError]),
-    ...c3.betweenMessageAndPing && c3.delivery === Delivery.perOctet ? { schedule: PER_OCTET_RACE_SCHEDULE } : {},
-    run(t) {
-      if (c3.betweenMessageAndPing) t.sendFrame({ opcode: Opcode.Text, payload: HELLO2, ...c3.delivery });
-      t.sendFrame({ opcode: c3.opcode, payload: c3.payload, ...c3.delivery });
-      if (c3.betweenMessageAndPing) t.sendFrame({ opcode: Opcode.Ping, ...c3.delivery });
-      t.killAfter(1);
-    }
-  });
-}
-var HELLO2, opcodeCases;
-var init_s04_opcodes = __esm({
-  "src/cases/s04-opcodes.ts"() {
-    "use strict";
-    init_constants();
-    init_delivery();
-    init_reserved_opcodes();
-    init_define();
-    HELLO2 = "Hello, world!";
-    opcodeCases = reservedOpcodeCases.map(opcodeCase);
-  }
-});
-
-// src/cases/s05-fragmentation.ts
-function send(t, frames, delivery) {
-  for (const [opcode, fin, payload2] of frames) t.sendFrame({ opcode, fin, payload: payload2, ...delivery });
-}
-function failCase(id, description, frames, delivery, why) {
-  return defineCase({
-    id,
-    description,
-    expectation: `The client fails the connection at once (1002, protocol error), since ${why}, and echoes nothing.`,
-    expect: { OK: [] },
-    close: failedByPeer([CloseCode.ProtocolError]),
-    run(t) {
-      send(t, frames, delivery);
-      t.killAfter(1);
-    }
-  });
-}
-function fragmentedControl(id, opcode, name) {
-  return failCase(
-    id,
-    `A ${name} split into two fragments: a ${name} frame "fragment1" with FIN clear, then a continuation frame "fragment2".`,
-    [
-      [opcode, false, "fragment1"],
-      [CONT, true, "fragment2"]
-    ],
-    Delivery.together,
-    "control frames must not be fragmented"
-  );
-}
-function twoFragments(id, delivery) {
-  return defineCase({
-    id,
-    description: `A text message in two fragments, "fragment1" (FIN clear) and a continuation "fragment2", ${deliveryPhrase(delivery)}.`,
-    expectation: `The client echoes the message "fragment1fragment2", then answers the fuzzer's close (1000) cleanly.`,
-    expect: { OK: [message("fragment1fragment2")] },
-    close: closedByMe(),
-    schedule: { cost: 1.05 },
-    run(t) {
-      send(
-        t,
-        [
-          [TEXT, false, "fragment1"],
-          [CONT, true, "fragment2"]
-        ],
-        delivery
-      );
-      t.closeAfter(1);
-    }
-  });
-}
-function pingBetweenFragments(id, delivery) {
-  return defineCase({
-    id,
-    description: `A text message in two fragments, "fragment1" and "fragment2", with a ping "ping payload" between them, ${deliveryPhrase(delivery)}.`,
-    expectation: `The client answers the ping with a pong "ping payload" first, then echoes the message "fragment1fragment2", then answers the fuzzer's close (1000) cleanly.`,
-    expect: { OK: [pong("ping payload"), message("fragment1fragment2")] },
-    close: closedByMe(),
-    run(t) {
-      send(
-        t,
-        [
-          [TEXT, false, "fragment1"],
-          [PING, true, "ping payload"],
-          [CONT, true, "fragment2"]
-        ],
-        delivery
-      );
-      t.closeAfter(1);
-    }
-  });
-}
-function orphanContinuation(id, fin, delivery) {
-  return failCase(
-    id,
-    `A continuation frame "non-continuation payload" with FIN ${fin ? "set" : "clear"} while no message is open, then a text message "Hello, world!", ${deliveryPhrase(delivery)}.`,
-    [
-      [CONT, fin, "non-continuation payload"],
-      [TEXT, true, "Hello, world!"]
-    ],
-    delivery,
-    "there is no message to continue"
-  );
-}
-function orphanThenMessageTwice(id, fin) {
-  const round = [
-    [CONT, fin, "fragment1"],
-    [TEXT, false, "fragment2"],
-    [CONT, true, "fragment3"]
-  ];
-  return failCase(
-    id,
-    `Twice: a continuation frame "fragment1" with FIN ${fin ? "set" : "clear"} while no message is open, then a text message in two fragments, "fragment2" and "fragment3".`,
-    [...round, ...round],
-    Delivery.together,
-    "the first frame has no message to continue"
-  );
-}
-function slowFragmentsWithPings(id, delivery) {
-  const fragments = ["fragment1", "fragment2", "fragment3", "fragment4", "fragment5"];
-  return defineCase({
-    id,
-    description: 'A text message in five fragments "fragment1" to "fragment5": the first two and a ping "pongme 1!", then one second later the next two, a ping "pongme 2!" and the last fragment. Everything is valid.' + (delivery === Delivery.perFrame ? " Each frame is written to TCP on its own." : ""),
-    expectation: "The client answers the first ping before the message is complete, then the second, each pong carrying its ping's payload, then echoes the whole message, then answers the fuzzer's close (1000) cleanly.",
-    expect: { OK: [pong("pongme 1!"), pong("pongme 2!"), message(fragments.join(""))] },
-    close: closedByMe(),
-    schedule: { cost: 1.05, idle: true },
-    async run(t) {
-      send(
-        t,
-        [
-          [TEXT, false, "fragment1"],
-          [CONT, false, "fragment2"],
-          [PING, true, "pongme 1!"]
-        ],
-        delivery
-      );
-      await t.pause(1);
-      send(
-        t,
-        [
-          [CONT, false, "fragment3"],
-          [CONT, false, "fragment4"],
-          [PING, true, "pongme 2!"],
-          [CONT, true, "fragment5"]
-        ],
-        delivery
-      );
-      t.closeAfter(1);
-    }
-  });
-}
-var CONT, TEXT, PING, PONG, fragmentationCases;
-var init_s05_fragmentation = __esm({
-  "src/cases/s05-fragmentation.ts"() {
-    "use strict";
-    init_constants();
-    init_delivery();
-    init_define();
-    ({ Continuation: CONT, Text: TEXT, Ping: PING, Pong: PONG } = Opcode);
-    fragmentationCases = [
-      fragmentedControl("5.1", PING, "ping"),
-      fragmentedControl("5.2", PONG, "pong"),
-      twoFragments("5.3", Delivery.together),
-      twoFragments("5.4", Delivery.perFrame),
-      twoFragments("5.5", Delivery.perOctet),
-      pingBetweenFragments("5.6", Delivery.together),
-      pingBetweenFragments("5.7", Delivery.perFrame),
-      pingBetweenFragments("5.8", Delivery.perOctet),
-      orphanContinuation("5.9", true, Delivery.together),
-      orphanContinuation("5.10", true, Delivery.perFrame),
-      orphanContinuation("5.11", true, Delivery.perOctet),
-      orphanContinuation("5.12", false, Delivery.together),
-      orphanContinuation("5.13", false, Delivery.perFrame),
-      orphanContinuation("5.14", false, Delivery.perOctet),
-      defineCase({
-        id: "5.15",
-        description: 'A text message in two fragments, "fragment1" and "fragment2", then a continuation frame "fragment3" with FIN clear while no message is open, then a text message "fragment4", all written to TCP at once.',
-        expectation: 'The client echoes the message "fragment1fragment2", then fails the connection (1002, protocol error), since there is no message to continue.',
-        // A peer that fails before echoing the valid message (it read all frames first) is NON-STRICT.
-        expect: { OK: [message("fragment1fragment2")], "NON-STRICT": [] },
-        close: failedByPeer([CloseCode.ProtocolError]),
-        run(t) {
-          send(
-            t,
-            [
-              [TEXT, false, "fragment1"],
-              [CONT, true, "fragment2"],
-              [CONT, false, "fragment3"],
-              [TEXT, true, "fragment4"]
-            ],
-            Delivery.together
-          );
-          t.killAfter(1);
-        }
-      }),
-      orphanThenMessageTwice("5.16", false),
-      orphanThenMessageTwice("5.17", true),
-      failCase(
-        "5.18",
-        'A text message in two fragments whose second frame is a text frame again: "fragment1" (text, FIN clear), then "fragment2" (text, FIN set).',
-        [
-          [TEXT, false, "fragment1"],
-          [TEXT, true, "fragment2"]
-        ],
-        Delivery.together,
-        "every frame after the first of a message must be a continuation frame"
-      ),
-      slowFragmentsWithPings("5.19", Delivery.together),
-      slowFragmentsWithPings("5.20", Delivery.perFrame)
-    ];
-  }
-});
-
-// src/cases/data/utf8-vectors.ts
-var utf8Vectors;
-var init_utf8_vectors = __esm({
-  "src/cases/data/utf8-vectors.ts"() {
-    "use strict";
-    utf8Vectors = [
-      // 6.5, some valid text: 'hello' + U+0024 / U+00A2 / U+20AC / U+24B62 (1 to 4 bytes) + 'world', then
-      // 'κόσμε' (ce ba | e1 bd b9 | cf 83 | ce bc | ce b5), the Greek word of Kuhn's file.
-      { id: "6.5.1", hex: "68656c6c6f24776f726c64", valid: true },
-      { id: "6.5.2", hex: "68656c6c6fc2a2776f726c64", valid: true },
-      { id: "6.5.3", hex: "68656c6c6fe282ac776f726c64", valid: true },
-      { id: "6.5.4", hex: "68656c6c6ff0a4ada2776f726c64", valid: true },
-      { id: "6.5.5", hex: "cebae1bdb9cf83cebcceb5", valid: true },
-      // 6.6, every prefix of 'κόσμε', 1 to 11 bytes. Autobahn marks each with its incremental validator
-      // (valid and ending on a code point boundary), which holds for the prefixes that end after a whole
-      // code point: 2, 5, 7, 9 and 11 bytes. The others end inside a sequence: an incomplete message.
-      { id: "6.6.1", hex: "ce", valid: false },
-      { id: "6.6.2", hex: "ceba", valid: true },
-      { id: "6.6.3", hex: "cebae1", valid: false },
-      { id: "6.6.4", hex: "cebae1bd", valid: false },
-      { id: "6.6.5", hex: "cebae1bdb9", valid: true },
-      { id: "6.6.6", hex: "cebae1bdb9cf", valid: false },
-      { id: "6.6.7", hex: "cebae1bdb9cf83", valid: true },
-      { id: "6.6.8", hex: "cebae1bdb9cf83ce", valid: false },
-      { id: "6.6.9", hex: "cebae1bdb9cf83cebc", valid: true },
-      { id: "6.6.10", hex: "cebae1bdb9cf83cebcce", valid: false },
-      { id: "6.6.11", hex: "cebae1bdb9cf83cebcceb5", valid: true },
-      // 6.7, the first code point of each length: U+0000, U+0080, U+0800, U+10000.
-      { id: "6.7.1", hex: "00", valid: true },
-      { id: "6.7.2", hex: "c280", valid: true },
-      { id: "6.7.3", hex: "e0a080", valid: true },
-      { id: "6.7.4", hex: "f0908080", valid: true },
-      // 6.8, the first five- and six-byte sequences of the old 31-bit scheme (U+200000, U+4000000): beyond
-      // U+10FFFF, and 0xf8-0xfd are never valid lead bytes (RFC 3629).
-      { id: "6.8.1", hex: "f888808080", valid: false },
-      { id: "6.8.2", hex: "fc8480808080", valid: false },
-      // 6.9, the last code point of each length: U+007F, U+07FF, U+FFFF, U+10FFFF.
-      { id: "6.9.1", hex: "7f", valid: true },
-      { id: "6.9.2", hex: "dfbf", valid: true },
-      { id: "6.9.3", hex: "efbfbf", valid: true },
-      { id: "6.9.4", hex: "f48fbfbf", valid: true },
-      // 6.10, the last four-, five- and six-byte sequences of the old scheme (U+1FFFFF, U+3FFFFFF,
-      // U+7FFFFFFF): beyond U+10FFFF.
-      { id: "6.10.1", hex: "f7bfbfbf", valid: false },
-      { id: "6.10.2", hex: "fbbfbfbfbf", valid: false },
-      { id: "6.10.3", hex: "fdbfbfbfbfbf", valid: false },
-      // 6.11, other boundaries: U+D7FF (just below the surrogates), U+E000 (just above), U+FFFD, U+10FFFF,
-      // and 0xf4 0x90 0x80 0x80, U+110000, the first code point too large.
-      { id: "6.11.1", hex: "ed9fbf", valid: true },
-      { id: "6.11.2", hex: "ee8080", valid: true },
-      { id: "6.11.3", hex: "efbfbd", valid: true },
-      { id: "6.11.4", hex: "f48fbfbf", valid: true },
-      { id: "6.11.5", hex: "f4908080", valid: false },
-      // 6.12, continuation bytes (0x80-0xbf) with no lead byte. 6.12.8 is 0x80 to 0xbe in order (Autobahn's
-      // range stops before 0xbf).
-      { id: "6.12.1", hex: "80", valid: false },
-      { id: "6.12.2", hex: "bf", valid: false },
-      { id: "6.12.3", hex: "80bf", valid: false },
-      { id: "6.12.4", hex: "80bf80", valid: false },
-      { id: "6.12.5", hex: "80bf80bf", valid: false },
-      { id: "6.12.6", hex: "80bf80bf80", valid: false },
-      { id: "6.12.7", hex: "80bf80bf80bf", valid: false },
-      {
-        id: "6.12.8",
-        hex: "808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9fa0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbe",
-        valid: false
-      },
-      // 6.13, lead bytes each followed by a space (0x20) instead of their continuation bytes: 0xc0-0xde,
-      // 0xe0-0xee, 0xf0-0xf6, 0xf8-0xfa and 0xfc (each of Autobahn's ranges stops one byte early).
-      {
-        id: "6.13.1",
-        hex: "c020c120c220c320c420c520c620c720c820c920ca20cb20cc20cd20ce20cf20d020d120d220d320d420d520d620d720d820d920da20db20dc20dd20de20",
-        valid: false
-      },
-      { id: "6.13.2", hex: "e020e120e220e320e420e520e620e720e820e920ea20eb20ec20ed20ee20", valid: false },
-      { id: "6.13.3", hex: "f020f120f220f320f420f520f620", valid: false },
-      { id: "6.13.4", hex: "f820f920fa20", valid: false },
-      { id: "6.13.5", hex: "fc20", valid: false },
-      // 6.14, sequences of 2 to 6 bytes with the last continuation byte missing: first those of U+0000
-      // (0xc0, 0xe0 0x80, ...), then those of the largest value of each length (0xdf, 0xef 0xbf, ...).
-      { id: "6.14.1", hex: "c0", valid: false },
-      { id: "6.14.2", hex: "e080", valid: false },
-      { id: "6.14.3", hex: "f08080", valid: false },
-      { id: "6.14.4", hex: "f8808080", valid: false },
-      { id: "6.14.5", hex: "fc80808080", valid: false },
-      { id: "6.14.6", hex: "df", valid: false },
-      { id: "6.14.7", hex: "efbf", valid: false },
-      { id: "6.14.8", hex: "f7bfbf", valid: false },
-      { id: "6.14.9", hex: "fbbfbfbf", valid: false },
-      { id: "6.14.10", hex: "fdbfbfbfbf", valid: false },
-      // 6.15, the ten truncated sequences of 6.14 one after the other.
-      { id: "6.15.1", hex: "c0e080f08080f8808080fc80808080dfefbff7bfbffbbfbfbffdbfbfbfbf", valid: false },
-      // 6.16, 0xfe and 0xff, which never occur in UTF-8.
-      { id: "6.16.1", hex: "fe", valid: false },
-      { id: "6.16.2", hex: "ff", valid: false },
-      { id: "6.16.3", hex: "fefeffff", valid: false },
-      // 6.17, '/' (U+002F) in overlong forms of 2 to 6 bytes: a shortest form is required (RFC 3629 §3).
-      { id: "6.17.1", hex: "c0af", valid: false },
-      { id: "6.17.2", hex: "e080af", valid: false },
-      { id: "6.17.3", hex: "f08080af", valid: false },
-      { id: "6.17.4", hex: "f8808080af", valid: false },
-      { id: "6.17.5", hex: "fc80808080af", valid: false },
-      // 6.18, the largest overlong of each length: U+007F in 2 bytes, U+07FF in 3, U+FFFF in 4, U+1FFFFF in
-      // 5, U+3FFFFFF in 6.
-      { id: "6.18.1", hex: "c1bf", valid: false },
-      { id: "6.18.2", hex: "e09fbf", valid: false },
-      { id: "6.18.3", hex: "f08fbfbf", valid: false },
-      { id: "6.18.4", hex: "f887bfbfbf", valid: false },
-      { id: "6.18.5", hex: "fc83bfbfbfbf", valid: false },
-      // 6.19, NUL (U+0000) in overlong forms of 2 to 6 bytes.
-      { id: "6.19.1", hex: "c080", valid: false },
-      { id: "6.19.2", hex: "e08080", valid: false },
-      { id: "6.19.3", hex: "f0808080", valid: false },
-      { id: "6.19.4", hex: "f880808080", valid: false },
-      { id: "6.19.5", hex: "fc8080808080", valid: false },
-      // 6.20, single UTF-16 surrogates, which UTF-8 must not encode (RFC 3629 §3): U+D800, U+DB7F, U+DB80,
-      // U+DBFF, U+DC00, U+DF80, U+DFFF (0xed followed by 0xa0-0xbf).
-      { id: "6.20.1", hex: "eda080", valid: false },
-      { id: "6.20.2", hex: "edadbf", valid: false },
-      { id: "6.20.3", hex: "edae80", valid: false },
-      { id: "6.20.4", hex: "edafbf", valid: false },
-      { id: "6.20.5", hex: "edb080", valid: false },
-      { id: "6.20.6", hex: "edbe80", valid: false },
-      { id: "6.20.7", hex: "edbfbf", valid: false },
-      // 6.21, high + low surrogate pairs encoded as two three-byte sequences (CESU-8 style): U+D800, U+DB7F,
-      // U+DB80, U+DBFF each followed by U+DC00 and by U+DFFF.
-      { id: "6.21.1", hex: "eda080edb080", valid: false },
-      { id: "6.21.2", hex: "eda080edbfbf", valid: false },
-      { id: "6.21.3", hex: "edadbfedb080", valid: false },
-      { id: "6.21.4", hex: "edadbfedbfbf", valid: false },
-      { id: "6.21.5", hex: "edae80edb080", valid: false },
-      { id: "6.21.6", hex: "edae80edbfbf", valid: false },
-      { id: "6.21.7", hex: "edafbfedb080", valid: false },
-      { id: "6.21.8", hex: "edafbfedbfbf", valid: false },
-      // 6.22, non-characters, which are valid UTF-8: U+FFFE, U+FFFF, then U+nFFFE and U+nFFFF of planes 1 to
-      // 16 (lead 0xf0-0xf4, second byte 0x8f/0x9f/0xaf/0xbf; 0xf0 0x8f would be overlong, 0xf4 above 0x8f
-      // beyond U+10FFFF, so Autobahn leaves those out).
-      { id: "6.22.1", hex: "efbfbe", valid: true },
-      { id: "6.22.2", hex: "efbfbf", valid: true },
-      { id: "6.22.3", hex: "f09fbfbe", valid: true },
-      { id: "6.22.4", hex: "f09fbfbf", valid: true },
-      { id: "6.22.5", hex: "f0afbfbe", valid: true },
-      { id: "6.22.6", hex: "f0afbfbf", valid: true },
-      { id: "6.22.7", hex: "f0bfbfbe", valid: true },
-      { id: "6.22.8", hex: "f0bfbfbf", valid: true },
-      { id: "6.22.9", hex: "f18fbfbe", valid: true },
-      { id: "6.22.10", hex: "f18fbfbf", valid: true },
-      { id: "6.22.11", hex: "f19fbfbe", valid: true },
-      { id: "6.22.12", hex: "f19fbfbf", valid: true },
-      { id: "6.22.13", hex: "f1afbfbe", valid: true },
-      { id: "6.22.14", hex: "f1afbfbf", valid: true },
-      { id: "6.22.15", hex: "f1bfbfbe", valid: true },
-      { id: "6.22.16", hex: "f1bfbfbf", valid: true },
-      { id: "6.22.17", hex: "f28fbfbe", valid: true },
-      { id: "6.22.18", hex: "f28fbfbf", valid: true },
-      { id: "6.22.19", hex: "f29fbfbe", valid: true },
-      { id: "6.22.20", hex: "f29fbfbf", valid: true },
-      { id: "6.22.21", hex: "f2afbfbe", valid: true },
-      { id: "6.22.22", hex: "f2afbfbf", valid: true },
-      { id: "6.22.23", hex: "f2bfbfbe", valid: true },
-      { id: "6.22.24", hex: "f2bfbfbf", valid: true },
-      { id: "6.22.25", hex: "f38fbfbe", valid: true },
-      { id: "6.22.26", hex: "f38fbfbf", valid: true },
-      { id: "6.22.27", hex: "f39fbfbe", valid: true },
-      { id: "6.22.28", hex: "f39fbfbf", valid: true },
-      { id: "6.22.29", hex: "f3afbfbe", valid: true },
-      { id: "6.22.30", hex: "f3afbfbf", valid: true },
-      { id: "6.22.31", hex: "f3bfbfbe", valid: true },
-      { id: "6.22.32", hex: "f3bfbfbf", valid: true },
-      { id: "6.22.33", hex: "f48fbfbe", valid: true },
-      { id: "6.22.34", hex: "f48fbfbf", valid: true },
-      // 6.23, the Specials block U+FFF9 to U+FFFF (U+FFFD is the replacement character): valid UTF-8.
-      { id: "6.23.1", hex: "efbfb9", valid: true },
-      { id: "6.23.2", hex: "efbfba", valid: true },
-      { id: "6.23.3", hex: "efbfbb", valid: true },
-      { id: "6.23.4", hex: "efbfbc", valid: true },
-      { id: "6.23.5", hex: "efbfbd", valid: true },
-      { id: "6.23.6", hex: "efbfbe", valid: true },
-      { id: "6.23.7", hex: "efbfbf", valid: true }
-    ];
-  }
-});
-
-// src/cases/s06-utf8.ts
-function echoCase(id, description, echoed, run) {
-  return defineCase({
-    id,
-    description,
-    expectation: "The client echoes the message back unchanged.",
-    expect: { OK: [message(echoed)] },
-    close: closedByMe(),
-    run(t) {
-      run(t);
-      t.closeAfter(CLOSE_AFTER);
-    }
-  });
-}
-function invalidCase(id, framing2, fragmentSize) {
-  return defineCase({
-    id,
-    description: `A text message that is not valid UTF-8 (it holds U+D800, a surrogate), ${framing2}.<br><br>Payload: 0x${WITH_SURROGATE.toString("hex")}`,
-    expectation: "The client fails the connection at once, since the payload is not valid UTF-8, and echoes nothing.",
-    expect: { OK: [] },
-    close: failedByPeer([CloseCode.InvalidPayload], { fatal: true }),
-    run(t) {
-      t.sendMessage(WITH_SURROGATE, fragmentSize === null ? {} : { fragmentSize });
-      t.killAfter(FAIL_AFTER);
-    }
-  });
-}
-function sendFailFastPart(t, delivery, part, i2, piece2) {
-  if (delivery === "chops") {
-    piece2?.(part);
-    if (i2 === 2) t.sendFrame({ opcode: Opcode.Continuation, payload: "", fin: true });
-  } else {
-    t.sendFrame({ opcode: i2 === 0 ? Opcode.Text : Opcode.Continuation, payload: part, fin: i2 === 2 });
-  }
-}
-function failFastCase(id, delivery, cuts) {
-  const parts = [BEYOND_UNICODE.subarray(0, cuts[0]), BEYOND_UNICODE.subarray(cuts[0], cuts[1]), BEYOND_UNICODE.subarray(cuts[1])];
-  const partsText = parts.map((p, i2) => `Part ${i2 + 1}: 0x${p.toString("hex")}`).join("<br>");
-  const how = delivery === "frames" ? "in three frames (a text frame and two continuation frames)" : "in one text frame without FIN whose payload is written to TCP in three pieces, then an empty final continuation frame";
-  let piece2 = null;
-  const sendPart = (t, i2) => sendFailFastPart(t, delivery, parts[i2], i2, piece2);
-  return defineCase({
-    id,
-    description: `A text message that is not valid UTF-8 (it holds 0xf4 0x90 0x80 0x80, U+110000, beyond Unicode), sent ${how}, with a pause of a second after the first part and after the second. The second part makes the payload invalid.<br><br>${partsText}`,
-    expectation: "The client accepts the first part and fails the connection as soon as the second part arrives (fail fast). Failing it only when the whole message is in is accepted as NON-STRICT.",
-    expect: { OK: [timeout("A")], "NON-STRICT": [timeout("A"), timeout("B")] },
-    close: failedByPeer([CloseCode.InvalidPayload], { fatal: true }),
-    schedule: { cost: 2 * PART_DELAY + 0.05, idle: true },
-    async run(t) {
-      if (delivery === "chops") {
-        piece2 = t.beginFrame(Opcode.Text, false, BEYOND_UNICODE.length);
-      }
-      sendPart(t, 0);
-      await t.pause(PART_DELAY, "A");
-      if (!t.isOpen) return;
-      t.record(timeout("A"));
-      sendPart(t, 1);
-      await t.pause(PART_DELAY, "B");
-      if (!t.isOpen) return;
-      t.record(timeout("B"));
-      sendPart(t, 2);
-      t.killAfter(FAIL_AFTER);
-    }
-  });
-}
-var VECTOR_FAIL_AFTER, CLOSE_AFTER, FAIL_AFTER, PART_DELAY, KOSME, HELLO3, emptyCases, validCases, WITH_SURROGATE, invalidCases, BEYOND_UNICODE, WHOLE_SEQUENCE, UP_TO_INVALID_BYTE, failFastCases, vectorCases, utf8Cases;
-var init_s06_utf8 = __esm({
-  "src/cases/s06-utf8.ts"() {
-    "use strict";
-    init_constants();
-    init_utf8_vectors();
-    init_define();
-    VECTOR_FAIL_AFTER = 0.5;
-    CLOSE_AFTER = 1;
-    FAIL_AFTER = 1;
-    PART_DELAY = 1;
-    KOSME = hex("ce ba e1 bd b9 cf 83 ce bc ce b5");
-    HELLO3 = "Hello-\xB5@\xDF\xF6\xE4\xFC\xE0\xE1-UTF-8!!";
-    emptyCases = [
-      echoCase("6.1.1", "A text message with an empty payload, in one frame.", "", (t) => {
-        t.sendFrame({ opcode: Opcode.Text, payload: "" });
-      }),
-      echoCase("6.1.2", "A text message in three frames, each with an empty payload.", "", (t) => {
-        t.sendFrame({ opcode: Opcode.Text, payload: "", fin: false });
-        t.sendFrame({ opcode: Opcode.Continuation, payload: "", fin: false });
-        t.sendFrame({ opcode: Opcode.Continuation, payload: "", fin: true });
-      }),
-      echoCase("6.1.3", 'A text message in three frames: the first and the last empty, the middle one "middle frame payload".', "middle frame payload", (t) => {
-        t.sendFrame({ opcode: Opcode.Text, payload: "", fin: false });
-        t.sendFrame({ opcode: Opcode.Continuation, payload: "middle frame payload", fin: false });
-        t.sendFrame({ opcode: Opcode.Continuation, payload: "", fin: true });
-      })
-    ];
-    validCases = [
-      echoCase("6.2.1", `A valid UTF-8 text message in one frame.<br><br>Payload: ${HELLO3}<br>0x${Buffer.from(HELLO3).toString("hex")}`, HELLO3, (t) => {
-        t.sendMessage(HELLO3);
-      }),
-      // The split falls after "ä", the 15th byte: a code point boundary.
-      echoCase(
-        "6.2.2",
-        `A valid UTF-8 text message in two frames, split between two code points.<br><br>Frame 1: Hello-\xB5@\xDF\xF6\xE4<br>0x${Buffer.from("Hello-\xB5@\xDF\xF6\xE4").toString("hex")}<br>Frame 2: \xFC\xE0\xE1-UTF-8!!<br>0x${Buffer.from("\xFC\xE0\xE1-UTF-8!!").toString("hex")}`,
-        HELLO3,
-        (t) => {
-          t.sendFrame({ opcode: Opcode.Text, payload: "Hello-\xB5@\xDF\xF6\xE4", fin: false });
-          t.sendFrame({ opcode: Opcode.Continuation, payload: "\xFC\xE0\xE1-UTF-8!!", fin: true });
-        }
-      ),
-      echoCase(
-        "6.2.3",
-        `A valid UTF-8 text message in frames of one byte each, so that frames end inside code points.<br><br>Payload: ${HELLO3}<br>0x${Buffer.from(HELLO3).toString("hex")}`,
-        HELLO3,
-        (t) => {
-          t.sendMessage(HELLO3, { fragmentSize: 1 });
-        }
-      ),
-      echoCase(
-        "6.2.4",
-        `A valid UTF-8 text message of multi-byte code points only, in frames of one byte each.<br><br>Payload: ${KOSME.toString("utf8")}<br>0x${KOSME.toString("hex")}`,
-        KOSME,
-        (t) => {
-          t.sendMessage(KOSME, { fragmentSize: 1 });
-        }
-      )
-    ];
-    WITH_SURROGATE = Buffer.concat([KOSME, hex("ed a0 80"), Buffer.from("edited")]);
-    invalidCases = [invalidCase("6.3.1", "in one frame", null), invalidCase("6.3.2", "in frames of one byte each", 1)];
-    BEYOND_UNICODE = Buffer.concat([KOSME, hex("f4 90 80 80"), Buffer.from("edited")]);
-    WHOLE_SEQUENCE = [11, 15];
-    UP_TO_INVALID_BYTE = [12, 13];
-    failFastCases = [
-      failFastCase("6.4.1", "frames", WHOLE_SEQUENCE),
-      failFastCase("6.4.2", "frames", UP_TO_INVALID_BYTE),
-      failFastCase("6.4.3", "chops", WHOLE_SEQUENCE),
-      failFastCase("6.4.4", "chops", UP_TO_INVALID_BYTE)
-    ];
-    vectorCases = utf8Vectors.map((v) => {
-      const payload2 = hex(v.hex);
-      return defineCase({
-        id: v.id,
-        description: `A text message whose payload is ${v.valid ? "" : "not "}valid UTF-8, in one frame.<br><br>Payload: 0x${v.hex}`,
-        expectation: v.valid ? "The client echoes the message back unchanged." : "The client fails the connection at once, since the payload is not valid UTF-8, and echoes nothing.",
-        expect: { OK: v.valid ? [message(payload2)] : [] },
-        close: v.valid ? closedByMe() : failedByPeer([CloseCode.InvalidPayload], { fatal: true }),
-        run(t) {
-          t.sendFrame({ opcode: Opcode.Text, payload: payload2 });
-          t.killAfter(VECTOR_FAIL_AFTER);
-        }
-      });
-    });
-    utf8Cases = [...emptyCases, ...validCases, ...invalidCases, ...failFastCases, ...vectorCases];
-  }
-});
-
-// src/cases/data/close-codes.ts
-var validCloseCodes, invalidCloseCodes, undefinedCloseCodes;
-var init_close_codes = __esm({
-  "src/cases/data/close-codes.ts"() {
-    "use strict";
-    validCloseCodes = [
-      { id: "7.7.1", code: 1e3 },
-      { id: "7.7.2", code: 1001 },
-      { id: "7.7.3", code: 1002 },
-      { id: "7.7.4", code: 1003 },
-      { id: "7.7.5", code: 1007 },
-      { id: "7.7.6", code: 1008 },
-      { id: "7.7.7", code: 1009 },
-      { id: "7.7.8", code: 1010 },
-      { id: "7.7.9", code: 1011 },
-      { id: "7.7.10", code: 3e3 },
-      { id: "7.7.11", code: 3999 },
-      { id: "7.7.12", code: 4e3 },
-      { id: "7.7.13", code: 4999 }
-    ];
-    invalidCloseCodes = [
-      { id: "7.9.1", code: 0 },
-      { id: "7.9.2", code: 999 },
-      { id: "7.9.3", code: 1004 },
-      { id: "7.9.4", code: 1005 },
-      { id: "7.9.5", code: 1006 },
-      { id: "7.9.6", code: 1016 },
-      { id: "7.9.7", code: 1100 },
-      { id: "7.9.8", code: 2e3 },
-      { id: "7.9.9", code: 2999 }
-    ];
-    undefinedCloseCodes = [
-      { id: "7.13.1", code: 5e3 },
-      { id: "7.13.2", code: 65535 }
-    ];
-  }
-});
-
-// src/cases/s07-close.ts
-function refusedClose(codes) {
-  return { closedByMe: true, closeCode: codes, requireClean: false };
-}
-function informational(result) {
-  return (verdict) => ({
-    ...verdict,
-    behavior: Behavior.Informational,
-    behaviorClose: CloseBehavior.Informational,
-    result: result(verdict)
-  });
-}
-function closeFirst(def) {
-  return defineCase({
-    id: def.id,
-    description: def.description,
-    expectation: def.expectation,
-    expect: { OK: [] },
-    close: def.close ?? closedByMe([CloseCode.Normal]),
-    suppressClose: true,
-    adjust: wrongCodeFails,
-    run(t) {
-      def.send(t);
-      t.killAfter(FAIL_AFTER2);
-    }
-  });
-}
-var FAIL_AFTER2, basicCases, lengthCases, INVALID_REASON, payloadValueCases, validCodeCases, invalidCodeCases, undefinedCodeCases, closeCases;
-var init_s07_close = __esm({
-  "src/cases/s07-close.ts"() {
-    "use strict";
-    init_constants();
-    init_verdicts();
-    init_close_codes();
-    init_define();
-    FAIL_AFTER2 = 1;
-    basicCases = [
-      defineCase({
-        id: "7.1.1",
-        description: 'A text message "Hello World!"; once it is echoed, a close frame with code 1000.',
-        expectation: "The client echoes the message, then answers the close with code 1000 (or no code).",
-        expect: { OK: [message("Hello World!")] },
-        close: closedByMe([CloseCode.Normal]),
-        adjust: wrongCodeFails,
-        run(t) {
-          t.sendFrame({ opcode: Opcode.Text, payload: "Hello World!" });
-          t.killAfter(FAIL_AFTER2);
-        }
-      }),
-      closeFirst({
-        id: "7.1.2",
-        description: "A close frame with code 1000, then a second, empty close frame.",
-        expectation: "The client answers the first close with code 1000 (or no code) and ignores the second.",
-        send(t) {
-          t.sendClose(CloseCode.Normal);
-          t.sendFrame({ opcode: Opcode.Close });
-        }
-      }),
-      closeFirst({
-        id: "7.1.3",
-        description: "A close frame with code 1000, then an empty ping.",
-        expectation: "The client answers the close with code 1000 (or no code) and sends no pong.",
-        send(t) {
-          t.sendClose(CloseCode.Normal);
-          t.sendFrame({ opcode: Opcode.Ping });
-        }
-      }),
-      closeFirst({
-        id: "7.1.4",
-        description: 'A close frame with code 1000, then a text message "Hello World!".',
-        expectation: "The client answers the close with code 1000 (or no code) and does not echo the message.",
-        send(t) {
-          t.sendClose(CloseCode.Normal);
-          t.sendFrame({ opcode: Opcode.Text, payload: "Hello World!" });
-        }
-      }),
-      closeFirst({
-        id: "7.1.5",
-        description: 'The first fragment "fragment1" of a text message, a close frame with code 1000, then the last fragment "fragment2".',
-        expectation: "The client answers the close with code 1000 (or no code) and echoes nothing.",
-        send(t) {
-          t.sendFrame({ opcode: Opcode.Text, payload: "fragment1", fin: false });
-          t.sendClose(CloseCode.Normal);
-          t.sendFrame({ opcode: Opcode.Continuation, payload: "fragment2", fin: true });
-        }
-      }),
-      defineCase({
-        id: "7.1.6",
-        description: 'Back to back: a 256 KiB text message (the pattern "BAsd7&jh23" repeated), a text message "Hello World!", a close frame with code 1000 and an empty ping.',
-        expectation: 'Informational only. Whether the client echoes "Hello World!" before it answers the close depends on how it processes its input: a client that handles the close before it has finished writing the large echo may send back part of the messages or none of them.',
-        // OK: the close was handled after the small message; NON-STRICT: before it. Only the result text
-        // tells them apart, since both axes become INFORMATIONAL.
-        expect: { OK: [message("Hello World!")], "NON-STRICT": [] },
-        close: closedByMe([CloseCode.Normal]),
-        suppressClose: true,
-        adjust: informational(
-          (v) => v.behavior === Behavior.Ok ? "Text message was processed before close." : v.behavior === Behavior.NonStrict ? "Close was processed before text message could be returned." : v.result
-        ),
-        run(t) {
-          t.sendFrame({ opcode: Opcode.Text, payload: "BAsd7&jh23", payloadLen: 256 * 1024 });
-          t.sendFrame({ opcode: Opcode.Text, payload: "Hello World!" });
-          t.sendClose(CloseCode.Normal);
-          t.sendFrame({ opcode: Opcode.Ping });
-          t.killAfter(FAIL_AFTER2);
-        }
-      })
-    ];
-    lengthCases = [
-      closeFirst({
-        id: "7.3.1",
-        description: "A close frame with an empty payload: no code, no reason.",
-        expectation: "The client answers the close with code 1000 or no code.",
-        send(t) {
-          t.sendCloseFrame();
-        }
-      }),
-      closeFirst({
-        id: "7.3.2",
-        description: 'A close frame with a 1-byte payload, "a": too short to hold a close code.',
-        expectation: "The client answers with a close frame with code 1002 (or no code), or drops TCP.",
-        close: refusedClose([CloseCode.ProtocolError]),
-        send(t) {
-          t.sendCloseFrame(null, "a");
-        }
-      }),
-      closeFirst({
-        id: "7.3.3",
-        description: "A close frame with a 2-byte payload: code 1000 and no reason.",
-        expectation: "The client answers the close with code 1000 (or no code).",
-        send(t) {
-          t.sendClose(CloseCode.Normal);
-        }
-      }),
-      closeFirst({
-        id: "7.3.4",
-        description: 'A close frame with code 1000 and the reason "Hello World!".',
-        expectation: "The client answers the close with code 1000 (or no code).",
-        send(t) {
-          t.sendClose(CloseCode.Normal, "Hello World!");
-        }
-      }),
-      closeFirst({
-        id: "7.3.5",
-        description: 'A close frame with code 1000 and a reason of 123 "*": the largest close payload (125 bytes).',
-        expectation: "The client answers the close with code 1000 (or no code).",
-        send(t) {
-          t.sendClose(CloseCode.Normal, "*".repeat(123));
-        }
-      }),
-      closeFirst({
-        id: "7.3.6",
-        description: 'A close frame with code 1000 and a reason of 124 "*": a 126-byte payload, one byte more than a control frame may carry.',
-        expectation: "The client answers with a close frame with code 1002 (or no code), or drops TCP.",
-        close: refusedClose([CloseCode.ProtocolError]),
-        send(t) {
-          t.sendCloseFrame(CloseCode.Normal, "*".repeat(124));
-        }
-      })
-    ];
-    INVALID_REASON = hex("cebae1bdb9cf83cebcceb5 eda080 656469746564");
-    payloadValueCases = [
-      closeFirst({
-        id: "7.5.1",
-        description: `A close frame with code 1000 and a reason that is not valid UTF-8.<br><br>Reason: 0x${INVALID_REASON.toString("hex")}`,
-        expectation: "The client answers with a close frame with code 1002 or 1007 (or no code), or drops TCP.",
-        close: refusedClose([CloseCode.ProtocolError, CloseCode.InvalidPayload]),
-        send(t) {
-          t.sendCloseFrame(CloseCode.Normal, INVALID_REASON);
-        }
-      })
-    ];
-    validCodeCases = validCloseCodes.map(
-      ({ id, code }) => defineCase({
-        id,
-        description: `A close frame with the valid code ${code} and no reason.`,
-        expectation: `The client answers the close with code 1000, code ${code} or no code.`,
-        expect: { OK: [] },
-        close: closedByMe([CloseCode.Normal, code]),
-        adjust: wrongCodeFails,
-        run(t) {
-          t.sendCloseFrame(code);
-          t.killAfter(FAIL_AFTER2);
-        }
-      })
-    );
-    invalidCodeCases = invalidCloseCodes.map(
-      ({ id, code }) => defineCase({
-        id,
-        description: `A close frame with the invalid code ${code} and no reason.`,
-        expectation: "The client answers with a close frame with code 1002 (or no code), or drops TCP.",
-        expect: { OK: [] },
-        close: refusedClose([CloseCode.ProtocolError]),
-        adjust: wrongCodeFails,
-        run(t) {
-          t.sendCloseFrame(code);
-          t.killAfter(FAIL_AFTER2);
-        }
-      })
-    );
-    undefinedCodeCases = undefinedCloseCodes.map(
-      ({ id, code }) => defineCase({
-        id,
-        description: `A close frame with the code ${code}, outside the range RFC 6455 defines (0-4999), and no reason.`,
-        expectation: "Informational only: the specification does not say what the client should do.",
-        expect: { OK: [] },
-        close: refusedClose([CloseCode.Normal, code, CloseCode.ProtocolError]),
-        suppressClose: true,
-        adjust: informational(() => "Actual events are undefined by the spec."),
-        run(t) {
-          t.sendCloseFrame(code);
-          t.killAfter(FAIL_AFTER2);
-        }
-      })
-    );
-    closeCases = [
-      ...basicCases,
-      ...lengthCases,
-      ...payloadValueCases,
-      ...validCodeCases,
-      ...invalidCodeCases,
-      ...undefinedCodeCases
-    ];
-  }
-});
-
-// src/cases/data/limits.ts
-var KiB, MiB, TEXT_PATTERN, BINARY_PATTERN, textSizes, binarySizes, FRAGMENTED_LENGTH, FRAGMENTED_WAITSECS, textFragmentSizes, binaryFragmentSizes, CHOPPED_LENGTH, CHOPPED_WAITSECS, textChopSizes, binaryChopSizes, roundTrips;
-var init_limits = __esm({
-  "src/cases/data/limits.ts"() {
-    "use strict";
-    KiB = 1024;
-    MiB = 1024 * KiB;
-    TEXT_PATTERN = "BAsd7&jh23";
-    BINARY_PATTERN = Uint8Array.of(0, 254, 35, 250, 240);
-    textSizes = [
-      { id: "9.1.1", length: 64 * KiB, waitSecs: 10 },
-      { id: "9.1.2", length: 256 * KiB, waitSecs: 10 },
-      { id: "9.1.3", length: 1 * MiB, waitSecs: 100 },
-      { id: "9.1.4", length: 4 * MiB, waitSecs: 100 },
-      { id: "9.1.5", length: 8 * MiB, waitSecs: 100 },
-      { id: "9.1.6", length: 16 * MiB, waitSecs: 100 }
-    ];
-    binarySizes = [
-      { id: "9.2.1", length: 64 * KiB, waitSecs: 10 },
-      { id: "9.2.2", length: 256 * KiB, waitSecs: 10 },
-      { id: "9.2.3", length: 1 * MiB, waitSecs: 10 },
-      { id: "9.2.4", length: 4 * MiB, waitSecs: 10 },
-      { id: "9.2.5", length: 8 * MiB, waitSecs: 100 },
-      { id: "9.2.6", length: 16 * MiB, waitSecs: 100 }
-    ];
-    FRAGMENTED_LENGTH = 4 * MiB;
-    FRAGMENTED_WAITSECS = 100;
-    textFragmentSizes = [
-      { id: "9.3.1", fragmentSize: 64, fill: 42 },
-      { id: "9.3.2", fragmentSize: 256, fill: 42 },
-      { id: "9.3.3", fragmentSize: 1 * KiB, fill: 42 },
-      { id: "9.3.4", fragmentSize: 4 * KiB, fill: 42 },
-      { id: "9.3.5", fragmentSize: 16 * KiB, fill: 42 },
-      { id: "9.3.6", fragmentSize: 64 * KiB, fill: 42 },
-      { id: "9.3.7", fragmentSize: 256 * KiB, fill: 42 },
-      { id: "9.3.8", fragmentSize: 1 * MiB, fill: 42 },
-      { id: "9.3.9", fragmentSize: 4 * MiB, fill: 42 }
-    ];
-    binaryFragmentSizes = [
-      { id: "9.4.1", fragmentSize: 64, fill: 254 },
-      { id: "9.4.2", fragmentSize: 256, fill: 42 },
-      { id: "9.4.3", fragmentSize: 1 * KiB, fill: 42 },
-      { id: "9.4.4", fragmentSize: 4 * KiB, fill: 42 },
-      { id: "9.4.5", fragmentSize: 16 * KiB, fill: 42 },
-      { id: "9.4.6", fragmentSize: 64 * KiB, fill: 42 },
-      { id: "9.4.7", fragmentSize: 256 * KiB, fill: 42 },
-      { id: "9.4.8", fragmentSize: 1 * MiB, fill: 42 },
-      { id: "9.4.9", fragmentSize: 4 * MiB, fill: 42 }
-    ];
-    CHOPPED_LENGTH = 1 * MiB;
-    CHOPPED_WAITSECS = 1e3;
-    textChopSizes = [
-      { id: "9.5.1", chopSize: 64 },
-      { id: "9.5.2", chopSize: 128 },
-      { id: "9.5.3", chopSize: 256 },
-      { id: "9.5.4", chopSize: 512 },
-      { id: "9.5.5", chopSize: 1024 },
-      { id: "9.5.6", chopSize: 2048 }
-    ];
-    binaryChopSizes = [
-      { id: "9.6.1", chopSize: 64 },
-      { id: "9.6.2", chopSize: 128 },
-      { id: "9.6.3", chopSize: 256 },
-      { id: "9.6.4", chopSize: 512 },
-      { id: "9.6.5", chopSize: 1024 },
-      { id: "9.6.6", chopSize: 2048 }
-    ];
-    roundTrips = [
-      { textId: "9.7.1", binaryId: "9.8.1", length: 0, count: 1e3, waitSecs: 60 },
-      { textId: "9.7.2", binaryId: "9.8.2", length: 16, count: 1e3, waitSecs: 60 },
-      { textId: "9.7.3", binaryId: "9.8.3", length: 64, count: 1e3, waitSecs: 60 },
-      { textId: "9.7.4", binaryId: "9.8.4", length: 256, count: 1e3, waitSecs: 120 },
-      { textId: "9.7.5", binaryId: "9.8.5", length: 1024, count: 1e3, waitSecs: 240 },
-      { textId: "9.7.6", binaryId: "9.8.6", length: 4096, count: 1e3, waitSecs: 480 }
-    ];
-  }
-});
-
-// src/cases/s09-limits.ts
-function sizeName(bytes3) {
-  if (bytes3 >= 1024 * 1024 && bytes3 % (1024 * 1024) === 0) return `${bytes3 / (1024 * 1024)} MiB`;
-  if (bytes3 >= 1024 && bytes3 % 1024 === 0) return `${bytes3 / 1024} KiB`;
-  return `${bytes3} bytes`;
-}
-function kindOf(binary) {
-  return binary ? "binary" : "text";
-}
-function setResult(t, result, behavior) {
-  const b = behavior ?? behaviors.get(t) ?? Behavior.Failed;
-  behaviors.set(t, b);
-  t.setOutcome(b, result);
-}
-function wrongTypeText(binary) {
-  return binary ? "Expected binary message with payload, but got text." : "Expected text message with payload, but got binary.";
-}
-function bigMessageCase(m) {
-  const kind = kindOf(m.binary);
-  return defineCase({
-    id: m.id,
-    description: m.description,
-    expectation: `The client echoes a ${kind} message of ${m.length} bytes within ${m.waitSecs} s (only type and length are checked), then answers the fuzzer's close (1000) cleanly.`,
-    expect: {},
-    close: closedByMe([CloseCode.Normal]),
-    reportTime: true,
-    schedule: { maxSeconds: m.waitSecs + 2, runsAlone: true, cost: 0.1 + 2 * m.length / LOOPBACK_BYTES_PER_SECOND },
-    run(t) {
-      t.setWirelog(false, { silent: true });
-      setResult(t, `Did not receive message within ${m.waitSecs} seconds.`, Behavior.Failed);
-      m.send(t);
-      t.closeAfter(m.waitSecs);
-    },
-    messageLengthOnly: true,
-    onMessage(t, _data, binary, length) {
-      if (binary !== m.binary) setResult(t, m.wrongType);
-      else if (length !== m.length) setResult(t, `Expected ${kind} message with payload of length ${m.length}, but got ${length}.`);
-      else setResult(t, `Received ${kind} message of length ${length}.`, Behavior.Ok);
-      t.setWirelog(true, { silent: true });
-      t.sendClose(CloseCode.Normal);
-    }
-  });
-}
-function sizeCases() {
-  const family = (binary) => (row) => bigMessageCase({
-    id: row.id,
-    binary,
-    length: row.length,
-    waitSecs: row.waitSecs,
-    description: binary ? `A binary message of ${sizeName(row.length)} (${row.length} bytes: 00 fe 23 fa f0 repeated), in one frame.` : `A text message of ${sizeName(row.length)} (${row.length} bytes: "${TEXT_PATTERN}" repeated), in one frame.`,
-    wrongType: wrongTypeText(binary),
-    send: (t) => t.sendFrame({
-      opcode: binary ? Opcode.Binary : Opcode.Text,
-      payload: binary ? BINARY_PATTERN : TEXT_PATTERN,
-      payloadLen: row.length
-    })
-  });
-  return [...textSizes.map(family(false)), ...binarySizes.map(family(true))];
-}
-function fragmentCases() {
-  const family = (binary) => (row) => {
-    const frames = Math.floor(FRAGMENTED_LENGTH / row.fragmentSize) + 1;
-    const split = row.fragmentSize >= FRAGMENTED_LENGTH ? "in one frame (the fragment size is the whole message)" : `in frames of ${sizeName(row.fragmentSize)}: ${frames - 1} full frames and an empty final frame`;
-    return bigMessageCase({
-      id: row.id,
-      binary,
-      length: FRAGMENTED_LENGTH,
-      waitSecs: FRAGMENTED_WAITSECS,
-      description: `A ${kindOf(binary)} message of 4 MiB (${row.fill === 42 ? '"*"' : `the byte 0x${row.fill.toString(16)}`} repeated), ${split}.`,
-      // Autobahn's 9.4.x report a text echo as "got binary".
-      wrongType: binary ? "Expected binary message with payload, but got binary." : wrongTypeText(false),
-      send: (t) => t.sendMessage(Buffer.alloc(FRAGMENTED_LENGTH, row.fill), { binary, fragmentSize: row.fragmentSize })
-    });
-  };
-  return [...textFragmentSizes.map(family(false)), ...binaryFragmentSizes.map(family(true))];
-}
-function chopCases() {
-  const family = (binary) => (row) => bigMessageCase({
-    id: row.id,
-    binary,
-    length: CHOPPED_LENGTH,
-    waitSecs: CHOPPED_WAITSECS,
-    description: `A ${kindOf(binary)} message of 1 MiB (${binary ? "00 fe 23 fa f0" : `"${TEXT_PATTERN}"`} repeated) in one frame, written to TCP in chops of ${row.chopSize} bytes, each after the previous one was flushed.`,
-    wrongType: wrongTypeText(binary),
-    send: (t) => t.sendFrame({
-      opcode: binary ? Opcode.Binary : Opcode.Text,
-      payload: binary ? BINARY_PATTERN : TEXT_PATTERN,
-      payloadLen: CHOPPED_LENGTH,
-      chopSize: row.chopSize
-    })
-  });
-  return [...textChopSizes.map(family(false)), ...binaryChopSizes.map(family(true))];
-}
-function roundTripCase(id, row, binary) {
-  const kind = kindOf(binary);
-  const sendOne = (t) => {
-    t.sendFrame(
-      binary ? { opcode: Opcode.Binary, payload: Uint8Array.of(254), payloadLen: row.length } : { opcode: Opcode.Text, payload: "*", payloadLen: row.length }
-    );
-    sentCounts.set(t, (sentCounts.get(t) ?? 0) + 1);
-  };
-  const finish3 = (t, behavior, result) => {
-    setResult(t, result, behavior);
-    t.setWirelog(true);
-    t.sendClose(CloseCode.Normal);
-  };
-  const messages = row.length === 0 ? `${row.count} empty ${kind} messages` : `${row.count} ${kind} messages of ${row.length} bytes (${binary ? "the byte 0xfe" : '"*"'} repeated)`;
-  return defineCase({
-    id,
-    description: `${messages}, one at a time: each is sent once the previous one came back, to measure the round trip time.`,
-    expectation: `The client echoes every ${kind} message with its length, all ${row.count} within ${row.waitSecs} s, then answers the fuzzer's close (1000) cleanly.`,
-    expect: {},
-    close: closedByMe([CloseCode.Normal]),
-    reportTime: true,
-    schedule: { maxSeconds: row.waitSecs + 2, runsAlone: true, cost: 0.1 + row.count * (ROUND_TRIP_SECONDS + 2 * row.length / LOOPBACK_BYTES_PER_SECOND) },
-    run(t) {
-      t.setWirelog(false);
-      setResult(t, `Case did not finish within ${row.waitSecs} seconds.`, Behavior.Failed);
-      t.closeAfter(row.waitSecs);
-      sentCounts.set(t, 0);
-      sendOne(t);
-    },
-    messageLengthOnly: true,
-    onMessage(t, _data, isBinary, length) {
-      if (isBinary !== binary || length !== row.length) {
-        const flag = isBinary ? "True" : "False";
-        finish3(t, Behavior.Failed, `Echo'ed message type or length differs from what I sent (got binary = ${flag}, payload length = ${length}).`);
-      } else if ((sentCounts.get(t) ?? 0) < row.count) {
-        sendOne(t);
-      } else {
-        finish3(t, Behavior.Ok, "Ok, received all echo'ed messages in time.");
-      }
-    }
-  });
-}
-var LOOPBACK_BYTES_PER_SECOND, ROUND_TRIP_SECONDS, behaviors, sentCounts, limitsCases;
-var init_s09_limits = __esm({
-  "src/cases/s09-limits.ts"() {
-    "use strict";
-    init_constants();
-    init_verdicts();
-    init_limits();
-    init_define();
-    LOOPBACK_BYTES_PER_SECOND = 2e8;
-    ROUND_TRIP_SECONDS = 2e-4;
-    behaviors = /* @__PURE__ */ new WeakMap();
-    sentCounts = /* @__PURE__ */ new WeakMap();
-    limitsCases = [
-      ...sizeCases(),
-      ...fragmentCases(),
-      ...chopCases(),
-      ...roundTrips.map((row) => roundTripCase(row.textId, row, false)),
-      ...roundTrips.map((row) => roundTripCase(row.binaryId, row, true))
-    ];
-  }
-});
-
-// src/cases/s10-misc.ts
-function pyDict(counts) {
-  return `{${[Opcode.Continuation, Opcode.Text].map((op) => `${op}: ${counts[op] ?? 0}`).join(", ")}}`;
-}
-var LENGTH, FRAGMENT_SIZE, EXPECTED_TX_FRAMES, payload, miscCases;
-var init_s10_misc = __esm({
-  "src/cases/s10-misc.ts"() {
-    "use strict";
-    init_constants();
-    init_verdicts();
-    init_define();
-    LENGTH = 65536;
-    FRAGMENT_SIZE = 1300;
-    EXPECTED_TX_FRAMES = { [Opcode.Continuation]: 50, [Opcode.Text]: 1 };
-    payload = "*".repeat(LENGTH);
-    miscCases = [
-      defineCase({
-        id: "10.1.1",
-        description: `A text message of ${LENGTH} bytes ("*" repeated), fragmented by the fuzzer into frames of at most ${FRAGMENT_SIZE} bytes.`,
-        expectation: "The client echoes the message back unchanged, then answers the fuzzer's close (1000) cleanly. The fuzzer also checks that it sent one text frame and 50 continuation frames.",
-        expect: { OK: [message(payload)] },
-        close: closedByMe(),
-        run(t) {
-          t.sendMessage(payload, { fragmentSize: FRAGMENT_SIZE });
-          t.killAfter(10);
-        },
-        adjust(verdict, facts) {
-          if (!facts.connectionWasOpen) return { ...verdict, behavior: Behavior.Failed, result: "WebSocket connection was never open" };
-          const sent = {
-            [Opcode.Continuation]: facts.txFrameStats[String(Opcode.Continuation)],
-            [Opcode.Text]: facts.txFrameStats[String(Opcode.Text)]
-          };
-          if (sent[Opcode.Continuation] === EXPECTED_TX_FRAMES[Opcode.Continuation] && sent[Opcode.Text] === EXPECTED_TX_FRAMES[Opcode.Text]) {
-            return verdict;
-          }
-          return {
-            ...verdict,
-            behavior: Behavior.Failed,
-            result: `Frames transmitted ${pyDict(sent)} does not match what we expected ${pyDict(EXPECTED_TX_FRAMES)}.`
-          };
-        }
-      })
-    ];
-  }
-});
-
-// src/protocol/deflate/sync-zlib.ts
-import zlib from "node:zlib";
-function newDeflater(settings) {
-  return new SyncZlib(zlib.createDeflateRaw({ chunkSize: zlib.constants.Z_MIN_CHUNK, memLevel: 8, ...settings }));
-}
-function syncFlush(deflater, input3, inOff, inLen, out) {
-  let used = 0;
-  for (; ; ) {
-    const failure2 = deflater.write(zlib.constants.Z_SYNC_FLUSH, input3, inOff, inLen, out, used, out.length - used);
-    if (failure2 !== null) throw new Error(`permessage-deflate: deflate failed: ${failure2}`);
-    const availOut = deflater.availOut;
-    const availIn = deflater.availIn;
-    used = out.length - availOut;
-    inOff += inLen - availIn;
-    inLen = availIn;
-    if (availOut !== 0) break;
-    const bigger = Buffer.allocUnsafe(out.length * 2);
-    out.copy(bigger, 0, 0, used);
-    out = bigger;
-  }
-  if (used < TAIL.length || out.readUInt32BE(used - TAIL.length) !== 65535) {
-    throw new Error("permessage-deflate: sync flush did not end with 00 00 ff ff");
-  }
-  return out.subarray(0, used);
-}
-var TAIL, SyncZlib;
-var init_sync_zlib = __esm({
-  "src/protocol/deflate/sync-zlib.ts"() {
-    "use strict";
-    TAIL = Buffer.from([0, 0, 255, 255]);
-    SyncZlib = class {
-      stream;
-      handle;
-      writeState;
-      failure = null;
-      closed = false;
-      constructor(stream) {
-        const internals = stream;
-        const handle = internals._handle;
-        const writeState = internals._writeState;
-        if (handle == null || typeof handle.writeSync !== "function" || !(writeState instanceof Uint32Array) || writeState.length < 2) {
-          throw new Error("node:zlib internals (_handle.writeSync, _writeState) not found: this Node.js version is not supported");
-        }
-        this.stream = stream;
-        this.handle = handle;
-        this.writeState = writeState;
-        handle.onerror = (message2) => {
-          this.failure = message2;
-        };
-      }
-      /** avail_out after the last write: 0 means the output space was filled and zlib may have more. */
-      get availOut() {
-        return this.writeState[0];
-      }
-      /** avail_in after the last write: input not consumed (only after the end of a stream, or a full output). */
-      get availIn() {
-        return this.writeState[1];
-      }
-      /** One zlib deflate()/inflate() call; returns zlib's error message, or null. */
-      write(flush, input3, inOff, inLen, out, outOff, outLen) {
-        if (this.closed) throw new Error("permessage-deflate: zlib stream used after close()");
-        this.handle.writeSync(flush, input3, inOff, inLen, out, outOff, outLen);
-        const failure2 = this.failure;
-        this.failure = null;
-        return failure2;
-      }
-      /** deflateReset() / inflateReset(): a fresh LZ77 window, same parameters. */
-      reset() {
-        if (this.closed) return;
-        this.handle.reset();
-        this.failure = null;
-      }
-      /** Frees the native stream; idempotent. */
-      close() {
-        if (this.closed) return;
-        this.closed = true;
-        this.stream.close();
-      }
-    };
-  }
-});
-
-// src/protocol/deflate/document.ts
-var DocumentChunks;
-var init_document = __esm({
-  "src/protocol/deflate/document.ts"() {
-    "use strict";
-    init_sync_zlib();
-    DocumentChunks = class {
-      constructor(bytes3, chunkSize = 8192) {
-        this.bytes = bytes3;
-        this.chunkSize = chunkSize;
-        if (bytes3.length === 0) throw new RangeError("DocumentChunks: an empty document");
-        if (!Number.isInteger(chunkSize) || chunkSize < 1) throw new RangeError(`DocumentChunks: chunk size ${chunkSize}`);
-      }
-      bytes;
-      chunkSize;
-      built = /* @__PURE__ */ new Map();
-      /** Bytes [start, start + length) of the document, wrapping around at its end: one view, or two when it wraps. */
-      views(start, length) {
-        const end = start + length;
-        if (end <= this.bytes.length) return [this.bytes.subarray(start, end)];
-        return [this.bytes.subarray(start), this.bytes.subarray(0, end - this.bytes.length)];
-      }
-      /** The same bytes in one buffer (a copy only when they wrap). */
-      cut(start, length) {
-        const views = this.views(start, length);
-        return views.length === 1 ? views[0] : Buffer.concat(views, length);
-      }
-      /** The chunks for these zlib parameters, each ending with its sync flush's 00 00 ff ff; made on first use. */
-      chunksFor(settings) {
-        const key = `${settings.level}/${settings.windowBits}/${settings.strategy}`;
-        let chunks = this.built.get(key);
-        if (chunks === void 0) {
-          const deflater = newDeflater(settings);
-          const out = Buffer.allocUnsafe(this.chunkSize + (this.chunkSize >>> 3) + 64);
-          const list = [];
-          try {
-            for (let at = 0; at < this.bytes.length; at += this.chunkSize) {
-              list.push(Buffer.from(syncFlush(deflater, this.bytes, at, Math.min(this.chunkSize, this.bytes.length - at), out)));
-            }
-          } finally {
-            deflater.close();
-          }
-          chunks = list;
-          this.built.set(key, chunks);
-        }
-        return chunks;
-      }
-    };
-  }
-});
-
-// src/cases/data/deflate-corpus.ts
-import { endianness } from "node:os";
-function mulberry32(seed) {
-  let a2 = seed >>> 0;
-  return () => {
-    a2 = a2 + 1831565813 >>> 0;
-    let t = a2;
-    t = Math.imul(t ^ t >>> 15, t | 1);
-    t ^= t + Math.imul(t ^ t >>> 7, t | 61);
-    return (t ^ t >>> 14) >>> 0;
-  };
-}
-function asciiFiller(rng, words, n3) {
-  let out = "";
-  while (out.length < n3) out += (out.length === 0 ? "" : " ") + rng.zipf(words);
-  return out.slice(0, n3);
-}
-function exact(kind, data) {
-  if (data.length !== CORPUS_BYTES[kind]) {
-    throw new Error(`corpus ${kind}: generated ${data.length} bytes instead of ${CORPUS_BYTES[kind]}`);
-  }
-  return data;
-}
-function makeJson() {
-  const target = CORPUS_BYTES.json;
-  const rng = new Rng(1246973774);
-  const out = new TextBuilder();
-  out.add('{\n   "source": "wsgate synthetic corpus",\n   "station": "Nordhafen weather mast",\n   "readings": [\n');
-  const tail = (note) => `
-   ],
-   "note": "${note}"
-}
-`;
-  const reserve = Buffer.byteLength(tail(""), "utf8");
-  for (let seq = 1; ; seq++) {
-    const sensor = rng.pick(SENSORS);
-    const minute = seq * 5;
-    const time3 = `2024-03-${String(1 + Math.floor(minute / 1440)).padStart(2, "0")}T${String(Math.floor(minute / 60) % 24).padStart(2, "0")}:${String(minute % 60).padStart(2, "0")}:00Z`;
-    const record2 = `${seq === 1 ? "" : ",\n"}      {
-         "seq": ${seq},
-         "time": "${time3}",
-         "sensor": "${sensor}",
-         "site": "${rng.pick(SITES)}",
-         "value": ${(rng.int(2e3) / 10).toFixed(1)},
-         "unit": "${UNITS[sensor] ?? ""}",
-         "status": "${rng.pick(STATUSES)}"
-      }`;
-    if (!out.fits(record2, target - reserve)) break;
-    out.add(record2);
-  }
-  out.add(tail(asciiFiller(rng, NOTE_WORDS, target - reserve - out.bytes)));
-  return exact("json", out.toBuffer());
-}
-function makeBitmap() {
-  const size = 512;
-  const headerBytes = 14 + 40 + 256 * 4;
-  const out = Buffer.alloc(headerBytes + size * size);
-  out.write("BM", 0, "latin1");
-  out.writeUInt32LE(out.length, 2);
-  out.writeUInt32LE(headerBytes, 10);
-  out.writeUInt32LE(40, 14);
-  out.writeInt32LE(size, 18);
-  out.writeInt32LE(size, 22);
-  out.writeUInt16LE(1, 26);
-  out.writeUInt16LE(8, 28);
-  out.writeUInt32LE(0, 30);
-  out.writeUInt32LE(size * size, 34);
-  out.writeInt32LE(2835, 38);
-  out.writeInt32LE(2835, 42);
-  out.writeUInt32LE(256, 46);
-  for (let i2 = 0; i2 < 256; i2++) out.writeUInt32LE(i2 * 65793, 54 + i2 * 4);
-  const rng = new Rng(1112363057);
-  const noise = new Uint8Array(size * size);
-  rng.fill(noise);
-  const waveX = Float64Array.from({ length: size }, (_, x) => 45 * Math.sin(x / 37));
-  const waveY = Float64Array.from({ length: size }, (_, y) => Math.cos(y / 53));
-  const diagonal = Float64Array.from({ length: 3 * size }, (_, d) => 30 * Math.sin(d / 91));
-  let at = headerBytes;
-  for (let y = 0; y < size; y++) {
-    for (let x = 0; x < size; x++) {
-      const dx = x - 300;
-      const dy = y - 230;
-      const disc = dx * dx + dy * dy < 120 * 120 ? 40 : 0;
-      const smooth = 110 + waveX[x] * waveY[y] + diagonal[x + 2 * y] + disc;
-      const n3 = noise[y * size + x] % 24 - 12;
-      out[at++] = Math.max(0, Math.min(255, Math.round(smooth + n3)));
-    }
-  }
-  return exact("bitmap", out);
-}
-function makeProse() {
-  const target = CORPUS_BYTES.prose;
-  const rng = new Rng(1178686803);
-  const out = new TextBuilder();
-  out.add("\uFEFFDas Spiel vom Nebelhain\r\n\r\nEin erfundenes St\xFCck in Versen (wsgate-Testtext)\r\n\r\n");
-  const inventedWord = () => {
-    let word = "";
-    for (let i2 = 1 + rng.int(3); i2 >= 0; i2--) word += rng.zipf(PROSE_SYLLABLES);
-    return rng.int(3) === 0 ? word.charAt(0).toUpperCase() + word.slice(1) : word;
-  };
-  const line2 = () => {
-    const n3 = 4 + rng.int(5);
-    const words = [];
-    for (let i2 = 0; i2 < n3; i2++) words.push(rng.int(2) === 0 ? rng.zipf(PROSE_SMALL_WORDS) : inventedWord());
-    const first = words[0] ?? "";
-    words[0] = first.charAt(0).toUpperCase() + first.slice(1);
-    return `  ${words.join(" ")}${rng.pick(PUNCTUATION)}\r
-`;
-  };
-  for (let scene = 1; ; scene++) {
-    let block = `\r
-${rng.pick(SPEAKERS)}.\r
-`;
-    if (scene % 9 === 0) block = `\r
-\r
-SZENE ${scene / 9}\r
-(${rng.pick(SPEAKERS)} tritt auf.)\r
-${block}`;
-    const lines = 2 + rng.int(9);
-    for (let i2 = 0; i2 < lines; i2++) block += line2();
-    if (!out.fits(block, target - 200)) break;
-    out.add(block);
-  }
-  out.add(`${asciiFiller(rng, ["und", "so", "nun", "ach", "still", "fern"], target - out.bytes - 2)}\r
-`);
-  return exact("prose", out.toBuffer());
-}
-function makeHtml() {
-  const target = CORPUS_BYTES.html;
-  const rng = new Rng(1213484364);
-  const out = new TextBuilder();
-  out.add(
-    '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>wsgate synthetic report</title>\n<style>\nbody { font-family: sans-serif; margin: 2em; }\ntable { border-collapse: collapse; }\ntd { padding: 2px 8px; border-bottom: 1px solid #ddd; }\ntd.passed { color: #060; }\ntd.failed { color: #a00; }\ntd.skipped { color: #888; }\n</style>\n</head>\n<body>\n<h1>Synthetic test report</h1>\n<table>\n<tr><th>Run</th><th>Site</th><th>Result</th><th>Time</th></tr>\n'
-  );
-  const tail = (filler) => `</table>
-<p class="footer">${filler}</p>
-</body>
-</html>
-`;
-  const reserve = Buffer.byteLength(tail(""), "utf8");
-  let wide = 0;
-  for (let row = 1; ; row++) {
-    const city = row % 120 === 0 && wide < WIDE_NAMES.length ? WIDE_NAMES[wide++] : rng.pick(CITIES);
-    const result = rng.pick(RESULTS);
-    const text = `<tr class="${row % 2 === 0 ? "even" : "odd"}"><td class="run">R-${String(row).padStart(5, "0")}</td><td class="site">${city}</td><td class="${result}">${result}</td><td class="time">${rng.int(900)} ms</td></tr>
-`;
-    if (!out.fits(text, target - reserve - 40)) break;
-    out.add(text);
-  }
-  if (wide !== WIDE_NAMES.length) throw new Error("corpus html: not every multi-byte name was placed");
-  out.add(tail(asciiFiller(rng, ["report", "generated", "by", "wsgate", "for", "testing"], target - reserve - out.bytes)));
-  return exact("html", out.toBuffer());
-}
-function adler32(data) {
-  let a2 = 1;
-  let b = 0;
-  for (let i2 = 0; i2 < data.length; ) {
-    const end = Math.min(i2 + 3800, data.length);
-    for (; i2 < end; i2++) {
-      a2 += data[i2];
-      b += a2;
-    }
-    a2 %= 65521;
-    b %= 65521;
-  }
-  return (b << 16 | a2) >>> 0;
-}
-function storedZlib(rng, length) {
-  const blocks = Math.max(1, Math.ceil(length / 65535));
-  const out = Buffer.alloc(2 + blocks * 5 + length + 4);
-  const raw = new Uint8Array(length);
-  rng.fill(raw);
-  out[0] = 120;
-  out[1] = 1;
-  let at = 2;
-  for (let i2 = 0; i2 < blocks; i2++) {
-    const n3 = Math.min(65535, length - i2 * 65535);
-    out[at] = i2 === blocks - 1 ? 1 : 0;
-    out.writeUInt16LE(n3, at + 1);
-    out.writeUInt16LE(~n3 & 65535, at + 3);
-    out.set(raw.subarray(i2 * 65535, i2 * 65535 + n3), at + 5);
-    at += 5 + n3;
-  }
-  out.writeUInt32BE(adler32(raw), at);
-  return out;
-}
-function makePdf() {
-  const target = CORPUS_BYTES.pdf;
-  const rng = new Rng(1346651697);
-  const parts = [];
-  let length = 0;
-  const offsets = [];
-  const push = (b) => {
-    parts.push(b);
-    length += b.length;
-  };
-  const object2 = (body) => {
-    offsets.push(length);
-    push(Buffer.from(`${offsets.length} 0 obj
-`, "latin1"));
-    for (const b of body) push(b);
-    push(Buffer.from("\nendobj\n", "latin1"));
-  };
-  push(Buffer.from("%PDF-1.4\n%\xE2\xE3\xCF\xD3\n", "latin1"));
-  object2([Buffer.from("<< /Type /Catalog /Pages 2 0 R >>", "latin1")]);
-  object2([Buffer.from("<< /Type /Pages >>", "latin1")]);
-  const reserve = 4096;
-  for (let _page = 1; ; _page++) {
-    let text = "BT\n/F1 10 Tf\n";
-    const lines = 60 + rng.int(40);
-    for (let i2 = 0; i2 < lines; i2++) {
-      let words = "";
-      for (let w = 0; w < 10; w++) words += `${rng.zipf(PDF_WORDS)} `;
-      text += `72 ${760 - i2 * 12} Td (${words.trimEnd()}) Tj
-`;
-    }
-    text += "ET";
-    const image = storedZlib(rng, 12e3 + rng.int(2e4));
-    const need = text.length + image.length + 200;
-    if (length + need > target - reserve) break;
-    object2([Buffer.from(`<< /Length ${text.length} >>
-stream
-${text}
-endstream`, "latin1")]);
-    object2([
-      Buffer.from(
-        `<< /Type /XObject /Subtype /Image /Width 256 /Height 128 /BitsPerComponent 8 /ColorSpace /DeviceGray /Filter /FlateDecode /Length ${image.length} >>
-stream
-`,
-        "latin1"
-      ),
-      image,
-      Buffer.from("\nendstream", "latin1")
-    ]);
-  }
-  const xref = (start) => {
-    let s = `xref
-0 ${offsets.length + 1}
-0000000000 65535 f 
-`;
-    for (const o2 of offsets) s += `${String(o2).padStart(10, "0")} 00000 n 
-`;
-    s += `trailer
-<< /Size ${offsets.length + 1} /Root 1 0 R >>
-startxref
-${start}
-%%EOF
-`;
-    return Buffer.from(s, "latin1");
-  };
-  const xrefLength = xref(target - xref(length).length).length;
-  const fill = target - length - xrefLength;
-  let comment2 = "";
-  while (comment2.length < fill) {
-    const line2 = `% ${asciiFiller(rng, PDF_WORDS, 70)}
-`;
-    comment2 += line2;
-  }
-  comment2 = `${comment2.slice(0, fill - 1)}
-`;
-  push(Buffer.from(comment2, "latin1"));
-  push(xref(length));
-  return exact("pdf", Buffer.concat(parts));
-}
-function codePointOffsets(bytes3) {
-  let count6 = 0;
-  for (let i2 = 0; i2 < bytes3.length; i2++) if ((bytes3[i2] & 192) !== 128) count6++;
-  const offsets = new Int32Array(count6 + 1);
-  let k = 0;
-  for (let i2 = 0; i2 < bytes3.length; i2++) if ((bytes3[i2] & 192) !== 128) offsets[k++] = i2;
-  offsets[k] = bytes3.length;
-  return offsets;
-}
-function corpusFile(kind) {
-  let file2 = cache.get(kind);
-  if (file2 === void 0) {
-    const bytes3 = makers[kind]();
-    file2 = { kind, bytes: bytes3, codePointOffsets: SLICED_AS_TEXT.has(kind) ? codePointOffsets(bytes3) : null };
-    cache.set(kind, file2);
-  }
-  return file2;
-}
-var CORPUS_BYTES, LITTLE_ENDIAN, Rng, TextBuilder, SENSORS, UNITS, SITES, STATUSES, NOTE_WORDS, PROSE_SMALL_WORDS, PROSE_SYLLABLES, SPEAKERS, PUNCTUATION, CITIES, WIDE_NAMES, RESULTS, PDF_WORDS, makers, SLICED_AS_TEXT, cache;
-var init_deflate_corpus = __esm({
-  "src/cases/data/deflate-corpus.ts"() {
-    "use strict";
-    CORPUS_BYTES = {
-      json: 194056,
-      bitmap: 263222,
-      prose: 222218,
-      html: 263647,
-      pdf: 1042328
-    };
-    LITTLE_ENDIAN = endianness() === "LE";
-    Rng = class {
-      next;
-      constructor(seed) {
-        this.next = mulberry32(seed);
-      }
-      /** An integer in [0, n). */
-      int(n3) {
-        return this.next() % n3;
-      }
-      /** A float in [0, 1). */
-      float() {
-        return this.next() / 4294967296;
-      }
-      /** A uniformly chosen element. */
-      pick(items) {
-        return items[this.int(items.length)];
-      }
-      /** An element chosen with a Zipf-like bias towards the front of the list (as words in text are). */
-      zipf(items) {
-        const u2 = this.float();
-        return items[Math.floor(items.length * u2 * u2)];
-      }
-      /** Fills a buffer with random bytes (four per draw, least significant byte first). */
-      fill(out) {
-        let i2 = 0;
-        if (LITTLE_ENDIAN && out.byteOffset % 4 === 0) {
-          const words = new Uint32Array(out.buffer, out.byteOffset, out.length >>> 2);
-          for (; i2 < words.length; i2++) words[i2] = this.next();
-          i2 *= 4;
-        }
-        for (; i2 + 4 <= out.length; ) {
-          const v = this.next();
-          out[i2++] = v & 255;
-          out[i2++] = v >>> 8 & 255;
-          out[i2++] = v >>> 16 & 255;
-          out[i2++] = v >>> 24;
-        }
-        if (i2 < out.length) {
-          const v = this.next();
-          for (let shift = 0; i2 < out.length; shift += 8) out[i2++] = v >>> shift & 255;
-        }
-      }
-    };
-    TextBuilder = class {
-      parts = [];
-      bytes = 0;
-      add(text) {
-        this.parts.push(text);
-        this.bytes += Buffer.byteLength(text, "utf8");
-      }
-      fits(text, limit) {
-        return this.bytes + Buffer.byteLength(text, "utf8") <= limit;
-      }
-      toBuffer() {
-        return Buffer.from(this.parts.join(""), "utf8");
-      }
-    };
-    SENSORS = ["temperature", "humidity", "pressure", "wind-speed", "wind-direction", "rain", "radiation", "dew-point"];
-    UNITS = {
-      temperature: "degC",
-      humidity: "percent",
-      pressure: "hPa",
-      "wind-speed": "m/s",
-      "wind-direction": "deg",
-      rain: "mm",
-      radiation: "W/m2",
-      "dew-point": "degC"
-    };
-    SITES = ["roof-north", "roof-south", "mast-a", "mast-b", "courtyard", "garden"];
-    STATUSES = ["ok", "ok", "ok", "ok", "ok", "ok", "ok", "stale", "calibrating", "out-of-range"];
-    NOTE_WORDS = ["sensor", "reading", "value", "checked", "station", "interval", "average", "noted", "the", "of", "and"];
-    PROSE_SMALL_WORDS = [
-      "und",
-      "der",
-      "die",
-      "das",
-      "ich",
-      "nicht",
-      "du",
-      "zu",
-      "mit",
-      "ein",
-      "in",
-      "es",
-      "mir",
-      "so",
-      "wie",
-      "sich",
-      "den",
-      "auf",
-      "ist",
-      "was",
-      "noch",
-      "doch",
-      "mich",
-      "dem",
-      "nur",
-      "wer",
-      "dich",
-      "sein",
-      "nun",
-      "schon",
-      "hier",
-      "wohl",
-      "gar",
-      "dort",
-      "auch",
-      "ach",
-      "\xFCber",
-      "f\xFCr",
-      "durch",
-      "vor",
-      "hinter",
-      "sch\xF6n"
-    ];
-    PROSE_SYLLABLES = [
-      "ber",
-      "gen",
-      "wal",
-      "ster",
-      "lich",
-      "keit",
-      "hau",
-      "mon",
-      "tr\xE4",
-      "r\xF6",
-      "schl",
-      "acht",
-      "ung",
-      "feld",
-      "brun",
-      "dor",
-      "gl\xFC",
-      "wen",
-      "ka",
-      "mer",
-      "nel",
-      "sin",
-      "tal",
-      "grau",
-      "k\xFC",
-      "fen",
-      "lau",
-      "e\xDF",
-      "hei",
-      "mu",
-      "rin",
-      "zau",
-      "bern",
-      "w\xF6",
-      "gel",
-      "stra",
-      "hen",
-      "lo",
-      "quel",
-      "d\xFC",
-      "sam",
-      "ten",
-      "vo",
-      "frei"
-    ];
-    SPEAKERS = ["DER WANDERER", "DIE KR\xC4UTERFRAU", "DER SCHREIBER", "CHOR DER NEBEL", "DER T\xDCRMER", "MARGA", "DER GAUKLER"];
-    PUNCTUATION = [",", ",", ".", ".", ";", "!", "?", ":"];
-    CITIES = ["Aachen", "Bergen", "Lyon", "Porto", "Gent", "Turin", "Leeds", "Basel", "Brno", "Graz", "Split", "Tartu"];
-    WIDE_NAMES = [
-      "Z\xFCrich",
-      // ü: +1
-      "Malm\xF6",
-      // ö: +1
-      "Krak\xF3w",
-      // ó: +1
-      "S\xE3o Paulo",
-      // ã: +1
-      "Besan\xE7on",
-      // ç: +1
-      "\xDE\xF3rsh\xF6fn",
-      // Þ ó ö: +3
-      "\u0395\u03BB\u03BB\u03AC\u03B4\u03B1",
-      // six Greek letters: +6
-      "\u6771\u4EAC",
-      // two CJK ideographs of 3 bytes: +4
-      "R\u012Bga \u2014 Tallinn",
-      // ī +1, em dash +2: +3
-      "K\xF6ln \u{1F642}",
-      // ö +1, an emoji of 4 bytes: +4
-      "\u20AC Zone"
-      // euro sign: +2
-    ];
-    RESULTS = ["passed", "passed", "passed", "passed", "passed", "failed", "skipped"];
-    PDF_WORDS = [
-      "the",
-      "of",
-      "and",
-      "model",
-      "data",
-      "system",
-      "results",
-      "we",
-      "in",
-      "is",
-      "for",
-      "figure",
-      "method",
-      "value",
-      "table",
-      "analysis",
-      "section",
-      "shows"
-    ];
-    makers = {
-      json: makeJson,
-      bitmap: makeBitmap,
-      prose: makeProse,
-      html: makeHtml,
-      pdf: makePdf
-    };
-    SLICED_AS_TEXT = /* @__PURE__ */ new Set(["json", "html"]);
-    cache = /* @__PURE__ */ new Map();
-  }
-});
-
-// src/cases/data/deflate-cases.ts
-function acceptOffer(requests, offers) {
-  for (const request of requests) {
-    for (const offer of offers) {
-      if (request.noContextTakeover && !offer.acceptNoContextTakeover) continue;
-      if (request.maxWindowBits !== 0 && !offer.acceptMaxWindowBits) continue;
-      return { offer, requestNoContextTakeover: request.noContextTakeover, requestMaxWindowBits: request.maxWindowBits };
-    }
-  }
-  return null;
-}
-var messageSizeRows, payloadSubgroups, paramTestData, plain, noContext, bits9, bits15, noContextBits9, noContextBits15, acceptRules, acceptFirstOffer;
-var init_deflate_cases = __esm({
-  "src/cases/data/deflate-cases.ts"() {
-    "use strict";
-    messageSizeRows = [
-      { row: "1", length: 16, count: 1e3, waitSeconds: 60, fragmentSize: 0 },
-      { row: "2", length: 64, count: 1e3, waitSeconds: 60, fragmentSize: 0 },
-      { row: "3", length: 256, count: 1e3, waitSeconds: 120, fragmentSize: 0 },
-      { row: "4", length: 1024, count: 1e3, waitSeconds: 240, fragmentSize: 0 },
-      { row: "5", length: 4096, count: 1e3, waitSeconds: 480, fragmentSize: 0 },
-      { row: "6", length: 8192, count: 1e3, waitSeconds: 480, fragmentSize: 0 },
-      { row: "7", length: 16384, count: 1e3, waitSeconds: 480, fragmentSize: 0 },
-      { row: "8", length: 32768, count: 1e3, waitSeconds: 480, fragmentSize: 0 },
-      { row: "9", length: 65536, count: 1e3, waitSeconds: 480, fragmentSize: 0 },
-      { row: "10", length: 131072, count: 1e3, waitSeconds: 480, fragmentSize: 0 },
-      { row: "11", length: 8192, count: 1e3, waitSeconds: 480, fragmentSize: 256 },
-      { row: "12", length: 16384, count: 1e3, waitSeconds: 480, fragmentSize: 256 },
-      { row: "13", length: 32768, count: 1e3, waitSeconds: 480, fragmentSize: 256 },
-      { row: "14", length: 65536, count: 1e3, waitSeconds: 480, fragmentSize: 256 },
-      { row: "15", length: 131072, count: 1e3, waitSeconds: 480, fragmentSize: 256 },
-      { row: "16", length: 131072, count: 1e3, waitSeconds: 480, fragmentSize: 1024 },
-      { row: "17", length: 131072, count: 1e3, waitSeconds: 480, fragmentSize: 4096 },
-      { row: "18", length: 131072, count: 1e3, waitSeconds: 480, fragmentSize: 32768 }
-    ];
-    payloadSubgroups = [
-      { subgroup: "12.1", data: { corpus: "json", binary: false, what: "a 194056-byte JSON document" } },
-      { subgroup: "12.2", data: { corpus: "bitmap", binary: true, what: "a 263222-byte 512\xD7512 grayscale bitmap", literalsOnly: true } },
-      { subgroup: "12.3", data: { corpus: "prose", binary: true, what: "a 222218-byte German verse text (UTF-8, sent as binary)" } },
-      { subgroup: "12.4", data: { corpus: "html", binary: false, what: "a 263647-byte HTML page (263620 code points)" } },
-      { subgroup: "12.5", data: { corpus: "pdf", binary: true, what: "a 1042328-byte PDF document" } }
-    ];
-    paramTestData = payloadSubgroups[0]?.data ?? { corpus: "json", binary: false, what: "" };
-    plain = { noContextTakeover: false, maxWindowBits: 0 };
-    noContext = { noContextTakeover: true, maxWindowBits: 0 };
-    bits9 = { noContextTakeover: false, maxWindowBits: 9 };
-    bits15 = { noContextTakeover: false, maxWindowBits: 15 };
-    noContextBits9 = { noContextTakeover: true, maxWindowBits: 9 };
-    noContextBits15 = { noContextTakeover: true, maxWindowBits: 15 };
-    acceptRules = [
-      { subgroup: "13.1", requests: [plain] },
-      { subgroup: "13.2", requests: [noContext] },
-      { subgroup: "13.3", requests: [bits9] },
-      { subgroup: "13.4", requests: [bits15] },
-      { subgroup: "13.5", requests: [noContextBits9] },
-      { subgroup: "13.6", requests: [noContextBits15] },
-      { subgroup: "13.7", requests: [noContextBits9, noContext, plain] }
-    ];
-    acceptFirstOffer = [plain];
-  }
-});
-
-// src/cases/s12-deflate-payloads.ts
-import { createHash } from "node:crypto";
-function equalsParts(data, parts) {
-  let at = 0;
-  for (const p of parts) {
-    if (at + p.length > data.length || !data.subarray(at, at + p.length).equals(p)) return false;
-    at += p.length;
-  }
-  return at === data.length;
-}
-function codePoints(data) {
-  let n3 = 0;
-  for (let i2 = 0; i2 < data.length; i2++) if ((data[i2] & 192) !== 128) n3++;
-  return n3;
-}
-function framing(row) {
-  return row.fragmentSize === 0 ? "each message in a single frame" : `the compressed payload of each message split into frames of at most ${row.fragmentSize} bytes`;
-}
-function deflateEchoCase(spec) {
-  const { data, row } = spec;
-  const echo = new EchoRun(data, row);
-  return defineCase({
-    id: spec.id,
-    ...echoTexts(data, row, spec.negotiation),
-    expect: {},
-    close: closedByMe([CloseCode.Normal]),
-    closeExpectationAtStart: true,
-    reportTime: true,
-    reportCompressionRatio: true,
-    schedule: {
-      maxSeconds: row.waitSeconds + 2,
-      cost: 0.1 + row.count * (2e-4 + row.length / (data.corpus === "bitmap" || data.corpus === "pdf" ? 4e6 : 2e7))
-    },
-    deflate: (offers) => acceptOffer(spec.accept, offers),
-    // As a client, wsgate offers what it accepts as a server (Autobahn's CLIENT_OFFERS mirror SERVER_ACCEPT).
-    deflateOffers: spec.accept.map((r) => ({ requestNoContextTakeover: r.noContextTakeover, requestMaxWindowBits: r.maxWindowBits })),
-    deflateLiteralsOnly: data.literalsOnly === true,
-    // An echo is compared with what was sent, then dropped (a difference is reported by its SHA-1).
-    transientMessages: true,
-    run: (t) => echo.start(t),
-    onMessage: (t, received, binary) => echo.onEcho(t, received, binary)
-  });
-}
-function echoTexts(data, row, negotiation2) {
-  const unit = data.binary ? "bytes" : "code points";
-  const fromChunks = row.length >= CUT_FROM;
-  return {
-    description: `${row.count} ${data.binary ? "binary" : "text"} messages of ${row.length} ${unit} each, cut in turn from ${data.what}, wrapping around at its end; sent compressed with permessage-deflate${data.literalsOnly === true ? " (coded as Huffman literals: LZ77 finds nothing in its noise)" : ""}${fromChunks ? ` from ${CHUNK_SIZE / 1024} KiB chunks of the document deflated once per run, whose back-references reach into earlier messages` : ""}, ${framing(row)}. The next message leaves only when the previous one has come back.<br>${negotiation2}`,
-    expectation: `The client echoes every message unchanged (same type, same ${unit}) and all ${row.count} within ${row.waitSeconds} seconds, then answers the server's close (1000) cleanly. Without permessage-deflate negotiated the case is UNIMPLEMENTED.`
-  };
-}
-function finish(t, behavior, result) {
-  t.setOutcome(behavior, result);
-  t.setWirelog(true);
-  t.sendClose(CloseCode.Normal);
-}
-var documents, CHUNK_SIZE, CUT_FROM, MessageWindow, states, py, sha1, EchoRun, NEGOTIATION_12, deflatePayloadCases;
-var init_s12_deflate_payloads = __esm({
-  "src/cases/s12-deflate-payloads.ts"() {
-    "use strict";
-    init_constants();
-    init_document();
-    init_verdicts();
-    init_deflate_corpus();
-    init_deflate_cases();
-    init_define();
-    documents = /* @__PURE__ */ new Map();
-    CHUNK_SIZE = 8192;
-    CUT_FROM = 4 * CHUNK_SIZE;
-    MessageWindow = class {
-      constructor(data, length) {
-        this.length = length;
-        const file2 = corpusFile(data.corpus);
-        let document = documents.get(data.corpus);
-        if (document === void 0) {
-          document = new DocumentChunks(file2.bytes, CHUNK_SIZE);
-          documents.set(data.corpus, document);
-        }
-        this.document = document;
-        this.offsets = data.binary ? null : file2.codePointOffsets;
-        this.units = this.offsets === null ? file2.bytes.length : this.offsets.length - 1;
-      }
-      length;
-      document;
-      offsets;
-      /** Size of the document in the window's units: code points for text, bytes for binary. */
-      units;
-      byteAt(unit) {
-        return this.offsets === null ? unit : this.offsets[unit];
-      }
-      /** The bytes of the message that starts at unit `from`, wrapping around at the end: first byte and length. */
-      range(from) {
-        const start = this.byteAt(from);
-        const end = this.byteAt((from + this.length) % this.units);
-        return { start, length: end > start ? end - start : end + this.document.bytes.length - start };
-      }
-      /** Where the message after the one at `from` starts. */
-      next(from) {
-        return (from + this.length) % this.units;
-      }
-    };
-    states = /* @__PURE__ */ new WeakMap();
-    py = (b) => b ? "True" : "False";
-    sha1 = (...parts) => {
-      const hash2 = createHash("sha1");
-      for (const p of parts) hash2.update(p);
-      return hash2.digest("hex");
-    };
-    EchoRun = class {
-      constructor(data, row) {
-        this.data = data;
-        this.row = row;
-        this.fromChunks = row.length >= CUT_FROM;
-      }
-      data;
-      row;
-      window = null;
-      fromChunks;
-      start(t) {
-        t.setWirelog(false);
-        if (!t.deflateActive) {
-          t.setOutcome(Behavior.Unimplemented, "Actual events differ from any expected.");
-          t.sendClose(CloseCode.Normal);
-          return;
-        }
-        t.setOutcome(Behavior.Failed, `Case did not finish within ${this.row.waitSeconds} seconds.`);
-        t.closeAfter(this.row.waitSeconds);
-        this.window ??= new MessageWindow(this.data, this.row.length);
-        const s = { window: this.window, position: 0, sent: 0, expected: [], next: null };
-        states.set(t, s);
-        this.sendNext(t, s);
-      }
-      onEcho(t, received, binary) {
-        const { data, row } = this;
-        const s = states.get(t);
-        if (s === void 0) return;
-        if (binary === data.binary && equalsParts(received, s.expected)) {
-          if (s.sent < row.count) {
-            this.sendNext(t, s);
-          } else {
-            t.captureTrafficStats();
-            finish(t, Behavior.Ok, "Ok, received all echo'ed messages in time.");
-          }
-          return;
-        }
-        const length = data.binary ? received.length : codePoints(received);
-        const result = binary !== data.binary ? `Echo'ed message type differs from what I sent (got binary ${py(binary)}, expected binary ${py(data.binary)}).` : length !== row.length ? `Echo'ed message length differs from what I sent (got length ${length}, expected length ${row.length}).` : `Echo'ed message contents differs from what I sent (got SHA1 ${sha1(received)}, expected SHA1 ${sha1(...s.expected)}).`;
-        finish(t, Behavior.Failed, result);
-      }
-      /** Cuts the next message and compresses it (Autobahn's sendOne, without the sending). */
-      prepare(t, s) {
-        const { start, length } = s.window.range(s.position);
-        s.position = s.window.next(s.position);
-        const options = { binary: this.data.binary, fragmentSize: this.row.fragmentSize, fromChunks: this.fromChunks };
-        return { payload: s.window.document.views(start, length), prepared: t.prepareCut(s.window.document, start, length, options) };
-      }
-      /**
-       * Sends the prepared message, then prepares the one after it, so that its compression overlaps
-       * the round trip. Messages are compressed in sending order, so the bytes on the wire are the same
-       * as with sendMessage.
-       */
-      sendNext(t, s) {
-        const m = s.next ?? this.prepare(t, s);
-        s.expected = m.payload;
-        t.sendPrepared(m.prepared);
-        s.sent += 1;
-        s.next = s.sent < this.row.count ? this.prepare(t, s) : null;
-      }
-    };
-    NEGOTIATION_12 = "Negotiation: the server accepts the client's first permessage-deflate offer, asking nothing of the client's compressor.";
-    deflatePayloadCases = payloadSubgroups.flatMap(
-      ({ subgroup: subgroup2, data }) => messageSizeRows.map((row) => deflateEchoCase({ id: `${subgroup2}.${row.row}`, data, row, accept: acceptFirstOffer, negotiation: NEGOTIATION_12 }))
-    );
-  }
-});
-
-// src/cases/s13-deflate-params.ts
-function asked(r) {
-  const params = [
-    ...r.noContextTakeover ? ["client_no_context_takeover"] : [],
-    ...r.maxWindowBits !== 0 ? [`client_max_window_bits=${r.maxWindowBits}`] : []
-  ];
-  return params.length === 0 ? "nothing" : params.join(" and ");
-}
-function negotiation(requests) {
-  const tries = requests.map(
-    (r) => r.noContextTakeover || r.maxWindowBits !== 0 ? `the first offer that allows ${asked(r)}, asking for ${r.noContextTakeover && r.maxWindowBits !== 0 ? "both" : "it"}` : "the client's first offer, asking nothing"
-  );
-  const rule = tries.length === 1 ? `accepts ${tries[0] ?? ""}` : `accepts, trying in turn: ${tries.join("; then ")}`;
-  return `Negotiation: the server ${rule}. When no offer fits, the server declines permessage-deflate.`;
-}
-var deflateParamCases;
-var init_s13_deflate_params = __esm({
-  "src/cases/s13-deflate-params.ts"() {
-    "use strict";
-    init_deflate_cases();
-    init_s12_deflate_payloads();
-    deflateParamCases = acceptRules.flatMap(
-      ({ subgroup: subgroup2, requests }) => messageSizeRows.map(
-        (row) => deflateEchoCase({ id: `${subgroup2}.${row.row}`, data: paramTestData, row, accept: requests, negotiation: negotiation(requests) })
-      )
-    );
-  }
-});
-
-// src/cases/handshake-scripts.ts
-import { createHash as createHash2 } from "node:crypto";
-function head(statusLine, lines) {
-  return `${[statusLine, ...lines].map((l) => `${l}\r
-`).join("")}\r
-`;
-}
-function upgradeLines(info) {
-  return ["Upgrade: websocket", "Connection: Upgrade", `Sec-WebSocket-Accept: ${info.accept}`];
-}
-function needsMet(needs, info) {
-  if (needs === "deflate-offer") return info.deflateOffers.length > 0;
-  if (needs === "no-deflate-offer") return info.deflateOffers.length === 0;
-  return true;
-}
-function unimplementedUnlessScripted(needs) {
-  return (verdict, facts) => {
-    if (facts.scriptedHandshake === true) return verdict;
-    return {
-      behavior: Behavior.Unimplemented,
-      result: needsText(needs),
-      behaviorClose: CloseBehavior.Ok,
-      resultClose: "Not judged: the case does not apply to this client."
-    };
-  };
-}
-function mustRefuse(def) {
-  const needs = def.needs ?? null;
-  const statusLine = def.statusLine ?? SWITCHING;
-  const switching = statusLine === SWITCHING;
-  return defineCase({
-    id: def.id,
-    description: def.description,
-    expectation: `${def.expectation} The client fails the connection: it closes TCP without sending any data frame (a close frame first is tolerated, with any code), and never echoes the text message the server sends right after the response.${needs === null ? "" : ` ${needsText(needs)}`}`,
-    expect: { OK: [] },
-    close: refused,
-    suppressClose: true,
-    adjust: unimplementedUnlessScripted(needs),
-    handshake(info) {
-      if (!needsMet(needs, info)) return null;
-      const response = head(statusLine, def.lines(info));
-      if (def.deflate !== true) return { head: response, delivery: "together" };
-      const offer = info.deflateOffers[0] ?? PLAIN_OFFER;
-      return { head: response, delivery: "together", deflate: { offer, requestNoContextTakeover: false, requestMaxWindowBits: 0 } };
-    },
-    run(t) {
-      if (!t.scriptedHandshake) {
-        unimplemented(t, needsText(needs));
-        return;
-      }
-      t.sendFrame({ opcode: Opcode.Text, payload: PROBE });
-      if (switching) t.killAfter(REFUSE_WAIT);
-      else t.continueLater(REFUSE_WAIT, () => t.dropConnection(), "client-kept-http-connection");
-    }
-  });
-}
-function needsText(needs) {
-  if (needs === "deflate-offer") return "Without a permessage-deflate offer from the client the case is UNIMPLEMENTED.";
-  if (needs === "no-deflate-offer") return "When the client offers permessage-deflate the case is UNIMPLEMENTED.";
-  return "";
-}
-function unimplemented(t, why) {
-  t.setOutcome(Behavior.Unimplemented, why);
-  t.sendClose(CloseCode.Normal);
-}
-function mustAccept(def) {
-  const binary = Buffer.from("wsgate binary \0\xFF", "latin1");
-  return defineCase({
-    id: def.id,
-    description: def.description,
-    expectation: `${def.expectation} The client takes the connection as established and echoes a text and a binary message, then answers the close (1000) cleanly.`,
-    expect: { OK: [message(PROBE), message(binary, true)] },
-    close: closedByMe([CloseCode.Normal]),
-    adjust: wrongCodeFails,
-    handshake: (info) => ({ head: def.response(info), delivery: def.delivery }),
-    run(t) {
-      t.sendFrame({ opcode: Opcode.Text, payload: PROBE });
-      t.sendFrame({ opcode: Opcode.Binary, payload: binary });
-      t.killAfter(ECHO_WAIT);
-    }
-  });
-}
-function mustInflate(def) {
-  return defineCase({
-    id: def.id,
-    description: `${def.description} Negotiation: the server accepts the client's first permessage-deflate offer, asking nothing. (${def.rfc})`,
-    expectation: `${def.expectation} Without permessage-deflate negotiated the case is UNIMPLEMENTED.`,
-    expect: { OK: def.echoes.map((e) => message(e)) },
-    close: closedByMe([CloseCode.Normal]),
-    adjust: wrongCodeFails,
-    deflate: (offers) => acceptOffer(acceptFirstOffer, offers),
-    run(t) {
-      if (!t.deflateActive) {
-        unimplemented(t, "permessage-deflate was not negotiated (the client offered none).");
-        return;
-      }
-      for (const frame of def.frames) t.sendFrame(frame);
-      t.killAfter(ECHO_WAIT);
-    }
-  });
-}
-function swapCase(text) {
-  return text.replace(/[A-Za-z]/g, (c3) => c3 === c3.toUpperCase() ? c3.toLowerCase() : c3.toUpperCase());
-}
-function acceptWithoutGuid(info) {
-  return createHash2("sha1").update(info.request.key, "latin1").digest("base64");
-}
-var PROBE, REFUSE_WAIT, ECHO_WAIT, ANY_CLOSE_CODE, refused, SWITCHING, PLAIN_OFFER;
-var init_handshake_scripts = __esm({
-  "src/cases/handshake-scripts.ts"() {
-    "use strict";
-    init_constants();
-    init_verdicts();
-    init_deflate_cases();
-    init_define();
-    PROBE = "Hello, wsgate";
-    REFUSE_WAIT = 2;
-    ECHO_WAIT = 5;
-    ANY_CLOSE_CODE = [1e3, 1001, 1002, 1003, 1007, 1008, 1009, 1010, 1011];
-    refused = { closedByMe: false, closeCode: ANY_CLOSE_CODE, requireClean: false };
-    SWITCHING = "HTTP/1.1 101 Switching Protocols";
-    PLAIN_OFFER = {
-      acceptNoContextTakeover: true,
-      acceptMaxWindowBits: false,
-      requestNoContextTakeover: false,
-      requestMaxWindowBits: 0
-    };
-  }
-});
-
-// src/cases/s14-messages.ts
-var RSV1, HELLO_SYNC_FLUSHED, HELLO4, HELLO_BFINAL, EMPTY_BLOCK, inflateCases, REASON_123, REASON_CUT, closeReasonCases;
-var init_s14_messages = __esm({
-  "src/cases/s14-messages.ts"() {
-    "use strict";
-    init_constants();
-    init_define();
-    init_handshake_scripts();
-    RSV1 = 4;
-    HELLO_SYNC_FLUSHED = hex("f2 48 cd c9 c9 07 00 00 00 ff ff");
-    HELLO4 = hex("f2 48 cd c9 c9 07 00");
-    HELLO_BFINAL = hex("f3 48 cd c9 c9 07 00");
-    EMPTY_BLOCK = hex("00");
-    inflateCases = [
-      // RFC 7692 §7.2.3.6 (Generating an Empty Fragment): a sender that has flushed what it compressed
-      // (the flush's empty stored block kept, as it is not the end of the message yet) and then meets the
-      // end of the message sends a final fragment holding the octet 0x00; with the appended 00 00 ff ff it
-      // is one more empty stored block.
-      mustInflate({
-        id: "14.5.1",
-        rfc: "RFC 7692 \xA77.2.2, \xA77.2.3.6",
-        description: 'A compressed text message "Hello" in two frames: the data of a sync flush with its empty stored block kept (f2 48 cd c9 c9 07 00 00 00 ff ff), then a final continuation frame whose payload is the single octet 00; then a second compressed "Hello" (f2 48 cd c9 c9 07 00).',
-        expectation: 'RFC 7692 \xA77.2.3.6: the final octet 00 and the appended 00 00 ff ff make one more empty stored block. The client echoes "Hello" twice.',
-        frames: [
-          { opcode: Opcode.Text, rsv: RSV1, payload: HELLO_SYNC_FLUSHED, fin: false },
-          { opcode: Opcode.Continuation, payload: EMPTY_BLOCK },
-          { opcode: Opcode.Text, rsv: RSV1, payload: HELLO4 }
-        ],
-        echoes: ["Hello", "Hello"]
-      }),
-      // RFC 6455 §5.4: "A fragmented message consists of a single frame with the FIN bit clear and an
-      // opcode other than 0, followed by zero or more frames with the FIN bit clear and the opcode set to
-      // 0, and terminated by a single frame with the FIN bit set and an opcode of 0." Nothing bounds a
-      // fragment's payload from below.
-      mustInflate({
-        id: "14.5.2",
-        rfc: "RFC 6455 \xA75.4, RFC 7692 \xA77.2.2",
-        description: 'A compressed text message "Hello" in two frames: all the compressed data first (f2 48 cd c9 c9 07 00), then a final continuation frame with an empty payload.',
-        expectation: 'The 00 00 ff ff appended at the end of the message completes the data. The client echoes "Hello".',
-        frames: [
-          { opcode: Opcode.Text, rsv: RSV1, payload: HELLO4, fin: false },
-          { opcode: Opcode.Continuation, payload: "" }
-        ],
-        echoes: ["Hello"]
-      }),
-      mustInflate({
-        id: "14.5.3",
-        rfc: "RFC 7692 \xA77.2.2, \xA77.2.3.6",
-        description: 'An empty text message compressed (payload 00: with the appended 00 00 ff ff, an empty stored block), then a compressed "Hello".',
-        expectation: 'The first message inflates to nothing. The client echoes an empty text message, then "Hello".',
-        frames: [
-          { opcode: Opcode.Text, rsv: RSV1, payload: EMPTY_BLOCK },
-          { opcode: Opcode.Text, rsv: RSV1, payload: HELLO4 }
-        ],
-        echoes: ["", "Hello"]
-      }),
-      // RFC 7692 §7.2.3.4: "On platforms on which the flush method using an empty DEFLATE block with no
-      // compression is not available, implementors can choose to flush data using DEFLATE blocks with
-      // "BFINAL" set to 1."
-      mustInflate({
-        id: "14.5.4",
-        rfc: "RFC 7692 \xA77.2.3.4",
-        description: 'A compressed text message "Hello" whose only DEFLATE block has BFINAL set (f3 48 cd c9 c9 07 00, as a Z_FINISH flush ends it).',
-        expectation: 'RFC 7692 \xA77.2.3.4: a sender may flush with a block that has BFINAL set; the client inflates it (the 00 00 ff ff appended after the end of the stream is ignored) and echoes "Hello".',
-        frames: [{ opcode: Opcode.Text, rsv: RSV1, payload: HELLO_BFINAL }],
-        echoes: ["Hello"]
-      })
-    ];
-    REASON_123 = "\u20AC".repeat(41);
-    REASON_CUT = Buffer.from("Hello \u20AC", "utf8").subarray(0, -1);
-    closeReasonCases = [
-      // RFC 6455 §5.5: "All control frames MUST have a payload length of 125 bytes or less"; §5.5.1: the
-      // body is a 2-byte status code followed by UTF-8 data, so a reason has at most 123 octets.
-      defineCase({
-        id: "14.6.1",
-        description: "A close frame with code 1000 and a 123-octet reason made of 41 three-octet UTF-8 characters (U+20AC): the longest a close reason can be. (RFC 6455 \xA75.5, \xA75.5.1)",
-        expectation: "RFC 6455 \xA75.5.1: the client answers the close with 1000 (or no code) and closes cleanly.",
-        expect: { OK: [] },
-        close: closedByMe([CloseCode.Normal]),
-        suppressClose: true,
-        adjust: wrongCodeFails,
-        run(t) {
-          t.sendCloseFrame(CloseCode.Normal, REASON_123);
-          t.killAfter(REFUSE_WAIT);
-        }
-      }),
-      // RFC 6455 §5.5.1: "the data ... is not guaranteed to be human readable" but "MUST be UTF-8", and §8.1:
-      // "When an endpoint is to interpret a byte stream as UTF-8 but finds that the byte stream is not, in
-      // fact, a valid UTF-8 stream, that endpoint MUST _Fail the WebSocket Connection_."
-      defineCase({
-        id: "14.6.2",
-        description: 'A close frame with code 1000 whose reason ends in the middle of a UTF-8 sequence ("Hello " then e2 82, the first two octets of U+20AC). (RFC 6455 \xA75.5.1, \xA78.1)',
-        expectation: "RFC 6455 \xA78.1: the reason is not valid UTF-8, so the client fails the connection: it answers with 1007 (or no code), or drops TCP.",
-        expect: { OK: [] },
-        close: { closedByMe: true, closeCode: [CloseCode.InvalidPayload], requireClean: false },
-        suppressClose: true,
-        adjust: wrongCodeFails,
-        run(t) {
-          t.sendCloseFrame(CloseCode.Normal, REASON_CUT);
-          t.killAfter(REFUSE_WAIT);
-        }
-      })
-    ];
-  }
-});
-
-// src/cases/s14-handshake.ts
-function deflateResponse(id, params, what, rule) {
-  return mustRefuse({
-    id,
-    description: `A valid 101 response accepting permessage-deflate with ${what}: "Sec-WebSocket-Extensions: permessage-deflate; ${params}", then an uncompressed text message. (RFC 7692 \xA77.1)`,
-    expectation: `RFC 7692 \xA77.1: a response that contains ${rule} means the client MUST _Fail the WebSocket Connection_.`,
-    needs: "deflate-offer",
-    deflate: true,
-    lines: (info) => [...upgradeLines(info), `Sec-WebSocket-Extensions: permessage-deflate; ${params}`]
-  });
-}
-var statusAndHeaderCases, negotiationCases, deflateParamCases2, acceptCases, handshakeCases;
-var init_s14_handshake = __esm({
-  "src/cases/s14-handshake.ts"() {
-    "use strict";
-    init_handshake_scripts();
-    init_s14_messages();
-    statusAndHeaderCases = [
-      // RFC 6455 §4.1: "If the response lacks a |Sec-WebSocket-Accept| header field or the
-      // |Sec-WebSocket-Accept| contains a value other than the base64-encoded SHA-1 of the concatenation
-      // of the |Sec-WebSocket-Key| (as a string, not base64-decoded) with the string
-      // "258EAFA5-E914-47DA-95CA-C5AB0DC85B11" but ignoring any leading and trailing whitespace, the
-      // client MUST _Fail the WebSocket Connection_."
-      mustRefuse({
-        id: "14.1.1",
-        description: "A 101 response whose Sec-WebSocket-Accept is the base64 SHA-1 of the key alone (the GUID left out), then a text message. (RFC 6455 \xA74.1)",
-        expectation: "RFC 6455 \xA74.1: a Sec-WebSocket-Accept other than base64(SHA-1(key + GUID)) means the client MUST _Fail the WebSocket Connection_.",
-        lines: (info) => ["Upgrade: websocket", "Connection: Upgrade", `Sec-WebSocket-Accept: ${acceptWithoutGuid(info)}`]
-      }),
-      mustRefuse({
-        id: "14.1.2",
-        description: "A 101 response without a Sec-WebSocket-Accept header field, then a text message. (RFC 6455 \xA74.1)",
-        expectation: "RFC 6455 \xA74.1: a response that lacks a Sec-WebSocket-Accept header field means the client MUST _Fail the WebSocket Connection_.",
-        lines: () => ["Upgrade: websocket", "Connection: Upgrade"]
-      }),
-      mustRefuse({
-        id: "14.1.8",
-        description: "A 101 response whose Sec-WebSocket-Accept is the right value with the letter case of every letter swapped, then a text message. (RFC 6455 \xA74.1, RFC 4648 \xA74)",
-        expectation: "RFC 6455 \xA74.1: the value must be the base64-encoded SHA-1; base64 letters are case-sensitive (RFC 4648 \xA74), so this is another value and the client MUST _Fail the WebSocket Connection_.",
-        lines: (info) => ["Upgrade: websocket", "Connection: Upgrade", `Sec-WebSocket-Accept: ${swapCase(info.accept)}`]
-      }),
-      // RFC 6455 §4.1: "If the status code received from the server is not 101, the client handles the
-      // response per HTTP [RFC2616] procedures." §4.2.2: "Any status code other than 101 indicates that
-      // the WebSocket handshake has not completed and that the semantics of HTTP still apply."
-      mustRefuse({
-        id: "14.1.3",
-        description: "A 200 OK response that otherwise carries every upgrade header field (Upgrade, Connection, a correct Sec-WebSocket-Accept), then a text message as its body. (RFC 6455 \xA74.1, \xA74.2.2)",
-        expectation: "RFC 6455 \xA74.1: a status other than 101 is handled per HTTP; the WebSocket handshake has not completed.",
-        statusLine: "HTTP/1.1 200 OK",
-        lines: upgradeLines
-      }),
-      mustRefuse({
-        id: "14.1.4",
-        description: "A 301 Moved Permanently response whose Location is the URL just requested, then a text message. (RFC 6455 \xA74.1)",
-        expectation: 'RFC 6455 \xA74.1: "the server might redirect the client using a 3xx status code (but clients are not required to follow them)". A client that follows it meets the same answer and must give up in the end.',
-        statusLine: "HTTP/1.1 301 Moved Permanently",
-        lines: (info) => [`Location: ws://${info.request.headers.get("host")?.[0] ?? "127.0.0.1"}${info.request.target}`, "Content-Length: 0"]
-      }),
-      mustRefuse({
-        id: "14.1.5",
-        description: "A 403 Forbidden response (with Content-Length: 0), then a text message. (RFC 6455 \xA74.1)",
-        expectation: "RFC 6455 \xA74.1: a status other than 101 is handled per HTTP; the WebSocket handshake has not completed.",
-        statusLine: "HTTP/1.1 403 Forbidden",
-        lines: () => ["Content-Length: 0"]
-      }),
-      // RFC 6455 §4.1: "If the response lacks an |Upgrade| header field or the |Upgrade| header field
-      // contains a value that is not an ASCII case-insensitive match for the value "websocket", the
-      // client MUST _Fail the WebSocket Connection_."
-      mustRefuse({
-        id: "14.1.6",
-        description: "A 101 response without an Upgrade header field (Connection and a correct Sec-WebSocket-Accept present), then a text message. (RFC 6455 \xA74.1)",
-        expectation: "RFC 6455 \xA74.1: a response that lacks an Upgrade header field means the client MUST _Fail the WebSocket Connection_.",
-        lines: (info) => ["Connection: Upgrade", `Sec-WebSocket-Accept: ${info.accept}`]
-      }),
-      // RFC 6455 §4.1: "If the response lacks a |Connection| header field or the |Connection| header
-      // field doesn't contain a token that is an ASCII case-insensitive match for the value "Upgrade",
-      // the client MUST _Fail the WebSocket Connection_."
-      mustRefuse({
-        id: "14.1.7",
-        description: 'A 101 response with "Connection: keep-alive" (no Upgrade token), then a text message. (RFC 6455 \xA74.1)',
-        expectation: 'RFC 6455 \xA74.1: a Connection header field without the token "Upgrade" means the client MUST _Fail the WebSocket Connection_.',
-        lines: (info) => ["Upgrade: websocket", "Connection: keep-alive", `Sec-WebSocket-Accept: ${info.accept}`]
-      })
-    ];
-    negotiationCases = [
-      // RFC 6455 §4.1: "If the response includes a |Sec-WebSocket-Extensions| header field and this
-      // header field indicates the use of an extension that was not present in the client's handshake
-      // (the server has indicated an extension not requested by the client), the client MUST _Fail the
-      // WebSocket Connection_."
-      mustRefuse({
-        id: "14.2.1",
-        description: 'A valid 101 response that also says "Sec-WebSocket-Extensions: x-wsgate-not-offered", then a text message. (RFC 6455 \xA74.1)',
-        expectation: "RFC 6455 \xA74.1: an extension in the response that the client did not request means the client MUST _Fail the WebSocket Connection_.",
-        lines: (info) => [...upgradeLines(info), "Sec-WebSocket-Extensions: x-wsgate-not-offered"]
-      }),
-      // RFC 6455 §4.1: "If the response includes a |Sec-WebSocket-Protocol| header field and this header
-      // field indicates the use of a subprotocol that was not present in the client's handshake (the
-      // server has indicated a subprotocol not requested by the client), the client MUST _Fail the
-      // WebSocket Connection_."
-      mustRefuse({
-        id: "14.2.2",
-        description: 'A valid 101 response that also says "Sec-WebSocket-Protocol: x-wsgate-not-offered", then a text message. (RFC 6455 \xA74.1)',
-        expectation: "RFC 6455 \xA74.1: a subprotocol in the response that the client did not request means the client MUST _Fail the WebSocket Connection_.",
-        lines: (info) => [...upgradeLines(info), "Sec-WebSocket-Protocol: x-wsgate-not-offered"]
-      }),
-      mustRefuse({
-        id: "14.2.3",
-        description: "A valid 101 response that accepts permessage-deflate although the client offered no extension, then a text message. (RFC 6455 \xA74.1, RFC 7692 \xA75)",
-        expectation: "RFC 6455 \xA74.1: an extension in the response that the client did not request means the client MUST _Fail the WebSocket Connection_.",
-        needs: "no-deflate-offer",
-        deflate: true,
-        lines: (info) => [...upgradeLines(info), "Sec-WebSocket-Extensions: permessage-deflate"]
-      })
-    ];
-    deflateParamCases2 = [
-      deflateResponse("14.3.1", "x-wsgate-not-offered", "a parameter the client did not offer", "an extension parameter not defined for use in a response"),
-      // RFC 7692 §7.1.2.1: the value of server_max_window_bits is a decimal integer from 8 to 15.
-      deflateResponse(
-        "14.3.2",
-        "server_max_window_bits=7",
-        "server_max_window_bits out of range",
-        "an extension parameter with an invalid value (server_max_window_bits must be 8 to 15)"
-      ),
-      deflateResponse(
-        "14.3.3",
-        "client_max_window_bits=16",
-        "client_max_window_bits out of range",
-        "an extension parameter with an invalid value (client_max_window_bits must be 8 to 15)"
-      ),
-      deflateResponse(
-        "14.3.4",
-        "server_no_context_takeover; server_no_context_takeover",
-        "a parameter given twice",
-        "multiple extension parameters with the same name"
-      )
-    ];
-    acceptCases = [
-      // RFC 6455 §4.2.2: "At this point, the server may begin sending (and receiving) data." A client
-      // reads the frames that follow the response in the same TCP segment.
-      mustAccept({
-        id: "14.4.1",
-        description: "A valid 101 response and two messages (text, binary) in one TCP write. (RFC 6455 \xA74.2.2)",
-        expectation: 'RFC 6455 \xA74.2.2: once the response is sent "the server may begin sending (and receiving) data"; frames in the segment of the response are data of the connection.',
-        delivery: "together",
-        response: (info) => head(SWITCHING, upgradeLines(info))
-      }),
-      // RFC 6455 §4.1: "The client MUST validate the server's response as follows" — on the response as a
-      // byte stream, wherever TCP cuts it.
-      mustAccept({
-        id: "14.4.2",
-        description: "A valid 101 response written one octet per TCP write, each after the previous one was flushed; then two messages. (RFC 6455 \xA74.1)",
-        expectation: "RFC 6455 \xA74.1: the client validates the response, wherever TCP cuts it.",
-        delivery: "bytewise",
-        response: (info) => head(SWITCHING, upgradeLines(info))
-      }),
-      // RFC 6455 §4.1: "an ASCII case-insensitive match for the value "websocket"" / "a token that is an
-      // ASCII case-insensitive match for the value "Upgrade""; RFC 7230 §3.2: "Each header field consists
-      // of a case-insensitive field name followed by a colon".
-      mustAccept({
-        id: "14.4.3",
-        description: 'A valid 101 response with header names and tokens in unusual letter case: "uPGRADE: WebSocket", "CONNECTION: UPGRADE", "sec-websocket-accept: ...". (RFC 6455 \xA74.1, RFC 7230 \xA73.2)',
-        expectation: "RFC 6455 \xA74.1 matches Upgrade and Connection tokens ASCII case-insensitively; RFC 7230 \xA73.2 field names are case-insensitive.",
-        delivery: "separate",
-        response: (info) => head(SWITCHING, ["uPGRADE: WebSocket", "CONNECTION: UPGRADE", `sec-websocket-accept: ${info.accept}`])
-      }),
-      // RFC 7230 §3.2: "header-field = field-name ":" OWS field-value OWS" with §3.2.3 "OWS = *( SP /
-      // HTAB )"; RFC 6455 §4.1 compares the Sec-WebSocket-Accept value "ignoring any leading and trailing
-      // whitespace".
-      mustAccept({
-        id: "14.4.4",
-        description: 'A valid 101 response with no space after one colon and runs of spaces around the other values: "Upgrade:websocket", "Connection:   Upgrade  ", "Sec-WebSocket-Accept:   ...  ". (RFC 7230 \xA73.2, RFC 6455 \xA74.1)',
-        expectation: "RFC 7230 \xA73.2: optional whitespace (spaces or tabs) surrounds a field value; RFC 6455 \xA74.1 ignores leading and trailing whitespace of Sec-WebSocket-Accept.",
-        delivery: "separate",
-        response: (info) => head(SWITCHING, ["Upgrade:websocket", "Connection:   Upgrade  ", `Sec-WebSocket-Accept:   ${info.accept}  `])
-      }),
-      mustAccept({
-        id: "14.4.5",
-        description: 'A valid 101 response with a horizontal tab before and after every header value: "Upgrade:	websocket	", "Connection:	Upgrade	", "Sec-WebSocket-Accept:	...	". (RFC 7230 \xA73.2, RFC 6455 \xA74.1)',
-        expectation: 'RFC 7230 \xA73.2.3: "OWS = *( SP / HTAB )"; a tab is whitespace like a space.',
-        delivery: "separate",
-        response: (info) => head(SWITCHING, ["Upgrade:	websocket	", "Connection:	Upgrade	", `Sec-WebSocket-Accept:	${info.accept}	`])
-      }),
-      // RFC 7230 §6.1: "Connection = 1#connection-option"; RFC 6455 §4.1 asks for "a token" matching
-      // "Upgrade" in the field, not for the whole value.
-      mustAccept({
-        id: "14.4.6",
-        description: 'A valid 101 response with "Connection: keep-alive, Upgrade". (RFC 7230 \xA76.1, RFC 6455 \xA74.1)',
-        expectation: 'RFC 7230 \xA76.1: Connection is a list; RFC 6455 \xA74.1 asks for a token "Upgrade" in it.',
-        delivery: "separate",
-        response: (info) => head(SWITCHING, ["Upgrade: websocket", "Connection: keep-alive, Upgrade", `Sec-WebSocket-Accept: ${info.accept}`])
-      }),
-      // RFC 7230 §3.1.2: "A client SHOULD ignore the reason-phrase content." §3.2.1: "A proxy MUST forward
-      // unrecognized header fields"; a recipient ignores the ones it does not know.
-      mustAccept({
-        id: "14.4.7",
-        description: 'A valid 101 response with another reason phrase ("HTTP/1.1 101 Web Socket Protocol Handshake", as old servers sent it) and an unknown header field first. (RFC 7230 \xA73.1.2, RFC 6455 \xA74.1)',
-        expectation: 'RFC 7230 \xA73.1.2: "A client SHOULD ignore the reason-phrase content"; unknown header fields carry no meaning for the handshake.',
-        delivery: "separate",
-        response: (info) => head("HTTP/1.1 101 Web Socket Protocol Handshake", [
-          "X-Wsgate-Note: extra field",
-          "Upgrade: websocket",
-          "Connection: Upgrade",
-          `Sec-WebSocket-Accept: ${info.accept}`
-        ])
-      })
-    ];
-    handshakeCases = [
-      ...statusAndHeaderCases,
-      ...negotiationCases,
-      ...deflateParamCases2,
-      ...acceptCases,
-      ...inflateCases,
-      ...closeReasonCases
-    ];
-  }
-});
-
-// src/cases/s15-server-handshake.ts
-function changedRequest(normal, change) {
-  const lines = [
-    ["Host", normal.host],
-    ["Upgrade", "websocket"],
-    ["Connection", "Upgrade"],
-    ["Sec-WebSocket-Key", normal.key],
-    ["Sec-WebSocket-Version", "13"],
-    ...(normal.headers ?? []).map(([n3, v]) => [n3, v])
-  ];
-  const changes = change.headers ?? {};
-  const out = [`${change.method ?? "GET"} ${normal.target} HTTP/1.1`];
-  for (const [name, value] of lines) {
-    if (!(name in changes)) out.push(`${name}: ${value}`);
-    else if (changes[name] !== null) out.push(`${name}: ${changes[name] ?? ""}`);
-  }
-  for (const [name, value] of Object.entries(changes)) {
-    if (value !== null && !lines.some(([n3]) => n3 === name)) out.push(`${name}: ${value}`);
-  }
-  return `${out.join("\r\n")}\r
-\r
-`;
-}
-function statusOf(httpResponse) {
-  const m = /^HTTP\/\d\.\d (\d{3})/.exec(httpResponse ?? "");
-  return m === null ? null : Number(m[1]);
-}
-function headerMatches(httpResponse, name, value) {
-  return (httpResponse ?? "").split("\r\n").some((line2) => {
-    const colon = line2.indexOf(":");
-    return colon > 0 && line2.slice(0, colon).trim().toLowerCase() === name && value.test(line2.slice(colon + 1).trim());
-  });
-}
-function mustRefuse2(spec) {
-  return defineCase({
-    id: spec.id,
-    description: spec.description,
-    expectation: spec.expectation,
-    expect: {},
-    close: failedByPeer([CloseCode.ProtocolError]),
-    schedule: { maxSeconds: 6 },
-    upgradeRequest: (normal) => changedRequest(normal, spec.change),
-    // Opened (only possible where wsgate's own checks of the 101 passed): leave at once.
-    run: (t) => t.sendClose(CloseCode.Normal),
-    adjust: (_verdict, facts) => {
-      const status = statusOf(facts.httpResponse);
-      if (status === 101) return judged(Behavior.Failed, "The server answered 101 Switching Protocols: it accepted a request it must refuse.");
-      if (status === null)
-        return judged(Behavior.NonStrict, "The server closed the connection without an HTTP response (RFC 6455 \xA74.2.1 asks for an error status, such as 400).");
-      const problem = spec.check?.(facts) ?? null;
-      if (problem !== null) return judged(Behavior.Failed, `The server refused with HTTP ${status}, but ${problem}.`, false);
-      return judged(Behavior.Ok, `The server refused with HTTP ${status}.`);
-    }
-  });
-}
-function mustDecline(id, offer, what) {
-  return defineCase({
-    id,
-    description: `An upgrade request offering "${offer}" (${what}), then a text message once open. (RFC 7692 \xA77)`,
-    expectation: `RFC 7692 \xA77: the server MUST decline an offer with ${what}: it answers without permessage-deflate (and echoes the message), or refuses the handshake (NON-STRICT).`,
-    expect: {},
-    close: failedByPeer([CloseCode.Normal]),
-    schedule: { maxSeconds: 6 },
-    upgradeRequest: (normal) => changedRequest(normal, { headers: { "Sec-WebSocket-Extensions": offer } }),
-    run: (t) => {
-      if (t.deflateActive) t.setOutcome(Behavior.Failed, "The server accepted the offer (its response names permessage-deflate).");
-      else t.setOutcome(Behavior.Ok, "The server declined the offer (its response has no permessage-deflate).");
-      t.sendClose(CloseCode.Normal);
-    },
-    adjust: (verdict, facts) => {
-      const status = statusOf(facts.httpResponse);
-      if (status === 101 && !facts.connectionWasOpen) {
-        return judged(Behavior.Failed, "The server accepted the offer (its response names permessage-deflate).");
-      }
-      if (status !== 101)
-        return judged(
-          Behavior.NonStrict,
-          status === null ? "The server closed the connection without a response instead of declining the offer." : `The server refused the handshake (HTTP ${status}) instead of declining the offer.`
-        );
-      return { ...verdict, behaviorClose: CloseBehavior.Ok, resultClose: "Connection was properly closed" };
-    }
-  });
-}
-var judged, refusedRequests, declinedOffers, unmaskedFrame, serverHandshakeCases;
-var init_s15_server_handshake = __esm({
-  "src/cases/s15-server-handshake.ts"() {
-    "use strict";
-    init_constants();
-    init_verdicts();
-    init_define();
-    judged = (behavior, result, established = behavior === Behavior.Failed) => ({
-      behavior,
-      result,
-      behaviorClose: established ? CloseBehavior.Failed : CloseBehavior.Ok,
-      resultClose: established ? "The server took the connection as established." : "The server did not establish the connection."
-    });
-    refusedRequests = [
-      // RFC 6455 §4.4: "If this version does not match a version understood by the server, the server
-      // MUST abort the WebSocket handshake described in Section 4 and instead send an appropriate HTTP
-      // error code (such as 426 Upgrade Required) and a |Sec-WebSocket-Version| header field indicating
-      // the version(s) the server is capable of understanding."
-      mustRefuse2({
-        id: "15.1.1",
-        description: "An upgrade request with Sec-WebSocket-Version: 12. (RFC 6455 \xA74.4)",
-        expectation: "RFC 6455 \xA74.4: for a version it does not understand the server MUST abort the handshake and send an HTTP error code (such as 426 Upgrade Required) and a Sec-WebSocket-Version header field naming the versions it understands (13).",
-        change: { headers: { "Sec-WebSocket-Version": "12" } },
-        check: (facts) => headerMatches(facts.httpResponse, "sec-websocket-version", /(^|[\s,])13($|[\s,])/) ? null : "the response has no Sec-WebSocket-Version header field naming 13 (RFC 6455 \xA74.4)"
-      }),
-      // RFC 6455 §4.2.1: "If the server, while reading the handshake, finds that the client did not send
-      // a handshake that matches the description below [...], the server MUST stop processing the
-      // client's handshake and return an HTTP response with an appropriate error code (such as 400 Bad
-      // Request)." Item 5: "A |Sec-WebSocket-Key| header field with a base64-encoded [...] value that,
-      // when decoded, is 16 bytes in length."
-      mustRefuse2({
-        id: "15.1.2",
-        description: "An upgrade request without a Sec-WebSocket-Key header field. (RFC 6455 \xA74.2.1)",
-        expectation: "RFC 6455 \xA74.2.1 item 5: a request without Sec-WebSocket-Key does not match the handshake, so the server MUST return an HTTP error (such as 400 Bad Request).",
-        change: { headers: { "Sec-WebSocket-Key": null } }
-      }),
-      mustRefuse2({
-        id: "15.1.3",
-        description: 'An upgrade request whose Sec-WebSocket-Key decodes to 8 bytes, not 16 ("AAAAAAAAAAA="). (RFC 6455 \xA74.2.1)',
-        expectation: "RFC 6455 \xA74.2.1 item 5: the key must decode to 16 bytes; otherwise the server MUST return an HTTP error (such as 400 Bad Request).",
-        change: { headers: { "Sec-WebSocket-Key": "AAAAAAAAAAA=" } }
-      }),
-      // Item 6: "A |Sec-WebSocket-Version| header field, with a value of 13."
-      mustRefuse2({
-        id: "15.1.4",
-        description: "An upgrade request without a Sec-WebSocket-Version header field. (RFC 6455 \xA74.2.1)",
-        expectation: "RFC 6455 \xA74.2.1 item 6: a request without Sec-WebSocket-Version: 13 does not match the handshake, so the server MUST return an HTTP error.",
-        change: { headers: { "Sec-WebSocket-Version": null } }
-      }),
-      // Item 3: "An |Upgrade| header field containing the value "websocket", treated as an ASCII
-      // case-insensitive value."
-      mustRefuse2({
-        id: "15.1.5",
-        description: 'An upgrade request whose Upgrade header field is "h2c" instead of "websocket". (RFC 6455 \xA74.2.1)',
-        expectation: "RFC 6455 \xA74.2.1 item 3: without Upgrade: websocket the request does not match the handshake, so the server MUST return an HTTP error (or answer it as plain HTTP, never with a WebSocket 101).",
-        change: { headers: { Upgrade: "h2c" } }
-      }),
-      // Item 1: "An HTTP/1.1 or higher GET request".
-      mustRefuse2({
-        id: "15.1.6",
-        description: "An upgrade request with the method POST instead of GET. (RFC 6455 \xA74.2.1)",
-        expectation: "RFC 6455 \xA74.2.1 item 1: the opening handshake is a GET request; a POST does not match it, so the server MUST return an HTTP error.",
-        change: { method: "POST", headers: { "Content-Length": "0" } }
-      })
-    ];
-    declinedOffers = [
-      mustDecline("15.2.1", "permessage-deflate; no_such_parameter", "an extension parameter not defined for use in an offer"),
-      mustDecline("15.2.2", "permessage-deflate; server_max_window_bits=7", "an extension parameter with an invalid value (window bits 7, below 8)"),
-      mustDecline("15.2.3", "permessage-deflate; server_no_context_takeover; server_no_context_takeover", "two extension parameters with the same name")
-    ];
-    unmaskedFrame = defineCase({
-      id: "15.3.1",
-      description: 'A text message "Hello, world!" in one frame that is not masked. (RFC 6455 \xA75.1)',
-      expectation: "RFC 6455 \xA75.1: the server MUST close the connection upon receiving a frame that is not masked (it MAY send a close frame with 1002 first); it does not echo the message.",
-      expect: { OK: [] },
-      close: failedByPeer([CloseCode.ProtocolError]),
-      schedule: { maxSeconds: 3 },
-      run: (t) => {
-        t.sendFrame({ opcode: Opcode.Text, payload: "Hello, world!", unmasked: true });
-        t.killAfter(1);
-      }
-    });
-    serverHandshakeCases = [...refusedRequests, ...declinedOffers, unmaskedFrame];
-  }
-});
-
-// src/protocol/h2-connect.ts
-function one(fields, name) {
-  const v = fields[name];
-  if (v === void 0) return void 0;
-  return Array.isArray(v) ? v.join(", ") : String(v);
-}
-function parseConnectRequest(fields) {
-  const method = one(fields, ":method");
-  const protocol = one(fields, ":protocol");
-  if (method !== "CONNECT" || protocol === void 0)
-    return { ok: false, status: 400, reason: "a WebSocket over HTTP/2 is opened with an extended CONNECT (:method CONNECT, :protocol websocket; RFC 8441 \xA74)" };
-  if (protocol.toLowerCase() !== "websocket") return { ok: false, status: 501, reason: `:protocol ${JSON.stringify(protocol.slice(0, 100))} is not websocket` };
-  for (const name of [":scheme", ":path", ":authority"]) {
-    if ((one(fields, name) ?? "") === "") return { ok: false, status: 400, reason: `the extended CONNECT has no ${name} (RFC 8441 \xA74)` };
-  }
-  const version2 = one(fields, "sec-websocket-version");
-  if (version2 !== "13")
-    return { ok: false, status: 400, reason: `Sec-WebSocket-Version must be 13, got ${version2 === void 0 ? "none" : JSON.stringify(version2)}` };
-  const target = one(fields, ":path") ?? "/";
-  const q = target.indexOf("?");
-  const headers = /* @__PURE__ */ new Map();
-  for (const [name, value] of Object.entries(fields)) {
-    if (name.startsWith(":") || value === void 0) continue;
-    headers.set(
-      name.toLowerCase(),
-      (Array.isArray(value) ? value : [String(value)]).map((v) => v.trim())
-    );
-  }
-  return {
-    ok: true,
-    request: {
-      method: "CONNECT",
-      target,
-      path: q < 0 ? target : target.slice(0, q),
-      query: new URLSearchParams(q < 0 ? "" : target.slice(q + 1)),
-      headers,
-      key: "",
-      version: version2,
-      raw: renderFields(fields)
-    }
-  };
-}
-function connectRequestFields(spec) {
-  const fields = {
-    ":method": "CONNECT",
-    ":protocol": "websocket",
-    ":scheme": spec.scheme,
-    ":path": spec.path,
-    ":authority": spec.authority
-  };
-  for (const [name, value] of spec.headers ?? []) fields[name.toLowerCase()] = value;
-  fields["sec-websocket-version"] = "13";
-  if (spec.extensions !== null) fields["sec-websocket-extensions"] = spec.extensions;
-  return fields;
-}
-function checkConnectResponse(fields) {
-  const status = Number(one(fields, ":status"));
-  if (!(status >= 200 && status < 300))
-    return { ok: false, reason: `the server answered the extended CONNECT with status ${Number.isFinite(status) ? status : "?"}, not 2xx (RFC 8441 \xA75)` };
-  const headers = /* @__PURE__ */ new Map();
-  for (const [name, value] of Object.entries(fields)) {
-    if (name.startsWith(":") || value === void 0) continue;
-    headers.set(
-      name.toLowerCase(),
-      (Array.isArray(value) ? value : [String(value)]).map((v) => v.trim())
-    );
-  }
-  const extensions = headers.get("sec-websocket-extensions");
-  return { ok: true, status, headers, extensions: extensions === void 0 ? null : extensions.join(", ") };
-}
-function renderFields(fields) {
-  const lines = ["HTTP/2 HEADERS"];
-  const entries = Object.entries(fields).filter(([, v]) => v !== void 0);
-  entries.sort(([a2], [b]) => Number(!a2.startsWith(":")) - Number(!b.startsWith(":")));
-  for (const [name, value] of entries) {
-    for (const v of Array.isArray(value) ? value : [value]) lines.push(`${name}: ${String(v)}`);
-  }
-  return `${lines.join("\r\n")}\r
-\r
-`;
-}
-function flatFields(fields) {
-  const out = {};
-  for (const [name, value] of Object.entries(fields)) {
-    if (value === void 0) continue;
-    out[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : String(value);
-  }
-  return out;
-}
-var SETTINGS_ENABLE_CONNECT_PROTOCOL;
-var init_h2_connect = __esm({
-  "src/protocol/h2-connect.ts"() {
-    "use strict";
-    SETTINGS_ENABLE_CONNECT_PROTOCOL = 8;
-  }
-});
-
-// src/protocol/h2-frames.ts
-function h2ErrorName(code) {
-  return `${H2_ERROR_NAMES[code] ?? "unknown error"} (0x${code.toString(16)})`;
-}
-function encodeH2Frame(type, flags, streamId, payload2 = Buffer.alloc(0)) {
-  const head2 = Buffer.alloc(9);
-  head2.writeUIntBE(payload2.length, 0, 3);
-  head2[3] = type;
-  head2[4] = flags;
-  head2.writeUInt32BE(streamId & 2147483647, 5);
-  return Buffer.concat([head2, payload2]);
-}
-function parseSettings(payload2) {
-  const out = /* @__PURE__ */ new Map();
-  for (let i2 = 0; i2 + 6 <= payload2.length; i2 += 6) out.set(payload2.readUInt16BE(i2), payload2.readUInt32BE(i2 + 2));
-  return out;
-}
-function hpackInt(value, prefixBits, firstBits) {
-  const max = (1 << prefixBits) - 1;
-  if (value < max) return Buffer.from([firstBits | value]);
-  const out = [firstBits | max];
-  let rest = value - max;
-  while (rest >= 128) {
-    out.push(rest % 128 + 128);
-    rest = Math.floor(rest / 128);
-  }
-  out.push(rest);
-  return Buffer.from(out);
-}
-function hpackLiteral(name, value) {
-  const n3 = Buffer.from(name, "latin1");
-  const v = Buffer.from(value, "latin1");
-  return Buffer.concat([Buffer.from([0]), hpackInt(n3.length, 7, 0), n3, hpackInt(v.length, 7, 0), v]);
-}
-function hpackBlock(fields) {
-  return Buffer.concat(fields.map(([n3, v]) => hpackLiteral(n3, v)));
-}
-function huffmanDigits(bytes3) {
-  let bits = "";
-  for (const b of bytes3) bits += b.toString(2).padStart(8, "0");
-  let out = "";
-  let i2 = 0;
-  outer: while (i2 < bits.length) {
-    for (const [d, [code, len]] of DIGIT_CODES.entries()) {
-      if (i2 + len <= bits.length && parseInt(bits.slice(i2, i2 + len), 2) === code) {
-        out += String(d);
-        i2 += len;
-        continue outer;
-      }
-    }
-    return bits.length - i2 < 8 && /^1*$/.test(bits.slice(i2)) ? out : null;
-  }
-  return out;
-}
-function decodeStatus(block) {
-  let i2 = 0;
-  while (i2 < block.length && ((block[i2] ?? 0) & 224) === 32) {
-    i2 += 1;
-    if (((block[i2 - 1] ?? 0) & 31) === 31) while (i2 < block.length && ((block[i2++] ?? 0) & 128) !== 0) ;
-  }
-  const first = block[i2] ?? 0;
-  if ((first & 128) !== 0) return STATIC_STATUS[first & 127] ?? null;
-  const nameIndex = (first & 192) === 64 ? first & 63 : first & 15;
-  if (STATIC_STATUS[nameIndex] === void 0) return null;
-  const lengthByte = block[i2 + 1] ?? 0;
-  const length = lengthByte & 127;
-  const raw = block.subarray(i2 + 2, i2 + 2 + length);
-  const text = (lengthByte & 128) !== 0 ? huffmanDigits(raw) : raw.toString("latin1");
-  return text !== null && /^\d{3}$/.test(text) ? Number(text) : null;
-}
-function headerBlock(frame) {
-  let p = frame.payload;
-  let pad = 0;
-  if ((frame.flags & H2Flag.Padded) !== 0) {
-    pad = p[0] ?? 0;
-    p = p.subarray(1);
-  }
-  if ((frame.flags & H2Flag.Priority) !== 0) p = p.subarray(5);
-  return p.subarray(0, p.length - pad);
-}
-var H2_PREFACE, H2Frame, H2Flag, H2_ERROR_NAMES, H2FrameReader, STATIC_STATUS, DIGIT_CODES;
-var init_h2_frames = __esm({
-  "src/protocol/h2-frames.ts"() {
-    "use strict";
-    H2_PREFACE = Buffer.from("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", "latin1");
-    H2Frame = { Data: 0, Headers: 1, RstStream: 3, Settings: 4, Ping: 6, GoAway: 7, WindowUpdate: 8, Continuation: 9 };
-    H2Flag = { Ack: 1, EndStream: 1, EndHeaders: 4, Padded: 8, Priority: 32 };
-    H2_ERROR_NAMES = {
-      0: "NO_ERROR",
-      1: "PROTOCOL_ERROR",
-      2: "INTERNAL_ERROR",
-      3: "FLOW_CONTROL_ERROR",
-      4: "SETTINGS_TIMEOUT",
-      5: "STREAM_CLOSED",
-      6: "FRAME_SIZE_ERROR",
-      7: "REFUSED_STREAM",
-      8: "CANCEL",
-      9: "COMPRESSION_ERROR",
-      10: "CONNECT_ERROR",
-      11: "ENHANCE_YOUR_CALM",
-      12: "INADEQUATE_SECURITY",
-      13: "HTTP_1_1_REQUIRED"
-    };
-    H2FrameReader = class {
-      buffered = Buffer.alloc(0);
-      /** The frames complete so far. */
-      push(chunk) {
-        this.buffered = Buffer.concat([this.buffered, chunk]);
-        const frames = [];
-        while (this.buffered.length >= 9) {
-          const length = this.buffered.readUIntBE(0, 3);
-          if (this.buffered.length < 9 + length) break;
-          frames.push({
-            type: this.buffered[3] ?? 0,
-            flags: this.buffered[4] ?? 0,
-            streamId: this.buffered.readUInt32BE(5) & 2147483647,
-            payload: this.buffered.subarray(9, 9 + length)
-          });
-          this.buffered = this.buffered.subarray(9 + length);
-        }
-        return frames;
-      }
-    };
-    STATIC_STATUS = { 8: 200, 9: 204, 10: 206, 11: 304, 12: 400, 13: 404, 14: 500 };
-    DIGIT_CODES = [
-      [0, 5],
-      [1, 5],
-      [2, 5],
-      [25, 6],
-      [26, 6],
-      [27, 6],
-      [28, 6],
-      [29, 6],
-      [30, 6],
-      [31, 6]
-    ];
-  }
-});
-
-// src/cases/h2-judging.ts
-function orderlyEnd(verdict, facts) {
-  const h22 = facts.h2;
-  if (h22 === void 0 || !facts.connectionWasOpen || verdict.behaviorClose !== CloseBehavior.Ok && verdict.behaviorClose !== CloseBehavior.Unclean)
-    return verdict;
-  const fail3 = (behaviorClose, resultClose) => ({ ...verdict, behaviorClose, resultClose });
-  if (h22.peerReset !== null && h22.peerReset !== CANCEL) {
-    return fail3(
-      CloseBehavior.WrongCode,
-      `The peer reset the stream with RST_STREAM ${h2ErrorName(h22.peerReset)}; RFC 8441 \xA75 ends a WebSocket with END_STREAM (an abort with RST_STREAM CANCEL).`
-    );
-  }
-  if (h22.peerReset === CANCEL) {
-    return fail3(CloseBehavior.Unclean, "The peer reset the stream with RST_STREAM CANCEL (an abort, RFC 8441 \xA75) instead of ending it with END_STREAM.");
-  }
-  if (!h22.peerEnded) {
-    return fail3(
-      CloseBehavior.Unclean,
-      `The peer never ended its side of the stream with END_STREAM; wsgate reset it${h22.ownReset === null ? "" : ` (${h2ErrorName(h22.ownReset)})`} after waiting. RFC 8441 \xA75: the orderly closure is END_STREAM.`
-    );
-  }
-  return verdict;
-}
-function failOutcome(t, why) {
-  t.setOutcome(Behavior.Failed, why);
-  t.record(timeout("h2-rule-broken"));
-}
-function patterned(n3) {
-  const out = Buffer.alloc(n3);
-  for (let i2 = 0; i2 < n3; i2++) out[i2] = i2 * 31 + (i2 >> 10) & 255;
-  return out;
-}
-var CANCEL, H2_PROBE;
-var init_h2_judging = __esm({
-  "src/cases/h2-judging.ts"() {
-    "use strict";
-    init_h2_frames();
-    init_verdicts();
-    init_define();
-    CANCEL = 8;
-    H2_PROBE = "Hello, wsgate over HTTP/2";
-  }
-});
-
-// src/cases/s16-h2-server.ts
-function outcome(ok, result, close) {
-  return { behavior: ok ? Behavior.Ok : Behavior.Failed, result, behaviorClose: close?.verdict ?? CloseBehavior.Ok, resultClose: close?.text ?? NOT_JUDGED };
-}
-function answerWords(a2) {
-  if (a2.status !== null) return `answered :status ${a2.status}`;
-  if (a2.reset !== null) return `reset the stream with RST_STREAM ${h2ErrorName(a2.reset)}`;
-  if (a2.goaway !== null) return `ended the connection with GOAWAY ${h2ErrorName(a2.goaway)}`;
-  return a2.closed ? "closed the connection without an answer" : "sent no answer in time";
-}
-async function withSession(s, count6, body) {
-  const session = await s.connect();
-  if (typeof session === "string") return outcome(false, `No HTTP/2 connection for WebSockets: ${session}.`);
-  try {
-    const opened = await Promise.all(Array.from({ length: count6 }, () => session.open()));
-    const refused2 = opened.find((o2) => typeof o2 === "string");
-    if (refused2 !== void 0) return outcome(false, `An extended CONNECT on the connection was not answered 2xx: ${refused2}.`);
-    return await body(opened);
-  } finally {
-    session.close();
-  }
-}
-async function closeAll(ws) {
-  const ends = await Promise.all(ws.map((w) => w.close()));
-  const bad = ends.findIndex((e2) => !e2.peerEnded || e2.peerReset !== null);
-  const e = ends[bad];
-  if (e === void 0)
-    return { verdict: CloseBehavior.Ok, text: `Each of the ${ws.length} streams ended with the server's END_STREAM after the closing handshake.` };
-  const verdict = e.peerReset !== null && e.peerReset !== CANCEL ? CloseBehavior.WrongCode : CloseBehavior.Unclean;
-  return {
-    verdict,
-    text: `Stream ${bad + 1} did not end with the server's END_STREAM (${e.peerReset === null ? "none came" : `RST_STREAM ${h2ErrorName(e.peerReset)}`}); RFC 8441 \xA75: the orderly closure is END_STREAM.`
-  };
-}
-var NOT_JUDGED, settingsCases, closeCase, sessionCases, WINDOWED, streamCases, h2ServerCases;
-var init_s16_h2_server = __esm({
-  "src/cases/s16-h2-server.ts"() {
-    "use strict";
-    init_constants();
-    init_h2_connect();
-    init_h2_frames();
-    init_verdicts();
-    init_define();
-    init_h2_judging();
-    NOT_JUDGED = "Not judged: the case opens no single WebSocket to close.";
-    settingsCases = [
-      // RFC 8441 §3: "Upon receipt of SETTINGS_ENABLE_CONNECT_PROTOCOL with a value of 1, a client MAY
-      // use the Extended CONNECT as defined in this document when creating new streams." §3: "A sender
-      // MUST NOT send a SETTINGS_ENABLE_CONNECT_PROTOCOL parameter with the value of 0 after previously
-      // sending a value of 1." A server that takes WebSockets over HTTP/2 says so in its SETTINGS.
-      defineCase({
-        id: "16.1.1",
-        description: "Opens an HTTP/2 connection (preface and an empty SETTINGS) and reads the server's first SETTINGS; sends no request. (RFC 8441 \xA73)",
-        expectation: "RFC 8441 \xA73: the server's SETTINGS carry SETTINGS_ENABLE_CONNECT_PROTOCOL (0x8) = 1; without it a client must not send an extended CONNECT.",
-        expect: {},
-        close: closedByMe(),
-        run() {
-        },
-        h2: {
-          async session(s) {
-            const a2 = await s.probe({ send: false });
-            if (a2.settings === null) return outcome(false, `The server sent no SETTINGS (it ${answerWords(a2)}).`);
-            const value = a2.settings.get(SETTINGS_ENABLE_CONNECT_PROTOCOL);
-            if (value === 1) return outcome(true, "The server's SETTINGS carry SETTINGS_ENABLE_CONNECT_PROTOCOL = 1.");
-            return outcome(
-              false,
-              `The server's SETTINGS ${value === void 0 ? "do not carry SETTINGS_ENABLE_CONNECT_PROTOCOL" : `carry SETTINGS_ENABLE_CONNECT_PROTOCOL = ${value}`}: a client may not open a WebSocket over HTTP/2 with it (RFC 8441 \xA73).`
-            );
-          }
-        }
-      }),
-      // RFC 8441 §5: "Implementations using this extended CONNECT to bootstrap WebSockets do not do the
-      // processing of the Sec-WebSocket-Key and Sec-WebSocket-Accept request and response header fields
-      // of [RFC6455] ..." and "the server ... responds with a 2xx series status code" ("A 2xx series
-      // status code ... is the equivalent of the 101 status code"); RFC 9113 §8.6: "HTTP/2 removes support
-      // for the 101 (Switching Protocols) informational status code".
-      defineCase({
-        id: "16.1.2",
-        description: "Sends an extended CONNECT (:method CONNECT, :protocol websocket, :scheme, :path, :authority, Sec-WebSocket-Version 13) with no Sec-WebSocket-Key, and reads the answer. (RFC 8441 \xA74, \xA75)",
-        expectation: "RFC 8441 \xA75: the server answers a 2xx status (the equivalent of 101 over HTTP/1.1), without asking for a Sec-WebSocket-Key; RFC 9113 \xA78.6: HTTP/2 has no 101.",
-        expect: {},
-        close: closedByMe(),
-        run() {
-        },
-        h2: {
-          async session(s) {
-            const a2 = await s.probe({ send: true });
-            if (a2.status !== null && a2.status >= 200 && a2.status < 300) return outcome(true, `The server answered :status ${a2.status}.`);
-            const hint = a2.status === 101 ? " (101 Switching Protocols does not exist in HTTP/2, RFC 9113 \xA78.6)" : "";
-            return outcome(false, `The server ${answerWords(a2)}${hint} where RFC 8441 \xA75 asks for a 2xx status.`);
-          }
-        }
-      }),
-      // RFC 8441 §4: "On requests that contain the :protocol pseudo-header field, the :scheme and :path
-      // pseudo-header fields of the target URI (see Section 5) MUST also be included." RFC 9113 §8.1.1: a
-      // malformed request is treated as a stream error of type PROTOCOL_ERROR (or answered 4xx).
-      defineCase({
-        id: "16.1.3",
-        description: "Sends an extended CONNECT without the :scheme pseudo-header field (every other field as in 16.1.2), in wsgate's own frames. (RFC 8441 \xA74)",
-        expectation: "RFC 8441 \xA74: :scheme MUST be included with :protocol; the malformed request is refused (RST_STREAM PROTOCOL_ERROR, a 4xx, or a connection error), never answered 2xx.",
-        expect: {},
-        close: closedByMe(),
-        run() {
-        },
-        h2: {
-          async session(s) {
-            const a2 = await s.probe({ send: true, omit: [":scheme"] });
-            if (a2.status !== null && a2.status >= 200 && a2.status < 300)
-              return outcome(false, `The server accepted an extended CONNECT without :scheme: it answered :status ${a2.status}.`);
-            if (a2.status === null && a2.reset === null && a2.goaway === null && !a2.closed)
-              return outcome(false, "The server neither answered nor refused an extended CONNECT without :scheme in time.");
-            return outcome(true, `The server refused it: it ${answerWords(a2)}.`);
-          }
-        }
-      })
-    ];
-    closeCase = defineCase({
-      // RFC 8441 §5: "the orderly TCP-level closures are represented as END_STREAM flags"; RFC 6455
-      // §7.1.1: after the closing handshake the server closes the connection first.
-      id: "16.1.4",
-      description: `Sends a text message ("${H2_PROBE}"), then a close frame once it is echoed. (RFC 8441 \xA75)`,
-      expectation: "RFC 8441 \xA75: the server echoes the message, answers the close frame, and ends its side of the stream with END_STREAM (no RST_STREAM).",
-      expect: { OK: [message(H2_PROBE)] },
-      close: closedByMe(),
-      run(t) {
-        t.sendMessage(H2_PROBE);
-      },
-      adjust: orderlyEnd
-    });
-    sessionCases = [
-      // RFC 8441 §1: "... allowing WebSockets to share an HTTP/2 connection with other streams"; RFC 9113
-      // §5: "A single HTTP/2 connection can contain multiple concurrently open streams ... Streams can be
-      // established and used unilaterally" and frames of several streams interleave.
-      defineCase({
-        id: "16.1.5",
-        description: "Opens three WebSockets on one HTTP/2 connection, sends three text messages on each, interleaved (stream 1, 2, 3, 1, 2, 3, ...), then closes each. (RFC 8441 \xA71, RFC 9113 \xA75)",
-        expectation: "Each message comes back on its own stream, in order, and each stream ends with END_STREAM after its closing handshake.",
-        expect: {},
-        close: closedByMe(),
-        run() {
-        },
-        h2: {
-          session: (s) => withSession(s, 3, async (ws) => {
-            for (let i2 = 1; i2 <= 3; i2++) for (const [k, w] of ws.entries()) w.sendText(`stream ${k + 1} message ${i2}`);
-            for (const [k, w] of ws.entries()) {
-              for (let i2 = 1; i2 <= 3; i2++) {
-                const got = await w.nextText(5e3);
-                if (got !== `stream ${k + 1} message ${i2}`)
-                  return outcome(
-                    false,
-                    `WebSocket ${k + 1} of 3 on the connection answered ${got === null ? "nothing" : JSON.stringify(got.slice(0, 60))} where "stream ${k + 1} message ${i2}" was due.`
-                  );
-              }
-            }
-            return outcome(true, "Each of the three WebSockets echoed its own three messages, in order.", await closeAll(ws));
-          })
-        }
-      }),
-      // RFC 8441 §5: "RST exceptions are represented with the RST_STREAM frame with the CANCEL error
-      // code"; RFC 9113 §5.4.2: a stream error "does not affect the processing of other streams".
-      defineCase({
-        id: "16.1.6",
-        description: "Opens a WebSocket, has a message echoed, resets its stream with RST_STREAM CANCEL (an abort); then opens a second WebSocket on the same HTTP/2 connection and has a message echoed there. (RFC 8441 \xA75)",
-        expectation: "RFC 8441 \xA75: CANCEL aborts that WebSocket only: the HTTP/2 connection stays usable, and the second WebSocket works and closes with END_STREAM.",
-        expect: {},
-        close: closedByMe(),
-        run() {
-        },
-        h2: {
-          async session(s) {
-            const session = await s.connect();
-            if (typeof session === "string") return outcome(false, `No HTTP/2 connection for WebSockets: ${session}.`);
-            try {
-              const first = await session.open();
-              if (typeof first === "string") return outcome(false, `The first extended CONNECT was not answered 2xx: ${first}.`);
-              first.sendText("before the abort");
-              if (await first.nextText(5e3) !== "before the abort") return outcome(false, "The first WebSocket did not echo its message.");
-              first.reset(CANCEL);
-              const second = await session.open();
-              if (typeof second === "string")
-                return outcome(false, `After wsgate reset a stream with CANCEL, a new extended CONNECT on the connection failed: ${second}.`);
-              second.sendText("after the abort");
-              const got = await second.nextText(5e3);
-              if (got !== "after the abort")
-                return outcome(
-                  false,
-                  `After wsgate reset a stream with CANCEL, a new WebSocket on the connection answered ${got === null ? "nothing" : JSON.stringify(got.slice(0, 60))}.`
-                );
-              return outcome(true, "After the abort, a second WebSocket on the same connection echoed its message.", await closeAll([second]));
-            } finally {
-              session.close();
-            }
-          }
-        }
-      })
-    ];
-    WINDOWED = patterned(1024 * 1024);
-    streamCases = [
-      // RFC 8441 §5: "... the data is transmitted in DATA frames" under HTTP/2's flow control; RFC 9113
-      // §6.9.1: "A sender MUST NOT send a flow-controlled frame with a length that exceeds the space
-      // available in either of the flow-control windows advertised by the receiver."
-      defineCase({
-        id: "16.1.7",
-        description: "Advertises a 16 KiB stream window (SETTINGS_INITIAL_WINDOW_SIZE 16384), sends a 1 MiB binary message, and waits for its echo. (RFC 8441 \xA75, RFC 9113 \xA76.9)",
-        expectation: "RFC 9113 \xA76.9.1: the server sends the echo within wsgate's windows (64 of them, each opened by a WINDOW_UPDATE), and it comes back whole.",
-        expect: { OK: [message(WINDOWED, true)] },
-        close: closedByMe(),
-        schedule: { cost: 0.3 },
-        h2: { settings: { initialWindowSize: 16384 } },
-        run(t) {
-          t.sendMessage(WINDOWED, { binary: true });
-        },
-        adjust: orderlyEnd
-      }),
-      // RFC 8441 §5: the WebSocket's frames are the stream's data; its ping is "handled by the WebSocket
-      // layer", apart from HTTP/2's own PING (RFC 9113 §6.7: "Receivers of a PING frame that does not
-      // include an ACK flag MUST send a PING frame with the ACK flag set in response, with an identical
-      // frame payload").
-      defineCase({
-        id: "16.1.8",
-        description: 'Sends a WebSocket ping ("wsgate ping") on the stream and an HTTP/2 PING (8 bytes) on the connection at the same time. (RFC 8441 \xA75, RFC 9113 \xA76.7)',
-        expectation: "Each is answered on its own layer: a pong with the same payload on the stream, a PING with ACK and the same 8 bytes on the connection.",
-        expect: { OK: [pong("wsgate ping")] },
-        close: closedByMe(),
-        suppressClose: true,
-        async run(t) {
-          t.sendFrame({ opcode: Opcode.Ping, payload: "wsgate ping" });
-          const acked = await t.h2?.ping(Buffer.from("wsgate16"), 2e3) === true;
-          if (!acked) failOutcome(t, "The HTTP/2 PING got no ACK with the same 8 bytes within 2 s.");
-          await t.pause(0.2);
-          t.sendClose(1e3);
-        },
-        adjust: orderlyEnd
-      })
-    ];
-    h2ServerCases = [...settingsCases, closeCase, ...sessionCases, ...streamCases];
-  }
-});
-
-// src/cases/s16-h2-client.ts
-function requestFault(h22) {
-  const f = h22.peerFields;
-  const scheme = h22.secure ? "https" : "http";
-  if (f[":method"] !== "CONNECT") return `its :method is ${JSON.stringify(f[":method"] ?? "")}, not CONNECT`;
-  if (f[":protocol"] !== "websocket") return `its :protocol is ${JSON.stringify(f[":protocol"] ?? "")}, not websocket`;
-  if (f[":scheme"] !== scheme)
-    return `its :scheme is ${JSON.stringify(f[":scheme"] ?? "")} on a connection ${h22.secure ? "over TLS" : "without TLS"} (${scheme} expected)`;
-  if (!(f[":path"] ?? "").startsWith("/")) return `its :path ${JSON.stringify(f[":path"] ?? "")} is not a path`;
-  if ((f[":authority"] ?? "") === "") return "it has no :authority";
-  if (f["sec-websocket-version"] !== "13") return `its sec-websocket-version is ${JSON.stringify(f["sec-websocket-version"] ?? "")}, not 13`;
-  return null;
-}
-function h2Of(t) {
-  const h22 = t.h2 ?? null;
-  if (h22 === null) t.setOutcome(Behavior.Unimplemented, "The case needs a WebSocket over HTTP/2 (--http2).");
-  return h22;
-}
-var LARGE, cases, h2ClientCases;
-var init_s16_h2_client = __esm({
-  "src/cases/s16-h2-client.ts"() {
-    "use strict";
-    init_constants();
-    init_verdicts();
-    init_define();
-    init_h2_judging();
-    LARGE = patterned(1024 * 1024);
-    cases = [
-      // RFC 8441 §4: "A new pseudo-header field :protocol MAY be included on request HEADERS indicating
-      // the desired protocol to be spoken on the tunnel created by CONNECT." "On requests that contain
-      // the :protocol pseudo-header field, the :scheme and :path pseudo-header fields of the target URI
-      // (see Section 5) MUST also be included." §5: ":protocol ... MUST be "websocket"", and
-      // "Sec-WebSocket-Version ... MUST be included as in RFC 6455".
-      defineCase({
-        id: "16.2.1",
-        description: `Reads the client's extended CONNECT, answers 200, and sends a text message ("${H2_PROBE}"). (RFC 8441 \xA74, \xA75)`,
-        expectation: "RFC 8441 \xA74, \xA75: the request carries :method CONNECT, :protocol websocket, the :scheme of the connection (http, or https over TLS), a :path, an :authority, and sec-websocket-version 13; the client echoes the message.",
-        expect: { OK: [message(H2_PROBE)] },
-        close: closedByMe(),
-        run(t) {
-          const h22 = h2Of(t);
-          const fault = h22 === null ? null : requestFault(h22);
-          if (fault !== null) failOutcome(t, `The client's extended CONNECT is not RFC 8441's: ${fault}.`);
-          t.sendMessage(H2_PROBE);
-        }
-      }),
-      // RFC 8441 §5: "Implementations using this extended CONNECT to bootstrap WebSockets do not do the
-      // processing of the Sec-WebSocket-Key and Sec-WebSocket-Accept request and response header fields
-      // of [RFC6455] as that functionality has been superseded by the :protocol pseudo-header field."
-      defineCase({
-        id: "16.2.2",
-        description: `Answers the extended CONNECT with :status 200 and no Sec-WebSocket-Accept field, then sends a text message ("${H2_PROBE}"). (RFC 8441 \xA75)`,
-        expectation: "RFC 8441 \xA75: a 2xx opens the WebSocket; there is no Sec-WebSocket-Accept to check, so the client takes the connection and echoes the message.",
-        expect: { OK: [message(H2_PROBE)] },
-        close: closedByMe(),
-        run(t) {
-          h2Of(t);
-          t.sendMessage(H2_PROBE);
-        }
-      }),
-      // RFC 8441 §5: "the orderly TCP-level closures are represented as END_STREAM flags"; the client
-      // answers the server's END_STREAM with its own, as a TCP endpoint answers a FIN (RFC 6455 §7.1.1:
-      // "the server SHOULD close it first").
-      defineCase({
-        id: "16.2.3",
-        description: `Sends a text message ("${H2_PROBE}"), a close frame once it is echoed, and after the client's close frame ends its side of the stream (END_STREAM). (RFC 8441 \xA75)`,
-        expectation: "RFC 8441 \xA75: the client answers the close frame and then ends its own side with END_STREAM: no RST_STREAM, no half-open stream left.",
-        expect: { OK: [message(H2_PROBE)] },
-        close: closedByMe(),
-        run(t) {
-          h2Of(t);
-          t.sendMessage(H2_PROBE);
-        },
-        adjust: orderlyEnd
-      }),
-      // RFC 8441 §5: the WebSocket's data travels in DATA frames under HTTP/2's flow control; RFC 9113
-      // §6.9: "flow control ... is used for both individual streams and the connection as a whole"; the
-      // receiver opens its windows with WINDOW_UPDATE as it reads.
-      defineCase({
-        id: "16.2.4",
-        description: "Sends a 1 MiB binary message (sixteen of HTTP/2's default 64 KiB windows). (RFC 8441 \xA75, RFC 9113 \xA76.9)",
-        expectation: "RFC 9113 \xA76.9: the client opens its windows with WINDOW_UPDATE as it reads, so the message arrives whole, and echoes it within wsgate's windows.",
-        expect: { OK: [message(LARGE, true)] },
-        close: closedByMe(),
-        schedule: { cost: 0.3 },
-        run(t) {
-          h2Of(t);
-          t.sendMessage(LARGE, { binary: true });
-        }
-      }),
-      // RFC 9113 §6.7: "Receivers of a PING frame that does not include an ACK flag MUST send a PING
-      // frame with the ACK flag set in response, with an identical frame payload." The WebSocket's ping
-      // is the stream's (RFC 6455 §5.5.2): the two do not stand for each other.
-      defineCase({
-        id: "16.2.5",
-        description: 'Sends a WebSocket ping ("wsgate ping") on the stream and an HTTP/2 PING (8 bytes) on the connection at the same time. (RFC 8441 \xA75, RFC 9113 \xA76.7)',
-        expectation: "Each is answered on its own layer: a pong with the same payload on the stream, a PING with ACK and the same 8 bytes on the connection.",
-        expect: { OK: [pong("wsgate ping")] },
-        close: closedByMe(),
-        suppressClose: true,
-        async run(t) {
-          const h22 = h2Of(t);
-          t.sendFrame({ opcode: Opcode.Ping, payload: "wsgate ping" });
-          const acked = await h22?.ping(Buffer.from("wsgate16"), 2e3) === true;
-          if (h22 !== null && !acked) failOutcome(t, "The HTTP/2 PING got no ACK with the same 8 bytes within 2 s.");
-          await t.pause(0.2);
-          t.sendClose(1e3);
-        }
-      })
-    ];
-    h2ClientCases = cases;
-  }
-});
-
-// src/cases/robustness/data/attacks.ts
-var ServerAdvisories, ServerBudgets;
-var init_attacks = __esm({
-  "src/cases/robustness/data/attacks.ts"() {
-    "use strict";
-    ServerAdvisories = {
-      wsProtocolRegex: {
-        id: "CVE-2021-32640 (GHSA-6fc8-4gx4-v693)",
-        what: "ws before 7.4.6 split Sec-WebSocket-Protocol with / *, */: a value of many spaces between two tokens ('b' + ' '.repeat(n) + 'x') takes time quadratic in n"
-      },
-      extensionsRegex: {
-        id: "CVE-2020-7662 (GHSA-g78m-2chm-r7qv)",
-        what: 'websocket-extensions before 0.1.4 (npm; the Ruby gem before 0.1.5: CVE-2020-7663): an unclosed quoted parameter value of repeated backslash pairs (a; b="\\c\\c\\c...) makes its parser backtrack'
-      },
-      wsHeaderCount: {
-        id: "CVE-2024-37890 (GHSA-3h5v-q93c-6h6q)",
-        what: "ws before 8.17.1 (7.5.10, 6.2.3, 5.2.4): a request with more header lines than Node's server.maxHeadersCount (2,000) crashed the server (the upgrade headers past the limit are dropped, and ws read a missing one)"
-      },
-      obsTextValues: {
-        id: "http-rs/async-h1#187",
-        what: "a server panicked on a request header value with bytes above 0x7f (obs-text, RFC 9110 \xA75.5); Deno (denoland/deno#32594) panicked the same way on such a Sec-WebSocket-Protocol in a 101"
-      },
-      wsPrototypeNames: {
-        id: "GHSA-5v72-xg48-5rpm",
-        what: 'ws before 3.3.1 (1.1.5): Sec-WebSocket-Extensions naming an extension or parameter after an Object.prototype property ("constructor") crashed the server'
-      },
-      gorillaLength: {
-        id: "CVE-2020-27813 (GHSA-jf24-p9p9-4rjh)",
-        what: "gorilla/websocket before 1.4.1: frame lengths whose sum overflows passed its read limit; a 64-bit length must have its top bit clear (RFC 6455 \xA75.2)"
-      },
-      declaredGigabyte: {
-        id: "TooTallNate/Java-WebSocket#1507",
-        what: "Java-WebSocket allocated a frame's declared payload (up to 2 GiB) from its 14-byte header, before reading a byte of it"
-      }
-    };
-    ServerBudgets = {
-      /** The longest any handshake answer may take, whatever the size of the request (ms). */
-      answerMs: 1e3,
-      /** Growth of the answer time under this many ms over the base is noise on a shared machine, whatever its shape. */
-      growthFloorMs: 25,
-      /**
-       * Super-linear growth: the time over the base at the largest size exceeds this many times what
-       * linear growth from the quarter size gives (quadratic growth gives 4 for 4× the size: twice 2).
-       */
-      growthSlack: 2,
-      /** Sizes a growth attack tries, in bytes, until the HTTP layer refuses one. */
-      growthSizes: [1e3, 2e3, 4e3, 8e3, 16e3, 32e3, 64e3, 128e3, 256e3, 512e3, 1048576],
-      /** How long the server has to fail the connection after a frame header it must refuse (ms). */
-      refuseAtHeaderMs: 2e3,
-      /** How long the server has to answer or drop a request it must survive (ms). */
-      survivesMs: 3e3,
-      /**
-       * The payload written after a header declaring 1 GiB: 1 KiB every 100 ms for 5 s. A server that
-       * refuses at the header has closed long before; one that reads it all never refused it.
-       */
-      trickle: { pieceBytes: 1024, everyMs: 100, totalBytes: 50 * 1024 }
-    };
-  }
-});
-
-// src/model/figures.ts
-function budgetFigure(name, label, value, unit, budget) {
-  return { name, label, value, unit, budget, over: value > budget };
-}
-function statedFigure(name, label, value, unit) {
-  return { name, label, value, unit, budget: null, over: false };
-}
-function figureAmount(value, unit) {
-  const n3 = Math.round(value).toLocaleString("en-US");
-  if (unit === "ms") return `${n3} ms`;
-  if (unit === "count") return n3;
-  return value >= 1024 * 1024 ? `${n3} bytes (${(value / (1024 * 1024)).toFixed(1)} MiB)` : `${n3} bytes`;
-}
-function figureLine(f) {
-  const budget = f.budget === null ? "" : ` (budget ${figureAmount(f.budget, f.unit)}${f.over ? ", over" : ""})`;
-  return `${f.name}: ${figureAmount(f.value, f.unit)}${budget}`;
-}
-var init_figures = __esm({
-  "src/model/figures.ts"() {
-    "use strict";
-  }
-});
-
-// src/cases/judgement.ts
-var init_judgement = __esm({
-  "src/cases/judgement.ts"() {
-    "use strict";
-    init_figures();
-  }
-});
-
-// src/cases/data/budgets.ts
-function memoryBudgetOf(def, budgets) {
-  const own2 = def.attackBudget?.memoryGrowth ?? def.attack?.memoryGrowth ?? (def.attack !== void 0 ? MEMORY_GROWTH.small : Number.POSITIVE_INFINITY);
-  return Math.min(own2, budgets.memoryGrowth);
-}
-function cpuBudgetOf(def, budgets) {
-  const own2 = def.attack?.cpuMs ?? def.attackBudget?.cpuMs;
-  return own2 === void 0 ? null : own2 * budgets.timeScale;
-}
-function scaledS(seconds5, budgets) {
-  return seconds5 * budgets.timeScale;
-}
-function scaledMs(ms, budgets) {
-  return Math.round(ms * budgets.timeScale);
-}
-var DEFAULT_BUDGETS, MEMORY_GROWTH;
-var init_budgets = __esm({
-  "src/cases/data/budgets.ts"() {
-    "use strict";
-    DEFAULT_BUDGETS = {
-      timeScale: 1,
-      messageLimit: 100 * 1024 * 1024,
-      // The bundled ws client, holding a message at its 100 MiB limit before it refuses the bomb of 18.2.2
-      // (16 fragments), grew by 260-291 MiB over five runs (18.2.1, one frame: 196-205 MiB): twice that.
-      memoryGrowth: 512 * 1024 * 1024,
-      stallMs: 1e5
-    };
-    MEMORY_GROWTH = {
-      /** A handshake, a refused frame header, a stall, a flood of control frames: about nothing. */
-      small: 32 * 1024 * 1024,
-      /** A few MiB of valid messages echoed (17.2.6, 18.3.7: 3 MB before the random bytes; undici 6.24.0 grew by 30-35 MiB on them). */
-      messages: 64 * 1024 * 1024,
-      /** 1 MiB of one-byte fragments: 64 bytes a fragment (ws 8.20.1 keeps about 150, GHSA-96hv-2xvq-fx4p; 8.23.0 grows 5-8 MiB refusing them). */
-      fragments: 64 * 1024 * 1024,
-      /**
-       * A 16 MiB message held with its echo, which cannot leave: a few copies of it (its fragments, the
-       * message, the echo queued); the bundled ws client grew 66 MiB.
-       */
-      echo: 128 * 1024 * 1024,
-      /**
-       * Requests read while their answers could not leave (17.5.5): a fixed server reads about 100,000
-       * before the kernel's buffers fill and it stops, and grows by it (Node.js 12.8.1: 58 MiB, the
-       * bundled server on Node.js 20.20: 91 MiB): about twice that. 12.8.0, reading on, grew 155-172 MiB
-       * (it fails on the answers it held).
-       */
-      answers: 192 * 1024 * 1024
-    };
-  }
-});
-
-// src/cases/robustness/own-figures.ts
-function judgedFigure(name, label, value, unit, budget, over) {
-  return { ...budgetFigure(name, label, value, unit, budget), over };
-}
-function echoedFigure(length, limit) {
-  const label = "the peer echoed a message of";
-  return limit === void 0 ? statedFigure("echoed-bytes", label, length, "bytes") : budgetFigure("echoed-bytes", label, length, "bytes", limit);
-}
-function letGo(text) {
-  const held = byText.get(text);
-  if (held === void 0) return;
-  held.holders -= 1;
-  if (held.holders <= 0) byText.delete(text);
-}
-function stateOutcome(t, behavior, result, figures2 = []) {
-  const before = heldBy.get(t);
-  if (before !== void 0) letGo(before);
-  heldBy.delete(t);
-  t.setOutcome(behavior, result);
-  if (figures2.length === 0) return;
-  byText.set(result, { figures: figures2, holders: (byText.get(result)?.holders ?? 0) + 1 });
-  heldBy.set(t, result);
-}
-function withOwnFigures(verdict, adjusted = verdict) {
-  const held = byText.get(verdict.result);
-  if (held === void 0) return adjusted;
-  letGo(verdict.result);
-  return { ...adjusted, figures: [...adjusted.figures ?? [], ...held.figures] };
-}
-function ownFiguresOnly(verdict) {
-  return withOwnFigures(verdict);
-}
-var byText, heldBy;
-var init_own_figures = __esm({
-  "src/cases/robustness/own-figures.ts"() {
-    "use strict";
-    init_judgement();
-    byText = /* @__PURE__ */ new Map();
-    heldBy = /* @__PURE__ */ new WeakMap();
-  }
-});
-
-// src/cases/robustness/attack-judges.ts
-function count(n3) {
-  return n3.toLocaleString("en-US");
-}
-function millis(ms) {
-  return ms < 10 ? `${ms.toFixed(1)} ms` : `${count(Math.round(ms))} ms`;
-}
-function attackVerdict(behavior, result, figures2 = []) {
-  return { behavior, result, behaviorClose: CloseBehavior.Ok, resultClose: "The attack does not judge the closing handshake.", figures: figures2 };
-}
-function probeFigureName(name, index, probes) {
-  return probes === 1 ? name : `probe-${index + 1}-${name}`;
-}
-function answerText(p) {
-  if (p.status !== null) return `HTTP ${p.status} after ${millis(p.answerMs ?? 0)}`;
-  if (p.ending === "refused") return "no connection (refused)";
-  if (p.ending === "timeout") return "no answer";
-  return `a dropped connection (${p.ending === "reset" ? "reset" : "closed"}) with no answer`;
-}
-function unanswered(probes) {
-  return probes.find((p) => p.status === null && (p.ending === "timeout" || p.ending === "refused"));
-}
-function judgeGrowth(header, facts, budgets = DEFAULT_BUDGETS) {
-  const b = { ...ServerBudgets, answerMs: scaledMs(ServerBudgets.answerMs, budgets) };
-  const { base, largest, quarter } = facts;
-  const hung = unanswered(facts.probes);
-  if (hung !== void 0)
-    return attackVerdict(Behavior.Failed, `${header} of ${count(hung.size)} bytes: ${answerText(hung)} within ${millis(hung.waitMs)}.`, [
-      statedFigure("unanswered-bytes", `the size of ${header} no answer came for`, hung.size, "bytes"),
-      statedFigure("wait-ms", "wsgate waited for the answer", hung.waitMs, "ms")
-    ]);
-  if (largest === null || base === null)
-    return attackVerdict(
-      Behavior.Informational,
-      `The server's HTTP layer refused every size of ${header} (from ${count(facts.cap ?? 0)} bytes): nothing to measure.`,
-      [statedFigure("cap-bytes", `the smallest size of ${header} the HTTP layer refused`, facts.cap ?? 0, "bytes")]
-    );
-  const cap = facts.cap === null ? `it took every size up to ${count(largest.size)} bytes` : `its HTTP layer refused ${count(facts.cap)} bytes`;
-  const told = `${sized(largest, header)}${quarter === null ? "" : `, ${count(quarter.size)} bytes in ${millis(quarter.ms)}`}, ${count(base.size)} byte${base.size === 1 ? "" : "s"} in ${millis(base.ms)}; ${cap}`;
-  const figures2 = [...sizedFigures(header, facts)];
-  const slowest = facts.probes.reduce((w, p) => p.answerMs !== null && p.answerMs > (w?.answerMs ?? -1) ? p : w, null);
-  if (slowest !== null)
-    figures2.push(
-      budgetFigure("slowest-answer-ms", "the slowest answer came after", slowest.answerMs ?? 0, "ms", b.answerMs),
-      statedFigure("slowest-size-bytes", `the size of ${header} answered slowest`, slowest.size, "bytes")
-    );
-  if (slowest !== null && (slowest.answerMs ?? 0) > b.answerMs) {
-    return attackVerdict(
-      Behavior.Failed,
-      `Answered ${header} of ${count(slowest.size)} bytes after ${millis(slowest.answerMs ?? 0)} (budget ${millis(b.answerMs)}): ${told}.`,
-      figures2
-    );
-  }
-  const growth2 = quarter === null ? null : growthFigure(base, largest, quarter);
-  if (growth2 !== null) figures2.push(growth2);
-  if (growth2?.over === true && quarter !== null)
-    return attackVerdict(
-      Behavior.Failed,
-      `The answer time grew super-linearly with ${header}'s size: ${superLinear(base, largest, quarter)}; ${told}.`,
-      figures2
-    );
-  return attackVerdict(Behavior.Ok, `The answer time stayed within ${millis(b.answerMs)} and grew no faster than the size: ${told}.`, figures2);
-}
-function sized(t, header) {
-  return `answered ${count(t.size)} bytes of ${header} in ${millis(t.ms)}`;
-}
-function* sizedFigures(header, facts) {
-  const points = [
-    ["largest", "the largest size answered", facts.largest],
-    ["quarter", "the size nearest a quarter of it", facts.quarter],
-    ["base", "a small value", facts.base]
-  ];
-  for (const [name, what, t] of points) {
-    if (t === null) continue;
-    yield statedFigure(`${name}-bytes`, `${what}: bytes of ${header}`, t.size, "bytes");
-    yield statedFigure(`${name}-ms`, `${what}: answered in`, t.ms, "ms");
-  }
-  if (facts.cap !== null) yield statedFigure("cap-bytes", `the smallest size of ${header} the HTTP layer refused`, facts.cap, "bytes");
-}
-function growthFigure(base, largest, quarter) {
-  const b = ServerBudgets;
-  const before = Math.max(quarter.ms - base.ms, 1);
-  const allowed = Math.max(b.growthFloorMs, b.growthSlack * (largest.size / quarter.size) * before);
-  return budgetFigure("growth-ms", "the largest size's answer time over a small value's", largest.ms - base.ms, "ms", allowed);
-}
-function superLinear(base, largest, quarter) {
-  const b = ServerBudgets;
-  const over = largest.ms - base.ms;
-  const ratio2 = largest.size / quarter.size;
-  const before = Math.max(quarter.ms - base.ms, 1);
-  return `${(over / before).toFixed(1)}\xD7 the time over a small value's for ${ratio2.toFixed(1)}\xD7 the size (linear growth: ${ratio2.toFixed(1)}\xD7; failing beyond ${(b.growthSlack * ratio2).toFixed(1)}\xD7 and ${millis(b.growthFloorMs)})`;
-}
-function judgeSurvives(probes, budgets = DEFAULT_BUDGETS) {
-  const told = probes.map((p) => `${p.label}: ${answerText(p)}`).join("; ");
-  const budget = scaledMs(ServerBudgets.survivesMs, budgets);
-  const hung = unanswered(probes);
-  const figures2 = probes.flatMap((p, i2) => {
-    const name = (n3) => probeFigureName(n3, i2, probes.length);
-    if (p === hung) return [judgedFigure(name("wait-ms"), `${p.label}: wsgate waited for an answer`, p.waitMs, "ms", budget, true)];
-    if (p.status === null) return [];
-    return [judgedFigure(name("answer-ms"), `${p.label}: the server answered after`, p.answerMs ?? 0, "ms", budget, false)];
-  });
-  if (hung !== void 0) return attackVerdict(Behavior.Failed, `${hung.label}: ${answerText(hung)} within ${millis(hung.waitMs)}. (${told})`, figures2);
-  if (probes.some((p) => p.status === null))
-    return attackVerdict(
-      Behavior.NonStrict,
-      `The server dropped the connection without an HTTP answer (RFC 6455 \xA74.2.1 asks for an error status such as 400): ${told}.`,
-      figures2
-    );
-  return attackVerdict(Behavior.Ok, `The server answered: ${told} (budget ${millis(budget)}).`, figures2);
-}
-function judgeRefusedAtHeader(probes, budgets = DEFAULT_BUDGETS) {
-  const budget = scaledMs(ServerBudgets.refuseAtHeaderMs, budgets);
-  const parts = [];
-  const figures2 = [];
-  let worst = Behavior.Ok;
-  probes.forEach((p, i2) => {
-    const [behavior, text] = refusal(p, budget);
-    parts.push(`${p.label}: ${text}`);
-    figures2.push(...refusalFigures(p, budget, (n3) => probeFigureName(n3, i2, probes.length)));
-    if (rank(behavior) > rank(worst)) worst = behavior;
-  });
-  return attackVerdict(worst, `${parts.join("; ")} (budget ${millis(budget)}).`, figures2);
-}
-function refusal(p, budget) {
-  if (p.status !== 101) return [Behavior.Informational, `the opening handshake was not accepted (${answerText(p)}): the frame was never sent`];
-  const read = p.trickled > 0 ? ` after reading ${count(p.trickled)} payload bytes` : "";
-  if (p.closedMs === null) return [Behavior.Failed, `not refused: the server kept the connection open${read} and did not fail it`];
-  const how = p.closeCode === null ? "dropped TCP" : `closed with ${p.closeCode}`;
-  if (p.closedMs > budget) return [Behavior.Failed, `${how} only after ${millis(p.closedMs)}${read}: not at the header`];
-  if (p.closeCode !== null && !REFUSAL_CODES.has(p.closeCode)) return [Behavior.NonStrict, `${how} after ${millis(p.closedMs)}${read} (1002 or 1009 expected)`];
-  return [Behavior.Ok, `${how} after ${millis(p.closedMs)}${read}`];
-}
-function refusalFigures(p, budget, name) {
-  if (p.status !== 101) return p.status === null ? [] : [statedFigure(name("answer-ms"), `${p.label}: the server answered after`, p.answerMs ?? 0, "ms")];
-  const figures2 = [];
-  if (p.closedMs !== null)
-    figures2.push(budgetFigure(name("close-ms"), `${p.label}: the server ended the connection after the header`, p.closedMs, "ms", budget));
-  if (p.trickled > 0) figures2.push(statedFigure(name("trickled-bytes"), `${p.label}: payload bytes the server took first`, p.trickled, "bytes"));
-  return figures2;
-}
-function rank(b) {
-  return [Behavior.Ok, Behavior.Informational, Behavior.NonStrict, Behavior.Failed].indexOf(b);
-}
-var REFUSAL_CODES;
-var init_attack_judges = __esm({
-  "src/cases/robustness/attack-judges.ts"() {
-    "use strict";
-    init_verdicts();
-    init_attacks();
-    init_judgement();
-    init_budgets();
-    init_own_figures();
-    REFUSAL_CODES = /* @__PURE__ */ new Set([1002, 1009]);
-  }
-});
-
-// src/cases/robustness/attack-case.ts
-function requestWith(normal, after, before = []) {
-  const lines = [
-    `GET ${normal.target} HTTP/1.1`,
-    `Host: ${normal.host}`,
-    ...before,
-    "Upgrade: websocket",
-    "Connection: Upgrade",
-    `Sec-WebSocket-Key: ${normal.key}`,
-    "Sec-WebSocket-Version: 13",
-    ...after.map(([n3, v]) => `${n3}: ${v}`)
-  ];
-  return `${lines.join("\r\n")}\r
-\r
-`;
-}
-function attackCase(spec) {
-  return defineAttack({
-    id: spec.id,
-    description: `${spec.description} (${spec.rfc}; ${spec.advisory.id}: ${spec.advisory.what})`,
-    requirement: spec.requirement,
-    expectation: `${spec.expectation} Afterwards the server still echoes a message on a fresh connection, and (when wsgate started it) its process is alive.`,
-    schedule: {
-      maxSeconds: spec.maxSeconds,
-      runsAlone: true,
-      cost: spec.stall === true ? 90 : spec.maxSeconds / 4,
-      ...spec.stall === true ? { stall: true } : {}
-    },
-    attack: spec.attack
-  });
-}
-var init_attack_case = __esm({
-  "src/cases/robustness/attack-case.ts"() {
-    "use strict";
-    init_define();
-  }
-});
-
-// src/cases/robustness/data/floods.ts
-var FloodAdvisories, FloodBudgets, ClientFloodAdvisory, ClientFloodBudgets, clientFloodBudgets;
-var init_floods = __esm({
-  "src/cases/robustness/data/floods.ts"() {
-    "use strict";
-    init_budgets();
-    FloodAdvisories = {
-      protocolBurst: {
-        id: "CVE-2021-32640 (GHSA-6fc8-4gx4-v693)",
-        what: "ws before 7.4.6 split Sec-WebSocket-Protocol with a regular expression quadratic in a run of spaces: a burst of such requests at the HTTP layer's largest size blocks the event loop for every other client"
-      },
-      extensionsBurst: {
-        id: "CVE-2020-7662 (GHSA-g78m-2chm-r7qv)",
-        what: "websocket-extensions before 0.1.4: an unclosed quoted parameter value of backslash pairs makes its parser backtrack; a burst of them starves the other clients"
-      },
-      largeHeaders: {
-        id: "CVE-2018-12121",
-        what: "Node.js before 6.15.0, 8.14.0, 10.14.0 and 11.3.0 kept up to 80 KB of headers per connection: requests with maximum-sized headers exhausted the heap (the limit became 8 KB, now 16 KB)"
-      },
-      pacedHead: {
-        id: "CVE-2023-43669",
-        what: "tungstenite before 0.20.1 parsed the whole handshake again on every read: a long header delivered in small pieces took minutes of CPU"
-      },
-      slowloris: {
-        id: "CVE-2018-12122",
-        what: "Node.js before 6.15.0, 8.14.0, 10.14.0 and 11.3.0 kept a connection whose request head arrived one byte at a time open forever (headersTimeout was added); Slowloris, CVE-2007-6750, against Apache"
-      },
-      halfOpen: {
-        id: "CVE-2007-6750",
-        what: "Apache HTTP Server 1.x and 2.x: many connections each holding a partial request head (Slowloris) took every worker, and no other client was served"
-      }
-    };
-    FloodBudgets = {
-      /** The normal client's wait for its 101 beside a burst or the half-open connections (ms, scaled). */
-      normalAnswerMs: 1e3,
-      /** Connections of a burst, each with one request at `burstBytes`. */
-      burstConnections: 16,
-      /** The header value's size in a burst: below Node's 16 KiB limit on a request head, with the other fields. */
-      burstBytes: 15e3,
-      /** How long a burst's requests, and the normal client beside them, are waited for (ms, scaled). */
-      burstWaitMs: 1e4,
-      /** The huge header's value: 20 MB, written in pieces of 64 KiB after the previous one drained. */
-      hugeHeader: { totalBytes: 20 * 1e3 * 1e3, pieceBytes: 64 * 1024 },
-      /** A server must refuse (an HTTP error or a drop) the huge header within this many ms of its first byte (scaled). */
-      hugeHeaderMs: 5e3,
-      /**
-       * ... having read at most this much of it: 1 MiB. Request heads are limited to 8-32 KiB by Node
-       * (16 KiB), nginx, Tomcat and IIS, about 800 KiB by Apache (100 lines of 8 KiB); a server that
-       * reads 16 MB of one header before refusing it lets each connection hold that much (CVE-2018-12121).
-       */
-      hugeHeaderReadBytes: 1024 * 1024,
-      /**
-       * The paced request (17.1.9): a head of 1 MiB (the most 17.1.8 lets a server read) in header lines
-       * of 1,000 bytes, written in 256-byte pieces, one a millisecond (256 KB/s): about 4,096 reads by a
-       * server that keeps up, so a parser that reads the head again from its start on every read scans
-       * 2 GiB, and falls behind (then its CPU time is about the attack's whole length).
-       */
-      pacedHead: { totalBytes: 1024 * 1024, lineBytes: 1e3, pieceBytes: 256, everyMs: 1 },
-      /** How long the paced request and the answer after it are waited for (ms, scaled). */
-      pacedWaitMs: 2e4,
-      /** The answer to the paced request, after its last piece was read (ms, scaled). */
-      pacedAnswerMs: 1e3,
-      /**
-       * The CPU time the server's process tree may spend over 17.1.9 (ms, scaled): reading 1 MiB in 1,024
-       * reads and answering, then the liveness check. A parser that keeps its place costs tens of ms (ws
-       * behind Node's http with a 2 MiB head limit: measured below 100 ms); one that re-parses the head
-       * on every read, seconds (CVE-2023-43669's fault, in test/fixtures/servers/broken-server.ts).
-       */
-      pacedCpuMs: 1e3,
-      /** Slowloris: one byte of a request head that never ends, every this many ms; the `stall` budget bounds the wait. */
-      slowlorisEveryMs: 1e3,
-      /** Connections each holding a partial request head while a normal client connects. */
-      halfOpenConnections: 500
-    };
-    ClientFloodAdvisory = {
-      manyLines: "CVE-2024-37890's shape (ws before 8.17.1 crashed on more header lines than Node keeps), and CVE-2018-12121 (Node.js kept up to 80 KB of headers per connection), in a 101 answer",
-      hugeHeader: "CVE-2018-12121 (Node.js kept up to 80 KB of headers per connection, until heap exhaustion), in a 101 answer of several MB",
-      paced: "CVE-2023-43669 (tungstenite before 0.20.1 parsed the whole handshake again on every read), in a 101 answer written in small pieces",
-      trickled: "CVE-2018-12122 (Node.js kept a head trickled one byte at a time open forever: Slowloris), in a 101 answer trickled one byte per second",
-      prototypeNames: "GHSA-5v72-xg48-5rpm (ws before 3.3.1 crashed on extension names such as constructor), in the 101 answer",
-      obsText: "denoland/deno#32594 (Deno panicked on a Sec-WebSocket-Protocol or Sec-WebSocket-Extensions value with bytes above 0x7f in a 101)"
-    };
-    ClientFloodBudgets = {
-      /** Header lines of the 101 in 18.4.1. */
-      manyLines: 1e4,
-      /**
-       * The header value of 18.4.2: 8 MiB, written in pieces of 64 KiB, each after the previous one drained
-       * and 10 ms after it (6.4 MB/s: all of it in 1.3 s, well within the budget, to a client that reads it).
-       */
-      hugeHeader: { totalBytes: 8 * 1024 * 1024, pieceBytes: 64 * 1024, everyMs: 10 },
-      /** ... of which a client may read at most this much before it refuses the head (as 17.1.8's server: FloodBudgets.hugeHeaderReadBytes). */
-      hugeHeaderReadBytes: 1024 * 1024,
-      /** How often 18.4.2 looks at what the client read, in seconds. */
-      readSampleS: 0.05,
-      /** A client completes (echoes) or fails the connection within this many seconds of the 101's first byte. */
-      settleWithinS: 5,
-      /**
-       * 18.4.3: the padding header's value, written in 256-byte pieces one a millisecond (as 17.1.9's
-       * request): about 4,096 reads, 5 s of writing (`writeS`, added to the settling time).
-       */
-      pacedHead: { totalBytes: 1024 * 1024, pieceBytes: 256, everyMs: 1, writeS: 6 },
-      /** 18.4.3: the CPU time the client's process tree may spend on the case (ms, scaled), as 17.1.9's server. */
-      pacedCpuMs: 1e3,
-      /** 18.4.4: one byte of the 101 every this many ms; the padding makes the head outlast any stall budget (an hour). */
-      trickleEveryMs: 1e3,
-      tricklePadBytes: 3600,
-      /** 18.4.5: a client refuses extensions it never offered within this many seconds (as 14.x's refusals). */
-      refuseWithinS: 2
-    };
-    clientFloodBudgets = {
-      manyLines: { advisory: ClientFloodAdvisory.manyLines, closeWithinMs: ClientFloodBudgets.settleWithinS * 1e3, memoryGrowth: MEMORY_GROWTH.small },
-      hugeHeader: { advisory: ClientFloodAdvisory.hugeHeader, closeWithinMs: ClientFloodBudgets.settleWithinS * 1e3, memoryGrowth: MEMORY_GROWTH.small },
-      paced: {
-        advisory: ClientFloodAdvisory.paced,
-        closeWithinMs: (ClientFloodBudgets.settleWithinS + ClientFloodBudgets.pacedHead.writeS) * 1e3,
-        memoryGrowth: MEMORY_GROWTH.small,
-        cpuMs: ClientFloodBudgets.pacedCpuMs
-      },
-      trickled: { advisory: ClientFloodAdvisory.trickled, closeWithinMs: 0, stall: true, memoryGrowth: MEMORY_GROWTH.small },
-      prototypeNames: { advisory: ClientFloodAdvisory.prototypeNames, closeWithinMs: ClientFloodBudgets.refuseWithinS * 1e3, memoryGrowth: MEMORY_GROWTH.small },
-      obsText: { advisory: ClientFloodAdvisory.obsText, closeWithinMs: ClientFloodBudgets.refuseWithinS * 1e3, memoryGrowth: MEMORY_GROWTH.small }
-    };
-  }
-});
-
-// src/cases/robustness/flood-judges.ts
-function crowdTold(crowd, hold) {
-  const answers = /* @__PURE__ */ new Map();
-  for (const p of crowd) {
-    const what = p.status !== null ? `HTTP ${p.status}` : p.ending !== "timeout" ? answerText(p) : hold ? "still open when wsgate closed it" : `no answer within ${millis(p.waitMs)}`;
-    answers.set(what, (answers.get(what) ?? 0) + 1);
-  }
-  return [...answers].map(([what, n3]) => `${count(n3)} ${what}`).join(", ");
-}
-function judgeCrowd(crowdText, facts, hold, budgets = DEFAULT_BUDGETS) {
-  const budget = scaledMs(FloodBudgets.normalAnswerMs, budgets);
-  const n3 = facts.normal;
-  const beside = `beside ${count(facts.crowd.length)} connections ${crowdText} (${count(facts.ready)} written when it connected; the crowd: ${crowdTold(facts.crowd, hold)})`;
-  const crowd = [
-    statedFigure("crowd-count", "connections of the crowd", facts.crowd.length, "count"),
-    statedFigure("ready-count", "of them written when the normal client connected", facts.ready, "count"),
-    statedFigure("crowd-answered-count", "requests of the crowd answered", facts.crowd.filter((p) => p.status !== null).length, "count")
-  ];
-  if (n3.status === null)
-    return attackVerdict(Behavior.Failed, `The normal client got ${answerText(n3)} within ${millis(n3.waitMs)}, ${beside}.`, [
-      statedFigure("wait-ms", "wsgate waited for the normal client's answer", n3.waitMs, "ms"),
-      ...crowd
-    ]);
-  if (n3.status !== 101) return attackVerdict(Behavior.Failed, `The normal client was answered HTTP ${n3.status} instead of 101, ${beside}.`, crowd);
-  const waited = n3.answerMs ?? 0;
-  const answer = budgetFigure("answer-ms", "the normal client's 101 came after its request", waited, "ms", budget);
-  if (waited > budget)
-    return attackVerdict(Behavior.Failed, `The normal client waited ${millis(waited)} for its 101 (budget ${millis(budget)}), ${beside}.`, [answer, ...crowd]);
-  const hung = hold ? void 0 : facts.crowd.find((p) => p.status === null && p.ending === "timeout");
-  const unanswered2 = hold ? [] : [
-    budgetFigure(
-      "crowd-unanswered-count",
-      "requests of the crowd never answered",
-      facts.crowd.filter((p) => p.status === null && p.ending === "timeout").length,
-      "count",
-      0
-    )
-  ];
-  if (hung !== void 0)
-    return attackVerdict(
-      Behavior.Failed,
-      `A request of the crowd got no answer within ${millis(hung.waitMs)}, ${beside}; the normal client's 101 came after ${millis(waited)}.`,
-      [answer, ...crowd, ...unanswered2, statedFigure("crowd-wait-ms", "wsgate waited for each answer of the crowd", hung.waitMs, "ms")]
-    );
-  return attackVerdict(Behavior.Ok, `The normal client's 101 came ${millis(waited)} after its request (budget ${millis(budget)}), ${beside}.`, [
-    answer,
-    ...crowd,
-    ...unanswered2
-  ]);
-}
-function judgeHugeHeader(probes, budgets = DEFAULT_BUDGETS) {
-  const budget = scaledMs(FloodBudgets.hugeHeaderMs, budgets);
-  const bytesBudget = FloodBudgets.hugeHeaderReadBytes;
-  const p = probes[0];
-  if (p === void 0) return attackVerdict(Behavior.Failed, "The attack was not played.");
-  const measured = p.peerReadBytes ?? null;
-  const took = measured === null ? `what the server read was not measured (its socket is not on this machine, or was gone at the first look)` : `the server had read ${count(measured)} of them (budget ${count(bytesBudget)})`;
-  const wrote = `wsgate had written ${count(p.requestBytes)} of the request's bytes`;
-  const read = `${wrote}; ${took}`;
-  const bytes3 = (over) => [
-    statedFigure("request-bytes", "of the request's bytes wsgate had written", p.requestBytes, "bytes"),
-    ...measured === null ? [] : [judgedFigure("peer-read-bytes", "of the request's bytes the server had read", measured, "bytes", bytesBudget, over)]
-  ];
-  const elapsed = (over) => judgedFigure("elapsed-ms", "the server answered or ended the connection after the request began", p.elapsedMs, "ms", budget, over);
-  if (p.status === 101)
-    return attackVerdict(Behavior.Failed, `The server took ${p.label} and answered 101 after ${millis(p.elapsedMs)} (${read}): it has no limit on a request head.`, [
-      ...bytes3(false),
-      elapsed(false)
-    ]);
-  if (p.ending === "timeout" && p.status === null)
-    return attackVerdict(Behavior.Failed, `The server neither refused ${p.label} nor ended the connection within ${millis(p.waitMs)} (${read}).`, [
-      // Reading on past the byte budget is a failure of its own, whenever the wait ran out.
-      ...bytes3(measured !== null && measured > bytesBudget),
-      budgetFigure("wait-ms", "wsgate waited for an answer or the end after the request began", p.waitMs, "ms", budget)
-    ]);
-  if (p.ending === "refused") return attackVerdict(Behavior.Failed, `No connection: ${answerText(p)}.`);
-  const how = p.status === null ? `dropped the connection (${p.ending === "reset" ? "reset" : "closed"}) with no answer` : `answered HTTP ${p.status}`;
-  if (p.status !== null && p.status < 400)
-    return attackVerdict(Behavior.Failed, `The server ${how} to ${p.label}, not an error status, after ${millis(p.elapsedMs)} (${read}).`, [
-      ...bytes3(false),
-      elapsed(false)
-    ]);
-  if (measured !== null && measured > bytesBudget)
-    return attackVerdict(
-      Behavior.Failed,
-      `The server ${how} to ${p.label} only after reading ${count(measured)} bytes of it (budget ${count(bytesBudget)}): its limit on a request head lets each connection hold that much (${wrote}).`,
-      bytes3(true)
-    );
-  if (p.elapsedMs > budget)
-    return attackVerdict(Behavior.Failed, `The server ${how} only ${millis(p.elapsedMs)} after the request began (budget ${millis(budget)}; ${read}).`, [
-      ...bytes3(false),
-      elapsed(true)
-    ]);
-  return attackVerdict(
-    Behavior.Ok,
-    `The server ${how} ${millis(p.elapsedMs)} after the request began (budget ${millis(budget)}): ${read} when it refused ${p.label}.`,
-    [...bytes3(false), elapsed(false)]
-  );
-}
-function judgePacedHead(probes, budgets = DEFAULT_BUDGETS) {
-  const budget = scaledMs(FloodBudgets.pacedAnswerMs, budgets);
-  const p = probes[0];
-  if (p === void 0) return attackVerdict(Behavior.Failed, "The attack was not played.");
-  const read = p.peerReadBytes == null ? `${count(p.requestBytes)} bytes written` : `${count(p.peerReadBytes)} bytes read by the server`;
-  const what = `${p.label} (${read})`;
-  const bytes3 = p.peerReadBytes == null ? statedFigure("request-bytes", "of the request's bytes wsgate had written", p.requestBytes, "bytes") : statedFigure("peer-read-bytes", "of the request's bytes the server had read", p.peerReadBytes, "bytes");
-  const elapsed = statedFigure("elapsed-ms", "the server answered or ended the connection after the request began", p.elapsedMs, "ms");
-  if (p.ending === "refused") return attackVerdict(Behavior.Failed, `No connection: ${answerText(p)}.`);
-  if (p.status === 101) {
-    const ms = p.answerMs ?? 0;
-    const answer = budgetFigure("answer-ms", "the 101 came after the last piece", ms, "ms", budget);
-    if (ms > budget) return attackVerdict(Behavior.Failed, `${what}: the 101 came ${millis(ms)} after the last piece (budget ${millis(budget)}).`, [bytes3, answer]);
-    return attackVerdict(
-      Behavior.Ok,
-      `${what}: the 101 came ${millis(ms)} after the last piece (budget ${millis(budget)}); the whole request took ${millis(p.elapsedMs)}.`,
-      [bytes3, answer, elapsed]
-    );
-  }
-  if (p.status === null && p.ending === "timeout")
-    return attackVerdict(Behavior.Failed, `${what}: the server neither answered nor ended the connection within ${millis(p.waitMs)}.`, [
-      bytes3,
-      statedFigure("wait-ms", "wsgate waited for an answer or the end after the request began", p.waitMs, "ms")
-    ]);
-  if (p.status !== null && p.status < 400) return attackVerdict(Behavior.Failed, `${what}: answered HTTP ${p.status}, neither 101 nor an error status.`, [bytes3]);
-  const how = p.status === null ? `dropped the connection (${p.ending === "reset" ? "reset" : "closed"})` : `answered HTTP ${p.status}`;
-  return attackVerdict(Behavior.Ok, `${what}: the server ${how} at its own limit on a request head, ${millis(p.elapsedMs)} after the request began.`, [
-    bytes3,
-    elapsed
-  ]);
-}
-function judgeSlowloris(probes, budgets = DEFAULT_BUDGETS) {
-  const p = probes[0];
-  if (p === void 0) return attackVerdict(Behavior.Failed, "The attack was not played.");
-  const budget = `stall budget ${millis(budgets.stallMs)}`;
-  const trickled = statedFigure("request-bytes", "bytes of the request head trickled", p.requestBytes, "bytes");
-  if (p.ending === "refused") return attackVerdict(Behavior.Failed, `No connection: ${answerText(p)}.`);
-  if (p.ending === "timeout" && p.status === null) {
-    const held = judgedFigure("wait-ms", "the server still held the connection after the request began", p.waitMs, "ms", budgets.stallMs, true);
-    return attackVerdict(
-      Behavior.Failed,
-      `The server still held the connection ${millis(p.waitMs)} after the request began (${budget}), ${count(p.requestBytes)} bytes trickled: it never times out a stalled request head.`,
-      [held, trickled]
-    );
-  }
-  const how = p.status === null ? `dropped the connection (${p.ending === "reset" ? "reset" : "closed"})` : `answered HTTP ${p.status}`;
-  return attackVerdict(Behavior.Ok, `The server ${how} ${millis(p.elapsedMs)} after the request began (${budget}), ${count(p.requestBytes)} bytes trickled.`, [
-    budgetFigure("elapsed-ms", "the server answered or ended the connection after the request began", p.elapsedMs, "ms", budgets.stallMs),
-    trickled
-  ]);
-}
-var init_flood_judges = __esm({
-  "src/cases/robustness/flood-judges.ts"() {
-    "use strict";
-    init_verdicts();
-    init_attack_judges();
-    init_budgets();
-    init_floods();
-    init_judgement();
-    init_own_figures();
-  }
-});
-
-// src/cases/robustness/handshake-floods.ts
-function burst(id, shape, advisory, rfc, requirement) {
-  const s = SHAPES[shape];
-  const value = s.value(B.burstBytes);
-  const crowdText = `each with a ${bytes(B.burstBytes)}-byte ${s.header}`;
-  const attack = {
-    kind: "crowd",
-    connections: B.burstConnections,
-    crowd: {
-      label: `${s.header} of ${bytes(B.burstBytes)} bytes`,
-      size: B.burstBytes,
-      waitMs: B.burstWaitMs,
-      request: (normal) => requestWith(normal, [[s.header, value]])
-    },
-    hold: false,
-    normalWaitMs: B.burstWaitMs,
-    judge: (facts, budgets) => judgeCrowd(crowdText, facts, false, budgets)
-  };
-  return attackCase({
-    id,
-    requirement,
-    advisory,
-    rfc,
-    description: `${B.burstConnections} upgrade requests at once, on parallel connections, each with a ${s.header} of ${bytes(B.burstBytes)} bytes (${s.words}: below Node's 16 KiB limit on a request head); once they are written, a normal client's upgrade request, timed.`,
-    expectation: `The normal client's 101 comes within ${bytes(B.normalAnswerMs)} ms of its request, and every request of the burst is answered (101 or an HTTP error).`,
-    attack,
-    maxSeconds: 40
-  });
-}
-function padLines(total, lineBytes) {
-  return Array.from({ length: Math.ceil(total / lineBytes) }, (_, i2) => [`X-Wsgate-Pad-${i2 + 1}`, "a".repeat(Math.min(lineBytes, total - i2 * lineBytes))]);
-}
-function endlessHead(normal) {
-  return requestWith(normal, [["X-Wsgate-Pad", "a".repeat(3600)]]).replace(/\r\n\r\n$/, "");
-}
-function partialHead(normal) {
-  return requestWith(normal, []).replace(/\r\n$/, "");
-}
-var B, bytes, SHAPES, hugeHeader, P, paced, slowlorisProbe, slowloris, halfOpen, handshakeFloodCases;
-var init_handshake_floods = __esm({
-  "src/cases/robustness/handshake-floods.ts"() {
-    "use strict";
-    init_budgets();
-    init_floods();
-    init_flood_judges();
-    init_attack_case();
-    B = FloodBudgets;
-    bytes = (n3) => n3.toLocaleString("en-US");
-    SHAPES = {
-      protocol: { header: "Sec-WebSocket-Protocol", value: (n3) => `b${" ".repeat(n3)}x`, words: "'b', spaces, 'x'" },
-      extensions: {
-        header: "Sec-WebSocket-Extensions",
-        value: (n3) => `a; b="${"\\c".repeat(Math.ceil(n3 / 2))}`,
-        words: 'a; b=" and backslash-c pairs, never closed'
-      }
-    };
-    hugeHeader = attackCase({
-      id: "17.1.8",
-      requirement: {
-        key: "huge-header-refused",
-        rfc: "RFC 7230 \xA73.2.5",
-        text: "a server refuses a request header far larger than it wishes to process with a 4xx (431) or a drop, soon after its limit, not after reading it all, and keeps serving (CVE-2018-12121: Node.js kept 80 KB of headers per connection)",
-        subject: "a 20 MB request header"
-      },
-      advisory: FloodAdvisories.largeHeaders,
-      rfc: "RFC 7230 \xA73.2.5, RFC 6455 \xA74.2.1",
-      description: `A normal upgrade request with one more header line whose value is ${bytes(B.hugeHeader.totalBytes)} bytes, streamed in pieces of ${bytes(B.hugeHeader.pieceBytes)} bytes, each after the previous one drained, until the server answers or ends the connection.`,
-      expectation: `The server refuses the request (431, 400 or 413, or a dropped connection) within ${bytes(B.hugeHeaderMs)} ms of its first byte, long before its end, and keeps serving.`,
-      attack: {
-        kind: "probes",
-        probes: [
-          {
-            label: `a ${bytes(B.hugeHeader.totalBytes / 1e6)} MB header`,
-            size: B.hugeHeader.totalBytes,
-            waitMs: 2 * B.hugeHeaderMs,
-            delivery: { kind: "streamed", header: "X-Wsgate-Pad", ...B.hugeHeader }
-          }
-        ],
-        judge: judgeHugeHeader
-      },
-      maxSeconds: 20
-    });
-    P = B.pacedHead;
-    paced = attackCase({
-      id: "17.1.9",
-      requirement: {
-        key: "paced-request",
-        rfc: "RFC 7230 \xA73, RFC 6455 \xA74.1",
-        text: "a server reads a long request head written in small pieces at a cost that grows with its length, not its square: it answers or refuses it promptly, spending little CPU time (CVE-2023-43669: tungstenite before 0.20.1 parsed the head again on every read)",
-        subject: "a 1 MiB request head written in small pieces"
-      },
-      advisory: FloodAdvisories.pacedHead,
-      rfc: "RFC 7230 \xA73, RFC 6455 \xA74.1",
-      description: `A normal upgrade request with ${bytes(P.totalBytes)} bytes of padding in header lines of ${bytes(P.lineBytes)} bytes (X-Wsgate-Pad-1, -2 ...), written in ${bytes(P.pieceBytes)}-byte pieces, one every ${P.everyMs} ms, Nagle off: about ${bytes(Math.round(P.totalBytes / P.pieceBytes))} reads for a server that keeps up.`,
-      expectation: `The server answers 101 within ${bytes(B.pacedAnswerMs)} ms of the last piece, or refuses the head at its own limit (an HTTP error or a drop), and its process tree spends at most ${bytes(B.pacedCpuMs)} ms of CPU time on the case (a parser that reads the head again from its start on every read spends time quadratic in its length).`,
-      attack: {
-        kind: "probes",
-        cpuMs: B.pacedCpuMs,
-        probes: [
-          {
-            label: `a request of ${bytes(P.totalBytes)} bytes of padding in ${bytes(P.pieceBytes)}-byte pieces`,
-            size: P.totalBytes,
-            waitMs: B.pacedWaitMs,
-            request: (normal) => requestWith(normal, padLines(P.totalBytes, P.lineBytes)),
-            delivery: { kind: "paced", pieceBytes: P.pieceBytes, everyMs: P.everyMs }
-          }
-        ],
-        judge: judgePacedHead
-      },
-      maxSeconds: 40
-    });
-    slowlorisProbe = {
-      label: "a request head trickled one byte per second",
-      size: 0,
-      waitMs: DEFAULT_BUDGETS.stallMs,
-      request: endlessHead,
-      delivery: { kind: "trickle", everyMs: B.slowlorisEveryMs }
-    };
-    slowloris = attackCase({
-      id: "17.1.10",
-      requirement: {
-        key: "slowloris",
-        rfc: "RFC 7230 \xA76.5, RFC 6455 \xA710.1",
-        text: "a server drops a request head trickled one byte per second by a timeout of its own, within the stall budget (CVE-2018-12122: Node.js held such a connection forever; Slowloris)",
-        subject: "a request head trickled one byte per second"
-      },
-      advisory: FloodAdvisories.slowloris,
-      rfc: "RFC 7230 \xA76.5, RFC 6455 \xA710.1",
-      description: `An upgrade request head written one byte every ${bytes(B.slowlorisEveryMs)} ms, never ended (a padding header of an hour's bytes after the upgrade fields).`,
-      expectation: `The server drops the connection (or answers an error such as 408) by a timeout of its own within the stall budget (--budget stall, default ${bytes(DEFAULT_BUDGETS.stallMs / 1e3)} s; Node's http drops a stalled head after 60 to 90 s), and keeps serving. This case takes as long as the server's timeout.`,
-      attack: { kind: "probes", probes: [slowlorisProbe], judge: judgeSlowloris },
-      // Its limit: the run's stall budget plus these seconds (policy/case-limits.ts).
-      maxSeconds: 10,
-      stall: true
-    });
-    halfOpen = attackCase({
-      id: "17.1.11",
-      requirement: {
-        key: "half-open-upgrades",
-        rfc: "RFC 6455 \xA710.1, RFC 7230 \xA76.5",
-        text: "hundreds of connections holding a partial upgrade request do not keep a normal client from its 101 within the budget (CVE-2007-6750: Slowloris took every worker of Apache)",
-        subject: "a normal client beside half-open upgrades"
-      },
-      advisory: FloodAdvisories.halfOpen,
-      rfc: "RFC 6455 \xA710.1, RFC 7230 \xA76.5",
-      description: `${bytes(B.halfOpenConnections)} connections at once, each with an upgrade request whose final empty line never comes, held open; then a normal client's upgrade request, timed; then wsgate closes the ${bytes(B.halfOpenConnections)}.`,
-      expectation: `The normal client's 101 comes within ${bytes(B.normalAnswerMs)} ms of its request, whatever the half-open connections hold.`,
-      attack: {
-        kind: "crowd",
-        connections: B.halfOpenConnections,
-        crowd: { label: "a partial request head", size: 0, waitMs: 3e4, request: partialHead },
-        hold: true,
-        normalWaitMs: 5e3,
-        judge: (facts, budgets) => judgeCrowd("each holding a partial request head", facts, true, budgets)
-      },
-      maxSeconds: 40
-    });
-    handshakeFloodCases = [
-      burst("17.1.6", "protocol", FloodAdvisories.protocolBurst, "RFC 6455 \xA74.1, \xA711.3.4", {
-        key: "burst-beside-normal-client",
-        rfc: "RFC 6455 \xA74.1, \xA711.3.4",
-        text: "a burst of upgrade requests with the longest Sec-WebSocket-Protocol the HTTP layer takes does not keep a normal client from its 101 within the budget (CVE-2021-32640: ws before 7.4.6's quadratic split blocked every client)",
-        subject: "a normal client beside a burst of slow requests"
-      }),
-      burst("17.1.7", "extensions", FloodAdvisories.extensionsBurst, "RFC 6455 \xA79.1, RFC 7230 \xA73.2.6", {
-        key: "burst-beside-normal-client",
-        rfc: "RFC 6455 \xA79.1, RFC 7230 \xA73.2.6",
-        text: "a burst of upgrade requests with the longest malformed Sec-WebSocket-Extensions the HTTP layer takes does not keep a normal client from its 101 within the budget (CVE-2020-7662: websocket-extensions before 0.1.4 backtracked)",
-        subject: "a normal client beside a burst of slow requests"
-      }),
-      hugeHeader,
-      paced,
-      slowloris,
-      halfOpen
-    ];
-  }
-});
-
-// src/cases/robustness/subgroup.ts
-function subgroup(id, title, cases2) {
-  return cases2.map((c3) => {
-    if (!c3.id.startsWith(`${id}.`)) throw new Error(`case ${c3.id} is declared in subgroup ${id}`);
-    if (c3.requirement === void 0) throw new Error(`case ${c3.id} declares no requirement`);
-    return { ...c3, subcategory: title };
-  });
-}
-var init_subgroup = __esm({
-  "src/cases/robustness/subgroup.ts"() {
-    "use strict";
-  }
-});
-
-// src/cases/robustness/s17-1-handshake.ts
-function fillerLines(n3) {
-  const chars = "!#$%&'*+-.0123456789abcdefghijklmnopqrstuvwxyz^_`|~";
-  const width = n3 <= chars.length ** 2 ? 2 : 3;
-  const name = (i2) => Array.from({ length: width }, (_, d) => chars[Math.floor(i2 / chars.length ** d) % chars.length]).join("");
-  return Array.from({ length: n3 }, (_, i2) => `${name(i2)}:x`);
-}
-function growth(header, value) {
-  return {
-    kind: "growth",
-    header,
-    value,
-    sizes: ServerBudgets.growthSizes,
-    stopAfterMs: ServerBudgets.answerMs,
-    judge: (facts, budgets) => judgeGrowth(header, facts, budgets)
-  };
-}
-function survives(probes) {
-  return { kind: "probes", probes: probes.map((p) => ({ ...p, waitMs: ServerBudgets.survivesMs })), judge: judgeSurvives };
-}
-function headerLines(id, n3) {
-  return attackCase({
-    id,
-    requirement: MANY_HEADER_LINES,
-    advisory: ServerAdvisories.wsHeaderCount,
-    rfc: "RFC 6455 \xA74.2.1, RFC 7230 \xA73.2.5",
-    description: `An upgrade request with ${n3.toLocaleString("en-US")} header lines ("ab:x") ahead of Upgrade, Connection, Sec-WebSocket-Key and Sec-WebSocket-Version.`,
-    expectation: `The server answers (101, an HTTP error such as 400 or 431) within ${ServerBudgets.survivesMs} ms and keeps serving.`,
-    attack: survives([{ label: `${n3.toLocaleString("en-US")} header lines`, size: n3, request: (normal) => requestWith(normal, [], fillerLines(n3)) }]),
-    maxSeconds: 10
-  });
-}
-var protocolGrowth, extensionsGrowth, MANY_HEADER_LINES, PROTOTYPE_NAMES, prototypeNames, OBS_TEXT_VALUES, obsTextValues, handshakeServerCases;
-var init_s17_1_handshake = __esm({
-  "src/cases/robustness/s17-1-handshake.ts"() {
-    "use strict";
-    init_attack_judges();
-    init_attacks();
-    init_attack_case();
-    init_handshake_floods();
-    init_subgroup();
-    protocolGrowth = attackCase({
-      id: "17.1.1",
-      requirement: {
-        key: "protocol-header-growth",
-        rfc: "RFC 6455 \xA74.1, \xA711.3.4",
-        text: "a server answers a long Sec-WebSocket-Protocol (up to what its HTTP layer accepts) within the budget, in time no more than linear in its size, and keeps serving (CVE-2021-32640: ws before 7.4.6 took quadratic time)",
-        subject: "a long Sec-WebSocket-Protocol header"
-      },
-      advisory: ServerAdvisories.wsProtocolRegex,
-      rfc: "RFC 6455 \xA74.1, \xA711.3.4",
-      description: "Upgrade requests whose Sec-WebSocket-Protocol is 'b', n spaces, 'x', for n from 1,000 up to what the server's HTTP layer accepts, each on a fresh connection; the answer time measured at each size.",
-      expectation: `Each answer (101 or an HTTP error) comes within ${ServerBudgets.answerMs} ms, and its time grows no faster than the header's size.`,
-      attack: growth("Sec-WebSocket-Protocol", (n3) => `b${" ".repeat(n3)}x`),
-      maxSeconds: 60
-    });
-    extensionsGrowth = attackCase({
-      id: "17.1.2",
-      requirement: {
-        key: "extensions-header-growth",
-        rfc: "RFC 6455 \xA79.1, RFC 7230 \xA73.2.6",
-        text: "a server answers a long, malformed Sec-WebSocket-Extensions within the budget, in time no more than linear in its size, and keeps serving (CVE-2020-7662: websocket-extensions before 0.1.4 backtracked)",
-        subject: "a long malformed Sec-WebSocket-Extensions header"
-      },
-      advisory: ServerAdvisories.extensionsRegex,
-      rfc: "RFC 6455 \xA79.1, RFC 7230 \xA73.2.6",
-      description: 'Upgrade requests whose Sec-WebSocket-Extensions is a; b=" followed by n bytes of backslash-c pairs, never closed, for growing n, each on a fresh connection; the answer time measured at each size.',
-      expectation: `Each answer (an HTTP error, or a 101 without the extension) comes within ${ServerBudgets.answerMs} ms, and its time grows no faster than the header's size.`,
-      attack: growth("Sec-WebSocket-Extensions", (n3) => `a; b="${"\\c".repeat(Math.ceil(n3 / 2))}`),
-      maxSeconds: 60
-    });
-    MANY_HEADER_LINES = {
-      key: "many-header-lines",
-      rfc: "RFC 6455 \xA74.2.1, RFC 7230 \xA73.2.5",
-      text: "a server answers a request with thousands of header lines (an error status, or 101) and keeps serving (CVE-2024-37890: ws before 8.17.1 crashed past Node's 2,000-header limit)",
-      subject: "a request with thousands of header lines"
-    };
-    PROTOTYPE_NAMES = [
-      "constructor",
-      ",;constructor",
-      "permessage-deflate; constructor",
-      "__proto__; __proto__=1",
-      "permessage-deflate; __proto__=1, toString; hasOwnProperty=x"
-    ];
-    prototypeNames = attackCase({
-      id: "17.1.5",
-      requirement: {
-        key: "prototype-extension-names",
-        rfc: "RFC 6455 \xA79.1",
-        text: "a server answers extension offers named after Object.prototype properties (constructor, __proto__) and keeps serving (GHSA-5v72-xg48-5rpm: ws before 3.3.1 crashed)",
-        subject: "extension names such as constructor and __proto__"
-      },
-      advisory: ServerAdvisories.wsPrototypeNames,
-      rfc: "RFC 6455 \xA79.1",
-      description: `Upgrade requests whose Sec-WebSocket-Extensions name extensions and parameters after Object.prototype's properties: ${PROTOTYPE_NAMES.map((v) => JSON.stringify(v)).join(", ")}, one request each.`,
-      expectation: `The server answers each (a 101 without those extensions, or an HTTP error) within ${ServerBudgets.survivesMs} ms and keeps serving.`,
-      attack: survives(
-        PROTOTYPE_NAMES.map((v, i2) => ({
-          label: JSON.stringify(v),
-          size: i2,
-          request: (normal) => requestWith(normal, [["Sec-WebSocket-Extensions", v]])
-        }))
-      ),
-      maxSeconds: 20
-    });
-    OBS_TEXT_VALUES = [
-      ["Sec-WebSocket-Protocol", "chat\xFF\xFE"],
-      ["Sec-WebSocket-Protocol", "\xE9\xE8, chat"],
-      ["Sec-WebSocket-Extensions", "permessage-deflate; x=\xFF"],
-      ["Sec-WebSocket-Extensions", "\xC3\xA9-ext"]
-    ];
-    obsTextValues = attackCase({
-      id: "17.1.12",
-      requirement: {
-        key: "obs-text-values",
-        rfc: "RFC 9110 \xA75.5, RFC 6455 \xA74.1, \xA79.1",
-        text: "a server answers an upgrade whose Sec-WebSocket-Protocol or Sec-WebSocket-Extensions holds bytes above 0x7f (a 101 without the value, or an error such as 400) and keeps serving (http-rs/async-h1#187: a server panicked on such a value)",
-        subject: "header values with bytes above 0x7f"
-      },
-      advisory: ServerAdvisories.obsTextValues,
-      rfc: "RFC 9110 \xA75.5, RFC 6455 \xA74.1, \xA79.1",
-      description: `Upgrade requests whose Sec-WebSocket-Protocol or Sec-WebSocket-Extensions holds bytes above 0x7f (obs-text): ${OBS_TEXT_VALUES.map(([n3, v]) => `${n3}: ${JSON.stringify(v)}`).join("; ")} (each character one byte, latin1), one request each.`,
-      expectation: `The server answers each (a 101 without the value, or an HTTP error such as 400) within ${ServerBudgets.survivesMs} ms and keeps serving.`,
-      attack: survives(
-        OBS_TEXT_VALUES.map(([name, value], i2) => ({
-          label: `${name}: ${JSON.stringify(value)}`,
-          size: i2,
-          request: (normal) => requestWith(normal, [[name, value]])
-        }))
-      ),
-      maxSeconds: 20
-    });
-    handshakeServerCases = subgroup(
-      "17.1",
-      "Opening handshake: header values, lines and names, floods and slow requests that broke servers",
-      [protocolGrowth, extensionsGrowth, headerLines("17.1.3", 2e3), headerLines("17.1.4", 1e4), prototypeNames, ...handshakeFloodCases, obsTextValues]
-    );
-  }
-});
-
-// src/cases/robustness/data/attacks-frames.ts
-var FrameAdvisory, REFUSE_AT_HEADER_S, RESERVED_GIB, LIMIT_PLUS_ONE, ENDLESS, RANDOM_BYTES, WINDOW_BITS_ROWS, reservedGiBBudget, limitPlusOneBudget, endlessBudget, randomBytesBudget, windowBitsOfferBudget;
-var init_attacks_frames = __esm({
-  "src/cases/robustness/data/attacks-frames.ts"() {
-    "use strict";
-    init_budgets();
-    FrameAdvisory = {
-      reservedOpcode: "Java-WebSocket#1507 (the declared length allocated from the header, before a byte of payload), here behind a reserved opcode, which RFC 6455 \xA75.2 makes a reason to fail on its own",
-      limitPlusOne: 'ws#2331 and ws#2332: a message cut into many small fragments cost its receiver far more memory than the message limit it was checked against; RFC 6455 \xA710.4 asks for a limit "after reassembly from multiple frames"',
-      endless: "Netty CVE-2014-0193: a text frame followed by an endless series of continuation frames grew the aggregator without bound (fixed in 3.9.1 and 4.0.19); ws#2331 and ws#2332: per-fragment overhead",
-      randomBytes: "no single advisory: frame parsers that crashed or hung on malformed input (CVE-2020-27813, undici CVE-2026-1528) are the class; RFC 6455 \xA77.1.7 asks a peer to fail the connection on invalid data",
-      bomb: "Python websockets CVE-2018-1000518 (a server inflated a compressed message without limit), undici CVE-2026-1526 (the same in a client)",
-      windowBits: "RFC 7692 \xA77.1.2: window bits are 8 to 15; a value passed on to zlib unchecked throws (undici CVE-2026-2229 died of it as a client); 15.2.2 checks the decline, this the survival"
-    };
-    REFUSE_AT_HEADER_S = 2;
-    RESERVED_GIB = {
-      opcode: 3,
-      declared: 1024 * 1024 * 1024,
-      /** Bytes per write, one write every `everyS` seconds, while the connection is open. */
-      pieceBytes: 1024,
-      everyS: 0.1
-    };
-    LIMIT_PLUS_ONE = {
-      fragmentBytes: 4096,
-      /** Fragments per batch: 256 KiB, then wsgate waits until its socket has taken them. */
-      batch: 64,
-      /** The peer has this long to refuse (or wsgate to send it all and see it taken), in seconds. */
-      withinS: 30,
-      /** After the last fragment, how long wsgate waits for an echo or a refusal, in seconds. */
-      afterS: 5
-    };
-    ENDLESS = {
-      frames: 1024 * 1024,
-      /** Frames per batch, then wsgate waits until its socket has taken them. */
-      batch: 16 * 1024,
-      withinS: 30
-    };
-    RANDOM_BYTES = {
-      seed: 25119326,
-      seconds: 10,
-      pieceBytes: 64 * 1024,
-      everyS: 0.1,
-      /** Valid frames first: this many messages, ... */
-      messages: 100,
-      /** ... each at most this long (all three length encodings: 0-125, 126-65535, and 65536 itself needs the 64-bit one) ... */
-      maxMessageBytes: 65536,
-      /** ... a third of them in up to this many fragments, a ping of random payload (at most 125 bytes) after each fragment but the last. */
-      maxFragments: 8
-    };
-    WINDOW_BITS_ROWS = [
-      { param: "server_max_window_bits", bits: 7 },
-      { param: "server_max_window_bits", bits: 8 },
-      { param: "server_max_window_bits", bits: 16 },
-      { param: "client_max_window_bits", bits: 7 },
-      { param: "client_max_window_bits", bits: 8 },
-      { param: "client_max_window_bits", bits: 16 }
-    ];
-    reservedGiBBudget = {
-      advisory: FrameAdvisory.reservedOpcode,
-      closeWithinMs: REFUSE_AT_HEADER_S * 1e3,
-      memoryGrowth: MEMORY_GROWTH.small
-    };
-    limitPlusOneBudget = { advisory: FrameAdvisory.limitPlusOne, closeWithinMs: LIMIT_PLUS_ONE.withinS * 1e3 };
-    endlessBudget = { advisory: FrameAdvisory.endless, closeWithinMs: ENDLESS.withinS * 1e3, memoryGrowth: MEMORY_GROWTH.fragments };
-    randomBytesBudget = {
-      advisory: FrameAdvisory.randomBytes,
-      closeWithinMs: RANDOM_BYTES.seconds * 1e3,
-      memoryGrowth: MEMORY_GROWTH.messages
-    };
-    windowBitsOfferBudget = { advisory: FrameAdvisory.windowBits, closeWithinMs: 4e3, memoryGrowth: MEMORY_GROWTH.small };
-  }
-});
-
-// src/cases/robustness/frame-attacks.ts
-function anyCode(verdict) {
-  if (verdict.behaviorClose !== CloseBehavior.WrongCode) return verdict;
-  return { ...verdict, behaviorClose: CloseBehavior.Ok, resultClose: "The peer failed the connection (any close code, or a drop, passes this case)." };
-}
-function frameCase(spec) {
-  const { budget, codes, maxSeconds, ...rest } = spec;
-  return defineCase({
-    expect: {},
-    close: failedByPeer(codes),
-    suppressClose: true,
-    attackBudget: budget,
-    schedule: { maxSeconds, runsAlone: true, cost: 1 },
-    ...rest
-  });
-}
-function reservedOpcodeGiB(id, peer) {
-  return frameCase({
-    id,
-    requirement: reservedOpcodeRequirement,
-    description: `A frame with the reserved opcode 0x3 (FIN set) whose header declares 1 GiB (127, then 00 00 00 00 40 00 00 00), then its payload trickled: ${RESERVED_GIB.pieceBytes} bytes every ${RESERVED_GIB.everyS * 1e3} ms while the connection is open. (RFC 6455 \xA75.2, \xA710.4; ${reservedGiBBudget.advisory})`,
-    expectation: `RFC 6455 \xA75.2: an unknown opcode MUST fail the connection: the ${peer} refuses the frame at its header (1002, or 1009, or a drop) within ${REFUSE_AT_HEADER_S} s, not after reading the payload; ${peer === "server" ? "afterwards it still serves" : "its process does not die"}.`,
-    budget: reservedGiBBudget,
-    codes: [CloseCode.ProtocolError, CloseCode.MessageTooBig],
-    maxSeconds: REFUSE_AT_HEADER_S + 3,
-    async run(t) {
-      t.setOutcome(Behavior.Ok, `The ${peer} failed the connection on the frame header.`);
-      const write = t.beginFrame(RESERVED_GIB.opcode, true, RESERVED_GIB.declared);
-      t.killAfter(scaledS(REFUSE_AT_HEADER_S, t.budgets));
-      const piece2 = Buffer.alloc(RESERVED_GIB.pieceBytes);
-      while (t.isOpen) {
-        await t.pause(RESERVED_GIB.everyS);
-        write(piece2);
-      }
-    }
-  });
-}
-function limitPlusOne(id, peer) {
-  const f = LIMIT_PLUS_ONE;
-  return frameCase({
-    id,
-    requirement: limitPlusOneRequirement,
-    description: `A binary message of the message limit plus one byte (the run's \`message\` budget, 100 MiB + 1 by default: ws's maxPayload), in fragments of ${count(f.fragmentBytes)} bytes, generated ${f.batch} fragments at a time as the ${peer} reads them (wsgate never holds the message). (RFC 6455 \xA710.4, \xA77.4.1; ${limitPlusOneBudget.advisory})`,
-    expectation: `RFC 6455 \xA710.4: a ${peer} with a message limit fails the connection (1009, or 1008 for a limit on fragments, or a drop) once the message passes it, within ${f.withinS} s, having taken at most its limit; a lower limit refuses earlier, which passes. Taking the whole message (echoing limit + 1 bytes, or nothing to say against it) is FAILED.`,
-    budget: limitPlusOneBudget,
-    codes: TOO_BIG,
-    maxSeconds: f.withinS + 3,
-    messageLengthOnly: true,
-    run: (t) => sendLimitPlusOne(t, peer),
-    adjust(verdict) {
-      if (!verdict.result.includes(CROSSED) || verdict.behaviorClose !== CloseBehavior.Failed) return withOwnFigures(verdict);
-      return withOwnFigures(verdict, {
-        ...verdict,
-        behavior: Behavior.Failed,
-        result: `The ${peer} took the whole message (limit + 1 bytes) without failing the connection: it said nothing for ${f.afterS} s after the last fragment, or echoed it past wsgate's own frame limit (wsgate then ended the connection).`
-      });
-    },
-    onMessage(t, _data, binary, length) {
-      t.record({ kind: "message", data: Buffer.alloc(0), binary });
-      const limit = t.budgets.messageLimit;
-      const past = length > limit;
-      const what = past ? `the whole message (${count(length)} bytes, past the limit of ${count(limit)})` : `a message of ${count(length)} bytes`;
-      stateOutcome(t, Behavior.Failed, `The ${peer} echoed ${what}: it took a message past the limit instead of failing the connection.`, [
-        echoedFigure(length, past ? limit : void 0)
-      ]);
-      t.sendClose(CloseCode.Normal);
-    }
-  });
-}
-async function sendLimitPlusOne(t, peer) {
-  const f = LIMIT_PLUS_ONE;
-  t.setWirelog(false, { silent: true });
-  const total = t.budgets.messageLimit + 1;
-  const fragments = Math.ceil(total / f.fragmentBytes);
-  t.killAfter(scaledS(f.withinS, t.budgets));
-  const message2 = statedFigure("message-bytes", "the message: the limit + 1", total, "bytes");
-  let written = 0;
-  for (let i2 = 0; i2 < fragments && t.isOpen; ) {
-    for (let k = 0; k < f.batch && i2 < fragments; k++, i2++) {
-      const length = Math.min(f.fragmentBytes, total - written);
-      t.beginFrame(i2 === 0 ? Opcode.Binary : Opcode.Continuation, i2 === fragments - 1, length)(length === f.fragmentBytes ? ZEROS : ZEROS.subarray(0, length));
-      written += length;
-    }
-    stateOutcome(
-      t,
-      Behavior.Ok,
-      `The ${peer} failed the connection before the message ended: wsgate had written ${count(written)} of its ${count(total)} bytes (${count(i2)} fragments) when it saw the ${peer}'s refusal.`,
-      [
-        statedFigure("message-written-bytes", "of the message wsgate had written when it saw the peer's refusal", written, "bytes"),
-        message2,
-        statedFigure("fragment-count", "fragments of it written", i2, "count")
-      ]
-    );
-    await t.flushed({ below: FLUSH_BELOW });
-  }
-  if (!t.isOpen) return;
-  stateOutcome(t, Behavior.Ok, `The ${peer} failed the connection as wsgate wrote the last of its ${count(total)} bytes (${CROSSED}).`, [message2]);
-  t.killAfter(scaledS(f.afterS, t.budgets));
-}
-function endlessContinuations(id, peer) {
-  const e = ENDLESS;
-  return frameCase({
-    id,
-    requirement: endlessRequirement,
-    description: `A binary frame without FIN holding 1 byte, then continuation frames of 1 byte each, never a final one: up to ${count(e.frames)} of them, ${count(e.batch)} at a time as the ${peer} reads them; then, if the ${peer} took them all, a close frame (1000). (RFC 6455 \xA75.4, \xA710.4; ${endlessBudget.advisory})`,
-    expectation: `The ${peer} fails the connection (any code, 1009 or 1008 expected, or a drop) before the ${count(e.frames)} frames end: OK. Taking them all and answering the close within ${e.withinS} s is NON-STRICT (it kept up, but limits neither the number of fragments nor what each costs it; ws's maxFragments refuses past 16,384), unless its memory grew past ${MEMORY_GROWTH.fragments / 1024 / 1024} MiB for this 1 MiB message (ws 8.20.1: about 150 MiB), which is FAILED, as are falling behind past ${e.withinS} s and dying. Where wsgate did not start the ${peer}, its memory is not measured and the result says so.`,
-    budget: endlessBudget,
-    codes: [CloseCode.MessageTooBig, CloseCode.PolicyViolation],
-    maxSeconds: e.withinS + 3,
-    run: (t) => sendEndless(t, peer),
-    adjust(verdict) {
-      const judged2 = anyCode(verdict);
-      if (judged2.result.includes(TOOK_ALL))
-        return withOwnFigures(verdict, { ...judged2, behaviorClose: CloseBehavior.Ok, resultClose: "Not judged: wsgate closed after the last frame." });
-      return withOwnFigures(verdict, judged2);
-    }
-  });
-}
-async function sendEndless(t, peer) {
-  const e = ENDLESS;
-  t.setWirelog(false, { silent: true });
-  t.killAfter(scaledS(e.withinS, t.budgets));
-  t.beginFrame(Opcode.Binary, false, 1)(ONE);
-  let sent = 0;
-  while (sent < e.frames && t.isOpen) {
-    for (let k = 0; k < e.batch; k++) t.beginFrame(Opcode.Continuation, false, 1)(ONE);
-    sent += e.batch;
-    stateOutcome(t, Behavior.Ok, `The ${peer} failed the connection after wsgate had written ${count(sent)} one-byte continuation frames.`, [
-      statedFigure("continuation-count", "one-byte continuation frames wsgate had written", sent, "count")
-    ]);
-    await t.flushed({ below: FLUSH_BELOW });
-  }
-  if (!t.isOpen) return;
-  stateOutcome(
-    t,
-    Behavior.NonStrict,
-    `The ${peer} ${TOOK_ALL}: ${count(sent + 1)} frames of one message (${count(sent + 1)} bytes) without failing the connection, then answered wsgate's close.`,
-    [statedFigure("frame-count", "frames of one message the peer took", sent + 1, "count"), statedFigure("message-bytes", "the message", sent + 1, "bytes")]
-  );
-  t.sendClose(CloseCode.Normal);
-}
-function randomPiece(next, length) {
-  const out = Buffer.allocUnsafe(length);
-  for (let i2 = 0; i2 < length; i2 += 4) out.writeUInt32LE(next(), i2);
-  return out;
-}
-function below(next, n3) {
-  return next() % n3;
-}
-function randomMessage(t, next) {
-  const r = RANDOM_BYTES;
-  const band = below(next, 3);
-  const size = band === 0 ? below(next, 126) : band === 1 ? 126 + below(next, 65536 - 126) : 65536 - below(next, 1024);
-  const payload2 = randomPiece(next, Math.ceil(size / 4) * 4).subarray(0, Math.min(size, r.maxMessageBytes));
-  const parts = below(next, 3) === 0 ? 1 + below(next, r.maxFragments) : 1;
-  for (let i2 = 0; i2 < parts; i2++) {
-    const from = Math.floor(payload2.length * i2 / parts);
-    const to = Math.floor(payload2.length * (i2 + 1) / parts);
-    t.sendFrame({ opcode: i2 === 0 ? Opcode.Binary : Opcode.Continuation, fin: i2 === parts - 1, payload: payload2.subarray(from, to) });
-    if (i2 < parts - 1) t.sendFrame({ opcode: Opcode.Ping, payload: randomPiece(next, 128).subarray(0, below(next, 126)) });
-  }
-  return payload2.length;
-}
-function randomBytes(id, peer) {
-  const r = RANDOM_BYTES;
-  return frameCase({
-    id,
-    requirement: randomBytesRequirement,
-    description: `After the opening handshake, from seeded PRNGs (mulberry32; the random bytes seed 0x${r.seed.toString(16)}, the messages the next seed): first ${r.messages} valid binary messages of random sizes (0 to ${count(r.maxMessageBytes)} bytes, all three length encodings) and random bytes, a third of them in up to ${r.maxFragments} fragments with a ping of random payload between fragments; then random bytes, ${count(r.pieceBytes)} every ${r.everyS * 1e3} ms, until ${r.seconds} s from the start or until the ${peer} ends the connection. (RFC 6455 \xA75.2, \xA75.4, \xA77.1.7; ${randomBytesBudget.advisory})`,
-    expectation: `The valid frames are taken (echoed or not: not judged) without failing the connection; the random bytes soon break a rule of \xA75.2 (reserved bits, a reserved opcode, an unmasked or masked frame in the wrong role, a length past any limit): the ${peer} fails the connection (any close code, or a drop) within ${r.seconds} s of the start and ${peer === "server" ? "still serves afterwards" : "its process does not die"}. Failing the connection on the valid frames, or still open after ${r.seconds} s, is FAILED.`,
-    budget: randomBytesBudget,
-    codes: [CloseCode.ProtocolError],
-    maxSeconds: r.seconds + 3,
-    messageLengthOnly: true,
-    // The peer's echoes of the valid messages and its pongs: not judged, never held.
-    onMessage: () => void 0,
-    onPong: () => void 0,
-    async run(t) {
-      t.setWirelog(false, { silent: true });
-      t.killAfter(scaledS(r.seconds, t.budgets));
-      const contents = mulberry32(r.seed + 1);
-      const next = mulberry32(r.seed);
-      stateOutcome(
-        t,
-        Behavior.Failed,
-        `The ${peer} failed the connection on valid frames (random binary messages, fragments and pings), before any random byte.`
-      );
-      let bytes3 = 0;
-      for (let i2 = 0; i2 < r.messages; i2++) {
-        bytes3 += randomMessage(t, contents);
-        await t.flushed({ below: FLUSH_BELOW });
-        if (!t.isOpen) return;
-      }
-      stateOutcome(
-        t,
-        Behavior.Ok,
-        `The ${peer} took ${r.messages} valid random messages (${count(bytes3)} payload bytes), then failed the connection on the random bytes.`,
-        [
-          statedFigure("valid-message-count", "valid messages the peer took", r.messages, "count"),
-          statedFigure("valid-payload-bytes", "of their payload", bytes3, "bytes")
-        ]
-      );
-      for (; ; ) {
-        t.sendRaw(randomPiece(next, r.pieceBytes));
-        await t.pause(r.everyS);
-        await t.flushed({ below: FLUSH_BELOW });
-        if (!t.isOpen) return;
-      }
-    },
-    adjust: (verdict) => withOwnFigures(verdict, anyCode(verdict))
-  });
-}
-var TOO_BIG, FLUSH_BELOW, reservedOpcodeRequirement, limitPlusOneRequirement, endlessRequirement, randomBytesRequirement, ZEROS, CROSSED, ONE, TOOK_ALL;
-var init_frame_attacks = __esm({
-  "src/cases/robustness/frame-attacks.ts"() {
-    "use strict";
-    init_constants();
-    init_verdicts();
-    init_attack_judges();
-    init_attacks_frames();
-    init_budgets();
-    init_deflate_corpus();
-    init_define();
-    init_judgement();
-    init_own_figures();
-    TOO_BIG = [CloseCode.MessageTooBig, CloseCode.PolicyViolation];
-    FLUSH_BELOW = 256 * 1024;
-    reservedOpcodeRequirement = {
-      key: "reserved-opcode-length",
-      rfc: "RFC 6455 \xA75.2, \xA710.4",
-      text: "a peer fails the connection at a frame header with a reserved opcode declaring 1 GiB (1002, 1009 or a drop), without reading the payload, and survives (Java-WebSocket#1507 allocated the declared size up front)",
-      subject: "a reserved opcode declaring 1 GiB"
-    };
-    limitPlusOneRequirement = {
-      key: "limit-plus-one-fragments",
-      rfc: "RFC 6455 \xA710.4, \xA77.4.1",
-      text: "a peer with a message limit fails the connection (1009, 1008 or a drop) once a message in 4 KiB fragments passes it, having taken at most the limit, and survives (ws#2331, ws#2332: per-fragment overhead far above the limit)",
-      subject: "a message one byte past the limit, in small fragments"
-    };
-    endlessRequirement = {
-      key: "endless-continuations",
-      rfc: "RFC 6455 \xA75.4, \xA710.4",
-      text: "a peer fails the connection on an endless series of one-byte continuation frames, or at least keeps up with them and stays responsive (Netty CVE-2014-0193 grew without bound)",
-      subject: "endless one-byte continuation frames"
-    };
-    randomBytesRequirement = {
-      key: "random-bytes",
-      rfc: "RFC 6455 \xA75.2, \xA77.1.7",
-      text: "a peer fails the connection on random bytes after the opening handshake (any close code, or a drop) within 10 s, and survives",
-      subject: "random bytes after the 101"
-    };
-    ZEROS = Buffer.alloc(LIMIT_PLUS_ONE.fragmentBytes);
-    CROSSED = "its refusal and the last fragments crossed";
-    ONE = Buffer.from([97]);
-    TOOK_ALL = "took them all";
-  }
-});
-
-// src/cases/robustness/s17-2-frames.ts
-function frameHeader(label, length64, trickle = false) {
-  const t = ServerBudgets.trickle;
-  const waitMs = ServerBudgets.refuseAtHeaderMs + (trickle ? t.totalBytes / t.pieceBytes * t.everyMs : 1e3);
-  return { label, size: 0, afterOpen: { head: hex(`82 ff ${length64} 37 fa 21 3d`), ...trickle ? { trickle: t } : {} }, waitMs };
-}
-var topBitLengths, declaredGigabyte, frameServerCases;
-var init_s17_2_frames = __esm({
-  "src/cases/robustness/s17-2-frames.ts"() {
-    "use strict";
-    init_attack_judges();
-    init_attack_case();
-    init_attacks();
-    init_frame_attacks();
-    init_subgroup();
-    init_define();
-    topBitLengths = attackCase({
-      id: "17.2.1",
-      requirement: {
-        key: "length-top-bit",
-        rfc: "RFC 6455 \xA75.2, \xA77.1.7",
-        text: "a server fails the connection at a frame header whose 64-bit length has its most significant bit set, or is 2^64 - 1 (1002, 1009 or a drop), and keeps serving (CVE-2020-27813: gorilla/websocket overflowed its read limit)",
-        subject: "a 64-bit frame length with the top bit set"
-      },
-      advisory: ServerAdvisories.gorillaLength,
-      rfc: "RFC 6455 \xA75.2, \xA77.1.7",
-      description: "After a normal opening handshake, a binary frame header (0x82 0xff) with the 64-bit length 0x8000000000000000 (its most significant bit set) and no payload; then, on a fresh connection, 0xffffffffffffffff (2^64 - 1).",
-      expectation: `The server fails the connection at the header, within ${ServerBudgets.refuseAtHeaderMs} ms: a close frame with 1002 (or 1009), or a dropped TCP connection.`,
-      attack: {
-        kind: "probes",
-        probes: [frameHeader("length 0x8000000000000000", "80 00 00 00 00 00 00 00"), frameHeader("length 2^64 - 1", "ff ff ff ff ff ff ff ff")],
-        judge: judgeRefusedAtHeader
-      },
-      maxSeconds: 15
-    });
-    declaredGigabyte = attackCase({
-      id: "17.2.2",
-      requirement: {
-        key: "declared-length-refused",
-        rfc: "RFC 6455 \xA710.4, \xA77.4.1",
-        text: "a server with a message limit refuses a frame declaring more at its header (1009, 1002 or a drop), not after reading the payload, and keeps serving (Java-WebSocket#1507 allocated the declared size up front)",
-        subject: "a frame declaring 1 GiB"
-      },
-      advisory: ServerAdvisories.declaredGigabyte,
-      rfc: "RFC 6455 \xA710.4, \xA77.4.1",
-      description: `After a normal opening handshake, a binary frame header declaring 1 GiB (0x82 0xff 00 00 00 00 40 00 00 00), then its payload trickled: ${ServerBudgets.trickle.pieceBytes} bytes every ${ServerBudgets.trickle.everyMs} ms, at most ${ServerBudgets.trickle.totalBytes.toLocaleString("en-US")} bytes.`,
-      expectation: `A server with a message limit below 1 GiB refuses the frame at its header, within ${ServerBudgets.refuseAtHeaderMs} ms (1009, 1002 or a dropped connection), not after reading the payload.`,
-      attack: { kind: "probes", probes: [frameHeader("1 GiB declared, trickled", "00 00 00 00 40 00 00 00", true)], judge: judgeRefusedAtHeader },
-      maxSeconds: 20
-    });
-    frameServerCases = subgroup(
-      "17.2",
-      "Frames: lengths refused at the header, limit + 1 in fragments, endless continuations, random bytes",
-      [
-        topBitLengths,
-        declaredGigabyte,
-        reservedOpcodeGiB("17.2.3", "server"),
-        limitPlusOne("17.2.4", "server"),
-        endlessContinuations("17.2.5", "server"),
-        randomBytes("17.2.6", "server")
-      ]
-    );
-  }
-});
-
-// src/protocol/deflate/bomb.ts
-import zlib2 from "node:zlib";
-function bombPiece() {
-  piece ??= zlib2.deflateRawSync(Buffer.alloc(BOMB_PIECE_INFLATED), { level: 9, windowBits: 9, memLevel: 9, finishFlush: zlib2.constants.Z_FULL_FLUSH });
-  return piece;
-}
-function bombLength(pieces) {
-  return pieces * bombPiece().length - SYNC_TAIL.length;
-}
-function bombPieceAt(i2, pieces) {
-  const p = bombPiece();
-  return i2 === pieces - 1 ? p.subarray(0, p.length - SYNC_TAIL.length) : p;
-}
-var BOMB_PIECE_INFLATED, SYNC_TAIL, piece;
-var init_bomb = __esm({
-  "src/protocol/deflate/bomb.ts"() {
-    "use strict";
-    BOMB_PIECE_INFLATED = 4 * 1024 * 1024;
-    SYNC_TAIL = Buffer.from([0, 0, 255, 255]);
-    piece = null;
-  }
-});
-
-// src/cases/robustness/data/attacks-client.ts
-var ClientAdvisory, REFUSE_WITHIN_S, windowBitsBudget, BOMB, bombBudget, unnegotiatedBombBudget, TRICKLE, length64Budget, declaredGiBBudget;
-var init_attacks_client = __esm({
-  "src/cases/robustness/data/attacks-client.ts"() {
-    "use strict";
-    init_budgets();
-    ClientAdvisory = {
-      windowBits: "undici CVE-2026-2229: an out-of-range server_max_window_bits passed the digits-only check, and the first compressed frame made createInflateRaw throw an uncaught RangeError that ended the process (fixed in 6.24.0 and 7.24.0)",
-      bomb: "undici CVE-2026-1526 (GHSA-vrm6-8vpv-qv8q): permessage-deflate inflated without bound (fixed in 6.24.0 and 7.24.0: a 4 MB limit); Python websockets CVE-2018-1000518",
-      length64: "undici CVE-2026-1528: a 64-bit frame length overflowed the parser and crashed the client (fixed in 6.24.0 and 7.24.0); gorilla/websocket CVE-2020-27813: a length past the read limit",
-      declaredGiB: "Java-WebSocket#1507: a 14-byte header made the peer allocate the declared length up front; a client must refuse a length past its limit at the header",
-      unnegotiatedRsv1: "aiohttp GHSA-mq44-7p77-q5h7: a client inflated frames with RSV1 set though it had not negotiated permessage-deflate (a decompression bomb without the extension)"
-    };
-    REFUSE_WITHIN_S = 2;
-    windowBitsBudget = { advisory: ClientAdvisory.windowBits, closeWithinMs: REFUSE_WITHIN_S * 1e3, memoryGrowth: MEMORY_GROWTH.small };
-    BOMB = {
-      /** 1 GiB of zeros: 256 pieces of 4 MiB (about 1 MB on the wire). */
-      pieces: 256,
-      /** Pieces per TCP write (each write after the previous one was flushed): 64 MiB inflated each. */
-      piecesPerWrite: 16,
-      /** A client with a message limit refuses after inflating at most that much: seconds, not minutes. */
-      refuseWithinS: 10
-    };
-    bombBudget = { advisory: ClientAdvisory.bomb, closeWithinMs: BOMB.refuseWithinS * 1e3 };
-    unnegotiatedBombBudget = {
-      advisory: ClientAdvisory.unnegotiatedRsv1,
-      closeWithinMs: REFUSE_WITHIN_S * 1e3,
-      memoryGrowth: MEMORY_GROWTH.small
-    };
-    TRICKLE = {
-      /** Bytes per write, one write every `everyS` seconds. */
-      bytes: 1024,
-      everyS: 0.1
-    };
-    length64Budget = { advisory: ClientAdvisory.length64, closeWithinMs: REFUSE_WITHIN_S * 1e3, memoryGrowth: MEMORY_GROWTH.small };
-    declaredGiBBudget = {
-      advisory: ClientAdvisory.declaredGiB,
-      closeWithinMs: REFUSE_WITHIN_S * 1e3,
-      memoryGrowth: MEMORY_GROWTH.small
-    };
-  }
-});
-
-// src/cases/robustness/s17-3-deflate.ts
-import zlib3 from "node:zlib";
-function sendBomb(t, piecesPerFrame) {
-  const frames = BOMB.pieces / piecesPerFrame;
-  for (let f = 0; f < frames; f++) {
-    const payload2 = Buffer.concat(Array.from({ length: piecesPerFrame }, (_, k) => bombPieceAt(f * piecesPerFrame + k, BOMB.pieces)));
-    t.sendFrame({ opcode: f === 0 ? Opcode.Binary : Opcode.Continuation, fin: f === frames - 1, rsv: f === 0 ? RSV12 : 0, payload: payload2, sync: true });
-  }
-}
-function bombCase(id, fragmented) {
-  const perFrame = fragmented ? BOMB.piecesPerWrite : BOMB.pieces;
-  const how = fragmented ? `in ${BOMB.pieces / perFrame} fragments (a binary frame with RSV1, then continuations), each inflating to 64 MiB` : "in one binary frame with RSV1";
-  return defineCase({
-    id,
-    requirement: bombRequirement,
-    description: `wsgate offers permessage-deflate; once the server accepted it, a compressed message of about 1 MB that inflates to 1 GiB of zeros, ${how}, made from one small compressed piece repeated. (RFC 6455 \xA710.4, RFC 7692 \xA78.1; ${serverBombBudget.advisory})`,
-    expectation: `A server with a message limit fails the connection past it (1009, or a drop) within ${BOMB.refuseWithinS} s, with bounded memory, and echoes nothing; afterwards it still serves. Inflating the whole gigabyte (an echo, or no refusal in time) is FAILED. A server that declines permessage-deflate: UNIMPLEMENTED. Another close code is WRONG CODE, and the peer's: ws before 8.18.2 answers the bomb in one frame with 1007, the error its inflater raised on the data still queued after it stopped at its limit (ws#2285), where the limit's 1009 was due.`,
-    expect: {},
-    close: failedByPeer([CloseCode.MessageTooBig]),
-    suppressClose: true,
-    attackBudget: serverBombBudget,
-    messageLengthOnly: true,
-    deflateOffers: [{ requestNoContextTakeover: false, requestMaxWindowBits: 0 }],
-    schedule: { maxSeconds: BOMB.refuseWithinS + 3, runsAlone: true, cost: 1 },
-    run(t) {
-      if (!t.deflateActive) {
-        stateOutcome(t, Behavior.Unimplemented, "The server declined permessage-deflate: there is nothing to inflate.");
-        t.sendClose(CloseCode.Normal);
-        return;
-      }
-      t.setWirelog(false, { silent: true });
-      stateOutcome(t, Behavior.Ok, "The server ended the connection without echoing the message.");
-      sendBomb(t, perFrame);
-      t.killAfter(scaledS(BOMB.refuseWithinS, t.budgets));
-    },
-    onMessage(t, _data, binary, length) {
-      t.record({ kind: "message", data: Buffer.alloc(0), binary });
-      stateOutcome(
-        t,
-        Behavior.Failed,
-        `The server answered the bomb with a message (${length.toLocaleString("en-US")} bytes) instead of failing the connection: it inflated it.`,
-        [echoedFigure(length)]
-      );
-      t.sendClose(CloseCode.Normal);
-    },
-    adjust: ownFiguresOnly
-  });
-}
-function statusOf2(httpResponse) {
-  const m = /^HTTP\/\d\.\d (\d{3})/.exec(httpResponse ?? "");
-  return m === null ? null : Number(m[1]);
-}
-function windowBitsOffer(id, param, bits) {
-  const valid = bits >= 8 && bits <= 15;
-  const offer = `permessage-deflate; ${param}=${bits}`;
-  return defineCase({
-    id,
-    requirement: offerRequirement,
-    description: `An upgrade request offering "${offer}", then a text message ("${PROBE2}"), compressed (DEFLATE literals) when the server accepted permessage-deflate. (RFC 7692 \xA77, \xA77.1.2; ${windowBitsOfferBudget.advisory})`,
-    expectation: `${valid ? "8 is valid: the server accepts or declines the offer" : `${bits} is out of range (8 to 15): the server MUST decline the offer (a 101 without permessage-deflate), or refuses the handshake`}; either way it echoes the message it then gets and keeps serving. Accepting an invalid value breaks that MUST but harms no one here: NON-STRICT (the conformance check is 15.2.2, with --extended); dying or not echoing is FAILED.`,
-    expect: {},
-    close: failedByPeer([CloseCode.Normal]),
-    attackBudget: windowBitsOfferBudget,
-    schedule: { maxSeconds: 5 },
-    upgradeRequest: (normal) => requestWithOffer(normal, offer),
-    run(t) {
-      if (t.deflateActive) t.sendFrame({ opcode: Opcode.Text, rsv: RSV12, payload: COMPRESSED_PROBE });
-      else t.sendMessage(PROBE2);
-      stateOutcome(t, Behavior.Failed, `The server ${t.deflateActive ? "accepted the offer" : "declined the offer"} but did not echo the message.`);
-      t.killAfter(scaledS(3, t.budgets));
-    },
-    onMessage(t, data, binary) {
-      const echoed = !binary && data.toString("utf8") === PROBE2;
-      const took = t.deflateActive ? "accepted the offer" : "declined the offer";
-      if (!echoed) stateOutcome(t, Behavior.Failed, `The server ${took}, then echoed something else (${data.length} bytes).`, [echoedFigure(data.length)]);
-      else if (t.deflateActive && !valid)
-        stateOutcome(
-          t,
-          Behavior.NonStrict,
-          `The server accepted an offer with ${param}=${bits} (out of range: RFC 7692 \xA77 says it MUST decline) and inflated the message.`
-        );
-      else stateOutcome(t, Behavior.Ok, `The server ${took} and echoed the message.`);
-      t.sendClose(CloseCode.Normal);
-    },
-    adjust: (verdict, facts) => withOwnFigures(verdict, judgeOfferAnswer(verdict, facts))
-  });
-}
-function judgeOfferAnswer(verdict, facts) {
-  const status = statusOf2(facts.httpResponse);
-  if (status === null) return settled(Behavior.Ok, "The server closed the connection without an answer (it refused the handshake).");
-  if (status !== 101) return settled(Behavior.Ok, `The server refused the handshake (HTTP ${status}).`);
-  if (!facts.connectionWasOpen)
-    return settled(
-      Behavior.Failed,
-      `The server accepted the offer with an answer no client can take: ${(facts.httpResponse ?? "").split("\r\n").find((l) => /^sec-websocket-extensions:/i.test(l)) ?? "(no extension line)"}.`
-    );
-  return { ...verdict, behaviorClose: CloseBehavior.Ok, resultClose: "Not judged: wsgate closes once the message is echoed (or the wait ran out)." };
-}
-function requestWithOffer(normal, offer) {
-  const lines = [
-    `GET ${normal.target} HTTP/1.1`,
-    `Host: ${normal.host}`,
-    "Upgrade: websocket",
-    "Connection: Upgrade",
-    `Sec-WebSocket-Key: ${normal.key}`,
-    "Sec-WebSocket-Version: 13",
-    `Sec-WebSocket-Extensions: ${offer}`
-  ];
-  for (const [n3, v] of normal.headers ?? []) lines.push(`${n3}: ${v}`);
-  return `${lines.join("\r\n")}\r
-\r
-`;
-}
-var RSV12, bombRequirement, offerRequirement, serverBombBudget, PROBE2, COMPRESSED_PROBE, settled, deflateServerCases;
-var init_s17_3_deflate = __esm({
-  "src/cases/robustness/s17-3-deflate.ts"() {
-    "use strict";
-    init_constants();
-    init_bomb();
-    init_verdicts();
-    init_attacks_client();
-    init_budgets();
-    init_attacks_frames();
-    init_define();
-    init_own_figures();
-    init_subgroup();
-    RSV12 = 4;
-    bombRequirement = {
-      key: "server-decompression-bomb",
-      rfc: "RFC 6455 \xA710.4, RFC 7692 \xA78.1",
-      text: "a server refuses a compressed message that inflates past its limit (1009 or a drop) with bounded memory, and keeps serving (CVE-2018-1000518: Python websockets inflated without limit)",
-      subject: "a decompression bomb"
-    };
-    offerRequirement = {
-      key: "offer-window-bits",
-      rfc: "RFC 7692 \xA77, \xA77.1.2",
-      text: "a server declines a permessage-deflate offer whose window bits are out of range (8 to 15) or refuses the handshake, never accepts the value, and survives the compressed message that follows",
-      subject: "window bits out of range in the offer"
-    };
-    serverBombBudget = { advisory: FrameAdvisory.bomb, closeWithinMs: BOMB.refuseWithinS * 1e3 };
-    PROBE2 = "wsgate: a compressed message after an odd offer.";
-    COMPRESSED_PROBE = (() => {
-      const out = zlib3.deflateRawSync(Buffer.from(PROBE2), { windowBits: 9, level: 0, finishFlush: zlib3.constants.Z_SYNC_FLUSH });
-      return out.subarray(0, out.length - 4);
-    })();
-    settled = (behavior, result) => ({
-      behavior,
-      result,
-      behaviorClose: CloseBehavior.Ok,
-      resultClose: "Not judged: the case is about the answer to the offer."
-    });
-    deflateServerCases = subgroup("17.3", "permessage-deflate: a decompression bomb, window bits out of range in the offer", [
-      bombCase("17.3.1", false),
-      bombCase("17.3.2", true),
-      ...WINDOW_BITS_ROWS.map((row, i2) => windowBitsOffer(`17.3.${i2 + 3}`, row.param, row.bits))
-    ]);
-  }
-});
-
-// src/cases/robustness/data/attacks-closing.ts
-function neverClosedBudget(peer) {
-  return peer === "server" ? { advisory: ClosingAdvisory.neverClosed, closeWithinMs: SERVER_DROP_MS, memoryGrowth: MEMORY_GROWTH.small } : { advisory: ClosingAdvisory.neverClosed, closeWithinMs: 0, stall: true, memoryGrowth: MEMORY_GROWTH.small };
-}
-var ClosingAdvisory, PING_FLOOD, SLOW_ECHO, STALL_MARGIN_S, SERVER_DROP_MS, pingFloodBudget, slowEchoBudget, unansweredCloseBudget;
-var init_attacks_closing = __esm({
-  "src/cases/robustness/data/attacks-closing.ts"() {
-    "use strict";
-    init_budgets();
-    ClosingAdvisory = {
-      pingFlood: 'CVE-2019-9512 ("Ping Flood", HTTP/2): a peer that answers every ping while its writes back up queues the answers without bound; RFC 6455 \xA75.5.3 lets a WebSocket peer answer only the most recent ping',
-      slowReader: 'CVE-2019-9517 ("Internal Data Buffering", HTTP/2): a peer that keeps reading requests while its answers cannot leave buffers them without bound; undici#5503 (a WebSocket reader without back-pressure)',
-      unansweredClose: "streamr-dev/broker#100: server connections whose closing handshake was never completed stayed open (fixed with a timeout); ws drops an unanswered close after its 30 s closeTimeout",
-      neverClosed: "dotnet/corefx#33339: ManagedWebSocket did not close TCP after a completed closing handshake; RFC 6455 \xA77.1.1: the server closes TCP first, a client waits for it, but not forever (ws: 30 s)"
-    };
-    PING_FLOOD = {
-      /** Ping payload bytes (the most a control frame carries, RFC 6455 §5.5). */
-      payloadBytes: 125,
-      /** Pings per write, each write awaited (flushed) before the next: about 64 KiB. */
-      pingsPerWrite: 500,
-      /** Ping bytes written at most (32 MiB), unless the peer stops reading first. */
-      totalBytes: 32 * 1024 * 1024,
-      /** A write the peer has not taken within this many seconds: it stopped reading (back-pressure, fine). */
-      stalledAfterS: 2,
-      /** Reading again: pongs are counted until none came for this many seconds. */
-      quietS: 1,
-      /** ... or for at most this many seconds. */
-      countForS: 15,
-      /**
-       * Pong bytes the peer may deliver once wsgate reads again: 16 MiB. What the kernel's buffers hold
-       * on loopback (the peer's send buffer, up to 4 MiB by Linux's default tcp_wmem, and wsgate's
-       * receive buffer, which does not grow while nothing is read) is a few MiB; a peer that answers
-       * only the latest ping, or stops reading while its answers back up, delivers no more than that and
-       * what it holds itself. One that answers every ping into an unbounded queue delivers about what
-       * wsgate wrote (31 MiB of pongs for 32 MiB of pings).
-       */
-      pongBudgetBytes: 16 * 1024 * 1024
-    };
-    SLOW_ECHO = {
-      /** The large message: 16 MiB, in fragments of 64 KiB. */
-      messageBytes: 16 * 1024 * 1024,
-      fragmentBytes: 64 * 1024,
-      /** wsgate reads at this rate for `windowS` seconds. */
-      readBytesPerSecond: 1024,
-      windowS: 8,
-      /** Further 64 KiB messages written after it, each once the previous was taken, up to this many bytes. */
-      furtherCapBytes: 48 * 1024 * 1024,
-      /** A write the peer has not taken within this many seconds: it stopped reading. */
-      stalledAfterS: 1,
-      /**
-       * Bytes beyond the large message the peer may take while its echo is not read: 16 MiB (the
-       * kernel's buffers both ways, a few MiB, and a bounded queue of its own). A peer that reads on and
-       * queues its echoes takes the whole cap.
-       */
-      furtherBudgetBytes: 16 * 1024 * 1024
-    };
-    STALL_MARGIN_S = 2;
-    SERVER_DROP_MS = 2e3;
-    pingFloodBudget = { advisory: ClosingAdvisory.pingFlood, closeWithinMs: 6e4, memoryGrowth: MEMORY_GROWTH.small };
-    slowEchoBudget = { advisory: ClosingAdvisory.slowReader, closeWithinMs: 6e4, memoryGrowth: MEMORY_GROWTH.echo };
-    unansweredCloseBudget = {
-      advisory: ClosingAdvisory.unansweredClose,
-      closeWithinMs: 0,
-      stall: true,
-      memoryGrowth: MEMORY_GROWTH.small
-    };
-  }
-});
-
-// src/cases/robustness/closing-attacks.ts
-function count2(n3) {
-  return Math.round(n3).toLocaleString("en-US");
-}
-function seconds(s) {
-  return s.toLocaleString("en-US", { maximumFractionDigits: 1 });
-}
-function tally(t) {
-  let s = tallies.get(t);
-  if (s === void 0) {
-    s = { bytes: 0, lastAt: performance.now() };
-    tallies.set(t, s);
-  }
-  return s;
-}
-function endedDuringIsOk(verdict) {
-  if (!verdict.result.startsWith(ENDED_DURING)) return verdict;
-  return { ...verdict, behaviorClose: CloseBehavior.Ok, resultClose: "Not judged: the peer ended the connection during the attack." };
-}
-async function writeWhileTaken(t, plan, write, taken) {
-  let sofar = 0;
-  while (sofar < plan.total && t.isOpen && performance.now() < (plan.deadline ?? Infinity)) {
-    const n3 = write();
-    if (!await t.flushed({ within: plan.stalledAfterS })) return { taken: sofar, stalled: t.isOpen };
-    sofar += n3;
-    taken(sofar);
-  }
-  return { taken: sofar, stalled: false };
-}
-async function untilQuiet(t, quietS, maxS) {
-  const s = tally(t);
-  const start = performance.now();
-  s.lastAt = start;
-  while (performance.now() - s.lastAt < quietS * 1e3 && performance.now() - start < maxS * 1e3) await t.pause(0.1);
-}
-async function pingFlood(t) {
-  const f = PING_FLOOD;
-  const payload2 = Buffer.alloc(f.payloadBytes, 112);
-  t.setWirelog(false, { silent: true });
-  t.readRate(0);
-  const pings = (bytes3) => `${count2(bytes3 / f.payloadBytes)} pings (${count2(bytes3)} payload bytes)`;
-  const pingFigures = (bytes3) => [
-    statedFigure("ping-count", "pings the peer took while wsgate read nothing", bytes3 / f.payloadBytes, "count"),
-    statedFigure("ping-payload-bytes", "of ping payload", bytes3, "bytes")
-  ];
-  const during = (bytes3) => stateOutcome(t, Behavior.Ok, `${ENDED_DURING}: the peer had taken ${pings(bytes3)} while wsgate read nothing.`, pingFigures(bytes3));
-  during(0);
-  const { taken, stalled } = await writeWhileTaken(
-    t,
-    { total: f.totalBytes, stalledAfterS: f.stalledAfterS },
-    () => {
-      for (let i2 = 0; i2 < f.pingsPerWrite; i2++) t.sendPing(payload2);
-      return f.pingsPerWrite * f.payloadBytes;
-    },
-    during
-  );
-  if (!t.isOpen) return;
-  const wrote = `wsgate wrote ${pings(taken)} while reading nothing${stalled ? `, until the peer stopped taking them for ${f.stalledAfterS} s (back-pressure)` : ""}`;
-  t.readRate(null);
-  await untilQuiet(t, f.quietS, f.countForS);
-  const pongs = tally(t).bytes;
-  const figure = `${wrote}; once it read again the peer delivered ${count2(pongs)} pong payload bytes (budget ${count2(f.pongBudgetBytes)}).`;
-  const figures2 = [...pingFigures(taken), pongFigure(pongs)];
-  if (pongs > f.pongBudgetBytes) stateOutcome(t, Behavior.Failed, `The peer queued its pongs without bound while wsgate read nothing: ${figure}`, figures2);
-  else stateOutcome(t, Behavior.Ok, `The peer's pongs stayed bounded: ${figure}`, figures2);
-  t.setWirelog(true, { silent: true });
-  t.sendClose(CloseCode.Normal);
-}
-function pongFigure(bytes3) {
-  return budgetFigure("pong-payload-bytes", "of pong payload the peer delivered once wsgate read again", bytes3, "bytes", PING_FLOOD.pongBudgetBytes);
-}
-function pingFloodCase(id) {
-  const f = PING_FLOOD;
-  return defineCase({
-    id,
-    description: `While wsgate reads nothing, pings of ${f.payloadBytes} bytes, ${f.pingsPerWrite} per write, each write once the peer took the previous one, up to ${count2(f.totalBytes)} payload bytes; then wsgate reads again and counts the pong bytes the peer delivers, then closes with 1000. (RFC 6455 \xA75.5.2, \xA75.5.3; ${pingFloodBudget.advisory})`,
-    expectation: `The peer answers only some pings (RFC 6455 \xA75.5.3 lets it answer the most recent only), or stops reading while its answers back up: at most ${count2(f.pongBudgetBytes)} pong payload bytes arrive once wsgate reads again (its kernel buffers hold a few MiB), and it completes the closing handshake. Ending the connection during the flood is also OK. Queuing every pong (about as many bytes as the pings) is FAILED.`,
-    expect: {},
-    close: closedByMe([CloseCode.Normal]),
-    suppressClose: true,
-    attackBudget: pingFloodBudget,
-    schedule: { maxSeconds: pingFloodBudget.closeWithinMs / 1e3, runsAlone: true, cost: 3 },
-    run: pingFlood,
-    onPong(t, data) {
-      const s = tally(t);
-      const before = s.bytes;
-      s.bytes += data.length;
-      s.lastAt = performance.now();
-      if (before <= f.pongBudgetBytes && s.bytes > f.pongBudgetBytes)
-        stateOutcome(
-          t,
-          Behavior.Failed,
-          `The peer queued its pongs without bound while wsgate read nothing: more than ${count2(f.pongBudgetBytes)} pong payload bytes arrived once wsgate read again.`,
-          [pongFigure(s.bytes)]
-        );
-    },
-    adjust: (verdict) => withOwnFigures(verdict, endedDuringIsOk(verdict))
-  });
-}
-async function slowEcho(t) {
-  const e = SLOW_ECHO;
-  const piece2 = Buffer.alloc(e.fragmentBytes, 101);
-  const fragments = e.messageBytes / e.fragmentBytes;
-  t.setWirelog(false, { silent: true });
-  t.readRate(e.readBytesPerSecond);
-  const windowEnds = performance.now() + e.windowS * 1e3;
-  let i2 = 0;
-  const during = (bytes3) => stateOutcome(t, Behavior.Ok, `${ENDED_DURING}: the peer had taken ${count2(bytes3)} bytes while wsgate read at ${count2(e.readBytesPerSecond)} bytes/s.`, [
-    statedFigure("taken-bytes", "the peer had taken while wsgate read slowly", bytes3, "bytes")
-  ]);
-  during(0);
-  const write = () => {
-    if (i2 < fragments) t.sendFrame({ opcode: i2 === 0 ? Opcode.Binary : Opcode.Continuation, fin: i2 === fragments - 1, payload: piece2 });
-    else t.sendMessage(piece2, { binary: true });
-    i2 += 1;
-    return piece2.length;
-  };
-  const { taken, stalled } = await writeWhileTaken(
-    t,
-    { total: e.messageBytes + e.furtherCapBytes, stalledAfterS: e.stalledAfterS, deadline: windowEnds },
-    write,
-    during
-  );
-  const rest = windowEnds - performance.now();
-  if (rest > 0) await t.pause(rest / 1e3);
-  const unread = t.unreadByPeer();
-  const read = Math.max(0, taken - (unread ?? 0));
-  const further = Math.max(0, read - e.messageBytes);
-  const buffers = unread === null ? `wsgate flushed ${count2(taken)} bytes to the kernel, its buffers counted in (the peer's socket is not on this machine)` : `wsgate flushed ${count2(taken)} bytes to the kernel, ${count2(unread)} of them still in its buffers unread`;
-  const wrote = `while wsgate read at ${count2(e.readBytesPerSecond)} bytes/s for ${e.windowS} s, the peer read ${count2(read)} bytes: the ${count2(Math.min(read, e.messageBytes))}-byte message and ${count2(further)} bytes of further messages (budget ${count2(e.furtherBudgetBytes)}; ${buffers})`;
-  const over = further > e.furtherBudgetBytes;
-  const stop = stalled ? over ? `; its reading stopped only after that` : `; then its reading stopped (back-pressure)` : "";
-  const figures2 = (failed) => [
-    statedFigure("peer-read-bytes", "the peer read while wsgate read slowly", read, "bytes"),
-    statedFigure("message-read-bytes", "of them of the large message", Math.min(read, e.messageBytes), "bytes"),
-    judgedFigure("further-read-bytes", "of them of further messages", further, "bytes", e.furtherBudgetBytes, failed),
-    statedFigure("flushed-bytes", "wsgate flushed to the kernel", taken, "bytes"),
-    ...unread === null ? [] : [statedFigure("unread-bytes", "of them still in the kernel's buffers unread", unread, "bytes")]
-  ];
-  stateOutcome(t, Behavior.Ok, `${ENDED_DURING}: ${wrote}${stop}.`, figures2(false));
-  t.readRate(null);
-  await untilQuiet(t, 1, 30);
-  const figure = `${wrote}${stop}; reading freely again, wsgate received ${count2(tally(t).bytes)} bytes of echoes.`;
-  const echoes = statedFigure("echo-bytes", "of echoes wsgate received reading freely again", tally(t).bytes, "bytes");
-  if (over)
-    stateOutcome(t, Behavior.Failed, `The peer read on while its echo could not leave, holding what wsgate wrote: ${figure}`, [...figures2(true), echoes]);
-  else stateOutcome(t, Behavior.Ok, `The peer stayed bounded while its echo was read slowly: ${figure}`, [...figures2(false), echoes]);
-  t.setWirelog(true, { silent: true });
-  t.sendClose(CloseCode.Normal);
-}
-function slowEchoCase(id) {
-  const e = SLOW_ECHO;
-  return defineCase({
-    id,
-    description: `A binary message of ${count2(e.messageBytes)} bytes in ${count2(e.fragmentBytes)}-byte fragments, then further ${count2(e.fragmentBytes)}-byte messages (at most ${count2(e.furtherCapBytes)} bytes), each write once the peer took the previous one, while wsgate reads the echoes at ${count2(e.readBytesPerSecond)} bytes/s for ${e.windowS} s; then it reads freely and closes with 1000. (RFC 6455 \xA710.4; ${slowEchoBudget.advisory})`,
-    expectation: `The peer applies back-pressure: once its echo cannot leave it stops reading (at most ${count2(e.furtherBudgetBytes)} bytes taken beyond the large message), or it drops the connection; then it completes the closing handshake. Reading on and queuing its echoes (the whole ${count2(e.furtherCapBytes)} bytes) is FAILED.`,
-    expect: {},
-    close: closedByMe([CloseCode.Normal]),
-    suppressClose: true,
-    attackBudget: slowEchoBudget,
-    messageLengthOnly: true,
-    schedule: { maxSeconds: slowEchoBudget.closeWithinMs / 1e3, runsAlone: true, cost: e.windowS + 2 },
-    run: slowEcho,
-    onMessage(t, _data, _binary, length) {
-      const s = tally(t);
-      s.bytes += length;
-      s.lastAt = performance.now();
-    },
-    adjust: (verdict) => withOwnFigures(verdict, endedDuringIsOk(verdict))
-  });
-}
-function unansweredClose(t) {
-  t.holdClose();
-  stateOutcome(t, Behavior.Ok, "The peer failed the connection on the reserved opcode and ended TCP though wsgate never answered its close.");
-  t.sendFrame({ opcode: 3, payload: "" });
-  const limitS = t.budgets.stallMs / 1e3 + STALL_MARGIN_S;
-  t.continueLater(limitS, () => {
-    stateOutcome(
-      t,
-      Behavior.Failed,
-      `The peer kept the connection open for ${seconds(limitS)} s after the reserved opcode, past the stall budget: with its close unanswered (or without failing the connection at all) it never ended TCP. wsgate closed it.`,
-      [budgetFigure("held-open-ms", "the peer kept the connection open after the reserved opcode", limitS * 1e3, "ms", t.budgets.stallMs)]
-    );
-    t.sendClose(CloseCode.Normal);
-    t.continueLater(1, () => t.dropConnection());
-  });
-}
-function unansweredCloseCase(id) {
-  return defineCase({
-    id,
-    description: `A frame with the reserved opcode 3 (RFC 6455 \xA75.2: the peer must fail the connection); wsgate then neither answers the peer's close frame nor ends TCP. (RFC 6455 \xA75.2, \xA77.1.1, \xA77.1.7; ${unansweredCloseBudget.advisory})`,
-    expectation: `The peer sends its close (1002) and, its close unanswered, ends TCP itself within the stall budget (${count2(DEFAULT_BUDGETS.stallMs)} ms unless --budget stall= says otherwise). Keeping the connection past it is FAILED.`,
-    expect: {},
-    close: failedByPeer([CloseCode.ProtocolError]),
-    suppressClose: true,
-    attackBudget: unansweredCloseBudget,
-    schedule: { maxSeconds: DEFAULT_BUDGETS.stallMs / 1e3 + STALL_MARGIN_S + 3, idle: true, cost: 1 },
-    run: unansweredClose,
-    adjust: ownFiguresOnly
-  });
-}
-function neverClosed(peer) {
-  return (t) => {
-    t.holdClose();
-    const budgetMs = peer === "server" ? scaledMs(neverClosedBudget("server").closeWithinMs, t.budgets) : t.budgets.stallMs;
-    stateOutcome(t, Behavior.Ok, `The peer answered wsgate's close and ended TCP though wsgate kept it open.`);
-    t.sendClose(CloseCode.Normal);
-    const limitS = budgetMs / 1e3 + STALL_MARGIN_S;
-    t.continueLater(limitS, () => {
-      stateOutcome(
-        t,
-        Behavior.Failed,
-        `The peer kept TCP open for ${seconds(limitS)} s after the closing handshake, past its budget of ${count2(budgetMs)} ms: it waits for wsgate to end the connection, without a timeout. wsgate dropped it.`,
-        [budgetFigure("held-open-ms", "the peer kept TCP open after the closing handshake", limitS * 1e3, "ms", budgetMs)]
-      );
-      t.dropConnection();
-    });
-  };
-}
-function unansweredIsFailed(verdict) {
-  if (verdict.behaviorClose !== CloseBehavior.Unclean) return verdict;
-  return {
-    ...verdict,
-    behavior: Behavior.Failed,
-    result: "The peer never answered wsgate's close frame: wsgate dropped TCP at its closing-handshake timeout."
-  };
-}
-function neverClosedCase(id, peer) {
-  const budget = neverClosedBudget(peer);
-  const within = peer === "server" ? `within ${count2(budget.closeWithinMs)} ms (RFC 6455 \xA77.1.1: the server closes TCP first, at once)` : `within the stall budget (${count2(DEFAULT_BUDGETS.stallMs)} ms unless --budget stall= says otherwise: a client waits for the server to end TCP, but not forever)`;
-  return defineCase({
-    id,
-    description: `wsgate sends a close frame (1000); once the peer answered with its own, wsgate never ends TCP. (RFC 6455 \xA77.1.1; ${budget.advisory})`,
-    expectation: `The ${peer} answers the close and ends TCP itself ${within}. Keeping it open past the budget, or never answering the close, is FAILED.`,
-    expect: {},
-    close: { ...closedByMe([CloseCode.Normal]), requireClean: true },
-    suppressClose: true,
-    attackBudget: budget,
-    schedule: { maxSeconds: (peer === "server" ? budget.closeWithinMs : DEFAULT_BUDGETS.stallMs) / 1e3 + STALL_MARGIN_S + 3, idle: true, cost: 1 },
-    run: neverClosed(peer),
-    adjust: (verdict) => withOwnFigures(verdict, unansweredIsFailed(verdict))
-  });
-}
-function closingRequirements(peer) {
-  const drop = peer === "server" ? "ends TCP at once (a server closes it first)" : "ends TCP within the stall budget (a client waits for the server, but not forever)";
-  return [
-    {
-      key: "ping-flood-bounded",
-      rfc: "RFC 6455 \xA75.5.3",
-      text: `a ${peer} flooded with pings by a peer that reads nothing answers only some (RFC 6455 \xA75.5.3: the most recent may do) or stops reading: the pongs it delivers afterwards stay within the budget (CVE-2019-9512, the HTTP/2 ping flood)`,
-      subject: "a ping flood with nothing read"
-    },
-    {
-      key: "slow-reader-bounded",
-      rfc: "RFC 6455 \xA710.4",
-      text: `a ${peer} whose echo is read at 1 KiB/s stops reading further messages (back-pressure) or drops the connection, rather than queuing its echoes without bound (CVE-2019-9517, HTTP/2 internal data buffering)`,
-      subject: "a large echo read slowly"
-    },
-    {
-      key: "unanswered-close-dropped",
-      rfc: "RFC 6455 \xA77.1.1, \xA77.1.7",
-      text: `a ${peer} that failed the connection (1002 on a reserved opcode) and got no answer to its close ends TCP itself within the stall budget`,
-      subject: "a close frame left unanswered"
-    },
-    {
-      key: "never-closed-dropped",
-      rfc: "RFC 6455 \xA77.1.1",
-      text: `a ${peer} that answered wsgate's close ${drop}, though wsgate keeps TCP open`,
-      subject: "a connection never closed after the closing handshake"
-    }
-  ];
-}
-function closingCases(prefix, peer) {
-  const requirements = closingRequirements(peer);
-  return [pingFloodCase(`${prefix}.1`), slowEchoCase(`${prefix}.2`), unansweredCloseCase(`${prefix}.3`), neverClosedCase(`${prefix}.4`, peer)].map((c3, i2) => ({
-    ...c3,
-    requirement: requirements[i2]
-  }));
-}
-var tallies, ENDED_DURING;
-var init_closing_attacks = __esm({
-  "src/cases/robustness/closing-attacks.ts"() {
-    "use strict";
-    init_constants();
-    init_verdicts();
-    init_define();
-    init_attacks_closing();
-    init_budgets();
-    init_judgement();
-    init_own_figures();
-    tallies = /* @__PURE__ */ new WeakMap();
-    ENDED_DURING = "The peer ended the connection during the attack";
-  }
-});
-
-// src/cases/robustness/s17-4-closing.ts
-var closingServerCases;
-var init_s17_4_closing = __esm({
-  "src/cases/robustness/s17-4-closing.ts"() {
-    "use strict";
-    init_closing_attacks();
-    init_subgroup();
-    closingServerCases = subgroup(
-      "17.4",
-      "Back-pressure and closing: a ping flood unread, a slow reader of a large echo, an unanswered close, a connection never closed",
-      closingCases("17.4", "server")
-    );
-  }
-});
-
-// src/cases/robustness/s18-1-window-bits.ts
-import zlib4 from "node:zlib";
-function windowBitsCase(id, param, bits) {
-  const valid = bits >= 8 && bits <= 15;
-  const rule = valid ? `RFC 7692 \xA77.1.2.1: ${param} is "a decimal integer value without leading zeroes between 8 to 15, inclusive": 8 is valid. The client takes it and echoes the message, or fails the connection because it "does not support the configuration that the response represents" (\xA77.1; zlib has no 256-byte window): both are OK.` : `RFC 7692 \xA77.1: a response with "an extension parameter with an invalid value" (${param} must be 8 to 15, \xA77.1.2) means the client MUST _Fail the WebSocket Connection_: a close frame (1010 or any code) or a drop. Taking the value and inflating anyway is NON-STRICT.`;
-  return defineCase({
-    id,
-    requirement: valid ? eightBits : outOfRange,
-    description: `A 101 response accepting permessage-deflate with "${param}=${bits}", then in the same write a compressed text message ("${PROBE}", DEFLATE literals). (RFC 7692 \xA77.1, \xA77.1.2; ${windowBitsBudget.advisory})`,
-    expectation: `${rule} Whatever it does, the client process must not die: one that exits on an uncaught exception or a signal before its close is FAILED. Without a permessage-deflate offer from the client the case is UNIMPLEMENTED.`,
-    expect: {},
-    close: refused,
-    suppressClose: true,
-    attackBudget: windowBitsBudget,
-    schedule: { maxSeconds: REFUSE_WITHIN_S + 2 },
-    handshake(info) {
-      const offer = info.deflateOffers[0];
-      if (offer === void 0) return null;
-      const response = head(SWITCHING, [...upgradeLines(info), `Sec-WebSocket-Extensions: permessage-deflate; ${param}=${bits}`]);
-      return { head: response, delivery: "together", deflate: { offer, requestNoContextTakeover: false, requestMaxWindowBits: 0 } };
-    },
-    run(t) {
-      if (!t.scriptedHandshake) {
-        unimplemented(t, "permessage-deflate was not negotiated (the client offered none).");
-        return;
-      }
-      stateOutcome(t, Behavior.Ok, REFUSED);
-      t.sendFrame({ opcode: Opcode.Text, rsv: RSV13, payload: COMPRESSED_PROBE2 });
-      t.killAfter(scaledS(REFUSE_WITHIN_S, t.budgets));
-    },
-    onMessage(t, data, binary) {
-      if (!binary && data.toString("utf8") === PROBE) stateOutcome(t, valid ? Behavior.Ok : Behavior.NonStrict, ACCEPTED);
-      else
-        stateOutcome(t, Behavior.Failed, `The client echoed a message other than the one sent (${binary ? "binary" : "text"}, ${data.length} bytes).`, [
-          echoedFigure(data.length)
-        ]);
-      t.sendClose(CloseCode.Normal);
-    },
-    adjust(verdict, facts) {
-      const scripted = unimplementedUnlessScripted("deflate-offer")(verdict, facts);
-      if (scripted !== verdict) return scripted;
-      return withOwnFigures(verdict, judgeRefusal(verdict));
-    }
-  });
-}
-function judgeRefusal(verdict) {
-  if (verdict.result === ACCEPTED)
-    return { ...verdict, behaviorClose: CloseBehavior.Ok, resultClose: "Not judged: the client took the response; wsgate closed after the echo." };
-  if (verdict.result === REFUSED && verdict.behaviorClose === CloseBehavior.Failed) {
-    return {
-      ...verdict,
-      behavior: Behavior.Failed,
-      result: `The client neither refused the response nor echoed the compressed message within ${REFUSE_WITHIN_S} s.`
-    };
-  }
-  return verdict;
-}
-var RSV13, COMPRESSED_PROBE2, REFUSED, ACCEPTED, outOfRange, eightBits, windowBitsClientCases;
-var init_s18_1_window_bits = __esm({
-  "src/cases/robustness/s18-1-window-bits.ts"() {
-    "use strict";
-    init_subgroup();
-    init_attacks_frames();
-    init_constants();
-    init_verdicts();
-    init_budgets();
-    init_attacks_client();
-    init_define();
-    init_handshake_scripts();
-    init_own_figures();
-    RSV13 = 4;
-    COMPRESSED_PROBE2 = (() => {
-      const out = zlib4.deflateRawSync(Buffer.from(PROBE), { windowBits: 9, level: 1, finishFlush: zlib4.constants.Z_SYNC_FLUSH });
-      return out.subarray(0, out.length - 4);
-    })();
-    REFUSED = "The client refused the response: it ended the connection without echoing the compressed message.";
-    ACCEPTED = "The client took the response and inflated the compressed message (its echo matches).";
-    outOfRange = {
-      key: "window-bits-out-of-range",
-      rfc: "RFC 7692 \xA77.1, \xA77.1.2",
-      text: "a client fails the connection on a permessage-deflate answer whose window bits are out of range (8 to 15), and its process survives the compressed frame that follows (CVE-2026-2229: undici before 6.24.0 died of an uncaught RangeError)",
-      subject: "window bits out of range in the 101"
-    };
-    eightBits = {
-      key: "window-bits-eight",
-      rfc: "RFC 7692 \xA77.1, \xA77.1.2.1",
-      text: "a client takes window bits of 8 in a permessage-deflate answer (valid: 8 to 15) or fails the connection cleanly because it cannot use them (zlib has no 256-byte window), and its process survives the compressed frame that follows (CVE-2026-2229 is the out-of-range variant)",
-      subject: "window bits of 8 in the 101"
-    };
-    windowBitsClientCases = subgroup(
-      "18.1",
-      "permessage-deflate window bits out of range, then a compressed frame (undici CVE-2026-2229)",
-      WINDOW_BITS_ROWS.map((row, i2) => windowBitsCase(`18.1.${i2 + 1}`, row.param, row.bits))
-    );
-  }
-});
-
-// src/protocol/frame-writer.ts
-import { createRequire as createRequire3 } from "node:module";
-function repeatPayload(pattern2, length) {
-  checkLength(length);
-  if (length === 0) return Buffer.alloc(0);
-  if (pattern2.length === 0) throw new RangeError("repeatPayload: empty pattern cannot fill a non-empty payload");
-  const out = Buffer.allocUnsafe(length);
-  out.fill(pattern2);
-  return out;
-}
-function encodeFrameHeader(opcode, fin, rsv, length, mask) {
-  checkLength(length);
-  checkMask(mask);
-  const out = Buffer.allocUnsafe(headerSize(length, mask !== null));
-  writeHeader(out, opcode, fin, rsv, length, mask);
-  return out;
-}
-function encodeMaskedFrame(opcode, fin, rsv, payload2, mask) {
-  checkLength(payload2.length);
-  checkMask(mask);
-  const head2 = headerSize(payload2.length, true);
-  const out = Buffer.allocUnsafe(head2 + payload2.length);
-  writeHeader(out, opcode, fin, rsv, payload2.length, mask);
-  if (nativeMask !== null && payload2.length >= NATIVE_MASK_INTO_THRESHOLD) {
-    nativeMask(toBuffer(payload2), toBuffer(mask), out, head2, payload2.length);
-  } else {
-    out.set(payload2, head2);
-    maskInPlace(out.subarray(head2), mask);
-  }
-  return out;
-}
-function maskInPlace(data, mask, offset = 0) {
-  if (mask.length !== 4) throw new RangeError(`mask must be 4 bytes, got ${mask.length}`);
-  const n3 = data.length;
-  if (n3 === 0) return;
-  const o2 = offset & 3;
-  if (nativeUnmask !== null && n3 >= NATIVE_THRESHOLD) {
-    const rotated = o2 === 0 ? mask : Uint8Array.of(mask[o2], mask[o2 + 1 & 3], mask[o2 + 2 & 3], mask[o2 + 3 & 3]);
-    nativeUnmask(toBuffer(data), toBuffer(rotated));
-    return;
-  }
-  let i2 = 0;
-  if (n3 >= WORD_MASK_THRESHOLD) {
-    const head2 = 4 - (data.byteOffset & 3) & 3;
-    for (; i2 < head2; i2++) data[i2] = data[i2] ^ mask[o2 + i2 & 3];
-    const words = n3 - i2 >>> 2;
-    const rotated = new Uint8Array(4);
-    for (let j = 0; j < 4; j++) rotated[j] = mask[o2 + i2 + j & 3];
-    const word = new Uint32Array(rotated.buffer)[0];
-    const view = new Uint32Array(data.buffer, data.byteOffset + i2, words);
-    for (let w = 0; w < words; w++) view[w] = view[w] ^ word;
-    i2 += words << 2;
-  }
-  for (; i2 < n3; i2++) data[i2] = data[i2] ^ mask[o2 + i2 & 3];
-}
-function closePayload(code, reason) {
-  if (code === null || code === void 0) return Buffer.alloc(0);
-  if (!Number.isInteger(code) || code < 0 || code > 65535) {
-    throw new RangeError(`close code must be an integer 0-65535, got ${code}`);
-  }
-  const r = reason ?? EMPTY;
-  const out = Buffer.allocUnsafe(2 + r.length);
-  out.writeUInt16BE(code, 0);
-  out.set(r, 2);
-  return out;
-}
-function cutCloseReason(code, reason) {
-  if (reason === null || code === null) return null;
-  const bytes3 = Buffer.from(reason, "utf8");
-  return (bytes3.length + 2 > 125 ? Buffer.concat([bytes3.subarray(0, 120), Buffer.from("...")]) : bytes3).toString("utf8");
-}
-function headerSize(length, masked) {
-  const ext = length < 126 ? 0 : length < 65536 ? 2 : 8;
-  return 2 + ext + (masked ? 4 : 0);
-}
-function writeHeader(out, opcode, fin, rsv, length, mask) {
-  out[0] = (fin ? 128 : 0) | (rsv & 7) << 4 | opcode & 15;
-  const maskBit = mask !== null ? 128 : 0;
-  let pos;
-  if (length < 126) {
-    out[1] = maskBit | length;
-    pos = 2;
-  } else if (length < 65536) {
-    out[1] = maskBit | 126;
-    out.writeUInt16BE(length, 2);
-    pos = 4;
-  } else {
-    out[1] = maskBit | 127;
-    out.writeUInt32BE(Math.floor(length / 4294967296), 2);
-    out.writeUInt32BE(length >>> 0, 6);
-    pos = 10;
-  }
-  if (mask !== null) out.set(mask, pos);
-}
-function checkLength(length) {
-  if (!Number.isSafeInteger(length) || length < 0) {
-    throw new RangeError(`payload length must be a non-negative safe integer, got ${length}`);
-  }
-}
-function checkMask(mask) {
-  if (mask !== null && mask.length !== 4) throw new RangeError(`mask must be 4 bytes, got ${mask.length}`);
-}
-var bufferUtil, nativeUnmask, nativeMask, NATIVE_THRESHOLD, NATIVE_MASK_INTO_THRESHOLD, WORD_MASK_THRESHOLD;
-var init_frame_writer = __esm({
-  "src/protocol/frame-writer.ts"() {
-    "use strict";
-    init_bytes();
-    bufferUtil = (() => {
-      try {
-        return createRequire3(import.meta.url)("bufferutil");
-      } catch {
-        return null;
-      }
-    })();
-    nativeUnmask = typeof bufferUtil?.unmask === "function" ? bufferUtil.unmask : null;
-    nativeMask = typeof bufferUtil?.mask === "function" ? bufferUtil.mask : null;
-    NATIVE_THRESHOLD = 1024;
-    NATIVE_MASK_INTO_THRESHOLD = 32;
-    WORD_MASK_THRESHOLD = 32;
-  }
-});
-
-// src/cases/robustness/s18-2-bombs.ts
-function sendBomb2(t, fragmented) {
-  const writes = BOMB.pieces / BOMB.piecesPerWrite;
-  const piecesOf = (w) => Buffer.concat(Array.from({ length: BOMB.piecesPerWrite }, (_, k) => bombPieceAt(w * BOMB.piecesPerWrite + k, BOMB.pieces)));
-  if (!fragmented) t.sendRaw(encodeFrameHeader(Opcode.Binary, true, RSV14, bombLength(BOMB.pieces), null));
-  for (let w = 0; w < writes; w++) {
-    const body = piecesOf(w);
-    if (!fragmented) {
-      t.sendRaw(body, { sync: true });
-      continue;
-    }
-    const header = encodeFrameHeader(w === 0 ? Opcode.Binary : Opcode.Continuation, w === writes - 1, w === 0 ? RSV14 : 0, body.length, null);
-    t.sendRaw(Buffer.concat([header, body]), { sync: true });
-  }
-}
-function bombCase2(id, fragmented) {
-  const how = fragmented ? `in ${BOMB.pieces / BOMB.piecesPerWrite} fragments (a binary frame with RSV1, then continuations), each inflating to 64 MiB` : "in one binary frame with RSV1";
-  return defineCase({
-    id,
-    requirement: bombRequirement2,
-    description: `After a normal permessage-deflate negotiation, a compressed message of about 1 MB that inflates to 1 GiB of zeros, ${how}, written as it is generated (wsgate never holds it). (RFC 6455 \xA710.4, \xA77.4.1; ${bombBudget.advisory})`,
-    expectation: `RFC 6455 \xA710.4: a client SHOULD limit the message size after reassembly; past its limit it fails the connection with 1009 (or drops it) within ${BOMB.refuseWithinS} s, with bounded memory, and echoes nothing. A client that inflates the whole gigabyte is too slow or echoes it: FAILED. Without permessage-deflate the case is UNIMPLEMENTED.`,
-    expect: { OK: [] },
-    close: failedByPeer([CloseCode.MessageTooBig]),
-    suppressClose: true,
-    attackBudget: bombBudget,
-    messageLengthOnly: true,
-    schedule: { maxSeconds: BOMB.refuseWithinS + 2, runsAlone: true, cost: 1 },
-    deflate: (offers) => acceptOffer(acceptFirstOffer, offers),
-    run(t) {
-      if (!t.deflateActive) {
-        t.sendClose(CloseCode.Normal);
-        return;
-      }
-      sendBomb2(t, fragmented);
-      t.killAfter(scaledS(BOMB.refuseWithinS, t.budgets));
-    },
-    // A client that offered no permessage-deflate is not judged: the bomb was never sent.
-    adjust: (verdict, facts) => facts.deflateActive === true ? withOwnFigures(verdict) : NO_DEFLATE,
-    onMessage(t, _data, binary, length) {
-      t.record({ kind: "message", data: Buffer.alloc(0), binary });
-      stateOutcome(t, Behavior.Failed, `The client echoed a message of ${length} bytes: it took the bomb.`, [echoedFigure(length)]);
-      t.sendClose(CloseCode.Normal);
-    }
-  });
-}
-var RSV14, bombRequirement2, NO_DEFLATE, unnegotiatedBombCase, bombClientCases;
-var init_s18_2_bombs = __esm({
-  "src/cases/robustness/s18-2-bombs.ts"() {
-    "use strict";
-    init_subgroup();
-    init_constants();
-    init_bomb();
-    init_frame_writer();
-    init_verdicts();
-    init_budgets();
-    init_deflate_cases();
-    init_attacks_client();
-    init_define();
-    init_own_figures();
-    RSV14 = 4;
-    bombRequirement2 = {
-      key: "decompression-bomb",
-      rfc: "RFC 7692 \xA78.1, RFC 6455 \xA710.4",
-      text: "a client refuses a compressed message that inflates past its limit (1009 or a drop) with bounded memory, and its process survives (CVE-2026-1526: undici before 6.24.0 inflated without limit; CVE-2018-1000518: Python websockets)",
-      subject: "a decompression bomb"
-    };
-    NO_DEFLATE = {
-      behavior: Behavior.Unimplemented,
-      result: "permessage-deflate was not negotiated (the client offered none): the bomb was not sent.",
-      behaviorClose: CloseBehavior.Ok,
-      resultClose: "Not judged: the case does not apply to this client."
-    };
-    unnegotiatedBombCase = defineCase({
-      id: "18.2.3",
-      requirement: {
-        key: "client-rsv1-unnegotiated",
-        rfc: "RFC 6455 \xA75.2",
-        text: "a client fails the connection on a frame with RSV1 set when no extension was negotiated, at its first byte, inflating nothing (aiohttp GHSA-mq44-7p77-q5h7 inflated such frames: a decompression bomb without the extension)",
-        subject: "a compressed frame without permessage-deflate"
-      },
-      description: `The 101 declines permessage-deflate (whatever the client offered); then 18.2.1's bomb in one binary frame with RSV1 set, as if the extension were in use. (RFC 6455 \xA75.2; ${unnegotiatedBombBudget.advisory})`,
-      expectation: `RFC 6455 \xA75.2: RSV1 without a negotiated extension MUST fail the connection: the client fails it at the frame's first byte (1002, or a drop) within ${REFUSE_WITHIN_S} s, inflating nothing and echoing nothing, and its process does not die. Inflating the frame (its memory grows) or echoing anything is FAILED.`,
-      expect: { OK: [] },
-      close: failedByPeer([CloseCode.ProtocolError]),
-      suppressClose: true,
-      attackBudget: unnegotiatedBombBudget,
-      messageLengthOnly: true,
-      schedule: { maxSeconds: REFUSE_WITHIN_S + 2, runsAlone: true, cost: 1 },
-      run(t) {
-        sendBomb2(t, false);
-        t.killAfter(scaledS(REFUSE_WITHIN_S, t.budgets));
-      },
-      onMessage(t, _data, binary, length) {
-        t.record({ kind: "message", data: Buffer.alloc(0), binary });
-        stateOutcome(t, Behavior.Failed, `The client echoed a message of ${length} bytes: it took a frame with RSV1 though no extension was negotiated.`, [
-          echoedFigure(length)
-        ]);
-        t.sendClose(CloseCode.Normal);
-      },
-      adjust: ownFiguresOnly
-    });
-    bombClientCases = subgroup(
-      "18.2",
-      "Decompression bombs: 1 GiB of zeros from about 1 MB (undici CVE-2026-1526, websockets CVE-2018-1000518)",
-      [bombCase2("18.2.1", false), bombCase2("18.2.2", true), unnegotiatedBombCase]
-    );
-  }
-});
-
-// src/cases/robustness/s18-3-frames.ts
-function topBitLengthCase(id, length, what) {
-  return defineCase({
-    id,
-    requirement: lengthRequirement,
-    description: `A binary frame whose 64-bit length ${what} (82 7f ${length}), then 16 bytes. (RFC 6455 \xA75.2; ${length64Budget.advisory})`,
-    expectation: `RFC 6455 \xA75.2: "the most significant bit MUST be 0"; the client fails the connection at the header (1002, or 1009, or a drop) within ${REFUSE_WITHIN_S} s, and its process does not die.`,
-    expect: { OK: [] },
-    close: failedByPeer([CloseCode.ProtocolError, CloseCode.MessageTooBig]),
-    suppressClose: true,
-    attackBudget: length64Budget,
-    schedule: { maxSeconds: REFUSE_WITHIN_S + 2 },
-    run(t) {
-      t.sendRaw(Buffer.concat([hex(`82 7f ${length}`), Buffer.alloc(16)]));
-      t.killAfter(scaledS(REFUSE_WITHIN_S, t.budgets));
-    }
-  });
-}
-var lengthRequirement, lengthCases2, frameClientCases;
-var init_s18_3_frames = __esm({
-  "src/cases/robustness/s18-3-frames.ts"() {
-    "use strict";
-    init_subgroup();
-    init_constants();
-    init_budgets();
-    init_frame_attacks();
-    init_attacks_client();
-    init_define();
-    lengthRequirement = {
-      key: "client-length-refused",
-      rfc: "RFC 6455 \xA75.2, \xA710.4",
-      text: "a client fails the connection at a frame header whose length has its top bit set, lies past its limit, or declares 1 GiB, without reading the payload, and its process survives (CVE-2026-1528: undici before 6.24.0; CVE-2020-27813: gorilla/websocket)",
-      subject: "an oversized frame length"
-    };
-    lengthCases2 = [
-      topBitLengthCase("18.3.1", "80 00 00 00 00 00 00 10", "has the most significant bit set"),
-      // The shape of undici CVE-2026-1528: high 32 bits 0x7fffffff, so "(upper << 8) + lower" went negative.
-      defineCase({
-        id: "18.3.2",
-        requirement: lengthRequirement,
-        description: `A binary frame declaring 0x7fffffff00000010 bytes (top bit clear: legal, about 2^63), then 16 bytes. (RFC 6455 \xA75.2, \xA710.4; ${length64Budget.advisory})`,
-        expectation: `RFC 6455 \xA710.4: a client limits frame sizes; a length past its limit fails the connection at the header with 1009 (1002 tolerated, or a drop) within ${REFUSE_WITHIN_S} s, and its process does not die.`,
-        expect: { OK: [] },
-        close: failedByPeer([CloseCode.MessageTooBig, CloseCode.ProtocolError]),
-        suppressClose: true,
-        attackBudget: length64Budget,
-        schedule: { maxSeconds: REFUSE_WITHIN_S + 2 },
-        run(t) {
-          t.sendRaw(Buffer.concat([hex("82 7f 7f ff ff ff 00 00 00 10"), Buffer.alloc(16)]));
-          t.killAfter(scaledS(REFUSE_WITHIN_S, t.budgets));
-        }
-      }),
-      defineCase({
-        id: "18.3.3",
-        requirement: lengthRequirement,
-        description: `A binary frame declaring 1 GiB (82 7f 00 00 00 00 40 00 00 00), its payload trickled at ${TRICKLE.bytes} bytes every ${TRICKLE.everyS} s while the connection is open. (RFC 6455 \xA710.4; ${declaredGiBBudget.advisory})`,
-        expectation: `RFC 6455 \xA710.4: a client whose message limit is below 1 GiB refuses the frame at its header (1009, or a drop) within ${REFUSE_WITHIN_S} s, not after reading (or allocating) the payload.`,
-        expect: { OK: [] },
-        close: failedByPeer([CloseCode.MessageTooBig]),
-        suppressClose: true,
-        attackBudget: declaredGiBBudget,
-        schedule: { maxSeconds: REFUSE_WITHIN_S + 2, idle: true },
-        async run(t) {
-          t.sendRaw(hex("82 7f 00 00 00 00 40 00 00 00"));
-          t.killAfter(scaledS(REFUSE_WITHIN_S, t.budgets));
-          const piece2 = Buffer.alloc(TRICKLE.bytes);
-          while (t.isOpen) {
-            t.sendRaw(piece2, { sync: true });
-            await t.pause(TRICKLE.everyS);
-          }
-        }
-      })
-    ];
-    frameClientCases = subgroup(
-      "18.3",
-      "Frames: lengths refused at the header (undici CVE-2026-1528, gorilla CVE-2020-27813), limit + 1 in fragments, endless continuations, random bytes",
-      [
-        ...lengthCases2,
-        reservedOpcodeGiB("18.3.4", "client"),
-        limitPlusOne("18.3.5", "client"),
-        endlessContinuations("18.3.6", "client"),
-        randomBytes("18.3.7", "client"),
-        // The other end of the range from 18.3.1: every bit set (-1 to a parser that reads it signed).
-        topBitLengthCase("18.3.8", "ff ff ff ff ff ff ff ff", "is 2^64 \u2212 1")
-      ]
-    );
-  }
-});
-
-// src/cases/robustness/s18-4-handshake.ts
-function probeFrame() {
-  const payload2 = Buffer.from(PROBE, "utf8");
-  return Buffer.concat([encodeFrameHeader(Opcode.Text, true, 0, payload2.length, null), payload2]);
-}
-function judgeSettled(verdict, waitS) {
-  if (verdict.result.startsWith(TOOK))
-    return withOwnFigures(verdict, {
-      ...verdict,
-      behaviorClose: CloseBehavior.Ok,
-      resultClose: "Not judged: the client took the response; wsgate closed after the echo."
-    });
-  if (verdict.result === REFUSED2 && verdict.behaviorClose === CloseBehavior.Failed) {
-    return withOwnFigures(verdict, {
-      ...verdict,
-      behavior: Behavior.Failed,
-      result: `The client neither refused the response nor echoed the message within ${waitS} s.`
-    });
-  }
-  return withOwnFigures(verdict);
-}
-function onEcho(took, why) {
-  return (t, data, binary) => {
-    if (!binary && data.toString("utf8") === PROBE) stateOutcome(t, took, `${TOOK}${why}`);
-    else
-      stateOutcome(t, Behavior.Failed, `The client echoed a message other than the one sent (${binary ? "binary" : "text"}, ${data.length} bytes).`, [
-        echoedFigure(data.length)
-      ]);
-    t.sendClose(CloseCode.Normal);
-  };
-}
-function manyLines() {
-  return Array.from({ length: ClientFloodBudgets.manyLines }, (_, i2) => `a${i2}: b`);
-}
-function hugeHeaderStart(info) {
-  return `${[SWITCHING, ...upgradeLines(info)].map((l) => `${l}\r
-`).join("")}X-Pad: `;
-}
-var RFC, TOOK, REFUSED2, manyLinesCase, MIB, hugeHeaderCase, P2, pacedCase, STALL_S, DROPPED_STALLED, trickledCase, PROTOTYPE_EXTENSIONS, prototypeNamesCase, OBS_TEXT_PROTOCOL, obsTextCase, handshakeClientCases;
-var init_s18_4_handshake = __esm({
-  "src/cases/robustness/s18-4-handshake.ts"() {
-    "use strict";
-    init_constants();
-    init_frame_writer();
-    init_verdicts();
-    init_floods();
-    init_budgets();
-    init_attack_judges();
-    init_define();
-    init_judgement();
-    init_own_figures();
-    init_handshake_scripts();
-    init_subgroup();
-    RFC = "RFC 6455 \xA74.1, \xA74.2.2";
-    TOOK = "The client took the response and echoed the message sent after it.";
-    REFUSED2 = "The client refused the response: it ended the connection without echoing the message sent after it.";
-    manyLinesCase = defineCase({
-      id: "18.4.1",
-      requirement: {
-        key: "client-many-header-lines",
-        rfc: "RFC 6455 \xA74.1, \xA74.2.2",
-        text: "a client takes a 101 with thousands of header lines or fails the connection, within the budget, and its process survives (CVE-2024-37890: ws before 8.17.1 crashed on more header lines than Node keeps; CVE-2018-12121)",
-        subject: "a 101 with 10,000 header lines"
-      },
-      description: `A 101 response with ${ClientFloodBudgets.manyLines.toLocaleString("en-US")} short header lines ("a0: b" ...) ahead of the upgrade fields, then in the same write a text message ("${PROBE}"). (${RFC}; ${clientFloodBudgets.manyLines.advisory})`,
-      expectation: `The client takes the response and echoes the message, or fails the connection (its HTTP layer keeps fewer header lines: Node's 16 KiB head, Python's 100 lines), within ${ClientFloodBudgets.settleWithinS} s: both are OK. Neither within ${ClientFloodBudgets.settleWithinS} s, or a process that dies, is FAILED.`,
-      expect: {},
-      close: refused,
-      suppressClose: true,
-      attackBudget: clientFloodBudgets.manyLines,
-      schedule: { maxSeconds: ClientFloodBudgets.settleWithinS + 2 },
-      handshake: (info) => ({ head: head(SWITCHING, [...manyLines(), ...upgradeLines(info)]), delivery: "together" }),
-      run(t) {
-        stateOutcome(t, Behavior.Ok, REFUSED2);
-        t.sendFrame({ opcode: Opcode.Text, payload: PROBE });
-        t.killAfter(scaledS(ClientFloodBudgets.settleWithinS, t.budgets));
-      },
-      onMessage: onEcho(Behavior.Ok, ""),
-      adjust: (verdict) => judgeSettled(verdict, ClientFloodBudgets.settleWithinS)
-    });
-    MIB = ClientFloodBudgets.hugeHeader.totalBytes / (1024 * 1024);
-    hugeHeaderCase = defineCase({
-      id: "18.4.2",
-      requirement: {
-        key: "client-huge-header",
-        rfc: "RFC 6455 \xA74.1, RFC 9112 \xA72.3",
-        text: "a client bounds the response head it reads: it fails the connection on a header of megabytes soon after its limit, not after reading it all (CVE-2018-12121: Node.js kept 80 KB of headers per connection until its heap ran out)",
-        subject: "an 8 MiB header in the 101"
-      },
-      description: `A 101 response whose last header line, X-Pad, has a value of ${MIB} MiB, streamed in pieces of ${ClientFloodBudgets.hugeHeader.pieceBytes / 1024} KiB, one every ${ClientFloodBudgets.hugeHeader.everyMs} ms once the client's socket took the one before; then the empty line and a text message ("${PROBE}"). wsgate stops writing when the client ends the connection. (${RFC}; ${clientFloodBudgets.hugeHeader.advisory})`,
-      expectation: `The client's HTTP layer bounds the response head (Node's is 16 KiB): it fails the connection within ${ClientFloodBudgets.settleWithinS} s of the first byte, without reading the megabytes. A client that reads the whole head and echoes the message is FAILED (no limit: the memory it holds grows with what the server sends); neither within ${ClientFloodBudgets.settleWithinS} s is FAILED. The figure says how many bytes wsgate had written when the client dropped.`,
-      expect: {},
-      close: refused,
-      suppressClose: true,
-      attackBudget: clientFloodBudgets.hugeHeader,
-      schedule: { maxSeconds: ClientFloodBudgets.settleWithinS + 2 },
-      handshake: (info) => ({
-        head: hugeHeaderStart(info),
-        delivery: "streamed",
-        stream: {
-          bytes: ClientFloodBudgets.hugeHeader.totalBytes,
-          pieceBytes: ClientFloodBudgets.hugeHeader.pieceBytes,
-          everyMs: ClientFloodBudgets.hugeHeader.everyMs,
-          tail: Buffer.concat([Buffer.from("\r\n\r\n", "latin1"), probeFrame()])
-        }
-      }),
-      async run(t) {
-        stateOutcome(t, Behavior.Ok, REFUSED2);
-        t.killAfter(scaledS(ClientFloodBudgets.settleWithinS, t.budgets));
-        let most = 0;
-        while (t.isOpen) {
-          const read = t.peerRead();
-          if (read !== null && read > most) {
-            most = read;
-            if (most > ClientFloodBudgets.hugeHeaderReadBytes)
-              stateOutcome(
-                t,
-                Behavior.Failed,
-                `The client read ${count(most)} bytes of the response head (budget ${count(ClientFloodBudgets.hugeHeaderReadBytes)}): its limit on a response head, if it has one, lets a server make it hold that much.`,
-                [budgetFigure("peer-read-bytes", "of the response head the client's process had read", most, "bytes", ClientFloodBudgets.hugeHeaderReadBytes)]
-              );
-          }
-          await t.pause(ClientFloodBudgets.readSampleS);
-        }
-      },
-      onMessage: onEcho(Behavior.Failed, ` It read a ${MIB} MiB response head without a limit.`),
-      adjust: (verdict) => judgeSettled(verdict, ClientFloodBudgets.settleWithinS)
-    });
-    P2 = ClientFloodBudgets.pacedHead;
-    pacedCase = defineCase({
-      id: "18.4.3",
-      requirement: {
-        key: "client-paced-response",
-        rfc: "RFC 6455 \xA74.1, \xA74.2.2",
-        text: "a client reads a long 101 written in small pieces at a cost that grows with its length, not its square: it takes it and echoes, or refuses it at its own limit, spending little CPU time (CVE-2023-43669: tungstenite before 0.20.1 parsed the head again on every read)",
-        subject: "a 1 MiB response head written in small pieces"
-      },
-      description: `A 101 response whose last header line, X-Pad, has a value of ${count(P2.totalBytes)} bytes, written in ${P2.pieceBytes}-byte pieces, one every ${P2.everyMs} ms (about ${count(P2.totalBytes / P2.pieceBytes)} reads for a client that keeps up); then the empty line and a text message ("${PROBE}"). (${RFC}; ${clientFloodBudgets.paced.advisory})`,
-      expectation: `The client takes the response and echoes the message, or fails the connection at its own limit on a response head (Node's is 16 KiB), within ${ClientFloodBudgets.settleWithinS + P2.writeS} s; and its process tree spends at most ${count(ClientFloodBudgets.pacedCpuMs)} ms of CPU time on the case (a parser that reads the head again from its start on every read spends time quadratic in its length: tungstenite took minutes). Neither echo nor refusal in time, or a process that dies, is FAILED.`,
-      expect: {},
-      close: refused,
-      suppressClose: true,
-      attackBudget: clientFloodBudgets.paced,
-      schedule: { maxSeconds: ClientFloodBudgets.settleWithinS + P2.writeS + 2 },
-      handshake: (info) => ({
-        head: hugeHeaderStart(info),
-        delivery: "streamed",
-        stream: {
-          bytes: P2.totalBytes,
-          pieceBytes: P2.pieceBytes,
-          everyMs: P2.everyMs,
-          tail: Buffer.concat([Buffer.from("\r\n\r\n", "latin1"), probeFrame()])
-        }
-      }),
-      run(t) {
-        stateOutcome(t, Behavior.Ok, REFUSED2);
-        t.killAfter(scaledS(ClientFloodBudgets.settleWithinS + P2.writeS, t.budgets));
-      },
-      onMessage: onEcho(Behavior.Ok, ""),
-      adjust: (verdict) => judgeSettled(verdict, ClientFloodBudgets.settleWithinS + P2.writeS)
-    });
-    STALL_S = DEFAULT_BUDGETS.stallMs / 1e3;
-    DROPPED_STALLED = "The client dropped the trickled response by a timeout of its own.";
-    trickledCase = defineCase({
-      id: "18.4.4",
-      requirement: {
-        key: "client-handshake-timeout",
-        rfc: "RFC 6455 \xA74.1, \xA710.1",
-        text: "a client drops a 101 trickled one byte per second by a handshake timeout of its own, within the stall budget (CVE-2018-12122: Node.js held a trickled head forever; Slowloris)",
-        subject: "a 101 trickled one byte per second"
-      },
-      description: `A 101 response trickled one byte every ${ClientFloodBudgets.trickleEveryMs} ms that never ends (an X-Pad header of ${ClientFloodBudgets.tricklePadBytes.toLocaleString("en-US")} bytes: an hour). (${RFC}; ${clientFloodBudgets.trickled.advisory})`,
-      expectation: `The client drops the connection by a handshake timeout of its own within the stall budget (--budget stall, default ${STALL_S} s). wsgate drops it just after the budget: FAILED. This case takes as long as the client's deadline. An idle timeout never fires while the bytes trickle in: ws has no deadline on its opening (its handshakeTimeout is the socket's idle timeout).`,
-      expect: {},
-      close: refused,
-      suppressClose: true,
-      attackBudget: clientFloodBudgets.trickled,
-      schedule: { maxSeconds: STALL_S + 5, idle: true, cost: 30 },
-      handshake: (info) => ({
-        head: `${[SWITCHING, ...upgradeLines(info)].map((l) => `${l}\r
-`).join("")}X-Pad: ${"a".repeat(ClientFloodBudgets.tricklePadBytes)}`,
-        delivery: "trickled",
-        everyMs: ClientFloodBudgets.trickleEveryMs
-      }),
-      run(t) {
-        t.setOutcome(Behavior.Ok, DROPPED_STALLED);
-        t.continueLater(t.budgets.stallMs / 1e3 + 1, () => {
-          t.setOutcome(
-            Behavior.Failed,
-            "The client kept the trickled response open past the stall budget: it has no deadline on its opening (or a later one: an idle timeout never fires while bytes trickle in); wsgate dropped it."
-          );
-          t.dropConnection();
-        });
-      }
-    });
-    PROTOTYPE_EXTENSIONS = "Sec-WebSocket-Extensions: constructor; __proto__=1, __proto__; constructor=1; toString, hasOwnProperty";
-    prototypeNamesCase = {
-      ...mustRefuse({
-        id: "18.4.5",
-        description: `A 101 response accepting extensions the client never offered, named after Object.prototype's properties ("${PROTOTYPE_EXTENSIONS.slice(26)}"), then a text message. (${RFC}; ${clientFloodBudgets.prototypeNames.advisory})`,
-        expectation: `RFC 6455 \xA74.1: a response that "indicates the use of an extension that was not present in the client's handshake" means the client MUST _Fail the WebSocket Connection_, within ${ClientFloodBudgets.refuseWithinS} s, and its process survives the names.`,
-        lines: (info) => [...upgradeLines(info), PROTOTYPE_EXTENSIONS]
-      }),
-      requirement: {
-        key: "client-prototype-extension-names",
-        rfc: "RFC 6455 \xA74.1, \xA79.1",
-        text: "a client fails the connection on a 101 accepting extensions it never offered, named constructor, __proto__, toString, and its process survives (GHSA-5v72-xg48-5rpm: ws before 3.3.1 crashed on such names)",
-        subject: "extension names such as constructor in the 101"
-      },
-      attackBudget: clientFloodBudgets.prototypeNames,
-      schedule: { maxSeconds: ClientFloodBudgets.refuseWithinS + 2 }
-    };
-    OBS_TEXT_PROTOCOL = "Sec-WebSocket-Protocol: \xFF\xFEchat\xE9";
-    obsTextCase = {
-      ...mustRefuse({
-        id: "18.4.6",
-        description: `A 101 response with a Sec-WebSocket-Protocol of bytes above 0x7f (obs-text: ff fe "chat" e9, latin1), which the client never offered, then a text message. (${RFC}, RFC 9110 \xA75.5; ${clientFloodBudgets.obsText.advisory})`,
-        expectation: `RFC 6455 \xA74.1: a subprotocol the client did not offer means it MUST _Fail the WebSocket Connection_, within ${ClientFloodBudgets.refuseWithinS} s, and its process survives the bytes.`,
-        lines: (info) => [...upgradeLines(info), OBS_TEXT_PROTOCOL]
-      }),
-      requirement: {
-        key: "client-obs-text-protocol",
-        rfc: "RFC 6455 \xA74.1, RFC 9110 \xA75.5",
-        text: "a client fails the connection on a 101 naming a subprotocol it never offered, here of bytes above 0x7f, and its process survives (denoland/deno#32594: Deno panicked on such a value)",
-        subject: "a subprotocol of bytes above 0x7f in the 101"
-      },
-      attackBudget: clientFloodBudgets.obsText,
-      schedule: { maxSeconds: ClientFloodBudgets.refuseWithinS + 2 }
-    };
-    handshakeClientCases = subgroup(
-      "18.4",
-      "Opening handshake: a 101 with 10,000 lines, an 8 MiB header, one byte per packet, trickled, prototype extension names",
-      [manyLinesCase, hugeHeaderCase, pacedCase, trickledCase, prototypeNamesCase, obsTextCase]
-    );
-  }
-});
-
-// src/cases/robustness/s18-5-closing.ts
-var closingClientCases;
-var init_s18_5_closing = __esm({
-  "src/cases/robustness/s18-5-closing.ts"() {
-    "use strict";
-    init_closing_attacks();
-    init_subgroup();
-    closingClientCases = subgroup(
-      "18.5",
-      "Back-pressure and closing: a ping flood unread, a slow reader of a large echo, an unanswered close, a connection never closed",
-      closingCases("18.5", "client")
-    );
-  }
-});
-
-// src/cases/robustness/data/attacks-h2.ts
-var H2Advisories, H2Budgets;
-var init_attacks_h2 = __esm({
-  "src/cases/robustness/data/attacks-h2.ts"() {
-    "use strict";
-    H2Advisories = {
-      rapidReset: {
-        id: "CVE-2023-44487 (HTTP/2 Rapid Reset)",
-        what: "a client opens streams and cancels each at once (HEADERS, RST_STREAM): no stream stays open to count against SETTINGS_MAX_CONCURRENT_STREAMS, and the server does the work of every request; nghttp2 1.57.0 rate-limits resets (a burst of 1,000, then 33 a second) and sends GOAWAY, Node.js took it in 18.18.2, 20.8.1 and 21.0.0"
-      },
-      continuationFlood: {
-        id: "CVE-2024-27316, CVE-2023-45288, CVE-2024-28182 (HTTP/2 CONTINUATION flood)",
-        what: "a header block that never ends: HEADERS without END_HEADERS, then CONTINUATION frames without end, which a server decodes (or buffers) while no other frame may come; nghttp2 1.61.0 ends the connection after 8 CONTINUATION frames (Node.js ships it from 20.13.0; 20.12.1's fix of the same week was CVE-2024-27983's, 17.5.4)"
-      },
-      cutHeaderBlock: {
-        id: "CVE-2024-27983",
-        what: "Node.js before 18.20.1, 20.12.1 and 21.7.2: a connection cut (TCP reset) while its HEADERS and CONTINUATION frames were still being decoded left nghttp2 memory behind, and the session's destructor asserted it was zero: the server process aborted"
-      },
-      pingFlood: {
-        id: "CVE-2019-9512 (HTTP/2 ping flood)",
-        what: "a client sends PINGs and never reads the acknowledgements, which pile up in the server's memory; nghttp2 1.39.2 ends the connection once 1,000 frames wait in its outbound queue, Node.js took it in 10.16.3 and 12.8.1"
-      },
-      internalBuffering: {
-        id: "CVE-2019-9517 (HTTP/2 internal data buffering)",
-        what: "a client opens every HTTP/2 window but reads nothing, so TCP holds the answers back, and sends request after request: a server that reads on queues every answer in its own memory; Node.js took it in 10.16.3 and 12.8.1 (an Http2Session stops reading while a write of its own waits), nginx in 1.16.1"
-      }
-    };
-    H2Budgets = {
-      /** Streams opened and reset: ten times nghttp2's burst of 1,000. */
-      rapidResetPairs: 1e4,
-      /** Pairs per write (about 80 bytes each). */
-      rapidResetBatch: 100,
-      /** CONTINUATION frames (26 bytes each, 2.6 MB): over ten thousand times nghttp2's limit of 8. */
-      continuationFrames: 1e5,
-      continuationBatch: 1e3,
-      /** PINGs (17 bytes each, 34 MB): past loopback's buffers at both ends (tens of MiB under load) and then nghttp2's queue of 1,000. */
-      pings: 2e6,
-      pingBatch: 2e3,
-      /**
-       * Requests whose answers are never read (about 75 bytes each, 37 MB): five times what a fixed
-       * server reads before the kernel's buffers of its answers fill (Node.js 20.20 and 12.8.1: about
-       * 98,000), and enough that one reading on holds megabytes (12.8.0: 1.9 MB of 300,000).
-       */
-      requests: 5e5,
-      requestBatch: 1e3,
-      /**
-       * Bytes of answers a server may hold itself, beyond what the kernel holds, once it stopped reading:
-       * a buffer's worth. Node.js 20.20 and 12.8.1 held 0-2,627 answers of 44 bytes (a write of its own
-       * in flight, up to 115 KB); HAProxy 2.6.12, about 29,000 of 16 bytes (470 KB: its output ring);
-       * Node.js 12.8.0, reading on, 150,000 and more (3.6 MB and more).
-       */
-      answerBytesHeld: 1024 * 1024,
-      /** Connections whose header block is cut by a TCP reset: Node.js 20.12.0 died within 40 here. */
-      cutBlocks: 500,
-      /**
-       * How long a server that has read the whole flood has to end the connection, and how long one that
-       * reads nothing (a write of the flood waiting, or its end unread) has before wsgate calls it stopped
-       * and stops the flood, in ms (times the `time` budget).
-       */
-      graceMs: 2e3
-    };
-  }
-});
-
-// src/cases/robustness/s17-5-h2.ts
-function endWords(f) {
-  const goaway = f.end?.goaway;
-  if (goaway) return `with GOAWAY ${h2ErrorName(goaway.code)}${f.flood === "rapid-reset" ? ` (last stream ${n(goaway.lastStreamId)})` : ""}`;
-  return f.ending === "reset" ? "with a TCP reset" : "by closing TCP";
-}
-function takenAtEnd(f, end) {
-  const last = end.goaway?.lastStreamId;
-  if (f.flood === "rapid-reset" && last !== void 0) return { units: Math.min(f.units, Math.floor((last + 1) / 2)), how: "by its GOAWAY's last stream id" };
-  if (end.unitsRead !== null) return { units: end.unitsRead, how: "read by its process then: wsgate flushed less the kernel queues" };
-  if (f.unitsRead !== null)
-    return {
-      units: f.unitsRead,
-      how: "read by its process at wsgate's last look before its end: at least that many, wsgate flushed less the kernel queues"
-    };
-  return { units: end.unitsWritten, how: "at most what wsgate had written then: the server's socket is not on this machine" };
-}
-function judgeH2Flood(f, stallMs = H2Budgets.graceMs) {
-  const unit = UNIT[f.flood];
-  const verdict = (behavior, result, figures2) => ({
-    behavior,
-    result,
-    behaviorClose: "INFORMATIONAL",
-    resultClose: "An HTTP/2 flood on one connection: no WebSocket closing handshake to judge.",
-    figures: figures2
-  });
-  if (f.refused !== null) return verdict("FAILED", `No HTTP/2 connection to flood: ${f.refused}.`, []);
-  if (f.flood === "cut-blocks") return judgeCutBlocks(f, verdict);
-  if (f.flood === "requests" && f.end === null && f.answers !== null) return judgeHeldAnswers(f, f.answers, verdict);
-  const written = statedFigure("units-written", `${unit} wsgate wrote`, f.unitsWritten, "count");
-  const end = f.end;
-  if (end !== null) {
-    const taken2 = takenAtEnd(f, end);
-    const took = budgetFigure("units-taken", `${unit} the server took before it ended the connection`, taken2.units, "count", f.units - 1);
-    const ms = statedFigure("ended-ms", "the server ended the flood after", end.ms, "ms");
-    const text = `The server ended the connection ${endWords(f)} ${n(Math.round(end.ms))} ms into the flood, having taken ${n(taken2.units)} of ${n(f.units)} ${unit} (${taken2.how}; ${n(end.unitsWritten)} written then)`;
-    if (taken2.units < f.units) return verdict("OK", `${text}.`, [took, written, ms]);
-    return verdict("FAILED", `${text}: it took the whole flood before ending it.`, [took, written, ms]);
-  }
-  if (f.unitsWritten >= f.units && (f.unitsRead === null || f.unitsRead >= f.unitsWritten)) {
-    const read2 = f.unitsRead ?? f.unitsWritten;
-    const how2 = f.unitsRead === null ? "written by wsgate (the server's socket is not on this machine: the kernel's buffers counted in)" : "read by its process";
-    const took = budgetFigure("units-taken", `${unit} the server took without ending the connection`, read2, "count", f.units - 1);
-    return verdict("FAILED", `The server took all ${n(read2)} ${unit} (${how2}) and kept the connection open: it does not bound the flood.`, [took, written]);
-  }
-  const taken = f.unitsRead ?? f.unitsWritten;
-  const how = f.unitsRead === null ? `at most: written by wsgate, whose write the socket did not take for ${n(stallMs)} ms (the server's socket is not on this machine)` : `read by its process, then nothing more for ${n(stallMs)} ms`;
-  const read = statedFigure("units-taken", `${unit} the server read, then stopped reading`, taken, "count");
-  return verdict(
-    "NON-STRICT",
-    `The server stopped reading after ${n(taken)} of ${n(f.unitsWritten)} ${unit} written (${how}), without ending the connection: it took no more, but holds the connection.`,
-    [read, written]
-  );
-}
-function judgeHeldAnswers(f, answers, verdict) {
-  const taken = Math.max(f.unitsRead ?? f.unitsWritten, answers.inKernel);
-  const held = taken - answers.inKernel;
-  const answerBytes = answers.inKernel === 0 ? 0 : answers.kernelBytes / answers.inKernel;
-  const heldBytes = Math.round(held * answerBytes);
-  const budget = H2Budgets.answerBytesHeld;
-  const figures2 = [
-    budgetFigure("answer-bytes-held", "bytes of answers the server held itself (at the size of those in the kernel)", heldBytes, "bytes", budget),
-    statedFigure("answers-held", "answers the server held itself (requests it read, less the answers in the kernel)", held, "count"),
-    statedFigure("units-taken", "requests the server read", taken, "count"),
-    statedFigure("answers-in-kernel", "answers in the kernel's buffers", answers.inKernel, "count"),
-    statedFigure("units-written", "requests wsgate wrote", f.unitsWritten, "count")
-  ];
-  const where = `${n(answers.inKernel)} of their answers were in the kernel's buffers (${n(answers.kernelBytes)} bytes), ${n(held)} held by the server itself, about ${n(heldBytes)} bytes at that size (budget ${n(budget)}; wsgate then read ${n(answers.read)} answers)`;
-  const read = taken >= f.unitsWritten ? `all ${n(taken)} requests written` : `${n(taken)} of ${n(f.unitsWritten)} requests written, then stopped reading`;
-  if (heldBytes <= budget) return verdict("OK", `The server read ${read} while their answers could not leave: ${where}.`, figures2);
-  const all = taken >= f.units ? `all ${n(taken)}` : `${n(taken)} of ${n(f.unitsWritten)}`;
-  return verdict("FAILED", `The server read ${all} requests while their answers could not leave, queueing them: ${where}.`, figures2);
-}
-function judgeCutBlocks(f, verdict) {
-  const cut = statedFigure("units-written", "header blocks cut by a TCP reset", f.unitsWritten, "count");
-  if (f.end === null) return verdict("OK", `The server took all ${n(f.unitsWritten)} connections whose header block wsgate cut with a TCP reset.`, [cut]);
-  const failed = budgetFigure("connections-taken", "connections the server took before it was gone", f.end.unitsWritten, "count", f.units);
-  return verdict(
-    "FAILED",
-    `The server was gone after ${n(f.end.unitsWritten)} connections whose header block wsgate cut with a TCP reset (the next one was refused ${n(Math.round(f.end.ms))} ms in).`,
-    [{ ...failed, over: true }, cut]
-  );
-}
-function floodCase(spec) {
-  const attack = {
-    kind: "h2-flood",
-    flood: spec.flood,
-    units: spec.units,
-    batch: spec.batch,
-    graceMs: H2Budgets.graceMs,
-    judge: (facts, budgets) => judgeH2Flood(facts, scaledMs(H2Budgets.graceMs, budgets)),
-    ...spec.memoryGrowth === void 0 ? {} : { memoryGrowth: spec.memoryGrowth }
-  };
-  return attackCase({ ...spec, attack, maxSeconds: 60 });
-}
-var n, UNIT, rapidReset, continuationFlood, pingFlood2, cutBlocks, internalBuffering, h2FloodServerCases;
-var init_s17_5_h2 = __esm({
-  "src/cases/robustness/s17-5-h2.ts"() {
-    "use strict";
-    init_budgets();
-    init_judgement();
-    init_h2_frames();
-    init_attack_case();
-    init_attacks_h2();
-    init_subgroup();
-    n = (v) => v.toLocaleString("en-US");
-    UNIT = {
-      "rapid-reset": "reset streams",
-      continuation: "CONTINUATION frames",
-      ping: "PINGs",
-      requests: "requests",
-      "cut-blocks": "cut header blocks"
-    };
-    rapidReset = floodCase({
-      id: "17.5.1",
-      requirement: {
-        key: "h2-rapid-reset",
-        rfc: "RFC 9113 \xA75.1.2, \xA710.5",
-        text: "a server bounds streams opened and reset at once: it ends the connection (GOAWAY, or TCP) before it has taken 10,000 of them, and keeps serving (CVE-2023-44487: nghttp2 before 1.57, Node.js before 20.8.1, took them all)",
-        subject: "streams opened and reset at once (HTTP/2 Rapid Reset)"
-      },
-      flood: "rapid-reset",
-      advisory: H2Advisories.rapidReset,
-      rfc: "RFC 9113 \xA75.1.2, \xA710.5; RFC 8441 \xA74",
-      units: H2Budgets.rapidResetPairs,
-      batch: H2Budgets.rapidResetBatch,
-      description: `After the HTTP/2 preface and SETTINGS, on one connection: up to ${n(H2Budgets.rapidResetPairs)} streams (1, 3, 5, ...) each opened by HEADERS with an extended CONNECT (:protocol websocket, END_HEADERS) and reset at once by RST_STREAM (CANCEL), ${H2Budgets.rapidResetBatch} pairs per write, each write once the socket took the one before, until the server sends GOAWAY (read even when a TCP reset follows it) or ends TCP, or stops reading (it reads nothing for ${H2Budgets.graceMs / 1e3} s while a write waits or the flood's end is unread). What the server read is measured from the kernel's queues.`,
-      expectation: `The server ends the connection (GOAWAY, or TCP) before it has taken all ${n(H2Budgets.rapidResetPairs)} (nghttp2 1.57 and later: GOAWAY after about 1,000); taking them all and serving on is FAILED.`
-    });
-    continuationFlood = floodCase({
-      id: "17.5.2",
-      requirement: {
-        key: "h2-continuation-flood",
-        rfc: "RFC 9113 \xA76.10, \xA710.5.1",
-        text: "a server bounds a header block that never ends: it ends the connection (GOAWAY, or TCP) before it has read 100,000 CONTINUATION frames, and keeps serving (CVE-2024-28182: nghttp2 before 1.61, Node.js before 20.13.0, decoded them all)",
-        subject: "an endless run of CONTINUATION frames"
-      },
-      flood: "continuation",
-      advisory: H2Advisories.continuationFlood,
-      rfc: "RFC 9113 \xA76.10, \xA74.3, \xA710.5.1",
-      units: H2Budgets.continuationFrames,
-      batch: H2Budgets.continuationBatch,
-      description: `After the HTTP/2 preface and SETTINGS: HEADERS on stream 1 with an extended CONNECT (:protocol websocket) and without END_HEADERS, then up to ${n(H2Budgets.continuationFrames)} CONTINUATION frames, never END_HEADERS, each a new header field ("x-flood-0000000: a", as an HPACK literal), ${n(H2Budgets.continuationBatch)} per write, each write once the socket took the one before, until the server sends GOAWAY or ends TCP, or stops reading (it reads nothing for ${H2Budgets.graceMs / 1e3} s while a write waits or the flood's end is unread). What the server read is measured from the kernel's queues.`,
-      expectation: `The server ends the connection (GOAWAY, or TCP) before it has read all ${n(H2Budgets.continuationFrames)} frames (nghttp2 1.61 and later: after 8); stopping reading without ending the connection is NON-STRICT; a server that resets the stream but reads on, decoding the block, takes them all and is FAILED.`
-    });
-    pingFlood2 = floodCase({
-      id: "17.5.3",
-      requirement: {
-        key: "h2-ping-flood",
-        rfc: "RFC 9113 \xA76.7, \xA710.5",
-        text: "a server bounds the PING acknowledgements it queues for a client that reads none: it ends the connection (or stops reading) before it has read the whole flood, and keeps serving (CVE-2019-9512)",
-        subject: "an HTTP/2 PING flood whose acknowledgements are never read"
-      },
-      flood: "ping",
-      advisory: H2Advisories.pingFlood,
-      rfc: "RFC 9113 \xA76.7, \xA710.5",
-      units: H2Budgets.pings,
-      batch: H2Budgets.pingBatch,
-      description: `After the HTTP/2 preface and SETTINGS: up to ${n(H2Budgets.pings)} PING frames (8 bytes each, a counter), ${n(H2Budgets.pingBatch)} per write, each write once the socket took the one before, while wsgate reads nothing (the acknowledgements pile up at the server), until the server ends TCP (wsgate then reads what it wrote, for a GOAWAY) or stops reading (it reads nothing for ${H2Budgets.graceMs / 1e3} s while a write waits or the flood's end is unread). What the server read is measured from the kernel's queues.`,
-      expectation: `The server ends the connection, or stops reading, before it has read all ${n(H2Budgets.pings)} (nghttp2 1.39.2 and later: once 1,000 frames wait in its queue); stopping reading without ending the connection is NON-STRICT (it holds the connection); reading them all while its acknowledgements wait is FAILED.`
-    });
-    cutBlocks = floodCase({
-      id: "17.5.4",
-      requirement: {
-        key: "h2-cut-header-block",
-        rfc: "RFC 9113 \xA75.4.1, \xA76.10",
-        text: "a server survives connections reset while their header block (HEADERS and CONTINUATION frames) is still being decoded (CVE-2024-27983: Node.js 20.12.0 aborted on an assertion)",
-        subject: "header blocks cut by a TCP reset"
-      },
-      flood: "cut-blocks",
-      advisory: H2Advisories.cutHeaderBlock,
-      rfc: "RFC 9113 \xA75.4.1, \xA76.10",
-      units: H2Budgets.cutBlocks,
-      batch: 1,
-      description: `Up to ${n(H2Budgets.cutBlocks)} connections, one after another, each in one write: the HTTP/2 preface, SETTINGS, HEADERS on stream 1 with an extended CONNECT and without END_HEADERS, and 20 CONTINUATION frames of a 100-byte field; then, on the next turn of wsgate's event loop, a TCP reset, while the server may still be decoding the block.`,
-      expectation: "The server takes every connection and survives (Node.js 20.12.0 dies of an assertion within a few dozen); a connection refused partway is FAILED."
-    });
-    internalBuffering = floodCase({
-      id: "17.5.5",
-      requirement: {
-        key: "h2-internal-buffering",
-        rfc: "RFC 9113 \xA75.2.2, \xA710.5",
-        text: `a server stops reading requests while their answers cannot leave (the client reads none, every HTTP/2 window open): it holds at most ${n(H2Budgets.answerBytesHeld)} bytes of answers beyond the kernel's buffers, or ends the connection (CVE-2019-9517: Node.js before 10.16.3 and 12.8.1 read on, queueing every answer)`,
-        subject: "requests whose answers are never read (HTTP/2 internal data buffering)"
-      },
-      flood: "requests",
-      advisory: H2Advisories.internalBuffering,
-      rfc: "RFC 9113 \xA75.2.2, \xA76.9, \xA710.5",
-      units: H2Budgets.requests,
-      batch: H2Budgets.requestBatch,
-      memoryGrowth: MEMORY_GROWTH.answers,
-      description: `After the HTTP/2 preface and SETTINGS: SETTINGS_INITIAL_WINDOW_SIZE and the connection's window opened to 2^31-1, then up to ${n(H2Budgets.requests)} requests (HEADERS on streams 1, 3, 5, ..., a GET of the WebSocket's path with END_STREAM), ${n(H2Budgets.requestBatch)} per write, each write once the socket took the one before, while wsgate reads nothing, until the server ends the connection or stops reading (it reads nothing for ${H2Budgets.graceMs / 1e3} s while a write waits or the flood's end is unread). What the server read is measured from the kernel's queues; then wsgate measures what the kernel holds of the answers and reads them: the answers within those bytes were in the kernel, the rest the server held itself.`,
-      expectation: `The server stops reading (or ends the connection) while its answers cannot leave, holding at most ${n(H2Budgets.answerBytesHeld)} bytes of them itself beyond the kernel's buffers (Node.js 12.8.1 and later: none to a few thousand answers of 44 bytes; HAProxy 2.6: about 470 KB); reading on and queueing them is FAILED.`
-    });
-    h2FloodServerCases = subgroup(
-      "17.5",
-      "HTTP/2 floods on one connection: Rapid Reset, CONTINUATION, PING, header blocks cut by a reset, unread answers",
-      [rapidReset, continuationFlood, pingFlood2, cutBlocks, internalBuffering]
-    );
-  }
-});
-
-// src/cases/robustness/liveness.ts
-var LIVENESS_TEXT, livenessCase;
-var init_liveness = __esm({
-  "src/cases/robustness/liveness.ts"() {
-    "use strict";
-    init_define();
-    LIVENESS_TEXT = "wsgate liveness check.";
-    livenessCase = defineCase({
-      id: "17.0.1",
-      description: "Liveness: a text message of 22 bytes on a fresh connection, after an attack.",
-      expectation: "The server echoes it and closes the connection cleanly.",
-      expect: { OK: [message(LIVENESS_TEXT)] },
-      close: closedByMe(),
-      schedule: { maxSeconds: 4 },
-      run: (t) => {
-        t.sendMessage(LIVENESS_TEXT);
-        t.killAfter(2);
-      }
-    });
-  }
-});
-
-// src/cases/robustness/index.ts
-var robustnessServerCases, robustnessClientCases;
-var init_robustness = __esm({
-  "src/cases/robustness/index.ts"() {
-    "use strict";
-    init_s17_1_handshake();
-    init_s17_2_frames();
-    init_s17_3_deflate();
-    init_s17_4_closing();
-    init_s18_1_window_bits();
-    init_s18_2_bombs();
-    init_s18_3_frames();
-    init_s18_4_handshake();
-    init_s18_5_closing();
-    init_s17_5_h2();
-    init_liveness();
-    robustnessServerCases = [...handshakeServerCases, ...frameServerCases, ...deflateServerCases, ...closingServerCases];
-    robustnessClientCases = [
-      ...windowBitsClientCases,
-      ...bombClientCases,
-      ...frameClientCases,
-      ...handshakeClientCases,
-      ...closingClientCases
-    ];
-  }
-});
-
-// src/cases/registry.ts
-var registry_exports = {};
-__export(registry_exports, {
-  buildCatalogue: () => buildCatalogue,
-  catalogue: () => catalogue,
-  catalogueFor: () => catalogueFor,
-  compareIds: () => compareIds,
-  everyCase: () => everyCase,
-  extendedCatalogue: () => extendedCatalogue,
-  h2ClientCatalogue: () => h2ClientCatalogue,
-  h2RobustnessServerCatalogue: () => h2RobustnessServerCatalogue,
-  h2ServerCatalogue: () => h2ServerCatalogue,
-  robustnessClientCatalogue: () => robustnessClientCatalogue,
-  robustnessServerCatalogue: () => robustnessServerCatalogue,
-  serverExtendedCatalogue: () => serverExtendedCatalogue
-});
-function compareIds(a2, b) {
-  const pa = a2.split(".").map(Number);
-  const pb = b.split(".").map(Number);
-  for (let i2 = 0; i2 < Math.max(pa.length, pb.length); i2++) {
-    const d = (pa[i2] ?? -1) - (pb[i2] ?? -1);
-    if (d !== 0) return d;
-  }
-  return 0;
-}
-function buildCatalogue(...groups) {
-  const all = groups.flat().sort((a2, b) => compareIds(a2.id, b.id));
-  for (let i2 = 1; i2 < all.length; i2++) {
-    if (all[i2 - 1]?.id === all[i2]?.id) throw new Error(`case ${all[i2]?.id ?? ""} is declared twice`);
-  }
-  return Object.freeze(all);
-}
-function catalogueFor(extended2, under = "client", transport = "http/1.1", robustness = false) {
-  if (robustness && transport === "h2") return under === "server" ? h2RobustnessServerCatalogue : [];
-  if (robustness) return under === "server" ? robustnessServerCatalogue : robustnessClientCatalogue;
-  if (!extended2) return catalogue;
-  if (transport === "h2") return under === "server" ? h2ServerCatalogue : h2ClientCatalogue;
-  if (under === "server") return serverExtendedCatalogue;
-  return extendedCatalogue;
-}
-var catalogue, extendedCatalogue, serverExtendedCatalogue, h2ServerCatalogue, h2ClientCatalogue, robustnessServerCatalogue, h2RobustnessServerCatalogue, robustnessClientCatalogue, everyCase;
-var init_registry = __esm({
-  "src/cases/registry.ts"() {
-    "use strict";
-    init_s01_framing();
-    init_s02_pings();
-    init_s03_reserved_bits();
-    init_s04_opcodes();
-    init_s05_fragmentation();
-    init_s06_utf8();
-    init_s07_close();
-    init_s09_limits();
-    init_s10_misc();
-    init_s12_deflate_payloads();
-    init_s13_deflate_params();
-    init_s14_handshake();
-    init_s15_server_handshake();
-    init_s16_h2_server();
-    init_s16_h2_client();
-    init_robustness();
-    catalogue = buildCatalogue(
-      framingCases,
-      pingCases,
-      reservedBitCases,
-      opcodeCases,
-      fragmentationCases,
-      utf8Cases,
-      closeCases,
-      limitsCases,
-      miscCases,
-      deflatePayloadCases,
-      deflateParamCases
-    );
-    extendedCatalogue = buildCatalogue(catalogue, handshakeCases);
-    serverExtendedCatalogue = buildCatalogue(catalogue, serverHandshakeCases);
-    h2ServerCatalogue = buildCatalogue(catalogue, h2ServerCases);
-    h2ClientCatalogue = buildCatalogue(catalogue, h2ClientCases);
-    robustnessServerCatalogue = buildCatalogue(robustnessServerCases);
-    h2RobustnessServerCatalogue = buildCatalogue(h2FloodServerCases);
-    robustnessClientCatalogue = buildCatalogue(robustnessClientCases);
-    everyCase = buildCatalogue(
-      catalogue,
-      handshakeCases,
-      serverHandshakeCases,
-      h2ServerCases,
-      h2ClientCases,
-      robustnessServerCases,
-      h2FloodServerCases,
-      robustnessClientCases
-    );
-  }
-});
-
-// src/cases/select.ts
-var select_exports = {};
-__export(select_exports, {
-  SelectionError: () => SelectionError,
-  selectCases: () => selectCases
-});
-function resolve5(patterns2, ids, known) {
-  const out = /* @__PURE__ */ new Set();
-  for (const raw of patterns2) {
-    const pattern2 = raw.trim();
-    if (pattern2 === "") continue;
-    if (!/^[0-9.*]+$/.test(pattern2)) throw new SelectionError(`bad case pattern ${JSON.stringify(pattern2)}`);
-    if (!pattern2.includes("*") && !known.has(pattern2)) {
-      throw new SelectionError(
-        isWsgateCase(pattern2) ? `${JSON.stringify(pattern2)} is one of wsgate's own cases (group 14): add --extended` : `no case has the id ${JSON.stringify(pattern2)}`
-      );
-    }
-    const match = caseIdMatcher(pattern2);
-    for (const id of ids) if (match(id)) out.add(id);
-  }
-  return out;
-}
-function selectCases(catalogue2, include, exclude = []) {
-  const ids = catalogue2.map((c3) => c3.id);
-  const known = new Set(ids);
-  const inc = resolve5(include.length === 0 ? ["*"] : include, ids, known);
-  const exc = resolve5(exclude, ids, known);
-  return catalogue2.filter((c3) => inc.has(c3.id) && !exc.has(c3.id)).sort((a2, b) => compareIds(a2.id, b.id));
-}
-var SelectionError;
-var init_select = __esm({
-  "src/cases/select.ts"() {
-    "use strict";
-    init_errors();
-    init_patterns();
-    init_categories();
-    init_registry();
-    SelectionError = class extends UsageError {
-    };
-  }
-});
-
-// src/report/files.ts
-var files_exports = {};
-__export(files_exports, {
-  agentFileBase: () => agentFileBase,
-  agentFilePrefixes: () => agentFilePrefixes,
-  caseReportBase: () => caseReportBase,
-  checkDirectories: () => checkDirectories,
-  checkWritableDirectory: () => checkWritableDirectory,
-  cleanForFilename: () => cleanForFilename,
-  collisionNotice: () => collisionNotice,
-  makeDirectory: () => makeDirectory,
-  resolveInside: () => resolveInside,
-  setNewFileOwner: () => setNewFileOwner,
-  writeFileAtomic: () => writeFileAtomic
-});
-import { createHash as createHash3, randomBytes as randomBytes2 } from "node:crypto";
-import { lchown, mkdir, open, rename, stat, unlink } from "node:fs/promises";
-import path2 from "node:path";
-function isAsciiLowerAlnum(byte) {
-  return byte >= 97 && byte <= 122 || byte >= 48 && byte <= 57;
-}
-function cleanForFilename(agent) {
-  const bytes3 = Buffer.from(agent, "utf8");
-  let s = "";
-  for (const b of bytes3) {
-    const lower = b >= 65 && b <= 90 ? b + 32 : b;
-    s += isAsciiLowerAlnum(lower) ? String.fromCharCode(lower) : " ";
-  }
-  return s.trim().replaceAll(" ", "_");
-}
-function hash8(agent, length = 8) {
-  return createHash3("sha256").update(agent, "utf8").digest("hex").slice(0, length);
-}
-function agentFileBase(agent) {
-  const cleaned = cleanForFilename(agent);
-  if (cleaned.length <= MAX_AGENT_FILE_CHARS) return cleaned;
-  return `${cleaned.slice(0, MAX_AGENT_FILE_CHARS - 9)}_${hash8(agent)}`;
-}
-function agentFilePrefixes(agents) {
-  const byBase = /* @__PURE__ */ new Map();
-  for (const agent of new Set(agents)) {
-    const base = agentFileBase(agent);
-    const group = byBase.get(base);
-    if (group === void 0) byBase.set(base, [agent]);
-    else group.push(agent);
-  }
-  const prefixes = /* @__PURE__ */ new Map();
-  const taken = new Set(byBase.keys());
-  const collisions = [];
-  for (const [base, group] of byBase) {
-    group.sort((a2, b) => Number(b === base) - Number(a2 === base) || (a2 < b ? -1 : a2 > b ? 1 : 0));
-    prefixes.set(group[0], base);
-    if (group.length === 1) continue;
-    const assigned = [[group[0], base]];
-    for (const agent of group.slice(1)) {
-      let prefix = `${base}_${hash8(agent)}`;
-      for (let n3 = 9; taken.has(prefix); n3++) prefix = `${base}_${hash8(agent, n3)}`;
-      taken.add(prefix);
-      prefixes.set(agent, prefix);
-      assigned.push([agent, prefix]);
-    }
-    collisions.push({ base, prefixes: assigned });
-  }
-  return { prefixes, collisions };
-}
-function collisionNotice(c3) {
-  const names = c3.prefixes.map(([agent, prefix]) => `${JSON.stringify(agent)} \u2192 ${prefix}_case_*`).join(", ");
-  return `wsgate: agents ${names} clean to the same report file name ${JSON.stringify(c3.base)}: the later ones get a suffix`;
-}
-function caseReportBase(agentPrefix, caseId) {
-  if (!CASE_ID.test(caseId)) throw new Error(`invalid case id for a file name: ${JSON.stringify(caseId)}`);
-  return `${agentPrefix}_case_${caseId.replaceAll(".", "_")}`;
-}
-function setNewFileOwner(owner) {
-  newFileOwner = owner;
-}
-async function writeFileAtomic(target, data) {
-  const tmp = path2.join(path2.dirname(target), `.wsgate-tmp-${process.pid}-${randomBytes2(6).toString("hex")}`);
-  let handle;
-  try {
-    handle = await open(tmp, "wx", 420);
-    if (newFileOwner !== null) await handle.chown(newFileOwner.uid, newFileOwner.gid);
-    await handle.writeFile(data);
-    await handle.sync();
-    await handle.close();
-    handle = void 0;
-    await rename(tmp, target);
-  } catch (err) {
-    if (handle !== void 0) await handle.close().catch(() => void 0);
-    await unlink(tmp).catch(() => void 0);
-    throw err;
-  }
-}
-function resolveInside(dir, name) {
-  if (name.includes("\0")) throw new Error(`file name holds a NUL byte: ${JSON.stringify(name)}`);
-  const joined = path2.join(dir, name);
-  const rel = path2.relative(path2.resolve(dir), path2.resolve(joined));
-  if (rel === "" || rel === ".." || rel.startsWith(`..${path2.sep}`) || path2.isAbsolute(rel)) {
-    throw new Error(`file name escapes the output directory: ${JSON.stringify(name)}`);
-  }
-  return joined;
-}
-async function makeDirectory(dir) {
-  const missing2 = [];
-  let at = path2.resolve(dir);
-  for (; ; ) {
-    let isDir;
-    try {
-      isDir = (await stat(at)).isDirectory();
-    } catch (err) {
-      if (err.code !== "ENOENT") throw err;
-      missing2.push(at);
-      const parent = path2.dirname(at);
-      if (parent === at) break;
-      at = parent;
-      continue;
-    }
-    if (!isDir) throw Object.assign(new Error(`ENOTDIR: not a directory: ${at}`), { code: "ENOTDIR" });
-    break;
-  }
-  for (const d of missing2.reverse()) {
-    try {
-      await mkdir(d);
-      if (newFileOwner !== null) await lchown(d, newFileOwner.uid, newFileOwner.gid);
-    } catch (err) {
-      if (err.code !== "EEXIST") throw err;
-    }
-  }
-}
-async function checkWritableDirectory(dir) {
-  await makeDirectory(dir);
-  const probe = path2.join(dir, `.wsgate-probe-${process.pid}-${randomBytes2(4).toString("hex")}`);
-  const handle = await open(probe, "wx", 420);
-  await handle.close();
-  await unlink(probe);
-}
-async function checkDirectories(dirs, prefix = "") {
-  for (const [what, dir] of dirs) {
-    try {
-      await checkWritableDirectory(dir);
-    } catch (err) {
-      throw new UsageError(`${prefix}cannot write to ${what} ${dir}: ${err.message}`);
-    }
-  }
-}
-var MAX_AGENT_FILE_CHARS, CASE_ID, newFileOwner;
-var init_files = __esm({
-  "src/report/files.ts"() {
-    "use strict";
-    init_errors();
-    MAX_AGENT_FILE_CHARS = 200;
-    CASE_ID = /^\d+(?:\.\d+)*$/;
-    newFileOwner = null;
   }
 });
 
@@ -7472,10 +453,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path23) {
-  if (!path23)
+function getElementAtPath(obj, path26) {
+  if (!path26)
     return obj;
-  return path23.reduce((acc, key) => acc?.[key], obj);
+  return path26.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -7734,11 +715,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path23, issues) {
+function prefixIssues(path26, issues) {
   return issues.map((iss) => {
     var _a4;
     (_a4 = iss).path ?? (_a4.path = []);
-    iss.path.unshift(path23);
+    iss.path.unshift(path26);
     return iss;
   });
 }
@@ -8271,16 +1252,16 @@ function flattenError(error62, mapper = (issue2) => issue2.message) {
 }
 function formatError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error63, path23 = []) => {
+  const processError = (error63, path26 = []) => {
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path23, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path26, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path23, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path26, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path23, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path26, ...issue2.path]);
       } else {
-        const fullpath = [...path23, ...issue2.path];
+        const fullpath = [...path26, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -8319,17 +1300,17 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error62, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error63, path23 = []) => {
+  const processError = (error63, path26 = []) => {
     var _a4;
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path23, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path26, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path23, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path26, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path23, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path26, ...issue2.path]);
       } else {
-        const fullpath = [...path23, ...issue2.path];
+        const fullpath = [...path26, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -8368,8 +1349,8 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path23 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path23) {
+  const path26 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path26) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -8629,7 +1610,7 @@ __export(regexes_exports, {
   emoji: () => emoji,
   extendedDuration: () => extendedDuration,
   guid: () => guid,
-  hex: () => hex2,
+  hex: () => hex,
   hostname: () => hostname,
   html5Email: () => html5Email,
   httpProtocol: () => httpProtocol,
@@ -8704,7 +1685,7 @@ function fixedBase64(bodyLength, padding) {
 function fixedBase64url(length) {
   return new RegExp(`^[A-Za-z0-9_-]{${length}}$`);
 }
-var cuid, cuid2, ulid, xid, ksuid, nanoid, duration, extendedDuration, guid, uuid, uuid4, uuid6, uuid7, email, html5Email, rfc5322Email, unicodeEmail, idnEmail, browserEmail, _emoji, ipv4, ipv6, mac, cidrv4, cidrv6, base64, base64url, hostname, domain, httpProtocol, e164, creditCard, currencyCode, iban, dateSource, date, anyString, string, bigint, integer, number, boolean, _null, _undefined, lowercase, uppercase, hex2, md5_hex, md5_base64, md5_base64url, sha1_hex, sha1_base64, sha1_base64url, sha256_hex, sha256_base64, sha256_base64url, sha384_hex, sha384_base64, sha384_base64url, sha512_hex, sha512_base64, sha512_base64url;
+var cuid, cuid2, ulid, xid, ksuid, nanoid, duration, extendedDuration, guid, uuid, uuid4, uuid6, uuid7, email, html5Email, rfc5322Email, unicodeEmail, idnEmail, browserEmail, _emoji, ipv4, ipv6, mac, cidrv4, cidrv6, base64, base64url, hostname, domain, httpProtocol, e164, creditCard, currencyCode, iban, dateSource, date, anyString, string, bigint, integer, number, boolean, _null, _undefined, lowercase, uppercase, hex, md5_hex, md5_base64, md5_base64url, sha1_hex, sha1_base64, sha1_base64url, sha256_hex, sha256_base64, sha256_base64url, sha384_hex, sha384_base64, sha384_base64url, sha512_hex, sha512_base64, sha512_base64url;
 var init_regexes = __esm({
   "node_modules/zod/v4/core/regexes.js"() {
     init_util();
@@ -8764,7 +1745,7 @@ var init_regexes = __esm({
     _undefined = /^undefined$/i;
     lowercase = /^[^A-Z]*$/;
     uppercase = /^[^a-z]*$/;
-    hex2 = /^[0-9a-fA-F]*$/;
+    hex = /^[0-9a-fA-F]*$/;
     md5_hex = /^[0-9a-fA-F]{32}$/;
     md5_base64 = /* @__PURE__ */ fixedBase64(22, "==");
     md5_base64url = /* @__PURE__ */ fixedBase64url(22);
@@ -11942,7 +4923,7 @@ function isBackEdge(ctx, value) {
   const backEdges = ctx[STATE]?.backEdges;
   return backEdges !== void 0 && isRef(value) && backEdges.has(value);
 }
-var $ZodCyclicError, STATE, NO_ISSUES, recursive, NONE, ASSUMED, PROVEN, handoff, open2, memo;
+var $ZodCyclicError, STATE, NO_ISSUES, recursive, NONE, ASSUMED, PROVEN, handoff, open, memo;
 var init_memoizer = __esm({
   "node_modules/zod/v4/core/memoizer.js"() {
     init_util();
@@ -11958,7 +4939,7 @@ var init_memoizer = __esm({
     NONE = 0;
     ASSUMED = 1;
     PROVEN = 2;
-    open2 = [];
+    open = [];
     memo = {
       alloc(_inst, payload2, empty) {
         const bucket = handoff;
@@ -11967,7 +4948,7 @@ var init_memoizer = __esm({
         handoff = void 0;
         const entry = { value: empty, issues: null };
         bucket.set(payload2.value, entry);
-        open2.push(entry);
+        open.push(entry);
         return empty;
       },
       guard(inst) {
@@ -12038,10 +5019,10 @@ var init_memoizer = __esm({
               return payload2;
             }
             handoff = bucket;
-            const depth = open2.length;
+            const depth = open.length;
             const result = base(payload2, ctx);
             handoff = void 0;
-            const entry = open2.length > depth ? open2.pop() : void 0;
+            const entry = open.length > depth ? open.pop() : void 0;
             if (result instanceof Promise) {
               return result.then((r) => {
                 if (entry)
@@ -24769,7 +17750,7 @@ __export(schemas_exports2, {
   function: () => _function,
   guid: () => guid2,
   hash: () => hash,
-  hex: () => hex3,
+  hex: () => hex2,
   hostname: () => hostname2,
   httpUrl: () => httpUrl,
   iban: () => iban2,
@@ -24936,8 +17917,8 @@ function stringFormat(format4, fnOrRegex, _params = {}) {
 function hostname2(_params) {
   return _stringFormat(ZodCustomStringFormat, "hostname", hostname, _params);
 }
-function hex3(_params) {
-  return _stringFormat(ZodCustomStringFormat, "hex", hex2, _params);
+function hex2(_params) {
+  return _stringFormat(ZodCustomStringFormat, "hex", hex, _params);
 }
 function currencyCode2(_params) {
   return _stringFormat(ZodCustomStringFormat, "currency_code", currencyCode, _params);
@@ -26401,13 +19382,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path23 = ref.slice(1).split("/").filter(Boolean);
-  if (path23.length === 0) {
+  const path26 = ref.slice(1).split("/").filter(Boolean);
+  if (path26.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path23[0] === defsKey) {
-    const key = path23[1] === void 0 ? void 0 : decodeJSONPointerSegment(path23[1]);
+  if (path26[0] === defsKey) {
+    const key = path26[1] === void 0 ? void 0 : decodeJSONPointerSegment(path26[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -27511,7 +20492,7 @@ __export(external_exports, {
   gte: () => _gte,
   guid: () => guid2,
   hash: () => hash,
-  hex: () => hex3,
+  hex: () => hex2,
   hostname: () => hostname2,
   httpUrl: () => httpUrl,
   iban: () => iban2,
@@ -27658,6 +20639,6870 @@ var init_zod = __esm({
   }
 });
 
+// src/protocol/constants.ts
+function isControlOpcode(opcode) {
+  return opcode > 7;
+}
+function isValidCloseCode(code) {
+  if (!Number.isInteger(code)) return false;
+  return code >= 1e3 && code <= 1003 || code >= 1007 && code <= 1011 || code >= 3e3 && code <= 4999;
+}
+var Opcode, CloseCode, WS_GUID, AUTOBAHN_DEFAULTS;
+var init_constants = __esm({
+  "src/protocol/constants.ts"() {
+    "use strict";
+    Opcode = {
+      Continuation: 0,
+      Text: 1,
+      Binary: 2,
+      Close: 8,
+      Ping: 9,
+      Pong: 10
+    };
+    CloseCode = {
+      Normal: 1e3,
+      GoingAway: 1001,
+      ProtocolError: 1002,
+      UnsupportedData: 1003,
+      NoStatus: 1005,
+      Abnormal: 1006,
+      InvalidPayload: 1007,
+      PolicyViolation: 1008,
+      MessageTooBig: 1009,
+      MandatoryExtension: 1010,
+      InternalError: 1011
+    };
+    WS_GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
+    AUTOBAHN_DEFAULTS = {
+      /** Drop a connection whose opening handshake is not complete by then. */
+      openHandshakeTimeoutMs: 5e3,
+      /** Drop a connection whose peer does not answer our close frame by then. */
+      closeHandshakeTimeoutMs: 1e3,
+      /** Fail connections with a close frame, never by dropping TCP (the fuzzers force it). */
+      failByDrop: false,
+      /** Largest message (and frame) payload accepted; more is refused with 1009. */
+      maxMessagePayload: 64 * 1024 * 1024,
+      /** A client waits this long after the closing handshake for the server to drop TCP (serverConnectionDropTimeout). */
+      serverDropTimeoutMs: 1e3,
+      /** zlib level of the fuzzer's own compressed messages (no verdict depends on it). */
+      deflateLevel: 1,
+      /** Largest opening handshake head read; a longer one gets 431. */
+      maxHeadBytes: 16 * 1024
+    };
+  }
+});
+
+// src/cases/data/framing-sizes.ts
+var framingSizes;
+var init_framing_sizes = __esm({
+  "src/cases/data/framing-sizes.ts"() {
+    "use strict";
+    framingSizes = [
+      // 7-bit length field: 0 and its largest value, 125.
+      { textId: "1.1.1", binaryId: "1.2.1", length: 0, chopSize: null, killAfter: 1 },
+      { textId: "1.1.2", binaryId: "1.2.2", length: 125, chopSize: null, killAfter: 1 },
+      // 126 switches to the 16-bit extended length (0x7e + 2 bytes).
+      { textId: "1.1.3", binaryId: "1.2.3", length: 126, chopSize: null, killAfter: 1 },
+      { textId: "1.1.4", binaryId: "1.2.4", length: 127, chopSize: null, killAfter: 1 },
+      { textId: "1.1.5", binaryId: "1.2.5", length: 128, chopSize: null, killAfter: 1 },
+      // The largest 16-bit length, then the first 64-bit one (0x7f + 8 bytes).
+      { textId: "1.1.6", binaryId: "1.2.6", length: 65535, chopSize: null, killAfter: 10 },
+      { textId: "1.1.7", binaryId: "1.2.7", length: 65536, chopSize: null, killAfter: 10 },
+      // The same 64 KiB frame written 997 bytes at a time: its 65546 bytes (10 of header) go out as 65
+      // writes of 997 bytes and one of 741.
+      { textId: "1.1.8", binaryId: "1.2.8", length: 65536, chopSize: 997, killAfter: 10 }
+    ];
+  }
+});
+
+// src/cases/categories.ts
+function isWsgateCase(id) {
+  return WSGATE_GROUPS.has(id.split(".")[0] ?? "");
+}
+function deflateParams(tuples) {
+  const what = "(requestNoContextTakeover, requestMaxWindowBits)";
+  return `Large JSON data file (utf8, 194056 bytes) - client offers ${what}: ${tuples} / server accept ${what}: ${tuples}`;
+}
+var categoryNames, WSGATE_GROUPS, subcategoryNames;
+var init_categories = __esm({
+  "src/cases/categories.ts"() {
+    "use strict";
+    categoryNames = {
+      "1": "Framing",
+      "2": "Pings/Pongs",
+      "3": "Reserved Bits",
+      "4": "Opcodes",
+      "5": "Fragmentation",
+      "6": "UTF-8 Handling",
+      "7": "Close Handling",
+      "9": "Limits/Performance",
+      "10": "Misc",
+      "12": "WebSocket Compression (different payloads)",
+      "13": "WebSocket Compression (different parameters)",
+      // wsgate's own (not in Autobahn|Testsuite): selected with --extended only.
+      "14": "Opening Handshake and Extension Negotiation",
+      // The same subjects from the other side: a server under test (--role server --extended).
+      "15": "Opening Handshake and Framing (server under test)",
+      // RFC 8441's own rules, both roles (--http2 --extended): 16.1 for a server under test, 16.2 for a client.
+      "16": "WebSocket over HTTP/2 (RFC 8441)",
+      // The robustness profile (--robustness only, never by default): the known denial-of-service attacks.
+      "17": "Robustness: attacks on a server under test",
+      "18": "Robustness: attacks on a client under test"
+    };
+    WSGATE_GROUPS = /* @__PURE__ */ new Set(["14", "15", "16", "17", "18"]);
+    subcategoryNames = {
+      "15.1": "Upgrade requests the server must refuse",
+      "15.2": "permessage-deflate offers the server must decline",
+      "15.3": "Frames the server must refuse",
+      "16.1": "Server under test: SETTINGS, extended CONNECT, stream ends, several streams, flow control, PING (RFC 8441)",
+      "16.2": "Client under test: extended CONNECT, 2xx without Sec-WebSocket-Accept, stream ends, flow control, PING (RFC 8441)",
+      "1.1": "Text Messages",
+      "1.2": "Binary Messages",
+      "4.1": "Non-control Opcodes",
+      "4.2": "Control Opcodes",
+      "6.1": "Valid UTF-8 with zero payload fragments",
+      "6.2": "Valid UTF-8 unfragmented, fragmented on code-points and within code-points",
+      "6.3": "Invalid UTF-8 differently fragmented",
+      "6.4": "Fail-fast on invalid UTF-8",
+      "6.5": "Some valid UTF-8 sequences",
+      "6.6": "All prefixes of a valid UTF-8 string that contains multi-byte code points",
+      "6.7": "First possible sequence of a certain length",
+      "6.8": "First possible sequence length 5/6 (invalid codepoints)",
+      "6.9": "Last possible sequence of a certain length",
+      "6.10": "Last possible sequence length 4/5/6 (invalid codepoints)",
+      "6.11": "Other boundary conditions",
+      "6.12": "Unexpected continuation bytes",
+      "6.13": "Lonely start characters",
+      "6.14": "Sequences with last continuation byte missing",
+      "6.15": "Concatenation of incomplete sequences",
+      "6.16": "Impossible bytes",
+      "6.17": "Examples of an overlong ASCII character",
+      "6.18": "Maximum overlong sequences",
+      "6.19": "Overlong representation of the NUL character",
+      "6.20": "Single UTF-16 surrogates",
+      "6.21": "Paired UTF-16 surrogates",
+      "6.22": "Non-character code points (valid UTF-8)",
+      "6.23": "Unicode specials (i.e. replacement char)",
+      "7.1": "Basic close behavior (fuzzer initiated)",
+      "7.3": "Close frame structure: payload length (fuzzer initiated)",
+      "7.5": "Close frame structure: payload value (fuzzer initiated)",
+      "7.7": "Close frame structure: valid close codes (fuzzer initiated)",
+      "7.9": "Close frame structure: invalid close codes (fuzzer initiated)",
+      "7.13": "Informational close information (fuzzer initiated)",
+      "9.1": "Text Message (increasing size)",
+      "9.2": "Binary Message (increasing size)",
+      "9.3": "Fragmented Text Message (fixed size, increasing fragment size)",
+      "9.4": "Fragmented Binary Message (fixed size, increasing fragment size)",
+      "9.5": "Text Message (fixed size, increasing chop size)",
+      "9.6": "Binary Text Message (fixed size, increasing chop size)",
+      "9.7": "Text Message Roundtrip Time (fixed number, increasing size)",
+      "9.8": "Binary Message Roundtrip Time (fixed number, increasing size)",
+      "10.1": "Auto-Fragmentation",
+      "12.1": "Large JSON data file (utf8, 194056 bytes)",
+      "12.2": "Lena Picture, Bitmap 512x512 bw (binary, 263222 bytes)",
+      "12.3": "Human readable text, Goethe's Faust I (German) (binary, 222218 bytes)",
+      "12.4": "Large HTML file (utf8, 263647 bytes)",
+      "12.5": "A larger PDF (binary, 1042328 bytes)",
+      "13.1": deflateParams("[(False, 0)]"),
+      "13.2": deflateParams("[(True, 0)]"),
+      "13.3": deflateParams("[(False, 9)]"),
+      "13.4": deflateParams("[(False, 15)]"),
+      "13.5": deflateParams("[(True, 9)]"),
+      "13.6": deflateParams("[(True, 15)]"),
+      "13.7": deflateParams("[(True, 9), (True, 0), (False, 0)]"),
+      "14.1": "Responses to refuse: status line and required header fields (RFC 6455 \xA74.1)",
+      "14.2": "Responses to refuse: extensions and subprotocols not offered (RFC 6455 \xA74.1)",
+      "14.3": "Responses to refuse: permessage-deflate parameters (RFC 7692 \xA77.1)",
+      "14.4": "Responses to accept: delivery, letter case, whitespace, lists (RFC 6455 \xA74.1, RFC 7230 \xA73.2)",
+      "14.5": "Compressed messages to inflate (RFC 7692 \xA77.2.2, \xA77.2.3)",
+      "14.6": "Close reasons at the edges (RFC 6455 \xA75.5.1, \xA78.1)"
+    };
+  }
+});
+
+// src/util/bytes.ts
+function toBuffer(data) {
+  if (typeof data === "string") return Buffer.from(data, "utf8");
+  return Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+}
+var EMPTY;
+var init_bytes = __esm({
+  "src/util/bytes.ts"() {
+    "use strict";
+    EMPTY = Buffer.alloc(0);
+  }
+});
+
+// src/cases/define.ts
+function placement(id) {
+  if (!ID_PATTERN.test(id)) throw new Error(`case id ${JSON.stringify(id)} is not a dotted number`);
+  const parts = id.split(".");
+  const category = categoryNames[parts[0] ?? ""];
+  if (category === void 0) throw new Error(`case ${id}: no category ${parts[0] ?? ""}`);
+  const subcategory = parts.length > 2 ? subcategoryNames[`${parts[0] ?? ""}.${parts[1] ?? ""}`] ?? "" : "";
+  return { category, subcategory, origin: isWsgateCase(id) ? "wsgate" : "autobahn" };
+}
+function defineCase(def) {
+  return { ...def, ...placement(def.id) };
+}
+function defineAttack(def) {
+  return { ...def, ...placement(def.id) };
+}
+function scriptedCase(def) {
+  if (def.attack !== void 0) throw new Error(`case ${def.id} is a raw attack: the attack engine plays it, not a WebSocket connection`);
+  return def;
+}
+function message(data, binary = false) {
+  return { kind: "message", data: toBuffer(data), binary };
+}
+function pong(data = "") {
+  return { kind: "pong", data: toBuffer(data) };
+}
+function closedByMe(codes = [1e3]) {
+  return { closedByMe: true, closeCode: codes, requireClean: true };
+}
+function failedByPeer(codes, options = {}) {
+  const close = { closedByMe: false, closeCode: codes, requireClean: false };
+  if (options.fatal === true) close.closedByWrongEndpointIsFatal = true;
+  return close;
+}
+function hex3(text) {
+  return Buffer.from(text.replace(/\s+/g, ""), "hex");
+}
+function timeout(tag) {
+  return { kind: "timeout", tag };
+}
+function wrongCodeFails(verdict) {
+  if (verdict.behaviorClose !== "WRONG CODE") return verdict;
+  return { ...verdict, behavior: "FAILED", result: verdict.resultClose };
+}
+var ID_PATTERN;
+var init_define = __esm({
+  "src/cases/define.ts"() {
+    "use strict";
+    init_categories();
+    init_bytes();
+    ID_PATTERN = /^\d+(\.\d+)+$/;
+  }
+});
+
+// src/cases/s01-framing.ts
+function sizeCase(id, size, binary) {
+  const payload2 = binary ? Buffer.alloc(size.length, 254) : "*".repeat(size.length);
+  const kind = binary ? "binary" : "text";
+  const content = binary ? "the byte 0xfe" : '"*"';
+  const chopped = size.chopSize === null ? "" : `, written to TCP in chops of ${size.chopSize} bytes`;
+  return defineCase({
+    id,
+    description: size.length === 0 ? `A ${kind} message with an empty payload, in one frame.` : `A ${kind} message of ${size.length} bytes (${content} repeated), in one frame${chopped}.`,
+    expectation: `The client echoes the ${kind} message back unchanged, then answers the fuzzer's close (1000) cleanly.`,
+    expect: { OK: [message(payload2, binary)] },
+    close: closedByMe(),
+    run(t) {
+      t.sendFrame({ opcode: binary ? Opcode.Binary : Opcode.Text, payload: payload2, chopSize: size.chopSize });
+      t.killAfter(size.killAfter);
+    }
+  });
+}
+var framingCases;
+var init_s01_framing = __esm({
+  "src/cases/s01-framing.ts"() {
+    "use strict";
+    init_constants();
+    init_framing_sizes();
+    init_define();
+    framingCases = [
+      ...framingSizes.map((s) => sizeCase(s.textId, s, false)),
+      ...framingSizes.map((s) => sizeCase(s.binaryId, s, true))
+    ];
+  }
+});
+
+// src/cases/s02-pings.ts
+function pingCase(id, description, payload2, options = {}) {
+  return defineCase({
+    id,
+    description,
+    expectation: "The client answers with a pong carrying the same payload, then answers the fuzzer's close (1000) cleanly.",
+    expect: { OK: [pong(payload2)] },
+    close: closedByMe(),
+    run(t) {
+      t.sendFrame({ opcode: Opcode.Ping, payload: payload2, chopSize: options.chopSize ?? null });
+      t.closeAfter(options.closeAfter ?? 1);
+    }
+  });
+}
+function unsolicitedPongCase(id, description, payload2) {
+  return defineCase({
+    id,
+    description,
+    expectation: "The client sends nothing in reply to the pong and answers the close (1000) cleanly.",
+    expect: { OK: [] },
+    close: closedByMe(),
+    run(t) {
+      t.sendFrame({ opcode: Opcode.Pong, payload: payload2 });
+      t.sendClose(CloseCode.Normal);
+      t.closeAfter(1);
+    }
+  });
+}
+function tenPingsCase(id, description, chopSize) {
+  const payloads = Array.from({ length: 10 }, (_, i2) => `payload-${i2}`);
+  return defineCase({
+    id,
+    description,
+    expectation: "The client answers every ping with a pong carrying its payload, in order, then answers the fuzzer's close (1000) cleanly. (The RFC allows a peer to answer only the latest of several pings; this case expects all ten pongs all the same.)",
+    expect: { OK: payloads.map((p) => pong(p)) },
+    close: closedByMe(),
+    run(t) {
+      for (const payload2 of payloads) t.sendFrame({ opcode: Opcode.Ping, payload: payload2, chopSize });
+      t.closeAfter(3);
+    }
+  });
+}
+var pingCases;
+var init_s02_pings = __esm({
+  "src/cases/s02-pings.ts"() {
+    "use strict";
+    init_constants();
+    init_define();
+    pingCases = [
+      pingCase("2.1", "A ping with an empty payload.", ""),
+      pingCase("2.2", 'A ping with the text payload "Hello, world!".', "Hello, world!"),
+      // 0x00 0xff 0xfe 0xfd 0xfc 0xfb 0x00 0xff: not UTF-8, which a ping payload need not be.
+      pingCase("2.3", "A ping with the 8-byte binary payload 0x00fffefdfcfb00ff (not UTF-8).", hex3("00 ff fe fd fc fb 00 ff")),
+      pingCase("2.4", "A ping with a payload of 125 bytes (0xfe repeated), the most a control frame may carry.", Buffer.alloc(125, 254)),
+      defineCase({
+        id: "2.5",
+        description: "A ping with a payload of 126 bytes (0xfe repeated), one more than a control frame may carry.",
+        expectation: "The client fails the connection at once (1002, protocol error) and sends no pong.",
+        expect: { OK: [] },
+        close: failedByPeer([CloseCode.ProtocolError]),
+        run(t) {
+          t.sendFrame({ opcode: Opcode.Ping, payload: Buffer.alloc(126, 254) });
+          t.killAfter(1);
+        }
+      }),
+      pingCase("2.6", "A ping with a payload of 125 bytes (0xfe repeated), written to TCP one byte at a time.", Buffer.alloc(125, 254), {
+        chopSize: 1,
+        closeAfter: 2
+      }),
+      unsolicitedPongCase("2.7", "An unsolicited pong with an empty payload, then a close (1000).", ""),
+      unsolicitedPongCase("2.8", 'An unsolicited pong with the payload "unsolicited pong payload", then a close (1000).', "unsolicited pong payload"),
+      defineCase({
+        id: "2.9",
+        description: 'An unsolicited pong with the payload "unsolicited pong payload", then a ping with the payload "ping payload".',
+        expectation: `The client ignores the pong, answers the ping with a pong carrying "ping payload", then answers the fuzzer's close (1000) cleanly.`,
+        expect: { OK: [pong("ping payload")] },
+        close: closedByMe(),
+        run(t) {
+          t.sendFrame({ opcode: Opcode.Pong, payload: "unsolicited pong payload" });
+          t.sendFrame({ opcode: Opcode.Ping, payload: "ping payload" });
+          t.closeAfter(1);
+        }
+      }),
+      tenPingsCase("2.10", 'Ten pings in a row, with the payloads "payload-0" to "payload-9".', null),
+      tenPingsCase("2.11", 'Ten pings in a row, with the payloads "payload-0" to "payload-9", written to TCP one byte at a time.', 1)
+    ];
+  }
+});
+
+// src/cases/data/delivery.ts
+function deliveryPhrase(delivery) {
+  if (delivery === Delivery.perOctet) return "written to TCP one byte at a time";
+  if (delivery === Delivery.perFrame) return "each frame written to TCP on its own";
+  return "all written to TCP at once";
+}
+var Delivery, PER_OCTET_RACE_SCHEDULE;
+var init_delivery = __esm({
+  "src/cases/data/delivery.ts"() {
+    "use strict";
+    Delivery = {
+      /** Every frame written at once: they usually reach the peer in one TCP segment ("one chop"). */
+      together: {},
+      /** Each frame a TCP write of its own, after the previous one flushed ("frame-wise chops"). */
+      perFrame: { sync: true },
+      /** Every byte a TCP write of its own ("octet-wise chops"). */
+      perOctet: { chopSize: 1 }
+    };
+    PER_OCTET_RACE_SCHEDULE = { runsAlone: true };
+  }
+});
+
+// src/cases/s03-reserved-bits.ts
+function rsvFrameCase(id, description, frame) {
+  return defineCase({
+    id,
+    description,
+    expectation: "The client fails the connection at once (1002, protocol error): no extension was negotiated that gives the RSV bits a meaning.",
+    expect: { OK: [] },
+    close: FAIL_1002,
+    run(t) {
+      t.sendFrame(frame);
+      t.killAfter(1);
+    }
+  });
+}
+function afterEchoCase(id, rsv, delivery) {
+  return defineCase({
+    id,
+    description: `A text message "${HELLO}", then the same message with RSV = ${rsv}, then a ping with an empty payload, ${deliveryPhrase(delivery)}.`,
+    expectation: "The client echoes the first message, then fails the connection (1002, protocol error) on the frame with RSV bits set, and sends no pong.",
+    expect: { OK: [message(HELLO)], "NON-STRICT": [] },
+    close: FAIL_1002,
+    ...delivery === Delivery.perOctet ? { schedule: PER_OCTET_RACE_SCHEDULE } : {},
+    run(t) {
+      t.sendFrame({ opcode: Opcode.Text, payload: HELLO, ...delivery });
+      t.sendFrame({ opcode: Opcode.Text, payload: HELLO, rsv, ...delivery });
+      t.sendFrame({ opcode: Opcode.Ping, ...delivery });
+      t.killAfter(1);
+    }
+  });
+}
+var HELLO, FAIL_1002, reservedBitCases;
+var init_s03_reserved_bits = __esm({
+  "src/cases/s03-reserved-bits.ts"() {
+    "use strict";
+    init_constants();
+    init_delivery();
+    init_define();
+    HELLO = "Hello, world!";
+    FAIL_1002 = failedByPeer([CloseCode.ProtocolError]);
+    reservedBitCases = [
+      rsvFrameCase("3.1", `A text message "${HELLO}" with RSV = 1 (RSV3 set).`, { opcode: Opcode.Text, payload: HELLO, rsv: 1 }),
+      afterEchoCase("3.2", 2, Delivery.together),
+      afterEchoCase("3.3", 3, Delivery.perFrame),
+      afterEchoCase("3.4", 4, Delivery.perOctet),
+      rsvFrameCase("3.5", "A binary message 0x00fffefdfcfb00ff with RSV = 5 (RSV1 and RSV3 set).", {
+        opcode: Opcode.Binary,
+        payload: hex3("00 ff fe fd fc fb 00 ff"),
+        rsv: 5
+      }),
+      // Autobahn's own description of 3.6 says "Ping", but the frame it sends is a binary message.
+      rsvFrameCase("3.6", `A binary message "${HELLO}" with RSV = 6 (RSV1 and RSV2 set).`, {
+        opcode: Opcode.Binary,
+        payload: HELLO,
+        rsv: 6
+      }),
+      rsvFrameCase("3.7", "A close frame with an empty payload and RSV = 7 (all three bits set).", { opcode: Opcode.Close, rsv: 7 })
+    ];
+  }
+});
+
+// src/cases/data/reserved-opcodes.ts
+var reservedOpcodeCases;
+var init_reserved_opcodes = __esm({
+  "src/cases/data/reserved-opcodes.ts"() {
+    "use strict";
+    init_delivery();
+    reservedOpcodeCases = [
+      { id: "4.1.1", opcode: 3, payload: "", betweenMessageAndPing: false, delivery: Delivery.together },
+      { id: "4.1.2", opcode: 4, payload: "reserved opcode payload", betweenMessageAndPing: false, delivery: Delivery.together },
+      { id: "4.1.3", opcode: 5, payload: "", betweenMessageAndPing: true, delivery: Delivery.together },
+      { id: "4.1.4", opcode: 6, payload: "Hello, world!", betweenMessageAndPing: true, delivery: Delivery.together },
+      { id: "4.1.5", opcode: 7, payload: "Hello, world!", betweenMessageAndPing: true, delivery: Delivery.perOctet },
+      { id: "4.2.1", opcode: 11, payload: "", betweenMessageAndPing: false, delivery: Delivery.together },
+      { id: "4.2.2", opcode: 12, payload: "reserved opcode payload", betweenMessageAndPing: false, delivery: Delivery.together },
+      { id: "4.2.3", opcode: 13, payload: "", betweenMessageAndPing: true, delivery: Delivery.together },
+      { id: "4.2.4", opcode: 14, payload: "Hello, world!", betweenMessageAndPing: true, delivery: Delivery.together },
+      { id: "4.2.5", opcode: 15, payload: "Hello, world!", betweenMessageAndPing: true, delivery: Delivery.perOctet }
+    ];
+  }
+});
+
+// src/cases/s04-opcodes.ts
+function opcodeCase(c3) {
+  const kind = c3.opcode < 8 ? "non-control" : "control";
+  const frame = `a frame with the reserved ${kind} opcode ${c3.opcode} and ${c3.payload === "" ? "an empty payload" : `the payload "${c3.payload}"`}`;
+  return defineCase({
+    id: c3.id,
+    description: c3.betweenMessageAndPing ? `A text message "${HELLO2}", then ${frame}, then a ping with an empty payload, ${deliveryPhrase(c3.delivery)}.` : `${frame.charAt(0).toUpperCase()}${frame.slice(1)}.`,
+    expectation: c3.betweenMessageAndPing ? "The client echoes the text message, then fails the connection (1002, protocol error) on the reserved opcode, and sends no pong." : "The client fails the connection at once (1002, protocol error) on the reserved opcode.",
+    // A peer that fails before echoing the first message (it read all frames first) is NON-STRICT.
+    expect: c3.betweenMessageAndPing ? { OK: [message(HELLO2)], "NON-STRICT": [] } : { OK: [] },
+    close: failedByPeer([CloseCode.ProtocolError]),
+    ...c3.betweenMessageAndPing && c3.delivery === Delivery.perOctet ? { schedule: PER_OCTET_RACE_SCHEDULE } : {},
+    run(t) {
+      if (c3.betweenMessageAndPing) t.sendFrame({ opcode: Opcode.Text, payload: HELLO2, ...c3.delivery });
+      t.sendFrame({ opcode: c3.opcode, payload: c3.payload, ...c3.delivery });
+      if (c3.betweenMessageAndPing) t.sendFrame({ opcode: Opcode.Ping, ...c3.delivery });
+      t.killAfter(1);
+    }
+  });
+}
+var HELLO2, opcodeCases;
+var init_s04_opcodes = __esm({
+  "src/cases/s04-opcodes.ts"() {
+    "use strict";
+    init_constants();
+    init_delivery();
+    init_reserved_opcodes();
+    init_define();
+    HELLO2 = "Hello, world!";
+    opcodeCases = reservedOpcodeCases.map(opcodeCase);
+  }
+});
+
+// src/cases/s05-fragmentation.ts
+function send(t, frames, delivery) {
+  for (const [opcode, fin, payload2] of frames) t.sendFrame({ opcode, fin, payload: payload2, ...delivery });
+}
+function failCase(id, description, frames, delivery, why) {
+  return defineCase({
+    id,
+    description,
+    expectation: `The client fails the connection at once (1002, protocol error), since ${why}, and echoes nothing.`,
+    expect: { OK: [] },
+    close: failedByPeer([CloseCode.ProtocolError]),
+    run(t) {
+      send(t, frames, delivery);
+      t.killAfter(1);
+    }
+  });
+}
+function fragmentedControl(id, opcode, name) {
+  return failCase(
+    id,
+    `A ${name} split into two fragments: a ${name} frame "fragment1" with FIN clear, then a continuation frame "fragment2".`,
+    [
+      [opcode, false, "fragment1"],
+      [CONT, true, "fragment2"]
+    ],
+    Delivery.together,
+    "control frames must not be fragmented"
+  );
+}
+function twoFragments(id, delivery) {
+  return defineCase({
+    id,
+    description: `A text message in two fragments, "fragment1" (FIN clear) and a continuation "fragment2", ${deliveryPhrase(delivery)}.`,
+    expectation: `The client echoes the message "fragment1fragment2", then answers the fuzzer's close (1000) cleanly.`,
+    expect: { OK: [message("fragment1fragment2")] },
+    close: closedByMe(),
+    schedule: { cost: 1.05 },
+    run(t) {
+      send(
+        t,
+        [
+          [TEXT, false, "fragment1"],
+          [CONT, true, "fragment2"]
+        ],
+        delivery
+      );
+      t.closeAfter(1);
+    }
+  });
+}
+function pingBetweenFragments(id, delivery) {
+  return defineCase({
+    id,
+    description: `A text message in two fragments, "fragment1" and "fragment2", with a ping "ping payload" between them, ${deliveryPhrase(delivery)}.`,
+    expectation: `The client answers the ping with a pong "ping payload" first, then echoes the message "fragment1fragment2", then answers the fuzzer's close (1000) cleanly.`,
+    expect: { OK: [pong("ping payload"), message("fragment1fragment2")] },
+    close: closedByMe(),
+    run(t) {
+      send(
+        t,
+        [
+          [TEXT, false, "fragment1"],
+          [PING, true, "ping payload"],
+          [CONT, true, "fragment2"]
+        ],
+        delivery
+      );
+      t.closeAfter(1);
+    }
+  });
+}
+function orphanContinuation(id, fin, delivery) {
+  return failCase(
+    id,
+    `A continuation frame "non-continuation payload" with FIN ${fin ? "set" : "clear"} while no message is open, then a text message "Hello, world!", ${deliveryPhrase(delivery)}.`,
+    [
+      [CONT, fin, "non-continuation payload"],
+      [TEXT, true, "Hello, world!"]
+    ],
+    delivery,
+    "there is no message to continue"
+  );
+}
+function orphanThenMessageTwice(id, fin) {
+  const round = [
+    [CONT, fin, "fragment1"],
+    [TEXT, false, "fragment2"],
+    [CONT, true, "fragment3"]
+  ];
+  return failCase(
+    id,
+    `Twice: a continuation frame "fragment1" with FIN ${fin ? "set" : "clear"} while no message is open, then a text message in two fragments, "fragment2" and "fragment3".`,
+    [...round, ...round],
+    Delivery.together,
+    "the first frame has no message to continue"
+  );
+}
+function slowFragmentsWithPings(id, delivery) {
+  const fragments = ["fragment1", "fragment2", "fragment3", "fragment4", "fragment5"];
+  return defineCase({
+    id,
+    description: 'A text message in five fragments "fragment1" to "fragment5": the first two and a ping "pongme 1!", then one second later the next two, a ping "pongme 2!" and the last fragment. Everything is valid.' + (delivery === Delivery.perFrame ? " Each frame is written to TCP on its own." : ""),
+    expectation: "The client answers the first ping before the message is complete, then the second, each pong carrying its ping's payload, then echoes the whole message, then answers the fuzzer's close (1000) cleanly.",
+    expect: { OK: [pong("pongme 1!"), pong("pongme 2!"), message(fragments.join(""))] },
+    close: closedByMe(),
+    schedule: { cost: 1.05, idle: true },
+    async run(t) {
+      send(
+        t,
+        [
+          [TEXT, false, "fragment1"],
+          [CONT, false, "fragment2"],
+          [PING, true, "pongme 1!"]
+        ],
+        delivery
+      );
+      await t.pause(1);
+      send(
+        t,
+        [
+          [CONT, false, "fragment3"],
+          [CONT, false, "fragment4"],
+          [PING, true, "pongme 2!"],
+          [CONT, true, "fragment5"]
+        ],
+        delivery
+      );
+      t.closeAfter(1);
+    }
+  });
+}
+var CONT, TEXT, PING, PONG, fragmentationCases;
+var init_s05_fragmentation = __esm({
+  "src/cases/s05-fragmentation.ts"() {
+    "use strict";
+    init_constants();
+    init_delivery();
+    init_define();
+    ({ Continuation: CONT, Text: TEXT, Ping: PING, Pong: PONG } = Opcode);
+    fragmentationCases = [
+      fragmentedControl("5.1", PING, "ping"),
+      fragmentedControl("5.2", PONG, "pong"),
+      twoFragments("5.3", Delivery.together),
+      twoFragments("5.4", Delivery.perFrame),
+      twoFragments("5.5", Delivery.perOctet),
+      pingBetweenFragments("5.6", Delivery.together),
+      pingBetweenFragments("5.7", Delivery.perFrame),
+      pingBetweenFragments("5.8", Delivery.perOctet),
+      orphanContinuation("5.9", true, Delivery.together),
+      orphanContinuation("5.10", true, Delivery.perFrame),
+      orphanContinuation("5.11", true, Delivery.perOctet),
+      orphanContinuation("5.12", false, Delivery.together),
+      orphanContinuation("5.13", false, Delivery.perFrame),
+      orphanContinuation("5.14", false, Delivery.perOctet),
+      defineCase({
+        id: "5.15",
+        description: 'A text message in two fragments, "fragment1" and "fragment2", then a continuation frame "fragment3" with FIN clear while no message is open, then a text message "fragment4", all written to TCP at once.',
+        expectation: 'The client echoes the message "fragment1fragment2", then fails the connection (1002, protocol error), since there is no message to continue.',
+        // A peer that fails before echoing the valid message (it read all frames first) is NON-STRICT.
+        expect: { OK: [message("fragment1fragment2")], "NON-STRICT": [] },
+        close: failedByPeer([CloseCode.ProtocolError]),
+        run(t) {
+          send(
+            t,
+            [
+              [TEXT, false, "fragment1"],
+              [CONT, true, "fragment2"],
+              [CONT, false, "fragment3"],
+              [TEXT, true, "fragment4"]
+            ],
+            Delivery.together
+          );
+          t.killAfter(1);
+        }
+      }),
+      orphanThenMessageTwice("5.16", false),
+      orphanThenMessageTwice("5.17", true),
+      failCase(
+        "5.18",
+        'A text message in two fragments whose second frame is a text frame again: "fragment1" (text, FIN clear), then "fragment2" (text, FIN set).',
+        [
+          [TEXT, false, "fragment1"],
+          [TEXT, true, "fragment2"]
+        ],
+        Delivery.together,
+        "every frame after the first of a message must be a continuation frame"
+      ),
+      slowFragmentsWithPings("5.19", Delivery.together),
+      slowFragmentsWithPings("5.20", Delivery.perFrame)
+    ];
+  }
+});
+
+// src/cases/data/utf8-vectors.ts
+var utf8Vectors;
+var init_utf8_vectors = __esm({
+  "src/cases/data/utf8-vectors.ts"() {
+    "use strict";
+    utf8Vectors = [
+      // 6.5, some valid text: 'hello' + U+0024 / U+00A2 / U+20AC / U+24B62 (1 to 4 bytes) + 'world', then
+      // 'κόσμε' (ce ba | e1 bd b9 | cf 83 | ce bc | ce b5), the Greek word of Kuhn's file.
+      { id: "6.5.1", hex: "68656c6c6f24776f726c64", valid: true },
+      { id: "6.5.2", hex: "68656c6c6fc2a2776f726c64", valid: true },
+      { id: "6.5.3", hex: "68656c6c6fe282ac776f726c64", valid: true },
+      { id: "6.5.4", hex: "68656c6c6ff0a4ada2776f726c64", valid: true },
+      { id: "6.5.5", hex: "cebae1bdb9cf83cebcceb5", valid: true },
+      // 6.6, every prefix of 'κόσμε', 1 to 11 bytes. Autobahn marks each with its incremental validator
+      // (valid and ending on a code point boundary), which holds for the prefixes that end after a whole
+      // code point: 2, 5, 7, 9 and 11 bytes. The others end inside a sequence: an incomplete message.
+      { id: "6.6.1", hex: "ce", valid: false },
+      { id: "6.6.2", hex: "ceba", valid: true },
+      { id: "6.6.3", hex: "cebae1", valid: false },
+      { id: "6.6.4", hex: "cebae1bd", valid: false },
+      { id: "6.6.5", hex: "cebae1bdb9", valid: true },
+      { id: "6.6.6", hex: "cebae1bdb9cf", valid: false },
+      { id: "6.6.7", hex: "cebae1bdb9cf83", valid: true },
+      { id: "6.6.8", hex: "cebae1bdb9cf83ce", valid: false },
+      { id: "6.6.9", hex: "cebae1bdb9cf83cebc", valid: true },
+      { id: "6.6.10", hex: "cebae1bdb9cf83cebcce", valid: false },
+      { id: "6.6.11", hex: "cebae1bdb9cf83cebcceb5", valid: true },
+      // 6.7, the first code point of each length: U+0000, U+0080, U+0800, U+10000.
+      { id: "6.7.1", hex: "00", valid: true },
+      { id: "6.7.2", hex: "c280", valid: true },
+      { id: "6.7.3", hex: "e0a080", valid: true },
+      { id: "6.7.4", hex: "f0908080", valid: true },
+      // 6.8, the first five- and six-byte sequences of the old 31-bit scheme (U+200000, U+4000000): beyond
+      // U+10FFFF, and 0xf8-0xfd are never valid lead bytes (RFC 3629).
+      { id: "6.8.1", hex: "f888808080", valid: false },
+      { id: "6.8.2", hex: "fc8480808080", valid: false },
+      // 6.9, the last code point of each length: U+007F, U+07FF, U+FFFF, U+10FFFF.
+      { id: "6.9.1", hex: "7f", valid: true },
+      { id: "6.9.2", hex: "dfbf", valid: true },
+      { id: "6.9.3", hex: "efbfbf", valid: true },
+      { id: "6.9.4", hex: "f48fbfbf", valid: true },
+      // 6.10, the last four-, five- and six-byte sequences of the old scheme (U+1FFFFF, U+3FFFFFF,
+      // U+7FFFFFFF): beyond U+10FFFF.
+      { id: "6.10.1", hex: "f7bfbfbf", valid: false },
+      { id: "6.10.2", hex: "fbbfbfbfbf", valid: false },
+      { id: "6.10.3", hex: "fdbfbfbfbfbf", valid: false },
+      // 6.11, other boundaries: U+D7FF (just below the surrogates), U+E000 (just above), U+FFFD, U+10FFFF,
+      // and 0xf4 0x90 0x80 0x80, U+110000, the first code point too large.
+      { id: "6.11.1", hex: "ed9fbf", valid: true },
+      { id: "6.11.2", hex: "ee8080", valid: true },
+      { id: "6.11.3", hex: "efbfbd", valid: true },
+      { id: "6.11.4", hex: "f48fbfbf", valid: true },
+      { id: "6.11.5", hex: "f4908080", valid: false },
+      // 6.12, continuation bytes (0x80-0xbf) with no lead byte. 6.12.8 is 0x80 to 0xbe in order (Autobahn's
+      // range stops before 0xbf).
+      { id: "6.12.1", hex: "80", valid: false },
+      { id: "6.12.2", hex: "bf", valid: false },
+      { id: "6.12.3", hex: "80bf", valid: false },
+      { id: "6.12.4", hex: "80bf80", valid: false },
+      { id: "6.12.5", hex: "80bf80bf", valid: false },
+      { id: "6.12.6", hex: "80bf80bf80", valid: false },
+      { id: "6.12.7", hex: "80bf80bf80bf", valid: false },
+      {
+        id: "6.12.8",
+        hex: "808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9fa0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbe",
+        valid: false
+      },
+      // 6.13, lead bytes each followed by a space (0x20) instead of their continuation bytes: 0xc0-0xde,
+      // 0xe0-0xee, 0xf0-0xf6, 0xf8-0xfa and 0xfc (each of Autobahn's ranges stops one byte early).
+      {
+        id: "6.13.1",
+        hex: "c020c120c220c320c420c520c620c720c820c920ca20cb20cc20cd20ce20cf20d020d120d220d320d420d520d620d720d820d920da20db20dc20dd20de20",
+        valid: false
+      },
+      { id: "6.13.2", hex: "e020e120e220e320e420e520e620e720e820e920ea20eb20ec20ed20ee20", valid: false },
+      { id: "6.13.3", hex: "f020f120f220f320f420f520f620", valid: false },
+      { id: "6.13.4", hex: "f820f920fa20", valid: false },
+      { id: "6.13.5", hex: "fc20", valid: false },
+      // 6.14, sequences of 2 to 6 bytes with the last continuation byte missing: first those of U+0000
+      // (0xc0, 0xe0 0x80, ...), then those of the largest value of each length (0xdf, 0xef 0xbf, ...).
+      { id: "6.14.1", hex: "c0", valid: false },
+      { id: "6.14.2", hex: "e080", valid: false },
+      { id: "6.14.3", hex: "f08080", valid: false },
+      { id: "6.14.4", hex: "f8808080", valid: false },
+      { id: "6.14.5", hex: "fc80808080", valid: false },
+      { id: "6.14.6", hex: "df", valid: false },
+      { id: "6.14.7", hex: "efbf", valid: false },
+      { id: "6.14.8", hex: "f7bfbf", valid: false },
+      { id: "6.14.9", hex: "fbbfbfbf", valid: false },
+      { id: "6.14.10", hex: "fdbfbfbfbf", valid: false },
+      // 6.15, the ten truncated sequences of 6.14 one after the other.
+      { id: "6.15.1", hex: "c0e080f08080f8808080fc80808080dfefbff7bfbffbbfbfbffdbfbfbfbf", valid: false },
+      // 6.16, 0xfe and 0xff, which never occur in UTF-8.
+      { id: "6.16.1", hex: "fe", valid: false },
+      { id: "6.16.2", hex: "ff", valid: false },
+      { id: "6.16.3", hex: "fefeffff", valid: false },
+      // 6.17, '/' (U+002F) in overlong forms of 2 to 6 bytes: a shortest form is required (RFC 3629 §3).
+      { id: "6.17.1", hex: "c0af", valid: false },
+      { id: "6.17.2", hex: "e080af", valid: false },
+      { id: "6.17.3", hex: "f08080af", valid: false },
+      { id: "6.17.4", hex: "f8808080af", valid: false },
+      { id: "6.17.5", hex: "fc80808080af", valid: false },
+      // 6.18, the largest overlong of each length: U+007F in 2 bytes, U+07FF in 3, U+FFFF in 4, U+1FFFFF in
+      // 5, U+3FFFFFF in 6.
+      { id: "6.18.1", hex: "c1bf", valid: false },
+      { id: "6.18.2", hex: "e09fbf", valid: false },
+      { id: "6.18.3", hex: "f08fbfbf", valid: false },
+      { id: "6.18.4", hex: "f887bfbfbf", valid: false },
+      { id: "6.18.5", hex: "fc83bfbfbfbf", valid: false },
+      // 6.19, NUL (U+0000) in overlong forms of 2 to 6 bytes.
+      { id: "6.19.1", hex: "c080", valid: false },
+      { id: "6.19.2", hex: "e08080", valid: false },
+      { id: "6.19.3", hex: "f0808080", valid: false },
+      { id: "6.19.4", hex: "f880808080", valid: false },
+      { id: "6.19.5", hex: "fc8080808080", valid: false },
+      // 6.20, single UTF-16 surrogates, which UTF-8 must not encode (RFC 3629 §3): U+D800, U+DB7F, U+DB80,
+      // U+DBFF, U+DC00, U+DF80, U+DFFF (0xed followed by 0xa0-0xbf).
+      { id: "6.20.1", hex: "eda080", valid: false },
+      { id: "6.20.2", hex: "edadbf", valid: false },
+      { id: "6.20.3", hex: "edae80", valid: false },
+      { id: "6.20.4", hex: "edafbf", valid: false },
+      { id: "6.20.5", hex: "edb080", valid: false },
+      { id: "6.20.6", hex: "edbe80", valid: false },
+      { id: "6.20.7", hex: "edbfbf", valid: false },
+      // 6.21, high + low surrogate pairs encoded as two three-byte sequences (CESU-8 style): U+D800, U+DB7F,
+      // U+DB80, U+DBFF each followed by U+DC00 and by U+DFFF.
+      { id: "6.21.1", hex: "eda080edb080", valid: false },
+      { id: "6.21.2", hex: "eda080edbfbf", valid: false },
+      { id: "6.21.3", hex: "edadbfedb080", valid: false },
+      { id: "6.21.4", hex: "edadbfedbfbf", valid: false },
+      { id: "6.21.5", hex: "edae80edb080", valid: false },
+      { id: "6.21.6", hex: "edae80edbfbf", valid: false },
+      { id: "6.21.7", hex: "edafbfedb080", valid: false },
+      { id: "6.21.8", hex: "edafbfedbfbf", valid: false },
+      // 6.22, non-characters, which are valid UTF-8: U+FFFE, U+FFFF, then U+nFFFE and U+nFFFF of planes 1 to
+      // 16 (lead 0xf0-0xf4, second byte 0x8f/0x9f/0xaf/0xbf; 0xf0 0x8f would be overlong, 0xf4 above 0x8f
+      // beyond U+10FFFF, so Autobahn leaves those out).
+      { id: "6.22.1", hex: "efbfbe", valid: true },
+      { id: "6.22.2", hex: "efbfbf", valid: true },
+      { id: "6.22.3", hex: "f09fbfbe", valid: true },
+      { id: "6.22.4", hex: "f09fbfbf", valid: true },
+      { id: "6.22.5", hex: "f0afbfbe", valid: true },
+      { id: "6.22.6", hex: "f0afbfbf", valid: true },
+      { id: "6.22.7", hex: "f0bfbfbe", valid: true },
+      { id: "6.22.8", hex: "f0bfbfbf", valid: true },
+      { id: "6.22.9", hex: "f18fbfbe", valid: true },
+      { id: "6.22.10", hex: "f18fbfbf", valid: true },
+      { id: "6.22.11", hex: "f19fbfbe", valid: true },
+      { id: "6.22.12", hex: "f19fbfbf", valid: true },
+      { id: "6.22.13", hex: "f1afbfbe", valid: true },
+      { id: "6.22.14", hex: "f1afbfbf", valid: true },
+      { id: "6.22.15", hex: "f1bfbfbe", valid: true },
+      { id: "6.22.16", hex: "f1bfbfbf", valid: true },
+      { id: "6.22.17", hex: "f28fbfbe", valid: true },
+      { id: "6.22.18", hex: "f28fbfbf", valid: true },
+      { id: "6.22.19", hex: "f29fbfbe", valid: true },
+      { id: "6.22.20", hex: "f29fbfbf", valid: true },
+      { id: "6.22.21", hex: "f2afbfbe", valid: true },
+      { id: "6.22.22", hex: "f2afbfbf", valid: true },
+      { id: "6.22.23", hex: "f2bfbfbe", valid: true },
+      { id: "6.22.24", hex: "f2bfbfbf", valid: true },
+      { id: "6.22.25", hex: "f38fbfbe", valid: true },
+      { id: "6.22.26", hex: "f38fbfbf", valid: true },
+      { id: "6.22.27", hex: "f39fbfbe", valid: true },
+      { id: "6.22.28", hex: "f39fbfbf", valid: true },
+      { id: "6.22.29", hex: "f3afbfbe", valid: true },
+      { id: "6.22.30", hex: "f3afbfbf", valid: true },
+      { id: "6.22.31", hex: "f3bfbfbe", valid: true },
+      { id: "6.22.32", hex: "f3bfbfbf", valid: true },
+      { id: "6.22.33", hex: "f48fbfbe", valid: true },
+      { id: "6.22.34", hex: "f48fbfbf", valid: true },
+      // 6.23, the Specials block U+FFF9 to U+FFFF (U+FFFD is the replacement character): valid UTF-8.
+      { id: "6.23.1", hex: "efbfb9", valid: true },
+      { id: "6.23.2", hex: "efbfba", valid: true },
+      { id: "6.23.3", hex: "efbfbb", valid: true },
+      { id: "6.23.4", hex: "efbfbc", valid: true },
+      { id: "6.23.5", hex: "efbfbd", valid: true },
+      { id: "6.23.6", hex: "efbfbe", valid: true },
+      { id: "6.23.7", hex: "efbfbf", valid: true }
+    ];
+  }
+});
+
+// src/cases/s06-utf8.ts
+function echoCase(id, description, echoed, run) {
+  return defineCase({
+    id,
+    description,
+    expectation: "The client echoes the message back unchanged.",
+    expect: { OK: [message(echoed)] },
+    close: closedByMe(),
+    run(t) {
+      run(t);
+      t.closeAfter(CLOSE_AFTER);
+    }
+  });
+}
+function invalidCase(id, framing2, fragmentSize) {
+  return defineCase({
+    id,
+    description: `A text message that is not valid UTF-8 (it holds U+D800, a surrogate), ${framing2}.<br><br>Payload: 0x${WITH_SURROGATE.toString("hex")}`,
+    expectation: "The client fails the connection at once, since the payload is not valid UTF-8, and echoes nothing.",
+    expect: { OK: [] },
+    close: failedByPeer([CloseCode.InvalidPayload], { fatal: true }),
+    run(t) {
+      t.sendMessage(WITH_SURROGATE, fragmentSize === null ? {} : { fragmentSize });
+      t.killAfter(FAIL_AFTER);
+    }
+  });
+}
+function sendFailFastPart(t, delivery, part, i2, piece2) {
+  if (delivery === "chops") {
+    piece2?.(part);
+    if (i2 === 2) t.sendFrame({ opcode: Opcode.Continuation, payload: "", fin: true });
+  } else {
+    t.sendFrame({ opcode: i2 === 0 ? Opcode.Text : Opcode.Continuation, payload: part, fin: i2 === 2 });
+  }
+}
+function failFastCase(id, delivery, cuts) {
+  const parts = [BEYOND_UNICODE.subarray(0, cuts[0]), BEYOND_UNICODE.subarray(cuts[0], cuts[1]), BEYOND_UNICODE.subarray(cuts[1])];
+  const partsText = parts.map((p, i2) => `Part ${i2 + 1}: 0x${p.toString("hex")}`).join("<br>");
+  const how = delivery === "frames" ? "in three frames (a text frame and two continuation frames)" : "in one text frame without FIN whose payload is written to TCP in three pieces, then an empty final continuation frame";
+  let piece2 = null;
+  const sendPart = (t, i2) => sendFailFastPart(t, delivery, parts[i2], i2, piece2);
+  return defineCase({
+    id,
+    description: `A text message that is not valid UTF-8 (it holds 0xf4 0x90 0x80 0x80, U+110000, beyond Unicode), sent ${how}, with a pause of a second after the first part and after the second. The second part makes the payload invalid.<br><br>${partsText}`,
+    expectation: "The client accepts the first part and fails the connection as soon as the second part arrives (fail fast). Failing it only when the whole message is in is accepted as NON-STRICT.",
+    expect: { OK: [timeout("A")], "NON-STRICT": [timeout("A"), timeout("B")] },
+    close: failedByPeer([CloseCode.InvalidPayload], { fatal: true }),
+    schedule: { cost: 2 * PART_DELAY + 0.05, idle: true },
+    async run(t) {
+      if (delivery === "chops") {
+        piece2 = t.beginFrame(Opcode.Text, false, BEYOND_UNICODE.length);
+      }
+      sendPart(t, 0);
+      await t.pause(PART_DELAY, "A");
+      if (!t.isOpen) return;
+      t.record(timeout("A"));
+      sendPart(t, 1);
+      await t.pause(PART_DELAY, "B");
+      if (!t.isOpen) return;
+      t.record(timeout("B"));
+      sendPart(t, 2);
+      t.killAfter(FAIL_AFTER);
+    }
+  });
+}
+var VECTOR_FAIL_AFTER, CLOSE_AFTER, FAIL_AFTER, PART_DELAY, KOSME, HELLO3, emptyCases, validCases, WITH_SURROGATE, invalidCases, BEYOND_UNICODE, WHOLE_SEQUENCE, UP_TO_INVALID_BYTE, failFastCases, vectorCases, utf8Cases;
+var init_s06_utf8 = __esm({
+  "src/cases/s06-utf8.ts"() {
+    "use strict";
+    init_constants();
+    init_utf8_vectors();
+    init_define();
+    VECTOR_FAIL_AFTER = 0.5;
+    CLOSE_AFTER = 1;
+    FAIL_AFTER = 1;
+    PART_DELAY = 1;
+    KOSME = hex3("ce ba e1 bd b9 cf 83 ce bc ce b5");
+    HELLO3 = "Hello-\xB5@\xDF\xF6\xE4\xFC\xE0\xE1-UTF-8!!";
+    emptyCases = [
+      echoCase("6.1.1", "A text message with an empty payload, in one frame.", "", (t) => {
+        t.sendFrame({ opcode: Opcode.Text, payload: "" });
+      }),
+      echoCase("6.1.2", "A text message in three frames, each with an empty payload.", "", (t) => {
+        t.sendFrame({ opcode: Opcode.Text, payload: "", fin: false });
+        t.sendFrame({ opcode: Opcode.Continuation, payload: "", fin: false });
+        t.sendFrame({ opcode: Opcode.Continuation, payload: "", fin: true });
+      }),
+      echoCase("6.1.3", 'A text message in three frames: the first and the last empty, the middle one "middle frame payload".', "middle frame payload", (t) => {
+        t.sendFrame({ opcode: Opcode.Text, payload: "", fin: false });
+        t.sendFrame({ opcode: Opcode.Continuation, payload: "middle frame payload", fin: false });
+        t.sendFrame({ opcode: Opcode.Continuation, payload: "", fin: true });
+      })
+    ];
+    validCases = [
+      echoCase("6.2.1", `A valid UTF-8 text message in one frame.<br><br>Payload: ${HELLO3}<br>0x${Buffer.from(HELLO3).toString("hex")}`, HELLO3, (t) => {
+        t.sendMessage(HELLO3);
+      }),
+      // The split falls after "ä", the 15th byte: a code point boundary.
+      echoCase(
+        "6.2.2",
+        `A valid UTF-8 text message in two frames, split between two code points.<br><br>Frame 1: Hello-\xB5@\xDF\xF6\xE4<br>0x${Buffer.from("Hello-\xB5@\xDF\xF6\xE4").toString("hex")}<br>Frame 2: \xFC\xE0\xE1-UTF-8!!<br>0x${Buffer.from("\xFC\xE0\xE1-UTF-8!!").toString("hex")}`,
+        HELLO3,
+        (t) => {
+          t.sendFrame({ opcode: Opcode.Text, payload: "Hello-\xB5@\xDF\xF6\xE4", fin: false });
+          t.sendFrame({ opcode: Opcode.Continuation, payload: "\xFC\xE0\xE1-UTF-8!!", fin: true });
+        }
+      ),
+      echoCase(
+        "6.2.3",
+        `A valid UTF-8 text message in frames of one byte each, so that frames end inside code points.<br><br>Payload: ${HELLO3}<br>0x${Buffer.from(HELLO3).toString("hex")}`,
+        HELLO3,
+        (t) => {
+          t.sendMessage(HELLO3, { fragmentSize: 1 });
+        }
+      ),
+      echoCase(
+        "6.2.4",
+        `A valid UTF-8 text message of multi-byte code points only, in frames of one byte each.<br><br>Payload: ${KOSME.toString("utf8")}<br>0x${KOSME.toString("hex")}`,
+        KOSME,
+        (t) => {
+          t.sendMessage(KOSME, { fragmentSize: 1 });
+        }
+      )
+    ];
+    WITH_SURROGATE = Buffer.concat([KOSME, hex3("ed a0 80"), Buffer.from("edited")]);
+    invalidCases = [invalidCase("6.3.1", "in one frame", null), invalidCase("6.3.2", "in frames of one byte each", 1)];
+    BEYOND_UNICODE = Buffer.concat([KOSME, hex3("f4 90 80 80"), Buffer.from("edited")]);
+    WHOLE_SEQUENCE = [11, 15];
+    UP_TO_INVALID_BYTE = [12, 13];
+    failFastCases = [
+      failFastCase("6.4.1", "frames", WHOLE_SEQUENCE),
+      failFastCase("6.4.2", "frames", UP_TO_INVALID_BYTE),
+      failFastCase("6.4.3", "chops", WHOLE_SEQUENCE),
+      failFastCase("6.4.4", "chops", UP_TO_INVALID_BYTE)
+    ];
+    vectorCases = utf8Vectors.map((v) => {
+      const payload2 = hex3(v.hex);
+      return defineCase({
+        id: v.id,
+        description: `A text message whose payload is ${v.valid ? "" : "not "}valid UTF-8, in one frame.<br><br>Payload: 0x${v.hex}`,
+        expectation: v.valid ? "The client echoes the message back unchanged." : "The client fails the connection at once, since the payload is not valid UTF-8, and echoes nothing.",
+        expect: { OK: v.valid ? [message(payload2)] : [] },
+        close: v.valid ? closedByMe() : failedByPeer([CloseCode.InvalidPayload], { fatal: true }),
+        run(t) {
+          t.sendFrame({ opcode: Opcode.Text, payload: payload2 });
+          t.killAfter(VECTOR_FAIL_AFTER);
+        }
+      });
+    });
+    utf8Cases = [...emptyCases, ...validCases, ...invalidCases, ...failFastCases, ...vectorCases];
+  }
+});
+
+// src/cases/data/close-codes.ts
+var validCloseCodes, invalidCloseCodes, undefinedCloseCodes;
+var init_close_codes = __esm({
+  "src/cases/data/close-codes.ts"() {
+    "use strict";
+    validCloseCodes = [
+      { id: "7.7.1", code: 1e3 },
+      { id: "7.7.2", code: 1001 },
+      { id: "7.7.3", code: 1002 },
+      { id: "7.7.4", code: 1003 },
+      { id: "7.7.5", code: 1007 },
+      { id: "7.7.6", code: 1008 },
+      { id: "7.7.7", code: 1009 },
+      { id: "7.7.8", code: 1010 },
+      { id: "7.7.9", code: 1011 },
+      { id: "7.7.10", code: 3e3 },
+      { id: "7.7.11", code: 3999 },
+      { id: "7.7.12", code: 4e3 },
+      { id: "7.7.13", code: 4999 }
+    ];
+    invalidCloseCodes = [
+      { id: "7.9.1", code: 0 },
+      { id: "7.9.2", code: 999 },
+      { id: "7.9.3", code: 1004 },
+      { id: "7.9.4", code: 1005 },
+      { id: "7.9.5", code: 1006 },
+      { id: "7.9.6", code: 1016 },
+      { id: "7.9.7", code: 1100 },
+      { id: "7.9.8", code: 2e3 },
+      { id: "7.9.9", code: 2999 }
+    ];
+    undefinedCloseCodes = [
+      { id: "7.13.1", code: 5e3 },
+      { id: "7.13.2", code: 65535 }
+    ];
+  }
+});
+
+// src/cases/s07-close.ts
+function refusedClose(codes) {
+  return { closedByMe: true, closeCode: codes, requireClean: false };
+}
+function informational(result) {
+  return (verdict) => ({
+    ...verdict,
+    behavior: Behavior.Informational,
+    behaviorClose: CloseBehavior.Informational,
+    result: result(verdict)
+  });
+}
+function closeFirst(def) {
+  return defineCase({
+    id: def.id,
+    description: def.description,
+    expectation: def.expectation,
+    expect: { OK: [] },
+    close: def.close ?? closedByMe([CloseCode.Normal]),
+    suppressClose: true,
+    adjust: wrongCodeFails,
+    run(t) {
+      def.send(t);
+      t.killAfter(FAIL_AFTER2);
+    }
+  });
+}
+var FAIL_AFTER2, basicCases, lengthCases, INVALID_REASON, payloadValueCases, validCodeCases, invalidCodeCases, undefinedCodeCases, closeCases;
+var init_s07_close = __esm({
+  "src/cases/s07-close.ts"() {
+    "use strict";
+    init_constants();
+    init_verdicts();
+    init_close_codes();
+    init_define();
+    FAIL_AFTER2 = 1;
+    basicCases = [
+      defineCase({
+        id: "7.1.1",
+        description: 'A text message "Hello World!"; once it is echoed, a close frame with code 1000.',
+        expectation: "The client echoes the message, then answers the close with code 1000 (or no code).",
+        expect: { OK: [message("Hello World!")] },
+        close: closedByMe([CloseCode.Normal]),
+        adjust: wrongCodeFails,
+        run(t) {
+          t.sendFrame({ opcode: Opcode.Text, payload: "Hello World!" });
+          t.killAfter(FAIL_AFTER2);
+        }
+      }),
+      closeFirst({
+        id: "7.1.2",
+        description: "A close frame with code 1000, then a second, empty close frame.",
+        expectation: "The client answers the first close with code 1000 (or no code) and ignores the second.",
+        send(t) {
+          t.sendClose(CloseCode.Normal);
+          t.sendFrame({ opcode: Opcode.Close });
+        }
+      }),
+      closeFirst({
+        id: "7.1.3",
+        description: "A close frame with code 1000, then an empty ping.",
+        expectation: "The client answers the close with code 1000 (or no code) and sends no pong.",
+        send(t) {
+          t.sendClose(CloseCode.Normal);
+          t.sendFrame({ opcode: Opcode.Ping });
+        }
+      }),
+      closeFirst({
+        id: "7.1.4",
+        description: 'A close frame with code 1000, then a text message "Hello World!".',
+        expectation: "The client answers the close with code 1000 (or no code) and does not echo the message.",
+        send(t) {
+          t.sendClose(CloseCode.Normal);
+          t.sendFrame({ opcode: Opcode.Text, payload: "Hello World!" });
+        }
+      }),
+      closeFirst({
+        id: "7.1.5",
+        description: 'The first fragment "fragment1" of a text message, a close frame with code 1000, then the last fragment "fragment2".',
+        expectation: "The client answers the close with code 1000 (or no code) and echoes nothing.",
+        send(t) {
+          t.sendFrame({ opcode: Opcode.Text, payload: "fragment1", fin: false });
+          t.sendClose(CloseCode.Normal);
+          t.sendFrame({ opcode: Opcode.Continuation, payload: "fragment2", fin: true });
+        }
+      }),
+      defineCase({
+        id: "7.1.6",
+        description: 'Back to back: a 256 KiB text message (the pattern "BAsd7&jh23" repeated), a text message "Hello World!", a close frame with code 1000 and an empty ping.',
+        expectation: 'Informational only. Whether the client echoes "Hello World!" before it answers the close depends on how it processes its input: a client that handles the close before it has finished writing the large echo may send back part of the messages or none of them.',
+        // OK: the close was handled after the small message; NON-STRICT: before it. Only the result text
+        // tells them apart, since both axes become INFORMATIONAL.
+        expect: { OK: [message("Hello World!")], "NON-STRICT": [] },
+        close: closedByMe([CloseCode.Normal]),
+        suppressClose: true,
+        adjust: informational(
+          (v) => v.behavior === Behavior.Ok ? "Text message was processed before close." : v.behavior === Behavior.NonStrict ? "Close was processed before text message could be returned." : v.result
+        ),
+        run(t) {
+          t.sendFrame({ opcode: Opcode.Text, payload: "BAsd7&jh23", payloadLen: 256 * 1024 });
+          t.sendFrame({ opcode: Opcode.Text, payload: "Hello World!" });
+          t.sendClose(CloseCode.Normal);
+          t.sendFrame({ opcode: Opcode.Ping });
+          t.killAfter(FAIL_AFTER2);
+        }
+      })
+    ];
+    lengthCases = [
+      closeFirst({
+        id: "7.3.1",
+        description: "A close frame with an empty payload: no code, no reason.",
+        expectation: "The client answers the close with code 1000 or no code.",
+        send(t) {
+          t.sendCloseFrame();
+        }
+      }),
+      closeFirst({
+        id: "7.3.2",
+        description: 'A close frame with a 1-byte payload, "a": too short to hold a close code.',
+        expectation: "The client answers with a close frame with code 1002 (or no code), or drops TCP.",
+        close: refusedClose([CloseCode.ProtocolError]),
+        send(t) {
+          t.sendCloseFrame(null, "a");
+        }
+      }),
+      closeFirst({
+        id: "7.3.3",
+        description: "A close frame with a 2-byte payload: code 1000 and no reason.",
+        expectation: "The client answers the close with code 1000 (or no code).",
+        send(t) {
+          t.sendClose(CloseCode.Normal);
+        }
+      }),
+      closeFirst({
+        id: "7.3.4",
+        description: 'A close frame with code 1000 and the reason "Hello World!".',
+        expectation: "The client answers the close with code 1000 (or no code).",
+        send(t) {
+          t.sendClose(CloseCode.Normal, "Hello World!");
+        }
+      }),
+      closeFirst({
+        id: "7.3.5",
+        description: 'A close frame with code 1000 and a reason of 123 "*": the largest close payload (125 bytes).',
+        expectation: "The client answers the close with code 1000 (or no code).",
+        send(t) {
+          t.sendClose(CloseCode.Normal, "*".repeat(123));
+        }
+      }),
+      closeFirst({
+        id: "7.3.6",
+        description: 'A close frame with code 1000 and a reason of 124 "*": a 126-byte payload, one byte more than a control frame may carry.',
+        expectation: "The client answers with a close frame with code 1002 (or no code), or drops TCP.",
+        close: refusedClose([CloseCode.ProtocolError]),
+        send(t) {
+          t.sendCloseFrame(CloseCode.Normal, "*".repeat(124));
+        }
+      })
+    ];
+    INVALID_REASON = hex3("cebae1bdb9cf83cebcceb5 eda080 656469746564");
+    payloadValueCases = [
+      closeFirst({
+        id: "7.5.1",
+        description: `A close frame with code 1000 and a reason that is not valid UTF-8.<br><br>Reason: 0x${INVALID_REASON.toString("hex")}`,
+        expectation: "The client answers with a close frame with code 1002 or 1007 (or no code), or drops TCP.",
+        close: refusedClose([CloseCode.ProtocolError, CloseCode.InvalidPayload]),
+        send(t) {
+          t.sendCloseFrame(CloseCode.Normal, INVALID_REASON);
+        }
+      })
+    ];
+    validCodeCases = validCloseCodes.map(
+      ({ id, code }) => defineCase({
+        id,
+        description: `A close frame with the valid code ${code} and no reason.`,
+        expectation: `The client answers the close with code 1000, code ${code} or no code.`,
+        expect: { OK: [] },
+        close: closedByMe([CloseCode.Normal, code]),
+        adjust: wrongCodeFails,
+        run(t) {
+          t.sendCloseFrame(code);
+          t.killAfter(FAIL_AFTER2);
+        }
+      })
+    );
+    invalidCodeCases = invalidCloseCodes.map(
+      ({ id, code }) => defineCase({
+        id,
+        description: `A close frame with the invalid code ${code} and no reason.`,
+        expectation: "The client answers with a close frame with code 1002 (or no code), or drops TCP.",
+        expect: { OK: [] },
+        close: refusedClose([CloseCode.ProtocolError]),
+        adjust: wrongCodeFails,
+        run(t) {
+          t.sendCloseFrame(code);
+          t.killAfter(FAIL_AFTER2);
+        }
+      })
+    );
+    undefinedCodeCases = undefinedCloseCodes.map(
+      ({ id, code }) => defineCase({
+        id,
+        description: `A close frame with the code ${code}, outside the range RFC 6455 defines (0-4999), and no reason.`,
+        expectation: "Informational only: the specification does not say what the client should do.",
+        expect: { OK: [] },
+        close: refusedClose([CloseCode.Normal, code, CloseCode.ProtocolError]),
+        suppressClose: true,
+        adjust: informational(() => "Actual events are undefined by the spec."),
+        run(t) {
+          t.sendCloseFrame(code);
+          t.killAfter(FAIL_AFTER2);
+        }
+      })
+    );
+    closeCases = [
+      ...basicCases,
+      ...lengthCases,
+      ...payloadValueCases,
+      ...validCodeCases,
+      ...invalidCodeCases,
+      ...undefinedCodeCases
+    ];
+  }
+});
+
+// src/cases/data/limits.ts
+var KiB, MiB, TEXT_PATTERN, BINARY_PATTERN, textSizes, binarySizes, FRAGMENTED_LENGTH, FRAGMENTED_WAITSECS, textFragmentSizes, binaryFragmentSizes, CHOPPED_LENGTH, CHOPPED_WAITSECS, textChopSizes, binaryChopSizes, roundTrips;
+var init_limits = __esm({
+  "src/cases/data/limits.ts"() {
+    "use strict";
+    KiB = 1024;
+    MiB = 1024 * KiB;
+    TEXT_PATTERN = "BAsd7&jh23";
+    BINARY_PATTERN = Uint8Array.of(0, 254, 35, 250, 240);
+    textSizes = [
+      { id: "9.1.1", length: 64 * KiB, waitSecs: 10 },
+      { id: "9.1.2", length: 256 * KiB, waitSecs: 10 },
+      { id: "9.1.3", length: 1 * MiB, waitSecs: 100 },
+      { id: "9.1.4", length: 4 * MiB, waitSecs: 100 },
+      { id: "9.1.5", length: 8 * MiB, waitSecs: 100 },
+      { id: "9.1.6", length: 16 * MiB, waitSecs: 100 }
+    ];
+    binarySizes = [
+      { id: "9.2.1", length: 64 * KiB, waitSecs: 10 },
+      { id: "9.2.2", length: 256 * KiB, waitSecs: 10 },
+      { id: "9.2.3", length: 1 * MiB, waitSecs: 10 },
+      { id: "9.2.4", length: 4 * MiB, waitSecs: 10 },
+      { id: "9.2.5", length: 8 * MiB, waitSecs: 100 },
+      { id: "9.2.6", length: 16 * MiB, waitSecs: 100 }
+    ];
+    FRAGMENTED_LENGTH = 4 * MiB;
+    FRAGMENTED_WAITSECS = 100;
+    textFragmentSizes = [
+      { id: "9.3.1", fragmentSize: 64, fill: 42 },
+      { id: "9.3.2", fragmentSize: 256, fill: 42 },
+      { id: "9.3.3", fragmentSize: 1 * KiB, fill: 42 },
+      { id: "9.3.4", fragmentSize: 4 * KiB, fill: 42 },
+      { id: "9.3.5", fragmentSize: 16 * KiB, fill: 42 },
+      { id: "9.3.6", fragmentSize: 64 * KiB, fill: 42 },
+      { id: "9.3.7", fragmentSize: 256 * KiB, fill: 42 },
+      { id: "9.3.8", fragmentSize: 1 * MiB, fill: 42 },
+      { id: "9.3.9", fragmentSize: 4 * MiB, fill: 42 }
+    ];
+    binaryFragmentSizes = [
+      { id: "9.4.1", fragmentSize: 64, fill: 254 },
+      { id: "9.4.2", fragmentSize: 256, fill: 42 },
+      { id: "9.4.3", fragmentSize: 1 * KiB, fill: 42 },
+      { id: "9.4.4", fragmentSize: 4 * KiB, fill: 42 },
+      { id: "9.4.5", fragmentSize: 16 * KiB, fill: 42 },
+      { id: "9.4.6", fragmentSize: 64 * KiB, fill: 42 },
+      { id: "9.4.7", fragmentSize: 256 * KiB, fill: 42 },
+      { id: "9.4.8", fragmentSize: 1 * MiB, fill: 42 },
+      { id: "9.4.9", fragmentSize: 4 * MiB, fill: 42 }
+    ];
+    CHOPPED_LENGTH = 1 * MiB;
+    CHOPPED_WAITSECS = 1e3;
+    textChopSizes = [
+      { id: "9.5.1", chopSize: 64 },
+      { id: "9.5.2", chopSize: 128 },
+      { id: "9.5.3", chopSize: 256 },
+      { id: "9.5.4", chopSize: 512 },
+      { id: "9.5.5", chopSize: 1024 },
+      { id: "9.5.6", chopSize: 2048 }
+    ];
+    binaryChopSizes = [
+      { id: "9.6.1", chopSize: 64 },
+      { id: "9.6.2", chopSize: 128 },
+      { id: "9.6.3", chopSize: 256 },
+      { id: "9.6.4", chopSize: 512 },
+      { id: "9.6.5", chopSize: 1024 },
+      { id: "9.6.6", chopSize: 2048 }
+    ];
+    roundTrips = [
+      { textId: "9.7.1", binaryId: "9.8.1", length: 0, count: 1e3, waitSecs: 60 },
+      { textId: "9.7.2", binaryId: "9.8.2", length: 16, count: 1e3, waitSecs: 60 },
+      { textId: "9.7.3", binaryId: "9.8.3", length: 64, count: 1e3, waitSecs: 60 },
+      { textId: "9.7.4", binaryId: "9.8.4", length: 256, count: 1e3, waitSecs: 120 },
+      { textId: "9.7.5", binaryId: "9.8.5", length: 1024, count: 1e3, waitSecs: 240 },
+      { textId: "9.7.6", binaryId: "9.8.6", length: 4096, count: 1e3, waitSecs: 480 }
+    ];
+  }
+});
+
+// src/cases/s09-limits.ts
+function sizeName(bytes3) {
+  if (bytes3 >= 1024 * 1024 && bytes3 % (1024 * 1024) === 0) return `${bytes3 / (1024 * 1024)} MiB`;
+  if (bytes3 >= 1024 && bytes3 % 1024 === 0) return `${bytes3 / 1024} KiB`;
+  return `${bytes3} bytes`;
+}
+function kindOf(binary) {
+  return binary ? "binary" : "text";
+}
+function setResult(t, result, behavior) {
+  const b = behavior ?? behaviors.get(t) ?? Behavior.Failed;
+  behaviors.set(t, b);
+  t.setOutcome(b, result);
+}
+function wrongTypeText(binary) {
+  return binary ? "Expected binary message with payload, but got text." : "Expected text message with payload, but got binary.";
+}
+function bigMessageCase(m) {
+  const kind = kindOf(m.binary);
+  return defineCase({
+    id: m.id,
+    description: m.description,
+    expectation: `The client echoes a ${kind} message of ${m.length} bytes within ${m.waitSecs} s (only type and length are checked), then answers the fuzzer's close (1000) cleanly.`,
+    expect: {},
+    close: closedByMe([CloseCode.Normal]),
+    reportTime: true,
+    schedule: { maxSeconds: m.waitSecs + 2, runsAlone: true, cost: 0.1 + 2 * m.length / LOOPBACK_BYTES_PER_SECOND },
+    run(t) {
+      t.setWirelog(false, { silent: true });
+      setResult(t, `Did not receive message within ${m.waitSecs} seconds.`, Behavior.Failed);
+      m.send(t);
+      t.closeAfter(m.waitSecs);
+    },
+    messageLengthOnly: true,
+    onMessage(t, _data, binary, length) {
+      if (binary !== m.binary) setResult(t, m.wrongType);
+      else if (length !== m.length) setResult(t, `Expected ${kind} message with payload of length ${m.length}, but got ${length}.`);
+      else setResult(t, `Received ${kind} message of length ${length}.`, Behavior.Ok);
+      t.setWirelog(true, { silent: true });
+      t.sendClose(CloseCode.Normal);
+    }
+  });
+}
+function sizeCases() {
+  const family = (binary) => (row) => bigMessageCase({
+    id: row.id,
+    binary,
+    length: row.length,
+    waitSecs: row.waitSecs,
+    description: binary ? `A binary message of ${sizeName(row.length)} (${row.length} bytes: 00 fe 23 fa f0 repeated), in one frame.` : `A text message of ${sizeName(row.length)} (${row.length} bytes: "${TEXT_PATTERN}" repeated), in one frame.`,
+    wrongType: wrongTypeText(binary),
+    send: (t) => t.sendFrame({
+      opcode: binary ? Opcode.Binary : Opcode.Text,
+      payload: binary ? BINARY_PATTERN : TEXT_PATTERN,
+      payloadLen: row.length
+    })
+  });
+  return [...textSizes.map(family(false)), ...binarySizes.map(family(true))];
+}
+function fragmentCases() {
+  const family = (binary) => (row) => {
+    const frames = Math.floor(FRAGMENTED_LENGTH / row.fragmentSize) + 1;
+    const split = row.fragmentSize >= FRAGMENTED_LENGTH ? "in one frame (the fragment size is the whole message)" : `in frames of ${sizeName(row.fragmentSize)}: ${frames - 1} full frames and an empty final frame`;
+    return bigMessageCase({
+      id: row.id,
+      binary,
+      length: FRAGMENTED_LENGTH,
+      waitSecs: FRAGMENTED_WAITSECS,
+      description: `A ${kindOf(binary)} message of 4 MiB (${row.fill === 42 ? '"*"' : `the byte 0x${row.fill.toString(16)}`} repeated), ${split}.`,
+      // Autobahn's 9.4.x report a text echo as "got binary".
+      wrongType: binary ? "Expected binary message with payload, but got binary." : wrongTypeText(false),
+      send: (t) => t.sendMessage(Buffer.alloc(FRAGMENTED_LENGTH, row.fill), { binary, fragmentSize: row.fragmentSize })
+    });
+  };
+  return [...textFragmentSizes.map(family(false)), ...binaryFragmentSizes.map(family(true))];
+}
+function chopCases() {
+  const family = (binary) => (row) => bigMessageCase({
+    id: row.id,
+    binary,
+    length: CHOPPED_LENGTH,
+    waitSecs: CHOPPED_WAITSECS,
+    description: `A ${kindOf(binary)} message of 1 MiB (${binary ? "00 fe 23 fa f0" : `"${TEXT_PATTERN}"`} repeated) in one frame, written to TCP in chops of ${row.chopSize} bytes, each after the previous one was flushed.`,
+    wrongType: wrongTypeText(binary),
+    send: (t) => t.sendFrame({
+      opcode: binary ? Opcode.Binary : Opcode.Text,
+      payload: binary ? BINARY_PATTERN : TEXT_PATTERN,
+      payloadLen: CHOPPED_LENGTH,
+      chopSize: row.chopSize
+    })
+  });
+  return [...textChopSizes.map(family(false)), ...binaryChopSizes.map(family(true))];
+}
+function roundTripCase(id, row, binary) {
+  const kind = kindOf(binary);
+  const sendOne = (t) => {
+    t.sendFrame(
+      binary ? { opcode: Opcode.Binary, payload: Uint8Array.of(254), payloadLen: row.length } : { opcode: Opcode.Text, payload: "*", payloadLen: row.length }
+    );
+    sentCounts.set(t, (sentCounts.get(t) ?? 0) + 1);
+  };
+  const finish3 = (t, behavior, result) => {
+    setResult(t, result, behavior);
+    t.setWirelog(true);
+    t.sendClose(CloseCode.Normal);
+  };
+  const messages = row.length === 0 ? `${row.count} empty ${kind} messages` : `${row.count} ${kind} messages of ${row.length} bytes (${binary ? "the byte 0xfe" : '"*"'} repeated)`;
+  return defineCase({
+    id,
+    description: `${messages}, one at a time: each is sent once the previous one came back, to measure the round trip time.`,
+    expectation: `The client echoes every ${kind} message with its length, all ${row.count} within ${row.waitSecs} s, then answers the fuzzer's close (1000) cleanly.`,
+    expect: {},
+    close: closedByMe([CloseCode.Normal]),
+    reportTime: true,
+    schedule: { maxSeconds: row.waitSecs + 2, runsAlone: true, cost: 0.1 + row.count * (ROUND_TRIP_SECONDS + 2 * row.length / LOOPBACK_BYTES_PER_SECOND) },
+    run(t) {
+      t.setWirelog(false);
+      setResult(t, `Case did not finish within ${row.waitSecs} seconds.`, Behavior.Failed);
+      t.closeAfter(row.waitSecs);
+      sentCounts.set(t, 0);
+      sendOne(t);
+    },
+    messageLengthOnly: true,
+    onMessage(t, _data, isBinary, length) {
+      if (isBinary !== binary || length !== row.length) {
+        const flag = isBinary ? "True" : "False";
+        finish3(t, Behavior.Failed, `Echo'ed message type or length differs from what I sent (got binary = ${flag}, payload length = ${length}).`);
+      } else if ((sentCounts.get(t) ?? 0) < row.count) {
+        sendOne(t);
+      } else {
+        finish3(t, Behavior.Ok, "Ok, received all echo'ed messages in time.");
+      }
+    }
+  });
+}
+var LOOPBACK_BYTES_PER_SECOND, ROUND_TRIP_SECONDS, behaviors, sentCounts, limitsCases;
+var init_s09_limits = __esm({
+  "src/cases/s09-limits.ts"() {
+    "use strict";
+    init_constants();
+    init_verdicts();
+    init_limits();
+    init_define();
+    LOOPBACK_BYTES_PER_SECOND = 2e8;
+    ROUND_TRIP_SECONDS = 2e-4;
+    behaviors = /* @__PURE__ */ new WeakMap();
+    sentCounts = /* @__PURE__ */ new WeakMap();
+    limitsCases = [
+      ...sizeCases(),
+      ...fragmentCases(),
+      ...chopCases(),
+      ...roundTrips.map((row) => roundTripCase(row.textId, row, false)),
+      ...roundTrips.map((row) => roundTripCase(row.binaryId, row, true))
+    ];
+  }
+});
+
+// src/cases/s10-misc.ts
+function pyDict(counts) {
+  return `{${[Opcode.Continuation, Opcode.Text].map((op) => `${op}: ${counts[op] ?? 0}`).join(", ")}}`;
+}
+var LENGTH, FRAGMENT_SIZE, EXPECTED_TX_FRAMES, payload, miscCases;
+var init_s10_misc = __esm({
+  "src/cases/s10-misc.ts"() {
+    "use strict";
+    init_constants();
+    init_verdicts();
+    init_define();
+    LENGTH = 65536;
+    FRAGMENT_SIZE = 1300;
+    EXPECTED_TX_FRAMES = { [Opcode.Continuation]: 50, [Opcode.Text]: 1 };
+    payload = "*".repeat(LENGTH);
+    miscCases = [
+      defineCase({
+        id: "10.1.1",
+        description: `A text message of ${LENGTH} bytes ("*" repeated), fragmented by the fuzzer into frames of at most ${FRAGMENT_SIZE} bytes.`,
+        expectation: "The client echoes the message back unchanged, then answers the fuzzer's close (1000) cleanly. The fuzzer also checks that it sent one text frame and 50 continuation frames.",
+        expect: { OK: [message(payload)] },
+        close: closedByMe(),
+        run(t) {
+          t.sendMessage(payload, { fragmentSize: FRAGMENT_SIZE });
+          t.killAfter(10);
+        },
+        adjust(verdict, facts) {
+          if (!facts.connectionWasOpen) return { ...verdict, behavior: Behavior.Failed, result: "WebSocket connection was never open" };
+          const sent = {
+            [Opcode.Continuation]: facts.txFrameStats[String(Opcode.Continuation)],
+            [Opcode.Text]: facts.txFrameStats[String(Opcode.Text)]
+          };
+          if (sent[Opcode.Continuation] === EXPECTED_TX_FRAMES[Opcode.Continuation] && sent[Opcode.Text] === EXPECTED_TX_FRAMES[Opcode.Text]) {
+            return verdict;
+          }
+          return {
+            ...verdict,
+            behavior: Behavior.Failed,
+            result: `Frames transmitted ${pyDict(sent)} does not match what we expected ${pyDict(EXPECTED_TX_FRAMES)}.`
+          };
+        }
+      })
+    ];
+  }
+});
+
+// src/protocol/deflate/sync-zlib.ts
+import zlib from "node:zlib";
+function newDeflater(settings) {
+  return new SyncZlib(zlib.createDeflateRaw({ chunkSize: zlib.constants.Z_MIN_CHUNK, memLevel: 8, ...settings }));
+}
+function syncFlush(deflater, input3, inOff, inLen, out) {
+  let used = 0;
+  for (; ; ) {
+    const failure2 = deflater.write(zlib.constants.Z_SYNC_FLUSH, input3, inOff, inLen, out, used, out.length - used);
+    if (failure2 !== null) throw new Error(`permessage-deflate: deflate failed: ${failure2}`);
+    const availOut = deflater.availOut;
+    const availIn = deflater.availIn;
+    used = out.length - availOut;
+    inOff += inLen - availIn;
+    inLen = availIn;
+    if (availOut !== 0) break;
+    const bigger = Buffer.allocUnsafe(out.length * 2);
+    out.copy(bigger, 0, 0, used);
+    out = bigger;
+  }
+  if (used < TAIL.length || out.readUInt32BE(used - TAIL.length) !== 65535) {
+    throw new Error("permessage-deflate: sync flush did not end with 00 00 ff ff");
+  }
+  return out.subarray(0, used);
+}
+var TAIL, SyncZlib;
+var init_sync_zlib = __esm({
+  "src/protocol/deflate/sync-zlib.ts"() {
+    "use strict";
+    TAIL = Buffer.from([0, 0, 255, 255]);
+    SyncZlib = class {
+      stream;
+      handle;
+      writeState;
+      failure = null;
+      closed = false;
+      constructor(stream) {
+        const internals = stream;
+        const handle = internals._handle;
+        const writeState = internals._writeState;
+        if (handle == null || typeof handle.writeSync !== "function" || !(writeState instanceof Uint32Array) || writeState.length < 2) {
+          throw new Error("node:zlib internals (_handle.writeSync, _writeState) not found: this Node.js version is not supported");
+        }
+        this.stream = stream;
+        this.handle = handle;
+        this.writeState = writeState;
+        handle.onerror = (message2) => {
+          this.failure = message2;
+        };
+      }
+      /** avail_out after the last write: 0 means the output space was filled and zlib may have more. */
+      get availOut() {
+        return this.writeState[0];
+      }
+      /** avail_in after the last write: input not consumed (only after the end of a stream, or a full output). */
+      get availIn() {
+        return this.writeState[1];
+      }
+      /** One zlib deflate()/inflate() call; returns zlib's error message, or null. */
+      write(flush, input3, inOff, inLen, out, outOff, outLen) {
+        if (this.closed) throw new Error("permessage-deflate: zlib stream used after close()");
+        this.handle.writeSync(flush, input3, inOff, inLen, out, outOff, outLen);
+        const failure2 = this.failure;
+        this.failure = null;
+        return failure2;
+      }
+      /** deflateReset() / inflateReset(): a fresh LZ77 window, same parameters. */
+      reset() {
+        if (this.closed) return;
+        this.handle.reset();
+        this.failure = null;
+      }
+      /** Frees the native stream; idempotent. */
+      close() {
+        if (this.closed) return;
+        this.closed = true;
+        this.stream.close();
+      }
+    };
+  }
+});
+
+// src/protocol/deflate/document.ts
+var DocumentChunks;
+var init_document = __esm({
+  "src/protocol/deflate/document.ts"() {
+    "use strict";
+    init_sync_zlib();
+    DocumentChunks = class {
+      constructor(bytes3, chunkSize = 8192) {
+        this.bytes = bytes3;
+        this.chunkSize = chunkSize;
+        if (bytes3.length === 0) throw new RangeError("DocumentChunks: an empty document");
+        if (!Number.isInteger(chunkSize) || chunkSize < 1) throw new RangeError(`DocumentChunks: chunk size ${chunkSize}`);
+      }
+      bytes;
+      chunkSize;
+      built = /* @__PURE__ */ new Map();
+      /** Bytes [start, start + length) of the document, wrapping around at its end: one view, or two when it wraps. */
+      views(start, length) {
+        const end = start + length;
+        if (end <= this.bytes.length) return [this.bytes.subarray(start, end)];
+        return [this.bytes.subarray(start), this.bytes.subarray(0, end - this.bytes.length)];
+      }
+      /** The same bytes in one buffer (a copy only when they wrap). */
+      cut(start, length) {
+        const views = this.views(start, length);
+        return views.length === 1 ? views[0] : Buffer.concat(views, length);
+      }
+      /** The chunks for these zlib parameters, each ending with its sync flush's 00 00 ff ff; made on first use. */
+      chunksFor(settings) {
+        const key = `${settings.level}/${settings.windowBits}/${settings.strategy}`;
+        let chunks = this.built.get(key);
+        if (chunks === void 0) {
+          const deflater = newDeflater(settings);
+          const out = Buffer.allocUnsafe(this.chunkSize + (this.chunkSize >>> 3) + 64);
+          const list = [];
+          try {
+            for (let at = 0; at < this.bytes.length; at += this.chunkSize) {
+              list.push(Buffer.from(syncFlush(deflater, this.bytes, at, Math.min(this.chunkSize, this.bytes.length - at), out)));
+            }
+          } finally {
+            deflater.close();
+          }
+          chunks = list;
+          this.built.set(key, chunks);
+        }
+        return chunks;
+      }
+    };
+  }
+});
+
+// src/cases/data/deflate-corpus.ts
+import { endianness } from "node:os";
+function mulberry32(seed) {
+  let a2 = seed >>> 0;
+  return () => {
+    a2 = a2 + 1831565813 >>> 0;
+    let t = a2;
+    t = Math.imul(t ^ t >>> 15, t | 1);
+    t ^= t + Math.imul(t ^ t >>> 7, t | 61);
+    return (t ^ t >>> 14) >>> 0;
+  };
+}
+function asciiFiller(rng, words, n3) {
+  let out = "";
+  while (out.length < n3) out += (out.length === 0 ? "" : " ") + rng.zipf(words);
+  return out.slice(0, n3);
+}
+function exact(kind, data) {
+  if (data.length !== CORPUS_BYTES[kind]) {
+    throw new Error(`corpus ${kind}: generated ${data.length} bytes instead of ${CORPUS_BYTES[kind]}`);
+  }
+  return data;
+}
+function makeJson() {
+  const target = CORPUS_BYTES.json;
+  const rng = new Rng(1246973774);
+  const out = new TextBuilder();
+  out.add('{\n   "source": "wsgate synthetic corpus",\n   "station": "Nordhafen weather mast",\n   "readings": [\n');
+  const tail = (note) => `
+   ],
+   "note": "${note}"
+}
+`;
+  const reserve = Buffer.byteLength(tail(""), "utf8");
+  for (let seq = 1; ; seq++) {
+    const sensor = rng.pick(SENSORS);
+    const minute = seq * 5;
+    const time3 = `2024-03-${String(1 + Math.floor(minute / 1440)).padStart(2, "0")}T${String(Math.floor(minute / 60) % 24).padStart(2, "0")}:${String(minute % 60).padStart(2, "0")}:00Z`;
+    const record2 = `${seq === 1 ? "" : ",\n"}      {
+         "seq": ${seq},
+         "time": "${time3}",
+         "sensor": "${sensor}",
+         "site": "${rng.pick(SITES)}",
+         "value": ${(rng.int(2e3) / 10).toFixed(1)},
+         "unit": "${UNITS[sensor] ?? ""}",
+         "status": "${rng.pick(STATUSES)}"
+      }`;
+    if (!out.fits(record2, target - reserve)) break;
+    out.add(record2);
+  }
+  out.add(tail(asciiFiller(rng, NOTE_WORDS, target - reserve - out.bytes)));
+  return exact("json", out.toBuffer());
+}
+function makeBitmap() {
+  const size = 512;
+  const headerBytes = 14 + 40 + 256 * 4;
+  const out = Buffer.alloc(headerBytes + size * size);
+  out.write("BM", 0, "latin1");
+  out.writeUInt32LE(out.length, 2);
+  out.writeUInt32LE(headerBytes, 10);
+  out.writeUInt32LE(40, 14);
+  out.writeInt32LE(size, 18);
+  out.writeInt32LE(size, 22);
+  out.writeUInt16LE(1, 26);
+  out.writeUInt16LE(8, 28);
+  out.writeUInt32LE(0, 30);
+  out.writeUInt32LE(size * size, 34);
+  out.writeInt32LE(2835, 38);
+  out.writeInt32LE(2835, 42);
+  out.writeUInt32LE(256, 46);
+  for (let i2 = 0; i2 < 256; i2++) out.writeUInt32LE(i2 * 65793, 54 + i2 * 4);
+  const rng = new Rng(1112363057);
+  const noise = new Uint8Array(size * size);
+  rng.fill(noise);
+  const waveX = Float64Array.from({ length: size }, (_, x) => 45 * Math.sin(x / 37));
+  const waveY = Float64Array.from({ length: size }, (_, y) => Math.cos(y / 53));
+  const diagonal = Float64Array.from({ length: 3 * size }, (_, d) => 30 * Math.sin(d / 91));
+  let at = headerBytes;
+  for (let y = 0; y < size; y++) {
+    for (let x = 0; x < size; x++) {
+      const dx = x - 300;
+      const dy = y - 230;
+      const disc = dx * dx + dy * dy < 120 * 120 ? 40 : 0;
+      const smooth = 110 + waveX[x] * waveY[y] + diagonal[x + 2 * y] + disc;
+      const n3 = noise[y * size + x] % 24 - 12;
+      out[at++] = Math.max(0, Math.min(255, Math.round(smooth + n3)));
+    }
+  }
+  return exact("bitmap", out);
+}
+function makeProse() {
+  const target = CORPUS_BYTES.prose;
+  const rng = new Rng(1178686803);
+  const out = new TextBuilder();
+  out.add("\uFEFFDas Spiel vom Nebelhain\r\n\r\nEin erfundenes St\xFCck in Versen (wsgate-Testtext)\r\n\r\n");
+  const inventedWord = () => {
+    let word = "";
+    for (let i2 = 1 + rng.int(3); i2 >= 0; i2--) word += rng.zipf(PROSE_SYLLABLES);
+    return rng.int(3) === 0 ? word.charAt(0).toUpperCase() + word.slice(1) : word;
+  };
+  const line2 = () => {
+    const n3 = 4 + rng.int(5);
+    const words = [];
+    for (let i2 = 0; i2 < n3; i2++) words.push(rng.int(2) === 0 ? rng.zipf(PROSE_SMALL_WORDS) : inventedWord());
+    const first = words[0] ?? "";
+    words[0] = first.charAt(0).toUpperCase() + first.slice(1);
+    return `  ${words.join(" ")}${rng.pick(PUNCTUATION)}\r
+`;
+  };
+  for (let scene = 1; ; scene++) {
+    let block = `\r
+${rng.pick(SPEAKERS)}.\r
+`;
+    if (scene % 9 === 0) block = `\r
+\r
+SZENE ${scene / 9}\r
+(${rng.pick(SPEAKERS)} tritt auf.)\r
+${block}`;
+    const lines = 2 + rng.int(9);
+    for (let i2 = 0; i2 < lines; i2++) block += line2();
+    if (!out.fits(block, target - 200)) break;
+    out.add(block);
+  }
+  out.add(`${asciiFiller(rng, ["und", "so", "nun", "ach", "still", "fern"], target - out.bytes - 2)}\r
+`);
+  return exact("prose", out.toBuffer());
+}
+function makeHtml() {
+  const target = CORPUS_BYTES.html;
+  const rng = new Rng(1213484364);
+  const out = new TextBuilder();
+  out.add(
+    '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>wsgate synthetic report</title>\n<style>\nbody { font-family: sans-serif; margin: 2em; }\ntable { border-collapse: collapse; }\ntd { padding: 2px 8px; border-bottom: 1px solid #ddd; }\ntd.passed { color: #060; }\ntd.failed { color: #a00; }\ntd.skipped { color: #888; }\n</style>\n</head>\n<body>\n<h1>Synthetic test report</h1>\n<table>\n<tr><th>Run</th><th>Site</th><th>Result</th><th>Time</th></tr>\n'
+  );
+  const tail = (filler) => `</table>
+<p class="footer">${filler}</p>
+</body>
+</html>
+`;
+  const reserve = Buffer.byteLength(tail(""), "utf8");
+  let wide = 0;
+  for (let row = 1; ; row++) {
+    const city = row % 120 === 0 && wide < WIDE_NAMES.length ? WIDE_NAMES[wide++] : rng.pick(CITIES);
+    const result = rng.pick(RESULTS);
+    const text = `<tr class="${row % 2 === 0 ? "even" : "odd"}"><td class="run">R-${String(row).padStart(5, "0")}</td><td class="site">${city}</td><td class="${result}">${result}</td><td class="time">${rng.int(900)} ms</td></tr>
+`;
+    if (!out.fits(text, target - reserve - 40)) break;
+    out.add(text);
+  }
+  if (wide !== WIDE_NAMES.length) throw new Error("corpus html: not every multi-byte name was placed");
+  out.add(tail(asciiFiller(rng, ["report", "generated", "by", "wsgate", "for", "testing"], target - reserve - out.bytes)));
+  return exact("html", out.toBuffer());
+}
+function adler32(data) {
+  let a2 = 1;
+  let b = 0;
+  for (let i2 = 0; i2 < data.length; ) {
+    const end = Math.min(i2 + 3800, data.length);
+    for (; i2 < end; i2++) {
+      a2 += data[i2];
+      b += a2;
+    }
+    a2 %= 65521;
+    b %= 65521;
+  }
+  return (b << 16 | a2) >>> 0;
+}
+function storedZlib(rng, length) {
+  const blocks = Math.max(1, Math.ceil(length / 65535));
+  const out = Buffer.alloc(2 + blocks * 5 + length + 4);
+  const raw = new Uint8Array(length);
+  rng.fill(raw);
+  out[0] = 120;
+  out[1] = 1;
+  let at = 2;
+  for (let i2 = 0; i2 < blocks; i2++) {
+    const n3 = Math.min(65535, length - i2 * 65535);
+    out[at] = i2 === blocks - 1 ? 1 : 0;
+    out.writeUInt16LE(n3, at + 1);
+    out.writeUInt16LE(~n3 & 65535, at + 3);
+    out.set(raw.subarray(i2 * 65535, i2 * 65535 + n3), at + 5);
+    at += 5 + n3;
+  }
+  out.writeUInt32BE(adler32(raw), at);
+  return out;
+}
+function makePdf() {
+  const target = CORPUS_BYTES.pdf;
+  const rng = new Rng(1346651697);
+  const parts = [];
+  let length = 0;
+  const offsets = [];
+  const push = (b) => {
+    parts.push(b);
+    length += b.length;
+  };
+  const object2 = (body) => {
+    offsets.push(length);
+    push(Buffer.from(`${offsets.length} 0 obj
+`, "latin1"));
+    for (const b of body) push(b);
+    push(Buffer.from("\nendobj\n", "latin1"));
+  };
+  push(Buffer.from("%PDF-1.4\n%\xE2\xE3\xCF\xD3\n", "latin1"));
+  object2([Buffer.from("<< /Type /Catalog /Pages 2 0 R >>", "latin1")]);
+  object2([Buffer.from("<< /Type /Pages >>", "latin1")]);
+  const reserve = 4096;
+  for (let _page = 1; ; _page++) {
+    let text = "BT\n/F1 10 Tf\n";
+    const lines = 60 + rng.int(40);
+    for (let i2 = 0; i2 < lines; i2++) {
+      let words = "";
+      for (let w = 0; w < 10; w++) words += `${rng.zipf(PDF_WORDS)} `;
+      text += `72 ${760 - i2 * 12} Td (${words.trimEnd()}) Tj
+`;
+    }
+    text += "ET";
+    const image = storedZlib(rng, 12e3 + rng.int(2e4));
+    const need = text.length + image.length + 200;
+    if (length + need > target - reserve) break;
+    object2([Buffer.from(`<< /Length ${text.length} >>
+stream
+${text}
+endstream`, "latin1")]);
+    object2([
+      Buffer.from(
+        `<< /Type /XObject /Subtype /Image /Width 256 /Height 128 /BitsPerComponent 8 /ColorSpace /DeviceGray /Filter /FlateDecode /Length ${image.length} >>
+stream
+`,
+        "latin1"
+      ),
+      image,
+      Buffer.from("\nendstream", "latin1")
+    ]);
+  }
+  const xref = (start) => {
+    let s = `xref
+0 ${offsets.length + 1}
+0000000000 65535 f 
+`;
+    for (const o2 of offsets) s += `${String(o2).padStart(10, "0")} 00000 n 
+`;
+    s += `trailer
+<< /Size ${offsets.length + 1} /Root 1 0 R >>
+startxref
+${start}
+%%EOF
+`;
+    return Buffer.from(s, "latin1");
+  };
+  const xrefLength = xref(target - xref(length).length).length;
+  const fill = target - length - xrefLength;
+  let comment2 = "";
+  while (comment2.length < fill) {
+    const line2 = `% ${asciiFiller(rng, PDF_WORDS, 70)}
+`;
+    comment2 += line2;
+  }
+  comment2 = `${comment2.slice(0, fill - 1)}
+`;
+  push(Buffer.from(comment2, "latin1"));
+  push(xref(length));
+  return exact("pdf", Buffer.concat(parts));
+}
+function codePointOffsets(bytes3) {
+  let count6 = 0;
+  for (let i2 = 0; i2 < bytes3.length; i2++) if ((bytes3[i2] & 192) !== 128) count6++;
+  const offsets = new Int32Array(count6 + 1);
+  let k = 0;
+  for (let i2 = 0; i2 < bytes3.length; i2++) if ((bytes3[i2] & 192) !== 128) offsets[k++] = i2;
+  offsets[k] = bytes3.length;
+  return offsets;
+}
+function corpusFile(kind) {
+  let file2 = cache.get(kind);
+  if (file2 === void 0) {
+    const bytes3 = makers[kind]();
+    file2 = { kind, bytes: bytes3, codePointOffsets: SLICED_AS_TEXT.has(kind) ? codePointOffsets(bytes3) : null };
+    cache.set(kind, file2);
+  }
+  return file2;
+}
+var CORPUS_BYTES, LITTLE_ENDIAN, Rng, TextBuilder, SENSORS, UNITS, SITES, STATUSES, NOTE_WORDS, PROSE_SMALL_WORDS, PROSE_SYLLABLES, SPEAKERS, PUNCTUATION, CITIES, WIDE_NAMES, RESULTS, PDF_WORDS, makers, SLICED_AS_TEXT, cache;
+var init_deflate_corpus = __esm({
+  "src/cases/data/deflate-corpus.ts"() {
+    "use strict";
+    CORPUS_BYTES = {
+      json: 194056,
+      bitmap: 263222,
+      prose: 222218,
+      html: 263647,
+      pdf: 1042328
+    };
+    LITTLE_ENDIAN = endianness() === "LE";
+    Rng = class {
+      next;
+      constructor(seed) {
+        this.next = mulberry32(seed);
+      }
+      /** An integer in [0, n). */
+      int(n3) {
+        return this.next() % n3;
+      }
+      /** A float in [0, 1). */
+      float() {
+        return this.next() / 4294967296;
+      }
+      /** A uniformly chosen element. */
+      pick(items) {
+        return items[this.int(items.length)];
+      }
+      /** An element chosen with a Zipf-like bias towards the front of the list (as words in text are). */
+      zipf(items) {
+        const u2 = this.float();
+        return items[Math.floor(items.length * u2 * u2)];
+      }
+      /** Fills a buffer with random bytes (four per draw, least significant byte first). */
+      fill(out) {
+        let i2 = 0;
+        if (LITTLE_ENDIAN && out.byteOffset % 4 === 0) {
+          const words = new Uint32Array(out.buffer, out.byteOffset, out.length >>> 2);
+          for (; i2 < words.length; i2++) words[i2] = this.next();
+          i2 *= 4;
+        }
+        for (; i2 + 4 <= out.length; ) {
+          const v = this.next();
+          out[i2++] = v & 255;
+          out[i2++] = v >>> 8 & 255;
+          out[i2++] = v >>> 16 & 255;
+          out[i2++] = v >>> 24;
+        }
+        if (i2 < out.length) {
+          const v = this.next();
+          for (let shift = 0; i2 < out.length; shift += 8) out[i2++] = v >>> shift & 255;
+        }
+      }
+    };
+    TextBuilder = class {
+      parts = [];
+      bytes = 0;
+      add(text) {
+        this.parts.push(text);
+        this.bytes += Buffer.byteLength(text, "utf8");
+      }
+      fits(text, limit) {
+        return this.bytes + Buffer.byteLength(text, "utf8") <= limit;
+      }
+      toBuffer() {
+        return Buffer.from(this.parts.join(""), "utf8");
+      }
+    };
+    SENSORS = ["temperature", "humidity", "pressure", "wind-speed", "wind-direction", "rain", "radiation", "dew-point"];
+    UNITS = {
+      temperature: "degC",
+      humidity: "percent",
+      pressure: "hPa",
+      "wind-speed": "m/s",
+      "wind-direction": "deg",
+      rain: "mm",
+      radiation: "W/m2",
+      "dew-point": "degC"
+    };
+    SITES = ["roof-north", "roof-south", "mast-a", "mast-b", "courtyard", "garden"];
+    STATUSES = ["ok", "ok", "ok", "ok", "ok", "ok", "ok", "stale", "calibrating", "out-of-range"];
+    NOTE_WORDS = ["sensor", "reading", "value", "checked", "station", "interval", "average", "noted", "the", "of", "and"];
+    PROSE_SMALL_WORDS = [
+      "und",
+      "der",
+      "die",
+      "das",
+      "ich",
+      "nicht",
+      "du",
+      "zu",
+      "mit",
+      "ein",
+      "in",
+      "es",
+      "mir",
+      "so",
+      "wie",
+      "sich",
+      "den",
+      "auf",
+      "ist",
+      "was",
+      "noch",
+      "doch",
+      "mich",
+      "dem",
+      "nur",
+      "wer",
+      "dich",
+      "sein",
+      "nun",
+      "schon",
+      "hier",
+      "wohl",
+      "gar",
+      "dort",
+      "auch",
+      "ach",
+      "\xFCber",
+      "f\xFCr",
+      "durch",
+      "vor",
+      "hinter",
+      "sch\xF6n"
+    ];
+    PROSE_SYLLABLES = [
+      "ber",
+      "gen",
+      "wal",
+      "ster",
+      "lich",
+      "keit",
+      "hau",
+      "mon",
+      "tr\xE4",
+      "r\xF6",
+      "schl",
+      "acht",
+      "ung",
+      "feld",
+      "brun",
+      "dor",
+      "gl\xFC",
+      "wen",
+      "ka",
+      "mer",
+      "nel",
+      "sin",
+      "tal",
+      "grau",
+      "k\xFC",
+      "fen",
+      "lau",
+      "e\xDF",
+      "hei",
+      "mu",
+      "rin",
+      "zau",
+      "bern",
+      "w\xF6",
+      "gel",
+      "stra",
+      "hen",
+      "lo",
+      "quel",
+      "d\xFC",
+      "sam",
+      "ten",
+      "vo",
+      "frei"
+    ];
+    SPEAKERS = ["DER WANDERER", "DIE KR\xC4UTERFRAU", "DER SCHREIBER", "CHOR DER NEBEL", "DER T\xDCRMER", "MARGA", "DER GAUKLER"];
+    PUNCTUATION = [",", ",", ".", ".", ";", "!", "?", ":"];
+    CITIES = ["Aachen", "Bergen", "Lyon", "Porto", "Gent", "Turin", "Leeds", "Basel", "Brno", "Graz", "Split", "Tartu"];
+    WIDE_NAMES = [
+      "Z\xFCrich",
+      // ü: +1
+      "Malm\xF6",
+      // ö: +1
+      "Krak\xF3w",
+      // ó: +1
+      "S\xE3o Paulo",
+      // ã: +1
+      "Besan\xE7on",
+      // ç: +1
+      "\xDE\xF3rsh\xF6fn",
+      // Þ ó ö: +3
+      "\u0395\u03BB\u03BB\u03AC\u03B4\u03B1",
+      // six Greek letters: +6
+      "\u6771\u4EAC",
+      // two CJK ideographs of 3 bytes: +4
+      "R\u012Bga \u2014 Tallinn",
+      // ī +1, em dash +2: +3
+      "K\xF6ln \u{1F642}",
+      // ö +1, an emoji of 4 bytes: +4
+      "\u20AC Zone"
+      // euro sign: +2
+    ];
+    RESULTS = ["passed", "passed", "passed", "passed", "passed", "failed", "skipped"];
+    PDF_WORDS = [
+      "the",
+      "of",
+      "and",
+      "model",
+      "data",
+      "system",
+      "results",
+      "we",
+      "in",
+      "is",
+      "for",
+      "figure",
+      "method",
+      "value",
+      "table",
+      "analysis",
+      "section",
+      "shows"
+    ];
+    makers = {
+      json: makeJson,
+      bitmap: makeBitmap,
+      prose: makeProse,
+      html: makeHtml,
+      pdf: makePdf
+    };
+    SLICED_AS_TEXT = /* @__PURE__ */ new Set(["json", "html"]);
+    cache = /* @__PURE__ */ new Map();
+  }
+});
+
+// src/cases/data/deflate-cases.ts
+function acceptOffer(requests, offers) {
+  for (const request of requests) {
+    for (const offer of offers) {
+      if (request.noContextTakeover && !offer.acceptNoContextTakeover) continue;
+      if (request.maxWindowBits !== 0 && !offer.acceptMaxWindowBits) continue;
+      return { offer, requestNoContextTakeover: request.noContextTakeover, requestMaxWindowBits: request.maxWindowBits };
+    }
+  }
+  return null;
+}
+var messageSizeRows, payloadSubgroups, paramTestData, plain, noContext, bits9, bits15, noContextBits9, noContextBits15, acceptRules, acceptFirstOffer;
+var init_deflate_cases = __esm({
+  "src/cases/data/deflate-cases.ts"() {
+    "use strict";
+    messageSizeRows = [
+      { row: "1", length: 16, count: 1e3, waitSeconds: 60, fragmentSize: 0 },
+      { row: "2", length: 64, count: 1e3, waitSeconds: 60, fragmentSize: 0 },
+      { row: "3", length: 256, count: 1e3, waitSeconds: 120, fragmentSize: 0 },
+      { row: "4", length: 1024, count: 1e3, waitSeconds: 240, fragmentSize: 0 },
+      { row: "5", length: 4096, count: 1e3, waitSeconds: 480, fragmentSize: 0 },
+      { row: "6", length: 8192, count: 1e3, waitSeconds: 480, fragmentSize: 0 },
+      { row: "7", length: 16384, count: 1e3, waitSeconds: 480, fragmentSize: 0 },
+      { row: "8", length: 32768, count: 1e3, waitSeconds: 480, fragmentSize: 0 },
+      { row: "9", length: 65536, count: 1e3, waitSeconds: 480, fragmentSize: 0 },
+      { row: "10", length: 131072, count: 1e3, waitSeconds: 480, fragmentSize: 0 },
+      { row: "11", length: 8192, count: 1e3, waitSeconds: 480, fragmentSize: 256 },
+      { row: "12", length: 16384, count: 1e3, waitSeconds: 480, fragmentSize: 256 },
+      { row: "13", length: 32768, count: 1e3, waitSeconds: 480, fragmentSize: 256 },
+      { row: "14", length: 65536, count: 1e3, waitSeconds: 480, fragmentSize: 256 },
+      { row: "15", length: 131072, count: 1e3, waitSeconds: 480, fragmentSize: 256 },
+      { row: "16", length: 131072, count: 1e3, waitSeconds: 480, fragmentSize: 1024 },
+      { row: "17", length: 131072, count: 1e3, waitSeconds: 480, fragmentSize: 4096 },
+      { row: "18", length: 131072, count: 1e3, waitSeconds: 480, fragmentSize: 32768 }
+    ];
+    payloadSubgroups = [
+      { subgroup: "12.1", data: { corpus: "json", binary: false, what: "a 194056-byte JSON document" } },
+      { subgroup: "12.2", data: { corpus: "bitmap", binary: true, what: "a 263222-byte 512\xD7512 grayscale bitmap", literalsOnly: true } },
+      { subgroup: "12.3", data: { corpus: "prose", binary: true, what: "a 222218-byte German verse text (UTF-8, sent as binary)" } },
+      { subgroup: "12.4", data: { corpus: "html", binary: false, what: "a 263647-byte HTML page (263620 code points)" } },
+      { subgroup: "12.5", data: { corpus: "pdf", binary: true, what: "a 1042328-byte PDF document" } }
+    ];
+    paramTestData = payloadSubgroups[0]?.data ?? { corpus: "json", binary: false, what: "" };
+    plain = { noContextTakeover: false, maxWindowBits: 0 };
+    noContext = { noContextTakeover: true, maxWindowBits: 0 };
+    bits9 = { noContextTakeover: false, maxWindowBits: 9 };
+    bits15 = { noContextTakeover: false, maxWindowBits: 15 };
+    noContextBits9 = { noContextTakeover: true, maxWindowBits: 9 };
+    noContextBits15 = { noContextTakeover: true, maxWindowBits: 15 };
+    acceptRules = [
+      { subgroup: "13.1", requests: [plain] },
+      { subgroup: "13.2", requests: [noContext] },
+      { subgroup: "13.3", requests: [bits9] },
+      { subgroup: "13.4", requests: [bits15] },
+      { subgroup: "13.5", requests: [noContextBits9] },
+      { subgroup: "13.6", requests: [noContextBits15] },
+      { subgroup: "13.7", requests: [noContextBits9, noContext, plain] }
+    ];
+    acceptFirstOffer = [plain];
+  }
+});
+
+// src/cases/s12-deflate-payloads.ts
+import { createHash } from "node:crypto";
+function equalsParts(data, parts) {
+  let at = 0;
+  for (const p of parts) {
+    if (at + p.length > data.length || !data.subarray(at, at + p.length).equals(p)) return false;
+    at += p.length;
+  }
+  return at === data.length;
+}
+function codePoints(data) {
+  let n3 = 0;
+  for (let i2 = 0; i2 < data.length; i2++) if ((data[i2] & 192) !== 128) n3++;
+  return n3;
+}
+function framing(row) {
+  return row.fragmentSize === 0 ? "each message in a single frame" : `the compressed payload of each message split into frames of at most ${row.fragmentSize} bytes`;
+}
+function deflateEchoCase(spec) {
+  const { data, row } = spec;
+  const echo = new EchoRun(data, row);
+  return defineCase({
+    id: spec.id,
+    ...echoTexts(data, row, spec.negotiation),
+    expect: {},
+    close: closedByMe([CloseCode.Normal]),
+    closeExpectationAtStart: true,
+    reportTime: true,
+    reportCompressionRatio: true,
+    schedule: {
+      maxSeconds: row.waitSeconds + 2,
+      cost: 0.1 + row.count * (2e-4 + row.length / (data.corpus === "bitmap" || data.corpus === "pdf" ? 4e6 : 2e7))
+    },
+    deflate: (offers) => acceptOffer(spec.accept, offers),
+    // As a client, wsgate offers what it accepts as a server (Autobahn's CLIENT_OFFERS mirror SERVER_ACCEPT).
+    deflateOffers: spec.accept.map((r) => ({ requestNoContextTakeover: r.noContextTakeover, requestMaxWindowBits: r.maxWindowBits })),
+    deflateLiteralsOnly: data.literalsOnly === true,
+    // An echo is compared with what was sent, then dropped (a difference is reported by its SHA-1).
+    transientMessages: true,
+    run: (t) => echo.start(t),
+    onMessage: (t, received, binary) => echo.onEcho(t, received, binary)
+  });
+}
+function echoTexts(data, row, negotiation2) {
+  const unit = data.binary ? "bytes" : "code points";
+  const fromChunks = row.length >= CUT_FROM;
+  return {
+    description: `${row.count} ${data.binary ? "binary" : "text"} messages of ${row.length} ${unit} each, cut in turn from ${data.what}, wrapping around at its end; sent compressed with permessage-deflate${data.literalsOnly === true ? " (coded as Huffman literals: LZ77 finds nothing in its noise)" : ""}${fromChunks ? ` from ${CHUNK_SIZE / 1024} KiB chunks of the document deflated once per run, whose back-references reach into earlier messages` : ""}, ${framing(row)}. The next message leaves only when the previous one has come back.<br>${negotiation2}`,
+    expectation: `The client echoes every message unchanged (same type, same ${unit}) and all ${row.count} within ${row.waitSeconds} seconds, then answers the server's close (1000) cleanly. Without permessage-deflate negotiated the case is UNIMPLEMENTED.`
+  };
+}
+function finish(t, behavior, result) {
+  t.setOutcome(behavior, result);
+  t.setWirelog(true);
+  t.sendClose(CloseCode.Normal);
+}
+var documents, CHUNK_SIZE, CUT_FROM, MessageWindow, states, py, sha1, EchoRun, NEGOTIATION_12, deflatePayloadCases;
+var init_s12_deflate_payloads = __esm({
+  "src/cases/s12-deflate-payloads.ts"() {
+    "use strict";
+    init_constants();
+    init_document();
+    init_verdicts();
+    init_deflate_corpus();
+    init_deflate_cases();
+    init_define();
+    documents = /* @__PURE__ */ new Map();
+    CHUNK_SIZE = 8192;
+    CUT_FROM = 4 * CHUNK_SIZE;
+    MessageWindow = class {
+      constructor(data, length) {
+        this.length = length;
+        const file2 = corpusFile(data.corpus);
+        let document = documents.get(data.corpus);
+        if (document === void 0) {
+          document = new DocumentChunks(file2.bytes, CHUNK_SIZE);
+          documents.set(data.corpus, document);
+        }
+        this.document = document;
+        this.offsets = data.binary ? null : file2.codePointOffsets;
+        this.units = this.offsets === null ? file2.bytes.length : this.offsets.length - 1;
+      }
+      length;
+      document;
+      offsets;
+      /** Size of the document in the window's units: code points for text, bytes for binary. */
+      units;
+      byteAt(unit) {
+        return this.offsets === null ? unit : this.offsets[unit];
+      }
+      /** The bytes of the message that starts at unit `from`, wrapping around at the end: first byte and length. */
+      range(from) {
+        const start = this.byteAt(from);
+        const end = this.byteAt((from + this.length) % this.units);
+        return { start, length: end > start ? end - start : end + this.document.bytes.length - start };
+      }
+      /** Where the message after the one at `from` starts. */
+      next(from) {
+        return (from + this.length) % this.units;
+      }
+    };
+    states = /* @__PURE__ */ new WeakMap();
+    py = (b) => b ? "True" : "False";
+    sha1 = (...parts) => {
+      const hash2 = createHash("sha1");
+      for (const p of parts) hash2.update(p);
+      return hash2.digest("hex");
+    };
+    EchoRun = class {
+      constructor(data, row) {
+        this.data = data;
+        this.row = row;
+        this.fromChunks = row.length >= CUT_FROM;
+      }
+      data;
+      row;
+      window = null;
+      fromChunks;
+      start(t) {
+        t.setWirelog(false);
+        if (!t.deflateActive) {
+          t.setOutcome(Behavior.Unimplemented, "Actual events differ from any expected.");
+          t.sendClose(CloseCode.Normal);
+          return;
+        }
+        t.setOutcome(Behavior.Failed, `Case did not finish within ${this.row.waitSeconds} seconds.`);
+        t.closeAfter(this.row.waitSeconds);
+        this.window ??= new MessageWindow(this.data, this.row.length);
+        const s = { window: this.window, position: 0, sent: 0, expected: [], next: null };
+        states.set(t, s);
+        this.sendNext(t, s);
+      }
+      onEcho(t, received, binary) {
+        const { data, row } = this;
+        const s = states.get(t);
+        if (s === void 0) return;
+        if (binary === data.binary && equalsParts(received, s.expected)) {
+          if (s.sent < row.count) {
+            this.sendNext(t, s);
+          } else {
+            t.captureTrafficStats();
+            finish(t, Behavior.Ok, "Ok, received all echo'ed messages in time.");
+          }
+          return;
+        }
+        const length = data.binary ? received.length : codePoints(received);
+        const result = binary !== data.binary ? `Echo'ed message type differs from what I sent (got binary ${py(binary)}, expected binary ${py(data.binary)}).` : length !== row.length ? `Echo'ed message length differs from what I sent (got length ${length}, expected length ${row.length}).` : `Echo'ed message contents differs from what I sent (got SHA1 ${sha1(received)}, expected SHA1 ${sha1(...s.expected)}).`;
+        finish(t, Behavior.Failed, result);
+      }
+      /** Cuts the next message and compresses it (Autobahn's sendOne, without the sending). */
+      prepare(t, s) {
+        const { start, length } = s.window.range(s.position);
+        s.position = s.window.next(s.position);
+        const options = { binary: this.data.binary, fragmentSize: this.row.fragmentSize, fromChunks: this.fromChunks };
+        return { payload: s.window.document.views(start, length), prepared: t.prepareCut(s.window.document, start, length, options) };
+      }
+      /**
+       * Sends the prepared message, then prepares the one after it, so that its compression overlaps
+       * the round trip. Messages are compressed in sending order, so the bytes on the wire are the same
+       * as with sendMessage.
+       */
+      sendNext(t, s) {
+        const m = s.next ?? this.prepare(t, s);
+        s.expected = m.payload;
+        t.sendPrepared(m.prepared);
+        s.sent += 1;
+        s.next = s.sent < this.row.count ? this.prepare(t, s) : null;
+      }
+    };
+    NEGOTIATION_12 = "Negotiation: the server accepts the client's first permessage-deflate offer, asking nothing of the client's compressor.";
+    deflatePayloadCases = payloadSubgroups.flatMap(
+      ({ subgroup: subgroup2, data }) => messageSizeRows.map((row) => deflateEchoCase({ id: `${subgroup2}.${row.row}`, data, row, accept: acceptFirstOffer, negotiation: NEGOTIATION_12 }))
+    );
+  }
+});
+
+// src/cases/s13-deflate-params.ts
+function asked(r) {
+  const params = [
+    ...r.noContextTakeover ? ["client_no_context_takeover"] : [],
+    ...r.maxWindowBits !== 0 ? [`client_max_window_bits=${r.maxWindowBits}`] : []
+  ];
+  return params.length === 0 ? "nothing" : params.join(" and ");
+}
+function negotiation(requests) {
+  const tries = requests.map(
+    (r) => r.noContextTakeover || r.maxWindowBits !== 0 ? `the first offer that allows ${asked(r)}, asking for ${r.noContextTakeover && r.maxWindowBits !== 0 ? "both" : "it"}` : "the client's first offer, asking nothing"
+  );
+  const rule = tries.length === 1 ? `accepts ${tries[0] ?? ""}` : `accepts, trying in turn: ${tries.join("; then ")}`;
+  return `Negotiation: the server ${rule}. When no offer fits, the server declines permessage-deflate.`;
+}
+var deflateParamCases;
+var init_s13_deflate_params = __esm({
+  "src/cases/s13-deflate-params.ts"() {
+    "use strict";
+    init_deflate_cases();
+    init_s12_deflate_payloads();
+    deflateParamCases = acceptRules.flatMap(
+      ({ subgroup: subgroup2, requests }) => messageSizeRows.map(
+        (row) => deflateEchoCase({ id: `${subgroup2}.${row.row}`, data: paramTestData, row, accept: requests, negotiation: negotiation(requests) })
+      )
+    );
+  }
+});
+
+// src/cases/handshake-scripts.ts
+import { createHash as createHash2 } from "node:crypto";
+function head(statusLine, lines) {
+  return `${[statusLine, ...lines].map((l) => `${l}\r
+`).join("")}\r
+`;
+}
+function upgradeLines(info) {
+  return ["Upgrade: websocket", "Connection: Upgrade", `Sec-WebSocket-Accept: ${info.accept}`];
+}
+function needsMet(needs, info) {
+  if (needs === "deflate-offer") return info.deflateOffers.length > 0;
+  if (needs === "no-deflate-offer") return info.deflateOffers.length === 0;
+  return true;
+}
+function unimplementedUnlessScripted(needs) {
+  return (verdict, facts) => {
+    if (facts.scriptedHandshake === true) return verdict;
+    return {
+      behavior: Behavior.Unimplemented,
+      result: needsText(needs),
+      behaviorClose: CloseBehavior.Ok,
+      resultClose: "Not judged: the case does not apply to this client."
+    };
+  };
+}
+function mustRefuse(def) {
+  const needs = def.needs ?? null;
+  const statusLine = def.statusLine ?? SWITCHING;
+  const switching = statusLine === SWITCHING;
+  return defineCase({
+    id: def.id,
+    description: def.description,
+    expectation: `${def.expectation} The client fails the connection: it closes TCP without sending any data frame (a close frame first is tolerated, with any code), and never echoes the text message the server sends right after the response.${needs === null ? "" : ` ${needsText(needs)}`}`,
+    expect: { OK: [] },
+    close: refused,
+    suppressClose: true,
+    adjust: unimplementedUnlessScripted(needs),
+    handshake(info) {
+      if (!needsMet(needs, info)) return null;
+      const response = head(statusLine, def.lines(info));
+      if (def.deflate !== true) return { head: response, delivery: "together" };
+      const offer = info.deflateOffers[0] ?? PLAIN_OFFER;
+      return { head: response, delivery: "together", deflate: { offer, requestNoContextTakeover: false, requestMaxWindowBits: 0 } };
+    },
+    run(t) {
+      if (!t.scriptedHandshake) {
+        unimplemented(t, needsText(needs));
+        return;
+      }
+      t.sendFrame({ opcode: Opcode.Text, payload: PROBE });
+      if (switching) t.killAfter(REFUSE_WAIT);
+      else t.continueLater(REFUSE_WAIT, () => t.dropConnection(), "client-kept-http-connection");
+    }
+  });
+}
+function needsText(needs) {
+  if (needs === "deflate-offer") return "Without a permessage-deflate offer from the client the case is UNIMPLEMENTED.";
+  if (needs === "no-deflate-offer") return "When the client offers permessage-deflate the case is UNIMPLEMENTED.";
+  return "";
+}
+function unimplemented(t, why) {
+  t.setOutcome(Behavior.Unimplemented, why);
+  t.sendClose(CloseCode.Normal);
+}
+function mustAccept(def) {
+  const binary = Buffer.from("wsgate binary \0\xFF", "latin1");
+  return defineCase({
+    id: def.id,
+    description: def.description,
+    expectation: `${def.expectation} The client takes the connection as established and echoes a text and a binary message, then answers the close (1000) cleanly.`,
+    expect: { OK: [message(PROBE), message(binary, true)] },
+    close: closedByMe([CloseCode.Normal]),
+    adjust: wrongCodeFails,
+    handshake: (info) => ({ head: def.response(info), delivery: def.delivery }),
+    run(t) {
+      t.sendFrame({ opcode: Opcode.Text, payload: PROBE });
+      t.sendFrame({ opcode: Opcode.Binary, payload: binary });
+      t.killAfter(ECHO_WAIT);
+    }
+  });
+}
+function mustInflate(def) {
+  return defineCase({
+    id: def.id,
+    description: `${def.description} Negotiation: the server accepts the client's first permessage-deflate offer, asking nothing. (${def.rfc})`,
+    expectation: `${def.expectation} Without permessage-deflate negotiated the case is UNIMPLEMENTED.`,
+    expect: { OK: def.echoes.map((e) => message(e)) },
+    close: closedByMe([CloseCode.Normal]),
+    adjust: wrongCodeFails,
+    deflate: (offers) => acceptOffer(acceptFirstOffer, offers),
+    run(t) {
+      if (!t.deflateActive) {
+        unimplemented(t, "permessage-deflate was not negotiated (the client offered none).");
+        return;
+      }
+      for (const frame of def.frames) t.sendFrame(frame);
+      t.killAfter(ECHO_WAIT);
+    }
+  });
+}
+function swapCase(text) {
+  return text.replace(/[A-Za-z]/g, (c3) => c3 === c3.toUpperCase() ? c3.toLowerCase() : c3.toUpperCase());
+}
+function acceptWithoutGuid(info) {
+  return createHash2("sha1").update(info.request.key, "latin1").digest("base64");
+}
+var PROBE, REFUSE_WAIT, ECHO_WAIT, ANY_CLOSE_CODE, refused, SWITCHING, PLAIN_OFFER;
+var init_handshake_scripts = __esm({
+  "src/cases/handshake-scripts.ts"() {
+    "use strict";
+    init_constants();
+    init_verdicts();
+    init_deflate_cases();
+    init_define();
+    PROBE = "Hello, wsgate";
+    REFUSE_WAIT = 2;
+    ECHO_WAIT = 5;
+    ANY_CLOSE_CODE = [1e3, 1001, 1002, 1003, 1007, 1008, 1009, 1010, 1011];
+    refused = { closedByMe: false, closeCode: ANY_CLOSE_CODE, requireClean: false };
+    SWITCHING = "HTTP/1.1 101 Switching Protocols";
+    PLAIN_OFFER = {
+      acceptNoContextTakeover: true,
+      acceptMaxWindowBits: false,
+      requestNoContextTakeover: false,
+      requestMaxWindowBits: 0
+    };
+  }
+});
+
+// src/cases/s14-messages.ts
+var RSV1, HELLO_SYNC_FLUSHED, HELLO4, HELLO_BFINAL, EMPTY_BLOCK, inflateCases, REASON_123, REASON_CUT, closeReasonCases;
+var init_s14_messages = __esm({
+  "src/cases/s14-messages.ts"() {
+    "use strict";
+    init_constants();
+    init_define();
+    init_handshake_scripts();
+    RSV1 = 4;
+    HELLO_SYNC_FLUSHED = hex3("f2 48 cd c9 c9 07 00 00 00 ff ff");
+    HELLO4 = hex3("f2 48 cd c9 c9 07 00");
+    HELLO_BFINAL = hex3("f3 48 cd c9 c9 07 00");
+    EMPTY_BLOCK = hex3("00");
+    inflateCases = [
+      // RFC 7692 §7.2.3.6 (Generating an Empty Fragment): a sender that has flushed what it compressed
+      // (the flush's empty stored block kept, as it is not the end of the message yet) and then meets the
+      // end of the message sends a final fragment holding the octet 0x00; with the appended 00 00 ff ff it
+      // is one more empty stored block.
+      mustInflate({
+        id: "14.5.1",
+        rfc: "RFC 7692 \xA77.2.2, \xA77.2.3.6",
+        description: 'A compressed text message "Hello" in two frames: the data of a sync flush with its empty stored block kept (f2 48 cd c9 c9 07 00 00 00 ff ff), then a final continuation frame whose payload is the single octet 00; then a second compressed "Hello" (f2 48 cd c9 c9 07 00).',
+        expectation: 'RFC 7692 \xA77.2.3.6: the final octet 00 and the appended 00 00 ff ff make one more empty stored block. The client echoes "Hello" twice.',
+        frames: [
+          { opcode: Opcode.Text, rsv: RSV1, payload: HELLO_SYNC_FLUSHED, fin: false },
+          { opcode: Opcode.Continuation, payload: EMPTY_BLOCK },
+          { opcode: Opcode.Text, rsv: RSV1, payload: HELLO4 }
+        ],
+        echoes: ["Hello", "Hello"]
+      }),
+      // RFC 6455 §5.4: "A fragmented message consists of a single frame with the FIN bit clear and an
+      // opcode other than 0, followed by zero or more frames with the FIN bit clear and the opcode set to
+      // 0, and terminated by a single frame with the FIN bit set and an opcode of 0." Nothing bounds a
+      // fragment's payload from below.
+      mustInflate({
+        id: "14.5.2",
+        rfc: "RFC 6455 \xA75.4, RFC 7692 \xA77.2.2",
+        description: 'A compressed text message "Hello" in two frames: all the compressed data first (f2 48 cd c9 c9 07 00), then a final continuation frame with an empty payload.',
+        expectation: 'The 00 00 ff ff appended at the end of the message completes the data. The client echoes "Hello".',
+        frames: [
+          { opcode: Opcode.Text, rsv: RSV1, payload: HELLO4, fin: false },
+          { opcode: Opcode.Continuation, payload: "" }
+        ],
+        echoes: ["Hello"]
+      }),
+      mustInflate({
+        id: "14.5.3",
+        rfc: "RFC 7692 \xA77.2.2, \xA77.2.3.6",
+        description: 'An empty text message compressed (payload 00: with the appended 00 00 ff ff, an empty stored block), then a compressed "Hello".',
+        expectation: 'The first message inflates to nothing. The client echoes an empty text message, then "Hello".',
+        frames: [
+          { opcode: Opcode.Text, rsv: RSV1, payload: EMPTY_BLOCK },
+          { opcode: Opcode.Text, rsv: RSV1, payload: HELLO4 }
+        ],
+        echoes: ["", "Hello"]
+      }),
+      // RFC 7692 §7.2.3.4: "On platforms on which the flush method using an empty DEFLATE block with no
+      // compression is not available, implementors can choose to flush data using DEFLATE blocks with
+      // "BFINAL" set to 1."
+      mustInflate({
+        id: "14.5.4",
+        rfc: "RFC 7692 \xA77.2.3.4",
+        description: 'A compressed text message "Hello" whose only DEFLATE block has BFINAL set (f3 48 cd c9 c9 07 00, as a Z_FINISH flush ends it).',
+        expectation: 'RFC 7692 \xA77.2.3.4: a sender may flush with a block that has BFINAL set; the client inflates it (the 00 00 ff ff appended after the end of the stream is ignored) and echoes "Hello".',
+        frames: [{ opcode: Opcode.Text, rsv: RSV1, payload: HELLO_BFINAL }],
+        echoes: ["Hello"]
+      })
+    ];
+    REASON_123 = "\u20AC".repeat(41);
+    REASON_CUT = Buffer.from("Hello \u20AC", "utf8").subarray(0, -1);
+    closeReasonCases = [
+      // RFC 6455 §5.5: "All control frames MUST have a payload length of 125 bytes or less"; §5.5.1: the
+      // body is a 2-byte status code followed by UTF-8 data, so a reason has at most 123 octets.
+      defineCase({
+        id: "14.6.1",
+        description: "A close frame with code 1000 and a 123-octet reason made of 41 three-octet UTF-8 characters (U+20AC): the longest a close reason can be. (RFC 6455 \xA75.5, \xA75.5.1)",
+        expectation: "RFC 6455 \xA75.5.1: the client answers the close with 1000 (or no code) and closes cleanly.",
+        expect: { OK: [] },
+        close: closedByMe([CloseCode.Normal]),
+        suppressClose: true,
+        adjust: wrongCodeFails,
+        run(t) {
+          t.sendCloseFrame(CloseCode.Normal, REASON_123);
+          t.killAfter(REFUSE_WAIT);
+        }
+      }),
+      // RFC 6455 §5.5.1: "the data ... is not guaranteed to be human readable" but "MUST be UTF-8", and §8.1:
+      // "When an endpoint is to interpret a byte stream as UTF-8 but finds that the byte stream is not, in
+      // fact, a valid UTF-8 stream, that endpoint MUST _Fail the WebSocket Connection_."
+      defineCase({
+        id: "14.6.2",
+        description: 'A close frame with code 1000 whose reason ends in the middle of a UTF-8 sequence ("Hello " then e2 82, the first two octets of U+20AC). (RFC 6455 \xA75.5.1, \xA78.1)',
+        expectation: "RFC 6455 \xA78.1: the reason is not valid UTF-8, so the client fails the connection: it answers with 1007 (or no code), or drops TCP.",
+        expect: { OK: [] },
+        close: { closedByMe: true, closeCode: [CloseCode.InvalidPayload], requireClean: false },
+        suppressClose: true,
+        adjust: wrongCodeFails,
+        run(t) {
+          t.sendCloseFrame(CloseCode.Normal, REASON_CUT);
+          t.killAfter(REFUSE_WAIT);
+        }
+      })
+    ];
+  }
+});
+
+// src/cases/s14-handshake.ts
+function deflateResponse(id, params, what, rule) {
+  return mustRefuse({
+    id,
+    description: `A valid 101 response accepting permessage-deflate with ${what}: "Sec-WebSocket-Extensions: permessage-deflate; ${params}", then an uncompressed text message. (RFC 7692 \xA77.1)`,
+    expectation: `RFC 7692 \xA77.1: a response that contains ${rule} means the client MUST _Fail the WebSocket Connection_.`,
+    needs: "deflate-offer",
+    deflate: true,
+    lines: (info) => [...upgradeLines(info), `Sec-WebSocket-Extensions: permessage-deflate; ${params}`]
+  });
+}
+var statusAndHeaderCases, negotiationCases, deflateParamCases2, acceptCases, handshakeCases;
+var init_s14_handshake = __esm({
+  "src/cases/s14-handshake.ts"() {
+    "use strict";
+    init_handshake_scripts();
+    init_s14_messages();
+    statusAndHeaderCases = [
+      // RFC 6455 §4.1: "If the response lacks a |Sec-WebSocket-Accept| header field or the
+      // |Sec-WebSocket-Accept| contains a value other than the base64-encoded SHA-1 of the concatenation
+      // of the |Sec-WebSocket-Key| (as a string, not base64-decoded) with the string
+      // "258EAFA5-E914-47DA-95CA-C5AB0DC85B11" but ignoring any leading and trailing whitespace, the
+      // client MUST _Fail the WebSocket Connection_."
+      mustRefuse({
+        id: "14.1.1",
+        description: "A 101 response whose Sec-WebSocket-Accept is the base64 SHA-1 of the key alone (the GUID left out), then a text message. (RFC 6455 \xA74.1)",
+        expectation: "RFC 6455 \xA74.1: a Sec-WebSocket-Accept other than base64(SHA-1(key + GUID)) means the client MUST _Fail the WebSocket Connection_.",
+        lines: (info) => ["Upgrade: websocket", "Connection: Upgrade", `Sec-WebSocket-Accept: ${acceptWithoutGuid(info)}`]
+      }),
+      mustRefuse({
+        id: "14.1.2",
+        description: "A 101 response without a Sec-WebSocket-Accept header field, then a text message. (RFC 6455 \xA74.1)",
+        expectation: "RFC 6455 \xA74.1: a response that lacks a Sec-WebSocket-Accept header field means the client MUST _Fail the WebSocket Connection_.",
+        lines: () => ["Upgrade: websocket", "Connection: Upgrade"]
+      }),
+      mustRefuse({
+        id: "14.1.8",
+        description: "A 101 response whose Sec-WebSocket-Accept is the right value with the letter case of every letter swapped, then a text message. (RFC 6455 \xA74.1, RFC 4648 \xA74)",
+        expectation: "RFC 6455 \xA74.1: the value must be the base64-encoded SHA-1; base64 letters are case-sensitive (RFC 4648 \xA74), so this is another value and the client MUST _Fail the WebSocket Connection_.",
+        lines: (info) => ["Upgrade: websocket", "Connection: Upgrade", `Sec-WebSocket-Accept: ${swapCase(info.accept)}`]
+      }),
+      // RFC 6455 §4.1: "If the status code received from the server is not 101, the client handles the
+      // response per HTTP [RFC2616] procedures." §4.2.2: "Any status code other than 101 indicates that
+      // the WebSocket handshake has not completed and that the semantics of HTTP still apply."
+      mustRefuse({
+        id: "14.1.3",
+        description: "A 200 OK response that otherwise carries every upgrade header field (Upgrade, Connection, a correct Sec-WebSocket-Accept), then a text message as its body. (RFC 6455 \xA74.1, \xA74.2.2)",
+        expectation: "RFC 6455 \xA74.1: a status other than 101 is handled per HTTP; the WebSocket handshake has not completed.",
+        statusLine: "HTTP/1.1 200 OK",
+        lines: upgradeLines
+      }),
+      mustRefuse({
+        id: "14.1.4",
+        description: "A 301 Moved Permanently response whose Location is the URL just requested, then a text message. (RFC 6455 \xA74.1)",
+        expectation: 'RFC 6455 \xA74.1: "the server might redirect the client using a 3xx status code (but clients are not required to follow them)". A client that follows it meets the same answer and must give up in the end.',
+        statusLine: "HTTP/1.1 301 Moved Permanently",
+        lines: (info) => [`Location: ws://${info.request.headers.get("host")?.[0] ?? "127.0.0.1"}${info.request.target}`, "Content-Length: 0"]
+      }),
+      mustRefuse({
+        id: "14.1.5",
+        description: "A 403 Forbidden response (with Content-Length: 0), then a text message. (RFC 6455 \xA74.1)",
+        expectation: "RFC 6455 \xA74.1: a status other than 101 is handled per HTTP; the WebSocket handshake has not completed.",
+        statusLine: "HTTP/1.1 403 Forbidden",
+        lines: () => ["Content-Length: 0"]
+      }),
+      // RFC 6455 §4.1: "If the response lacks an |Upgrade| header field or the |Upgrade| header field
+      // contains a value that is not an ASCII case-insensitive match for the value "websocket", the
+      // client MUST _Fail the WebSocket Connection_."
+      mustRefuse({
+        id: "14.1.6",
+        description: "A 101 response without an Upgrade header field (Connection and a correct Sec-WebSocket-Accept present), then a text message. (RFC 6455 \xA74.1)",
+        expectation: "RFC 6455 \xA74.1: a response that lacks an Upgrade header field means the client MUST _Fail the WebSocket Connection_.",
+        lines: (info) => ["Connection: Upgrade", `Sec-WebSocket-Accept: ${info.accept}`]
+      }),
+      // RFC 6455 §4.1: "If the response lacks a |Connection| header field or the |Connection| header
+      // field doesn't contain a token that is an ASCII case-insensitive match for the value "Upgrade",
+      // the client MUST _Fail the WebSocket Connection_."
+      mustRefuse({
+        id: "14.1.7",
+        description: 'A 101 response with "Connection: keep-alive" (no Upgrade token), then a text message. (RFC 6455 \xA74.1)',
+        expectation: 'RFC 6455 \xA74.1: a Connection header field without the token "Upgrade" means the client MUST _Fail the WebSocket Connection_.',
+        lines: (info) => ["Upgrade: websocket", "Connection: keep-alive", `Sec-WebSocket-Accept: ${info.accept}`]
+      })
+    ];
+    negotiationCases = [
+      // RFC 6455 §4.1: "If the response includes a |Sec-WebSocket-Extensions| header field and this
+      // header field indicates the use of an extension that was not present in the client's handshake
+      // (the server has indicated an extension not requested by the client), the client MUST _Fail the
+      // WebSocket Connection_."
+      mustRefuse({
+        id: "14.2.1",
+        description: 'A valid 101 response that also says "Sec-WebSocket-Extensions: x-wsgate-not-offered", then a text message. (RFC 6455 \xA74.1)',
+        expectation: "RFC 6455 \xA74.1: an extension in the response that the client did not request means the client MUST _Fail the WebSocket Connection_.",
+        lines: (info) => [...upgradeLines(info), "Sec-WebSocket-Extensions: x-wsgate-not-offered"]
+      }),
+      // RFC 6455 §4.1: "If the response includes a |Sec-WebSocket-Protocol| header field and this header
+      // field indicates the use of a subprotocol that was not present in the client's handshake (the
+      // server has indicated a subprotocol not requested by the client), the client MUST _Fail the
+      // WebSocket Connection_."
+      mustRefuse({
+        id: "14.2.2",
+        description: 'A valid 101 response that also says "Sec-WebSocket-Protocol: x-wsgate-not-offered", then a text message. (RFC 6455 \xA74.1)',
+        expectation: "RFC 6455 \xA74.1: a subprotocol in the response that the client did not request means the client MUST _Fail the WebSocket Connection_.",
+        lines: (info) => [...upgradeLines(info), "Sec-WebSocket-Protocol: x-wsgate-not-offered"]
+      }),
+      mustRefuse({
+        id: "14.2.3",
+        description: "A valid 101 response that accepts permessage-deflate although the client offered no extension, then a text message. (RFC 6455 \xA74.1, RFC 7692 \xA75)",
+        expectation: "RFC 6455 \xA74.1: an extension in the response that the client did not request means the client MUST _Fail the WebSocket Connection_.",
+        needs: "no-deflate-offer",
+        deflate: true,
+        lines: (info) => [...upgradeLines(info), "Sec-WebSocket-Extensions: permessage-deflate"]
+      })
+    ];
+    deflateParamCases2 = [
+      deflateResponse("14.3.1", "x-wsgate-not-offered", "a parameter the client did not offer", "an extension parameter not defined for use in a response"),
+      // RFC 7692 §7.1.2.1: the value of server_max_window_bits is a decimal integer from 8 to 15.
+      deflateResponse(
+        "14.3.2",
+        "server_max_window_bits=7",
+        "server_max_window_bits out of range",
+        "an extension parameter with an invalid value (server_max_window_bits must be 8 to 15)"
+      ),
+      deflateResponse(
+        "14.3.3",
+        "client_max_window_bits=16",
+        "client_max_window_bits out of range",
+        "an extension parameter with an invalid value (client_max_window_bits must be 8 to 15)"
+      ),
+      deflateResponse(
+        "14.3.4",
+        "server_no_context_takeover; server_no_context_takeover",
+        "a parameter given twice",
+        "multiple extension parameters with the same name"
+      )
+    ];
+    acceptCases = [
+      // RFC 6455 §4.2.2: "At this point, the server may begin sending (and receiving) data." A client
+      // reads the frames that follow the response in the same TCP segment.
+      mustAccept({
+        id: "14.4.1",
+        description: "A valid 101 response and two messages (text, binary) in one TCP write. (RFC 6455 \xA74.2.2)",
+        expectation: 'RFC 6455 \xA74.2.2: once the response is sent "the server may begin sending (and receiving) data"; frames in the segment of the response are data of the connection.',
+        delivery: "together",
+        response: (info) => head(SWITCHING, upgradeLines(info))
+      }),
+      // RFC 6455 §4.1: "The client MUST validate the server's response as follows" — on the response as a
+      // byte stream, wherever TCP cuts it.
+      mustAccept({
+        id: "14.4.2",
+        description: "A valid 101 response written one octet per TCP write, each after the previous one was flushed; then two messages. (RFC 6455 \xA74.1)",
+        expectation: "RFC 6455 \xA74.1: the client validates the response, wherever TCP cuts it.",
+        delivery: "bytewise",
+        response: (info) => head(SWITCHING, upgradeLines(info))
+      }),
+      // RFC 6455 §4.1: "an ASCII case-insensitive match for the value "websocket"" / "a token that is an
+      // ASCII case-insensitive match for the value "Upgrade""; RFC 7230 §3.2: "Each header field consists
+      // of a case-insensitive field name followed by a colon".
+      mustAccept({
+        id: "14.4.3",
+        description: 'A valid 101 response with header names and tokens in unusual letter case: "uPGRADE: WebSocket", "CONNECTION: UPGRADE", "sec-websocket-accept: ...". (RFC 6455 \xA74.1, RFC 7230 \xA73.2)',
+        expectation: "RFC 6455 \xA74.1 matches Upgrade and Connection tokens ASCII case-insensitively; RFC 7230 \xA73.2 field names are case-insensitive.",
+        delivery: "separate",
+        response: (info) => head(SWITCHING, ["uPGRADE: WebSocket", "CONNECTION: UPGRADE", `sec-websocket-accept: ${info.accept}`])
+      }),
+      // RFC 7230 §3.2: "header-field = field-name ":" OWS field-value OWS" with §3.2.3 "OWS = *( SP /
+      // HTAB )"; RFC 6455 §4.1 compares the Sec-WebSocket-Accept value "ignoring any leading and trailing
+      // whitespace".
+      mustAccept({
+        id: "14.4.4",
+        description: 'A valid 101 response with no space after one colon and runs of spaces around the other values: "Upgrade:websocket", "Connection:   Upgrade  ", "Sec-WebSocket-Accept:   ...  ". (RFC 7230 \xA73.2, RFC 6455 \xA74.1)',
+        expectation: "RFC 7230 \xA73.2: optional whitespace (spaces or tabs) surrounds a field value; RFC 6455 \xA74.1 ignores leading and trailing whitespace of Sec-WebSocket-Accept.",
+        delivery: "separate",
+        response: (info) => head(SWITCHING, ["Upgrade:websocket", "Connection:   Upgrade  ", `Sec-WebSocket-Accept:   ${info.accept}  `])
+      }),
+      mustAccept({
+        id: "14.4.5",
+        description: 'A valid 101 response with a horizontal tab before and after every header value: "Upgrade:	websocket	", "Connection:	Upgrade	", "Sec-WebSocket-Accept:	...	". (RFC 7230 \xA73.2, RFC 6455 \xA74.1)',
+        expectation: 'RFC 7230 \xA73.2.3: "OWS = *( SP / HTAB )"; a tab is whitespace like a space.',
+        delivery: "separate",
+        response: (info) => head(SWITCHING, ["Upgrade:	websocket	", "Connection:	Upgrade	", `Sec-WebSocket-Accept:	${info.accept}	`])
+      }),
+      // RFC 7230 §6.1: "Connection = 1#connection-option"; RFC 6455 §4.1 asks for "a token" matching
+      // "Upgrade" in the field, not for the whole value.
+      mustAccept({
+        id: "14.4.6",
+        description: 'A valid 101 response with "Connection: keep-alive, Upgrade". (RFC 7230 \xA76.1, RFC 6455 \xA74.1)',
+        expectation: 'RFC 7230 \xA76.1: Connection is a list; RFC 6455 \xA74.1 asks for a token "Upgrade" in it.',
+        delivery: "separate",
+        response: (info) => head(SWITCHING, ["Upgrade: websocket", "Connection: keep-alive, Upgrade", `Sec-WebSocket-Accept: ${info.accept}`])
+      }),
+      // RFC 7230 §3.1.2: "A client SHOULD ignore the reason-phrase content." §3.2.1: "A proxy MUST forward
+      // unrecognized header fields"; a recipient ignores the ones it does not know.
+      mustAccept({
+        id: "14.4.7",
+        description: 'A valid 101 response with another reason phrase ("HTTP/1.1 101 Web Socket Protocol Handshake", as old servers sent it) and an unknown header field first. (RFC 7230 \xA73.1.2, RFC 6455 \xA74.1)',
+        expectation: 'RFC 7230 \xA73.1.2: "A client SHOULD ignore the reason-phrase content"; unknown header fields carry no meaning for the handshake.',
+        delivery: "separate",
+        response: (info) => head("HTTP/1.1 101 Web Socket Protocol Handshake", [
+          "X-Wsgate-Note: extra field",
+          "Upgrade: websocket",
+          "Connection: Upgrade",
+          `Sec-WebSocket-Accept: ${info.accept}`
+        ])
+      })
+    ];
+    handshakeCases = [
+      ...statusAndHeaderCases,
+      ...negotiationCases,
+      ...deflateParamCases2,
+      ...acceptCases,
+      ...inflateCases,
+      ...closeReasonCases
+    ];
+  }
+});
+
+// src/cases/s15-server-handshake.ts
+function changedRequest(normal, change) {
+  const lines = [
+    ["Host", normal.host],
+    ["Upgrade", "websocket"],
+    ["Connection", "Upgrade"],
+    ["Sec-WebSocket-Key", normal.key],
+    ["Sec-WebSocket-Version", "13"],
+    ...(normal.headers ?? []).map(([n3, v]) => [n3, v])
+  ];
+  const changes = change.headers ?? {};
+  const out = [`${change.method ?? "GET"} ${normal.target} HTTP/1.1`];
+  for (const [name, value] of lines) {
+    if (!(name in changes)) out.push(`${name}: ${value}`);
+    else if (changes[name] !== null) out.push(`${name}: ${changes[name] ?? ""}`);
+  }
+  for (const [name, value] of Object.entries(changes)) {
+    if (value !== null && !lines.some(([n3]) => n3 === name)) out.push(`${name}: ${value}`);
+  }
+  return `${out.join("\r\n")}\r
+\r
+`;
+}
+function statusOf(httpResponse) {
+  const m = /^HTTP\/\d\.\d (\d{3})/.exec(httpResponse ?? "");
+  return m === null ? null : Number(m[1]);
+}
+function headerMatches(httpResponse, name, value) {
+  return (httpResponse ?? "").split("\r\n").some((line2) => {
+    const colon = line2.indexOf(":");
+    return colon > 0 && line2.slice(0, colon).trim().toLowerCase() === name && value.test(line2.slice(colon + 1).trim());
+  });
+}
+function mustRefuse2(spec) {
+  return defineCase({
+    id: spec.id,
+    description: spec.description,
+    expectation: spec.expectation,
+    expect: {},
+    close: failedByPeer([CloseCode.ProtocolError]),
+    schedule: { maxSeconds: 6 },
+    upgradeRequest: (normal) => changedRequest(normal, spec.change),
+    // Opened (only possible where wsgate's own checks of the 101 passed): leave at once.
+    run: (t) => t.sendClose(CloseCode.Normal),
+    adjust: (_verdict, facts) => {
+      const status = statusOf(facts.httpResponse);
+      if (status === 101) return judged(Behavior.Failed, "The server answered 101 Switching Protocols: it accepted a request it must refuse.");
+      if (status === null)
+        return judged(Behavior.NonStrict, "The server closed the connection without an HTTP response (RFC 6455 \xA74.2.1 asks for an error status, such as 400).");
+      const problem = spec.check?.(facts) ?? null;
+      if (problem !== null) return judged(Behavior.Failed, `The server refused with HTTP ${status}, but ${problem}.`, false);
+      return judged(Behavior.Ok, `The server refused with HTTP ${status}.`);
+    }
+  });
+}
+function mustDecline(id, offer, what) {
+  return defineCase({
+    id,
+    description: `An upgrade request offering "${offer}" (${what}), then a text message once open. (RFC 7692 \xA77)`,
+    expectation: `RFC 7692 \xA77: the server MUST decline an offer with ${what}: it answers without permessage-deflate (and echoes the message), or refuses the handshake (NON-STRICT).`,
+    expect: {},
+    close: failedByPeer([CloseCode.Normal]),
+    schedule: { maxSeconds: 6 },
+    upgradeRequest: (normal) => changedRequest(normal, { headers: { "Sec-WebSocket-Extensions": offer } }),
+    run: (t) => {
+      if (t.deflateActive) t.setOutcome(Behavior.Failed, "The server accepted the offer (its response names permessage-deflate).");
+      else t.setOutcome(Behavior.Ok, "The server declined the offer (its response has no permessage-deflate).");
+      t.sendClose(CloseCode.Normal);
+    },
+    adjust: (verdict, facts) => {
+      const status = statusOf(facts.httpResponse);
+      if (status === 101 && !facts.connectionWasOpen) {
+        return judged(Behavior.Failed, "The server accepted the offer (its response names permessage-deflate).");
+      }
+      if (status !== 101)
+        return judged(
+          Behavior.NonStrict,
+          status === null ? "The server closed the connection without a response instead of declining the offer." : `The server refused the handshake (HTTP ${status}) instead of declining the offer.`
+        );
+      return { ...verdict, behaviorClose: CloseBehavior.Ok, resultClose: "Connection was properly closed" };
+    }
+  });
+}
+var judged, refusedRequests, declinedOffers, unmaskedFrame, serverHandshakeCases;
+var init_s15_server_handshake = __esm({
+  "src/cases/s15-server-handshake.ts"() {
+    "use strict";
+    init_constants();
+    init_verdicts();
+    init_define();
+    judged = (behavior, result, established = behavior === Behavior.Failed) => ({
+      behavior,
+      result,
+      behaviorClose: established ? CloseBehavior.Failed : CloseBehavior.Ok,
+      resultClose: established ? "The server took the connection as established." : "The server did not establish the connection."
+    });
+    refusedRequests = [
+      // RFC 6455 §4.4: "If this version does not match a version understood by the server, the server
+      // MUST abort the WebSocket handshake described in Section 4 and instead send an appropriate HTTP
+      // error code (such as 426 Upgrade Required) and a |Sec-WebSocket-Version| header field indicating
+      // the version(s) the server is capable of understanding."
+      mustRefuse2({
+        id: "15.1.1",
+        description: "An upgrade request with Sec-WebSocket-Version: 12. (RFC 6455 \xA74.4)",
+        expectation: "RFC 6455 \xA74.4: for a version it does not understand the server MUST abort the handshake and send an HTTP error code (such as 426 Upgrade Required) and a Sec-WebSocket-Version header field naming the versions it understands (13).",
+        change: { headers: { "Sec-WebSocket-Version": "12" } },
+        check: (facts) => headerMatches(facts.httpResponse, "sec-websocket-version", /(^|[\s,])13($|[\s,])/) ? null : "the response has no Sec-WebSocket-Version header field naming 13 (RFC 6455 \xA74.4)"
+      }),
+      // RFC 6455 §4.2.1: "If the server, while reading the handshake, finds that the client did not send
+      // a handshake that matches the description below [...], the server MUST stop processing the
+      // client's handshake and return an HTTP response with an appropriate error code (such as 400 Bad
+      // Request)." Item 5: "A |Sec-WebSocket-Key| header field with a base64-encoded [...] value that,
+      // when decoded, is 16 bytes in length."
+      mustRefuse2({
+        id: "15.1.2",
+        description: "An upgrade request without a Sec-WebSocket-Key header field. (RFC 6455 \xA74.2.1)",
+        expectation: "RFC 6455 \xA74.2.1 item 5: a request without Sec-WebSocket-Key does not match the handshake, so the server MUST return an HTTP error (such as 400 Bad Request).",
+        change: { headers: { "Sec-WebSocket-Key": null } }
+      }),
+      mustRefuse2({
+        id: "15.1.3",
+        description: 'An upgrade request whose Sec-WebSocket-Key decodes to 8 bytes, not 16 ("AAAAAAAAAAA="). (RFC 6455 \xA74.2.1)',
+        expectation: "RFC 6455 \xA74.2.1 item 5: the key must decode to 16 bytes; otherwise the server MUST return an HTTP error (such as 400 Bad Request).",
+        change: { headers: { "Sec-WebSocket-Key": "AAAAAAAAAAA=" } }
+      }),
+      // Item 6: "A |Sec-WebSocket-Version| header field, with a value of 13."
+      mustRefuse2({
+        id: "15.1.4",
+        description: "An upgrade request without a Sec-WebSocket-Version header field. (RFC 6455 \xA74.2.1)",
+        expectation: "RFC 6455 \xA74.2.1 item 6: a request without Sec-WebSocket-Version: 13 does not match the handshake, so the server MUST return an HTTP error.",
+        change: { headers: { "Sec-WebSocket-Version": null } }
+      }),
+      // Item 3: "An |Upgrade| header field containing the value "websocket", treated as an ASCII
+      // case-insensitive value."
+      mustRefuse2({
+        id: "15.1.5",
+        description: 'An upgrade request whose Upgrade header field is "h2c" instead of "websocket". (RFC 6455 \xA74.2.1)',
+        expectation: "RFC 6455 \xA74.2.1 item 3: without Upgrade: websocket the request does not match the handshake, so the server MUST return an HTTP error (or answer it as plain HTTP, never with a WebSocket 101).",
+        change: { headers: { Upgrade: "h2c" } }
+      }),
+      // Item 1: "An HTTP/1.1 or higher GET request".
+      mustRefuse2({
+        id: "15.1.6",
+        description: "An upgrade request with the method POST instead of GET. (RFC 6455 \xA74.2.1)",
+        expectation: "RFC 6455 \xA74.2.1 item 1: the opening handshake is a GET request; a POST does not match it, so the server MUST return an HTTP error.",
+        change: { method: "POST", headers: { "Content-Length": "0" } }
+      })
+    ];
+    declinedOffers = [
+      mustDecline("15.2.1", "permessage-deflate; no_such_parameter", "an extension parameter not defined for use in an offer"),
+      mustDecline("15.2.2", "permessage-deflate; server_max_window_bits=7", "an extension parameter with an invalid value (window bits 7, below 8)"),
+      mustDecline("15.2.3", "permessage-deflate; server_no_context_takeover; server_no_context_takeover", "two extension parameters with the same name")
+    ];
+    unmaskedFrame = defineCase({
+      id: "15.3.1",
+      description: 'A text message "Hello, world!" in one frame that is not masked. (RFC 6455 \xA75.1)',
+      expectation: "RFC 6455 \xA75.1: the server MUST close the connection upon receiving a frame that is not masked (it MAY send a close frame with 1002 first); it does not echo the message.",
+      expect: { OK: [] },
+      close: failedByPeer([CloseCode.ProtocolError]),
+      schedule: { maxSeconds: 3 },
+      run: (t) => {
+        t.sendFrame({ opcode: Opcode.Text, payload: "Hello, world!", unmasked: true });
+        t.killAfter(1);
+      }
+    });
+    serverHandshakeCases = [...refusedRequests, ...declinedOffers, unmaskedFrame];
+  }
+});
+
+// src/protocol/h2-connect.ts
+function one(fields, name) {
+  const v = fields[name];
+  if (v === void 0) return void 0;
+  return Array.isArray(v) ? v.join(", ") : String(v);
+}
+function parseConnectRequest(fields) {
+  const method = one(fields, ":method");
+  const protocol = one(fields, ":protocol");
+  if (method !== "CONNECT" || protocol === void 0)
+    return { ok: false, status: 400, reason: "a WebSocket over HTTP/2 is opened with an extended CONNECT (:method CONNECT, :protocol websocket; RFC 8441 \xA74)" };
+  if (protocol.toLowerCase() !== "websocket") return { ok: false, status: 501, reason: `:protocol ${JSON.stringify(protocol.slice(0, 100))} is not websocket` };
+  for (const name of [":scheme", ":path", ":authority"]) {
+    if ((one(fields, name) ?? "") === "") return { ok: false, status: 400, reason: `the extended CONNECT has no ${name} (RFC 8441 \xA74)` };
+  }
+  const version2 = one(fields, "sec-websocket-version");
+  if (version2 !== "13")
+    return { ok: false, status: 400, reason: `Sec-WebSocket-Version must be 13, got ${version2 === void 0 ? "none" : JSON.stringify(version2)}` };
+  const target = one(fields, ":path") ?? "/";
+  const q = target.indexOf("?");
+  const headers = /* @__PURE__ */ new Map();
+  for (const [name, value] of Object.entries(fields)) {
+    if (name.startsWith(":") || value === void 0) continue;
+    headers.set(
+      name.toLowerCase(),
+      (Array.isArray(value) ? value : [String(value)]).map((v) => v.trim())
+    );
+  }
+  return {
+    ok: true,
+    request: {
+      method: "CONNECT",
+      target,
+      path: q < 0 ? target : target.slice(0, q),
+      query: new URLSearchParams(q < 0 ? "" : target.slice(q + 1)),
+      headers,
+      key: "",
+      version: version2,
+      raw: renderFields(fields)
+    }
+  };
+}
+function connectRequestFields(spec) {
+  const fields = {
+    ":method": "CONNECT",
+    ":protocol": "websocket",
+    ":scheme": spec.scheme,
+    ":path": spec.path,
+    ":authority": spec.authority
+  };
+  for (const [name, value] of spec.headers ?? []) fields[name.toLowerCase()] = value;
+  fields["sec-websocket-version"] = "13";
+  if (spec.extensions !== null) fields["sec-websocket-extensions"] = spec.extensions;
+  return fields;
+}
+function checkConnectResponse(fields) {
+  const status = Number(one(fields, ":status"));
+  if (!(status >= 200 && status < 300))
+    return { ok: false, reason: `the server answered the extended CONNECT with status ${Number.isFinite(status) ? status : "?"}, not 2xx (RFC 8441 \xA75)` };
+  const headers = /* @__PURE__ */ new Map();
+  for (const [name, value] of Object.entries(fields)) {
+    if (name.startsWith(":") || value === void 0) continue;
+    headers.set(
+      name.toLowerCase(),
+      (Array.isArray(value) ? value : [String(value)]).map((v) => v.trim())
+    );
+  }
+  const extensions = headers.get("sec-websocket-extensions");
+  return { ok: true, status, headers, extensions: extensions === void 0 ? null : extensions.join(", ") };
+}
+function renderFields(fields) {
+  const lines = ["HTTP/2 HEADERS"];
+  const entries = Object.entries(fields).filter(([, v]) => v !== void 0);
+  entries.sort(([a2], [b]) => Number(!a2.startsWith(":")) - Number(!b.startsWith(":")));
+  for (const [name, value] of entries) {
+    for (const v of Array.isArray(value) ? value : [value]) lines.push(`${name}: ${String(v)}`);
+  }
+  return `${lines.join("\r\n")}\r
+\r
+`;
+}
+function flatFields(fields) {
+  const out = {};
+  for (const [name, value] of Object.entries(fields)) {
+    if (value === void 0) continue;
+    out[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : String(value);
+  }
+  return out;
+}
+var SETTINGS_ENABLE_CONNECT_PROTOCOL;
+var init_h2_connect = __esm({
+  "src/protocol/h2-connect.ts"() {
+    "use strict";
+    SETTINGS_ENABLE_CONNECT_PROTOCOL = 8;
+  }
+});
+
+// src/protocol/h2-frames.ts
+function h2ErrorName(code) {
+  return `${H2_ERROR_NAMES[code] ?? "unknown error"} (0x${code.toString(16)})`;
+}
+function encodeH2Frame(type, flags, streamId, payload2 = Buffer.alloc(0)) {
+  const head2 = Buffer.alloc(9);
+  head2.writeUIntBE(payload2.length, 0, 3);
+  head2[3] = type;
+  head2[4] = flags;
+  head2.writeUInt32BE(streamId & 2147483647, 5);
+  return Buffer.concat([head2, payload2]);
+}
+function parseSettings(payload2) {
+  const out = /* @__PURE__ */ new Map();
+  for (let i2 = 0; i2 + 6 <= payload2.length; i2 += 6) out.set(payload2.readUInt16BE(i2), payload2.readUInt32BE(i2 + 2));
+  return out;
+}
+function hpackInt(value, prefixBits, firstBits) {
+  const max = (1 << prefixBits) - 1;
+  if (value < max) return Buffer.from([firstBits | value]);
+  const out = [firstBits | max];
+  let rest = value - max;
+  while (rest >= 128) {
+    out.push(rest % 128 + 128);
+    rest = Math.floor(rest / 128);
+  }
+  out.push(rest);
+  return Buffer.from(out);
+}
+function hpackLiteral(name, value) {
+  const n3 = Buffer.from(name, "latin1");
+  const v = Buffer.from(value, "latin1");
+  return Buffer.concat([Buffer.from([0]), hpackInt(n3.length, 7, 0), n3, hpackInt(v.length, 7, 0), v]);
+}
+function hpackBlock(fields) {
+  return Buffer.concat(fields.map(([n3, v]) => hpackLiteral(n3, v)));
+}
+function huffmanDigits(bytes3) {
+  let bits = "";
+  for (const b of bytes3) bits += b.toString(2).padStart(8, "0");
+  let out = "";
+  let i2 = 0;
+  outer: while (i2 < bits.length) {
+    for (const [d, [code, len]] of DIGIT_CODES.entries()) {
+      if (i2 + len <= bits.length && parseInt(bits.slice(i2, i2 + len), 2) === code) {
+        out += String(d);
+        i2 += len;
+        continue outer;
+      }
+    }
+    return bits.length - i2 < 8 && /^1*$/.test(bits.slice(i2)) ? out : null;
+  }
+  return out;
+}
+function decodeStatus(block) {
+  let i2 = 0;
+  while (i2 < block.length && ((block[i2] ?? 0) & 224) === 32) {
+    i2 += 1;
+    if (((block[i2 - 1] ?? 0) & 31) === 31) while (i2 < block.length && ((block[i2++] ?? 0) & 128) !== 0) ;
+  }
+  const first = block[i2] ?? 0;
+  if ((first & 128) !== 0) return STATIC_STATUS[first & 127] ?? null;
+  const nameIndex = (first & 192) === 64 ? first & 63 : first & 15;
+  if (STATIC_STATUS[nameIndex] === void 0) return null;
+  const lengthByte = block[i2 + 1] ?? 0;
+  const length = lengthByte & 127;
+  const raw = block.subarray(i2 + 2, i2 + 2 + length);
+  const text = (lengthByte & 128) !== 0 ? huffmanDigits(raw) : raw.toString("latin1");
+  return text !== null && /^\d{3}$/.test(text) ? Number(text) : null;
+}
+function headerBlock(frame) {
+  let p = frame.payload;
+  let pad = 0;
+  if ((frame.flags & H2Flag.Padded) !== 0) {
+    pad = p[0] ?? 0;
+    p = p.subarray(1);
+  }
+  if ((frame.flags & H2Flag.Priority) !== 0) p = p.subarray(5);
+  return p.subarray(0, p.length - pad);
+}
+var H2_PREFACE, H2Frame, H2Flag, H2_ERROR_NAMES, H2FrameReader, STATIC_STATUS, DIGIT_CODES;
+var init_h2_frames = __esm({
+  "src/protocol/h2-frames.ts"() {
+    "use strict";
+    H2_PREFACE = Buffer.from("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", "latin1");
+    H2Frame = { Data: 0, Headers: 1, RstStream: 3, Settings: 4, Ping: 6, GoAway: 7, WindowUpdate: 8, Continuation: 9 };
+    H2Flag = { Ack: 1, EndStream: 1, EndHeaders: 4, Padded: 8, Priority: 32 };
+    H2_ERROR_NAMES = {
+      0: "NO_ERROR",
+      1: "PROTOCOL_ERROR",
+      2: "INTERNAL_ERROR",
+      3: "FLOW_CONTROL_ERROR",
+      4: "SETTINGS_TIMEOUT",
+      5: "STREAM_CLOSED",
+      6: "FRAME_SIZE_ERROR",
+      7: "REFUSED_STREAM",
+      8: "CANCEL",
+      9: "COMPRESSION_ERROR",
+      10: "CONNECT_ERROR",
+      11: "ENHANCE_YOUR_CALM",
+      12: "INADEQUATE_SECURITY",
+      13: "HTTP_1_1_REQUIRED"
+    };
+    H2FrameReader = class {
+      buffered = Buffer.alloc(0);
+      /** The frames complete so far. */
+      push(chunk) {
+        this.buffered = Buffer.concat([this.buffered, chunk]);
+        const frames = [];
+        while (this.buffered.length >= 9) {
+          const length = this.buffered.readUIntBE(0, 3);
+          if (this.buffered.length < 9 + length) break;
+          frames.push({
+            type: this.buffered[3] ?? 0,
+            flags: this.buffered[4] ?? 0,
+            streamId: this.buffered.readUInt32BE(5) & 2147483647,
+            payload: this.buffered.subarray(9, 9 + length)
+          });
+          this.buffered = this.buffered.subarray(9 + length);
+        }
+        return frames;
+      }
+    };
+    STATIC_STATUS = { 8: 200, 9: 204, 10: 206, 11: 304, 12: 400, 13: 404, 14: 500 };
+    DIGIT_CODES = [
+      [0, 5],
+      [1, 5],
+      [2, 5],
+      [25, 6],
+      [26, 6],
+      [27, 6],
+      [28, 6],
+      [29, 6],
+      [30, 6],
+      [31, 6]
+    ];
+  }
+});
+
+// src/cases/h2-judging.ts
+function orderlyEnd(verdict, facts) {
+  const h22 = facts.h2;
+  if (h22 === void 0 || !facts.connectionWasOpen || verdict.behaviorClose !== CloseBehavior.Ok && verdict.behaviorClose !== CloseBehavior.Unclean)
+    return verdict;
+  const fail3 = (behaviorClose, resultClose) => ({ ...verdict, behaviorClose, resultClose });
+  if (h22.peerReset !== null && h22.peerReset !== CANCEL) {
+    return fail3(
+      CloseBehavior.WrongCode,
+      `The peer reset the stream with RST_STREAM ${h2ErrorName(h22.peerReset)}; RFC 8441 \xA75 ends a WebSocket with END_STREAM (an abort with RST_STREAM CANCEL).`
+    );
+  }
+  if (h22.peerReset === CANCEL) {
+    return fail3(CloseBehavior.Unclean, "The peer reset the stream with RST_STREAM CANCEL (an abort, RFC 8441 \xA75) instead of ending it with END_STREAM.");
+  }
+  if (!h22.peerEnded) {
+    return fail3(
+      CloseBehavior.Unclean,
+      `The peer never ended its side of the stream with END_STREAM; wsgate reset it${h22.ownReset === null ? "" : ` (${h2ErrorName(h22.ownReset)})`} after waiting. RFC 8441 \xA75: the orderly closure is END_STREAM.`
+    );
+  }
+  return verdict;
+}
+function failOutcome(t, why) {
+  t.setOutcome(Behavior.Failed, why);
+  t.record(timeout("h2-rule-broken"));
+}
+function patterned(n3) {
+  const out = Buffer.alloc(n3);
+  for (let i2 = 0; i2 < n3; i2++) out[i2] = i2 * 31 + (i2 >> 10) & 255;
+  return out;
+}
+var CANCEL, H2_PROBE;
+var init_h2_judging = __esm({
+  "src/cases/h2-judging.ts"() {
+    "use strict";
+    init_h2_frames();
+    init_verdicts();
+    init_define();
+    CANCEL = 8;
+    H2_PROBE = "Hello, wsgate over HTTP/2";
+  }
+});
+
+// src/cases/s16-h2-server.ts
+function outcome(ok, result, close) {
+  return { behavior: ok ? Behavior.Ok : Behavior.Failed, result, behaviorClose: close?.verdict ?? CloseBehavior.Ok, resultClose: close?.text ?? NOT_JUDGED };
+}
+function answerWords(a2) {
+  if (a2.status !== null) return `answered :status ${a2.status}`;
+  if (a2.reset !== null) return `reset the stream with RST_STREAM ${h2ErrorName(a2.reset)}`;
+  if (a2.goaway !== null) return `ended the connection with GOAWAY ${h2ErrorName(a2.goaway)}`;
+  return a2.closed ? "closed the connection without an answer" : "sent no answer in time";
+}
+async function withSession(s, count6, body) {
+  const session = await s.connect();
+  if (typeof session === "string") return outcome(false, `No HTTP/2 connection for WebSockets: ${session}.`);
+  try {
+    const opened = await Promise.all(Array.from({ length: count6 }, () => session.open()));
+    const refused2 = opened.find((o2) => typeof o2 === "string");
+    if (refused2 !== void 0) return outcome(false, `An extended CONNECT on the connection was not answered 2xx: ${refused2}.`);
+    return await body(opened);
+  } finally {
+    session.close();
+  }
+}
+async function closeAll(ws) {
+  const ends = await Promise.all(ws.map((w) => w.close()));
+  const bad = ends.findIndex((e2) => !e2.peerEnded || e2.peerReset !== null);
+  const e = ends[bad];
+  if (e === void 0)
+    return { verdict: CloseBehavior.Ok, text: `Each of the ${ws.length} streams ended with the server's END_STREAM after the closing handshake.` };
+  const verdict = e.peerReset !== null && e.peerReset !== CANCEL ? CloseBehavior.WrongCode : CloseBehavior.Unclean;
+  return {
+    verdict,
+    text: `Stream ${bad + 1} did not end with the server's END_STREAM (${e.peerReset === null ? "none came" : `RST_STREAM ${h2ErrorName(e.peerReset)}`}); RFC 8441 \xA75: the orderly closure is END_STREAM.`
+  };
+}
+var NOT_JUDGED, settingsCases, closeCase, sessionCases, WINDOWED, streamCases, h2ServerCases;
+var init_s16_h2_server = __esm({
+  "src/cases/s16-h2-server.ts"() {
+    "use strict";
+    init_constants();
+    init_h2_connect();
+    init_h2_frames();
+    init_verdicts();
+    init_define();
+    init_h2_judging();
+    NOT_JUDGED = "Not judged: the case opens no single WebSocket to close.";
+    settingsCases = [
+      // RFC 8441 §3: "Upon receipt of SETTINGS_ENABLE_CONNECT_PROTOCOL with a value of 1, a client MAY
+      // use the Extended CONNECT as defined in this document when creating new streams." §3: "A sender
+      // MUST NOT send a SETTINGS_ENABLE_CONNECT_PROTOCOL parameter with the value of 0 after previously
+      // sending a value of 1." A server that takes WebSockets over HTTP/2 says so in its SETTINGS.
+      defineCase({
+        id: "16.1.1",
+        description: "Opens an HTTP/2 connection (preface and an empty SETTINGS) and reads the server's first SETTINGS; sends no request. (RFC 8441 \xA73)",
+        expectation: "RFC 8441 \xA73: the server's SETTINGS carry SETTINGS_ENABLE_CONNECT_PROTOCOL (0x8) = 1; without it a client must not send an extended CONNECT.",
+        expect: {},
+        close: closedByMe(),
+        run() {
+        },
+        h2: {
+          async session(s) {
+            const a2 = await s.probe({ send: false });
+            if (a2.settings === null) return outcome(false, `The server sent no SETTINGS (it ${answerWords(a2)}).`);
+            const value = a2.settings.get(SETTINGS_ENABLE_CONNECT_PROTOCOL);
+            if (value === 1) return outcome(true, "The server's SETTINGS carry SETTINGS_ENABLE_CONNECT_PROTOCOL = 1.");
+            return outcome(
+              false,
+              `The server's SETTINGS ${value === void 0 ? "do not carry SETTINGS_ENABLE_CONNECT_PROTOCOL" : `carry SETTINGS_ENABLE_CONNECT_PROTOCOL = ${value}`}: a client may not open a WebSocket over HTTP/2 with it (RFC 8441 \xA73).`
+            );
+          }
+        }
+      }),
+      // RFC 8441 §5: "Implementations using this extended CONNECT to bootstrap WebSockets do not do the
+      // processing of the Sec-WebSocket-Key and Sec-WebSocket-Accept request and response header fields
+      // of [RFC6455] ..." and "the server ... responds with a 2xx series status code" ("A 2xx series
+      // status code ... is the equivalent of the 101 status code"); RFC 9113 §8.6: "HTTP/2 removes support
+      // for the 101 (Switching Protocols) informational status code".
+      defineCase({
+        id: "16.1.2",
+        description: "Sends an extended CONNECT (:method CONNECT, :protocol websocket, :scheme, :path, :authority, Sec-WebSocket-Version 13) with no Sec-WebSocket-Key, and reads the answer. (RFC 8441 \xA74, \xA75)",
+        expectation: "RFC 8441 \xA75: the server answers a 2xx status (the equivalent of 101 over HTTP/1.1), without asking for a Sec-WebSocket-Key; RFC 9113 \xA78.6: HTTP/2 has no 101.",
+        expect: {},
+        close: closedByMe(),
+        run() {
+        },
+        h2: {
+          async session(s) {
+            const a2 = await s.probe({ send: true });
+            if (a2.status !== null && a2.status >= 200 && a2.status < 300) return outcome(true, `The server answered :status ${a2.status}.`);
+            const hint = a2.status === 101 ? " (101 Switching Protocols does not exist in HTTP/2, RFC 9113 \xA78.6)" : "";
+            return outcome(false, `The server ${answerWords(a2)}${hint} where RFC 8441 \xA75 asks for a 2xx status.`);
+          }
+        }
+      }),
+      // RFC 8441 §4: "On requests that contain the :protocol pseudo-header field, the :scheme and :path
+      // pseudo-header fields of the target URI (see Section 5) MUST also be included." RFC 9113 §8.1.1: a
+      // malformed request is treated as a stream error of type PROTOCOL_ERROR (or answered 4xx).
+      defineCase({
+        id: "16.1.3",
+        description: "Sends an extended CONNECT without the :scheme pseudo-header field (every other field as in 16.1.2), in wsgate's own frames. (RFC 8441 \xA74)",
+        expectation: "RFC 8441 \xA74: :scheme MUST be included with :protocol; the malformed request is refused (RST_STREAM PROTOCOL_ERROR, a 4xx, or a connection error), never answered 2xx.",
+        expect: {},
+        close: closedByMe(),
+        run() {
+        },
+        h2: {
+          async session(s) {
+            const a2 = await s.probe({ send: true, omit: [":scheme"] });
+            if (a2.status !== null && a2.status >= 200 && a2.status < 300)
+              return outcome(false, `The server accepted an extended CONNECT without :scheme: it answered :status ${a2.status}.`);
+            if (a2.status === null && a2.reset === null && a2.goaway === null && !a2.closed)
+              return outcome(false, "The server neither answered nor refused an extended CONNECT without :scheme in time.");
+            return outcome(true, `The server refused it: it ${answerWords(a2)}.`);
+          }
+        }
+      })
+    ];
+    closeCase = defineCase({
+      // RFC 8441 §5: "the orderly TCP-level closures are represented as END_STREAM flags"; RFC 6455
+      // §7.1.1: after the closing handshake the server closes the connection first.
+      id: "16.1.4",
+      description: `Sends a text message ("${H2_PROBE}"), then a close frame once it is echoed. (RFC 8441 \xA75)`,
+      expectation: "RFC 8441 \xA75: the server echoes the message, answers the close frame, and ends its side of the stream with END_STREAM (no RST_STREAM).",
+      expect: { OK: [message(H2_PROBE)] },
+      close: closedByMe(),
+      run(t) {
+        t.sendMessage(H2_PROBE);
+      },
+      adjust: orderlyEnd
+    });
+    sessionCases = [
+      // RFC 8441 §1: "... allowing WebSockets to share an HTTP/2 connection with other streams"; RFC 9113
+      // §5: "A single HTTP/2 connection can contain multiple concurrently open streams ... Streams can be
+      // established and used unilaterally" and frames of several streams interleave.
+      defineCase({
+        id: "16.1.5",
+        description: "Opens three WebSockets on one HTTP/2 connection, sends three text messages on each, interleaved (stream 1, 2, 3, 1, 2, 3, ...), then closes each. (RFC 8441 \xA71, RFC 9113 \xA75)",
+        expectation: "Each message comes back on its own stream, in order, and each stream ends with END_STREAM after its closing handshake.",
+        expect: {},
+        close: closedByMe(),
+        run() {
+        },
+        h2: {
+          session: (s) => withSession(s, 3, async (ws) => {
+            for (let i2 = 1; i2 <= 3; i2++) for (const [k, w] of ws.entries()) w.sendText(`stream ${k + 1} message ${i2}`);
+            for (const [k, w] of ws.entries()) {
+              for (let i2 = 1; i2 <= 3; i2++) {
+                const got = await w.nextText(5e3);
+                if (got !== `stream ${k + 1} message ${i2}`)
+                  return outcome(
+                    false,
+                    `WebSocket ${k + 1} of 3 on the connection answered ${got === null ? "nothing" : JSON.stringify(got.slice(0, 60))} where "stream ${k + 1} message ${i2}" was due.`
+                  );
+              }
+            }
+            return outcome(true, "Each of the three WebSockets echoed its own three messages, in order.", await closeAll(ws));
+          })
+        }
+      }),
+      // RFC 8441 §5: "RST exceptions are represented with the RST_STREAM frame with the CANCEL error
+      // code"; RFC 9113 §5.4.2: a stream error "does not affect the processing of other streams".
+      defineCase({
+        id: "16.1.6",
+        description: "Opens a WebSocket, has a message echoed, resets its stream with RST_STREAM CANCEL (an abort); then opens a second WebSocket on the same HTTP/2 connection and has a message echoed there. (RFC 8441 \xA75)",
+        expectation: "RFC 8441 \xA75: CANCEL aborts that WebSocket only: the HTTP/2 connection stays usable, and the second WebSocket works and closes with END_STREAM.",
+        expect: {},
+        close: closedByMe(),
+        run() {
+        },
+        h2: {
+          async session(s) {
+            const session = await s.connect();
+            if (typeof session === "string") return outcome(false, `No HTTP/2 connection for WebSockets: ${session}.`);
+            try {
+              const first = await session.open();
+              if (typeof first === "string") return outcome(false, `The first extended CONNECT was not answered 2xx: ${first}.`);
+              first.sendText("before the abort");
+              if (await first.nextText(5e3) !== "before the abort") return outcome(false, "The first WebSocket did not echo its message.");
+              first.reset(CANCEL);
+              const second = await session.open();
+              if (typeof second === "string")
+                return outcome(false, `After wsgate reset a stream with CANCEL, a new extended CONNECT on the connection failed: ${second}.`);
+              second.sendText("after the abort");
+              const got = await second.nextText(5e3);
+              if (got !== "after the abort")
+                return outcome(
+                  false,
+                  `After wsgate reset a stream with CANCEL, a new WebSocket on the connection answered ${got === null ? "nothing" : JSON.stringify(got.slice(0, 60))}.`
+                );
+              return outcome(true, "After the abort, a second WebSocket on the same connection echoed its message.", await closeAll([second]));
+            } finally {
+              session.close();
+            }
+          }
+        }
+      })
+    ];
+    WINDOWED = patterned(1024 * 1024);
+    streamCases = [
+      // RFC 8441 §5: "... the data is transmitted in DATA frames" under HTTP/2's flow control; RFC 9113
+      // §6.9.1: "A sender MUST NOT send a flow-controlled frame with a length that exceeds the space
+      // available in either of the flow-control windows advertised by the receiver."
+      defineCase({
+        id: "16.1.7",
+        description: "Advertises a 16 KiB stream window (SETTINGS_INITIAL_WINDOW_SIZE 16384), sends a 1 MiB binary message, and waits for its echo. (RFC 8441 \xA75, RFC 9113 \xA76.9)",
+        expectation: "RFC 9113 \xA76.9.1: the server sends the echo within wsgate's windows (64 of them, each opened by a WINDOW_UPDATE), and it comes back whole.",
+        expect: { OK: [message(WINDOWED, true)] },
+        close: closedByMe(),
+        schedule: { cost: 0.3 },
+        h2: { settings: { initialWindowSize: 16384 } },
+        run(t) {
+          t.sendMessage(WINDOWED, { binary: true });
+        },
+        adjust: orderlyEnd
+      }),
+      // RFC 8441 §5: the WebSocket's frames are the stream's data; its ping is "handled by the WebSocket
+      // layer", apart from HTTP/2's own PING (RFC 9113 §6.7: "Receivers of a PING frame that does not
+      // include an ACK flag MUST send a PING frame with the ACK flag set in response, with an identical
+      // frame payload").
+      defineCase({
+        id: "16.1.8",
+        description: 'Sends a WebSocket ping ("wsgate ping") on the stream and an HTTP/2 PING (8 bytes) on the connection at the same time. (RFC 8441 \xA75, RFC 9113 \xA76.7)',
+        expectation: "Each is answered on its own layer: a pong with the same payload on the stream, a PING with ACK and the same 8 bytes on the connection.",
+        expect: { OK: [pong("wsgate ping")] },
+        close: closedByMe(),
+        suppressClose: true,
+        async run(t) {
+          t.sendFrame({ opcode: Opcode.Ping, payload: "wsgate ping" });
+          const acked = await t.h2?.ping(Buffer.from("wsgate16"), 2e3) === true;
+          if (!acked) failOutcome(t, "The HTTP/2 PING got no ACK with the same 8 bytes within 2 s.");
+          await t.pause(0.2);
+          t.sendClose(1e3);
+        },
+        adjust: orderlyEnd
+      })
+    ];
+    h2ServerCases = [...settingsCases, closeCase, ...sessionCases, ...streamCases];
+  }
+});
+
+// src/cases/s16-h2-client.ts
+function requestFault(h22) {
+  const f = h22.peerFields;
+  const scheme = h22.secure ? "https" : "http";
+  if (f[":method"] !== "CONNECT") return `its :method is ${JSON.stringify(f[":method"] ?? "")}, not CONNECT`;
+  if (f[":protocol"] !== "websocket") return `its :protocol is ${JSON.stringify(f[":protocol"] ?? "")}, not websocket`;
+  if (f[":scheme"] !== scheme)
+    return `its :scheme is ${JSON.stringify(f[":scheme"] ?? "")} on a connection ${h22.secure ? "over TLS" : "without TLS"} (${scheme} expected)`;
+  if (!(f[":path"] ?? "").startsWith("/")) return `its :path ${JSON.stringify(f[":path"] ?? "")} is not a path`;
+  if ((f[":authority"] ?? "") === "") return "it has no :authority";
+  if (f["sec-websocket-version"] !== "13") return `its sec-websocket-version is ${JSON.stringify(f["sec-websocket-version"] ?? "")}, not 13`;
+  return null;
+}
+function h2Of(t) {
+  const h22 = t.h2 ?? null;
+  if (h22 === null) t.setOutcome(Behavior.Unimplemented, "The case needs a WebSocket over HTTP/2 (--http2).");
+  return h22;
+}
+var LARGE, cases, h2ClientCases;
+var init_s16_h2_client = __esm({
+  "src/cases/s16-h2-client.ts"() {
+    "use strict";
+    init_constants();
+    init_verdicts();
+    init_define();
+    init_h2_judging();
+    LARGE = patterned(1024 * 1024);
+    cases = [
+      // RFC 8441 §4: "A new pseudo-header field :protocol MAY be included on request HEADERS indicating
+      // the desired protocol to be spoken on the tunnel created by CONNECT." "On requests that contain
+      // the :protocol pseudo-header field, the :scheme and :path pseudo-header fields of the target URI
+      // (see Section 5) MUST also be included." §5: ":protocol ... MUST be "websocket"", and
+      // "Sec-WebSocket-Version ... MUST be included as in RFC 6455".
+      defineCase({
+        id: "16.2.1",
+        description: `Reads the client's extended CONNECT, answers 200, and sends a text message ("${H2_PROBE}"). (RFC 8441 \xA74, \xA75)`,
+        expectation: "RFC 8441 \xA74, \xA75: the request carries :method CONNECT, :protocol websocket, the :scheme of the connection (http, or https over TLS), a :path, an :authority, and sec-websocket-version 13; the client echoes the message.",
+        expect: { OK: [message(H2_PROBE)] },
+        close: closedByMe(),
+        run(t) {
+          const h22 = h2Of(t);
+          const fault = h22 === null ? null : requestFault(h22);
+          if (fault !== null) failOutcome(t, `The client's extended CONNECT is not RFC 8441's: ${fault}.`);
+          t.sendMessage(H2_PROBE);
+        }
+      }),
+      // RFC 8441 §5: "Implementations using this extended CONNECT to bootstrap WebSockets do not do the
+      // processing of the Sec-WebSocket-Key and Sec-WebSocket-Accept request and response header fields
+      // of [RFC6455] as that functionality has been superseded by the :protocol pseudo-header field."
+      defineCase({
+        id: "16.2.2",
+        description: `Answers the extended CONNECT with :status 200 and no Sec-WebSocket-Accept field, then sends a text message ("${H2_PROBE}"). (RFC 8441 \xA75)`,
+        expectation: "RFC 8441 \xA75: a 2xx opens the WebSocket; there is no Sec-WebSocket-Accept to check, so the client takes the connection and echoes the message.",
+        expect: { OK: [message(H2_PROBE)] },
+        close: closedByMe(),
+        run(t) {
+          h2Of(t);
+          t.sendMessage(H2_PROBE);
+        }
+      }),
+      // RFC 8441 §5: "the orderly TCP-level closures are represented as END_STREAM flags"; the client
+      // answers the server's END_STREAM with its own, as a TCP endpoint answers a FIN (RFC 6455 §7.1.1:
+      // "the server SHOULD close it first").
+      defineCase({
+        id: "16.2.3",
+        description: `Sends a text message ("${H2_PROBE}"), a close frame once it is echoed, and after the client's close frame ends its side of the stream (END_STREAM). (RFC 8441 \xA75)`,
+        expectation: "RFC 8441 \xA75: the client answers the close frame and then ends its own side with END_STREAM: no RST_STREAM, no half-open stream left.",
+        expect: { OK: [message(H2_PROBE)] },
+        close: closedByMe(),
+        run(t) {
+          h2Of(t);
+          t.sendMessage(H2_PROBE);
+        },
+        adjust: orderlyEnd
+      }),
+      // RFC 8441 §5: the WebSocket's data travels in DATA frames under HTTP/2's flow control; RFC 9113
+      // §6.9: "flow control ... is used for both individual streams and the connection as a whole"; the
+      // receiver opens its windows with WINDOW_UPDATE as it reads.
+      defineCase({
+        id: "16.2.4",
+        description: "Sends a 1 MiB binary message (sixteen of HTTP/2's default 64 KiB windows). (RFC 8441 \xA75, RFC 9113 \xA76.9)",
+        expectation: "RFC 9113 \xA76.9: the client opens its windows with WINDOW_UPDATE as it reads, so the message arrives whole, and echoes it within wsgate's windows.",
+        expect: { OK: [message(LARGE, true)] },
+        close: closedByMe(),
+        schedule: { cost: 0.3 },
+        run(t) {
+          h2Of(t);
+          t.sendMessage(LARGE, { binary: true });
+        }
+      }),
+      // RFC 9113 §6.7: "Receivers of a PING frame that does not include an ACK flag MUST send a PING
+      // frame with the ACK flag set in response, with an identical frame payload." The WebSocket's ping
+      // is the stream's (RFC 6455 §5.5.2): the two do not stand for each other.
+      defineCase({
+        id: "16.2.5",
+        description: 'Sends a WebSocket ping ("wsgate ping") on the stream and an HTTP/2 PING (8 bytes) on the connection at the same time. (RFC 8441 \xA75, RFC 9113 \xA76.7)',
+        expectation: "Each is answered on its own layer: a pong with the same payload on the stream, a PING with ACK and the same 8 bytes on the connection.",
+        expect: { OK: [pong("wsgate ping")] },
+        close: closedByMe(),
+        suppressClose: true,
+        async run(t) {
+          const h22 = h2Of(t);
+          t.sendFrame({ opcode: Opcode.Ping, payload: "wsgate ping" });
+          const acked = await h22?.ping(Buffer.from("wsgate16"), 2e3) === true;
+          if (h22 !== null && !acked) failOutcome(t, "The HTTP/2 PING got no ACK with the same 8 bytes within 2 s.");
+          await t.pause(0.2);
+          t.sendClose(1e3);
+        }
+      })
+    ];
+    h2ClientCases = cases;
+  }
+});
+
+// src/cases/robustness/data/attacks.ts
+var ServerAdvisories, ServerBudgets;
+var init_attacks = __esm({
+  "src/cases/robustness/data/attacks.ts"() {
+    "use strict";
+    ServerAdvisories = {
+      wsProtocolRegex: {
+        id: "CVE-2021-32640 (GHSA-6fc8-4gx4-v693)",
+        what: "ws before 7.4.6 split Sec-WebSocket-Protocol with / *, */: a value of many spaces between two tokens ('b' + ' '.repeat(n) + 'x') takes time quadratic in n"
+      },
+      extensionsRegex: {
+        id: "CVE-2020-7662 (GHSA-g78m-2chm-r7qv)",
+        what: 'websocket-extensions before 0.1.4 (npm; the Ruby gem before 0.1.5: CVE-2020-7663): an unclosed quoted parameter value of repeated backslash pairs (a; b="\\c\\c\\c...) makes its parser backtrack'
+      },
+      wsHeaderCount: {
+        id: "CVE-2024-37890 (GHSA-3h5v-q93c-6h6q)",
+        what: "ws before 8.17.1 (7.5.10, 6.2.3, 5.2.4): a request with more header lines than Node's server.maxHeadersCount (2,000) crashed the server (the upgrade headers past the limit are dropped, and ws read a missing one)"
+      },
+      obsTextValues: {
+        id: "http-rs/async-h1#187",
+        what: "a server panicked on a request header value with bytes above 0x7f (obs-text, RFC 9110 \xA75.5); Deno (denoland/deno#32594) panicked the same way on such a Sec-WebSocket-Protocol in a 101"
+      },
+      wsPrototypeNames: {
+        id: "GHSA-5v72-xg48-5rpm",
+        what: 'ws before 3.3.1 (1.1.5): Sec-WebSocket-Extensions naming an extension or parameter after an Object.prototype property ("constructor") crashed the server'
+      },
+      gorillaLength: {
+        id: "CVE-2020-27813 (GHSA-jf24-p9p9-4rjh)",
+        what: "gorilla/websocket before 1.4.1: frame lengths whose sum overflows passed its read limit; a 64-bit length must have its top bit clear (RFC 6455 \xA75.2)"
+      },
+      declaredGigabyte: {
+        id: "TooTallNate/Java-WebSocket#1507",
+        what: "Java-WebSocket allocated a frame's declared payload (up to 2 GiB) from its 14-byte header, before reading a byte of it"
+      }
+    };
+    ServerBudgets = {
+      /** The longest any handshake answer may take, whatever the size of the request (ms). */
+      answerMs: 1e3,
+      /** Growth of the answer time under this many ms over the base is noise on a shared machine, whatever its shape. */
+      growthFloorMs: 25,
+      /**
+       * Super-linear growth: the time over the base at the largest size exceeds this many times what
+       * linear growth from the quarter size gives (quadratic growth gives 4 for 4× the size: twice 2).
+       */
+      growthSlack: 2,
+      /** Sizes a growth attack tries, in bytes, until the HTTP layer refuses one. */
+      growthSizes: [1e3, 2e3, 4e3, 8e3, 16e3, 32e3, 64e3, 128e3, 256e3, 512e3, 1048576],
+      /** How long the server has to fail the connection after a frame header it must refuse (ms). */
+      refuseAtHeaderMs: 2e3,
+      /** How long the server has to answer or drop a request it must survive (ms). */
+      survivesMs: 3e3,
+      /**
+       * The payload written after a header declaring 1 GiB: 1 KiB every 100 ms for 5 s. A server that
+       * refuses at the header has closed long before; one that reads it all never refused it.
+       */
+      trickle: { pieceBytes: 1024, everyMs: 100, totalBytes: 50 * 1024 }
+    };
+  }
+});
+
+// src/model/figures.ts
+function budgetFigure(name, label, value, unit, budget) {
+  return { name, label, value, unit, budget, over: value > budget };
+}
+function statedFigure(name, label, value, unit) {
+  return { name, label, value, unit, budget: null, over: false };
+}
+function figureAmount(value, unit) {
+  const n3 = Math.round(value).toLocaleString("en-US");
+  if (unit === "ms") return `${n3} ms`;
+  if (unit === "count") return n3;
+  return value >= 1024 * 1024 ? `${n3} bytes (${(value / (1024 * 1024)).toFixed(1)} MiB)` : `${n3} bytes`;
+}
+function figureLine(f) {
+  const budget = f.budget === null ? "" : ` (budget ${figureAmount(f.budget, f.unit)}${f.over ? ", over" : ""})`;
+  return `${f.name}: ${figureAmount(f.value, f.unit)}${budget}`;
+}
+var init_figures = __esm({
+  "src/model/figures.ts"() {
+    "use strict";
+  }
+});
+
+// src/cases/judgement.ts
+var init_judgement = __esm({
+  "src/cases/judgement.ts"() {
+    "use strict";
+    init_figures();
+  }
+});
+
+// src/cases/data/budgets.ts
+function memoryBudgetOf(def, budgets) {
+  const own2 = def.attackBudget?.memoryGrowth ?? def.attack?.memoryGrowth ?? (def.attack !== void 0 ? MEMORY_GROWTH.small : Number.POSITIVE_INFINITY);
+  return Math.min(own2, budgets.memoryGrowth);
+}
+function cpuBudgetOf(def, budgets) {
+  const own2 = def.attack?.cpuMs ?? def.attackBudget?.cpuMs;
+  return own2 === void 0 ? null : own2 * budgets.timeScale;
+}
+function scaledS(seconds5, budgets) {
+  return seconds5 * budgets.timeScale;
+}
+function scaledMs(ms, budgets) {
+  return Math.round(ms * budgets.timeScale);
+}
+var DEFAULT_BUDGETS, MEMORY_GROWTH;
+var init_budgets = __esm({
+  "src/cases/data/budgets.ts"() {
+    "use strict";
+    DEFAULT_BUDGETS = {
+      timeScale: 1,
+      messageLimit: 100 * 1024 * 1024,
+      // The bundled ws client, holding a message at its 100 MiB limit before it refuses the bomb of 18.2.2
+      // (16 fragments), grew by 260-291 MiB over five runs (18.2.1, one frame: 196-205 MiB): twice that.
+      memoryGrowth: 512 * 1024 * 1024,
+      stallMs: 1e5
+    };
+    MEMORY_GROWTH = {
+      /** A handshake, a refused frame header, a stall, a flood of control frames: about nothing. */
+      small: 32 * 1024 * 1024,
+      /** A few MiB of valid messages echoed (17.2.6, 18.3.7: 3 MB before the random bytes; undici 6.24.0 grew by 30-35 MiB on them). */
+      messages: 64 * 1024 * 1024,
+      /** 1 MiB of one-byte fragments: 64 bytes a fragment (ws 8.20.1 keeps about 150, GHSA-96hv-2xvq-fx4p; 8.23.0 grows 5-8 MiB refusing them). */
+      fragments: 64 * 1024 * 1024,
+      /**
+       * A 16 MiB message held with its echo, which cannot leave: a few copies of it (its fragments, the
+       * message, the echo queued); the bundled ws client grew 66 MiB.
+       */
+      echo: 128 * 1024 * 1024,
+      /**
+       * Requests read while their answers could not leave (17.5.5): a fixed server reads about 100,000
+       * before the kernel's buffers fill and it stops, and grows by it (Node.js 12.8.1: 58 MiB, the
+       * bundled server on Node.js 20.20: 91 MiB): about twice that. 12.8.0, reading on, grew 155-172 MiB
+       * (it fails on the answers it held).
+       */
+      answers: 192 * 1024 * 1024
+    };
+  }
+});
+
+// src/cases/robustness/own-figures.ts
+function judgedFigure(name, label, value, unit, budget, over) {
+  return { ...budgetFigure(name, label, value, unit, budget), over };
+}
+function echoedFigure(length, limit) {
+  const label = "the peer echoed a message of";
+  return limit === void 0 ? statedFigure("echoed-bytes", label, length, "bytes") : budgetFigure("echoed-bytes", label, length, "bytes", limit);
+}
+function letGo(text) {
+  const held = byText.get(text);
+  if (held === void 0) return;
+  held.holders -= 1;
+  if (held.holders <= 0) byText.delete(text);
+}
+function stateOutcome(t, behavior, result, figures2 = []) {
+  const before = heldBy.get(t);
+  if (before !== void 0) letGo(before);
+  heldBy.delete(t);
+  t.setOutcome(behavior, result);
+  if (figures2.length === 0) return;
+  byText.set(result, { figures: figures2, holders: (byText.get(result)?.holders ?? 0) + 1 });
+  heldBy.set(t, result);
+}
+function withOwnFigures(verdict, adjusted = verdict) {
+  const held = byText.get(verdict.result);
+  if (held === void 0) return adjusted;
+  letGo(verdict.result);
+  return { ...adjusted, figures: [...adjusted.figures ?? [], ...held.figures] };
+}
+function ownFiguresOnly(verdict) {
+  return withOwnFigures(verdict);
+}
+var byText, heldBy;
+var init_own_figures = __esm({
+  "src/cases/robustness/own-figures.ts"() {
+    "use strict";
+    init_judgement();
+    byText = /* @__PURE__ */ new Map();
+    heldBy = /* @__PURE__ */ new WeakMap();
+  }
+});
+
+// src/cases/robustness/attack-judges.ts
+function count(n3) {
+  return n3.toLocaleString("en-US");
+}
+function millis(ms) {
+  return ms < 10 ? `${ms.toFixed(1)} ms` : `${count(Math.round(ms))} ms`;
+}
+function attackVerdict(behavior, result, figures2 = []) {
+  return { behavior, result, behaviorClose: CloseBehavior.Ok, resultClose: "The attack does not judge the closing handshake.", figures: figures2 };
+}
+function probeFigureName(name, index, probes) {
+  return probes === 1 ? name : `probe-${index + 1}-${name}`;
+}
+function answerText(p) {
+  if (p.status !== null) return `HTTP ${p.status} after ${millis(p.answerMs ?? 0)}`;
+  if (p.ending === "refused") return "no connection (refused)";
+  if (p.ending === "timeout") return "no answer";
+  return `a dropped connection (${p.ending === "reset" ? "reset" : "closed"}) with no answer`;
+}
+function unanswered(probes) {
+  return probes.find((p) => p.status === null && (p.ending === "timeout" || p.ending === "refused"));
+}
+function judgeGrowth(header, facts, budgets = DEFAULT_BUDGETS) {
+  const b = { ...ServerBudgets, answerMs: scaledMs(ServerBudgets.answerMs, budgets) };
+  const { base, largest, quarter } = facts;
+  const hung = unanswered(facts.probes);
+  if (hung !== void 0)
+    return attackVerdict(Behavior.Failed, `${header} of ${count(hung.size)} bytes: ${answerText(hung)} within ${millis(hung.waitMs)}.`, [
+      statedFigure("unanswered-bytes", `the size of ${header} no answer came for`, hung.size, "bytes"),
+      statedFigure("wait-ms", "wsgate waited for the answer", hung.waitMs, "ms")
+    ]);
+  if (largest === null || base === null)
+    return attackVerdict(
+      Behavior.Informational,
+      `The server's HTTP layer refused every size of ${header} (from ${count(facts.cap ?? 0)} bytes): nothing to measure.`,
+      [statedFigure("cap-bytes", `the smallest size of ${header} the HTTP layer refused`, facts.cap ?? 0, "bytes")]
+    );
+  const cap = facts.cap === null ? `it took every size up to ${count(largest.size)} bytes` : `its HTTP layer refused ${count(facts.cap)} bytes`;
+  const told = `${sized(largest, header)}${quarter === null ? "" : `, ${count(quarter.size)} bytes in ${millis(quarter.ms)}`}, ${count(base.size)} byte${base.size === 1 ? "" : "s"} in ${millis(base.ms)}; ${cap}`;
+  const figures2 = [...sizedFigures(header, facts)];
+  const slowest = facts.probes.reduce((w, p) => p.answerMs !== null && p.answerMs > (w?.answerMs ?? -1) ? p : w, null);
+  if (slowest !== null)
+    figures2.push(
+      budgetFigure("slowest-answer-ms", "the slowest answer came after", slowest.answerMs ?? 0, "ms", b.answerMs),
+      statedFigure("slowest-size-bytes", `the size of ${header} answered slowest`, slowest.size, "bytes")
+    );
+  if (slowest !== null && (slowest.answerMs ?? 0) > b.answerMs) {
+    return attackVerdict(
+      Behavior.Failed,
+      `Answered ${header} of ${count(slowest.size)} bytes after ${millis(slowest.answerMs ?? 0)} (budget ${millis(b.answerMs)}): ${told}.`,
+      figures2
+    );
+  }
+  const growth2 = quarter === null ? null : growthFigure(base, largest, quarter);
+  if (growth2 !== null) figures2.push(growth2);
+  if (growth2?.over === true && quarter !== null)
+    return attackVerdict(
+      Behavior.Failed,
+      `The answer time grew super-linearly with ${header}'s size: ${superLinear(base, largest, quarter)}; ${told}.`,
+      figures2
+    );
+  return attackVerdict(Behavior.Ok, `The answer time stayed within ${millis(b.answerMs)} and grew no faster than the size: ${told}.`, figures2);
+}
+function sized(t, header) {
+  return `answered ${count(t.size)} bytes of ${header} in ${millis(t.ms)}`;
+}
+function* sizedFigures(header, facts) {
+  const points = [
+    ["largest", "the largest size answered", facts.largest],
+    ["quarter", "the size nearest a quarter of it", facts.quarter],
+    ["base", "a small value", facts.base]
+  ];
+  for (const [name, what, t] of points) {
+    if (t === null) continue;
+    yield statedFigure(`${name}-bytes`, `${what}: bytes of ${header}`, t.size, "bytes");
+    yield statedFigure(`${name}-ms`, `${what}: answered in`, t.ms, "ms");
+  }
+  if (facts.cap !== null) yield statedFigure("cap-bytes", `the smallest size of ${header} the HTTP layer refused`, facts.cap, "bytes");
+}
+function growthFigure(base, largest, quarter) {
+  const b = ServerBudgets;
+  const before = Math.max(quarter.ms - base.ms, 1);
+  const allowed = Math.max(b.growthFloorMs, b.growthSlack * (largest.size / quarter.size) * before);
+  return budgetFigure("growth-ms", "the largest size's answer time over a small value's", largest.ms - base.ms, "ms", allowed);
+}
+function superLinear(base, largest, quarter) {
+  const b = ServerBudgets;
+  const over = largest.ms - base.ms;
+  const ratio2 = largest.size / quarter.size;
+  const before = Math.max(quarter.ms - base.ms, 1);
+  return `${(over / before).toFixed(1)}\xD7 the time over a small value's for ${ratio2.toFixed(1)}\xD7 the size (linear growth: ${ratio2.toFixed(1)}\xD7; failing beyond ${(b.growthSlack * ratio2).toFixed(1)}\xD7 and ${millis(b.growthFloorMs)})`;
+}
+function judgeSurvives(probes, budgets = DEFAULT_BUDGETS) {
+  const told = probes.map((p) => `${p.label}: ${answerText(p)}`).join("; ");
+  const budget = scaledMs(ServerBudgets.survivesMs, budgets);
+  const hung = unanswered(probes);
+  const figures2 = probes.flatMap((p, i2) => {
+    const name = (n3) => probeFigureName(n3, i2, probes.length);
+    if (p === hung) return [judgedFigure(name("wait-ms"), `${p.label}: wsgate waited for an answer`, p.waitMs, "ms", budget, true)];
+    if (p.status === null) return [];
+    return [judgedFigure(name("answer-ms"), `${p.label}: the server answered after`, p.answerMs ?? 0, "ms", budget, false)];
+  });
+  if (hung !== void 0) return attackVerdict(Behavior.Failed, `${hung.label}: ${answerText(hung)} within ${millis(hung.waitMs)}. (${told})`, figures2);
+  if (probes.some((p) => p.status === null))
+    return attackVerdict(
+      Behavior.NonStrict,
+      `The server dropped the connection without an HTTP answer (RFC 6455 \xA74.2.1 asks for an error status such as 400): ${told}.`,
+      figures2
+    );
+  return attackVerdict(Behavior.Ok, `The server answered: ${told} (budget ${millis(budget)}).`, figures2);
+}
+function judgeRefusedAtHeader(probes, budgets = DEFAULT_BUDGETS) {
+  const budget = scaledMs(ServerBudgets.refuseAtHeaderMs, budgets);
+  const parts = [];
+  const figures2 = [];
+  let worst = Behavior.Ok;
+  probes.forEach((p, i2) => {
+    const [behavior, text] = refusal(p, budget);
+    parts.push(`${p.label}: ${text}`);
+    figures2.push(...refusalFigures(p, budget, (n3) => probeFigureName(n3, i2, probes.length)));
+    if (rank(behavior) > rank(worst)) worst = behavior;
+  });
+  return attackVerdict(worst, `${parts.join("; ")} (budget ${millis(budget)}).`, figures2);
+}
+function refusal(p, budget) {
+  if (p.status !== 101) return [Behavior.Informational, `the opening handshake was not accepted (${answerText(p)}): the frame was never sent`];
+  const read = p.trickled > 0 ? ` after reading ${count(p.trickled)} payload bytes` : "";
+  if (p.closedMs === null) return [Behavior.Failed, `not refused: the server kept the connection open${read} and did not fail it`];
+  const how = p.closeCode === null ? "dropped TCP" : `closed with ${p.closeCode}`;
+  if (p.closedMs > budget) return [Behavior.Failed, `${how} only after ${millis(p.closedMs)}${read}: not at the header`];
+  if (p.closeCode !== null && !REFUSAL_CODES.has(p.closeCode)) return [Behavior.NonStrict, `${how} after ${millis(p.closedMs)}${read} (1002 or 1009 expected)`];
+  return [Behavior.Ok, `${how} after ${millis(p.closedMs)}${read}`];
+}
+function refusalFigures(p, budget, name) {
+  if (p.status !== 101) return p.status === null ? [] : [statedFigure(name("answer-ms"), `${p.label}: the server answered after`, p.answerMs ?? 0, "ms")];
+  const figures2 = [];
+  if (p.closedMs !== null)
+    figures2.push(budgetFigure(name("close-ms"), `${p.label}: the server ended the connection after the header`, p.closedMs, "ms", budget));
+  if (p.trickled > 0) figures2.push(statedFigure(name("trickled-bytes"), `${p.label}: payload bytes the server took first`, p.trickled, "bytes"));
+  return figures2;
+}
+function rank(b) {
+  return [Behavior.Ok, Behavior.Informational, Behavior.NonStrict, Behavior.Failed].indexOf(b);
+}
+var REFUSAL_CODES;
+var init_attack_judges = __esm({
+  "src/cases/robustness/attack-judges.ts"() {
+    "use strict";
+    init_verdicts();
+    init_attacks();
+    init_judgement();
+    init_budgets();
+    init_own_figures();
+    REFUSAL_CODES = /* @__PURE__ */ new Set([1002, 1009]);
+  }
+});
+
+// src/cases/robustness/attack-case.ts
+function requestWith(normal, after, before = []) {
+  const lines = [
+    `GET ${normal.target} HTTP/1.1`,
+    `Host: ${normal.host}`,
+    ...before,
+    "Upgrade: websocket",
+    "Connection: Upgrade",
+    `Sec-WebSocket-Key: ${normal.key}`,
+    "Sec-WebSocket-Version: 13",
+    ...after.map(([n3, v]) => `${n3}: ${v}`)
+  ];
+  return `${lines.join("\r\n")}\r
+\r
+`;
+}
+function attackCase(spec) {
+  return defineAttack({
+    id: spec.id,
+    description: `${spec.description} (${spec.rfc}; ${spec.advisory.id}: ${spec.advisory.what})`,
+    requirement: spec.requirement,
+    expectation: `${spec.expectation} Afterwards the server still echoes a message on a fresh connection, and (when wsgate started it) its process is alive.`,
+    schedule: {
+      maxSeconds: spec.maxSeconds,
+      runsAlone: true,
+      cost: spec.stall === true ? 90 : spec.maxSeconds / 4,
+      ...spec.stall === true ? { stall: true } : {}
+    },
+    attack: spec.attack
+  });
+}
+var init_attack_case = __esm({
+  "src/cases/robustness/attack-case.ts"() {
+    "use strict";
+    init_define();
+  }
+});
+
+// src/cases/robustness/data/floods.ts
+var FloodAdvisories, FloodBudgets, ClientFloodAdvisory, ClientFloodBudgets, clientFloodBudgets;
+var init_floods = __esm({
+  "src/cases/robustness/data/floods.ts"() {
+    "use strict";
+    init_budgets();
+    FloodAdvisories = {
+      protocolBurst: {
+        id: "CVE-2021-32640 (GHSA-6fc8-4gx4-v693)",
+        what: "ws before 7.4.6 split Sec-WebSocket-Protocol with a regular expression quadratic in a run of spaces: a burst of such requests at the HTTP layer's largest size blocks the event loop for every other client"
+      },
+      extensionsBurst: {
+        id: "CVE-2020-7662 (GHSA-g78m-2chm-r7qv)",
+        what: "websocket-extensions before 0.1.4: an unclosed quoted parameter value of backslash pairs makes its parser backtrack; a burst of them starves the other clients"
+      },
+      largeHeaders: {
+        id: "CVE-2018-12121",
+        what: "Node.js before 6.15.0, 8.14.0, 10.14.0 and 11.3.0 kept up to 80 KB of headers per connection: requests with maximum-sized headers exhausted the heap (the limit became 8 KB, now 16 KB)"
+      },
+      pacedHead: {
+        id: "CVE-2023-43669",
+        what: "tungstenite before 0.20.1 parsed the whole handshake again on every read: a long header delivered in small pieces took minutes of CPU"
+      },
+      slowloris: {
+        id: "CVE-2018-12122",
+        what: "Node.js before 6.15.0, 8.14.0, 10.14.0 and 11.3.0 kept a connection whose request head arrived one byte at a time open forever (headersTimeout was added); Slowloris, CVE-2007-6750, against Apache"
+      },
+      halfOpen: {
+        id: "CVE-2007-6750",
+        what: "Apache HTTP Server 1.x and 2.x: many connections each holding a partial request head (Slowloris) took every worker, and no other client was served"
+      }
+    };
+    FloodBudgets = {
+      /** The normal client's wait for its 101 beside a burst or the half-open connections (ms, scaled). */
+      normalAnswerMs: 1e3,
+      /** Connections of a burst, each with one request at `burstBytes`. */
+      burstConnections: 16,
+      /** The header value's size in a burst: below Node's 16 KiB limit on a request head, with the other fields. */
+      burstBytes: 15e3,
+      /** How long a burst's requests, and the normal client beside them, are waited for (ms, scaled). */
+      burstWaitMs: 1e4,
+      /** The huge header's value: 20 MB, written in pieces of 64 KiB after the previous one drained. */
+      hugeHeader: { totalBytes: 20 * 1e3 * 1e3, pieceBytes: 64 * 1024 },
+      /** A server must refuse (an HTTP error or a drop) the huge header within this many ms of its first byte (scaled). */
+      hugeHeaderMs: 5e3,
+      /**
+       * ... having read at most this much of it: 1 MiB. Request heads are limited to 8-32 KiB by Node
+       * (16 KiB), nginx, Tomcat and IIS, about 800 KiB by Apache (100 lines of 8 KiB); a server that
+       * reads 16 MB of one header before refusing it lets each connection hold that much (CVE-2018-12121).
+       */
+      hugeHeaderReadBytes: 1024 * 1024,
+      /**
+       * The paced request (17.1.9): a head of 1 MiB (the most 17.1.8 lets a server read) in header lines
+       * of 1,000 bytes, written in 256-byte pieces, one a millisecond (256 KB/s): about 4,096 reads by a
+       * server that keeps up, so a parser that reads the head again from its start on every read scans
+       * 2 GiB, and falls behind (then its CPU time is about the attack's whole length).
+       */
+      pacedHead: { totalBytes: 1024 * 1024, lineBytes: 1e3, pieceBytes: 256, everyMs: 1 },
+      /** How long the paced request and the answer after it are waited for (ms, scaled). */
+      pacedWaitMs: 2e4,
+      /** The answer to the paced request, after its last piece was read (ms, scaled). */
+      pacedAnswerMs: 1e3,
+      /**
+       * The CPU time the server's process tree may spend over 17.1.9 (ms, scaled): reading 1 MiB in 1,024
+       * reads and answering, then the liveness check. A parser that keeps its place costs tens of ms (ws
+       * behind Node's http with a 2 MiB head limit: measured below 100 ms); one that re-parses the head
+       * on every read, seconds (CVE-2023-43669's fault, in test/fixtures/servers/broken-server.ts).
+       */
+      pacedCpuMs: 1e3,
+      /** Slowloris: one byte of a request head that never ends, every this many ms; the `stall` budget bounds the wait. */
+      slowlorisEveryMs: 1e3,
+      /** Connections each holding a partial request head while a normal client connects. */
+      halfOpenConnections: 500
+    };
+    ClientFloodAdvisory = {
+      manyLines: "CVE-2024-37890's shape (ws before 8.17.1 crashed on more header lines than Node keeps), and CVE-2018-12121 (Node.js kept up to 80 KB of headers per connection), in a 101 answer",
+      hugeHeader: "CVE-2018-12121 (Node.js kept up to 80 KB of headers per connection, until heap exhaustion), in a 101 answer of several MB",
+      paced: "CVE-2023-43669 (tungstenite before 0.20.1 parsed the whole handshake again on every read), in a 101 answer written in small pieces",
+      trickled: "CVE-2018-12122 (Node.js kept a head trickled one byte at a time open forever: Slowloris), in a 101 answer trickled one byte per second",
+      prototypeNames: "GHSA-5v72-xg48-5rpm (ws before 3.3.1 crashed on extension names such as constructor), in the 101 answer",
+      obsText: "denoland/deno#32594 (Deno panicked on a Sec-WebSocket-Protocol or Sec-WebSocket-Extensions value with bytes above 0x7f in a 101)"
+    };
+    ClientFloodBudgets = {
+      /** Header lines of the 101 in 18.4.1. */
+      manyLines: 1e4,
+      /**
+       * The header value of 18.4.2: 8 MiB, written in pieces of 64 KiB, each after the previous one drained
+       * and 10 ms after it (6.4 MB/s: all of it in 1.3 s, well within the budget, to a client that reads it).
+       */
+      hugeHeader: { totalBytes: 8 * 1024 * 1024, pieceBytes: 64 * 1024, everyMs: 10 },
+      /** ... of which a client may read at most this much before it refuses the head (as 17.1.8's server: FloodBudgets.hugeHeaderReadBytes). */
+      hugeHeaderReadBytes: 1024 * 1024,
+      /** How often 18.4.2 looks at what the client read, in seconds. */
+      readSampleS: 0.05,
+      /** A client completes (echoes) or fails the connection within this many seconds of the 101's first byte. */
+      settleWithinS: 5,
+      /**
+       * 18.4.3: the padding header's value, written in 256-byte pieces one a millisecond (as 17.1.9's
+       * request): about 4,096 reads, 5 s of writing (`writeS`, added to the settling time).
+       */
+      pacedHead: { totalBytes: 1024 * 1024, pieceBytes: 256, everyMs: 1, writeS: 6 },
+      /** 18.4.3: the CPU time the client's process tree may spend on the case (ms, scaled), as 17.1.9's server. */
+      pacedCpuMs: 1e3,
+      /** 18.4.4: one byte of the 101 every this many ms; the padding makes the head outlast any stall budget (an hour). */
+      trickleEveryMs: 1e3,
+      tricklePadBytes: 3600,
+      /** 18.4.5: a client refuses extensions it never offered within this many seconds (as 14.x's refusals). */
+      refuseWithinS: 2
+    };
+    clientFloodBudgets = {
+      manyLines: { advisory: ClientFloodAdvisory.manyLines, closeWithinMs: ClientFloodBudgets.settleWithinS * 1e3, memoryGrowth: MEMORY_GROWTH.small },
+      hugeHeader: { advisory: ClientFloodAdvisory.hugeHeader, closeWithinMs: ClientFloodBudgets.settleWithinS * 1e3, memoryGrowth: MEMORY_GROWTH.small },
+      paced: {
+        advisory: ClientFloodAdvisory.paced,
+        closeWithinMs: (ClientFloodBudgets.settleWithinS + ClientFloodBudgets.pacedHead.writeS) * 1e3,
+        memoryGrowth: MEMORY_GROWTH.small,
+        cpuMs: ClientFloodBudgets.pacedCpuMs
+      },
+      trickled: { advisory: ClientFloodAdvisory.trickled, closeWithinMs: 0, stall: true, memoryGrowth: MEMORY_GROWTH.small },
+      prototypeNames: { advisory: ClientFloodAdvisory.prototypeNames, closeWithinMs: ClientFloodBudgets.refuseWithinS * 1e3, memoryGrowth: MEMORY_GROWTH.small },
+      obsText: { advisory: ClientFloodAdvisory.obsText, closeWithinMs: ClientFloodBudgets.refuseWithinS * 1e3, memoryGrowth: MEMORY_GROWTH.small }
+    };
+  }
+});
+
+// src/cases/robustness/flood-judges.ts
+function crowdTold(crowd, hold) {
+  const answers = /* @__PURE__ */ new Map();
+  for (const p of crowd) {
+    const what = p.status !== null ? `HTTP ${p.status}` : p.ending !== "timeout" ? answerText(p) : hold ? "still open when wsgate closed it" : `no answer within ${millis(p.waitMs)}`;
+    answers.set(what, (answers.get(what) ?? 0) + 1);
+  }
+  return [...answers].map(([what, n3]) => `${count(n3)} ${what}`).join(", ");
+}
+function judgeCrowd(crowdText, facts, hold, budgets = DEFAULT_BUDGETS) {
+  const budget = scaledMs(FloodBudgets.normalAnswerMs, budgets);
+  const n3 = facts.normal;
+  const beside = `beside ${count(facts.crowd.length)} connections ${crowdText} (${count(facts.ready)} written when it connected; the crowd: ${crowdTold(facts.crowd, hold)})`;
+  const crowd = [
+    statedFigure("crowd-count", "connections of the crowd", facts.crowd.length, "count"),
+    statedFigure("ready-count", "of them written when the normal client connected", facts.ready, "count"),
+    statedFigure("crowd-answered-count", "requests of the crowd answered", facts.crowd.filter((p) => p.status !== null).length, "count")
+  ];
+  if (n3.status === null)
+    return attackVerdict(Behavior.Failed, `The normal client got ${answerText(n3)} within ${millis(n3.waitMs)}, ${beside}.`, [
+      statedFigure("wait-ms", "wsgate waited for the normal client's answer", n3.waitMs, "ms"),
+      ...crowd
+    ]);
+  if (n3.status !== 101) return attackVerdict(Behavior.Failed, `The normal client was answered HTTP ${n3.status} instead of 101, ${beside}.`, crowd);
+  const waited = n3.answerMs ?? 0;
+  const answer = budgetFigure("answer-ms", "the normal client's 101 came after its request", waited, "ms", budget);
+  if (waited > budget)
+    return attackVerdict(Behavior.Failed, `The normal client waited ${millis(waited)} for its 101 (budget ${millis(budget)}), ${beside}.`, [answer, ...crowd]);
+  const hung = hold ? void 0 : facts.crowd.find((p) => p.status === null && p.ending === "timeout");
+  const unanswered2 = hold ? [] : [
+    budgetFigure(
+      "crowd-unanswered-count",
+      "requests of the crowd never answered",
+      facts.crowd.filter((p) => p.status === null && p.ending === "timeout").length,
+      "count",
+      0
+    )
+  ];
+  if (hung !== void 0)
+    return attackVerdict(
+      Behavior.Failed,
+      `A request of the crowd got no answer within ${millis(hung.waitMs)}, ${beside}; the normal client's 101 came after ${millis(waited)}.`,
+      [answer, ...crowd, ...unanswered2, statedFigure("crowd-wait-ms", "wsgate waited for each answer of the crowd", hung.waitMs, "ms")]
+    );
+  return attackVerdict(Behavior.Ok, `The normal client's 101 came ${millis(waited)} after its request (budget ${millis(budget)}), ${beside}.`, [
+    answer,
+    ...crowd,
+    ...unanswered2
+  ]);
+}
+function judgeHugeHeader(probes, budgets = DEFAULT_BUDGETS) {
+  const budget = scaledMs(FloodBudgets.hugeHeaderMs, budgets);
+  const bytesBudget = FloodBudgets.hugeHeaderReadBytes;
+  const p = probes[0];
+  if (p === void 0) return attackVerdict(Behavior.Failed, "The attack was not played.");
+  const measured = p.peerReadBytes ?? null;
+  const took = measured === null ? `what the server read was not measured (its socket is not on this machine, or was gone at the first look)` : `the server had read ${count(measured)} of them (budget ${count(bytesBudget)})`;
+  const wrote = `wsgate had written ${count(p.requestBytes)} of the request's bytes`;
+  const read = `${wrote}; ${took}`;
+  const bytes3 = (over) => [
+    statedFigure("request-bytes", "of the request's bytes wsgate had written", p.requestBytes, "bytes"),
+    ...measured === null ? [] : [judgedFigure("peer-read-bytes", "of the request's bytes the server had read", measured, "bytes", bytesBudget, over)]
+  ];
+  const elapsed = (over) => judgedFigure("elapsed-ms", "the server answered or ended the connection after the request began", p.elapsedMs, "ms", budget, over);
+  if (p.status === 101)
+    return attackVerdict(Behavior.Failed, `The server took ${p.label} and answered 101 after ${millis(p.elapsedMs)} (${read}): it has no limit on a request head.`, [
+      ...bytes3(false),
+      elapsed(false)
+    ]);
+  if (p.ending === "timeout" && p.status === null)
+    return attackVerdict(Behavior.Failed, `The server neither refused ${p.label} nor ended the connection within ${millis(p.waitMs)} (${read}).`, [
+      // Reading on past the byte budget is a failure of its own, whenever the wait ran out.
+      ...bytes3(measured !== null && measured > bytesBudget),
+      budgetFigure("wait-ms", "wsgate waited for an answer or the end after the request began", p.waitMs, "ms", budget)
+    ]);
+  if (p.ending === "refused") return attackVerdict(Behavior.Failed, `No connection: ${answerText(p)}.`);
+  const how = p.status === null ? `dropped the connection (${p.ending === "reset" ? "reset" : "closed"}) with no answer` : `answered HTTP ${p.status}`;
+  if (p.status !== null && p.status < 400)
+    return attackVerdict(Behavior.Failed, `The server ${how} to ${p.label}, not an error status, after ${millis(p.elapsedMs)} (${read}).`, [
+      ...bytes3(false),
+      elapsed(false)
+    ]);
+  if (measured !== null && measured > bytesBudget)
+    return attackVerdict(
+      Behavior.Failed,
+      `The server ${how} to ${p.label} only after reading ${count(measured)} bytes of it (budget ${count(bytesBudget)}): its limit on a request head lets each connection hold that much (${wrote}).`,
+      bytes3(true)
+    );
+  if (p.elapsedMs > budget)
+    return attackVerdict(Behavior.Failed, `The server ${how} only ${millis(p.elapsedMs)} after the request began (budget ${millis(budget)}; ${read}).`, [
+      ...bytes3(false),
+      elapsed(true)
+    ]);
+  return attackVerdict(
+    Behavior.Ok,
+    `The server ${how} ${millis(p.elapsedMs)} after the request began (budget ${millis(budget)}): ${read} when it refused ${p.label}.`,
+    [...bytes3(false), elapsed(false)]
+  );
+}
+function judgePacedHead(probes, budgets = DEFAULT_BUDGETS) {
+  const budget = scaledMs(FloodBudgets.pacedAnswerMs, budgets);
+  const p = probes[0];
+  if (p === void 0) return attackVerdict(Behavior.Failed, "The attack was not played.");
+  const read = p.peerReadBytes == null ? `${count(p.requestBytes)} bytes written` : `${count(p.peerReadBytes)} bytes read by the server`;
+  const what = `${p.label} (${read})`;
+  const bytes3 = p.peerReadBytes == null ? statedFigure("request-bytes", "of the request's bytes wsgate had written", p.requestBytes, "bytes") : statedFigure("peer-read-bytes", "of the request's bytes the server had read", p.peerReadBytes, "bytes");
+  const elapsed = statedFigure("elapsed-ms", "the server answered or ended the connection after the request began", p.elapsedMs, "ms");
+  if (p.ending === "refused") return attackVerdict(Behavior.Failed, `No connection: ${answerText(p)}.`);
+  if (p.status === 101) {
+    const ms = p.answerMs ?? 0;
+    const answer = budgetFigure("answer-ms", "the 101 came after the last piece", ms, "ms", budget);
+    if (ms > budget) return attackVerdict(Behavior.Failed, `${what}: the 101 came ${millis(ms)} after the last piece (budget ${millis(budget)}).`, [bytes3, answer]);
+    return attackVerdict(
+      Behavior.Ok,
+      `${what}: the 101 came ${millis(ms)} after the last piece (budget ${millis(budget)}); the whole request took ${millis(p.elapsedMs)}.`,
+      [bytes3, answer, elapsed]
+    );
+  }
+  if (p.status === null && p.ending === "timeout")
+    return attackVerdict(Behavior.Failed, `${what}: the server neither answered nor ended the connection within ${millis(p.waitMs)}.`, [
+      bytes3,
+      statedFigure("wait-ms", "wsgate waited for an answer or the end after the request began", p.waitMs, "ms")
+    ]);
+  if (p.status !== null && p.status < 400) return attackVerdict(Behavior.Failed, `${what}: answered HTTP ${p.status}, neither 101 nor an error status.`, [bytes3]);
+  const how = p.status === null ? `dropped the connection (${p.ending === "reset" ? "reset" : "closed"})` : `answered HTTP ${p.status}`;
+  return attackVerdict(Behavior.Ok, `${what}: the server ${how} at its own limit on a request head, ${millis(p.elapsedMs)} after the request began.`, [
+    bytes3,
+    elapsed
+  ]);
+}
+function judgeSlowloris(probes, budgets = DEFAULT_BUDGETS) {
+  const p = probes[0];
+  if (p === void 0) return attackVerdict(Behavior.Failed, "The attack was not played.");
+  const budget = `stall budget ${millis(budgets.stallMs)}`;
+  const trickled = statedFigure("request-bytes", "bytes of the request head trickled", p.requestBytes, "bytes");
+  if (p.ending === "refused") return attackVerdict(Behavior.Failed, `No connection: ${answerText(p)}.`);
+  if (p.ending === "timeout" && p.status === null) {
+    const held = judgedFigure("wait-ms", "the server still held the connection after the request began", p.waitMs, "ms", budgets.stallMs, true);
+    return attackVerdict(
+      Behavior.Failed,
+      `The server still held the connection ${millis(p.waitMs)} after the request began (${budget}), ${count(p.requestBytes)} bytes trickled: it never times out a stalled request head.`,
+      [held, trickled]
+    );
+  }
+  const how = p.status === null ? `dropped the connection (${p.ending === "reset" ? "reset" : "closed"})` : `answered HTTP ${p.status}`;
+  return attackVerdict(Behavior.Ok, `The server ${how} ${millis(p.elapsedMs)} after the request began (${budget}), ${count(p.requestBytes)} bytes trickled.`, [
+    budgetFigure("elapsed-ms", "the server answered or ended the connection after the request began", p.elapsedMs, "ms", budgets.stallMs),
+    trickled
+  ]);
+}
+var init_flood_judges = __esm({
+  "src/cases/robustness/flood-judges.ts"() {
+    "use strict";
+    init_verdicts();
+    init_attack_judges();
+    init_budgets();
+    init_floods();
+    init_judgement();
+    init_own_figures();
+  }
+});
+
+// src/cases/robustness/handshake-floods.ts
+function burst(id, shape, advisory, rfc, requirement) {
+  const s = SHAPES[shape];
+  const value = s.value(B.burstBytes);
+  const crowdText = `each with a ${bytes(B.burstBytes)}-byte ${s.header}`;
+  const attack = {
+    kind: "crowd",
+    connections: B.burstConnections,
+    crowd: {
+      label: `${s.header} of ${bytes(B.burstBytes)} bytes`,
+      size: B.burstBytes,
+      waitMs: B.burstWaitMs,
+      request: (normal) => requestWith(normal, [[s.header, value]])
+    },
+    hold: false,
+    normalWaitMs: B.burstWaitMs,
+    judge: (facts, budgets) => judgeCrowd(crowdText, facts, false, budgets)
+  };
+  return attackCase({
+    id,
+    requirement,
+    advisory,
+    rfc,
+    description: `${B.burstConnections} upgrade requests at once, on parallel connections, each with a ${s.header} of ${bytes(B.burstBytes)} bytes (${s.words}: below Node's 16 KiB limit on a request head); once they are written, a normal client's upgrade request, timed.`,
+    expectation: `The normal client's 101 comes within ${bytes(B.normalAnswerMs)} ms of its request, and every request of the burst is answered (101 or an HTTP error).`,
+    attack,
+    maxSeconds: 40
+  });
+}
+function padLines(total, lineBytes) {
+  return Array.from({ length: Math.ceil(total / lineBytes) }, (_, i2) => [`X-Wsgate-Pad-${i2 + 1}`, "a".repeat(Math.min(lineBytes, total - i2 * lineBytes))]);
+}
+function endlessHead(normal) {
+  return requestWith(normal, [["X-Wsgate-Pad", "a".repeat(3600)]]).replace(/\r\n\r\n$/, "");
+}
+function partialHead(normal) {
+  return requestWith(normal, []).replace(/\r\n$/, "");
+}
+var B, bytes, SHAPES, hugeHeader, P, paced, slowlorisProbe, slowloris, halfOpen, handshakeFloodCases;
+var init_handshake_floods = __esm({
+  "src/cases/robustness/handshake-floods.ts"() {
+    "use strict";
+    init_budgets();
+    init_floods();
+    init_flood_judges();
+    init_attack_case();
+    B = FloodBudgets;
+    bytes = (n3) => n3.toLocaleString("en-US");
+    SHAPES = {
+      protocol: { header: "Sec-WebSocket-Protocol", value: (n3) => `b${" ".repeat(n3)}x`, words: "'b', spaces, 'x'" },
+      extensions: {
+        header: "Sec-WebSocket-Extensions",
+        value: (n3) => `a; b="${"\\c".repeat(Math.ceil(n3 / 2))}`,
+        words: 'a; b=" and backslash-c pairs, never closed'
+      }
+    };
+    hugeHeader = attackCase({
+      id: "17.1.8",
+      requirement: {
+        key: "huge-header-refused",
+        rfc: "RFC 7230 \xA73.2.5",
+        text: "a server refuses a request header far larger than it wishes to process with a 4xx (431) or a drop, soon after its limit, not after reading it all, and keeps serving (CVE-2018-12121: Node.js kept 80 KB of headers per connection)",
+        subject: "a 20 MB request header"
+      },
+      advisory: FloodAdvisories.largeHeaders,
+      rfc: "RFC 7230 \xA73.2.5, RFC 6455 \xA74.2.1",
+      description: `A normal upgrade request with one more header line whose value is ${bytes(B.hugeHeader.totalBytes)} bytes, streamed in pieces of ${bytes(B.hugeHeader.pieceBytes)} bytes, each after the previous one drained, until the server answers or ends the connection.`,
+      expectation: `The server refuses the request (431, 400 or 413, or a dropped connection) within ${bytes(B.hugeHeaderMs)} ms of its first byte, long before its end, and keeps serving.`,
+      attack: {
+        kind: "probes",
+        probes: [
+          {
+            label: `a ${bytes(B.hugeHeader.totalBytes / 1e6)} MB header`,
+            size: B.hugeHeader.totalBytes,
+            waitMs: 2 * B.hugeHeaderMs,
+            delivery: { kind: "streamed", header: "X-Wsgate-Pad", ...B.hugeHeader }
+          }
+        ],
+        judge: judgeHugeHeader
+      },
+      maxSeconds: 20
+    });
+    P = B.pacedHead;
+    paced = attackCase({
+      id: "17.1.9",
+      requirement: {
+        key: "paced-request",
+        rfc: "RFC 7230 \xA73, RFC 6455 \xA74.1",
+        text: "a server reads a long request head written in small pieces at a cost that grows with its length, not its square: it answers or refuses it promptly, spending little CPU time (CVE-2023-43669: tungstenite before 0.20.1 parsed the head again on every read)",
+        subject: "a 1 MiB request head written in small pieces"
+      },
+      advisory: FloodAdvisories.pacedHead,
+      rfc: "RFC 7230 \xA73, RFC 6455 \xA74.1",
+      description: `A normal upgrade request with ${bytes(P.totalBytes)} bytes of padding in header lines of ${bytes(P.lineBytes)} bytes (X-Wsgate-Pad-1, -2 ...), written in ${bytes(P.pieceBytes)}-byte pieces, one every ${P.everyMs} ms, Nagle off: about ${bytes(Math.round(P.totalBytes / P.pieceBytes))} reads for a server that keeps up.`,
+      expectation: `The server answers 101 within ${bytes(B.pacedAnswerMs)} ms of the last piece, or refuses the head at its own limit (an HTTP error or a drop), and its process tree spends at most ${bytes(B.pacedCpuMs)} ms of CPU time on the case (a parser that reads the head again from its start on every read spends time quadratic in its length).`,
+      attack: {
+        kind: "probes",
+        cpuMs: B.pacedCpuMs,
+        probes: [
+          {
+            label: `a request of ${bytes(P.totalBytes)} bytes of padding in ${bytes(P.pieceBytes)}-byte pieces`,
+            size: P.totalBytes,
+            waitMs: B.pacedWaitMs,
+            request: (normal) => requestWith(normal, padLines(P.totalBytes, P.lineBytes)),
+            delivery: { kind: "paced", pieceBytes: P.pieceBytes, everyMs: P.everyMs }
+          }
+        ],
+        judge: judgePacedHead
+      },
+      maxSeconds: 40
+    });
+    slowlorisProbe = {
+      label: "a request head trickled one byte per second",
+      size: 0,
+      waitMs: DEFAULT_BUDGETS.stallMs,
+      request: endlessHead,
+      delivery: { kind: "trickle", everyMs: B.slowlorisEveryMs }
+    };
+    slowloris = attackCase({
+      id: "17.1.10",
+      requirement: {
+        key: "slowloris",
+        rfc: "RFC 7230 \xA76.5, RFC 6455 \xA710.1",
+        text: "a server drops a request head trickled one byte per second by a timeout of its own, within the stall budget (CVE-2018-12122: Node.js held such a connection forever; Slowloris)",
+        subject: "a request head trickled one byte per second"
+      },
+      advisory: FloodAdvisories.slowloris,
+      rfc: "RFC 7230 \xA76.5, RFC 6455 \xA710.1",
+      description: `An upgrade request head written one byte every ${bytes(B.slowlorisEveryMs)} ms, never ended (a padding header of an hour's bytes after the upgrade fields).`,
+      expectation: `The server drops the connection (or answers an error such as 408) by a timeout of its own within the stall budget (--budget stall, default ${bytes(DEFAULT_BUDGETS.stallMs / 1e3)} s; Node's http drops a stalled head after 60 to 90 s), and keeps serving. This case takes as long as the server's timeout.`,
+      attack: { kind: "probes", probes: [slowlorisProbe], judge: judgeSlowloris },
+      // Its limit: the run's stall budget plus these seconds (policy/case-limits.ts).
+      maxSeconds: 10,
+      stall: true
+    });
+    halfOpen = attackCase({
+      id: "17.1.11",
+      requirement: {
+        key: "half-open-upgrades",
+        rfc: "RFC 6455 \xA710.1, RFC 7230 \xA76.5",
+        text: "hundreds of connections holding a partial upgrade request do not keep a normal client from its 101 within the budget (CVE-2007-6750: Slowloris took every worker of Apache)",
+        subject: "a normal client beside half-open upgrades"
+      },
+      advisory: FloodAdvisories.halfOpen,
+      rfc: "RFC 6455 \xA710.1, RFC 7230 \xA76.5",
+      description: `${bytes(B.halfOpenConnections)} connections at once, each with an upgrade request whose final empty line never comes, held open; then a normal client's upgrade request, timed; then wsgate closes the ${bytes(B.halfOpenConnections)}.`,
+      expectation: `The normal client's 101 comes within ${bytes(B.normalAnswerMs)} ms of its request, whatever the half-open connections hold.`,
+      attack: {
+        kind: "crowd",
+        connections: B.halfOpenConnections,
+        crowd: { label: "a partial request head", size: 0, waitMs: 3e4, request: partialHead },
+        hold: true,
+        normalWaitMs: 5e3,
+        judge: (facts, budgets) => judgeCrowd("each holding a partial request head", facts, true, budgets)
+      },
+      maxSeconds: 40
+    });
+    handshakeFloodCases = [
+      burst("17.1.6", "protocol", FloodAdvisories.protocolBurst, "RFC 6455 \xA74.1, \xA711.3.4", {
+        key: "burst-beside-normal-client",
+        rfc: "RFC 6455 \xA74.1, \xA711.3.4",
+        text: "a burst of upgrade requests with the longest Sec-WebSocket-Protocol the HTTP layer takes does not keep a normal client from its 101 within the budget (CVE-2021-32640: ws before 7.4.6's quadratic split blocked every client)",
+        subject: "a normal client beside a burst of slow requests"
+      }),
+      burst("17.1.7", "extensions", FloodAdvisories.extensionsBurst, "RFC 6455 \xA79.1, RFC 7230 \xA73.2.6", {
+        key: "burst-beside-normal-client",
+        rfc: "RFC 6455 \xA79.1, RFC 7230 \xA73.2.6",
+        text: "a burst of upgrade requests with the longest malformed Sec-WebSocket-Extensions the HTTP layer takes does not keep a normal client from its 101 within the budget (CVE-2020-7662: websocket-extensions before 0.1.4 backtracked)",
+        subject: "a normal client beside a burst of slow requests"
+      }),
+      hugeHeader,
+      paced,
+      slowloris,
+      halfOpen
+    ];
+  }
+});
+
+// src/cases/robustness/subgroup.ts
+function subgroup(id, title, cases2) {
+  return cases2.map((c3) => {
+    if (!c3.id.startsWith(`${id}.`)) throw new Error(`case ${c3.id} is declared in subgroup ${id}`);
+    if (c3.requirement === void 0) throw new Error(`case ${c3.id} declares no requirement`);
+    return { ...c3, subcategory: title };
+  });
+}
+var init_subgroup = __esm({
+  "src/cases/robustness/subgroup.ts"() {
+    "use strict";
+  }
+});
+
+// src/cases/robustness/s17-1-handshake.ts
+function fillerLines(n3) {
+  const chars = "!#$%&'*+-.0123456789abcdefghijklmnopqrstuvwxyz^_`|~";
+  const width = n3 <= chars.length ** 2 ? 2 : 3;
+  const name = (i2) => Array.from({ length: width }, (_, d) => chars[Math.floor(i2 / chars.length ** d) % chars.length]).join("");
+  return Array.from({ length: n3 }, (_, i2) => `${name(i2)}:x`);
+}
+function growth(header, value) {
+  return {
+    kind: "growth",
+    header,
+    value,
+    sizes: ServerBudgets.growthSizes,
+    stopAfterMs: ServerBudgets.answerMs,
+    judge: (facts, budgets) => judgeGrowth(header, facts, budgets)
+  };
+}
+function survives(probes) {
+  return { kind: "probes", probes: probes.map((p) => ({ ...p, waitMs: ServerBudgets.survivesMs })), judge: judgeSurvives };
+}
+function headerLines(id, n3) {
+  return attackCase({
+    id,
+    requirement: MANY_HEADER_LINES,
+    advisory: ServerAdvisories.wsHeaderCount,
+    rfc: "RFC 6455 \xA74.2.1, RFC 7230 \xA73.2.5",
+    description: `An upgrade request with ${n3.toLocaleString("en-US")} header lines ("ab:x") ahead of Upgrade, Connection, Sec-WebSocket-Key and Sec-WebSocket-Version.`,
+    expectation: `The server answers (101, an HTTP error such as 400 or 431) within ${ServerBudgets.survivesMs} ms and keeps serving.`,
+    attack: survives([{ label: `${n3.toLocaleString("en-US")} header lines`, size: n3, request: (normal) => requestWith(normal, [], fillerLines(n3)) }]),
+    maxSeconds: 10
+  });
+}
+var protocolGrowth, extensionsGrowth, MANY_HEADER_LINES, PROTOTYPE_NAMES, prototypeNames, OBS_TEXT_VALUES, obsTextValues, handshakeServerCases;
+var init_s17_1_handshake = __esm({
+  "src/cases/robustness/s17-1-handshake.ts"() {
+    "use strict";
+    init_attack_judges();
+    init_attacks();
+    init_attack_case();
+    init_handshake_floods();
+    init_subgroup();
+    protocolGrowth = attackCase({
+      id: "17.1.1",
+      requirement: {
+        key: "protocol-header-growth",
+        rfc: "RFC 6455 \xA74.1, \xA711.3.4",
+        text: "a server answers a long Sec-WebSocket-Protocol (up to what its HTTP layer accepts) within the budget, in time no more than linear in its size, and keeps serving (CVE-2021-32640: ws before 7.4.6 took quadratic time)",
+        subject: "a long Sec-WebSocket-Protocol header"
+      },
+      advisory: ServerAdvisories.wsProtocolRegex,
+      rfc: "RFC 6455 \xA74.1, \xA711.3.4",
+      description: "Upgrade requests whose Sec-WebSocket-Protocol is 'b', n spaces, 'x', for n from 1,000 up to what the server's HTTP layer accepts, each on a fresh connection; the answer time measured at each size.",
+      expectation: `Each answer (101 or an HTTP error) comes within ${ServerBudgets.answerMs} ms, and its time grows no faster than the header's size.`,
+      attack: growth("Sec-WebSocket-Protocol", (n3) => `b${" ".repeat(n3)}x`),
+      maxSeconds: 60
+    });
+    extensionsGrowth = attackCase({
+      id: "17.1.2",
+      requirement: {
+        key: "extensions-header-growth",
+        rfc: "RFC 6455 \xA79.1, RFC 7230 \xA73.2.6",
+        text: "a server answers a long, malformed Sec-WebSocket-Extensions within the budget, in time no more than linear in its size, and keeps serving (CVE-2020-7662: websocket-extensions before 0.1.4 backtracked)",
+        subject: "a long malformed Sec-WebSocket-Extensions header"
+      },
+      advisory: ServerAdvisories.extensionsRegex,
+      rfc: "RFC 6455 \xA79.1, RFC 7230 \xA73.2.6",
+      description: 'Upgrade requests whose Sec-WebSocket-Extensions is a; b=" followed by n bytes of backslash-c pairs, never closed, for growing n, each on a fresh connection; the answer time measured at each size.',
+      expectation: `Each answer (an HTTP error, or a 101 without the extension) comes within ${ServerBudgets.answerMs} ms, and its time grows no faster than the header's size.`,
+      attack: growth("Sec-WebSocket-Extensions", (n3) => `a; b="${"\\c".repeat(Math.ceil(n3 / 2))}`),
+      maxSeconds: 60
+    });
+    MANY_HEADER_LINES = {
+      key: "many-header-lines",
+      rfc: "RFC 6455 \xA74.2.1, RFC 7230 \xA73.2.5",
+      text: "a server answers a request with thousands of header lines (an error status, or 101) and keeps serving (CVE-2024-37890: ws before 8.17.1 crashed past Node's 2,000-header limit)",
+      subject: "a request with thousands of header lines"
+    };
+    PROTOTYPE_NAMES = [
+      "constructor",
+      ",;constructor",
+      "permessage-deflate; constructor",
+      "__proto__; __proto__=1",
+      "permessage-deflate; __proto__=1, toString; hasOwnProperty=x"
+    ];
+    prototypeNames = attackCase({
+      id: "17.1.5",
+      requirement: {
+        key: "prototype-extension-names",
+        rfc: "RFC 6455 \xA79.1",
+        text: "a server answers extension offers named after Object.prototype properties (constructor, __proto__) and keeps serving (GHSA-5v72-xg48-5rpm: ws before 3.3.1 crashed)",
+        subject: "extension names such as constructor and __proto__"
+      },
+      advisory: ServerAdvisories.wsPrototypeNames,
+      rfc: "RFC 6455 \xA79.1",
+      description: `Upgrade requests whose Sec-WebSocket-Extensions name extensions and parameters after Object.prototype's properties: ${PROTOTYPE_NAMES.map((v) => JSON.stringify(v)).join(", ")}, one request each.`,
+      expectation: `The server answers each (a 101 without those extensions, or an HTTP error) within ${ServerBudgets.survivesMs} ms and keeps serving.`,
+      attack: survives(
+        PROTOTYPE_NAMES.map((v, i2) => ({
+          label: JSON.stringify(v),
+          size: i2,
+          request: (normal) => requestWith(normal, [["Sec-WebSocket-Extensions", v]])
+        }))
+      ),
+      maxSeconds: 20
+    });
+    OBS_TEXT_VALUES = [
+      ["Sec-WebSocket-Protocol", "chat\xFF\xFE"],
+      ["Sec-WebSocket-Protocol", "\xE9\xE8, chat"],
+      ["Sec-WebSocket-Extensions", "permessage-deflate; x=\xFF"],
+      ["Sec-WebSocket-Extensions", "\xC3\xA9-ext"]
+    ];
+    obsTextValues = attackCase({
+      id: "17.1.12",
+      requirement: {
+        key: "obs-text-values",
+        rfc: "RFC 9110 \xA75.5, RFC 6455 \xA74.1, \xA79.1",
+        text: "a server answers an upgrade whose Sec-WebSocket-Protocol or Sec-WebSocket-Extensions holds bytes above 0x7f (a 101 without the value, or an error such as 400) and keeps serving (http-rs/async-h1#187: a server panicked on such a value)",
+        subject: "header values with bytes above 0x7f"
+      },
+      advisory: ServerAdvisories.obsTextValues,
+      rfc: "RFC 9110 \xA75.5, RFC 6455 \xA74.1, \xA79.1",
+      description: `Upgrade requests whose Sec-WebSocket-Protocol or Sec-WebSocket-Extensions holds bytes above 0x7f (obs-text): ${OBS_TEXT_VALUES.map(([n3, v]) => `${n3}: ${JSON.stringify(v)}`).join("; ")} (each character one byte, latin1), one request each.`,
+      expectation: `The server answers each (a 101 without the value, or an HTTP error such as 400) within ${ServerBudgets.survivesMs} ms and keeps serving.`,
+      attack: survives(
+        OBS_TEXT_VALUES.map(([name, value], i2) => ({
+          label: `${name}: ${JSON.stringify(value)}`,
+          size: i2,
+          request: (normal) => requestWith(normal, [[name, value]])
+        }))
+      ),
+      maxSeconds: 20
+    });
+    handshakeServerCases = subgroup(
+      "17.1",
+      "Opening handshake: header values, lines and names, floods and slow requests that broke servers",
+      [protocolGrowth, extensionsGrowth, headerLines("17.1.3", 2e3), headerLines("17.1.4", 1e4), prototypeNames, ...handshakeFloodCases, obsTextValues]
+    );
+  }
+});
+
+// src/cases/robustness/data/attacks-frames.ts
+var FrameAdvisory, REFUSE_AT_HEADER_S, RESERVED_GIB, LIMIT_PLUS_ONE, ENDLESS, RANDOM_BYTES, WINDOW_BITS_ROWS, reservedGiBBudget, limitPlusOneBudget, endlessBudget, randomBytesBudget, windowBitsOfferBudget;
+var init_attacks_frames = __esm({
+  "src/cases/robustness/data/attacks-frames.ts"() {
+    "use strict";
+    init_budgets();
+    FrameAdvisory = {
+      reservedOpcode: "Java-WebSocket#1507 (the declared length allocated from the header, before a byte of payload), here behind a reserved opcode, which RFC 6455 \xA75.2 makes a reason to fail on its own",
+      limitPlusOne: 'ws#2331 and ws#2332: a message cut into many small fragments cost its receiver far more memory than the message limit it was checked against; RFC 6455 \xA710.4 asks for a limit "after reassembly from multiple frames"',
+      endless: "Netty CVE-2014-0193: a text frame followed by an endless series of continuation frames grew the aggregator without bound (fixed in 3.9.1 and 4.0.19); ws#2331 and ws#2332: per-fragment overhead",
+      randomBytes: "no single advisory: frame parsers that crashed or hung on malformed input (CVE-2020-27813, undici CVE-2026-1528) are the class; RFC 6455 \xA77.1.7 asks a peer to fail the connection on invalid data",
+      bomb: "Python websockets CVE-2018-1000518 (a server inflated a compressed message without limit), undici CVE-2026-1526 (the same in a client)",
+      windowBits: "RFC 7692 \xA77.1.2: window bits are 8 to 15; a value passed on to zlib unchecked throws (undici CVE-2026-2229 died of it as a client); 15.2.2 checks the decline, this the survival"
+    };
+    REFUSE_AT_HEADER_S = 2;
+    RESERVED_GIB = {
+      opcode: 3,
+      declared: 1024 * 1024 * 1024,
+      /** Bytes per write, one write every `everyS` seconds, while the connection is open. */
+      pieceBytes: 1024,
+      everyS: 0.1
+    };
+    LIMIT_PLUS_ONE = {
+      fragmentBytes: 4096,
+      /** Fragments per batch: 256 KiB, then wsgate waits until its socket has taken them. */
+      batch: 64,
+      /** The peer has this long to refuse (or wsgate to send it all and see it taken), in seconds. */
+      withinS: 30,
+      /** After the last fragment, how long wsgate waits for an echo or a refusal, in seconds. */
+      afterS: 5
+    };
+    ENDLESS = {
+      frames: 1024 * 1024,
+      /** Frames per batch, then wsgate waits until its socket has taken them. */
+      batch: 16 * 1024,
+      withinS: 30
+    };
+    RANDOM_BYTES = {
+      seed: 25119326,
+      seconds: 10,
+      pieceBytes: 64 * 1024,
+      everyS: 0.1,
+      /** Valid frames first: this many messages, ... */
+      messages: 100,
+      /** ... each at most this long (all three length encodings: 0-125, 126-65535, and 65536 itself needs the 64-bit one) ... */
+      maxMessageBytes: 65536,
+      /** ... a third of them in up to this many fragments, a ping of random payload (at most 125 bytes) after each fragment but the last. */
+      maxFragments: 8
+    };
+    WINDOW_BITS_ROWS = [
+      { param: "server_max_window_bits", bits: 7 },
+      { param: "server_max_window_bits", bits: 8 },
+      { param: "server_max_window_bits", bits: 16 },
+      { param: "client_max_window_bits", bits: 7 },
+      { param: "client_max_window_bits", bits: 8 },
+      { param: "client_max_window_bits", bits: 16 }
+    ];
+    reservedGiBBudget = {
+      advisory: FrameAdvisory.reservedOpcode,
+      closeWithinMs: REFUSE_AT_HEADER_S * 1e3,
+      memoryGrowth: MEMORY_GROWTH.small
+    };
+    limitPlusOneBudget = { advisory: FrameAdvisory.limitPlusOne, closeWithinMs: LIMIT_PLUS_ONE.withinS * 1e3 };
+    endlessBudget = { advisory: FrameAdvisory.endless, closeWithinMs: ENDLESS.withinS * 1e3, memoryGrowth: MEMORY_GROWTH.fragments };
+    randomBytesBudget = {
+      advisory: FrameAdvisory.randomBytes,
+      closeWithinMs: RANDOM_BYTES.seconds * 1e3,
+      memoryGrowth: MEMORY_GROWTH.messages
+    };
+    windowBitsOfferBudget = { advisory: FrameAdvisory.windowBits, closeWithinMs: 4e3, memoryGrowth: MEMORY_GROWTH.small };
+  }
+});
+
+// src/cases/robustness/frame-attacks.ts
+function anyCode(verdict) {
+  if (verdict.behaviorClose !== CloseBehavior.WrongCode) return verdict;
+  return { ...verdict, behaviorClose: CloseBehavior.Ok, resultClose: "The peer failed the connection (any close code, or a drop, passes this case)." };
+}
+function frameCase(spec) {
+  const { budget, codes, maxSeconds, ...rest } = spec;
+  return defineCase({
+    expect: {},
+    close: failedByPeer(codes),
+    suppressClose: true,
+    attackBudget: budget,
+    schedule: { maxSeconds, runsAlone: true, cost: 1 },
+    ...rest
+  });
+}
+function reservedOpcodeGiB(id, peer) {
+  return frameCase({
+    id,
+    requirement: reservedOpcodeRequirement,
+    description: `A frame with the reserved opcode 0x3 (FIN set) whose header declares 1 GiB (127, then 00 00 00 00 40 00 00 00), then its payload trickled: ${RESERVED_GIB.pieceBytes} bytes every ${RESERVED_GIB.everyS * 1e3} ms while the connection is open. (RFC 6455 \xA75.2, \xA710.4; ${reservedGiBBudget.advisory})`,
+    expectation: `RFC 6455 \xA75.2: an unknown opcode MUST fail the connection: the ${peer} refuses the frame at its header (1002, or 1009, or a drop) within ${REFUSE_AT_HEADER_S} s, not after reading the payload; ${peer === "server" ? "afterwards it still serves" : "its process does not die"}.`,
+    budget: reservedGiBBudget,
+    codes: [CloseCode.ProtocolError, CloseCode.MessageTooBig],
+    maxSeconds: REFUSE_AT_HEADER_S + 3,
+    async run(t) {
+      t.setOutcome(Behavior.Ok, `The ${peer} failed the connection on the frame header.`);
+      const write = t.beginFrame(RESERVED_GIB.opcode, true, RESERVED_GIB.declared);
+      t.killAfter(scaledS(REFUSE_AT_HEADER_S, t.budgets));
+      const piece2 = Buffer.alloc(RESERVED_GIB.pieceBytes);
+      while (t.isOpen) {
+        await t.pause(RESERVED_GIB.everyS);
+        write(piece2);
+      }
+    }
+  });
+}
+function limitPlusOne(id, peer) {
+  const f = LIMIT_PLUS_ONE;
+  return frameCase({
+    id,
+    requirement: limitPlusOneRequirement,
+    description: `A binary message of the message limit plus one byte (the run's \`message\` budget, 100 MiB + 1 by default: ws's maxPayload), in fragments of ${count(f.fragmentBytes)} bytes, generated ${f.batch} fragments at a time as the ${peer} reads them (wsgate never holds the message). (RFC 6455 \xA710.4, \xA77.4.1; ${limitPlusOneBudget.advisory})`,
+    expectation: `RFC 6455 \xA710.4: a ${peer} with a message limit fails the connection (1009, or 1008 for a limit on fragments, or a drop) once the message passes it, within ${f.withinS} s, having taken at most its limit; a lower limit refuses earlier, which passes. Taking the whole message (echoing limit + 1 bytes, or nothing to say against it) is FAILED.`,
+    budget: limitPlusOneBudget,
+    codes: TOO_BIG,
+    maxSeconds: f.withinS + 3,
+    messageLengthOnly: true,
+    run: (t) => sendLimitPlusOne(t, peer),
+    adjust(verdict) {
+      if (!verdict.result.includes(CROSSED) || verdict.behaviorClose !== CloseBehavior.Failed) return withOwnFigures(verdict);
+      return withOwnFigures(verdict, {
+        ...verdict,
+        behavior: Behavior.Failed,
+        result: `The ${peer} took the whole message (limit + 1 bytes) without failing the connection: it said nothing for ${f.afterS} s after the last fragment, or echoed it past wsgate's own frame limit (wsgate then ended the connection).`
+      });
+    },
+    onMessage(t, _data, binary, length) {
+      t.record({ kind: "message", data: Buffer.alloc(0), binary });
+      const limit = t.budgets.messageLimit;
+      const past = length > limit;
+      const what = past ? `the whole message (${count(length)} bytes, past the limit of ${count(limit)})` : `a message of ${count(length)} bytes`;
+      stateOutcome(t, Behavior.Failed, `The ${peer} echoed ${what}: it took a message past the limit instead of failing the connection.`, [
+        echoedFigure(length, past ? limit : void 0)
+      ]);
+      t.sendClose(CloseCode.Normal);
+    }
+  });
+}
+async function sendLimitPlusOne(t, peer) {
+  const f = LIMIT_PLUS_ONE;
+  t.setWirelog(false, { silent: true });
+  const total = t.budgets.messageLimit + 1;
+  const fragments = Math.ceil(total / f.fragmentBytes);
+  t.killAfter(scaledS(f.withinS, t.budgets));
+  const message2 = statedFigure("message-bytes", "the message: the limit + 1", total, "bytes");
+  let written = 0;
+  for (let i2 = 0; i2 < fragments && t.isOpen; ) {
+    for (let k = 0; k < f.batch && i2 < fragments; k++, i2++) {
+      const length = Math.min(f.fragmentBytes, total - written);
+      t.beginFrame(i2 === 0 ? Opcode.Binary : Opcode.Continuation, i2 === fragments - 1, length)(length === f.fragmentBytes ? ZEROS : ZEROS.subarray(0, length));
+      written += length;
+    }
+    stateOutcome(
+      t,
+      Behavior.Ok,
+      `The ${peer} failed the connection before the message ended: wsgate had written ${count(written)} of its ${count(total)} bytes (${count(i2)} fragments) when it saw the ${peer}'s refusal.`,
+      [
+        statedFigure("message-written-bytes", "of the message wsgate had written when it saw the peer's refusal", written, "bytes"),
+        message2,
+        statedFigure("fragment-count", "fragments of it written", i2, "count")
+      ]
+    );
+    await t.flushed({ below: FLUSH_BELOW });
+  }
+  if (!t.isOpen) return;
+  stateOutcome(t, Behavior.Ok, `The ${peer} failed the connection as wsgate wrote the last of its ${count(total)} bytes (${CROSSED}).`, [message2]);
+  t.killAfter(scaledS(f.afterS, t.budgets));
+}
+function endlessContinuations(id, peer) {
+  const e = ENDLESS;
+  return frameCase({
+    id,
+    requirement: endlessRequirement,
+    description: `A binary frame without FIN holding 1 byte, then continuation frames of 1 byte each, never a final one: up to ${count(e.frames)} of them, ${count(e.batch)} at a time as the ${peer} reads them; then, if the ${peer} took them all, a close frame (1000). (RFC 6455 \xA75.4, \xA710.4; ${endlessBudget.advisory})`,
+    expectation: `The ${peer} fails the connection (any code, 1009 or 1008 expected, or a drop) before the ${count(e.frames)} frames end: OK. Taking them all and answering the close within ${e.withinS} s is NON-STRICT (it kept up, but limits neither the number of fragments nor what each costs it; ws's maxFragments refuses past 16,384), unless its memory grew past ${MEMORY_GROWTH.fragments / 1024 / 1024} MiB for this 1 MiB message (ws 8.20.1: about 150 MiB), which is FAILED, as are falling behind past ${e.withinS} s and dying. Where wsgate did not start the ${peer}, its memory is not measured and the result says so.`,
+    budget: endlessBudget,
+    codes: [CloseCode.MessageTooBig, CloseCode.PolicyViolation],
+    maxSeconds: e.withinS + 3,
+    run: (t) => sendEndless(t, peer),
+    adjust(verdict) {
+      const judged2 = anyCode(verdict);
+      if (judged2.result.includes(TOOK_ALL))
+        return withOwnFigures(verdict, { ...judged2, behaviorClose: CloseBehavior.Ok, resultClose: "Not judged: wsgate closed after the last frame." });
+      return withOwnFigures(verdict, judged2);
+    }
+  });
+}
+async function sendEndless(t, peer) {
+  const e = ENDLESS;
+  t.setWirelog(false, { silent: true });
+  t.killAfter(scaledS(e.withinS, t.budgets));
+  t.beginFrame(Opcode.Binary, false, 1)(ONE);
+  let sent = 0;
+  while (sent < e.frames && t.isOpen) {
+    for (let k = 0; k < e.batch; k++) t.beginFrame(Opcode.Continuation, false, 1)(ONE);
+    sent += e.batch;
+    stateOutcome(t, Behavior.Ok, `The ${peer} failed the connection after wsgate had written ${count(sent)} one-byte continuation frames.`, [
+      statedFigure("continuation-count", "one-byte continuation frames wsgate had written", sent, "count")
+    ]);
+    await t.flushed({ below: FLUSH_BELOW });
+  }
+  if (!t.isOpen) return;
+  stateOutcome(
+    t,
+    Behavior.NonStrict,
+    `The ${peer} ${TOOK_ALL}: ${count(sent + 1)} frames of one message (${count(sent + 1)} bytes) without failing the connection, then answered wsgate's close.`,
+    [statedFigure("frame-count", "frames of one message the peer took", sent + 1, "count"), statedFigure("message-bytes", "the message", sent + 1, "bytes")]
+  );
+  t.sendClose(CloseCode.Normal);
+}
+function randomPiece(next, length) {
+  const out = Buffer.allocUnsafe(length);
+  for (let i2 = 0; i2 < length; i2 += 4) out.writeUInt32LE(next(), i2);
+  return out;
+}
+function below(next, n3) {
+  return next() % n3;
+}
+function randomMessage(t, next) {
+  const r = RANDOM_BYTES;
+  const band = below(next, 3);
+  const size = band === 0 ? below(next, 126) : band === 1 ? 126 + below(next, 65536 - 126) : 65536 - below(next, 1024);
+  const payload2 = randomPiece(next, Math.ceil(size / 4) * 4).subarray(0, Math.min(size, r.maxMessageBytes));
+  const parts = below(next, 3) === 0 ? 1 + below(next, r.maxFragments) : 1;
+  for (let i2 = 0; i2 < parts; i2++) {
+    const from = Math.floor(payload2.length * i2 / parts);
+    const to = Math.floor(payload2.length * (i2 + 1) / parts);
+    t.sendFrame({ opcode: i2 === 0 ? Opcode.Binary : Opcode.Continuation, fin: i2 === parts - 1, payload: payload2.subarray(from, to) });
+    if (i2 < parts - 1) t.sendFrame({ opcode: Opcode.Ping, payload: randomPiece(next, 128).subarray(0, below(next, 126)) });
+  }
+  return payload2.length;
+}
+function randomBytes(id, peer) {
+  const r = RANDOM_BYTES;
+  return frameCase({
+    id,
+    requirement: randomBytesRequirement,
+    description: `After the opening handshake, from seeded PRNGs (mulberry32; the random bytes seed 0x${r.seed.toString(16)}, the messages the next seed): first ${r.messages} valid binary messages of random sizes (0 to ${count(r.maxMessageBytes)} bytes, all three length encodings) and random bytes, a third of them in up to ${r.maxFragments} fragments with a ping of random payload between fragments; then random bytes, ${count(r.pieceBytes)} every ${r.everyS * 1e3} ms, until ${r.seconds} s from the start or until the ${peer} ends the connection. (RFC 6455 \xA75.2, \xA75.4, \xA77.1.7; ${randomBytesBudget.advisory})`,
+    expectation: `The valid frames are taken (echoed or not: not judged) without failing the connection; the random bytes soon break a rule of \xA75.2 (reserved bits, a reserved opcode, an unmasked or masked frame in the wrong role, a length past any limit): the ${peer} fails the connection (any close code, or a drop) within ${r.seconds} s of the start and ${peer === "server" ? "still serves afterwards" : "its process does not die"}. Failing the connection on the valid frames, or still open after ${r.seconds} s, is FAILED.`,
+    budget: randomBytesBudget,
+    codes: [CloseCode.ProtocolError],
+    maxSeconds: r.seconds + 3,
+    messageLengthOnly: true,
+    // The peer's echoes of the valid messages and its pongs: not judged, never held.
+    onMessage: () => void 0,
+    onPong: () => void 0,
+    async run(t) {
+      t.setWirelog(false, { silent: true });
+      t.killAfter(scaledS(r.seconds, t.budgets));
+      const contents = mulberry32(r.seed + 1);
+      const next = mulberry32(r.seed);
+      stateOutcome(
+        t,
+        Behavior.Failed,
+        `The ${peer} failed the connection on valid frames (random binary messages, fragments and pings), before any random byte.`
+      );
+      let bytes3 = 0;
+      for (let i2 = 0; i2 < r.messages; i2++) {
+        bytes3 += randomMessage(t, contents);
+        await t.flushed({ below: FLUSH_BELOW });
+        if (!t.isOpen) return;
+      }
+      stateOutcome(
+        t,
+        Behavior.Ok,
+        `The ${peer} took ${r.messages} valid random messages (${count(bytes3)} payload bytes), then failed the connection on the random bytes.`,
+        [
+          statedFigure("valid-message-count", "valid messages the peer took", r.messages, "count"),
+          statedFigure("valid-payload-bytes", "of their payload", bytes3, "bytes")
+        ]
+      );
+      for (; ; ) {
+        t.sendRaw(randomPiece(next, r.pieceBytes));
+        await t.pause(r.everyS);
+        await t.flushed({ below: FLUSH_BELOW });
+        if (!t.isOpen) return;
+      }
+    },
+    adjust: (verdict) => withOwnFigures(verdict, anyCode(verdict))
+  });
+}
+var TOO_BIG, FLUSH_BELOW, reservedOpcodeRequirement, limitPlusOneRequirement, endlessRequirement, randomBytesRequirement, ZEROS, CROSSED, ONE, TOOK_ALL;
+var init_frame_attacks = __esm({
+  "src/cases/robustness/frame-attacks.ts"() {
+    "use strict";
+    init_constants();
+    init_verdicts();
+    init_attack_judges();
+    init_attacks_frames();
+    init_budgets();
+    init_deflate_corpus();
+    init_define();
+    init_judgement();
+    init_own_figures();
+    TOO_BIG = [CloseCode.MessageTooBig, CloseCode.PolicyViolation];
+    FLUSH_BELOW = 256 * 1024;
+    reservedOpcodeRequirement = {
+      key: "reserved-opcode-length",
+      rfc: "RFC 6455 \xA75.2, \xA710.4",
+      text: "a peer fails the connection at a frame header with a reserved opcode declaring 1 GiB (1002, 1009 or a drop), without reading the payload, and survives (Java-WebSocket#1507 allocated the declared size up front)",
+      subject: "a reserved opcode declaring 1 GiB"
+    };
+    limitPlusOneRequirement = {
+      key: "limit-plus-one-fragments",
+      rfc: "RFC 6455 \xA710.4, \xA77.4.1",
+      text: "a peer with a message limit fails the connection (1009, 1008 or a drop) once a message in 4 KiB fragments passes it, having taken at most the limit, and survives (ws#2331, ws#2332: per-fragment overhead far above the limit)",
+      subject: "a message one byte past the limit, in small fragments"
+    };
+    endlessRequirement = {
+      key: "endless-continuations",
+      rfc: "RFC 6455 \xA75.4, \xA710.4",
+      text: "a peer fails the connection on an endless series of one-byte continuation frames, or at least keeps up with them and stays responsive (Netty CVE-2014-0193 grew without bound)",
+      subject: "endless one-byte continuation frames"
+    };
+    randomBytesRequirement = {
+      key: "random-bytes",
+      rfc: "RFC 6455 \xA75.2, \xA77.1.7",
+      text: "a peer fails the connection on random bytes after the opening handshake (any close code, or a drop) within 10 s, and survives",
+      subject: "random bytes after the 101"
+    };
+    ZEROS = Buffer.alloc(LIMIT_PLUS_ONE.fragmentBytes);
+    CROSSED = "its refusal and the last fragments crossed";
+    ONE = Buffer.from([97]);
+    TOOK_ALL = "took them all";
+  }
+});
+
+// src/cases/robustness/s17-2-frames.ts
+function frameHeader(label, length64, trickle = false) {
+  const t = ServerBudgets.trickle;
+  const waitMs = ServerBudgets.refuseAtHeaderMs + (trickle ? t.totalBytes / t.pieceBytes * t.everyMs : 1e3);
+  return { label, size: 0, afterOpen: { head: hex3(`82 ff ${length64} 37 fa 21 3d`), ...trickle ? { trickle: t } : {} }, waitMs };
+}
+var topBitLengths, declaredGigabyte, frameServerCases;
+var init_s17_2_frames = __esm({
+  "src/cases/robustness/s17-2-frames.ts"() {
+    "use strict";
+    init_attack_judges();
+    init_attack_case();
+    init_attacks();
+    init_frame_attacks();
+    init_subgroup();
+    init_define();
+    topBitLengths = attackCase({
+      id: "17.2.1",
+      requirement: {
+        key: "length-top-bit",
+        rfc: "RFC 6455 \xA75.2, \xA77.1.7",
+        text: "a server fails the connection at a frame header whose 64-bit length has its most significant bit set, or is 2^64 - 1 (1002, 1009 or a drop), and keeps serving (CVE-2020-27813: gorilla/websocket overflowed its read limit)",
+        subject: "a 64-bit frame length with the top bit set"
+      },
+      advisory: ServerAdvisories.gorillaLength,
+      rfc: "RFC 6455 \xA75.2, \xA77.1.7",
+      description: "After a normal opening handshake, a binary frame header (0x82 0xff) with the 64-bit length 0x8000000000000000 (its most significant bit set) and no payload; then, on a fresh connection, 0xffffffffffffffff (2^64 - 1).",
+      expectation: `The server fails the connection at the header, within ${ServerBudgets.refuseAtHeaderMs} ms: a close frame with 1002 (or 1009), or a dropped TCP connection.`,
+      attack: {
+        kind: "probes",
+        probes: [frameHeader("length 0x8000000000000000", "80 00 00 00 00 00 00 00"), frameHeader("length 2^64 - 1", "ff ff ff ff ff ff ff ff")],
+        judge: judgeRefusedAtHeader
+      },
+      maxSeconds: 15
+    });
+    declaredGigabyte = attackCase({
+      id: "17.2.2",
+      requirement: {
+        key: "declared-length-refused",
+        rfc: "RFC 6455 \xA710.4, \xA77.4.1",
+        text: "a server with a message limit refuses a frame declaring more at its header (1009, 1002 or a drop), not after reading the payload, and keeps serving (Java-WebSocket#1507 allocated the declared size up front)",
+        subject: "a frame declaring 1 GiB"
+      },
+      advisory: ServerAdvisories.declaredGigabyte,
+      rfc: "RFC 6455 \xA710.4, \xA77.4.1",
+      description: `After a normal opening handshake, a binary frame header declaring 1 GiB (0x82 0xff 00 00 00 00 40 00 00 00), then its payload trickled: ${ServerBudgets.trickle.pieceBytes} bytes every ${ServerBudgets.trickle.everyMs} ms, at most ${ServerBudgets.trickle.totalBytes.toLocaleString("en-US")} bytes.`,
+      expectation: `A server with a message limit below 1 GiB refuses the frame at its header, within ${ServerBudgets.refuseAtHeaderMs} ms (1009, 1002 or a dropped connection), not after reading the payload.`,
+      attack: { kind: "probes", probes: [frameHeader("1 GiB declared, trickled", "00 00 00 00 40 00 00 00", true)], judge: judgeRefusedAtHeader },
+      maxSeconds: 20
+    });
+    frameServerCases = subgroup(
+      "17.2",
+      "Frames: lengths refused at the header, limit + 1 in fragments, endless continuations, random bytes",
+      [
+        topBitLengths,
+        declaredGigabyte,
+        reservedOpcodeGiB("17.2.3", "server"),
+        limitPlusOne("17.2.4", "server"),
+        endlessContinuations("17.2.5", "server"),
+        randomBytes("17.2.6", "server")
+      ]
+    );
+  }
+});
+
+// src/protocol/deflate/bomb.ts
+import zlib2 from "node:zlib";
+function bombPiece() {
+  piece ??= zlib2.deflateRawSync(Buffer.alloc(BOMB_PIECE_INFLATED), { level: 9, windowBits: 9, memLevel: 9, finishFlush: zlib2.constants.Z_FULL_FLUSH });
+  return piece;
+}
+function bombLength(pieces) {
+  return pieces * bombPiece().length - SYNC_TAIL.length;
+}
+function bombPieceAt(i2, pieces) {
+  const p = bombPiece();
+  return i2 === pieces - 1 ? p.subarray(0, p.length - SYNC_TAIL.length) : p;
+}
+var BOMB_PIECE_INFLATED, SYNC_TAIL, piece;
+var init_bomb = __esm({
+  "src/protocol/deflate/bomb.ts"() {
+    "use strict";
+    BOMB_PIECE_INFLATED = 4 * 1024 * 1024;
+    SYNC_TAIL = Buffer.from([0, 0, 255, 255]);
+    piece = null;
+  }
+});
+
+// src/cases/robustness/data/attacks-client.ts
+var ClientAdvisory, REFUSE_WITHIN_S, windowBitsBudget, BOMB, bombBudget, unnegotiatedBombBudget, TRICKLE, length64Budget, declaredGiBBudget;
+var init_attacks_client = __esm({
+  "src/cases/robustness/data/attacks-client.ts"() {
+    "use strict";
+    init_budgets();
+    ClientAdvisory = {
+      windowBits: "undici CVE-2026-2229: an out-of-range server_max_window_bits passed the digits-only check, and the first compressed frame made createInflateRaw throw an uncaught RangeError that ended the process (fixed in 6.24.0 and 7.24.0)",
+      bomb: "undici CVE-2026-1526 (GHSA-vrm6-8vpv-qv8q): permessage-deflate inflated without bound (fixed in 6.24.0 and 7.24.0: a 4 MB limit); Python websockets CVE-2018-1000518",
+      length64: "undici CVE-2026-1528: a 64-bit frame length overflowed the parser and crashed the client (fixed in 6.24.0 and 7.24.0); gorilla/websocket CVE-2020-27813: a length past the read limit",
+      declaredGiB: "Java-WebSocket#1507: a 14-byte header made the peer allocate the declared length up front; a client must refuse a length past its limit at the header",
+      unnegotiatedRsv1: "aiohttp GHSA-mq44-7p77-q5h7: a client inflated frames with RSV1 set though it had not negotiated permessage-deflate (a decompression bomb without the extension)"
+    };
+    REFUSE_WITHIN_S = 2;
+    windowBitsBudget = { advisory: ClientAdvisory.windowBits, closeWithinMs: REFUSE_WITHIN_S * 1e3, memoryGrowth: MEMORY_GROWTH.small };
+    BOMB = {
+      /** 1 GiB of zeros: 256 pieces of 4 MiB (about 1 MB on the wire). */
+      pieces: 256,
+      /** Pieces per TCP write (each write after the previous one was flushed): 64 MiB inflated each. */
+      piecesPerWrite: 16,
+      /** A client with a message limit refuses after inflating at most that much: seconds, not minutes. */
+      refuseWithinS: 10
+    };
+    bombBudget = { advisory: ClientAdvisory.bomb, closeWithinMs: BOMB.refuseWithinS * 1e3 };
+    unnegotiatedBombBudget = {
+      advisory: ClientAdvisory.unnegotiatedRsv1,
+      closeWithinMs: REFUSE_WITHIN_S * 1e3,
+      memoryGrowth: MEMORY_GROWTH.small
+    };
+    TRICKLE = {
+      /** Bytes per write, one write every `everyS` seconds. */
+      bytes: 1024,
+      everyS: 0.1
+    };
+    length64Budget = { advisory: ClientAdvisory.length64, closeWithinMs: REFUSE_WITHIN_S * 1e3, memoryGrowth: MEMORY_GROWTH.small };
+    declaredGiBBudget = {
+      advisory: ClientAdvisory.declaredGiB,
+      closeWithinMs: REFUSE_WITHIN_S * 1e3,
+      memoryGrowth: MEMORY_GROWTH.small
+    };
+  }
+});
+
+// src/cases/robustness/s17-3-deflate.ts
+import zlib3 from "node:zlib";
+function sendBomb(t, piecesPerFrame) {
+  const frames = BOMB.pieces / piecesPerFrame;
+  for (let f = 0; f < frames; f++) {
+    const payload2 = Buffer.concat(Array.from({ length: piecesPerFrame }, (_, k) => bombPieceAt(f * piecesPerFrame + k, BOMB.pieces)));
+    t.sendFrame({ opcode: f === 0 ? Opcode.Binary : Opcode.Continuation, fin: f === frames - 1, rsv: f === 0 ? RSV12 : 0, payload: payload2, sync: true });
+  }
+}
+function bombCase(id, fragmented) {
+  const perFrame = fragmented ? BOMB.piecesPerWrite : BOMB.pieces;
+  const how = fragmented ? `in ${BOMB.pieces / perFrame} fragments (a binary frame with RSV1, then continuations), each inflating to 64 MiB` : "in one binary frame with RSV1";
+  return defineCase({
+    id,
+    requirement: bombRequirement,
+    description: `wsgate offers permessage-deflate; once the server accepted it, a compressed message of about 1 MB that inflates to 1 GiB of zeros, ${how}, made from one small compressed piece repeated. (RFC 6455 \xA710.4, RFC 7692 \xA78.1; ${serverBombBudget.advisory})`,
+    expectation: `A server with a message limit fails the connection past it (1009, or a drop) within ${BOMB.refuseWithinS} s, with bounded memory, and echoes nothing; afterwards it still serves. Inflating the whole gigabyte (an echo, or no refusal in time) is FAILED. A server that declines permessage-deflate: UNIMPLEMENTED. Another close code is WRONG CODE, and the peer's: ws before 8.18.2 answers the bomb in one frame with 1007, the error its inflater raised on the data still queued after it stopped at its limit (ws#2285), where the limit's 1009 was due.`,
+    expect: {},
+    close: failedByPeer([CloseCode.MessageTooBig]),
+    suppressClose: true,
+    attackBudget: serverBombBudget,
+    messageLengthOnly: true,
+    deflateOffers: [{ requestNoContextTakeover: false, requestMaxWindowBits: 0 }],
+    schedule: { maxSeconds: BOMB.refuseWithinS + 3, runsAlone: true, cost: 1 },
+    run(t) {
+      if (!t.deflateActive) {
+        stateOutcome(t, Behavior.Unimplemented, "The server declined permessage-deflate: there is nothing to inflate.");
+        t.sendClose(CloseCode.Normal);
+        return;
+      }
+      t.setWirelog(false, { silent: true });
+      stateOutcome(t, Behavior.Ok, "The server ended the connection without echoing the message.");
+      sendBomb(t, perFrame);
+      t.killAfter(scaledS(BOMB.refuseWithinS, t.budgets));
+    },
+    onMessage(t, _data, binary, length) {
+      t.record({ kind: "message", data: Buffer.alloc(0), binary });
+      stateOutcome(
+        t,
+        Behavior.Failed,
+        `The server answered the bomb with a message (${length.toLocaleString("en-US")} bytes) instead of failing the connection: it inflated it.`,
+        [echoedFigure(length)]
+      );
+      t.sendClose(CloseCode.Normal);
+    },
+    adjust: ownFiguresOnly
+  });
+}
+function statusOf2(httpResponse) {
+  const m = /^HTTP\/\d\.\d (\d{3})/.exec(httpResponse ?? "");
+  return m === null ? null : Number(m[1]);
+}
+function windowBitsOffer(id, param, bits) {
+  const valid = bits >= 8 && bits <= 15;
+  const offer = `permessage-deflate; ${param}=${bits}`;
+  return defineCase({
+    id,
+    requirement: offerRequirement,
+    description: `An upgrade request offering "${offer}", then a text message ("${PROBE2}"), compressed (DEFLATE literals) when the server accepted permessage-deflate. (RFC 7692 \xA77, \xA77.1.2; ${windowBitsOfferBudget.advisory})`,
+    expectation: `${valid ? "8 is valid: the server accepts or declines the offer" : `${bits} is out of range (8 to 15): the server MUST decline the offer (a 101 without permessage-deflate), or refuses the handshake`}; either way it echoes the message it then gets and keeps serving. Accepting an invalid value breaks that MUST but harms no one here: NON-STRICT (the conformance check is 15.2.2, with --extended); dying or not echoing is FAILED.`,
+    expect: {},
+    close: failedByPeer([CloseCode.Normal]),
+    attackBudget: windowBitsOfferBudget,
+    schedule: { maxSeconds: 5 },
+    upgradeRequest: (normal) => requestWithOffer(normal, offer),
+    run(t) {
+      if (t.deflateActive) t.sendFrame({ opcode: Opcode.Text, rsv: RSV12, payload: COMPRESSED_PROBE });
+      else t.sendMessage(PROBE2);
+      stateOutcome(t, Behavior.Failed, `The server ${t.deflateActive ? "accepted the offer" : "declined the offer"} but did not echo the message.`);
+      t.killAfter(scaledS(3, t.budgets));
+    },
+    onMessage(t, data, binary) {
+      const echoed = !binary && data.toString("utf8") === PROBE2;
+      const took = t.deflateActive ? "accepted the offer" : "declined the offer";
+      if (!echoed) stateOutcome(t, Behavior.Failed, `The server ${took}, then echoed something else (${data.length} bytes).`, [echoedFigure(data.length)]);
+      else if (t.deflateActive && !valid)
+        stateOutcome(
+          t,
+          Behavior.NonStrict,
+          `The server accepted an offer with ${param}=${bits} (out of range: RFC 7692 \xA77 says it MUST decline) and inflated the message.`
+        );
+      else stateOutcome(t, Behavior.Ok, `The server ${took} and echoed the message.`);
+      t.sendClose(CloseCode.Normal);
+    },
+    adjust: (verdict, facts) => withOwnFigures(verdict, judgeOfferAnswer(verdict, facts))
+  });
+}
+function judgeOfferAnswer(verdict, facts) {
+  const status = statusOf2(facts.httpResponse);
+  if (status === null) return settled(Behavior.Ok, "The server closed the connection without an answer (it refused the handshake).");
+  if (status !== 101) return settled(Behavior.Ok, `The server refused the handshake (HTTP ${status}).`);
+  if (!facts.connectionWasOpen)
+    return settled(
+      Behavior.Failed,
+      `The server accepted the offer with an answer no client can take: ${(facts.httpResponse ?? "").split("\r\n").find((l) => /^sec-websocket-extensions:/i.test(l)) ?? "(no extension line)"}.`
+    );
+  return { ...verdict, behaviorClose: CloseBehavior.Ok, resultClose: "Not judged: wsgate closes once the message is echoed (or the wait ran out)." };
+}
+function requestWithOffer(normal, offer) {
+  const lines = [
+    `GET ${normal.target} HTTP/1.1`,
+    `Host: ${normal.host}`,
+    "Upgrade: websocket",
+    "Connection: Upgrade",
+    `Sec-WebSocket-Key: ${normal.key}`,
+    "Sec-WebSocket-Version: 13",
+    `Sec-WebSocket-Extensions: ${offer}`
+  ];
+  for (const [n3, v] of normal.headers ?? []) lines.push(`${n3}: ${v}`);
+  return `${lines.join("\r\n")}\r
+\r
+`;
+}
+var RSV12, bombRequirement, offerRequirement, serverBombBudget, PROBE2, COMPRESSED_PROBE, settled, deflateServerCases;
+var init_s17_3_deflate = __esm({
+  "src/cases/robustness/s17-3-deflate.ts"() {
+    "use strict";
+    init_constants();
+    init_bomb();
+    init_verdicts();
+    init_attacks_client();
+    init_budgets();
+    init_attacks_frames();
+    init_define();
+    init_own_figures();
+    init_subgroup();
+    RSV12 = 4;
+    bombRequirement = {
+      key: "server-decompression-bomb",
+      rfc: "RFC 6455 \xA710.4, RFC 7692 \xA78.1",
+      text: "a server refuses a compressed message that inflates past its limit (1009 or a drop) with bounded memory, and keeps serving (CVE-2018-1000518: Python websockets inflated without limit)",
+      subject: "a decompression bomb"
+    };
+    offerRequirement = {
+      key: "offer-window-bits",
+      rfc: "RFC 7692 \xA77, \xA77.1.2",
+      text: "a server declines a permessage-deflate offer whose window bits are out of range (8 to 15) or refuses the handshake, never accepts the value, and survives the compressed message that follows",
+      subject: "window bits out of range in the offer"
+    };
+    serverBombBudget = { advisory: FrameAdvisory.bomb, closeWithinMs: BOMB.refuseWithinS * 1e3 };
+    PROBE2 = "wsgate: a compressed message after an odd offer.";
+    COMPRESSED_PROBE = (() => {
+      const out = zlib3.deflateRawSync(Buffer.from(PROBE2), { windowBits: 9, level: 0, finishFlush: zlib3.constants.Z_SYNC_FLUSH });
+      return out.subarray(0, out.length - 4);
+    })();
+    settled = (behavior, result) => ({
+      behavior,
+      result,
+      behaviorClose: CloseBehavior.Ok,
+      resultClose: "Not judged: the case is about the answer to the offer."
+    });
+    deflateServerCases = subgroup("17.3", "permessage-deflate: a decompression bomb, window bits out of range in the offer", [
+      bombCase("17.3.1", false),
+      bombCase("17.3.2", true),
+      ...WINDOW_BITS_ROWS.map((row, i2) => windowBitsOffer(`17.3.${i2 + 3}`, row.param, row.bits))
+    ]);
+  }
+});
+
+// src/cases/robustness/data/attacks-closing.ts
+function neverClosedBudget(peer) {
+  return peer === "server" ? { advisory: ClosingAdvisory.neverClosed, closeWithinMs: SERVER_DROP_MS, memoryGrowth: MEMORY_GROWTH.small } : { advisory: ClosingAdvisory.neverClosed, closeWithinMs: 0, stall: true, memoryGrowth: MEMORY_GROWTH.small };
+}
+var ClosingAdvisory, PING_FLOOD, SLOW_ECHO, STALL_MARGIN_S, SERVER_DROP_MS, pingFloodBudget, slowEchoBudget, unansweredCloseBudget;
+var init_attacks_closing = __esm({
+  "src/cases/robustness/data/attacks-closing.ts"() {
+    "use strict";
+    init_budgets();
+    ClosingAdvisory = {
+      pingFlood: 'CVE-2019-9512 ("Ping Flood", HTTP/2): a peer that answers every ping while its writes back up queues the answers without bound; RFC 6455 \xA75.5.3 lets a WebSocket peer answer only the most recent ping',
+      slowReader: 'CVE-2019-9517 ("Internal Data Buffering", HTTP/2): a peer that keeps reading requests while its answers cannot leave buffers them without bound; undici#5503 (a WebSocket reader without back-pressure)',
+      unansweredClose: "streamr-dev/broker#100: server connections whose closing handshake was never completed stayed open (fixed with a timeout); ws drops an unanswered close after its 30 s closeTimeout",
+      neverClosed: "dotnet/corefx#33339: ManagedWebSocket did not close TCP after a completed closing handshake; RFC 6455 \xA77.1.1: the server closes TCP first, a client waits for it, but not forever (ws: 30 s)"
+    };
+    PING_FLOOD = {
+      /** Ping payload bytes (the most a control frame carries, RFC 6455 §5.5). */
+      payloadBytes: 125,
+      /** Pings per write, each write awaited (flushed) before the next: about 64 KiB. */
+      pingsPerWrite: 500,
+      /** Ping bytes written at most (32 MiB), unless the peer stops reading first. */
+      totalBytes: 32 * 1024 * 1024,
+      /** A write the peer has not taken within this many seconds: it stopped reading (back-pressure, fine). */
+      stalledAfterS: 2,
+      /** Reading again: pongs are counted until none came for this many seconds. */
+      quietS: 1,
+      /** ... or for at most this many seconds. */
+      countForS: 15,
+      /**
+       * Pong bytes the peer may deliver once wsgate reads again: 16 MiB. What the kernel's buffers hold
+       * on loopback (the peer's send buffer, up to 4 MiB by Linux's default tcp_wmem, and wsgate's
+       * receive buffer, which does not grow while nothing is read) is a few MiB; a peer that answers
+       * only the latest ping, or stops reading while its answers back up, delivers no more than that and
+       * what it holds itself. One that answers every ping into an unbounded queue delivers about what
+       * wsgate wrote (31 MiB of pongs for 32 MiB of pings).
+       */
+      pongBudgetBytes: 16 * 1024 * 1024
+    };
+    SLOW_ECHO = {
+      /** The large message: 16 MiB, in fragments of 64 KiB. */
+      messageBytes: 16 * 1024 * 1024,
+      fragmentBytes: 64 * 1024,
+      /** wsgate reads at this rate for `windowS` seconds. */
+      readBytesPerSecond: 1024,
+      windowS: 8,
+      /** Further 64 KiB messages written after it, each once the previous was taken, up to this many bytes. */
+      furtherCapBytes: 48 * 1024 * 1024,
+      /** A write the peer has not taken within this many seconds: it stopped reading. */
+      stalledAfterS: 1,
+      /**
+       * Bytes beyond the large message the peer may take while its echo is not read: 16 MiB (the
+       * kernel's buffers both ways, a few MiB, and a bounded queue of its own). A peer that reads on and
+       * queues its echoes takes the whole cap.
+       */
+      furtherBudgetBytes: 16 * 1024 * 1024
+    };
+    STALL_MARGIN_S = 2;
+    SERVER_DROP_MS = 2e3;
+    pingFloodBudget = { advisory: ClosingAdvisory.pingFlood, closeWithinMs: 6e4, memoryGrowth: MEMORY_GROWTH.small };
+    slowEchoBudget = { advisory: ClosingAdvisory.slowReader, closeWithinMs: 6e4, memoryGrowth: MEMORY_GROWTH.echo };
+    unansweredCloseBudget = {
+      advisory: ClosingAdvisory.unansweredClose,
+      closeWithinMs: 0,
+      stall: true,
+      memoryGrowth: MEMORY_GROWTH.small
+    };
+  }
+});
+
+// src/cases/robustness/closing-attacks.ts
+function count2(n3) {
+  return Math.round(n3).toLocaleString("en-US");
+}
+function seconds(s) {
+  return s.toLocaleString("en-US", { maximumFractionDigits: 1 });
+}
+function tally(t) {
+  let s = tallies.get(t);
+  if (s === void 0) {
+    s = { bytes: 0, lastAt: performance.now() };
+    tallies.set(t, s);
+  }
+  return s;
+}
+function endedDuringIsOk(verdict) {
+  if (!verdict.result.startsWith(ENDED_DURING)) return verdict;
+  return { ...verdict, behaviorClose: CloseBehavior.Ok, resultClose: "Not judged: the peer ended the connection during the attack." };
+}
+async function writeWhileTaken(t, plan, write, taken) {
+  let sofar = 0;
+  while (sofar < plan.total && t.isOpen && performance.now() < (plan.deadline ?? Infinity)) {
+    const n3 = write();
+    if (!await t.flushed({ within: plan.stalledAfterS })) return { taken: sofar, stalled: t.isOpen };
+    sofar += n3;
+    taken(sofar);
+  }
+  return { taken: sofar, stalled: false };
+}
+async function untilQuiet(t, quietS, maxS) {
+  const s = tally(t);
+  const start = performance.now();
+  s.lastAt = start;
+  while (performance.now() - s.lastAt < quietS * 1e3 && performance.now() - start < maxS * 1e3) await t.pause(0.1);
+}
+async function pingFlood(t) {
+  const f = PING_FLOOD;
+  const payload2 = Buffer.alloc(f.payloadBytes, 112);
+  t.setWirelog(false, { silent: true });
+  t.readRate(0);
+  const pings = (bytes3) => `${count2(bytes3 / f.payloadBytes)} pings (${count2(bytes3)} payload bytes)`;
+  const pingFigures = (bytes3) => [
+    statedFigure("ping-count", "pings the peer took while wsgate read nothing", bytes3 / f.payloadBytes, "count"),
+    statedFigure("ping-payload-bytes", "of ping payload", bytes3, "bytes")
+  ];
+  const during = (bytes3) => stateOutcome(t, Behavior.Ok, `${ENDED_DURING}: the peer had taken ${pings(bytes3)} while wsgate read nothing.`, pingFigures(bytes3));
+  during(0);
+  const { taken, stalled } = await writeWhileTaken(
+    t,
+    { total: f.totalBytes, stalledAfterS: f.stalledAfterS },
+    () => {
+      for (let i2 = 0; i2 < f.pingsPerWrite; i2++) t.sendPing(payload2);
+      return f.pingsPerWrite * f.payloadBytes;
+    },
+    during
+  );
+  if (!t.isOpen) return;
+  const wrote = `wsgate wrote ${pings(taken)} while reading nothing${stalled ? `, until the peer stopped taking them for ${f.stalledAfterS} s (back-pressure)` : ""}`;
+  t.readRate(null);
+  await untilQuiet(t, f.quietS, f.countForS);
+  const pongs = tally(t).bytes;
+  const figure = `${wrote}; once it read again the peer delivered ${count2(pongs)} pong payload bytes (budget ${count2(f.pongBudgetBytes)}).`;
+  const figures2 = [...pingFigures(taken), pongFigure(pongs)];
+  if (pongs > f.pongBudgetBytes) stateOutcome(t, Behavior.Failed, `The peer queued its pongs without bound while wsgate read nothing: ${figure}`, figures2);
+  else stateOutcome(t, Behavior.Ok, `The peer's pongs stayed bounded: ${figure}`, figures2);
+  t.setWirelog(true, { silent: true });
+  t.sendClose(CloseCode.Normal);
+}
+function pongFigure(bytes3) {
+  return budgetFigure("pong-payload-bytes", "of pong payload the peer delivered once wsgate read again", bytes3, "bytes", PING_FLOOD.pongBudgetBytes);
+}
+function pingFloodCase(id) {
+  const f = PING_FLOOD;
+  return defineCase({
+    id,
+    description: `While wsgate reads nothing, pings of ${f.payloadBytes} bytes, ${f.pingsPerWrite} per write, each write once the peer took the previous one, up to ${count2(f.totalBytes)} payload bytes; then wsgate reads again and counts the pong bytes the peer delivers, then closes with 1000. (RFC 6455 \xA75.5.2, \xA75.5.3; ${pingFloodBudget.advisory})`,
+    expectation: `The peer answers only some pings (RFC 6455 \xA75.5.3 lets it answer the most recent only), or stops reading while its answers back up: at most ${count2(f.pongBudgetBytes)} pong payload bytes arrive once wsgate reads again (its kernel buffers hold a few MiB), and it completes the closing handshake. Ending the connection during the flood is also OK. Queuing every pong (about as many bytes as the pings) is FAILED.`,
+    expect: {},
+    close: closedByMe([CloseCode.Normal]),
+    suppressClose: true,
+    attackBudget: pingFloodBudget,
+    schedule: { maxSeconds: pingFloodBudget.closeWithinMs / 1e3, runsAlone: true, cost: 3 },
+    run: pingFlood,
+    onPong(t, data) {
+      const s = tally(t);
+      const before = s.bytes;
+      s.bytes += data.length;
+      s.lastAt = performance.now();
+      if (before <= f.pongBudgetBytes && s.bytes > f.pongBudgetBytes)
+        stateOutcome(
+          t,
+          Behavior.Failed,
+          `The peer queued its pongs without bound while wsgate read nothing: more than ${count2(f.pongBudgetBytes)} pong payload bytes arrived once wsgate read again.`,
+          [pongFigure(s.bytes)]
+        );
+    },
+    adjust: (verdict) => withOwnFigures(verdict, endedDuringIsOk(verdict))
+  });
+}
+async function slowEcho(t) {
+  const e = SLOW_ECHO;
+  const piece2 = Buffer.alloc(e.fragmentBytes, 101);
+  const fragments = e.messageBytes / e.fragmentBytes;
+  t.setWirelog(false, { silent: true });
+  t.readRate(e.readBytesPerSecond);
+  const windowEnds = performance.now() + e.windowS * 1e3;
+  let i2 = 0;
+  const during = (bytes3) => stateOutcome(t, Behavior.Ok, `${ENDED_DURING}: the peer had taken ${count2(bytes3)} bytes while wsgate read at ${count2(e.readBytesPerSecond)} bytes/s.`, [
+    statedFigure("taken-bytes", "the peer had taken while wsgate read slowly", bytes3, "bytes")
+  ]);
+  during(0);
+  const write = () => {
+    if (i2 < fragments) t.sendFrame({ opcode: i2 === 0 ? Opcode.Binary : Opcode.Continuation, fin: i2 === fragments - 1, payload: piece2 });
+    else t.sendMessage(piece2, { binary: true });
+    i2 += 1;
+    return piece2.length;
+  };
+  const { taken, stalled } = await writeWhileTaken(
+    t,
+    { total: e.messageBytes + e.furtherCapBytes, stalledAfterS: e.stalledAfterS, deadline: windowEnds },
+    write,
+    during
+  );
+  const rest = windowEnds - performance.now();
+  if (rest > 0) await t.pause(rest / 1e3);
+  const unread = t.unreadByPeer();
+  const read = Math.max(0, taken - (unread ?? 0));
+  const further = Math.max(0, read - e.messageBytes);
+  const buffers = unread === null ? `wsgate flushed ${count2(taken)} bytes to the kernel, its buffers counted in (the peer's socket is not on this machine)` : `wsgate flushed ${count2(taken)} bytes to the kernel, ${count2(unread)} of them still in its buffers unread`;
+  const wrote = `while wsgate read at ${count2(e.readBytesPerSecond)} bytes/s for ${e.windowS} s, the peer read ${count2(read)} bytes: the ${count2(Math.min(read, e.messageBytes))}-byte message and ${count2(further)} bytes of further messages (budget ${count2(e.furtherBudgetBytes)}; ${buffers})`;
+  const over = further > e.furtherBudgetBytes;
+  const stop = stalled ? over ? `; its reading stopped only after that` : `; then its reading stopped (back-pressure)` : "";
+  const figures2 = (failed) => [
+    statedFigure("peer-read-bytes", "the peer read while wsgate read slowly", read, "bytes"),
+    statedFigure("message-read-bytes", "of them of the large message", Math.min(read, e.messageBytes), "bytes"),
+    judgedFigure("further-read-bytes", "of them of further messages", further, "bytes", e.furtherBudgetBytes, failed),
+    statedFigure("flushed-bytes", "wsgate flushed to the kernel", taken, "bytes"),
+    ...unread === null ? [] : [statedFigure("unread-bytes", "of them still in the kernel's buffers unread", unread, "bytes")]
+  ];
+  stateOutcome(t, Behavior.Ok, `${ENDED_DURING}: ${wrote}${stop}.`, figures2(false));
+  t.readRate(null);
+  await untilQuiet(t, 1, 30);
+  const figure = `${wrote}${stop}; reading freely again, wsgate received ${count2(tally(t).bytes)} bytes of echoes.`;
+  const echoes = statedFigure("echo-bytes", "of echoes wsgate received reading freely again", tally(t).bytes, "bytes");
+  if (over)
+    stateOutcome(t, Behavior.Failed, `The peer read on while its echo could not leave, holding what wsgate wrote: ${figure}`, [...figures2(true), echoes]);
+  else stateOutcome(t, Behavior.Ok, `The peer stayed bounded while its echo was read slowly: ${figure}`, [...figures2(false), echoes]);
+  t.setWirelog(true, { silent: true });
+  t.sendClose(CloseCode.Normal);
+}
+function slowEchoCase(id) {
+  const e = SLOW_ECHO;
+  return defineCase({
+    id,
+    description: `A binary message of ${count2(e.messageBytes)} bytes in ${count2(e.fragmentBytes)}-byte fragments, then further ${count2(e.fragmentBytes)}-byte messages (at most ${count2(e.furtherCapBytes)} bytes), each write once the peer took the previous one, while wsgate reads the echoes at ${count2(e.readBytesPerSecond)} bytes/s for ${e.windowS} s; then it reads freely and closes with 1000. (RFC 6455 \xA710.4; ${slowEchoBudget.advisory})`,
+    expectation: `The peer applies back-pressure: once its echo cannot leave it stops reading (at most ${count2(e.furtherBudgetBytes)} bytes taken beyond the large message), or it drops the connection; then it completes the closing handshake. Reading on and queuing its echoes (the whole ${count2(e.furtherCapBytes)} bytes) is FAILED.`,
+    expect: {},
+    close: closedByMe([CloseCode.Normal]),
+    suppressClose: true,
+    attackBudget: slowEchoBudget,
+    messageLengthOnly: true,
+    schedule: { maxSeconds: slowEchoBudget.closeWithinMs / 1e3, runsAlone: true, cost: e.windowS + 2 },
+    run: slowEcho,
+    onMessage(t, _data, _binary, length) {
+      const s = tally(t);
+      s.bytes += length;
+      s.lastAt = performance.now();
+    },
+    adjust: (verdict) => withOwnFigures(verdict, endedDuringIsOk(verdict))
+  });
+}
+function unansweredClose(t) {
+  t.holdClose();
+  stateOutcome(t, Behavior.Ok, "The peer failed the connection on the reserved opcode and ended TCP though wsgate never answered its close.");
+  t.sendFrame({ opcode: 3, payload: "" });
+  const limitS = t.budgets.stallMs / 1e3 + STALL_MARGIN_S;
+  t.continueLater(limitS, () => {
+    stateOutcome(
+      t,
+      Behavior.Failed,
+      `The peer kept the connection open for ${seconds(limitS)} s after the reserved opcode, past the stall budget: with its close unanswered (or without failing the connection at all) it never ended TCP. wsgate closed it.`,
+      [budgetFigure("held-open-ms", "the peer kept the connection open after the reserved opcode", limitS * 1e3, "ms", t.budgets.stallMs)]
+    );
+    t.sendClose(CloseCode.Normal);
+    t.continueLater(1, () => t.dropConnection());
+  });
+}
+function unansweredCloseCase(id) {
+  return defineCase({
+    id,
+    description: `A frame with the reserved opcode 3 (RFC 6455 \xA75.2: the peer must fail the connection); wsgate then neither answers the peer's close frame nor ends TCP. (RFC 6455 \xA75.2, \xA77.1.1, \xA77.1.7; ${unansweredCloseBudget.advisory})`,
+    expectation: `The peer sends its close (1002) and, its close unanswered, ends TCP itself within the stall budget (${count2(DEFAULT_BUDGETS.stallMs)} ms unless --budget stall= says otherwise). Keeping the connection past it is FAILED.`,
+    expect: {},
+    close: failedByPeer([CloseCode.ProtocolError]),
+    suppressClose: true,
+    attackBudget: unansweredCloseBudget,
+    schedule: { maxSeconds: DEFAULT_BUDGETS.stallMs / 1e3 + STALL_MARGIN_S + 3, idle: true, cost: 1 },
+    run: unansweredClose,
+    adjust: ownFiguresOnly
+  });
+}
+function neverClosed(peer) {
+  return (t) => {
+    t.holdClose();
+    const budgetMs = peer === "server" ? scaledMs(neverClosedBudget("server").closeWithinMs, t.budgets) : t.budgets.stallMs;
+    stateOutcome(t, Behavior.Ok, `The peer answered wsgate's close and ended TCP though wsgate kept it open.`);
+    t.sendClose(CloseCode.Normal);
+    const limitS = budgetMs / 1e3 + STALL_MARGIN_S;
+    t.continueLater(limitS, () => {
+      stateOutcome(
+        t,
+        Behavior.Failed,
+        `The peer kept TCP open for ${seconds(limitS)} s after the closing handshake, past its budget of ${count2(budgetMs)} ms: it waits for wsgate to end the connection, without a timeout. wsgate dropped it.`,
+        [budgetFigure("held-open-ms", "the peer kept TCP open after the closing handshake", limitS * 1e3, "ms", budgetMs)]
+      );
+      t.dropConnection();
+    });
+  };
+}
+function unansweredIsFailed(verdict) {
+  if (verdict.behaviorClose !== CloseBehavior.Unclean) return verdict;
+  return {
+    ...verdict,
+    behavior: Behavior.Failed,
+    result: "The peer never answered wsgate's close frame: wsgate dropped TCP at its closing-handshake timeout."
+  };
+}
+function neverClosedCase(id, peer) {
+  const budget = neverClosedBudget(peer);
+  const within = peer === "server" ? `within ${count2(budget.closeWithinMs)} ms (RFC 6455 \xA77.1.1: the server closes TCP first, at once)` : `within the stall budget (${count2(DEFAULT_BUDGETS.stallMs)} ms unless --budget stall= says otherwise: a client waits for the server to end TCP, but not forever)`;
+  return defineCase({
+    id,
+    description: `wsgate sends a close frame (1000); once the peer answered with its own, wsgate never ends TCP. (RFC 6455 \xA77.1.1; ${budget.advisory})`,
+    expectation: `The ${peer} answers the close and ends TCP itself ${within}. Keeping it open past the budget, or never answering the close, is FAILED.`,
+    expect: {},
+    close: { ...closedByMe([CloseCode.Normal]), requireClean: true },
+    suppressClose: true,
+    attackBudget: budget,
+    schedule: { maxSeconds: (peer === "server" ? budget.closeWithinMs : DEFAULT_BUDGETS.stallMs) / 1e3 + STALL_MARGIN_S + 3, idle: true, cost: 1 },
+    run: neverClosed(peer),
+    adjust: (verdict) => withOwnFigures(verdict, unansweredIsFailed(verdict))
+  });
+}
+function closingRequirements(peer) {
+  const drop = peer === "server" ? "ends TCP at once (a server closes it first)" : "ends TCP within the stall budget (a client waits for the server, but not forever)";
+  return [
+    {
+      key: "ping-flood-bounded",
+      rfc: "RFC 6455 \xA75.5.3",
+      text: `a ${peer} flooded with pings by a peer that reads nothing answers only some (RFC 6455 \xA75.5.3: the most recent may do) or stops reading: the pongs it delivers afterwards stay within the budget (CVE-2019-9512, the HTTP/2 ping flood)`,
+      subject: "a ping flood with nothing read"
+    },
+    {
+      key: "slow-reader-bounded",
+      rfc: "RFC 6455 \xA710.4",
+      text: `a ${peer} whose echo is read at 1 KiB/s stops reading further messages (back-pressure) or drops the connection, rather than queuing its echoes without bound (CVE-2019-9517, HTTP/2 internal data buffering)`,
+      subject: "a large echo read slowly"
+    },
+    {
+      key: "unanswered-close-dropped",
+      rfc: "RFC 6455 \xA77.1.1, \xA77.1.7",
+      text: `a ${peer} that failed the connection (1002 on a reserved opcode) and got no answer to its close ends TCP itself within the stall budget`,
+      subject: "a close frame left unanswered"
+    },
+    {
+      key: "never-closed-dropped",
+      rfc: "RFC 6455 \xA77.1.1",
+      text: `a ${peer} that answered wsgate's close ${drop}, though wsgate keeps TCP open`,
+      subject: "a connection never closed after the closing handshake"
+    }
+  ];
+}
+function closingCases(prefix, peer) {
+  const requirements = closingRequirements(peer);
+  return [pingFloodCase(`${prefix}.1`), slowEchoCase(`${prefix}.2`), unansweredCloseCase(`${prefix}.3`), neverClosedCase(`${prefix}.4`, peer)].map((c3, i2) => ({
+    ...c3,
+    requirement: requirements[i2]
+  }));
+}
+var tallies, ENDED_DURING;
+var init_closing_attacks = __esm({
+  "src/cases/robustness/closing-attacks.ts"() {
+    "use strict";
+    init_constants();
+    init_verdicts();
+    init_define();
+    init_attacks_closing();
+    init_budgets();
+    init_judgement();
+    init_own_figures();
+    tallies = /* @__PURE__ */ new WeakMap();
+    ENDED_DURING = "The peer ended the connection during the attack";
+  }
+});
+
+// src/cases/robustness/s17-4-closing.ts
+var closingServerCases;
+var init_s17_4_closing = __esm({
+  "src/cases/robustness/s17-4-closing.ts"() {
+    "use strict";
+    init_closing_attacks();
+    init_subgroup();
+    closingServerCases = subgroup(
+      "17.4",
+      "Back-pressure and closing: a ping flood unread, a slow reader of a large echo, an unanswered close, a connection never closed",
+      closingCases("17.4", "server")
+    );
+  }
+});
+
+// src/cases/robustness/s18-1-window-bits.ts
+import zlib4 from "node:zlib";
+function windowBitsCase(id, param, bits) {
+  const valid = bits >= 8 && bits <= 15;
+  const rule = valid ? `RFC 7692 \xA77.1.2.1: ${param} is "a decimal integer value without leading zeroes between 8 to 15, inclusive": 8 is valid. The client takes it and echoes the message, or fails the connection because it "does not support the configuration that the response represents" (\xA77.1; zlib has no 256-byte window): both are OK.` : `RFC 7692 \xA77.1: a response with "an extension parameter with an invalid value" (${param} must be 8 to 15, \xA77.1.2) means the client MUST _Fail the WebSocket Connection_: a close frame (1010 or any code) or a drop. Taking the value and inflating anyway is NON-STRICT.`;
+  return defineCase({
+    id,
+    requirement: valid ? eightBits : outOfRange,
+    description: `A 101 response accepting permessage-deflate with "${param}=${bits}", then in the same write a compressed text message ("${PROBE}", DEFLATE literals). (RFC 7692 \xA77.1, \xA77.1.2; ${windowBitsBudget.advisory})`,
+    expectation: `${rule} Whatever it does, the client process must not die: one that exits on an uncaught exception or a signal before its close is FAILED. Without a permessage-deflate offer from the client the case is UNIMPLEMENTED.`,
+    expect: {},
+    close: refused,
+    suppressClose: true,
+    attackBudget: windowBitsBudget,
+    schedule: { maxSeconds: REFUSE_WITHIN_S + 2 },
+    handshake(info) {
+      const offer = info.deflateOffers[0];
+      if (offer === void 0) return null;
+      const response = head(SWITCHING, [...upgradeLines(info), `Sec-WebSocket-Extensions: permessage-deflate; ${param}=${bits}`]);
+      return { head: response, delivery: "together", deflate: { offer, requestNoContextTakeover: false, requestMaxWindowBits: 0 } };
+    },
+    run(t) {
+      if (!t.scriptedHandshake) {
+        unimplemented(t, "permessage-deflate was not negotiated (the client offered none).");
+        return;
+      }
+      stateOutcome(t, Behavior.Ok, REFUSED);
+      t.sendFrame({ opcode: Opcode.Text, rsv: RSV13, payload: COMPRESSED_PROBE2 });
+      t.killAfter(scaledS(REFUSE_WITHIN_S, t.budgets));
+    },
+    onMessage(t, data, binary) {
+      if (!binary && data.toString("utf8") === PROBE) stateOutcome(t, valid ? Behavior.Ok : Behavior.NonStrict, ACCEPTED);
+      else
+        stateOutcome(t, Behavior.Failed, `The client echoed a message other than the one sent (${binary ? "binary" : "text"}, ${data.length} bytes).`, [
+          echoedFigure(data.length)
+        ]);
+      t.sendClose(CloseCode.Normal);
+    },
+    adjust(verdict, facts) {
+      const scripted = unimplementedUnlessScripted("deflate-offer")(verdict, facts);
+      if (scripted !== verdict) return scripted;
+      return withOwnFigures(verdict, judgeRefusal(verdict));
+    }
+  });
+}
+function judgeRefusal(verdict) {
+  if (verdict.result === ACCEPTED)
+    return { ...verdict, behaviorClose: CloseBehavior.Ok, resultClose: "Not judged: the client took the response; wsgate closed after the echo." };
+  if (verdict.result === REFUSED && verdict.behaviorClose === CloseBehavior.Failed) {
+    return {
+      ...verdict,
+      behavior: Behavior.Failed,
+      result: `The client neither refused the response nor echoed the compressed message within ${REFUSE_WITHIN_S} s.`
+    };
+  }
+  return verdict;
+}
+var RSV13, COMPRESSED_PROBE2, REFUSED, ACCEPTED, outOfRange, eightBits, windowBitsClientCases;
+var init_s18_1_window_bits = __esm({
+  "src/cases/robustness/s18-1-window-bits.ts"() {
+    "use strict";
+    init_subgroup();
+    init_attacks_frames();
+    init_constants();
+    init_verdicts();
+    init_budgets();
+    init_attacks_client();
+    init_define();
+    init_handshake_scripts();
+    init_own_figures();
+    RSV13 = 4;
+    COMPRESSED_PROBE2 = (() => {
+      const out = zlib4.deflateRawSync(Buffer.from(PROBE), { windowBits: 9, level: 1, finishFlush: zlib4.constants.Z_SYNC_FLUSH });
+      return out.subarray(0, out.length - 4);
+    })();
+    REFUSED = "The client refused the response: it ended the connection without echoing the compressed message.";
+    ACCEPTED = "The client took the response and inflated the compressed message (its echo matches).";
+    outOfRange = {
+      key: "window-bits-out-of-range",
+      rfc: "RFC 7692 \xA77.1, \xA77.1.2",
+      text: "a client fails the connection on a permessage-deflate answer whose window bits are out of range (8 to 15), and its process survives the compressed frame that follows (CVE-2026-2229: undici before 6.24.0 died of an uncaught RangeError)",
+      subject: "window bits out of range in the 101"
+    };
+    eightBits = {
+      key: "window-bits-eight",
+      rfc: "RFC 7692 \xA77.1, \xA77.1.2.1",
+      text: "a client takes window bits of 8 in a permessage-deflate answer (valid: 8 to 15) or fails the connection cleanly because it cannot use them (zlib has no 256-byte window), and its process survives the compressed frame that follows (CVE-2026-2229 is the out-of-range variant)",
+      subject: "window bits of 8 in the 101"
+    };
+    windowBitsClientCases = subgroup(
+      "18.1",
+      "permessage-deflate window bits out of range, then a compressed frame (undici CVE-2026-2229)",
+      WINDOW_BITS_ROWS.map((row, i2) => windowBitsCase(`18.1.${i2 + 1}`, row.param, row.bits))
+    );
+  }
+});
+
+// src/protocol/frame-writer.ts
+import { createRequire as createRequire3 } from "node:module";
+function repeatPayload(pattern2, length) {
+  checkLength(length);
+  if (length === 0) return Buffer.alloc(0);
+  if (pattern2.length === 0) throw new RangeError("repeatPayload: empty pattern cannot fill a non-empty payload");
+  const out = Buffer.allocUnsafe(length);
+  out.fill(pattern2);
+  return out;
+}
+function encodeFrameHeader(opcode, fin, rsv, length, mask) {
+  checkLength(length);
+  checkMask(mask);
+  const out = Buffer.allocUnsafe(headerSize(length, mask !== null));
+  writeHeader(out, opcode, fin, rsv, length, mask);
+  return out;
+}
+function encodeMaskedFrame(opcode, fin, rsv, payload2, mask) {
+  checkLength(payload2.length);
+  checkMask(mask);
+  const head2 = headerSize(payload2.length, true);
+  const out = Buffer.allocUnsafe(head2 + payload2.length);
+  writeHeader(out, opcode, fin, rsv, payload2.length, mask);
+  if (nativeMask !== null && payload2.length >= NATIVE_MASK_INTO_THRESHOLD) {
+    nativeMask(toBuffer(payload2), toBuffer(mask), out, head2, payload2.length);
+  } else {
+    out.set(payload2, head2);
+    maskInPlace(out.subarray(head2), mask);
+  }
+  return out;
+}
+function maskInPlace(data, mask, offset = 0) {
+  if (mask.length !== 4) throw new RangeError(`mask must be 4 bytes, got ${mask.length}`);
+  const n3 = data.length;
+  if (n3 === 0) return;
+  const o2 = offset & 3;
+  if (nativeUnmask !== null && n3 >= NATIVE_THRESHOLD) {
+    const rotated = o2 === 0 ? mask : Uint8Array.of(mask[o2], mask[o2 + 1 & 3], mask[o2 + 2 & 3], mask[o2 + 3 & 3]);
+    nativeUnmask(toBuffer(data), toBuffer(rotated));
+    return;
+  }
+  let i2 = 0;
+  if (n3 >= WORD_MASK_THRESHOLD) {
+    const head2 = 4 - (data.byteOffset & 3) & 3;
+    for (; i2 < head2; i2++) data[i2] = data[i2] ^ mask[o2 + i2 & 3];
+    const words = n3 - i2 >>> 2;
+    const rotated = new Uint8Array(4);
+    for (let j = 0; j < 4; j++) rotated[j] = mask[o2 + i2 + j & 3];
+    const word = new Uint32Array(rotated.buffer)[0];
+    const view = new Uint32Array(data.buffer, data.byteOffset + i2, words);
+    for (let w = 0; w < words; w++) view[w] = view[w] ^ word;
+    i2 += words << 2;
+  }
+  for (; i2 < n3; i2++) data[i2] = data[i2] ^ mask[o2 + i2 & 3];
+}
+function closePayload(code, reason) {
+  if (code === null || code === void 0) return Buffer.alloc(0);
+  if (!Number.isInteger(code) || code < 0 || code > 65535) {
+    throw new RangeError(`close code must be an integer 0-65535, got ${code}`);
+  }
+  const r = reason ?? EMPTY;
+  const out = Buffer.allocUnsafe(2 + r.length);
+  out.writeUInt16BE(code, 0);
+  out.set(r, 2);
+  return out;
+}
+function cutCloseReason(code, reason) {
+  if (reason === null || code === null) return null;
+  const bytes3 = Buffer.from(reason, "utf8");
+  return (bytes3.length + 2 > 125 ? Buffer.concat([bytes3.subarray(0, 120), Buffer.from("...")]) : bytes3).toString("utf8");
+}
+function headerSize(length, masked) {
+  const ext = length < 126 ? 0 : length < 65536 ? 2 : 8;
+  return 2 + ext + (masked ? 4 : 0);
+}
+function writeHeader(out, opcode, fin, rsv, length, mask) {
+  out[0] = (fin ? 128 : 0) | (rsv & 7) << 4 | opcode & 15;
+  const maskBit = mask !== null ? 128 : 0;
+  let pos;
+  if (length < 126) {
+    out[1] = maskBit | length;
+    pos = 2;
+  } else if (length < 65536) {
+    out[1] = maskBit | 126;
+    out.writeUInt16BE(length, 2);
+    pos = 4;
+  } else {
+    out[1] = maskBit | 127;
+    out.writeUInt32BE(Math.floor(length / 4294967296), 2);
+    out.writeUInt32BE(length >>> 0, 6);
+    pos = 10;
+  }
+  if (mask !== null) out.set(mask, pos);
+}
+function checkLength(length) {
+  if (!Number.isSafeInteger(length) || length < 0) {
+    throw new RangeError(`payload length must be a non-negative safe integer, got ${length}`);
+  }
+}
+function checkMask(mask) {
+  if (mask !== null && mask.length !== 4) throw new RangeError(`mask must be 4 bytes, got ${mask.length}`);
+}
+var bufferUtil, nativeUnmask, nativeMask, NATIVE_THRESHOLD, NATIVE_MASK_INTO_THRESHOLD, WORD_MASK_THRESHOLD;
+var init_frame_writer = __esm({
+  "src/protocol/frame-writer.ts"() {
+    "use strict";
+    init_bytes();
+    bufferUtil = (() => {
+      try {
+        return createRequire3(import.meta.url)("bufferutil");
+      } catch {
+        return null;
+      }
+    })();
+    nativeUnmask = typeof bufferUtil?.unmask === "function" ? bufferUtil.unmask : null;
+    nativeMask = typeof bufferUtil?.mask === "function" ? bufferUtil.mask : null;
+    NATIVE_THRESHOLD = 1024;
+    NATIVE_MASK_INTO_THRESHOLD = 32;
+    WORD_MASK_THRESHOLD = 32;
+  }
+});
+
+// src/cases/robustness/s18-2-bombs.ts
+function sendBomb2(t, fragmented) {
+  const writes = BOMB.pieces / BOMB.piecesPerWrite;
+  const piecesOf = (w) => Buffer.concat(Array.from({ length: BOMB.piecesPerWrite }, (_, k) => bombPieceAt(w * BOMB.piecesPerWrite + k, BOMB.pieces)));
+  if (!fragmented) t.sendRaw(encodeFrameHeader(Opcode.Binary, true, RSV14, bombLength(BOMB.pieces), null));
+  for (let w = 0; w < writes; w++) {
+    const body = piecesOf(w);
+    if (!fragmented) {
+      t.sendRaw(body, { sync: true });
+      continue;
+    }
+    const header = encodeFrameHeader(w === 0 ? Opcode.Binary : Opcode.Continuation, w === writes - 1, w === 0 ? RSV14 : 0, body.length, null);
+    t.sendRaw(Buffer.concat([header, body]), { sync: true });
+  }
+}
+function bombCase2(id, fragmented) {
+  const how = fragmented ? `in ${BOMB.pieces / BOMB.piecesPerWrite} fragments (a binary frame with RSV1, then continuations), each inflating to 64 MiB` : "in one binary frame with RSV1";
+  return defineCase({
+    id,
+    requirement: bombRequirement2,
+    description: `After a normal permessage-deflate negotiation, a compressed message of about 1 MB that inflates to 1 GiB of zeros, ${how}, written as it is generated (wsgate never holds it). (RFC 6455 \xA710.4, \xA77.4.1; ${bombBudget.advisory})`,
+    expectation: `RFC 6455 \xA710.4: a client SHOULD limit the message size after reassembly; past its limit it fails the connection with 1009 (or drops it) within ${BOMB.refuseWithinS} s, with bounded memory, and echoes nothing. A client that inflates the whole gigabyte is too slow or echoes it: FAILED. Without permessage-deflate the case is UNIMPLEMENTED.`,
+    expect: { OK: [] },
+    close: failedByPeer([CloseCode.MessageTooBig]),
+    suppressClose: true,
+    attackBudget: bombBudget,
+    messageLengthOnly: true,
+    schedule: { maxSeconds: BOMB.refuseWithinS + 2, runsAlone: true, cost: 1 },
+    deflate: (offers) => acceptOffer(acceptFirstOffer, offers),
+    run(t) {
+      if (!t.deflateActive) {
+        t.sendClose(CloseCode.Normal);
+        return;
+      }
+      sendBomb2(t, fragmented);
+      t.killAfter(scaledS(BOMB.refuseWithinS, t.budgets));
+    },
+    // A client that offered no permessage-deflate is not judged: the bomb was never sent.
+    adjust: (verdict, facts) => facts.deflateActive === true ? withOwnFigures(verdict) : NO_DEFLATE,
+    onMessage(t, _data, binary, length) {
+      t.record({ kind: "message", data: Buffer.alloc(0), binary });
+      stateOutcome(t, Behavior.Failed, `The client echoed a message of ${length} bytes: it took the bomb.`, [echoedFigure(length)]);
+      t.sendClose(CloseCode.Normal);
+    }
+  });
+}
+var RSV14, bombRequirement2, NO_DEFLATE, unnegotiatedBombCase, bombClientCases;
+var init_s18_2_bombs = __esm({
+  "src/cases/robustness/s18-2-bombs.ts"() {
+    "use strict";
+    init_subgroup();
+    init_constants();
+    init_bomb();
+    init_frame_writer();
+    init_verdicts();
+    init_budgets();
+    init_deflate_cases();
+    init_attacks_client();
+    init_define();
+    init_own_figures();
+    RSV14 = 4;
+    bombRequirement2 = {
+      key: "decompression-bomb",
+      rfc: "RFC 7692 \xA78.1, RFC 6455 \xA710.4",
+      text: "a client refuses a compressed message that inflates past its limit (1009 or a drop) with bounded memory, and its process survives (CVE-2026-1526: undici before 6.24.0 inflated without limit; CVE-2018-1000518: Python websockets)",
+      subject: "a decompression bomb"
+    };
+    NO_DEFLATE = {
+      behavior: Behavior.Unimplemented,
+      result: "permessage-deflate was not negotiated (the client offered none): the bomb was not sent.",
+      behaviorClose: CloseBehavior.Ok,
+      resultClose: "Not judged: the case does not apply to this client."
+    };
+    unnegotiatedBombCase = defineCase({
+      id: "18.2.3",
+      requirement: {
+        key: "client-rsv1-unnegotiated",
+        rfc: "RFC 6455 \xA75.2",
+        text: "a client fails the connection on a frame with RSV1 set when no extension was negotiated, at its first byte, inflating nothing (aiohttp GHSA-mq44-7p77-q5h7 inflated such frames: a decompression bomb without the extension)",
+        subject: "a compressed frame without permessage-deflate"
+      },
+      description: `The 101 declines permessage-deflate (whatever the client offered); then 18.2.1's bomb in one binary frame with RSV1 set, as if the extension were in use. (RFC 6455 \xA75.2; ${unnegotiatedBombBudget.advisory})`,
+      expectation: `RFC 6455 \xA75.2: RSV1 without a negotiated extension MUST fail the connection: the client fails it at the frame's first byte (1002, or a drop) within ${REFUSE_WITHIN_S} s, inflating nothing and echoing nothing, and its process does not die. Inflating the frame (its memory grows) or echoing anything is FAILED.`,
+      expect: { OK: [] },
+      close: failedByPeer([CloseCode.ProtocolError]),
+      suppressClose: true,
+      attackBudget: unnegotiatedBombBudget,
+      messageLengthOnly: true,
+      schedule: { maxSeconds: REFUSE_WITHIN_S + 2, runsAlone: true, cost: 1 },
+      run(t) {
+        sendBomb2(t, false);
+        t.killAfter(scaledS(REFUSE_WITHIN_S, t.budgets));
+      },
+      onMessage(t, _data, binary, length) {
+        t.record({ kind: "message", data: Buffer.alloc(0), binary });
+        stateOutcome(t, Behavior.Failed, `The client echoed a message of ${length} bytes: it took a frame with RSV1 though no extension was negotiated.`, [
+          echoedFigure(length)
+        ]);
+        t.sendClose(CloseCode.Normal);
+      },
+      adjust: ownFiguresOnly
+    });
+    bombClientCases = subgroup(
+      "18.2",
+      "Decompression bombs: 1 GiB of zeros from about 1 MB (undici CVE-2026-1526, websockets CVE-2018-1000518)",
+      [bombCase2("18.2.1", false), bombCase2("18.2.2", true), unnegotiatedBombCase]
+    );
+  }
+});
+
+// src/cases/robustness/s18-3-frames.ts
+function topBitLengthCase(id, length, what) {
+  return defineCase({
+    id,
+    requirement: lengthRequirement,
+    description: `A binary frame whose 64-bit length ${what} (82 7f ${length}), then 16 bytes. (RFC 6455 \xA75.2; ${length64Budget.advisory})`,
+    expectation: `RFC 6455 \xA75.2: "the most significant bit MUST be 0"; the client fails the connection at the header (1002, or 1009, or a drop) within ${REFUSE_WITHIN_S} s, and its process does not die.`,
+    expect: { OK: [] },
+    close: failedByPeer([CloseCode.ProtocolError, CloseCode.MessageTooBig]),
+    suppressClose: true,
+    attackBudget: length64Budget,
+    schedule: { maxSeconds: REFUSE_WITHIN_S + 2 },
+    run(t) {
+      t.sendRaw(Buffer.concat([hex3(`82 7f ${length}`), Buffer.alloc(16)]));
+      t.killAfter(scaledS(REFUSE_WITHIN_S, t.budgets));
+    }
+  });
+}
+var lengthRequirement, lengthCases2, frameClientCases;
+var init_s18_3_frames = __esm({
+  "src/cases/robustness/s18-3-frames.ts"() {
+    "use strict";
+    init_subgroup();
+    init_constants();
+    init_budgets();
+    init_frame_attacks();
+    init_attacks_client();
+    init_define();
+    lengthRequirement = {
+      key: "client-length-refused",
+      rfc: "RFC 6455 \xA75.2, \xA710.4",
+      text: "a client fails the connection at a frame header whose length has its top bit set, lies past its limit, or declares 1 GiB, without reading the payload, and its process survives (CVE-2026-1528: undici before 6.24.0; CVE-2020-27813: gorilla/websocket)",
+      subject: "an oversized frame length"
+    };
+    lengthCases2 = [
+      topBitLengthCase("18.3.1", "80 00 00 00 00 00 00 10", "has the most significant bit set"),
+      // The shape of undici CVE-2026-1528: high 32 bits 0x7fffffff, so "(upper << 8) + lower" went negative.
+      defineCase({
+        id: "18.3.2",
+        requirement: lengthRequirement,
+        description: `A binary frame declaring 0x7fffffff00000010 bytes (top bit clear: legal, about 2^63), then 16 bytes. (RFC 6455 \xA75.2, \xA710.4; ${length64Budget.advisory})`,
+        expectation: `RFC 6455 \xA710.4: a client limits frame sizes; a length past its limit fails the connection at the header with 1009 (1002 tolerated, or a drop) within ${REFUSE_WITHIN_S} s, and its process does not die.`,
+        expect: { OK: [] },
+        close: failedByPeer([CloseCode.MessageTooBig, CloseCode.ProtocolError]),
+        suppressClose: true,
+        attackBudget: length64Budget,
+        schedule: { maxSeconds: REFUSE_WITHIN_S + 2 },
+        run(t) {
+          t.sendRaw(Buffer.concat([hex3("82 7f 7f ff ff ff 00 00 00 10"), Buffer.alloc(16)]));
+          t.killAfter(scaledS(REFUSE_WITHIN_S, t.budgets));
+        }
+      }),
+      defineCase({
+        id: "18.3.3",
+        requirement: lengthRequirement,
+        description: `A binary frame declaring 1 GiB (82 7f 00 00 00 00 40 00 00 00), its payload trickled at ${TRICKLE.bytes} bytes every ${TRICKLE.everyS} s while the connection is open. (RFC 6455 \xA710.4; ${declaredGiBBudget.advisory})`,
+        expectation: `RFC 6455 \xA710.4: a client whose message limit is below 1 GiB refuses the frame at its header (1009, or a drop) within ${REFUSE_WITHIN_S} s, not after reading (or allocating) the payload.`,
+        expect: { OK: [] },
+        close: failedByPeer([CloseCode.MessageTooBig]),
+        suppressClose: true,
+        attackBudget: declaredGiBBudget,
+        schedule: { maxSeconds: REFUSE_WITHIN_S + 2, idle: true },
+        async run(t) {
+          t.sendRaw(hex3("82 7f 00 00 00 00 40 00 00 00"));
+          t.killAfter(scaledS(REFUSE_WITHIN_S, t.budgets));
+          const piece2 = Buffer.alloc(TRICKLE.bytes);
+          while (t.isOpen) {
+            t.sendRaw(piece2, { sync: true });
+            await t.pause(TRICKLE.everyS);
+          }
+        }
+      })
+    ];
+    frameClientCases = subgroup(
+      "18.3",
+      "Frames: lengths refused at the header (undici CVE-2026-1528, gorilla CVE-2020-27813), limit + 1 in fragments, endless continuations, random bytes",
+      [
+        ...lengthCases2,
+        reservedOpcodeGiB("18.3.4", "client"),
+        limitPlusOne("18.3.5", "client"),
+        endlessContinuations("18.3.6", "client"),
+        randomBytes("18.3.7", "client"),
+        // The other end of the range from 18.3.1: every bit set (-1 to a parser that reads it signed).
+        topBitLengthCase("18.3.8", "ff ff ff ff ff ff ff ff", "is 2^64 \u2212 1")
+      ]
+    );
+  }
+});
+
+// src/cases/robustness/s18-4-handshake.ts
+function probeFrame() {
+  const payload2 = Buffer.from(PROBE, "utf8");
+  return Buffer.concat([encodeFrameHeader(Opcode.Text, true, 0, payload2.length, null), payload2]);
+}
+function judgeSettled(verdict, waitS) {
+  if (verdict.result.startsWith(TOOK))
+    return withOwnFigures(verdict, {
+      ...verdict,
+      behaviorClose: CloseBehavior.Ok,
+      resultClose: "Not judged: the client took the response; wsgate closed after the echo."
+    });
+  if (verdict.result === REFUSED2 && verdict.behaviorClose === CloseBehavior.Failed) {
+    return withOwnFigures(verdict, {
+      ...verdict,
+      behavior: Behavior.Failed,
+      result: `The client neither refused the response nor echoed the message within ${waitS} s.`
+    });
+  }
+  return withOwnFigures(verdict);
+}
+function onEcho(took, why) {
+  return (t, data, binary) => {
+    if (!binary && data.toString("utf8") === PROBE) stateOutcome(t, took, `${TOOK}${why}`);
+    else
+      stateOutcome(t, Behavior.Failed, `The client echoed a message other than the one sent (${binary ? "binary" : "text"}, ${data.length} bytes).`, [
+        echoedFigure(data.length)
+      ]);
+    t.sendClose(CloseCode.Normal);
+  };
+}
+function manyLines() {
+  return Array.from({ length: ClientFloodBudgets.manyLines }, (_, i2) => `a${i2}: b`);
+}
+function hugeHeaderStart(info) {
+  return `${[SWITCHING, ...upgradeLines(info)].map((l) => `${l}\r
+`).join("")}X-Pad: `;
+}
+var RFC, TOOK, REFUSED2, manyLinesCase, MIB, hugeHeaderCase, P2, pacedCase, STALL_S, DROPPED_STALLED, trickledCase, PROTOTYPE_EXTENSIONS, prototypeNamesCase, OBS_TEXT_PROTOCOL, obsTextCase, handshakeClientCases;
+var init_s18_4_handshake = __esm({
+  "src/cases/robustness/s18-4-handshake.ts"() {
+    "use strict";
+    init_constants();
+    init_frame_writer();
+    init_verdicts();
+    init_floods();
+    init_budgets();
+    init_attack_judges();
+    init_define();
+    init_judgement();
+    init_own_figures();
+    init_handshake_scripts();
+    init_subgroup();
+    RFC = "RFC 6455 \xA74.1, \xA74.2.2";
+    TOOK = "The client took the response and echoed the message sent after it.";
+    REFUSED2 = "The client refused the response: it ended the connection without echoing the message sent after it.";
+    manyLinesCase = defineCase({
+      id: "18.4.1",
+      requirement: {
+        key: "client-many-header-lines",
+        rfc: "RFC 6455 \xA74.1, \xA74.2.2",
+        text: "a client takes a 101 with thousands of header lines or fails the connection, within the budget, and its process survives (CVE-2024-37890: ws before 8.17.1 crashed on more header lines than Node keeps; CVE-2018-12121)",
+        subject: "a 101 with 10,000 header lines"
+      },
+      description: `A 101 response with ${ClientFloodBudgets.manyLines.toLocaleString("en-US")} short header lines ("a0: b" ...) ahead of the upgrade fields, then in the same write a text message ("${PROBE}"). (${RFC}; ${clientFloodBudgets.manyLines.advisory})`,
+      expectation: `The client takes the response and echoes the message, or fails the connection (its HTTP layer keeps fewer header lines: Node's 16 KiB head, Python's 100 lines), within ${ClientFloodBudgets.settleWithinS} s: both are OK. Neither within ${ClientFloodBudgets.settleWithinS} s, or a process that dies, is FAILED.`,
+      expect: {},
+      close: refused,
+      suppressClose: true,
+      attackBudget: clientFloodBudgets.manyLines,
+      schedule: { maxSeconds: ClientFloodBudgets.settleWithinS + 2 },
+      handshake: (info) => ({ head: head(SWITCHING, [...manyLines(), ...upgradeLines(info)]), delivery: "together" }),
+      run(t) {
+        stateOutcome(t, Behavior.Ok, REFUSED2);
+        t.sendFrame({ opcode: Opcode.Text, payload: PROBE });
+        t.killAfter(scaledS(ClientFloodBudgets.settleWithinS, t.budgets));
+      },
+      onMessage: onEcho(Behavior.Ok, ""),
+      adjust: (verdict) => judgeSettled(verdict, ClientFloodBudgets.settleWithinS)
+    });
+    MIB = ClientFloodBudgets.hugeHeader.totalBytes / (1024 * 1024);
+    hugeHeaderCase = defineCase({
+      id: "18.4.2",
+      requirement: {
+        key: "client-huge-header",
+        rfc: "RFC 6455 \xA74.1, RFC 9112 \xA72.3",
+        text: "a client bounds the response head it reads: it fails the connection on a header of megabytes soon after its limit, not after reading it all (CVE-2018-12121: Node.js kept 80 KB of headers per connection until its heap ran out)",
+        subject: "an 8 MiB header in the 101"
+      },
+      description: `A 101 response whose last header line, X-Pad, has a value of ${MIB} MiB, streamed in pieces of ${ClientFloodBudgets.hugeHeader.pieceBytes / 1024} KiB, one every ${ClientFloodBudgets.hugeHeader.everyMs} ms once the client's socket took the one before; then the empty line and a text message ("${PROBE}"). wsgate stops writing when the client ends the connection. (${RFC}; ${clientFloodBudgets.hugeHeader.advisory})`,
+      expectation: `The client's HTTP layer bounds the response head (Node's is 16 KiB): it fails the connection within ${ClientFloodBudgets.settleWithinS} s of the first byte, without reading the megabytes. A client that reads the whole head and echoes the message is FAILED (no limit: the memory it holds grows with what the server sends); neither within ${ClientFloodBudgets.settleWithinS} s is FAILED. The figure says how many bytes wsgate had written when the client dropped.`,
+      expect: {},
+      close: refused,
+      suppressClose: true,
+      attackBudget: clientFloodBudgets.hugeHeader,
+      schedule: { maxSeconds: ClientFloodBudgets.settleWithinS + 2 },
+      handshake: (info) => ({
+        head: hugeHeaderStart(info),
+        delivery: "streamed",
+        stream: {
+          bytes: ClientFloodBudgets.hugeHeader.totalBytes,
+          pieceBytes: ClientFloodBudgets.hugeHeader.pieceBytes,
+          everyMs: ClientFloodBudgets.hugeHeader.everyMs,
+          tail: Buffer.concat([Buffer.from("\r\n\r\n", "latin1"), probeFrame()])
+        }
+      }),
+      async run(t) {
+        stateOutcome(t, Behavior.Ok, REFUSED2);
+        t.killAfter(scaledS(ClientFloodBudgets.settleWithinS, t.budgets));
+        let most = 0;
+        while (t.isOpen) {
+          const read = t.peerRead();
+          if (read !== null && read > most) {
+            most = read;
+            if (most > ClientFloodBudgets.hugeHeaderReadBytes)
+              stateOutcome(
+                t,
+                Behavior.Failed,
+                `The client read ${count(most)} bytes of the response head (budget ${count(ClientFloodBudgets.hugeHeaderReadBytes)}): its limit on a response head, if it has one, lets a server make it hold that much.`,
+                [budgetFigure("peer-read-bytes", "of the response head the client's process had read", most, "bytes", ClientFloodBudgets.hugeHeaderReadBytes)]
+              );
+          }
+          await t.pause(ClientFloodBudgets.readSampleS);
+        }
+      },
+      onMessage: onEcho(Behavior.Failed, ` It read a ${MIB} MiB response head without a limit.`),
+      adjust: (verdict) => judgeSettled(verdict, ClientFloodBudgets.settleWithinS)
+    });
+    P2 = ClientFloodBudgets.pacedHead;
+    pacedCase = defineCase({
+      id: "18.4.3",
+      requirement: {
+        key: "client-paced-response",
+        rfc: "RFC 6455 \xA74.1, \xA74.2.2",
+        text: "a client reads a long 101 written in small pieces at a cost that grows with its length, not its square: it takes it and echoes, or refuses it at its own limit, spending little CPU time (CVE-2023-43669: tungstenite before 0.20.1 parsed the head again on every read)",
+        subject: "a 1 MiB response head written in small pieces"
+      },
+      description: `A 101 response whose last header line, X-Pad, has a value of ${count(P2.totalBytes)} bytes, written in ${P2.pieceBytes}-byte pieces, one every ${P2.everyMs} ms (about ${count(P2.totalBytes / P2.pieceBytes)} reads for a client that keeps up); then the empty line and a text message ("${PROBE}"). (${RFC}; ${clientFloodBudgets.paced.advisory})`,
+      expectation: `The client takes the response and echoes the message, or fails the connection at its own limit on a response head (Node's is 16 KiB), within ${ClientFloodBudgets.settleWithinS + P2.writeS} s; and its process tree spends at most ${count(ClientFloodBudgets.pacedCpuMs)} ms of CPU time on the case (a parser that reads the head again from its start on every read spends time quadratic in its length: tungstenite took minutes). Neither echo nor refusal in time, or a process that dies, is FAILED.`,
+      expect: {},
+      close: refused,
+      suppressClose: true,
+      attackBudget: clientFloodBudgets.paced,
+      schedule: { maxSeconds: ClientFloodBudgets.settleWithinS + P2.writeS + 2 },
+      handshake: (info) => ({
+        head: hugeHeaderStart(info),
+        delivery: "streamed",
+        stream: {
+          bytes: P2.totalBytes,
+          pieceBytes: P2.pieceBytes,
+          everyMs: P2.everyMs,
+          tail: Buffer.concat([Buffer.from("\r\n\r\n", "latin1"), probeFrame()])
+        }
+      }),
+      run(t) {
+        stateOutcome(t, Behavior.Ok, REFUSED2);
+        t.killAfter(scaledS(ClientFloodBudgets.settleWithinS + P2.writeS, t.budgets));
+      },
+      onMessage: onEcho(Behavior.Ok, ""),
+      adjust: (verdict) => judgeSettled(verdict, ClientFloodBudgets.settleWithinS + P2.writeS)
+    });
+    STALL_S = DEFAULT_BUDGETS.stallMs / 1e3;
+    DROPPED_STALLED = "The client dropped the trickled response by a timeout of its own.";
+    trickledCase = defineCase({
+      id: "18.4.4",
+      requirement: {
+        key: "client-handshake-timeout",
+        rfc: "RFC 6455 \xA74.1, \xA710.1",
+        text: "a client drops a 101 trickled one byte per second by a handshake timeout of its own, within the stall budget (CVE-2018-12122: Node.js held a trickled head forever; Slowloris)",
+        subject: "a 101 trickled one byte per second"
+      },
+      description: `A 101 response trickled one byte every ${ClientFloodBudgets.trickleEveryMs} ms that never ends (an X-Pad header of ${ClientFloodBudgets.tricklePadBytes.toLocaleString("en-US")} bytes: an hour). (${RFC}; ${clientFloodBudgets.trickled.advisory})`,
+      expectation: `The client drops the connection by a handshake timeout of its own within the stall budget (--budget stall, default ${STALL_S} s). wsgate drops it just after the budget: FAILED. This case takes as long as the client's deadline. An idle timeout never fires while the bytes trickle in: ws has no deadline on its opening (its handshakeTimeout is the socket's idle timeout).`,
+      expect: {},
+      close: refused,
+      suppressClose: true,
+      attackBudget: clientFloodBudgets.trickled,
+      schedule: { maxSeconds: STALL_S + 5, idle: true, cost: 30 },
+      handshake: (info) => ({
+        head: `${[SWITCHING, ...upgradeLines(info)].map((l) => `${l}\r
+`).join("")}X-Pad: ${"a".repeat(ClientFloodBudgets.tricklePadBytes)}`,
+        delivery: "trickled",
+        everyMs: ClientFloodBudgets.trickleEveryMs
+      }),
+      run(t) {
+        t.setOutcome(Behavior.Ok, DROPPED_STALLED);
+        t.continueLater(t.budgets.stallMs / 1e3 + 1, () => {
+          t.setOutcome(
+            Behavior.Failed,
+            "The client kept the trickled response open past the stall budget: it has no deadline on its opening (or a later one: an idle timeout never fires while bytes trickle in); wsgate dropped it."
+          );
+          t.dropConnection();
+        });
+      }
+    });
+    PROTOTYPE_EXTENSIONS = "Sec-WebSocket-Extensions: constructor; __proto__=1, __proto__; constructor=1; toString, hasOwnProperty";
+    prototypeNamesCase = {
+      ...mustRefuse({
+        id: "18.4.5",
+        description: `A 101 response accepting extensions the client never offered, named after Object.prototype's properties ("${PROTOTYPE_EXTENSIONS.slice(26)}"), then a text message. (${RFC}; ${clientFloodBudgets.prototypeNames.advisory})`,
+        expectation: `RFC 6455 \xA74.1: a response that "indicates the use of an extension that was not present in the client's handshake" means the client MUST _Fail the WebSocket Connection_, within ${ClientFloodBudgets.refuseWithinS} s, and its process survives the names.`,
+        lines: (info) => [...upgradeLines(info), PROTOTYPE_EXTENSIONS]
+      }),
+      requirement: {
+        key: "client-prototype-extension-names",
+        rfc: "RFC 6455 \xA74.1, \xA79.1",
+        text: "a client fails the connection on a 101 accepting extensions it never offered, named constructor, __proto__, toString, and its process survives (GHSA-5v72-xg48-5rpm: ws before 3.3.1 crashed on such names)",
+        subject: "extension names such as constructor in the 101"
+      },
+      attackBudget: clientFloodBudgets.prototypeNames,
+      schedule: { maxSeconds: ClientFloodBudgets.refuseWithinS + 2 }
+    };
+    OBS_TEXT_PROTOCOL = "Sec-WebSocket-Protocol: \xFF\xFEchat\xE9";
+    obsTextCase = {
+      ...mustRefuse({
+        id: "18.4.6",
+        description: `A 101 response with a Sec-WebSocket-Protocol of bytes above 0x7f (obs-text: ff fe "chat" e9, latin1), which the client never offered, then a text message. (${RFC}, RFC 9110 \xA75.5; ${clientFloodBudgets.obsText.advisory})`,
+        expectation: `RFC 6455 \xA74.1: a subprotocol the client did not offer means it MUST _Fail the WebSocket Connection_, within ${ClientFloodBudgets.refuseWithinS} s, and its process survives the bytes.`,
+        lines: (info) => [...upgradeLines(info), OBS_TEXT_PROTOCOL]
+      }),
+      requirement: {
+        key: "client-obs-text-protocol",
+        rfc: "RFC 6455 \xA74.1, RFC 9110 \xA75.5",
+        text: "a client fails the connection on a 101 naming a subprotocol it never offered, here of bytes above 0x7f, and its process survives (denoland/deno#32594: Deno panicked on such a value)",
+        subject: "a subprotocol of bytes above 0x7f in the 101"
+      },
+      attackBudget: clientFloodBudgets.obsText,
+      schedule: { maxSeconds: ClientFloodBudgets.refuseWithinS + 2 }
+    };
+    handshakeClientCases = subgroup(
+      "18.4",
+      "Opening handshake: a 101 with 10,000 lines, an 8 MiB header, one byte per packet, trickled, prototype extension names",
+      [manyLinesCase, hugeHeaderCase, pacedCase, trickledCase, prototypeNamesCase, obsTextCase]
+    );
+  }
+});
+
+// src/cases/robustness/s18-5-closing.ts
+var closingClientCases;
+var init_s18_5_closing = __esm({
+  "src/cases/robustness/s18-5-closing.ts"() {
+    "use strict";
+    init_closing_attacks();
+    init_subgroup();
+    closingClientCases = subgroup(
+      "18.5",
+      "Back-pressure and closing: a ping flood unread, a slow reader of a large echo, an unanswered close, a connection never closed",
+      closingCases("18.5", "client")
+    );
+  }
+});
+
+// src/cases/robustness/data/attacks-h2.ts
+var H2Advisories, H2Budgets;
+var init_attacks_h2 = __esm({
+  "src/cases/robustness/data/attacks-h2.ts"() {
+    "use strict";
+    H2Advisories = {
+      rapidReset: {
+        id: "CVE-2023-44487 (HTTP/2 Rapid Reset)",
+        what: "a client opens streams and cancels each at once (HEADERS, RST_STREAM): no stream stays open to count against SETTINGS_MAX_CONCURRENT_STREAMS, and the server does the work of every request; nghttp2 1.57.0 rate-limits resets (a burst of 1,000, then 33 a second) and sends GOAWAY, Node.js took it in 18.18.2, 20.8.1 and 21.0.0"
+      },
+      continuationFlood: {
+        id: "CVE-2024-27316, CVE-2023-45288, CVE-2024-28182 (HTTP/2 CONTINUATION flood)",
+        what: "a header block that never ends: HEADERS without END_HEADERS, then CONTINUATION frames without end, which a server decodes (or buffers) while no other frame may come; nghttp2 1.61.0 ends the connection after 8 CONTINUATION frames (Node.js ships it from 20.13.0; 20.12.1's fix of the same week was CVE-2024-27983's, 17.5.4)"
+      },
+      cutHeaderBlock: {
+        id: "CVE-2024-27983",
+        what: "Node.js before 18.20.1, 20.12.1 and 21.7.2: a connection cut (TCP reset) while its HEADERS and CONTINUATION frames were still being decoded left nghttp2 memory behind, and the session's destructor asserted it was zero: the server process aborted"
+      },
+      pingFlood: {
+        id: "CVE-2019-9512 (HTTP/2 ping flood)",
+        what: "a client sends PINGs and never reads the acknowledgements, which pile up in the server's memory; nghttp2 1.39.2 ends the connection once 1,000 frames wait in its outbound queue, Node.js took it in 10.16.3 and 12.8.1"
+      },
+      internalBuffering: {
+        id: "CVE-2019-9517 (HTTP/2 internal data buffering)",
+        what: "a client opens every HTTP/2 window but reads nothing, so TCP holds the answers back, and sends request after request: a server that reads on queues every answer in its own memory; Node.js took it in 10.16.3 and 12.8.1 (an Http2Session stops reading while a write of its own waits), nginx in 1.16.1"
+      }
+    };
+    H2Budgets = {
+      /** Streams opened and reset: ten times nghttp2's burst of 1,000. */
+      rapidResetPairs: 1e4,
+      /** Pairs per write (about 80 bytes each). */
+      rapidResetBatch: 100,
+      /** CONTINUATION frames (26 bytes each, 2.6 MB): over ten thousand times nghttp2's limit of 8. */
+      continuationFrames: 1e5,
+      continuationBatch: 1e3,
+      /** PINGs (17 bytes each, 34 MB): past loopback's buffers at both ends (tens of MiB under load) and then nghttp2's queue of 1,000. */
+      pings: 2e6,
+      pingBatch: 2e3,
+      /**
+       * Requests whose answers are never read (about 75 bytes each, 37 MB): five times what a fixed
+       * server reads before the kernel's buffers of its answers fill (Node.js 20.20 and 12.8.1: about
+       * 98,000), and enough that one reading on holds megabytes (12.8.0: 1.9 MB of 300,000).
+       */
+      requests: 5e5,
+      requestBatch: 1e3,
+      /**
+       * Bytes of answers a server may hold itself, beyond what the kernel holds, once it stopped reading:
+       * a buffer's worth. Node.js 20.20 and 12.8.1 held 0-2,627 answers of 44 bytes (a write of its own
+       * in flight, up to 115 KB); HAProxy 2.6.12, about 29,000 of 16 bytes (470 KB: its output ring);
+       * Node.js 12.8.0, reading on, 150,000 and more (3.6 MB and more).
+       */
+      answerBytesHeld: 1024 * 1024,
+      /** Connections whose header block is cut by a TCP reset: Node.js 20.12.0 died within 40 here. */
+      cutBlocks: 500,
+      /**
+       * How long a server that has read the whole flood has to end the connection, and how long one that
+       * reads nothing (a write of the flood waiting, or its end unread) has before wsgate calls it stopped
+       * and stops the flood, in ms (times the `time` budget).
+       */
+      graceMs: 2e3
+    };
+  }
+});
+
+// src/cases/robustness/s17-5-h2.ts
+function endWords(f) {
+  const goaway = f.end?.goaway;
+  if (goaway) return `with GOAWAY ${h2ErrorName(goaway.code)}${f.flood === "rapid-reset" ? ` (last stream ${n(goaway.lastStreamId)})` : ""}`;
+  return f.ending === "reset" ? "with a TCP reset" : "by closing TCP";
+}
+function takenAtEnd(f, end) {
+  const last = end.goaway?.lastStreamId;
+  if (f.flood === "rapid-reset" && last !== void 0) return { units: Math.min(f.units, Math.floor((last + 1) / 2)), how: "by its GOAWAY's last stream id" };
+  if (end.unitsRead !== null) return { units: end.unitsRead, how: "read by its process then: wsgate flushed less the kernel queues" };
+  if (f.unitsRead !== null)
+    return {
+      units: f.unitsRead,
+      how: "read by its process at wsgate's last look before its end: at least that many, wsgate flushed less the kernel queues"
+    };
+  return { units: end.unitsWritten, how: "at most what wsgate had written then: the server's socket is not on this machine" };
+}
+function judgeH2Flood(f, stallMs = H2Budgets.graceMs) {
+  const unit = UNIT[f.flood];
+  const verdict = (behavior, result, figures2) => ({
+    behavior,
+    result,
+    behaviorClose: "INFORMATIONAL",
+    resultClose: "An HTTP/2 flood on one connection: no WebSocket closing handshake to judge.",
+    figures: figures2
+  });
+  if (f.refused !== null) return verdict("FAILED", `No HTTP/2 connection to flood: ${f.refused}.`, []);
+  if (f.flood === "cut-blocks") return judgeCutBlocks(f, verdict);
+  if (f.flood === "requests" && f.end === null && f.answers !== null) return judgeHeldAnswers(f, f.answers, verdict);
+  const written = statedFigure("units-written", `${unit} wsgate wrote`, f.unitsWritten, "count");
+  const end = f.end;
+  if (end !== null) {
+    const taken2 = takenAtEnd(f, end);
+    const took = budgetFigure("units-taken", `${unit} the server took before it ended the connection`, taken2.units, "count", f.units - 1);
+    const ms = statedFigure("ended-ms", "the server ended the flood after", end.ms, "ms");
+    const text = `The server ended the connection ${endWords(f)} ${n(Math.round(end.ms))} ms into the flood, having taken ${n(taken2.units)} of ${n(f.units)} ${unit} (${taken2.how}; ${n(end.unitsWritten)} written then)`;
+    if (taken2.units < f.units) return verdict("OK", `${text}.`, [took, written, ms]);
+    return verdict("FAILED", `${text}: it took the whole flood before ending it.`, [took, written, ms]);
+  }
+  if (f.unitsWritten >= f.units && (f.unitsRead === null || f.unitsRead >= f.unitsWritten)) {
+    const read2 = f.unitsRead ?? f.unitsWritten;
+    const how2 = f.unitsRead === null ? "written by wsgate (the server's socket is not on this machine: the kernel's buffers counted in)" : "read by its process";
+    const took = budgetFigure("units-taken", `${unit} the server took without ending the connection`, read2, "count", f.units - 1);
+    return verdict("FAILED", `The server took all ${n(read2)} ${unit} (${how2}) and kept the connection open: it does not bound the flood.`, [took, written]);
+  }
+  const taken = f.unitsRead ?? f.unitsWritten;
+  const how = f.unitsRead === null ? `at most: written by wsgate, whose write the socket did not take for ${n(stallMs)} ms (the server's socket is not on this machine)` : `read by its process, then nothing more for ${n(stallMs)} ms`;
+  const read = statedFigure("units-taken", `${unit} the server read, then stopped reading`, taken, "count");
+  return verdict(
+    "NON-STRICT",
+    `The server stopped reading after ${n(taken)} of ${n(f.unitsWritten)} ${unit} written (${how}), without ending the connection: it took no more, but holds the connection.`,
+    [read, written]
+  );
+}
+function judgeHeldAnswers(f, answers, verdict) {
+  const taken = Math.max(f.unitsRead ?? f.unitsWritten, answers.inKernel);
+  const held = taken - answers.inKernel;
+  const answerBytes = answers.inKernel === 0 ? 0 : answers.kernelBytes / answers.inKernel;
+  const heldBytes = Math.round(held * answerBytes);
+  const budget = H2Budgets.answerBytesHeld;
+  const figures2 = [
+    budgetFigure("answer-bytes-held", "bytes of answers the server held itself (at the size of those in the kernel)", heldBytes, "bytes", budget),
+    statedFigure("answers-held", "answers the server held itself (requests it read, less the answers in the kernel)", held, "count"),
+    statedFigure("units-taken", "requests the server read", taken, "count"),
+    statedFigure("answers-in-kernel", "answers in the kernel's buffers", answers.inKernel, "count"),
+    statedFigure("units-written", "requests wsgate wrote", f.unitsWritten, "count")
+  ];
+  const where = `${n(answers.inKernel)} of their answers were in the kernel's buffers (${n(answers.kernelBytes)} bytes), ${n(held)} held by the server itself, about ${n(heldBytes)} bytes at that size (budget ${n(budget)}; wsgate then read ${n(answers.read)} answers)`;
+  const read = taken >= f.unitsWritten ? `all ${n(taken)} requests written` : `${n(taken)} of ${n(f.unitsWritten)} requests written, then stopped reading`;
+  if (heldBytes <= budget) return verdict("OK", `The server read ${read} while their answers could not leave: ${where}.`, figures2);
+  const all = taken >= f.units ? `all ${n(taken)}` : `${n(taken)} of ${n(f.unitsWritten)}`;
+  return verdict("FAILED", `The server read ${all} requests while their answers could not leave, queueing them: ${where}.`, figures2);
+}
+function judgeCutBlocks(f, verdict) {
+  const cut = statedFigure("units-written", "header blocks cut by a TCP reset", f.unitsWritten, "count");
+  if (f.end === null) return verdict("OK", `The server took all ${n(f.unitsWritten)} connections whose header block wsgate cut with a TCP reset.`, [cut]);
+  const failed = budgetFigure("connections-taken", "connections the server took before it was gone", f.end.unitsWritten, "count", f.units);
+  return verdict(
+    "FAILED",
+    `The server was gone after ${n(f.end.unitsWritten)} connections whose header block wsgate cut with a TCP reset (the next one was refused ${n(Math.round(f.end.ms))} ms in).`,
+    [{ ...failed, over: true }, cut]
+  );
+}
+function floodCase(spec) {
+  const attack = {
+    kind: "h2-flood",
+    flood: spec.flood,
+    units: spec.units,
+    batch: spec.batch,
+    graceMs: H2Budgets.graceMs,
+    judge: (facts, budgets) => judgeH2Flood(facts, scaledMs(H2Budgets.graceMs, budgets)),
+    ...spec.memoryGrowth === void 0 ? {} : { memoryGrowth: spec.memoryGrowth }
+  };
+  return attackCase({ ...spec, attack, maxSeconds: 60 });
+}
+var n, UNIT, rapidReset, continuationFlood, pingFlood2, cutBlocks, internalBuffering, h2FloodServerCases;
+var init_s17_5_h2 = __esm({
+  "src/cases/robustness/s17-5-h2.ts"() {
+    "use strict";
+    init_budgets();
+    init_judgement();
+    init_h2_frames();
+    init_attack_case();
+    init_attacks_h2();
+    init_subgroup();
+    n = (v) => v.toLocaleString("en-US");
+    UNIT = {
+      "rapid-reset": "reset streams",
+      continuation: "CONTINUATION frames",
+      ping: "PINGs",
+      requests: "requests",
+      "cut-blocks": "cut header blocks"
+    };
+    rapidReset = floodCase({
+      id: "17.5.1",
+      requirement: {
+        key: "h2-rapid-reset",
+        rfc: "RFC 9113 \xA75.1.2, \xA710.5",
+        text: "a server bounds streams opened and reset at once: it ends the connection (GOAWAY, or TCP) before it has taken 10,000 of them, and keeps serving (CVE-2023-44487: nghttp2 before 1.57, Node.js before 20.8.1, took them all)",
+        subject: "streams opened and reset at once (HTTP/2 Rapid Reset)"
+      },
+      flood: "rapid-reset",
+      advisory: H2Advisories.rapidReset,
+      rfc: "RFC 9113 \xA75.1.2, \xA710.5; RFC 8441 \xA74",
+      units: H2Budgets.rapidResetPairs,
+      batch: H2Budgets.rapidResetBatch,
+      description: `After the HTTP/2 preface and SETTINGS, on one connection: up to ${n(H2Budgets.rapidResetPairs)} streams (1, 3, 5, ...) each opened by HEADERS with an extended CONNECT (:protocol websocket, END_HEADERS) and reset at once by RST_STREAM (CANCEL), ${H2Budgets.rapidResetBatch} pairs per write, each write once the socket took the one before, until the server sends GOAWAY (read even when a TCP reset follows it) or ends TCP, or stops reading (it reads nothing for ${H2Budgets.graceMs / 1e3} s while a write waits or the flood's end is unread). What the server read is measured from the kernel's queues.`,
+      expectation: `The server ends the connection (GOAWAY, or TCP) before it has taken all ${n(H2Budgets.rapidResetPairs)} (nghttp2 1.57 and later: GOAWAY after about 1,000); taking them all and serving on is FAILED.`
+    });
+    continuationFlood = floodCase({
+      id: "17.5.2",
+      requirement: {
+        key: "h2-continuation-flood",
+        rfc: "RFC 9113 \xA76.10, \xA710.5.1",
+        text: "a server bounds a header block that never ends: it ends the connection (GOAWAY, or TCP) before it has read 100,000 CONTINUATION frames, and keeps serving (CVE-2024-28182: nghttp2 before 1.61, Node.js before 20.13.0, decoded them all)",
+        subject: "an endless run of CONTINUATION frames"
+      },
+      flood: "continuation",
+      advisory: H2Advisories.continuationFlood,
+      rfc: "RFC 9113 \xA76.10, \xA74.3, \xA710.5.1",
+      units: H2Budgets.continuationFrames,
+      batch: H2Budgets.continuationBatch,
+      description: `After the HTTP/2 preface and SETTINGS: HEADERS on stream 1 with an extended CONNECT (:protocol websocket) and without END_HEADERS, then up to ${n(H2Budgets.continuationFrames)} CONTINUATION frames, never END_HEADERS, each a new header field ("x-flood-0000000: a", as an HPACK literal), ${n(H2Budgets.continuationBatch)} per write, each write once the socket took the one before, until the server sends GOAWAY or ends TCP, or stops reading (it reads nothing for ${H2Budgets.graceMs / 1e3} s while a write waits or the flood's end is unread). What the server read is measured from the kernel's queues.`,
+      expectation: `The server ends the connection (GOAWAY, or TCP) before it has read all ${n(H2Budgets.continuationFrames)} frames (nghttp2 1.61 and later: after 8); stopping reading without ending the connection is NON-STRICT; a server that resets the stream but reads on, decoding the block, takes them all and is FAILED.`
+    });
+    pingFlood2 = floodCase({
+      id: "17.5.3",
+      requirement: {
+        key: "h2-ping-flood",
+        rfc: "RFC 9113 \xA76.7, \xA710.5",
+        text: "a server bounds the PING acknowledgements it queues for a client that reads none: it ends the connection (or stops reading) before it has read the whole flood, and keeps serving (CVE-2019-9512)",
+        subject: "an HTTP/2 PING flood whose acknowledgements are never read"
+      },
+      flood: "ping",
+      advisory: H2Advisories.pingFlood,
+      rfc: "RFC 9113 \xA76.7, \xA710.5",
+      units: H2Budgets.pings,
+      batch: H2Budgets.pingBatch,
+      description: `After the HTTP/2 preface and SETTINGS: up to ${n(H2Budgets.pings)} PING frames (8 bytes each, a counter), ${n(H2Budgets.pingBatch)} per write, each write once the socket took the one before, while wsgate reads nothing (the acknowledgements pile up at the server), until the server ends TCP (wsgate then reads what it wrote, for a GOAWAY) or stops reading (it reads nothing for ${H2Budgets.graceMs / 1e3} s while a write waits or the flood's end is unread). What the server read is measured from the kernel's queues.`,
+      expectation: `The server ends the connection, or stops reading, before it has read all ${n(H2Budgets.pings)} (nghttp2 1.39.2 and later: once 1,000 frames wait in its queue); stopping reading without ending the connection is NON-STRICT (it holds the connection); reading them all while its acknowledgements wait is FAILED.`
+    });
+    cutBlocks = floodCase({
+      id: "17.5.4",
+      requirement: {
+        key: "h2-cut-header-block",
+        rfc: "RFC 9113 \xA75.4.1, \xA76.10",
+        text: "a server survives connections reset while their header block (HEADERS and CONTINUATION frames) is still being decoded (CVE-2024-27983: Node.js 20.12.0 aborted on an assertion)",
+        subject: "header blocks cut by a TCP reset"
+      },
+      flood: "cut-blocks",
+      advisory: H2Advisories.cutHeaderBlock,
+      rfc: "RFC 9113 \xA75.4.1, \xA76.10",
+      units: H2Budgets.cutBlocks,
+      batch: 1,
+      description: `Up to ${n(H2Budgets.cutBlocks)} connections, one after another, each in one write: the HTTP/2 preface, SETTINGS, HEADERS on stream 1 with an extended CONNECT and without END_HEADERS, and 20 CONTINUATION frames of a 100-byte field; then, on the next turn of wsgate's event loop, a TCP reset, while the server may still be decoding the block.`,
+      expectation: "The server takes every connection and survives (Node.js 20.12.0 dies of an assertion within a few dozen); a connection refused partway is FAILED."
+    });
+    internalBuffering = floodCase({
+      id: "17.5.5",
+      requirement: {
+        key: "h2-internal-buffering",
+        rfc: "RFC 9113 \xA75.2.2, \xA710.5",
+        text: `a server stops reading requests while their answers cannot leave (the client reads none, every HTTP/2 window open): it holds at most ${n(H2Budgets.answerBytesHeld)} bytes of answers beyond the kernel's buffers, or ends the connection (CVE-2019-9517: Node.js before 10.16.3 and 12.8.1 read on, queueing every answer)`,
+        subject: "requests whose answers are never read (HTTP/2 internal data buffering)"
+      },
+      flood: "requests",
+      advisory: H2Advisories.internalBuffering,
+      rfc: "RFC 9113 \xA75.2.2, \xA76.9, \xA710.5",
+      units: H2Budgets.requests,
+      batch: H2Budgets.requestBatch,
+      memoryGrowth: MEMORY_GROWTH.answers,
+      description: `After the HTTP/2 preface and SETTINGS: SETTINGS_INITIAL_WINDOW_SIZE and the connection's window opened to 2^31-1, then up to ${n(H2Budgets.requests)} requests (HEADERS on streams 1, 3, 5, ..., a GET of the WebSocket's path with END_STREAM), ${n(H2Budgets.requestBatch)} per write, each write once the socket took the one before, while wsgate reads nothing, until the server ends the connection or stops reading (it reads nothing for ${H2Budgets.graceMs / 1e3} s while a write waits or the flood's end is unread). What the server read is measured from the kernel's queues; then wsgate measures what the kernel holds of the answers and reads them: the answers within those bytes were in the kernel, the rest the server held itself.`,
+      expectation: `The server stops reading (or ends the connection) while its answers cannot leave, holding at most ${n(H2Budgets.answerBytesHeld)} bytes of them itself beyond the kernel's buffers (Node.js 12.8.1 and later: none to a few thousand answers of 44 bytes; HAProxy 2.6: about 470 KB); reading on and queueing them is FAILED.`
+    });
+    h2FloodServerCases = subgroup(
+      "17.5",
+      "HTTP/2 floods on one connection: Rapid Reset, CONTINUATION, PING, header blocks cut by a reset, unread answers",
+      [rapidReset, continuationFlood, pingFlood2, cutBlocks, internalBuffering]
+    );
+  }
+});
+
+// src/cases/robustness/liveness.ts
+var LIVENESS_TEXT, livenessCase;
+var init_liveness = __esm({
+  "src/cases/robustness/liveness.ts"() {
+    "use strict";
+    init_define();
+    LIVENESS_TEXT = "wsgate liveness check.";
+    livenessCase = defineCase({
+      id: "17.0.1",
+      description: "Liveness: a text message of 22 bytes on a fresh connection, after an attack.",
+      expectation: "The server echoes it and closes the connection cleanly.",
+      expect: { OK: [message(LIVENESS_TEXT)] },
+      close: closedByMe(),
+      schedule: { maxSeconds: 4 },
+      run: (t) => {
+        t.sendMessage(LIVENESS_TEXT);
+        t.killAfter(2);
+      }
+    });
+  }
+});
+
+// src/cases/robustness/index.ts
+var robustnessServerCases, robustnessClientCases;
+var init_robustness = __esm({
+  "src/cases/robustness/index.ts"() {
+    "use strict";
+    init_s17_1_handshake();
+    init_s17_2_frames();
+    init_s17_3_deflate();
+    init_s17_4_closing();
+    init_s18_1_window_bits();
+    init_s18_2_bombs();
+    init_s18_3_frames();
+    init_s18_4_handshake();
+    init_s18_5_closing();
+    init_s17_5_h2();
+    init_liveness();
+    robustnessServerCases = [...handshakeServerCases, ...frameServerCases, ...deflateServerCases, ...closingServerCases];
+    robustnessClientCases = [
+      ...windowBitsClientCases,
+      ...bombClientCases,
+      ...frameClientCases,
+      ...handshakeClientCases,
+      ...closingClientCases
+    ];
+  }
+});
+
+// src/cases/registry.ts
+var registry_exports = {};
+__export(registry_exports, {
+  buildCatalogue: () => buildCatalogue,
+  catalogue: () => catalogue,
+  catalogueFor: () => catalogueFor,
+  compareIds: () => compareIds,
+  everyCase: () => everyCase,
+  extendedCatalogue: () => extendedCatalogue,
+  h2ClientCatalogue: () => h2ClientCatalogue,
+  h2RobustnessServerCatalogue: () => h2RobustnessServerCatalogue,
+  h2ServerCatalogue: () => h2ServerCatalogue,
+  robustnessClientCatalogue: () => robustnessClientCatalogue,
+  robustnessServerCatalogue: () => robustnessServerCatalogue,
+  serverExtendedCatalogue: () => serverExtendedCatalogue
+});
+function compareIds(a2, b) {
+  const pa = a2.split(".").map(Number);
+  const pb = b.split(".").map(Number);
+  for (let i2 = 0; i2 < Math.max(pa.length, pb.length); i2++) {
+    const d = (pa[i2] ?? -1) - (pb[i2] ?? -1);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+function buildCatalogue(...groups) {
+  const all = groups.flat().sort((a2, b) => compareIds(a2.id, b.id));
+  for (let i2 = 1; i2 < all.length; i2++) {
+    if (all[i2 - 1]?.id === all[i2]?.id) throw new Error(`case ${all[i2]?.id ?? ""} is declared twice`);
+  }
+  return Object.freeze(all);
+}
+function catalogueFor(extended2, under = "client", transport = "http/1.1", robustness = false) {
+  if (robustness && transport === "h2") return under === "server" ? h2RobustnessServerCatalogue : [];
+  if (robustness) return under === "server" ? robustnessServerCatalogue : robustnessClientCatalogue;
+  if (!extended2) return catalogue;
+  if (transport === "h2") return under === "server" ? h2ServerCatalogue : h2ClientCatalogue;
+  if (under === "server") return serverExtendedCatalogue;
+  return extendedCatalogue;
+}
+var catalogue, extendedCatalogue, serverExtendedCatalogue, h2ServerCatalogue, h2ClientCatalogue, robustnessServerCatalogue, h2RobustnessServerCatalogue, robustnessClientCatalogue, everyCase;
+var init_registry = __esm({
+  "src/cases/registry.ts"() {
+    "use strict";
+    init_s01_framing();
+    init_s02_pings();
+    init_s03_reserved_bits();
+    init_s04_opcodes();
+    init_s05_fragmentation();
+    init_s06_utf8();
+    init_s07_close();
+    init_s09_limits();
+    init_s10_misc();
+    init_s12_deflate_payloads();
+    init_s13_deflate_params();
+    init_s14_handshake();
+    init_s15_server_handshake();
+    init_s16_h2_server();
+    init_s16_h2_client();
+    init_robustness();
+    catalogue = buildCatalogue(
+      framingCases,
+      pingCases,
+      reservedBitCases,
+      opcodeCases,
+      fragmentationCases,
+      utf8Cases,
+      closeCases,
+      limitsCases,
+      miscCases,
+      deflatePayloadCases,
+      deflateParamCases
+    );
+    extendedCatalogue = buildCatalogue(catalogue, handshakeCases);
+    serverExtendedCatalogue = buildCatalogue(catalogue, serverHandshakeCases);
+    h2ServerCatalogue = buildCatalogue(catalogue, h2ServerCases);
+    h2ClientCatalogue = buildCatalogue(catalogue, h2ClientCases);
+    robustnessServerCatalogue = buildCatalogue(robustnessServerCases);
+    h2RobustnessServerCatalogue = buildCatalogue(h2FloodServerCases);
+    robustnessClientCatalogue = buildCatalogue(robustnessClientCases);
+    everyCase = buildCatalogue(
+      catalogue,
+      handshakeCases,
+      serverHandshakeCases,
+      h2ServerCases,
+      h2ClientCases,
+      robustnessServerCases,
+      h2FloodServerCases,
+      robustnessClientCases
+    );
+  }
+});
+
+// src/cases/select.ts
+var select_exports = {};
+__export(select_exports, {
+  SelectionError: () => SelectionError,
+  selectCases: () => selectCases
+});
+function resolve5(patterns2, ids, known) {
+  const out = /* @__PURE__ */ new Set();
+  for (const raw of patterns2) {
+    const pattern2 = raw.trim();
+    if (pattern2 === "") continue;
+    if (!/^[0-9.*]+$/.test(pattern2)) throw new SelectionError(`bad case pattern ${JSON.stringify(pattern2)}`);
+    if (!pattern2.includes("*") && !known.has(pattern2)) {
+      throw new SelectionError(
+        isWsgateCase(pattern2) ? `${JSON.stringify(pattern2)} is one of wsgate's own cases (group 14): add --extended` : `no case has the id ${JSON.stringify(pattern2)}`
+      );
+    }
+    const match = caseIdMatcher(pattern2);
+    for (const id of ids) if (match(id)) out.add(id);
+  }
+  return out;
+}
+function selectCases(catalogue2, include, exclude = []) {
+  const ids = catalogue2.map((c3) => c3.id);
+  const known = new Set(ids);
+  const inc = resolve5(include.length === 0 ? ["*"] : include, ids, known);
+  const exc = resolve5(exclude, ids, known);
+  return catalogue2.filter((c3) => inc.has(c3.id) && !exc.has(c3.id)).sort((a2, b) => compareIds(a2.id, b.id));
+}
+var SelectionError;
+var init_select = __esm({
+  "src/cases/select.ts"() {
+    "use strict";
+    init_errors();
+    init_patterns();
+    init_categories();
+    init_registry();
+    SelectionError = class extends UsageError {
+    };
+  }
+});
+
 // src/config/json-file.ts
 import { readFileSync as readFileSync4 } from "node:fs";
 function readFailure(err) {
@@ -27695,6 +27540,504 @@ var init_json_file = __esm({
   "src/config/json-file.ts"() {
     "use strict";
     init_errors();
+  }
+});
+
+// src/config/spec-options.ts
+import { isDeepStrictEqual } from "node:util";
+function protocolOptionsOf(file2, where, given2, reading) {
+  const read = { options: {}, warnings: [] };
+  for (const [key, value] of Object.entries(given2 ?? {})) {
+    const option = AUTOBAHN_OPTIONS[key];
+    if (option === void 0 || reading === "wsgate" && option.clientOnly === true) {
+      if (reading === "wsgate") {
+        const known = Object.entries(AUTOBAHN_OPTIONS).filter(([, o2]) => o2.clientOnly !== true).map(([k]) => k);
+        throw new UsageError(`${file2}: unknown key "${where}.${key}": not an Autobahn protocol option (known: ${known.join(", ")})`);
+      }
+      read.warnings.push(notHonoured(where, key, value, DEFAULT_WHY));
+      continue;
+    }
+    const readsValue = option.apply !== void 0 || option.unhonoured !== void 0;
+    if (!option.schema.safeParse(value).success) {
+      if (reading === "wsgate" || readsValue) throw new UsageError(`${file2}: "${where}.${key}" must be ${option.phrase}`);
+      read.warnings.push(notHonoured(where, key, value, DEFAULT_WHY));
+      continue;
+    }
+    if (option.apply !== void 0) option.apply(value, read.options);
+    const why = option.unhonoured !== void 0 ? option.unhonoured(value) : isDeepStrictEqual(value, option.autobahnDefault) || option.apply !== void 0 ? null : DEFAULT_WHY;
+    if (why !== null) read.warnings.push(notHonoured(where, key, value, why));
+  }
+  return read;
+}
+var bool, seconds2, count3, AUTOBAHN_OPTIONS, notHonoured, DEFAULT_WHY;
+var init_spec_options = __esm({
+  "src/config/spec-options.ts"() {
+    "use strict";
+    init_zod();
+    init_errors();
+    bool = { schema: external_exports.boolean(), phrase: "true or false" };
+    seconds2 = { schema: external_exports.number().nonnegative(), phrase: "a number of seconds (>= 0)" };
+    count3 = { schema: external_exports.number().int().nonnegative(), phrase: "a whole number (>= 0)" };
+    AUTOBAHN_OPTIONS = {
+      versions: { schema: external_exports.array(external_exports.number().int()), phrase: "an array of whole numbers", autobahnDefault: [0, 8, 13] },
+      version: {
+        schema: external_exports.number().int(),
+        phrase: "a whole number",
+        autobahnDefault: 18,
+        clientOnly: true,
+        unhonoured: (v) => v >= 13 && v <= 18 ? null : "wsgate speaks RFC 6455 (versions 13 to 18)"
+      },
+      allowHixie76: { ...bool, autobahnDefault: false },
+      webStatus: { ...bool, autobahnDefault: true },
+      utf8validateIncoming: { ...bool, autobahnDefault: true },
+      maskServerFrames: { ...bool, autobahnDefault: false },
+      requireMaskedClientFrames: { ...bool, autobahnDefault: true },
+      applyMask: { ...bool, autobahnDefault: true },
+      maxFramePayloadSize: { ...count3, autobahnDefault: 0 },
+      maxMessagePayloadSize: { ...count3, autobahnDefault: 0 },
+      autoFragmentSize: { ...count3, autobahnDefault: 0 },
+      failByDrop: {
+        ...bool,
+        autobahnDefault: false,
+        apply: (v, s) => {
+          s.failByDrop = v;
+        }
+      },
+      echoCloseCodeReason: { ...bool, autobahnDefault: false },
+      openHandshakeTimeout: {
+        ...seconds2,
+        autobahnDefault: 5,
+        apply: (v, s) => {
+          s.openHandshakeTimeoutMs = Math.round(v * 1e3);
+        }
+      },
+      closeHandshakeTimeout: {
+        ...seconds2,
+        autobahnDefault: 1,
+        apply: (v, s) => {
+          s.closeHandshakeTimeoutMs = Math.round(v * 1e3);
+        }
+      },
+      tcpNoDelay: { ...bool, autobahnDefault: true },
+      // A Python callable in Autobahn: JSON cannot express one, so any value is only warned about.
+      perMessageCompressionAccept: { schema: external_exports.unknown(), phrase: "anything", autobahnDefault: void 0 },
+      autoPingInterval: { ...seconds2, autobahnDefault: 0 },
+      autoPingTimeout: { ...seconds2, autobahnDefault: 0 },
+      autoPingSize: { schema: external_exports.number().int().min(4).max(125), phrase: "a whole number from 4 to 125", autobahnDefault: 4 },
+      serveFlashSocketPolicy: { ...bool, autobahnDefault: false },
+      flashSocketPolicy: { schema: external_exports.string(), phrase: "a string", autobahnDefault: void 0 },
+      allowedOrigins: { schema: external_exports.array(external_exports.string()), phrase: "an array of strings", autobahnDefault: ["*"] },
+      maxConnections: { ...count3, autobahnDefault: 0 }
+    };
+    notHonoured = (where, key, value, why) => `${where}.${key} = ${JSON.stringify(value)} is not honoured: ${why}`;
+    DEFAULT_WHY = "wsgate runs with Autobahn's default";
+  }
+});
+
+// src/config/url.ts
+function parseListenUrl(url2) {
+  let u2;
+  try {
+    u2 = new URL(url2);
+  } catch {
+    throw new UsageError(`--url ${JSON.stringify(url2)} is not a URL; use ws://HOST:PORT or wss://HOST:PORT`);
+  }
+  if (u2.protocol !== "ws:" && u2.protocol !== "wss:") throw new UsageError(`--url must start with ws:// or wss://, got ${JSON.stringify(url2)}`);
+  if (u2.pathname !== "/" && u2.pathname !== "" || u2.search !== "" || u2.hash !== "") {
+    throw new UsageError(`--url takes no path or query, got ${JSON.stringify(url2)}`);
+  }
+  const host = u2.hostname.replace(/^\[(.*)\]$/, "$1");
+  const secure = u2.protocol === "wss:";
+  const port = u2.port === "" ? secure ? 443 : 80 : Number(u2.port);
+  return { host, port, secure };
+}
+function parseServerUrl(text) {
+  let url2;
+  try {
+    url2 = new URL(text);
+  } catch {
+    throw new UsageError(`--server-url: not a URL: ${JSON.stringify(text)} (expected ws://HOST:PORT[/path] or wss://...)`);
+  }
+  if (url2.protocol !== "ws:" && url2.protocol !== "wss:") throw new UsageError(`--server-url: the scheme must be ws:// or wss://, got ${url2.protocol}//`);
+  if (url2.username !== "" || url2.password !== "") throw new UsageError("--server-url: user information is not supported");
+  if (url2.hash !== "") throw new UsageError("--server-url: a fragment (#...) is not allowed in a WebSocket URL (RFC 6455 \xA73)");
+  const host = url2.hostname.replace(/^\[(.*)\]$/, "$1");
+  const port = url2.port === "" ? url2.protocol === "wss:" ? 443 : 80 : Number(url2.port);
+  return { url: url2.href, host, port, resource: `${url2.pathname === "" ? "/" : url2.pathname}${url2.search}` };
+}
+var init_url = __esm({
+  "src/config/url.ts"() {
+    "use strict";
+    init_errors();
+  }
+});
+
+// src/config/spec.ts
+function objectOf(table, reading, replace = {}) {
+  const keys = Object.entries(table).filter(([, k]) => reading === "wsgate" || k.wstest === true);
+  const shape = Object.fromEntries(
+    keys.map(([key, k]) => {
+      const schema = replace[key] ?? k.schema;
+      return [key, k.required === true ? schema : schema.optional()];
+    })
+  );
+  return reading === "wsgate" ? external_exports.strictObject(shape) : external_exports.object(shape);
+}
+function specError(file2, message2) {
+  return new UsageError(`${file2}: ${message2}`);
+}
+function describe3(path26) {
+  const [top2, index, field] = path26.map(String);
+  if (top2 === "servers" && index !== void 0 && field !== void 0 && field in SERVER_KEYS) {
+    return { key: `servers.${index}.${field}`, phrase: SERVER_KEYS[field]?.phrase ?? "" };
+  }
+  if (top2 !== void 0 && top2 in SPEC_KEYS) return { key: top2, phrase: SPEC_KEYS[top2]?.phrase ?? "" };
+  return { key: path26.map(String).join("."), phrase: "valid" };
+}
+function validateSpec(file2, value, reading = "wsgate") {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw specError(file2, "a spec file must hold a JSON object (Autobahn fuzzingserver.json format)");
+  }
+  const parsed = SCHEMAS[reading].safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue2 = parsed.error.issues[0];
+  if (issue2 === void 0) throw specError(file2, "invalid spec");
+  if (issue2.code === "unrecognized_keys") {
+    const key2 = [...issue2.path.map(String), issue2.keys[0] ?? ""].join(".");
+    const [known, what] = issue2.path.length === 0 ? [SPEC_KEYS, "a fuzzingserver.json key"] : [SERVER_KEYS, "a fuzzingclient.json server key"];
+    throw specError(file2, `unknown key "${key2}": not ${what} (known: ${Object.keys(known).join(", ")})`);
+  }
+  const { key, phrase } = describe3(issue2.path);
+  throw specError(file2, `"${key}" must be ${phrase}`);
+}
+function readSpec(file2, reading = "wsgate") {
+  return readJsonFile(file2, "the spec file", (json2) => specFromJson(file2, json2, reading));
+}
+function specFromJson(file2, json2, reading) {
+  return specSettings(file2, validateSpec(file2, json2, reading), reading);
+}
+function checkUrl(file2, key, url2, parse4, flag) {
+  try {
+    parse4(url2);
+  } catch (err) {
+    if (err instanceof UsageError) throw specError(file2, `"${key}": ${err.message.replace(flag, "")}`);
+    throw err;
+  }
+}
+function checkWsgatePatterns(file2, spec) {
+  const cases2 = catalogueFor(spec.extended === true);
+  for (const key of ["cases", "exclude-cases"]) {
+    try {
+      selectCases(cases2, spec[key] ?? []);
+    } catch (err) {
+      if (err instanceof SelectionError) throw specError(file2, `"${key}": ${err.message}`);
+      throw err;
+    }
+  }
+  for (const [agent, patterns2] of Object.entries(spec["exclude-agent-cases"] ?? {})) {
+    for (const p of patterns2) {
+      if (!/^[0-9.*]+$/.test(p)) throw specError(file2, `"exclude-agent-cases": bad case pattern ${JSON.stringify(p)} for agent ${JSON.stringify(agent)}`);
+    }
+  }
+}
+function checkAutobahnPatterns(file2, spec) {
+  const compile2 = (key, pattern2, prefix) => {
+    try {
+      wildcard(pattern2, { prefix, syntax: "autobahn" });
+    } catch {
+      throw specError(file2, `"${key}": ${JSON.stringify(pattern2)} is not a valid pattern (a regular expression once "." and "*" are read)`);
+    }
+  };
+  for (const key of ["cases", "exclude-cases"]) for (const p of spec[key] ?? []) if (p.includes("*")) compile2(key, p, true);
+  for (const [agent, cases2] of Object.entries(spec["exclude-agent-cases"] ?? {})) {
+    for (const p of [agent, ...cases2]) compile2("exclude-agent-cases", p, false);
+  }
+}
+function checkStrict(file2, spec) {
+  if (spec.servers !== void 0) {
+    if (spec.servers.length === 0) throw specError(file2, `"servers" must be a non-empty array of {"agent", "url", "options"} objects`);
+    if (spec.url !== void 0) throw specError(file2, '"servers" (fuzzingclient.json) and "url" (fuzzingserver.json) do not go together');
+  }
+  if (spec.key === void 0 !== (spec.cert === void 0))
+    throw specError(file2, '"key" and "cert" go together (the server certificate and its private key)');
+  checkWsgatePatterns(file2, spec);
+}
+function serversOf(file2, spec, reading, warnings) {
+  return spec.servers?.map((server, i2) => {
+    checkUrl(file2, `servers.${i2}.url`, server.url, parseServerUrl, /^--server-url:? /);
+    let protocolOptions = {};
+    if (reading === "wstest") {
+      const own2 = protocolOptionsOf(file2, `servers.${i2}.options`, server.options, reading);
+      warnings.push(...own2.warnings);
+      protocolOptions = own2.options;
+    } else {
+      for (const key of ["hostname", "origin", "protocols", "options"]) {
+        if (server[key] !== void 0) warnings.push(`servers.${i2}.${key} is not honoured: wsgate's fuzzing client runs with Autobahn's defaults`);
+      }
+    }
+    return { url: server.url, agent: server.agent ?? null, protocolOptions };
+  });
+}
+function specSettings(file2, spec, reading = "wsgate") {
+  if (spec.url !== void 0) checkUrl(file2, "url", spec.url, parseListenUrl, /^--url:? /);
+  if (reading === "wsgate") checkStrict(file2, spec);
+  else checkAutobahnPatterns(file2, spec);
+  const { options: protocolOptions, warnings } = protocolOptionsOf(file2, "options", spec.options, reading);
+  const servers = serversOf(file2, spec, reading, warnings);
+  const first = servers?.[0];
+  return {
+    file: file2,
+    patternSyntax: reading === "wsgate" ? "wsgate" : "autobahn",
+    ...spec.url !== void 0 ? { url: spec.url } : {},
+    ...spec.outdir !== void 0 ? { outdir: spec.outdir } : {},
+    ...spec.cases !== void 0 ? { cases: spec.cases } : {},
+    ...spec["exclude-cases"] !== void 0 ? { excludeCases: spec["exclude-cases"] } : {},
+    ...spec.extended !== void 0 ? { extended: spec.extended } : {},
+    ...spec.cert !== void 0 ? { cert: spec.cert } : {},
+    ...spec.key !== void 0 ? { key: spec.key } : {},
+    ...first !== void 0 ? { server: { url: first.url, agent: first.agent } } : {},
+    ...servers !== void 0 ? { servers } : {},
+    excludeAgentCases: spec["exclude-agent-cases"] ?? {},
+    protocolOptions,
+    warnings
+  };
+}
+function autobahnSelection(spec) {
+  const ids = catalogueFor(false).map((c3) => c3.id);
+  const matchers = (patterns2) => patterns2.map((p) => caseIdMatcher(p, "autobahn"));
+  const include = matchers(spec.cases ?? ["*"]);
+  const exclude = matchers(spec.excludeCases ?? []);
+  return ids.filter((id) => include.some((m) => m(id)) && !exclude.some((m) => m(id)));
+}
+function agentCaseExcluder(rules, syntax = "wsgate") {
+  const compile2 = (p) => wildcard(p, { syntax });
+  const compiled = Object.entries(rules).map(([agent, cases2]) => ({ agent: compile2(agent), cases: cases2.map(compile2) }));
+  if (compiled.length === 0) return () => false;
+  return (agent, id) => compiled.some((r) => r.agent.test(agent) && r.cases.some((c3) => c3.test(id)));
+}
+var stringArray, optionsObject, SERVER_KEYS, SPEC_KEYS, SCHEMAS;
+var init_spec = __esm({
+  "src/config/spec.ts"() {
+    "use strict";
+    init_zod();
+    init_registry();
+    init_select();
+    init_errors();
+    init_patterns();
+    init_json_file();
+    init_spec_options();
+    init_url();
+    stringArray = external_exports.array(external_exports.string());
+    optionsObject = { schema: external_exports.record(external_exports.string(), external_exports.unknown()), phrase: "an object of Autobahn protocol options", wstest: true };
+    SERVER_KEYS = {
+      agent: { schema: external_exports.string().min(1), phrase: "a non-empty string", wstest: true },
+      url: { schema: external_exports.string(), phrase: "a string (ws://HOST:PORT/PATH)", wstest: true, required: true },
+      options: optionsObject,
+      hostname: { schema: external_exports.string(), phrase: "a string" },
+      origin: { schema: external_exports.string(), phrase: "a string" },
+      protocols: { schema: stringArray, phrase: "an array of strings" }
+    };
+    SPEC_KEYS = {
+      url: { schema: external_exports.string(), phrase: "a string (ws://HOST:PORT)", wstest: true },
+      outdir: { schema: external_exports.string().min(1), phrase: "a non-empty string (a directory)", wstest: true },
+      cases: { schema: stringArray, phrase: "an array of strings", wstest: true },
+      "exclude-cases": { schema: stringArray, phrase: "an array of strings", wstest: true },
+      "exclude-agent-cases": {
+        schema: external_exports.record(external_exports.string(), stringArray),
+        phrase: "an object mapping agent patterns to arrays of case patterns",
+        wstest: true
+      },
+      options: optionsObject,
+      // Autobahn stores `protocols` but its fuzzing server never selects a subprotocol; wsgate behaves the same.
+      protocols: { schema: stringArray, phrase: "an array of strings" },
+      // Autobahn's example files carry "webport", which its fuzzing server ignores (only the -w flag counts).
+      webport: { schema: external_exports.number().int(), phrase: "a whole number" },
+      key: { schema: external_exports.string(), phrase: "a string (a file)", wstest: true },
+      cert: { schema: external_exports.string(), phrase: "a string (a file)", wstest: true },
+      // wsgate's own key: its group 14 after Autobahn's cases (as --extended).
+      extended: { schema: external_exports.boolean(), phrase: "true or false" },
+      // fuzzingclient.json: the servers under test (wsgate is then the fuzzing client); its schema is serverList's.
+      servers: { schema: external_exports.array(external_exports.unknown()), phrase: 'an array of {"agent", "url", "options"} objects', wstest: true }
+    };
+    SCHEMAS = {
+      wsgate: objectOf(SPEC_KEYS, "wsgate", { servers: external_exports.array(objectOf(SERVER_KEYS, "wsgate")) }),
+      wstest: objectOf(SPEC_KEYS, "wstest", { servers: external_exports.array(objectOf(SERVER_KEYS, "wstest")) })
+    };
+  }
+});
+
+// src/report/selection.ts
+function selectionJson(cases2) {
+  return `${JSON.stringify({ tool: "wsgate", cases: cases2.map((c3) => c3.id) }, null, 2)}
+`;
+}
+function selectionOf(json2) {
+  if (typeof json2 !== "object" || json2 === null) return null;
+  const { tool, cases: cases2 } = json2;
+  if (tool !== "wsgate" || !Array.isArray(cases2) || !cases2.every((c3) => typeof c3 === "string")) return null;
+  return cases2;
+}
+var SELECTION_FILE;
+var init_selection = __esm({
+  "src/report/selection.ts"() {
+    "use strict";
+    SELECTION_FILE = "selection.json";
+  }
+});
+
+// src/report/files.ts
+var files_exports = {};
+__export(files_exports, {
+  agentFileBase: () => agentFileBase,
+  agentFilePrefixes: () => agentFilePrefixes,
+  caseReportBase: () => caseReportBase,
+  checkDirectories: () => checkDirectories,
+  checkWritableDirectory: () => checkWritableDirectory,
+  cleanForFilename: () => cleanForFilename,
+  collisionNotice: () => collisionNotice,
+  makeDirectory: () => makeDirectory,
+  resolveInside: () => resolveInside,
+  setNewFileOwner: () => setNewFileOwner,
+  writeFileAtomic: () => writeFileAtomic
+});
+import { createHash as createHash3, randomBytes as randomBytes2 } from "node:crypto";
+import { lchown, mkdir, open as open2, rename, stat, unlink } from "node:fs/promises";
+import path2 from "node:path";
+function isAsciiLowerAlnum(byte) {
+  return byte >= 97 && byte <= 122 || byte >= 48 && byte <= 57;
+}
+function cleanForFilename(agent) {
+  const bytes3 = Buffer.from(agent, "utf8");
+  let s = "";
+  for (const b of bytes3) {
+    const lower = b >= 65 && b <= 90 ? b + 32 : b;
+    s += isAsciiLowerAlnum(lower) ? String.fromCharCode(lower) : " ";
+  }
+  return s.trim().replaceAll(" ", "_");
+}
+function hash8(agent, length = 8) {
+  return createHash3("sha256").update(agent, "utf8").digest("hex").slice(0, length);
+}
+function agentFileBase(agent) {
+  const cleaned = cleanForFilename(agent);
+  if (cleaned.length <= MAX_AGENT_FILE_CHARS) return cleaned;
+  return `${cleaned.slice(0, MAX_AGENT_FILE_CHARS - 9)}_${hash8(agent)}`;
+}
+function agentFilePrefixes(agents) {
+  const byBase = /* @__PURE__ */ new Map();
+  for (const agent of new Set(agents)) {
+    const base = agentFileBase(agent);
+    const group = byBase.get(base);
+    if (group === void 0) byBase.set(base, [agent]);
+    else group.push(agent);
+  }
+  const prefixes = /* @__PURE__ */ new Map();
+  const taken = new Set(byBase.keys());
+  const collisions = [];
+  for (const [base, group] of byBase) {
+    group.sort((a2, b) => Number(b === base) - Number(a2 === base) || (a2 < b ? -1 : a2 > b ? 1 : 0));
+    prefixes.set(group[0], base);
+    if (group.length === 1) continue;
+    const assigned = [[group[0], base]];
+    for (const agent of group.slice(1)) {
+      let prefix = `${base}_${hash8(agent)}`;
+      for (let n3 = 9; taken.has(prefix); n3++) prefix = `${base}_${hash8(agent, n3)}`;
+      taken.add(prefix);
+      prefixes.set(agent, prefix);
+      assigned.push([agent, prefix]);
+    }
+    collisions.push({ base, prefixes: assigned });
+  }
+  return { prefixes, collisions };
+}
+function collisionNotice(c3) {
+  const names = c3.prefixes.map(([agent, prefix]) => `${JSON.stringify(agent)} \u2192 ${prefix}_case_*`).join(", ");
+  return `wsgate: agents ${names} clean to the same report file name ${JSON.stringify(c3.base)}: the later ones get a suffix`;
+}
+function caseReportBase(agentPrefix, caseId) {
+  if (!CASE_ID.test(caseId)) throw new Error(`invalid case id for a file name: ${JSON.stringify(caseId)}`);
+  return `${agentPrefix}_case_${caseId.replaceAll(".", "_")}`;
+}
+function setNewFileOwner(owner) {
+  newFileOwner = owner;
+}
+async function writeFileAtomic(target, data) {
+  const tmp = path2.join(path2.dirname(target), `.wsgate-tmp-${process.pid}-${randomBytes2(6).toString("hex")}`);
+  let handle;
+  try {
+    handle = await open2(tmp, "wx", 420);
+    if (newFileOwner !== null) await handle.chown(newFileOwner.uid, newFileOwner.gid);
+    await handle.writeFile(data);
+    await handle.sync();
+    await handle.close();
+    handle = void 0;
+    await rename(tmp, target);
+  } catch (err) {
+    if (handle !== void 0) await handle.close().catch(() => void 0);
+    await unlink(tmp).catch(() => void 0);
+    throw err;
+  }
+}
+function resolveInside(dir, name) {
+  if (name.includes("\0")) throw new Error(`file name holds a NUL byte: ${JSON.stringify(name)}`);
+  const joined = path2.join(dir, name);
+  const rel = path2.relative(path2.resolve(dir), path2.resolve(joined));
+  if (rel === "" || rel === ".." || rel.startsWith(`..${path2.sep}`) || path2.isAbsolute(rel)) {
+    throw new Error(`file name escapes the output directory: ${JSON.stringify(name)}`);
+  }
+  return joined;
+}
+async function makeDirectory(dir) {
+  const missing2 = [];
+  let at = path2.resolve(dir);
+  for (; ; ) {
+    let isDir;
+    try {
+      isDir = (await stat(at)).isDirectory();
+    } catch (err) {
+      if (err.code !== "ENOENT") throw err;
+      missing2.push(at);
+      const parent = path2.dirname(at);
+      if (parent === at) break;
+      at = parent;
+      continue;
+    }
+    if (!isDir) throw Object.assign(new Error(`ENOTDIR: not a directory: ${at}`), { code: "ENOTDIR" });
+    break;
+  }
+  for (const d of missing2.reverse()) {
+    try {
+      await mkdir(d);
+      if (newFileOwner !== null) await lchown(d, newFileOwner.uid, newFileOwner.gid);
+    } catch (err) {
+      if (err.code !== "EEXIST") throw err;
+    }
+  }
+}
+async function checkWritableDirectory(dir) {
+  await makeDirectory(dir);
+  const probe = path2.join(dir, `.wsgate-probe-${process.pid}-${randomBytes2(4).toString("hex")}`);
+  const handle = await open2(probe, "wx", 420);
+  await handle.close();
+  await unlink(probe);
+}
+async function checkDirectories(dirs, prefix = "") {
+  for (const [what, dir] of dirs) {
+    try {
+      await checkWritableDirectory(dir);
+    } catch (err) {
+      throw new UsageError(`${prefix}cannot write to ${what} ${dir}: ${err.message}`);
+    }
+  }
+}
+var MAX_AGENT_FILE_CHARS, CASE_ID, newFileOwner;
+var init_files = __esm({
+  "src/report/files.ts"() {
+    "use strict";
+    init_errors();
+    MAX_AGENT_FILE_CHARS = 200;
+    CASE_ID = /^\d+(?:\.\d+)*$/;
+    newFileOwner = null;
   }
 });
 
@@ -28024,6 +28367,43 @@ function causeLine(g, maxChars = 160) {
 }
 var init_causes = __esm({
   "src/explain/causes.ts"() {
+    "use strict";
+  }
+});
+
+// src/report/peer-words.ts
+function endWords2(end) {
+  return end.signal !== null ? `was killed by ${end.signal}` : `exited with status ${end.exitCode ?? "?"}`;
+}
+function endWithLine(death) {
+  return `${endWords2(death)}${death.errorLine === null ? "" : `: ${death.errorLine}`}`;
+}
+function outputNote(death) {
+  return death.outputFile === null ? "" : ` (its whole output: ${death.outputFile})`;
+}
+function diedDuringWords(death, id) {
+  const others = death.during.filter((d) => d !== id);
+  const also = others.length === 0 ? "" : ` (${others.length === 1 ? "case" : "cases"} ${others.join(", ")} ${others.length === 1 ? "was" : "were"} open too, and are charged with it)`;
+  return `the ${death.role} under test ${endWithLine(death)}, during this case${also}${outputNote(death)}`;
+}
+function whenWords(death) {
+  return death.during.length === 0 ? "between cases" : `during ${death.during.join(", ")}`;
+}
+function notRunAfterDeath(death, next, detail = "") {
+  const why = next === "not restarted" ? "it is not restarted (--restart-server restarts it)" : next === "restart limit" ? `it is not restarted again: ${detail}` : `restarting it failed: ${detail}`;
+  return `not run: the ${death.role} under test had died ${whenWords(death)} (${endWithLine(death)}); ${why}`;
+}
+function restartedWords(death, start) {
+  return `wsgate: the ${death.role} under test ${endWithLine(death)} ${whenWords(death)}; restarted it (start ${start})`;
+}
+function restartLimitWords(limit) {
+  return `the server under test died ${limit + 1} times; the restart limit (${limit}) is reached, so the remaining cases were not run`;
+}
+function cutShortWords(death, next) {
+  return `the ${death.role} under test died ${whenWords(death)} and ${next === "not restarted" ? "was not restarted" : "could not be restarted"}: the cases after it were not run`;
+}
+var init_peer_words = __esm({
+  "src/report/peer-words.ts"() {
     "use strict";
   }
 });
@@ -29166,9 +29546,28 @@ var init_divergence = __esm({
 
 // src/explain/explain.ts
 function explainCase(gc) {
+  if (gc.death !== void 0) return explainDeath(gc, gc.death);
   if (gc.result !== null) return explainResult(gc.result);
   if (gc.status !== "failed") return null;
   return explainNoResult(gc.id, gc.description, gc.reason);
+}
+function explainDeath(gc, death) {
+  const r = gc.result;
+  return finish2(
+    {
+      verdict: r === null ? "NO RESULT" : `${r.behavior} / ${r.behaviorClose}`,
+      did: didPhrase(gc.description),
+      requirement: {
+        rfc: "RFC 6455 \xA77.1.7",
+        text: `failing a WebSocket connection closes that connection, not the endpoint: the ${death.role} goes on serving`
+      },
+      peerDid: diedDuringWords(death, gc.id),
+      at: null,
+      ending: r === null ? "no WebSocket connection was recorded for the case" : `the wire's verdicts were ${r.behavior} / ${r.behaviorClose}`,
+      cause: { key: `died:${death.role}`, title: `the ${death.role} under test died during the case` }
+    },
+    true
+  );
 }
 function needsExplaining(r) {
   return r.behavior !== "OK" || r.behaviorClose !== "OK";
@@ -29298,6 +29697,7 @@ function endingPhrase(r, facts) {
 var init_explain = __esm({
   "src/explain/explain.ts"() {
     "use strict";
+    init_peer_words();
     init_utf8();
     init_divergence();
     init_requirements();
@@ -29421,6 +29821,8 @@ function caseSummary(c3) {
     explanation: explanationOf(c3),
     warnings: c3.warnings,
     baseline: c3.baseline ?? null,
+    // Only when the peer's process died while the case was open: how, and the cases open then.
+    ...c3.death !== void 0 ? { peerDeath: c3.death } : {},
     reportfile: c3.reportBase === null ? null : `${c3.reportBase}.json`,
     client: c3.client === null ? null : {
       exitCode: c3.client.exitCode,
@@ -30691,13 +31093,13 @@ var require_dist = __commonJS({
     })(semver$1, semver$1.exports);
     var semverExports = semver$1.exports;
     var fs = require$$0;
-    var path23 = require$$1;
+    var path26 = require$$1;
     var { promisify: promisify3 } = require$$2;
     var semver = semverExports;
     var useNativeRecursiveOption = semver.satisfies(process.version, ">=10.12.0");
     var checkPath = (pth) => {
       if (process.platform === "win32") {
-        const pathHasInvalidWinCharacters = /[<>:"|?*]/.test(pth.replace(path23.parse(pth).root, ""));
+        const pathHasInvalidWinCharacters = /[<>:"|?*]/.test(pth.replace(path26.parse(pth).root, ""));
         if (pathHasInvalidWinCharacters) {
           const error62 = new Error(`Path contains invalid characters: ${pth}`);
           error62.code = "EINVAL";
@@ -30729,7 +31131,7 @@ var require_dist = __commonJS({
       const mkdir2 = promisify3(options.fs.mkdir);
       const stat4 = promisify3(options.fs.stat);
       if (useNativeRecursiveOption && options.fs.mkdir === fs.mkdir) {
-        const pth = path23.resolve(input3);
+        const pth = path26.resolve(input3);
         await mkdir2(pth, {
           mode: options.mode,
           recursive: true
@@ -30745,13 +31147,13 @@ var require_dist = __commonJS({
             throw error62;
           }
           if (error62.code === "ENOENT") {
-            if (path23.dirname(pth) === pth) {
+            if (path26.dirname(pth) === pth) {
               throw permissionError(pth);
             }
             if (error62.message.includes("null bytes")) {
               throw error62;
             }
-            await make(path23.dirname(pth));
+            await make(path26.dirname(pth));
             return make(pth);
           }
           try {
@@ -30765,14 +31167,14 @@ var require_dist = __commonJS({
           return pth;
         }
       };
-      return make(path23.resolve(input3));
+      return make(path26.resolve(input3));
     };
     makeDir$2.exports = makeDir;
     makeDir$2.exports.sync = (input3, options) => {
       checkPath(input3);
       options = processOptions(options);
       if (useNativeRecursiveOption && options.fs.mkdirSync === fs.mkdirSync) {
-        const pth = path23.resolve(input3);
+        const pth = path26.resolve(input3);
         fs.mkdirSync(pth, {
           mode: options.mode,
           recursive: true
@@ -30787,13 +31189,13 @@ var require_dist = __commonJS({
             throw error62;
           }
           if (error62.code === "ENOENT") {
-            if (path23.dirname(pth) === pth) {
+            if (path26.dirname(pth) === pth) {
               throw permissionError(pth);
             }
             if (error62.message.includes("null bytes")) {
               throw error62;
             }
-            make(path23.dirname(pth));
+            make(path26.dirname(pth));
             return make(pth);
           }
           try {
@@ -30806,7 +31208,7 @@ var require_dist = __commonJS({
         }
         return pth;
       };
-      return make(path23.resolve(input3));
+      return make(path26.resolve(input3));
     };
     var makeDirExports = makeDir$2.exports;
     var makeDir$1 = /* @__PURE__ */ getDefaultExportFromCjs(makeDirExports);
@@ -32140,11 +32542,11 @@ var require_dist = __commonJS({
               return isFunction2(object2[key]);
             });
           }
-          function baseGet(object2, path24) {
-            path24 = castPath(path24, object2);
-            var index2 = 0, length = path24.length;
+          function baseGet(object2, path27) {
+            path27 = castPath(path27, object2);
+            var index2 = 0, length = path27.length;
             while (object2 != null && index2 < length) {
-              object2 = object2[toKey(path24[index2++])];
+              object2 = object2[toKey(path27[index2++])];
             }
             return index2 && index2 == length ? object2 : undefined$1;
           }
@@ -32208,10 +32610,10 @@ var require_dist = __commonJS({
             });
             return accumulator;
           }
-          function baseInvoke(object2, path24, args) {
-            path24 = castPath(path24, object2);
-            object2 = parent(object2, path24);
-            var func = object2 == null ? object2 : object2[toKey(last(path24))];
+          function baseInvoke(object2, path27, args) {
+            path27 = castPath(path27, object2);
+            object2 = parent(object2, path27);
+            var func = object2 == null ? object2 : object2[toKey(last(path27))];
             return func == null ? undefined$1 : apply(func, object2, args);
           }
           function baseIsArguments(value) {
@@ -32367,13 +32769,13 @@ var require_dist = __commonJS({
               return object2 === source || baseIsMatch(object2, source, matchData);
             };
           }
-          function baseMatchesProperty(path24, srcValue) {
-            if (isKey(path24) && isStrictComparable(srcValue)) {
-              return matchesStrictComparable(toKey(path24), srcValue);
+          function baseMatchesProperty(path27, srcValue) {
+            if (isKey(path27) && isStrictComparable(srcValue)) {
+              return matchesStrictComparable(toKey(path27), srcValue);
             }
             return function(object2) {
-              var objValue = get(object2, path24);
-              return objValue === undefined$1 && objValue === srcValue ? hasIn(object2, path24) : baseIsEqual(srcValue, objValue, COMPARE_PARTIAL_FLAG | COMPARE_UNORDERED_FLAG);
+              var objValue = get(object2, path27);
+              return objValue === undefined$1 && objValue === srcValue ? hasIn(object2, path27) : baseIsEqual(srcValue, objValue, COMPARE_PARTIAL_FLAG | COMPARE_UNORDERED_FLAG);
             };
           }
           function baseMerge(object2, source, srcIndex, customizer, stack) {
@@ -32470,23 +32872,23 @@ var require_dist = __commonJS({
             });
           }
           function basePick(object2, paths) {
-            return basePickBy(object2, paths, function(value, path24) {
-              return hasIn(object2, path24);
+            return basePickBy(object2, paths, function(value, path27) {
+              return hasIn(object2, path27);
             });
           }
           function basePickBy(object2, paths, predicate) {
             var index2 = -1, length = paths.length, result2 = {};
             while (++index2 < length) {
-              var path24 = paths[index2], value = baseGet(object2, path24);
-              if (predicate(value, path24)) {
-                baseSet(result2, castPath(path24, object2), value);
+              var path27 = paths[index2], value = baseGet(object2, path27);
+              if (predicate(value, path27)) {
+                baseSet(result2, castPath(path27, object2), value);
               }
             }
             return result2;
           }
-          function basePropertyDeep(path24) {
+          function basePropertyDeep(path27) {
             return function(object2) {
-              return baseGet(object2, path24);
+              return baseGet(object2, path27);
             };
           }
           function basePullAll(array2, values2, iteratee2, comparator) {
@@ -32560,14 +32962,14 @@ var require_dist = __commonJS({
             var array2 = values(collection);
             return shuffleSelf(array2, baseClamp(n3, 0, array2.length));
           }
-          function baseSet(object2, path24, value, customizer) {
+          function baseSet(object2, path27, value, customizer) {
             if (!isObject4(object2)) {
               return object2;
             }
-            path24 = castPath(path24, object2);
-            var index2 = -1, length = path24.length, lastIndex = length - 1, nested = object2;
+            path27 = castPath(path27, object2);
+            var index2 = -1, length = path27.length, lastIndex = length - 1, nested = object2;
             while (nested != null && ++index2 < length) {
-              var key = toKey(path24[index2]), newValue = value;
+              var key = toKey(path27[index2]), newValue = value;
               if (key === "__proto__" || key === "constructor" || key === "prototype") {
                 return object2;
               }
@@ -32575,7 +32977,7 @@ var require_dist = __commonJS({
                 var objValue = nested[key];
                 newValue = customizer ? customizer(objValue, key, nested) : undefined$1;
                 if (newValue === undefined$1) {
-                  newValue = isObject4(objValue) ? objValue : isIndex(path24[index2 + 1]) ? [] : {};
+                  newValue = isObject4(objValue) ? objValue : isIndex(path27[index2 + 1]) ? [] : {};
                 }
               }
               assignValue(nested, key, newValue);
@@ -32741,14 +33143,14 @@ var require_dist = __commonJS({
               }
             return result2;
           }
-          function baseUnset(object2, path24) {
-            path24 = castPath(path24, object2);
-            var index2 = -1, length = path24.length;
+          function baseUnset(object2, path27) {
+            path27 = castPath(path27, object2);
+            var index2 = -1, length = path27.length;
             if (!length) {
               return true;
             }
             while (++index2 < length) {
-              var key = toKey(path24[index2]);
+              var key = toKey(path27[index2]);
               if (key === "__proto__" && !hasOwnProperty.call(object2, "__proto__")) {
                 return false;
               }
@@ -32756,11 +33158,11 @@ var require_dist = __commonJS({
                 return false;
               }
             }
-            var obj = parent(object2, path24);
-            return obj == null || delete obj[toKey(last(path24))];
+            var obj = parent(object2, path27);
+            return obj == null || delete obj[toKey(last(path27))];
           }
-          function baseUpdate(object2, path24, updater, customizer) {
-            return baseSet(object2, path24, updater(baseGet(object2, path24)), customizer);
+          function baseUpdate(object2, path27, updater, customizer) {
+            return baseSet(object2, path27, updater(baseGet(object2, path27)), customizer);
           }
           function baseWhile(array2, predicate, isDrop, fromRight) {
             var length = array2.length, index2 = fromRight ? length : -1;
@@ -33643,11 +34045,11 @@ var require_dist = __commonJS({
             var match = source.match(reWrapDetails);
             return match ? match[1].split(reSplitDetails) : [];
           }
-          function hasPath(object2, path24, hasFunc) {
-            path24 = castPath(path24, object2);
-            var index2 = -1, length = path24.length, result2 = false;
+          function hasPath(object2, path27, hasFunc) {
+            path27 = castPath(path27, object2);
+            var index2 = -1, length = path27.length, result2 = false;
             while (++index2 < length) {
-              var key = toKey(path24[index2]);
+              var key = toKey(path27[index2]);
               if (!(result2 = object2 != null && hasFunc(object2, key))) {
                 break;
               }
@@ -33849,8 +34251,8 @@ var require_dist = __commonJS({
               return apply(func, this, otherArgs);
             };
           }
-          function parent(object2, path24) {
-            return path24.length < 2 ? object2 : baseGet(object2, baseSlice(path24, 0, -1));
+          function parent(object2, path27) {
+            return path27.length < 2 ? object2 : baseGet(object2, baseSlice(path27, 0, -1));
           }
           function reorder(array2, indexes) {
             var arrLength = array2.length, length = nativeMin(indexes.length, arrLength), oldArray = copyArray(array2);
@@ -34485,10 +34887,10 @@ var require_dist = __commonJS({
             }
             return isString(collection) ? fromIndex <= length && collection.indexOf(value, fromIndex) > -1 : !!length && baseIndexOf(collection, value, fromIndex) > -1;
           }
-          var invokeMap = baseRest(function(collection, path24, args) {
-            var index2 = -1, isFunc = typeof path24 == "function", result2 = isArrayLike(collection) ? Array2(collection.length) : [];
+          var invokeMap = baseRest(function(collection, path27, args) {
+            var index2 = -1, isFunc = typeof path27 == "function", result2 = isArrayLike(collection) ? Array2(collection.length) : [];
             baseEach(collection, function(value) {
-              result2[++index2] = isFunc ? apply(path24, value, args) : baseInvoke(value, path24, args);
+              result2[++index2] = isFunc ? apply(path27, value, args) : baseInvoke(value, path27, args);
             });
             return result2;
           });
@@ -35140,15 +35542,15 @@ var require_dist = __commonJS({
           function functionsIn(object2) {
             return object2 == null ? [] : baseFunctions(object2, keysIn(object2));
           }
-          function get(object2, path24, defaultValue) {
-            var result2 = object2 == null ? undefined$1 : baseGet(object2, path24);
+          function get(object2, path27, defaultValue) {
+            var result2 = object2 == null ? undefined$1 : baseGet(object2, path27);
             return result2 === undefined$1 ? defaultValue : result2;
           }
-          function has(object2, path24) {
-            return object2 != null && hasPath(object2, path24, baseHas);
+          function has(object2, path27) {
+            return object2 != null && hasPath(object2, path27, baseHas);
           }
-          function hasIn(object2, path24) {
-            return object2 != null && hasPath(object2, path24, baseHasIn);
+          function hasIn(object2, path27) {
+            return object2 != null && hasPath(object2, path27, baseHasIn);
           }
           var invert = createInverter(function(result2, value, key) {
             if (value != null && typeof value.toString != "function") {
@@ -35201,10 +35603,10 @@ var require_dist = __commonJS({
               return result2;
             }
             var isDeep = false;
-            paths = arrayMap(paths, function(path24) {
-              path24 = castPath(path24, object2);
-              isDeep || (isDeep = path24.length > 1);
-              return path24;
+            paths = arrayMap(paths, function(path27) {
+              path27 = castPath(path27, object2);
+              isDeep || (isDeep = path27.length > 1);
+              return path27;
             });
             copyObject(object2, getAllKeysIn(object2), result2);
             if (isDeep) {
@@ -35230,19 +35632,19 @@ var require_dist = __commonJS({
               return [prop];
             });
             predicate = getIteratee(predicate);
-            return basePickBy(object2, props, function(value, path24) {
-              return predicate(value, path24[0]);
+            return basePickBy(object2, props, function(value, path27) {
+              return predicate(value, path27[0]);
             });
           }
-          function result(object2, path24, defaultValue) {
-            path24 = castPath(path24, object2);
-            var index2 = -1, length = path24.length;
+          function result(object2, path27, defaultValue) {
+            path27 = castPath(path27, object2);
+            var index2 = -1, length = path27.length;
             if (!length) {
               length = 1;
               object2 = undefined$1;
             }
             while (++index2 < length) {
-              var value = object2 == null ? undefined$1 : object2[toKey(path24[index2])];
+              var value = object2 == null ? undefined$1 : object2[toKey(path27[index2])];
               if (value === undefined$1) {
                 index2 = length;
                 value = defaultValue;
@@ -35251,12 +35653,12 @@ var require_dist = __commonJS({
             }
             return object2;
           }
-          function set2(object2, path24, value) {
-            return object2 == null ? object2 : baseSet(object2, path24, value);
+          function set2(object2, path27, value) {
+            return object2 == null ? object2 : baseSet(object2, path27, value);
           }
-          function setWith(object2, path24, value, customizer) {
+          function setWith(object2, path27, value, customizer) {
             customizer = typeof customizer == "function" ? customizer : undefined$1;
-            return object2 == null ? object2 : baseSet(object2, path24, value, customizer);
+            return object2 == null ? object2 : baseSet(object2, path27, value, customizer);
           }
           var toPairs = createToPairs(keys);
           var toPairsIn = createToPairs(keysIn);
@@ -35278,15 +35680,15 @@ var require_dist = __commonJS({
             });
             return accumulator;
           }
-          function unset(object2, path24) {
-            return object2 == null ? true : baseUnset(object2, path24);
+          function unset(object2, path27) {
+            return object2 == null ? true : baseUnset(object2, path27);
           }
-          function update(object2, path24, updater) {
-            return object2 == null ? object2 : baseUpdate(object2, path24, castFunction(updater));
+          function update(object2, path27, updater) {
+            return object2 == null ? object2 : baseUpdate(object2, path27, castFunction(updater));
           }
-          function updateWith(object2, path24, updater, customizer) {
+          function updateWith(object2, path27, updater, customizer) {
             customizer = typeof customizer == "function" ? customizer : undefined$1;
-            return object2 == null ? object2 : baseUpdate(object2, path24, castFunction(updater), customizer);
+            return object2 == null ? object2 : baseUpdate(object2, path27, castFunction(updater), customizer);
           }
           function values(object2) {
             return object2 == null ? [] : baseValues(object2, keys(object2));
@@ -35672,17 +36074,17 @@ var require_dist = __commonJS({
           function matches(source) {
             return baseMatches(baseClone(source, CLONE_DEEP_FLAG));
           }
-          function matchesProperty(path24, srcValue) {
-            return baseMatchesProperty(path24, baseClone(srcValue, CLONE_DEEP_FLAG));
+          function matchesProperty(path27, srcValue) {
+            return baseMatchesProperty(path27, baseClone(srcValue, CLONE_DEEP_FLAG));
           }
-          var method = baseRest(function(path24, args) {
+          var method = baseRest(function(path27, args) {
             return function(object2) {
-              return baseInvoke(object2, path24, args);
+              return baseInvoke(object2, path27, args);
             };
           });
           var methodOf = baseRest(function(object2, args) {
-            return function(path24) {
-              return baseInvoke(object2, path24, args);
+            return function(path27) {
+              return baseInvoke(object2, path27, args);
             };
           });
           function mixin3(object2, source, options) {
@@ -35729,12 +36131,12 @@ var require_dist = __commonJS({
           var over = createOver(arrayMap);
           var overEvery = createOver(arrayEvery);
           var overSome = createOver(arraySome);
-          function property(path24) {
-            return isKey(path24) ? baseProperty(toKey(path24)) : basePropertyDeep(path24);
+          function property(path27) {
+            return isKey(path27) ? baseProperty(toKey(path27)) : basePropertyDeep(path27);
           }
           function propertyOf(object2) {
-            return function(path24) {
-              return object2 == null ? undefined$1 : baseGet(object2, path24);
+            return function(path27) {
+              return object2 == null ? undefined$1 : baseGet(object2, path27);
             };
           }
           var range = createRange();
@@ -36187,12 +36589,12 @@ var require_dist = __commonJS({
           LazyWrapper.prototype.findLast = function(predicate) {
             return this.reverse().find(predicate);
           };
-          LazyWrapper.prototype.invokeMap = baseRest(function(path24, args) {
-            if (typeof path24 == "function") {
+          LazyWrapper.prototype.invokeMap = baseRest(function(path27, args) {
+            if (typeof path27 == "function") {
               return new LazyWrapper(this);
             }
             return this.map(function(value) {
-              return baseInvoke(value, path24, args);
+              return baseInvoke(value, path27, args);
             });
           });
           LazyWrapper.prototype.reject = function(predicate) {
@@ -40851,8 +41253,8 @@ var require_dist = __commonJS({
        * @param path
        * @returns this
        */
-      errorAttachment(path24) {
-        this._errorAttachment = path24;
+      errorAttachment(path27) {
+        this._errorAttachment = path27;
         return this;
       }
       /**
@@ -41002,7 +41404,7 @@ function textWrap(text, width = WRAP_WIDTH) {
   }
   return lines;
 }
-function seconds2(n3) {
+function seconds3(n3) {
   return Number.isFinite(n3) ? n3.toFixed(6) : String(n3);
 }
 function wirelogLines(result, payload2 = (s) => s) {
@@ -41044,15 +41446,15 @@ function frameLines(cls, head2, data) {
 function markerLine(entry, num) {
   switch (entry[0]) {
     case "KL":
-      return { cls: "wirelog_kill_after", text: `${num} FAIL CONNECTION AFTER ${seconds2(entry[1])} sec` };
+      return { cls: "wirelog_kill_after", text: `${num} FAIL CONNECTION AFTER ${seconds3(entry[1])} sec` };
     case "KLE":
       return { cls: "wirelog_kill_after", text: `${num} FAILING CONNECTION` };
     case "TI":
-      return { cls: "wirelog_kill_after", text: `${num} CLOSE CONNECTION AFTER ${seconds2(entry[1])} sec` };
+      return { cls: "wirelog_kill_after", text: `${num} CLOSE CONNECTION AFTER ${seconds3(entry[1])} sec` };
     case "TIE":
       return { cls: "wirelog_kill_after", text: `${num} CLOSING CONNECTION` };
     case "CT":
-      return { cls: "wirelog_delay", text: `${num} DELAY ${seconds2(entry[1])} sec for TAG ${pyStr(entry[2])}` };
+      return { cls: "wirelog_delay", text: `${num} DELAY ${seconds3(entry[1])} sec for TAG ${pyStr(entry[2])}` };
     case "CTE":
       return { cls: "wirelog_delay", text: `${num} DELAY TIMEOUT on TAG ${pyStr(entry[1])}` };
     case "WLM":
@@ -41164,7 +41566,7 @@ function failureBody(c3) {
   if (c3.reportBase !== null) lines.push(`Report: ${c3.reportBase}.html`);
   return lines.join("\n");
 }
-function seconds3(ms) {
+function seconds4(ms) {
   return Number.isFinite(ms) && ms > 0 ? Math.round(ms) / 1e3 : 0;
 }
 function junitXml(run) {
@@ -41182,18 +41584,18 @@ function junitXml(run) {
   for (const { agent, label, cases: cases2 } of groups.values()) {
     const agentSlug = slug(agent, "agent");
     const suite = builder.testSuite().name(`${visible(agent)} \xB7 ${visible(label)}`).timestamp(run.startedAt);
-    suite.time(seconds3(cases2.reduce((sum, c3) => sum + c3.timeMs, 0)));
+    suite.time(seconds4(cases2.reduce((sum, c3) => sum + c3.timeMs, 0)));
     suite.property("strict", String(run.strict));
     if (run.interrupted !== null) suite.property("interrupted", run.interrupted);
     const own2 = cases2[0]?.origin === "wsgate";
     if (own2) suite.property("origin", "wsgate");
     const className = `${agentSlug}.${slug(label, "misc")}${own2 ? "_wsgate" : ""}`;
-    for (const c3 of cases2) addTestCase(suite.testCase().className(className), c3, own2);
+    for (const c3 of cases2) addTestCase(suite.testCase().className(className), c3, own2, run.interrupted !== null);
   }
   return builder.build();
 }
-function addTestCase(tc, c3, own2) {
-  tc.name(testName(c3)).time(seconds3(c3.timeMs));
+function addTestCase(tc, c3, own2, cutShort2) {
+  tc.name(testName(c3)).time(seconds4(c3.timeMs));
   tc.property("status", c3.status);
   if (own2) tc.property("origin", "wsgate");
   if (c3.result !== null) {
@@ -41207,6 +41609,8 @@ function addTestCase(tc, c3, own2) {
     const type = c3.result === null ? "CLIENT" : `${c3.result.behavior}/${c3.result.behaviorClose}`;
     const why = c3.result === null ? null : explanationOf(c3);
     tc.failure(oneLine(why?.text ?? (c3.reason || type)), type).stacktrace(cdataSafe(failureBody(c3)));
+  } else if (cutShort2 && c3.status === "skipped" && c3.result === null && c3.reason.startsWith("not run:")) {
+    tc.error(oneLine(c3.reason), "NOT RUN");
   } else if (c3.status === "skipped") {
     skipWithMessage(tc, oneLine(c3.reason || "skipped"));
   }
@@ -41674,6 +42078,7 @@ var judge_exports = {};
 __export(judge_exports, {
   judgeReports: () => judgeReports
 });
+import { readFileSync as readFileSync5 } from "node:fs";
 import path5 from "node:path";
 function isObject2(v) {
   return typeof v === "object" && v !== null && !Array.isArray(v);
@@ -41685,15 +42090,12 @@ async function judgeReports(config2, io) {
   const agent = agentToJudge(index, config2.agent, indexFile);
   const results = index[agent] ?? {};
   const baseline = config2.baseline === null ? null : loadBaseline(config2.baseline);
-  const everything = everyCase;
-  const selected = config2.cases.length > 0 || config2.excludeCases.length > 0 ? selectCases(config2.extended ? everyCase : catalogue, config2.cases, config2.excludeCases) : selectCases(
-    everything,
-    Object.keys(results).filter((id) => everything.some((c3) => c3.id === id))
-  );
+  const role = await reportsOfServer(results, config2.outdir) ? "server" : "client";
+  const { cases: selected, from } = expectedCases(config2, results, agent, indexFile);
   if (selected.length === 0) throw new UsageError(`${indexFile}: no case to judge for agent ${JSON.stringify(agent)}`);
   const failing = new Set(config2.failOn);
   const cases2 = [];
-  for (const [i2, def] of selected.entries()) cases2.push(await judgeOne(def, i2 + 1, results[def.id], failing, config2.outdir, indexFile));
+  for (const [i2, def] of selected.entries()) cases2.push(await judgeOne(def, i2 + 1, results[def.id], failing, config2.outdir, indexFile, role));
   const run = {
     agent,
     startedAt: (/* @__PURE__ */ new Date()).toISOString(),
@@ -41703,14 +42105,13 @@ async function judgeReports(config2, io) {
     interrupted: null,
     resources: null,
     failOn: config2.failOn,
-    // Reports of a fuzzing client (isServer false) judge a server.
-    ...cases2.some((c3) => c3.result?.isServer === false) ? { role: "server" } : {},
+    ...role === "server" ? { role: "server" } : {},
     ...baseline !== null ? { baselineFile: baseline.file } : {}
   };
   return finishRun(run, config2, {
     tell: (r) => {
       const progress = new Progress(io.out, io.isTty, r.cases.length, config2.quiet);
-      progress.header(`wsgate: judging ${r.cases.length} case${r.cases.length === 1 ? "" : "s"} of agent ${JSON.stringify(agent)} in ${indexFile}`);
+      progress.header(`wsgate: judging ${r.cases.length} case${r.cases.length === 1 ? "" : "s"} of agent ${JSON.stringify(agent)} in ${indexFile} (${from})`);
       for (const c3 of r.cases) if (c3.status !== "passed" || c3.baseline !== void 0) progress.caseDone(c3);
       progress.summary(r, { outdir: config2.outdir, junit: config2.junit, json: config2.json });
     },
@@ -41718,6 +42119,53 @@ async function judgeReports(config2, io) {
     env: io.env ?? process.env,
     out: io.out
   });
+}
+function expectedCases(config2, results, agent, indexFile) {
+  if (config2.cases.length > 0 || config2.excludeCases.length > 0)
+    return { cases: selectCases(config2.extended ? everyCase : catalogue, config2.cases, config2.excludeCases), from: "the cases given" };
+  if (config2.spec !== null) {
+    const spec = readSpec(config2.spec, "wstest");
+    const excluded = agentCaseExcluder(spec.excludeAgentCases, "autobahn");
+    const ids = new Set(autobahnSelection(spec).filter((id) => !excluded(agent, id)));
+    return { cases: catalogue.filter((c3) => ids.has(c3.id)), from: `the selection of ${config2.spec}` };
+  }
+  const ran = runSelection(path5.join(config2.outdir, "summary.json"), agent);
+  if (ran !== null) return { cases: everyCase.filter((c3) => ran.has(c3.id)), from: "the selection in the summary.json of the run that wrote them" };
+  const served = servedSelection(path5.join(config2.outdir, SELECTION_FILE));
+  if (served !== null) return { cases: everyCase.filter((c3) => served.has(c3.id)), from: `the selection wsgate serve recorded in ${SELECTION_FILE}` };
+  const own2 = new Set(Object.keys(results));
+  const catalogueIds = new Set(catalogue.map((c3) => c3.id));
+  return {
+    cases: everyCase.filter((c3) => catalogueIds.has(c3.id) || own2.has(c3.id)),
+    from: `the whole catalogue: no --cases, no --spec, and no selection a wsgate run recorded in ${path5.dirname(indexFile)}; give --spec FILE when the reports hold a selection`
+  };
+}
+function jsonOf(file2) {
+  try {
+    return JSON.parse(readFileSync5(file2, "utf8"));
+  } catch {
+    return void 0;
+  }
+}
+function servedSelection(file2) {
+  const ids = selectionOf(jsonOf(file2));
+  return ids === null ? null : new Set(ids);
+}
+function runSelection(file2, agent) {
+  const summary = jsonOf(file2);
+  if (!isObject2(summary) || !Array.isArray(summary.cases) || summary.resources === null) return null;
+  const ids = summary.cases.filter((c3) => isObject2(c3) && typeof c3.id === "string" && (c3.agent === void 0 || c3.agent === agent)).map((c3) => c3.id);
+  return ids.length === 0 ? null : new Set(ids);
+}
+async function reportsOfServer(results, outdir) {
+  const first = Object.values(results).find((r) => isObject2(r) && typeof r.reportfile === "string");
+  if (first === void 0) return false;
+  try {
+    const report = JSON.parse(readFileSync5(resolveInside(outdir, first.reportfile), "utf8"));
+    return isObject2(report) && report.isServer === false;
+  } catch {
+    return false;
+  }
 }
 function agentToJudge(index, named, indexFile) {
   const agents = Object.keys(index);
@@ -41733,10 +42181,12 @@ function agentToJudge(index, named, indexFile) {
     `${indexFile}: ${agents.length === 0 ? "holds no results" : `holds several agents (${agents.map((a2) => JSON.stringify(a2)).join(", ")}): name one with --agent`}`
   );
 }
-async function judgeOne(def, index, entry, failing, outdir, indexFile) {
+async function judgeOne(def, index, entry, failing, outdir, indexFile, role) {
   const base = { index, ...caseFields(def), client: null, warnings: [] };
-  if (entry === void 0)
-    return { ...base, status: "failed", reason: "no result in index.json: the client did not run this case", timeMs: 0, result: null, reportBase: null };
+  if (entry === void 0) {
+    const why = role === "server" ? "the server run did not reach this case" : "the client did not run this case";
+    return { ...base, status: "failed", reason: `no result in index.json: ${why}`, timeMs: 0, result: null, reportBase: null };
+  }
   if (typeof entry.reportfile !== "string") throw new UsageError(`${indexFile}: case ${def.id} has no "reportfile"`);
   let file2;
   try {
@@ -41762,6 +42212,8 @@ async function judgeOne(def, index, entry, failing, outdir, indexFile) {
 var init_judge = __esm({
   "src/finish/judge.ts"() {
     "use strict";
+    init_spec();
+    init_selection();
     init_registry();
     init_select();
     init_files();
@@ -42037,8 +42489,8 @@ var require_req = __commonJS({
       if (req.originalUrl) {
         _req.url = req.originalUrl;
       } else {
-        const path23 = req.path;
-        _req.url = typeof path23 === "string" ? path23 : req.url ? req.url.path || req.url : void 0;
+        const path26 = req.path;
+        _req.url = typeof path26 === "string" ? path26 : req.url ? req.url.path || req.url : void 0;
       }
       if (req.query) {
         _req.query = req.query;
@@ -42208,14 +42660,14 @@ var require_redact = __commonJS({
       }
       return obj;
     }
-    function parsePath(path23) {
+    function parsePath(path26) {
       const parts = [];
       let current = "";
       let inBrackets = false;
       let inQuotes = false;
       let quoteChar = "";
-      for (let i2 = 0; i2 < path23.length; i2++) {
-        const char = path23[i2];
+      for (let i2 = 0; i2 < path26.length; i2++) {
+        const char = path26[i2];
         if (!inBrackets && char === ".") {
           if (current) {
             parts.push(current);
@@ -42346,10 +42798,10 @@ var require_redact = __commonJS({
       return current;
     }
     function redactPaths(obj, paths, censor, remove = false) {
-      for (const path23 of paths) {
-        const parts = parsePath(path23);
+      for (const path26 of paths) {
+        const parts = parsePath(path26);
         if (parts.includes("*")) {
-          redactWildcardPath(obj, parts, censor, path23, remove);
+          redactWildcardPath(obj, parts, censor, path26, remove);
         } else {
           if (remove) {
             removeKey(obj, parts);
@@ -42434,8 +42886,8 @@ var require_redact = __commonJS({
           }
         } else {
           if (afterWildcard.includes("*")) {
-            const wrappedCensor = typeof censor === "function" ? (value, path23) => {
-              const fullPath = [...pathArray.slice(0, pathLength), ...path23];
+            const wrappedCensor = typeof censor === "function" ? (value, path26) => {
+              const fullPath = [...pathArray.slice(0, pathLength), ...path26];
               return censor(value, fullPath);
             } : censor;
             redactWildcardPath(current, afterWildcard, wrappedCensor, originalPath, remove);
@@ -42470,8 +42922,8 @@ var require_redact = __commonJS({
         return null;
       }
       const pathStructure = /* @__PURE__ */ new Map();
-      for (const path23 of pathsToClone) {
-        const parts = parsePath(path23);
+      for (const path26 of pathsToClone) {
+        const parts = parsePath(path26);
         let current = pathStructure;
         for (let i2 = 0; i2 < parts.length; i2++) {
           const part = parts[i2];
@@ -42523,24 +42975,24 @@ var require_redact = __commonJS({
       }
       return cloneSelectively(obj, pathStructure);
     }
-    function validatePath(path23) {
-      if (typeof path23 !== "string") {
+    function validatePath(path26) {
+      if (typeof path26 !== "string") {
         throw new Error("Paths must be (non-empty) strings");
       }
-      if (path23 === "") {
+      if (path26 === "") {
         throw new Error("Invalid redaction path ()");
       }
-      if (path23.includes("..")) {
-        throw new Error(`Invalid redaction path (${path23})`);
+      if (path26.includes("..")) {
+        throw new Error(`Invalid redaction path (${path26})`);
       }
-      if (path23.includes(",")) {
-        throw new Error(`Invalid redaction path (${path23})`);
+      if (path26.includes(",")) {
+        throw new Error(`Invalid redaction path (${path26})`);
       }
       let bracketCount = 0;
       let inQuotes = false;
       let quoteChar = "";
-      for (let i2 = 0; i2 < path23.length; i2++) {
-        const char = path23[i2];
+      for (let i2 = 0; i2 < path26.length; i2++) {
+        const char = path26[i2];
         if ((char === '"' || char === "'") && bracketCount > 0) {
           if (!inQuotes) {
             inQuotes = true;
@@ -42554,20 +43006,20 @@ var require_redact = __commonJS({
         } else if (char === "]" && !inQuotes) {
           bracketCount--;
           if (bracketCount < 0) {
-            throw new Error(`Invalid redaction path (${path23})`);
+            throw new Error(`Invalid redaction path (${path26})`);
           }
         }
       }
       if (bracketCount !== 0) {
-        throw new Error(`Invalid redaction path (${path23})`);
+        throw new Error(`Invalid redaction path (${path26})`);
       }
     }
     function validatePaths(paths) {
       if (!Array.isArray(paths)) {
         throw new TypeError("paths must be an array");
       }
-      for (const path23 of paths) {
-        validatePath(path23);
+      for (const path26 of paths) {
+        validatePath(path26);
       }
     }
     function slowRedact(options = {}) {
@@ -42737,8 +43189,8 @@ var require_redaction = __commonJS({
         if (shape[k] === null) {
           o2[k] = (value) => topCensor(value, [k]);
         } else {
-          const wrappedCensor = typeof censor === "function" ? (value, path23) => {
-            return censor(value, [k, ...path23]);
+          const wrappedCensor = typeof censor === "function" ? (value, path26) => {
+            return censor(value, [k, ...path26]);
           } : censor;
           o2[k] = Redact({
             paths: shape[k],
@@ -42959,7 +43411,7 @@ var require_sonic_boom = __commonJS({
     var fs = __require("fs");
     var EventEmitter3 = __require("events");
     var inherits = __require("util").inherits;
-    var path23 = __require("path");
+    var path26 = __require("path");
     var sleep2 = require_atomic_sleep();
     var assert2 = __require("assert");
     var BUSY_WRITE_TIMEOUT = 100;
@@ -43013,7 +43465,7 @@ var require_sonic_boom = __commonJS({
       const mode = sonic.mode;
       if (sonic.sync) {
         try {
-          if (sonic.mkdir) fs.mkdirSync(path23.dirname(file2), { recursive: true });
+          if (sonic.mkdir) fs.mkdirSync(path26.dirname(file2), { recursive: true });
           const fd = fs.openSync(file2, flags, mode);
           fileOpened(null, fd);
         } catch (err) {
@@ -43021,7 +43473,7 @@ var require_sonic_boom = __commonJS({
           throw err;
         }
       } else if (sonic.mkdir) {
-        fs.mkdir(path23.dirname(file2), { recursive: true }, (err) => {
+        fs.mkdir(path26.dirname(file2), { recursive: true }, (err) => {
           if (err) return fileOpened(err);
           fs.open(file2, flags, mode, fileOpened);
         });
@@ -44416,15 +44868,15 @@ var require_transport = __commonJS({
       if (!unquoted) {
         return false;
       }
-      let path23 = unquoted;
-      if (path23.startsWith("file://")) {
+      let path26 = unquoted;
+      if (path26.startsWith("file://")) {
         try {
-          path23 = fileURLToPath7(path23);
+          path26 = fileURLToPath7(path26);
         } catch {
           return false;
         }
       }
-      return isAbsolute(path23) && !existsSync3(path23);
+      return isAbsolute(path26) && !existsSync3(path26);
     }
     function stripQuotes2(value) {
       const first = value[0];
@@ -46355,322 +46807,6 @@ var require_pino = __commonJS({
   }
 });
 
-// src/config/spec-options.ts
-import { isDeepStrictEqual } from "node:util";
-function protocolOptionsOf(file2, where, given2, reading) {
-  const read = { options: {}, warnings: [] };
-  for (const [key, value] of Object.entries(given2 ?? {})) {
-    const option = AUTOBAHN_OPTIONS[key];
-    if (option === void 0 || reading === "wsgate" && option.clientOnly === true) {
-      if (reading === "wsgate") {
-        const known = Object.entries(AUTOBAHN_OPTIONS).filter(([, o2]) => o2.clientOnly !== true).map(([k]) => k);
-        throw new UsageError(`${file2}: unknown key "${where}.${key}": not an Autobahn protocol option (known: ${known.join(", ")})`);
-      }
-      read.warnings.push(notHonoured(where, key, value, DEFAULT_WHY));
-      continue;
-    }
-    const readsValue = option.apply !== void 0 || option.unhonoured !== void 0;
-    if (!option.schema.safeParse(value).success) {
-      if (reading === "wsgate" || readsValue) throw new UsageError(`${file2}: "${where}.${key}" must be ${option.phrase}`);
-      read.warnings.push(notHonoured(where, key, value, DEFAULT_WHY));
-      continue;
-    }
-    if (option.apply !== void 0) option.apply(value, read.options);
-    const why = option.unhonoured !== void 0 ? option.unhonoured(value) : isDeepStrictEqual(value, option.autobahnDefault) || option.apply !== void 0 ? null : DEFAULT_WHY;
-    if (why !== null) read.warnings.push(notHonoured(where, key, value, why));
-  }
-  return read;
-}
-var bool, seconds4, count3, AUTOBAHN_OPTIONS, notHonoured, DEFAULT_WHY;
-var init_spec_options = __esm({
-  "src/config/spec-options.ts"() {
-    "use strict";
-    init_zod();
-    init_errors();
-    bool = { schema: external_exports.boolean(), phrase: "true or false" };
-    seconds4 = { schema: external_exports.number().nonnegative(), phrase: "a number of seconds (>= 0)" };
-    count3 = { schema: external_exports.number().int().nonnegative(), phrase: "a whole number (>= 0)" };
-    AUTOBAHN_OPTIONS = {
-      versions: { schema: external_exports.array(external_exports.number().int()), phrase: "an array of whole numbers", autobahnDefault: [0, 8, 13] },
-      version: {
-        schema: external_exports.number().int(),
-        phrase: "a whole number",
-        autobahnDefault: 18,
-        clientOnly: true,
-        unhonoured: (v) => v >= 13 && v <= 18 ? null : "wsgate speaks RFC 6455 (versions 13 to 18)"
-      },
-      allowHixie76: { ...bool, autobahnDefault: false },
-      webStatus: { ...bool, autobahnDefault: true },
-      utf8validateIncoming: { ...bool, autobahnDefault: true },
-      maskServerFrames: { ...bool, autobahnDefault: false },
-      requireMaskedClientFrames: { ...bool, autobahnDefault: true },
-      applyMask: { ...bool, autobahnDefault: true },
-      maxFramePayloadSize: { ...count3, autobahnDefault: 0 },
-      maxMessagePayloadSize: { ...count3, autobahnDefault: 0 },
-      autoFragmentSize: { ...count3, autobahnDefault: 0 },
-      failByDrop: {
-        ...bool,
-        autobahnDefault: false,
-        apply: (v, s) => {
-          s.failByDrop = v;
-        }
-      },
-      echoCloseCodeReason: { ...bool, autobahnDefault: false },
-      openHandshakeTimeout: {
-        ...seconds4,
-        autobahnDefault: 5,
-        apply: (v, s) => {
-          s.openHandshakeTimeoutMs = Math.round(v * 1e3);
-        }
-      },
-      closeHandshakeTimeout: {
-        ...seconds4,
-        autobahnDefault: 1,
-        apply: (v, s) => {
-          s.closeHandshakeTimeoutMs = Math.round(v * 1e3);
-        }
-      },
-      tcpNoDelay: { ...bool, autobahnDefault: true },
-      // A Python callable in Autobahn: JSON cannot express one, so any value is only warned about.
-      perMessageCompressionAccept: { schema: external_exports.unknown(), phrase: "anything", autobahnDefault: void 0 },
-      autoPingInterval: { ...seconds4, autobahnDefault: 0 },
-      autoPingTimeout: { ...seconds4, autobahnDefault: 0 },
-      autoPingSize: { schema: external_exports.number().int().min(4).max(125), phrase: "a whole number from 4 to 125", autobahnDefault: 4 },
-      serveFlashSocketPolicy: { ...bool, autobahnDefault: false },
-      flashSocketPolicy: { schema: external_exports.string(), phrase: "a string", autobahnDefault: void 0 },
-      allowedOrigins: { schema: external_exports.array(external_exports.string()), phrase: "an array of strings", autobahnDefault: ["*"] },
-      maxConnections: { ...count3, autobahnDefault: 0 }
-    };
-    notHonoured = (where, key, value, why) => `${where}.${key} = ${JSON.stringify(value)} is not honoured: ${why}`;
-    DEFAULT_WHY = "wsgate runs with Autobahn's default";
-  }
-});
-
-// src/config/url.ts
-function parseListenUrl(url2) {
-  let u2;
-  try {
-    u2 = new URL(url2);
-  } catch {
-    throw new UsageError(`--url ${JSON.stringify(url2)} is not a URL; use ws://HOST:PORT or wss://HOST:PORT`);
-  }
-  if (u2.protocol !== "ws:" && u2.protocol !== "wss:") throw new UsageError(`--url must start with ws:// or wss://, got ${JSON.stringify(url2)}`);
-  if (u2.pathname !== "/" && u2.pathname !== "" || u2.search !== "" || u2.hash !== "") {
-    throw new UsageError(`--url takes no path or query, got ${JSON.stringify(url2)}`);
-  }
-  const host = u2.hostname.replace(/^\[(.*)\]$/, "$1");
-  const secure = u2.protocol === "wss:";
-  const port = u2.port === "" ? secure ? 443 : 80 : Number(u2.port);
-  return { host, port, secure };
-}
-function parseServerUrl(text) {
-  let url2;
-  try {
-    url2 = new URL(text);
-  } catch {
-    throw new UsageError(`--server-url: not a URL: ${JSON.stringify(text)} (expected ws://HOST:PORT[/path] or wss://...)`);
-  }
-  if (url2.protocol !== "ws:" && url2.protocol !== "wss:") throw new UsageError(`--server-url: the scheme must be ws:// or wss://, got ${url2.protocol}//`);
-  if (url2.username !== "" || url2.password !== "") throw new UsageError("--server-url: user information is not supported");
-  if (url2.hash !== "") throw new UsageError("--server-url: a fragment (#...) is not allowed in a WebSocket URL (RFC 6455 \xA73)");
-  const host = url2.hostname.replace(/^\[(.*)\]$/, "$1");
-  const port = url2.port === "" ? url2.protocol === "wss:" ? 443 : 80 : Number(url2.port);
-  return { url: url2.href, host, port, resource: `${url2.pathname === "" ? "/" : url2.pathname}${url2.search}` };
-}
-var init_url = __esm({
-  "src/config/url.ts"() {
-    "use strict";
-    init_errors();
-  }
-});
-
-// src/config/spec.ts
-function objectOf(table, reading, replace = {}) {
-  const keys = Object.entries(table).filter(([, k]) => reading === "wsgate" || k.wstest === true);
-  const shape = Object.fromEntries(
-    keys.map(([key, k]) => {
-      const schema = replace[key] ?? k.schema;
-      return [key, k.required === true ? schema : schema.optional()];
-    })
-  );
-  return reading === "wsgate" ? external_exports.strictObject(shape) : external_exports.object(shape);
-}
-function specError(file2, message2) {
-  return new UsageError(`${file2}: ${message2}`);
-}
-function describe3(path23) {
-  const [top2, index, field] = path23.map(String);
-  if (top2 === "servers" && index !== void 0 && field !== void 0 && field in SERVER_KEYS) {
-    return { key: `servers.${index}.${field}`, phrase: SERVER_KEYS[field]?.phrase ?? "" };
-  }
-  if (top2 !== void 0 && top2 in SPEC_KEYS) return { key: top2, phrase: SPEC_KEYS[top2]?.phrase ?? "" };
-  return { key: path23.map(String).join("."), phrase: "valid" };
-}
-function validateSpec(file2, value, reading = "wsgate") {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw specError(file2, "a spec file must hold a JSON object (Autobahn fuzzingserver.json format)");
-  }
-  const parsed = SCHEMAS[reading].safeParse(value);
-  if (parsed.success) return parsed.data;
-  const issue2 = parsed.error.issues[0];
-  if (issue2 === void 0) throw specError(file2, "invalid spec");
-  if (issue2.code === "unrecognized_keys") {
-    const key2 = [...issue2.path.map(String), issue2.keys[0] ?? ""].join(".");
-    const [known, what] = issue2.path.length === 0 ? [SPEC_KEYS, "a fuzzingserver.json key"] : [SERVER_KEYS, "a fuzzingclient.json server key"];
-    throw specError(file2, `unknown key "${key2}": not ${what} (known: ${Object.keys(known).join(", ")})`);
-  }
-  const { key, phrase } = describe3(issue2.path);
-  throw specError(file2, `"${key}" must be ${phrase}`);
-}
-function readSpec(file2, reading = "wsgate") {
-  return readJsonFile(file2, "the spec file", (json2) => specFromJson(file2, json2, reading));
-}
-function specFromJson(file2, json2, reading) {
-  return specSettings(file2, validateSpec(file2, json2, reading), reading);
-}
-function checkUrl(file2, key, url2, parse4, flag) {
-  try {
-    parse4(url2);
-  } catch (err) {
-    if (err instanceof UsageError) throw specError(file2, `"${key}": ${err.message.replace(flag, "")}`);
-    throw err;
-  }
-}
-function checkWsgatePatterns(file2, spec) {
-  const cases2 = catalogueFor(spec.extended === true);
-  for (const key of ["cases", "exclude-cases"]) {
-    try {
-      selectCases(cases2, spec[key] ?? []);
-    } catch (err) {
-      if (err instanceof SelectionError) throw specError(file2, `"${key}": ${err.message}`);
-      throw err;
-    }
-  }
-  for (const [agent, patterns2] of Object.entries(spec["exclude-agent-cases"] ?? {})) {
-    for (const p of patterns2) {
-      if (!/^[0-9.*]+$/.test(p)) throw specError(file2, `"exclude-agent-cases": bad case pattern ${JSON.stringify(p)} for agent ${JSON.stringify(agent)}`);
-    }
-  }
-}
-function checkAutobahnPatterns(file2, spec) {
-  const compile2 = (key, pattern2, prefix) => {
-    try {
-      wildcard(pattern2, { prefix, syntax: "autobahn" });
-    } catch {
-      throw specError(file2, `"${key}": ${JSON.stringify(pattern2)} is not a valid pattern (a regular expression once "." and "*" are read)`);
-    }
-  };
-  for (const key of ["cases", "exclude-cases"]) for (const p of spec[key] ?? []) if (p.includes("*")) compile2(key, p, true);
-  for (const [agent, cases2] of Object.entries(spec["exclude-agent-cases"] ?? {})) {
-    for (const p of [agent, ...cases2]) compile2("exclude-agent-cases", p, false);
-  }
-}
-function checkStrict(file2, spec) {
-  if (spec.servers !== void 0) {
-    if (spec.servers.length === 0) throw specError(file2, `"servers" must be a non-empty array of {"agent", "url", "options"} objects`);
-    if (spec.url !== void 0) throw specError(file2, '"servers" (fuzzingclient.json) and "url" (fuzzingserver.json) do not go together');
-  }
-  if (spec.key === void 0 !== (spec.cert === void 0))
-    throw specError(file2, '"key" and "cert" go together (the server certificate and its private key)');
-  checkWsgatePatterns(file2, spec);
-}
-function serversOf(file2, spec, reading, warnings) {
-  return spec.servers?.map((server, i2) => {
-    checkUrl(file2, `servers.${i2}.url`, server.url, parseServerUrl, /^--server-url:? /);
-    let protocolOptions = {};
-    if (reading === "wstest") {
-      const own2 = protocolOptionsOf(file2, `servers.${i2}.options`, server.options, reading);
-      warnings.push(...own2.warnings);
-      protocolOptions = own2.options;
-    } else {
-      for (const key of ["hostname", "origin", "protocols", "options"]) {
-        if (server[key] !== void 0) warnings.push(`servers.${i2}.${key} is not honoured: wsgate's fuzzing client runs with Autobahn's defaults`);
-      }
-    }
-    return { url: server.url, agent: server.agent ?? null, protocolOptions };
-  });
-}
-function specSettings(file2, spec, reading = "wsgate") {
-  if (spec.url !== void 0) checkUrl(file2, "url", spec.url, parseListenUrl, /^--url:? /);
-  if (reading === "wsgate") checkStrict(file2, spec);
-  else checkAutobahnPatterns(file2, spec);
-  const { options: protocolOptions, warnings } = protocolOptionsOf(file2, "options", spec.options, reading);
-  const servers = serversOf(file2, spec, reading, warnings);
-  const first = servers?.[0];
-  return {
-    file: file2,
-    patternSyntax: reading === "wsgate" ? "wsgate" : "autobahn",
-    ...spec.url !== void 0 ? { url: spec.url } : {},
-    ...spec.outdir !== void 0 ? { outdir: spec.outdir } : {},
-    ...spec.cases !== void 0 ? { cases: spec.cases } : {},
-    ...spec["exclude-cases"] !== void 0 ? { excludeCases: spec["exclude-cases"] } : {},
-    ...spec.extended !== void 0 ? { extended: spec.extended } : {},
-    ...spec.cert !== void 0 ? { cert: spec.cert } : {},
-    ...spec.key !== void 0 ? { key: spec.key } : {},
-    ...first !== void 0 ? { server: { url: first.url, agent: first.agent } } : {},
-    ...servers !== void 0 ? { servers } : {},
-    excludeAgentCases: spec["exclude-agent-cases"] ?? {},
-    protocolOptions,
-    warnings
-  };
-}
-function agentCaseExcluder(rules, syntax = "wsgate") {
-  const compile2 = (p) => wildcard(p, { syntax });
-  const compiled = Object.entries(rules).map(([agent, cases2]) => ({ agent: compile2(agent), cases: cases2.map(compile2) }));
-  if (compiled.length === 0) return () => false;
-  return (agent, id) => compiled.some((r) => r.agent.test(agent) && r.cases.some((c3) => c3.test(id)));
-}
-var stringArray, optionsObject, SERVER_KEYS, SPEC_KEYS, SCHEMAS;
-var init_spec = __esm({
-  "src/config/spec.ts"() {
-    "use strict";
-    init_zod();
-    init_registry();
-    init_select();
-    init_errors();
-    init_patterns();
-    init_json_file();
-    init_spec_options();
-    init_url();
-    stringArray = external_exports.array(external_exports.string());
-    optionsObject = { schema: external_exports.record(external_exports.string(), external_exports.unknown()), phrase: "an object of Autobahn protocol options", wstest: true };
-    SERVER_KEYS = {
-      agent: { schema: external_exports.string().min(1), phrase: "a non-empty string", wstest: true },
-      url: { schema: external_exports.string(), phrase: "a string (ws://HOST:PORT/PATH)", wstest: true, required: true },
-      options: optionsObject,
-      hostname: { schema: external_exports.string(), phrase: "a string" },
-      origin: { schema: external_exports.string(), phrase: "a string" },
-      protocols: { schema: stringArray, phrase: "an array of strings" }
-    };
-    SPEC_KEYS = {
-      url: { schema: external_exports.string(), phrase: "a string (ws://HOST:PORT)", wstest: true },
-      outdir: { schema: external_exports.string().min(1), phrase: "a non-empty string (a directory)", wstest: true },
-      cases: { schema: stringArray, phrase: "an array of strings", wstest: true },
-      "exclude-cases": { schema: stringArray, phrase: "an array of strings", wstest: true },
-      "exclude-agent-cases": {
-        schema: external_exports.record(external_exports.string(), stringArray),
-        phrase: "an object mapping agent patterns to arrays of case patterns",
-        wstest: true
-      },
-      options: optionsObject,
-      // Autobahn stores `protocols` but its fuzzing server never selects a subprotocol; wsgate behaves the same.
-      protocols: { schema: stringArray, phrase: "an array of strings" },
-      // Autobahn's example files carry "webport", which its fuzzing server ignores (only the -w flag counts).
-      webport: { schema: external_exports.number().int(), phrase: "a whole number" },
-      key: { schema: external_exports.string(), phrase: "a string (a file)", wstest: true },
-      cert: { schema: external_exports.string(), phrase: "a string (a file)", wstest: true },
-      // wsgate's own key: its group 14 after Autobahn's cases (as --extended).
-      extended: { schema: external_exports.boolean(), phrase: "true or false" },
-      // fuzzingclient.json: the servers under test (wsgate is then the fuzzing client); its schema is serverList's.
-      servers: { schema: external_exports.array(external_exports.unknown()), phrase: 'an array of {"agent", "url", "options"} objects', wstest: true }
-    };
-    SCHEMAS = {
-      wsgate: objectOf(SPEC_KEYS, "wsgate", { servers: external_exports.array(objectOf(SERVER_KEYS, "wsgate")) }),
-      wstest: objectOf(SPEC_KEYS, "wstest", { servers: external_exports.array(objectOf(SERVER_KEYS, "wstest")) })
-    };
-  }
-});
-
 // src/commands/setup.ts
 var setup_exports = {};
 __export(setup_exports, {
@@ -47885,12 +48021,12 @@ var init_recording_file = __esm({
 });
 
 // src/repro/script.ts
-import { readFileSync as readFileSync5 } from "node:fs";
+import { readFileSync as readFileSync6 } from "node:fs";
 import { gzipSync as gzipSync2 } from "node:zlib";
 function runtime() {
   if (true) return 'import Fe from"node:net";import{gunzipSync as ct}from"node:zlib";import{createHash as Ue}from"node:crypto";var d={Continuation:0,Text:1,Binary:2,Close:8,Ping:9,Pong:10},m={Normal:1e3,GoingAway:1001,ProtocolError:1002,\nUnsupportedData:1003,NoStatus:1005,Abnormal:1006,InvalidPayload:1007,PolicyViolation:1008,MessageTooBig:1009,\nMandatoryExtension:1010,InternalError:1011},ue="258EAFA5-E914-47DA-95CA-C5AB0DC85B11";function $(n){\nreturn n>7}function ce(n){return Number.isInteger(n)?n>=1e3&&n<=1003||n>=1007&&n<=1011||n>=3e3&&n<=4999:\n!1}var A={openHandshakeTimeoutMs:5e3,closeHandshakeTimeoutMs:1e3,failByDrop:!1,maxMessagePayload:64*\n1024*1024,serverDropTimeoutMs:1e3,deflateLevel:1,maxHeadBytes:16*1024};function ee(n){return Ue("sha1").update(n+ue,"latin1").digest("base64")}var vt=Buffer.from(`\\r\n\\r\n`,"latin1");function de(n){let e=[],t=null,r="",s=!1,i=o=>{let a=r;if(r="",t===null){let l=a.trim().toLowerCase();\nl!==""&&(t={name:l,params:[]})}else{let l=a.indexOf("="),f=(l<0?a:a.slice(0,l)).trim().toLowerCase();\nif(f!==""){let c=l<0?!0:a.slice(l+1).trim();t.params.push([f,c])}}o&&(t!==null&&e.push(t),t=null)};for(let o=0;o<\nn.length;o++){let a=n[o];s?a==="\\\\"&&o+1<n.length?r+=n[++o]:a===\'"\'?s=!1:r+=a:a===\'"\'?s=!0:a===","?i(\n!0):a===";"?i(!1):r+=a}return i(!0),e}var q=class{constructor(e,t){this.s=e;this.writes=t}s;writes;rxWaitMs=2e3;peerCloseWaitMs=1e4;next=0;piece=0;nextMark=0;lastSent=0;waitTimer=null;endTimer=null;lagNoted=!1;finished=!1;ready(e,t){\nlet r=performance.now()-this.s.t0;if(r<e)return this.waitTimer=setTimeout(()=>this.pump(),Math.ceil(\ne-r)),!1;if(this.s.rx>=t)return!0;let s=Math.max(e,this.lastSent)+this.rxWaitMs;return r>=s?(this.lagNoted||\nthis.s.sayNow(`(the peer has sent ${this.s.rx} of the ${t} frame octets it had sent by now in the ru\\\nn: going on without them)`),this.lagNoted=!0,!0):(this.waitTimer=setTimeout(()=>this.pump(),Math.ceil(\ns-r)),!1)}pump(){this.stop();let e=this.s.socket;if(!(e===null||this.s.tcpDone||!this.s.open||this.finished)){\ne.cork();try{for(;;){let t=this.writes[this.next],r=this.s.data.marks[this.nextMark];if(r!==void 0&&\n(t===void 0||r[0]<t.t)){if(!this.ready(r[0],r[1]))return;this.nextMark+=1,this.s.mark(r[2]);continue}\nif(t===void 0)return this.endTcp();if(this.piece===0&&!this.ready(t.t,t.rx))return;if(t.sync&&e.uncork(),\nt.chop>0&&this.piece+t.chop<t.data.length){this.send(t.data.subarray(this.piece,this.piece+t.chop)),\nthis.piece+=t.chop,setImmediate(()=>this.pump());return}if(this.send(t.chop>0?t.data.subarray(this.piece):\nt.data),this.piece=0,this.next+=1,t.sync||this.writes[this.next]?.sync===!0){setImmediate(()=>this.pump());\nreturn}}}finally{process.nextTick(()=>{for(;e.writableCorked>0;)e.uncork()})}}}send(e){this.s.socket===\nnull||this.s.tcpDone||(this.s.socket.write(e),this.lastSent=performance.now()-this.s.t0,this.s.ourBytes(\ne))}endTcp(){let e=this.s.socket,t=this.s.data.end;if(e===null)return;if(t===null){this.finished=!0,\nthis.endTimer=setTimeout(()=>{this.s.sayNow(`(the peer did not close TCP within ${this.peerCloseWaitMs/\n1e3} s of wsgate\'s last write: the repro drops it)`),this.s.droppedByMe=!0,e.destroy()},this.peerCloseWaitMs);\nreturn}let[r,s,i,o]=t;this.ready(r,s)&&(this.finished=!0,this.s.droppedByMe=!0,this.s.uncleanEnd=o,this.\ns.sayNow(`wsgate ${i==="abort"?"drops TCP":"closes TCP (FIN once its writes have left)"}${o!==null?`\\\n: ${o}`:""}`),i==="abort"?e.destroy():e.end(()=>e.destroy()))}stop(){this.waitTimer!==null&&clearTimeout(\nthis.waitTimer),this.waitTimer=null,this.s.tcpDone&&this.endTimer!==null&&clearTimeout(this.endTimer)}};import N from"node:zlib";function te(n){return typeof n=="string"?Buffer.from(n,"utf8"):Buffer.isBuffer(n)?n:Buffer.from(n.buffer,\nn.byteOffset,n.byteLength)}var b=Buffer.alloc(0);var V="permessage-deflate",S={serverNoContextTakeover:"server_no_context_takeover",clientNoContextTakeover:"\\\nclient_no_context_takeover",serverMaxWindowBits:"server_max_window_bits",clientMaxWindowBits:"client\\\n_max_window_bits"},y={min:8,max:15,default:15};function Ie(n){if(n===!0)return 1n;let e=/^[ \\t\\n\\r\\v\\f]*([+-]?[0-9]+)[ \\t\\n\\r\\v\\f]*$/.\nexec(n);return e===null?null:BigInt(e[1])}function He(n){return n>=y.min&&n<=y.max}function _e(n){return n===\n!0?"True":String(n)}function he(n){let e={clientMaxWindowBits:0,clientNoContextTakeover:!1,serverMaxWindowBits:0,serverNoContextTakeover:!1},\nt=new Set;for(let[r,s]of n){let i=r.toLowerCase();if(t.has(i))return`multiple occurrence of extensio\\\nn parameter \'${i}\' for extension \'${V}\'`;t.add(i);let o=a=>`illegal extension parameter value \'${_e(\na)}\' for parameter \'${i}\' of extension \'${V}\'`;switch(i){case S.clientMaxWindowBits:case S.serverMaxWindowBits:{\nlet a=Ie(s);if(a===null)return o(s);if(!He(a))return o(a);i===S.clientMaxWindowBits?e.clientMaxWindowBits=\nNumber(a):e.serverMaxWindowBits=Number(a);break}case S.clientNoContextTakeover:case S.serverNoContextTakeover:\nif(s!==!0)return o(s);i===S.clientNoContextTakeover?e.clientNoContextTakeover=!0:e.serverNoContextTakeover=\n!0;break;default:return`illegal extension parameter \'${i}\' for extension \'${V}\'`}}return e}function me(n){\nreturn{compressNoContextTakeover:n.clientNoContextTakeover,compressWindowBits:n.clientMaxWindowBits||\ny.default,decompressNoContextTakeover:n.serverNoContextTakeover,decompressWindowBits:n.serverMaxWindowBits||\ny.default,decompressWindowParam:S.serverMaxWindowBits}}function pe(n){return n.toLowerCase()===V}var re=class{constructor(e=134217728){this.budget=e;if(!(e>=0))throw new RangeError(`CutMemo: budget\\\n ${e}`)}budget;series=new Map;documentIds=new WeakMap;nextDocumentId=0;used=0;get size(){return this.\nused}get(e,t,r,s){let i=this.key(e,t,s),o=this.series.get(i);if(o===void 0)return;let a=o.byStart.get(\nr);return a!==void 0&&this.touch(i,o),a}remember(e,t,r,s,i){let o=this.key(e,t,s),a=this.series.get(\no);if(a?.byStart.has(r)===!0)return i;let l=i.length+128;for(let[c,u]of this.series){if(this.used+l<=\nthis.budget||c===o)break;this.series.delete(c),this.used-=u.bytes}if(this.used+l>this.budget)return i;\na===void 0&&(a={byStart:new Map,bytes:0});let f=i.buffer.byteLength>i.length*2?qe(i):i;return a.byStart.\nset(r,f),a.bytes+=l,this.used+=l,this.touch(o,a),i}clear(){this.series.clear(),this.used=0}touch(e,t){\nthis.series.delete(e),this.series.set(e,t)}key(e,t,r){let s=this.documentIds.get(e);return s===void 0&&\n(s=this.nextDocumentId++,this.documentIds.set(e,s)),`${s}/${t.level}/${t.windowBits}/${t.strategy}/${r}`}};\nfunction qe(n){let e=Buffer.allocUnsafeSlow(n.length);return n.copy(e),e}var ne=new re;import se from"node:zlib";var E=Buffer.from([0,0,255,255]),W=class{stream;handle;writeState;failure=null;closed=!1;constructor(e){\nlet t=e,r=t._handle,s=t._writeState;if(r==null||typeof r.writeSync!="function"||!(s instanceof Uint32Array)||\ns.length<2)throw new Error("node:zlib internals (_handle.writeSync, _writeState) not found: this Nod\\\ne.js version is not supported");this.stream=e,this.handle=r,this.writeState=s,r.onerror=i=>{this.failure=\ni}}get availOut(){return this.writeState[0]}get availIn(){return this.writeState[1]}write(e,t,r,s,i,o,a){\nif(this.closed)throw new Error("permessage-deflate: zlib stream used after close()");this.handle.writeSync(\ne,t,r,s,i,o,a);let l=this.failure;return this.failure=null,l}reset(){this.closed||(this.handle.reset(),\nthis.failure=null)}close(){this.closed||(this.closed=!0,this.stream.close())}};function ge(n){return new W(\nse.createDeflateRaw({chunkSize:se.constants.Z_MIN_CHUNK,memLevel:8,...n}))}function ve(n,e,t,r,s){let i=0;\nfor(;;){let o=n.write(se.constants.Z_SYNC_FLUSH,e,t,r,s,i,s.length-i);if(o!==null)throw new Error(`p\\\nermessage-deflate: deflate failed: ${o}`);let a=n.availOut,l=n.availIn;if(i=s.length-a,t+=r-l,r=l,a!==\n0)break;let f=Buffer.allocUnsafe(s.length*2);s.copy(f,0,0,i),s=f}if(i<E.length||s.readUInt32BE(i-E.length)!==\n65535)throw new Error("permessage-deflate: sync flush did not end with 00 00 ff ff");return s.subarray(\n0,i)}var R={call:32*1024,min:64*1024,max:4*1024*1024,ratioGuess:4},ie={min:16*1024,max:1024*1024},F=class extends Error{code;constructor(e,t){\nsuper(t),this.name="DeflateError",this.code=e}},L=class{deflater;inflater;compressReset;decompressReset;maxMessageSize;inflateWindowBits;inflateWindowParam;deflateSettings;scratch=b;cutDocument=null;cutNext=0;chunk=b;chunkUsed=0;inMessage=!1;reuseOutput=!1;messageSize=0;error=null;constructor(e,t){\nif(!Number.isInteger(t.level)||t.level<-1||t.level>9)throw new RangeError(`permessage-deflate: level\\\n must be an integer -1..9, not ${t.level}`);if(!(t.maxMessageSize>=0))throw new RangeError(`permessa\\\nge-deflate: maxMessageSize must be >= 0, not ${t.maxMessageSize}`);this.maxMessageSize=t.maxMessageSize===\n0?Number.MAX_SAFE_INTEGER:t.maxMessageSize,this.compressReset=e.compressNoContextTakeover,this.decompressReset=\ne.decompressNoContextTakeover;let r=e.compressWindowBits;this.deflateSettings={level:t.level,windowBits:r===\ny.min?y.min+1:r,strategy:r===y.min||t.literalsOnly===!0?N.constants.Z_HUFFMAN_ONLY:N.constants.Z_DEFAULT_STRATEGY},\nthis.deflater=ge(this.deflateSettings),this.inflateWindowBits=e.decompressWindowBits,this.inflateWindowParam=\ne.decompressWindowParam,this.inflater=new W(N.createInflateRaw({chunkSize:N.constants.Z_MIN_CHUNK,windowBits:this.\ninflateWindowBits}))}compress(e){if(e.length===0)return Buffer.from([0]);this.cutDocument!==null&&(this.\ncutDocument=null,this.deflater.reset());let t=this.deflate(e,0,e.length);return this.compressReset&&\nthis.deflater.reset(),Buffer.from(t.subarray(0,t.length-E.length))}compressCut(e,t,r){let s=e.bytes.\nlength;if(!Number.isInteger(t)||!Number.isInteger(r)||t<0||t>=s||r<0||r>s)throw new RangeError(`perm\\\nessage-deflate: cut [${t}, +${r}) outside a document of ${s} bytes`);if(this.compressReset)return this.\ncompressWhole(e,t,r);if(this.cutDocument!==e){if(t!==0)throw new RangeError("permessage-deflate: the\\\n first cut of a document starts at byte 0");this.cutDocument=e}else if(t!==this.cutNext)throw new RangeError(\n`permessage-deflate: cut at byte ${t}, the previous one ended at ${this.cutNext}`);if(r===0)return Buffer.\nfrom([0]);let i=e.chunksFor(this.deflateSettings),o=[],a=0,l=t,f=r;for(;f>0;){let c=Math.floor(l/e.chunkSize),\nu=c*e.chunkSize,p=Math.min(u+e.chunkSize,s),h=Math.min(p,l+f),g;l===u&&h===p?g=i[c]:(this.deflater.reset(),\ng=Buffer.from(this.deflate(e.bytes,l,h-l))),o.push(g),a+=g.length,f-=h-l,l=h===s?0:h}return this.cutNext=\nl,Buffer.concat(o,a).subarray(0,a-E.length)}compressWhole(e,t,r){return this.compressReset?ne.get(e,\nthis.deflateSettings,t,r)??ne.remember(e,this.deflateSettings,t,r,this.compress(e.cut(t,r))):this.compress(\ne.cut(t,r))}deflate(e,t,r){let s=r+(r>>>3)+64;return s<=ie.max&&this.scratch.length<s&&(this.scratch=\nBuffer.allocUnsafe(Math.max(s,ie.min))),ve(this.deflater,e,t,r,s<=ie.max?this.scratch:Buffer.allocUnsafe(\ns))}startMessage(e=!1){if(this.error!==null)throw this.error;if(this.inMessage)throw new Error("perm\\\nessage-deflate: startMessage() inside a message");this.inMessage=!0,this.messageSize=0,this.reuseOutput=\ne,e&&(this.chunkUsed=0)}push(e){if(this.error!==null)throw this.error;if(!this.inMessage)throw new Error(\n"permessage-deflate: push() outside a message");return e.length===0?b:this.inflate(e)}endMessage(){if(this.\nerror!==null)throw this.error;if(!this.inMessage)throw new Error("permessage-deflate: endMessage() o\\\nutside a message");let e=this.inflate(E);return this.inMessage=!1,this.decompressReset&&this.inflater.\nreset(),e}close(){this.deflater.close(),this.inflater.close(),this.chunk=b,this.chunkUsed=0,this.scratch=\nb}inflate(e){let t=[],r=this.chunkUsed,s=0,i=0,o=e.length,a=e.length*R.ratioGuess;for(;;){let l=this.\nmaxMessageSize-this.messageSize,f=Math.min(R.call,l+1);if(this.chunk.length-this.chunkUsed<f){this.chunkUsed>\nr&&t.push(this.chunk.subarray(r,this.chunkUsed));let g=Math.max(f,Math.min(Math.max(a,R.min),R.max,l+\n1));this.reuseOutput&&(g=Math.max(g,Math.min(this.chunk.length*2,R.max))),this.chunk=Buffer.allocUnsafe(\ng),this.chunkUsed=0,r=0,a=g*2}let c=this.inflater.write(N.constants.Z_SYNC_FLUSH,e,i,o,this.chunk,this.\nchunkUsed,f);if(c!==null)return this.fail(m.InvalidPayload,this.describeInflateFailure(c));let u=this.\ninflater.availOut,p=this.inflater.availIn,h=f-u;if(this.chunkUsed+=h,this.messageSize+=h,s+=h,this.messageSize>\nthis.maxMessageSize)return this.fail(m.MessageTooBig,`decompressed message longer than ${this.maxMessageSize}\\\n bytes`);if(i+=o-p,o=p,u!==0)break}return this.chunkUsed>r&&t.push(this.chunk.subarray(r,this.chunkUsed)),\nt.length<=1?t[0]??b:Buffer.concat(t,s)}describeInflateFailure(e){if(!/too far back/.test(e))return`i\\\nnvalid compressed data (zlib: ${e})`;let t=1<<this.inflateWindowBits;return`a back-reference reaches\\\n further back than ${this.inflateWindowBits<y.default?`the ${t}-byte window negotiated with ${this.inflateWindowParam}\\\n=${this.inflateWindowBits}`:`the ${t}-byte window of permessage-deflate`} (zlib: ${e})`}fail(e,t){throw this.\nerror=new F(e,t),this.chunk=b,this.chunkUsed=0,this.error}};import{isUtf8 as we}from"node:buffer";var Ve=[...Array(128).fill(0),...Array(16).fill(1),...Array(16).\nfill(9),...Array(32).fill(7),8,8,...Array(30).fill(2),10,...Array(12).fill(3),4,3,3,11,6,6,6,5,...Array(\n11).fill(8)],ze=[0,1,2,3,5,8,7,1,1,1,4,6,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,0,1,1,1,1,1,0,1,0,\n1,1,1,1,1,1,1,2,1,1,1,1,1,2,1,2,1,1,1,1,1,1,1,1,1,1,1,1,1,2,1,1,1,1,1,1,1,1,1,2,1,1,1,1,1,1,1,2,1,1,\n1,1,1,1,1,1,1,1,1,1,1,3,1,3,1,1,1,1,1,1,1,3,1,1,1,1,1,3,1,3,1,1,1,1,1,1,1,3,1,1,1,1,1,1,1,1,1,1,1,1,\n1,1],D=0,z=1,be=9,ye=(()=>{let n=new Uint8Array(be<<8);for(let e=0;e<be;e++)for(let t=0;t<256;t++)n[e<<\n8|t]=ze[e*16+Ve[t]];return n})(),xe=64,j=class{state=D;consumed=0;reset(){this.state=D,this.consumed=\n0}validate(e){let t=this.state;if(t===z)return{valid:!1,endsOnCodePoint:!1,index:this.consumed};let r=e.\nlength,s=0;for(;t!==D&&s<r;){if(t=ye[t<<8|e[s]],t===z)return this.fail(s);s++}if(r-s>=xe){let i=je(e,\ns);i-s>=xe&&we(e.subarray(s,i))&&(s=i)}for(;s<r;s++){let i=e[s];if(!(i<128&&t===D)&&(t=ye[t<<8|i],t===\nz))return this.fail(s)}return this.state=t,this.consumed+=r,{valid:!0,endsOnCodePoint:t===D,index:this.\nconsumed}}fail(e){return this.state=z,this.consumed+=e,{valid:!1,endsOnCodePoint:!1,index:this.consumed}}};\nfunction je(n,e){let t=n.length,r=Math.max(e,t-4);for(let s=t-1;s>=r;s--){let i=n[s];if(i<128)return t;\nif(i>=192)return s}return t}function Be(n){return we(n)}import Ge from"node:v8";import Ye from"node:vm";var P;function Ke(){if(P!==void 0)return P;try{Ge.setFlagsFromString(\n"--expose-gc"),P=Ye.runInNewContext("gc")}catch{P=null}return P}var ke=8*1024*1024;var Lt=32*1024*1024;var oe=!1;function Ce(){oe||(oe=!0,setImmediate(()=>{oe=!1,Ke()?.()}))}var x={Connecting:0,Open:1,Closing:2,Closed:3};var Je=64*1024,U=class{constructor(e){this.link=e}link;insideMessage=!1;messagesStarted=0;messageBinary=!1;messageChunks=[];messageBuffer=null;messageFill=0;messageLength=0;discardMessageData=!1;validateUtf8=!1;messageCompressed=!1;utf8=new j;utf8EndsOnCodePoint=!0;controlChunks=[];frameHead=[];frameHeadLength=0;currentIsControl=!1;release(){\nthis.messageChunks=[],this.messageBuffer=null}onViolation(e,t){this.link.onViolation(e,t)}onFrameBegin(e){\nlet{link:t}=this;if(this.frameHead=[],this.frameHeadLength=0,this.currentIsControl=$(e.opcode),this.\ncurrentIsControl){this.controlChunks=[];return}this.insideMessage||this.startMessage(e),this.messageLength+=\ne.length,!t.failedByMe()&&t.maxMessagePayload>0&&this.messageLength>t.maxMessagePayload&&t.failConnection(\nm.MessageTooBig,`message exceeds payload limit of ${t.maxMessagePayload} octets`)}startMessage(e){let{\nlink:t}=this;this.insideMessage=!0,this.messagesStarted+=1,this.messageBinary=e.opcode===d.Binary,this.\nmessageChunks=[],this.messageLength=0,this.validateUtf8=e.opcode===d.Text,this.utf8EndsOnCodePoint=!0,\nthis.validateUtf8&&this.utf8.reset(),this.messageCompressed=t.deflate()!==null&&e.rsv===4,this.messageCompressed&&\nt.deflate()?.startMessage(t.handler()?.transientMessages===!0),this.messageBuffer=null,this.messageFill=\n0,this.discardMessageData=t.handler()?.messageLengthOnly===!0;let r=t.maxMessagePayload;!this.discardMessageData&&\ne.fin&&!this.messageCompressed&&e.length>=Je&&(r===0||e.length<=r)&&(this.messageBuffer=Buffer.allocUnsafe(\ne.length))}onFrameData(e){if(this.frameHeadLength<64&&e.length>0&&(this.frameHead.push(e.subarray(0,\n64-this.frameHeadLength)),this.frameHeadLength+=Math.min(e.length,64-this.frameHeadLength)),this.currentIsControl){\nthis.controlChunks.push(e);return}this.link.state()===x.Open&&(this.link.traffic.incomingOctetsWebSocketLevel+=\ne.length);let t=e;if(this.messageCompressed){let r=this.inflate(()=>this.link.deflate()?.push(e)??e);\nif(r===null)return;t=r}this.acceptMessageData(t)}inflate(e){try{return e()}catch(t){if(!(t instanceof\nF))throw t;if(this.messageCompressed=!1,t.code===m.InvalidPayload){let r=this.messageBinary?"binary":\n"text";this.link.dropOnError(`the client\'s compressed ${r} message ${this.messagesStarted} could not\\\n be inflated: ${t.message}`)}else this.link.failConnection(t.code,t.message);return this.afterCallback(),\nnull}}acceptMessageData(e){let{link:t}=this;if(t.state()===x.Open&&(t.traffic.incomingOctetsAppLevel+=\ne.length),this.validateUtf8&&e.length>0){let r=this.utf8.validate(e);if(this.utf8EndsOnCodePoint=r.endsOnCodePoint,\n!r.valid){t.failConnection(m.InvalidPayload,`encountered invalid UTF-8 while processing text message\\\n at payload octet index ${r.index}`),this.afterCallback();return}}if(!t.failedByMe())if(this.discardMessageData)\nthis.messageFill+=e.length;else if(this.messageBuffer!==null)this.messageFill+=e.copy(this.messageBuffer,\nthis.messageFill);else{let r=this.messageChunks.at(-1);r!==void 0&&r.buffer===e.buffer&&r.byteOffset+\nr.length===e.byteOffset?this.messageChunks[this.messageChunks.length-1]=Buffer.from(r.buffer,r.byteOffset,\nr.length+e.length):this.messageChunks.push(e)}}onFrameEnd(e){let{link:t}=this,r=this.frameHead.length===\n1?this.frameHead[0]:Buffer.concat(this.frameHead);if(t.wire.rxFrame(e,e.length,r,e.mask),$(e.opcode)){\nlet s=this.controlChunks.length===1?this.controlChunks[0]:Buffer.concat(this.controlChunks);this.controlChunks=\n[],t.onControlFrame(e.opcode,s),this.afterCallback();return}if(t.state()===x.Open&&(t.traffic.incomingWebSocketFrames+=\n1),!!e.fin){if(this.insideMessage=!1,this.messageCompressed){this.messageCompressed=!1;let s=this.inflate(\n()=>t.deflate()?.endMessage()??b);if(s===null||(s.length>0&&this.acceptMessageData(s),t.state()===x.\nClosed))return}if(t.state()===x.Open&&(t.traffic.incomingWebSocketMessages+=1),this.validateUtf8&&!this.\nutf8EndsOnCodePoint){t.failConnection(m.InvalidPayload,`UTF-8 text message payload ended within Unic\\\node code point at payload octet index ${this.messageLength}`),this.afterCallback();return}t.failedByMe()||\nthis.deliver(),this.afterCallback()}}deliver(){let e=this.link.handler(),t=this.messageChunks,r=this.\nmessageBuffer;if(this.messageChunks=[],this.messageBuffer=null,this.discardMessageData){e?.onMessage(\nb,this.messageBinary,this.messageFill);return}let s=r!==null?r.subarray(0,this.messageFill):t.length===\n1?t[0]:Buffer.concat(t);e?.onMessage(s,this.messageBinary,s.length),s.length>=ke&&Ce()}afterCallback(){\nthis.link.state()===x.Closed&&this.link.stopReading()}};var G=class{outgoingOctetsWireLevel=0;outgoingOctetsWebSocketLevel=0;outgoingOctetsAppLevel=0;outgoingWebSocketFrames=0;outgoingWebSocketMessages=0;incomingOctetsWireLevel=0;incomingOctetsWebSocketLevel=0;incomingOctetsAppLevel=0;incomingWebSocketFrames=0;incomingWebSocketMessages=0;preopenOutgoingOctetsWireLevel=0;preopenIncomingOctetsWireLevel=0;snapshot(){\nlet e=(t,r)=>r>0?t/r:null;return{outgoingOctetsWireLevel:this.outgoingOctetsWireLevel,outgoingOctetsWebSocketLevel:this.\noutgoingOctetsWebSocketLevel,outgoingOctetsAppLevel:this.outgoingOctetsAppLevel,outgoingCompressionRatio:e(\nthis.outgoingOctetsWebSocketLevel,this.outgoingOctetsAppLevel),outgoingWebSocketOverhead:e(this.outgoingOctetsWireLevel-\nthis.outgoingOctetsWebSocketLevel,this.outgoingOctetsWebSocketLevel),outgoingWebSocketFrames:this.outgoingWebSocketFrames,\noutgoingWebSocketMessages:this.outgoingWebSocketMessages,preopenOutgoingOctetsWireLevel:this.preopenOutgoingOctetsWireLevel,\nincomingOctetsWireLevel:this.incomingOctetsWireLevel,incomingOctetsWebSocketLevel:this.incomingOctetsWebSocketLevel,\nincomingOctetsAppLevel:this.incomingOctetsAppLevel,incomingCompressionRatio:e(this.incomingOctetsWebSocketLevel,\nthis.incomingOctetsAppLevel),incomingWebSocketOverhead:e(this.incomingOctetsWireLevel-this.incomingOctetsWebSocketLevel,\nthis.incomingOctetsWebSocketLevel),incomingWebSocketFrames:this.incomingWebSocketFrames,incomingWebSocketMessages:this.\nincomingWebSocketMessages,preopenIncomingOctetsWireLevel:this.preopenIncomingOctetsWireLevel}}};var w=" ...",Se=new TextDecoder("utf-8",{fatal:!0});function Me(n){return n.length>64-w.length?Buffer.\nfrom(n.buffer,n.byteOffset,Math.min(n.length,64)).toString("hex")+w:Buffer.from(n.buffer,n.byteOffset,\nn.length).toString("hex")}function M(n){let e=n.length>64-w.length,t=e?n.subarray(0,64):n;try{return Se.\ndecode(t)+(e?w:"")}catch{return`0x${Me(n)}`}}function Te(n){switch(n.kind){case"message":return["mes\\\nsage",M(n.data),n.binary];case"pong":return["pong",M(n.data)];case"timeout":return["timeout",n.tag]}}\nfunction Y(n,e){let t=String(e);n[t]=(n[t]??0)+1}var K=class{entries=[];rxOctetStats={};txOctetStats={};rxFrameStats={};txFrameStats={};enabled=!0;times=[];maxEntries;origin=performance.\nnow();constructor(e=2e4){this.maxEntries=e}push(e){this.enabled&&this.pushAlways(e)}pushAlways(e){this.\nentries.length>=this.maxEntries||(this.entries.push(e),this.times.push(Math.round((performance.now()-\nthis.origin)*10)/10))}setEnabled(e){e!==this.enabled&&(this.enabled=e,this.pushAlways(["WLM",e]))}rxOctets(e){\nY(this.rxOctetStats,e.length),this.enabled&&this.push(["RO",[e.length,Me(e)]])}txOctets(e,t,r=e.length){\nY(this.txOctetStats,r),this.enabled&&this.push(["TO",[r,Ze(e,r)],t])}rxFrame(e,t,r,s){if(Y(this.rxFrameStats,\ne.opcode),!this.enabled)return;let i=r.length>t?r.subarray(0,t):r,o=t>i.length?Xe(i,t):M(i);this.push(\n["RF",[t,o],e.opcode,e.fin,e.rsv,s!==null,s?s.toString("hex"):null])}txFrame(e,t,r,s,i,o){Y(this.txFrameStats,\ne.opcode),this.enabled&&this.push(["TF",[t.length,M(t)],e.opcode,e.fin,e.rsv,r?Buffer.from(r).toString(\n"hex"):null,s,i,o])}killAfter(e){this.pushAlways(["KL",e])}killFired(){this.pushAlways(["KLE"])}closeAfter(e){\nthis.pushAlways(["TI",e])}closeFired(){this.pushAlways(["TIE"])}continueLater(e,t){this.pushAlways([\n"CT",e,t])}continueFired(e){this.pushAlways(["CTE",e])}};function Ze(n,e){let t=Buffer.from(n.buffer,\nn.byteOffset,Math.min(n.length,64)).toString("hex");return e>64-w.length?t+w:t}function Xe(n,e){if(e<=\n64-w.length)return M(n);let t=n.subarray(0,64);try{return Se.decode(t)+w}catch{return`0x${t.toString(\n"hex")}${w}`}}import{createRequire as Qe}from"node:module";var J=(()=>{try{return Qe(import.meta.url)("bufferutil")}catch{return null}})(),Ee=typeof J?.unmask==\n"function"?J.unmask:null,Jt=typeof J?.mask=="function"?J.mask:null,et=1024;var tt=32;function ae(n,e,t=0){if(e.length!==4)throw new RangeError(`mask must be 4 bytes, got ${e.length}`);let r=n.\nlength;if(r===0)return;let s=t&3;if(Ee!==null&&r>=et){let o=s===0?e:Uint8Array.of(e[s],e[s+1&3],e[s+\n2&3],e[s+3&3]);Ee(te(n),te(o));return}let i=0;if(r>=tt){let o=4-(n.byteOffset&3)&3;for(;i<o;i++)n[i]=\nn[i]^e[s+i&3];let a=r-i>>>2,l=new Uint8Array(4);for(let u=0;u<4;u++)l[u]=e[s+i+u&3];let f=new Uint32Array(\nl.buffer)[0],c=new Uint32Array(n.buffer,n.byteOffset+i,a);for(let u=0;u<a;u++)c[u]=c[u]^f;i+=a<<2}for(;i<\nr;i++)n[i]=n[i]^e[s+i&3]}var v=m.ProtocolError,rt=m.MessageTooBig,nt=14,st=4,it=64,T={Header:0,Payload:1},I=class{requireMask;refuseMask;compression;maxFramePayload;unmaskInPlace;pushed=0;state=T.\nHeader;isStopped=!1;inMessage=!1;head=Buffer.alloc(nt);headLen=0;headNeeded=2;firstBytesChecked=!1;fin=!1;rsv=0;opcode=0;masked=!1;len7=0;frame=null;remaining=0;delivered=0;constructor(e){\nthis.requireMask=e.requireMask,this.refuseMask=e.refuseMask??!1,this.compression=e.compressionNegotiated,\nthis.maxFramePayload=e.maxFramePayload,this.unmaskInPlace=e.unmaskInPlace??!1}get stopped(){return this.\nisStopped}get insideMessage(){return this.inMessage}get bufferedBytes(){return this.state===T.Header?\nthis.headLen:0}stop(){this.isStopped=!0}push(e,t){let r=e.length;this.pushed+=r;let s=0;for(;!this.isStopped;)\nif(this.state===T.Header){if(this.headLen<2&&(s=this.collect(e,s,2),this.headLen<2)||!this.firstBytesChecked&&\n(this.firstBytesChecked=!0,this.checkFirstBytes(t),this.isStopped)||this.headLen<this.headNeeded&&(s=\nthis.collect(e,s,this.headNeeded),this.headLen<this.headNeeded)||!this.beginFrame(t))return}else{if(s>=\nr)return;let i=this.frame,o=Math.min(this.remaining,r-s),a=e.subarray(s,s+o);if(s+=o,i.mask!==null&&\nthis.unmaskInPlace)ae(a,i.mask,this.delivered);else if(i.mask!==null){let l=Buffer.allocUnsafe(o);if(o<\nit){let f=i.mask,c=this.delivered&3;for(let u=0;u<o;u++)l[u]=a[u]^f[c+u&3]}else a.copy(l),ae(l,i.mask,\nthis.delivered);a=l}if(this.delivered+=o,this.remaining-=o,this.remaining===0&&(this.state=T.Header),\nt.onFrameData(a),this.isStopped)return;this.remaining===0&&this.endFrame(t)}}collect(e,t,r){let s=Math.\nmin(r-this.headLen,e.length-t);for(let i=0;i<s;i++)this.head[this.headLen+i]=e[t+i];return this.headLen+=\ns,t+s}checkFirstBytes(e){let t=this.head[0],r=this.head[1],s=(t&128)!==0,i=(t&112)>>4,o=t&15,a=(r&128)!==\n0,l=r&127;this.fin=s,this.rsv=i,this.opcode=o,this.masked=a,this.len7=l,this.headNeeded=2+(l===126?2:\nl===127?8:0)+(a?4:0);let f=this.compression&&i===st;i!==0&&!f&&this.violation(e,v,`RSV = ${i} and no\\\n extension negotiated`)||this.requireMask&&!a&&this.violation(e,v,"unmasked client-to-server frame")||\nthis.refuseMask&&a&&this.violation(e,v,"masked server-to-client frame")||($(o)?this.checkControlFrame(\ne,o,s,l,f):this.checkDataFrame(e,o,f))}checkControlFrame(e,t,r,s,i){!r&&this.violation(e,v,"fragment\\\ned control frame")||s>125&&this.violation(e,v,"control frame with payload length > 125 octets")||t!==\nd.Close&&t!==d.Ping&&t!==d.Pong&&this.violation(e,v,`control frame using reserved opcode ${t}`)||t===\nd.Close&&s===1&&this.violation(e,v,"received close control frame with payload len 1")||i&&this.violation(\ne,v,"received compressed control frame")}checkDataFrame(e,t,r){t!==d.Continuation&&t!==d.Text&&t!==d.\nBinary&&this.violation(e,v,`data frame using reserved opcode ${t}`)||!this.inMessage&&t===d.Continuation&&\nthis.violation(e,v,"received continuation data frame outside fragmented message")||this.inMessage&&t!==\nd.Continuation&&this.violation(e,v,"received non-continuation data frame while inside fragmented mes\\\nsage")||r&&this.inMessage&&this.violation(e,v,"received continuation data frame with compress bit se\\\nt")}payloadLength(e){let t=this.head;if(this.len7===126){let o=t.readUInt16BE(2);return o<126&&this.\nviolation(e,v,"invalid data frame length (not using minimal length encoding)")?null:{length:o,pos:4,\noverLimit:!1}}if(this.len7!==127)return{length:this.len7,pos:2,overLimit:!1};let r=t.readUInt32BE(2),\ns=t.readUInt32BE(6);if(r>=2147483648)return this.violation(e,v,"invalid data frame length (>2^63)"),\nthis.stop(),null;let i=r*4294967296+s;return i<65536&&this.violation(e,v,"invalid data frame length \\\n(not using minimal length encoding)")?null:{length:i,pos:10,overLimit:r>2097151}}beginFrame(e){let t=this.\npayloadLength(e);if(t===null)return!1;let{length:r,pos:s,overLimit:i}=t,o=this.maxFramePayload>0?this.\nmaxFramePayload:Number.MAX_SAFE_INTEGER;if(i||r>o)return this.violation(e,rt,`frame exceeds payload \\\nlimit of ${o} octets`),this.stop(),!1;let a=this.masked?Buffer.from(this.head.subarray(s,s+4)):null,\nl={opcode:this.opcode,fin:this.fin,rsv:this.rsv,masked:this.masked,mask:a,length:r};if(this.headLen=\n0,this.headNeeded=2,this.firstBytesChecked=!1,this.frame=l,this.remaining=r,this.delivered=0,this.state=\nT.Payload,l.opcode<=7&&!this.inMessage&&(this.inMessage=!0),e.onFrameBegin(l),this.isStopped)return!1;\nif(r===0){if(this.state=T.Header,e.onFrameData(b),this.isStopped)return!1;this.endFrame(e)}return!this.\nisStopped}endFrame(e){let t=this.frame;this.frame=null,this.state=T.Header,e.onFrameEnd(t),t.opcode<=\n7&&t.fin&&(this.inMessage=!1)}violation(e,t,r){return e.onViolation(t,r),this.isStopped}};function Oe(n){return n.behaviorClose!=="WRONG CODE"?n:{...n,behavior:"FAILED",result:n.resultClose}}var k={Ok:"OK",NonStrict:"NON-STRICT",Failed:"FAILED",Informational:"INFORMATIONAL",Unimplemented:"U\\\nNIMPLEMENTED"},B={Ok:"OK",Failed:"FAILED",Unclean:"UNCLEAN",WrongCode:"WRONG CODE",FailedByClient:"F\\\nAILED BY CLIENT",Informational:"INFORMATIONAL"};function ot(n,e){if(n.kind!==e.kind)return!1;switch(n.kind){case"message":return e.kind==="message"&&\nn.binary===e.binary&&n.data.equals(e.data);case"pong":return e.kind==="pong"&&n.data.equals(e.data);case"\\\ntimeout":return e.kind==="timeout"&&n.tag===e.tag}}function at(n,e){return n.length===e.length&&n.every(\n(t,r)=>ot(t,e[r]))}function $e(n,e,t,r,s){let i=r.behavior,o=r.result;for(let[f,c]of Object.entries(n))if(c!==void 0&&at(\nt,c)){i=f,o="Actual events match at least one expected.";break}let a,l;return s.connectionWasOpen?(e.\nclosedByMe!==s.closedByMe?(a=B.Failed,l="The connection was failed by the wrong endpoint"):e.requireClean&&\n!s.wasClean?(a=B.Unclean,l="The spec requires the connection to be failed cleanly here"):s.remoteCloseCode!==\nnull&&!e.closeCode.includes(s.remoteCloseCode)?(a=B.WrongCode,l=`The close code should have been ${e.\ncloseCode.join(",")} or empty`):!s.isServer&&s.droppedByMe?(a=B.FailedByClient,l="It is preferred th\\\nat the server close the TCP connection"):(a=B.Ok,l="Connection was properly closed"),e.closedByWrongEndpointIsFatal===\n!0&&e.closedByMe!==s.closedByMe&&(i=k.Failed)):(a=B.Failed,l="The WebSocket opening handshake was ne\\\nver completed!"),{behavior:i,result:o,behaviorClose:a,resultClose:l}}function lt(n){return n[0]==="timeout"?{kind:"timeout",tag:n[1]}:n[0]==="pong"?{kind:"pong",data:Buffer.\nfrom(n[1],"base64")}:{kind:"message",data:Buffer.from(n[1],"base64"),binary:n[2]}}function ft(n,e,t,r){\nif(n.needsDeflate&&!e)return{behavior:k.Unimplemented,result:"permessage-deflate was not negotiated."};\nlet s=i=>({behavior:k.Failed,result:i});for(let[i,o]of t.entries()){let a=r[i],l=`Echo ${i+1}`;if(a===\nvoid 0)return s(`${l}: the peer sent more messages than it was sent.`);if(o.binary!==a.binary)return s(\n`${l}: ${o.binary?"binary":"text"} instead of ${a.binary?"binary":"text"}.`);if(o.length!==a.length)\nreturn s(`${l}: ${o.length} bytes instead of ${a.length}.`);if(n.echo==="content"&&!o.data.equals(a.\ndata))return s(`${l}: its content differs from what was sent.`)}return r.length===0||t.length<r.length?\ns(`Received ${t.length} of ${r.length} echoes.`):{behavior:k.Ok,result:"Every message was echoed."}}\nfunction Ae(n,e){let t=n.echo!==null?ft(n,e.deflateOn,e.echoed,e.sent):{behavior:k.Failed,result:"Ac\\\ntual events differ from any expected."},r=e.facts.connectionWasOpen?n.expect:{},s=Object.fromEntries(\nObject.entries(r).flatMap(([a,l])=>l===void 0?[]:[[a,l.map(lt)]])),i={...n.close,closedByWrongEndpointIsFatal:n.\nclose.closedByWrongEndpointIsFatal===!0},o=$e(s,i,e.received,t,e.facts);return n.adjust==="wrong-cod\\\ne-fails"?Oe(o):n.adjust==="informational"?{...o,behavior:k.Informational,behaviorClose:B.Informational}:\no}var ut={0:"continuation",1:"text",2:"binary",8:"close",9:"ping",10:"pong"},{Open:We,Closing:Z,Closed:le}=x;\nfunction H(n){return JSON.stringify(M(n))}function Ne(n){if(n.length===0)return"close (no code)";if(n.\nlength===1)return`close with a 1-byte payload 0x${n.toString("hex")}`;let e=n.subarray(2);return`clo\\\nse ${n.readUInt16BE(0)}${e.length>0?` ${H(e)}`:""}`}function Re(n){return{compressNoContextTakeover:n.\ndecompressNoContextTakeover,compressWindowBits:n.decompressWindowBits,decompressNoContextTakeover:n.\ncompressNoContextTakeover,decompressWindowBits:n.compressWindowBits,decompressWindowParam:"client_ma\\\nx_window_bits"}}var X=class{constructor(e){this.data=e;this.peerReader=this.newPeerReader(!1);let t=e.\necho==="length";this.peerAssembler=new U(this.link({onMessage:(r,s,i)=>this.peerMessage(r,s,i),messageLengthOnly:t},\n()=>this.peerDeflate,{failedByMe:()=>this.failedByMe,failConnection:(r,s)=>this.fail(r,s),dropOnError:r=>this.\nfail(null,r),onControlFrame:(r,s)=>this.onPeerControl(r,s)})),this.ourAssembler=new U(this.link({onMessage:(r,s,i)=>{\nthis.sent.push({binary:s,data:r,length:i})},messageLengthOnly:t},()=>this.ourDeflate,{failedByMe:()=>!1,\nfailConnection:()=>{},dropOnError:()=>{},onControlFrame:r=>this.onOurControl(r)})),this.ourSink=this.\nourFrames()}data;shown=40;t0=performance.now();socket=null;replay=null;onJudged=()=>{};open=!1;tcpDone=!1;droppedByMe=!1;uncleanEnd=null;rx=0;received=[];echoed=[];sent=[];counts={\npeer:0,wsgate:0};phase=We;closedByMe=!1;failedByMe=!1;wasClean=!1;remoteCloseCode=null;dropped=!1;peerDeflate=null;ourDeflate=null;peerReader;ourReader=new I(\n{requireMask:!1,compressionNegotiated:!0,maxFramePayload:0});peerAssembler;ourAssembler;ourSink;ourInFrame=!1;newPeerReader(e){\nlet t=this.data.role==="client",r=A.maxMessagePayload;return new I({requireMask:t,refuseMask:!t,compressionNegotiated:e,\nmaxFramePayload:r,unmaskInPlace:!0})}link(e,t,r){return{...r,state:()=>this.phase,deflate:t,handler:()=>e,\nmaxMessagePayload:A.maxMessagePayload,wire:new K(0),traffic:new G,onViolation:(s,i)=>r.failConnection(\ns===m.MessageTooBig?s:m.ProtocolError,i),stopReading:()=>{}}}stamp(){return`+${(performance.now()-this.\nt0).toFixed(1)} ms`.padStart(12)}say(e,t){console.log(`${e}  ${t}`)}sayNow(e){this.say(this.stamp(),\ne)}note(e,t){this.counts[e]+=1,this.counts[e]<=this.shown?this.sayNow(`${e==="peer"?"peer \u2192 ":"wsg\\\nate \u2192 "}${t}`):this.counts[e]===this.shown+1&&this.sayNow(`(${e}: further frames and messages are \\\ncounted, not shown)`)}agree(e){let t=de(e??"").find(a=>pe(a.name)),r=t===void 0?null:he(t.params);if(r===\nnull||typeof r=="string")return;let s=me(r),i=this.data.role==="server"?s:Re(s),o={level:A.deflateLevel,\nmaxMessageSize:A.maxMessagePayload};this.peerDeflate=new L(i,o),this.ourDeflate=new L(Re(i),o),this.\npeerReader=this.newPeerReader(!0)}peerBytes(e){this.droppedByMe||(this.rx+=e.length,this.peerReader.\nstopped||this.peerReader.push(e,this.peerAssembler),this.replay?.pump())}ourBytes(e){this.ourReader.\npush(e,this.ourSink),(this.ourInFrame||this.ourReader.bufferedBytes>0)&&this.note("wsgate",`${e.length}\\\n octets, a frame not yet complete`)}ourFrames(){let e=[],t=0;return{onViolation:()=>{},onFrameBegin:r=>{\nthis.ourInFrame=!0,e=[],t=0,this.ourAssembler.onFrameBegin(r)},onFrameData:r=>{t<64&&r.length>0&&e.push(\nr.subarray(0,64-t)),t+=r.length,this.ourAssembler.onFrameData(r)},onFrameEnd:r=>{this.ourInFrame=!1;\nlet s=Buffer.concat(e),i=`${r.fin?"fin":"not fin"}${r.rsv!==0?`, rsv ${r.rsv}`:""}`;r.opcode===d.Close?\nthis.note("wsgate",Ne(s)):this.note("wsgate",`${ut[r.opcode]??`opcode ${r.opcode}`} frame ${H(s)} (${r.\nlength} bytes, ${i})`),this.ourAssembler.onFrameEnd(r)}}}onOurControl(e){e!==d.Close||this.phase!==We||\n(this.phase=Z,this.closedByMe=!0)}fail(e,t){this.phase!==le&&(this.failedByMe=!0,e===null?(this.sayNow(\n`peer \u2192 ${t} (wsgate drops TCP)`),this.wasClean=!1,this.drop()):this.phase!==Z?(this.sayNow(`peer \\\n\u2192 protocol violation: ${t} (wsgate fails the connection, ${e})`),this.phase=Z,this.closedByMe=!0):\n(this.sayNow(`peer \u2192 protocol violation: ${t} (wsgate, already closing, drops TCP)`),this.drop()))}isClosed(){\nreturn this.phase===le}drop(){this.phase=le,this.dropped=!0,this.peerReader.stop()}peerMessage(e,t,r){\nlet s=e.length===0&&r>0?"":` ${H(e.subarray(0,64))}`;this.note("peer",`${t?"binary":"text"} message${s}\\\n (${r} bytes)`),this.data.echo!==null?this.echoed.push({binary:t,data:e,length:r}):this.received.push(\n{kind:"message",data:e,binary:t})}onPeerControl(e,t){e===d.Close?(this.note("peer",Ne(t)),this.onPeerClose(\nt)):e===d.Ping?this.note("peer",`ping ${H(t)}`):e===d.Pong&&(this.note("peer",`pong ${H(t)}`),this.received.\npush({kind:"pong",data:t}))}onPeerClose(e){let t=e.length>=2?e.readUInt16BE(0):null,r=e.length>2?e.subarray(\n2):null;this.remoteCloseCode=t,t!==null&&!ce(t)&&this.fail(m.ProtocolError,`invalid close code ${t}`),\n!this.isClosed()&&(r!==null&&!Be(r)&&this.fail(m.InvalidPayload,"invalid close reason (non-UTF-8 pay\\\nload)"),!this.isClosed()&&(this.wasClean=!0,this.phase=Z,this.data.role==="client"&&this.drop()))}mark(e){\nthis.sayNow(`wsgate: timeout ${JSON.stringify(e)} (the case\'s own event)`),this.received.push({kind:"\\\ntimeout",tag:e})}tcpClosed(e){this.tcpDone||(this.tcpDone=!0,this.replay?.stop(),this.droppedByMe||this.\nsayNow(`peer ${e}`),this.finish())}finish(){let e=this.wasClean&&this.uncleanEnd===null,t=this.droppedByMe||\nthis.dropped,r={connectionWasOpen:this.open,closedByMe:this.closedByMe,droppedByMe:t,wasClean:e,remoteCloseCode:this.\nremoteCloseCode,isServer:this.data.role==="client"},s=Ae(this.data,{facts:r,deflateOn:this.peerDeflate!==\nnull,received:this.received,echoed:this.echoed,sent:this.sent}),i=Math.max(0,this.counts.peer-this.shown)+\nMath.max(0,this.counts.wsgate-this.shown),o=this.remoteCloseCode;console.log(""),i>0&&console.log(`f\\\nrames and messages not shown: ${i}`),console.log(`observed events: ${JSON.stringify(this.received.map(\nTe))}`),console.log(`peer close code: ${o===null?"none":String(o)}`),console.log(`closed by wsgate\'s\\\n side: ${String(this.closedByMe)}; clean: ${String(e)}; TCP dropped by wsgate\'s side: ${String(t)}`),\nconsole.log(`behavior: ${s.result}`),console.log(`closing: ${s.resultClose}`),console.log(`verdict: ${s.\nbehavior} / ${s.behaviorClose}`),process.exitCode=s.behavior==="OK"&&s.behaviorClose==="OK"?0:1,this.\nonJudged()}};function O(n,e){let t=new RegExp(`^${e}:[ \\\\t]*(.*?)[ \\\\t]*$`,"im").exec(n);return t===null?null:t[1]}\nfunction Le(n,e,t){let r=Buffer.alloc(0),s=!1;e.on("data",i=>{if(s){n?.open===!0&&n.socket===e&&n.peerBytes(\ni);return}r=Buffer.concat([r,i]);let o=r.indexOf(`\\r\n\\r\n`);o<0||(s=!0,t(r.subarray(0,o+4).toString("latin1"),r.subarray(o+4)))})}function De(n,e){let t=!1;n.\nsocket=e,e.setNoDelay(!0),e.on("error",r=>{r.code==="ECONNRESET"?t=!0:n.sayNow(`(socket error: ${r.message}\\\n)`)}),e.on("close",()=>n.tcpClosed(t?"reset TCP":"closed TCP"))}function dt(n,e,t){let r=o=>ee(o??""),\ns=!1,i=Fe.createServer(o=>{let a=performance.now();o.on("error",()=>{}),Le(n,o,(l,f)=>{let c=/^GET (\\S+)/.\nexec(l)?.[1]??"/",u=O(l,"Sec-WebSocket-Key"),p=c.startsWith("/getCaseCount");if(p||c.startsWith("/up\\\ndateReports")||s){o.write(`HTTP/1.1 101 Switching Protocols\\r\nUpgrade: websocket\\r\nConnection: Upgrade\\r\nSec-WebSocket-Accept: ${r(u)}\\r\n\\r\n`),p&&o.write(Buffer.from([129,1,49])),o.write(Buffer.from([136,2,3,232])),o.on("data",()=>o.destroy()),\nsetTimeout(()=>o.destroy(),2e3).unref();return}s=!0,n.t0=a,De(n,o);let h=O(l,"Sec-WebSocket-Extensio\\\nns");n.say(n.stamp(),`peer \u2192 upgrade request GET ${c}${h!==null?` (offers ${h})`:""}`);let g=e.replace(\n/^(Sec-WebSocket-Accept:[ \\t]*)\\S+/im,`$1${r(u)}`),C=O(g,"Sec-WebSocket-Extensions");n.agree(C),n.say(\nn.stamp(),`wsgate \u2192 ${g.split(`\\r\n`)[0]??""}${C!==null?` (${C})`:""}`),o.cork(),o.write(Buffer.from(g,"latin1")),n.open=!0,f.length>0&&\nn.peerBytes(f),n.replay?.pump(),process.nextTick(()=>{for(;o.writableCorked>0;)o.uncork()})})});n.onJudged=\n()=>setTimeout(()=>i.close(),500),i.listen(t,"127.0.0.1",()=>{let o=i.address(),a=typeof o=="object"&&\no!==null?o.port:t;console.log(`listening on ws://127.0.0.1:${a}/ : point the client under test at it\\\n (any path)`)})}function ht(n,e,t){let r=new URL(t),s=`${r.hostname}${r.port===""?"":`:${r.port}`}`,\ni=e.replace(/^GET \\S+/,`GET ${r.pathname}${r.search}`).replace(/^(Host:[ \\t]*)\\S+/im,`$1${s}`),o=O(i,\n"Sec-WebSocket-Key")??"",a=ee(o),l=Fe.connect({host:r.hostname.replace(/^\\[|\\]$/g,""),port:r.port===\n""?80:Number(r.port)},()=>{n.t0=performance.now(),De(n,l),n.say(n.stamp(),`wsgate \u2192 upgrade request \\\nGET ${r.pathname}${r.search} to ${s}`),l.write(Buffer.from(i,"latin1"))});l.once("error",f=>{n.socket===\nnull&&(console.error(`cannot connect to ${r.href}: ${f.code??f.message}`),process.exitCode=2)}),Le(n,\nl,(f,c)=>{let u=f.split(`\\r\n`)[0]??"",p=O(f,"Sec-WebSocket-Extensions");if(n.say(n.stamp(),`peer \u2192 ${u}${p!==null?` (${p})`:""}`),\n!/^HTTP\\/1\\.1 101\\b/.test(u)||O(f,"Sec-WebSocket-Accept")!==a){n.say(n.stamp(),"wsgate drops TCP: th\\\ne opening handshake failed"),n.droppedByMe=!0,l.destroy();return}n.agree(p),n.open=!0,c.length>0&&n.\npeerBytes(c),n.replay?.pump()})}function Pe(n,e){let t=Buffer.from(n.blob,"base64"),r=n.blobGzip?ct(\nt):t,s=n.writes.map(([a,l,f,c,u,p,h,g])=>{let C=r.subarray(c,c+u);if(p!==null){let Q=Buffer.from(p,"\\\nbase64"),fe=Buffer.alloc(h);for(let _=0;_<h;_+=Q.length)Q.copy(fe,_,0,Math.min(Q.length,h-_));C=Buffer.\nconcat([C,fe])}return{t:a,rx:l,handshake:(f&1)!==0,sync:(f&2)!==0,data:C,chop:g}}),i=Buffer.concat(s.\nfilter(a=>a.handshake).map(a=>a.data)).toString("latin1"),o=new X(n);o.replay=new q(o,s.filter(a=>!a.\nhandshake)),n.role==="client"?dt(o,i,e[0]===void 0?9001:Number(e[0])):ht(o,i,e[0]??n.url??"ws://127.\\\n0.0.1:9001/")}Pe(DATA,process.argv.slice(2));\n';
   try {
-    runtimeText ??= readFileSync5(new URL("./runtime-bundle.js", import.meta.url), "utf8");
+    runtimeText ??= readFileSync6(new URL("./runtime-bundle.js", import.meta.url), "utf8");
   } catch (err) {
     throw new Error(`the repro runtime is missing (${err.message.split("\n")[0] ?? ""}): build wsgate with npm run build`);
   }
@@ -48337,9 +48473,9 @@ function parse3(head2) {
   const checked = checkUpgradeHeaders(headers);
   if ("ok" in checked) return checked.plainHttp === true ? { ...checked, target } : checked;
   const q = target.indexOf("?");
-  const path23 = q < 0 ? target : target.slice(0, q);
+  const path26 = q < 0 ? target : target.slice(0, q);
   const query = new URLSearchParams(q < 0 ? "" : target.slice(q + 1));
-  return { ok: true, request: { method, target, path: path23, query, headers, key: checked.key, version: checked.version, raw } };
+  return { ok: true, request: { method, target, path: path26, query, headers, key: checked.key, version: checked.version, raw } };
 }
 function parseRequestLine(requestLine) {
   const parts = requestLine.trim().split(/[ \t]+/);
@@ -48807,6 +48943,30 @@ var init_case_limits = __esm({
     "use strict";
     init_budgets();
     DEFAULT_CASE_TIMEOUT = 30;
+  }
+});
+
+// src/processes/crash.ts
+function errorLine(output2) {
+  const lines = output2.split("\n").map((l) => l.trim()).filter((l) => l !== "");
+  const named = lines.findLast((l) => ERROR_LINE.test(l));
+  const line2 = named ?? lines.findLast((l) => !NOISE.test(l)) ?? null;
+  return line2 === null ? null : line2.slice(0, 300);
+}
+function crashOf(end, output2) {
+  if (end.spawnError !== null) return null;
+  if (end.signal === null && (end.exitCode === null || end.exitCode === 0 || !FAILURE_REPORT.test(output2))) return null;
+  const how = end.signal !== null ? `was killed by ${end.signal}` : `exited with status ${end.exitCode ?? "?"}`;
+  const line2 = errorLine(output2);
+  return line2 === null ? how : `${how}: ${line2}`;
+}
+var ERROR_LINE, NOISE, FAILURE_REPORT;
+var init_crash = __esm({
+  "src/processes/crash.ts"() {
+    "use strict";
+    ERROR_LINE = /^(Uncaught )?([\w$]+\.)*([A-Z][\w$]*)?(Error|Exception)\b/;
+    NOISE = /^(Node\.js v\d|at\s)/;
+    FAILURE_REPORT = /^\s*(Node\.js v\d+\.\d+|FATAL ERROR:|Traceback \(most recent call last\):|thread '.*' panicked at|panic: )/m;
   }
 });
 
@@ -49793,7 +49953,7 @@ var require_windows = __commonJS({
     module.exports = isexe;
     isexe.sync = sync;
     var fs = __require("fs");
-    function checkPathExt(path23, options) {
+    function checkPathExt(path26, options) {
       var pathext = options.pathExt !== void 0 ? options.pathExt : process.env.PATHEXT;
       if (!pathext) {
         return true;
@@ -49804,25 +49964,25 @@ var require_windows = __commonJS({
       }
       for (var i2 = 0; i2 < pathext.length; i2++) {
         var p = pathext[i2].toLowerCase();
-        if (p && path23.substr(-p.length).toLowerCase() === p) {
+        if (p && path26.substr(-p.length).toLowerCase() === p) {
           return true;
         }
       }
       return false;
     }
-    function checkStat(stat4, path23, options) {
+    function checkStat(stat4, path26, options) {
       if (!stat4.isSymbolicLink() && !stat4.isFile()) {
         return false;
       }
-      return checkPathExt(path23, options);
+      return checkPathExt(path26, options);
     }
-    function isexe(path23, options, cb) {
-      fs.stat(path23, function(er, stat4) {
-        cb(er, er ? false : checkStat(stat4, path23, options));
+    function isexe(path26, options, cb) {
+      fs.stat(path26, function(er, stat4) {
+        cb(er, er ? false : checkStat(stat4, path26, options));
       });
     }
-    function sync(path23, options) {
-      return checkStat(fs.statSync(path23), path23, options);
+    function sync(path26, options) {
+      return checkStat(fs.statSync(path26), path26, options);
     }
   }
 });
@@ -49833,13 +49993,13 @@ var require_mode = __commonJS({
     module.exports = isexe;
     isexe.sync = sync;
     var fs = __require("fs");
-    function isexe(path23, options, cb) {
-      fs.stat(path23, function(er, stat4) {
+    function isexe(path26, options, cb) {
+      fs.stat(path26, function(er, stat4) {
         cb(er, er ? false : checkStat(stat4, options));
       });
     }
-    function sync(path23, options) {
-      return checkStat(fs.statSync(path23), options);
+    function sync(path26, options) {
+      return checkStat(fs.statSync(path26), options);
     }
     function checkStat(stat4, options) {
       return stat4.isFile() && checkMode(stat4, options);
@@ -49872,7 +50032,7 @@ var require_isexe = __commonJS({
     }
     module.exports = isexe;
     isexe.sync = sync;
-    function isexe(path23, options, cb) {
+    function isexe(path26, options, cb) {
       if (typeof options === "function") {
         cb = options;
         options = {};
@@ -49882,7 +50042,7 @@ var require_isexe = __commonJS({
           throw new TypeError("callback not provided");
         }
         return new Promise(function(resolve6, reject2) {
-          isexe(path23, options || {}, function(er, is) {
+          isexe(path26, options || {}, function(er, is) {
             if (er) {
               reject2(er);
             } else {
@@ -49891,7 +50051,7 @@ var require_isexe = __commonJS({
           });
         });
       }
-      core(path23, options || {}, function(er, is) {
+      core(path26, options || {}, function(er, is) {
         if (er) {
           if (er.code === "EACCES" || options && options.ignoreErrors) {
             er = null;
@@ -49901,9 +50061,9 @@ var require_isexe = __commonJS({
         cb(er, is);
       });
     }
-    function sync(path23, options) {
+    function sync(path26, options) {
       try {
-        return core.sync(path23, options || {});
+        return core.sync(path26, options || {});
       } catch (er) {
         if (options && options.ignoreErrors || er.code === "EACCES") {
           return false;
@@ -49919,7 +50079,7 @@ var require_isexe = __commonJS({
 var require_which = __commonJS({
   "node_modules/which/which.js"(exports, module) {
     var isWindows = process.platform === "win32" || process.env.OSTYPE === "cygwin" || process.env.OSTYPE === "msys";
-    var path23 = __require("path");
+    var path26 = __require("path");
     var COLON = isWindows ? ";" : ":";
     var isexe = require_isexe();
     var getNotFoundError = (cmd) => Object.assign(new Error(`not found: ${cmd}`), { code: "ENOENT" });
@@ -49957,7 +50117,7 @@ var require_which = __commonJS({
           return opt.all && found.length ? resolve6(found) : reject2(getNotFoundError(cmd));
         const ppRaw = pathEnv[i2];
         const pathPart = /^".*"$/.test(ppRaw) ? ppRaw.slice(1, -1) : ppRaw;
-        const pCmd = path23.join(pathPart, cmd);
+        const pCmd = path26.join(pathPart, cmd);
         const p = !pathPart && /^\.[\\\/]/.test(cmd) ? cmd.slice(0, 2) + pCmd : pCmd;
         resolve6(subStep(p, i2, 0));
       });
@@ -49984,7 +50144,7 @@ var require_which = __commonJS({
       for (let i2 = 0; i2 < pathEnv.length; i2++) {
         const ppRaw = pathEnv[i2];
         const pathPart = /^".*"$/.test(ppRaw) ? ppRaw.slice(1, -1) : ppRaw;
-        const pCmd = path23.join(pathPart, cmd);
+        const pCmd = path26.join(pathPart, cmd);
         const p = !pathPart && /^\.[\\\/]/.test(cmd) ? cmd.slice(0, 2) + pCmd : pCmd;
         for (let j = 0; j < pathExt.length; j++) {
           const cur = p + pathExt[j];
@@ -50032,7 +50192,7 @@ var require_path_key = __commonJS({
 var require_resolveCommand = __commonJS({
   "node_modules/cross-spawn/lib/util/resolveCommand.js"(exports, module) {
     "use strict";
-    var path23 = __require("path");
+    var path26 = __require("path");
     var which = require_which();
     var getPathKey = require_path_key();
     function resolveCommandAttempt(parsed, withoutPathExt) {
@@ -50050,7 +50210,7 @@ var require_resolveCommand = __commonJS({
       try {
         resolved = which.sync(parsed.command, {
           path: env2[getPathKey({ env: env2 })],
-          pathExt: withoutPathExt ? path23.delimiter : void 0
+          pathExt: withoutPathExt ? path26.delimiter : void 0
         });
       } catch (e) {
       } finally {
@@ -50059,7 +50219,7 @@ var require_resolveCommand = __commonJS({
         }
       }
       if (resolved) {
-        resolved = path23.resolve(hasCustomCwd ? parsed.options.cwd : "", resolved);
+        resolved = path26.resolve(hasCustomCwd ? parsed.options.cwd : "", resolved);
       }
       return resolved;
     }
@@ -50113,8 +50273,8 @@ var require_shebang_command = __commonJS({
       if (!match) {
         return null;
       }
-      const [path23, argument] = match[0].replace(/#! ?/, "").split(" ");
-      const binary = path23.split("/").pop();
+      const [path26, argument] = match[0].replace(/#! ?/, "").split(" ");
+      const binary = path26.split("/").pop();
       if (binary === "env") {
         return argument;
       }
@@ -50149,7 +50309,7 @@ var require_readShebang = __commonJS({
 var require_parse = __commonJS({
   "node_modules/cross-spawn/lib/parse.js"(exports, module) {
     "use strict";
-    var path23 = __require("path");
+    var path26 = __require("path");
     var resolveCommand = require_resolveCommand();
     var escape3 = require_escape();
     var readShebang = require_readShebang();
@@ -50174,7 +50334,7 @@ var require_parse = __commonJS({
       const needsShell = !isExecutableRegExp.test(commandFile);
       if (parsed.options.forceShell || needsShell) {
         const needsDoubleEscapeMetaChars = isCmdShimRegExp.test(commandFile);
-        parsed.command = path23.normalize(parsed.command);
+        parsed.command = path26.normalize(parsed.command);
         parsed.command = escape3.command(parsed.command);
         parsed.args = parsed.args.map((arg) => escape3.argument(arg, needsDoubleEscapeMetaChars));
         const shellCommand = [parsed.command].concat(parsed.args).join(" ");
@@ -53358,7 +53518,7 @@ var init_stdio_option = __esm({
 });
 
 // node_modules/execa/lib/stdio/native.js
-import { readFileSync as readFileSync6 } from "node:fs";
+import { readFileSync as readFileSync7 } from "node:fs";
 import tty2 from "node:tty";
 var handleNativeStream, handleNativeStreamSync, getTargetFd, getTargetFdNumber, handleNativeStreamAsync, getStandardStream;
 var init_native = __esm({
@@ -53399,7 +53559,7 @@ var init_native = __esm({
       if (tty2.isatty(targetFdNumber)) {
         throw new TypeError(`The \`${optionName}: ${serializeOptionValue(value)}\` option is invalid: it cannot be a TTY with synchronous methods.`);
       }
-      return { type: "uint8Array", value: bufferToUint8Array(readFileSync6(targetFdNumber)), optionName };
+      return { type: "uint8Array", value: bufferToUint8Array(readFileSync7(targetFdNumber)), optionName };
     };
     getTargetFdNumber = (value, fdNumber) => {
       if (value === "inherit") {
@@ -53735,7 +53895,7 @@ For example, you can use the \`pathToFileURL()\` method of the \`url\` core modu
 });
 
 // node_modules/execa/lib/stdio/handle-sync.js
-import { readFileSync as readFileSync7 } from "node:fs";
+import { readFileSync as readFileSync8 } from "node:fs";
 var handleStdioSync, forbiddenIfSync, forbiddenNativeIfSync, throwInvalidSyncValue, addProperties, addPropertiesSync;
 var init_handle_sync = __esm({
   "node_modules/execa/lib/stdio/handle-sync.js"() {
@@ -53769,8 +53929,8 @@ var init_handle_sync = __esm({
     addPropertiesSync = {
       input: {
         ...addProperties,
-        fileUrl: ({ value }) => ({ contents: [bufferToUint8Array(readFileSync7(value))] }),
-        filePath: ({ value: { file: file2 } }) => ({ contents: [bufferToUint8Array(readFileSync7(file2))] }),
+        fileUrl: ({ value }) => ({ contents: [bufferToUint8Array(readFileSync8(value))] }),
+        filePath: ({ value: { file: file2 } }) => ({ contents: [bufferToUint8Array(readFileSync8(file2))] }),
         fileNumber: forbiddenIfSync,
         iterable: ({ value }) => ({ contents: [...value] }),
         string: ({ value }) => ({ contents: [value] }),
@@ -54305,13 +54465,13 @@ var init_output_sync = __esm({
       }
     };
     writeToFiles = (serializedResult, stdioItems, outputFiles) => {
-      for (const { path: path23, append: append2 } of stdioItems.filter(({ type }) => FILE_TYPES.has(type))) {
-        const pathString = typeof path23 === "string" ? path23 : path23.toString();
+      for (const { path: path26, append: append2 } of stdioItems.filter(({ type }) => FILE_TYPES.has(type))) {
+        const pathString = typeof path26 === "string" ? path26 : path26.toString();
         if (append2 || outputFiles.has(pathString)) {
-          appendFileSync(path23, serializedResult);
+          appendFileSync(path26, serializedResult);
         } else {
           outputFiles.add(pathString);
-          writeFileSync(path23, serializedResult);
+          writeFileSync(path26, serializedResult);
         }
       }
     };
@@ -58598,22 +58758,22 @@ function __disposeResources(env2) {
   }
   return next();
 }
-function __rewriteRelativeImportExtension(path23, preserveJsx, extraExtensions, ignoreCase) {
-  if (typeof path23 === "string" && /^\.\.?\//.test(path23)) {
+function __rewriteRelativeImportExtension(path26, preserveJsx, extraExtensions, ignoreCase) {
+  if (typeof path26 === "string" && /^\.\.?\//.test(path26)) {
     if (extraExtensions) {
       for (var extension in extraExtensions) {
-        var suffix = path23.slice(-extension.length);
+        var suffix = path26.slice(-extension.length);
         if (suffix === extension || ignoreCase && suffix.toLowerCase() === extension.toLowerCase()) {
           var output2 = extraExtensions[extension];
-          return output2 === extension ? path23 : path23.slice(0, -extension.length) + output2;
+          return output2 === extension ? path26 : path26.slice(0, -extension.length) + output2;
         }
       }
     }
-    return path23.replace(/\.(tsx)$|((?:\.d)?)((?:\.[^./]+?)?)\.([cm]?)ts$/i, function(m, tsx, d, ext, cm) {
+    return path26.replace(/\.(tsx)$|((?:\.d)?)((?:\.[^./]+?)?)\.([cm]?)ts$/i, function(m, tsx, d, ext, cm) {
       return tsx ? preserveJsx ? ".jsx" : ".js" : d && (!ext || !cm) ? m : d + ext + "." + cm.toLowerCase() + "js";
     });
   }
-  return path23;
+  return path26;
 }
 var extendStatics, __assign, __createBinding, __setModuleDefault, ownKeys, _SuppressedError, tslib_es6_default;
 var init_tslib_es6 = __esm({
@@ -71426,14 +71586,14 @@ var require_dependency_container = __commonJS({
           provider = providerOrConstructor;
         }
         if (providers_1.isTokenProvider(provider)) {
-          const path23 = [token];
+          const path26 = [token];
           let tokenProvider = provider;
           while (tokenProvider != null) {
             const currentToken = tokenProvider.useToken;
-            if (path23.includes(currentToken)) {
-              throw new Error(`Token registration cycle detected! ${[...path23, currentToken].join(" -> ")}`);
+            if (path26.includes(currentToken)) {
+              throw new Error(`Token registration cycle detected! ${[...path26, currentToken].join(" -> ")}`);
             }
-            path23.push(currentToken);
+            path26.push(currentToken);
             const registration = this._registry.get(currentToken);
             if (registration && providers_1.isTokenProvider(registration.provider)) {
               tokenProvider = registration.provider;
@@ -76701,14 +76861,14 @@ var init_certificates = __esm({
 });
 
 // src/tls/setup.ts
-import { readFileSync as readFileSync8, rmSync } from "node:fs";
+import { readFileSync as readFileSync9, rmSync } from "node:fs";
 import { mkdtemp, writeFile as writeFile2 } from "node:fs/promises";
 import os2 from "node:os";
 import path17 from "node:path";
 import tls from "node:tls";
 function readPem(flag, file2) {
   try {
-    return readFileSync8(file2, "utf8");
+    return readFileSync9(file2, "utf8");
   } catch (err) {
     throw new UsageError(`${flag} ${file2}: cannot read it (${err.code ?? String(err)})`);
   }
@@ -76775,32 +76935,8 @@ var init_setup3 = __esm({
   }
 });
 
-// src/processes/crash.ts
-function errorLine(output2) {
-  const lines = output2.split("\n").map((l) => l.trim()).filter((l) => l !== "");
-  const named = lines.findLast((l) => ERROR_LINE.test(l));
-  const line2 = named ?? lines.findLast((l) => !NOISE.test(l)) ?? null;
-  return line2 === null ? null : line2.slice(0, 300);
-}
-function crashOf(end, output2) {
-  if (end.spawnError !== null) return null;
-  if (end.signal === null && (end.exitCode === null || end.exitCode === 0 || !FAILURE_REPORT.test(output2))) return null;
-  const how = end.signal !== null ? `was killed by ${end.signal}` : `exited with status ${end.exitCode ?? "?"}`;
-  const line2 = errorLine(output2);
-  return line2 === null ? how : `${how}: ${line2}`;
-}
-var ERROR_LINE, NOISE, FAILURE_REPORT;
-var init_crash = __esm({
-  "src/processes/crash.ts"() {
-    "use strict";
-    ERROR_LINE = /^(Uncaught )?([\w$]+\.)*([A-Z][\w$]*)?(Error|Exception)\b/;
-    NOISE = /^(Node\.js v\d|at\s)/;
-    FAILURE_REPORT = /^\s*(Node\.js v\d+\.\d+|FATAL ERROR:|Traceback \(most recent call last\):|thread '.*' panicked at|panic: )/m;
-  }
-});
-
 // src/processes/proc.ts
-import { readdirSync as readdirSync3, readFileSync as readFileSync9 } from "node:fs";
+import { readdirSync as readdirSync3, readFileSync as readFileSync10 } from "node:fs";
 function procPids() {
   let entries;
   try {
@@ -76813,7 +76949,7 @@ function procPids() {
 function procStat(pid) {
   let line2;
   try {
-    line2 = readFileSync9(`/proc/${pid}/stat`, "utf8");
+    line2 = readFileSync10(`/proc/${pid}/stat`, "utf8");
   } catch {
     return null;
   }
@@ -76837,7 +76973,7 @@ function isLive(stat4) {
 }
 function environHas(pid, entry) {
   try {
-    const environ = readFileSync9(`/proc/${pid}/environ`);
+    const environ = readFileSync10(`/proc/${pid}/environ`);
     const needle = Buffer.from(`${entry}\0`);
     const at = environ.indexOf(needle);
     return at === 0 || at > 0 && environ[at - 1] === 0;
@@ -76847,14 +76983,14 @@ function environHas(pid, entry) {
 }
 function commandLineHas(pid, text) {
   try {
-    return readFileSync9(`/proc/${pid}/cmdline`).includes(Buffer.from(text));
+    return readFileSync10(`/proc/${pid}/cmdline`).includes(Buffer.from(text));
   } catch {
     return false;
   }
 }
 function residentBytes(pid) {
   try {
-    const status = readFileSync9(`/proc/${pid}/status`, "utf8");
+    const status = readFileSync10(`/proc/${pid}/status`, "utf8");
     const kb = /^VmRSS:\s+(\d+) kB/m.exec(status)?.[1];
     return kb === void 0 ? null : Number(kb) * 1024;
   } catch {
@@ -76891,7 +77027,7 @@ function startClient(command2, values, extraEnv = {}) {
     ...values.http2 === true ? { WSGATE_HTTP2: "1" } : {}
   });
 }
-function startCommand(expanded, env2, namedBy = null) {
+function startCommand(expanded, env2, namedBy = null, sink = null) {
   const output2 = new TailBuffer(OUTPUT_LIMIT);
   const token = randomBytes3(12).toString("hex");
   const child = execa(expanded, {
@@ -76908,17 +77044,30 @@ function startCommand(expanded, env2, namedBy = null) {
       [CLIENT_TOKEN_VARIABLE]: token
     }
   });
-  child.stdout?.on("data", (chunk) => output2.push(chunk));
-  child.stderr?.on("data", (chunk) => output2.push(chunk));
+  const take = (chunk) => {
+    output2.push(chunk);
+    sink?.(chunk);
+  };
+  child.stdout?.on("data", take);
+  child.stderr?.on("data", take);
+  let exitedAt = null;
+  const exitEvent = new Promise(
+    (resolve6) => child.once("exit", () => {
+      exitedAt = performance.now();
+      resolve6();
+    })
+  );
   const end = { hasExited: false, exitCode: null, signal: null, spawnError: null };
   const exited = child.then(
     (result) => {
+      exitedAt ??= performance.now();
       end.hasExited = true;
       end.exitCode = result.exitCode ?? null;
       end.signal = result.signal ?? null;
       if (result.failed && end.exitCode === null && end.signal === null) end.spawnError = firstLine(result.message ?? "the command failed to start");
     },
     (err) => {
+      exitedAt ??= performance.now();
       end.hasExited = true;
       end.spawnError = firstLine(err instanceof Error ? err.message : String(err));
     }
@@ -76938,6 +77087,10 @@ function startCommand(expanded, env2, namedBy = null) {
     get hasExited() {
       return end.hasExited;
     },
+    get exitedAt() {
+      return exitedAt;
+    },
+    exitSeen: Promise.race([exitEvent, exited]),
     pid: child.pid,
     treeCpuMs: () => treeCpuMs(child.pid, token, namedBy),
     killGroup,
@@ -77643,7 +77796,7 @@ var init_h2_facet = __esm({
 });
 
 // src/util/kernel-queues.ts
-import { readFileSync as readFileSync10 } from "node:fs";
+import { readFileSync as readFileSync11 } from "node:fs";
 function endpoint(hex4) {
   const [addr = "", port = ""] = hex4.split(":");
   const words = addr.match(/.{8}/g) ?? [];
@@ -77671,7 +77824,7 @@ function rows() {
   for (const file2 of ["/proc/net/tcp", "/proc/net/tcp6"]) {
     let text;
     try {
-      text = readFileSync10(file2, "latin1");
+      text = readFileSync11(file2, "latin1");
     } catch {
       continue;
     }
@@ -80992,7 +81145,8 @@ async function runLooping(server, cases2, command2, where, config2, signal, sett
   };
   try {
     const values = { url: where.baseUrl, case: "", agent: config2.agent, http2: where.http2, ...where.ca !== null ? { ca: where.ca } : {} };
-    ({ run: clientRun, crash } = await driveClient(server, command2, values, config2, signal, budgetS * 1e3, seen, started));
+    const connectMs = caseTimeoutFor(cases2[0], config2) * 1e3;
+    ({ run: clientRun, crash } = await driveClient(server, command2, values, config2, signal, { budgetMs: budgetS * 1e3, connectMs }, seen, started));
   } finally {
     server.off("caseStarted", onStart);
     server.off("caseFinished", onFinish);
@@ -81031,19 +81185,28 @@ function resultAgent(server, config2) {
   const agents = [...server.results.keys()];
   return server.results.has(config2.agent) ? config2.agent : agents.length === 1 ? agents[0] : config2.agent;
 }
-async function driveClient(server, command2, values, config2, signal, budgetMs, seen, started) {
+async function driveClient(server, command2, values, config2, signal, limits, seen, started) {
   const env2 = config2.client === null ? { WSGATE_JOBS: String(config2.jobs), UV_THREADPOOL_SIZE: "1" } : {};
   const client = startClient(command2, values, env2);
   started(client.pid);
   const abort = new AbortController();
   signal?.addEventListener("abort", () => abort.abort(), { once: true });
   let timedOut2 = false;
+  let asked2 = false;
+  const reached = new Promise(
+    (resolve6) => server.once("asked", () => {
+      asked2 = true;
+      resolve6("asked");
+    })
+  );
   try {
-    const first = await raceTimeout(
-      client.exited.then(() => "exit"),
-      budgetMs,
-      abort.signal
-    );
+    const exited = client.exited.then(() => "exit");
+    const opening = await raceTimeout(Promise.race([exited, reached]), limits.connectMs, abort.signal);
+    if (!asked2 && signal?.aborted !== true && (opening === "exit" || opening === "timeout")) {
+      client.killGroup();
+      throw new UsageError(neverConnected(client.snapshot(opening === "timeout"), limits.connectMs / 1e3));
+    }
+    const first = await raceTimeout(exited, limits.budgetMs, abort.signal);
     if (first !== "exit") {
       timedOut2 = signal?.aborted !== true;
       if (timedOut2) await client.stop(TERM_GRACE_MS);
@@ -81057,6 +81220,11 @@ async function driveClient(server, command2, values, config2, signal, budgetMs, 
   }
   return { run: client.snapshot(timedOut2), crash: client.crash() };
 }
+function neverConnected(run, connectS) {
+  const said = errorLine(run.output);
+  const why = reasonWithoutResult(run, connectS, false).replace(/^the client /, "");
+  return `the looping client command ${why}${said === null ? "" : `: ${said}`}; the run is stopped: check --client (the command, and that it dials its {url})`;
+}
 var init_looping = __esm({
   "src/drivers/looping.ts"() {
     "use strict";
@@ -81066,6 +81234,9 @@ var init_looping = __esm({
     init_looping_robustness();
     init_attack_figures();
     init_tree_memory();
+    init_errors();
+    init_crash();
+    init_rule();
   }
 });
 
@@ -81805,7 +81976,21 @@ function clientPeer(config2, command2, server, context) {
   const baseUrl = serverBaseUrl(config2.host, server.port, context.secure !== null);
   const ca = context.secure?.caFile ?? null;
   const where = { baseUrl, ca, http2: config2.http2 };
-  const play2 = config2.clientLoops ? { kind: "self", playAll: (settle2) => runLooping(server, context.cases, command2, where, config2, io.signal, settle2) } : { kind: "each", playCase: (def, index) => runOneCase(server, def, index, command2, where, config2, io.signal) };
+  const broken = new AbortController();
+  const signal = io.signal === void 0 ? broken.signal : AbortSignal.any([io.signal, broken.signal]);
+  const guard = new FirstCases(server);
+  const play2 = config2.clientLoops ? { kind: "self", playAll: (settle2) => runLooping(server, context.cases, command2, where, config2, io.signal, settle2) } : {
+    kind: "each",
+    playCase: async (def, index) => {
+      const outcome2 = await runOneCase(server, def, index, command2, where, config2, signal);
+      const why = io.signal?.aborted === true ? null : guard.after(def, outcome2, caseTimeoutFor(def, config2));
+      if (why !== null) {
+        broken.abort();
+        throw new UsageError(why);
+      }
+      return outcome2;
+    }
+  };
   return {
     agent: config2.agent,
     against: `${config2.client === null ? "the bundled ws client" : JSON.stringify(command2)} on ${baseUrl}`,
@@ -81823,11 +82008,14 @@ function clientPeer(config2, command2, server, context) {
     }
   };
 }
+var NEVER_CONNECTED_LIMIT, FirstCases;
 var init_client_role = __esm({
   "src/drivers/client-role.ts"() {
     "use strict";
     init_errors();
     init_case_limits();
+    init_rule();
+    init_crash();
     init_client_process();
     init_factory();
     init_looping();
@@ -81836,6 +82024,36 @@ var init_client_role = __esm({
     init_engines();
     init_per_case();
     init_shipped_limits();
+    NEVER_CONNECTED_LIMIT = 2;
+    FirstCases = class {
+      armed = true;
+      misses = [];
+      /** The line that stopped the run, once said: every case that ends after it ends the same way. */
+      stopped = null;
+      constructor(server) {
+        const started = () => {
+          this.armed = false;
+        };
+        server.once("caseStarted", started);
+      }
+      /** The one line that stops the run, or null. */
+      after(def, outcome2, limitS) {
+        if (this.stopped !== null || !this.armed) return this.stopped;
+        const connected = outcome2.result !== null || outcome2.sawConnection || outcome2.transportFailure != null;
+        if (connected) {
+          this.armed = false;
+          return null;
+        }
+        const client = outcome2.client;
+        const said = client === null ? null : errorLine(client.output);
+        this.misses.push({ id: def.id, why: `${reasonWithoutResult(client, limitS, false)}${said === null ? "" : `: ${said}`}` });
+        if (this.misses.length < NEVER_CONNECTED_LIMIT) return null;
+        const whys = new Set(this.misses.map((m) => m.why));
+        const cases2 = whys.size === 1 ? `(${this.misses.map((m) => m.id).join(", ")}): ${this.misses[0]?.why ?? ""}` : `(${this.misses.map((m) => `${m.id}: ${m.why}`).join("; ")})`;
+        this.stopped = `the client command never connected in the run's first ${this.misses.length} cases ${cases2}; the run is stopped: check --client (the command, and that it dials its {url})`;
+        return this.stopped;
+      }
+    };
   }
 });
 
@@ -82179,12 +82397,12 @@ var init_bare_result = __esm({
 });
 
 // src/fuzzing-client/h2-probe.ts
-function probeFields(scheme, authority, path23) {
+function probeFields(scheme, authority, path26) {
   return [
     [":method", "CONNECT"],
     [":protocol", "websocket"],
     [":scheme", scheme],
-    [":path", path23],
+    [":path", path26],
     [":authority", authority],
     ["sec-websocket-version", "13"]
   ];
@@ -82655,11 +82873,12 @@ var init_randomness = __esm({
 });
 
 // src/processes/server-process.ts
-import { readFileSync as readFileSync11 } from "node:fs";
+import { createWriteStream as createWriteStream2, mkdirSync, readFileSync as readFileSync12, renameSync } from "node:fs";
 import net3 from "node:net";
+import path21 from "node:path";
 function ephemeralLow() {
   try {
-    const low = Number(readFileSync11("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/)[0]);
+    const low = Number(readFileSync12("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/)[0]);
     return Number.isInteger(low) && low > 2048 ? low : 32768;
   } catch {
     return 32768;
@@ -82711,10 +82930,15 @@ function lastLines(output2) {
   const lines = output2.split("\n").map((l) => l.trim()).filter((l) => l !== "");
   return lines.length === 0 ? "(no output)" : lines.slice(-QUOTED_LINES).join(" | ").slice(0, 400);
 }
-var POLL_MS, QUOTED_LINES, OLD_TREE_GONE_MS, PORT_SPAN, PORT_TRIES, ServerProcess;
+function raceExit(p, ms) {
+  let timer;
+  return Promise.race([p, new Promise((resolve6) => timer = setTimeout(resolve6, ms))]).finally(() => clearTimeout(timer));
+}
+var POLL_MS, QUOTED_LINES, OLD_TREE_GONE_MS, PORT_SPAN, PORT_TRIES, ServerProcess, OutputLog;
 var init_server_process = __esm({
   "src/processes/server-process.ts"() {
     "use strict";
+    init_crash();
     init_errors();
     init_client_process();
     init_waiting();
@@ -82724,31 +82948,65 @@ var init_server_process = __esm({
     PORT_SPAN = 12e3;
     PORT_TRIES = 50;
     ServerProcess = class _ServerProcess {
-      constructor(expanded, env2, first) {
+      constructor(expanded, env2, log) {
         this.expanded = expanded;
         this.env = env2;
-        this.current = first;
+        this.log = log;
+        this.current = this.start();
       }
       expanded;
       env;
+      log;
       current;
       /** How often it was started (1 after launch). */
       starts = 1;
       /** CPU of the processes of earlier starts (as last read). */
       earlierCpuMs = 0;
       lastCpuMs = 0;
+      /** Every start's process, the first first. */
+      all = [];
+      /** A start of the command; its output goes to the log too, after a line naming the start. */
+      start() {
+        this.log?.write(`--- wsgate: start ${this.starts} of the server under test: ${this.expanded}
+`);
+        const started = startCommand(this.expanded, this.env, null, this.log === null ? null : (chunk) => this.log?.write(chunk));
+        this.all.push(started);
+        return started;
+      }
+      /** When start `no` (1-based) exited (performance.now()), or null while it runs. */
+      exitedAtOf(no) {
+        return this.all[no - 1]?.exitedAt ?? null;
+      }
+      /** Whether start `no` exits within ms (true at once when it has). */
+      async startExitsWithin(no, ms) {
+        const run = this.all[no - 1];
+        if (run === void 0 || run.exitedAt !== null) return true;
+        await raceExit(run.exitSeen, ms);
+        return run.exitedAt !== null;
+      }
+      /**
+       * How start `no` ended, as facts: its status or signal, and its output's line that names the error
+       * (read once its output has ended, or after a moment when a descendant still holds it).
+       */
+      async endOf(no) {
+        const run = this.all[no - 1];
+        if (run === void 0) return { exitCode: null, signal: null, errorLine: null };
+        await raceExit(run.exited, 1e3);
+        const snap = run.snapshot(false);
+        return { exitCode: snap.exitCode, signal: snap.signal, errorLine: errorLine(snap.output) };
+      }
       /**
        * Starts the command and waits until it listens on host:port. A command that exits first or never
        * listens in time is a UsageError naming it, with its last output (it is stopped first).
        */
-      static async launch(command2, host, port, timeoutMs, signal, certificate = {}, http23 = false) {
+      static async launch(command2, host, port, timeoutMs, signal, certificate = {}, http23 = false, outputFile = null) {
         const expanded = expandPlaceholders(command2, { port: String(port), ...certificate });
         const env2 = { WSGATE_PORT: String(port), WSGATE_HOST: host, ...http23 ? { WSGATE_HTTP2: "1" } : {} };
         if (certificate.cert !== void 0 && certificate.key !== void 0) {
           env2.WSGATE_CERT_FILE = certificate.cert;
           env2.WSGATE_KEY_FILE = certificate.key;
         }
-        const server = new _ServerProcess(expanded, env2, startCommand(expanded, env2));
+        const server = new _ServerProcess(expanded, env2, outputFile === null ? null : new OutputLog(outputFile));
         await server.waitUntilListening(host, port, timeoutMs, signal);
         return server;
       }
@@ -82769,12 +83027,22 @@ var init_server_process = __esm({
       get hasExited() {
         return this.current.hasExited;
       }
+      /** When the current start exited (performance.now()), or null while it runs. */
+      get exitedAt() {
+        return this.current.exitedAt;
+      }
+      /** Whether wsgate is stopping it (at the run's end, or on a signal): an exit now is not a death. */
+      stopping = false;
+      /** The file its whole output is kept in (its name in the report directory), or null. */
+      get outputFile() {
+        return this.log?.name ?? null;
+      }
       /** Whether the process exits within ms (true at once when it already has). */
       async exitsWithin(ms) {
-        if (this.current.hasExited) return true;
+        if (this.current.exitedAt !== null) return true;
         let timer;
         const exited = await Promise.race([
-          this.current.exited.then(() => true),
+          this.current.exitSeen.then(() => true),
           new Promise((resolve6) => timer = setTimeout(() => resolve6(false), ms))
         ]);
         clearTimeout(timer);
@@ -82801,8 +83069,8 @@ var init_server_process = __esm({
             `the server under test's processes were still alive ${OLD_TREE_GONE_MS / 1e3} s after SIGKILL; not restarted (command: ${this.expanded})`
           );
         }
-        this.current = startCommand(this.expanded, this.env);
         this.starts += 1;
+        this.current = this.start();
         await this.waitUntilListening(host, port, timeoutMs, signal);
       }
       async waitUntilListening(host, port, timeoutMs, signal) {
@@ -82824,14 +83092,41 @@ var init_server_process = __esm({
        * SIGKILL was needed.
        */
       async stop() {
+        this.stopping = true;
         this.sampleCpu();
         if (this.current.hasExited) {
           this.current.killGroup();
+          await this.log?.close();
           return null;
         }
         const how = await this.current.stop(TERM_GRACE_MS);
         this.current.killGroup();
+        await raceExit(this.current.exited, 1e3);
+        await this.log?.close();
         return how === "killed" ? `the server ignored SIGTERM for ${TERM_GRACE_MS / 1e3} s; its process group was killed with SIGKILL` : null;
+      }
+    };
+    OutputLog = class {
+      constructor(file2) {
+        this.file = file2;
+        mkdirSync(path21.dirname(file2), { recursive: true });
+        this.name = path21.basename(file2);
+        this.stream = createWriteStream2(`${file2}.part`);
+        this.stream.on("error", () => void 0);
+      }
+      file;
+      stream;
+      name;
+      write(chunk) {
+        if (!this.stream.closed && !this.stream.writableEnded) this.stream.write(chunk);
+      }
+      async close() {
+        if (this.stream.writableEnded) return;
+        await new Promise((resolve6) => this.stream.end(resolve6));
+        try {
+          renameSync(`${this.file}.part`, this.file);
+        } catch {
+        }
       }
     };
   }
@@ -83892,6 +84187,7 @@ var init_server_attack = __esm({
 });
 
 // src/drivers/server-role.ts
+import path22 from "node:path";
 import { fileURLToPath as fileURLToPath5 } from "node:url";
 function referenceServerCommand(profile = false) {
   const script2 = fileURLToPath5(new URL("../bundled/reference-server.js", import.meta.url));
@@ -83934,7 +84230,18 @@ async function startServerPeer(config2, sut, context, cpu) {
     http2: config2.http2
   };
   const command2 = sut.command === REFERENCE_SERVER_COMMAND ? referenceServerCommand(config2.robustness) : sut.command;
-  const proc = command2 === null ? null : await ServerProcess.launch(command2, sut.host, port, sut.startTimeout * 1e3, io.signal, overTls ? certificateFiles(secure) : {}, config2.http2);
+  const n3 = config2.servers.indexOf(sut);
+  const outputFile = path22.join(config2.outdir, n3 <= 0 ? "server-output.log" : `server-output-${n3 + 1}.log`);
+  const proc = command2 === null ? null : await ServerProcess.launch(
+    command2,
+    sut.host,
+    port,
+    sut.startTimeout * 1e3,
+    io.signal,
+    overTls ? certificateFiles(secure) : {},
+    config2.http2,
+    outputFile
+  );
   const sampler = setInterval(() => proc?.sampleCpu(), 2e3);
   const stop = async () => {
     clearInterval(sampler);
@@ -83959,7 +84266,11 @@ async function startServerPeer(config2, sut, context, cpu) {
       signal: io.signal,
       out: io.out,
       gone: null,
-      stale: null
+      stale: null,
+      windows: [],
+      deaths: /* @__PURE__ */ new Map(),
+      restarting: null,
+      incidents: []
     };
     const what = sut.command === REFERENCE_SERVER_COMMAND ? "the bundled ws server" : command2 === null ? "the server" : JSON.stringify(command2);
     const url2 = `${target.tls ? "wss" : "ws"}://${hostPort(target.host, target.port)}${target.resource}`;
@@ -83969,6 +84280,7 @@ async function startServerPeer(config2, sut, context, cpu) {
       atOnce: config2.jobs,
       notes: [],
       play: { kind: "each", playCase: (def, index) => playOne(state, def, index) },
+      incidents: () => state.incidents,
       results: state.results,
       forget: (id) => state.results.delete(id),
       stop
@@ -84023,33 +84335,123 @@ async function playOne(state, def, index) {
     timeMs: performance.now() - t0,
     missing: reason
   });
-  const down = await serverDown(state);
   if (isRobustness(def)) {
+    const down = await serverDown(state);
     if (down !== null) return { ...failed(down), notRun: `not run: the server is down after an earlier case (${down})` };
     return playAttackOne(state, def, index, t0);
   }
-  if (down !== null) return failed(down);
   const limitMs = caseTimeoutFor(def, state.config) * 1e3;
   const { signal } = state;
-  const outcome2 = await playCase(
-    state.target,
-    scriptedCase(def),
-    { agent: state.agent, index: state.globalIndex.get(def.id) ?? index, limitMs, ...signal ? { signal } : {} },
-    playSettings(state.config, state.sut, def)
-  );
-  if (outcome2.result === null) return failed(await serverDown(state) ?? outcome2.error ?? "no result");
-  state.results.set(def.id, outcome2.result);
-  const proc = state.process;
-  return {
-    result: outcome2.result,
-    resultAt: performance.now(),
-    client: null,
-    sawConnection: true,
-    warnings: outcome2.timedOut ? [`the case did not end within ${limitMs / 1e3} s; wsgate dropped the connection`] : [],
-    timeMs: performance.now() - t0,
-    // A server that died during the case: the reason says so (the verdicts alone would not tell why).
-    ...proc === null ? {} : { peerExit: async () => await proc.exitsWithin(DIED_GRACE_MS) ? `the server under test ${proc.describeExit()} during the case` : null }
-  };
+  for (let attempt = 0; ; attempt++) {
+    const unplayable = await serverUp(state);
+    if (unplayable !== null) return { ...failed(unplayable), notRun: unplayable };
+    const proc = state.process;
+    let ended;
+    const settled2 = new Promise((resolve6) => ended = resolve6);
+    const window2 = { id: def.id, at: index, start: performance.now(), end: null, startNo: proc?.starts ?? 0, answered: false, settled: settled2 };
+    state.windows.push(window2);
+    const outcome2 = await playCase(
+      state.target,
+      scriptedCase(def),
+      { agent: state.agent, index: state.globalIndex.get(def.id) ?? index, limitMs, ...signal ? { signal } : {} },
+      playSettings(state.config, state.sut, def)
+    );
+    const end = performance.now();
+    const answered = outcome2.result !== null && outcome2.result.httpResponse !== "" && outcome2.result.httpResponse !== "?";
+    const grace = outcome2.result === null ? REFUSED_GRACE_MS : DIED_GRACE_MS;
+    const dead = !answered && proc !== null && !isAborted(signal) && await proc.startExitsWithin(window2.startNo, grace);
+    window2.answered = answered || dead && attempt > 0 && outcome2.result !== null;
+    window2.end = end;
+    ended();
+    if (dead && !window2.answered) {
+      if (state.sut.restart && (attempt === 0 || outcome2.result === null && attempt < REFUSED_TRIES)) continue;
+      const gone = await serverUp(state);
+      if (gone !== null) return { ...failed(gone), notRun: gone };
+    }
+    if (outcome2.result === null) return failed(outcome2.error ?? "no result");
+    state.results.set(def.id, outcome2.result);
+    return {
+      result: outcome2.result,
+      resultAt: performance.now(),
+      client: null,
+      sawConnection: true,
+      warnings: outcome2.timedOut ? [`the case did not end within ${limitMs / 1e3} s; wsgate dropped the connection`] : [],
+      timeMs: performance.now() - t0,
+      // Told once the server has stayed up a moment after the case, or has died.
+      ...proc === null || !window2.answered ? {} : { died: diedDuring(state, proc, window2) }
+    };
+  }
+}
+async function diedDuring(state, proc, window2) {
+  const no = window2.startNo;
+  const exited = await proc.startExitsWithin(no, Math.max(0, (window2.end ?? 0) + CHARGE_GRACE_MS - performance.now()));
+  if (!exited || proc.stopping && proc.starts === no) return null;
+  const death = await deathOf(state, proc, no);
+  return death.during.includes(window2.id) ? death : null;
+}
+function deathOf(state, proc, no) {
+  const known = state.deaths.get(no);
+  if (known !== void 0) return known;
+  const death = chargeDeath(state, proc, no);
+  state.deaths.set(no, death);
+  return death;
+}
+async function chargeDeath(state, proc, no) {
+  const at = proc.exitedAtOf(no) ?? performance.now();
+  await Promise.all(state.windows.filter((w) => w.startNo === no && w.start <= at && w.end === null).map((w) => w.settled));
+  const mine = state.windows.filter((w) => w.startNo === no && w.answered && w.start <= at);
+  const last = mine.reduce((a2, w) => a2 === null || w.end > a2.end ? w : a2, null);
+  const during = last === null || at - last.end > CHARGE_GRACE_MS ? [] : mine.filter((w) => {
+    const moment = Math.min(at, last.end);
+    return w.start <= moment && w.end >= moment - ENDED_TOGETHER_MS && w.end >= last.start;
+  });
+  const ids = during.sort((a2, b) => a2.at - b.at).map((w) => w.id);
+  return { role: "server", ...await proc.endOf(no), during: ids, outputFile: proc.outputFile };
+}
+async function serverUp(state) {
+  for (; ; ) {
+    if (state.gone !== null) return state.gone;
+    const proc = state.process;
+    if (proc === null || proc.exitedAt === null) return null;
+    if (state.restarting !== null) {
+      await state.restarting;
+      continue;
+    }
+    let settled2;
+    state.restarting = new Promise((resolve6) => settled2 = resolve6);
+    try {
+      await restartAfterDeath(state, proc, await deathOf(state, proc, proc.starts));
+    } finally {
+      state.restarting = null;
+      settled2();
+    }
+  }
+}
+async function restartAfterDeath(state, proc, death) {
+  if (isAborted(state.signal)) {
+    state.gone = notRunAfterDeath(death, "not restarted");
+    return;
+  }
+  if (!state.sut.restart) {
+    state.gone = notRunAfterDeath(death, "not restarted");
+    state.incidents.push(cutShortWords(death, "not restarted"));
+    return;
+  }
+  if (proc.starts > RESTART_LIMIT) {
+    state.gone = notRunAfterDeath(death, "restart limit", `it was started ${proc.starts} times`);
+    state.incidents.push(restartLimitWords(RESTART_LIMIT));
+    state.out.write(`wsgate: ${restartLimitWords(RESTART_LIMIT)}
+`);
+    return;
+  }
+  try {
+    await proc.restart(state.target.host, state.target.port, state.sut.startTimeout * 1e3, state.signal);
+    state.out.write(`${restartedWords(death, proc.starts)}
+`);
+  } catch (err) {
+    state.gone = notRunAfterDeath(death, "restart failed", err instanceof Error ? err.message : String(err));
+    state.incidents.push(cutShortWords(death, "restart failed"));
+  }
 }
 async function playAttackOne(state, def, index, t0) {
   const proc = state.process;
@@ -84114,7 +84516,7 @@ async function serverDown(state) {
     return state.gone;
   }
 }
-var DIED_GRACE_MS;
+var CHARGE_GRACE_MS, ENDED_TOGETHER_MS, REFUSED_TRIES, RESTART_LIMIT, DIED_GRACE_MS, REFUSED_GRACE_MS;
 var init_server_role = __esm({
   "src/drivers/server-role.ts"() {
     "use strict";
@@ -84136,9 +84538,15 @@ var init_server_role = __esm({
     init_writer();
     init_host_port();
     init_version();
+    init_peer_words();
     init_server_attack();
     init_shipped_limits();
-    DIED_GRACE_MS = 200;
+    CHARGE_GRACE_MS = 1e3;
+    ENDED_TOGETHER_MS = 20;
+    REFUSED_TRIES = 3;
+    RESTART_LIMIT = 200;
+    DIED_GRACE_MS = 300;
+    REFUSED_GRACE_MS = 1500;
   }
 });
 
@@ -84152,7 +84560,7 @@ function judgeResult(def, result, peer, budgets = DEFAULT_BUDGETS) {
   result.result = verdict.result;
   result.figures = verdict.figures;
 }
-function conclude(def, index, outcome2, config2) {
+function conclude(def, index, outcome2, config2, death = null) {
   if (outcome2.notRun !== void 0) return notRun(def, index, outcome2.notRun);
   const { result, client } = outcome2;
   const base = { index, ...caseFields(def), timeMs: Math.round(outcome2.timeMs), client };
@@ -84169,7 +84577,7 @@ function conclude(def, index, outcome2, config2) {
     };
   }
   if (isRobustness(def)) judgeResult(def, result, outcome2.peer ?? { memory: null }, config2.budgets);
-  const verdict = livenessRule(ruleForResult(result, new Set(config2.failOn)), result, outcome2.peerFailure);
+  const verdict = deathRule(livenessRule(ruleForResult(result, new Set(config2.failOn)), result, outcome2.peerFailure), def, death);
   const warnings = [...verdict.warnings, ...outcome2.warnings];
   if (client !== null && client.exitCode !== null && client.exitCode !== 0 && !client.timedOut) {
     warnings.push(`the client exited with status ${client.exitCode}`);
@@ -84180,7 +84588,8 @@ function conclude(def, index, outcome2, config2) {
     reason: verdict.reason,
     warnings,
     result,
-    reportBase: caseReportBase(agentFileBase(result.agent), result.id)
+    reportBase: caseReportBase(agentFileBase(result.agent), result.id),
+    ...death === null ? {} : { death }
   };
 }
 function livenessRule(verdict, result, peerFailure) {
@@ -84190,6 +84599,11 @@ function livenessRule(verdict, result, peerFailure) {
     status: "failed",
     reason: `the peer failed the liveness check after the case: ${peerFailure}; outcome ${result.behavior}: ${result.result}`
   };
+}
+function deathRule(verdict, def, death) {
+  if (death === null) return verdict;
+  const crash = diedDuringWords(death, def.id);
+  return { ...verdict, status: "failed", reason: verdict.status === "failed" ? `${crash}; ${verdict.reason}` : crash };
 }
 function notRun(def, index, reason) {
   return {
@@ -84207,6 +84621,7 @@ function notRun(def, index, reason) {
 var init_conclude = __esm({
   "src/run/conclude.ts"() {
     "use strict";
+    init_peer_words();
     init_budgets();
     init_attack_figures();
     init_case_limits();
@@ -84228,12 +84643,12 @@ var init_exclusion = __esm({
 
 // src/run/resources.ts
 import { stat as stat3 } from "node:fs/promises";
-import path21 from "node:path";
+import path23 from "node:path";
 async function checkOutputs(config2) {
   await checkDirectories([
     ["the report directory", config2.outdir],
-    ["the --junit directory", path21.dirname(config2.junit)],
-    ["the --json directory", path21.dirname(config2.json)]
+    ["the --junit directory", path23.dirname(config2.junit)],
+    ["the --json directory", path23.dirname(config2.json)]
   ]);
   for (const [flag, file2] of [
     ["--junit", config2.junit],
@@ -84357,17 +84772,16 @@ async function runPeer(peer, s) {
   const settle2 = (index, outcome2) => {
     const def = cases2[index - 1];
     if (def === void 0 || done.has(index) || s.cut(outcome2)) return;
-    const gc = (outcome2.result === null ? excludedFor(outcome2.agent ?? peer.agent, def, index) : null) ?? conclude(def, index, outcome2, config2);
-    const askExit = gc.status === "failed" ? outcome2.peerExit : void 0;
-    if (askExit === void 0) {
-      record2(gc);
+    const decide = (death) => {
+      record2((outcome2.result === null ? excludedFor(outcome2.agent ?? peer.agent, def, index) : null) ?? conclude(def, index, outcome2, config2, death));
+    };
+    if (outcome2.died === void 0) {
+      decide(null);
       return;
     }
-    return askExit().then((exit) => {
-      if (exit !== null) gc.reason += `; ${exit}`;
-      record2(gc);
-    });
+    return outcome2.died.then(decide);
   };
+  const pending2 = [];
   try {
     if (peer.play.kind === "self") await peer.play.playAll((index, outcome2) => void settle2(index, outcome2));
     else {
@@ -84380,9 +84794,13 @@ async function runPeer(peer, s) {
           const def = cases2[i2];
           const excluded = excludedFor(peer.agent, def, i2 + 1);
           if (excluded !== null) record2(excluded);
-          else await settle2(i2 + 1, await playCase2(def, i2 + 1));
+          else {
+            const told = settle2(i2 + 1, await playCase2(def, i2 + 1));
+            if (told !== void 0) pending2.push(told);
+          }
         }
       );
+      await Promise.all(pending2);
     }
   } finally {
     const warning = await peer.stop();
@@ -84437,6 +84855,7 @@ __export(serve_exports, {
   serveUntilStopped: () => serveUntilStopped,
   startCaseServer: () => startCaseServer
 });
+import path24 from "node:path";
 async function serveUntilStopped(server, signal, options = {}) {
   const reason = await new Promise((resolve6) => {
     server.once("stopRequested", (why) => resolve6(why));
@@ -84455,6 +84874,7 @@ async function startCaseServer(config2, logger, options = {}) {
   const { cases: cases2 } = selectForRun(config2);
   if (cases2.length === 0) throw new UsageError("no case is selected: check --cases and --exclude-cases");
   await checkDirectories([["the report directory", config2.outdir]]);
+  if (options.recordSelection !== false) await writeFileAtomic(path24.join(config2.outdir, SELECTION_FILE), selectionJson(cases2));
   const secure = config2.tls === null ? null : await prepareTls(config2.tls, { hosts: [config2.host], outdir: config2.outdir, serverFiles: false, needCertificate: true });
   const server = await listenForCases(config2, cases2, {
     logger,
@@ -84479,6 +84899,7 @@ var init_serve = __esm({
     init_setup3();
     init_exclusion();
     init_files();
+    init_selection();
     init_schedule();
     init_attack_figures();
     init_conclude();
@@ -84487,7 +84908,7 @@ var init_serve = __esm({
 
 // src/action.ts
 init_errors();
-import path22 from "node:path";
+import path25 from "node:path";
 import { Writable as Writable4 } from "node:stream";
 import { fileURLToPath as fileURLToPath6 } from "node:url";
 
@@ -86291,11 +86712,11 @@ var parser = new YargsParser({
   format,
   normalize,
   resolve: resolve2,
-  require: (path23) => {
+  require: (path26) => {
     if (typeof require2 !== "undefined") {
-      return require2(path23);
-    } else if (path23.match(/\.json$/)) {
-      return JSON.parse(readFileSync(path23, "utf8"));
+      return require2(path26);
+    } else if (path26.match(/\.json$/)) {
+      return JSON.parse(readFileSync(path26, "utf8"));
     } else {
       throw Error("only .json config files are supported in ESM");
     }
@@ -90135,8 +90556,8 @@ function judgeCommand(y, { io, env: env2, setStatus }) {
       type: "string",
       array: true,
       default: [],
-      describe: "Case id patterns that must have results (default: the cases index.json holds)"
-    }).option("exclude-cases", { type: "string", array: true, default: [], describe: "Case id patterns to leave out" }).option("extended", extendedOption).option("strict", { type: "boolean", default: false, describe: "NON-STRICT outcomes fail too" }).option("fail-on", { type: "string", array: true, describe: "Verdicts that fail a case (as for run)" }).option("baseline", { type: "string", describe: "Baseline file of accepted non-OK cases" }).option("write-baseline", { type: "string", describe: "Write the failing cases to a baseline file" }).option("github", githubOption).option("quiet", quietOption).option("junit", { type: "string", describe: "JUnit XML file (default: OUTDIR/junit.xml)" }).option("json", { type: "string", describe: "JSON summary file (default: OUTDIR/summary.json)" }).example("$0 judge --outdir reports/clients --agent my-client", "fail the build on the reports a server wrote"),
+      describe: "Case id patterns that must have results (default: --spec's selection, else the selection in the summary.json of the wsgate run that wrote the reports, else the whole catalogue)"
+    }).option("spec", { type: "string", describe: "The spec file wstest ran from (fuzzingclient.json, fuzzingserver.json): its cases must have results" }).option("exclude-cases", { type: "string", array: true, default: [], describe: "Case id patterns to leave out" }).option("extended", extendedOption).option("strict", { type: "boolean", default: false, describe: "NON-STRICT outcomes fail too" }).option("fail-on", { type: "string", array: true, describe: "Verdicts that fail a case (as for run)" }).option("baseline", { type: "string", describe: "Baseline file of accepted non-OK cases" }).option("write-baseline", { type: "string", describe: "Write the failing cases to a baseline file" }).option("github", githubOption).option("quiet", quietOption).option("junit", { type: "string", describe: "JUnit XML file (default: OUTDIR/junit.xml)" }).option("json", { type: "string", describe: "JSON summary file (default: OUTDIR/summary.json)" }).example("$0 judge --outdir reports/clients --agent my-client", "fail the build on the reports a server wrote"),
     async (a2) => {
       const [{ judgeConfig: judgeConfig2 }, { judgeReports: judgeReports2 }, { makeLogger: makeLogger2 }] = await Promise.all([
         Promise.resolve().then(() => (init_judge_merge(), judge_merge_exports)),
@@ -90150,6 +90571,7 @@ function judgeCommand(y, { io, env: env2, setStatus }) {
             agent: a2.agent,
             cases: a2.cases,
             excludeCases: a2["exclude-cases"],
+            spec: a2.spec,
             extended: a2.extended,
             failOn: a2["fail-on"],
             strict: a2.strict,
@@ -90552,7 +90974,7 @@ function actionArguments(env2) {
           argv.push(`${flag}=${v}`);
         break;
       case "string":
-        if (judging && name === "reports-directory") argv.push(`--junit=${path22.join(value, "junit.xml")}`, `--json=${path22.join(value, "summary.json")}`);
+        if (judging && name === "reports-directory") argv.push(`--junit=${path25.join(value, "junit.xml")}`, `--json=${path25.join(value, "summary.json")}`);
         else argv.push(`${flag}=${value}`);
         break;
     }
