@@ -298,6 +298,12 @@ export function autobahnSelection(spec: Pick<SpecSettings, 'cases' | 'excludeCas
   return ids.filter((id) => include.some((m) => m(id)) && !exclude.some((m) => m(id)));
 }
 
+/** The case ids a wstest spec file plays for `agent`: its selection, less what exclude-agent-cases leaves out for it. */
+export function autobahnSelectionFor(spec: Pick<SpecSettings, 'cases' | 'excludeCases' | 'excludeAgentCases'>, agent: string): string[] {
+  const excluded = agentCaseExcluder(spec.excludeAgentCases, 'autobahn');
+  return autobahnSelection(spec).filter((id) => !excluded(agent, id));
+}
+
 /**
  * A predicate telling whether `exclude-agent-cases` leaves case `id` out for `agent` (Autobahn's
  * patterns: anchored at both ends, `*` any run; everything else literal, or regular-expression syntax

@@ -115,10 +115,10 @@ export async function runBrowser(
   for (const [i, def] of cases.entries()) {
     const result = results?.get(def.id);
     if (result !== undefined) settleOnce(i + 1, played(result, null));
-    else if (finalReason !== null) settleOnce(i + 1, notPlayed(`not run: ${finalReason}`));
+    else if (finalReason !== null) settleOnce(i + 1, notPlayed(finalReason));
     else if (signal?.aborted !== true && !settled.has(i + 1) && !excluded.has(i + 1)) {
       skipped.push(def.id);
-      settleOnce(i + 1, notPlayed('not run: the page did not play this case'));
+      settleOnce(i + 1, notPlayed('the page did not play this case'));
     }
   }
   // A page that ended without asking for some cases (a WebSocket it could not open): they were not checked.
@@ -181,7 +181,7 @@ async function playLaunches(
     const where = end.inCase === null ? '' : ` during case ${cases[end.inCase - 1]?.id ?? end.inCase}`;
     if (inCase !== null) {
       await dropCase(server, target.agent, inCase, cases);
-      watch.settle(inCase, notPlayed(`not run: ${end.reason}${where}`));
+      watch.settle(inCase, notPlayed(`${end.reason}${where}`));
     }
     const last = reached();
     const relaunch = end.loaded && spent <= RELAUNCHES && last < cases.length;

@@ -8,7 +8,7 @@ import type { CatalogueCase } from '../cases/types.js';
 import type { ClientRunConfig } from '../config/run-config.js';
 import { UsageError } from '../errors.js';
 import { caseTimeoutFor, DEFAULT_CASE_TIMEOUT } from '../policy/case-limits.js';
-import { reasonWithoutResult } from '../policy/rule.js';
+import { reasonWithoutResult } from '../explain/peer-words.js';
 import { errorLine } from '../processes/crash.js';
 import type { CaseOutcome } from './driver.js';
 import { childrenCpuMs, shellQuote } from '../processes/client-process.js';
@@ -175,11 +175,12 @@ class FirstCases {
   private stopped: string | null = null;
 
   constructor(server: FuzzingServer) {
-    // Any case's opening handshake shows the command reaches the server, whichever case ends first.
-    const started = (): void => {
+    // Any connection shows the command reaches the server, whichever case ends first (what it does
+    // there, a refused handshake over HTTP/2 say, is a conformance result).
+    const reached = (): void => {
       this.armed = false;
     };
-    server.once('caseStarted', started);
+    server.once('accepted', reached);
   }
 
   /** The one line that stops the run, or null. */

@@ -41,7 +41,7 @@ export interface CaseOutcome {
    * after the next case started: the skeleton waits for it without holding a job slot.
    */
   died?: Promise<PeerDeath | null>;
-  /** The case could not be played at all (nothing accepted connections): not run, for this reason. */
+  /** The case could not be played at all (nothing accepted connections): not run, for this reason (the skeleton words it "not run: REASON"). */
   notRun?: string;
   /**
    * The peer under test failed during or after the case (the robustness profile): a server that died

@@ -77,7 +77,7 @@ export class LoopingRobustness {
     if (failed) {
       // Unlike per-case mode, dying after its close frame counts too: the process was to run the cases after it.
       const died: NonNullable<PeerFacts['crash']> = hung ? { how: crash, when: 'during the case', hung: true } : { how: crash, when: 'during the case' };
-      this.died = `not run: the client process died during case ${def.id} (it ${crash}); it runs every case itself (--client-loops), so it is not restarted (without --client-loops each case gets a process of its own)`;
+      this.died = `the client process died during case ${def.id} (it ${crash}); it runs every case itself (--client-loops), so it is not restarted (without --client-loops each case gets a process of its own)`;
       const failed: CaseOutcome = this.held.get(index) ?? {
         result: null,
         resultAt: null,

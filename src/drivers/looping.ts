@@ -16,7 +16,7 @@ import { isRobustness } from '../play/attack-figures.js';
 import { TreeMemory } from '../processes/tree-memory.js';
 import { UsageError } from '../errors.js';
 import { errorLine } from '../processes/crash.js';
-import { reasonWithoutResult } from '../policy/rule.js';
+import { reasonWithoutResult } from '../explain/peer-words.js';
 
 /**
  * Runs the command once; it drives every case itself (Autobahn style) via /getCaseCount and /runCase.

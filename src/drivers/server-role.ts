@@ -28,8 +28,8 @@ import { writeReports } from '../report/writer.js';
 import type { TlsSetup } from '../tls/setup.js';
 import { hostPort } from '../util/host-port.js';
 import { VERSION } from '../version.js';
-import type { CaseOutcome, Peer, PeerContext, PeerDeath, RoleDriver } from './driver.js';
-import { cutShortWords, notRunAfterDeath, restartedWords, restartLimitWords } from '../report/peer-words.js';
+import type { CaseOutcome, Peer, PeerContext, RoleDriver } from './driver.js';
+import { diedDuring, REFUSED_TRIES, serverUp, type CaseWindow, type ServerWatchState } from './server-watch.js';
 import { playAttackCase } from './server-attack.js';
 import { SHIPPED_LIMITS_ENV } from '../config/shipped-limits.js';
 
@@ -88,9 +88,7 @@ async function startServerPeer(
     http2: config.http2,
   };
   const command = sut.command === REFERENCE_SERVER_COMMAND ? referenceServerCommand(config.robustness) : sut.command;
-  // Its whole output is kept in the report directory: server-output.log (server-output-2.log, … for a spec's further servers).
-  const n = config.servers.indexOf(sut);
-  const outputFile = path.join(config.outdir, n <= 0 ? 'server-output.log' : `server-output-${n + 1}.log`);
+  const outputFile = outputFileOf(config, sut);
   const proc =
     command === null
       ? null
@@ -154,6 +152,12 @@ async function startServerPeer(
   }
 }
 
+/** Where a server's whole output is kept: server-output.log in the report directory (server-output-2.log, … for a spec's further servers). */
+function outputFileOf(config: ServerRunConfig, sut: ServerUnderTest): string {
+  const n = config.servers.indexOf(sut);
+  return path.join(config.outdir, n <= 0 ? 'server-output.log' : `server-output-${n + 1}.log`);
+}
+
 /** The agent of a server: its spec entry's or --agent, else its Server header or host:port; told apart from those before it. */
 async function agentOf(config: ServerRunConfig, sut: ServerUnderTest, target: ServerTarget, taken: ReadonlySet<string>): Promise<string> {
   let agent = sut.agent ?? config.agent;
@@ -179,8 +183,8 @@ async function awaitRemoteServer(target: ServerTarget, sut: ServerUnderTest, sig
 
 /** A server that never accepted a connection, under `unreachable: 'skip'`: its cases are left out, with the reason. */
 function unreachablePeer(sut: ServerUnderTest, fallbackAgent: string, out: NodeJS.WritableStream): Peer & { results: Map<string, CaseResult> } {
-  const reason = `not run: nothing accepted connections at ${sut.url} within ${sut.startTimeout} s`;
-  out.write(`wsgate: ${reason}; its cases are skipped\n`);
+  const reason = `nothing accepted connections at ${sut.url} within ${sut.startTimeout} s`;
+  out.write(`wsgate: not run: ${reason}; its cases are skipped\n`);
   return {
     agent: sut.agent ?? fallbackAgent,
     against: `the server at ${sut.url} (unreachable)`,
@@ -197,7 +201,7 @@ function unreachablePeer(sut: ServerUnderTest, fallbackAgent: string, out: NodeJ
 }
 
 /** What the cases of one server share while they run. */
-interface ServerState {
+interface ServerState extends ServerWatchState {
   config: ServerRunConfig;
   sut: ServerUnderTest;
   target: ServerTarget;
@@ -206,20 +210,8 @@ interface ServerState {
   results: Map<string, CaseResult>;
   /** Places of the cases in the whole catalogue (Autobahn's `case` field as a fuzzing client). */
   globalIndex: ReadonlyMap<string, number>;
-  signal: AbortSignal | undefined;
-  out: NodeJS.WritableStream;
-  /** Why the remaining cases cannot run (the server died and is not restarted), or null. */
-  gone: string | null;
   /** Why the server, alive, is restarted before the next case (it stopped serving after an attack), or null. */
   stale: string | null;
-  /** Each case's time against the server (the deaths are charged from them). */
-  windows: CaseWindow[];
-  /** The deaths of the server's starts, by start number, once worked out. */
-  deaths: Map<number, Promise<PeerDeath>>;
-  /** A restart in progress: the cases that found the server dead wait for it. */
-  restarting: Promise<void> | null;
-  /** What cut the run short (the restart limit), in one line each. */
-  incidents: string[];
 }
 
 /** One case: the server checked (restarted if asked), one connection, what came of it. */
@@ -236,7 +228,7 @@ async function playOne(state: ServerState, def: CatalogueCase, index: number): P
   });
   if (isRobustness(def)) {
     const down = await serverDown(state);
-    if (down !== null) return { ...failed(down), notRun: `not run: the server is down after an earlier case (${down})` };
+    if (down !== null) return { ...failed(down), notRun: `the server is down after an earlier case (${down})` };
     return playAttackOne(state, def, index, t0);
   }
   const limitMs = caseTimeoutFor(def, state.config) * 1000;
@@ -286,131 +278,6 @@ async function playOne(state: ServerState, def: CatalogueCase, index: number): P
       // Told once the server has stayed up a moment after the case, or has died.
       ...(proc === null || !window.answered ? {} : { died: diedDuring(state, proc, window) }),
     };
-  }
-}
-
-/** One case's time against one start of the server: from its connection to its end. */
-interface CaseWindow {
-  readonly id: string;
-  /** Its place in the run (catalogue order). */
-  readonly at: number;
-  readonly start: number;
-  end: number | null;
-  /** Which start of the server it was played against. */
-  readonly startNo: number;
-  /** The server answered its opening handshake: it was the server's case, not a connection its dying kernel took. */
-  answered: boolean;
-  /** Settles once the case has ended (`end` and `answered` are known). */
-  readonly settled: Promise<void>;
-}
-
-/**
- * How long after a case's end the server's death is still that case's: a process that died of the
- * case closes its connection first, and its exit is told a moment later (more on a busy machine).
- * Waited for beside the next cases, so it costs the run nothing but at its end.
- */
-const CHARGE_GRACE_MS = 1000;
-
-/** The death of the server during `window`, charged to it (with the other cases open then), or null. */
-async function diedDuring(state: ServerState, proc: ServerProcess, window: CaseWindow): Promise<PeerDeath | null> {
-  const no = window.startNo;
-  const exited = await proc.startExitsWithin(no, Math.max(0, (window.end ?? 0) + CHARGE_GRACE_MS - performance.now()));
-  if (!exited || (proc.stopping && proc.starts === no)) return null;
-  const death = await deathOf(state, proc, no);
-  return death.during.includes(window.id) ? death : null;
-}
-
-/**
- * The death of start `no` of the server as facts (worked out once): how it ended, its error line, the
- * cases it is charged to. Those whose connection was open when it died; if none was (its exit is
- * told after its connections closed), the last cases to end before it, within CHARGE_GRACE_MS, and
- * those that ended with them.
- */
-function deathOf(state: ServerState, proc: ServerProcess, no: number): Promise<PeerDeath> {
-  const known = state.deaths.get(no);
-  if (known !== undefined) return known;
-  const death = chargeDeath(state, proc, no);
-  state.deaths.set(no, death);
-  return death;
-}
-
-async function chargeDeath(state: ServerState, proc: ServerProcess, no: number): Promise<PeerDeath> {
-  const at = proc.exitedAtOf(no) ?? performance.now();
-  // The cases open when it died end with it: what each saw of the server is known once they have.
-  await Promise.all(state.windows.filter((w) => w.startNo === no && w.start <= at && w.end === null).map((w) => w.settled));
-  const mine = state.windows.filter((w) => w.startNo === no && w.answered && w.start <= at);
-  // Its connections end when it dies, together: the last case to end (within CHARGE_GRACE_MS of the
-  // exit, else it died between cases) and those open beside it then. The moment is the exit, or that
-  // case's end when the exit was told after the connections closed.
-  const last = mine.reduce<CaseWindow | null>((a, w) => (a === null || (w.end as number) > (a.end as number) ? w : a), null);
-  const during =
-    last === null || at - (last.end as number) > CHARGE_GRACE_MS
-      ? []
-      : mine.filter((w) => {
-          const moment = Math.min(at, last.end as number);
-          return w.start <= moment && (w.end as number) >= moment - ENDED_TOGETHER_MS && (w.end as number) >= last.start;
-        });
-  const ids = during.sort((a, b) => a.at - b.at).map((w) => w.id);
-  return { role: 'server', ...(await proc.endOf(no)), during: ids, outputFile: proc.outputFile };
-}
-
-/** Connections a dying process closes end within this of each other. */
-const ENDED_TOGETHER_MS = 20;
-
-/** How many starts a case whose connection is refused each time (its server dead) is tried on. */
-const REFUSED_TRIES = 3;
-
-/** How often a server wsgate started is started again after it died, at most. */
-export const RESTART_LIMIT = 200;
-
-/**
- * Null while the server can take the next case; else why the case is not run. A server wsgate
- * started that died is started again (once for the cases waiting on it) when --restart-server says
- * so, up to RESTART_LIMIT times, and waited for until it accepts connections.
- */
-async function serverUp(state: ServerState): Promise<string | null> {
-  for (;;) {
-    if (state.gone !== null) return state.gone;
-    const proc = state.process;
-    if (proc === null || proc.exitedAt === null) return null;
-    if (state.restarting !== null) {
-      await state.restarting;
-      continue;
-    }
-    let settled!: () => void;
-    state.restarting = new Promise<void>((resolve) => (settled = resolve));
-    try {
-      await restartAfterDeath(state, proc, await deathOf(state, proc, proc.starts));
-    } finally {
-      state.restarting = null;
-      settled();
-    }
-  }
-}
-
-/** Restarts a server that died, or says why the remaining cases are not run (state.gone). */
-async function restartAfterDeath(state: ServerState, proc: ServerProcess, death: PeerDeath): Promise<void> {
-  if (isAborted(state.signal)) {
-    state.gone = notRunAfterDeath(death, 'not restarted');
-    return;
-  }
-  if (!state.sut.restart) {
-    state.gone = notRunAfterDeath(death, 'not restarted');
-    state.incidents.push(cutShortWords(death, 'not restarted'));
-    return;
-  }
-  if (proc.starts > RESTART_LIMIT) {
-    state.gone = notRunAfterDeath(death, 'restart limit', `it was started ${proc.starts} times`);
-    state.incidents.push(restartLimitWords(RESTART_LIMIT));
-    state.out.write(`wsgate: ${restartLimitWords(RESTART_LIMIT)}\n`);
-    return;
-  }
-  try {
-    await proc.restart(state.target.host, state.target.port, state.sut.startTimeout * 1000, state.signal);
-    state.out.write(`${restartedWords(death, proc.starts)}\n`);
-  } catch (err) {
-    state.gone = notRunAfterDeath(death, 'restart failed', err instanceof Error ? err.message : String(err));
-    state.incidents.push(cutShortWords(death, 'restart failed'));
   }
 }
 

@@ -6,7 +6,7 @@
 import type { CaseResult, GateCase } from '../model/report.js';
 import type { Explanation, WirePoint } from '../model/explanation.js';
 import type { PeerDeath } from '../model/peer.js';
-import { diedDuringWords } from '../report/peer-words.js';
+import { diedDuringWords } from './peer-words.js';
 import { Utf8Validator } from '../protocol/utf8.js';
 import { codeWords, divergence, peerClose } from './divergence.js';
 import { requirementFor, type Requirement } from './requirements.js';

@@ -6,8 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { agentCaseExcluder, autobahnSelection, readSpec } from '../config/spec.js';
-import { SELECTION_FILE, selectionOf } from '../report/selection.js';
+import { autobahnSelectionFor, readSpec } from '../config/spec.js';
+import { SELECTION_FILE, selectionOf } from './selection.js';
 import { catalogue, everyCase } from '../cases/registry.js';
 import { selectCases } from '../cases/select.js';
 import type { CatalogueCase } from '../cases/types.js';
@@ -78,9 +78,7 @@ function expectedCases(config: JudgeConfig, results: IndexFile[string], agent: s
   if (config.cases.length > 0 || config.excludeCases.length > 0)
     return { cases: selectCases(config.extended ? everyCase : catalogue, config.cases, config.excludeCases), from: 'the cases given' };
   if (config.spec !== null) {
-    const spec = readSpec(config.spec, 'wstest');
-    const excluded = agentCaseExcluder(spec.excludeAgentCases, 'autobahn');
-    const ids = new Set(autobahnSelection(spec).filter((id) => !excluded(agent, id)));
+    const ids = new Set(autobahnSelectionFor(readSpec(config.spec, 'wstest'), agent));
     return { cases: catalogue.filter((c) => ids.has(c.id)), from: `the selection of ${config.spec}` };
   }
   const ran = runSelection(path.join(config.outdir, 'summary.json'), agent);

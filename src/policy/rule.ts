@@ -3,7 +3,7 @@
  * hand-written CI scripts apply to Autobahn's index.json today.
  */
 import type { CatalogueCase } from '../cases/types.js';
-import type { CaseResult, ClientRun, GateCase, GateStatus } from '../model/report.js';
+import type { CaseResult, GateCase, GateStatus } from '../model/report.js';
 import { FAILING_VERDICTS } from '../model/verdicts.js';
 
 /** The fields of a gate case that come from its declaration. */
@@ -39,17 +39,4 @@ export function ruleForResult(result: CaseResult, failing: ReadonlySet<string>):
   return { status: 'passed', reason: '', warnings };
 }
 
-/** Why a case without a result failed, from what the client process did. */
-export function reasonWithoutResult(client: ClientRun | null, timeoutSeconds: number, sawHandshake: boolean): string {
-  if (client === null) return 'the client did not run this case';
-  if (client.spawnError !== null) return `the client command could not be started: ${client.spawnError}`;
-  if (client.timedOut) {
-    return sawHandshake
-      ? `the case did not finish within ${timeoutSeconds} s; the client was killed`
-      : `the client did not connect within ${timeoutSeconds} s; it was killed`;
-  }
-  if (sawHandshake) return 'the client never completed the opening handshake';
-  const how = client.signal !== null ? `was killed by ${client.signal}` : `exited with status ${client.exitCode ?? '?'}`;
-  const hint = client.exitCode === 127 ? ' (command not found?)' : client.exitCode === 126 ? ' (not executable?)' : '';
-  return `the client ${how}${hint} before it connected`;
-}
+export { reasonWithoutResult } from '../explain/peer-words.js';

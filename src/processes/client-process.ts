@@ -161,28 +161,7 @@ export function startCommand(
   };
   child.stdout?.on('data', take);
   child.stderr?.on('data', take);
-  let exitedAt: number | null = null;
-  const exitEvent = new Promise<void>((resolve) =>
-    child.once('exit', () => {
-      exitedAt = performance.now();
-      resolve();
-    }),
-  );
-  const end = { hasExited: false, exitCode: null as number | null, signal: null as string | null, spawnError: null as string | null };
-  const exited = child.then(
-    (result) => {
-      exitedAt ??= performance.now();
-      end.hasExited = true;
-      end.exitCode = result.exitCode ?? null;
-      end.signal = result.signal ?? null;
-      if (result.failed && end.exitCode === null && end.signal === null) end.spawnError = firstLine(result.message ?? 'the command failed to start');
-    },
-    (err: unknown) => {
-      exitedAt ??= performance.now();
-      end.hasExited = true;
-      end.spawnError = firstLine(err instanceof Error ? err.message : String(err));
-    },
-  );
+  const { end, exited, exitSeen } = watchEnd(child);
   const tree = processTree(child.pid, token, namedBy);
   // A process still running when wsgate signals it did not die on its own.
   let signalled = false;
@@ -200,9 +179,9 @@ export function startCommand(
       return end.hasExited;
     },
     get exitedAt() {
-      return exitedAt;
+      return end.at;
     },
-    exitSeen: Promise.race([exitEvent, exited]),
+    exitSeen,
     pid: child.pid,
     treeCpuMs: () => treeCpuMs(child.pid, token, namedBy),
     killGroup,
@@ -214,6 +193,50 @@ export function startCommand(
     },
     crash: () => (end.hasExited && !signalled ? crashOf(end, output.text()) : null),
   };
+}
+
+/** What execa tells of a command's end. */
+interface Ending {
+  exitCode?: number | undefined;
+  signal?: string | undefined;
+  failed: boolean;
+  message?: string | undefined;
+}
+
+/** How a started command ends: its status, when its shell exited, and when its output ended too. */
+function watchEnd(child: { once(event: 'exit', listener: () => void): unknown } & PromiseLike<Ending>): {
+  end: { hasExited: boolean; exitCode: number | null; signal: string | null; spawnError: string | null; at: number | null };
+  exited: Promise<void>;
+  exitSeen: Promise<void>;
+} {
+  const end = {
+    hasExited: false,
+    exitCode: null as number | null,
+    signal: null as string | null,
+    spawnError: null as string | null,
+    at: null as number | null,
+  };
+  const exitEvent = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      end.at = performance.now();
+      resolve();
+    }),
+  );
+  const exited = Promise.resolve(child).then(
+    (result) => {
+      end.at ??= performance.now();
+      end.hasExited = true;
+      end.exitCode = result.exitCode ?? null;
+      end.signal = result.signal ?? null;
+      if (result.failed && end.exitCode === null && end.signal === null) end.spawnError = firstLine(result.message ?? 'the command failed to start');
+    },
+    (err: unknown) => {
+      end.at ??= performance.now();
+      end.hasExited = true;
+      end.spawnError = firstLine(err instanceof Error ? err.message : String(err));
+    },
+  );
+  return { end, exited, exitSeen: Promise.race([exitEvent, exited]) };
 }
 
 /**

@@ -222,12 +222,16 @@ export class ServerProcess {
     return this.log?.name ?? null;
   }
 
-  /** Whether the process exits within ms (true at once when it already has). */
+  /** Whether the process exits within ms (true at once when it already has); once it has, its status is known (after at most a second more). */
   async exitsWithin(ms: number): Promise<boolean> {
-    if (this.current.exitedAt !== null) return true;
+    const run = this.current;
+    if (run.exitedAt !== null) {
+      await raceExit(run.exited, 1000);
+      return true;
+    }
     let timer: NodeJS.Timeout | undefined;
     const exited = await Promise.race([
-      this.current.exitSeen.then(() => true),
+      this.current.exitSeen.then(() => raceExit(run.exited, 1000)).then(() => true),
       new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms))),
     ]);
     clearTimeout(timer);

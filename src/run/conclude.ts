@@ -6,7 +6,7 @@
 import type { CatalogueCase } from '../cases/types.js';
 import type { RunSettings } from '../config/run-config.js';
 import type { CaseOutcome, PeerDeath } from '../drivers/driver.js';
-import { diedDuringWords } from '../report/peer-words.js';
+import { diedDuringWords } from '../explain/peer-words.js';
 import { cpuBudgetOf, DEFAULT_BUDGETS, memoryBudgetOf, type RobustnessBudgets } from '../cases/data/budgets.js';
 import { isRobustness, judgeRobustness, recordOf, type PeerFacts } from '../play/attack-figures.js';
 import type { CaseResult, GateCase } from '../model/report.js';
@@ -35,7 +35,7 @@ export function judgeResult(def: CatalogueCase, result: CaseResult, peer: PeerFa
 
 /** The gate case of a played case: the gate rule on its result, or why it has none. */
 export function conclude(def: CatalogueCase, index: number, outcome: CaseOutcome, config: OutcomeConfig, death: PeerDeath | null = null): GateCase {
-  if (outcome.notRun !== undefined) return notRun(def, index, outcome.notRun);
+  if (outcome.notRun !== undefined) return notRun(def, index, `not run: ${outcome.notRun}`);
   const { result, client } = outcome;
   const base = { index, ...caseFields(def), timeMs: Math.round(outcome.timeMs), client };
   if (result === null) {

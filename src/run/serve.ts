@@ -12,7 +12,7 @@ import { prepareTls, type TlsSetup } from '../tls/setup.js';
 import { agentExclusion } from './exclusion.js';
 import path from 'node:path';
 import { checkDirectories, writeFileAtomic } from '../report/files.js';
-import { SELECTION_FILE, selectionJson } from '../report/selection.js';
+import { SELECTION_FILE, selectionJson } from '../finish/selection.js';
 import { selectForRun } from './schedule.js';
 import type { CaseResult } from '../model/report.js';
 import { isRobustness } from '../play/attack-figures.js';

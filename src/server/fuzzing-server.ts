@@ -84,7 +84,7 @@ export interface CaseRunEvent {
 /** Thrown when the server cannot listen (port in use, bad address). */
 export class ListenError extends UsageError {}
 
-/** Events: 'asked' (the path of any request routed, before its answer), 'caseStarted' (CaseRunEvent), 'caseFinished' (CaseRunEvent, CaseResult), 'caseSkipped' (CaseRunEvent), 'stopRequested', 'reportsUpdated', 'transportError' (TransportFailure). */
+/** Events: 'accepted' (a connection, past TLS when there is TLS), 'asked' (the path of any request routed, before its answer), 'caseStarted' (CaseRunEvent), 'caseFinished' (CaseRunEvent, CaseResult), 'caseSkipped' (CaseRunEvent), 'stopRequested', 'reportsUpdated', 'transportError' (TransportFailure). */
 export class FuzzingServer extends EventEmitter {
   /** Results by agent, then case id: the content of index.json. */
   readonly results = new Map<string, Map<string, CaseResult>>();
@@ -230,6 +230,7 @@ export class FuzzingServer extends EventEmitter {
 
   private accept(socket: net.Socket): void {
     this.track(socket);
+    this.emit('accepted');
     // Over HTTP/2, a session on the socket: its streams come to trackUpgrade.
     if (this.h2 !== null) this.h2.emit('connection', socket);
     else this.trackUpgrade(new ServerUpgrade(socket, this.options.protocolOptions, (request, s) => this.route(request, s)));

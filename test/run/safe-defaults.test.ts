@@ -134,8 +134,9 @@ describe('agent names and case ids never become paths outside the report directo
       await updateReports(srv.port);
       assert.deepEqual(readdirSync(sandbox).sort(), before, 'files appeared next to the report directory');
       const files = await listFiles(srv.outdir);
-      // One .json and one .html per agent, plus the indexes; every name is flat (no directory part).
-      assert.equal(files.length, HOSTILE_AGENTS.length * 2 + 2, files.join('\n'));
+      // One .json and one .html per agent, plus the indexes and the served selection; every name is flat (no directory part).
+      assert.equal(files.length, HOSTILE_AGENTS.length * 2 + 3, files.join('\n'));
+      assert.ok(files.includes('selection.json'), files.join('\n'));
       for (const f of files) assert.match(f, /^[a-z0-9_]+\.(json|html)$/, f);
       const index = JSON.parse(await readFile(path.join(srv.outdir, 'index.json'), 'utf8')) as Record<string, unknown>;
       assert.deepEqual(Object.keys(index).sort(), [...HOSTILE_AGENTS].sort());

@@ -63,6 +63,21 @@ function replacePort(file: string, from: number, to: number): void {
 
 type Index = Record<string, Record<string, { behavior: string; behaviorClose: string }>>;
 
+/** The cases whose verdicts differ between two index.json files, one line each (what a failed jq diff does not say). */
+function verdictChanges(expectedFile: string, actualFile: string): string {
+  const read = (f: string): Index => JSON.parse(readFileSync(f, 'utf8')) as Index;
+  const [expected, actual] = [read(expectedFile), read(actualFile)];
+  const lines: string[] = [];
+  for (const [agent, cases] of Object.entries(expected)) {
+    for (const [id, e] of Object.entries(cases)) {
+      const a = actual[agent]?.[id];
+      if (a?.behavior !== e.behavior || a.behaviorClose !== e.behaviorClose)
+        lines.push(`${agent} ${id}: expected ${e.behavior}/${e.behaviorClose}, got ${a === undefined ? 'nothing' : `${a.behavior}/${a.behaviorClose}`}`);
+    }
+  }
+  return lines.join('\n');
+}
+
 /** What tokio-tungstenite's spec files select (cases ["*"]: groups 1-7 and 10), for the run that makes their expected results. */
 const TUNGSTENITE_CASES = ['1.*', '2.*', '3.*', '4.*', '5.*', '6.*', '7.*', '10.*'];
 
@@ -129,7 +144,11 @@ describe("real projects' Autobahn invocations", { concurrency: 2 }, () => {
       assert.ok(gate.code === 0 || gate.code === 1, gate.stderr);
       copyFileSync(path.join(root, 'gate/index.json'), path.join(root, 'autobahn/expected-results.json'));
       const diff = await sh(`bash ${path.join(CONSUMERS, 'tokio-tungstenite/test_diff_server.sh')}`, root, env);
-      assert.equal(diff.code, 0, diff.out);
+      assert.equal(
+        diff.code,
+        0,
+        `${diff.out}\n${verdictChanges(path.join(root, 'autobahn/expected-results.json'), path.join(root, 'autobahn/server/index.json'))}`,
+      );
       // The judge can fail: a changed verdict makes it exit 64.
       const index = JSON.parse(readFileSync(path.join(root, 'autobahn/server/index.json'), 'utf8')) as Record<string, Record<string, { behavior: string }>>;
       const first = index.Tungstenite?.['1.1.1'];

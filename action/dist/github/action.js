@@ -27809,6 +27809,10 @@ function autobahnSelection(spec) {
   const exclude = matchers(spec.excludeCases ?? []);
   return ids.filter((id) => include.some((m) => m(id)) && !exclude.some((m) => m(id)));
 }
+function autobahnSelectionFor(spec, agent) {
+  const excluded = agentCaseExcluder(spec.excludeAgentCases, "autobahn");
+  return autobahnSelection(spec).filter((id) => !excluded(agent, id));
+}
 function agentCaseExcluder(rules, syntax = "wsgate") {
   const compile2 = (p) => wildcard(p, { syntax });
   const compiled = Object.entries(rules).map(([agent, cases2]) => ({ agent: compile2(agent), cases: cases2.map(compile2) }));
@@ -27866,7 +27870,7 @@ var init_spec = __esm({
   }
 });
 
-// src/report/selection.ts
+// src/finish/selection.ts
 function selectionJson(cases2) {
   return `${JSON.stringify({ tool: "wsgate", cases: cases2.map((c3) => c3.id) }, null, 2)}
 `;
@@ -27879,7 +27883,7 @@ function selectionOf(json2) {
 }
 var SELECTION_FILE;
 var init_selection = __esm({
-  "src/report/selection.ts"() {
+  "src/finish/selection.ts"() {
     "use strict";
     SELECTION_FILE = "selection.json";
   }
@@ -28371,7 +28375,7 @@ var init_causes = __esm({
   }
 });
 
-// src/report/peer-words.ts
+// src/explain/peer-words.ts
 function endWords2(end) {
   return end.signal !== null ? `was killed by ${end.signal}` : `exited with status ${end.exitCode ?? "?"}`;
 }
@@ -28391,7 +28395,7 @@ function whenWords(death) {
 }
 function notRunAfterDeath(death, next, detail = "") {
   const why = next === "not restarted" ? "it is not restarted (--restart-server restarts it)" : next === "restart limit" ? `it is not restarted again: ${detail}` : `restarting it failed: ${detail}`;
-  return `not run: the ${death.role} under test had died ${whenWords(death)} (${endWithLine(death)}); ${why}`;
+  return `the ${death.role} under test had died ${whenWords(death)} (${endWithLine(death)}); ${why}`;
 }
 function restartedWords(death, start) {
   return `wsgate: the ${death.role} under test ${endWithLine(death)} ${whenWords(death)}; restarted it (start ${start})`;
@@ -28402,8 +28406,19 @@ function restartLimitWords(limit) {
 function cutShortWords(death, next) {
   return `the ${death.role} under test died ${whenWords(death)} and ${next === "not restarted" ? "was not restarted" : "could not be restarted"}: the cases after it were not run`;
 }
+function reasonWithoutResult(client, timeoutSeconds, sawHandshake) {
+  if (client === null) return "the client did not run this case";
+  if (client.spawnError !== null) return `the client command could not be started: ${client.spawnError}`;
+  if (client.timedOut) {
+    return sawHandshake ? `the case did not finish within ${timeoutSeconds} s; the client was killed` : `the client did not connect within ${timeoutSeconds} s; it was killed`;
+  }
+  if (sawHandshake) return "the client never completed the opening handshake";
+  const how = client.signal !== null ? `was killed by ${client.signal}` : `exited with status ${client.exitCode ?? "?"}`;
+  const hint = client.exitCode === 127 ? " (command not found?)" : client.exitCode === 126 ? " (not executable?)" : "";
+  return `the client ${how}${hint} before it connected`;
+}
 var init_peer_words = __esm({
-  "src/report/peer-words.ts"() {
+  "src/explain/peer-words.ts"() {
     "use strict";
   }
 });
@@ -42055,21 +42070,11 @@ function ruleForResult(result, failing) {
   if (failures.length > 0) return { status: "failed", reason: failures.join("; "), warnings };
   return { status: "passed", reason: "", warnings };
 }
-function reasonWithoutResult(client, timeoutSeconds, sawHandshake) {
-  if (client === null) return "the client did not run this case";
-  if (client.spawnError !== null) return `the client command could not be started: ${client.spawnError}`;
-  if (client.timedOut) {
-    return sawHandshake ? `the case did not finish within ${timeoutSeconds} s; the client was killed` : `the client did not connect within ${timeoutSeconds} s; it was killed`;
-  }
-  if (sawHandshake) return "the client never completed the opening handshake";
-  const how = client.signal !== null ? `was killed by ${client.signal}` : `exited with status ${client.exitCode ?? "?"}`;
-  const hint = client.exitCode === 127 ? " (command not found?)" : client.exitCode === 126 ? " (not executable?)" : "";
-  return `the client ${how}${hint} before it connected`;
-}
 var init_rule = __esm({
   "src/policy/rule.ts"() {
     "use strict";
     init_verdicts();
+    init_peer_words();
   }
 });
 
@@ -42124,9 +42129,7 @@ function expectedCases(config2, results, agent, indexFile) {
   if (config2.cases.length > 0 || config2.excludeCases.length > 0)
     return { cases: selectCases(config2.extended ? everyCase : catalogue, config2.cases, config2.excludeCases), from: "the cases given" };
   if (config2.spec !== null) {
-    const spec = readSpec(config2.spec, "wstest");
-    const excluded = agentCaseExcluder(spec.excludeAgentCases, "autobahn");
-    const ids = new Set(autobahnSelection(spec).filter((id) => !excluded(agent, id)));
+    const ids = new Set(autobahnSelectionFor(readSpec(config2.spec, "wstest"), agent));
     return { cases: catalogue.filter((c3) => ids.has(c3.id)), from: `the selection of ${config2.spec}` };
   }
   const ran = runSelection(path5.join(config2.outdir, "summary.json"), agent);
@@ -77050,28 +77053,7 @@ function startCommand(expanded, env2, namedBy = null, sink = null) {
   };
   child.stdout?.on("data", take);
   child.stderr?.on("data", take);
-  let exitedAt = null;
-  const exitEvent = new Promise(
-    (resolve6) => child.once("exit", () => {
-      exitedAt = performance.now();
-      resolve6();
-    })
-  );
-  const end = { hasExited: false, exitCode: null, signal: null, spawnError: null };
-  const exited = child.then(
-    (result) => {
-      exitedAt ??= performance.now();
-      end.hasExited = true;
-      end.exitCode = result.exitCode ?? null;
-      end.signal = result.signal ?? null;
-      if (result.failed && end.exitCode === null && end.signal === null) end.spawnError = firstLine(result.message ?? "the command failed to start");
-    },
-    (err) => {
-      exitedAt ??= performance.now();
-      end.hasExited = true;
-      end.spawnError = firstLine(err instanceof Error ? err.message : String(err));
-    }
-  );
+  const { end, exited, exitSeen } = watchEnd(child);
   const tree = processTree(child.pid, token, namedBy);
   let signalled = false;
   const killGroup = () => {
@@ -77088,9 +77070,9 @@ function startCommand(expanded, env2, namedBy = null, sink = null) {
       return end.hasExited;
     },
     get exitedAt() {
-      return exitedAt;
+      return end.at;
     },
-    exitSeen: Promise.race([exitEvent, exited]),
+    exitSeen,
     pid: child.pid,
     treeCpuMs: () => treeCpuMs(child.pid, token, namedBy),
     killGroup,
@@ -77102,6 +77084,36 @@ function startCommand(expanded, env2, namedBy = null, sink = null) {
     },
     crash: () => end.hasExited && !signalled ? crashOf(end, output2.text()) : null
   };
+}
+function watchEnd(child) {
+  const end = {
+    hasExited: false,
+    exitCode: null,
+    signal: null,
+    spawnError: null,
+    at: null
+  };
+  const exitEvent = new Promise(
+    (resolve6) => child.once("exit", () => {
+      end.at = performance.now();
+      resolve6();
+    })
+  );
+  const exited = Promise.resolve(child).then(
+    (result) => {
+      end.at ??= performance.now();
+      end.hasExited = true;
+      end.exitCode = result.exitCode ?? null;
+      end.signal = result.signal ?? null;
+      if (result.failed && end.exitCode === null && end.signal === null) end.spawnError = firstLine(result.message ?? "the command failed to start");
+    },
+    (err) => {
+      end.at ??= performance.now();
+      end.hasExited = true;
+      end.spawnError = firstLine(err instanceof Error ? err.message : String(err));
+    }
+  );
+  return { end, exited, exitSeen: Promise.race([exitEvent, exited]) };
 }
 function processTree(pid, token, namedBy) {
   const signalAll = (sig) => {
@@ -80206,6 +80218,7 @@ var init_fuzzing_server = __esm({
       }
       accept(socket) {
         this.track(socket);
+        this.emit("accepted");
         if (this.h2 !== null) this.h2.emit("connection", socket);
         else this.trackUpgrade(new ServerUpgrade(socket, this.options.protocolOptions, (request, s) => this.route(request, s)));
       }
@@ -80926,7 +80939,7 @@ var init_looping_robustness = __esm({
         const failed = crash !== null && index !== null && def?.attackBudget !== void 0;
         if (failed) {
           const died = hung ? { how: crash, when: "during the case", hung: true } : { how: crash, when: "during the case" };
-          this.died = `not run: the client process died during case ${def.id} (it ${crash}); it runs every case itself (--client-loops), so it is not restarted (without --client-loops each case gets a process of its own)`;
+          this.died = `the client process died during case ${def.id} (it ${crash}); it runs every case itself (--client-loops), so it is not restarted (without --client-loops each case gets a process of its own)`;
           const failed2 = this.held.get(index) ?? {
             result: null,
             resultAt: null,
@@ -81236,7 +81249,7 @@ var init_looping = __esm({
     init_tree_memory();
     init_errors();
     init_crash();
-    init_rule();
+    init_peer_words();
   }
 });
 
@@ -81504,10 +81517,10 @@ async function runBrowser(server, cases2, setup, target, config2, signal, settle
   for (const [i2, def] of cases2.entries()) {
     const result = results?.get(def.id);
     if (result !== void 0) settleOnce(i2 + 1, played(result, null));
-    else if (finalReason !== null) settleOnce(i2 + 1, notPlayed(`not run: ${finalReason}`));
+    else if (finalReason !== null) settleOnce(i2 + 1, notPlayed(finalReason));
     else if (signal?.aborted !== true && !settled2.has(i2 + 1) && !excluded.has(i2 + 1)) {
       skipped.push(def.id);
-      settleOnce(i2 + 1, notPlayed("not run: the page did not play this case"));
+      settleOnce(i2 + 1, notPlayed("the page did not play this case"));
     }
   }
   if (skipped.length > 0)
@@ -81549,7 +81562,7 @@ async function playLaunches(watch, setup, target, signal, incidents, reached, on
     const where = end.inCase === null ? "" : ` during case ${cases2[end.inCase - 1]?.id ?? end.inCase}`;
     if (inCase !== null) {
       await dropCase(server, target.agent, inCase, cases2);
-      watch.settle(inCase, notPlayed(`not run: ${end.reason}${where}`));
+      watch.settle(inCase, notPlayed(`${end.reason}${where}`));
     }
     const last = reached();
     const relaunch = end.loaded && spent <= RELAUNCHES && last < cases2.length;
@@ -82014,7 +82027,7 @@ var init_client_role = __esm({
     "use strict";
     init_errors();
     init_case_limits();
-    init_rule();
+    init_peer_words();
     init_crash();
     init_client_process();
     init_factory();
@@ -82031,10 +82044,10 @@ var init_client_role = __esm({
       /** The line that stopped the run, once said: every case that ends after it ends the same way. */
       stopped = null;
       constructor(server) {
-        const started = () => {
+        const reached = () => {
           this.armed = false;
         };
-        server.once("caseStarted", started);
+        server.once("accepted", reached);
       }
       /** The one line that stops the run, or null. */
       after(def, outcome2, limitS) {
@@ -83037,12 +83050,16 @@ var init_server_process = __esm({
       get outputFile() {
         return this.log?.name ?? null;
       }
-      /** Whether the process exits within ms (true at once when it already has). */
+      /** Whether the process exits within ms (true at once when it already has); once it has, its status is known (after at most a second more). */
       async exitsWithin(ms) {
-        if (this.current.exitedAt !== null) return true;
+        const run = this.current;
+        if (run.exitedAt !== null) {
+          await raceExit(run.exited, 1e3);
+          return true;
+        }
         let timer;
         const exited = await Promise.race([
-          this.current.exitSeen.then(() => true),
+          this.current.exitSeen.then(() => raceExit(run.exited, 1e3)).then(() => true),
           new Promise((resolve6) => timer = setTimeout(() => resolve6(false), ms))
         ]);
         clearTimeout(timer);
@@ -83129,6 +83146,91 @@ var init_server_process = __esm({
         }
       }
     };
+  }
+});
+
+// src/drivers/server-watch.ts
+async function diedDuring(state, proc, window2) {
+  const no = window2.startNo;
+  const exited = await proc.startExitsWithin(no, Math.max(0, (window2.end ?? 0) + CHARGE_GRACE_MS - performance.now()));
+  if (!exited || proc.stopping && proc.starts === no) return null;
+  const death = await deathOf(state, proc, no);
+  return death.during.includes(window2.id) ? death : null;
+}
+function deathOf(state, proc, no) {
+  const known = state.deaths.get(no);
+  if (known !== void 0) return known;
+  const death = chargeDeath(state, proc, no);
+  state.deaths.set(no, death);
+  return death;
+}
+async function chargeDeath(state, proc, no) {
+  const at = proc.exitedAtOf(no) ?? performance.now();
+  await Promise.all(state.windows.filter((w) => w.startNo === no && w.start <= at && w.end === null).map((w) => w.settled));
+  const mine = state.windows.filter((w) => w.startNo === no && w.answered && w.start <= at);
+  const last = mine.reduce((a2, w) => a2 === null || w.end > a2.end ? w : a2, null);
+  const during = last === null || at - last.end > CHARGE_GRACE_MS ? [] : mine.filter((w) => {
+    const moment = Math.min(at, last.end);
+    return w.start <= moment && w.end >= moment - ENDED_TOGETHER_MS && w.end >= last.start;
+  });
+  const ids = during.sort((a2, b) => a2.at - b.at).map((w) => w.id);
+  return { role: "server", ...await proc.endOf(no), during: ids, outputFile: proc.outputFile };
+}
+async function serverUp(state) {
+  for (; ; ) {
+    if (state.gone !== null) return state.gone;
+    const proc = state.process;
+    if (proc === null || proc.exitedAt === null) return null;
+    if (state.restarting !== null) {
+      await state.restarting;
+      continue;
+    }
+    let settled2;
+    state.restarting = new Promise((resolve6) => settled2 = resolve6);
+    try {
+      await restartAfterDeath(state, proc, await deathOf(state, proc, proc.starts));
+    } finally {
+      state.restarting = null;
+      settled2();
+    }
+  }
+}
+async function restartAfterDeath(state, proc, death) {
+  if (isAborted(state.signal)) {
+    state.gone = notRunAfterDeath(death, "not restarted");
+    return;
+  }
+  if (!state.sut.restart) {
+    state.gone = notRunAfterDeath(death, "not restarted");
+    state.incidents.push(cutShortWords(death, "not restarted"));
+    return;
+  }
+  if (proc.starts > RESTART_LIMIT) {
+    state.gone = notRunAfterDeath(death, "restart limit", `it was started ${proc.starts} times`);
+    state.incidents.push(restartLimitWords(RESTART_LIMIT));
+    state.out.write(`wsgate: ${restartLimitWords(RESTART_LIMIT)}
+`);
+    return;
+  }
+  try {
+    await proc.restart(state.target.host, state.target.port, state.sut.startTimeout * 1e3, state.signal);
+    state.out.write(`${restartedWords(death, proc.starts)}
+`);
+  } catch (err) {
+    state.gone = notRunAfterDeath(death, "restart failed", err instanceof Error ? err.message : String(err));
+    state.incidents.push(cutShortWords(death, "restart failed"));
+  }
+}
+var CHARGE_GRACE_MS, ENDED_TOGETHER_MS, REFUSED_TRIES, RESTART_LIMIT;
+var init_server_watch = __esm({
+  "src/drivers/server-watch.ts"() {
+    "use strict";
+    init_waiting();
+    init_peer_words();
+    CHARGE_GRACE_MS = 1e3;
+    ENDED_TOGETHER_MS = 20;
+    REFUSED_TRIES = 3;
+    RESTART_LIMIT = 200;
   }
 });
 
@@ -84230,8 +84332,7 @@ async function startServerPeer(config2, sut, context, cpu) {
     http2: config2.http2
   };
   const command2 = sut.command === REFERENCE_SERVER_COMMAND ? referenceServerCommand(config2.robustness) : sut.command;
-  const n3 = config2.servers.indexOf(sut);
-  const outputFile = path22.join(config2.outdir, n3 <= 0 ? "server-output.log" : `server-output-${n3 + 1}.log`);
+  const outputFile = outputFileOf(config2, sut);
   const proc = command2 === null ? null : await ServerProcess.launch(
     command2,
     sut.host,
@@ -84290,6 +84391,10 @@ async function startServerPeer(config2, sut, context, cpu) {
     throw err;
   }
 }
+function outputFileOf(config2, sut) {
+  const n3 = config2.servers.indexOf(sut);
+  return path22.join(config2.outdir, n3 <= 0 ? "server-output.log" : `server-output-${n3 + 1}.log`);
+}
 async function agentOf(config2, sut, target, taken) {
   let agent = sut.agent ?? config2.agent;
   if (sut.agent === null && config2.agentFromServer) agent = await probeServerHeader(target) ?? config2.unknownAgent ?? hostPort(target.host, target.port);
@@ -84307,8 +84412,8 @@ async function awaitRemoteServer(target, sut, signal, unreachable) {
   return false;
 }
 function unreachablePeer(sut, fallbackAgent, out) {
-  const reason = `not run: nothing accepted connections at ${sut.url} within ${sut.startTimeout} s`;
-  out.write(`wsgate: ${reason}; its cases are skipped
+  const reason = `nothing accepted connections at ${sut.url} within ${sut.startTimeout} s`;
+  out.write(`wsgate: not run: ${reason}; its cases are skipped
 `);
   return {
     agent: sut.agent ?? fallbackAgent,
@@ -84337,7 +84442,7 @@ async function playOne(state, def, index) {
   });
   if (isRobustness(def)) {
     const down = await serverDown(state);
-    if (down !== null) return { ...failed(down), notRun: `not run: the server is down after an earlier case (${down})` };
+    if (down !== null) return { ...failed(down), notRun: `the server is down after an earlier case (${down})` };
     return playAttackOne(state, def, index, t0);
   }
   const limitMs = caseTimeoutFor(def, state.config) * 1e3;
@@ -84380,77 +84485,6 @@ async function playOne(state, def, index) {
       // Told once the server has stayed up a moment after the case, or has died.
       ...proc === null || !window2.answered ? {} : { died: diedDuring(state, proc, window2) }
     };
-  }
-}
-async function diedDuring(state, proc, window2) {
-  const no = window2.startNo;
-  const exited = await proc.startExitsWithin(no, Math.max(0, (window2.end ?? 0) + CHARGE_GRACE_MS - performance.now()));
-  if (!exited || proc.stopping && proc.starts === no) return null;
-  const death = await deathOf(state, proc, no);
-  return death.during.includes(window2.id) ? death : null;
-}
-function deathOf(state, proc, no) {
-  const known = state.deaths.get(no);
-  if (known !== void 0) return known;
-  const death = chargeDeath(state, proc, no);
-  state.deaths.set(no, death);
-  return death;
-}
-async function chargeDeath(state, proc, no) {
-  const at = proc.exitedAtOf(no) ?? performance.now();
-  await Promise.all(state.windows.filter((w) => w.startNo === no && w.start <= at && w.end === null).map((w) => w.settled));
-  const mine = state.windows.filter((w) => w.startNo === no && w.answered && w.start <= at);
-  const last = mine.reduce((a2, w) => a2 === null || w.end > a2.end ? w : a2, null);
-  const during = last === null || at - last.end > CHARGE_GRACE_MS ? [] : mine.filter((w) => {
-    const moment = Math.min(at, last.end);
-    return w.start <= moment && w.end >= moment - ENDED_TOGETHER_MS && w.end >= last.start;
-  });
-  const ids = during.sort((a2, b) => a2.at - b.at).map((w) => w.id);
-  return { role: "server", ...await proc.endOf(no), during: ids, outputFile: proc.outputFile };
-}
-async function serverUp(state) {
-  for (; ; ) {
-    if (state.gone !== null) return state.gone;
-    const proc = state.process;
-    if (proc === null || proc.exitedAt === null) return null;
-    if (state.restarting !== null) {
-      await state.restarting;
-      continue;
-    }
-    let settled2;
-    state.restarting = new Promise((resolve6) => settled2 = resolve6);
-    try {
-      await restartAfterDeath(state, proc, await deathOf(state, proc, proc.starts));
-    } finally {
-      state.restarting = null;
-      settled2();
-    }
-  }
-}
-async function restartAfterDeath(state, proc, death) {
-  if (isAborted(state.signal)) {
-    state.gone = notRunAfterDeath(death, "not restarted");
-    return;
-  }
-  if (!state.sut.restart) {
-    state.gone = notRunAfterDeath(death, "not restarted");
-    state.incidents.push(cutShortWords(death, "not restarted"));
-    return;
-  }
-  if (proc.starts > RESTART_LIMIT) {
-    state.gone = notRunAfterDeath(death, "restart limit", `it was started ${proc.starts} times`);
-    state.incidents.push(restartLimitWords(RESTART_LIMIT));
-    state.out.write(`wsgate: ${restartLimitWords(RESTART_LIMIT)}
-`);
-    return;
-  }
-  try {
-    await proc.restart(state.target.host, state.target.port, state.sut.startTimeout * 1e3, state.signal);
-    state.out.write(`${restartedWords(death, proc.starts)}
-`);
-  } catch (err) {
-    state.gone = notRunAfterDeath(death, "restart failed", err instanceof Error ? err.message : String(err));
-    state.incidents.push(cutShortWords(death, "restart failed"));
   }
 }
 async function playAttackOne(state, def, index, t0) {
@@ -84516,7 +84550,7 @@ async function serverDown(state) {
     return state.gone;
   }
 }
-var CHARGE_GRACE_MS, ENDED_TOGETHER_MS, REFUSED_TRIES, RESTART_LIMIT, DIED_GRACE_MS, REFUSED_GRACE_MS;
+var DIED_GRACE_MS, REFUSED_GRACE_MS;
 var init_server_role = __esm({
   "src/drivers/server-role.ts"() {
     "use strict";
@@ -84538,13 +84572,9 @@ var init_server_role = __esm({
     init_writer();
     init_host_port();
     init_version();
-    init_peer_words();
+    init_server_watch();
     init_server_attack();
     init_shipped_limits();
-    CHARGE_GRACE_MS = 1e3;
-    ENDED_TOGETHER_MS = 20;
-    REFUSED_TRIES = 3;
-    RESTART_LIMIT = 200;
     DIED_GRACE_MS = 300;
     REFUSED_GRACE_MS = 1500;
   }
@@ -84561,7 +84591,7 @@ function judgeResult(def, result, peer, budgets = DEFAULT_BUDGETS) {
   result.figures = verdict.figures;
 }
 function conclude(def, index, outcome2, config2, death = null) {
-  if (outcome2.notRun !== void 0) return notRun(def, index, outcome2.notRun);
+  if (outcome2.notRun !== void 0) return notRun(def, index, `not run: ${outcome2.notRun}`);
   const { result, client } = outcome2;
   const base = { index, ...caseFields(def), timeMs: Math.round(outcome2.timeMs), client };
   if (result === null) {

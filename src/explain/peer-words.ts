@@ -3,6 +3,7 @@
  * drivers hand over facts (drivers/driver.ts: PeerDeath), the skeleton words them here, once.
  */
 import type { PeerDeath } from '../model/peer.js';
+import type { ClientRun } from '../model/report.js';
 
 /** "exited with status 1", "was killed by SIGSEGV". */
 export function endWords(end: Pick<PeerDeath, 'exitCode' | 'signal'>): string {
@@ -33,7 +34,7 @@ function whenWords(death: PeerDeath): string {
   return death.during.length === 0 ? 'between cases' : `during ${death.during.join(', ')}`;
 }
 
-/** Why a case the dead peer kept from running was not run. */
+/** Why a case the dead peer kept from running was not run (the skeleton says "not run:" before it). */
 export function notRunAfterDeath(death: PeerDeath, next: 'not restarted' | 'restart limit' | 'restart failed', detail = ''): string {
   const why =
     next === 'not restarted'
@@ -41,7 +42,7 @@ export function notRunAfterDeath(death: PeerDeath, next: 'not restarted' | 'rest
       : next === 'restart limit'
         ? `it is not restarted again: ${detail}`
         : `restarting it failed: ${detail}`;
-  return `not run: the ${death.role} under test had died ${whenWords(death)} (${endWithLine(death)}); ${why}`;
+  return `the ${death.role} under test had died ${whenWords(death)} (${endWithLine(death)}); ${why}`;
 }
 
 /** The run's line when a server that died was started again. */
@@ -57,4 +58,19 @@ export function restartLimitWords(limit: number): string {
 /** The run-level incident when a dead server's remaining cases are not run. */
 export function cutShortWords(death: PeerDeath, next: 'not restarted' | 'restart failed'): string {
   return `the ${death.role} under test died ${whenWords(death)} and ${next === 'not restarted' ? 'was not restarted' : 'could not be restarted'}: the cases after it were not run`;
+}
+
+/** Why a case without a result failed, from what the client process did. */
+export function reasonWithoutResult(client: ClientRun | null, timeoutSeconds: number, sawHandshake: boolean): string {
+  if (client === null) return 'the client did not run this case';
+  if (client.spawnError !== null) return `the client command could not be started: ${client.spawnError}`;
+  if (client.timedOut) {
+    return sawHandshake
+      ? `the case did not finish within ${timeoutSeconds} s; the client was killed`
+      : `the client did not connect within ${timeoutSeconds} s; it was killed`;
+  }
+  if (sawHandshake) return 'the client never completed the opening handshake';
+  const how = client.signal !== null ? `was killed by ${client.signal}` : `exited with status ${client.exitCode ?? '?'}`;
+  const hint = client.exitCode === 127 ? ' (command not found?)' : client.exitCode === 126 ? ' (not executable?)' : '';
+  return `the client ${how}${hint} before it connected`;
 }

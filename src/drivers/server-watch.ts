@@ -1,0 +1,153 @@
+/**
+ * The watch on a server wsgate started: each case's time against each start of it, its deaths
+ * charged to the cases open when they happened, and its restarts (waited for until it accepts
+ * connections, at most RESTART_LIMIT). Facts only; explain/peer-words.ts words them.
+ */
+import type { PeerDeath } from '../model/peer.js';
+import type { ServerProcess } from '../processes/server-process.js';
+import { isAborted } from '../processes/waiting.js';
+import { cutShortWords, notRunAfterDeath, restartedWords, restartLimitWords } from '../explain/peer-words.js';
+
+/** What the watch keeps of one server under test. */
+export interface ServerWatchState {
+  process: ServerProcess | null;
+  sut: { restart: boolean; startTimeout: number };
+  target: { host: string; port: number };
+  signal: AbortSignal | undefined;
+  out: NodeJS.WritableStream;
+  /** Why the remaining cases cannot run (the server died and is not restarted), or null. */
+  gone: string | null;
+  /** Each case's time against the server (the deaths are charged from them). */
+  windows: CaseWindow[];
+  /** The deaths of the server's starts, by start number, once worked out. */
+  deaths: Map<number, Promise<PeerDeath>>;
+  /** A restart in progress: the cases that found the server dead wait for it. */
+  restarting: Promise<void> | null;
+  /** What cut the run short (the restart limit), in one line each. */
+  incidents: string[];
+}
+
+/** One case's time against one start of the server: from its connection to its end. */
+export interface CaseWindow {
+  readonly id: string;
+  /** Its place in the run (catalogue order). */
+  readonly at: number;
+  readonly start: number;
+  end: number | null;
+  /** Which start of the server it was played against. */
+  readonly startNo: number;
+  /** The server answered its opening handshake: it was the server's case, not a connection its dying kernel took. */
+  answered: boolean;
+  /** Settles once the case has ended (`end` and `answered` are known). */
+  readonly settled: Promise<void>;
+}
+
+/**
+ * How long after a case's end the server's death is still that case's: a process that died of the
+ * case closes its connection first, and its exit is told a moment later (more on a busy machine).
+ * Waited for beside the next cases, so it costs the run nothing but at its end.
+ */
+const CHARGE_GRACE_MS = 1000;
+
+/** The death of the server during `window`, charged to it (with the other cases open then), or null. */
+export async function diedDuring(state: ServerWatchState, proc: ServerProcess, window: CaseWindow): Promise<PeerDeath | null> {
+  const no = window.startNo;
+  const exited = await proc.startExitsWithin(no, Math.max(0, (window.end ?? 0) + CHARGE_GRACE_MS - performance.now()));
+  if (!exited || (proc.stopping && proc.starts === no)) return null;
+  const death = await deathOf(state, proc, no);
+  return death.during.includes(window.id) ? death : null;
+}
+
+/**
+ * The death of start `no` of the server as facts (worked out once): how it ended, its error line, the
+ * cases it is charged to. Those whose connection was open when it died; if none was (its exit is
+ * told after its connections closed), the last cases to end before it, within CHARGE_GRACE_MS, and
+ * those that ended with them.
+ */
+function deathOf(state: ServerWatchState, proc: ServerProcess, no: number): Promise<PeerDeath> {
+  const known = state.deaths.get(no);
+  if (known !== undefined) return known;
+  const death = chargeDeath(state, proc, no);
+  state.deaths.set(no, death);
+  return death;
+}
+
+async function chargeDeath(state: ServerWatchState, proc: ServerProcess, no: number): Promise<PeerDeath> {
+  const at = proc.exitedAtOf(no) ?? performance.now();
+  // The cases open when it died end with it: what each saw of the server is known once they have.
+  await Promise.all(state.windows.filter((w) => w.startNo === no && w.start <= at && w.end === null).map((w) => w.settled));
+  const mine = state.windows.filter((w) => w.startNo === no && w.answered && w.start <= at);
+  // Its connections end when it dies, together: the last case to end (within CHARGE_GRACE_MS of the
+  // exit, else it died between cases) and those open beside it then. The moment is the exit, or that
+  // case's end when the exit was told after the connections closed.
+  const last = mine.reduce<CaseWindow | null>((a, w) => (a === null || (w.end as number) > (a.end as number) ? w : a), null);
+  const during =
+    last === null || at - (last.end as number) > CHARGE_GRACE_MS
+      ? []
+      : mine.filter((w) => {
+          const moment = Math.min(at, last.end as number);
+          return w.start <= moment && (w.end as number) >= moment - ENDED_TOGETHER_MS && (w.end as number) >= last.start;
+        });
+  const ids = during.sort((a, b) => a.at - b.at).map((w) => w.id);
+  return { role: 'server', ...(await proc.endOf(no)), during: ids, outputFile: proc.outputFile };
+}
+
+/** Connections a dying process closes end within this of each other. */
+const ENDED_TOGETHER_MS = 20;
+
+/** How many starts a case whose connection is refused each time (its server dead) is tried on. */
+export const REFUSED_TRIES = 3;
+
+/** How often a server wsgate started is started again after it died, at most. */
+export const RESTART_LIMIT = 200;
+
+/**
+ * Null while the server can take the next case; else why the case is not run. A server wsgate
+ * started that died is started again (once for the cases waiting on it) when --restart-server says
+ * so, up to RESTART_LIMIT times, and waited for until it accepts connections.
+ */
+export async function serverUp(state: ServerWatchState): Promise<string | null> {
+  for (;;) {
+    if (state.gone !== null) return state.gone;
+    const proc = state.process;
+    if (proc === null || proc.exitedAt === null) return null;
+    if (state.restarting !== null) {
+      await state.restarting;
+      continue;
+    }
+    let settled!: () => void;
+    state.restarting = new Promise<void>((resolve) => (settled = resolve));
+    try {
+      await restartAfterDeath(state, proc, await deathOf(state, proc, proc.starts));
+    } finally {
+      state.restarting = null;
+      settled();
+    }
+  }
+}
+
+/** Restarts a server that died, or says why the remaining cases are not run (state.gone). */
+async function restartAfterDeath(state: ServerWatchState, proc: ServerProcess, death: PeerDeath): Promise<void> {
+  if (isAborted(state.signal)) {
+    state.gone = notRunAfterDeath(death, 'not restarted');
+    return;
+  }
+  if (!state.sut.restart) {
+    state.gone = notRunAfterDeath(death, 'not restarted');
+    state.incidents.push(cutShortWords(death, 'not restarted'));
+    return;
+  }
+  if (proc.starts > RESTART_LIMIT) {
+    state.gone = notRunAfterDeath(death, 'restart limit', `it was started ${proc.starts} times`);
+    state.incidents.push(restartLimitWords(RESTART_LIMIT));
+    state.out.write(`wsgate: ${restartLimitWords(RESTART_LIMIT)}\n`);
+    return;
+  }
+  try {
+    await proc.restart(state.target.host, state.target.port, state.sut.startTimeout * 1000, state.signal);
+    state.out.write(`${restartedWords(death, proc.starts)}\n`);
+  } catch (err) {
+    state.gone = notRunAfterDeath(death, 'restart failed', err instanceof Error ? err.message : String(err));
+    state.incidents.push(cutShortWords(death, 'restart failed'));
+  }
+}
