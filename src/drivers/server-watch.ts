@@ -49,10 +49,26 @@ export interface CaseWindow {
  */
 const CHARGE_GRACE_MS = 1000;
 
+/** One promise per signal, false once it aborts: the cases' waits share it (no listener per case). */
+const aborts = new WeakMap<AbortSignal, Promise<false>>();
+function abortOf(signal: AbortSignal): Promise<false> {
+  let p = aborts.get(signal);
+  if (p === undefined) {
+    p = new Promise<false>((resolve) => {
+      if (signal.aborted) resolve(false);
+      else signal.addEventListener('abort', () => resolve(false), { once: true });
+    });
+    aborts.set(signal, p);
+  }
+  return p;
+}
+
 /** The death of the server during `window`, charged to it (with the other cases open then), or null. */
 export async function diedDuring(state: ServerWatchState, proc: ServerProcess, window: CaseWindow): Promise<PeerDeath | null> {
   const no = window.startNo;
-  const exited = await proc.startExitsWithin(no, Math.max(0, (window.end ?? 0) + CHARGE_GRACE_MS - performance.now()));
+  // A signal ends the wait at once: an interrupted run stops without waiting for the grace.
+  const wait = proc.startExitsWithin(no, Math.max(0, (window.end ?? 0) + CHARGE_GRACE_MS - performance.now()));
+  const exited = await (state.signal === undefined ? wait : Promise.race([wait, abortOf(state.signal)]));
   if (!exited || (proc.stopping && proc.starts === no)) return null;
   const death = await deathOf(state, proc, no);
   return death.during.includes(window.id) ? death : null;

@@ -56,6 +56,10 @@ export async function runGate(config: RunConfig, io: GateIo, ending?: RunEnding)
   } finally {
     secure?.dispose();
   }
+  // Stopped before any peer's cases began (a signal while the server starts): every case is not run.
+  if (tested.length === 0 && io.signal?.aborted === true) {
+    tested.push({ agent: config.agent, cases: cases.map((def, i) => notRun(def, i + 1, interruptedReason(io.signal))), incidents: [] });
+  }
   for (const problem of (await keeper?.finish()) ?? []) io.out.write(`wsgate: warning: ${problem}\n`);
   const run: GateRun = {
     agent: tested.map((t) => t.agent).join(', ') || config.agent,
@@ -91,6 +95,11 @@ function cutBy(signal: AbortSignal | undefined): (outcome: CaseOutcome) => boole
   let abortedAt = signal?.aborted === true ? 0 : Infinity;
   signal?.addEventListener('abort', () => (abortedAt = performance.now()), { once: true });
   return (outcome) => signal?.aborted === true && (outcome.resultAt === null || outcome.resultAt > abortedAt);
+}
+
+/** The reason of a case the run's signal kept from running. */
+function interruptedReason(signal: AbortSignal | undefined): string {
+  return `not run: the run was interrupted (${String(signal?.reason ?? 'interrupted')})`;
 }
 
 /** What cut the peers' runs short, one line (null: nothing did): the run did not check every case. */
@@ -182,7 +191,7 @@ async function runPeer(peer: Peer, s: PeerRunSettings): Promise<GateCase[]> {
     if (warning !== null) io.out.write(`wsgate: warning: ${warning}\n`);
   }
   if (io.signal?.aborted === true) {
-    const why = `not run: the run was interrupted (${String(io.signal.reason ?? 'interrupted')})`;
+    const why = interruptedReason(io.signal);
     for (const [i, def] of cases.entries()) {
       if (done.has(i + 1)) continue;
       peer.forget(def.id);

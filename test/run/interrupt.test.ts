@@ -138,3 +138,27 @@ test('SIGTERM while a looping client (the bundled one) is mid-case: that case an
   );
   for (const f of files.filter((f) => f.endsWith('.json'))) JSON.parse(await readFile(path.join(outdir, f), 'utf8'));
 });
+
+test('SIGINT while the server under test is starting: every selected case is not run, each a JUnit error, exit 130', async () => {
+  const outdir = await tempDir();
+  const marker = path.join(outdir, '..', `${path.basename(outdir)}-starting`);
+  // A server command that says it started, then never listens.
+  const server = `touch '${marker}'; exec sleep 60`;
+  const child = spawn(process.execPath, [CLI, 'run', '--role', 'server', '--server', server, '--outdir', outdir, '--cases', '1.1.*'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  try {
+    const { existsSync, rmSync } = await import('node:fs');
+    const deadline = performance.now() + 30_000;
+    while (!existsSync(marker) && performance.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    rmSync(marker, { force: true });
+    child.kill('SIGINT');
+    assert.equal(await exited, 130);
+    const junit = await readFile(path.join(outdir, 'junit.xml'), 'utf8');
+    assert.match(junit, /<testsuites [^>]*tests="8" failures="0" errors="8" skipped="0"/);
+    assert.equal((junit.match(/<error message="not run: the run was interrupted \(SIGINT\)" type="NOT RUN"\/>/g) ?? []).length, 8);
+  } finally {
+    child.kill('SIGKILL');
+  }
+});

@@ -83150,9 +83150,21 @@ var init_server_process = __esm({
 });
 
 // src/drivers/server-watch.ts
+function abortOf(signal) {
+  let p = aborts.get(signal);
+  if (p === void 0) {
+    p = new Promise((resolve6) => {
+      if (signal.aborted) resolve6(false);
+      else signal.addEventListener("abort", () => resolve6(false), { once: true });
+    });
+    aborts.set(signal, p);
+  }
+  return p;
+}
 async function diedDuring(state, proc, window2) {
   const no = window2.startNo;
-  const exited = await proc.startExitsWithin(no, Math.max(0, (window2.end ?? 0) + CHARGE_GRACE_MS - performance.now()));
+  const wait = proc.startExitsWithin(no, Math.max(0, (window2.end ?? 0) + CHARGE_GRACE_MS - performance.now()));
+  const exited = await (state.signal === void 0 ? wait : Promise.race([wait, abortOf(state.signal)]));
   if (!exited || proc.stopping && proc.starts === no) return null;
   const death = await deathOf(state, proc, no);
   return death.during.includes(window2.id) ? death : null;
@@ -83221,13 +83233,14 @@ async function restartAfterDeath(state, proc, death) {
     state.incidents.push(cutShortWords(death, "restart failed"));
   }
 }
-var CHARGE_GRACE_MS, ENDED_TOGETHER_MS, REFUSED_TRIES, RESTART_LIMIT;
+var CHARGE_GRACE_MS, aborts, ENDED_TOGETHER_MS, REFUSED_TRIES, RESTART_LIMIT;
 var init_server_watch = __esm({
   "src/drivers/server-watch.ts"() {
     "use strict";
     init_waiting();
     init_peer_words();
     CHARGE_GRACE_MS = 1e3;
+    aborts = /* @__PURE__ */ new WeakMap();
     ENDED_TOGETHER_MS = 20;
     REFUSED_TRIES = 3;
     RESTART_LIMIT = 200;
@@ -84745,6 +84758,9 @@ async function runGate(config2, io, ending) {
   } finally {
     secure?.dispose();
   }
+  if (tested.length === 0 && io.signal?.aborted === true) {
+    tested.push({ agent: config2.agent, cases: cases2.map((def, i2) => notRun(def, i2 + 1, interruptedReason(io.signal))), incidents: [] });
+  }
   for (const problem of await keeper?.finish() ?? []) io.out.write(`wsgate: warning: ${problem}
 `);
   const run = {
@@ -84776,6 +84792,9 @@ function cutBy(signal) {
   let abortedAt = signal?.aborted === true ? 0 : Infinity;
   signal?.addEventListener("abort", () => abortedAt = performance.now(), { once: true });
   return (outcome2) => signal?.aborted === true && (outcome2.resultAt === null || outcome2.resultAt > abortedAt);
+}
+function interruptedReason(signal) {
+  return `not run: the run was interrupted (${String(signal?.reason ?? "interrupted")})`;
 }
 function cutShort(tested) {
   const lines = tested.flatMap((t) => t.incidents.map((i2) => tested.length > 1 ? `${t.agent}: ${i2}` : i2));
@@ -84838,7 +84857,7 @@ async function runPeer(peer, s) {
 `);
   }
   if (io.signal?.aborted === true) {
-    const why = `not run: the run was interrupted (${String(io.signal.reason ?? "interrupted")})`;
+    const why = interruptedReason(io.signal);
     for (const [i2, def] of cases2.entries()) {
       if (done.has(i2 + 1)) continue;
       peer.forget(def.id);
