@@ -139,7 +139,10 @@ describe('group 18.4: handshake floods and slow answers against real clients', (
     assert.equal(bad.status, 'failed', bad.result?.result);
     // Quiet, it takes the head and echoes, and only the CPU it spent on the way shows the fault; with
     // every core busy it may not finish within the case's 11 s. Either way its CPU is over budget.
-    assert.match(bad.result?.result ?? '', /The client took the response and echoed the message sent after it\.|The client neither refused the response nor echoed the message within/);
+    assert.match(
+      bad.result?.result ?? '',
+      /The client took the response and echoed the message sent after it\.|The client neither refused the response nor echoed the message within/,
+    );
     assert.match(bad.result?.result ?? '', /over budget: the peer's process tree spent [\d,]+ ms of CPU time over the case \(budget 1,000 ms\)/i);
     const over = cpu(bad);
     assert.equal(over.over, true);
