@@ -66,7 +66,7 @@ describe('endpoints and bad input', () => {
   test('/getCaseStatus answers MISSING after its bounded wait, then the behavior once run', async () => {
     const t0 = Date.now();
     assert.deepEqual(await messages(`${base}/getCaseStatus?case=1&agent=status-agent`), ['{"behavior":"MISSING"}']);
-    assert.ok(Date.now() - t0 < 5000);
+    assert.ok(Date.now() - t0 < 20_000);
     const waiting = messages(`${base}/getCaseStatus?case=1&agent=status-agent2`);
     const second = messages(`${base}/getCaseStatus?case=1&agent=status-agent2`);
     await runNode(REFERENCE_CLIENT, [`${base}/runCase?case=1&agent=status-agent2`]);

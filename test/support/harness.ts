@@ -69,7 +69,8 @@ export async function startServer(patterns: string[] = []): Promise<{ server: Fu
     port: 0,
     outdir,
     cases: selectCases(catalogue, patterns),
-    statusWaitMs: 2000,
+    // /getCaseStatus's wait: long enough for a client process to start and play a case on a busy machine.
+    statusWaitMs: 8000,
     logger: pino({ level: 'silent' }),
   });
   await server.listen();
