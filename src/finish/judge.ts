@@ -37,7 +37,7 @@ export async function judgeReports(config: JudgeConfig, io: GateIo): Promise<num
   const results = (index as IndexFile)[agent] ?? {};
   const baseline = config.baseline === null ? null : loadBaseline(config.baseline);
   // Reports of a fuzzing client (isServer false) judge a server.
-  const role = (await reportsOfServer(results, config.outdir)) ? 'server' : 'client';
+  const role = reportsOfServer(results, config.outdir) ? 'server' : 'client';
   const { cases: selected, from } = expectedCases(config, results, agent, indexFile);
   if (selected.length === 0) throw new UsageError(`${indexFile}: no case to judge for agent ${JSON.stringify(agent)}`);
   const failing = new Set(config.failOn);
@@ -122,7 +122,7 @@ function runSelection(file: string, agent: string): Set<string> | null {
 }
 
 /** Whether the first report the index names was written by a fuzzing client (the reports judge a server). */
-async function reportsOfServer(results: IndexFile[string], outdir: string): Promise<boolean> {
+function reportsOfServer(results: IndexFile[string], outdir: string): boolean {
   const first = Object.values(results).find((r) => isObject(r) && typeof r.reportfile === 'string');
   if (first === undefined) return false;
   try {

@@ -42095,7 +42095,7 @@ async function judgeReports(config2, io) {
   const agent = agentToJudge(index, config2.agent, indexFile);
   const results = index[agent] ?? {};
   const baseline = config2.baseline === null ? null : loadBaseline(config2.baseline);
-  const role = await reportsOfServer(results, config2.outdir) ? "server" : "client";
+  const role = reportsOfServer(results, config2.outdir) ? "server" : "client";
   const { cases: selected, from } = expectedCases(config2, results, agent, indexFile);
   if (selected.length === 0) throw new UsageError(`${indexFile}: no case to judge for agent ${JSON.stringify(agent)}`);
   const failing = new Set(config2.failOn);
@@ -42160,7 +42160,7 @@ function runSelection(file2, agent) {
   const ids = summary.cases.filter((c3) => isObject2(c3) && typeof c3.id === "string" && (c3.agent === void 0 || c3.agent === agent)).map((c3) => c3.id);
   return ids.length === 0 ? null : new Set(ids);
 }
-async function reportsOfServer(results, outdir) {
+function reportsOfServer(results, outdir) {
   const first = Object.values(results).find((r) => isObject2(r) && typeof r.reportfile === "string");
   if (first === void 0) return false;
   try {
