@@ -10,6 +10,7 @@
 //   check.mjs echo URL                      a text and a binary message come back unchanged
 //   check.mjs http-json URL KEY             GET URL answers 200 with a JSON object holding KEY
 //   check.mjs run-reports DIR TOTAL PASSED FAILED [INTERRUPTED]
+//   check.mjs no-reports DIR                 DIR holds no report (a run stopped as a usage error)
 //   check.mjs serve-reports DIR AGENT TOTAL
 //   check.mjs owner DIR UID
 //   check.mjs tls-reports DIR
@@ -63,7 +64,12 @@ function runReports(dir, total, passed, failed, interrupted) {
   const head = /<testsuites\b[^>]*>/.exec(junit)?.[0] ?? '';
   const attr = (name) => Number(new RegExp(`\\b${name}="(\\d+)"`).exec(head)?.[1] ?? NaN);
   expect(attr('tests') === total, `junit.xml: tests=${attr('tests')}, expected ${total}`);
-  expect(attr('errors') === 0, `junit.xml: errors=${attr('errors')}, expected 0`);
+  // A case the run never reached is a JUnit error (NOT RUN), so an interrupted run is never green to
+  // a JUnit reader; a run that ended by itself has none.
+  const notRun = interrupted ? total - passed - failed : 0;
+  expect(attr('errors') === notRun, `junit.xml: errors=${attr('errors')}, expected ${notRun}`);
+  const notRunCases = (junit.match(/<error\b[^>]*\btype="NOT RUN"/g) ?? []).length;
+  expect(notRunCases === notRun, `junit.xml: ${notRunCases} cases marked NOT RUN, expected ${notRun}`);
   expect(attr('failures') === counts.failed, `junit.xml: failures=${attr('failures')}, summary.json says ${counts.failed}`);
   expect((junit.match(/<testcase\b/g) ?? []).length === total, `junit.xml: ${(junit.match(/<testcase\b/g) ?? []).length} testcases, expected ${total}`);
 }
@@ -199,6 +205,12 @@ switch (command) {
   case 'run-reports': {
     const [dir, total, passed, failed, interrupted] = args;
     runReports(dir, Number(total), Number(passed), Number(failed), interrupted === 'interrupted');
+    break;
+  }
+  case 'no-reports': {
+    const [dir] = args;
+    const left = existsSync(dir) ? readdirSync(dir, { recursive: true }) : [];
+    expect(left.length === 0, `${dir} holds ${left.join(', ')}: a run stopped as a usage error writes no report`);
     break;
   }
   case 'serve-reports': {

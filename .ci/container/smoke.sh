@@ -8,7 +8,9 @@
 #                    `--version` through the entrypoint
 #   4. run           `run` on the embedded default client inside the container: exit 0, reports in a
 #                    mounted directory, written by the user node (uid 1000) that wsgate's commands run as
-#   5. failing run   a client that never connects (host network, another uid): exit 1 passes
+#   5. broken client a client command that never connects (host network, another uid): exit 2, one
+#                    line, no report written
+#   5a. failing run  a client that connects and hangs up (host network, another uid): exit 1 passes
 #   5b. server role  `run --role server` (the bundled ws server in the container) and `run --server-url`
 #                    against a ws server on the host: exit 0, reports in /reports/servers
 #   5c. TLS          `run --tls`, `run --role server --tls` (ca.pem in /reports, no key), `serve --tls` + a host client
@@ -212,12 +214,25 @@ status=0
 check run-reports "$dir/clients" "$RUN_TOTAL" "$RUN_TOTAL" 0
 check owner "$dir/clients" 1000
 
-step 'failing run: a client that never connects (exit 1; host network, as another user)'
+step 'broken client command: a client that never connects (exit 2, one line, no report)'
+dir=$(reports_dir broken 4321)
+status=0
+# The client is /bin/false: it exits before it connects, in the run's first two cases, so the run
+# stops as a usage error (the command is wrong), not as a conformance failure.
+out=$("$ENGINE" run --rm --name "$PREFIX-broken" "${HOST_NET[@]}" --user 4321:4321 -v "$dir:/reports" "$IMAGE" \
+  run --url ws://127.0.0.1:0 --client false --agent never-connects --cases '1.1.1' '1.1.2' 2>&1) || status=$?
+printf '%s\n' "$out" | tail -n 2
+[ "$status" = 2 ] || fail "a client that never connects gave exit $status, expected 2"
+printf '%s\n' "$out" | grep -q '^wsgate: the client command never connected' || fail 'no one-line reason for the broken client command'
+check no-reports "$dir/clients"
+
+step 'failing run: a client that connects and hangs up (exit 1; host network, as another user)'
 dir=$(reports_dir fail 4321)
 status=0
-# docs/docker.md's --client line; the client is /bin/false, which exits before it connects.
+# docs/docker.md's --client line; the client opens a TCP connection to its {url} and closes it.
 "$ENGINE" run --rm --name "$PREFIX-fail" "${HOST_NET[@]}" --user 4321:4321 -v "$dir:/reports" "$IMAGE" \
-  run --url ws://127.0.0.1:0 --client false --agent never-connects --cases '1.1.1' '1.1.2' | tail -n 4 || status=$?
+  run --url ws://127.0.0.1:0 --agent hangs-up --cases '1.1.1' '1.1.2' \
+  --client "node -e \"require('net').connect(new URL(process.argv[1]).port, '127.0.0.1').end()\" {url}" | tail -n 4 || status=$?
 [ "$status" = 1 ] || fail "a failing client gave exit $status, expected 1"
 check run-reports "$dir/clients" 2 0 2
 
