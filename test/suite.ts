@@ -48,7 +48,7 @@ function testFiles(): string[] {
  */
 const SLOW_FIRST: Record<string, number> = {
   'run/browser.test.js': 120,
-  'run/server-crash.test.js': 65,
+  'run/server-crash.test.js': 45,
   'repro/repro.test.js': 100,
   'wstest/consumers.test.js': 94,
   'cases/s09-limits.test.js': 87,

@@ -160,14 +160,15 @@ async function playLaunches(
     void sampler?.steady(STEADY_MS, STEADY_SLACK, (watch.timeoutS * 1000) / 2).finally(steady);
     const robust = attacks ? new LoopingRobustness(cases, sampler, watch.settle) : null;
     let end: LaunchEnd = { kind: 'signal' };
-    let attributed = false;
+    // The attack case the browser died of, when the robustness profile charged one.
+    let charged: number | null = null;
     try {
       end = await watchLaunch(watch, browser, signal, robust);
     } finally {
       // How it died on its own, read before wsgate ends it; or how its page stopped asking (a stall).
       const died = end.kind === 'incident' && browser.process.hasExited ? diedWords(browser) : null;
       const hung = end.kind === 'incident' && died === null && end.loaded ? end.reason.replace(/^the page stalled: /, '') : null;
-      attributed = robust?.ended(died ?? hung, died === null && hung !== null) ?? false;
+      charged = robust?.ended(died ?? hung, died === null && hung !== null) ?? null;
       steady();
       server.caseCountHold = null;
       sampler?.stop();
@@ -175,10 +176,13 @@ async function playLaunches(
       incidents.cpuMs += browser.cpuMs();
     }
     if (end.kind !== 'incident') return null;
-    if (!attributed) spent++;
+    if (charged === null) spent++;
     // A case the attack's verdict already failed (the browser died of it) keeps its result.
     const inCase = end.inCase !== null && !watch.settled(end.inCase) ? end.inCase : null;
-    const where = end.inCase === null ? '' : ` during case ${cases[end.inCase - 1]?.id ?? end.inCase}`;
+    // The case it was in; or, when its exit came after that case's connection had dropped (a busy
+    // machine can take longer than EXIT_WINDOW_MS to report it), the attack case it was charged to.
+    const during = end.inCase ?? charged;
+    const where = during === null ? '' : ` during case ${cases[during - 1]?.id ?? during}`;
     if (inCase !== null) {
       await dropCase(server, target.agent, inCase, cases);
       watch.settle(inCase, notPlayed(`${end.reason}${where}`));

@@ -68,9 +68,9 @@ export class LoopingRobustness {
    * The client exited (`crash`: how it died on its own, or null), or, `hung`, a browser's page stopped
    * asking for cases (`crash` says how). The attack case it was in fails with why (a fact its
    * verdict reads: play/attack-figures.ts); the held cases are settled; the cases it never started
-   * are not run. True when an attack case was failed so.
+   * are not run. Returns the index of the attack case failed so, or null.
    */
-  ended(crash: string | null, hung = false): boolean {
+  ended(crash: string | null, hung = false): number | null {
     const index = this.lastStarted;
     const def = index === null ? null : this.attack(index);
     const failed = crash !== null && index !== null && def?.attackBudget !== undefined;
@@ -92,7 +92,7 @@ export class LoopingRobustness {
     for (const window of this.windows.values()) window.close();
     this.windows.clear();
     this.release(() => true);
-    return failed;
+    return failed ? index : null;
   }
 
   /** The outcome of a case the client never started before it died of an attack, or null. */

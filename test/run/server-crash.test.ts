@@ -98,8 +98,10 @@ describe('a server that dies of a case', { concurrency: 2 }, () => {
     assert.match(r.junit, new RegExp(`<testsuites [^>]*errors="${after.length}"`));
   });
 
-  test('--restart-server, --jobs 1, groups 1-7: every crash pinned on its case, no case lost to a restart, one restart line per death', async () => {
-    const r = await run(['--jobs', '1', '--restart-server', '--cases', '1.*', '2.*', '3.*', '4.*', '5.*', '6.*', '7.*']);
+  // Groups 1-7 with group 6 cut to its fail-fast subgroups: the whole of group 6 adds 90 deaths of
+  // the same kind (invalid UTF-8 in a text message) and a minute of restarts, and nothing to check.
+  test('--restart-server, --jobs 1, groups 1-7 (6.3 and 6.4 of group 6): every crash pinned on its case, no case lost to a restart, one restart line per death', async () => {
+    const r = await run(['--jobs', '1', '--restart-server', '--cases', '1.*', '2.*', '3.*', '4.*', '5.*', '6.3.*', '6.4.*', '7.*']);
     assert.equal(r.code, 1);
     const failed = r.cases.filter((c) => c.status === 'failed');
     assert.ok(failed.length > 20, `${failed.length} failed`);
