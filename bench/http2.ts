@@ -13,7 +13,7 @@
  * tear-down between cases.
  */
 import path from 'node:path';
-import { catalogue } from '../src/cases/registry.js';
+import { catalogue } from '../src/catalogue/registry.js';
 import { differences, fmtN, median, medianRun, type RunResult } from './runs.js';
 
 /** The side under test. */

@@ -24,7 +24,7 @@ const echo = process.env[HTTP2_ENV] === '1' ? echoH2 : echoWs;
  * case ids come from /getCaseInfo, so the rule holds for any selection the server was given.
  */
 async function runConcurrently(base: string, agent: string, count: number, jobs: number): Promise<void> {
-  const [{ catalogue }, { runCasesScheduled, runPool }] = await Promise.all([import('../cases/registry.js'), import('../run/schedule.js')]);
+  const [{ catalogue }, { runCasesScheduled, runPool }] = await Promise.all([import('../catalogue/registry.js'), import('../run/schedule.js')]);
   const byId = new Map(catalogue.map((c) => [c.id, c]));
   // The lookups are short requests: eight at a time (one at a time cost ~1 s for 300 cases).
   const ids: string[] = new Array<string>(count).fill('');

@@ -7,8 +7,18 @@
 import { UsageError } from '../errors.js';
 import { caseIdMatcher } from '../util/patterns.js';
 import { isWsgateCase } from './categories.js';
-import { compareIds } from './registry.js';
 import type { CatalogueCase } from './types.js';
+
+/** Compares dotted ids as integer tuples ("6.9.2" < "6.12.7" < "10.1.1"). */
+export function compareIds(a: string, b: string): number {
+  const pa = a.split('.').map(Number);
+  const pb = b.split('.').map(Number);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const d = (pa[i] ?? -1) - (pb[i] ?? -1);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
 
 /** A selection pattern that matches nothing the user could have meant. */
 export class SelectionError extends UsageError {}

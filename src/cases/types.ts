@@ -7,9 +7,9 @@ import type { DocumentChunks } from '../protocol/deflate/document.js';
 import type { UpgradeRequestSpec } from '../protocol/client-handshake.js';
 import type { UpgradeRequest } from '../protocol/handshake.js';
 import type { CaseOrigin, ExpectedClose } from '../model/report.js';
-import type { ServerAttack } from './robustness/attack-types.js';
+import type { ServerAttack } from './attack-types.js';
 import type { H2CaseContext, H2CaseOptions, H2StreamFacts } from './h2-types.js';
-import type { Judgement } from './judgement.js';
+import type { Figure, Judgement } from './judgement.js';
 import type { RobustnessBudgets } from './data/budgets.js';
 import type { Requirement } from '../model/requirement.js';
 import type { OutcomeVerdict } from '../model/verdicts.js';
@@ -94,9 +94,10 @@ export interface CaseContext {
   readonly deflateActive: boolean;
   /**
    * Sets the outcome the case decides itself (Autobahn's cases that judge the echoes they receive:
-   * groups 9, 12, 13). Expected event lists, if any, are still checked afterwards.
+   * groups 9, 12, 13). Expected event lists, if any, are still checked afterwards. A robustness
+   * case gives the figures its text states (AdjustFacts.outcomeFigures hands them to its `adjust`).
    */
-  setOutcome(behavior: OutcomeVerdict, result: string): void;
+  setOutcome(behavior: OutcomeVerdict, result: string, figures?: readonly Figure[]): void;
   /**
    * Switches the frame log on or off: logged as a "WIRELOG ENABLED/DISABLED" entry (Autobahn's
    * enableWirelog), or silently with `{ silent: true }` (Autobahn's `createWirelog = ...`).
@@ -386,6 +387,11 @@ export interface AdjustFacts {
   h2?: H2StreamFacts;
   /** permessage-deflate was negotiated (a robustness case that needs it is UNIMPLEMENTED otherwise). */
   deflateActive?: boolean;
+  /**
+   * The figures the case gave with its outcome (setOutcome), when the verdict's text is that
+   * outcome's; none otherwise. An `adjust` puts them on its verdict (withOwnFigures) or leaves them.
+   */
+  outcomeFigures?: readonly Figure[];
 }
 
 /** A registered case with its place in the catalogue. */

@@ -28,7 +28,7 @@ export function listCommand<T>(y: Argv<T>, { io }: CommandContext): Argv<T> {
       // Loaded here, not at the top: only `list` needs the catalogue without a run.
       const [{ quickSample }, { catalogueFor }, { selectCases }, { fragmentToText }, { splitList }, { checkRobustness }] = await Promise.all([
         import('../cases/quick.js'),
-        import('../cases/registry.js'),
+        import('../catalogue/registry.js'),
         import('../cases/select.js'),
         import('../report/escape.js'),
         import('../util/patterns.js'),

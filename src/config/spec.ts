@@ -10,7 +10,7 @@
  * The keys are the ones Autobahn reads (autobahntestsuite/fuzzing.py, wstest.py).
  */
 import { z } from 'zod';
-import { catalogueFor } from '../cases/registry.js';
+import { catalogueFor } from '../catalogue/registry.js';
 import { selectCases, SelectionError } from '../cases/select.js';
 import { UsageError } from '../errors.js';
 import type { ServerProtocolOptions } from '../server/upgrade.js';

@@ -28,6 +28,7 @@ import type { CaseRunEvent, FuzzingServer } from '../server/fuzzing-server.js';
 import type { CaseOutcome } from './driver.js';
 import { LoopingRobustness } from './looping-robustness.js';
 import { played } from './looping.js';
+import { endWords } from '../explain/peer-words.js';
 
 /** How many times a run launches the browser again after it exited or its page stalled. */
 export const RELAUNCHES = 2;
@@ -65,7 +66,8 @@ type LaunchEnd =
   | { kind: 'done' }
   | { kind: 'signal' }
   /** The watchdog ended it (or the browser ended itself): why, the case it was in (index), whether the page had loaded. */
-  | { kind: 'incident'; reason: string; inCase: number | null; loaded: boolean };
+  // `detail`: what the page did, without the "the page stalled: " that `reason` begins with for a stall.
+  | { kind: 'incident'; reason: string; detail: string; inCase: number | null; loaded: boolean };
 
 /**
  * Plays every case in the browser; hands each case's outcome to `settle` (played, or not run with
@@ -167,7 +169,7 @@ async function playLaunches(
     } finally {
       // How it died on its own, read before wsgate ends it; or how its page stopped asking (a stall).
       const died = end.kind === 'incident' && browser.process.hasExited ? diedWords(browser) : null;
-      const hung = end.kind === 'incident' && died === null && end.loaded ? end.reason.replace(/^the page stalled: /, '') : null;
+      const hung = end.kind === 'incident' && died === null && end.loaded ? end.detail : null;
       charged = robust?.ended(died ?? hung, died === null && hung !== null) ?? null;
       steady();
       server.caseCountHold = null;
@@ -337,12 +339,12 @@ class LaunchWatch {
     if (this.current !== null) {
       const def = cases[this.current.index - 1];
       const limitS = def === undefined ? timeoutS : caseTimeoutFor(def, config);
-      if (now - this.current.since > limitS * 1000) this.incident(`the page stalled: the case did not end within ${limitS} s`);
+      if (now - this.current.since > limitS * 1000) this.stalled(`the case did not end within ${limitS} s`);
       return;
     }
     if (now - this.lastActivity > timeoutS * 1000) {
       const after = this.lastEnded === null ? 'after the page loaded' : `after case ${cases[this.lastEnded.index - 1]?.id ?? this.lastEnded.index} ended`;
-      this.incident(`the page stalled: nothing was asked within ${timeoutS} s ${after}`);
+      this.stalled(`nothing was asked within ${timeoutS} s ${after}`);
     }
   }
 
@@ -352,8 +354,13 @@ class LaunchWatch {
     this.held = null;
   }
 
-  private incident(reason: string, inCase: number | null = this.current?.index ?? null): void {
-    this.finish({ kind: 'incident', reason, inCase, loaded: this.loaded });
+  private incident(reason: string, inCase: number | null = this.current?.index ?? null, detail = reason): void {
+    this.finish({ kind: 'incident', reason, detail, inCase, loaded: this.loaded });
+  }
+
+  /** The page stopped asking: `detail` says how. */
+  private stalled(detail: string): void {
+    this.incident(`the page stalled: ${detail}`, this.current?.index ?? null, detail);
   }
 
   private finish(end: LaunchEnd): void {
@@ -373,7 +380,7 @@ class LaunchWatch {
  */
 function diedWords(browser: LaunchedBrowser): string {
   const run = browser.process.snapshot(false);
-  return run.signal !== null ? `was killed by ${run.signal}` : `exited with status ${run.exitCode ?? '?'}`;
+  return endWords(run);
 }
 
 /** How the browser's process ended, in words. */

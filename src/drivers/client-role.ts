@@ -62,8 +62,9 @@ export function clientRoleDriver(config: ClientRunConfig): RoleDriver {
       browserCpu = { ms: 0 };
       return browserPeer(config, browser, server, context, browserCpu);
     },
-    async writeReports() {
+    async writeReports(concluded) {
       if (server === null) return [];
+      server.adopt(concluded);
       // Skipped when the client's own /updateReports already wrote every result (Autobahn's drivers end so);
       // never under the profile, whose verdicts the run decides after the client may have written them.
       await server.updateReports({ onlyIfChanged: !config.robustness }).catch((err: unknown) => {

@@ -118,8 +118,12 @@ export interface RoleDriver {
   readonly peerCount: number;
   /** Starts peer `n` (0-based); it is stopped before the next one starts. */
   startPeer(n: number, context: PeerContext): Promise<Peer>;
-  /** Writes every peer's case reports once all have stopped; the agents written. */
-  writeReports(): Promise<string[]>;
+  /**
+   * Writes every peer's case reports once all have stopped; the agents written. `concluded`: the
+   * results as the run concluded them (a robustness case's one verdict), in place of the ones its
+   * peer played with the same agent and id.
+   */
+  writeReports(concluded: readonly CaseResult[]): Promise<string[]>;
   /** The peers' processes' CPU over the run, in ms, or null when unknown. */
   peerCpuMs(): number | null;
   /** The run record's own fields for this role (summary.json names a server role; the client role is the default). */

@@ -5,7 +5,7 @@
  * fails the case whatever the attack's own verdict (play/attack-figures.ts says so in its report).
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import { livenessCase } from '../cases/robustness/index.js';
+import { livenessCase } from '../robustness/index.js';
 import type { CatalogueCase } from '../cases/types.js';
 import { playAttack } from '../fuzzing-client/attacks/play-attack.js';
 import { playCase, type PlaySettings, type ServerTarget } from '../fuzzing-client/play-case.js';

@@ -8,7 +8,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { scriptedCase } from '../cases/define.js';
-import { catalogueFor } from '../cases/registry.js';
+import { catalogueFor } from '../catalogue/registry.js';
 import type { CatalogueCase } from '../cases/types.js';
 import { REFERENCE_SERVER_COMMAND, type ServerRunConfig, type ServerUnderTest } from '../config/run-config.js';
 import { UsageError } from '../errors.js';
@@ -58,7 +58,8 @@ export function serverRoleDriver(config: ServerRunConfig): RoleDriver {
       results.set(peer.agent, peer.results);
       return peer;
     },
-    async writeReports() {
+    async writeReports(concluded) {
+      for (const r of concluded) if (results.get(r.agent)?.has(r.id) === true) results.get(r.agent)?.set(r.id, r);
       // A server with no result (unreachable, or every case excluded for it) has no entry, as in Autobahn.
       const recorded = new Map([...results].filter(([, byCase]) => byCase.size > 0));
       const collisions = await writeReports(config.outdir, recorded, selected, { generatedAt: new Date().toISOString(), toolVersion: VERSION });

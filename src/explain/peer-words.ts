@@ -5,7 +5,7 @@
 import type { PeerDeath } from '../model/peer.js';
 import type { ClientRun } from '../model/report.js';
 
-/** "exited with status 1", "was killed by SIGSEGV". */
+/** "exited with status 1", "was killed by SIGSEGV": how any peer's process ended, in the one wording every report uses. */
 export function endWords(end: Pick<PeerDeath, 'exitCode' | 'signal'>): string {
   return end.signal !== null ? `was killed by ${end.signal}` : `exited with status ${end.exitCode ?? '?'}`;
 }
@@ -70,7 +70,7 @@ export function reasonWithoutResult(client: ClientRun | null, timeoutSeconds: nu
       : `the client did not connect within ${timeoutSeconds} s; it was killed`;
   }
   if (sawHandshake) return 'the client never completed the opening handshake';
-  const how = client.signal !== null ? `was killed by ${client.signal}` : `exited with status ${client.exitCode ?? '?'}`;
+  const how = endWords(client);
   const hint = client.exitCode === 127 ? ' (command not found?)' : client.exitCode === 126 ? ' (not executable?)' : '';
   return `the client ${how}${hint} before it connected`;
 }

@@ -4,7 +4,7 @@
  * keyed by id prefix (the longest one wins); a family whose cases ask two opposite things (group 6:
  * valid UTF-8 to accept, invalid to refuse) is split by what the case expects of the closing.
  */
-import { everyCase } from '../cases/registry.js';
+import { everyCase } from '../catalogue/registry.js';
 import type { ExpectedClose } from '../model/report.js';
 import type { Requirement } from '../model/requirement.js';
 

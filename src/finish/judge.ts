@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { autobahnSelectionFor, readSpec } from '../config/spec.js';
 import { SELECTION_FILE, selectionOf } from './selection.js';
-import { catalogue, everyCase } from '../cases/registry.js';
+import { catalogue, everyCase } from '../catalogue/registry.js';
 import { selectCases } from '../cases/select.js';
 import type { CatalogueCase } from '../cases/types.js';
 import { resolveInside } from '../report/files.js';

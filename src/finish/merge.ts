@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { catalogueFor, everyCase } from '../cases/registry.js';
+import { catalogueFor, everyCase } from '../catalogue/registry.js';
 import { agentFilePrefixes, caseReportBase, makeDirectory, resolveInside } from '../report/files.js';
 import type { CaseResult, GateCase, GateRun } from '../model/report.js';
 import { writeReports } from '../report/writer.js';

@@ -2,7 +2,7 @@
  * A requirement a case tests, as the RFCs state it in our own words: the section, a short paraphrase
  * of what it asks of the peer, and the subject a failure is grouped under. Autobahn's cases and
  * groups 14-16 have theirs in one table by id prefix (explain/requirements.ts); the robustness
- * profile's cases declare their own (cases/robustness/).
+ * profile's cases declare their own (robustness/).
  */
 export interface Requirement {
   /** Stable key, for grouping failures by cause ("utf8-invalid"). */

@@ -17,7 +17,7 @@ import { reportEvent } from '../core/wire-recorder.js';
 import { attachRecording } from './recording.js';
 import type { H2CaseContext } from '../cases/h2-types.js';
 import { h2Facet } from './h2-facet.js';
-import type { AttackRecord } from '../model/figures.js';
+import type { AttackRecord, Figure } from '../model/figures.js';
 import { DEFAULT_BUDGETS, type RobustnessBudgets } from '../cases/data/budgets.js';
 import { connectionQueues } from '../util/kernel-queues.js';
 
@@ -61,7 +61,10 @@ export class CaseRunner implements ConnectionHandler, CaseContext {
   /** When the case started: at open, or (a connection that never opened) when the runner was made. */
   private startedAt = performance.now();
   /** The outcome before expected events are checked: Autobahn's Case defaults, or what the case set. */
-  private outcome: { behavior: OutcomeVerdict; result: string } = { behavior: Behavior.Failed, result: 'Actual events differ from any expected.' };
+  private outcome: { behavior: OutcomeVerdict; result: string; figures?: readonly Figure[] } = {
+    behavior: Behavior.Failed,
+    result: 'Actual events differ from any expected.',
+  };
   private trafficStats: CaseResult['trafficStats'] = null;
   private h2Facet: H2CaseContext | null | undefined;
 
@@ -186,6 +189,7 @@ export class CaseRunner implements ConnectionHandler, CaseContext {
           httpResponse: s.record.httpResponse,
           deflateActive: s.deflateActive,
           ...(s.transport.h2 !== undefined ? { h2: { ...s.transport.h2 } } : {}),
+          outcomeFigures: common.result === this.outcome.result ? (this.outcome.figures ?? []) : [],
         })
       : common;
     // Where the original's handler raised and the socket closed behind it, its result still reads as
@@ -397,8 +401,8 @@ export class CaseRunner implements ConnectionHandler, CaseContext {
     return this.connection.deflateActive;
   }
 
-  setOutcome(behavior: OutcomeVerdict, result: string): void {
-    this.outcome = { behavior, result };
+  setOutcome(behavior: OutcomeVerdict, result: string, figures?: readonly Figure[]): void {
+    this.outcome = figures === undefined || figures.length === 0 ? { behavior, result } : { behavior, result, figures };
   }
 
   setWirelog(enabled: boolean, options: { silent?: boolean } = {}): void {

@@ -12,7 +12,7 @@
  * `agents` (optional) limits an entry to agents matching one of its patterns (`*` any run, anchored).
  */
 import { z } from 'zod';
-import { everyCase } from '../cases/registry.js';
+import { everyCase } from '../catalogue/registry.js';
 import { selectCases, SelectionError } from '../cases/select.js';
 import type { BaselineMark, GateCase, GateRun } from '../model/report.js';
 import { UsageError } from '../errors.js';

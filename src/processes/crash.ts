@@ -4,6 +4,7 @@
  * exception's report with its version ("Node.js v20.20.2"), Python with the exception after its
  * traceback: the error line is the last one that names an Error or Exception, else the last line.
  */
+import { endWords } from '../explain/peer-words.js';
 
 /** A line that names an error: "RangeError [ERR_OUT_OF_RANGE]: …", "Error: …", "ValueError: …", "pkg.mod.SomeException: …". */
 const ERROR_LINE = /^(Uncaught )?([\w$]+\.)*([A-Z][\w$]*)?(Error|Exception)\b/;
@@ -46,7 +47,7 @@ export interface ProcessEnd {
 export function crashOf(end: ProcessEnd, output: string): string | null {
   if (end.spawnError !== null) return null;
   if (end.signal === null && (end.exitCode === null || end.exitCode === 0 || !FAILURE_REPORT.test(output))) return null;
-  const how = end.signal !== null ? `was killed by ${end.signal}` : `exited with status ${end.exitCode ?? '?'}`;
+  const how = endWords(end);
   const line = errorLine(output);
   return line === null ? how : `${how}: ${line}`;
 }

@@ -8,6 +8,7 @@ import { createWriteStream, mkdirSync, readFileSync, renameSync, type WriteStrea
 import net from 'node:net';
 import path from 'node:path';
 import { errorLine } from './crash.js';
+import { endWords } from '../explain/peer-words.js';
 import { UsageError } from '../errors.js';
 import { expandPlaceholders, startCommand, type ClientProcess } from './client-process.js';
 import { TERM_GRACE_MS } from './waiting.js';
@@ -242,8 +243,7 @@ export class ServerProcess {
   describeExit(): string {
     const run = this.current.snapshot(false);
     if (run.spawnError !== null) return `could not start: ${run.spawnError}`;
-    if (run.signal !== null) return `was killed by ${run.signal}`;
-    return `exited with status ${run.exitCode ?? '?'}`;
+    return endWords(run);
   }
 
   /** The server's last output, on one line. */

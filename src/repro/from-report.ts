@@ -5,7 +5,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { everyCase } from '../cases/registry.js';
+import { everyCase } from '../catalogue/registry.js';
 import { UsageError } from '../errors.js';
 import { agentFileBase, caseReportBase, resolveInside } from '../report/files.js';
 import { passedBothAxes } from './keeper.js';

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { z } from 'zod';
 import { wrongCodeFails } from '../cases/define.js';
-import { ownFiguresOnly } from '../cases/robustness/own-figures.js';
+import { ownFiguresOnly } from '../robustness/own-figures.js';
 import type { PeerEvent, ScriptedCase } from '../cases/types.js';
 import type { CaseRecording } from '../play/recording.js';
 import { makeDirectory, resolveInside, writeFileAtomic } from '../report/files.js';

@@ -23,22 +23,21 @@ export function excludedReason(agent: string, specFile: string | null): string {
 export type OutcomeConfig = Pick<RunSettings, 'caseTimeout' | 'failOn'> & { budgets?: RobustnessBudgets };
 
 /**
- * A robustness case's one verdict (play/attack-figures.ts) written into its result: the outcome, the
- * text, the figures. The result is the one the reports are written from.
+ * A robustness case's result with its one verdict (play/attack-figures.ts): the outcome, the text,
+ * the figures. A new result: the one a driver holds is left as it played; the reports are written
+ * from this one (Driver.writeReports).
  */
-export function judgeResult(def: CatalogueCase, result: CaseResult, peer: PeerFacts, budgets: RobustnessBudgets = DEFAULT_BUDGETS): void {
+export function judgedResult(def: CatalogueCase, result: CaseResult, peer: PeerFacts, budgets: RobustnessBudgets = DEFAULT_BUDGETS): CaseResult {
   const verdict = judgeRobustness(def.attackBudget ?? null, recordOf(result), peer, budgets, memoryBudgetOf(def, budgets), cpuBudgetOf(def, budgets));
-  result.behavior = verdict.behavior;
-  result.result = verdict.result;
-  result.figures = verdict.figures;
+  return { ...result, behavior: verdict.behavior, result: verdict.result, figures: verdict.figures };
 }
 
 /** The gate case of a played case: the gate rule on its result, or why it has none. */
 export function conclude(def: CatalogueCase, index: number, outcome: CaseOutcome, config: OutcomeConfig, death: PeerDeath | null = null): GateCase {
   if (outcome.notRun !== undefined) return notRun(def, index, `not run: ${outcome.notRun}`);
-  const { result, client } = outcome;
+  const { client } = outcome;
   const base = { index, ...caseFields(def), timeMs: Math.round(outcome.timeMs), client };
-  if (result === null) {
+  if (outcome.result === null) {
     const why = outcome.missing ?? reasonWithoutResult(client, outcome.limitS ?? caseTimeoutFor(def, config), outcome.sawConnection);
     // Over TLS or HTTP/2, a client that never got through: that is the reason, before what its process did.
     const reason = outcome.transportFailure == null ? why : `${outcome.transportFailure}; ${why}`;
@@ -51,7 +50,7 @@ export function conclude(def: CatalogueCase, index: number, outcome: CaseOutcome
       reportBase: null,
     };
   }
-  if (isRobustness(def)) judgeResult(def, result, outcome.peer ?? { memory: null }, config.budgets);
+  const result = isRobustness(def) ? judgedResult(def, outcome.result, outcome.peer ?? { memory: null }, config.budgets) : outcome.result;
   const verdict = deathRule(livenessRule(ruleForResult(result, new Set(config.failOn)), result, outcome.peerFailure), def, death);
   const warnings = [...verdict.warnings, ...outcome.warnings];
   if (client !== null && client.exitCode !== null && client.exitCode !== 0 && !client.timedOut) {

@@ -11,7 +11,7 @@ import { clientRoleDriver } from '../drivers/client-role.js';
 import type { CaseOutcome, GateIo, Peer, PeerDeath, RoleDriver } from '../drivers/driver.js';
 import { runCasesScheduled, selectForRun } from './schedule.js';
 import { serverRoleDriver } from '../drivers/server-role.js';
-import type { GateCase, GateRun } from '../model/report.js';
+import type { CaseResult, GateCase, GateRun } from '../model/report.js';
 import { finishRun } from '../finish/finish-run.js';
 import { applyBaseline, loadBaseline, type Baseline } from '../policy/baseline.js';
 import { conclude, excludedReason, notRun } from './conclude.js';
@@ -51,7 +51,7 @@ export async function runGate(config: RunConfig, io: GateIo, ending?: RunEnding)
     }
   } catch (err) {
     // A fault of wsgate's own mid-run (not bad input): the results the peers gave are still written.
-    if (!(err instanceof UsageError)) await driver.writeReports().catch(() => undefined);
+    if (!(err instanceof UsageError)) await driver.writeReports(concludedResults(tested)).catch(() => undefined);
     throw err;
   } finally {
     secure?.dispose();
@@ -68,7 +68,7 @@ export async function runGate(config: RunConfig, io: GateIo, ending?: RunEnding)
     strict: config.strict,
     cases: withReportFiles(
       tested.flatMap((t) => t.cases),
-      await driver.writeReports(),
+      await driver.writeReports(concludedResults(tested)),
     ),
     interrupted: io.signal?.aborted === true ? String(io.signal.reason ?? 'interrupted') : cutShort(tested),
     resources: meter.resources(driver.peerCpuMs()),
@@ -98,6 +98,11 @@ function cutBy(signal: AbortSignal | undefined): (outcome: CaseOutcome) => boole
 }
 
 /** The reason of a case the run's signal kept from running. */
+/** The results the run concluded for its cases (a robustness case's with its one verdict): the reports are written from these. */
+function concludedResults(tested: ReadonlyArray<{ cases: readonly GateCase[] }>): CaseResult[] {
+  return tested.flatMap((t) => t.cases.flatMap((c) => (c.result === null ? [] : [c.result])));
+}
+
 function interruptedReason(signal: AbortSignal | undefined): string {
   return `not run: the run was interrupted (${String(signal?.reason ?? 'interrupted')})`;
 }

@@ -14,7 +14,7 @@
  * --jobs 1 and --jobs 8 is checked by test/gate/jobs.test.ts and, on the whole catalogue, by the bench.
  */
 import type { CatalogueCase } from '../cases/types.js';
-import { catalogueFor, everyCase } from '../cases/registry.js';
+import { catalogueFor, everyCase } from '../catalogue/registry.js';
 import { quickSample } from '../cases/quick.js';
 import { selectCases } from '../cases/select.js';
 import type { Shard } from '../config/parallel.js';

@@ -16,7 +16,7 @@ import { SELECTION_FILE, selectionJson } from '../finish/selection.js';
 import { selectForRun } from './schedule.js';
 import type { CaseResult } from '../model/report.js';
 import { isRobustness } from '../play/attack-figures.js';
-import { judgeResult } from './conclude.js';
+import { judgedResult } from './conclude.js';
 
 /**
  * Serves until a client asks the server to stop (/stopServer, /updateReports?shutdownOnComplete=true)
@@ -57,6 +57,8 @@ export async function startCaseServer(
   if (options.recordSelection !== false) await writeFileAtomic(path.join(config.outdir, SELECTION_FILE), selectionJson(cases));
   const secure =
     config.tls === null ? null : await prepareTls(config.tls, { hosts: [config.host], outdir: config.outdir, serverFiles: false, needCertificate: true });
+  // A client that comes by itself is no process of wsgate's: its memory is not measured, and its robustness results say so.
+  const defs = new Map(cases.filter(isRobustness).map((c) => [c.id, c]));
   const server = await listenForCases(config, cases, {
     logger,
     statusWaitMs: 60_000,
@@ -64,12 +66,10 @@ export async function startCaseServer(
     certificate: secure,
     unknownPaths: options.unknownPaths ?? 'refuse',
     http2: config.http2,
-  });
-  // A client that comes by itself is no process of wsgate's: its memory is not measured, and its robustness results say so.
-  const defs = new Map(cases.filter(isRobustness).map((c) => [c.id, c]));
-  server.on('caseFinished', (_event: unknown, result: CaseResult) => {
-    const def = defs.get(result.id);
-    if (def !== undefined) judgeResult(def, result, { memory: null }, config.budgets);
+    judge: (result: CaseResult) => {
+      const def = defs.get(result.id);
+      return def === undefined ? result : judgedResult(def, result, { memory: null }, config.budgets);
+    },
   });
   return { server, cases, secure };
 }

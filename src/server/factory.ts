@@ -5,7 +5,7 @@
 import type { RobustnessBudgets } from '../cases/data/budgets.js';
 import type { Logger } from 'pino';
 import type { CatalogueCase } from '../cases/types.js';
-import type { CaseInfo } from '../model/report.js';
+import type { CaseInfo, CaseResult } from '../model/report.js';
 import { FuzzingServer } from './fuzzing-server.js';
 import { fuzzingServerPages } from './pages.js';
 import type { ServerProtocolOptions } from './upgrade.js';
@@ -112,6 +112,7 @@ export async function listenForCases(
     unknownPaths?: 'refuse' | 'idle';
     keepRecordings?: boolean;
     http2?: boolean;
+    judge?: (result: CaseResult) => CaseResult;
   },
 ): Promise<FuzzingServer> {
   const server = createServer({
@@ -130,6 +131,7 @@ export async function listenForCases(
     keepRecordings: options.keepRecordings ?? false,
     http2: options.http2 ?? false,
     budgets: config.budgets,
+    ...(options.judge === undefined ? {} : { judge: options.judge }),
   });
   await server.listen();
   return server;

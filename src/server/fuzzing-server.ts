@@ -34,6 +34,7 @@ import { ServerUpgrade, type ConnectAnswer, type ConnectDecision, type ServerPro
 import { tlsInfo } from '../tls/describe.js';
 import { createListener, listenFailure } from './listener.js';
 import { createH2Server, type H2Upgrade } from './h2-upgrade.js';
+import { KeyedWaiters } from '../util/keyed-waiters.js';
 
 /** Settings of a fuzzing server. */
 export interface FuzzingServerOptions {
@@ -59,6 +60,8 @@ export interface FuzzingServerOptions {
   keepRecordings?: boolean;
   /** The run's robustness budgets (`--budget`), handed to each case; the defaults when absent. */
   budgets?: RobustnessBudgets;
+  /** Applied to each result before it is kept and announced (`wsgate serve`: a robustness case's one verdict); none by default. */
+  judge?: (result: CaseResult) => CaseResult;
   /**
    * Serve WebSockets over HTTP/2 (RFC 8441): h2c with prior knowledge, or over TLS with ALPN "h2".
    * Each extended CONNECT stream is routed as an HTTP/1.1 upgrade request is.
@@ -96,7 +99,7 @@ export class FuzzingServer extends EventEmitter {
   /** The HTTP/2 server the accepted sockets are handed to (--http2), or null. */
   private readonly h2: http2.Http2Server | null;
   private readonly running = new Map<string, number>();
-  private readonly statusWaiters = new Map<string, Array<(result: CaseResult | null) => void>>();
+  private readonly statusWaiters = new KeyedWaiters<CaseResult>();
   private reportChain: Promise<void> = Promise.resolve();
   /** While set, /getCaseCount is answered only once it settles: a browser's page does not start its cases before (drivers/browser.ts). */
   caseCountHold: Promise<unknown> | null = null;
@@ -173,8 +176,7 @@ export class FuzzingServer extends EventEmitter {
     await new Promise<void>((resolve) => {
       this.server.close(() => resolve());
     });
-    for (const list of this.statusWaiters.values()) for (const w of list) w(null);
-    this.statusWaiters.clear();
+    this.statusWaiters.end();
   }
 
   /** Number of connections still in the opening handshake. */
@@ -322,8 +324,9 @@ export class FuzzingServer extends EventEmitter {
       started: utcNow(),
       keepRecording: this.options.keepRecordings === true,
       ...(this.options.budgets === undefined ? {} : { budgets: this.options.budgets }),
-      onResult: (result) => {
-        if (secure !== null) result.tls = secure;
+      onResult: (played) => {
+        if (secure !== null) played.tls = secure;
+        const result = this.options.judge?.(played) ?? played;
         const left = (this.running.get(key) ?? 1) - 1;
         if (left > 0) this.running.set(key, left);
         else this.running.delete(key);
@@ -391,6 +394,16 @@ export class FuzzingServer extends EventEmitter {
     return { kind: 'accept', handler };
   }
 
+  /** Results concluded elsewhere (the run's one verdict of a robustness case) take the place of the kept ones with the same agent and id. */
+  adopt(results: readonly CaseResult[]): void {
+    for (const result of results) {
+      const byCase = this.results.get(result.agent);
+      if (byCase?.get(result.id) === undefined || byCase.get(result.id) === result) continue;
+      byCase.set(result.id, result);
+      this.resultsChanged = true;
+    }
+  }
+
   private record(result: CaseResult): void {
     let byCase = this.results.get(result.agent);
     if (byCase === undefined) {
@@ -399,40 +412,13 @@ export class FuzzingServer extends EventEmitter {
     }
     byCase.set(result.id, result);
     this.resultsChanged = true;
-    const key = `${result.agent}\u0000${result.id}`;
-    const waiters = this.statusWaiters.get(key);
-    if (waiters !== undefined) {
-      this.statusWaiters.delete(key);
-      for (const w of waiters) w(result);
-    }
+    this.statusWaiters.give(`${result.agent}\u0000${result.id}`, result);
   }
 
   /** Calls back with agent's result for the case, waiting at most statusWaitMs for it (then null). */
   private whenResult(agent: string, id: string, callback: (result: CaseResult | null) => void): void {
     const existing = this.results.get(agent)?.get(id);
-    if (existing !== undefined) {
-      callback(existing);
-      return;
-    }
-    const key = `${agent}\u0000${id}`;
-    let done = false;
-    const once = (result: CaseResult | null): void => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      callback(result);
-    };
-    const timer = setTimeout(() => {
-      const list = this.statusWaiters.get(key);
-      if (list)
-        this.statusWaiters.set(
-          key,
-          list.filter((w) => w !== once),
-        );
-      once(null);
-    }, this.options.statusWaitMs);
-    const list = this.statusWaiters.get(key) ?? [];
-    list.push(once);
-    this.statusWaiters.set(key, list);
+    if (existing !== undefined) callback(existing);
+    else this.statusWaiters.wait(`${agent}\u0000${id}`, this.options.statusWaitMs, callback);
   }
 }

@@ -1,10 +1,10 @@
 /** Group 17's judges as pure functions: figures in, Autobahn's verdict words and the figures beside their budgets out. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { judgeGrowth, judgeRefusedAtHeader, judgeSurvives } from '../../src/cases/robustness/attack-judges.js';
-import type { GrowthFacts, ProbeFacts } from '../../src/cases/robustness/attack-types.js';
+import { judgeGrowth, judgeRefusedAtHeader, judgeSurvives } from '../../src/robustness/attack-judges.js';
+import type { GrowthFacts, ProbeFacts } from '../../src/cases/attack-types.js';
 import type { Figure } from '../../src/cases/judgement.js';
-import { robustnessServerCases } from '../../src/cases/robustness/index.js';
+import { robustnessServerCases } from '../../src/robustness/index.js';
 
 function probe(over: Partial<ProbeFacts>): ProbeFacts {
   return {

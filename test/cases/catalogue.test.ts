@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { catalogue } from '../../src/cases/registry.js';
+import { catalogue } from '../../src/catalogue/registry.js';
 import { selectCases } from '../../src/cases/select.js';
 import { referenceCaseRows } from '../support/autobahn-reference.js';
 

@@ -4,7 +4,7 @@
  */
 import { execFile } from 'node:child_process';
 import { Worker } from 'node:worker_threads';
-import { catalogue } from '../../src/cases/registry.js';
+import { catalogue } from '../../src/catalogue/registry.js';
 import { selectCases } from '../../src/cases/select.js';
 import type { CaseResult, WirelogEntry } from '../../src/model/report.js';
 import type { FuzzingServer } from '../../src/server/fuzzing-server.js';

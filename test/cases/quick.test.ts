@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { test } from 'node:test';
 import { quickSample } from '../../src/cases/quick.js';
-import { catalogueFor } from '../../src/cases/registry.js';
+import { catalogueFor } from '../../src/catalogue/registry.js';
 import { selectForRun } from '../../src/run/schedule.js';
 import { runCli, tempDir } from '../support/harness.js';
 

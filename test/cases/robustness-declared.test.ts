@@ -8,9 +8,9 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { subcategoryNames } from '../../src/cases/categories.js';
-import { everyCase } from '../../src/cases/registry.js';
-import { h2FloodServerCases, robustnessClientCases, robustnessServerCases } from '../../src/cases/robustness/index.js';
-import { subgroup } from '../../src/cases/robustness/subgroup.js';
+import { everyCase } from '../../src/catalogue/registry.js';
+import { h2FloodServerCases, robustnessClientCases, robustnessServerCases } from '../../src/robustness/index.js';
+import { subgroup } from '../../src/robustness/subgroup.js';
 import { requirementFor } from '../../src/explain/requirements.js';
 
 const profile = [...robustnessServerCases, ...h2FloodServerCases, ...robustnessClientCases];

@@ -2,16 +2,16 @@
  * The figures of the robustness profile's own verdicts: each judge fed facts just over and just
  * under its budget, the verdict, the figure it failed on (name, value, budget) and that no other is
  * over. The floods' judges (flood-judges.ts), and a scripted case's figures on their way from its
- * outcome to its verdict (own-figures.ts).
+ * outcome (setOutcome) to its verdict (own-figures.ts).
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { CrowdFacts, ProbeFacts } from '../../src/cases/robustness/attack-types.js';
-import { judgeCrowd, judgeHugeHeader, judgePacedHead, judgeSlowloris } from '../../src/cases/robustness/flood-judges.js';
+import type { CrowdFacts, ProbeFacts } from '../../src/cases/attack-types.js';
+import { judgeCrowd, judgeHugeHeader, judgePacedHead, judgeSlowloris } from '../../src/robustness/flood-judges.js';
 import type { Figure, Judgement } from '../../src/cases/judgement.js';
-import { stateOutcome, withOwnFigures } from '../../src/cases/robustness/own-figures.js';
-import { robustnessServerCases } from '../../src/cases/robustness/index.js';
-import { robustnessClientCases } from '../../src/cases/robustness/index.js';
+import { withOwnFigures } from '../../src/robustness/own-figures.js';
+import { robustnessServerCases } from '../../src/robustness/index.js';
+import { robustnessClientCases } from '../../src/robustness/index.js';
 import type { CaseContext } from '../../src/cases/types.js';
 import { scriptedCase } from '../../src/cases/define.js';
 import { DEFAULT_BUDGETS } from '../../src/cases/data/budgets.js';
@@ -135,41 +135,22 @@ test('Slowloris: a connection held through the stall budget fails on wait-ms (ov
   assert.deepEqual(row(dropped, 'elapsed-ms'), ['elapsed-ms', 2999, 3000, false]);
 });
 
-/** A CaseContext with nothing but setOutcome, which records the outcome. */
-function fakeContext(): CaseContext & { outcome: string } {
-  const t = {
-    outcome: '',
-    setOutcome(_b: string, result: string) {
-      t.outcome = result;
-    },
-  };
-  return t as unknown as CaseContext & { outcome: string };
-}
-
 const judged = (result: string): Judgement => ({ behavior: 'FAILED', result, behaviorClose: 'OK', resultClose: '' });
 
-test("a scripted case's figures reach its verdict under its outcome's text: the latest outcome's, once per connection", () => {
+test("a scripted case's figures reach its verdict with its outcome (setOutcome): after the adjustment's own; none when the outcome gave none", () => {
   const pong = (n: number): Figure => budgetFigure('pong-payload-bytes', 'pongs', n, 'bytes', 10);
-  const a = fakeContext();
-  const b = fakeContext();
-  stateOutcome(a, 'OK', 'taken 1', [statedFigure('taken-bytes', 'taken', 1, 'bytes')]);
-  stateOutcome(a, 'FAILED', 'queued 11', [pong(11)]);
-  stateOutcome(b, 'FAILED', 'queued 11', [pong(11)]);
-  assert.equal(a.outcome, 'queued 11');
-  // The earlier outcome's figures were let go when the connection set another.
-  assert.equal(withOwnFigures(judged('taken 1')).figures, undefined);
-  // Two connections with the same text: each verdict gets the figures once.
-  assert.deepEqual(withOwnFigures(judged('queued 11')).figures, [pong(11)]);
-  const adjusted = withOwnFigures(judged('queued 11'), { ...judged('replaced by adjust'), figures: [statedFigure('x-count', 'x', 1, 'count')] });
+  const facts = (outcomeFigures?: Figure[]) => ({ connectionWasOpen: true, txFrameStats: {}, ...(outcomeFigures ? { outcomeFigures } : {}) });
+  assert.deepEqual(withOwnFigures(facts([pong(11)]), judged('queued 11')).figures, [pong(11)]);
+  const adjusted = withOwnFigures(facts([pong(11)]), { ...judged('replaced by adjust'), figures: [statedFigure('x-count', 'x', 1, 'count')] });
   assert.equal(adjusted.result, 'replaced by adjust');
   assert.deepEqual(
     adjusted.figures?.map((f) => f.name),
     ['x-count', 'pong-payload-bytes'],
   );
-  assert.equal(withOwnFigures(judged('queued 11')).figures, undefined);
-  // An outcome without figures holds none.
-  stateOutcome(a, 'OK', 'no figures');
-  assert.equal(withOwnFigures(judged('no figures')).figures, undefined);
+  // An outcome without figures (or a verdict whose text is not the outcome's: the engine gives none) adds none.
+  const plain = judged('no figures');
+  assert.equal(withOwnFigures(facts([]), plain), plain);
+  assert.equal(withOwnFigures(facts(), plain).figures, undefined);
 });
 
 /** Plays a scripted case's `run` on a context whose timers fire at once and whose peer has read `reads` bytes at each look, open for `looks` of them. */
@@ -178,14 +159,16 @@ async function play(id: string, reads: number[]): Promise<Judgement> {
   assert.ok(found, id);
   const c = scriptedCase(found);
   let result = '';
+  let figures: readonly Figure[] = [];
   let looks = 0;
   const t = {
     budgets: DEFAULT_BUDGETS,
     get isOpen() {
       return looks < reads.length;
     },
-    setOutcome: (_b: string, r: string) => {
+    setOutcome: (_b: string, r: string, f: readonly Figure[] = []) => {
       result = r;
+      figures = f;
     },
     holdClose: () => undefined,
     sendClose: () => undefined,
@@ -197,7 +180,8 @@ async function play(id: string, reads: number[]): Promise<Judgement> {
   } as unknown as CaseContext;
   await c.run(t);
   const verdict = judged(result);
-  return c.adjust?.(verdict, { connectionWasOpen: true, txFrameStats: {} }) ?? verdict;
+  // As the case runner hands them: the verdict's text is the outcome's, so its figures come along.
+  return c.adjust?.(verdict, { connectionWasOpen: true, txFrameStats: {}, outcomeFigures: figures }) ?? verdict;
 }
 
 test('scripted cases: 17.4.4 kept open past its 2,000 ms fails on held-open-ms; 18.4.2 fails on the head read just past 1 MiB, not at it', async () => {

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import { TextDecoder } from 'node:util';
 import { after, before, describe, test } from 'node:test';
-import { catalogue } from '../../src/cases/registry.js';
+import { catalogue } from '../../src/catalogue/registry.js';
 import { utf8Vectors } from '../../src/cases/data/utf8-vectors.js';
 import { utf8Cases } from '../../src/cases/s06-utf8.js';
 import { selectCases } from '../../src/cases/select.js';

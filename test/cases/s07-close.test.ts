@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { catalogue } from '../../src/cases/registry.js';
+import { catalogue } from '../../src/catalogue/registry.js';
 import { closeCases } from '../../src/cases/s07-close.js';
 import { selectCases } from '../../src/cases/select.js';
 import { invalidCloseCodes, undefinedCloseCodes, validCloseCodes } from '../../src/cases/data/close-codes.js';

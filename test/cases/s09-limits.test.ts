@@ -9,7 +9,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { catalogue } from '../../src/cases/registry.js';
+import { catalogue } from '../../src/catalogue/registry.js';
 import { limitsCases } from '../../src/cases/s09-limits.js';
 import type { CaseContext, ScriptedCase, PeerEvent, TxFrame } from '../../src/cases/types.js';
 import type { CaseResult } from '../../src/model/report.js';

@@ -14,7 +14,7 @@ import type { DeflateOffer } from '../../src/protocol/deflate/params.js';
 import type { DocumentChunks } from '../../src/protocol/deflate/document.js';
 import { CORPUS_BYTES, HTML_CODE_POINTS, corpusFile, type CorpusKind } from '../../src/cases/data/deflate-corpus.js';
 import { acceptRules, messageSizeRows, pyTuples } from '../../src/cases/data/deflate-cases.js';
-import { catalogue } from '../../src/cases/registry.js';
+import { catalogue } from '../../src/catalogue/registry.js';
 import { selectCases } from '../../src/cases/select.js';
 import { deflatePayloadCases } from '../../src/cases/s12-deflate-payloads.js';
 import { deflateParamCases } from '../../src/cases/s13-deflate-params.js';

@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { pino } from 'pino';
-import { catalogue, catalogueFor, extendedCatalogue } from '../../src/cases/registry.js';
+import { catalogue, catalogueFor, extendedCatalogue } from '../../src/catalogue/registry.js';
 import { selectCases } from '../../src/cases/select.js';
 import { resolveRunConfig } from '../../src/config/run-config.js';
 import { resolveServeConfig } from '../../src/config/schema.js';

@@ -18,7 +18,9 @@ const SRC = fileURLToPath(new URL('../../../src/', import.meta.url));
 export const LAYERS: readonly (readonly string[])[] = [
   ['util/', 'version.ts', 'errors.ts'], // no wsgate imports beyond each other
   ['protocol/', 'model/'], // pure protocol code and Autobahn's protocol defaults; the report model and the verdicts
-  ['cases/'], // the case contract and the catalogue (data and scripts), and the catalogue as reports list it
+  ['cases/'], // the case contract (scripted cases and raw attacks), Autobahn's groups and wsgate's own (data and scripts)
+  ['robustness/'], // the robustness profile: groups 17 and 18, one file per subgroup, their attacks, judges and budgets
+  ['catalogue/'], // every case wsgate knows, in Autobahn's order: the catalogue a run selects from and reports list
   ['core/'], // the role-neutral connection: receive, send, close, record
   ['play/'], // playing one case on a connection, either side: the case runner and the verdict
   ['explain/'], // why a case did not pass: the requirement it tests, the peer's first divergence, causes shared by cases

@@ -69,7 +69,7 @@ test('the CLI: a bad budget exits 2 with its line; a time factor doubles the bud
 
 test("a robustness case's time limit follows the budgets: times the time factor, beyond the stall budget", async () => {
   const { caseTimeoutFor } = await import('../../src/policy/case-limits.js');
-  const { everyCase } = await import('../../src/cases/registry.js');
+  const { everyCase } = await import('../../src/catalogue/registry.js');
   const byId = (id: string) => everyCase.find((c) => c.id === id) ?? assert.fail(`no case ${id}`);
   const slowloris = byId('17.1.10');
   const plain = { caseTimeout: null };

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { test } from 'node:test';
-import { catalogueFor } from '../../src/cases/registry.js';
+import { catalogueFor } from '../../src/catalogue/registry.js';
 import { idRanges } from '../../src/explain/causes.js';
 import { explainNoResult } from '../../src/explain/explain.js';
 import { runCauses } from '../../src/explain/run.js';

@@ -8,8 +8,8 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { test } from 'node:test';
-import type { H2Flood, H2FloodAttack, H2FloodFacts } from '../../src/cases/robustness/attack-types.js';
-import { judgeH2Flood } from '../../src/cases/robustness/s17-5-h2.js';
+import type { H2Flood, H2FloodAttack, H2FloodFacts } from '../../src/cases/attack-types.js';
+import { judgeH2Flood } from '../../src/robustness/s17-5-h2.js';
 import { runH2Flood } from '../../src/fuzzing-client/attacks/h2-flood.js';
 
 /** The client preface and wsgate's empty SETTINGS: what the server reads ahead of the flood. */

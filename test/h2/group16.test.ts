@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { catalogue, catalogueFor } from '../../src/cases/registry.js';
+import { catalogue, catalogueFor } from '../../src/catalogue/registry.js';
 import { selectForRun } from '../../src/run/schedule.js';
 import type { Explanation } from '../../src/model/explanation.js';
 import { runCli, tempDir, usageMessage } from '../support/harness.js';

@@ -22,7 +22,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { CHOP_PIECE_GAP_NS, Outbox } from '../../src/core/outbox.js';
-import { catalogueFor } from '../../src/cases/registry.js';
+import { catalogueFor } from '../../src/catalogue/registry.js';
 import { runCli, tempDir } from '../support/harness.js';
 import { needs, PYTHON } from '../support/requirements.js';
 import { reservedPort } from '../support/ports.js';

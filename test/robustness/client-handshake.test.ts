@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { pino } from 'pino';
 import { DEFAULT_BUDGETS } from '../../src/cases/data/budgets.js';
-import { robustnessClientCases } from '../../src/cases/robustness/index.js';
+import { robustnessClientCases } from '../../src/robustness/index.js';
 import { referenceClientCommand } from '../../src/drivers/client-role.js';
 import { runOneCase } from '../../src/drivers/per-case.js';
 import type { GateCase } from '../../src/model/report.js';

@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { pino } from 'pino';
-import { robustnessClientCases } from '../../src/cases/robustness/index.js';
+import { robustnessClientCases } from '../../src/robustness/index.js';
 import type { CatalogueCase } from '../../src/cases/types.js';
 import { referenceClientCommand } from '../../src/drivers/client-role.js';
 import { runOneCase } from '../../src/drivers/per-case.js';

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
-import { h2FloodServerCases } from '../../src/cases/robustness/index.js';
+import { h2FloodServerCases } from '../../src/robustness/index.js';
 import { runCliWith } from '../support/cli-env.js';
 import { tempDir } from '../support/harness.js';
 import { runRobustness, type RobustnessRun } from '../support/robustness.js';

@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 import { test } from 'node:test';
-import { robustnessServerCases } from '../../src/cases/robustness/index.js';
+import { robustnessServerCases } from '../../src/robustness/index.js';
 import { runCliWith } from '../support/cli-env.js';
 import { brokenServer, release, runRobustness, type RobustnessRun } from '../support/robustness.js';
 import { tempDir } from '../support/harness.js';

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { catalogue } from '../../src/cases/registry.js';
+import { catalogue } from '../../src/catalogue/registry.js';
 import { parseShard } from '../../src/config/parallel.js';
 import { caseCost, runOrder, runPool, shardCases } from '../../src/run/schedule.js';
 

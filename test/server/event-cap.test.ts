@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { catalogue } from '../../src/cases/registry.js';
+import { catalogue } from '../../src/catalogue/registry.js';
 import { MAX_RECORDED_EVENTS } from '../../src/play/case-runner.js';
 import type { FuzzingServer } from '../../src/server/fuzzing-server.js';
 import { runPeer } from '../fixtures/clients/raw-peer.js';

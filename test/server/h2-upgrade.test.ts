@@ -12,7 +12,7 @@ import http2 from 'node:http2';
 import path from 'node:path';
 import { test } from 'node:test';
 import { pino } from 'pino';
-import { catalogue } from '../../src/cases/registry.js';
+import { catalogue } from '../../src/catalogue/registry.js';
 import { selectCases } from '../../src/cases/select.js';
 import { createServer } from '../../src/server/factory.js';
 import type { FuzzingServer } from '../../src/server/fuzzing-server.js';

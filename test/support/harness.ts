@@ -7,7 +7,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
-import { catalogue } from '../../src/cases/registry.js';
+import { catalogue } from '../../src/catalogue/registry.js';
 import { selectCases } from '../../src/cases/select.js';
 import { UsageError } from '../../src/errors.js';
 import type { CaseResult } from '../../src/model/report.js';

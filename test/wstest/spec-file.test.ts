@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { catalogue } from '../../src/cases/registry.js';
+import { catalogue } from '../../src/catalogue/registry.js';
 import { agentCaseExcluder, autobahnSelection, specFromJson } from '../../src/config/spec.js';
 import { protocolOptionsOf } from '../../src/config/spec-options.js';
 import { UsageError } from '../../src/errors.js';

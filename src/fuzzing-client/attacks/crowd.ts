@@ -6,8 +6,8 @@
  * connection, nothing more.
  */
 import { setMaxListeners } from 'node:events';
-import type { AttackProbe, CrowdAttack, CrowdFacts, ProbeFacts } from '../../cases/robustness/attack-types.js';
-import { answerText, count } from '../../cases/robustness/attack-judges.js';
+import type { AttackProbe, CrowdAttack, CrowdFacts, ProbeFacts } from '../../cases/attack-types.js';
+import { answerText, count } from '../../robustness/attack-judges.js';
 
 /** How the plan plays a probe (the engine's runProbe, bound to the target): `written` once its request is out. */
 export type PlayCrowdProbe = (probe: AttackProbe, signal: AbortSignal | undefined, written?: () => void) => Promise<ProbeFacts>;

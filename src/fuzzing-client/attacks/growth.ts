@@ -4,7 +4,7 @@
  * figure is close to what the server accepts; the largest, its quarter and a small value timed again
  * (the shortest of three tries: noise on a shared machine only ever adds time).
  */
-import type { AttackProbe, GrowthAttack, GrowthFacts, ProbeFacts, SizedTime } from '../../cases/robustness/attack-types.js';
+import type { AttackProbe, GrowthAttack, GrowthFacts, ProbeFacts, SizedTime } from '../../cases/attack-types.js';
 import { buildUpgradeRequest } from '../../protocol/client-handshake.js';
 
 /** Statuses of an HTTP layer refusing a request for its size, before any WebSocket code reads it. */

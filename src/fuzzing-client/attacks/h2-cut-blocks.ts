@@ -3,7 +3,7 @@
  * block cut by a TCP reset while the server may still be decoding it. The flood of one connection
  * each is here; the floods on one connection are in h2-flood.ts.
  */
-import type { H2FloodAttack, H2FloodFacts } from '../../cases/robustness/attack-types.js';
+import type { H2FloodAttack, H2FloodFacts } from '../../cases/attack-types.js';
 import { encodeH2Frame, H2_PREFACE, H2Frame, hpackBlock, hpackLiteral } from '../../protocol/h2-frames.js';
 import { probeFields } from '../h2-probe.js';
 import { connectTo, targetHostPort } from '../play-case.js';

@@ -1,5 +1,5 @@
 /** The report's request and response lines of an HTTP/2 flood (17.5): what wsgate wrote, what the server sent and did. */
-import type { H2Flood, H2FloodFacts } from '../../cases/robustness/attack-types.js';
+import type { H2Flood, H2FloodFacts } from '../../cases/attack-types.js';
 import { h2ErrorName } from '../../protocol/h2-frames.js';
 
 /** What each flood's unit is, for the report. */

@@ -9,7 +9,7 @@
  * write, after every write, while a write waits, and at the server's GOAWAY.
  */
 import type net from 'node:net';
-import type { H2Flood, H2FloodAttack, H2FloodFacts } from '../../cases/robustness/attack-types.js';
+import type { H2Flood, H2FloodAttack, H2FloodFacts } from '../../cases/attack-types.js';
 import { encodeH2Frame, H2_PREFACE, H2Flag, H2Frame, H2FrameReader, hpackBlock, hpackLiteral, parseSettings } from '../../protocol/h2-frames.js';
 import { connectionQueues } from '../../util/kernel-queues.js';
 import { probeFields } from '../h2-probe.js';

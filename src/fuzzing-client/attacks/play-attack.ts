@@ -4,9 +4,9 @@
  * the case's own pure function, and a case report of the figures (no frame log: the requests are too
  * large to keep, and the figures are the point).
  */
-import type { AttackProbe, ProbeFacts, ServerAttack } from '../../cases/robustness/attack-types.js';
+import type { AttackProbe, ProbeFacts, ServerAttack } from '../../cases/attack-types.js';
 import { DEFAULT_BUDGETS, scaledMs, type RobustnessBudgets } from '../../cases/data/budgets.js';
-import { answerText, count } from '../../cases/robustness/attack-judges.js';
+import { answerText, count } from '../../robustness/attack-judges.js';
 import type { Judgement } from '../../cases/judgement.js';
 import type { CatalogueCase } from '../../cases/types.js';
 import type { CaseResult } from '../../model/report.js';

@@ -6,7 +6,7 @@
  * and nothing the server sends is kept beyond its response head and a close frame.
  */
 import type { Socket } from 'node:net';
-import type { AttackProbe, ProbeFacts } from '../../cases/robustness/attack-types.js';
+import type { AttackProbe, ProbeFacts } from '../../cases/attack-types.js';
 import { buildUpgradeRequest, type UpgradeRequestSpec } from '../../protocol/client-handshake.js';
 import { Opcode } from '../../protocol/constants.js';
 import { FrameReader, type FrameHeader, type FrameSink } from '../../protocol/frame-reader.js';

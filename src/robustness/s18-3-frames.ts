@@ -2,14 +2,14 @@
  * 18.3: frame lengths a client must refuse at the header (top bit set, past its limit, 1 GiB
  * declared and trickled, 2^64 - 1), and the frame attacks of 17.2 played against a client.
  */
-import type { Requirement } from '../../model/requirement.js';
+import type { Requirement } from '../model/requirement.js';
 import { subgroup } from './subgroup.js';
-import { CloseCode } from '../../protocol/constants.js';
-import { scaledS } from '../data/budgets.js';
+import { CloseCode } from '../protocol/constants.js';
+import { scaledS } from '../cases/data/budgets.js';
 import { endlessContinuations, limitPlusOne, randomBytes, reservedOpcodeGiB } from './frame-attacks.js';
 import { TRICKLE, declaredGiBBudget, length64Budget, REFUSE_WITHIN_S } from './data/attacks-client.js';
-import { defineCase, failedByPeer, hex } from '../define.js';
-import type { ScriptedCase } from '../types.js';
+import { defineCase, failedByPeer, hex } from '../cases/define.js';
+import type { ScriptedCase } from '../cases/types.js';
 
 const lengthRequirement: Requirement = {
   key: 'client-length-refused',

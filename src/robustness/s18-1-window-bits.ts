@@ -4,18 +4,17 @@
  * and advisories: data/attacks-client.ts; the figures are the engine's (play/attack-figures.ts), and
  * a client process that dies before its close fails the case whatever its verdict.
  */
-import type { Requirement } from '../../model/requirement.js';
+import type { Requirement } from '../model/requirement.js';
 import { subgroup } from './subgroup.js';
-import { WINDOW_BITS_ROWS } from './data/attacks-frames.js';
 import zlib from 'node:zlib';
-import { CloseCode, Opcode } from '../../protocol/constants.js';
-import { Behavior, CloseBehavior } from '../../model/verdicts.js';
-import { scaledS } from '../data/budgets.js';
+import { CloseCode, Opcode } from '../protocol/constants.js';
+import { Behavior, CloseBehavior } from '../model/verdicts.js';
+import { scaledS } from '../cases/data/budgets.js';
 import { REFUSE_WITHIN_S, windowBitsBudget } from './data/attacks-client.js';
-import { defineCase } from '../define.js';
-import { head, PROBE, refused, SWITCHING, unimplemented, unimplementedUnlessScripted, upgradeLines } from '../handshake-scripts.js';
-import { echoedFigure, stateOutcome, withOwnFigures } from './own-figures.js';
-import type { ScriptedCase, Judgement } from '../types.js';
+import { defineCase } from '../cases/define.js';
+import { head, PROBE, refused, SWITCHING, unimplemented, unimplementedUnlessScripted, upgradeLines } from '../cases/handshake-scripts.js';
+import { echoedFigure, withOwnFigures } from './own-figures.js';
+import type { ScriptedCase, Judgement } from '../cases/types.js';
 
 const RSV1 = 4;
 
@@ -69,14 +68,14 @@ function windowBitsCase(id: string, param: string, bits: number): ScriptedCase {
         unimplemented(t, 'permessage-deflate was not negotiated (the client offered none).');
         return;
       }
-      stateOutcome(t, Behavior.Ok, REFUSED);
+      t.setOutcome(Behavior.Ok, REFUSED);
       t.sendFrame({ opcode: Opcode.Text, rsv: RSV1, payload: COMPRESSED_PROBE });
       t.killAfter(scaledS(REFUSE_WITHIN_S, t.budgets));
     },
     onMessage(t, data, binary) {
-      if (!binary && data.toString('utf8') === PROBE) stateOutcome(t, valid ? Behavior.Ok : Behavior.NonStrict, ACCEPTED);
+      if (!binary && data.toString('utf8') === PROBE) t.setOutcome(valid ? Behavior.Ok : Behavior.NonStrict, ACCEPTED);
       else
-        stateOutcome(t, Behavior.Failed, `The client echoed a message other than the one sent (${binary ? 'binary' : 'text'}, ${data.length} bytes).`, [
+        t.setOutcome(Behavior.Failed, `The client echoed a message other than the one sent (${binary ? 'binary' : 'text'}, ${data.length} bytes).`, [
           echoedFigure(data.length),
         ]);
       t.sendClose(CloseCode.Normal);
@@ -84,7 +83,7 @@ function windowBitsCase(id: string, param: string, bits: number): ScriptedCase {
     adjust(verdict, facts) {
       const scripted = unimplementedUnlessScripted('deflate-offer')(verdict, facts);
       if (scripted !== verdict) return scripted;
-      return withOwnFigures(verdict, judgeRefusal(verdict));
+      return withOwnFigures(facts, judgeRefusal(verdict));
     },
   });
 }
@@ -107,5 +106,13 @@ function judgeRefusal(verdict: Judgement): Judgement {
 export const windowBitsClientCases: readonly ScriptedCase[] = subgroup(
   '18.1',
   'permessage-deflate window bits out of range, then a compressed frame (undici CVE-2026-2229)',
-  WINDOW_BITS_ROWS.map((row, i) => windowBitsCase(`18.1.${i + 1}`, row.param, row.bits)),
+  [
+    // Each parameter below, at and above RFC 7692 §7.1.2.1's range (8 to 15).
+    windowBitsCase('18.1.1', 'server_max_window_bits', 7),
+    windowBitsCase('18.1.2', 'server_max_window_bits', 8),
+    windowBitsCase('18.1.3', 'server_max_window_bits', 16),
+    windowBitsCase('18.1.4', 'client_max_window_bits', 7),
+    windowBitsCase('18.1.5', 'client_max_window_bits', 8),
+    windowBitsCase('18.1.6', 'client_max_window_bits', 16),
+  ],
 );

@@ -2,12 +2,12 @@
  * What every raw attack of group 17 shares (s17-1-handshake.ts, s17-2-frames.ts, s17-5-h2.ts): the
  * normal upgrade request with lines added, and the case's shape around its attack.
  */
-import type { UpgradeRequestSpec } from '../../protocol/client-handshake.js';
-import type { ServerAttack } from './attack-types.js';
-import type { Requirement } from '../../model/requirement.js';
+import type { UpgradeRequestSpec } from '../protocol/client-handshake.js';
+import type { ServerAttack } from '../cases/attack-types.js';
+import type { Requirement } from '../model/requirement.js';
 import type { Advisory } from './data/attacks.js';
-import { defineAttack } from '../define.js';
-import type { AttackCase } from '../types.js';
+import { defineAttack } from '../cases/define.js';
+import type { AttackCase } from '../cases/types.js';
 
 /** The normal upgrade request with header lines added: `before` ahead of the upgrade fields, `after` behind them. */
 export function requestWith(normal: UpgradeRequestSpec, after: ReadonlyArray<readonly [string, string]>, before: readonly string[] = []): string {

@@ -2,7 +2,7 @@
  * A subgroup of the robustness profile as its file declares it: its title (the report's
  * subcategory) and its cases in id order, each with the requirement it tests.
  */
-import type { CatalogueCase } from '../types.js';
+import type { CatalogueCase } from '../cases/types.js';
 
 /** The cases of subgroup `id` under its `title`; a case outside it, or without a requirement, is a mistake in the declaration. */
 export function subgroup<T extends CatalogueCase>(id: string, title: string, cases: readonly T[]): readonly T[] {

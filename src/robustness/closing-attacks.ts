@@ -8,15 +8,15 @@
  * 1. a ping flood while wsgate reads nothing; 2. a large echo read at 1 KiB/s while wsgate writes on;
  * 3. the peer's close left unanswered; 4. the closing handshake done, TCP never ended by wsgate.
  */
-import { CloseCode, Opcode } from '../../protocol/constants.js';
-import type { Requirement } from '../../model/requirement.js';
-import { Behavior, CloseBehavior } from '../../model/verdicts.js';
-import { closedByMe, defineCase, failedByPeer } from '../define.js';
+import { CloseCode, Opcode } from '../protocol/constants.js';
+import type { Requirement } from '../model/requirement.js';
+import { Behavior, CloseBehavior } from '../model/verdicts.js';
+import { closedByMe, defineCase, failedByPeer } from '../cases/define.js';
 import { neverClosedBudget, PING_FLOOD, pingFloodBudget, SLOW_ECHO, slowEchoBudget, STALL_MARGIN_S, unansweredCloseBudget } from './data/attacks-closing.js';
-import { DEFAULT_BUDGETS, scaledMs } from '../data/budgets.js';
-import { budgetFigure, statedFigure, type Figure } from '../judgement.js';
-import { judgedFigure, ownFiguresOnly, stateOutcome, withOwnFigures } from './own-figures.js';
-import type { CaseContext, ScriptedCase, Judgement } from '../types.js';
+import { DEFAULT_BUDGETS, scaledMs } from '../cases/data/budgets.js';
+import { budgetFigure, statedFigure, type Figure } from '../cases/judgement.js';
+import { judgedFigure, ownFiguresOnly, withOwnFigures } from './own-figures.js';
+import type { CaseContext, ScriptedCase, Judgement } from '../cases/types.js';
 
 /** Who is under test: the peer's role. */
 export type PeerRole = 'server' | 'client';
@@ -103,7 +103,7 @@ async function pingFlood(t: CaseContext): Promise<void> {
     statedFigure('ping-payload-bytes', 'of ping payload', bytes, 'bytes'),
   ];
   const during = (bytes: number): void =>
-    stateOutcome(t, Behavior.Ok, `${ENDED_DURING}: the peer had taken ${pings(bytes)} while wsgate read nothing.`, pingFigures(bytes));
+    t.setOutcome(Behavior.Ok, `${ENDED_DURING}: the peer had taken ${pings(bytes)} while wsgate read nothing.`, pingFigures(bytes));
   during(0);
   const { taken, stalled } = await writeWhileTaken(
     t,
@@ -121,8 +121,8 @@ async function pingFlood(t: CaseContext): Promise<void> {
   const pongs = tally(t).bytes;
   const figure = `${wrote}; once it read again the peer delivered ${count(pongs)} pong payload bytes (budget ${count(f.pongBudgetBytes)}).`;
   const figures = [...pingFigures(taken), pongFigure(pongs)];
-  if (pongs > f.pongBudgetBytes) stateOutcome(t, Behavior.Failed, `The peer queued its pongs without bound while wsgate read nothing: ${figure}`, figures);
-  else stateOutcome(t, Behavior.Ok, `The peer's pongs stayed bounded: ${figure}`, figures);
+  if (pongs > f.pongBudgetBytes) t.setOutcome(Behavior.Failed, `The peer queued its pongs without bound while wsgate read nothing: ${figure}`, figures);
+  else t.setOutcome(Behavior.Ok, `The peer's pongs stayed bounded: ${figure}`, figures);
   t.setWirelog(true, { silent: true });
   t.sendClose(CloseCode.Normal);
 }
@@ -151,14 +151,13 @@ export function pingFloodCase(id: string): ScriptedCase {
       s.lastAt = performance.now();
       // Should the peer end the connection before the count is in, the verdict is already this.
       if (before <= f.pongBudgetBytes && s.bytes > f.pongBudgetBytes)
-        stateOutcome(
-          t,
+        t.setOutcome(
           Behavior.Failed,
           `The peer queued its pongs without bound while wsgate read nothing: more than ${count(f.pongBudgetBytes)} pong payload bytes arrived once wsgate read again.`,
           [pongFigure(s.bytes)],
         );
     },
-    adjust: (verdict) => withOwnFigures(verdict, endedDuringIsOk(verdict)),
+    adjust: (verdict, facts) => withOwnFigures(facts, endedDuringIsOk(verdict)),
   });
 }
 
@@ -178,7 +177,7 @@ async function slowEcho(t: CaseContext): Promise<void> {
   const windowEnds = performance.now() + e.windowS * 1000;
   let i = 0;
   const during = (bytes: number): void =>
-    stateOutcome(t, Behavior.Ok, `${ENDED_DURING}: the peer had taken ${count(bytes)} bytes while wsgate read at ${count(e.readBytesPerSecond)} bytes/s.`, [
+    t.setOutcome(Behavior.Ok, `${ENDED_DURING}: the peer had taken ${count(bytes)} bytes while wsgate read at ${count(e.readBytesPerSecond)} bytes/s.`, [
       statedFigure('taken-bytes', 'the peer had taken while wsgate read slowly', bytes, 'bytes'),
     ]);
   during(0);
@@ -215,14 +214,13 @@ async function slowEcho(t: CaseContext): Promise<void> {
     ...(unread === null ? [] : [statedFigure('unread-bytes', "of them still in the kernel's buffers unread", unread, 'bytes')]),
   ];
   // A peer that ends the connection now passes, whatever it read.
-  stateOutcome(t, Behavior.Ok, `${ENDED_DURING}: ${wrote}${stop}.`, figures(false));
+  t.setOutcome(Behavior.Ok, `${ENDED_DURING}: ${wrote}${stop}.`, figures(false));
   t.readRate(null);
   await untilQuiet(t, 1, 30);
   const figure = `${wrote}${stop}; reading freely again, wsgate received ${count(tally(t).bytes)} bytes of echoes.`;
   const echoes = statedFigure('echo-bytes', 'of echoes wsgate received reading freely again', tally(t).bytes, 'bytes');
-  if (over)
-    stateOutcome(t, Behavior.Failed, `The peer read on while its echo could not leave, holding what wsgate wrote: ${figure}`, [...figures(true), echoes]);
-  else stateOutcome(t, Behavior.Ok, `The peer stayed bounded while its echo was read slowly: ${figure}`, [...figures(false), echoes]);
+  if (over) t.setOutcome(Behavior.Failed, `The peer read on while its echo could not leave, holding what wsgate wrote: ${figure}`, [...figures(true), echoes]);
+  else t.setOutcome(Behavior.Ok, `The peer stayed bounded while its echo was read slowly: ${figure}`, [...figures(false), echoes]);
   t.setWirelog(true, { silent: true });
   t.sendClose(CloseCode.Normal);
 }
@@ -245,7 +243,7 @@ export function slowEchoCase(id: string): ScriptedCase {
       s.bytes += length;
       s.lastAt = performance.now();
     },
-    adjust: (verdict) => withOwnFigures(verdict, endedDuringIsOk(verdict)),
+    adjust: (verdict, facts) => withOwnFigures(facts, endedDuringIsOk(verdict)),
   });
 }
 
@@ -255,12 +253,11 @@ export function slowEchoCase(id: string): ScriptedCase {
 // close frame, then close TCP). wsgate answers nothing and keeps TCP: the peer must not wait forever.
 function unansweredClose(t: CaseContext): void {
   t.holdClose();
-  stateOutcome(t, Behavior.Ok, 'The peer failed the connection on the reserved opcode and ended TCP though wsgate never answered its close.');
+  t.setOutcome(Behavior.Ok, 'The peer failed the connection on the reserved opcode and ended TCP though wsgate never answered its close.');
   t.sendFrame({ opcode: 3, payload: '' });
   const limitS = t.budgets.stallMs / 1000 + STALL_MARGIN_S;
   t.continueLater(limitS, () => {
-    stateOutcome(
-      t,
+    t.setOutcome(
       Behavior.Failed,
       `The peer kept the connection open for ${seconds(limitS)} s after the reserved opcode, past the stall budget: with its close unanswered (or without failing the connection at all) it never ended TCP. wsgate closed it.`,
       [budgetFigure('held-open-ms', 'the peer kept the connection open after the reserved opcode', limitS * 1000, 'ms', t.budgets.stallMs)],
@@ -295,12 +292,11 @@ function neverClosed(peer: PeerRole): (t: CaseContext) => void {
   return (t) => {
     t.holdClose();
     const budgetMs = peer === 'server' ? scaledMs(neverClosedBudget('server').closeWithinMs, t.budgets) : t.budgets.stallMs;
-    stateOutcome(t, Behavior.Ok, `The peer answered wsgate's close and ended TCP though wsgate kept it open.`);
+    t.setOutcome(Behavior.Ok, `The peer answered wsgate's close and ended TCP though wsgate kept it open.`);
     t.sendClose(CloseCode.Normal);
     const limitS = budgetMs / 1000 + STALL_MARGIN_S;
     t.continueLater(limitS, () => {
-      stateOutcome(
-        t,
+      t.setOutcome(
         Behavior.Failed,
         `The peer kept TCP open for ${seconds(limitS)} s after the closing handshake, past its budget of ${count(budgetMs)} ms: it waits for wsgate to end the connection, without a timeout. wsgate dropped it.`,
         [budgetFigure('held-open-ms', 'the peer kept TCP open after the closing handshake', limitS * 1000, 'ms', budgetMs)],
@@ -336,46 +332,57 @@ export function neverClosedCase(id: string, peer: PeerRole): ScriptedCase {
     attackBudget: budget,
     schedule: { maxSeconds: (peer === 'server' ? budget.closeWithinMs : DEFAULT_BUDGETS.stallMs) / 1000 + STALL_MARGIN_S + 3, idle: true, cost: 1 },
     run: neverClosed(peer),
-    adjust: (verdict) => withOwnFigures(verdict, unansweredIsFailed(verdict)),
+    adjust: (verdict, facts) => withOwnFigures(facts, unansweredIsFailed(verdict)),
   });
 }
 
 /** 17.4 and 18.5: the back-pressure and closing attacks, the same four against either role. */
-function closingRequirements(peer: PeerRole): readonly Requirement[] {
+function closingRequirements(peer: PeerRole): Record<keyof ClosingAttacks, Requirement> {
   const drop =
     peer === 'server' ? 'ends TCP at once (a server closes it first)' : 'ends TCP within the stall budget (a client waits for the server, but not forever)';
-  return [
-    {
+  return {
+    pingFlood: {
       key: 'ping-flood-bounded',
       rfc: 'RFC 6455 §5.5.3',
       text: `a ${peer} flooded with pings by a peer that reads nothing answers only some (RFC 6455 §5.5.3: the most recent may do) or stops reading: the pongs it delivers afterwards stay within the budget (CVE-2019-9512, the HTTP/2 ping flood)`,
       subject: 'a ping flood with nothing read',
     },
-    {
+    slowEcho: {
       key: 'slow-reader-bounded',
       rfc: 'RFC 6455 §10.4',
       text: `a ${peer} whose echo is read at 1 KiB/s stops reading further messages (back-pressure) or drops the connection, rather than queuing its echoes without bound (CVE-2019-9517, HTTP/2 internal data buffering)`,
       subject: 'a large echo read slowly',
     },
-    {
+    unansweredClose: {
       key: 'unanswered-close-dropped',
       rfc: 'RFC 6455 §7.1.1, §7.1.7',
       text: `a ${peer} that failed the connection (1002 on a reserved opcode) and got no answer to its close ends TCP itself within the stall budget`,
       subject: 'a close frame left unanswered',
     },
-    {
+    neverClosed: {
       key: 'never-closed-dropped',
       rfc: 'RFC 6455 §7.1.1',
       text: `a ${peer} that answered wsgate's close ${drop}, though wsgate keeps TCP open`,
       subject: 'a connection never closed after the closing handshake',
     },
-  ];
+  };
 }
-/** The four attacks with ids `${prefix}.1` to `${prefix}.4`, against a peer of the given role, each with its requirement. */
-export function closingCases(prefix: string, peer: PeerRole): ScriptedCase[] {
-  const requirements = closingRequirements(peer);
-  return [pingFloodCase(`${prefix}.1`), slowEchoCase(`${prefix}.2`), unansweredCloseCase(`${prefix}.3`), neverClosedCase(`${prefix}.4`, peer)].map((c, i) => ({
-    ...c,
-    requirement: requirements[i] as Requirement,
-  }));
+
+/** The four closing attacks against a peer of one role, each a factory of the case with the id given, its requirement attached. */
+export interface ClosingAttacks {
+  pingFlood(id: string): ScriptedCase;
+  slowEcho(id: string): ScriptedCase;
+  unansweredClose(id: string): ScriptedCase;
+  neverClosed(id: string): ScriptedCase;
+}
+
+/** The closing attacks against a peer of role `peer`: its subgroup's file names each case's id. */
+export function closingAttacks(peer: PeerRole): ClosingAttacks {
+  const r = closingRequirements(peer);
+  return {
+    pingFlood: (id) => ({ ...pingFloodCase(id), requirement: r.pingFlood }),
+    slowEcho: (id) => ({ ...slowEchoCase(id), requirement: r.slowEcho }),
+    unansweredClose: (id) => ({ ...unansweredCloseCase(id), requirement: r.unansweredClose }),
+    neverClosed: (id) => ({ ...neverClosedCase(id, peer), requirement: r.neverClosed }),
+  };
 }

@@ -13,7 +13,7 @@ import { bombClientCases } from './s18-2-bombs.js';
 import { frameClientCases } from './s18-3-frames.js';
 import { handshakeClientCases } from './s18-4-handshake.js';
 import { closingClientCases } from './s18-5-closing.js';
-import type { CatalogueCase, ScriptedCase } from '../types.js';
+import type { CatalogueCase, ScriptedCase } from '../cases/types.js';
 
 export { h2FloodServerCases } from './s17-5-h2.js';
 export { livenessCase } from './liveness.js';

@@ -3,8 +3,8 @@
  * data: the advisories they replay and the budgets their verdicts rest on. Time budgets are scaled by
  * the run's `time` budget; the slow ones (slowloris, a trickled 101) use its `stall` budget instead.
  */
-import type { AttackBudget } from '../../types.js';
-import { MEMORY_GROWTH } from '../../data/budgets.js';
+import type { AttackBudget } from '../../cases/types.js';
+import { MEMORY_GROWTH } from '../../cases/data/budgets.js';
 import type { Advisory } from './attacks.js';
 
 /** The advisories of the floods and slow requests. */

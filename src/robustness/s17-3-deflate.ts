@@ -4,17 +4,17 @@
  * Each is a scripted connection with an attack budget; the liveness check follows every one.
  */
 import zlib from 'node:zlib';
-import { CloseCode, Opcode } from '../../protocol/constants.js';
-import { bombPieceAt } from '../../protocol/deflate/bomb.js';
-import { Behavior, CloseBehavior } from '../../model/verdicts.js';
+import { CloseCode, Opcode } from '../protocol/constants.js';
+import { bombPieceAt } from '../protocol/deflate/bomb.js';
+import { Behavior, CloseBehavior } from '../model/verdicts.js';
 import { BOMB } from './data/attacks-client.js';
-import { scaledS } from '../data/budgets.js';
-import { FrameAdvisory, WINDOW_BITS_ROWS, windowBitsOfferBudget } from './data/attacks-frames.js';
-import { defineCase, failedByPeer } from '../define.js';
-import { echoedFigure, ownFiguresOnly, stateOutcome, withOwnFigures } from './own-figures.js';
+import { scaledS } from '../cases/data/budgets.js';
+import { FrameAdvisory, windowBitsOfferBudget } from './data/attacks-frames.js';
+import { defineCase, failedByPeer } from '../cases/define.js';
+import { echoedFigure, ownFiguresOnly, withOwnFigures } from './own-figures.js';
 import { subgroup } from './subgroup.js';
-import type { Requirement } from '../../model/requirement.js';
-import type { AdjustFacts, AttackBudget, CaseContext, ScriptedCase, Judgement } from '../types.js';
+import type { Requirement } from '../model/requirement.js';
+import type { AdjustFacts, AttackBudget, CaseContext, ScriptedCase, Judgement } from '../cases/types.js';
 
 const RSV1 = 4;
 // What 17.3 asks of a server.
@@ -66,19 +66,18 @@ function bombCase(id: string, fragmented: boolean): ScriptedCase {
     schedule: { maxSeconds: BOMB.refuseWithinS + 3, runsAlone: true, cost: 1 },
     run(t) {
       if (!t.deflateActive) {
-        stateOutcome(t, Behavior.Unimplemented, 'The server declined permessage-deflate: there is nothing to inflate.');
+        t.setOutcome(Behavior.Unimplemented, 'The server declined permessage-deflate: there is nothing to inflate.');
         t.sendClose(CloseCode.Normal);
         return;
       }
       t.setWirelog(false, { silent: true });
-      stateOutcome(t, Behavior.Ok, 'The server ended the connection without echoing the message.');
+      t.setOutcome(Behavior.Ok, 'The server ended the connection without echoing the message.');
       sendBomb(t, perFrame);
       t.killAfter(scaledS(BOMB.refuseWithinS, t.budgets));
     },
     onMessage(t, _data, binary, length) {
       t.record({ kind: 'message', data: Buffer.alloc(0), binary });
-      stateOutcome(
-        t,
+      t.setOutcome(
         Behavior.Failed,
         `The server answered the bomb with a message (${length.toLocaleString('en-US')} bytes) instead of failing the connection: it inflated it.`,
         [echoedFigure(length)],
@@ -128,23 +127,22 @@ function windowBitsOffer(id: string, param: string, bits: number): ScriptedCase 
     run(t) {
       if (t.deflateActive) t.sendFrame({ opcode: Opcode.Text, rsv: RSV1, payload: COMPRESSED_PROBE });
       else t.sendMessage(PROBE);
-      stateOutcome(t, Behavior.Failed, `The server ${t.deflateActive ? 'accepted the offer' : 'declined the offer'} but did not echo the message.`);
+      t.setOutcome(Behavior.Failed, `The server ${t.deflateActive ? 'accepted the offer' : 'declined the offer'} but did not echo the message.`);
       t.killAfter(scaledS(3, t.budgets));
     },
     onMessage(t, data, binary) {
       const echoed = !binary && data.toString('utf8') === PROBE;
       const took = t.deflateActive ? 'accepted the offer' : 'declined the offer';
-      if (!echoed) stateOutcome(t, Behavior.Failed, `The server ${took}, then echoed something else (${data.length} bytes).`, [echoedFigure(data.length)]);
+      if (!echoed) t.setOutcome(Behavior.Failed, `The server ${took}, then echoed something else (${data.length} bytes).`, [echoedFigure(data.length)]);
       else if (t.deflateActive && !valid)
-        stateOutcome(
-          t,
+        t.setOutcome(
           Behavior.NonStrict,
           `The server accepted an offer with ${param}=${bits} (out of range: RFC 7692 §7 says it MUST decline) and inflated the message.`,
         );
-      else stateOutcome(t, Behavior.Ok, `The server ${took} and echoed the message.`);
+      else t.setOutcome(Behavior.Ok, `The server ${took} and echoed the message.`);
       t.sendClose(CloseCode.Normal);
     },
-    adjust: (verdict, facts) => withOwnFigures(verdict, judgeOfferAnswer(verdict, facts)),
+    adjust: (verdict, facts) => withOwnFigures(facts, judgeOfferAnswer(verdict, facts)),
   });
 }
 
@@ -184,5 +182,11 @@ function requestWithOffer(
 export const deflateServerCases: readonly ScriptedCase[] = subgroup('17.3', 'permessage-deflate: a decompression bomb, window bits out of range in the offer', [
   bombCase('17.3.1', false),
   bombCase('17.3.2', true),
-  ...WINDOW_BITS_ROWS.map((row, i) => windowBitsOffer(`17.3.${i + 3}`, row.param, row.bits)),
+  // Each parameter below, at and above RFC 7692 §7.1.2.1's range (8 to 15).
+  windowBitsOffer('17.3.3', 'server_max_window_bits', 7),
+  windowBitsOffer('17.3.4', 'server_max_window_bits', 8),
+  windowBitsOffer('17.3.5', 'server_max_window_bits', 16),
+  windowBitsOffer('17.3.6', 'client_max_window_bits', 7),
+  windowBitsOffer('17.3.7', 'client_max_window_bits', 8),
+  windowBitsOffer('17.3.8', 'client_max_window_bits', 16),
 ]);

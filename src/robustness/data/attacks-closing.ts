@@ -3,8 +3,8 @@
  * each sends, the budgets its figures are held to, and why. The cases are attack-closing.ts; the
  * figures the engine adds to every robustness case (play/attack-figures.ts) use `closeWithinMs`.
  */
-import type { AttackBudget } from '../../types.js';
-import { MEMORY_GROWTH } from '../../data/budgets.js';
+import type { AttackBudget } from '../../cases/types.js';
+import { MEMORY_GROWTH } from '../../cases/data/budgets.js';
 
 /** What each attack replays: the advisory where one exists, else the rule it tests. */
 export const ClosingAdvisory = {

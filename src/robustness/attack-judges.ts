@@ -2,11 +2,11 @@
  * The verdicts of the robustness cases against a server (group 17), as pure functions of what the
  * engine measured: each states its figures beside their budgets, in Autobahn's verdict words.
  */
-import { Behavior, CloseBehavior, type OutcomeVerdict } from '../../model/verdicts.js';
-import type { GrowthFacts, ProbeFacts, SizedTime } from './attack-types.js';
+import { Behavior, CloseBehavior, type OutcomeVerdict } from '../model/verdicts.js';
+import type { GrowthFacts, ProbeFacts, SizedTime } from '../cases/attack-types.js';
 import { ServerBudgets } from './data/attacks.js';
-import { budgetFigure, statedFigure, type Figure, type Judgement } from '../judgement.js';
-import { DEFAULT_BUDGETS, scaledMs, type RobustnessBudgets } from '../data/budgets.js';
+import { budgetFigure, statedFigure, type Figure, type Judgement } from '../cases/judgement.js';
+import { DEFAULT_BUDGETS, scaledMs, type RobustnessBudgets } from '../cases/data/budgets.js';
 import { judgedFigure } from './own-figures.js';
 
 /** 12,345 */

@@ -1,6 +1,6 @@
 /** The liveness check the engine plays after every case of group 17 (drivers/server-attack.ts). */
-import { closedByMe, defineCase, message } from '../define.js';
-import type { ScriptedCase } from '../types.js';
+import { closedByMe, defineCase, message } from '../cases/define.js';
+import type { ScriptedCase } from '../cases/types.js';
 
 /** What the liveness check sends (and the server must echo). */
 const LIVENESS_TEXT = 'wsgate liveness check.';

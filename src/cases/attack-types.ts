@@ -4,9 +4,9 @@
  * function that judges the facts the engine measured. A case never touches a socket; measuring is
  * the engine's job (fuzzing-client/attacks/), once.
  */
-import type { UpgradeRequestSpec } from '../../protocol/client-handshake.js';
-import type { Judgement } from '../judgement.js';
-import type { RobustnessBudgets } from '../data/budgets.js';
+import type { UpgradeRequestSpec } from '../protocol/client-handshake.js';
+import type { Judgement } from './judgement.js';
+import type { RobustnessBudgets } from './data/budgets.js';
 
 /** Payload bytes written slowly after a frame header, to see whether the server waits for them. */
 export interface Trickle {
@@ -159,7 +159,7 @@ export interface CrowdAttack extends AttackCost {
 }
 
 /**
- * What an HTTP/2 flood sends, one unit at a time (17.5: cases/robustness/s17-5-h2.ts): on one
+ * What an HTTP/2 flood sends, one unit at a time (17.5: robustness/s17-5-h2.ts): on one
  * connection, a stream opened and reset, a CONTINUATION frame, a PING, a request whose answer is
  * never read; or (`cut-blocks`) a connection of its own each, an unfinished header block cut by a
  * TCP reset.

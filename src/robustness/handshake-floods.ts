@@ -5,14 +5,14 @@
  * plays over raw connections (fuzzing-client/attacks/) and a pure judge (flood-judges.ts); after
  * each, the liveness check. Budgets and advisories: data/floods.ts.
  */
-import type { UpgradeRequestSpec } from '../../protocol/client-handshake.js';
-import type { AttackProbe, ServerAttack } from './attack-types.js';
-import { DEFAULT_BUDGETS } from '../data/budgets.js';
+import type { UpgradeRequestSpec } from '../protocol/client-handshake.js';
+import type { AttackProbe, ServerAttack } from '../cases/attack-types.js';
+import { DEFAULT_BUDGETS } from '../cases/data/budgets.js';
 import { FloodAdvisories, FloodBudgets } from './data/floods.js';
 import { judgeCrowd, judgePacedHead, judgeHugeHeader, judgeSlowloris } from './flood-judges.js';
 import { attackCase, requestWith } from './attack-case.js';
-import type { Requirement } from '../../model/requirement.js';
-import type { CatalogueCase } from '../types.js';
+import type { Requirement } from '../model/requirement.js';
+import type { CatalogueCase } from '../cases/types.js';
 
 const B = FloodBudgets;
 const bytes = (n: number): string => n.toLocaleString('en-US');

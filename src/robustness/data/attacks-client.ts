@@ -3,8 +3,8 @@
  * test is held to). The engine measures the figures (play/attack-figures.ts); the cases
  * (s18-*.ts) only script what is sent.
  */
-import type { AttackBudget } from '../../types.js';
-import { MEMORY_GROWTH } from '../../data/budgets.js';
+import type { AttackBudget } from '../../cases/types.js';
+import { MEMORY_GROWTH } from '../../cases/data/budgets.js';
 
 /** The public advisories group 18 replays, in the words a report quotes. */
 export const ClientAdvisory = {

@@ -1,32 +1,27 @@
-/** The catalogue: every case wsgate knows, in Autobahn's order, each id once. */
-import { framingCases } from './s01-framing.js';
-import { pingCases } from './s02-pings.js';
-import { reservedBitCases } from './s03-reserved-bits.js';
-import { opcodeCases } from './s04-opcodes.js';
-import { fragmentationCases } from './s05-fragmentation.js';
-import { utf8Cases } from './s06-utf8.js';
-import { closeCases } from './s07-close.js';
-import { limitsCases } from './s09-limits.js';
-import { miscCases } from './s10-misc.js';
-import { deflatePayloadCases } from './s12-deflate-payloads.js';
-import { deflateParamCases } from './s13-deflate-params.js';
-import { handshakeCases } from './s14-handshake.js';
-import { serverHandshakeCases } from './s15-server-handshake.js';
-import { h2ServerCases } from './s16-h2-server.js';
-import { h2ClientCases } from './s16-h2-client.js';
-import { h2FloodServerCases, robustnessClientCases, robustnessServerCases } from './robustness/index.js';
-import type { CatalogueCase, ScriptedCase } from './types.js';
+/**
+ * The catalogue: every case wsgate knows, in Autobahn's order, each id once: Autobahn's groups and
+ * wsgate's own (cases/), and the robustness profile (robustness/).
+ */
+import { framingCases } from '../cases/s01-framing.js';
+import { pingCases } from '../cases/s02-pings.js';
+import { reservedBitCases } from '../cases/s03-reserved-bits.js';
+import { opcodeCases } from '../cases/s04-opcodes.js';
+import { fragmentationCases } from '../cases/s05-fragmentation.js';
+import { utf8Cases } from '../cases/s06-utf8.js';
+import { closeCases } from '../cases/s07-close.js';
+import { limitsCases } from '../cases/s09-limits.js';
+import { miscCases } from '../cases/s10-misc.js';
+import { deflatePayloadCases } from '../cases/s12-deflate-payloads.js';
+import { deflateParamCases } from '../cases/s13-deflate-params.js';
+import { handshakeCases } from '../cases/s14-handshake.js';
+import { serverHandshakeCases } from '../cases/s15-server-handshake.js';
+import { h2ServerCases } from '../cases/s16-h2-server.js';
+import { h2ClientCases } from '../cases/s16-h2-client.js';
+import { h2FloodServerCases, robustnessClientCases, robustnessServerCases } from '../robustness/index.js';
+import type { CatalogueCase, ScriptedCase } from '../cases/types.js';
+import { compareIds } from '../cases/select.js';
 
-/** Compares dotted ids as integer tuples ("6.9.2" < "6.12.7" < "10.1.1"). */
-export function compareIds(a: string, b: string): number {
-  const pa = a.split('.').map(Number);
-  const pb = b.split('.').map(Number);
-  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
-    const d = (pa[i] ?? -1) - (pb[i] ?? -1);
-    if (d !== 0) return d;
-  }
-  return 0;
-}
+export { compareIds };
 
 /** Builds a catalogue from case lists: sorted by id, duplicates refused. */
 export function buildCatalogue<T extends CatalogueCase>(...groups: ReadonlyArray<readonly T[]>): readonly T[] {

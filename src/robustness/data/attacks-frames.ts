@@ -3,8 +3,8 @@
  * replays and the budgets a peer is held to. The cases (cases/attack-frames.ts) are written once and
  * played in both roles: 17.2.3-17.2.6 and 17.3.x against a server, 18.3.4-18.3.7 against a client.
  */
-import type { AttackBudget } from '../../types.js';
-import { MEMORY_GROWTH } from '../../data/budgets.js';
+import type { AttackBudget } from '../../cases/types.js';
+import { MEMORY_GROWTH } from '../../cases/data/budgets.js';
 
 /** The public advisories these attacks replay, in the words a report quotes. */
 export const FrameAdvisory = {
@@ -79,19 +79,6 @@ export const RANDOM_BYTES = {
   /** ... a third of them in up to this many fragments, a ping of random payload (at most 125 bytes) after each fragment but the last. */
   maxFragments: 8,
 } as const;
-
-/**
- * The window bits values below, at and above RFC 7692 §7.1.2.1's range (8 to 15), for each parameter:
- * the offers of 17.3.3-17.3.8 and the answers of 18.1.1-18.1.6, in that order.
- */
-export const WINDOW_BITS_ROWS: ReadonlyArray<{ readonly param: 'server_max_window_bits' | 'client_max_window_bits'; readonly bits: number }> = [
-  { param: 'server_max_window_bits', bits: 7 },
-  { param: 'server_max_window_bits', bits: 8 },
-  { param: 'server_max_window_bits', bits: 16 },
-  { param: 'client_max_window_bits', bits: 7 },
-  { param: 'client_max_window_bits', bits: 8 },
-  { param: 'client_max_window_bits', bits: 16 },
-];
 
 export const reservedGiBBudget: AttackBudget = {
   advisory: FrameAdvisory.reservedOpcode,

@@ -2,12 +2,12 @@
  * The verdicts of the handshake floods and slow requests against a server (17.1.6-17.1.11), as pure
  * functions of what the engine measured, each figure beside its budget (data/floods.ts).
  */
-import { Behavior } from '../../model/verdicts.js';
+import { Behavior } from '../model/verdicts.js';
 import { answerText, attackVerdict as verdict, count, millis } from './attack-judges.js';
-import type { CrowdFacts, ProbeFacts } from './attack-types.js';
-import { DEFAULT_BUDGETS, scaledMs, type RobustnessBudgets } from '../data/budgets.js';
+import type { CrowdFacts, ProbeFacts } from '../cases/attack-types.js';
+import { DEFAULT_BUDGETS, scaledMs, type RobustnessBudgets } from '../cases/data/budgets.js';
 import { FloodBudgets } from './data/floods.js';
-import { budgetFigure, statedFigure, type Figure, type Judgement } from '../judgement.js';
+import { budgetFigure, statedFigure, type Figure, type Judgement } from '../cases/judgement.js';
 import { judgedFigure } from './own-figures.js';
 
 /** The crowd's answers, counted ("32: HTTP 101"). */

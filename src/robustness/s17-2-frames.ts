@@ -6,12 +6,12 @@
  */
 import { judgeRefusedAtHeader } from './attack-judges.js';
 import { attackCase } from './attack-case.js';
-import type { AttackProbe } from './attack-types.js';
+import type { AttackProbe } from '../cases/attack-types.js';
 import { ServerAdvisories, ServerBudgets } from './data/attacks.js';
 import { endlessContinuations, limitPlusOne, randomBytes, reservedOpcodeGiB } from './frame-attacks.js';
 import { subgroup } from './subgroup.js';
-import { hex } from '../define.js';
-import type { CatalogueCase } from '../types.js';
+import { hex } from '../cases/define.js';
+import type { CatalogueCase } from '../cases/types.js';
 
 /** A frame header (binary, FIN, masked with 37 fa 21 3d) with a 64-bit length, sent after a normal 101. */
 function frameHeader(label: string, length64: string, trickle = false): AttackProbe {

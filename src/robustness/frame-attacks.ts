@@ -7,8 +7,8 @@
  * Everything large is generated a batch at a time, each batch awaited with t.flushed({ below: FLUSH_BELOW }), so wsgate
  * never holds more than a batch however slowly the peer reads. Budgets: data/attacks-frames.ts.
  */
-import { CloseCode, Opcode } from '../../protocol/constants.js';
-import { Behavior, CloseBehavior } from '../../model/verdicts.js';
+import { CloseCode, Opcode } from '../protocol/constants.js';
+import { Behavior, CloseBehavior } from '../model/verdicts.js';
 import { count } from './attack-judges.js';
 import {
   ENDLESS,
@@ -21,13 +21,13 @@ import {
   randomBytesBudget,
   reservedGiBBudget,
 } from './data/attacks-frames.js';
-import { MEMORY_GROWTH, scaledS } from '../data/budgets.js';
-import { mulberry32 } from '../data/deflate-corpus.js';
-import { defineCase, failedByPeer } from '../define.js';
-import type { Requirement } from '../../model/requirement.js';
-import { statedFigure } from '../judgement.js';
-import { echoedFigure, stateOutcome, withOwnFigures } from './own-figures.js';
-import type { AttackBudget, CaseContext, CaseDef, ScriptedCase, Judgement } from '../types.js';
+import { MEMORY_GROWTH, scaledS } from '../cases/data/budgets.js';
+import { mulberry32 } from '../cases/data/deflate-corpus.js';
+import { defineCase, failedByPeer } from '../cases/define.js';
+import type { Requirement } from '../model/requirement.js';
+import { statedFigure } from '../cases/judgement.js';
+import { echoedFigure, withOwnFigures } from './own-figures.js';
+import type { AttackBudget, CaseContext, CaseDef, ScriptedCase, Judgement } from '../cases/types.js';
 
 /** Whom the case attacks: the words its texts use. */
 export type Peer = 'server' | 'client';
@@ -130,10 +130,10 @@ export function limitPlusOne(id: string, peer: Peer): ScriptedCase {
     maxSeconds: f.withinS + 3,
     messageLengthOnly: true,
     run: (t) => sendLimitPlusOne(t, peer),
-    adjust(verdict) {
+    adjust(verdict, facts) {
       // wsgate ended it: the peer neither refused nor echoed within the wait, or echoed past wsgate's own frame limit.
-      if (!verdict.result.includes(CROSSED) || verdict.behaviorClose !== CloseBehavior.Failed) return withOwnFigures(verdict);
-      return withOwnFigures(verdict, {
+      if (!verdict.result.includes(CROSSED) || verdict.behaviorClose !== CloseBehavior.Failed) return withOwnFigures(facts, verdict);
+      return withOwnFigures(facts, {
         ...verdict,
         behavior: Behavior.Failed,
         result: `The ${peer} took the whole message (limit + 1 bytes) without failing the connection: it said nothing for ${f.afterS} s after the last fragment, or echoed it past wsgate's own frame limit (wsgate then ended the connection).`,
@@ -144,7 +144,7 @@ export function limitPlusOne(id: string, peer: Peer): ScriptedCase {
       const limit = t.budgets.messageLimit;
       const past = length > limit;
       const what = past ? `the whole message (${count(length)} bytes, past the limit of ${count(limit)})` : `a message of ${count(length)} bytes`;
-      stateOutcome(t, Behavior.Failed, `The ${peer} echoed ${what}: it took a message past the limit instead of failing the connection.`, [
+      t.setOutcome(Behavior.Failed, `The ${peer} echoed ${what}: it took a message past the limit instead of failing the connection.`, [
         echoedFigure(length, past ? limit : undefined),
       ]);
       t.sendClose(CloseCode.Normal);
@@ -166,8 +166,7 @@ async function sendLimitPlusOne(t: CaseContext, peer: Peer): Promise<void> {
       t.beginFrame(i === 0 ? Opcode.Binary : Opcode.Continuation, i === fragments - 1, length)(length === f.fragmentBytes ? ZEROS : ZEROS.subarray(0, length));
       written += length;
     }
-    stateOutcome(
-      t,
+    t.setOutcome(
       Behavior.Ok,
       `The ${peer} failed the connection before the message ended: wsgate had written ${count(written)} of its ${count(total)} bytes (${count(i)} fragments) when it saw the ${peer}'s refusal.`,
       [
@@ -180,7 +179,7 @@ async function sendLimitPlusOne(t: CaseContext, peer: Peer): Promise<void> {
   }
   if (!t.isOpen) return;
   // Sent before the refusal arrived (the peer reads ahead of its limit check, the kernel buffers): the close may still come.
-  stateOutcome(t, Behavior.Ok, `The ${peer} failed the connection as wsgate wrote the last of its ${count(total)} bytes (${CROSSED}).`, [message]);
+  t.setOutcome(Behavior.Ok, `The ${peer} failed the connection as wsgate wrote the last of its ${count(total)} bytes (${CROSSED}).`, [message]);
   t.killAfter(scaledS(f.afterS, t.budgets));
 }
 
@@ -203,12 +202,12 @@ export function endlessContinuations(id: string, peer: Peer): ScriptedCase {
     codes: [CloseCode.MessageTooBig, CloseCode.PolicyViolation],
     maxSeconds: e.withinS + 3,
     run: (t) => sendEndless(t, peer),
-    adjust(verdict) {
+    adjust(verdict, facts) {
       const judged = anyCode(verdict);
       // wsgate closed after the last frame: the close is wsgate's, not the peer's refusal.
       if (judged.result.includes(TOOK_ALL))
-        return withOwnFigures(verdict, { ...judged, behaviorClose: CloseBehavior.Ok, resultClose: 'Not judged: wsgate closed after the last frame.' });
-      return withOwnFigures(verdict, judged);
+        return withOwnFigures(facts, { ...judged, behaviorClose: CloseBehavior.Ok, resultClose: 'Not judged: wsgate closed after the last frame.' });
+      return withOwnFigures(facts, judged);
     },
   });
 }
@@ -222,14 +221,13 @@ async function sendEndless(t: CaseContext, peer: Peer): Promise<void> {
   while (sent < e.frames && t.isOpen) {
     for (let k = 0; k < e.batch; k++) t.beginFrame(Opcode.Continuation, false, 1)(ONE);
     sent += e.batch;
-    stateOutcome(t, Behavior.Ok, `The ${peer} failed the connection after wsgate had written ${count(sent)} one-byte continuation frames.`, [
+    t.setOutcome(Behavior.Ok, `The ${peer} failed the connection after wsgate had written ${count(sent)} one-byte continuation frames.`, [
       statedFigure('continuation-count', 'one-byte continuation frames wsgate had written', sent, 'count'),
     ]);
     await t.flushed({ below: FLUSH_BELOW });
   }
   if (!t.isOpen) return;
-  stateOutcome(
-    t,
+  t.setOutcome(
     Behavior.NonStrict,
     `The ${peer} ${TOOK_ALL}: ${count(sent + 1)} frames of one message (${count(sent + 1)} bytes) without failing the connection, then answered wsgate's close.`,
     [statedFigure('frame-count', 'frames of one message the peer took', sent + 1, 'count'), statedFigure('message-bytes', 'the message', sent + 1, 'bytes')],
@@ -294,19 +292,14 @@ export function randomBytes(id: string, peer: Peer): ScriptedCase {
       // Two streams: the random bytes are the seed's own, whatever the valid frames took before them.
       const contents = mulberry32(r.seed + 1);
       const next = mulberry32(r.seed);
-      stateOutcome(
-        t,
-        Behavior.Failed,
-        `The ${peer} failed the connection on valid frames (random binary messages, fragments and pings), before any random byte.`,
-      );
+      t.setOutcome(Behavior.Failed, `The ${peer} failed the connection on valid frames (random binary messages, fragments and pings), before any random byte.`);
       let bytes = 0;
       for (let i = 0; i < r.messages; i++) {
         bytes += randomMessage(t, contents);
         await t.flushed({ below: FLUSH_BELOW });
         if (!t.isOpen) return;
       }
-      stateOutcome(
-        t,
+      t.setOutcome(
         Behavior.Ok,
         `The ${peer} took ${r.messages} valid random messages (${count(bytes)} payload bytes), then failed the connection on the random bytes.`,
         [
@@ -321,6 +314,6 @@ export function randomBytes(id: string, peer: Peer): ScriptedCase {
         if (!t.isOpen) return;
       }
     },
-    adjust: (verdict) => withOwnFigures(verdict, anyCode(verdict)),
+    adjust: (verdict, facts) => withOwnFigures(facts, anyCode(verdict)),
   });
 }

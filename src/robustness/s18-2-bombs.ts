@@ -2,18 +2,18 @@
  * 18.2: a 1 GiB decompression bomb from about 1 MB, in one frame and in fragments, and the same
  * frame with RSV1 after a 101 that declined permessage-deflate.
  */
-import type { Requirement } from '../../model/requirement.js';
+import type { Requirement } from '../model/requirement.js';
 import { subgroup } from './subgroup.js';
-import { CloseCode, Opcode } from '../../protocol/constants.js';
-import { bombLength, bombPieceAt } from '../../protocol/deflate/bomb.js';
-import { encodeFrameHeader } from '../../protocol/frame-writer.js';
-import { Behavior, CloseBehavior } from '../../model/verdicts.js';
-import { scaledS } from '../data/budgets.js';
-import { acceptFirstOffer, acceptOffer } from '../data/deflate-cases.js';
+import { CloseCode, Opcode } from '../protocol/constants.js';
+import { bombLength, bombPieceAt } from '../protocol/deflate/bomb.js';
+import { encodeFrameHeader } from '../protocol/frame-writer.js';
+import { Behavior, CloseBehavior } from '../model/verdicts.js';
+import { scaledS } from '../cases/data/budgets.js';
+import { acceptFirstOffer, acceptOffer } from '../cases/data/deflate-cases.js';
 import { BOMB, bombBudget, REFUSE_WITHIN_S, unnegotiatedBombBudget } from './data/attacks-client.js';
-import { defineCase, failedByPeer } from '../define.js';
-import { echoedFigure, ownFiguresOnly, stateOutcome, withOwnFigures } from './own-figures.js';
-import type { CaseContext, ScriptedCase, Judgement } from '../types.js';
+import { defineCase, failedByPeer } from '../cases/define.js';
+import { echoedFigure, ownFiguresOnly, withOwnFigures } from './own-figures.js';
+import type { CaseContext, ScriptedCase, Judgement } from '../cases/types.js';
 
 const RSV1 = 4;
 
@@ -77,10 +77,10 @@ function bombCase(id: string, fragmented: boolean): ScriptedCase {
       t.killAfter(scaledS(BOMB.refuseWithinS, t.budgets));
     },
     // A client that offered no permessage-deflate is not judged: the bomb was never sent.
-    adjust: (verdict, facts) => (facts.deflateActive === true ? withOwnFigures(verdict) : NO_DEFLATE),
+    adjust: (verdict, facts) => (facts.deflateActive === true ? withOwnFigures(facts, verdict) : NO_DEFLATE),
     onMessage(t, _data, binary, length) {
       t.record({ kind: 'message', data: Buffer.alloc(0), binary });
-      stateOutcome(t, Behavior.Failed, `The client echoed a message of ${length} bytes: it took the bomb.`, [echoedFigure(length)]);
+      t.setOutcome(Behavior.Failed, `The client echoed a message of ${length} bytes: it took the bomb.`, [echoedFigure(length)]);
       // Nothing left to wait for: the verdict is in.
       t.sendClose(CloseCode.Normal);
     },
@@ -112,7 +112,7 @@ const unnegotiatedBombCase = defineCase({
   },
   onMessage(t, _data, binary, length) {
     t.record({ kind: 'message', data: Buffer.alloc(0), binary });
-    stateOutcome(t, Behavior.Failed, `The client echoed a message of ${length} bytes: it took a frame with RSV1 though no extension was negotiated.`, [
+    t.setOutcome(Behavior.Failed, `The client echoed a message of ${length} bytes: it took a frame with RSV1 though no extension was negotiated.`, [
       echoedFigure(length),
     ]);
     t.sendClose(CloseCode.Normal);

@@ -5,14 +5,14 @@
  * (attack-judges.ts); after each, a normal echo on a fresh connection and the server process checked
  * (the liveness check, liveness.ts): a server that died or stopped serving fails.
  */
-import type { UpgradeRequestSpec } from '../../protocol/client-handshake.js';
+import type { UpgradeRequestSpec } from '../protocol/client-handshake.js';
 import { judgeGrowth, judgeSurvives } from './attack-judges.js';
-import type { ServerAttack } from './attack-types.js';
+import type { ServerAttack } from '../cases/attack-types.js';
 import { ServerAdvisories, ServerBudgets } from './data/attacks.js';
 import { attackCase, requestWith } from './attack-case.js';
 import { handshakeFloodCases } from './handshake-floods.js';
-import type { CatalogueCase } from '../types.js';
-import type { Requirement } from '../../model/requirement.js';
+import type { CatalogueCase } from '../cases/types.js';
+import type { Requirement } from '../model/requirement.js';
 import { subgroup } from './subgroup.js';
 
 export { requestWith };

@@ -6,16 +6,16 @@
  * server read is measured, not what wsgate wrote (fuzzing-client/attacks/h2-flood.ts). After each,
  * the liveness check over HTTP/2, as after every case of group 17.
  */
-import { MEMORY_GROWTH, scaledMs } from '../data/budgets.js';
-import { budgetFigure, statedFigure, type Figure, type Judgement } from '../judgement.js';
-import { h2ErrorName } from '../../protocol/h2-frames.js';
+import { MEMORY_GROWTH, scaledMs } from '../cases/data/budgets.js';
+import { budgetFigure, statedFigure, type Figure, type Judgement } from '../cases/judgement.js';
+import { h2ErrorName } from '../protocol/h2-frames.js';
 import { attackCase } from './attack-case.js';
-import type { H2Flood, H2FloodAttack, H2FloodFacts } from './attack-types.js';
+import type { H2Flood, H2FloodAttack, H2FloodFacts } from '../cases/attack-types.js';
 import type { Advisory } from './data/attacks.js';
 import { H2Advisories, H2Budgets } from './data/attacks-h2.js';
-import type { Requirement } from '../../model/requirement.js';
+import type { Requirement } from '../model/requirement.js';
 import { subgroup } from './subgroup.js';
-import type { CatalogueCase } from '../types.js';
+import type { CatalogueCase } from '../cases/types.js';
 
 const n = (v: number): string => v.toLocaleString('en-US');
 

@@ -6,18 +6,18 @@
  * Object.prototype's properties. Advisories and budgets are data (data/floods.ts); the engine writes
  * the slow and huge heads (server/head-delivery.ts) and states the figures (play/attack-figures.ts).
  */
-import { CloseCode, Opcode } from '../../protocol/constants.js';
-import { encodeFrameHeader } from '../../protocol/frame-writer.js';
-import { Behavior, CloseBehavior, type OutcomeVerdict } from '../../model/verdicts.js';
+import { CloseCode, Opcode } from '../protocol/constants.js';
+import { encodeFrameHeader } from '../protocol/frame-writer.js';
+import { Behavior, CloseBehavior, type OutcomeVerdict } from '../model/verdicts.js';
 import { ClientFloodBudgets as B, clientFloodBudgets as budget } from './data/floods.js';
-import { DEFAULT_BUDGETS, scaledS } from '../data/budgets.js';
+import { DEFAULT_BUDGETS, scaledS } from '../cases/data/budgets.js';
 import { count } from './attack-judges.js';
-import { defineCase } from '../define.js';
-import { budgetFigure } from '../judgement.js';
-import { echoedFigure, stateOutcome, withOwnFigures } from './own-figures.js';
-import { head, mustRefuse, PROBE, refused, SWITCHING, upgradeLines } from '../handshake-scripts.js';
+import { defineCase } from '../cases/define.js';
+import { budgetFigure } from '../cases/judgement.js';
+import { echoedFigure, withOwnFigures } from './own-figures.js';
+import { head, mustRefuse, PROBE, refused, SWITCHING, upgradeLines } from '../cases/handshake-scripts.js';
 import { subgroup } from './subgroup.js';
-import type { CaseContext, ScriptedCase, HandshakeRequestInfo, Judgement } from '../types.js';
+import type { AdjustFacts, CaseContext, ScriptedCase, HandshakeRequestInfo, Judgement } from '../cases/types.js';
 
 // RFC 6455 §4.1: the client reads the server's handshake response and "If the response lacks ... or
 // ... the client MUST _Fail the WebSocket Connection_"; §4.2.2 says what a valid 101 holds. Nothing
@@ -34,29 +34,29 @@ function probeFrame(): Buffer {
 }
 
 /** `took`: the outcome of a client that echoed; a client that did neither within the budget is FAILED. With the figures its outcome stated. */
-function judgeSettled(verdict: Judgement, waitS: number): Judgement {
+function judgeSettled(verdict: Judgement, facts: AdjustFacts, waitS: number): Judgement {
   if (verdict.result.startsWith(TOOK))
-    return withOwnFigures(verdict, {
+    return withOwnFigures(facts, {
       ...verdict,
       behaviorClose: CloseBehavior.Ok,
       resultClose: 'Not judged: the client took the response; wsgate closed after the echo.',
     });
   if (verdict.result === REFUSED && verdict.behaviorClose === CloseBehavior.Failed) {
-    return withOwnFigures(verdict, {
+    return withOwnFigures(facts, {
       ...verdict,
       behavior: Behavior.Failed,
       result: `The client neither refused the response nor echoed the message within ${waitS} s.`,
     });
   }
-  return withOwnFigures(verdict);
+  return withOwnFigures(facts, verdict);
 }
 
 /** The echo of PROBE sets the outcome (`took`); anything else fails. */
 function onEcho(took: OutcomeVerdict, why: string): (t: CaseContext, data: Buffer, binary: boolean) => void {
   return (t, data, binary) => {
-    if (!binary && data.toString('utf8') === PROBE) stateOutcome(t, took, `${TOOK}${why}`);
+    if (!binary && data.toString('utf8') === PROBE) t.setOutcome(took, `${TOOK}${why}`);
     else
-      stateOutcome(t, Behavior.Failed, `The client echoed a message other than the one sent (${binary ? 'binary' : 'text'}, ${data.length} bytes).`, [
+      t.setOutcome(Behavior.Failed, `The client echoed a message other than the one sent (${binary ? 'binary' : 'text'}, ${data.length} bytes).`, [
         echoedFigure(data.length),
       ]);
     t.sendClose(CloseCode.Normal);
@@ -85,12 +85,12 @@ const manyLinesCase = defineCase({
   schedule: { maxSeconds: B.settleWithinS + 2 },
   handshake: (info) => ({ head: head(SWITCHING, [...manyLines(), ...upgradeLines(info)]), delivery: 'together' }),
   run(t) {
-    stateOutcome(t, Behavior.Ok, REFUSED);
+    t.setOutcome(Behavior.Ok, REFUSED);
     t.sendFrame({ opcode: Opcode.Text, payload: PROBE });
     t.killAfter(scaledS(B.settleWithinS, t.budgets));
   },
   onMessage: onEcho(Behavior.Ok, ''),
-  adjust: (verdict) => judgeSettled(verdict, B.settleWithinS),
+  adjust: (verdict, facts) => judgeSettled(verdict, facts, B.settleWithinS),
 });
 
 const MIB = B.hugeHeader.totalBytes / (1024 * 1024);
@@ -126,7 +126,7 @@ const hugeHeaderCase = defineCase({
     },
   }),
   async run(t) {
-    stateOutcome(t, Behavior.Ok, REFUSED);
+    t.setOutcome(Behavior.Ok, REFUSED);
     t.killAfter(scaledS(B.settleWithinS, t.budgets));
     // What the client's process read of the head (the kernel's buffers taken out), looked at until it
     // ends the connection: past the budget, a refusal came too late to bound what it holds.
@@ -136,8 +136,7 @@ const hugeHeaderCase = defineCase({
       if (read !== null && read > most) {
         most = read;
         if (most > B.hugeHeaderReadBytes)
-          stateOutcome(
-            t,
+          t.setOutcome(
             Behavior.Failed,
             `The client read ${count(most)} bytes of the response head (budget ${count(B.hugeHeaderReadBytes)}): its limit on a response head, if it has one, lets a server make it hold that much.`,
             [budgetFigure('peer-read-bytes', "of the response head the client's process had read", most, 'bytes', B.hugeHeaderReadBytes)],
@@ -147,7 +146,7 @@ const hugeHeaderCase = defineCase({
     }
   },
   onMessage: onEcho(Behavior.Failed, ` It read a ${MIB} MiB response head without a limit.`),
-  adjust: (verdict) => judgeSettled(verdict, B.settleWithinS),
+  adjust: (verdict, facts) => judgeSettled(verdict, facts, B.settleWithinS),
 });
 
 const P = B.pacedHead;
@@ -178,11 +177,11 @@ const pacedCase = defineCase({
     },
   }),
   run(t) {
-    stateOutcome(t, Behavior.Ok, REFUSED);
+    t.setOutcome(Behavior.Ok, REFUSED);
     t.killAfter(scaledS(B.settleWithinS + P.writeS, t.budgets));
   },
   onMessage: onEcho(Behavior.Ok, ''),
-  adjust: (verdict) => judgeSettled(verdict, B.settleWithinS + P.writeS),
+  adjust: (verdict, facts) => judgeSettled(verdict, facts, B.settleWithinS + P.writeS),
 });
 
 const STALL_S = DEFAULT_BUDGETS.stallMs / 1000;
