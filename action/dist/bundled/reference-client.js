@@ -4236,21 +4236,21 @@ var init_reserved_opcodes = __esm({
 });
 
 // src/cases/s04-opcodes.ts
-function opcodeCase(c) {
-  const kind = c.opcode < 8 ? "non-control" : "control";
-  const frame = `a frame with the reserved ${kind} opcode ${c.opcode} and ${c.payload === "" ? "an empty payload" : `the payload "${c.payload}"`}`;
+function opcodeCase(c3) {
+  const kind = c3.opcode < 8 ? "non-control" : "control";
+  const frame = `a frame with the reserved ${kind} opcode ${c3.opcode} and ${c3.payload === "" ? "an empty payload" : `the payload "${c3.payload}"`}`;
   return defineCase({
-    id: c.id,
-    description: c.betweenMessageAndPing ? `A text message "${HELLO2}", then ${frame}, then a ping with an empty payload, ${deliveryPhrase(c.delivery)}.` : `${frame.charAt(0).toUpperCase()}${frame.slice(1)}.`,
-    expectation: c.betweenMessageAndPing ? "The client echoes the text message, then fails the connection (1002, protocol error) on the reserved opcode, and sends no pong." : "The client fails the connection at once (1002, protocol error) on the reserved opcode.",
+    id: c3.id,
+    description: c3.betweenMessageAndPing ? `A text message "${HELLO2}", then ${frame}, then a ping with an empty payload, ${deliveryPhrase(c3.delivery)}.` : `${frame.charAt(0).toUpperCase()}${frame.slice(1)}.`,
+    expectation: c3.betweenMessageAndPing ? "The client echoes the text message, then fails the connection (1002, protocol error) on the reserved opcode, and sends no pong." : "The client fails the connection at once (1002, protocol error) on the reserved opcode.",
     // A peer that fails before echoing the first message (it read all frames first) is NON-STRICT.
-    expect: c.betweenMessageAndPing ? { OK: [message(HELLO2)], "NON-STRICT": [] } : { OK: [] },
+    expect: c3.betweenMessageAndPing ? { OK: [message(HELLO2)], "NON-STRICT": [] } : { OK: [] },
     close: failedByPeer([CloseCode.ProtocolError]),
-    ...c.betweenMessageAndPing && c.delivery === Delivery.perOctet ? { schedule: PER_OCTET_RACE_SCHEDULE } : {},
+    ...c3.betweenMessageAndPing && c3.delivery === Delivery.perOctet ? { schedule: PER_OCTET_RACE_SCHEDULE } : {},
     run(t) {
-      if (c.betweenMessageAndPing) t.sendFrame({ opcode: Opcode.Text, payload: HELLO2, ...c.delivery });
-      t.sendFrame({ opcode: c.opcode, payload: c.payload, ...c.delivery });
-      if (c.betweenMessageAndPing) t.sendFrame({ opcode: Opcode.Ping, ...c.delivery });
+      if (c3.betweenMessageAndPing) t.sendFrame({ opcode: Opcode.Text, payload: HELLO2, ...c3.delivery });
+      t.sendFrame({ opcode: c3.opcode, payload: c3.payload, ...c3.delivery });
+      if (c3.betweenMessageAndPing) t.sendFrame({ opcode: Opcode.Ping, ...c3.delivery });
       t.killAfter(1);
     }
   });
@@ -6392,7 +6392,7 @@ function mustInflate(def) {
   });
 }
 function swapCase(text) {
-  return text.replace(/[A-Za-z]/g, (c) => c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase());
+  return text.replace(/[A-Za-z]/g, (c3) => c3 === c3.toUpperCase() ? c3.toLowerCase() : c3.toUpperCase());
 }
 function acceptWithoutGuid(info) {
   return createHash2("sha1").update(info.request.key, "latin1").digest("base64");
@@ -7346,10 +7346,10 @@ var init_s16_h2_client = __esm({
   }
 });
 
-// src/cases/robustness/data/attacks.ts
+// src/robustness/data/attacks.ts
 var ServerAdvisories, ServerBudgets;
 var init_attacks = __esm({
-  "src/cases/robustness/data/attacks.ts"() {
+  "src/robustness/data/attacks.ts"() {
     "use strict";
     ServerAdvisories = {
       wsProtocolRegex: {
@@ -7469,7 +7469,7 @@ var init_budgets = __esm({
   }
 });
 
-// src/cases/robustness/own-figures.ts
+// src/robustness/own-figures.ts
 function judgedFigure(name, label, value, unit, budget, over) {
   return { ...budgetFigure(name, label, value, unit, budget), over };
 }
@@ -7477,41 +7477,22 @@ function echoedFigure(length, limit) {
   const label = "the peer echoed a message of";
   return limit === void 0 ? statedFigure("echoed-bytes", label, length, "bytes") : budgetFigure("echoed-bytes", label, length, "bytes", limit);
 }
-function letGo(text) {
-  const held = byText.get(text);
-  if (held === void 0) return;
-  held.holders -= 1;
-  if (held.holders <= 0) byText.delete(text);
+function withOwnFigures(facts, adjusted) {
+  const own = facts.outcomeFigures ?? [];
+  if (own.length === 0) return adjusted;
+  return { ...adjusted, figures: [...adjusted.figures ?? [], ...own] };
 }
-function stateOutcome(t, behavior, result, figures = []) {
-  const before = heldBy.get(t);
-  if (before !== void 0) letGo(before);
-  heldBy.delete(t);
-  t.setOutcome(behavior, result);
-  if (figures.length === 0) return;
-  byText.set(result, { figures, holders: (byText.get(result)?.holders ?? 0) + 1 });
-  heldBy.set(t, result);
+function ownFiguresOnly(verdict, facts) {
+  return withOwnFigures(facts, verdict);
 }
-function withOwnFigures(verdict, adjusted = verdict) {
-  const held = byText.get(verdict.result);
-  if (held === void 0) return adjusted;
-  letGo(verdict.result);
-  return { ...adjusted, figures: [...adjusted.figures ?? [], ...held.figures] };
-}
-function ownFiguresOnly(verdict) {
-  return withOwnFigures(verdict);
-}
-var byText, heldBy;
 var init_own_figures = __esm({
-  "src/cases/robustness/own-figures.ts"() {
+  "src/robustness/own-figures.ts"() {
     "use strict";
     init_judgement();
-    byText = /* @__PURE__ */ new Map();
-    heldBy = /* @__PURE__ */ new WeakMap();
   }
 });
 
-// src/cases/robustness/attack-judges.ts
+// src/robustness/attack-judges.ts
 function count(n2) {
   return n2.toLocaleString("en-US");
 }
@@ -7657,7 +7638,7 @@ function rank(b) {
 }
 var REFUSAL_CODES;
 var init_attack_judges = __esm({
-  "src/cases/robustness/attack-judges.ts"() {
+  "src/robustness/attack-judges.ts"() {
     "use strict";
     init_verdicts();
     init_attacks();
@@ -7668,7 +7649,7 @@ var init_attack_judges = __esm({
   }
 });
 
-// src/cases/robustness/attack-case.ts
+// src/robustness/attack-case.ts
 function requestWith(normal, after, before = []) {
   const lines = [
     `GET ${normal.target} HTTP/1.1`,
@@ -7700,16 +7681,16 @@ function attackCase(spec) {
   });
 }
 var init_attack_case = __esm({
-  "src/cases/robustness/attack-case.ts"() {
+  "src/robustness/attack-case.ts"() {
     "use strict";
     init_define();
   }
 });
 
-// src/cases/robustness/data/floods.ts
+// src/robustness/data/floods.ts
 var FloodAdvisories, FloodBudgets, ClientFloodAdvisory, ClientFloodBudgets, clientFloodBudgets;
 var init_floods = __esm({
-  "src/cases/robustness/data/floods.ts"() {
+  "src/robustness/data/floods.ts"() {
     "use strict";
     init_budgets();
     FloodAdvisories = {
@@ -7831,7 +7812,7 @@ var init_floods = __esm({
   }
 });
 
-// src/cases/robustness/flood-judges.ts
+// src/robustness/flood-judges.ts
 function crowdTold(crowd, hold) {
   const answers = /* @__PURE__ */ new Map();
   for (const p of crowd) {
@@ -7982,7 +7963,7 @@ function judgeSlowloris(probes, budgets = DEFAULT_BUDGETS) {
   ]);
 }
 var init_flood_judges = __esm({
-  "src/cases/robustness/flood-judges.ts"() {
+  "src/robustness/flood-judges.ts"() {
     "use strict";
     init_verdicts();
     init_attack_judges();
@@ -7993,7 +7974,7 @@ var init_flood_judges = __esm({
   }
 });
 
-// src/cases/robustness/handshake-floods.ts
+// src/robustness/handshake-floods.ts
 function burst(id, shape, advisory, rfc, requirement) {
   const s = SHAPES[shape];
   const value = s.value(B.burstBytes);
@@ -8033,7 +8014,7 @@ function partialHead(normal) {
 }
 var B, bytes, SHAPES, hugeHeader, P, paced, slowlorisProbe, slowloris, halfOpen, handshakeFloodCases;
 var init_handshake_floods = __esm({
-  "src/cases/robustness/handshake-floods.ts"() {
+  "src/robustness/handshake-floods.ts"() {
     "use strict";
     init_budgets();
     init_floods();
@@ -8171,21 +8152,21 @@ var init_handshake_floods = __esm({
   }
 });
 
-// src/cases/robustness/subgroup.ts
+// src/robustness/subgroup.ts
 function subgroup(id, title, cases2) {
-  return cases2.map((c) => {
-    if (!c.id.startsWith(`${id}.`)) throw new Error(`case ${c.id} is declared in subgroup ${id}`);
-    if (c.requirement === void 0) throw new Error(`case ${c.id} declares no requirement`);
-    return { ...c, subcategory: title };
+  return cases2.map((c3) => {
+    if (!c3.id.startsWith(`${id}.`)) throw new Error(`case ${c3.id} is declared in subgroup ${id}`);
+    if (c3.requirement === void 0) throw new Error(`case ${c3.id} declares no requirement`);
+    return { ...c3, subcategory: title };
   });
 }
 var init_subgroup = __esm({
-  "src/cases/robustness/subgroup.ts"() {
+  "src/robustness/subgroup.ts"() {
     "use strict";
   }
 });
 
-// src/cases/robustness/s17-1-handshake.ts
+// src/robustness/s17-1-handshake.ts
 function fillerLines(n2) {
   const chars = "!#$%&'*+-.0123456789abcdefghijklmnopqrstuvwxyz^_`|~";
   const width = n2 <= chars.length ** 2 ? 2 : 3;
@@ -8219,7 +8200,7 @@ function headerLines(id, n2) {
 }
 var protocolGrowth, extensionsGrowth, MANY_HEADER_LINES, PROTOTYPE_NAMES, prototypeNames, OBS_TEXT_VALUES, obsTextValues, handshakeServerCases;
 var init_s17_1_handshake = __esm({
-  "src/cases/robustness/s17-1-handshake.ts"() {
+  "src/robustness/s17-1-handshake.ts"() {
     "use strict";
     init_attack_judges();
     init_attacks();
@@ -8325,10 +8306,10 @@ var init_s17_1_handshake = __esm({
   }
 });
 
-// src/cases/robustness/data/attacks-frames.ts
-var FrameAdvisory, REFUSE_AT_HEADER_S, RESERVED_GIB, LIMIT_PLUS_ONE, ENDLESS, RANDOM_BYTES, WINDOW_BITS_ROWS, reservedGiBBudget, limitPlusOneBudget, endlessBudget, randomBytesBudget, windowBitsOfferBudget;
+// src/robustness/data/attacks-frames.ts
+var FrameAdvisory, REFUSE_AT_HEADER_S, RESERVED_GIB, LIMIT_PLUS_ONE, ENDLESS, RANDOM_BYTES, reservedGiBBudget, limitPlusOneBudget, endlessBudget, randomBytesBudget, windowBitsOfferBudget;
 var init_attacks_frames = __esm({
-  "src/cases/robustness/data/attacks-frames.ts"() {
+  "src/robustness/data/attacks-frames.ts"() {
     "use strict";
     init_budgets();
     FrameAdvisory = {
@@ -8374,14 +8355,6 @@ var init_attacks_frames = __esm({
       /** ... a third of them in up to this many fragments, a ping of random payload (at most 125 bytes) after each fragment but the last. */
       maxFragments: 8
     };
-    WINDOW_BITS_ROWS = [
-      { param: "server_max_window_bits", bits: 7 },
-      { param: "server_max_window_bits", bits: 8 },
-      { param: "server_max_window_bits", bits: 16 },
-      { param: "client_max_window_bits", bits: 7 },
-      { param: "client_max_window_bits", bits: 8 },
-      { param: "client_max_window_bits", bits: 16 }
-    ];
     reservedGiBBudget = {
       advisory: FrameAdvisory.reservedOpcode,
       closeWithinMs: REFUSE_AT_HEADER_S * 1e3,
@@ -8398,7 +8371,7 @@ var init_attacks_frames = __esm({
   }
 });
 
-// src/cases/robustness/frame-attacks.ts
+// src/robustness/frame-attacks.ts
 function anyCode(verdict) {
   if (verdict.behaviorClose !== CloseBehavior.WrongCode) return verdict;
   return { ...verdict, behaviorClose: CloseBehavior.Ok, resultClose: "The peer failed the connection (any close code, or a drop, passes this case)." };
@@ -8447,9 +8420,9 @@ function limitPlusOne(id, peer) {
     maxSeconds: f.withinS + 3,
     messageLengthOnly: true,
     run: (t) => sendLimitPlusOne(t, peer),
-    adjust(verdict) {
-      if (!verdict.result.includes(CROSSED) || verdict.behaviorClose !== CloseBehavior.Failed) return withOwnFigures(verdict);
-      return withOwnFigures(verdict, {
+    adjust(verdict, facts) {
+      if (!verdict.result.includes(CROSSED) || verdict.behaviorClose !== CloseBehavior.Failed) return withOwnFigures(facts, verdict);
+      return withOwnFigures(facts, {
         ...verdict,
         behavior: Behavior.Failed,
         result: `The ${peer} took the whole message (limit + 1 bytes) without failing the connection: it said nothing for ${f.afterS} s after the last fragment, or echoed it past wsgate's own frame limit (wsgate then ended the connection).`
@@ -8460,7 +8433,7 @@ function limitPlusOne(id, peer) {
       const limit = t.budgets.messageLimit;
       const past = length > limit;
       const what = past ? `the whole message (${count(length)} bytes, past the limit of ${count(limit)})` : `a message of ${count(length)} bytes`;
-      stateOutcome(t, Behavior.Failed, `The ${peer} echoed ${what}: it took a message past the limit instead of failing the connection.`, [
+      t.setOutcome(Behavior.Failed, `The ${peer} echoed ${what}: it took a message past the limit instead of failing the connection.`, [
         echoedFigure(length, past ? limit : void 0)
       ]);
       t.sendClose(CloseCode.Normal);
@@ -8481,8 +8454,7 @@ async function sendLimitPlusOne(t, peer) {
       t.beginFrame(i === 0 ? Opcode.Binary : Opcode.Continuation, i === fragments - 1, length)(length === f.fragmentBytes ? ZEROS : ZEROS.subarray(0, length));
       written += length;
     }
-    stateOutcome(
-      t,
+    t.setOutcome(
       Behavior.Ok,
       `The ${peer} failed the connection before the message ended: wsgate had written ${count(written)} of its ${count(total)} bytes (${count(i)} fragments) when it saw the ${peer}'s refusal.`,
       [
@@ -8494,7 +8466,7 @@ async function sendLimitPlusOne(t, peer) {
     await t.flushed({ below: FLUSH_BELOW });
   }
   if (!t.isOpen) return;
-  stateOutcome(t, Behavior.Ok, `The ${peer} failed the connection as wsgate wrote the last of its ${count(total)} bytes (${CROSSED}).`, [message2]);
+  t.setOutcome(Behavior.Ok, `The ${peer} failed the connection as wsgate wrote the last of its ${count(total)} bytes (${CROSSED}).`, [message2]);
   t.killAfter(scaledS(f.afterS, t.budgets));
 }
 function endlessContinuations(id, peer) {
@@ -8508,11 +8480,11 @@ function endlessContinuations(id, peer) {
     codes: [CloseCode.MessageTooBig, CloseCode.PolicyViolation],
     maxSeconds: e.withinS + 3,
     run: (t) => sendEndless(t, peer),
-    adjust(verdict) {
+    adjust(verdict, facts) {
       const judged2 = anyCode(verdict);
       if (judged2.result.includes(TOOK_ALL))
-        return withOwnFigures(verdict, { ...judged2, behaviorClose: CloseBehavior.Ok, resultClose: "Not judged: wsgate closed after the last frame." });
-      return withOwnFigures(verdict, judged2);
+        return withOwnFigures(facts, { ...judged2, behaviorClose: CloseBehavior.Ok, resultClose: "Not judged: wsgate closed after the last frame." });
+      return withOwnFigures(facts, judged2);
     }
   });
 }
@@ -8525,14 +8497,13 @@ async function sendEndless(t, peer) {
   while (sent < e.frames && t.isOpen) {
     for (let k = 0; k < e.batch; k++) t.beginFrame(Opcode.Continuation, false, 1)(ONE);
     sent += e.batch;
-    stateOutcome(t, Behavior.Ok, `The ${peer} failed the connection after wsgate had written ${count(sent)} one-byte continuation frames.`, [
+    t.setOutcome(Behavior.Ok, `The ${peer} failed the connection after wsgate had written ${count(sent)} one-byte continuation frames.`, [
       statedFigure("continuation-count", "one-byte continuation frames wsgate had written", sent, "count")
     ]);
     await t.flushed({ below: FLUSH_BELOW });
   }
   if (!t.isOpen) return;
-  stateOutcome(
-    t,
+  t.setOutcome(
     Behavior.NonStrict,
     `The ${peer} ${TOOK_ALL}: ${count(sent + 1)} frames of one message (${count(sent + 1)} bytes) without failing the connection, then answered wsgate's close.`,
     [statedFigure("frame-count", "frames of one message the peer took", sent + 1, "count"), statedFigure("message-bytes", "the message", sent + 1, "bytes")]
@@ -8580,19 +8551,14 @@ function randomBytes(id, peer) {
       t.killAfter(scaledS(r.seconds, t.budgets));
       const contents = mulberry32(r.seed + 1);
       const next = mulberry32(r.seed);
-      stateOutcome(
-        t,
-        Behavior.Failed,
-        `The ${peer} failed the connection on valid frames (random binary messages, fragments and pings), before any random byte.`
-      );
+      t.setOutcome(Behavior.Failed, `The ${peer} failed the connection on valid frames (random binary messages, fragments and pings), before any random byte.`);
       let bytes2 = 0;
       for (let i = 0; i < r.messages; i++) {
         bytes2 += randomMessage(t, contents);
         await t.flushed({ below: FLUSH_BELOW });
         if (!t.isOpen) return;
       }
-      stateOutcome(
-        t,
+      t.setOutcome(
         Behavior.Ok,
         `The ${peer} took ${r.messages} valid random messages (${count(bytes2)} payload bytes), then failed the connection on the random bytes.`,
         [
@@ -8607,12 +8573,12 @@ function randomBytes(id, peer) {
         if (!t.isOpen) return;
       }
     },
-    adjust: (verdict) => withOwnFigures(verdict, anyCode(verdict))
+    adjust: (verdict, facts) => withOwnFigures(facts, anyCode(verdict))
   });
 }
 var TOO_BIG, FLUSH_BELOW, reservedOpcodeRequirement, limitPlusOneRequirement, endlessRequirement, randomBytesRequirement, ZEROS, CROSSED, ONE, TOOK_ALL;
 var init_frame_attacks = __esm({
-  "src/cases/robustness/frame-attacks.ts"() {
+  "src/robustness/frame-attacks.ts"() {
     "use strict";
     init_constants();
     init_verdicts();
@@ -8656,7 +8622,7 @@ var init_frame_attacks = __esm({
   }
 });
 
-// src/cases/robustness/s17-2-frames.ts
+// src/robustness/s17-2-frames.ts
 function frameHeader(label, length64, trickle = false) {
   const t = ServerBudgets.trickle;
   const waitMs = ServerBudgets.refuseAtHeaderMs + (trickle ? t.totalBytes / t.pieceBytes * t.everyMs : 1e3);
@@ -8664,7 +8630,7 @@ function frameHeader(label, length64, trickle = false) {
 }
 var topBitLengths, declaredGigabyte, frameServerCases;
 var init_s17_2_frames = __esm({
-  "src/cases/robustness/s17-2-frames.ts"() {
+  "src/robustness/s17-2-frames.ts"() {
     "use strict";
     init_attack_judges();
     init_attack_case();
@@ -8744,10 +8710,10 @@ var init_bomb = __esm({
   }
 });
 
-// src/cases/robustness/data/attacks-client.ts
+// src/robustness/data/attacks-client.ts
 var ClientAdvisory, REFUSE_WITHIN_S, windowBitsBudget, BOMB, bombBudget, unnegotiatedBombBudget, TRICKLE, length64Budget, declaredGiBBudget;
 var init_attacks_client = __esm({
-  "src/cases/robustness/data/attacks-client.ts"() {
+  "src/robustness/data/attacks-client.ts"() {
     "use strict";
     init_budgets();
     ClientAdvisory = {
@@ -8787,7 +8753,7 @@ var init_attacks_client = __esm({
   }
 });
 
-// src/cases/robustness/s17-3-deflate.ts
+// src/robustness/s17-3-deflate.ts
 import zlib3 from "node:zlib";
 function sendBomb(t, piecesPerFrame) {
   const frames = BOMB.pieces / piecesPerFrame;
@@ -8813,19 +8779,18 @@ function bombCase(id, fragmented) {
     schedule: { maxSeconds: BOMB.refuseWithinS + 3, runsAlone: true, cost: 1 },
     run(t) {
       if (!t.deflateActive) {
-        stateOutcome(t, Behavior.Unimplemented, "The server declined permessage-deflate: there is nothing to inflate.");
+        t.setOutcome(Behavior.Unimplemented, "The server declined permessage-deflate: there is nothing to inflate.");
         t.sendClose(CloseCode.Normal);
         return;
       }
       t.setWirelog(false, { silent: true });
-      stateOutcome(t, Behavior.Ok, "The server ended the connection without echoing the message.");
+      t.setOutcome(Behavior.Ok, "The server ended the connection without echoing the message.");
       sendBomb(t, perFrame);
       t.killAfter(scaledS(BOMB.refuseWithinS, t.budgets));
     },
     onMessage(t, _data, binary, length) {
       t.record({ kind: "message", data: Buffer.alloc(0), binary });
-      stateOutcome(
-        t,
+      t.setOutcome(
         Behavior.Failed,
         `The server answered the bomb with a message (${length.toLocaleString("en-US")} bytes) instead of failing the connection: it inflated it.`,
         [echoedFigure(length)]
@@ -8855,23 +8820,22 @@ function windowBitsOffer(id, param, bits) {
     run(t) {
       if (t.deflateActive) t.sendFrame({ opcode: Opcode.Text, rsv: RSV12, payload: COMPRESSED_PROBE });
       else t.sendMessage(PROBE2);
-      stateOutcome(t, Behavior.Failed, `The server ${t.deflateActive ? "accepted the offer" : "declined the offer"} but did not echo the message.`);
+      t.setOutcome(Behavior.Failed, `The server ${t.deflateActive ? "accepted the offer" : "declined the offer"} but did not echo the message.`);
       t.killAfter(scaledS(3, t.budgets));
     },
     onMessage(t, data, binary) {
       const echoed = !binary && data.toString("utf8") === PROBE2;
       const took = t.deflateActive ? "accepted the offer" : "declined the offer";
-      if (!echoed) stateOutcome(t, Behavior.Failed, `The server ${took}, then echoed something else (${data.length} bytes).`, [echoedFigure(data.length)]);
+      if (!echoed) t.setOutcome(Behavior.Failed, `The server ${took}, then echoed something else (${data.length} bytes).`, [echoedFigure(data.length)]);
       else if (t.deflateActive && !valid)
-        stateOutcome(
-          t,
+        t.setOutcome(
           Behavior.NonStrict,
           `The server accepted an offer with ${param}=${bits} (out of range: RFC 7692 \xA77 says it MUST decline) and inflated the message.`
         );
-      else stateOutcome(t, Behavior.Ok, `The server ${took} and echoed the message.`);
+      else t.setOutcome(Behavior.Ok, `The server ${took} and echoed the message.`);
       t.sendClose(CloseCode.Normal);
     },
-    adjust: (verdict, facts) => withOwnFigures(verdict, judgeOfferAnswer(verdict, facts))
+    adjust: (verdict, facts) => withOwnFigures(facts, judgeOfferAnswer(verdict, facts))
   });
 }
 function judgeOfferAnswer(verdict, facts) {
@@ -8902,7 +8866,7 @@ function requestWithOffer(normal, offer) {
 }
 var RSV12, bombRequirement, offerRequirement, serverBombBudget, PROBE2, COMPRESSED_PROBE, settled, deflateServerCases;
 var init_s17_3_deflate = __esm({
-  "src/cases/robustness/s17-3-deflate.ts"() {
+  "src/robustness/s17-3-deflate.ts"() {
     "use strict";
     init_constants();
     init_bomb();
@@ -8941,18 +8905,24 @@ var init_s17_3_deflate = __esm({
     deflateServerCases = subgroup("17.3", "permessage-deflate: a decompression bomb, window bits out of range in the offer", [
       bombCase("17.3.1", false),
       bombCase("17.3.2", true),
-      ...WINDOW_BITS_ROWS.map((row, i) => windowBitsOffer(`17.3.${i + 3}`, row.param, row.bits))
+      // Each parameter below, at and above RFC 7692 §7.1.2.1's range (8 to 15).
+      windowBitsOffer("17.3.3", "server_max_window_bits", 7),
+      windowBitsOffer("17.3.4", "server_max_window_bits", 8),
+      windowBitsOffer("17.3.5", "server_max_window_bits", 16),
+      windowBitsOffer("17.3.6", "client_max_window_bits", 7),
+      windowBitsOffer("17.3.7", "client_max_window_bits", 8),
+      windowBitsOffer("17.3.8", "client_max_window_bits", 16)
     ]);
   }
 });
 
-// src/cases/robustness/data/attacks-closing.ts
+// src/robustness/data/attacks-closing.ts
 function neverClosedBudget(peer) {
   return peer === "server" ? { advisory: ClosingAdvisory.neverClosed, closeWithinMs: SERVER_DROP_MS, memoryGrowth: MEMORY_GROWTH.small } : { advisory: ClosingAdvisory.neverClosed, closeWithinMs: 0, stall: true, memoryGrowth: MEMORY_GROWTH.small };
 }
 var ClosingAdvisory, PING_FLOOD, SLOW_ECHO, STALL_MARGIN_S, SERVER_DROP_MS, pingFloodBudget, slowEchoBudget, unansweredCloseBudget;
 var init_attacks_closing = __esm({
-  "src/cases/robustness/data/attacks-closing.ts"() {
+  "src/robustness/data/attacks-closing.ts"() {
     "use strict";
     init_budgets();
     ClosingAdvisory = {
@@ -9015,7 +8985,7 @@ var init_attacks_closing = __esm({
   }
 });
 
-// src/cases/robustness/closing-attacks.ts
+// src/robustness/closing-attacks.ts
 function count2(n2) {
   return Math.round(n2).toLocaleString("en-US");
 }
@@ -9060,7 +9030,7 @@ async function pingFlood(t) {
     statedFigure("ping-count", "pings the peer took while wsgate read nothing", bytes2 / f.payloadBytes, "count"),
     statedFigure("ping-payload-bytes", "of ping payload", bytes2, "bytes")
   ];
-  const during = (bytes2) => stateOutcome(t, Behavior.Ok, `${ENDED_DURING}: the peer had taken ${pings(bytes2)} while wsgate read nothing.`, pingFigures(bytes2));
+  const during = (bytes2) => t.setOutcome(Behavior.Ok, `${ENDED_DURING}: the peer had taken ${pings(bytes2)} while wsgate read nothing.`, pingFigures(bytes2));
   during(0);
   const { taken, stalled } = await writeWhileTaken(
     t,
@@ -9078,8 +9048,8 @@ async function pingFlood(t) {
   const pongs = tally(t).bytes;
   const figure = `${wrote}; once it read again the peer delivered ${count2(pongs)} pong payload bytes (budget ${count2(f.pongBudgetBytes)}).`;
   const figures = [...pingFigures(taken), pongFigure(pongs)];
-  if (pongs > f.pongBudgetBytes) stateOutcome(t, Behavior.Failed, `The peer queued its pongs without bound while wsgate read nothing: ${figure}`, figures);
-  else stateOutcome(t, Behavior.Ok, `The peer's pongs stayed bounded: ${figure}`, figures);
+  if (pongs > f.pongBudgetBytes) t.setOutcome(Behavior.Failed, `The peer queued its pongs without bound while wsgate read nothing: ${figure}`, figures);
+  else t.setOutcome(Behavior.Ok, `The peer's pongs stayed bounded: ${figure}`, figures);
   t.setWirelog(true, { silent: true });
   t.sendClose(CloseCode.Normal);
 }
@@ -9104,14 +9074,13 @@ function pingFloodCase(id) {
       s.bytes += data.length;
       s.lastAt = performance.now();
       if (before <= f.pongBudgetBytes && s.bytes > f.pongBudgetBytes)
-        stateOutcome(
-          t,
+        t.setOutcome(
           Behavior.Failed,
           `The peer queued its pongs without bound while wsgate read nothing: more than ${count2(f.pongBudgetBytes)} pong payload bytes arrived once wsgate read again.`,
           [pongFigure(s.bytes)]
         );
     },
-    adjust: (verdict) => withOwnFigures(verdict, endedDuringIsOk(verdict))
+    adjust: (verdict, facts) => withOwnFigures(facts, endedDuringIsOk(verdict))
   });
 }
 async function slowEcho(t) {
@@ -9122,7 +9091,7 @@ async function slowEcho(t) {
   t.readRate(e.readBytesPerSecond);
   const windowEnds = performance.now() + e.windowS * 1e3;
   let i = 0;
-  const during = (bytes2) => stateOutcome(t, Behavior.Ok, `${ENDED_DURING}: the peer had taken ${count2(bytes2)} bytes while wsgate read at ${count2(e.readBytesPerSecond)} bytes/s.`, [
+  const during = (bytes2) => t.setOutcome(Behavior.Ok, `${ENDED_DURING}: the peer had taken ${count2(bytes2)} bytes while wsgate read at ${count2(e.readBytesPerSecond)} bytes/s.`, [
     statedFigure("taken-bytes", "the peer had taken while wsgate read slowly", bytes2, "bytes")
   ]);
   during(0);
@@ -9154,14 +9123,13 @@ async function slowEcho(t) {
     statedFigure("flushed-bytes", "wsgate flushed to the kernel", taken, "bytes"),
     ...unread === null ? [] : [statedFigure("unread-bytes", "of them still in the kernel's buffers unread", unread, "bytes")]
   ];
-  stateOutcome(t, Behavior.Ok, `${ENDED_DURING}: ${wrote}${stop}.`, figures(false));
+  t.setOutcome(Behavior.Ok, `${ENDED_DURING}: ${wrote}${stop}.`, figures(false));
   t.readRate(null);
   await untilQuiet(t, 1, 30);
   const figure = `${wrote}${stop}; reading freely again, wsgate received ${count2(tally(t).bytes)} bytes of echoes.`;
   const echoes = statedFigure("echo-bytes", "of echoes wsgate received reading freely again", tally(t).bytes, "bytes");
-  if (over)
-    stateOutcome(t, Behavior.Failed, `The peer read on while its echo could not leave, holding what wsgate wrote: ${figure}`, [...figures(true), echoes]);
-  else stateOutcome(t, Behavior.Ok, `The peer stayed bounded while its echo was read slowly: ${figure}`, [...figures(false), echoes]);
+  if (over) t.setOutcome(Behavior.Failed, `The peer read on while its echo could not leave, holding what wsgate wrote: ${figure}`, [...figures(true), echoes]);
+  else t.setOutcome(Behavior.Ok, `The peer stayed bounded while its echo was read slowly: ${figure}`, [...figures(false), echoes]);
   t.setWirelog(true, { silent: true });
   t.sendClose(CloseCode.Normal);
 }
@@ -9183,17 +9151,16 @@ function slowEchoCase(id) {
       s.bytes += length;
       s.lastAt = performance.now();
     },
-    adjust: (verdict) => withOwnFigures(verdict, endedDuringIsOk(verdict))
+    adjust: (verdict, facts) => withOwnFigures(facts, endedDuringIsOk(verdict))
   });
 }
 function unansweredClose(t) {
   t.holdClose();
-  stateOutcome(t, Behavior.Ok, "The peer failed the connection on the reserved opcode and ended TCP though wsgate never answered its close.");
+  t.setOutcome(Behavior.Ok, "The peer failed the connection on the reserved opcode and ended TCP though wsgate never answered its close.");
   t.sendFrame({ opcode: 3, payload: "" });
   const limitS = t.budgets.stallMs / 1e3 + STALL_MARGIN_S;
   t.continueLater(limitS, () => {
-    stateOutcome(
-      t,
+    t.setOutcome(
       Behavior.Failed,
       `The peer kept the connection open for ${seconds(limitS)} s after the reserved opcode, past the stall budget: with its close unanswered (or without failing the connection at all) it never ended TCP. wsgate closed it.`,
       [budgetFigure("held-open-ms", "the peer kept the connection open after the reserved opcode", limitS * 1e3, "ms", t.budgets.stallMs)]
@@ -9220,12 +9187,11 @@ function neverClosed(peer) {
   return (t) => {
     t.holdClose();
     const budgetMs = peer === "server" ? scaledMs(neverClosedBudget("server").closeWithinMs, t.budgets) : t.budgets.stallMs;
-    stateOutcome(t, Behavior.Ok, `The peer answered wsgate's close and ended TCP though wsgate kept it open.`);
+    t.setOutcome(Behavior.Ok, `The peer answered wsgate's close and ended TCP though wsgate kept it open.`);
     t.sendClose(CloseCode.Normal);
     const limitS = budgetMs / 1e3 + STALL_MARGIN_S;
     t.continueLater(limitS, () => {
-      stateOutcome(
-        t,
+      t.setOutcome(
         Behavior.Failed,
         `The peer kept TCP open for ${seconds(limitS)} s after the closing handshake, past its budget of ${count2(budgetMs)} ms: it waits for wsgate to end the connection, without a timeout. wsgate dropped it.`,
         [budgetFigure("held-open-ms", "the peer kept TCP open after the closing handshake", limitS * 1e3, "ms", budgetMs)]
@@ -9255,48 +9221,50 @@ function neverClosedCase(id, peer) {
     attackBudget: budget,
     schedule: { maxSeconds: (peer === "server" ? budget.closeWithinMs : DEFAULT_BUDGETS.stallMs) / 1e3 + STALL_MARGIN_S + 3, idle: true, cost: 1 },
     run: neverClosed(peer),
-    adjust: (verdict) => withOwnFigures(verdict, unansweredIsFailed(verdict))
+    adjust: (verdict, facts) => withOwnFigures(facts, unansweredIsFailed(verdict))
   });
 }
 function closingRequirements(peer) {
   const drop = peer === "server" ? "ends TCP at once (a server closes it first)" : "ends TCP within the stall budget (a client waits for the server, but not forever)";
-  return [
-    {
+  return {
+    pingFlood: {
       key: "ping-flood-bounded",
       rfc: "RFC 6455 \xA75.5.3",
       text: `a ${peer} flooded with pings by a peer that reads nothing answers only some (RFC 6455 \xA75.5.3: the most recent may do) or stops reading: the pongs it delivers afterwards stay within the budget (CVE-2019-9512, the HTTP/2 ping flood)`,
       subject: "a ping flood with nothing read"
     },
-    {
+    slowEcho: {
       key: "slow-reader-bounded",
       rfc: "RFC 6455 \xA710.4",
       text: `a ${peer} whose echo is read at 1 KiB/s stops reading further messages (back-pressure) or drops the connection, rather than queuing its echoes without bound (CVE-2019-9517, HTTP/2 internal data buffering)`,
       subject: "a large echo read slowly"
     },
-    {
+    unansweredClose: {
       key: "unanswered-close-dropped",
       rfc: "RFC 6455 \xA77.1.1, \xA77.1.7",
       text: `a ${peer} that failed the connection (1002 on a reserved opcode) and got no answer to its close ends TCP itself within the stall budget`,
       subject: "a close frame left unanswered"
     },
-    {
+    neverClosed: {
       key: "never-closed-dropped",
       rfc: "RFC 6455 \xA77.1.1",
       text: `a ${peer} that answered wsgate's close ${drop}, though wsgate keeps TCP open`,
       subject: "a connection never closed after the closing handshake"
     }
-  ];
+  };
 }
-function closingCases(prefix, peer) {
-  const requirements = closingRequirements(peer);
-  return [pingFloodCase(`${prefix}.1`), slowEchoCase(`${prefix}.2`), unansweredCloseCase(`${prefix}.3`), neverClosedCase(`${prefix}.4`, peer)].map((c, i) => ({
-    ...c,
-    requirement: requirements[i]
-  }));
+function closingAttacks(peer) {
+  const r = closingRequirements(peer);
+  return {
+    pingFlood: (id) => ({ ...pingFloodCase(id), requirement: r.pingFlood }),
+    slowEcho: (id) => ({ ...slowEchoCase(id), requirement: r.slowEcho }),
+    unansweredClose: (id) => ({ ...unansweredCloseCase(id), requirement: r.unansweredClose }),
+    neverClosed: (id) => ({ ...neverClosedCase(id, peer), requirement: r.neverClosed })
+  };
 }
 var tallies, ENDED_DURING;
 var init_closing_attacks = __esm({
-  "src/cases/robustness/closing-attacks.ts"() {
+  "src/robustness/closing-attacks.ts"() {
     "use strict";
     init_constants();
     init_verdicts();
@@ -9310,22 +9278,23 @@ var init_closing_attacks = __esm({
   }
 });
 
-// src/cases/robustness/s17-4-closing.ts
-var closingServerCases;
+// src/robustness/s17-4-closing.ts
+var c, closingServerCases;
 var init_s17_4_closing = __esm({
-  "src/cases/robustness/s17-4-closing.ts"() {
+  "src/robustness/s17-4-closing.ts"() {
     "use strict";
     init_closing_attacks();
     init_subgroup();
+    c = closingAttacks("server");
     closingServerCases = subgroup(
       "17.4",
       "Back-pressure and closing: a ping flood unread, a slow reader of a large echo, an unanswered close, a connection never closed",
-      closingCases("17.4", "server")
+      [c.pingFlood("17.4.1"), c.slowEcho("17.4.2"), c.unansweredClose("17.4.3"), c.neverClosed("17.4.4")]
     );
   }
 });
 
-// src/cases/robustness/s18-1-window-bits.ts
+// src/robustness/s18-1-window-bits.ts
 import zlib4 from "node:zlib";
 function windowBitsCase(id, param, bits) {
   const valid = bits >= 8 && bits <= 15;
@@ -9351,14 +9320,14 @@ function windowBitsCase(id, param, bits) {
         unimplemented(t, "permessage-deflate was not negotiated (the client offered none).");
         return;
       }
-      stateOutcome(t, Behavior.Ok, REFUSED);
+      t.setOutcome(Behavior.Ok, REFUSED);
       t.sendFrame({ opcode: Opcode.Text, rsv: RSV13, payload: COMPRESSED_PROBE2 });
       t.killAfter(scaledS(REFUSE_WITHIN_S, t.budgets));
     },
     onMessage(t, data, binary) {
-      if (!binary && data.toString("utf8") === PROBE) stateOutcome(t, valid ? Behavior.Ok : Behavior.NonStrict, ACCEPTED);
+      if (!binary && data.toString("utf8") === PROBE) t.setOutcome(valid ? Behavior.Ok : Behavior.NonStrict, ACCEPTED);
       else
-        stateOutcome(t, Behavior.Failed, `The client echoed a message other than the one sent (${binary ? "binary" : "text"}, ${data.length} bytes).`, [
+        t.setOutcome(Behavior.Failed, `The client echoed a message other than the one sent (${binary ? "binary" : "text"}, ${data.length} bytes).`, [
           echoedFigure(data.length)
         ]);
       t.sendClose(CloseCode.Normal);
@@ -9366,7 +9335,7 @@ function windowBitsCase(id, param, bits) {
     adjust(verdict, facts) {
       const scripted = unimplementedUnlessScripted("deflate-offer")(verdict, facts);
       if (scripted !== verdict) return scripted;
-      return withOwnFigures(verdict, judgeRefusal(verdict));
+      return withOwnFigures(facts, judgeRefusal(verdict));
     }
   });
 }
@@ -9384,10 +9353,9 @@ function judgeRefusal(verdict) {
 }
 var RSV13, COMPRESSED_PROBE2, REFUSED, ACCEPTED, outOfRange, eightBits, windowBitsClientCases;
 var init_s18_1_window_bits = __esm({
-  "src/cases/robustness/s18-1-window-bits.ts"() {
+  "src/robustness/s18-1-window-bits.ts"() {
     "use strict";
     init_subgroup();
-    init_attacks_frames();
     init_constants();
     init_verdicts();
     init_budgets();
@@ -9417,7 +9385,15 @@ var init_s18_1_window_bits = __esm({
     windowBitsClientCases = subgroup(
       "18.1",
       "permessage-deflate window bits out of range, then a compressed frame (undici CVE-2026-2229)",
-      WINDOW_BITS_ROWS.map((row, i) => windowBitsCase(`18.1.${i + 1}`, row.param, row.bits))
+      [
+        // Each parameter below, at and above RFC 7692 §7.1.2.1's range (8 to 15).
+        windowBitsCase("18.1.1", "server_max_window_bits", 7),
+        windowBitsCase("18.1.2", "server_max_window_bits", 8),
+        windowBitsCase("18.1.3", "server_max_window_bits", 16),
+        windowBitsCase("18.1.4", "client_max_window_bits", 7),
+        windowBitsCase("18.1.5", "client_max_window_bits", 8),
+        windowBitsCase("18.1.6", "client_max_window_bits", 16)
+      ]
     );
   }
 });
@@ -9479,7 +9455,7 @@ var init_frame_writer = __esm({
   }
 });
 
-// src/cases/robustness/s18-2-bombs.ts
+// src/robustness/s18-2-bombs.ts
 function sendBomb2(t, fragmented) {
   const writes = BOMB.pieces / BOMB.piecesPerWrite;
   const piecesOf = (w) => Buffer.concat(Array.from({ length: BOMB.piecesPerWrite }, (_, k) => bombPieceAt(w * BOMB.piecesPerWrite + k, BOMB.pieces)));
@@ -9517,17 +9493,17 @@ function bombCase2(id, fragmented) {
       t.killAfter(scaledS(BOMB.refuseWithinS, t.budgets));
     },
     // A client that offered no permessage-deflate is not judged: the bomb was never sent.
-    adjust: (verdict, facts) => facts.deflateActive === true ? withOwnFigures(verdict) : NO_DEFLATE,
+    adjust: (verdict, facts) => facts.deflateActive === true ? withOwnFigures(facts, verdict) : NO_DEFLATE,
     onMessage(t, _data, binary, length) {
       t.record({ kind: "message", data: Buffer.alloc(0), binary });
-      stateOutcome(t, Behavior.Failed, `The client echoed a message of ${length} bytes: it took the bomb.`, [echoedFigure(length)]);
+      t.setOutcome(Behavior.Failed, `The client echoed a message of ${length} bytes: it took the bomb.`, [echoedFigure(length)]);
       t.sendClose(CloseCode.Normal);
     }
   });
 }
 var RSV14, bombRequirement2, NO_DEFLATE, unnegotiatedBombCase, bombClientCases;
 var init_s18_2_bombs = __esm({
-  "src/cases/robustness/s18-2-bombs.ts"() {
+  "src/robustness/s18-2-bombs.ts"() {
     "use strict";
     init_subgroup();
     init_constants();
@@ -9574,7 +9550,7 @@ var init_s18_2_bombs = __esm({
       },
       onMessage(t, _data, binary, length) {
         t.record({ kind: "message", data: Buffer.alloc(0), binary });
-        stateOutcome(t, Behavior.Failed, `The client echoed a message of ${length} bytes: it took a frame with RSV1 though no extension was negotiated.`, [
+        t.setOutcome(Behavior.Failed, `The client echoed a message of ${length} bytes: it took a frame with RSV1 though no extension was negotiated.`, [
           echoedFigure(length)
         ]);
         t.sendClose(CloseCode.Normal);
@@ -9589,7 +9565,7 @@ var init_s18_2_bombs = __esm({
   }
 });
 
-// src/cases/robustness/s18-3-frames.ts
+// src/robustness/s18-3-frames.ts
 function topBitLengthCase(id, length, what) {
   return defineCase({
     id,
@@ -9609,7 +9585,7 @@ function topBitLengthCase(id, length, what) {
 }
 var lengthRequirement, lengthCases2, frameClientCases;
 var init_s18_3_frames = __esm({
-  "src/cases/robustness/s18-3-frames.ts"() {
+  "src/robustness/s18-3-frames.ts"() {
     "use strict";
     init_subgroup();
     init_constants();
@@ -9678,32 +9654,32 @@ var init_s18_3_frames = __esm({
   }
 });
 
-// src/cases/robustness/s18-4-handshake.ts
+// src/robustness/s18-4-handshake.ts
 function probeFrame() {
   const payload2 = Buffer.from(PROBE, "utf8");
   return Buffer.concat([encodeFrameHeader(Opcode.Text, true, 0, payload2.length, null), payload2]);
 }
-function judgeSettled(verdict, waitS) {
+function judgeSettled(verdict, facts, waitS) {
   if (verdict.result.startsWith(TOOK))
-    return withOwnFigures(verdict, {
+    return withOwnFigures(facts, {
       ...verdict,
       behaviorClose: CloseBehavior.Ok,
       resultClose: "Not judged: the client took the response; wsgate closed after the echo."
     });
   if (verdict.result === REFUSED2 && verdict.behaviorClose === CloseBehavior.Failed) {
-    return withOwnFigures(verdict, {
+    return withOwnFigures(facts, {
       ...verdict,
       behavior: Behavior.Failed,
       result: `The client neither refused the response nor echoed the message within ${waitS} s.`
     });
   }
-  return withOwnFigures(verdict);
+  return withOwnFigures(facts, verdict);
 }
 function onEcho(took, why) {
   return (t, data, binary) => {
-    if (!binary && data.toString("utf8") === PROBE) stateOutcome(t, took, `${TOOK}${why}`);
+    if (!binary && data.toString("utf8") === PROBE) t.setOutcome(took, `${TOOK}${why}`);
     else
-      stateOutcome(t, Behavior.Failed, `The client echoed a message other than the one sent (${binary ? "binary" : "text"}, ${data.length} bytes).`, [
+      t.setOutcome(Behavior.Failed, `The client echoed a message other than the one sent (${binary ? "binary" : "text"}, ${data.length} bytes).`, [
         echoedFigure(data.length)
       ]);
     t.sendClose(CloseCode.Normal);
@@ -9718,7 +9694,7 @@ function hugeHeaderStart(info) {
 }
 var RFC, TOOK, REFUSED2, manyLinesCase, MIB, hugeHeaderCase, P2, pacedCase, STALL_S, DROPPED_STALLED, trickledCase, PROTOTYPE_EXTENSIONS, prototypeNamesCase, OBS_TEXT_PROTOCOL, obsTextCase, handshakeClientCases;
 var init_s18_4_handshake = __esm({
-  "src/cases/robustness/s18-4-handshake.ts"() {
+  "src/robustness/s18-4-handshake.ts"() {
     "use strict";
     init_constants();
     init_frame_writer();
@@ -9751,12 +9727,12 @@ var init_s18_4_handshake = __esm({
       schedule: { maxSeconds: ClientFloodBudgets.settleWithinS + 2 },
       handshake: (info) => ({ head: head(SWITCHING, [...manyLines(), ...upgradeLines(info)]), delivery: "together" }),
       run(t) {
-        stateOutcome(t, Behavior.Ok, REFUSED2);
+        t.setOutcome(Behavior.Ok, REFUSED2);
         t.sendFrame({ opcode: Opcode.Text, payload: PROBE });
         t.killAfter(scaledS(ClientFloodBudgets.settleWithinS, t.budgets));
       },
       onMessage: onEcho(Behavior.Ok, ""),
-      adjust: (verdict) => judgeSettled(verdict, ClientFloodBudgets.settleWithinS)
+      adjust: (verdict, facts) => judgeSettled(verdict, facts, ClientFloodBudgets.settleWithinS)
     });
     MIB = ClientFloodBudgets.hugeHeader.totalBytes / (1024 * 1024);
     hugeHeaderCase = defineCase({
@@ -9785,7 +9761,7 @@ var init_s18_4_handshake = __esm({
         }
       }),
       async run(t) {
-        stateOutcome(t, Behavior.Ok, REFUSED2);
+        t.setOutcome(Behavior.Ok, REFUSED2);
         t.killAfter(scaledS(ClientFloodBudgets.settleWithinS, t.budgets));
         let most = 0;
         while (t.isOpen) {
@@ -9793,8 +9769,7 @@ var init_s18_4_handshake = __esm({
           if (read !== null && read > most) {
             most = read;
             if (most > ClientFloodBudgets.hugeHeaderReadBytes)
-              stateOutcome(
-                t,
+              t.setOutcome(
                 Behavior.Failed,
                 `The client read ${count(most)} bytes of the response head (budget ${count(ClientFloodBudgets.hugeHeaderReadBytes)}): its limit on a response head, if it has one, lets a server make it hold that much.`,
                 [budgetFigure("peer-read-bytes", "of the response head the client's process had read", most, "bytes", ClientFloodBudgets.hugeHeaderReadBytes)]
@@ -9804,7 +9779,7 @@ var init_s18_4_handshake = __esm({
         }
       },
       onMessage: onEcho(Behavior.Failed, ` It read a ${MIB} MiB response head without a limit.`),
-      adjust: (verdict) => judgeSettled(verdict, ClientFloodBudgets.settleWithinS)
+      adjust: (verdict, facts) => judgeSettled(verdict, facts, ClientFloodBudgets.settleWithinS)
     });
     P2 = ClientFloodBudgets.pacedHead;
     pacedCase = defineCase({
@@ -9833,11 +9808,11 @@ var init_s18_4_handshake = __esm({
         }
       }),
       run(t) {
-        stateOutcome(t, Behavior.Ok, REFUSED2);
+        t.setOutcome(Behavior.Ok, REFUSED2);
         t.killAfter(scaledS(ClientFloodBudgets.settleWithinS + P2.writeS, t.budgets));
       },
       onMessage: onEcho(Behavior.Ok, ""),
-      adjust: (verdict) => judgeSettled(verdict, ClientFloodBudgets.settleWithinS + P2.writeS)
+      adjust: (verdict, facts) => judgeSettled(verdict, facts, ClientFloodBudgets.settleWithinS + P2.writeS)
     });
     STALL_S = DEFAULT_BUDGETS.stallMs / 1e3;
     DROPPED_STALLED = "The client dropped the trickled response by a timeout of its own.";
@@ -9915,25 +9890,26 @@ var init_s18_4_handshake = __esm({
   }
 });
 
-// src/cases/robustness/s18-5-closing.ts
-var closingClientCases;
+// src/robustness/s18-5-closing.ts
+var c2, closingClientCases;
 var init_s18_5_closing = __esm({
-  "src/cases/robustness/s18-5-closing.ts"() {
+  "src/robustness/s18-5-closing.ts"() {
     "use strict";
     init_closing_attacks();
     init_subgroup();
+    c2 = closingAttacks("client");
     closingClientCases = subgroup(
       "18.5",
       "Back-pressure and closing: a ping flood unread, a slow reader of a large echo, an unanswered close, a connection never closed",
-      closingCases("18.5", "client")
+      [c2.pingFlood("18.5.1"), c2.slowEcho("18.5.2"), c2.unansweredClose("18.5.3"), c2.neverClosed("18.5.4")]
     );
   }
 });
 
-// src/cases/robustness/data/attacks-h2.ts
+// src/robustness/data/attacks-h2.ts
 var H2Advisories, H2Budgets;
 var init_attacks_h2 = __esm({
-  "src/cases/robustness/data/attacks-h2.ts"() {
+  "src/robustness/data/attacks-h2.ts"() {
     "use strict";
     H2Advisories = {
       rapidReset: {
@@ -9994,7 +9970,7 @@ var init_attacks_h2 = __esm({
   }
 });
 
-// src/cases/robustness/s17-5-h2.ts
+// src/robustness/s17-5-h2.ts
 function endWords(f) {
   const goaway = f.end?.goaway;
   if (goaway) return `with GOAWAY ${h2ErrorName(goaway.code)}${f.flood === "rapid-reset" ? ` (last stream ${n(goaway.lastStreamId)})` : ""}`;
@@ -10091,7 +10067,7 @@ function floodCase(spec) {
 }
 var n, UNIT, rapidReset, continuationFlood, pingFlood2, cutBlocks, internalBuffering, h2FloodServerCases;
 var init_s17_5_h2 = __esm({
-  "src/cases/robustness/s17-5-h2.ts"() {
+  "src/robustness/s17-5-h2.ts"() {
     "use strict";
     init_budgets();
     init_judgement();
@@ -10196,10 +10172,10 @@ var init_s17_5_h2 = __esm({
   }
 });
 
-// src/cases/robustness/liveness.ts
+// src/robustness/liveness.ts
 var LIVENESS_TEXT, livenessCase;
 var init_liveness = __esm({
-  "src/cases/robustness/liveness.ts"() {
+  "src/robustness/liveness.ts"() {
     "use strict";
     init_define();
     LIVENESS_TEXT = "wsgate liveness check.";
@@ -10218,10 +10194,10 @@ var init_liveness = __esm({
   }
 });
 
-// src/cases/robustness/index.ts
+// src/robustness/index.ts
 var robustnessServerCases, robustnessClientCases;
 var init_robustness = __esm({
-  "src/cases/robustness/index.ts"() {
+  "src/robustness/index.ts"() {
     "use strict";
     init_s17_1_handshake();
     init_s17_2_frames();
@@ -10245,7 +10221,69 @@ var init_robustness = __esm({
   }
 });
 
-// src/cases/registry.ts
+// src/util/patterns.ts
+function wildcard(pattern, options = {}) {
+  const special = options.syntax === "autobahn" ? /\./g : /[.+?^${}()|[\]\\]/g;
+  const source = pattern.replace(special, (c3) => `\\${c3}`).replace(/\*/g, ".*");
+  return new RegExp(options.prefix === true ? `^${source}` : `^${source}$`);
+}
+function caseIdMatcher(pattern, syntax = "wsgate") {
+  if (!pattern.includes("*")) return (id) => id === pattern;
+  const re = wildcard(pattern, { prefix: true, syntax });
+  return (id) => re.test(id);
+}
+var init_patterns = __esm({
+  "src/util/patterns.ts"() {
+    "use strict";
+  }
+});
+
+// src/cases/select.ts
+function compareIds(a, b) {
+  const pa = a.split(".").map(Number);
+  const pb = b.split(".").map(Number);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const d = (pa[i] ?? -1) - (pb[i] ?? -1);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+function resolve(patterns, ids, known) {
+  const out = /* @__PURE__ */ new Set();
+  for (const raw of patterns) {
+    const pattern = raw.trim();
+    if (pattern === "") continue;
+    if (!/^[0-9.*]+$/.test(pattern)) throw new SelectionError(`bad case pattern ${JSON.stringify(pattern)}`);
+    if (!pattern.includes("*") && !known.has(pattern)) {
+      throw new SelectionError(
+        isWsgateCase(pattern) ? `${JSON.stringify(pattern)} is one of wsgate's own cases (group 14): add --extended` : `no case has the id ${JSON.stringify(pattern)}`
+      );
+    }
+    const match = caseIdMatcher(pattern);
+    for (const id of ids) if (match(id)) out.add(id);
+  }
+  return out;
+}
+function selectCases(catalogue2, include, exclude = []) {
+  const ids = catalogue2.map((c3) => c3.id);
+  const known = new Set(ids);
+  const inc = resolve(include.length === 0 ? ["*"] : include, ids, known);
+  const exc = resolve(exclude, ids, known);
+  return catalogue2.filter((c3) => inc.has(c3.id) && !exc.has(c3.id)).sort((a, b) => compareIds(a.id, b.id));
+}
+var SelectionError;
+var init_select = __esm({
+  "src/cases/select.ts"() {
+    "use strict";
+    init_errors();
+    init_patterns();
+    init_categories();
+    SelectionError = class extends UsageError {
+    };
+  }
+});
+
+// src/catalogue/registry.ts
 var registry_exports = {};
 __export(registry_exports, {
   buildCatalogue: () => buildCatalogue,
@@ -10261,15 +10299,6 @@ __export(registry_exports, {
   robustnessServerCatalogue: () => robustnessServerCatalogue,
   serverExtendedCatalogue: () => serverExtendedCatalogue
 });
-function compareIds(a, b) {
-  const pa = a.split(".").map(Number);
-  const pb = b.split(".").map(Number);
-  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
-    const d = (pa[i] ?? -1) - (pb[i] ?? -1);
-    if (d !== 0) return d;
-  }
-  return 0;
-}
 function buildCatalogue(...groups) {
   const all = groups.flat().sort((a, b) => compareIds(a.id, b.id));
   for (let i = 1; i < all.length; i++) {
@@ -10287,7 +10316,7 @@ function catalogueFor(extended, under = "client", transport = "http/1.1", robust
 }
 var catalogue, extendedCatalogue, serverExtendedCatalogue, h2ServerCatalogue, h2ClientCatalogue, robustnessServerCatalogue, h2RobustnessServerCatalogue, robustnessClientCatalogue, everyCase;
 var init_registry = __esm({
-  "src/cases/registry.ts"() {
+  "src/catalogue/registry.ts"() {
     "use strict";
     init_s01_framing();
     init_s02_pings();
@@ -10305,6 +10334,7 @@ var init_registry = __esm({
     init_s16_h2_server();
     init_s16_h2_client();
     init_robustness();
+    init_select();
     catalogue = buildCatalogue(
       framingCases,
       pingCases,
@@ -10345,7 +10375,7 @@ function inQuickSample(id) {
   return kept === void 0 || kept.includes(Number(number));
 }
 function quickSample(cases2) {
-  return cases2.filter((c) => inQuickSample(c.id));
+  return cases2.filter((c3) => inQuickSample(c3.id));
 }
 var QUICK_SAMPLE;
 var init_quick = __esm({
@@ -10367,60 +10397,6 @@ var init_quick = __esm({
   }
 });
 
-// src/util/patterns.ts
-function wildcard(pattern, options = {}) {
-  const special = options.syntax === "autobahn" ? /\./g : /[.+?^${}()|[\]\\]/g;
-  const source = pattern.replace(special, (c) => `\\${c}`).replace(/\*/g, ".*");
-  return new RegExp(options.prefix === true ? `^${source}` : `^${source}$`);
-}
-function caseIdMatcher(pattern, syntax = "wsgate") {
-  if (!pattern.includes("*")) return (id) => id === pattern;
-  const re = wildcard(pattern, { prefix: true, syntax });
-  return (id) => re.test(id);
-}
-var init_patterns = __esm({
-  "src/util/patterns.ts"() {
-    "use strict";
-  }
-});
-
-// src/cases/select.ts
-function resolve(patterns, ids, known) {
-  const out = /* @__PURE__ */ new Set();
-  for (const raw of patterns) {
-    const pattern = raw.trim();
-    if (pattern === "") continue;
-    if (!/^[0-9.*]+$/.test(pattern)) throw new SelectionError(`bad case pattern ${JSON.stringify(pattern)}`);
-    if (!pattern.includes("*") && !known.has(pattern)) {
-      throw new SelectionError(
-        isWsgateCase(pattern) ? `${JSON.stringify(pattern)} is one of wsgate's own cases (group 14): add --extended` : `no case has the id ${JSON.stringify(pattern)}`
-      );
-    }
-    const match = caseIdMatcher(pattern);
-    for (const id of ids) if (match(id)) out.add(id);
-  }
-  return out;
-}
-function selectCases(catalogue2, include, exclude = []) {
-  const ids = catalogue2.map((c) => c.id);
-  const known = new Set(ids);
-  const inc = resolve(include.length === 0 ? ["*"] : include, ids, known);
-  const exc = resolve(exclude, ids, known);
-  return catalogue2.filter((c) => inc.has(c.id) && !exc.has(c.id)).sort((a, b) => compareIds(a.id, b.id));
-}
-var SelectionError;
-var init_select = __esm({
-  "src/cases/select.ts"() {
-    "use strict";
-    init_errors();
-    init_patterns();
-    init_categories();
-    init_registry();
-    SelectionError = class extends UsageError {
-    };
-  }
-});
-
 // src/run/schedule.ts
 var schedule_exports = {};
 __export(schedule_exports, {
@@ -10435,7 +10411,7 @@ function caseCost(def) {
   return def.schedule?.cost ?? 0.05;
 }
 function shardCases(cases2, shard) {
-  const order = cases2.map((c, i) => ({ c, i, cost: caseCost(c) }));
+  const order = cases2.map((c3, i) => ({ c: c3, i, cost: caseCost(c3) }));
   order.sort((a, b) => b.cost - a.cost || a.i - b.i);
   const load = new Array(shard.count).fill(0);
   const owner = new Array(cases2.length);
@@ -10505,7 +10481,7 @@ function selectForRun(config) {
 }
 function refuseOtherTransport(pattern, from, http22) {
   if (selectCases(from, [pattern]).length > 0) return;
-  const named = selectCases(everyCase, [pattern]).map((c) => c.id.split(".")[0]);
+  const named = selectCases(everyCase, [pattern]).map((c3) => c3.id.split(".")[0]);
   if (http22 && named.some((g) => g === "14" || g === "15")) {
     throw new UsageError(
       `--cases ${pattern}: groups 14 and 15 script HTTP/1.1 opening handshakes and cannot run over --http2 (group 16 has RFC 8441's rules: --extended --cases '16.*')`
@@ -10713,7 +10689,7 @@ function echo(url2, onText, options = WS_ECHO_OPTIONS, openWithinMs = OPEN_WITHI
 var echo2 = process.env[HTTP2_ENV] === "1" ? echoH2 : echo;
 async function runConcurrently(base, agent, count3, jobs) {
   const [{ catalogue: catalogue2 }, { runCasesScheduled: runCasesScheduled2, runPool: runPool2 }] = await Promise.all([Promise.resolve().then(() => (init_registry(), registry_exports)), Promise.resolve().then(() => (init_schedule(), schedule_exports))]);
-  const byId = new Map(catalogue2.map((c) => [c.id, c]));
+  const byId = new Map(catalogue2.map((c3) => [c3.id, c3]));
   const ids = new Array(count3).fill("");
   await runPool2(
     ids.map((_, i) => i),

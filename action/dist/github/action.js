@@ -168,7 +168,7 @@ __export(patterns_exports, {
 });
 function wildcard(pattern2, options = {}) {
   const special = options.syntax === "autobahn" ? /\./g : /[.+?^${}()|[\]\\]/g;
-  const source = pattern2.replace(special, (c3) => `\\${c3}`).replace(/\*/g, ".*");
+  const source = pattern2.replace(special, (c5) => `\\${c5}`).replace(/\*/g, ".*");
   return new RegExp(options.prefix === true ? `^${source}` : `^${source}$`);
 }
 function caseIdMatcher(pattern2, syntax = "wsgate") {
@@ -2405,7 +2405,7 @@ function isValidBase64(data) {
 function isValidBase64URL(data) {
   if (!base64urlCharset.test(data))
     return false;
-  const base643 = data.replace(/[-_]/g, (c3) => c3 === "-" ? "+" : "/");
+  const base643 = data.replace(/[-_]/g, (c5) => c5 === "-" ? "+" : "/");
   const padded = base643.padEnd(Math.ceil(base643.length / 4) * 4, "=");
   return isValidBase64(padded);
 }
@@ -2467,7 +2467,7 @@ function capSize(inst, size) {
   const caps = sizeCaps(inst._zod.def.checks);
   if (!caps.length)
     return;
-  const cap = Math.min(...caps.map((c3) => c3[0]));
+  const cap = Math.min(...caps.map((c5) => c5[0]));
   const parse4 = inst._zod.parse;
   inst._zod.parse = (payload2, ctx) => {
     const n3 = size(payload2.value);
@@ -21111,21 +21111,21 @@ var init_reserved_opcodes = __esm({
 });
 
 // src/cases/s04-opcodes.ts
-function opcodeCase(c3) {
-  const kind = c3.opcode < 8 ? "non-control" : "control";
-  const frame = `a frame with the reserved ${kind} opcode ${c3.opcode} and ${c3.payload === "" ? "an empty payload" : `the payload "${c3.payload}"`}`;
+function opcodeCase(c5) {
+  const kind = c5.opcode < 8 ? "non-control" : "control";
+  const frame = `a frame with the reserved ${kind} opcode ${c5.opcode} and ${c5.payload === "" ? "an empty payload" : `the payload "${c5.payload}"`}`;
   return defineCase({
-    id: c3.id,
-    description: c3.betweenMessageAndPing ? `A text message "${HELLO2}", then ${frame}, then a ping with an empty payload, ${deliveryPhrase(c3.delivery)}.` : `${frame.charAt(0).toUpperCase()}${frame.slice(1)}.`,
-    expectation: c3.betweenMessageAndPing ? "The client echoes the text message, then fails the connection (1002, protocol error) on the reserved opcode, and sends no pong." : "The client fails the connection at once (1002, protocol error) on the reserved opcode.",
+    id: c5.id,
+    description: c5.betweenMessageAndPing ? `A text message "${HELLO2}", then ${frame}, then a ping with an empty payload, ${deliveryPhrase(c5.delivery)}.` : `${frame.charAt(0).toUpperCase()}${frame.slice(1)}.`,
+    expectation: c5.betweenMessageAndPing ? "The client echoes the text message, then fails the connection (1002, protocol error) on the reserved opcode, and sends no pong." : "The client fails the connection at once (1002, protocol error) on the reserved opcode.",
     // A peer that fails before echoing the first message (it read all frames first) is NON-STRICT.
-    expect: c3.betweenMessageAndPing ? { OK: [message(HELLO2)], "NON-STRICT": [] } : { OK: [] },
+    expect: c5.betweenMessageAndPing ? { OK: [message(HELLO2)], "NON-STRICT": [] } : { OK: [] },
     close: failedByPeer([CloseCode.ProtocolError]),
-    ...c3.betweenMessageAndPing && c3.delivery === Delivery.perOctet ? { schedule: PER_OCTET_RACE_SCHEDULE } : {},
+    ...c5.betweenMessageAndPing && c5.delivery === Delivery.perOctet ? { schedule: PER_OCTET_RACE_SCHEDULE } : {},
     run(t) {
-      if (c3.betweenMessageAndPing) t.sendFrame({ opcode: Opcode.Text, payload: HELLO2, ...c3.delivery });
-      t.sendFrame({ opcode: c3.opcode, payload: c3.payload, ...c3.delivery });
-      if (c3.betweenMessageAndPing) t.sendFrame({ opcode: Opcode.Ping, ...c3.delivery });
+      if (c5.betweenMessageAndPing) t.sendFrame({ opcode: Opcode.Text, payload: HELLO2, ...c5.delivery });
+      t.sendFrame({ opcode: c5.opcode, payload: c5.payload, ...c5.delivery });
+      if (c5.betweenMessageAndPing) t.sendFrame({ opcode: Opcode.Ping, ...c5.delivery });
       t.killAfter(1);
     }
   });
@@ -23233,7 +23233,7 @@ function mustInflate(def) {
   });
 }
 function swapCase(text) {
-  return text.replace(/[A-Za-z]/g, (c3) => c3 === c3.toUpperCase() ? c3.toLowerCase() : c3.toUpperCase());
+  return text.replace(/[A-Za-z]/g, (c5) => c5 === c5.toUpperCase() ? c5.toLowerCase() : c5.toUpperCase());
 }
 function acceptWithoutGuid(info) {
   return createHash2("sha1").update(info.request.key, "latin1").digest("base64");
@@ -24386,10 +24386,10 @@ var init_s16_h2_client = __esm({
   }
 });
 
-// src/cases/robustness/data/attacks.ts
+// src/robustness/data/attacks.ts
 var ServerAdvisories, ServerBudgets;
 var init_attacks = __esm({
-  "src/cases/robustness/data/attacks.ts"() {
+  "src/robustness/data/attacks.ts"() {
     "use strict";
     ServerAdvisories = {
       wsProtocolRegex: {
@@ -24527,7 +24527,7 @@ var init_budgets = __esm({
   }
 });
 
-// src/cases/robustness/own-figures.ts
+// src/robustness/own-figures.ts
 function judgedFigure(name, label, value, unit, budget, over) {
   return { ...budgetFigure(name, label, value, unit, budget), over };
 }
@@ -24535,41 +24535,22 @@ function echoedFigure(length, limit) {
   const label = "the peer echoed a message of";
   return limit === void 0 ? statedFigure("echoed-bytes", label, length, "bytes") : budgetFigure("echoed-bytes", label, length, "bytes", limit);
 }
-function letGo(text) {
-  const held = byText.get(text);
-  if (held === void 0) return;
-  held.holders -= 1;
-  if (held.holders <= 0) byText.delete(text);
+function withOwnFigures(facts, adjusted) {
+  const own2 = facts.outcomeFigures ?? [];
+  if (own2.length === 0) return adjusted;
+  return { ...adjusted, figures: [...adjusted.figures ?? [], ...own2] };
 }
-function stateOutcome(t, behavior, result, figures2 = []) {
-  const before = heldBy.get(t);
-  if (before !== void 0) letGo(before);
-  heldBy.delete(t);
-  t.setOutcome(behavior, result);
-  if (figures2.length === 0) return;
-  byText.set(result, { figures: figures2, holders: (byText.get(result)?.holders ?? 0) + 1 });
-  heldBy.set(t, result);
+function ownFiguresOnly(verdict, facts) {
+  return withOwnFigures(facts, verdict);
 }
-function withOwnFigures(verdict, adjusted = verdict) {
-  const held = byText.get(verdict.result);
-  if (held === void 0) return adjusted;
-  letGo(verdict.result);
-  return { ...adjusted, figures: [...adjusted.figures ?? [], ...held.figures] };
-}
-function ownFiguresOnly(verdict) {
-  return withOwnFigures(verdict);
-}
-var byText, heldBy;
 var init_own_figures = __esm({
-  "src/cases/robustness/own-figures.ts"() {
+  "src/robustness/own-figures.ts"() {
     "use strict";
     init_judgement();
-    byText = /* @__PURE__ */ new Map();
-    heldBy = /* @__PURE__ */ new WeakMap();
   }
 });
 
-// src/cases/robustness/attack-judges.ts
+// src/robustness/attack-judges.ts
 function count(n3) {
   return n3.toLocaleString("en-US");
 }
@@ -24715,7 +24696,7 @@ function rank(b) {
 }
 var REFUSAL_CODES;
 var init_attack_judges = __esm({
-  "src/cases/robustness/attack-judges.ts"() {
+  "src/robustness/attack-judges.ts"() {
     "use strict";
     init_verdicts();
     init_attacks();
@@ -24726,7 +24707,7 @@ var init_attack_judges = __esm({
   }
 });
 
-// src/cases/robustness/attack-case.ts
+// src/robustness/attack-case.ts
 function requestWith(normal, after, before = []) {
   const lines = [
     `GET ${normal.target} HTTP/1.1`,
@@ -24758,16 +24739,16 @@ function attackCase(spec) {
   });
 }
 var init_attack_case = __esm({
-  "src/cases/robustness/attack-case.ts"() {
+  "src/robustness/attack-case.ts"() {
     "use strict";
     init_define();
   }
 });
 
-// src/cases/robustness/data/floods.ts
+// src/robustness/data/floods.ts
 var FloodAdvisories, FloodBudgets, ClientFloodAdvisory, ClientFloodBudgets, clientFloodBudgets;
 var init_floods = __esm({
-  "src/cases/robustness/data/floods.ts"() {
+  "src/robustness/data/floods.ts"() {
     "use strict";
     init_budgets();
     FloodAdvisories = {
@@ -24889,7 +24870,7 @@ var init_floods = __esm({
   }
 });
 
-// src/cases/robustness/flood-judges.ts
+// src/robustness/flood-judges.ts
 function crowdTold(crowd, hold) {
   const answers = /* @__PURE__ */ new Map();
   for (const p of crowd) {
@@ -25040,7 +25021,7 @@ function judgeSlowloris(probes, budgets = DEFAULT_BUDGETS) {
   ]);
 }
 var init_flood_judges = __esm({
-  "src/cases/robustness/flood-judges.ts"() {
+  "src/robustness/flood-judges.ts"() {
     "use strict";
     init_verdicts();
     init_attack_judges();
@@ -25051,7 +25032,7 @@ var init_flood_judges = __esm({
   }
 });
 
-// src/cases/robustness/handshake-floods.ts
+// src/robustness/handshake-floods.ts
 function burst(id, shape, advisory, rfc, requirement) {
   const s = SHAPES[shape];
   const value = s.value(B.burstBytes);
@@ -25091,7 +25072,7 @@ function partialHead(normal) {
 }
 var B, bytes, SHAPES, hugeHeader, P, paced, slowlorisProbe, slowloris, halfOpen, handshakeFloodCases;
 var init_handshake_floods = __esm({
-  "src/cases/robustness/handshake-floods.ts"() {
+  "src/robustness/handshake-floods.ts"() {
     "use strict";
     init_budgets();
     init_floods();
@@ -25229,21 +25210,21 @@ var init_handshake_floods = __esm({
   }
 });
 
-// src/cases/robustness/subgroup.ts
+// src/robustness/subgroup.ts
 function subgroup(id, title, cases2) {
-  return cases2.map((c3) => {
-    if (!c3.id.startsWith(`${id}.`)) throw new Error(`case ${c3.id} is declared in subgroup ${id}`);
-    if (c3.requirement === void 0) throw new Error(`case ${c3.id} declares no requirement`);
-    return { ...c3, subcategory: title };
+  return cases2.map((c5) => {
+    if (!c5.id.startsWith(`${id}.`)) throw new Error(`case ${c5.id} is declared in subgroup ${id}`);
+    if (c5.requirement === void 0) throw new Error(`case ${c5.id} declares no requirement`);
+    return { ...c5, subcategory: title };
   });
 }
 var init_subgroup = __esm({
-  "src/cases/robustness/subgroup.ts"() {
+  "src/robustness/subgroup.ts"() {
     "use strict";
   }
 });
 
-// src/cases/robustness/s17-1-handshake.ts
+// src/robustness/s17-1-handshake.ts
 function fillerLines(n3) {
   const chars = "!#$%&'*+-.0123456789abcdefghijklmnopqrstuvwxyz^_`|~";
   const width = n3 <= chars.length ** 2 ? 2 : 3;
@@ -25277,7 +25258,7 @@ function headerLines(id, n3) {
 }
 var protocolGrowth, extensionsGrowth, MANY_HEADER_LINES, PROTOTYPE_NAMES, prototypeNames, OBS_TEXT_VALUES, obsTextValues, handshakeServerCases;
 var init_s17_1_handshake = __esm({
-  "src/cases/robustness/s17-1-handshake.ts"() {
+  "src/robustness/s17-1-handshake.ts"() {
     "use strict";
     init_attack_judges();
     init_attacks();
@@ -25383,10 +25364,10 @@ var init_s17_1_handshake = __esm({
   }
 });
 
-// src/cases/robustness/data/attacks-frames.ts
-var FrameAdvisory, REFUSE_AT_HEADER_S, RESERVED_GIB, LIMIT_PLUS_ONE, ENDLESS, RANDOM_BYTES, WINDOW_BITS_ROWS, reservedGiBBudget, limitPlusOneBudget, endlessBudget, randomBytesBudget, windowBitsOfferBudget;
+// src/robustness/data/attacks-frames.ts
+var FrameAdvisory, REFUSE_AT_HEADER_S, RESERVED_GIB, LIMIT_PLUS_ONE, ENDLESS, RANDOM_BYTES, reservedGiBBudget, limitPlusOneBudget, endlessBudget, randomBytesBudget, windowBitsOfferBudget;
 var init_attacks_frames = __esm({
-  "src/cases/robustness/data/attacks-frames.ts"() {
+  "src/robustness/data/attacks-frames.ts"() {
     "use strict";
     init_budgets();
     FrameAdvisory = {
@@ -25432,14 +25413,6 @@ var init_attacks_frames = __esm({
       /** ... a third of them in up to this many fragments, a ping of random payload (at most 125 bytes) after each fragment but the last. */
       maxFragments: 8
     };
-    WINDOW_BITS_ROWS = [
-      { param: "server_max_window_bits", bits: 7 },
-      { param: "server_max_window_bits", bits: 8 },
-      { param: "server_max_window_bits", bits: 16 },
-      { param: "client_max_window_bits", bits: 7 },
-      { param: "client_max_window_bits", bits: 8 },
-      { param: "client_max_window_bits", bits: 16 }
-    ];
     reservedGiBBudget = {
       advisory: FrameAdvisory.reservedOpcode,
       closeWithinMs: REFUSE_AT_HEADER_S * 1e3,
@@ -25456,7 +25429,7 @@ var init_attacks_frames = __esm({
   }
 });
 
-// src/cases/robustness/frame-attacks.ts
+// src/robustness/frame-attacks.ts
 function anyCode(verdict) {
   if (verdict.behaviorClose !== CloseBehavior.WrongCode) return verdict;
   return { ...verdict, behaviorClose: CloseBehavior.Ok, resultClose: "The peer failed the connection (any close code, or a drop, passes this case)." };
@@ -25505,9 +25478,9 @@ function limitPlusOne(id, peer) {
     maxSeconds: f.withinS + 3,
     messageLengthOnly: true,
     run: (t) => sendLimitPlusOne(t, peer),
-    adjust(verdict) {
-      if (!verdict.result.includes(CROSSED) || verdict.behaviorClose !== CloseBehavior.Failed) return withOwnFigures(verdict);
-      return withOwnFigures(verdict, {
+    adjust(verdict, facts) {
+      if (!verdict.result.includes(CROSSED) || verdict.behaviorClose !== CloseBehavior.Failed) return withOwnFigures(facts, verdict);
+      return withOwnFigures(facts, {
         ...verdict,
         behavior: Behavior.Failed,
         result: `The ${peer} took the whole message (limit + 1 bytes) without failing the connection: it said nothing for ${f.afterS} s after the last fragment, or echoed it past wsgate's own frame limit (wsgate then ended the connection).`
@@ -25518,7 +25491,7 @@ function limitPlusOne(id, peer) {
       const limit = t.budgets.messageLimit;
       const past = length > limit;
       const what = past ? `the whole message (${count(length)} bytes, past the limit of ${count(limit)})` : `a message of ${count(length)} bytes`;
-      stateOutcome(t, Behavior.Failed, `The ${peer} echoed ${what}: it took a message past the limit instead of failing the connection.`, [
+      t.setOutcome(Behavior.Failed, `The ${peer} echoed ${what}: it took a message past the limit instead of failing the connection.`, [
         echoedFigure(length, past ? limit : void 0)
       ]);
       t.sendClose(CloseCode.Normal);
@@ -25539,8 +25512,7 @@ async function sendLimitPlusOne(t, peer) {
       t.beginFrame(i2 === 0 ? Opcode.Binary : Opcode.Continuation, i2 === fragments - 1, length)(length === f.fragmentBytes ? ZEROS : ZEROS.subarray(0, length));
       written += length;
     }
-    stateOutcome(
-      t,
+    t.setOutcome(
       Behavior.Ok,
       `The ${peer} failed the connection before the message ended: wsgate had written ${count(written)} of its ${count(total)} bytes (${count(i2)} fragments) when it saw the ${peer}'s refusal.`,
       [
@@ -25552,7 +25524,7 @@ async function sendLimitPlusOne(t, peer) {
     await t.flushed({ below: FLUSH_BELOW });
   }
   if (!t.isOpen) return;
-  stateOutcome(t, Behavior.Ok, `The ${peer} failed the connection as wsgate wrote the last of its ${count(total)} bytes (${CROSSED}).`, [message2]);
+  t.setOutcome(Behavior.Ok, `The ${peer} failed the connection as wsgate wrote the last of its ${count(total)} bytes (${CROSSED}).`, [message2]);
   t.killAfter(scaledS(f.afterS, t.budgets));
 }
 function endlessContinuations(id, peer) {
@@ -25566,11 +25538,11 @@ function endlessContinuations(id, peer) {
     codes: [CloseCode.MessageTooBig, CloseCode.PolicyViolation],
     maxSeconds: e.withinS + 3,
     run: (t) => sendEndless(t, peer),
-    adjust(verdict) {
+    adjust(verdict, facts) {
       const judged2 = anyCode(verdict);
       if (judged2.result.includes(TOOK_ALL))
-        return withOwnFigures(verdict, { ...judged2, behaviorClose: CloseBehavior.Ok, resultClose: "Not judged: wsgate closed after the last frame." });
-      return withOwnFigures(verdict, judged2);
+        return withOwnFigures(facts, { ...judged2, behaviorClose: CloseBehavior.Ok, resultClose: "Not judged: wsgate closed after the last frame." });
+      return withOwnFigures(facts, judged2);
     }
   });
 }
@@ -25583,14 +25555,13 @@ async function sendEndless(t, peer) {
   while (sent < e.frames && t.isOpen) {
     for (let k = 0; k < e.batch; k++) t.beginFrame(Opcode.Continuation, false, 1)(ONE);
     sent += e.batch;
-    stateOutcome(t, Behavior.Ok, `The ${peer} failed the connection after wsgate had written ${count(sent)} one-byte continuation frames.`, [
+    t.setOutcome(Behavior.Ok, `The ${peer} failed the connection after wsgate had written ${count(sent)} one-byte continuation frames.`, [
       statedFigure("continuation-count", "one-byte continuation frames wsgate had written", sent, "count")
     ]);
     await t.flushed({ below: FLUSH_BELOW });
   }
   if (!t.isOpen) return;
-  stateOutcome(
-    t,
+  t.setOutcome(
     Behavior.NonStrict,
     `The ${peer} ${TOOK_ALL}: ${count(sent + 1)} frames of one message (${count(sent + 1)} bytes) without failing the connection, then answered wsgate's close.`,
     [statedFigure("frame-count", "frames of one message the peer took", sent + 1, "count"), statedFigure("message-bytes", "the message", sent + 1, "bytes")]
@@ -25638,19 +25609,14 @@ function randomBytes(id, peer) {
       t.killAfter(scaledS(r.seconds, t.budgets));
       const contents = mulberry32(r.seed + 1);
       const next = mulberry32(r.seed);
-      stateOutcome(
-        t,
-        Behavior.Failed,
-        `The ${peer} failed the connection on valid frames (random binary messages, fragments and pings), before any random byte.`
-      );
+      t.setOutcome(Behavior.Failed, `The ${peer} failed the connection on valid frames (random binary messages, fragments and pings), before any random byte.`);
       let bytes3 = 0;
       for (let i2 = 0; i2 < r.messages; i2++) {
         bytes3 += randomMessage(t, contents);
         await t.flushed({ below: FLUSH_BELOW });
         if (!t.isOpen) return;
       }
-      stateOutcome(
-        t,
+      t.setOutcome(
         Behavior.Ok,
         `The ${peer} took ${r.messages} valid random messages (${count(bytes3)} payload bytes), then failed the connection on the random bytes.`,
         [
@@ -25665,12 +25631,12 @@ function randomBytes(id, peer) {
         if (!t.isOpen) return;
       }
     },
-    adjust: (verdict) => withOwnFigures(verdict, anyCode(verdict))
+    adjust: (verdict, facts) => withOwnFigures(facts, anyCode(verdict))
   });
 }
 var TOO_BIG, FLUSH_BELOW, reservedOpcodeRequirement, limitPlusOneRequirement, endlessRequirement, randomBytesRequirement, ZEROS, CROSSED, ONE, TOOK_ALL;
 var init_frame_attacks = __esm({
-  "src/cases/robustness/frame-attacks.ts"() {
+  "src/robustness/frame-attacks.ts"() {
     "use strict";
     init_constants();
     init_verdicts();
@@ -25714,7 +25680,7 @@ var init_frame_attacks = __esm({
   }
 });
 
-// src/cases/robustness/s17-2-frames.ts
+// src/robustness/s17-2-frames.ts
 function frameHeader(label, length64, trickle = false) {
   const t = ServerBudgets.trickle;
   const waitMs = ServerBudgets.refuseAtHeaderMs + (trickle ? t.totalBytes / t.pieceBytes * t.everyMs : 1e3);
@@ -25722,7 +25688,7 @@ function frameHeader(label, length64, trickle = false) {
 }
 var topBitLengths, declaredGigabyte, frameServerCases;
 var init_s17_2_frames = __esm({
-  "src/cases/robustness/s17-2-frames.ts"() {
+  "src/robustness/s17-2-frames.ts"() {
     "use strict";
     init_attack_judges();
     init_attack_case();
@@ -25802,10 +25768,10 @@ var init_bomb = __esm({
   }
 });
 
-// src/cases/robustness/data/attacks-client.ts
+// src/robustness/data/attacks-client.ts
 var ClientAdvisory, REFUSE_WITHIN_S, windowBitsBudget, BOMB, bombBudget, unnegotiatedBombBudget, TRICKLE, length64Budget, declaredGiBBudget;
 var init_attacks_client = __esm({
-  "src/cases/robustness/data/attacks-client.ts"() {
+  "src/robustness/data/attacks-client.ts"() {
     "use strict";
     init_budgets();
     ClientAdvisory = {
@@ -25845,7 +25811,7 @@ var init_attacks_client = __esm({
   }
 });
 
-// src/cases/robustness/s17-3-deflate.ts
+// src/robustness/s17-3-deflate.ts
 import zlib3 from "node:zlib";
 function sendBomb(t, piecesPerFrame) {
   const frames = BOMB.pieces / piecesPerFrame;
@@ -25871,19 +25837,18 @@ function bombCase(id, fragmented) {
     schedule: { maxSeconds: BOMB.refuseWithinS + 3, runsAlone: true, cost: 1 },
     run(t) {
       if (!t.deflateActive) {
-        stateOutcome(t, Behavior.Unimplemented, "The server declined permessage-deflate: there is nothing to inflate.");
+        t.setOutcome(Behavior.Unimplemented, "The server declined permessage-deflate: there is nothing to inflate.");
         t.sendClose(CloseCode.Normal);
         return;
       }
       t.setWirelog(false, { silent: true });
-      stateOutcome(t, Behavior.Ok, "The server ended the connection without echoing the message.");
+      t.setOutcome(Behavior.Ok, "The server ended the connection without echoing the message.");
       sendBomb(t, perFrame);
       t.killAfter(scaledS(BOMB.refuseWithinS, t.budgets));
     },
     onMessage(t, _data, binary, length) {
       t.record({ kind: "message", data: Buffer.alloc(0), binary });
-      stateOutcome(
-        t,
+      t.setOutcome(
         Behavior.Failed,
         `The server answered the bomb with a message (${length.toLocaleString("en-US")} bytes) instead of failing the connection: it inflated it.`,
         [echoedFigure(length)]
@@ -25913,23 +25878,22 @@ function windowBitsOffer(id, param, bits) {
     run(t) {
       if (t.deflateActive) t.sendFrame({ opcode: Opcode.Text, rsv: RSV12, payload: COMPRESSED_PROBE });
       else t.sendMessage(PROBE2);
-      stateOutcome(t, Behavior.Failed, `The server ${t.deflateActive ? "accepted the offer" : "declined the offer"} but did not echo the message.`);
+      t.setOutcome(Behavior.Failed, `The server ${t.deflateActive ? "accepted the offer" : "declined the offer"} but did not echo the message.`);
       t.killAfter(scaledS(3, t.budgets));
     },
     onMessage(t, data, binary) {
       const echoed = !binary && data.toString("utf8") === PROBE2;
       const took = t.deflateActive ? "accepted the offer" : "declined the offer";
-      if (!echoed) stateOutcome(t, Behavior.Failed, `The server ${took}, then echoed something else (${data.length} bytes).`, [echoedFigure(data.length)]);
+      if (!echoed) t.setOutcome(Behavior.Failed, `The server ${took}, then echoed something else (${data.length} bytes).`, [echoedFigure(data.length)]);
       else if (t.deflateActive && !valid)
-        stateOutcome(
-          t,
+        t.setOutcome(
           Behavior.NonStrict,
           `The server accepted an offer with ${param}=${bits} (out of range: RFC 7692 \xA77 says it MUST decline) and inflated the message.`
         );
-      else stateOutcome(t, Behavior.Ok, `The server ${took} and echoed the message.`);
+      else t.setOutcome(Behavior.Ok, `The server ${took} and echoed the message.`);
       t.sendClose(CloseCode.Normal);
     },
-    adjust: (verdict, facts) => withOwnFigures(verdict, judgeOfferAnswer(verdict, facts))
+    adjust: (verdict, facts) => withOwnFigures(facts, judgeOfferAnswer(verdict, facts))
   });
 }
 function judgeOfferAnswer(verdict, facts) {
@@ -25960,7 +25924,7 @@ function requestWithOffer(normal, offer) {
 }
 var RSV12, bombRequirement, offerRequirement, serverBombBudget, PROBE2, COMPRESSED_PROBE, settled, deflateServerCases;
 var init_s17_3_deflate = __esm({
-  "src/cases/robustness/s17-3-deflate.ts"() {
+  "src/robustness/s17-3-deflate.ts"() {
     "use strict";
     init_constants();
     init_bomb();
@@ -25999,18 +25963,24 @@ var init_s17_3_deflate = __esm({
     deflateServerCases = subgroup("17.3", "permessage-deflate: a decompression bomb, window bits out of range in the offer", [
       bombCase("17.3.1", false),
       bombCase("17.3.2", true),
-      ...WINDOW_BITS_ROWS.map((row, i2) => windowBitsOffer(`17.3.${i2 + 3}`, row.param, row.bits))
+      // Each parameter below, at and above RFC 7692 §7.1.2.1's range (8 to 15).
+      windowBitsOffer("17.3.3", "server_max_window_bits", 7),
+      windowBitsOffer("17.3.4", "server_max_window_bits", 8),
+      windowBitsOffer("17.3.5", "server_max_window_bits", 16),
+      windowBitsOffer("17.3.6", "client_max_window_bits", 7),
+      windowBitsOffer("17.3.7", "client_max_window_bits", 8),
+      windowBitsOffer("17.3.8", "client_max_window_bits", 16)
     ]);
   }
 });
 
-// src/cases/robustness/data/attacks-closing.ts
+// src/robustness/data/attacks-closing.ts
 function neverClosedBudget(peer) {
   return peer === "server" ? { advisory: ClosingAdvisory.neverClosed, closeWithinMs: SERVER_DROP_MS, memoryGrowth: MEMORY_GROWTH.small } : { advisory: ClosingAdvisory.neverClosed, closeWithinMs: 0, stall: true, memoryGrowth: MEMORY_GROWTH.small };
 }
 var ClosingAdvisory, PING_FLOOD, SLOW_ECHO, STALL_MARGIN_S, SERVER_DROP_MS, pingFloodBudget, slowEchoBudget, unansweredCloseBudget;
 var init_attacks_closing = __esm({
-  "src/cases/robustness/data/attacks-closing.ts"() {
+  "src/robustness/data/attacks-closing.ts"() {
     "use strict";
     init_budgets();
     ClosingAdvisory = {
@@ -26073,7 +26043,7 @@ var init_attacks_closing = __esm({
   }
 });
 
-// src/cases/robustness/closing-attacks.ts
+// src/robustness/closing-attacks.ts
 function count2(n3) {
   return Math.round(n3).toLocaleString("en-US");
 }
@@ -26118,7 +26088,7 @@ async function pingFlood(t) {
     statedFigure("ping-count", "pings the peer took while wsgate read nothing", bytes3 / f.payloadBytes, "count"),
     statedFigure("ping-payload-bytes", "of ping payload", bytes3, "bytes")
   ];
-  const during = (bytes3) => stateOutcome(t, Behavior.Ok, `${ENDED_DURING}: the peer had taken ${pings(bytes3)} while wsgate read nothing.`, pingFigures(bytes3));
+  const during = (bytes3) => t.setOutcome(Behavior.Ok, `${ENDED_DURING}: the peer had taken ${pings(bytes3)} while wsgate read nothing.`, pingFigures(bytes3));
   during(0);
   const { taken, stalled } = await writeWhileTaken(
     t,
@@ -26136,8 +26106,8 @@ async function pingFlood(t) {
   const pongs = tally(t).bytes;
   const figure = `${wrote}; once it read again the peer delivered ${count2(pongs)} pong payload bytes (budget ${count2(f.pongBudgetBytes)}).`;
   const figures2 = [...pingFigures(taken), pongFigure(pongs)];
-  if (pongs > f.pongBudgetBytes) stateOutcome(t, Behavior.Failed, `The peer queued its pongs without bound while wsgate read nothing: ${figure}`, figures2);
-  else stateOutcome(t, Behavior.Ok, `The peer's pongs stayed bounded: ${figure}`, figures2);
+  if (pongs > f.pongBudgetBytes) t.setOutcome(Behavior.Failed, `The peer queued its pongs without bound while wsgate read nothing: ${figure}`, figures2);
+  else t.setOutcome(Behavior.Ok, `The peer's pongs stayed bounded: ${figure}`, figures2);
   t.setWirelog(true, { silent: true });
   t.sendClose(CloseCode.Normal);
 }
@@ -26162,14 +26132,13 @@ function pingFloodCase(id) {
       s.bytes += data.length;
       s.lastAt = performance.now();
       if (before <= f.pongBudgetBytes && s.bytes > f.pongBudgetBytes)
-        stateOutcome(
-          t,
+        t.setOutcome(
           Behavior.Failed,
           `The peer queued its pongs without bound while wsgate read nothing: more than ${count2(f.pongBudgetBytes)} pong payload bytes arrived once wsgate read again.`,
           [pongFigure(s.bytes)]
         );
     },
-    adjust: (verdict) => withOwnFigures(verdict, endedDuringIsOk(verdict))
+    adjust: (verdict, facts) => withOwnFigures(facts, endedDuringIsOk(verdict))
   });
 }
 async function slowEcho(t) {
@@ -26180,7 +26149,7 @@ async function slowEcho(t) {
   t.readRate(e.readBytesPerSecond);
   const windowEnds = performance.now() + e.windowS * 1e3;
   let i2 = 0;
-  const during = (bytes3) => stateOutcome(t, Behavior.Ok, `${ENDED_DURING}: the peer had taken ${count2(bytes3)} bytes while wsgate read at ${count2(e.readBytesPerSecond)} bytes/s.`, [
+  const during = (bytes3) => t.setOutcome(Behavior.Ok, `${ENDED_DURING}: the peer had taken ${count2(bytes3)} bytes while wsgate read at ${count2(e.readBytesPerSecond)} bytes/s.`, [
     statedFigure("taken-bytes", "the peer had taken while wsgate read slowly", bytes3, "bytes")
   ]);
   during(0);
@@ -26212,14 +26181,13 @@ async function slowEcho(t) {
     statedFigure("flushed-bytes", "wsgate flushed to the kernel", taken, "bytes"),
     ...unread === null ? [] : [statedFigure("unread-bytes", "of them still in the kernel's buffers unread", unread, "bytes")]
   ];
-  stateOutcome(t, Behavior.Ok, `${ENDED_DURING}: ${wrote}${stop}.`, figures2(false));
+  t.setOutcome(Behavior.Ok, `${ENDED_DURING}: ${wrote}${stop}.`, figures2(false));
   t.readRate(null);
   await untilQuiet(t, 1, 30);
   const figure = `${wrote}${stop}; reading freely again, wsgate received ${count2(tally(t).bytes)} bytes of echoes.`;
   const echoes = statedFigure("echo-bytes", "of echoes wsgate received reading freely again", tally(t).bytes, "bytes");
-  if (over)
-    stateOutcome(t, Behavior.Failed, `The peer read on while its echo could not leave, holding what wsgate wrote: ${figure}`, [...figures2(true), echoes]);
-  else stateOutcome(t, Behavior.Ok, `The peer stayed bounded while its echo was read slowly: ${figure}`, [...figures2(false), echoes]);
+  if (over) t.setOutcome(Behavior.Failed, `The peer read on while its echo could not leave, holding what wsgate wrote: ${figure}`, [...figures2(true), echoes]);
+  else t.setOutcome(Behavior.Ok, `The peer stayed bounded while its echo was read slowly: ${figure}`, [...figures2(false), echoes]);
   t.setWirelog(true, { silent: true });
   t.sendClose(CloseCode.Normal);
 }
@@ -26241,17 +26209,16 @@ function slowEchoCase(id) {
       s.bytes += length;
       s.lastAt = performance.now();
     },
-    adjust: (verdict) => withOwnFigures(verdict, endedDuringIsOk(verdict))
+    adjust: (verdict, facts) => withOwnFigures(facts, endedDuringIsOk(verdict))
   });
 }
 function unansweredClose(t) {
   t.holdClose();
-  stateOutcome(t, Behavior.Ok, "The peer failed the connection on the reserved opcode and ended TCP though wsgate never answered its close.");
+  t.setOutcome(Behavior.Ok, "The peer failed the connection on the reserved opcode and ended TCP though wsgate never answered its close.");
   t.sendFrame({ opcode: 3, payload: "" });
   const limitS = t.budgets.stallMs / 1e3 + STALL_MARGIN_S;
   t.continueLater(limitS, () => {
-    stateOutcome(
-      t,
+    t.setOutcome(
       Behavior.Failed,
       `The peer kept the connection open for ${seconds(limitS)} s after the reserved opcode, past the stall budget: with its close unanswered (or without failing the connection at all) it never ended TCP. wsgate closed it.`,
       [budgetFigure("held-open-ms", "the peer kept the connection open after the reserved opcode", limitS * 1e3, "ms", t.budgets.stallMs)]
@@ -26278,12 +26245,11 @@ function neverClosed(peer) {
   return (t) => {
     t.holdClose();
     const budgetMs = peer === "server" ? scaledMs(neverClosedBudget("server").closeWithinMs, t.budgets) : t.budgets.stallMs;
-    stateOutcome(t, Behavior.Ok, `The peer answered wsgate's close and ended TCP though wsgate kept it open.`);
+    t.setOutcome(Behavior.Ok, `The peer answered wsgate's close and ended TCP though wsgate kept it open.`);
     t.sendClose(CloseCode.Normal);
     const limitS = budgetMs / 1e3 + STALL_MARGIN_S;
     t.continueLater(limitS, () => {
-      stateOutcome(
-        t,
+      t.setOutcome(
         Behavior.Failed,
         `The peer kept TCP open for ${seconds(limitS)} s after the closing handshake, past its budget of ${count2(budgetMs)} ms: it waits for wsgate to end the connection, without a timeout. wsgate dropped it.`,
         [budgetFigure("held-open-ms", "the peer kept TCP open after the closing handshake", limitS * 1e3, "ms", budgetMs)]
@@ -26313,48 +26279,50 @@ function neverClosedCase(id, peer) {
     attackBudget: budget,
     schedule: { maxSeconds: (peer === "server" ? budget.closeWithinMs : DEFAULT_BUDGETS.stallMs) / 1e3 + STALL_MARGIN_S + 3, idle: true, cost: 1 },
     run: neverClosed(peer),
-    adjust: (verdict) => withOwnFigures(verdict, unansweredIsFailed(verdict))
+    adjust: (verdict, facts) => withOwnFigures(facts, unansweredIsFailed(verdict))
   });
 }
 function closingRequirements(peer) {
   const drop = peer === "server" ? "ends TCP at once (a server closes it first)" : "ends TCP within the stall budget (a client waits for the server, but not forever)";
-  return [
-    {
+  return {
+    pingFlood: {
       key: "ping-flood-bounded",
       rfc: "RFC 6455 \xA75.5.3",
       text: `a ${peer} flooded with pings by a peer that reads nothing answers only some (RFC 6455 \xA75.5.3: the most recent may do) or stops reading: the pongs it delivers afterwards stay within the budget (CVE-2019-9512, the HTTP/2 ping flood)`,
       subject: "a ping flood with nothing read"
     },
-    {
+    slowEcho: {
       key: "slow-reader-bounded",
       rfc: "RFC 6455 \xA710.4",
       text: `a ${peer} whose echo is read at 1 KiB/s stops reading further messages (back-pressure) or drops the connection, rather than queuing its echoes without bound (CVE-2019-9517, HTTP/2 internal data buffering)`,
       subject: "a large echo read slowly"
     },
-    {
+    unansweredClose: {
       key: "unanswered-close-dropped",
       rfc: "RFC 6455 \xA77.1.1, \xA77.1.7",
       text: `a ${peer} that failed the connection (1002 on a reserved opcode) and got no answer to its close ends TCP itself within the stall budget`,
       subject: "a close frame left unanswered"
     },
-    {
+    neverClosed: {
       key: "never-closed-dropped",
       rfc: "RFC 6455 \xA77.1.1",
       text: `a ${peer} that answered wsgate's close ${drop}, though wsgate keeps TCP open`,
       subject: "a connection never closed after the closing handshake"
     }
-  ];
+  };
 }
-function closingCases(prefix, peer) {
-  const requirements = closingRequirements(peer);
-  return [pingFloodCase(`${prefix}.1`), slowEchoCase(`${prefix}.2`), unansweredCloseCase(`${prefix}.3`), neverClosedCase(`${prefix}.4`, peer)].map((c3, i2) => ({
-    ...c3,
-    requirement: requirements[i2]
-  }));
+function closingAttacks(peer) {
+  const r = closingRequirements(peer);
+  return {
+    pingFlood: (id) => ({ ...pingFloodCase(id), requirement: r.pingFlood }),
+    slowEcho: (id) => ({ ...slowEchoCase(id), requirement: r.slowEcho }),
+    unansweredClose: (id) => ({ ...unansweredCloseCase(id), requirement: r.unansweredClose }),
+    neverClosed: (id) => ({ ...neverClosedCase(id, peer), requirement: r.neverClosed })
+  };
 }
 var tallies, ENDED_DURING;
 var init_closing_attacks = __esm({
-  "src/cases/robustness/closing-attacks.ts"() {
+  "src/robustness/closing-attacks.ts"() {
     "use strict";
     init_constants();
     init_verdicts();
@@ -26368,22 +26336,23 @@ var init_closing_attacks = __esm({
   }
 });
 
-// src/cases/robustness/s17-4-closing.ts
-var closingServerCases;
+// src/robustness/s17-4-closing.ts
+var c, closingServerCases;
 var init_s17_4_closing = __esm({
-  "src/cases/robustness/s17-4-closing.ts"() {
+  "src/robustness/s17-4-closing.ts"() {
     "use strict";
     init_closing_attacks();
     init_subgroup();
+    c = closingAttacks("server");
     closingServerCases = subgroup(
       "17.4",
       "Back-pressure and closing: a ping flood unread, a slow reader of a large echo, an unanswered close, a connection never closed",
-      closingCases("17.4", "server")
+      [c.pingFlood("17.4.1"), c.slowEcho("17.4.2"), c.unansweredClose("17.4.3"), c.neverClosed("17.4.4")]
     );
   }
 });
 
-// src/cases/robustness/s18-1-window-bits.ts
+// src/robustness/s18-1-window-bits.ts
 import zlib4 from "node:zlib";
 function windowBitsCase(id, param, bits) {
   const valid = bits >= 8 && bits <= 15;
@@ -26409,14 +26378,14 @@ function windowBitsCase(id, param, bits) {
         unimplemented(t, "permessage-deflate was not negotiated (the client offered none).");
         return;
       }
-      stateOutcome(t, Behavior.Ok, REFUSED);
+      t.setOutcome(Behavior.Ok, REFUSED);
       t.sendFrame({ opcode: Opcode.Text, rsv: RSV13, payload: COMPRESSED_PROBE2 });
       t.killAfter(scaledS(REFUSE_WITHIN_S, t.budgets));
     },
     onMessage(t, data, binary) {
-      if (!binary && data.toString("utf8") === PROBE) stateOutcome(t, valid ? Behavior.Ok : Behavior.NonStrict, ACCEPTED);
+      if (!binary && data.toString("utf8") === PROBE) t.setOutcome(valid ? Behavior.Ok : Behavior.NonStrict, ACCEPTED);
       else
-        stateOutcome(t, Behavior.Failed, `The client echoed a message other than the one sent (${binary ? "binary" : "text"}, ${data.length} bytes).`, [
+        t.setOutcome(Behavior.Failed, `The client echoed a message other than the one sent (${binary ? "binary" : "text"}, ${data.length} bytes).`, [
           echoedFigure(data.length)
         ]);
       t.sendClose(CloseCode.Normal);
@@ -26424,7 +26393,7 @@ function windowBitsCase(id, param, bits) {
     adjust(verdict, facts) {
       const scripted = unimplementedUnlessScripted("deflate-offer")(verdict, facts);
       if (scripted !== verdict) return scripted;
-      return withOwnFigures(verdict, judgeRefusal(verdict));
+      return withOwnFigures(facts, judgeRefusal(verdict));
     }
   });
 }
@@ -26442,10 +26411,9 @@ function judgeRefusal(verdict) {
 }
 var RSV13, COMPRESSED_PROBE2, REFUSED, ACCEPTED, outOfRange, eightBits, windowBitsClientCases;
 var init_s18_1_window_bits = __esm({
-  "src/cases/robustness/s18-1-window-bits.ts"() {
+  "src/robustness/s18-1-window-bits.ts"() {
     "use strict";
     init_subgroup();
-    init_attacks_frames();
     init_constants();
     init_verdicts();
     init_budgets();
@@ -26475,7 +26443,15 @@ var init_s18_1_window_bits = __esm({
     windowBitsClientCases = subgroup(
       "18.1",
       "permessage-deflate window bits out of range, then a compressed frame (undici CVE-2026-2229)",
-      WINDOW_BITS_ROWS.map((row, i2) => windowBitsCase(`18.1.${i2 + 1}`, row.param, row.bits))
+      [
+        // Each parameter below, at and above RFC 7692 §7.1.2.1's range (8 to 15).
+        windowBitsCase("18.1.1", "server_max_window_bits", 7),
+        windowBitsCase("18.1.2", "server_max_window_bits", 8),
+        windowBitsCase("18.1.3", "server_max_window_bits", 16),
+        windowBitsCase("18.1.4", "client_max_window_bits", 7),
+        windowBitsCase("18.1.5", "client_max_window_bits", 8),
+        windowBitsCase("18.1.6", "client_max_window_bits", 16)
+      ]
     );
   }
 });
@@ -26602,7 +26578,7 @@ var init_frame_writer = __esm({
   }
 });
 
-// src/cases/robustness/s18-2-bombs.ts
+// src/robustness/s18-2-bombs.ts
 function sendBomb2(t, fragmented) {
   const writes = BOMB.pieces / BOMB.piecesPerWrite;
   const piecesOf = (w) => Buffer.concat(Array.from({ length: BOMB.piecesPerWrite }, (_, k) => bombPieceAt(w * BOMB.piecesPerWrite + k, BOMB.pieces)));
@@ -26640,17 +26616,17 @@ function bombCase2(id, fragmented) {
       t.killAfter(scaledS(BOMB.refuseWithinS, t.budgets));
     },
     // A client that offered no permessage-deflate is not judged: the bomb was never sent.
-    adjust: (verdict, facts) => facts.deflateActive === true ? withOwnFigures(verdict) : NO_DEFLATE,
+    adjust: (verdict, facts) => facts.deflateActive === true ? withOwnFigures(facts, verdict) : NO_DEFLATE,
     onMessage(t, _data, binary, length) {
       t.record({ kind: "message", data: Buffer.alloc(0), binary });
-      stateOutcome(t, Behavior.Failed, `The client echoed a message of ${length} bytes: it took the bomb.`, [echoedFigure(length)]);
+      t.setOutcome(Behavior.Failed, `The client echoed a message of ${length} bytes: it took the bomb.`, [echoedFigure(length)]);
       t.sendClose(CloseCode.Normal);
     }
   });
 }
 var RSV14, bombRequirement2, NO_DEFLATE, unnegotiatedBombCase, bombClientCases;
 var init_s18_2_bombs = __esm({
-  "src/cases/robustness/s18-2-bombs.ts"() {
+  "src/robustness/s18-2-bombs.ts"() {
     "use strict";
     init_subgroup();
     init_constants();
@@ -26697,7 +26673,7 @@ var init_s18_2_bombs = __esm({
       },
       onMessage(t, _data, binary, length) {
         t.record({ kind: "message", data: Buffer.alloc(0), binary });
-        stateOutcome(t, Behavior.Failed, `The client echoed a message of ${length} bytes: it took a frame with RSV1 though no extension was negotiated.`, [
+        t.setOutcome(Behavior.Failed, `The client echoed a message of ${length} bytes: it took a frame with RSV1 though no extension was negotiated.`, [
           echoedFigure(length)
         ]);
         t.sendClose(CloseCode.Normal);
@@ -26712,7 +26688,7 @@ var init_s18_2_bombs = __esm({
   }
 });
 
-// src/cases/robustness/s18-3-frames.ts
+// src/robustness/s18-3-frames.ts
 function topBitLengthCase(id, length, what) {
   return defineCase({
     id,
@@ -26732,7 +26708,7 @@ function topBitLengthCase(id, length, what) {
 }
 var lengthRequirement, lengthCases2, frameClientCases;
 var init_s18_3_frames = __esm({
-  "src/cases/robustness/s18-3-frames.ts"() {
+  "src/robustness/s18-3-frames.ts"() {
     "use strict";
     init_subgroup();
     init_constants();
@@ -26801,32 +26777,32 @@ var init_s18_3_frames = __esm({
   }
 });
 
-// src/cases/robustness/s18-4-handshake.ts
+// src/robustness/s18-4-handshake.ts
 function probeFrame() {
   const payload2 = Buffer.from(PROBE, "utf8");
   return Buffer.concat([encodeFrameHeader(Opcode.Text, true, 0, payload2.length, null), payload2]);
 }
-function judgeSettled(verdict, waitS) {
+function judgeSettled(verdict, facts, waitS) {
   if (verdict.result.startsWith(TOOK))
-    return withOwnFigures(verdict, {
+    return withOwnFigures(facts, {
       ...verdict,
       behaviorClose: CloseBehavior.Ok,
       resultClose: "Not judged: the client took the response; wsgate closed after the echo."
     });
   if (verdict.result === REFUSED2 && verdict.behaviorClose === CloseBehavior.Failed) {
-    return withOwnFigures(verdict, {
+    return withOwnFigures(facts, {
       ...verdict,
       behavior: Behavior.Failed,
       result: `The client neither refused the response nor echoed the message within ${waitS} s.`
     });
   }
-  return withOwnFigures(verdict);
+  return withOwnFigures(facts, verdict);
 }
 function onEcho(took, why) {
   return (t, data, binary) => {
-    if (!binary && data.toString("utf8") === PROBE) stateOutcome(t, took, `${TOOK}${why}`);
+    if (!binary && data.toString("utf8") === PROBE) t.setOutcome(took, `${TOOK}${why}`);
     else
-      stateOutcome(t, Behavior.Failed, `The client echoed a message other than the one sent (${binary ? "binary" : "text"}, ${data.length} bytes).`, [
+      t.setOutcome(Behavior.Failed, `The client echoed a message other than the one sent (${binary ? "binary" : "text"}, ${data.length} bytes).`, [
         echoedFigure(data.length)
       ]);
     t.sendClose(CloseCode.Normal);
@@ -26841,7 +26817,7 @@ function hugeHeaderStart(info) {
 }
 var RFC, TOOK, REFUSED2, manyLinesCase, MIB, hugeHeaderCase, P2, pacedCase, STALL_S, DROPPED_STALLED, trickledCase, PROTOTYPE_EXTENSIONS, prototypeNamesCase, OBS_TEXT_PROTOCOL, obsTextCase, handshakeClientCases;
 var init_s18_4_handshake = __esm({
-  "src/cases/robustness/s18-4-handshake.ts"() {
+  "src/robustness/s18-4-handshake.ts"() {
     "use strict";
     init_constants();
     init_frame_writer();
@@ -26874,12 +26850,12 @@ var init_s18_4_handshake = __esm({
       schedule: { maxSeconds: ClientFloodBudgets.settleWithinS + 2 },
       handshake: (info) => ({ head: head(SWITCHING, [...manyLines(), ...upgradeLines(info)]), delivery: "together" }),
       run(t) {
-        stateOutcome(t, Behavior.Ok, REFUSED2);
+        t.setOutcome(Behavior.Ok, REFUSED2);
         t.sendFrame({ opcode: Opcode.Text, payload: PROBE });
         t.killAfter(scaledS(ClientFloodBudgets.settleWithinS, t.budgets));
       },
       onMessage: onEcho(Behavior.Ok, ""),
-      adjust: (verdict) => judgeSettled(verdict, ClientFloodBudgets.settleWithinS)
+      adjust: (verdict, facts) => judgeSettled(verdict, facts, ClientFloodBudgets.settleWithinS)
     });
     MIB = ClientFloodBudgets.hugeHeader.totalBytes / (1024 * 1024);
     hugeHeaderCase = defineCase({
@@ -26908,7 +26884,7 @@ var init_s18_4_handshake = __esm({
         }
       }),
       async run(t) {
-        stateOutcome(t, Behavior.Ok, REFUSED2);
+        t.setOutcome(Behavior.Ok, REFUSED2);
         t.killAfter(scaledS(ClientFloodBudgets.settleWithinS, t.budgets));
         let most = 0;
         while (t.isOpen) {
@@ -26916,8 +26892,7 @@ var init_s18_4_handshake = __esm({
           if (read !== null && read > most) {
             most = read;
             if (most > ClientFloodBudgets.hugeHeaderReadBytes)
-              stateOutcome(
-                t,
+              t.setOutcome(
                 Behavior.Failed,
                 `The client read ${count(most)} bytes of the response head (budget ${count(ClientFloodBudgets.hugeHeaderReadBytes)}): its limit on a response head, if it has one, lets a server make it hold that much.`,
                 [budgetFigure("peer-read-bytes", "of the response head the client's process had read", most, "bytes", ClientFloodBudgets.hugeHeaderReadBytes)]
@@ -26927,7 +26902,7 @@ var init_s18_4_handshake = __esm({
         }
       },
       onMessage: onEcho(Behavior.Failed, ` It read a ${MIB} MiB response head without a limit.`),
-      adjust: (verdict) => judgeSettled(verdict, ClientFloodBudgets.settleWithinS)
+      adjust: (verdict, facts) => judgeSettled(verdict, facts, ClientFloodBudgets.settleWithinS)
     });
     P2 = ClientFloodBudgets.pacedHead;
     pacedCase = defineCase({
@@ -26956,11 +26931,11 @@ var init_s18_4_handshake = __esm({
         }
       }),
       run(t) {
-        stateOutcome(t, Behavior.Ok, REFUSED2);
+        t.setOutcome(Behavior.Ok, REFUSED2);
         t.killAfter(scaledS(ClientFloodBudgets.settleWithinS + P2.writeS, t.budgets));
       },
       onMessage: onEcho(Behavior.Ok, ""),
-      adjust: (verdict) => judgeSettled(verdict, ClientFloodBudgets.settleWithinS + P2.writeS)
+      adjust: (verdict, facts) => judgeSettled(verdict, facts, ClientFloodBudgets.settleWithinS + P2.writeS)
     });
     STALL_S = DEFAULT_BUDGETS.stallMs / 1e3;
     DROPPED_STALLED = "The client dropped the trickled response by a timeout of its own.";
@@ -27038,25 +27013,26 @@ var init_s18_4_handshake = __esm({
   }
 });
 
-// src/cases/robustness/s18-5-closing.ts
-var closingClientCases;
+// src/robustness/s18-5-closing.ts
+var c2, closingClientCases;
 var init_s18_5_closing = __esm({
-  "src/cases/robustness/s18-5-closing.ts"() {
+  "src/robustness/s18-5-closing.ts"() {
     "use strict";
     init_closing_attacks();
     init_subgroup();
+    c2 = closingAttacks("client");
     closingClientCases = subgroup(
       "18.5",
       "Back-pressure and closing: a ping flood unread, a slow reader of a large echo, an unanswered close, a connection never closed",
-      closingCases("18.5", "client")
+      [c2.pingFlood("18.5.1"), c2.slowEcho("18.5.2"), c2.unansweredClose("18.5.3"), c2.neverClosed("18.5.4")]
     );
   }
 });
 
-// src/cases/robustness/data/attacks-h2.ts
+// src/robustness/data/attacks-h2.ts
 var H2Advisories, H2Budgets;
 var init_attacks_h2 = __esm({
-  "src/cases/robustness/data/attacks-h2.ts"() {
+  "src/robustness/data/attacks-h2.ts"() {
     "use strict";
     H2Advisories = {
       rapidReset: {
@@ -27117,7 +27093,7 @@ var init_attacks_h2 = __esm({
   }
 });
 
-// src/cases/robustness/s17-5-h2.ts
+// src/robustness/s17-5-h2.ts
 function endWords(f) {
   const goaway = f.end?.goaway;
   if (goaway) return `with GOAWAY ${h2ErrorName(goaway.code)}${f.flood === "rapid-reset" ? ` (last stream ${n(goaway.lastStreamId)})` : ""}`;
@@ -27214,7 +27190,7 @@ function floodCase(spec) {
 }
 var n, UNIT, rapidReset, continuationFlood, pingFlood2, cutBlocks, internalBuffering, h2FloodServerCases;
 var init_s17_5_h2 = __esm({
-  "src/cases/robustness/s17-5-h2.ts"() {
+  "src/robustness/s17-5-h2.ts"() {
     "use strict";
     init_budgets();
     init_judgement();
@@ -27319,10 +27295,10 @@ var init_s17_5_h2 = __esm({
   }
 });
 
-// src/cases/robustness/liveness.ts
+// src/robustness/liveness.ts
 var LIVENESS_TEXT, livenessCase;
 var init_liveness = __esm({
-  "src/cases/robustness/liveness.ts"() {
+  "src/robustness/liveness.ts"() {
     "use strict";
     init_define();
     LIVENESS_TEXT = "wsgate liveness check.";
@@ -27341,10 +27317,10 @@ var init_liveness = __esm({
   }
 });
 
-// src/cases/robustness/index.ts
+// src/robustness/index.ts
 var robustnessServerCases, robustnessClientCases;
 var init_robustness = __esm({
-  "src/cases/robustness/index.ts"() {
+  "src/robustness/index.ts"() {
     "use strict";
     init_s17_1_handshake();
     init_s17_2_frames();
@@ -27368,7 +27344,58 @@ var init_robustness = __esm({
   }
 });
 
-// src/cases/registry.ts
+// src/cases/select.ts
+var select_exports = {};
+__export(select_exports, {
+  SelectionError: () => SelectionError,
+  compareIds: () => compareIds,
+  selectCases: () => selectCases
+});
+function compareIds(a2, b) {
+  const pa = a2.split(".").map(Number);
+  const pb = b.split(".").map(Number);
+  for (let i2 = 0; i2 < Math.max(pa.length, pb.length); i2++) {
+    const d = (pa[i2] ?? -1) - (pb[i2] ?? -1);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+function resolve5(patterns2, ids, known) {
+  const out = /* @__PURE__ */ new Set();
+  for (const raw of patterns2) {
+    const pattern2 = raw.trim();
+    if (pattern2 === "") continue;
+    if (!/^[0-9.*]+$/.test(pattern2)) throw new SelectionError(`bad case pattern ${JSON.stringify(pattern2)}`);
+    if (!pattern2.includes("*") && !known.has(pattern2)) {
+      throw new SelectionError(
+        isWsgateCase(pattern2) ? `${JSON.stringify(pattern2)} is one of wsgate's own cases (group 14): add --extended` : `no case has the id ${JSON.stringify(pattern2)}`
+      );
+    }
+    const match = caseIdMatcher(pattern2);
+    for (const id of ids) if (match(id)) out.add(id);
+  }
+  return out;
+}
+function selectCases(catalogue2, include, exclude = []) {
+  const ids = catalogue2.map((c5) => c5.id);
+  const known = new Set(ids);
+  const inc = resolve5(include.length === 0 ? ["*"] : include, ids, known);
+  const exc = resolve5(exclude, ids, known);
+  return catalogue2.filter((c5) => inc.has(c5.id) && !exc.has(c5.id)).sort((a2, b) => compareIds(a2.id, b.id));
+}
+var SelectionError;
+var init_select = __esm({
+  "src/cases/select.ts"() {
+    "use strict";
+    init_errors();
+    init_patterns();
+    init_categories();
+    SelectionError = class extends UsageError {
+    };
+  }
+});
+
+// src/catalogue/registry.ts
 var registry_exports = {};
 __export(registry_exports, {
   buildCatalogue: () => buildCatalogue,
@@ -27384,15 +27411,6 @@ __export(registry_exports, {
   robustnessServerCatalogue: () => robustnessServerCatalogue,
   serverExtendedCatalogue: () => serverExtendedCatalogue
 });
-function compareIds(a2, b) {
-  const pa = a2.split(".").map(Number);
-  const pb = b.split(".").map(Number);
-  for (let i2 = 0; i2 < Math.max(pa.length, pb.length); i2++) {
-    const d = (pa[i2] ?? -1) - (pb[i2] ?? -1);
-    if (d !== 0) return d;
-  }
-  return 0;
-}
 function buildCatalogue(...groups) {
   const all = groups.flat().sort((a2, b) => compareIds(a2.id, b.id));
   for (let i2 = 1; i2 < all.length; i2++) {
@@ -27410,7 +27428,7 @@ function catalogueFor(extended2, under = "client", transport = "http/1.1", robus
 }
 var catalogue, extendedCatalogue, serverExtendedCatalogue, h2ServerCatalogue, h2ClientCatalogue, robustnessServerCatalogue, h2RobustnessServerCatalogue, robustnessClientCatalogue, everyCase;
 var init_registry = __esm({
-  "src/cases/registry.ts"() {
+  "src/catalogue/registry.ts"() {
     "use strict";
     init_s01_framing();
     init_s02_pings();
@@ -27428,6 +27446,7 @@ var init_registry = __esm({
     init_s16_h2_server();
     init_s16_h2_client();
     init_robustness();
+    init_select();
     catalogue = buildCatalogue(
       framingCases,
       pingCases,
@@ -27458,48 +27477,6 @@ var init_registry = __esm({
       h2FloodServerCases,
       robustnessClientCases
     );
-  }
-});
-
-// src/cases/select.ts
-var select_exports = {};
-__export(select_exports, {
-  SelectionError: () => SelectionError,
-  selectCases: () => selectCases
-});
-function resolve5(patterns2, ids, known) {
-  const out = /* @__PURE__ */ new Set();
-  for (const raw of patterns2) {
-    const pattern2 = raw.trim();
-    if (pattern2 === "") continue;
-    if (!/^[0-9.*]+$/.test(pattern2)) throw new SelectionError(`bad case pattern ${JSON.stringify(pattern2)}`);
-    if (!pattern2.includes("*") && !known.has(pattern2)) {
-      throw new SelectionError(
-        isWsgateCase(pattern2) ? `${JSON.stringify(pattern2)} is one of wsgate's own cases (group 14): add --extended` : `no case has the id ${JSON.stringify(pattern2)}`
-      );
-    }
-    const match = caseIdMatcher(pattern2);
-    for (const id of ids) if (match(id)) out.add(id);
-  }
-  return out;
-}
-function selectCases(catalogue2, include, exclude = []) {
-  const ids = catalogue2.map((c3) => c3.id);
-  const known = new Set(ids);
-  const inc = resolve5(include.length === 0 ? ["*"] : include, ids, known);
-  const exc = resolve5(exclude, ids, known);
-  return catalogue2.filter((c3) => inc.has(c3.id) && !exc.has(c3.id)).sort((a2, b) => compareIds(a2.id, b.id));
-}
-var SelectionError;
-var init_select = __esm({
-  "src/cases/select.ts"() {
-    "use strict";
-    init_errors();
-    init_patterns();
-    init_categories();
-    init_registry();
-    SelectionError = class extends UsageError {
-    };
   }
 });
 
@@ -27803,7 +27780,7 @@ function specSettings(file2, spec, reading = "wsgate") {
   };
 }
 function autobahnSelection(spec) {
-  const ids = catalogueFor(false).map((c3) => c3.id);
+  const ids = catalogueFor(false).map((c5) => c5.id);
   const matchers = (patterns2) => patterns2.map((p) => caseIdMatcher(p, "autobahn"));
   const include = matchers(spec.cases ?? ["*"]);
   const exclude = matchers(spec.excludeCases ?? []);
@@ -27817,7 +27794,7 @@ function agentCaseExcluder(rules, syntax = "wsgate") {
   const compile2 = (p) => wildcard(p, { syntax });
   const compiled = Object.entries(rules).map(([agent, cases2]) => ({ agent: compile2(agent), cases: cases2.map(compile2) }));
   if (compiled.length === 0) return () => false;
-  return (agent, id) => compiled.some((r) => r.agent.test(agent) && r.cases.some((c3) => c3.test(id)));
+  return (agent, id) => compiled.some((r) => r.agent.test(agent) && r.cases.some((c5) => c5.test(id)));
 }
 var stringArray, optionsObject, SERVER_KEYS, SPEC_KEYS, SCHEMAS;
 var init_spec = __esm({
@@ -27872,13 +27849,13 @@ var init_spec = __esm({
 
 // src/finish/selection.ts
 function selectionJson(cases2) {
-  return `${JSON.stringify({ tool: "wsgate", cases: cases2.map((c3) => c3.id) }, null, 2)}
+  return `${JSON.stringify({ tool: "wsgate", cases: cases2.map((c5) => c5.id) }, null, 2)}
 `;
 }
 function selectionOf(json2) {
   if (typeof json2 !== "object" || json2 === null) return null;
   const { tool, cases: cases2 } = json2;
-  if (tool !== "wsgate" || !Array.isArray(cases2) || !cases2.every((c3) => typeof c3 === "string")) return null;
+  if (tool !== "wsgate" || !Array.isArray(cases2) || !cases2.every((c5) => typeof c5 === "string")) return null;
   return cases2;
 }
 var SELECTION_FILE;
@@ -27954,9 +27931,9 @@ function agentFilePrefixes(agents) {
   }
   return { prefixes, collisions };
 }
-function collisionNotice(c3) {
-  const names = c3.prefixes.map(([agent, prefix]) => `${JSON.stringify(agent)} \u2192 ${prefix}_case_*`).join(", ");
-  return `wsgate: agents ${names} clean to the same report file name ${JSON.stringify(c3.base)}: the later ones get a suffix`;
+function collisionNotice(c5) {
+  const names = c5.prefixes.map(([agent, prefix]) => `${JSON.stringify(agent)} \u2192 ${prefix}_case_*`).join(", ");
+  return `wsgate: agents ${names} clean to the same report file name ${JSON.stringify(c5.base)}: the later ones get a suffix`;
 }
 function caseReportBase(agentPrefix, caseId) {
   if (!CASE_ID.test(caseId)) throw new Error(`invalid case id for a file name: ${JSON.stringify(caseId)}`);
@@ -28077,7 +28054,7 @@ function parseBaseline(file2, value) {
     if (pattern2.trim() === "") throw fail(file2, '"cases": an empty case pattern');
     let ids;
     try {
-      ids = new Set(selectCases(everyCase, [pattern2]).map((c3) => c3.id));
+      ids = new Set(selectCases(everyCase, [pattern2]).map((c5) => c5.id));
     } catch (err) {
       if (err instanceof SelectionError) throw fail(file2, `"cases": ${err.message}`);
       throw err;
@@ -28097,27 +28074,27 @@ function baselineEntryFor(baseline, agent, id) {
   return null;
 }
 function applyBaseline(cases2, agent, baseline) {
-  return cases2.map((c3) => {
-    if (c3.baseline !== void 0) return c3;
-    const entry = baselineEntryFor(baseline, agent, c3.id);
-    if (entry === null) return c3;
-    if (c3.status === "failed") {
-      const mark = { state: "accepted", pattern: entry.pattern, reason: entry.reason, failure: c3.reason };
-      return { ...c3, status: "skipped", reason: `accepted failure (baseline: ${entry.reason}): ${c3.reason}`, baseline: mark };
+  return cases2.map((c5) => {
+    if (c5.baseline !== void 0) return c5;
+    const entry = baselineEntryFor(baseline, agent, c5.id);
+    if (entry === null) return c5;
+    if (c5.status === "failed") {
+      const mark = { state: "accepted", pattern: entry.pattern, reason: entry.reason, failure: c5.reason };
+      return { ...c5, status: "skipped", reason: `accepted failure (baseline: ${entry.reason}): ${c5.reason}`, baseline: mark };
     }
-    if (c3.status === "passed") {
+    if (c5.status === "passed") {
       const mark = { state: "passing", pattern: entry.pattern, reason: entry.reason, failure: null };
       const note = `passes now: can be removed from the baseline (${JSON.stringify(entry.pattern)} in ${baseline.file})`;
-      return { ...c3, warnings: [...c3.warnings, note], baseline: mark };
+      return { ...c5, warnings: [...c5.warnings, note], baseline: mark };
     }
-    return c3;
+    return c5;
   });
 }
 function baselineFromRun(run) {
   const cases2 = {};
-  for (const c3 of run.cases) {
-    if (c3.status === "failed") cases2[c3.id] = { reason: c3.reason };
-    else if (c3.baseline?.state === "accepted") cases2[c3.id] = { reason: c3.baseline.reason };
+  for (const c5 of run.cases) {
+    if (c5.status === "failed") cases2[c5.id] = { reason: c5.reason };
+    else if (c5.baseline?.state === "accepted") cases2[c5.id] = { reason: c5.baseline.reason };
   }
   return `${JSON.stringify({ version: BASELINE_VERSION, cases: cases2 }, null, 2)}
 `;
@@ -28222,7 +28199,7 @@ var init_python_repr = __esm({
 
 // src/report/pyjson.ts
 function pyJsonString(s) {
-  return `"${s.replace(ESCAPE_ASCII, (c3) => SHORT_ESCAPES[c3] ?? `\\u${c3.charCodeAt(0).toString(16).padStart(4, "0")}`)}"`;
+  return `"${s.replace(ESCAPE_ASCII, (c5) => SHORT_ESCAPES[c5] ?? `\\u${c5.charCodeAt(0).toString(16).padStart(4, "0")}`)}"`;
 }
 function compareCodePoints(a2, b) {
   const ia = a2[Symbol.iterator]();
@@ -28311,8 +28288,8 @@ var init_pyjson = __esm({
 });
 
 // src/model/report.ts
-function caseLabel(c3) {
-  return c3.agent === void 0 ? c3.id : `${c3.agent} ${c3.id}`;
+function caseLabel(c5) {
+  return c5.agent === void 0 ? c5.id : `${c5.agent} ${c5.id}`;
 }
 var init_report = __esm({
   "src/model/report.ts"() {
@@ -28413,7 +28390,7 @@ function reasonWithoutResult(client, timeoutSeconds, sawHandshake) {
     return sawHandshake ? `the case did not finish within ${timeoutSeconds} s; the client was killed` : `the client did not connect within ${timeoutSeconds} s; it was killed`;
   }
   if (sawHandshake) return "the client never completed the opening handshake";
-  const how = client.signal !== null ? `was killed by ${client.signal}` : `exited with status ${client.exitCode ?? "?"}`;
+  const how = endWords2(client);
   const hint = client.exitCode === 127 ? " (command not found?)" : client.exitCode === 126 ? " (not executable?)" : "";
   return `the client ${how}${hint} before it connected`;
 }
@@ -28689,7 +28666,7 @@ function byClosing(valid, invalid) {
   return (close) => close !== null && close.closedByMe === false ? invalid : valid;
 }
 function requirementFor(caseId, expectedClose) {
-  declared ??= new Map(everyCase.flatMap((c3) => c3.requirement === void 0 ? [] : [[c3.id, c3.requirement]]));
+  declared ??= new Map(everyCase.flatMap((c5) => c5.requirement === void 0 ? [] : [[c5.id, c5.requirement]]));
   const own2 = declared.get(caseId);
   if (own2 !== void 0) return own2;
   const parts = caseId.split(".");
@@ -29721,20 +29698,20 @@ var init_explain = __esm({
 });
 
 // src/explain/run.ts
-function explanationOf(c3) {
-  let e = cache2.get(c3);
+function explanationOf(c5) {
+  let e = cache2.get(c5);
   if (e === void 0) {
-    e = explainCase(c3);
-    cache2.set(c3, e);
+    e = explainCase(c5);
+    cache2.set(c5, e);
   }
   return e;
 }
 function runCauses(run) {
   const explained = [];
-  for (const c3 of run.cases) {
-    if (c3.status !== "failed") continue;
-    const e = explanationOf(c3);
-    if (e !== null) explained.push({ label: caseLabel(c3), explanation: e });
+  for (const c5 of run.cases) {
+    if (c5.status !== "failed") continue;
+    const e = explanationOf(c5);
+    if (e !== null) explained.push({ label: caseLabel(c5), explanation: e });
   }
   return groupCauses(explained);
 }
@@ -29781,7 +29758,7 @@ function summaryJson(run) {
 }
 function runSummary(run) {
   const count6 = (pred) => run.cases.filter(pred).length;
-  const failed = count6((c3) => c3.status === "failed");
+  const failed = count6((c5) => c5.status === "failed");
   return {
     agent: run.agent,
     // The side under test: 'client' (wsgate was the fuzzing server) or 'server' (the fuzzing client).
@@ -29798,16 +29775,16 @@ function runSummary(run) {
     resources: run.resources,
     counts: {
       total: run.cases.length,
-      passed: count6((c3) => c3.status === "passed"),
+      passed: count6((c5) => c5.status === "passed"),
       failed,
-      skipped: count6((c3) => c3.status === "skipped"),
+      skipped: count6((c5) => c5.status === "skipped"),
       // Kept in the summary's shape for scripts that read it: a fault of wsgate itself ends the whole
       // run with exit status 3, never one case, so no case is counted here.
       errors: 0,
-      accepted: count6((c3) => c3.baseline?.state === "accepted"),
-      baselinePassing: count6((c3) => c3.baseline?.state === "passing"),
-      nonStrict: count6((c3) => c3.result?.behavior === "NON-STRICT"),
-      informational: count6((c3) => c3.result?.behavior === "INFORMATIONAL" || c3.result?.behaviorClose === "INFORMATIONAL")
+      accepted: count6((c5) => c5.baseline?.state === "accepted"),
+      baselinePassing: count6((c5) => c5.baseline?.state === "passing"),
+      nonStrict: count6((c5) => c5.result?.behavior === "NON-STRICT"),
+      informational: count6((c5) => c5.result?.behavior === "INFORMATIONAL" || c5.result?.behaviorClose === "INFORMATIONAL")
     },
     // An interrupted run did not check every selected case, so it cannot pass the gate.
     result: failed > 0 || run.interrupted !== null ? "failed" : "passed",
@@ -29815,38 +29792,38 @@ function runSummary(run) {
     cases: run.cases.map(caseSummary)
   };
 }
-function caseSummary(c3) {
+function caseSummary(c5) {
   return {
-    index: c3.index,
-    id: c3.id,
+    index: c5.index,
+    id: c5.id,
     // Only when the run tested several servers: whose case it is.
-    ...c3.agent !== void 0 ? { agent: c3.agent } : {},
+    ...c5.agent !== void 0 ? { agent: c5.agent } : {},
     // "wsgate" for wsgate's own cases (group 14, --extended), "autobahn" for Autobahn|Testsuite's.
-    origin: c3.origin,
-    status: c3.status,
-    behavior: c3.result?.behavior ?? null,
-    behaviorClose: c3.result?.behaviorClose ?? null,
-    remoteCloseCode: c3.result?.remoteCloseCode ?? null,
-    duration: c3.result?.duration ?? null,
-    ...c3.result?.tls !== void 0 ? { tls: { version: c3.result.tls.version, cipher: c3.result.tls.cipher } } : {},
+    origin: c5.origin,
+    status: c5.status,
+    behavior: c5.result?.behavior ?? null,
+    behaviorClose: c5.result?.behaviorClose ?? null,
+    remoteCloseCode: c5.result?.remoteCloseCode ?? null,
+    duration: c5.result?.duration ?? null,
+    ...c5.result?.tls !== void 0 ? { tls: { version: c5.result.tls.version, cipher: c5.result.tls.cipher } } : {},
     // Which transport carried the case: "http/1.1" (RFC 6455) or "h2" (RFC 8441); null with no result.
-    transport: c3.result === null ? null : c3.result.transport ?? "http/1.1",
-    timeMs: c3.timeMs,
-    reason: c3.reason,
-    explanation: explanationOf(c3),
-    warnings: c3.warnings,
-    baseline: c3.baseline ?? null,
+    transport: c5.result === null ? null : c5.result.transport ?? "http/1.1",
+    timeMs: c5.timeMs,
+    reason: c5.reason,
+    explanation: explanationOf(c5),
+    warnings: c5.warnings,
+    baseline: c5.baseline ?? null,
     // Only when the peer's process died while the case was open: how, and the cases open then.
-    ...c3.death !== void 0 ? { peerDeath: c3.death } : {},
-    reportfile: c3.reportBase === null ? null : `${c3.reportBase}.json`,
-    client: c3.client === null ? null : {
-      exitCode: c3.client.exitCode,
-      signal: c3.client.signal,
-      timedOut: c3.client.timedOut,
-      spawnError: c3.client.spawnError,
-      command: c3.client.command,
-      output: c3.client.output,
-      outputTruncated: c3.client.outputTruncated
+    ...c5.death !== void 0 ? { peerDeath: c5.death } : {},
+    reportfile: c5.reportBase === null ? null : `${c5.reportBase}.json`,
+    client: c5.client === null ? null : {
+      exitCode: c5.client.exitCode,
+      signal: c5.client.signal,
+      timedOut: c5.client.timedOut,
+      spawnError: c5.client.spawnError,
+      command: c5.client.command,
+      output: c5.client.output,
+      outputTruncated: c5.client.outputTruncated
     }
   };
 }
@@ -30613,8 +30590,8 @@ var require_dist = __commonJS({
         this.raw = range.trim().split(/\s+/).join(" ");
         this.set = this.raw.split("||").map(function(range2) {
           return this.parseRange(range2.trim());
-        }, this).filter(function(c3) {
-          return c3.length;
+        }, this).filter(function(c5) {
+          return c5.length;
         });
         if (!this.set.length) {
           throw new TypeError("Invalid SemVer Range: " + this.raw);
@@ -30683,8 +30660,8 @@ var require_dist = __commonJS({
       exports$1.toComparators = toComparators;
       function toComparators(range, options) {
         return new Range(range, options).set.map(function(comp) {
-          return comp.map(function(c3) {
-            return c3.value;
+          return comp.map(function(c5) {
+            return c5.value;
           }).join(" ").trim().split(" ");
         });
       }
@@ -41344,8 +41321,8 @@ __export(escape_exports, {
   htmlFragment: () => htmlFragment
 });
 function escapeHtml(s) {
-  return s.replace(/[&<>"']/g, (c3) => HTML_SPECIAL[c3] ?? c3).replace(HTML_INVISIBLE, (c3) => {
-    const cp = c3.codePointAt(0) ?? 0;
+  return s.replace(/[&<>"']/g, (c5) => HTML_SPECIAL[c5] ?? c5).replace(HTML_INVISIBLE, (c5) => {
+    const cp = c5.codePointAt(0) ?? 0;
     return cp < 256 ? `\\x${cp.toString(16).padStart(2, "0")}` : `\\u${cp.toString(16).padStart(4, "0")}`;
   });
 }
@@ -41387,7 +41364,7 @@ function textWrap(text, width = WRAP_WIDTH) {
       col += 1;
     }
   }
-  const chunks = expanded.split(expanded.includes("-") ? WORD_SEPARATORS : SPACES).filter((c3) => c3 !== void 0 && c3.length > 0).map((c3) => Array.from(c3));
+  const chunks = expanded.split(expanded.includes("-") ? WORD_SEPARATORS : SPACES).filter((c5) => c5 !== void 0 && c5.length > 0).map((c5) => Array.from(c5));
   chunks.reverse();
   const lines = [];
   while (chunks.length > 0) {
@@ -41415,7 +41392,7 @@ function textWrap(text, width = WRAP_WIDTH) {
     }
     const last = line2[line2.length - 1];
     if (last !== void 0 && last[0] === " ") line2.pop();
-    if (line2.length > 0) lines.push(line2.map((c3) => c3.join("")).join(""));
+    if (line2.length > 0) lines.push(line2.map((c5) => c5.join("")).join(""));
   }
   return lines;
 }
@@ -41501,12 +41478,12 @@ function slug(s, fallback) {
   const out = s.toLowerCase().replace(/[^a-z0-9_]+/g, "_").replace(/^_+|_+$/g, "");
   return out === "" ? fallback : out;
 }
-function categoryLabel(c3) {
-  const group = c3.id.split(".")[0] ?? "";
-  return c3.category.startsWith(`${group} `) ? c3.category : `${group} ${c3.category || "Misc"}`;
+function categoryLabel(c5) {
+  const group = c5.id.split(".")[0] ?? "";
+  return c5.category.startsWith(`${group} `) ? c5.category : `${group} ${c5.category || "Misc"}`;
 }
 function visible(s) {
-  return s.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\ufffe\uffff]/g, (c3) => `\\x${c3.charCodeAt(0).toString(16).padStart(2, "0")}`).replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, (c3) => `\\u${c3.charCodeAt(0).toString(16)}`);
+  return s.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\ufffe\uffff]/g, (c5) => `\\x${c5.charCodeAt(0).toString(16).padStart(2, "0")}`).replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, (c5) => `\\u${c5.charCodeAt(0).toString(16)}`);
 }
 function oneLine(s, max = MAX_MESSAGE) {
   return limitString(visible(s.replace(/\s+/g, " ").trim()), max, "...");
@@ -41514,17 +41491,17 @@ function oneLine(s, max = MAX_MESSAGE) {
 function cdataSafe(s) {
   return visible(s).replaceAll("]]>", "]] >");
 }
-function testName(c3) {
-  const firstLine2 = fragmentToText(c3.description).split("\n")[0] ?? "";
+function testName(c5) {
+  const firstLine2 = fragmentToText(c5.description).split("\n")[0] ?? "";
   const text = oneLine(firstLine2, MAX_NAME_TEXT);
-  return text === "" ? c3.id : `${c3.id} ${text}`;
+  return text === "" ? c5.id : `${c5.id} ${text}`;
 }
 function asciiPayload(s) {
   return /^[\x20-\x7e]*$/.test(s) ? s : pyJsonString(s);
 }
-function frameLog(c3) {
-  if (c3.result === null) return "";
-  const lines = wirelogLines(c3.result, asciiPayload).map((l) => l.text);
+function frameLog(c5) {
+  if (c5.result === null) return "";
+  const lines = wirelogLines(c5.result, asciiPayload).map((l) => l.text);
   let kept = lines;
   let omitted = 0;
   if (lines.length > MAX_LOG_LINES) {
@@ -41537,18 +41514,18 @@ function frameLog(c3) {
     text = Buffer.from(text).subarray(0, MAX_LOG_BYTES).toString("utf8").replace(/\uFFFD$/, "");
     text = `${text.slice(0, text.lastIndexOf("\n") + 1)}... frame log cut at 8 KiB ...`;
   }
-  const more = c3.reportBase === null ? "" : ` (full log: ${c3.reportBase}.html)`;
+  const more = c5.reportBase === null ? "" : ` (full log: ${c5.reportBase}.html)`;
   return `Frame log${more}:
 ${text}`;
 }
-function clientText(c3) {
-  const cl = c3.client;
+function clientText(c5) {
+  const cl = c5.client;
   if (cl === null) return "";
   const how = cl.spawnError !== null ? `could not start: ${cl.spawnError}` : `exit code: ${pyStr(cl.exitCode)}, signal: ${pyStr(cl.signal)}, timed out: ${pyStr(cl.timedOut)}`;
   return `Client: ${cl.command} | ${how}`;
 }
-function clientOutput(c3) {
-  const cl = c3.client;
+function clientOutput(c5) {
+  const cl = c5.client;
   if (cl === null || cl.output === "") return "";
   let out = cl.output;
   let cut = cl.outputTruncated;
@@ -41559,10 +41536,10 @@ function clientOutput(c3) {
   return `Client output${cut ? " (last part only)" : ""}:
 ${out}`;
 }
-function failureBody(c3) {
-  const r = c3.result;
-  const why = explanationOf(c3);
-  const lines = [`Case ${c3.id}: ${c3.reason || "failed"}`, ...why !== null && r !== null ? [`Why: ${why.text}`] : []];
+function failureBody(c5) {
+  const r = c5.result;
+  const why = explanationOf(c5);
+  const lines = [`Case ${c5.id}: ${c5.reason || "failed"}`, ...why !== null && r !== null ? [`Why: ${why.text}`] : []];
   if (r !== null) {
     lines.push(
       `behavior: ${r.behavior} - ${r.result}`,
@@ -41571,14 +41548,14 @@ function failureBody(c3) {
       `Observed: ${limitString(pyRepr(r.received))}`,
       `remoteCloseCode: ${pyStr(r.remoteCloseCode)}, remoteCloseReason: ${pyRepr(r.remoteCloseReason)}, wasClean: ${pyStr(r.wasClean)}, wasNotCleanReason: ${pyStr(r.wasNotCleanReason)}`
     );
-  } else if (c3.status === "failed") {
-    lines.push(c3.client === null && c3.reason !== "" ? `No result: ${c3.reason}` : "No result: the client never completed a WebSocket connection for this case.");
+  } else if (c5.status === "failed") {
+    lines.push(c5.client === null && c5.reason !== "" ? `No result: ${c5.reason}` : "No result: the client never completed a WebSocket connection for this case.");
   } else {
     lines.push("No case result was recorded.");
   }
-  const client = clientText(c3);
+  const client = clientText(c5);
   if (client !== "") lines.push(client);
-  if (c3.reportBase !== null) lines.push(`Report: ${c3.reportBase}.html`);
+  if (c5.reportBase !== null) lines.push(`Report: ${c5.reportBase}.html`);
   return lines.join("\n");
 }
 function seconds4(ms) {
@@ -41588,50 +41565,50 @@ function junitXml(run) {
   const builder = junitBuilder.newBuilder();
   builder.name(`wsgate ${visible(run.agent)}`);
   const groups = /* @__PURE__ */ new Map();
-  for (const c3 of run.cases) {
-    const agent = c3.agent ?? run.agent;
-    const label = categoryLabel(c3);
+  for (const c5 of run.cases) {
+    const agent = c5.agent ?? run.agent;
+    const label = categoryLabel(c5);
     const key = `${agent}\0${label}`;
     const group = groups.get(key);
-    if (group === void 0) groups.set(key, { agent, label, cases: [c3] });
-    else group.cases.push(c3);
+    if (group === void 0) groups.set(key, { agent, label, cases: [c5] });
+    else group.cases.push(c5);
   }
   for (const { agent, label, cases: cases2 } of groups.values()) {
     const agentSlug = slug(agent, "agent");
     const suite = builder.testSuite().name(`${visible(agent)} \xB7 ${visible(label)}`).timestamp(run.startedAt);
-    suite.time(seconds4(cases2.reduce((sum, c3) => sum + c3.timeMs, 0)));
+    suite.time(seconds4(cases2.reduce((sum, c5) => sum + c5.timeMs, 0)));
     suite.property("strict", String(run.strict));
     if (run.interrupted !== null) suite.property("interrupted", run.interrupted);
     const own2 = cases2[0]?.origin === "wsgate";
     if (own2) suite.property("origin", "wsgate");
     const className = `${agentSlug}.${slug(label, "misc")}${own2 ? "_wsgate" : ""}`;
-    for (const c3 of cases2) addTestCase(suite.testCase().className(className), c3, own2, run.interrupted !== null);
+    for (const c5 of cases2) addTestCase(suite.testCase().className(className), c5, own2, run.interrupted !== null);
   }
   return builder.build();
 }
-function addTestCase(tc, c3, own2, cutShort2) {
-  tc.name(testName(c3)).time(seconds4(c3.timeMs));
-  tc.property("status", c3.status);
+function addTestCase(tc, c5, own2, cutShort2) {
+  tc.name(testName(c5)).time(seconds4(c5.timeMs));
+  tc.property("status", c5.status);
   if (own2) tc.property("origin", "wsgate");
-  if (c3.result !== null) {
-    tc.property("behavior", c3.result.behavior);
-    tc.property("behaviorClose", c3.result.behaviorClose);
-    tc.property("remoteCloseCode", pyStr(c3.result.remoteCloseCode));
+  if (c5.result !== null) {
+    tc.property("behavior", c5.result.behavior);
+    tc.property("behaviorClose", c5.result.behaviorClose);
+    tc.property("remoteCloseCode", pyStr(c5.result.remoteCloseCode));
   }
-  if (c3.reportBase !== null) tc.property("report", `${c3.reportBase}.html`);
-  for (const w of c3.warnings) tc.property("warning", oneLine(w));
-  if (c3.status === "failed") {
-    const type = c3.result === null ? "CLIENT" : `${c3.result.behavior}/${c3.result.behaviorClose}`;
-    const why = c3.result === null ? null : explanationOf(c3);
-    tc.failure(oneLine(why?.text ?? (c3.reason || type)), type).stacktrace(cdataSafe(failureBody(c3)));
-  } else if (cutShort2 && c3.status === "skipped" && c3.result === null && c3.reason.startsWith("not run:")) {
-    tc.error(oneLine(c3.reason), "NOT RUN");
-  } else if (c3.status === "skipped") {
-    skipWithMessage(tc, oneLine(c3.reason || "skipped"));
+  if (c5.reportBase !== null) tc.property("report", `${c5.reportBase}.html`);
+  for (const w of c5.warnings) tc.property("warning", oneLine(w));
+  if (c5.status === "failed") {
+    const type = c5.result === null ? "CLIENT" : `${c5.result.behavior}/${c5.result.behaviorClose}`;
+    const why = c5.result === null ? null : explanationOf(c5);
+    tc.failure(oneLine(why?.text ?? (c5.reason || type)), type).stacktrace(cdataSafe(failureBody(c5)));
+  } else if (cutShort2 && c5.status === "skipped" && c5.result === null && c5.reason.startsWith("not run:")) {
+    tc.error(oneLine(c5.reason), "NOT RUN");
+  } else if (c5.status === "skipped") {
+    skipWithMessage(tc, oneLine(c5.reason || "skipped"));
   }
-  const out = [frameLog(c3), clientText(c3), clientOutput(c3)].filter((s) => s !== "").join("\n\n");
+  const out = [frameLog(c5), clientText(c5), clientOutput(c5)].filter((s) => s !== "").join("\n\n");
   if (out !== "") tc.standardOutput(cdataSafe(out));
-  if (c3.warnings.length > 0) tc.standardError(cdataSafe(c3.warnings.map((w) => `warning: ${w}`).join("\n")));
+  if (c5.warnings.length > 0) tc.standardError(cdataSafe(c5.warnings.map((w) => `warning: ${w}`).join("\n")));
 }
 function skipWithMessage(tc, message2) {
   tc.skipped();
@@ -41672,22 +41649,22 @@ function escapeProperty(s) {
 }
 function runCounts(run) {
   const n3 = (pred) => run.cases.filter(pred).length;
-  const failed = n3((c3) => c3.status === "failed");
+  const failed = n3((c5) => c5.status === "failed");
   return {
     total: run.cases.length,
-    passed: n3((c3) => c3.status === "passed"),
+    passed: n3((c5) => c5.status === "passed"),
     failed,
-    skipped: n3((c3) => c3.status === "skipped"),
-    accepted: n3((c3) => c3.baseline?.state === "accepted"),
-    baselinePassing: n3((c3) => c3.baseline?.state === "passing"),
+    skipped: n3((c5) => c5.status === "skipped"),
+    accepted: n3((c5) => c5.baseline?.state === "accepted"),
+    baselinePassing: n3((c5) => c5.baseline?.state === "passing"),
     result: failed > 0 || run.interrupted !== null ? "fail" : "pass"
   };
 }
-function isFailing(c3) {
-  return c3.status === "failed";
+function isFailing(c5) {
+  return c5.status === "failed";
 }
-function verdicts(c3) {
-  return c3.result === null ? "no result" : `${c3.result.behavior} / ${c3.result.behaviorClose}`;
+function verdicts(c5) {
+  return c5.result === null ? "no result" : `${c5.result.behavior} / ${c5.result.behaviorClose}`;
 }
 function line(s, max = 400) {
   const flat = s.replace(/\s+/g, " ").trim();
@@ -41698,21 +41675,21 @@ function cell(s, max = 300) {
 }
 function annotations(run, max = MAX_ERROR_ANNOTATIONS) {
   const failing = run.cases.filter(isFailing);
-  const out = failing.slice(0, max).map((c3) => {
-    const title = `wsgate ${caseLabel(c3)}: ${verdicts(c3)}`;
-    const report = c3.reportBase === null ? "" : `
-Report: ${c3.reportBase}.html`;
-    const why = explanationOf(c3)?.text ?? c3.reason;
-    return `::error title=${escapeProperty(title)}::${escapeData(`Case ${c3.id} failed for agent ${c3.agent ?? run.agent}: ${why}${report}`)}`;
+  const out = failing.slice(0, max).map((c5) => {
+    const title = `wsgate ${caseLabel(c5)}: ${verdicts(c5)}`;
+    const report = c5.reportBase === null ? "" : `
+Report: ${c5.reportBase}.html`;
+    const why = explanationOf(c5)?.text ?? c5.reason;
+    return `::error title=${escapeProperty(title)}::${escapeData(`Case ${c5.id} failed for agent ${c5.agent ?? run.agent}: ${why}${report}`)}`;
   });
   if (failing.length > max) {
-    const rest = failing.slice(max).map((c3) => caseLabel(c3));
+    const rest = failing.slice(max).map((c5) => caseLabel(c5));
     const shown = rest.slice(0, 50).join(", ") + (rest.length > 50 ? ", \u2026" : "");
     out.push(
       `::notice title=${escapeProperty("wsgate: more failing cases")}::${escapeData(`and ${rest.length} more failing case${rest.length === 1 ? "" : "s"}: ${shown} (see the job summary and junit.xml)`)}`
     );
   }
-  const passing = run.cases.filter((c3) => c3.baseline?.state === "passing").map((c3) => c3.id);
+  const passing = run.cases.filter((c5) => c5.baseline?.state === "passing").map((c5) => c5.id);
   if (passing.length > 0) {
     out.push(
       `::notice title=${escapeProperty("wsgate: baseline can shrink")}::${escapeData(`${passing.length} baselined case${passing.length === 1 ? "" : "s"} pass now and can be removed from the baseline: ${passing.join(", ")}`)}`
@@ -41720,14 +41697,14 @@ Report: ${c3.reportBase}.html`;
   }
   return out;
 }
-function groupOf(c3) {
-  const group = c3.id.split(".")[0] ?? "";
-  return c3.category.startsWith(`${group} `) ? c3.category : `${group} ${c3.category}`.trim();
+function groupOf(c5) {
+  const group = c5.id.split(".")[0] ?? "";
+  return c5.category.startsWith(`${group} `) ? c5.category : `${group} ${c5.category}`.trim();
 }
-function statusWord(c3) {
-  if (c3.baseline?.state === "accepted") return "\u26A0\uFE0F accepted";
-  if (c3.baseline?.state === "passing") return "\u2705 pass (baselined)";
-  return STATUS_WORD[c3.status] ?? c3.status;
+function statusWord(c5) {
+  if (c5.baseline?.state === "accepted") return "\u26A0\uFE0F accepted";
+  if (c5.baseline?.state === "passing") return "\u2705 pass (baselined)";
+  return STATUS_WORD[c5.status] ?? c5.status;
 }
 function sections(run, paths) {
   return [headSection(run, paths), ...baselineSections(run), ...groupSections(run)];
@@ -41756,7 +41733,7 @@ function headSection(run, paths) {
       "",
       "| Case | Verdicts | Why |",
       "| --- | --- | --- |",
-      ...failing.map((c3) => `| ${cell(caseLabel(c3))} | ${cell(verdicts(c3))} | ${cell(explanationOf(c3)?.short ?? c3.reason)} |`)
+      ...failing.map((c5) => `| ${cell(caseLabel(c5))} | ${cell(verdicts(c5))} | ${cell(explanationOf(c5)?.short ?? c5.reason)} |`)
     ]
   ];
 }
@@ -41776,7 +41753,7 @@ function causesSection(run) {
 }
 function baselineSections(run) {
   const out = [];
-  const accepted = run.cases.filter((c3) => c3.baseline?.state === "accepted");
+  const accepted = run.cases.filter((c5) => c5.baseline?.state === "accepted");
   if (accepted.length > 0) {
     out.push([
       "",
@@ -41786,32 +41763,32 @@ function baselineSections(run) {
       "",
       "| Case | Verdicts | Baseline reason | Failure |",
       "| --- | --- | --- | --- |",
-      ...accepted.map((c3) => `| ${c3.id} | ${cell(verdicts(c3))} | ${cell(c3.baseline?.reason ?? "")} | ${cell(c3.baseline?.failure ?? "")} |`)
+      ...accepted.map((c5) => `| ${c5.id} | ${cell(verdicts(c5))} | ${cell(c5.baseline?.reason ?? "")} | ${cell(c5.baseline?.failure ?? "")} |`)
     ]);
   }
-  const passing = run.cases.filter((c3) => c3.baseline?.state === "passing");
+  const passing = run.cases.filter((c5) => c5.baseline?.state === "passing");
   if (passing.length > 0) {
     out.push([
       "",
       `### Can be removed from the baseline (${passing.length})`,
       "",
-      ...passing.map((c3) => `- ${c3.id} passes now (baseline entry \`${cell(c3.baseline?.pattern ?? "", 40)}\`: ${cell(c3.baseline?.reason ?? "")})`)
+      ...passing.map((c5) => `- ${c5.id} passes now (baseline entry \`${cell(c5.baseline?.pattern ?? "", 40)}\`: ${cell(c5.baseline?.reason ?? "")})`)
     ]);
   }
   return out;
 }
 function groupSections(run) {
   const groups = /* @__PURE__ */ new Map();
-  for (const c3 of run.cases) {
-    const g = groupOf(c3);
+  for (const c5 of run.cases) {
+    const g = groupOf(c5);
     const list = groups.get(g);
-    if (list === void 0) groups.set(g, [c3]);
-    else list.push(c3);
+    if (list === void 0) groups.set(g, [c5]);
+    else list.push(c5);
   }
   const out = [["", "### Cases by group"]];
   for (const [group, cases2] of groups) {
     const bad = cases2.filter(isFailing).length;
-    const ok = cases2.filter((c3) => c3.status === "passed").length;
+    const ok = cases2.filter((c5) => c5.status === "passed").length;
     const open3 = bad > 0 ? " open" : "";
     out.push([
       "",
@@ -41820,7 +41797,7 @@ function groupSections(run) {
       "| Case | Status | Verdicts | Duration | Reason |",
       "| --- | --- | --- | ---: | --- |",
       ...cases2.map(
-        (c3) => `| ${cell(caseLabel(c3))} | ${statusWord(c3)} | ${cell(verdicts(c3))} | ${c3.result === null ? "" : `${c3.result.duration} ms`} | ${cell(c3.reason || c3.warnings.join("; "), 200)} |`
+        (c5) => `| ${cell(caseLabel(c5))} | ${statusWord(c5)} | ${cell(verdicts(c5))} | ${c5.result === null ? "" : `${c5.result.duration} ms`} | ${cell(c5.reason || c5.warnings.join("; "), 200)} |`
       ),
       "",
       "</details>"
@@ -41931,7 +41908,7 @@ var init_publish = __esm({
 // src/finish/finish-run.ts
 import path4 from "node:path";
 function exitStatusOf(run) {
-  return run.interrupted !== null || run.cases.some((c3) => c3.status === "failed") ? ExitCode.Failure : ExitCode.Pass;
+  return run.interrupted !== null || run.cases.some((c5) => c5.status === "failed") ? ExitCode.Failure : ExitCode.Pass;
 }
 async function finishRun(run, outputs, options) {
   for (const file2 of [outputs.junit, outputs.json, outputs.writeBaseline]) if (file2 !== null) await makeDirectory(path4.dirname(file2));
@@ -41992,28 +41969,28 @@ var init_progress = __esm({
 `);
       }
       /** A case is settled (either role, however it was played). */
-      caseDone(c3) {
+      caseDone(c5) {
         if (this.quiet) return;
-        const mark = c3.baseline?.state === "accepted" ? this.colour(33, "acc ") : c3.status === "passed" ? this.colour(32, c3.warnings.length > 0 ? "warn" : "pass") : c3.status === "skipped" ? this.colour(33, "skip") : this.colour(31, "FAIL");
-        const verdicts2 = c3.result ? `${c3.result.behavior}/${c3.result.behaviorClose}` : "no result";
-        const duration3 = c3.result ? `${c3.result.duration} ms` : `${c3.timeMs} ms`;
-        const why = c3.reason !== "" ? `  ${c3.reason}` : c3.warnings.length > 0 ? `  ${c3.warnings.join("; ")}` : "";
+        const mark = c5.baseline?.state === "accepted" ? this.colour(33, "acc ") : c5.status === "passed" ? this.colour(32, c5.warnings.length > 0 ? "warn" : "pass") : c5.status === "skipped" ? this.colour(33, "skip") : this.colour(31, "FAIL");
+        const verdicts2 = c5.result ? `${c5.result.behavior}/${c5.result.behaviorClose}` : "no result";
+        const duration3 = c5.result ? `${c5.result.duration} ms` : `${c5.timeMs} ms`;
+        const why = c5.reason !== "" ? `  ${c5.reason}` : c5.warnings.length > 0 ? `  ${c5.warnings.join("; ")}` : "";
         this.out.write(
-          `[${String(c3.index).padStart(this.width)}/${this.total}] ${mark} ${caseLabel(c3).padEnd(8)} ${verdicts2.padEnd(24)} ${duration3.padStart(8)}${why}
+          `[${String(c5.index).padStart(this.width)}/${this.total}] ${mark} ${caseLabel(c5).padEnd(8)} ${verdicts2.padEnd(24)} ${duration3.padStart(8)}${why}
 `
         );
-        const e = c3.status === "failed" && c3.result !== null ? explanationOf(c3) : null;
+        const e = c5.status === "failed" && c5.result !== null ? explanationOf(c5) : null;
         if (e !== null) this.out.write(`${" ".repeat(2 * this.width + 4)}why: ${e.short}
 `);
-        const over = c3.status === "failed" ? (c3.result?.figures ?? []).filter((f) => f.over) : [];
+        const over = c5.status === "failed" ? (c5.result?.figures ?? []).filter((f) => f.over) : [];
         if (over.length > 0) this.out.write(`${" ".repeat(2 * this.width + 4)}over: ${over.map(figureLine).join("; ")}
 `);
       }
       summary(run, files) {
-        const count6 = (s) => run.cases.filter((c3) => c3.status === s).length;
+        const count6 = (s) => run.cases.filter((c5) => c5.status === s).length;
         const failed = count6("failed");
-        const warned = run.cases.filter((c3) => c3.status === "passed" && c3.warnings.length > 0).length;
-        const accepted = run.cases.filter((c3) => c3.baseline?.state === "accepted");
+        const warned = run.cases.filter((c5) => c5.status === "passed" && c5.warnings.length > 0).length;
+        const accepted = run.cases.filter((c5) => c5.baseline?.state === "accepted");
         const acceptedText = accepted.length > 0 ? ` (${accepted.length} accepted by the baseline)` : "";
         const line2 = `${run.cases.length} cases: ${count6("passed")} passed${warned > 0 ? ` (${warned} with warnings)` : ""}, ${failed} failed, ${count6("skipped")} skipped${acceptedText} in ${(run.durationMs / 1e3).toFixed(1)} s`;
         this.out.write(`
@@ -42033,11 +42010,11 @@ ${failed > 0 || run.interrupted !== null ? this.colour(31, line2) : this.colour(
           this.out.write(`  and ${rest.length} more causes (${n3} cases): see summary.json or index.html
 `);
         }
-        for (const c3 of accepted.slice(0, 20)) {
-          this.out.write(`  ${this.colour(33, "accepted failure")} ${c3.id}: ${c3.baseline?.failure ?? ""} (baseline: ${c3.baseline?.reason ?? ""})
+        for (const c5 of accepted.slice(0, 20)) {
+          this.out.write(`  ${this.colour(33, "accepted failure")} ${c5.id}: ${c5.baseline?.failure ?? ""} (baseline: ${c5.baseline?.reason ?? ""})
 `);
         }
-        const removable = run.cases.filter((c3) => c3.baseline?.state === "passing").map((c3) => c3.id);
+        const removable = run.cases.filter((c5) => c5.baseline?.state === "passing").map((c5) => c5.id);
         if (removable.length > 0)
           this.out.write(`  baseline: ${removable.join(", ")} pass${removable.length === 1 ? "es" : ""} now: can be removed from the baseline
 `);
@@ -42117,7 +42094,7 @@ async function judgeReports(config2, io) {
     tell: (r) => {
       const progress = new Progress(io.out, io.isTty, r.cases.length, config2.quiet);
       progress.header(`wsgate: judging ${r.cases.length} case${r.cases.length === 1 ? "" : "s"} of agent ${JSON.stringify(agent)} in ${indexFile} (${from})`);
-      for (const c3 of r.cases) if (c3.status !== "passed" || c3.baseline !== void 0) progress.caseDone(c3);
+      for (const c5 of r.cases) if (c5.status !== "passed" || c5.baseline !== void 0) progress.caseDone(c5);
       progress.summary(r, { outdir: config2.outdir, junit: config2.junit, json: config2.json });
     },
     github: config2.github,
@@ -42130,16 +42107,16 @@ function expectedCases(config2, results, agent, indexFile) {
     return { cases: selectCases(config2.extended ? everyCase : catalogue, config2.cases, config2.excludeCases), from: "the cases given" };
   if (config2.spec !== null) {
     const ids = new Set(autobahnSelectionFor(readSpec(config2.spec, "wstest"), agent));
-    return { cases: catalogue.filter((c3) => ids.has(c3.id)), from: `the selection of ${config2.spec}` };
+    return { cases: catalogue.filter((c5) => ids.has(c5.id)), from: `the selection of ${config2.spec}` };
   }
   const ran = runSelection(path5.join(config2.outdir, "summary.json"), agent);
-  if (ran !== null) return { cases: everyCase.filter((c3) => ran.has(c3.id)), from: "the selection in the summary.json of the run that wrote them" };
+  if (ran !== null) return { cases: everyCase.filter((c5) => ran.has(c5.id)), from: "the selection in the summary.json of the run that wrote them" };
   const served = servedSelection(path5.join(config2.outdir, SELECTION_FILE));
-  if (served !== null) return { cases: everyCase.filter((c3) => served.has(c3.id)), from: `the selection wsgate serve recorded in ${SELECTION_FILE}` };
+  if (served !== null) return { cases: everyCase.filter((c5) => served.has(c5.id)), from: `the selection wsgate serve recorded in ${SELECTION_FILE}` };
   const own2 = new Set(Object.keys(results));
-  const catalogueIds = new Set(catalogue.map((c3) => c3.id));
+  const catalogueIds = new Set(catalogue.map((c5) => c5.id));
   return {
-    cases: everyCase.filter((c3) => catalogueIds.has(c3.id) || own2.has(c3.id)),
+    cases: everyCase.filter((c5) => catalogueIds.has(c5.id) || own2.has(c5.id)),
     from: `the whole catalogue: no --cases, no --spec, and no selection a wsgate run recorded in ${path5.dirname(indexFile)}; give --spec FILE when the reports hold a selection`
   };
 }
@@ -42157,7 +42134,7 @@ function servedSelection(file2) {
 function runSelection(file2, agent) {
   const summary = jsonOf(file2);
   if (!isObject2(summary) || !Array.isArray(summary.cases) || summary.resources === null) return null;
-  const ids = summary.cases.filter((c3) => isObject2(c3) && typeof c3.id === "string" && (c3.agent === void 0 || c3.agent === agent)).map((c3) => c3.id);
+  const ids = summary.cases.filter((c5) => isObject2(c5) && typeof c5.id === "string" && (c5.agent === void 0 || c5.agent === agent)).map((c5) => c5.id);
   return ids.length === 0 ? null : new Set(ids);
 }
 function reportsOfServer(results, outdir) {
@@ -46848,7 +46825,7 @@ function inQuickSample(id) {
   return kept === void 0 || kept.includes(Number(number4));
 }
 function quickSample(cases2) {
-  return cases2.filter((c3) => inQuickSample(c3.id));
+  return cases2.filter((c5) => inQuickSample(c5.id));
 }
 var QUICK_SAMPLE;
 var init_quick = __esm({
@@ -46958,7 +46935,7 @@ function parseWith(schema, input3) {
   const parsed = schema.safeParse(input3);
   if (!parsed.success) {
     const issue2 = parsed.error.issues[0];
-    const where = issue2 && issue2.path.length > 0 ? `--${issue2.path.join(".").replace(/[A-Z]/g, (c3) => `-${c3.toLowerCase()}`)}: ` : "";
+    const where = issue2 && issue2.path.length > 0 ? `--${issue2.path.join(".").replace(/[A-Z]/g, (c5) => `-${c5.toLowerCase()}`)}: ` : "";
     throw new UsageError(`${where}${issue2?.message ?? "invalid options"}`);
   }
   return parsed.data;
@@ -47377,8 +47354,8 @@ function subcategoryLabel(id, subcategory) {
   return subcategory.startsWith(`${prefix} `) ? subcategory : `${prefix} ${subcategory}`;
 }
 function compareCodePoints2(a2, b) {
-  const x = Array.from(a2, (c3) => c3.codePointAt(0) ?? 0);
-  const y = Array.from(b, (c3) => c3.codePointAt(0) ?? 0);
+  const x = Array.from(a2, (c5) => c5.codePointAt(0) ?? 0);
+  const y = Array.from(b, (c5) => c5.codePointAt(0) ?? 0);
   for (let i2 = 0; i2 < Math.min(x.length, y.length); i2++) {
     const d = (x[i2] ?? 0) - (y[i2] ?? 0);
     if (d !== 0) return d;
@@ -47483,8 +47460,8 @@ function summaryRows(results, catalogue2, agents) {
   return agents.map((agent) => {
     const cases2 = results.get(agent);
     const n3 = { pass: 0, nonStrict: 0, fail: 0, info: 0, unimpl: 0, missing: 0 };
-    for (const c3 of catalogue2) {
-      const r = cases2?.get(c3.id);
+    for (const c5 of catalogue2) {
+      const r = cases2?.get(c5.id);
       if (r === void 0) n3.missing += 1;
       else if (r.behavior === "OK") n3.pass += 1;
       else if (r.behavior === "NON-STRICT") n3.nonStrict += 1;
@@ -47497,12 +47474,12 @@ function summaryRows(results, catalogue2, agents) {
 }
 function blocksOf(catalogue2) {
   const blocks = [];
-  for (const c3 of catalogue2) {
-    const category = categoryLabel2(c3);
-    const sub = subcategoryLabel(c3.id, c3.subcategory);
+  for (const c5 of catalogue2) {
+    const category = categoryLabel2(c5);
+    const sub = subcategoryLabel(c5.id, c5.subcategory);
     const last = blocks.at(-1);
-    if (last?.category === category && last.sub === sub) last.cases.push(c3);
-    else blocks.push({ category, sub, cases: [c3] });
+    if (last?.category === category && last.sub === sub) last.cases.push(c5);
+    else blocks.push({ category, sub, cases: [c5] });
   }
   return blocks;
 }
@@ -47512,12 +47489,12 @@ function resultRows(results, catalogue2, agents, prefixes) {
   const rows2 = [];
   let failingCases = 0;
   for (const block of blocksOf(catalogue2)) {
-    const caseRows = block.cases.map((c3) => {
-      const anchor2 = `case_desc_${c3.id.replaceAll(".", "_")}`;
-      const cells = agents.map((agent) => resultCells(prefixes.get(agent) ?? "", c3.id, results.get(agent)?.get(c3.id))).join("");
-      const failing = agents.some((agent) => isFailing2(results.get(agent)?.get(c3.id)));
+    const caseRows = block.cases.map((c5) => {
+      const anchor2 = `case_desc_${c5.id.replaceAll(".", "_")}`;
+      const cells = agents.map((agent) => resultCells(prefixes.get(agent) ?? "", c5.id, results.get(agent)?.get(c5.id))).join("");
+      const failing = agents.some((agent) => isFailing2(results.get(agent)?.get(c5.id)));
       if (failing) failingCases += 1;
-      const html = `<tr class="agent_case_result_row${c3.origin === "wsgate" ? " wsgate_own" : ""}${failing ? " has_failure" : ""}" data-case="${escapeHtml(c3.id)}"><td class="case"><a href="#${escapeHtml(anchor2)}">Case ${escapeHtml(c3.id)}</a></td>${cells}</tr>`;
+      const html = `<tr class="agent_case_result_row${c5.origin === "wsgate" ? " wsgate_own" : ""}${failing ? " has_failure" : ""}" data-case="${escapeHtml(c5.id)}"><td class="case"><a href="#${escapeHtml(anchor2)}">Case ${escapeHtml(c5.id)}</a></td>${cells}</tr>`;
       return { html, failing };
     });
     const mark = caseRows.some((r) => r.failing) ? " has_failure" : "";
@@ -47532,11 +47509,11 @@ function resultRows(results, catalogue2, agents, prefixes) {
   return { rows: rows2, failing: failingCases };
 }
 function descriptions(catalogue2) {
-  return catalogue2.map((c3) => {
-    const anchor2 = `case_desc_${c3.id.replaceAll(".", "_")}`;
-    return `<section class="case_desc_block" id="${escapeHtml(anchor2)}"><h3>Case ${escapeHtml(c3.id)}</h3><a class="up" href="#top">Up</a>
-<p class="case_desc"><b>Case Description</b><br>${htmlFragment(c3.description)}</p>
-<p class="case_expect"><b>Case Expectation</b><br>${htmlFragment(c3.expectation)}</p></section>`;
+  return catalogue2.map((c5) => {
+    const anchor2 = `case_desc_${c5.id.replaceAll(".", "_")}`;
+    return `<section class="case_desc_block" id="${escapeHtml(anchor2)}"><h3>Case ${escapeHtml(c5.id)}</h3><a class="up" href="#top">Up</a>
+<p class="case_desc"><b>Case Description</b><br>${htmlFragment(c5.description)}</p>
+<p class="case_expect"><b>Case Expectation</b><br>${htmlFragment(c5.expectation)}</p></section>`;
   }).join("\n");
 }
 var CSS_INDEX, WSGATE_MARK, INDEX_BEHAVIOR, INDEX_CLOSE_WITH_CODE;
@@ -47723,13 +47700,13 @@ async function mergeRuns(options, out) {
   await writeReports(
     options.outdir,
     results,
-    everyCase.filter((c3) => merged.some((m) => m.id === c3.id)),
+    everyCase.filter((c5) => merged.some((m) => m.id === c5.id)),
     {
       generatedAt: (/* @__PURE__ */ new Date()).toISOString(),
       toolVersion: VERSION
     }
   );
-  const count6 = (st) => merged.filter((c3) => c3.status === st).length;
+  const count6 = (st) => merged.filter((c5) => c5.status === st).length;
   return finishRun(
     run,
     { ...options, writeBaseline: null },
@@ -47754,52 +47731,52 @@ function mergedTls(summaries) {
   return { tls: { ...first, caFile: sameCa ? first.caFile : null, insecure: summaries.some((s) => s.tls?.insecure === true) } };
 }
 async function mergeCases(summaries, inputs, role) {
-  const h2Group = catalogueFor(true, role, "h2").filter((c3) => c3.id.startsWith("16."));
+  const h2Group = catalogueFor(true, role, "h2").filter((c5) => c5.id.startsWith("16."));
   const robustness = [...catalogueFor(false, role, "http/1.1", true), ...catalogueFor(false, role, "h2", true)];
-  const order = new Map([...catalogueFor(true, role), ...h2Group, ...robustness].map((c3, i2) => [c3.id, { i: i2, def: c3 }]));
+  const order = new Map([...catalogueFor(true, role), ...h2Group, ...robustness].map((c5, i2) => [c5.id, { i: i2, def: c5 }]));
   const owner = /* @__PURE__ */ new Map();
   const results = /* @__PURE__ */ new Map();
   const merged = [];
   for (const [n3, s] of summaries.entries()) {
     const dir = inputs[n3];
-    for (const c3 of s.cases) {
-      const entry = order.get(c3.id);
-      if (entry === void 0) throw new UsageError(`${dir}: case ${JSON.stringify(c3.id)} is not in wsgate ${VERSION}'s catalogue`);
-      const agent = c3.agent ?? s.agent;
-      const key = `${agent}\0${c3.id}`;
+    for (const c5 of s.cases) {
+      const entry = order.get(c5.id);
+      if (entry === void 0) throw new UsageError(`${dir}: case ${JSON.stringify(c5.id)} is not in wsgate ${VERSION}'s catalogue`);
+      const agent = c5.agent ?? s.agent;
+      const key = `${agent}\0${c5.id}`;
       const before = owner.get(key);
-      if (before !== void 0) throw new UsageError(`case ${c3.id} of agent ${JSON.stringify(agent)} is in both ${before} and ${dir}`);
+      if (before !== void 0) throw new UsageError(`case ${c5.id} of agent ${JSON.stringify(agent)} is in both ${before} and ${dir}`);
       owner.set(key, dir);
       if (!results.has(agent)) results.set(agent, /* @__PURE__ */ new Map());
-      const result = c3.reportfile === null ? null : await readCaseResult(dir, c3.reportfile);
-      if (result !== null) results.get(agent)?.set(c3.id, result);
+      const result = c5.reportfile === null ? null : await readCaseResult(dir, c5.reportfile);
+      if (result !== null) results.get(agent)?.set(c5.id, result);
       merged.push({
         index: 0,
         agent,
         ...caseFields(entry.def),
-        status: c3.status,
-        reason: c3.reason,
-        warnings: c3.warnings,
-        timeMs: c3.timeMs,
+        status: c5.status,
+        reason: c5.reason,
+        warnings: c5.warnings,
+        timeMs: c5.timeMs,
         result,
-        client: c3.client,
-        reportBase: c3.reportfile === null ? null : c3.reportfile.replace(/\.json$/, ""),
-        ...c3.baseline != null ? { baseline: c3.baseline } : {}
+        client: c5.client,
+        reportBase: c5.reportfile === null ? null : c5.reportfile.replace(/\.json$/, ""),
+        ...c5.baseline != null ? { baseline: c5.baseline } : {}
       });
     }
   }
   const agents = [...results.keys()];
-  const place = (c3) => agents.indexOf(c3.agent ?? "") * order.size + (order.get(c3.id)?.i ?? 0);
+  const place = (c5) => agents.indexOf(c5.agent ?? "") * order.size + (order.get(c5.id)?.i ?? 0);
   merged.sort((a2, b) => place(a2) - place(b));
   const { prefixes } = agentFilePrefixes(agents);
   const counted = /* @__PURE__ */ new Map();
-  for (const c3 of merged) {
-    const agent = c3.agent ?? "";
+  for (const c5 of merged) {
+    const agent = c5.agent ?? "";
     const n3 = (counted.get(agent) ?? 0) + 1;
     counted.set(agent, n3);
-    c3.index = n3;
-    if (c3.result !== null) c3.reportBase = caseReportBase(prefixes.get(agent) ?? agent, c3.id);
-    if (agents.length === 1) delete c3.agent;
+    c5.index = n3;
+    if (c5.result !== null) c5.reportBase = caseReportBase(prefixes.get(agent) ?? agent, c5.id);
+    if (agents.length === 1) delete c5.agent;
   }
   return { merged, results };
 }
@@ -48243,7 +48220,7 @@ async function reproFromReport(req) {
       `case ${req.caseId} ran over HTTP/2 (RFC 8441): repro scripts replay HTTP/1.1 connections only (run the case without --http2 to get one)`
     );
   }
-  if (everyCase.find((c3) => c3.id === req.caseId)?.attack !== void 0) {
+  if (everyCase.find((c5) => c5.id === req.caseId)?.attack !== void 0) {
     throw new UsageError(
       `case ${req.caseId} is an attack of the robustness profile on several raw connections (growing sizes, timing, a liveness check): repro scripts replay one connection; replay it with: wsgate run --robustness --role server --server-url URL --cases ${req.caseId}`
     );
@@ -48649,19 +48626,19 @@ function parseExtensionsHeader(value) {
     }
   };
   for (let i2 = 0; i2 < value.length; i2++) {
-    const c3 = value[i2];
+    const c5 = value[i2];
     if (quoted) {
-      if (c3 === "\\" && i2 + 1 < value.length) item += value[++i2];
-      else if (c3 === '"') quoted = false;
-      else item += c3;
-    } else if (c3 === '"') {
+      if (c5 === "\\" && i2 + 1 < value.length) item += value[++i2];
+      else if (c5 === '"') quoted = false;
+      else item += c5;
+    } else if (c5 === '"') {
       quoted = true;
-    } else if (c3 === ",") {
+    } else if (c5 === ",") {
       flushItem(true);
-    } else if (c3 === ";") {
+    } else if (c5 === ";") {
       flushItem(false);
     } else {
-      item += c3;
+      item += c5;
     }
   }
   flushItem(true);
@@ -48748,7 +48725,7 @@ function parseTarget(request, selected) {
   const tuples = q.getAll("casetuple");
   if (cases2.length > 1 || tuples.length > 1) return reject(400, "more than one case parameter");
   if (tuples[0] !== void 0) {
-    const at = selected.findIndex((c3) => c3.id === tuples[0]?.trim());
+    const at = selected.findIndex((c5) => c5.id === tuples[0]?.trim());
     if (at < 0) return reject(404, `no selected case has the id ${JSON.stringify(tuples[0])}`);
     index = at + 1;
   }
@@ -48959,7 +48936,7 @@ function errorLine(output2) {
 function crashOf(end, output2) {
   if (end.spawnError !== null) return null;
   if (end.signal === null && (end.exitCode === null || end.exitCode === 0 || !FAILURE_REPORT.test(output2))) return null;
-  const how = end.signal !== null ? `was killed by ${end.signal}` : `exited with status ${end.exitCode ?? "?"}`;
+  const how = endWords2(end);
   const line2 = errorLine(output2);
   return line2 === null ? how : `${how}: ${line2}`;
 }
@@ -48967,6 +48944,7 @@ var ERROR_LINE, NOISE, FAILURE_REPORT;
 var init_crash = __esm({
   "src/processes/crash.ts"() {
     "use strict";
+    init_peer_words();
     ERROR_LINE = /^(Uncaught )?([\w$]+\.)*([A-Z][\w$]*)?(Error|Exception)\b/;
     NOISE = /^(Node\.js v\d|at\s)/;
     FAILURE_REPORT = /^\s*(Node\.js v\d+\.\d+|FATAL ERROR:|Traceback \(most recent call last\):|thread '.*' panicked at|panic: )/m;
@@ -52140,13 +52118,13 @@ function o(r) {
   return this[n2].return(r);
 }
 function h({ preventCancel: r = false } = {}) {
-  const e = this.getReader(), t = new c(
+  const e = this.getReader(), t = new c3(
     e,
     r
   ), s = Object.create(u);
   return s[n2] = t, s;
 }
-var a, c, n2, u;
+var a, c3, n2, u;
 var init_asyncIterator = __esm({
   "node_modules/@sec-ant/readable-stream/dist/ponyfill/asyncIterator.js"() {
     a = Object.getPrototypeOf(
@@ -52156,7 +52134,7 @@ var init_asyncIterator = __esm({
         }
       ).prototype
     );
-    c = class {
+    c3 = class {
       #t;
       #n;
       #r = false;
@@ -58390,10 +58368,10 @@ function __rest(s, e) {
   return t;
 }
 function __decorate(decorators, target, key, desc) {
-  var c3 = arguments.length, r = c3 < 3 ? target : desc === null ? desc = Object.getOwnPropertyDescriptor(target, key) : desc, d;
+  var c5 = arguments.length, r = c5 < 3 ? target : desc === null ? desc = Object.getOwnPropertyDescriptor(target, key) : desc, d;
   if (typeof Reflect === "object" && typeof Reflect.decorate === "function") r = Reflect.decorate(decorators, target, key, desc);
-  else for (var i2 = decorators.length - 1; i2 >= 0; i2--) if (d = decorators[i2]) r = (c3 < 3 ? d(r) : c3 > 3 ? d(target, key, r) : d(target, key)) || r;
-  return c3 > 3 && r && Object.defineProperty(target, key, r), r;
+  else for (var i2 = decorators.length - 1; i2 >= 0; i2--) if (d = decorators[i2]) r = (c5 < 3 ? d(r) : c5 > 3 ? d(target, key, r) : d(target, key)) || r;
+  return c5 > 3 && r && Object.defineProperty(target, key, r), r;
 }
 function __param(paramIndex, decorator) {
   return function(target, key) {
@@ -59160,8 +59138,8 @@ var require_build = __commonJS({
         }
         const res = new Uint8Array(formatted.length / 2);
         for (let i2 = 0; i2 < formatted.length; i2 = i2 + 2) {
-          const c3 = formatted.slice(i2, i2 + 2);
-          res[i2 / 2] = parseInt(c3, 16);
+          const c5 = formatted.slice(i2, i2 + 2);
+          res[i2 / 2] = parseInt(c5, 16);
         }
         return res.buffer;
       }
@@ -70893,10 +70871,10 @@ function __rest2(s, e) {
   return t;
 }
 function __decorate2(decorators, target, key, desc) {
-  var c3 = arguments.length, r = c3 < 3 ? target : desc === null ? desc = Object.getOwnPropertyDescriptor(target, key) : desc, d;
+  var c5 = arguments.length, r = c5 < 3 ? target : desc === null ? desc = Object.getOwnPropertyDescriptor(target, key) : desc, d;
   if (typeof Reflect === "object" && typeof Reflect.decorate === "function") r = Reflect.decorate(decorators, target, key, desc);
-  else for (var i2 = decorators.length - 1; i2 >= 0; i2--) if (d = decorators[i2]) r = (c3 < 3 ? d(r) : c3 > 3 ? d(target, key, r) : d(target, key)) || r;
-  return c3 > 3 && r && Object.defineProperty(target, key, r), r;
+  else for (var i2 = decorators.length - 1; i2 >= 0; i2--) if (d = decorators[i2]) r = (c5 < 3 ? d(r) : c5 > 3 ? d(target, key, r) : d(target, key)) || r;
+  return c5 > 3 && r && Object.defineProperty(target, key, r), r;
 }
 function __param2(paramIndex, decorator) {
   return function(target, key) {
@@ -77905,7 +77883,10 @@ var init_case_runner = __esm({
       /** When the case started: at open, or (a connection that never opened) when the runner was made. */
       startedAt = performance.now();
       /** The outcome before expected events are checked: Autobahn's Case defaults, or what the case set. */
-      outcome = { behavior: Behavior.Failed, result: "Actual events differ from any expected." };
+      outcome = {
+        behavior: Behavior.Failed,
+        result: "Actual events differ from any expected."
+      };
       trafficStats = null;
       h2Facet;
       // ---- ConnectionHandler ----
@@ -77984,8 +77965,8 @@ var init_case_runner = __esm({
         const verdict = this.verdict();
         const result = this.report(verdict, duration3);
         if (this.def.attackBudget !== void 0) result.attack = this.attackRecord(verdict, duration3);
-        const c3 = this.connection;
-        if (this.info.keepRecording === true) attachRecording(result, { tape: c3.tape, def: this.def, isServer: c3.isServer, deflate: c3.deflateActive });
+        const c5 = this.connection;
+        if (this.info.keepRecording === true) attachRecording(result, { tape: c5.tape, def: this.def, isServer: c5.isServer, deflate: c5.deflateActive });
         this.info.onResult(result);
       }
       /** Both verdicts: Autobahn's common judging, the case's own adjustment, what the result says (a robustness case's figures come later: attack-figures.ts). */
@@ -78005,7 +77986,8 @@ var init_case_runner = __esm({
           scriptedHandshake: s.record.scriptedHandshake,
           httpResponse: s.record.httpResponse,
           deflateActive: s.deflateActive,
-          ...s.transport.h2 !== void 0 ? { h2: { ...s.transport.h2 } } : {}
+          ...s.transport.h2 !== void 0 ? { h2: { ...s.transport.h2 } } : {},
+          outcomeFigures: common2.result === this.outcome.result ? this.outcome.figures ?? [] : []
         }) : common2;
         let result = s.record.droppedOnError !== null && adjusted.behavior === "FAILED" ? `Dropped the connection without a close frame: ${s.record.droppedOnError}.` : adjusted.result;
         if (this.unrecorded > 0) {
@@ -78180,8 +78162,8 @@ var init_case_runner = __esm({
       get deflateActive() {
         return this.connection.deflateActive;
       }
-      setOutcome(behavior, result) {
-        this.outcome = { behavior, result };
+      setOutcome(behavior, result, figures2) {
+        this.outcome = figures2 === void 0 || figures2.length === 0 ? { behavior, result } : { behavior, result, figures: figures2 };
       }
       setWirelog(enabled, options = {}) {
         if (options.silent === true) this.connection.wire.enabled = enabled;
@@ -80066,6 +80048,46 @@ var init_h2_upgrade = __esm({
   }
 });
 
+// src/util/keyed-waiters.ts
+var KeyedWaiters;
+var init_keyed_waiters = __esm({
+  "src/util/keyed-waiters.ts"() {
+    "use strict";
+    KeyedWaiters = class {
+      waiting = /* @__PURE__ */ new Map();
+      /** Calls back with the value given for `key` within `ms`, or with null. */
+      wait(key, ms, callback) {
+        let done = false;
+        const once9 = (value) => {
+          if (done) return;
+          done = true;
+          clearTimeout(timer);
+          callback(value);
+        };
+        const timer = setTimeout(() => {
+          const list = this.waiting.get(key)?.filter((w) => w !== once9) ?? [];
+          if (list.length > 0) this.waiting.set(key, list);
+          else this.waiting.delete(key);
+          once9(null);
+        }, ms);
+        this.waiting.set(key, [...this.waiting.get(key) ?? [], once9]);
+      }
+      /** Answers every caller waiting for `key` with `value`. */
+      give(key, value) {
+        const list = this.waiting.get(key);
+        this.waiting.delete(key);
+        for (const w of list ?? []) w(value);
+      }
+      /** Answers every caller with null. */
+      end() {
+        const lists = [...this.waiting.values()];
+        this.waiting.clear();
+        for (const list of lists) for (const w of list) w(null);
+      }
+    };
+  }
+});
+
 // src/server/fuzzing-server.ts
 import { EventEmitter as EventEmitter2 } from "node:events";
 var ListenError, FuzzingServer;
@@ -80086,6 +80108,7 @@ var init_fuzzing_server = __esm({
     init_describe();
     init_listener();
     init_h2_upgrade();
+    init_keyed_waiters();
     ListenError = class extends UsageError {
     };
     FuzzingServer = class extends EventEmitter2 {
@@ -80094,7 +80117,7 @@ var init_fuzzing_server = __esm({
         this.options = options;
         this.h2 = options.http2 === true ? createH2Server(
           options.protocolOptions,
-          (request, c3) => this.route(request, c3),
+          (request, c5) => this.route(request, c5),
           (u2) => this.trackUpgrade(u2),
           (socket, reason) => this.noteTransportFailure(socket, reason)
         ) : null;
@@ -80121,7 +80144,7 @@ var init_fuzzing_server = __esm({
       /** The HTTP/2 server the accepted sockets are handed to (--http2), or null. */
       h2;
       running = /* @__PURE__ */ new Map();
-      statusWaiters = /* @__PURE__ */ new Map();
+      statusWaiters = new KeyedWaiters();
       reportChain = Promise.resolve();
       /** While set, /getCaseCount is answered only once it settles: a browser's page does not start its cases before (drivers/browser.ts). */
       caseCountHold = null;
@@ -80168,8 +80191,7 @@ var init_fuzzing_server = __esm({
         await new Promise((resolve6) => {
           this.server.close(() => resolve6());
         });
-        for (const list of this.statusWaiters.values()) for (const w of list) w(null);
-        this.statusWaiters.clear();
+        this.statusWaiters.end();
       }
       /** Number of connections still in the opening handshake. */
       get pendingHandshakes() {
@@ -80297,8 +80319,9 @@ var init_fuzzing_server = __esm({
           started: utcNow(),
           keepRecording: this.options.keepRecordings === true,
           ...this.options.budgets === void 0 ? {} : { budgets: this.options.budgets },
-          onResult: (result) => {
-            if (secure !== null) result.tls = secure;
+          onResult: (played2) => {
+            if (secure !== null) played2.tls = secure;
+            const result = this.options.judge?.(played2) ?? played2;
             const left2 = (this.running.get(key) ?? 1) - 1;
             if (left2 > 0) this.running.set(key, left2);
             else this.running.delete(key);
@@ -80361,6 +80384,15 @@ var init_fuzzing_server = __esm({
         };
         return { kind: "accept", handler };
       }
+      /** Results concluded elsewhere (the run's one verdict of a robustness case) take the place of the kept ones with the same agent and id. */
+      adopt(results) {
+        for (const result of results) {
+          const byCase = this.results.get(result.agent);
+          if (byCase?.get(result.id) === void 0 || byCase.get(result.id) === result) continue;
+          byCase.set(result.id, result);
+          this.resultsChanged = true;
+        }
+      }
       record(result) {
         let byCase = this.results.get(result.agent);
         if (byCase === void 0) {
@@ -80369,40 +80401,13 @@ var init_fuzzing_server = __esm({
         }
         byCase.set(result.id, result);
         this.resultsChanged = true;
-        const key = `${result.agent}\0${result.id}`;
-        const waiters = this.statusWaiters.get(key);
-        if (waiters !== void 0) {
-          this.statusWaiters.delete(key);
-          for (const w of waiters) w(result);
-        }
+        this.statusWaiters.give(`${result.agent}\0${result.id}`, result);
       }
       /** Calls back with agent's result for the case, waiting at most statusWaitMs for it (then null). */
       whenResult(agent, id, callback) {
         const existing = this.results.get(agent)?.get(id);
-        if (existing !== void 0) {
-          callback(existing);
-          return;
-        }
-        const key = `${agent}\0${id}`;
-        let done = false;
-        const once9 = (result) => {
-          if (done) return;
-          done = true;
-          clearTimeout(timer);
-          callback(result);
-        };
-        const timer = setTimeout(() => {
-          const list2 = this.statusWaiters.get(key);
-          if (list2)
-            this.statusWaiters.set(
-              key,
-              list2.filter((w) => w !== once9)
-            );
-          once9(null);
-        }, this.options.statusWaitMs);
-        const list = this.statusWaiters.get(key) ?? [];
-        list.push(once9);
-        this.statusWaiters.set(key, list);
+        if (existing !== void 0) callback(existing);
+        else this.statusWaiters.wait(`${agent}\0${id}`, this.options.statusWaitMs, callback);
       }
     };
   }
@@ -80656,8 +80661,8 @@ function createServer(options) {
     writeReports: async () => {
       const [{ writeReports: writeReports2 }, { collisionNotice: collisionNotice2 }] = await Promise.all([Promise.resolve().then(() => (init_writer(), writer_exports)), Promise.resolve().then(() => (init_files(), files_exports))]);
       const collisions = await writeReports2(options.outdir, server.results, info, { generatedAt: (/* @__PURE__ */ new Date()).toISOString(), toolVersion: VERSION });
-      for (const c3 of collisions) {
-        const line2 = collisionNotice2(c3);
+      for (const c5 of collisions) {
+        const line2 = collisionNotice2(c5);
         if (told.has(line2)) continue;
         told.add(line2);
         process.stderr.write(`${line2}
@@ -80686,7 +80691,8 @@ async function listenForCases(config2, cases2, options) {
     unknownPaths: options.unknownPaths ?? "refuse",
     keepRecordings: options.keepRecordings ?? false,
     http2: options.http2 ?? false,
-    budgets: config2.budgets
+    budgets: config2.budgets,
+    ...options.judge === void 0 ? {} : { judge: options.judge }
   });
   await server.listen();
   return server;
@@ -80931,7 +80937,7 @@ var init_looping_robustness = __esm({
        * The client exited (`crash`: how it died on its own, or null), or, `hung`, a browser's page stopped
        * asking for cases (`crash` says how). The attack case it was in fails with why (a fact its
        * verdict reads: play/attack-figures.ts); the held cases are settled; the cases it never started
-       * are not run. True when an attack case was failed so.
+       * are not run. Returns the index of the attack case failed so, or null.
        */
       ended(crash, hung = false) {
         const index = this.lastStarted;
@@ -80954,7 +80960,7 @@ var init_looping_robustness = __esm({
         for (const window2 of this.windows.values()) window2.close();
         this.windows.clear();
         this.release(() => true);
-        return failed;
+        return failed ? index : null;
       }
       /** The outcome of a case the client never started before it died of an attack, or null. */
       unplayed() {
@@ -81148,7 +81154,7 @@ async function runLooping(server, cases2, command2, where, config2, signal, sett
   };
   server.on("caseStarted", onStart);
   server.on("caseFinished", onFinish);
-  const budgetS = cases2.reduce((sum, c3) => sum + caseTimeoutFor(c3, config2), 0);
+  const budgetS = cases2.reduce((sum, c5) => sum + caseTimeoutFor(c5, config2), 0);
   let clientRun;
   let crash = null;
   const started = (pid) => {
@@ -81543,13 +81549,13 @@ async function playLaunches(watch, setup, target, signal, incidents, reached, on
     void sampler?.steady(STEADY_MS, STEADY_SLACK, watch.timeoutS * 1e3 / 2).finally(steady);
     const robust = attacks ? new LoopingRobustness(cases2, sampler, watch.settle) : null;
     let end = { kind: "signal" };
-    let attributed = false;
+    let charged = null;
     try {
       end = await watchLaunch(watch, browser, signal, robust);
     } finally {
       const died = end.kind === "incident" && browser.process.hasExited ? diedWords(browser) : null;
-      const hung = end.kind === "incident" && died === null && end.loaded ? end.reason.replace(/^the page stalled: /, "") : null;
-      attributed = robust?.ended(died ?? hung, died === null && hung !== null) ?? false;
+      const hung = end.kind === "incident" && died === null && end.loaded ? end.detail : null;
+      charged = robust?.ended(died ?? hung, died === null && hung !== null) ?? null;
       steady();
       server.caseCountHold = null;
       sampler?.stop();
@@ -81557,9 +81563,10 @@ async function playLaunches(watch, setup, target, signal, incidents, reached, on
       incidents.cpuMs += browser.cpuMs();
     }
     if (end.kind !== "incident") return null;
-    if (!attributed) spent++;
+    if (charged === null) spent++;
     const inCase = end.inCase !== null && !watch.settled(end.inCase) ? end.inCase : null;
-    const where = end.inCase === null ? "" : ` during case ${cases2[end.inCase - 1]?.id ?? end.inCase}`;
+    const during = end.inCase ?? charged;
+    const where = during === null ? "" : ` during case ${cases2[during - 1]?.id ?? during}`;
     if (inCase !== null) {
       await dropCase(server, target.agent, inCase, cases2);
       watch.settle(inCase, notPlayed(`${end.reason}${where}`));
@@ -81586,7 +81593,7 @@ function watchLaunch(w, browser, signal, robust) {
 }
 function diedWords(browser) {
   const run = browser.process.snapshot(false);
-  return run.signal !== null ? `was killed by ${run.signal}` : `exited with status ${run.exitCode ?? "?"}`;
+  return endWords2(run);
 }
 function exitWords(browser) {
   const run = browser.process.snapshot(false);
@@ -81615,6 +81622,7 @@ var init_browser = __esm({
     init_waiting();
     init_looping_robustness();
     init_looping();
+    init_peer_words();
     RELAUNCHES = 2;
     LOAD_FLOOR_S = 30;
     TICK_MS = 100;
@@ -81719,12 +81727,12 @@ var init_browser = __esm({
         if (this.current !== null) {
           const def = cases2[this.current.index - 1];
           const limitS = def === void 0 ? timeoutS : caseTimeoutFor(def, config2);
-          if (now - this.current.since > limitS * 1e3) this.incident(`the page stalled: the case did not end within ${limitS} s`);
+          if (now - this.current.since > limitS * 1e3) this.stalled(`the case did not end within ${limitS} s`);
           return;
         }
         if (now - this.lastActivity > timeoutS * 1e3) {
           const after = this.lastEnded === null ? "after the page loaded" : `after case ${cases2[this.lastEnded.index - 1]?.id ?? this.lastEnded.index} ended`;
-          this.incident(`the page stalled: nothing was asked within ${timeoutS} s ${after}`);
+          this.stalled(`nothing was asked within ${timeoutS} s ${after}`);
         }
       }
       /** The held result counts now. */
@@ -81732,8 +81740,12 @@ var init_browser = __esm({
         if (this.held !== null) this.w.settle(this.held.index, played(this.held.result, this.held.at));
         this.held = null;
       }
-      incident(reason, inCase = this.current?.index ?? null) {
-        this.finish({ kind: "incident", reason, inCase, loaded: this.loaded });
+      incident(reason, inCase = this.current?.index ?? null, detail = reason) {
+        this.finish({ kind: "incident", reason, detail, inCase, loaded: this.loaded });
+      }
+      /** The page stopped asking: `detail` says how. */
+      stalled(detail) {
+        this.incident(`the page stalled: ${detail}`, this.current?.index ?? null, detail);
       }
       finish(end) {
         if (this.ended) return;
@@ -81939,8 +81951,9 @@ function clientRoleDriver(config2) {
       browserCpu = { ms: 0 };
       return browserPeer(config2, browser, server, context, browserCpu);
     },
-    async writeReports() {
+    async writeReports(concluded) {
       if (server === null) return [];
+      server.adopt(concluded);
       await server.updateReports({ onlyIfChanged: !config2.robustness }).catch((err) => {
         logger?.error({ err }, "writing the case reports failed");
       });
@@ -82075,7 +82088,7 @@ function caseCost(def) {
   return def.schedule?.cost ?? 0.05;
 }
 function shardCases(cases2, shard) {
-  const order = cases2.map((c3, i2) => ({ c: c3, i: i2, cost: caseCost(c3) }));
+  const order = cases2.map((c5, i2) => ({ c: c5, i: i2, cost: caseCost(c5) }));
   order.sort((a2, b) => b.cost - a2.cost || a2.i - b.i);
   const load2 = new Array(shard.count).fill(0);
   const owner = new Array(cases2.length);
@@ -82145,7 +82158,7 @@ function selectForRun(config2) {
 }
 function refuseOtherTransport(pattern2, from, http23) {
   if (selectCases(from, [pattern2]).length > 0) return;
-  const named = selectCases(everyCase, [pattern2]).map((c3) => c3.id.split(".")[0]);
+  const named = selectCases(everyCase, [pattern2]).map((c5) => c5.id.split(".")[0]);
   if (http23 && named.some((g) => g === "14" || g === "15")) {
     throw new UsageError(
       `--cases ${pattern2}: groups 14 and 15 script HTTP/1.1 opening handshakes and cannot run over --http2 (group 16 has RFC 8441's rules: --extended --cases '16.*')`
@@ -82558,15 +82571,15 @@ function openWebSocket(session, socket, where, settings) {
       onConnectionLost: () => {
         waiting?.(null);
         lost?.();
-        const c3 = connection;
-        if (!c3.record.connectionWasOpen) resolve6(c3.record.wasNotCleanReason ?? "the stream closed before the answer");
+        const c5 = connection;
+        if (!c5.record.connectionWasOpen) resolve6(c5.record.wasNotCleanReason ?? "the stream closed before the answer");
       }
     };
-    const webSocket = (c3) => ({
-      sendText: (text) => c3.sender.sendMessage(Buffer.from(text, "utf8"), false, 0, false),
+    const webSocket = (c5) => ({
+      sendText: (text) => c5.sender.sendMessage(Buffer.from(text, "utf8"), false, 0, false),
       nextText: (ms) => new Promise((done) => {
         const queued = texts.shift();
-        if (queued !== void 0 || c3.isClosed()) return done(queued ?? null);
+        if (queued !== void 0 || c5.isClosed()) return done(queued ?? null);
         const timer = setTimeout(() => {
           waiting = null;
           done(null);
@@ -82577,12 +82590,12 @@ function openWebSocket(session, socket, where, settings) {
           done(text);
         };
       }),
-      reset: (code) => resetStream(c3.stream, c3.transport.h2, code),
+      reset: (code) => resetStream(c5.stream, c5.transport.h2, code),
       close: () => new Promise((done) => {
-        const facts = () => ({ ...c3.transport.h2 });
-        if (c3.isClosed()) return done(facts());
+        const facts = () => ({ ...c5.transport.h2 });
+        if (c5.isClosed()) return done(facts());
         lost = () => done(facts());
-        if (c3.state === ConnectionState.Open) c3.sendClose(1e3);
+        if (c5.state === ConnectionState.Open) c5.sendClose(1e3);
       })
     });
     const spec = { scheme: where.target.tls != null ? "https" : "http", authority: where.authority, path: where.target.resource, extensions: null };
@@ -82952,6 +82965,7 @@ var init_server_process = __esm({
   "src/processes/server-process.ts"() {
     "use strict";
     init_crash();
+    init_peer_words();
     init_errors();
     init_client_process();
     init_waiting();
@@ -83069,8 +83083,7 @@ var init_server_process = __esm({
       describeExit() {
         const run = this.current.snapshot(false);
         if (run.spawnError !== null) return `could not start: ${run.spawnError}`;
-        if (run.signal !== null) return `was killed by ${run.signal}`;
-        return `exited with status ${run.exitCode ?? "?"}`;
+        return endWords2(run);
       }
       /** The server's last output, on one line. */
       lastOutput() {
@@ -84322,10 +84335,11 @@ function serverRoleDriver(config2) {
       results.set(peer.agent, peer.results);
       return peer;
     },
-    async writeReports() {
+    async writeReports(concluded) {
+      for (const r of concluded) if (results.get(r.agent)?.has(r.id) === true) results.get(r.agent)?.set(r.id, r);
       const recorded = new Map([...results].filter(([, byCase]) => byCase.size > 0));
       const collisions = await writeReports(config2.outdir, recorded, selected, { generatedAt: (/* @__PURE__ */ new Date()).toISOString(), toolVersion: VERSION });
-      for (const c3 of collisions) process.stderr.write(`${collisionNotice(c3)}
+      for (const c5 of collisions) process.stderr.write(`${collisionNotice(c5)}
 `);
       return [...recorded.keys()];
     },
@@ -84368,7 +84382,7 @@ async function startServerPeer(config2, sut, context, cpu) {
       return unreachablePeer(sut, config2.unknownAgent ?? hostPort(target.host, target.port), io.out);
     }
     const agent = await agentOf(config2, sut, target, context.taken);
-    const globalIndex = new Map(catalogueFor(config2.extended, "server", config2.http2 ? "h2" : "http/1.1", config2.robustness).map((c3, i2) => [c3.id, i2 + 1]));
+    const globalIndex = new Map(catalogueFor(config2.extended, "server", config2.http2 ? "h2" : "http/1.1", config2.robustness).map((c5, i2) => [c5.id, i2 + 1]));
     const state = {
       config: config2,
       sut,
@@ -84597,17 +84611,15 @@ var init_server_role = __esm({
 function excludedReason(agent, specFile) {
   return `excluded for agent ${JSON.stringify(agent)} by exclude-agent-cases${specFile === null ? "" : ` in ${specFile}`}`;
 }
-function judgeResult(def, result, peer, budgets = DEFAULT_BUDGETS) {
+function judgedResult(def, result, peer, budgets = DEFAULT_BUDGETS) {
   const verdict = judgeRobustness(def.attackBudget ?? null, recordOf(result), peer, budgets, memoryBudgetOf(def, budgets), cpuBudgetOf(def, budgets));
-  result.behavior = verdict.behavior;
-  result.result = verdict.result;
-  result.figures = verdict.figures;
+  return { ...result, behavior: verdict.behavior, result: verdict.result, figures: verdict.figures };
 }
 function conclude(def, index, outcome2, config2, death = null) {
   if (outcome2.notRun !== void 0) return notRun(def, index, `not run: ${outcome2.notRun}`);
-  const { result, client } = outcome2;
+  const { client } = outcome2;
   const base = { index, ...caseFields(def), timeMs: Math.round(outcome2.timeMs), client };
-  if (result === null) {
+  if (outcome2.result === null) {
     const why = outcome2.missing ?? reasonWithoutResult(client, outcome2.limitS ?? caseTimeoutFor(def, config2), outcome2.sawConnection);
     const reason = outcome2.transportFailure == null ? why : `${outcome2.transportFailure}; ${why}`;
     return {
@@ -84619,7 +84631,7 @@ function conclude(def, index, outcome2, config2, death = null) {
       reportBase: null
     };
   }
-  if (isRobustness(def)) judgeResult(def, result, outcome2.peer ?? { memory: null }, config2.budgets);
+  const result = isRobustness(def) ? judgedResult(def, outcome2.result, outcome2.peer ?? { memory: null }, config2.budgets) : outcome2.result;
   const verdict = deathRule(livenessRule(ruleForResult(result, new Set(config2.failOn)), result, outcome2.peerFailure), def, death);
   const warnings = [...verdict.warnings, ...outcome2.warnings];
   if (client !== null && client.exitCode !== null && client.exitCode !== 0 && !client.timedOut) {
@@ -84753,7 +84765,7 @@ async function runGate(config2, io, ending) {
       tested.push({ agent: peer.agent, cases: await runPeer(peer, settings), incidents: peer.incidents?.() ?? [] });
     }
   } catch (err) {
-    if (!(err instanceof UsageError)) await driver.writeReports().catch(() => void 0);
+    if (!(err instanceof UsageError)) await driver.writeReports(concludedResults(tested)).catch(() => void 0);
     throw err;
   } finally {
     secure?.dispose();
@@ -84770,7 +84782,7 @@ async function runGate(config2, io, ending) {
     strict: config2.strict,
     cases: withReportFiles(
       tested.flatMap((t) => t.cases),
-      await driver.writeReports()
+      await driver.writeReports(concludedResults(tested))
     ),
     interrupted: io.signal?.aborted === true ? String(io.signal.reason ?? "interrupted") : cutShort(tested),
     resources: meter.resources(driver.peerCpuMs()),
@@ -84792,6 +84804,9 @@ function cutBy(signal) {
   let abortedAt = signal?.aborted === true ? 0 : Infinity;
   signal?.addEventListener("abort", () => abortedAt = performance.now(), { once: true });
   return (outcome2) => signal?.aborted === true && (outcome2.resultAt === null || outcome2.resultAt > abortedAt);
+}
+function concludedResults(tested) {
+  return tested.flatMap((t) => t.cases.flatMap((c5) => c5.result === null ? [] : [c5.result]));
 }
 function interruptedReason(signal) {
   return `not run: the run was interrupted (${String(signal?.reason ?? "interrupted")})`;
@@ -84925,18 +84940,18 @@ async function startCaseServer(config2, logger, options = {}) {
   await checkDirectories([["the report directory", config2.outdir]]);
   if (options.recordSelection !== false) await writeFileAtomic(path24.join(config2.outdir, SELECTION_FILE), selectionJson(cases2));
   const secure = config2.tls === null ? null : await prepareTls(config2.tls, { hosts: [config2.host], outdir: config2.outdir, serverFiles: false, needCertificate: true });
+  const defs = new Map(cases2.filter(isRobustness).map((c5) => [c5.id, c5]));
   const server = await listenForCases(config2, cases2, {
     logger,
     statusWaitMs: 6e4,
     skipCase: agentExclusion(config2),
     certificate: secure,
     unknownPaths: options.unknownPaths ?? "refuse",
-    http2: config2.http2
-  });
-  const defs = new Map(cases2.filter(isRobustness).map((c3) => [c3.id, c3]));
-  server.on("caseFinished", (_event, result) => {
-    const def = defs.get(result.id);
-    if (def !== void 0) judgeResult(def, result, { memory: null }, config2.budgets);
+    http2: config2.http2,
+    judge: (result) => {
+      const def = defs.get(result.id);
+      return def === void 0 ? result : judgedResult(def, result, { memory: null }, config2.budgets);
+    }
   });
   return { server, cases: cases2, secure };
 }
@@ -85045,27 +85060,27 @@ var UI = class {
   rowToString(row, lines) {
     this.rasterize(row).forEach((rrow, r) => {
       let str = "";
-      rrow.forEach((col, c3) => {
-        const { width } = row[c3];
-        const wrapWidth = this.negatePadding(row[c3]);
+      rrow.forEach((col, c5) => {
+        const { width } = row[c5];
+        const wrapWidth = this.negatePadding(row[c5]);
         let ts = col;
         if (wrapWidth > mixin.stringWidth(col)) {
           ts += " ".repeat(wrapWidth - mixin.stringWidth(col));
         }
-        if (row[c3].align && row[c3].align !== "left" && this.wrap) {
-          const fn = align[row[c3].align];
+        if (row[c5].align && row[c5].align !== "left" && this.wrap) {
+          const fn = align[row[c5].align];
           ts = fn(ts, wrapWidth);
           if (mixin.stringWidth(ts) < wrapWidth) {
             ts += " ".repeat((width || 0) - mixin.stringWidth(ts) - 1);
           }
         }
-        const padding = row[c3].padding || [0, 0, 0, 0];
+        const padding = row[c5].padding || [0, 0, 0, 0];
         if (padding[left]) {
           str += " ".repeat(padding[left]);
         }
-        str += addBorder(row[c3], ts, "| ");
+        str += addBorder(row[c5], ts, "| ");
         str += ts;
-        str += addBorder(row[c3], ts, " |");
+        str += addBorder(row[c5], ts, " |");
         if (padding[right]) {
           str += " ".repeat(padding[right]);
         }
@@ -85104,8 +85119,8 @@ var UI = class {
     const rrows = [];
     const widths = this.columnWidths(row);
     let wrapped;
-    row.forEach((col, c3) => {
-      col.width = widths[c3];
+    row.forEach((col, c5) => {
+      col.width = widths[c5];
       if (this.wrap) {
         wrapped = mixin.wrap(col.text, this.negatePadding(col), { hard: true }).split("\n");
       } else {
@@ -85124,7 +85139,7 @@ var UI = class {
           rrows.push([]);
         }
         const rrow = rrows[r];
-        for (let i2 = 0; i2 < c3; i2++) {
+        for (let i2 = 0; i2 < c5; i2++) {
           if (rrow[i2] === void 0) {
             rrow.push("");
           }
@@ -85864,26 +85879,26 @@ function tokenizeArgString(argString) {
   argString = argString.trim();
   let i2 = 0;
   let prevC = null;
-  let c3 = null;
+  let c5 = null;
   let opening = null;
   const args = [];
   for (let ii = 0; ii < argString.length; ii++) {
-    prevC = c3;
-    c3 = argString.charAt(ii);
-    if (c3 === " " && !opening) {
+    prevC = c5;
+    c5 = argString.charAt(ii);
+    if (c5 === " " && !opening) {
       if (!(prevC === " ")) {
         i2++;
       }
       continue;
     }
-    if (c3 === opening) {
+    if (c5 === opening) {
       opening = null;
-    } else if ((c3 === "'" || c3 === '"') && !opening) {
-      opening = c3;
+    } else if ((c5 === "'" || c5 === '"') && !opening) {
+      opening = c5;
     }
     if (!args[i2])
       args[i2] = "";
-    args[i2] += c3;
+    args[i2] += c5;
   }
   return args;
 }
@@ -86557,19 +86572,19 @@ var YargsParser = class {
           flags.aliases[key] = [].concat(aliases[key] || []);
           flags.aliases[key].concat(key).forEach(function(x) {
             if (/-/.test(x) && configuration["camel-case-expansion"]) {
-              const c3 = camelCase(x);
-              if (c3 !== key && flags.aliases[key].indexOf(c3) === -1) {
-                flags.aliases[key].push(c3);
-                newAliases[c3] = true;
+              const c5 = camelCase(x);
+              if (c5 !== key && flags.aliases[key].indexOf(c5) === -1) {
+                flags.aliases[key].push(c5);
+                newAliases[c5] = true;
               }
             }
           });
           flags.aliases[key].concat(key).forEach(function(x) {
             if (x.length > 1 && /[A-Z]/.test(x) && configuration["camel-case-expansion"]) {
-              const c3 = decamelize(x, "-");
-              if (c3 !== key && flags.aliases[key].indexOf(c3) === -1) {
-                flags.aliases[key].push(c3);
-                newAliases[c3] = true;
+              const c5 = decamelize(x, "-");
+              if (c5 !== key && flags.aliases[key].indexOf(c5) === -1) {
+                flags.aliases[key].push(c5);
+                newAliases[c5] = true;
               }
             }
           });
@@ -87479,8 +87494,8 @@ var CommandInstance = class {
       const parsedCommand = parseCommand(cmd);
       aliases = aliases.map((alias) => parseCommand(alias).cmd);
       let isDefault = false;
-      const parsedAliases = [parsedCommand.cmd].concat(aliases).filter((c3) => {
-        if (DEFAULT_MARKER.test(c3)) {
+      const parsedAliases = [parsedCommand.cmd].concat(aliases).filter((c5) => {
+        if (DEFAULT_MARKER.test(c5)) {
           isDefault = true;
           return false;
         }
@@ -87574,11 +87589,11 @@ var CommandInstance = class {
     return !yargs.getInternalMethods().getUsageInstance().getUsageDisabled() && yargs.getInternalMethods().getUsageInstance().getUsage().length === 0;
   }
   usageFromParentCommandsCommandHandler(parentCommands, commandHandler) {
-    const c3 = DEFAULT_MARKER.test(commandHandler.original) ? commandHandler.original.replace(DEFAULT_MARKER, "").trim() : commandHandler.original;
-    const pc = parentCommands.filter((c4) => {
-      return !DEFAULT_MARKER.test(c4);
+    const c5 = DEFAULT_MARKER.test(commandHandler.original) ? commandHandler.original.replace(DEFAULT_MARKER, "").trim() : commandHandler.original;
+    const pc = parentCommands.filter((c6) => {
+      return !DEFAULT_MARKER.test(c6);
     });
-    pc.push(c3);
+    pc.push(c5);
     return `$0 ${pc.join(" ")}`;
   }
   handleValidationAndGetResult(isDefaultCommand, commandHandler, innerArgv, currentContext, aliases, yargs, middlewares, positionalMap) {
@@ -87732,7 +87747,7 @@ var CommandInstance = class {
   }
   isInConfigs(yargs, key) {
     const { configObjects } = yargs.getOptions();
-    return configObjects.some((c3) => Object.prototype.hasOwnProperty.call(c3, key)) || configObjects.some((c3) => Object.prototype.hasOwnProperty.call(c3, this.shim.Parser.camelCase(key)));
+    return configObjects.some((c5) => Object.prototype.hasOwnProperty.call(c5, key)) || configObjects.some((c5) => Object.prototype.hasOwnProperty.call(c5, this.shim.Parser.camelCase(key)));
   }
   runDefaultBuilderOn(yargs) {
     if (!this.defaultCommand)
@@ -87790,7 +87805,7 @@ function isCommandBuilderDefinition(builder) {
   return typeof builder === "object" && !!builder.builder && typeof builder.handler === "function";
 }
 function isCommandAndAliases(cmd) {
-  return cmd.every((c3) => typeof c3 === "string");
+  return cmd.every((c5) => typeof c5 === "string");
 }
 function isCommandBuilderCallback(builder) {
   return typeof builder === "function";
@@ -88493,7 +88508,7 @@ var Completion = class {
         if (this.fishShell) {
           completions.push(...choices);
         } else {
-          completions.push(...choices.map((c3) => c3.replace(/:/g, "\\:")));
+          completions.push(...choices.map((c5) => c5.replace(/:/g, "\\:")));
         }
       }
     }
@@ -90676,8 +90691,8 @@ function listCommand(y, { io }) {
       );
       const cases2 = a2.quick ? quickSample2(selected) : selected;
       const width = String(cases2.length).length;
-      for (const [i2, c3] of cases2.entries()) {
-        io.stdout.write(`${String(i2 + 1).padStart(width)}  ${c3.id.padEnd(8)}  ${fragmentToText2(c3.description).replace(/\s+/g, " ").trim()}
+      for (const [i2, c5] of cases2.entries()) {
+        io.stdout.write(`${String(i2 + 1).padStart(width)}  ${c5.id.padEnd(8)}  ${fragmentToText2(c5.description).replace(/\s+/g, " ").trim()}
 `);
       }
     }
@@ -90899,7 +90914,7 @@ async function serve(config2, io, logger) {
   }
   if (secure !== null || config2.http2) server.on("transportError", (f) => out.write(`${f.reason} (peer ${f.peer})
 `));
-  out.write(`Cases = [${cases2.map((c3) => `'${c3.id}'`).join(", ")}]
+  out.write(`Cases = [${cases2.map((c5) => `'${c5.id}'`).join(", ")}]
 `);
   server.on("caseStarted", (e) => {
     out.write(`Running test case ID ${e.id} for agent ${JSON.stringify(e.agent)} from peer ${e.peer}
