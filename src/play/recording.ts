@@ -24,6 +24,12 @@ export function attachRecording(result: CaseResult, recording: CaseRecording): v
   recordings.set(result, recording);
 }
 
+/** A result made from another (a robustness case's one verdict: run/conclude.ts) takes over its recording. */
+export function passRecording(from: CaseResult, to: CaseResult): void {
+  const r = takeRecording(from);
+  if (r !== null) recordings.set(to, r);
+}
+
 /** The recording of a result, once: taken, it is forgotten (its bytes go with the last reference). */
 export function takeRecording(result: CaseResult): CaseRecording | null {
   const r = recordings.get(result) ?? null;

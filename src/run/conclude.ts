@@ -9,6 +9,7 @@ import type { CaseOutcome, PeerDeath } from '../drivers/driver.js';
 import { diedDuringWords } from '../explain/peer-words.js';
 import { cpuBudgetOf, DEFAULT_BUDGETS, memoryBudgetOf, type RobustnessBudgets } from '../cases/data/budgets.js';
 import { isRobustness, judgeRobustness, recordOf, type PeerFacts } from '../play/attack-figures.js';
+import { passRecording } from '../play/recording.js';
 import type { CaseResult, GateCase } from '../model/report.js';
 import { caseTimeoutFor } from '../policy/case-limits.js';
 import { caseFields, reasonWithoutResult, ruleForResult, type GateVerdict } from '../policy/rule.js';
@@ -29,7 +30,9 @@ export type OutcomeConfig = Pick<RunSettings, 'caseTimeout' | 'failOn'> & { budg
  */
 export function judgedResult(def: CatalogueCase, result: CaseResult, peer: PeerFacts, budgets: RobustnessBudgets = DEFAULT_BUDGETS): CaseResult {
   const verdict = judgeRobustness(def.attackBudget ?? null, recordOf(result), peer, budgets, memoryBudgetOf(def, budgets), cpuBudgetOf(def, budgets));
-  return { ...result, behavior: verdict.behavior, result: verdict.result, figures: verdict.figures };
+  const judged: CaseResult = { ...result, behavior: verdict.behavior, result: verdict.result, figures: verdict.figures };
+  passRecording(result, judged);
+  return judged;
 }
 
 /** The gate case of a played case: the gate rule on its result, or why it has none. */

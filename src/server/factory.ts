@@ -46,6 +46,8 @@ export function createServer(options: {
   http2?: boolean;
   /** The robustness profile's budgets, handed to each case (--budget). */
   budgets?: RobustnessBudgets;
+  /** Applied to each result before the server keeps it (FuzzingServerOptions.judge). */
+  judge?: (result: CaseResult) => CaseResult;
 }): FuzzingServer {
   // index.html lists the selected cases only: one without a result is Missing.
   const info: readonly CaseInfo[] = options.cases;
@@ -68,6 +70,7 @@ export function createServer(options: {
     keepRecordings: options.keepRecordings ?? false,
     http2: options.http2 ?? false,
     ...(options.budgets === undefined ? {} : { budgets: options.budgets }),
+    ...(options.judge === undefined ? {} : { judge: options.judge }),
     // The HTML and JSON renderers are loaded on the first report write, not while cases run.
     writeReports: async () => {
       const [{ writeReports }, { collisionNotice }] = await Promise.all([import('../report/writer.js'), import('../report/files.js')]);

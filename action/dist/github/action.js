@@ -47859,6 +47859,10 @@ var init_merge = __esm({
 function attachRecording(result, recording) {
   recordings.set(result, recording);
 }
+function passRecording(from, to) {
+  const r = takeRecording(from);
+  if (r !== null) recordings.set(to, r);
+}
 function takeRecording(result) {
   const r = recordings.get(result) ?? null;
   recordings.delete(result);
@@ -80657,6 +80661,7 @@ function createServer(options) {
     keepRecordings: options.keepRecordings ?? false,
     http2: options.http2 ?? false,
     ...options.budgets === void 0 ? {} : { budgets: options.budgets },
+    ...options.judge === void 0 ? {} : { judge: options.judge },
     // The HTML and JSON renderers are loaded on the first report write, not while cases run.
     writeReports: async () => {
       const [{ writeReports: writeReports2 }, { collisionNotice: collisionNotice2 }] = await Promise.all([Promise.resolve().then(() => (init_writer(), writer_exports)), Promise.resolve().then(() => (init_files(), files_exports))]);
@@ -84613,7 +84618,9 @@ function excludedReason(agent, specFile) {
 }
 function judgedResult(def, result, peer, budgets = DEFAULT_BUDGETS) {
   const verdict = judgeRobustness(def.attackBudget ?? null, recordOf(result), peer, budgets, memoryBudgetOf(def, budgets), cpuBudgetOf(def, budgets));
-  return { ...result, behavior: verdict.behavior, result: verdict.result, figures: verdict.figures };
+  const judged2 = { ...result, behavior: verdict.behavior, result: verdict.result, figures: verdict.figures };
+  passRecording(result, judged2);
+  return judged2;
 }
 function conclude(def, index, outcome2, config2, death = null) {
   if (outcome2.notRun !== void 0) return notRun(def, index, `not run: ${outcome2.notRun}`);
@@ -84679,6 +84686,7 @@ var init_conclude = __esm({
     init_peer_words();
     init_budgets();
     init_attack_figures();
+    init_recording();
     init_case_limits();
     init_rule();
     init_files();
