@@ -9,8 +9,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { test } from 'node:test';
-import { freePort, ServerProcess } from '../../src/processes/server-process.js';
+import { ServerProcess } from '../../src/processes/server-process.js';
 import { tempDir } from '../support/harness.js';
+import { reservedPort } from '../support/ports.js';
 
 /**
  * A server that answers each connection with its pid, then closes it. The readiness probe resets
@@ -55,7 +56,9 @@ test('restart: the old tree is gone and the new server listens when it resolves'
   const dir = await tempDir('wsgate-restart-');
   const script = path.join(dir, 'pid-server.cjs');
   writeFileSync(script, PID_SERVER.replace('process.argv[1]', 'process.argv[2]'));
-  const port = await freePort('127.0.0.1');
+  // Claimed across the suite's processes: between the old server's death and the new one's bind the
+  // port is free, and a port only believed free could be taken there by another test's program.
+  const port = await reservedPort();
   const server = await ServerProcess.launch(`'${process.execPath}' '${script}' {port}`, '127.0.0.1', port, 10_000);
   try {
     const before = await askPid(port);
