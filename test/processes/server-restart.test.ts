@@ -42,6 +42,19 @@ async function askPid(port: number, tries = 3): Promise<number> {
   }
 }
 
+/**
+ * askPid, and when no answer comes, a failure that says what the server under test was doing then
+ * (whether its current start had exited, and how; its last output), and which ask it was.
+ */
+async function answerOf(server: ServerProcess, port: number, ask: string): Promise<number> {
+  try {
+    return await askPid(port);
+  } catch (err) {
+    const state = server.hasExited ? `start ${server.starts} ${server.describeExit()}` : `start ${server.starts} (pid ${server.pid}) still running`;
+    throw new Error(`${ask}: ${String(err)}; ${state}; its last output: ${server.lastOutput()}`);
+  }
+}
+
 /** Whether pid is a live process (a zombie is not). */
 function alive(pid: number): boolean {
   try {
@@ -61,13 +74,13 @@ test('restart: the old tree is gone and the new server listens when it resolves'
   const port = await reservedPort();
   const server = await ServerProcess.launch(`'${process.execPath}' '${script}' {port}`, '127.0.0.1', port, 10_000);
   try {
-    const before = await askPid(port);
+    const before = await answerOf(server, port, 'after launch');
     assert.ok(alive(before));
     for (let i = 1; i <= 3; i++) {
-      const old = await askPid(port);
+      const old = await answerOf(server, port, `before restart ${i}`);
       await server.restart('127.0.0.1', port, 10_000);
       assert.equal(alive(old), false, `start ${i}: the old server (pid ${old}) is still alive after restart()`);
-      const now = await askPid(port);
+      const now = await answerOf(server, port, `after restart ${i}`);
       assert.notEqual(now, old);
       assert.equal(server.starts, i + 1);
     }
