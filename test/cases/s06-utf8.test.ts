@@ -602,7 +602,8 @@ describe('a fail-fast client', () => {
         assert.deepEqual(r.received, [['timeout', 'A']], r.id);
         // The second pause was never reached: the connection was gone before it ended.
         assert.ok(!r.wirelog.some((e) => e[0] === 'CTE' && e[1] === 'B'), r.id);
-        assert.ok(r.duration >= 990 && r.duration < 2000, `${r.id}: ${r.duration}`);
+        // It waited out the first pause (a bound above would be a timing assertion: the CTE check says it ended early).
+        assert.ok(r.duration >= 990, `${r.id}: ${r.duration}`);
       }
     }
   });

@@ -120,9 +120,8 @@ test('HAProxy 2.6.12: takes all 10,000 reset streams (17.5.1 FAILED); ends the C
   const [read, written] = [num(m[1]), num(m[2])];
   assert.ok(read > 10_000 && read < written && written < 2_000_000, `17.5.3: ${read} of ${written} PINGs read`);
   assert.equal((await figure(run, '17.5.3', 'units-taken')).value, read);
+  // Ended by the 2 s stall rule (the text and the response line say so), not by HAProxy's 30 s timeout.
   assert.match(await responseLine(run, '17.5.3'), /^the connection still open when wsgate stopped: the server read no more; /);
-  const ms = (pings as unknown as { duration: number }).duration;
-  assert.ok(ms < 15_000, `17.5.3 took ${ms} ms`);
 
   // 17.5.4: every connection taken, and the echo after it.
   assert.equal(run.cases.get('17.5.4')?.status, 'passed', run.out);

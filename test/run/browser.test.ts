@@ -172,7 +172,8 @@ describe('Chromium under the watchdog', { skip: needs('chromium'), concurrency: 
     const r = await runBrowserGate(['--browser-path', browser, '--browser-timeout', '3', '--cases', '1.1.1,1.1.2', '--outdir', outdir], tmp, 90_000);
     assert.equal(r.code, 1, r.stdout + r.stderr);
     assert.equal(await readFile(path.join(tmp, 'launches'), 'utf8'), 'x');
-    assert.ok(r.ms >= LOAD_FLOOR_S * 1000 && r.ms < (LOAD_FLOOR_S + 30) * 1000, `${r.ms} ms`);
+    // It waited the load bound, not the 3 s stall timeout (no bound above: one launch, asserted above, is the fact).
+    assert.ok(r.ms >= LOAD_FLOOR_S * 1000, `${r.ms} ms`);
     const summary = await summaryOf(outdir);
     const why = `the browser did not load the page within ${LOAD_FLOOR_S} s`;
     assert.deepEqual(
@@ -260,9 +261,8 @@ describe('Chromium under the watchdog', { skip: needs('chromium'), concurrency: 
       90_000,
     );
     assert.equal(r.code, 1, r.stdout + r.stderr);
-    // Three launches, each ended 6 s after its page stopped asking: well under a minute and a half.
+    // Three launches, each ended 6 s after its page stopped asking (the harness ends a run that hangs).
     assert.equal(await readFile(path.join(tmp, 'launches'), 'utf8'), 'xxx', r.stdout + r.stderr);
-    assert.ok(r.ms < 90_000, `${r.ms} ms`);
     const summary = await summaryOf(outdir);
     const stalled = 'the page stalled: nothing was asked within 6 s after the page loaded';
     assert.deepEqual(

@@ -162,9 +162,8 @@ describe('--jobs', () => {
     assert.equal(summary.cases[0]?.status, 'passed');
     for (const c of summary.cases.slice(1)) {
       assert.equal(c.status, 'failed', c.id);
+      // Its own exit ended it (a case that waited for its 30 s timeout would say it timed out instead).
       assert.match(c.reason, /exited with status 3 before it connected/, c.id);
-      // The default timeout is 30 s: a case that waited for it was held up by the other jobs' handshakes.
-      assert.ok(c.timeMs < 10_000, `${c.id} took ${c.timeMs} ms`);
     }
   });
 });
