@@ -28,7 +28,8 @@ import type { CaseRunEvent, FuzzingServer } from '../server/fuzzing-server.js';
 import type { CaseOutcome } from './driver.js';
 import { LoopingRobustness } from './looping-robustness.js';
 import { played } from './looping.js';
-import { endWords } from '../explain/peer-words.js';
+import { browserIncidentWords, browserStopWords, endWords, pageSkippedWords, pageStallWords } from '../explain/peer-words.js';
+import type { BrowserStop, NotRunFact, PageStall, ProcessExit } from '../model/peer.js';
 
 /** How many times a run launches the browser again after it exited or its page stalled. */
 export const RELAUNCHES = 2;
@@ -66,8 +67,7 @@ type LaunchEnd =
   | { kind: 'done' }
   | { kind: 'signal' }
   /** The watchdog ended it (or the browser ended itself): why, the case it was in (index), whether the page had loaded. */
-  // `detail`: what the page did, without the "the page stalled: " that `reason` begins with for a stall.
-  | { kind: 'incident'; reason: string; detail: string; inCase: number | null; loaded: boolean };
+  | { kind: 'incident'; stop: BrowserStop; inCase: number | null; loaded: boolean };
 
 /**
  * Plays every case in the browser; hands each case's outcome to `settle` (played, or not run with
@@ -96,7 +96,7 @@ export async function runBrowser(
     if (event.agent === target.agent) excluded.add(event.index);
   };
   server.on('caseSkipped', onSkipped);
-  let finalReason: string | null;
+  let finalStop: BrowserStop | null;
   try {
     const watch = {
       server,
@@ -107,7 +107,7 @@ export async function runBrowser(
       settle: settleOnce,
       settled: (i: number) => settled.has(i),
     };
-    finalReason = await playLaunches(watch, setup, target, signal, incidents, () => Math.max(0, ...settled, ...excluded), onLaunch);
+    finalStop = await playLaunches(watch, setup, target, signal, incidents, () => Math.max(0, ...settled, ...excluded), onLaunch);
   } finally {
     server.off('caseSkipped', onSkipped);
   }
@@ -117,24 +117,21 @@ export async function runBrowser(
   for (const [i, def] of cases.entries()) {
     const result = results?.get(def.id);
     if (result !== undefined) settleOnce(i + 1, played(result, null));
-    else if (finalReason !== null) settleOnce(i + 1, notPlayed(finalReason));
+    else if (finalStop !== null) settleOnce(i + 1, notPlayed({ kind: 'browser-stopped', stop: finalStop, during: null }));
     else if (signal?.aborted !== true && !settled.has(i + 1) && !excluded.has(i + 1)) {
       skipped.push(def.id);
-      settleOnce(i + 1, notPlayed('the page did not play this case'));
+      settleOnce(i + 1, notPlayed({ kind: 'page-skipped' }));
     }
   }
   // A page that ended without asking for some cases (a WebSocket it could not open): they were not checked.
-  if (skipped.length > 0)
-    incidents.lost.push(
-      `the page did not play ${skipped.length} case${skipped.length === 1 ? '' : 's'} (${skipped.slice(0, 5).join(', ')}${skipped.length > 5 ? ', …' : ''})`,
-    );
+  if (skipped.length > 0) incidents.lost.push(pageSkippedWords(skipped));
   return incidents;
 }
 
 /**
  * Launches the browser, watches it, and after an incident launches it again at the case after
  * `reached()` (the last case settled or excluded), at most RELAUNCHES times; each incident goes to
- * `incidents`. Resolves with the reason the run ended early, or null.
+ * `incidents`. Resolves with why the run ended early, or null.
  */
 async function playLaunches(
   watch: WatchSettings,
@@ -144,7 +141,7 @@ async function playLaunches(
   incidents: BrowserIncidents,
   reached: () => number,
   onLaunch: (browser: LaunchedBrowser) => void,
-): Promise<string | null> {
+): Promise<BrowserStop | null> {
   const { server, cases } = watch;
   const attacks = cases.some(isRobustness);
   let first = 1;
@@ -169,7 +166,7 @@ async function playLaunches(
     } finally {
       // How it died on its own, read before wsgate ends it; or how its page stopped asking (a stall).
       const died = end.kind === 'incident' && browser.process.hasExited ? diedWords(browser) : null;
-      const hung = end.kind === 'incident' && died === null && end.loaded ? end.detail : null;
+      const hung = end.kind === 'incident' && died === null && end.loaded ? stopDetail(end.stop) : null;
       charged = robust?.ended(died ?? hung, died === null && hung !== null) ?? null;
       steady();
       server.caseCountHold = null;
@@ -183,17 +180,17 @@ async function playLaunches(
     const inCase = end.inCase !== null && !watch.settled(end.inCase) ? end.inCase : null;
     // The case it was in; or, when its exit came after that case's connection had dropped (a busy
     // machine can take longer than EXIT_WINDOW_MS to report it), the attack case it was charged to.
-    const during = end.inCase ?? charged;
-    const where = during === null ? '' : ` during case ${cases[during - 1]?.id ?? during}`;
+    const at = end.inCase ?? charged;
+    const during = at === null ? null : (cases[at - 1]?.id ?? String(at));
     if (inCase !== null) {
       await dropCase(server, target.agent, inCase, cases);
-      watch.settle(inCase, notPlayed(`${end.reason}${where}`));
+      watch.settle(inCase, notPlayed({ kind: 'browser-stopped', stop: end.stop, during }));
     }
     const last = reached();
     const relaunch = end.loaded && spent <= RELAUNCHES && last < cases.length;
-    const line = `${end.reason}${where}${relaunch ? `; launched again at case ${cases[last]?.id ?? last + 1}` : ''}`;
+    const line = browserIncidentWords(end.stop, during, relaunch ? (cases[last]?.id ?? String(last + 1)) : null);
     (inCase === null && relaunch ? incidents.recovered : incidents.lost).push(line);
-    if (!relaunch) return end.reason;
+    if (!relaunch) return end.stop;
     first = last + 1;
   }
 }
@@ -222,7 +219,7 @@ function watchLaunch(w: WatchSettings, browser: LaunchedBrowser, signal: AbortSi
   return new Promise<LaunchEnd>((resolve) => {
     const watch = new LaunchWatch(w, robust, resolve);
     watch.attach(signal);
-    void browser.process.exited.then(() => watch.exited(`the browser exited (${exitWords(browser)})`));
+    void browser.process.exited.then(() => watch.exited({ kind: 'exited', exit: exitOf(browser) }));
   });
 }
 
@@ -290,11 +287,11 @@ class LaunchWatch {
   }
 
   /** The browser's process ended: the case it was in is the one running, or the one whose connection dropped just before. */
-  exited(words: string): void {
+  exited(stop: BrowserStop): void {
     const last = this.lastEnded;
     const dropped = last !== null && performance.now() - last.at < EXIT_WINDOW_MS ? last.index : null;
     if (dropped !== null && this.held?.index === dropped) this.held = null;
-    this.incident(words, this.current?.index ?? dropped);
+    this.incident(stop, this.current?.index ?? dropped);
   }
 
   private started(event: CaseRunEvent): void {
@@ -327,24 +324,24 @@ class LaunchWatch {
       for (const [index, since] of this.open) {
         const def = cases[index - 1];
         const limitS = def === undefined ? timeoutS : caseTimeoutFor(def, config);
-        if (now - since > limitS * 1000) return this.incident(`the page asked for the reports, but the case did not end within ${limitS} s`, index);
+        if (now - since > limitS * 1000) return this.incident({ kind: 'drain-overrun', limitS }, index);
       }
       return;
     }
     if (!this.loaded) {
       const loadS = Math.max(timeoutS, LOAD_FLOOR_S);
-      if (now - this.t0 > loadS * 1000) this.incident(`the browser did not load the page within ${loadS} s`);
+      if (now - this.t0 > loadS * 1000) this.incident({ kind: 'not-loaded', loadS });
       return;
     }
     if (this.current !== null) {
       const def = cases[this.current.index - 1];
       const limitS = def === undefined ? timeoutS : caseTimeoutFor(def, config);
-      if (now - this.current.since > limitS * 1000) this.stalled(`the case did not end within ${limitS} s`);
+      if (now - this.current.since > limitS * 1000) this.stalled({ kind: 'case-overrun', limitS });
       return;
     }
     if (now - this.lastActivity > timeoutS * 1000) {
-      const after = this.lastEnded === null ? 'after the page loaded' : `after case ${cases[this.lastEnded.index - 1]?.id ?? this.lastEnded.index} ended`;
-      this.stalled(`nothing was asked within ${timeoutS} s ${after}`);
+      const after = this.lastEnded === null ? null : (cases[this.lastEnded.index - 1]?.id ?? String(this.lastEnded.index));
+      this.stalled({ kind: 'silent', timeoutS, after });
     }
   }
 
@@ -354,13 +351,13 @@ class LaunchWatch {
     this.held = null;
   }
 
-  private incident(reason: string, inCase: number | null = this.current?.index ?? null, detail = reason): void {
-    this.finish({ kind: 'incident', reason, detail, inCase, loaded: this.loaded });
+  private incident(stop: BrowserStop, inCase: number | null = this.current?.index ?? null): void {
+    this.finish({ kind: 'incident', stop, inCase, loaded: this.loaded });
   }
 
-  /** The page stopped asking: `detail` says how. */
-  private stalled(detail: string): void {
-    this.incident(`the page stalled: ${detail}`, this.current?.index ?? null, detail);
+  /** The page stopped asking: `stall` says how. */
+  private stalled(stall: PageStall): void {
+    this.incident({ kind: 'stalled', stall });
   }
 
   private finish(end: LaunchEnd): void {
@@ -383,12 +380,18 @@ function diedWords(browser: LaunchedBrowser): string {
   return endWords(run);
 }
 
-/** How the browser's process ended, in words. */
-function exitWords(browser: LaunchedBrowser): string {
+/** How the browser's process ended, as facts. */
+function exitOf(browser: LaunchedBrowser): ProcessExit {
   const run = browser.process.snapshot(false);
-  if (run.spawnError !== null) return run.spawnError;
-  if (run.signal !== null) return `signal ${run.signal}`;
-  return `status ${run.exitCode ?? '?'}`;
+  return { exitCode: run.exitCode, signal: run.signal, spawnError: run.spawnError };
+}
+
+/**
+ * How a launch that ended on its own page's stall counts as the client's crash under the robustness
+ * profile (the verdict's text reads words): what the page did, without "the page stalled: ".
+ */
+function stopDetail(stop: BrowserStop): string {
+  return stop.kind === 'stalled' ? pageStallWords(stop.stall) : browserStopWords(stop);
 }
 
 /** Waits for the server to drop the case the ended browser was in, then forgets whatever it recorded: the case was not run. */
@@ -401,6 +404,6 @@ async function dropCase(server: FuzzingServer, agent: string, index: number, cas
 }
 
 /** A case the browser did not play, for this reason. */
-function notPlayed(reason: string): CaseOutcome {
-  return { result: null, resultAt: null, client: null, sawConnection: false, warnings: [], timeMs: 0, notRun: reason };
+function notPlayed(why: NotRunFact): CaseOutcome {
+  return { result: null, resultAt: null, client: null, sawConnection: false, warnings: [], timeMs: 0, notRun: why };
 }

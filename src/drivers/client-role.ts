@@ -8,7 +8,7 @@ import type { CatalogueCase } from '../cases/types.js';
 import type { ClientRunConfig } from '../config/run-config.js';
 import { UsageError } from '../errors.js';
 import { caseTimeoutFor, DEFAULT_CASE_TIMEOUT } from '../policy/case-limits.js';
-import { reasonWithoutResult } from '../explain/peer-words.js';
+import { neverConnectedWords, type NeverConnected } from '../explain/peer-words.js';
 import { errorLine } from '../processes/crash.js';
 import type { CaseOutcome } from './driver.js';
 import { childrenCpuMs, shellQuote } from '../processes/client-process.js';
@@ -171,7 +171,7 @@ export const NEVER_CONNECTED_LIMIT = 2;
  */
 class FirstCases {
   private armed = true;
-  private readonly misses: Array<{ id: string; why: string }> = [];
+  private readonly misses: NeverConnected[] = [];
   /** The line that stopped the run, once said: every case that ends after it ends the same way. */
   private stopped: string | null = null;
 
@@ -187,22 +187,15 @@ class FirstCases {
   /** The one line that stops the run, or null. */
   after(def: CatalogueCase, outcome: CaseOutcome, limitS: number): string | null {
     if (this.stopped !== null || !this.armed) return this.stopped;
-    const connected = outcome.result !== null || outcome.sawConnection || outcome.transportFailure != null;
+    const connected = outcome.result !== null || outcome.sawConnection || outcome.transport != null;
     if (connected) {
       this.armed = false;
       return null;
     }
     const client = outcome.client;
-    const said = client === null ? null : errorLine(client.output);
-    this.misses.push({ id: def.id, why: `${reasonWithoutResult(client, limitS, false)}${said === null ? '' : `: ${said}`}` });
+    this.misses.push({ id: def.id, client, limitS, errorLine: client === null ? null : errorLine(client.output) });
     if (this.misses.length < NEVER_CONNECTED_LIMIT) return null;
-    // One reason for all of them is said once.
-    const whys = new Set(this.misses.map((m) => m.why));
-    const cases =
-      whys.size === 1
-        ? `(${this.misses.map((m) => m.id).join(', ')}): ${this.misses[0]?.why ?? ''}`
-        : `(${this.misses.map((m) => `${m.id}: ${m.why}`).join('; ')})`;
-    this.stopped = `the client command never connected in the run's first ${this.misses.length} cases ${cases}; the run is stopped: check --client (the command, and that it dials its {url})`;
+    this.stopped = neverConnectedWords(this.misses);
     return this.stopped;
   }
 }

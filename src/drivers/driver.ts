@@ -11,11 +11,15 @@ import type { CatalogueCase } from '../cases/types.js';
 import type { CaseResult, ClientRun } from '../model/report.js';
 import type { PeerFacts } from '../play/attack-figures.js';
 import type { TlsSetup } from '../tls/setup.js';
-import type { PeerDeath } from '../model/peer.js';
+import type { MissingFact, NotRunFact, PeerDeath, PeerFailureFact, TransportFact } from '../model/peer.js';
 
 export type { PeerDeath } from '../model/peer.js';
 
-/** What a driver saw of one case, raw: no verdict, no exclusion, no "not run" (the skeleton's). */
+/**
+ * What a driver saw of one case, raw: no verdict, no exclusion, no sentence. Why a case has no
+ * result or was not played is told as facts (model/peer.ts); the skeleton words them
+ * (explain/peer-words.ts) and decides.
+ */
 export interface CaseOutcome {
   /** Autobahn's result, or null when the case produced none. */
   result: CaseResult | null;
@@ -29,26 +33,26 @@ export interface CaseOutcome {
   timeMs: number;
   /** The agent the peer played the case as, when the peer names itself (a looping client). */
   agent?: string;
-  /** Why there is no result, in the driver's words, instead of what the client process tells. */
-  missing?: string;
+  /** Why there is no result, as a fact, told instead of what the client process did. */
+  missing?: MissingFact;
   /** The time limit, in seconds, a killed client is said to have run over (default: the case's). */
   limitS?: number;
-  /** Said first in the reason of a case without a result (the client's TLS or HTTP/2 failed). */
-  transportFailure?: string | null;
+  /** Told first in the reason of a case without a result: the client's TLS or HTTP/2 failed. */
+  transport?: TransportFact | null;
   /**
    * Settles once the driver knows whether the peer's process died while this case was open (the
    * server under test, started by wsgate): that death, charged to this case, or null. It may settle
    * after the next case started: the skeleton waits for it without holding a job slot.
    */
   died?: Promise<PeerDeath | null>;
-  /** The case could not be played at all (nothing accepted connections): not run, for this reason (the skeleton words it "not run: REASON"). */
-  notRun?: string;
+  /** The case could not be played at all (nothing accepted connections, the server is gone): not run, for this reason (the skeleton words it). */
+  notRun?: NotRunFact;
   /**
    * The peer under test failed during or after the case (the robustness profile): a server that died
    * or stopped serving (the liveness check), a client process that died on its own before its close.
    * The case fails whatever its verdicts say.
    */
-  peerFailure?: string;
+  peerFailure?: PeerFailureFact;
   /**
    * A robustness case: what the driver saw of the peer around it (its memory, the liveness check, the
    * client's death), as facts; the skeleton decides the case's one verdict from them (run/conclude.ts).

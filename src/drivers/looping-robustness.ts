@@ -10,7 +10,8 @@
  */
 import type { CatalogueCase } from '../cases/types.js';
 import type { CaseResult } from '../model/report.js';
-import { crashWords, isRobustness, type PeerFacts, type PeerMemory } from '../play/attack-figures.js';
+import { isRobustness, type PeerMemory } from '../play/attack-figures.js';
+import type { ClientCrash, NotRunFact } from '../model/peer.js';
 import type { MemoryWindow, TreeMemory } from '../processes/tree-memory.js';
 import type { CaseOutcome } from './driver.js';
 
@@ -23,7 +24,7 @@ export class LoopingRobustness {
   private readonly held = new Map<number, CaseOutcome>();
   private lastStarted: number | null = null;
   /** Why the cases not started yet are not run (the client died), or null. */
-  private died: string | null = null;
+  private died: NotRunFact | null = null;
 
   constructor(
     private readonly cases: readonly CatalogueCase[],
@@ -76,8 +77,8 @@ export class LoopingRobustness {
     const failed = crash !== null && index !== null && def?.attackBudget !== undefined;
     if (failed) {
       // Unlike per-case mode, dying after its close frame counts too: the process was to run the cases after it.
-      const died: NonNullable<PeerFacts['crash']> = hung ? { how: crash, when: 'during the case', hung: true } : { how: crash, when: 'during the case' };
-      this.died = `the client process died during case ${def.id} (it ${crash}); it runs every case itself (--client-loops), so it is not restarted (without --client-loops each case gets a process of its own)`;
+      const died: ClientCrash = hung ? { how: crash, when: 'during the case', hung: true } : { how: crash, when: 'during the case' };
+      this.died = { kind: 'looping-client-died', during: def.id, how: crash };
       const failed: CaseOutcome = this.held.get(index) ?? {
         result: null,
         resultAt: null,
@@ -85,9 +86,10 @@ export class LoopingRobustness {
         sawConnection: true,
         warnings: [],
         timeMs: 0,
-        missing: 'the case has no result',
+        missing: { kind: 'no-result' },
       };
-      this.held.set(index, { ...failed, peerFailure: crashWords(def.attackBudget, died), peer: { memory: failed.peer?.memory ?? null, crash: died } });
+      const peerFailure = { kind: 'client-crash', advisory: def.attackBudget.advisory, crash: died } as const;
+      this.held.set(index, { ...failed, peerFailure, peer: { memory: failed.peer?.memory ?? null, crash: died } });
     }
     for (const window of this.windows.values()) window.close();
     this.windows.clear();

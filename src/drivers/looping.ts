@@ -16,7 +16,9 @@ import { isRobustness } from '../play/attack-figures.js';
 import { TreeMemory } from '../processes/tree-memory.js';
 import { UsageError } from '../errors.js';
 import { errorLine } from '../processes/crash.js';
-import { reasonWithoutResult } from '../explain/peer-words.js';
+import { loopingNeverConnectedWords } from '../explain/peer-words.js';
+import type { TransportFact } from '../model/peer.js';
+import { transportSince } from './per-case.js';
 
 /**
  * Runs the command once; it drives every case itself (Autobahn style) via /getCaseCount and /runCase.
@@ -68,14 +70,14 @@ export async function runLooping(
   watch.ended(crash);
   const dead = watch.unplayed();
   // Over TLS, a client that never got through the TLS handshake: every case it did not run says so first.
-  const transportFailure = server.transportFailureSince(t0);
+  const transport = transportSince(server, t0);
   const agent = resultAgent(server, config);
   const results = server.results.get(agent) ?? new Map<string, CaseResult>();
   // When each of these results came is not known here: the skeleton keeps them only when no signal came.
   for (const [i, def] of cases.entries()) {
     const result = results.get(def.id);
     const never = dead !== null && !seen.some((e) => e.index === i + 1) ? dead : null;
-    settle(i + 1, result !== undefined ? played(result, null) : (never ?? missing(clientRun, agent, seen.length > 0, budgetS, transportFailure)));
+    settle(i + 1, result !== undefined ? played(result, null) : (never ?? missing(clientRun, agent, seen.length > 0, budgetS, transport)));
   }
 }
 
@@ -85,7 +87,7 @@ export function played(result: CaseResult, at: number | null): CaseOutcome {
 }
 
 /** A case the client never played: what its process did, when it never ran properly, else that it skipped this case. */
-function missing(clientRun: ClientRun, agent: string, sawAny: boolean, budgetS: number, transportFailure: string | null): CaseOutcome {
+function missing(clientRun: ClientRun, agent: string, sawAny: boolean, budgetS: number, transport: TransportFact | null): CaseOutcome {
   const broken = clientRun.spawnError !== null || (!sawAny && clientRun.exitCode !== 0);
   return {
     result: null,
@@ -96,8 +98,8 @@ function missing(clientRun: ClientRun, agent: string, sawAny: boolean, budgetS: 
     timeMs: 0,
     agent,
     limitS: budgetS,
-    transportFailure,
-    ...(broken ? {} : { missing: `the client did not run this case (agent ${JSON.stringify(agent)})` }),
+    transport,
+    ...(broken ? {} : { missing: { kind: 'client-skipped', agent } }),
   };
 }
 
@@ -166,7 +168,5 @@ async function driveClient(
 
 /** The one line of a looping client command that never reached the server. */
 function neverConnected(run: ClientRun, connectS: number): string {
-  const said = errorLine(run.output);
-  const why = reasonWithoutResult(run, connectS, false).replace(/^the client /, '');
-  return `the looping client command ${why}${said === null ? '' : `: ${said}`}; the run is stopped: check --client (the command, and that it dials its {url})`;
+  return loopingNeverConnectedWords(run, connectS, errorLine(run.output));
 }

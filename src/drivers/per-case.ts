@@ -12,7 +12,8 @@ import { caseTimeoutFor } from '../policy/case-limits.js';
 import { startClient, type ClientProcess } from '../processes/client-process.js';
 import type { CaseOutcome } from './driver.js';
 import type { RobustnessBudgets } from '../cases/data/budgets.js';
-import { crashWords, isRobustness, type PeerFacts, type PeerMemory } from '../play/attack-figures.js';
+import { isRobustness, type PeerFacts, type PeerMemory } from '../play/attack-figures.js';
+import type { ClientCrash, TransportFact } from '../model/peer.js';
 import { TreeMemory, type MemoryWindow } from '../processes/tree-memory.js';
 import { EXIT_GRACE_MS, HANDSHAKE_SETTLE_MS, SETTLE_MS, TERM_GRACE_MS, caseUrl, isAborted, raceTimeout, waitForResult } from '../processes/waiting.js';
 
@@ -97,8 +98,8 @@ export async function runOneCase(
     sawConnection: watch.sawConnection(),
     warnings,
     timeMs: performance.now() - t0,
-    transportFailure: result === null ? server.transportFailureSince(t0) : null,
-    ...(crash === null ? {} : { peerFailure: crashWords(def.attackBudget ?? null, crash) }),
+    transport: result === null ? transportSince(server, t0) : null,
+    ...(crash === null ? {} : { peerFailure: { kind: 'client-crash', advisory: def.attackBudget?.advisory ?? null, crash } }),
     ...(peer === null ? {} : { peer }),
   };
 }
@@ -108,10 +109,16 @@ export async function runOneCase(
  * exception, a signal wsgate did not send) before it sent its close frame: the attack took the client
  * down (the case's verdict says so: play/attack-figures.ts), or null.
  */
-function crashedByAttack(def: CatalogueCase, result: CaseResult | null, crash: string | null): NonNullable<PeerFacts['crash']> | null {
+function crashedByAttack(def: CatalogueCase, result: CaseResult | null, crash: string | null): ClientCrash | null {
   if (def.attackBudget === undefined || crash === null) return null;
   if (result !== null && result.remoteCloseCode !== null) return null;
   return { how: crash, when: 'before its close' };
+}
+
+/** The client's connection that failed below WebSocket (TLS, HTTP/2) at or after `since`, as the fuzzing server told it, or null. */
+export function transportSince(server: FuzzingServer, since: number): TransportFact | null {
+  const line = server.transportFailureSince(since);
+  return line === null ? null : { kind: 'transport', line };
 }
 
 function watchCase(server: FuzzingServer, agent: string, index: number, sampler: TreeMemory | null): CaseWatch {

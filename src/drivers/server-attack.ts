@@ -12,6 +12,7 @@ import { playCase, type PlaySettings, type ServerTarget } from '../fuzzing-clien
 import type { CaseResult } from '../model/report.js';
 import { Behavior } from '../model/verdicts.js';
 import type { ServerProcess } from '../processes/server-process.js';
+import type { LivenessDown } from '../model/peer.js';
 
 /** What an attack case needs of its server's run. */
 export interface AttackRun {
@@ -37,8 +38,8 @@ const REFUSED_RETRY_MS = 100;
 export interface AttackPlayed {
   result: CaseResult | null;
   error: string | null;
-  /** Why the server failed the liveness check, or null: it passed. */
-  down: string | null;
+  /** What the server did instead of passing the liveness check, or null: it passed. */
+  down: LivenessDown | null;
   /** The attack was cut at the case's hard limit (its seconds), or null. */
   cutAtS: number | null;
 }
@@ -67,10 +68,10 @@ export async function playAttackCase(def: CatalogueCase, run: AttackRun): Promis
 }
 
 /** Null while the server lives and serves; otherwise what it did (died, or failed a normal case). */
-async function liveness(run: AttackRun): Promise<string | null> {
+async function liveness(run: AttackRun): Promise<LivenessDown | null> {
   const proc = run.process;
-  const died = async (): Promise<string | null> =>
-    proc !== null && (await proc.exitsWithin(EXIT_GRACE_MS)) ? `the server under test ${proc.describeExit()} (last output: ${proc.lastOutput()})` : null;
+  const died = async (): Promise<LivenessDown | null> =>
+    proc !== null && (await proc.exitsWithin(EXIT_GRACE_MS)) ? { kind: 'exited', exit: proc.exit(), lastOutput: proc.lastOutput() } : null;
   const dead = await died();
   if (dead !== null) return dead;
   const limitMs = ((livenessCase.schedule?.maxSeconds ?? 4) + 2) * 1000;
@@ -84,7 +85,7 @@ async function liveness(run: AttackRun): Promise<string | null> {
     await delay(REFUSED_RETRY_MS);
     outcome = await playCase(run.target, livenessCase, info, run.settings(livenessCase));
   }
-  if (outcome.result === null) return (await died()) ?? `a normal case on a fresh connection found no server (${outcome.error ?? 'no result'})`;
-  if (outcome.result.behavior !== Behavior.Ok) return (await died()) ?? `a normal case on a fresh connection failed: ${outcome.result.result}`;
+  if (outcome.result === null) return (await died()) ?? { kind: 'no-server', error: outcome.error ?? null };
+  if (outcome.result.behavior !== Behavior.Ok) return (await died()) ?? { kind: 'case-failed', result: outcome.result.result };
   return null;
 }

@@ -32,6 +32,8 @@ import type { CaseOutcome, Peer, PeerContext, RoleDriver } from './driver.js';
 import { diedDuring, REFUSED_TRIES, serverUp, type CaseWindow, type ServerWatchState } from './server-watch.js';
 import { playAttackCase } from './server-attack.js';
 import { SHIPPED_LIMITS_ENV } from '../config/shipped-limits.js';
+import type { LivenessDown, LivenessNext, MissingFact, PeerFailureFact, ServerDownHow, ServerGone } from '../model/peer.js';
+import { livenessDownWords, livenessNextWords, restartedBeforeAttackWords, unreachableLine } from '../explain/peer-words.js';
 
 /**
  * The command of the bundled reference server (ws's WebSocketServer, echoing everything); for the
@@ -184,8 +186,8 @@ async function awaitRemoteServer(target: ServerTarget, sut: ServerUnderTest, sig
 
 /** A server that never accepted a connection, under `unreachable: 'skip'`: its cases are left out, with the reason. */
 function unreachablePeer(sut: ServerUnderTest, fallbackAgent: string, out: NodeJS.WritableStream): Peer & { results: Map<string, CaseResult> } {
-  const reason = `nothing accepted connections at ${sut.url} within ${sut.startTimeout} s`;
-  out.write(`wsgate: not run: ${reason}; its cases are skipped\n`);
+  const reason = { kind: 'unreachable', url: sut.url, waitedS: sut.startTimeout } as const;
+  out.write(`${unreachableLine(reason)}\n`);
   return {
     agent: sut.agent ?? fallbackAgent,
     against: `the server at ${sut.url} (unreachable)`,
@@ -212,24 +214,24 @@ interface ServerState extends ServerWatchState {
   /** Places of the cases in the whole catalogue (Autobahn's `case` field as a fuzzing client). */
   globalIndex: ReadonlyMap<string, number>;
   /** Why the server, alive, is restarted before the next case (it stopped serving after an attack), or null. */
-  stale: string | null;
+  stale: LivenessDown | null;
 }
 
 /** One case: the server checked (restarted if asked), one connection, what came of it. */
 async function playOne(state: ServerState, def: CatalogueCase, index: number): Promise<CaseOutcome> {
   const t0 = performance.now();
-  const failed = (reason: string): CaseOutcome => ({
+  const failed = (why: Pick<CaseOutcome, 'missing' | 'notRun'>): CaseOutcome => ({
     result: null,
     resultAt: null,
     client: null,
     sawConnection: false,
     warnings: [],
     timeMs: performance.now() - t0,
-    missing: reason,
+    ...why,
   });
   if (isRobustness(def)) {
     const down = await serverDown(state);
-    if (down !== null) return { ...failed(down), notRun: `the server is down after an earlier case (${down})` };
+    if (down !== null) return failed({ notRun: { kind: 'server-down', gone: down } });
     return playAttackOne(state, def, index, t0);
   }
   const limitMs = caseTimeoutFor(def, state.config) * 1000;
@@ -238,7 +240,7 @@ async function playOne(state: ServerState, def: CatalogueCase, index: number): P
   // case beside it) is played again on the restarted server: no case fails for a restart in progress.
   for (let attempt = 0; ; attempt++) {
     const unplayable = await serverUp(state);
-    if (unplayable !== null) return { ...failed(unplayable), notRun: unplayable };
+    if (unplayable !== null) return failed({ notRun: { kind: 'server-gone', gone: unplayable } });
     const proc = state.process;
     let ended!: () => void;
     const settled = new Promise<void>((resolve) => (ended = resolve));
@@ -265,9 +267,9 @@ async function playOne(state: ServerState, def: CatalogueCase, index: number): P
       // Refused (it had died before this case connected): never this case's doing, tried on a few starts.
       if (state.sut.restart && (attempt === 0 || (outcome.result === null && attempt < REFUSED_TRIES))) continue;
       const gone = await serverUp(state);
-      if (gone !== null) return { ...failed(gone), notRun: gone };
+      if (gone !== null) return failed({ notRun: { kind: 'server-gone', gone } });
     }
-    if (outcome.result === null) return failed(outcome.error ?? 'no result');
+    if (outcome.result === null) return failed({ missing: { kind: 'no-answer', error: outcome.error ?? null } });
     state.results.set(def.id, outcome.result);
     return {
       result: outcome.result,
@@ -306,20 +308,21 @@ async function playAttackOne(state: ServerState, def: CatalogueCase, index: numb
   const memory = window?.close() ?? null;
   sampler?.stop();
   let liveness: NonNullable<PeerFacts['liveness']> = { down: null, processAlive: proc !== null };
+  let peerFailure: PeerFailureFact | null = null;
   if (down !== null) {
     const restarts = proc !== null && state.sut.restart;
-    const next = restarts
-      ? 'it is restarted for the next case (the robustness profile restarts a server wsgate started)'
-      : proc === null
-        ? 'wsgate did not start it, so it cannot restart it: the remaining cases are not run'
-        : 'it is not restarted: the remaining cases are not run';
-    if (!restarts) state.gone = down;
+    const next: LivenessNext = restarts ? 'restarted' : proc === null ? 'not-started-by-wsgate' : 'not-restarted';
+    if (!restarts) state.gone = { kind: 'failed-liveness', down };
     else if (!proc.hasExited) state.stale = down;
-    liveness = { down, next };
+    // The verdict's own text words them too (play/attack-figures.ts reads words, not facts).
+    liveness = { down: livenessDownWords(down), next: livenessNextWords(next) };
+    peerFailure = { kind: 'liveness', down, next };
   }
-  const peerFailure = liveness.down === null ? null : `${liveness.down}; ${liveness.next}`;
   const base = { client: null, warnings: [], timeMs: performance.now() - t0, ...(peerFailure === null ? {} : { peerFailure }) };
-  if (result === null) return { ...base, result: null, resultAt: null, sawConnection: false, missing: down ?? error ?? 'no result' };
+  if (result === null) {
+    const missing: MissingFact = down === null ? { kind: 'no-answer', error } : { kind: 'liveness-down', down };
+    return { ...base, result: null, resultAt: null, sawConnection: false, missing };
+  }
   state.results.set(def.id, result);
   const peer: PeerFacts = { memory, liveness, ...(cutAtS === null ? {} : { cutAtS }) };
   return { ...base, result, resultAt: performance.now(), sawConnection: true, peer };
@@ -349,24 +352,24 @@ const REFUSED_GRACE_MS = 1500;
  * again when its --restart-server says so, within its own start timeout; otherwise it stays down and
  * every later case fails with the reason.
  */
-async function serverDown(state: ServerState): Promise<string | null> {
+async function serverDown(state: ServerState): Promise<ServerGone | null> {
   const proc = state.process;
   if (state.gone !== null) return state.gone;
   if (proc === null || (!proc.hasExited && state.stale === null)) return null;
-  const how = proc.hasExited
-    ? `the server under test ${proc.describeExit()} (last output: ${proc.lastOutput()})`
-    : `the server under test stopped serving (${state.stale ?? ''})`;
+  const how: ServerDownHow = proc.hasExited
+    ? { kind: 'exited', exit: proc.exit(), lastOutput: proc.lastOutput() }
+    : { kind: 'stopped-serving', down: state.stale as LivenessDown };
   state.stale = null;
   if (!state.sut.restart || isAborted(state.signal)) {
-    state.gone = `${how}; not restarted (--restart-server restarts it)`;
+    state.gone = { kind: 'down', how, restartError: null };
     return state.gone;
   }
   try {
     await proc.restart(state.target.host, state.target.port, state.sut.startTimeout * 1000, state.signal);
-    state.out.write(`wsgate: ${how}; restarted it (start ${proc.starts})\n`);
+    state.out.write(`${restartedBeforeAttackWords(how, proc.starts)}\n`);
     return null;
   } catch (err) {
-    state.gone = `${how}; restarting it failed: ${err instanceof Error ? err.message : String(err)}`;
+    state.gone = { kind: 'down', how, restartError: err instanceof Error ? err.message : String(err) };
     return state.gone;
   }
 }

@@ -3,10 +3,10 @@
  * charged to the cases open when they happened, and its restarts (waited for until it accepts
  * connections, at most RESTART_LIMIT). Facts only; explain/peer-words.ts words them.
  */
-import type { PeerDeath } from '../model/peer.js';
+import type { PeerDeath, ServerGone } from '../model/peer.js';
 import type { ServerProcess } from '../processes/server-process.js';
 import { isAborted } from '../processes/waiting.js';
-import { cutShortWords, notRunAfterDeath, restartedWords, restartLimitWords } from '../explain/peer-words.js';
+import { cutShortWords, restartedWords, restartLimitWords } from '../explain/peer-words.js';
 
 /** What the watch keeps of one server under test. */
 export interface ServerWatchState {
@@ -16,7 +16,7 @@ export interface ServerWatchState {
   signal: AbortSignal | undefined;
   out: NodeJS.WritableStream;
   /** Why the remaining cases cannot run (the server died and is not restarted), or null. */
-  gone: string | null;
+  gone: ServerGone | null;
   /** Each case's time against the server (the deaths are charged from them). */
   windows: CaseWindow[];
   /** The deaths of the server's starts, by start number, once worked out. */
@@ -118,11 +118,11 @@ export const REFUSED_TRIES = 3;
 export const RESTART_LIMIT = 200;
 
 /**
- * Null while the server can take the next case; else why the case is not run. A server wsgate
+ * Null while the server can take the next case; else why the case is not run (a fact). A server wsgate
  * started that died is started again (once for the cases waiting on it) when --restart-server says
  * so, up to RESTART_LIMIT times, and waited for until it accepts connections.
  */
-export async function serverUp(state: ServerWatchState): Promise<string | null> {
+export async function serverUp(state: ServerWatchState): Promise<ServerGone | null> {
   for (;;) {
     if (state.gone !== null) return state.gone;
     const proc = state.process;
@@ -145,16 +145,16 @@ export async function serverUp(state: ServerWatchState): Promise<string | null> 
 /** Restarts a server that died, or says why the remaining cases are not run (state.gone). */
 async function restartAfterDeath(state: ServerWatchState, proc: ServerProcess, death: PeerDeath): Promise<void> {
   if (isAborted(state.signal)) {
-    state.gone = notRunAfterDeath(death, 'not restarted');
+    state.gone = { kind: 'died', death, next: 'not restarted' };
     return;
   }
   if (!state.sut.restart) {
-    state.gone = notRunAfterDeath(death, 'not restarted');
+    state.gone = { kind: 'died', death, next: 'not restarted' };
     state.incidents.push(cutShortWords(death, 'not restarted'));
     return;
   }
   if (proc.starts > RESTART_LIMIT) {
-    state.gone = notRunAfterDeath(death, 'restart limit', `it was started ${proc.starts} times`);
+    state.gone = { kind: 'died', death, next: 'restart limit', starts: proc.starts };
     state.incidents.push(restartLimitWords(RESTART_LIMIT));
     state.out.write(`wsgate: ${restartLimitWords(RESTART_LIMIT)}\n`);
     return;
@@ -163,7 +163,7 @@ async function restartAfterDeath(state: ServerWatchState, proc: ServerProcess, d
     await proc.restart(state.target.host, state.target.port, state.sut.startTimeout * 1000, state.signal);
     state.out.write(`${restartedWords(death, proc.starts)}\n`);
   } catch (err) {
-    state.gone = notRunAfterDeath(death, 'restart failed', err instanceof Error ? err.message : String(err));
+    state.gone = { kind: 'died', death, next: 'restart failed', error: err instanceof Error ? err.message : String(err) };
     state.incidents.push(cutShortWords(death, 'restart failed'));
   }
 }

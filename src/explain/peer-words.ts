@@ -1,9 +1,23 @@
 /**
- * Every sentence a user reads about how a peer's process ended, or a case it kept from running: the
- * drivers hand over facts (drivers/driver.ts: PeerDeath), the skeleton words them here, once.
+ * Every sentence a user reads about how a peer's process ended, or a case it kept from running or
+ * left without a result: the drivers hand over facts (model/peer.ts: PeerDeath, CaseFact), the
+ * skeleton words them here, once.
  */
-import type { PeerDeath } from '../model/peer.js';
+import type {
+  BrowserStop,
+  LivenessDown,
+  LivenessNext,
+  MissingFact,
+  NotRunFact,
+  PageStall,
+  PeerDeath,
+  PeerFailureFact,
+  ProcessExit,
+  ServerDownHow,
+  ServerGone,
+} from '../model/peer.js';
 import type { ClientRun } from '../model/report.js';
+import { crashWordsFor } from '../play/attack-figures.js';
 
 /** "exited with status 1", "was killed by SIGSEGV": how any peer's process ended, in the one wording every report uses. */
 export function endWords(end: Pick<PeerDeath, 'exitCode' | 'signal'>): string {
@@ -73,4 +87,173 @@ export function reasonWithoutResult(client: ClientRun | null, timeoutSeconds: nu
   const how = endWords(client);
   const hint = client.exitCode === 127 ? ' (command not found?)' : client.exitCode === 126 ? ' (not executable?)' : '';
   return `the client ${how}${hint} before it connected`;
+}
+
+/** "exited with status 1", "could not start: …": how a server under test's process ended. */
+export function serverExitWords(exit: ProcessExit): string {
+  return exit.spawnError !== null ? `could not start: ${exit.spawnError}` : endWords(exit);
+}
+
+/** What a server did instead of passing the liveness check. */
+export function livenessDownWords(down: LivenessDown): string {
+  switch (down.kind) {
+    case 'exited':
+      return `the server under test ${serverExitWords(down.exit)} (last output: ${down.lastOutput})`;
+    case 'no-server':
+      return `a normal case on a fresh connection found no server (${down.error ?? 'no result'})`;
+    case 'case-failed':
+      return `a normal case on a fresh connection failed: ${down.result}`;
+  }
+}
+
+/** What happens to a server that failed the liveness check. */
+export function livenessNextWords(next: LivenessNext): string {
+  switch (next) {
+    case 'restarted':
+      return 'it is restarted for the next case (the robustness profile restarts a server wsgate started)';
+    case 'not-started-by-wsgate':
+      return 'wsgate did not start it, so it cannot restart it: the remaining cases are not run';
+    case 'not-restarted':
+      return 'it is not restarted: the remaining cases are not run';
+  }
+}
+
+/** How a server was found down before an attack case. */
+export function serverDownWords(how: ServerDownHow): string {
+  return how.kind === 'exited'
+    ? livenessDownWords({ kind: 'exited', exit: how.exit, lastOutput: how.lastOutput })
+    : `the server under test stopped serving (${livenessDownWords(how.down)})`;
+}
+
+/** The run's line when a server found down before an attack case was started again. */
+export function restartedBeforeAttackWords(how: ServerDownHow, start: number): string {
+  return `wsgate: ${serverDownWords(how)}; restarted it (start ${start})`;
+}
+
+/** Why a server takes no more cases. */
+export function serverGoneWords(gone: ServerGone): string {
+  switch (gone.kind) {
+    case 'died':
+      if (gone.next === 'restart limit') return notRunAfterDeath(gone.death, gone.next, `it was started ${gone.starts} times`);
+      return gone.next === 'restart failed' ? notRunAfterDeath(gone.death, gone.next, gone.error) : notRunAfterDeath(gone.death, gone.next);
+    case 'failed-liveness':
+      return livenessDownWords(gone.down);
+    case 'down':
+      return `${serverDownWords(gone.how)}; ${gone.restartError === null ? 'not restarted (--restart-server restarts it)' : `restarting it failed: ${gone.restartError}`}`;
+  }
+}
+
+/** "the browser exited (status 1)": how a browser's process ended. */
+function browserExitWords(exit: ProcessExit): string {
+  if (exit.spawnError !== null) return exit.spawnError;
+  return exit.signal !== null ? `signal ${exit.signal}` : `status ${exit.exitCode ?? '?'}`;
+}
+
+/** What a browser's page stalled on. */
+export function pageStallWords(stall: PageStall): string {
+  if (stall.kind === 'case-overrun') return `the case did not end within ${stall.limitS} s`;
+  return `nothing was asked within ${stall.timeoutS} s ${stall.after === null ? 'after the page loaded' : `after case ${stall.after} ended`}`;
+}
+
+/** Why a browser's launch ended. */
+export function browserStopWords(stop: BrowserStop): string {
+  switch (stop.kind) {
+    case 'exited':
+      return `the browser exited (${browserExitWords(stop.exit)})`;
+    case 'not-loaded':
+      return `the browser did not load the page within ${stop.loadS} s`;
+    case 'stalled':
+      return `the page stalled: ${pageStallWords(stop.stall)}`;
+    case 'drain-overrun':
+      return `the page asked for the reports, but the case did not end within ${stop.limitS} s`;
+  }
+}
+
+/** A browser's incident, in the run's record: why its launch ended, the case it was in, where it was launched again. */
+export function browserIncidentWords(stop: BrowserStop, during: string | null, relaunchedAt: string | null): string {
+  return `${browserStopWords(stop)}${during === null ? '' : ` during case ${during}`}${relaunchedAt === null ? '' : `; launched again at case ${relaunchedAt}`}`;
+}
+
+/** The run's incident when a page ended without asking for some cases. */
+export function pageSkippedWords(ids: readonly string[]): string {
+  return `the page did not play ${ids.length} case${ids.length === 1 ? '' : 's'} (${ids.slice(0, 5).join(', ')}${ids.length > 5 ? ', …' : ''})`;
+}
+
+/** The reason of a case that was not run: "not run: …". */
+export function notRunWords(fact: NotRunFact): string {
+  return fact.kind === 'recorded' ? fact.reason : `not run: ${notRunWhy(fact)}`;
+}
+
+function notRunWhy(fact: Exclude<NotRunFact, { kind: 'recorded' }>): string {
+  switch (fact.kind) {
+    case 'unreachable':
+      return `nothing accepted connections at ${fact.url} within ${fact.waitedS} s`;
+    case 'server-gone':
+      return serverGoneWords(fact.gone);
+    case 'server-down':
+      return `the server is down after an earlier case (${serverGoneWords(fact.gone)})`;
+    case 'looping-client-died':
+      return `the client process died during case ${fact.during} (it ${fact.how}); it runs every case itself (--client-loops), so it is not restarted (without --client-loops each case gets a process of its own)`;
+    case 'browser-stopped':
+      return browserIncidentWords(fact.stop, fact.during, null);
+    case 'page-skipped':
+      return 'the page did not play this case';
+    case 'interrupted':
+      return `the run was interrupted (${fact.signal})`;
+  }
+}
+
+/** The run's line for a server that never accepted a connection, whose cases are skipped. */
+export function unreachableLine(fact: Extract<NotRunFact, { kind: 'unreachable' }>): string {
+  return `wsgate: ${notRunWords(fact)}; its cases are skipped`;
+}
+
+/** Why a case has no result, in place of what the client process did. */
+export function missingWords(fact: MissingFact): string {
+  switch (fact.kind) {
+    case 'client-skipped':
+      return `the client did not run this case (agent ${JSON.stringify(fact.agent)})`;
+    case 'no-result':
+      return 'the case has no result';
+    case 'no-answer':
+      return fact.error ?? 'no result';
+    case 'liveness-down':
+      return livenessDownWords(fact.down);
+  }
+}
+
+/** How the peer failed during or after a case. */
+export function peerFailureWords(fact: PeerFailureFact): string {
+  return fact.kind === 'client-crash' ? crashWordsFor(fact.advisory, fact.crash) : `${livenessDownWords(fact.down)}; ${livenessNextWords(fact.next)}`;
+}
+
+/** What a run that stops for a broken client command tells the user to check. */
+const CHECK_CLIENT = 'the run is stopped: check --client (the command, and that it dials its {url})';
+
+/** The one line of a looping client command that never reached the server (`errorLine`: its output's, or null). */
+export function loopingNeverConnectedWords(run: ClientRun, connectS: number, errorLine: string | null): string {
+  const why = reasonWithoutResult(run, connectS, false).replace(/^the client /, '');
+  return `the looping client command ${why}${errorLine === null ? '' : `: ${errorLine}`}; ${CHECK_CLIENT}`;
+}
+
+/** A case of the run's first that ended without the client connecting: its client process, its limit, its output's error line. */
+export interface NeverConnected {
+  readonly id: string;
+  readonly client: ClientRun | null;
+  readonly limitS: number;
+  readonly errorLine: string | null;
+}
+
+/** The one line that stops a run whose client command never connected in its first cases. */
+export function neverConnectedWords(misses: readonly NeverConnected[]): string {
+  const whys = misses.map((m) => ({ id: m.id, why: `${reasonWithoutResult(m.client, m.limitS, false)}${m.errorLine === null ? '' : `: ${m.errorLine}`}` }));
+  // One reason for all of them is said once.
+  const distinct = new Set(whys.map((m) => m.why));
+  const cases = distinct.size === 1 ? `(${whys.map((m) => m.id).join(', ')}): ${whys[0]?.why ?? ''}` : `(${whys.map((m) => `${m.id}: ${m.why}`).join('; ')})`;
+  return `the client command never connected in the run's first ${misses.length} cases ${cases}; ${CHECK_CLIENT}`;
+}
+
+/** Why a case the spec file leaves out for the agent was not run. */
+export function excludedWords(agent: string, specFile: string | null): string {
+  return `excluded for agent ${JSON.stringify(agent)} by exclude-agent-cases${specFile === null ? '' : ` in ${specFile}`}`;
 }

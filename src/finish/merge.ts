@@ -204,6 +204,7 @@ async function mergeCases(
         client: c.client,
         reportBase: c.reportfile === null ? null : c.reportfile.replace(/\.json$/, ''),
         ...(c.baseline != null ? { baseline: c.baseline } : {}),
+        ...recordedNotRun(c, result),
       });
     }
   }
@@ -221,6 +222,14 @@ async function mergeCases(
     if (agents.length === 1) delete c.agent;
   }
   return { merged, results };
+}
+
+/**
+ * A case the run kept from running (not excluded), as its summary.json recorded it: the summary
+ * keeps the reason only (its bytes are the run's), so that is where the fact is read back.
+ */
+function recordedNotRun(c: Summary['cases'][number], result: CaseResult | null): Pick<GateCase, 'notRun'> {
+  return c.status === 'skipped' && result === null && c.reason.startsWith('not run:') ? { notRun: { kind: 'recorded', reason: c.reason } } : {};
 }
 
 /** The merged run: the earliest start, the longest duration (shards run side by side), summed CPU. */

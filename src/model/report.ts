@@ -3,7 +3,7 @@
  * Field names are Autobahn|Testsuite's, so tools that read its per-case reports keep working.
  */
 import type { AttackRecord, Figure } from './figures.js';
-import type { PeerDeath } from './peer.js';
+import type { NotRunFact, PeerDeath } from './peer.js';
 import type { CloseVerdict, OutcomeVerdict } from './verdicts.js';
 
 /** Whose case it is: Autobahn|Testsuite's, or wsgate's own (group 14, --extended). */
@@ -181,6 +181,11 @@ export interface GateCase {
   baseline?: BaselineMark;
   /** The peer's process died while the case was open: the case fails for it (drivers/driver.ts). */
   death?: PeerDeath;
+  /**
+   * Why the case was not run, when it was kept from running (not excluded): the fact its reason words.
+   * Never written: a run cut short reports these cases as errors (report/junit.ts).
+   */
+  notRun?: NotRunFact;
 }
 
 /** What the baseline did to a case: accepted its failure, or named a case that passes now. */

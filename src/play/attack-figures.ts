@@ -9,6 +9,7 @@
  */
 import type { AttackBudget } from '../cases/types.js';
 import { budgetFigure, statedFigure, type AttackFacts, type AttackRecord, type Figure } from '../model/figures.js';
+import type { ClientCrash } from '../model/peer.js';
 import type { CaseResult } from '../model/report.js';
 export type { AttackFacts, AttackRecord } from '../model/figures.js';
 import { Behavior, type OutcomeVerdict } from '../model/verdicts.js';
@@ -46,7 +47,7 @@ export interface PeerFacts {
    * during the case, for a looping client); or, `hung`, a browser's page stopped asking for cases
    * after it (the watchdog's words): the client did not survive the attack either.
    */
-  readonly crash?: { readonly how: string; readonly when: 'before its close' | 'during the case'; readonly hung?: true };
+  readonly crash?: ClientCrash;
 }
 
 /** A robustness case's verdict: the outcome, its text, its figures. */
@@ -145,8 +146,13 @@ function memorySaid(said: Said, memory: PeerMemory | null, budgetBytes: number):
 }
 
 /** How the client process died, as the result and the gate's reason say it ("the client process died before its close (CVE-…): it …"). */
-export function crashWords(attack: AttackBudget | null, crash: NonNullable<PeerFacts['crash']>): string {
-  const advisory = attack?.advisory.split(':')[0] ?? '';
+export function crashWords(attack: AttackBudget | null, crash: ClientCrash): string {
+  return crashWordsFor(attack?.advisory ?? null, crash);
+}
+
+/** The same, from the attack's advisory (null: the case has none). */
+export function crashWordsFor(advisoryLine: string | null, crash: ClientCrash): string {
+  const advisory = advisoryLine?.split(':')[0] ?? '';
   return crash.hung === true
     ? `the client stopped answering, its page hung (${advisory}): ${crash.how}`
     : `the client process died ${crash.when} (${advisory}): it ${crash.how}`;

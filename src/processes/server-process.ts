@@ -8,7 +8,8 @@ import { createWriteStream, mkdirSync, readFileSync, renameSync, type WriteStrea
 import net from 'node:net';
 import path from 'node:path';
 import { errorLine } from './crash.js';
-import { endWords } from '../explain/peer-words.js';
+import { serverExitWords } from '../explain/peer-words.js';
+import type { ProcessExit } from '../model/peer.js';
 import { UsageError } from '../errors.js';
 import { expandPlaceholders, startCommand, type ClientProcess } from './client-process.js';
 import { TERM_GRACE_MS } from './waiting.js';
@@ -241,9 +242,13 @@ export class ServerProcess {
 
   /** How the process ended, in words ("exited with status 1", "was killed by SIGKILL"). */
   describeExit(): string {
+    return serverExitWords(this.exit());
+  }
+
+  /** How the current start ended, as facts: its status or signal, or why it could not start. */
+  exit(): ProcessExit {
     const run = this.current.snapshot(false);
-    if (run.spawnError !== null) return `could not start: ${run.spawnError}`;
-    return endWords(run);
+    return { exitCode: run.exitCode, signal: run.signal, spawnError: run.spawnError };
   }
 
   /** The server's last output, on one line. */

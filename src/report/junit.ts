@@ -224,7 +224,7 @@ function addTestCase(tc: JunitCase, c: GateCase, own: boolean, cutShort: boolean
     // The message is wsgate's explanation where the case has a result (Autobahn's texts stay in the body).
     const why = c.result === null ? null : explanationOf(c);
     tc.failure(oneLine(why?.text ?? (c.reason || type)), type).stacktrace(cdataSafe(failureBody(c)));
-  } else if (cutShort && c.status === 'skipped' && c.result === null && c.reason.startsWith('not run:')) {
+  } else if (cutShort && c.status === 'skipped' && c.result === null && c.notRun !== undefined) {
     tc.error(oneLine(c.reason), 'NOT RUN');
   } else if (c.status === 'skipped') {
     skipWithMessage(tc, oneLine(c.reason || 'skipped'));

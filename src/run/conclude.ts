@@ -6,7 +6,8 @@
 import type { CatalogueCase } from '../cases/types.js';
 import type { RunSettings } from '../config/run-config.js';
 import type { CaseOutcome, PeerDeath } from '../drivers/driver.js';
-import { diedDuringWords } from '../explain/peer-words.js';
+import { diedDuringWords, excludedWords, missingWords, notRunWords, peerFailureWords } from '../explain/peer-words.js';
+import type { NotRunFact, PeerFailureFact } from '../model/peer.js';
 import { cpuBudgetOf, DEFAULT_BUDGETS, memoryBudgetOf, type RobustnessBudgets } from '../cases/data/budgets.js';
 import { isRobustness, judgeRobustness, recordOf, type PeerFacts } from '../play/attack-figures.js';
 import { passRecording } from '../play/recording.js';
@@ -17,7 +18,7 @@ import { agentFileBase, caseReportBase } from '../report/files.js';
 
 /** Why a case the spec file leaves out for the agent was not run. */
 export function excludedReason(agent: string, specFile: string | null): string {
-  return `excluded for agent ${JSON.stringify(agent)} by exclude-agent-cases${specFile === null ? '' : ` in ${specFile}`}`;
+  return excludedWords(agent, specFile);
 }
 
 /** What concluding a case reads of the run's configuration. */
@@ -37,17 +38,20 @@ export function judgedResult(def: CatalogueCase, result: CaseResult, peer: PeerF
 
 /** The gate case of a played case: the gate rule on its result, or why it has none. */
 export function conclude(def: CatalogueCase, index: number, outcome: CaseOutcome, config: OutcomeConfig, death: PeerDeath | null = null): GateCase {
-  if (outcome.notRun !== undefined) return notRun(def, index, `not run: ${outcome.notRun}`);
+  if (outcome.notRun !== undefined) return notRun(def, index, outcome.notRun);
   const { client } = outcome;
   const base = { index, ...caseFields(def), timeMs: Math.round(outcome.timeMs), client };
   if (outcome.result === null) {
-    const why = outcome.missing ?? reasonWithoutResult(client, outcome.limitS ?? caseTimeoutFor(def, config), outcome.sawConnection);
+    const why =
+      outcome.missing === undefined
+        ? reasonWithoutResult(client, outcome.limitS ?? caseTimeoutFor(def, config), outcome.sawConnection)
+        : missingWords(outcome.missing);
     // Over TLS or HTTP/2, a client that never got through: that is the reason, before what its process did.
-    const reason = outcome.transportFailure == null ? why : `${outcome.transportFailure}; ${why}`;
+    const reason = outcome.transport == null ? why : `${outcome.transport.line}; ${why}`;
     return {
       ...base,
       status: 'failed',
-      reason: outcome.peerFailure === undefined ? reason : `${outcome.peerFailure}; ${reason}`,
+      reason: outcome.peerFailure === undefined ? reason : `${peerFailureWords(outcome.peerFailure)}; ${reason}`,
       warnings: outcome.warnings,
       result: null,
       reportBase: null,
@@ -74,12 +78,12 @@ export function conclude(def: CatalogueCase, index: number, outcome: CaseOutcome
  * A peer that died or stopped serving after the case is FAILED whatever its verdicts say (the
  * robustness profile's liveness check); the verdicts' own reason is kept when they failed too.
  */
-function livenessRule(verdict: GateVerdict, result: CaseResult, peerFailure: string | undefined): GateVerdict {
+function livenessRule(verdict: GateVerdict, result: CaseResult, peerFailure: PeerFailureFact | undefined): GateVerdict {
   if (peerFailure === undefined || verdict.status === 'failed') return verdict;
   return {
     ...verdict,
     status: 'failed',
-    reason: `the peer failed the liveness check after the case: ${peerFailure}; outcome ${result.behavior}: ${result.result}`,
+    reason: `the peer failed the liveness check after the case: ${peerFailureWords(peerFailure)}; outcome ${result.behavior}: ${result.result}`,
   };
 }
 
@@ -93,13 +97,17 @@ function deathRule(verdict: GateVerdict, def: CatalogueCase, death: PeerDeath | 
   return { ...verdict, status: 'failed', reason: verdict.status === 'failed' ? `${crash}; ${verdict.reason}` : crash };
 }
 
-/** A case that was not run (excluded, or the run was interrupted). */
-export function notRun(def: CatalogueCase, index: number, reason: string): GateCase {
+/**
+ * A case that was not run: excluded for the agent (`why`: the reason), or kept from running (`why`:
+ * the fact, worded here and kept on the case: a run cut short reports it as an error).
+ */
+export function notRun(def: CatalogueCase, index: number, why: string | NotRunFact): GateCase {
   return {
     index,
     ...caseFields(def),
     status: 'skipped',
-    reason,
+    reason: typeof why === 'string' ? why : notRunWords(why),
+    ...(typeof why === 'string' ? {} : { notRun: why }),
     warnings: [],
     timeMs: 0,
     result: null,

@@ -11,6 +11,7 @@ import { clientRoleDriver } from '../drivers/client-role.js';
 import type { CaseOutcome, GateIo, Peer, PeerDeath, RoleDriver } from '../drivers/driver.js';
 import { runCasesScheduled, selectForRun } from './schedule.js';
 import { serverRoleDriver } from '../drivers/server-role.js';
+import type { NotRunFact } from '../model/peer.js';
 import type { CaseResult, GateCase, GateRun } from '../model/report.js';
 import { finishRun } from '../finish/finish-run.js';
 import { applyBaseline, loadBaseline, type Baseline } from '../policy/baseline.js';
@@ -103,8 +104,8 @@ function concludedResults(tested: ReadonlyArray<{ cases: readonly GateCase[] }>)
   return tested.flatMap((t) => t.cases.flatMap((c) => (c.result === null ? [] : [c.result])));
 }
 
-function interruptedReason(signal: AbortSignal | undefined): string {
-  return `not run: the run was interrupted (${String(signal?.reason ?? 'interrupted')})`;
+function interruptedReason(signal: AbortSignal | undefined): NotRunFact {
+  return { kind: 'interrupted', signal: String(signal?.reason ?? 'interrupted') };
 }
 
 /** What cut the peers' runs short, one line (null: nothing did): the run did not check every case. */
