@@ -28352,6 +28352,117 @@ var init_causes = __esm({
   }
 });
 
+// src/play/attack-figures.ts
+function count4(n3) {
+  return Math.round(n3).toLocaleString("en-US");
+}
+function mebibytes(bytes3) {
+  const mib = bytes3 / (1024 * 1024);
+  return Number.isInteger(mib) ? `${mib} MiB` : `${mib.toFixed(1)} MiB`;
+}
+function isRobustness(def) {
+  return def.attack !== void 0 || def.attackBudget !== void 0;
+}
+function connectionFigures(said, attack, facts, budgets) {
+  const budgetMs = attack.stall === true ? budgets.stallMs : scaledMs(attack.closeWithinMs, budgets);
+  const who = facts.droppedByMe ? "wsgate ended it" : "the peer ended it";
+  const figures2 = `Measured: the connection ended ${count4(facts.durationMs)} ms after the attack began (budget ${count4(budgetMs)} ms; ${who}); wsgate had written ${count4(facts.sentBytes)} bytes while it was open.`;
+  const over = facts.durationMs > budgetMs && (said.behavior === Behavior.Ok || said.behavior === Behavior.NonStrict);
+  said.figures.push(
+    { ...budgetFigure("connection-ms", "the connection ended after the attack began", facts.durationMs, "ms", budgetMs), over },
+    statedFigure("sent-bytes", "wsgate wrote while the connection was open", facts.sentBytes, "bytes")
+  );
+  if (!over) {
+    said.text = `${said.text} ${figures2}`;
+    return;
+  }
+  const late = facts.droppedByMe || facts.closedByMe ? `the peer had not ended the connection ${count4(budgetMs)} ms after the attack began` : `the peer ended the connection only ${count4(facts.durationMs)} ms after the attack began`;
+  said.behavior = Behavior.Failed;
+  said.text = `Over budget: ${late}. ${figures2}`;
+}
+function livenessSaid(said, liveness2) {
+  if (liveness2.down === null) {
+    said.text = `${said.text} Afterwards a normal case on a fresh connection passed (echoed)${liveness2.processAlive ? ", and the server process is alive" : ""}.`;
+    return;
+  }
+  said.behavior = Behavior.Failed;
+  said.text = `${said.text} Afterwards ${liveness2.down}; ${liveness2.next}.`;
+}
+function memorySaid(said, memory, budgetBytes) {
+  const text = said.text.replace(/\s+$/, "");
+  if (memory === null || !memory.measured) {
+    said.text = `${text} The peer's memory was not measured (${memory === null ? "wsgate did not start it" : memory.why}).`;
+    return;
+  }
+  const failedAlready = said.behavior === Behavior.Failed;
+  const ended = memory.ended ?? [];
+  let lead = text;
+  if (memory.ended !== void 0)
+    said.figures.push(budgetFigure("tree-deaths", "processes of the peer's tree that ended during the case", ended.length, "count", 0));
+  if (ended.length > 0) {
+    said.behavior = Behavior.Failed;
+    const which = ended.length === 1 ? `A process of the peer's tree (${ended[0]})` : `${ended.length} processes of the peer's tree (${ended.join("; ")})`;
+    lead = `${which} ended during the case while its root process lived on: a worker died of the attack, whatever replaced it. ${text}`;
+  }
+  said.figures.push(budgetFigure("memory-growth-bytes", "the peer's process tree grew by, at its peak", memory.growthBytes, "bytes", budgetBytes));
+  const figure = `the peer's process tree grew by ${mebibytes(memory.growthBytes)} at its peak (budget ${mebibytes(budgetBytes)}; resident ${mebibytes(memory.baselineBytes)} at the start, ${mebibytes(memory.peakBytes)} at the peak, ${count4(memory.samples)} samples)`;
+  if (memory.growthBytes <= budgetBytes) {
+    said.text = `${lead} Measured: ${figure}.`;
+    return;
+  }
+  said.behavior = Behavior.Failed;
+  said.text = failedAlready || ended.length > 0 ? `${lead} Also over budget: ${figure}.` : `Over budget: ${figure}. ${lead}`;
+}
+function crashWords(attack, crash) {
+  return crashWordsFor(attack?.advisory ?? null, crash);
+}
+function crashWordsFor(advisoryLine, crash) {
+  const advisory = advisoryLine?.split(":")[0] ?? "";
+  return crash.hung === true ? `the client stopped answering, its page hung (${advisory}): ${crash.how}` : `the client process died ${crash.when} (${advisory}): it ${crash.how}`;
+}
+function cpuSaid(said, memory, budgetMs) {
+  if (memory === null || !memory.measured || memory.cpuMs === void 0) {
+    said.text = `${said.text} Its CPU time was not measured either: the case is judged on the answer alone.`;
+    return;
+  }
+  said.figures.push(budgetFigure("cpu-ms", "CPU time the peer's process tree spent over the case", memory.cpuMs, "ms", budgetMs));
+  const figure = `the peer's process tree spent ${count4(memory.cpuMs)} ms of CPU time over the case (budget ${count4(budgetMs)} ms)`;
+  if (memory.cpuMs <= budgetMs) {
+    said.text = `${said.text} Measured: ${figure}.`;
+    return;
+  }
+  const failedAlready = said.behavior === Behavior.Failed;
+  said.behavior = Behavior.Failed;
+  said.text = failedAlready ? `${said.text} Also over budget: ${figure}.` : `Over budget: ${figure}. ${said.text}`;
+}
+function judgeRobustness(attack, record2, peer, budgets = DEFAULT_BUDGETS, memoryBudgetBytes = budgets.memoryGrowth, cpuBudgetMs = null) {
+  const said = { behavior: record2.own.behavior, text: record2.own.result, figures: [...record2.own.figures] };
+  if (record2.connection !== null && attack !== null && said.behavior !== Behavior.Unimplemented) connectionFigures(said, attack, record2.connection, budgets);
+  if (peer.cutAtS !== void 0) {
+    said.behavior = Behavior.Failed;
+    said.text = `The attack did not end within the case's limit of ${peer.cutAtS} s: the server answered too slowly. ${said.text}`;
+  }
+  if (peer.liveness !== void 0) livenessSaid(said, peer.liveness);
+  if (peer.crash !== void 0) {
+    said.text = `${crashWords(attack, peer.crash)}. The case's own verdict was ${said.behavior}: ${said.text}`;
+    said.behavior = Behavior.Failed;
+  }
+  memorySaid(said, peer.memory, memoryBudgetBytes);
+  if (cpuBudgetMs !== null) cpuSaid(said, peer.memory, cpuBudgetMs);
+  return { behavior: said.behavior, result: said.text, figures: said.figures };
+}
+function recordOf(result) {
+  return result.attack ?? { own: { behavior: result.behavior, result: result.result, figures: [] }, connection: null };
+}
+var init_attack_figures = __esm({
+  "src/play/attack-figures.ts"() {
+    "use strict";
+    init_figures();
+    init_verdicts();
+    init_budgets();
+  }
+});
+
 // src/explain/peer-words.ts
 function endWords2(end) {
   return end.signal !== null ? `was killed by ${end.signal}` : `exited with status ${end.exitCode ?? "?"}`;
@@ -28394,9 +28505,130 @@ function reasonWithoutResult(client, timeoutSeconds, sawHandshake) {
   const hint = client.exitCode === 127 ? " (command not found?)" : client.exitCode === 126 ? " (not executable?)" : "";
   return `the client ${how}${hint} before it connected`;
 }
+function serverExitWords(exit) {
+  return exit.spawnError !== null ? `could not start: ${exit.spawnError}` : endWords2(exit);
+}
+function livenessDownWords(down) {
+  switch (down.kind) {
+    case "exited":
+      return `the server under test ${serverExitWords(down.exit)} (last output: ${down.lastOutput})`;
+    case "no-server":
+      return `a normal case on a fresh connection found no server (${down.error ?? "no result"})`;
+    case "case-failed":
+      return `a normal case on a fresh connection failed: ${down.result}`;
+  }
+}
+function livenessNextWords(next) {
+  switch (next) {
+    case "restarted":
+      return "it is restarted for the next case (the robustness profile restarts a server wsgate started)";
+    case "not-started-by-wsgate":
+      return "wsgate did not start it, so it cannot restart it: the remaining cases are not run";
+    case "not-restarted":
+      return "it is not restarted: the remaining cases are not run";
+  }
+}
+function serverDownWords(how) {
+  return how.kind === "exited" ? livenessDownWords({ kind: "exited", exit: how.exit, lastOutput: how.lastOutput }) : `the server under test stopped serving (${livenessDownWords(how.down)})`;
+}
+function restartedBeforeAttackWords(how, start) {
+  return `wsgate: ${serverDownWords(how)}; restarted it (start ${start})`;
+}
+function serverGoneWords(gone) {
+  switch (gone.kind) {
+    case "died":
+      if (gone.next === "restart limit") return notRunAfterDeath(gone.death, gone.next, `it was started ${gone.starts} times`);
+      return gone.next === "restart failed" ? notRunAfterDeath(gone.death, gone.next, gone.error) : notRunAfterDeath(gone.death, gone.next);
+    case "failed-liveness":
+      return livenessDownWords(gone.down);
+    case "down":
+      return `${serverDownWords(gone.how)}; ${gone.restartError === null ? "not restarted (--restart-server restarts it)" : `restarting it failed: ${gone.restartError}`}`;
+  }
+}
+function browserExitWords(exit) {
+  if (exit.spawnError !== null) return exit.spawnError;
+  return exit.signal !== null ? `signal ${exit.signal}` : `status ${exit.exitCode ?? "?"}`;
+}
+function pageStallWords(stall) {
+  if (stall.kind === "case-overrun") return `the case did not end within ${stall.limitS} s`;
+  return `nothing was asked within ${stall.timeoutS} s ${stall.after === null ? "after the page loaded" : `after case ${stall.after} ended`}`;
+}
+function browserStopWords(stop) {
+  switch (stop.kind) {
+    case "exited":
+      return `the browser exited (${browserExitWords(stop.exit)})`;
+    case "not-loaded":
+      return `the browser did not load the page within ${stop.loadS} s`;
+    case "stalled":
+      return `the page stalled: ${pageStallWords(stop.stall)}`;
+    case "drain-overrun":
+      return `the page asked for the reports, but the case did not end within ${stop.limitS} s`;
+  }
+}
+function browserIncidentWords(stop, during, relaunchedAt) {
+  return `${browserStopWords(stop)}${during === null ? "" : ` during case ${during}`}${relaunchedAt === null ? "" : `; launched again at case ${relaunchedAt}`}`;
+}
+function pageSkippedWords(ids) {
+  return `the page did not play ${ids.length} case${ids.length === 1 ? "" : "s"} (${ids.slice(0, 5).join(", ")}${ids.length > 5 ? ", \u2026" : ""})`;
+}
+function notRunWords(fact) {
+  return fact.kind === "recorded" ? fact.reason : `not run: ${notRunWhy(fact)}`;
+}
+function notRunWhy(fact) {
+  switch (fact.kind) {
+    case "unreachable":
+      return `nothing accepted connections at ${fact.url} within ${fact.waitedS} s`;
+    case "server-gone":
+      return serverGoneWords(fact.gone);
+    case "server-down":
+      return `the server is down after an earlier case (${serverGoneWords(fact.gone)})`;
+    case "looping-client-died":
+      return `the client process died during case ${fact.during} (it ${fact.how}); it runs every case itself (--client-loops), so it is not restarted (without --client-loops each case gets a process of its own)`;
+    case "browser-stopped":
+      return browserIncidentWords(fact.stop, fact.during, null);
+    case "page-skipped":
+      return "the page did not play this case";
+    case "interrupted":
+      return `the run was interrupted (${fact.signal})`;
+  }
+}
+function unreachableLine(fact) {
+  return `wsgate: ${notRunWords(fact)}; its cases are skipped`;
+}
+function missingWords(fact) {
+  switch (fact.kind) {
+    case "client-skipped":
+      return `the client did not run this case (agent ${JSON.stringify(fact.agent)})`;
+    case "no-result":
+      return "the case has no result";
+    case "no-answer":
+      return fact.error ?? "no result";
+    case "liveness-down":
+      return livenessDownWords(fact.down);
+  }
+}
+function peerFailureWords(fact) {
+  return fact.kind === "client-crash" ? crashWordsFor(fact.advisory, fact.crash) : `${livenessDownWords(fact.down)}; ${livenessNextWords(fact.next)}`;
+}
+function loopingNeverConnectedWords(run, connectS, errorLine2) {
+  const why = reasonWithoutResult(run, connectS, false).replace(/^the client /, "");
+  return `the looping client command ${why}${errorLine2 === null ? "" : `: ${errorLine2}`}; ${CHECK_CLIENT}`;
+}
+function neverConnectedWords(misses) {
+  const whys = misses.map((m) => ({ id: m.id, why: `${reasonWithoutResult(m.client, m.limitS, false)}${m.errorLine === null ? "" : `: ${m.errorLine}`}` }));
+  const distinct = new Set(whys.map((m) => m.why));
+  const cases2 = distinct.size === 1 ? `(${whys.map((m) => m.id).join(", ")}): ${whys[0]?.why ?? ""}` : `(${whys.map((m) => `${m.id}: ${m.why}`).join("; ")})`;
+  return `the client command never connected in the run's first ${misses.length} cases ${cases2}; ${CHECK_CLIENT}`;
+}
+function excludedWords(agent, specFile) {
+  return `excluded for agent ${JSON.stringify(agent)} by exclude-agent-cases${specFile === null ? "" : ` in ${specFile}`}`;
+}
+var CHECK_CLIENT;
 var init_peer_words = __esm({
   "src/explain/peer-words.ts"() {
     "use strict";
+    init_attack_figures();
+    CHECK_CLIENT = "the run is stopped: check --client (the command, and that it dials its {url})";
   }
 });
 
@@ -41601,7 +41833,7 @@ function addTestCase(tc, c5, own2, cutShort2) {
     const type = c5.result === null ? "CLIENT" : `${c5.result.behavior}/${c5.result.behaviorClose}`;
     const why = c5.result === null ? null : explanationOf(c5);
     tc.failure(oneLine(why?.text ?? (c5.reason || type)), type).stacktrace(cdataSafe(failureBody(c5)));
-  } else if (cutShort2 && c5.status === "skipped" && c5.result === null && c5.reason.startsWith("not run:")) {
+  } else if (cutShort2 && c5.status === "skipped" && c5.result === null && c5.notRun !== void 0) {
     tc.error(oneLine(c5.reason), "NOT RUN");
   } else if (c5.status === "skipped") {
     skipWithMessage(tc, oneLine(c5.reason || "skipped"));
@@ -47761,7 +47993,8 @@ async function mergeCases(summaries, inputs, role) {
         result,
         client: c5.client,
         reportBase: c5.reportfile === null ? null : c5.reportfile.replace(/\.json$/, ""),
-        ...c5.baseline != null ? { baseline: c5.baseline } : {}
+        ...c5.baseline != null ? { baseline: c5.baseline } : {},
+        ...recordedNotRun(c5, result)
       });
     }
   }
@@ -47779,6 +48012,9 @@ async function mergeCases(summaries, inputs, role) {
     if (agents.length === 1) delete c5.agent;
   }
   return { merged, results };
+}
+function recordedNotRun(c5, result) {
+  return c5.status === "skipped" && result === null && c5.reason.startsWith("not run:") ? { notRun: { kind: "recorded", reason: c5.reason } } : {};
 }
 function mergedRun(agent, summaries, merged, inputs) {
   const interrupted = summaries.map((s, i2) => s.interrupted === null ? null : `${inputs[i2] ?? ""}: ${s.interrupted}`).filter((x) => x !== null);
@@ -51445,7 +51681,7 @@ var init_forward = __esm({
 
 // node_modules/execa/lib/ipc/strict.js
 import { once as once3 } from "node:events";
-var handleSendStrict, count4, validateStrictDeadlock, handleStrictRequest, handleStrictResponse, waitForStrictResponse, STRICT_RESPONSES, throwOnDisconnect, REQUEST_TYPE, RESPONSE_TYPE;
+var handleSendStrict, count5, validateStrictDeadlock, handleStrictRequest, handleStrictResponse, waitForStrictResponse, STRICT_RESPONSES, throwOnDisconnect, REQUEST_TYPE, RESPONSE_TYPE;
 var init_strict = __esm({
   "node_modules/execa/lib/ipc/strict.js"() {
     init_deferred();
@@ -51461,13 +51697,13 @@ var init_strict = __esm({
       const ipcEmitter = getIpcEmitter(anyProcess, channel, isSubprocess);
       const hasListeners = hasMessageListeners(anyProcess, ipcEmitter);
       return {
-        id: count4++,
+        id: count5++,
         type: REQUEST_TYPE,
         message: message2,
         hasListeners
       };
     };
-    count4 = 0n;
+    count5 = 0n;
     validateStrictDeadlock = (outgoingMessages, wrappedMessage) => {
       if (wrappedMessage?.type !== REQUEST_TYPE || wrappedMessage.hasListeners) {
         return;
@@ -80777,114 +81013,6 @@ var init_waiting = __esm({
   }
 });
 
-// src/play/attack-figures.ts
-function count5(n3) {
-  return Math.round(n3).toLocaleString("en-US");
-}
-function mebibytes(bytes3) {
-  const mib = bytes3 / (1024 * 1024);
-  return Number.isInteger(mib) ? `${mib} MiB` : `${mib.toFixed(1)} MiB`;
-}
-function isRobustness(def) {
-  return def.attack !== void 0 || def.attackBudget !== void 0;
-}
-function connectionFigures(said, attack, facts, budgets) {
-  const budgetMs = attack.stall === true ? budgets.stallMs : scaledMs(attack.closeWithinMs, budgets);
-  const who = facts.droppedByMe ? "wsgate ended it" : "the peer ended it";
-  const figures2 = `Measured: the connection ended ${count5(facts.durationMs)} ms after the attack began (budget ${count5(budgetMs)} ms; ${who}); wsgate had written ${count5(facts.sentBytes)} bytes while it was open.`;
-  const over = facts.durationMs > budgetMs && (said.behavior === Behavior.Ok || said.behavior === Behavior.NonStrict);
-  said.figures.push(
-    { ...budgetFigure("connection-ms", "the connection ended after the attack began", facts.durationMs, "ms", budgetMs), over },
-    statedFigure("sent-bytes", "wsgate wrote while the connection was open", facts.sentBytes, "bytes")
-  );
-  if (!over) {
-    said.text = `${said.text} ${figures2}`;
-    return;
-  }
-  const late = facts.droppedByMe || facts.closedByMe ? `the peer had not ended the connection ${count5(budgetMs)} ms after the attack began` : `the peer ended the connection only ${count5(facts.durationMs)} ms after the attack began`;
-  said.behavior = Behavior.Failed;
-  said.text = `Over budget: ${late}. ${figures2}`;
-}
-function livenessSaid(said, liveness2) {
-  if (liveness2.down === null) {
-    said.text = `${said.text} Afterwards a normal case on a fresh connection passed (echoed)${liveness2.processAlive ? ", and the server process is alive" : ""}.`;
-    return;
-  }
-  said.behavior = Behavior.Failed;
-  said.text = `${said.text} Afterwards ${liveness2.down}; ${liveness2.next}.`;
-}
-function memorySaid(said, memory, budgetBytes) {
-  const text = said.text.replace(/\s+$/, "");
-  if (memory === null || !memory.measured) {
-    said.text = `${text} The peer's memory was not measured (${memory === null ? "wsgate did not start it" : memory.why}).`;
-    return;
-  }
-  const failedAlready = said.behavior === Behavior.Failed;
-  const ended = memory.ended ?? [];
-  let lead = text;
-  if (memory.ended !== void 0)
-    said.figures.push(budgetFigure("tree-deaths", "processes of the peer's tree that ended during the case", ended.length, "count", 0));
-  if (ended.length > 0) {
-    said.behavior = Behavior.Failed;
-    const which = ended.length === 1 ? `A process of the peer's tree (${ended[0]})` : `${ended.length} processes of the peer's tree (${ended.join("; ")})`;
-    lead = `${which} ended during the case while its root process lived on: a worker died of the attack, whatever replaced it. ${text}`;
-  }
-  said.figures.push(budgetFigure("memory-growth-bytes", "the peer's process tree grew by, at its peak", memory.growthBytes, "bytes", budgetBytes));
-  const figure = `the peer's process tree grew by ${mebibytes(memory.growthBytes)} at its peak (budget ${mebibytes(budgetBytes)}; resident ${mebibytes(memory.baselineBytes)} at the start, ${mebibytes(memory.peakBytes)} at the peak, ${count5(memory.samples)} samples)`;
-  if (memory.growthBytes <= budgetBytes) {
-    said.text = `${lead} Measured: ${figure}.`;
-    return;
-  }
-  said.behavior = Behavior.Failed;
-  said.text = failedAlready || ended.length > 0 ? `${lead} Also over budget: ${figure}.` : `Over budget: ${figure}. ${lead}`;
-}
-function crashWords(attack, crash) {
-  const advisory = attack?.advisory.split(":")[0] ?? "";
-  return crash.hung === true ? `the client stopped answering, its page hung (${advisory}): ${crash.how}` : `the client process died ${crash.when} (${advisory}): it ${crash.how}`;
-}
-function cpuSaid(said, memory, budgetMs) {
-  if (memory === null || !memory.measured || memory.cpuMs === void 0) {
-    said.text = `${said.text} Its CPU time was not measured either: the case is judged on the answer alone.`;
-    return;
-  }
-  said.figures.push(budgetFigure("cpu-ms", "CPU time the peer's process tree spent over the case", memory.cpuMs, "ms", budgetMs));
-  const figure = `the peer's process tree spent ${count5(memory.cpuMs)} ms of CPU time over the case (budget ${count5(budgetMs)} ms)`;
-  if (memory.cpuMs <= budgetMs) {
-    said.text = `${said.text} Measured: ${figure}.`;
-    return;
-  }
-  const failedAlready = said.behavior === Behavior.Failed;
-  said.behavior = Behavior.Failed;
-  said.text = failedAlready ? `${said.text} Also over budget: ${figure}.` : `Over budget: ${figure}. ${said.text}`;
-}
-function judgeRobustness(attack, record2, peer, budgets = DEFAULT_BUDGETS, memoryBudgetBytes = budgets.memoryGrowth, cpuBudgetMs = null) {
-  const said = { behavior: record2.own.behavior, text: record2.own.result, figures: [...record2.own.figures] };
-  if (record2.connection !== null && attack !== null && said.behavior !== Behavior.Unimplemented) connectionFigures(said, attack, record2.connection, budgets);
-  if (peer.cutAtS !== void 0) {
-    said.behavior = Behavior.Failed;
-    said.text = `The attack did not end within the case's limit of ${peer.cutAtS} s: the server answered too slowly. ${said.text}`;
-  }
-  if (peer.liveness !== void 0) livenessSaid(said, peer.liveness);
-  if (peer.crash !== void 0) {
-    said.text = `${crashWords(attack, peer.crash)}. The case's own verdict was ${said.behavior}: ${said.text}`;
-    said.behavior = Behavior.Failed;
-  }
-  memorySaid(said, peer.memory, memoryBudgetBytes);
-  if (cpuBudgetMs !== null) cpuSaid(said, peer.memory, cpuBudgetMs);
-  return { behavior: said.behavior, result: said.text, figures: said.figures };
-}
-function recordOf(result) {
-  return result.attack ?? { own: { behavior: result.behavior, result: result.result, figures: [] }, connection: null };
-}
-var init_attack_figures = __esm({
-  "src/play/attack-figures.ts"() {
-    "use strict";
-    init_figures();
-    init_verdicts();
-    init_budgets();
-  }
-});
-
 // src/drivers/looping-robustness.ts
 var LoopingRobustness;
 var init_looping_robustness = __esm({
@@ -80950,7 +81078,7 @@ var init_looping_robustness = __esm({
         const failed = crash !== null && index !== null && def?.attackBudget !== void 0;
         if (failed) {
           const died = hung ? { how: crash, when: "during the case", hung: true } : { how: crash, when: "during the case" };
-          this.died = `the client process died during case ${def.id} (it ${crash}); it runs every case itself (--client-loops), so it is not restarted (without --client-loops each case gets a process of its own)`;
+          this.died = { kind: "looping-client-died", during: def.id, how: crash };
           const failed2 = this.held.get(index) ?? {
             result: null,
             resultAt: null,
@@ -80958,9 +81086,10 @@ var init_looping_robustness = __esm({
             sawConnection: true,
             warnings: [],
             timeMs: 0,
-            missing: "the case has no result"
+            missing: { kind: "no-result" }
           };
-          this.held.set(index, { ...failed2, peerFailure: crashWords(def.attackBudget, died), peer: { memory: failed2.peer?.memory ?? null, crash: died } });
+          const peerFailure = { kind: "client-crash", advisory: def.attackBudget.advisory, crash: died };
+          this.held.set(index, { ...failed2, peerFailure, peer: { memory: failed2.peer?.memory ?? null, crash: died } });
         }
         for (const window2 of this.windows.values()) window2.close();
         this.windows.clear();
@@ -81142,6 +81271,159 @@ var init_tree_memory = __esm({
   }
 });
 
+// src/drivers/per-case.ts
+async function runOneCase(server, def, index, command2, where, config2, signal) {
+  const agent = config2.agent;
+  const t0 = performance.now();
+  const deadline = t0 + caseTimeoutFor(def, config2) * 1e3;
+  const client = startClient(command2, {
+    url: caseUrl(where.baseUrl, index, agent),
+    case: def.id,
+    agent,
+    http2: where.http2,
+    ...where.ca !== null ? { ca: where.ca } : {}
+  });
+  const sampler = isRobustness(def) ? TreeMemory.start(client.pid) : null;
+  const watch = watchCase(server, agent, index, sampler);
+  const warnings = [];
+  const abort = new AbortController();
+  const onAbort = () => abort.abort();
+  signal?.addEventListener("abort", onAbort, { once: true });
+  let timedOut2 = false;
+  try {
+    const run = { server, agent, index, client, watch, deadline, abort: abort.signal, signal, warnings };
+    timedOut2 = await awaitCaseEnd(run);
+    watch.closeMemory();
+    if (!client.hasExited) await stopLingeringClient(run);
+  } finally {
+    client.killGroup();
+    sampler?.stop();
+    signal?.removeEventListener("abort", onAbort);
+    watch.dispose();
+  }
+  const result = watch.result();
+  const crash = crashedByAttack(def, result, client.crash());
+  const peer = sampler === null ? null : { memory: watch.memory() ?? { measured: false, why: "the case never opened a connection" }, ...crash === null ? {} : { crash } };
+  return {
+    result,
+    resultAt: watch.resultAt(),
+    client: client.snapshot(timedOut2),
+    sawConnection: watch.sawConnection(),
+    warnings,
+    timeMs: performance.now() - t0,
+    transport: result === null ? transportSince(server, t0) : null,
+    ...crash === null ? {} : { peerFailure: { kind: "client-crash", advisory: def.attackBudget?.advisory ?? null, crash } },
+    ...peer === null ? {} : { peer }
+  };
+}
+function crashedByAttack(def, result, crash) {
+  if (def.attackBudget === void 0 || crash === null) return null;
+  if (result !== null && result.remoteCloseCode !== null) return null;
+  return { how: crash, when: "before its close" };
+}
+function transportSince(server, since) {
+  const line2 = server.transportFailureSince(since);
+  return line2 === null ? null : { kind: "transport", line: line2 };
+}
+function watchCase(server, agent, index, sampler) {
+  let saw = false;
+  let result = null;
+  let resultAt = null;
+  let window2 = null;
+  let memory = null;
+  const onStart = (event) => {
+    if (event.agent !== agent || event.index !== index) return;
+    saw = true;
+    window2 ??= sampler?.window() ?? null;
+  };
+  server.on("caseStarted", onStart);
+  const waiter = waitForResult(server, agent, index);
+  void waiter.promise.then((r) => {
+    result = r;
+    resultAt = performance.now();
+  });
+  return {
+    waiter,
+    sawConnection: () => saw,
+    result: () => result,
+    resultAt: () => resultAt,
+    closeMemory: () => {
+      memory ??= window2?.close() ?? null;
+    },
+    memory: () => memory,
+    dispose: () => {
+      server.off("caseStarted", onStart);
+      waiter.cancel();
+    }
+  };
+}
+async function awaitCaseEnd(run) {
+  const { server, agent, index, client, watch } = run;
+  const remaining = () => Math.max(0, run.deadline - performance.now());
+  const first = await raceTimeout(
+    Promise.race([watch.waiter.promise.then(() => "result"), client.exited.then(() => "exit")]),
+    remaining(),
+    run.abort
+  );
+  if (first === "exit") {
+    await settleAfterExit(run, remaining);
+    return false;
+  }
+  if (first !== "timeout") return false;
+  const timedOut2 = run.signal?.aborted !== true;
+  if (timedOut2 && await client.stop(TERM_GRACE_MS) === "killed")
+    run.warnings.push(`the client ignored SIGTERM for ${TERM_GRACE_MS / 1e3} s; its process group was killed with SIGKILL`);
+  else client.killGroup();
+  if (server.isRunning(agent, index)) {
+    server.abortRun(agent, index);
+    await raceTimeout(watch.waiter.promise, 2e3);
+  }
+  return timedOut2;
+}
+async function settleAfterExit(run, remaining) {
+  const { server, agent, index, watch } = run;
+  const settleUntil = Math.min(run.deadline, performance.now() + HANDSHAKE_SETTLE_MS);
+  while (watch.result() === null && performance.now() < run.deadline) {
+    const running = server.isRunning(agent, index);
+    if (!running && performance.now() >= settleUntil) break;
+    const busy = running || server.pendingHandshakes > 0;
+    const step = await raceTimeout(
+      watch.waiter.promise.then(() => "result"),
+      busy ? Math.min(remaining(), 50) : SETTLE_MS,
+      run.abort
+    );
+    if (step === "result" || !busy && !server.isRunning(agent, index) && server.pendingHandshakes === 0) break;
+  }
+}
+async function stopLingeringClient(run) {
+  const { client } = run;
+  const exit = await raceTimeout(
+    client.exited.then(() => "exit"),
+    run.watch.result() === null ? 0 : EXIT_GRACE_MS,
+    run.abort
+  );
+  if (exit === "exit") return;
+  let how = "killed";
+  if (isAborted(run.signal)) client.killGroup();
+  else how = await client.stop(TERM_GRACE_MS);
+  if (run.watch.result() !== null) {
+    run.warnings.push(
+      how === "killed" ? `the client was still running ${EXIT_GRACE_MS / 1e3} s after its case ended and ignored SIGTERM; its process group was killed with SIGKILL` : `the client was still running ${EXIT_GRACE_MS / 1e3} s after its case ended; its process group was stopped with SIGTERM`
+    );
+  }
+  await raceTimeout(client.exited, 1e3);
+}
+var init_per_case = __esm({
+  "src/drivers/per-case.ts"() {
+    "use strict";
+    init_case_limits();
+    init_client_process();
+    init_attack_figures();
+    init_tree_memory();
+    init_waiting();
+  }
+});
+
 // src/drivers/looping.ts
 async function runLooping(server, cases2, command2, where, config2, signal, settle2) {
   const t0 = performance.now();
@@ -81178,19 +81460,19 @@ async function runLooping(server, cases2, command2, where, config2, signal, sett
   }
   watch.ended(crash);
   const dead = watch.unplayed();
-  const transportFailure = server.transportFailureSince(t0);
+  const transport = transportSince(server, t0);
   const agent = resultAgent(server, config2);
   const results = server.results.get(agent) ?? /* @__PURE__ */ new Map();
   for (const [i2, def] of cases2.entries()) {
     const result = results.get(def.id);
     const never2 = dead !== null && !seen.some((e) => e.index === i2 + 1) ? dead : null;
-    settle2(i2 + 1, result !== void 0 ? played(result, null) : never2 ?? missing(clientRun, agent, seen.length > 0, budgetS, transportFailure));
+    settle2(i2 + 1, result !== void 0 ? played(result, null) : never2 ?? missing(clientRun, agent, seen.length > 0, budgetS, transport));
   }
 }
 function played(result, at) {
   return { result, resultAt: at, client: null, sawConnection: true, warnings: [], timeMs: result.duration, agent: result.agent };
 }
-function missing(clientRun, agent, sawAny, budgetS, transportFailure) {
+function missing(clientRun, agent, sawAny, budgetS, transport) {
   const broken = clientRun.spawnError !== null || !sawAny && clientRun.exitCode !== 0;
   return {
     result: null,
@@ -81201,8 +81483,8 @@ function missing(clientRun, agent, sawAny, budgetS, transportFailure) {
     timeMs: 0,
     agent,
     limitS: budgetS,
-    transportFailure,
-    ...broken ? {} : { missing: `the client did not run this case (agent ${JSON.stringify(agent)})` }
+    transport,
+    ...broken ? {} : { missing: { kind: "client-skipped", agent } }
   };
 }
 function resultAgent(server, config2) {
@@ -81245,9 +81527,7 @@ async function driveClient(server, command2, values, config2, signal, limits, se
   return { run: client.snapshot(timedOut2), crash: client.crash() };
 }
 function neverConnected(run, connectS) {
-  const said = errorLine(run.output);
-  const why = reasonWithoutResult(run, connectS, false).replace(/^the client /, "");
-  return `the looping client command ${why}${said === null ? "" : `: ${said}`}; the run is stopped: check --client (the command, and that it dials its {url})`;
+  return loopingNeverConnectedWords(run, connectS, errorLine(run.output));
 }
 var init_looping = __esm({
   "src/drivers/looping.ts"() {
@@ -81261,6 +81541,7 @@ var init_looping = __esm({
     init_errors();
     init_crash();
     init_peer_words();
+    init_per_case();
   }
 });
 
@@ -81508,7 +81789,7 @@ async function runBrowser(server, cases2, setup, target, config2, signal, settle
     if (event.agent === target.agent) excluded.add(event.index);
   };
   server.on("caseSkipped", onSkipped);
-  let finalReason;
+  let finalStop;
   try {
     const watch = {
       server,
@@ -81519,7 +81800,7 @@ async function runBrowser(server, cases2, setup, target, config2, signal, settle
       settle: settleOnce,
       settled: (i2) => settled2.has(i2)
     };
-    finalReason = await playLaunches(watch, setup, target, signal, incidents, () => Math.max(0, ...settled2, ...excluded), onLaunch);
+    finalStop = await playLaunches(watch, setup, target, signal, incidents, () => Math.max(0, ...settled2, ...excluded), onLaunch);
   } finally {
     server.off("caseSkipped", onSkipped);
   }
@@ -81528,16 +81809,13 @@ async function runBrowser(server, cases2, setup, target, config2, signal, settle
   for (const [i2, def] of cases2.entries()) {
     const result = results?.get(def.id);
     if (result !== void 0) settleOnce(i2 + 1, played(result, null));
-    else if (finalReason !== null) settleOnce(i2 + 1, notPlayed(finalReason));
+    else if (finalStop !== null) settleOnce(i2 + 1, notPlayed({ kind: "browser-stopped", stop: finalStop, during: null }));
     else if (signal?.aborted !== true && !settled2.has(i2 + 1) && !excluded.has(i2 + 1)) {
       skipped.push(def.id);
-      settleOnce(i2 + 1, notPlayed("the page did not play this case"));
+      settleOnce(i2 + 1, notPlayed({ kind: "page-skipped" }));
     }
   }
-  if (skipped.length > 0)
-    incidents.lost.push(
-      `the page did not play ${skipped.length} case${skipped.length === 1 ? "" : "s"} (${skipped.slice(0, 5).join(", ")}${skipped.length > 5 ? ", \u2026" : ""})`
-    );
+  if (skipped.length > 0) incidents.lost.push(pageSkippedWords(skipped));
   return incidents;
 }
 async function playLaunches(watch, setup, target, signal, incidents, reached, onLaunch) {
@@ -81559,7 +81837,7 @@ async function playLaunches(watch, setup, target, signal, incidents, reached, on
       end = await watchLaunch(watch, browser, signal, robust);
     } finally {
       const died = end.kind === "incident" && browser.process.hasExited ? diedWords(browser) : null;
-      const hung = end.kind === "incident" && died === null && end.loaded ? end.detail : null;
+      const hung = end.kind === "incident" && died === null && end.loaded ? stopDetail(end.stop) : null;
       charged = robust?.ended(died ?? hung, died === null && hung !== null) ?? null;
       steady();
       server.caseCountHold = null;
@@ -81570,17 +81848,17 @@ async function playLaunches(watch, setup, target, signal, incidents, reached, on
     if (end.kind !== "incident") return null;
     if (charged === null) spent++;
     const inCase = end.inCase !== null && !watch.settled(end.inCase) ? end.inCase : null;
-    const during = end.inCase ?? charged;
-    const where = during === null ? "" : ` during case ${cases2[during - 1]?.id ?? during}`;
+    const at = end.inCase ?? charged;
+    const during = at === null ? null : cases2[at - 1]?.id ?? String(at);
     if (inCase !== null) {
       await dropCase(server, target.agent, inCase, cases2);
-      watch.settle(inCase, notPlayed(`${end.reason}${where}`));
+      watch.settle(inCase, notPlayed({ kind: "browser-stopped", stop: end.stop, during }));
     }
     const last = reached();
     const relaunch = end.loaded && spent <= RELAUNCHES && last < cases2.length;
-    const line2 = `${end.reason}${where}${relaunch ? `; launched again at case ${cases2[last]?.id ?? last + 1}` : ""}`;
+    const line2 = browserIncidentWords(end.stop, during, relaunch ? cases2[last]?.id ?? String(last + 1) : null);
     (inCase === null && relaunch ? incidents.recovered : incidents.lost).push(line2);
-    if (!relaunch) return end.reason;
+    if (!relaunch) return end.stop;
     first = last + 1;
   }
 }
@@ -81593,18 +81871,19 @@ function watchLaunch(w, browser, signal, robust) {
   return new Promise((resolve6) => {
     const watch = new LaunchWatch(w, robust, resolve6);
     watch.attach(signal);
-    void browser.process.exited.then(() => watch.exited(`the browser exited (${exitWords(browser)})`));
+    void browser.process.exited.then(() => watch.exited({ kind: "exited", exit: exitOf(browser) }));
   });
 }
 function diedWords(browser) {
   const run = browser.process.snapshot(false);
   return endWords2(run);
 }
-function exitWords(browser) {
+function exitOf(browser) {
   const run = browser.process.snapshot(false);
-  if (run.spawnError !== null) return run.spawnError;
-  if (run.signal !== null) return `signal ${run.signal}`;
-  return `status ${run.exitCode ?? "?"}`;
+  return { exitCode: run.exitCode, signal: run.signal, spawnError: run.spawnError };
+}
+function stopDetail(stop) {
+  return stop.kind === "stalled" ? pageStallWords(stop.stall) : browserStopWords(stop);
 }
 async function dropCase(server, agent, index, cases2) {
   server.abortRun(agent, index);
@@ -81613,8 +81892,8 @@ async function dropCase(server, agent, index, cases2) {
   const def = cases2[index - 1];
   if (def !== void 0) server.forgetResult(agent, def.id);
 }
-function notPlayed(reason) {
-  return { result: null, resultAt: null, client: null, sawConnection: false, warnings: [], timeMs: 0, notRun: reason };
+function notPlayed(why) {
+  return { result: null, resultAt: null, client: null, sawConnection: false, warnings: [], timeMs: 0, notRun: why };
 }
 var RELAUNCHES, LOAD_FLOOR_S, TICK_MS, EXIT_WINDOW_MS, STEADY_MS, STEADY_SLACK, DROP_WAIT_MS, LaunchWatch;
 var init_browser = __esm({
@@ -81687,11 +81966,11 @@ var init_browser = __esm({
         if (signal?.aborted === true) onAbort();
       }
       /** The browser's process ended: the case it was in is the one running, or the one whose connection dropped just before. */
-      exited(words) {
+      exited(stop) {
         const last = this.lastEnded;
         const dropped = last !== null && performance.now() - last.at < EXIT_WINDOW_MS ? last.index : null;
         if (dropped !== null && this.held?.index === dropped) this.held = null;
-        this.incident(words, this.current?.index ?? dropped);
+        this.incident(stop, this.current?.index ?? dropped);
       }
       started(event) {
         if (event.agent !== this.w.agent) return;
@@ -81720,24 +81999,24 @@ var init_browser = __esm({
           for (const [index, since] of this.open) {
             const def = cases2[index - 1];
             const limitS = def === void 0 ? timeoutS : caseTimeoutFor(def, config2);
-            if (now - since > limitS * 1e3) return this.incident(`the page asked for the reports, but the case did not end within ${limitS} s`, index);
+            if (now - since > limitS * 1e3) return this.incident({ kind: "drain-overrun", limitS }, index);
           }
           return;
         }
         if (!this.loaded) {
           const loadS = Math.max(timeoutS, LOAD_FLOOR_S);
-          if (now - this.t0 > loadS * 1e3) this.incident(`the browser did not load the page within ${loadS} s`);
+          if (now - this.t0 > loadS * 1e3) this.incident({ kind: "not-loaded", loadS });
           return;
         }
         if (this.current !== null) {
           const def = cases2[this.current.index - 1];
           const limitS = def === void 0 ? timeoutS : caseTimeoutFor(def, config2);
-          if (now - this.current.since > limitS * 1e3) this.stalled(`the case did not end within ${limitS} s`);
+          if (now - this.current.since > limitS * 1e3) this.stalled({ kind: "case-overrun", limitS });
           return;
         }
         if (now - this.lastActivity > timeoutS * 1e3) {
-          const after = this.lastEnded === null ? "after the page loaded" : `after case ${cases2[this.lastEnded.index - 1]?.id ?? this.lastEnded.index} ended`;
-          this.stalled(`nothing was asked within ${timeoutS} s ${after}`);
+          const after = this.lastEnded === null ? null : cases2[this.lastEnded.index - 1]?.id ?? String(this.lastEnded.index);
+          this.stalled({ kind: "silent", timeoutS, after });
         }
       }
       /** The held result counts now. */
@@ -81745,12 +82024,12 @@ var init_browser = __esm({
         if (this.held !== null) this.w.settle(this.held.index, played(this.held.result, this.held.at));
         this.held = null;
       }
-      incident(reason, inCase = this.current?.index ?? null, detail = reason) {
-        this.finish({ kind: "incident", reason, detail, inCase, loaded: this.loaded });
+      incident(stop, inCase = this.current?.index ?? null) {
+        this.finish({ kind: "incident", stop, inCase, loaded: this.loaded });
       }
-      /** The page stopped asking: `detail` says how. */
-      stalled(detail) {
-        this.incident(`the page stalled: ${detail}`, this.current?.index ?? null, detail);
+      /** The page stopped asking: `stall` says how. */
+      stalled(stall) {
+        this.incident({ kind: "stalled", stall });
       }
       finish(end) {
         if (this.ended) return;
@@ -81761,155 +82040,6 @@ var init_browser = __esm({
         this.resolve(end);
       }
     };
-  }
-});
-
-// src/drivers/per-case.ts
-async function runOneCase(server, def, index, command2, where, config2, signal) {
-  const agent = config2.agent;
-  const t0 = performance.now();
-  const deadline = t0 + caseTimeoutFor(def, config2) * 1e3;
-  const client = startClient(command2, {
-    url: caseUrl(where.baseUrl, index, agent),
-    case: def.id,
-    agent,
-    http2: where.http2,
-    ...where.ca !== null ? { ca: where.ca } : {}
-  });
-  const sampler = isRobustness(def) ? TreeMemory.start(client.pid) : null;
-  const watch = watchCase(server, agent, index, sampler);
-  const warnings = [];
-  const abort = new AbortController();
-  const onAbort = () => abort.abort();
-  signal?.addEventListener("abort", onAbort, { once: true });
-  let timedOut2 = false;
-  try {
-    const run = { server, agent, index, client, watch, deadline, abort: abort.signal, signal, warnings };
-    timedOut2 = await awaitCaseEnd(run);
-    watch.closeMemory();
-    if (!client.hasExited) await stopLingeringClient(run);
-  } finally {
-    client.killGroup();
-    sampler?.stop();
-    signal?.removeEventListener("abort", onAbort);
-    watch.dispose();
-  }
-  const result = watch.result();
-  const crash = crashedByAttack(def, result, client.crash());
-  const peer = sampler === null ? null : { memory: watch.memory() ?? { measured: false, why: "the case never opened a connection" }, ...crash === null ? {} : { crash } };
-  return {
-    result,
-    resultAt: watch.resultAt(),
-    client: client.snapshot(timedOut2),
-    sawConnection: watch.sawConnection(),
-    warnings,
-    timeMs: performance.now() - t0,
-    transportFailure: result === null ? server.transportFailureSince(t0) : null,
-    ...crash === null ? {} : { peerFailure: crashWords(def.attackBudget ?? null, crash) },
-    ...peer === null ? {} : { peer }
-  };
-}
-function crashedByAttack(def, result, crash) {
-  if (def.attackBudget === void 0 || crash === null) return null;
-  if (result !== null && result.remoteCloseCode !== null) return null;
-  return { how: crash, when: "before its close" };
-}
-function watchCase(server, agent, index, sampler) {
-  let saw = false;
-  let result = null;
-  let resultAt = null;
-  let window2 = null;
-  let memory = null;
-  const onStart = (event) => {
-    if (event.agent !== agent || event.index !== index) return;
-    saw = true;
-    window2 ??= sampler?.window() ?? null;
-  };
-  server.on("caseStarted", onStart);
-  const waiter = waitForResult(server, agent, index);
-  void waiter.promise.then((r) => {
-    result = r;
-    resultAt = performance.now();
-  });
-  return {
-    waiter,
-    sawConnection: () => saw,
-    result: () => result,
-    resultAt: () => resultAt,
-    closeMemory: () => {
-      memory ??= window2?.close() ?? null;
-    },
-    memory: () => memory,
-    dispose: () => {
-      server.off("caseStarted", onStart);
-      waiter.cancel();
-    }
-  };
-}
-async function awaitCaseEnd(run) {
-  const { server, agent, index, client, watch } = run;
-  const remaining = () => Math.max(0, run.deadline - performance.now());
-  const first = await raceTimeout(
-    Promise.race([watch.waiter.promise.then(() => "result"), client.exited.then(() => "exit")]),
-    remaining(),
-    run.abort
-  );
-  if (first === "exit") {
-    await settleAfterExit(run, remaining);
-    return false;
-  }
-  if (first !== "timeout") return false;
-  const timedOut2 = run.signal?.aborted !== true;
-  if (timedOut2 && await client.stop(TERM_GRACE_MS) === "killed")
-    run.warnings.push(`the client ignored SIGTERM for ${TERM_GRACE_MS / 1e3} s; its process group was killed with SIGKILL`);
-  else client.killGroup();
-  if (server.isRunning(agent, index)) {
-    server.abortRun(agent, index);
-    await raceTimeout(watch.waiter.promise, 2e3);
-  }
-  return timedOut2;
-}
-async function settleAfterExit(run, remaining) {
-  const { server, agent, index, watch } = run;
-  const settleUntil = Math.min(run.deadline, performance.now() + HANDSHAKE_SETTLE_MS);
-  while (watch.result() === null && performance.now() < run.deadline) {
-    const running = server.isRunning(agent, index);
-    if (!running && performance.now() >= settleUntil) break;
-    const busy = running || server.pendingHandshakes > 0;
-    const step = await raceTimeout(
-      watch.waiter.promise.then(() => "result"),
-      busy ? Math.min(remaining(), 50) : SETTLE_MS,
-      run.abort
-    );
-    if (step === "result" || !busy && !server.isRunning(agent, index) && server.pendingHandshakes === 0) break;
-  }
-}
-async function stopLingeringClient(run) {
-  const { client } = run;
-  const exit = await raceTimeout(
-    client.exited.then(() => "exit"),
-    run.watch.result() === null ? 0 : EXIT_GRACE_MS,
-    run.abort
-  );
-  if (exit === "exit") return;
-  let how = "killed";
-  if (isAborted(run.signal)) client.killGroup();
-  else how = await client.stop(TERM_GRACE_MS);
-  if (run.watch.result() !== null) {
-    run.warnings.push(
-      how === "killed" ? `the client was still running ${EXIT_GRACE_MS / 1e3} s after its case ended and ignored SIGTERM; its process group was killed with SIGKILL` : `the client was still running ${EXIT_GRACE_MS / 1e3} s after its case ended; its process group was stopped with SIGTERM`
-    );
-  }
-  await raceTimeout(client.exited, 1e3);
-}
-var init_per_case = __esm({
-  "src/drivers/per-case.ts"() {
-    "use strict";
-    init_case_limits();
-    init_client_process();
-    init_attack_figures();
-    init_tree_memory();
-    init_waiting();
   }
 });
 
@@ -82070,18 +82200,15 @@ var init_client_role = __esm({
       /** The one line that stops the run, or null. */
       after(def, outcome2, limitS) {
         if (this.stopped !== null || !this.armed) return this.stopped;
-        const connected = outcome2.result !== null || outcome2.sawConnection || outcome2.transportFailure != null;
+        const connected = outcome2.result !== null || outcome2.sawConnection || outcome2.transport != null;
         if (connected) {
           this.armed = false;
           return null;
         }
         const client = outcome2.client;
-        const said = client === null ? null : errorLine(client.output);
-        this.misses.push({ id: def.id, why: `${reasonWithoutResult(client, limitS, false)}${said === null ? "" : `: ${said}`}` });
+        this.misses.push({ id: def.id, client, limitS, errorLine: client === null ? null : errorLine(client.output) });
         if (this.misses.length < NEVER_CONNECTED_LIMIT) return null;
-        const whys = new Set(this.misses.map((m) => m.why));
-        const cases2 = whys.size === 1 ? `(${this.misses.map((m) => m.id).join(", ")}): ${this.misses[0]?.why ?? ""}` : `(${this.misses.map((m) => `${m.id}: ${m.why}`).join("; ")})`;
-        this.stopped = `the client command never connected in the run's first ${this.misses.length} cases ${cases2}; the run is stopped: check --client (the command, and that it dials its {url})`;
+        this.stopped = neverConnectedWords(this.misses);
         return this.stopped;
       }
     };
@@ -83086,9 +83213,12 @@ var init_server_process = __esm({
       }
       /** How the process ended, in words ("exited with status 1", "was killed by SIGKILL"). */
       describeExit() {
+        return serverExitWords(this.exit());
+      }
+      /** How the current start ended, as facts: its status or signal, or why it could not start. */
+      exit() {
         const run = this.current.snapshot(false);
-        if (run.spawnError !== null) return `could not start: ${run.spawnError}`;
-        return endWords2(run);
+        return { exitCode: run.exitCode, signal: run.signal, spawnError: run.spawnError };
       }
       /** The server's last output, on one line. */
       lastOutput() {
@@ -83227,16 +83357,16 @@ async function serverUp(state) {
 }
 async function restartAfterDeath(state, proc, death) {
   if (isAborted(state.signal)) {
-    state.gone = notRunAfterDeath(death, "not restarted");
+    state.gone = { kind: "died", death, next: "not restarted" };
     return;
   }
   if (!state.sut.restart) {
-    state.gone = notRunAfterDeath(death, "not restarted");
+    state.gone = { kind: "died", death, next: "not restarted" };
     state.incidents.push(cutShortWords(death, "not restarted"));
     return;
   }
   if (proc.starts > RESTART_LIMIT) {
-    state.gone = notRunAfterDeath(death, "restart limit", `it was started ${proc.starts} times`);
+    state.gone = { kind: "died", death, next: "restart limit", starts: proc.starts };
     state.incidents.push(restartLimitWords(RESTART_LIMIT));
     state.out.write(`wsgate: ${restartLimitWords(RESTART_LIMIT)}
 `);
@@ -83247,7 +83377,7 @@ async function restartAfterDeath(state, proc, death) {
     state.out.write(`${restartedWords(death, proc.starts)}
 `);
   } catch (err) {
-    state.gone = notRunAfterDeath(death, "restart failed", err instanceof Error ? err.message : String(err));
+    state.gone = { kind: "died", death, next: "restart failed", error: err instanceof Error ? err.message : String(err) };
     state.incidents.push(cutShortWords(death, "restart failed"));
   }
 }
@@ -84289,7 +84419,7 @@ async function playAttackCase(def, run) {
 }
 async function liveness(run) {
   const proc = run.process;
-  const died = async () => proc !== null && await proc.exitsWithin(EXIT_GRACE_MS2) ? `the server under test ${proc.describeExit()} (last output: ${proc.lastOutput()})` : null;
+  const died = async () => proc !== null && await proc.exitsWithin(EXIT_GRACE_MS2) ? { kind: "exited", exit: proc.exit(), lastOutput: proc.lastOutput() } : null;
   const dead = await died();
   if (dead !== null) return dead;
   const limitMs = ((livenessCase.schedule?.maxSeconds ?? 4) + 2) * 1e3;
@@ -84301,8 +84431,8 @@ async function liveness(run) {
     await delay(REFUSED_RETRY_MS);
     outcome2 = await playCase(run.target, livenessCase, info, run.settings(livenessCase));
   }
-  if (outcome2.result === null) return await died() ?? `a normal case on a fresh connection found no server (${outcome2.error ?? "no result"})`;
-  if (outcome2.result.behavior !== Behavior.Ok) return await died() ?? `a normal case on a fresh connection failed: ${outcome2.result.result}`;
+  if (outcome2.result === null) return await died() ?? { kind: "no-server", error: outcome2.error ?? null };
+  if (outcome2.result.behavior !== Behavior.Ok) return await died() ?? { kind: "case-failed", result: outcome2.result.result };
   return null;
 }
 var EXIT_GRACE_MS2, LISTEN_AGAIN_MS, REFUSED_RETRY_MS;
@@ -84444,8 +84574,8 @@ async function awaitRemoteServer(target, sut, signal, unreachable) {
   return false;
 }
 function unreachablePeer(sut, fallbackAgent, out) {
-  const reason = `nothing accepted connections at ${sut.url} within ${sut.startTimeout} s`;
-  out.write(`wsgate: not run: ${reason}; its cases are skipped
+  const reason = { kind: "unreachable", url: sut.url, waitedS: sut.startTimeout };
+  out.write(`${unreachableLine(reason)}
 `);
   return {
     agent: sut.agent ?? fallbackAgent,
@@ -84463,25 +84593,25 @@ function unreachablePeer(sut, fallbackAgent, out) {
 }
 async function playOne(state, def, index) {
   const t0 = performance.now();
-  const failed = (reason) => ({
+  const failed = (why) => ({
     result: null,
     resultAt: null,
     client: null,
     sawConnection: false,
     warnings: [],
     timeMs: performance.now() - t0,
-    missing: reason
+    ...why
   });
   if (isRobustness(def)) {
     const down = await serverDown(state);
-    if (down !== null) return { ...failed(down), notRun: `the server is down after an earlier case (${down})` };
+    if (down !== null) return failed({ notRun: { kind: "server-down", gone: down } });
     return playAttackOne(state, def, index, t0);
   }
   const limitMs = caseTimeoutFor(def, state.config) * 1e3;
   const { signal } = state;
   for (let attempt = 0; ; attempt++) {
     const unplayable = await serverUp(state);
-    if (unplayable !== null) return { ...failed(unplayable), notRun: unplayable };
+    if (unplayable !== null) return failed({ notRun: { kind: "server-gone", gone: unplayable } });
     const proc = state.process;
     let ended;
     const settled2 = new Promise((resolve6) => ended = resolve6);
@@ -84503,9 +84633,9 @@ async function playOne(state, def, index) {
     if (dead && !window2.answered) {
       if (state.sut.restart && (attempt === 0 || outcome2.result === null && attempt < REFUSED_TRIES)) continue;
       const gone = await serverUp(state);
-      if (gone !== null) return { ...failed(gone), notRun: gone };
+      if (gone !== null) return failed({ notRun: { kind: "server-gone", gone } });
     }
-    if (outcome2.result === null) return failed(outcome2.error ?? "no result");
+    if (outcome2.result === null) return failed({ missing: { kind: "no-answer", error: outcome2.error ?? null } });
     state.results.set(def.id, outcome2.result);
     return {
       result: outcome2.result,
@@ -84536,16 +84666,20 @@ async function playAttackOne(state, def, index, t0) {
   const memory = window2?.close() ?? null;
   sampler?.stop();
   let liveness2 = { down: null, processAlive: proc !== null };
+  let peerFailure = null;
   if (down !== null) {
     const restarts = proc !== null && state.sut.restart;
-    const next = restarts ? "it is restarted for the next case (the robustness profile restarts a server wsgate started)" : proc === null ? "wsgate did not start it, so it cannot restart it: the remaining cases are not run" : "it is not restarted: the remaining cases are not run";
-    if (!restarts) state.gone = down;
+    const next = restarts ? "restarted" : proc === null ? "not-started-by-wsgate" : "not-restarted";
+    if (!restarts) state.gone = { kind: "failed-liveness", down };
     else if (!proc.hasExited) state.stale = down;
-    liveness2 = { down, next };
+    liveness2 = { down: livenessDownWords(down), next: livenessNextWords(next) };
+    peerFailure = { kind: "liveness", down, next };
   }
-  const peerFailure = liveness2.down === null ? null : `${liveness2.down}; ${liveness2.next}`;
   const base = { client: null, warnings: [], timeMs: performance.now() - t0, ...peerFailure === null ? {} : { peerFailure } };
-  if (result === null) return { ...base, result: null, resultAt: null, sawConnection: false, missing: down ?? error62 ?? "no result" };
+  if (result === null) {
+    const missing2 = down === null ? { kind: "no-answer", error: error62 } : { kind: "liveness-down", down };
+    return { ...base, result: null, resultAt: null, sawConnection: false, missing: missing2 };
+  }
   state.results.set(def.id, result);
   const peer = { memory, liveness: liveness2, ...cutAtS === null ? {} : { cutAtS } };
   return { ...base, result, resultAt: performance.now(), sawConnection: true, peer };
@@ -84566,19 +84700,19 @@ async function serverDown(state) {
   const proc = state.process;
   if (state.gone !== null) return state.gone;
   if (proc === null || !proc.hasExited && state.stale === null) return null;
-  const how = proc.hasExited ? `the server under test ${proc.describeExit()} (last output: ${proc.lastOutput()})` : `the server under test stopped serving (${state.stale ?? ""})`;
+  const how = proc.hasExited ? { kind: "exited", exit: proc.exit(), lastOutput: proc.lastOutput() } : { kind: "stopped-serving", down: state.stale };
   state.stale = null;
   if (!state.sut.restart || isAborted(state.signal)) {
-    state.gone = `${how}; not restarted (--restart-server restarts it)`;
+    state.gone = { kind: "down", how, restartError: null };
     return state.gone;
   }
   try {
     await proc.restart(state.target.host, state.target.port, state.sut.startTimeout * 1e3, state.signal);
-    state.out.write(`wsgate: ${how}; restarted it (start ${proc.starts})
+    state.out.write(`${restartedBeforeAttackWords(how, proc.starts)}
 `);
     return null;
   } catch (err) {
-    state.gone = `${how}; restarting it failed: ${err instanceof Error ? err.message : String(err)}`;
+    state.gone = { kind: "down", how, restartError: err instanceof Error ? err.message : String(err) };
     return state.gone;
   }
 }
@@ -84607,6 +84741,7 @@ var init_server_role = __esm({
     init_server_watch();
     init_server_attack();
     init_shipped_limits();
+    init_peer_words();
     DIED_GRACE_MS = 300;
     REFUSED_GRACE_MS = 1500;
   }
@@ -84614,7 +84749,7 @@ var init_server_role = __esm({
 
 // src/run/conclude.ts
 function excludedReason(agent, specFile) {
-  return `excluded for agent ${JSON.stringify(agent)} by exclude-agent-cases${specFile === null ? "" : ` in ${specFile}`}`;
+  return excludedWords(agent, specFile);
 }
 function judgedResult(def, result, peer, budgets = DEFAULT_BUDGETS) {
   const verdict = judgeRobustness(def.attackBudget ?? null, recordOf(result), peer, budgets, memoryBudgetOf(def, budgets), cpuBudgetOf(def, budgets));
@@ -84623,16 +84758,16 @@ function judgedResult(def, result, peer, budgets = DEFAULT_BUDGETS) {
   return judged2;
 }
 function conclude(def, index, outcome2, config2, death = null) {
-  if (outcome2.notRun !== void 0) return notRun(def, index, `not run: ${outcome2.notRun}`);
+  if (outcome2.notRun !== void 0) return notRun(def, index, outcome2.notRun);
   const { client } = outcome2;
   const base = { index, ...caseFields(def), timeMs: Math.round(outcome2.timeMs), client };
   if (outcome2.result === null) {
-    const why = outcome2.missing ?? reasonWithoutResult(client, outcome2.limitS ?? caseTimeoutFor(def, config2), outcome2.sawConnection);
-    const reason = outcome2.transportFailure == null ? why : `${outcome2.transportFailure}; ${why}`;
+    const why = outcome2.missing === void 0 ? reasonWithoutResult(client, outcome2.limitS ?? caseTimeoutFor(def, config2), outcome2.sawConnection) : missingWords(outcome2.missing);
+    const reason = outcome2.transport == null ? why : `${outcome2.transport.line}; ${why}`;
     return {
       ...base,
       status: "failed",
-      reason: outcome2.peerFailure === void 0 ? reason : `${outcome2.peerFailure}; ${reason}`,
+      reason: outcome2.peerFailure === void 0 ? reason : `${peerFailureWords(outcome2.peerFailure)}; ${reason}`,
       warnings: outcome2.warnings,
       result: null,
       reportBase: null
@@ -84659,7 +84794,7 @@ function livenessRule(verdict, result, peerFailure) {
   return {
     ...verdict,
     status: "failed",
-    reason: `the peer failed the liveness check after the case: ${peerFailure}; outcome ${result.behavior}: ${result.result}`
+    reason: `the peer failed the liveness check after the case: ${peerFailureWords(peerFailure)}; outcome ${result.behavior}: ${result.result}`
   };
 }
 function deathRule(verdict, def, death) {
@@ -84667,12 +84802,13 @@ function deathRule(verdict, def, death) {
   const crash = diedDuringWords(death, def.id);
   return { ...verdict, status: "failed", reason: verdict.status === "failed" ? `${crash}; ${verdict.reason}` : crash };
 }
-function notRun(def, index, reason) {
+function notRun(def, index, why) {
   return {
     index,
     ...caseFields(def),
     status: "skipped",
-    reason,
+    reason: typeof why === "string" ? why : notRunWords(why),
+    ...typeof why === "string" ? {} : { notRun: why },
     warnings: [],
     timeMs: 0,
     result: null,
@@ -84817,7 +84953,7 @@ function concludedResults(tested) {
   return tested.flatMap((t) => t.cases.flatMap((c5) => c5.result === null ? [] : [c5.result]));
 }
 function interruptedReason(signal) {
-  return `not run: the run was interrupted (${String(signal?.reason ?? "interrupted")})`;
+  return { kind: "interrupted", signal: String(signal?.reason ?? "interrupted") };
 }
 function cutShort(tested) {
   const lines = tested.flatMap((t) => t.incidents.map((i2) => tested.length > 1 ? `${t.agent}: ${i2}` : i2));
