@@ -93,8 +93,8 @@ test('a 1 MiB head in 256-byte pieces (17.1.9, CVE-2023-43669): a server that pa
   assert.equal(bad.code, 1, bad.out);
   const badText = await bad.result('17.1.9');
   t.diagnostic(`rescans-head: ${badText}`);
-  // Its answer is right and prompt: only the CPU it spent on the way shows the fault.
-  assert.match(badText, /the 101 came [\d.]+ ms after the last piece/);
+  // Only the CPU it spent on the way shows the fault (its answer is right; how soon it comes is the load's: on a
+  // machine busy enough it did not come within the case's 20 s, and the CPU was over budget all the same).
   assert.match(badText, /over budget: the peer's process tree spent [\d,]+ ms of CPU time over the case \(budget 1,000 ms\)/i);
   const over = await cpu(bad);
   assert.equal(over.over, true);
