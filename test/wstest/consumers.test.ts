@@ -61,7 +61,7 @@ function replacePort(file: string, from: number, to: number): void {
   writeFileSync(file, readFileSync(file, 'utf8').replace(`:${from}`, `:${to}`));
 }
 
-type Index = Record<string, Record<string, { behavior: string; behaviorClose: string }>>;
+type Index = Record<string, Record<string, { behavior: string; behaviorClose: string; remoteCloseCode?: number | null }>>;
 
 /** The cases whose verdicts differ between two index.json files, one line each (what a failed jq diff does not say). */
 function verdictChanges(expectedFile: string, actualFile: string): string {
@@ -71,8 +71,10 @@ function verdictChanges(expectedFile: string, actualFile: string): string {
   for (const [agent, cases] of Object.entries(expected)) {
     for (const [id, e] of Object.entries(cases)) {
       const a = actual[agent]?.[id];
-      if (a?.behavior !== e.behavior || a.behaviorClose !== e.behaviorClose)
-        lines.push(`${agent} ${id}: expected ${e.behavior}/${e.behaviorClose}, got ${a === undefined ? 'nothing' : `${a.behavior}/${a.behaviorClose}`}`);
+      if (a?.behavior !== e.behavior || a.behaviorClose !== e.behaviorClose || a.remoteCloseCode !== e.remoteCloseCode)
+        lines.push(
+          `${agent} ${id}: expected ${e.behavior}/${e.behaviorClose}/${e.remoteCloseCode}, got ${a === undefined ? 'nothing' : `${a.behavior}/${a.behaviorClose}/${a.remoteCloseCode}`}`,
+        );
     }
   }
   return lines.join('\n');
@@ -188,7 +190,11 @@ describe("real projects' Autobahn invocations", { concurrency: 2 }, () => {
       assert.ok(gate.code === 0 || gate.code === 1, gate.stderr);
       copyFileSync(path.join(root, 'gate/index.json'), path.join(root, 'autobahn/expected-results.json'));
       const diff = await sh(`bash ${path.join(CONSUMERS, 'tokio-tungstenite/test_diff_client.sh')}`, root, env);
-      assert.equal(diff.code, 0, diff.out);
+      assert.equal(
+        diff.code,
+        0,
+        `${diff.out}\n${verdictChanges(path.join(root, 'autobahn/expected-results.json'), path.join(root, 'autobahn/client/index.json'))}`,
+      );
     } finally {
       // Their trap: `docker container stop fuzzingserver`.
       server.child.kill('SIGTERM');
