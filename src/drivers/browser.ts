@@ -22,13 +22,12 @@ import type { CaseResult } from '../model/report.js';
 import { launchBrowser, type BrowserSetup, type LaunchedBrowser } from '../browsers/launch.js';
 import { caseTimeoutFor } from '../policy/case-limits.js';
 import { isRobustness } from '../play/attack-figures.js';
-import { TreeMemory } from '../processes/tree-memory.js';
 import { sleep } from '../processes/waiting.js';
 import type { CaseRunEvent, FuzzingServer } from '../server/fuzzing-server.js';
 import type { CaseOutcome } from './driver.js';
-import { LoopingRobustness } from './looping-robustness.js';
+import { ClientWatch } from './client-watch.js';
 import { played } from './looping.js';
-import { browserIncidentWords, browserStopWords, endWords, pageSkippedWords, pageStallWords } from '../explain/peer-words.js';
+import { browserIncidentWords, browserStopWords, pageSkippedWords, pageStallWords } from '../explain/peer-words.js';
 import type { BrowserStop, NotRunFact, PageStall, ProcessExit } from '../model/peer.js';
 
 /** How many times a run launches the browser again after it exited or its page stalled. */
@@ -150,14 +149,13 @@ async function playLaunches(
   for (;;) {
     // The robustness profile: the page waits for the browser's tree to stop growing (Firefox starts
     // processes for seconds after its launch); then each attack case has its memory window of that
-    // tree; a browser that dies of an attack fails that case (looping-robustness.ts), then is launched again.
+    // tree; a browser that dies of an attack fails that case (client-watch.ts), then is launched again.
     let steady: () => void = () => undefined;
     if (attacks) server.caseCountHold = new Promise<void>((resolve) => (steady = resolve));
     const browser = await launchBrowser(setup, pageUrl(target, first), target.spki);
     onLaunch(browser);
-    const sampler = attacks ? TreeMemory.start(browser.process.pid) : null;
-    void sampler?.steady(STEADY_MS, STEADY_SLACK, (watch.timeoutS * 1000) / 2).finally(steady);
-    const robust = attacks ? new LoopingRobustness(cases, sampler, watch.settle) : null;
+    const robust = ClientWatch.forRun(browser.process, cases, watch.settle);
+    void robust.steady(STEADY_MS, STEADY_SLACK, (watch.timeoutS * 1000) / 2).finally(steady);
     let end: LaunchEnd = { kind: 'signal' };
     // The attack case the browser died of, when the robustness profile charged one.
     let charged: number | null = null;
@@ -165,12 +163,12 @@ async function playLaunches(
       end = await watchLaunch(watch, browser, signal, robust);
     } finally {
       // How it died on its own, read before wsgate ends it; or how its page stopped asking (a stall).
-      const died = end.kind === 'incident' && browser.process.hasExited ? diedWords(browser) : null;
+      const died = end.kind === 'incident' ? robust.exitWords() : null;
       const hung = end.kind === 'incident' && died === null && end.loaded ? stopDetail(end.stop) : null;
-      charged = robust?.ended(died ?? hung, died === null && hung !== null) ?? null;
+      charged = robust.ended(died ?? hung, died === null && hung !== null);
       steady();
       server.caseCountHold = null;
-      sampler?.stop();
+      robust.stop();
       await browser.dispose();
       incidents.cpuMs += browser.cpuMs();
     }
@@ -215,7 +213,7 @@ interface WatchSettings {
 }
 
 /** Watches one launch until the page asks /updateReports, the run's signal, or an incident. */
-function watchLaunch(w: WatchSettings, browser: LaunchedBrowser, signal: AbortSignal | undefined, robust: LoopingRobustness | null): Promise<LaunchEnd> {
+function watchLaunch(w: WatchSettings, browser: LaunchedBrowser, signal: AbortSignal | undefined, robust: ClientWatch): Promise<LaunchEnd> {
   return new Promise<LaunchEnd>((resolve) => {
     const watch = new LaunchWatch(w, robust, resolve);
     watch.attach(signal);
@@ -251,7 +249,7 @@ class LaunchWatch {
 
   constructor(
     private readonly w: WatchSettings,
-    private readonly robust: LoopingRobustness | null,
+    private readonly robust: ClientWatch,
     private readonly resolve: (end: LaunchEnd) => void,
   ) {
     this.timer = setInterval(() => this.tick(), TICK_MS);
@@ -297,7 +295,7 @@ class LaunchWatch {
   private started(event: CaseRunEvent): void {
     if (event.agent !== this.w.agent) return;
     this.release();
-    this.robust?.started(event.index);
+    this.robust.started(event.index);
     this.current = { index: event.index, since: performance.now() };
     this.open.set(event.index, this.current.since);
     this.lastActivity = this.current.since;
@@ -312,7 +310,7 @@ class LaunchWatch {
     this.lastEnded = { index: event.index, at };
     this.lastActivity = at;
     // An attack case's outcome waits for the browser to show it survived (the next case starts).
-    if (this.robust?.finished(event.index, result, played(result, at)) !== true) this.held = { index: event.index, result, at };
+    if (!this.robust.finished(event.index, played(result, at))) this.held = { index: event.index, result, at };
     if (this.draining && this.open.size === 0) this.finish({ kind: 'done' });
   }
 
@@ -368,16 +366,6 @@ class LaunchWatch {
     this.detach();
     this.resolve(end);
   }
-}
-
-/**
- * How a browser that ended on its own died, as the robustness verdicts word it ("was killed by
- * SIGSEGV", "exited with status 1"): any end before the page asked for the reports is one, and its
- * output (D-Bus and GPU chatter) tells nothing about why.
- */
-function diedWords(browser: LaunchedBrowser): string {
-  const run = browser.process.snapshot(false);
-  return endWords(run);
 }
 
 /** How the browser's process ended, as facts. */

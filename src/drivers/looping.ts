@@ -8,12 +8,10 @@ import type { ClientRunConfig } from '../config/run-config.js';
 import type { CaseResult, ClientRun } from '../model/report.js';
 import type { CaseRunEvent, FuzzingServer } from '../server/fuzzing-server.js';
 import { caseTimeoutFor } from '../policy/case-limits.js';
-import { startClient, type ClientValues } from '../processes/client-process.js';
+import { startClient, type ClientProcess, type ClientValues } from '../processes/client-process.js';
 import { TERM_GRACE_MS, raceTimeout, sleep } from '../processes/waiting.js';
 import type { CaseOutcome } from './driver.js';
-import { LoopingRobustness } from './looping-robustness.js';
-import { isRobustness } from '../play/attack-figures.js';
-import { TreeMemory } from '../processes/tree-memory.js';
+import { ClientWatch } from './client-watch.js';
 import { UsageError } from '../errors.js';
 import { errorLine } from '../processes/crash.js';
 import { loopingNeverConnectedWords } from '../explain/peer-words.js';
@@ -36,39 +34,36 @@ export async function runLooping(
 ): Promise<void> {
   const t0 = performance.now();
   const seen: CaseRunEvent[] = [];
-  let sampler: TreeMemory | null = null;
-  let watch = new LoopingRobustness(cases, null, settle);
+  // The client's watch, once it started: under --robustness, its tree is sampled for the attack cases' memory figures.
+  let watch: ClientWatch | null = null;
   const onStart = (event: CaseRunEvent): void => {
     seen.push(event);
-    watch.started(event.index);
+    watch?.started(event.index);
   };
   const onFinish = (event: CaseRunEvent, result: CaseResult): void => {
     if (event.agent !== resultAgent(server, config)) return;
     const outcome = played(result, performance.now());
-    if (!watch.finished(event.index, result, outcome)) settle(event.index, outcome);
+    if (watch?.finished(event.index, outcome) !== true) settle(event.index, outcome);
   };
   server.on('caseStarted', onStart);
   server.on('caseFinished', onFinish);
   const budgetS = cases.reduce((sum, c) => sum + caseTimeoutFor(c, config), 0);
   let clientRun: ClientRun;
-  let crash: string | null = null;
-  // Under --robustness, the client's process tree is sampled for the attack cases' memory figures.
-  const started = (pid: number | undefined): void => {
-    if (!cases.some(isRobustness)) return;
-    sampler = TreeMemory.start(pid);
-    watch = new LoopingRobustness(cases, sampler, settle);
+  const started = (client: ClientProcess): void => {
+    watch = ClientWatch.forRun(client, cases, settle);
   };
   try {
     const values = { url: where.baseUrl, case: '', agent: config.agent, http2: where.http2, ...(where.ca !== null ? { ca: where.ca } : {}) };
     const connectMs = caseTimeoutFor(cases[0] as CatalogueCase, config) * 1000;
-    ({ run: clientRun, crash } = await driveClient(server, command, values, config, signal, { budgetMs: budgetS * 1000, connectMs }, seen, started));
+    clientRun = await driveClient(server, command, values, config, signal, { budgetMs: budgetS * 1000, connectMs }, seen, started);
   } finally {
     server.off('caseStarted', onStart);
     server.off('caseFinished', onFinish);
-    (sampler as TreeMemory | null)?.stop();
+    (watch as ClientWatch | null)?.stop();
   }
-  watch.ended(crash);
-  const dead = watch.unplayed();
+  const ended = watch as ClientWatch | null;
+  ended?.ended(ended.crash());
+  const dead = ended?.unplayed() ?? null;
   // Over TLS, a client that never got through the TLS handshake: every case it did not run says so first.
   const transport = transportSince(server, t0);
   const agent = resultAgent(server, config);
@@ -121,8 +116,8 @@ async function driveClient(
   signal: AbortSignal | undefined,
   limits: { budgetMs: number; connectMs: number },
   seen: readonly CaseRunEvent[],
-  started: (pid: number | undefined) => void,
-): Promise<{ run: ClientRun; crash: string | null }> {
+  started: (client: ClientProcess) => void,
+): Promise<ClientRun> {
   // The bundled client runs up to --jobs cases at once itself (group 9 alone); other looping clients
   // run their cases one after another, as Autobahn's drivers do. Its zlib work (ws compresses and
   // inflates in libuv's pool, one task per frame) goes faster on one pool thread than on the default
@@ -130,7 +125,7 @@ async function driveClient(
   // --jobs 2, 53.2 -> 41.0 s wall, client CPU 68.4 -> 42.5 s (BENCHMARKS.md).
   const env = config.client === null ? { WSGATE_JOBS: String(config.jobs), UV_THREADPOOL_SIZE: '1' } : {};
   const client = startClient(command, values, env);
-  started(client.pid);
+  started(client);
   const abort = new AbortController();
   signal?.addEventListener('abort', () => abort.abort(), { once: true });
   let timedOut = false;
@@ -163,7 +158,7 @@ async function driveClient(
   } finally {
     client.killGroup();
   }
-  return { run: client.snapshot(timedOut), crash: client.crash() };
+  return client.snapshot(timedOut);
 }
 
 /** The one line of a looping client command that never reached the server. */

@@ -11,10 +11,9 @@ import type { CaseRunEvent, FuzzingServer } from '../server/fuzzing-server.js';
 import { caseTimeoutFor } from '../policy/case-limits.js';
 import { startClient, type ClientProcess } from '../processes/client-process.js';
 import type { CaseOutcome } from './driver.js';
+import { ClientWatch } from './client-watch.js';
 import type { RobustnessBudgets } from '../cases/data/budgets.js';
-import { isRobustness, type PeerFacts, type PeerMemory } from '../play/attack-figures.js';
-import type { ClientCrash, TransportFact } from '../model/peer.js';
-import { TreeMemory, type MemoryWindow } from '../processes/tree-memory.js';
+import type { TransportFact } from '../model/peer.js';
 import { EXIT_GRACE_MS, HANDSHAKE_SETTLE_MS, SETTLE_MS, TERM_GRACE_MS, caseUrl, isAborted, raceTimeout, waitForResult } from '../processes/waiting.js';
 
 /** What the server says of one case while it runs. */
@@ -24,10 +23,6 @@ interface CaseWatch {
   result(): CaseResult | null;
   /** When the result came (performance.now()), or null. */
   resultAt(): number | null;
-  /** Ends the memory window (a robustness case's): the figure is kept. */
-  closeMemory(): void;
-  /** The client tree's memory over the case, or null (not a robustness case, or no connection yet). */
-  memory(): PeerMemory | null;
   dispose(): void;
 }
 
@@ -66,8 +61,8 @@ export async function runOneCase(
     ...(where.ca !== null ? { ca: where.ca } : {}),
   });
   // A robustness case: the client's tree is sampled, its baseline when the case's connection opens.
-  const sampler = isRobustness(def) ? TreeMemory.start(client.pid) : null;
-  const watch = watchCase(server, agent, index, sampler);
+  const peer = ClientWatch.forCase(client, def, index);
+  const watch = watchCase(server, agent, index, () => peer.started(index));
   const warnings: string[] = [];
   const abort = new AbortController();
   const onAbort = (): void => abort.abort();
@@ -76,21 +71,16 @@ export async function runOneCase(
   try {
     const run: RunningCase = { server, agent, index, client, watch, deadline, abort: abort.signal, signal, warnings };
     timedOut = await awaitCaseEnd(run);
-    watch.closeMemory();
+    peer.close(index);
     if (!client.hasExited) await stopLingeringClient(run);
   } finally {
     // Grandchildren may outlive the client's shell: the group goes in any case.
     client.killGroup();
-    sampler?.stop();
+    peer.stop();
     signal?.removeEventListener('abort', onAbort);
     watch.dispose();
   }
   const result = watch.result();
-  const crash = crashedByAttack(def, result, client.crash());
-  const peer: PeerFacts | null =
-    sampler === null
-      ? null
-      : { memory: watch.memory() ?? { measured: false, why: 'the case never opened a connection' }, ...(crash === null ? {} : { crash }) };
   return {
     result,
     resultAt: watch.resultAt(),
@@ -99,20 +89,8 @@ export async function runOneCase(
     warnings,
     timeMs: performance.now() - t0,
     transport: result === null ? transportSince(server, t0) : null,
-    ...(crash === null ? {} : { peerFailure: { kind: 'client-crash', advisory: def.attackBudget?.advisory ?? null, crash } }),
-    ...(peer === null ? {} : { peer }),
+    ...peer.caseFacts(index, result),
   };
-}
-
-/**
- * A robustness case (one with an attack budget) whose client process died on its own (an uncaught
- * exception, a signal wsgate did not send) before it sent its close frame: the attack took the client
- * down (the case's verdict says so: play/attack-figures.ts), or null.
- */
-function crashedByAttack(def: CatalogueCase, result: CaseResult | null, crash: string | null): ClientCrash | null {
-  if (def.attackBudget === undefined || crash === null) return null;
-  if (result !== null && result.remoteCloseCode !== null) return null;
-  return { how: crash, when: 'before its close' };
 }
 
 /** The client's connection that failed below WebSocket (TLS, HTTP/2) at or after `since`, as the fuzzing server told it, or null. */
@@ -121,17 +99,16 @@ export function transportSince(server: FuzzingServer, since: number): TransportF
   return line === null ? null : { kind: 'transport', line };
 }
 
-function watchCase(server: FuzzingServer, agent: string, index: number, sampler: TreeMemory | null): CaseWatch {
+/** Watches the server for the case; `opened` when its connection opens (the client watch's baseline). */
+function watchCase(server: FuzzingServer, agent: string, index: number, opened: () => void): CaseWatch {
   let saw = false;
   let result: CaseResult | null = null;
   let resultAt: number | null = null;
-  let window: MemoryWindow | null = null;
-  let memory: PeerMemory | null = null;
   const onStart = (event: CaseRunEvent): void => {
     if (event.agent !== agent || event.index !== index) return;
     saw = true;
     // The baseline: the client, started and connected, before the attack (its runtime's start-up is not the attack's).
-    window ??= sampler?.window() ?? null;
+    opened();
   };
   server.on('caseStarted', onStart);
   const waiter = waitForResult(server, agent, index);
@@ -144,10 +121,6 @@ function watchCase(server: FuzzingServer, agent: string, index: number, sampler:
     sawConnection: () => saw,
     result: () => result,
     resultAt: () => resultAt,
-    closeMemory: () => {
-      memory ??= window?.close() ?? null;
-    },
-    memory: () => memory,
     dispose: () => {
       server.off('caseStarted', onStart);
       waiter.cancel();

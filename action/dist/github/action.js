@@ -81013,104 +81013,6 @@ var init_waiting = __esm({
   }
 });
 
-// src/drivers/looping-robustness.ts
-var LoopingRobustness;
-var init_looping_robustness = __esm({
-  "src/drivers/looping-robustness.ts"() {
-    "use strict";
-    init_attack_figures();
-    LoopingRobustness = class {
-      constructor(cases2, sampler, settle2) {
-        this.cases = cases2;
-        this.sampler = sampler;
-        this.settle = settle2;
-      }
-      cases;
-      sampler;
-      settle;
-      windows = /* @__PURE__ */ new Map();
-      /** Windows closed when the client moved on to a later case before this one ended (a browser's page can). */
-      closed = /* @__PURE__ */ new Map();
-      /** Attack cases with a result, waiting for the client to show it survived them. */
-      held = /* @__PURE__ */ new Map();
-      lastStarted = null;
-      /** Why the cases not started yet are not run (the client died), or null. */
-      died = null;
-      attack(index) {
-        const def = this.cases[index - 1];
-        return def !== void 0 && isRobustness(def) ? def : null;
-      }
-      /**
-       * A case's connection opened: the client survived the cases before it; an attack case's baseline is
-       * sampled now. A case still open ends its window here: what the tree does next is the new case's.
-       */
-      started(index) {
-        this.release((i2) => i2 !== index);
-        for (const [i2, window2] of [...this.windows]) {
-          if (i2 === index) continue;
-          this.closed.set(i2, window2.close());
-          this.windows.delete(i2);
-        }
-        this.lastStarted = index;
-        if (this.attack(index) !== null && this.sampler !== null && !this.windows.has(index)) this.windows.set(index, this.sampler.window());
-      }
-      /** A case's result: an attack case's outcome gets its memory window's facts and is held; true when held (not to settle now). */
-      finished(index, _result, outcome2) {
-        const def = this.attack(index);
-        if (def === null) return false;
-        const window2 = this.windows.get(index);
-        this.windows.delete(index);
-        const early = this.closed.get(index);
-        this.closed.delete(index);
-        const memory = early ?? window2?.close() ?? (this.sampler === null ? null : { measured: false, why: "the case never opened a connection" });
-        this.held.set(index, { ...outcome2, peer: { memory } });
-        return true;
-      }
-      /**
-       * The client exited (`crash`: how it died on its own, or null), or, `hung`, a browser's page stopped
-       * asking for cases (`crash` says how). The attack case it was in fails with why (a fact its
-       * verdict reads: play/attack-figures.ts); the held cases are settled; the cases it never started
-       * are not run. Returns the index of the attack case failed so, or null.
-       */
-      ended(crash, hung = false) {
-        const index = this.lastStarted;
-        const def = index === null ? null : this.attack(index);
-        const failed = crash !== null && index !== null && def?.attackBudget !== void 0;
-        if (failed) {
-          const died = hung ? { how: crash, when: "during the case", hung: true } : { how: crash, when: "during the case" };
-          this.died = { kind: "looping-client-died", during: def.id, how: crash };
-          const failed2 = this.held.get(index) ?? {
-            result: null,
-            resultAt: null,
-            client: null,
-            sawConnection: true,
-            warnings: [],
-            timeMs: 0,
-            missing: { kind: "no-result" }
-          };
-          const peerFailure = { kind: "client-crash", advisory: def.attackBudget.advisory, crash: died };
-          this.held.set(index, { ...failed2, peerFailure, peer: { memory: failed2.peer?.memory ?? null, crash: died } });
-        }
-        for (const window2 of this.windows.values()) window2.close();
-        this.windows.clear();
-        this.release(() => true);
-        return failed ? index : null;
-      }
-      /** The outcome of a case the client never started before it died of an attack, or null. */
-      unplayed() {
-        return this.died === null ? null : { result: null, resultAt: null, client: null, sawConnection: false, warnings: [], timeMs: 0, notRun: this.died };
-      }
-      release(which) {
-        for (const [index, outcome2] of [...this.held]) {
-          if (!which(index)) continue;
-          this.held.delete(index);
-          this.settle(index, outcome2);
-        }
-      }
-    };
-  }
-});
-
 // src/processes/tree-memory.ts
 function parents() {
   const pids = procPids();
@@ -81271,6 +81173,169 @@ var init_tree_memory = __esm({
   }
 });
 
+// src/drivers/client-watch.ts
+var NEVER_OPENED, ClientWatch;
+var init_client_watch = __esm({
+  "src/drivers/client-watch.ts"() {
+    "use strict";
+    init_attack_figures();
+    init_tree_memory();
+    init_peer_words();
+    NEVER_OPENED = { measured: false, why: "the case never opened a connection" };
+    ClientWatch = class _ClientWatch {
+      constructor(client, caseAt, sampler, settle2) {
+        this.client = client;
+        this.caseAt = caseAt;
+        this.sampler = sampler;
+        this.settle = settle2;
+      }
+      client;
+      caseAt;
+      sampler;
+      settle;
+      windows = /* @__PURE__ */ new Map();
+      /** Windows closed before the case's outcome was told (its end in per-case mode; a browser's page can move on early). */
+      closed = /* @__PURE__ */ new Map();
+      /** Attack cases with a result, waiting for the client to show it survived them. */
+      held = /* @__PURE__ */ new Map();
+      lastStarted = null;
+      /** Why the cases not started yet are not run (the client died), or null. */
+      died = null;
+      /** A client process that plays the one case `def`, at `index` in the run. */
+      static forCase(client, def, index) {
+        return new _ClientWatch(
+          client,
+          (i2) => i2 === index ? def : void 0,
+          isRobustness(def) ? TreeMemory.start(client.pid) : null,
+          () => void 0
+        );
+      }
+      /** A client that plays the run's cases itself (index i + 1 is cases[i]); each outcome held by the watch goes to `settle`. */
+      static forRun(client, cases2, settle2) {
+        return new _ClientWatch(client, (i2) => cases2[i2 - 1], cases2.some(isRobustness) ? TreeMemory.start(client.pid) : null, settle2);
+      }
+      attack(index) {
+        const def = this.caseAt(index);
+        return def !== void 0 && isRobustness(def) ? def : null;
+      }
+      /** Resolves once the tree holds within `slackBytes` for `quietMs` (at most `maxMs`); at once when nothing is sampled. */
+      async steady(quietMs, slackBytes, maxMs) {
+        await this.sampler?.steady(quietMs, slackBytes, maxMs);
+      }
+      /** Stops sampling. */
+      stop() {
+        this.sampler?.stop();
+      }
+      /**
+       * A case's connection opened: the client survived the cases before it; an attack case's baseline is
+       * sampled now (the client started and connected, before the attack). A case still open ends its
+       * window here: what the tree does next is the new case's.
+       */
+      started(index) {
+        this.release((i2) => i2 !== index);
+        for (const [i2, window2] of [...this.windows]) {
+          if (i2 === index) continue;
+          this.closed.set(i2, window2.close());
+          this.windows.delete(i2);
+        }
+        this.lastStarted = index;
+        if (this.attack(index) !== null && this.sampler !== null && !this.windows.has(index) && !this.closed.has(index))
+          this.windows.set(index, this.sampler.window());
+      }
+      /** A case ended (per-case mode: its result, the client's exit or its deadline): its memory window closes, the figure kept. */
+      close(index) {
+        const window2 = this.windows.get(index);
+        this.windows.delete(index);
+        if (window2 !== void 0 && !this.closed.has(index)) this.closed.set(index, window2.close());
+      }
+      /** The memory of the case at `index`: its window's figure, or why there is none; null when nothing was sampled. */
+      memory(index) {
+        const window2 = this.windows.get(index);
+        this.windows.delete(index);
+        const early = this.closed.get(index);
+        this.closed.delete(index);
+        return early ?? window2?.close() ?? (this.sampler === null ? null : NEVER_OPENED);
+      }
+      /**
+       * Per-case mode, once the client process has ended: an attack case whose client died on its own
+       * (an uncaught exception, a signal wsgate did not send) before it sent its close frame failed of
+       * it; an attack case's facts. Nothing for a case that is no attack.
+       */
+      caseFacts(index, result) {
+        const def = this.caseAt(index);
+        const how = this.client.crash();
+        const beforeClose = result === null || result.remoteCloseCode === null;
+        const crash = def?.attackBudget !== void 0 && how !== null && beforeClose ? { how, when: "before its close" } : null;
+        const memory = this.memory(index);
+        const peer = this.sampler === null ? null : { memory: memory ?? NEVER_OPENED, ...crash === null ? {} : { crash } };
+        return {
+          ...crash === null ? {} : { peerFailure: { kind: "client-crash", advisory: def?.attackBudget?.advisory ?? null, crash } },
+          ...peer === null ? {} : { peer }
+        };
+      }
+      /** A case's result (a client that plays many): an attack case's outcome gets its memory window's facts and is held; true when held (not to settle now). */
+      finished(index, outcome2) {
+        if (this.attack(index) === null) return false;
+        this.held.set(index, { ...outcome2, peer: { memory: this.memory(index) } });
+        return true;
+      }
+      /** How the client process died on its own (processes/crash.ts), or null: it runs, exited with 0, or wsgate stopped it. */
+      crash() {
+        return this.client.crash();
+      }
+      /**
+       * How the process ended, whatever its status, as the robustness verdicts word it ("was killed by
+       * SIGSEGV", "exited with status 1"), or null while it runs: a browser's, any end before its page
+       * asked for the reports is one, and its output (D-Bus and GPU chatter) tells nothing about why.
+       */
+      exitWords() {
+        return this.client.hasExited ? endWords2(this.client.snapshot(false)) : null;
+      }
+      /**
+       * The client exited (`crash`: how it died on its own, or null), or, `hung`, a browser's page stopped
+       * asking for cases (`crash` says how). The attack case it was in fails with why (a fact its
+       * verdict reads: play/attack-figures.ts); the held cases are settled; the cases it never started
+       * are not run. Returns the index of the attack case failed so, or null.
+       */
+      ended(crash, hung = false) {
+        const index = this.lastStarted;
+        const def = index === null ? null : this.attack(index);
+        const failed = crash !== null && index !== null && def?.attackBudget !== void 0;
+        if (failed) {
+          const died = hung ? { how: crash, when: "during the case", hung: true } : { how: crash, when: "during the case" };
+          this.died = { kind: "looping-client-died", during: def.id, how: crash };
+          const failed2 = this.held.get(index) ?? {
+            result: null,
+            resultAt: null,
+            client: null,
+            sawConnection: true,
+            warnings: [],
+            timeMs: 0,
+            missing: { kind: "no-result" }
+          };
+          const peerFailure = { kind: "client-crash", advisory: def.attackBudget.advisory, crash: died };
+          this.held.set(index, { ...failed2, peerFailure, peer: { memory: failed2.peer?.memory ?? null, crash: died } });
+        }
+        for (const window2 of this.windows.values()) window2.close();
+        this.windows.clear();
+        this.release(() => true);
+        return failed ? index : null;
+      }
+      /** The outcome of a case the client never started before it died of an attack, or null. */
+      unplayed() {
+        return this.died === null ? null : { result: null, resultAt: null, client: null, sawConnection: false, warnings: [], timeMs: 0, notRun: this.died };
+      }
+      release(which) {
+        for (const [index, outcome2] of [...this.held]) {
+          if (!which(index)) continue;
+          this.held.delete(index);
+          this.settle(index, outcome2);
+        }
+      }
+    };
+  }
+});
+
 // src/drivers/per-case.ts
 async function runOneCase(server, def, index, command2, where, config2, signal) {
   const agent = config2.agent;
@@ -81283,8 +81348,8 @@ async function runOneCase(server, def, index, command2, where, config2, signal) 
     http2: where.http2,
     ...where.ca !== null ? { ca: where.ca } : {}
   });
-  const sampler = isRobustness(def) ? TreeMemory.start(client.pid) : null;
-  const watch = watchCase(server, agent, index, sampler);
+  const peer = ClientWatch.forCase(client, def, index);
+  const watch = watchCase(server, agent, index, () => peer.started(index));
   const warnings = [];
   const abort = new AbortController();
   const onAbort = () => abort.abort();
@@ -81293,17 +81358,15 @@ async function runOneCase(server, def, index, command2, where, config2, signal) 
   try {
     const run = { server, agent, index, client, watch, deadline, abort: abort.signal, signal, warnings };
     timedOut2 = await awaitCaseEnd(run);
-    watch.closeMemory();
+    peer.close(index);
     if (!client.hasExited) await stopLingeringClient(run);
   } finally {
     client.killGroup();
-    sampler?.stop();
+    peer.stop();
     signal?.removeEventListener("abort", onAbort);
     watch.dispose();
   }
   const result = watch.result();
-  const crash = crashedByAttack(def, result, client.crash());
-  const peer = sampler === null ? null : { memory: watch.memory() ?? { measured: false, why: "the case never opened a connection" }, ...crash === null ? {} : { crash } };
   return {
     result,
     resultAt: watch.resultAt(),
@@ -81312,29 +81375,21 @@ async function runOneCase(server, def, index, command2, where, config2, signal) 
     warnings,
     timeMs: performance.now() - t0,
     transport: result === null ? transportSince(server, t0) : null,
-    ...crash === null ? {} : { peerFailure: { kind: "client-crash", advisory: def.attackBudget?.advisory ?? null, crash } },
-    ...peer === null ? {} : { peer }
+    ...peer.caseFacts(index, result)
   };
-}
-function crashedByAttack(def, result, crash) {
-  if (def.attackBudget === void 0 || crash === null) return null;
-  if (result !== null && result.remoteCloseCode !== null) return null;
-  return { how: crash, when: "before its close" };
 }
 function transportSince(server, since) {
   const line2 = server.transportFailureSince(since);
   return line2 === null ? null : { kind: "transport", line: line2 };
 }
-function watchCase(server, agent, index, sampler) {
+function watchCase(server, agent, index, opened) {
   let saw = false;
   let result = null;
   let resultAt = null;
-  let window2 = null;
-  let memory = null;
   const onStart = (event) => {
     if (event.agent !== agent || event.index !== index) return;
     saw = true;
-    window2 ??= sampler?.window() ?? null;
+    opened();
   };
   server.on("caseStarted", onStart);
   const waiter = waitForResult(server, agent, index);
@@ -81347,10 +81402,6 @@ function watchCase(server, agent, index, sampler) {
     sawConnection: () => saw,
     result: () => result,
     resultAt: () => resultAt,
-    closeMemory: () => {
-      memory ??= window2?.close() ?? null;
-    },
-    memory: () => memory,
     dispose: () => {
       server.off("caseStarted", onStart);
       waiter.cancel();
@@ -81418,8 +81469,7 @@ var init_per_case = __esm({
     "use strict";
     init_case_limits();
     init_client_process();
-    init_attack_figures();
-    init_tree_memory();
+    init_client_watch();
     init_waiting();
   }
 });
@@ -81428,38 +81478,35 @@ var init_per_case = __esm({
 async function runLooping(server, cases2, command2, where, config2, signal, settle2) {
   const t0 = performance.now();
   const seen = [];
-  let sampler = null;
-  let watch = new LoopingRobustness(cases2, null, settle2);
+  let watch = null;
   const onStart = (event) => {
     seen.push(event);
-    watch.started(event.index);
+    watch?.started(event.index);
   };
   const onFinish = (event, result) => {
     if (event.agent !== resultAgent(server, config2)) return;
     const outcome2 = played(result, performance.now());
-    if (!watch.finished(event.index, result, outcome2)) settle2(event.index, outcome2);
+    if (watch?.finished(event.index, outcome2) !== true) settle2(event.index, outcome2);
   };
   server.on("caseStarted", onStart);
   server.on("caseFinished", onFinish);
   const budgetS = cases2.reduce((sum, c5) => sum + caseTimeoutFor(c5, config2), 0);
   let clientRun;
-  let crash = null;
-  const started = (pid) => {
-    if (!cases2.some(isRobustness)) return;
-    sampler = TreeMemory.start(pid);
-    watch = new LoopingRobustness(cases2, sampler, settle2);
+  const started = (client) => {
+    watch = ClientWatch.forRun(client, cases2, settle2);
   };
   try {
     const values = { url: where.baseUrl, case: "", agent: config2.agent, http2: where.http2, ...where.ca !== null ? { ca: where.ca } : {} };
     const connectMs = caseTimeoutFor(cases2[0], config2) * 1e3;
-    ({ run: clientRun, crash } = await driveClient(server, command2, values, config2, signal, { budgetMs: budgetS * 1e3, connectMs }, seen, started));
+    clientRun = await driveClient(server, command2, values, config2, signal, { budgetMs: budgetS * 1e3, connectMs }, seen, started);
   } finally {
     server.off("caseStarted", onStart);
     server.off("caseFinished", onFinish);
-    sampler?.stop();
+    watch?.stop();
   }
-  watch.ended(crash);
-  const dead = watch.unplayed();
+  const ended = watch;
+  ended?.ended(ended.crash());
+  const dead = ended?.unplayed() ?? null;
   const transport = transportSince(server, t0);
   const agent = resultAgent(server, config2);
   const results = server.results.get(agent) ?? /* @__PURE__ */ new Map();
@@ -81494,7 +81541,7 @@ function resultAgent(server, config2) {
 async function driveClient(server, command2, values, config2, signal, limits, seen, started) {
   const env2 = config2.client === null ? { WSGATE_JOBS: String(config2.jobs), UV_THREADPOOL_SIZE: "1" } : {};
   const client = startClient(command2, values, env2);
-  started(client.pid);
+  started(client);
   const abort = new AbortController();
   signal?.addEventListener("abort", () => abort.abort(), { once: true });
   let timedOut2 = false;
@@ -81524,7 +81571,7 @@ async function driveClient(server, command2, values, config2, signal, limits, se
   } finally {
     client.killGroup();
   }
-  return { run: client.snapshot(timedOut2), crash: client.crash() };
+  return client.snapshot(timedOut2);
 }
 function neverConnected(run, connectS) {
   return loopingNeverConnectedWords(run, connectS, errorLine(run.output));
@@ -81535,9 +81582,7 @@ var init_looping = __esm({
     init_case_limits();
     init_client_process();
     init_waiting();
-    init_looping_robustness();
-    init_attack_figures();
-    init_tree_memory();
+    init_client_watch();
     init_errors();
     init_crash();
     init_peer_words();
@@ -81828,20 +81873,19 @@ async function playLaunches(watch, setup, target, signal, incidents, reached, on
     if (attacks) server.caseCountHold = new Promise((resolve6) => steady = resolve6);
     const browser = await launchBrowser(setup, pageUrl(target, first), target.spki);
     onLaunch(browser);
-    const sampler = attacks ? TreeMemory.start(browser.process.pid) : null;
-    void sampler?.steady(STEADY_MS, STEADY_SLACK, watch.timeoutS * 1e3 / 2).finally(steady);
-    const robust = attacks ? new LoopingRobustness(cases2, sampler, watch.settle) : null;
+    const robust = ClientWatch.forRun(browser.process, cases2, watch.settle);
+    void robust.steady(STEADY_MS, STEADY_SLACK, watch.timeoutS * 1e3 / 2).finally(steady);
     let end = { kind: "signal" };
     let charged = null;
     try {
       end = await watchLaunch(watch, browser, signal, robust);
     } finally {
-      const died = end.kind === "incident" && browser.process.hasExited ? diedWords(browser) : null;
+      const died = end.kind === "incident" ? robust.exitWords() : null;
       const hung = end.kind === "incident" && died === null && end.loaded ? stopDetail(end.stop) : null;
-      charged = robust?.ended(died ?? hung, died === null && hung !== null) ?? null;
+      charged = robust.ended(died ?? hung, died === null && hung !== null);
       steady();
       server.caseCountHold = null;
-      sampler?.stop();
+      robust.stop();
       await browser.dispose();
       incidents.cpuMs += browser.cpuMs();
     }
@@ -81874,10 +81918,6 @@ function watchLaunch(w, browser, signal, robust) {
     void browser.process.exited.then(() => watch.exited({ kind: "exited", exit: exitOf(browser) }));
   });
 }
-function diedWords(browser) {
-  const run = browser.process.snapshot(false);
-  return endWords2(run);
-}
 function exitOf(browser) {
   const run = browser.process.snapshot(false);
   return { exitCode: run.exitCode, signal: run.signal, spawnError: run.spawnError };
@@ -81902,9 +81942,8 @@ var init_browser = __esm({
     init_launch();
     init_case_limits();
     init_attack_figures();
-    init_tree_memory();
     init_waiting();
-    init_looping_robustness();
+    init_client_watch();
     init_looping();
     init_peer_words();
     RELAUNCHES = 2;
@@ -81975,7 +82014,7 @@ var init_browser = __esm({
       started(event) {
         if (event.agent !== this.w.agent) return;
         this.release();
-        this.robust?.started(event.index);
+        this.robust.started(event.index);
         this.current = { index: event.index, since: performance.now() };
         this.open.set(event.index, this.current.since);
         this.lastActivity = this.current.since;
@@ -81988,7 +82027,7 @@ var init_browser = __esm({
         this.release();
         this.lastEnded = { index: event.index, at };
         this.lastActivity = at;
-        if (this.robust?.finished(event.index, result, played(result, at)) !== true) this.held = { index: event.index, result, at };
+        if (!this.robust.finished(event.index, played(result, at))) this.held = { index: event.index, result, at };
         if (this.draining && this.open.size === 0) this.finish({ kind: "done" });
       }
       tick() {
