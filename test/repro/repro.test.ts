@@ -108,7 +108,9 @@ function start(p: Program, cwd: string, extra: string[] = []): { child: ChildPro
   let err = '';
   child.stdout?.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr?.on('data', (c: Buffer) => (err += c.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  // 'close', not 'exit': the process can exit before its last output has been read (on a busy machine
+  // a script's verdict lines were missing when 'exit' came).
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
   return { child, out: () => out, err: () => err, exited };
 }
 

@@ -45,7 +45,8 @@ for (const [signal, status] of [
     let out = '';
     let err = '';
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    // 'close', not 'exit': its output is asserted after, and a process can exit before the last of it is read.
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
     await new Promise<void>((resolve, reject) => {
       child.stdout.on('data', (d: Buffer) => {
         out += d.toString();
@@ -107,7 +108,7 @@ test('SIGTERM while a looping client (the bundled one) is mid-case: that case an
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let out = '';
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
   await new Promise<void>((resolve, reject) => {
     child.stdout.on('data', (d: Buffer) => {
       out += d.toString();
@@ -147,7 +148,7 @@ test('SIGINT while the server under test is starting: every selected case is not
   const child = spawn(process.execPath, [CLI, 'run', '--role', 'server', '--server', server, '--outdir', outdir, '--cases', '1.1.*'], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
   try {
     const { existsSync, rmSync } = await import('node:fs');
     const deadline = performance.now() + 30_000;
