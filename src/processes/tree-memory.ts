@@ -74,7 +74,7 @@ export class TreeMemory {
   private tree: number[] = [];
   private scannedAt = -Infinity;
   private readonly timer: NodeJS.Timeout | null;
-  private readonly open = new Set<{ baseline: number; peak: number; samples: number }>();
+  private readonly open = new Set<{ baseline: number; peak: number; samples: number; cpuPeak: number }>();
   /** Why nothing can be measured (no /proc, no process), or null. */
   private readonly unavailable: string | null;
   private stopped = false;
@@ -97,11 +97,16 @@ export class TreeMemory {
     return residentBytes(root) === null ? 'the process had already ended' : null;
   }
 
-  /** CPU ticks (user and kernel) the tree has spent so far: its processes' own, and the root's reaped children's. */
+  /**
+   * CPU ticks (user and kernel) the tree has spent so far: its processes' own (a zombie's too), and
+   * the root's reaped children's. The root is read first, so a child it reaps meanwhile is missed
+   * rather than counted twice; a process that has ended and been reaped by a parent not read is
+   * missed too, which is why a window keeps the highest reading it saw, not only its last.
+   */
   private cpuTicks(): number {
     if (this.root === undefined) return 0;
     let ticks = 0;
-    for (const pid of new Set([this.root, ...treeOf(this.root)])) {
+    for (const pid of new Set([this.root, ...this.tree])) {
       const s = procStat(pid);
       if (s !== null) ticks += s.utime + s.stime + (pid === this.root ? s.cutime + s.cstime : 0);
     }
@@ -115,6 +120,8 @@ export class TreeMemory {
       this.tree = treeOf(this.root);
       this.scannedAt = performance.now();
     }
+    const ticks = this.cpuTicks();
+    for (const w of this.open) w.cpuPeak = Math.max(w.cpuPeak, ticks);
     let total = 0;
     let any = false;
     for (const pid of this.tree) {
@@ -142,8 +149,8 @@ export class TreeMemory {
       const why = this.unavailable ?? 'the process had already ended';
       return { close: () => ({ measured: false, why }) };
     }
-    const w = { baseline, peak: baseline, samples: 1 };
     const cpu0 = this.cpuTicks();
+    const w = { baseline, peak: baseline, samples: 1, cpuPeak: cpu0 };
     const settled = options.watch ?? new Map<number, ProcessIdentity>();
     this.open.add(w);
     return {
@@ -154,7 +161,9 @@ export class TreeMemory {
         const ended = rootLives
           ? [...settled].filter(([pid, was]) => identity(pid)?.startTicks !== was.startTicks).map(([pid, was]) => `pid ${pid}, ${was.name}`)
           : [];
-        const cpuMs = ((this.cpuTicks() - cpu0) * 1000) / TICKS_PER_S;
+        // The tree's CPU time only grows; a reading that went down lost a process that ended (its
+        // ticks gone with it), so the window's highest reading is the one to trust.
+        const cpuMs = ((Math.max(w.cpuPeak, this.cpuTicks()) - cpu0) * 1000) / TICKS_PER_S;
         const measured = { measured: true, baselineBytes: w.baseline, peakBytes: w.peak, growthBytes: w.peak - w.baseline, samples: w.samples, cpuMs } as const;
         // Only a watched tree (a server's) states which of its processes ended: a client's children may come and go.
         return options.watch === undefined ? measured : { ...measured, ended };

@@ -199,3 +199,27 @@ test("a settled process of the tree killed during a window is named when it clos
     tree.kill();
   }
 });
+
+test("a process that spends CPU and ends before its window closes: the window's CPU figure is what it spent, never negative", async (t) => {
+  // Node, started directly (no shell), spins 600 ms of CPU after its "started" line, then exits and
+  // is reaped by this process: at the close nothing of the tree is left to read. The window keeps
+  // the highest reading it took while the process ran.
+  const script = `console.log('started'); setTimeout(() => { const spent = () => { const u = process.cpuUsage(); return u.user + u.system; }; const end = spent() + 600000; while (spent() < end); }, 300);`;
+  const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const sampler = TreeMemory.start(child.pid);
+  try {
+    await new Promise<void>((resolve) => child.stdout.on('data', (d: Buffer) => d.toString().includes('started') && resolve()));
+    const window = sampler.window();
+    await once(child, 'exit');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const figure = window.close();
+    assert.ok(figure.measured, JSON.stringify(figure));
+    t.diagnostic(`cpu ${figure.cpuMs} ms over ${figure.samples} samples`);
+    // Sampled every 100 ms: at most the last 100 ms (and a tick) of the 600 are lost with the process.
+    assert.ok((figure.cpuMs ?? -1) >= 400, `cpu ${figure.cpuMs} ms`);
+    assert.ok((figure.cpuMs ?? Infinity) <= 2000, `cpu ${figure.cpuMs} ms`);
+  } finally {
+    sampler.stop();
+    child.kill('SIGKILL');
+  }
+});
