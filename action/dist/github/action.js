@@ -81074,11 +81074,16 @@ var init_tree_memory = __esm({
         if (procPids() === null) return "this system has no /proc to read it from";
         return residentBytes(root) === null ? "the process had already ended" : null;
       }
-      /** CPU ticks (user and kernel) the tree has spent so far: its processes' own, and the root's reaped children's. */
+      /**
+       * CPU ticks (user and kernel) the tree has spent so far: its processes' own (a zombie's too), and
+       * the root's reaped children's. The root is read first, so a child it reaps meanwhile is missed
+       * rather than counted twice; a process that has ended and been reaped by a parent not read is
+       * missed too, which is why a window keeps the highest reading it saw, not only its last.
+       */
       cpuTicks() {
         if (this.root === void 0) return 0;
         let ticks = 0;
-        for (const pid of /* @__PURE__ */ new Set([this.root, ...treeOf(this.root)])) {
+        for (const pid of /* @__PURE__ */ new Set([this.root, ...this.tree])) {
           const s = procStat(pid);
           if (s !== null) ticks += s.utime + s.stime + (pid === this.root ? s.cutime + s.cstime : 0);
         }
@@ -81091,6 +81096,8 @@ var init_tree_memory = __esm({
           this.tree = treeOf(this.root);
           this.scannedAt = performance.now();
         }
+        const ticks = this.cpuTicks();
+        for (const w of this.open) w.cpuPeak = Math.max(w.cpuPeak, ticks);
         let total = 0;
         let any2 = false;
         for (const pid of this.tree) {
@@ -81117,8 +81124,8 @@ var init_tree_memory = __esm({
           const why = this.unavailable ?? "the process had already ended";
           return { close: () => ({ measured: false, why }) };
         }
-        const w = { baseline, peak: baseline, samples: 1 };
         const cpu0 = this.cpuTicks();
+        const w = { baseline, peak: baseline, samples: 1, cpuPeak: cpu0 };
         const settled2 = options.watch ?? /* @__PURE__ */ new Map();
         this.open.add(w);
         return {
@@ -81127,7 +81134,7 @@ var init_tree_memory = __esm({
             this.open.delete(w);
             const rootLives = this.root !== void 0 && identity3(this.root) !== null;
             const ended = rootLives ? [...settled2].filter(([pid, was]) => identity3(pid)?.startTicks !== was.startTicks).map(([pid, was]) => `pid ${pid}, ${was.name}`) : [];
-            const cpuMs = (this.cpuTicks() - cpu0) * 1e3 / TICKS_PER_S;
+            const cpuMs = (Math.max(w.cpuPeak, this.cpuTicks()) - cpu0) * 1e3 / TICKS_PER_S;
             const measured = { measured: true, baselineBytes: w.baseline, peakBytes: w.peak, growthBytes: w.peak - w.baseline, samples: w.samples, cpuMs };
             return options.watch === void 0 ? measured : { ...measured, ended };
           }
