@@ -10,6 +10,7 @@ import type { CaseResult } from '../model/report.js';
 import type { CaseRunEvent, FuzzingServer } from '../server/fuzzing-server.js';
 import { caseTimeoutFor } from '../policy/case-limits.js';
 import { startClient, type ClientProcess } from '../processes/client-process.js';
+import type { OutputLog } from '../processes/output-log.js';
 import type { CaseOutcome } from './driver.js';
 import { ClientWatch } from './client-watch.js';
 import type { RobustnessBudgets } from '../cases/data/budgets.js';
@@ -49,17 +50,25 @@ export async function runOneCase(
   where: { baseUrl: string; ca: string | null; http2: boolean },
   config: Pick<RunSettings, 'agent' | 'caseTimeout'> & { budgets?: RobustnessBudgets },
   signal: AbortSignal | undefined,
+  log: OutputLog | null = null,
 ): Promise<CaseOutcome> {
   const agent = config.agent;
   const t0 = performance.now();
   const deadline = t0 + caseTimeoutFor(def, config) * 1000;
-  const client = startClient(command, {
-    url: caseUrl(where.baseUrl, index, agent),
-    case: def.id,
-    agent,
-    http2: where.http2,
-    ...(where.ca !== null ? { ca: where.ca } : {}),
-  });
+  // Its output goes to the run's client-output.log too, each line marked with the case.
+  const output = log?.marked(`[${def.id}] `) ?? null;
+  const client = startClient(
+    command,
+    {
+      url: caseUrl(where.baseUrl, index, agent),
+      case: def.id,
+      agent,
+      http2: where.http2,
+      ...(where.ca !== null ? { ca: where.ca } : {}),
+    },
+    {},
+    output === null ? null : output.write,
+  );
   // A robustness case: the client's tree is sampled, its baseline when the case's connection opens.
   const peer = ClientWatch.forCase(client, def, index);
   const watch = watchCase(server, agent, index, () => peer.started(index));
@@ -77,6 +86,7 @@ export async function runOneCase(
     // Grandchildren may outlive the client's shell: the group goes in any case.
     client.killGroup();
     peer.stop();
+    output?.end();
     signal?.removeEventListener('abort', onAbort);
     watch.dispose();
   }
