@@ -36,8 +36,10 @@ export interface CaseWindow {
   end: number | null;
   /** Which start of the server it was played against. */
   readonly startNo: number;
-  /** The server answered its opening handshake: it was the server's case, not a connection its dying kernel took. */
+  /** The server answered its opening handshake: it was the server's case, not a connection its dying kernel took (known at its end). */
   answered: boolean;
+  /** The server's answer to its upgrade has come (told as it comes, over HTTP/1.1): the server was alive then. */
+  heard: boolean;
   /** Settles once the case has ended (`end` and `answered` are known). */
   readonly settled: Promise<void>;
 }
@@ -93,13 +95,13 @@ export async function diedDuring(state: ServerWatchState, proc: ServerProcess, w
 
 /**
  * Whether the start `window` was played on is known to have outlived it: it answered a case that
- * began after this one ended, or no case is open beside it and none began since (nothing left to
+ * began after this one ended (its upgrade answered, or the case ended answered), or no case is open beside it and none began since (nothing left to
  * play on it: the run's end, or a pause, where the grace is all there is to wait).
  */
 function livedOn(state: ServerWatchState, window: CaseWindow): boolean {
   const end = window.end ?? 0;
   const later = state.windows.filter((w) => w !== window && w.startNo === window.startNo && (w.end === null || w.start > end));
-  return later.length === 0 || later.some((w) => w.start > end && w.end !== null && w.answered);
+  return later.length === 0 || later.some((w) => w.start > end && (w.heard || (w.end !== null && w.answered)));
 }
 
 /**

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import { errorLine } from './crash.js';
-import { serverExitWords } from '../explain/peer-words.js';
+import { oldTreeAliveWords, serverExitWords, serverIgnoredSigtermWords } from '../explain/peer-words.js';
 import type { ProcessExit } from '../model/peer.js';
 import { UsageError } from '../errors.js';
 import { expandPlaceholders, startCommand, type ClientProcess } from './client-process.js';
@@ -265,9 +265,7 @@ export class ServerProcess {
     // its listening socket until it dies, and a probe it accepted would pass for the new server's
     // (the next case then found nothing listening: "no connection (refused)").
     if (!(await this.current.treeGone(OLD_TREE_GONE_MS))) {
-      throw new UsageError(
-        `the server under test's processes were still alive ${OLD_TREE_GONE_MS / 1000} s after SIGKILL; not restarted (command: ${this.expanded})`,
-      );
+      throw new UsageError(oldTreeAliveWords(OLD_TREE_GONE_MS / 1000, this.expanded));
     }
     this.starts += 1;
     this.current = this.start();
@@ -305,7 +303,7 @@ export class ServerProcess {
     this.current.killGroup();
     await raceExit(this.current.exited, 1000);
     await this.log?.close();
-    return how === 'killed' ? `the server ignored SIGTERM for ${TERM_GRACE_MS / 1000} s; its process group was killed with SIGKILL` : null;
+    return how === 'killed' ? serverIgnoredSigtermWords(TERM_GRACE_MS / 1000) : null;
   }
 }
 
