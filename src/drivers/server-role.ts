@@ -244,7 +244,16 @@ async function playOne(state: ServerState, def: CatalogueCase, index: number): P
     const proc = state.process;
     let ended!: () => void;
     const settled = new Promise<void>((resolve) => (ended = resolve));
-    const window: CaseWindow = { id: def.id, at: index, start: performance.now(), end: null, startNo: proc?.starts ?? 0, answered: false, heard: false, settled };
+    const window: CaseWindow = {
+      id: def.id,
+      at: index,
+      start: performance.now(),
+      end: null,
+      startNo: proc?.starts ?? 0,
+      answered: false,
+      heard: false,
+      settled,
+    };
     state.windows.push(window);
     const onAnswer = (): void => {
       window.heard = true;

@@ -76,12 +76,7 @@ export interface PlayOutcome {
 }
 
 /** Plays one case against the server; never rejects. */
-export function playCase(
-  target: ServerTarget,
-  def: ScriptedCase,
-  info: CaseInfo,
-  settings: PlaySettings,
-): Promise<PlayOutcome> {
+export function playCase(target: ServerTarget, def: ScriptedCase, info: CaseInfo, settings: PlaySettings): Promise<PlayOutcome> {
   if (target.http2 === true && def.h2?.session !== undefined) {
     const where = {
       target,
