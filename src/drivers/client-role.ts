@@ -3,6 +3,7 @@
  * bundled ws client), run once per case, or once for all cases when it drives them itself. It never
  * parses frames and never computes a verdict: the server does.
  */
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CatalogueCase } from '../cases/types.js';
 import type { ClientRunConfig } from '../config/run-config.js';
@@ -20,6 +21,7 @@ import { pageUrl, runBrowser } from './browser.js';
 import { setUpBrowser, type BrowserSetup, type LaunchedBrowser } from '../browsers/launch.js';
 import { spkiHash } from '../browsers/engines.js';
 import { runOneCase } from './per-case.js';
+import { OutputLog } from '../processes/output-log.js';
 import { SHIPPED_LIMITS_ENV } from '../config/shipped-limits.js';
 
 /**
@@ -122,12 +124,14 @@ function clientPeer(config: ClientRunConfig, command: string, server: FuzzingSer
   const broken = new AbortController();
   const signal = io.signal === undefined ? broken.signal : AbortSignal.any([io.signal, broken.signal]);
   const guard = new FirstCases(server);
+  // Its whole output, every case's, in the report directory.
+  const log = new OutputLog(path.join(config.outdir, CLIENT_OUTPUT_LOG));
   const play: CasePlay = config.clientLoops
-    ? { kind: 'self', playAll: (settle) => runLooping(server, context.cases, command, where, config, io.signal, settle) }
+    ? { kind: 'self', playAll: (settle) => runLooping(server, context.cases, command, where, config, io.signal, settle, log) }
     : {
         kind: 'each',
         playCase: async (def: CatalogueCase, index: number) => {
-          const outcome = await runOneCase(server, def, index, command, where, config, signal);
+          const outcome = await runOneCase(server, def, index, command, where, config, signal, log);
           const why = io.signal?.aborted === true ? null : guard.after(def, outcome, caseTimeoutFor(def, config));
           if (why !== null) {
             // The cases still running end now, and are not reported: the run is stopped.
@@ -150,10 +154,14 @@ function clientPeer(config: ClientRunConfig, command: string, server: FuzzingSer
     },
     async stop() {
       await server.close();
+      await log.close();
       return null;
     },
   };
 }
+
+/** The file of the report directory that keeps a client command's whole output. */
+export const CLIENT_OUTPUT_LOG = 'client-output.log';
 
 /**
  * How many cases in a row, from the run's first, may end without the client ever connecting before

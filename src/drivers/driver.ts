@@ -11,7 +11,7 @@ import type { CatalogueCase } from '../cases/types.js';
 import type { CaseResult, ClientRun } from '../model/report.js';
 import type { PeerFacts } from '../play/attack-figures.js';
 import type { TlsSetup } from '../tls/setup.js';
-import type { MissingFact, NotRunFact, PeerDeath, PeerFailureFact, TransportFact } from '../model/peer.js';
+import type { CaseWarningFact, MissingFact, NotRunFact, PeerDeath, PeerFailureFact, TransportFact } from '../model/peer.js';
 
 export type { PeerDeath } from '../model/peer.js';
 
@@ -29,7 +29,8 @@ export interface CaseOutcome {
   client: ClientRun | null;
   /** The peer connected for this case (its opening handshake was seen). */
   sawConnection: boolean;
-  warnings: string[];
+  /** What went amiss around a case that played, as facts (its verdict stands). */
+  warnings: CaseWarningFact[];
   timeMs: number;
   /** The agent the peer played the case as, when the peer names itself (a looping client). */
   agent?: string;

@@ -9,6 +9,7 @@ import type { CaseResult, ClientRun } from '../model/report.js';
 import type { CaseRunEvent, FuzzingServer } from '../server/fuzzing-server.js';
 import { caseTimeoutFor } from '../policy/case-limits.js';
 import { startClient, type ClientProcess, type ClientValues } from '../processes/client-process.js';
+import type { OutputLog } from '../processes/output-log.js';
 import { TERM_GRACE_MS, raceTimeout, sleep } from '../processes/waiting.js';
 import type { CaseOutcome } from './driver.js';
 import { ClientWatch } from './client-watch.js';
@@ -31,6 +32,7 @@ export async function runLooping(
   config: ClientRunConfig,
   signal: AbortSignal | undefined,
   settle: (index: number, outcome: CaseOutcome) => void,
+  log: OutputLog | null = null,
 ): Promise<void> {
   const t0 = performance.now();
   const seen: CaseRunEvent[] = [];
@@ -55,7 +57,7 @@ export async function runLooping(
   try {
     const values = { url: where.baseUrl, case: '', agent: config.agent, http2: where.http2, ...(where.ca !== null ? { ca: where.ca } : {}) };
     const connectMs = caseTimeoutFor(cases[0] as CatalogueCase, config) * 1000;
-    clientRun = await driveClient(server, command, values, config, signal, { budgetMs: budgetS * 1000, connectMs }, seen, started);
+    clientRun = await driveClient(server, command, values, config, signal, { budgetMs: budgetS * 1000, connectMs }, seen, started, log);
   } finally {
     server.off('caseStarted', onStart);
     server.off('caseFinished', onFinish);
@@ -117,6 +119,7 @@ async function driveClient(
   limits: { budgetMs: number; connectMs: number },
   seen: readonly CaseRunEvent[],
   started: (client: ClientProcess) => void,
+  log: OutputLog | null,
 ): Promise<ClientRun> {
   // The bundled client runs up to --jobs cases at once itself (group 9 alone); other looping clients
   // run their cases one after another, as Autobahn's drivers do. Its zlib work (ws compresses and
@@ -124,7 +127,8 @@ async function driveClient(
   // four, which hand each connection's tasks between cores: 12.2.15 + 12.5.15 + 12.3.15 + 12.2.14,
   // --jobs 2, 53.2 -> 41.0 s wall, client CPU 68.4 -> 42.5 s (BENCHMARKS.md).
   const env = config.client === null ? { WSGATE_JOBS: String(config.jobs), UV_THREADPOOL_SIZE: '1' } : {};
-  const client = startClient(command, values, env);
+  log?.write(`--- wsgate: the client under test, driving every case: ${command}\n`);
+  const client = startClient(command, values, env, log === null ? null : (chunk) => log.write(chunk));
   started(client);
   const abort = new AbortController();
   signal?.addEventListener('abort', () => abort.abort(), { once: true });

@@ -10,10 +10,11 @@ import type { CaseResult } from '../model/report.js';
 import type { CaseRunEvent, FuzzingServer } from '../server/fuzzing-server.js';
 import { caseTimeoutFor } from '../policy/case-limits.js';
 import { startClient, type ClientProcess } from '../processes/client-process.js';
+import type { OutputLog } from '../processes/output-log.js';
 import type { CaseOutcome } from './driver.js';
 import { ClientWatch } from './client-watch.js';
 import type { RobustnessBudgets } from '../cases/data/budgets.js';
-import type { TransportFact } from '../model/peer.js';
+import type { CaseWarningFact, TransportFact } from '../model/peer.js';
 import { EXIT_GRACE_MS, HANDSHAKE_SETTLE_MS, SETTLE_MS, TERM_GRACE_MS, caseUrl, isAborted, raceTimeout, waitForResult } from '../processes/waiting.js';
 
 /** What the server says of one case while it runs. */
@@ -37,7 +38,7 @@ interface RunningCase {
   /** Aborted by the run's signal: every wait ends at once. */
   abort: AbortSignal;
   signal: AbortSignal | undefined;
-  warnings: string[];
+  warnings: CaseWarningFact[];
 }
 
 /** Runs one case in per-case mode: one client process, one connection. */
@@ -49,21 +50,29 @@ export async function runOneCase(
   where: { baseUrl: string; ca: string | null; http2: boolean },
   config: Pick<RunSettings, 'agent' | 'caseTimeout'> & { budgets?: RobustnessBudgets },
   signal: AbortSignal | undefined,
+  log: OutputLog | null = null,
 ): Promise<CaseOutcome> {
   const agent = config.agent;
   const t0 = performance.now();
   const deadline = t0 + caseTimeoutFor(def, config) * 1000;
-  const client = startClient(command, {
-    url: caseUrl(where.baseUrl, index, agent),
-    case: def.id,
-    agent,
-    http2: where.http2,
-    ...(where.ca !== null ? { ca: where.ca } : {}),
-  });
+  // Its output goes to the run's client-output.log too, each line marked with the case.
+  const output = log?.marked(`[${def.id}] `) ?? null;
+  const client = startClient(
+    command,
+    {
+      url: caseUrl(where.baseUrl, index, agent),
+      case: def.id,
+      agent,
+      http2: where.http2,
+      ...(where.ca !== null ? { ca: where.ca } : {}),
+    },
+    {},
+    output === null ? null : output.write,
+  );
   // A robustness case: the client's tree is sampled, its baseline when the case's connection opens.
   const peer = ClientWatch.forCase(client, def, index);
   const watch = watchCase(server, agent, index, () => peer.started(index));
-  const warnings: string[] = [];
+  const warnings: CaseWarningFact[] = [];
   const abort = new AbortController();
   const onAbort = (): void => abort.abort();
   signal?.addEventListener('abort', onAbort, { once: true });
@@ -77,6 +86,7 @@ export async function runOneCase(
     // Grandchildren may outlive the client's shell: the group goes in any case.
     client.killGroup();
     peer.stop();
+    output?.end();
     signal?.removeEventListener('abort', onAbort);
     watch.dispose();
   }
@@ -144,8 +154,7 @@ async function awaitCaseEnd(run: RunningCase): Promise<boolean> {
   if (first !== 'timeout') return false;
   const timedOut = run.signal?.aborted !== true;
   // A timed-out client gets SIGTERM and a grace; an interrupted run kills at once.
-  if (timedOut && (await client.stop(TERM_GRACE_MS)) === 'killed')
-    run.warnings.push(`the client ignored SIGTERM for ${TERM_GRACE_MS / 1000} s; its process group was killed with SIGKILL`);
+  if (timedOut && (await client.stop(TERM_GRACE_MS)) === 'killed') run.warnings.push({ kind: 'ignored-sigterm', graceS: TERM_GRACE_MS / 1000 });
   else client.killGroup();
   if (server.isRunning(agent, index)) {
     server.abortRun(agent, index);
@@ -188,11 +197,7 @@ async function stopLingeringClient(run: RunningCase): Promise<void> {
   if (isAborted(run.signal)) client.killGroup();
   else how = await client.stop(TERM_GRACE_MS);
   if (run.watch.result() !== null) {
-    run.warnings.push(
-      how === 'killed'
-        ? `the client was still running ${EXIT_GRACE_MS / 1000} s after its case ended and ignored SIGTERM; its process group was killed with SIGKILL`
-        : `the client was still running ${EXIT_GRACE_MS / 1000} s after its case ended; its process group was stopped with SIGTERM`,
-    );
+    run.warnings.push({ kind: 'lingered', graceS: EXIT_GRACE_MS / 1000, how });
   }
   await raceTimeout(client.exited, 1000);
 }

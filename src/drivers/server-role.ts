@@ -244,12 +244,24 @@ async function playOne(state: ServerState, def: CatalogueCase, index: number): P
     const proc = state.process;
     let ended!: () => void;
     const settled = new Promise<void>((resolve) => (ended = resolve));
-    const window: CaseWindow = { id: def.id, at: index, start: performance.now(), end: null, startNo: proc?.starts ?? 0, answered: false, settled };
+    const window: CaseWindow = {
+      id: def.id,
+      at: index,
+      start: performance.now(),
+      end: null,
+      startNo: proc?.starts ?? 0,
+      answered: false,
+      heard: false,
+      settled,
+    };
     state.windows.push(window);
+    const onAnswer = (): void => {
+      window.heard = true;
+    };
     const outcome = await playCase(
       state.target,
       scriptedCase(def),
-      { agent: state.agent, index: state.globalIndex.get(def.id) ?? index, limitMs, ...(signal ? { signal } : {}) },
+      { agent: state.agent, index: state.globalIndex.get(def.id) ?? index, limitMs, onAnswer, ...(signal ? { signal } : {}) },
       playSettings(state.config, state.sut, def),
     );
     const end = performance.now();
@@ -276,7 +288,7 @@ async function playOne(state: ServerState, def: CatalogueCase, index: number): P
       resultAt: performance.now(),
       client: null,
       sawConnection: true,
-      warnings: outcome.timedOut ? [`the case did not end within ${limitMs / 1000} s; wsgate dropped the connection`] : [],
+      warnings: outcome.timedOut ? [{ kind: 'case-overran', limitS: limitMs / 1000 }] : [],
       timeMs: performance.now() - t0,
       // Told once the server has stayed up a moment after the case, or has died.
       ...(proc === null || !window.answered ? {} : { died: diedDuring(state, proc, window) }),

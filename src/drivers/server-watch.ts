@@ -36,18 +36,32 @@ export interface CaseWindow {
   end: number | null;
   /** Which start of the server it was played against. */
   readonly startNo: number;
-  /** The server answered its opening handshake: it was the server's case, not a connection its dying kernel took. */
+  /** The server answered its opening handshake: it was the server's case, not a connection its dying kernel took (known at its end). */
   answered: boolean;
+  /** The server's answer to its upgrade has come (told as it comes, over HTTP/1.1): the server was alive then. */
+  heard: boolean;
   /** Settles once the case has ended (`end` and `answered` are known). */
   readonly settled: Promise<void>;
 }
 
 /**
- * How long after a case's end the server's death is still that case's: a process that died of the
- * case closes its connection first, and its exit is told a moment later (more on a busy machine).
+ * How long after a case's end the server's death is still that case's when nothing tells otherwise:
+ * a process that died of the case closes its connection first, and its exit is told a moment later.
  * Waited for beside the next cases, so it costs the run nothing but at its end.
  */
 const CHARGE_GRACE_MS = 1000;
+
+/**
+ * How long the wait goes on past CHARGE_GRACE_MS while cases are still played on the same start and
+ * none of those that began after this one's end has been answered: a dying server starved of CPU
+ * (--jobs 4 on a busy machine) sent its close and took seconds more to exit, and no case it answered
+ * since says it lived on. A case it answered after this one's end, or no case open beside it (the
+ * run's end), ends the wait at once.
+ */
+const CHARGE_LIMIT_MS = 10_000;
+
+/** How often the longer wait looks again. */
+const CHARGE_POLL_MS = 100;
 
 /** One promise per signal, false once it aborts: the cases' waits share it (no listener per case). */
 const aborts = new WeakMap<AbortSignal, Promise<false>>();
@@ -66,19 +80,36 @@ function abortOf(signal: AbortSignal): Promise<false> {
 /** The death of the server during `window`, charged to it (with the other cases open then), or null. */
 export async function diedDuring(state: ServerWatchState, proc: ServerProcess, window: CaseWindow): Promise<PeerDeath | null> {
   const no = window.startNo;
-  // A signal ends the wait at once: an interrupted run stops without waiting for the grace.
-  const wait = proc.startExitsWithin(no, Math.max(0, (window.end ?? 0) + CHARGE_GRACE_MS - performance.now()));
-  const exited = await (state.signal === undefined ? wait : Promise.race([wait, abortOf(state.signal)]));
-  if (!exited || (proc.stopping && proc.starts === no)) return null;
+  const end = window.end ?? 0;
+  for (let until = end + CHARGE_GRACE_MS; ; until = performance.now() + CHARGE_POLL_MS) {
+    // A signal ends the wait at once: an interrupted run stops without waiting for the grace.
+    const wait = proc.startExitsWithin(no, Math.max(0, until - performance.now()));
+    const exited = await (state.signal === undefined ? wait : Promise.race([wait, abortOf(state.signal)]));
+    if (exited) break;
+    if (isAborted(state.signal) || performance.now() - end >= CHARGE_LIMIT_MS || livedOn(state, window)) return null;
+  }
+  if (proc.stopping && proc.starts === no) return null;
   const death = await deathOf(state, proc, no);
   return death.during.includes(window.id) ? death : null;
 }
 
 /**
+ * Whether the start `window` was played on is known to have outlived it: it answered a case that
+ * began after this one ended (its upgrade answered, or the case ended answered), or no case is open beside it and none began since (nothing left to
+ * play on it: the run's end, or a pause, where the grace is all there is to wait).
+ */
+function livedOn(state: ServerWatchState, window: CaseWindow): boolean {
+  const end = window.end ?? 0;
+  const later = state.windows.filter((w) => w !== window && w.startNo === window.startNo && (w.end === null || w.start > end));
+  return later.length === 0 || later.some((w) => w.start > end && (w.heard || (w.end !== null && w.answered)));
+}
+
+/**
  * The death of start `no` of the server as facts (worked out once): how it ended, its error line, the
  * cases it is charged to. Those whose connection was open when it died; if none was (its exit is
- * told after its connections closed), the last cases to end before it, within CHARGE_GRACE_MS, and
- * those that ended with them.
+ * told after its connections closed), the last cases to end before it, within CHARGE_LIMIT_MS (no
+ * case it answered can have begun after them: they would have ended later), and those that ended
+ * with them.
  */
 function deathOf(state: ServerWatchState, proc: ServerProcess, no: number): Promise<PeerDeath> {
   const known = state.deaths.get(no);
@@ -93,12 +124,12 @@ async function chargeDeath(state: ServerWatchState, proc: ServerProcess, no: num
   // The cases open when it died end with it: what each saw of the server is known once they have.
   await Promise.all(state.windows.filter((w) => w.startNo === no && w.start <= at && w.end === null).map((w) => w.settled));
   const mine = state.windows.filter((w) => w.startNo === no && w.answered && w.start <= at);
-  // Its connections end when it dies, together: the last case to end (within CHARGE_GRACE_MS of the
+  // Its connections end when it dies, together: the last case to end (within CHARGE_LIMIT_MS of the
   // exit, else it died between cases) and those open beside it then. The moment is the exit, or that
   // case's end when the exit was told after the connections closed.
   const last = mine.reduce<CaseWindow | null>((a, w) => (a === null || (w.end as number) > (a.end as number) ? w : a), null);
   const during =
-    last === null || at - (last.end as number) > CHARGE_GRACE_MS
+    last === null || at - (last.end as number) > CHARGE_LIMIT_MS
       ? []
       : mine.filter((w) => {
           const moment = Math.min(at, last.end as number);

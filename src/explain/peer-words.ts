@@ -5,6 +5,7 @@
  */
 import type {
   BrowserStop,
+  CaseWarningFact,
   LivenessDown,
   LivenessNext,
   MissingFact,
@@ -256,4 +257,30 @@ export function neverConnectedWords(misses: readonly NeverConnected[]): string {
 /** Why a case the spec file leaves out for the agent was not run. */
 export function excludedWords(agent: string, specFile: string | null): string {
   return `excluded for agent ${JSON.stringify(agent)} by exclude-agent-cases${specFile === null ? '' : ` in ${specFile}`}`;
+}
+
+/** A warning of a case that played, in words. */
+export function caseWarningWords(fact: CaseWarningFact): string {
+  switch (fact.kind) {
+    case 'case-overran':
+      return `the case did not end within ${fact.limitS} s; wsgate dropped the connection`;
+    case 'ignored-sigterm':
+      return `the client ignored SIGTERM for ${fact.graceS} s; its process group was killed with SIGKILL`;
+    case 'lingered':
+      return fact.how === 'killed'
+        ? `the client was still running ${fact.graceS} s after its case ended and ignored SIGTERM; its process group was killed with SIGKILL`
+        : `the client was still running ${fact.graceS} s after its case ended; its process group was stopped with SIGTERM`;
+    case 'client-status':
+      return `the client exited with status ${fact.exitCode}`;
+  }
+}
+
+/** A server whose old process tree outlived SIGKILL, so it is not started again. */
+export function oldTreeAliveWords(seconds: number, command: string): string {
+  return `the server under test's processes were still alive ${seconds} s after SIGKILL; not restarted (command: ${command})`;
+}
+
+/** A server that ignored SIGTERM when the run stopped it. */
+export function serverIgnoredSigtermWords(graceS: number): string {
+  return `the server ignored SIGTERM for ${graceS} s; its process group was killed with SIGKILL`;
 }

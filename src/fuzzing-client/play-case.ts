@@ -76,12 +76,7 @@ export interface PlayOutcome {
 }
 
 /** Plays one case against the server; never rejects. */
-export function playCase(
-  target: ServerTarget,
-  def: ScriptedCase,
-  info: { agent: string; index: number; limitMs: number; signal?: AbortSignal },
-  settings: PlaySettings,
-): Promise<PlayOutcome> {
+export function playCase(target: ServerTarget, def: ScriptedCase, info: CaseInfo, settings: PlaySettings): Promise<PlayOutcome> {
   if (target.http2 === true && def.h2?.session !== undefined) {
     const where = {
       target,
@@ -100,7 +95,8 @@ export function playCase(
   });
 }
 
-type CaseInfo = { agent: string; index: number; limitMs: number; signal?: AbortSignal };
+/** Who plays the case, within what time; `onAnswer` is told when the server's answer to the upgrade (HTTP/1.1) has come. */
+type CaseInfo = { agent: string; index: number; limitMs: number; signal?: AbortSignal; onAnswer?: () => void };
 
 /** The case on a connected socket: the opening handshake, the case, its time limit, the result. */
 function playOnSocket(
@@ -122,6 +118,7 @@ function playOnSocket(
     settings.newMask,
     watch.runner,
     (response) => {
+      info.onAnswer?.();
       serverHeader = response.headers.get('server')?.[0] ?? null;
       return deflateDecision(response, offers.length > 0 || def.upgradeRequest !== undefined, def, settings);
     },

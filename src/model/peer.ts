@@ -115,3 +115,17 @@ export interface TransportFact {
 
 /** Every fact a driver tells the run skeleton about a case, besides its result: worded once, by explain/peer-words.ts. */
 export type CaseFact = NotRunFact | MissingFact | PeerFailureFact | TransportFact;
+
+/**
+ * What went amiss around a case that played (its verdict stands): the case overran its limit and
+ * wsgate dropped the connection, or the client had to be stopped (explain/peer-words.ts words it).
+ */
+export type CaseWarningFact =
+  /** The case did not end within its limit (s); wsgate dropped the connection (a server under test). */
+  | { readonly kind: 'case-overran'; readonly limitS: number }
+  /** The client outlived its case's limit, was sent SIGTERM, ignored it for `graceS` and was killed. */
+  | { readonly kind: 'ignored-sigterm'; readonly graceS: number }
+  /** The client was still running `graceS` after its case ended; stopped with SIGTERM, or killed after ignoring it. */
+  | { readonly kind: 'lingered'; readonly graceS: number; readonly how: 'terminated' | 'killed' }
+  /** The client exited with a status other than 0 after its case. */
+  | { readonly kind: 'client-status'; readonly exitCode: number };

@@ -114,16 +114,26 @@ class TailBuffer {
  */
 export const CLIENT_TOKEN_VARIABLE = 'WSGATE_CLIENT_TOKEN';
 
-/** Starts the command in a shell, in a process group of its own. */
-export function startClient(command: string, values: ClientValues, extraEnv: Record<string, string> = {}): ClientProcess {
-  return startCommand(expandCommand(command, values), {
-    ...extraEnv,
-    ...caEnvironment(values.ca ?? null),
-    WSGATE_URL: values.url,
-    WSGATE_CASE: values.case,
-    WSGATE_AGENT: values.agent,
-    ...(values.http2 === true ? { WSGATE_HTTP2: '1' } : {}),
-  });
+/** Starts the command in a shell, in a process group of its own; `sink` gets its output as it comes (a report's output log). */
+export function startClient(
+  command: string,
+  values: ClientValues,
+  extraEnv: Record<string, string> = {},
+  sink: ((chunk: Buffer) => void) | null = null,
+): ClientProcess {
+  return startCommand(
+    expandCommand(command, values),
+    {
+      ...extraEnv,
+      ...caEnvironment(values.ca ?? null),
+      WSGATE_URL: values.url,
+      WSGATE_CASE: values.case,
+      WSGATE_AGENT: values.agent,
+      ...(values.http2 === true ? { WSGATE_HTTP2: '1' } : {}),
+    },
+    null,
+    sink,
+  );
 }
 
 /**

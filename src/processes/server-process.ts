@@ -4,15 +4,15 @@
  * while cases run, restarted on request, and stopped with its whole process tree at the end or on
  * a signal. A server that runs elsewhere (--server-url alone) is only waited for.
  */
-import { createWriteStream, mkdirSync, readFileSync, renameSync, type WriteStream } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import net from 'node:net';
-import path from 'node:path';
 import { errorLine } from './crash.js';
-import { serverExitWords } from '../explain/peer-words.js';
+import { oldTreeAliveWords, serverExitWords, serverIgnoredSigtermWords } from '../explain/peer-words.js';
 import type { ProcessExit } from '../model/peer.js';
 import { UsageError } from '../errors.js';
 import { expandPlaceholders, startCommand, type ClientProcess } from './client-process.js';
 import { TERM_GRACE_MS } from './waiting.js';
+import { OutputLog } from './output-log.js';
 
 /** How often a port is tried while waiting for the server to listen. */
 const POLL_MS = 50;
@@ -265,9 +265,7 @@ export class ServerProcess {
     // its listening socket until it dies, and a probe it accepted would pass for the new server's
     // (the next case then found nothing listening: "no connection (refused)").
     if (!(await this.current.treeGone(OLD_TREE_GONE_MS))) {
-      throw new UsageError(
-        `the server under test's processes were still alive ${OLD_TREE_GONE_MS / 1000} s after SIGKILL; not restarted (command: ${this.expanded})`,
-      );
+      throw new UsageError(oldTreeAliveWords(OLD_TREE_GONE_MS / 1000, this.expanded));
     }
     this.starts += 1;
     this.current = this.start();
@@ -305,7 +303,7 @@ export class ServerProcess {
     this.current.killGroup();
     await raceExit(this.current.exited, 1000);
     await this.log?.close();
-    return how === 'killed' ? `the server ignored SIGTERM for ${TERM_GRACE_MS / 1000} s; its process group was killed with SIGKILL` : null;
+    return how === 'killed' ? serverIgnoredSigtermWords(TERM_GRACE_MS / 1000) : null;
   }
 }
 
@@ -313,35 +311,4 @@ export class ServerProcess {
 function raceExit(p: Promise<void>, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   return Promise.race([p, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]).finally(() => clearTimeout(timer));
-}
-
-/**
- * The server's whole output, every start's, in a file of the report directory: written to NAME.part
- * as it comes, renamed to NAME once the server is stopped (a reader never sees half a log as whole).
- */
-class OutputLog {
-  private readonly stream: WriteStream;
-  readonly name: string;
-
-  constructor(private readonly file: string) {
-    mkdirSync(path.dirname(file), { recursive: true });
-    this.name = path.basename(file);
-    this.stream = createWriteStream(`${file}.part`);
-    // A full disk costs the log, not the run.
-    this.stream.on('error', () => undefined);
-  }
-
-  write(chunk: string | Buffer): void {
-    if (!this.stream.closed && !this.stream.writableEnded) this.stream.write(chunk);
-  }
-
-  async close(): Promise<void> {
-    if (this.stream.writableEnded) return;
-    await new Promise<void>((resolve) => this.stream.end(resolve));
-    try {
-      renameSync(`${this.file}.part`, this.file);
-    } catch {
-      // The report directory went away: nothing to keep it in.
-    }
-  }
 }

@@ -155,7 +155,9 @@ export class TreeMemory {
     this.open.add(w);
     return {
       close: () => {
-        if (this.open.has(w)) this.sample();
+        // The tree scanned afresh: a process it gained since the last scan (a shell's child, started
+        // just after the window opened) is counted in the last sample at least.
+        if (this.open.has(w)) this.sample(true);
         this.open.delete(w);
         const rootLives = this.root !== undefined && identity(this.root) !== null;
         const ended = rootLives

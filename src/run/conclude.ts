@@ -6,7 +6,7 @@
 import type { CatalogueCase } from '../cases/types.js';
 import type { RunSettings } from '../config/run-config.js';
 import type { CaseOutcome, PeerDeath } from '../drivers/driver.js';
-import { diedDuringWords, excludedWords, missingWords, notRunWords, peerFailureWords } from '../explain/peer-words.js';
+import { caseWarningWords, diedDuringWords, excludedWords, missingWords, notRunWords, peerFailureWords } from '../explain/peer-words.js';
 import type { NotRunFact, PeerFailureFact } from '../model/peer.js';
 import { cpuBudgetOf, DEFAULT_BUDGETS, memoryBudgetOf, type RobustnessBudgets } from '../cases/data/budgets.js';
 import { isRobustness, judgeRobustness, recordOf, type PeerFacts } from '../play/attack-figures.js';
@@ -52,17 +52,17 @@ export function conclude(def: CatalogueCase, index: number, outcome: CaseOutcome
       ...base,
       status: 'failed',
       reason: outcome.peerFailure === undefined ? reason : `${peerFailureWords(outcome.peerFailure)}; ${reason}`,
-      warnings: outcome.warnings,
+      warnings: outcome.warnings.map(caseWarningWords),
       result: null,
       reportBase: null,
     };
   }
   const result = isRobustness(def) ? judgedResult(def, outcome.result, outcome.peer ?? { memory: null }, config.budgets) : outcome.result;
   const verdict = deathRule(livenessRule(ruleForResult(result, new Set(config.failOn)), result, outcome.peerFailure), def, death);
-  const warnings = [...verdict.warnings, ...outcome.warnings];
-  if (client !== null && client.exitCode !== null && client.exitCode !== 0 && !client.timedOut) {
-    warnings.push(`the client exited with status ${client.exitCode}`);
-  }
+  const facts = [...outcome.warnings];
+  if (client !== null && client.exitCode !== null && client.exitCode !== 0 && !client.timedOut)
+    facts.push({ kind: 'client-status', exitCode: client.exitCode });
+  const warnings = [...verdict.warnings, ...facts.map(caseWarningWords)];
   return {
     ...base,
     status: verdict.status,

@@ -31,9 +31,9 @@ interface Run {
   junit: string;
 }
 
-async function run(args: string[]): Promise<Run> {
+async function run(args: string[], server = TUTORIAL): Promise<Run> {
   const outdir = await tempDir();
-  const res = await runMain(['run', '--role', 'server', '--server', TUTORIAL, '--agent', 'tutorial', '--outdir', outdir, ...args]);
+  const res = await runMain(['run', '--role', 'server', '--server', server, '--agent', 'tutorial', '--outdir', outdir, ...args]);
   assert.ok(res.code === 0 || res.code === 1, res.stdout + res.stderr);
   const summary = JSON.parse(await readFile(path.join(outdir, 'summary.json'), 'utf8')) as { cases: SummaryCase[]; interrupted: string | null };
   const keys = new Map<string, string>();
@@ -96,6 +96,20 @@ describe('a server that dies of a case', { concurrency: 2 }, () => {
     const errors = [...r.junit.matchAll(/<error message="not run: the server under test had died/g)].length;
     assert.equal(errors, after.length);
     assert.match(r.junit, new RegExp(`<testsuites [^>]*errors="${after.length}"`));
+  });
+
+  test('a server that dies slowly (its close sent, its exit 3 s later, as a starved process dies): the crash is still pinned on the case that caused it', async () => {
+    const r = await run(['--jobs', '1', '--cases', '2.4', '2.5', '2.6'], `'${process.execPath}' '${BROKEN}' dies-slowly {port}`);
+    assert.equal(r.code, 1, r.stdout);
+    assert.deepEqual(
+      r.cases.map((c) => `${c.id} ${c.status}`),
+      ['2.4 passed', '2.5 failed', '2.6 skipped'],
+      r.stdout,
+    );
+    const [, killer, after] = r.cases as [SummaryCase, SummaryCase, SummaryCase];
+    assert.match(killer.reason, /^the server under test exited with status 1: \w*Error: Invalid WebSocket frame: .*, during this case/);
+    assert.deepEqual([...killers(r)], [r.keys.get('2.5')]);
+    assert.match(after.reason, /^not run: the server under test had died during 2\.5 /);
   });
 
   // Groups 1-7 with group 6 cut to its fail-fast subgroups: the whole of group 6 adds 90 deaths of
