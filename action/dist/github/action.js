@@ -453,10 +453,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path26) {
-  if (!path26)
+function getElementAtPath(obj, path27) {
+  if (!path27)
     return obj;
-  return path26.reduce((acc, key) => acc?.[key], obj);
+  return path27.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -715,11 +715,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path26, issues) {
+function prefixIssues(path27, issues) {
   return issues.map((iss) => {
     var _a4;
     (_a4 = iss).path ?? (_a4.path = []);
-    iss.path.unshift(path26);
+    iss.path.unshift(path27);
     return iss;
   });
 }
@@ -1252,16 +1252,16 @@ function flattenError(error62, mapper = (issue2) => issue2.message) {
 }
 function formatError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error63, path26 = []) => {
+  const processError = (error63, path27 = []) => {
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path26, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path27, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path26, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path27, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path26, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path27, ...issue2.path]);
       } else {
-        const fullpath = [...path26, ...issue2.path];
+        const fullpath = [...path27, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -1300,17 +1300,17 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error62, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error63, path26 = []) => {
+  const processError = (error63, path27 = []) => {
     var _a4;
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path26, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path27, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path26, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path27, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path26, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path27, ...issue2.path]);
       } else {
-        const fullpath = [...path26, ...issue2.path];
+        const fullpath = [...path27, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -1349,8 +1349,8 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path26 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path26) {
+  const path27 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path27) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -19382,13 +19382,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path26 = ref.slice(1).split("/").filter(Boolean);
-  if (path26.length === 0) {
+  const path27 = ref.slice(1).split("/").filter(Boolean);
+  if (path27.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path26[0] === defsKey) {
-    const key = path26[1] === void 0 ? void 0 : decodeJSONPointerSegment(path26[1]);
+  if (path27[0] === defsKey) {
+    const key = path27[1] === void 0 ? void 0 : decodeJSONPointerSegment(path27[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -27663,13 +27663,13 @@ function objectOf(table, reading, replace = {}) {
 function specError(file2, message2) {
   return new UsageError(`${file2}: ${message2}`);
 }
-function describe3(path26) {
-  const [top2, index, field] = path26.map(String);
+function describe3(path27) {
+  const [top2, index, field] = path27.map(String);
   if (top2 === "servers" && index !== void 0 && field !== void 0 && field in SERVER_KEYS) {
     return { key: `servers.${index}.${field}`, phrase: SERVER_KEYS[field]?.phrase ?? "" };
   }
   if (top2 !== void 0 && top2 in SPEC_KEYS) return { key: top2, phrase: SPEC_KEYS[top2]?.phrase ?? "" };
-  return { key: path26.map(String).join("."), phrase: "valid" };
+  return { key: path27.map(String).join("."), phrase: "valid" };
 }
 function validateSpec(file2, value, reading = "wsgate") {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
@@ -28622,6 +28622,24 @@ function neverConnectedWords(misses) {
 }
 function excludedWords(agent, specFile) {
   return `excluded for agent ${JSON.stringify(agent)} by exclude-agent-cases${specFile === null ? "" : ` in ${specFile}`}`;
+}
+function caseWarningWords(fact) {
+  switch (fact.kind) {
+    case "case-overran":
+      return `the case did not end within ${fact.limitS} s; wsgate dropped the connection`;
+    case "ignored-sigterm":
+      return `the client ignored SIGTERM for ${fact.graceS} s; its process group was killed with SIGKILL`;
+    case "lingered":
+      return fact.how === "killed" ? `the client was still running ${fact.graceS} s after its case ended and ignored SIGTERM; its process group was killed with SIGKILL` : `the client was still running ${fact.graceS} s after its case ended; its process group was stopped with SIGTERM`;
+    case "client-status":
+      return `the client exited with status ${fact.exitCode}`;
+  }
+}
+function oldTreeAliveWords(seconds5, command2) {
+  return `the server under test's processes were still alive ${seconds5} s after SIGKILL; not restarted (command: ${command2})`;
+}
+function serverIgnoredSigtermWords(graceS) {
+  return `the server ignored SIGTERM for ${graceS} s; its process group was killed with SIGKILL`;
 }
 var CHECK_CLIENT;
 var init_peer_words = __esm({
@@ -31317,13 +31335,13 @@ var require_dist = __commonJS({
     })(semver$1, semver$1.exports);
     var semverExports = semver$1.exports;
     var fs = require$$0;
-    var path26 = require$$1;
+    var path27 = require$$1;
     var { promisify: promisify3 } = require$$2;
     var semver = semverExports;
     var useNativeRecursiveOption = semver.satisfies(process.version, ">=10.12.0");
     var checkPath = (pth) => {
       if (process.platform === "win32") {
-        const pathHasInvalidWinCharacters = /[<>:"|?*]/.test(pth.replace(path26.parse(pth).root, ""));
+        const pathHasInvalidWinCharacters = /[<>:"|?*]/.test(pth.replace(path27.parse(pth).root, ""));
         if (pathHasInvalidWinCharacters) {
           const error62 = new Error(`Path contains invalid characters: ${pth}`);
           error62.code = "EINVAL";
@@ -31355,7 +31373,7 @@ var require_dist = __commonJS({
       const mkdir2 = promisify3(options.fs.mkdir);
       const stat4 = promisify3(options.fs.stat);
       if (useNativeRecursiveOption && options.fs.mkdir === fs.mkdir) {
-        const pth = path26.resolve(input3);
+        const pth = path27.resolve(input3);
         await mkdir2(pth, {
           mode: options.mode,
           recursive: true
@@ -31371,13 +31389,13 @@ var require_dist = __commonJS({
             throw error62;
           }
           if (error62.code === "ENOENT") {
-            if (path26.dirname(pth) === pth) {
+            if (path27.dirname(pth) === pth) {
               throw permissionError(pth);
             }
             if (error62.message.includes("null bytes")) {
               throw error62;
             }
-            await make(path26.dirname(pth));
+            await make(path27.dirname(pth));
             return make(pth);
           }
           try {
@@ -31391,14 +31409,14 @@ var require_dist = __commonJS({
           return pth;
         }
       };
-      return make(path26.resolve(input3));
+      return make(path27.resolve(input3));
     };
     makeDir$2.exports = makeDir;
     makeDir$2.exports.sync = (input3, options) => {
       checkPath(input3);
       options = processOptions(options);
       if (useNativeRecursiveOption && options.fs.mkdirSync === fs.mkdirSync) {
-        const pth = path26.resolve(input3);
+        const pth = path27.resolve(input3);
         fs.mkdirSync(pth, {
           mode: options.mode,
           recursive: true
@@ -31413,13 +31431,13 @@ var require_dist = __commonJS({
             throw error62;
           }
           if (error62.code === "ENOENT") {
-            if (path26.dirname(pth) === pth) {
+            if (path27.dirname(pth) === pth) {
               throw permissionError(pth);
             }
             if (error62.message.includes("null bytes")) {
               throw error62;
             }
-            make(path26.dirname(pth));
+            make(path27.dirname(pth));
             return make(pth);
           }
           try {
@@ -31432,7 +31450,7 @@ var require_dist = __commonJS({
         }
         return pth;
       };
-      return make(path26.resolve(input3));
+      return make(path27.resolve(input3));
     };
     var makeDirExports = makeDir$2.exports;
     var makeDir$1 = /* @__PURE__ */ getDefaultExportFromCjs(makeDirExports);
@@ -32766,11 +32784,11 @@ var require_dist = __commonJS({
               return isFunction2(object2[key]);
             });
           }
-          function baseGet(object2, path27) {
-            path27 = castPath(path27, object2);
-            var index2 = 0, length = path27.length;
+          function baseGet(object2, path28) {
+            path28 = castPath(path28, object2);
+            var index2 = 0, length = path28.length;
             while (object2 != null && index2 < length) {
-              object2 = object2[toKey(path27[index2++])];
+              object2 = object2[toKey(path28[index2++])];
             }
             return index2 && index2 == length ? object2 : undefined$1;
           }
@@ -32834,10 +32852,10 @@ var require_dist = __commonJS({
             });
             return accumulator;
           }
-          function baseInvoke(object2, path27, args) {
-            path27 = castPath(path27, object2);
-            object2 = parent(object2, path27);
-            var func = object2 == null ? object2 : object2[toKey(last(path27))];
+          function baseInvoke(object2, path28, args) {
+            path28 = castPath(path28, object2);
+            object2 = parent(object2, path28);
+            var func = object2 == null ? object2 : object2[toKey(last(path28))];
             return func == null ? undefined$1 : apply(func, object2, args);
           }
           function baseIsArguments(value) {
@@ -32993,13 +33011,13 @@ var require_dist = __commonJS({
               return object2 === source || baseIsMatch(object2, source, matchData);
             };
           }
-          function baseMatchesProperty(path27, srcValue) {
-            if (isKey(path27) && isStrictComparable(srcValue)) {
-              return matchesStrictComparable(toKey(path27), srcValue);
+          function baseMatchesProperty(path28, srcValue) {
+            if (isKey(path28) && isStrictComparable(srcValue)) {
+              return matchesStrictComparable(toKey(path28), srcValue);
             }
             return function(object2) {
-              var objValue = get(object2, path27);
-              return objValue === undefined$1 && objValue === srcValue ? hasIn(object2, path27) : baseIsEqual(srcValue, objValue, COMPARE_PARTIAL_FLAG | COMPARE_UNORDERED_FLAG);
+              var objValue = get(object2, path28);
+              return objValue === undefined$1 && objValue === srcValue ? hasIn(object2, path28) : baseIsEqual(srcValue, objValue, COMPARE_PARTIAL_FLAG | COMPARE_UNORDERED_FLAG);
             };
           }
           function baseMerge(object2, source, srcIndex, customizer, stack) {
@@ -33096,23 +33114,23 @@ var require_dist = __commonJS({
             });
           }
           function basePick(object2, paths) {
-            return basePickBy(object2, paths, function(value, path27) {
-              return hasIn(object2, path27);
+            return basePickBy(object2, paths, function(value, path28) {
+              return hasIn(object2, path28);
             });
           }
           function basePickBy(object2, paths, predicate) {
             var index2 = -1, length = paths.length, result2 = {};
             while (++index2 < length) {
-              var path27 = paths[index2], value = baseGet(object2, path27);
-              if (predicate(value, path27)) {
-                baseSet(result2, castPath(path27, object2), value);
+              var path28 = paths[index2], value = baseGet(object2, path28);
+              if (predicate(value, path28)) {
+                baseSet(result2, castPath(path28, object2), value);
               }
             }
             return result2;
           }
-          function basePropertyDeep(path27) {
+          function basePropertyDeep(path28) {
             return function(object2) {
-              return baseGet(object2, path27);
+              return baseGet(object2, path28);
             };
           }
           function basePullAll(array2, values2, iteratee2, comparator) {
@@ -33186,14 +33204,14 @@ var require_dist = __commonJS({
             var array2 = values(collection);
             return shuffleSelf(array2, baseClamp(n3, 0, array2.length));
           }
-          function baseSet(object2, path27, value, customizer) {
+          function baseSet(object2, path28, value, customizer) {
             if (!isObject4(object2)) {
               return object2;
             }
-            path27 = castPath(path27, object2);
-            var index2 = -1, length = path27.length, lastIndex = length - 1, nested = object2;
+            path28 = castPath(path28, object2);
+            var index2 = -1, length = path28.length, lastIndex = length - 1, nested = object2;
             while (nested != null && ++index2 < length) {
-              var key = toKey(path27[index2]), newValue = value;
+              var key = toKey(path28[index2]), newValue = value;
               if (key === "__proto__" || key === "constructor" || key === "prototype") {
                 return object2;
               }
@@ -33201,7 +33219,7 @@ var require_dist = __commonJS({
                 var objValue = nested[key];
                 newValue = customizer ? customizer(objValue, key, nested) : undefined$1;
                 if (newValue === undefined$1) {
-                  newValue = isObject4(objValue) ? objValue : isIndex(path27[index2 + 1]) ? [] : {};
+                  newValue = isObject4(objValue) ? objValue : isIndex(path28[index2 + 1]) ? [] : {};
                 }
               }
               assignValue(nested, key, newValue);
@@ -33367,14 +33385,14 @@ var require_dist = __commonJS({
               }
             return result2;
           }
-          function baseUnset(object2, path27) {
-            path27 = castPath(path27, object2);
-            var index2 = -1, length = path27.length;
+          function baseUnset(object2, path28) {
+            path28 = castPath(path28, object2);
+            var index2 = -1, length = path28.length;
             if (!length) {
               return true;
             }
             while (++index2 < length) {
-              var key = toKey(path27[index2]);
+              var key = toKey(path28[index2]);
               if (key === "__proto__" && !hasOwnProperty.call(object2, "__proto__")) {
                 return false;
               }
@@ -33382,11 +33400,11 @@ var require_dist = __commonJS({
                 return false;
               }
             }
-            var obj = parent(object2, path27);
-            return obj == null || delete obj[toKey(last(path27))];
+            var obj = parent(object2, path28);
+            return obj == null || delete obj[toKey(last(path28))];
           }
-          function baseUpdate(object2, path27, updater, customizer) {
-            return baseSet(object2, path27, updater(baseGet(object2, path27)), customizer);
+          function baseUpdate(object2, path28, updater, customizer) {
+            return baseSet(object2, path28, updater(baseGet(object2, path28)), customizer);
           }
           function baseWhile(array2, predicate, isDrop, fromRight) {
             var length = array2.length, index2 = fromRight ? length : -1;
@@ -34269,11 +34287,11 @@ var require_dist = __commonJS({
             var match = source.match(reWrapDetails);
             return match ? match[1].split(reSplitDetails) : [];
           }
-          function hasPath(object2, path27, hasFunc) {
-            path27 = castPath(path27, object2);
-            var index2 = -1, length = path27.length, result2 = false;
+          function hasPath(object2, path28, hasFunc) {
+            path28 = castPath(path28, object2);
+            var index2 = -1, length = path28.length, result2 = false;
             while (++index2 < length) {
-              var key = toKey(path27[index2]);
+              var key = toKey(path28[index2]);
               if (!(result2 = object2 != null && hasFunc(object2, key))) {
                 break;
               }
@@ -34475,8 +34493,8 @@ var require_dist = __commonJS({
               return apply(func, this, otherArgs);
             };
           }
-          function parent(object2, path27) {
-            return path27.length < 2 ? object2 : baseGet(object2, baseSlice(path27, 0, -1));
+          function parent(object2, path28) {
+            return path28.length < 2 ? object2 : baseGet(object2, baseSlice(path28, 0, -1));
           }
           function reorder(array2, indexes) {
             var arrLength = array2.length, length = nativeMin(indexes.length, arrLength), oldArray = copyArray(array2);
@@ -35111,10 +35129,10 @@ var require_dist = __commonJS({
             }
             return isString(collection) ? fromIndex <= length && collection.indexOf(value, fromIndex) > -1 : !!length && baseIndexOf(collection, value, fromIndex) > -1;
           }
-          var invokeMap = baseRest(function(collection, path27, args) {
-            var index2 = -1, isFunc = typeof path27 == "function", result2 = isArrayLike(collection) ? Array2(collection.length) : [];
+          var invokeMap = baseRest(function(collection, path28, args) {
+            var index2 = -1, isFunc = typeof path28 == "function", result2 = isArrayLike(collection) ? Array2(collection.length) : [];
             baseEach(collection, function(value) {
-              result2[++index2] = isFunc ? apply(path27, value, args) : baseInvoke(value, path27, args);
+              result2[++index2] = isFunc ? apply(path28, value, args) : baseInvoke(value, path28, args);
             });
             return result2;
           });
@@ -35766,15 +35784,15 @@ var require_dist = __commonJS({
           function functionsIn(object2) {
             return object2 == null ? [] : baseFunctions(object2, keysIn(object2));
           }
-          function get(object2, path27, defaultValue) {
-            var result2 = object2 == null ? undefined$1 : baseGet(object2, path27);
+          function get(object2, path28, defaultValue) {
+            var result2 = object2 == null ? undefined$1 : baseGet(object2, path28);
             return result2 === undefined$1 ? defaultValue : result2;
           }
-          function has(object2, path27) {
-            return object2 != null && hasPath(object2, path27, baseHas);
+          function has(object2, path28) {
+            return object2 != null && hasPath(object2, path28, baseHas);
           }
-          function hasIn(object2, path27) {
-            return object2 != null && hasPath(object2, path27, baseHasIn);
+          function hasIn(object2, path28) {
+            return object2 != null && hasPath(object2, path28, baseHasIn);
           }
           var invert = createInverter(function(result2, value, key) {
             if (value != null && typeof value.toString != "function") {
@@ -35827,10 +35845,10 @@ var require_dist = __commonJS({
               return result2;
             }
             var isDeep = false;
-            paths = arrayMap(paths, function(path27) {
-              path27 = castPath(path27, object2);
-              isDeep || (isDeep = path27.length > 1);
-              return path27;
+            paths = arrayMap(paths, function(path28) {
+              path28 = castPath(path28, object2);
+              isDeep || (isDeep = path28.length > 1);
+              return path28;
             });
             copyObject(object2, getAllKeysIn(object2), result2);
             if (isDeep) {
@@ -35856,19 +35874,19 @@ var require_dist = __commonJS({
               return [prop];
             });
             predicate = getIteratee(predicate);
-            return basePickBy(object2, props, function(value, path27) {
-              return predicate(value, path27[0]);
+            return basePickBy(object2, props, function(value, path28) {
+              return predicate(value, path28[0]);
             });
           }
-          function result(object2, path27, defaultValue) {
-            path27 = castPath(path27, object2);
-            var index2 = -1, length = path27.length;
+          function result(object2, path28, defaultValue) {
+            path28 = castPath(path28, object2);
+            var index2 = -1, length = path28.length;
             if (!length) {
               length = 1;
               object2 = undefined$1;
             }
             while (++index2 < length) {
-              var value = object2 == null ? undefined$1 : object2[toKey(path27[index2])];
+              var value = object2 == null ? undefined$1 : object2[toKey(path28[index2])];
               if (value === undefined$1) {
                 index2 = length;
                 value = defaultValue;
@@ -35877,12 +35895,12 @@ var require_dist = __commonJS({
             }
             return object2;
           }
-          function set2(object2, path27, value) {
-            return object2 == null ? object2 : baseSet(object2, path27, value);
+          function set2(object2, path28, value) {
+            return object2 == null ? object2 : baseSet(object2, path28, value);
           }
-          function setWith(object2, path27, value, customizer) {
+          function setWith(object2, path28, value, customizer) {
             customizer = typeof customizer == "function" ? customizer : undefined$1;
-            return object2 == null ? object2 : baseSet(object2, path27, value, customizer);
+            return object2 == null ? object2 : baseSet(object2, path28, value, customizer);
           }
           var toPairs = createToPairs(keys);
           var toPairsIn = createToPairs(keysIn);
@@ -35904,15 +35922,15 @@ var require_dist = __commonJS({
             });
             return accumulator;
           }
-          function unset(object2, path27) {
-            return object2 == null ? true : baseUnset(object2, path27);
+          function unset(object2, path28) {
+            return object2 == null ? true : baseUnset(object2, path28);
           }
-          function update(object2, path27, updater) {
-            return object2 == null ? object2 : baseUpdate(object2, path27, castFunction(updater));
+          function update(object2, path28, updater) {
+            return object2 == null ? object2 : baseUpdate(object2, path28, castFunction(updater));
           }
-          function updateWith(object2, path27, updater, customizer) {
+          function updateWith(object2, path28, updater, customizer) {
             customizer = typeof customizer == "function" ? customizer : undefined$1;
-            return object2 == null ? object2 : baseUpdate(object2, path27, castFunction(updater), customizer);
+            return object2 == null ? object2 : baseUpdate(object2, path28, castFunction(updater), customizer);
           }
           function values(object2) {
             return object2 == null ? [] : baseValues(object2, keys(object2));
@@ -36298,17 +36316,17 @@ var require_dist = __commonJS({
           function matches(source) {
             return baseMatches(baseClone(source, CLONE_DEEP_FLAG));
           }
-          function matchesProperty(path27, srcValue) {
-            return baseMatchesProperty(path27, baseClone(srcValue, CLONE_DEEP_FLAG));
+          function matchesProperty(path28, srcValue) {
+            return baseMatchesProperty(path28, baseClone(srcValue, CLONE_DEEP_FLAG));
           }
-          var method = baseRest(function(path27, args) {
+          var method = baseRest(function(path28, args) {
             return function(object2) {
-              return baseInvoke(object2, path27, args);
+              return baseInvoke(object2, path28, args);
             };
           });
           var methodOf = baseRest(function(object2, args) {
-            return function(path27) {
-              return baseInvoke(object2, path27, args);
+            return function(path28) {
+              return baseInvoke(object2, path28, args);
             };
           });
           function mixin3(object2, source, options) {
@@ -36355,12 +36373,12 @@ var require_dist = __commonJS({
           var over = createOver(arrayMap);
           var overEvery = createOver(arrayEvery);
           var overSome = createOver(arraySome);
-          function property(path27) {
-            return isKey(path27) ? baseProperty(toKey(path27)) : basePropertyDeep(path27);
+          function property(path28) {
+            return isKey(path28) ? baseProperty(toKey(path28)) : basePropertyDeep(path28);
           }
           function propertyOf(object2) {
-            return function(path27) {
-              return object2 == null ? undefined$1 : baseGet(object2, path27);
+            return function(path28) {
+              return object2 == null ? undefined$1 : baseGet(object2, path28);
             };
           }
           var range = createRange();
@@ -36813,12 +36831,12 @@ var require_dist = __commonJS({
           LazyWrapper.prototype.findLast = function(predicate) {
             return this.reverse().find(predicate);
           };
-          LazyWrapper.prototype.invokeMap = baseRest(function(path27, args) {
-            if (typeof path27 == "function") {
+          LazyWrapper.prototype.invokeMap = baseRest(function(path28, args) {
+            if (typeof path28 == "function") {
               return new LazyWrapper(this);
             }
             return this.map(function(value) {
-              return baseInvoke(value, path27, args);
+              return baseInvoke(value, path28, args);
             });
           });
           LazyWrapper.prototype.reject = function(predicate) {
@@ -41477,8 +41495,8 @@ var require_dist = __commonJS({
        * @param path
        * @returns this
        */
-      errorAttachment(path27) {
-        this._errorAttachment = path27;
+      errorAttachment(path28) {
+        this._errorAttachment = path28;
         return this;
       }
       /**
@@ -42701,8 +42719,8 @@ var require_req = __commonJS({
       if (req.originalUrl) {
         _req.url = req.originalUrl;
       } else {
-        const path26 = req.path;
-        _req.url = typeof path26 === "string" ? path26 : req.url ? req.url.path || req.url : void 0;
+        const path27 = req.path;
+        _req.url = typeof path27 === "string" ? path27 : req.url ? req.url.path || req.url : void 0;
       }
       if (req.query) {
         _req.query = req.query;
@@ -42872,14 +42890,14 @@ var require_redact = __commonJS({
       }
       return obj;
     }
-    function parsePath(path26) {
+    function parsePath(path27) {
       const parts = [];
       let current = "";
       let inBrackets = false;
       let inQuotes = false;
       let quoteChar = "";
-      for (let i2 = 0; i2 < path26.length; i2++) {
-        const char = path26[i2];
+      for (let i2 = 0; i2 < path27.length; i2++) {
+        const char = path27[i2];
         if (!inBrackets && char === ".") {
           if (current) {
             parts.push(current);
@@ -43010,10 +43028,10 @@ var require_redact = __commonJS({
       return current;
     }
     function redactPaths(obj, paths, censor, remove = false) {
-      for (const path26 of paths) {
-        const parts = parsePath(path26);
+      for (const path27 of paths) {
+        const parts = parsePath(path27);
         if (parts.includes("*")) {
-          redactWildcardPath(obj, parts, censor, path26, remove);
+          redactWildcardPath(obj, parts, censor, path27, remove);
         } else {
           if (remove) {
             removeKey(obj, parts);
@@ -43098,8 +43116,8 @@ var require_redact = __commonJS({
           }
         } else {
           if (afterWildcard.includes("*")) {
-            const wrappedCensor = typeof censor === "function" ? (value, path26) => {
-              const fullPath = [...pathArray.slice(0, pathLength), ...path26];
+            const wrappedCensor = typeof censor === "function" ? (value, path27) => {
+              const fullPath = [...pathArray.slice(0, pathLength), ...path27];
               return censor(value, fullPath);
             } : censor;
             redactWildcardPath(current, afterWildcard, wrappedCensor, originalPath, remove);
@@ -43134,8 +43152,8 @@ var require_redact = __commonJS({
         return null;
       }
       const pathStructure = /* @__PURE__ */ new Map();
-      for (const path26 of pathsToClone) {
-        const parts = parsePath(path26);
+      for (const path27 of pathsToClone) {
+        const parts = parsePath(path27);
         let current = pathStructure;
         for (let i2 = 0; i2 < parts.length; i2++) {
           const part = parts[i2];
@@ -43187,24 +43205,24 @@ var require_redact = __commonJS({
       }
       return cloneSelectively(obj, pathStructure);
     }
-    function validatePath(path26) {
-      if (typeof path26 !== "string") {
+    function validatePath(path27) {
+      if (typeof path27 !== "string") {
         throw new Error("Paths must be (non-empty) strings");
       }
-      if (path26 === "") {
+      if (path27 === "") {
         throw new Error("Invalid redaction path ()");
       }
-      if (path26.includes("..")) {
-        throw new Error(`Invalid redaction path (${path26})`);
+      if (path27.includes("..")) {
+        throw new Error(`Invalid redaction path (${path27})`);
       }
-      if (path26.includes(",")) {
-        throw new Error(`Invalid redaction path (${path26})`);
+      if (path27.includes(",")) {
+        throw new Error(`Invalid redaction path (${path27})`);
       }
       let bracketCount = 0;
       let inQuotes = false;
       let quoteChar = "";
-      for (let i2 = 0; i2 < path26.length; i2++) {
-        const char = path26[i2];
+      for (let i2 = 0; i2 < path27.length; i2++) {
+        const char = path27[i2];
         if ((char === '"' || char === "'") && bracketCount > 0) {
           if (!inQuotes) {
             inQuotes = true;
@@ -43218,20 +43236,20 @@ var require_redact = __commonJS({
         } else if (char === "]" && !inQuotes) {
           bracketCount--;
           if (bracketCount < 0) {
-            throw new Error(`Invalid redaction path (${path26})`);
+            throw new Error(`Invalid redaction path (${path27})`);
           }
         }
       }
       if (bracketCount !== 0) {
-        throw new Error(`Invalid redaction path (${path26})`);
+        throw new Error(`Invalid redaction path (${path27})`);
       }
     }
     function validatePaths(paths) {
       if (!Array.isArray(paths)) {
         throw new TypeError("paths must be an array");
       }
-      for (const path26 of paths) {
-        validatePath(path26);
+      for (const path27 of paths) {
+        validatePath(path27);
       }
     }
     function slowRedact(options = {}) {
@@ -43401,8 +43419,8 @@ var require_redaction = __commonJS({
         if (shape[k] === null) {
           o2[k] = (value) => topCensor(value, [k]);
         } else {
-          const wrappedCensor = typeof censor === "function" ? (value, path26) => {
-            return censor(value, [k, ...path26]);
+          const wrappedCensor = typeof censor === "function" ? (value, path27) => {
+            return censor(value, [k, ...path27]);
           } : censor;
           o2[k] = Redact({
             paths: shape[k],
@@ -43623,7 +43641,7 @@ var require_sonic_boom = __commonJS({
     var fs = __require("fs");
     var EventEmitter3 = __require("events");
     var inherits = __require("util").inherits;
-    var path26 = __require("path");
+    var path27 = __require("path");
     var sleep2 = require_atomic_sleep();
     var assert2 = __require("assert");
     var BUSY_WRITE_TIMEOUT = 100;
@@ -43677,7 +43695,7 @@ var require_sonic_boom = __commonJS({
       const mode = sonic.mode;
       if (sonic.sync) {
         try {
-          if (sonic.mkdir) fs.mkdirSync(path26.dirname(file2), { recursive: true });
+          if (sonic.mkdir) fs.mkdirSync(path27.dirname(file2), { recursive: true });
           const fd = fs.openSync(file2, flags, mode);
           fileOpened(null, fd);
         } catch (err) {
@@ -43685,7 +43703,7 @@ var require_sonic_boom = __commonJS({
           throw err;
         }
       } else if (sonic.mkdir) {
-        fs.mkdir(path26.dirname(file2), { recursive: true }, (err) => {
+        fs.mkdir(path27.dirname(file2), { recursive: true }, (err) => {
           if (err) return fileOpened(err);
           fs.open(file2, flags, mode, fileOpened);
         });
@@ -45080,15 +45098,15 @@ var require_transport = __commonJS({
       if (!unquoted) {
         return false;
       }
-      let path26 = unquoted;
-      if (path26.startsWith("file://")) {
+      let path27 = unquoted;
+      if (path27.startsWith("file://")) {
         try {
-          path26 = fileURLToPath7(path26);
+          path27 = fileURLToPath7(path27);
         } catch {
           return false;
         }
       }
-      return isAbsolute(path26) && !existsSync3(path26);
+      return isAbsolute(path27) && !existsSync3(path27);
     }
     function stripQuotes2(value) {
       const first = value[0];
@@ -48693,9 +48711,9 @@ function parse3(head2) {
   const checked = checkUpgradeHeaders(headers);
   if ("ok" in checked) return checked.plainHttp === true ? { ...checked, target } : checked;
   const q = target.indexOf("?");
-  const path26 = q < 0 ? target : target.slice(0, q);
+  const path27 = q < 0 ? target : target.slice(0, q);
   const query = new URLSearchParams(q < 0 ? "" : target.slice(q + 1));
-  return { ok: true, request: { method, target, path: path26, query, headers, key: checked.key, version: checked.version, raw } };
+  return { ok: true, request: { method, target, path: path27, query, headers, key: checked.key, version: checked.version, raw } };
 }
 function parseRequestLine(requestLine) {
   const parts = requestLine.trim().split(/[ \t]+/);
@@ -50174,7 +50192,7 @@ var require_windows = __commonJS({
     module.exports = isexe;
     isexe.sync = sync;
     var fs = __require("fs");
-    function checkPathExt(path26, options) {
+    function checkPathExt(path27, options) {
       var pathext = options.pathExt !== void 0 ? options.pathExt : process.env.PATHEXT;
       if (!pathext) {
         return true;
@@ -50185,25 +50203,25 @@ var require_windows = __commonJS({
       }
       for (var i2 = 0; i2 < pathext.length; i2++) {
         var p = pathext[i2].toLowerCase();
-        if (p && path26.substr(-p.length).toLowerCase() === p) {
+        if (p && path27.substr(-p.length).toLowerCase() === p) {
           return true;
         }
       }
       return false;
     }
-    function checkStat(stat4, path26, options) {
+    function checkStat(stat4, path27, options) {
       if (!stat4.isSymbolicLink() && !stat4.isFile()) {
         return false;
       }
-      return checkPathExt(path26, options);
+      return checkPathExt(path27, options);
     }
-    function isexe(path26, options, cb) {
-      fs.stat(path26, function(er, stat4) {
-        cb(er, er ? false : checkStat(stat4, path26, options));
+    function isexe(path27, options, cb) {
+      fs.stat(path27, function(er, stat4) {
+        cb(er, er ? false : checkStat(stat4, path27, options));
       });
     }
-    function sync(path26, options) {
-      return checkStat(fs.statSync(path26), path26, options);
+    function sync(path27, options) {
+      return checkStat(fs.statSync(path27), path27, options);
     }
   }
 });
@@ -50214,13 +50232,13 @@ var require_mode = __commonJS({
     module.exports = isexe;
     isexe.sync = sync;
     var fs = __require("fs");
-    function isexe(path26, options, cb) {
-      fs.stat(path26, function(er, stat4) {
+    function isexe(path27, options, cb) {
+      fs.stat(path27, function(er, stat4) {
         cb(er, er ? false : checkStat(stat4, options));
       });
     }
-    function sync(path26, options) {
-      return checkStat(fs.statSync(path26), options);
+    function sync(path27, options) {
+      return checkStat(fs.statSync(path27), options);
     }
     function checkStat(stat4, options) {
       return stat4.isFile() && checkMode(stat4, options);
@@ -50253,7 +50271,7 @@ var require_isexe = __commonJS({
     }
     module.exports = isexe;
     isexe.sync = sync;
-    function isexe(path26, options, cb) {
+    function isexe(path27, options, cb) {
       if (typeof options === "function") {
         cb = options;
         options = {};
@@ -50263,7 +50281,7 @@ var require_isexe = __commonJS({
           throw new TypeError("callback not provided");
         }
         return new Promise(function(resolve6, reject2) {
-          isexe(path26, options || {}, function(er, is) {
+          isexe(path27, options || {}, function(er, is) {
             if (er) {
               reject2(er);
             } else {
@@ -50272,7 +50290,7 @@ var require_isexe = __commonJS({
           });
         });
       }
-      core(path26, options || {}, function(er, is) {
+      core(path27, options || {}, function(er, is) {
         if (er) {
           if (er.code === "EACCES" || options && options.ignoreErrors) {
             er = null;
@@ -50282,9 +50300,9 @@ var require_isexe = __commonJS({
         cb(er, is);
       });
     }
-    function sync(path26, options) {
+    function sync(path27, options) {
       try {
-        return core.sync(path26, options || {});
+        return core.sync(path27, options || {});
       } catch (er) {
         if (options && options.ignoreErrors || er.code === "EACCES") {
           return false;
@@ -50300,7 +50318,7 @@ var require_isexe = __commonJS({
 var require_which = __commonJS({
   "node_modules/which/which.js"(exports, module) {
     var isWindows = process.platform === "win32" || process.env.OSTYPE === "cygwin" || process.env.OSTYPE === "msys";
-    var path26 = __require("path");
+    var path27 = __require("path");
     var COLON = isWindows ? ";" : ":";
     var isexe = require_isexe();
     var getNotFoundError = (cmd) => Object.assign(new Error(`not found: ${cmd}`), { code: "ENOENT" });
@@ -50338,7 +50356,7 @@ var require_which = __commonJS({
           return opt.all && found.length ? resolve6(found) : reject2(getNotFoundError(cmd));
         const ppRaw = pathEnv[i2];
         const pathPart = /^".*"$/.test(ppRaw) ? ppRaw.slice(1, -1) : ppRaw;
-        const pCmd = path26.join(pathPart, cmd);
+        const pCmd = path27.join(pathPart, cmd);
         const p = !pathPart && /^\.[\\\/]/.test(cmd) ? cmd.slice(0, 2) + pCmd : pCmd;
         resolve6(subStep(p, i2, 0));
       });
@@ -50365,7 +50383,7 @@ var require_which = __commonJS({
       for (let i2 = 0; i2 < pathEnv.length; i2++) {
         const ppRaw = pathEnv[i2];
         const pathPart = /^".*"$/.test(ppRaw) ? ppRaw.slice(1, -1) : ppRaw;
-        const pCmd = path26.join(pathPart, cmd);
+        const pCmd = path27.join(pathPart, cmd);
         const p = !pathPart && /^\.[\\\/]/.test(cmd) ? cmd.slice(0, 2) + pCmd : pCmd;
         for (let j = 0; j < pathExt.length; j++) {
           const cur = p + pathExt[j];
@@ -50413,7 +50431,7 @@ var require_path_key = __commonJS({
 var require_resolveCommand = __commonJS({
   "node_modules/cross-spawn/lib/util/resolveCommand.js"(exports, module) {
     "use strict";
-    var path26 = __require("path");
+    var path27 = __require("path");
     var which = require_which();
     var getPathKey = require_path_key();
     function resolveCommandAttempt(parsed, withoutPathExt) {
@@ -50431,7 +50449,7 @@ var require_resolveCommand = __commonJS({
       try {
         resolved = which.sync(parsed.command, {
           path: env2[getPathKey({ env: env2 })],
-          pathExt: withoutPathExt ? path26.delimiter : void 0
+          pathExt: withoutPathExt ? path27.delimiter : void 0
         });
       } catch (e) {
       } finally {
@@ -50440,7 +50458,7 @@ var require_resolveCommand = __commonJS({
         }
       }
       if (resolved) {
-        resolved = path26.resolve(hasCustomCwd ? parsed.options.cwd : "", resolved);
+        resolved = path27.resolve(hasCustomCwd ? parsed.options.cwd : "", resolved);
       }
       return resolved;
     }
@@ -50494,8 +50512,8 @@ var require_shebang_command = __commonJS({
       if (!match) {
         return null;
       }
-      const [path26, argument] = match[0].replace(/#! ?/, "").split(" ");
-      const binary = path26.split("/").pop();
+      const [path27, argument] = match[0].replace(/#! ?/, "").split(" ");
+      const binary = path27.split("/").pop();
       if (binary === "env") {
         return argument;
       }
@@ -50530,7 +50548,7 @@ var require_readShebang = __commonJS({
 var require_parse = __commonJS({
   "node_modules/cross-spawn/lib/parse.js"(exports, module) {
     "use strict";
-    var path26 = __require("path");
+    var path27 = __require("path");
     var resolveCommand = require_resolveCommand();
     var escape3 = require_escape();
     var readShebang = require_readShebang();
@@ -50555,7 +50573,7 @@ var require_parse = __commonJS({
       const needsShell = !isExecutableRegExp.test(commandFile);
       if (parsed.options.forceShell || needsShell) {
         const needsDoubleEscapeMetaChars = isCmdShimRegExp.test(commandFile);
-        parsed.command = path26.normalize(parsed.command);
+        parsed.command = path27.normalize(parsed.command);
         parsed.command = escape3.command(parsed.command);
         parsed.args = parsed.args.map((arg) => escape3.argument(arg, needsDoubleEscapeMetaChars));
         const shellCommand = [parsed.command].concat(parsed.args).join(" ");
@@ -54686,13 +54704,13 @@ var init_output_sync = __esm({
       }
     };
     writeToFiles = (serializedResult, stdioItems, outputFiles) => {
-      for (const { path: path26, append: append2 } of stdioItems.filter(({ type }) => FILE_TYPES.has(type))) {
-        const pathString = typeof path26 === "string" ? path26 : path26.toString();
+      for (const { path: path27, append: append2 } of stdioItems.filter(({ type }) => FILE_TYPES.has(type))) {
+        const pathString = typeof path27 === "string" ? path27 : path27.toString();
         if (append2 || outputFiles.has(pathString)) {
-          appendFileSync(path26, serializedResult);
+          appendFileSync(path27, serializedResult);
         } else {
           outputFiles.add(pathString);
-          writeFileSync(path26, serializedResult);
+          writeFileSync(path27, serializedResult);
         }
       }
     };
@@ -58979,22 +58997,22 @@ function __disposeResources(env2) {
   }
   return next();
 }
-function __rewriteRelativeImportExtension(path26, preserveJsx, extraExtensions, ignoreCase) {
-  if (typeof path26 === "string" && /^\.\.?\//.test(path26)) {
+function __rewriteRelativeImportExtension(path27, preserveJsx, extraExtensions, ignoreCase) {
+  if (typeof path27 === "string" && /^\.\.?\//.test(path27)) {
     if (extraExtensions) {
       for (var extension in extraExtensions) {
-        var suffix = path26.slice(-extension.length);
+        var suffix = path27.slice(-extension.length);
         if (suffix === extension || ignoreCase && suffix.toLowerCase() === extension.toLowerCase()) {
           var output2 = extraExtensions[extension];
-          return output2 === extension ? path26 : path26.slice(0, -extension.length) + output2;
+          return output2 === extension ? path27 : path27.slice(0, -extension.length) + output2;
         }
       }
     }
-    return path26.replace(/\.(tsx)$|((?:\.d)?)((?:\.[^./]+?)?)\.([cm]?)ts$/i, function(m, tsx, d, ext, cm) {
+    return path27.replace(/\.(tsx)$|((?:\.d)?)((?:\.[^./]+?)?)\.([cm]?)ts$/i, function(m, tsx, d, ext, cm) {
       return tsx ? preserveJsx ? ".jsx" : ".js" : d && (!ext || !cm) ? m : d + ext + "." + cm.toLowerCase() + "js";
     });
   }
-  return path26;
+  return path27;
 }
 var extendStatics, __assign, __createBinding, __setModuleDefault, ownKeys, _SuppressedError, tslib_es6_default;
 var init_tslib_es6 = __esm({
@@ -71807,14 +71825,14 @@ var require_dependency_container = __commonJS({
           provider = providerOrConstructor;
         }
         if (providers_1.isTokenProvider(provider)) {
-          const path26 = [token];
+          const path27 = [token];
           let tokenProvider = provider;
           while (tokenProvider != null) {
             const currentToken = tokenProvider.useToken;
-            if (path26.includes(currentToken)) {
-              throw new Error(`Token registration cycle detected! ${[...path26, currentToken].join(" -> ")}`);
+            if (path27.includes(currentToken)) {
+              throw new Error(`Token registration cycle detected! ${[...path27, currentToken].join(" -> ")}`);
             }
-            path26.push(currentToken);
+            path27.push(currentToken);
             const registration = this._registry.get(currentToken);
             if (registration && providers_1.isTokenProvider(registration.provider)) {
               tokenProvider = registration.provider;
@@ -77238,15 +77256,20 @@ function expandCommand(command2, values) {
 function expandPlaceholders(command2, values) {
   return command2.replace(/\{([a-z]+)\}/g, (whole, key) => Object.hasOwn(values, key) ? shellQuote(values[key]) : whole);
 }
-function startClient(command2, values, extraEnv = {}) {
-  return startCommand(expandCommand(command2, values), {
-    ...extraEnv,
-    ...caEnvironment(values.ca ?? null),
-    WSGATE_URL: values.url,
-    WSGATE_CASE: values.case,
-    WSGATE_AGENT: values.agent,
-    ...values.http2 === true ? { WSGATE_HTTP2: "1" } : {}
-  });
+function startClient(command2, values, extraEnv = {}, sink = null) {
+  return startCommand(
+    expandCommand(command2, values),
+    {
+      ...extraEnv,
+      ...caEnvironment(values.ca ?? null),
+      WSGATE_URL: values.url,
+      WSGATE_CASE: values.case,
+      WSGATE_AGENT: values.agent,
+      ...values.http2 === true ? { WSGATE_HTTP2: "1" } : {}
+    },
+    null,
+    sink
+  );
 }
 function startCommand(expanded, env2, namedBy = null, sink = null) {
   const output2 = new TailBuffer(OUTPUT_LIMIT);
@@ -81130,7 +81153,7 @@ var init_tree_memory = __esm({
         this.open.add(w);
         return {
           close: () => {
-            if (this.open.has(w)) this.sample();
+            if (this.open.has(w)) this.sample(true);
             this.open.delete(w);
             const rootLives = this.root !== void 0 && identity3(this.root) !== null;
             const ended = rootLives ? [...settled2].filter(([pid, was]) => identity3(pid)?.startTicks !== was.startTicks).map(([pid, was]) => `pid ${pid}, ${was.name}`) : [];
@@ -81344,17 +81367,23 @@ var init_client_watch = __esm({
 });
 
 // src/drivers/per-case.ts
-async function runOneCase(server, def, index, command2, where, config2, signal) {
+async function runOneCase(server, def, index, command2, where, config2, signal, log = null) {
   const agent = config2.agent;
   const t0 = performance.now();
   const deadline = t0 + caseTimeoutFor(def, config2) * 1e3;
-  const client = startClient(command2, {
-    url: caseUrl(where.baseUrl, index, agent),
-    case: def.id,
-    agent,
-    http2: where.http2,
-    ...where.ca !== null ? { ca: where.ca } : {}
-  });
+  const output2 = log?.marked(`[${def.id}] `) ?? null;
+  const client = startClient(
+    command2,
+    {
+      url: caseUrl(where.baseUrl, index, agent),
+      case: def.id,
+      agent,
+      http2: where.http2,
+      ...where.ca !== null ? { ca: where.ca } : {}
+    },
+    {},
+    output2 === null ? null : output2.write
+  );
   const peer = ClientWatch.forCase(client, def, index);
   const watch = watchCase(server, agent, index, () => peer.started(index));
   const warnings = [];
@@ -81370,6 +81399,7 @@ async function runOneCase(server, def, index, command2, where, config2, signal) 
   } finally {
     client.killGroup();
     peer.stop();
+    output2?.end();
     signal?.removeEventListener("abort", onAbort);
     watch.dispose();
   }
@@ -81429,8 +81459,7 @@ async function awaitCaseEnd(run) {
   }
   if (first !== "timeout") return false;
   const timedOut2 = run.signal?.aborted !== true;
-  if (timedOut2 && await client.stop(TERM_GRACE_MS) === "killed")
-    run.warnings.push(`the client ignored SIGTERM for ${TERM_GRACE_MS / 1e3} s; its process group was killed with SIGKILL`);
+  if (timedOut2 && await client.stop(TERM_GRACE_MS) === "killed") run.warnings.push({ kind: "ignored-sigterm", graceS: TERM_GRACE_MS / 1e3 });
   else client.killGroup();
   if (server.isRunning(agent, index)) {
     server.abortRun(agent, index);
@@ -81465,9 +81494,7 @@ async function stopLingeringClient(run) {
   if (isAborted(run.signal)) client.killGroup();
   else how = await client.stop(TERM_GRACE_MS);
   if (run.watch.result() !== null) {
-    run.warnings.push(
-      how === "killed" ? `the client was still running ${EXIT_GRACE_MS / 1e3} s after its case ended and ignored SIGTERM; its process group was killed with SIGKILL` : `the client was still running ${EXIT_GRACE_MS / 1e3} s after its case ended; its process group was stopped with SIGTERM`
-    );
+    run.warnings.push({ kind: "lingered", graceS: EXIT_GRACE_MS / 1e3, how });
   }
   await raceTimeout(client.exited, 1e3);
 }
@@ -81482,7 +81509,7 @@ var init_per_case = __esm({
 });
 
 // src/drivers/looping.ts
-async function runLooping(server, cases2, command2, where, config2, signal, settle2) {
+async function runLooping(server, cases2, command2, where, config2, signal, settle2, log = null) {
   const t0 = performance.now();
   const seen = [];
   let watch = null;
@@ -81505,7 +81532,7 @@ async function runLooping(server, cases2, command2, where, config2, signal, sett
   try {
     const values = { url: where.baseUrl, case: "", agent: config2.agent, http2: where.http2, ...where.ca !== null ? { ca: where.ca } : {} };
     const connectMs = caseTimeoutFor(cases2[0], config2) * 1e3;
-    clientRun = await driveClient(server, command2, values, config2, signal, { budgetMs: budgetS * 1e3, connectMs }, seen, started);
+    clientRun = await driveClient(server, command2, values, config2, signal, { budgetMs: budgetS * 1e3, connectMs }, seen, started, log);
   } finally {
     server.off("caseStarted", onStart);
     server.off("caseFinished", onFinish);
@@ -81545,9 +81572,11 @@ function resultAgent(server, config2) {
   const agents = [...server.results.keys()];
   return server.results.has(config2.agent) ? config2.agent : agents.length === 1 ? agents[0] : config2.agent;
 }
-async function driveClient(server, command2, values, config2, signal, limits, seen, started) {
+async function driveClient(server, command2, values, config2, signal, limits, seen, started, log) {
   const env2 = config2.client === null ? { WSGATE_JOBS: String(config2.jobs), UV_THREADPOOL_SIZE: "1" } : {};
-  const client = startClient(command2, values, env2);
+  log?.write(`--- wsgate: the client under test, driving every case: ${command2}
+`);
+  const client = startClient(command2, values, env2, log === null ? null : (chunk) => log.write(chunk));
   started(client);
   const abort = new AbortController();
   signal?.addEventListener("abort", () => abort.abort(), { once: true });
@@ -82089,6 +82118,71 @@ var init_browser = __esm({
   }
 });
 
+// src/processes/output-log.ts
+import { createWriteStream as createWriteStream2, mkdirSync, renameSync } from "node:fs";
+import path21 from "node:path";
+var OutputLog;
+var init_output_log = __esm({
+  "src/processes/output-log.ts"() {
+    "use strict";
+    OutputLog = class {
+      constructor(file2) {
+        this.file = file2;
+        this.name = path21.basename(file2);
+      }
+      file;
+      stream = null;
+      closed = false;
+      /** The file's name in the report directory. */
+      name;
+      write(chunk) {
+        if (this.closed || chunk.length === 0) return;
+        if (this.stream === null) {
+          try {
+            mkdirSync(path21.dirname(this.file), { recursive: true });
+          } catch {
+          }
+          this.stream = createWriteStream2(`${this.file}.part`);
+          this.stream.on("error", () => void 0);
+        }
+        if (!this.stream.closed && !this.stream.writableEnded) this.stream.write(chunk);
+      }
+      /**
+       * A sink for one process whose every line goes in after `mark` ("[2.5] "), a line cut between
+       * two chunks included; `end()` writes what is left of its last line.
+       */
+      marked(mark) {
+        let partial2 = "";
+        return {
+          write: (chunk) => {
+            const lines = (partial2 + chunk.toString("utf8")).split("\n");
+            partial2 = lines.pop() ?? "";
+            if (lines.length > 0) this.write(lines.map((line2) => `${mark}${line2}
+`).join(""));
+          },
+          end: () => {
+            if (partial2 !== "") this.write(`${mark}${partial2}
+`);
+            partial2 = "";
+          }
+        };
+      }
+      /** Ends the file and gives it its name (once; later calls do nothing). */
+      async close() {
+        if (this.closed) return;
+        this.closed = true;
+        const stream = this.stream;
+        if (stream === null) return;
+        await new Promise((resolve6) => stream.end(resolve6));
+        try {
+          renameSync(`${this.file}.part`, this.file);
+        } catch {
+        }
+      }
+    };
+  }
+});
+
 // src/config/shipped-limits.ts
 var SHIPPED_LIMITS_ENV;
 var init_shipped_limits = __esm({
@@ -82099,6 +82193,7 @@ var init_shipped_limits = __esm({
 });
 
 // src/drivers/client-role.ts
+import path22 from "node:path";
 import { fileURLToPath as fileURLToPath4 } from "node:url";
 function referenceClientCommand(profile = false) {
   const script2 = fileURLToPath4(new URL("../bundled/reference-client.js", import.meta.url));
@@ -82186,10 +82281,11 @@ function clientPeer(config2, command2, server, context) {
   const broken = new AbortController();
   const signal = io.signal === void 0 ? broken.signal : AbortSignal.any([io.signal, broken.signal]);
   const guard = new FirstCases(server);
-  const play2 = config2.clientLoops ? { kind: "self", playAll: (settle2) => runLooping(server, context.cases, command2, where, config2, io.signal, settle2) } : {
+  const log = new OutputLog(path22.join(config2.outdir, CLIENT_OUTPUT_LOG));
+  const play2 = config2.clientLoops ? { kind: "self", playAll: (settle2) => runLooping(server, context.cases, command2, where, config2, io.signal, settle2, log) } : {
     kind: "each",
     playCase: async (def, index) => {
-      const outcome2 = await runOneCase(server, def, index, command2, where, config2, signal);
+      const outcome2 = await runOneCase(server, def, index, command2, where, config2, signal, log);
       const why = io.signal?.aborted === true ? null : guard.after(def, outcome2, caseTimeoutFor(def, config2));
       if (why !== null) {
         broken.abort();
@@ -82211,11 +82307,12 @@ function clientPeer(config2, command2, server, context) {
     },
     async stop() {
       await server.close();
+      await log.close();
       return null;
     }
   };
 }
-var NEVER_CONNECTED_LIMIT, FirstCases;
+var CLIENT_OUTPUT_LOG, NEVER_CONNECTED_LIMIT, FirstCases;
 var init_client_role = __esm({
   "src/drivers/client-role.ts"() {
     "use strict";
@@ -82230,7 +82327,9 @@ var init_client_role = __esm({
     init_launch();
     init_engines();
     init_per_case();
+    init_output_log();
     init_shipped_limits();
+    CLIENT_OUTPUT_LOG = "client-output.log";
     NEVER_CONNECTED_LIMIT = 2;
     FirstCases = class {
       armed = true;
@@ -82601,12 +82700,12 @@ var init_bare_result = __esm({
 });
 
 // src/fuzzing-client/h2-probe.ts
-function probeFields(scheme, authority, path26) {
+function probeFields(scheme, authority, path27) {
   return [
     [":method", "CONNECT"],
     [":protocol", "websocket"],
     [":scheme", scheme],
-    [":path", path26],
+    [":path", path27],
     [":authority", authority],
     ["sec-websocket-version", "13"]
   ];
@@ -82870,6 +82969,7 @@ function playOnSocket(socket, target, def, info, settings, resolve6) {
     settings.newMask,
     watch.runner,
     (response) => {
+      info.onAnswer?.();
       serverHeader = response.headers.get("server")?.[0] ?? null;
       return deflateDecision(response, offers.length > 0 || def.upgradeRequest !== void 0, def, settings);
     },
@@ -83077,9 +83177,8 @@ var init_randomness = __esm({
 });
 
 // src/processes/server-process.ts
-import { createWriteStream as createWriteStream2, mkdirSync, readFileSync as readFileSync12, renameSync } from "node:fs";
+import { readFileSync as readFileSync12 } from "node:fs";
 import net3 from "node:net";
-import path21 from "node:path";
 function ephemeralLow() {
   try {
     const low = Number(readFileSync12("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/)[0]);
@@ -83138,7 +83237,7 @@ function raceExit(p, ms) {
   let timer;
   return Promise.race([p, new Promise((resolve6) => timer = setTimeout(resolve6, ms))]).finally(() => clearTimeout(timer));
 }
-var POLL_MS, QUOTED_LINES, OLD_TREE_GONE_MS, PORT_SPAN, PORT_TRIES, ServerProcess, OutputLog;
+var POLL_MS, QUOTED_LINES, OLD_TREE_GONE_MS, PORT_SPAN, PORT_TRIES, ServerProcess;
 var init_server_process = __esm({
   "src/processes/server-process.ts"() {
     "use strict";
@@ -83147,6 +83246,7 @@ var init_server_process = __esm({
     init_errors();
     init_client_process();
     init_waiting();
+    init_output_log();
     POLL_MS = 50;
     QUOTED_LINES = 3;
     OLD_TREE_GONE_MS = 5e3;
@@ -83276,9 +83376,7 @@ var init_server_process = __esm({
         this.lastCpuMs = 0;
         this.current.killGroup();
         if (!await this.current.treeGone(OLD_TREE_GONE_MS)) {
-          throw new UsageError(
-            `the server under test's processes were still alive ${OLD_TREE_GONE_MS / 1e3} s after SIGKILL; not restarted (command: ${this.expanded})`
-          );
+          throw new UsageError(oldTreeAliveWords(OLD_TREE_GONE_MS / 1e3, this.expanded));
         }
         this.starts += 1;
         this.current = this.start();
@@ -83314,30 +83412,7 @@ var init_server_process = __esm({
         this.current.killGroup();
         await raceExit(this.current.exited, 1e3);
         await this.log?.close();
-        return how === "killed" ? `the server ignored SIGTERM for ${TERM_GRACE_MS / 1e3} s; its process group was killed with SIGKILL` : null;
-      }
-    };
-    OutputLog = class {
-      constructor(file2) {
-        this.file = file2;
-        mkdirSync(path21.dirname(file2), { recursive: true });
-        this.name = path21.basename(file2);
-        this.stream = createWriteStream2(`${file2}.part`);
-        this.stream.on("error", () => void 0);
-      }
-      file;
-      stream;
-      name;
-      write(chunk) {
-        if (!this.stream.closed && !this.stream.writableEnded) this.stream.write(chunk);
-      }
-      async close() {
-        if (this.stream.writableEnded) return;
-        await new Promise((resolve6) => this.stream.end(resolve6));
-        try {
-          renameSync(`${this.file}.part`, this.file);
-        } catch {
-        }
+        return how === "killed" ? serverIgnoredSigtermWords(TERM_GRACE_MS / 1e3) : null;
       }
     };
   }
@@ -83357,11 +83432,21 @@ function abortOf(signal) {
 }
 async function diedDuring(state, proc, window2) {
   const no = window2.startNo;
-  const wait = proc.startExitsWithin(no, Math.max(0, (window2.end ?? 0) + CHARGE_GRACE_MS - performance.now()));
-  const exited = await (state.signal === void 0 ? wait : Promise.race([wait, abortOf(state.signal)]));
-  if (!exited || proc.stopping && proc.starts === no) return null;
+  const end = window2.end ?? 0;
+  for (let until = end + CHARGE_GRACE_MS; ; until = performance.now() + CHARGE_POLL_MS) {
+    const wait = proc.startExitsWithin(no, Math.max(0, until - performance.now()));
+    const exited = await (state.signal === void 0 ? wait : Promise.race([wait, abortOf(state.signal)]));
+    if (exited) break;
+    if (isAborted(state.signal) || performance.now() - end >= CHARGE_LIMIT_MS || livedOn(state, window2)) return null;
+  }
+  if (proc.stopping && proc.starts === no) return null;
   const death = await deathOf(state, proc, no);
   return death.during.includes(window2.id) ? death : null;
+}
+function livedOn(state, window2) {
+  const end = window2.end ?? 0;
+  const later = state.windows.filter((w) => w !== window2 && w.startNo === window2.startNo && (w.end === null || w.start > end));
+  return later.length === 0 || later.some((w) => w.start > end && (w.heard || w.end !== null && w.answered));
 }
 function deathOf(state, proc, no) {
   const known = state.deaths.get(no);
@@ -83375,7 +83460,7 @@ async function chargeDeath(state, proc, no) {
   await Promise.all(state.windows.filter((w) => w.startNo === no && w.start <= at && w.end === null).map((w) => w.settled));
   const mine = state.windows.filter((w) => w.startNo === no && w.answered && w.start <= at);
   const last = mine.reduce((a2, w) => a2 === null || w.end > a2.end ? w : a2, null);
-  const during = last === null || at - last.end > CHARGE_GRACE_MS ? [] : mine.filter((w) => {
+  const during = last === null || at - last.end > CHARGE_LIMIT_MS ? [] : mine.filter((w) => {
     const moment = Math.min(at, last.end);
     return w.start <= moment && w.end >= moment - ENDED_TOGETHER_MS && w.end >= last.start;
   });
@@ -83427,13 +83512,15 @@ async function restartAfterDeath(state, proc, death) {
     state.incidents.push(cutShortWords(death, "restart failed"));
   }
 }
-var CHARGE_GRACE_MS, aborts, ENDED_TOGETHER_MS, REFUSED_TRIES, RESTART_LIMIT;
+var CHARGE_GRACE_MS, CHARGE_LIMIT_MS, CHARGE_POLL_MS, aborts, ENDED_TOGETHER_MS, REFUSED_TRIES, RESTART_LIMIT;
 var init_server_watch = __esm({
   "src/drivers/server-watch.ts"() {
     "use strict";
     init_waiting();
     init_peer_words();
     CHARGE_GRACE_MS = 1e3;
+    CHARGE_LIMIT_MS = 1e4;
+    CHARGE_POLL_MS = 100;
     aborts = /* @__PURE__ */ new WeakMap();
     ENDED_TOGETHER_MS = 20;
     REFUSED_TRIES = 3;
@@ -84496,7 +84583,7 @@ var init_server_attack = __esm({
 });
 
 // src/drivers/server-role.ts
-import path22 from "node:path";
+import path23 from "node:path";
 import { fileURLToPath as fileURLToPath5 } from "node:url";
 function referenceServerCommand(profile = false) {
   const script2 = fileURLToPath5(new URL("../bundled/reference-server.js", import.meta.url));
@@ -84601,7 +84688,7 @@ async function startServerPeer(config2, sut, context, cpu) {
 }
 function outputFileOf(config2, sut) {
   const n3 = config2.servers.indexOf(sut);
-  return path22.join(config2.outdir, n3 <= 0 ? "server-output.log" : `server-output-${n3 + 1}.log`);
+  return path23.join(config2.outdir, n3 <= 0 ? "server-output.log" : `server-output-${n3 + 1}.log`);
 }
 async function agentOf(config2, sut, target, taken) {
   let agent = sut.agent ?? config2.agent;
@@ -84661,12 +84748,24 @@ async function playOne(state, def, index) {
     const proc = state.process;
     let ended;
     const settled2 = new Promise((resolve6) => ended = resolve6);
-    const window2 = { id: def.id, at: index, start: performance.now(), end: null, startNo: proc?.starts ?? 0, answered: false, settled: settled2 };
+    const window2 = {
+      id: def.id,
+      at: index,
+      start: performance.now(),
+      end: null,
+      startNo: proc?.starts ?? 0,
+      answered: false,
+      heard: false,
+      settled: settled2
+    };
     state.windows.push(window2);
+    const onAnswer = () => {
+      window2.heard = true;
+    };
     const outcome2 = await playCase(
       state.target,
       scriptedCase(def),
-      { agent: state.agent, index: state.globalIndex.get(def.id) ?? index, limitMs, ...signal ? { signal } : {} },
+      { agent: state.agent, index: state.globalIndex.get(def.id) ?? index, limitMs, onAnswer, ...signal ? { signal } : {} },
       playSettings(state.config, state.sut, def)
     );
     const end = performance.now();
@@ -84688,7 +84787,7 @@ async function playOne(state, def, index) {
       resultAt: performance.now(),
       client: null,
       sawConnection: true,
-      warnings: outcome2.timedOut ? [`the case did not end within ${limitMs / 1e3} s; wsgate dropped the connection`] : [],
+      warnings: outcome2.timedOut ? [{ kind: "case-overran", limitS: limitMs / 1e3 }] : [],
       timeMs: performance.now() - t0,
       // Told once the server has stayed up a moment after the case, or has died.
       ...proc === null || !window2.answered ? {} : { died: diedDuring(state, proc, window2) }
@@ -84814,17 +84913,17 @@ function conclude(def, index, outcome2, config2, death = null) {
       ...base,
       status: "failed",
       reason: outcome2.peerFailure === void 0 ? reason : `${peerFailureWords(outcome2.peerFailure)}; ${reason}`,
-      warnings: outcome2.warnings,
+      warnings: outcome2.warnings.map(caseWarningWords),
       result: null,
       reportBase: null
     };
   }
   const result = isRobustness(def) ? judgedResult(def, outcome2.result, outcome2.peer ?? { memory: null }, config2.budgets) : outcome2.result;
   const verdict = deathRule(livenessRule(ruleForResult(result, new Set(config2.failOn)), result, outcome2.peerFailure), def, death);
-  const warnings = [...verdict.warnings, ...outcome2.warnings];
-  if (client !== null && client.exitCode !== null && client.exitCode !== 0 && !client.timedOut) {
-    warnings.push(`the client exited with status ${client.exitCode}`);
-  }
+  const facts = [...outcome2.warnings];
+  if (client !== null && client.exitCode !== null && client.exitCode !== 0 && !client.timedOut)
+    facts.push({ kind: "client-status", exitCode: client.exitCode });
+  const warnings = [...verdict.warnings, ...facts.map(caseWarningWords)];
   return {
     ...base,
     status: verdict.status,
@@ -84888,12 +84987,12 @@ var init_exclusion = __esm({
 
 // src/run/resources.ts
 import { stat as stat3 } from "node:fs/promises";
-import path23 from "node:path";
+import path24 from "node:path";
 async function checkOutputs(config2) {
   await checkDirectories([
     ["the report directory", config2.outdir],
-    ["the --junit directory", path23.dirname(config2.junit)],
-    ["the --json directory", path23.dirname(config2.json)]
+    ["the --junit directory", path24.dirname(config2.junit)],
+    ["the --json directory", path24.dirname(config2.json)]
   ]);
   for (const [flag, file2] of [
     ["--junit", config2.junit],
@@ -85109,7 +85208,7 @@ __export(serve_exports, {
   serveUntilStopped: () => serveUntilStopped,
   startCaseServer: () => startCaseServer
 });
-import path24 from "node:path";
+import path25 from "node:path";
 async function serveUntilStopped(server, signal, options = {}) {
   const reason = await new Promise((resolve6) => {
     server.once("stopRequested", (why) => resolve6(why));
@@ -85128,7 +85227,7 @@ async function startCaseServer(config2, logger, options = {}) {
   const { cases: cases2 } = selectForRun(config2);
   if (cases2.length === 0) throw new UsageError("no case is selected: check --cases and --exclude-cases");
   await checkDirectories([["the report directory", config2.outdir]]);
-  if (options.recordSelection !== false) await writeFileAtomic(path24.join(config2.outdir, SELECTION_FILE), selectionJson(cases2));
+  if (options.recordSelection !== false) await writeFileAtomic(path25.join(config2.outdir, SELECTION_FILE), selectionJson(cases2));
   const secure = config2.tls === null ? null : await prepareTls(config2.tls, { hosts: [config2.host], outdir: config2.outdir, serverFiles: false, needCertificate: true });
   const defs = new Map(cases2.filter(isRobustness).map((c5) => [c5.id, c5]));
   const server = await listenForCases(config2, cases2, {
@@ -85162,7 +85261,7 @@ var init_serve = __esm({
 
 // src/action.ts
 init_errors();
-import path25 from "node:path";
+import path26 from "node:path";
 import { Writable as Writable4 } from "node:stream";
 import { fileURLToPath as fileURLToPath6 } from "node:url";
 
@@ -86966,11 +87065,11 @@ var parser = new YargsParser({
   format,
   normalize,
   resolve: resolve2,
-  require: (path26) => {
+  require: (path27) => {
     if (typeof require2 !== "undefined") {
-      return require2(path26);
-    } else if (path26.match(/\.json$/)) {
-      return JSON.parse(readFileSync(path26, "utf8"));
+      return require2(path27);
+    } else if (path27.match(/\.json$/)) {
+      return JSON.parse(readFileSync(path27, "utf8"));
     } else {
       throw Error("only .json config files are supported in ESM");
     }
@@ -91228,7 +91327,7 @@ function actionArguments(env2) {
           argv.push(`${flag}=${v}`);
         break;
       case "string":
-        if (judging && name === "reports-directory") argv.push(`--junit=${path25.join(value, "junit.xml")}`, `--json=${path25.join(value, "summary.json")}`);
+        if (judging && name === "reports-directory") argv.push(`--junit=${path26.join(value, "junit.xml")}`, `--json=${path26.join(value, "summary.json")}`);
         else argv.push(`${flag}=${value}`);
         break;
     }
