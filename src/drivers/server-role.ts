@@ -33,7 +33,7 @@ import { diedDuring, REFUSED_TRIES, serverUp, type CaseWindow, type ServerWatchS
 import { playAttackCase } from './server-attack.js';
 import { SHIPPED_LIMITS_ENV } from '../config/shipped-limits.js';
 import type { LivenessDown, LivenessNext, MissingFact, PeerFailureFact, ServerDownHow, ServerGone } from '../model/peer.js';
-import { livenessDownWords, livenessNextWords, restartedBeforeAttackWords, unreachableLine } from '../explain/peer-words.js';
+import { restartedBeforeAttackWords, unreachableLine } from '../explain/peer-words.js';
 
 /**
  * The command of the bundled reference server (ws's WebSocketServer, echoing everything); for the
@@ -326,8 +326,7 @@ async function playAttackOne(state: ServerState, def: CatalogueCase, index: numb
     const next: LivenessNext = restarts ? 'restarted' : proc === null ? 'not-started-by-wsgate' : 'not-restarted';
     if (!restarts) state.gone = { kind: 'failed-liveness', down };
     else if (!proc.hasExited) state.stale = down;
-    // The verdict's own text words them too (play/attack-figures.ts reads words, not facts).
-    liveness = { down: livenessDownWords(down), next: livenessNextWords(next) };
+    liveness = { down, next };
     peerFailure = { kind: 'liveness', down, next };
   }
   const base = { client: null, warnings: [], timeMs: performance.now() - t0, ...(peerFailure === null ? {} : { peerFailure }) };

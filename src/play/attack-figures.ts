@@ -9,7 +9,7 @@
  */
 import type { AttackBudget } from '../cases/types.js';
 import { budgetFigure, statedFigure, type AttackFacts, type AttackRecord, type Figure } from '../model/figures.js';
-import type { ClientCrash } from '../model/peer.js';
+import type { ClientCrash, LivenessDown, LivenessNext } from '../model/peer.js';
 import type { CaseResult } from '../model/report.js';
 export type { AttackFacts, AttackRecord } from '../model/figures.js';
 import { Behavior, type OutcomeVerdict } from '../model/verdicts.js';
@@ -38,10 +38,10 @@ export interface PeerFacts {
   readonly cutAtS?: number;
   /**
    * The server after the case (absent for a client): it served a normal case on a fresh connection
-   * (`down` null; `processAlive` when wsgate started it and saw it alive), or why not and what
-   * happens next (restarted for the next case, or the remaining cases not run).
+   * (`down` null; `processAlive` when wsgate started it and saw it alive), or what it did instead and
+   * what happens next (restarted for the next case, or the remaining cases not run).
    */
-  readonly liveness?: { readonly down: null; readonly processAlive: boolean } | { readonly down: string; readonly next: string };
+  readonly liveness?: { readonly down: null; readonly processAlive: boolean } | { readonly down: LivenessDown; readonly next: LivenessNext };
   /**
    * The client process died on its own: how (processes/crash.ts), and when (before its close frame;
    * during the case, for a looping client); or, `hung`, a browser's page stopped asking for cases
@@ -49,6 +49,14 @@ export interface PeerFacts {
    */
   readonly crash?: ClientCrash;
 }
+
+/**
+ * The facts as the verdict reads them: the liveness check worded (by the run skeleton, with
+ * explain/peer-words.ts), the rest as told.
+ */
+export type PeerSaid = Omit<PeerFacts, 'liveness'> & {
+  readonly liveness?: { readonly down: null; readonly processAlive: boolean } | { readonly down: string; readonly next: string };
+};
 
 /** A robustness case's verdict: the outcome, its text, its figures. */
 export interface RobustnessVerdict {
@@ -105,7 +113,7 @@ function connectionFigures(said: Said, attack: AttackBudget, facts: AttackFacts,
 }
 
 /** Whether the server served a normal case afterwards, and what happens next when it did not. */
-function livenessSaid(said: Said, liveness: NonNullable<PeerFacts['liveness']>): void {
+function livenessSaid(said: Said, liveness: NonNullable<PeerSaid['liveness']>): void {
   if (liveness.down === null) {
     said.text = `${said.text} Afterwards a normal case on a fresh connection passed (echoed)${liveness.processAlive ? ', and the server process is alive' : ''}.`;
     return;
@@ -187,7 +195,7 @@ function cpuSaid(said: Said, memory: PeerMemory | null, budgetMs: number): void 
 export function judgeRobustness(
   attack: AttackBudget | null,
   record: AttackRecord,
-  peer: PeerFacts,
+  peer: PeerSaid,
   budgets: RobustnessBudgets = DEFAULT_BUDGETS,
   memoryBudgetBytes: number = budgets.memoryGrowth,
   cpuBudgetMs: number | null = null,

@@ -6,10 +6,19 @@
 import type { CatalogueCase } from '../cases/types.js';
 import type { RunSettings } from '../config/run-config.js';
 import type { CaseOutcome, PeerDeath } from '../drivers/driver.js';
-import { caseWarningWords, diedDuringWords, excludedWords, missingWords, notRunWords, peerFailureWords } from '../explain/peer-words.js';
+import {
+  caseWarningWords,
+  diedDuringWords,
+  excludedWords,
+  livenessDownWords,
+  livenessNextWords,
+  missingWords,
+  notRunWords,
+  peerFailureWords,
+} from '../explain/peer-words.js';
 import type { NotRunFact, PeerFailureFact } from '../model/peer.js';
 import { cpuBudgetOf, DEFAULT_BUDGETS, memoryBudgetOf, type RobustnessBudgets } from '../cases/data/budgets.js';
-import { isRobustness, judgeRobustness, recordOf, type PeerFacts } from '../play/attack-figures.js';
+import { isRobustness, judgeRobustness, recordOf, type PeerFacts, type PeerSaid } from '../play/attack-figures.js';
 import { passRecording } from '../play/recording.js';
 import type { CaseResult, GateCase } from '../model/report.js';
 import { caseTimeoutFor } from '../policy/case-limits.js';
@@ -30,10 +39,18 @@ export type OutcomeConfig = Pick<RunSettings, 'caseTimeout' | 'failOn'> & { budg
  * from this one (Driver.writeReports).
  */
 export function judgedResult(def: CatalogueCase, result: CaseResult, peer: PeerFacts, budgets: RobustnessBudgets = DEFAULT_BUDGETS): CaseResult {
-  const verdict = judgeRobustness(def.attackBudget ?? null, recordOf(result), peer, budgets, memoryBudgetOf(def, budgets), cpuBudgetOf(def, budgets));
+  const verdict = judgeRobustness(def.attackBudget ?? null, recordOf(result), peerSaid(peer), budgets, memoryBudgetOf(def, budgets), cpuBudgetOf(def, budgets));
   const judged: CaseResult = { ...result, behavior: verdict.behavior, result: verdict.result, figures: verdict.figures };
   passRecording(result, judged);
   return judged;
+}
+
+/** A driver's facts of the peer as the verdict reads them: the liveness check worded here, once. */
+function peerSaid(peer: PeerFacts): PeerSaid {
+  const { liveness, ...rest } = peer;
+  if (liveness === undefined) return rest;
+  if (liveness.down === null) return { ...rest, liveness };
+  return { ...rest, liveness: { down: livenessDownWords(liveness.down), next: livenessNextWords(liveness.next) } };
 }
 
 /** The gate case of a played case: the gate rule on its result, or why it has none. */
