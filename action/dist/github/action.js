@@ -84817,7 +84817,7 @@ async function playAttackOne(state, def, index, t0) {
     const next = restarts ? "restarted" : proc === null ? "not-started-by-wsgate" : "not-restarted";
     if (!restarts) state.gone = { kind: "failed-liveness", down };
     else if (!proc.hasExited) state.stale = down;
-    liveness2 = { down: livenessDownWords(down), next: livenessNextWords(next) };
+    liveness2 = { down, next };
     peerFailure = { kind: "liveness", down, next };
   }
   const base = { client: null, warnings: [], timeMs: performance.now() - t0, ...peerFailure === null ? {} : { peerFailure } };
@@ -84897,10 +84897,16 @@ function excludedReason(agent, specFile) {
   return excludedWords(agent, specFile);
 }
 function judgedResult(def, result, peer, budgets = DEFAULT_BUDGETS) {
-  const verdict = judgeRobustness(def.attackBudget ?? null, recordOf(result), peer, budgets, memoryBudgetOf(def, budgets), cpuBudgetOf(def, budgets));
+  const verdict = judgeRobustness(def.attackBudget ?? null, recordOf(result), peerSaid(peer), budgets, memoryBudgetOf(def, budgets), cpuBudgetOf(def, budgets));
   const judged2 = { ...result, behavior: verdict.behavior, result: verdict.result, figures: verdict.figures };
   passRecording(result, judged2);
   return judged2;
+}
+function peerSaid(peer) {
+  const { liveness: liveness2, ...rest } = peer;
+  if (liveness2 === void 0) return rest;
+  if (liveness2.down === null) return { ...rest, liveness: liveness2 };
+  return { ...rest, liveness: { down: livenessDownWords(liveness2.down), next: livenessNextWords(liveness2.next) } };
 }
 function conclude(def, index, outcome2, config2, death = null) {
   if (outcome2.notRun !== void 0) return notRun(def, index, outcome2.notRun);
