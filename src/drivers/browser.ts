@@ -27,8 +27,8 @@ import type { CaseRunEvent, FuzzingServer } from '../server/fuzzing-server.js';
 import type { CaseOutcome } from './driver.js';
 import { ClientWatch } from './client-watch.js';
 import { played } from './looping.js';
-import { browserIncidentWords, browserStopWords, pageSkippedWords, pageStallWords } from '../explain/peer-words.js';
-import type { BrowserStop, NotRunFact, PageStall, ProcessExit } from '../model/peer.js';
+import { browserIncidentWords, pageSkippedWords } from '../explain/peer-words.js';
+import type { BrowserStop, ClientEnd, NotRunFact, PageStall, ProcessExit } from '../model/peer.js';
 
 /** How many times a run launches the browser again after it exited or its page stalled. */
 export const RELAUNCHES = 2;
@@ -163,9 +163,9 @@ async function playLaunches(
       end = await watchLaunch(watch, browser, signal, robust);
     } finally {
       // How it died on its own, read before wsgate ends it; or how its page stopped asking (a stall).
-      const died = end.kind === 'incident' ? robust.exitWords() : null;
-      const hung = end.kind === 'incident' && died === null && end.loaded ? stopDetail(end.stop) : null;
-      charged = robust.ended(died ?? hung, died === null && hung !== null);
+      const died = end.kind === 'incident' ? robust.exitEnd() : null;
+      const hung: ClientEnd | null = end.kind === 'incident' && died === null && end.loaded ? { kind: 'hung', stop: end.stop } : null;
+      charged = robust.ended(died ?? hung);
       steady();
       server.caseCountHold = null;
       robust.stop();
@@ -372,14 +372,6 @@ class LaunchWatch {
 function exitOf(browser: LaunchedBrowser): ProcessExit {
   const run = browser.process.snapshot(false);
   return { exitCode: run.exitCode, signal: run.signal, spawnError: run.spawnError };
-}
-
-/**
- * How a launch that ended on its own page's stall counts as the client's crash under the robustness
- * profile (the verdict's text reads words): what the page did, without "the page stalled: ".
- */
-function stopDetail(stop: BrowserStop): string {
-  return stop.kind === 'stalled' ? pageStallWords(stop.stall) : browserStopWords(stop);
 }
 
 /** Waits for the server to drop the case the ended browser was in, then forgets whatever it recorded: the case was not run. */

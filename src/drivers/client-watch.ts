@@ -16,10 +16,9 @@
 import type { CatalogueCase } from '../cases/types.js';
 import type { CaseResult } from '../model/report.js';
 import { isRobustness, type PeerFacts, type PeerMemory } from '../play/attack-figures.js';
-import type { ClientCrash, NotRunFact, PeerFailureFact } from '../model/peer.js';
+import type { ClientCrash, ClientEnd, NotRunFact, PeerFailureFact } from '../model/peer.js';
 import type { ClientProcess } from '../processes/client-process.js';
 import { TreeMemory, type MemoryWindow } from '../processes/tree-memory.js';
-import { endWords } from '../explain/peer-words.js';
 import type { CaseOutcome } from './driver.js';
 
 /** What the watch says of a case that never opened a connection. */
@@ -116,7 +115,8 @@ export class ClientWatch {
     const def = this.caseAt(index);
     const how = this.client.crash();
     const beforeClose = result === null || result.remoteCloseCode === null;
-    const crash: ClientCrash | null = def?.attackBudget !== undefined && how !== null && beforeClose ? { how, when: 'before its close' } : null;
+    const crash: ClientCrash | null =
+      def?.attackBudget !== undefined && how !== null && beforeClose ? { end: { kind: 'died', ...how }, when: 'before its close' } : null;
     const memory = this.memory(index);
     const peer: PeerFacts | null = this.sampler === null ? null : { memory: memory ?? NEVER_OPENED, ...(crash === null ? {} : { crash }) };
     return {
@@ -133,17 +133,19 @@ export class ClientWatch {
   }
 
   /** How the client process died on its own (processes/crash.ts), or null: it runs, exited with 0, or wsgate stopped it. */
-  crash(): string | null {
-    return this.client.crash();
+  crash(): ClientEnd | null {
+    const how = this.client.crash();
+    return how === null ? null : { kind: 'died', ...how };
   }
 
   /**
-   * How the process ended, whatever its status, as the robustness verdicts word it ("was killed by
-   * SIGSEGV", "exited with status 1"), or null while it runs: a browser's, any end before its page
-   * asked for the reports is one, and its output (D-Bus and GPU chatter) tells nothing about why.
+   * How the process ended, whatever its status, or null while it runs: a browser's, any end before
+   * its page asked for the reports is one, and its output (D-Bus and GPU chatter) tells nothing about why.
    */
-  exitWords(): string | null {
-    return this.client.hasExited ? endWords(this.client.snapshot(false)) : null;
+  exitEnd(): ClientEnd | null {
+    if (!this.client.hasExited) return null;
+    const { exitCode, signal } = this.client.snapshot(false);
+    return { kind: 'died', exitCode, signal, errorLine: null };
   }
 
   /**
@@ -152,14 +154,14 @@ export class ClientWatch {
    * verdict reads: play/attack-figures.ts); the held cases are settled; the cases it never started
    * are not run. Returns the index of the attack case failed so, or null.
    */
-  ended(crash: string | null, hung = false): number | null {
+  ended(crash: ClientEnd | null): number | null {
     const index = this.lastStarted;
     const def = index === null ? null : this.attack(index);
     const failed = crash !== null && index !== null && def?.attackBudget !== undefined;
     if (failed) {
       // Unlike per-case mode, dying after its close frame counts too: the process was to run the cases after it.
-      const died: ClientCrash = hung ? { how: crash, when: 'during the case', hung: true } : { how: crash, when: 'during the case' };
-      this.died = { kind: 'looping-client-died', during: def.id, how: crash };
+      const died: ClientCrash = { end: crash, when: 'during the case' };
+      this.died = { kind: 'looping-client-died', during: def.id, end: crash };
       const failed: CaseOutcome = this.held.get(index) ?? {
         result: null,
         resultAt: null,

@@ -6,6 +6,8 @@
 import type {
   BrowserStop,
   CaseWarningFact,
+  ClientCrash,
+  ClientEnd,
   LivenessDown,
   LivenessNext,
   MissingFact,
@@ -18,7 +20,7 @@ import type {
   ServerGone,
 } from '../model/peer.js';
 import type { ClientRun } from '../model/report.js';
-import { crashWordsFor } from '../play/attack-figures.js';
+import { crashWordsFor, type CrashSaid } from '../play/attack-figures.js';
 
 /** "exited with status 1", "was killed by SIGSEGV": how any peer's process ended, in the one wording every report uses. */
 export function endWords(end: Pick<PeerDeath, 'exitCode' | 'signal'>): string {
@@ -194,7 +196,7 @@ function notRunWhy(fact: Exclude<NotRunFact, { kind: 'recorded' }>): string {
     case 'server-down':
       return `the server is down after an earlier case (${serverGoneWords(fact.gone)})`;
     case 'looping-client-died':
-      return `the client process died during case ${fact.during} (it ${fact.how}); it runs every case itself (--client-loops), so it is not restarted (without --client-loops each case gets a process of its own)`;
+      return `the client process died during case ${fact.during} (it ${clientEndWords(fact.end)}); it runs every case itself (--client-loops), so it is not restarted (without --client-loops each case gets a process of its own)`;
     case 'browser-stopped':
       return browserIncidentWords(fact.stop, fact.during, null);
     case 'page-skipped':
@@ -225,7 +227,9 @@ export function missingWords(fact: MissingFact): string {
 
 /** How the peer failed during or after a case. */
 export function peerFailureWords(fact: PeerFailureFact): string {
-  return fact.kind === 'client-crash' ? crashWordsFor(fact.advisory, fact.crash) : `${livenessDownWords(fact.down)}; ${livenessNextWords(fact.next)}`;
+  return fact.kind === 'client-crash'
+    ? crashWordsFor(fact.advisory, crashSaid(fact.crash))
+    : `${livenessDownWords(fact.down)}; ${livenessNextWords(fact.next)}`;
 }
 
 /** What a run that stops for a broken client command tells the user to check. */
@@ -283,4 +287,18 @@ export function oldTreeAliveWords(seconds: number, command: string): string {
 /** A server that ignored SIGTERM when the run stopped it. */
 export function serverIgnoredSigtermWords(graceS: number): string {
   return `the server ignored SIGTERM for ${graceS} s; its process group was killed with SIGKILL`;
+}
+
+/**
+ * How a client ended around an attack case: "exited with status 1: TypeError: …", "was killed by
+ * SIGSEGV"; a browser's page that stopped asking, how it stalled (without "the page stalled: ").
+ */
+export function clientEndWords(end: ClientEnd): string {
+  if (end.kind === 'hung') return end.stop.kind === 'stalled' ? pageStallWords(end.stop.stall) : browserStopWords(end.stop);
+  return end.errorLine === null ? endWords(end) : `${endWords(end)}: ${end.errorLine}`;
+}
+
+/** A client's crash as the verdict reads it (play/attack-figures.ts): its end worded. */
+export function crashSaid(crash: ClientCrash): CrashSaid {
+  return crash.end.kind === 'hung' ? { how: clientEndWords(crash.end), when: crash.when, hung: true } : { how: clientEndWords(crash.end), when: crash.when };
 }

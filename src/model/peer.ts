@@ -21,14 +21,25 @@ export interface ProcessExit {
 }
 
 /**
- * A client process that died on its own around an attack case: how (processes/crash.ts's line), and
- * when (before its close frame; during the case, for a looping client); or, `hung`, a browser's page
- * that stopped asking for cases after it (how it stalled).
+ * How a client process ended on its own: its status or signal, and the line of its output that names
+ * the error (processes/crash.ts; null when it has none, or for a browser, whose output tells nothing).
+ */
+export interface ProcessCrash {
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+  readonly errorLine: string | null;
+}
+
+/** How a client failed around an attack case: its process died, or (a browser) its page stopped asking for cases. */
+export type ClientEnd = ({ readonly kind: 'died' } & ProcessCrash) | { readonly kind: 'hung'; readonly stop: BrowserStop };
+
+/**
+ * A client that did not survive an attack case: how it ended, and when (before its close frame;
+ * during the case, for a client that plays many).
  */
 export interface ClientCrash {
-  readonly how: string;
+  readonly end: ClientEnd;
   readonly when: 'before its close' | 'during the case';
-  readonly hung?: true;
 }
 
 /** What a server under test did instead of passing the liveness check after a robustness case. */
@@ -82,7 +93,7 @@ export type NotRunFact =
   /** An attack case found the server down after an earlier case. */
   | { readonly kind: 'server-down'; readonly gone: ServerGone }
   /** A looping client (--client-loops) died during an attack case `during`: it is not restarted. */
-  | { readonly kind: 'looping-client-died'; readonly during: string; readonly how: string }
+  | { readonly kind: 'looping-client-died'; readonly during: string; readonly end: ClientEnd }
   /** The browser's launch ended (`during`: the case it was in, or null). */
   | { readonly kind: 'browser-stopped'; readonly stop: BrowserStop; readonly during: string | null }
   | { readonly kind: 'page-skipped' }

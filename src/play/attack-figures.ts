@@ -10,6 +10,14 @@
 import type { AttackBudget } from '../cases/types.js';
 import { budgetFigure, statedFigure, type AttackFacts, type AttackRecord, type Figure } from '../model/figures.js';
 import type { ClientCrash, LivenessDown, LivenessNext } from '../model/peer.js';
+
+/** A client's crash as the verdict reads it: how it ended, worded (explain/peer-words.ts), and when. */
+export interface CrashSaid {
+  readonly how: string;
+  readonly when: ClientCrash['when'];
+  /** A browser's page that stopped asking for cases, not a process that died. */
+  readonly hung?: true;
+}
 import type { CaseResult } from '../model/report.js';
 export type { AttackFacts, AttackRecord } from '../model/figures.js';
 import { Behavior, type OutcomeVerdict } from '../model/verdicts.js';
@@ -42,11 +50,7 @@ export interface PeerFacts {
    * what happens next (restarted for the next case, or the remaining cases not run).
    */
   readonly liveness?: { readonly down: null; readonly processAlive: boolean } | { readonly down: LivenessDown; readonly next: LivenessNext };
-  /**
-   * The client process died on its own: how (processes/crash.ts), and when (before its close frame;
-   * during the case, for a looping client); or, `hung`, a browser's page stopped asking for cases
-   * after it (the watchdog's words): the client did not survive the attack either.
-   */
+  /** The client did not survive the attack: its process died on its own, or a browser's page stopped asking for cases. */
   readonly crash?: ClientCrash;
 }
 
@@ -54,8 +58,9 @@ export interface PeerFacts {
  * The facts as the verdict reads them: the liveness check worded (by the run skeleton, with
  * explain/peer-words.ts), the rest as told.
  */
-export type PeerSaid = Omit<PeerFacts, 'liveness'> & {
+export type PeerSaid = Omit<PeerFacts, 'liveness' | 'crash'> & {
   readonly liveness?: { readonly down: null; readonly processAlive: boolean } | { readonly down: string; readonly next: string };
+  readonly crash?: CrashSaid;
 };
 
 /** A robustness case's verdict: the outcome, its text, its figures. */
@@ -154,12 +159,12 @@ function memorySaid(said: Said, memory: PeerMemory | null, budgetBytes: number):
 }
 
 /** How the client process died, as the result and the gate's reason say it ("the client process died before its close (CVE-…): it …"). */
-export function crashWords(attack: AttackBudget | null, crash: ClientCrash): string {
+export function crashWords(attack: AttackBudget | null, crash: CrashSaid): string {
   return crashWordsFor(attack?.advisory ?? null, crash);
 }
 
 /** The same, from the attack's advisory (null: the case has none). */
-export function crashWordsFor(advisoryLine: string | null, crash: ClientCrash): string {
+export function crashWordsFor(advisoryLine: string | null, crash: CrashSaid): string {
   const advisory = advisoryLine?.split(':')[0] ?? '';
   return crash.hung === true
     ? `the client stopped answering, its page hung (${advisory}): ${crash.how}`

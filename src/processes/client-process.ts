@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { execa } from 'execa';
+import type { ProcessCrash } from '../model/peer.js';
 import type { ClientRun } from '../model/report.js';
 import { clientEnvironment } from '../util/launch-env.js';
 import { caEnvironment } from '../tls/setup.js';
@@ -78,7 +79,7 @@ export interface ClientProcess {
    * signal), with its output's error line (processes/crash.ts); null while it runs, when it exited
    * with 0, or when wsgate stopped it.
    */
-  crash(): string | null;
+  crash(): ProcessCrash | null;
 }
 
 /** Keeps the last `limit` bytes written to it. */

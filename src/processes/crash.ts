@@ -1,10 +1,10 @@
 /**
- * How a client process died on its own, in one line for a report: "exited with status 1" or "was
- * killed by SIGSEGV", with the line of its output that names the error. Node.js ends an uncaught
+ * How a client process died on its own, as facts (explain/peer-words.ts words them): its status or
+ * signal, with the line of its output that names the error. Node.js ends an uncaught
  * exception's report with its version ("Node.js v20.20.2"), Python with the exception after its
  * traceback: the error line is the last one that names an Error or Exception, else the last line.
  */
-import { endWords } from '../explain/peer-words.js';
+import type { ProcessCrash } from '../model/peer.js';
 
 /** A line that names an error: "RangeError [ERR_OUT_OF_RANGE]: …", "Error: …", "ValueError: …", "pkg.mod.SomeException: …". */
 const ERROR_LINE = /^(Uncaught )?([\w$]+\.)*([A-Z][\w$]*)?(Error|Exception)\b/;
@@ -44,10 +44,8 @@ export interface ProcessEnd {
  * status of its own and no such report (a driver that prints how its connection ended and exits 3
  * after its client refused an attack did what the case asks).
  */
-export function crashOf(end: ProcessEnd, output: string): string | null {
+export function crashOf(end: ProcessEnd, output: string): ProcessCrash | null {
   if (end.spawnError !== null) return null;
   if (end.signal === null && (end.exitCode === null || end.exitCode === 0 || !FAILURE_REPORT.test(output))) return null;
-  const how = endWords(end);
-  const line = errorLine(output);
-  return line === null ? how : `${how}: ${line}`;
+  return { exitCode: end.exitCode, signal: end.signal, errorLine: errorLine(output) };
 }

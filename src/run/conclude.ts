@@ -8,6 +8,7 @@ import type { RunSettings } from '../config/run-config.js';
 import type { CaseOutcome, PeerDeath } from '../drivers/driver.js';
 import {
   caseWarningWords,
+  crashSaid,
   diedDuringWords,
   excludedWords,
   livenessDownWords,
@@ -45,12 +46,13 @@ export function judgedResult(def: CatalogueCase, result: CaseResult, peer: PeerF
   return judged;
 }
 
-/** A driver's facts of the peer as the verdict reads them: the liveness check worded here, once. */
+/** A driver's facts of the peer as the verdict reads them: the liveness check and the client's end worded here, once. */
 function peerSaid(peer: PeerFacts): PeerSaid {
-  const { liveness, ...rest } = peer;
-  if (liveness === undefined) return rest;
-  if (liveness.down === null) return { ...rest, liveness };
-  return { ...rest, liveness: { down: livenessDownWords(liveness.down), next: livenessNextWords(liveness.next) } };
+  const { liveness, crash, ...rest } = peer;
+  const said: PeerSaid = crash === undefined ? rest : { ...rest, crash: crashSaid(crash) };
+  if (liveness === undefined) return said;
+  if (liveness.down === null) return { ...said, liveness };
+  return { ...said, liveness: { down: livenessDownWords(liveness.down), next: livenessNextWords(liveness.next) } };
 }
 
 /** The gate case of a played case: the gate rule on its result, or why it has none. */

@@ -63,7 +63,9 @@ test('per-case: the attack case gets its memory window, and the client that died
   assert.ok(memory?.measured === true, JSON.stringify(memory));
   assert.ok(memory.growthBytes >= 90 * MiB, `growth ${memory.growthBytes}`);
   assert.equal(facts.peer?.crash?.when, 'before its close');
-  assert.match(facts.peer?.crash?.how ?? '', /status 1/);
+  const end = facts.peer?.crash?.end;
+  assert.equal(end?.kind === 'died' ? end.exitCode : null, 1, JSON.stringify(end));
+  assert.match(end?.kind === 'died' ? (end.errorLine ?? '') : '', /deliberate crash of a watched client/);
   assert.deepEqual(facts.peerFailure, { kind: 'client-crash', advisory: def.attackBudget?.advisory ?? null, crash: facts.peer?.crash });
 });
 
@@ -106,5 +108,5 @@ test('a client that plays many: an attack outcome waits for the next case; dying
   assert.equal(died?.peerFailure?.kind, 'client-crash');
   assert.equal(died?.peer?.crash?.when, 'during the case');
   assert.deepEqual(died?.missing, { kind: 'no-result' });
-  assert.deepEqual(watch.unplayed()?.notRun, { kind: 'looping-client-died', during: '18.3.2', how: died?.peer?.crash?.how });
+  assert.deepEqual(watch.unplayed()?.notRun, { kind: 'looping-client-died', during: '18.3.2', end: died?.peer?.crash?.end });
 });
