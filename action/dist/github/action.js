@@ -28583,7 +28583,7 @@ function notRunWhy(fact) {
     case "server-down":
       return `the server is down after an earlier case (${serverGoneWords(fact.gone)})`;
     case "looping-client-died":
-      return `the client process died during case ${fact.during} (it ${fact.how}); it runs every case itself (--client-loops), so it is not restarted (without --client-loops each case gets a process of its own)`;
+      return `the client process died during case ${fact.during} (it ${clientEndWords(fact.end)}); it runs every case itself (--client-loops), so it is not restarted (without --client-loops each case gets a process of its own)`;
     case "browser-stopped":
       return browserIncidentWords(fact.stop, fact.during, null);
     case "page-skipped":
@@ -28608,7 +28608,7 @@ function missingWords(fact) {
   }
 }
 function peerFailureWords(fact) {
-  return fact.kind === "client-crash" ? crashWordsFor(fact.advisory, fact.crash) : `${livenessDownWords(fact.down)}; ${livenessNextWords(fact.next)}`;
+  return fact.kind === "client-crash" ? crashWordsFor(fact.advisory, crashSaid(fact.crash)) : `${livenessDownWords(fact.down)}; ${livenessNextWords(fact.next)}`;
 }
 function loopingNeverConnectedWords(run, connectS, errorLine2) {
   const why = reasonWithoutResult(run, connectS, false).replace(/^the client /, "");
@@ -28640,6 +28640,13 @@ function oldTreeAliveWords(seconds5, command2) {
 }
 function serverIgnoredSigtermWords(graceS) {
   return `the server ignored SIGTERM for ${graceS} s; its process group was killed with SIGKILL`;
+}
+function clientEndWords(end) {
+  if (end.kind === "hung") return end.stop.kind === "stalled" ? pageStallWords(end.stop.stall) : browserStopWords(end.stop);
+  return end.errorLine === null ? endWords2(end) : `${endWords2(end)}: ${end.errorLine}`;
+}
+function crashSaid(crash) {
+  return crash.end.kind === "hung" ? { how: clientEndWords(crash.end), when: crash.when, hung: true } : { how: clientEndWords(crash.end), when: crash.when };
 }
 var CHECK_CLIENT;
 var init_peer_words = __esm({
@@ -49194,15 +49201,12 @@ function errorLine(output2) {
 function crashOf(end, output2) {
   if (end.spawnError !== null) return null;
   if (end.signal === null && (end.exitCode === null || end.exitCode === 0 || !FAILURE_REPORT.test(output2))) return null;
-  const how = endWords2(end);
-  const line2 = errorLine(output2);
-  return line2 === null ? how : `${how}: ${line2}`;
+  return { exitCode: end.exitCode, signal: end.signal, errorLine: errorLine(output2) };
 }
 var ERROR_LINE, NOISE, FAILURE_REPORT;
 var init_crash = __esm({
   "src/processes/crash.ts"() {
     "use strict";
-    init_peer_words();
     ERROR_LINE = /^(Uncaught )?([\w$]+\.)*([A-Z][\w$]*)?(Error|Exception)\b/;
     NOISE = /^(Node\.js v\d|at\s)/;
     FAILURE_REPORT = /^\s*(Node\.js v\d+\.\d+|FATAL ERROR:|Traceback \(most recent call last\):|thread '.*' panicked at|panic: )/m;
@@ -81210,7 +81214,6 @@ var init_client_watch = __esm({
     "use strict";
     init_attack_figures();
     init_tree_memory();
-    init_peer_words();
     NEVER_OPENED = { measured: false, why: "the case never opened a connection" };
     ClientWatch = class _ClientWatch {
       constructor(client, caseAt, sampler, settle2) {
@@ -81295,7 +81298,7 @@ var init_client_watch = __esm({
         const def = this.caseAt(index);
         const how = this.client.crash();
         const beforeClose = result === null || result.remoteCloseCode === null;
-        const crash = def?.attackBudget !== void 0 && how !== null && beforeClose ? { how, when: "before its close" } : null;
+        const crash = def?.attackBudget !== void 0 && how !== null && beforeClose ? { end: { kind: "died", ...how }, when: "before its close" } : null;
         const memory = this.memory(index);
         const peer = this.sampler === null ? null : { memory: memory ?? NEVER_OPENED, ...crash === null ? {} : { crash } };
         return {
@@ -81311,15 +81314,17 @@ var init_client_watch = __esm({
       }
       /** How the client process died on its own (processes/crash.ts), or null: it runs, exited with 0, or wsgate stopped it. */
       crash() {
-        return this.client.crash();
+        const how = this.client.crash();
+        return how === null ? null : { kind: "died", ...how };
       }
       /**
-       * How the process ended, whatever its status, as the robustness verdicts word it ("was killed by
-       * SIGSEGV", "exited with status 1"), or null while it runs: a browser's, any end before its page
-       * asked for the reports is one, and its output (D-Bus and GPU chatter) tells nothing about why.
+       * How the process ended, whatever its status, or null while it runs: a browser's, any end before
+       * its page asked for the reports is one, and its output (D-Bus and GPU chatter) tells nothing about why.
        */
-      exitWords() {
-        return this.client.hasExited ? endWords2(this.client.snapshot(false)) : null;
+      exitEnd() {
+        if (!this.client.hasExited) return null;
+        const { exitCode, signal } = this.client.snapshot(false);
+        return { kind: "died", exitCode, signal, errorLine: null };
       }
       /**
        * The client exited (`crash`: how it died on its own, or null), or, `hung`, a browser's page stopped
@@ -81327,13 +81332,13 @@ var init_client_watch = __esm({
        * verdict reads: play/attack-figures.ts); the held cases are settled; the cases it never started
        * are not run. Returns the index of the attack case failed so, or null.
        */
-      ended(crash, hung = false) {
+      ended(crash) {
         const index = this.lastStarted;
         const def = index === null ? null : this.attack(index);
         const failed = crash !== null && index !== null && def?.attackBudget !== void 0;
         if (failed) {
-          const died = hung ? { how: crash, when: "during the case", hung: true } : { how: crash, when: "during the case" };
-          this.died = { kind: "looping-client-died", during: def.id, how: crash };
+          const died = { end: crash, when: "during the case" };
+          this.died = { kind: "looping-client-died", during: def.id, end: crash };
           const failed2 = this.held.get(index) ?? {
             result: null,
             resultAt: null,
@@ -81916,9 +81921,9 @@ async function playLaunches(watch, setup, target, signal, incidents, reached, on
     try {
       end = await watchLaunch(watch, browser, signal, robust);
     } finally {
-      const died = end.kind === "incident" ? robust.exitWords() : null;
-      const hung = end.kind === "incident" && died === null && end.loaded ? stopDetail(end.stop) : null;
-      charged = robust.ended(died ?? hung, died === null && hung !== null);
+      const died = end.kind === "incident" ? robust.exitEnd() : null;
+      const hung = end.kind === "incident" && died === null && end.loaded ? { kind: "hung", stop: end.stop } : null;
+      charged = robust.ended(died ?? hung);
       steady();
       server.caseCountHold = null;
       robust.stop();
@@ -81957,9 +81962,6 @@ function watchLaunch(w, browser, signal, robust) {
 function exitOf(browser) {
   const run = browser.process.snapshot(false);
   return { exitCode: run.exitCode, signal: run.signal, spawnError: run.spawnError };
-}
-function stopDetail(stop) {
-  return stop.kind === "stalled" ? pageStallWords(stop.stall) : browserStopWords(stop);
 }
 async function dropCase(server, agent, index, cases2) {
   server.abortRun(agent, index);
@@ -84903,10 +84905,11 @@ function judgedResult(def, result, peer, budgets = DEFAULT_BUDGETS) {
   return judged2;
 }
 function peerSaid(peer) {
-  const { liveness: liveness2, ...rest } = peer;
-  if (liveness2 === void 0) return rest;
-  if (liveness2.down === null) return { ...rest, liveness: liveness2 };
-  return { ...rest, liveness: { down: livenessDownWords(liveness2.down), next: livenessNextWords(liveness2.next) } };
+  const { liveness: liveness2, crash, ...rest } = peer;
+  const said = crash === void 0 ? rest : { ...rest, crash: crashSaid(crash) };
+  if (liveness2 === void 0) return said;
+  if (liveness2.down === null) return { ...said, liveness: liveness2 };
+  return { ...said, liveness: { down: livenessDownWords(liveness2.down), next: livenessNextWords(liveness2.next) } };
 }
 function conclude(def, index, outcome2, config2, death = null) {
   if (outcome2.notRun !== void 0) return notRun(def, index, outcome2.notRun);
