@@ -84361,7 +84361,13 @@ var init_probe2 = __esm({
               whole();
               this.wait();
             },
-            () => this.sampleRead()
+            // The time wsgate takes to write the pieces is its own (a starved wsgate paces slower), not
+            // the server's: the wait starts again as they go. A piece is written once the kernel took the
+            // one before, so a server that stops reading stops them, and its wait runs out.
+            () => {
+              this.sampleRead();
+              this.wait();
+            }
           );
         } else if (delivery.kind === "trickle") {
           this.hooks.written();
