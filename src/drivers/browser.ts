@@ -19,13 +19,13 @@
 import type { CatalogueCase } from '../cases/types.js';
 import type { ClientRunConfig } from '../config/run-config.js';
 import type { CaseResult } from '../model/report.js';
-import { launchBrowser, type BrowserSetup, type LaunchedBrowser } from '../browsers/launch.js';
+import type { LaunchedBrowser } from '../browsers/launch.js';
 import { caseTimeoutFor } from '../policy/case-limits.js';
 import { isRobustness } from '../play/attack-figures.js';
 import { sleep } from '../processes/waiting.js';
 import type { CaseRunEvent, FuzzingServer } from '../server/fuzzing-server.js';
 import type { CaseOutcome } from './driver.js';
-import { ClientWatch } from './client-watch.js';
+import { ClientWatch } from '../peer/client-watch.js';
 import { played } from './looping.js';
 import { browserIncidentWords, pageSkippedWords } from '../explain/peer-words.js';
 import type { BrowserStop, ClientEnd, NotRunFact, PageStall, ProcessExit } from '../model/peer.js';
@@ -57,8 +57,14 @@ export interface BrowserTarget {
 export interface BrowserIncidents {
   lost: string[];
   recovered: string[];
-  /** CPU time (ms) of the browser's processes over every launch. */
-  cpuMs: number;
+}
+
+/** How a launch starts and ends: through the run's watch on the peer (peer/watch.ts), which counts its CPU time and ends what is left. */
+export interface BrowserLauncher {
+  /** The browser, launched on `page`. */
+  launch(page: string): Promise<LaunchedBrowser>;
+  /** Its process tree and profile gone. */
+  end(browser: LaunchedBrowser): Promise<void>;
 }
 
 /** How one launch ended. */
@@ -75,14 +81,13 @@ type LaunchEnd =
 export async function runBrowser(
   server: FuzzingServer,
   cases: readonly CatalogueCase[],
-  setup: BrowserSetup,
   target: BrowserTarget,
   config: ClientRunConfig,
   signal: AbortSignal | undefined,
   settle: (index: number, outcome: CaseOutcome) => void,
-  onLaunch: (browser: LaunchedBrowser) => void = () => undefined,
+  launcher: BrowserLauncher,
 ): Promise<BrowserIncidents> {
-  const incidents: BrowserIncidents = { lost: [], recovered: [], cpuMs: 0 };
+  const incidents: BrowserIncidents = { lost: [], recovered: [] };
   const settled = new Set<number>();
   const settleOnce = (index: number, outcome: CaseOutcome): void => {
     if (settled.has(index)) return;
@@ -106,7 +111,7 @@ export async function runBrowser(
       settle: settleOnce,
       settled: (i: number) => settled.has(i),
     };
-    finalStop = await playLaunches(watch, setup, target, signal, incidents, () => Math.max(0, ...settled, ...excluded), onLaunch);
+    finalStop = await playLaunches(watch, launcher, target, signal, incidents, () => Math.max(0, ...settled, ...excluded));
   } finally {
     server.off('caseSkipped', onSkipped);
   }
@@ -134,12 +139,11 @@ export async function runBrowser(
  */
 async function playLaunches(
   watch: WatchSettings,
-  setup: BrowserSetup,
+  launcher: BrowserLauncher,
   target: BrowserTarget,
   signal: AbortSignal | undefined,
   incidents: BrowserIncidents,
   reached: () => number,
-  onLaunch: (browser: LaunchedBrowser) => void,
 ): Promise<BrowserStop | null> {
   const { server, cases } = watch;
   const attacks = cases.some(isRobustness);
@@ -152,8 +156,7 @@ async function playLaunches(
     // tree; a browser that dies of an attack fails that case (client-watch.ts), then is launched again.
     let steady: () => void = () => undefined;
     if (attacks) server.caseCountHold = new Promise<void>((resolve) => (steady = resolve));
-    const browser = await launchBrowser(setup, pageUrl(target, first), target.spki);
-    onLaunch(browser);
+    const browser = await launcher.launch(pageUrl(target, first));
     const robust = ClientWatch.forRun(browser.process, cases, watch.settle);
     void robust.steady(STEADY_MS, STEADY_SLACK, (watch.timeoutS * 1000) / 2).finally(steady);
     let end: LaunchEnd = { kind: 'signal' };
@@ -169,8 +172,7 @@ async function playLaunches(
       steady();
       server.caseCountHold = null;
       robust.stop();
-      await browser.dispose();
-      incidents.cpuMs += browser.cpuMs();
+      await launcher.end(browser);
     }
     if (end.kind !== 'incident') return null;
     if (charged === null) spent++;

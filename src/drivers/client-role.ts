@@ -3,7 +3,6 @@
  * bundled ws client), run once per case, or once for all cases when it drives them itself. It never
  * parses frames and never computes a verdict: the server does.
  */
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CatalogueCase } from '../cases/types.js';
 import type { ClientRunConfig } from '../config/run-config.js';
@@ -12,7 +11,7 @@ import { caseTimeoutFor, DEFAULT_CASE_TIMEOUT } from '../policy/case-limits.js';
 import { neverConnectedWords, type NeverConnected } from '../explain/peer-words.js';
 import { errorLine } from '../processes/crash.js';
 import type { CaseOutcome } from './driver.js';
-import { childrenCpuMs, shellQuote } from '../processes/client-process.js';
+import { shellQuote } from '../processes/client-process.js';
 import type { FuzzingServer } from '../server/fuzzing-server.js';
 import { listenForCases, serverBaseUrl } from '../server/factory.js';
 import type { CasePlay, GateIo, Peer, PeerContext, RoleDriver } from './driver.js';
@@ -21,7 +20,6 @@ import { pageUrl, runBrowser } from './browser.js';
 import { setUpBrowser, type BrowserSetup, type LaunchedBrowser } from '../browsers/launch.js';
 import { spkiHash } from '../browsers/engines.js';
 import { runOneCase } from './per-case.js';
-import { OutputLog } from '../processes/output-log.js';
 import { SHIPPED_LIMITS_ENV } from '../config/shipped-limits.js';
 
 /**
@@ -38,9 +36,6 @@ export function clientRoleDriver(config: ClientRunConfig): RoleDriver {
   const command = config.client ?? referenceClientCommand(config.robustness);
   let server: FuzzingServer | null = null;
   let logger: GateIo['logger'] | null = null;
-  let clientCpu0: number | null = null;
-  // A browser's CPU, read from its process tree (its helpers are not all reaped by wsgate), or null.
-  let browserCpu: { ms: number } | null = null;
   return {
     tlsNeeds: { hosts: [config.host], serverFiles: false, needCertificate: true },
     peerCount: 1,
@@ -59,10 +54,8 @@ export function clientRoleDriver(config: ClientRunConfig): RoleDriver {
         keepRecordings: config.repro.record,
         http2: config.http2,
       });
-      clientCpu0 = childrenCpuMs();
       if (browser === null) return clientPeer(config, command, server, context);
-      browserCpu = { ms: 0 };
-      return browserPeer(config, browser, server, context, browserCpu);
+      return browserPeer(config, browser, server, context);
     },
     async writeReports(concluded) {
       if (server === null) return [];
@@ -74,17 +67,12 @@ export function clientRoleDriver(config: ClientRunConfig): RoleDriver {
       });
       return [...server.results.keys()];
     },
-    peerCpuMs: () => {
-      if (browserCpu !== null) return browserCpu.ms;
-      const now = childrenCpuMs();
-      return now === null || clientCpu0 === null ? null : now - clientCpu0;
-    },
     recordRole: {},
   };
 }
 
 /** A browser engine on the fuzzing server's page. */
-function browserPeer(config: ClientRunConfig, setup: BrowserSetup, server: FuzzingServer, context: PeerContext, cpu: { ms: number }): Peer {
+function browserPeer(config: ClientRunConfig, setup: BrowserSetup, server: FuzzingServer, context: PeerContext): Peer {
   const baseUrl = serverBaseUrl(config.host, server.port, context.secure !== null);
   const agent = config.agentGiven ? config.agent : setup.engineAgent;
   const target = { baseUrl, agent, spki: context.secure === null ? null : spkiHash(context.secure.cert) };
@@ -98,11 +86,14 @@ function browserPeer(config: ClientRunConfig, setup: BrowserSetup, server: Fuzzi
       kind: 'self',
       playAll: async (settle) => {
         const { io } = context;
-        const launched = (b: LaunchedBrowser): void => io.logger.info({ command: b.command }, 'browser launched');
-        const found = await runBrowser(server, context.cases, setup, target, config, io.signal, settle, launched);
+        const launch = async (page: string): Promise<LaunchedBrowser> => {
+          const browser = await context.watch.launchBrowser(setup, page, target.spki);
+          io.logger.info({ command: browser.command }, 'browser launched');
+          return browser;
+        };
+        const found = await runBrowser(server, context.cases, target, config, io.signal, settle, { launch, end: (b) => context.watch.endBrowser(b) });
         for (const line of found.recovered) io.out.write(`wsgate: warning: ${line}\n`);
         incidents = found.lost;
-        cpu.ms = found.cpuMs;
       },
     },
     incidents: () => incidents,
@@ -124,14 +115,13 @@ function clientPeer(config: ClientRunConfig, command: string, server: FuzzingSer
   const broken = new AbortController();
   const signal = io.signal === undefined ? broken.signal : AbortSignal.any([io.signal, broken.signal]);
   const guard = new FirstCases(server);
-  // Its whole output, every case's, in the report directory.
-  const log = new OutputLog(path.join(config.outdir, CLIENT_OUTPUT_LOG));
+  const { watch } = context;
   const play: CasePlay = config.clientLoops
-    ? { kind: 'self', playAll: (settle) => runLooping(server, context.cases, command, where, config, io.signal, settle, log) }
+    ? { kind: 'self', playAll: (settle) => runLooping(server, context.cases, command, where, config, io.signal, settle, watch) }
     : {
         kind: 'each',
         playCase: async (def: CatalogueCase, index: number) => {
-          const outcome = await runOneCase(server, def, index, command, where, config, signal, log);
+          const outcome = await runOneCase(server, def, index, command, where, config, signal, watch);
           const why = io.signal?.aborted === true ? null : guard.after(def, outcome, caseTimeoutFor(def, config));
           if (why !== null) {
             // The cases still running end now, and are not reported: the run is stopped.
@@ -154,14 +144,10 @@ function clientPeer(config: ClientRunConfig, command: string, server: FuzzingSer
     },
     async stop() {
       await server.close();
-      await log.close();
       return null;
     },
   };
 }
-
-/** The file of the report directory that keeps a client command's whole output. */
-export const CLIENT_OUTPUT_LOG = 'client-output.log';
 
 /**
  * How many cases in a row, from the run's first, may end without the client ever connecting before

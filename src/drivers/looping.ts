@@ -8,11 +8,11 @@ import type { ClientRunConfig } from '../config/run-config.js';
 import type { CaseResult, ClientRun } from '../model/report.js';
 import type { CaseRunEvent, FuzzingServer } from '../server/fuzzing-server.js';
 import { caseTimeoutFor } from '../policy/case-limits.js';
-import { startClient, type ClientProcess, type ClientValues } from '../processes/client-process.js';
-import type { OutputLog } from '../processes/output-log.js';
+import type { ClientProcess, ClientValues } from '../processes/client-process.js';
+import type { PeerWatch } from '../peer/watch.js';
 import { TERM_GRACE_MS, raceTimeout, sleep } from '../processes/waiting.js';
 import type { CaseOutcome } from './driver.js';
-import { ClientWatch } from './client-watch.js';
+import type { ClientWatch } from '../peer/client-watch.js';
 import { UsageError } from '../errors.js';
 import { errorLine } from '../processes/crash.js';
 import { loopingNeverConnectedWords } from '../explain/peer-words.js';
@@ -32,7 +32,7 @@ export async function runLooping(
   config: ClientRunConfig,
   signal: AbortSignal | undefined,
   settle: (index: number, outcome: CaseOutcome) => void,
-  log: OutputLog | null = null,
+  peers: PeerWatch,
 ): Promise<void> {
   const t0 = performance.now();
   const seen: CaseRunEvent[] = [];
@@ -52,12 +52,12 @@ export async function runLooping(
   const budgetS = cases.reduce((sum, c) => sum + caseTimeoutFor(c, config), 0);
   let clientRun: ClientRun;
   const started = (client: ClientProcess): void => {
-    watch = ClientWatch.forRun(client, cases, settle);
+    watch = peers.watchCases(client, cases, settle);
   };
   try {
     const values = { url: where.baseUrl, case: '', agent: config.agent, http2: where.http2, ...(where.ca !== null ? { ca: where.ca } : {}) };
     const connectMs = caseTimeoutFor(cases[0] as CatalogueCase, config) * 1000;
-    clientRun = await driveClient(server, command, values, config, signal, { budgetMs: budgetS * 1000, connectMs }, seen, started, log);
+    clientRun = await driveClient(server, command, values, config, signal, { budgetMs: budgetS * 1000, connectMs }, seen, started, peers);
   } finally {
     server.off('caseStarted', onStart);
     server.off('caseFinished', onFinish);
@@ -119,7 +119,7 @@ async function driveClient(
   limits: { budgetMs: number; connectMs: number },
   seen: readonly CaseRunEvent[],
   started: (client: ClientProcess) => void,
-  log: OutputLog | null,
+  peers: PeerWatch,
 ): Promise<ClientRun> {
   // The bundled client runs up to --jobs cases at once itself (group 9 alone); other looping clients
   // run their cases one after another, as Autobahn's drivers do. Its zlib work (ws compresses and
@@ -127,8 +127,7 @@ async function driveClient(
   // four, which hand each connection's tasks between cores: 12.2.15 + 12.5.15 + 12.3.15 + 12.2.14,
   // --jobs 2, 53.2 -> 41.0 s wall, client CPU 68.4 -> 42.5 s (BENCHMARKS.md).
   const env = config.client === null ? { WSGATE_JOBS: String(config.jobs), UV_THREADPOOL_SIZE: '1' } : {};
-  log?.write(`--- wsgate: the client under test, driving every case: ${command}\n`);
-  const client = startClient(command, values, env, log === null ? null : (chunk) => log.write(chunk));
+  const client = peers.startClient(command, values, env, { heading: `--- wsgate: the client under test, driving every case: ${command}` });
   started(client);
   const abort = new AbortController();
   signal?.addEventListener('abort', () => abort.abort(), { once: true });
@@ -160,7 +159,7 @@ async function driveClient(
     const settleUntil = performance.now() + 2000;
     while (performance.now() < settleUntil && seen.some((e) => server.isRunning(e.agent, e.index))) await sleep(20);
   } finally {
-    client.killGroup();
+    peers.release(client);
   }
   return client.snapshot(timedOut);
 }

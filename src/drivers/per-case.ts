@@ -9,10 +9,9 @@ import type { RunSettings } from '../config/run-config.js';
 import type { CaseResult } from '../model/report.js';
 import type { CaseRunEvent, FuzzingServer } from '../server/fuzzing-server.js';
 import { caseTimeoutFor } from '../policy/case-limits.js';
-import { startClient, type ClientProcess } from '../processes/client-process.js';
-import type { OutputLog } from '../processes/output-log.js';
+import type { ClientProcess } from '../processes/client-process.js';
+import type { PeerWatch } from '../peer/watch.js';
 import type { CaseOutcome } from './driver.js';
-import { ClientWatch } from './client-watch.js';
 import type { RobustnessBudgets } from '../cases/data/budgets.js';
 import type { CaseWarningFact, TransportFact } from '../model/peer.js';
 import { EXIT_GRACE_MS, HANDSHAKE_SETTLE_MS, SETTLE_MS, TERM_GRACE_MS, caseUrl, isAborted, raceTimeout, waitForResult } from '../processes/waiting.js';
@@ -50,14 +49,13 @@ export async function runOneCase(
   where: { baseUrl: string; ca: string | null; http2: boolean },
   config: Pick<RunSettings, 'agent' | 'caseTimeout'> & { budgets?: RobustnessBudgets },
   signal: AbortSignal | undefined,
-  log: OutputLog | null = null,
+  peers: PeerWatch,
 ): Promise<CaseOutcome> {
   const agent = config.agent;
   const t0 = performance.now();
   const deadline = t0 + caseTimeoutFor(def, config) * 1000;
   // Its output goes to the run's client-output.log too, each line marked with the case.
-  const output = log?.marked(`[${def.id}] `) ?? null;
-  const client = startClient(
+  const client = peers.startClient(
     command,
     {
       url: caseUrl(where.baseUrl, index, agent),
@@ -67,10 +65,10 @@ export async function runOneCase(
       ...(where.ca !== null ? { ca: where.ca } : {}),
     },
     {},
-    output === null ? null : output.write,
+    { mark: `[${def.id}] ` },
   );
   // A robustness case: the client's tree is sampled, its baseline when the case's connection opens.
-  const peer = ClientWatch.forCase(client, def, index);
+  const peer = peers.watchCase(client, def, index);
   const watch = watchCase(server, agent, index, () => peer.started(index));
   const warnings: CaseWarningFact[] = [];
   const abort = new AbortController();
@@ -84,9 +82,8 @@ export async function runOneCase(
     if (!client.hasExited) await stopLingeringClient(run);
   } finally {
     // Grandchildren may outlive the client's shell: the group goes in any case.
-    client.killGroup();
+    peers.release(client);
     peer.stop();
-    output?.end();
     signal?.removeEventListener('abort', onAbort);
     watch.dispose();
   }

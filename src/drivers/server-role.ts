@@ -5,7 +5,6 @@
  * the end and on SIGINT/SIGTERM, its whole process tree. Several servers (a fuzzingclient.json listing
  * more than one) are tested one after another, each its own agent.
  */
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { scriptedCase } from '../cases/define.js';
 import { catalogueFor } from '../catalogue/registry.js';
@@ -18,8 +17,8 @@ import { seededBytes, systemBytes } from '../fuzzing-client/randomness.js';
 import type { CaseResult } from '../model/report.js';
 import { caseTimeoutFor } from '../policy/case-limits.js';
 import { shellQuote } from '../processes/client-process.js';
-import { freePort, ServerProcess, waitForListen } from '../processes/server-process.js';
-import { TreeMemory } from '../processes/tree-memory.js';
+import { freePort, type ServerProcess, waitForListen } from '../processes/server-process.js';
+import type { PeerWatch } from '../peer/watch.js';
 import { isAborted } from '../processes/waiting.js';
 import { isRobustness, type PeerFacts } from '../play/attack-figures.js';
 import { AUTOBAHN_DEFAULTS } from '../protocol/constants.js';
@@ -29,7 +28,7 @@ import type { TlsSetup } from '../tls/setup.js';
 import { hostPort } from '../util/host-port.js';
 import { VERSION } from '../version.js';
 import type { CaseOutcome, Peer, PeerContext, RoleDriver } from './driver.js';
-import { diedDuring, REFUSED_TRIES, serverUp, type CaseWindow, type ServerWatchState } from './server-watch.js';
+import { diedDuring, REFUSED_TRIES, serverUp, type CaseWindow, type ServerWatchState } from '../peer/server-watch.js';
 import { playAttackCase } from './server-attack.js';
 import { SHIPPED_LIMITS_ENV } from '../config/shipped-limits.js';
 import type { LivenessDown, LivenessNext, MissingFact, PeerFailureFact, ServerDownHow, ServerGone } from '../model/peer.js';
@@ -47,7 +46,6 @@ export function referenceServerCommand(profile = false): string {
 /** The server role's driver: the servers under test, one after another. */
 export function serverRoleDriver(config: ServerRunConfig): RoleDriver {
   const results = new Map<string, Map<string, CaseResult>>();
-  const cpu: number[] = [];
   // index.html lists the selected cases only (every peer is given the same).
   let selected: readonly CatalogueCase[] = [];
   return {
@@ -56,7 +54,7 @@ export function serverRoleDriver(config: ServerRunConfig): RoleDriver {
     peerCount: config.servers.length,
     async startPeer(n, context) {
       selected = context.cases;
-      const peer = await startServerPeer(config, config.servers[n] as ServerUnderTest, context, cpu);
+      const peer = await startServerPeer(config, config.servers[n] as ServerUnderTest, context);
       results.set(peer.agent, peer.results);
       return peer;
     },
@@ -68,19 +66,13 @@ export function serverRoleDriver(config: ServerRunConfig): RoleDriver {
       for (const c of collisions) process.stderr.write(`${collisionNotice(c)}\n`);
       return [...recorded.keys()];
     },
-    peerCpuMs: () => (cpu.length === 0 ? null : cpu.reduce((a, b) => a + b, 0)),
     recordRole: { role: 'server' },
   };
 }
 
-/** One server: started (or waited for), named; the skeleton plays its cases, then it is stopped (its CPU time added to `cpu`). */
-async function startServerPeer(
-  config: ServerRunConfig,
-  sut: ServerUnderTest,
-  context: PeerContext,
-  cpu: number[],
-): Promise<Peer & { results: Map<string, CaseResult> }> {
-  const { secure, io } = context;
+/** One server: started through the run's watch (or waited for), named; the skeleton plays its cases, then its watch stops it. */
+async function startServerPeer(config: ServerRunConfig, sut: ServerUnderTest, context: PeerContext): Promise<Peer & { results: Map<string, CaseResult> }> {
+  const { secure, io, watch } = context;
   const port = sut.port === 0 ? await freePort(sut.host) : sut.port;
   const overTls = secure !== null && sut.url.startsWith('wss:');
   const target: ServerTarget = {
@@ -91,74 +83,55 @@ async function startServerPeer(
     http2: config.http2,
   };
   const command = sut.command === REFERENCE_SERVER_COMMAND ? referenceServerCommand(config.robustness) : sut.command;
-  const outputFile = outputFileOf(config, sut);
   const proc =
     command === null
       ? null
-      : await ServerProcess.launch(
+      : await watch.startServer({
           command,
-          sut.host,
+          host: sut.host,
           port,
-          sut.startTimeout * 1000,
-          io.signal,
-          overTls ? certificateFiles(secure) : {},
-          config.http2,
-          outputFile,
-        );
-  // The server's CPU is read from /proc while it lives (a process its shell does not reap is never counted as a child).
-  const sampler = setInterval(() => proc?.sampleCpu(), 2000);
-  const stop = async (): Promise<string | null> => {
-    clearInterval(sampler);
-    const warning = (await proc?.stop()) ?? null;
-    if (proc !== null) cpu.push(proc.cpuMs());
-    return warning || null;
-  };
-  try {
-    if (proc === null && !(await awaitRemoteServer(target, sut, io.signal, config.unreachable ?? 'error'))) {
-      return unreachablePeer(sut, config.unknownAgent ?? hostPort(target.host, target.port), io.out);
-    }
-    const agent = await agentOf(config, sut, target, context.taken);
-    const globalIndex = new Map(catalogueFor(config.extended, 'server', config.http2 ? 'h2' : 'http/1.1', config.robustness).map((c, i) => [c.id, i + 1]));
-    const state: ServerState = {
-      config,
-      sut,
-      target,
-      agent,
-      process: proc,
-      results: new Map(),
-      globalIndex,
-      signal: io.signal,
-      out: io.out,
-      gone: null,
-      stale: null,
-      windows: [],
-      deaths: new Map(),
-      restarting: null,
-      incidents: [],
-    };
-    const what = sut.command === REFERENCE_SERVER_COMMAND ? 'the bundled ws server' : command === null ? 'the server' : JSON.stringify(command);
-    const url = `${target.tls ? 'wss' : 'ws'}://${hostPort(target.host, target.port)}${target.resource}`;
-    return {
-      agent,
-      against: `${what} at ${url} (agent ${JSON.stringify(agent)})`,
-      atOnce: config.jobs,
-      notes: [],
-      play: { kind: 'each', playCase: (def, index) => playOne(state, def, index) },
-      incidents: () => state.incidents,
-      results: state.results,
-      forget: (id) => state.results.delete(id),
-      stop,
-    };
-  } catch (err) {
-    await stop();
-    throw err;
+          timeoutMs: sut.startTimeout * 1000,
+          signal: io.signal,
+          certificate: overTls ? certificateFiles(secure) : {},
+          http2: config.http2,
+        });
+  if (proc === null && !(await awaitRemoteServer(target, sut, io.signal, config.unreachable ?? 'error'))) {
+    return unreachablePeer(sut, config.unknownAgent ?? hostPort(target.host, target.port), io.out);
   }
-}
-
-/** Where a server's whole output is kept: server-output.log in the report directory (server-output-2.log, … for a spec's further servers). */
-function outputFileOf(config: ServerRunConfig, sut: ServerUnderTest): string {
-  const n = config.servers.indexOf(sut);
-  return path.join(config.outdir, n <= 0 ? 'server-output.log' : `server-output-${n + 1}.log`);
+  const agent = await agentOf(config, sut, target, context.taken);
+  const globalIndex = new Map(catalogueFor(config.extended, 'server', config.http2 ? 'h2' : 'http/1.1', config.robustness).map((c, i) => [c.id, i + 1]));
+  const state: ServerState = {
+    config,
+    sut,
+    target,
+    agent,
+    process: proc,
+    results: new Map(),
+    globalIndex,
+    signal: io.signal,
+    out: io.out,
+    watch,
+    gone: null,
+    stale: null,
+    windows: [],
+    deaths: new Map(),
+    restarting: null,
+    incidents: [],
+  };
+  const what = sut.command === REFERENCE_SERVER_COMMAND ? 'the bundled ws server' : command === null ? 'the server' : JSON.stringify(command);
+  const url = `${target.tls ? 'wss' : 'ws'}://${hostPort(target.host, target.port)}${target.resource}`;
+  return {
+    agent,
+    against: `${what} at ${url} (agent ${JSON.stringify(agent)})`,
+    atOnce: config.jobs,
+    notes: [],
+    play: { kind: 'each', playCase: (def, index) => playOne(state, def, index) },
+    incidents: () => state.incidents,
+    results: state.results,
+    forget: (id) => state.results.delete(id),
+    // The watch stops the server (its whole tree) once the skeleton has played its cases.
+    stop: async () => null,
+  };
 }
 
 /** The agent of a server: its spec entry's or --agent, else its Server header or host:port; told apart from those before it. */
@@ -215,6 +188,8 @@ interface ServerState extends ServerWatchState {
   globalIndex: ReadonlyMap<string, number>;
   /** Why the server, alive, is restarted before the next case (it stopped serving after an attack), or null. */
   stale: LivenessDown | null;
+  /** The run's watch on the server (its memory around an attack). */
+  watch: PeerWatch;
 }
 
 /** One case: the server checked (restarted if asked), one connection, what came of it. */
@@ -313,7 +288,7 @@ async function playAttackOne(state: ServerState, def: CatalogueCase, index: numb
     limitMs: caseTimeoutFor(def, state.config) * 1000,
   };
   // The server's tree from before the attack to after the liveness check (the sample now is the baseline).
-  const sampler = proc === null ? null : TreeMemory.start(proc.pid);
+  const sampler = state.watch.sampleServer(proc);
   // A server loses no process to an attack: a worker that ended is a crash its supervisor hid.
   const window = sampler?.window({ watch: await sampler.settled() }) ?? null;
   const { result, error, down, cutAtS } = await playAttackCase(def, run);

@@ -12,7 +12,6 @@ import type { ProcessExit } from '../model/peer.js';
 import { UsageError } from '../errors.js';
 import { expandPlaceholders, startCommand, type ClientProcess } from './client-process.js';
 import { TERM_GRACE_MS } from './waiting.js';
-import { OutputLog } from './output-log.js';
 
 /** How often a port is tried while waiting for the server to listen. */
 const POLL_MS = 50;
@@ -111,6 +110,25 @@ function lastLines(output: string): string {
   return lines.length === 0 ? '(no output)' : lines.slice(-QUOTED_LINES).join(' | ').slice(0, 400);
 }
 
+/** How a server command is started: where, with what, within how long. */
+export interface ServerLaunchSpec {
+  command: string;
+  host: string;
+  port: number;
+  timeoutMs: number;
+  signal: AbortSignal | undefined;
+  /** {cert} and {key}, when wsgate made the server's certificate. */
+  certificate: { cert?: string; key?: string };
+  http2: boolean;
+}
+
+/** Where a server's whole output goes (peer/output-log.ts), its name in the report directory. */
+export interface ServerLog {
+  readonly name: string;
+  write(chunk: string | Buffer): void;
+  close(): Promise<void>;
+}
+
 /** A server process the gate started, and how to start it again. */
 export class ServerProcess {
   private current: ClientProcess;
@@ -123,7 +141,7 @@ export class ServerProcess {
   private constructor(
     private readonly expanded: string,
     private readonly env: Record<string, string>,
-    private readonly log: OutputLog | null,
+    private readonly log: ServerLog | null,
   ) {
     this.current = this.start();
   }
@@ -168,25 +186,17 @@ export class ServerProcess {
    * Starts the command and waits until it listens on host:port. A command that exits first or never
    * listens in time is a UsageError naming it, with its last output (it is stopped first).
    */
-  static async launch(
-    command: string,
-    host: string,
-    port: number,
-    timeoutMs: number,
-    signal?: AbortSignal,
-    certificate: { cert?: string; key?: string } = {},
-    http2 = false,
-    outputFile: string | null = null,
-  ): Promise<ServerProcess> {
-    const expanded = expandPlaceholders(command, { port: String(port), ...certificate });
+  static async launch(launch: ServerLaunchSpec, log: ServerLog | null = null): Promise<ServerProcess> {
+    const { host, port, certificate } = launch;
+    const expanded = expandPlaceholders(launch.command, { port: String(port), ...certificate });
     // --http2: the server is to take WebSockets over HTTP/2 (RFC 8441).
-    const env: Record<string, string> = { WSGATE_PORT: String(port), WSGATE_HOST: host, ...(http2 ? { WSGATE_HTTP2: '1' } : {}) };
+    const env: Record<string, string> = { WSGATE_PORT: String(port), WSGATE_HOST: host, ...(launch.http2 ? { WSGATE_HTTP2: '1' } : {}) };
     if (certificate.cert !== undefined && certificate.key !== undefined) {
       env.WSGATE_CERT_FILE = certificate.cert;
       env.WSGATE_KEY_FILE = certificate.key;
     }
-    const server = new ServerProcess(expanded, env, outputFile === null ? null : new OutputLog(outputFile));
-    await server.waitUntilListening(host, port, timeoutMs, signal);
+    const server = new ServerProcess(expanded, env, log);
+    await server.waitUntilListening(host, port, launch.timeoutMs, launch.signal);
     return server;
   }
 

@@ -23,6 +23,7 @@ import { ReproKeeper } from '../repro/keeper.js';
 import { prepareTls, type TlsSetup } from '../tls/setup.js';
 import { Progress } from '../report/progress.js';
 import { checkOutputs, startMeter } from './resources.js';
+import { PeerWatch } from '../peer/watch.js';
 
 /**
  * How a run ends once its case reports are written: by default the gate's ending (JUnit, summary.json,
@@ -45,10 +46,20 @@ export async function runGate(config: RunConfig, io: GateIo, ending?: RunEnding)
   const excluded = agentExclusion(config);
   const settings: PeerRunSettings = { config, io, cases, selected, baseline, progress, several: driver.peerCount > 1, keeper, excluded, cut: cutBy(io.signal) };
   const tested: Array<{ agent: string; cases: GateCase[]; incidents: readonly string[] }> = [];
+  // The peers' processes' CPU time, each read by its watch once it has ended them (null: none was started).
+  const peerCpu: Array<number | null> = [];
   try {
     for (let n = 0; n < driver.peerCount && !isAborted(io.signal); n++) {
-      const peer = await driver.startPeer(n, { cases, io, secure, taken: new Set(tested.map((t) => t.agent)), excluded });
-      tested.push({ agent: peer.agent, cases: await runPeer(peer, settings), incidents: peer.incidents?.() ?? [] });
+      // Every process of the peer is started through its watch, which ends whatever still runs when the peer is done or fails.
+      const watch = new PeerWatch(config.outdir, n);
+      try {
+        const peer = await driver.startPeer(n, { cases, io, secure, taken: new Set(tested.map((t) => t.agent)), excluded, watch });
+        tested.push({ agent: peer.agent, cases: await runPeer(peer, settings), incidents: peer.incidents?.() ?? [] });
+      } finally {
+        const warning = await watch.close();
+        if (warning !== null) io.out.write(`wsgate: warning: ${warning}\n`);
+        peerCpu.push(watch.cpuMs());
+      }
     }
   } catch (err) {
     // A fault of wsgate's own mid-run (not bad input): the results the peers gave are still written.
@@ -72,7 +83,7 @@ export async function runGate(config: RunConfig, io: GateIo, ending?: RunEnding)
       await driver.writeReports(concludedResults(tested)),
     ),
     interrupted: io.signal?.aborted === true ? String(io.signal.reason ?? 'interrupted') : cutShort(tested),
-    resources: meter.resources(driver.peerCpuMs()),
+    resources: meter.resources(totalCpu(peerCpu)),
     shard: config.shard,
     failOn: config.failOn,
     ...driver.recordRole,
@@ -112,6 +123,12 @@ function interruptedReason(signal: AbortSignal | undefined): NotRunFact {
 function cutShort(tested: ReadonlyArray<{ agent: string; incidents: readonly string[] }>): string | null {
   const lines = tested.flatMap((t) => t.incidents.map((i) => (tested.length > 1 ? `${t.agent}: ${i}` : i)));
   return lines.length === 0 ? null : lines.join('; ');
+}
+
+/** The peers' CPU time together, or null when no peer's was known. */
+function totalCpu(each: ReadonlyArray<number | null>): number | null {
+  const known = each.filter((ms): ms is number => ms !== null);
+  return known.length === 0 ? null : known.reduce((a, b) => a + b, 0);
 }
 
 function tlsRecord(secure: TlsSetup | null): Pick<GateRun, 'tls'> {

@@ -29,6 +29,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['server/', 'fuzzing-client/'], // the two roles: the fuzzing server (upgrade, routes, its factory), the fuzzing client (upgrade, connecting per case)
   ['config/'], // options of every command by role, spec files, URLs, JSON files read and validated
   ['policy/', 'processes/', 'repro/', 'browsers/'], // the gate rule, baseline and case limits; child processes; repro recordings and scripts; browser engines found and launched
+  ['peer/'], // the run's watch on a peer: its processes started and ended, their output and CPU, memory windows, crashes and restarts, as facts
   ['drivers/'], // the role drivers: how a peer is reached (client per-case or looping, server); raw outcomes
   ['finish/'], // what ends a run: JUnit, summary, baseline, GitHub, exit status; also for reports on disk (judge, merge)
   ['run/'], // the one run skeleton: select, schedule, play through a driver, conclude once (rule, exclusion, not run)

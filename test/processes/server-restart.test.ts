@@ -72,7 +72,15 @@ test('restart: the old tree is gone and the new server listens when it resolves'
   // Claimed across the suite's processes: between the old server's death and the new one's bind the
   // port is free, and a port only believed free could be taken there by another test's program.
   const port = await reservedPort();
-  const server = await ServerProcess.launch(`'${process.execPath}' '${script}' {port}`, '127.0.0.1', port, 10_000);
+  const server = await ServerProcess.launch({
+    command: `'${process.execPath}' '${script}' {port}`,
+    host: '127.0.0.1',
+    port,
+    timeoutMs: 10_000,
+    signal: undefined,
+    certificate: {},
+    http2: false,
+  });
   try {
     const before = await answerOf(server, port, 'after launch');
     assert.ok(alive(before));

@@ -15,6 +15,7 @@ import { DEFAULT_BUDGETS } from '../../src/cases/data/budgets.js';
 import { robustnessClientCases } from '../../src/robustness/index.js';
 import { referenceClientCommand } from '../../src/drivers/client-role.js';
 import { runOneCase } from '../../src/drivers/per-case.js';
+import { PeerWatch } from '../../src/peer/watch.js';
 import type { GateCase } from '../../src/model/report.js';
 import { FAILING_VERDICTS } from '../../src/model/verdicts.js';
 import { shellQuote } from '../../src/processes/client-process.js';
@@ -60,11 +61,14 @@ function nodeCommand(script: string): string {
 /** Plays the given 18.4 cases against the command, one client process each, and concludes them. */
 async function play(command: string, agent: string, ids: readonly string[]): Promise<Map<string, GateCase>> {
   const out = new Map<string, GateCase>();
+  // The run's watch on the client: its output kept, whatever is left of it ended.
+  const peers = new PeerWatch(await tempDir());
   for (const [i, def] of robustnessClientCases.entries()) {
     if (!ids.includes(def.id)) continue;
-    const outcome = await runOneCase(server, def, i + 1, command, { baseUrl, ca: null, http2: false }, { agent, caseTimeout: null }, undefined);
+    const outcome = await runOneCase(server, def, i + 1, command, { baseUrl, ca: null, http2: false }, { agent, caseTimeout: null }, undefined, peers);
     out.set(def.id, conclude(def, i + 1, outcome, { caseTimeout: null, failOn: [...FAILING_VERDICTS], budgets }));
   }
+  await peers.close();
   return out;
 }
 

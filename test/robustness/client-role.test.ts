@@ -13,6 +13,7 @@ import { robustnessClientCases } from '../../src/robustness/index.js';
 import type { CatalogueCase } from '../../src/cases/types.js';
 import { referenceClientCommand } from '../../src/drivers/client-role.js';
 import { runOneCase } from '../../src/drivers/per-case.js';
+import { PeerWatch } from '../../src/peer/watch.js';
 import type { GateCase } from '../../src/model/report.js';
 import { FAILING_VERDICTS } from '../../src/model/verdicts.js';
 import { shellQuote } from '../../src/processes/client-process.js';
@@ -51,11 +52,14 @@ after(async () => {
 /** Plays the cases whose ids start with `prefix` against the command, one client process each, and concludes them. */
 async function play(command: string, agent: string, prefix: string): Promise<GateCase[]> {
   const out: GateCase[] = [];
+  // The run's watch on the client: its output kept, whatever is left of it ended.
+  const peers = new PeerWatch(await tempDir());
   for (const [i, def] of robustnessClientCases.entries()) {
     if (!def.id.startsWith(prefix)) continue;
-    const outcome = await runOneCase(server, def, i + 1, command, { baseUrl, ca: null, http2: false }, { agent, caseTimeout: null }, undefined);
+    const outcome = await runOneCase(server, def, i + 1, command, { baseUrl, ca: null, http2: false }, { agent, caseTimeout: null }, undefined, peers);
     out.push(conclude(def, i + 1, outcome, { caseTimeout: null, failOn: [...FAILING_VERDICTS] }));
   }
+  await peers.close();
   return out;
 }
 

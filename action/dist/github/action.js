@@ -453,10 +453,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path27) {
-  if (!path27)
+function getElementAtPath(obj, path26) {
+  if (!path26)
     return obj;
-  return path27.reduce((acc, key) => acc?.[key], obj);
+  return path26.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -715,11 +715,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path27, issues) {
+function prefixIssues(path26, issues) {
   return issues.map((iss) => {
     var _a4;
     (_a4 = iss).path ?? (_a4.path = []);
-    iss.path.unshift(path27);
+    iss.path.unshift(path26);
     return iss;
   });
 }
@@ -1252,16 +1252,16 @@ function flattenError(error62, mapper = (issue2) => issue2.message) {
 }
 function formatError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error63, path27 = []) => {
+  const processError = (error63, path26 = []) => {
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path27, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path26, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path27, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path26, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path27, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path26, ...issue2.path]);
       } else {
-        const fullpath = [...path27, ...issue2.path];
+        const fullpath = [...path26, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -1300,17 +1300,17 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error62, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error63, path27 = []) => {
+  const processError = (error63, path26 = []) => {
     var _a4;
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path27, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path26, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path27, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path26, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path27, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path26, ...issue2.path]);
       } else {
-        const fullpath = [...path27, ...issue2.path];
+        const fullpath = [...path26, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -1349,8 +1349,8 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path27 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path27) {
+  const path26 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path26) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -19382,13 +19382,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path27 = ref.slice(1).split("/").filter(Boolean);
-  if (path27.length === 0) {
+  const path26 = ref.slice(1).split("/").filter(Boolean);
+  if (path26.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path27[0] === defsKey) {
-    const key = path27[1] === void 0 ? void 0 : decodeJSONPointerSegment(path27[1]);
+  if (path26[0] === defsKey) {
+    const key = path26[1] === void 0 ? void 0 : decodeJSONPointerSegment(path26[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -27663,13 +27663,13 @@ function objectOf(table, reading, replace = {}) {
 function specError(file2, message2) {
   return new UsageError(`${file2}: ${message2}`);
 }
-function describe3(path27) {
-  const [top2, index, field] = path27.map(String);
+function describe3(path26) {
+  const [top2, index, field] = path26.map(String);
   if (top2 === "servers" && index !== void 0 && field !== void 0 && field in SERVER_KEYS) {
     return { key: `servers.${index}.${field}`, phrase: SERVER_KEYS[field]?.phrase ?? "" };
   }
   if (top2 !== void 0 && top2 in SPEC_KEYS) return { key: top2, phrase: SPEC_KEYS[top2]?.phrase ?? "" };
-  return { key: path27.map(String).join("."), phrase: "valid" };
+  return { key: path26.map(String).join("."), phrase: "valid" };
 }
 function validateSpec(file2, value, reading = "wsgate") {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
@@ -31342,13 +31342,13 @@ var require_dist = __commonJS({
     })(semver$1, semver$1.exports);
     var semverExports = semver$1.exports;
     var fs = require$$0;
-    var path27 = require$$1;
+    var path26 = require$$1;
     var { promisify: promisify3 } = require$$2;
     var semver = semverExports;
     var useNativeRecursiveOption = semver.satisfies(process.version, ">=10.12.0");
     var checkPath = (pth) => {
       if (process.platform === "win32") {
-        const pathHasInvalidWinCharacters = /[<>:"|?*]/.test(pth.replace(path27.parse(pth).root, ""));
+        const pathHasInvalidWinCharacters = /[<>:"|?*]/.test(pth.replace(path26.parse(pth).root, ""));
         if (pathHasInvalidWinCharacters) {
           const error62 = new Error(`Path contains invalid characters: ${pth}`);
           error62.code = "EINVAL";
@@ -31380,7 +31380,7 @@ var require_dist = __commonJS({
       const mkdir2 = promisify3(options.fs.mkdir);
       const stat4 = promisify3(options.fs.stat);
       if (useNativeRecursiveOption && options.fs.mkdir === fs.mkdir) {
-        const pth = path27.resolve(input3);
+        const pth = path26.resolve(input3);
         await mkdir2(pth, {
           mode: options.mode,
           recursive: true
@@ -31396,13 +31396,13 @@ var require_dist = __commonJS({
             throw error62;
           }
           if (error62.code === "ENOENT") {
-            if (path27.dirname(pth) === pth) {
+            if (path26.dirname(pth) === pth) {
               throw permissionError(pth);
             }
             if (error62.message.includes("null bytes")) {
               throw error62;
             }
-            await make(path27.dirname(pth));
+            await make(path26.dirname(pth));
             return make(pth);
           }
           try {
@@ -31416,14 +31416,14 @@ var require_dist = __commonJS({
           return pth;
         }
       };
-      return make(path27.resolve(input3));
+      return make(path26.resolve(input3));
     };
     makeDir$2.exports = makeDir;
     makeDir$2.exports.sync = (input3, options) => {
       checkPath(input3);
       options = processOptions(options);
       if (useNativeRecursiveOption && options.fs.mkdirSync === fs.mkdirSync) {
-        const pth = path27.resolve(input3);
+        const pth = path26.resolve(input3);
         fs.mkdirSync(pth, {
           mode: options.mode,
           recursive: true
@@ -31438,13 +31438,13 @@ var require_dist = __commonJS({
             throw error62;
           }
           if (error62.code === "ENOENT") {
-            if (path27.dirname(pth) === pth) {
+            if (path26.dirname(pth) === pth) {
               throw permissionError(pth);
             }
             if (error62.message.includes("null bytes")) {
               throw error62;
             }
-            make(path27.dirname(pth));
+            make(path26.dirname(pth));
             return make(pth);
           }
           try {
@@ -31457,7 +31457,7 @@ var require_dist = __commonJS({
         }
         return pth;
       };
-      return make(path27.resolve(input3));
+      return make(path26.resolve(input3));
     };
     var makeDirExports = makeDir$2.exports;
     var makeDir$1 = /* @__PURE__ */ getDefaultExportFromCjs(makeDirExports);
@@ -32791,11 +32791,11 @@ var require_dist = __commonJS({
               return isFunction2(object2[key]);
             });
           }
-          function baseGet(object2, path28) {
-            path28 = castPath(path28, object2);
-            var index2 = 0, length = path28.length;
+          function baseGet(object2, path27) {
+            path27 = castPath(path27, object2);
+            var index2 = 0, length = path27.length;
             while (object2 != null && index2 < length) {
-              object2 = object2[toKey(path28[index2++])];
+              object2 = object2[toKey(path27[index2++])];
             }
             return index2 && index2 == length ? object2 : undefined$1;
           }
@@ -32859,10 +32859,10 @@ var require_dist = __commonJS({
             });
             return accumulator;
           }
-          function baseInvoke(object2, path28, args) {
-            path28 = castPath(path28, object2);
-            object2 = parent(object2, path28);
-            var func = object2 == null ? object2 : object2[toKey(last(path28))];
+          function baseInvoke(object2, path27, args) {
+            path27 = castPath(path27, object2);
+            object2 = parent(object2, path27);
+            var func = object2 == null ? object2 : object2[toKey(last(path27))];
             return func == null ? undefined$1 : apply(func, object2, args);
           }
           function baseIsArguments(value) {
@@ -33018,13 +33018,13 @@ var require_dist = __commonJS({
               return object2 === source || baseIsMatch(object2, source, matchData);
             };
           }
-          function baseMatchesProperty(path28, srcValue) {
-            if (isKey(path28) && isStrictComparable(srcValue)) {
-              return matchesStrictComparable(toKey(path28), srcValue);
+          function baseMatchesProperty(path27, srcValue) {
+            if (isKey(path27) && isStrictComparable(srcValue)) {
+              return matchesStrictComparable(toKey(path27), srcValue);
             }
             return function(object2) {
-              var objValue = get(object2, path28);
-              return objValue === undefined$1 && objValue === srcValue ? hasIn(object2, path28) : baseIsEqual(srcValue, objValue, COMPARE_PARTIAL_FLAG | COMPARE_UNORDERED_FLAG);
+              var objValue = get(object2, path27);
+              return objValue === undefined$1 && objValue === srcValue ? hasIn(object2, path27) : baseIsEqual(srcValue, objValue, COMPARE_PARTIAL_FLAG | COMPARE_UNORDERED_FLAG);
             };
           }
           function baseMerge(object2, source, srcIndex, customizer, stack) {
@@ -33121,23 +33121,23 @@ var require_dist = __commonJS({
             });
           }
           function basePick(object2, paths) {
-            return basePickBy(object2, paths, function(value, path28) {
-              return hasIn(object2, path28);
+            return basePickBy(object2, paths, function(value, path27) {
+              return hasIn(object2, path27);
             });
           }
           function basePickBy(object2, paths, predicate) {
             var index2 = -1, length = paths.length, result2 = {};
             while (++index2 < length) {
-              var path28 = paths[index2], value = baseGet(object2, path28);
-              if (predicate(value, path28)) {
-                baseSet(result2, castPath(path28, object2), value);
+              var path27 = paths[index2], value = baseGet(object2, path27);
+              if (predicate(value, path27)) {
+                baseSet(result2, castPath(path27, object2), value);
               }
             }
             return result2;
           }
-          function basePropertyDeep(path28) {
+          function basePropertyDeep(path27) {
             return function(object2) {
-              return baseGet(object2, path28);
+              return baseGet(object2, path27);
             };
           }
           function basePullAll(array2, values2, iteratee2, comparator) {
@@ -33211,14 +33211,14 @@ var require_dist = __commonJS({
             var array2 = values(collection);
             return shuffleSelf(array2, baseClamp(n3, 0, array2.length));
           }
-          function baseSet(object2, path28, value, customizer) {
+          function baseSet(object2, path27, value, customizer) {
             if (!isObject4(object2)) {
               return object2;
             }
-            path28 = castPath(path28, object2);
-            var index2 = -1, length = path28.length, lastIndex = length - 1, nested = object2;
+            path27 = castPath(path27, object2);
+            var index2 = -1, length = path27.length, lastIndex = length - 1, nested = object2;
             while (nested != null && ++index2 < length) {
-              var key = toKey(path28[index2]), newValue = value;
+              var key = toKey(path27[index2]), newValue = value;
               if (key === "__proto__" || key === "constructor" || key === "prototype") {
                 return object2;
               }
@@ -33226,7 +33226,7 @@ var require_dist = __commonJS({
                 var objValue = nested[key];
                 newValue = customizer ? customizer(objValue, key, nested) : undefined$1;
                 if (newValue === undefined$1) {
-                  newValue = isObject4(objValue) ? objValue : isIndex(path28[index2 + 1]) ? [] : {};
+                  newValue = isObject4(objValue) ? objValue : isIndex(path27[index2 + 1]) ? [] : {};
                 }
               }
               assignValue(nested, key, newValue);
@@ -33392,14 +33392,14 @@ var require_dist = __commonJS({
               }
             return result2;
           }
-          function baseUnset(object2, path28) {
-            path28 = castPath(path28, object2);
-            var index2 = -1, length = path28.length;
+          function baseUnset(object2, path27) {
+            path27 = castPath(path27, object2);
+            var index2 = -1, length = path27.length;
             if (!length) {
               return true;
             }
             while (++index2 < length) {
-              var key = toKey(path28[index2]);
+              var key = toKey(path27[index2]);
               if (key === "__proto__" && !hasOwnProperty.call(object2, "__proto__")) {
                 return false;
               }
@@ -33407,11 +33407,11 @@ var require_dist = __commonJS({
                 return false;
               }
             }
-            var obj = parent(object2, path28);
-            return obj == null || delete obj[toKey(last(path28))];
+            var obj = parent(object2, path27);
+            return obj == null || delete obj[toKey(last(path27))];
           }
-          function baseUpdate(object2, path28, updater, customizer) {
-            return baseSet(object2, path28, updater(baseGet(object2, path28)), customizer);
+          function baseUpdate(object2, path27, updater, customizer) {
+            return baseSet(object2, path27, updater(baseGet(object2, path27)), customizer);
           }
           function baseWhile(array2, predicate, isDrop, fromRight) {
             var length = array2.length, index2 = fromRight ? length : -1;
@@ -34294,11 +34294,11 @@ var require_dist = __commonJS({
             var match = source.match(reWrapDetails);
             return match ? match[1].split(reSplitDetails) : [];
           }
-          function hasPath(object2, path28, hasFunc) {
-            path28 = castPath(path28, object2);
-            var index2 = -1, length = path28.length, result2 = false;
+          function hasPath(object2, path27, hasFunc) {
+            path27 = castPath(path27, object2);
+            var index2 = -1, length = path27.length, result2 = false;
             while (++index2 < length) {
-              var key = toKey(path28[index2]);
+              var key = toKey(path27[index2]);
               if (!(result2 = object2 != null && hasFunc(object2, key))) {
                 break;
               }
@@ -34500,8 +34500,8 @@ var require_dist = __commonJS({
               return apply(func, this, otherArgs);
             };
           }
-          function parent(object2, path28) {
-            return path28.length < 2 ? object2 : baseGet(object2, baseSlice(path28, 0, -1));
+          function parent(object2, path27) {
+            return path27.length < 2 ? object2 : baseGet(object2, baseSlice(path27, 0, -1));
           }
           function reorder(array2, indexes) {
             var arrLength = array2.length, length = nativeMin(indexes.length, arrLength), oldArray = copyArray(array2);
@@ -35136,10 +35136,10 @@ var require_dist = __commonJS({
             }
             return isString(collection) ? fromIndex <= length && collection.indexOf(value, fromIndex) > -1 : !!length && baseIndexOf(collection, value, fromIndex) > -1;
           }
-          var invokeMap = baseRest(function(collection, path28, args) {
-            var index2 = -1, isFunc = typeof path28 == "function", result2 = isArrayLike(collection) ? Array2(collection.length) : [];
+          var invokeMap = baseRest(function(collection, path27, args) {
+            var index2 = -1, isFunc = typeof path27 == "function", result2 = isArrayLike(collection) ? Array2(collection.length) : [];
             baseEach(collection, function(value) {
-              result2[++index2] = isFunc ? apply(path28, value, args) : baseInvoke(value, path28, args);
+              result2[++index2] = isFunc ? apply(path27, value, args) : baseInvoke(value, path27, args);
             });
             return result2;
           });
@@ -35791,15 +35791,15 @@ var require_dist = __commonJS({
           function functionsIn(object2) {
             return object2 == null ? [] : baseFunctions(object2, keysIn(object2));
           }
-          function get(object2, path28, defaultValue) {
-            var result2 = object2 == null ? undefined$1 : baseGet(object2, path28);
+          function get(object2, path27, defaultValue) {
+            var result2 = object2 == null ? undefined$1 : baseGet(object2, path27);
             return result2 === undefined$1 ? defaultValue : result2;
           }
-          function has(object2, path28) {
-            return object2 != null && hasPath(object2, path28, baseHas);
+          function has(object2, path27) {
+            return object2 != null && hasPath(object2, path27, baseHas);
           }
-          function hasIn(object2, path28) {
-            return object2 != null && hasPath(object2, path28, baseHasIn);
+          function hasIn(object2, path27) {
+            return object2 != null && hasPath(object2, path27, baseHasIn);
           }
           var invert = createInverter(function(result2, value, key) {
             if (value != null && typeof value.toString != "function") {
@@ -35852,10 +35852,10 @@ var require_dist = __commonJS({
               return result2;
             }
             var isDeep = false;
-            paths = arrayMap(paths, function(path28) {
-              path28 = castPath(path28, object2);
-              isDeep || (isDeep = path28.length > 1);
-              return path28;
+            paths = arrayMap(paths, function(path27) {
+              path27 = castPath(path27, object2);
+              isDeep || (isDeep = path27.length > 1);
+              return path27;
             });
             copyObject(object2, getAllKeysIn(object2), result2);
             if (isDeep) {
@@ -35881,19 +35881,19 @@ var require_dist = __commonJS({
               return [prop];
             });
             predicate = getIteratee(predicate);
-            return basePickBy(object2, props, function(value, path28) {
-              return predicate(value, path28[0]);
+            return basePickBy(object2, props, function(value, path27) {
+              return predicate(value, path27[0]);
             });
           }
-          function result(object2, path28, defaultValue) {
-            path28 = castPath(path28, object2);
-            var index2 = -1, length = path28.length;
+          function result(object2, path27, defaultValue) {
+            path27 = castPath(path27, object2);
+            var index2 = -1, length = path27.length;
             if (!length) {
               length = 1;
               object2 = undefined$1;
             }
             while (++index2 < length) {
-              var value = object2 == null ? undefined$1 : object2[toKey(path28[index2])];
+              var value = object2 == null ? undefined$1 : object2[toKey(path27[index2])];
               if (value === undefined$1) {
                 index2 = length;
                 value = defaultValue;
@@ -35902,12 +35902,12 @@ var require_dist = __commonJS({
             }
             return object2;
           }
-          function set2(object2, path28, value) {
-            return object2 == null ? object2 : baseSet(object2, path28, value);
+          function set2(object2, path27, value) {
+            return object2 == null ? object2 : baseSet(object2, path27, value);
           }
-          function setWith(object2, path28, value, customizer) {
+          function setWith(object2, path27, value, customizer) {
             customizer = typeof customizer == "function" ? customizer : undefined$1;
-            return object2 == null ? object2 : baseSet(object2, path28, value, customizer);
+            return object2 == null ? object2 : baseSet(object2, path27, value, customizer);
           }
           var toPairs = createToPairs(keys);
           var toPairsIn = createToPairs(keysIn);
@@ -35929,15 +35929,15 @@ var require_dist = __commonJS({
             });
             return accumulator;
           }
-          function unset(object2, path28) {
-            return object2 == null ? true : baseUnset(object2, path28);
+          function unset(object2, path27) {
+            return object2 == null ? true : baseUnset(object2, path27);
           }
-          function update(object2, path28, updater) {
-            return object2 == null ? object2 : baseUpdate(object2, path28, castFunction(updater));
+          function update(object2, path27, updater) {
+            return object2 == null ? object2 : baseUpdate(object2, path27, castFunction(updater));
           }
-          function updateWith(object2, path28, updater, customizer) {
+          function updateWith(object2, path27, updater, customizer) {
             customizer = typeof customizer == "function" ? customizer : undefined$1;
-            return object2 == null ? object2 : baseUpdate(object2, path28, castFunction(updater), customizer);
+            return object2 == null ? object2 : baseUpdate(object2, path27, castFunction(updater), customizer);
           }
           function values(object2) {
             return object2 == null ? [] : baseValues(object2, keys(object2));
@@ -36323,17 +36323,17 @@ var require_dist = __commonJS({
           function matches(source) {
             return baseMatches(baseClone(source, CLONE_DEEP_FLAG));
           }
-          function matchesProperty(path28, srcValue) {
-            return baseMatchesProperty(path28, baseClone(srcValue, CLONE_DEEP_FLAG));
+          function matchesProperty(path27, srcValue) {
+            return baseMatchesProperty(path27, baseClone(srcValue, CLONE_DEEP_FLAG));
           }
-          var method = baseRest(function(path28, args) {
+          var method = baseRest(function(path27, args) {
             return function(object2) {
-              return baseInvoke(object2, path28, args);
+              return baseInvoke(object2, path27, args);
             };
           });
           var methodOf = baseRest(function(object2, args) {
-            return function(path28) {
-              return baseInvoke(object2, path28, args);
+            return function(path27) {
+              return baseInvoke(object2, path27, args);
             };
           });
           function mixin3(object2, source, options) {
@@ -36380,12 +36380,12 @@ var require_dist = __commonJS({
           var over = createOver(arrayMap);
           var overEvery = createOver(arrayEvery);
           var overSome = createOver(arraySome);
-          function property(path28) {
-            return isKey(path28) ? baseProperty(toKey(path28)) : basePropertyDeep(path28);
+          function property(path27) {
+            return isKey(path27) ? baseProperty(toKey(path27)) : basePropertyDeep(path27);
           }
           function propertyOf(object2) {
-            return function(path28) {
-              return object2 == null ? undefined$1 : baseGet(object2, path28);
+            return function(path27) {
+              return object2 == null ? undefined$1 : baseGet(object2, path27);
             };
           }
           var range = createRange();
@@ -36838,12 +36838,12 @@ var require_dist = __commonJS({
           LazyWrapper.prototype.findLast = function(predicate) {
             return this.reverse().find(predicate);
           };
-          LazyWrapper.prototype.invokeMap = baseRest(function(path28, args) {
-            if (typeof path28 == "function") {
+          LazyWrapper.prototype.invokeMap = baseRest(function(path27, args) {
+            if (typeof path27 == "function") {
               return new LazyWrapper(this);
             }
             return this.map(function(value) {
-              return baseInvoke(value, path28, args);
+              return baseInvoke(value, path27, args);
             });
           });
           LazyWrapper.prototype.reject = function(predicate) {
@@ -41502,8 +41502,8 @@ var require_dist = __commonJS({
        * @param path
        * @returns this
        */
-      errorAttachment(path28) {
-        this._errorAttachment = path28;
+      errorAttachment(path27) {
+        this._errorAttachment = path27;
         return this;
       }
       /**
@@ -42726,8 +42726,8 @@ var require_req = __commonJS({
       if (req.originalUrl) {
         _req.url = req.originalUrl;
       } else {
-        const path27 = req.path;
-        _req.url = typeof path27 === "string" ? path27 : req.url ? req.url.path || req.url : void 0;
+        const path26 = req.path;
+        _req.url = typeof path26 === "string" ? path26 : req.url ? req.url.path || req.url : void 0;
       }
       if (req.query) {
         _req.query = req.query;
@@ -42897,14 +42897,14 @@ var require_redact = __commonJS({
       }
       return obj;
     }
-    function parsePath(path27) {
+    function parsePath(path26) {
       const parts = [];
       let current = "";
       let inBrackets = false;
       let inQuotes = false;
       let quoteChar = "";
-      for (let i2 = 0; i2 < path27.length; i2++) {
-        const char = path27[i2];
+      for (let i2 = 0; i2 < path26.length; i2++) {
+        const char = path26[i2];
         if (!inBrackets && char === ".") {
           if (current) {
             parts.push(current);
@@ -43035,10 +43035,10 @@ var require_redact = __commonJS({
       return current;
     }
     function redactPaths(obj, paths, censor, remove = false) {
-      for (const path27 of paths) {
-        const parts = parsePath(path27);
+      for (const path26 of paths) {
+        const parts = parsePath(path26);
         if (parts.includes("*")) {
-          redactWildcardPath(obj, parts, censor, path27, remove);
+          redactWildcardPath(obj, parts, censor, path26, remove);
         } else {
           if (remove) {
             removeKey(obj, parts);
@@ -43123,8 +43123,8 @@ var require_redact = __commonJS({
           }
         } else {
           if (afterWildcard.includes("*")) {
-            const wrappedCensor = typeof censor === "function" ? (value, path27) => {
-              const fullPath = [...pathArray.slice(0, pathLength), ...path27];
+            const wrappedCensor = typeof censor === "function" ? (value, path26) => {
+              const fullPath = [...pathArray.slice(0, pathLength), ...path26];
               return censor(value, fullPath);
             } : censor;
             redactWildcardPath(current, afterWildcard, wrappedCensor, originalPath, remove);
@@ -43159,8 +43159,8 @@ var require_redact = __commonJS({
         return null;
       }
       const pathStructure = /* @__PURE__ */ new Map();
-      for (const path27 of pathsToClone) {
-        const parts = parsePath(path27);
+      for (const path26 of pathsToClone) {
+        const parts = parsePath(path26);
         let current = pathStructure;
         for (let i2 = 0; i2 < parts.length; i2++) {
           const part = parts[i2];
@@ -43212,24 +43212,24 @@ var require_redact = __commonJS({
       }
       return cloneSelectively(obj, pathStructure);
     }
-    function validatePath(path27) {
-      if (typeof path27 !== "string") {
+    function validatePath(path26) {
+      if (typeof path26 !== "string") {
         throw new Error("Paths must be (non-empty) strings");
       }
-      if (path27 === "") {
+      if (path26 === "") {
         throw new Error("Invalid redaction path ()");
       }
-      if (path27.includes("..")) {
-        throw new Error(`Invalid redaction path (${path27})`);
+      if (path26.includes("..")) {
+        throw new Error(`Invalid redaction path (${path26})`);
       }
-      if (path27.includes(",")) {
-        throw new Error(`Invalid redaction path (${path27})`);
+      if (path26.includes(",")) {
+        throw new Error(`Invalid redaction path (${path26})`);
       }
       let bracketCount = 0;
       let inQuotes = false;
       let quoteChar = "";
-      for (let i2 = 0; i2 < path27.length; i2++) {
-        const char = path27[i2];
+      for (let i2 = 0; i2 < path26.length; i2++) {
+        const char = path26[i2];
         if ((char === '"' || char === "'") && bracketCount > 0) {
           if (!inQuotes) {
             inQuotes = true;
@@ -43243,20 +43243,20 @@ var require_redact = __commonJS({
         } else if (char === "]" && !inQuotes) {
           bracketCount--;
           if (bracketCount < 0) {
-            throw new Error(`Invalid redaction path (${path27})`);
+            throw new Error(`Invalid redaction path (${path26})`);
           }
         }
       }
       if (bracketCount !== 0) {
-        throw new Error(`Invalid redaction path (${path27})`);
+        throw new Error(`Invalid redaction path (${path26})`);
       }
     }
     function validatePaths(paths) {
       if (!Array.isArray(paths)) {
         throw new TypeError("paths must be an array");
       }
-      for (const path27 of paths) {
-        validatePath(path27);
+      for (const path26 of paths) {
+        validatePath(path26);
       }
     }
     function slowRedact(options = {}) {
@@ -43426,8 +43426,8 @@ var require_redaction = __commonJS({
         if (shape[k] === null) {
           o2[k] = (value) => topCensor(value, [k]);
         } else {
-          const wrappedCensor = typeof censor === "function" ? (value, path27) => {
-            return censor(value, [k, ...path27]);
+          const wrappedCensor = typeof censor === "function" ? (value, path26) => {
+            return censor(value, [k, ...path26]);
           } : censor;
           o2[k] = Redact({
             paths: shape[k],
@@ -43648,7 +43648,7 @@ var require_sonic_boom = __commonJS({
     var fs = __require("fs");
     var EventEmitter3 = __require("events");
     var inherits = __require("util").inherits;
-    var path27 = __require("path");
+    var path26 = __require("path");
     var sleep2 = require_atomic_sleep();
     var assert2 = __require("assert");
     var BUSY_WRITE_TIMEOUT = 100;
@@ -43702,7 +43702,7 @@ var require_sonic_boom = __commonJS({
       const mode = sonic.mode;
       if (sonic.sync) {
         try {
-          if (sonic.mkdir) fs.mkdirSync(path27.dirname(file2), { recursive: true });
+          if (sonic.mkdir) fs.mkdirSync(path26.dirname(file2), { recursive: true });
           const fd = fs.openSync(file2, flags, mode);
           fileOpened(null, fd);
         } catch (err) {
@@ -43710,7 +43710,7 @@ var require_sonic_boom = __commonJS({
           throw err;
         }
       } else if (sonic.mkdir) {
-        fs.mkdir(path27.dirname(file2), { recursive: true }, (err) => {
+        fs.mkdir(path26.dirname(file2), { recursive: true }, (err) => {
           if (err) return fileOpened(err);
           fs.open(file2, flags, mode, fileOpened);
         });
@@ -45105,15 +45105,15 @@ var require_transport = __commonJS({
       if (!unquoted) {
         return false;
       }
-      let path27 = unquoted;
-      if (path27.startsWith("file://")) {
+      let path26 = unquoted;
+      if (path26.startsWith("file://")) {
         try {
-          path27 = fileURLToPath7(path27);
+          path26 = fileURLToPath7(path26);
         } catch {
           return false;
         }
       }
-      return isAbsolute(path27) && !existsSync3(path27);
+      return isAbsolute(path26) && !existsSync3(path26);
     }
     function stripQuotes2(value) {
       const first = value[0];
@@ -48718,9 +48718,9 @@ function parse3(head2) {
   const checked = checkUpgradeHeaders(headers);
   if ("ok" in checked) return checked.plainHttp === true ? { ...checked, target } : checked;
   const q = target.indexOf("?");
-  const path27 = q < 0 ? target : target.slice(0, q);
+  const path26 = q < 0 ? target : target.slice(0, q);
   const query = new URLSearchParams(q < 0 ? "" : target.slice(q + 1));
-  return { ok: true, request: { method, target, path: path27, query, headers, key: checked.key, version: checked.version, raw } };
+  return { ok: true, request: { method, target, path: path26, query, headers, key: checked.key, version: checked.version, raw } };
 }
 function parseRequestLine(requestLine) {
   const parts = requestLine.trim().split(/[ \t]+/);
@@ -50196,7 +50196,7 @@ var require_windows = __commonJS({
     module.exports = isexe;
     isexe.sync = sync;
     var fs = __require("fs");
-    function checkPathExt(path27, options) {
+    function checkPathExt(path26, options) {
       var pathext = options.pathExt !== void 0 ? options.pathExt : process.env.PATHEXT;
       if (!pathext) {
         return true;
@@ -50207,25 +50207,25 @@ var require_windows = __commonJS({
       }
       for (var i2 = 0; i2 < pathext.length; i2++) {
         var p = pathext[i2].toLowerCase();
-        if (p && path27.substr(-p.length).toLowerCase() === p) {
+        if (p && path26.substr(-p.length).toLowerCase() === p) {
           return true;
         }
       }
       return false;
     }
-    function checkStat(stat4, path27, options) {
+    function checkStat(stat4, path26, options) {
       if (!stat4.isSymbolicLink() && !stat4.isFile()) {
         return false;
       }
-      return checkPathExt(path27, options);
+      return checkPathExt(path26, options);
     }
-    function isexe(path27, options, cb) {
-      fs.stat(path27, function(er, stat4) {
-        cb(er, er ? false : checkStat(stat4, path27, options));
+    function isexe(path26, options, cb) {
+      fs.stat(path26, function(er, stat4) {
+        cb(er, er ? false : checkStat(stat4, path26, options));
       });
     }
-    function sync(path27, options) {
-      return checkStat(fs.statSync(path27), path27, options);
+    function sync(path26, options) {
+      return checkStat(fs.statSync(path26), path26, options);
     }
   }
 });
@@ -50236,13 +50236,13 @@ var require_mode = __commonJS({
     module.exports = isexe;
     isexe.sync = sync;
     var fs = __require("fs");
-    function isexe(path27, options, cb) {
-      fs.stat(path27, function(er, stat4) {
+    function isexe(path26, options, cb) {
+      fs.stat(path26, function(er, stat4) {
         cb(er, er ? false : checkStat(stat4, options));
       });
     }
-    function sync(path27, options) {
-      return checkStat(fs.statSync(path27), options);
+    function sync(path26, options) {
+      return checkStat(fs.statSync(path26), options);
     }
     function checkStat(stat4, options) {
       return stat4.isFile() && checkMode(stat4, options);
@@ -50275,7 +50275,7 @@ var require_isexe = __commonJS({
     }
     module.exports = isexe;
     isexe.sync = sync;
-    function isexe(path27, options, cb) {
+    function isexe(path26, options, cb) {
       if (typeof options === "function") {
         cb = options;
         options = {};
@@ -50285,7 +50285,7 @@ var require_isexe = __commonJS({
           throw new TypeError("callback not provided");
         }
         return new Promise(function(resolve6, reject2) {
-          isexe(path27, options || {}, function(er, is) {
+          isexe(path26, options || {}, function(er, is) {
             if (er) {
               reject2(er);
             } else {
@@ -50294,7 +50294,7 @@ var require_isexe = __commonJS({
           });
         });
       }
-      core(path27, options || {}, function(er, is) {
+      core(path26, options || {}, function(er, is) {
         if (er) {
           if (er.code === "EACCES" || options && options.ignoreErrors) {
             er = null;
@@ -50304,9 +50304,9 @@ var require_isexe = __commonJS({
         cb(er, is);
       });
     }
-    function sync(path27, options) {
+    function sync(path26, options) {
       try {
-        return core.sync(path27, options || {});
+        return core.sync(path26, options || {});
       } catch (er) {
         if (options && options.ignoreErrors || er.code === "EACCES") {
           return false;
@@ -50322,7 +50322,7 @@ var require_isexe = __commonJS({
 var require_which = __commonJS({
   "node_modules/which/which.js"(exports, module) {
     var isWindows = process.platform === "win32" || process.env.OSTYPE === "cygwin" || process.env.OSTYPE === "msys";
-    var path27 = __require("path");
+    var path26 = __require("path");
     var COLON = isWindows ? ";" : ":";
     var isexe = require_isexe();
     var getNotFoundError = (cmd) => Object.assign(new Error(`not found: ${cmd}`), { code: "ENOENT" });
@@ -50360,7 +50360,7 @@ var require_which = __commonJS({
           return opt.all && found.length ? resolve6(found) : reject2(getNotFoundError(cmd));
         const ppRaw = pathEnv[i2];
         const pathPart = /^".*"$/.test(ppRaw) ? ppRaw.slice(1, -1) : ppRaw;
-        const pCmd = path27.join(pathPart, cmd);
+        const pCmd = path26.join(pathPart, cmd);
         const p = !pathPart && /^\.[\\\/]/.test(cmd) ? cmd.slice(0, 2) + pCmd : pCmd;
         resolve6(subStep(p, i2, 0));
       });
@@ -50387,7 +50387,7 @@ var require_which = __commonJS({
       for (let i2 = 0; i2 < pathEnv.length; i2++) {
         const ppRaw = pathEnv[i2];
         const pathPart = /^".*"$/.test(ppRaw) ? ppRaw.slice(1, -1) : ppRaw;
-        const pCmd = path27.join(pathPart, cmd);
+        const pCmd = path26.join(pathPart, cmd);
         const p = !pathPart && /^\.[\\\/]/.test(cmd) ? cmd.slice(0, 2) + pCmd : pCmd;
         for (let j = 0; j < pathExt.length; j++) {
           const cur = p + pathExt[j];
@@ -50435,7 +50435,7 @@ var require_path_key = __commonJS({
 var require_resolveCommand = __commonJS({
   "node_modules/cross-spawn/lib/util/resolveCommand.js"(exports, module) {
     "use strict";
-    var path27 = __require("path");
+    var path26 = __require("path");
     var which = require_which();
     var getPathKey = require_path_key();
     function resolveCommandAttempt(parsed, withoutPathExt) {
@@ -50453,7 +50453,7 @@ var require_resolveCommand = __commonJS({
       try {
         resolved = which.sync(parsed.command, {
           path: env2[getPathKey({ env: env2 })],
-          pathExt: withoutPathExt ? path27.delimiter : void 0
+          pathExt: withoutPathExt ? path26.delimiter : void 0
         });
       } catch (e) {
       } finally {
@@ -50462,7 +50462,7 @@ var require_resolveCommand = __commonJS({
         }
       }
       if (resolved) {
-        resolved = path27.resolve(hasCustomCwd ? parsed.options.cwd : "", resolved);
+        resolved = path26.resolve(hasCustomCwd ? parsed.options.cwd : "", resolved);
       }
       return resolved;
     }
@@ -50516,8 +50516,8 @@ var require_shebang_command = __commonJS({
       if (!match) {
         return null;
       }
-      const [path27, argument] = match[0].replace(/#! ?/, "").split(" ");
-      const binary = path27.split("/").pop();
+      const [path26, argument] = match[0].replace(/#! ?/, "").split(" ");
+      const binary = path26.split("/").pop();
       if (binary === "env") {
         return argument;
       }
@@ -50552,7 +50552,7 @@ var require_readShebang = __commonJS({
 var require_parse = __commonJS({
   "node_modules/cross-spawn/lib/parse.js"(exports, module) {
     "use strict";
-    var path27 = __require("path");
+    var path26 = __require("path");
     var resolveCommand = require_resolveCommand();
     var escape3 = require_escape();
     var readShebang = require_readShebang();
@@ -50577,7 +50577,7 @@ var require_parse = __commonJS({
       const needsShell = !isExecutableRegExp.test(commandFile);
       if (parsed.options.forceShell || needsShell) {
         const needsDoubleEscapeMetaChars = isCmdShimRegExp.test(commandFile);
-        parsed.command = path27.normalize(parsed.command);
+        parsed.command = path26.normalize(parsed.command);
         parsed.command = escape3.command(parsed.command);
         parsed.args = parsed.args.map((arg) => escape3.argument(arg, needsDoubleEscapeMetaChars));
         const shellCommand = [parsed.command].concat(parsed.args).join(" ");
@@ -54708,13 +54708,13 @@ var init_output_sync = __esm({
       }
     };
     writeToFiles = (serializedResult, stdioItems, outputFiles) => {
-      for (const { path: path27, append: append2 } of stdioItems.filter(({ type }) => FILE_TYPES.has(type))) {
-        const pathString = typeof path27 === "string" ? path27 : path27.toString();
+      for (const { path: path26, append: append2 } of stdioItems.filter(({ type }) => FILE_TYPES.has(type))) {
+        const pathString = typeof path26 === "string" ? path26 : path26.toString();
         if (append2 || outputFiles.has(pathString)) {
-          appendFileSync(path27, serializedResult);
+          appendFileSync(path26, serializedResult);
         } else {
           outputFiles.add(pathString);
-          writeFileSync(path27, serializedResult);
+          writeFileSync(path26, serializedResult);
         }
       }
     };
@@ -59001,22 +59001,22 @@ function __disposeResources(env2) {
   }
   return next();
 }
-function __rewriteRelativeImportExtension(path27, preserveJsx, extraExtensions, ignoreCase) {
-  if (typeof path27 === "string" && /^\.\.?\//.test(path27)) {
+function __rewriteRelativeImportExtension(path26, preserveJsx, extraExtensions, ignoreCase) {
+  if (typeof path26 === "string" && /^\.\.?\//.test(path26)) {
     if (extraExtensions) {
       for (var extension in extraExtensions) {
-        var suffix = path27.slice(-extension.length);
+        var suffix = path26.slice(-extension.length);
         if (suffix === extension || ignoreCase && suffix.toLowerCase() === extension.toLowerCase()) {
           var output2 = extraExtensions[extension];
-          return output2 === extension ? path27 : path27.slice(0, -extension.length) + output2;
+          return output2 === extension ? path26 : path26.slice(0, -extension.length) + output2;
         }
       }
     }
-    return path27.replace(/\.(tsx)$|((?:\.d)?)((?:\.[^./]+?)?)\.([cm]?)ts$/i, function(m, tsx, d, ext, cm) {
+    return path26.replace(/\.(tsx)$|((?:\.d)?)((?:\.[^./]+?)?)\.([cm]?)ts$/i, function(m, tsx, d, ext, cm) {
       return tsx ? preserveJsx ? ".jsx" : ".js" : d && (!ext || !cm) ? m : d + ext + "." + cm.toLowerCase() + "js";
     });
   }
-  return path27;
+  return path26;
 }
 var extendStatics, __assign, __createBinding, __setModuleDefault, ownKeys, _SuppressedError, tslib_es6_default;
 var init_tslib_es6 = __esm({
@@ -71829,14 +71829,14 @@ var require_dependency_container = __commonJS({
           provider = providerOrConstructor;
         }
         if (providers_1.isTokenProvider(provider)) {
-          const path27 = [token];
+          const path26 = [token];
           let tokenProvider = provider;
           while (tokenProvider != null) {
             const currentToken = tokenProvider.useToken;
-            if (path27.includes(currentToken)) {
-              throw new Error(`Token registration cycle detected! ${[...path27, currentToken].join(" -> ")}`);
+            if (path26.includes(currentToken)) {
+              throw new Error(`Token registration cycle detected! ${[...path26, currentToken].join(" -> ")}`);
             }
-            path27.push(currentToken);
+            path26.push(currentToken);
             const registration = this._registry.get(currentToken);
             if (registration && providers_1.isTokenProvider(registration.provider)) {
               tokenProvider = registration.provider;
@@ -81040,6 +81040,258 @@ var init_waiting = __esm({
   }
 });
 
+// src/drivers/per-case.ts
+async function runOneCase(server, def, index, command2, where, config2, signal, peers) {
+  const agent = config2.agent;
+  const t0 = performance.now();
+  const deadline = t0 + caseTimeoutFor(def, config2) * 1e3;
+  const client = peers.startClient(
+    command2,
+    {
+      url: caseUrl(where.baseUrl, index, agent),
+      case: def.id,
+      agent,
+      http2: where.http2,
+      ...where.ca !== null ? { ca: where.ca } : {}
+    },
+    {},
+    { mark: `[${def.id}] ` }
+  );
+  const peer = peers.watchCase(client, def, index);
+  const watch = watchCase(server, agent, index, () => peer.started(index));
+  const warnings = [];
+  const abort = new AbortController();
+  const onAbort = () => abort.abort();
+  signal?.addEventListener("abort", onAbort, { once: true });
+  let timedOut2 = false;
+  try {
+    const run = { server, agent, index, client, watch, deadline, abort: abort.signal, signal, warnings };
+    timedOut2 = await awaitCaseEnd(run);
+    peer.close(index);
+    if (!client.hasExited) await stopLingeringClient(run);
+  } finally {
+    peers.release(client);
+    peer.stop();
+    signal?.removeEventListener("abort", onAbort);
+    watch.dispose();
+  }
+  const result = watch.result();
+  return {
+    result,
+    resultAt: watch.resultAt(),
+    client: client.snapshot(timedOut2),
+    sawConnection: watch.sawConnection(),
+    warnings,
+    timeMs: performance.now() - t0,
+    transport: result === null ? transportSince(server, t0) : null,
+    ...peer.caseFacts(index, result)
+  };
+}
+function transportSince(server, since) {
+  const line2 = server.transportFailureSince(since);
+  return line2 === null ? null : { kind: "transport", line: line2 };
+}
+function watchCase(server, agent, index, opened) {
+  let saw = false;
+  let result = null;
+  let resultAt = null;
+  const onStart = (event) => {
+    if (event.agent !== agent || event.index !== index) return;
+    saw = true;
+    opened();
+  };
+  server.on("caseStarted", onStart);
+  const waiter = waitForResult(server, agent, index);
+  void waiter.promise.then((r) => {
+    result = r;
+    resultAt = performance.now();
+  });
+  return {
+    waiter,
+    sawConnection: () => saw,
+    result: () => result,
+    resultAt: () => resultAt,
+    dispose: () => {
+      server.off("caseStarted", onStart);
+      waiter.cancel();
+    }
+  };
+}
+async function awaitCaseEnd(run) {
+  const { server, agent, index, client, watch } = run;
+  const remaining = () => Math.max(0, run.deadline - performance.now());
+  const first = await raceTimeout(
+    Promise.race([watch.waiter.promise.then(() => "result"), client.exited.then(() => "exit")]),
+    remaining(),
+    run.abort
+  );
+  if (first === "exit") {
+    await settleAfterExit(run, remaining);
+    return false;
+  }
+  if (first !== "timeout") return false;
+  const timedOut2 = run.signal?.aborted !== true;
+  if (timedOut2 && await client.stop(TERM_GRACE_MS) === "killed") run.warnings.push({ kind: "ignored-sigterm", graceS: TERM_GRACE_MS / 1e3 });
+  else client.killGroup();
+  if (server.isRunning(agent, index)) {
+    server.abortRun(agent, index);
+    await raceTimeout(watch.waiter.promise, 2e3);
+  }
+  return timedOut2;
+}
+async function settleAfterExit(run, remaining) {
+  const { server, agent, index, watch } = run;
+  const settleUntil = Math.min(run.deadline, performance.now() + HANDSHAKE_SETTLE_MS);
+  while (watch.result() === null && performance.now() < run.deadline) {
+    const running = server.isRunning(agent, index);
+    if (!running && performance.now() >= settleUntil) break;
+    const busy = running || server.pendingHandshakes > 0;
+    const step = await raceTimeout(
+      watch.waiter.promise.then(() => "result"),
+      busy ? Math.min(remaining(), 50) : SETTLE_MS,
+      run.abort
+    );
+    if (step === "result" || !busy && !server.isRunning(agent, index) && server.pendingHandshakes === 0) break;
+  }
+}
+async function stopLingeringClient(run) {
+  const { client } = run;
+  const exit = await raceTimeout(
+    client.exited.then(() => "exit"),
+    run.watch.result() === null ? 0 : EXIT_GRACE_MS,
+    run.abort
+  );
+  if (exit === "exit") return;
+  let how = "killed";
+  if (isAborted(run.signal)) client.killGroup();
+  else how = await client.stop(TERM_GRACE_MS);
+  if (run.watch.result() !== null) {
+    run.warnings.push({ kind: "lingered", graceS: EXIT_GRACE_MS / 1e3, how });
+  }
+  await raceTimeout(client.exited, 1e3);
+}
+var init_per_case = __esm({
+  "src/drivers/per-case.ts"() {
+    "use strict";
+    init_case_limits();
+    init_waiting();
+  }
+});
+
+// src/drivers/looping.ts
+async function runLooping(server, cases2, command2, where, config2, signal, settle2, peers) {
+  const t0 = performance.now();
+  const seen = [];
+  let watch = null;
+  const onStart = (event) => {
+    seen.push(event);
+    watch?.started(event.index);
+  };
+  const onFinish = (event, result) => {
+    if (event.agent !== resultAgent(server, config2)) return;
+    const outcome2 = played(result, performance.now());
+    if (watch?.finished(event.index, outcome2) !== true) settle2(event.index, outcome2);
+  };
+  server.on("caseStarted", onStart);
+  server.on("caseFinished", onFinish);
+  const budgetS = cases2.reduce((sum, c5) => sum + caseTimeoutFor(c5, config2), 0);
+  let clientRun;
+  const started = (client) => {
+    watch = peers.watchCases(client, cases2, settle2);
+  };
+  try {
+    const values = { url: where.baseUrl, case: "", agent: config2.agent, http2: where.http2, ...where.ca !== null ? { ca: where.ca } : {} };
+    const connectMs = caseTimeoutFor(cases2[0], config2) * 1e3;
+    clientRun = await driveClient(server, command2, values, config2, signal, { budgetMs: budgetS * 1e3, connectMs }, seen, started, peers);
+  } finally {
+    server.off("caseStarted", onStart);
+    server.off("caseFinished", onFinish);
+    watch?.stop();
+  }
+  const ended = watch;
+  ended?.ended(ended.crash());
+  const dead = ended?.unplayed() ?? null;
+  const transport = transportSince(server, t0);
+  const agent = resultAgent(server, config2);
+  const results = server.results.get(agent) ?? /* @__PURE__ */ new Map();
+  for (const [i2, def] of cases2.entries()) {
+    const result = results.get(def.id);
+    const never2 = dead !== null && !seen.some((e) => e.index === i2 + 1) ? dead : null;
+    settle2(i2 + 1, result !== void 0 ? played(result, null) : never2 ?? missing(clientRun, agent, seen.length > 0, budgetS, transport));
+  }
+}
+function played(result, at) {
+  return { result, resultAt: at, client: null, sawConnection: true, warnings: [], timeMs: result.duration, agent: result.agent };
+}
+function missing(clientRun, agent, sawAny, budgetS, transport) {
+  const broken = clientRun.spawnError !== null || !sawAny && clientRun.exitCode !== 0;
+  return {
+    result: null,
+    resultAt: null,
+    client: clientRun,
+    sawConnection: false,
+    warnings: [],
+    timeMs: 0,
+    agent,
+    limitS: budgetS,
+    transport,
+    ...broken ? {} : { missing: { kind: "client-skipped", agent } }
+  };
+}
+function resultAgent(server, config2) {
+  const agents = [...server.results.keys()];
+  return server.results.has(config2.agent) ? config2.agent : agents.length === 1 ? agents[0] : config2.agent;
+}
+async function driveClient(server, command2, values, config2, signal, limits, seen, started, peers) {
+  const env2 = config2.client === null ? { WSGATE_JOBS: String(config2.jobs), UV_THREADPOOL_SIZE: "1" } : {};
+  const client = peers.startClient(command2, values, env2, { heading: `--- wsgate: the client under test, driving every case: ${command2}` });
+  started(client);
+  const abort = new AbortController();
+  signal?.addEventListener("abort", () => abort.abort(), { once: true });
+  let timedOut2 = false;
+  let asked2 = false;
+  const reached = new Promise(
+    (resolve6) => server.once("asked", () => {
+      asked2 = true;
+      resolve6("asked");
+    })
+  );
+  try {
+    const exited = client.exited.then(() => "exit");
+    const opening = await raceTimeout(Promise.race([exited, reached]), limits.connectMs, abort.signal);
+    if (!asked2 && signal?.aborted !== true && (opening === "exit" || opening === "timeout")) {
+      client.killGroup();
+      throw new UsageError(neverConnected(client.snapshot(opening === "timeout"), limits.connectMs / 1e3));
+    }
+    const first = await raceTimeout(exited, limits.budgetMs, abort.signal);
+    if (first !== "exit") {
+      timedOut2 = signal?.aborted !== true;
+      if (timedOut2) await client.stop(TERM_GRACE_MS);
+      else client.killGroup();
+      await raceTimeout(client.exited, 1e3);
+    }
+    const settleUntil = performance.now() + 2e3;
+    while (performance.now() < settleUntil && seen.some((e) => server.isRunning(e.agent, e.index))) await sleep(20);
+  } finally {
+    peers.release(client);
+  }
+  return client.snapshot(timedOut2);
+}
+function neverConnected(run, connectS) {
+  return loopingNeverConnectedWords(run, connectS, errorLine(run.output));
+}
+var init_looping = __esm({
+  "src/drivers/looping.ts"() {
+    "use strict";
+    init_case_limits();
+    init_waiting();
+    init_errors();
+    init_crash();
+    init_peer_words();
+    init_per_case();
+  }
+});
+
 // src/processes/tree-memory.ts
 function parents() {
   const pids = procPids();
@@ -81207,10 +81459,10 @@ var init_tree_memory = __esm({
   }
 });
 
-// src/drivers/client-watch.ts
+// src/peer/client-watch.ts
 var NEVER_OPENED, ClientWatch;
 var init_client_watch = __esm({
-  "src/drivers/client-watch.ts"() {
+  "src/peer/client-watch.ts"() {
     "use strict";
     init_attack_figures();
     init_tree_memory();
@@ -81371,263 +81623,259 @@ var init_client_watch = __esm({
   }
 });
 
-// src/drivers/per-case.ts
-async function runOneCase(server, def, index, command2, where, config2, signal, log = null) {
-  const agent = config2.agent;
-  const t0 = performance.now();
-  const deadline = t0 + caseTimeoutFor(def, config2) * 1e3;
-  const output2 = log?.marked(`[${def.id}] `) ?? null;
-  const client = startClient(
-    command2,
-    {
-      url: caseUrl(where.baseUrl, index, agent),
-      case: def.id,
-      agent,
-      http2: where.http2,
-      ...where.ca !== null ? { ca: where.ca } : {}
-    },
-    {},
-    output2 === null ? null : output2.write
-  );
-  const peer = ClientWatch.forCase(client, def, index);
-  const watch = watchCase(server, agent, index, () => peer.started(index));
-  const warnings = [];
-  const abort = new AbortController();
-  const onAbort = () => abort.abort();
-  signal?.addEventListener("abort", onAbort, { once: true });
-  let timedOut2 = false;
+// src/drivers/browser.ts
+async function runBrowser(server, cases2, target, config2, signal, settle2, launcher) {
+  const incidents = { lost: [], recovered: [] };
+  const settled2 = /* @__PURE__ */ new Set();
+  const settleOnce = (index, outcome2) => {
+    if (settled2.has(index)) return;
+    settled2.add(index);
+    settle2(index, outcome2);
+  };
+  const excluded = /* @__PURE__ */ new Set();
+  const onSkipped = (event) => {
+    if (event.agent === target.agent) excluded.add(event.index);
+  };
+  server.on("caseSkipped", onSkipped);
+  let finalStop;
   try {
-    const run = { server, agent, index, client, watch, deadline, abort: abort.signal, signal, warnings };
-    timedOut2 = await awaitCaseEnd(run);
-    peer.close(index);
-    if (!client.hasExited) await stopLingeringClient(run);
+    const watch = {
+      server,
+      cases: cases2,
+      agent: target.agent,
+      config: config2,
+      timeoutS: config2.browser?.timeoutS ?? 30,
+      settle: settleOnce,
+      settled: (i2) => settled2.has(i2)
+    };
+    finalStop = await playLaunches(watch, launcher, target, signal, incidents, () => Math.max(0, ...settled2, ...excluded));
   } finally {
-    client.killGroup();
-    peer.stop();
-    output2?.end();
-    signal?.removeEventListener("abort", onAbort);
-    watch.dispose();
+    server.off("caseSkipped", onSkipped);
   }
-  const result = watch.result();
-  return {
-    result,
-    resultAt: watch.resultAt(),
-    client: client.snapshot(timedOut2),
-    sawConnection: watch.sawConnection(),
-    warnings,
-    timeMs: performance.now() - t0,
-    transport: result === null ? transportSince(server, t0) : null,
-    ...peer.caseFacts(index, result)
-  };
-}
-function transportSince(server, since) {
-  const line2 = server.transportFailureSince(since);
-  return line2 === null ? null : { kind: "transport", line: line2 };
-}
-function watchCase(server, agent, index, opened) {
-  let saw = false;
-  let result = null;
-  let resultAt = null;
-  const onStart = (event) => {
-    if (event.agent !== agent || event.index !== index) return;
-    saw = true;
-    opened();
-  };
-  server.on("caseStarted", onStart);
-  const waiter = waitForResult(server, agent, index);
-  void waiter.promise.then((r) => {
-    result = r;
-    resultAt = performance.now();
-  });
-  return {
-    waiter,
-    sawConnection: () => saw,
-    result: () => result,
-    resultAt: () => resultAt,
-    dispose: () => {
-      server.off("caseStarted", onStart);
-      waiter.cancel();
-    }
-  };
-}
-async function awaitCaseEnd(run) {
-  const { server, agent, index, client, watch } = run;
-  const remaining = () => Math.max(0, run.deadline - performance.now());
-  const first = await raceTimeout(
-    Promise.race([watch.waiter.promise.then(() => "result"), client.exited.then(() => "exit")]),
-    remaining(),
-    run.abort
-  );
-  if (first === "exit") {
-    await settleAfterExit(run, remaining);
-    return false;
-  }
-  if (first !== "timeout") return false;
-  const timedOut2 = run.signal?.aborted !== true;
-  if (timedOut2 && await client.stop(TERM_GRACE_MS) === "killed") run.warnings.push({ kind: "ignored-sigterm", graceS: TERM_GRACE_MS / 1e3 });
-  else client.killGroup();
-  if (server.isRunning(agent, index)) {
-    server.abortRun(agent, index);
-    await raceTimeout(watch.waiter.promise, 2e3);
-  }
-  return timedOut2;
-}
-async function settleAfterExit(run, remaining) {
-  const { server, agent, index, watch } = run;
-  const settleUntil = Math.min(run.deadline, performance.now() + HANDSHAKE_SETTLE_MS);
-  while (watch.result() === null && performance.now() < run.deadline) {
-    const running = server.isRunning(agent, index);
-    if (!running && performance.now() >= settleUntil) break;
-    const busy = running || server.pendingHandshakes > 0;
-    const step = await raceTimeout(
-      watch.waiter.promise.then(() => "result"),
-      busy ? Math.min(remaining(), 50) : SETTLE_MS,
-      run.abort
-    );
-    if (step === "result" || !busy && !server.isRunning(agent, index) && server.pendingHandshakes === 0) break;
-  }
-}
-async function stopLingeringClient(run) {
-  const { client } = run;
-  const exit = await raceTimeout(
-    client.exited.then(() => "exit"),
-    run.watch.result() === null ? 0 : EXIT_GRACE_MS,
-    run.abort
-  );
-  if (exit === "exit") return;
-  let how = "killed";
-  if (isAborted(run.signal)) client.killGroup();
-  else how = await client.stop(TERM_GRACE_MS);
-  if (run.watch.result() !== null) {
-    run.warnings.push({ kind: "lingered", graceS: EXIT_GRACE_MS / 1e3, how });
-  }
-  await raceTimeout(client.exited, 1e3);
-}
-var init_per_case = __esm({
-  "src/drivers/per-case.ts"() {
-    "use strict";
-    init_case_limits();
-    init_client_process();
-    init_client_watch();
-    init_waiting();
-  }
-});
-
-// src/drivers/looping.ts
-async function runLooping(server, cases2, command2, where, config2, signal, settle2, log = null) {
-  const t0 = performance.now();
-  const seen = [];
-  let watch = null;
-  const onStart = (event) => {
-    seen.push(event);
-    watch?.started(event.index);
-  };
-  const onFinish = (event, result) => {
-    if (event.agent !== resultAgent(server, config2)) return;
-    const outcome2 = played(result, performance.now());
-    if (watch?.finished(event.index, outcome2) !== true) settle2(event.index, outcome2);
-  };
-  server.on("caseStarted", onStart);
-  server.on("caseFinished", onFinish);
-  const budgetS = cases2.reduce((sum, c5) => sum + caseTimeoutFor(c5, config2), 0);
-  let clientRun;
-  const started = (client) => {
-    watch = ClientWatch.forRun(client, cases2, settle2);
-  };
-  try {
-    const values = { url: where.baseUrl, case: "", agent: config2.agent, http2: where.http2, ...where.ca !== null ? { ca: where.ca } : {} };
-    const connectMs = caseTimeoutFor(cases2[0], config2) * 1e3;
-    clientRun = await driveClient(server, command2, values, config2, signal, { budgetMs: budgetS * 1e3, connectMs }, seen, started, log);
-  } finally {
-    server.off("caseStarted", onStart);
-    server.off("caseFinished", onFinish);
-    watch?.stop();
-  }
-  const ended = watch;
-  ended?.ended(ended.crash());
-  const dead = ended?.unplayed() ?? null;
-  const transport = transportSince(server, t0);
-  const agent = resultAgent(server, config2);
-  const results = server.results.get(agent) ?? /* @__PURE__ */ new Map();
+  const results = server.results.get(target.agent);
+  const skipped = [];
   for (const [i2, def] of cases2.entries()) {
-    const result = results.get(def.id);
-    const never2 = dead !== null && !seen.some((e) => e.index === i2 + 1) ? dead : null;
-    settle2(i2 + 1, result !== void 0 ? played(result, null) : never2 ?? missing(clientRun, agent, seen.length > 0, budgetS, transport));
+    const result = results?.get(def.id);
+    if (result !== void 0) settleOnce(i2 + 1, played(result, null));
+    else if (finalStop !== null) settleOnce(i2 + 1, notPlayed({ kind: "browser-stopped", stop: finalStop, during: null }));
+    else if (signal?.aborted !== true && !settled2.has(i2 + 1) && !excluded.has(i2 + 1)) {
+      skipped.push(def.id);
+      settleOnce(i2 + 1, notPlayed({ kind: "page-skipped" }));
+    }
+  }
+  if (skipped.length > 0) incidents.lost.push(pageSkippedWords(skipped));
+  return incidents;
+}
+async function playLaunches(watch, launcher, target, signal, incidents, reached) {
+  const { server, cases: cases2 } = watch;
+  const attacks = cases2.some(isRobustness);
+  let first = 1;
+  let spent = 0;
+  for (; ; ) {
+    let steady = () => void 0;
+    if (attacks) server.caseCountHold = new Promise((resolve6) => steady = resolve6);
+    const browser = await launcher.launch(pageUrl(target, first));
+    const robust = ClientWatch.forRun(browser.process, cases2, watch.settle);
+    void robust.steady(STEADY_MS, STEADY_SLACK, watch.timeoutS * 1e3 / 2).finally(steady);
+    let end = { kind: "signal" };
+    let charged = null;
+    try {
+      end = await watchLaunch(watch, browser, signal, robust);
+    } finally {
+      const died = end.kind === "incident" ? robust.exitEnd() : null;
+      const hung = end.kind === "incident" && died === null && end.loaded ? { kind: "hung", stop: end.stop } : null;
+      charged = robust.ended(died ?? hung);
+      steady();
+      server.caseCountHold = null;
+      robust.stop();
+      await launcher.end(browser);
+    }
+    if (end.kind !== "incident") return null;
+    if (charged === null) spent++;
+    const inCase = end.inCase !== null && !watch.settled(end.inCase) ? end.inCase : null;
+    const at = end.inCase ?? charged;
+    const during = at === null ? null : cases2[at - 1]?.id ?? String(at);
+    if (inCase !== null) {
+      await dropCase(server, target.agent, inCase, cases2);
+      watch.settle(inCase, notPlayed({ kind: "browser-stopped", stop: end.stop, during }));
+    }
+    const last = reached();
+    const relaunch = end.loaded && spent <= RELAUNCHES && last < cases2.length;
+    const line2 = browserIncidentWords(end.stop, during, relaunch ? cases2[last]?.id ?? String(last + 1) : null);
+    (inCase === null && relaunch ? incidents.recovered : incidents.lost).push(line2);
+    if (!relaunch) return end.stop;
+    first = last + 1;
   }
 }
-function played(result, at) {
-  return { result, resultAt: at, client: null, sawConnection: true, warnings: [], timeMs: result.duration, agent: result.agent };
+function pageUrl(target, first) {
+  const http = target.baseUrl.replace(/^ws/, "http");
+  const query = new URLSearchParams({ autorun: "1", agent: target.agent, ...first > 1 ? { first: String(first) } : {} });
+  return `${http}/?${query.toString()}`;
 }
-function missing(clientRun, agent, sawAny, budgetS, transport) {
-  const broken = clientRun.spawnError !== null || !sawAny && clientRun.exitCode !== 0;
-  return {
-    result: null,
-    resultAt: null,
-    client: clientRun,
-    sawConnection: false,
-    warnings: [],
-    timeMs: 0,
-    agent,
-    limitS: budgetS,
-    transport,
-    ...broken ? {} : { missing: { kind: "client-skipped", agent } }
-  };
+function watchLaunch(w, browser, signal, robust) {
+  return new Promise((resolve6) => {
+    const watch = new LaunchWatch(w, robust, resolve6);
+    watch.attach(signal);
+    void browser.process.exited.then(() => watch.exited({ kind: "exited", exit: exitOf(browser) }));
+  });
 }
-function resultAgent(server, config2) {
-  const agents = [...server.results.keys()];
-  return server.results.has(config2.agent) ? config2.agent : agents.length === 1 ? agents[0] : config2.agent;
+function exitOf(browser) {
+  const run = browser.process.snapshot(false);
+  return { exitCode: run.exitCode, signal: run.signal, spawnError: run.spawnError };
 }
-async function driveClient(server, command2, values, config2, signal, limits, seen, started, log) {
-  const env2 = config2.client === null ? { WSGATE_JOBS: String(config2.jobs), UV_THREADPOOL_SIZE: "1" } : {};
-  log?.write(`--- wsgate: the client under test, driving every case: ${command2}
-`);
-  const client = startClient(command2, values, env2, log === null ? null : (chunk) => log.write(chunk));
-  started(client);
-  const abort = new AbortController();
-  signal?.addEventListener("abort", () => abort.abort(), { once: true });
-  let timedOut2 = false;
-  let asked2 = false;
-  const reached = new Promise(
-    (resolve6) => server.once("asked", () => {
-      asked2 = true;
-      resolve6("asked");
-    })
-  );
-  try {
-    const exited = client.exited.then(() => "exit");
-    const opening = await raceTimeout(Promise.race([exited, reached]), limits.connectMs, abort.signal);
-    if (!asked2 && signal?.aborted !== true && (opening === "exit" || opening === "timeout")) {
-      client.killGroup();
-      throw new UsageError(neverConnected(client.snapshot(opening === "timeout"), limits.connectMs / 1e3));
-    }
-    const first = await raceTimeout(exited, limits.budgetMs, abort.signal);
-    if (first !== "exit") {
-      timedOut2 = signal?.aborted !== true;
-      if (timedOut2) await client.stop(TERM_GRACE_MS);
-      else client.killGroup();
-      await raceTimeout(client.exited, 1e3);
-    }
-    const settleUntil = performance.now() + 2e3;
-    while (performance.now() < settleUntil && seen.some((e) => server.isRunning(e.agent, e.index))) await sleep(20);
-  } finally {
-    client.killGroup();
-  }
-  return client.snapshot(timedOut2);
+async function dropCase(server, agent, index, cases2) {
+  server.abortRun(agent, index);
+  const until = performance.now() + DROP_WAIT_MS;
+  while (server.isRunning(agent, index) && performance.now() < until) await sleep(20);
+  const def = cases2[index - 1];
+  if (def !== void 0) server.forgetResult(agent, def.id);
 }
-function neverConnected(run, connectS) {
-  return loopingNeverConnectedWords(run, connectS, errorLine(run.output));
+function notPlayed(why) {
+  return { result: null, resultAt: null, client: null, sawConnection: false, warnings: [], timeMs: 0, notRun: why };
 }
-var init_looping = __esm({
-  "src/drivers/looping.ts"() {
+var RELAUNCHES, LOAD_FLOOR_S, TICK_MS, EXIT_WINDOW_MS, STEADY_MS, STEADY_SLACK, DROP_WAIT_MS, LaunchWatch;
+var init_browser = __esm({
+  "src/drivers/browser.ts"() {
     "use strict";
     init_case_limits();
-    init_client_process();
+    init_attack_figures();
     init_waiting();
     init_client_watch();
-    init_errors();
-    init_crash();
+    init_looping();
     init_peer_words();
-    init_per_case();
+    RELAUNCHES = 2;
+    LOAD_FLOOR_S = 30;
+    TICK_MS = 100;
+    EXIT_WINDOW_MS = 500;
+    STEADY_MS = 1e3;
+    STEADY_SLACK = 4 * 1024 * 1024;
+    DROP_WAIT_MS = 2e3;
+    LaunchWatch = class {
+      constructor(w, robust, resolve6) {
+        this.w = w;
+        this.robust = robust;
+        this.resolve = resolve6;
+        this.timer = setInterval(() => this.tick(), TICK_MS);
+      }
+      w;
+      robust;
+      resolve;
+      t0 = performance.now();
+      loaded = false;
+      current = null;
+      /** Cases started and not ended yet, and since when: the current one, and any the page moved on from. */
+      open = /* @__PURE__ */ new Map();
+      /** The page asked for the reports while some case was still open. */
+      draining = false;
+      lastEnded = null;
+      lastActivity = this.t0;
+      held = null;
+      ended = false;
+      timer;
+      detach = () => void 0;
+      /** Listens to the server and the run's signal. */
+      attach(signal) {
+        const { server } = this.w;
+        const onAsked = () => {
+          this.loaded = true;
+          this.lastActivity = performance.now();
+        };
+        const onStart = (event) => this.started(event);
+        const onFinish = (event, result) => this.finished(event, result);
+        const onReports = () => {
+          if (this.open.size === 0) this.finish({ kind: "done" });
+          else this.draining = true;
+        };
+        const onAbort = () => this.finish({ kind: "signal" });
+        server.on("asked", onAsked);
+        server.on("caseStarted", onStart);
+        server.on("caseFinished", onFinish);
+        server.on("reportsUpdated", onReports);
+        signal?.addEventListener("abort", onAbort, { once: true });
+        this.detach = () => {
+          server.off("asked", onAsked);
+          server.off("caseStarted", onStart);
+          server.off("caseFinished", onFinish);
+          server.off("reportsUpdated", onReports);
+          signal?.removeEventListener("abort", onAbort);
+        };
+        if (signal?.aborted === true) onAbort();
+      }
+      /** The browser's process ended: the case it was in is the one running, or the one whose connection dropped just before. */
+      exited(stop) {
+        const last = this.lastEnded;
+        const dropped = last !== null && performance.now() - last.at < EXIT_WINDOW_MS ? last.index : null;
+        if (dropped !== null && this.held?.index === dropped) this.held = null;
+        this.incident(stop, this.current?.index ?? dropped);
+      }
+      started(event) {
+        if (event.agent !== this.w.agent) return;
+        this.release();
+        this.robust.started(event.index);
+        this.current = { index: event.index, since: performance.now() };
+        this.open.set(event.index, this.current.since);
+        this.lastActivity = this.current.since;
+      }
+      finished(event, result) {
+        if (event.agent !== this.w.agent || this.ended) return;
+        const at = performance.now();
+        if (this.current?.index === event.index) this.current = null;
+        this.open.delete(event.index);
+        this.release();
+        this.lastEnded = { index: event.index, at };
+        this.lastActivity = at;
+        if (!this.robust.finished(event.index, played(result, at))) this.held = { index: event.index, result, at };
+        if (this.draining && this.open.size === 0) this.finish({ kind: "done" });
+      }
+      tick() {
+        const now = performance.now();
+        const { cases: cases2, config: config2, timeoutS } = this.w;
+        if (this.held !== null && now - this.held.at >= EXIT_WINDOW_MS) this.release();
+        if (this.draining) {
+          for (const [index, since] of this.open) {
+            const def = cases2[index - 1];
+            const limitS = def === void 0 ? timeoutS : caseTimeoutFor(def, config2);
+            if (now - since > limitS * 1e3) return this.incident({ kind: "drain-overrun", limitS }, index);
+          }
+          return;
+        }
+        if (!this.loaded) {
+          const loadS = Math.max(timeoutS, LOAD_FLOOR_S);
+          if (now - this.t0 > loadS * 1e3) this.incident({ kind: "not-loaded", loadS });
+          return;
+        }
+        if (this.current !== null) {
+          const def = cases2[this.current.index - 1];
+          const limitS = def === void 0 ? timeoutS : caseTimeoutFor(def, config2);
+          if (now - this.current.since > limitS * 1e3) this.stalled({ kind: "case-overrun", limitS });
+          return;
+        }
+        if (now - this.lastActivity > timeoutS * 1e3) {
+          const after = this.lastEnded === null ? null : cases2[this.lastEnded.index - 1]?.id ?? String(this.lastEnded.index);
+          this.stalled({ kind: "silent", timeoutS, after });
+        }
+      }
+      /** The held result counts now. */
+      release() {
+        if (this.held !== null) this.w.settle(this.held.index, played(this.held.result, this.held.at));
+        this.held = null;
+      }
+      incident(stop, inCase = this.current?.index ?? null) {
+        this.finish({ kind: "incident", stop, inCase, loaded: this.loaded });
+      }
+      /** The page stopped asking: `stall` says how. */
+      stalled(stall) {
+        this.incident({ kind: "stalled", stall });
+      }
+      finish(end) {
+        if (this.ended) return;
+        this.release();
+        this.ended = true;
+        clearInterval(this.timer);
+        this.detach();
+        this.resolve(end);
+      }
+    };
   }
 });
 
@@ -81861,330 +82109,6 @@ var init_launch = __esm({
   }
 });
 
-// src/drivers/browser.ts
-async function runBrowser(server, cases2, setup, target, config2, signal, settle2, onLaunch = () => void 0) {
-  const incidents = { lost: [], recovered: [], cpuMs: 0 };
-  const settled2 = /* @__PURE__ */ new Set();
-  const settleOnce = (index, outcome2) => {
-    if (settled2.has(index)) return;
-    settled2.add(index);
-    settle2(index, outcome2);
-  };
-  const excluded = /* @__PURE__ */ new Set();
-  const onSkipped = (event) => {
-    if (event.agent === target.agent) excluded.add(event.index);
-  };
-  server.on("caseSkipped", onSkipped);
-  let finalStop;
-  try {
-    const watch = {
-      server,
-      cases: cases2,
-      agent: target.agent,
-      config: config2,
-      timeoutS: config2.browser?.timeoutS ?? 30,
-      settle: settleOnce,
-      settled: (i2) => settled2.has(i2)
-    };
-    finalStop = await playLaunches(watch, setup, target, signal, incidents, () => Math.max(0, ...settled2, ...excluded), onLaunch);
-  } finally {
-    server.off("caseSkipped", onSkipped);
-  }
-  const results = server.results.get(target.agent);
-  const skipped = [];
-  for (const [i2, def] of cases2.entries()) {
-    const result = results?.get(def.id);
-    if (result !== void 0) settleOnce(i2 + 1, played(result, null));
-    else if (finalStop !== null) settleOnce(i2 + 1, notPlayed({ kind: "browser-stopped", stop: finalStop, during: null }));
-    else if (signal?.aborted !== true && !settled2.has(i2 + 1) && !excluded.has(i2 + 1)) {
-      skipped.push(def.id);
-      settleOnce(i2 + 1, notPlayed({ kind: "page-skipped" }));
-    }
-  }
-  if (skipped.length > 0) incidents.lost.push(pageSkippedWords(skipped));
-  return incidents;
-}
-async function playLaunches(watch, setup, target, signal, incidents, reached, onLaunch) {
-  const { server, cases: cases2 } = watch;
-  const attacks = cases2.some(isRobustness);
-  let first = 1;
-  let spent = 0;
-  for (; ; ) {
-    let steady = () => void 0;
-    if (attacks) server.caseCountHold = new Promise((resolve6) => steady = resolve6);
-    const browser = await launchBrowser(setup, pageUrl(target, first), target.spki);
-    onLaunch(browser);
-    const robust = ClientWatch.forRun(browser.process, cases2, watch.settle);
-    void robust.steady(STEADY_MS, STEADY_SLACK, watch.timeoutS * 1e3 / 2).finally(steady);
-    let end = { kind: "signal" };
-    let charged = null;
-    try {
-      end = await watchLaunch(watch, browser, signal, robust);
-    } finally {
-      const died = end.kind === "incident" ? robust.exitEnd() : null;
-      const hung = end.kind === "incident" && died === null && end.loaded ? { kind: "hung", stop: end.stop } : null;
-      charged = robust.ended(died ?? hung);
-      steady();
-      server.caseCountHold = null;
-      robust.stop();
-      await browser.dispose();
-      incidents.cpuMs += browser.cpuMs();
-    }
-    if (end.kind !== "incident") return null;
-    if (charged === null) spent++;
-    const inCase = end.inCase !== null && !watch.settled(end.inCase) ? end.inCase : null;
-    const at = end.inCase ?? charged;
-    const during = at === null ? null : cases2[at - 1]?.id ?? String(at);
-    if (inCase !== null) {
-      await dropCase(server, target.agent, inCase, cases2);
-      watch.settle(inCase, notPlayed({ kind: "browser-stopped", stop: end.stop, during }));
-    }
-    const last = reached();
-    const relaunch = end.loaded && spent <= RELAUNCHES && last < cases2.length;
-    const line2 = browserIncidentWords(end.stop, during, relaunch ? cases2[last]?.id ?? String(last + 1) : null);
-    (inCase === null && relaunch ? incidents.recovered : incidents.lost).push(line2);
-    if (!relaunch) return end.stop;
-    first = last + 1;
-  }
-}
-function pageUrl(target, first) {
-  const http = target.baseUrl.replace(/^ws/, "http");
-  const query = new URLSearchParams({ autorun: "1", agent: target.agent, ...first > 1 ? { first: String(first) } : {} });
-  return `${http}/?${query.toString()}`;
-}
-function watchLaunch(w, browser, signal, robust) {
-  return new Promise((resolve6) => {
-    const watch = new LaunchWatch(w, robust, resolve6);
-    watch.attach(signal);
-    void browser.process.exited.then(() => watch.exited({ kind: "exited", exit: exitOf(browser) }));
-  });
-}
-function exitOf(browser) {
-  const run = browser.process.snapshot(false);
-  return { exitCode: run.exitCode, signal: run.signal, spawnError: run.spawnError };
-}
-async function dropCase(server, agent, index, cases2) {
-  server.abortRun(agent, index);
-  const until = performance.now() + DROP_WAIT_MS;
-  while (server.isRunning(agent, index) && performance.now() < until) await sleep(20);
-  const def = cases2[index - 1];
-  if (def !== void 0) server.forgetResult(agent, def.id);
-}
-function notPlayed(why) {
-  return { result: null, resultAt: null, client: null, sawConnection: false, warnings: [], timeMs: 0, notRun: why };
-}
-var RELAUNCHES, LOAD_FLOOR_S, TICK_MS, EXIT_WINDOW_MS, STEADY_MS, STEADY_SLACK, DROP_WAIT_MS, LaunchWatch;
-var init_browser = __esm({
-  "src/drivers/browser.ts"() {
-    "use strict";
-    init_launch();
-    init_case_limits();
-    init_attack_figures();
-    init_waiting();
-    init_client_watch();
-    init_looping();
-    init_peer_words();
-    RELAUNCHES = 2;
-    LOAD_FLOOR_S = 30;
-    TICK_MS = 100;
-    EXIT_WINDOW_MS = 500;
-    STEADY_MS = 1e3;
-    STEADY_SLACK = 4 * 1024 * 1024;
-    DROP_WAIT_MS = 2e3;
-    LaunchWatch = class {
-      constructor(w, robust, resolve6) {
-        this.w = w;
-        this.robust = robust;
-        this.resolve = resolve6;
-        this.timer = setInterval(() => this.tick(), TICK_MS);
-      }
-      w;
-      robust;
-      resolve;
-      t0 = performance.now();
-      loaded = false;
-      current = null;
-      /** Cases started and not ended yet, and since when: the current one, and any the page moved on from. */
-      open = /* @__PURE__ */ new Map();
-      /** The page asked for the reports while some case was still open. */
-      draining = false;
-      lastEnded = null;
-      lastActivity = this.t0;
-      held = null;
-      ended = false;
-      timer;
-      detach = () => void 0;
-      /** Listens to the server and the run's signal. */
-      attach(signal) {
-        const { server } = this.w;
-        const onAsked = () => {
-          this.loaded = true;
-          this.lastActivity = performance.now();
-        };
-        const onStart = (event) => this.started(event);
-        const onFinish = (event, result) => this.finished(event, result);
-        const onReports = () => {
-          if (this.open.size === 0) this.finish({ kind: "done" });
-          else this.draining = true;
-        };
-        const onAbort = () => this.finish({ kind: "signal" });
-        server.on("asked", onAsked);
-        server.on("caseStarted", onStart);
-        server.on("caseFinished", onFinish);
-        server.on("reportsUpdated", onReports);
-        signal?.addEventListener("abort", onAbort, { once: true });
-        this.detach = () => {
-          server.off("asked", onAsked);
-          server.off("caseStarted", onStart);
-          server.off("caseFinished", onFinish);
-          server.off("reportsUpdated", onReports);
-          signal?.removeEventListener("abort", onAbort);
-        };
-        if (signal?.aborted === true) onAbort();
-      }
-      /** The browser's process ended: the case it was in is the one running, or the one whose connection dropped just before. */
-      exited(stop) {
-        const last = this.lastEnded;
-        const dropped = last !== null && performance.now() - last.at < EXIT_WINDOW_MS ? last.index : null;
-        if (dropped !== null && this.held?.index === dropped) this.held = null;
-        this.incident(stop, this.current?.index ?? dropped);
-      }
-      started(event) {
-        if (event.agent !== this.w.agent) return;
-        this.release();
-        this.robust.started(event.index);
-        this.current = { index: event.index, since: performance.now() };
-        this.open.set(event.index, this.current.since);
-        this.lastActivity = this.current.since;
-      }
-      finished(event, result) {
-        if (event.agent !== this.w.agent || this.ended) return;
-        const at = performance.now();
-        if (this.current?.index === event.index) this.current = null;
-        this.open.delete(event.index);
-        this.release();
-        this.lastEnded = { index: event.index, at };
-        this.lastActivity = at;
-        if (!this.robust.finished(event.index, played(result, at))) this.held = { index: event.index, result, at };
-        if (this.draining && this.open.size === 0) this.finish({ kind: "done" });
-      }
-      tick() {
-        const now = performance.now();
-        const { cases: cases2, config: config2, timeoutS } = this.w;
-        if (this.held !== null && now - this.held.at >= EXIT_WINDOW_MS) this.release();
-        if (this.draining) {
-          for (const [index, since] of this.open) {
-            const def = cases2[index - 1];
-            const limitS = def === void 0 ? timeoutS : caseTimeoutFor(def, config2);
-            if (now - since > limitS * 1e3) return this.incident({ kind: "drain-overrun", limitS }, index);
-          }
-          return;
-        }
-        if (!this.loaded) {
-          const loadS = Math.max(timeoutS, LOAD_FLOOR_S);
-          if (now - this.t0 > loadS * 1e3) this.incident({ kind: "not-loaded", loadS });
-          return;
-        }
-        if (this.current !== null) {
-          const def = cases2[this.current.index - 1];
-          const limitS = def === void 0 ? timeoutS : caseTimeoutFor(def, config2);
-          if (now - this.current.since > limitS * 1e3) this.stalled({ kind: "case-overrun", limitS });
-          return;
-        }
-        if (now - this.lastActivity > timeoutS * 1e3) {
-          const after = this.lastEnded === null ? null : cases2[this.lastEnded.index - 1]?.id ?? String(this.lastEnded.index);
-          this.stalled({ kind: "silent", timeoutS, after });
-        }
-      }
-      /** The held result counts now. */
-      release() {
-        if (this.held !== null) this.w.settle(this.held.index, played(this.held.result, this.held.at));
-        this.held = null;
-      }
-      incident(stop, inCase = this.current?.index ?? null) {
-        this.finish({ kind: "incident", stop, inCase, loaded: this.loaded });
-      }
-      /** The page stopped asking: `stall` says how. */
-      stalled(stall) {
-        this.incident({ kind: "stalled", stall });
-      }
-      finish(end) {
-        if (this.ended) return;
-        this.release();
-        this.ended = true;
-        clearInterval(this.timer);
-        this.detach();
-        this.resolve(end);
-      }
-    };
-  }
-});
-
-// src/processes/output-log.ts
-import { createWriteStream as createWriteStream2, mkdirSync, renameSync } from "node:fs";
-import path21 from "node:path";
-var OutputLog;
-var init_output_log = __esm({
-  "src/processes/output-log.ts"() {
-    "use strict";
-    OutputLog = class {
-      constructor(file2) {
-        this.file = file2;
-        this.name = path21.basename(file2);
-      }
-      file;
-      stream = null;
-      closed = false;
-      /** The file's name in the report directory. */
-      name;
-      write(chunk) {
-        if (this.closed || chunk.length === 0) return;
-        if (this.stream === null) {
-          try {
-            mkdirSync(path21.dirname(this.file), { recursive: true });
-          } catch {
-          }
-          this.stream = createWriteStream2(`${this.file}.part`);
-          this.stream.on("error", () => void 0);
-        }
-        if (!this.stream.closed && !this.stream.writableEnded) this.stream.write(chunk);
-      }
-      /**
-       * A sink for one process whose every line goes in after `mark` ("[2.5] "), a line cut between
-       * two chunks included; `end()` writes what is left of its last line.
-       */
-      marked(mark) {
-        let partial2 = "";
-        return {
-          write: (chunk) => {
-            const lines = (partial2 + chunk.toString("utf8")).split("\n");
-            partial2 = lines.pop() ?? "";
-            if (lines.length > 0) this.write(lines.map((line2) => `${mark}${line2}
-`).join(""));
-          },
-          end: () => {
-            if (partial2 !== "") this.write(`${mark}${partial2}
-`);
-            partial2 = "";
-          }
-        };
-      }
-      /** Ends the file and gives it its name (once; later calls do nothing). */
-      async close() {
-        if (this.closed) return;
-        this.closed = true;
-        const stream = this.stream;
-        if (stream === null) return;
-        await new Promise((resolve6) => stream.end(resolve6));
-        try {
-          renameSync(`${this.file}.part`, this.file);
-        } catch {
-        }
-      }
-    };
-  }
-});
-
 // src/config/shipped-limits.ts
 var SHIPPED_LIMITS_ENV;
 var init_shipped_limits = __esm({
@@ -82195,7 +82119,6 @@ var init_shipped_limits = __esm({
 });
 
 // src/drivers/client-role.ts
-import path22 from "node:path";
 import { fileURLToPath as fileURLToPath4 } from "node:url";
 function referenceClientCommand(profile = false) {
   const script2 = fileURLToPath4(new URL("../bundled/reference-client.js", import.meta.url));
@@ -82205,8 +82128,6 @@ function clientRoleDriver(config2) {
   const command2 = config2.client ?? referenceClientCommand(config2.robustness);
   let server = null;
   let logger = null;
-  let clientCpu0 = null;
-  let browserCpu = null;
   return {
     tlsNeeds: { hosts: [config2.host], serverFiles: false, needCertificate: true },
     peerCount: 1,
@@ -82224,10 +82145,8 @@ function clientRoleDriver(config2) {
         keepRecordings: config2.repro.record,
         http2: config2.http2
       });
-      clientCpu0 = childrenCpuMs();
       if (browser === null) return clientPeer(config2, command2, server, context);
-      browserCpu = { ms: 0 };
-      return browserPeer(config2, browser, server, context, browserCpu);
+      return browserPeer(config2, browser, server, context);
     },
     async writeReports(concluded) {
       if (server === null) return [];
@@ -82237,15 +82156,10 @@ function clientRoleDriver(config2) {
       });
       return [...server.results.keys()];
     },
-    peerCpuMs: () => {
-      if (browserCpu !== null) return browserCpu.ms;
-      const now = childrenCpuMs();
-      return now === null || clientCpu0 === null ? null : now - clientCpu0;
-    },
     recordRole: {}
   };
 }
-function browserPeer(config2, setup, server, context, cpu) {
+function browserPeer(config2, setup, server, context) {
   const baseUrl = serverBaseUrl(config2.host, server.port, context.secure !== null);
   const agent = config2.agentGiven ? config2.agent : setup.engineAgent;
   const target = { baseUrl, agent, spki: context.secure === null ? null : spkiHash(context.secure.cert) };
@@ -82259,12 +82173,15 @@ function browserPeer(config2, setup, server, context, cpu) {
       kind: "self",
       playAll: async (settle2) => {
         const { io } = context;
-        const launched = (b) => io.logger.info({ command: b.command }, "browser launched");
-        const found = await runBrowser(server, context.cases, setup, target, config2, io.signal, settle2, launched);
+        const launch = async (page2) => {
+          const browser = await context.watch.launchBrowser(setup, page2, target.spki);
+          io.logger.info({ command: browser.command }, "browser launched");
+          return browser;
+        };
+        const found = await runBrowser(server, context.cases, target, config2, io.signal, settle2, { launch, end: (b) => context.watch.endBrowser(b) });
         for (const line2 of found.recovered) io.out.write(`wsgate: warning: ${line2}
 `);
         incidents = found.lost;
-        cpu.ms = found.cpuMs;
       }
     },
     incidents: () => incidents,
@@ -82283,11 +82200,11 @@ function clientPeer(config2, command2, server, context) {
   const broken = new AbortController();
   const signal = io.signal === void 0 ? broken.signal : AbortSignal.any([io.signal, broken.signal]);
   const guard = new FirstCases(server);
-  const log = new OutputLog(path22.join(config2.outdir, CLIENT_OUTPUT_LOG));
-  const play2 = config2.clientLoops ? { kind: "self", playAll: (settle2) => runLooping(server, context.cases, command2, where, config2, io.signal, settle2, log) } : {
+  const { watch } = context;
+  const play2 = config2.clientLoops ? { kind: "self", playAll: (settle2) => runLooping(server, context.cases, command2, where, config2, io.signal, settle2, watch) } : {
     kind: "each",
     playCase: async (def, index) => {
-      const outcome2 = await runOneCase(server, def, index, command2, where, config2, signal, log);
+      const outcome2 = await runOneCase(server, def, index, command2, where, config2, signal, watch);
       const why = io.signal?.aborted === true ? null : guard.after(def, outcome2, caseTimeoutFor(def, config2));
       if (why !== null) {
         broken.abort();
@@ -82309,12 +82226,11 @@ function clientPeer(config2, command2, server, context) {
     },
     async stop() {
       await server.close();
-      await log.close();
       return null;
     }
   };
 }
-var CLIENT_OUTPUT_LOG, NEVER_CONNECTED_LIMIT, FirstCases;
+var NEVER_CONNECTED_LIMIT, FirstCases;
 var init_client_role = __esm({
   "src/drivers/client-role.ts"() {
     "use strict";
@@ -82329,9 +82245,7 @@ var init_client_role = __esm({
     init_launch();
     init_engines();
     init_per_case();
-    init_output_log();
     init_shipped_limits();
-    CLIENT_OUTPUT_LOG = "client-output.log";
     NEVER_CONNECTED_LIMIT = 2;
     FirstCases = class {
       armed = true;
@@ -82702,12 +82616,12 @@ var init_bare_result = __esm({
 });
 
 // src/fuzzing-client/h2-probe.ts
-function probeFields(scheme, authority, path27) {
+function probeFields(scheme, authority, path26) {
   return [
     [":method", "CONNECT"],
     [":protocol", "websocket"],
     [":scheme", scheme],
-    [":path", path27],
+    [":path", path26],
     [":authority", authority],
     ["sec-websocket-version", "13"]
   ];
@@ -83248,7 +83162,6 @@ var init_server_process = __esm({
     init_errors();
     init_client_process();
     init_waiting();
-    init_output_log();
     POLL_MS = 50;
     QUOTED_LINES = 3;
     OLD_TREE_GONE_MS = 5e3;
@@ -83306,15 +83219,16 @@ var init_server_process = __esm({
        * Starts the command and waits until it listens on host:port. A command that exits first or never
        * listens in time is a UsageError naming it, with its last output (it is stopped first).
        */
-      static async launch(command2, host, port, timeoutMs, signal, certificate = {}, http23 = false, outputFile = null) {
-        const expanded = expandPlaceholders(command2, { port: String(port), ...certificate });
-        const env2 = { WSGATE_PORT: String(port), WSGATE_HOST: host, ...http23 ? { WSGATE_HTTP2: "1" } : {} };
+      static async launch(launch, log = null) {
+        const { host, port, certificate } = launch;
+        const expanded = expandPlaceholders(launch.command, { port: String(port), ...certificate });
+        const env2 = { WSGATE_PORT: String(port), WSGATE_HOST: host, ...launch.http2 ? { WSGATE_HTTP2: "1" } : {} };
         if (certificate.cert !== void 0 && certificate.key !== void 0) {
           env2.WSGATE_CERT_FILE = certificate.cert;
           env2.WSGATE_KEY_FILE = certificate.key;
         }
-        const server = new _ServerProcess(expanded, env2, outputFile === null ? null : new OutputLog(outputFile));
-        await server.waitUntilListening(host, port, timeoutMs, signal);
+        const server = new _ServerProcess(expanded, env2, log);
+        await server.waitUntilListening(host, port, launch.timeoutMs, launch.signal);
         return server;
       }
       /** CPU time (ms) of the server processes over every start (read while they lived: call sampleCpu). */
@@ -83420,7 +83334,7 @@ var init_server_process = __esm({
   }
 });
 
-// src/drivers/server-watch.ts
+// src/peer/server-watch.ts
 function abortOf(signal) {
   let p = aborts.get(signal);
   if (p === void 0) {
@@ -83516,7 +83430,7 @@ async function restartAfterDeath(state, proc, death) {
 }
 var CHARGE_GRACE_MS, CHARGE_LIMIT_MS, CHARGE_POLL_MS, aborts, ENDED_TOGETHER_MS, REFUSED_TRIES, RESTART_LIMIT;
 var init_server_watch = __esm({
-  "src/drivers/server-watch.ts"() {
+  "src/peer/server-watch.ts"() {
     "use strict";
     init_waiting();
     init_peer_words();
@@ -84591,7 +84505,6 @@ var init_server_attack = __esm({
 });
 
 // src/drivers/server-role.ts
-import path23 from "node:path";
 import { fileURLToPath as fileURLToPath5 } from "node:url";
 function referenceServerCommand(profile = false) {
   const script2 = fileURLToPath5(new URL("../bundled/reference-server.js", import.meta.url));
@@ -84599,7 +84512,6 @@ function referenceServerCommand(profile = false) {
 }
 function serverRoleDriver(config2) {
   const results = /* @__PURE__ */ new Map();
-  const cpu = [];
   let selected = [];
   return {
     // A server wsgate starts gets a certificate from a throwaway CA (files in a private temporary directory) unless --cert gives one.
@@ -84607,7 +84519,7 @@ function serverRoleDriver(config2) {
     peerCount: config2.servers.length,
     async startPeer(n3, context) {
       selected = context.cases;
-      const peer = await startServerPeer(config2, config2.servers[n3], context, cpu);
+      const peer = await startServerPeer(config2, config2.servers[n3], context);
       results.set(peer.agent, peer.results);
       return peer;
     },
@@ -84619,12 +84531,11 @@ function serverRoleDriver(config2) {
 `);
       return [...recorded.keys()];
     },
-    peerCpuMs: () => cpu.length === 0 ? null : cpu.reduce((a2, b) => a2 + b, 0),
     recordRole: { role: "server" }
   };
 }
-async function startServerPeer(config2, sut, context, cpu) {
-  const { secure, io } = context;
+async function startServerPeer(config2, sut, context) {
+  const { secure, io, watch } = context;
   const port = sut.port === 0 ? await freePort(sut.host) : sut.port;
   const overTls = secure !== null && sut.url.startsWith("wss:");
   const target = {
@@ -84635,68 +84546,52 @@ async function startServerPeer(config2, sut, context, cpu) {
     http2: config2.http2
   };
   const command2 = sut.command === REFERENCE_SERVER_COMMAND ? referenceServerCommand(config2.robustness) : sut.command;
-  const outputFile = outputFileOf(config2, sut);
-  const proc = command2 === null ? null : await ServerProcess.launch(
-    command2,
-    sut.host,
+  const proc = command2 === null ? null : await watch.startServer({
+    command: command2,
+    host: sut.host,
     port,
-    sut.startTimeout * 1e3,
-    io.signal,
-    overTls ? certificateFiles(secure) : {},
-    config2.http2,
-    outputFile
-  );
-  const sampler = setInterval(() => proc?.sampleCpu(), 2e3);
-  const stop = async () => {
-    clearInterval(sampler);
-    const warning = await proc?.stop() ?? null;
-    if (proc !== null) cpu.push(proc.cpuMs());
-    return warning || null;
-  };
-  try {
-    if (proc === null && !await awaitRemoteServer(target, sut, io.signal, config2.unreachable ?? "error")) {
-      return unreachablePeer(sut, config2.unknownAgent ?? hostPort(target.host, target.port), io.out);
-    }
-    const agent = await agentOf(config2, sut, target, context.taken);
-    const globalIndex = new Map(catalogueFor(config2.extended, "server", config2.http2 ? "h2" : "http/1.1", config2.robustness).map((c5, i2) => [c5.id, i2 + 1]));
-    const state = {
-      config: config2,
-      sut,
-      target,
-      agent,
-      process: proc,
-      results: /* @__PURE__ */ new Map(),
-      globalIndex,
-      signal: io.signal,
-      out: io.out,
-      gone: null,
-      stale: null,
-      windows: [],
-      deaths: /* @__PURE__ */ new Map(),
-      restarting: null,
-      incidents: []
-    };
-    const what = sut.command === REFERENCE_SERVER_COMMAND ? "the bundled ws server" : command2 === null ? "the server" : JSON.stringify(command2);
-    const url2 = `${target.tls ? "wss" : "ws"}://${hostPort(target.host, target.port)}${target.resource}`;
-    return {
-      agent,
-      against: `${what} at ${url2} (agent ${JSON.stringify(agent)})`,
-      atOnce: config2.jobs,
-      notes: [],
-      play: { kind: "each", playCase: (def, index) => playOne(state, def, index) },
-      incidents: () => state.incidents,
-      results: state.results,
-      forget: (id) => state.results.delete(id),
-      stop
-    };
-  } catch (err) {
-    await stop();
-    throw err;
+    timeoutMs: sut.startTimeout * 1e3,
+    signal: io.signal,
+    certificate: overTls ? certificateFiles(secure) : {},
+    http2: config2.http2
+  });
+  if (proc === null && !await awaitRemoteServer(target, sut, io.signal, config2.unreachable ?? "error")) {
+    return unreachablePeer(sut, config2.unknownAgent ?? hostPort(target.host, target.port), io.out);
   }
-}
-function outputFileOf(config2, sut) {
-  const n3 = config2.servers.indexOf(sut);
-  return path23.join(config2.outdir, n3 <= 0 ? "server-output.log" : `server-output-${n3 + 1}.log`);
+  const agent = await agentOf(config2, sut, target, context.taken);
+  const globalIndex = new Map(catalogueFor(config2.extended, "server", config2.http2 ? "h2" : "http/1.1", config2.robustness).map((c5, i2) => [c5.id, i2 + 1]));
+  const state = {
+    config: config2,
+    sut,
+    target,
+    agent,
+    process: proc,
+    results: /* @__PURE__ */ new Map(),
+    globalIndex,
+    signal: io.signal,
+    out: io.out,
+    watch,
+    gone: null,
+    stale: null,
+    windows: [],
+    deaths: /* @__PURE__ */ new Map(),
+    restarting: null,
+    incidents: []
+  };
+  const what = sut.command === REFERENCE_SERVER_COMMAND ? "the bundled ws server" : command2 === null ? "the server" : JSON.stringify(command2);
+  const url2 = `${target.tls ? "wss" : "ws"}://${hostPort(target.host, target.port)}${target.resource}`;
+  return {
+    agent,
+    against: `${what} at ${url2} (agent ${JSON.stringify(agent)})`,
+    atOnce: config2.jobs,
+    notes: [],
+    play: { kind: "each", playCase: (def, index) => playOne(state, def, index) },
+    incidents: () => state.incidents,
+    results: state.results,
+    forget: (id) => state.results.delete(id),
+    // The watch stops the server (its whole tree) once the skeleton has played its cases.
+    stop: async () => null
+  };
 }
 async function agentOf(config2, sut, target, taken) {
   let agent = sut.agent ?? config2.agent;
@@ -84813,7 +84708,7 @@ async function playAttackOne(state, def, index, t0) {
     settings: (d) => playSettings(state.config, state.sut, d),
     limitMs: caseTimeoutFor(def, state.config) * 1e3
   };
-  const sampler = proc === null ? null : TreeMemory.start(proc.pid);
+  const sampler = state.watch.sampleServer(proc);
   const window2 = sampler?.window({ watch: await sampler.settled() }) ?? null;
   const { result, error: error62, down, cutAtS } = await playAttackCase(def, run);
   const memory = window2?.close() ?? null;
@@ -84883,7 +84778,6 @@ var init_server_role = __esm({
     init_case_limits();
     init_client_process();
     init_server_process();
-    init_tree_memory();
     init_waiting();
     init_attack_figures();
     init_constants();
@@ -85002,12 +84896,12 @@ var init_exclusion = __esm({
 
 // src/run/resources.ts
 import { stat as stat3 } from "node:fs/promises";
-import path24 from "node:path";
+import path21 from "node:path";
 async function checkOutputs(config2) {
   await checkDirectories([
     ["the report directory", config2.outdir],
-    ["the --junit directory", path24.dirname(config2.junit)],
-    ["the --json directory", path24.dirname(config2.json)]
+    ["the --junit directory", path21.dirname(config2.junit)],
+    ["the --json directory", path21.dirname(config2.json)]
   ]);
   for (const [flag, file2] of [
     ["--junit", config2.junit],
@@ -85046,6 +84940,225 @@ var init_resources = __esm({
   }
 });
 
+// src/peer/output-log.ts
+import { createWriteStream as createWriteStream2, mkdirSync, renameSync } from "node:fs";
+import path22 from "node:path";
+var OutputLog;
+var init_output_log = __esm({
+  "src/peer/output-log.ts"() {
+    "use strict";
+    OutputLog = class {
+      constructor(file2) {
+        this.file = file2;
+        this.name = path22.basename(file2);
+      }
+      file;
+      stream = null;
+      closed = false;
+      /** The file's name in the report directory. */
+      name;
+      write(chunk) {
+        if (this.closed || chunk.length === 0) return;
+        if (this.stream === null) {
+          try {
+            mkdirSync(path22.dirname(this.file), { recursive: true });
+          } catch {
+          }
+          this.stream = createWriteStream2(`${this.file}.part`);
+          this.stream.on("error", () => void 0);
+        }
+        if (!this.stream.closed && !this.stream.writableEnded) this.stream.write(chunk);
+      }
+      /**
+       * A sink for one process whose every line goes in after `mark` ("[2.5] "), a line cut between
+       * two chunks included; `end()` writes what is left of its last line.
+       */
+      marked(mark) {
+        let partial2 = "";
+        return {
+          write: (chunk) => {
+            const lines = (partial2 + chunk.toString("utf8")).split("\n");
+            partial2 = lines.pop() ?? "";
+            if (lines.length > 0) this.write(lines.map((line2) => `${mark}${line2}
+`).join(""));
+          },
+          end: () => {
+            if (partial2 !== "") this.write(`${mark}${partial2}
+`);
+            partial2 = "";
+          }
+        };
+      }
+      /** Ends the file and gives it its name (once; later calls do nothing). */
+      async close() {
+        if (this.closed) return;
+        this.closed = true;
+        const stream = this.stream;
+        if (stream === null) return;
+        await new Promise((resolve6) => stream.end(resolve6));
+        try {
+          renameSync(`${this.file}.part`, this.file);
+        } catch {
+        }
+      }
+    };
+  }
+});
+
+// src/peer/watch.ts
+import path23 from "node:path";
+var CLIENT_OUTPUT_LOG, EXIT_TOLD_MS, SERVER_CPU_SAMPLE_MS, PeerWatch;
+var init_watch = __esm({
+  "src/peer/watch.ts"() {
+    "use strict";
+    init_launch();
+    init_client_process();
+    init_server_process();
+    init_tree_memory();
+    init_waiting();
+    init_client_watch();
+    init_output_log();
+    CLIENT_OUTPUT_LOG = "client-output.log";
+    EXIT_TOLD_MS = 1e3;
+    SERVER_CPU_SAMPLE_MS = 2e3;
+    PeerWatch = class {
+      /**
+       * `outdir`: the report directory its logs go to; `serverNo`: the peer's place among a spec's
+       * servers (0-based), which names its server log (server-output.log, server-output-2.log, …).
+       */
+      constructor(outdir, serverNo = 0) {
+        this.outdir = outdir;
+        this.serverNo = serverNo;
+      }
+      outdir;
+      serverNo;
+      clients = /* @__PURE__ */ new Set();
+      /** Each client's output sink, ended when the client is let go. */
+      sinks = /* @__PURE__ */ new Map();
+      servers = [];
+      browsers = [];
+      logs = [];
+      clientLog = null;
+      samplers = /* @__PURE__ */ new Set();
+      /** The reaped children's CPU time when the watch began (a client's CPU is read as what was added since). */
+      childrenCpu0 = childrenCpuMs();
+      browserCpuMs = 0;
+      launchedBrowser = false;
+      startedClient = false;
+      closing = null;
+      /**
+       * A client command, started once (a looping client, `heading` written above its output in the log)
+       * or for one case (each of its lines marked with `mark`, "[2.5] ", so cases played at once stay apart).
+       */
+      startClient(command2, values, env2, how) {
+        this.clientLog ??= this.log(CLIENT_OUTPUT_LOG);
+        const log = this.clientLog;
+        const sink = "mark" in how ? log.marked(how.mark) : { write: (chunk) => log.write(chunk), end: () => void 0 };
+        if ("heading" in how) log.write(`${how.heading}
+`);
+        const client = startClient(command2, values, env2, sink.write);
+        this.startedClient = true;
+        this.clients.add(client);
+        this.sinks.set(client, sink);
+        return client;
+      }
+      /** Lets a client that played its case go: its process group ends (whatever of it is left) and its output's last line is written. */
+      release(client) {
+        client.killGroup();
+        this.sinks.get(client)?.end();
+        this.sinks.delete(client);
+        this.clients.delete(client);
+      }
+      /**
+       * The watch on the cases a client process plays: its tree's memory sampled under the robustness
+       * profile, each attack case's window, how the process ended (peer/client-watch.ts). `settle` gets
+       * the outcomes it held until the client showed it survived them (a client that plays many cases).
+       */
+      watchCases(client, cases2, settle2) {
+        return ClientWatch.forRun(client, cases2, settle2);
+      }
+      /** The same, for a client process that plays the one case `def`, at `index` in the run. */
+      watchCase(client, def, index) {
+        return ClientWatch.forCase(client, def, index);
+      }
+      /**
+       * A server command, started and waited for until it accepts connections (a UsageError naming it
+       * when it exits first or never listens); its output in the report directory, its CPU read while it lives.
+       */
+      async startServer(launch) {
+        const name = this.serverNo <= 0 ? "server-output.log" : `server-output-${this.serverNo + 1}.log`;
+        const server = await ServerProcess.launch(launch, this.log(name));
+        this.servers.push(server);
+        const sampler = setInterval(() => server.sampleCpu(), SERVER_CPU_SAMPLE_MS);
+        this.samplers.add(sampler);
+        return server;
+      }
+      /** The memory of a server's process tree from now (the robustness profile's window around an attack), or null for a server wsgate did not start. */
+      sampleServer(server) {
+        return server === null ? null : TreeMemory.start(server.pid);
+      }
+      /** A browser launched on `page` (a UsageError when it cannot run here); ended with `endBrowser`, or by the watch's close. */
+      async launchBrowser(setup, page2, spki) {
+        const browser = await launchBrowser(setup, page2, spki);
+        this.launchedBrowser = true;
+        this.browsers.push(browser);
+        return browser;
+      }
+      /** Ends a browser's launch: its process tree and profile go, its CPU time is counted. */
+      async endBrowser(browser) {
+        await browser.dispose();
+        const at = this.browsers.indexOf(browser);
+        if (at < 0) return;
+        this.browsers.splice(at, 1);
+        this.browserCpuMs += browser.cpuMs();
+      }
+      /**
+       * The CPU time the peer's processes spent, in ms, or null when unknown (wsgate started none): a
+       * server's and a browser's read from /proc while they lived, a client command's as the reaped
+       * children's CPU time added since the watch began.
+       */
+      cpuMs() {
+        if (this.servers.length > 0) return this.servers.reduce((sum, s) => sum + s.cpuMs(), 0);
+        if (this.launchedBrowser) return this.browserCpuMs;
+        if (!this.startedClient) return null;
+        const now = childrenCpuMs();
+        return now === null || this.childrenCpu0 === null ? null : now - this.childrenCpu0;
+      }
+      /**
+       * Ends everything of the peer still running (a server: SIGTERM, a grace, SIGKILL; a browser; every
+       * client's process group) and gives each log its name. Once; a warning to print, or null (a server
+       * that had to be killed).
+       */
+      close() {
+        this.closing ??= this.closeOnce();
+        return this.closing;
+      }
+      async closeOnce() {
+        for (const sampler of this.samplers) clearInterval(sampler);
+        this.samplers.clear();
+        const warnings = [];
+        for (const server of this.servers) {
+          const warning = await server.stop();
+          if (warning !== null) warnings.push(warning);
+        }
+        for (const browser of [...this.browsers]) await this.endBrowser(browser);
+        for (const client of [...this.clients]) {
+          if (!client.hasExited) await client.stop(TERM_GRACE_MS);
+          this.release(client);
+          await raceTimeout(client.exited, EXIT_TOLD_MS);
+        }
+        await Promise.all(this.logs.map((log) => log.close()));
+        return warnings.length === 0 ? null : warnings.join("; ");
+      }
+      log(name) {
+        const log = new OutputLog(path23.join(this.outdir, name));
+        this.logs.push(log);
+        return log;
+      }
+    };
+  }
+});
+
 // src/run/run.ts
 var run_exports = {};
 __export(run_exports, {
@@ -85063,10 +85176,19 @@ async function runGate(config2, io, ending) {
   const excluded = agentExclusion(config2);
   const settings = { config: config2, io, cases: cases2, selected, baseline, progress, several: driver.peerCount > 1, keeper, excluded, cut: cutBy(io.signal) };
   const tested = [];
+  const peerCpu = [];
   try {
     for (let n3 = 0; n3 < driver.peerCount && !isAborted(io.signal); n3++) {
-      const peer = await driver.startPeer(n3, { cases: cases2, io, secure, taken: new Set(tested.map((t) => t.agent)), excluded });
-      tested.push({ agent: peer.agent, cases: await runPeer(peer, settings), incidents: peer.incidents?.() ?? [] });
+      const watch = new PeerWatch(config2.outdir, n3);
+      try {
+        const peer = await driver.startPeer(n3, { cases: cases2, io, secure, taken: new Set(tested.map((t) => t.agent)), excluded, watch });
+        tested.push({ agent: peer.agent, cases: await runPeer(peer, settings), incidents: peer.incidents?.() ?? [] });
+      } finally {
+        const warning = await watch.close();
+        if (warning !== null) io.out.write(`wsgate: warning: ${warning}
+`);
+        peerCpu.push(watch.cpuMs());
+      }
     }
   } catch (err) {
     if (!(err instanceof UsageError)) await driver.writeReports(concludedResults(tested)).catch(() => void 0);
@@ -85089,7 +85211,7 @@ async function runGate(config2, io, ending) {
       await driver.writeReports(concludedResults(tested))
     ),
     interrupted: io.signal?.aborted === true ? String(io.signal.reason ?? "interrupted") : cutShort(tested),
-    resources: meter.resources(driver.peerCpuMs()),
+    resources: meter.resources(totalCpu(peerCpu)),
     shard: config2.shard,
     failOn: config2.failOn,
     ...driver.recordRole,
@@ -85118,6 +85240,10 @@ function interruptedReason(signal) {
 function cutShort(tested) {
   const lines = tested.flatMap((t) => t.incidents.map((i2) => tested.length > 1 ? `${t.agent}: ${i2}` : i2));
   return lines.length === 0 ? null : lines.join("; ");
+}
+function totalCpu(each) {
+  const known = each.filter((ms) => ms !== null);
+  return known.length === 0 ? null : known.reduce((a2, b) => a2 + b, 0);
 }
 function tlsRecord(secure) {
   return secure === null ? {} : { tls: secure.summary };
@@ -85214,6 +85340,7 @@ var init_run2 = __esm({
     init_setup3();
     init_progress();
     init_resources();
+    init_watch();
   }
 });
 
@@ -85223,7 +85350,7 @@ __export(serve_exports, {
   serveUntilStopped: () => serveUntilStopped,
   startCaseServer: () => startCaseServer
 });
-import path25 from "node:path";
+import path24 from "node:path";
 async function serveUntilStopped(server, signal, options = {}) {
   const reason = await new Promise((resolve6) => {
     server.once("stopRequested", (why) => resolve6(why));
@@ -85242,7 +85369,7 @@ async function startCaseServer(config2, logger, options = {}) {
   const { cases: cases2 } = selectForRun(config2);
   if (cases2.length === 0) throw new UsageError("no case is selected: check --cases and --exclude-cases");
   await checkDirectories([["the report directory", config2.outdir]]);
-  if (options.recordSelection !== false) await writeFileAtomic(path25.join(config2.outdir, SELECTION_FILE), selectionJson(cases2));
+  if (options.recordSelection !== false) await writeFileAtomic(path24.join(config2.outdir, SELECTION_FILE), selectionJson(cases2));
   const secure = config2.tls === null ? null : await prepareTls(config2.tls, { hosts: [config2.host], outdir: config2.outdir, serverFiles: false, needCertificate: true });
   const defs = new Map(cases2.filter(isRobustness).map((c5) => [c5.id, c5]));
   const server = await listenForCases(config2, cases2, {
@@ -85276,7 +85403,7 @@ var init_serve = __esm({
 
 // src/action.ts
 init_errors();
-import path26 from "node:path";
+import path25 from "node:path";
 import { Writable as Writable4 } from "node:stream";
 import { fileURLToPath as fileURLToPath6 } from "node:url";
 
@@ -87080,11 +87207,11 @@ var parser = new YargsParser({
   format,
   normalize,
   resolve: resolve2,
-  require: (path27) => {
+  require: (path26) => {
     if (typeof require2 !== "undefined") {
-      return require2(path27);
-    } else if (path27.match(/\.json$/)) {
-      return JSON.parse(readFileSync(path27, "utf8"));
+      return require2(path26);
+    } else if (path26.match(/\.json$/)) {
+      return JSON.parse(readFileSync(path26, "utf8"));
     } else {
       throw Error("only .json config files are supported in ESM");
     }
@@ -91342,7 +91469,7 @@ function actionArguments(env2) {
           argv.push(`${flag}=${v}`);
         break;
       case "string":
-        if (judging && name === "reports-directory") argv.push(`--junit=${path26.join(value, "junit.xml")}`, `--json=${path26.join(value, "summary.json")}`);
+        if (judging && name === "reports-directory") argv.push(`--junit=${path25.join(value, "junit.xml")}`, `--json=${path25.join(value, "summary.json")}`);
         else argv.push(`${flag}=${value}`);
         break;
     }

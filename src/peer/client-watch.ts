@@ -19,7 +19,7 @@ import { isRobustness, type PeerFacts, type PeerMemory } from '../play/attack-fi
 import type { ClientCrash, ClientEnd, NotRunFact, PeerFailureFact } from '../model/peer.js';
 import type { ClientProcess } from '../processes/client-process.js';
 import { TreeMemory, type MemoryWindow } from '../processes/tree-memory.js';
-import type { CaseOutcome } from './driver.js';
+import type { CaseOutcome } from './outcome.js';
 
 /** What the watch says of a case that never opened a connection. */
 const NEVER_OPENED: PeerMemory = { measured: false, why: 'the case never opened a connection' };

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import type { CatalogueCase } from '../../src/cases/types.js';
 import { catalogue } from '../../src/catalogue/registry.js';
-import { ClientWatch } from '../../src/drivers/client-watch.js';
+import { ClientWatch } from '../../src/peer/client-watch.js';
 import type { CaseOutcome } from '../../src/drivers/driver.js';
 import { shellQuote, startClient, type ClientProcess } from '../../src/processes/client-process.js';
 import { robustnessClientCases } from '../../src/robustness/index.js';
