@@ -235,5 +235,18 @@ export interface H2FloodFacts {
   } | null;
 }
 
+/**
+ * Every kind of raw attack, by its `kind`. A kind only one subgroup uses may declare itself beside
+ * its cases instead (declaration merging: `declare module '../cases/attack-types.js' { interface
+ * AttackKinds { 'slow-read': SlowReadAttack } }`); the engine plays a kind once its player is in
+ * fuzzing-client/attacks/play-attack.ts's table, which the compiler asks for.
+ */
+export interface AttackKinds {
+  growth: GrowthAttack;
+  probes: ProbesAttack;
+  crowd: CrowdAttack;
+  'h2-flood': H2FloodAttack;
+}
+
 /** An attack on a server under test (group 17). */
-export type ServerAttack = GrowthAttack | ProbesAttack | CrowdAttack | H2FloodAttack;
+export type ServerAttack = AttackKinds[keyof AttackKinds];

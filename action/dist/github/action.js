@@ -83484,12 +83484,361 @@ the normal client: ${count(facts.normal.requestBytes)} request bytes`,
 the normal client: ${answerText(facts.normal)}`
   };
 }
-var READY_WITHIN_MS;
+var READY_WITHIN_MS, crowdPlayer;
 var init_crowd = __esm({
   "src/fuzzing-client/attacks/crowd.ts"() {
     "use strict";
     init_attack_judges();
     READY_WITHIN_MS = 5e3;
+    crowdPlayer = {
+      async play(attack, on6) {
+        const facts = await runCrowd(attack, { label: "the normal client", size: 0, waitMs: attack.normalWaitMs }, on6.probe, on6.signal);
+        return { verdict: attack.judge(facts, on6.budgets), ...crowdLines(facts) };
+      }
+    };
+  }
+});
+
+// src/fuzzing-client/attacks/writers.ts
+function writeBytewise(socket, data, done) {
+  socket.setNoDelay(true);
+  let at = 0;
+  const next = (err) => {
+    if (err != null || socket.destroyed) return;
+    if (at >= data.length) {
+      done();
+      return;
+    }
+    const byte = data.subarray(at, at + 1);
+    at++;
+    socket.write(byte, next);
+  };
+  next();
+}
+function writePaced(socket, data, piece2, done, sample = () => void 0) {
+  socket.setNoDelay(true);
+  let at = 0;
+  let pieces = 0;
+  const next = () => {
+    if (socket.destroyed) return;
+    if (at >= data.length) {
+      done();
+      return;
+    }
+    const part = data.subarray(at, at + piece2.bytes);
+    at += part.length;
+    if (++pieces % SAMPLE_EVERY_PIECES === 0) sample();
+    socket.write(part, (err) => {
+      if (err == null) setTimeout(next, piece2.everyMs);
+    });
+  };
+  next();
+}
+function writeTrickle(socket, data, everyMs, wrote) {
+  socket.setNoDelay(true);
+  let at = 0;
+  const tick = () => {
+    if (socket.destroyed || at >= data.length) return;
+    socket.write(data.subarray(at, at + 1));
+    at++;
+    wrote();
+  };
+  tick();
+  return setInterval(tick, everyMs);
+}
+function writeStreamed(socket, parts, done, onPiece) {
+  let left2 = parts.totalBytes;
+  socket.write(parts.prefix);
+  const pump = () => {
+    while (left2 > 0) {
+      if (socket.destroyed) return;
+      onPiece?.();
+      const n3 = Math.min(parts.piece.length, left2);
+      left2 -= n3;
+      if (!socket.write(n3 === parts.piece.length ? parts.piece : parts.piece.subarray(0, n3))) {
+        socket.once("drain", pump);
+        return;
+      }
+    }
+    if (socket.destroyed) return;
+    socket.write(parts.suffix, (err) => {
+      if (err == null) done();
+    });
+  };
+  pump();
+}
+var SAMPLE_EVERY_PIECES;
+var init_writers = __esm({
+  "src/fuzzing-client/attacks/writers.ts"() {
+    "use strict";
+    SAMPLE_EVERY_PIECES = 16;
+  }
+});
+
+// src/fuzzing-client/attacks/probe.ts
+function requestHead(probe, normal) {
+  const text = probe.request?.(normal) ?? buildUpgradeRequest(normal);
+  return Buffer.from(probe.delivery?.kind === "streamed" ? text.replace(/\r\n$/, "") : text, "latin1");
+}
+function runProbe(target, probe, normal, signal, written) {
+  const t0 = performance.now();
+  let answeredAt = null;
+  return new Promise((resolve6) => {
+    const m = {
+      requestBytes: 0,
+      status: null,
+      answerMs: null,
+      closedMs: null,
+      closeCode: null,
+      trickled: 0,
+      peerReadBytes: void 0
+    };
+    let ending = null;
+    let done = false;
+    let timer = null;
+    let trickle = null;
+    let socket = null;
+    const head2 = requestHead(probe, normal);
+    const finish3 = () => {
+      if (done) return;
+      done = true;
+      if (timer !== null) clearTimeout(timer);
+      if (trickle !== null) clearInterval(trickle);
+      signal?.removeEventListener("abort", onAbort);
+      if (m.requestBytes === 0 && socket !== null)
+        m.requestBytes = probe.delivery?.kind === "streamed" ? socket.bytesWritten : Math.min(head2.length, socket.bytesWritten);
+      socket?.destroy();
+      resolve6({
+        label: probe.label,
+        size: probe.size,
+        waitMs: probe.waitMs,
+        ...m,
+        ending: ending ?? "closed",
+        elapsedMs: (answeredAt ?? performance.now()) - t0
+      });
+    };
+    const onAbort = () => {
+      ending ??= "timeout";
+      finish3();
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+    const wait = () => {
+      if (timer !== null) clearTimeout(timer);
+      timer = setTimeout(() => {
+        ending ??= "timeout";
+        finish3();
+      }, probe.waitMs);
+    };
+    wait();
+    socket = connectTo(
+      target,
+      (s) => new ProbeConnection(s, probe, m, head2, {
+        finish: finish3,
+        wait,
+        ended: (how) => ending ??= how,
+        setTrickle: (t) => trickle = t,
+        answered: () => answeredAt ??= performance.now(),
+        written: () => written?.()
+      }),
+      () => {
+        ending = "refused";
+        finish3();
+      }
+    );
+    if (done) socket.destroy();
+  });
+}
+function probeLines(probes) {
+  return {
+    request: probes.map((p) => `${p.label}: ${count(p.requestBytes)} request bytes${p.trickled > 0 ? `, ${count(p.trickled)} payload bytes trickled` : ""}`).join("\n"),
+    response: probes.map(
+      (p) => `${p.label}: ${answerText(p)}${p.closedMs === null ? "" : `; ended ${Math.round(p.closedMs)} ms after the frame header${p.closeCode === null ? "" : ` (close ${p.closeCode})`}`}`
+    ).join("\n")
+  };
+}
+var MAX_ANSWER_HEAD, ProbeConnection, probesPlayer;
+var init_probe2 = __esm({
+  "src/fuzzing-client/attacks/probe.ts"() {
+    "use strict";
+    init_attack_judges();
+    init_client_handshake();
+    init_constants();
+    init_frame_reader();
+    init_handshake();
+    init_play_case();
+    init_writers();
+    init_kernel_queues();
+    MAX_ANSWER_HEAD = 64 * 1024;
+    ProbeConnection = class {
+      constructor(socket, probe, m, request, hooks) {
+        this.socket = socket;
+        this.probe = probe;
+        this.m = m;
+        this.hooks = hooks;
+        this.finish = hooks.finish;
+        this.wait = hooks.wait;
+        socket.on("data", (chunk) => this.onData(chunk));
+        socket.on("error", (err) => {
+          if (err.code === "ECONNRESET" || err.code === "EPIPE") hooks.ended("reset");
+        });
+        socket.on("close", () => {
+          hooks.ended("closed");
+          this.onEnd();
+          this.finish();
+        });
+        this.wait();
+        this.write(request);
+      }
+      socket;
+      probe;
+      m;
+      hooks;
+      head = new HeadReader(MAX_ANSWER_HEAD);
+      frames = null;
+      sink = this.closeSink();
+      headerAt = null;
+      writtenAt = null;
+      closePayload = [];
+      finish;
+      wait;
+      /** Writes the request head as the probe's delivery says; its end (or a streamed header's start) is where the answer time starts. */
+      write(request) {
+        const delivery = this.probe.delivery;
+        const m = this.m;
+        const whole = () => {
+          this.writtenAt = performance.now();
+          m.requestBytes = request.length;
+          this.hooks.written();
+        };
+        if (delivery === void 0) {
+          this.socket.write(request, (err) => {
+            if (err == null) whole();
+          });
+        } else if (delivery.kind === "bytewise") {
+          writeBytewise(this.socket, request, () => {
+            whole();
+            this.wait();
+          });
+        } else if (delivery.kind === "paced") {
+          m.peerReadBytes = null;
+          writePaced(
+            this.socket,
+            request,
+            { bytes: delivery.pieceBytes, everyMs: delivery.everyMs },
+            () => {
+              this.sampleRead();
+              whole();
+              this.wait();
+            },
+            // The time wsgate takes to write the pieces is its own (a starved wsgate paces slower), not
+            // the server's: the wait starts again as they go. A piece is written once the kernel took the
+            // one before, so a server that stops reading stops them, and its wait runs out.
+            () => {
+              this.sampleRead();
+              this.wait();
+            }
+          );
+        } else if (delivery.kind === "trickle") {
+          this.hooks.written();
+          this.hooks.setTrickle(writeTrickle(this.socket, request, delivery.everyMs, () => m.requestBytes += 1));
+        } else {
+          this.writtenAt = performance.now();
+          this.hooks.written();
+          const piece2 = Buffer.alloc(Math.min(delivery.pieceBytes, delivery.totalBytes), "a");
+          const prefix = Buffer.concat([request, Buffer.from(`${delivery.header}: `, "latin1")]);
+          m.peerReadBytes = null;
+          writeStreamed(
+            this.socket,
+            { prefix, piece: piece2, totalBytes: delivery.totalBytes, suffix: Buffer.from("\r\n\r\n", "latin1") },
+            () => {
+              m.requestBytes = prefix.length + delivery.totalBytes + 4;
+            },
+            () => this.sampleRead()
+          );
+        }
+      }
+      onData(chunk) {
+        if (this.frames !== null) {
+          this.frames.push(chunk, this.sink);
+          return;
+        }
+        const read = this.head.push(chunk);
+        if (read === "more") return;
+        const now = performance.now();
+        if (this.m.peerReadBytes !== void 0) this.sampleRead();
+        this.hooks.answered();
+        this.m.answerMs = Math.max(0, now - (this.writtenAt ?? now));
+        if (this.m.requestBytes === 0) this.m.requestBytes = this.socket.bytesWritten;
+        const text = read === "too-big" ? chunk.toString("latin1", 0, 64) : read.head.toString("latin1", 0, 64);
+        const status = /^HTTP\/1\.[01] (\d{3})/.exec(text);
+        this.m.status = status === null ? 0 : Number(status[1]);
+        if (this.m.status !== 101 || this.probe.afterOpen === void 0 || read === "too-big") {
+          this.finish();
+          return;
+        }
+        this.open(read.rest);
+      }
+      /** How much of what wsgate flushed the server's process has read now, kept when the most so far. */
+      sampleRead() {
+        const queues = connectionQueues(this.socket);
+        if (queues === null) return;
+        const flushed = this.socket.bytesWritten - this.socket.writableLength;
+        this.m.peerReadBytes = Math.max(this.m.peerReadBytes ?? 0, flushed - queues.ourUnacked - queues.peerUnread);
+      }
+      /** The server ended TCP: after the frame header, that is its refusal (unless a close frame came first). */
+      onEnd() {
+        if (this.headerAt !== null && this.m.closedMs === null) this.m.closedMs = performance.now() - this.headerAt;
+      }
+      /** After the 101: the frame header, the trickle, and the server's frames read for a close. */
+      open(rest) {
+        const after = this.probe.afterOpen;
+        if (after === void 0) return;
+        this.frames = new FrameReader({ requireMask: false, refuseMask: false, compressionNegotiated: true, maxFramePayload: 0 });
+        this.socket.write(after.head);
+        this.headerAt = performance.now();
+        this.wait();
+        if (rest.length > 0) this.frames.push(rest, this.sink);
+        const t = after.trickle;
+        if (t === void 0) return;
+        const piece2 = Buffer.alloc(t.pieceBytes);
+        this.hooks.setTrickle(
+          setInterval(() => {
+            if (this.m.trickled >= t.totalBytes || this.socket.destroyed) return;
+            this.socket.write(piece2);
+            this.m.trickled += piece2.length;
+          }, t.everyMs)
+        );
+      }
+      /** Notes the server's close frame (its code) and ends the probe there. */
+      closeSink() {
+        return {
+          onViolation: () => void 0,
+          onFrameBegin: (h3) => {
+            if (h3.opcode === Opcode.Close) this.closePayload = [];
+          },
+          onFrameData: (chunk) => {
+            if (this.closePayload.length < 4) this.closePayload.push(Buffer.from(chunk));
+          },
+          onFrameEnd: (h3) => {
+            if (h3.opcode !== Opcode.Close || this.headerAt === null) return;
+            const payload2 = Buffer.concat(this.closePayload);
+            this.m.closeCode = payload2.length >= 2 ? payload2.readUInt16BE(0) : 1005;
+            this.m.closedMs = performance.now() - this.headerAt;
+            this.finish();
+          }
+        };
+      }
+    };
+    probesPlayer = {
+      async play(attack, on6) {
+        const played2 = [];
+        for (const p of attack.probes) {
+          if (on6.stopped()) break;
+          played2.push(await on6.probe(p));
+        }
+        return { verdict: attack.judge(played2, on6.budgets), ...probeLines(played2) };
+      }
+    };
   }
 });
 
@@ -83506,11 +83855,13 @@ async function runGrowth(attack, play2, stopped) {
   await run.again(1, TRIES);
   return { probes: run.probes, base: run.best(1), largest: run.best(largest), quarter: largest >= 4 ? run.best(quarter) : null, cap };
 }
-var SIZE_REFUSALS, TRIES, BISECTIONS, GrowthRun;
+var SIZE_REFUSALS, TRIES, BISECTIONS, GrowthRun, growthPlayer;
 var init_growth = __esm({
   "src/fuzzing-client/attacks/growth.ts"() {
     "use strict";
     init_client_handshake();
+    init_budgets();
+    init_probe2();
     SIZE_REFUSALS = /* @__PURE__ */ new Set([413, 414, 431, 494]);
     TRIES = 3;
     BISECTIONS = 4;
@@ -83587,6 +83938,12 @@ var init_growth = __esm({
       best(n3) {
         const times = this.probes.filter((p) => p.size === n3 && p.answerMs !== null && this.kind(p) === "taken").map((p) => p.answerMs ?? 0);
         return { size: n3, ms: times.length === 0 ? 0 : Math.min(...times) };
+      }
+    };
+    growthPlayer = {
+      async play(attack, on6) {
+        const facts = await runGrowth({ ...attack, stopAfterMs: scaledMs(attack.stopAfterMs, on6.budgets) }, (p) => on6.probe(p), on6.stopped);
+        return { verdict: attack.judge(facts, on6.budgets), ...probeLines(facts.probes) };
       }
     };
   }
@@ -84038,341 +84395,27 @@ function floodLines(f) {
   const answers = f.answers === null ? "" : `; then wsgate read ${n3(f.answers.read)} answers, ${n3(f.answers.inKernel)} of them within the ${n3(f.answers.kernelBytes)} bytes the kernel held`;
   return { request, response: `${ended}; ${read}; ${n3(f.resetsIn)} RST_STREAM and ${n3(f.responsesIn)} HEADERS from the server${answers}` };
 }
-var UNIT_WORDS;
+var h2FloodPlayer, UNIT_WORDS;
 var init_h2_flood_lines = __esm({
   "src/fuzzing-client/attacks/h2-flood-lines.ts"() {
     "use strict";
+    init_budgets();
     init_h2_frames();
+    init_h2_cut_blocks();
+    init_h2_flood();
+    h2FloodPlayer = {
+      transport: "h2",
+      async play(attack, on6) {
+        const facts = attack.flood === "cut-blocks" ? await runCutBlocks(on6.target, attack, on6.signal) : await runH2Flood(on6.target, attack, scaledMs(attack.graceMs, on6.budgets), on6.signal);
+        return { verdict: attack.judge(facts, on6.budgets), ...floodLines(facts) };
+      }
+    };
     UNIT_WORDS = {
       "rapid-reset": "streams opened (HEADERS, an extended CONNECT) and reset (RST_STREAM CANCEL)",
       continuation: "CONTINUATION frames of one header block (HEADERS without END_HEADERS on stream 1)",
       ping: "PING frames",
       requests: "requests (HEADERS, a GET with END_STREAM) whose answers wsgate does not read",
       "cut-blocks": "connections, each an unfinished header block (HEADERS without END_HEADERS, 20 CONTINUATION frames) cut by a TCP reset"
-    };
-  }
-});
-
-// src/fuzzing-client/attacks/writers.ts
-function writeBytewise(socket, data, done) {
-  socket.setNoDelay(true);
-  let at = 0;
-  const next = (err) => {
-    if (err != null || socket.destroyed) return;
-    if (at >= data.length) {
-      done();
-      return;
-    }
-    const byte = data.subarray(at, at + 1);
-    at++;
-    socket.write(byte, next);
-  };
-  next();
-}
-function writePaced(socket, data, piece2, done, sample = () => void 0) {
-  socket.setNoDelay(true);
-  let at = 0;
-  let pieces = 0;
-  const next = () => {
-    if (socket.destroyed) return;
-    if (at >= data.length) {
-      done();
-      return;
-    }
-    const part = data.subarray(at, at + piece2.bytes);
-    at += part.length;
-    if (++pieces % SAMPLE_EVERY_PIECES === 0) sample();
-    socket.write(part, (err) => {
-      if (err == null) setTimeout(next, piece2.everyMs);
-    });
-  };
-  next();
-}
-function writeTrickle(socket, data, everyMs, wrote) {
-  socket.setNoDelay(true);
-  let at = 0;
-  const tick = () => {
-    if (socket.destroyed || at >= data.length) return;
-    socket.write(data.subarray(at, at + 1));
-    at++;
-    wrote();
-  };
-  tick();
-  return setInterval(tick, everyMs);
-}
-function writeStreamed(socket, parts, done, onPiece) {
-  let left2 = parts.totalBytes;
-  socket.write(parts.prefix);
-  const pump = () => {
-    while (left2 > 0) {
-      if (socket.destroyed) return;
-      onPiece?.();
-      const n3 = Math.min(parts.piece.length, left2);
-      left2 -= n3;
-      if (!socket.write(n3 === parts.piece.length ? parts.piece : parts.piece.subarray(0, n3))) {
-        socket.once("drain", pump);
-        return;
-      }
-    }
-    if (socket.destroyed) return;
-    socket.write(parts.suffix, (err) => {
-      if (err == null) done();
-    });
-  };
-  pump();
-}
-var SAMPLE_EVERY_PIECES;
-var init_writers = __esm({
-  "src/fuzzing-client/attacks/writers.ts"() {
-    "use strict";
-    SAMPLE_EVERY_PIECES = 16;
-  }
-});
-
-// src/fuzzing-client/attacks/probe.ts
-function requestHead(probe, normal) {
-  const text = probe.request?.(normal) ?? buildUpgradeRequest(normal);
-  return Buffer.from(probe.delivery?.kind === "streamed" ? text.replace(/\r\n$/, "") : text, "latin1");
-}
-function runProbe(target, probe, normal, signal, written) {
-  const t0 = performance.now();
-  let answeredAt = null;
-  return new Promise((resolve6) => {
-    const m = {
-      requestBytes: 0,
-      status: null,
-      answerMs: null,
-      closedMs: null,
-      closeCode: null,
-      trickled: 0,
-      peerReadBytes: void 0
-    };
-    let ending = null;
-    let done = false;
-    let timer = null;
-    let trickle = null;
-    let socket = null;
-    const head2 = requestHead(probe, normal);
-    const finish3 = () => {
-      if (done) return;
-      done = true;
-      if (timer !== null) clearTimeout(timer);
-      if (trickle !== null) clearInterval(trickle);
-      signal?.removeEventListener("abort", onAbort);
-      if (m.requestBytes === 0 && socket !== null)
-        m.requestBytes = probe.delivery?.kind === "streamed" ? socket.bytesWritten : Math.min(head2.length, socket.bytesWritten);
-      socket?.destroy();
-      resolve6({
-        label: probe.label,
-        size: probe.size,
-        waitMs: probe.waitMs,
-        ...m,
-        ending: ending ?? "closed",
-        elapsedMs: (answeredAt ?? performance.now()) - t0
-      });
-    };
-    const onAbort = () => {
-      ending ??= "timeout";
-      finish3();
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
-    const wait = () => {
-      if (timer !== null) clearTimeout(timer);
-      timer = setTimeout(() => {
-        ending ??= "timeout";
-        finish3();
-      }, probe.waitMs);
-    };
-    wait();
-    socket = connectTo(
-      target,
-      (s) => new ProbeConnection(s, probe, m, head2, {
-        finish: finish3,
-        wait,
-        ended: (how) => ending ??= how,
-        setTrickle: (t) => trickle = t,
-        answered: () => answeredAt ??= performance.now(),
-        written: () => written?.()
-      }),
-      () => {
-        ending = "refused";
-        finish3();
-      }
-    );
-    if (done) socket.destroy();
-  });
-}
-var MAX_ANSWER_HEAD, ProbeConnection;
-var init_probe2 = __esm({
-  "src/fuzzing-client/attacks/probe.ts"() {
-    "use strict";
-    init_client_handshake();
-    init_constants();
-    init_frame_reader();
-    init_handshake();
-    init_play_case();
-    init_writers();
-    init_kernel_queues();
-    MAX_ANSWER_HEAD = 64 * 1024;
-    ProbeConnection = class {
-      constructor(socket, probe, m, request, hooks) {
-        this.socket = socket;
-        this.probe = probe;
-        this.m = m;
-        this.hooks = hooks;
-        this.finish = hooks.finish;
-        this.wait = hooks.wait;
-        socket.on("data", (chunk) => this.onData(chunk));
-        socket.on("error", (err) => {
-          if (err.code === "ECONNRESET" || err.code === "EPIPE") hooks.ended("reset");
-        });
-        socket.on("close", () => {
-          hooks.ended("closed");
-          this.onEnd();
-          this.finish();
-        });
-        this.wait();
-        this.write(request);
-      }
-      socket;
-      probe;
-      m;
-      hooks;
-      head = new HeadReader(MAX_ANSWER_HEAD);
-      frames = null;
-      sink = this.closeSink();
-      headerAt = null;
-      writtenAt = null;
-      closePayload = [];
-      finish;
-      wait;
-      /** Writes the request head as the probe's delivery says; its end (or a streamed header's start) is where the answer time starts. */
-      write(request) {
-        const delivery = this.probe.delivery;
-        const m = this.m;
-        const whole = () => {
-          this.writtenAt = performance.now();
-          m.requestBytes = request.length;
-          this.hooks.written();
-        };
-        if (delivery === void 0) {
-          this.socket.write(request, (err) => {
-            if (err == null) whole();
-          });
-        } else if (delivery.kind === "bytewise") {
-          writeBytewise(this.socket, request, () => {
-            whole();
-            this.wait();
-          });
-        } else if (delivery.kind === "paced") {
-          m.peerReadBytes = null;
-          writePaced(
-            this.socket,
-            request,
-            { bytes: delivery.pieceBytes, everyMs: delivery.everyMs },
-            () => {
-              this.sampleRead();
-              whole();
-              this.wait();
-            },
-            // The time wsgate takes to write the pieces is its own (a starved wsgate paces slower), not
-            // the server's: the wait starts again as they go. A piece is written once the kernel took the
-            // one before, so a server that stops reading stops them, and its wait runs out.
-            () => {
-              this.sampleRead();
-              this.wait();
-            }
-          );
-        } else if (delivery.kind === "trickle") {
-          this.hooks.written();
-          this.hooks.setTrickle(writeTrickle(this.socket, request, delivery.everyMs, () => m.requestBytes += 1));
-        } else {
-          this.writtenAt = performance.now();
-          this.hooks.written();
-          const piece2 = Buffer.alloc(Math.min(delivery.pieceBytes, delivery.totalBytes), "a");
-          const prefix = Buffer.concat([request, Buffer.from(`${delivery.header}: `, "latin1")]);
-          m.peerReadBytes = null;
-          writeStreamed(
-            this.socket,
-            { prefix, piece: piece2, totalBytes: delivery.totalBytes, suffix: Buffer.from("\r\n\r\n", "latin1") },
-            () => {
-              m.requestBytes = prefix.length + delivery.totalBytes + 4;
-            },
-            () => this.sampleRead()
-          );
-        }
-      }
-      onData(chunk) {
-        if (this.frames !== null) {
-          this.frames.push(chunk, this.sink);
-          return;
-        }
-        const read = this.head.push(chunk);
-        if (read === "more") return;
-        const now = performance.now();
-        if (this.m.peerReadBytes !== void 0) this.sampleRead();
-        this.hooks.answered();
-        this.m.answerMs = Math.max(0, now - (this.writtenAt ?? now));
-        if (this.m.requestBytes === 0) this.m.requestBytes = this.socket.bytesWritten;
-        const text = read === "too-big" ? chunk.toString("latin1", 0, 64) : read.head.toString("latin1", 0, 64);
-        const status = /^HTTP\/1\.[01] (\d{3})/.exec(text);
-        this.m.status = status === null ? 0 : Number(status[1]);
-        if (this.m.status !== 101 || this.probe.afterOpen === void 0 || read === "too-big") {
-          this.finish();
-          return;
-        }
-        this.open(read.rest);
-      }
-      /** How much of what wsgate flushed the server's process has read now, kept when the most so far. */
-      sampleRead() {
-        const queues = connectionQueues(this.socket);
-        if (queues === null) return;
-        const flushed = this.socket.bytesWritten - this.socket.writableLength;
-        this.m.peerReadBytes = Math.max(this.m.peerReadBytes ?? 0, flushed - queues.ourUnacked - queues.peerUnread);
-      }
-      /** The server ended TCP: after the frame header, that is its refusal (unless a close frame came first). */
-      onEnd() {
-        if (this.headerAt !== null && this.m.closedMs === null) this.m.closedMs = performance.now() - this.headerAt;
-      }
-      /** After the 101: the frame header, the trickle, and the server's frames read for a close. */
-      open(rest) {
-        const after = this.probe.afterOpen;
-        if (after === void 0) return;
-        this.frames = new FrameReader({ requireMask: false, refuseMask: false, compressionNegotiated: true, maxFramePayload: 0 });
-        this.socket.write(after.head);
-        this.headerAt = performance.now();
-        this.wait();
-        if (rest.length > 0) this.frames.push(rest, this.sink);
-        const t = after.trickle;
-        if (t === void 0) return;
-        const piece2 = Buffer.alloc(t.pieceBytes);
-        this.hooks.setTrickle(
-          setInterval(() => {
-            if (this.m.trickled >= t.totalBytes || this.socket.destroyed) return;
-            this.socket.write(piece2);
-            this.m.trickled += piece2.length;
-          }, t.everyMs)
-        );
-      }
-      /** Notes the server's close frame (its code) and ends the probe there. */
-      closeSink() {
-        return {
-          onViolation: () => void 0,
-          onFrameBegin: (h3) => {
-            if (h3.opcode === Opcode.Close) this.closePayload = [];
-          },
-          onFrameData: (chunk) => {
-            if (this.closePayload.length < 4) this.closePayload.push(Buffer.from(chunk));
-          },
-          onFrameEnd: (h3) => {
-            if (h3.opcode !== Opcode.Close || this.headerAt === null) return;
-            const payload2 = Buffer.concat(this.closePayload);
-            this.m.closeCode = payload2.length >= 2 ? payload2.readUInt16BE(0) : 1005;
-            this.m.closedMs = performance.now() - this.headerAt;
-            this.finish();
-          }
-        };
-      }
     };
   }
 });
@@ -84391,65 +84434,53 @@ async function playAttack(target, def, info, settings) {
     httpResponse: played2.response,
     isServer: false,
     // An HTTP/2 flood (17.5) is one HTTP/2 connection; the other attacks are raw HTTP/1.1 ones.
-    transport: def.attack.kind === "h2-flood" ? "h2" : null
+    transport: playerOf(def.attack).transport ?? null
   });
 }
-async function play(target, attack, signal, settings) {
+function playerOf(attack) {
+  return PLAYERS[attack.kind];
+}
+function play(target, attack, signal, settings) {
   const normal = () => ({
     host: targetHostPort(target),
     target: target.resource,
     key: newClientKey(settings.randomBytes),
     headers: [["User-Agent", settings.userAgent]]
   });
-  const stopped = () => signal?.aborted === true;
   const budgets = settings.budgets ?? DEFAULT_BUDGETS;
-  const scaled = (probe2) => ({ ...probe2, waitMs: waitFor(probe2, budgets) });
-  const probe = (p, s = signal, written) => runProbe(target, scaled(p), normal(), s, written);
-  if (attack.kind === "growth") {
-    const facts = await runGrowth({ ...attack, stopAfterMs: scaledMs(attack.stopAfterMs, budgets) }, (p) => probe(p), stopped);
-    return { verdict: attack.judge(facts, budgets), ...probeLines(facts.probes) };
-  }
-  if (attack.kind === "crowd") {
-    const facts = await runCrowd(attack, { label: "the normal client", size: 0, waitMs: attack.normalWaitMs }, probe, signal);
-    return { verdict: attack.judge(facts, budgets), ...crowdLines(facts) };
-  }
-  if (attack.kind === "h2-flood") {
-    const facts = attack.flood === "cut-blocks" ? await runCutBlocks(target, attack, signal) : await runH2Flood(target, attack, scaledMs(attack.graceMs, budgets), signal);
-    return { verdict: attack.judge(facts, budgets), ...floodLines(facts) };
-  }
-  const played2 = [];
-  for (const p of attack.probes) {
-    if (stopped()) break;
-    played2.push(await probe(p));
-  }
-  return { verdict: attack.judge(played2, budgets), ...probeLines(played2) };
+  const scaled = (probe) => ({ ...probe, waitMs: waitFor(probe, budgets) });
+  const ground = {
+    target,
+    signal,
+    settings,
+    budgets,
+    probe: (p, s = signal, written) => runProbe(target, scaled(p), normal(), s, written),
+    stopped: () => signal?.aborted === true
+  };
+  return playerOf(attack).play(attack, ground);
 }
 function waitFor(probe, budgets) {
   return probe.delivery?.kind === "trickle" ? budgets.stallMs : scaledMs(probe.waitMs, budgets);
 }
-function probeLines(probes) {
-  return {
-    request: probes.map((p) => `${p.label}: ${count(p.requestBytes)} request bytes${p.trickled > 0 ? `, ${count(p.trickled)} payload bytes trickled` : ""}`).join("\n"),
-    response: probes.map(
-      (p) => `${p.label}: ${answerText(p)}${p.closedMs === null ? "" : `; ended ${Math.round(p.closedMs)} ms after the frame header${p.closeCode === null ? "" : ` (close ${p.closeCode})`}`}`
-    ).join("\n")
-  };
-}
+var PLAYERS;
 var init_play_attack = __esm({
   "src/fuzzing-client/attacks/play-attack.ts"() {
     "use strict";
     init_budgets();
-    init_attack_judges();
     init_bare_result();
     init_case_runner();
     init_client_handshake();
     init_play_case();
     init_crowd();
     init_growth();
-    init_h2_cut_blocks();
-    init_h2_flood();
     init_h2_flood_lines();
     init_probe2();
+    PLAYERS = {
+      growth: growthPlayer,
+      probes: probesPlayer,
+      crowd: crowdPlayer,
+      "h2-flood": h2FloodPlayer
+    };
   }
 });
 

@@ -8,6 +8,7 @@
 import { setMaxListeners } from 'node:events';
 import type { AttackProbe, CrowdAttack, CrowdFacts, ProbeFacts } from '../../cases/attack-types.js';
 import { answerText, count } from '../../robustness/attack-judges.js';
+import type { AttackPlayer } from './player.js';
 
 /** How the plan plays a probe (the engine's runProbe, bound to the target): `written` once its request is out. */
 export type PlayCrowdProbe = (probe: AttackProbe, signal: AbortSignal | undefined, written?: () => void) => Promise<ProbeFacts>;
@@ -55,3 +56,11 @@ export function crowdLines(facts: CrowdFacts): { request: string; response: stri
     response: `the crowd: ${told}\nthe normal client: ${answerText(facts.normal)}`,
   };
 }
+
+/** A crowd of connections, then a normal client beside them. */
+export const crowdPlayer: AttackPlayer<CrowdAttack> = {
+  async play(attack, on) {
+    const facts = await runCrowd(attack, { label: 'the normal client', size: 0, waitMs: attack.normalWaitMs }, on.probe, on.signal);
+    return { verdict: attack.judge(facts, on.budgets), ...crowdLines(facts) };
+  },
+};

@@ -6,6 +6,9 @@
  */
 import type { AttackProbe, GrowthAttack, GrowthFacts, ProbeFacts, SizedTime } from '../../cases/attack-types.js';
 import { buildUpgradeRequest } from '../../protocol/client-handshake.js';
+import { scaledMs } from '../../cases/data/budgets.js';
+import type { AttackPlayer } from './player.js';
+import { probeLines } from './probe.js';
 
 /** Statuses of an HTTP layer refusing a request for its size, before any WebSocket code reads it. */
 const SIZE_REFUSALS: ReadonlySet<number> = new Set([413, 414, 431, 494]);
@@ -124,3 +127,11 @@ export async function runGrowth(attack: GrowthAttack, play: PlayProbe, stopped: 
   await run.again(1, TRIES);
   return { probes: run.probes, base: run.best(1), largest: run.best(largest), quarter: largest >= 4 ? run.best(quarter) : null, cap };
 }
+
+/** A header grown until the HTTP layer refuses it, its answer times the figures (its stop time under the run's `time` budget). */
+export const growthPlayer: AttackPlayer<GrowthAttack> = {
+  async play(attack, on) {
+    const facts = await runGrowth({ ...attack, stopAfterMs: scaledMs(attack.stopAfterMs, on.budgets) }, (p) => on.probe(p), on.stopped);
+    return { verdict: attack.judge(facts, on.budgets), ...probeLines(facts.probes) };
+  },
+};

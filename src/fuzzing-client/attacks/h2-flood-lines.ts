@@ -1,6 +1,22 @@
-/** The report's request and response lines of an HTTP/2 flood (17.5): what wsgate wrote, what the server sent and did. */
-import type { H2Flood, H2FloodFacts } from '../../cases/attack-types.js';
+/** An HTTP/2 flood (17.5) played, and the report's request and response lines: what wsgate wrote, what the server sent and did. */
+import type { H2Flood, H2FloodAttack, H2FloodFacts } from '../../cases/attack-types.js';
+import { scaledMs } from '../../cases/data/budgets.js';
 import { h2ErrorName } from '../../protocol/h2-frames.js';
+import { runCutBlocks } from './h2-cut-blocks.js';
+import { runH2Flood } from './h2-flood.js';
+import type { AttackPlayer } from './player.js';
+
+/** One HTTP/2 connection flooded (or, `cut-blocks`, a connection each), its grace under the run's `time` budget. */
+export const h2FloodPlayer: AttackPlayer<H2FloodAttack> = {
+  transport: 'h2',
+  async play(attack, on) {
+    const facts =
+      attack.flood === 'cut-blocks'
+        ? await runCutBlocks(on.target, attack, on.signal)
+        : await runH2Flood(on.target, attack, scaledMs(attack.graceMs, on.budgets), on.signal);
+    return { verdict: attack.judge(facts, on.budgets), ...floodLines(facts) };
+  },
+};
 
 /** What each flood's unit is, for the report. */
 const UNIT_WORDS: Readonly<Record<H2Flood, string>> = {

@@ -6,7 +6,9 @@
  * and nothing the server sends is kept beyond its response head and a close frame.
  */
 import type { Socket } from 'node:net';
-import type { AttackProbe, ProbeFacts } from '../../cases/attack-types.js';
+import type { AttackProbe, ProbeFacts, ProbesAttack } from '../../cases/attack-types.js';
+import { answerText, count } from '../../robustness/attack-judges.js';
+import type { AttackPlayer } from './player.js';
 import { buildUpgradeRequest, type UpgradeRequestSpec } from '../../protocol/client-handshake.js';
 import { Opcode } from '../../protocol/constants.js';
 import { FrameReader, type FrameHeader, type FrameSink } from '../../protocol/frame-reader.js';
@@ -294,4 +296,31 @@ class ProbeConnection {
       },
     };
   }
+}
+
+/** Fixed probes, one connection each, one after another, judged together. */
+export const probesPlayer: AttackPlayer<ProbesAttack> = {
+  async play(attack, on) {
+    const played: ProbeFacts[] = [];
+    for (const p of attack.probes) {
+      if (on.stopped()) break;
+      played.push(await on.probe(p));
+    }
+    return { verdict: attack.judge(played, on.budgets), ...probeLines(played) };
+  },
+};
+
+/** One line per probe: what was written, what came back. */
+export function probeLines(probes: readonly ProbeFacts[]): { request: string; response: string } {
+  return {
+    request: probes
+      .map((p) => `${p.label}: ${count(p.requestBytes)} request bytes${p.trickled > 0 ? `, ${count(p.trickled)} payload bytes trickled` : ''}`)
+      .join('\n'),
+    response: probes
+      .map(
+        (p) =>
+          `${p.label}: ${answerText(p)}${p.closedMs === null ? '' : `; ended ${Math.round(p.closedMs)} ms after the frame header${p.closeCode === null ? '' : ` (close ${p.closeCode})`}`}`,
+      )
+      .join('\n'),
+  };
 }
