@@ -38,6 +38,7 @@ const OUTSIDE = [
 const NOT_OUTSIDE: Record<string, string> = {
   'test/ci/workflows.test.ts': 'reads the workflows and .ci/ scripts as text',
   'test/ci/fresh-machine.test.ts': 'this file',
+  'test/peer/watch.test.ts': 'names launchBrowser in its scan of the source; launches no browser',
   'test/wstest/spec-file.test.ts': "'curl/8' is an agent name in a spec",
 };
 
