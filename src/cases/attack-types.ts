@@ -140,6 +140,8 @@ export interface CrowdFacts {
   readonly ready: number;
   /** The normal client's request, played once the crowd's were written. */
   readonly normal: ProbeFacts;
+  /** The address the normal client came from when it was not the crowd's (another loopback address), or null: the same as the crowd's. */
+  readonly normalFrom: string | null;
 }
 
 /**

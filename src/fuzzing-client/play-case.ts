@@ -27,10 +27,15 @@ import { hostPort } from '../util/host-port.js';
  * A TCP (ws://) or TLS (wss://) connection to the server; `ready` once it can carry the opening
  * handshake, `failed` with a one-line reason (naming TLS for a TLS failure) if it cannot.
  */
+/** The local address to connect from, when the target names one. */
+function from(target: ServerTarget): { localAddress?: string } {
+  return target.localAddress === undefined ? {} : { localAddress: target.localAddress };
+}
+
 export function connectTo(target: ServerTarget, ready: (socket: net.Socket) => void, failed: (reason: string) => void): net.Socket {
   const secure = target.tls ?? null;
   if (secure === null) {
-    const socket = net.connect({ host: target.host, port: target.port });
+    const socket = net.connect({ host: target.host, port: target.port, ...from(target) });
     const onError = (err: NodeJS.ErrnoException): void => failed(`could not connect to ${targetHostPort(target)}: ${err.code ?? err.message}`);
     socket.once('error', onError);
     socket.once('connect', () => {
@@ -43,6 +48,7 @@ export function connectTo(target: ServerTarget, ready: (socket: net.Socket) => v
   const socket = tls.connect({
     host: target.host,
     port: target.port,
+    ...from(target),
     // SNI carries names only (RFC 6066 §3); an address is checked against the certificate's IP names.
     ...(net.isIP(target.host) === 0 ? { servername: target.host } : {}),
     ...(secure.ca !== null ? { ca: secure.ca } : {}),

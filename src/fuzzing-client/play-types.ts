@@ -12,6 +12,8 @@ export interface ServerTarget {
   tls?: ClientTls | null;
   /** WebSockets over HTTP/2 (RFC 8441): h2c with prior knowledge, or TLS with ALPN "h2". */
   http2?: boolean;
+  /** The address wsgate connects from (another loopback address than the others: a client apart), or absent: the system's choice. */
+  localAddress?: string;
 }
 
 /** How the fuzzing client checks a wss:// server's certificate. */

@@ -46,7 +46,7 @@ function row(j: Judgement, name: string): [string, number, number | null, boolea
 }
 
 function crowd(normal: Partial<ProbeFacts>, others: Partial<ProbeFacts> = { status: 101 }): CrowdFacts {
-  return { crowd: [probe(others), probe({ status: 101 })], ready: 2, normal: probe(normal) };
+  return { crowd: [probe(others), probe({ status: 101 })], ready: 2, normal: probe(normal), normalFrom: null };
 }
 
 test("crowd: the normal client's 101 just past its budget (1,000 ms) fails on answer-ms alone; at it, passes", () => {

@@ -136,3 +136,19 @@ test('Slowloris (17.1.10): a server with no timeout on a request head FAILED at 
   t.diagnostic(text);
   assert.match(text, /^The server (answered HTTP 408|dropped the connection \((closed|reset)\)) [\d,.]+ ms after the request began \(stall budget 3,000 ms\)/);
 });
+
+test('half-open upgrades (17.1.11): a server that caps connections per client address passes, its normal client coming from another loopback address; the same cap on all connections together FAILED', async (t) => {
+  const good = await robustness(['--server', brokenServer('caps-per-address'), '--cases', '17.1.11']);
+  assert.equal(good.code, 0, good.out);
+  const goodText = await good.result('17.1.11');
+  t.diagnostic(`caps per address: ${goodText}`);
+  // The 500 came from one address: 100 held, 400 dropped; the normal client, from 127.0.0.2, got its 101.
+  assert.match(goodText, /^The normal client's 101 came [\d,.]+ ms after its request \(budget 1,000 ms\), beside 500 connections/);
+  assert.match((await good.report('17.1.11')).httpRequest, /the normal client \(from 127\.0\.0\.2, apart from the crowd\)/);
+
+  const bad = await robustness(['--server', brokenServer('caps-connections'), '--cases', '17.1.11']);
+  assert.equal(bad.code, 1, bad.out);
+  const badText = await bad.result('17.1.11');
+  t.diagnostic(`caps all connections: ${badText}`);
+  assert.match(badText, /^The normal client got a dropped connection \((closed|reset)\) with no answer within [\d,]+ ms, beside 500 connections/);
+});

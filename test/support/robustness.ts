@@ -44,6 +44,7 @@ export interface RobustnessRun {
     behaviorClose: string;
     remoteCloseCode: number | null;
     result: string;
+    httpRequest: string;
     figures?: { name: string; value: number; unit: string; budget: number | null; over: boolean }[];
   }>;
   result: (id: string) => Promise<string>;

@@ -8119,7 +8119,7 @@ var init_handshake_floods = __esm({
       },
       advisory: FloodAdvisories.halfOpen,
       rfc: "RFC 6455 \xA710.1, RFC 7230 \xA76.5",
-      description: `${bytes(B.halfOpenConnections)} connections at once, each with an upgrade request whose final empty line never comes, held open; then a normal client's upgrade request, timed; then wsgate closes the ${bytes(B.halfOpenConnections)}.`,
+      description: `${bytes(B.halfOpenConnections)} connections at once, each with an upgrade request whose final empty line never comes, held open; then a normal client's upgrade request from another loopback address than theirs (a cap on connections per client address is a defence, not a refusal), timed; then wsgate closes the ${bytes(B.halfOpenConnections)}.`,
       expectation: `The normal client's 101 comes within ${bytes(B.normalAnswerMs)} ms of its request, whatever the half-open connections hold.`,
       attack: {
         kind: "crowd",

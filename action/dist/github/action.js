@@ -32,11 +32,11 @@ var __export = (target, all) => {
   for (var name in all)
     __defProp(target, name, { get: all[name], enumerable: true });
 };
-var __copyProps = (to, from, except, desc) => {
-  if (from && typeof from === "object" || typeof from === "function") {
-    for (let key of __getOwnPropNames(from))
+var __copyProps = (to, from2, except, desc) => {
+  if (from2 && typeof from2 === "object" || typeof from2 === "function") {
+    for (let key of __getOwnPropNames(from2))
       if (!__hasOwnProp.call(to, key) && key !== except)
-        __defProp(to, key, { get: () => from[key], enumerable: !(desc = __getOwnPropDesc(from, key)) || desc.enumerable });
+        __defProp(to, key, { get: () => from2[key], enumerable: !(desc = __getOwnPropDesc(from2, key)) || desc.enumerable });
   }
   return to;
 };
@@ -23017,14 +23017,14 @@ var init_s12_deflate_payloads = __esm({
         return this.offsets === null ? unit : this.offsets[unit];
       }
       /** The bytes of the message that starts at unit `from`, wrapping around at the end: first byte and length. */
-      range(from) {
-        const start = this.byteAt(from);
-        const end = this.byteAt((from + this.length) % this.units);
+      range(from2) {
+        const start = this.byteAt(from2);
+        const end = this.byteAt((from2 + this.length) % this.units);
         return { start, length: end > start ? end - start : end + this.document.bytes.length - start };
       }
       /** Where the message after the one at `from` starts. */
-      next(from) {
-        return (from + this.length) % this.units;
+      next(from2) {
+        return (from2 + this.length) % this.units;
       }
     };
     states = /* @__PURE__ */ new WeakMap();
@@ -25177,7 +25177,7 @@ var init_handshake_floods = __esm({
       },
       advisory: FloodAdvisories.halfOpen,
       rfc: "RFC 6455 \xA710.1, RFC 7230 \xA76.5",
-      description: `${bytes(B.halfOpenConnections)} connections at once, each with an upgrade request whose final empty line never comes, held open; then a normal client's upgrade request, timed; then wsgate closes the ${bytes(B.halfOpenConnections)}.`,
+      description: `${bytes(B.halfOpenConnections)} connections at once, each with an upgrade request whose final empty line never comes, held open; then a normal client's upgrade request from another loopback address than theirs (a cap on connections per client address is a defence, not a refusal), timed; then wsgate closes the ${bytes(B.halfOpenConnections)}.`,
       expectation: `The normal client's 101 comes within ${bytes(B.normalAnswerMs)} ms of its request, whatever the half-open connections hold.`,
       attack: {
         kind: "crowd",
@@ -25583,9 +25583,9 @@ function randomMessage(t, next) {
   const payload2 = randomPiece(next, Math.ceil(size / 4) * 4).subarray(0, Math.min(size, r.maxMessageBytes));
   const parts = below(next, 3) === 0 ? 1 + below(next, r.maxFragments) : 1;
   for (let i2 = 0; i2 < parts; i2++) {
-    const from = Math.floor(payload2.length * i2 / parts);
+    const from2 = Math.floor(payload2.length * i2 / parts);
     const to = Math.floor(payload2.length * (i2 + 1) / parts);
-    t.sendFrame({ opcode: i2 === 0 ? Opcode.Binary : Opcode.Continuation, fin: i2 === parts - 1, payload: payload2.subarray(from, to) });
+    t.sendFrame({ opcode: i2 === 0 ? Opcode.Binary : Opcode.Continuation, fin: i2 === parts - 1, payload: payload2.subarray(from2, to) });
     if (i2 < parts - 1) t.sendFrame({ opcode: Opcode.Ping, payload: randomPiece(next, 128).subarray(0, below(next, 126)) });
   }
   return payload2.length;
@@ -28659,9 +28659,9 @@ var init_peer_words = __esm({
 
 // src/protocol/utf8.ts
 import { isUtf8 } from "node:buffer";
-function lastSequenceStart(chunk, from) {
+function lastSequenceStart(chunk, from2) {
   const n3 = chunk.length;
-  const stop = Math.max(from, n3 - 4);
+  const stop = Math.max(from2, n3 - 4);
   for (let j = n3 - 1; j >= stop; j--) {
     const b = chunk[j];
     if (b < 128) return n3;
@@ -31073,15 +31073,15 @@ var require_dist = __commonJS({
         debug("replaceStars", comp, options);
         return comp.trim().replace(safeRe[t.STAR], "");
       }
-      function hyphenReplace($0, from, fM, fm, fp, fpr, fb, to, tM, tm, tp, tpr, tb) {
+      function hyphenReplace($0, from2, fM, fm, fp, fpr, fb, to, tM, tm, tp, tpr, tb) {
         if (isX(fM)) {
-          from = "";
+          from2 = "";
         } else if (isX(fm)) {
-          from = ">=" + fM + ".0.0";
+          from2 = ">=" + fM + ".0.0";
         } else if (isX(fp)) {
-          from = ">=" + fM + "." + fm + ".0";
+          from2 = ">=" + fM + "." + fm + ".0";
         } else {
-          from = ">=" + from;
+          from2 = ">=" + from2;
         }
         if (isX(tM)) {
           to = "";
@@ -31094,7 +31094,7 @@ var require_dist = __commonJS({
         } else {
           to = "<=" + to;
         }
-        return (from + " " + to).trim();
+        return (from2 + " " + to).trim();
       }
       Range.prototype.test = function(version2) {
         if (!version2) {
@@ -42330,7 +42330,7 @@ async function judgeReports(config2, io) {
   const results = index[agent] ?? {};
   const baseline = config2.baseline === null ? null : loadBaseline(config2.baseline);
   const role = reportsOfServer(results, config2.outdir) ? "server" : "client";
-  const { cases: selected, from } = expectedCases(config2, results, agent, indexFile);
+  const { cases: selected, from: from2 } = expectedCases(config2, results, agent, indexFile);
   if (selected.length === 0) throw new UsageError(`${indexFile}: no case to judge for agent ${JSON.stringify(agent)}`);
   const failing = new Set(config2.failOn);
   const cases2 = [];
@@ -42350,7 +42350,7 @@ async function judgeReports(config2, io) {
   return finishRun(run, config2, {
     tell: (r) => {
       const progress = new Progress(io.out, io.isTty, r.cases.length, config2.quiet);
-      progress.header(`wsgate: judging ${r.cases.length} case${r.cases.length === 1 ? "" : "s"} of agent ${JSON.stringify(agent)} in ${indexFile} (${from})`);
+      progress.header(`wsgate: judging ${r.cases.length} case${r.cases.length === 1 ? "" : "s"} of agent ${JSON.stringify(agent)} in ${indexFile} (${from2})`);
       for (const c5 of r.cases) if (c5.status !== "passed" || c5.baseline !== void 0) progress.caseDone(c5);
       progress.summary(r, { outdir: config2.outdir, junit: config2.junit, json: config2.json });
     },
@@ -48120,8 +48120,8 @@ var init_merge = __esm({
 function attachRecording(result, recording) {
   recordings.set(result, recording);
 }
-function passRecording(from, to) {
-  const r = takeRecording(from);
+function passRecording(from2, to) {
+  const r = takeRecording(from2);
   if (r !== null) recordings.set(to, r);
 }
 function takeRecording(result) {
@@ -51478,13 +51478,13 @@ var init_fd_options = __esm({
       }
       return destinationStream;
     };
-    getFromStream = (source, from = "stdout") => {
+    getFromStream = (source, from2 = "stdout") => {
       const isWritable = false;
       const { options, fileDescriptors } = SUBPROCESS_OPTIONS.get(source);
-      const fdNumber = getFdNumber(fileDescriptors, from, isWritable);
+      const fdNumber = getFdNumber(fileDescriptors, from2, isWritable);
       const sourceStream = fdNumber === "all" ? source.all : source.stdio[fdNumber];
       if (sourceStream === null || sourceStream === void 0) {
-        throw new TypeError(getInvalidStdioOptionMessage(fdNumber, from, options, isWritable));
+        throw new TypeError(getInvalidStdioOptionMessage(fdNumber, from2, options, isWritable));
       }
       return sourceStream;
     };
@@ -55913,10 +55913,10 @@ var init_pipe_arguments = __esm({
         destination,
         destinationStream,
         destinationError,
-        from,
+        from: from2,
         unpipeSignal
       } = getDestinationStream(boundOptions, createNested, pipeArguments);
-      const { sourceStream, sourceError } = getSourceStream(source, from);
+      const { sourceStream, sourceError } = getSourceStream(source, from2);
       const { options: sourceOptions, fileDescriptors } = SUBPROCESS_OPTIONS.get(source);
       return {
         sourcePromise,
@@ -55935,13 +55935,13 @@ var init_pipe_arguments = __esm({
       try {
         const {
           destination,
-          pipeOptions: { from, to, unpipeSignal } = {}
+          pipeOptions: { from: from2, to, unpipeSignal } = {}
         } = getDestination(boundOptions, createNested, ...pipeArguments);
         const destinationStream = getToStream(destination, to);
         return {
           destination,
           destinationStream,
-          from,
+          from: from2,
           unpipeSignal
         };
       } catch (error62) {
@@ -55970,9 +55970,9 @@ var init_pipe_arguments = __esm({
       throw new TypeError(`The first argument must be a template string, an options object, or an Execa subprocess: ${firstArgument}`);
     };
     mapDestinationArguments = ({ options }) => ({ options: { ...options, stdin: "pipe", piped: true } });
-    getSourceStream = (source, from) => {
+    getSourceStream = (source, from2) => {
       try {
-        const sourceStream = getFromStream(source, from);
+        const sourceStream = getFromStream(source, from2);
         return { sourceStream };
       } catch (error62) {
         return { sourceError: error62 };
@@ -56826,9 +56826,9 @@ var init_readable = __esm({
     init_deferred();
     init_concurrent();
     init_shared();
-    createReadable = ({ subprocess, concurrentStreams, encoding }, { from, binary: binaryOption = true, preserveNewlines = true } = {}) => {
+    createReadable = ({ subprocess, concurrentStreams, encoding }, { from: from2, binary: binaryOption = true, preserveNewlines = true } = {}) => {
       const binary = binaryOption || BINARY_ENCODINGS.has(encoding);
-      const { subprocessStdout, waitReadableDestroy } = getSubprocessStdout(subprocess, from, concurrentStreams);
+      const { subprocessStdout, waitReadableDestroy } = getSubprocessStdout(subprocess, from2, concurrentStreams);
       const { readableEncoding, readableObjectMode, readableHighWaterMark } = getReadableOptions(subprocessStdout, binary);
       const { read, onStdoutDataDone } = getReadableMethods({
         subprocessStdout,
@@ -56852,8 +56852,8 @@ var init_readable = __esm({
       });
       return readable2;
     };
-    getSubprocessStdout = (subprocess, from, concurrentStreams) => {
-      const subprocessStdout = getFromStream(subprocess, from);
+    getSubprocessStdout = (subprocess, from2, concurrentStreams) => {
+      const subprocessStdout = getFromStream(subprocess, from2);
       const waitReadableDestroy = addConcurrentStream(concurrentStreams, subprocessStdout, "readableDestroy");
       return { subprocessStdout, waitReadableDestroy };
     };
@@ -56995,9 +56995,9 @@ var init_duplex = __esm({
     init_encoding_option();
     init_readable();
     init_writable();
-    createDuplex = ({ subprocess, concurrentStreams, encoding }, { from, to, binary: binaryOption = true, preserveNewlines = true } = {}) => {
+    createDuplex = ({ subprocess, concurrentStreams, encoding }, { from: from2, to, binary: binaryOption = true, preserveNewlines = true } = {}) => {
       const binary = binaryOption || BINARY_ENCODINGS.has(encoding);
-      const { subprocessStdout, waitReadableDestroy } = getSubprocessStdout(subprocess, from, concurrentStreams);
+      const { subprocessStdout, waitReadableDestroy } = getSubprocessStdout(subprocess, from2, concurrentStreams);
       const { subprocessStdin, waitWritableFinal, waitWritableDestroy } = getSubprocessStdin(subprocess, to, concurrentStreams);
       const { readableEncoding, readableObjectMode, readableHighWaterMark } = getReadableOptions(subprocessStdout, binary);
       const { read, onStdoutDataDone } = getReadableMethods({
@@ -57056,12 +57056,12 @@ var init_iterable = __esm({
     init_fd_options();
     init_iterate();
     createIterable = (subprocess, encoding, {
-      from,
+      from: from2,
       binary: binaryOption = false,
       preserveNewlines = false
     } = {}) => {
       const binary = binaryOption || BINARY_ENCODINGS.has(encoding);
-      const subprocessStdout = getFromStream(subprocess, from);
+      const subprocessStdout = getFromStream(subprocess, from2);
       const onStdoutData = iterateOnSubprocessStream({
         subprocessStdout,
         subprocess,
@@ -58828,14 +58828,14 @@ function __spreadArrays() {
       r[k] = a2[j];
   return r;
 }
-function __spreadArray(to, from, pack) {
-  if (pack || arguments.length === 2) for (var i2 = 0, l = from.length, ar; i2 < l; i2++) {
-    if (ar || !(i2 in from)) {
-      if (!ar) ar = Array.prototype.slice.call(from, 0, i2);
-      ar[i2] = from[i2];
+function __spreadArray(to, from2, pack) {
+  if (pack || arguments.length === 2) for (var i2 = 0, l = from2.length, ar; i2 < l; i2++) {
+    if (ar || !(i2 in from2)) {
+      if (!ar) ar = Array.prototype.slice.call(from2, 0, i2);
+      ar[i2] = from2[i2];
     }
   }
-  return to.concat(ar || Array.prototype.slice.call(from));
+  return to.concat(ar || Array.prototype.slice.call(from2));
 }
 function __await(v) {
   return this instanceof __await ? (this.v = v, this) : new __await(v);
@@ -71853,14 +71853,14 @@ var require_dependency_container = __commonJS({
         this._registry.set(token, { provider, options });
         return this;
       }
-      registerType(from, to) {
+      registerType(from2, to) {
         this.ensureNotDisposed();
         if (providers_1.isNormalToken(to)) {
-          return this.register(from, {
+          return this.register(from2, {
             useToken: to
           });
         }
-        return this.register(from, {
+        return this.register(from2, {
           useClass: to
         });
       }
@@ -71870,25 +71870,25 @@ var require_dependency_container = __commonJS({
           useValue: instance
         });
       }
-      registerSingleton(from, to) {
+      registerSingleton(from2, to) {
         this.ensureNotDisposed();
-        if (providers_1.isNormalToken(from)) {
+        if (providers_1.isNormalToken(from2)) {
           if (providers_1.isNormalToken(to)) {
-            return this.register(from, {
+            return this.register(from2, {
               useToken: to
             }, { lifecycle: lifecycle_1.default.Singleton });
           } else if (to) {
-            return this.register(from, {
+            return this.register(from2, {
               useClass: to
             }, { lifecycle: lifecycle_1.default.Singleton });
           }
           throw new Error('Cannot register a type name as a singleton without a "to" token');
         }
-        let useClass = from;
+        let useClass = from2;
         if (to && !providers_1.isNormalToken(to)) {
           useClass = to;
         }
-        return this.register(from, {
+        return this.register(from2, {
           useClass
         }, { lifecycle: lifecycle_1.default.Singleton });
       }
@@ -82341,16 +82341,16 @@ function runCasesScheduled(cases2, jobs, stopped, task) {
   );
 }
 function selectForRun(config2) {
-  const from = catalogueFor(config2.extended, config2.role, config2.http2 === true ? "h2" : "http/1.1", config2.robustness === true);
-  for (const pattern2 of config2.cases) refuseOtherTransport(pattern2, from, config2.http2 === true);
-  const patterns2 = selectCases(from, config2.cases, config2.excludeCases);
+  const from2 = catalogueFor(config2.extended, config2.role, config2.http2 === true ? "h2" : "http/1.1", config2.robustness === true);
+  for (const pattern2 of config2.cases) refuseOtherTransport(pattern2, from2, config2.http2 === true);
+  const patterns2 = selectCases(from2, config2.cases, config2.excludeCases);
   if (patterns2.length === 0) throw new UsageError("no case is selected: check --cases and --exclude-cases");
   const all = config2.quick === true ? quickSample(patterns2) : patterns2;
   if (all.length === 0) throw new UsageError("no case is selected: --quick keeps none of --cases' cases (it samples groups 9, 12 and 13)");
   return { cases: config2.shard === null ? all : shardCases(all, config2.shard), selected: all.length };
 }
-function refuseOtherTransport(pattern2, from, http23) {
-  if (selectCases(from, [pattern2]).length > 0) return;
+function refuseOtherTransport(pattern2, from2, http23) {
+  if (selectCases(from2, [pattern2]).length > 0) return;
   const named = selectCases(everyCase, [pattern2]).map((c5) => c5.id.split(".")[0]);
   if (http23 && named.some((g) => g === "14" || g === "15")) {
     throw new UsageError(
@@ -82821,10 +82821,13 @@ var init_h2_session_case = __esm({
 // src/fuzzing-client/play-case.ts
 import net2 from "node:net";
 import tls4 from "node:tls";
+function from(target) {
+  return target.localAddress === void 0 ? {} : { localAddress: target.localAddress };
+}
 function connectTo(target, ready, failed) {
   const secure = target.tls ?? null;
   if (secure === null) {
-    const socket2 = net2.connect({ host: target.host, port: target.port });
+    const socket2 = net2.connect({ host: target.host, port: target.port, ...from(target) });
     const onError2 = (err) => failed(`could not connect to ${targetHostPort(target)}: ${err.code ?? err.message}`);
     socket2.once("error", onError2);
     socket2.once("connect", () => {
@@ -82837,6 +82840,7 @@ function connectTo(target, ready, failed) {
   const socket = tls4.connect({
     host: target.host,
     port: target.port,
+    ...from(target),
     // SNI carries names only (RFC 6066 §3); an address is checked against the certificate's IP names.
     ...net2.isIP(target.host) === 0 ? { servername: target.host } : {},
     ...secure.ca !== null ? { ca: secure.ca } : {},
@@ -83446,7 +83450,7 @@ var init_server_watch = __esm({
 
 // src/fuzzing-client/attacks/crowd.ts
 import { setMaxListeners as setMaxListeners2 } from "node:events";
-async function runCrowd(attack, normal, play2, signal) {
+async function runCrowd(attack, normal, play2, signal, apart = null) {
   const held = new AbortController();
   const crowdSignal = signal === void 0 ? held.signal : AbortSignal.any([signal, held.signal]);
   setMaxListeners2(attack.connections + 1, crowdSignal);
@@ -83465,9 +83469,9 @@ async function runCrowd(attack, normal, play2, signal) {
   await Promise.race([readyAll, capped, Promise.all(crowd)]);
   if (cap !== null) clearTimeout(cap);
   const readyWhenNormal = ready;
-  const normalFacts = await play2(normal, signal);
+  const normalFacts = await (apart?.play ?? play2)(normal, signal);
   if (attack.hold) held.abort();
-  return { crowd: await Promise.all(crowd), ready: readyWhenNormal, normal: normalFacts };
+  return { crowd: await Promise.all(crowd), ready: readyWhenNormal, normal: normalFacts, normalFrom: apart?.from ?? null };
 }
 function crowdLines(facts) {
   const bytes3 = facts.crowd.reduce((sum, p) => sum + p.requestBytes, 0);
@@ -83479,10 +83483,14 @@ function crowdLines(facts) {
   const told = [...answers].map(([what, n3]) => `${count(n3)}: ${what}`).join("; ");
   return {
     request: `${count(facts.crowd.length)} connections (${count(facts.ready)} written when the normal client connected): ${count(bytes3)} request bytes in all
-the normal client: ${count(facts.normal.requestBytes)} request bytes`,
+the normal client${facts.normalFrom === null ? "" : ` (from ${facts.normalFrom}, apart from the crowd)`}: ${count(facts.normal.requestBytes)} request bytes`,
     response: `the crowd: ${told}
 the normal client: ${answerText(facts.normal)}`
   };
+}
+function apartFrom(host) {
+  if (!/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)) return null;
+  return host === "127.0.0.2" ? "127.0.0.3" : "127.0.0.2";
 }
 var READY_WITHIN_MS, crowdPlayer;
 var init_crowd = __esm({
@@ -83492,7 +83500,9 @@ var init_crowd = __esm({
     READY_WITHIN_MS = 5e3;
     crowdPlayer = {
       async play(attack, on6) {
-        const facts = await runCrowd(attack, { label: "the normal client", size: 0, waitMs: attack.normalWaitMs }, on6.probe, on6.signal);
+        const from2 = apartFrom(on6.target.host);
+        const apart = from2 === null ? null : { from: from2, play: (p, s) => on6.probe(p, s, void 0, from2) };
+        const facts = await runCrowd(attack, { label: "the normal client", size: 0, waitMs: attack.normalWaitMs }, on6.probe, on6.signal, apart);
         return { verdict: attack.judge(facts, on6.budgets), ...crowdLines(facts) };
       }
     };
@@ -84157,11 +84167,11 @@ var init_h2_flood = __esm({
       next() {
         if (this.done || this.closing) return;
         if (this.written === 0) this.overhead += this.frames.head.length;
-        const from = this.written;
-        const to = Math.min(this.attack.units, from + this.attack.batch);
-        if (from >= to) return this.waitForEnd();
-        const pieces = from === 0 ? [this.frames.head] : [];
-        for (let i2 = from; i2 < to; i2++) pieces.push(this.frames.unit(i2));
+        const from2 = this.written;
+        const to = Math.min(this.attack.units, from2 + this.attack.batch);
+        if (from2 >= to) return this.waitForEnd();
+        const pieces = from2 === 0 ? [this.frames.head] : [];
+        for (let i2 = from2; i2 < to; i2++) pieces.push(this.frames.unit(i2));
         const batch = Buffer.concat(pieces);
         setImmediate(() => setImmediate(() => this.write(batch, to)));
       }
@@ -84454,7 +84464,7 @@ function play(target, attack, signal, settings) {
     signal,
     settings,
     budgets,
-    probe: (p, s = signal, written) => runProbe(target, scaled(p), normal(), s, written),
+    probe: (p, s = signal, written, from2) => runProbe(from2 === void 0 ? target : { ...target, localAddress: from2 }, scaled(p), normal(), s, written),
     stopped: () => signal?.aborted === true
   };
   return playerOf(attack).play(attack, ground);

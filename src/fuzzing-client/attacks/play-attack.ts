@@ -70,7 +70,7 @@ function play(target: ServerTarget, attack: ServerAttack, signal: AbortSignal | 
     signal,
     settings,
     budgets,
-    probe: (p, s = signal, written) => runProbe(target, scaled(p), normal(), s, written),
+    probe: (p, s = signal, written, from) => runProbe(from === undefined ? target : { ...target, localAddress: from }, scaled(p), normal(), s, written),
     stopped: () => signal?.aborted === true,
   };
   return playerOf(attack).play(attack, ground);

@@ -24,8 +24,11 @@ export interface AttackGround {
   readonly signal: AbortSignal | undefined;
   readonly settings: PlaySettings;
   readonly budgets: RobustnessBudgets;
-  /** One raw connection (a fresh key, the run's budgets on its wait); `written` when its request has gone. */
-  probe(probe: AttackProbe, signal?: AbortSignal, written?: () => void): Promise<ProbeFacts>;
+  /**
+   * One raw connection (a fresh key, the run's budgets on its wait); `written` when its request has
+   * gone; `from`: the local address it connects from (absent: the system's choice).
+   */
+  probe(probe: AttackProbe, signal?: AbortSignal, written?: () => void, from?: string): Promise<ProbeFacts>;
   /** The run's signal came: play no further. */
   stopped(): boolean;
 }
