@@ -152,3 +152,17 @@ test('half-open upgrades (17.1.11): a server that caps connections per client ad
   t.diagnostic(`caps all connections: ${badText}`);
   assert.match(badText, /^The normal client got a dropped connection \((closed|reset)\) with no answer within [\d,]+ ms, beside 500 connections/);
 });
+
+test('a 20 MB header (17.1.8) against a lingering close: a server that answers 431 at 16 KiB and then reads and drops what still comes passes, the bytes it read counted up to its answer', async (t) => {
+  const run = await robustness(['--server', brokenServer('lingers-after-431'), '--cases', '17.1.8']);
+  assert.equal(run.code, 0, run.out);
+  const text = await run.result('17.1.8');
+  t.diagnostic(`lingering close: ${text}`);
+  const m =
+    /^The server answered HTTP 431 [\d,.]+ ms after the request began \(budget 5,000 ms\): wsgate had written ([\d,]+) of the request's bytes; the server had read ([\d,]+) of them \(budget 1,048,576\)/.exec(
+      text,
+    );
+  assert.ok(m, text);
+  // wsgate stops writing once the answer is in: far under the 20 MB, whatever the server drains after it.
+  assert.ok(Number((m[1] as string).replace(/,/g, '')) < 1024 * 1024, text);
+});

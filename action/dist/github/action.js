@@ -83560,15 +83560,14 @@ function writeStreamed(socket, parts, done, onPiece) {
   let left2 = parts.totalBytes;
   socket.write(parts.prefix);
   const pump = () => {
-    while (left2 > 0) {
+    if (left2 > 0) {
       if (socket.destroyed) return;
       onPiece?.();
       const n3 = Math.min(parts.piece.length, left2);
       left2 -= n3;
-      if (!socket.write(n3 === parts.piece.length ? parts.piece : parts.piece.subarray(0, n3))) {
-        socket.once("drain", pump);
-        return;
-      }
+      if (socket.write(n3 === parts.piece.length ? parts.piece : parts.piece.subarray(0, n3))) setImmediate(pump);
+      else socket.once("drain", pump);
+      return;
     }
     if (socket.destroyed) return;
     socket.write(parts.suffix, (err) => {

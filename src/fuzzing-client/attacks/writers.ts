@@ -87,15 +87,18 @@ export function writeStreamed(
   let left = parts.totalBytes;
   socket.write(parts.prefix);
   const pump = (): void => {
-    while (left > 0) {
+    if (left > 0) {
       if (socket.destroyed) return;
       onPiece?.();
       const n = Math.min(parts.piece.length, left);
       left -= n;
-      if (!socket.write(n === parts.piece.length ? parts.piece : parts.piece.subarray(0, n))) {
-        socket.once('drain', pump);
-        return;
-      }
+      // The next piece after the event loop has had its turn (setImmediate runs after the poll for
+      // I/O): against a server that reads as fast as wsgate writes, every write completes at once,
+      // and a loop of them would write the whole header before the server's answer is read (a server
+      // that answered 431 at 16 KiB and drained the rest was counted as reading 20 MB first).
+      if (socket.write(n === parts.piece.length ? parts.piece : parts.piece.subarray(0, n))) setImmediate(pump);
+      else socket.once('drain', pump);
+      return;
     }
     if (socket.destroyed) return;
     socket.write(parts.suffix, (err) => {
