@@ -34,12 +34,12 @@ export interface ProcessCrash {
 export type ClientEnd = ({ readonly kind: 'died' } & ProcessCrash) | { readonly kind: 'hung'; readonly stop: BrowserStop };
 
 /**
- * A client that did not survive an attack case: how it ended, and when (before its close frame;
- * during the case, for a client that plays many).
+ * A client that did not survive an attack case: how it ended, and when (before or after its close
+ * frame, for a client process per case; during the case, for a client that plays many).
  */
 export interface ClientCrash {
   readonly end: ClientEnd;
-  readonly when: 'before its close' | 'during the case';
+  readonly when: 'before its close' | 'after its close' | 'during the case';
 }
 
 /** What a server under test did instead of passing the liveness check after a robustness case. */

@@ -108,15 +108,17 @@ export class ClientWatch {
 
   /**
    * Per-case mode, once the client process has ended: an attack case whose client died on its own
-   * (an uncaught exception, a signal wsgate did not send) before it sent its close frame failed of
-   * it; an attack case's facts. Nothing for a case that is no attack.
+   * (an uncaught exception, a signal wsgate did not send) failed of it, before its close frame or
+   * after it (a client that writes its close and then dies of the error nothing handled is a crash
+   * all the same: the next connection of the program finds it gone); an attack case's facts. Nothing
+   * for a case that is no attack.
    */
   caseFacts(index: number, result: CaseResult | null): { peerFailure?: PeerFailureFact; peer?: PeerFacts } {
     const def = this.caseAt(index);
     const how = this.client.crash();
     const beforeClose = result === null || result.remoteCloseCode === null;
     const crash: ClientCrash | null =
-      def?.attackBudget !== undefined && how !== null && beforeClose ? { end: { kind: 'died', ...how }, when: 'before its close' } : null;
+      def?.attackBudget !== undefined && how !== null ? { end: { kind: 'died', ...how }, when: beforeClose ? 'before its close' : 'after its close' } : null;
     const memory = this.memory(index);
     const peer: PeerFacts | null = this.sampler === null ? null : { memory: memory ?? NEVER_OPENED, ...(crash === null ? {} : { crash }) };
     return {

@@ -42,7 +42,7 @@ export interface CaseOutcome {
   notRun?: NotRunFact;
   /**
    * The peer under test failed during or after the case (the robustness profile): a server that died
-   * or stopped serving (the liveness check), a client process that died on its own before its close.
+   * or stopped serving (the liveness check), a client process that died on its own (before its close, or after it).
    * The case fails whatever its verdicts say.
    */
   peerFailure?: PeerFailureFact;

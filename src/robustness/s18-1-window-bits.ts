@@ -2,7 +2,7 @@
  * 18.1 (the robustness profile against a client, `--robustness`): the 101 accepts permessage-deflate
  * with window bits out of range (and at 8), then a compressed frame follows in the same write. Budgets
  * and advisories: data/attacks-client.ts; the figures are the engine's (play/attack-figures.ts), and
- * a client process that dies before its close fails the case whatever its verdict.
+ * a client process that dies (before its close, or after it) fails the case whatever its verdict.
  */
 import type { Requirement } from '../model/requirement.js';
 import { subgroup } from './subgroup.js';
@@ -50,7 +50,7 @@ function windowBitsCase(id: string, param: string, bits: number): ScriptedCase {
     id,
     requirement: valid ? eightBits : outOfRange,
     description: `A 101 response accepting permessage-deflate with "${param}=${bits}", then in the same write a compressed text message ("${PROBE}", DEFLATE literals). (RFC 7692 §7.1, §7.1.2; ${windowBitsBudget.advisory})`,
-    expectation: `${rule} Whatever it does, the client process must not die: one that exits on an uncaught exception or a signal before its close is FAILED. Without a permessage-deflate offer from the client the case is UNIMPLEMENTED.`,
+    expectation: `${rule} Whatever it does, the client process must not die: one that exits on an uncaught exception or a signal, before its close or after it, is FAILED. Without a permessage-deflate offer from the client the case is UNIMPLEMENTED.`,
     expect: {},
     close: refused,
     suppressClose: true,

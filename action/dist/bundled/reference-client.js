@@ -9303,7 +9303,7 @@ function windowBitsCase(id, param, bits) {
     id,
     requirement: valid ? eightBits : outOfRange,
     description: `A 101 response accepting permessage-deflate with "${param}=${bits}", then in the same write a compressed text message ("${PROBE}", DEFLATE literals). (RFC 7692 \xA77.1, \xA77.1.2; ${windowBitsBudget.advisory})`,
-    expectation: `${rule} Whatever it does, the client process must not die: one that exits on an uncaught exception or a signal before its close is FAILED. Without a permessage-deflate offer from the client the case is UNIMPLEMENTED.`,
+    expectation: `${rule} Whatever it does, the client process must not die: one that exits on an uncaught exception or a signal, before its close or after it, is FAILED. Without a permessage-deflate offer from the client the case is UNIMPLEMENTED.`,
     expect: {},
     close: refused,
     suppressClose: true,

@@ -26361,7 +26361,7 @@ function windowBitsCase(id, param, bits) {
     id,
     requirement: valid ? eightBits : outOfRange,
     description: `A 101 response accepting permessage-deflate with "${param}=${bits}", then in the same write a compressed text message ("${PROBE}", DEFLATE literals). (RFC 7692 \xA77.1, \xA77.1.2; ${windowBitsBudget.advisory})`,
-    expectation: `${rule} Whatever it does, the client process must not die: one that exits on an uncaught exception or a signal before its close is FAILED. Without a permessage-deflate offer from the client the case is UNIMPLEMENTED.`,
+    expectation: `${rule} Whatever it does, the client process must not die: one that exits on an uncaught exception or a signal, before its close or after it, is FAILED. Without a permessage-deflate offer from the client the case is UNIMPLEMENTED.`,
     expect: {},
     close: refused,
     suppressClose: true,
@@ -81543,14 +81543,16 @@ var init_client_watch = __esm({
       }
       /**
        * Per-case mode, once the client process has ended: an attack case whose client died on its own
-       * (an uncaught exception, a signal wsgate did not send) before it sent its close frame failed of
-       * it; an attack case's facts. Nothing for a case that is no attack.
+       * (an uncaught exception, a signal wsgate did not send) failed of it, before its close frame or
+       * after it (a client that writes its close and then dies of the error nothing handled is a crash
+       * all the same: the next connection of the program finds it gone); an attack case's facts. Nothing
+       * for a case that is no attack.
        */
       caseFacts(index, result) {
         const def = this.caseAt(index);
         const how = this.client.crash();
         const beforeClose = result === null || result.remoteCloseCode === null;
-        const crash = def?.attackBudget !== void 0 && how !== null && beforeClose ? { end: { kind: "died", ...how }, when: "before its close" } : null;
+        const crash = def?.attackBudget !== void 0 && how !== null ? { end: { kind: "died", ...how }, when: beforeClose ? "before its close" : "after its close" } : null;
         const memory = this.memory(index);
         const peer = this.sampler === null ? null : { memory: memory ?? NEVER_OPENED, ...crash === null ? {} : { crash } };
         return {
