@@ -116,6 +116,22 @@ describe('peers that fail a closing or back-pressure case', { concurrency: 2 }, 
     t.diagnostic((await keeps.result('17.4.4')).slice(0, 300));
   });
 
+  test('a server that polls for the close it awaits (a core busy for 5 s) fails 17.4.3 on its CPU time; its twin, waiting on a timer, passes', async (t) => {
+    const [spins, waits] = await Promise.all([
+      robustness(['--role', 'server', '--server', broken('spins-for-close'), '--cases', '17.4.3']),
+      robustness(['--role', 'server', '--server', broken('waits-for-close'), '--cases', '17.4.3']),
+    ]);
+    assert.deepEqual(statuses(spins), ['17.4.3 failed'], spins.out);
+    const text = await spins.result('17.4.3');
+    t.diagnostic(text.slice(0, 200));
+    assert.match(text, /^Over budget: the peer's process tree spent [\d,]+ ms of CPU time over the case \(budget 1,000 ms\)\. The peer failed the connection/);
+    const cpu = await figure(spins, '17.4.3', 'cpu-ms');
+    assert.ok(cpu !== undefined && cpu[0] > 1000 && cpu[1] === 1000 && cpu[2], JSON.stringify(cpu));
+    assert.deepEqual(statuses(waits), ['17.4.3 passed'], waits.out);
+    const idle = await figure(waits, '17.4.3', 'cpu-ms');
+    assert.ok(idle !== undefined && idle[0] < 1000 && !idle[2], JSON.stringify(idle));
+  });
+
   test('clients of our own: pongs queued fail 18.5.1, TCP kept fails 18.5.4, a close never sent nor answered fails 18.5.3 and 18.5.4', async () => {
     const pongs = await robustness(['--url', ANY_PORT, '--client', fixtureCommand('queues-pongs'), '--cases', '18.5.1']);
     assert.deepEqual(statuses(pongs), ['18.5.1 failed'], pongs.out);

@@ -8918,9 +8918,9 @@ var init_s17_3_deflate = __esm({
 
 // src/robustness/data/attacks-closing.ts
 function neverClosedBudget(peer) {
-  return peer === "server" ? { advisory: ClosingAdvisory.neverClosed, closeWithinMs: SERVER_DROP_MS, memoryGrowth: MEMORY_GROWTH.small } : { advisory: ClosingAdvisory.neverClosed, closeWithinMs: 0, stall: true, memoryGrowth: MEMORY_GROWTH.small };
+  return peer === "server" ? { advisory: ClosingAdvisory.neverClosed, closeWithinMs: SERVER_DROP_MS, memoryGrowth: MEMORY_GROWTH.small, cpuMs: WAITING_CPU_MS } : { advisory: ClosingAdvisory.neverClosed, closeWithinMs: 0, stall: true, memoryGrowth: MEMORY_GROWTH.small, cpuMs: WAITING_CPU_MS };
 }
-var ClosingAdvisory, PING_FLOOD, SLOW_ECHO, STALL_MARGIN_S, SERVER_DROP_MS, pingFloodBudget, slowEchoBudget, unansweredCloseBudget;
+var ClosingAdvisory, PING_FLOOD, SLOW_ECHO, STALL_MARGIN_S, SERVER_DROP_MS, pingFloodBudget, slowEchoBudget, WAITING_CPU_MS, unansweredCloseBudget;
 var init_attacks_closing = __esm({
   "src/robustness/data/attacks-closing.ts"() {
     "use strict";
@@ -8976,11 +8976,13 @@ var init_attacks_closing = __esm({
     SERVER_DROP_MS = 2e3;
     pingFloodBudget = { advisory: ClosingAdvisory.pingFlood, closeWithinMs: 6e4, memoryGrowth: MEMORY_GROWTH.small };
     slowEchoBudget = { advisory: ClosingAdvisory.slowReader, closeWithinMs: 6e4, memoryGrowth: MEMORY_GROWTH.echo };
+    WAITING_CPU_MS = 1e3;
     unansweredCloseBudget = {
       advisory: ClosingAdvisory.unansweredClose,
       closeWithinMs: 0,
       stall: true,
-      memoryGrowth: MEMORY_GROWTH.small
+      memoryGrowth: MEMORY_GROWTH.small,
+      cpuMs: WAITING_CPU_MS
     };
   }
 });

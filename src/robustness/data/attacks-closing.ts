@@ -72,15 +72,24 @@ export const SERVER_DROP_MS = 2000;
 /** The connection's whole time: the flood, the counting, the close (ms). */
 export const pingFloodBudget: AttackBudget = { advisory: ClosingAdvisory.pingFlood, closeWithinMs: 60_000, memoryGrowth: MEMORY_GROWTH.small };
 export const slowEchoBudget: AttackBudget = { advisory: ClosingAdvisory.slowReader, closeWithinMs: 60_000, memoryGrowth: MEMORY_GROWTH.echo };
+/**
+ * The CPU time a peer may spend over a case in which it only waits for wsgate (a close that never
+ * comes, a connection never closed), in ms, scaled by the run's `time` budget: waiting costs next to
+ * nothing (ws: under 50 ms with its close timer); a peer that polls for the close burns a core for
+ * as long as it waits (a server spinning 5 s: about 5,000 ms).
+ */
+export const WAITING_CPU_MS = 1000;
+
 export const unansweredCloseBudget: AttackBudget = {
   advisory: ClosingAdvisory.unansweredClose,
   closeWithinMs: 0,
   stall: true,
   memoryGrowth: MEMORY_GROWTH.small,
+  cpuMs: WAITING_CPU_MS,
 };
 /** A client under test: the stall budget; a server under test: SERVER_DROP_MS. */
 export function neverClosedBudget(peer: 'server' | 'client'): AttackBudget {
   return peer === 'server'
-    ? { advisory: ClosingAdvisory.neverClosed, closeWithinMs: SERVER_DROP_MS, memoryGrowth: MEMORY_GROWTH.small }
-    : { advisory: ClosingAdvisory.neverClosed, closeWithinMs: 0, stall: true, memoryGrowth: MEMORY_GROWTH.small };
+    ? { advisory: ClosingAdvisory.neverClosed, closeWithinMs: SERVER_DROP_MS, memoryGrowth: MEMORY_GROWTH.small, cpuMs: WAITING_CPU_MS }
+    : { advisory: ClosingAdvisory.neverClosed, closeWithinMs: 0, stall: true, memoryGrowth: MEMORY_GROWTH.small, cpuMs: WAITING_CPU_MS };
 }
