@@ -73,6 +73,30 @@ test("ws 7.4.5's Sec-WebSocket-Protocol split is quadratic (CVE-2021-32640): 17.
   assert.match((await good.report('17.1.1')).result, /grew no faster than the size/);
 });
 
+test('17.1.1 against servers that refuse a bad Sec-WebSocket-Protocol by dropping the connection: the one whose tokenizer is quadratic in a run of spaces FAILED on how long a drop took; its one-pass twin is INFORMATIONAL, its drops timed', async () => {
+  const [bad, good] = await Promise.all([
+    robustness(['--server', brokenServer('quadratic-protocol-drops'), '--cases', '17.1.1']),
+    robustness(['--server', brokenServer('linear-protocol-drops'), '--cases', '17.1.1']),
+  ]);
+  assert.equal(bad.code, 1, bad.out);
+  const text = (await bad.report('17.1.1')).result;
+  const m =
+    /^The server dropped the connection with no answer to Sec-WebSocket-Protocol of ([\d,]+) bytes only ([\d,.]+) ms after it began \(budget 1,000 ms\): refusing it cost that long, answered or not\./.exec(
+      text,
+    );
+  assert.ok(m, text);
+  assert.ok(Number((m[2] as string).replace(/,/g, '')) > 1000, text);
+  const figures = (await bad.report('17.1.1')).figures ?? [];
+  assert.equal(figures.find((f) => f.name === 'slowest-drop-ms')?.over, true, JSON.stringify(figures));
+
+  assert.equal(good.code, 0, good.out);
+  assert.equal(good.cases.get('17.1.1')?.status, 'passed', good.out);
+  assert.match(
+    (await good.report('17.1.1')).result,
+    /^The server refused every size of Sec-WebSocket-Protocol up to 1,048,576 bytes, each within [\d,.]+ ms \(budget 1,000 ms\)/,
+  );
+});
+
 // Slowloris (17.1.10) waits for Node's own timeout of a stalled head, 60 to 90 s: floods.test.ts plays it against servers with short timeouts.
 const BUNDLED_PASSES = [
   '17.1.1',

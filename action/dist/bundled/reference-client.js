@@ -7523,11 +7523,22 @@ function judgeGrowth(header, facts, budgets = DEFAULT_BUDGETS) {
       statedFigure("unanswered-bytes", `the size of ${header} no answer came for`, hung.size, "bytes"),
       statedFigure("wait-ms", "wsgate waited for the answer", hung.waitMs, "ms")
     ]);
+  const slowestDrop = facts.probes.filter(droppedProbe).reduce((w, p) => dropMs(p) > (w === null ? -1 : dropMs(w)) ? p : w, null);
+  const dropFigures = slowestDrop === null ? [] : [
+    budgetFigure("slowest-drop-ms", "the slowest connection dropped with no answer was dropped after", dropMs(slowestDrop), "ms", b.answerMs),
+    statedFigure("slowest-drop-bytes", `the size of ${header} dropped slowest`, slowestDrop.size, "bytes")
+  ];
+  if (slowestDrop !== null && dropMs(slowestDrop) > b.answerMs)
+    return attackVerdict(
+      Behavior.Failed,
+      `The server dropped the connection with no answer to ${header} of ${count(slowestDrop.size)} bytes only ${millis(dropMs(slowestDrop))} after it began (budget ${millis(b.answerMs)}): refusing it cost that long, answered or not.`,
+      dropFigures
+    );
   if (largest === null || base === null)
     return attackVerdict(
       Behavior.Informational,
-      `The server's HTTP layer refused every size of ${header} (from ${count(facts.cap ?? 0)} bytes): nothing to measure.`,
-      [statedFigure("cap-bytes", `the smallest size of ${header} the HTTP layer refused`, facts.cap ?? 0, "bytes")]
+      slowestDrop === null ? `The server's HTTP layer refused every size of ${header} (from ${count(facts.cap ?? 0)} bytes): nothing to measure.` : `The server refused every size of ${header} up to ${count(Math.max(...facts.probes.map((p) => p.size)))} bytes, each within ${millis(dropMs(slowestDrop))} (budget ${millis(b.answerMs)}): no answer to time beyond that.`,
+      [...facts.cap === null ? [] : [statedFigure("cap-bytes", `the smallest size of ${header} the HTTP layer refused`, facts.cap, "bytes")], ...dropFigures]
     );
   const cap = facts.cap === null ? `it took every size up to ${count(largest.size)} bytes` : `its HTTP layer refused ${count(facts.cap)} bytes`;
   const told = `${sized(largest, header)}${quarter === null ? "" : `, ${count(quarter.size)} bytes in ${millis(quarter.ms)}`}, ${count(base.size)} byte${base.size === 1 ? "" : "s"} in ${millis(base.ms)}; ${cap}`;
@@ -7635,6 +7646,12 @@ function refusalFigures(p, budget, name) {
 }
 function rank(b) {
   return [Behavior.Ok, Behavior.Informational, Behavior.NonStrict, Behavior.Failed].indexOf(b);
+}
+function droppedProbe(p) {
+  return p.status === null && (p.ending === "closed" || p.ending === "reset");
+}
+function dropMs(p) {
+  return p.elapsedMs;
 }
 var REFUSAL_CODES;
 var init_attack_judges = __esm({

@@ -24581,11 +24581,22 @@ function judgeGrowth(header, facts, budgets = DEFAULT_BUDGETS) {
       statedFigure("unanswered-bytes", `the size of ${header} no answer came for`, hung.size, "bytes"),
       statedFigure("wait-ms", "wsgate waited for the answer", hung.waitMs, "ms")
     ]);
+  const slowestDrop = facts.probes.filter(droppedProbe).reduce((w, p) => dropMs(p) > (w === null ? -1 : dropMs(w)) ? p : w, null);
+  const dropFigures = slowestDrop === null ? [] : [
+    budgetFigure("slowest-drop-ms", "the slowest connection dropped with no answer was dropped after", dropMs(slowestDrop), "ms", b.answerMs),
+    statedFigure("slowest-drop-bytes", `the size of ${header} dropped slowest`, slowestDrop.size, "bytes")
+  ];
+  if (slowestDrop !== null && dropMs(slowestDrop) > b.answerMs)
+    return attackVerdict(
+      Behavior.Failed,
+      `The server dropped the connection with no answer to ${header} of ${count(slowestDrop.size)} bytes only ${millis(dropMs(slowestDrop))} after it began (budget ${millis(b.answerMs)}): refusing it cost that long, answered or not.`,
+      dropFigures
+    );
   if (largest === null || base === null)
     return attackVerdict(
       Behavior.Informational,
-      `The server's HTTP layer refused every size of ${header} (from ${count(facts.cap ?? 0)} bytes): nothing to measure.`,
-      [statedFigure("cap-bytes", `the smallest size of ${header} the HTTP layer refused`, facts.cap ?? 0, "bytes")]
+      slowestDrop === null ? `The server's HTTP layer refused every size of ${header} (from ${count(facts.cap ?? 0)} bytes): nothing to measure.` : `The server refused every size of ${header} up to ${count(Math.max(...facts.probes.map((p) => p.size)))} bytes, each within ${millis(dropMs(slowestDrop))} (budget ${millis(b.answerMs)}): no answer to time beyond that.`,
+      [...facts.cap === null ? [] : [statedFigure("cap-bytes", `the smallest size of ${header} the HTTP layer refused`, facts.cap, "bytes")], ...dropFigures]
     );
   const cap = facts.cap === null ? `it took every size up to ${count(largest.size)} bytes` : `its HTTP layer refused ${count(facts.cap)} bytes`;
   const told = `${sized(largest, header)}${quarter === null ? "" : `, ${count(quarter.size)} bytes in ${millis(quarter.ms)}`}, ${count(base.size)} byte${base.size === 1 ? "" : "s"} in ${millis(base.ms)}; ${cap}`;
@@ -24693,6 +24704,12 @@ function refusalFigures(p, budget, name) {
 }
 function rank(b) {
   return [Behavior.Ok, Behavior.Informational, Behavior.NonStrict, Behavior.Failed].indexOf(b);
+}
+function droppedProbe(p) {
+  return p.status === null && (p.ending === "closed" || p.ending === "reset");
+}
+function dropMs(p) {
+  return p.elapsedMs;
 }
 var REFUSAL_CODES;
 var init_attack_judges = __esm({
@@ -83875,6 +83892,7 @@ var init_growth = __esm({
     init_client_handshake();
     init_budgets();
     init_probe2();
+    init_attack_judges();
     SIZE_REFUSALS = /* @__PURE__ */ new Set([413, 414, 431, 494]);
     TRIES = 3;
     BISECTIONS = 4;
@@ -83909,14 +83927,25 @@ var init_growth = __esm({
       slow(p) {
         return (p.answerMs ?? 0) > this.attack.stopAfterMs;
       }
-      /** Up the sizes until one is refused, an answer is over the budget, or the server is gone. */
+      /** A connection dropped with no answer (closed or reset): refused, at a cost of its own. */
+      dropped(p) {
+        return droppedProbe(p);
+      }
+      /** Up the sizes until one is refused (a drop does not stop it), an answer or a drop is over the budget, or the server is gone. */
       async climb() {
+        const climb = await this.up();
+        const drop = this.probes.filter((p) => this.dropped(p) && (climb.top === null || p.size > climb.top)).map((p) => p.size);
+        return climb.cap === null && !climb.over && !climb.gone && drop.length > 0 && climb.top !== null ? { ...climb, cap: Math.min(...drop) } : climb;
+      }
+      async up() {
         let top2 = null;
         for (const n3 of this.attack.sizes) {
           if (this.stopped()) return { top: top2, cap: null, over: false, gone: true };
           const p = await this.at(n3);
           const k = this.kind(p);
           if (k === "gone") return { top: top2, cap: null, over: false, gone: true };
+          if (this.dropped(p) && dropMs(p) > this.attack.stopAfterMs) return { top: top2, cap: null, over: true, gone: false };
+          if (this.dropped(p)) continue;
           if (k === "refused") return { top: top2, cap: n3, over: false, gone: false };
           top2 = n3;
           if (this.slow(p)) return { top: top2, cap: null, over: true, gone: false };

@@ -2,13 +2,17 @@
  * A growth attack's plan: one header at growing sizes, each on a fresh connection, until the server's
  * HTTP layer refuses one; then between the last size taken and the first refused, so the largest
  * figure is close to what the server accepts; the largest, its quarter and a small value timed again
- * (the shortest of three tries: noise on a shared machine only ever adds time).
+ * (the shortest of three tries: noise on a shared machine only ever adds time). A connection the
+ * server drops without an answer is a refusal too, but not a limit on the size: what the server
+ * spent reading the value before it dropped it is the cost the case is about, so the climb goes on
+ * through drops (each timed to the drop) until one of them is slow.
  */
 import type { AttackProbe, GrowthAttack, GrowthFacts, ProbeFacts, SizedTime } from '../../cases/attack-types.js';
 import { buildUpgradeRequest } from '../../protocol/client-handshake.js';
 import { scaledMs } from '../../cases/data/budgets.js';
 import type { AttackPlayer } from './player.js';
 import { probeLines } from './probe.js';
+import { droppedProbe, dropMs } from '../../robustness/attack-judges.js';
 
 /** Statuses of an HTTP layer refusing a request for its size, before any WebSocket code reads it. */
 const SIZE_REFUSALS: ReadonlySet<number> = new Set([413, 414, 431, 494]);
@@ -65,14 +69,29 @@ class GrowthRun {
     return (p.answerMs ?? 0) > this.attack.stopAfterMs;
   }
 
-  /** Up the sizes until one is refused, an answer is over the budget, or the server is gone. */
+  /** A connection dropped with no answer (closed or reset): refused, at a cost of its own. */
+  dropped(p: ProbeFacts): boolean {
+    return droppedProbe(p);
+  }
+
+  /** Up the sizes until one is refused (a drop does not stop it), an answer or a drop is over the budget, or the server is gone. */
   async climb(): Promise<Climb> {
+    const climb = await this.up();
+    // The smallest size dropped above the largest taken is where the HTTP layer's limit is looked for.
+    const drop = this.probes.filter((p) => this.dropped(p) && (climb.top === null || p.size > climb.top)).map((p) => p.size);
+    return climb.cap === null && !climb.over && !climb.gone && drop.length > 0 && climb.top !== null ? { ...climb, cap: Math.min(...drop) } : climb;
+  }
+
+  private async up(): Promise<Climb> {
     let top: number | null = null;
     for (const n of this.attack.sizes) {
       if (this.stopped()) return { top, cap: null, over: false, gone: true };
       const p = await this.at(n);
       const k = this.kind(p);
       if (k === 'gone') return { top, cap: null, over: false, gone: true };
+      // A drop took the server its time to decide (the figure the judge reads: dropMs); past the budget, the climb ends.
+      if (this.dropped(p) && dropMs(p) > this.attack.stopAfterMs) return { top, cap: null, over: true, gone: false };
+      if (this.dropped(p)) continue;
       if (k === 'refused') return { top, cap: n, over: false, gone: false };
       top = n;
       if (this.slow(p)) return { top, cap: null, over: true, gone: false };
