@@ -288,11 +288,14 @@ async function playAttackOne(state: ServerState, def: CatalogueCase, index: numb
     limitMs: caseTimeoutFor(def, state.config) * 1000,
   };
   // The server's tree from before the attack to after the liveness check (the sample now is the baseline).
-  const sampler = state.watch.sampleServer(proc);
+  // Found as the command's tree, or by the socket listening on the server's port (a detached server, one at --server-url).
+  const measuring = state.watch.sampleServer(proc, state.target.port);
+  const sampler = measuring?.sampler ?? null;
   // A server loses no process to an attack: a worker that ended is a crash its supervisor hid.
   const window = sampler?.window({ watch: await sampler.settled() }) ?? null;
   const { result, error, down, cutAtS } = await playAttackCase(def, run);
-  const memory = window?.close() ?? null;
+  const closed = window?.close() ?? null;
+  const memory = closed?.measured === true && measuring?.found != null ? { ...closed, found: measuring.found } : closed;
   sampler?.stop();
   let liveness: NonNullable<PeerFacts['liveness']> = { down: null, processAlive: proc !== null };
   let peerFailure: PeerFailureFact | null = null;

@@ -42,6 +42,18 @@ export interface ClientCrash {
   readonly when: 'before its close' | 'after its close' | 'during the case';
 }
 
+/**
+ * A server under test found for measuring by the socket listening on its port (processes/listener.ts),
+ * not as the command's process tree: `detached`, a launcher wsgate started put it outside its tree
+ * (setsid, a container runtime); `not-started`, wsgate started nothing (--server-url).
+ */
+export interface PeerFound {
+  readonly pid: number;
+  readonly name: string;
+  readonly port: number;
+  readonly why: 'detached' | 'not-started';
+}
+
 /** What a server under test did instead of passing the liveness check after a robustness case. */
 export type LivenessDown =
   /** Its process (wsgate started it) exited: how, and its last output on one line. */

@@ -14,6 +14,9 @@ import type { CatalogueCase } from '../cases/types.js';
 import { childrenCpuMs, startClient, type ClientProcess, type ClientValues } from '../processes/client-process.js';
 import { ServerProcess, type ServerLaunchSpec } from '../processes/server-process.js';
 import { TreeMemory } from '../processes/tree-memory.js';
+import { descendsFrom, listenerRoot } from '../processes/listener.js';
+import { procStat } from '../processes/proc.js';
+import type { PeerFound } from '../model/peer.js';
 import { raceTimeout, TERM_GRACE_MS } from '../processes/waiting.js';
 import type { CaseOutcome } from './outcome.js';
 import { ClientWatch } from './client-watch.js';
@@ -104,9 +107,19 @@ export class PeerWatch {
     return server;
   }
 
-  /** The memory of a server's process tree from now (the robustness profile's window around an attack), or null for a server wsgate did not start. */
-  sampleServer(server: ServerProcess | null): TreeMemory | null {
-    return server === null ? null : TreeMemory.start(server.pid);
+  /**
+   * The memory and CPU of a server's processes from now (the robustness profile's window around an
+   * attack): the command's process tree when the process listening on `port` is in it; else the
+   * tree of that listening process, found by its socket (a launcher detached it, or wsgate started
+   * nothing), said so in `found`; null when wsgate started nothing and nothing here listens on the port.
+   */
+  sampleServer(server: ServerProcess | null, port: number): { sampler: TreeMemory; found: PeerFound | null } | null {
+    const owner = listenerRoot(port);
+    if (server !== null && (owner === null || server.pid === undefined || descendsFrom(owner, server.pid)))
+      return { sampler: TreeMemory.start(server.pid), found: null };
+    if (owner === null) return null;
+    const found: PeerFound = { pid: owner, name: procStat(owner)?.name ?? '?', port, why: server === null ? 'not-started' : 'detached' };
+    return { sampler: TreeMemory.start(owner), found };
   }
 
   /** A browser launched on `page` (a UsageError when it cannot run here); ended with `endBrowser`, or by the watch's close. */

@@ -9,7 +9,7 @@
  */
 import type { AttackBudget } from '../cases/types.js';
 import { budgetFigure, statedFigure, type AttackFacts, type AttackRecord, type Figure } from '../model/figures.js';
-import type { ClientCrash, LivenessDown, LivenessNext } from '../model/peer.js';
+import type { ClientCrash, LivenessDown, LivenessNext, PeerFound } from '../model/peer.js';
 
 /** A client's crash as the verdict reads it: how it ended, worded (explain/peer-words.ts), and when. */
 export interface CrashSaid {
@@ -35,6 +35,8 @@ export type PeerMemory =
       readonly cpuMs?: number;
       /** Processes of the tree (not its root) that ended during the case while the root lived on ("pid 123, node"); watched for servers only. */
       readonly ended?: readonly string[];
+      /** How the tree was found, when not as the command's (by its listening socket); absent: the command's process tree. */
+      readonly found?: PeerFound;
     }
   | { readonly measured: false; readonly why: string };
 
@@ -148,7 +150,7 @@ function memorySaid(said: Said, memory: PeerMemory | null, budgetBytes: number):
   }
   said.figures.push(budgetFigure('memory-growth-bytes', "the peer's process tree grew by, at its peak", memory.growthBytes, 'bytes', budgetBytes));
   const figure =
-    `the peer's process tree grew by ${mebibytes(memory.growthBytes)} at its peak (budget ${mebibytes(budgetBytes)}; ` +
+    `${treeWords(memory)} grew by ${mebibytes(memory.growthBytes)} at its peak (budget ${mebibytes(budgetBytes)}; ` +
     `resident ${mebibytes(memory.baselineBytes)} at the start, ${mebibytes(memory.peakBytes)} at the peak, ${count(memory.samples)} samples)`;
   if (memory.growthBytes <= budgetBytes) {
     said.text = `${lead} Measured: ${figure}.`;
@@ -156,6 +158,14 @@ function memorySaid(said: Said, memory: PeerMemory | null, budgetBytes: number):
   }
   said.behavior = Behavior.Failed;
   said.text = failedAlready || ended.length > 0 ? `${lead} Also over budget: ${figure}.` : `Over budget: ${figure}. ${lead}`;
+}
+
+/** The tree measured, as the result says it: the command's, or the one found by its listening socket (and why). */
+function treeWords(memory: { readonly found?: PeerFound }): string {
+  const f = memory.found;
+  if (f === undefined) return "the peer's process tree";
+  const why = f.why === 'detached' ? "outside the command's process tree, which a launcher left" : 'wsgate did not start it';
+  return `the peer's process tree (pid ${f.pid}, ${f.name}, found by its socket listening on port ${f.port}: ${why})`;
 }
 
 /** How the client process died, as the result and the gate's reason say it ("the client process died before its close (CVE-…): it …"). */
@@ -181,7 +191,7 @@ function cpuSaid(said: Said, memory: PeerMemory | null, budgetMs: number): void 
     return;
   }
   said.figures.push(budgetFigure('cpu-ms', "CPU time the peer's process tree spent over the case", memory.cpuMs, 'ms', budgetMs));
-  const figure = `the peer's process tree spent ${count(memory.cpuMs)} ms of CPU time over the case (budget ${count(budgetMs)} ms)`;
+  const figure = `${treeWords(memory)} spent ${count(memory.cpuMs)} ms of CPU time over the case (budget ${count(budgetMs)} ms)`;
   if (memory.cpuMs <= budgetMs) {
     said.text = `${said.text} Measured: ${figure}.`;
     return;

@@ -4,8 +4,9 @@
  * the case's own budget (32 MiB for a length header), or the run's `--budget memory=` when lower, and
  * passes the bomb case, whose only budget is the run's, when that is roomy; a looping client that dies during 18.3.1
  * has that case FAILED with its error line and the rest not run; the bundled ws client and server show
- * a figure of a sane size beside the budget; a server wsgate did not start, or a client that came by
- * itself (serve), is said not to be measured.
+ * a figure of a sane size beside the budget; a server wsgate did not start (--server-url) is found by
+ * the socket it listens on and measured, the report saying so; a client that came by itself (serve)
+ * is said not to be measured.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -133,7 +134,7 @@ test('the bundled ws client and server: every case shows its memory figure besid
   assert.ok(length.start >= 20 && length.start < 1024 && length.growth < 64, JSON.stringify(length));
 });
 
-test('a server wsgate did not start (--server-url): its memory was not measured, and the report says so', async () => {
+test('a server wsgate did not start (--server-url) on this machine is found by its listening socket and measured; the report says how it was found', async () => {
   const port = await new Promise<number>((resolve) => {
     const probe = net.createServer().listen(0, '127.0.0.1', () => {
       const { port: p } = probe.address() as net.AddressInfo;
@@ -144,7 +145,13 @@ test('a server wsgate did not start (--server-url): its memory was not measured,
   try {
     const run = await robustness(['--server-url', `ws://127.0.0.1:${port}`, '--server-start-timeout', '10', '--agent', 'remote', '--cases', '17.2.1']);
     assert.equal(run.code, 0, run.out);
-    assert.match((await run.report('remote_case_17_2_1.json')).result, /The peer's memory was not measured \(wsgate did not start it\)\.$/);
+    const result = (await run.report('remote_case_17_2_1.json')).result;
+    assert.match(
+      result,
+      new RegExp(
+        `Measured: the peer's process tree \\(pid ${child.pid}, node, found by its socket listening on port ${port}: wsgate did not start it\\) grew by `,
+      ),
+    );
   } finally {
     child.kill();
   }

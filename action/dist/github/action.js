@@ -28424,13 +28424,19 @@ function memorySaid(said, memory, budgetBytes) {
     lead = `${which} ended during the case while its root process lived on: a worker died of the attack, whatever replaced it. ${text}`;
   }
   said.figures.push(budgetFigure("memory-growth-bytes", "the peer's process tree grew by, at its peak", memory.growthBytes, "bytes", budgetBytes));
-  const figure = `the peer's process tree grew by ${mebibytes(memory.growthBytes)} at its peak (budget ${mebibytes(budgetBytes)}; resident ${mebibytes(memory.baselineBytes)} at the start, ${mebibytes(memory.peakBytes)} at the peak, ${count4(memory.samples)} samples)`;
+  const figure = `${treeWords(memory)} grew by ${mebibytes(memory.growthBytes)} at its peak (budget ${mebibytes(budgetBytes)}; resident ${mebibytes(memory.baselineBytes)} at the start, ${mebibytes(memory.peakBytes)} at the peak, ${count4(memory.samples)} samples)`;
   if (memory.growthBytes <= budgetBytes) {
     said.text = `${lead} Measured: ${figure}.`;
     return;
   }
   said.behavior = Behavior.Failed;
   said.text = failedAlready || ended.length > 0 ? `${lead} Also over budget: ${figure}.` : `Over budget: ${figure}. ${lead}`;
+}
+function treeWords(memory) {
+  const f = memory.found;
+  if (f === void 0) return "the peer's process tree";
+  const why = f.why === "detached" ? "outside the command's process tree, which a launcher left" : "wsgate did not start it";
+  return `the peer's process tree (pid ${f.pid}, ${f.name}, found by its socket listening on port ${f.port}: ${why})`;
 }
 function crashWords(attack, crash) {
   return crashWordsFor(attack?.advisory ?? null, crash);
@@ -28445,7 +28451,7 @@ function cpuSaid(said, memory, budgetMs) {
     return;
   }
   said.figures.push(budgetFigure("cpu-ms", "CPU time the peer's process tree spent over the case", memory.cpuMs, "ms", budgetMs));
-  const figure = `the peer's process tree spent ${count4(memory.cpuMs)} ms of CPU time over the case (budget ${count4(budgetMs)} ms)`;
+  const figure = `${treeWords(memory)} spent ${count4(memory.cpuMs)} ms of CPU time over the case (budget ${count4(budgetMs)} ms)`;
   if (memory.cpuMs <= budgetMs) {
     said.text = `${said.text} Measured: ${figure}.`;
     return;
@@ -84781,10 +84787,12 @@ async function playAttackOne(state, def, index, t0) {
     settings: (d) => playSettings(state.config, state.sut, d),
     limitMs: caseTimeoutFor(def, state.config) * 1e3
   };
-  const sampler = state.watch.sampleServer(proc);
+  const measuring = state.watch.sampleServer(proc, state.target.port);
+  const sampler = measuring?.sampler ?? null;
   const window2 = sampler?.window({ watch: await sampler.settled() }) ?? null;
   const { result, error: error62, down, cutAtS } = await playAttackCase(def, run);
-  const memory = window2?.close() ?? null;
+  const closed = window2?.close() ?? null;
+  const memory = closed?.measured === true && measuring?.found != null ? { ...closed, found: measuring.found } : closed;
   sampler?.stop();
   let liveness2 = { down: null, processAlive: proc !== null };
   let peerFailure = null;
@@ -85013,6 +85021,72 @@ var init_resources = __esm({
   }
 });
 
+// src/processes/listener.ts
+import { readdirSync as readdirSync4, readFileSync as readFileSync13, readlinkSync } from "node:fs";
+function listeningInodes(port) {
+  const inodes = /* @__PURE__ */ new Set();
+  const hex4 = port.toString(16).toUpperCase().padStart(4, "0");
+  for (const table of ["/proc/net/tcp", "/proc/net/tcp6"]) {
+    let text;
+    try {
+      text = readFileSync13(table, "utf8");
+    } catch {
+      continue;
+    }
+    for (const line2 of text.split("\n").slice(1)) {
+      const f = line2.trim().split(/\s+/);
+      if (f.length < 10 || f[3] !== "0A") continue;
+      if ((f[1] ?? "").split(":")[1] === hex4) inodes.add(f[9]);
+    }
+  }
+  return inodes;
+}
+function listeningPids(port) {
+  const inodes = listeningInodes(port);
+  if (inodes.size === 0) return [];
+  const links = new Set([...inodes].map((i2) => `socket:[${i2}]`));
+  const out = [];
+  for (const pid of procPids() ?? []) {
+    let fds;
+    try {
+      fds = readdirSync4(`/proc/${pid}/fd`);
+    } catch {
+      continue;
+    }
+    for (const fd of fds) {
+      let target;
+      try {
+        target = readlinkSync(`/proc/${pid}/fd/${fd}`);
+      } catch {
+        continue;
+      }
+      if (links.has(target)) {
+        out.push(pid);
+        break;
+      }
+    }
+  }
+  return out.filter((pid) => procStat(pid) !== null);
+}
+function listenerRoot(port) {
+  const pids = listeningPids(port);
+  const owners = new Set(pids);
+  return pids.find((pid) => !owners.has(procStat(pid)?.ppid ?? -1)) ?? null;
+}
+function descendsFrom(pid, root) {
+  for (let at = pid, hops = 0; at > 1 && hops < 64; hops++) {
+    if (at === root) return true;
+    at = procStat(at)?.ppid ?? 0;
+  }
+  return false;
+}
+var init_listener2 = __esm({
+  "src/processes/listener.ts"() {
+    "use strict";
+    init_proc();
+  }
+});
+
 // src/peer/output-log.ts
 import { createWriteStream as createWriteStream2, mkdirSync, renameSync } from "node:fs";
 import path22 from "node:path";
@@ -85088,6 +85162,8 @@ var init_watch = __esm({
     init_client_process();
     init_server_process();
     init_tree_memory();
+    init_listener2();
+    init_proc();
     init_waiting();
     init_client_watch();
     init_output_log();
@@ -85166,9 +85242,19 @@ var init_watch = __esm({
         this.samplers.add(sampler);
         return server;
       }
-      /** The memory of a server's process tree from now (the robustness profile's window around an attack), or null for a server wsgate did not start. */
-      sampleServer(server) {
-        return server === null ? null : TreeMemory.start(server.pid);
+      /**
+       * The memory and CPU of a server's processes from now (the robustness profile's window around an
+       * attack): the command's process tree when the process listening on `port` is in it; else the
+       * tree of that listening process, found by its socket (a launcher detached it, or wsgate started
+       * nothing), said so in `found`; null when wsgate started nothing and nothing here listens on the port.
+       */
+      sampleServer(server, port) {
+        const owner = listenerRoot(port);
+        if (server !== null && (owner === null || server.pid === void 0 || descendsFrom(owner, server.pid)))
+          return { sampler: TreeMemory.start(server.pid), found: null };
+        if (owner === null) return null;
+        const found = { pid: owner, name: procStat(owner)?.name ?? "?", port, why: server === null ? "not-started" : "detached" };
+        return { sampler: TreeMemory.start(owner), found };
       }
       /** A browser launched on `page` (a UsageError when it cannot run here); ended with `endBrowser`, or by the watch's close. */
       async launchBrowser(setup, page2, spki) {
