@@ -12,6 +12,15 @@ const ERROR_LINE = /^(Uncaught )?([\w$]+\.)*([A-Z][\w$]*)?(Error|Exception)\b/;
 /** Lines that say nothing of the error (Node's version footer, a stack frame). */
 const NOISE = /^(Node\.js v\d|at\s)/;
 
+/** The output's last line that names an error (at most 300 characters), or null when none does. */
+export function namedErrorLine(output: string): string | null {
+  const named = output
+    .split('\n')
+    .map((l) => l.trim())
+    .findLast((l) => ERROR_LINE.test(l));
+  return named === undefined ? null : named.slice(0, 300);
+}
+
 /** The output's line that names the error (at most 300 characters), or null when it is empty. */
 export function errorLine(output: string): string | null {
   const lines = output

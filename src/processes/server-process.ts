@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
-import { errorLine } from './crash.js';
+import { errorLine, namedErrorLine } from './crash.js';
 import { oldTreeAliveWords, serverExitWords, serverIgnoredSigtermWords } from '../explain/peer-words.js';
 import type { ProcessExit } from '../model/peer.js';
 import { UsageError } from '../errors.js';
@@ -261,9 +261,13 @@ export class ServerProcess {
     return { exitCode: run.exitCode, signal: run.signal, spawnError: run.spawnError };
   }
 
-  /** The server's last output, on one line. */
+  /**
+   * What the server's output says of its end, on one line: the line that names its error (an
+   * uncaught exception's "Error: …", not the stack's tail after it), else its last lines.
+   */
   lastOutput(): string {
-    return lastLines(this.current.snapshot(false).output);
+    const output = this.current.snapshot(false).output;
+    return namedErrorLine(output) ?? lastLines(output);
   }
 
   /** Starts the command again after it died, and waits until it listens. */

@@ -97,6 +97,27 @@ test('17.1.1 against servers that refuse a bad Sec-WebSocket-Protocol by droppin
   );
 });
 
+test('a server that dies 2 s after a connection it failed (a cleanup timer that throws): the case that caused it FAILED with its error line, not the next; its twin passes', async () => {
+  const [bad, good] = await Promise.all([
+    robustness(['--server', brokenServer('dies-late-on-error'), '--cases', '17.2.3', '17.4.4']),
+    robustness(['--server', brokenServer('cleans-up-on-error'), '--cases', '17.2.3', '17.4.4']),
+  ]);
+  assert.equal(bad.code, 1, bad.out);
+  assert.equal(bad.cases.get('17.2.3')?.status, 'failed', bad.out);
+  assert.match(
+    bad.cases.get('17.2.3')?.reason ?? '',
+    /Afterwards the server under test exited with status 1 \(last output: Error: cleanup of a failed socket: it is already closed\); it is restarted for the next case/,
+  );
+  // 17.4.4 closes normally on the restarted server: its server does not die, and it is not charged.
+  assert.equal(bad.cases.get('17.4.4')?.status, 'passed', bad.out);
+  assert.equal(good.code, 0, good.out);
+  assert.deepEqual(
+    [...good.cases.values()].map((c) => `${c.id} ${c.status}`),
+    ['17.2.3 passed', '17.4.4 passed'],
+    good.out,
+  );
+});
+
 // Slowloris (17.1.10) waits for Node's own timeout of a stalled head, 60 to 90 s: floods.test.ts plays it against servers with short timeouts.
 const BUNDLED_PASSES = [
   '17.1.1',

@@ -49217,6 +49217,10 @@ var init_case_limits = __esm({
 });
 
 // src/processes/crash.ts
+function namedErrorLine(output2) {
+  const named = output2.split("\n").map((l) => l.trim()).findLast((l) => ERROR_LINE.test(l));
+  return named === void 0 ? null : named.slice(0, 300);
+}
 function errorLine(output2) {
   const lines = output2.split("\n").map((l) => l.trim()).filter((l) => l !== "");
   const named = lines.findLast((l) => ERROR_LINE.test(l));
@@ -83313,9 +83317,13 @@ var init_server_process = __esm({
         const run = this.current.snapshot(false);
         return { exitCode: run.exitCode, signal: run.signal, spawnError: run.spawnError };
       }
-      /** The server's last output, on one line. */
+      /**
+       * What the server's output says of its end, on one line: the line that names its error (an
+       * uncaught exception's "Error: …", not the stack's tail after it), else its last lines.
+       */
       lastOutput() {
-        return lastLines(this.current.snapshot(false).output);
+        const output2 = this.current.snapshot(false).output;
+        return namedErrorLine(output2) ?? lastLines(output2);
       }
       /** Starts the command again after it died, and waits until it listens. */
       async restart(host, port, timeoutMs, signal) {
@@ -84545,16 +84553,21 @@ async function playAttackCase(def, run) {
       { agent: run.agent, index: run.index, limitMs: run.limitMs, ...run.signal ? { signal: run.signal } : {} },
       run.settings(def)
     );
-    return { result: outcome2.result, error: outcome2.error ?? null, down: await liveness(run), cutAtS: null };
+    const watchMs = outcome2.result !== null && serverFailed(outcome2.result) ? scaledMs(FAILED_CONNECTION_WATCH_MS, run.settings(def).budgets ?? DEFAULT_BUDGETS) : EXIT_GRACE_MS2;
+    return { result: outcome2.result, error: outcome2.error ?? null, down: await liveness(run, watchMs), cutAtS: null };
   }
   const result = await playAttack(run.target, { ...def, attack }, { agent: run.agent, index: run.index, signal }, run.settings(def));
   const cut = limit.aborted && run.signal?.aborted !== true;
   return { result, error: null, down: await liveness(run), cutAtS: cut ? run.limitMs / 1e3 : null };
 }
-async function liveness(run) {
+function serverFailed(result) {
+  const code = result.remoteCloseCode;
+  return code !== null && code !== 1e3 && code !== 1001 || !result.wasClean && !result.droppedByMe;
+}
+async function liveness(run, watchMs = EXIT_GRACE_MS2) {
   const proc = run.process;
-  const died = async () => proc !== null && await proc.exitsWithin(EXIT_GRACE_MS2) ? { kind: "exited", exit: proc.exit(), lastOutput: proc.lastOutput() } : null;
-  const dead = await died();
+  const died = async (ms = EXIT_GRACE_MS2) => proc !== null && await proc.exitsWithin(ms) ? { kind: "exited", exit: proc.exit(), lastOutput: proc.lastOutput() } : null;
+  const dead = await died(watchMs);
   if (dead !== null) return dead;
   const limitMs = ((livenessCase.schedule?.maxSeconds ?? 4) + 2) * 1e3;
   const info = { agent: run.agent, index: run.index, limitMs, ...run.signal ? { signal: run.signal } : {} };
@@ -84569,7 +84582,7 @@ async function liveness(run) {
   if (outcome2.result.behavior !== Behavior.Ok) return await died() ?? { kind: "case-failed", result: outcome2.result.result };
   return null;
 }
-var EXIT_GRACE_MS2, LISTEN_AGAIN_MS, REFUSED_RETRY_MS;
+var EXIT_GRACE_MS2, FAILED_CONNECTION_WATCH_MS, LISTEN_AGAIN_MS, REFUSED_RETRY_MS;
 var init_server_attack = __esm({
   "src/drivers/server-attack.ts"() {
     "use strict";
@@ -84577,7 +84590,9 @@ var init_server_attack = __esm({
     init_play_attack();
     init_play_case();
     init_verdicts();
+    init_budgets();
     EXIT_GRACE_MS2 = 500;
+    FAILED_CONNECTION_WATCH_MS = 5e3;
     LISTEN_AGAIN_MS = 3e3;
     REFUSED_RETRY_MS = 100;
   }
