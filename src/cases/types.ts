@@ -263,6 +263,11 @@ export interface AttackBudget {
    * MEMORY_GROWTH), under the run's `memory` budget, which caps it; absent: the run's alone.
    */
   readonly memoryGrowth?: number;
+  /**
+   * Instead of memoryGrowth, for a case that sends a message at the peer's limit: the most the tree
+   * may grow as this many times the run's `message` budget, plus MEMORY_GROWTH.small.
+   */
+  readonly memoryPerMessageLimit?: number;
 }
 
 /** What every case declares, whatever plays it. */

@@ -25,8 +25,8 @@ import { MEMORY_GROWTH, scaledS } from '../cases/data/budgets.js';
 import { mulberry32 } from '../cases/data/deflate-corpus.js';
 import { defineCase, failedByPeer } from '../cases/define.js';
 import type { Requirement } from '../model/requirement.js';
-import { statedFigure } from '../cases/judgement.js';
-import { echoedFigure, withOwnFigures } from './own-figures.js';
+import { statedFigure, type Figure } from '../cases/judgement.js';
+import { echoedFigure, judgedFigure, withOwnFigures } from './own-figures.js';
 import type { AttackBudget, CaseContext, CaseDef, ScriptedCase, Judgement } from '../cases/types.js';
 
 /** Whom the case attacks: the words its texts use. */
@@ -123,8 +123,8 @@ export function limitPlusOne(id: string, peer: Peer): ScriptedCase {
   return frameCase({
     id,
     requirement: limitPlusOneRequirement,
-    description: `A binary message of the message limit plus one byte (the run's \`message\` budget, 100 MiB + 1 by default: ws's maxPayload), in fragments of ${count(f.fragmentBytes)} bytes, generated ${f.batch} fragments at a time as the ${peer} reads them (wsgate never holds the message). (RFC 6455 §10.4, §7.4.1; ${limitPlusOneBudget.advisory})`,
-    expectation: `RFC 6455 §10.4: a ${peer} with a message limit fails the connection (1009, or 1008 for a limit on fragments, or a drop) once the message passes it, within ${f.withinS} s, having taken at most its limit; a lower limit refuses earlier, which passes. Taking the whole message (echoing limit + 1 bytes, or nothing to say against it) is FAILED.`,
+    description: `A binary message that goes ${count(f.pastBytes)} bytes past the message limit (the run's \`message\` budget, 100 MiB by default: ws's maxPayload) before its last fragment, in fragments of ${count(f.fragmentBytes)} bytes, generated ${f.batch} fragments at a time as the ${peer} reads them (wsgate never holds the message). (RFC 6455 §10.4, §7.4.1; ${limitPlusOneBudget.advisory})`,
+    expectation: `RFC 6455 §10.4: a ${peer} with a message limit fails the connection (1009, or 1008 for a limit on fragments, or a drop) once the message passes it, within ${f.withinS} s, its process having read at most its limit and ${count(f.slackBytes)} beside it; a lower limit refuses earlier, which passes. Reading on past the limit (a limit checked only at the last fragment), or taking the whole message (echoing it, or nothing to say against it), is FAILED.`,
     budget: limitPlusOneBudget,
     codes: TOO_BIG,
     maxSeconds: f.withinS + 3,
@@ -136,7 +136,7 @@ export function limitPlusOne(id: string, peer: Peer): ScriptedCase {
       return withOwnFigures(facts, {
         ...verdict,
         behavior: Behavior.Failed,
-        result: `The ${peer} took the whole message (limit + 1 bytes) without failing the connection: it said nothing for ${f.afterS} s after the last fragment, or echoed it past wsgate's own frame limit (wsgate then ended the connection).`,
+        result: `The ${peer} took the whole message (its limit + ${count(f.pastBytes)} bytes) without failing the connection: it said nothing for ${f.afterS} s after the last fragment, or echoed it past wsgate's own frame limit (wsgate then ended the connection).`,
       });
     },
     onMessage(t, _data, binary, length) {
@@ -155,10 +155,15 @@ export function limitPlusOne(id: string, peer: Peer): ScriptedCase {
 async function sendLimitPlusOne(t: CaseContext, peer: Peer): Promise<void> {
   const f = LIMIT_PLUS_ONE;
   t.setWirelog(false, { silent: true });
-  const total = t.budgets.messageLimit + 1;
+  const limit = t.budgets.messageLimit;
+  // Past the limit by f.pastBytes before the last fragment: a check made only at FIN reads on to it.
+  const total = limit + f.pastBytes;
   const fragments = Math.ceil(total / f.fragmentBytes);
   t.killAfter(scaledS(f.withinS, t.budgets));
-  const message = statedFigure('message-bytes', 'the message: the limit + 1', total, 'bytes');
+  const message = statedFigure('message-bytes', `the message: the limit + ${count(f.pastBytes)}`, total, 'bytes');
+  // What the peer's process read of the message (wsgate's flushed bytes less the kernel's queues), the most seen; null: not on this machine.
+  const before = t.peerRead();
+  let read: number | null = null;
   let written = 0;
   for (let i = 0; i < fragments && t.isOpen; ) {
     for (let k = 0; k < f.batch && i < fragments; k++, i++) {
@@ -166,21 +171,54 @@ async function sendLimitPlusOne(t: CaseContext, peer: Peer): Promise<void> {
       t.beginFrame(i === 0 ? Opcode.Binary : Opcode.Continuation, i === fragments - 1, length)(length === f.fragmentBytes ? ZEROS : ZEROS.subarray(0, length));
       written += length;
     }
-    t.setOutcome(
-      Behavior.Ok,
-      `The ${peer} failed the connection before the message ended: wsgate had written ${count(written)} of its ${count(total)} bytes (${count(i)} fragments) when it saw the ${peer}'s refusal.`,
-      [
-        statedFigure('message-written-bytes', "of the message wsgate had written when it saw the peer's refusal", written, 'bytes'),
-        message,
-        statedFigure('fragment-count', 'fragments of it written', i, 'count'),
-      ],
-    );
+    const now = t.peerRead();
+    if (now !== null && before !== null) read = Math.max(read ?? 0, now - before);
+    limitOutcome(t, peer, { written, total, fragments: i, read, limit, message });
     await t.flushed({ below: FLUSH_BELOW });
   }
   if (!t.isOpen) return;
   // Sent before the refusal arrived (the peer reads ahead of its limit check, the kernel buffers): the close may still come.
-  t.setOutcome(Behavior.Ok, `The ${peer} failed the connection as wsgate wrote the last of its ${count(total)} bytes (${CROSSED}).`, [message]);
+  if (read === null || read <= limit + f.slackBytes)
+    t.setOutcome(Behavior.Ok, `The ${peer} failed the connection as wsgate wrote the last of its ${count(total)} bytes (${CROSSED}).`, [message]);
   t.killAfter(scaledS(f.afterS, t.budgets));
+}
+
+/**
+ * The verdict so far, should the peer refuse now: OK with what was written and read; FAILED once the
+ * peer's process had read past its limit by more than the slack (it holds a message past its limit,
+ * checking only at the end).
+ */
+function limitOutcome(
+  t: CaseContext,
+  peer: Peer,
+  m: { written: number; total: number; fragments: number; read: number | null; limit: number; message: Figure },
+): void {
+  const f = LIMIT_PLUS_ONE;
+  const over = m.read !== null && m.read > m.limit + f.slackBytes;
+  const figures = [
+    statedFigure('message-written-bytes', "of the message wsgate had written when it saw the peer's refusal", m.written, 'bytes'),
+    m.message,
+    statedFigure('fragment-count', 'fragments of it written', m.fragments, 'count'),
+    ...(m.read === null
+      ? []
+      : [judgedFigure('message-read-bytes', "of the message the peer's process had read", m.read, 'bytes', m.limit + f.slackBytes, over)]),
+  ];
+  const read =
+    m.read === null
+      ? "what the peer's process read was not measured (its socket is not on this machine)"
+      : `the ${peer}'s process had read ${count(m.read)} (its limit ${count(m.limit)})`;
+  if (over)
+    t.setOutcome(
+      Behavior.Failed,
+      `The ${peer} read ${count(m.read ?? 0)} bytes of the message's frames, ${count((m.read ?? 0) - m.limit)} past its limit of ${count(m.limit)}, and had not refused it: it holds a message past its limit (checking it only at the last fragment, say). wsgate had written ${count(m.written)} of its ${count(m.total)} bytes (${count(m.fragments)} fragments).`,
+      figures,
+    );
+  else
+    t.setOutcome(
+      Behavior.Ok,
+      `The ${peer} failed the connection before the message ended: wsgate had written ${count(m.written)} of its ${count(m.total)} bytes (${count(m.fragments)} fragments) when it saw the ${peer}'s refusal; ${read}.`,
+      figures,
+    );
 }
 
 // ---- endless one-byte continuations ------------------------------------------------------------------

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { runCliWith } from '../support/cli-env.js';
-import { tempDir } from '../support/harness.js';
+import { fixtureCommand, tempDir } from '../support/harness.js';
 import { needsReleases, PINNED_RELEASES } from '../support/requirements.js';
 import { pinnedClient, release } from '../support/robustness.js';
 
@@ -74,8 +74,8 @@ describe('frame-level and permessage-deflate attacks', { concurrency: 2 }, () =>
       // In 4 KiB fragments ws's maxFragments (16,384 as shipped) refuses first, with 1008, 64 MiB in.
       assert.equal(get('17.2.4').remoteCloseCode, 1008);
       // What wsgate had written when it saw the refusal: past the 64 MiB the server took (it reads on after refusing), or all of it.
-      const written = /wsgate had written ([\d,]+) of its 104,857,601 bytes/.exec(get('17.2.4').result)?.[1];
-      if (written === undefined) assert.match(get('17.2.4').result, /failed the connection as wsgate wrote the last of its 104,857,601 bytes/);
+      const written = /wsgate had written ([\d,]+) of its 121,634,816 bytes/.exec(get('17.2.4').result)?.[1];
+      if (written === undefined) assert.match(get('17.2.4').result, /failed the connection as wsgate wrote the last of its 121,634,816 bytes/);
       else assert.ok(Number(written.replace(/,/g, '')) >= 64 * 1024 * 1024, get('17.2.4').result);
       // ws's maxFragments (16,384 as shipped): 1008 ("Too many message fragments") long before the million frames end.
       assert.equal(get('17.2.5').remoteCloseCode, 1008);
@@ -143,7 +143,7 @@ describe('frame-level and permessage-deflate attacks', { concurrency: 2 }, () =>
       assert.match(good.cases.get('17.2.5')?.result ?? '', /grew by [\d.]+ MiB at its peak \(budget 64 MiB;/);
     });
 
-    test('undici 6.24.0 has no message limit at 100 MiB: 18.3.5 FAILED; it refuses the reserved opcode and the random bytes', {
+    test('undici 6.24.0 has no message limit at 100 MiB: 18.3.5 FAILED, reading on past it; it refuses the reserved opcode and the random bytes', {
       skip: needsReleases('undici-6.24.0'),
     }, async () => {
       const r = await run(['--url', 'ws://127.0.0.1:0', '--client', pinnedClient('undici-6.24.0'), '--cases', '18.3.4', '18.3.5', '18.3.7']);
@@ -151,18 +151,46 @@ describe('frame-level and permessage-deflate attacks', { concurrency: 2 }, () =>
       assert.deepEqual(verdicts(r.cases), ['18.3.4 OK', '18.3.5 FAILED', '18.3.7 OK']);
       assert.match(
         r.cases.get('18.3.5')?.result ?? '',
-        /took the whole message \(limit \+ 1 bytes\) without failing the connection: .*wsgate had written 104,9[\d,]+ bytes while it was open/,
+        /^The client read 1[12][\d,]+ bytes of the message's frames, [\d,]+ past its limit of 104,857,600, and had not refused it|took the whole message \(its limit \+ 16,777,216 bytes\) without failing the connection/,
       );
     });
   });
 
   describe('servers of our own, each wrong in one way, and the bundled client', { concurrency: 1 }, () => {
-    test('a server with no message limit takes limit + 1 (here --budget message=8 MiB): 17.2.4 FAILED with what it echoed', async () => {
+    test('a server with no message limit takes a message past the limit (here --budget message=8 MiB): 17.2.4 FAILED with what it echoed', async () => {
       const r = await run(['--server', `'${process.execPath}' '${BROKEN}' no-size-limit {port}`, '--cases', '17.2.4', '--budget', 'message=8388608']);
       assert.equal(r.code, 1, r.out);
       const c = r.cases.get('17.2.4');
       assert.equal(c?.behavior, 'FAILED', r.out);
-      assert.match(c?.result ?? '', /echoed the whole message \(8,388,609 bytes, past the limit of 8,388,608\)/);
+      // The message goes 16 MiB past the limit before its last fragment: it reads it all and echoes it.
+      assert.match(c?.result ?? '', /echoed the whole message \(25,165,824 bytes, past the limit of 8,388,608\)/);
+    });
+
+    test('a limit checked only at the last fragment (a server and a client): 17.2.4 and 18.3.5 FAILED on what the peer read past it; their twins, counting as fragments come, pass', async () => {
+      const [server, serverTwin, client, clientTwin] = await Promise.all([
+        run(['--server', `'${process.execPath}' '${BROKEN}' checks-limit-at-fin {port}`, '--cases', '17.2.4']),
+        run(['--server', `'${process.execPath}' '${BROKEN}' checks-limit-per-fragment {port}`, '--cases', '17.2.4']),
+        run(['--url', 'ws://127.0.0.1:0', '--client', fixtureCommand('limit-checker', '{url} at-fin'), '--cases', '18.3.5']),
+        run(['--url', 'ws://127.0.0.1:0', '--client', fixtureCommand('limit-checker', '{url} per-fragment'), '--cases', '18.3.5']),
+      ]);
+      for (const [r, id, who] of [
+        [server, '17.2.4', 'server'],
+        [client, '18.3.5', 'client'],
+      ] as const) {
+        assert.equal(r.cases.get(id)?.behavior, 'FAILED', r.out);
+        assert.match(
+          r.cases.get(id)?.result ?? '',
+          new RegExp(`^The ${who} read 1[12][\\d,]+ bytes of the message's frames, 1[67],[\\d,]+ past its limit of 104,857,600, and had not refused it`),
+        );
+      }
+      for (const [r, id] of [
+        [serverTwin, '17.2.4'],
+        [clientTwin, '18.3.5'],
+      ] as const) {
+        assert.equal(r.cases.get(id)?.behavior, 'OK', r.out);
+        const read = /process had read ([\d,]+) \(its limit 104,857,600\)/.exec(r.cases.get(id)?.result ?? '')?.[1];
+        assert.ok(read !== undefined && Number(read.replace(/,/g, '')) <= 104_857_600 + 4 * 1024 * 1024, r.cases.get(id)?.result);
+      }
     });
 
     test('a server that inflates without a limit answers the bomb instead of refusing it: 17.3.2 FAILED', async () => {

@@ -8347,6 +8347,16 @@ var init_attacks_frames = __esm({
     };
     LIMIT_PLUS_ONE = {
       fragmentBytes: 4096,
+      /**
+       * The message goes on past the limit by this much before its last fragment (FIN): a peer that
+       * checks its limit only at FIN reads on to it, one that counts as fragments come refuses at the limit.
+       */
+      pastBytes: 16 * 1024 * 1024,
+      /**
+       * What a peer may have read of the message beyond its limit when it refuses it: its reads ahead of
+       * its check (a socket read, 64 KiB in Node) and what was in flight, with room to spare.
+       */
+      slackBytes: 4 * 1024 * 1024,
       /** Fragments per batch: 256 KiB, then wsgate waits until its socket has taken them. */
       batch: 64,
       /** The peer has this long to refuse (or wsgate to send it all and see it taken), in seconds. */
@@ -8377,7 +8387,11 @@ var init_attacks_frames = __esm({
       closeWithinMs: REFUSE_AT_HEADER_S * 1e3,
       memoryGrowth: MEMORY_GROWTH.small
     };
-    limitPlusOneBudget = { advisory: FrameAdvisory.limitPlusOne, closeWithinMs: LIMIT_PLUS_ONE.withinS * 1e3 };
+    limitPlusOneBudget = {
+      advisory: FrameAdvisory.limitPlusOne,
+      closeWithinMs: LIMIT_PLUS_ONE.withinS * 1e3,
+      memoryPerMessageLimit: 2
+    };
     endlessBudget = { advisory: FrameAdvisory.endless, closeWithinMs: ENDLESS.withinS * 1e3, memoryGrowth: MEMORY_GROWTH.fragments };
     randomBytesBudget = {
       advisory: FrameAdvisory.randomBytes,
@@ -8430,8 +8444,8 @@ function limitPlusOne(id, peer) {
   return frameCase({
     id,
     requirement: limitPlusOneRequirement,
-    description: `A binary message of the message limit plus one byte (the run's \`message\` budget, 100 MiB + 1 by default: ws's maxPayload), in fragments of ${count(f.fragmentBytes)} bytes, generated ${f.batch} fragments at a time as the ${peer} reads them (wsgate never holds the message). (RFC 6455 \xA710.4, \xA77.4.1; ${limitPlusOneBudget.advisory})`,
-    expectation: `RFC 6455 \xA710.4: a ${peer} with a message limit fails the connection (1009, or 1008 for a limit on fragments, or a drop) once the message passes it, within ${f.withinS} s, having taken at most its limit; a lower limit refuses earlier, which passes. Taking the whole message (echoing limit + 1 bytes, or nothing to say against it) is FAILED.`,
+    description: `A binary message that goes ${count(f.pastBytes)} bytes past the message limit (the run's \`message\` budget, 100 MiB by default: ws's maxPayload) before its last fragment, in fragments of ${count(f.fragmentBytes)} bytes, generated ${f.batch} fragments at a time as the ${peer} reads them (wsgate never holds the message). (RFC 6455 \xA710.4, \xA77.4.1; ${limitPlusOneBudget.advisory})`,
+    expectation: `RFC 6455 \xA710.4: a ${peer} with a message limit fails the connection (1009, or 1008 for a limit on fragments, or a drop) once the message passes it, within ${f.withinS} s, its process having read at most its limit and ${count(f.slackBytes)} beside it; a lower limit refuses earlier, which passes. Reading on past the limit (a limit checked only at the last fragment), or taking the whole message (echoing it, or nothing to say against it), is FAILED.`,
     budget: limitPlusOneBudget,
     codes: TOO_BIG,
     maxSeconds: f.withinS + 3,
@@ -8442,7 +8456,7 @@ function limitPlusOne(id, peer) {
       return withOwnFigures(facts, {
         ...verdict,
         behavior: Behavior.Failed,
-        result: `The ${peer} took the whole message (limit + 1 bytes) without failing the connection: it said nothing for ${f.afterS} s after the last fragment, or echoed it past wsgate's own frame limit (wsgate then ended the connection).`
+        result: `The ${peer} took the whole message (its limit + ${count(f.pastBytes)} bytes) without failing the connection: it said nothing for ${f.afterS} s after the last fragment, or echoed it past wsgate's own frame limit (wsgate then ended the connection).`
       });
     },
     onMessage(t, _data, binary, length) {
@@ -8460,10 +8474,13 @@ function limitPlusOne(id, peer) {
 async function sendLimitPlusOne(t, peer) {
   const f = LIMIT_PLUS_ONE;
   t.setWirelog(false, { silent: true });
-  const total = t.budgets.messageLimit + 1;
+  const limit = t.budgets.messageLimit;
+  const total = limit + f.pastBytes;
   const fragments = Math.ceil(total / f.fragmentBytes);
   t.killAfter(scaledS(f.withinS, t.budgets));
-  const message2 = statedFigure("message-bytes", "the message: the limit + 1", total, "bytes");
+  const message2 = statedFigure("message-bytes", `the message: the limit + ${count(f.pastBytes)}`, total, "bytes");
+  const before = t.peerRead();
+  let read = null;
   let written = 0;
   for (let i = 0; i < fragments && t.isOpen; ) {
     for (let k = 0; k < f.batch && i < fragments; k++, i++) {
@@ -8471,20 +8488,38 @@ async function sendLimitPlusOne(t, peer) {
       t.beginFrame(i === 0 ? Opcode.Binary : Opcode.Continuation, i === fragments - 1, length)(length === f.fragmentBytes ? ZEROS : ZEROS.subarray(0, length));
       written += length;
     }
-    t.setOutcome(
-      Behavior.Ok,
-      `The ${peer} failed the connection before the message ended: wsgate had written ${count(written)} of its ${count(total)} bytes (${count(i)} fragments) when it saw the ${peer}'s refusal.`,
-      [
-        statedFigure("message-written-bytes", "of the message wsgate had written when it saw the peer's refusal", written, "bytes"),
-        message2,
-        statedFigure("fragment-count", "fragments of it written", i, "count")
-      ]
-    );
+    const now = t.peerRead();
+    if (now !== null && before !== null) read = Math.max(read ?? 0, now - before);
+    limitOutcome(t, peer, { written, total, fragments: i, read, limit, message: message2 });
     await t.flushed({ below: FLUSH_BELOW });
   }
   if (!t.isOpen) return;
-  t.setOutcome(Behavior.Ok, `The ${peer} failed the connection as wsgate wrote the last of its ${count(total)} bytes (${CROSSED}).`, [message2]);
+  if (read === null || read <= limit + f.slackBytes)
+    t.setOutcome(Behavior.Ok, `The ${peer} failed the connection as wsgate wrote the last of its ${count(total)} bytes (${CROSSED}).`, [message2]);
   t.killAfter(scaledS(f.afterS, t.budgets));
+}
+function limitOutcome(t, peer, m) {
+  const f = LIMIT_PLUS_ONE;
+  const over = m.read !== null && m.read > m.limit + f.slackBytes;
+  const figures = [
+    statedFigure("message-written-bytes", "of the message wsgate had written when it saw the peer's refusal", m.written, "bytes"),
+    m.message,
+    statedFigure("fragment-count", "fragments of it written", m.fragments, "count"),
+    ...m.read === null ? [] : [judgedFigure("message-read-bytes", "of the message the peer's process had read", m.read, "bytes", m.limit + f.slackBytes, over)]
+  ];
+  const read = m.read === null ? "what the peer's process read was not measured (its socket is not on this machine)" : `the ${peer}'s process had read ${count(m.read)} (its limit ${count(m.limit)})`;
+  if (over)
+    t.setOutcome(
+      Behavior.Failed,
+      `The ${peer} read ${count(m.read ?? 0)} bytes of the message's frames, ${count((m.read ?? 0) - m.limit)} past its limit of ${count(m.limit)}, and had not refused it: it holds a message past its limit (checking it only at the last fragment, say). wsgate had written ${count(m.written)} of its ${count(m.total)} bytes (${count(m.fragments)} fragments).`,
+      figures
+    );
+  else
+    t.setOutcome(
+      Behavior.Ok,
+      `The ${peer} failed the connection before the message ended: wsgate had written ${count(m.written)} of its ${count(m.total)} bytes (${count(m.fragments)} fragments) when it saw the ${peer}'s refusal; ${read}.`,
+      figures
+    );
 }
 function endlessContinuations(id, peer) {
   const e = ENDLESS;

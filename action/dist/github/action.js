@@ -24479,7 +24479,8 @@ var init_judgement = __esm({
 
 // src/cases/data/budgets.ts
 function memoryBudgetOf(def, budgets) {
-  const own2 = def.attackBudget?.memoryGrowth ?? def.attack?.memoryGrowth ?? (def.attack !== void 0 ? MEMORY_GROWTH.small : Number.POSITIVE_INFINITY);
+  const perLimit = def.attackBudget?.memoryPerMessageLimit;
+  const own2 = perLimit !== void 0 ? perLimit * budgets.messageLimit + MEMORY_GROWTH.small : def.attackBudget?.memoryGrowth ?? def.attack?.memoryGrowth ?? (def.attack !== void 0 ? MEMORY_GROWTH.small : Number.POSITIVE_INFINITY);
   return Math.min(own2, budgets.memoryGrowth);
 }
 function cpuBudgetOf(def, budgets) {
@@ -25405,6 +25406,16 @@ var init_attacks_frames = __esm({
     };
     LIMIT_PLUS_ONE = {
       fragmentBytes: 4096,
+      /**
+       * The message goes on past the limit by this much before its last fragment (FIN): a peer that
+       * checks its limit only at FIN reads on to it, one that counts as fragments come refuses at the limit.
+       */
+      pastBytes: 16 * 1024 * 1024,
+      /**
+       * What a peer may have read of the message beyond its limit when it refuses it: its reads ahead of
+       * its check (a socket read, 64 KiB in Node) and what was in flight, with room to spare.
+       */
+      slackBytes: 4 * 1024 * 1024,
       /** Fragments per batch: 256 KiB, then wsgate waits until its socket has taken them. */
       batch: 64,
       /** The peer has this long to refuse (or wsgate to send it all and see it taken), in seconds. */
@@ -25435,7 +25446,11 @@ var init_attacks_frames = __esm({
       closeWithinMs: REFUSE_AT_HEADER_S * 1e3,
       memoryGrowth: MEMORY_GROWTH.small
     };
-    limitPlusOneBudget = { advisory: FrameAdvisory.limitPlusOne, closeWithinMs: LIMIT_PLUS_ONE.withinS * 1e3 };
+    limitPlusOneBudget = {
+      advisory: FrameAdvisory.limitPlusOne,
+      closeWithinMs: LIMIT_PLUS_ONE.withinS * 1e3,
+      memoryPerMessageLimit: 2
+    };
     endlessBudget = { advisory: FrameAdvisory.endless, closeWithinMs: ENDLESS.withinS * 1e3, memoryGrowth: MEMORY_GROWTH.fragments };
     randomBytesBudget = {
       advisory: FrameAdvisory.randomBytes,
@@ -25488,8 +25503,8 @@ function limitPlusOne(id, peer) {
   return frameCase({
     id,
     requirement: limitPlusOneRequirement,
-    description: `A binary message of the message limit plus one byte (the run's \`message\` budget, 100 MiB + 1 by default: ws's maxPayload), in fragments of ${count(f.fragmentBytes)} bytes, generated ${f.batch} fragments at a time as the ${peer} reads them (wsgate never holds the message). (RFC 6455 \xA710.4, \xA77.4.1; ${limitPlusOneBudget.advisory})`,
-    expectation: `RFC 6455 \xA710.4: a ${peer} with a message limit fails the connection (1009, or 1008 for a limit on fragments, or a drop) once the message passes it, within ${f.withinS} s, having taken at most its limit; a lower limit refuses earlier, which passes. Taking the whole message (echoing limit + 1 bytes, or nothing to say against it) is FAILED.`,
+    description: `A binary message that goes ${count(f.pastBytes)} bytes past the message limit (the run's \`message\` budget, 100 MiB by default: ws's maxPayload) before its last fragment, in fragments of ${count(f.fragmentBytes)} bytes, generated ${f.batch} fragments at a time as the ${peer} reads them (wsgate never holds the message). (RFC 6455 \xA710.4, \xA77.4.1; ${limitPlusOneBudget.advisory})`,
+    expectation: `RFC 6455 \xA710.4: a ${peer} with a message limit fails the connection (1009, or 1008 for a limit on fragments, or a drop) once the message passes it, within ${f.withinS} s, its process having read at most its limit and ${count(f.slackBytes)} beside it; a lower limit refuses earlier, which passes. Reading on past the limit (a limit checked only at the last fragment), or taking the whole message (echoing it, or nothing to say against it), is FAILED.`,
     budget: limitPlusOneBudget,
     codes: TOO_BIG,
     maxSeconds: f.withinS + 3,
@@ -25500,7 +25515,7 @@ function limitPlusOne(id, peer) {
       return withOwnFigures(facts, {
         ...verdict,
         behavior: Behavior.Failed,
-        result: `The ${peer} took the whole message (limit + 1 bytes) without failing the connection: it said nothing for ${f.afterS} s after the last fragment, or echoed it past wsgate's own frame limit (wsgate then ended the connection).`
+        result: `The ${peer} took the whole message (its limit + ${count(f.pastBytes)} bytes) without failing the connection: it said nothing for ${f.afterS} s after the last fragment, or echoed it past wsgate's own frame limit (wsgate then ended the connection).`
       });
     },
     onMessage(t, _data, binary, length) {
@@ -25518,10 +25533,13 @@ function limitPlusOne(id, peer) {
 async function sendLimitPlusOne(t, peer) {
   const f = LIMIT_PLUS_ONE;
   t.setWirelog(false, { silent: true });
-  const total = t.budgets.messageLimit + 1;
+  const limit = t.budgets.messageLimit;
+  const total = limit + f.pastBytes;
   const fragments = Math.ceil(total / f.fragmentBytes);
   t.killAfter(scaledS(f.withinS, t.budgets));
-  const message2 = statedFigure("message-bytes", "the message: the limit + 1", total, "bytes");
+  const message2 = statedFigure("message-bytes", `the message: the limit + ${count(f.pastBytes)}`, total, "bytes");
+  const before = t.peerRead();
+  let read = null;
   let written = 0;
   for (let i2 = 0; i2 < fragments && t.isOpen; ) {
     for (let k = 0; k < f.batch && i2 < fragments; k++, i2++) {
@@ -25529,20 +25547,38 @@ async function sendLimitPlusOne(t, peer) {
       t.beginFrame(i2 === 0 ? Opcode.Binary : Opcode.Continuation, i2 === fragments - 1, length)(length === f.fragmentBytes ? ZEROS : ZEROS.subarray(0, length));
       written += length;
     }
-    t.setOutcome(
-      Behavior.Ok,
-      `The ${peer} failed the connection before the message ended: wsgate had written ${count(written)} of its ${count(total)} bytes (${count(i2)} fragments) when it saw the ${peer}'s refusal.`,
-      [
-        statedFigure("message-written-bytes", "of the message wsgate had written when it saw the peer's refusal", written, "bytes"),
-        message2,
-        statedFigure("fragment-count", "fragments of it written", i2, "count")
-      ]
-    );
+    const now = t.peerRead();
+    if (now !== null && before !== null) read = Math.max(read ?? 0, now - before);
+    limitOutcome(t, peer, { written, total, fragments: i2, read, limit, message: message2 });
     await t.flushed({ below: FLUSH_BELOW });
   }
   if (!t.isOpen) return;
-  t.setOutcome(Behavior.Ok, `The ${peer} failed the connection as wsgate wrote the last of its ${count(total)} bytes (${CROSSED}).`, [message2]);
+  if (read === null || read <= limit + f.slackBytes)
+    t.setOutcome(Behavior.Ok, `The ${peer} failed the connection as wsgate wrote the last of its ${count(total)} bytes (${CROSSED}).`, [message2]);
   t.killAfter(scaledS(f.afterS, t.budgets));
+}
+function limitOutcome(t, peer, m) {
+  const f = LIMIT_PLUS_ONE;
+  const over = m.read !== null && m.read > m.limit + f.slackBytes;
+  const figures2 = [
+    statedFigure("message-written-bytes", "of the message wsgate had written when it saw the peer's refusal", m.written, "bytes"),
+    m.message,
+    statedFigure("fragment-count", "fragments of it written", m.fragments, "count"),
+    ...m.read === null ? [] : [judgedFigure("message-read-bytes", "of the message the peer's process had read", m.read, "bytes", m.limit + f.slackBytes, over)]
+  ];
+  const read = m.read === null ? "what the peer's process read was not measured (its socket is not on this machine)" : `the ${peer}'s process had read ${count(m.read)} (its limit ${count(m.limit)})`;
+  if (over)
+    t.setOutcome(
+      Behavior.Failed,
+      `The ${peer} read ${count(m.read ?? 0)} bytes of the message's frames, ${count((m.read ?? 0) - m.limit)} past its limit of ${count(m.limit)}, and had not refused it: it holds a message past its limit (checking it only at the last fragment, say). wsgate had written ${count(m.written)} of its ${count(m.total)} bytes (${count(m.fragments)} fragments).`,
+      figures2
+    );
+  else
+    t.setOutcome(
+      Behavior.Ok,
+      `The ${peer} failed the connection before the message ended: wsgate had written ${count(m.written)} of its ${count(m.total)} bytes (${count(m.fragments)} fragments) when it saw the ${peer}'s refusal; ${read}.`,
+      figures2
+    );
 }
 function endlessContinuations(id, peer) {
   const e = ENDLESS;

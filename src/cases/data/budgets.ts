@@ -71,10 +71,17 @@ export const MEMORY_GROWTH = {
 
 /** A robustness case's memory budget: its own (a raw attack's is `small`), capped by the run's. */
 export function memoryBudgetOf(
-  def: { readonly attack?: { readonly memoryGrowth?: number | undefined } | undefined; readonly attackBudget?: { readonly memoryGrowth?: number } | undefined },
+  def: {
+    readonly attack?: { readonly memoryGrowth?: number | undefined } | undefined;
+    readonly attackBudget?: { readonly memoryGrowth?: number; readonly memoryPerMessageLimit?: number } | undefined;
+  },
   budgets: RobustnessBudgets,
 ): number {
-  const own = def.attackBudget?.memoryGrowth ?? def.attack?.memoryGrowth ?? (def.attack !== undefined ? MEMORY_GROWTH.small : Number.POSITIVE_INFINITY);
+  const perLimit = def.attackBudget?.memoryPerMessageLimit;
+  const own =
+    perLimit !== undefined
+      ? perLimit * budgets.messageLimit + MEMORY_GROWTH.small
+      : (def.attackBudget?.memoryGrowth ?? def.attack?.memoryGrowth ?? (def.attack !== undefined ? MEMORY_GROWTH.small : Number.POSITIVE_INFINITY));
   return Math.min(own, budgets.memoryGrowth);
 }
 

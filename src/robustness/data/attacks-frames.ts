@@ -36,6 +36,16 @@ export const RESERVED_GIB = {
 /** 17.2.4 / 18.3.5: limit + 1 bytes in fragments of 4 KiB, written in batches with back-pressure. */
 export const LIMIT_PLUS_ONE = {
   fragmentBytes: 4096,
+  /**
+   * The message goes on past the limit by this much before its last fragment (FIN): a peer that
+   * checks its limit only at FIN reads on to it, one that counts as fragments come refuses at the limit.
+   */
+  pastBytes: 16 * 1024 * 1024,
+  /**
+   * What a peer may have read of the message beyond its limit when it refuses it: its reads ahead of
+   * its check (a socket read, 64 KiB in Node) and what was in flight, with room to spare.
+   */
+  slackBytes: 4 * 1024 * 1024,
   /** Fragments per batch: 256 KiB, then wsgate waits until its socket has taken them. */
   batch: 64,
   /** The peer has this long to refuse (or wsgate to send it all and see it taken), in seconds. */
@@ -85,7 +95,16 @@ export const reservedGiBBudget: AttackBudget = {
   closeWithinMs: REFUSE_AT_HEADER_S * 1000,
   memoryGrowth: MEMORY_GROWTH.small,
 };
-export const limitPlusOneBudget: AttackBudget = { advisory: FrameAdvisory.limitPlusOne, closeWithinMs: LIMIT_PLUS_ONE.withinS * 1000 };
+/**
+ * Its memory follows the run's `message` budget: a peer holds up to its limit before it refuses (ws
+ * with its limits as shipped grew 78-87 MiB refusing at 16,384 fragments), in a few copies: twice the
+ * limit and `small` beside it (232 MiB at the default 100 MiB).
+ */
+export const limitPlusOneBudget: AttackBudget = {
+  advisory: FrameAdvisory.limitPlusOne,
+  closeWithinMs: LIMIT_PLUS_ONE.withinS * 1000,
+  memoryPerMessageLimit: 2,
+};
 export const endlessBudget: AttackBudget = { advisory: FrameAdvisory.endless, closeWithinMs: ENDLESS.withinS * 1000, memoryGrowth: MEMORY_GROWTH.fragments };
 export const randomBytesBudget: AttackBudget = {
   advisory: FrameAdvisory.randomBytes,
