@@ -24,13 +24,21 @@ export interface Trickle {
  * server that keeps up reads each on its own). `trickle`: one byte every `everyMs` (the head the
  * case gives never ends: a stall, waited for up to the run's `stall` budget). `streamed`: the request
  * head up to a header `header` whose value is `totalBytes` of one reused piece, each write after the
- * previous one drained, stopped once the server answers or ends the connection.
+ * previous one drained, stopped once the server answers or ends the connection (with `lineBytes`,
+ * the piece is one whole line and the next line's name: `totalBytes` in lines of that size).
  */
 export type ProbeDelivery =
   | { readonly kind: 'bytewise' }
   | { readonly kind: 'paced'; readonly pieceBytes: number; readonly everyMs: number }
   | { readonly kind: 'trickle'; readonly everyMs: number }
-  | { readonly kind: 'streamed'; readonly header: string; readonly pieceBytes: number; readonly totalBytes: number };
+  | {
+      readonly kind: 'streamed';
+      readonly header: string;
+      readonly pieceBytes: number;
+      readonly totalBytes: number;
+      /** The padding as many header lines of this many bytes each (all named `header`), not one line: under any limit on a line, over any on a head. */
+      readonly lineBytes?: number;
+    };
 
 /** One raw TCP connection of an attack on a server under test. */
 export interface AttackProbe {

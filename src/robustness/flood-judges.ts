@@ -82,10 +82,26 @@ export function judgeCrowd(crowdText: string, facts: CrowdFacts, hold: boolean, 
  * server read is measured where its socket is on this machine; elsewhere the time alone judges.
  */
 export function judgeHugeHeader(probes: readonly ProbeFacts[], budgets: RobustnessBudgets = DEFAULT_BUDGETS): Judgement {
+  if (probes.length === 0) return verdict(Behavior.Failed, 'The attack was not played.');
+  // Each request judged alone (the second's figures named lines-…); a failing one is told first.
+  const each = probes.map((p, i) => renamed(judgeOneHugeHeader(p, budgets), i === 0 ? '' : 'lines-'));
+  const failed = each.filter((j) => j.behavior === Behavior.Failed);
+  const told = [...failed, ...each.filter((j) => j.behavior !== Behavior.Failed)];
+  return verdict(
+    failed.length > 0 ? Behavior.Failed : (each[0] as Judgement).behavior,
+    told.map((j) => j.result).join(' '),
+    each.flatMap((j) => j.figures ?? []),
+  );
+}
+
+/** A judgement's figures with `prefix` before each name. */
+function renamed(j: Judgement, prefix: string): Judgement {
+  return prefix === '' ? j : { ...j, figures: (j.figures ?? []).map((f) => ({ ...f, name: `${prefix}${f.name}` })) };
+}
+
+function judgeOneHugeHeader(p: ProbeFacts, budgets: RobustnessBudgets): Judgement {
   const budget = scaledMs(FloodBudgets.hugeHeaderMs, budgets);
   const bytesBudget = FloodBudgets.hugeHeaderReadBytes;
-  const p = probes[0];
-  if (p === undefined) return verdict(Behavior.Failed, 'The attack was not played.');
   const measured = p.peerReadBytes ?? null;
   const took =
     measured === null

@@ -75,7 +75,7 @@ const hugeHeader = attackCase({
   },
   advisory: FloodAdvisories.largeHeaders,
   rfc: 'RFC 7230 §3.2.5, RFC 6455 §4.2.1',
-  description: `A normal upgrade request with one more header line whose value is ${bytes(B.hugeHeader.totalBytes)} bytes, streamed in pieces of ${bytes(B.hugeHeader.pieceBytes)} bytes, each after the previous one drained, until the server answers or ends the connection.`,
+  description: `A normal upgrade request with one more header line whose value is ${bytes(B.hugeHeader.totalBytes)} bytes, streamed in pieces of ${bytes(B.hugeHeader.pieceBytes)} bytes, each after the previous one drained, until the server answers or ends the connection; then, on a fresh connection, the same ${bytes(B.hugeHeader.totalBytes)} bytes as header lines of ${bytes(B.hugeHeaderLineBytes)} bytes each (under any limit on a line, as the advisory's exploits send them).`,
   expectation: `The server refuses the request (431, 400 or 413, or a dropped connection) within ${bytes(B.hugeHeaderMs)} ms of its first byte, long before its end, and keeps serving.`,
   attack: {
     kind: 'probes',
@@ -85,6 +85,12 @@ const hugeHeader = attackCase({
         size: B.hugeHeader.totalBytes,
         waitMs: 2 * B.hugeHeaderMs,
         delivery: { kind: 'streamed', header: 'X-Wsgate-Pad', ...B.hugeHeader },
+      },
+      {
+        label: `${bytes(B.hugeHeader.totalBytes / 1e6)} MB of ${bytes(B.hugeHeaderLineBytes)}-byte header lines`,
+        size: B.hugeHeader.totalBytes,
+        waitMs: 2 * B.hugeHeaderMs,
+        delivery: { kind: 'streamed', header: 'X-Wsgate-Pad', ...B.hugeHeader, lineBytes: B.hugeHeaderLineBytes },
       },
     ],
     judge: judgeHugeHeader,

@@ -166,3 +166,21 @@ test('a 20 MB header (17.1.8) against a lingering close: a server that answers 4
   // wsgate stops writing once the answer is in: far under the 20 MB, whatever the server drains after it.
   assert.ok(Number((m[1] as string).replace(/,/g, '')) < 1024 * 1024, text);
 });
+
+test('a 20 MB header (17.1.8) as many 1,000-byte lines: a server that limits each line but not the head reads them all, FAILED on that figure; its twin with a limit on the head too passes', async (t) => {
+  const [bad, good] = await Promise.all([
+    robustness(['--server', brokenServer('limits-each-line'), '--cases', '17.1.8']),
+    robustness(['--server', brokenServer('limits-head'), '--cases', '17.1.8']),
+  ]);
+  assert.equal(bad.code, 1, bad.out);
+  const badText = await bad.result('17.1.8');
+  t.diagnostic(`limits each line: ${badText.slice(0, 300)}`);
+  // The failing request is told first: the lines; the one long line it refused at once.
+  assert.match(badText, /^The server answered HTTP 431 to 20 MB of 1,000-byte header lines only after reading ([\d,]+) bytes of it \(budget 1,048,576\)/);
+  assert.match(badText, /The server answered HTTP 431 [\d,.]+ ms after the request began \(budget 5,000 ms\): .* when it refused a 20 MB header\./);
+  const figures = (await bad.report('17.1.8')).figures ?? [];
+  assert.equal(figures.find((f) => f.name === 'lines-peer-read-bytes')?.over, true, JSON.stringify(figures));
+  assert.equal(figures.find((f) => f.name === 'peer-read-bytes')?.over, false, JSON.stringify(figures));
+  assert.equal(good.code, 0, good.out);
+  assert.match(await good.result('17.1.8'), /when it refused 20 MB of 1,000-byte header lines\./);
+});

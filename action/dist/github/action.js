@@ -24806,6 +24806,8 @@ var init_floods = __esm({
       burstWaitMs: 1e4,
       /** The huge header's value: 20 MB, written in pieces of 64 KiB after the previous one drained. */
       hugeHeader: { totalBytes: 20 * 1e3 * 1e3, pieceBytes: 64 * 1024 },
+      /** 17.1.8's second request: its padding as header lines of this size (under an 8 KiB line limit), not one line. */
+      hugeHeaderLineBytes: 1e3,
       /** A server must refuse (an HTTP error or a drop) the huge header within this many ms of its first byte (scaled). */
       hugeHeaderMs: 5e3,
       /**
@@ -24939,10 +24941,22 @@ function judgeCrowd(crowdText, facts, hold, budgets = DEFAULT_BUDGETS) {
   ]);
 }
 function judgeHugeHeader(probes, budgets = DEFAULT_BUDGETS) {
+  if (probes.length === 0) return attackVerdict(Behavior.Failed, "The attack was not played.");
+  const each = probes.map((p, i2) => renamed(judgeOneHugeHeader(p, budgets), i2 === 0 ? "" : "lines-"));
+  const failed = each.filter((j) => j.behavior === Behavior.Failed);
+  const told = [...failed, ...each.filter((j) => j.behavior !== Behavior.Failed)];
+  return attackVerdict(
+    failed.length > 0 ? Behavior.Failed : each[0].behavior,
+    told.map((j) => j.result).join(" "),
+    each.flatMap((j) => j.figures ?? [])
+  );
+}
+function renamed(j, prefix) {
+  return prefix === "" ? j : { ...j, figures: (j.figures ?? []).map((f) => ({ ...f, name: `${prefix}${f.name}` })) };
+}
+function judgeOneHugeHeader(p, budgets) {
   const budget = scaledMs(FloodBudgets.hugeHeaderMs, budgets);
   const bytesBudget = FloodBudgets.hugeHeaderReadBytes;
-  const p = probes[0];
-  if (p === void 0) return attackVerdict(Behavior.Failed, "The attack was not played.");
   const measured = p.peerReadBytes ?? null;
   const took = measured === null ? `what the server read was not measured (its socket is not on this machine, or was gone at the first look)` : `the server had read ${count(measured)} of them (budget ${count(bytesBudget)})`;
   const wrote = `wsgate had written ${count(p.requestBytes)} of the request's bytes`;
@@ -25116,7 +25130,7 @@ var init_handshake_floods = __esm({
       },
       advisory: FloodAdvisories.largeHeaders,
       rfc: "RFC 7230 \xA73.2.5, RFC 6455 \xA74.2.1",
-      description: `A normal upgrade request with one more header line whose value is ${bytes(B.hugeHeader.totalBytes)} bytes, streamed in pieces of ${bytes(B.hugeHeader.pieceBytes)} bytes, each after the previous one drained, until the server answers or ends the connection.`,
+      description: `A normal upgrade request with one more header line whose value is ${bytes(B.hugeHeader.totalBytes)} bytes, streamed in pieces of ${bytes(B.hugeHeader.pieceBytes)} bytes, each after the previous one drained, until the server answers or ends the connection; then, on a fresh connection, the same ${bytes(B.hugeHeader.totalBytes)} bytes as header lines of ${bytes(B.hugeHeaderLineBytes)} bytes each (under any limit on a line, as the advisory's exploits send them).`,
       expectation: `The server refuses the request (431, 400 or 413, or a dropped connection) within ${bytes(B.hugeHeaderMs)} ms of its first byte, long before its end, and keeps serving.`,
       attack: {
         kind: "probes",
@@ -25126,6 +25140,12 @@ var init_handshake_floods = __esm({
             size: B.hugeHeader.totalBytes,
             waitMs: 2 * B.hugeHeaderMs,
             delivery: { kind: "streamed", header: "X-Wsgate-Pad", ...B.hugeHeader }
+          },
+          {
+            label: `${bytes(B.hugeHeader.totalBytes / 1e6)} MB of ${bytes(B.hugeHeaderLineBytes)}-byte header lines`,
+            size: B.hugeHeader.totalBytes,
+            waitMs: 2 * B.hugeHeaderMs,
+            delivery: { kind: "streamed", header: "X-Wsgate-Pad", ...B.hugeHeader, lineBytes: B.hugeHeaderLineBytes }
           }
         ],
         judge: judgeHugeHeader
@@ -83736,6 +83756,13 @@ function probeLines(probes) {
     ).join("\n")
   };
 }
+function streamedPiece(d) {
+  if (d.lineBytes === void 0) return Buffer.alloc(Math.min(d.pieceBytes, d.totalBytes), "a");
+  const next = `\r
+${d.header}: `;
+  const line2 = `${"a".repeat(Math.max(1, d.lineBytes - next.length))}${next}`;
+  return Buffer.from(line2.repeat(Math.max(1, Math.floor(d.pieceBytes / line2.length))), "latin1");
+}
 var MAX_ANSWER_HEAD, ProbeConnection, probesPlayer;
 var init_probe2 = __esm({
   "src/fuzzing-client/attacks/probe.ts"() {
@@ -83824,7 +83851,7 @@ var init_probe2 = __esm({
         } else {
           this.writtenAt = performance.now();
           this.hooks.written();
-          const piece2 = Buffer.alloc(Math.min(delivery.pieceBytes, delivery.totalBytes), "a");
+          const piece2 = streamedPiece(delivery);
           const prefix = Buffer.concat([request, Buffer.from(`${delivery.header}: `, "latin1")]);
           m.peerReadBytes = null;
           writeStreamed(

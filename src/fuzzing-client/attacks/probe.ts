@@ -206,7 +206,7 @@ class ProbeConnection {
     } else {
       this.writtenAt = performance.now();
       this.hooks.written();
-      const piece = Buffer.alloc(Math.min(delivery.pieceBytes, delivery.totalBytes), 'a');
+      const piece = streamedPiece(delivery);
       const prefix = Buffer.concat([request, Buffer.from(`${delivery.header}: `, 'latin1')]);
       m.peerReadBytes = null;
       writeStreamed(
@@ -323,4 +323,16 @@ export function probeLines(probes: readonly ProbeFacts[]): { request: string; re
       )
       .join('\n'),
   };
+}
+
+/**
+ * The piece a streamed header repeats: `pieceBytes` of a value; or, with `lineBytes`, a value that
+ * ends its line and starts the next one of the same name, so the repeats are whole header lines.
+ */
+function streamedPiece(d: { header: string; pieceBytes: number; totalBytes: number; lineBytes?: number }): Buffer {
+  if (d.lineBytes === undefined) return Buffer.alloc(Math.min(d.pieceBytes, d.totalBytes), 'a');
+  const next = `\r\n${d.header}: `;
+  const line = `${'a'.repeat(Math.max(1, d.lineBytes - next.length))}${next}`;
+  // As many whole lines as fit a piece: one write each, as for a single line.
+  return Buffer.from(line.repeat(Math.max(1, Math.floor(d.pieceBytes / line.length))), 'latin1');
 }

@@ -47,6 +47,8 @@ export const FloodBudgets = {
   burstWaitMs: 10000,
   /** The huge header's value: 20 MB, written in pieces of 64 KiB after the previous one drained. */
   hugeHeader: { totalBytes: 20 * 1000 * 1000, pieceBytes: 64 * 1024 },
+  /** 17.1.8's second request: its padding as header lines of this size (under an 8 KiB line limit), not one line. */
+  hugeHeaderLineBytes: 1000,
   /** A server must refuse (an HTTP error or a drop) the huge header within this many ms of its first byte (scaled). */
   hugeHeaderMs: 5000,
   /**
