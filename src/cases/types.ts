@@ -198,6 +198,11 @@ export interface HeadStream {
   readonly pieceBytes: number;
   readonly everyMs: number;
   readonly tail: Buffer;
+  /**
+   * The octets as header lines of this many bytes (each value ends its line and the next line,
+   * named `lineName`, begins), not one value: under any limit on a line, over any on a head.
+   */
+  readonly lines?: { readonly lineBytes: number; readonly lineName: string };
 }
 
 /** A case's own answer to the upgrade request: any status line, headers and delivery. */

@@ -159,7 +159,7 @@ const pacedCase = defineCase({
     text: 'a client reads a long 101 written in small pieces at a cost that grows with its length, not its square: it takes it and echoes, or refuses it at its own limit, spending little CPU time (CVE-2023-43669: tungstenite before 0.20.1 parsed the head again on every read)',
     subject: 'a 1 MiB response head written in small pieces',
   },
-  description: `A 101 response whose last header line, X-Pad, has a value of ${count(P.totalBytes)} bytes, written in ${P.pieceBytes}-byte pieces, one every ${P.everyMs} ms (about ${count(P.totalBytes / P.pieceBytes)} reads for a client that keeps up); then the empty line and a text message ("${PROBE}"). (${RFC}; ${budget.paced.advisory})`,
+  description: `A 101 response that ends with ${count(P.totalBytes)} bytes of X-Pad header lines of ${count(P.lineBytes)} bytes each (under any limit on a line, as the advisory's exploit sends them), written in ${P.pieceBytes}-byte pieces, one every ${P.everyMs} ms (about ${count(P.totalBytes / P.pieceBytes)} reads for a client that keeps up); then the empty line and a text message ("${PROBE}"). (${RFC}; ${budget.paced.advisory})`,
   expectation: `The client takes the response and echoes the message, or fails the connection at its own limit on a response head (Node's is 16 KiB), within ${B.settleWithinS + P.writeS} s; and its process tree spends at most ${count(B.pacedCpuMs)} ms of CPU time on the case (a parser that reads the head again from its start on every read spends time quadratic in its length: tungstenite took minutes). Neither echo nor refusal in time, or a process that dies, is FAILED.`,
   expect: {},
   close: refused,
@@ -174,6 +174,7 @@ const pacedCase = defineCase({
       pieceBytes: P.pieceBytes,
       everyMs: P.everyMs,
       tail: Buffer.concat([Buffer.from('\r\n\r\n', 'latin1'), probeFrame()]),
+      lines: { lineBytes: P.lineBytes, lineName: 'X-Pad' },
     },
   }),
   run(t) {

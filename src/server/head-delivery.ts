@@ -16,6 +16,9 @@ import type { Connection } from '../core/connection.js';
 export function streamHead(conn: Connection, head: Buffer, stream: HeadStream): void {
   const socket = conn.stream;
   const piece = Buffer.alloc(Math.max(1, stream.pieceBytes), 'a');
+  // Header lines: the line and the next one's name, repeated, each piece cut from where the last ended.
+  const line = stream.lines === undefined ? null : lineOf(stream.lines.lineBytes, stream.lines.lineName);
+  let at = 0;
   let left = stream.bytes;
   let timer: NodeJS.Timeout | undefined;
   socket.once('close', () => clearTimeout(timer));
@@ -32,11 +35,31 @@ export function streamHead(conn: Connection, head: Buffer, stream: HeadStream): 
     }
     const n = Math.min(left, piece.length);
     left -= n;
-    conn.sender.sendDataNow(n === piece.length ? piece : piece.subarray(0, n));
+    if (line === null) conn.sender.sendDataNow(n === piece.length ? piece : piece.subarray(0, n));
+    else {
+      conn.sender.sendDataNow(cut(line, at, n));
+      at = (at + n) % line.length;
+    }
     later();
   };
   conn.sender.sendDataNow(head);
   later();
+}
+
+/** One header value of "a" that ends its line, and the next line's name: `bytes` octets in all. */
+function lineOf(bytes: number, name: string): Buffer {
+  const next = `\r\n${name}: `;
+  return Buffer.from(`${'a'.repeat(Math.max(1, bytes - next.length))}${next}`, 'latin1');
+}
+
+/** `n` octets of `pattern` repeated, from offset `at`. */
+function cut(pattern: Buffer, at: number, n: number): Buffer {
+  const out = Buffer.allocUnsafe(n);
+  for (let i = 0; i < n; ) {
+    const from = (at + i) % pattern.length;
+    i += pattern.copy(out, i, from, Math.min(pattern.length, from + (n - i)));
+  }
+  return out;
 }
 
 /**

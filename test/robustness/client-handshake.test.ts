@@ -132,6 +132,18 @@ describe('group 18.4: handshake floods and slow answers against real clients', (
     assert.equal(paced.result?.figures?.find((f) => f.name === 'cpu-ms')?.over, false, paced.result?.result);
   });
 
+  test('18.4.3 in 100-byte header lines: a client that re-parses its head on every read but limits each line (8 KiB) FAILED on its CPU time; its twin that scans only what each read added passes', async (t) => {
+    const cpuOf = (c: GateCase): { value: number; over: boolean } | undefined => c.result?.figures?.find((f) => f.name === 'cpu-ms');
+    const bad = get(await play(nodeCommand(fixture('rescans-head-line-limit')), 'rescans-line-limit', ['18.4.3']), '18.4.3');
+    t.diagnostic(`rescans-head-line-limit: ${bad.result?.result}`);
+    assert.equal(bad.status, 'failed', bad.result?.result);
+    assert.equal(cpuOf(bad)?.over, true, bad.result?.result);
+    const good = get(await play(nodeCommand(fixture('scans-head-line-limit')), 'scans-line-limit', ['18.4.3']), '18.4.3');
+    t.diagnostic(`scans-head-line-limit: ${good.result?.result}`);
+    assert.equal(good.status, 'passed', good.result?.result);
+    assert.ok((cpuOf(good)?.value ?? Infinity) < (cpuOf(bad)?.value ?? 0) / 3, `${cpuOf(good)?.value} ms against ${cpuOf(bad)?.value} ms`);
+  });
+
   test('a 1 MiB header in 256-byte pieces (18.4.3, CVE-2023-43669): a client that parses its whole head again on every read FAILED on its CPU time; the same client fixed passes', async (t) => {
     const cpu = (c: GateCase): { value: number; budget: number | null; over: boolean } => {
       const figure = c.result?.figures?.find((f) => f.name === 'cpu-ms');

@@ -7806,7 +7806,7 @@ var init_floods = __esm({
        * 18.4.3: the padding header's value, written in 256-byte pieces one a millisecond (as 17.1.9's
        * request): about 4,096 reads, 5 s of writing (`writeS`, added to the settling time).
        */
-      pacedHead: { totalBytes: 1024 * 1024, pieceBytes: 256, everyMs: 1, writeS: 6 },
+      pacedHead: { totalBytes: 1024 * 1024, lineBytes: 100, pieceBytes: 256, everyMs: 1, writeS: 6 },
       /** 18.4.3: the CPU time the client's process tree may spend on the case (ms, scaled), as 17.1.9's server. */
       pacedCpuMs: 1e3,
       /** 18.4.4: one byte of the 101 every this many ms; the padding makes the head outlast any stall budget (an hour). */
@@ -9864,7 +9864,7 @@ var init_s18_4_handshake = __esm({
         text: "a client reads a long 101 written in small pieces at a cost that grows with its length, not its square: it takes it and echoes, or refuses it at its own limit, spending little CPU time (CVE-2023-43669: tungstenite before 0.20.1 parsed the head again on every read)",
         subject: "a 1 MiB response head written in small pieces"
       },
-      description: `A 101 response whose last header line, X-Pad, has a value of ${count(P2.totalBytes)} bytes, written in ${P2.pieceBytes}-byte pieces, one every ${P2.everyMs} ms (about ${count(P2.totalBytes / P2.pieceBytes)} reads for a client that keeps up); then the empty line and a text message ("${PROBE}"). (${RFC}; ${clientFloodBudgets.paced.advisory})`,
+      description: `A 101 response that ends with ${count(P2.totalBytes)} bytes of X-Pad header lines of ${count(P2.lineBytes)} bytes each (under any limit on a line, as the advisory's exploit sends them), written in ${P2.pieceBytes}-byte pieces, one every ${P2.everyMs} ms (about ${count(P2.totalBytes / P2.pieceBytes)} reads for a client that keeps up); then the empty line and a text message ("${PROBE}"). (${RFC}; ${clientFloodBudgets.paced.advisory})`,
       expectation: `The client takes the response and echoes the message, or fails the connection at its own limit on a response head (Node's is 16 KiB), within ${ClientFloodBudgets.settleWithinS + P2.writeS} s; and its process tree spends at most ${count(ClientFloodBudgets.pacedCpuMs)} ms of CPU time on the case (a parser that reads the head again from its start on every read spends time quadratic in its length: tungstenite took minutes). Neither echo nor refusal in time, or a process that dies, is FAILED.`,
       expect: {},
       close: refused,
@@ -9878,7 +9878,8 @@ var init_s18_4_handshake = __esm({
           bytes: P2.totalBytes,
           pieceBytes: P2.pieceBytes,
           everyMs: P2.everyMs,
-          tail: Buffer.concat([Buffer.from("\r\n\r\n", "latin1"), probeFrame()])
+          tail: Buffer.concat([Buffer.from("\r\n\r\n", "latin1"), probeFrame()]),
+          lines: { lineBytes: P2.lineBytes, lineName: "X-Pad" }
         }
       }),
       run(t) {

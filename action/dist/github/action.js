@@ -24865,7 +24865,7 @@ var init_floods = __esm({
        * 18.4.3: the padding header's value, written in 256-byte pieces one a millisecond (as 17.1.9's
        * request): about 4,096 reads, 5 s of writing (`writeS`, added to the settling time).
        */
-      pacedHead: { totalBytes: 1024 * 1024, pieceBytes: 256, everyMs: 1, writeS: 6 },
+      pacedHead: { totalBytes: 1024 * 1024, lineBytes: 100, pieceBytes: 256, everyMs: 1, writeS: 6 },
       /** 18.4.3: the CPU time the client's process tree may spend on the case (ms, scaled), as 17.1.9's server. */
       pacedCpuMs: 1e3,
       /** 18.4.4: one byte of the 101 every this many ms; the padding makes the head outlast any stall budget (an hour). */
@@ -26988,7 +26988,7 @@ var init_s18_4_handshake = __esm({
         text: "a client reads a long 101 written in small pieces at a cost that grows with its length, not its square: it takes it and echoes, or refuses it at its own limit, spending little CPU time (CVE-2023-43669: tungstenite before 0.20.1 parsed the head again on every read)",
         subject: "a 1 MiB response head written in small pieces"
       },
-      description: `A 101 response whose last header line, X-Pad, has a value of ${count(P2.totalBytes)} bytes, written in ${P2.pieceBytes}-byte pieces, one every ${P2.everyMs} ms (about ${count(P2.totalBytes / P2.pieceBytes)} reads for a client that keeps up); then the empty line and a text message ("${PROBE}"). (${RFC}; ${clientFloodBudgets.paced.advisory})`,
+      description: `A 101 response that ends with ${count(P2.totalBytes)} bytes of X-Pad header lines of ${count(P2.lineBytes)} bytes each (under any limit on a line, as the advisory's exploit sends them), written in ${P2.pieceBytes}-byte pieces, one every ${P2.everyMs} ms (about ${count(P2.totalBytes / P2.pieceBytes)} reads for a client that keeps up); then the empty line and a text message ("${PROBE}"). (${RFC}; ${clientFloodBudgets.paced.advisory})`,
       expectation: `The client takes the response and echoes the message, or fails the connection at its own limit on a response head (Node's is 16 KiB), within ${ClientFloodBudgets.settleWithinS + P2.writeS} s; and its process tree spends at most ${count(ClientFloodBudgets.pacedCpuMs)} ms of CPU time on the case (a parser that reads the head again from its start on every read spends time quadratic in its length: tungstenite took minutes). Neither echo nor refusal in time, or a process that dies, is FAILED.`,
       expect: {},
       close: refused,
@@ -27002,7 +27002,8 @@ var init_s18_4_handshake = __esm({
           bytes: P2.totalBytes,
           pieceBytes: P2.pieceBytes,
           everyMs: P2.everyMs,
-          tail: Buffer.concat([Buffer.from("\r\n\r\n", "latin1"), probeFrame()])
+          tail: Buffer.concat([Buffer.from("\r\n\r\n", "latin1"), probeFrame()]),
+          lines: { lineBytes: P2.lineBytes, lineName: "X-Pad" }
         }
       }),
       run(t) {
@@ -27242,13 +27243,13 @@ function judgeHeldAnswers(f, answers, verdict) {
   return verdict("FAILED", `The server read ${all} requests while their answers could not leave, queueing them: ${where}.`, figures2);
 }
 function judgeCutBlocks(f, verdict) {
-  const cut = statedFigure("units-written", "header blocks cut by a TCP reset", f.unitsWritten, "count");
-  if (f.end === null) return verdict("OK", `The server took all ${n(f.unitsWritten)} connections whose header block wsgate cut with a TCP reset.`, [cut]);
+  const cut2 = statedFigure("units-written", "header blocks cut by a TCP reset", f.unitsWritten, "count");
+  if (f.end === null) return verdict("OK", `The server took all ${n(f.unitsWritten)} connections whose header block wsgate cut with a TCP reset.`, [cut2]);
   const failed = budgetFigure("connections-taken", "connections the server took before it was gone", f.end.unitsWritten, "count", f.units);
   return verdict(
     "FAILED",
     `The server was gone after ${n(f.end.unitsWritten)} connections whose header block wsgate cut with a TCP reset (the next one was refused ${n(Math.round(f.end.ms))} ms in).`,
-    [{ ...failed, over: true }, cut]
+    [{ ...failed, over: true }, cut2]
   );
 }
 function floodCase(spec) {
@@ -28408,12 +28409,12 @@ function idRanges(labels) {
   return parts.join(", ");
 }
 function follows(a2, b) {
-  const cut = (s) => {
+  const cut2 = (s) => {
     const i2 = s.lastIndexOf(".");
     return [s.slice(0, i2 + 1), Number(s.slice(i2 + 1))];
   };
-  const [pa, na] = cut(a2);
-  const [pb, nb] = cut(b);
+  const [pa, na] = cut2(a2);
+  const [pb, nb] = cut2(b);
   return pa === pb && Number.isInteger(na) && nb === na + 1;
 }
 function causeLine(g, maxChars = 160) {
@@ -28977,8 +28978,8 @@ var init_utf8 = __esm({
           i2++;
         }
         if (n3 - i2 >= NATIVE_MIN) {
-          const cut = lastSequenceStart(chunk, i2);
-          if (cut - i2 >= NATIVE_MIN && isUtf8(chunk.subarray(i2, cut))) i2 = cut;
+          const cut2 = lastSequenceStart(chunk, i2);
+          if (cut2 - i2 >= NATIVE_MIN && isUtf8(chunk.subarray(i2, cut2))) i2 = cut2;
         }
         for (; i2 < n3; i2++) {
           const b = chunk[i2];
@@ -29655,11 +29656,11 @@ function sameReportEvent(a2, b) {
   return JSON.stringify(a2) === JSON.stringify(b);
 }
 function quoteLogged(logged) {
-  const cut = logged.endsWith(" ...");
-  const body = cut ? logged.slice(0, -4) : logged;
+  const cut2 = logged.endsWith(" ...");
+  const body = cut2 ? logged.slice(0, -4) : logged;
   const text = !body.startsWith("0x") && !/[\u0000-\u001f\u007f]/.test(body);
   const shown = text ? body : body.startsWith("0x") ? body : `0x${Buffer.from(body, "utf8").toString("hex")}`;
-  const short = shown.length > 40 || cut ? `${shown.slice(0, 40)}\u2026` : shown;
+  const short = shown.length > 40 || cut2 ? `${shown.slice(0, 40)}\u2026` : shown;
   return text ? `"${short}"` : short;
 }
 function eventWords(e) {
@@ -41866,12 +41867,12 @@ function clientOutput(c5) {
   const cl = c5.client;
   if (cl === null || cl.output === "") return "";
   let out = cl.output;
-  let cut = cl.outputTruncated;
+  let cut2 = cl.outputTruncated;
   if (out.length > MAX_CLIENT_OUTPUT) {
     out = out.slice(-MAX_CLIENT_OUTPUT);
-    cut = true;
+    cut2 = true;
   }
-  return `Client output${cut ? " (last part only)" : ""}:
+  return `Client output${cut2 ? " (last part only)" : ""}:
 ${out}`;
 }
 function failureBody(c5) {
@@ -48884,8 +48885,8 @@ function fail2(status, reason, headers) {
   return headers === void 0 ? { ok: false, status, reason } : { ok: false, status, reason, headers };
 }
 function show2(value) {
-  const cut = value.length > SHOW_MAX ? `${value.slice(0, SHOW_MAX)}...` : value;
-  return JSON.stringify(cut);
+  const cut2 = value.length > SHOW_MAX ? `${value.slice(0, SHOW_MAX)}...` : value;
+  return JSON.stringify(cut2);
 }
 function buildSwitchingProtocols(accept, options) {
   let response = `HTTP/1.1 101 Switching Protocols\r
@@ -49089,8 +49090,8 @@ function parseTarget(request, selected) {
   return { agent, index, def, offers: offers.offers };
 }
 function prettyDescription(description) {
-  const cut = description.indexOf("<");
-  return (cut >= 0 ? description.slice(0, cut) : description).replace(/\s+/g, " ").trim();
+  const cut2 = description.indexOf("<");
+  return (cut2 >= 0 ? description.slice(0, cut2) : description).replace(/\s+/g, " ").trim();
 }
 function runKey(agent, index) {
   return `${agent}\0${index}`;
@@ -77974,10 +77975,10 @@ function binLogData(data) {
   return Buffer.from(data.buffer, data.byteOffset, data.length).toString("hex");
 }
 function asciiLogData(data) {
-  const cut = data.length > LOG_BYTES - ELLIPSIS.length;
-  const head2 = cut ? data.subarray(0, LOG_BYTES) : data;
+  const cut2 = data.length > LOG_BYTES - ELLIPSIS.length;
+  const head2 = cut2 ? data.subarray(0, LOG_BYTES) : data;
   try {
-    return strictDecoder.decode(head2) + (cut ? ELLIPSIS : "");
+    return strictDecoder.decode(head2) + (cut2 ? ELLIPSIS : "");
   } catch {
     return `0x${binLogData(data)}`;
   }
@@ -80001,6 +80002,8 @@ var init_connection = __esm({
 function streamHead(conn, head2, stream) {
   const socket = conn.stream;
   const piece2 = Buffer.alloc(Math.max(1, stream.pieceBytes), "a");
+  const line2 = stream.lines === void 0 ? null : lineOf(stream.lines.lineBytes, stream.lines.lineName);
+  let at = 0;
   let left2 = stream.bytes;
   let timer;
   socket.once("close", () => clearTimeout(timer));
@@ -80016,11 +80019,28 @@ function streamHead(conn, head2, stream) {
     }
     const n3 = Math.min(left2, piece2.length);
     left2 -= n3;
-    conn.sender.sendDataNow(n3 === piece2.length ? piece2 : piece2.subarray(0, n3));
+    if (line2 === null) conn.sender.sendDataNow(n3 === piece2.length ? piece2 : piece2.subarray(0, n3));
+    else {
+      conn.sender.sendDataNow(cut(line2, at, n3));
+      at = (at + n3) % line2.length;
+    }
     later();
   };
   conn.sender.sendDataNow(head2);
   later();
+}
+function lineOf(bytes3, name) {
+  const next = `\r
+${name}: `;
+  return Buffer.from(`${"a".repeat(Math.max(1, bytes3 - next.length))}${next}`, "latin1");
+}
+function cut(pattern2, at, n3) {
+  const out = Buffer.allocUnsafe(n3);
+  for (let i2 = 0; i2 < n3; ) {
+    const from2 = (at + i2) % pattern2.length;
+    i2 += pattern2.copy(out, i2, from2, Math.min(pattern2.length, from2 + (n3 - i2)));
+  }
+  return out;
 }
 function trickleHead(conn, head2, everyMs) {
   const socket = conn.stream;
@@ -84620,8 +84640,8 @@ async function playAttackCase(def, run) {
     return { result: outcome2.result, error: outcome2.error ?? null, down: await liveness(run, watchMs), cutAtS: null };
   }
   const result = await playAttack(run.target, { ...def, attack }, { agent: run.agent, index: run.index, signal }, run.settings(def));
-  const cut = limit.aborted && run.signal?.aborted !== true;
-  return { result, error: null, down: await liveness(run), cutAtS: cut ? run.limitMs / 1e3 : null };
+  const cut2 = limit.aborted && run.signal?.aborted !== true;
+  return { result, error: null, down: await liveness(run), cutAtS: cut2 ? run.limitMs / 1e3 : null };
 }
 function serverFailed(result) {
   const code = result.remoteCloseCode;

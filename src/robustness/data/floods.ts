@@ -111,7 +111,7 @@ export const ClientFloodBudgets = {
    * 18.4.3: the padding header's value, written in 256-byte pieces one a millisecond (as 17.1.9's
    * request): about 4,096 reads, 5 s of writing (`writeS`, added to the settling time).
    */
-  pacedHead: { totalBytes: 1024 * 1024, pieceBytes: 256, everyMs: 1, writeS: 6 },
+  pacedHead: { totalBytes: 1024 * 1024, lineBytes: 100, pieceBytes: 256, everyMs: 1, writeS: 6 },
   /** 18.4.3: the CPU time the client's process tree may spend on the case (ms, scaled), as 17.1.9's server. */
   pacedCpuMs: 1000,
   /** 18.4.4: one byte of the 101 every this many ms; the padding makes the head outlast any stall budget (an hour). */
