@@ -7,28 +7,16 @@
  * here throws: without /proc, or without the right to read another user's descriptors, nothing is
  * found.
  */
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { readdirSync, readlinkSync } from 'node:fs';
+import { tcpTableRows } from '../util/kernel-queues.js';
 import { procPids, procStat } from './proc.js';
 
 /** The inodes of the sockets listening on `port` (any address, IPv4 or IPv6). */
 function listeningInodes(port: number): Set<string> {
-  const inodes = new Set<string>();
   const hex = port.toString(16).toUpperCase().padStart(4, '0');
-  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
-    let text: string;
-    try {
-      text = readFileSync(table, 'utf8');
-    } catch {
-      continue;
-    }
-    for (const line of text.split('\n').slice(1)) {
-      // sl local_address rem_address st tx_queue:rx_queue tr:tm->when retrnsmt uid timeout inode
-      const f = line.trim().split(/\s+/);
-      if (f.length < 10 || f[3] !== '0A') continue;
-      if ((f[1] ?? '').split(':')[1] === hex) inodes.add(f[9] as string);
-    }
-  }
-  return inodes;
+  // State 0A is LISTEN; the local address's port, then the inode in field 10.
+  const listening = tcpTableRows().filter((f) => f.length >= 10 && f[3] === '0A' && (f[1] ?? '').split(':')[1] === hex);
+  return new Set(listening.map((f) => f[9] as string));
 }
 
 /** The live processes holding a socket that listens on `port`, in pid order (none: not found here). */

@@ -65,8 +65,12 @@ function canonical(address: string, port: number): string {
   return `${all.map((g) => g.padStart(4, '0')).join('')}:${port}`;
 }
 
-function rows(): Row[] {
-  const out: Row[] = [];
+/**
+ * The fields of every row of Linux's TCP tables, IPv4 then IPv6 (sl, local_address, rem_address, st,
+ * tx_queue:rx_queue, tr:tm->when, retrnsmt, uid, timeout, inode, …); none where they cannot be read.
+ */
+export function tcpTableRows(): string[][] {
+  const out: string[][] = [];
   for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
     let text: string;
     try {
@@ -76,12 +80,17 @@ function rows(): Row[] {
     }
     for (const line of text.split('\n').slice(1)) {
       const f = line.trim().split(/\s+/);
-      if (f.length < 5) continue;
-      const [tx = '0', rx = '0'] = (f[4] ?? '').split(':');
-      out.push({ local: endpoint(f[1] ?? ''), remote: endpoint(f[2] ?? ''), tx: Number.parseInt(tx, 16), rx: Number.parseInt(rx, 16) });
+      if (f.length >= 5) out.push(f);
     }
   }
   return out;
+}
+
+function rows(): Row[] {
+  return tcpTableRows().map((f) => {
+    const [tx = '0', rx = '0'] = (f[4] ?? '').split(':');
+    return { local: endpoint(f[1] ?? ''), remote: endpoint(f[2] ?? ''), tx: Number.parseInt(tx, 16), rx: Number.parseInt(rx, 16) };
+  });
 }
 
 /**

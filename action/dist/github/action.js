@@ -78162,7 +78162,7 @@ function canonical(address, port) {
   const all = [...h3, ...Array(8 - h3.length - t.length).fill("0"), ...t];
   return `${all.map((g) => g.padStart(4, "0")).join("")}:${port}`;
 }
-function rows() {
+function tcpTableRows() {
   const out = [];
   for (const file2 of ["/proc/net/tcp", "/proc/net/tcp6"]) {
     let text;
@@ -78173,12 +78173,16 @@ function rows() {
     }
     for (const line2 of text.split("\n").slice(1)) {
       const f = line2.trim().split(/\s+/);
-      if (f.length < 5) continue;
-      const [tx = "0", rx = "0"] = (f[4] ?? "").split(":");
-      out.push({ local: endpoint(f[1] ?? ""), remote: endpoint(f[2] ?? ""), tx: Number.parseInt(tx, 16), rx: Number.parseInt(rx, 16) });
+      if (f.length >= 5) out.push(f);
     }
   }
   return out;
+}
+function rows() {
+  return tcpTableRows().map((f) => {
+    const [tx = "0", rx = "0"] = (f[4] ?? "").split(":");
+    return { local: endpoint(f[1] ?? ""), remote: endpoint(f[2] ?? ""), tx: Number.parseInt(tx, 16), rx: Number.parseInt(rx, 16) };
+  });
 }
 function connectionQueues(socket) {
   const { localAddress, localPort, remoteAddress, remotePort } = socket;
@@ -85120,24 +85124,11 @@ var init_resources = __esm({
 });
 
 // src/processes/listener.ts
-import { readdirSync as readdirSync4, readFileSync as readFileSync13, readlinkSync } from "node:fs";
+import { readdirSync as readdirSync4, readlinkSync } from "node:fs";
 function listeningInodes(port) {
-  const inodes = /* @__PURE__ */ new Set();
   const hex4 = port.toString(16).toUpperCase().padStart(4, "0");
-  for (const table of ["/proc/net/tcp", "/proc/net/tcp6"]) {
-    let text;
-    try {
-      text = readFileSync13(table, "utf8");
-    } catch {
-      continue;
-    }
-    for (const line2 of text.split("\n").slice(1)) {
-      const f = line2.trim().split(/\s+/);
-      if (f.length < 10 || f[3] !== "0A") continue;
-      if ((f[1] ?? "").split(":")[1] === hex4) inodes.add(f[9]);
-    }
-  }
-  return inodes;
+  const listening = tcpTableRows().filter((f) => f.length >= 10 && f[3] === "0A" && (f[1] ?? "").split(":")[1] === hex4);
+  return new Set(listening.map((f) => f[9]));
 }
 function listeningPids(port) {
   const inodes = listeningInodes(port);
@@ -85181,6 +85172,7 @@ function descendsFrom(pid, root) {
 var init_listener2 = __esm({
   "src/processes/listener.ts"() {
     "use strict";
+    init_kernel_queues();
     init_proc();
   }
 });
