@@ -297,7 +297,7 @@ class LaunchWatch {
   private started(event: CaseRunEvent): void {
     if (event.agent !== this.w.agent) return;
     this.release();
-    this.robust.started(event.index);
+    this.robust.started(event.index, event.ports);
     this.current = { index: event.index, since: performance.now() };
     this.open.set(event.index, this.current.since);
     this.lastActivity = this.current.since;

@@ -40,7 +40,7 @@ export async function runLooping(
   let watch: ClientWatch | null = null;
   const onStart = (event: CaseRunEvent): void => {
     seen.push(event);
-    watch?.started(event.index);
+    watch?.started(event.index, event.ports);
   };
   const onFinish = (event: CaseRunEvent, result: CaseResult): void => {
     if (event.agent !== resultAgent(server, config)) return;

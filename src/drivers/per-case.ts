@@ -69,7 +69,7 @@ export async function runOneCase(
   );
   // A robustness case: the client's tree is sampled, its baseline when the case's connection opens.
   const peer = peers.watchCase(client, def, index);
-  const watch = watchCase(server, agent, index, () => peer.started(index));
+  const watch = watchCase(server, agent, index, (ports) => peer.started(index, ports));
   const warnings: CaseWarningFact[] = [];
   const abort = new AbortController();
   const onAbort = (): void => abort.abort();
@@ -106,8 +106,8 @@ export function transportSince(server: FuzzingServer, since: number): TransportF
   return line === null ? null : { kind: 'transport', line };
 }
 
-/** Watches the server for the case; `opened` when its connection opens (the client watch's baseline). */
-function watchCase(server: FuzzingServer, agent: string, index: number, opened: () => void): CaseWatch {
+/** Watches the server for the case; `opened` when its connection opens (the client watch's baseline), with its ports. */
+function watchCase(server: FuzzingServer, agent: string, index: number, opened: (ports: CaseRunEvent['ports']) => void): CaseWatch {
   let saw = false;
   let result: CaseResult | null = null;
   let resultAt: number | null = null;
@@ -115,7 +115,7 @@ function watchCase(server: FuzzingServer, agent: string, index: number, opened: 
     if (event.agent !== agent || event.index !== index) return;
     saw = true;
     // The baseline: the client, started and connected, before the attack (its runtime's start-up is not the attack's).
-    opened();
+    opened(event.ports);
   };
   server.on('caseStarted', onStart);
   const waiter = waitForResult(server, agent, index);

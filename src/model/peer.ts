@@ -43,15 +43,18 @@ export interface ClientCrash {
 }
 
 /**
- * A server under test found for measuring by the socket listening on its port (processes/listener.ts),
- * not as the command's process tree: `detached`, a launcher wsgate started put it outside its tree
- * (setsid, a container runtime); `not-started`, wsgate started nothing (--server-url).
+ * A peer under test found for measuring by a socket (processes/listener.ts), not as the command's
+ * process tree: a server by the socket listening on its port, a client by its case connection's
+ * socket. `detached`, a launcher wsgate started put it outside its tree (setsid, a container
+ * runtime); `not-started`, wsgate started nothing (--server-url).
  */
 export interface PeerFound {
   readonly pid: number;
   readonly name: string;
   readonly port: number;
   readonly why: 'detached' | 'not-started';
+  /** The socket it was found by: the one listening on `port` (a server), or its connection from `port` (a client). */
+  readonly by?: 'listening' | 'connection';
 }
 
 /** What a server under test did instead of passing the liveness check after a robustness case. */

@@ -16,9 +16,11 @@
 import type { CatalogueCase } from '../cases/types.js';
 import type { CaseResult } from '../model/report.js';
 import { isRobustness, type PeerFacts, type PeerMemory } from '../play/attack-figures.js';
-import type { ClientCrash, ClientEnd, NotRunFact, PeerFailureFact } from '../model/peer.js';
+import type { ClientCrash, ClientEnd, NotRunFact, PeerFailureFact, PeerFound } from '../model/peer.js';
 import type { ClientProcess } from '../processes/client-process.js';
 import { TreeMemory, type MemoryWindow } from '../processes/tree-memory.js';
+import { connectionRoot, descendsFrom } from '../processes/listener.js';
+import { procStat } from '../processes/proc.js';
 import type { CaseOutcome } from './outcome.js';
 
 /** What the watch says of a case that never opened a connection. */
@@ -78,7 +80,7 @@ export class ClientWatch {
    * sampled now (the client started and connected, before the attack). A case still open ends its
    * window here: what the tree does next is the new case's.
    */
-  started(index: number): void {
+  started(index: number, ports?: { client: number; server: number }): void {
     this.release((i) => i !== index);
     for (const [i, window] of [...this.windows]) {
       if (i === index) continue;
@@ -87,7 +89,29 @@ export class ClientWatch {
     }
     this.lastStarted = index;
     if (this.attack(index) !== null && this.sampler !== null && !this.windows.has(index) && !this.closed.has(index))
-      this.windows.set(index, this.sampler.window());
+      this.windows.set(index, this.elsewhere(ports) ?? this.sampler.window());
+  }
+
+  /**
+   * The window of a case whose connection is held by a process outside the client command's tree (a
+   * launcher detached it, as `docker run` does): that process's tree, found by the connection's
+   * socket, sampled for the case alone; null when the connection is the command tree's own.
+   */
+  private elsewhere(ports: { client: number; server: number } | undefined): MemoryWindow | null {
+    const root = this.client.pid;
+    if (ports === undefined || root === undefined) return null;
+    const owner = connectionRoot(ports.client, ports.server);
+    if (owner === null || descendsFrom(owner, root)) return null;
+    const sampler = TreeMemory.start(owner);
+    const window = sampler.window();
+    const found: PeerFound = { pid: owner, name: procStat(owner)?.name ?? '?', port: ports.client, why: 'detached', by: 'connection' };
+    return {
+      close: () => {
+        const memory = window.close();
+        sampler.stop();
+        return memory.measured ? { ...memory, found } : memory;
+      },
+    };
   }
 
   /** A case ended (per-case mode: its result, the client's exit or its deadline): its memory window closes, the figure kept. */

@@ -165,7 +165,8 @@ function treeWords(memory: { readonly found?: PeerFound }): string {
   const f = memory.found;
   if (f === undefined) return "the peer's process tree";
   const why = f.why === 'detached' ? "outside the command's process tree, which a launcher left" : 'wsgate did not start it';
-  return `the peer's process tree (pid ${f.pid}, ${f.name}, found by its socket listening on port ${f.port}: ${why})`;
+  const socket = f.by === 'connection' ? `its connection's socket (from port ${f.port})` : `its socket listening on port ${f.port}`;
+  return `the peer's process tree (pid ${f.pid}, ${f.name}, found by ${socket}: ${why})`;
 }
 
 /** How the client process died, as the result and the gate's reason say it ("the client process died before its close (CVE-…): it …"). */

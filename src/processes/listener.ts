@@ -21,7 +21,11 @@ function listeningInodes(port: number): Set<string> {
 
 /** The live processes holding a socket that listens on `port`, in pid order (none: not found here). */
 export function listeningPids(port: number): number[] {
-  const inodes = listeningInodes(port);
+  return holders(listeningInodes(port));
+}
+
+/** The live processes holding a socket whose inode is one of `inodes`, in pid order. */
+function holders(inodes: ReadonlySet<string>): number[] {
   if (inodes.size === 0) return [];
   const links = new Set([...inodes].map((i) => `socket:[${i}]`));
   const out: number[] = [];
@@ -48,14 +52,25 @@ export function listeningPids(port: number): number[] {
   return out.filter((pid) => procStat(pid) !== null);
 }
 
+/** The root of the processes holding the connection from local port `from` to port `to` on this machine (a client's end of a case), or null. */
+export function connectionRoot(from: number, to: number): number | null {
+  const hex = (p: number): string => p.toString(16).toUpperCase().padStart(4, '0');
+  const rows = tcpTableRows().filter((f) => f.length >= 10 && (f[1] ?? '').split(':')[1] === hex(from) && (f[2] ?? '').split(':')[1] === hex(to));
+  return rootOf(holders(new Set(rows.map((f) => f[9] as string))));
+}
+
+/** Of processes sharing a socket, the one whose parent does not hold it too. */
+function rootOf(pids: readonly number[]): number | null {
+  const owners = new Set(pids);
+  return pids.find((pid) => !owners.has(procStat(pid)?.ppid ?? -1)) ?? null;
+}
+
 /**
  * The root of the processes listening on `port`: the one whose parent does not listen too (a
  * pre-fork server's master, whose workers share its socket), or null when none is found.
  */
 export function listenerRoot(port: number): number | null {
-  const pids = listeningPids(port);
-  const owners = new Set(pids);
-  return pids.find((pid) => !owners.has(procStat(pid)?.ppid ?? -1)) ?? null;
+  return rootOf(listeningPids(port));
 }
 
 /** Whether `pid` is `root` or one of its descendants (by the ppid chain in /proc). */

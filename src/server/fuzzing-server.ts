@@ -82,6 +82,8 @@ export interface CaseRunEvent {
   index: number;
   id: string;
   peer: string;
+  /** The case connection's ports: the client's (its source port) and the server's; absent when not TCP. */
+  ports?: { client: number; server: number };
 }
 
 /** Thrown when the server cannot listen (port in use, bad address). */
@@ -308,7 +310,9 @@ export class FuzzingServer extends EventEmitter {
   ): ConnectDecision {
     const key = runKey(agent, index);
     const peer = `tcp4:${connection.socket.remoteAddress ?? '?'}:${connection.socket.remotePort ?? 0}`;
-    const event: CaseRunEvent = { agent, index, id: def.id, peer };
+    const { remotePort, localPort } = connection.socket;
+    const ports = remotePort !== undefined && localPort !== undefined ? { ports: { client: remotePort, server: localPort } } : {};
+    const event: CaseRunEvent = { agent, index, id: def.id, peer, ...ports };
     if (this.options.skipCase?.(agent, def.id) === true) {
       return this.accepted(connection, (s) => {
         this.emit('caseSkipped', event);

@@ -1,9 +1,10 @@
 /**
- * A server is measured wherever it runs on this machine: started through a launcher that leaves it
- * outside the command's process tree (test/fixtures/servers/detach.ts, as `docker run` does), it is
- * found by the socket listening on its port, and the same flawed servers get the same verdicts and
- * figures as when started directly, the report saying how the server was found. Through the real
- * CLI over real TCP; and the finder itself on a listener of this process.
+ * A peer is measured wherever it runs on this machine: started through a launcher that leaves it
+ * outside the command's process tree (test/fixtures/servers/detach.ts, as `docker run` does), a
+ * server is found by the socket listening on its port, a client by its case connection's socket, and
+ * the same flawed peers get the same verdicts and figures as when started directly, the report saying
+ * how the peer was found. Through the real CLI over real TCP; and the finder itself on a listener of
+ * this process.
  */
 import assert from 'node:assert/strict';
 import net from 'node:net';
@@ -11,7 +12,7 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { PeerWatch } from '../../src/peer/watch.js';
 import { descendsFrom, listenerRoot, listeningPids } from '../../src/processes/listener.js';
-import { tempDir } from '../support/harness.js';
+import { fixture, tempDir } from '../support/harness.js';
 import { brokenServer, runRobustness, type RobustnessRun } from '../support/robustness.js';
 
 const DETACH = fileURLToPath(new URL('../fixtures/servers/detach.js', import.meta.url));
@@ -66,4 +67,22 @@ test('17.1.9 and 17.2.5 against the same flawed servers, started directly and th
     assert.equal(a[2], b[2], `${id} ${name}: direct ${JSON.stringify(a)}, detached ${JSON.stringify(b)}`);
     assert.ok(b[0] > a[0] / 3 && b[0] < a[0] * 3, `${id} ${name}: direct ${a[0]}, detached ${b[0]}`);
   }
+});
+
+test("18.4.3 against a client started through the detaching launcher: its connection is held outside the command's tree, the client is found by that socket and measured, FAILED on its CPU as when started directly; its twin passes", async () => {
+  const client = (name: string): string => `'${process.execPath}' '${DETACH}' '${process.execPath}' '${fixture(name)}' {url}`;
+  const [bad, good] = await Promise.all([
+    runRobustness(['--client', client('rescans-head-line-limit'), '--url', 'ws://127.0.0.1:0', '--cases', '18.4.3']),
+    runRobustness(['--client', client('scans-head-line-limit'), '--url', 'ws://127.0.0.1:0', '--cases', '18.4.3']),
+  ]);
+  assert.equal(bad.cases.get('18.4.3')?.status, 'failed', bad.out);
+  const text = await bad.result('18.4.3');
+  assert.match(
+    text,
+    /the peer's process tree \(pid \d+, node, found by its connection's socket \(from port \d+\): outside the command's process tree, which a launcher left\) spent [\d,]+ ms of CPU time over the case \(budget 1,000 ms\)/,
+    text,
+  );
+  assert.equal((await figure(bad, '18.4.3', 'cpu-ms'))?.[2], true, text);
+  assert.equal(good.cases.get('18.4.3')?.status, 'passed', good.out);
+  assert.match(await good.result('18.4.3'), /found by its connection's socket/);
 });
