@@ -28493,7 +28493,8 @@ function treeWords(memory) {
   const f = memory.found;
   if (f === void 0) return "the peer's process tree";
   const why = f.why === "detached" ? "outside the command's process tree, which a launcher left" : "wsgate did not start it";
-  return `the peer's process tree (pid ${f.pid}, ${f.name}, found by its socket listening on port ${f.port}: ${why})`;
+  const socket = f.by === "connection" ? `its connection's socket (from port ${f.port})` : `its socket listening on port ${f.port}`;
+  return `the peer's process tree (pid ${f.pid}, ${f.name}, found by ${socket}: ${why})`;
 }
 function crashWords(attack, crash) {
   return crashWordsFor(attack?.advisory ?? null, crash);
@@ -33611,14 +33612,14 @@ var require_dist = __commonJS({
             }
             return object2.index - other.index;
           }
-          function composeArgs(args, partials, holders, isCurried) {
-            var argsIndex = -1, argsLength = args.length, holdersLength = holders.length, leftIndex = -1, leftLength = partials.length, rangeLength = nativeMax(argsLength - holdersLength, 0), result2 = Array2(leftLength + rangeLength), isUncurried = !isCurried;
+          function composeArgs(args, partials, holders2, isCurried) {
+            var argsIndex = -1, argsLength = args.length, holdersLength = holders2.length, leftIndex = -1, leftLength = partials.length, rangeLength = nativeMax(argsLength - holdersLength, 0), result2 = Array2(leftLength + rangeLength), isUncurried = !isCurried;
             while (++leftIndex < leftLength) {
               result2[leftIndex] = partials[leftIndex];
             }
             while (++argsIndex < holdersLength) {
               if (isUncurried || argsIndex < argsLength) {
-                result2[holders[argsIndex]] = args[argsIndex];
+                result2[holders2[argsIndex]] = args[argsIndex];
               }
             }
             while (rangeLength--) {
@@ -33626,8 +33627,8 @@ var require_dist = __commonJS({
             }
             return result2;
           }
-          function composeArgsRight(args, partials, holders, isCurried) {
-            var argsIndex = -1, argsLength = args.length, holdersIndex = -1, holdersLength = holders.length, rightIndex = -1, rightLength = partials.length, rangeLength = nativeMax(argsLength - holdersLength, 0), result2 = Array2(rangeLength + rightLength), isUncurried = !isCurried;
+          function composeArgsRight(args, partials, holders2, isCurried) {
+            var argsIndex = -1, argsLength = args.length, holdersIndex = -1, holdersLength = holders2.length, rightIndex = -1, rightLength = partials.length, rangeLength = nativeMax(argsLength - holdersLength, 0), result2 = Array2(rangeLength + rightLength), isUncurried = !isCurried;
             while (++argsIndex < rangeLength) {
               result2[argsIndex] = args[argsIndex];
             }
@@ -33637,7 +33638,7 @@ var require_dist = __commonJS({
             }
             while (++holdersIndex < holdersLength) {
               if (isUncurried || argsIndex < argsLength) {
-                result2[offset + holders[holdersIndex]] = args[argsIndex++];
+                result2[offset + holders2[holdersIndex]] = args[argsIndex++];
               }
             }
             return result2;
@@ -33781,8 +33782,8 @@ var require_dist = __commonJS({
               while (index2--) {
                 args[index2] = arguments[index2];
               }
-              var holders = length < 3 && args[0] !== placeholder && args[length - 1] !== placeholder ? [] : replaceHolders(args, placeholder);
-              length -= holders.length;
+              var holders2 = length < 3 && args[0] !== placeholder && args[length - 1] !== placeholder ? [] : replaceHolders(args, placeholder);
+              length -= holders2.length;
               if (length < arity) {
                 return createRecurry(
                   func,
@@ -33791,7 +33792,7 @@ var require_dist = __commonJS({
                   wrapper.placeholder,
                   undefined$1,
                   args,
-                  holders,
+                  holders2,
                   undefined$1,
                   undefined$1,
                   arity - length
@@ -33854,7 +33855,7 @@ var require_dist = __commonJS({
               };
             });
           }
-          function createHybrid(func, bitmask, thisArg, partials, holders, partialsRight, holdersRight, argPos, ary2, arity) {
+          function createHybrid(func, bitmask, thisArg, partials, holders2, partialsRight, holdersRight, argPos, ary2, arity) {
             var isAry = bitmask & WRAP_ARY_FLAG, isBind = bitmask & WRAP_BIND_FLAG, isBindKey = bitmask & WRAP_BIND_KEY_FLAG, isCurried = bitmask & (WRAP_CURRY_FLAG | WRAP_CURRY_RIGHT_FLAG), isFlip = bitmask & WRAP_FLIP_FLAG, Ctor = isBindKey ? undefined$1 : createCtor(func);
             function wrapper() {
               var length = arguments.length, args = Array2(length), index2 = length;
@@ -33865,7 +33866,7 @@ var require_dist = __commonJS({
                 var placeholder = getHolder(wrapper), holdersCount = countHolders(args, placeholder);
               }
               if (partials) {
-                args = composeArgs(args, partials, holders, isCurried);
+                args = composeArgs(args, partials, holders2, isCurried);
               }
               if (partialsRight) {
                 args = composeArgsRight(args, partialsRight, holdersRight, isCurried);
@@ -33992,8 +33993,8 @@ var require_dist = __commonJS({
               return operator(value, other);
             };
           }
-          function createRecurry(func, bitmask, wrapFunc, placeholder, thisArg, partials, holders, argPos, ary2, arity) {
-            var isCurry = bitmask & WRAP_CURRY_FLAG, newHolders = isCurry ? holders : undefined$1, newHoldersRight = isCurry ? undefined$1 : holders, newPartials = isCurry ? partials : undefined$1, newPartialsRight = isCurry ? undefined$1 : partials;
+          function createRecurry(func, bitmask, wrapFunc, placeholder, thisArg, partials, holders2, argPos, ary2, arity) {
+            var isCurry = bitmask & WRAP_CURRY_FLAG, newHolders = isCurry ? holders2 : undefined$1, newHoldersRight = isCurry ? undefined$1 : holders2, newPartials = isCurry ? partials : undefined$1, newPartialsRight = isCurry ? undefined$1 : partials;
             bitmask |= isCurry ? WRAP_PARTIAL_FLAG : WRAP_PARTIAL_RIGHT_FLAG;
             bitmask &= ~(isCurry ? WRAP_PARTIAL_RIGHT_FLAG : WRAP_PARTIAL_FLAG);
             if (!(bitmask & WRAP_CURRY_BOUND_FLAG)) {
@@ -34046,7 +34047,7 @@ var require_dist = __commonJS({
               return baseToPairs(object2, keysFunc(object2));
             };
           }
-          function createWrap(func, bitmask, thisArg, partials, holders, argPos, ary2, arity) {
+          function createWrap(func, bitmask, thisArg, partials, holders2, argPos, ary2, arity) {
             var isBindKey = bitmask & WRAP_BIND_KEY_FLAG;
             if (!isBindKey && typeof func != "function") {
               throw new TypeError2(FUNC_ERROR_TEXT);
@@ -34054,14 +34055,14 @@ var require_dist = __commonJS({
             var length = partials ? partials.length : 0;
             if (!length) {
               bitmask &= -97;
-              partials = holders = undefined$1;
+              partials = holders2 = undefined$1;
             }
             ary2 = ary2 === undefined$1 ? ary2 : nativeMax(toInteger(ary2), 0);
             arity = arity === undefined$1 ? arity : toInteger(arity);
-            length -= holders ? holders.length : 0;
+            length -= holders2 ? holders2.length : 0;
             if (bitmask & WRAP_PARTIAL_RIGHT_FLAG) {
-              var partialsRight = partials, holdersRight = holders;
-              partials = holders = undefined$1;
+              var partialsRight = partials, holdersRight = holders2;
+              partials = holders2 = undefined$1;
             }
             var data = isBindKey ? undefined$1 : getData(func);
             var newData = [
@@ -34069,7 +34070,7 @@ var require_dist = __commonJS({
               bitmask,
               thisArg,
               partials,
-              holders,
+              holders2,
               partialsRight,
               holdersRight,
               argPos,
@@ -34083,7 +34084,7 @@ var require_dist = __commonJS({
             bitmask = newData[1];
             thisArg = newData[2];
             partials = newData[3];
-            holders = newData[4];
+            holders2 = newData[4];
             arity = newData[9] = newData[9] === undefined$1 ? isBindKey ? 0 : func.length : nativeMax(newData[9] - length, 0);
             if (!arity && bitmask & (WRAP_CURRY_FLAG | WRAP_CURRY_RIGHT_FLAG)) {
               bitmask &= -25;
@@ -34092,7 +34093,7 @@ var require_dist = __commonJS({
               var result2 = createBind(func, bitmask, thisArg);
             } else if (bitmask == WRAP_CURRY_FLAG || bitmask == WRAP_CURRY_RIGHT_FLAG) {
               result2 = createCurry(func, bitmask, arity);
-            } else if ((bitmask == WRAP_PARTIAL_FLAG || bitmask == (WRAP_BIND_FLAG | WRAP_PARTIAL_FLAG)) && !holders.length) {
+            } else if ((bitmask == WRAP_PARTIAL_FLAG || bitmask == (WRAP_BIND_FLAG | WRAP_PARTIAL_FLAG)) && !holders2.length) {
               result2 = createPartial(func, bitmask, thisArg, partials);
             } else {
               result2 = createHybrid.apply(undefined$1, newData);
@@ -35349,18 +35350,18 @@ var require_dist = __commonJS({
           var bind = baseRest(function(func, thisArg, partials) {
             var bitmask = WRAP_BIND_FLAG;
             if (partials.length) {
-              var holders = replaceHolders(partials, getHolder(bind));
+              var holders2 = replaceHolders(partials, getHolder(bind));
               bitmask |= WRAP_PARTIAL_FLAG;
             }
-            return createWrap(func, bitmask, thisArg, partials, holders);
+            return createWrap(func, bitmask, thisArg, partials, holders2);
           });
           var bindKey = baseRest(function(object2, key, partials) {
             var bitmask = WRAP_BIND_FLAG | WRAP_BIND_KEY_FLAG;
             if (partials.length) {
-              var holders = replaceHolders(partials, getHolder(bindKey));
+              var holders2 = replaceHolders(partials, getHolder(bindKey));
               bitmask |= WRAP_PARTIAL_FLAG;
             }
-            return createWrap(key, bitmask, object2, partials, holders);
+            return createWrap(key, bitmask, object2, partials, holders2);
           });
           function curry(func, arity, guard) {
             arity = guard ? undefined$1 : arity;
@@ -35515,12 +35516,12 @@ var require_dist = __commonJS({
             });
           });
           var partial2 = baseRest(function(func, partials) {
-            var holders = replaceHolders(partials, getHolder(partial2));
-            return createWrap(func, WRAP_PARTIAL_FLAG, undefined$1, partials, holders);
+            var holders2 = replaceHolders(partials, getHolder(partial2));
+            return createWrap(func, WRAP_PARTIAL_FLAG, undefined$1, partials, holders2);
           });
           var partialRight = baseRest(function(func, partials) {
-            var holders = replaceHolders(partials, getHolder(partialRight));
-            return createWrap(func, WRAP_PARTIAL_RIGHT_FLAG, undefined$1, partials, holders);
+            var holders2 = replaceHolders(partials, getHolder(partialRight));
+            return createWrap(func, WRAP_PARTIAL_RIGHT_FLAG, undefined$1, partials, holders2);
           });
           var rearg = flatRest(function(func, indexes) {
             return createWrap(func, WRAP_REARG_FLAG, undefined$1, undefined$1, undefined$1, indexes);
@@ -80680,7 +80681,9 @@ var init_fuzzing_server = __esm({
       runCase(request, connection, agent, index, def, offers) {
         const key = runKey(agent, index);
         const peer = `tcp4:${connection.socket.remoteAddress ?? "?"}:${connection.socket.remotePort ?? 0}`;
-        const event = { agent, index, id: def.id, peer };
+        const { remotePort, localPort } = connection.socket;
+        const ports = remotePort !== void 0 && localPort !== void 0 ? { ports: { client: remotePort, server: localPort } } : {};
+        const event = { agent, index, id: def.id, peer, ...ports };
         if (this.options.skipCase?.(agent, def.id) === true) {
           return this.accepted(connection, (s) => {
             this.emit("caseSkipped", event);
@@ -81167,7 +81170,7 @@ async function runOneCase(server, def, index, command2, where, config2, signal, 
     { mark: `[${def.id}] ` }
   );
   const peer = peers.watchCase(client, def, index);
-  const watch = watchCase(server, agent, index, () => peer.started(index));
+  const watch = watchCase(server, agent, index, (ports) => peer.started(index, ports));
   const warnings = [];
   const abort = new AbortController();
   const onAbort = () => abort.abort();
@@ -81207,7 +81210,7 @@ function watchCase(server, agent, index, opened) {
   const onStart = (event) => {
     if (event.agent !== agent || event.index !== index) return;
     saw = true;
-    opened();
+    opened(event.ports);
   };
   server.on("caseStarted", onStart);
   const waiter = waitForResult(server, agent, index);
@@ -81294,7 +81297,7 @@ async function runLooping(server, cases2, command2, where, config2, signal, sett
   let watch = null;
   const onStart = (event) => {
     seen.push(event);
-    watch?.started(event.index);
+    watch?.started(event.index, event.ports);
   };
   const onFinish = (event, result) => {
     if (event.agent !== resultAgent(server, config2)) return;
@@ -81568,6 +81571,69 @@ var init_tree_memory = __esm({
   }
 });
 
+// src/processes/listener.ts
+import { readdirSync as readdirSync4, readlinkSync } from "node:fs";
+function listeningInodes(port) {
+  const hex4 = port.toString(16).toUpperCase().padStart(4, "0");
+  const listening = tcpTableRows().filter((f) => f.length >= 10 && f[3] === "0A" && (f[1] ?? "").split(":")[1] === hex4);
+  return new Set(listening.map((f) => f[9]));
+}
+function listeningPids(port) {
+  return holders(listeningInodes(port));
+}
+function holders(inodes) {
+  if (inodes.size === 0) return [];
+  const links = new Set([...inodes].map((i2) => `socket:[${i2}]`));
+  const out = [];
+  for (const pid of procPids() ?? []) {
+    let fds;
+    try {
+      fds = readdirSync4(`/proc/${pid}/fd`);
+    } catch {
+      continue;
+    }
+    for (const fd of fds) {
+      let target;
+      try {
+        target = readlinkSync(`/proc/${pid}/fd/${fd}`);
+      } catch {
+        continue;
+      }
+      if (links.has(target)) {
+        out.push(pid);
+        break;
+      }
+    }
+  }
+  return out.filter((pid) => procStat(pid) !== null);
+}
+function connectionRoot(from2, to) {
+  const hex4 = (p) => p.toString(16).toUpperCase().padStart(4, "0");
+  const rows2 = tcpTableRows().filter((f) => f.length >= 10 && (f[1] ?? "").split(":")[1] === hex4(from2) && (f[2] ?? "").split(":")[1] === hex4(to));
+  return rootOf(holders(new Set(rows2.map((f) => f[9]))));
+}
+function rootOf(pids) {
+  const owners = new Set(pids);
+  return pids.find((pid) => !owners.has(procStat(pid)?.ppid ?? -1)) ?? null;
+}
+function listenerRoot(port) {
+  return rootOf(listeningPids(port));
+}
+function descendsFrom(pid, root) {
+  for (let at = pid, hops = 0; at > 1 && hops < 64; hops++) {
+    if (at === root) return true;
+    at = procStat(at)?.ppid ?? 0;
+  }
+  return false;
+}
+var init_listener2 = __esm({
+  "src/processes/listener.ts"() {
+    "use strict";
+    init_kernel_queues();
+    init_proc();
+  }
+});
+
 // src/peer/client-watch.ts
 var NEVER_OPENED, ClientWatch;
 var init_client_watch = __esm({
@@ -81575,6 +81641,8 @@ var init_client_watch = __esm({
     "use strict";
     init_attack_figures();
     init_tree_memory();
+    init_listener2();
+    init_proc();
     NEVER_OPENED = { measured: false, why: "the case never opened a connection" };
     ClientWatch = class _ClientWatch {
       constructor(client, caseAt, sampler, settle2) {
@@ -81625,7 +81693,7 @@ var init_client_watch = __esm({
        * sampled now (the client started and connected, before the attack). A case still open ends its
        * window here: what the tree does next is the new case's.
        */
-      started(index) {
+      started(index, ports) {
         this.release((i2) => i2 !== index);
         for (const [i2, window2] of [...this.windows]) {
           if (i2 === index) continue;
@@ -81634,7 +81702,28 @@ var init_client_watch = __esm({
         }
         this.lastStarted = index;
         if (this.attack(index) !== null && this.sampler !== null && !this.windows.has(index) && !this.closed.has(index))
-          this.windows.set(index, this.sampler.window());
+          this.windows.set(index, this.elsewhere(ports) ?? this.sampler.window());
+      }
+      /**
+       * The window of a case whose connection is held by a process outside the client command's tree (a
+       * launcher detached it, as `docker run` does): that process's tree, found by the connection's
+       * socket, sampled for the case alone; null when the connection is the command tree's own.
+       */
+      elsewhere(ports) {
+        const root = this.client.pid;
+        if (ports === void 0 || root === void 0) return null;
+        const owner = connectionRoot(ports.client, ports.server);
+        if (owner === null || descendsFrom(owner, root)) return null;
+        const sampler = TreeMemory.start(owner);
+        const window2 = sampler.window();
+        const found = { pid: owner, name: procStat(owner)?.name ?? "?", port: ports.client, why: "detached", by: "connection" };
+        return {
+          close: () => {
+            const memory = window2.close();
+            sampler.stop();
+            return memory.measured ? { ...memory, found } : memory;
+          }
+        };
       }
       /** A case ended (per-case mode: its result, the client's exit or its deadline): its memory window closes, the figure kept. */
       close(index) {
@@ -81922,7 +82011,7 @@ var init_browser = __esm({
       started(event) {
         if (event.agent !== this.w.agent) return;
         this.release();
-        this.robust.started(event.index);
+        this.robust.started(event.index, event.ports);
         this.current = { index: event.index, since: performance.now() };
         this.open.set(event.index, this.current.since);
         this.lastActivity = this.current.since;
@@ -85120,60 +85209,6 @@ var init_resources = __esm({
     "use strict";
     init_errors();
     init_files();
-  }
-});
-
-// src/processes/listener.ts
-import { readdirSync as readdirSync4, readlinkSync } from "node:fs";
-function listeningInodes(port) {
-  const hex4 = port.toString(16).toUpperCase().padStart(4, "0");
-  const listening = tcpTableRows().filter((f) => f.length >= 10 && f[3] === "0A" && (f[1] ?? "").split(":")[1] === hex4);
-  return new Set(listening.map((f) => f[9]));
-}
-function listeningPids(port) {
-  const inodes = listeningInodes(port);
-  if (inodes.size === 0) return [];
-  const links = new Set([...inodes].map((i2) => `socket:[${i2}]`));
-  const out = [];
-  for (const pid of procPids() ?? []) {
-    let fds;
-    try {
-      fds = readdirSync4(`/proc/${pid}/fd`);
-    } catch {
-      continue;
-    }
-    for (const fd of fds) {
-      let target;
-      try {
-        target = readlinkSync(`/proc/${pid}/fd/${fd}`);
-      } catch {
-        continue;
-      }
-      if (links.has(target)) {
-        out.push(pid);
-        break;
-      }
-    }
-  }
-  return out.filter((pid) => procStat(pid) !== null);
-}
-function listenerRoot(port) {
-  const pids = listeningPids(port);
-  const owners = new Set(pids);
-  return pids.find((pid) => !owners.has(procStat(pid)?.ppid ?? -1)) ?? null;
-}
-function descendsFrom(pid, root) {
-  for (let at = pid, hops = 0; at > 1 && hops < 64; hops++) {
-    if (at === root) return true;
-    at = procStat(at)?.ppid ?? 0;
-  }
-  return false;
-}
-var init_listener2 = __esm({
-  "src/processes/listener.ts"() {
-    "use strict";
-    init_kernel_queues();
-    init_proc();
   }
 });
 
