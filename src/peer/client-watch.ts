@@ -101,7 +101,7 @@ export class ClientWatch {
     const root = this.client.pid;
     if (ports === undefined || root === undefined) return null;
     const owner = connectionRoot(ports.client, ports.server);
-    if (owner === null || descendsFrom(owner, root)) return null;
+    if (owner === null || owner === process.pid || descendsFrom(owner, root)) return null;
     const sampler = TreeMemory.start(owner);
     const window = sampler.window();
     const found: PeerFound = { pid: owner, name: procStat(owner)?.name ?? '?', port: ports.client, why: 'detached', by: 'connection' };

@@ -111,13 +111,15 @@ export class PeerWatch {
    * The memory and CPU of a server's processes from now (the robustness profile's window around an
    * attack): the command's process tree when the process listening on `port` is in it; else the
    * tree of that listening process, found by its socket (a launcher detached it, or wsgate started
-   * nothing), said so in `found`; null when wsgate started nothing and nothing here listens on the port.
+   * nothing), said so in `found`; null when wsgate started nothing and nothing here but wsgate's own
+   * process listens on the port.
    */
   sampleServer(server: ServerProcess | null, port: number): { sampler: TreeMemory; found: PeerFound | null } | null {
     const owner = listenerRoot(port);
     if (server !== null && (owner === null || server.pid === undefined || descendsFrom(owner, server.pid)))
       return { sampler: TreeMemory.start(server.pid), found: null };
-    if (owner === null) return null;
+    // A server in wsgate's own process (the API's, a test's) would be measured with wsgate: not measured.
+    if (owner === null || owner === process.pid) return null;
     const found: PeerFound = { pid: owner, name: procStat(owner)?.name ?? '?', port, why: server === null ? 'not-started' : 'detached' };
     return { sampler: TreeMemory.start(owner), found };
   }

@@ -81713,7 +81713,7 @@ var init_client_watch = __esm({
         const root = this.client.pid;
         if (ports === void 0 || root === void 0) return null;
         const owner = connectionRoot(ports.client, ports.server);
-        if (owner === null || descendsFrom(owner, root)) return null;
+        if (owner === null || owner === process.pid || descendsFrom(owner, root)) return null;
         const sampler = TreeMemory.start(owner);
         const window2 = sampler.window();
         const found = { pid: owner, name: procStat(owner)?.name ?? "?", port: ports.client, why: "detached", by: "connection" };
@@ -85371,13 +85371,14 @@ var init_watch = __esm({
        * The memory and CPU of a server's processes from now (the robustness profile's window around an
        * attack): the command's process tree when the process listening on `port` is in it; else the
        * tree of that listening process, found by its socket (a launcher detached it, or wsgate started
-       * nothing), said so in `found`; null when wsgate started nothing and nothing here listens on the port.
+       * nothing), said so in `found`; null when wsgate started nothing and nothing here but wsgate's own
+       * process listens on the port.
        */
       sampleServer(server, port) {
         const owner = listenerRoot(port);
         if (server !== null && (owner === null || server.pid === void 0 || descendsFrom(owner, server.pid)))
           return { sampler: TreeMemory.start(server.pid), found: null };
-        if (owner === null) return null;
+        if (owner === null || owner === process.pid) return null;
         const found = { pid: owner, name: procStat(owner)?.name ?? "?", port, why: server === null ? "not-started" : "detached" };
         return { sampler: TreeMemory.start(owner), found };
       }
