@@ -176,7 +176,11 @@ test('a 20 MB header (17.1.8) as many 1,000-byte lines: a server that limits eac
   const badText = await bad.result('17.1.8');
   t.diagnostic(`limits each line: ${badText.slice(0, 300)}`);
   // The failing request is told first: the lines; the one long line it refused at once.
-  assert.match(badText, /^The server answered HTTP 431 to 20 MB of 1,000-byte header lines only after reading ([\d,]+) bytes of it \(budget 1,048,576\)/);
+  // Refused once it had read them all; or, on a loaded machine, still reading them when wsgate's wait ran out.
+  assert.match(
+    badText,
+    /^The server (answered HTTP 431 to 20 MB of 1,000-byte header lines only after reading [\d,]+ bytes of it \(budget 1,048,576\)|neither refused 20 MB of 1,000-byte header lines nor ended the connection within)/,
+  );
   assert.match(badText, /The server answered HTTP 431 [\d,.]+ ms after the request began \(budget 5,000 ms\): .* when it refused a 20 MB header\./);
   const figures = (await bad.report('17.1.8')).figures ?? [];
   assert.equal(figures.find((f) => f.name === 'lines-peer-read-bytes')?.over, true, JSON.stringify(figures));

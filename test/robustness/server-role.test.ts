@@ -80,14 +80,22 @@ test('17.1.1 against servers that refuse a bad Sec-WebSocket-Protocol by droppin
   ]);
   assert.equal(bad.code, 1, bad.out);
   const text = (await bad.report('17.1.1')).result;
-  const m =
+  const figures = (await bad.report('17.1.1')).figures ?? [];
+  // A drop past the budget; or, on a loaded machine, one that took past wsgate's 3 s wait: no answer at all.
+  const drop =
     /^The server dropped the connection with no answer to Sec-WebSocket-Protocol of ([\d,]+) bytes only ([\d,.]+) ms after it began \(budget 1,000 ms\): refusing it cost that long, answered or not\./.exec(
       text,
     );
-  assert.ok(m, text);
-  assert.ok(Number((m[2] as string).replace(/,/g, '')) > 1000, text);
-  const figures = (await bad.report('17.1.1')).figures ?? [];
-  assert.equal(figures.find((f) => f.name === 'slowest-drop-ms')?.over, true, JSON.stringify(figures));
+  if (drop === null) {
+    assert.match(text, /^Sec-WebSocket-Protocol of [\d,]+ bytes: no answer within 3,000 ms\./);
+    assert.ok(
+      figures.some((f) => f.name === 'unanswered-bytes'),
+      JSON.stringify(figures),
+    );
+  } else {
+    assert.ok(Number((drop[2] as string).replace(/,/g, '')) > 1000, text);
+    assert.equal(figures.find((f) => f.name === 'slowest-drop-ms')?.over, true, JSON.stringify(figures));
+  }
 
   assert.equal(good.code, 0, good.out);
   assert.equal(good.cases.get('17.1.1')?.status, 'passed', good.out);
