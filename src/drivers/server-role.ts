@@ -18,6 +18,7 @@ import type { CaseResult } from '../model/report.js';
 import { caseTimeoutFor } from '../policy/case-limits.js';
 import { shellQuote } from '../processes/client-process.js';
 import { freePort, type ServerProcess, waitForListen } from '../processes/server-process.js';
+import { judgeEnded } from '../peer/pool.js';
 import type { PeerWatch } from '../peer/watch.js';
 import { isAborted } from '../processes/waiting.js';
 import { isRobustness, type PeerFacts } from '../play/attack-figures.js';
@@ -293,8 +294,10 @@ async function playAttackOne(state: ServerState, def: CatalogueCase, index: numb
   const sampler = measuring?.sampler ?? null;
   // A server loses no process to an attack: a worker that ended is a crash its supervisor hid.
   const window = sampler?.window({ watch: await sampler.settled() }) ?? null;
+  const outputMark = proc?.outputMark() ?? null;
   const { result, error, down, cutAtS } = await playAttackCase(def, run);
-  const closed = window?.close() ?? null;
+  // A worker that ended is told from one a pool retired by the output the case drew from the server.
+  const closed = judgeEnded(window?.close() ?? null, proc !== null && outputMark !== null ? proc.outputSince(outputMark) : null);
   const memory = closed?.measured === true && measuring?.found != null ? { ...closed, found: measuring.found } : closed;
   sampler?.stop();
   let liveness: NonNullable<PeerFacts['liveness']> = { down: null, processAlive: proc !== null };

@@ -35,6 +35,14 @@ export type PeerMemory =
       readonly cpuMs?: number;
       /** Processes of the tree (not its root) that ended during the case while the root lived on ("pid 123, node"); watched for servers only. */
       readonly ended?: readonly string[];
+      /** Live processes of the tree at the close that it did not have, settled, at the start (those that took the ended ones' places). */
+      readonly joined?: number;
+      /**
+       * How the ended processes were told apart (peer/pool.ts): `crash`, the peer's output during the
+       * case names an error or a fatal signal (its line), or none took their places; `retired`, as many
+       * took their places and the output names no error (a pool retiring workers). Absent: none ended.
+       */
+      readonly endedAs?: { readonly kind: 'crash'; readonly evidence: string } | { readonly kind: 'retired'; readonly output: boolean };
       /** How the tree was found, when not as the command's (by its listening socket); absent: the command's process tree. */
       readonly found?: PeerFound;
     }
@@ -138,15 +146,30 @@ function memorySaid(said: Said, memory: PeerMemory | null, budgetBytes: number):
   }
   // A case that failed on its own figure keeps it first: the memory figure follows it.
   const failedAlready = said.behavior === Behavior.Failed;
-  const ended = memory.ended ?? [];
+  const retired = memory.endedAs?.kind === 'retired';
+  const ended = retired ? [] : (memory.ended ?? []);
   let lead = text;
   if (memory.ended !== undefined)
     said.figures.push(budgetFigure('tree-deaths', "processes of the peer's tree that ended during the case", ended.length, 'count', 0));
+  const which = (list: readonly string[]): string =>
+    list.length === 1 ? `A process of the peer's tree (${list[0]})` : `${list.length} processes of the peer's tree (${list.join('; ')})`;
   if (ended.length > 0) {
     // A supervisor (Node's cluster, a pre-fork server) replaces a worker the attack killed: the root alone looks alive.
     said.behavior = Behavior.Failed;
-    const which = ended.length === 1 ? `A process of the peer's tree (${ended[0]})` : `${ended.length} processes of the peer's tree (${ended.join('; ')})`;
-    lead = `${which} ended during the case while its root process lived on: a worker died of the attack, whatever replaced it. ${text}`;
+    const why = memory.endedAs?.kind === 'crash' ? ` (${memory.endedAs.evidence})` : '';
+    lead = `${which(ended)} ended during the case while its root process lived on: a worker died of the attack${why}, whatever replaced it. ${text}`;
+  }
+  if (retired) {
+    const gone = memory.ended ?? [];
+    said.figures.push(
+      statedFigure('tree-retired', "processes of the peer's tree that ended during the case and were replaced, with no error said", gone.length, 'count'),
+    );
+    const output =
+      memory.endedAs?.kind === 'retired' && memory.endedAs.output
+        ? 'its output during the case names no error or fatal signal'
+        : 'wsgate does not have its output';
+    const replaced = gone.length === 1 ? 'another took its place' : 'as many others took their places';
+    lead = `${text} ${which(gone)} ended during the case and ${replaced}, and ${output}: a pool retiring workers, not counted as a death (the exit status of a process wsgate did not start cannot be read).`;
   }
   said.figures.push(budgetFigure('memory-growth-bytes', "the peer's process tree grew by, at its peak", memory.growthBytes, 'bytes', budgetBytes));
   const figure =

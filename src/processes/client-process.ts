@@ -80,17 +80,24 @@ export interface ClientProcess {
    * with 0, or when wsgate stopped it.
    */
   crash(): ProcessCrash | null;
+  /** How many bytes of output it has written so far: a mark for outputSince(). */
+  outputMark(): number;
+  /** Its output since `mark` (what of it the kept tail still holds). */
+  outputSince(mark: number): string;
 }
 
 /** Keeps the last `limit` bytes written to it. */
 class TailBuffer {
   private chunks: Buffer[] = [];
   private size = 0;
+  /** Bytes pushed in all. */
+  written = 0;
   truncated = false;
   constructor(private readonly limit: number) {}
   push(chunk: Buffer): void {
     this.chunks.push(chunk);
     this.size += chunk.length;
+    this.written += chunk.length;
     while (this.size > this.limit && this.chunks.length > 1) {
       const first = this.chunks.shift() as Buffer;
       this.size -= first.length;
@@ -105,6 +112,11 @@ class TailBuffer {
   }
   text(): string {
     return Buffer.concat(this.chunks).toString('utf8');
+  }
+  /** What was pushed after `written` was `mark`, as far as the tail still holds it. */
+  since(mark: number): string {
+    const all = Buffer.concat(this.chunks);
+    return all.subarray(Math.max(0, all.length - (this.written - mark))).toString('utf8');
   }
 }
 
@@ -203,6 +215,8 @@ export function startCommand(
       return { command: expanded, exitCode, signal, timedOut, spawnError, output: output.text(), outputTruncated: output.truncated };
     },
     crash: () => (end.hasExited && !signalled ? crashOf(end, output.text()) : null),
+    outputMark: () => output.written,
+    outputSince: (mark) => output.since(mark),
   };
 }
 

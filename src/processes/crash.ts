@@ -39,6 +39,30 @@ export function errorLine(output: string): string | null {
  */
 const FAILURE_REPORT = /^\s*(Node\.js v\d+\.\d+|FATAL ERROR:|Traceback \(most recent call last\):|thread '.*' panicked at|panic: )/m;
 
+/**
+ * A supervisor's or a worker's line that tells of a death, not a retirement: a fatal signal (by
+ * name, or as the shell says it), an exit status other than 0 ("exited with code 1", "died (status
+ * 3)"), an out-of-memory end. SIGTERM, SIGINT, SIGHUP and SIGUSR1/2 are how pools stop workers
+ * gracefully, so they are no evidence.
+ */
+const DEATH_LINE =
+  /\b(SIG(SEGV|ABRT|KILL|BUS|FPE|ILL|TRAP|SYS)|Segmentation fault|core dumped|Aborted|out of memory|OOM)\b|\b(exit(ed)?(\s+with)?(\s+(code|status))?|status|code)[\s:=(]*[1-9]\d*\b/i;
+
+/**
+ * The output's last line that tells of a crash (at most 300 characters): one that names an error, a
+ * runtime's failure report, or a death line (above). Null when none does: a pool that retires
+ * workers logs their graceful ends, if anything.
+ */
+export function crashEvidenceLine(output: string): string | null {
+  const lines = output
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
+  // The line that names the error, before a runtime's footer ("Node.js v20.20.2") after it.
+  const line = lines.findLast((l) => ERROR_LINE.test(l) || DEATH_LINE.test(l)) ?? lines.findLast((l) => FAILURE_REPORT.test(l));
+  return line === undefined ? null : line.slice(0, 300);
+}
+
 /** The process's end as the driver saw it. */
 export interface ProcessEnd {
   readonly exitCode: number | null;

@@ -261,6 +261,16 @@ export class ServerProcess {
     return { exitCode: run.exitCode, signal: run.signal, spawnError: run.spawnError };
   }
 
+  /** A mark in the current start's output, for outputSince(). */
+  outputMark(): { start: number; at: number } {
+    return { start: this.starts, at: this.current.outputMark() };
+  }
+
+  /** The current start's output since `mark` (all it kept when the server was started again meanwhile). */
+  outputSince(mark: { start: number; at: number }): string {
+    return this.current.outputSince(mark.start === this.starts ? mark.at : 0);
+  }
+
   /**
    * What the server's output says of its end, on one line: the line that names its error (an
    * uncaught exception's "Error: …", not the stack's tail after it), else its last lines.

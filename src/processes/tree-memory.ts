@@ -167,8 +167,12 @@ export class TreeMemory {
         // ticks gone with it), so the window's highest reading is the one to trust.
         const cpuMs = ((Math.max(w.cpuPeak, this.cpuTicks()) - cpu0) * 1000) / TICKS_PER_S;
         const measured = { measured: true, baselineBytes: w.baseline, peakBytes: w.peak, growthBytes: w.peak - w.baseline, samples: w.samples, cpuMs } as const;
+        // Processes live at the close that the window did not watch: those that took the ended ones' places.
+        const joined = rootLives
+          ? this.tree.filter((pid) => pid !== this.root && identity(pid) !== null && settled.get(pid)?.startTicks !== identity(pid)?.startTicks).length
+          : 0;
         // Only a watched tree (a server's) states which of its processes ended: a client's children may come and go.
-        return options.watch === undefined ? measured : { ...measured, ended };
+        return options.watch === undefined ? measured : { ...measured, ended, joined };
       },
     };
   }

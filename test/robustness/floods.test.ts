@@ -188,3 +188,32 @@ test('a 20 MB header (17.1.8) as many 1,000-byte lines: a server that limits eac
   assert.equal(good.code, 0, good.out);
   assert.match(await good.result('17.1.8'), /when it refused 20 MB of 1,000-byte header lines\./);
 });
+
+test('half-open upgrades (17.1.11) against a pre-fork pool: workers that retire with status 0 and are replaced at once pass; the same pool whose workers die of an uncaught error FAILED, the error named', async (t) => {
+  const [good, bad] = await Promise.all([
+    robustness(['--server', brokenServer('retires-workers'), '--cases', '17.1.11']),
+    robustness(['--server', brokenServer('workers-die'), '--cases', '17.1.11']),
+  ]);
+  assert.equal(good.code, 0, good.out);
+  const goodText = await good.result('17.1.11');
+  t.diagnostic(`retires workers: ${goodText}`);
+  // A worker that reached its 200th connection of the 500 was replaced (one or both: the primary deals connections to whichever is free).
+  assert.match(
+    goodText,
+    /(A process|\d+ processes) of the peer's tree \(pid \d+, node(; pid \d+, node)*\) ended during the case and (another took its place|as many others took their places), and its output during the case names no error or fatal signal: a pool retiring workers/,
+  );
+  const figures = (await good.report('17.1.11')).figures ?? [];
+  const tree = new Map(figures.filter((f) => f.name.startsWith('tree-')).map((f) => [f.name, [f.value, f.over]]));
+  assert.deepEqual(tree.get('tree-deaths'), [0, false]);
+  assert.ok((tree.get('tree-retired')?.[0] as number) >= 1, goodText);
+
+  assert.equal(bad.code, 1, bad.out);
+  const badText = await bad.result('17.1.11');
+  t.diagnostic(`workers die: ${badText}`);
+  assert.match(
+    badText,
+    /^(A process|\d+ processes) of the peer's tree \(pid \d+, node(; pid \d+, node)*\) ended during the case while its root process lived on: a worker died of the attack \(the peer's output during the case: "Error: worker state corrupted at its 200th connection"\)/,
+  );
+  const deaths = ((await bad.report('17.1.11')).figures ?? []).find((f) => f.name === 'tree-deaths');
+  assert.ok((deaths?.value as number) >= 1 && deaths?.over === true, badText);
+});

@@ -28471,14 +28471,25 @@ function memorySaid(said, memory, budgetBytes) {
     return;
   }
   const failedAlready = said.behavior === Behavior.Failed;
-  const ended = memory.ended ?? [];
+  const retired = memory.endedAs?.kind === "retired";
+  const ended = retired ? [] : memory.ended ?? [];
   let lead = text;
   if (memory.ended !== void 0)
     said.figures.push(budgetFigure("tree-deaths", "processes of the peer's tree that ended during the case", ended.length, "count", 0));
+  const which = (list) => list.length === 1 ? `A process of the peer's tree (${list[0]})` : `${list.length} processes of the peer's tree (${list.join("; ")})`;
   if (ended.length > 0) {
     said.behavior = Behavior.Failed;
-    const which = ended.length === 1 ? `A process of the peer's tree (${ended[0]})` : `${ended.length} processes of the peer's tree (${ended.join("; ")})`;
-    lead = `${which} ended during the case while its root process lived on: a worker died of the attack, whatever replaced it. ${text}`;
+    const why = memory.endedAs?.kind === "crash" ? ` (${memory.endedAs.evidence})` : "";
+    lead = `${which(ended)} ended during the case while its root process lived on: a worker died of the attack${why}, whatever replaced it. ${text}`;
+  }
+  if (retired) {
+    const gone = memory.ended ?? [];
+    said.figures.push(
+      statedFigure("tree-retired", "processes of the peer's tree that ended during the case and were replaced, with no error said", gone.length, "count")
+    );
+    const output2 = memory.endedAs?.kind === "retired" && memory.endedAs.output ? "its output during the case names no error or fatal signal" : "wsgate does not have its output";
+    const replaced = gone.length === 1 ? "another took its place" : "as many others took their places";
+    lead = `${text} ${which(gone)} ended during the case and ${replaced}, and ${output2}: a pool retiring workers, not counted as a death (the exit status of a process wsgate did not start cannot be read).`;
   }
   said.figures.push(budgetFigure("memory-growth-bytes", "the peer's process tree grew by, at its peak", memory.growthBytes, "bytes", budgetBytes));
   const figure = `${treeWords(memory)} grew by ${mebibytes(memory.growthBytes)} at its peak (budget ${mebibytes(budgetBytes)}; resident ${mebibytes(memory.baselineBytes)} at the start, ${mebibytes(memory.peakBytes)} at the peak, ${count4(memory.samples)} samples)`;
@@ -49285,18 +49296,24 @@ function errorLine(output2) {
   const line2 = named ?? lines.findLast((l) => !NOISE.test(l)) ?? null;
   return line2 === null ? null : line2.slice(0, 300);
 }
+function crashEvidenceLine(output2) {
+  const lines = output2.split("\n").map((l) => l.trim()).filter((l) => l !== "");
+  const line2 = lines.findLast((l) => ERROR_LINE.test(l) || DEATH_LINE.test(l)) ?? lines.findLast((l) => FAILURE_REPORT.test(l));
+  return line2 === void 0 ? null : line2.slice(0, 300);
+}
 function crashOf(end, output2) {
   if (end.spawnError !== null) return null;
   if (end.signal === null && (end.exitCode === null || end.exitCode === 0 || !FAILURE_REPORT.test(output2))) return null;
   return { exitCode: end.exitCode, signal: end.signal, errorLine: errorLine(output2) };
 }
-var ERROR_LINE, NOISE, FAILURE_REPORT;
+var ERROR_LINE, NOISE, FAILURE_REPORT, DEATH_LINE;
 var init_crash = __esm({
   "src/processes/crash.ts"() {
     "use strict";
     ERROR_LINE = /^(Uncaught )?([\w$]+\.)*([A-Z][\w$]*)?(Error|Exception)\b/;
     NOISE = /^(Node\.js v\d|at\s)/;
     FAILURE_REPORT = /^\s*(Node\.js v\d+\.\d+|FATAL ERROR:|Traceback \(most recent call last\):|thread '.*' panicked at|panic: )/m;
+    DEATH_LINE = /\b(SIG(SEGV|ABRT|KILL|BUS|FPE|ILL|TRAP|SYS)|Segmentation fault|core dumped|Aborted|out of memory|OOM)\b|\b(exit(ed)?(\s+with)?(\s+(code|status))?|status|code)[\s:=(]*[1-9]\d*\b/i;
   }
 });
 
@@ -77414,7 +77431,9 @@ function startCommand(expanded, env2, namedBy = null, sink = null) {
       const { exitCode, signal, spawnError } = end;
       return { command: expanded, exitCode, signal, timedOut: timedOut2, spawnError, output: output2.text(), outputTruncated: output2.truncated };
     },
-    crash: () => end.hasExited && !signalled ? crashOf(end, output2.text()) : null
+    crash: () => end.hasExited && !signalled ? crashOf(end, output2.text()) : null,
+    outputMark: () => output2.written,
+    outputSince: (mark) => output2.since(mark)
   };
 }
 function watchEnd(child) {
@@ -77536,10 +77555,13 @@ var init_client_process = __esm({
       limit;
       chunks = [];
       size = 0;
+      /** Bytes pushed in all. */
+      written = 0;
       truncated = false;
       push(chunk) {
         this.chunks.push(chunk);
         this.size += chunk.length;
+        this.written += chunk.length;
         while (this.size > this.limit && this.chunks.length > 1) {
           const first = this.chunks.shift();
           this.size -= first.length;
@@ -77554,6 +77576,11 @@ var init_client_process = __esm({
       }
       text() {
         return Buffer.concat(this.chunks).toString("utf8");
+      }
+      /** What was pushed after `written` was `mark`, as far as the tail still holds it. */
+      since(mark) {
+        const all = Buffer.concat(this.chunks);
+        return all.subarray(Math.max(0, all.length - (this.written - mark))).toString("utf8");
       }
     };
     CLIENT_TOKEN_VARIABLE = "WSGATE_CLIENT_TOKEN";
@@ -81527,7 +81554,8 @@ var init_tree_memory = __esm({
             const ended = rootLives ? [...settled2].filter(([pid, was]) => identity3(pid)?.startTicks !== was.startTicks).map(([pid, was]) => `pid ${pid}, ${was.name}`) : [];
             const cpuMs = (Math.max(w.cpuPeak, this.cpuTicks()) - cpu0) * 1e3 / TICKS_PER_S;
             const measured = { measured: true, baselineBytes: w.baseline, peakBytes: w.peak, growthBytes: w.peak - w.baseline, samples: w.samples, cpuMs };
-            return options.watch === void 0 ? measured : { ...measured, ended };
+            const joined = rootLives ? this.tree.filter((pid) => pid !== this.root && identity3(pid) !== null && settled2.get(pid)?.startTicks !== identity3(pid)?.startTicks).length : 0;
+            return options.watch === void 0 ? measured : { ...measured, ended, joined };
           }
         };
       }
@@ -83486,6 +83514,14 @@ var init_server_process = __esm({
         const run = this.current.snapshot(false);
         return { exitCode: run.exitCode, signal: run.signal, spawnError: run.spawnError };
       }
+      /** A mark in the current start's output, for outputSince(). */
+      outputMark() {
+        return { start: this.starts, at: this.current.outputMark() };
+      }
+      /** The current start's output since `mark` (all it kept when the server was started again meanwhile). */
+      outputSince(mark) {
+        return this.current.outputSince(mark.start === this.starts ? mark.at : 0);
+      }
       /**
        * What the server's output says of its end, on one line: the line that names its error (an
        * uncaught exception's "Error: …", not the stack's tail after it), else its last lines.
@@ -83539,6 +83575,26 @@ var init_server_process = __esm({
         return how === "killed" ? serverIgnoredSigtermWords(TERM_GRACE_MS / 1e3) : null;
       }
     };
+  }
+});
+
+// src/peer/pool.ts
+function judgeEnded(memory, output2) {
+  if (memory === null || !memory.measured || (memory.ended ?? []).length === 0) return memory;
+  const ended = memory.ended ?? [];
+  const evidence = output2 === null ? null : crashEvidenceLine(output2);
+  if (evidence !== null) return { ...memory, endedAs: { kind: "crash", evidence: `the peer's output during the case: "${evidence}"` } };
+  if ((memory.joined ?? 0) < ended.length) {
+    const joined = memory.joined ?? 0;
+    const none = joined === 0 ? `no process took ${ended.length === 1 ? "its place" : "their places"}` : `only ${joined} ${joined === 1 ? "process" : "processes"} took the places of ${ended.length}`;
+    return { ...memory, endedAs: { kind: "crash", evidence: none } };
+  }
+  return { ...memory, endedAs: { kind: "retired", output: output2 !== null } };
+}
+var init_pool = __esm({
+  "src/peer/pool.ts"() {
+    "use strict";
+    init_crash();
   }
 });
 
@@ -84981,8 +85037,9 @@ async function playAttackOne(state, def, index, t0) {
   const measuring = state.watch.sampleServer(proc, state.target.port);
   const sampler = measuring?.sampler ?? null;
   const window2 = sampler?.window({ watch: await sampler.settled() }) ?? null;
+  const outputMark = proc?.outputMark() ?? null;
   const { result, error: error62, down, cutAtS } = await playAttackCase(def, run);
-  const closed = window2?.close() ?? null;
+  const closed = judgeEnded(window2?.close() ?? null, proc !== null && outputMark !== null ? proc.outputSince(outputMark) : null);
   const memory = closed?.measured === true && measuring?.found != null ? { ...closed, found: measuring.found } : closed;
   sampler?.stop();
   let liveness2 = { down: null, processAlive: proc !== null };
@@ -85050,6 +85107,7 @@ var init_server_role = __esm({
     init_case_limits();
     init_client_process();
     init_server_process();
+    init_pool();
     init_waiting();
     init_attack_figures();
     init_constants();
