@@ -53,12 +53,14 @@ test('with a busy loop on every core beside it, the bundled server passes 17.4.2
     assert.deepEqual(statuses(run), ['17.4.2 passed'], run.out);
     const echo = await run.result('17.4.2');
     const m =
-      /the peer read ([\d,]+) bytes: .*wsgate flushed ([\d,]+) bytes to the kernel, ([\d,]+) of them still in its buffers unread\); then its reading stopped \(back-pressure\)/.exec(
+      /the peer read ([\d,]+) bytes: .*wsgate flushed ([\d,]+) bytes to the kernel, ([\d,]+) of them still in its buffers unread\); then its reading stopped \(back-pressure\); reading freely again, wsgate received [\d,]+ bytes of echoes: besides the message's, ([\d,]+) bytes of further messages' echoes the peer held \(budget 4,194,304;/.exec(
         echo,
       );
     assert.ok(m, echo);
-    const [read, flushed, unread] = m.slice(1).map((n) => Number((n as string).replace(/,/g, '')));
+    const [read, flushed, unread, held] = m.slice(1).map((n) => Number((n as string).replace(/,/g, '')));
     assert.equal(read, (flushed as number) - (unread as number));
+    // It held the echoes of what it read past the message before it stopped: a few 64 KiB messages at most.
+    assert.ok((held as number) < 1024 * 1024, echo);
     t.diagnostic(echo.slice(0, 400));
   } finally {
     for (const p of busy) p.kill('SIGKILL');
@@ -84,12 +86,12 @@ describe('peers that fail a closing or back-pressure case', { concurrency: 2 }, 
     const echo = await run.result('17.4.2');
     assert.match(
       echo,
-      /^The peer read on while its echo could not leave, holding what wsgate wrote: .* the peer read [\d,]+ bytes: the 16,777,216-byte message and ([\d,]+) bytes of further messages \(budget 16,777,216; wsgate flushed [\d,]+ bytes to the kernel, [\d,]+ of them still in its buffers unread\)/,
+      /^The peer read on while its echo could not leave, queuing the echoes: .* the peer read [\d,]+ bytes: the 16,777,216-byte message and ([\d,]+) bytes of further messages \(wsgate flushed [\d,]+ bytes to the kernel, [\d,]+ of them still in its buffers unread\).*; reading freely again, wsgate received [\d,]+ bytes of echoes: besides the message's, ([\d,]+) bytes of further messages' echoes the peer held \(budget 4,194,304;/,
     );
     // It read on: its reading stopping later, if it did, is no back-pressure.
     assert.doesNotMatch(echo, /back-pressure/);
-    const further = Number((/and ([\d,]+) bytes of further messages/.exec(echo)?.[1] ?? '').replace(/,/g, ''));
-    assert.deepEqual(await figure(run, '17.4.2', 'further-read-bytes'), [further, 16 * 1024 * 1024, true]);
+    const held = Number((/([\d,]+) bytes of further messages' echoes the peer held/.exec(echo)?.[1] ?? '').replace(/,/g, ''));
+    assert.deepEqual(await figure(run, '17.4.2', 'further-held-bytes'), [held, 4 * 1024 * 1024, true]);
     assert.deepEqual(await figure(run, '17.4.1', 'pong-payload-bytes'), [pongBytes(flood), 16 * 1024 * 1024, true]);
     assert.match(echo, /Afterwards a normal case on a fresh connection passed/);
     t.diagnostic(`${flood.slice(0, 260)} | ${echo.slice(0, 260)}`);
@@ -114,6 +116,33 @@ describe('peers that fail a closing or back-pressure case', { concurrency: 2 }, 
     assert.deepEqual(await figure(keeps, '17.4.3', 'held-open-ms'), [3500, 1500, true]);
     assert.deepEqual(await figure(keeps, '17.4.4', 'held-open-ms'), [4000, 2000, true]);
     t.diagnostic((await keeps.result('17.4.4')).slice(0, 300));
+  });
+
+  test('17.4.2 judges the echoes a server held, not the bytes it read: one reading at 3 MiB/s that queues every echo FAILED; one reading freely that drops echoes while 1 MiB waits (load shedding) passes', async (t) => {
+    const [slow, shed] = await Promise.all([
+      robustness(['--role', 'server', '--server', broken('queues-echoes-slowly'), '--cases', '17.4.2']),
+      robustness(['--role', 'server', '--server', broken('sheds-echoes'), '--cases', '17.4.2']),
+    ]);
+    assert.deepEqual(statuses(slow), ['17.4.2 failed'], slow.out);
+    const queued = await slow.result('17.4.2');
+    t.diagnostic(`queues echoes at 3 MiB/s: ${queued.slice(0, 500)}`);
+    assert.match(queued, /^The peer read on while its echo could not leave, queuing the echoes: /);
+    // At 3 MiB/s it takes the 16 MiB message in 5.3 s and then about 17 MiB more in the 11 s; all of it is echoed later.
+    const [held, budget, over] = (await figure(slow, '17.4.2', 'further-held-bytes')) ?? [];
+    assert.equal(budget, 4 * 1024 * 1024);
+    assert.ok(over === true && (held as number) > 8 * 1024 * 1024, queued);
+    // A modest reader: the bytes it read past the message are under the 16 MiB the old figure allowed.
+    const read = (await figure(slow, '17.4.2', 'further-read-bytes'))?.[0] as number;
+    assert.ok(read < 24 * 1024 * 1024, queued);
+
+    assert.deepEqual(statuses(shed), ['17.4.2 passed'], shed.out);
+    const shedText = await shed.result('17.4.2');
+    t.diagnostic(`sheds echoes: ${shedText.slice(0, 500)}`);
+    assert.match(shedText, /^The peer read on while its echo could not leave but dropped the echoes it could not send \(load shedding\), holding little: /);
+    // It read all 48 MiB of further messages, and held next to nothing of them.
+    assert.equal((await figure(shed, '17.4.2', 'further-read-bytes'))?.[0], 48 * 1024 * 1024);
+    const shedHeld = await figure(shed, '17.4.2', 'further-held-bytes');
+    assert.ok(shedHeld !== undefined && shedHeld[0] < 1024 * 1024 && !shedHeld[2], shedText);
   });
 
   test('a server that polls for the close it awaits (a core busy for 5 s) fails 17.4.3 on its CPU time; its twin, waiting on a timer, passes', async (t) => {

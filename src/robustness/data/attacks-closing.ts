@@ -45,22 +45,37 @@ export const PING_FLOOD = {
 
 /** 17.4.2, 18.5.2: a large message whose echo wsgate reads at 1 KiB/s, while it writes further messages. */
 export const SLOW_ECHO = {
-  /** The large message: 16 MiB, in fragments of 64 KiB. */
+  /**
+   * The large message: 16 MiB, in fragments of 64 KiB. Its echo cannot all leave: the kernel's
+   * buffers toward wsgate (the peer's send buffer, up to 4 MiB by Linux's default tcp_wmem, and
+   * wsgate's receive buffer, which does not grow while it reads slowly) hold a few MiB of it.
+   */
   messageBytes: 16 * 1024 * 1024,
   fragmentBytes: 64 * 1024,
-  /** wsgate reads at this rate for `windowS` seconds. */
+  /**
+   * wsgate reads at this rate for `windowS` seconds: long enough that a peer reading at a modest
+   * 3 MiB/s takes the message in 5.3 s and then 17 MiB of further messages.
+   */
   readBytesPerSecond: 1024,
-  windowS: 8,
+  windowS: 11,
   /** Further 64 KiB messages written after it, each once the previous was taken, up to this many bytes. */
   furtherCapBytes: 48 * 1024 * 1024,
   /** A write the peer has not taken within this many seconds: it stopped reading. */
   stalledAfterS: 1,
   /**
-   * Bytes beyond the large message the peer may take while its echo is not read: 16 MiB (the
-   * kernel's buffers both ways, a few MiB, and a bounded queue of its own). A peer that reads on and
-   * queues its echoes takes the whole cap.
+   * Bytes of further messages the peer may hold as echoes that cannot leave: 4 MiB, a bounded queue
+   * of its own. Held is what it echoed, once wsgate reads freely again, past the large message and
+   * what was still in the kernel's buffers toward it at the window's end (the echoes of bytes it
+   * read only then). A peer with back-pressure stops reading (ws: about 0.1 MiB); one that reads on
+   * and drops what it cannot send (load shedding) echoes little; one that queues every echo holds
+   * everything it read past the message.
    */
-  furtherBudgetBytes: 16 * 1024 * 1024,
+  heldBudgetBytes: 4 * 1024 * 1024,
+  /**
+   * The same where the kernel's buffers cannot be read (the peer's socket is not on this machine):
+   * they are counted in, a few MiB each way, so the bound is 16 MiB.
+   */
+  heldBudgetUnreadUnknownBytes: 16 * 1024 * 1024,
 } as const;
 
 /** The stall cases' own time limit beyond the stall budget: the case ends the connection then (s). */
