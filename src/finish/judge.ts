@@ -57,7 +57,7 @@ export async function judgeReports(config: JudgeConfig, io: GateIo): Promise<num
   };
   return finishRun(run, config, {
     tell: (r) => {
-      const progress = new Progress(io.out, io.isTty, r.cases.length, config.quiet);
+      const progress = new Progress(io.out, io.isTty, r.cases.length, config.quiet, { counter: 'index' });
       progress.header(`wsgate: judging ${r.cases.length} case${r.cases.length === 1 ? '' : 's'} of agent ${JSON.stringify(agent)} in ${indexFile} (${from})`);
       for (const c of r.cases) if (c.status !== 'passed' || c.baseline !== undefined) progress.caseDone(c);
       progress.summary(r, { outdir: config.outdir, junit: config.junit, json: config.json });

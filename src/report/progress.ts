@@ -1,5 +1,7 @@
 /**
- * Human output of a gate run: one line per case (and, under a failing case, one line saying why),
+ * Human output of a gate run: one line per case as it finishes, counted `[k/N]` (k cases finished
+ * of N; `judge` counts by the case's place instead), and under a failing case one line saying why; a
+ * line when nothing has finished for STALL_LINE_MS, naming the cases still open and for how long;
  * then a summary with the failures grouped by cause. Quiet: the summary only.
  */
 import { figureLine } from '../model/figures.js';
@@ -10,16 +12,62 @@ import { caseLabel, type GateCase, type GateRun } from '../model/report.js';
 /** Causes listed in the summary; more are counted in one line (summary.json and the job summary have them all). */
 const MAX_CAUSES = 12;
 
+/** Nothing finished for this long: a line naming the cases still open (and again as long as it lasts). */
+export const STALL_LINE_MS = 30_000;
+
+/** What the counter at the start of a case's line counts. */
+export type Counter = 'finished' | 'index';
+
 /** Writes progress lines; colours only on a terminal. */
 export class Progress {
   private readonly width: number;
+  /** Cases finished so far (the counter of a run's lines). */
+  private finished = 0;
+  /** Cases begun and not yet finished: their labels and when each began. */
+  private readonly open = new Map<number, { label: string; at: number }>();
+  private lastAt = performance.now();
+  private timer: NodeJS.Timeout | null = null;
   constructor(
     private readonly out: NodeJS.WritableStream,
     private readonly tty: boolean,
     private readonly total: number,
     private readonly quiet = false,
+    private readonly options: { counter?: Counter; stallMs?: number } = {},
   ) {
     this.width = String(total).length;
+  }
+
+  /**
+   * A case began (index in the run's selection): named by the stall line while it runs. Starts the
+   * watch for stalls on the first call; stop() ends it.
+   */
+  caseStarted(index: number, label: string): void {
+    if (this.quiet) return;
+    this.open.set(index, { label, at: performance.now() });
+    if (this.timer !== null) return;
+    const every = this.options.stallMs ?? STALL_LINE_MS;
+    this.lastAt = performance.now();
+    this.timer = setInterval(() => this.stalled(every), Math.max(10, every / 4));
+    // The watch never keeps wsgate alive.
+    this.timer.unref();
+  }
+
+  /** Nothing finished for `every` ms: one line naming what is still open, the longest first, and for how long. */
+  private stalled(every: number): void {
+    const now = performance.now();
+    if (now - this.lastAt < every || this.open.size === 0) return;
+    this.lastAt = now;
+    const open = [...this.open.values()].sort((a, b) => a.at - b.at);
+    const shown = open.slice(0, 5).map((o) => `${o.label} (${Math.round((now - o.at) / 1000)} s)`);
+    const more = open.length > shown.length ? ` and ${open.length - shown.length} more` : '';
+    this.out.write(`[${String(this.finished).padStart(this.width)}/${this.total}] still running: ${shown.join(', ')}${more}\n`);
+  }
+
+  /** Ends the watch for stalls. */
+  stop(): void {
+    if (this.timer !== null) clearInterval(this.timer);
+    this.timer = null;
+    this.open.clear();
   }
 
   private colour(code: number, text: string): string {
@@ -32,7 +80,11 @@ export class Progress {
 
   /** A case is settled (either role, however it was played). */
   caseDone(c: GateCase): void {
+    this.finished += 1;
+    this.open.delete(c.index);
+    this.lastAt = performance.now();
     if (this.quiet) return;
+    const counter = this.options.counter === 'index' ? c.index : this.finished;
     const mark =
       c.baseline?.state === 'accepted'
         ? this.colour(33, 'acc ')
@@ -45,7 +97,7 @@ export class Progress {
     const duration = c.result ? `${c.result.duration} ms` : `${c.timeMs} ms`;
     const why = c.reason !== '' ? `  ${c.reason}` : c.warnings.length > 0 ? `  ${c.warnings.join('; ')}` : '';
     this.out.write(
-      `[${String(c.index).padStart(this.width)}/${this.total}] ${mark} ${caseLabel(c).padEnd(8)} ${verdicts.padEnd(24)} ${duration.padStart(8)}${why}\n`,
+      `[${String(counter).padStart(this.width)}/${this.total}] ${mark} ${caseLabel(c).padEnd(8)} ${verdicts.padEnd(24)} ${duration.padStart(8)}${why}\n`,
     );
     const e = c.status === 'failed' && c.result !== null ? explanationOf(c) : null;
     if (e !== null) this.out.write(`${' '.repeat(2 * this.width + 4)}why: ${e.short}\n`);
@@ -55,6 +107,7 @@ export class Progress {
   }
 
   summary(run: GateRun, files: { outdir: string; junit: string; json: string }): void {
+    this.stop();
     const count = (s: string): number => run.cases.filter((c) => c.status === s).length;
     const failed = count('failed');
     const warned = run.cases.filter((c) => c.status === 'passed' && c.warnings.length > 0).length;

@@ -12,7 +12,7 @@ import type { CaseOutcome, GateIo, Peer, PeerDeath, RoleDriver } from '../driver
 import { runCasesScheduled, selectForRun } from './schedule.js';
 import { serverRoleDriver } from '../drivers/server-role.js';
 import type { NotRunFact } from '../model/peer.js';
-import type { CaseResult, GateCase, GateRun } from '../model/report.js';
+import { caseLabel, type CaseResult, type GateCase, type GateRun } from '../model/report.js';
 import { finishRun } from '../finish/finish-run.js';
 import { applyBaseline, loadBaseline, type Baseline } from '../policy/baseline.js';
 import { conclude, excludedReason, notRun } from './conclude.js';
@@ -67,6 +67,7 @@ export async function runGate(config: RunConfig, io: GateIo, ending?: RunEnding)
     throw err;
   } finally {
     secure?.dispose();
+    progress.stop();
   }
   // Stopped before any peer's cases began (a signal while the server starts): every case is not run.
   if (tested.length === 0 && io.signal?.aborted === true) {
@@ -202,6 +203,7 @@ async function runPeer(peer: Peer, s: PeerRunSettings): Promise<GateCase[]> {
           const excluded = excludedFor(peer.agent, def, i + 1);
           if (excluded !== null) record(excluded);
           else {
+            s.progress.caseStarted(i + 1, caseLabel({ id: def.id, ...(s.several ? { agent: peer.agent } : {}) }));
             const told = settle(i + 1, await playCase(def, i + 1));
             if (told !== undefined) pending.push(told);
           }

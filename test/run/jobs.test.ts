@@ -61,7 +61,7 @@ function frames(log: Wirelog): unknown[] {
   return log.filter((e) => e[0] === 'TF' || e[0] === 'RF').map((e) => (e[0] === 'RF' ? e.slice(0, 6) : e));
 }
 
-async function run(jobs: number, client: string): Promise<{ code: number | null; summary: Summary; reports: Map<string, CaseReport> }> {
+async function run(jobs: number, client: string): Promise<{ code: number | null; stdout: string; summary: Summary; reports: Map<string, CaseReport> }> {
   const outdir = await tempDir();
   const res = await runCli(['run', '--client', client, '--url', 'ws://127.0.0.1:0', '--outdir', outdir, '--jobs', String(jobs), '--cases', ...SUBSET], 180_000);
   const summary = JSON.parse(await readFile(path.join(outdir, 'summary.json'), 'utf8')) as Summary;
@@ -70,7 +70,7 @@ async function run(jobs: number, client: string): Promise<{ code: number | null;
     assert.ok(c.reportfile !== null, `${c.id}: no report (${c.reason})`);
     reports.set(c.id, JSON.parse(await readFile(path.join(outdir, c.reportfile), 'utf8')) as CaseReport);
   }
-  return { code: res.code, summary, reports };
+  return { code: res.code, stdout: res.stdout, summary, reports };
 }
 
 describe('--jobs', () => {
@@ -105,6 +105,13 @@ describe('--jobs', () => {
       }
     }
     assert.ok(overlapping > 0, 'with --jobs 8 no two cases ran at the same time');
+    // The console's counter counts cases as they finish: 1, 2, … N, whatever order they finish in.
+    const counters = [...eight.stdout.matchAll(/^\[ *(\d+)\/(\d+)\] (?:pass|FAIL|warn|skip)/gm)].map((m) => `${m[1]}/${m[2]}`);
+    assert.deepEqual(
+      counters,
+      SUBSET.map((_, i) => `${i + 1}/${SUBSET.length}`),
+      eight.stdout,
+    );
   });
 
   test('the bundled client running cases concurrently itself gets the same verdicts as one at a time', async () => {
